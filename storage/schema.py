@@ -1,0 +1,122 @@
+"""The database schema and its forward-only migrations, keyed on ``PRAGMA user_version``.
+
+``memories`` is the source of truth and is append-only: rows are never deleted;
+forgetting empties a row into a tombstone. ``memories_fts`` (FTS5, external
+content over ``memories.content``) is kept in sync by triggers in the same
+transaction as the row. ``memory_vectors`` (vec0) is created once the embedding
+model's dimension is known; both indexes can be rebuilt from ``memories``.
+"""
+
+from __future__ import annotations
+
+import apsw
+
+from .db import write_transaction
+from .errors import StoreError
+
+VECTOR_TABLE = "memory_vectors"
+
+_V1 = """
+CREATE TABLE memories (
+    seq               INTEGER PRIMARY KEY,          -- rowid shared with FTS5 and vec0
+    id                TEXT NOT NULL UNIQUE,         -- UUIDv7
+    tenant            TEXT NOT NULL,
+    scope             TEXT NOT NULL,
+    kind              TEXT NOT NULL,
+    content           TEXT,                         -- NULL once forgotten
+    content_hash      TEXT,                         -- duplicate detection; NULL once forgotten
+    importance        INTEGER NOT NULL CHECK (importance BETWEEN 1 AND 10),
+    source            TEXT,
+    observed_at       INTEGER NOT NULL,             -- ms since the epoch, client clock
+    recorded_at       INTEGER NOT NULL,             -- ms since the epoch, server clock
+    expires_at        INTEGER,
+    supersedes        TEXT REFERENCES memories(id),
+    superseded_by     TEXT REFERENCES memories(id),
+    supersede_reason  TEXT,
+    forgotten_at      INTEGER,
+    forget_reason     TEXT,
+    idempotency_key   TEXT,
+    confirmations     INTEGER NOT NULL DEFAULT 0,
+    last_confirmed_at INTEGER,
+    vector_pending    INTEGER NOT NULL DEFAULT 1,   -- 1 until its vector is in memory_vectors
+    CHECK (forgotten_at IS NULL OR (content IS NULL AND content_hash IS NULL))
+);
+CREATE UNIQUE INDEX memories_idempotency ON memories(tenant, idempotency_key)
+    WHERE idempotency_key IS NOT NULL;
+CREATE INDEX memories_current ON memories(tenant, scope, content_hash)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+CREATE INDEX memories_observed ON memories(tenant, observed_at);
+CREATE INDEX memories_pending ON memories(vector_pending) WHERE vector_pending = 1;
+
+CREATE TABLE memory_tags (
+    memory_seq INTEGER NOT NULL REFERENCES memories(seq),
+    tag        TEXT NOT NULL,
+    PRIMARY KEY (memory_seq, tag)
+) WITHOUT ROWID;
+CREATE INDEX memory_tags_by_tag ON memory_tags(tag, memory_seq);
+
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, content='memories', content_rowid='seq',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
+
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories WHEN new.content IS NOT NULL BEGIN
+    INSERT INTO memories_fts(rowid, content) VALUES (new.seq, new.content);
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF content ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content)
+        SELECT 'delete', old.seq, old.content WHERE old.content IS NOT NULL;
+    INSERT INTO memories_fts(rowid, content)
+        SELECT new.seq, new.content WHERE new.content IS NOT NULL;
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories WHEN old.content IS NOT NULL BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+END;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: apsw.Connection) -> int:
+    """Bring the schema up to ``SCHEMA_VERSION``, one transaction per step.
+
+    Returns the version now in force.
+
+    Raises:
+        StoreError: the file was written by a newer memvault (its
+            ``user_version`` is higher than this code knows); it is left untouched.
+    """
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    if current > SCHEMA_VERSION:
+        raise StoreError(
+            f"this database has schema version {current}, written by a newer memvault; "
+            f"this version understands up to {SCHEMA_VERSION}. Upgrade memvault; the file was not modified."
+        )
+    while current < SCHEMA_VERSION:
+        with write_transaction(conn):
+            # Re-read under the write lock: another process may have migrated meanwhile.
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+            if current >= SCHEMA_VERSION:
+                break
+            conn.execute(MIGRATIONS[current])
+            current += 1
+            conn.execute(f"PRAGMA user_version = {int(current)}")
+    return current
+
+
+def vector_table_sql(dim: int) -> str:
+    """DDL of the vec0 table for ``dim``-dimensional unit vectors.
+
+    ``tenant`` is a partition key, so a KNN query only scans its own tenant's
+    vectors; other filters come in as ``rowid IN (...)`` from ``memories``.
+    """
+    if not 1 <= dim <= 8192:
+        raise StoreError(f"unsupported embedding dimension {dim}")
+    return (
+        f"CREATE VIRTUAL TABLE {VECTOR_TABLE} USING vec0("
+        f"tenant TEXT PARTITION KEY, embedding float[{int(dim)}] distance_metric=cosine)"
+    )

@@ -1,0 +1,167 @@
+"""Hybrid retrieval: the SQL for keyword (FTS5 BM25) and vector (vec0 KNN) candidates,
+and their fusion.
+
+SQL builders here return text plus bound parameters and run nothing, so they can
+be read and tested as text. Every filter (tenant, scope, kind, tags, time range,
+expiry, supersession) is part of the candidate query itself: filtering after a
+top-k makes filtered searches miss.
+
+Fusion is reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009):
+``score = Σ_lists weight / (RRF_K + rank)``, then a mild importance and freshness
+adjustment.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+
+from .records import Signals
+
+_WORD = re.compile(r"\w+")
+MAX_PHRASES = 64
+
+RRF_K = 60
+KEYWORD_WEIGHT = 1.0
+VECTOR_WEIGHT = 1.0
+IMPORTANCE_WEIGHT = 0.05  # importance 10 vs 5 lifts a score by 5 %
+FRESHNESS_WEIGHT = 0.05  # a memory observed just now gets up to 5 % more
+FRESHNESS_HALF_LIFE_DAYS = 30.0
+CANDIDATES_MIN = 50
+# Abstention: with vectors available, recall answers only when some candidate is
+# at least this similar (cosine) to the query, or shares a rare word with it.
+MIN_SIMILARITY = 0.30
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a memory must satisfy to be a candidate. Times are ms since the epoch.
+
+    ``scopes``: allowed scopes; ``kinds``/``tags``: None for no filter, tags must
+    all be present; ``since`` inclusive, ``until`` exclusive on ``observed_at``;
+    ``now`` decides expiry; ``include_history`` admits superseded memories.
+    """
+
+    tenant: str
+    scopes: list[str]
+    now: int
+    kinds: list[str] | None = None
+    tags: list[str] | None = None
+    since: int | None = None
+    until: int | None = None
+    include_history: bool = False
+
+
+def match_expression(query: str) -> str | None:
+    """Turn free text into an FTS5 MATCH expression, or None when it has no words.
+
+    Each white-space separated chunk becomes one double-quoted FTS5 phrase of its
+    word characters, and phrases are OR-ed: ``v2.3.1`` becomes the phrase
+    ``"v2 3 1"`` (an identifier matches as a unit), ``NEAR(a b)`` becomes
+    ``"NEAR a" OR "b"``. Quotes, operators, ``*``, ``^``, ``:`` and parentheses
+    never reach FTS5 as syntax, because only ``\\w`` characters go inside the quotes.
+    """
+    phrases: list[str] = []
+    for chunk in query.split():
+        words = _WORD.findall(chunk.replace("_", " "))
+        if not words:
+            continue
+        phrase = '"' + " ".join(words) + '"'
+        if phrase not in phrases:
+            phrases.append(phrase)
+        if len(phrases) == MAX_PHRASES:
+            break
+    return " OR ".join(phrases) if phrases else None
+
+
+def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
+    """SQL condition over ``memories AS m`` for ``f``, with its named parameters."""
+    parts = [
+        "m.tenant = :tenant",
+        "m.forgotten_at IS NULL",
+        "(m.expires_at IS NULL OR m.expires_at > :now)",
+        "m.scope IN (SELECT value FROM json_each(:scopes))",
+    ]
+    params: dict[str, object] = {"tenant": f.tenant, "now": f.now, "scopes": json.dumps(f.scopes)}
+    if not f.include_history:
+        parts.append("m.superseded_by IS NULL")
+    if f.kinds:
+        parts.append("m.kind IN (SELECT value FROM json_each(:kinds))")
+        params["kinds"] = json.dumps(f.kinds)
+    if f.tags:
+        parts.append(
+            "(SELECT count(*) FROM memory_tags t WHERE t.memory_seq = m.seq"
+            " AND t.tag IN (SELECT value FROM json_each(:tags))) = :tag_count"
+        )
+        params["tags"] = json.dumps(f.tags)
+        params["tag_count"] = len(f.tags)
+    if f.since is not None:
+        parts.append("m.observed_at >= :since")
+        params["since"] = f.since
+    if f.until is not None:
+        parts.append("m.observed_at < :until")
+        params["until"] = f.until
+    return " AND ".join(parts), params
+
+
+def keyword_sql(f: Filters, match: str, k: int) -> tuple[str, dict[str, object]]:
+    """Top-``k`` BM25 candidates as rows ``(seq, bm25)``; lower bm25 is better."""
+    where, params = filter_sql(f)
+    sql = (
+        "SELECT m.seq, bm25(memories_fts) AS score FROM memories_fts"
+        " JOIN memories m ON m.seq = memories_fts.rowid"
+        f" WHERE memories_fts MATCH :match AND {where}"
+        " ORDER BY score LIMIT :k"
+    )
+    return sql, {**params, "match": match, "k": k}
+
+
+def vector_sql(f: Filters, table: str, k: int) -> tuple[str, dict[str, object]]:
+    """Top-``k`` cosine KNN candidates as rows ``(seq, distance)``; bind ``:vector``."""
+    where, params = filter_sql(f)
+    sql = (
+        f"SELECT rowid, distance FROM {table}"
+        " WHERE embedding MATCH :vector AND k = :k AND tenant = :tenant"
+        f" AND rowid IN (SELECT m.seq FROM memories m WHERE {where})"
+        " ORDER BY distance"
+    )
+    return sql, {**params, "k": k}
+
+
+def fuse(
+    keyword: list[tuple[int, float]],
+    vector: list[tuple[int, float]],
+) -> dict[int, tuple[float, Signals]]:
+    """Reciprocal rank fusion of two ranked lists.
+
+    Args:
+        keyword: ``(seq, bm25)`` best first (FTS5 bm25: lower is better).
+        vector: ``(seq, cosine distance)`` best first.
+
+    Returns:
+        ``{seq: (rrf score, signals)}`` over the union of both lists.
+    """
+    fused: dict[int, tuple[float, Signals]] = {}
+    for rank, (seq, bm25) in enumerate(keyword, start=1):
+        fused[seq] = (KEYWORD_WEIGHT / (RRF_K + rank), Signals(keyword_rank=rank, keyword_score=-bm25))
+    for rank, (seq, distance) in enumerate(vector, start=1):
+        score, signals = fused.get(seq, (0.0, Signals()))
+        fused[seq] = (
+            score + VECTOR_WEIGHT / (RRF_K + rank),
+            Signals(
+                keyword_rank=signals.keyword_rank,
+                keyword_score=signals.keyword_score,
+                vector_rank=rank,
+                vector_similarity=1.0 - distance,
+            ),
+        )
+    return fused
+
+
+def adjust(score: float, importance: int, observed_at: int, now: int) -> float:
+    """Apply the mild importance and freshness adjustment to a fused score."""
+    age_days = max(0.0, (now - observed_at) / 86_400_000)
+    freshness = math.pow(0.5, age_days / FRESHNESS_HALF_LIFE_DAYS)
+    return score * (1.0 + IMPORTANCE_WEIGHT * (importance - 5) / 5 + FRESHNESS_WEIGHT * freshness)

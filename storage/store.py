@@ -1,0 +1,618 @@
+"""The memory store: one SQLite connection, the memory semantics, nothing of MCP.
+
+``Store`` is safe to call from several threads: a lock gives the connection to
+one thread at a time (sqlite-vec has crashed peers that shared a connection
+across threads), and embedding runs outside that lock. Several processes may
+open the same file; every write is one ``BEGIN IMMEDIATE`` transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import apsw
+
+from . import search, validate
+from .db import open_connection, scrub, write_transaction
+from .embeddings import Embedder
+from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound
+from .ids import new_id
+from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome
+from .schema import VECTOR_TABLE, migrate, vector_table_sql
+from .timefmt import now_ms
+
+log = logging.getLogger(__name__)
+
+_COLUMNS = (
+    "m.id, m.tenant, m.scope, m.kind, m.content,"
+    " (SELECT json_group_array(tag) FROM memory_tags WHERE memory_seq = m.seq),"
+    " m.importance, m.source, m.observed_at, m.recorded_at, m.expires_at, m.supersedes,"
+    " m.superseded_by, m.supersede_reason, m.forgotten_at, m.forget_reason, m.confirmations,"
+    " m.last_confirmed_at, m.vector_pending"
+)
+_BOOT_GROUP = (
+    "CASE m.kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 0 WHEN 'procedure' THEN 1"
+    " WHEN 'episode' THEN 3 ELSE 2 END"
+)
+
+
+def _memory(row: tuple) -> Memory:
+    values = list(row)
+    values[5] = tuple(json.loads(values[5]))
+    values[18] = bool(values[18])
+    return Memory(*values)
+
+
+class Store:
+    """Memories of many tenants in one SQLite file.
+
+    Args:
+        path: the database file (created with its folder, user-only permissions).
+        embedder: makes vectors; None runs keyword-only, every result saying so.
+        clock: returns "now" in ms since the epoch; injectable for expiry tests.
+
+    Every method takes the ``tenant`` explicitly: it is the hard isolation
+    boundary, and no method reads or writes another tenant's rows. Times in and
+    out of the public methods are ISO-8601 strings on input and ms on records.
+
+    Raises (all methods): :class:`InvalidInput`, :class:`NotFound`,
+    :class:`Conflict` as documented per method; :class:`StoreError` on open.
+    """
+
+    def __init__(
+        self, path: Path | str, embedder: Embedder | None = None, *, clock: Callable[[], int] = now_ms
+    ) -> None:
+        self.path = Path(path)
+        self.embedder = embedder
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._conn = open_connection(self.path)
+        migrate(self._conn)
+
+    def close(self) -> None:
+        """Close the connection (the store cannot be used afterwards)."""
+        with self._lock:
+            self._conn.close()
+
+    # -- vectors -----------------------------------------------------------------
+
+    def _setting(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def vector_status(self) -> str | None:
+        """None when vectors can be made and searched; otherwise the reason they cannot."""
+        if self.embedder is None:
+            return "no embedding model configured: keyword search only"
+        try:
+            self.embedder.load()
+        except ModelUnavailable as exc:
+            return f"embedding model unavailable ({exc}): keyword search only, new memories wait for vectors"
+        with self._lock:
+            recorded = self._setting("model_id")
+        if recorded is not None and recorded != self.embedder.model_id:
+            return (
+                f"the database's vectors come from model {recorded} but this server runs "
+                f"{self.embedder.model_id}: keyword search only until `memvault reindex` is run"
+            )
+        return None
+
+    def _embed(self, texts: list[str]) -> tuple[list[bytes] | None, str | None]:
+        reason = self.vector_status()
+        if reason is not None:
+            return None, reason
+        assert self.embedder is not None
+        return [v.tobytes() for v in self.embedder.embed(texts)], None
+
+    def _vectors_writable(self) -> bool:
+        """Inside a write transaction: make sure the vector table matches our model."""
+        assert self.embedder is not None and self.embedder.model_id is not None
+        recorded = self._setting("model_id")
+        if recorded is None:
+            self._conn.execute(vector_table_sql(self.embedder.dim or 0))
+            self._conn.executemany(
+                "INSERT INTO settings(key, value) VALUES (?, ?)",
+                [("model_id", self.embedder.model_id), ("model_dim", str(self.embedder.dim))],
+            )
+            return True
+        return recorded == self.embedder.model_id
+
+    def _has_vector_table(self) -> bool:
+        return self._setting("model_id") is not None
+
+    # -- writing -----------------------------------------------------------------
+
+    def _insert(
+        self,
+        *,
+        tenant: str,
+        scope: str,
+        kind: str,
+        content: str,
+        tags: list[str],
+        importance: int,
+        source: str | None,
+        observed_at: int,
+        expires_at: int | None,
+        vector: bytes | None,
+        supersedes: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> str:
+        memory_id = new_id()
+        with_vector = vector is not None and self._vectors_writable()
+        self._conn.execute(
+            "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
+            " observed_at, recorded_at, expires_at, supersedes, idempotency_key, vector_pending)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                memory_id, tenant, scope, kind, content, validate.content_hash(content), importance, source,
+                observed_at, self.clock(), expires_at, supersedes, idempotency_key, 0 if with_vector else 1,
+            ),
+        )
+        seq = self._conn.last_insert_rowid()
+        self._conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in tags])
+        if with_vector:
+            self._conn.execute(
+                f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, ?, ?)", (seq, tenant, vector)
+            )
+        return memory_id
+
+    def _replay_or_duplicate(
+        self, tenant: str, scope: str, content_hash: str, key: str | None
+    ) -> RememberOutcome | None:
+        """Inside a write transaction: the outcome when nothing new must be stored."""
+        now = self.clock()
+        if key is not None:
+            row = self._conn.execute(
+                "SELECT id, content_hash, forgotten_at FROM memories WHERE tenant = ? AND idempotency_key = ?",
+                (tenant, key),
+            ).fetchone()
+            if row is not None:
+                memory_id, stored_hash, forgotten_at = row
+                if forgotten_at is not None:
+                    raise Conflict(
+                        f"idempotency_key {key!r} was used for memory {memory_id}, which has since been "
+                        "forgotten; use a new key to store it again"
+                    )
+                if stored_hash != content_hash:
+                    raise Conflict(
+                        f"idempotency_key {key!r} was already used for memory {memory_id} with different "
+                        "content; a retry must send the same content, a new memory needs a new key"
+                    )
+                return RememberOutcome(id=memory_id, created=False)
+        row = self._conn.execute(
+            "SELECT id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ?"
+            " AND superseded_by IS NULL AND forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+            (tenant, scope, content_hash, now),
+        ).fetchone()
+        if row is None:
+            return None
+        self._conn.execute(
+            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?",
+            (now, row[0]),
+        )
+        return RememberOutcome(id=row[0], created=False, duplicate_of=row[0])
+
+    def remember(
+        self,
+        *,
+        tenant: str,
+        scope: str,
+        content: str,
+        kind: str | None = None,
+        tags: list[str] | None = None,
+        importance: int | None = None,
+        source: str | None = None,
+        observed_at: str | None = None,
+        expires_at: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> RememberOutcome:
+        """Store a memory, or return the existing one it repeats.
+
+        Same ``idempotency_key`` and same content: the first call's id,
+        ``created`` False. Content identical (white space folded) to a current
+        memory of the same tenant and scope: that id, ``created`` False,
+        ``duplicate_of`` set, its ``confirmations`` counted. Otherwise a new row,
+        its FTS entry and its vector, in one transaction; without a usable model
+        the vector is marked pending and ``degraded`` says why.
+
+        Raises:
+            InvalidInput: a field breaks its limits (see ``limits``), or
+                ``expires_at`` is not later than ``observed_at``.
+            Conflict: the idempotency key was used for other content.
+        """
+        text = validate.content(content)
+        fields = dict(
+            tenant=tenant,
+            scope=validate.scope(scope, DEFAULT_SCOPE),
+            kind=validate.kind(kind),
+            tags=validate.tags(tags),
+            importance=validate.importance(importance),
+            source=validate.short_text("source", source, SOURCE_MAX_CHARS),
+        )
+        key = validate.short_text("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS)
+        observed, expires = self._times(observed_at, expires_at)
+        content_hash = validate.content_hash(text)
+        with self._lock, write_transaction(self._conn):
+            existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
+        if existing is not None:
+            return existing
+        vectors, degraded = self._embed([text])
+        with self._lock, write_transaction(self._conn):
+            existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
+            if existing is not None:
+                return existing
+            memory_id = self._insert(
+                **fields, content=text, observed_at=observed, expires_at=expires,
+                vector=vectors[0] if vectors else None, idempotency_key=key,
+            )
+        return RememberOutcome(id=memory_id, created=True, degraded=degraded)
+
+    def _times(self, observed_at: str | None, expires_at: str | None) -> tuple[int, int | None]:
+        observed = validate.timestamp("observed_at", observed_at)
+        observed = self.clock() if observed is None else observed
+        expires = validate.timestamp("expires_at", expires_at)
+        if expires is not None and expires <= observed:
+            raise InvalidInput("expires_at", "must be later than observed_at")
+        return observed, expires
+
+    def _get_row(self, tenant: str, memory_id: str) -> Memory:
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise InvalidInput("id", "must be a memory id such as the one remember returned")
+        row = self._conn.execute(
+            f"SELECT {_COLUMNS} FROM memories m WHERE m.id = ? AND m.tenant = ?", (memory_id.strip(), tenant)
+        ).fetchone()
+        if row is None:
+            raise NotFound(memory_id)
+        return _memory(row)
+
+    def _current_successor(self, memory: Memory) -> str:
+        successor = memory.superseded_by
+        while successor is not None:
+            row = self._conn.execute("SELECT superseded_by FROM memories WHERE id = ?", (successor,)).fetchone()
+            if row is None or row[0] is None:
+                return successor
+            successor = row[0]
+        return memory.id
+
+    def supersede(
+        self,
+        *,
+        tenant: str,
+        id: str,
+        content: str,
+        reason: str | None = None,
+        kind: str | None = None,
+        tags: list[str] | None = None,
+        importance: int | None = None,
+        source: str | None = None,
+        observed_at: str | None = None,
+        expires_at: str | None = None,
+    ) -> tuple[str, str]:
+        """Replace memory ``id`` by a new one; returns ``(new id, superseded id)``.
+
+        Fields left None are inherited from the old memory (``observed_at``
+        defaults to now). One transaction inserts the new memory and links both
+        ways; the old one leaves recall and the boot context but stays in history.
+
+        Raises:
+            NotFound: no such (unforgotten) memory in this tenant.
+            Conflict: it already has a successor; the message names the current one.
+            InvalidInput: as for :meth:`remember`.
+        """
+        text = validate.content(content)
+        reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
+        new_kind = validate.kind(kind) if kind is not None else None
+        new_tags = validate.tags(tags) if tags is not None else None
+        new_importance = validate.importance(importance) if importance is not None else None
+        new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
+        vectors, _ = self._embed([text])
+        with self._lock, write_transaction(self._conn):
+            old = self._get_row(tenant, id)
+            if old.forgotten_at is not None:
+                raise NotFound(id)
+            if old.superseded_by is not None:
+                current = self._current_successor(old)
+                raise Conflict(
+                    f"memory {old.id} was already superseded; its current version is {current}: "
+                    f"supersede {current} instead"
+                )
+            observed, expires = self._times(observed_at, expires_at)
+            if expires_at is None and old.expires_at is not None:
+                if old.expires_at <= observed:
+                    raise InvalidInput(
+                        "expires_at", "the inherited expiry is not later than observed_at; pass a new expires_at"
+                    )
+                expires = old.expires_at
+            new = self._insert(
+                tenant=tenant,
+                scope=old.scope,
+                kind=new_kind or old.kind,
+                content=text,
+                tags=new_tags if new_tags is not None else list(old.tags),
+                importance=new_importance or old.importance,
+                source=new_source if new_source is not None else old.source,
+                observed_at=observed,
+                expires_at=expires,
+                vector=vectors[0] if vectors else None,
+                supersedes=old.id,
+            )
+            self._conn.execute(
+                "UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new, reason, old.id)
+            )
+        return new, old.id
+
+    def _chain_ids(self, memory: Memory) -> list[str]:
+        """Every id linked to ``memory`` by supersession, oldest first."""
+        first = memory
+        while first.supersedes is not None:
+            first = self._get_row(memory.tenant, first.supersedes)
+        ids = [first.id]
+        current = first
+        while current.superseded_by is not None:
+            current = self._get_row(memory.tenant, current.superseded_by)
+            ids.append(current.id)
+        return ids
+
+    def forget(
+        self, *, tenant: str, id: str, reason: str | None = None, include_history: bool = False
+    ) -> ForgetOutcome:
+        """Delete a memory's content for real, leaving a tombstone (id, time, reason).
+
+        Content, source, tags, duplicate hash, FTS entry and vector are removed in
+        one transaction; then the file is scrubbed (``VACUUM`` and a WAL
+        checkpoint) so the text is not recoverable from its bytes.
+        ``include_history`` forgets the whole supersession chain. Forgetting a
+        forgotten memory is not an error (``already_forgotten`` True).
+
+        Raises:
+            NotFound: no such memory in this tenant.
+        """
+        reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
+        with self._lock:
+            with write_transaction(self._conn):
+                memory = self._get_row(tenant, id)
+                ids = self._chain_ids(memory) if include_history else [memory.id]
+                forgotten: list[str] = []
+                now = self.clock()
+                for memory_id in ids:
+                    row = self._conn.execute(
+                        "SELECT seq FROM memories WHERE id = ? AND forgotten_at IS NULL", (memory_id,)
+                    ).fetchone()
+                    if row is None:
+                        continue
+                    seq = row[0]
+                    if self._has_vector_table():
+                        self._conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid = ?", (seq,))
+                    self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
+                    self._conn.execute(
+                        "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
+                        " forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
+                        (now, reason, seq),
+                    )
+                    forgotten.append(memory_id)
+            scrubbed = scrub(self._conn) if forgotten else True
+        return ForgetOutcome(
+            id=memory.id,
+            already_forgotten=memory.forgotten_at is not None,
+            forgotten_ids=forgotten,
+            scrubbed=scrubbed,
+        )
+
+    # -- reading -----------------------------------------------------------------
+
+    def get(self, *, tenant: str, id: str) -> Memory:
+        """The memory ``id`` of ``tenant`` (a tombstone if forgotten). Raises NotFound."""
+        with self._lock:
+            return self._get_row(tenant, id)
+
+    def history(self, *, tenant: str, id: str) -> list[Memory]:
+        """The supersession chain through ``id``, oldest first. Raises NotFound."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                memory = self._get_row(tenant, id)
+                return [self._get_row(tenant, i) for i in self._chain_ids(memory)]
+            finally:
+                self._conn.execute("COMMIT")
+
+    def recall(
+        self,
+        *,
+        tenant: str,
+        query: str,
+        scopes: list[str],
+        limit: int | None = None,
+        kinds: list[str] | None = None,
+        tags: list[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        include_history: bool = False,
+    ) -> RecallOutcome:
+        """Hybrid search (FTS5 BM25 + vec0 cosine, fused by RRF) over current memories.
+
+        Only memories of ``tenant`` in ``scopes`` that pass every filter are
+        candidates; ``tags`` must all be present; ``since``/``until`` bound
+        ``observed_at``. Text is never parsed as FTS5 syntax (see
+        ``search.match_expression``). Returns at most ``limit`` hits, or none
+        with ``abstained`` True when nothing is relevant enough. Writes nothing.
+
+        Raises:
+            InvalidInput: a bad limit, kind, tag or date.
+        """
+        validate.query(query)
+        filters = search.Filters(
+            tenant=tenant,
+            scopes=list(dict.fromkeys(scopes)),
+            now=self.clock(),
+            kinds=validate.kinds(kinds),
+            tags=validate.tags(tags) or None,
+            since=validate.timestamp("since", since),
+            until=validate.timestamp("until", until),
+            include_history=bool(include_history),
+        )
+        size = validate.limit(limit)
+        match = search.match_expression(query)
+        if match is None:
+            return RecallOutcome(hits=[], abstained=True)
+        vectors, degraded = self._embed([query])
+        pool = max(search.CANDIDATES_MIN, 4 * size)
+        with self._lock:
+            self._conn.execute("BEGIN")  # one snapshot for every read below
+            try:
+                keyword = self._conn.execute(*search.keyword_sql(filters, match, pool)).fetchall()
+                vector: list[tuple[int, float]] = []
+                if vectors is not None and self._has_vector_table():
+                    sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
+                    vector = self._conn.execute(sql, {**params, "vector": vectors[0]}).fetchall()
+                fused = search.fuse(keyword, vector)
+                rows = self._rows_by_seq(list(fused))
+            finally:
+                self._conn.execute("COMMIT")
+        hits = sorted(
+            (
+                Hit(
+                    memory=rows[seq],
+                    score=search.adjust(score, rows[seq].importance, rows[seq].observed_at, filters.now),
+                    signals=signals,
+                )
+                for seq, (score, signals) in fused.items()
+            ),
+            key=lambda h: h.score,
+            reverse=True,
+        )
+        if vectors is not None and not self._relevant(vector):
+            return RecallOutcome(hits=[], abstained=True, degraded=degraded)
+        return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=degraded)
+
+    @staticmethod
+    def _relevant(vector: list[tuple[int, float]]) -> bool:
+        return bool(vector) and 1.0 - vector[0][1] >= search.MIN_SIMILARITY
+
+    def _rows_by_seq(self, seqs: list[int]) -> dict[int, Memory]:
+        if not seqs:
+            return {}
+        rows = self._conn.execute(
+            f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))",
+            (json.dumps(seqs),),
+        ).fetchall()
+        return {row[0]: _memory(row[1:]) for row in rows}
+
+    def boot_memories(self, *, tenant: str, scopes: list[str], max_rows: int = 400) -> list[Memory]:
+        """Current, unexpired memories for the boot context, in boot order.
+
+        Order: preferences and decisions, procedures, facts and failures (most
+        important, then most recent first), episodes (most recent first).
+        """
+        filters = search.Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock())
+        where, params = search.filter_sql(filters)
+        sql = (
+            f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_BOOT_GROUP},"
+            f" CASE WHEN {_BOOT_GROUP} = 3 THEN 0 ELSE m.importance END DESC, m.observed_at DESC LIMIT :max_rows"
+        )
+        with self._lock:
+            return [_memory(r) for r in self._conn.execute(sql, {**params, "max_rows": max_rows})]
+
+    # -- maintenance -------------------------------------------------------------
+
+    def stats(self) -> dict[str, object]:
+        """Counts over the whole file: memories by state and kind, tenants, pending vectors."""
+        with self._lock:
+            q = self._conn.execute
+            return {
+                "database": str(self.path),
+                "schema_version": q("PRAGMA user_version").fetchone()[0],
+                "model_id": self._setting("model_id"),
+                "tenants": q("SELECT count(DISTINCT tenant) FROM memories").fetchone()[0],
+                "current": q(
+                    "SELECT count(*) FROM memories WHERE superseded_by IS NULL AND forgotten_at IS NULL"
+                ).fetchone()[0],
+                "superseded": q(
+                    "SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND forgotten_at IS NULL"
+                ).fetchone()[0],
+                "forgotten": q("SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL").fetchone()[0],
+                "vectors_pending": q("SELECT count(*) FROM memories WHERE vector_pending = 1").fetchone()[0],
+                "by_kind": dict(
+                    q("SELECT kind, count(*) FROM memories WHERE forgotten_at IS NULL GROUP BY kind").fetchall()
+                ),
+            }
+
+    def fill_pending(self, progress: Callable[[int, int], None] | None = None, batch: int = 64) -> int:
+        """Embed every memory whose vector is pending; returns how many got one.
+
+        Works in short batches (embed outside the lock, then one transaction per
+        batch) so other writers are never held up for long. ``progress(done,
+        total)`` is called after each batch.
+
+        Raises:
+            ModelUnavailable: the model cannot be used (the reason says why).
+        """
+        reason = self.vector_status()
+        if reason is not None:
+            raise ModelUnavailable(reason)
+        assert self.embedder is not None
+        with self._lock:
+            total = self._conn.execute("SELECT count(*) FROM memories WHERE vector_pending = 1").fetchone()[0]
+        done, last_seq = 0, 0
+        while True:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT seq, tenant, content FROM memories WHERE vector_pending = 1 AND seq > ?"
+                    " AND content IS NOT NULL ORDER BY seq LIMIT ?",
+                    (last_seq, batch),
+                ).fetchall()
+            if not rows:
+                break
+            last_seq = rows[-1][0]
+            vectors = self.embedder.embed([r[2] for r in rows])
+            with self._lock, write_transaction(self._conn):
+                if not self._vectors_writable():
+                    raise ModelUnavailable("the database's model changed while filling vectors; run reindex")
+                for (seq, tenant, content), vec in zip(rows, vectors, strict=True):
+                    still = self._conn.execute(
+                        "SELECT 1 FROM memories WHERE seq = ? AND vector_pending = 1 AND content = ?",
+                        (seq, content),
+                    ).fetchone()
+                    if still is None:
+                        continue
+                    self._conn.execute(
+                        f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, ?, ?)",
+                        (seq, tenant, vec.tobytes()),
+                    )
+                    self._conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
+                    done += 1
+            if progress is not None:
+                progress(done, total)
+        return done
+
+    def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Rebuild the FTS5 index and every vector with the current model.
+
+        The first transaction rebuilds FTS5, drops the vector table, records the
+        current model and marks every memory pending; then vectors are filled in
+        batches (see :meth:`fill_pending`). Returns how many vectors were made.
+
+        Raises:
+            ModelUnavailable: the model cannot be loaded (FTS5 is still rebuilt).
+        """
+        if self.embedder is None:
+            raise ModelUnavailable("no embedding model configured")
+        with self._lock, write_transaction(self._conn):
+            self._conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+        self.embedder.load()
+        with self._lock, write_transaction(self._conn):
+            self._conn.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
+            self._conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
+            self._vectors_writable()
+            self._conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
+        return self.fill_pending(progress)
+
+    def integrity(self) -> Iterable[str]:
+        """SQLite's ``PRAGMA integrity_check`` lines (``["ok"]`` when healthy)."""
+        with self._lock:
+            return [r[0] for r in self._conn.execute("PRAGMA integrity_check")]

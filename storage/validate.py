@@ -1,0 +1,157 @@
+"""Checking and normalising the fields of a memory before anything is written.
+
+Each function returns the normalised value or raises :class:`InvalidInput` naming
+the field and its limit. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+from . import limits
+from .errors import InvalidInput
+from .timefmt import parse_iso
+
+_SPACES = re.compile(r"\s+")
+
+
+def _check_text(field: str, value: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"must be a string, got {type(value).__name__}")
+    if "\x00" in value:
+        raise InvalidInput(field, "must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(field, "must be valid Unicode (it contains a lone surrogate)") from None
+    return value
+
+
+def content(value: str, field: str = "content") -> str:
+    """Trim ``value`` and check it is 1..CONTENT_MAX_CHARS characters."""
+    text = _check_text(field, value).strip()
+    if not text:
+        raise InvalidInput(field, "must not be empty")
+    if len(text) > limits.CONTENT_MAX_CHARS:
+        raise InvalidInput(
+            field,
+            f"is {len(text):,} characters; the limit is {limits.CONTENT_MAX_CHARS:,}. "
+            "Split it into several memories, one idea each.",
+        )
+    return text
+
+
+def content_hash(text: str) -> str:
+    """sha256 of the content with runs of white space folded to one space.
+
+    Two contents that differ only in surrounding or repeated white space hash the
+    same; case and every other character matter.
+    """
+    folded = _SPACES.sub(" ", text.strip())
+    return hashlib.sha256(folded.encode("utf-8")).hexdigest()
+
+
+def kind(value: str | None) -> str:
+    """Return the kind, defaulting to ``fact``; it must be one of ``limits.KINDS``."""
+    if value is None:
+        return limits.DEFAULT_KIND
+    if value not in limits.KINDS:
+        raise InvalidInput("kind", f"{str(value)[:40]!r} is not one of {', '.join(limits.KINDS)}")
+    return value
+
+
+def kinds(values: list[str] | None) -> list[str] | None:
+    """Check a list of kinds used as a filter (None: no filter)."""
+    if values is None:
+        return None
+    for i, value in enumerate(values):
+        if value not in limits.KINDS:
+            raise InvalidInput(f"kinds[{i}]", f"{str(value)[:40]!r} is not one of {', '.join(limits.KINDS)}")
+    return sorted(set(values))
+
+
+def tags(values: list[str] | None, field: str = "tags") -> list[str]:
+    """Lower-case, trim and de-duplicate tags: at most TAGS_MAX, each 1..TAG_MAX_CHARS."""
+    if values is None:
+        return []
+    if len(values) > limits.TAGS_MAX:
+        raise InvalidInput(field, f"has {len(values):,} tags; the limit is {limits.TAGS_MAX}")
+    out: list[str] = []
+    for i, raw in enumerate(values):
+        tag = unicodedata.normalize("NFC", _check_text(f"{field}[{i}]", raw).strip().lower())
+        if not tag:
+            raise InvalidInput(f"{field}[{i}]", "must not be empty")
+        if len(tag) > limits.TAG_MAX_CHARS:
+            raise InvalidInput(f"{field}[{i}]", f"is {len(tag)} characters; the limit is {limits.TAG_MAX_CHARS}")
+        if tag not in out:
+            out.append(tag)
+    return out
+
+
+def importance(value: int | None) -> int:
+    """Return the importance, default 5; it must be an integer 1..10."""
+    if value is None:
+        return limits.DEFAULT_IMPORTANCE
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput("importance", f"must be an integer from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}")
+    if not limits.IMPORTANCE_MIN <= value <= limits.IMPORTANCE_MAX:
+        raise InvalidInput(
+            "importance", f"is {value}; it must be from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}"
+        )
+    return value
+
+
+def short_text(field: str, value: str | None, max_chars: int) -> str | None:
+    """Trim an optional free-text field; empty becomes None; at most ``max_chars``."""
+    if value is None:
+        return None
+    text = _check_text(field, value).strip()
+    if len(text) > max_chars:
+        raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
+    return text or None
+
+
+def scope(value: str | None, default: str, field: str = "scope") -> str:
+    """Return the scope (``default`` when None): 1..SCOPE_MAX_CHARS characters."""
+    if value is None:
+        return default
+    text = short_text(field, value, limits.SCOPE_MAX_CHARS)
+    if text is None:
+        raise InvalidInput(field, "must not be empty")
+    return text
+
+
+def timestamp(field: str, value: str | None) -> int | None:
+    """Parse an optional ISO-8601 value to ms since the epoch."""
+    if value is None:
+        return None
+    _check_text(field, value)
+    return parse_iso(field, value)
+
+
+def limit(value: int | None) -> int:
+    """Return the recall limit, default 5; an integer 1..RECALL_MAX_LIMIT."""
+    if value is None:
+        return limits.RECALL_DEFAULT_LIMIT
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limits.RECALL_MAX_LIMIT:
+        raise InvalidInput("limit", f"must be an integer from 1 to {limits.RECALL_MAX_LIMIT}, got {value!r}")
+    return value
+
+
+def query(value: str) -> str:
+    """Check a recall query: a string of at most QUERY_MAX_CHARS characters.
+
+    NUL and other control characters are allowed (they are simply not words);
+    lone surrogates are not, since they cannot be encoded.
+    """
+    if not isinstance(value, str):
+        raise InvalidInput("query", f"must be a string, got {type(value).__name__}")
+    if len(value) > limits.QUERY_MAX_CHARS:
+        raise InvalidInput("query", f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput("query", "must be valid Unicode (it contains a lone surrogate)") from None
+    return value
