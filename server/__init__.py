@@ -1,0 +1,1 @@
+"""memvault.server: the MCP surface (tools, resources), transports, configuration and CLI."""

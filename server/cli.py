@@ -1,0 +1,129 @@
+"""The ``memvault`` command: ``serve`` (MCP over stdio) and a few maintenance commands.
+
+Results go to stdout for the maintenance commands only; ``serve`` never writes to
+stdout except JSON-RPC, and every command logs to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+
+from . import config as config_module
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", help="database file (env MEMVAULT_DB; default: the user data directory)")
+    common.add_argument("--tenant", help="tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')")
+    common.add_argument("--scope", help="default scope (env MEMVAULT_SCOPE; default 'default')")
+    common.add_argument("--model-dir", help="folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)")
+    common.add_argument("--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)")
+
+    parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("serve", parents=[common], help="run the MCP server on stdio (what clients launch)")
+    rem = sub.add_parser("remember", parents=[common], help="store a memory")
+    rem.add_argument("text")
+    rem.add_argument("--tag", action="append", dest="tags", help="a tag (repeatable)")
+    rem.add_argument("--kind", help="fact, preference, decision, procedure, episode or failure")
+    rem.add_argument("--importance", type=int, help="1-10")
+    rec = sub.add_parser("recall", parents=[common], help="search memories")
+    rec.add_argument("query")
+    rec.add_argument("--limit", type=int, default=5)
+    rec.add_argument("--json", action="store_true", help="print the same JSON the recall tool returns")
+    sub.add_parser("stats", parents=[common], help="counts of memories, vectors and tenants")
+    sub.add_parser("reindex", parents=[common], help="rebuild the keyword index and every vector")
+    return parser
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``memvault`` console script; returns the exit code."""
+    args = _parser().parse_args(argv)
+    command = args.command or "serve"
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="memvault %(levelname)s %(name)s: %(message)s")
+    try:
+        config = config_module.load(
+            db=getattr(args, "db", None), tenant=getattr(args, "tenant", None), scope=getattr(args, "scope", None),
+            model_dir=getattr(args, "model_dir", None), boot_tokens=getattr(args, "boot_tokens", None),
+        )
+    except ValueError as exc:
+        sys.stderr.write(f"memvault: {exc}\n")
+        return 2
+    if command == "serve":
+        from .app import build_server
+
+        build_server(config).run("stdio")
+        return 0
+    return _maintenance(command, args, config)
+
+
+def _maintenance(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
+    from memvault.storage.embeddings import Embedder
+    from memvault.storage.errors import MemvaultError
+    from memvault.storage.store import Store
+    from memvault.tools import handlers
+
+    logging.getLogger().setLevel(logging.WARNING)
+    caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
+    try:
+        store = Store(config.db, Embedder(config.model_dir))
+        try:
+            if command == "remember":
+                result = handlers.remember(
+                    store, caller, content=args.text, tags=args.tags, kind=args.kind, importance=args.importance
+                )
+                _out(result.model_dump_json(exclude_none=True))
+            elif command == "recall":
+                found = handlers.recall(store, caller, query=args.query, limit=args.limit)
+                if args.json:
+                    _out(found.model_dump_json(indent=2))
+                else:
+                    _print_recall(found)
+            elif command == "stats":
+                _out(json.dumps(store.stats(), indent=2))
+            elif command == "reindex":
+                _reindex(store)
+        finally:
+            store.close()
+    except MemvaultError as exc:
+        sys.stderr.write(f"memvault: {exc}\n")
+        return 1
+    return 0
+
+
+def _print_recall(found: object) -> None:
+    from memvault.tools.schemas import RecallResult
+
+    assert isinstance(found, RecallResult)
+    if found.degraded:
+        sys.stderr.write(f"memvault: degraded: {found.degraded}\n")
+    if found.abstained:
+        _out("(nothing relevant stored)")
+    for i, m in enumerate(found.memories, start=1):
+        _out(f"{i}. [{m.kind}] {m.content}\n   id {m.id} · scope {m.scope} · score {m.score:.4f}")
+
+
+def _reindex(store: object) -> None:
+    from tqdm import tqdm
+
+    from memvault.storage.store import Store
+
+    assert isinstance(store, Store)
+    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    made = store.reindex(progress)
+    bar.close()
+    _out(json.dumps({"reindexed": made, "model_id": store.stats()["model_id"]}))
