@@ -1,0 +1,123 @@
+"""memvault as clients run it: ``memvault serve`` in a subprocess, spoken to over stdio."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import SERVE, server_env
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+
+def stdio(db, errlog, **env: str) -> Client:
+    params = StdioServerParameters(command=SERVE[0], args=SERVE[1:], env=server_env(db, **env))
+    return Client(stdio_client(params, errlog=errlog))
+
+
+def cli(db, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memvault.server", *args], env=server_env(db), capture_output=True, text=True,
+        timeout=120, check=True,
+    )
+
+
+async def test_memory_survives_a_restart_into_another_process(db_path, tmp_path):
+    stored = json.loads(cli(db_path, "remember", "The on-call rota changes every Monday", "--tag", "ops").stdout)
+    assert stored["created"] is True
+    with open(tmp_path / "server.log", "w") as log:
+        async with stdio(db_path, log) as c:
+            r = await c.call_tool("recall", {"query": "when does the on-call rota change"})
+    assert r.structured_content["memories"][0]["id"] == stored["id"]
+    assert r.structured_content["memories"][0]["tags"] == ["ops"]
+
+
+async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survived(db_path, tmp_path):
+    with open(tmp_path / "server.log", "w") as log:
+        async with stdio(db_path, log) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            assert set(tools) == {"remember", "recall", "supersede", "forget"}
+            assert all(t.annotations is not None and t.output_schema for t in tools.values())
+            for tool, args, field in [
+                ("remember", {"content": ""}, "content"),
+                ("remember", {"content": "x", "importance": 11}, "importance"),
+                ("remember", {"content": "x", "kind": "rumour"}, "kind"),
+                ("remember", {"content": "x", "expires_at": "2024-02-30"}, "expires_at"),
+                ("supersede", {"content": "x"}, "id"),
+                ("forget", {}, "id"),
+            ]:
+                r = await c.call_tool(tool, args)
+                assert r.is_error and field in r.content[0].text, (tool, args, r.content[0].text)
+            r = await c.call_tool("remember", {"content": "Secrets live in Vault at vault.internal:8200"})
+            first = r.structured_content["id"]
+            r = await c.call_tool("recall", {"query": "where are secrets kept", "limit": 3})
+            assert r.structured_content["memories"][0]["id"] == first
+            r = await c.call_tool("supersede", {"id": first, "content": "Secrets live in Vault at vault.corp:8200"})
+            second = r.structured_content["id"]
+            boot = (await c.read_resource("memory://boot")).contents[0].text
+            assert second in boot and first not in boot
+            doc = json.loads((await c.read_resource(f"memory://memories/{second}")).contents[0].text)
+            assert [m["id"] for m in doc["history"]] == [first, second]
+            r = await c.call_tool("forget", {"id": second})
+            assert r.structured_content["forgotten_ids"] == [second]
+            templates = (await c.list_resource_templates()).resource_templates
+            assert [t.uri_template for t in templates] == ["memory://memories/{memory_id}"]
+
+
+async def test_model_that_cannot_load_degrades_visibly(db_path, tmp_path):
+    empty_model_dir = tmp_path / "no-model"
+    empty_model_dir.mkdir()
+    with open(tmp_path / "server.log", "w") as log:
+        async with stdio(db_path, log, MEMVAULT_MODEL_DIR=str(empty_model_dir)) as c:
+            r = await c.call_tool("remember", {"content": "Nightly backups run at 02:00 UTC"})
+            assert r.structured_content["created"] and "model" in r.structured_content["degraded"]
+            r = await c.call_tool("recall", {"query": "nightly backups"})
+            assert r.structured_content["memories"][0]["content"] == "Nightly backups run at 02:00 UTC"
+            assert "keyword" in r.structured_content["degraded"]
+    done = cli(db_path, "reindex")
+    assert json.loads(done.stdout.strip().splitlines()[-1])["reindexed"] == 1
+    assert json.loads(cli(db_path, "stats").stdout)["vectors_pending"] == 0
+
+
+def test_stdout_carries_only_json_rpc(db_path):
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "remember", "arguments": {"content": "stdout hygiene check"}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "recall", "arguments": {"query": "hygiene", "limit": 99}}},
+        {"jsonrpc": "2.0", "id": 5, "method": "resources/read", "params": {"uri": "memory://boot"}},
+        {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {
+            "name": "forget", "arguments": {"id": "missing"}}},
+    ]
+    wire = "".join(json.dumps(r) + "\n" for r in requests)
+    proc = subprocess.Popen(
+        SERVE, env=server_env(db_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    out_lines: list[str] = []
+    assert proc.stdin is not None and proc.stdout is not None
+    for request in wire.splitlines(keepends=True):
+        proc.stdin.write(request)
+        proc.stdin.flush()
+        if "id" in json.loads(request):
+            out_lines.append(proc.stdout.readline())
+    proc.stdin.close()
+    out_lines += proc.stdout.readlines()
+    proc.wait(timeout=30)
+    proc.stderr.close()  # type: ignore[union-attr]
+    proc.stdout.close()
+    messages = [json.loads(line) for line in out_lines if line.strip()]
+    assert all(m["jsonrpc"] == "2.0" for m in messages) and len(messages) == len(out_lines)
+    by_id = {m["id"]: m for m in messages if "id" in m}
+    assert set(by_id) == {1, 2, 3, 4, 5, 6}
+    assert by_id[3]["result"]["structuredContent"]["created"] is True
+    assert by_id[4]["result"]["isError"] is True and "limit" in by_id[4]["result"]["content"][0]["text"]
+    assert by_id[6]["result"]["isError"] is True

@@ -1,0 +1,309 @@
+"""Memory semantics of the Store, on a real SQLite file with a fake embedder."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Clock, FakeEmbedder, file_bytes
+
+from memvault.storage.errors import Conflict, InvalidInput, NotFound
+from memvault.storage.schema import VECTOR_TABLE
+from memvault.storage.store import Store
+
+SCOPES = ["proj", "global"]
+
+
+def remember(store: Store, content: str, tenant: str = "a", scope: str = "proj", **kw):
+    return store.remember(tenant=tenant, scope=scope, content=content, **kw)
+
+
+def recall_ids(store: Store, query: str, tenant: str = "a", scopes=SCOPES, **kw) -> list[str]:
+    return [h.memory.id for h in store.recall(tenant=tenant, query=query, scopes=scopes, **kw).hits]
+
+
+def count(store: Store, sql: str, *args) -> int:
+    return store._conn.execute(sql, args).fetchone()[0]
+
+
+def test_remember_stores_row_fts_entry_tags_and_vector(store):
+    out = remember(store, "Deploys go out on Tuesdays", tags=["Ops", "release, weekly"], importance=7)
+    assert out.created and out.duplicate_of is None and out.degraded is None
+    memory = store.get(tenant="a", id=out.id)
+    assert memory.content == "Deploys go out on Tuesdays"
+    assert memory.tags == ("ops", "release, weekly")  # lower-cased, a comma kept inside a tag
+    assert memory.importance == 7 and memory.kind == "fact" and not memory.vector_pending
+    assert count(store, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'tuesdays'") == 1
+    assert count(store, f"SELECT count(*) FROM {VECTOR_TABLE}") == 1
+
+
+def test_same_idempotency_key_and_content_returns_the_first_id(store):
+    first = remember(store, "Build cache lives in /var/cache/ci", idempotency_key="req-1")
+    again = remember(store, "Build cache lives in /var/cache/ci", idempotency_key="req-1")
+    assert again.id == first.id and not again.created and again.duplicate_of is None
+    assert count(store, "SELECT count(*) FROM memories") == 1
+
+
+def test_same_idempotency_key_with_other_content_is_a_conflict_naming_the_key(store):
+    remember(store, "first content", idempotency_key="req-7")
+    with pytest.raises(Conflict, match="req-7"):
+        remember(store, "different content", idempotency_key="req-7")
+    assert count(store, "SELECT count(*) FROM memories") == 1
+
+
+def test_identical_content_is_confirmed_not_duplicated(store, clock: Clock):
+    first = remember(store, "The  API rate limit is 100 req/s ")
+    clock.advance(60)
+    again = remember(store, "The API rate limit is   100 req/s")
+    assert again.id == first.id and not again.created and again.duplicate_of == first.id
+    memory = store.get(tenant="a", id=first.id)
+    assert memory.confirmations == 1 and memory.last_confirmed_at == clock.now
+    other_case = remember(store, "the API rate limit is 100 req/s")
+    assert other_case.created  # case matters
+    other_scope = remember(store, "The API rate limit is 100 req/s", scope="other")
+    assert other_scope.created
+
+
+def test_tenants_never_see_each_other(store):
+    secret = remember(store, "Tenant A's launch codename is BLUEFALCON", tenant="a")
+    remember(store, "Tenant B keeps notes about launch plans", tenant="b")
+    assert secret.id not in recall_ids(store, "launch codename BLUEFALCON", tenant="b")
+    assert all(m.tenant == "b" for m in store.boot_memories(tenant="b", scopes=SCOPES))
+    for call in (
+        lambda: store.get(tenant="b", id=secret.id),
+        lambda: store.history(tenant="b", id=secret.id),
+        lambda: store.supersede(tenant="b", id=secret.id, content="hijacked"),
+        lambda: store.forget(tenant="b", id=secret.id),
+    ):
+        with pytest.raises(NotFound) as err:
+            call()
+        unknown = str(pytest.raises(NotFound, store.get, tenant="b", id="no-such-id").value)
+        assert str(err.value).replace(secret.id, "X") == unknown.replace("no-such-id", "X")
+    assert store.get(tenant="a", id=secret.id).content == "Tenant A's launch codename is BLUEFALCON"
+
+
+def test_expired_memories_are_never_returned(store, clock: Clock):
+    out = remember(store, "Feature flag beta-ui is on this week", expires_at="2026-01-08T00:00:00Z")
+    assert recall_ids(store, "beta-ui feature flag") == [out.id]
+    clock.now = 1_767_830_400_000  # 2026-01-08T00:00:00Z, the expiry instant
+    assert recall_ids(store, "beta-ui feature flag") == []
+    assert store.boot_memories(tenant="a", scopes=SCOPES) == []
+
+
+def test_expiry_must_be_after_observed_at(store):
+    with pytest.raises(InvalidInput, match="expires_at"):
+        remember(store, "x", observed_at="2026-01-02T00:00:00Z", expires_at="2026-01-01T00:00:00Z")
+
+
+def test_supersede_replaces_links_and_conflicts_on_second_try(store):
+    old = remember(store, "Staging runs Postgres 14", tags=["db"], importance=8, source="user")
+    new_id, old_id = store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 16", reason="upgrade")
+    assert old_id == old.id
+    assert recall_ids(store, "staging Postgres") == [new_id]
+    assert old.id in recall_ids(store, "staging Postgres", include_history=True)
+    new = store.get(tenant="a", id=new_id)
+    assert (new.tags, new.importance, new.source, new.supersedes) == (("db",), 8, "user", old.id)
+    chain = store.history(tenant="a", id=new_id)
+    assert [m.id for m in chain] == [old.id, new_id]
+    assert chain[0].superseded_by == new_id and chain[0].supersede_reason == "upgrade"
+    with pytest.raises(Conflict, match=new_id):
+        store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 17")
+    third, _ = store.supersede(tenant="a", id=new_id, content="Staging runs Postgres 17")
+    with pytest.raises(Conflict, match=third):
+        store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 18")
+    assert count(store, "SELECT count(*) FROM memories") == 3
+
+
+def test_forget_erases_content_from_indexes_and_file_bytes(store, db_path):
+    marker = "zqxmarker7731 unique secret"
+    keep = remember(store, "An unrelated memory about lunch")
+    out = remember(store, f"The vault password hint is {marker}", tags=["secretive-tag"])
+    vector_bytes = FakeEmbedder().embed([f"The vault password hint is {marker}"])[0].tobytes()
+    assert b"zqxmarker7731" in file_bytes(db_path)  # the check below can see it
+    result = store.forget(tenant="a", id=out.id, reason="user asked")
+    assert result.forgotten_ids == [out.id] and not result.already_forgotten and result.scrubbed
+    assert recall_ids(store, "zqxmarker7731") == []
+    assert count(store, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'zqxmarker7731'") == 0
+    seq = count(store, "SELECT seq FROM memories WHERE id = ?", out.id)
+    assert count(store, f"SELECT count(*) FROM {VECTOR_TABLE} WHERE rowid = ?", seq) == 0
+    tomb = store.get(tenant="a", id=out.id)
+    assert tomb.content is None and tomb.tags == () and tomb.forget_reason == "user asked"
+    data = file_bytes(db_path)
+    assert b"zqxmarker7731" not in data and b"secretive-tag" not in data
+    assert vector_bytes not in data
+    assert store.get(tenant="a", id=keep.id).content == "An unrelated memory about lunch"
+    again = store.forget(tenant="a", id=out.id)
+    assert again.already_forgotten and again.forgotten_ids == []
+    assert remember(store, f"The vault password hint is {marker}").created  # no stale constraint
+
+
+def test_forget_with_history_purges_the_whole_chain(store, db_path):
+    old = remember(store, "Office wifi password is oldwifi111")
+    new_id, _ = store.supersede(tenant="a", id=old.id, content="Office wifi password is newwifi222")
+    result = store.forget(tenant="a", id=new_id, include_history=True)
+    assert sorted(result.forgotten_ids) == sorted([old.id, new_id])
+    data = file_bytes(db_path)
+    assert b"oldwifi111" not in data and b"newwifi222" not in data
+
+
+def test_superseded_or_forgotten_memory_cannot_be_superseded_again(store):
+    out = remember(store, "temporary note")
+    store.forget(tenant="a", id=out.id)
+    with pytest.raises(NotFound):
+        store.supersede(tenant="a", id=out.id, content="revived")
+
+
+HOSTILE_QUERIES = [
+    '"unbalanced quote', "-minus *star :colon ^caret", "(paren) AND OR NOT", "NEAR(a b)", "NEAR/3",
+    "a" * 1000, "!!! ??? ...", "🙂🚀🔥", "\x00\x01\x1f nul and controls", "col:value", '""', "*", "x OR",
+    "SELECT * FROM memories; DROP TABLE memories; --", "ünïcödé dïäcrïtics", "‏עברית‎ right-to-left",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE_QUERIES)
+def test_hostile_queries_never_raise(store, query):
+    remember(store, "NEAR the river AND the forest: col value (paren) unicode diacritics")
+    outcome = store.recall(tenant="a", query=query, scopes=SCOPES)
+    assert isinstance(outcome.hits, list)
+
+
+@pytest.mark.parametrize("query", ["!!! ??? ...", "🙂🚀🔥", "\x00\x01"])
+def test_query_without_words_returns_nothing(store, query):
+    remember(store, "something stored")
+    outcome = store.recall(tenant="a", query=query, scopes=SCOPES)
+    assert outcome.hits == [] and outcome.abstained
+
+
+def test_fts_operators_in_queries_are_plain_words(store):
+    out = remember(store, "We chose NEAR term pricing OR nothing")
+    assert out.id in recall_ids(store, "NEAR(pricing)")
+    assert out.id in recall_ids(store, '"OR"')
+
+
+@pytest.mark.parametrize(
+    ("field", "kwargs"),
+    [
+        ("content", {"content": "   "}),
+        ("content", {"content": "x" * 8001}),
+        ("content", {"content": "nul\x00inside"}),
+        ("content", {"content": "lone \ud800 surrogate"}),
+        ("kind", {"content": "x", "kind": "opinion"}),
+        ("importance", {"content": "x", "importance": 11}),
+        ("importance", {"content": "x", "importance": 0}),
+        ("tags", {"content": "x", "tags": [f"t{i}" for i in range(21)]}),
+        ("tags[0]", {"content": "x", "tags": ["y" * 65]}),
+        ("tags[1]", {"content": "x", "tags": ["ok", " "]}),
+        ("source", {"content": "x", "source": "s" * 501}),
+        ("observed_at", {"content": "x", "observed_at": "yesterday"}),
+        ("expires_at", {"content": "x", "expires_at": "2026-13-01"}),
+    ],
+)
+def test_invalid_fields_are_rejected_by_name_and_nothing_is_written(store, field, kwargs):
+    with pytest.raises(InvalidInput) as err:
+        store.remember(tenant="a", scope="proj", **kwargs)
+    assert err.value.field == field
+    assert count(store, "SELECT count(*) FROM memories") == 0
+
+
+def test_content_limit_error_says_the_limit_and_suggests_splitting(store):
+    with pytest.raises(InvalidInput, match=r"8,000.*[Ss]plit"):
+        remember(store, "y" * 9000)
+
+
+def test_recall_filters_apply_before_the_top_k(store):
+    for i in range(60):
+        remember(store, f"deployment note number {i} about the deployment pipeline", tags=["noise"])
+    wanted = remember(store, "deployment note for the payments service", tags=["payments"], kind="decision")
+    assert recall_ids(store, "deployment note", tags=["payments"]) == [wanted.id]
+    assert recall_ids(store, "deployment note", kinds=["decision"]) == [wanted.id]
+
+
+def test_recall_time_range_uses_observed_at(store):
+    old = remember(store, "Sprint review happened", observed_at="2025-03-01T10:00:00Z")
+    new = remember(store, "Sprint review happened again", observed_at="2025-06-01T10:00:00Z")
+    assert recall_ids(store, "sprint review", since="2025-05-01") == [new.id]
+    assert recall_ids(store, "sprint review", until="2025-05-01") == [old.id]
+
+
+def test_scopes_keep_projects_apart_and_global_is_shared(store):
+    mine = remember(store, "Use ruff for linting", scope="proj")
+    shared = remember(store, "Always write ruff-clean code", scope="global")
+    theirs = remember(store, "Use ruff with a custom config", scope="other")
+    found = recall_ids(store, "ruff linting")
+    assert mine.id in found and shared.id in found and theirs.id not in found
+
+
+def test_recall_does_not_write(store, db_path):
+    remember(store, "read-only check")
+    before = count(store, "SELECT total_changes()")
+    store.recall(tenant="a", query="read-only check", scopes=SCOPES)
+    assert count(store, "SELECT total_changes()") == before
+
+
+def test_boot_memories_come_in_boot_order(store, clock):
+    ids = {}
+    for kind in ("episode", "fact", "procedure", "preference", "failure", "decision"):
+        clock.advance(1)
+        ids[kind] = remember(store, f"a {kind} memory", kind=kind).id
+    order = [m.kind for m in store.boot_memories(tenant="a", scopes=SCOPES)]
+    assert order[:2] == ["decision", "preference"] or order[:2] == ["preference", "decision"]
+    assert order[2] == "procedure" and set(order[3:5]) == {"fact", "failure"} and order[5] == "episode"
+
+
+def test_store_without_model_stores_pending_and_searches_keywords(db_path):
+    class Broken(FakeEmbedder):
+        error = "no model here"
+
+        def load(self) -> None:
+            from memvault.storage.errors import ModelUnavailable
+
+            raise ModelUnavailable("no model here")
+
+    degraded = Store(db_path, Broken())  # type: ignore[arg-type]
+    out = degraded.remember(tenant="a", scope="proj", content="Cache keys expire after one hour")
+    assert out.created and "no model here" in (out.degraded or "")
+    assert degraded.get(tenant="a", id=out.id).vector_pending
+    found = degraded.recall(tenant="a", query="cache keys", scopes=SCOPES)
+    assert [h.memory.id for h in found.hits] == [out.id] and "keyword" in (found.degraded or "")
+    degraded.close()
+    healed = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    assert healed.fill_pending() == 1
+    assert not healed.get(tenant="a", id=out.id).vector_pending
+    healed.close()
+
+
+def test_vectors_of_another_model_are_never_mixed(db_path):
+    first = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    first.remember(tenant="a", scope="proj", content="made with the first model")
+    first.close()
+
+    class Other(FakeEmbedder):
+        model_id = "other-model@2"
+
+    second = Store(db_path, Other())  # type: ignore[arg-type]
+    out = second.remember(tenant="a", scope="proj", content="made while models disagree")
+    assert "reindex" in (out.degraded or "") and second.get(tenant="a", id=out.id).vector_pending
+    assert "reindex" in (second.recall(tenant="a", query="models", scopes=SCOPES).degraded or "")
+    assert second.reindex() == 2
+    assert second.stats()["model_id"] == "other-model@2" and second.stats()["vectors_pending"] == 0
+    second.close()
+
+
+def test_newer_schema_is_refused_untouched(db_path):
+    Store(db_path, FakeEmbedder()).close()  # type: ignore[arg-type]
+    import apsw
+
+    conn = apsw.Connection(str(db_path))
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    before = db_path.read_bytes()
+    from memvault.storage.errors import StoreError
+
+    with pytest.raises(StoreError, match="newer memvault"):
+        Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    assert db_path.read_bytes() == before
+
+
+def test_database_file_and_folder_are_private(tmp_path):
+    path = tmp_path / "fresh" / "dir" / "m.db"
+    Store(path, FakeEmbedder()).close()  # type: ignore[arg-type]
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
