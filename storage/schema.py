@@ -39,6 +39,7 @@ CREATE TABLE memories (
     confirmations     INTEGER NOT NULL DEFAULT 0,
     last_confirmed_at INTEGER,
     vector_pending    INTEGER NOT NULL DEFAULT 1,   -- 1 until its vector is in memory_vectors
+    context_seq       INTEGER REFERENCES memories(seq), -- the memory before it in the same episode
     CHECK (forgotten_at IS NULL OR (content IS NULL AND content_hash IS NULL))
 );
 CREATE UNIQUE INDEX memories_idempotency ON memories(tenant, idempotency_key)
@@ -47,6 +48,7 @@ CREATE INDEX memories_current ON memories(tenant, scope, content_hash)
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 CREATE INDEX memories_observed ON memories(tenant, observed_at);
 CREATE INDEX memories_pending ON memories(vector_pending) WHERE vector_pending = 1;
+CREATE INDEX memories_context ON memories(context_seq) WHERE context_seq IS NOT NULL;
 
 CREATE TABLE memory_tags (
     memory_seq INTEGER NOT NULL REFERENCES memories(seq),
@@ -57,23 +59,36 @@ CREATE INDEX memory_tags_by_tag ON memory_tags(tag, memory_seq);
 
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
+-- FTS5 indexes each memory's content and, in a second column, the content of the
+-- memory just before it in the same episode (its context_seq), read through a view.
+CREATE VIEW memories_fts_source AS
+    SELECT m.seq AS seq, m.content AS content, p.content AS context
+    FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq;
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, content='memories', content_rowid='seq',
+    content, context, content='memories_fts_source', content_rowid='seq',
     tokenize='porter unicode61 remove_diacritics 2'
 );
 INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
 
 CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories WHEN new.content IS NOT NULL BEGIN
-    INSERT INTO memories_fts(rowid, content) VALUES (new.seq, new.content);
+    INSERT INTO memories_fts(rowid, content, context)
+        VALUES (new.seq, new.content, (SELECT content FROM memories WHERE seq = new.context_seq));
 END;
+-- Content only changes when a memory is forgotten. Its own entry and the entries
+-- that use it as context are replaced; 'delete' must repeat the indexed values.
 CREATE TRIGGER memories_fts_update AFTER UPDATE OF content ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content)
-        SELECT 'delete', old.seq, old.content WHERE old.content IS NOT NULL;
-    INSERT INTO memories_fts(rowid, content)
-        SELECT new.seq, new.content WHERE new.content IS NOT NULL;
-END;
-CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories WHEN old.content IS NOT NULL BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+    INSERT INTO memories_fts(memories_fts, rowid, content, context)
+        SELECT 'delete', old.seq, old.content, (SELECT content FROM memories WHERE seq = old.context_seq)
+        WHERE old.content IS NOT NULL;
+    INSERT INTO memories_fts(rowid, content, context)
+        SELECT new.seq, new.content, (SELECT content FROM memories WHERE seq = new.context_seq)
+        WHERE new.content IS NOT NULL;
+    INSERT INTO memories_fts(memories_fts, rowid, content, context)
+        SELECT 'delete', n.seq, n.content, old.content FROM memories n
+        WHERE n.context_seq = old.seq AND n.content IS NOT NULL AND old.content IS NOT NULL;
+    INSERT INTO memories_fts(rowid, content, context)
+        SELECT n.seq, n.content, new.content FROM memories n
+        WHERE n.context_seq = old.seq AND n.content IS NOT NULL AND old.content IS NOT NULL;
 END;
 """
 

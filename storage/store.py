@@ -145,13 +145,19 @@ class Store:
     ) -> str:
         memory_id = new_id()
         with_vector = vector is not None and self._vectors_writable()
+        context = self._conn.execute(
+            "SELECT seq FROM memories WHERE tenant = ? AND scope = ? AND forgotten_at IS NULL"
+            " AND observed_at BETWEEN ? AND ? ORDER BY observed_at DESC, seq DESC LIMIT 1",
+            (tenant, scope, observed_at - search.EPISODE_GAP_MS, observed_at),
+        ).fetchone()
         self._conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
-            " observed_at, recorded_at, expires_at, supersedes, idempotency_key, vector_pending)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " observed_at, recorded_at, expires_at, supersedes, idempotency_key, vector_pending, context_seq)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 memory_id, tenant, scope, kind, content, validate.content_hash(content), importance, source,
                 observed_at, self.clock(), expires_at, supersedes, idempotency_key, 0 if with_vector else 1,
+                context[0] if context else None,
             ),
         )
         seq = self._conn.last_insert_rowid()
@@ -457,11 +463,38 @@ class Store:
             include_history=bool(include_history),
         )
         size = validate.limit(limit)
+        lists = self._candidates(filters, query, max(search.CANDIDATES_MIN, 4 * size))
+        if lists is None:
+            return RecallOutcome(hits=[], abstained=True)
+        keyword, vector, rows, degraded, exact = lists
+        hits = sorted(
+            (
+                Hit(
+                    memory=rows[seq],
+                    score=search.adjust(score, rows[seq].importance, rows[seq].observed_at, filters.now),
+                    signals=signals,
+                )
+                for seq, (score, signals) in search.fuse(keyword, vector).items()
+            ),
+            key=lambda h: h.score,
+            reverse=True,
+        )
+        best_similarity = 1.0 - vector[0][1] if vector else -1.0
+        if degraded is None and not exact and best_similarity < search.MIN_SIMILARITY:
+            return RecallOutcome(hits=[], abstained=True)
+        return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=degraded)
+
+    def _candidates(
+        self, filters: search.Filters, query: str, pool: int
+    ) -> tuple[list[tuple[int, float]], list[tuple[int, float]], dict[int, Memory], str | None, bool] | None:
+        """Keyword ``(seq, bm25)`` and vector ``(seq, distance)`` candidate lists, best first,
+        the rows they name, why vectors were not searched (None if they were), and
+        whether some candidate contains every content word of the query.
+        None when the query has no words at all."""
         match = search.match_expression(query)
         if match is None:
-            return RecallOutcome(hits=[], abstained=True)
+            return None
         vectors, degraded = self._embed([query])
-        pool = max(search.CANDIDATES_MIN, 4 * size)
         with self._lock:
             self._conn.execute("BEGIN")  # one snapshot for every read below
             try:
@@ -470,29 +503,23 @@ class Store:
                 if vectors is not None and self._has_vector_table():
                     sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
                     vector = self._conn.execute(sql, {**params, "vector": vectors[0]}).fetchall()
-                fused = search.fuse(keyword, vector)
-                rows = self._rows_by_seq(list(fused))
+                rows = self._rows_by_seq(list({seq for seq, _ in keyword + vector}))
+                exact = bool(keyword) and bool(
+                    self._conn.execute(*search.keyword_sql(filters, search.all_words_expression(query) or "", 1))
+                    .fetchall()
+                )
             finally:
                 self._conn.execute("COMMIT")
-        hits = sorted(
-            (
-                Hit(
-                    memory=rows[seq],
-                    score=search.adjust(score, rows[seq].importance, rows[seq].observed_at, filters.now),
-                    signals=signals,
-                )
-                for seq, (score, signals) in fused.items()
-            ),
-            key=lambda h: h.score,
-            reverse=True,
-        )
-        if vectors is not None and not self._relevant(vector):
-            return RecallOutcome(hits=[], abstained=True, degraded=degraded)
-        return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=degraded)
+        return keyword, vector, rows, degraded, exact
 
-    @staticmethod
-    def _relevant(vector: list[tuple[int, float]]) -> bool:
-        return bool(vector) and 1.0 - vector[0][1] >= search.MIN_SIMILARITY
+    def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
+        """The keyword-only (BM25) and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
+        filters = search.Filters(tenant=tenant, scopes=scopes, now=self.clock())
+        lists = self._candidates(filters, validate.query(query), k)
+        if lists is None:
+            return [], []
+        keyword, vector, rows, _, _ = lists
+        return [rows[s].id for s, _ in keyword], [rows[s].id for s, _ in vector]
 
     def _rows_by_seq(self, seqs: list[int]) -> dict[int, Memory]:
         if not seqs:

@@ -1,0 +1,38 @@
+"""A third-party client: the MCP Inspector CLI drives ``memvault serve`` over stdio."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from conftest import SERVE, server_env
+
+pytestmark = pytest.mark.slow
+
+# Versions after 0.15 need Node >= 22; this project's machines run Node 20.
+INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"
+
+
+def inspector(db, *args: str) -> dict:
+    env = server_env(db)
+    cmd = ["npx", "-y", INSPECTOR, "--cli", *SERVE, "-e", f"MEMVAULT_DB={db}", *args]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
+def test_inspector_lists_tools_then_remembers_and_recalls(db_path):
+    listed = inspector(db_path, "--method", "tools/list")
+    assert {t["name"] for t in listed["tools"]} == {"remember", "recall", "supersede", "forget"}
+    stored = inspector(
+        db_path, "--method", "tools/call", "--tool-name", "remember",
+        "--tool-arg", "content=The release train leaves every second Thursday",
+    )
+    memory_id = stored["structuredContent"]["id"]
+    found = inspector(
+        db_path, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=when does the release train leave"
+    )
+    assert found["structuredContent"]["memories"][0]["id"] == memory_id
