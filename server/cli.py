@@ -60,6 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "serve":
         from .app import build_server
 
+        logging.getLogger("memvault").info(
+            "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
+            config.db, config.tenant, config.scope,
+        )
         build_server(config).run("stdio")
         return 0
     return _maintenance(command, args, config)

@@ -63,7 +63,8 @@ CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- memory just before it in the same episode (its context_seq), read through a view.
 CREATE VIEW memories_fts_source AS
     SELECT m.seq AS seq, m.content AS content, p.content AS context
-    FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq;
+    FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq
+    WHERE m.content IS NOT NULL;
 CREATE VIRTUAL TABLE memories_fts USING fts5(
     content, context, content='memories_fts_source', content_rowid='seq',
     tokenize='porter unicode61 remove_diacritics 2'

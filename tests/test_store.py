@@ -307,3 +307,26 @@ def test_database_file_and_folder_are_private(tmp_path):
     Store(path, FakeEmbedder()).close()  # type: ignore[arg-type]
     assert path.stat().st_mode & 0o777 == 0o600
     assert path.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_reply_is_found_through_the_memory_before_it_in_the_episode(store):
+    question = remember(store, "Melanie: I just bought new running shoes", observed_at="2026-01-01T10:00:00Z")
+    reply = remember(store, "Caroline: Love that purple color!", observed_at="2026-01-01T10:01:00Z")
+    later = remember(store, "Caroline: Unrelated note", observed_at="2026-01-01T12:00:00Z")  # another episode
+    found = store.recall(tenant="a", query="shoes", scopes=SCOPES, limit=5).hits
+    signals = {h.memory.id: h.signals for h in found}
+    assert signals[question.id].keyword_rank == 1
+    assert signals[reply.id].keyword_rank == 2  # matched through its context only
+    assert later.id not in signals or signals[later.id].keyword_rank is None
+
+
+def test_forgetting_a_memory_removes_it_from_the_context_of_the_next(store, db_path):
+    first = remember(store, "Alex: my locker code is qq8822zz", observed_at="2026-01-01T10:00:00Z")
+    reply = remember(store, "Sam: noted, thanks", observed_at="2026-01-01T10:00:30Z")
+    assert reply.id in recall_ids(store, "qq8822zz")
+    store.forget(tenant="a", id=first.id)
+    assert recall_ids(store, "qq8822zz") == []
+    assert recall_ids(store, "noted thanks")[0] == reply.id
+    assert b"qq8822zz" not in file_bytes(db_path)
+    assert store.integrity() == ["ok"]
+    store._conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")

@@ -1,0 +1,106 @@
+"""Retrieval behaviour with the real MiniLM model: hand-written cases and real LoCoMo data."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import LOCOMO
+
+from memvault.storage.store import Store
+
+SCOPES = ["proj", "global"]
+
+MEMORIES = [
+    ("deploy", "Production deploys run through ArgoCD on the k8s cluster every weekday at 10:00"),
+    ("router", "The office router's admin page is at 192.168.7.1"),
+    ("version", "We pinned the client library to v2.3.1 because v2.4 broke retries"),
+    ("error", "Error E4021 from the billing API means the card was declined"),
+    ("editor", "The user prefers Neovim with the gruvbox colour scheme"),
+    ("coffee", "Priya drinks her coffee black, no sugar"),
+    ("tests", "Run the integration tests with `make itest`; they need Docker running"),
+    ("standup", "Daily standup is at 9:15 in the Blue room"),
+]
+
+
+@pytest.fixture
+def handwritten(real_store: Store) -> dict[str, str]:
+    return {
+        key: real_store.remember(tenant="t", scope="proj", content=text).id for key, text in MEMORIES
+    }
+
+
+def top(store: Store, query: str, limit: int = 5) -> list[str]:
+    return [h.memory.id for h in store.recall(tenant="t", query=query, scopes=SCOPES, limit=limit).hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("which tool deploys our production cluster", "deploy"),  # paraphrase
+        ("what colour theme does the user like in their editor", "editor"),
+        ("How does Priya take her coffee?", "coffee"),
+        ("when is the morning team meeting", "standup"),
+        ("k8s", "deploy"),  # short identifier
+        ("192.168.7.1", "router"),  # exact identifier with dots
+        ("v2.3.1", "version"),
+        ("E4021", "error"),
+        ("make itest", "tests"),
+    ],
+)
+def test_the_expected_memory_ranks_first(real_store, handwritten, query, expected):
+    assert top(real_store, query)[0] == handwritten[expected]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["What is the capital of Mongolia?", "recipe for sourdough bread", "Who won the 1998 football world cup?"],
+)
+def test_recall_abstains_when_nothing_is_relevant(real_store, handwritten, query):
+    outcome = real_store.recall(tenant="t", query=query, scopes=SCOPES)
+    assert outcome.abstained and outcome.hits == []
+
+
+def test_current_version_outranks_and_replaces_the_stale_one(real_store, handwritten):
+    new_id, old_id = real_store.supersede(
+        tenant="t", id=handwritten["standup"], content="Daily standup moved to 9:45 in the Green room"
+    )
+    found = top(real_store, "when and where is the daily standup")
+    assert found[0] == new_id and old_id not in found
+    history = [h.memory.id for h in real_store.recall(
+        tenant="t", query="daily standup", scopes=SCOPES, include_history=True).hits]
+    assert new_id in history and old_id in history
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (LOCOMO / "memories.jsonl").exists(), reason="LoCoMo data folder ../shared/eval/locomo absent")
+def test_hybrid_recall_on_a_real_conversation_is_at_least_keyword_only(real_store):
+    conversation = "conv-26"
+    memvault_ids: dict[str, str] = {}
+    with (LOCOMO / "memories.jsonl").open() as fh:
+        for line in fh:
+            row = json.loads(line)
+            if row["conversation_id"] != conversation:
+                continue
+            out = real_store.remember(
+                tenant="locomo", scope=conversation, content=row["text"], source=row["speaker"],
+                observed_at=row["observed_at"], kind="episode",
+            )
+            memvault_ids[out.id] = row["id"]
+    with (LOCOMO / "queries.jsonl").open() as fh:
+        queries = [json.loads(line) for line in fh]
+    queries = [q for q in queries if q["conversation_id"] == conversation and q["relevant_ids"]
+               and not q["expected_abstain"]]
+    hybrid = keyword = 0.0
+    for q in queries:
+        relevant = set(q["relevant_ids"])
+        found = real_store.recall(tenant="locomo", query=q["question"], scopes=[conversation], limit=10)
+        hybrid_top = [memvault_ids[h.memory.id] for h in found.hits]
+        keyword_top = [memvault_ids[i] for i in real_store.ranked_lists(
+            tenant="locomo", query=q["question"], scopes=[conversation], k=10)[0]]
+        hybrid += len(relevant & set(hybrid_top)) / len(relevant)
+        keyword += len(relevant & set(keyword_top)) / len(relevant)
+    n = len(queries)
+    print(f"\n{conversation}: {n} queries, recall@10 hybrid {hybrid / n:.3f}, keyword-only {keyword / n:.3f}")
+    assert n > 50
+    assert hybrid / n >= keyword / n
