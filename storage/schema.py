@@ -46,6 +46,9 @@ CREATE UNIQUE INDEX memories_idempotency ON memories(tenant, idempotency_key)
     WHERE idempotency_key IS NOT NULL;
 CREATE INDEX memories_current ON memories(tenant, scope, content_hash)
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+-- Covers the candidate filter of recall (search.filter_sql) for current memories.
+CREATE INDEX memories_live ON memories(tenant, scope, expires_at, kind, observed_at)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 CREATE INDEX memories_observed ON memories(tenant, observed_at);
 CREATE INDEX memories_pending ON memories(vector_pending) WHERE vector_pending = 1;
 CREATE INDEX memories_context ON memories(context_seq) WHERE context_seq IS NOT NULL;

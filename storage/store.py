@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -71,11 +72,13 @@ class Store:
         self.embedder = embedder
         self.clock = clock
         self._lock = threading.RLock()
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
         self._conn = open_connection(self.path)
         migrate(self._conn)
 
     def close(self) -> None:
         """Close the connection (the store cannot be used afterwards)."""
+        self._pool.shutdown(wait=True)
         with self._lock:
             self._conn.close()
 
@@ -494,20 +497,23 @@ class Store:
         match = search.match_expression(query)
         if match is None:
             return None
-        vectors, degraded = self._embed([query])
+        # The query is embedded on a worker thread while the keyword search runs.
+        degraded = self.vector_status()
+        embedding = self._pool.submit(self.embedder.embed, [query]) if degraded is None else None
         with self._lock:
             self._conn.execute("BEGIN")  # one snapshot for every read below
             try:
                 keyword = self._conn.execute(*search.keyword_sql(filters, match, pool)).fetchall()
-                vector: list[tuple[int, float]] = []
-                if vectors is not None and self._has_vector_table():
-                    sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
-                    vector = self._conn.execute(sql, {**params, "vector": vectors[0]}).fetchall()
-                rows = self._rows_by_seq(list({seq for seq, _ in keyword + vector}))
                 exact = bool(keyword) and bool(
                     self._conn.execute(*search.keyword_sql(filters, search.all_words_expression(query) or "", 1))
                     .fetchall()
                 )
+                vector: list[tuple[int, float]] = []
+                if embedding is not None and self._has_vector_table():
+                    sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
+                    query_vector = embedding.result()[0].tobytes()
+                    vector = self._conn.execute(sql, {**params, "vector": query_vector}).fetchall()
+                rows = self._rows_by_seq(list({seq for seq, _ in keyword + vector}))
             finally:
                 self._conn.execute("COMMIT")
         return keyword, vector, rows, degraded, exact

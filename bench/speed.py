@@ -1,0 +1,111 @@
+"""Speed figures: start-up to ``initialize``, ``remember`` and ``recall`` latency.
+
+Usage: python bench/speed.py [--memories 5000] [--starts 10]
+
+1. Process start to the ``initialize`` response, for ``memvault serve`` and for a
+   bare MCP SDK server that only imports ``mcp.server.mcpserver`` (measured
+   alternately in the same run; medians reported).
+2. ``remember`` of 200-character memories, then ``recall`` at N memories, through
+   the Store with the real model (query embedding included), p50/p95 in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BARE_SERVER = """
+from mcp.server.mcpserver import MCPServer
+MCPServer("bare").run("stdio")
+"""
+INITIALIZE = json.dumps({
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}},
+}) + "\n"
+
+WORDS = (
+    "deploy cluster staging database backup token rotate weekly api gateway latency budget review customer "
+    "invoice refund policy python rust service queue worker retry timeout cache redis postgres index migration "
+    "schema release branch merge conflict test flaky login session cookie browser mobile android ios design "
+    "meeting standup sprint roadmap hiring onboarding laptop vpn office coffee lunch travel visa conference talk "
+    "paper benchmark model embedding vector search keyword ranking fusion memory agent tool prompt context"
+).split()
+
+
+def time_to_initialize(cmd: list[str], env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, env=env)
+    assert proc.stdin and proc.stdout
+    proc.stdin.write(INITIALIZE)
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    elapsed = time.perf_counter() - start
+    assert '"result"' in line, line
+    proc.kill()
+    proc.wait()
+    return elapsed
+
+
+def sentence(rng: random.Random, chars: int) -> str:
+    words: list[str] = []
+    while len(" ".join(words)) < chars:
+        words.append(rng.choice(WORDS))
+    return " ".join(words)[:chars]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(p * (len(ordered) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--memories", type=int, default=5000)
+    parser.add_argument("--starts", type=int, default=10)
+    args = parser.parse_args()
+    import os
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "MEMVAULT_DB": str(Path(tmp) / "start.db")}
+        bare, mem = [], []
+        for _ in range(args.starts):
+            bare.append(time_to_initialize([sys.executable, "-c", BARE_SERVER]))
+            mem.append(time_to_initialize([sys.executable, "-m", "memvault.server", "serve"], env))
+        b, m = statistics.median(bare), statistics.median(mem)
+        print(f"start-up to initialize: bare SDK server {b:.3f} s, memvault {m:.3f} s, difference {m - b:+.3f} s "
+              f"(median of {args.starts})")
+
+        from memvault.storage.embeddings import Embedder
+        from memvault.storage.store import Store
+
+        store = Store(Path(tmp) / "speed.db", Embedder())
+        rng = random.Random(7)
+        remember_ms = []
+        for i in range(args.memories):
+            text = f"{i} " + sentence(rng, 196)
+            start = time.perf_counter()
+            store.remember(tenant="bench", scope="s", content=text)
+            remember_ms.append((time.perf_counter() - start) * 1000)
+        recall_ms = []
+        for _ in range(300):
+            query = sentence(rng, rng.randint(15, 60))
+            start = time.perf_counter()
+            store.recall(tenant="bench", query=query, scopes=["s", "global"], limit=5)
+            recall_ms.append((time.perf_counter() - start) * 1000)
+        store.close()
+    print(f"remember (200 characters): p50 {statistics.median(remember_ms):.1f} ms, "
+          f"p95 {percentile(remember_ms, 0.95):.1f} ms over {len(remember_ms)}")
+    print(f"recall at {args.memories} memories: p50 {statistics.median(recall_ms):.1f} ms, "
+          f"p95 {percentile(recall_ms, 0.95):.1f} ms over {len(recall_ms)}")
+
+
+if __name__ == "__main__":
+    main()
