@@ -49,9 +49,25 @@ def ingest(store: Store, folder: Path) -> dict[str, str]:
     return ids
 
 
+def plain_rrf(keyword: list[str], vector: list[str], k: int = 60) -> list[str]:
+    """Textbook reciprocal rank fusion, equal weights (Cormack et al. 2009): the naive baseline."""
+    scores: dict[str, float] = {}
+    for ranked in (keyword, vector):
+        for rank, memory_id in enumerate(ranked, start=1):
+            scores[memory_id] = scores.get(memory_id, 0.0) + 1.0 / (k + rank)
+    return sorted(scores, key=scores.__getitem__, reverse=True)[:50]
+
+
+# Published figures on LoCoMo for comparison (not measured by this script).
+REFERENCES = {
+    "paper": {"DRAGON (LoCoMo paper, ACL 2024, Table 3)": {"R@5": 0.567, "R@10": 0.662}},
+    "main": {"mcp-memory-service-lite 12.4.0 hybrid, dev split": {"R@5": 0.431, "R@10": 0.484}},
+}
+
+
 def evaluate(store: Store, ids: dict[str, str], queries: list[Query]) -> dict:
     """Run every query through recall and the two baselines; return the report."""
-    runs: dict[str, dict[str, list[str]]] = {"memvault": {}, "keyword-only": {}, "vector-only": {}}
+    runs: dict[str, dict[str, list[str]]] = {"memvault": {}, "keyword-only": {}, "vector-only": {}, "rrf-k60": {}}
     latencies: list[float] = []
     abstained_main = 0
     conversations = sorted({q.conversation for q in queries})
@@ -65,6 +81,7 @@ def evaluate(store: Store, ids: dict[str, str], queries: list[Query]) -> dict:
         keyword, vector = store.ranked_lists(tenant=TENANT, query=q.question, scopes=[q.conversation], k=50)
         runs["keyword-only"][q.id] = [ids[i] for i in keyword]
         runs["vector-only"][q.id] = [ids[i] for i in vector]
+        runs["rrf-k60"][q.id] = [ids[i] for i in plain_rrf(keyword, vector)]
     cross_abstained = 0
     for q in queries:
         other = conversations[(conversations.index(q.conversation) + 1) % len(conversations)]
@@ -101,6 +118,9 @@ def print_report(report: dict) -> None:
         out(f"{'retriever':<14}" + "".join(f"{m:>9}" for m in METRICS) + "\n")
         for name, r in report["retrievers"].items():
             out(f"{name:<14}" + "".join(f"{r[scoring][m]:>9.3f}" for m in METRICS) + "\n")
+        for name, figures in REFERENCES[scoring].items():
+            cells = "".join(f"{figures[m]:>9.3f}" if m in figures else f"{'':>9}" for m in METRICS)
+            out(f"{'published':<14}{cells}  {name}\n")
     out("\nmain scoring by category (R@5 / R@10 / MRR)\n")
     for name, r in report["retrievers"].items():
         cells = "  ".join(
