@@ -9,10 +9,17 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import config as config_module
+
+if TYPE_CHECKING:
+    from memvault.storage.store import Store
+    from memvault.tools.schemas import RecallResult
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -22,6 +29,10 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--scope", help="default scope (env MEMVAULT_SCOPE; default 'default')")
     common.add_argument("--model-dir", help="folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)")
     common.add_argument("--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)")
+    common.add_argument(
+        "--allow-secrets", action="store_true", default=None,
+        help="store content even when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)",
+    )
 
     parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
     sub = parser.add_subparsers(dest="command")
@@ -37,6 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     rec.add_argument("--json", action="store_true", help="print the same JSON the recall tool returns")
     sub.add_parser("stats", parents=[common], help="counts of memories, vectors and tenants")
     sub.add_parser("reindex", parents=[common], help="rebuild the keyword index and every vector")
+    doc = sub.add_parser("doctor", parents=[common], help="check the database; exit 1 when something is wrong")
+    doc.add_argument("--repair", action="store_true", help="rebuild the derived indexes (FTS5, vectors) first")
+    exp = sub.add_parser("export", parents=[common], help="JSON lines of the tenant's memories, with history")
+    exp.add_argument("--output", "-o", help="file to write (default: stdout)")
     return parser
 
 
@@ -53,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = config_module.load(
             db=getattr(args, "db", None), tenant=getattr(args, "tenant", None), scope=getattr(args, "scope", None),
             model_dir=getattr(args, "model_dir", None), boot_tokens=getattr(args, "boot_tokens", None),
+            allow_secrets=getattr(args, "allow_secrets", None),
         )
     except ValueError as exc:
         sys.stderr.write(f"memvault: {exc}\n")
@@ -70,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _maintenance(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
+    from memvault.storage import maintenance
     from memvault.storage.embeddings import Embedder
     from memvault.storage.errors import MemvaultError
     from memvault.storage.store import Store
@@ -78,7 +95,7 @@ def _maintenance(command: str, args: argparse.Namespace, config: config_module.C
     logging.getLogger().setLevel(logging.WARNING)
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
     try:
-        store = Store(config.db, Embedder(config.model_dir))
+        store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
         try:
             if command == "remember":
                 result = handlers.remember(
@@ -92,9 +109,13 @@ def _maintenance(command: str, args: argparse.Namespace, config: config_module.C
                 else:
                     _print_recall(found)
             elif command == "stats":
-                _out(json.dumps(store.stats(), indent=2))
+                _out(json.dumps(maintenance.stats(store), indent=2))
             elif command == "reindex":
                 _reindex(store)
+            elif command == "doctor":
+                return _doctor(store, repair=args.repair)
+            elif command == "export":
+                _export(store, config.tenant, args.output)
         finally:
             store.close()
     except MemvaultError as exc:
@@ -103,10 +124,7 @@ def _maintenance(command: str, args: argparse.Namespace, config: config_module.C
     return 0
 
 
-def _print_recall(found: object) -> None:
-    from memvault.tools.schemas import RecallResult
-
-    assert isinstance(found, RecallResult)
+def _print_recall(found: RecallResult) -> None:
     if found.degraded:
         sys.stderr.write(f"memvault: degraded: {found.degraded}\n")
     if found.abstained:
@@ -115,12 +133,11 @@ def _print_recall(found: object) -> None:
         _out(f"{i}. [{m.kind}] {m.content}\n   id {m.id} · scope {m.scope} · score {m.score:.4f}")
 
 
-def _reindex(store: object) -> None:
+def _reindex(store: Store) -> None:
     from tqdm import tqdm
 
-    from memvault.storage.store import Store
+    from memvault.storage import maintenance
 
-    assert isinstance(store, Store)
     bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr)
 
     def progress(done: int, total: int) -> None:
@@ -128,6 +145,48 @@ def _reindex(store: object) -> None:
         bar.n = done
         bar.refresh()
 
-    made = store.reindex(progress)
+    made = maintenance.reindex(store, progress)
     bar.close()
-    _out(json.dumps({"reindexed": made, "model_id": store.stats()["model_id"]}))
+    _out(json.dumps({"reindexed": made, "model_id": maintenance.stats(store)["model_id"]}))
+
+
+def _doctor(store: Store, repair: bool) -> int:
+    from memvault.storage import maintenance
+
+    if repair:
+        _reindex(store)
+    problems = maintenance.check(store) + _permission_problems(store.path)
+    for problem in problems:
+        sys.stderr.write(f"memvault doctor: {problem}\n")
+    _out(json.dumps({"ok": not problems, "problems": problems, **maintenance.stats(store)}, indent=2))
+    return 1 if problems else 0
+
+
+def _permission_problems(db: Path) -> list[str]:
+    """The database, its companions and its folder must not be readable by others.
+
+    A shared sticky folder such as /tmp is accepted: the files' own modes protect them.
+    """
+    problems = []
+    for path in [db.parent, *(p for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists())]:
+        mode = path.stat().st_mode & 0o7777
+        if path.is_dir() and mode & 0o1000:
+            continue
+        mode &= 0o777
+        if mode & 0o077:
+            problems.append(f"{path} has mode {mode:o}: others can read it (chmod go-rwx)")
+    return problems
+
+
+def _export(store: Store, tenant: str, output: str | None) -> None:
+    from memvault.storage import maintenance
+
+    lines = maintenance.export(store, tenant)
+    if output is None:
+        for line in lines:
+            _out(line)
+        return
+    fd = os.open(output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        for line in lines:
+            fh.write(line + "\n")

@@ -25,7 +25,8 @@ class Config:
     ``db``: database file; ``tenant``: hard isolation boundary for every call of
     this process; ``scope``: default scope; ``model_dir``: folder with another
     ``model.onnx`` + ``tokenizer.json`` (None: the packaged MiniLM);
-    ``boot_tokens``: token budget of the boot context.
+    ``boot_tokens``: token budget of the boot context; ``allow_secrets``: store
+    content that contains credentials (off by default).
     """
 
     db: Path
@@ -33,6 +34,7 @@ class Config:
     scope: str = DEFAULT_SCOPE
     model_dir: Path | None = None
     boot_tokens: int = DEFAULT_BOOT_TOKENS
+    allow_secrets: bool = False
 
 
 def _flag_or_env(flag: object, env: str) -> str | None:
@@ -48,11 +50,12 @@ def load(
     scope: str | None = None,
     model_dir: str | None = None,
     boot_tokens: int | None = None,
+    allow_secrets: bool | None = None,
 ) -> Config:
     """Build the configuration: each flag given wins over its environment variable.
 
     Variables: MEMVAULT_DB, MEMVAULT_TENANT, MEMVAULT_SCOPE, MEMVAULT_MODEL_DIR,
-    MEMVAULT_BOOT_TOKENS.
+    MEMVAULT_BOOT_TOKENS, MEMVAULT_ALLOW_SECRETS (1/true/yes or 0/false/no).
 
     Raises:
         ValueError: a value is malformed (the message names the variable).
@@ -66,10 +69,14 @@ def load(
     if not 100 <= tokens <= 100_000:
         raise ValueError(f"MEMVAULT_BOOT_TOKENS must be from 100 to 100,000, got {tokens}")
     model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")
+    secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").lower()
+    if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
+        raise ValueError(f"MEMVAULT_ALLOW_SECRETS must be 1/true/yes or 0/false/no, got {secrets_value!r}")
     return Config(
         db=Path(db_value).expanduser() if db_value else default_db_path(),
         tenant=_flag_or_env(tenant, "MEMVAULT_TENANT") or DEFAULT_TENANT,
         scope=_flag_or_env(scope, "MEMVAULT_SCOPE") or DEFAULT_SCOPE,
         model_dir=Path(model_value).expanduser() if model_value else None,
         boot_tokens=tokens,
+        allow_secrets=secrets_value in {"1", "true", "yes"},
     )

@@ -49,7 +49,9 @@ class Runtime:
                 from memvault.storage.embeddings import Embedder
                 from memvault.storage.store import Store
 
-                self._store = Store(self.config.db, Embedder(self.config.model_dir))
+                self._store = Store(
+                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets
+                )
                 log.info("memvault database %s opened", self.config.db)
             return self._store
 
@@ -84,7 +86,9 @@ class Runtime:
             if reason is not None:
                 log.warning("memvault runs degraded: %s", reason)
                 return
-            filled = store.fill_pending()
+            from memvault.storage.maintenance import fill_pending
+
+            filled = fill_pending(store)
             if filled:
                 log.info("filled %d pending vectors", filled)
         except Exception:  # a warm-up failure must not kill the server; calls will report it

@@ -21,6 +21,9 @@ IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
 QUERY_MAX_CHARS = 2_000
 RECALL_DEFAULT_LIMIT = 5
 RECALL_MAX_LIMIT = 50
+# A recall result carries at most this many characters of memory content (about
+# 10,000 tokens), so 50 long memories cannot overflow a client's tool-result cap.
+RECALL_MAX_CONTENT_CHARS = 40_000
 
 GLOBAL_SCOPE = "global"
 DEFAULT_SCOPE = "default"

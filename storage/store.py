@@ -8,11 +8,12 @@ open the same file; every write is one ``BEGIN IMMEDIATE`` transaction.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import apsw
@@ -24,6 +25,7 @@ from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome
+from .secrets import refuse_secrets
 from .schema import VECTOR_TABLE, migrate, vector_table_sql
 from .timefmt import now_ms
 
@@ -56,6 +58,7 @@ class Store:
         path: the database file (created with its folder, user-only permissions).
         embedder: makes vectors; None runs keyword-only, every result saying so.
         clock: returns "now" in ms since the epoch; injectable for expiry tests.
+        allow_secrets: store content that contains credentials (off: refused, see ``secrets``).
 
     Every method takes the ``tenant`` explicitly: it is the hard isolation
     boundary, and no method reads or writes another tenant's rows. Times in and
@@ -66,9 +69,15 @@ class Store:
     """
 
     def __init__(
-        self, path: Path | str, embedder: Embedder | None = None, *, clock: Callable[[], int] = now_ms
+        self,
+        path: Path | str,
+        embedder: Embedder | None = None,
+        *,
+        clock: Callable[[], int] = now_ms,
+        allow_secrets: bool = False,
     ) -> None:
         self.path = Path(path)
+        self.allow_secrets = allow_secrets
         self.embedder = embedder
         self.clock = clock
         self._lock = threading.RLock()
@@ -82,9 +91,26 @@ class Store:
         with self._lock:
             self._conn.close()
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[apsw.Connection]:
+        """The connection inside one read transaction, for this thread alone."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[apsw.Connection]:
+        """The connection inside one ``BEGIN IMMEDIATE`` transaction, for this thread alone."""
+        with self._lock, write_transaction(self._conn):
+            yield self._conn
+
     # -- vectors -----------------------------------------------------------------
 
-    def _setting(self, key: str) -> str | None:
+    def setting(self, key: str) -> str | None:
+        """A value of the settings table (e.g. "model_id"), or None; call under the store lock."""
         row = self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
@@ -97,7 +123,7 @@ class Store:
         except ModelUnavailable as exc:
             return f"embedding model unavailable ({exc}): keyword search only, new memories wait for vectors"
         with self._lock:
-            recorded = self._setting("model_id")
+            recorded = self.setting("model_id")
         if recorded is not None and recorded != self.embedder.model_id:
             return (
                 f"the database's vectors come from model {recorded} but this server runs "
@@ -112,10 +138,13 @@ class Store:
         assert self.embedder is not None
         return [v.tobytes() for v in self.embedder.embed(texts)], None
 
-    def _vectors_writable(self) -> bool:
-        """Inside a write transaction: make sure the vector table matches our model."""
+    def vectors_writable(self) -> bool:
+        """Inside a write transaction: True when vectors of our model may be written.
+
+        Creates the vector table and records the model on first use.
+        """
         assert self.embedder is not None and self.embedder.model_id is not None
-        recorded = self._setting("model_id")
+        recorded = self.setting("model_id")
         if recorded is None:
             self._conn.execute(vector_table_sql(self.embedder.dim or 0))
             self._conn.executemany(
@@ -125,8 +154,9 @@ class Store:
             return True
         return recorded == self.embedder.model_id
 
-    def _has_vector_table(self) -> bool:
-        return self._setting("model_id") is not None
+    def has_vector_table(self) -> bool:
+        """Whether the database has a vector table (a model has been recorded)."""
+        return self.setting("model_id") is not None
 
     # -- writing -----------------------------------------------------------------
 
@@ -147,7 +177,7 @@ class Store:
         idempotency_key: str | None = None,
     ) -> str:
         memory_id = new_id()
-        with_vector = vector is not None and self._vectors_writable()
+        with_vector = vector is not None and self.vectors_writable()
         context = self._conn.execute(
             "SELECT seq FROM memories WHERE tenant = ? AND scope = ? AND forgotten_at IS NULL"
             " AND observed_at BETWEEN ? AND ? ORDER BY observed_at DESC, seq DESC LIMIT 1",
@@ -231,8 +261,9 @@ class Store:
         the vector is marked pending and ``degraded`` says why.
 
         Raises:
-            InvalidInput: a field breaks its limits (see ``limits``), or
-                ``expires_at`` is not later than ``observed_at``.
+            InvalidInput: a field breaks its limits (see ``limits``),
+                ``expires_at`` is not later than ``observed_at``, or the content
+                contains a credential (unless ``allow_secrets``).
             Conflict: the idempotency key was used for other content.
         """
         text = validate.content(content)
@@ -246,6 +277,7 @@ class Store:
         )
         key = validate.short_text("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS)
         observed, expires = self._times(observed_at, expires_at)
+        self._refuse_secrets(text, fields["source"])
         content_hash = validate.content_hash(text)
         with self._lock, write_transaction(self._conn):
             existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
@@ -261,6 +293,11 @@ class Store:
                 vector=vectors[0] if vectors else None, idempotency_key=key,
             )
         return RememberOutcome(id=memory_id, created=True, degraded=degraded)
+
+    def _refuse_secrets(self, content: str, source: str | None) -> None:
+        if not self.allow_secrets:
+            refuse_secrets("content", content)
+            refuse_secrets("source", source)
 
     def _times(self, observed_at: str | None, expires_at: str | None) -> tuple[int, int | None]:
         observed = validate.timestamp("observed_at", observed_at)
@@ -320,6 +357,7 @@ class Store:
         new_tags = validate.tags(tags) if tags is not None else None
         new_importance = validate.importance(importance) if importance is not None else None
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
+        self._refuse_secrets(text, new_source)
         vectors, _ = self._embed([text])
         with self._lock, write_transaction(self._conn):
             old = self._get_row(tenant, id)
@@ -396,7 +434,7 @@ class Store:
                     if row is None:
                         continue
                     seq = row[0]
-                    if self._has_vector_table():
+                    if self.has_vector_table():
                         self._conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid = ?", (seq,))
                     self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
                     self._conn.execute(
@@ -509,7 +547,7 @@ class Store:
                     .fetchall()
                 )
                 vector: list[tuple[int, float]] = []
-                if embedding is not None and self._has_vector_table():
+                if embedding is not None and self.has_vector_table():
                     sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
                     query_vector = embedding.result()[0].tobytes()
                     vector = self._conn.execute(sql, {**params, "vector": query_vector}).fetchall()
@@ -550,102 +588,3 @@ class Store:
         )
         with self._lock:
             return [_memory(r) for r in self._conn.execute(sql, {**params, "max_rows": max_rows})]
-
-    # -- maintenance -------------------------------------------------------------
-
-    def stats(self) -> dict[str, object]:
-        """Counts over the whole file: memories by state and kind, tenants, pending vectors."""
-        with self._lock:
-            q = self._conn.execute
-            return {
-                "database": str(self.path),
-                "schema_version": q("PRAGMA user_version").fetchone()[0],
-                "model_id": self._setting("model_id"),
-                "tenants": q("SELECT count(DISTINCT tenant) FROM memories").fetchone()[0],
-                "current": q(
-                    "SELECT count(*) FROM memories WHERE superseded_by IS NULL AND forgotten_at IS NULL"
-                ).fetchone()[0],
-                "superseded": q(
-                    "SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND forgotten_at IS NULL"
-                ).fetchone()[0],
-                "forgotten": q("SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL").fetchone()[0],
-                "vectors_pending": q("SELECT count(*) FROM memories WHERE vector_pending = 1").fetchone()[0],
-                "by_kind": dict(
-                    q("SELECT kind, count(*) FROM memories WHERE forgotten_at IS NULL GROUP BY kind").fetchall()
-                ),
-            }
-
-    def fill_pending(self, progress: Callable[[int, int], None] | None = None, batch: int = 64) -> int:
-        """Embed every memory whose vector is pending; returns how many got one.
-
-        Works in short batches (embed outside the lock, then one transaction per
-        batch) so other writers are never held up for long. ``progress(done,
-        total)`` is called after each batch.
-
-        Raises:
-            ModelUnavailable: the model cannot be used (the reason says why).
-        """
-        reason = self.vector_status()
-        if reason is not None:
-            raise ModelUnavailable(reason)
-        assert self.embedder is not None
-        with self._lock:
-            total = self._conn.execute("SELECT count(*) FROM memories WHERE vector_pending = 1").fetchone()[0]
-        done, last_seq = 0, 0
-        while True:
-            with self._lock:
-                rows = self._conn.execute(
-                    "SELECT seq, tenant, content FROM memories WHERE vector_pending = 1 AND seq > ?"
-                    " AND content IS NOT NULL ORDER BY seq LIMIT ?",
-                    (last_seq, batch),
-                ).fetchall()
-            if not rows:
-                break
-            last_seq = rows[-1][0]
-            vectors = self.embedder.embed([r[2] for r in rows])
-            with self._lock, write_transaction(self._conn):
-                if not self._vectors_writable():
-                    raise ModelUnavailable("the database's model changed while filling vectors; run reindex")
-                for (seq, tenant, content), vec in zip(rows, vectors, strict=True):
-                    still = self._conn.execute(
-                        "SELECT 1 FROM memories WHERE seq = ? AND vector_pending = 1 AND content = ?",
-                        (seq, content),
-                    ).fetchone()
-                    if still is None:
-                        continue
-                    self._conn.execute(
-                        f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, ?, ?)",
-                        (seq, tenant, vec.tobytes()),
-                    )
-                    self._conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
-                    done += 1
-            if progress is not None:
-                progress(done, total)
-        return done
-
-    def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Rebuild the FTS5 index and every vector with the current model.
-
-        The first transaction rebuilds FTS5, drops the vector table, records the
-        current model and marks every memory pending; then vectors are filled in
-        batches (see :meth:`fill_pending`). Returns how many vectors were made.
-
-        Raises:
-            ModelUnavailable: the model cannot be loaded (FTS5 is still rebuilt).
-        """
-        if self.embedder is None:
-            raise ModelUnavailable("no embedding model configured")
-        with self._lock, write_transaction(self._conn):
-            self._conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
-        self.embedder.load()
-        with self._lock, write_transaction(self._conn):
-            self._conn.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
-            self._conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
-            self._vectors_writable()
-            self._conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
-        return self.fill_pending(progress)
-
-    def integrity(self) -> Iterable[str]:
-        """SQLite's ``PRAGMA integrity_check`` lines (``["ok"]`` when healthy)."""
-        with self._lock:
-            return [r[0] for r in self._conn.execute("PRAGMA integrity_check")]

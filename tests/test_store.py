@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import Clock, FakeEmbedder, file_bytes
 
+from memvault.storage import maintenance
 from memvault.storage.errors import Conflict, InvalidInput, NotFound
 from memvault.storage.schema import VECTOR_TABLE
 from memvault.storage.store import Store
@@ -265,7 +266,7 @@ def test_store_without_model_stores_pending_and_searches_keywords(db_path):
     assert [h.memory.id for h in found.hits] == [out.id] and "keyword" in (found.degraded or "")
     degraded.close()
     healed = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
-    assert healed.fill_pending() == 1
+    assert maintenance.fill_pending(healed) == 1
     assert not healed.get(tenant="a", id=out.id).vector_pending
     healed.close()
 
@@ -282,8 +283,10 @@ def test_vectors_of_another_model_are_never_mixed(db_path):
     out = second.remember(tenant="a", scope="proj", content="made while models disagree")
     assert "reindex" in (out.degraded or "") and second.get(tenant="a", id=out.id).vector_pending
     assert "reindex" in (second.recall(tenant="a", query="models", scopes=SCOPES).degraded or "")
-    assert second.reindex() == 2
-    assert second.stats()["model_id"] == "other-model@2" and second.stats()["vectors_pending"] == 0
+    assert maintenance.reindex(second) == 2
+    stats = maintenance.stats(second)
+    assert stats["model_id"] == "other-model@2" and stats["vectors_pending"] == 0
+    assert maintenance.check(second) == []
     second.close()
 
 
@@ -328,5 +331,4 @@ def test_forgetting_a_memory_removes_it_from_the_context_of_the_next(store, db_p
     assert recall_ids(store, "qq8822zz") == []
     assert recall_ids(store, "noted thanks")[0] == reply.id
     assert b"qq8822zz" not in file_bytes(db_path)
-    assert store.integrity() == ["ok"]
-    store._conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
+    assert maintenance.check(store) == []

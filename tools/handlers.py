@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from memvault.storage.limits import GLOBAL_SCOPE
+from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
@@ -78,10 +78,24 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
 
 
 def recall(store: Store, caller: Caller, *, scope: str | None = None, **args: object) -> RecallResult:
-    """Search memories (see ``Store.recall``) in the caller's scopes."""
+    """Search memories (see ``Store.recall``) in the caller's scopes.
+
+    The best memories are kept while their content adds up to at most
+    ``RECALL_MAX_CONTENT_CHARS`` (the first is always kept: it is at most 8,000);
+    ``truncated`` says when some were left out.
+    """
     outcome = store.recall(tenant=caller.tenant, scopes=caller.scopes(scope), **args)  # type: ignore[arg-type]
+    shown, used = [], 0
+    for hit in outcome.hits:
+        used += len(hit.memory.content or "")
+        if used > RECALL_MAX_CONTENT_CHARS and shown:
+            break
+        shown.append(_hit_out(hit))
     return RecallResult(
-        memories=[_hit_out(h) for h in outcome.hits], abstained=outcome.abstained, degraded=outcome.degraded
+        memories=shown,
+        abstained=outcome.abstained,
+        degraded=outcome.degraded,
+        truncated=len(shown) < len(outcome.hits),
     )
 
 

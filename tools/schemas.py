@@ -69,6 +69,11 @@ class RecallResult(BaseModel):
     degraded: str | None = Field(
         default=None, description="Set when part of the search did not run (e.g. no embedding model), and why."
     )
+    truncated: bool = Field(
+        default=False,
+        description=f"True when lower-ranked memories were left out to keep the result under "
+        f"{limits.RECALL_MAX_CONTENT_CHARS:,} characters of content; ask again with a smaller limit or filters.",
+    )
 
 
 class SupersedeResult(BaseModel):

@@ -1,0 +1,58 @@
+"""Refusing credentials: content is scanned with Yelp's detect-secrets before it is stored.
+
+A memory store keeps text for a long time, copies it into indexes and shows it to
+models, so a pasted API key would leak far beyond where it was typed. The
+detector's pattern plugins (cloud keys, tokens, private keys, passwords in
+connection strings and assignments, JWTs) are used; its generic high-entropy
+plugins and public-IP plugin are not, because ordinary memories carry commit
+hashes, UUIDs and addresses that they would flag.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .errors import InvalidInput
+
+_EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
+# detect-secrets keeps its settings in process-wide state; scans are serialised.
+_lock = threading.Lock()
+
+
+def find_secrets(text: str) -> list[tuple[str, int]]:
+    """Credential types found in ``text``, as ``(type, 1-based line)`` pairs, no values."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.core.scan import scan_line
+    from detect_secrets.settings import transient_settings
+
+    found: list[tuple[str, int]] = []
+    with _lock:
+        plugins = [
+            {"name": cls.__name__}
+            for cls in get_mapping_from_secret_type_to_class().values()
+            if cls.__name__ not in _EXCLUDED
+        ]
+        with transient_settings({"plugins_used": plugins}):
+            for number, line in enumerate(text.splitlines(), start=1):
+                for secret in scan_line(line):
+                    if (secret.type, number) not in found:
+                        found.append((secret.type, number))
+    return found
+
+
+def refuse_secrets(field: str, text: str | None) -> None:
+    """Raise :class:`InvalidInput` naming ``field``, the credential type and line, if any is found.
+
+    The message never repeats the secret itself.
+    """
+    if not text:
+        return
+    found = find_secrets(text)
+    if found:
+        where = "; ".join(f"{kind} on line {line}" for kind, line in found[:5])
+        raise InvalidInput(
+            field,
+            f"looks like it contains a credential ({where}). memvault does not store secrets: "
+            "remove it, or describe where the secret is kept instead (the server setting "
+            "MEMVAULT_ALLOW_SECRETS=1 turns this check off)",
+        )
