@@ -3,61 +3,18 @@
 from __future__ import annotations
 
 import glob
-import hashlib
 import os
-import re
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
+from fakes import Clock, FakeEmbedder
 
 from memvault.storage.embeddings import Embedder
 from memvault.storage.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 LOCOMO = REPO.parent / "shared" / "eval" / "locomo"
-
-
-class FakeEmbedder:
-    """Deterministic bag-of-words vectors (hashed words, 64 dims) for fast unit tests.
-
-    Same interface as :class:`Embedder`; texts sharing words get similar vectors.
-    """
-
-    model_id = "fake-bow@1"
-    dim = 64
-    error = None
-
-    def load(self) -> None:
-        return None
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()):
-                out[i, int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
-            norm = np.linalg.norm(out[i])
-            out[i] = out[i] / norm if norm else out[i]
-            if not norm:
-                out[i, 0] = 1.0
-        return out
-
-    def count_tokens(self, text: str) -> int:
-        return len(re.findall(r"\w+|[^\w\s]", text))
-
-
-class Clock:
-    """An injectable clock in ms since the epoch; ``advance`` moves it."""
-
-    def __init__(self, start_ms: int = 1_767_225_600_000) -> None:  # 2026-01-01T00:00:00Z
-        self.now = start_ms
-
-    def __call__(self) -> int:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += int(seconds * 1000)
 
 
 @pytest.fixture
@@ -110,3 +67,19 @@ def server_env(db: Path, **extra: str) -> dict[str, str]:
 
 
 SERVE = [sys.executable, "-m", "memvault.server", "serve"]
+
+
+HEAVY = os.environ.get("MEMVAULT_HEAVY") == "1"
+FIGURES: list[str] = []
+
+
+def figure(text: str) -> None:
+    """Record a reliability figure; all of them are printed at the end of the run."""
+    FIGURES.append(text)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    if FIGURES:
+        terminalreporter.section("memvault figures")
+        for line in FIGURES:
+            terminalreporter.write_line(line)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Clock, FakeEmbedder, file_bytes
+from conftest import file_bytes
+from fakes import Clock, FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.errors import Conflict, InvalidInput, NotFound
