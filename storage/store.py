@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import threading
+from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -504,40 +505,41 @@ class Store:
             include_history=bool(include_history),
         )
         size = validate.limit(limit)
-        lists = self._candidates(filters, query, max(search.CANDIDATES_MIN, 4 * size))
-        if lists is None:
+        found = self._candidates(filters, query, max(search.CANDIDATES_MIN, 4 * size))
+        if found is None:
             return RecallOutcome(hits=[], abstained=True)
-        keyword, vector, rows, degraded, exact = lists
         hits = sorted(
             (
                 Hit(
-                    memory=rows[seq],
-                    score=search.adjust(score, rows[seq].importance, rows[seq].observed_at, filters.now),
-                    signals=signals,
+                    memory=found.rows[seq],
+                    score=search.adjust(score, found.rows[seq].importance, found.rows[seq].observed_at, filters.now),
+                    signals=replace(signals, vector_similarity=found.similarity.get(seq)),
                 )
-                for seq, (score, signals) in search.fuse(keyword, vector).items()
+                for seq, (score, signals) in search.fuse(found.keyword, found.vector).items()
             ),
             key=lambda h: h.score,
             reverse=True,
         )
-        best_similarity = 1.0 - vector[0][1] if vector else -1.0
-        if degraded is None and not exact and best_similarity < search.MIN_SIMILARITY:
+        if found.degraded is not None:
+            return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=found.degraded)
+        unjudged = [h for h in hits if h.signals.vector_similarity is None]  # vectors still pending
+        keyword_top = found.similarity.get(found.keyword[0][0], -1.0) if found.keyword else -1.0
+        if not unjudged and not search.answers(found.best_similarity, keyword_top, found.exact):
             return RecallOutcome(hits=[], abstained=True)
+        hits = [h for h in hits if search.relevant_hit(h.signals.vector_similarity)]
+        degraded = f"{len(unjudged)} matching memories have no vector yet" if unjudged else None
         return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=degraded)
 
-    def _candidates(
-        self, filters: search.Filters, query: str, pool: int
-    ) -> tuple[list[tuple[int, float]], list[tuple[int, float]], dict[int, Memory], str | None, bool] | None:
-        """Keyword ``(seq, bm25)`` and vector ``(seq, distance)`` candidate lists, best first,
-        the rows they name, why vectors were not searched (None if they were), and
-        whether some candidate contains every content word of the query.
-        None when the query has no words at all."""
+    def _candidates(self, filters: search.Filters, query: str, pool: int) -> search.Candidates | None:
+        """Keyword and vector candidates for ``query`` from one snapshot, with the
+        rows they name and every candidate's cosine similarity; None when the
+        query has no words at all."""
         match = search.match_expression(query)
         if match is None:
             return None
         # The query is embedded on a worker thread while the keyword search runs.
         degraded = self.vector_status()
-        embedding = self._pool.submit(self.embedder.embed, [query]) if degraded is None else None
+        embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None
         with self._lock:
             self._conn.execute("BEGIN")  # one snapshot for every read below
             try:
@@ -547,23 +549,28 @@ class Store:
                     .fetchall()
                 )
                 vector: list[tuple[int, float]] = []
+                similarity: dict[int, float] = {}
                 if embedding is not None and self.has_vector_table():
-                    sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
                     query_vector = embedding.result()[0].tobytes()
+                    sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
                     vector = self._conn.execute(sql, {**params, "vector": query_vector}).fetchall()
+                    similarity = {seq: 1.0 - distance for seq, distance in vector}
+                    others = [seq for seq, _ in keyword if seq not in similarity]
+                    sql, params = search.similarity_sql(VECTOR_TABLE, others)
+                    for seq, distance in self._conn.execute(sql, {**params, "vector": query_vector}):
+                        similarity[seq] = 1.0 - distance
                 rows = self._rows_by_seq(list({seq for seq, _ in keyword + vector}))
             finally:
                 self._conn.execute("COMMIT")
-        return keyword, vector, rows, degraded, exact
+        return search.Candidates(keyword, vector, rows, similarity, degraded, exact)
 
     def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
         """The keyword-only (BM25) and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
         filters = search.Filters(tenant=tenant, scopes=scopes, now=self.clock())
-        lists = self._candidates(filters, validate.query(query), k)
-        if lists is None:
+        found = self._candidates(filters, validate.query(query), k)
+        if found is None:
             return [], []
-        keyword, vector, rows, _, _ = lists
-        return [rows[s].id for s, _ in keyword], [rows[s].id for s, _ in vector]
+        return [found.rows[s].id for s, _ in found.keyword], [found.rows[s].id for s, _ in found.vector]
 
     def _rows_by_seq(self, seqs: list[int]) -> dict[int, Memory]:
         if not seqs:

@@ -104,3 +104,40 @@ def test_hybrid_recall_on_a_real_conversation_is_at_least_keyword_only(real_stor
     print(f"\n{conversation}: {n} queries, recall@10 hybrid {hybrid / n:.3f}, keyword-only {keyword / n:.3f}")
     assert n > 50
     assert hybrid / n >= keyword / n
+
+
+AGENT_FACTS = [
+    ("preference", "The user prefers tabs over spaces for indentation in Python code"),
+    ("fact", "The project database is PostgreSQL 16 running on db-prod-02.internal"),
+    ("decision", "We chose GitHub Actions for CI instead of Jenkins because it is cheaper"),
+    ("procedure", "To deploy, run make release and then tag the commit with vX.Y.Z"),
+    ("failure", "The nightly build failed with OOM when running pytest -n 16; use -n 4 instead"),
+    ("preference", "Alice likes her coffee black with no sugar"),
+    ("fact", "The user's dog is called Biscuit and is a beagle"),
+    ("preference", "The user wants answers in British English with metric units"),
+    ("fact", "The API rate limit for the billing service is 100 requests per minute"),
+    ("decision", "The team decided to drop support for Python 3.9 in version 4.0"),
+    ("fact", "Our staging environment lives in the eu-west-1 AWS region"),
+    ("preference", "The user dislikes emojis in commit messages"),
+]
+AGENT_QUESTIONS = [
+    ("what indentation does the user like?", 0), ("tabs or spaces?", 0), ("which database server do we use", 1),
+    ("what version of postgres are we on", 1), ("where is the prod DB hosted", 1), ("why did we pick our CI system", 2),
+    ("what CI do we use", 2), ("how do I ship a new version", 3), ("release steps", 3),
+    ("what went wrong with nightly tests", 4), ("how many pytest workers should I use", 4),
+    ("how does Alice take her coffee", 5), ("what is the name of the user's pet", 6),
+    ("what kind of dog does the user have", 6), ("what spelling should I use in replies", 7),
+    ("should I use miles or kilometres", 7), ("how many calls per minute can I make to billing", 8),
+    ("billing API throttling", 8), ("which python versions are supported", 9), ("is python 3.9 still supported", 9),
+    ("which AWS region is staging in", 10), ("where is the staging env", 10), ("can I put emojis in commits", 11),
+    ("commit message style", 11),
+]
+
+
+def test_a_small_store_of_agent_facts_answers_reworded_questions(real_store):
+    ids = [real_store.remember(tenant="t", scope="proj", content=text, kind=kind).id for kind, text in AGENT_FACTS]
+    first = sum(top(real_store, question)[:1] == [ids[want]] for question, want in AGENT_QUESTIONS)
+    print(f"\nagent facts: {first}/{len(AGENT_QUESTIONS)} answered first")
+    assert first >= 20  # the four misses: see the closing note of the retrieval work
+    for question in ["What is the capital of Mongolia?", "recipe for sourdough bread"]:
+        assert real_store.recall(tenant="t", query=question, scopes=SCOPES).abstained
