@@ -35,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
+    parser.add_argument("--version", action="version", version=f"memvault {_version()}")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("serve", parents=[common], help="run the MCP server on stdio (what clients launch)")
     rem = sub.add_parser("remember", parents=[common], help="store a memory")
@@ -53,6 +54,15 @@ def _parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("export", parents=[common], help="JSON lines of the tenant's memories, with history")
     exp.add_argument("--output", "-o", help="file to write (default: stdout)")
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("memvault")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _out(text: str) -> None:
@@ -80,9 +90,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
             config.db, config.tenant, config.scope,
         )
-        build_server(config).run("stdio")
+        try:
+            build_server(config).run("stdio")
+        except KeyboardInterrupt:
+            return 130
         return 0
     return _maintenance(command, args, config)
+
+
+READ_ONLY = {"recall", "stats", "doctor", "export"}
 
 
 def _maintenance(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
@@ -94,6 +110,9 @@ def _maintenance(command: str, args: argparse.Namespace, config: config_module.C
 
     logging.getLogger().setLevel(logging.WARNING)
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
+    if command in READ_ONLY and not config.db.is_file():
+        sys.stderr.write(f"memvault: no database at {config.db} (check --db / MEMVAULT_DB)\n")
+        return 1
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
         try:

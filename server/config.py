@@ -65,9 +65,9 @@ def load(
     try:
         tokens = int(tokens_value) if tokens_value else DEFAULT_BOOT_TOKENS
     except ValueError:
-        raise ValueError(f"MEMVAULT_BOOT_TOKENS must be a whole number, got {tokens_value!r}") from None
+        raise ValueError(f"--boot-tokens / MEMVAULT_BOOT_TOKENS must be a whole number, got {tokens_value!r}") from None
     if not 100 <= tokens <= 100_000:
-        raise ValueError(f"MEMVAULT_BOOT_TOKENS must be from 100 to 100,000, got {tokens}")
+        raise ValueError(f"--boot-tokens / MEMVAULT_BOOT_TOKENS must be from 100 to 100,000, got {tokens}")
     model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")
     secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:

@@ -34,16 +34,19 @@ def open_connection(path: Path | str) -> apsw.Connection:
         StoreError: the file cannot be opened or sqlite-vec cannot be loaded.
     """
     path = Path(path)
-    if str(path) != ":memory:":
+    try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not path.exists():
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
+    except OSError as exc:
+        raise StoreError(f"cannot create database {str(path)!r}: {exc.strerror or exc}") from exc
     try:
         conn = apsw.Connection(str(path))
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        conn.execute("PRAGMA journal_mode=WAL")
     except apsw.Error as exc:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
-    conn.set_busy_timeout(BUSY_TIMEOUT_MS)
     try:
         conn.enable_load_extension(True)
         conn.load_extension(sqlite_vec.loadable_path())
@@ -51,7 +54,6 @@ def open_connection(path: Path | str) -> apsw.Connection:
         raise StoreError(f"cannot load the sqlite-vec extension: {exc}") from exc
     finally:
         conn.enable_load_extension(False)
-    conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA secure_delete=ON")

@@ -169,17 +169,24 @@ class Embedder:
         return np.concatenate(vectors).astype(np.float32)
 
     def count_tokens(self, text: str) -> int:
-        """Number of the model tokenizer's tokens in ``text`` (no truncation, no specials).
+        """Tokens in ``text`` for budgets: the model tokenizer's count (no truncation, no
+        special tokens), but at least one per 4 characters, since WordPiece counts a
+        word of over 100 characters (a key, a hash) as a single unknown token.
 
-        Uses only the tokenizer file, so it works even when the ONNX model cannot load.
+        Uses only the tokenizer file, so it works even when the ONNX model cannot
+        load; a custom model folder without one falls back to the bundled MiniLM
+        tokenizer (a budget count, not an embedding, depends on it).
         """
         with self._lock:
             if self._counter is None:
                 from tokenizers import Tokenizer
 
-                path = self._paths()[1] if self.model_dir is not None else bundled_tokenizer_path()
+                path = bundled_tokenizer_path()
+                if self.model_dir is not None and (self.model_dir / "tokenizer.json").is_file():
+                    path = self.model_dir / "tokenizer.json"
                 counter = Tokenizer.from_file(str(path))
                 counter.no_truncation()
                 counter.no_padding()
                 self._counter = counter
-        return len(self._counter.encode(text, add_special_tokens=False).ids)  # type: ignore[attr-defined]
+        counted = len(self._counter.encode(text, add_special_tokens=False).ids)  # type: ignore[attr-defined]
+        return max(counted, -(-len(text) // 4))

@@ -35,15 +35,12 @@ CREATE TABLE memories (
     supersede_reason  TEXT,
     forgotten_at      INTEGER,
     forget_reason     TEXT,
-    idempotency_key   TEXT,
     confirmations     INTEGER NOT NULL DEFAULT 0,
     last_confirmed_at INTEGER,
     vector_pending    INTEGER NOT NULL DEFAULT 1,   -- 1 until its vector is in memory_vectors
     context_seq       INTEGER REFERENCES memories(seq), -- the memory before it in the same episode
     CHECK (forgotten_at IS NULL OR (content IS NULL AND content_hash IS NULL))
 );
-CREATE UNIQUE INDEX memories_idempotency ON memories(tenant, idempotency_key)
-    WHERE idempotency_key IS NOT NULL;
 CREATE INDEX memories_current ON memories(tenant, scope, content_hash)
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 -- Covers the candidate filter of recall (search.filter_sql) for current memories.
@@ -59,6 +56,17 @@ CREATE TABLE memory_tags (
     PRIMARY KEY (memory_seq, tag)
 ) WITHOUT ROWID;
 CREATE INDEX memory_tags_by_tag ON memory_tags(tag, memory_seq);
+
+-- A remember call's idempotency key and the content it carried; dropped when the
+-- memory is forgotten.
+CREATE TABLE idempotency_keys (
+    tenant       TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    memory_seq   INTEGER NOT NULL REFERENCES memories(seq),
+    content_hash TEXT NOT NULL,
+    PRIMARY KEY (tenant, key)
+) WITHOUT ROWID;
+CREATE INDEX idempotency_keys_by_memory ON idempotency_keys(memory_seq);
 
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 

@@ -31,6 +31,7 @@ from .schema import VECTOR_TABLE, migrate, vector_table_sql
 from .timefmt import now_ms
 
 log = logging.getLogger(__name__)
+FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 
 _COLUMNS = (
     "m.id, m.tenant, m.scope, m.kind, m.content,"
@@ -186,15 +187,16 @@ class Store:
         ).fetchone()
         self._conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
-            " observed_at, recorded_at, expires_at, supersedes, idempotency_key, vector_pending, context_seq)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " observed_at, recorded_at, expires_at, supersedes, vector_pending, context_seq)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 memory_id, tenant, scope, kind, content, validate.content_hash(content), importance, source,
-                observed_at, self.clock(), expires_at, supersedes, idempotency_key, 0 if with_vector else 1,
+                observed_at, self.clock(), expires_at, supersedes, 0 if with_vector else 1,
                 context[0] if context else None,
             ),
         )
         seq = self._conn.last_insert_rowid()
+        self._record_key(tenant, idempotency_key, seq, validate.content_hash(content))
         self._conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in tags])
         if with_vector:
             self._conn.execute(
@@ -205,20 +207,21 @@ class Store:
     def _replay_or_duplicate(
         self, tenant: str, scope: str, content_hash: str, key: str | None
     ) -> RememberOutcome | None:
-        """Inside a write transaction: the outcome when nothing new must be stored."""
+        """Inside a write transaction: the outcome when nothing new must be stored.
+
+        A known idempotency key replays its first answer (or is a conflict when
+        the content differs). Otherwise identical current content in the scope is
+        confirmed, and a new key is recorded against it.
+        """
         now = self.clock()
         if key is not None:
             row = self._conn.execute(
-                "SELECT id, content_hash, forgotten_at FROM memories WHERE tenant = ? AND idempotency_key = ?",
+                "SELECT m.id, k.content_hash FROM idempotency_keys k JOIN memories m ON m.seq = k.memory_seq"
+                " WHERE k.tenant = ? AND k.key = ?",
                 (tenant, key),
             ).fetchone()
             if row is not None:
-                memory_id, stored_hash, forgotten_at = row
-                if forgotten_at is not None:
-                    raise Conflict(
-                        f"idempotency_key {key!r} was used for memory {memory_id}, which has since been "
-                        "forgotten; use a new key to store it again"
-                    )
+                memory_id, stored_hash = row
                 if stored_hash != content_hash:
                     raise Conflict(
                         f"idempotency_key {key!r} was already used for memory {memory_id} with different "
@@ -226,17 +229,25 @@ class Store:
                     )
                 return RememberOutcome(id=memory_id, created=False)
         row = self._conn.execute(
-            "SELECT id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ?"
+            "SELECT seq, id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ?"
             " AND superseded_by IS NULL AND forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
             (tenant, scope, content_hash, now),
         ).fetchone()
         if row is None:
             return None
+        seq, memory_id = row
         self._conn.execute(
-            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?",
-            (now, row[0]),
+            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE seq = ?", (now, seq)
         )
-        return RememberOutcome(id=row[0], created=False, duplicate_of=row[0])
+        self._record_key(tenant, key, seq, content_hash)
+        return RememberOutcome(id=memory_id, created=False, duplicate_of=memory_id)
+
+    def _record_key(self, tenant: str, key: str | None, seq: int, content_hash: str) -> None:
+        if key is not None:
+            self._conn.execute(
+                "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash) VALUES (?, ?, ?, ?)",
+                (tenant, key, seq, content_hash),
+            )
 
     def remember(
         self,
@@ -301,11 +312,17 @@ class Store:
             refuse_secrets("source", source)
 
     def _times(self, observed_at: str | None, expires_at: str | None) -> tuple[int, int | None]:
+        now = self.clock()
         observed = validate.timestamp("observed_at", observed_at)
-        observed = self.clock() if observed is None else observed
+        if observed is not None and observed > now + FUTURE_TOLERANCE_MS:
+            raise InvalidInput("observed_at", "is more than a day in the future of the server clock")
+        observed = now if observed is None else observed
         expires = validate.timestamp("expires_at", expires_at)
         if expires is not None and expires <= observed:
-            raise InvalidInput("expires_at", "must be later than observed_at")
+            given = "observed_at" if observed_at is not None else "observed_at (now)"
+            raise InvalidInput("expires_at", f"must be later than {given}")
+        if expires is not None and expires <= now:
+            raise InvalidInput("expires_at", "is already past: the memory would never be shown")
         return observed, expires
 
     def _get_row(self, tenant: str, memory_id: str) -> Memory:
@@ -438,9 +455,11 @@ class Store:
                     if self.has_vector_table():
                         self._conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid = ?", (seq,))
                     self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
+                    self._conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
                     self._conn.execute(
                         "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
-                        " forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
+                        " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0"
+                        " WHERE seq = ?",
                         (now, reason, seq),
                     )
                     forgotten.append(memory_id)
@@ -581,8 +600,9 @@ class Store:
         ).fetchall()
         return {row[0]: _memory(row[1:]) for row in rows}
 
-    def boot_memories(self, *, tenant: str, scopes: list[str], max_rows: int = 400) -> list[Memory]:
-        """Current, unexpired memories for the boot context, in boot order.
+    def boot_memories(self, *, tenant: str, scopes: list[str], max_rows: int = 400) -> tuple[list[Memory], int]:
+        """Current, unexpired memories for the boot context, in boot order (at most
+        ``max_rows``), and how many there are in all.
 
         Order: preferences and decisions, procedures, facts and failures (most
         important, then most recent first), episodes (most recent first).
@@ -593,5 +613,6 @@ class Store:
             f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_BOOT_GROUP},"
             f" CASE WHEN {_BOOT_GROUP} = 3 THEN 0 ELSE m.importance END DESC, m.observed_at DESC LIMIT :max_rows"
         )
-        with self._lock:
-            return [_memory(r) for r in self._conn.execute(sql, {**params, "max_rows": max_rows})]
+        with self.snapshot() as conn:
+            total = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0]
+            return [_memory(r) for r in conn.execute(sql, {**params, "max_rows": max_rows})], total

@@ -10,6 +10,11 @@ from datetime import UTC, datetime
 
 from .errors import InvalidInput
 
+# Accepted instants: 1900-01-01T00:00:00Z up to 9999-12-30T00:00:00Z (formatting
+# with any offset stays inside datetime's range).
+MIN_MS = -2_208_988_800_000
+MAX_MS = 253_402_041_600_000
+
 
 def parse_iso(field: str, value: str) -> int:
     """Parse an ISO-8601 date or date-time into ms since the epoch (UTC).
@@ -31,9 +36,12 @@ def parse_iso(field: str, value: str) -> int:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     try:
-        return int(parsed.timestamp() * 1000)
+        ms = int(parsed.timestamp() * 1000)
     except (OverflowError, OSError, ValueError):
-        raise InvalidInput(field, f"{value[:60]!r} is outside the supported date range") from None
+        ms = None
+    if ms is None or not MIN_MS <= ms <= MAX_MS:
+        raise InvalidInput(field, f"{value[:60]!r} is outside the supported range 1900-01-01 to 9999-12-29") from None
+    return ms
 
 
 def format_ms(ms: int | None) -> str | None:

@@ -115,7 +115,7 @@ async def test_boot_context_stays_within_its_token_budget(db_path, real_embedder
             await c.call_tool("remember", {"content": f"Fact number {i}: the service port for unit {i} is {9000 + i}"})
         boot = (await c.read_resource("memory://boot")).contents[0].text
     assert real_embedder.count_tokens(boot) <= 150
-    assert "did not fit" in boot
+    assert "not fit in the 150-token budget" in boot
 
 
 async def test_memory_resource_shows_the_chain_and_hides_other_tenants(db_path):

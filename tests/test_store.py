@@ -68,7 +68,7 @@ def test_tenants_never_see_each_other(store):
     secret = remember(store, "Tenant A's launch codename is BLUEFALCON", tenant="a")
     remember(store, "Tenant B keeps notes about launch plans", tenant="b")
     assert secret.id not in recall_ids(store, "launch codename BLUEFALCON", tenant="b")
-    assert all(m.tenant == "b" for m in store.boot_memories(tenant="b", scopes=SCOPES))
+    assert all(m.tenant == "b" for m in store.boot_memories(tenant="b", scopes=SCOPES)[0])
     for call in (
         lambda: store.get(tenant="b", id=secret.id),
         lambda: store.history(tenant="b", id=secret.id),
@@ -87,7 +87,7 @@ def test_expired_memories_are_never_returned(store, clock: Clock):
     assert recall_ids(store, "beta-ui feature flag") == [out.id]
     clock.now = 1_767_830_400_000  # 2026-01-08T00:00:00Z, the expiry instant
     assert recall_ids(store, "beta-ui feature flag") == []
-    assert store.boot_memories(tenant="a", scopes=SCOPES) == []
+    assert store.boot_memories(tenant="a", scopes=SCOPES) == ([], 0)
 
 
 def test_expiry_must_be_after_observed_at(store):
@@ -245,7 +245,7 @@ def test_boot_memories_come_in_boot_order(store, clock):
     for kind in ("episode", "fact", "procedure", "preference", "failure", "decision"):
         clock.advance(1)
         ids[kind] = remember(store, f"a {kind} memory", kind=kind).id
-    order = [m.kind for m in store.boot_memories(tenant="a", scopes=SCOPES)]
+    order = [m.kind for m in store.boot_memories(tenant="a", scopes=SCOPES)[0]]
     assert order[:2] == ["decision", "preference"] or order[:2] == ["preference", "decision"]
     assert order[2] == "procedure" and set(order[3:5]) == {"fact", "failure"} and order[5] == "episode"
 

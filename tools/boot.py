@@ -34,9 +34,15 @@ def memory_line(memory: Memory) -> str:
 
 
 def render(
-    memories: list[Memory], caller: Caller, scopes: list[str], budget: int, count_tokens: Callable[[str], int]
+    memories: list[Memory],
+    total: int,
+    caller: Caller,
+    scopes: list[str],
+    budget: int,
+    count_tokens: Callable[[str], int],
 ) -> str:
-    """Markdown of ``memories`` (already in boot order) within ``budget`` tokens.
+    """Markdown of ``memories`` (already in boot order, ``total`` current in all)
+    within ``budget`` tokens.
 
     The header and every line are counted with ``count_tokens``; a memory that
     does not fit is skipped (a shorter one later may still fit) and the footer
@@ -53,20 +59,22 @@ def render(
     used = count_tokens(header)
     lines: list[str] = [header]
     section = None
-    skipped = 0
+    shown = 0
     for memory in memories:
         title = SECTIONS[memory.kind]
         heading = f"\n## {title}\n" if title != section else ""
         line = memory_line(memory) + "\n"
         cost = count_tokens(heading + line)
         if used + cost > budget:
-            skipped += 1
             continue
         lines.append(heading + line)
         used += cost
+        shown += 1
         section = title
-    if skipped:
-        footer = f"\n_{skipped} more memories did not fit in the {budget:,}-token budget; use `recall` to find them._\n"
+    left_out = total - shown
+    if left_out:
+        noun = "memory does" if left_out == 1 else "memories do"
+        footer = f"\n_{left_out} more {noun} not fit in the {budget:,}-token budget; use `recall` to find them._\n"
         if used + count_tokens(footer) <= budget:
             lines.append(footer)
     return "".join(lines)
@@ -75,6 +83,6 @@ def render(
 def boot_context(store: Store, caller: Caller, budget: int) -> str:
     """The ``memory://boot`` document for ``caller`` within ``budget`` tokens."""
     scopes = caller.scopes(None)
-    memories = store.boot_memories(tenant=caller.tenant, scopes=scopes)
+    memories, total = store.boot_memories(tenant=caller.tenant, scopes=scopes)
     embedder = store.embedder if store.embedder is not None else Embedder()  # tokenizer only
-    return render(memories, caller, scopes, budget, embedder.count_tokens)
+    return render(memories, total, caller, scopes, budget, embedder.count_tokens)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from memvault.storage import validate
 from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory
 from memvault.storage.store import Store
@@ -27,9 +28,13 @@ class Caller:
     scope: str
 
     def scopes(self, scope: str | None) -> list[str]:
-        """The scopes searched: ``scope`` alone if given, else the default plus ``global``."""
+        """The scopes searched: ``scope`` alone if given, else the default plus ``global``.
+
+        Raises:
+            InvalidInput: ``scope`` is empty or too long.
+        """
         if scope is not None:
-            return [scope]
+            return [validate.scope(scope, self.scope)]
         return [self.scope, GLOBAL_SCOPE]
 
 
@@ -70,7 +75,8 @@ def _hit_out(hit: Hit) -> MemoryOut:
 
 def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     """Store a memory (see ``Store.remember``); ``scope`` defaults to the caller's."""
-    scope = args.pop("scope", None) or caller.scope
+    scope = args.pop("scope", None)
+    scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
     return RememberResult(
         id=outcome.id, created=outcome.created, duplicate_of=outcome.duplicate_of, degraded=outcome.degraded

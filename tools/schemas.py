@@ -118,6 +118,7 @@ TAGS = Annotated[
 IMPORTANCE = Annotated[
     int | None,
     Field(
+        strict=True,
         ge=limits.IMPORTANCE_MIN,
         le=limits.IMPORTANCE_MAX,
         description="1-10, default 5. Use 8-10 for things that must not be missed.",
@@ -148,7 +149,7 @@ IDEMPOTENCY_KEY = Annotated[
 QUERY = Annotated[str, Field(description=f"What to look for, in plain words (<= {limits.QUERY_MAX_CHARS:,} characters); no search syntax needed.")]
 LIMIT = Annotated[
     int | None,
-    Field(ge=1, le=limits.RECALL_MAX_LIMIT, description=f"How many memories at most, 1-{limits.RECALL_MAX_LIMIT}; default {limits.RECALL_DEFAULT_LIMIT}."),
+    Field(strict=True, ge=1, le=limits.RECALL_MAX_LIMIT, description=f"How many memories at most, 1-{limits.RECALL_MAX_LIMIT}; default {limits.RECALL_DEFAULT_LIMIT}."),
 ]
 KINDS = Annotated[list[Kind] | None, Field(description="Only these kinds.")]
 TAG_FILTER = Annotated[list[str] | None, Field(description="Only memories that carry all of these tags.")]
