@@ -1,0 +1,105 @@
+"""Tenant isolation, property-based: random operations across tenants and scopes
+against an oracle of what each tenant may see."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from conftest import HEAVY, figure
+from fakes import FakeEmbedder
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from memvault.storage.errors import Conflict, InvalidInput, NotFound
+from memvault.storage.store import Store
+from memvault.tools.boot import boot_context
+from memvault.tools.handlers import Caller, memory_document
+
+TENANTS = ["acme", "globex", "initech"]
+SCOPES = ["alpha", "beta", "global"]
+WORDS = ["deploy", "invoice", "secret", "router", "coffee", "budget", "token", "launch"]
+COUNTS = {"operations": 0, "leaks": 0}
+
+
+class Isolation(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.dir = tempfile.TemporaryDirectory()
+        self.store = Store(Path(self.dir.name) / "iso.db", FakeEmbedder())  # type: ignore[arg-type]
+        self.owner: dict[str, str] = {}  # memory id -> tenant
+        self.n = 0
+
+    def teardown(self) -> None:
+        self.store.close()
+        self.dir.cleanup()
+
+    def leak(self, what: str) -> None:
+        COUNTS["leaks"] += 1
+        raise AssertionError(what)
+
+    @rule(tenant=st.sampled_from(TENANTS), scope=st.sampled_from(SCOPES), words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4))
+    def remember(self, tenant: str, scope: str, words: list[str]) -> None:
+        COUNTS["operations"] += 1
+        self.n += 1
+        out = self.store.remember(tenant=tenant, scope=scope, content=f"{tenant} memory {self.n}: {' '.join(words)}")
+        self.owner[out.id] = tenant
+
+    @precondition(lambda self: self.owner)
+    @rule(data=st.data(), tenant=st.sampled_from(TENANTS))
+    def supersede_or_forget(self, data: st.DataObject, tenant: str) -> None:
+        COUNTS["operations"] += 1
+        memory_id = data.draw(st.sampled_from(sorted(self.owner)))
+        forget = data.draw(st.booleans())
+        try:
+            if forget:
+                self.store.forget(tenant=tenant, id=memory_id, include_history=data.draw(st.booleans()))
+            else:
+                self.n += 1
+                new_id, _ = self.store.supersede(tenant=tenant, id=memory_id, content=f"{tenant} memory {self.n}: update")
+                self.owner[new_id] = tenant
+        except (NotFound, Conflict, InvalidInput):
+            return
+        if self.owner[memory_id] != tenant:
+            self.leak(f"{tenant} changed {self.owner[memory_id]}'s memory {memory_id}")
+
+    @rule(tenant=st.sampled_from(TENANTS), words=st.lists(st.sampled_from(WORDS + TENANTS), min_size=1, max_size=3), history=st.booleans())
+    def recall(self, tenant: str, words: list[str], history: bool) -> None:
+        COUNTS["operations"] += 1
+        found = self.store.recall(tenant=tenant, query=" ".join(words), scopes=SCOPES, limit=50, include_history=history)
+        for hit in found.hits:
+            if self.owner.get(hit.memory.id) != tenant or hit.memory.tenant != tenant:
+                self.leak(f"{tenant} recalled {hit.memory.id}")
+
+    @precondition(lambda self: self.owner)
+    @rule(data=st.data(), tenant=st.sampled_from(TENANTS))
+    def read_resource(self, data: st.DataObject, tenant: str) -> None:
+        COUNTS["operations"] += 1
+        memory_id = data.draw(st.sampled_from(sorted(self.owner)))
+        try:
+            document = memory_document(self.store, Caller(tenant=tenant, scope="alpha"), memory_id)
+        except NotFound:
+            return
+        if self.owner[memory_id] != tenant:
+            self.leak(f"{tenant} read {memory_id}")
+        assert all(f"{t} memory" not in document for t in TENANTS if t != tenant)
+
+    @invariant()
+    def boot_shows_only_own_memories(self) -> None:
+        for tenant in TENANTS:
+            text = boot_context(self.store, Caller(tenant=tenant, scope="alpha"), 100_000)
+            for memory_id, owner in self.owner.items():
+                if owner != tenant and memory_id in text:
+                    self.leak(f"{tenant}'s boot context shows {memory_id}")
+
+
+Isolation.TestCase.settings = settings(
+    max_examples=200 if HEAVY else 25, stateful_step_count=30, deadline=None
+)
+TestIsolation = Isolation.TestCase
+
+
+def test_zz_report_isolation_figure() -> None:
+    figure(f"tenant isolation (hypothesis): {COUNTS['operations']} operations, {COUNTS['leaks']} leaks")
+    assert COUNTS["leaks"] == 0
