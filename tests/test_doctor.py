@@ -1,0 +1,61 @@
+"""``memvault doctor`` finds each kind of damage, and ``--repair`` mends the derived indexes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import server_env
+from fakes import FakeEmbedder
+
+from memvault.storage import maintenance
+from memvault.storage.schema import VECTOR_TABLE
+from memvault.storage.store import Store
+
+
+def doctor(db, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memvault.server", "doctor", *flags], env=server_env(db),
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def filled(db_path):
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    ids = [store.remember(tenant="t", scope="s", content=f"fact number {i} about the staging cluster").id
+           for i in range(5)]
+    yield store, ids
+    store.close()
+
+
+DAMAGE = {
+    "fts": "INSERT INTO memories_fts(memories_fts, rowid, content, context) "
+           "SELECT 'delete', seq, content, NULL FROM memories WHERE seq = 1",
+    "vector": f"DELETE FROM {VECTOR_TABLE} WHERE rowid = 2",
+    "link": "UPDATE memories SET superseded_by = (SELECT id FROM memories WHERE seq = 4) WHERE seq = 3",
+    "tombstone": "UPDATE memories SET forgotten_at = 1, content = NULL, content_hash = NULL WHERE seq = 5",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+def test_check_reports_each_kind_of_damage(filled, damage):
+    store, _ = filled
+    assert maintenance.check(store) == []
+    with store.writing() as conn:
+        conn.execute(DAMAGE[damage])
+    assert maintenance.check(store) != []
+
+
+def test_doctor_exit_code_and_repair(filled, db_path):
+    store, _ = filled
+    with store.writing() as conn:
+        conn.execute(DAMAGE["fts"])
+        conn.execute(DAMAGE["vector"])
+    store.close()
+    broken = doctor(db_path)
+    assert broken.returncode == 1 and json.loads(broken.stdout)["ok"] is False
+    # The fake vectors came from another model: --repair rebuilds them with the real one.
+    repaired = doctor(db_path, "--repair")
+    assert repaired.returncode == 0, repaired.stderr
+    assert json.loads(repaired.stdout.strip().split("\n", 1)[1])["ok"] is True
