@@ -524,7 +524,7 @@ class Store:
             include_history=bool(include_history),
         )
         size = validate.limit(limit)
-        found = self._candidates(filters, query, max(search.CANDIDATES_MIN, 4 * size))
+        found = self._candidates(filters, query, max(search.CANDIDATES_MIN, 4 * size), judge=size)
         if found is None:
             return RecallOutcome(hits=[], abstained=True)
         hits = sorted(
@@ -541,7 +541,7 @@ class Store:
         )
         if found.degraded is not None:
             return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=found.degraded)
-        unjudged = [h for h in hits if h.signals.vector_similarity is None]  # vectors still pending
+        unjudged = [h for h in hits[:size] if h.memory.vector_pending]
         keyword_top = found.similarity.get(found.keyword[0][0], -1.0) if found.keyword else -1.0
         if not unjudged and not search.answers(found.best_similarity, keyword_top, found.exact):
             return RecallOutcome(hits=[], abstained=True)
@@ -549,9 +549,13 @@ class Store:
         degraded = f"{len(unjudged)} matching memories have no vector yet" if unjudged else None
         return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=degraded)
 
-    def _candidates(self, filters: search.Filters, query: str, pool: int) -> search.Candidates | None:
+    def _candidates(
+        self, filters: search.Filters, query: str, pool: int, judge: int = 0
+    ) -> search.Candidates | None:
         """Keyword and vector candidates for ``query`` from one snapshot, with the
-        rows they name and every candidate's cosine similarity; None when the
+        rows they name and their cosine similarities: every vector candidate's, and
+        for keyword-only candidates those of the best keyword match and of the
+        first ``judge`` by fused rank (the ones recall may return). None when the
         query has no words at all."""
         match = search.match_expression(query)
         if match is None:
@@ -574,8 +578,10 @@ class Store:
                     sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
                     vector = self._conn.execute(sql, {**params, "vector": query_vector}).fetchall()
                     similarity = {seq: 1.0 - distance for seq, distance in vector}
-                    others = [seq for seq, _ in keyword if seq not in similarity]
-                    sql, params = search.similarity_sql(VECTOR_TABLE, others)
+                    ranked = sorted(search.fuse(keyword, vector).items(), key=lambda kv: kv[1][0], reverse=True)
+                    # twice as many as needed: the importance and freshness adjustment may reorder a few
+                    wanted = [seq for seq, _ in ranked[: 2 * judge]] + [seq for seq, _ in keyword[:1]]
+                    sql, params = search.similarity_sql(VECTOR_TABLE, [s for s in wanted if s not in similarity])
                     for seq, distance in self._conn.execute(sql, {**params, "vector": query_vector}):
                         similarity[seq] = 1.0 - distance
                 rows = self._rows_by_seq(list({seq for seq, _ in keyword + vector}))
