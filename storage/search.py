@@ -119,8 +119,8 @@ def match_expression(query: str) -> str | None:
 
     Each white-space separated chunk becomes one double-quoted FTS5 phrase of its
     word characters (stop words left out), and phrases are OR-ed: ``v2.3.1`` becomes the phrase
-    ``"v2 3 1"`` (an identifier matches as a unit), ``NEAR(a b)`` becomes
-    ``"NEAR a" OR "b"``. Quotes, operators, ``*``, ``^``, ``:`` and parentheses
+    ``"v2 3 1"`` (an identifier matches as a unit), ``NEAR(x y)`` becomes
+    ``"NEAR x" OR "y"``. Quotes, operators, ``*``, ``^``, ``:`` and parentheses
     never reach FTS5 as syntax, because only ``\\w`` characters go inside the quotes.
     """
     chunks = [_WORD.findall(chunk.replace("_", " ")) for chunk in query.split()]

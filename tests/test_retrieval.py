@@ -138,6 +138,8 @@ def test_a_small_store_of_agent_facts_answers_reworded_questions(real_store):
     ids = [real_store.remember(tenant="t", scope="proj", content=text, kind=kind).id for kind, text in AGENT_FACTS]
     first = sum(top(real_store, question)[:1] == [ids[want]] for question, want in AGENT_QUESTIONS)
     print(f"\nagent facts: {first}/{len(AGENT_QUESTIONS)} answered first")
-    assert first >= 20  # the four misses: see the closing note of the retrieval work
+    # Known misses of MiniLM + BM25: "postgres" vs "PostgreSQL", "ship" vs "deploy", a common
+    # word ("version", "use") pointing at the wrong fact.
+    assert first >= 20
     for question in ["What is the capital of Mongolia?", "recipe for sourdough bread"]:
         assert real_store.recall(tenant="t", query=question, scopes=SCOPES).abstained

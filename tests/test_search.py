@@ -1,0 +1,41 @@
+"""The SQL text builders of hybrid search, read as text."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage import search
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("NEAR(x y)", '"NEAR x" OR "y"'),
+        ("v2.3.1 192.168.7.1", '"v2 3 1" OR "192 168 7 1"'),
+        ('"quoted" -minus *star col:val', '"quoted" OR "minus" OR "star" OR "col val"'),
+        ("when did Caroline go to the park", '"Caroline" OR "go" OR "park"'),
+        ("what is it", '"what" OR "is" OR "it"'),  # only stop words: all kept
+        ("snake_case", '"snake case"'),
+        ("!!! 🙂", None),
+    ],
+)
+def test_match_expression_quotes_every_word_and_drops_syntax(query, expected):
+    assert search.match_expression(query) == expected
+
+
+def test_all_words_expression_requires_every_phrase():
+    assert search.all_words_expression("deploy k8s cluster") == '"deploy" AND "k8s" AND "cluster"'
+
+
+def test_filters_are_part_of_both_candidate_queries():
+    f = search.Filters(tenant="t", scopes=["a", "global"], now=5, kinds=["fact"], tags=["x", "y"], since=1, until=9)
+    keyword, params = search.keyword_sql(f, '"x"', 10)
+    vector, vparams = search.vector_sql(f, "memory_vectors", 10)
+    for sql in (keyword, vector):
+        for clause in ("m.tenant = :tenant", "m.forgotten_at IS NULL", "m.superseded_by IS NULL", ":now",
+                       "json_each(:scopes)", "json_each(:kinds)", ":tag_count", ":since", ":until"):
+            assert clause in sql
+    assert "k = :k" in vector and "rowid IN (SELECT m.seq FROM memories m WHERE" in vector
+    assert params["tag_count"] == 2 and vparams["tenant"] == "t"
+    history, _ = search.filter_sql(search.Filters(tenant="t", scopes=["a"], now=5, include_history=True))
+    assert "superseded_by" not in history
