@@ -180,10 +180,13 @@ class Store:
     ) -> str:
         memory_id = new_id()
         with_vector = vector is not None and self.vectors_writable()
+        # The episode context: the latest current memory observed shortly before this one
+        # (never the memory being superseded: its stale words must not index the new one).
         context = self._conn.execute(
             "SELECT seq FROM memories WHERE tenant = ? AND scope = ? AND forgotten_at IS NULL"
-            " AND observed_at BETWEEN ? AND ? ORDER BY observed_at DESC, seq DESC LIMIT 1",
-            (tenant, scope, observed_at - search.EPISODE_GAP_MS, observed_at),
+            " AND superseded_by IS NULL AND id IS NOT ? AND observed_at BETWEEN ? AND ?"
+            " ORDER BY observed_at DESC, seq DESC LIMIT 1",
+            (tenant, scope, supersedes, observed_at - search.EPISODE_GAP_MS, observed_at),
         ).fetchone()
         self._conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"

@@ -331,3 +331,11 @@ def test_forgetting_a_memory_removes_it_from_the_context_of_the_next(store, db_p
     assert recall_ids(store, "noted thanks")[0] == reply.id
     assert b"qq8822zz" not in file_bytes(db_path)
     assert maintenance.check(store) == []
+
+
+def test_a_new_version_is_not_indexed_with_the_words_it_replaced(store):
+    old = remember(store, "Staging runs Postgres 14")
+    new_id, _ = store.supersede(tenant="a", id=old.id, content="Staging now runs version 16")
+    keyword, _ = store.ranked_lists(tenant="a", query="Postgres", scopes=SCOPES, k=5)
+    assert keyword == []  # the old memory is superseded, the new one has no "Postgres" in it or its context
+    assert store.get(tenant="a", id=new_id).content == "Staging now runs version 16"
