@@ -10,6 +10,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -71,7 +72,11 @@ def _out(text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None and sys.stdin.isatty():
+        parser.print_help(sys.stderr)  # a person typed `memvault`: clients always run `memvault serve`
+        return 2
     command = args.command or "serve"
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="memvault %(levelname)s %(name)s: %(message)s")
     try:
@@ -90,15 +95,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
             config.db, config.tenant, config.scope,
         )
-        try:
-            build_server(config).run("stdio")
-        except KeyboardInterrupt:
-            return 130
+        # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
+        # one transaction (WAL), so ending the process at once loses nothing committed.
+        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+        build_server(config).run("stdio")
         return 0
     return _maintenance(command, args, config)
 
 
-READ_ONLY = {"recall", "stats", "doctor", "export"}
+MUST_EXIST = {"recall", "stats", "doctor", "export", "reindex"}
 
 
 def _maintenance(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
@@ -110,7 +115,7 @@ def _maintenance(command: str, args: argparse.Namespace, config: config_module.C
 
     logging.getLogger().setLevel(logging.WARNING)
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
-    if command in READ_ONLY and not config.db.is_file():
+    if command in MUST_EXIST and not config.db.is_file():
         sys.stderr.write(f"memvault: no database at {config.db} (check --db / MEMVAULT_DB)\n")
         return 1
     try:
@@ -182,16 +187,10 @@ def _doctor(store: Store, repair: bool) -> int:
 
 
 def _permission_problems(db: Path) -> list[str]:
-    """The database, its companions and its folder must not be readable by others.
-
-    A shared sticky folder such as /tmp is accepted: the files' own modes protect them.
-    """
+    """The database and its -wal and -shm companions must not be readable by others."""
     problems = []
-    for path in [db.parent, *(p for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists())]:
-        mode = path.stat().st_mode & 0o7777
-        if path.is_dir() and mode & 0o1000:
-            continue
-        mode &= 0o777
+    for path in (p for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists()):
+        mode = path.stat().st_mode & 0o777
         if mode & 0o077:
             problems.append(f"{path} has mode {mode:o}: others can read it (chmod go-rwx)")
     return problems

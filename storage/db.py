@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import apsw
@@ -20,7 +20,7 @@ from .errors import StoreError
 BUSY_TIMEOUT_MS = 5_000
 
 
-def open_connection(path: Path | str) -> apsw.Connection:
+def open_connection(path: Path | str, check: Callable[[apsw.Connection], object] | None = None) -> apsw.Connection:
     """Open (creating if needed) the database at ``path`` and configure it.
 
     The parent directory is created with mode 0700 and a new file gets mode 0600.
@@ -29,6 +29,9 @@ def open_connection(path: Path | str) -> apsw.Connection:
     content is zeroed), and ``synchronous=NORMAL``: in WAL mode that never
     corrupts the database, and at worst loses the last commits on power loss
     (not on a process crash), which costs far less than an fsync per memory.
+
+    ``check`` runs on the connection before any pragma writes to the file, so a
+    file it rejects (by raising) is left untouched.
 
     Raises:
         StoreError: the file cannot be opened or sqlite-vec cannot be loaded.
@@ -39,14 +42,25 @@ def open_connection(path: Path | str) -> apsw.Connection:
         if not path.exists():
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
+        elif path.stat().st_size == 0:
+            path.chmod(0o600)  # an empty file becomes a new database: make it private like one
     except OSError as exc:
         raise StoreError(f"cannot create database {str(path)!r}: {exc.strerror or exc}") from exc
     try:
         conn = apsw.Connection(str(path))
-        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
-        conn.execute("PRAGMA journal_mode=WAL")
     except apsw.Error as exc:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+    try:
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        if check is not None:
+            check(conn)
+        conn.execute("PRAGMA journal_mode=WAL")
+    except apsw.Error as exc:
+        conn.close()
+        raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+    except BaseException:
+        conn.close()
+        raise
     try:
         conn.enable_load_extension(True)
         conn.load_extension(sqlite_vec.loadable_path())

@@ -170,8 +170,9 @@ class Embedder:
 
     def count_tokens(self, text: str) -> int:
         """Tokens in ``text`` for budgets: the model tokenizer's count (no truncation, no
-        special tokens), but at least one per 4 characters, since WordPiece counts a
-        word of over 100 characters (a key, a hash) as a single unknown token.
+        special tokens), but at least one per 4 ASCII characters plus one per other
+        character, since WordPiece counts a word of over 100 characters (a key, a
+        hash) or an emoji as a single unknown token where LLM tokenizers use several.
 
         Uses only the tokenizer file, so it works even when the ONNX model cannot
         load; a custom model folder without one falls back to the bundled MiniLM
@@ -189,4 +190,5 @@ class Embedder:
                 counter.no_padding()
                 self._counter = counter
         counted = len(self._counter.encode(text, add_special_tokens=False).ids)  # type: ignore[attr-defined]
-        return max(counted, -(-len(text) // 4))
+        non_ascii = sum(1 for ch in text if ord(ch) > 127)
+        return max(counted, -(-(len(text) - non_ascii) // 4) + non_ascii)

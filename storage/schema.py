@@ -108,6 +108,26 @@ MIGRATIONS: tuple[str, ...] = (_V1,)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def check_compatible(conn: apsw.Connection) -> int:
+    """Return the file's schema version if this memvault may use it; change nothing.
+
+    Raises:
+        StoreError: the file belongs to another program (tables but no memvault
+            schema), or was written by a newer memvault (higher ``user_version``).
+    """
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    ours = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'memories'").fetchone()[0]
+    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    if (current == 0 and tables) or (current > 0 and not ours):
+        raise StoreError("this file is an SQLite database of another program, not memvault's; it was not modified")
+    if current > SCHEMA_VERSION:
+        raise StoreError(
+            f"this database has schema version {current}, written by a newer memvault; "
+            f"this version understands up to {SCHEMA_VERSION}. Upgrade memvault; the file was not modified."
+        )
+    return current
+
+
 def migrate(conn: apsw.Connection) -> int:
     """Bring the schema up to ``SCHEMA_VERSION``, one transaction per step.
 
@@ -117,12 +137,7 @@ def migrate(conn: apsw.Connection) -> int:
         StoreError: the file was written by a newer memvault (its
             ``user_version`` is higher than this code knows); it is left untouched.
     """
-    current = conn.execute("PRAGMA user_version").fetchone()[0]
-    if current > SCHEMA_VERSION:
-        raise StoreError(
-            f"this database has schema version {current}, written by a newer memvault; "
-            f"this version understands up to {SCHEMA_VERSION}. Upgrade memvault; the file was not modified."
-        )
+    current = check_compatible(conn)
     while current < SCHEMA_VERSION:
         with write_transaction(conn):
             # Re-read under the write lock: another process may have migrated meanwhile.

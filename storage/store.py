@@ -27,7 +27,7 @@ from .ids import new_id
 from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome
 from .secrets import refuse_secrets
-from .schema import VECTOR_TABLE, migrate, vector_table_sql
+from .schema import VECTOR_TABLE, check_compatible, migrate, vector_table_sql
 from .timefmt import now_ms
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class Store:
         self.clock = clock
         self._lock = threading.RLock()
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
-        self._conn = open_connection(self.path)
+        self._conn = open_connection(self.path, check=check_compatible)
         migrate(self._conn)
 
     def close(self) -> None:
@@ -291,8 +291,10 @@ class Store:
             source=validate.short_text("source", source, SOURCE_MAX_CHARS),
         )
         key = validate.short_text("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS)
+        if idempotency_key is not None and key is None:
+            raise InvalidInput("idempotency_key", "must not be empty (leave it out instead)")
         observed, expires = self._times(observed_at, expires_at)
-        self._refuse_secrets(text, fields["source"])
+        self._refuse_secrets(content=text, source=fields["source"], tags=fields["tags"], idempotency_key=key)
         content_hash = validate.content_hash(text)
         with self._lock, write_transaction(self._conn):
             existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
@@ -309,10 +311,13 @@ class Store:
             )
         return RememberOutcome(id=memory_id, created=True, degraded=degraded)
 
-    def _refuse_secrets(self, content: str, source: str | None) -> None:
-        if not self.allow_secrets:
-            refuse_secrets("content", content)
-            refuse_secrets("source", source)
+    def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
+        """Scan every free-text field (content, source, tags, key, reason) unless allowed."""
+        if self.allow_secrets:
+            return
+        for field, value in fields.items():
+            for i, text in enumerate(value if isinstance(value, list) else [value]):
+                refuse_secrets(f"{field}[{i}]" if isinstance(value, list) else field, text)
 
     def _times(self, observed_at: str | None, expires_at: str | None) -> tuple[int, int | None]:
         now = self.clock()
@@ -378,7 +383,7 @@ class Store:
         new_tags = validate.tags(tags) if tags is not None else None
         new_importance = validate.importance(importance) if importance is not None else None
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
-        self._refuse_secrets(text, new_source)
+        self._refuse_secrets(content=text, source=new_source, tags=new_tags, reason=reason)
         vectors, _ = self._embed([text])
         with self._lock, write_transaction(self._conn):
             old = self._get_row(tenant, id)

@@ -158,3 +158,13 @@ async def test_concurrent_calls_in_one_server_all_land(db_path):
         assert len(ids) == 30
         r = await c.call_tool("recall", {"query": "parallel memory number 17"})
         assert r.structured_content["memories"][0]["content"] == "parallel memory number 17"
+
+
+@pytest.mark.parametrize(("value", "accepted"), [(7, True), (7.0, True), (True, False), ("7", False), (7.5, False)])
+async def test_importance_takes_whole_numbers_only(db_path, value, accepted):
+    async with client(db_path) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        schema = tools["remember"].input_schema["properties"]["importance"]["anyOf"][0]
+        assert (schema["minimum"], schema["maximum"]) == (1, 10)
+        r = await c.call_tool("remember", {"content": f"importance {value!r}", "importance": value})
+        assert r.is_error is not accepted

@@ -121,3 +121,21 @@ def test_stdout_carries_only_json_rpc(db_path):
     assert by_id[3]["result"]["structuredContent"]["created"] is True
     assert by_id[4]["result"]["isError"] is True and "limit" in by_id[4]["result"]["content"][0]["text"]
     assert by_id[6]["result"]["isError"] is True
+
+
+def test_ctrl_c_stops_the_server_at_once(db_path):
+    import signal
+    import time
+
+    proc = subprocess.Popen(SERVE, env=server_env(db_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    assert "serving MCP on stdio" in proc.stderr.readline()
+    time.sleep(1.0)  # let the background warm-up start too
+    proc.send_signal(signal.SIGINT)
+    try:
+        assert proc.wait(timeout=10) == 130
+    finally:
+        proc.kill()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()  # type: ignore[union-attr]

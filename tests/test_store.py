@@ -339,3 +339,31 @@ def test_a_new_version_is_not_indexed_with_the_words_it_replaced(store):
     keyword, _ = store.ranked_lists(tenant="a", query="Postgres", scopes=SCOPES, k=5)
     assert keyword == []  # the old memory is superseded, the new one has no "Postgres" in it or its context
     assert store.get(tenant="a", id=new_id).content == "Staging now runs version 16"
+
+
+def test_another_programs_database_is_refused_untouched(tmp_path):
+    import apsw
+
+    from memvault.storage.errors import StoreError
+
+    path = tmp_path / "customers.db"
+    conn = apsw.Connection(str(path))
+    conn.execute("CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT)")
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="another program"):
+        Store(path, FakeEmbedder())  # type: ignore[arg-type]
+    assert path.read_bytes() == before
+
+
+def test_secrets_are_refused_in_every_free_text_field(store):
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    for kwargs, field in [({"tags": ["ok", token]}, "tags[1]"), ({"idempotency_key": token}, "idempotency_key"),
+                          ({"source": token}, "source")]:
+        with pytest.raises(InvalidInput) as err:
+            remember(store, "harmless content", **kwargs)
+        assert err.value.field == field
+    kept = remember(store, "harmless content")
+    with pytest.raises(InvalidInput) as err:
+        store.supersede(tenant="a", id=kept.id, content="new content", reason=f"rotated {token}")
+    assert err.value.field == "reason"

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from memvault.storage import limits
+
+def _whole_number(value: object) -> object:
+    """Refuse booleans and strings before pydantic's lax int coercion (which keeps 7.0)."""
+    if isinstance(value, bool | str):
+        raise ValueError("must be a whole number, not a boolean or a string")
+    return value
+
 
 Kind = Literal["fact", "preference", "decision", "procedure", "episode", "failure"]
 assert set(Kind.__args__) == set(limits.KINDS)  # type: ignore[attr-defined]
@@ -116,11 +123,8 @@ TAGS = Annotated[
     Field(description=f"Up to {limits.TAGS_MAX} labels, each 1-{limits.TAG_MAX_CHARS} characters; stored lower-case."),
 ]
 IMPORTANCE = Annotated[
-    int | None,
+    Annotated[int, Field(ge=limits.IMPORTANCE_MIN, le=limits.IMPORTANCE_MAX), BeforeValidator(_whole_number)] | None,
     Field(
-        strict=True,
-        ge=limits.IMPORTANCE_MIN,
-        le=limits.IMPORTANCE_MAX,
         description="1-10, default 5. Use 8-10 for things that must not be missed.",
     ),
 ]
@@ -148,8 +152,8 @@ IDEMPOTENCY_KEY = Annotated[
 ]
 QUERY = Annotated[str, Field(description=f"What to look for, in plain words (<= {limits.QUERY_MAX_CHARS:,} characters); no search syntax needed.")]
 LIMIT = Annotated[
-    int | None,
-    Field(strict=True, ge=1, le=limits.RECALL_MAX_LIMIT, description=f"How many memories at most, 1-{limits.RECALL_MAX_LIMIT}; default {limits.RECALL_DEFAULT_LIMIT}."),
+    Annotated[int, Field(ge=1, le=limits.RECALL_MAX_LIMIT), BeforeValidator(_whole_number)] | None,
+    Field(description=f"How many memories at most, 1-{limits.RECALL_MAX_LIMIT}; default {limits.RECALL_DEFAULT_LIMIT}."),
 ]
 KINDS = Annotated[list[Kind] | None, Field(description="Only these kinds.")]
 TAG_FILTER = Annotated[list[str] | None, Field(description="Only memories that carry all of these tags.")]
