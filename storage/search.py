@@ -57,9 +57,13 @@ CANDIDATES_MIN = 50
 # facts (tests/test_retrieval.py) they answer every question whose answer is stored.
 MIN_SIMILARITY = 0.45
 KEYWORD_MATCH_SIMILARITY = 0.35
-# A hit less similar than this is unrelated to the query (near-orthogonal) and is
-# dropped even when a common word matched it.
+# A hit less similar than MIN_HIT_SIMILARITY (near-orthogonal), or than
+# RELATIVE_HIT_SIMILARITY times the best candidate's similarity, is unrelated to
+# the query and is dropped even when a common word ("use", "should") matched it.
+# On the LoCoMo dev split the relative floor changes no score; in a small store
+# it stops such matches from outranking the memory that answers.
 MIN_HIT_SIMILARITY = 0.05
+RELATIVE_HIT_SIMILARITY = 0.4
 
 
 @dataclass(frozen=True)
@@ -90,9 +94,11 @@ def answers(best_similarity: float, keyword_top_similarity: float, exact: bool) 
     return exact or best_similarity >= MIN_SIMILARITY or keyword_top_similarity >= KEYWORD_MATCH_SIMILARITY
 
 
-def relevant_hit(similarity: float | None) -> bool:
+def relevant_hit(similarity: float | None, best_similarity: float) -> bool:
     """Whether one hit is worth returning; a hit without a vector yet is kept."""
-    return similarity is None or similarity >= MIN_HIT_SIMILARITY
+    if similarity is None:
+        return True
+    return similarity >= max(MIN_HIT_SIMILARITY, RELATIVE_HIT_SIMILARITY * best_similarity)
 
 
 @dataclass(frozen=True)

@@ -553,7 +553,7 @@ class Store:
         keyword_top = found.similarity.get(found.keyword[0][0], -1.0) if found.keyword else -1.0
         if not unjudged and not search.answers(found.best_similarity, keyword_top, found.exact):
             return RecallOutcome(hits=[], abstained=True)
-        hits = [h for h in hits if search.relevant_hit(h.signals.vector_similarity)]
+        hits = [h for h in hits if search.relevant_hit(h.signals.vector_similarity, found.best_similarity)]
         degraded = f"{len(unjudged)} matching memories have no vector yet" if unjudged else None
         return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=degraded)
 
