@@ -74,7 +74,8 @@ class Candidates:
     best first; ``rows``: the memories they name; ``similarity``: cosine
     similarity of every candidate that has a vector; ``degraded``: why vectors
     were not searched (None when they were); ``exact``: some memory contains
-    every content word of the query.
+    every content word of the query (only looked up when the best similarity is
+    under ``MIN_SIMILARITY``, else False).
     """
 
     keyword: list[tuple[int, float]]

@@ -575,10 +575,6 @@ class Store:
             self._conn.execute("BEGIN")  # one snapshot for every read below
             try:
                 keyword = self._conn.execute(*search.keyword_sql(filters, match, pool)).fetchall()
-                exact = bool(keyword) and bool(
-                    self._conn.execute(*search.keyword_sql(filters, search.all_words_expression(query) or "", 1))
-                    .fetchall()
-                )
                 vector: list[tuple[int, float]] = []
                 similarity: dict[int, float] = {}
                 if embedding is not None and self.has_vector_table():
@@ -593,6 +589,11 @@ class Store:
                     for seq, distance in self._conn.execute(sql, {**params, "vector": query_vector}):
                         similarity[seq] = 1.0 - distance
                 rows = self._rows_by_seq(list({seq for seq, _ in keyword + vector}))
+                # Only needed when similarity alone would not let recall answer.
+                exact = bool(keyword) and (not vector or 1.0 - vector[0][1] < search.MIN_SIMILARITY) and bool(
+                    self._conn.execute(*search.keyword_sql(filters, search.all_words_expression(query) or "", 1))
+                    .fetchall()
+                )
             finally:
                 self._conn.execute("COMMIT")
         return search.Candidates(keyword, vector, rows, similarity, degraded, exact)
