@@ -13,7 +13,6 @@ from fakes import FakeEmbedder
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from memvault.storage import maintenance
 from memvault.storage.store import Store
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
