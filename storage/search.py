@@ -41,7 +41,7 @@ CONTEXT_WEIGHT = 0.3  # BM25 weight of the context column, content counting 1.0
 # Fusion constants, chosen on the LoCoMo dev split (bench/eval_retrieval.py): BM25
 # is the stronger signal there (R@5 0.612 alone vs 0.354 for MiniLM), so it counts
 # double, and a small k lets first ranks dominate. Plain RRF (k=60, equal weights)
-# scored R@5 0.499 / R@10 0.599; these give 0.620 / 0.700.
+# scored R@5 0.499 / R@10 0.599; these give 0.620 / 0.700 (before the hit floors below).
 RRF_K = 5
 KEYWORD_WEIGHT = 2.0
 VECTOR_WEIGHT = 1.0
@@ -53,15 +53,15 @@ CANDIDATES_MIN = 50
 # similar (cosine, MiniLM) to the query, or the best keyword match is at least
 # KEYWORD_MATCH_SIMILARITY similar, or one memory contains every content word of
 # the query. On the LoCoMo dev split these abstain on 82 % of questions asked of
-# another conversation and on 0.6 % of answerable ones; on a small store of agent
-# facts (tests/test_retrieval.py) they answer every question whose answer is stored.
+# another conversation and on 0.4 % of answerable ones; on a small store of agent
+# facts (tests/test_retrieval.py) 4 of 24 reworded questions still abstain.
 MIN_SIMILARITY = 0.45
 KEYWORD_MATCH_SIMILARITY = 0.35
 # A hit less similar than MIN_HIT_SIMILARITY (near-orthogonal), or than
 # RELATIVE_HIT_SIMILARITY times the best candidate's similarity, is unrelated to
 # the query and is dropped even when a common word ("use", "should") matched it.
-# On the LoCoMo dev split the relative floor changes no score; in a small store
-# it stops such matches from outranking the memory that answers.
+# On the LoCoMo dev split the relative floor costs 0.007 R@5; in a small store it
+# stops such matches from outranking the memory that answers.
 MIN_HIT_SIMILARITY = 0.05
 RELATIVE_HIT_SIMILARITY = 0.4
 
@@ -71,7 +71,7 @@ class Candidates:
     """What one recall found before fusion.
 
     ``keyword``: ``(seq, bm25)`` best first; ``vector``: ``(seq, cosine distance)``
-    best first; ``rows``: the memories they name; ``similarity``: cosine
+    best first; ``fused``: their :func:`fuse`; ``rows``: the memories they name; ``similarity``: cosine
     similarity of every candidate that has a vector; ``degraded``: why vectors
     were not searched (None when they were); ``exact``: some memory contains
     every content word of the query (only looked up when the best similarity is
@@ -80,6 +80,7 @@ class Candidates:
 
     keyword: list[tuple[int, float]]
     vector: list[tuple[int, float]]
+    fused: dict[int, tuple[float, Signals]]
     rows: dict[int, Memory]
     similarity: dict[int, float]
     degraded: str | None

@@ -12,9 +12,9 @@ import contextlib
 import json
 import logging
 import threading
-from dataclasses import replace
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import apsw
@@ -26,8 +26,8 @@ from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome
-from .secrets import refuse_secrets
 from .schema import VECTOR_TABLE, check_compatible, migrate, vector_table_sql
+from .secrets import refuse_secrets
 from .timefmt import now_ms
 
 log = logging.getLogger(__name__)
@@ -179,6 +179,7 @@ class Store:
         idempotency_key: str | None = None,
     ) -> str:
         memory_id = new_id()
+        content_hash = validate.content_hash(content)
         with_vector = vector is not None and self.vectors_writable()
         # The episode context: the latest current memory observed shortly before this one
         # (never the memory being superseded: its stale words must not index the new one).
@@ -193,13 +194,13 @@ class Store:
             " observed_at, recorded_at, expires_at, supersedes, vector_pending, context_seq)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                memory_id, tenant, scope, kind, content, validate.content_hash(content), importance, source,
+                memory_id, tenant, scope, kind, content, content_hash, importance, source,
                 observed_at, self.clock(), expires_at, supersedes, 0 if with_vector else 1,
                 context[0] if context else None,
             ),
         )
         seq = self._conn.last_insert_rowid()
-        self._record_key(tenant, idempotency_key, seq, validate.content_hash(content))
+        self._record_key(tenant, idempotency_key, seq, content_hash)
         self._conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in tags])
         if with_vector:
             self._conn.execute(
@@ -488,13 +489,9 @@ class Store:
 
     def history(self, *, tenant: str, id: str) -> list[Memory]:
         """The supersession chain through ``id``, oldest first. Raises NotFound."""
-        with self._lock:
-            self._conn.execute("BEGIN")
-            try:
-                memory = self._get_row(tenant, id)
-                return [self._get_row(tenant, i) for i in self._chain_ids(memory)]
-            finally:
-                self._conn.execute("COMMIT")
+        with self.snapshot():
+            memory = self._get_row(tenant, id)
+            return [self._get_row(tenant, i) for i in self._chain_ids(memory)]
 
     def recall(
         self,
@@ -542,7 +539,7 @@ class Store:
                     score=search.adjust(score, found.rows[seq].importance, found.rows[seq].observed_at, filters.now),
                     signals=replace(signals, vector_similarity=found.similarity.get(seq)),
                 )
-                for seq, (score, signals) in search.fuse(found.keyword, found.vector).items()
+                for seq, (score, signals) in found.fused.items()
             ),
             key=lambda h: h.score,
             reverse=True,
@@ -571,32 +568,30 @@ class Store:
         # The query is embedded on a worker thread while the keyword search runs.
         degraded = self.vector_status()
         embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None
-        with self._lock:
-            self._conn.execute("BEGIN")  # one snapshot for every read below
-            try:
-                keyword = self._conn.execute(*search.keyword_sql(filters, match, pool)).fetchall()
-                vector: list[tuple[int, float]] = []
-                similarity: dict[int, float] = {}
-                if embedding is not None and self.has_vector_table():
-                    query_vector = embedding.result()[0].tobytes()
-                    sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
-                    vector = self._conn.execute(sql, {**params, "vector": query_vector}).fetchall()
-                    similarity = {seq: 1.0 - distance for seq, distance in vector}
-                    ranked = sorted(search.fuse(keyword, vector).items(), key=lambda kv: kv[1][0], reverse=True)
-                    # twice as many as needed: the importance and freshness adjustment may reorder a few
-                    wanted = [seq for seq, _ in ranked[: 2 * judge]] + [seq for seq, _ in keyword[:1]]
-                    sql, params = search.similarity_sql(VECTOR_TABLE, [s for s in wanted if s not in similarity])
-                    for seq, distance in self._conn.execute(sql, {**params, "vector": query_vector}):
-                        similarity[seq] = 1.0 - distance
-                rows = self._rows_by_seq(list({seq for seq, _ in keyword + vector}))
+        with self.snapshot() as conn:  # one snapshot for every read below
+            keyword = conn.execute(*search.keyword_sql(filters, match, pool)).fetchall()
+            vector: list[tuple[int, float]] = []
+            similarity: dict[int, float] = {}
+            if embedding is not None and self.has_vector_table():
+                query_vector = embedding.result()[0].tobytes()
+                sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
+                vector = conn.execute(sql, {**params, "vector": query_vector}).fetchall()
+                similarity = {seq: 1.0 - distance for seq, distance in vector}
+            fused = search.fuse(keyword, vector)
+            if vector:
+                ranked = sorted(fused, key=lambda seq: fused[seq][0], reverse=True)
+                # twice as many as needed: the importance and freshness adjustment may reorder a few
+                wanted = ranked[: 2 * judge] + [seq for seq, _ in keyword[:1]]
+                sql, params = search.similarity_sql(VECTOR_TABLE, [s for s in wanted if s not in similarity])
+                for seq, distance in conn.execute(sql, {**params, "vector": query_vector}):
+                    similarity[seq] = 1.0 - distance
+            rows = self._rows_by_seq(list(fused))
+            found = search.Candidates(keyword, vector, fused, rows, similarity, degraded, exact=False)
+            if keyword and found.best_similarity < search.MIN_SIMILARITY:
                 # Only needed when similarity alone would not let recall answer.
-                exact = bool(keyword) and (not vector or 1.0 - vector[0][1] < search.MIN_SIMILARITY) and bool(
-                    self._conn.execute(*search.keyword_sql(filters, search.all_words_expression(query) or "", 1))
-                    .fetchall()
-                )
-            finally:
-                self._conn.execute("COMMIT")
-        return search.Candidates(keyword, vector, rows, similarity, degraded, exact)
+                all_words = search.all_words_expression(query) or ""
+                found = replace(found, exact=bool(conn.execute(*search.keyword_sql(filters, all_words, 1)).fetchall()))
+        return found
 
     def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
         """The keyword-only (BM25) and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
