@@ -1,8 +1,10 @@
-"""Reading a LoCoMo-style retrieval folder and scoring ranked results.
+"""Reading a retrieval folder (LoCoMo's layout) and scoring ranked results.
 
-The folder holds ``memories.jsonl`` and ``queries.jsonl`` as described in
-``shared/eval/locomo/README.md``. Scores follow that README exactly:
-recall@k = |relevant ∩ top-k| / |relevant|; hit@k; MRR over the top 50;
+A folder holds ``memories.jsonl`` and ``queries.jsonl`` as described in
+``shared/eval/locomo/README.md``; ``shared/eval/agentic/`` uses the same layout and
+adds ``kind``, ``tags`` and ``importance`` to memories. Scores follow those READMEs:
+recall@k = |relevant ∩ top-k| / |relevant| (LoCoMo), hit@k (any relevant id in the top
+k: the agentic set's R@k, whose relevant ids are alternatives), MRR over the top 50,
 nDCG@10 with binary relevance (Järvelin & Kekäläinen, TOIS 2002).
 """
 
@@ -17,12 +19,17 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Turn:
+    """One memory of the folder (a LoCoMo dialog turn or an agent memory)."""
+
     id: str
     conversation: str
     speaker: str
     text: str
     observed_at: str
     caption: str | None
+    kind: str | None = None
+    tags: tuple[str, ...] = ()
+    importance: int | None = None
 
     @property
     def content(self) -> str:
@@ -38,11 +45,17 @@ class Query:
     relevant: frozenset[str]
     category: str
     expected_abstain: bool
+    superseded: frozenset[str] = frozenset()
 
     @property
     def main(self) -> bool:
         """Counted in the main score: answerable, with evidence."""
         return not self.expected_abstain and bool(self.relevant)
+
+    @property
+    def no_answer(self) -> bool:
+        """Nothing in its own store answers it (the agentic set's abstain and near-miss questions)."""
+        return self.expected_abstain and not self.relevant
 
 
 def load(folder: Path) -> tuple[dict[str, list[Turn]], list[Query]]:
@@ -53,7 +66,7 @@ def load(folder: Path) -> tuple[dict[str, list[Turn]], list[Query]]:
             row = json.loads(line)
             turns[row["conversation_id"]].append(
                 Turn(row["id"], row["conversation_id"], row["speaker"], row["text"], row["observed_at"],
-                     row.get("image_caption"))
+                     row.get("image_caption"), row.get("kind"), tuple(row.get("tags") or ()), row.get("importance"))
             )
     queries = []
     with (folder / "queries.jsonl").open() as fh:
@@ -61,7 +74,7 @@ def load(folder: Path) -> tuple[dict[str, list[Turn]], list[Query]]:
             row = json.loads(line)
             queries.append(
                 Query(row["id"], row["conversation_id"], row["question"], frozenset(row["relevant_ids"]),
-                      row["category_name"], bool(row["expected_abstain"]))
+                      row["category_name"], bool(row["expected_abstain"]), frozenset(row.get("superseded_ids") or ()))
             )
     return dict(turns), queries
 
@@ -87,17 +100,21 @@ def ndcg_at(ranked: list[str], relevant: frozenset[str], k: int = 10) -> float:
     return dcg / ideal
 
 
-def score(results: dict[str, list[str]], queries: list[Query]) -> dict[str, float]:
-    """Mean metrics over ``queries`` (each must have relevant ids) given ranked ids per query id."""
+def score(results: dict[str, list[str]], queries: list[Query], hits: bool = False) -> dict[str, float]:
+    """Mean metrics over ``queries`` (each must have relevant ids) given ranked ids per query id.
+
+    ``hits``: R@k is hit@k (relevant ids are alternatives, the agentic set's definition);
+    otherwise LoCoMo's recall@k.
+    """
     n = len(queries)
     if n == 0:
         return {"n": 0}
-    sums = defaultdict(float)
+    at = hit_at if hits else recall_at
+    sums: dict[str, float] = defaultdict(float)
     for q in queries:
         ranked = results.get(q.id, [])
-        sums["R@5"] += recall_at(ranked, q.relevant, 5)
-        sums["R@10"] += recall_at(ranked, q.relevant, 10)
-        sums["hit@10"] += hit_at(ranked, q.relevant, 10)
+        for k in (1, 5, 10):
+            sums[f"R@{k}"] += at(ranked, q.relevant, k)
         sums["MRR"] += reciprocal_rank(ranked, q.relevant)
         sums["nDCG@10"] += ndcg_at(ranked, q.relevant, 10)
     return {"n": n, **{k: v / n for k, v in sums.items()}}

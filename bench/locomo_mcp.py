@@ -75,7 +75,7 @@ def main() -> None:
         report = anyio.run(run, args.folder, db)
     m = report["main"]
     print(f"memories {report['memories']}, queries {report['queries']} (main scoring: {m['n']})")
-    print(f"R@5 {m['R@5']:.3f}  R@10 {m['R@10']:.3f}  hit@10 {m['hit@10']:.3f}  MRR {m['MRR']:.3f}  "
+    print(f"R@5 {m['R@5']:.3f}  R@10 {m['R@10']:.3f}  R@1 {m['R@1']:.3f}  MRR {m['MRR']:.3f}  "
           f"nDCG@10 {m['nDCG@10']:.3f}")
     print(f"abstained on {report['abstained_main_share']:.1%} of answerable queries")
     print(f"ingest {report['ingest_seconds']} s, recall {report['recall_seconds']} s")

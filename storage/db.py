@@ -16,6 +16,7 @@ import apsw
 import sqlite_vec
 
 from .errors import StoreError
+from .textindex import SQL_FUNCTION, index_text
 
 BUSY_TIMEOUT_MS = 5_000
 
@@ -52,6 +53,8 @@ def open_connection(path: Path | str, check: Callable[[apsw.Connection], object]
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
         conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        # The FTS5 view and triggers call it; a connection without it cannot write memories.
+        conn.create_scalar_function(SQL_FUNCTION, index_text, 1, deterministic=True)
         if check is not None:
             check(conn)
         conn.execute("PRAGMA journal_mode=WAL")

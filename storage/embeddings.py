@@ -32,6 +32,12 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2-int8"
 MAX_TOKENS = 256
 BATCH_SIZE = 32
+# A long memory is embedded in windows of what the model reads (256 tokens less [CLS]
+# and [SEP]) overlapping by a quarter, so a fact cut at one window's edge is whole in
+# the next; 40 windows cover 8,000 characters even of CJK text (a token per character).
+WINDOW_TOKENS = MAX_TOKENS - 2
+WINDOW_OVERLAP = 64
+MAX_WINDOWS = 40
 
 
 def bundled_tokenizer_path() -> Path:
@@ -168,16 +174,29 @@ class Embedder:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
         return np.concatenate(vectors).astype(np.float32)
 
-    def count_tokens(self, text: str) -> int:
-        """Tokens in ``text`` for budgets: the model tokenizer's count (no truncation, no
-        special tokens), but at least one per 4 ASCII characters plus one per other
-        character, since WordPiece counts a word of over 100 characters (a key, a
-        hash) or an emoji as a single unknown token where LLM tokenizers use several.
+    def windows(self, text: str) -> list[str]:
+        """``text`` cut into the overlapping windows the model can read whole.
 
-        Uses only the tokenizer file, so it works even when the ONNX model cannot
-        load; a custom model folder without one falls back to the bundled MiniLM
-        tokenizer (a budget count, not an embedding, depends on it).
+        Returns ``[text]`` when it fits in ``WINDOW_TOKENS`` tokens; otherwise the
+        text itself first (:meth:`embed` reads its first window) and then windows 2..n,
+        each ``WINDOW_TOKENS`` tokens starting ``WINDOW_TOKENS - WINDOW_OVERLAP`` after
+        the previous one, at most ``MAX_WINDOWS`` in all. Uses only the tokenizer file.
         """
+        offsets = self._plain_tokenizer().encode(text, add_special_tokens=False).offsets
+        out = [text]
+        step = WINDOW_TOKENS - WINDOW_OVERLAP
+        start = step
+        while len(offsets) > WINDOW_TOKENS and start < len(offsets) - WINDOW_OVERLAP and len(out) < MAX_WINDOWS:
+            first = start
+            while first > 0 and offsets[first][0] == offsets[first - 1][1]:  # begin at a word's start
+                first -= 1
+            end = min(first + WINDOW_TOKENS, len(offsets))
+            out.append(text[offsets[first][0] : offsets[end - 1][1]])
+            start += step
+        return out
+
+    def _plain_tokenizer(self):  # type: ignore[no-untyped-def]
+        """The tokenizer without truncation or padding, for counting and windows."""
         with self._lock:
             if self._counter is None:
                 from tokenizers import Tokenizer
@@ -189,6 +208,18 @@ class Embedder:
                 counter.no_truncation()
                 counter.no_padding()
                 self._counter = counter
-        counted = len(self._counter.encode(text, add_special_tokens=False).ids)  # type: ignore[attr-defined]
+            return self._counter
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in ``text`` for budgets: the model tokenizer's count (no truncation, no
+        special tokens), but at least one per 4 ASCII characters plus one per other
+        character, since WordPiece counts a word of over 100 characters (a key, a
+        hash) or an emoji as a single unknown token where LLM tokenizers use several.
+
+        Uses only the tokenizer file, so it works even when the ONNX model cannot
+        load; a custom model folder without one falls back to the bundled MiniLM
+        tokenizer (a budget count, not an embedding, depends on it).
+        """
+        counted = len(self._plain_tokenizer().encode(text, add_special_tokens=False).ids)
         non_ascii = sum(1 for ch in text if ord(ch) > 127)
         return max(counted, -(-(len(text) - non_ascii) // 4) + non_ascii)

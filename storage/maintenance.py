@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 
+from . import vectors as vector_rows
 from .errors import ModelUnavailable
 from .schema import VECTOR_TABLE
 from .store import Store
@@ -70,20 +71,21 @@ def fill_pending(store: Store, progress: Progress | None = None, batch: int = 64
         if not rows:
             return done
         last_seq = rows[-1][0]
-        vectors = store.embedder.embed([r[2] for r in rows])
+        parts = [store.embedder.windows(r[2]) for r in rows]
+        flat = store.embedder.embed([text for windows in parts for text in windows])
         with store.writing() as conn:
             if not store.vectors_writable():
                 raise ModelUnavailable("the database's model changed while filling vectors: run memvault reindex")
-            for (seq, tenant, content), vector in zip(rows, vectors, strict=True):
+            start = 0
+            for (seq, tenant, content), windows in zip(rows, parts, strict=True):
+                blobs = [v.tobytes() for v in flat[start : start + len(windows)]]
+                start += len(windows)
                 still = conn.execute(
                     "SELECT 1 FROM memories WHERE seq = ? AND vector_pending = 1 AND content = ?", (seq, content)
                 ).fetchone()
                 if still is None:
                     continue
-                conn.execute(
-                    f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, ?, ?)",
-                    (seq, tenant, vector.tobytes()),
-                )
+                vector_rows.write(conn, seq, tenant, blobs)
                 conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
                 done += 1
         if progress is not None:
@@ -107,6 +109,7 @@ def reindex(store: Store, progress: Progress | None = None) -> int:
     store.embedder.load()
     with store.writing() as conn:
         conn.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
+        conn.execute("DELETE FROM memory_windows")
         conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
         store.vectors_writable()
         conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")

@@ -54,22 +54,28 @@ class Signals:
 
     ``keyword_rank``/``vector_rank`` are 1-based ranks in each candidate list
     (None: not a candidate there); ``keyword_score`` is FTS5's BM25 with the sign
-    flipped (higher is better); ``vector_similarity`` is cosine similarity in [-1, 1].
+    flipped (higher is better); ``vector_similarity`` is cosine similarity in [-1, 1]
+    (a long memory's best window; None only for a memory without a vector yet);
+    ``coverage`` is the IDF-weighted share in [0, 1] of the question's content words
+    found in the memory's text.
     """
 
     keyword_rank: int | None = None
     keyword_score: float | None = None
     vector_rank: int | None = None
     vector_similarity: float | None = None
+    coverage: float | None = None
 
 
 @dataclass(frozen=True)
 class Hit:
-    """A recalled memory with its fused ``score`` and the signals behind it."""
+    """A recalled memory with its fused ``score`` (only the order matters), its
+    ``confidence`` in [0, 1] (see ``ranking.confidence``) and the signals behind it."""
 
     memory: Memory
     score: float
     signals: Signals
+    confidence: float = 0.0
 
 
 @dataclass(frozen=True)

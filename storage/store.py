@@ -14,21 +14,24 @@ import logging
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 import apsw
 
+from . import ranking as ranking_rules
 from . import search, validate
+from . import vectors as vector_rows
 from .db import open_connection, scrub, write_transaction
 from .embeddings import Embedder
 from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
-from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome
+from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome, Signals
+from .candidates import Candidates, Tokenize, gather, porter_tokenizer
 from .schema import VECTOR_TABLE, check_compatible, migrate, vector_table_sql
 from .secrets import refuse_secrets
 from .timefmt import now_ms
+from .timewords import TimeParser
 
 log = logging.getLogger(__name__)
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
@@ -84,6 +87,8 @@ class Store:
         self.clock = clock
         self._lock = threading.RLock()
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
+        self._time = TimeParser()
+        self._tokenize: Tokenize | None = None
         self._conn = open_connection(self.path, check=check_compatible)
         migrate(self._conn)
 
@@ -133,12 +138,13 @@ class Store:
             )
         return None
 
-    def _embed(self, texts: list[str]) -> tuple[list[bytes] | None, str | None]:
+    def _embed_memory(self, text: str) -> tuple[list[bytes] | None, str | None]:
+        """The vectors of ``text``'s windows (float32 blobs, window 0 first), or None and why not."""
         reason = self.vector_status()
         if reason is not None:
             return None, reason
         assert self.embedder is not None
-        return [v.tobytes() for v in self.embedder.embed(texts)], None
+        return [v.tobytes() for v in self.embedder.embed(self.embedder.windows(text))], None
 
     def vectors_writable(self) -> bool:
         """Inside a write transaction: True when vectors of our model may be written.
@@ -174,21 +180,24 @@ class Store:
         source: str | None,
         observed_at: int,
         expires_at: int | None,
-        vector: bytes | None,
+        vectors: list[bytes] | None,
         supersedes: str | None = None,
         idempotency_key: str | None = None,
     ) -> str:
         memory_id = new_id()
         content_hash = validate.content_hash(content)
-        with_vector = vector is not None and self.vectors_writable()
-        # The episode context: the latest current memory observed shortly before this one
-        # (never the memory being superseded: its stale words must not index the new one).
-        context = self._conn.execute(
-            "SELECT seq FROM memories WHERE tenant = ? AND scope = ? AND forgotten_at IS NULL"
-            " AND superseded_by IS NULL AND id IS NOT ? AND observed_at BETWEEN ? AND ?"
-            " ORDER BY observed_at DESC, seq DESC LIMIT 1",
-            (tenant, scope, supersedes, observed_at - search.EPISODE_GAP_MS, observed_at),
-        ).fetchone()
+        with_vector = vectors is not None and self.vectors_writable()
+        # The episode context: for an episode, the latest current episode observed shortly
+        # before it in the scope, the turn it continues (never the memory being superseded:
+        # its stale words must not index the new one). Independent facts have none.
+        context = None
+        if kind == "episode":
+            context = self._conn.execute(
+                "SELECT seq FROM memories WHERE tenant = ? AND scope = ? AND kind = 'episode'"
+                " AND forgotten_at IS NULL AND superseded_by IS NULL AND id IS NOT ? AND observed_at BETWEEN ? AND ?"
+                " ORDER BY observed_at DESC, seq DESC LIMIT 1",
+                (tenant, scope, supersedes, observed_at - search.EPISODE_GAP_MS, observed_at),
+            ).fetchone()
         self._conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
             " observed_at, recorded_at, expires_at, supersedes, vector_pending, context_seq)"
@@ -203,9 +212,8 @@ class Store:
         self._record_key(tenant, idempotency_key, seq, content_hash)
         self._conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in tags])
         if with_vector:
-            self._conn.execute(
-                f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, ?, ?)", (seq, tenant, vector)
-            )
+            assert vectors is not None
+            vector_rows.write(self._conn, seq, tenant, vectors)
         return memory_id
 
     def _replay_or_duplicate(
@@ -301,14 +309,14 @@ class Store:
             existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
         if existing is not None:
             return existing
-        vectors, degraded = self._embed([text])
+        vectors, degraded = self._embed_memory(text)
         with self._lock, write_transaction(self._conn):
             existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
             if existing is not None:
                 return existing
             memory_id = self._insert(
                 **fields, content=text, observed_at=observed, expires_at=expires,
-                vector=vectors[0] if vectors else None, idempotency_key=key,
+                vectors=vectors, idempotency_key=key,
             )
         return RememberOutcome(id=memory_id, created=True, degraded=degraded)
 
@@ -385,7 +393,7 @@ class Store:
         new_importance = validate.importance(importance) if importance is not None else None
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
         self._refuse_secrets(content=text, source=new_source, tags=new_tags, reason=reason)
-        vectors, _ = self._embed([text])
+        vectors, _ = self._embed_memory(text)
         with self._lock, write_transaction(self._conn):
             old = self._get_row(tenant, id)
             if old.forgotten_at is not None:
@@ -413,7 +421,7 @@ class Store:
                 source=new_source if new_source is not None else old.source,
                 observed_at=observed,
                 expires_at=expires,
-                vector=vectors[0] if vectors else None,
+                vectors=vectors,
                 supersedes=old.id,
             )
             self._conn.execute(
@@ -461,8 +469,7 @@ class Store:
                     if row is None:
                         continue
                     seq = row[0]
-                    if self.has_vector_table():
-                        self._conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid = ?", (seq,))
+                    vector_rows.delete(self._conn, seq)
                     self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
                     self._conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
                     self._conn.execute(
@@ -506,7 +513,7 @@ class Store:
         until: str | None = None,
         include_history: bool = False,
     ) -> RecallOutcome:
-        """Hybrid search (FTS5 BM25 + vec0 cosine, fused by RRF) over current memories.
+        """Hybrid search (FTS5 BM25 + vec0 cosine, fused in ``ranking``) over current memories.
 
         Only memories of ``tenant`` in ``scopes`` that pass every filter are
         candidates; ``tags`` must all be present; ``since``/``until`` bound
@@ -529,77 +536,66 @@ class Store:
             include_history=bool(include_history),
         )
         size = validate.limit(limit)
-        found = self._candidates(filters, query, max(search.CANDIDATES_MIN, 4 * size), judge=size)
+        found = self._ranking(filters, query, max(search.CANDIDATES_MIN, 4 * size))
         if found is None:
             return RecallOutcome(hits=[], abstained=True)
-        hits = sorted(
-            (
-                Hit(
-                    memory=found.rows[seq],
-                    score=search.adjust(score, found.rows[seq].importance, found.rows[seq].observed_at, filters.now),
-                    signals=replace(signals, vector_similarity=found.similarity.get(seq)),
-                )
-                for seq, (score, signals) in found.fused.items()
-            ),
-            key=lambda h: h.score,
-            reverse=True,
-        )
-        if found.degraded is not None:
-            return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=found.degraded)
-        unjudged = [h for h in hits[:size] if h.memory.vector_pending]
-        keyword_top = found.similarity.get(found.keyword[0][0], -1.0) if found.keyword else -1.0
-        if not unjudged and not search.answers(found.best_similarity, keyword_top, found.exact):
-            return RecallOutcome(hits=[], abstained=True)
-        hits = [h for h in hits if search.relevant_hit(h.signals.vector_similarity, found.best_similarity)]
-        degraded = f"{len(unjudged)} matching memories have no vector yet" if unjudged else None
-        return RecallOutcome(hits=hits[:size], abstained=not hits, degraded=degraded)
+        candidates, ranking = found
+        hits = [
+            Hit(
+                memory=s.memory,
+                score=s.score,
+                confidence=s.confidence,
+                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage),
+            )
+            for s in ranking.hits[:size]
+        ]
+        degraded = candidates.degraded
+        pending = sum(h.memory.vector_pending for h in hits)
+        if degraded is None and pending:
+            degraded = f"{pending} matching memories have no vector yet"
+        return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded)
 
-    def _candidates(
-        self, filters: search.Filters, query: str, pool: int, judge: int = 0
-    ) -> search.Candidates | None:
-        """Keyword and vector candidates for ``query`` from one snapshot, with the
-        rows they name and their cosine similarities: every vector candidate's, and
-        for keyword-only candidates those of the best keyword match and of the
-        first ``judge`` by fused rank (the ones recall may return). None when the
-        query has no words at all."""
-        match = search.match_expression(query)
-        if match is None:
+    def _ranking(
+        self, filters: search.Filters, query: str, pool: int, rank: bool = True
+    ) -> tuple[Candidates, ranking_rules.Ranking | None] | None:
+        """Candidates for ``query`` and their ranking, from one snapshot (see
+        ``candidates.gather`` and ``ranking.rank``); None when the query has no words."""
+        if not search.query_chunks(query):
             return None
+        when = self._time.find(query, filters.until or filters.now)
+        words_query = query.replace(when.text, " ") if when else query
         # The query is embedded on a worker thread while the keyword search runs.
         degraded = self.vector_status()
         embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None
+
+        def query_vector() -> bytes | None:
+            if embedding is None or not self.has_vector_table():
+                return None
+            return embedding.result()[0].tobytes()
+
         with self.snapshot() as conn:  # one snapshot for every read below
-            keyword = conn.execute(*search.keyword_sql(filters, match, pool)).fetchall()
-            vector: list[tuple[int, float]] = []
-            similarity: dict[int, float] = {}
-            if embedding is not None and self.has_vector_table():
-                query_vector = embedding.result()[0].tobytes()
-                sql, params = search.vector_sql(filters, VECTOR_TABLE, pool)
-                vector = conn.execute(sql, {**params, "vector": query_vector}).fetchall()
-                similarity = {seq: 1.0 - distance for seq, distance in vector}
-            fused = search.fuse(keyword, vector)
-            if vector:
-                ranked = sorted(fused, key=lambda seq: fused[seq][0], reverse=True)
-                # twice as many as needed: the importance and freshness adjustment may reorder a few
-                wanted = ranked[: 2 * judge] + [seq for seq, _ in keyword[:1]]
-                sql, params = search.similarity_sql(VECTOR_TABLE, [s for s in wanted if s not in similarity])
-                for seq, distance in conn.execute(sql, {**params, "vector": query_vector}):
-                    similarity[seq] = 1.0 - distance
-            rows = self._rows_by_seq(list(fused))
-            found = search.Candidates(keyword, vector, fused, rows, similarity, degraded, exact=False)
-            if keyword and found.best_similarity < search.MIN_SIMILARITY:
-                # Only needed when similarity alone would not let recall answer.
-                all_words = search.all_words_expression(query) or ""
-                found = replace(found, exact=bool(conn.execute(*search.keyword_sql(filters, all_words, 1)).fetchall()))
-        return found
+            if self._tokenize is None:
+                self._tokenize = porter_tokenizer(conn)
+            found = gather(
+                conn, self._tokenize, filters, words_query, query_vector, when, pool, degraded, self._rows_by_seq
+            )
+            if not rank:
+                return found, None
+
+            def same_subject(a: int, b: int) -> float | None:
+                row = conn.execute(search.pair_similarity_sql(VECTOR_TABLE), (a, b)).fetchone()
+                return None if row is None else 1.0 - row[0]
+
+            return found, ranking_rules.rank(found, filters.now, found.unknown_names, same_subject)
 
     def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
         """The keyword-only (BM25) and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
         filters = search.Filters(tenant=tenant, scopes=scopes, now=self.clock())
-        found = self._candidates(filters, validate.query(query), k)
-        if found is None:
+        ranked = self._ranking(filters, validate.query(query), k, rank=False)
+        if ranked is None:
             return [], []
-        return [found.rows[s].id for s, _ in found.keyword], [found.rows[s].id for s, _ in found.vector]
+        found = ranked[0]
+        return [found.rows[s].id for s, _, _ in found.keyword], [found.rows[s].id for s, _ in found.vector]
 
     def _rows_by_seq(self, seqs: list[int]) -> dict[int, Memory]:
         if not seqs:

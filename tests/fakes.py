@@ -32,6 +32,11 @@ class FakeEmbedder:
                 out[i, 0] = 1.0
         return out
 
+    def windows(self, text: str) -> list[str]:
+        """Like ``Embedder.windows``, with windows of 40 words overlapping by 10."""
+        words = text.split()
+        return [text] + [" ".join(words[i : i + 40]) for i in range(30, len(words) - 10, 30)]
+
     def count_tokens(self, text: str) -> int:
         return len(re.findall(r"\w+|[^\w\s]", text))
 

@@ -17,21 +17,23 @@ from memvault.storage import search
         ("what is it", '"what" OR "is" OR "it"'),  # only stop words: all kept
         ("snake_case", '"snake case"'),
         ("!!! 🙂", None),
+        ("end-of-life policy", '"end of life" OR "policy"'),  # stop words inside a chunk stay
+        ("state-of-the-art of the model", '"state of the art" OR "model"'),
+        ("it's the don't", '"it s" OR "the" OR "don t"'),  # nothing but stop words: all kept
+        ("身份验证", '"身份 份验 验证"'),  # CJK: the phrase of its bigrams
+        ("審計 ログ 김지현", '"審計" OR "ログ" OR "김지 지현"'),
     ],
 )
 def test_match_expression_quotes_every_word_and_drops_syntax(query, expected):
     assert search.match_expression(query) == expected
 
 
-def test_all_words_expression_requires_every_phrase():
-    assert search.all_words_expression("deploy k8s cluster") == '"deploy" AND "k8s" AND "cluster"'
-
-
 def test_filters_are_part_of_both_candidate_queries():
     f = search.Filters(tenant="t", scopes=["a", "global"], now=5, kinds=["fact"], tags=["x", "y"], since=1, until=9)
     keyword, params = search.keyword_sql(f, '"x"', 10)
     vector, vparams = search.vector_sql(f, "memory_vectors", 10)
-    for sql in (keyword, vector):
+    windows, _ = search.window_sql(f, 10)
+    for sql in (keyword, vector, windows):
         for clause in ("m.tenant = :tenant", "m.forgotten_at IS NULL", "m.superseded_by IS NULL", ":now",
                        "json_each(:scopes)", "json_each(:kinds)", ":tag_count", ":since", ":until"):
             assert clause in sql

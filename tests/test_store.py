@@ -314,17 +314,19 @@ def test_database_file_and_folder_are_private(tmp_path):
 
 
 def test_a_reply_is_found_through_the_memory_before_it_in_the_episode(store):
-    question = remember(store, "Melanie: I just bought new running shoes", observed_at="2026-01-01T10:00:00Z")
-    reply = remember(store, "Caroline: Love that purple color!", observed_at="2026-01-01T10:01:00Z")
-    later = remember(store, "Caroline: Unrelated note", observed_at="2026-01-01T12:00:00Z")  # another episode
+    question = remember(store, "Melanie: I just bought new running shoes", observed_at="2026-01-01T10:00:00Z",
+                        kind="episode")
+    reply = remember(store, "Caroline: Love that purple color!", observed_at="2026-01-01T10:01:00Z", kind="episode")
+    later = remember(store, "Caroline: Unrelated note", observed_at="2026-01-01T12:00:00Z",
+                     kind="episode")  # another episode
     keyword, _ = store.ranked_lists(tenant="a", query="shoes", scopes=SCOPES, k=5)
     assert keyword == [question.id, reply.id]  # the reply matched through its context only
     assert later.id not in keyword
 
 
 def test_forgetting_a_memory_removes_it_from_the_context_of_the_next(store, db_path):
-    first = remember(store, "Alex: my locker code is qq8822zz", observed_at="2026-01-01T10:00:00Z")
-    reply = remember(store, "Sam: noted, thanks", observed_at="2026-01-01T10:00:30Z")
+    first = remember(store, "Alex: my locker code is qq8822zz", observed_at="2026-01-01T10:00:00Z", kind="episode")
+    reply = remember(store, "Sam: noted, thanks", observed_at="2026-01-01T10:00:30Z", kind="episode")
     assert store.ranked_lists(tenant="a", query="qq8822zz", scopes=SCOPES, k=5)[0] == [first.id, reply.id]
     store.forget(tenant="a", id=first.id)
     assert store.ranked_lists(tenant="a", query="qq8822zz", scopes=SCOPES, k=5)[0] == []
