@@ -377,7 +377,7 @@ def test_doctor_reports_a_longer_cycle_in_one_direction_only(store):
     assert len(finishes(lambda: store.history(tenant="a", id=ids[1]))) == 3
 
 
-# -- 26: degraded supersede, model dimension, last confirmation ----------------------------------
+# -- 26: degraded supersede, last confirmation (model dimension: test_store.py) ---------------------
 
 
 class Broken(FakeEmbedder):
@@ -392,23 +392,6 @@ def test_supersede_says_when_the_new_memory_has_no_vector(db_path):
         shaped = handlers.supersede(store, CALLER, id=old.id, content="Cache TTL is 90 s")
         assert "model folder is empty" in (shaped.degraded or "")
         assert store.get(tenant="a", id=shaped.id).vector_pending
-    finally:
-        store.close()
-
-
-def test_a_model_of_another_dimension_is_not_mixed_in(db_path):
-    first = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
-    first.remember(tenant="a", scope="s", content="made at 64 dimensions")
-    first.close()
-
-    class Narrow(FakeEmbedder):
-        dim = 32
-
-    store = Store(db_path, Narrow())  # type: ignore[arg-type]
-    try:
-        assert "64 dimensions" in (store.vector_status() or "")
-        out = store.remember(tenant="a", scope="s", content="made at 32 dimensions")
-        assert "reindex" in (out.degraded or "") and store.get(tenant="a", id=out.id).vector_pending
     finally:
         store.close()
 

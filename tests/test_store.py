@@ -273,21 +273,20 @@ def test_store_without_model_stores_pending_and_searches_keywords(db_path):
     healed.close()
 
 
-def test_vectors_of_another_model_are_never_mixed(db_path):
+@pytest.mark.parametrize("changed", [{"model_id": "other-model@2"}, {"dim": 32}])  # another model, or its size
+def test_vectors_of_another_model_are_never_mixed(db_path, changed):
     first = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     first.remember(tenant="a", scope="proj", content="made with the first model")
     first.close()
+    other = type("Other", (FakeEmbedder,), changed)
 
-    class Other(FakeEmbedder):
-        model_id = "other-model@2"
-
-    second = Store(db_path, Other())  # type: ignore[arg-type]
+    second = Store(db_path, other())  # type: ignore[arg-type]
     out = second.remember(tenant="a", scope="proj", content="made while models disagree")
     assert "reindex" in (out.degraded or "") and second.get(tenant="a", id=out.id).vector_pending
     assert "reindex" in (second.recall(tenant="a", query="models", scopes=SCOPES).degraded or "")
     assert maintenance.reindex(second) == 2
     stats = maintenance.stats(second)
-    assert stats["model_id"] == "other-model@2" and stats["vectors_pending"] == 0
+    assert stats["model_id"] == other.model_id and stats["vectors_pending"] == 0
     assert maintenance.check(second) == []
     second.close()
 
