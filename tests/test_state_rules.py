@@ -142,7 +142,7 @@ def test_ids_are_accepted_in_any_letter_case_everywhere(store):
 def test_a_unique_prefix_of_eight_characters_names_a_memory(store):
     first = remember(store, "first memory")
     second = remember(store, "second memory")
-    common = next(i for i, (x, y) in enumerate(zip(first.id, second.id)) if x != y)
+    common = next(i for i, (x, y) in enumerate(zip(first.id, second.id, strict=True)) if x != y)
     assert common >= 8  # UUIDv7 ids made together share their time prefix
     unique = second.id[: common + 1].upper()
     assert store.get(tenant="a", id=unique).id == second.id
@@ -157,7 +157,7 @@ def test_a_unique_prefix_of_eight_characters_names_a_memory(store):
 def test_a_prefix_of_another_tenants_memory_looks_like_an_unknown_id(store):
     mine = remember(store, "mine", tenant="a")
     theirs = remember(store, "theirs", tenant="b")
-    shared = next(i for i, (x, y) in enumerate(zip(mine.id, theirs.id)) if x != y)
+    shared = next(i for i, (x, y) in enumerate(zip(mine.id, theirs.id, strict=True)) if x != y)
     prefix = mine.id[:shared]
     assert theirs.id.startswith(prefix) and len(prefix) >= 8
     assert store.get(tenant="a", id=prefix).id == mine.id  # b's memory makes it neither ambiguous
