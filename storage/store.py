@@ -385,10 +385,12 @@ class Store:
         normalisation (lower-casing would hide a key's pattern), unless allowed."""
         if self.allow_secrets:
             return
+        texts: dict[str, str] = {}
         for field, value in fields.items():
             for i, text in enumerate(value if isinstance(value, list) else [value]):
                 if isinstance(text, str):
-                    refuse_secrets(f"{field}[{i}]" if isinstance(value, list) else field, text.strip())
+                    texts[f"{field}[{i}]" if isinstance(value, list) else field] = text.strip()
+        refuse_secrets(texts)
 
     def _times(self, observed_at: str | None, expires_at: str | None) -> tuple[int, int | None]:
         now = self.clock()
