@@ -377,7 +377,7 @@ class Store:
                     **fields, content=text, observed_at=observed, expires_at=expires,
                     vector=vectors[0] if vectors else None, idempotency_key=key,
                 )
-            self._after_write()
+            self.run_due_maintenance()  # cheap when nothing is due; never raises for a busy file
         return RememberOutcome(id=memory_id, created=True, degraded=degraded)
 
     def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
@@ -539,7 +539,7 @@ class Store:
                 self._conn.execute(
                     "UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new, reason, old.id)
                 )
-            self._after_write()
+            self.run_due_maintenance()
         return SupersedeOutcome(id=new, superseded_id=old.id, degraded=degraded)
 
     def _check_supersedable(self, old: Memory, now: int) -> None:
@@ -646,28 +646,26 @@ class Store:
     def _finish_scrub(self, retry_now: bool) -> bool:
         """Under the lock, outside a transaction: scrub if one is due; True when none is due any more.
 
-        Never raises for a lock or a full disk: the duty stays recorded and the
-        result is False. Without ``retry_now`` a scrub that failed less than
-        ``SCRUB_RETRY_S`` ago is not tried again (each try may wait out the busy timeout).
+        Never raises for a lock, a full disk or any other SQLite error: the duty
+        stays recorded and the result is False. Without ``retry_now`` a scrub
+        that failed less than ``SCRUB_RETRY_S`` ago is not tried again (each try
+        may wait out the busy timeout).
         """
-        due = self.setting(SCRUB_DUE)
-        if due is None:
-            return True
-        if not retry_now and time.monotonic() < self._scrub_retry_at:
-            return False
         try:
-            done = scrub(self._conn)
-            if done:
+            due = self.setting(SCRUB_DUE)
+            if due is None:
+                return True
+            if not retry_now and time.monotonic() < self._scrub_retry_at:
+                return False
+            if scrub(self._conn):
                 with write_transaction(self._conn):
                     self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                return self.setting(SCRUB_DUE) is None  # False if another forget came in meanwhile
         except apsw.Error as exc:
             log.warning("scrub of forgotten content postponed: %s", exc)
-            done = False
-        if not done:
-            self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
-            return False
-        return self.setting(SCRUB_DUE) is None
+        self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
+        return False
 
     def run_due_maintenance(self) -> DueWork:
         """Do the work the store owes: erase expired memories and finish a pending scrub.
@@ -682,12 +680,12 @@ class Store:
         with self._lock:
             now = self.clock()
             purged: list[str] = []
-            due = self._conn.execute(
-                "SELECT 1 FROM memories WHERE forgotten_at IS NULL AND expires_at <= ? LIMIT 1",
-                (now - EXPIRY_GRACE_MS,),
-            ).fetchone()
+            pending = False  # (unknown when the database is busy: then no scrub is claimed)
             try:
-                if due:
+                if self._conn.execute(
+                    "SELECT 1 FROM memories WHERE forgotten_at IS NULL AND expires_at <= ? LIMIT 1",
+                    (now - EXPIRY_GRACE_MS,),
+                ).fetchone():
                     with write_transaction(self._conn):
                         rows = self._conn.execute(
                             "SELECT seq, id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= ?",
@@ -696,15 +694,11 @@ class Store:
                         for seq, memory_id, expired in rows:
                             self._erase(seq, now, f"expired at {format_ms(expired)}")
                             purged.append(memory_id)
-            except apsw.BusyError as exc:
+                pending = self.setting(SCRUB_DUE) is not None
+            except (apsw.BusyError, apsw.LockedError) as exc:
                 log.warning("erasing expired memories postponed: %s", exc)
-            pending = self.setting(SCRUB_DUE) is not None
             scrubbed = self._finish_scrub(retry_now=bool(purged))
         return DueWork(purged_ids=purged, scrubbed=pending and scrubbed, scrub_pending=not scrubbed)
-
-    def _after_write(self) -> None:
-        """Under the lock, after a committed write: the due maintenance, if any (cheap when none)."""
-        self.run_due_maintenance()
 
     # -- reading -----------------------------------------------------------------
 
