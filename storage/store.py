@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import threading
 import time
@@ -433,6 +434,27 @@ class Store:
                 "id", f"{given.strip()[:40]!r} is the start of several memory ids; give more characters or the whole id"
             )
         return _memory(rows[0])
+
+    def short_ids(self, *, tenant: str, ids: list[str]) -> dict[str, str]:
+        """The shortest prefix (at least ``ID_PREFIX_MIN_CHARS``) that names each of ``ids``
+        uniquely among ``tenant``'s memories today, as ``{id: prefix}``.
+
+        UUIDv7 ids begin with their creation time, so memories made within about a
+        minute share their first 8 characters and need longer prefixes. A prefix
+        may become ambiguous as memories are added (then it is an error, never
+        another memory), as with git's abbreviated hashes.
+        """
+        out: dict[str, str] = {}
+        with self.snapshot() as conn:
+            for memory_id in ids:
+                neighbours = conn.execute(
+                    "SELECT (SELECT id FROM memories WHERE tenant = :t AND id < :id ORDER BY id DESC LIMIT 1),"
+                    " (SELECT id FROM memories WHERE tenant = :t AND id > :id ORDER BY id LIMIT 1)",
+                    {"t": tenant, "id": memory_id},
+                ).fetchone()
+                shared = max(len(os.path.commonprefix([memory_id, n])) for n in (*neighbours, "") if n is not None)
+                out[memory_id] = memory_id[: max(ID_PREFIX_MIN_CHARS, shared + 1)]
+        return out
 
     def _row(self, tenant: str, memory_id: str) -> Memory:
         """The memory with exactly this id (as stored links name it). Raises NotFound."""

@@ -20,6 +20,7 @@ from mcp import Client
 from memvault.server.app import build_server
 from memvault.server.config import Config
 from memvault.storage import maintenance, schema
+from memvault.storage import store as store_module
 from memvault.storage.errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from memvault.storage.store import EXPIRY_GRACE_MS, Store
 from memvault.storage.timefmt import MAX_MS, MIN_MS, format_ms, now_ms, parse_iso
@@ -152,6 +153,23 @@ def test_a_unique_prefix_of_eight_characters_names_a_memory(store):
     assert err.value.field == "id"
     with pytest.raises(NotFound):
         store.get(tenant="a", id=first.id[:7])
+
+
+def test_short_ids_are_the_shortest_unique_prefixes_and_resolve(store, monkeypatch):
+    made = iter(["01a2aaaa-0001-7000-8000-000000000001", "01a2aaaa-0002-7000-8000-000000000002",
+                 "01a2aaaa-0002-7000-8000-000000000003", "01a2bbbb-0000-7000-8000-000000000004",
+                 "01a2aaab-0000-7000-8000-000000000005"])
+    monkeypatch.setattr(store_module, "new_id", lambda: next(made))
+    ids = [remember(store, f"note {i}").id for i in range(4)]
+    remember(store, "another tenant's note", tenant="b")  # 01a2aaab...: not a neighbour for tenant a
+    short = store.short_ids(tenant="a", ids=ids)
+    assert list(short.values()) == ["01a2aaaa-0001", "01a2aaaa-0002-7000-8000-000000000002",
+                                    "01a2aaaa-0002-7000-8000-000000000003", "01a2bbbb"]
+    for memory_id, prefix in short.items():
+        assert store.get(tenant="a", id=prefix).id == memory_id
+        if len(prefix) > 8:
+            with pytest.raises(InvalidInput, match="several"):
+                store.get(tenant="a", id=prefix[:-1])
 
 
 def test_a_prefix_of_another_tenants_memory_looks_like_an_unknown_id(store):
