@@ -14,32 +14,39 @@ from collections.abc import Callable, Iterator
 from . import vectors as vector_rows
 from .errors import ModelUnavailable
 from .schema import VECTOR_TABLE
-from .store import Store
+from .store import SCRUB_DUE, Store
 from .timefmt import format_ms
 
 Progress = Callable[[int, int], None]
 
 
 def stats(store: Store) -> dict[str, object]:
-    """Counts over the whole file: memories by state and kind, tenants, pending vectors."""
+    """Counts over the whole file: memories by state and kind, tenants, pending vectors.
+
+    ``current`` and ``superseded`` leave out expired memories, counted apart in
+    ``expired`` until they are erased (``Store.run_due_maintenance``);
+    ``scrub_pending`` says forgotten bytes may still be in the files.
+    """
+    now = store.clock()
+    live = "forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > :now)"
     with store.snapshot() as conn:
 
         def one(sql: str) -> int:
-            return conn.execute(sql).fetchone()[0]
+            return conn.execute(sql, {"now": now}).fetchone()[0]
 
         return {
             "database": str(store.path),
             "schema_version": one("PRAGMA user_version"),
             "model_id": store.setting("model_id"),
             "tenants": one("SELECT count(DISTINCT tenant) FROM memories"),
-            "current": one("SELECT count(*) FROM memories WHERE superseded_by IS NULL AND forgotten_at IS NULL"),
-            "superseded": one(
-                "SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND forgotten_at IS NULL"
-            ),
+            "current": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NULL AND {live}"),
+            "superseded": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND {live}"),
+            "expired": one("SELECT count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= :now"),
             "forgotten": one("SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"),
             "vectors_pending": one("SELECT count(*) FROM memories WHERE vector_pending = 1"),
+            "scrub_pending": store.setting(SCRUB_DUE) is not None,
             "by_kind": dict(
-                conn.execute("SELECT kind, count(*) FROM memories WHERE forgotten_at IS NULL GROUP BY kind").fetchall()
+                conn.execute(f"SELECT kind, count(*) FROM memories WHERE {live} GROUP BY kind", {"now": now})
             ),
         }
 
@@ -121,8 +128,9 @@ def check(store: Store) -> list[str]:
 
     Checks SQLite's ``integrity_check``, FTS5's own ``integrity-check`` against
     the memories, that FTS entries, vectors and memories agree by id, that no
-    tombstone keeps content, that supersession links are complete both ways,
-    and that the recorded model is the one this process would use.
+    tombstone keeps content, that supersession links are complete both ways and
+    form no cycle, that no scrub of forgotten bytes is pending, and that the
+    recorded model is the one this process would use.
     """
     problems: list[str] = []
     with store.snapshot() as conn:
@@ -165,6 +173,18 @@ def check(store: Store) -> list[str]:
         ).fetchone()[0]
         if half_links:
             problems.append(f"{half_links} supersession links are one-sided")
+        for column in ("superseded_by", "supersedes"):
+            links = dict(conn.execute(f"SELECT id, {column} FROM memories WHERE {column} IS NOT NULL").fetchall())
+            looped = _on_cycles(links)
+            if looped:
+                problems.append(
+                    f"{len(looped)} memories are in a supersession cycle ({column} links), e.g. {sorted(looped)[0]}"
+                )
+        if store.setting(SCRUB_DUE) is not None:
+            problems.append(
+                "a scrub of forgotten content is pending (another connection held the database): "
+                "forgotten text may remain in the file bytes until the next write or start-up"
+            )
         tombstones = conn.execute(
             "SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"
             " AND (content IS NOT NULL OR source IS NOT NULL"
@@ -178,16 +198,34 @@ def check(store: Store) -> list[str]:
     return problems
 
 
+def _on_cycles(links: dict[str, str]) -> set[str]:
+    """The ids that a chain of ``links`` (id -> next id) leads back to."""
+    looped: set[str] = set()
+    done: set[str] = set()
+    for start in links:
+        path: list[str] = []
+        node: str | None = start
+        while node is not None and node not in done and node not in path:
+            path.append(node)
+            node = links.get(node)
+        if node is not None and node in path:
+            looped.update(path[path.index(node):])
+        done.update(path)
+    return looped
+
+
 def export(store: Store, tenant: str) -> Iterator[str]:
-    """JSON lines of ``tenant``'s memories that are not forgotten, current and
-    superseded (history), oldest first. Forgotten memories are left out entirely."""
+    """JSON lines of ``tenant``'s memories that are neither forgotten nor expired,
+    current and superseded (history), oldest first. Forgotten and expired
+    memories are left out entirely."""
     with store.snapshot() as conn:
         rows = conn.execute(
             "SELECT id, scope, kind, content, (SELECT json_group_array(tag) FROM memory_tags"
             " WHERE memory_seq = m.seq), importance, source, observed_at, recorded_at, expires_at,"
             " supersedes, superseded_by, supersede_reason, confirmations"
-            " FROM memories m WHERE tenant = ? AND forgotten_at IS NULL ORDER BY seq",
-            (tenant,),
+            " FROM memories m WHERE tenant = ? AND forgotten_at IS NULL"
+            " AND (expires_at IS NULL OR expires_at > ?) ORDER BY seq",
+            (tenant, store.clock()),
         ).fetchall()
     for row in rows:
         (memory_id, scope, kind, content, tags, importance, source, observed, recorded, expires,

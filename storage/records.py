@@ -40,11 +40,24 @@ class RememberOutcome:
 
     ``duplicate_of`` is set when identical content already existed (not for an
     idempotent replay); ``degraded`` says why the memory has no vector yet.
+    ``not_applied`` names the fields given with a value other than the stored
+    memory's when nothing new was stored (the stored memory keeps its own).
     """
 
     id: str
     created: bool
     duplicate_of: str | None = None
+    degraded: str | None = None
+    not_applied: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SupersedeOutcome:
+    """What ``Store.supersede`` did: ``id`` is the new memory, ``superseded_id`` the
+    replaced one; ``degraded`` says why the new memory has no vector yet."""
+
+    id: str
+    superseded_id: str
     degraded: str | None = None
 
 
@@ -91,10 +104,22 @@ class RecallOutcome:
 @dataclass(frozen=True)
 class ForgetOutcome:
     """``forgotten_ids`` lists every memory emptied by this call (the whole chain
-    with ``include_history``); ``scrubbed`` is False when another process kept the
-    WAL from being truncated, so old bytes may linger there until the next checkpoint."""
+    with ``include_history``); ``scrubbed`` is True only when no scrub of deleted
+    bytes is pending any more: False means the text may still be in the database
+    or ``-wal`` bytes until the pending scrub runs (it is recorded and survives a crash)."""
 
     id: str
     already_forgotten: bool
     forgotten_ids: list[str] = field(default_factory=list)
     scrubbed: bool = True
+
+
+@dataclass(frozen=True)
+class DueWork:
+    """What ``Store.run_due_maintenance`` did: ``purged_ids`` are expired memories
+    erased into tombstones; ``scrubbed`` says a pending scrub was completed;
+    ``scrub_pending`` that one is still due (the database was busy)."""
+
+    purged_ids: list[str]
+    scrubbed: bool
+    scrub_pending: bool

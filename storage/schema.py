@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import apsw
 
+from . import validate
 from .db import write_transaction
 from .errors import StoreError
 
@@ -177,7 +178,21 @@ CREATE TABLE memory_windows (
 UPDATE memories SET vector_pending = 1 WHERE content IS NOT NULL AND length(content) > 254;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2_RETRIEVAL)
+# Expiry erasure and Unicode normalisation (storage/store.py, storage/validate.py):
+# memories past their expiry are found by an index; tags, scopes, idempotency keys
+# and content hashes written before normalisation are brought to the forms that
+# validate now produces (a tag that folds onto one already there is dropped).
+_V2_STATE = """
+CREATE INDEX memories_expiring ON memories(expires_at) WHERE forgotten_at IS NULL AND expires_at IS NOT NULL;
+UPDATE OR IGNORE memory_tags SET tag = memvault_tag(tag) WHERE tag <> memvault_tag(tag);
+DELETE FROM memory_tags WHERE tag <> memvault_tag(tag);
+UPDATE memories SET scope = memvault_nfc(scope) WHERE scope <> memvault_nfc(scope);
+UPDATE memories SET content_hash = memvault_hash(content) WHERE content IS NOT NULL;
+UPDATE OR IGNORE idempotency_keys SET key = memvault_nfc(key) WHERE key <> memvault_nfc(key);
+UPDATE idempotency_keys SET content_hash = (SELECT m.content_hash FROM memories m WHERE m.seq = memory_seq);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2_RETRIEVAL, _V2_STATE)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -211,6 +226,10 @@ def migrate(conn: apsw.Connection) -> int:
             ``user_version`` is higher than this code knows); it is left untouched.
     """
     current = check_compatible(conn)
+    # The normalisations of validate, for migrations that bring old rows up to date.
+    conn.create_scalar_function("memvault_nfc", validate.nfc, 1, deterministic=True)
+    conn.create_scalar_function("memvault_tag", validate.fold_tag, 1, deterministic=True)
+    conn.create_scalar_function("memvault_hash", validate.content_hash, 1, deterministic=True)
     while current < SCHEMA_VERSION:
         with write_transaction(conn):
             # Re-read under the write lock: another process may have migrated meanwhile.

@@ -3,56 +3,76 @@
 A memory store keeps text for a long time, copies it into indexes and shows it to
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
-connection strings and assignments, JWTs) are used; its generic high-entropy
-plugins and public-IP plugin are not, because ordinary memories carry commit
-hashes, UUIDs and addresses that they would flag.
+connection strings and assignments, JWTs) are used, with memvault's own plugins
+for newer key formats and a placeholder filter (``secret_plugins.py``, loaded
+through detect-secrets' custom plugin and filter settings); its generic
+high-entropy plugins and public-IP plugin are not, because ordinary memories
+carry commit hashes, UUIDs and addresses that they would flag.
 """
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from .errors import InvalidInput
 
 _EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
+_OWN = "file://" + str(Path(__file__).with_name("secret_plugins.py").resolve())
+_OWN_PLUGINS = (
+    "AnthropicKeyDetector", "OpenAIProjectKeyDetector", "GoogleApiKeyDetector",
+    "HuggingFaceTokenDetector", "NpmAccessTokenDetector", "GitHubFineGrainedTokenDetector",
+)
 # detect-secrets keeps its settings in process-wide state; scans are serialised.
 _lock = threading.Lock()
 
 
-def find_secrets(text: str) -> list[tuple[str, int]]:
-    """Credential types found in ``text``, as ``(type, 1-based line)`` pairs, no values."""
+def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
+    """Credential types found in each of ``texts``, as ``(type, 1-based line)`` pairs, no values.
+
+    All texts are scanned under one detect-secrets configuration (setting it up
+    costs more than scanning a short text).
+    """
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.core.scan import scan_line
-    from detect_secrets.settings import transient_settings
+    from detect_secrets.settings import Settings, transient_settings
 
-    found: list[tuple[str, int]] = []
+    results: list[list[tuple[str, int]]] = []
     with _lock:
         plugins = [
             {"name": cls.__name__}
             for cls in get_mapping_from_secret_type_to_class().values()
-            if cls.__name__ not in _EXCLUDED
-        ]
-        with transient_settings({"plugins_used": plugins}):
-            for number, line in enumerate(text.splitlines(), start=1):
-                for secret in scan_line(line):
-                    if (secret.type, number) not in found:
-                        found.append((secret.type, number))
-    return found
+            if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
+        ] + [{"name": name, "path": _OWN} for name in _OWN_PLUGINS]
+        filters = [{"path": path} for path in Settings().filters if path not in Settings.DEFAULT_FILTERS]
+        filters.append({"path": "memvault.storage.secret_plugins.is_placeholder"})
+        with transient_settings({"plugins_used": plugins, "filters_used": filters}):
+            # detect-secrets caches its class mapping once; load our plugins into it the first time.
+            if not set(_OWN_PLUGINS) <= {cls.__name__ for cls in get_mapping_from_secret_type_to_class().values()}:
+                get_mapping_from_secret_type_to_class.cache_clear()
+            for text in texts:
+                found: list[tuple[str, int]] = []
+                for number, line in enumerate(text.splitlines(), start=1):
+                    for secret in scan_line(line):
+                        if (secret.type, number) not in found:
+                            found.append((secret.type, number))
+                results.append(found)
+    return results
 
 
-def refuse_secrets(field: str, text: str | None) -> None:
-    """Raise :class:`InvalidInput` naming ``field``, the credential type and line, if any is found.
+def refuse_secrets(fields: dict[str, str]) -> None:
+    """Raise :class:`InvalidInput` naming the first field (of ``{field: text}``) that
+    holds a credential, with the credential type and line.
 
     The message never repeats the secret itself.
     """
-    if not text:
-        return
-    found = find_secrets(text)
-    if found:
-        where = "; ".join(f"{kind} on line {line}" for kind, line in found[:5])
-        raise InvalidInput(
-            field,
-            f"looks like it contains a credential ({where}). memvault does not store secrets: "
-            "remove it, or describe where the secret is kept instead (the server setting "
-            "MEMVAULT_ALLOW_SECRETS=1 turns this check off)",
-        )
+    texts = {field: text for field, text in fields.items() if text}
+    for field, found in zip(texts, find_secrets(*texts.values()), strict=True):
+        if found:
+            where = "; ".join(f"{kind} on line {line}" for kind, line in found[:5])
+            raise InvalidInput(
+                field,
+                f"looks like it contains a credential ({where}). memvault does not store secrets: "
+                "remove it, or describe where the secret is kept instead (the server setting "
+                "MEMVAULT_ALLOW_SECRETS=1 turns this check off)",
+            )

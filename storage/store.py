@@ -11,9 +11,13 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
+import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import apsw
@@ -26,15 +30,21 @@ from .embeddings import Embedder
 from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
-from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome, Signals
 from .candidates import Candidates, Tokenize, gather, porter_tokenizer
+from .records import DueWork, ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome, Signals, SupersedeOutcome
 from .schema import VECTOR_TABLE, check_compatible, migrate, vector_table_sql
 from .secrets import refuse_secrets
-from .timefmt import now_ms
+from .timefmt import format_ms, now_ms
 from .timewords import TimeParser
 
 log = logging.getLogger(__name__)
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
+# An expired memory is hidden at once and its content erased (like forget) by the first
+# write or start-up at least this long after it expired, so expiries share a scrub.
+EXPIRY_GRACE_MS = 3_600_000
+ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
+SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
+SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
 
 _COLUMNS = (
     "m.id, m.tenant, m.scope, m.kind, m.content,"
@@ -47,6 +57,32 @@ _BOOT_GROUP = (
     "CASE m.kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 0 WHEN 'procedure' THEN 1"
     " WHEN 'episode' THEN 3 ELSE 2 END"
 )
+
+
+_ID_CHARS = re.compile(r"[0-9a-f-]+")
+
+
+def _expired(memory: Memory, now: int) -> bool:
+    return memory.expires_at is not None and memory.expires_at <= now
+
+
+def _visible(memory: Memory, now: int) -> Memory:
+    """``memory`` as reads may show it: an expired memory loses its content, like a tombstone."""
+    if memory.forgotten_at is None and _expired(memory, now):
+        return replace(memory, content=None, tags=(), source=None, supersede_reason=None)
+    return memory
+
+
+def _differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
+    """Names of the ``given`` fields (None: not given) whose value differs from ``memory``'s."""
+    stored = {
+        "kind": memory.kind, "tags": sorted(memory.tags), "importance": memory.importance,
+        "source": memory.source, "observed_at": memory.observed_at, "expires_at": memory.expires_at,
+    }
+    return tuple(
+        name for name, value in given.items()
+        if value is not None and (sorted(value) if name == "tags" else value) != stored[name]  # type: ignore[call-overload]
+    )
 
 
 def _memory(row: tuple) -> Memory:
@@ -91,6 +127,8 @@ class Store:
         self._tokenize: Tokenize | None = None
         self._conn = open_connection(self.path, check=check_compatible)
         migrate(self._conn)
+        self._scrub_retry_at = 0.0
+        self.run_due_maintenance()
 
     def close(self) -> None:
         """Close the connection (the store cannot be used afterwards)."""
@@ -130,11 +168,16 @@ class Store:
         except ModelUnavailable as exc:
             return f"embedding model unavailable ({exc}): keyword search only, new memories wait for vectors"
         with self._lock:
-            recorded = self.setting("model_id")
+            recorded, dim = self.setting("model_id"), self.setting("model_dim")
         if recorded is not None and recorded != self.embedder.model_id:
             return (
                 f"the database's vectors come from model {recorded} but this server runs "
                 f"{self.embedder.model_id}: keyword search only until `memvault reindex` is run"
+            )
+        if recorded is not None and dim != str(self.embedder.dim):
+            return (
+                f"the database's vectors have {dim} dimensions but model {recorded} here makes "
+                f"{self.embedder.dim}: keyword search only until `memvault reindex` is run"
             )
         return None
 
@@ -149,7 +192,8 @@ class Store:
     def vectors_writable(self) -> bool:
         """Inside a write transaction: True when vectors of our model may be written.
 
-        Creates the vector table and records the model on first use.
+        Creates the vector table and records the model and its dimension on first
+        use; afterwards both must match the embedder.
         """
         assert self.embedder is not None and self.embedder.model_id is not None
         recorded = self.setting("model_id")
@@ -160,7 +204,7 @@ class Store:
                 [("model_id", self.embedder.model_id), ("model_dim", str(self.embedder.dim))],
             )
             return True
-        return recorded == self.embedder.model_id
+        return recorded == self.embedder.model_id and self.setting("model_dim") == str(self.embedder.dim)
 
     def has_vector_table(self) -> bool:
         """Whether the database has a vector table (a model has been recorded)."""
@@ -217,13 +261,15 @@ class Store:
         return memory_id
 
     def _replay_or_duplicate(
-        self, tenant: str, scope: str, content_hash: str, key: str | None
+        self, tenant: str, scope: str, content_hash: str, key: str | None, given: dict[str, object]
     ) -> RememberOutcome | None:
         """Inside a write transaction: the outcome when nothing new must be stored.
 
         A known idempotency key replays its first answer (or is a conflict when
         the content differs). Otherwise identical current content in the scope is
-        confirmed, and a new key is recorded against it.
+        confirmed, and a new key is recorded against it. Either way the stored
+        memory is left as it is, and ``not_applied`` names the ``given`` fields
+        whose values differ from it.
         """
         now = self.clock()
         if key is not None:
@@ -239,20 +285,32 @@ class Store:
                         f"idempotency_key {key!r} was already used for memory {memory_id} with different "
                         "content; a retry must send the same content, a new memory needs a new key"
                     )
-                return RememberOutcome(id=memory_id, created=False)
-        row = self._conn.execute(
-            "SELECT seq, id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ?"
-            " AND superseded_by IS NULL AND forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
-            (tenant, scope, content_hash, now),
-        ).fetchone()
-        if row is None:
+                stored = self._row(tenant, memory_id)
+                return RememberOutcome(id=memory_id, created=False, not_applied=_differences(stored, given))
+        memory_id = self._current_with_hash(tenant, scope, content_hash, now)
+        if memory_id is None:
             return None
-        seq, memory_id = row
+        stored = self._row(tenant, memory_id)
         self._conn.execute(
-            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE seq = ?", (now, seq)
+            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?",
+            (now, memory_id),
         )
-        self._record_key(tenant, key, seq, content_hash)
-        return RememberOutcome(id=memory_id, created=False, duplicate_of=memory_id)
+        self._record_key(tenant, key, self._seq(memory_id), content_hash)
+        return RememberOutcome(
+            id=memory_id, created=False, duplicate_of=memory_id, not_applied=_differences(stored, given)
+        )
+
+    def _current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None = None) -> str | None:
+        """The id of a current, unexpired memory of the scope with this content (other than ``but``)."""
+        row = self._conn.execute(
+            "SELECT id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ? AND id IS NOT ?"
+            " AND superseded_by IS NULL AND forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+            (tenant, scope, content_hash, but, now),
+        ).fetchone()
+        return row[0] if row else None
+
+    def _seq(self, memory_id: str) -> int:
+        return self._conn.execute("SELECT seq FROM memories WHERE id = ?", (memory_id,)).fetchone()[0]
 
     def _record_key(self, tenant: str, key: str | None, seq: int, content_hash: str) -> None:
         if key is not None:
@@ -278,15 +336,18 @@ class Store:
         """Store a memory, or return the existing one it repeats.
 
         Same ``idempotency_key`` and same content: the first call's id,
-        ``created`` False. Content identical (white space folded) to a current
-        memory of the same tenant and scope: that id, ``created`` False,
-        ``duplicate_of`` set, its ``confirmations`` counted. Otherwise a new row,
-        its FTS entry and its vector, in one transaction; without a usable model
-        the vector is marked pending and ``degraded`` says why.
+        ``created`` False. Content identical (white space folded, Unicode
+        normalised) to a current memory of the same tenant and scope: that id,
+        ``created`` False, ``duplicate_of`` set, its ``confirmations`` counted.
+        In both cases the stored memory keeps its fields: ``not_applied`` names
+        each field given here with another value (kind, tags, importance,
+        source, observed_at, expires_at); ``supersede`` changes them. Otherwise a
+        new row, its FTS entry and its vector, in one transaction; without a
+        usable model the vector is marked pending and ``degraded`` says why.
 
         Raises:
             InvalidInput: a field breaks its limits (see ``limits``),
-                ``expires_at`` is not later than ``observed_at``, or the content
+                ``expires_at`` is not later than ``observed_at``, or a field
                 contains a credential (unless ``allow_secrets``).
             Conflict: the idempotency key was used for other content.
         """
@@ -303,30 +364,43 @@ class Store:
         if idempotency_key is not None and key is None:
             raise InvalidInput("idempotency_key", "must not be empty (leave it out instead)")
         observed, expires = self._times(observed_at, expires_at)
-        self._refuse_secrets(content=text, source=fields["source"], tags=fields["tags"], idempotency_key=key)
+        self._refuse_secrets(
+            content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
+        )
+        given = {
+            "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
+            "importance": importance and fields["importance"], "source": fields["source"],
+            "observed_at": observed_at and observed, "expires_at": expires,
+        }
         content_hash = validate.content_hash(text)
         with self._lock, write_transaction(self._conn):
-            existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
+            existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key, given)
         if existing is not None:
             return existing
         vectors, degraded = self._embed_memory(text)
-        with self._lock, write_transaction(self._conn):
-            existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key)
-            if existing is not None:
-                return existing
-            memory_id = self._insert(
-                **fields, content=text, observed_at=observed, expires_at=expires,
-                vectors=vectors, idempotency_key=key,
-            )
+        with self._lock:
+            with write_transaction(self._conn):
+                existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key, given)
+                if existing is not None:
+                    return existing
+                memory_id = self._insert(
+                    **fields, content=text, observed_at=observed, expires_at=expires,
+                    vectors=vectors, idempotency_key=key,
+                )
+            self.run_due_maintenance()  # cheap when nothing is due; never raises for a busy file
         return RememberOutcome(id=memory_id, created=True, degraded=degraded)
 
     def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
-        """Scan every free-text field (content, source, tags, key, reason) unless allowed."""
+        """Scan every stored free-text field as the caller sent it, before any
+        normalisation (lower-casing would hide a key's pattern), unless allowed."""
         if self.allow_secrets:
             return
+        texts: dict[str, str] = {}
         for field, value in fields.items():
             for i, text in enumerate(value if isinstance(value, list) else [value]):
-                refuse_secrets(f"{field}[{i}]" if isinstance(value, list) else field, text)
+                if isinstance(text, str):
+                    texts[f"{field}[{i}]" if isinstance(value, list) else field] = text.strip()
+        refuse_secrets(texts)
 
     def _times(self, observed_at: str | None, expires_at: str | None) -> tuple[int, int | None]:
         now = self.clock()
@@ -342,24 +416,72 @@ class Store:
             raise InvalidInput("expires_at", "is already past: the memory would never be shown")
         return observed, expires
 
-    def _get_row(self, tenant: str, memory_id: str) -> Memory:
-        if not isinstance(memory_id, str) or not memory_id.strip():
+    def _resolve(self, tenant: str, given: str) -> Memory:
+        """The memory of ``tenant`` named by ``given``: its id in any letter case, or a
+        unique prefix of at least ``ID_PREFIX_MIN_CHARS`` characters (like git).
+
+        Only ``tenant``'s ids are looked at, so another tenant's memory neither
+        matches nor makes a prefix ambiguous: it looks exactly like an unknown id.
+
+        Raises:
+            InvalidInput: ``given`` is not a non-empty string, or the prefix is ambiguous.
+            NotFound: nothing matches.
+        """
+        if not isinstance(given, str) or not given.strip():
             raise InvalidInput("id", "must be a memory id such as the one remember returned")
+        wanted = given.strip().lower()
+        if len(wanted) < ID_PREFIX_MIN_CHARS or not _ID_CHARS.fullmatch(wanted):
+            raise NotFound(given)
+        rows = self._conn.execute(
+            f"SELECT {_COLUMNS} FROM memories m WHERE m.id >= ? AND m.id < ? AND m.tenant = ? ORDER BY m.id LIMIT 2",
+            (wanted, wanted + "~", tenant),  # '~' sorts after every id character
+        ).fetchall()
+        if not rows:
+            raise NotFound(given)
+        if len(rows) > 1 and rows[0][0] != wanted:
+            raise InvalidInput(
+                "id", f"{given.strip()[:40]!r} is the start of several memory ids; give more characters or the whole id"
+            )
+        return _memory(rows[0])
+
+    def short_ids(self, *, tenant: str, ids: list[str]) -> dict[str, str]:
+        """The shortest prefix (at least ``ID_PREFIX_MIN_CHARS``) that names each of ``ids``
+        uniquely among ``tenant``'s memories today, as ``{id: prefix}``.
+
+        UUIDv7 ids begin with their creation time, so memories made within about a
+        minute share their first 8 characters and need longer prefixes. A prefix
+        may become ambiguous as memories are added (then it is an error, never
+        another memory), as with git's abbreviated hashes.
+        """
+        out: dict[str, str] = {}
+        with self.snapshot() as conn:
+            for memory_id in ids:
+                neighbours = conn.execute(
+                    "SELECT (SELECT id FROM memories WHERE tenant = :t AND id < :id ORDER BY id DESC LIMIT 1),"
+                    " (SELECT id FROM memories WHERE tenant = :t AND id > :id ORDER BY id LIMIT 1)",
+                    {"t": tenant, "id": memory_id},
+                ).fetchone()
+                shared = max(len(os.path.commonprefix([memory_id, n])) for n in (*neighbours, "") if n is not None)
+                out[memory_id] = memory_id[: max(ID_PREFIX_MIN_CHARS, shared + 1)]
+        return out
+
+    def _row(self, tenant: str, memory_id: str) -> Memory:
+        """The memory with exactly this id (as stored links name it). Raises NotFound."""
         row = self._conn.execute(
-            f"SELECT {_COLUMNS} FROM memories m WHERE m.id = ? AND m.tenant = ?", (memory_id.strip(), tenant)
+            f"SELECT {_COLUMNS} FROM memories m WHERE m.id = ? AND m.tenant = ?", (memory_id, tenant)
         ).fetchone()
         if row is None:
             raise NotFound(memory_id)
         return _memory(row)
 
-    def _current_successor(self, memory: Memory) -> str:
-        successor = memory.superseded_by
-        while successor is not None:
-            row = self._conn.execute("SELECT superseded_by FROM memories WHERE id = ?", (successor,)).fetchone()
-            if row is None or row[0] is None:
-                return successor
-            successor = row[0]
-        return memory.id
+    def _newest(self, memory: Memory) -> Memory:
+        """The last version reached from ``memory`` by ``superseded_by`` links (bounded: a cycle stops it)."""
+        seen = {memory.id}
+        current = memory
+        while current.superseded_by is not None and current.superseded_by not in seen:
+            current = self._row(memory.tenant, current.superseded_by)
+            seen.add(current.id)
+        return current
 
     def supersede(
         self,
@@ -374,17 +496,25 @@ class Store:
         source: str | None = None,
         observed_at: str | None = None,
         expires_at: str | None = None,
-    ) -> tuple[str, str]:
-        """Replace memory ``id`` by a new one; returns ``(new id, superseded id)``.
+    ) -> SupersedeOutcome:
+        """Replace memory ``id`` by a new one.
 
         Fields left None are inherited from the old memory (``observed_at``
         defaults to now). One transaction inserts the new memory and links both
         ways; the old one leaves recall and the boot context but stays in history.
+        Only the current version of a history can be superseded. A history whose
+        newest version was forgotten or has expired has no current version: it
+        ends there, and new content is stored with ``remember``. No two current
+        memories of a scope hold the same content, so the new content must
+        differ from every other current memory of the scope, and may equal the
+        old memory's only when another field changes.
 
         Raises:
-            NotFound: no such (unforgotten) memory in this tenant.
-            Conflict: it already has a successor; the message names the current one.
-            InvalidInput: as for :meth:`remember`.
+            NotFound: no such memory in this tenant.
+            Conflict: it already has a successor (the message names the current
+                one, or says the history ended), it was forgotten or has expired,
+                or the content repeats a current memory (named).
+            InvalidInput: as for :meth:`remember`; also an inherited expiry that is already past.
         """
         text = validate.content(content)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
@@ -392,94 +522,148 @@ class Store:
         new_tags = validate.tags(tags) if tags is not None else None
         new_importance = validate.importance(importance) if importance is not None else None
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
-        self._refuse_secrets(content=text, source=new_source, tags=new_tags, reason=reason)
-        vectors, _ = self._embed_memory(text)
-        with self._lock, write_transaction(self._conn):
-            old = self._get_row(tenant, id)
-            if old.forgotten_at is not None:
-                raise NotFound(id)
-            if old.superseded_by is not None:
-                current = self._current_successor(old)
-                raise Conflict(
-                    f"memory {old.id} was already superseded; its current version is {current}: "
-                    f"supersede {current} instead"
+        self._refuse_secrets(content=content, source=source, tags=tags, reason=reason)
+        content_hash = validate.content_hash(text)
+        vectors, degraded = self._embed_memory(text)
+        with self._lock:
+            with write_transaction(self._conn):
+                now = self.clock()
+                old = self._resolve(tenant, id)
+                self._check_supersedable(old, now)
+                observed, expires = self._times(observed_at, expires_at)
+                if expires_at is None and old.expires_at is not None:
+                    if old.expires_at <= max(observed, now):
+                        raise InvalidInput(
+                            "expires_at",
+                            f"the inherited expiry {format_ms(old.expires_at)} is not later than observed_at "
+                            "and now: the new memory would never be shown; pass a new expires_at",
+                        )
+                    expires = old.expires_at
+                if content_hash == validate.content_hash(old.content or ""):
+                    given = {"kind": new_kind, "tags": new_tags, "importance": new_importance,
+                             "source": new_source, "expires_at": expires_at and expires}
+                    if not _differences(old, given):
+                        raise Conflict(
+                            f"the new content is the same as memory {old.id}'s and no other field changes: "
+                            "nothing to supersede"
+                        )
+                else:
+                    same = self._current_with_hash(tenant, old.scope, content_hash, now, but=old.id)
+                    if same is not None:
+                        raise Conflict(
+                            f"memory {same} of this scope already holds this content: forget {old.id} "
+                            "if it is wrong, rather than superseding it with a second copy"
+                        )
+                new = self._insert(
+                    tenant=tenant,
+                    scope=old.scope,
+                    kind=new_kind or old.kind,
+                    content=text,
+                    tags=new_tags if new_tags is not None else list(old.tags),
+                    importance=new_importance or old.importance,
+                    source=new_source if new_source is not None else old.source,
+                    observed_at=observed,
+                    expires_at=expires,
+                    vectors=vectors,
+                    supersedes=old.id,
                 )
-            observed, expires = self._times(observed_at, expires_at)
-            if expires_at is None and old.expires_at is not None:
-                if old.expires_at <= observed:
-                    raise InvalidInput(
-                        "expires_at", "the inherited expiry is not later than observed_at; pass a new expires_at"
-                    )
-                expires = old.expires_at
-            new = self._insert(
-                tenant=tenant,
-                scope=old.scope,
-                kind=new_kind or old.kind,
-                content=text,
-                tags=new_tags if new_tags is not None else list(old.tags),
-                importance=new_importance or old.importance,
-                source=new_source if new_source is not None else old.source,
-                observed_at=observed,
-                expires_at=expires,
-                vectors=vectors,
-                supersedes=old.id,
-            )
-            self._conn.execute(
-                "UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new, reason, old.id)
-            )
-        return new, old.id
+                self._conn.execute(
+                    "UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new, reason, old.id)
+                )
+            self.run_due_maintenance()
+        return SupersedeOutcome(id=new, superseded_id=old.id, degraded=degraded)
 
-    def _chain_ids(self, memory: Memory) -> list[str]:
-        """Every id linked to ``memory`` by supersession, oldest first."""
+    def _check_supersedable(self, old: Memory, now: int) -> None:
+        """Raise Conflict unless ``old`` is the current, live version of its history."""
+        if old.forgotten_at is not None:
+            raise Conflict(f"memory {old.id} was forgotten, so it cannot be superseded: remember the new content")
+        if _expired(old, now):
+            raise Conflict(
+                f"memory {old.id} expired at {format_ms(old.expires_at)}, so it cannot be superseded: "
+                "remember the new content"
+            )
+        if old.superseded_by is None:
+            return
+        newest = self._newest(old)
+        if newest.superseded_by is not None:
+            raise Conflict(
+                f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
+            )
+        ended = "was forgotten" if newest.forgotten_at is not None else "has expired" if _expired(newest, now) else None
+        if ended is not None:
+            raise Conflict(
+                f"memory {old.id} was superseded, and its newest version {newest.id} {ended}: this history "
+                "has no current version any more; remember the new content"
+            )
+        raise Conflict(
+            f"memory {old.id} was already superseded; its current version is {newest.id}: "
+            f"supersede {newest.id} instead"
+        )
+
+    def _chain(self, memory: Memory) -> list[Memory]:
+        """Every memory linked to ``memory`` by supersession, oldest first.
+
+        Each walk stops at an id it has seen, so a cycle left by damage or hand
+        edits ends it instead of looping (``memvault doctor`` reports cycles).
+        """
+        seen = {memory.id}
         first = memory
-        while first.supersedes is not None:
-            first = self._get_row(memory.tenant, first.supersedes)
-        ids = [first.id]
-        current = first
-        while current.superseded_by is not None:
-            current = self._get_row(memory.tenant, current.superseded_by)
-            ids.append(current.id)
-        return ids
+        while first.supersedes is not None and first.supersedes not in seen:
+            first = self._row(memory.tenant, first.supersedes)
+            seen.add(first.id)
+        chain = [first]
+        while chain[-1].superseded_by is not None and chain[-1].superseded_by not in {m.id for m in chain}:
+            chain.append(self._row(memory.tenant, chain[-1].superseded_by))
+        if memory.id not in {m.id for m in chain}:
+            chain.append(memory)
+        return chain
+
+    def _erase(self, seq: int, now: int, reason: str | None) -> None:
+        """Inside a write transaction: empty one memory into a tombstone and note that a scrub is due."""
+        vector_rows.delete(self._conn, seq)
+        self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
+        self._conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
+        self._conn.execute(
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
+            " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0"
+            " WHERE seq = ?",
+            (now, reason, seq),
+        )
+        # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
+        self._conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (SCRUB_DUE, new_id()))
 
     def forget(
         self, *, tenant: str, id: str, reason: str | None = None, include_history: bool = False
     ) -> ForgetOutcome:
         """Delete a memory's content for real, leaving a tombstone (id, time, reason).
 
-        Content, source, tags, duplicate hash, FTS entry and vector are removed in
-        one transaction; then the file is scrubbed (``VACUUM`` and a WAL
-        checkpoint) so the text is not recoverable from its bytes.
+        Content, source, tags, duplicate hash, FTS entry and vector are removed,
+        and a pending scrub is recorded, in one transaction; then the file is
+        scrubbed (``VACUUM`` and a WAL checkpoint) so the text is not recoverable
+        from its bytes. ``scrubbed`` is True only when no scrub is pending any
+        more; when the scrub could not run (another connection held a lock,
+        the disk is full) the forget still stands and the scrub is finished by a
+        later write, ``run_due_maintenance``, the next start-up or ``memvault doctor``.
         ``include_history`` forgets the whole supersession chain. Forgetting a
         forgotten memory is not an error (``already_forgotten`` True).
 
         Raises:
             NotFound: no such memory in this tenant.
+            InvalidInput: the reason is too long or contains a credential.
         """
+        self._refuse_secrets(reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self._lock:
             with write_transaction(self._conn):
-                memory = self._get_row(tenant, id)
-                ids = self._chain_ids(memory) if include_history else [memory.id]
-                forgotten: list[str] = []
+                memory = self._resolve(tenant, id)
+                chain = self._chain(memory) if include_history else [memory]
                 now = self.clock()
-                for memory_id in ids:
-                    row = self._conn.execute(
-                        "SELECT seq FROM memories WHERE id = ? AND forgotten_at IS NULL", (memory_id,)
-                    ).fetchone()
-                    if row is None:
-                        continue
-                    seq = row[0]
-                    vector_rows.delete(self._conn, seq)
-                    self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
-                    self._conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
-                    self._conn.execute(
-                        "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
-                        " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0"
-                        " WHERE seq = ?",
-                        (now, reason, seq),
-                    )
-                    forgotten.append(memory_id)
-            scrubbed = scrub(self._conn) if forgotten else True
+                forgotten: list[str] = []
+                for member in chain:
+                    if member.forgotten_at is None:
+                        self._erase(self._seq(member.id), now, reason)
+                        forgotten.append(member.id)
+            scrubbed = self._finish_scrub(retry_now=True)
         return ForgetOutcome(
             id=memory.id,
             already_forgotten=memory.forgotten_at is not None,
@@ -487,18 +671,86 @@ class Store:
             scrubbed=scrubbed,
         )
 
+    # -- due maintenance ------------------------------------------------------------
+
+    def _finish_scrub(self, retry_now: bool) -> bool:
+        """Under the lock, outside a transaction: scrub if one is due; True when none is due any more.
+
+        Never raises for a lock, a full disk or any other SQLite error: the duty
+        stays recorded and the result is False. Without ``retry_now`` a scrub
+        that failed less than ``SCRUB_RETRY_S`` ago is not tried again (each try
+        may wait out the busy timeout).
+        """
+        try:
+            due = self.setting(SCRUB_DUE)
+            if due is None:
+                return True
+            if not retry_now and time.monotonic() < self._scrub_retry_at:
+                return False
+            if scrub(self._conn):
+                with write_transaction(self._conn):
+                    self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                return self.setting(SCRUB_DUE) is None  # False if another forget came in meanwhile
+        except apsw.Error as exc:
+            log.warning("scrub of forgotten content postponed: %s", exc)
+        self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
+        return False
+
+    def run_due_maintenance(self) -> DueWork:
+        """Do the work the store owes: erase expired memories and finish a pending scrub.
+
+        A memory expired for more than ``EXPIRY_GRACE_MS`` becomes a tombstone
+        (reason "expired at ..."), exactly as if forgotten; then a scrub that is
+        due (after a forget or such an erase, possibly by another process or
+        before a crash) is run. Called when the store opens and after each write;
+        servers may also call it now and then. Never raises for a busy database:
+        what could not be done stays due.
+        """
+        with self._lock:
+            now = self.clock()
+            purged: list[str] = []
+            pending = False  # (unknown when the database is busy: then no scrub is claimed)
+            try:
+                if self._conn.execute(
+                    "SELECT 1 FROM memories WHERE forgotten_at IS NULL AND expires_at <= ? LIMIT 1",
+                    (now - EXPIRY_GRACE_MS,),
+                ).fetchone():
+                    with write_transaction(self._conn):
+                        rows = self._conn.execute(
+                            "SELECT seq, id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= ?",
+                            (now - EXPIRY_GRACE_MS,),
+                        ).fetchall()
+                        for seq, memory_id, expired in rows:
+                            self._erase(seq, now, f"expired at {format_ms(expired)}")
+                            purged.append(memory_id)
+                pending = self.setting(SCRUB_DUE) is not None
+            except (apsw.BusyError, apsw.LockedError) as exc:
+                log.warning("erasing expired memories postponed: %s", exc)
+            scrubbed = self._finish_scrub(retry_now=bool(purged))
+        return DueWork(purged_ids=purged, scrubbed=pending and scrubbed, scrub_pending=not scrubbed)
+
     # -- reading -----------------------------------------------------------------
 
     def get(self, *, tenant: str, id: str) -> Memory:
-        """The memory ``id`` of ``tenant`` (a tombstone if forgotten). Raises NotFound."""
+        """The memory ``id`` (any letter case, or a unique prefix of 8+ characters) of ``tenant``.
+
+        A forgotten memory is a tombstone; an expired one is shown the same way
+        (no content, source or tags; ``expires_at`` in the past).
+
+        Raises:
+            NotFound: no such memory in this tenant.
+            InvalidInput: an ambiguous prefix.
+        """
         with self._lock:
-            return self._get_row(tenant, id)
+            return _visible(self._resolve(tenant, id), self.clock())
 
     def history(self, *, tenant: str, id: str) -> list[Memory]:
-        """The supersession chain through ``id``, oldest first. Raises NotFound."""
+        """The supersession chain through ``id``, oldest first, expired members
+        without content (as :meth:`get`). Raises NotFound or InvalidInput as :meth:`get`."""
         with self.snapshot():
-            memory = self._get_row(tenant, id)
-            return [self._get_row(tenant, i) for i in self._chain_ids(memory)]
+            now = self.clock()
+            return [_visible(m, now) for m in self._chain(self._resolve(tenant, id))]
 
     def recall(
         self,
@@ -524,7 +776,7 @@ class Store:
         Raises:
             InvalidInput: a bad limit, kind, tag or date.
         """
-        validate.query(query)
+        query = validate.nfc(validate.query(query))
         filters = search.Filters(
             tenant=tenant,
             scopes=list(dict.fromkeys(scopes)),

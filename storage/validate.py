@@ -2,6 +2,12 @@
 
 Each function returns the normalised value or raises :class:`InvalidInput` naming
 the field and its limit. Nothing here touches the database.
+
+Every text comes out in Unicode Normalization Form C (UAX #15), so the same
+words typed with precomposed or combining characters (``é`` vs ``e`` + U+0301,
+Hangul syllables vs conjoining jamo) hash, compare and match alike. Tags are
+also case-folded (``str.casefold``: ``STRASSE`` and ``straße`` are one tag),
+following the Unicode caseless matching of chapter 3.13, ``NFC(casefold(NFD(t)))``.
 """
 
 from __future__ import annotations
@@ -29,9 +35,19 @@ def _check_text(field: str, value: str) -> str:
     return value
 
 
+def nfc(text: str) -> str:
+    """``text`` in Unicode Normalization Form C."""
+    return unicodedata.normalize("NFC", text)
+
+
+def fold_tag(text: str) -> str:
+    """A tag's stored form: case-folded and NFC (Unicode caseless matching, ch. 3.13)."""
+    return nfc(unicodedata.normalize("NFD", text).casefold())
+
+
 def content(value: str, field: str = "content") -> str:
-    """Trim ``value`` and check it is 1..CONTENT_MAX_CHARS characters."""
-    text = _check_text(field, value).strip()
+    """Trim ``value``, NFC-normalise it and check it is 1..CONTENT_MAX_CHARS characters."""
+    text = nfc(_check_text(field, value).strip())
     if not text:
         raise InvalidInput(field, "must not be empty")
     if len(text) > limits.CONTENT_MAX_CHARS:
@@ -46,10 +62,10 @@ def content(value: str, field: str = "content") -> str:
 def content_hash(text: str) -> str:
     """sha256 of the content with runs of white space folded to one space.
 
-    Two contents that differ only in surrounding or repeated white space hash the
-    same; case and every other character matter.
+    Two contents that differ only in surrounding or repeated white space, or in
+    Unicode normalization form, hash the same; case and every other character matter.
     """
-    folded = _SPACES.sub(" ", text.strip())
+    folded = _SPACES.sub(" ", nfc(text).strip())
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()
 
 
@@ -73,14 +89,14 @@ def kinds(values: list[str] | None) -> list[str] | None:
 
 
 def tags(values: list[str] | None, field: str = "tags") -> list[str]:
-    """Lower-case, trim and de-duplicate tags: at most TAGS_MAX, each 1..TAG_MAX_CHARS."""
+    """Case-fold, NFC-normalise, trim and de-duplicate tags: at most TAGS_MAX, each 1..TAG_MAX_CHARS."""
     if values is None:
         return []
     if len(values) > limits.TAGS_MAX:
         raise InvalidInput(field, f"has {len(values):,} tags; the limit is {limits.TAGS_MAX}")
     out: list[str] = []
     for i, raw in enumerate(values):
-        tag = unicodedata.normalize("NFC", _check_text(f"{field}[{i}]", raw).strip().lower())
+        tag = fold_tag(_check_text(f"{field}[{i}]", raw).strip())
         if not tag:
             raise InvalidInput(f"{field}[{i}]", "must not be empty")
         if len(tag) > limits.TAG_MAX_CHARS:
@@ -104,10 +120,10 @@ def importance(value: int | None) -> int:
 
 
 def short_text(field: str, value: str | None, max_chars: int) -> str | None:
-    """Trim an optional free-text field; empty becomes None; at most ``max_chars``."""
+    """Trim and NFC-normalise an optional free-text field; empty becomes None; at most ``max_chars``."""
     if value is None:
         return None
-    text = _check_text(field, value).strip()
+    text = nfc(_check_text(field, value).strip())
     if len(text) > max_chars:
         raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
     return text or None

@@ -36,7 +36,7 @@ def main() -> None:
             elif op < 0.85:
                 for tenant in "ab":
                     try:
-                        new_id, _ = store.supersede(tenant=tenant, id=rng.choice(ids), content=text)
+                        new_id = store.supersede(tenant=tenant, id=rng.choice(ids), content=text).id
                         ids.append(new_id)
                         print(f"ack {new_id}", flush=True)
                         break

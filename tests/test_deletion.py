@@ -20,8 +20,8 @@ def test_forgotten_text_and_vector_leave_no_trace(real_store: Store, db_path, re
     text = f"The safe combination is {MARKER}, kept by Dana"
     first = real_store.remember(tenant="t", scope="s", content=text, tags=["vault-tag-7731"],
                                 source="source-marker-4417", idempotency_key="key-marker-9921")
-    newer, _ = real_store.supersede(tenant="t", id=first.id, content=f"The safe combination is {MARKER}2",
-                                    reason="reason-marker-3318")
+    newer = real_store.supersede(tenant="t", id=first.id, content=f"The safe combination is {MARKER}2",
+                                 reason="reason-marker-3318").id
     vectors = real_embedder.embed([text, f"The safe combination is {MARKER}2"])
     assert MARKER.encode() in file_bytes(db_path)
     result = real_store.forget(tenant="t", id=newer, include_history=True)
@@ -52,7 +52,7 @@ def test_forgotten_text_and_vector_leave_no_trace(real_store: Store, db_path, re
 
 def test_export_lists_current_and_history_without_forgotten_content(store):
     a = store.remember(tenant="t", scope="s", content="Release cadence is monthly")
-    b, _ = store.supersede(tenant="t", id=a.id, content="Release cadence is biweekly")
+    b = store.supersede(tenant="t", id=a.id, content="Release cadence is biweekly").id
     gone = store.remember(tenant="t", scope="s", content="Temporary pin 4321")
     store.forget(tenant="t", id=gone.id)
     store.remember(tenant="other", scope="s", content="Other tenant's fact")

@@ -57,7 +57,7 @@ class Isolation(RuleBasedStateMachine):
                 self.store.forget(tenant=tenant, id=memory_id, include_history=data.draw(st.booleans()))
             else:
                 self.n += 1
-                new_id, _ = self.store.supersede(tenant=tenant, id=memory_id, content=f"{tenant} memory {self.n}: update")
+                new_id = self.store.supersede(tenant=tenant, id=memory_id, content=f"{tenant} memory {self.n}: update").id
                 self.owner[new_id] = tenant
         except (NotFound, Conflict, InvalidInput):
             return

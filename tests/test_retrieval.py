@@ -62,9 +62,10 @@ def test_recall_abstains_when_nothing_is_relevant(real_store, handwritten, query
 
 
 def test_current_version_outranks_and_replaces_the_stale_one(real_store, handwritten):
-    new_id, old_id = real_store.supersede(
+    outcome = real_store.supersede(
         tenant="t", id=handwritten["standup"], content="Daily standup moved to 9:45 in the Green room"
     )
+    new_id, old_id = outcome.id, outcome.superseded_id
     found = top(real_store, "when and where is the daily standup")
     assert found[0] == new_id and old_id not in found
     history = [h.memory.id for h in real_store.recall(

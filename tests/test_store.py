@@ -97,8 +97,9 @@ def test_expiry_must_be_after_observed_at(store):
 
 def test_supersede_replaces_links_and_conflicts_on_second_try(store):
     old = remember(store, "Staging runs Postgres 14", tags=["db"], importance=8, source="user")
-    new_id, old_id = store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 16", reason="upgrade")
-    assert old_id == old.id
+    outcome = store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 16", reason="upgrade")
+    new_id = outcome.id
+    assert outcome.superseded_id == old.id and outcome.degraded is None
     assert recall_ids(store, "staging Postgres") == [new_id]
     assert old.id in recall_ids(store, "staging Postgres", include_history=True)
     new = store.get(tenant="a", id=new_id)
@@ -108,7 +109,7 @@ def test_supersede_replaces_links_and_conflicts_on_second_try(store):
     assert chain[0].superseded_by == new_id and chain[0].supersede_reason == "upgrade"
     with pytest.raises(Conflict, match=new_id):
         store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 17")
-    third, _ = store.supersede(tenant="a", id=new_id, content="Staging runs Postgres 17")
+    third = store.supersede(tenant="a", id=new_id, content="Staging runs Postgres 17").id
     with pytest.raises(Conflict, match=third):
         store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 18")
     assert count(store, "SELECT count(*) FROM memories") == 3
@@ -139,7 +140,7 @@ def test_forget_erases_content_from_indexes_and_file_bytes(store, db_path):
 
 def test_forget_with_history_purges_the_whole_chain(store, db_path):
     old = remember(store, "Office wifi password is oldwifi111")
-    new_id, _ = store.supersede(tenant="a", id=old.id, content="Office wifi password is newwifi222")
+    new_id = store.supersede(tenant="a", id=old.id, content="Office wifi password is newwifi222").id
     result = store.forget(tenant="a", id=new_id, include_history=True)
     assert sorted(result.forgotten_ids) == sorted([old.id, new_id])
     data = file_bytes(db_path)
@@ -149,7 +150,7 @@ def test_forget_with_history_purges_the_whole_chain(store, db_path):
 def test_superseded_or_forgotten_memory_cannot_be_superseded_again(store):
     out = remember(store, "temporary note")
     store.forget(tenant="a", id=out.id)
-    with pytest.raises(NotFound):
+    with pytest.raises(Conflict, match="forgotten"):
         store.supersede(tenant="a", id=out.id, content="revived")
 
 
@@ -272,21 +273,20 @@ def test_store_without_model_stores_pending_and_searches_keywords(db_path):
     healed.close()
 
 
-def test_vectors_of_another_model_are_never_mixed(db_path):
+@pytest.mark.parametrize("changed", [{"model_id": "other-model@2"}, {"dim": 32}])  # another model, or its size
+def test_vectors_of_another_model_are_never_mixed(db_path, changed):
     first = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     first.remember(tenant="a", scope="proj", content="made with the first model")
     first.close()
+    other = type("Other", (FakeEmbedder,), changed)
 
-    class Other(FakeEmbedder):
-        model_id = "other-model@2"
-
-    second = Store(db_path, Other())  # type: ignore[arg-type]
+    second = Store(db_path, other())  # type: ignore[arg-type]
     out = second.remember(tenant="a", scope="proj", content="made while models disagree")
     assert "reindex" in (out.degraded or "") and second.get(tenant="a", id=out.id).vector_pending
     assert "reindex" in (second.recall(tenant="a", query="models", scopes=SCOPES).degraded or "")
     assert maintenance.reindex(second) == 2
     stats = maintenance.stats(second)
-    assert stats["model_id"] == "other-model@2" and stats["vectors_pending"] == 0
+    assert stats["model_id"] == other.model_id and stats["vectors_pending"] == 0
     assert maintenance.check(second) == []
     second.close()
 
@@ -337,7 +337,7 @@ def test_forgetting_a_memory_removes_it_from_the_context_of_the_next(store, db_p
 
 def test_a_new_version_is_not_indexed_with_the_words_it_replaced(store):
     old = remember(store, "Staging runs Postgres 14")
-    new_id, _ = store.supersede(tenant="a", id=old.id, content="Staging now runs version 16")
+    new_id = store.supersede(tenant="a", id=old.id, content="Staging now runs version 16").id
     keyword, _ = store.ranked_lists(tenant="a", query="Postgres", scopes=SCOPES, k=5)
     assert keyword == []  # the old memory is superseded, the new one has no "Postgres" in it or its context
     assert store.get(tenant="a", id=new_id).content == "Staging now runs version 16"

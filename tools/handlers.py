@@ -54,6 +54,7 @@ def memory_out(memory: Memory, score: float = 0.0, signals: Signals | None = Non
         supersedes=memory.supersedes,
         superseded_by=memory.superseded_by,
         confirmations=memory.confirmations,
+        last_confirmed_at=format_ms(memory.last_confirmed_at),
         score=score,
         signals=signals or Signals(),
     )
@@ -79,7 +80,11 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
     return RememberResult(
-        id=outcome.id, created=outcome.created, duplicate_of=outcome.duplicate_of, degraded=outcome.degraded
+        id=outcome.id,
+        created=outcome.created,
+        duplicate_of=outcome.duplicate_of,
+        degraded=outcome.degraded,
+        not_applied=list(outcome.not_applied),
     )
 
 
@@ -107,8 +112,8 @@ def recall(store: Store, caller: Caller, *, scope: str | None = None, **args: ob
 
 def supersede(store: Store, caller: Caller, **args: object) -> SupersedeResult:
     """Replace a memory by a corrected one (see ``Store.supersede``)."""
-    new_id, old_id = store.supersede(tenant=caller.tenant, **args)  # type: ignore[arg-type]
-    return SupersedeResult(id=new_id, superseded_id=old_id)
+    outcome = store.supersede(tenant=caller.tenant, **args)  # type: ignore[arg-type]
+    return SupersedeResult(id=outcome.id, superseded_id=outcome.superseded_id, degraded=outcome.degraded)
 
 
 def forget(store: Store, caller: Caller, **args: object) -> ForgetResult:
@@ -126,17 +131,23 @@ def forget(store: Store, caller: Caller, **args: object) -> ForgetResult:
 def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
     """JSON for ``memory://memories/{id}``: the memory and its supersession chain.
 
+    ``memory_id`` may be in any letter case or a unique prefix of 8+ characters.
     Shape: ``{"memory": {...}, "history": [{...}, ...]}`` with the chain oldest
-    first; forgotten members appear as tombstones (``forgotten_at``, no content).
+    first; forgotten members appear as tombstones (``forgotten_at``, no content),
+    expired ones as ``{"id", "expired_at"}``, without content.
     """
-    chain = store.history(tenant=caller.tenant, id=memory_id)
+    memory = store.get(tenant=caller.tenant, id=memory_id)
+    chain = store.history(tenant=caller.tenant, id=memory.id)
+    now = store.clock()
 
     def doc(m: Memory) -> dict[str, object]:
         if m.forgotten_at is not None:
             return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
+        if m.expires_at is not None and m.expires_at <= now:
+            return {"id": m.id, "expired_at": format_ms(m.expires_at)}
         out = memory_out(m).model_dump(exclude={"score", "signals"})
         out["supersede_reason"] = m.supersede_reason
         return out
 
-    target = next(m for m in chain if m.id == memory_id.strip())
+    target = next(m for m in chain if m.id == memory.id)
     return json.dumps({"memory": doc(target), "history": [doc(m) for m in chain]}, ensure_ascii=False, indent=2)

@@ -35,6 +35,11 @@ class RememberResult(BaseModel):
     degraded: str | None = Field(
         default=None, description="Set when the memory was stored without its vector, and why."
     )
+    not_applied: list[str] = Field(
+        default_factory=list,
+        description="When an existing memory was returned: the fields you gave with other values than it has "
+        "(kind, tags, importance, source, observed_at, expires_at). They were not changed; use supersede to change them.",
+    )
 
 
 class Signals(BaseModel):
@@ -62,6 +67,7 @@ class MemoryOut(BaseModel):
     supersedes: str | None = None
     superseded_by: str | None = Field(default=None, description="Set on history: the memory that replaced this one.")
     confirmations: int = Field(default=0, description="How often the same content was remembered again.")
+    last_confirmed_at: str | None = Field(default=None, description="When the same content was last remembered again.")
     score: float = Field(description="Fused relevance score; only the order matters.")
     signals: Signals
 
@@ -88,6 +94,9 @@ class SupersedeResult(BaseModel):
 
     id: str = Field(description="The new memory's id.")
     superseded_id: str = Field(description="The replaced memory's id; it stays readable in the history.")
+    degraded: str | None = Field(
+        default=None, description="Set when the new memory was stored without its vector, and why."
+    )
 
 
 class ForgetResult(BaseModel):
@@ -98,8 +107,9 @@ class ForgetResult(BaseModel):
     already_forgotten: bool = Field(description="True when it had been forgotten before this call.")
     forgotten_ids: list[str] = Field(description="Every memory emptied by this call (the chain with include_history).")
     scrubbed: bool = Field(
-        description="False when another process held the write-ahead log open, so deleted bytes may remain "
-        "in it until its next checkpoint."
+        description="True when the deleted text is gone from the database files. False when another process "
+        "held the database, so it may remain in the file bytes until the pending scrub runs (at a later write "
+        "or start-up; it is recorded and survives a crash)."
     )
 
 

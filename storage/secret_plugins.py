@@ -1,0 +1,75 @@
+"""detect-secrets plugins and a filter of memvault's own, loaded by detect-secrets from this file.
+
+detect-secrets (1.5) loads custom plugins and filters from a file named in its
+settings (``plugins_used`` entries with ``"path": "file://..."``, ``filters_used``
+entries ``"file://...::function"``) and executes it as a module of its own, so
+this file imports nothing from memvault.
+
+The patterns cover key formats its built-in plugins miss, each a provider's
+published prefix followed by the length and alphabet its keys have; the filter
+keeps documentation placeholders such as ``postgres://USER:PASSWORD@HOST/DB``
+from being taken for credentials.
+"""
+
+from __future__ import annotations
+
+import re
+
+from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
+
+
+class AnthropicKeyDetector(RegexBasedDetector):
+    """Anthropic API and admin keys: ``sk-ant-api03-...``, ``sk-ant-admin01-...``."""
+
+    secret_type = "Anthropic API Key"
+    denylist = [re.compile(r"\bsk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{32,}")]
+
+
+class OpenAIProjectKeyDetector(RegexBasedDetector):
+    """OpenAI project, service-account and admin keys: ``sk-proj-...``, ``sk-svcacct-...``, ``sk-admin-...``."""
+
+    secret_type = "OpenAI Project Key"
+    denylist = [re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}")]
+
+
+class GoogleApiKeyDetector(RegexBasedDetector):
+    """Google API keys: ``AIza`` and 35 more characters."""
+
+    secret_type = "Google API Key"
+    denylist = [re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])")]
+
+
+class HuggingFaceTokenDetector(RegexBasedDetector):
+    """Hugging Face access tokens: ``hf_`` and 34 or more letters and digits."""
+
+    secret_type = "Hugging Face Token"
+    denylist = [re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")]
+
+
+class NpmAccessTokenDetector(RegexBasedDetector):
+    """npm access tokens on their own (the built-in plugin needs an ``.npmrc`` line): ``npm_`` and 36 characters."""
+
+    secret_type = "npm Access Token"
+    denylist = [re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")]
+
+
+class GitHubFineGrainedTokenDetector(RegexBasedDetector):
+    """GitHub fine-grained personal access tokens: ``github_pat_`` then two runs of letters and digits (22 and 59 long today)."""
+
+    secret_type = "GitHub Fine-Grained Token"
+    denylist = [re.compile(r"\bgithub_pat_[A-Za-z0-9]{20,}_[A-Za-z0-9]{50,}")]
+
+
+_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|[xX*.#-]+|(?i:pass(?:word|wd)?|pwd|secret|token)")
+# Only the plugins that read a password out of free text; key formats are never placeholders.
+_PASSWORD_PLUGINS = {"BasicAuthDetector", "KeywordDetector"}
+
+
+def is_placeholder(secret: str, plugin: BasePlugin) -> bool:
+    """A filter: True for a password value that stands for a credential instead of being one.
+
+    Upper-case names (``PASSWORD``, ``DB_PASS``), runs of ``x``, ``*`` or dots,
+    and the bare words password/passwd/pass/pwd/secret/token, found by the
+    connection-string and ``password = ...`` plugins.
+    """
+    return type(plugin).__name__ in _PASSWORD_PLUGINS and bool(_PLACEHOLDER.fullmatch(secret))
