@@ -19,6 +19,7 @@ from mcp.types import ToolAnnotations
 from memvault.storage.errors import MemvaultError, NotFound
 from memvault.tools import schemas as s
 
+from . import version
 from .config import Config
 from .runtime import Runtime
 
@@ -50,15 +51,6 @@ async def _call(ctx: Context, fn_name: str, **kwargs: Any) -> Any:
         raise ToolError(str(exc)) from exc
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("memvault")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
 def build_server(config: Config) -> MCPServer[Runtime]:
     """Create the memvault MCP server for ``config`` (nothing is opened until it runs)."""
     runtime = Runtime(config)
@@ -72,7 +64,7 @@ def build_server(config: Config) -> MCPServer[Runtime]:
             runtime.close()
 
     mcp: MCPServer[Runtime] = MCPServer(
-        "memvault", version=_version(), instructions=INSTRUCTIONS, lifespan=lifespan
+        "memvault", version=version(), instructions=INSTRUCTIONS, lifespan=lifespan
     )
 
     @mcp.tool(

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import config as config_module
+from . import version
 
 if TYPE_CHECKING:
     from memvault.storage.store import Store
@@ -36,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
-    parser.add_argument("--version", action="version", version=f"memvault {_version()}")
+    parser.add_argument("--version", action="version", version=f"memvault {version()}")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("serve", parents=[common], help="run the MCP server on stdio (what clients launch)")
     rem = sub.add_parser("remember", parents=[common], help="store a memory")
@@ -55,15 +56,6 @@ def _parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("export", parents=[common], help="JSON lines of the tenant's memories, with history")
     exp.add_argument("--output", "-o", help="file to write (default: stdout)")
     return parser
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("memvault")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def _out(text: str) -> None:

@@ -52,7 +52,7 @@ class Runtime:
                 self._store = Store(
                     self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets
                 )
-                log.info("memvault database %s opened", self.config.db)
+                log.info("memvault database %s opened (model: %s)", self.config.db, self.config.model_dir or "packaged")
             return self._store
 
     def caller(self) -> Caller:
