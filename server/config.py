@@ -15,7 +15,7 @@ from pathlib import Path
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
-from memvault.storage.limits import DEFAULT_SCOPE, DEFAULT_TENANT
+from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
 DEFAULT_BOOT_TOKENS = 2_000
 # What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
@@ -41,7 +41,7 @@ class Config:
     ``model.onnx`` + ``tokenizer.json`` (None: the packaged MiniLM);
     ``boot_tokens``: token budget of the boot context; ``allow_secrets``: store
     content that contains credentials (off by default); ``busy_timeout_ms``: how
-    long a write waits for another connection's write lock (None: the store's default).
+    long a write waits for another connection's write lock.
     """
 
     db: Path
@@ -50,7 +50,7 @@ class Config:
     model_dir: Path | None = None
     boot_tokens: int = DEFAULT_BOOT_TOKENS
     allow_secrets: bool = False
-    busy_timeout_ms: int | None = None
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS
 
 
 def _flag_or_env(flag: object, env: str) -> str | None:

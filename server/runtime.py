@@ -50,7 +50,8 @@ class Runtime:
                 from memvault.storage.store import Store
 
                 self._store = Store(
-                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets
+                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
+                    busy_timeout_ms=self.config.busy_timeout_ms,
                 )
                 log.info("memvault database %s opened (model: %s)", self.config.db, self.config.model_dir or "packaged")
             return self._store

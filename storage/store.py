@@ -25,6 +25,7 @@ from .embeddings import Embedder
 from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .limits import BUSY_TIMEOUT_MS
 from .records import ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome
 from .schema import VECTOR_TABLE, check_compatible, migrate, vector_table_sql
 from .secrets import refuse_secrets
@@ -61,6 +62,7 @@ class Store:
         embedder: makes vectors; None runs keyword-only, every result saying so.
         clock: returns "now" in ms since the epoch; injectable for expiry tests.
         allow_secrets: store content that contains credentials (off: refused, see ``secrets``).
+        busy_timeout_ms: how long a write waits for another connection's write lock.
 
     Every method takes the ``tenant`` explicitly: it is the hard isolation
     boundary, and no method reads or writes another tenant's rows. Times in and
@@ -77,6 +79,7 @@ class Store:
         *,
         clock: Callable[[], int] = now_ms,
         allow_secrets: bool = False,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
         self.path = Path(path)
         self.allow_secrets = allow_secrets
@@ -84,7 +87,7 @@ class Store:
         self.clock = clock
         self._lock = threading.RLock()
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
-        self._conn = open_connection(self.path, check=check_compatible)
+        self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
         migrate(self._conn)
 
     def close(self) -> None:
