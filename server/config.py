@@ -18,6 +18,7 @@ from memvault.storage.errors import InvalidInput
 from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
 DEFAULT_BOOT_TOKENS = 2_000
+FILL_INTERVAL_S = 30.0
 # What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
 _UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
 SETTINGS = ("MEMVAULT_DB", "MEMVAULT_TENANT", "MEMVAULT_SCOPE", "MEMVAULT_MODEL_DIR", "MEMVAULT_BOOT_TOKENS",
@@ -41,7 +42,9 @@ class Config:
     ``model.onnx`` + ``tokenizer.json`` (None: the packaged MiniLM);
     ``boot_tokens``: token budget of the boot context; ``allow_secrets``: store
     content that contains credentials (off by default); ``busy_timeout_ms``: how
-    long a write waits for another connection's write lock.
+    long a write waits for another connection's write lock; ``fill_interval_s``: how
+    often a server looks for memories whose vector is pending (other processes may
+    have stored them without a model).
     """
 
     db: Path
@@ -51,6 +54,7 @@ class Config:
     boot_tokens: int = DEFAULT_BOOT_TOKENS
     allow_secrets: bool = False
     busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    fill_interval_s: float = FILL_INTERVAL_S
 
 
 def _flag_or_env(flag: object, env: str) -> str | None:
