@@ -16,7 +16,6 @@ from mcp import Client
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.storage import embeddings
 from memvault.storage.embeddings import Embedder
 from memvault.storage.errors import ModelUnavailable
 from memvault.storage.store import Store
@@ -96,10 +95,6 @@ def test_a_store_whose_model_comes_back_makes_vectors_again(db_path, tmp_path):
         assert second.degraded is None and store.get(tenant="t", id=second.id).vector_pending is False
     finally:
         store.close()
-
-
-def test_retry_interval_default_is_bounded():
-    assert 0 < embeddings.RETRY_AFTER_S <= 600
 
 
 def test_closing_stdin_while_vectors_are_being_filled_exits_cleanly(db_path, tmp_path):
