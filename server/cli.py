@@ -81,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"memvault: {exc}\n")
         return 2
     if command == "serve":
+        import anyio
+
+        from . import stdio
         from .app import build_server
 
         logging.getLogger("memvault").info(
@@ -90,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
         # one transaction (WAL), so ending the process at once loses nothing committed.
         signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-        build_server(config).run("stdio")
+        anyio.run(stdio.serve, build_server(config))
         return 0
     return _maintenance(command, args, config)
 
