@@ -12,7 +12,8 @@ the SDK's message model) and, following JSON-RPC 2.0 (https://www.jsonrpc.org/sp
   id when it has a usable one;
 - a batch is answered with one array holding a response for each request in it,
   in the order they complete (an empty batch is one ``-32600``);
-- everything else goes to the SDK's server loop, as with ``stdio_server``.
+- everything else goes to the SDK's server loop, as with ``stdio_server``;
+- when stdin closes, requests in flight are still answered before the server stops.
 
 Strings with lone surrogates reach memvault's own validation (which names the
 field); a response carrying one is written with ``\\u`` escapes. While serving,
@@ -45,6 +46,7 @@ from pydantic import ValidationError
 
 log = logging.getLogger(__name__)
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+DRAIN_TIMEOUT_S = 30.0  # how long requests in flight may still finish once stdin is closed
 
 
 @dataclass
@@ -82,6 +84,16 @@ class Wire:
         self._out = out
         self._lock = anyio.Lock()
         self._batches: dict[str, _Batch] = {}  # id of a request in a batch -> its batch
+        self._open: set[str] = set()  # ids of requests passed on and not answered yet
+        self._answered = anyio.Event()
+
+    async def drained(self, timeout_s: float) -> None:
+        """Wait (at most ``timeout_s``) until every request passed on has been answered:
+        a client that closes stdin right after its last request still gets the answer."""
+        with anyio.move_on_after(timeout_s):
+            while self._open:
+                await self._answered.wait()
+                self._answered = anyio.Event()
 
     async def _write(self, value: object) -> None:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -109,31 +121,32 @@ class Wire:
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
             await self._write(_error(None, PARSE_ERROR, f"Parse error: {exc}"))
             return []
-        if not isinstance(value, list):
-            message, reply = self._check(value)
-            if reply is not None:
-                await self._write(reply)
-            return [message] if message is not None else []
-        if not value:
+        if value == []:
             await self._write(_error(None, INVALID_REQUEST, "Invalid Request: the batch is empty"))
             return []
-        batch, messages = _Batch(), []
-        for item in value:
+        batch = _Batch() if isinstance(value, list) else None
+        messages = []
+        for item in value if batch is not None else [value]:
             message, reply = self._check(item)
             if isinstance(message, JSONRPCRequest):
                 key = _key(message.id)
-                if key in batch.waiting or key in self._batches:
+                if key in self._open:
                     message, reply = None, _error(message.id, INVALID_REQUEST, f"Invalid Request: id {key} is "
                                                   "already used by a request that has no response yet")
                 else:
-                    batch.waiting.add(key)
-            if reply is not None:
+                    self._open.add(key)
+                    if batch is not None:
+                        batch.waiting.add(key)
+                        self._batches[key] = batch
+            elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
+                await self._settle(_key((message.params or {}).get("requestId")))  # no response will come
+            if reply is not None and batch is not None:
                 batch.replies.append(reply)
+            elif reply is not None:
+                await self._write(reply)
             if message is not None:
                 messages.append(message)
-        if batch.waiting:
-            self._batches.update(dict.fromkeys(batch.waiting, batch))
-        elif batch.replies:
+        if batch is not None and not batch.waiting and batch.replies:
             await self._write(batch.replies)
         return messages
 
@@ -161,16 +174,25 @@ class Wire:
     async def outgoing(self, message: JSONRPCMessage) -> None:
         """Write one message of the server's, or keep it for the batch it answers."""
         value = message.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        batch = None
-        if self._batches and not isinstance(message, (JSONRPCRequest, JSONRPCNotification)):
-            batch = self._batches.pop(_key(value.get("id")), None)
-        if batch is None:
+        if isinstance(message, (JSONRPCRequest, JSONRPCNotification)):  # the server's own
             await self._write(value)
-            return
-        batch.replies.append(value)
-        batch.waiting.discard(_key(value.get("id")))
-        if not batch.waiting:
-            await self._write(batch.replies)
+        else:
+            await self._settle(_key(value.get("id")), value)
+
+    async def _settle(self, key: str, response: dict[str, Any] | None = None) -> None:
+        """Request ``key`` is answered by ``response`` (or cancelled, None): write it,
+        alone or with the rest of its batch once that is complete."""
+        batch = self._batches.pop(key, None)
+        if batch is None and response is not None:
+            await self._write(response)
+        elif batch is not None:
+            if response is not None:
+                batch.replies.append(response)
+            batch.waiting.discard(key)
+            if not batch.waiting and batch.replies:
+                await self._write(batch.replies)
+        self._open.discard(key)
+        self._answered.set()
 
 
 @contextlib.contextmanager
@@ -203,6 +225,7 @@ async def serve(server: MCPServer[Any]) -> None:
                 async for line in stdin:
                     for message in await wire.incoming(line):
                         await to_server.send(SessionMessage(message))
+                await wire.drained(DRAIN_TIMEOUT_S)
 
         async def write() -> None:
             async with from_server:

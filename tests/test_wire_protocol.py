@@ -131,3 +131,29 @@ def test_text_the_sdk_parser_rejects_reaches_argument_validation(server, argumen
     result = server.call_tool("remember", arguments)
     assert result["isError"] is True and says in result["content"][0]["text"]
     assert memory_count(server.db) == before
+
+
+def test_requests_in_flight_are_answered_after_stdin_closes(tmp_path):
+    import subprocess
+
+    from conftest import SERVE, server_env
+
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "remember", "arguments": {"content": "written just before the client left"}}},
+        [{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "recall", "arguments": {"query": "client left"}}}, {"jsonrpc": "2.0", "id": 4, "method": "ping"}],
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},  # id 2 is still in flight
+    ]
+    run = subprocess.run(SERVE, env=server_env(tmp_path / "m.db"), input="".join(json.dumps(x) + "\n" for x in lines),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    replies = [json.loads(x) for x in run.stdout.splitlines()]
+    flat = [r for x in replies for r in (x if isinstance(x, list) else [x])]
+    assert sorted(r["id"] for r in flat) == [1, 2, 2, 3, 4]
+    assert [r for r in flat if r["id"] == 2 and "error" in r][0]["error"]["code"] == -32600
+    assert [r for r in flat if r["id"] == 2 and "result" in r][0]["result"]["structuredContent"]["created"] is True
+    assert sorted(r["id"] for r in next(x for x in replies if isinstance(x, list))) == [3, 4]
