@@ -131,8 +131,8 @@ def load(
     scope_value = _flag_or_env(scope, "MEMVAULT_SCOPE")
     return Config(
         db=db_path,
-        tenant=_name_setting(tenant_value, "--tenant / MEMVAULT_TENANT") if tenant_value is not None else DEFAULT_TENANT,
-        scope=_name_setting(scope_value, "--scope / MEMVAULT_SCOPE") if scope_value is not None else DEFAULT_SCOPE,
+        tenant=DEFAULT_TENANT if tenant_value is None else _name_setting(tenant_value, "--tenant / MEMVAULT_TENANT"),
+        scope=DEFAULT_SCOPE if scope_value is None else _name_setting(scope_value, "--scope / MEMVAULT_SCOPE"),
         model_dir=model_path,
         boot_tokens=tokens,
         allow_secrets=secrets_value in {"1", "true", "yes"},

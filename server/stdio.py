@@ -34,14 +34,7 @@ from typing import IO, Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.message import SessionMessage
-from mcp_types import (
-    ErrorData,
-    JSONRPCError,
-    JSONRPCMessage,
-    JSONRPCNotification,
-    JSONRPCRequest,
-    jsonrpc_message_adapter,
-)
+from mcp_types import JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, jsonrpc_message_adapter
 from pydantic import ValidationError
 
 log = logging.getLogger(__name__)

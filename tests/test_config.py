@@ -29,7 +29,8 @@ def home(tmp_path, monkeypatch) -> Path:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("$HOME/mv/m.db", "mv/m.db"), ("${HOME}/m.db", "m.db"), ("~/m.db", "m.db"), ("~/$MV_SUB/${MV_SUB}.db", "sub/sub.db")],
+    [("$HOME/mv/m.db", "mv/m.db"), ("${HOME}/m.db", "m.db"), ("~/m.db", "m.db"),
+     ("~/$MV_SUB/${MV_SUB}.db", "sub/sub.db")],
 )
 def test_variables_and_tilde_are_expanded_in_the_database_path(home, monkeypatch, value, expected):
     assert config.load(db=value).db == home / expected

@@ -96,5 +96,5 @@ async def test_an_unexpected_fault_in_a_resource_is_described(db_path, monkeypat
 
     monkeypatch.setattr(handlers, "memory_document", broken)
     async with Client(build_server(Config(db=db_path))) as c:
-        with pytest.raises(Exception, match="unexpected KeyError") as caught:
+        with pytest.raises(Exception, match="unexpected KeyError"):
             await c.read_resource("memory://memories/abc")
