@@ -81,6 +81,23 @@ def expand_path(value: str, name: str) -> Path:
     return Path(expanded).absolute()
 
 
+def _check_db_path(path: Path) -> None:
+    """Refuse a database path that can never be opened: a folder, or below a file or
+    a folder this user cannot write to (when the file does not exist yet)."""
+    name = "--db / MEMVAULT_DB"
+    if path.is_dir():
+        raise ValueError(f"{name}: {str(path)!r} is a folder; name the database file in it")
+    if path.exists():
+        return
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} is a file")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{name}: {str(path)!r} cannot be created: no write permission on {str(parent)!r}")
+
+
 def _name_setting(value: str, name: str) -> str:
     """Tenant and scope follow the rules of the tools' ``scope`` argument."""
     try:
@@ -111,8 +128,7 @@ def load(
             log.warning("%s is not a memvault setting and is ignored (settings: %s)", name, ", ".join(SETTINGS))
     db_value = _flag_or_env(db, "MEMVAULT_DB")
     db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()
-    if db_path.is_dir():
-        raise ValueError(f"--db / MEMVAULT_DB: {str(db_path)!r} is a folder; name the database file in it")
+    _check_db_path(db_path)
     model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")
     model_path = expand_path(model_value, "--model-dir / MEMVAULT_MODEL_DIR") if model_value is not None else None
     if model_path is not None and not model_path.is_dir():

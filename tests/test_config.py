@@ -19,6 +19,7 @@ MEMVAULT = [sys.executable, "-m", "memvault.server"]
 def home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "home"
     (home / "models").mkdir(parents=True)
+    (home / "afile").write_text("not a folder")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MV_SUB", "sub")
     for name in config.SETTINGS:
@@ -53,6 +54,7 @@ BAD_SETTINGS = [
     ("MEMVAULT_DB", "$NO_SUCH_VARIABLE/m.db", "$NO_SUCH_VARIABLE"),
     ("MEMVAULT_DB", "${NO_SUCH_VARIABLE:-x}/m.db", "is not set"),
     ("MEMVAULT_DB", "~", "is a folder"),
+    ("MEMVAULT_DB", "~/models/../afile/sub/m.db", "is a file"),
     ("MEMVAULT_MODEL_DIR", "~/no-such-folder", "is not a folder"),
     ("MEMVAULT_MODEL_DIR", "$NOPE", "$NOPE"),
     ("MEMVAULT_SCOPE", "s" * 129, "the limit is 128"),
@@ -84,6 +86,12 @@ def test_a_bad_setting_is_refused_naming_the_variable_and_the_flag(home, monkeyp
         with pytest.raises(ValueError, match="--" + flag.replace("_", "-")) as caught:
             config.load(**kwargs)
         assert says in str(caught.value)
+
+
+def test_an_unknown_memvault_variable_is_reported(home, monkeypatch, caplog):
+    monkeypatch.setenv("MEMVAULT_SCOPES", "typo")
+    config.load(db="m.db")
+    assert any("MEMVAULT_SCOPES is not a memvault setting" in r.getMessage() for r in caplog.records)
 
 
 def test_good_settings_are_trimmed_and_kept(home, monkeypatch):
