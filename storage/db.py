@@ -38,6 +38,8 @@ def open_connection(
 
     Raises:
         StoreError: the file cannot be opened or sqlite-vec cannot be loaded.
+        StorageUnavailable: another connection holds a lock past the busy
+            timeout (:class:`Busy`), or the file cannot be written.
     """
     path = Path(path)
     try:
@@ -59,8 +61,9 @@ def open_connection(
             check(conn)
         conn.execute("PRAGMA journal_mode=WAL")
     except apsw.Error as exc:
+        translated = unavailable(exc, conn)
         conn.close()
-        raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+        raise (translated or StoreError(f"cannot open database {str(path)!r}: {exc}")) from exc
     except BaseException:
         conn.close()
         raise

@@ -10,7 +10,8 @@ from mcp import Client
 from memvault.server import app
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.storage.errors import StorageUnavailable
+from memvault.storage.errors import Busy, StorageUnavailable
+from memvault.storage.store import Store
 from memvault.tools import handlers
 
 pytestmark = pytest.mark.anyio
@@ -98,3 +99,14 @@ async def test_an_unexpected_fault_in_a_resource_is_described(db_path, monkeypat
     async with Client(build_server(Config(db=db_path))) as c:
         with pytest.raises(Exception, match="unexpected KeyError"):
             await c.read_resource("memory://memories/abc")
+
+
+def test_opening_a_database_another_connection_has_locked_is_a_busy_error(db_path):
+    other = apsw.Connection(str(db_path))  # a new file, not yet in WAL mode
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(Busy, match="database is busy.*retrying is safe"):
+            Store(db_path, None, busy_timeout_ms=100)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
