@@ -3,6 +3,7 @@ at start, and a bad one stops the process with a message naming it."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,30 +25,24 @@ def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("MV_SUB", "sub")
     for name in config.SETTINGS:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(home)
     return home
 
 
 @pytest.mark.parametrize(
-    ("value", "expected"),
-    [("$HOME/mv/m.db", "mv/m.db"), ("${HOME}/m.db", "m.db"), ("~/m.db", "m.db"),
-     ("~/$MV_SUB/${MV_SUB}.db", "sub/sub.db")],
+    ("name", "value", "expected"),
+    [
+        ("db", "$HOME/mv/m.db", "mv/m.db"), ("db", "${HOME}/m.db", "m.db"), ("db", "~/m.db", "m.db"),
+        ("db", "~/$MV_SUB/${MV_SUB}.db", "sub/sub.db"), ("db", "rel/m.db", "rel/m.db"),
+        ("model_dir", "$HOME/models", "models"), ("model_dir", "${HOME}/models", "models"),
+        ("model_dir", "~/models", "models"),
+    ],
 )
-def test_variables_and_tilde_are_expanded_in_the_database_path(home, monkeypatch, value, expected):
-    assert config.load(db=value).db == home / expected
-    monkeypatch.setenv("MEMVAULT_DB", value)
-    assert config.load().db == home / expected
-
-
-def test_a_relative_path_is_made_absolute(home, tmp_path):
-    assert config.load(db="rel/m.db").db == tmp_path / "rel" / "m.db"
-
-
-@pytest.mark.parametrize("value", ["$HOME/models", "${HOME}/models", "~/models"])
-def test_variables_and_tilde_are_expanded_in_the_model_dir(home, monkeypatch, value):
-    assert config.load(db="m.db", model_dir=value).model_dir == home / "models"
-    monkeypatch.setenv("MEMVAULT_MODEL_DIR", value)
-    assert config.load(db="m.db").model_dir == home / "models"
+def test_paths_expand_variables_and_tilde_and_are_made_absolute(home, monkeypatch, name, value, expected):
+    other = {} if name == "db" else {"db": "m.db"}
+    assert getattr(config.load(**other, **{name: value}), name) == Path(os.path.abspath(home / expected))
+    monkeypatch.setenv(f"MEMVAULT_{name.upper()}", value)
+    assert getattr(config.load(**other), name) == Path(os.path.abspath(home / expected))
 
 
 BAD_SETTINGS = [
