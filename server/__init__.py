@@ -1,1 +1,15 @@
 """memvault.server: the MCP surface (tools, resources), transports, configuration and CLI."""
+
+from __future__ import annotations
+
+
+def version() -> str:
+    """The installed memvault version (``serverInfo.version``, ``memvault --version``);
+    ``0+unknown`` (a valid PEP 440 version) when the package metadata is missing."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("memvault")
+    except PackageNotFoundError:
+        return "0+unknown"

@@ -2,12 +2,14 @@
 
 Built on the MCP Python SDK's high-level ``MCPServer``. Pydantic return types give
 each tool an ``outputSchema`` and ``structuredContent``; memvault's own errors are
-re-raised as ``ToolError`` so the client sees their message (any other exception
-reaches the client only as "Error executing tool").
+re-raised as ``ToolError`` so the client sees their message; any other exception is
+logged with its traceback and described to the client too (the SDK would send only
+"Error executing tool").
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -19,10 +21,12 @@ from mcp.types import ToolAnnotations
 from memvault.storage.errors import MemvaultError, NotFound
 from memvault.tools import schemas as s
 
+from . import version
 from .config import Config
 from .runtime import Runtime
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
 INSTRUCTIONS = """\
@@ -48,15 +52,19 @@ async def _call(ctx: Context, fn_name: str, **kwargs: Any) -> Any:
         return await runtime.call(getattr(handlers, fn_name), **kwargs)
     except MemvaultError as exc:
         raise ToolError(str(exc)) from exc
+    except Exception as exc:
+        raise ToolError(_unexpected(fn_name, exc)) from exc
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("memvault")
-    except PackageNotFoundError:
-        return "0+unknown"
+def _unexpected(what: str, exc: Exception) -> str:
+    """Log a failure memvault did not foresee, with its traceback, and describe it for the client
+    (the SDK would send only "Error executing tool <name>")."""
+    log.error("%s failed unexpectedly", what, exc_info=exc)
+    return (
+        f"memvault could not complete {what}: unexpected {type(exc).__name__}: {exc}. "
+        "This is a memvault fault, logged on the server's stderr; whether it was applied is not known, "
+        "so check (recall) before retrying a write."
+    )
 
 
 def build_server(config: Config) -> MCPServer[Runtime]:
@@ -72,7 +80,7 @@ def build_server(config: Config) -> MCPServer[Runtime]:
             runtime.close()
 
     mcp: MCPServer[Runtime] = MCPServer(
-        "memvault", version=_version(), instructions=INSTRUCTIONS, lifespan=lifespan
+        "memvault", version=version(), instructions=INSTRUCTIONS, lifespan=lifespan
     )
 
     @mcp.tool(
@@ -199,3 +207,5 @@ async def _resource(runtime: Runtime, fn: Callable[..., T]) -> T:
         raise ResourceNotFoundError(str(exc)) from exc
     except MemvaultError as exc:
         raise ResourceError(str(exc)) from exc
+    except Exception as exc:
+        raise ResourceError(_unexpected("the resource read", exc)) from exc

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import config as config_module
+from . import version
 
 if TYPE_CHECKING:
     from memvault.storage.store import Store
@@ -36,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
-    parser.add_argument("--version", action="version", version=f"memvault {_version()}")
+    parser.add_argument("--version", action="version", version=f"memvault {version()}")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("serve", parents=[common], help="run the MCP server on stdio (what clients launch)")
     rem = sub.add_parser("remember", parents=[common], help="store a memory")
@@ -55,15 +56,6 @@ def _parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("export", parents=[common], help="JSON lines of the tenant's memories, with history")
     exp.add_argument("--output", "-o", help="file to write (default: stdout)")
     return parser
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("memvault")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def _out(text: str) -> None:
@@ -89,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"memvault: {exc}\n")
         return 2
     if command == "serve":
+        import anyio
+
+        from . import stdio
         from .app import build_server
 
         logging.getLogger("memvault").info(
@@ -98,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
         # one transaction (WAL), so ending the process at once loses nothing committed.
         signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-        build_server(config).run("stdio")
+        anyio.run(stdio.serve, build_server(config))
         return 0
     return _maintenance(command, args, config)
 

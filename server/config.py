@@ -1,14 +1,29 @@
-"""Server configuration from the environment, overridden by command-line flags."""
+"""Server configuration from the environment, overridden by command-line flags.
+
+Every setting is checked here, before anything is opened: a malformed value stops
+the process with a message naming the variable, rather than failing every tool call
+later with an error about an argument the agent never sent.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from memvault.storage.limits import DEFAULT_SCOPE, DEFAULT_TENANT
+from memvault.storage import validate
+from memvault.storage.errors import InvalidInput
+from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
 DEFAULT_BOOT_TOKENS = 2_000
+FILL_INTERVAL_S = 30.0
+# What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
+_UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
+SETTINGS = ("MEMVAULT_DB", "MEMVAULT_TENANT", "MEMVAULT_SCOPE", "MEMVAULT_MODEL_DIR", "MEMVAULT_BOOT_TOKENS",
+            "MEMVAULT_ALLOW_SECRETS")
+log = logging.getLogger(__name__)
 
 
 def default_db_path() -> Path:
@@ -26,7 +41,10 @@ class Config:
     this process; ``scope``: default scope; ``model_dir``: folder with another
     ``model.onnx`` + ``tokenizer.json`` (None: the packaged MiniLM);
     ``boot_tokens``: token budget of the boot context; ``allow_secrets``: store
-    content that contains credentials (off by default).
+    content that contains credentials (off by default); ``busy_timeout_ms``: how
+    long a write waits for another connection's write lock; ``fill_interval_s``: how
+    often a server looks for memories whose vector is pending (other processes may
+    have stored them without a model).
     """
 
     db: Path
@@ -35,13 +53,57 @@ class Config:
     model_dir: Path | None = None
     boot_tokens: int = DEFAULT_BOOT_TOKENS
     allow_secrets: bool = False
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    fill_interval_s: float = FILL_INTERVAL_S
 
 
 def _flag_or_env(flag: object, env: str) -> str | None:
+    """The flag's value if given, else the variable's; a variable set to "" counts as unset."""
     if flag is not None:
         return str(flag)
-    value = os.environ.get(env, "").strip()
-    return value or None
+    value = os.environ.get(env)
+    return value if value else None
+
+
+def expand_path(value: str, name: str) -> Path:
+    """``value`` with ``$VAR``, ``${VAR}`` and ``~`` expanded, made absolute.
+
+    Some MCP clients pass configured paths through unexpanded; a literal ``$HOME``
+    folder in the working directory would be created silently otherwise.
+
+    Raises:
+        ValueError: a variable in the path is not set (the message names ``name`` and it).
+    """
+    expanded = os.path.expanduser(os.path.expandvars(value.strip()))
+    left = _UNEXPANDED.search(expanded)
+    if left:
+        raise ValueError(f"{name}: {left.group(0)} in {value!r} is not set in the environment")
+    return Path(expanded).absolute()
+
+
+def _check_db_path(path: Path) -> None:
+    """Refuse a database path that can never be opened: a folder, or below a file or
+    a folder this user cannot write to (when the file does not exist yet)."""
+    name = "--db / MEMVAULT_DB"
+    if path.is_dir():
+        raise ValueError(f"{name}: {str(path)!r} is a folder; name the database file in it")
+    if path.exists():
+        return
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} is a file")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{name}: {str(path)!r} cannot be created: no write permission on {str(parent)!r}")
+
+
+def _name_setting(value: str, name: str) -> str:
+    """Tenant and scope follow the rules of the tools' ``scope`` argument."""
+    try:
+        return validate.scope(value, DEFAULT_SCOPE, field=name)
+    except InvalidInput as exc:
+        raise ValueError(str(exc)) from None
 
 
 def load(
@@ -55,28 +117,39 @@ def load(
     """Build the configuration: each flag given wins over its environment variable.
 
     Variables: MEMVAULT_DB, MEMVAULT_TENANT, MEMVAULT_SCOPE, MEMVAULT_MODEL_DIR,
-    MEMVAULT_BOOT_TOKENS, MEMVAULT_ALLOW_SECRETS (1/true/yes or 0/false/no).
+    MEMVAULT_BOOT_TOKENS, MEMVAULT_ALLOW_SECRETS (1/true/yes or 0/false/no). Paths
+    have variables and ``~`` expanded and are made absolute.
 
     Raises:
-        ValueError: a value is malformed (the message names the variable).
+        ValueError: a value is malformed (the message names the flag and variable).
     """
+    for name in sorted(set(os.environ) - set(SETTINGS)):
+        if name.startswith("MEMVAULT_"):
+            log.warning("%s is not a memvault setting and is ignored (settings: %s)", name, ", ".join(SETTINGS))
     db_value = _flag_or_env(db, "MEMVAULT_DB")
+    db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()
+    _check_db_path(db_path)
+    model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")
+    model_path = expand_path(model_value, "--model-dir / MEMVAULT_MODEL_DIR") if model_value is not None else None
+    if model_path is not None and not model_path.is_dir():
+        raise ValueError(f"--model-dir / MEMVAULT_MODEL_DIR: {str(model_path)!r} is not a folder")
     tokens_value = _flag_or_env(boot_tokens, "MEMVAULT_BOOT_TOKENS")
     try:
-        tokens = int(tokens_value) if tokens_value else DEFAULT_BOOT_TOKENS
+        tokens = int(tokens_value) if tokens_value is not None else DEFAULT_BOOT_TOKENS
     except ValueError:
         raise ValueError(f"--boot-tokens / MEMVAULT_BOOT_TOKENS must be a whole number, got {tokens_value!r}") from None
     if not 100 <= tokens <= 100_000:
         raise ValueError(f"--boot-tokens / MEMVAULT_BOOT_TOKENS must be from 100 to 100,000, got {tokens}")
-    model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")
-    secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").lower()
+    secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
         raise ValueError(f"MEMVAULT_ALLOW_SECRETS must be 1/true/yes or 0/false/no, got {secrets_value!r}")
+    tenant_value = _flag_or_env(tenant, "MEMVAULT_TENANT")
+    scope_value = _flag_or_env(scope, "MEMVAULT_SCOPE")
     return Config(
-        db=Path(db_value).expanduser() if db_value else default_db_path(),
-        tenant=_flag_or_env(tenant, "MEMVAULT_TENANT") or DEFAULT_TENANT,
-        scope=_flag_or_env(scope, "MEMVAULT_SCOPE") or DEFAULT_SCOPE,
-        model_dir=Path(model_value).expanduser() if model_value else None,
+        db=db_path,
+        tenant=DEFAULT_TENANT if tenant_value is None else _name_setting(tenant_value, "--tenant / MEMVAULT_TENANT"),
+        scope=DEFAULT_SCOPE if scope_value is None else _name_setting(scope_value, "--scope / MEMVAULT_SCOPE"),
+        model_dir=model_path,
         boot_tokens=tokens,
         allow_secrets=secrets_value in {"1", "true", "yes"},
     )

@@ -1,8 +1,9 @@
 """The server's lifespan state: the store, opened lazily, and calls run off the event loop.
 
 Nothing heavy happens at import or at start-up: the server answers ``initialize``
-and ``tools/list`` at once, while a background thread opens the database and
-loads the model. Tool calls that arrive earlier wait for that on a worker thread.
+and ``tools/list`` at once, while a background thread opens the database, loads
+the model and then keeps pending vectors filled. Tool calls that arrive earlier
+wait for the store on a worker thread.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio.to_thread
 
+from memvault.storage.errors import MemvaultError, StoreError
+
 from .config import Config
 
 if TYPE_CHECKING:
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
+FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one batch
 
 
 class Runtime:
@@ -30,6 +34,13 @@ class Runtime:
 
     The store's own lock gives its connection to one thread at a time; the
     embedding model runs outside that lock, so calls overlap where they can.
+
+    A background thread opens the store, then fills pending vectors (memories
+    stored while no model was usable, here or by another process on the same
+    file) in small batches: at start, every ``config.fill_interval_s`` seconds, and soon
+    after a call whose result was degraded. :meth:`close` stops it between two
+    batches and waits for calls in flight before closing the store, so no model
+    or SQLite work runs while the process shuts down.
     """
 
     def __init__(self, config: Config) -> None:
@@ -37,22 +48,30 @@ class Runtime:
         self._store: Store | None = None
         self._lock = threading.Lock()
         self._closed = threading.Event()
+        self._wake = threading.Event()
+        self._background: threading.Thread | None = None
+        self._calls = 0
+        self._idle = threading.Condition()
 
     def store(self) -> Store:
         """The store, opened on first use (blocking: call from a worker thread).
 
         Raises:
-            StoreError: the database cannot be opened or is from a newer memvault.
+            StoreError: the database cannot be opened or is from a newer memvault,
+                or the server is shutting down.
         """
         with self._lock:
+            if self._closed.is_set():
+                raise StoreError("the server is shutting down")
             if self._store is None:
                 from memvault.storage.embeddings import Embedder
                 from memvault.storage.store import Store
 
                 self._store = Store(
-                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets
+                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
+                    busy_timeout_ms=self.config.busy_timeout_ms,
                 )
-                log.info("memvault database %s opened", self.config.db)
+                log.info("memvault database %s opened (model: %s)", self.config.db, self.config.model_dir or "packaged")
             return self._store
 
     def caller(self) -> Caller:
@@ -62,43 +81,76 @@ class Runtime:
         return Caller(tenant=self.config.tenant, scope=self.config.scope)
 
     async def call(self, fn: Callable[..., T], **kwargs: Any) -> T:
-        """Run ``fn(store, caller, **kwargs)`` on a worker thread and return its result."""
+        """Run ``fn(store, caller, **kwargs)`` on a worker thread and return its result.
+
+        A result with a ``degraded`` reason wakes the background vector filler.
+        """
 
         def work() -> T:
-            return fn(self.store(), self.caller(), **kwargs)
+            with self._idle:
+                self._calls += 1
+            try:
+                return fn(self.store(), self.caller(), **kwargs)
+            finally:
+                with self._idle:
+                    self._calls -= 1
+                    self._idle.notify_all()
 
-        return await anyio.to_thread.run_sync(work)
+        result = await anyio.to_thread.run_sync(work)
+        if getattr(result, "degraded", None):
+            self._wake.set()
+        return result
 
     def start_warm_up(self) -> None:
-        """Open the store, load the model and fill pending vectors in the background.
+        """Start the background thread: open the store, load the model, fill pending vectors.
 
-        Waits ``WARM_UP_DELAY_S`` first so that the imports do not compete with
+        It waits ``WARM_UP_DELAY_S`` first so that the imports do not compete with
         the client's ``initialize`` for the CPU.
         """
-        threading.Thread(target=self._warm_up, name="memvault-warm-up", daemon=True).start()
+        self._background = threading.Thread(target=self._fill_loop, name="memvault-vectors", daemon=True)
+        self._background.start()
 
-    def _warm_up(self) -> None:
+    def _fill_loop(self) -> None:
         if self._closed.wait(WARM_UP_DELAY_S):
             return
-        try:
-            store = self.store()
-            reason = store.vector_status()
-            if reason is not None:
+        last_reason: str | None = None
+        while not self._closed.is_set():
+            self._wake.clear()
+            try:
+                last_reason = self._fill(last_reason)
+            except MemvaultError as exc:  # e.g. Busy: the next round tries again
+                log.warning("filling pending vectors failed, trying again later: %s", exc)
+            except Exception:  # the filler must not die; calls report their own errors
+                log.exception("filling pending vectors failed; trying again later")
+            self._wake.wait(self.config.fill_interval_s)
+
+    def _fill(self, last_reason: str | None) -> str | None:
+        """One round: fill what is pending; returns why vectors cannot be made, if so."""
+        from memvault.storage.maintenance import fill_pending
+
+        store = self.store()
+        reason = store.vector_status()
+        if reason is not None:
+            if reason != last_reason:
                 log.warning("memvault runs degraded: %s", reason)
-                return
-            from memvault.storage.maintenance import fill_pending
+            return reason
+        if last_reason is not None:
+            log.info("vectors can be made again")
+        filled = fill_pending(store, batch=FILL_BATCH, stop=self._closed)
+        if filled:
+            log.info("filled %d pending vectors", filled)
+        return None
 
-            filled = fill_pending(store)
-            if filled:
-                log.info("filled %d pending vectors", filled)
-        except Exception:  # a warm-up failure must not kill the server; calls will report it
-            log.exception("memvault warm-up failed")
-
-    def close(self) -> None:
-        """Stop the warm-up if it has not started and close the store."""
+    def close(self, timeout_s: float = 60.0) -> None:
+        """Stop the background filler between two batches, wait for calls in flight
+        (at most ``timeout_s`` seconds each), then close the store."""
         self._closed.set()
+        self._wake.set()
+        if self._background is not None:
+            self._background.join(timeout_s)
+        with self._idle:
+            self._idle.wait_for(lambda: self._calls == 0, timeout_s)
         with self._lock:
             if self._store is not None:
                 self._store.close()
                 self._store = None
-

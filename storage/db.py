@@ -15,18 +15,21 @@ from pathlib import Path
 import apsw
 import sqlite_vec
 
-from .errors import StoreError
+from .errors import Busy, StorageUnavailable, StoreError
+from .limits import BUSY_TIMEOUT_MS
 from .textindex import SQL_FUNCTION, index_text
 
-BUSY_TIMEOUT_MS = 5_000
 
-
-def open_connection(path: Path | str, check: Callable[[apsw.Connection], object] | None = None) -> apsw.Connection:
+def open_connection(
+    path: Path | str,
+    check: Callable[[apsw.Connection], object] | None = None,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+) -> apsw.Connection:
     """Open (creating if needed) the database at ``path`` and configure it.
 
     The parent directory is created with mode 0700 and a new file gets mode 0600.
     Pragmas: WAL (readers never block the writer; several server processes share
-    one file), ``busy_timeout`` 5 s, foreign keys on, ``secure_delete`` on (freed
+    one file), ``busy_timeout`` (``busy_timeout_ms``, default 5 s), foreign keys on, ``secure_delete`` on (freed
     content is zeroed), and ``synchronous=NORMAL``: in WAL mode that never
     corrupts the database, and at worst loses the last commits on power loss
     (not on a process crash), which costs far less than an fsync per memory.
@@ -36,6 +39,8 @@ def open_connection(path: Path | str, check: Callable[[apsw.Connection], object]
 
     Raises:
         StoreError: the file cannot be opened or sqlite-vec cannot be loaded.
+        StorageUnavailable: another connection holds a lock past the busy
+            timeout (:class:`Busy`), or the file cannot be written.
     """
     path = Path(path)
     try:
@@ -52,15 +57,16 @@ def open_connection(path: Path | str, check: Callable[[apsw.Connection], object]
     except apsw.Error as exc:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
-        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        conn.set_busy_timeout(busy_timeout_ms)
         # The FTS5 view and triggers call it; a connection without it cannot write memories.
         conn.create_scalar_function(SQL_FUNCTION, index_text, 1, deterministic=True)
         if check is not None:
             check(conn)
         conn.execute("PRAGMA journal_mode=WAL")
     except apsw.Error as exc:
+        translated = unavailable(exc, conn)
         conn.close()
-        raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+        raise (translated or StoreError(f"cannot open database {str(path)!r}: {exc}")) from exc
     except BaseException:
         conn.close()
         raise
@@ -84,15 +90,53 @@ def write_transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
     IMMEDIATE takes the write lock up front, so two processes never both read
     then fail to upgrade (the classic "database is locked" in deferred
     transactions); the busy timeout makes the second one wait instead. Any
-    exception rolls everything back.
+    exception, in the block or in ``COMMIT``, rolls everything back.
+
+    Raises:
+        Busy: the write lock stayed taken past the busy timeout (nothing written).
+        StorageUnavailable: the disk is full, the file read-only or unwritable
+            (nothing written).
     """
-    conn.execute("BEGIN IMMEDIATE")
     try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:  # SQLite may already have rolled back (e.g. on SQLITE_FULL)
+                conn.execute("ROLLBACK")
+            raise
+    except apsw.Error as exc:
+        translated = unavailable(exc, conn)
+        if translated is None:
+            raise
+        raise translated from exc
+
+
+def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | None:
+    """memvault's error for an SQLite failure that is not memvault's fault, or None.
+
+    Busy and locked (SQLITE_BUSY, SQLITE_LOCKED), full (SQLITE_FULL), read-only
+    (SQLITE_READONLY) and I/O errors (SQLITE_IOERR); each message says that
+    nothing was written and whether retrying can succeed.
+    """
+    if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
+        seconds = conn.execute("PRAGMA busy_timeout").fetchone()[0] / 1000
+        return Busy(
+            f"the database is busy: another connection held its write lock for more than {seconds:g} s "
+            f"({exc}). Nothing was written; retrying is safe."
+        )
+    if isinstance(exc, apsw.FullError):
+        return StorageUnavailable(
+            f"the disk holding the database is full ({exc}). Nothing was written; retrying is safe "
+            "but fails again until space is freed."
+        )
+    if isinstance(exc, (apsw.ReadOnlyError, apsw.IOError)):
+        return StorageUnavailable(
+            f"the database file cannot be written ({type(exc).__name__}: {exc}). Nothing was written; "
+            "retrying is safe but fails again until the file or disk is fixed."
+        )
+    return None
 
 
 def scrub(conn: apsw.Connection) -> bool:

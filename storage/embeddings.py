@@ -16,6 +16,7 @@ import hashlib
 import importlib.util
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,7 @@ BATCH_SIZE = 32
 WINDOW_TOKENS = MAX_TOKENS - 2
 WINDOW_OVERLAP = 64
 MAX_WINDOWS = 40
+RETRY_AFTER_S = 60.0  # a failed model load is tried again after this long
 
 
 def bundled_tokenizer_path() -> Path:
@@ -54,23 +56,26 @@ def _sha256(path: Path) -> str:
 
 
 class Embedder:
-    """Turns texts into unit vectors; loads the model on first use, once, thread-safely.
+    """Turns texts into unit vectors; loads the model on first use, thread-safely.
 
     Args:
         model_dir: a folder with ``model.onnx`` and ``tokenizer.json`` (a custom
             model; its id is derived from the model file's sha256), or None for
             the packaged all-MiniLM-L6-v2 int8, whose two files are checked
             against their known sha256.
+        retry_after_s: seconds before a failed load is attempted again.
 
     Attributes after :meth:`load`: ``model_id`` (str, recorded in the database so
     vectors of different models are never mixed) and ``dim`` (int, 384 for MiniLM).
     """
 
-    def __init__(self, model_dir: Path | str | None = None) -> None:
+    def __init__(self, model_dir: Path | str | None = None, retry_after_s: float = RETRY_AFTER_S) -> None:
         self.model_dir = Path(model_dir) if model_dir else None
         self.model_id: str | None = None
         self.dim: int | None = None
         self.error: str | None = None
+        self.retry_after_s = retry_after_s
+        self._failed_at = 0.0
         self._lock = threading.Lock()
         self._session: object | None = None
         self._tokenizer: object | None = None
@@ -89,22 +94,29 @@ class Embedder:
     def load(self) -> None:
         """Load tokenizer and ONNX session if not loaded yet.
 
+        A failed load is not retried for ``retry_after_s`` seconds (the files are
+        hashed and the model opened on each attempt); after that the next call
+        tries again, so a model folder that is repaired or finished copying is
+        picked up without a restart.
+
         Raises:
             ModelUnavailable: a file is missing, a checksum does not match, or
                 onnxruntime cannot open the model. The reason is kept in ``error``
-                and raised again on later calls without retrying the load.
+                and, until the next attempt is due, raised again with the time left.
         """
         with self._lock:
             if self._session is not None:
                 return
-            if self.error is not None:
-                raise ModelUnavailable(self.error)
+            wait = self._failed_at + self.retry_after_s - time.monotonic()
+            if self.error is not None and wait > 0:
+                raise ModelUnavailable(f"{self.error} (next attempt to load it in {wait:.0f} s)")
             try:
                 self._load_locked()
             except ModelUnavailable as exc:
-                self.error = str(exc)
-                log.error("embedding model unavailable: %s", exc)
+                self.error, self._failed_at = str(exc), time.monotonic()
+                log.error("embedding model unavailable (next attempt in %g s): %s", self.retry_after_s, exc)
                 raise
+            self.error = None
 
     def _load_locked(self) -> None:
         model_path, tokenizer_path = self._paths()

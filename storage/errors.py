@@ -6,7 +6,11 @@
     ├── Conflict           the request contradicts stored state (reused idempotency key,
     │                      superseding a memory that already has a successor)
     ├── ModelUnavailable   the embedding model could not be loaded or does not match
-    └── StoreError         the database cannot be used (newer schema, missing extension)
+    ├── StoreError         the database cannot be used (newer schema, missing extension)
+    └── StorageUnavailable a write could not be made now (disk full, read-only file);
+        │                  nothing was written; the message says whether a retry can succeed
+        └── Busy           another connection held the write lock past the busy timeout;
+                           nothing was written and retrying is safe
 
 Every message names the field or id concerned and, for limits, the limit, so an agent
 can correct its call. The MCP layer turns these into ``isError`` tool results.
@@ -52,3 +56,15 @@ class ModelUnavailable(MemvaultError):
 
 class StoreError(MemvaultError):
     """The database file cannot be used by this version of memvault."""
+
+
+class StorageUnavailable(MemvaultError):
+    """A write failed for a reason outside memvault (disk full, read-only file, I/O error).
+
+    The transaction was rolled back, so nothing was written; the message says so
+    and whether retrying can succeed.
+    """
+
+
+class Busy(StorageUnavailable):
+    """Another connection held the database's write lock longer than the busy timeout."""

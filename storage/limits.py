@@ -28,3 +28,6 @@ RECALL_MAX_CONTENT_CHARS = 40_000
 GLOBAL_SCOPE = "global"
 DEFAULT_SCOPE = "default"
 DEFAULT_TENANT = "default"
+
+# How long a write waits for another connection's write lock before failing with Busy.
+BUSY_TIMEOUT_MS = 5_000

@@ -9,6 +9,7 @@ transactions, so they can run while servers use the same file.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
 
 from . import vectors as vector_rows
@@ -51,12 +52,15 @@ def stats(store: Store) -> dict[str, object]:
         }
 
 
-def fill_pending(store: Store, progress: Progress | None = None, batch: int = 64) -> int:
+def fill_pending(
+    store: Store, progress: Progress | None = None, batch: int = 64, stop: threading.Event | None = None
+) -> int:
     """Embed every memory whose vector is pending; returns how many got one.
 
     Embeds a batch outside any transaction, then writes it in one short
     transaction, re-checking each row (another process may have filled or
     forgotten it meanwhile). ``progress(done, total)`` runs after each batch.
+    When ``stop`` is set, returns before the next batch (what was written stays).
 
     Raises:
         ModelUnavailable: the model cannot be used (the reason says why).
@@ -68,7 +72,7 @@ def fill_pending(store: Store, progress: Progress | None = None, batch: int = 64
     with store.snapshot() as conn:
         total = conn.execute("SELECT count(*) FROM memories WHERE vector_pending = 1").fetchone()[0]
     done, last_seq = 0, 0
-    while True:
+    while stop is None or not stop.is_set():
         with store.snapshot() as conn:
             rows = conn.execute(
                 "SELECT seq, tenant, content FROM memories WHERE vector_pending = 1 AND seq > ?"
@@ -97,6 +101,7 @@ def fill_pending(store: Store, progress: Progress | None = None, batch: int = 64
                 done += 1
         if progress is not None:
             progress(done, total)
+    return done
 
 
 def reindex(store: Store, progress: Progress | None = None) -> int:

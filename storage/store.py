@@ -31,6 +31,7 @@ from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .candidates import Candidates, Tokenize, gather, porter_tokenizer
+from .limits import BUSY_TIMEOUT_MS
 from .records import DueWork, ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome, Signals, SupersedeOutcome
 from .schema import VECTOR_TABLE, check_compatible, migrate, vector_table_sql
 from .secrets import refuse_secrets
@@ -100,6 +101,7 @@ class Store:
         embedder: makes vectors; None runs keyword-only, every result saying so.
         clock: returns "now" in ms since the epoch; injectable for expiry tests.
         allow_secrets: store content that contains credentials (off: refused, see ``secrets``).
+        busy_timeout_ms: how long a write waits for another connection's write lock.
 
     Every method takes the ``tenant`` explicitly: it is the hard isolation
     boundary, and no method reads or writes another tenant's rows. Times in and
@@ -116,6 +118,7 @@ class Store:
         *,
         clock: Callable[[], int] = now_ms,
         allow_secrets: bool = False,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
         self.path = Path(path)
         self.allow_secrets = allow_secrets
@@ -125,7 +128,7 @@ class Store:
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
         self._time = TimeParser()
         self._tokenize: Tokenize | None = None
-        self._conn = open_connection(self.path, check=check_compatible)
+        self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
         migrate(self._conn)
         self._scrub_retry_at = 0.0
         self.run_due_maintenance()

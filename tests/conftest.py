@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -56,6 +57,13 @@ def real_store(db_path: Path, real_embedder: Embedder):
 def file_bytes(db: Path) -> bytes:
     """The bytes of the database and its -wal and -shm files, concatenated."""
     return b"".join(Path(p).read_bytes() for p in sorted(glob.glob(f"{db}*")))
+
+
+def names_field(text: str, field: str) -> bool:
+    """Whether an error text names ``field`` as a field, not merely contains its letters
+    ("validation" contains "id"): memvault writes ``field: message``; the SDK's argument
+    check puts the field alone on a line above its message."""
+    return re.search(rf"(^|: |\n){re.escape(field)}(: |\n)", text) is not None
 
 
 def server_env(db: Path, **extra: str) -> dict[str, str]:

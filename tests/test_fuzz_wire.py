@@ -129,22 +129,6 @@ def test_hand_picked_hostile_cases(server, tool, args):
     run_case(server, tool, args)
 
 
-@pytest.mark.parametrize(
-    "arguments",
-    [{"content": "lone \ud800 surrogate"}, {"content": "deep", "tags": [json.loads("[" * 400 + "]" * 400)]}],
-    ids=["lone-surrogate", "nesting-400"],
-)
-def test_a_message_the_transport_cannot_decode_does_not_stop_the_server(server, arguments):
-    # A lone surrogate is valid JSON text but not valid Unicode, and JSON nested 400
-    # deep exceeds the parser's limit: the MCP SDK's stdio transport drops such a
-    # message without a reply (memvault never sees it); the next one is served.
-    server._send({"jsonrpc": "2.0", "id": 10_000, "method": "tools/call",
-                  "params": {"name": "remember", "arguments": arguments}})
-    before = counts(server.db)
-    result = server.call_tool("recall", {"query": "surrogate"})
-    assert "structuredContent" in result and counts(server.db) == before
-
-
 def test_server_is_still_up_and_bounded_after_the_fuzzing(server):
     result = server.call_tool("remember", {"content": "still alive after fuzzing"})
     assert result["structuredContent"]["created"] in (True, False)

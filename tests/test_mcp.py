@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import names_field
 from mcp import Client
 
 from memvault.server.app import build_server
@@ -53,26 +54,27 @@ async def test_each_tool_round_trips_structured_content(db_path):
 
 
 @pytest.mark.parametrize(
-    ("tool", "args", "field"),
+    ("tool", "args", "field", "says"),
     [
-        ("remember", {"content": ""}, "content"),
-        ("remember", {"content": "   "}, "content"),
-        ("remember", {"content": "x", "importance": 11}, "importance"),
-        ("remember", {"content": "x", "kind": "opinion"}, "kind"),
-        ("remember", {"content": "x", "observed_at": "last tuesday"}, "observed_at"),
-        ("remember", {}, "content"),
-        ("recall", {"query": "x", "limit": 0}, "limit"),
-        ("recall", {"query": "x", "limit": 51}, "limit"),
-        ("recall", {"query": "x", "since": "2024-99-99"}, "since"),
-        ("supersede", {"content": "x"}, "id"),
-        ("forget", {}, "id"),
-        ("forget", {"id": "no-such-memory"}, "id"),
+        ("remember", {"content": ""}, "content", "must not be empty"),
+        ("remember", {"content": "   "}, "content", "must not be empty"),
+        ("remember", {"content": "x", "importance": 11}, "importance", "10"),
+        ("remember", {"content": "x", "kind": "opinion"}, "kind", "'opinion'"),
+        ("remember", {"content": "x", "observed_at": "last tuesday"}, "observed_at", "ISO-8601"),
+        ("remember", {}, "content", "required"),
+        ("recall", {"query": "x", "limit": 0}, "limit", "1"),
+        ("recall", {"query": "x", "limit": 51}, "limit", "50"),
+        ("recall", {"query": "x", "since": "2024-99-99"}, "since", "ISO-8601"),
+        ("supersede", {"content": "x"}, "id", "required"),
+        ("forget", {}, "id", "required"),
+        ("forget", {"id": "no-such-memory"}, "id", "no memory with id 'no-such-memory'"),
     ],
 )
-async def test_invalid_arguments_give_is_error_naming_the_field(db_path, tool, args, field):
+async def test_invalid_arguments_give_is_error_naming_the_field(db_path, tool, args, field, says):
     async with client(db_path) as c:
         r = await c.call_tool(tool, args)
-        assert r.is_error and field in r.content[0].text
+        text = r.content[0].text
+        assert r.is_error and names_field(text, field) and says in text, text
         ok = await c.call_tool("remember", {"content": "still serving"})
         assert not ok.is_error
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import SERVE, server_env
+from conftest import SERVE, names_field, server_env
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -42,16 +42,18 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
             tools = {t.name: t for t in (await c.list_tools()).tools}
             assert set(tools) == {"remember", "recall", "supersede", "forget"}
             assert all(t.annotations is not None and t.output_schema for t in tools.values())
-            for tool, args, field in [
-                ("remember", {"content": ""}, "content"),
-                ("remember", {"content": "x", "importance": 11}, "importance"),
-                ("remember", {"content": "x", "kind": "rumour"}, "kind"),
-                ("remember", {"content": "x", "expires_at": "2024-02-30"}, "expires_at"),
-                ("supersede", {"content": "x"}, "id"),
-                ("forget", {}, "id"),
+            for tool, args, field, says in [
+                ("remember", {"content": ""}, "content", "must not be empty"),
+                ("remember", {"content": "x", "importance": 11}, "importance", "10"),
+                ("remember", {"content": "x", "kind": "rumour"}, "kind", "'rumour'"),
+                ("remember", {"content": "x", "expires_at": "2024-02-30"}, "expires_at", "ISO-8601"),
+                ("supersede", {"content": "x"}, "id", "required"),
+                ("forget", {}, "id", "required"),
+                ("forget", {"id": "no-such-memory"}, "id", "no memory with id 'no-such-memory'"),
             ]:
                 r = await c.call_tool(tool, args)
-                assert r.is_error and field in r.content[0].text, (tool, args, r.content[0].text)
+                text = r.content[0].text
+                assert r.is_error and names_field(text, field) and says in text, (tool, args, text)
             r = await c.call_tool("remember", {"content": "Secrets live in Vault at vault.internal:8200"})
             first = r.structured_content["id"]
             r = await c.call_tool("recall", {"query": "where are secrets kept", "limit": 3})

@@ -15,15 +15,15 @@ class StdioServer:
     """``memvault serve`` in a subprocess, initialised; ``call`` sends one request and
     returns its response, checking that every line on stdout is JSON-RPC."""
 
-    def __init__(self, db: Path, stderr: Any = subprocess.DEVNULL, **env: str) -> None:
+    def __init__(self, db: Path, stderr: Any = subprocess.DEVNULL, protocol: str = "2025-06-18", **env: str) -> None:
         self.proc = subprocess.Popen(
             SERVE, env=server_env(db, **env), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
             text=True, encoding="utf-8", errors="strict",
         )
         self._next = 0
         self.lines = 0
-        self.request("initialize", {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "wire", "version": "0"},
+        self.initialized = self.request("initialize", {
+            "protocolVersion": protocol, "capabilities": {}, "clientInfo": {"name": "wire", "version": "0"},
         })
         self.notify("notifications/initialized")
 
@@ -39,19 +39,29 @@ class StdioServer:
         """Send a request; return the response with the same id (notifications are skipped)."""
         self._next += 1
         self._send({"jsonrpc": "2.0", "id": self._next, "method": method, **({"params": params} if params else {})})
-        assert self.proc.stdout is not None
         while True:
-            ready, _, _ = select.select([self.proc.stdout], [], [], 60)
-            if not ready:
-                raise TimeoutError(f"no response to request {self._next} ({method}) within 60 s")
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"server closed stdout (exit code {self.proc.poll()})")
-            self.lines += 1
-            message = json.loads(line)
-            assert message.get("jsonrpc") == "2.0", line
+            message = self.receive()
+            assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", message
             if message.get("id") == self._next:
                 return message
+
+    def send_raw(self, line: bytes) -> None:
+        """Write ``line`` and a newline to the server's stdin as they are."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.buffer.write(line + b"\n")
+        self.proc.stdin.flush()
+
+    def receive(self) -> Any:
+        """The next line on stdout, parsed (a message, or a list for a batch reply)."""
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], 60)
+        if not ready:
+            raise TimeoutError("no message from the server within 60 s")
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"server closed stdout (exit code {self.proc.poll()})")
+        self.lines += 1
+        return json.loads(line)
 
     def call_tool(self, name: str, arguments: Any) -> dict:
         """``tools/call``; returns the result (``isError`` may be set) or raises on a protocol error."""

@@ -1,0 +1,133 @@
+"""Settings: every path setting expands variables and ``~``; every setting is checked
+at start, and a bad one stops the process with a message naming it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SERVE, server_env
+
+from memvault.server import config
+
+MEMVAULT = [sys.executable, "-m", "memvault.server"]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    home = tmp_path / "home"
+    (home / "models").mkdir(parents=True)
+    (home / "afile").write_text("not a folder")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MV_SUB", "sub")
+    for name in config.SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(home)
+    return home
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        ("db", "$HOME/mv/m.db", "mv/m.db"), ("db", "${HOME}/m.db", "m.db"), ("db", "~/m.db", "m.db"),
+        ("db", "~/$MV_SUB/${MV_SUB}.db", "sub/sub.db"), ("db", "rel/m.db", "rel/m.db"),
+        ("model_dir", "$HOME/models", "models"), ("model_dir", "${HOME}/models", "models"),
+        ("model_dir", "~/models", "models"),
+    ],
+)
+def test_paths_expand_variables_and_tilde_and_are_made_absolute(home, monkeypatch, name, value, expected):
+    other = {} if name == "db" else {"db": "m.db"}
+    assert getattr(config.load(**other, **{name: value}), name) == Path(os.path.abspath(home / expected))
+    monkeypatch.setenv(f"MEMVAULT_{name.upper()}", value)
+    assert getattr(config.load(**other), name) == Path(os.path.abspath(home / expected))
+
+
+BAD_SETTINGS = [
+    ("MEMVAULT_DB", "$NO_SUCH_VARIABLE/m.db", "$NO_SUCH_VARIABLE"),
+    ("MEMVAULT_DB", "${NO_SUCH_VARIABLE:-x}/m.db", "is not set"),
+    ("MEMVAULT_DB", "~", "is a folder"),
+    ("MEMVAULT_DB", "~/models/../afile/sub/m.db", "is a file"),
+    ("MEMVAULT_MODEL_DIR", "~/no-such-folder", "is not a folder"),
+    ("MEMVAULT_MODEL_DIR", "$NOPE", "$NOPE"),
+    ("MEMVAULT_SCOPE", "s" * 129, "the limit is 128"),
+    ("MEMVAULT_SCOPE", "   ", "must not be empty"),
+    ("MEMVAULT_TENANT", "t" * 200, "the limit is 128"),
+    ("MEMVAULT_TENANT", " \t ", "must not be empty"),
+    ("MEMVAULT_TENANT", "a\x00b", "NUL"),
+    ("MEMVAULT_SCOPE", "lone \udcff byte", "Unicode"),
+    ("MEMVAULT_BOOT_TOKENS", "lots", "whole number"),
+    ("MEMVAULT_BOOT_TOKENS", "99", "100 to 100,000"),
+    ("MEMVAULT_BOOT_TOKENS", "100001", "100 to 100,000"),
+    ("MEMVAULT_ALLOW_SECRETS", "maybe", "1/true/yes"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "says"), BAD_SETTINGS)
+def test_a_bad_setting_is_refused_naming_the_variable_and_the_flag(home, monkeypatch, name, value, says):
+    if "\x00" not in value:  # the environment cannot hold NUL; the flag path can
+        monkeypatch.setenv(name, value)
+        with pytest.raises(ValueError, match=name) as caught:
+            config.load(db=None if name == "MEMVAULT_DB" else "m.db")
+        assert says in str(caught.value)
+        monkeypatch.delenv(name)
+    flag = {"MEMVAULT_DB": "db", "MEMVAULT_BOOT_TOKENS": "boot_tokens", "MEMVAULT_ALLOW_SECRETS": None}.get(
+        name, name.removeprefix("MEMVAULT_").lower()
+    )
+    if flag is not None:
+        kwargs = {"db": "m.db", flag: value}
+        with pytest.raises(ValueError, match="--" + flag.replace("_", "-")) as caught:
+            config.load(**kwargs)
+        assert says in str(caught.value)
+
+
+def test_an_unknown_memvault_variable_is_reported(home, monkeypatch, caplog):
+    monkeypatch.setenv("MEMVAULT_SCOPES", "typo")
+    config.load(db="m.db")
+    assert any("MEMVAULT_SCOPES is not a memvault setting" in r.getMessage() for r in caplog.records)
+
+
+def test_good_settings_are_trimmed_and_kept(home, monkeypatch):
+    monkeypatch.setenv("MEMVAULT_SCOPE", "  project-x ")
+    monkeypatch.setenv("MEMVAULT_TENANT", "acme")
+    monkeypatch.setenv("MEMVAULT_BOOT_TOKENS", "500")
+    monkeypatch.setenv("MEMVAULT_ALLOW_SECRETS", "Yes")
+    loaded = config.load(db="m.db")
+    assert (loaded.scope, loaded.tenant, loaded.boot_tokens, loaded.allow_secrets) == ("project-x", "acme", 500, True)
+    assert config.load(db="m.db", scope="flag-wins").scope == "flag-wins"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"MEMVAULT_SCOPE": "x" * 200}, "MEMVAULT_SCOPE"),
+        ({"MEMVAULT_TENANT": "   "}, "MEMVAULT_TENANT"),
+        ({"MEMVAULT_BOOT_TOKENS": "2k"}, "MEMVAULT_BOOT_TOKENS"),
+        ({"MEMVAULT_DB": "$UNSET_FOR_MEMVAULT/m.db"}, "$UNSET_FOR_MEMVAULT"),
+    ],
+)
+def test_the_server_refuses_to_start_on_a_bad_setting(tmp_path, env, says):
+    run = subprocess.run(SERVE, env={**server_env(tmp_path / "m.db"), **env}, input="", capture_output=True,
+                         text=True, timeout=60, cwd=tmp_path)
+    assert run.returncode != 0 and says in run.stderr and run.stdout == ""
+    assert [p.name for p in tmp_path.iterdir()] == []  # nothing created, not even the database
+
+
+@pytest.mark.slow
+def test_an_unexpanded_home_creates_the_database_under_home_and_logs_its_absolute_path(tmp_path):
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    env = {**server_env(Path("unused")), "HOME": str(home), "MEMVAULT_DB": "$HOME/mv/m.db"}
+    run = subprocess.run([*MEMVAULT, "remember", "stored under home"], env=env, capture_output=True, text=True,
+                         timeout=120, cwd=work)
+    assert run.returncode == 0, run.stderr
+    assert (home / "mv" / "m.db").is_file() and list(work.iterdir()) == []
+    flag = subprocess.run([*MEMVAULT, "remember", "via the flag", "--db", "~/flag.db"], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=work)
+    assert flag.returncode == 0 and (home / "flag.db").is_file() and list(work.iterdir()) == []
+    serve = subprocess.run(SERVE, env=env, input="", capture_output=True, text=True, timeout=60, cwd=work)
+    assert serve.returncode == 0 and f"database {home / 'mv' / 'm.db'}" in serve.stderr
