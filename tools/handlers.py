@@ -13,11 +13,25 @@ from dataclasses import dataclass
 
 from memvault.storage import validate
 from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
+from memvault.storage.errors import InvalidInput
 from memvault.storage.records import Hit, Memory
+from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
 
-from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, Signals, SupersedeResult
+from .schemas import (
+    ForgetResult,
+    MemoryOut,
+    RecallResult,
+    RememberResult,
+    ScopeMatches,
+    Signals,
+    SupersedeResult,
+)
+
+# When nothing is found, at most this many other scopes (the largest) are searched for the hint.
+OTHER_SCOPES_MAX = 10
+_FILTERS = ("kinds", "tags", "since", "until")
 
 
 @dataclass(frozen=True)
@@ -53,6 +67,7 @@ def memory_out(memory: Memory, score: float = 0.0, signals: Signals | None = Non
         expires_at=format_ms(memory.expires_at),
         supersedes=memory.supersedes,
         superseded_by=memory.superseded_by,
+        supersede_reason=memory.supersede_reason,
         confirmations=memory.confirmations,
         score=score,
         signals=signals or Signals(),
@@ -83,26 +98,67 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     )
 
 
-def recall(store: Store, caller: Caller, *, scope: str | None = None, **args: object) -> RecallResult:
-    """Search memories (see ``Store.recall``) in the caller's scopes.
+def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None = None, **args: object) -> RecallResult:
+    """Search memories (see ``Store.recall``) in the caller's scopes, or list them.
 
-    The best memories are kept while their content adds up to at most
-    ``RECALL_MAX_CONTENT_CHARS`` (the first is always kept: it is at most 8,000);
-    ``truncated`` says when some were left out.
+    An empty ``query`` with at least one filter (kinds, tags, since, until or
+    scope) lists the memories that pass the filters, newest first (``limit``
+    applies, nothing abstains). The best memories are kept while their content
+    adds up to at most ``RECALL_MAX_CONTENT_CHARS`` (the first is always kept: it
+    is at most 8,000); ``truncated`` says when some were left out. When nothing is
+    found, the caller's other scopes are searched the same way and
+    ``other_scopes`` names those with matches.
+
+    Raises:
+        InvalidInput: a bad filter, or an empty query without any filter.
     """
-    outcome = store.recall(tenant=caller.tenant, scopes=caller.scopes(scope), **args)  # type: ignore[arg-type]
+    scopes = caller.scopes(scope)
+    listing = not query.strip()
+    if listing and scope is None and not any(args.get(f) for f in _FILTERS):
+        raise InvalidInput(
+            "query", "is empty: give words to search for, or a filter (kinds, tags, since, until, scope) to list memories"
+        )
+    hits, abstained, degraded = _search(store, caller, query, scopes, args)
     shown, used = [], 0
-    for hit in outcome.hits:
+    for hit in hits:
         used += len(hit.memory.content or "")
         if used > RECALL_MAX_CONTENT_CHARS and shown:
             break
-        shown.append(_hit_out(hit))
+        shown.append(hit)
+    short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
     return RecallResult(
-        memories=shown,
-        abstained=outcome.abstained,
-        degraded=outcome.degraded,
-        truncated=len(shown) < len(outcome.hits),
+        memories=[_hit_out(h).model_copy(update={"short_id": short[h.memory.id]}) for h in shown],
+        listing=listing,
+        scopes=scopes,
+        other_scopes=[] if hits else _other_scopes(store, caller, query, scopes, args),
+        abstained=abstained,
+        degraded=degraded,
+        truncated=len(shown) < len(hits),
     )
+
+
+def _search(
+    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]
+) -> tuple[list[Hit], bool, str | None]:
+    """Hits, abstained, degraded: a ranked recall, or a listing when ``query`` is empty."""
+    if not query.strip():
+        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, **args)  # type: ignore[arg-type]
+        return [Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], False, None
+    outcome = store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
+    return outcome.hits, outcome.abstained, outcome.degraded
+
+
+def _other_scopes(
+    store: Store, caller: Caller, query: str, searched: list[str], args: dict[str, object]
+) -> list[ScopeMatches]:
+    """The caller's other scopes where the same search finds something."""
+    others = [s for s in store.scope_counts(tenant=caller.tenant) if s not in searched][:OTHER_SCOPES_MAX]
+    found = []
+    for other in others:
+        hits, _, _ = _search(store, caller, query, [other], args)
+        if hits:
+            found.append(ScopeMatches(scope=other, matches=len(hits)))
+    return found
 
 
 def supersede(store: Store, caller: Caller, **args: object) -> SupersedeResult:
@@ -134,9 +190,7 @@ def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
     def doc(m: Memory) -> dict[str, object]:
         if m.forgotten_at is not None:
             return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
-        out = memory_out(m).model_dump(exclude={"score", "signals"})
-        out["supersede_reason"] = m.supersede_reason
-        return out
+        return memory_out(m).model_dump(exclude={"score", "signals", "short_id"})
 
     target = next(m for m in chain if m.id == memory_id.strip())
     return json.dumps({"memory": doc(target), "history": [doc(m) for m in chain]}, ensure_ascii=False, indent=2)
