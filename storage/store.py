@@ -41,6 +41,10 @@ _COLUMNS = (
     " m.superseded_by, m.supersede_reason, m.forgotten_at, m.forget_reason, m.confirmations,"
     " m.last_confirmed_at, m.vector_pending"
 )
+_BOOT_GROUP = (
+    "CASE m.kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 0 WHEN 'procedure' THEN 1"
+    " WHEN 'episode' THEN 3 ELSE 2 END"
+)
 
 
 def _memory(row: tuple) -> Memory:
@@ -608,24 +612,25 @@ class Store:
         return {row[0]: _memory(row[1:]) for row in rows}
 
     def boot_memories(
-        self, *, tenant: str, scopes: list[str], kinds: list[str], newest_first: bool, max_rows: int
+        self, *, tenant: str, scopes: list[str], max_rows: int | None = None
     ) -> tuple[list[Memory], int]:
-        """Current, unexpired memories of ``kinds`` for one section of the boot
-        context, and how many there are in all.
+        """Current, unexpired memories in boot order (at most ``max_rows``, None
+        for all), and how many there are in all. The boot context itself reads
+        :meth:`boot_section` per section.
 
-        Order: most recent first when ``newest_first``, else most important, then
-        most recent. At most ``max_rows`` are returned: the caller picks a number
-        that its token budget could never show (``count`` stays exact).
+        Order: preferences and decisions, procedures, facts and failures (most
+        important, then most recent first), episodes (most recent first).
         """
-        filters = search.Filters(
-            tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(), kinds=validate.kinds(kinds)
-        )
+        filters = search.Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock())
         where, params = search.filter_sql(filters)
-        order = "m.observed_at DESC" if newest_first else "m.importance DESC, m.observed_at DESC"
-        sql = f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {order}, m.seq DESC LIMIT :max_rows"
+        sql = (
+            f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_BOOT_GROUP},"
+            f" CASE WHEN {_BOOT_GROUP} = 3 THEN 0 ELSE m.importance END DESC, m.observed_at DESC LIMIT :max_rows"
+        )
         with self.snapshot() as conn:
             total = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0]
-            return [_memory(r) for r in conn.execute(sql, {**params, "max_rows": max_rows})], total
+            rows = conn.execute(sql, {**params, "max_rows": -1 if max_rows is None else max_rows})
+            return [_memory(r) for r in rows], total
 
     # -- listing and display helpers (no ranking) ------------------------------------
 
@@ -698,3 +703,23 @@ class Store:
                 short = memory_id[: max(min_length, shared + 1)]
                 out[memory_id] = memory_id[: len(short) + 1] if short.endswith("-") else short
         return out
+
+    def boot_section(
+        self, *, tenant: str, scopes: list[str], kinds: list[str], newest_first: bool, max_rows: int
+    ) -> tuple[list[Memory], int]:
+        """Current, unexpired memories of ``kinds`` for one section of the boot
+        context, and how many there are in all.
+
+        Order: most recent first when ``newest_first``, else most important, then
+        most recent. At most ``max_rows`` are returned: the caller picks a number
+        that its token budget could never show (``count`` stays exact).
+        """
+        filters = search.Filters(
+            tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(), kinds=validate.kinds(kinds)
+        )
+        where, params = search.filter_sql(filters)
+        order = "m.observed_at DESC" if newest_first else "m.importance DESC, m.observed_at DESC"
+        sql = f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {order}, m.seq DESC LIMIT :max_rows"
+        with self.snapshot() as conn:
+            total = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0]
+            return [_memory(r) for r in conn.execute(sql, {**params, "max_rows": max_rows})], total

@@ -155,7 +155,7 @@ def boot_context(store: Store, caller: Caller, budget: int) -> str:
     scopes = caller.scopes(None)
     parts = []
     for section in SECTIONS:
-        memories, total = store.boot_memories(
+        memories, total = store.boot_section(
             tenant=caller.tenant, scopes=scopes, kinds=list(section.kinds), newest_first=section.newest_first,
             max_rows=budget // MIN_LINE_TOKENS + 1,
         )
