@@ -20,11 +20,19 @@ Progress = Callable[[int, int], None]
 
 
 def stats(store: Store) -> dict[str, object]:
-    """Counts over the whole file: memories by state and kind, tenants, pending vectors."""
+    """Counts over the whole file: memories by state and kind, tenants, pending
+    vectors, and ``by_scope``: ``{tenant: {scope: current memories}}``."""
     with store.snapshot() as conn:
 
         def one(sql: str) -> int:
             return conn.execute(sql).fetchone()[0]
+
+        by_scope: dict[str, dict[str, int]] = {}
+        for tenant, scope, count in conn.execute(
+            "SELECT tenant, scope, count(*) FROM memories WHERE superseded_by IS NULL AND forgotten_at IS NULL"
+            " GROUP BY tenant, scope ORDER BY tenant, scope"
+        ):
+            by_scope.setdefault(tenant, {})[scope] = count
 
         return {
             "database": str(store.path),
@@ -40,6 +48,7 @@ def stats(store: Store) -> dict[str, object]:
             "by_kind": dict(
                 conn.execute("SELECT kind, count(*) FROM memories WHERE forgotten_at IS NULL GROUP BY kind").fetchall()
             ),
+            "by_scope": by_scope,
         }
 
 
