@@ -165,3 +165,28 @@ async def test_recall_text_is_compact_and_structured_content_complete(db_path, r
         assert m["content"] in text and f"[{m['short_id']}]" in text and m["id"].startswith(m["short_id"])
     json_tokens = count(r.structured_content.__repr__())
     assert count(text) * 3 < json_tokens  # a fraction of the JSON's tokens
+
+
+@pytest.mark.slow
+def test_strict_tools_over_real_stdio(db_path):
+    from wire import StdioServer
+
+    server = StdioServer(db_path)
+    try:
+        tools = {t["name"]: t for t in server.request("tools/list")["result"]["tools"]}
+        assert all(t["inputSchema"]["additionalProperties"] is False for t in tools.values())
+        assert tools["remember"]["inputSchema"]["properties"]["importance"]["type"] == "integer"
+        assert all(t["annotations"]["openWorldHint"] is False for t in tools.values())
+        r = server.call_tool("remember", {"content": "Dark mode everywhere", "type": "preference"})
+        assert r["isError"] and "did you mean 'kind'?" in r["content"][0]["text"]
+        r = server.call_tool("remember", {"content": "Dark mode everywhere", "kind": "preference", "importance": "8"})
+        assert not r.get("isError") and r["structuredContent"]["created"]
+        r = server.call_tool("recall", {"query": "dark mode", "limit": "3"})
+        memory = r["structuredContent"]["memories"][0]
+        assert memory["importance"] == 8 and memory["kind"] == "preference"
+        assert r["content"][0]["text"] == f'1 memory, best first:\n1. [{memory["short_id"]}] preference, ' \
+            f'{memory["observed_at"][:10]}: "Dark mode everywhere"'
+        r = server.call_tool("recall", {"query": "x", "limit": 3.5})
+        assert r["isError"] and r["content"][0]["text"] == "limit: must be an integer from 1 to 50; got 3.5"
+    finally:
+        server.close()
