@@ -18,7 +18,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from mcp.types import Tool as MCPTool
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from memvault.storage.errors import InvalidInput, MemvaultError, NotFound
 from memvault.tools import arguments
@@ -196,6 +196,34 @@ def build_server(config: Config) -> MCPServer[Runtime]:
     mcp = MemvaultServer(
         "memvault", version=_version(), instructions=INSTRUCTIONS, lifespan=lifespan, tools=tools
     )
+
+    @mcp.prompt(
+        name="save_session",
+        title="Store what we learned",
+        description="Store what this session taught you in memvault: one idea per memory, supersede what changed.",
+    )
+    def save_session(
+        focus: Annotated[
+            str | None, Field(description="Optional: the topic to concentrate on, e.g. 'the deploy pipeline'.")
+        ] = None,
+        scope: Annotated[str | None, Field(description="Optional: the scope to store in (default: the server's).")] = None,
+    ) -> str:
+        from memvault.tools.prompts import save_session
+
+        return save_session(focus, scope)
+
+    @mcp.prompt(
+        name="review_memories",
+        title="Review memories of a topic",
+        description="Find stale, duplicate or contradicting memories about a topic and propose fixes.",
+    )
+    def review_memories(
+        topic: Annotated[str, Field(description="The topic to review, in plain words, e.g. 'database hosts'.")],
+        scope: Annotated[str | None, Field(description="Optional: review only this scope.")] = None,
+    ) -> str:
+        from memvault.tools.prompts import review_topic
+
+        return review_topic(topic, scope)
 
     @mcp.resource(
         "memory://boot",

@@ -165,3 +165,19 @@ async def test_concurrent_calls_in_one_server_all_land(db_path):
         assert r.structured_content["memories"][0]["content"] == "parallel memory number 17"
 
 
+
+
+async def test_prompts_are_listed_with_described_arguments_and_render(db_path):
+    async with client(db_path) as c:
+        prompts = {p.name: p for p in (await c.list_prompts()).prompts}
+        assert set(prompts) == {"save_session", "review_memories"}
+        for prompt in prompts.values():
+            assert prompt.title and prompt.description
+            assert all(a.description for a in prompt.arguments)
+        required = {p.name: [a.name for a in p.arguments if a.required] for p in prompts.values()}
+        assert required == {"save_session": [], "review_memories": ["topic"]}
+        saved = await c.get_prompt("save_session", {"scope": "proj"})
+        review = await c.get_prompt("review_memories", {"topic": "database hosts"})
+    text = saved.messages[0].content.text
+    assert "supersede" in text and "remember" in text and 'scope "proj"' in text
+    assert 'query "database hosts"' in review.messages[0].content.text

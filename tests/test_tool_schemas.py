@@ -188,5 +188,11 @@ def test_strict_tools_over_real_stdio(db_path):
             f'{memory["observed_at"][:10]}: "Dark mode everywhere"'
         r = server.call_tool("recall", {"query": "x", "limit": 3.5})
         assert r["isError"] and r["content"][0]["text"] == "limit: must be an integer from 1 to 50; got 3.5"
+        prompts = server.request("prompts/list")["result"]["prompts"]
+        assert {p["name"] for p in prompts} == {"save_session", "review_memories"}
+        got = server.request("prompts/get", {"name": "review_memories", "arguments": {"topic": "dark mode"}})
+        assert 'query "dark mode"' in got["result"]["messages"][0]["content"]["text"]
+        boot = server.request("resources/read", {"uri": "memory://boot"})["result"]["contents"][0]["text"]
+        assert f'[{memory["short_id"]}] preference' in boot and "_1 of 1 memories shown" in boot
     finally:
         server.close()
