@@ -27,7 +27,7 @@ def cli(db, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_memory_survives_a_restart_into_another_process(db_path, tmp_path):
-    stored = json.loads(cli(db_path, "remember", "The on-call rota changes every Monday", "--tag", "ops").stdout)
+    stored = json.loads(cli(db_path, "remember", "The on-call rota changes every Monday", "--tag", "ops", "--json").stdout)
     assert stored["created"] is True
     with open(tmp_path / "server.log", "w") as log:
         async with stdio(db_path, log) as c:
@@ -78,9 +78,9 @@ async def test_model_that_cannot_load_degrades_visibly(db_path, tmp_path):
             r = await c.call_tool("recall", {"query": "nightly backups"})
             assert r.structured_content["memories"][0]["content"] == "Nightly backups run at 02:00 UTC"
             assert "keyword" in r.structured_content["degraded"]
-    done = cli(db_path, "reindex")
-    assert json.loads(done.stdout.strip().splitlines()[-1])["reindexed"] == 1
-    assert json.loads(cli(db_path, "stats").stdout)["vectors_pending"] == 0
+    done = cli(db_path, "reindex", "--json")
+    assert json.loads(done.stdout)["reindexed"] == 1
+    assert json.loads(cli(db_path, "stats", "--json").stdout)["vectors_pending"] == 0
 
 
 def test_stdout_carries_only_json_rpc(db_path):

@@ -112,12 +112,21 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
     Raises:
         InvalidInput: a bad filter, or an empty query without any filter.
     """
-    scopes = caller.scopes(scope)
     listing = not query.strip()
     if listing and scope is None and not any(args.get(f) for f in _FILTERS):
         raise InvalidInput(
             "query", "is empty: give words to search for, or a filter (kinds, tags, since, until, scope) to list memories"
         )
+    return _result(store, caller, query, caller.scopes(scope), args)
+
+
+def list_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> RecallResult:
+    """Every memory of the caller's scopes that passes ``filters``, newest first (``memvault list``)."""
+    return _result(store, caller, "", caller.scopes(scope), filters)
+
+
+def _result(store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]) -> RecallResult:
+    listing = not query.strip()
     hits, abstained, degraded = _search(store, caller, query, scopes, args)
     shown, used = [], 0
     for hit in hits:
@@ -179,12 +188,10 @@ def forget(store: Store, caller: Caller, **args: object) -> ForgetResult:
     )
 
 
-def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
-    """JSON for ``memory://memories/{id}``: the memory and its supersession chain.
-
-    Shape: ``{"memory": {...}, "history": [{...}, ...]}`` with the chain oldest
-    first; forgotten members appear as tombstones (``forgotten_at``, no content).
-    """
+def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, object]:
+    """The memory and its supersession chain: ``{"memory": {...}, "history": [{...}, ...]}``,
+    the chain oldest first; forgotten members appear as tombstones (``forgotten_at``,
+    no content). Raises NotFound."""
     chain = store.history(tenant=caller.tenant, id=memory_id)
 
     def doc(m: Memory) -> dict[str, object]:
@@ -192,5 +199,11 @@ def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
             return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
         return memory_out(m).model_dump(exclude={"score", "signals", "short_id"})
 
-    target = next(m for m in chain if m.id == memory_id.strip())
-    return json.dumps({"memory": doc(target), "history": [doc(m) for m in chain]}, ensure_ascii=False, indent=2)
+    target_id = store.get(tenant=caller.tenant, id=memory_id).id  # the id as stored, however it was given
+    target = next(m for m in chain if m.id == target_id)
+    return {"memory": doc(target), "history": [doc(m) for m in chain]}
+
+
+def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
+    """JSON for ``memory://memories/{id}`` (see :func:`memory_view`)."""
+    return json.dumps(memory_view(store, caller, memory_id), ensure_ascii=False, indent=2)

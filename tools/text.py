@@ -9,6 +9,7 @@ as quoted data, never as the server's own words.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -20,17 +21,17 @@ def quoted(text: str | None) -> str:
     return json.dumps(text or "", ensure_ascii=False)
 
 
-def memory_line(m: MemoryOut, scope: bool = False) -> str:
+def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False) -> str:
     """``[short id] kind, date: "content"``, with the scope and the history status when set."""
     extra = f", scope {m.scope}" if scope else ""
-    line = f"[{m.short_id or m.id}] {m.kind}, {m.observed_at[:10]}{extra}: {quoted(m.content)}"
+    line = f"[{m.id if full_id else m.short_id or m.id}] {m.kind}, {m.observed_at[:10]}{extra}: {quoted(m.content)}"
     if m.superseded_by:
         reason = f" ({m.supersede_reason})" if m.supersede_reason else ""
         line += f" — superseded by {m.superseded_by}{reason}"
     return line
 
 
-def recall_text(r: RecallResult) -> str:
+def recall_text(r: RecallResult, full_ids: bool = False) -> str:
     """One line per memory, best (or newest) first, then what the agent should know."""
     lines: list[str] = []
     if r.memories:
@@ -38,7 +39,7 @@ def recall_text(r: RecallResult) -> str:
         noun = "memory" if len(r.memories) == 1 else "memories"
         lines.append(f"{len(r.memories)} {noun}, {order}:")
         several = len({m.scope for m in r.memories}) > 1
-        lines += [f"{i}. {memory_line(m, several)}" for i, m in enumerate(r.memories, start=1)]
+        lines += [f"{i}. {memory_line(m, several, full_ids)}" for i, m in enumerate(r.memories, start=1)]
     elif r.listing:
         lines.append(f"No memories match these filters in scopes {', '.join(r.scopes)}.")
     else:
@@ -53,6 +54,35 @@ def recall_text(r: RecallResult) -> str:
         lines.append("More matched but were left out to keep this short: narrow the query or lower the limit.")
     if r.degraded:
         lines.append(f"Degraded: {r.degraded}")
+    return "\n".join(lines)
+
+
+def memory_view_text(view: dict[str, Any]) -> str:
+    """A memory and its history (see ``handlers.memory_view``) for people."""
+    m = view["memory"]
+    if "content" not in m:
+        return f"{m['id']} was forgotten at {m['forgotten_at']}" + (f" ({m['forget_reason']})" if m["forget_reason"] else "")
+    lines = [
+        f"id:          {m['id']}",
+        f"kind:        {m['kind']} (importance {m['importance']}, scope {m['scope']})",
+        f"tags:        {', '.join(m['tags']) or '-'}",
+        f"source:      {m['source'] or '-'}",
+        f"observed at: {m['observed_at']} (recorded {m['recorded_at']})",
+    ]
+    if m.get("expires_at"):
+        lines.append(f"expires at:  {m['expires_at']}")
+    if m.get("confirmations"):
+        lines.append(f"confirmed:   {m['confirmations']} more times")
+    lines += ["", m["content"]]
+    if len(view["history"]) > 1:
+        lines += ["", "history, oldest first:"]
+        for h in view["history"]:
+            mark = "*" if h["id"] == m["id"] else " "
+            if "content" not in h:
+                lines.append(f"{mark} {h['id']} forgotten {h['forgotten_at']}")
+                continue
+            why = f" — replaced: {h['supersede_reason']}" if h.get("supersede_reason") else ""
+            lines.append(f"{mark} {h['id']} {h['observed_at'][:10]} {quoted(h['content'])}{why}")
     return "\n".join(lines)
 
 
