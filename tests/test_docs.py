@@ -11,9 +11,9 @@ from mcp import Client
 from memvault.server.app import build_server
 from memvault.server.config import Config
 
-pytestmark = pytest.mark.anyio
 
 
+@pytest.mark.asyncio
 async def test_every_tool_parameter_and_resource_is_in_the_readme(db_path):
     readme = (REPO / "README.md").read_text()
     async with Client(build_server(Config(db=db_path))) as client:

@@ -11,7 +11,6 @@ from memvault.storage import maintenance
 from memvault.storage.errors import InvalidInput
 from memvault.tools import handlers
 
-pytestmark = pytest.mark.anyio
 EPISODES = [
     ("2026-01-03T09:00:00Z", "Session: set up the CI pipeline"),
     ("2026-01-05T09:00:00Z", "Session: debugged the flaky login test"),
@@ -35,6 +34,7 @@ def contents(r) -> list[str]:
     return [m["content"] for m in r.structured_content["memories"]]
 
 
+@pytest.mark.asyncio
 async def test_empty_query_with_kinds_lists_newest_first(db_path):
     newest_first = [text for _, text in sorted(EPISODES, reverse=True)]
     async with client(db_path) as c:
@@ -58,6 +58,7 @@ async def test_empty_query_with_kinds_lists_newest_first(db_path):
         ({"kinds": ["fact"], "tags": ["work"]}, []),
     ],
 )
+@pytest.mark.asyncio
 async def test_every_filter_lists(db_path, filters, expected):
     async with client(db_path) as c:
         await fill(c)
@@ -65,6 +66,7 @@ async def test_every_filter_lists(db_path, filters, expected):
     assert not r.is_error and contents(r) == expected and r.structured_content["abstained"] is False
 
 
+@pytest.mark.asyncio
 async def test_scope_alone_lists_that_scope(db_path):
     async with client(db_path) as c:
         await c.call_tool("remember", {"content": "Grocery list lives in Keep", "scope": "personal"})
@@ -73,12 +75,14 @@ async def test_scope_alone_lists_that_scope(db_path):
     assert contents(r) == ["Grocery list lives in Keep"]
 
 
+@pytest.mark.asyncio
 async def test_empty_query_without_filter_is_an_error_naming_query(db_path):
     async with client(db_path) as c:
         r = await c.call_tool("recall", {"query": ""})
     assert r.is_error and "query: is empty" in r.content[0].text and "kinds" in r.content[0].text
 
 
+@pytest.mark.asyncio
 async def test_nothing_found_here_names_the_other_scopes_with_matches(db_path):
     async with client(db_path, scope="personal") as c:
         await c.call_tool("remember", {"content": "The user's dentist appointment is on Friday"})

@@ -11,13 +11,13 @@ from mcp import Client
 from memvault.server.app import build_server
 from memvault.server.config import Config
 
-pytestmark = pytest.mark.anyio
 
 
 def client(db, tenant: str = "default", scope: str = "proj", boot_tokens: int = 2000) -> Client:
     return Client(build_server(Config(db=db, tenant=tenant, scope=scope, boot_tokens=boot_tokens)))
 
 
+@pytest.mark.asyncio
 async def test_tools_are_listed_with_annotations_and_output_schemas(db_path):
     async with client(db_path) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
@@ -36,6 +36,7 @@ async def test_tools_are_listed_with_annotations_and_output_schemas(db_path):
             assert prop.get("description"), f"{tool.name}.{name} has no description"
 
 
+@pytest.mark.asyncio
 async def test_each_tool_round_trips_structured_content(db_path):
     async with client(db_path) as c:
         r = await c.call_tool("remember", {"content": "The CI runner image is ubuntu-24.04", "tags": ["CI"]})
@@ -73,6 +74,7 @@ async def test_each_tool_round_trips_structured_content(db_path):
         ("forget", {"id": "no-such-memory"}, "id"),
     ],
 )
+@pytest.mark.asyncio
 async def test_invalid_arguments_give_is_error_naming_the_field(db_path, tool, args, field):
     async with client(db_path) as c:
         r = await c.call_tool(tool, args)
@@ -81,6 +83,7 @@ async def test_invalid_arguments_give_is_error_naming_the_field(db_path, tool, a
         assert not ok.is_error
 
 
+@pytest.mark.asyncio
 async def test_conflicts_reach_the_client_with_their_reason(db_path):
     async with client(db_path) as c:
         a = (await c.call_tool("remember", {"content": "v1", "idempotency_key": "k"})).structured_content["id"]
@@ -91,6 +94,7 @@ async def test_conflicts_reach_the_client_with_their_reason(db_path):
         assert r.is_error and b in r.content[0].text
 
 
+@pytest.mark.asyncio
 async def test_boot_context_lists_current_memories_with_ids_in_order(db_path):
     async with client(db_path) as c:
         empty = (await c.read_resource("memory://boot")).contents[0].text
@@ -112,6 +116,7 @@ async def test_boot_context_lists_current_memories_with_ids_in_order(db_path):
     assert "_4 of 4 memories shown" in boot
 
 
+@pytest.mark.asyncio
 async def test_boot_context_stays_within_its_token_budget(db_path, real_embedder):
     async with client(db_path, boot_tokens=150) as c:
         for i in range(40):
@@ -123,6 +128,7 @@ async def test_boot_context_stays_within_its_token_budget(db_path, real_embedder
     assert 0 < shown < 40 and f"_{shown} of 40 memories shown, {used} tokens. {40 - shown} more: `recall`" in boot
 
 
+@pytest.mark.asyncio
 async def test_memory_resource_shows_the_chain_and_hides_other_tenants(db_path):
     async with client(db_path, tenant="alice") as alice:
         first = (await alice.call_tool("remember", {"content": "Alice's editor is Helix"})).structured_content["id"]
@@ -145,6 +151,7 @@ async def test_memory_resource_shows_the_chain_and_hides_other_tenants(db_path):
         assert [m["id"] for m in r.structured_content["memories"]] == [second_id]
 
 
+@pytest.mark.asyncio
 async def test_concurrent_calls_in_one_server_all_land(db_path):
     import anyio
 
@@ -167,6 +174,7 @@ async def test_concurrent_calls_in_one_server_all_land(db_path):
 
 
 
+@pytest.mark.asyncio
 async def test_prompts_are_listed_with_described_arguments_and_render(db_path):
     async with client(db_path) as c:
         prompts = {p.name: p for p in (await c.list_prompts()).prompts}

@@ -11,7 +11,6 @@ from memvault.server.config import Config
 from memvault.storage import limits
 from memvault.storage.embeddings import TokenCounter
 
-pytestmark = pytest.mark.anyio
 
 
 def client(db, scope: str = "proj") -> Client:
@@ -23,6 +22,7 @@ async def schemas(db) -> dict[str, dict]:
         return {t.name: t.input_schema for t in (await c.list_tools()).tools}
 
 
+@pytest.mark.asyncio
 async def test_every_field_has_a_plain_type_and_no_other_fields_are_allowed(db_path):
     for name, schema in (await schemas(db_path)).items():
         assert schema["additionalProperties"] is False, name
@@ -31,6 +31,7 @@ async def test_every_field_has_a_plain_type_and_no_other_fields_are_allowed(db_p
             assert "anyOf" not in prop and prop["description"], (name, field)
 
 
+@pytest.mark.asyncio
 async def test_schemas_carry_the_limits_the_server_enforces(db_path):
     s = await schemas(db_path)
     remember, recall = s["remember"]["properties"], s["recall"]["properties"]
@@ -63,6 +64,7 @@ async def test_schemas_carry_the_limits_the_server_enforces(db_path):
         ("forget", {"id": "x", "reason": "r" * 501}, "reason", "500"),
     ],
 )
+@pytest.mark.asyncio
 async def test_limits_are_enforced_with_the_field_and_the_limit_named(db_path, tool, args, field, limit):
     async with client(db_path) as c:
         r = await c.call_tool(tool, args)
@@ -82,6 +84,7 @@ async def test_limits_are_enforced_with_the_field_and_the_limit_named(db_path, t
         ("supersede", {"id": "abc", "text": "new"}, "text", "content"),
     ],
 )
+@pytest.mark.asyncio
 async def test_unknown_arguments_are_refused_with_the_closest_valid_one(db_path, tool, args, unknown, suggestion):
     async with client(db_path) as c:
         r = await c.call_tool(tool, args)
@@ -95,6 +98,7 @@ async def test_unknown_arguments_are_refused_with_the_closest_valid_one(db_path,
     ("value", "stored"),
     [(7, 7), (7.0, 7), ("8", 8), (" 9 ", 9), (True, None), ("yes", None), (7.5, None), ("7.5", None), ([7], None)],
 )
+@pytest.mark.asyncio
 async def test_one_coercion_rule_for_integers(db_path, value, stored):
     async with client(db_path) as c:
         r = await c.call_tool("remember", {"content": f"importance {value!r}", "importance": value})
@@ -107,6 +111,7 @@ async def test_one_coercion_rule_for_integers(db_path, value, stored):
 @pytest.mark.parametrize(
     ("value", "accepted"), [(True, True), (False, True), ("true", True), (1, False), ("yes", False), ("1", False)]
 )
+@pytest.mark.asyncio
 async def test_one_coercion_rule_for_booleans(db_path, value, accepted):
     async with client(db_path) as c:
         r = await c.call_tool("recall", {"query": "anything", "include_history": value})
@@ -115,6 +120,7 @@ async def test_one_coercion_rule_for_booleans(db_path, value, accepted):
         assert r.content[0].text.startswith("include_history: must be true or false")
 
 
+@pytest.mark.asyncio
 async def test_lists_may_come_as_json_text_and_strings_are_never_converted(db_path):
     async with client(db_path) as c:
         r = await c.call_tool("remember", {"content": "tagged as text", "tags": '["Infra", "db"]', "source": "[1]"})
@@ -138,6 +144,7 @@ async def test_lists_may_come_as_json_text_and_strings_are_never_converted(db_pa
         ("supersede", {"id": "x", "content": "y", "kind": 3}),
     ],
 )
+@pytest.mark.asyncio
 async def test_type_errors_speak_memvault_not_pydantic(db_path, tool, args):
     async with client(db_path) as c:
         r = await c.call_tool(tool, args)
@@ -148,6 +155,7 @@ async def test_type_errors_speak_memvault_not_pydantic(db_path, tool, args):
         assert leak not in text, text
 
 
+@pytest.mark.asyncio
 async def test_recall_text_is_compact_and_structured_content_complete(db_path, real_embedder):
     count = TokenCounter()
     async with client(db_path) as c:
