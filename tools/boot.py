@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
 
-from .handlers import Caller
-from .text import quoted
+from . import text
+from .handlers import Caller, memory_out
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,8 @@ class _Part:
 
 
 def memory_line(memory: Memory, short_id: str) -> str:
-    """One Markdown list item: ``- [short id] kind, date: "content"``."""
-    return f"- [{short_id}] {memory.kind}, {_date(memory.observed_at)}: {quoted(memory.content)}\n"
-
-
-def _date(ms: int) -> str:
-    from memvault.storage.timefmt import format_ms
-
-    return (format_ms(ms) or "")[:10]
+    """One Markdown list item: ``- [short id] kind, date: "content"`` (as ``text.memory_line``)."""
+    return f"- {text.memory_line(memory_out(memory).model_copy(update={'short_id': short_id}))}\n"
 
 
 def _footer(shown: int, left: int, tokens: int) -> str:
