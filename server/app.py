@@ -1,9 +1,12 @@
-"""The MCP surface: four tools, the boot context resource and the memory resource template.
+"""The MCP surface: four tools, two prompts, the boot context resource and the
+memory resource template.
 
-Built on the MCP Python SDK's high-level ``MCPServer``. Pydantic return types give
-each tool an ``outputSchema`` and ``structuredContent``; memvault's own errors are
-re-raised as ``ToolError`` so the client sees their message (any other exception
-reaches the client only as "Error executing tool").
+Built on the MCP Python SDK's high-level ``MCPServer``. Each tool's arguments are
+declared and checked by ``tools.arguments`` (its ``inputSchema``); its pydantic result
+model gives the ``outputSchema`` and the ``structuredContent``, and ``tools.text``
+the compact text block. memvault's own errors are re-raised as ``ToolError`` so the
+client sees their message (any other exception reaches the client only as "Error
+executing tool").
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
-from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, Field
 
 from memvault.storage.errors import InvalidInput, MemvaultError, NotFound
@@ -67,19 +69,11 @@ def _version() -> str:
 class MemvaultServer(MCPServer[Runtime]):
     """``MCPServer`` whose tools take exactly the arguments ``tools.arguments`` declares.
 
-    ``tools/list`` publishes those declarations as each tool's ``inputSchema``
-    (typed, limited, ``additionalProperties: false``); ``tools/call`` checks and
-    converts the raw arguments with them first, so every argument error reaches the
-    client in memvault's words (never the SDK's pydantic dump), and unknown
-    arguments are refused instead of ignored.
+    ``tools/call`` checks and converts the raw arguments with those declarations
+    (also published as each tool's ``inputSchema``, see :func:`_tool`) before the
+    SDK sees them, so every argument error reaches the client in memvault's words
+    (never the SDK's pydantic dump), and unknown arguments are refused, not ignored.
     """
-
-    async def list_tools(self) -> list[MCPTool]:
-        tools = await super().list_tools()
-        return [
-            t.model_copy(update={"input_schema": arguments.input_schema(t.name)}) if t.name in arguments.TOOLS else t
-            for t in tools
-        ]
 
     async def call_tool(
         self, name: str, args: dict[str, Any], context: Context[Runtime, Any] | None = None
@@ -206,7 +200,9 @@ def build_server(config: Config) -> MCPServer[Runtime]:
         focus: Annotated[
             str | None, Field(description="Optional: the topic to concentrate on, e.g. 'the deploy pipeline'.")
         ] = None,
-        scope: Annotated[str | None, Field(description="Optional: the scope to store in (default: the server's).")] = None,
+        scope: Annotated[
+            str | None, Field(description="Optional: the scope to store in (default: the server's).")
+        ] = None,
     ) -> str:
         from memvault.tools.prompts import save_session
 

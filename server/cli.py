@@ -36,17 +36,23 @@ def _flags() -> dict[str, argparse.ArgumentParser]:
 
     return {
         "db": group((("--db",), {"help": "database file (env MEMVAULT_DB; default: the user data directory)"})),
-        "tenant": group((("--tenant",), {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})),
+        "tenant": group(
+            (("--tenant",), {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})
+        ),
         "scope": group((("--scope",), {"help": "scope (env MEMVAULT_SCOPE; default 'default'; 'global' is shared)"})),
-        "model": group((("--model-dir",), {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"})),
+        "model": group(
+            (("--model-dir",), {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"})
+        ),
         "secrets": group((("--allow-secrets",), {
             "action": "store_true", "default": None,
             "help": "store content even when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)",
         })),
         "json": group((("--json",), {"action": "store_true", "help": "print one JSON document instead of text"})),
         "filters": group(
-            (("--kind",), {"action": "append", "dest": "kinds", "metavar": "KIND", "help": "only this kind (repeatable)"}),
-            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG", "help": "only memories with this tag (repeatable: all)"}),
+            (("--kind",), {"action": "append", "dest": "kinds", "metavar": "KIND",
+                           "help": "only this kind (repeatable)"}),
+            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG",
+                          "help": "only memories with this tag (repeatable: all)"}),
             (("--since",), {"help": "only memories observed at or after this ISO-8601 time"}),
             (("--until",), {"help": "only memories observed before this ISO-8601 time"}),
             (("--history",), {"action": "store_true", "help": "include superseded memories"}),
@@ -63,7 +69,8 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "serve": ("Run the MCP server on stdio. MCP clients start this; see `memvault setup` to configure one.",
               ("db", "tenant", "scope", "model", "secrets")),
     "remember": ("Store a memory.", ("db", "tenant", "scope", "model", "secrets", "fields", "json")),
-    "recall": ("Search memories by meaning and keywords, best first.", ("db", "tenant", "scope", "model", "filters", "json")),
+    "recall": ("Search memories by meaning and keywords, best first.",
+               ("db", "tenant", "scope", "model", "filters", "json")),
     "list": ("List memories newest first (all of them, or those that pass the filters).",
              ("db", "tenant", "scope", "filters", "json")),
     "show": ("Show one memory with its history.", ("db", "tenant", "json")),
@@ -92,7 +99,9 @@ def _parser() -> argparse.ArgumentParser:
             name, parents=[flags[g] for g in groups], help=description[0].lower() + description[1:].rstrip("."),
             description=description,
         )
-    commands["serve"].add_argument("--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)")
+    commands["serve"].add_argument(
+        "--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)"
+    )
     commands["remember"].add_argument("text", help="the memory: one self-contained statement")
     commands["recall"].add_argument("query", help="what to look for, in plain words")
     for name in ("recall", "list"):
@@ -103,7 +112,9 @@ def _parser() -> argparse.ArgumentParser:
     commands["forget"].add_argument("--history", action="store_true", help="also forget every other version")
     commands["supersede"].add_argument("text", help="the corrected memory")
     commands["supersede"].add_argument("--reason", help="why it changed; kept with the history")
-    commands["doctor"].add_argument("--repair", action="store_true", help="rebuild the derived indexes (FTS5, vectors) first")
+    commands["doctor"].add_argument(
+        "--repair", action="store_true", help="rebuild the derived indexes (FTS5, vectors) first"
+    )
     commands["export"].add_argument("--output", "-o", help="file to write (default: stdout)")
     commands["setup"].add_argument("client", choices=("claude-desktop", "claude-code", "cursor", "vscode"))
     commands["setup"].add_argument("--write", action="store_true", help="merge the entry into the client's config file")

@@ -83,7 +83,8 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
             + " ".join(f"-e {k}={v}" for k, v in env.items()) + f" -- {command} {' '.join(args)}",
         )
     if client == "cursor":
-        return Setup(client, Path.home() / ".cursor" / "mcp.json", "mcpServers", entry, "Restart Cursor after writing it.")
+        cursor = Path.home() / ".cursor" / "mcp.json"
+        return Setup(client, cursor, "mcpServers", entry, "Restart Cursor after writing it.")
     if client == "vscode":
         return Setup(
             client, here / ".vscode" / "mcp.json", "servers", {"type": "stdio", **entry},

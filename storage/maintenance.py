@@ -125,7 +125,8 @@ def reindex(store: Store, progress: Progress | None = None) -> int:
             store.vectors_writable()
             conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
             conn.execute(
-                "INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (REINDEX_UNDER_WAY, store.embedder.model_id)
+                "INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
+                (REINDEX_UNDER_WAY, store.embedder.model_id),
             )
     made = fill_pending(store, progress)
     with store.writing() as conn:

@@ -43,7 +43,9 @@ def counted(store: Store, monkeypatch) -> Store:
     return store
 
 
-@pytest.mark.parametrize(("facts", "failures", "episodes", "budget"), [(36, 0, 4, 2000), (60, 3, 4, 300), (80, 5, 6, 700)])
+@pytest.mark.parametrize(
+    ("facts", "failures", "episodes", "budget"), [(36, 0, 4, 2000), (60, 3, 4, 300), (80, 5, 6, 700)]
+)
 def test_recent_failures_and_episodes_always_get_their_share(counted, facts, failures, episodes, budget):
     fill(counted, facts, failures, episodes, preferences=3)
     boot = boot_context(counted, CALLER, budget)

@@ -63,7 +63,8 @@ def test_every_command_prints_one_json_document_with_json(db_path, capsys, comma
 @pytest.mark.parametrize(
     ("command", "present", "absent"),
     [
-        ("list", ["--kind", "--tag", "--since", "--limit", "--json", "--scope"], ["--boot-tokens", "--model-dir", "--importance"]),
+        ("list", ["--kind", "--tag", "--since", "--limit", "--json", "--scope"],
+         ["--boot-tokens", "--model-dir", "--importance"]),
         ("show", ["--json", "--db"], ["--kind", "--limit", "--boot-tokens", "--scope", "--allow-secrets"]),
         ("serve", ["--boot-tokens", "--allow-secrets"], ["--json", "--kind"]),
         ("stats", ["--json"], ["--tenant", "--scope", "--kind"]),

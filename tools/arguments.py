@@ -186,7 +186,9 @@ SCOPE = _text(
 SOURCE = _text(
     "Who or what said it, e.g. 'user', 'tool:pytest', a conversation id.", limits.SOURCE_MAX_CHARS
 )
-OBSERVED_AT = _time("When the fact was observed (ISO-8601, e.g. 2024-05-01T13:56:00Z); default now. No offset means UTC.")
+OBSERVED_AT = _time(
+    "When the fact was observed (ISO-8601, e.g. 2024-05-01T13:56:00Z); default now. No offset means UTC."
+)
 EXPIRES_AT = _time("ISO-8601 time after which the memory is never returned (later than observed_at).")
 REASON = _text("Why, in a few words; kept with the history or the tombstone.", limits.REASON_MAX_CHARS)
 MEMORY_ID = _text(
@@ -216,7 +218,8 @@ TOOLS: dict[str, dict[str, Arg]] = {
             limits.QUERY_MAX_CHARS,
         ),
         "limit": Arg(
-            "integer", f"How many memories at most, 1-{limits.RECALL_MAX_LIMIT}; default {limits.RECALL_DEFAULT_LIMIT}.",
+            "integer",
+            f"How many memories at most, 1-{limits.RECALL_MAX_LIMIT}; default {limits.RECALL_DEFAULT_LIMIT}.",
             minimum=1, maximum=limits.RECALL_MAX_LIMIT,
         ),
         "kinds": Arg(

@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 
 from memvault.storage import validate
-from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.errors import InvalidInput
+from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory
 from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
@@ -115,17 +115,20 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
     listing = not query.strip()
     if listing and scope is None and not any(args.get(f) for f in _FILTERS):
         raise InvalidInput(
-            "query", "is empty: give words to search for, or a filter (kinds, tags, since, until, scope) to list memories"
+            "query",
+            "is empty: give words to search for, or a filter (kinds, tags, since, until, scope) to list memories",
         )
-    return _result(store, caller, query, caller.scopes(scope), args)
+    return _recall_result(store, caller, query, caller.scopes(scope), args)
 
 
 def list_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> RecallResult:
     """Every memory of the caller's scopes that passes ``filters``, newest first (``memvault list``)."""
-    return _result(store, caller, "", caller.scopes(scope), filters)
+    return _recall_result(store, caller, "", caller.scopes(scope), filters)
 
 
-def _result(store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]) -> RecallResult:
+def _recall_result(
+    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]
+) -> RecallResult:
     listing = not query.strip()
     hits, abstained, degraded = _search(store, caller, query, scopes, args)
     shown, used = [], 0

@@ -61,7 +61,8 @@ def memory_view_text(view: dict[str, Any]) -> str:
     """A memory and its history (see ``handlers.memory_view``) for people."""
     m = view["memory"]
     if "content" not in m:
-        return f"{m['id']} was forgotten at {m['forgotten_at']}" + (f" ({m['forget_reason']})" if m["forget_reason"] else "")
+        why = f" ({m['forget_reason']})" if m["forget_reason"] else ""
+        return f"{m['id']} was forgotten at {m['forgotten_at']}{why}"
     lines = [
         f"id:          {m['id']}",
         f"kind:        {m['kind']} (importance {m['importance']}, scope {m['scope']})",
