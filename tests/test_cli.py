@@ -153,7 +153,7 @@ def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path
     import re
     import select
 
-    total = 2000
+    total = 640  # ten batches: Ctrl-C comes after the first
     store = Store(db_path)  # no model: every vector pending, quick to fill
     for i in range(total):
         store.remember(tenant="t", scope="s", content=f"note {i}: the build agent {i} runs job {i * 7}")
