@@ -32,7 +32,7 @@ def fill(store: Store, facts: int, failures: int = 0, episodes: int = 0, prefere
 def parse(boot: str) -> tuple[int, int, int, int]:
     """(lines shown, shown, total, tokens) from the document and its footer, checking
     that the stated tokens are the document's (or bound it, when it says "at most")."""
-    footer = re.search(r"_(\d[\d,]*) of (\d[\d,]*) memories shown, (at most )?(\d[\d,]*) tokens\.", boot)
+    footer = re.search(r"_(\d[\d,]*) of (\d[\d,]*) memories shown, (at most )?(\d[\d,]*) tokens[a-z ]*\.", boot)
     assert footer, boot[-300:]
     shown, total, tokens = (int(footer.group(i).replace(",", "")) for i in (1, 2, 4))
     assert COUNT(boot) <= tokens if footer.group(3) else COUNT(boot) == tokens

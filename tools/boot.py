@@ -62,11 +62,11 @@ def memory_line(memory: Memory, short_id: str) -> str:
     return f"- {text.memory_line(memory_out(memory).model_copy(update={'short_id': short_id}))}\n"
 
 
-def _footer(shown: int, left: int, tokens: int, exact: bool = True) -> str:
+def _footer(shown: int, left: int, tokens: int, exact: bool = True, unit: str = "tokens") -> str:
     total = shown + left
     more = f" {left:,} more: `recall` to see them (an empty query with a filter lists them)." if left else ""
     bound = "" if exact else "at most "
-    return f"\n_{shown:,} of {total:,} memories shown, {bound}{tokens:,} tokens.{more}_\n"
+    return f"\n_{shown:,} of {total:,} memories shown, {bound}{tokens:,} {unit}.{more}_\n"
 
 
 def render(
@@ -134,13 +134,15 @@ def _with_footer(text: str, shown: int, left: int, count_tokens: Callable[[str],
     """``text`` with a footer whose token count is true of the whole document, and that count.
 
     The count is part of what it counts, so it is a fixed point searched near a first
-    estimate; when a tokenizer makes none exist there, the footer says "at most N"
-    for the smallest N found that bounds the document.
+    estimate, in up to three wordings (WordPiece splits some numbers into more pieces
+    than their neighbours, so one wording may have none); failing that, the footer
+    says "at most N" for the smallest N found that bounds the document.
     """
     guess = count_tokens(text + _footer(shown, left, 0))
-    for n in range(max(guess - 5, 0), guess + 20):
-        if count_tokens(text + _footer(shown, left, n)) == n:
-            return text + _footer(shown, left, n), n
+    for unit in ("tokens", "tokens in all", "tokens in total"):  # another wording moves the fixed point
+        for n in range(max(guess - 5, 0), guess + 20):
+            if count_tokens(text + _footer(shown, left, n, unit=unit)) == n:
+                return text + _footer(shown, left, n, unit=unit), n
     n = guess
     while count_tokens(text + _footer(shown, left, n, exact=False)) > n:
         n += 1
