@@ -1,7 +1,9 @@
-"""The ``memvault`` command: ``serve`` (MCP over stdio) and a few maintenance commands.
+"""The ``memvault`` command: ``serve`` (MCP over stdio), commands for people to
+inspect and change what their agent stored, maintenance, and client set-up.
 
-Results go to stdout for the maintenance commands only; ``serve`` never writes to
-stdout except JSON-RPC, and every command logs to stderr.
+Every command but ``serve`` prints human-readable text on stdout, or one JSON
+document with ``--json``; notes and errors go to stderr. ``serve`` never writes
+to stdout except JSON-RPC.
 """
 
 from __future__ import annotations
@@ -12,54 +14,120 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import config as config_module
 from . import version
 
 if TYPE_CHECKING:
     from memvault.storage.store import Store
-    from memvault.tools.schemas import RecallResult
+    from memvault.tools.handlers import Caller
+
+
+def _flags() -> dict[str, argparse.ArgumentParser]:
+    """Groups of flags; each command takes only the groups that apply to it."""
+
+    def group(*specs: tuple[tuple[str, ...], dict[str, Any]]) -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(add_help=False)
+        for names, kwargs in specs:
+            parser.add_argument(*names, **kwargs)
+        return parser
+
+    return {
+        "db": group((("--db",), {"help": "database file (env MEMVAULT_DB; default: the user data directory)"})),
+        "tenant": group(
+            (("--tenant",), {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})
+        ),
+        "scope": group((("--scope",), {"help": "scope (env MEMVAULT_SCOPE; default 'default'; 'global' is shared)"})),
+        "model": group(
+            (("--model-dir",), {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"})
+        ),
+        "secrets": group((("--allow-secrets",), {
+            "action": "store_true", "default": None,
+            "help": "store content even when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)",
+        })),
+        "json": group((("--json",), {"action": "store_true", "help": "print one JSON document instead of text"})),
+        "filters": group(
+            (("--kind",), {"action": "append", "dest": "kinds", "metavar": "KIND",
+                           "help": "only this kind (repeatable)"}),
+            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG",
+                          "help": "only memories with this tag (repeatable: all)"}),
+            (("--since",), {"help": "only memories observed at or after this ISO-8601 time"}),
+            (("--until",), {"help": "only memories observed before this ISO-8601 time"}),
+            (("--history",), {"action": "store_true", "help": "include superseded memories"}),
+        ),
+        "fields": group(
+            (("--kind",), {"help": "fact, preference, decision, procedure, episode or failure"}),
+            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"}),
+            (("--importance",), {"type": int, "help": "1-10"}),
+        ),
+    }
+
+
+COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "serve": ("Run the MCP server on stdio. MCP clients start this; see `memvault setup` to configure one.",
+              ("db", "tenant", "scope", "model", "secrets")),
+    "remember": ("Store a memory.", ("db", "tenant", "scope", "model", "secrets", "fields", "json")),
+    "recall": ("Search memories by meaning and keywords, best first.",
+               ("db", "tenant", "scope", "model", "filters", "json")),
+    "list": ("List memories newest first (all of them, or those that pass the filters).",
+             ("db", "tenant", "scope", "filters", "json")),
+    "show": ("Show one memory with its history.", ("db", "tenant", "json")),
+    "forget": ("Delete a memory for good: its text is erased from the files, a tombstone stays.",
+               ("db", "tenant", "json")),
+    "supersede": ("Replace a memory by a corrected version (the old one stays in the history).",
+                  ("db", "tenant", "model", "secrets", "fields", "json")),
+    "stats": ("Counts of memories by state, kind, tenant and scope.", ("db", "json")),
+    "reindex": ("Rebuild the keyword index and every vector; Ctrl-C stops it, a re-run resumes.",
+                ("db", "model", "json")),
+    "doctor": ("Check the database; exit 1 when something is wrong.", ("db", "model", "json")),
+    "export": ("Write the tenant's memories (with history) as JSON lines.", ("db", "tenant")),
+    "setup": ("Print (or --write) the configuration entry an MCP client needs to start memvault.",
+              ("db", "tenant", "scope", "json")),
+}
 
 
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="database file (env MEMVAULT_DB; default: the user data directory)")
-    common.add_argument("--tenant", help="tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')")
-    common.add_argument("--scope", help="default scope (env MEMVAULT_SCOPE; default 'default')")
-    common.add_argument("--model-dir", help="folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)")
-    common.add_argument("--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)")
-    common.add_argument(
-        "--allow-secrets", action="store_true", default=None,
-        help="store content even when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)",
-    )
-
+    flags = _flags()
     parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
     parser.add_argument("--version", action="version", version=f"memvault {version()}")
-    sub = parser.add_subparsers(dest="command")
-    sub.add_parser("serve", parents=[common], help="run the MCP server on stdio (what clients launch)")
-    rem = sub.add_parser("remember", parents=[common], help="store a memory")
-    rem.add_argument("text")
-    rem.add_argument("--tag", action="append", dest="tags", help="a tag (repeatable)")
-    rem.add_argument("--kind", help="fact, preference, decision, procedure, episode or failure")
-    rem.add_argument("--importance", type=int, help="1-10")
-    rec = sub.add_parser("recall", parents=[common], help="search memories")
-    rec.add_argument("query")
-    rec.add_argument("--limit", type=int, default=5)
-    rec.add_argument("--json", action="store_true", help="print the same JSON the recall tool returns")
-    sub.add_parser("stats", parents=[common], help="counts of memories, vectors and tenants")
-    sub.add_parser("reindex", parents=[common], help="rebuild the keyword index and every vector")
-    doc = sub.add_parser("doctor", parents=[common], help="check the database; exit 1 when something is wrong")
-    doc.add_argument("--repair", action="store_true", help="rebuild the derived indexes (FTS5, vectors) first")
-    exp = sub.add_parser("export", parents=[common], help="JSON lines of the tenant's memories, with history")
-    exp.add_argument("--output", "-o", help="file to write (default: stdout)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = {}
+    for name, (description, groups) in COMMANDS.items():
+        commands[name] = sub.add_parser(
+            name, parents=[flags[g] for g in groups], help=description[0].lower() + description[1:].rstrip("."),
+            description=description,
+        )
+    commands["serve"].add_argument(
+        "--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)"
+    )
+    commands["remember"].add_argument("text", help="the memory: one self-contained statement")
+    commands["recall"].add_argument("query", help="what to look for, in plain words")
+    for name in ("recall", "list"):
+        commands[name].add_argument("--limit", type=int, help="at most this many (recall: 5, list: 20)")
+    for name in ("show", "forget", "supersede"):
+        commands[name].add_argument("id", help="the memory's id (as remember, recall or list printed it)")
+    commands["forget"].add_argument("--reason", help="why; kept in the tombstone")
+    commands["forget"].add_argument("--history", action="store_true", help="also forget every other version")
+    commands["supersede"].add_argument("text", help="the corrected memory")
+    commands["supersede"].add_argument("--reason", help="why it changed; kept with the history")
+    commands["doctor"].add_argument(
+        "--repair", action="store_true", help="rebuild the derived indexes (FTS5, vectors) first"
+    )
+    commands["export"].add_argument("--output", "-o", help="file to write (default: stdout)")
+    commands["setup"].add_argument("client", choices=("claude-desktop", "claude-code", "cursor", "vscode"))
+    commands["setup"].add_argument("--write", action="store_true", help="merge the entry into the client's config file")
     return parser
 
 
 def _out(text: str) -> None:
     sys.stdout.write(text + "\n")
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(f"memvault: {text}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,31 +146,45 @@ def main(argv: Sequence[str] | None = None) -> int:
             allow_secrets=getattr(args, "allow_secrets", None),
         )
     except ValueError as exc:
-        sys.stderr.write(f"memvault: {exc}\n")
+        _err(str(exc))
+        return 2
+    if config.db.is_dir():
+        _err(f"--db / MEMVAULT_DB {config.db} is a folder; give a file path such as {config.db / 'memvault.db'}")
         return 2
     if command == "serve":
-        import anyio
+        return _serve(config)
+    if command == "setup":
+        return _setup(args, config)
+    return _with_store(command, args, config)
 
-        from . import stdio
-        from .app import build_server
 
+def _serve(config: config_module.Config) -> int:
+    import anyio
+
+    from . import stdio
+    from .app import build_server
+
+    if sys.stdin.isatty():
+        _err(
+            "waiting for an MCP client on stdin; clients start this command themselves: "
+            "`memvault setup claude-desktop` (or claude-code, cursor, vscode) prints their configuration. Ctrl-C stops."
+        )
+    else:
         logging.getLogger("memvault").info(
             "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
             config.db, config.tenant, config.scope,
         )
-        # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
-        # one transaction (WAL), so ending the process at once loses nothing committed.
-        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-        anyio.run(stdio.serve, build_server(config))
-        return 0
-    return _maintenance(command, args, config)
+    # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
+    # one transaction (WAL), so ending the process at once loses nothing committed.
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    anyio.run(stdio.serve, build_server(config))
+    return 0
 
 
-MUST_EXIST = {"recall", "stats", "doctor", "export", "reindex"}
+CREATES = {"remember"}
 
 
-def _maintenance(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
-    from memvault.storage import maintenance
+def _with_store(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
     from memvault.storage.embeddings import Embedder
     from memvault.storage.errors import MemvaultError
     from memvault.storage.store import Store
@@ -110,49 +192,116 @@ def _maintenance(command: str, args: argparse.Namespace, config: config_module.C
 
     logging.getLogger().setLevel(logging.WARNING)
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
-    if command in MUST_EXIST and not config.db.is_file():
-        sys.stderr.write(f"memvault: no database at {config.db} (check --db / MEMVAULT_DB)\n")
+    existed = config.db.is_file()
+    if command not in CREATES and not existed:
+        _err(f"no database at {config.db} (check --db / MEMVAULT_DB)")
         return 1
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
+        if not existed:
+            _err(f"created a new database at {config.db.resolve()}")
         try:
-            if command == "remember":
-                result = handlers.remember(
-                    store, caller, content=args.text, tags=args.tags, kind=args.kind, importance=args.importance
-                )
-                _out(result.model_dump_json(exclude_none=True))
-            elif command == "recall":
-                found = handlers.recall(store, caller, query=args.query, limit=args.limit)
-                if args.json:
-                    _out(found.model_dump_json(indent=2))
-                else:
-                    _print_recall(found)
-            elif command == "stats":
-                _out(json.dumps(maintenance.stats(store), indent=2))
-            elif command == "reindex":
-                _reindex(store)
-            elif command == "doctor":
-                return _doctor(store, repair=args.repair)
-            elif command == "export":
-                _export(store, config.tenant, args.output)
+            return RUN[command](store, caller, args)
         finally:
             store.close()
     except MemvaultError as exc:
-        sys.stderr.write(f"memvault: {exc}\n")
+        _err(str(exc))
         return 1
+
+
+def _emit(args: argparse.Namespace, result: Any, text: Callable[[], str]) -> int:
+    """Print ``result`` as JSON with --json, else ``text()``."""
+    from pydantic import BaseModel
+
+    if getattr(args, "json", False):
+        _out(result.model_dump_json(indent=2) if isinstance(result, BaseModel) else json.dumps(result, indent=2))
+    else:
+        _out(text())
     return 0
 
 
-def _print_recall(found: RecallResult) -> None:
-    if found.degraded:
-        sys.stderr.write(f"memvault: degraded: {found.degraded}\n")
-    if found.abstained:
-        _out("(nothing relevant stored)")
-    for i, m in enumerate(found.memories, start=1):
-        _out(f"{i}. [{m.kind}] {m.content}\n   id {m.id} · scope {m.scope} · score {m.score:.4f}")
+def _remember(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import handlers, text
+
+    result = handlers.remember(store, caller, content=args.text, tags=args.tags, kind=args.kind,
+                               importance=args.importance)
+    return _emit(args, result, lambda: text.render(result))
 
 
-def _reindex(store: Store) -> None:
+def _filters(args: argparse.Namespace) -> dict[str, Any]:
+    return {"kinds": args.kinds, "tags": args.tags, "since": args.since, "until": args.until,
+            "include_history": args.history}
+
+
+def _recall(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import handlers, text
+
+    found = handlers.recall(store, caller, query=args.query, limit=args.limit, **_filters(args))
+    return _emit(args, found, lambda: text.recall_text(found, full_ids=True))
+
+
+def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import handlers, text
+
+    found = handlers.list_memories(store, caller, limit=args.limit or 20, **_filters(args))
+    return _emit(args, found, lambda: text.recall_text(found, full_ids=True))
+
+
+def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import handlers, text
+
+    view = handlers.memory_view(store, caller, args.id)
+    return _emit(args, view, lambda: text.memory_view_text(view))
+
+
+def _forget(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import handlers, text
+
+    result = handlers.forget(store, caller, id=args.id, reason=args.reason, include_history=args.history)
+    return _emit(args, result, lambda: text.render(result))
+
+
+def _supersede(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import handlers, text
+
+    result = handlers.supersede(store, caller, id=args.id, content=args.text, reason=args.reason, kind=args.kind,
+                                tags=args.tags, importance=args.importance)
+    return _emit(args, result, lambda: text.render(result))
+
+
+def _stats(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.storage import maintenance
+
+    stats = maintenance.stats(store)
+    return _emit(args, stats, lambda: _stats_text(stats))
+
+
+def _stats_text(stats: dict[str, Any]) -> str:
+    lines = []
+    for key, value in stats.items():
+        if isinstance(value, dict):
+            lines.append(f"{key}:")
+            for name, inner in value.items():
+                shown = ", ".join(f"{k}={v}" for k, v in inner.items()) if isinstance(inner, dict) else inner
+                lines.append(f"  {name}: {shown}")
+        else:
+            lines.append(f"{key}: {value}")
+    return "\n".join(lines)
+
+
+def _reindex(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    made = _run_reindex(store)
+    if made is None:
+        return 130
+    from memvault.storage import maintenance
+
+    result = {"reindexed": made, "model_id": maintenance.stats(store)["model_id"]}
+    return _emit(args, result, lambda: f"Reindexed: {made} vectors made with model {result['model_id']}.")
+
+
+def _run_reindex(store: Store) -> int | None:
+    """Reindex with a progress bar on stderr; None when Ctrl-C stopped it (cleanly:
+    the batch in progress is rolled back, a re-run resumes where it stopped)."""
     from tqdm import tqdm
 
     from memvault.storage import maintenance
@@ -164,20 +313,31 @@ def _reindex(store: Store) -> None:
         bar.n = done
         bar.refresh()
 
-    made = maintenance.reindex(store, progress)
-    bar.close()
-    _out(json.dumps({"reindexed": made, "model_id": maintenance.stats(store)["model_id"]}))
+    try:
+        return maintenance.reindex(store, progress)
+    except KeyboardInterrupt:
+        _err("reindex stopped; memories without a vector are still found by keywords. "
+             "Run `memvault reindex` again to resume.")
+        return None
+    finally:
+        bar.close()
 
 
-def _doctor(store: Store, repair: bool) -> int:
+def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import maintenance
 
-    if repair:
-        _reindex(store)
+    report: dict[str, Any] = {}
+    if args.repair:
+        made = _run_reindex(store)
+        if made is None:
+            return 130
+        report["repaired"] = {"reindexed": made}
     problems = maintenance.check(store) + _permission_problems(store.path)
-    for problem in problems:
-        sys.stderr.write(f"memvault doctor: {problem}\n")
-    _out(json.dumps({"ok": not problems, "problems": problems, **maintenance.stats(store)}, indent=2))
+    report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
+    lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
+    if "repaired" in report:
+        lines.insert(0, f"repaired: FTS5 rebuilt, {report['repaired']['reindexed']} vectors made")
+    _emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0
 
 
@@ -191,15 +351,44 @@ def _permission_problems(db: Path) -> list[str]:
     return problems
 
 
-def _export(store: Store, tenant: str, output: str | None) -> None:
+def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import maintenance
 
-    lines = maintenance.export(store, tenant)
-    if output is None:
+    lines = maintenance.export(store, caller.tenant)
+    if args.output is None:
         for line in lines:
             _out(line)
-        return
-    fd = os.open(output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        return 0
+    fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         for line in lines:
             fh.write(line + "\n")
+    return 0
+
+
+def _setup(args: argparse.Namespace, config: config_module.Config) -> int:
+    from . import setup
+
+    plan = setup.for_client(args.client, config)
+    if args.write:
+        try:
+            backup = setup.write(plan)
+        except ValueError as exc:
+            _err(str(exc))
+            return 1
+        kept = f" (the previous file is kept as {backup})" if backup else ""
+        _err(f"wrote the {setup.SERVER_NAME} entry into {plan.path}{kept}. {plan.note}")
+        return 0
+    if args.json:
+        _out(json.dumps({"client": plan.client, "path": str(plan.path), **plan.document()}, indent=2))
+        return 0
+    _out(f"Add this to {plan.path} (or run this command again with --write to merge it there):\n")
+    _out(json.dumps(plan.document(), indent=2))
+    _out(f"\n{plan.note}")
+    return 0
+
+
+RUN: dict[str, Callable[[Store, Caller, argparse.Namespace], int]] = {
+    "remember": _remember, "recall": _recall, "list": _list, "show": _show, "forget": _forget,
+    "supersede": _supersede, "stats": _stats, "reindex": _reindex, "doctor": _doctor, "export": _export,
+}

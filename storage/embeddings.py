@@ -194,7 +194,7 @@ class Embedder:
         each ``WINDOW_TOKENS`` tokens starting ``WINDOW_TOKENS - WINDOW_OVERLAP`` after
         the previous one, at most ``MAX_WINDOWS`` in all. Uses only the tokenizer file.
         """
-        offsets = self._plain_tokenizer().encode(text, add_special_tokens=False).offsets
+        offsets = self._tokens().offsets(text)
         out = [text]
         step = WINDOW_TOKENS - WINDOW_OVERLAP
         start = step
@@ -207,31 +207,43 @@ class Embedder:
             start += step
         return out
 
-    def _plain_tokenizer(self):  # type: ignore[no-untyped-def]
-        """The tokenizer without truncation or padding, for counting and windows."""
+    def _tokens(self) -> TokenCounter:
+        """This model's tokenizer when its folder has one, else the bundled MiniLM tokenizer."""
         with self._lock:
             if self._counter is None:
-                from tokenizers import Tokenizer
-
-                path = bundled_tokenizer_path()
-                if self.model_dir is not None and (self.model_dir / "tokenizer.json").is_file():
-                    path = self.model_dir / "tokenizer.json"
-                counter = Tokenizer.from_file(str(path))
-                counter.no_truncation()
-                counter.no_padding()
-                self._counter = counter
-            return self._counter
+                custom = self.model_dir / "tokenizer.json" if self.model_dir is not None else None
+                self._counter = TokenCounter(custom if custom is not None and custom.is_file() else None)
+        return self._counter  # type: ignore[return-value]
 
     def count_tokens(self, text: str) -> int:
-        """Tokens in ``text`` for budgets: the model tokenizer's count (no truncation, no
-        special tokens), but at least one per 4 ASCII characters plus one per other
-        character, since WordPiece counts a word of over 100 characters (a key, a
-        hash) or an emoji as a single unknown token where LLM tokenizers use several.
+        """Tokens in ``text`` for budgets (see :class:`TokenCounter`)."""
+        return self._tokens()(text)
 
-        Uses only the tokenizer file, so it works even when the ONNX model cannot
-        load; a custom model folder without one falls back to the bundled MiniLM
-        tokenizer (a budget count, not an embedding, depends on it).
-        """
-        counted = len(self._plain_tokenizer().encode(text, add_special_tokens=False).ids)
+
+class TokenCounter:
+    """Counts tokens for budgets with a tokenizer file alone (no ONNX session).
+
+    The count is the tokenizer's (no truncation, no special tokens), but at least
+    one per 4 ASCII characters plus one per other character, since WordPiece
+    counts a word of over 100 characters (a key, a hash) or an emoji as a single
+    unknown token where LLM tokenizers use several.
+
+    Args:
+        tokenizer_path: a ``tokenizer.json``; None for the one bundled with memvault.
+    """
+
+    def __init__(self, tokenizer_path: Path | None = None) -> None:
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_path or bundled_tokenizer_path()))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+
+    def offsets(self, text: str) -> list[tuple[int, int]]:
+        """The character span of each token of ``text`` (no special tokens)."""
+        return self._tokenizer.encode(text, add_special_tokens=False).offsets
+
+    def __call__(self, text: str) -> int:
+        counted = len(self._tokenizer.encode(text, add_special_tokens=False).ids)
         non_ascii = sum(1 for ch in text if ord(ch) > 127)
         return max(counted, -(-(len(text) - non_ascii) // 4) + non_ascii)

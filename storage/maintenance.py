@@ -19,6 +19,7 @@ from .store import SCRUB_DUE, Store
 from .timefmt import format_ms
 
 Progress = Callable[[int, int], None]
+REINDEX_UNDER_WAY = "reindex_model_id"  # settings key: set while a reindex has vectors left to make
 
 
 def stats(store: Store) -> dict[str, object]:
@@ -26,7 +27,8 @@ def stats(store: Store) -> dict[str, object]:
 
     ``current`` and ``superseded`` leave out expired memories, counted apart in
     ``expired`` until they are erased (``Store.run_due_maintenance``);
-    ``scrub_pending`` says forgotten bytes may still be in the files.
+    ``scrub_pending`` says forgotten bytes may still be in the files;
+    ``by_scope``: ``{tenant: {scope: current memories}}``.
     """
     now = store.clock()
     live = "forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > :now)"
@@ -34,6 +36,13 @@ def stats(store: Store) -> dict[str, object]:
 
         def one(sql: str) -> int:
             return conn.execute(sql, {"now": now}).fetchone()[0]
+
+        by_scope: dict[str, dict[str, int]] = {}
+        for tenant, scope, count in conn.execute(
+            f"SELECT tenant, scope, count(*) FROM memories WHERE superseded_by IS NULL AND {live}"
+            " GROUP BY tenant, scope ORDER BY tenant, scope", {"now": now}
+        ):
+            by_scope.setdefault(tenant, {})[scope] = count
 
         return {
             "database": str(store.path),
@@ -49,6 +58,7 @@ def stats(store: Store) -> dict[str, object]:
             "by_kind": dict(
                 conn.execute(f"SELECT kind, count(*) FROM memories WHERE {live} GROUP BY kind", {"now": now})
             ),
+            "by_scope": by_scope,
         }
 
 
@@ -108,8 +118,11 @@ def reindex(store: Store, progress: Progress | None = None) -> int:
     """Rebuild the FTS5 index and every vector with the store's current model.
 
     One transaction rebuilds FTS5; the next drops the vector table, records the
-    current model and marks every memory pending; then vectors are filled in
-    batches (:func:`fill_pending`). Returns how many vectors were made.
+    current model, marks every memory pending and notes that a reindex is under
+    way; then vectors are filled in batches (:func:`fill_pending`), each batch
+    its own transaction. Interrupted (Ctrl-C, a crash), it leaves whole batches
+    only, and the next call with the same model resumes with the memories still
+    pending instead of starting over. Returns how many vectors were made.
 
     Raises:
         ModelUnavailable: the model cannot be loaded (FTS5 is rebuilt all the same).
@@ -120,12 +133,20 @@ def reindex(store: Store, progress: Progress | None = None) -> int:
         raise ModelUnavailable("no embedding model configured")
     store.embedder.load()
     with store.writing() as conn:
-        conn.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
-        conn.execute("DELETE FROM memory_windows")
-        conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
-        store.vectors_writable()
-        conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
-    return fill_pending(store, progress)
+        if store.setting(REINDEX_UNDER_WAY) != store.embedder.model_id:
+            conn.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
+            conn.execute("DELETE FROM memory_windows")
+            conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
+            store.vectors_writable()
+            conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
+            conn.execute(
+                "INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
+                (REINDEX_UNDER_WAY, store.embedder.model_id),
+            )
+    made = fill_pending(store, progress)
+    with store.writing() as conn:
+        conn.execute("DELETE FROM settings WHERE key = ?", (REINDEX_UNDER_WAY,))
+    return made
 
 
 def check(store: Store) -> list[str]:
@@ -170,6 +191,15 @@ def check(store: Store) -> list[str]:
                     f"vectors: {missing_vec} memories marked embedded have none, "
                     f"{stray_vec} vectors belong to no live memory"
                 )
+        pending = conn.execute(
+            "SELECT count(*) FROM memories WHERE vector_pending = 1 AND content IS NOT NULL"
+        ).fetchone()[0]
+        if pending:
+            under_way = " (a reindex was interrupted)" if store.setting(REINDEX_UNDER_WAY) else ""
+            problems.append(
+                f"vectors: {pending} memories have no vector yet{under_way}; they are found by keywords only "
+                "until `memvault reindex` (or a server with a working model) makes them"
+            )
         half_links = conn.execute(
             "SELECT count(*) FROM memories a WHERE (a.superseded_by IS NOT NULL AND NOT EXISTS"
             " (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND b.supersedes = a.id))"

@@ -861,9 +861,12 @@ class Store:
         ).fetchall()
         return {row[0]: _memory(row[1:]) for row in rows}
 
-    def boot_memories(self, *, tenant: str, scopes: list[str], max_rows: int = 400) -> tuple[list[Memory], int]:
-        """Current, unexpired memories for the boot context, in boot order (at most
-        ``max_rows``), and how many there are in all.
+    def boot_memories(
+        self, *, tenant: str, scopes: list[str], max_rows: int | None = None
+    ) -> tuple[list[Memory], int]:
+        """Current, unexpired memories in boot order (at most ``max_rows``, None
+        for all), and how many there are in all. The boot context itself reads
+        :meth:`boot_section` per section.
 
         Order: preferences and decisions, procedures, facts and failures (most
         important, then most recent first), episodes (most recent first).
@@ -874,6 +877,99 @@ class Store:
             f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_BOOT_GROUP},"
             f" CASE WHEN {_BOOT_GROUP} = 3 THEN 0 ELSE m.importance END DESC, m.observed_at DESC LIMIT :max_rows"
         )
+        with self.snapshot() as conn:
+            total = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0]
+            rows = conn.execute(sql, {**params, "max_rows": -1 if max_rows is None else max_rows})
+            return [_memory(r) for r in rows], total
+
+    # -- listing and display helpers (no ranking) ------------------------------------
+
+    def list_memories(
+        self,
+        *,
+        tenant: str,
+        scopes: list[str],
+        limit: int | None = None,
+        kinds: list[str] | None = None,
+        tags: list[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        include_history: bool = False,
+    ) -> list[Memory]:
+        """The memories of ``tenant`` in ``scopes`` that pass every filter, newest
+        observed first (no query, no ranking, no abstention); at most ``limit``.
+
+        Filters mean what they mean for :meth:`recall`. Writes nothing.
+
+        Raises:
+            InvalidInput: a bad limit, kind, tag or date.
+        """
+        filters = search.Filters(
+            tenant=tenant,
+            scopes=list(dict.fromkeys(scopes)),
+            now=self.clock(),
+            kinds=validate.kinds(kinds),
+            tags=validate.tags(tags) or None,
+            since=validate.timestamp("since", since),
+            until=validate.timestamp("until", until),
+            include_history=bool(include_history),
+        )
+        where, params = search.filter_sql(filters)
+        sql = f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY m.observed_at DESC, m.seq DESC LIMIT :limit"
+        with self.snapshot() as conn:
+            return [_memory(r) for r in conn.execute(sql, {**params, "limit": validate.limit(limit)})]
+
+    def scope_counts(self, *, tenant: str) -> dict[str, int]:
+        """How many current (not superseded, forgotten or expired) memories each
+        scope of ``tenant`` holds, largest first."""
+        with self.snapshot() as conn:
+            rows = conn.execute(
+                "SELECT scope, count(*) FROM memories WHERE tenant = ? AND forgotten_at IS NULL"
+                " AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?)"
+                " GROUP BY scope ORDER BY count(*) DESC, scope",
+                (tenant, self.clock()),
+            ).fetchall()
+        return dict(rows)
+
+    def short_ids(self, *, tenant: str, ids: list[str], min_length: int = 8) -> dict[str, str]:
+        """The shortest prefix (at least ``min_length`` characters) of each id that no
+        other memory id of ``tenant`` starts with, like git's abbreviated hashes.
+
+        A prefix one character longer than the longest prefix shared with either
+        neighbour in sorted order is unique. UUIDv7 ids begin with their time, so
+        memories made in the same minute need more than 8 characters.
+        """
+        out: dict[str, str] = {}
+        with self.snapshot() as conn:
+            for memory_id in ids:
+                shared = 0
+                for sql in (
+                    "SELECT max(id) FROM memories WHERE tenant = ? AND id < ?",
+                    "SELECT min(id) FROM memories WHERE tenant = ? AND id > ?",
+                ):
+                    other = conn.execute(sql, (tenant, memory_id)).fetchone()[0]
+                    if other is not None:
+                        shared = max(shared, len(os.path.commonprefix([memory_id, other])))
+                short = memory_id[: max(min_length, shared + 1)]
+                out[memory_id] = memory_id[: len(short) + 1] if short.endswith("-") else short
+        return out
+
+    def boot_section(
+        self, *, tenant: str, scopes: list[str], kinds: list[str], newest_first: bool, max_rows: int
+    ) -> tuple[list[Memory], int]:
+        """Current, unexpired memories of ``kinds`` for one section of the boot
+        context, and how many there are in all.
+
+        Order: most recent first when ``newest_first``, else most important, then
+        most recent. At most ``max_rows`` are returned: the caller picks a number
+        that its token budget could never show (``count`` stays exact).
+        """
+        filters = search.Filters(
+            tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(), kinds=validate.kinds(kinds)
+        )
+        where, params = search.filter_sql(filters)
+        order = "m.observed_at DESC" if newest_first else "m.importance DESC, m.observed_at DESC"
+        sql = f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {order}, m.seq DESC LIMIT :max_rows"
         with self.snapshot() as conn:
             total = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0]
             return [_memory(r) for r in conn.execute(sql, {**params, "max_rows": max_rows})], total

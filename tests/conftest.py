@@ -19,11 +19,6 @@ LOCOMO = REPO.parent / "shared" / "eval" / "locomo"
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def clock() -> Clock:
     return Clock()
 

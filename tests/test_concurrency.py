@@ -15,12 +15,13 @@ from mcp.client.stdio import stdio_client
 
 from memvault.storage.store import Store
 
-pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 CLIENTS = 4
 WRITES = 400 if HEAVY else 120
 READS = 100 if HEAVY else 30
 
 
+@pytest.mark.asyncio
 async def test_four_servers_and_a_reindex_share_one_database(db_path, tmp_path):
     acknowledged: list[str] = []
     errors: list[str] = []
@@ -67,6 +68,7 @@ async def test_four_servers_and_a_reindex_share_one_database(db_path, tmp_path):
     assert real.returncode == 0, real.stderr
 
 
+@pytest.mark.asyncio
 async def test_many_requests_in_flight_on_one_server(db_path):
     from memvault.server.app import build_server
     from memvault.server.config import Config

@@ -47,6 +47,14 @@ FOUND = {
 }
 
 
+def test_check_reports_memories_without_vectors(filled):
+    store, ids = filled
+    with store.writing() as conn:
+        conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid IN (1, 2)")
+        conn.execute("UPDATE memories SET vector_pending = 1 WHERE seq IN (1, 2)")
+    assert any("2 memories have no vector yet" in p for p in maintenance.check(store))
+
+
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_check_reports_each_kind_of_damage(filled, damage):
     store, _ = filled
@@ -62,9 +70,14 @@ def test_doctor_exit_code_and_repair(filled, db_path):
         conn.execute(DAMAGE["fts"])
         conn.execute(DAMAGE["vector"])
     store.close()
-    broken = doctor(db_path)
+    broken = doctor(db_path, "--json")
     assert broken.returncode == 1 and json.loads(broken.stdout)["ok"] is False
     # The fake vectors came from another model: --repair rebuilds them with the real one.
-    repaired = doctor(db_path, "--repair")
+    repaired = doctor(db_path, "--repair", "--json")
     assert repaired.returncode == 0, repaired.stderr
-    assert json.loads(repaired.stdout.strip().split("\n", 1)[1])["ok"] is True
+    report = json.loads(repaired.stdout)  # one document
+    assert report["ok"] is True and report["repaired"] == {"reindexed": 5} and report["current"] == 5
+    human = doctor(db_path, "--repair")
+    assert human.returncode == 0 and human.stdout.splitlines() == [
+        "repaired: FTS5 rebuilt, 5 vectors made", "ok: no problems found"
+    ]

@@ -36,3 +36,24 @@ def test_inspector_lists_tools_then_remembers_and_recalls(db_path):
         db_path, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=when does the release train leave"
     )
     assert found["structuredContent"]["memories"][0]["id"] == memory_id
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
+def test_inspector_sends_integers_lists_and_booleans_the_schema_declares(db_path):
+    stored = inspector(
+        db_path, "--method", "tools/call", "--tool-name", "remember", "--tool-arg",
+        "content=Deploys are frozen during the last week of December", "--tool-arg", "importance=8",
+        "--tool-arg", 'tags=["ops","release"]', "--tool-arg", "kind=decision",
+    )
+    assert not stored.get("isError"), stored
+    found = inspector(
+        db_path, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=when are deploys frozen",
+        "--tool-arg", "limit=3", "--tool-arg", "include_history=true",
+    )
+    top = found["structuredContent"]["memories"][0]
+    assert (top["id"], top["importance"], sorted(top["tags"])) == (stored["structuredContent"]["id"], 8, ["ops", "release"])
+    listed = inspector(
+        db_path, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", 'kinds=["decision"]',
+        "--tool-arg", "limit=1",
+    )
+    assert [m["kind"] for m in listed["structuredContent"]["memories"]] == ["decision"]

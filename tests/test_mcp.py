@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import names_field
@@ -11,28 +12,32 @@ from mcp import Client
 from memvault.server.app import build_server
 from memvault.server.config import Config
 
-pytestmark = pytest.mark.anyio
 
 
 def client(db, tenant: str = "default", scope: str = "proj", boot_tokens: int = 2000) -> Client:
     return Client(build_server(Config(db=db, tenant=tenant, scope=scope, boot_tokens=boot_tokens)))
 
 
+@pytest.mark.asyncio
 async def test_tools_are_listed_with_annotations_and_output_schemas(db_path):
     async with client(db_path) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
     assert set(tools) == {"remember", "recall", "supersede", "forget"}
-    hints = {n: (t.annotations.read_only_hint, t.annotations.destructive_hint) for n, t in tools.items()}
-    assert hints == {
-        "remember": (False, False), "recall": (True, None), "supersede": (False, False), "forget": (False, True)
+    hints = {
+        n: (a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint)
+        for n, a in ((n, t.annotations) for n, t in tools.items())
     }
-    assert tools["remember"].annotations.idempotent_hint is True
+    assert hints == {
+        "remember": (False, False, True, False), "recall": (True, False, True, False),
+        "supersede": (False, False, False, False), "forget": (False, True, True, False),
+    }
     for tool in tools.values():
         assert tool.output_schema and tool.output_schema["type"] == "object"
         for name, prop in tool.input_schema["properties"].items():
             assert prop.get("description"), f"{tool.name}.{name} has no description"
 
 
+@pytest.mark.asyncio
 async def test_each_tool_round_trips_structured_content(db_path):
     async with client(db_path) as c:
         r = await c.call_tool("remember", {"content": "The CI runner image is ubuntu-24.04", "tags": ["CI"]})
@@ -70,6 +75,7 @@ async def test_each_tool_round_trips_structured_content(db_path):
         ("forget", {"id": "no-such-memory"}, "id", "no memory with id 'no-such-memory'"),
     ],
 )
+@pytest.mark.asyncio
 async def test_invalid_arguments_give_is_error_naming_the_field(db_path, tool, args, field, says):
     async with client(db_path) as c:
         r = await c.call_tool(tool, args)
@@ -79,6 +85,7 @@ async def test_invalid_arguments_give_is_error_naming_the_field(db_path, tool, a
         assert not ok.is_error
 
 
+@pytest.mark.asyncio
 async def test_conflicts_reach_the_client_with_their_reason(db_path):
     async with client(db_path) as c:
         a = (await c.call_tool("remember", {"content": "v1", "idempotency_key": "k"})).structured_content["id"]
@@ -89,6 +96,7 @@ async def test_conflicts_reach_the_client_with_their_reason(db_path):
         assert r.is_error and b in r.content[0].text
 
 
+@pytest.mark.asyncio
 async def test_boot_context_lists_current_memories_with_ids_in_order(db_path):
     async with client(db_path) as c:
         empty = (await c.read_resource("memory://boot")).contents[0].text
@@ -102,24 +110,29 @@ async def test_boot_context_lists_current_memories_with_ids_in_order(db_path):
         old = (await c.call_tool("remember", {"content": "Old decision: use MySQL", "kind": "decision"}))
         await c.call_tool("supersede", {"id": old.structured_content["id"], "content": "Decision: use Postgres"})
         boot = (await c.read_resource("memory://boot")).contents[0].text
-    for memory_id in ids.values():
-        assert memory_id in boot
+    shorts = re.findall(r"^- \[([0-9a-f-]+)\]", boot, flags=re.M)
+    assert len(shorts) == 4 and all(len(x) >= 8 for x in shorts)
+    position = {kind: next(i for i, x in enumerate(shorts) if memory_id.startswith(x)) for kind, memory_id in ids.items()}
     assert "use MySQL" not in boot and "use Postgres" in boot
-    assert boot.index(ids["preference"]) < boot.index(ids["fact"]) < boot.index(ids["episode"])
-    for line in boot.splitlines():
-        if line.startswith("- "):
-            assert line.rstrip(")").split("(id ")[-1] in boot
+    assert position["preference"] < position["fact"] < position["episode"]
+    assert "_4 of 4 memories shown" in boot
 
 
+@pytest.mark.asyncio
 async def test_boot_context_stays_within_its_token_budget(db_path, real_embedder):
     async with client(db_path, boot_tokens=150) as c:
         for i in range(40):
             await c.call_tool("remember", {"content": f"Fact number {i}: the service port for unit {i} is {9000 + i}"})
         boot = (await c.read_resource("memory://boot")).contents[0].text
-    assert real_embedder.count_tokens(boot) <= 150
-    assert "not fit in the 150-token budget" in boot
+    used = real_embedder.count_tokens(boot)
+    assert used <= 150
+    shown = boot.count("\n- [")
+    footer = re.search(r"_(\d+) of 40 memories shown, (at most )?(\d+) tokens[a-z ]*\. (\d+) more: `recall`", boot)
+    assert footer and 0 < shown < 40 and int(footer.group(1)) == shown and int(footer.group(4)) == 40 - shown
+    assert used <= int(footer.group(3)) if footer.group(2) else used == int(footer.group(3))
 
 
+@pytest.mark.asyncio
 async def test_memory_resource_shows_the_chain_and_hides_other_tenants(db_path):
     async with client(db_path, tenant="alice") as alice:
         first = (await alice.call_tool("remember", {"content": "Alice's editor is Helix"})).structured_content["id"]
@@ -142,6 +155,7 @@ async def test_memory_resource_shows_the_chain_and_hides_other_tenants(db_path):
         assert [m["id"] for m in r.structured_content["memories"]] == [second_id]
 
 
+@pytest.mark.asyncio
 async def test_concurrent_calls_in_one_server_all_land(db_path):
     import anyio
 
@@ -162,11 +176,20 @@ async def test_concurrent_calls_in_one_server_all_land(db_path):
         assert r.structured_content["memories"][0]["content"] == "parallel memory number 17"
 
 
-@pytest.mark.parametrize(("value", "accepted"), [(7, True), (7.0, True), (True, False), ("7", False), (7.5, False)])
-async def test_importance_takes_whole_numbers_only(db_path, value, accepted):
+
+
+@pytest.mark.asyncio
+async def test_prompts_are_listed_with_described_arguments_and_render(db_path):
     async with client(db_path) as c:
-        tools = {t.name: t for t in (await c.list_tools()).tools}
-        schema = tools["remember"].input_schema["properties"]["importance"]["anyOf"][0]
-        assert (schema["minimum"], schema["maximum"]) == (1, 10)
-        r = await c.call_tool("remember", {"content": f"importance {value!r}", "importance": value})
-        assert r.is_error is not accepted
+        prompts = {p.name: p for p in (await c.list_prompts()).prompts}
+        assert set(prompts) == {"save_session", "review_memories"}
+        for prompt in prompts.values():
+            assert prompt.title and prompt.description
+            assert all(a.description for a in prompt.arguments)
+        required = {p.name: [a.name for a in p.arguments if a.required] for p in prompts.values()}
+        assert required == {"save_session": [], "review_memories": ["topic"]}
+        saved = await c.get_prompt("save_session", {"scope": "proj"})
+        review = await c.get_prompt("review_memories", {"topic": "database hosts"})
+    text = saved.messages[0].content.text
+    assert "supersede" in text and "remember" in text and 'scope "proj"' in text
+    assert 'query "database hosts"' in review.messages[0].content.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ from conftest import SERVE, names_field, server_env
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def stdio(db, errlog, **env: str) -> Client:
@@ -26,8 +27,9 @@ def cli(db, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.asyncio
 async def test_memory_survives_a_restart_into_another_process(db_path, tmp_path):
-    stored = json.loads(cli(db_path, "remember", "The on-call rota changes every Monday", "--tag", "ops").stdout)
+    stored = json.loads(cli(db_path, "remember", "The on-call rota changes every Monday", "--tag", "ops", "--json").stdout)
     assert stored["created"] is True
     with open(tmp_path / "server.log", "w") as log:
         async with stdio(db_path, log) as c:
@@ -36,6 +38,7 @@ async def test_memory_survives_a_restart_into_another_process(db_path, tmp_path)
     assert r.structured_content["memories"][0]["tags"] == ["ops"]
 
 
+@pytest.mark.asyncio
 async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survived(db_path, tmp_path):
     with open(tmp_path / "server.log", "w") as log:
         async with stdio(db_path, log) as c:
@@ -61,7 +64,8 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
             r = await c.call_tool("supersede", {"id": first, "content": "Secrets live in Vault at vault.corp:8200"})
             second = r.structured_content["id"]
             boot = (await c.read_resource("memory://boot")).contents[0].text
-            assert second in boot and first not in boot
+            shown = re.findall(r"^- \[([0-9a-f-]+)\]", boot, flags=re.M)
+            assert len(shown) == 1 and second.startswith(shown[0]) and not first.startswith(shown[0])
             doc = json.loads((await c.read_resource(f"memory://memories/{second}")).contents[0].text)
             assert [m["id"] for m in doc["history"]] == [first, second]
             r = await c.call_tool("forget", {"id": second})
@@ -70,6 +74,7 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
             assert [t.uri_template for t in templates] == ["memory://memories/{memory_id}"]
 
 
+@pytest.mark.asyncio
 async def test_model_that_cannot_load_degrades_visibly(db_path, tmp_path):
     empty_model_dir = tmp_path / "no-model"
     empty_model_dir.mkdir()
@@ -80,9 +85,9 @@ async def test_model_that_cannot_load_degrades_visibly(db_path, tmp_path):
             r = await c.call_tool("recall", {"query": "nightly backups"})
             assert r.structured_content["memories"][0]["content"] == "Nightly backups run at 02:00 UTC"
             assert "keyword" in r.structured_content["degraded"]
-    done = cli(db_path, "reindex")
-    assert json.loads(done.stdout.strip().splitlines()[-1])["reindexed"] == 1
-    assert json.loads(cli(db_path, "stats").stdout)["vectors_pending"] == 0
+    done = cli(db_path, "reindex", "--json")
+    assert json.loads(done.stdout)["reindexed"] == 1
+    assert json.loads(cli(db_path, "stats", "--json").stdout)["vectors_pending"] == 0
 
 
 def test_stdout_carries_only_json_rpc(db_path):

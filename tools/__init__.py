@@ -1,6 +1,7 @@
 """memvault.tools: the four memory tools and the boot context, independent of MCP.
 
-``schemas`` holds the pydantic result models and argument descriptions (light to
-import); ``handlers`` validates, calls ``memvault.storage`` and shapes results;
-``boot`` renders the boot context.
+``arguments`` declares every tool argument (schema and check, light to import);
+``schemas`` holds the pydantic result models; ``handlers`` calls
+``memvault.storage`` and shapes results; ``text`` renders them compactly;
+``boot`` renders the boot context; ``prompts`` holds the MCP prompts' text.
 """

@@ -12,12 +12,26 @@ import json
 from dataclasses import dataclass
 
 from memvault.storage import validate
+from memvault.storage.errors import InvalidInput
 from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory
+from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
 
-from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, Signals, SupersedeResult
+from .schemas import (
+    ForgetResult,
+    MemoryOut,
+    RecallResult,
+    RememberResult,
+    ScopeMatches,
+    Signals,
+    SupersedeResult,
+)
+
+# When nothing is found, at most this many other scopes (the largest) are searched for the hint.
+OTHER_SCOPES_MAX = 10
+_FILTERS = ("kinds", "tags", "since", "until")
 
 
 @dataclass(frozen=True)
@@ -38,7 +52,9 @@ class Caller:
         return [self.scope, GLOBAL_SCOPE]
 
 
-def memory_out(memory: Memory, score: float = 0.0, signals: Signals | None = None) -> MemoryOut:
+def memory_out(
+    memory: Memory, score: float = 0.0, signals: Signals | None = None, confidence: float = 0.0
+) -> MemoryOut:
     """Shape a stored memory for the wire (times as ISO-8601 UTC)."""
     return MemoryOut(
         id=memory.id,
@@ -53,9 +69,11 @@ def memory_out(memory: Memory, score: float = 0.0, signals: Signals | None = Non
         expires_at=format_ms(memory.expires_at),
         supersedes=memory.supersedes,
         superseded_by=memory.superseded_by,
+        supersede_reason=memory.supersede_reason,
         confirmations=memory.confirmations,
         last_confirmed_at=format_ms(memory.last_confirmed_at),
         score=score,
+        confidence=confidence,
         signals=signals or Signals(),
     )
 
@@ -65,11 +83,13 @@ def _hit_out(hit: Hit) -> MemoryOut:
     return memory_out(
         hit.memory,
         score=round(hit.score, 6),
+        confidence=hit.confidence,
         signals=Signals(
             keyword_rank=s.keyword_rank,
             keyword_score=None if s.keyword_score is None else round(s.keyword_score, 6),
             vector_rank=s.vector_rank,
             vector_similarity=None if s.vector_similarity is None else round(s.vector_similarity, 4),
+            coverage=None if s.coverage is None else round(s.coverage, 4),
         ),
     )
 
@@ -88,26 +108,79 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     )
 
 
-def recall(store: Store, caller: Caller, *, scope: str | None = None, **args: object) -> RecallResult:
-    """Search memories (see ``Store.recall``) in the caller's scopes.
+def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None = None, **args: object) -> RecallResult:
+    """Search memories (see ``Store.recall``) in the caller's scopes, or list them.
 
-    The best memories are kept while their content adds up to at most
-    ``RECALL_MAX_CONTENT_CHARS`` (the first is always kept: it is at most 8,000);
-    ``truncated`` says when some were left out.
+    An empty ``query`` with at least one filter (kinds, tags, since, until or
+    scope) lists the memories that pass the filters, newest first (``limit``
+    applies, nothing abstains). The best memories are kept while their content
+    adds up to at most ``RECALL_MAX_CONTENT_CHARS`` (the first is always kept: it
+    is at most 8,000); ``truncated`` says when some were left out. When nothing is
+    found, the caller's other scopes are searched the same way and
+    ``other_scopes`` names those with matches.
+
+    Raises:
+        InvalidInput: a bad filter, or an empty query without any filter.
     """
-    outcome = store.recall(tenant=caller.tenant, scopes=caller.scopes(scope), **args)  # type: ignore[arg-type]
+    listing = not query.strip()
+    if listing and scope is None and not any(args.get(f) for f in _FILTERS):
+        raise InvalidInput(
+            "query",
+            "is empty: give words to search for, or a filter (kinds, tags, since, until, scope) to list memories",
+        )
+    return _recall_result(store, caller, query, caller.scopes(scope), args)
+
+
+def list_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> RecallResult:
+    """Every memory of the caller's scopes that passes ``filters``, newest first (``memvault list``)."""
+    return _recall_result(store, caller, "", caller.scopes(scope), filters)
+
+
+def _recall_result(
+    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]
+) -> RecallResult:
+    listing = not query.strip()
+    hits, abstained, degraded = _search(store, caller, query, scopes, args)
     shown, used = [], 0
-    for hit in outcome.hits:
+    for hit in hits:
         used += len(hit.memory.content or "")
         if used > RECALL_MAX_CONTENT_CHARS and shown:
             break
-        shown.append(_hit_out(hit))
+        shown.append(hit)
+    short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
     return RecallResult(
-        memories=shown,
-        abstained=outcome.abstained,
-        degraded=outcome.degraded,
-        truncated=len(shown) < len(outcome.hits),
+        memories=[_hit_out(h).model_copy(update={"short_id": short[h.memory.id]}) for h in shown],
+        listing=listing,
+        scopes=scopes,
+        other_scopes=[] if hits else _other_scopes(store, caller, query, scopes, args),
+        abstained=abstained,
+        degraded=degraded,
+        truncated=len(shown) < len(hits),
     )
+
+
+def _search(
+    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]
+) -> tuple[list[Hit], bool, str | None]:
+    """Hits, abstained, degraded: a ranked recall, or a listing when ``query`` is empty."""
+    if not query.strip():
+        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, **args)  # type: ignore[arg-type]
+        return [Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], False, None
+    outcome = store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
+    return outcome.hits, outcome.abstained, outcome.degraded
+
+
+def _other_scopes(
+    store: Store, caller: Caller, query: str, searched: list[str], args: dict[str, object]
+) -> list[ScopeMatches]:
+    """The caller's other scopes where the same search finds something."""
+    others = [s for s in store.scope_counts(tenant=caller.tenant) if s not in searched][:OTHER_SCOPES_MAX]
+    found = []
+    for other in others:
+        hits, _, _ = _search(store, caller, query, [other], args)
+        if hits:
+            found.append(ScopeMatches(scope=other, matches=len(hits)))
+    return found
 
 
 def supersede(store: Store, caller: Caller, **args: object) -> SupersedeResult:
@@ -128,14 +201,11 @@ def forget(store: Store, caller: Caller, **args: object) -> ForgetResult:
     )
 
 
-def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
-    """JSON for ``memory://memories/{id}``: the memory and its supersession chain.
-
-    ``memory_id`` may be in any letter case or a unique prefix of 8+ characters.
-    Shape: ``{"memory": {...}, "history": [{...}, ...]}`` with the chain oldest
-    first; forgotten members appear as tombstones (``forgotten_at``, no content),
-    expired ones as ``{"id", "expired_at"}``, without content.
-    """
+def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, object]:
+    """The memory and its supersession chain: ``{"memory": {...}, "history": [{...}, ...]}``,
+    the chain oldest first. ``memory_id`` may be in any letter case or a unique prefix of
+    8+ characters. Forgotten members appear as tombstones (``forgotten_at``, no content),
+    expired ones as ``{"id", "expired_at"}``, without content. Raises NotFound."""
     memory = store.get(tenant=caller.tenant, id=memory_id)
     chain = store.history(tenant=caller.tenant, id=memory.id)
     now = store.clock()
@@ -145,9 +215,12 @@ def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
             return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
         if m.expires_at is not None and m.expires_at <= now:
             return {"id": m.id, "expired_at": format_ms(m.expires_at)}
-        out = memory_out(m).model_dump(exclude={"score", "signals"})
-        out["supersede_reason"] = m.supersede_reason
-        return out
+        return memory_out(m).model_dump(exclude={"score", "signals", "short_id"})
 
     target = next(m for m in chain if m.id == memory.id)
-    return json.dumps({"memory": doc(target), "history": [doc(m) for m in chain]}, ensure_ascii=False, indent=2)
+    return {"memory": doc(target), "history": [doc(m) for m in chain]}
+
+
+def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
+    """JSON for ``memory://memories/{id}`` (see :func:`memory_view`)."""
+    return json.dumps(memory_view(store, caller, memory_id), ensure_ascii=False, indent=2)

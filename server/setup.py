@@ -1,0 +1,127 @@
+"""``memvault setup CLIENT``: the configuration entry an MCP client needs, where
+that client keeps it on this OS, and a careful merge into that file.
+
+Locations follow each client's documentation: Claude Desktop's
+``claude_desktop_config.json`` (``mcpServers``), Claude Code's project
+``.mcp.json`` (``mcpServers``), Cursor's ``~/.cursor/mcp.json`` (``mcpServers``)
+and VS Code's workspace ``.vscode/mcp.json`` (``servers``, with ``type: stdio``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .config import Config
+
+CLIENTS = ("claude-desktop", "claude-code", "cursor", "vscode")
+SERVER_NAME = "memvault"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What to write for one client: ``entry`` goes under ``document[key]["memvault"]`` in ``path``."""
+
+    client: str
+    path: Path
+    key: str
+    entry: dict[str, object]
+    note: str
+
+    def document(self) -> dict[str, object]:
+        """The smallest complete config file holding the entry."""
+        return {self.key: {SERVER_NAME: self.entry}}
+
+
+def launcher() -> tuple[str, list[str]]:
+    """The absolute command and arguments that start this memvault's server.
+
+    The ``memvault`` script this process runs from when there is one (its
+    absolute path, so the client needs no PATH), else this Python with ``-m``.
+    """
+    script = Path(sys.argv[0])
+    if script.stem == "memvault" and script.is_file():
+        return str(script.resolve()), ["serve"]
+    return sys.executable, ["-m", "memvault.server", "serve"]
+
+
+def _desktop_config() -> Path:
+    home = Path.home()
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "Claude" / "claude_desktop_config.json"
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", home / "AppData" / "Roaming")) / "Claude" / "claude_desktop_config.json"
+    return Path(os.environ.get("XDG_CONFIG_HOME", home / ".config")) / "Claude" / "claude_desktop_config.json"
+
+
+def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
+    """The entry for ``client`` (one of :data:`CLIENTS`) with this configuration's
+    database (absolute), tenant and scope, so the client and the CLI share them.
+
+    Raises:
+        ValueError: an unknown client.
+    """
+    command, args = launcher()
+    env = {"MEMVAULT_DB": str(config.db.resolve())}
+    if config.tenant != "default":
+        env["MEMVAULT_TENANT"] = config.tenant
+    if config.scope != "default":
+        env["MEMVAULT_SCOPE"] = config.scope
+    entry: dict[str, object] = {"command": command, "args": args, "env": env}
+    here = cwd or Path.cwd()
+    if client == "claude-desktop":
+        return Setup(client, _desktop_config(), "mcpServers", entry, "Restart Claude Desktop after writing it.")
+    if client == "claude-code":
+        return Setup(
+            client, here / ".mcp.json", "mcpServers", entry,
+            "Project scope (this folder); Claude Code asks once to approve it. For every project instead: "
+            f"claude mcp add --scope user {SERVER_NAME} "
+            + " ".join(f"-e {k}={v}" for k, v in env.items()) + f" -- {command} {' '.join(args)}",
+        )
+    if client == "cursor":
+        cursor = Path.home() / ".cursor" / "mcp.json"
+        return Setup(client, cursor, "mcpServers", entry, "Restart Cursor after writing it.")
+    if client == "vscode":
+        return Setup(
+            client, here / ".vscode" / "mcp.json", "servers", {"type": "stdio", **entry},
+            "Workspace scope (this folder); start it from the MCP: List Servers command.",
+        )
+    raise ValueError(f"unknown client {client!r}: choose one of {', '.join(CLIENTS)}")
+
+
+def write(setup: Setup) -> Path | None:
+    """Merge the entry into ``setup.path``: other servers and keys stay as they were;
+    an existing ``memvault`` entry is replaced. The old file is copied first to a
+    timestamped ``.bak`` beside it; returns that backup (None for a new file).
+    The new content is written to a temporary file and renamed over the old one.
+
+    Raises:
+        ValueError: the existing file is not a JSON object (e.g. it has comments):
+            nothing is written; add the entry by hand.
+    """
+    path = setup.path
+    backup = None
+    document: dict[str, object] = {}
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        try:
+            document = json.loads(text) if text.strip() else {}
+        except ValueError as exc:
+            raise ValueError(f"{path} is not plain JSON ({exc}); nothing was written: add the entry by hand") from None
+        if not isinstance(document, dict) or not isinstance(document.get(setup.key, {}), dict):
+            raise ValueError(f"{path} does not hold a JSON object with {setup.key!r}; nothing was written")
+        stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%SZ")
+        backup = path.with_name(f"{path.name}.{stamp}.bak")
+        backup.write_text(text, encoding="utf-8")
+    servers = dict(document.get(setup.key) or {})  # type: ignore[call-overload]
+    servers[SERVER_NAME] = setup.entry
+    document[setup.key] = servers
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return backup

@@ -1,0 +1,124 @@
+"""The boot context: sections with guaranteed shares, short ids, a reserved true
+footer, no hidden row cap, deterministic and within budget."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from memvault.storage import embeddings
+from memvault.storage.embeddings import TokenCounter
+from memvault.storage.store import Store
+from memvault.tools.boot import boot_context
+from memvault.tools.handlers import Caller
+
+CALLER = Caller(tenant="t", scope="proj")
+COUNT = TokenCounter()
+
+
+def fill(store: Store, facts: int, failures: int = 0, episodes: int = 0, preferences: int = 0) -> None:
+    day = 0
+    for kind, n in (("preference", preferences), ("fact", facts), ("failure", failures), ("episode", episodes)):
+        for i in range(n):
+            day += 1
+            store.remember(
+                tenant="t", scope="proj", kind=kind, source="user",
+                content=f"{kind} number {i}: the service on port {9000 + i} belongs to team {i % 7}",
+                observed_at=f"2025-{1 + day // 28 % 12:02d}-{1 + day % 28:02d}T10:00:00Z",
+            )
+
+
+def parse(boot: str) -> tuple[int, int, int, int]:
+    """(lines shown, shown, total, tokens) from the document and its footer, checking
+    that the stated tokens are the document's (or bound it, when it says "at most")."""
+    footer = re.search(r"_(\d[\d,]*) of (\d[\d,]*) memories shown, (at most )?(\d[\d,]*) tokens[a-z ]*\.", boot)
+    assert footer, boot[-300:]
+    shown, total, tokens = (int(footer.group(i).replace(",", "")) for i in (1, 2, 4))
+    assert COUNT(boot) <= tokens if footer.group(3) else COUNT(boot) == tokens
+    return boot.count("\n- ["), shown, total, tokens
+
+
+@pytest.fixture
+def counted(store: Store, monkeypatch) -> Store:
+    monkeypatch.setattr(store.embedder, "count_tokens", COUNT, raising=False)
+    return store
+
+
+@pytest.mark.parametrize(
+    ("facts", "failures", "episodes", "budget"), [(36, 0, 4, 2000), (60, 3, 4, 300), (80, 5, 6, 700)]
+)
+def test_recent_failures_and_episodes_always_get_their_share(counted, facts, failures, episodes, budget):
+    fill(counted, facts, failures, episodes, preferences=3)
+    boot = boot_context(counted, CALLER, budget)
+    lines, shown, total, tokens = parse(boot)
+    assert lines == shown and total == facts + failures + episodes + 3
+    assert tokens <= budget
+    assert "## Recent episodes" in boot and "episode number" in boot
+    if failures:
+        assert "## Recent failures" in boot and f"failure number {failures - 1}" in boot  # the newest one
+    if shown < total:
+        assert f"{total - shown} more: `recall`" in boot
+
+
+def test_the_footer_is_there_when_memories_are_left_out(counted):
+    fill(counted, facts=40)
+    for budget in (150, 200, 450):
+        boot = boot_context(counted, CALLER, budget)
+        lines, shown, total, tokens = parse(boot)
+        assert total == 40 and 0 < shown < 40 and tokens <= budget and f"{40 - shown} more" in boot
+
+
+def test_no_hidden_row_cap(counted):
+    fill(counted, facts=450)
+    boot = boot_context(counted, CALLER, 100_000)
+    lines, shown, total, tokens = parse(boot)
+    assert lines == shown == total == 450 and "more:" not in boot
+
+
+def test_short_ids_are_unique_prefixes_and_output_is_deterministic(counted):
+    fill(counted, facts=30, episodes=5)
+    first, second = boot_context(counted, CALLER, 2000), boot_context(counted, CALLER, 2000)
+    assert first == second
+    shorts = re.findall(r"^- \[([0-9a-f-]+)\]", first, flags=re.M)
+    with counted.snapshot() as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM memories WHERE tenant = 't'")]
+    assert len(shorts) == 35
+    for short in shorts:
+        assert len(short) >= 8 and sum(i.startswith(short) for i in ids) == 1
+        assert len(short) < 36
+
+
+def test_boot_counts_tokens_without_an_embedder(db_path, monkeypatch):
+    class NoEmbedder:
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("boot must not build an Embedder to count tokens")
+
+    monkeypatch.setattr(embeddings, "Embedder", NoEmbedder)
+    store = Store(db_path, None)
+    try:
+        fill(store, facts=3)
+        boot = boot_context(store, CALLER, 500)
+    finally:
+        store.close()
+    assert parse(boot)[1:3] == (3, 3)
+
+
+def test_an_empty_scope_names_the_scopes_that_hold_memories(counted):
+    counted.remember(tenant="t", scope="personal", content="The dentist is on Friday")
+    counted.remember(tenant="other", scope="secret", content="Another tenant's note")
+    boot = boot_context(counted, CALLER, 500)
+    assert boot.startswith("No memories are stored yet") and "`personal` (1)" in boot and "secret" not in boot
+
+
+def test_the_stated_token_count_is_true_even_when_the_tokenizer_has_no_fixed_point():
+    from memvault.tools.boot import _with_footer
+
+    def odd(text: str) -> int:  # "N tokens" costs 1 more token when N is even: no N states itself
+        n = int(re.search(r"(\d+) tokens", text).group(1))  # type: ignore[union-attr]
+        return 100 + (n % 2 == 0)
+
+    document, tokens = _with_footer("body\n", 1, 0, odd)
+    assert "at most" in document and odd(document) <= tokens
+    exact, n = _with_footer("body\n", 1, 0, lambda text: 50)
+    assert n == 50 and "_1 of 1 memories shown, 50 tokens._" in exact

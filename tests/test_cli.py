@@ -1,0 +1,184 @@
+"""The ``memvault`` command for people: inspect, change and delete memories, text or
+--json on every command, focused help, clear notes on stderr, client set-up."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import SERVE, server_env
+
+from memvault.server import cli, setup
+from memvault.storage.store import Store
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_people_can_list_show_supersede_and_forget_without_an_mcp_client(db_path, capsys):
+    db = ["--db", str(db_path)]
+    code, out, err = run(capsys, "remember", "The staging DB is db-stg-03", "--tag", "ops", *db)
+    assert code == 0 and out.startswith("Stored as ") and f"created a new database at {db_path}" in err
+    first = out.split()[2].rstrip(".")
+    run(capsys, "remember", "Prefer dark mode", "--kind", "preference", *db)
+    code, out, _ = run(capsys, "list", *db)
+    assert out.splitlines()[0] == "2 memories, newest first:" and f"[{first}] fact" in out
+    code, out, _ = run(capsys, "supersede", first, "The staging DB is db-stg-04", "--reason", "migrated", "--json", *db)
+    second = json.loads(out)["id"]
+    code, out, _ = run(capsys, "show", first, *db)
+    assert "The staging DB is db-stg-03" in out and "replaced: migrated" in out and second in out
+    code, out, _ = run(capsys, "list", "--kind", "fact", "--json", *db)
+    assert [m["id"] for m in json.loads(out)["memories"]] == [second]
+    code, out, _ = run(capsys, "forget", second, "--reason", "wrong project", *db)
+    assert code == 0 and out.startswith(f"Forgot {second}")
+    code, out, _ = run(capsys, "show", second, "--json", *db)
+    assert json.loads(out)["memory"]["forget_reason"] == "wrong project"
+    store = Store(db_path)
+    try:
+        assert store.get(tenant="default", id=second).content is None
+        assert store.get(tenant="default", id=first).superseded_by == second
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("command", ["remember x", "recall x", "list", "show i", "forget i", "supersede i x",
+                                     "stats", "reindex", "doctor", "setup cursor"])
+def test_every_command_prints_one_json_document_with_json(db_path, capsys, command, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, out, _ = run(capsys, "remember", "The release train leaves on Thursdays", "--db", str(db_path), "--json")
+    memory_id = json.loads(out)["id"]
+    argv = [memory_id if word == "i" else word for word in command.split()]
+    code, out, err = run(capsys, *argv, "--db", str(db_path), "--json")
+    assert code == 0, err
+    assert isinstance(json.loads(out), dict)
+
+
+@pytest.mark.parametrize(
+    ("command", "present", "absent"),
+    [
+        ("list", ["--kind", "--tag", "--since", "--limit", "--json", "--scope"],
+         ["--boot-tokens", "--model-dir", "--importance"]),
+        ("show", ["--json", "--db"], ["--kind", "--limit", "--boot-tokens", "--scope", "--allow-secrets"]),
+        ("serve", ["--boot-tokens", "--allow-secrets"], ["--json", "--kind"]),
+        ("stats", ["--json"], ["--tenant", "--scope", "--kind"]),
+        ("forget", ["--reason", "--history"], ["--kind", "--importance"]),
+    ],
+)
+def test_subcommand_help_has_a_description_and_only_its_flags(capsys, command, present, absent):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    out = capsys.readouterr().out
+    description = cli.COMMANDS[command][0]
+    assert description.split(".")[0] in " ".join(out.split())
+    assert all(flag in out for flag in present) and not any(flag in out for flag in absent)
+
+
+def test_db_that_is_a_folder_is_named_as_one(tmp_path, capsys):
+    code, out, err = run(capsys, "list", "--db", str(tmp_path))
+    assert code == 2 and f"{tmp_path} is a folder" in err and out == ""
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_new_database_is_reported_with_its_absolute_path(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "remember", "hello", "--db", "sub/new.db")
+    assert code == 0 and f"created a new database at {tmp_path / 'sub' / 'new.db'}" in err
+    code, _, err = run(capsys, "remember", "again", "--db", "sub/new.db")
+    assert "created" not in err
+
+
+@pytest.mark.parametrize("client", setup.CLIENTS)
+def test_setup_prints_the_entry_with_absolute_paths_and_writes_by_merging(client, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ".config"))
+    monkeypatch.setenv("APPDATA", str(tmp_path / "AppData"))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "setup", client, "--db", "m.db", "--scope", "personal", "--json")
+    plan = json.loads(out)
+    path = Path(plan["path"])
+    key = "servers" if client == "vscode" else "mcpServers"
+    entry = plan[key]["memvault"]
+    assert path.is_absolute() and str(path).startswith(str(tmp_path))
+    assert Path(entry["command"]).is_absolute() and entry["env"] == {
+        "MEMVAULT_DB": str(tmp_path / "m.db"), "MEMVAULT_SCOPE": "personal"
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({key: {"other": {"command": "other-server"}}, "theme": "dark"}))
+    code, _, err = run(capsys, "setup", client, "--db", "m.db", "--scope", "personal", "--write")
+    written = json.loads(path.read_text())
+    assert code == 0 and written["theme"] == "dark" and written[key]["other"] == {"command": "other-server"}
+    assert written[key]["memvault"] == entry
+    backups = list(path.parent.glob(path.name + ".*.bak"))
+    assert len(backups) == 1 and "other-server" in backups[0].read_text() and str(backups[0]) in err
+
+
+def test_setup_never_overwrites_a_file_it_cannot_read(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    target = tmp_path / ".cursor" / "mcp.json"
+    target.parent.mkdir()
+    target.write_text('{"mcpServers": {}, // a comment\n}')
+    code, _, err = run(capsys, "setup", "cursor", "--write")
+    assert code == 1 and "not plain JSON" in err and "comment" in target.read_text()
+
+
+@pytest.mark.slow
+def test_serve_in_a_terminal_says_it_waits_for_a_client(db_path):
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(SERVE, env=server_env(db_path), stdin=follower, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert "waiting for an MCP client" in line and "memvault setup claude-desktop" in line
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+        os.close(leader)
+        os.close(follower)
+        for stream in (proc.stdout, proc.stderr):
+            stream.close()  # type: ignore[union-attr]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path):
+    import re
+    import select
+
+    total = 640  # ten batches: Ctrl-C comes after the first
+    store = Store(db_path)  # no model: every vector pending, quick to fill
+    for i in range(total):
+        store.remember(tenant="t", scope="s", content=f"note {i}: the build agent {i} runs job {i * 7}")
+    store.close()
+    reindex = [*SERVE[:-1], "reindex", "--json"]
+    proc = subprocess.Popen(reindex, env=server_env(db_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stderr is not None and proc.stdout is not None
+    seen = b""
+    while not re.search(rb"reindex:\s+\d+%\|.*\| *[1-9]\d*/", seen):  # the first batch is written
+        ready, _, _ = select.select([proc.stderr], [], [], 120)
+        assert ready, seen[-500:]
+        seen += os.read(proc.stderr.fileno(), 4096)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    err = (seen + err).decode()
+    proc.stdout.close()
+    assert proc.returncode == 130 and "Traceback" not in err and "reindex stopped" in err
+    doctor = subprocess.run([*SERVE[:-1], "doctor", "--json"], env=server_env(db_path), capture_output=True,
+                            text=True, timeout=120)
+    report = json.loads(doctor.stdout)
+    missing = report["vectors_pending"]
+    assert doctor.returncode == 1 and 0 < missing < total
+    assert any("no vector yet (a reindex was interrupted)" in p for p in report["problems"])
+    rerun = subprocess.run(reindex, env=server_env(db_path), capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0 and json.loads(rerun.stdout)["reindexed"] == missing  # resumed, not restarted
+    doctor = subprocess.run([*SERVE[:-1], "doctor", "--json"], env=server_env(db_path), capture_output=True,
+                            text=True, timeout=120)
+    assert doctor.returncode == 0 and json.loads(doctor.stdout)["vectors_pending"] == 0

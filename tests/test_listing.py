@@ -1,0 +1,120 @@
+"""Listing (an empty query with a filter) and the hint when other scopes have matches."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.storage import maintenance
+from memvault.storage.errors import InvalidInput
+from memvault.tools import handlers
+
+EPISODES = [
+    ("2026-01-03T09:00:00Z", "Session: set up the CI pipeline"),
+    ("2026-01-05T09:00:00Z", "Session: debugged the flaky login test"),
+    ("2026-01-04T09:00:00Z", "Session: paired on the refunds migration"),
+    ("2026-01-06T09:00:00Z", "Session: wrote the incident report"),
+]
+
+
+def client(db, tenant: str = "default", scope: str = "proj") -> Client:
+    return Client(build_server(Config(db=db, tenant=tenant, scope=scope)))
+
+
+async def fill(c: Client) -> None:
+    for when, text in EPISODES:
+        await c.call_tool("remember", {"content": text, "kind": "episode", "observed_at": when, "tags": ["work"]})
+    await c.call_tool("remember", {"content": "The API gateway is Envoy", "observed_at": "2026-01-07T00:00:00Z"})
+    await c.call_tool("remember", {"content": "Prefer tabs", "kind": "preference", "tags": ["style"]})
+
+
+def contents(r) -> list[str]:
+    return [m["content"] for m in r.structured_content["memories"]]
+
+
+@pytest.mark.asyncio
+async def test_empty_query_with_kinds_lists_newest_first(db_path):
+    newest_first = [text for _, text in sorted(EPISODES, reverse=True)]
+    async with client(db_path) as c:
+        await fill(c)
+        searched = await c.call_tool("recall", {"query": "episode", "kinds": ["episode"]})
+        listed = await c.call_tool("recall", {"query": "", "kinds": ["episode"]})
+        limited = await c.call_tool("recall", {"kinds": ["episode"], "limit": 2})
+    assert searched.structured_content["memories"] == [] or contents(searched) != newest_first  # a search ranks
+    assert contents(listed) == newest_first and listed.structured_content["listing"] is True
+    assert listed.structured_content["abstained"] is False
+    assert contents(limited) == newest_first[:2]
+    assert listed.content[0].text.startswith("4 memories, newest first:")
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ({"tags": ["style"]}, ["Prefer tabs"]),
+        ({"since": "2026-01-05T00:00:00Z", "until": "2026-01-07T00:00:00Z"},
+         ["Session: wrote the incident report", "Session: debugged the flaky login test"]),
+        ({"kinds": ["fact"], "tags": ["work"]}, []),
+    ],
+)
+@pytest.mark.asyncio
+async def test_every_filter_lists(db_path, filters, expected):
+    async with client(db_path) as c:
+        await fill(c)
+        r = await c.call_tool("recall", {"query": "  ", **filters})
+    assert not r.is_error and contents(r) == expected and r.structured_content["abstained"] is False
+
+
+@pytest.mark.asyncio
+async def test_scope_alone_lists_that_scope(db_path):
+    async with client(db_path) as c:
+        await c.call_tool("remember", {"content": "Grocery list lives in Keep", "scope": "personal"})
+        await fill(c)
+        r = await c.call_tool("recall", {"query": "", "scope": "personal"})
+    assert contents(r) == ["Grocery list lives in Keep"]
+
+
+@pytest.mark.asyncio
+async def test_empty_query_without_filter_is_an_error_naming_query(db_path):
+    async with client(db_path) as c:
+        r = await c.call_tool("recall", {"query": ""})
+    assert r.is_error and "query: is empty" in r.content[0].text and "kinds" in r.content[0].text
+
+
+@pytest.mark.asyncio
+async def test_nothing_found_here_names_the_other_scopes_with_matches(db_path):
+    async with client(db_path, scope="personal") as c:
+        await c.call_tool("remember", {"content": "The user's dentist appointment is on Friday"})
+        await c.call_tool("remember", {"content": "The dentist is Dr. Okafor on Main Street"})
+    async with client(db_path, scope="work") as c:
+        await c.call_tool("remember", {"content": "The sprint review is on Thursday"})
+    async with client(db_path, scope="default") as c:
+        r = await c.call_tool("recall", {"query": "when is the dentist appointment"})
+        assert r.structured_content["memories"] == []
+        assert r.structured_content["other_scopes"] == [{"scope": "personal", "matches": 2}]
+        assert "'personal' (2)" in r.content[0].text and "scope" in r.content[0].text
+        again = await c.call_tool("recall", {"query": "when is the dentist appointment", "scope": "personal"})
+        assert "Friday" in again.structured_content["memories"][0]["content"]
+        listed = await c.call_tool("recall", {"query": "", "kinds": ["fact"]})
+        assert {o["scope"] for o in listed.structured_content["other_scopes"]} == {"personal", "work"}
+    async with client(db_path, tenant="bob", scope="default") as bob:
+        r = await bob.call_tool("recall", {"query": "when is the dentist appointment"})
+    assert r.structured_content["other_scopes"] == []  # another tenant's scopes are never named
+
+
+def test_stats_count_current_memories_per_tenant_and_scope(store):
+    caller = handlers.Caller(tenant="a", scope="proj")
+    handlers.remember(store, caller, content="one")
+    first = handlers.remember(store, caller, content="two").id
+    store.supersede(tenant="a", id=first, content="two, corrected")
+    handlers.remember(store, caller, content="three", scope="personal")
+    handlers.remember(store, handlers.Caller(tenant="b", scope="x"), content="four")
+    assert maintenance.stats(store)["by_scope"] == {"a": {"personal": 1, "proj": 2}, "b": {"x": 1}}
+
+
+def test_listing_validates_its_filters_like_recall(store):
+    with pytest.raises(InvalidInput, match="since"):
+        store.list_memories(tenant="a", scopes=["proj"], since="yesterday")
+    with pytest.raises(InvalidInput, match="limit"):
+        store.list_memories(tenant="a", scopes=["proj"], limit=0)

@@ -1,0 +1,206 @@
+"""Strict, self-describing tools: typed schemas with the server's own limits, unknown
+arguments refused with a suggestion, one coercion rule, one error style, compact text."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.storage import limits
+from memvault.storage.embeddings import TokenCounter
+
+
+
+def client(db, scope: str = "proj") -> Client:
+    return Client(build_server(Config(db=db, scope=scope)))
+
+
+async def schemas(db) -> dict[str, dict]:
+    async with client(db) as c:
+        return {t.name: t.input_schema for t in (await c.list_tools()).tools}
+
+
+@pytest.mark.asyncio
+async def test_every_field_has_a_plain_type_and_no_other_fields_are_allowed(db_path):
+    for name, schema in (await schemas(db_path)).items():
+        assert schema["additionalProperties"] is False, name
+        for field, prop in schema["properties"].items():
+            assert prop["type"] in {"string", "integer", "boolean", "array"}, (name, field)
+            assert "anyOf" not in prop and prop["description"], (name, field)
+
+
+@pytest.mark.asyncio
+async def test_schemas_carry_the_limits_the_server_enforces(db_path):
+    s = await schemas(db_path)
+    remember, recall = s["remember"]["properties"], s["recall"]["properties"]
+    assert remember["kind"]["enum"] == list(limits.KINDS) == recall["kinds"]["items"]["enum"]
+    assert (remember["importance"]["minimum"], remember["importance"]["maximum"]) == (1, 10)
+    assert remember["content"]["maxLength"] == limits.CONTENT_MAX_CHARS
+    assert remember["tags"]["maxItems"] == limits.TAGS_MAX
+    assert remember["tags"]["items"]["maxLength"] == limits.TAG_MAX_CHARS
+    assert remember["scope"]["maxLength"] == limits.SCOPE_MAX_CHARS
+    assert recall["limit"]["maximum"] == limits.RECALL_MAX_LIMIT
+    assert recall["query"]["maxLength"] == limits.QUERY_MAX_CHARS
+    for field in ("observed_at", "expires_at"):
+        assert remember[field]["format"] == "date-time"
+    assert recall["since"]["format"] == recall["until"]["format"] == "date-time"
+    assert "inherited" in s["supersede"]["properties"]["kind"]["description"].lower()
+    assert s["remember"]["required"] == ["content"] and s["forget"]["required"] == ["id"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "field", "limit"),
+    [
+        ("remember", {"content": "x" * (limits.CONTENT_MAX_CHARS + 1)}, "content", "8,000"),
+        ("remember", {"content": "x", "tags": ["t"] * (limits.TAGS_MAX + 1)}, "tags", str(limits.TAGS_MAX)),
+        ("remember", {"content": "x", "tags": ["t" * 65]}, "tags[0]", "64"),
+        ("remember", {"content": "x", "importance": 0}, "importance", "1 to 10"),
+        ("remember", {"content": "x", "scope": "s" * 129}, "scope", "128"),
+        ("recall", {"query": "x", "limit": 51}, "limit", "1 to 50"),
+        ("recall", {"query": "q" * 2001}, "query", "2,000"),
+        ("recall", {"query": "x", "kinds": ["opinion"]}, "kinds[0]", "fact"),
+        ("forget", {"id": "x", "reason": "r" * 501}, "reason", "500"),
+    ],
+)
+@pytest.mark.asyncio
+async def test_limits_are_enforced_with_the_field_and_the_limit_named(db_path, tool, args, field, limit):
+    async with client(db_path) as c:
+        r = await c.call_tool(tool, args)
+    text = r.content[0].text
+    assert r.is_error and text.startswith(f"{field}:") and limit in text
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "unknown", "suggestion"),
+    [
+        ("remember", {"content": "dark mode please", "type": "preference"}, "type", "kind"),
+        ("remember", {"content": "infra note", "tag": "infra"}, "tag", "tags"),
+        ("remember", {"content": "infra note", "importnace": 8}, "importnace", "importance"),
+        ("recall", {"query": "dark mode", "kind": "decision"}, "kind", "kinds"),
+        ("recall", {"q": "dark mode"}, "q", "query"),
+        ("forget", {"memory_id": "abc"}, "memory_id", "id"),
+        ("supersede", {"id": "abc", "text": "new"}, "text", "content"),
+    ],
+)
+@pytest.mark.asyncio
+async def test_unknown_arguments_are_refused_with_the_closest_valid_one(db_path, tool, args, unknown, suggestion):
+    async with client(db_path) as c:
+        r = await c.call_tool(tool, args)
+        assert r.is_error
+        assert f"unknown argument {unknown!r}; did you mean {suggestion!r}?" in r.content[0].text
+        listed = await c.call_tool("recall", {"query": "", "scope": "proj"})
+    assert listed.structured_content["memories"] == []  # nothing was stored
+
+
+@pytest.mark.parametrize(
+    ("value", "stored"),
+    [(7, 7), (7.0, 7), ("8", 8), (" 9 ", 9), (True, None), ("yes", None), (7.5, None), ("7.5", None), ([7], None)],
+)
+@pytest.mark.asyncio
+async def test_one_coercion_rule_for_integers(db_path, value, stored):
+    async with client(db_path) as c:
+        r = await c.call_tool("remember", {"content": f"importance {value!r}", "importance": value})
+        assert r.is_error is (stored is None), r.content[0].text
+        if stored is not None:
+            found = await c.call_tool("recall", {"query": "", "scope": "proj"})
+            assert found.structured_content["memories"][0]["importance"] == stored
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"), [(True, True), (False, True), ("true", True), (1, False), ("yes", False), ("1", False)]
+)
+@pytest.mark.asyncio
+async def test_one_coercion_rule_for_booleans(db_path, value, accepted):
+    async with client(db_path) as c:
+        r = await c.call_tool("recall", {"query": "anything", "include_history": value})
+    assert r.is_error is not accepted
+    if not accepted:
+        assert r.content[0].text.startswith("include_history: must be true or false")
+
+
+@pytest.mark.asyncio
+async def test_lists_may_come_as_json_text_and_strings_are_never_converted(db_path):
+    async with client(db_path) as c:
+        r = await c.call_tool("remember", {"content": "tagged as text", "tags": '["Infra", "db"]', "source": "[1]"})
+        assert not r.is_error, r.content[0].text
+        found = await c.call_tool("recall", {"query": "", "tags": ["infra"]})
+        memory = found.structured_content["memories"][0]
+        assert sorted(memory["tags"]) == ["db", "infra"] and memory["source"] == "[1]"
+        r = await c.call_tool("remember", {"content": 42})
+        assert r.is_error and r.content[0].text.startswith("content: must be a string")
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("remember", {"content": "x", "importance": "high"}),
+        ("remember", {"content": ["a"]}),
+        ("remember", {"content": "x", "tags": "infra"}),
+        ("recall", {"query": "x", "limit": "all"}),
+        ("recall", {"query": {"text": "x"}}),
+        ("forget", {"id": 7}),
+        ("supersede", {"id": "x", "content": "y", "kind": 3}),
+    ],
+)
+@pytest.mark.asyncio
+async def test_type_errors_speak_memvault_not_pydantic(db_path, tool, args):
+    async with client(db_path) as c:
+        r = await c.call_tool(tool, args)
+    text = r.content[0].text
+    assert r.is_error
+    assert text.split(":")[0] in args and "must be" in text
+    for leak in ("pydantic", "validation error", "http", "Arguments", "Error executing"):
+        assert leak not in text, text
+
+
+@pytest.mark.asyncio
+async def test_recall_text_is_compact_and_structured_content_complete(db_path, real_embedder):
+    count = TokenCounter()
+    async with client(db_path) as c:
+        stored = []
+        for i, text in enumerate(["The staging database host is db-stg-03.internal",
+                                  "The production database host is db-prod-01.internal",
+                                  "Database backups run nightly at 02:00 UTC"]):
+            r = await c.call_tool("remember", {"content": text, "tags": ["db"], "source": "user"})
+            stored.append(r.structured_content["id"])
+        r = await c.call_tool("recall", {"query": "database host"})
+    memories = r.structured_content["memories"]
+    assert len(memories) >= 2 and {"signals", "recorded_at", "tags", "source"} <= set(memories[0])
+    text = r.content[0].text
+    for m in memories:
+        assert m["content"] in text and f"[{m['short_id']}]" in text and m["id"].startswith(m["short_id"])
+    json_tokens = count(r.structured_content.__repr__())
+    assert count(text) * 3 < json_tokens  # a fraction of the JSON's tokens
+
+
+@pytest.mark.slow
+def test_strict_tools_over_real_stdio(db_path):
+    from wire import StdioServer
+
+    server = StdioServer(db_path)
+    try:
+        tools = {t["name"]: t for t in server.request("tools/list")["result"]["tools"]}
+        assert all(t["inputSchema"]["additionalProperties"] is False for t in tools.values())
+        assert tools["remember"]["inputSchema"]["properties"]["importance"]["type"] == "integer"
+        assert all(t["annotations"]["openWorldHint"] is False for t in tools.values())
+        r = server.call_tool("remember", {"content": "Dark mode everywhere", "type": "preference"})
+        assert r["isError"] and "did you mean 'kind'?" in r["content"][0]["text"]
+        r = server.call_tool("remember", {"content": "Dark mode everywhere", "kind": "preference", "importance": "8"})
+        assert not r.get("isError") and r["structuredContent"]["created"]
+        r = server.call_tool("recall", {"query": "dark mode", "limit": "3"})
+        memory = r["structuredContent"]["memories"][0]
+        assert memory["importance"] == 8 and memory["kind"] == "preference"
+        assert r["content"][0]["text"] == f'1 memory, best first:\n1. [{memory["short_id"]}] preference, ' \
+            f'{memory["observed_at"][:10]}: "Dark mode everywhere"'
+        r = server.call_tool("recall", {"query": "x", "limit": 3.5})
+        assert r["isError"] and r["content"][0]["text"] == "limit: must be an integer from 1 to 50; got 3.5"
+        prompts = server.request("prompts/list")["result"]["prompts"]
+        assert {p["name"] for p in prompts} == {"save_session", "review_memories"}
+        got = server.request("prompts/get", {"name": "review_memories", "arguments": {"topic": "dark mode"}})
+        assert 'query "dark mode"' in got["result"]["messages"][0]["content"]["text"]
+        boot = server.request("resources/read", {"uri": "memory://boot"})["result"]["contents"][0]["text"]
+        assert f'[{memory["short_id"]}] preference' in boot and "_1 of 1 memories shown" in boot
+    finally:
+        server.close()

@@ -1,0 +1,112 @@
+"""Compact text renderings of the tool results, for the model and for people.
+
+The full result stays in ``structuredContent``; the text block a model reads is
+this rendering: content, kind, date and short id per memory, a fraction of the
+tokens of the JSON. Stored content is shown as a JSON string literal, so it reads
+as quoted data, never as the server's own words.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, SupersedeResult
+
+
+def quoted(text: str | None) -> str:
+    """``text`` as a JSON string literal (quoted, escapes visible, non-ASCII kept)."""
+    return json.dumps(text or "", ensure_ascii=False)
+
+
+def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False) -> str:
+    """``[short id] kind, date: "content"``, with the scope and the history status when set."""
+    extra = f", scope {m.scope}" if scope else ""
+    line = f"[{m.id if full_id else m.short_id or m.id}] {m.kind}, {m.observed_at[:10]}{extra}: {quoted(m.content)}"
+    if m.superseded_by:
+        reason = f" ({m.supersede_reason})" if m.supersede_reason else ""
+        line += f" — superseded by {m.superseded_by}{reason}"
+    return line
+
+
+def recall_text(r: RecallResult, full_ids: bool = False) -> str:
+    """One line per memory, best (or newest) first, then what the agent should know."""
+    lines: list[str] = []
+    if r.memories:
+        order = "newest first" if r.listing else "best first"
+        noun = "memory" if len(r.memories) == 1 else "memories"
+        lines.append(f"{len(r.memories)} {noun}, {order}:")
+        several = len({m.scope for m in r.memories}) > 1
+        lines += [f"{i}. {memory_line(m, several, full_ids)}" for i, m in enumerate(r.memories, start=1)]
+    elif r.listing:
+        lines.append(f"No memories match these filters in scopes {', '.join(r.scopes)}.")
+    else:
+        lines.append(
+            f"Nothing relevant is stored in scopes {', '.join(r.scopes)} (abstained): say you do not know "
+            "rather than guess."
+        )
+    if r.other_scopes:
+        found = ", ".join(f"{o.scope!r} ({o.matches})" for o in r.other_scopes)
+        lines.append(f"Other scopes have matches: {found}. Recall again with scope set to one of them.")
+    if r.truncated:
+        lines.append("More matched but were left out to keep this short: narrow the query or lower the limit.")
+    if r.degraded:
+        lines.append(f"Degraded: {r.degraded}")
+    return "\n".join(lines)
+
+
+def memory_view_text(view: dict[str, Any]) -> str:
+    """A memory and its history (see ``handlers.memory_view``) for people."""
+    m = view["memory"]
+    if "content" not in m:
+        why = f" ({m['forget_reason']})" if m["forget_reason"] else ""
+        return f"{m['id']} was forgotten at {m['forgotten_at']}{why}"
+    lines = [
+        f"id:          {m['id']}",
+        f"kind:        {m['kind']} (importance {m['importance']}, scope {m['scope']})",
+        f"tags:        {', '.join(m['tags']) or '-'}",
+        f"source:      {m['source'] or '-'}",
+        f"observed at: {m['observed_at']} (recorded {m['recorded_at']})",
+    ]
+    if m.get("expires_at"):
+        lines.append(f"expires at:  {m['expires_at']}")
+    if m.get("confirmations"):
+        lines.append(f"confirmed:   {m['confirmations']} more times")
+    lines += ["", m["content"]]
+    if len(view["history"]) > 1:
+        lines += ["", "history, oldest first:"]
+        for h in view["history"]:
+            mark = "*" if h["id"] == m["id"] else " "
+            if "content" not in h:
+                lines.append(f"{mark} {h['id']} forgotten {h['forgotten_at']}")
+                continue
+            why = f" — replaced: {h['supersede_reason']}" if h.get("supersede_reason") else ""
+            lines.append(f"{mark} {h['id']} {h['observed_at'][:10]} {quoted(h['content'])}{why}")
+    return "\n".join(lines)
+
+
+def render(result: BaseModel) -> str:
+    """The compact text of any tool result."""
+    if isinstance(result, RecallResult):
+        return recall_text(result)
+    if isinstance(result, RememberResult):
+        if result.duplicate_of:
+            text = f"Already stored as {result.id}: confirmed, nothing new written."
+        elif not result.created:
+            text = f"Already stored as {result.id} (same idempotency_key): nothing new written."
+        else:
+            text = f"Stored as {result.id}."
+        return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
+    if isinstance(result, SupersedeResult):
+        return f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."
+    if isinstance(result, ForgetResult):
+        if result.already_forgotten and not result.forgotten_ids:
+            text = f"{result.id} was already forgotten."
+        else:
+            text = f"Forgot {', '.join(result.forgotten_ids)}: content erased, tombstone kept."
+        if not result.scrubbed:
+            text += " Deleted bytes may remain in the write-ahead log until its next checkpoint."
+        return text
+    return result.model_dump_json()
