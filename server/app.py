@@ -126,6 +126,7 @@ async def remember(
     ctx: Context, content: str, kind: str | None = None, tags: list[str] | None = None,
     importance: int | None = None, scope: str | None = None, source: str | None = None,
     observed_at: str | None = None, expires_at: str | None = None, idempotency_key: str | None = None,
+    check_similar: bool = False,
 ) -> Annotated[CallToolResult, s.RememberResult]:
     """Store something worth knowing in later sessions: a fact, preference, decision, procedure,
     episode or failure. One self-contained idea per call. If a stored memory has changed, use
@@ -133,6 +134,7 @@ async def remember(
     return _result(await _call(
         ctx, "remember", content=content, kind=kind, tags=tags, importance=importance, scope=scope,
         source=source, observed_at=observed_at, expires_at=expires_at, idempotency_key=idempotency_key,
+        check_similar=check_similar,
     ))
 
 

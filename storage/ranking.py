@@ -50,7 +50,8 @@ FRESHNESS_WEIGHT = 0.01
 FRESHNESS_HALF_LIFE_DAYS = 30.0
 STATE_KINDS = frozenset({"fact", "preference", "decision", "procedure"})
 SUBJECT_TOP = 3
-NEWER_SCORE_RATIO = 0.6  # the newer one must answer nearly as well ("number 18" is not "number 17")
+NEWER_COVERAGE_SLACK = 0.1
+NEWER_SCORE_RATIO = 0.8
 SAME_SUBJECT = 0.6  # cosine between two memories: stale-first 7 → 4 of 18, temporal top-1 20 → 23 of 36
 # --- abstention: agentic false abstention 30 % → 3 %; LoCoMo other-conversation 88 % ----
 NAMED_SIMILARITY = 0.45
@@ -115,16 +116,18 @@ def _scores(c: Candidates, now: int) -> dict[int, float]:
     return scores
 
 
-def prefer_newer(order: list[int], rows: dict[int, Memory], scores: dict[int, float],
+def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
                  same_subject: Callable[[int, int], float | None]) -> None:
     """Among the top ``SUBJECT_TOP`` state memories, move the older of two on the same
-    subject just below the newer one (in ``scores``) when the newer one scores at least
-    ``NEWER_SCORE_RATIO`` of it."""
-    top = [seq for seq in order[:SUBJECT_TOP] if rows[seq].kind in STATE_KINDS]
+    subject just below the newer one (in ``scores``) when the newer one answers about as
+    well: it covers the question's words as well, or scores nearly as high ("number 18"
+    is not a newer "number 17")."""
+    top = [seq for seq in order[:SUBJECT_TOP] if c.rows[seq].kind in STATE_KINDS]
     for older in top:
         for newer in top:
-            if (rows[newer].observed_at > rows[older].observed_at and scores[older] >= scores[newer]
-                    and scores[newer] >= NEWER_SCORE_RATIO * scores[older]):
+            as_well = (c.coverage.get(newer, 0.0) >= c.coverage.get(older, 0.0) - NEWER_COVERAGE_SLACK
+                       or scores[newer] >= NEWER_SCORE_RATIO * scores[older])
+            if c.rows[newer].observed_at > c.rows[older].observed_at and scores[older] >= scores[newer] and as_well:
                 similarity = same_subject(older, newer)
                 if similarity is not None and similarity >= SAME_SUBJECT:
                     scores[older] = scores[newer] - 1e-6
@@ -154,7 +157,7 @@ def rank(
         return Ranking([], True)
     scores = _scores(c, now)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
-    prefer_newer(order, c.rows, scores, same_subject)
+    prefer_newer(order, c, scores, same_subject)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}

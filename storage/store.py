@@ -39,6 +39,10 @@ from .timefmt import format_ms, now_ms
 from .timewords import TimeParser
 
 log = logging.getLogger(__name__)
+# remember names current memories at least this similar (cosine): on the agentic set it
+# flags 8 of 21 pairs where a later memory replaced an earlier one, and about 7 % of
+# other new memories (whose nearest earlier neighbour has median similarity 0.43).
+SIMILAR_MEMORY = 0.7
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 # An expired memory is hidden at once and its content erased (like forget) by the first
 # write or start-up at least this long after it expired, so expiries share a scrub.
@@ -335,6 +339,7 @@ class Store:
         observed_at: str | None = None,
         expires_at: str | None = None,
         idempotency_key: str | None = None,
+        check_similar: bool = False,
     ) -> RememberOutcome:
         """Store a memory, or return the existing one it repeats.
 
@@ -347,6 +352,11 @@ class Store:
         source, observed_at, expires_at); ``supersede`` changes them. Otherwise a
         new row, its FTS entry and its vector, in one transaction; without a
         usable model the vector is marked pending and ``degraded`` says why.
+
+        ``similar`` lists current memories of the scope whose meaning is very close
+        (cosine ≥ ``SIMILAR_MEMORY``, most similar first): probably the same subject,
+        so the agent may want ``supersede`` instead. With ``check_similar`` and such
+        memories, nothing is stored: ``created`` False, ``id`` the most similar one.
 
         Raises:
             InvalidInput: a field breaks its limits (see ``limits``),
@@ -386,12 +396,25 @@ class Store:
                 existing = self._replay_or_duplicate(tenant, fields["scope"], content_hash, key, given)
                 if existing is not None:
                     return existing
+                similar = self._similar(tenant, str(fields["scope"]), vectors[0]) if vectors else []
+                if check_similar and similar:
+                    return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
                 memory_id = self._insert(
                     **fields, content=text, observed_at=observed, expires_at=expires,
                     vectors=vectors, idempotency_key=key,
                 )
             self.run_due_maintenance()  # cheap when nothing is due; never raises for a busy file
-        return RememberOutcome(id=memory_id, created=True, degraded=degraded)
+        return RememberOutcome(id=memory_id, created=True, degraded=degraded, similar=tuple(similar))
+
+    def _similar(self, tenant: str, scope: str, vector: bytes) -> list[str]:
+        """Inside a transaction: ids of current memories of ``scope`` at least ``SIMILAR_MEMORY`` similar."""
+        if not self.has_vector_table():
+            return []
+        filters = search.Filters(tenant=tenant, scopes=[scope], now=self.clock())
+        sql, params = search.vector_sql(filters, VECTOR_TABLE, 3)
+        close = [seq for seq, distance in self._conn.execute(sql, {**params, "vector": vector})
+                 if 1.0 - distance >= SIMILAR_MEMORY]
+        return [self._rows_by_seq(close)[seq].id for seq in close]
 
     def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
         """Scan every stored free-text field as the caller sent it, before any

@@ -105,6 +105,7 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
         duplicate_of=outcome.duplicate_of,
         degraded=outcome.degraded,
         not_applied=list(outcome.not_applied),
+        similar=list(outcome.similar),
     )
 
 

@@ -28,6 +28,11 @@ class RememberResult(BaseModel):
         description="When an existing memory was returned: the fields you gave with other values than it has "
         "(kind, tags, importance, source, observed_at, expires_at). They were not changed; use supersede to change them.",
     )
+    similar: list[str] = Field(
+        default_factory=list,
+        description="Ids of current memories of the scope very close in meaning, most similar first: probably the "
+        "same subject. If one of them is now out of date, supersede it (and forget the new copy if one was stored).",
+    )
 
 
 class Signals(BaseModel):
