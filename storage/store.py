@@ -803,16 +803,7 @@ class Store:
             InvalidInput: a bad limit, kind, tag or date.
         """
         query = validate.nfc(validate.query(query))
-        filters = search.Filters(
-            tenant=tenant,
-            scopes=list(dict.fromkeys(scopes)),
-            now=self.clock(),
-            kinds=validate.kinds(kinds),
-            tags=validate.tags(tags) or None,
-            since=validate.timestamp("since", since),
-            until=validate.timestamp("until", until),
-            include_history=bool(include_history),
-        )
+        filters = self._filters(tenant, scopes, kinds, tags, since, until, include_history)
         size = validate.limit(limit)
         found = self._ranking(filters, query, max(search.CANDIDATES_MIN, 4 * size))
         if found is None:
@@ -832,6 +823,25 @@ class Store:
         if degraded is None and pending:
             degraded = f"{pending} matching memories have no vector yet"
         return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded)
+
+    def _filters(
+        self, tenant: str, scopes: list[str], kinds: list[str] | None, tags: list[str] | None,
+        since: str | None, until: str | None, include_history: bool,
+    ) -> search.Filters:
+        """The checked filters of a recall or a listing. Raises InvalidInput."""
+        since_ms, until_ms = validate.timestamp("since", since), validate.timestamp("until", until)
+        if since_ms is not None and until_ms is not None and since_ms >= until_ms:
+            raise InvalidInput("until", f"must be later than since ({since}); nothing can be observed in between")
+        return search.Filters(
+            tenant=tenant,
+            scopes=list(dict.fromkeys(scopes)),
+            now=self.clock(),
+            kinds=validate.kinds(kinds),
+            tags=validate.tags(tags) or None,
+            since=since_ms,
+            until=until_ms,
+            include_history=bool(include_history),
+        )
 
     def _ranking(
         self, filters: search.Filters, query: str, pool: int, rank: bool = True
@@ -927,16 +937,7 @@ class Store:
         Raises:
             InvalidInput: a bad limit, kind, tag or date.
         """
-        filters = search.Filters(
-            tenant=tenant,
-            scopes=list(dict.fromkeys(scopes)),
-            now=self.clock(),
-            kinds=validate.kinds(kinds),
-            tags=validate.tags(tags) or None,
-            since=validate.timestamp("since", since),
-            until=validate.timestamp("until", until),
-            include_history=bool(include_history),
-        )
+        filters = self._filters(tenant, scopes, kinds, tags, since, until, include_history)
         where, params = search.filter_sql(filters)
         sql = f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY m.observed_at DESC, m.seq DESC LIMIT :limit"
         with self.snapshot() as conn:

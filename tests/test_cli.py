@@ -82,7 +82,7 @@ def test_subcommand_help_has_a_description_and_only_its_flags(capsys, command, p
 
 def test_db_that_is_a_folder_is_named_as_one(tmp_path, capsys):
     code, out, err = run(capsys, "list", "--db", str(tmp_path))
-    assert code == 2 and f"{tmp_path} is a folder" in err and out == ""
+    assert code == 2 and f"'{tmp_path}' is a folder" in err and str(tmp_path / "memvault.db") in err and out == ""
     assert not any(tmp_path.iterdir())
 
 

@@ -121,6 +121,7 @@ def test_a_version_1_database_is_brought_to_the_normal_forms(db_path):
         again = remember(store, "café crème", scope="proj-é")
         assert again.duplicate_of == "0190aaaa-0000-7000-8000-000000000001"
         assert store.get(tenant="a", id=again.id).tags == ("strasse",)
+        maintenance.fill_pending(store)  # a v1 row has no vector yet, as any server would find it
         assert maintenance.check(store) == []
     finally:
         store.close()
