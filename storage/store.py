@@ -137,6 +137,15 @@ class Store:
         self._scrub_retry_at = 0.0
         self.run_due_maintenance()
 
+    def warm_up(self) -> None:
+        """Load what the first recall would otherwise wait for: the model (if it can
+        load), the time-expression parser and the keyword tokenizer."""
+        self.vector_status()
+        self._time.warm_up()
+        with self.snapshot() as conn:
+            if self._tokenize is None:
+                self._tokenize = porter_tokenizer(conn)
+
     def close(self) -> None:
         """Close the connection (the store cannot be used afterwards)."""
         self._pool.shutdown(wait=True)
