@@ -90,7 +90,16 @@ class MemvaultServer(MCPServer[Runtime]):
                 args = arguments.check(name, args)
             except InvalidInput as exc:
                 raise ToolError(str(exc)) from exc
-        return await super().call_tool(name, args, context)
+        try:
+            return await super().call_tool(name, args, context)
+        except ToolError as exc:
+            # The SDK prefixes every tool's error with "Error executing tool NAME: "; memvault's
+            # messages start with the field they are about, so the prefix is taken off.
+            prefix = f"Error executing tool {name}: "
+            message = str(exc)
+            if message.startswith(prefix):
+                raise ToolError(message[len(prefix):]) from exc
+            raise
 
 
 class _Checked(FuncMetadata):

@@ -57,6 +57,8 @@ SAME_SUBJECT = 0.6  # cosine between two memories: stale-first 7 → 4 of 18, te
 NAMED_SIMILARITY = 0.45
 WEAK_SIMILARITY = 0.25
 WEAK_COVERAGE = 0.2
+# similarity, coverage, gap below the best similarity, ranks first, bias (see confidence)
+CONFIDENCE_WEIGHTS = (1.819, 2.684, -4.117, 1.516, -3.886)
 # --- which hits are returned -------------------------------------------------------
 RELATIVE_HIT_SIMILARITY = 0.4  # under 0.4 × the best similarity and covering little: unrelated
 KEEP_COVERAGE = 0.5
@@ -85,16 +87,20 @@ class Ranking:
     abstained: bool
 
 
-def confidence(similarity: float | None, coverage: float) -> float:
-    """How strongly one memory matches the question, in [0, 1].
+def confidence(similarity: float | None, coverage: float, best_similarity: float, first: bool) -> float:
+    """An estimate, in [0, 1], of the chance that this memory answers the question.
 
-    The larger of its coverage (share of the question's IDF-weighted content words
-    found in it) and its cosine similarity mapped linearly from 0.25 (0) to 0.70 (1).
-    Around 0.3 and below, treat a hit as a weak lead; 1 means the memory contains
-    every content word of the question or is very close to it in meaning.
+    A logistic regression over the hit's cosine similarity, its coverage, how far its
+    similarity is below the best candidate's, and whether it ranks first, fit on the top
+    five hits of every question of both development sets (each set weighted equally).
+    Observed on those sets: of hits given under 0.2, 3-9 % were relevant; 0.4-0.6,
+    35-72 %; over 0.8, 63-97 % (LoCoMo marks only some of the turns that answer).
     """
-    semantic = 0.0 if similarity is None else min(1.0, max(0.0, (similarity - 0.25) / 0.45))
-    return round(max(semantic, coverage), 4)
+    sim = 0.0 if similarity is None else similarity
+    z = (CONFIDENCE_WEIGHTS[0] * sim + CONFIDENCE_WEIGHTS[1] * coverage
+         + CONFIDENCE_WEIGHTS[2] * max(0.0, best_similarity - sim) + CONFIDENCE_WEIGHTS[3] * first
+         + CONFIDENCE_WEIGHTS[4])
+    return round(1.0 / (1.0 + math.exp(-z)), 3)
 
 
 def _freshness(observed_at: int, now: int) -> float:
@@ -162,13 +168,14 @@ def rank(
     keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}
     vector_rank = {seq: i for i, (seq, _) in enumerate(c.vector, start=1)}
-    floor = RELATIVE_HIT_SIMILARITY * max(c.similarity.values(), default=0.0)
+    best_similarity = max(c.similarity.values(), default=0.0)
+    floor = RELATIVE_HIT_SIMILARITY * best_similarity
     best_keyword = c.keyword[0][0] if c.keyword else None
-    hits = []
+    hits: list[Scored] = []
     for seq in order:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
         if similarity is not None and similarity < floor and coverage < KEEP_COVERAGE and seq != best_keyword:
             continue  # unrelated: little similarity and little of the question's words
-        hits.append(Scored(seq, c.rows[seq], scores[seq], confidence(similarity, coverage), keyword_rank.get(seq),
-                           keyword_score.get(seq), vector_rank.get(seq), similarity, coverage))
+        hits.append(Scored(seq, c.rows[seq], scores[seq], confidence(similarity, coverage, best_similarity, not hits),
+                           keyword_rank.get(seq), keyword_score.get(seq), vector_rank.get(seq), similarity, coverage))
     return Ranking(hits, not hits)

@@ -459,13 +459,18 @@ class Store:
         matches nor makes a prefix ambiguous: it looks exactly like an unknown id.
 
         Raises:
-            InvalidInput: ``given`` is not a non-empty string, or the prefix is ambiguous.
+            InvalidInput: ``given`` is not a non-empty string, is shorter than
+                ``ID_PREFIX_MIN_CHARS``, or the prefix is ambiguous.
             NotFound: nothing matches.
         """
         if not isinstance(given, str) or not given.strip():
             raise InvalidInput("id", "must be a memory id such as the one remember returned")
         wanted = given.strip().lower()
-        if len(wanted) < ID_PREFIX_MIN_CHARS or not _ID_CHARS.fullmatch(wanted):
+        if len(wanted) < ID_PREFIX_MIN_CHARS and _ID_CHARS.fullmatch(wanted):
+            raise InvalidInput(
+                "id", f"{given.strip()!r} is too short: give at least {ID_PREFIX_MIN_CHARS} characters of the id"
+            )
+        if not _ID_CHARS.fullmatch(wanted):
             raise NotFound(given)
         rows = self._conn.execute(
             f"SELECT {_COLUMNS} FROM memories m WHERE m.id >= ? AND m.id < ? AND m.tenant = ? ORDER BY m.id LIMIT 2",

@@ -229,3 +229,14 @@ def test_remember_names_similar_current_memories_and_can_ask_first(real_store):
     unrelated = real_store.remember(tenant="t", scope="proj", content="Marta's dog is called Pixel.",
                                     check_similar=True)
     assert unrelated.created and unrelated.similar == ()
+
+
+def test_confidence_is_high_for_a_clear_answer_and_lower_down_the_list(real_store):
+    for kind, text in AGENT:
+        remember(real_store, text, kind=kind)
+    with_filler(real_store)
+    hits = real_store.recall(tenant="t", query="which PostgreSQL version does pg-main run", scopes=SCOPES).hits
+    assert hits[0].memory.content.startswith("Production database pg-main")
+    assert hits[0].confidence >= 0.6
+    assert all(0.0 <= h.confidence < hits[0].confidence for h in hits[1:])
+    assert all(h.confidence < 0.3 for h in hits[1:])  # the rest share at most a word or two

@@ -73,8 +73,8 @@ class MemoryOut(BaseModel):
     score: float = Field(description="Fused relevance score; only the order matters.")
     confidence: float = Field(
         default=0.0,
-        description="How strongly the memory matches the query, 0..1: the larger of its coverage and its "
-        "similarity mapped from 0.25 (0) to 0.70 (1). Treat hits around 0.3 or below as weak leads.",
+        description="Estimated chance, 0..1, that this memory answers the query (from its similarity, coverage, "
+        "rank and gap to the best match; calibrated on memvault's evaluation sets). Under 0.2 is a weak lead.",
     )
     signals: Signals
 
