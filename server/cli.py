@@ -191,7 +191,8 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
     existed = config.db.is_file()
     if command not in CREATES and not existed:
-        _err(f"no database at {config.db} (check --db / MEMVAULT_DB)")
+        _err(f"no database at {config.db} yet: nothing is stored there. `memvault remember` or an MCP client "
+             "creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
         return 1
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
@@ -276,13 +277,15 @@ def _stats(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 def _stats_text(stats: dict[str, Any]) -> str:
     lines = []
     for key, value in stats.items():
-        if isinstance(value, dict):
+        if key == "by_scope":
+            lines.append("current memories by tenant and scope:")
+            for tenant, scopes in value.items():
+                lines.append(f"  tenant {tenant}: " + ", ".join(f"{scope} {n}" for scope, n in scopes.items()))
+        elif isinstance(value, dict):
             lines.append(f"{key}:")
-            for name, inner in value.items():
-                shown = ", ".join(f"{k}={v}" for k, v in inner.items()) if isinstance(inner, dict) else inner
-                lines.append(f"  {name}: {shown}")
+            lines.extend(f"  {name}: {inner}" for name, inner in value.items())
         else:
-            lines.append(f"{key}: {value}")
+            lines.append(f"{key}: {({True: 'yes', False: 'no'}.get(value, value) if isinstance(value, bool) else value)}")
     return "\n".join(lines)
 
 
@@ -303,7 +306,7 @@ def _run_reindex(store: Store) -> int | None:
 
     from memvault.storage import maintenance
 
-    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr)
+    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr, disable=None)  # no bar off a terminal
 
     def progress(done: int, total: int) -> None:
         bar.total = total

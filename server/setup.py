@@ -97,7 +97,8 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
 def write(setup: Setup) -> Path | None:
     """Merge the entry into ``setup.path``: other servers and keys stay as they were;
     an existing ``memvault`` entry is replaced. The old file is copied first to a
-    timestamped ``.bak`` beside it; returns that backup (None for a new file).
+    timestamped ``.bak`` beside it; returns that backup (None for a new file, or when
+    the entry is already there exactly as it would be written: then nothing is written).
     The new content is written to a temporary file and renamed over the old one.
 
     Raises:
@@ -115,10 +116,13 @@ def write(setup: Setup) -> Path | None:
             raise ValueError(f"{path} is not plain JSON ({exc}); nothing was written: add the entry by hand") from None
         if not isinstance(document, dict) or not isinstance(document.get(setup.key, {}), dict):
             raise ValueError(f"{path} does not hold a JSON object with {setup.key!r}; nothing was written")
-        stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%SZ")
+    servers = dict(document.get(setup.key) or {})  # type: ignore[call-overload]
+    if servers.get(SERVER_NAME) == setup.entry:
+        return None  # already there as it would be written: nothing to change, no backup
+    if path.exists():
+        stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%S.%fZ")  # to the microsecond: never overwrites one
         backup = path.with_name(f"{path.name}.{stamp}.bak")
         backup.write_text(text, encoding="utf-8")
-    servers = dict(document.get(setup.key) or {})  # type: ignore[call-overload]
     servers[SERVER_NAME] = setup.entry
     document[setup.key] = servers
     path.parent.mkdir(parents=True, exist_ok=True)

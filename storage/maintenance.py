@@ -25,7 +25,7 @@ REINDEX_UNDER_WAY = "reindex_model_id"  # settings key: set while a reindex has 
 def stats(store: Store) -> dict[str, object]:
     """Counts over the whole file: memories by state and kind, tenants, pending vectors.
 
-    ``current`` and ``superseded`` leave out expired memories, counted apart in
+    ``current``, ``superseded`` and ``by_kind`` (current memories) leave out expired memories, counted apart in
     ``expired`` until they are erased (``Store.run_due_maintenance``);
     ``scrub_pending`` says forgotten bytes may still be in the files;
     ``by_scope``: ``{tenant: {scope: current memories}}``.
@@ -56,7 +56,10 @@ def stats(store: Store) -> dict[str, object]:
             "vectors_pending": one("SELECT count(*) FROM memories WHERE vector_pending = 1"),
             "scrub_pending": store.setting(SCRUB_DUE) is not None,
             "by_kind": dict(
-                conn.execute(f"SELECT kind, count(*) FROM memories WHERE {live} GROUP BY kind", {"now": now})
+                conn.execute(
+                    f"SELECT kind, count(*) FROM memories WHERE superseded_by IS NULL AND {live} GROUP BY kind",
+                    {"now": now},
+                )
             ),
             "by_scope": by_scope,
         }

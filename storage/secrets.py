@@ -74,5 +74,5 @@ def refuse_secrets(fields: dict[str, str]) -> None:
                 field,
                 f"looks like it contains a credential ({where}). memvault does not store secrets: "
                 "remove it, or describe where the secret is kept instead (the server setting "
-                "MEMVAULT_ALLOW_SECRETS=1 turns this check off)",
+                "MEMVAULT_ALLOW_SECRETS=1, or --allow-secrets on the command line, turns this check off)",
             )
