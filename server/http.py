@@ -99,7 +99,8 @@ class Guard:
             if wait > 0:
                 retry = max(1, math.ceil(wait))
                 response = JSONResponse(
-                    {"error": "rate_limited", "error_description": f"too many requests for this key; retry in {retry} s"},
+                    {"error": "rate_limited",
+                     "error_description": f"too many requests for this key; retry in {retry} s"},
                     status_code=429, headers={"Retry-After": str(retry)},
                 )
                 await response(scope, receive, send)
@@ -154,13 +155,14 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
 
 
 def serve(config: Config, http: HttpConfig) -> None:
-    """Run the team server until SIGINT/SIGTERM (uvicorn), logging to stderr."""
+    """Run the team server until SIGINT/SIGTERM (uvicorn), logging to stderr (no access log:
+    a refused query-string token would be written to it)."""
     import uvicorn
 
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db)
     uvicorn.Server(uvicorn.Config(
         build_app(config, http), host=http.host, port=http.port, log_level="info", server_header=False,
-        proxy_headers=False,
+        access_log=False, proxy_headers=False,
     )).run()
 
