@@ -30,8 +30,8 @@ def free_port() -> int:
 class HttpServer:
     """A running team server; ``log`` reads its stderr so far."""
 
-    def __init__(self, db: Path, *flags: str, **env: str) -> None:
-        self.port = free_port()
+    def __init__(self, db: Path, *flags: str, port: int | None = None, **env: str) -> None:
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
         self._log_path = db.with_suffix(f".{self.port}.log")
