@@ -3,6 +3,8 @@ guards in front of /mcp, isolation between tenants, and sharing a database with 
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import uuid
 from collections.abc import Iterator
@@ -124,6 +126,26 @@ def test_healthz_reports_readiness_without_authentication_or_secrets(server: Htt
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ready", "model": "ready"}
     assert str(db) not in response.text
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
+def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http(tmp_path: Path) -> None:
+    s = HttpServer(tmp_path / "m.db", "--auth", "none")  # Inspector 0.15.0 cannot send a header
+
+    def inspector(*args: str) -> dict:
+        cmd = ["npx", "-y", "@modelcontextprotocol/inspector@0.15.0", "--cli", s.url, *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    try:
+        assert {t["name"] for t in inspector("--method", "tools/list")["tools"]} >= {"remember", "recall"}
+        stored = inspector("--method", "tools/call", "--tool-name", "remember",
+                           "--tool-arg", "content=The on-call rotation changes on Mondays.")
+        found = inspector("--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=on-call rotation")
+        assert stored["structuredContent"]["id"] in [m["id"] for m in found["structuredContent"]["memories"]]
+    finally:
+        s.close()
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.10.20"])
