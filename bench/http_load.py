@@ -59,7 +59,8 @@ async def _client(url: str, key: str, tenant: str, n: int, calls: int, seed: int
                 tool = "forget" if roll < 0.05 and mine else "remember" if roll < 0.30 else "recall"
                 topic = rng.choice(TOPICS)
                 if tool == "remember":
-                    args = {"content": f"Client {n} of {tenant}, note {i}: the {topic} runbook says step {rng.randrange(1000)}."}
+                    step = rng.randrange(1000)
+                    args = {"content": f"Client {n} of {tenant}, note {i}: the {topic} runbook says step {step}."}
                 elif tool == "forget":
                     args = {"id": mine.pop(rng.randrange(len(mine)))}
                 else:
@@ -145,8 +146,8 @@ def main() -> int:
     for tool in ("recall", "remember", "forget"):
         ms = [v * 1000 for v in latencies[tool]]
         if ms:
-            print(f"  {tool:8s} n={len(ms):5d}  p50 {statistics.median(ms):7.1f} ms  p95 {_percentile(ms, 0.95):7.1f} ms"
-                  f"  p99 {_percentile(ms, 0.99):7.1f} ms")
+            print(f"  {tool:8s} n={len(ms):5d}  p50 {statistics.median(ms):7.1f} ms"
+                  f"  p95 {_percentile(ms, 0.95):7.1f} ms  p99 {_percentile(ms, 0.99):7.1f} ms")
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     print(f"acknowledged writes kept: {len(kept)}, missing afterwards: {missing}")
     return 0 if not errors and not missing else 1

@@ -161,7 +161,8 @@ def _keys_flags(keys: argparse.ArgumentParser, db: argparse.ArgumentParser) -> N
     create.add_argument("--read-only", action="store_true", help="may recall and read resources only")
     create.add_argument("--expires", type=int, metavar="DAYS", help="expires after this many days")
     actions.add_parser("list", parents=[db], help="every key's id, tenant, scope and state (never the keys)")
-    revoke = actions.add_parser("revoke", parents=[db], help="revoke a key at once, on every server using this database")
+    revoke = actions.add_parser("revoke", parents=[db],
+                                help="revoke a key at once, on every server using this database")
     revoke.add_argument("id", help="the key's id, as `memvault keys list` shows it")
 
 

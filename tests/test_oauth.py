@@ -53,7 +53,8 @@ class Issuer:
         self.thread.start()
 
     def public_pem(self) -> bytes:
-        return self.key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        public = self.key.public_key()
+        return public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
     def close(self) -> None:
         self.http.shutdown()
@@ -92,7 +93,7 @@ def _token(issuer: Issuer, claims: dict[str, Any]) -> str:
     return jwt.encode(claims, issuer.key, algorithm="RS256", headers={"kid": KID})
 
 
-def test_a_token_of_the_issuer_for_this_resource_is_accepted_and_names_the_tenant(setup) -> None:  # type: ignore[no-untyped-def]
+def test_a_token_of_the_issuer_for_this_resource_is_accepted_and_names_the_tenant(setup) -> None:  # type: ignore
     server, issuer, resource, db = setup
     marker = uuid.uuid4().hex
     acme, globex = _token(issuer, _claims(resource)), _token(issuer, _claims(resource, org="globex"))
