@@ -95,7 +95,16 @@ class MemvaultServer(MCPServer[Runtime]):
                 args = arguments.check(name, args)
             except InvalidInput as exc:
                 raise ToolError(str(exc)) from exc
-        return await super().call_tool(name, args, context)
+        try:
+            return await super().call_tool(name, args, context)
+        except ToolError as exc:
+            # The SDK prefixes every tool's error with "Error executing tool NAME: "; memvault's
+            # messages start with the field they are about, so the prefix is taken off.
+            prefix = f"Error executing tool {name}: "
+            message = str(exc)
+            if message.startswith(prefix):
+                raise ToolError(message[len(prefix):]) from exc
+            raise
 
 
 class _Checked(FuncMetadata):
@@ -131,6 +140,7 @@ async def remember(
     ctx: Context, content: str, kind: str | None = None, tags: list[str] | None = None,
     importance: int | None = None, scope: str | None = None, source: str | None = None,
     observed_at: str | None = None, expires_at: str | None = None, idempotency_key: str | None = None,
+    check_similar: bool = False,
 ) -> Annotated[CallToolResult, s.RememberResult]:
     """Store something worth knowing in later sessions: a fact, preference, decision, procedure,
     episode or failure. One self-contained idea per call. If a stored memory has changed, use
@@ -138,6 +148,7 @@ async def remember(
     return _result(await _call(
         ctx, "remember", content=content, kind=kind, tags=tags, importance=importance, scope=scope,
         source=source, observed_at=observed_at, expires_at=expires_at, idempotency_key=idempotency_key,
+        check_similar=check_similar,
     ))
 
 

@@ -192,9 +192,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         _err(str(exc))
         return 2
-    if config.db.is_dir():
-        _err(f"--db / MEMVAULT_DB {config.db} is a folder; give a file path such as {config.db / 'memvault.db'}")
-        return 2
     if command == "serve" and args.transport == "http":
         return _serve_http(args, config)
     if command == "serve":

@@ -91,7 +91,7 @@ def _check_db_path(path: Path) -> None:
     a folder this user cannot write to (when the file does not exist yet)."""
     name = "--db / MEMVAULT_DB"
     if path.is_dir():
-        raise ValueError(f"{name}: {str(path)!r} is a folder; name the database file in it")
+        raise ValueError(f"{name}: {str(path)!r} is a folder; give a file path such as {str(path / 'memvault.db')!r}")
     if path.exists():
         return
     parent = path.parent

@@ -137,7 +137,8 @@ class Runtime:
         return result
 
     def start_warm_up(self) -> None:
-        """Start the background thread: open the store, load the model, fill pending vectors.
+        """Start the background thread: open the store, load the model and the time
+        parser, then now and then finish due scrubs and erasures and fill pending vectors.
 
         It waits ``WARM_UP_DELAY_S`` first so that the imports do not compete with
         the client's ``initialize`` for the CPU.
@@ -149,9 +150,14 @@ class Runtime:
         if self._closed.wait(WARM_UP_DELAY_S):
             return
         last_reason: str | None = None
+        try:
+            self.store().warm_up()
+        except Exception:  # calls report their own errors; the filler below retries the model
+            log.exception("warming up failed")
         while not self._closed.is_set():
             self._wake.clear()
             try:
+                self.store().run_due_maintenance()  # scrubs and expiry erasure that are due
                 last_reason = self._fill(last_reason)
             except MemvaultError as exc:  # e.g. Busy: the next round tries again
                 log.warning("filling pending vectors failed, trying again later: %s", exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -79,8 +80,8 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
         return Setup(
             client, here / ".mcp.json", "mcpServers", entry,
             "Project scope (this folder); Claude Code asks once to approve it. For every project instead: "
-            f"claude mcp add --scope user {SERVER_NAME} "
-            + " ".join(f"-e {k}={v}" for k, v in env.items()) + f" -- {command} {' '.join(args)}",
+            + shlex.join(["claude", "mcp", "add", "--scope", "user", SERVER_NAME,
+                          *(part for k, v in env.items() for part in ("-e", f"{k}={v}")), "--", command, *args]),
         )
     if client == "cursor":
         cursor = Path.home() / ".cursor" / "mcp.json"

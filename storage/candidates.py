@@ -118,16 +118,18 @@ def gather(
     words = [w for chunk in search.query_chunks(words_query) for w in chunk]
     weights = idf_weights(conn, query_terms(tokenize, words))
     total = sum(weights.values())
-    contexts = dict(conn.execute(search.context_sql(), {"seqs": json.dumps(seqs)}).fetchall()) if seqs else {}
+    # Only keyword candidates contain any of the question's words (BM25 ranks every
+    # memory that does; past its top ``pool`` the coverage is taken as 0).
+    matched = [seq for seq, _, _ in keyword]
+    contexts = dict(conn.execute(search.context_sql(), {"seqs": json.dumps(matched)}).fetchall()) if matched else {}
 
     def covered(text: str) -> float:
         found = index_terms(tokenize, text) & weights.keys()
         return sum(weights[t] for t in found) / total if total else 0.0
 
-    coverage = {
-        seq: max(covered(rows[seq].content or ""), CONTEXT_COVERAGE * covered(contexts.get(seq) or ""))
-        for seq in seqs
-    }
+    coverage = dict.fromkeys(seqs, 0.0)
+    for seq in matched:
+        coverage[seq] = max(covered(rows[seq].content or ""), CONTEXT_COVERAGE * covered(contexts.get(seq) or ""))
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown_names(conn, filters, words_query))
 

@@ -42,6 +42,8 @@ class RememberOutcome:
     idempotent replay); ``degraded`` says why the memory has no vector yet.
     ``not_applied`` names the fields given with a value other than the stored
     memory's when nothing new was stored (the stored memory keeps its own).
+    ``similar``: current memories of the scope very close in meaning (see
+    ``Store.remember``), most similar first.
     """
 
     id: str
@@ -49,6 +51,7 @@ class RememberOutcome:
     duplicate_of: str | None = None
     degraded: str | None = None
     not_applied: tuple[str, ...] = ()
+    similar: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

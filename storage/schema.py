@@ -167,8 +167,9 @@ WHEN old.superseded_by IS NULL AND new.superseded_by IS NOT NULL AND old.content
 END;
 INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
 
--- Vectors of windows 1.. of a memory longer than the model reads (window 0 is its
--- row in the vec0 table); float32 blobs, searched exactly with the candidate filter.
+-- Vectors of the windows of a memory longer than the model reads (its whole-text
+-- vector is its row in the vec0 table); float32 blobs, searched exactly with the
+-- candidate filter.
 CREATE TABLE memory_windows (
     memory_seq INTEGER NOT NULL REFERENCES memories(seq),
     part       INTEGER NOT NULL,   -- 1-based window number

@@ -1,9 +1,8 @@
 """Time named in a question ("what broke in March?", "last week", "in 2024", "two days ago").
 
-Recognising the expression is left to ``dateparser`` (its ``search_dates`` finds
-date expressions in free text, relative to a base time); memvault turns the
-match into a range of ``observed_at`` from the granularity dateparser reports
-(day, week, month or year). Recall uses the range as a soft preference, never as a
+A pattern finds where a time expression may stand; parsing it is left to
+``dateparser`` (relative to a base time), and memvault turns the date into a range of
+``observed_at`` from the granularity dateparser reports (day, week, month or year). Recall uses the range as a soft preference, never as a
 filter the caller did not ask for, and the expression's words stop counting as
 keywords. Expressions relative to an event ("before the migration") are not
 understood.
@@ -17,19 +16,27 @@ import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-# A cheap gate: only questions with one of these words go to dateparser (which takes
-# 1-20 ms a call), and only matches that contain one count. This also keeps out
-# dateparser's false finds ("we" read as a week, "now", "on").
+# Where a time expression may stand: month names (with a day or a year), years, ISO
+# dates, "last week", "three days ago", "yesterday", weekdays. The span found is then
+# parsed by dateparser, which gives the date and its granularity. Searching the whole
+# question with dateparser's own ``search_dates`` took 2-30 ms a call and read "we" as
+# a week; parsing a found span takes about 1 ms.
 _MONTHS = (
     "january|february|march|april|june|july|august|september|october|november|december"
     "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
-_TIME_WORD = re.compile(
-    rf"\b(?:{_MONTHS}|(?-i:May)(?! I\b)|may(?=\s+\d)|yesterday|today|tonight|ago|last|past"
-    r"|previous|this (?:week|month|year)|(?:19|20)\d\d|\d{4}-\d\d(?:-\d\d)?"
-    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_SPAN = re.compile(
+    rf"\b(?:(?:{_MONTHS}|(?-i:May)(?! I\b)|may(?=\s+\d))\.?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS}|may)(?:,?\s+(?:19|20)\d\d)?"
+    r"|\d{4}-\d\d(?:-\d\d)?|(?:19|20)\d\d"
+    rf"|(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})"
+    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago"
+    rf"|yesterday|today|tonight|(?:last\s+|on\s+)?(?:{_WEEKDAYS}))\b",
     re.IGNORECASE,
 )
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _UNITS = {"day": 1, "week": 7}
 
 
@@ -65,33 +72,31 @@ class TimeParser:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._parser: object | None = None
 
     def warm_up(self) -> None:
         """Load dateparser and its English data now."""
         self.find("what happened in March 2024", 0)
 
     def find(self, query: str, now_ms: int) -> TimeRange | None:
-        """The first time expression of ``query`` as a range, or None.
+        """The most specific time expression of ``query`` as a range, or None.
 
         Relative expressions ("last week", "two days ago") count back from
         ``now_ms``; a month or weekday without a year is the latest one before it.
         """
-        if not _TIME_WORD.search(query):
+        # The most specific first: a span with a year, then the longest ("Black Friday 2024" is 2024).
+        spans = sorted((m.group(0) for m in _SPAN.finditer(query)),
+                       key=lambda t: (_YEAR.search(t) is not None, len(t)), reverse=True)
+        if not spans:
             return None
-        with self._lock:
-            from dateparser.date import DateDataParser
-            from dateparser.search import search_dates
+        from dateparser.date import DateDataParser
 
-            base = datetime.fromtimestamp(now_ms / 1000, tz=UTC).replace(tzinfo=None)
-            settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True}
-            found = search_dates(query, languages=["en"], settings=settings) or []
-            for text, _ in found:
-                if not _TIME_WORD.search(text):
-                    continue
-                data = DateDataParser(languages=["en"], settings=settings).get_date_data(text)
-                if data.date_obj is None:
-                    continue
-                start, end = period_range(data.date_obj, data.period or "day")
-                return TimeRange(start, end, text)
+        base = datetime.fromtimestamp(now_ms / 1000, tz=UTC).replace(tzinfo=None)
+        settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True}
+        with self._lock:  # dateparser keeps caches that are not known to be thread-safe
+            parser = DateDataParser(languages=["en"], settings=settings)
+            for text in spans:
+                data = parser.get_date_data(text)
+                if data.date_obj is not None:
+                    start, end = period_range(data.date_obj, data.period or "day")
+                    return TimeRange(start, end, text)
         return None

@@ -55,10 +55,10 @@ def file_bytes(db: Path) -> bytes:
 
 
 def names_field(text: str, field: str) -> bool:
-    """Whether an error text names ``field`` as a field, not merely contains its letters
-    ("validation" contains "id"): memvault writes ``field: message``; the SDK's argument
-    check puts the field alone on a line above its message."""
-    return re.search(rf"(^|: |\n){re.escape(field)}(: |\n)", text) is not None
+    """Whether an error text starts with ``field`` as memvault writes it (``field: message``),
+    not merely contains its letters ("validation" contains "id") or carries the SDK's
+    "Error executing tool" prefix."""
+    return re.match(rf"{re.escape(field)}: ", text) is not None
 
 
 def server_env(db: Path, **extra: str) -> dict[str, str]:

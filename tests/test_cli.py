@@ -82,7 +82,7 @@ def test_subcommand_help_has_a_description_and_only_its_flags(capsys, command, p
 
 def test_db_that_is_a_folder_is_named_as_one(tmp_path, capsys):
     code, out, err = run(capsys, "list", "--db", str(tmp_path))
-    assert code == 2 and f"{tmp_path} is a folder" in err and out == ""
+    assert code == 2 and f"'{tmp_path}' is a folder" in err and str(tmp_path / "memvault.db") in err and out == ""
     assert not any(tmp_path.iterdir())
 
 
@@ -117,6 +117,18 @@ def test_setup_prints_the_entry_with_absolute_paths_and_writes_by_merging(client
     assert written[key]["memvault"] == entry
     backups = list(path.parent.glob(path.name + ".*.bak"))
     assert len(backups) == 1 and "other-server" in backups[0].read_text() and str(backups[0]) in err
+
+
+def test_the_claude_code_command_survives_paths_with_spaces(tmp_path, capsys, monkeypatch):
+    import shlex
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "Application Support" / "mem vault.db"
+    code, out, _ = run(capsys, "setup", "claude-code", "--db", str(db))
+    line = next(x for x in out.splitlines() + [""] if "claude mcp add" in x)
+    words = shlex.split(line[line.index("claude mcp add"):])
+    assert code == 0 and words[words.index("-e") + 1] == f"MEMVAULT_DB={db}"
 
 
 def test_setup_never_overwrites_a_file_it_cannot_read(tmp_path, capsys, monkeypatch):

@@ -34,6 +34,7 @@ class Isolation(RuleBasedStateMachine):
         self.owner: dict[str, str] = {}  # memory id -> tenant
         self.current: set[str] = set()  # ids neither superseded nor forgotten
         self.scope: dict[str, str] = {}  # memory id -> scope
+        self.label: dict[str, str] = {}  # memory id -> the unique start of its content
         self.n = 0
 
     def teardown(self) -> None:
@@ -50,6 +51,7 @@ class Isolation(RuleBasedStateMachine):
         self.n += 1
         content = f"{tenant} memory {self.n}: {' '.join(words)}"
         out = self.store.remember(tenant=tenant, scope=scope, content=content)
+        self.label[out.id] = f"{tenant} memory {self.n}:"
         self.owner[out.id] = tenant
         self.scope[out.id] = scope
         self.current.add(out.id)
@@ -70,6 +72,7 @@ class Isolation(RuleBasedStateMachine):
             else:
                 self.n += 1
                 new_id = self.store.supersede(tenant=tenant, id=memory_id, content=f"{tenant} memory {self.n}: update").id
+                self.label[new_id] = f"{tenant} memory {self.n}:"
                 self.owner[new_id] = tenant
                 self.scope[new_id] = self.scope[memory_id]
                 self.current = (self.current - {memory_id}) | {new_id}
@@ -106,11 +109,12 @@ class Isolation(RuleBasedStateMachine):
     def boot_shows_own_current_memories_and_no_others(self) -> None:
         for tenant in TENANTS:
             text = boot_context(self.store, Caller(tenant=tenant, scope="alpha"), 100_000)
+            # The boot context shows short ids, so memories are told apart by their content.
             for memory_id, owner in self.owner.items():
-                if owner != tenant and memory_id in text:
+                if owner != tenant and self.label[memory_id] in text:
                     self.leak(f"{tenant}'s boot context shows {memory_id}")
                 if owner == tenant and memory_id in self.current and self.scope[memory_id] in ("alpha", "global"):
-                    assert memory_id in text, f"{tenant}'s boot context lacks its own {memory_id}"
+                    assert self.label[memory_id] in text, f"{tenant}'s boot context lacks its own {memory_id}"
 
 
 Isolation.TestCase.settings = settings(

@@ -381,3 +381,12 @@ def test_secrets_are_refused_in_every_free_text_field(store):
     with pytest.raises(InvalidInput) as err:
         store.supersede(tenant="a", id=kept.id, content="new content", reason=f"rotated {token}")
     assert err.value.field == "reason"
+
+
+@pytest.mark.parametrize(("since", "until"), [("2026-02-01", "2026-01-01"), ("2026-01-01T10:00:00Z", "2026-01-01T10:00:00Z")])
+def test_a_time_range_that_ends_before_it_starts_is_refused(store, since, until):
+    remember(store, "Something observed on New Year's Day", observed_at="2026-01-01T09:00:00Z")
+    for call in (store.recall, store.list_memories):
+        kwargs = {"query": "something"} if call == store.recall else {}
+        with pytest.raises(InvalidInput, match="until: must be later than since"):
+            call(tenant="a", scopes=SCOPES, since=since, until=until, **kwargs)

@@ -33,7 +33,7 @@ def pending(db: Path) -> int:
 
 def remember_without_model(db: Path, broken: Path, text: str) -> None:
     """Another process, whose model folder is broken, stores a memory (its vector pending)."""
-    run = subprocess.run([sys.executable, "-m", "memvault.server", "remember", text],
+    run = subprocess.run([sys.executable, "-m", "memvault.server", "remember", "--json", text],
                          env=server_env(db, MEMVAULT_MODEL_DIR=str(broken)), capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0 and '"degraded"' in run.stdout, run.stderr

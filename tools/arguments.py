@@ -210,6 +210,10 @@ TOOLS: dict[str, dict[str, Arg]] = {
             "Optional client token that makes a retried call safe: the same key with the same content "
             "returns the first call's id.", limits.IDEMPOTENCY_KEY_MAX_CHARS,
         ),
+        "check_similar": Arg(
+            "boolean", "When true and current memories of the scope are very close in meaning, store nothing and "
+            "return them in similar, so you can supersede one instead (default false: store, and list them).",
+        ),
     },
     "recall": {
         "query": _text(

@@ -105,6 +105,7 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
         duplicate_of=outcome.duplicate_of,
         degraded=outcome.degraded,
         not_applied=list(outcome.not_applied),
+        similar=list(outcome.similar),
     )
 
 
@@ -215,7 +216,7 @@ def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, objec
             return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
         if m.expires_at is not None and m.expires_at <= now:
             return {"id": m.id, "expired_at": format_ms(m.expires_at)}
-        return memory_out(m).model_dump(exclude={"score", "signals", "short_id"})
+        return memory_out(m).model_dump(exclude={"score", "confidence", "signals", "short_id"})
 
     target = next(m for m in chain if m.id == memory.id)
     return {"memory": doc(target), "history": [doc(m) for m in chain]}

@@ -28,6 +28,11 @@ class RememberResult(BaseModel):
         description="When an existing memory was returned: the fields you gave with other values than it has "
         "(kind, tags, importance, source, observed_at, expires_at). They were not changed; use supersede to change them.",
     )
+    similar: list[str] = Field(
+        default_factory=list,
+        description="Ids of current memories of the scope very close in meaning, most similar first: probably the "
+        "same subject. If one of them is now out of date, supersede it (and forget the new copy if one was stored).",
+    )
 
 
 class Signals(BaseModel):
@@ -68,8 +73,8 @@ class MemoryOut(BaseModel):
     score: float = Field(description="Fused relevance score; only the order matters.")
     confidence: float = Field(
         default=0.0,
-        description="How strongly the memory matches the query, 0..1: the larger of its coverage and its "
-        "similarity mapped from 0.25 (0) to 0.70 (1). Treat hits around 0.3 or below as weak leads.",
+        description="Estimated chance, 0..1, that this memory answers the query (from its similarity, coverage, "
+        "rank and gap to the best match; calibrated on memvault's evaluation sets). Under 0.2 is a weak lead.",
     )
     signals: Signals
 

@@ -92,12 +92,19 @@ def render(result: BaseModel) -> str:
     if isinstance(result, RecallResult):
         return recall_text(result)
     if isinstance(result, RememberResult):
-        if result.duplicate_of:
+        if result.similar and not result.created:
+            text = (f"Not stored: similar current memories {', '.join(result.similar)}. Supersede one of them, "
+                    "or call remember again without check_similar.")
+        elif result.duplicate_of:
             text = f"Already stored as {result.id}: confirmed, nothing new written."
         elif not result.created:
             text = f"Already stored as {result.id} (same idempotency_key): nothing new written."
         else:
             text = f"Stored as {result.id}."
+        if result.similar and result.created:
+            text += f" Similar current memories: {', '.join(result.similar)} (supersede one if it is now out of date)."
+        if result.not_applied:
+            text += f" Not applied (the stored memory keeps its own): {', '.join(result.not_applied)}."
         return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
     if isinstance(result, SupersedeResult):
         return f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."
