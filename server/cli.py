@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         _err(str(exc))
         return 2
-    if command == "serve" and args.transport == "http":
+    if command == "serve" and getattr(args, "transport", "stdio") == "http":  # bare `memvault` has no flags
         return _serve_http(args, config)
     if command == "serve":
         return _serve(config)

@@ -122,3 +122,35 @@ async def test_with_auth_on_a_request_without_a_verified_token_uses_no_tenant(db
         assert found.memories == []
     finally:
         store.close()
+
+
+def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsys) -> None:
+    from memvault.server.cli import main
+
+    assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--name", "ci", "--read-only"]) == 0
+    out, err = capsys.readouterr()
+    key = out.strip()
+    assert out == key + "\n" and key.startswith(keys.PREFIX) and "tenant=acme" in err and key not in err
+    assert main(["keys", "list", "--db", str(db_path)]) == 0
+    listed = capsys.readouterr().out
+    assert "tenant=acme" in listed and "read-only" in listed and key not in listed and key[4:20] not in listed
+    key_id = listed.split()[0]
+    assert main(["keys", "revoke", "--db", str(db_path), key_id]) == 0
+    assert "revoked" in capsys.readouterr().out
+    assert main(["keys", "revoke", "--db", str(db_path), "no-such-id"]) == 1
+    assert "no-such-id" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_bare_memvault_started_by_a_client_still_serves_stdio(db_path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from conftest import server_env
+
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    done = subprocess.run([sys.executable, "-m", "memvault.server"], input=json.dumps(hello) + "\n",
+                          env=server_env(db_path), capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "memvault"
