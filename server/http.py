@@ -131,8 +131,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     if http.auth == "keys":
         verifier = KeyVerifier(runtime)
         # The SDK requires AuthSettings with a verifier; without a resource URL it
-        # publishes no metadata, and the issuer is not used.
-        settings = AuthSettings(issuer_url=f"http://{http.host}:{http.port}", resource_server_url=None)
+        # publishes no metadata and never uses the issuer (any URL will do: "::" is no host name).
+        settings = AuthSettings(issuer_url="http://localhost", resource_server_url=None)
     elif http.auth == "oauth":
         verifier = JwtVerifier(http)
         # The verifier checks the audience itself (RFC 8707 resource = this server's URL).

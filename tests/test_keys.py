@@ -154,3 +154,14 @@ def test_bare_memvault_started_by_a_client_still_serves_stdio(db_path) -> None:
     done = subprocess.run([sys.executable, "-m", "memvault.server"], input=json.dumps(hello) + "\n",
                           env=server_env(db_path), capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "memvault"
+
+
+@pytest.mark.parametrize("host", ["::", "0.0.0.0", "10.1.2.3", "memory.example.com"])
+def test_the_team_server_can_be_built_for_any_bind_address_with_keys(db_path, host: str) -> None:
+    from memvault.server.http import build_app, transport_security
+
+    http = load_http(host=host, allowed_hosts=["memory.example.org"])
+    assert build_app(Config(db=db_path), http) is not None
+    allowed = transport_security(http).allowed_hosts
+    assert f"{host}:*" in allowed and "memory.example.org" in allowed and "127.0.0.1:*" in allowed
+    assert not db_path.exists()  # nothing is opened before the server runs
