@@ -118,7 +118,18 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
     assert server.post(key, PING, host=f"attacker.test:{server.port}").status_code == 421
     assert server.post(key, PING, origin="http://evil.example").status_code == 403
     assert server.post(key, PING, origin=f"https://127.0.0.1.evil.example:{server.port}").status_code == 403
-    assert server.post(key, PING, origin=f"http://localhost:{server.port}").status_code == 200
+    allowed = server.post(key, PING, origin=f"http://localhost:{server.port}")
+    assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
+
+
+def test_a_request_body_over_the_limit_is_refused_and_nothing_is_written(server: HttpServer, db: Path) -> None:
+    tenant = f"big-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+    for size in (300_000, 2_000_000):
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "remember", "arguments": {"content": "x" * size}}}
+        assert server.post(key, body).status_code == 413
+    assert _stored(db, tenant) == []
 
 
 def test_healthz_reports_readiness_without_authentication_or_secrets(server: HttpServer, db: Path) -> None:
