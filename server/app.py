@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeVar
 
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.tools import Tool
@@ -50,12 +52,15 @@ def _doc(fn: F) -> F:
     return fn
 
 
+WRITES = frozenset({"remember", "supersede", "forget"})
+
+
 async def _call(ctx: Context, fn_name: str, **kwargs: Any) -> Any:
     runtime: Runtime = ctx.request_context.lifespan_context
     from memvault.tools import handlers  # imported on first call, off the start-up path
 
     try:
-        return await runtime.call(getattr(handlers, fn_name), **kwargs)
+        return await runtime.call(getattr(handlers, fn_name), writes=fn_name in WRITES, **kwargs)
     except MemvaultError as exc:
         raise ToolError(str(exc)) from exc
     except Exception as exc:
@@ -187,9 +192,16 @@ async def forget(
     return _result(await _call(ctx, "forget", id=id, reason=reason, include_history=include_history))
 
 
-def build_server(config: Config) -> MCPServer[Runtime]:
-    """Create the memvault MCP server for ``config`` (nothing is opened until it runs)."""
-    runtime = Runtime(config)
+def build_server(
+    config: Config, runtime: Runtime | None = None, auth: AuthSettings | None = None,
+    token_verifier: TokenVerifier | None = None,
+) -> MCPServer[Runtime]:
+    """Create the memvault MCP server for ``config`` (nothing is opened until it runs).
+
+    ``runtime`` defaults to a new unauthenticated one (the process's tenant); the HTTP
+    transport passes its own with the SDK's ``auth`` settings and ``token_verifier``.
+    """
+    runtime = runtime or Runtime(config)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
@@ -206,7 +218,8 @@ def build_server(config: Config) -> MCPServer[Runtime]:
         _tool(forget, "Forget", read_only_hint=False, destructive_hint=True, idempotent_hint=True),
     ]
     mcp = MemvaultServer(
-        "memvault", version=version(), instructions=INSTRUCTIONS, lifespan=lifespan, tools=tools
+        "memvault", version=version(), instructions=INSTRUCTIONS, lifespan=lifespan, tools=tools, auth=auth,
+        token_verifier=token_verifier,
     )
 
     @mcp.prompt(

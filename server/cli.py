@@ -67,8 +67,10 @@ def _flags() -> dict[str, argparse.ArgumentParser]:
 
 
 COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "serve": ("Run the MCP server on stdio. MCP clients start this; see `memvault setup` to configure one.",
+    "serve": ("Run the MCP server: on stdio (MCP clients start this; see `memvault setup`), or with "
+              "--transport http as a team server.",
               ("db", "tenant", "scope", "model", "secrets")),
+    "keys": ("Manage the API keys of the HTTP team server: create, list, revoke.", ()),
     "remember": ("Store a memory.", ("db", "tenant", "scope", "model", "secrets", "fields", "json")),
     "recall": ("Search memories by meaning and keywords, best first.",
                ("db", "tenant", "scope", "model", "filters", "json")),
@@ -103,6 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     commands["serve"].add_argument(
         "--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)"
     )
+    _http_flags(commands["serve"])
+    _keys_flags(commands["keys"], flags["db"])
     commands["remember"].add_argument("text", help="the memory: one self-contained statement")
     commands["recall"].add_argument("query", help="what to look for, in plain words")
     for name in ("recall", "list"):
@@ -120,6 +124,46 @@ def _parser() -> argparse.ArgumentParser:
     commands["setup"].add_argument("client", choices=("claude-desktop", "claude-code", "cursor", "vscode"))
     commands["setup"].add_argument("--write", action="store_true", help="merge the entry into the client's config file")
     return parser
+
+
+def _http_flags(serve: argparse.ArgumentParser) -> None:
+    http = serve.add_argument_group("HTTP team server (--transport http)")
+    http.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
+    http.add_argument("--host", help="address to bind (env MEMVAULT_HOST; default 127.0.0.1)")
+    http.add_argument("--port", type=int, help=f"port (env MEMVAULT_PORT; default {config_module.DEFAULT_PORT})")
+    http.add_argument("--auth", choices=config_module.AUTH_MODES,
+                      help="keys (memvault API keys), oauth (JWT access tokens) or none (loopback only) "
+                      "(env MEMVAULT_AUTH; default keys)")
+    http.add_argument("--oauth-issuer", help="OAuth: the issuer URL (env MEMVAULT_OAUTH_ISSUER)")
+    http.add_argument("--oauth-resource", help="OAuth: this server's public URL, the tokens' audience "
+                      "(env MEMVAULT_OAUTH_RESOURCE), e.g. https://memory.example.com/mcp")
+    http.add_argument("--oauth-jwks-url", help="OAuth: the issuer's JWKS (env MEMVAULT_OAUTH_JWKS_URL; "
+                      "default <issuer>/.well-known/jwks.json)")
+    http.add_argument("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
+                      "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
+    http.add_argument("--rate-limit", type=int, help="requests per minute per key, 0 for none "
+                      f"(env MEMVAULT_RATE_LIMIT; default {config_module.DEFAULT_RATE_LIMIT})")
+    http.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="HOST",
+                      help="also accept this Host header, e.g. memory.example.com (repeatable; "
+                      "env MEMVAULT_ALLOWED_HOSTS, comma-separated)")
+    http.add_argument("--allowed-origin", action="append", dest="allowed_origins", metavar="ORIGIN",
+                      help="also accept this Origin header, e.g. https://memory.example.com (repeatable; "
+                      "env MEMVAULT_ALLOWED_ORIGINS)")
+
+
+def _keys_flags(keys: argparse.ArgumentParser, db: argparse.ArgumentParser) -> None:
+    actions = keys.add_subparsers(dest="action", metavar="ACTION", required=True)
+    create = actions.add_parser("create", parents=[db],
+                                help="make a key: printed once on stdout, only its hash is stored")
+    create.add_argument("--tenant", required=True, help="the tenant the key reads and writes")
+    create.add_argument("--scope", help="its default scope (default 'default')")
+    create.add_argument("--name", help="a label, e.g. the person or bot holding it")
+    create.add_argument("--read-only", action="store_true", help="may recall and read resources only")
+    create.add_argument("--expires", type=int, metavar="DAYS", help="expires after this many days")
+    actions.add_parser("list", parents=[db], help="every key's id, tenant, scope and state (never the keys)")
+    revoke = actions.add_parser("revoke", parents=[db],
+                                help="revoke a key at once, on every server using this database")
+    revoke.add_argument("id", help="the key's id, as `memvault keys list` shows it")
 
 
 def _out(text: str) -> None:
@@ -148,8 +192,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         _err(str(exc))
         return 2
+    if command == "serve" and getattr(args, "transport", "stdio") == "http":  # bare `memvault` has no flags
+        return _serve_http(args, config)
     if command == "serve":
         return _serve(config)
+    if command == "keys":
+        return _keys(args, config)
     if command == "setup":
         return _setup(args, config)
     return _with_store(command, args, config)
@@ -176,6 +224,62 @@ def _serve(config: config_module.Config) -> int:
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     anyio.run(stdio.serve, build_server(config))
     return 0
+
+
+def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
+    from . import http
+
+    try:
+        settings = config_module.load_http(
+            host=args.host, port=args.port, auth=args.auth, issuer=args.oauth_issuer, resource=args.oauth_resource,
+            jwks_url=args.oauth_jwks_url, tenant_claim=args.oauth_tenant_claim, rate_limit=args.rate_limit,
+            allowed_hosts=args.allowed_hosts, allowed_origins=args.allowed_origins,
+        )
+    except ValueError as exc:
+        _err(str(exc))
+        return 2
+    http.serve(config, settings)
+    return 0
+
+
+def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
+    """``keys create`` prints the key alone on stdout (metadata to stderr); ``list`` and
+    ``revoke`` print metadata, never a key."""
+    from memvault.storage import keys
+    from memvault.storage.errors import MemvaultError
+    from memvault.storage.store import Store
+
+    logging.getLogger().setLevel(logging.WARNING)
+    if args.action != "create" and not config.db.is_file():
+        _err(f"no database at {config.db} (check --db / MEMVAULT_DB)")
+        return 1
+    try:
+        store = Store(config.db)
+        try:
+            if args.action == "create":
+                record, key = keys.create(store, args.tenant, args.scope, args.name, args.read_only, args.expires)
+                _out(key)
+                _err(f"created API key {_key_line(record)}; it is shown only this once")
+            elif args.action == "list":
+                for record in keys.list_keys(store):
+                    _out(_key_line(record))
+            else:
+                _out(f"revoked {_key_line(keys.revoke(store, args.id))}")
+        finally:
+            store.close()
+    except MemvaultError as exc:
+        _err(str(exc))
+        return 1
+    return 0
+
+
+def _key_line(record: Any) -> str:
+    from memvault.storage.timefmt import format_ms, now_ms
+
+    state = record.refusal(now_ms()) or (f"expires {format_ms(record.expires_at)}" if record.expires_at else "active")
+    access = "read-only" if record.read_only else "read-write"
+    name = f" name={record.name!r}" if record.name else ""
+    return f"{record.id} tenant={record.tenant} scope={record.scope} {access} {state}{name}"
 
 
 CREATES = {"remember"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memvault.storage import validate
@@ -22,7 +22,12 @@ FILL_INTERVAL_S = 30.0
 # What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
 _UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
 SETTINGS = ("MEMVAULT_DB", "MEMVAULT_TENANT", "MEMVAULT_SCOPE", "MEMVAULT_MODEL_DIR", "MEMVAULT_BOOT_TOKENS",
-            "MEMVAULT_ALLOW_SECRETS")
+            "MEMVAULT_ALLOW_SECRETS", "MEMVAULT_HOST", "MEMVAULT_PORT", "MEMVAULT_AUTH", "MEMVAULT_OAUTH_ISSUER",
+            "MEMVAULT_OAUTH_RESOURCE", "MEMVAULT_OAUTH_JWKS_URL", "MEMVAULT_OAUTH_TENANT_CLAIM",
+            "MEMVAULT_RATE_LIMIT", "MEMVAULT_ALLOWED_HOSTS", "MEMVAULT_ALLOWED_ORIGINS")
+AUTH_MODES = ("keys", "oauth", "none")
+DEFAULT_PORT = 8765
+DEFAULT_RATE_LIMIT = 600  # requests per minute per key
 log = logging.getLogger(__name__)
 
 
@@ -152,4 +157,113 @@ def load(
         model_dir=model_path,
         boot_tokens=tokens,
         allow_secrets=secrets_value in {"1", "true", "yes"},
+    )
+
+
+@dataclass(frozen=True)
+class HttpConfig:
+    """Settings of ``memvault serve --transport http``.
+
+    ``auth``: "keys" (memvault API keys), "oauth" (JWT access tokens of ``issuer``,
+    checked against ``jwks_url`` with audience ``resource``, the tenant read from the
+    ``tenant_claim`` claim) or "none" (loopback only: the process's tenant);
+    ``rate_limit``: requests per minute per token (0: no limit); ``allowed_hosts`` /
+    ``allowed_origins``: Host and Origin values accepted besides loopback ones
+    (DNS-rebinding protection), e.g. the public name behind a reverse proxy.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    auth: str = "keys"
+    issuer: str | None = None
+    resource: str | None = None
+    jwks_url: str | None = None
+    tenant_claim: str = "tenant"
+    rate_limit: int = DEFAULT_RATE_LIMIT
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+
+    @property
+    def loopback(self) -> bool:
+        """Whether ``host`` is a loopback address (127.0.0.0/8, ::1, localhost)."""
+        import ipaddress
+
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host.strip("[]")).is_loopback
+        except ValueError:
+            return False
+
+
+def _whole(value: str | None, name: str, default: int, low: int, high: int) -> int:
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be from {low:,} to {high:,}, got {number:,}")
+    return number
+
+
+def _list(flag: list[str] | None, env: str) -> tuple[str, ...]:
+    values = list(flag or []) + (os.environ.get(env) or "").split(",")
+    return tuple(v.strip() for v in values if v.strip())
+
+
+def _url(value: str | None, name: str) -> str:
+    from urllib.parse import urlsplit
+
+    if value is None:
+        raise ValueError(f"--auth oauth needs {name}")
+    parts = urlsplit(value)
+    if parts.scheme not in {"http", "https"} or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"{name} must be an http(s) URL without query or fragment, got {value!r}")
+    return value
+
+
+def load_http(
+    host: str | None = None, port: int | None = None, auth: str | None = None, issuer: str | None = None,
+    resource: str | None = None, jwks_url: str | None = None, tenant_claim: str | None = None,
+    rate_limit: int | None = None, allowed_hosts: list[str] | None = None, allowed_origins: list[str] | None = None,
+) -> HttpConfig:
+    """The HTTP settings: each flag wins over its variable (MEMVAULT_HOST, MEMVAULT_PORT,
+    MEMVAULT_AUTH, MEMVAULT_OAUTH_ISSUER, MEMVAULT_OAUTH_RESOURCE, MEMVAULT_OAUTH_JWKS_URL,
+    MEMVAULT_OAUTH_TENANT_CLAIM, MEMVAULT_RATE_LIMIT; MEMVAULT_ALLOWED_HOSTS and
+    MEMVAULT_ALLOWED_ORIGINS are comma-separated and add to the flags).
+
+    Raises:
+        ValueError: a value is malformed, OAuth settings are missing, or a non-loopback
+            address is to be served without authentication (the message names the flag).
+    """
+    mode = (_flag_or_env(auth, "MEMVAULT_AUTH") or "keys").strip().lower()
+    if mode not in AUTH_MODES:
+        raise ValueError(f"--auth / MEMVAULT_AUTH must be one of {', '.join(AUTH_MODES)}, got {mode!r}")
+    http = HttpConfig(
+        host=(_flag_or_env(host, "MEMVAULT_HOST") or "127.0.0.1").strip(),
+        port=_whole(_flag_or_env(port, "MEMVAULT_PORT"), "--port / MEMVAULT_PORT", DEFAULT_PORT, 1, 65_535),
+        auth=mode,
+        rate_limit=_whole(_flag_or_env(rate_limit, "MEMVAULT_RATE_LIMIT"), "--rate-limit / MEMVAULT_RATE_LIMIT",
+                          DEFAULT_RATE_LIMIT, 0, 1_000_000),
+        allowed_hosts=_list(allowed_hosts, "MEMVAULT_ALLOWED_HOSTS"),
+        allowed_origins=_list(allowed_origins, "MEMVAULT_ALLOWED_ORIGINS"),
+    )
+    if mode == "none" and not http.loopback:
+        raise ValueError(
+            f"refusing to serve {http.host} without authentication: --auth none is only allowed on a loopback "
+            "address; use --auth keys or --auth oauth (MEMVAULT_AUTH), or --host 127.0.0.1"
+        )
+    if mode != "oauth":
+        return http
+    issuer_url = _url(_flag_or_env(issuer, "MEMVAULT_OAUTH_ISSUER"), "--oauth-issuer / MEMVAULT_OAUTH_ISSUER")
+    jwks = _flag_or_env(jwks_url, "MEMVAULT_OAUTH_JWKS_URL") or issuer_url.rstrip("/") + "/.well-known/jwks.json"
+    claim = (_flag_or_env(tenant_claim, "MEMVAULT_OAUTH_TENANT_CLAIM") or "tenant").strip()
+    if not claim:
+        raise ValueError("--oauth-tenant-claim / MEMVAULT_OAUTH_TENANT_CLAIM must not be empty")
+    return replace(
+        http, issuer=issuer_url, jwks_url=_url(jwks, "--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL"),
+        resource=_url(_flag_or_env(resource, "MEMVAULT_OAUTH_RESOURCE"), "--oauth-resource / MEMVAULT_OAUTH_RESOURCE"),
+        tenant_claim=claim,
     )

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from memvault.storage.store import Store
     from memvault.tools.handlers import Caller
 
+    from .auth import Identity
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
@@ -43,8 +45,10 @@ class Runtime:
     or SQLite work runs while the process shuts down.
     """
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, authenticated: bool = False) -> None:
         self.config = config
+        self.authenticated = authenticated
+        self.vector_reason: str | None = "not checked yet"
         self._store: Store | None = None
         self._lock = threading.Lock()
         self._closed = threading.Event()
@@ -74,23 +78,54 @@ class Runtime:
                 log.info("memvault database %s opened (model: %s)", self.config.db, self.config.model_dir or "packaged")
             return self._store
 
+    def identity(self) -> Identity:
+        """Who makes the current request: with authentication on, the identity of the
+        request's verified token (``get_access_token()``, a per-request context
+        variable); otherwise the tenant and scope of this process (stdio, ``--auth none``).
+
+        Raises:
+            NotAuthenticated: authentication is on and the request carries no verified token.
+        """
+        from mcp.server.auth.middleware.auth_context import get_access_token
+
+        from .auth import Identity, NotAuthenticated, identity_of
+
+        if not self.authenticated:
+            return Identity(tenant=self.config.tenant, scope=self.config.scope)
+        token = get_access_token()
+        if token is None:
+            raise NotAuthenticated("this request carries no verified token; nothing was read or written")
+        return identity_of(token)
+
     def caller(self) -> Caller:
-        """The tenant and default scope of this process."""
+        """The tenant and default scope of the current request (see :meth:`identity`)."""
         from memvault.tools.handlers import Caller
 
-        return Caller(tenant=self.config.tenant, scope=self.config.scope)
+        identity = self.identity()
+        return Caller(tenant=identity.tenant, scope=identity.scope)
 
-    async def call(self, fn: Callable[..., T], **kwargs: Any) -> T:
-        """Run ``fn(store, caller, **kwargs)`` on a worker thread and return its result.
+    async def call(self, fn: Callable[..., T], writes: bool = False, **kwargs: Any) -> T:
+        """Run ``fn(store, caller, **kwargs)`` on a worker thread and return its result,
+        ``caller`` being the current request's.
 
         A result with a ``degraded`` reason wakes the background vector filler.
+
+        Raises:
+            ReadOnly: ``writes`` and the caller is read-only (``fn`` is not run).
+            NotAuthenticated: see :meth:`identity`.
         """
+        from .auth import ReadOnly
+
+        if writes and self.identity().read_only:
+            raise ReadOnly("this API key is read-only: it may recall and read resources, not remember, "
+                           "supersede or forget; nothing was written")
+        caller = self.caller()
 
         def work() -> T:
             with self._idle:
                 self._calls += 1
             try:
-                return fn(self.store(), self.caller(), **kwargs)
+                return fn(self.store(), caller, **kwargs)
             finally:
                 with self._idle:
                     self._calls -= 1
@@ -135,7 +170,7 @@ class Runtime:
         from memvault.storage.maintenance import fill_pending
 
         store = self.store()
-        reason = store.vector_status()
+        reason = self.vector_reason = store.vector_status()
         if reason is not None:
             if reason != last_reason:
                 log.warning("memvault runs degraded: %s", reason)
@@ -146,6 +181,16 @@ class Runtime:
         if filled:
             log.info("filled %d pending vectors", filled)
         return None
+
+    def health(self) -> dict[str, str]:
+        """Readiness without secrets or blocking: ``database`` "ready" or "opening",
+        ``model`` "ready", "loading" or "degraded: keyword search only"."""
+        opened = self._store is not None
+        if not opened or self.vector_reason == "not checked yet":
+            model = "loading"
+        else:
+            model = "ready" if self.vector_reason is None else "degraded: keyword search only"
+        return {"database": "ready" if opened else "opening", "model": model}
 
     def close(self, timeout_s: float = 60.0) -> None:
         """Stop the background filler between two batches, wait for calls in flight

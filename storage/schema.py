@@ -193,7 +193,22 @@ UPDATE OR IGNORE idempotency_keys SET key = memvault_nfc(key) WHERE key <> memva
 UPDATE idempotency_keys SET content_hash = (SELECT m.content_hash FROM memories m WHERE m.seq = memory_seq);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2_RETRIEVAL, _V2_STATE)
+# API keys of the HTTP team server (storage/keys.py): only a SHA-256 of each key is kept.
+_V3_KEYS = """
+CREATE TABLE api_keys (
+    id          TEXT PRIMARY KEY,                   -- UUIDv7, shown by `memvault keys list`
+    key_hash    TEXT NOT NULL UNIQUE,               -- hex SHA-256 of the key
+    tenant      TEXT NOT NULL,
+    scope       TEXT NOT NULL,
+    name        TEXT,
+    read_only   INTEGER NOT NULL DEFAULT 0 CHECK (read_only IN (0, 1)),
+    created_at  INTEGER NOT NULL,                   -- ms since the epoch
+    expires_at  INTEGER,
+    revoked_at  INTEGER
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

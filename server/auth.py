@@ -1,0 +1,148 @@
+"""Who is calling over HTTP: token verifiers for API keys and OAuth JWTs, and the
+identity (tenant, default scope, read-only) a verified token carries.
+
+Each verifier implements the SDK's ``TokenVerifier`` protocol; the SDK's bearer
+middleware calls it on every request (no cache: a key revoked by another process
+is refused at once) and answers 401 with ``WWW-Authenticate`` when it returns None.
+The identity travels in the ``AccessToken``'s claims and is read back per request
+through ``get_access_token()`` (see ``Runtime.identity``). Failed authentications
+are logged without the token.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import anyio.to_thread
+from mcp.server.auth.provider import AccessToken
+
+from memvault.storage import validate
+from memvault.storage.errors import InvalidInput, MemvaultError
+from memvault.storage.limits import DEFAULT_SCOPE
+
+if TYPE_CHECKING:
+    from .config import HttpConfig
+    from .runtime import Runtime
+
+log = logging.getLogger(__name__)
+READ, WRITE = "memvault:read", "memvault:write"
+# Asymmetric signatures only: "none" and HS* (a shared secret, or a public key misused as one) never.
+JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
+_TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
+
+
+class NotAuthenticated(MemvaultError):
+    """A request reached a tool without a verified token (the HTTP layer should have refused it)."""
+
+
+class ReadOnly(MemvaultError):
+    """A read-only key asked for a write; nothing was written."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The caller of one request: ``tenant`` (hard isolation), ``scope`` (default), ``read_only``."""
+
+    tenant: str
+    scope: str
+    read_only: bool = False
+
+
+def access_token(token: str, client_id: str, identity: Identity, expires_at: int | None = None,
+                 subject: str | None = None) -> AccessToken:
+    """The SDK's ``AccessToken`` carrying ``identity`` (``expires_at`` in seconds since the epoch)."""
+    scopes = [READ] if identity.read_only else [READ, WRITE]
+    return AccessToken(token=token, client_id=client_id, scopes=scopes, expires_at=expires_at, subject=subject,
+                       claims={_TENANT: identity.tenant, _SCOPE: identity.scope})
+
+
+def identity_of(token: AccessToken) -> Identity:
+    """The identity an ``AccessToken`` made by :func:`access_token` carries."""
+    claims = token.claims or {}
+    return Identity(tenant=claims[_TENANT], scope=claims[_SCOPE], read_only=WRITE not in token.scopes)
+
+
+class KeyVerifier:
+    """Checks memvault API keys (``storage.keys``) against the database of ``runtime``."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The key's identity, or None (logged, without the key) when it is unknown, revoked or expired."""
+        from memvault.storage import keys
+
+        if not token.startswith(keys.PREFIX):
+            log.warning("refused a bearer token: not a memvault API key")
+            return None
+
+        def look_up() -> tuple[Any, int]:
+            store = self.runtime.store()
+            return keys.find(store, token), store.clock()
+
+        key, now = await anyio.to_thread.run_sync(look_up)
+        if key is None:
+            log.warning("refused an API key: unknown key")
+            return None
+        refusal = key.refusal(now)
+        if refusal is not None:
+            log.warning("refused API key %s: %s", key.id, refusal)
+            return None
+        identity = Identity(tenant=key.tenant, scope=key.scope, read_only=key.read_only)
+        return access_token(token, key.id, identity, key.expires_at // 1000 if key.expires_at else None)
+
+
+class JwtVerifier:
+    """Validates OAuth 2.1 JWT access tokens as a resource server.
+
+    Signature against the issuer's JWKS (PyJWT ``PyJWKClient``, keys cached 5
+    minutes), algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer,
+    ``aud`` containing this server's resource URL (RFC 8707 / RFC 9068 §4), ``exp``
+    required and not past. The tenant is the ``tenant_claim`` claim; the default
+    scope is "default". A token whose ``scope`` claim has ``memvault:read`` but not
+    ``memvault:write`` is read-only. Tokens are passed on to nothing.
+    """
+
+    def __init__(self, http: HttpConfig) -> None:
+        import jwt
+
+        assert http.issuer and http.resource and http.jwks_url
+        self.http = http
+        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=True, lifespan=300, timeout=10)
+
+    def _decode(self, token: str) -> dict[str, Any]:
+        import jwt
+
+        key = self._jwks.get_signing_key_from_jwt(token)
+        return jwt.decode(
+            token, key.key, algorithms=list(JWT_ALGORITHMS), audience=self.http.resource, issuer=self.http.issuer,
+            options={"require": ["exp", "iss", "aud"]},
+        )
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The token's identity, or None (logged, without the token) when any check fails."""
+        import jwt
+
+        try:
+            claims = await anyio.to_thread.run_sync(self._decode, token)
+        except jwt.PyJWTError as exc:
+            log.warning("refused a JWT: %s: %s", type(exc).__name__, exc)
+            return None
+        try:
+            tenant = validate.scope(_text(claims.get(self.http.tenant_claim)), DEFAULT_SCOPE,
+                                    field=f"claim {self.http.tenant_claim}")
+        except InvalidInput as exc:
+            log.warning("refused a JWT: %s", exc)
+            return None
+        granted = str(claims.get("scope") or "").split()
+        identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=READ in granted and WRITE not in granted)
+        return access_token(token, str(claims.get("azp") or claims.get("client_id") or claims.get("sub") or "oauth"),
+                            identity, int(claims["exp"]), subject=claims.get("sub"))
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput("tenant claim", "is missing or not a string")
+    return value

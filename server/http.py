@@ -1,0 +1,168 @@
+"""``memvault serve --transport http``: MCP over streamable HTTP for a team.
+
+The SDK's streamable HTTP transport (``MCPServer.streamable_http_app``) at ``/mcp``
+in stateless mode with JSON responses: no session lives in the process, so several
+processes (behind one load balancer) can share one database. Around it:
+
+- authentication by the SDK's bearer middleware with memvault's verifiers
+  (``server.auth``): 401 with ``WWW-Authenticate`` when the token is missing or bad;
+  for OAuth, the Protected Resource Metadata of RFC 9728 via ``AuthSettings``;
+- DNS-rebinding protection (the SDK's transport security: Host and Origin must be
+  loopback or explicitly allowed), always on; no CORS headers are ever sent;
+- :class:`Guard`: a token in the query string is refused (RFC 6750 §2.3 allows it;
+  RFC 9700 §2.4.2 / OAuth 2.1 forbid it), and a per-token rate limit answers 429
+  with ``Retry-After``;
+- the request body bounded (``MAX_BODY_BYTES``, 413 beyond);
+- ``GET /healthz``: database and model readiness, no authentication, no secrets.
+
+TLS is the reverse proxy's job (README, "Team server (HTTP)").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
+
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .config import Config, HttpConfig
+from .runtime import Runtime
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+log = logging.getLogger(__name__)
+MAX_BODY_BYTES = 256 * 1024  # a memory is at most 8,000 characters: JSON-escaped, far below this
+QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "key", "bearer"})
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+class RateLimiter:
+    """A token bucket per client token: ``per_minute`` requests, refilled continuously
+    (a burst of up to ``per_minute`` at once). ``clock`` gives seconds."""
+
+    def __init__(self, per_minute: int, clock: Any = time.monotonic) -> None:
+        self.capacity = float(per_minute)
+        self.rate = per_minute / 60.0
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def wait_s(self, who: str) -> float:
+        """0 when ``who`` may make a request now (and counts it); else seconds until it may."""
+        now = self.clock()
+        if len(self._buckets) > 10_000:  # forget clients idle for a minute: their bucket is full again
+            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+        tokens, then = self._buckets.get(who, (self.capacity, now))
+        tokens = min(self.capacity, tokens + (now - then) * self.rate)
+        if tokens < 1:
+            self._buckets[who] = (tokens, now)
+            return (1 - tokens) / self.rate
+        self._buckets[who] = (tokens - 1, now)
+        return 0.0
+
+
+class Guard:
+    """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400)
+    and rate-limits each bearer token (429 with ``Retry-After``)."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter | None, path: str = "/mcp") -> None:
+        self.app = app
+        self.limiter = limiter
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
+            await self.app(scope, receive, send)
+            return
+        query = scope.get("query_string", b"").decode("latin-1")
+        named = sorted({name for name, _ in parse_qsl(query, keep_blank_values=True)} & QUERY_TOKEN_NAMES)
+        if named:
+            log.warning("refused a request with a token in the query string (parameter %s)", named[0])
+            response: Response = JSONResponse({
+                "error": "invalid_request",
+                "error_description": f"query parameter {named[0]!r}: tokens are accepted only in the "
+                "Authorization header (Authorization: Bearer <token>)",
+            }, status_code=400)
+            await response(scope, receive, send)
+            return
+        header = Request(scope).headers.get("authorization")
+        if self.limiter is not None and header:
+            wait = self.limiter.wait_s(hashlib.sha256(header.encode("utf-8")).hexdigest())
+            if wait > 0:
+                retry = max(1, math.ceil(wait))
+                response = JSONResponse(
+                    {"error": "rate_limited",
+                     "error_description": f"too many requests for this key; retry in {retry} s"},
+                    status_code=429, headers={"Retry-After": str(retry)},
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def transport_security(http: HttpConfig) -> TransportSecuritySettings:
+    """DNS-rebinding protection: Host must be loopback, the bound address or an allowed
+    host; Origin (when sent) loopback or an allowed origin."""
+    hosts = [f"{h}:*" for h in LOOPBACK_HOSTS] + [*LOOPBACK_HOSTS]
+    if not http.loopback:
+        hosts += [http.host, f"{http.host}:*"]
+    hosts += list(http.allowed_hosts)
+    origins = [f"http://{h}:*" for h in LOOPBACK_HOSTS] + list(http.allowed_origins)
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=origins)
+
+
+def build_app(config: Config, http: HttpConfig) -> Starlette:
+    """The ASGI application of the team server (nothing is opened until its lifespan runs)."""
+    from .app import build_server
+    from .auth import JwtVerifier, KeyVerifier
+
+    runtime = Runtime(config, authenticated=http.auth != "none")
+    verifier: Any = None
+    settings = None
+    if http.auth == "keys":
+        verifier = KeyVerifier(runtime)
+        # The SDK requires AuthSettings with a verifier; without a resource URL it
+        # publishes no metadata and never uses the issuer (any URL will do: "::" is no host name).
+        settings = AuthSettings(issuer_url="http://localhost", resource_server_url=None)
+    elif http.auth == "oauth":
+        verifier = JwtVerifier(http)
+        # The verifier checks the audience itself (RFC 8707 resource = this server's URL).
+        settings = AuthSettings(issuer_url=http.issuer, resource_server_url=http.resource,
+                                validate_token_resource=False)
+    mcp = build_server(config, runtime=runtime, auth=settings, token_verifier=verifier)
+
+    @mcp.custom_route("/healthz", methods=["GET"])
+    async def healthz(_: Request) -> Response:
+        health = runtime.health()
+        ready = health["database"] == "ready"
+        return JSONResponse({"status": "ok" if ready else "starting", **health}, status_code=200 if ready else 503)
+
+    app = mcp.streamable_http_app(
+        streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=MAX_BODY_BYTES,
+        transport_security=transport_security(http), host=http.host,
+    )
+    app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None)
+    return app
+
+
+def serve(config: Config, http: HttpConfig) -> None:
+    """Run the team server until SIGINT/SIGTERM (uvicorn), logging to stderr (no access log:
+    a refused query-string token would be written to it)."""
+    import uvicorn
+
+    log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
+             config.db)
+    uvicorn.Server(uvicorn.Config(
+        build_app(config, http), host=http.host, port=http.port, log_level="info", server_header=False,
+        access_log=False, proxy_headers=False,
+    )).run()
+

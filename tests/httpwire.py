@@ -1,0 +1,92 @@
+"""``memvault serve --transport http`` in a subprocess on a free loopback port, and
+clients for it: the SDK's streamable HTTP client with a bearer token, and raw httpx2."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from conftest import SERVE, server_env
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from memvault.storage import keys
+from memvault.storage.store import Store
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class HttpServer:
+    """A running team server; ``log`` reads its stderr so far."""
+
+    def __init__(self, db: Path, *flags: str, port: int | None = None, **env: str) -> None:
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/mcp"
+        self._log_path = db.with_suffix(f".{self.port}.log")
+        self._log = self._log_path.open("w")
+        self.proc = subprocess.Popen(
+            [*SERVE, "--transport", "http", "--port", str(self.port), *flags], env=server_env(db, **env),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log()
+            try:
+                if httpx2.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx2.TransportError:
+                pass
+            time.sleep(0.2)
+        raise TimeoutError(f"the server did not become ready: {self.log()}")
+
+    def log(self) -> str:
+        self._log.flush()
+        return self._log_path.read_text()
+
+    def post(self, key: str | None, body: dict[str, Any], **headers: str) -> httpx2.Response:
+        """One raw JSON-RPC POST to /mcp."""
+        sent = {"content-type": "application/json", "accept": "application/json, text/event-stream", **headers}
+        if key is not None:
+            sent["authorization"] = f"Bearer {key}"
+        return httpx2.post(self.url, json=body, headers=sent, timeout=30)
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._log.close()
+
+
+@asynccontextmanager
+async def client(url: str, key: str) -> AsyncIterator[Client]:
+    """The SDK client over streamable HTTP, sending ``key`` as a bearer token."""
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {key}"}) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as c:
+            yield c
+
+
+def new_key(db: Path, tenant: str, **kwargs: Any) -> str:
+    """A new API key for ``tenant`` (kwargs: scope, name, read_only, expires_days)."""
+    store = Store(db)
+    try:
+        return keys.create(store, tenant, **kwargs)[1]
+    finally:
+        store.close()
+
+
+PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}

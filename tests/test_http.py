@@ -1,0 +1,273 @@
+"""The team server over real HTTP on loopback: authentication, read-only keys, the
+guards in front of /mcp, isolation between tenants, and sharing a database with stdio."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+from conftest import SERVE, server_env
+from httpwire import PING, HttpServer, client, new_key
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wire import StdioServer
+
+from memvault.storage import keys
+from memvault.storage.store import Store
+from memvault.storage.timefmt import now_ms
+from memvault.tools import handlers
+
+pytestmark = pytest.mark.slow
+DAY_MS = 86_400_000
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("http") / "memvault.db"
+
+
+@pytest.fixture(scope="module")
+def server(db: Path) -> Iterator[HttpServer]:
+    new_key(db, "setup")  # creates the database before the server opens it
+    s = HttpServer(db)
+    yield s
+    s.close()
+
+
+def _stored(db: Path, tenant: str) -> list[tuple[str, str | None]]:
+    """(id, content) of every memory of ``tenant``, history included, read from the file."""
+    store = Store(db)
+    try:
+        found = handlers.list_memories(store, handlers.Caller(tenant, "default"), limit=50, include_history=True)
+        return [(m.id, m.content) for m in found.memories]
+    finally:
+        store.close()
+
+
+def test_requests_without_a_valid_key_get_401_with_www_authenticate(server: HttpServer, db: Path) -> None:
+    revoked = new_key(db, "acme")
+    store = Store(db)
+    try:
+        keys.revoke(store, keys.find(store, revoked).id)  # type: ignore[union-attr]
+    finally:
+        store.close()
+    two_days_ago = Store(db, clock=lambda: now_ms() - 2 * DAY_MS)
+    try:
+        expired = keys.create(two_days_ago, "acme", expires_days=1)[1]
+    finally:
+        two_days_ago.close()
+    valid = new_key(db, "acme")
+    wrong = valid[:-4] + ("AAAA" if not valid.endswith("AAAA") else "BBBB")
+    for key in (None, wrong, "not-a-memvault-key", revoked, expired):
+        response = server.post(key, PING)
+        assert response.status_code == 401, (key, response.text)
+        assert response.headers["www-authenticate"].startswith("Bearer ")
+    assert server.post(valid, PING).status_code == 200
+    log = server.log()
+    assert "refused API key" in log and "revoked" in log and "expired" in log
+    for key in (wrong, revoked, expired):
+        assert key not in log and key[4:20] not in log
+
+
+def test_a_read_only_key_may_recall_and_read_but_never_write(server: HttpServer, db: Path) -> None:
+    tenant = f"ro-{uuid.uuid4().hex[:8]}"
+    writer, reader = new_key(db, tenant), new_key(db, tenant, read_only=True)
+
+    async def run() -> str:
+        async with client(server.url, writer) as c:
+            stored = await c.call_tool("remember", {"content": "The staging database lives on host db-7."})
+            assert not stored.is_error
+            memory_id = str(stored.structured_content["id"])
+        async with client(server.url, reader) as c:
+            found = await c.call_tool("recall", {"query": "staging database host"})
+            assert [m["id"] for m in found.structured_content["memories"]] == [memory_id]
+            assert "db-7" in (await c.read_resource(f"memory://memories/{memory_id}")).contents[0].text
+            for name, args in (("remember", {"content": "Read-only keys can write."}),
+                               ("supersede", {"id": memory_id, "content": "The staging database is on db-9."}),
+                               ("forget", {"id": memory_id})):
+                result = await c.call_tool(name, args)
+                assert result.is_error and "read-only" in result.content[0].text, name
+        return memory_id
+
+    memory_id = anyio.run(run)
+    assert _stored(db, tenant) == [(memory_id, "The staging database lives on host db-7.")]
+
+
+def test_a_token_in_the_query_string_is_refused(server: HttpServer, db: Path) -> None:
+    key = new_key(db, "acme")
+    for name in ("access_token", "api_key", "token"):
+        response = httpx2.post(f"{server.url}?{name}={key}", json=PING, timeout=30, headers={
+            "content-type": "application/json", "accept": "application/json, text/event-stream",
+            "authorization": f"Bearer {key}",
+        })
+        assert response.status_code == 400, name
+        assert "Authorization header" in response.json()["error_description"]
+    assert key not in server.log()
+
+
+def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> None:
+    key = new_key(db, "acme")
+    assert server.post(key, PING, host="evil.example").status_code == 421
+    assert server.post(key, PING, host=f"attacker.test:{server.port}").status_code == 421
+    assert server.post(key, PING, origin="http://evil.example").status_code == 403
+    assert server.post(key, PING, origin=f"https://127.0.0.1.evil.example:{server.port}").status_code == 403
+    allowed = server.post(key, PING, origin=f"http://localhost:{server.port}")
+    assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
+
+
+def test_a_request_body_over_the_limit_is_refused_and_nothing_is_written(server: HttpServer, db: Path) -> None:
+    tenant = f"big-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+    for size in (300_000, 2_000_000):
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "remember", "arguments": {"content": "x" * size}}}
+        assert server.post(key, body).status_code == 413
+    assert _stored(db, tenant) == []
+
+
+def test_healthz_reports_readiness_without_authentication_or_secrets(server: HttpServer, db: Path) -> None:
+    response = httpx2.get(f"{server.base}/healthz", timeout=10)
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ready", "model": "ready"}
+    assert str(db) not in response.text
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
+def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http(tmp_path: Path) -> None:
+    s = HttpServer(tmp_path / "m.db", "--auth", "none")  # Inspector 0.15.0 cannot send a header
+
+    def inspector(*args: str) -> dict:
+        cmd = ["npx", "-y", "@modelcontextprotocol/inspector@0.15.0", "--cli", s.url, *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    try:
+        assert {t["name"] for t in inspector("--method", "tools/list")["tools"]} >= {"remember", "recall"}
+        stored = inspector("--method", "tools/call", "--tool-name", "remember",
+                           "--tool-arg", "content=The on-call rotation changes on Mondays.")
+        found = inspector("--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=on-call rotation")
+        assert stored["structuredContent"]["id"] in [m["id"] for m in found["structuredContent"]["memories"]]
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.10.20"])
+def test_a_non_loopback_bind_without_auth_refuses_to_start(tmp_path: Path, host: str) -> None:
+    done = subprocess.run(
+        [*SERVE, "--transport", "http", "--host", host, "--auth", "none", "--port", "1"],
+        env=server_env(tmp_path / "m.db"), capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert "--auth" in done.stderr and host in done.stderr
+    assert not (tmp_path / "m.db").exists()
+
+
+def test_the_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    key, other = new_key(db, "acme"), new_key(db, "acme")
+    s = HttpServer(db, "--rate-limit", "3")
+    try:
+        statuses = [s.post(key, PING).status_code for _ in range(4)]
+        assert statuses == [200, 200, 200, 429]
+        limited = s.post(key, PING)
+        assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+        assert s.post(other, PING).status_code == 200  # per key
+    finally:
+        s.close()
+
+
+def test_stdio_and_http_servers_on_one_database_see_each_others_writes(server: HttpServer, db: Path) -> None:
+    tenant = f"both-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+    stdio = StdioServer(db, MEMVAULT_TENANT=tenant)
+    try:
+        over_stdio = stdio.request("tools/call", {"name": "remember", "arguments": {
+            "content": "The release train leaves every second Tuesday."}})["result"]["structuredContent"]["id"]
+
+        async def run() -> str:
+            async with client(server.url, key) as c:
+                found = await c.call_tool("recall", {"query": "when does the release train leave"})
+                assert over_stdio in [m["id"] for m in found.structured_content["memories"]]
+                stored = await c.call_tool("remember", {"content": "Hotfixes need two reviewers."})
+                return str(stored.structured_content["id"])
+
+        over_http = anyio.run(run)
+        found = stdio.request("tools/call", {"name": "recall", "arguments": {"query": "reviewers for hotfixes"}})
+        assert over_http in [m["id"] for m in found["result"]["structuredContent"]["memories"]]
+    finally:
+        stdio.close()
+
+
+# Property-based isolation: several tenants (one with two keys) interleave writes,
+# reads and resource reads; each sees exactly its own live memories, never another's.
+OPS = st.lists(
+    st.tuples(st.sampled_from(["remember", "recall", "supersede", "forget", "read", "poke"]),
+              st.integers(0, 3), st.integers(0, 50)),
+    min_size=4, max_size=12,
+)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ops=OPS)
+def test_tenants_never_see_or_change_each_others_memories_over_http(server: HttpServer, db: Path, ops) -> None:
+    run = uuid.uuid4().hex[:8]
+    tenants = [f"t{i}-{run}" for i in range(3)]
+    principals = [(t, new_key(db, t)) for t in tenants] + [(tenants[0], new_key(db, tenants[0]))]
+    live: dict[str, dict[str, str]] = {t: {} for t in tenants}  # tenant -> id -> content
+
+    async def listing(c) -> set[str]:  # type: ignore[no-untyped-def]
+        result = await c.call_tool("recall", {"query": "", "since": "2000-01-01T00:00:00Z", "limit": 50})
+        assert not result.is_error, result.content
+        return {m["id"] for m in result.structured_content["memories"]}
+
+    async def step(op: str, who: int, n: int) -> None:
+        tenant, key = principals[who]
+        others = [i for t, ids in live.items() if t != tenant for i in ids]
+        own = sorted(live[tenant])
+        async with client(server.url, key) as c:
+            if op == "remember":
+                content = f"Note {n} of {tenant}: marker {uuid.uuid4().hex}."
+                result = await c.call_tool("remember", {"content": content})
+                live[tenant][result.structured_content["id"]] = content
+            elif op == "supersede" and own:
+                old = own[n % len(own)]
+                content = f"Revised note {n} of {tenant}: marker {uuid.uuid4().hex}."
+                result = await c.call_tool("supersede", {"id": old, "content": content})
+                assert not result.is_error, result.content
+                del live[tenant][old]
+                live[tenant][result.structured_content["id"]] = content
+            elif op == "forget" and own:
+                gone = own[n % len(own)]
+                assert not (await c.call_tool("forget", {"id": gone})).is_error
+                del live[tenant][gone]
+            elif op == "read" and own:
+                mine = own[n % len(own)]
+                text = (await c.read_resource(f"memory://memories/{mine}")).contents[0].text
+                assert live[tenant][mine] in text
+            elif op == "poke" and others:
+                foreign = others[n % len(others)]
+                for name, args in (("supersede", {"id": foreign, "content": "Overwritten by a stranger."}),
+                                   ("forget", {"id": foreign})):
+                    assert (await c.call_tool(name, args)).is_error
+                with pytest.raises(Exception):  # noqa: B017 - the SDK raises its MCPError on a resource error
+                    await c.read_resource(f"memory://memories/{foreign}")
+                boot = (await c.read_resource("memory://boot")).contents[0].text
+                assert all(text not in boot for t, ids in live.items() if t != tenant for text in ids.values())
+            assert await listing(c) == set(live[tenant])
+
+    async def run_all() -> None:
+        for op, who, n in ops:
+            await step(op, who, n)
+        for tenant, key in principals:
+            async with client(server.url, key) as c:
+                assert await listing(c) == set(live[tenant])
+
+    anyio.run(run_all)

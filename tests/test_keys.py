@@ -1,0 +1,167 @@
+"""API keys in storage, HTTP settings, the rate limiter and the per-request caller
+(fast: no server process)."""
+
+from __future__ import annotations
+
+import apsw
+import pytest
+from conftest import file_bytes
+from fakes import FakeEmbedder
+from mcp import Client
+
+from memvault.server.app import build_server
+from memvault.server.config import Config, load_http
+from memvault.server.http import RateLimiter
+from memvault.server.runtime import Runtime
+from memvault.storage import keys, schema
+from memvault.storage.errors import InvalidInput
+from memvault.storage.store import Store
+from memvault.tools import handlers
+
+
+def test_a_key_is_stored_only_as_its_hash_and_found_again(store) -> None:
+    record, key = keys.create(store, "acme", scope="web", name="ci bot", read_only=True, expires_days=30)
+    other, _ = keys.create(store, "globex")
+    assert key.startswith(keys.PREFIX) and len(key) > 40
+    assert keys.find(store, key) == record and record.read_only and record.scope == "web"
+    assert keys.find(store, key + "x") is None and keys.find(store, key[:-1]) is None
+    assert [k.id for k in keys.list_keys(store)] == [record.id, other.id]
+    store.close()
+    raw = file_bytes(store.path)
+    assert key.encode() not in raw and key[4:24].encode() not in raw
+    assert keys.digest(key).encode() in raw
+
+
+def test_revoked_and_expired_keys_say_why_they_are_refused(store, clock) -> None:
+    record, key = keys.create(store, "acme", expires_days=1)
+    assert record.refusal(clock()) is None
+    assert record.refusal(clock() + keys.DAY_MS) == "expired"
+    revoked = keys.revoke(store, record.id)
+    assert revoked.refusal(clock()) == "revoked" and keys.find(store, key) == revoked
+    assert keys.revoke(store, record.id) == revoked  # twice changes nothing
+
+
+@pytest.mark.parametrize(("field", "kwargs"), [
+    ("tenant", {"tenant": ""}), ("tenant", {"tenant": "x" * 129}), ("scope", {"tenant": "a", "scope": " "}),
+    ("name", {"tenant": "a", "name": "n" * 201}), ("expires", {"tenant": "a", "expires_days": 0}),
+    ("expires", {"tenant": "a", "expires_days": 3651}),
+])
+def test_bad_key_settings_are_refused_naming_the_field(store, field: str, kwargs: dict) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        keys.create(store, **kwargs)
+    assert caught.value.field == field
+    assert keys.list_keys(store) == []
+
+
+def test_revoking_an_unknown_key_names_the_id(store) -> None:
+    with pytest.raises(InvalidInput, match="no API key with id 'nope'"):
+        keys.revoke(store, "nope")
+
+
+def test_a_database_with_memories_from_before_keys_gains_the_keys_table(db_path) -> None:
+    conn = apsw.Connection(str(db_path))
+    conn.execute(schema._V1 + "PRAGMA user_version = 1;")
+    conn.execute(
+        "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, observed_at, recorded_at)"
+        " VALUES ('0190aaaa-0000-7000-8000-000000000001', 'a', 'default', 'fact', 'Standup at nine', 'h', 5, 0, 0)"
+    )
+    conn.close()
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        _, key = keys.create(store, "a")
+        assert keys.find(store, key) is not None
+        assert store.get(tenant="a", id="0190aaaa-0000-7000-8000-000000000001").content == "Standup at nine"
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "10.1.2.3", "memory.example.com"])
+def test_serving_a_non_loopback_address_without_auth_is_refused(host: str) -> None:
+    with pytest.raises(ValueError, match="--auth") as caught:
+        load_http(host=host, auth="none")
+    assert host in str(caught.value)
+    assert load_http(host=host).auth == "keys"  # the default authenticates
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", "::1"])
+def test_no_auth_is_allowed_on_loopback(host: str) -> None:
+    assert load_http(host=host, auth="none").loopback
+
+
+def test_oauth_needs_its_issuer_and_resource(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="--oauth-issuer"):
+        load_http(auth="oauth", resource="https://m.example/mcp")
+    with pytest.raises(ValueError, match="--oauth-resource"):
+        load_http(auth="oauth", issuer="https://id.example")
+    monkeypatch.setenv("MEMVAULT_OAUTH_ISSUER", "https://id.example/realm")
+    monkeypatch.setenv("MEMVAULT_OAUTH_RESOURCE", "https://m.example/mcp")
+    http = load_http(auth="oauth")
+    assert http.jwks_url == "https://id.example/realm/.well-known/jwks.json" and http.tenant_claim == "tenant"
+
+
+def test_the_rate_limiter_lets_a_minutes_worth_through_then_says_how_long_to_wait() -> None:
+    now = [0.0]
+    limiter = RateLimiter(60, clock=lambda: now[0])
+    assert all(limiter.wait_s("a") == 0 for _ in range(60))
+    assert limiter.wait_s("a") == pytest.approx(1.0)
+    assert limiter.wait_s("b") == 0  # per key
+    now[0] += 2.0
+    assert limiter.wait_s("a") == 0 and limiter.wait_s("a") == 0 and limiter.wait_s("a") > 0
+
+
+@pytest.mark.asyncio
+async def test_with_auth_on_a_request_without_a_verified_token_uses_no_tenant(db_path) -> None:
+    config = Config(db=db_path, tenant="process-tenant")
+    async with Client(build_server(config, runtime=Runtime(config, authenticated=True))) as c:
+        refused = await c.call_tool("remember", {"content": "Written with the process's tenant."})
+        assert refused.is_error and "no verified token" in refused.content[0].text
+        assert (await c.call_tool("recall", {"query": "tenant"})).is_error
+    store = Store(db_path)
+    try:
+        found = handlers.list_memories(store, handlers.Caller("process-tenant", "default"), limit=10)
+        assert found.memories == []
+    finally:
+        store.close()
+
+
+def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsys) -> None:
+    from memvault.server.cli import main
+
+    assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--name", "ci", "--read-only"]) == 0
+    out, err = capsys.readouterr()
+    key = out.strip()
+    assert out == key + "\n" and key.startswith(keys.PREFIX) and "tenant=acme" in err and key not in err
+    assert main(["keys", "list", "--db", str(db_path)]) == 0
+    listed = capsys.readouterr().out
+    assert "tenant=acme" in listed and "read-only" in listed and key not in listed and key[4:20] not in listed
+    key_id = listed.split()[0]
+    assert main(["keys", "revoke", "--db", str(db_path), key_id]) == 0
+    assert "revoked" in capsys.readouterr().out
+    assert main(["keys", "revoke", "--db", str(db_path), "no-such-id"]) == 1
+    assert "no-such-id" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_bare_memvault_started_by_a_client_still_serves_stdio(db_path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from conftest import server_env
+
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    done = subprocess.run([sys.executable, "-m", "memvault.server"], input=json.dumps(hello) + "\n",
+                          env=server_env(db_path), capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "memvault"
+
+
+@pytest.mark.parametrize("host", ["::", "0.0.0.0", "10.1.2.3", "memory.example.com"])
+def test_the_team_server_can_be_built_for_any_bind_address_with_keys(db_path, host: str) -> None:
+    from memvault.server.http import build_app, transport_security
+
+    http = load_http(host=host, allowed_hosts=["memory.example.org"])
+    assert build_app(Config(db=db_path), http) is not None
+    allowed = transport_security(http).allowed_hosts
+    assert f"{host}:*" in allowed and "memory.example.org" in allowed and "127.0.0.1:*" in allowed
+    assert not db_path.exists()  # nothing is opened before the server runs

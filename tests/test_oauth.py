@@ -1,0 +1,164 @@
+"""The team server as an OAuth 2.1 resource server: JWT access tokens from a test
+issuer whose keys are made here and whose JWKS is served on loopback."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from httpwire import PING, HttpServer, client, free_port
+
+pytestmark = pytest.mark.slow
+ISSUER = "https://issuer.test/realms/team"
+KID = "test-key-1"
+
+
+class Issuer:
+    """An RSA signing key and a loopback server publishing its JWKS."""
+
+    def __init__(self) -> None:
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
+        body = json.dumps({"keys": [{**jwk, "kid": KID, "use": "sig", "alg": "RS256"}]}).encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.jwks_url = f"http://127.0.0.1:{self.http.server_address[1]}/jwks.json"
+        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+        self.thread.start()
+
+    def public_pem(self) -> bytes:
+        public = self.key.public_key()
+        return public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+    def close(self) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unsigned(header: dict[str, Any], claims: dict[str, Any], sign: Any = None) -> str:
+    head = _b64(json.dumps(header).encode()) + "." + _b64(json.dumps(claims).encode())
+    return head + "." + (_b64(sign(head.encode())) if sign else "")
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    issuer = Issuer()
+    db = tmp_path_factory.mktemp("oauth") / "memvault.db"
+    port = free_port()
+    resource = f"http://127.0.0.1:{port}/mcp"
+    server = HttpServer(db, "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource", resource,
+                        "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port)
+    yield server, issuer, resource, db
+    server.close()
+    issuer.close()
+
+
+def _claims(resource: str, **overrides: Any) -> dict[str, Any]:
+    now = int(time.time())
+    return {"iss": ISSUER, "aud": resource, "sub": "user-1", "iat": now, "exp": now + 300, "org": "acme",
+            **overrides}
+
+
+def _token(issuer: Issuer, claims: dict[str, Any]) -> str:
+    return jwt.encode(claims, issuer.key, algorithm="RS256", headers={"kid": KID})
+
+
+def test_a_token_of_the_issuer_for_this_resource_is_accepted_and_names_the_tenant(setup) -> None:  # type: ignore
+    server, issuer, resource, db = setup
+    marker = uuid.uuid4().hex
+    acme, globex = _token(issuer, _claims(resource)), _token(issuer, _claims(resource, org="globex"))
+
+    async def run() -> None:
+        async with client(server.url, acme) as c:
+            stored = await c.call_tool("remember", {"content": f"The VPN gateway is vpn-{marker}.example."})
+            assert not stored.is_error, stored.content
+            found = await c.call_tool("recall", {"query": "VPN gateway"})
+            assert stored.structured_content["id"] in [m["id"] for m in found.structured_content["memories"]]
+        async with client(server.url, globex) as c:
+            found = await c.call_tool("recall", {"query": "VPN gateway", "limit": 50})
+            assert all(marker not in m["content"] for m in found.structured_content["memories"])
+            assert "acme" not in (await c.read_resource("memory://boot")).contents[0].text
+
+    anyio.run(run)
+
+
+@pytest.mark.parametrize("case", ["wrong audience", "wrong issuer", "expired", "alg none", "HS256 with the public key",
+                                  "no tenant claim", "unknown signing key", "audience of another path"])
+def test_bad_tokens_are_refused_with_401(setup, case: str) -> None:  # type: ignore[no-untyped-def]
+    server, issuer, resource, _ = setup
+    claims = _claims(resource)
+    if case == "wrong audience":
+        token = _token(issuer, {**claims, "aud": "https://other.example/mcp"})
+    elif case == "audience of another path":
+        token = _token(issuer, {**claims, "aud": resource + "/other"})
+    elif case == "wrong issuer":
+        token = _token(issuer, {**claims, "iss": "https://evil.example"})
+    elif case == "expired":
+        token = _token(issuer, {**claims, "exp": int(time.time()) - 120})
+    elif case == "alg none":
+        token = _unsigned({"alg": "none", "typ": "JWT", "kid": KID}, claims)
+    elif case == "HS256 with the public key":
+        token = _unsigned({"alg": "HS256", "typ": "JWT", "kid": KID}, claims,
+                          lambda data: hmac.new(issuer.public_pem(), data, hashlib.sha256).digest())
+    elif case == "no tenant claim":
+        token = _token(issuer, {k: v for k, v in claims.items() if k != "org"})
+    else:
+        other = ec.generate_private_key(ec.SECP256R1())
+        token = jwt.encode(claims, other, algorithm="ES256", headers={"kid": "someone-else"})
+    response = server.post(token, PING)
+    assert response.status_code == 401, response.text
+    assert "resource_metadata=" in response.headers["www-authenticate"]
+    log, signature = server.log(), token.split(".")[2]
+    assert "refused a JWT" in log and token not in log and (not signature or signature[:16] not in log)
+
+
+def test_protected_resource_metadata_names_the_issuer(setup) -> None:  # type: ignore[no-untyped-def]
+    server, _, resource, _ = setup
+    response = httpx2.get(f"{server.base}/.well-known/oauth-protected-resource/mcp", timeout=10)
+    assert response.status_code == 200
+    document = response.json()
+    assert document["resource"] == resource and document["authorization_servers"] == [ISSUER]
+
+
+def test_a_token_with_only_the_read_scope_cannot_write(setup) -> None:  # type: ignore[no-untyped-def]
+    server, issuer, resource, db = setup
+    token = _token(issuer, _claims(resource, org=f"ro-{uuid.uuid4().hex[:6]}", scope="openid memvault:read"))
+
+    async def run() -> None:
+        async with client(server.url, token) as c:
+            refused = await c.call_tool("remember", {"content": "A read-only token wrote this."})
+            assert refused.is_error and "read-only" in refused.content[0].text
+            listed = await c.call_tool("recall", {"query": "", "since": "2000-01-01T00:00:00Z"})
+            assert listed.structured_content["memories"] == []
+
+    anyio.run(run)
