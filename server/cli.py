@@ -91,7 +91,8 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The ``memvault`` parser and its subcommands' parsers by name."""
     flags = _flags()
     parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
     parser.add_argument("--version", action="version", version=f"memvault {version()}")
@@ -123,7 +124,7 @@ def _parser() -> argparse.ArgumentParser:
     commands["export"].add_argument("--output", "-o", help="file to write (default: stdout)")
     commands["setup"].add_argument("client", choices=("claude-desktop", "claude-code", "cursor", "vscode"))
     commands["setup"].add_argument("--write", action="store_true", help="merge the entry into the client's config file")
-    return parser
+    return parser, commands
 
 
 def _http_flags(serve: argparse.ArgumentParser) -> None:
@@ -176,8 +177,10 @@ def _err(text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    parser, commands = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # name the subcommand's own usage, not the top-level one
+        commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None and sys.stdin.isatty():
         parser.print_help(sys.stderr)  # a person typed `memvault`: clients always run `memvault serve`
         return 2

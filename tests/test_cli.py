@@ -194,3 +194,12 @@ def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path
     doctor = subprocess.run([*SERVE[:-1], "doctor", "--json"], env=server_env(db_path), capture_output=True,
                             text=True, timeout=120)
     assert doctor.returncode == 0 and json.loads(doctor.stdout)["vectors_pending"] == 0
+
+
+@pytest.mark.parametrize(("argv", "usage"), [(["stats", "--tenant", "x"], "memvault stats"),
+                                             (["list", "--frob"], "memvault list")])
+def test_a_flag_a_command_does_not_take_is_named_with_that_commands_usage(capsys, argv, usage):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.startswith(f"usage: {usage}") and "unrecognized arguments" in err
