@@ -413,7 +413,7 @@ def _run_reindex(store: Store) -> int | None:
 
     from memvault.storage import maintenance
 
-    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr, disable=None)  # no bar off a terminal
+    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr)
 
     def progress(done: int, total: int) -> None:
         bar.total = total

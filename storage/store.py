@@ -865,7 +865,7 @@ class Store:
         if not search.query_chunks(query):
             return None
         when = self._time.find(query, filters.until or filters.now)
-        words_query = query.replace(when.text, " ") if when else query
+        words_query = when.remove_from(query) if when else query
         # The query is embedded on a worker thread while the keyword search runs.
         degraded = self.vector_status()
         embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None

@@ -20,7 +20,8 @@ from datetime import UTC, datetime, timedelta
 # dates, "last week", "three days ago", "yesterday", weekdays. The span found is then
 # parsed by dateparser, which gives the date and its granularity. Searching the whole
 # question with dateparser's own ``search_dates`` took 2-30 ms a call and read "we" as
-# a week; parsing a found span takes about 1 ms.
+# a week; parsing a found span takes about 1 ms. A span never starts or ends inside a
+# larger token: "2024" in INC-2024-014 or v2024.1 is part of an identifier.
 _MONTHS = (
     "january|february|march|april|june|july|august|september|october|november|december"
     "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
@@ -28,12 +29,12 @@ _MONTHS = (
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _SPAN = re.compile(
-    rf"\b(?:(?:{_MONTHS}|(?-i:May)(?! I\b)|may(?=\s+\d))\.?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?"
+    rf"(?<![\w.-])(?:(?:{_MONTHS}|(?-i:May)(?! I\b)|may(?=\s+\d))\.?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS}|may)(?:,?\s+(?:19|20)\d\d)?"
     r"|\d{4}-\d\d(?:-\d\d)?|(?:19|20)\d\d"
     rf"|(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago"
-    rf"|yesterday|today|tonight|(?:last\s+|on\s+)?(?:{_WEEKDAYS}))\b",
+    rf"|yesterday|today|tonight|(?:last\s+|on\s+)?(?:{_WEEKDAYS}))(?![\w-]|\.\w)",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -48,6 +49,10 @@ class TimeRange:
     start: int
     end: int
     text: str
+
+    def remove_from(self, query: str) -> str:
+        """``query`` without this expression (only where it stands alone, as it was found)."""
+        return re.sub(rf"(?<![\w.-]){re.escape(self.text)}(?![\w-]|\.\w)", " ", query, count=1)
 
 
 def _ms(moment: datetime) -> int:

@@ -177,7 +177,9 @@ def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path
     while not re.search(rb"reindex:\s+\d+%\|.*\| *[1-9]\d*/", seen):  # the first batch is written
         ready, _, _ = select.select([proc.stderr], [], [], 120)
         assert ready, seen[-500:]
-        seen += os.read(proc.stderr.fileno(), 4096)
+        chunk = os.read(proc.stderr.fileno(), 4096)
+        assert chunk, f"reindex ended before its first batch: {seen[-500:]!r}"
+        seen += chunk
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     err = (seen + err).decode()

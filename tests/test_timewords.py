@@ -45,3 +45,14 @@ def test_the_index_sees_cjk_runs_as_bigrams_and_folds_undecomposable_latin_lette
     assert index_text("Søren Łukasz Straße") == "Soren Lukasz Strasse"
     assert index_text(None) is None
     assert index_text("plain text stays as it is") == "plain text stays as it is"
+
+
+@pytest.mark.parametrize("question", ["what happened in INC-2024-014?", "is v2024.1 deployed", "ticket OPS-2023"])
+def test_a_year_inside_an_identifier_is_not_a_time(question):
+    assert TimeParser().find(question, NOW) is None
+
+
+def test_the_expression_is_removed_where_it_stands_alone_only():
+    found = TimeParser().find("what happened in 2024 with INC-2024-014?", NOW)
+    assert found is not None and found.text == "2024"
+    assert found.remove_from("what happened in 2024 with INC-2024-014?") == "what happened in   with INC-2024-014?"
