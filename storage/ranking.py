@@ -111,8 +111,7 @@ def _freshness(observed_at: int, now: int) -> float:
     return math.pow(0.5, max(0.0, (now - observed_at) / 86_400_000) / FRESHNESS_HALF_LIFE_DAYS)
 
 
-def _scores(c: Candidates, now: int) -> dict[int, float]:
-    keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
+def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, float]:
     best_coverage = max(c.coverage.values(), default=0.0)
     scores: dict[int, float] = {}
     for seq, memory in c.rows.items():
@@ -165,11 +164,11 @@ def rank(
     """
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
-    scores = _scores(c, now)
+    keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
+    scores = _scores(c, now, keyword_rank)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     prefer_newer(order, c, scores, same_subject)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
-    keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}
     vector_rank = {seq: i for i, (seq, _) in enumerate(c.vector, start=1)}
     best_similarity = max(c.similarity.values(), default=0.0)

@@ -143,8 +143,13 @@ class Store:
         self.vector_status()
         self._time.warm_up()
         with self.snapshot() as conn:
-            if self._tokenize is None:
-                self._tokenize = porter_tokenizer(conn)
+            self._keyword_tokenizer(conn)
+
+    def _keyword_tokenizer(self, conn: apsw.Connection) -> Tokenize:
+        """The FTS5 index's tokenizer as a function, made once (under the store lock)."""
+        if self._tokenize is None:
+            self._tokenize = porter_tokenizer(conn)
+        return self._tokenize
 
     def close(self) -> None:
         """Close the connection (the store cannot be used afterwards)."""
@@ -876,10 +881,8 @@ class Store:
             return embedding.result()[0].tobytes()
 
         with self.snapshot() as conn:  # one snapshot for every read below
-            if self._tokenize is None:
-                self._tokenize = porter_tokenizer(conn)
             found = gather(
-                conn, self._tokenize, filters, words_query, query_vector, when, pool, degraded, self._rows_by_seq
+                conn, self._keyword_tokenizer(conn), filters, words_query, query_vector, when, pool, degraded, self._rows_by_seq
             )
             if not rank:
                 return found, None
