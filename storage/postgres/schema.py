@@ -172,7 +172,13 @@ def drop_vector_tables_sql() -> list[sql.Composable]:
 
 def _version(conn: psycopg.Connection) -> int | None:
     """The schema version, None when the database has no memvault schema."""
-    if conn.execute("SELECT to_regclass('memvault_schema')").fetchone()[0] is None:
+    # pg_class read with this statement's snapshot: to_regclass may answer from a cache
+    # that still misses a table another process created while this one waited for the lock.
+    exists = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = current_schema() AND c.relname = 'memvault_schema')"
+    ).fetchone()[0]
+    if not exists:
         return None
     return int(conn.execute("SELECT version FROM memvault_schema").fetchone()[0])
 
