@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,14 +49,16 @@ class PgServer:
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+def pg_server() -> Iterator[PgServer]:
     """The session's PostgreSQL server (see the module docstring)."""
     given = os.environ.get("MEMVAULT_TEST_PG")
     if given:
         yield PgServer(given, None)
         return
     pgserver = pytest.importorskip("pgserver")
-    data = tmp_path_factory.mktemp("pgdata")
+    # Not under pytest's basetemp: another pytest session of the same user deletes old
+    # basetemp folders when it starts, a running server's data directory included.
+    data = Path(tempfile.mkdtemp(prefix="memvault-pg-"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
         server = pgserver.get_server(data, cleanup_mode="stop")
@@ -62,6 +66,7 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
         yield PgServer(server.get_uri(), data)
     finally:
         server.cleanup()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture

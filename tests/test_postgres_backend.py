@@ -257,6 +257,17 @@ def test_check_finds_one_sided_links(backend):
     assert any("one-sided" in p for p in backend.check())
 
 
+def test_check_finds_supersession_cycles(backend):
+    x, y, z = row("x", supersedes=None), row("y"), row("z")
+    insert(backend, x, y, z)
+    with backend.write("a") as w:
+        w.link(x.id, y.id, None)
+        w.link(y.id, x.id, None)
+        w.link(z.id, x.id, None)  # leads into the cycle without being on it
+    problems = backend.check()
+    assert any(p.startswith("2 memories are in a supersession cycle (superseded_by links)") for p in problems)
+
+
 # -- isolation -----------------------------------------------------------------------------
 
 def test_row_level_security_hides_other_tenants_from_a_query_without_tenant_filter(backend):

@@ -153,7 +153,7 @@ class PgReader:
             " ORDER BY m.id LIMIT %s",
             (tenant, prefix, prefix + "\U0010ffff", limit),
         )
-        return [_memory(r) for r in rows if r[0].startswith(prefix)]
+        return [_memory(r) for r in rows]
 
     def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
         row = self._one(

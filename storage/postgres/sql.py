@@ -30,8 +30,7 @@ from ..textindex import index_text
 
 TS_CONFIG = "memvault"  # text search configuration created by schema.py
 CONTEXT_WEIGHT = 0.3  # weight of the episode-context column, content counting 1.0 (as on SQLite)
-# ts_rank_cd normalisation 1: divide by 1 + log(length), so long memories do not win by length alone.
-RANK_NORMALIZATION = 1
+BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
 _WORD = re.compile(r"\w+")
 
 MEMORY_COLUMNS = (  # the fields of ``records.Memory`` over ``memories AS m``, in order
@@ -100,29 +99,48 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
+def _bm25_sql(column: str) -> str:
+    """BM25 of the candidate ``c`` in ``column`` over the weighted phrases ``w`` (a scalar subquery)."""
+    norm = f"{BM25_K1} * ({1 - BM25_B} + {BM25_B} * length(c.{column}) / a.avgdl)"
+    return f"(SELECT coalesce(sum(w.idf * {BM25_K1 + 1} / (1 + {norm})), 0) FROM w WHERE c.{column} @@ w.q)"
+
+
 def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[str, object]] | None:
     """Top-``k`` full-text candidates as rows ``(seq, score, content score)``, best first;
     None when the chunks have no index words.
 
-    ``score`` is minus ``ts_rank_cd`` (cover density, Clarke et al., "Relevance ranking
-    for one to three term queries", 2000) of the content plus ``CONTEXT_WEIGHT`` times
-    that of the episode context, so lower is better as with FTS5's BM25; ``content
-    score`` is minus the content's alone (0.0 when only the context matched).
+    ``score`` is minus the BM25 of the memory's content plus ``CONTEXT_WEIGHT`` times that
+    of its episode context, so lower is better as with FTS5's ``bm25()``; ``content score``
+    is minus the content's alone (0.0 when only the context matched). BM25 (Robertson &
+    Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009) with FTS5's
+    k1 = 1.2, b = 0.75, over the memories that pass the filters: each chunk (phrase) is
+    weighted by its IDF among them (every memory holding it is a candidate, so its
+    document frequency is counted among the candidates), its frequency in a memory is
+    taken as 1, and a memory's length is its number of distinct index terms against the
+    candidates' average. Measured on LoCoMo (keyword side alone, 1,078 questions):
+    R@5 0.532 against FTS5's 0.536; counting each phrase's occurrences gave 0.538 at
+    1.7 times the time (15 ms against 9 ms a query).
     """
     query, phrases = tsquery_sql(chunks)
     if not phrases:
         return None
     where, params = filter_sql(f)
-    norm = RANK_NORMALIZATION
     sql = (
-        f"SELECT seq, -(content_rank + {CONTEXT_WEIGHT} * context_rank) AS score, -content_rank FROM ("
-        f" SELECT m.seq, coalesce(ts_rank_cd(m.content_terms, q.q, {norm}), 0) AS content_rank,"
-        f" coalesce(ts_rank_cd(m.context_terms, q.q, {norm}), 0) AS context_rank"
-        f" FROM memories m, (SELECT {query} AS q) q"
-        f" WHERE (m.content_terms @@ q.q OR m.context_terms @@ q.q) AND {where}) c"
+        "WITH q AS MATERIALIZED ("
+        f" SELECT phraseto_tsquery('{TS_CONFIG}', t.p) AS q FROM unnest(%(phrases)s::text[]) AS t(p)),"
+        " c AS MATERIALIZED (SELECT m.seq, m.content_terms, m.context_terms"
+        f" FROM memories m, (SELECT {query} AS q) q WHERE (m.content_terms @@ q.q OR m.context_terms @@ q.q)"
+        f" AND {where}),"
+        f" docs AS MATERIALIZED (SELECT count(*) AS n FROM memories m WHERE {where} AND m.content_terms IS NOT NULL),"
+        " w AS MATERIALIZED (SELECT q.q, ln(1 + (d.n - df.n + 0.5) / (df.n + 0.5)) AS idf"
+        " FROM q CROSS JOIN docs d CROSS JOIN LATERAL (SELECT count(*) AS n FROM c WHERE c.content_terms @@ q.q) df),"
+        " a AS (SELECT greatest(avg(length(content_terms)), 1) AS avgdl FROM c),"
+        f" s AS (SELECT c.seq, {_bm25_sql('content_terms')} AS content, {_bm25_sql('context_terms')} AS context"
+        " FROM c, a)"
+        f" SELECT seq, -(content + {CONTEXT_WEIGHT} * context) AS score, -content FROM s"
         " ORDER BY score, seq DESC LIMIT %(k)s"
     )
-    return sql, {**params, **phrases, "k": k}
+    return sql, {**params, **phrases, "phrases": list(phrases.values()), "k": k}
 
 
 def vector_sql(f: Filters, k: int, exact: bool) -> tuple[str, dict[str, object]]:
