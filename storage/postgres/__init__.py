@@ -22,6 +22,7 @@ from collections.abc import Iterator
 import psycopg
 from psycopg import sql as pgsql
 
+from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
 from . import schema
 from .backend import SCRUB_DUE, PgReader, PgWriter
@@ -136,7 +137,7 @@ class PostgresBackend:
                 finally:
                     conn.execute("RESET lock_timeout")
             return not self.scrub_due()  # False if another forget came in meanwhile
-        except Exception as exc:  # psycopg errors and memvault's translations of them
+        except (psycopg.Error, StorageUnavailable) as exc:
             log.warning("scrub of forgotten content postponed: %s", exc)
             return False
 
@@ -178,7 +179,10 @@ class PostgresBackend:
         vectors, one-sided or cyclic supersession links, tombstones holding content, a pending scrub."""
         problems: list[str] = []
         with self.read(None) as r:
-            one = lambda query: int(r._one(query)[0])  # noqa: E731
+
+            def one(query: str) -> int:
+                return int(r._one(query)[0])  # type: ignore[index]
+
             settings = dict(r._all("SELECT key, value FROM settings"))
             missing = one("SELECT count(*) FROM memories WHERE content IS NOT NULL AND content_terms IS NULL")
             stray = one("SELECT count(*) FROM memories WHERE content IS NULL"
