@@ -286,6 +286,21 @@ def test_row_level_security_hides_other_tenants_from_a_query_without_tenant_filt
             w.conn.execute("INSERT INTO memory_tags(memory_seq, tenant, tag) VALUES (1, 'b', 'forged')")
     with backend.read(None) as r:  # maintenance sees every tenant
         assert r.conn.execute("SELECT count(DISTINCT tenant) FROM memories").fetchone() == (2,)
+        assert r.term_counts(["memori"]) == (2, {"memori": 2})
+
+
+def test_the_full_text_lookup_functions_keep_to_the_transactions_tenant(backend):
+    insert(backend, row("alpha's memory"))
+    insert(backend, row("bravo's memory", tenant="b"))
+    lookup = "SELECT count(*) FROM memvault_matches(plainto_tsquery('memvault', %s), %s)"
+    with backend.read("a") as r:
+        assert r.conn.execute(lookup, ("bravo", "b")).fetchone() == (0,)  # asking for b does not help
+        assert r.conn.execute(lookup, ("alpha", "b")).fetchone() == (1,)  # a's own, whatever is asked
+        assert r.conn.execute("SELECT * FROM memvault_term_documents(%s, 'b')", (["bravo"],)).fetchall() == [
+            ("bravo", 0)]
+        assert r.term_counts(["memori", "alpha"]) == (1, {"memori": 1, "alpha": 1})
+    with backend.read(None) as r:
+        assert r.conn.execute(lookup, ("bravo", "b")).fetchone() == (1,)
 
 
 # -- keyword side ---------------------------------------------------------------------------

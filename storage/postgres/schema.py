@@ -102,6 +102,26 @@ CREATE INDEX idempotency_keys_by_memory ON idempotency_keys(memory_seq);
 
 CREATE TABLE settings (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
 
+-- Full-text lookups that can use the GIN indexes. Under row-level security PostgreSQL
+-- evaluates no operator that is not LEAKPROOF before the policy, and @@ is not, so a
+-- query run as memvault_app scans every row of its tenant instead (9 ms a term at 4,000
+-- memories). These functions run as the owner (no policy applies) and restrict the rows
+-- exactly as the policy does: to the transaction's memvault.tenant when it is set, to the
+-- tenant given only when it is not (maintenance, as the owner).
+CREATE FUNCTION memvault_matches(q tsquery, for_tenant text) RETURNS TABLE (seq bigint)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path FROM CURRENT AS $$
+    SELECT m.seq FROM memories m
+    WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
+    AND (m.content_terms @@ q OR m.context_terms @@ q)
+$$;
+CREATE FUNCTION memvault_term_documents(terms text[], for_tenant text) RETURNS TABLE (term text, documents bigint)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 10 SET search_path FROM CURRENT AS $$
+    SELECT t.term, (SELECT count(*) FROM memories m
+        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
+        AND m.content_terms @@ plainto_tsquery('simple', t.term))
+    FROM unnest(terms) AS t(term)
+$$;
+
 CREATE TABLE api_keys (
     id         text COLLATE "C" PRIMARY KEY,
     key_hash   text NOT NULL UNIQUE,                     -- hex SHA-256 of the key
@@ -295,6 +315,10 @@ def migrate(conn: psycopg.Connection) -> int:
             if current == 0:
                 for statement in _grants(("settings", *TENANT_TABLES)):
                     conn.execute(statement)
+                for function in ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"):
+                    conn.execute(f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC")
+                    conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(
+                        sql.SQL(function), sql.Identifier(APP_ROLE)))
             current += 1
             conn.execute("UPDATE memvault_schema SET version = %s", (current,))
     return current

@@ -128,9 +128,8 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
     sql = (
         "WITH q AS MATERIALIZED ("
         f" SELECT phraseto_tsquery('{TS_CONFIG}', t.p) AS q FROM unnest(%(phrases)s::text[]) AS t(p)),"
-        " c AS MATERIALIZED (SELECT m.seq, m.content_terms, m.context_terms"
-        f" FROM memories m, (SELECT {query} AS q) q WHERE (m.content_terms @@ q.q OR m.context_terms @@ q.q)"
-        f" AND {where}),"
+        " c AS MATERIALIZED (SELECT m.seq, m.content_terms, m.context_terms FROM memories m"
+        f" WHERE m.seq IN (SELECT seq FROM memvault_matches({query}, %(tenant)s)) AND {where}),"
         f" docs AS MATERIALIZED (SELECT count(*) AS n FROM memories m WHERE {where} AND m.content_terms IS NOT NULL),"
         " w AS MATERIALIZED (SELECT q.q, ln(1 + (d.n - df.n + 0.5) / (df.n + 0.5)) AS idf"
         " FROM q CROSS JOIN docs d CROSS JOIN LATERAL (SELECT count(*) AS n FROM c WHERE c.content_terms @@ q.q) df),"
