@@ -1,42 +1,35 @@
 """The memory service: what memvault means, above any database.
 
 ``Store`` holds the memory rules — validation and secret scanning, duplicates and
-confirmations, idempotency keys, supersede and forget rules, expiry, retrieval
-(fusion and abstention in ``ranking``), the boot and listing queries — and talks to
-a database only through the narrow interface of ``backend`` (one transaction per
-operation). ``open_backend`` picks SQLite for a file path and PostgreSQL for a
+confirmations, idempotency keys, supersede and forget rules, expiry and scrubbing —
+and hands reads to ``history`` (ids and supersession chains) and ``retrieval``
+(recall: fusion and abstention in ``ranking``). It talks to a database only through
+the narrow interface of ``backend``, one transaction per operation. ``open_backend`` picks SQLite for a file path and PostgreSQL for a
 ``postgresql://`` URL.
 
-``Store`` is safe to call from several threads; embedding runs outside every
-transaction, on a small thread pool for queries.
+``Store`` is safe to call from several threads; embedding runs outside every transaction.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import re
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from . import ranking as ranking_rules
-from . import validate
+from . import history, validate
 from .backend import Backend, NewRow, Reader, Writer
 from .embeddings import Embedder
-from .candidates import Candidates, gather
-from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, NotFound
+from .errors import Busy, Conflict, InvalidInput, ModelUnavailable
 from .ids import new_id
 from .limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
-from .query import CANDIDATES_MIN, EPISODE_GAP_MS, Filters, query_chunks
-from .records import DueWork, ForgetOutcome, Hit, Memory, RecallOutcome, RememberOutcome, Signals, SupersedeOutcome
+from .query import EPISODE_GAP_MS, Filters
+from .records import DueWork, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
+from .retrieval import Retriever, checked_filters
 from .secrets import refuse_secrets
 from .timefmt import format_ms, now_ms
-from .timewords import TimeParser
 
 log = logging.getLogger(__name__)
 # remember names current memories at least this similar (cosine): on the agentic set it
@@ -47,9 +40,7 @@ FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server cloc
 # An expired memory is hidden at once and its content erased (like forget) by the first
 # write or start-up at least this long after it expired, so expiries share a scrub.
 EXPIRY_GRACE_MS = 3_600_000
-ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
 SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
-_ID_CHARS = re.compile(r"[0-9a-f-]+")
 
 
 def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Backend:
@@ -67,17 +58,6 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Back
     from .sqlite import SqliteBackend
 
     return SqliteBackend(text, busy_timeout_ms=busy_timeout_ms)
-
-
-def _expired(memory: Memory, now: int) -> bool:
-    return memory.expires_at is not None and memory.expires_at <= now
-
-
-def _visible(memory: Memory, now: int) -> Memory:
-    """``memory`` as reads may show it: an expired memory loses its content, like a tombstone."""
-    if memory.forgotten_at is None and _expired(memory, now):
-        return replace(memory, content=None, tags=(), source=None, supersede_reason=None)
-    return memory
 
 
 def _differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
@@ -124,10 +104,9 @@ class Store:
         self.allow_secrets = allow_secrets
         self.embedder = embedder
         self.clock = clock
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
-        self._time = TimeParser()
         self.backend = open_backend(db, busy_timeout_ms)
         self.location = self.backend.location
+        self._retriever = Retriever(self.backend, embedder, self.vector_status)
         self._scrub_retry_at = 0.0
         self.run_due_maintenance()
 
@@ -135,11 +114,11 @@ class Store:
         """Load what the first recall would otherwise wait for: the model (if it can
         load) and the time-expression parser."""
         self.vector_status()
-        self._time.warm_up()
+        self._retriever.time.warm_up()
 
     def close(self) -> None:
         """Release the backend (the store cannot be used afterwards)."""
-        self._pool.shutdown(wait=True)
+        self._retriever.close()
         self.backend.close()
 
     # -- vectors -----------------------------------------------------------------
@@ -223,12 +202,12 @@ class Store:
                         f"idempotency_key {key!r} was already used for memory {memory_id} with different "
                         "content; a retry must send the same content, a new memory needs a new key"
                     )
-                stored = self._row(tx, tenant, memory_id)
+                stored = history.row(tx, tenant, memory_id)
                 return RememberOutcome(id=memory_id, created=False, not_applied=_differences(stored, given))
         memory_id = tx.current_with_hash(tenant, scope, content_hash, now, None)
         if memory_id is None:
             return None
-        stored = self._row(tx, tenant, memory_id)
+        stored = history.row(tx, tenant, memory_id)
         tx.confirm(memory_id, now)
         if key is not None:
             tx.record_key(tenant, key, memory_id, content_hash)
@@ -350,52 +329,6 @@ class Store:
             raise InvalidInput("expires_at", "is already past: the memory would never be shown")
         return observed, expires
 
-    def _resolve(self, tx: Reader, tenant: str, given: str) -> Memory:
-        """The memory of ``tenant`` named by ``given``: its id in any letter case, or a
-        unique prefix of at least ``ID_PREFIX_MIN_CHARS`` characters (like git).
-
-        Only ``tenant``'s ids are looked at, so another tenant's memory neither
-        matches nor makes a prefix ambiguous: it looks exactly like an unknown id.
-
-        Raises:
-            InvalidInput: ``given`` is not a non-empty string, is shorter than
-                ``ID_PREFIX_MIN_CHARS``, or the prefix is ambiguous.
-            NotFound: nothing matches.
-        """
-        if not isinstance(given, str) or not given.strip():
-            raise InvalidInput("id", "must be a memory id such as the one remember returned")
-        wanted = given.strip().lower()
-        if len(wanted) < ID_PREFIX_MIN_CHARS and _ID_CHARS.fullmatch(wanted):
-            raise InvalidInput(
-                "id", f"{given.strip()!r} is too short: give at least {ID_PREFIX_MIN_CHARS} characters of the id"
-            )
-        if not _ID_CHARS.fullmatch(wanted):
-            raise NotFound(given)
-        rows = tx.by_prefix(tenant, wanted, 2)
-        if not rows:
-            raise NotFound(given)
-        if len(rows) > 1 and rows[0].id != wanted:
-            raise InvalidInput(
-                "id", f"{given.strip()[:40]!r} is the start of several memory ids; give more characters or the whole id"
-            )
-        return rows[0]
-
-    def _row(self, tx: Reader, tenant: str, memory_id: str) -> Memory:
-        """The memory with exactly this id (as stored links name it). Raises NotFound."""
-        found = tx.by_id(tenant, memory_id)
-        if found is None:
-            raise NotFound(memory_id)
-        return found[1]
-
-    def _newest(self, tx: Reader, memory: Memory) -> Memory:
-        """The last version reached from ``memory`` by ``superseded_by`` links (bounded: a cycle stops it)."""
-        seen = {memory.id}
-        current = memory
-        while current.superseded_by is not None and current.superseded_by not in seen:
-            current = self._row(tx, memory.tenant, current.superseded_by)
-            seen.add(current.id)
-        return current
-
     def supersede(
         self,
         *,
@@ -440,10 +373,10 @@ class Store:
         vectors, degraded = self.embed_memory(text)
         with self.backend.write(tenant) as tx:
             now = self.clock()
-            found = self._resolve(tx, tenant, id)
+            found = history.resolve(tx, tenant, id)
             tx.lock(found.id)  # concurrent supersedes of one memory: the second waits, then sees the first
-            old = self._row(tx, tenant, found.id)
-            self._check_supersedable(tx, old, now)
+            old = history.row(tx, tenant, found.id)
+            history.check_supersedable(tx, old, now)
             observed, expires = self._times(observed_at, expires_at)
             if expires_at is None and old.expires_at is not None:
                 if old.expires_at <= max(observed, now):
@@ -487,51 +420,6 @@ class Store:
         self.run_due_maintenance()
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded)
 
-    def _check_supersedable(self, tx: Reader, old: Memory, now: int) -> None:
-        """Raise Conflict unless ``old`` is the current, live version of its history."""
-        if old.forgotten_at is not None:
-            raise Conflict(f"memory {old.id} was forgotten, so it cannot be superseded: remember the new content")
-        if _expired(old, now):
-            raise Conflict(
-                f"memory {old.id} expired at {format_ms(old.expires_at)}, so it cannot be superseded: "
-                "remember the new content"
-            )
-        if old.superseded_by is None:
-            return
-        newest = self._newest(tx, old)
-        if newest.superseded_by is not None:
-            raise Conflict(
-                f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
-            )
-        ended = "was forgotten" if newest.forgotten_at is not None else "has expired" if _expired(newest, now) else None
-        if ended is not None:
-            raise Conflict(
-                f"memory {old.id} was superseded, and its newest version {newest.id} {ended}: this history "
-                "has no current version any more; remember the new content"
-            )
-        raise Conflict(
-            f"memory {old.id} was already superseded; its current version is {newest.id}: "
-            f"supersede {newest.id} instead"
-        )
-
-    def _chain(self, tx: Reader, memory: Memory) -> list[Memory]:
-        """Every memory linked to ``memory`` by supersession, oldest first.
-
-        Each walk stops at an id it has seen, so a cycle left by damage or hand
-        edits ends it instead of looping (``memvault doctor`` reports cycles).
-        """
-        seen = {memory.id}
-        first = memory
-        while first.supersedes is not None and first.supersedes not in seen:
-            first = self._row(tx, memory.tenant, first.supersedes)
-            seen.add(first.id)
-        chain = [first]
-        while chain[-1].superseded_by is not None and chain[-1].superseded_by not in {m.id for m in chain}:
-            chain.append(self._row(tx, memory.tenant, chain[-1].superseded_by))
-        if memory.id not in {m.id for m in chain}:
-            chain.append(memory)
-        return chain
-
     def forget(
         self, *, tenant: str, id: str, reason: str | None = None, include_history: bool = False
     ) -> ForgetOutcome:
@@ -554,13 +442,13 @@ class Store:
         self._refuse_secrets(reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self.backend.write(tenant) as tx:
-            memory = self._resolve(tx, tenant, id)
-            chain = self._chain(tx, memory) if include_history else [memory]
+            memory = history.resolve(tx, tenant, id)
+            chain = history.chain(tx, memory) if include_history else [memory]
             now = self.clock()
             forgotten: list[str] = []
             for member in chain:
                 tx.lock(member.id)
-                if self._row(tx, tenant, member.id).forgotten_at is None:
+                if history.row(tx, tenant, member.id).forgotten_at is None:
                     tx.erase(member.id, now, reason)
                     forgotten.append(member.id)
         scrubbed = self._finish_scrub(retry_now=True)
@@ -628,14 +516,14 @@ class Store:
             InvalidInput: an ambiguous prefix.
         """
         with self.backend.read(tenant) as tx:
-            return _visible(self._resolve(tx, tenant, id), self.clock())
+            return history.visible(history.resolve(tx, tenant, id), self.clock())
 
     def history(self, *, tenant: str, id: str) -> list[Memory]:
         """The supersession chain through ``id``, oldest first, expired members
         without content (as :meth:`get`). Raises NotFound or InvalidInput as :meth:`get`."""
         with self.backend.read(tenant) as tx:
             now = self.clock()
-            return [_visible(m, now) for m in self._chain(tx, self._resolve(tx, tenant, id))]
+            return [history.visible(m, now) for m in history.chain(tx, history.resolve(tx, tenant, id))]
 
     def recall(
         self,
@@ -662,72 +550,13 @@ class Store:
             InvalidInput: a bad limit, kind, tag or date.
         """
         query = validate.nfc(validate.query(query))
-        filters = self._filters(tenant, scopes, kinds, tags, since, until, include_history)
-        size = validate.limit(limit)
-        found = self._ranking(filters, query, max(CANDIDATES_MIN, 4 * size))
-        if found is None:
-            return RecallOutcome(hits=[], abstained=True)
-        candidates, ranking = found
-        hits = [
-            Hit(
-                memory=s.memory,
-                score=s.score,
-                confidence=s.confidence,
-                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage),
-            )
-            for s in ranking.hits[:size]
-        ]
-        degraded = candidates.degraded
-        pending = sum(h.memory.vector_pending for h in hits)
-        if degraded is None and pending:
-            degraded = f"{pending} matching memories have no vector yet"
-        return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded)
-
-    def _filters(
-        self, tenant: str, scopes: list[str], kinds: list[str] | None, tags: list[str] | None,
-        since: str | None, until: str | None, include_history: bool,
-    ) -> Filters:
-        """The checked filters of a recall or a listing. Raises InvalidInput."""
-        since_ms, until_ms = validate.timestamp("since", since), validate.timestamp("until", until)
-        if since_ms is not None and until_ms is not None and since_ms >= until_ms:
-            raise InvalidInput("until", f"must be later than since ({since}); nothing can be observed in between")
-        return Filters(
-            tenant=tenant,
-            scopes=list(dict.fromkeys(scopes)),
-            now=self.clock(),
-            kinds=validate.kinds(kinds),
-            tags=validate.tags(tags) or None,
-            since=since_ms,
-            until=until_ms,
-            include_history=bool(include_history),
-        )
-
-    def _ranking(
-        self, filters: Filters, query: str, pool: int, rank: bool = True
-    ) -> tuple[Candidates, ranking_rules.Ranking | None] | None:
-        """Candidates for ``query`` and their ranking, from one read transaction (see
-        ``candidates.gather`` and ``ranking.rank``); None when the query has no words."""
-        if not query_chunks(query):
-            return None
-        when = self._time.find(query, filters.until or filters.now)
-        words_query = when.remove_from(query) if when else query
-        # The query is embedded on a worker thread while the keyword search runs.
-        degraded = self.vector_status()
-        embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None
-
-        def query_vector() -> np.ndarray | None:
-            return None if embedding is None else embedding.result()[0]
-
-        with self.backend.read(filters.tenant) as tx:
-            found = gather(tx, filters, words_query, query_vector, when, pool, degraded)
-            if not rank:
-                return found, None
-            return found, ranking_rules.rank(found, filters.now, found.unknown_names, tx.pair_similarity)
+        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
+        return self._retriever.recall(filters, query, validate.limit(limit))
 
     def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
         """The keyword-only and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
         filters = Filters(tenant=tenant, scopes=scopes, now=self.clock())
-        ranked = self._ranking(filters, validate.query(query), k, rank=False)
+        ranked = self._retriever.ranking(filters, validate.query(query), k, rank=False)
         if ranked is None:
             return [], []
         found = ranked[0]
@@ -755,7 +584,7 @@ class Store:
         Raises:
             InvalidInput: a bad limit, kind, tag or date.
         """
-        filters = self._filters(tenant, scopes, kinds, tags, since, until, include_history)
+        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
         with self.backend.read(tenant) as tx:
             return tx.memories(filters, "observed", validate.limit(limit))
 
@@ -765,25 +594,10 @@ class Store:
         with self.backend.read(tenant) as tx:
             return tx.scope_counts(tenant, self.clock())
 
-    def short_ids(self, *, tenant: str, ids: list[str], min_length: int = ID_PREFIX_MIN_CHARS) -> dict[str, str]:
-        """The shortest prefix (at least ``min_length`` characters) of each id that no
-        other memory id of ``tenant`` starts with, like git's abbreviated hashes.
-
-        A prefix one character longer than the longest prefix shared with either
-        neighbour in sorted order is unique. UUIDv7 ids begin with their time, so
-        memories made in the same minute need more than 8 characters. A prefix may
-        become ambiguous as memories are added (then it is an error, never another memory).
-        """
-        out: dict[str, str] = {}
+    def short_ids(self, *, tenant: str, ids: list[str]) -> dict[str, str]:
+        """The shortest unique prefix of each id among ``tenant``'s memories (see ``history.short_ids``)."""
         with self.backend.read(tenant) as tx:
-            for memory_id in ids:
-                shared = max(
-                    (len(os.path.commonprefix([memory_id, n])) for n in tx.id_neighbours(tenant, memory_id) if n),
-                    default=0,
-                )
-                short = memory_id[: max(min_length, shared + 1)]
-                out[memory_id] = memory_id[: len(short) + 1] if short.endswith("-") else short
-        return out
+            return history.short_ids(tx, tenant, ids)
 
     def boot_section(
         self, *, tenant: str, scopes: list[str], kinds: list[str], newest_first: bool, max_rows: int
