@@ -24,6 +24,7 @@ from .backend import Backend, NewRow, Reader, Writer
 from .embeddings import Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable
 from .ids import new_id
+from .location import is_url
 from .limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .query import EPISODE_GAP_MS, Filters
 from .records import DueWork, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
@@ -50,14 +51,13 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Back
     Raises:
         StoreError: the database cannot be opened or is not memvault's (the message says why).
     """
-    text = str(db)
-    if text.startswith(("postgresql://", "postgres://")):
+    if is_url(db):
         from .postgres import PostgresBackend  # psycopg is imported only for PostgreSQL
 
-        return PostgresBackend(text, busy_timeout_ms=busy_timeout_ms)
+        return PostgresBackend(str(db), busy_timeout_ms=busy_timeout_ms)
     from .sqlite import SqliteBackend
 
-    return SqliteBackend(text, busy_timeout_ms=busy_timeout_ms)
+    return SqliteBackend(db, busy_timeout_ms=busy_timeout_ms)
 
 
 def _differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
