@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -107,6 +108,8 @@ class Store:
         self.backend = open_backend(db, busy_timeout_ms)
         self.location = self.backend.location
         self._retriever = Retriever(self.backend, embedder, self.vector_status)
+        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
+        self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
         self.run_due_maintenance()
 
@@ -117,8 +120,9 @@ class Store:
         self._retriever.time.warm_up()
 
     def close(self) -> None:
-        """Release the backend (the store cannot be used afterwards)."""
+        """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""
         self._retriever.close()
+        self._background.shutdown(wait=True)
         self.backend.close()
 
     # -- vectors -----------------------------------------------------------------
@@ -425,12 +429,14 @@ class Store:
     ) -> ForgetOutcome:
         """Delete a memory's content for real, leaving a tombstone (id, time, reason).
 
-        Content, source, tags, duplicate hash, FTS entry and vector are removed,
-        and a pending scrub is recorded, in one transaction; then the file is
-        scrubbed (``VACUUM`` and a WAL checkpoint) so the text is not recoverable
-        from its bytes. ``scrubbed`` is True only when no scrub is pending any
-        more; when the scrub could not run (another connection held a lock,
-        the disk is full) the forget still stands and the scrub is finished by a
+        Content, source, tags, duplicate hash, keyword entry and vectors are
+        removed, and a pending scrub is recorded, in one transaction; then the
+        database is scrubbed (``backend.scrub``) so the text is not recoverable
+        from its files: within this call where that is quick (SQLite), else on a
+        background thread at once (PostgreSQL). ``scrubbed`` is True only when no
+        scrub is pending any more; when the scrub could not run yet (another
+        connection held a lock, the disk is full, it runs in the background) the
+        forget still stands and the scrub is finished by the background thread, a
         later write, ``run_due_maintenance``, the next start-up or ``memvault doctor``.
         ``include_history`` forgets the whole supersession chain. Forgetting a
         forgotten memory is not an error (``already_forgotten`` True).
@@ -451,7 +457,7 @@ class Store:
                 if history.row(tx, tenant, member.id).forgotten_at is None:
                     tx.erase(member.id, now, reason)
                     forgotten.append(member.id)
-        scrubbed = self._finish_scrub(retry_now=True)
+        scrubbed = self._scrub(retry_now=True)
         return ForgetOutcome(
             id=memory.id,
             already_forgotten=memory.forgotten_at is not None,
@@ -460,6 +466,18 @@ class Store:
         )
 
     # -- due maintenance ------------------------------------------------------------
+
+    def _scrub(self, retry_now: bool) -> bool:
+        """Scrub now (``backend.inline_scrub``) or start it on the background thread; True
+        when no scrub is pending any more."""
+        if self.backend.inline_scrub:
+            return self._finish_scrub(retry_now)
+        if self._scrubbing is not None and not self._scrubbing.done():
+            return False
+        if not self.backend.scrub_due():
+            return True
+        self._scrubbing = self._background.submit(self._finish_scrub, retry_now)
+        return False
 
     def _finish_scrub(self, retry_now: bool) -> bool:
         """Scrub if one is due; True when none is due any more.
@@ -500,7 +518,7 @@ class Store:
             pending = self.backend.scrub_due()
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
-        scrubbed = self._finish_scrub(retry_now=bool(purged))
+        scrubbed = self._scrub(retry_now=bool(purged))
         return DueWork(purged_ids=purged, scrubbed=pending and scrubbed, scrub_pending=not scrubbed)
 
     # -- reading -----------------------------------------------------------------
