@@ -14,6 +14,8 @@ from fakes import Clock, FakeEmbedder
 from memvault.storage.embeddings import Embedder
 from memvault.storage.store import Store
 
+pytest_plugins = ["pg"]  # the pg_server and pg_url fixtures (PostgreSQL)
+
 REPO = Path(__file__).resolve().parent.parent
 LOCOMO = REPO.parent / "shared" / "eval" / "locomo"
 
