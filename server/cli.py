@@ -22,6 +22,7 @@ from . import config as config_module
 from . import version
 
 if TYPE_CHECKING:
+    from memvault.storage.backend import Backend
     from memvault.storage.store import Store
     from memvault.tools.handlers import Caller
 
@@ -220,7 +221,7 @@ def _serve(config: config_module.Config) -> int:
     else:
         logging.getLogger("memvault").info(
             "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
-            config.db, config.tenant, config.scope,
+            config.db_label, config.tenant, config.scope,
         )
     # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
     # one transaction (WAL), so ending the process at once loses nothing committed.
@@ -253,8 +254,8 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     from memvault.storage.store import Store
 
     logging.getLogger().setLevel(logging.WARNING)
-    if args.action != "create" and not config.db.is_file():
-        _err(f"no database at {config.db} (check --db / MEMVAULT_DB)")
+    if args.action != "create" and not config.db_exists():
+        _err(f"no database at {config.db_label} (check --db / MEMVAULT_DB)")
         return 1
     try:
         store = Store(config.db)
@@ -296,15 +297,15 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 
     logging.getLogger().setLevel(logging.WARNING)
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
-    existed = config.db.is_file()
+    existed = config.db_exists()
     if command not in CREATES and not existed:
-        _err(f"no database at {config.db} yet: nothing is stored there. `memvault remember` or an MCP client "
+        _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
              "creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
         return 1
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
         if not existed:
-            _err(f"created a new database at {config.db.resolve()}")
+            _err(f"created a new database at {Path(config.db).resolve()}")
         try:
             return RUN[command](store, caller, args)
         finally:
@@ -439,17 +440,20 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         if made is None:
             return 130
         report["repaired"] = {"reindexed": made}
-    problems = maintenance.check(store) + _permission_problems(store.path)
+    problems = maintenance.check(store) + _permission_problems(store.backend)
     report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
     lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
     if "repaired" in report:
-        lines.insert(0, f"repaired: FTS5 rebuilt, {report['repaired']['reindexed']} vectors made")
+        lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made")
     _emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0
 
 
-def _permission_problems(db: Path) -> list[str]:
-    """The database and its -wal and -shm companions must not be readable by others."""
+def _permission_problems(backend: Backend) -> list[str]:
+    """An SQLite file and its -wal and -shm companions must not be readable by others."""
+    if backend.kind != "sqlite":
+        return []
+    db = Path(backend.location)
     problems = []
     for path in (p for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists()):
         mode = path.stat().st_mode & 0o777
