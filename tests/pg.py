@@ -31,6 +31,7 @@ class PgServer:
         self._base = conninfo_to_dict(url)
         self._make = make_conninfo
         self.data = data
+        self.made: list[str] = []
 
     def url(self, dbname: str | None = None, **changes: str) -> str:
         """A libpq connection string to ``dbname`` (default: the server's own database)."""
@@ -38,6 +39,18 @@ class PgServer:
         if dbname is not None:
             params["dbname"] = dbname
         return self._make(**params)
+
+    def new_database(self) -> str:
+        """Create an empty database ``t_<pid>_<n>``; its URL. Dropped by :meth:`drop_made`."""
+        name = f"t_{os.getpid()}_{next(_numbers)}"
+        self.admin(f'CREATE DATABASE "{name}"')
+        self.made.append(name)
+        return self.url(name)
+
+    def drop_made(self) -> None:
+        """Drop every database :meth:`new_database` made (sessions still on them are ended)."""
+        while self.made:
+            self.admin(f'DROP DATABASE IF EXISTS "{self.made.pop()}" WITH (FORCE)')
 
     def admin(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Run ``sql`` on the server's own database in autocommit mode; the rows it returns."""
@@ -53,7 +66,9 @@ def pg_server() -> Iterator[PgServer]:
     """The session's PostgreSQL server (see the module docstring)."""
     given = os.environ.get("MEMVAULT_TEST_PG")
     if given:
-        yield PgServer(given, None)
+        external = PgServer(given, None)
+        yield external
+        external.drop_made()
         return
     pgserver = pytest.importorskip("pgserver")
     # Not under pytest's basetemp: another pytest session of the same user deletes old
@@ -71,8 +86,6 @@ def pg_server() -> Iterator[PgServer]:
 
 @pytest.fixture
 def pg_url(pg_server: PgServer) -> Iterator[str]:
-    """The URL of a new, empty database ``t_<n>`` on the session's server, dropped afterwards."""
-    name = f"t_{os.getpid()}_{next(_numbers)}"
-    pg_server.admin(f'CREATE DATABASE "{name}"')
-    yield pg_server.url(name)
-    pg_server.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """The URL of a new, empty database on the session's server; the test's databases are dropped afterwards."""
+    yield pg_server.new_database()
+    pg_server.drop_made()

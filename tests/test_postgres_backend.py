@@ -217,6 +217,20 @@ def test_claim_model_and_reset_vectors(backend):
     assert any("no vector yet" in p for p in backend.check())
 
 
+def test_rebuild_keyword_index_writes_the_words_again(backend):
+    first = row("Where should we go hiking?", kind="episode")
+    [first_seq] = insert(backend, first)
+    [reply_seq] = insert(backend, row("For walking or running?", kind="episode", context_seq=first_seq))
+    with backend.write(None) as w:
+        w.conn.execute("UPDATE memories SET content_terms = NULL, context_terms = NULL")
+    assert any("lack their words" in p for p in backend.check())
+    assert keyword_ids(backend, "hiking") == []
+    backend.rebuild_keyword_index()
+    assert backend.check() == []
+    with backend.read("a") as r:
+        assert {s for s, _, _ in r.keyword(everything(), query_chunks("hiking"), 10)} == {first_seq, reply_seq}
+
+
 def test_settings_expired_and_api_keys(backend):
     backend.put_setting("x", "1")
     assert backend.settings()["x"] == "1"
@@ -224,8 +238,8 @@ def test_settings_expired_and_api_keys(backend):
     assert "x" not in backend.settings()
     r1 = row("short lived", expires_at=2_000)
     insert(backend, r1, row("lasting"))
-    with backend.write(None) as w:
-        assert w.expired(1_999) == [] and w.expired(2_000) == [(r1.id, 2_000)]
+    with backend.read(None) as r:
+        assert r.expired(1_999) == [] and r.expired(2_000) == [(r1.id, 2_000)]
     key = ApiKey(id=new_id(), tenant="a", scope="s", name="ci", read_only=True, created_at=1, expires_at=None,
                  revoked_at=None)
     with backend.write(None) as w:

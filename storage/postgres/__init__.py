@@ -66,6 +66,9 @@ class PostgresBackend:
     """
 
     kind = "postgresql"
+    # VACUUM FULL of the text tables: 0.16 s at 4,000 LoCoMo turns, 0.28 s at 20,000 short
+    # memories, every reader of those tables waiting meanwhile: never inside a forget call.
+    inline_scrub = False
 
     def __init__(self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> None:
         self.location = location(url)
@@ -232,6 +235,11 @@ class PostgresBackend:
             if tombstones:
                 problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
         return problems
+
+    def rebuild_keyword_index(self) -> None:
+        """Write every memory's stored ``tsvector``s again from its content (one transaction)."""
+        with self.write(None) as w:
+            w.index_keywords()
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Drop every vector, record ``model_id``/``dim`` (new vector tables of that dimension)

@@ -227,6 +227,14 @@ class PgReader:
         )
         return [(row[0], _memory(row[1:])) for row in rows]
 
+    def expired(self, cutoff: int) -> list[tuple[str, int]]:
+        own, params = self._own()
+        rows = self._all(
+            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(cutoff)s"
+            f"{own} ORDER BY seq", {"cutoff": cutoff, **params},
+        )
+        return [(memory_id, int(expires)) for memory_id, expires in rows]
+
     def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
         own, params = self._own()
         row = self._one(f"SELECT key_hash, {_API_COLUMNS} FROM api_keys WHERE key_hash = %(hash)s{own}",
@@ -351,6 +359,20 @@ class PgWriter(PgReader):
         if row is not None:
             self._drop_as_context(int(row[0]))
 
+    def index_keywords(self) -> int:
+        """Write every memory's stored ``tsvector``s again from its content and its context's
+        (after ``sql.index_words`` changed); returns how many memories were indexed."""
+        rows = self._all(
+            "SELECT m.seq, m.content, p.content FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq"
+            " WHERE m.content IS NOT NULL"
+        )
+        self.conn.cursor().executemany(
+            f"UPDATE memories SET content_terms = {_TS_VECTOR},"
+            f" context_terms = CASE WHEN %s::text IS NULL THEN NULL ELSE {_TS_VECTOR} END WHERE seq = %s",
+            [(index_words(content), context, index_words(context), seq) for seq, content, context in rows],
+        )
+        return len(rows)
+
     def _drop_as_context(self, seq: int) -> None:
         """Memories using ``seq`` as their episode context lose it (and its words)."""
         self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL WHERE context_seq = %s", (seq,))
@@ -380,14 +402,6 @@ class PgWriter(PgReader):
             "INSERT INTO settings(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (SCRUB_DUE, new_id()),
         )
-
-    def expired(self, cutoff: int) -> list[tuple[str, int]]:
-        own, params = self._own()
-        rows = self._all(
-            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(cutoff)s"
-            f"{own} ORDER BY seq", {"cutoff": cutoff, **params},
-        )
-        return [(memory_id, int(expires)) for memory_id, expires in rows]
 
     def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
         own, params = self._own()
