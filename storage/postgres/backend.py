@@ -76,8 +76,8 @@ class PgReader:
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         if not self.has_vectors() or k <= 0:
             return []
-        self.conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        self.conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH_MIN, k))),))
+        self.conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                          " set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH_MIN, k))),))
         sql_text, params = vector_sql(filters, k, exact=False)
         rows = self._all(sql_text, {**params, "vector": vector})
         if len(rows) < k:

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -131,13 +130,16 @@ def transaction(
         Busy, StorageUnavailable: see :func:`unavailable` (rolled back).
     """
     with translated(busy_timeout_ms), pool.connection() as conn:
-        conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED" if write else
-                     "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         try:
-            conn.execute("SELECT set_config('lock_timeout', %s, true)", (f"{int(busy_timeout_ms)}ms",))
-            if tenant is not None:
-                conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(APP_ROLE)))
-                conn.execute("SELECT set_config('memvault.tenant', %s, true)", (tenant,))
+            with conn.pipeline():  # one round trip; set_config('role', ...) is SET LOCAL ROLE
+                conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED" if write else
+                             "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                timeout = f"{int(busy_timeout_ms)}ms"
+                if tenant is None:
+                    conn.execute("SELECT set_config('lock_timeout', %s, true)", (timeout,))
+                else:
+                    conn.execute("SELECT set_config('lock_timeout', %s, true), set_config('role', %s, true),"
+                                 " set_config('memvault.tenant', %s, true)", (timeout, APP_ROLE, tenant))
             yield conn
             conn.execute("COMMIT")
         except BaseException:

@@ -108,6 +108,9 @@ CREATE TABLE settings (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
 -- memories). These functions run as the owner (no policy applies) and restrict the rows
 -- exactly as the policy does: to the transaction's memvault.tenant when it is set, to the
 -- tenant given only when it is not (maintenance, as the owner).
+-- The OR of the phrases of a question (tsquery's || over rows).
+CREATE AGGREGATE memvault_or(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
+
 CREATE FUNCTION memvault_matches(q tsquery, for_tenant text) RETURNS TABLE (seq bigint)
 LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path FROM CURRENT AS $$
     SELECT m.seq FROM memories m
