@@ -28,8 +28,8 @@ from . import schema
 from .backend import SCRUB_DUE, PgReader, PgWriter
 from .connect import connect, location, open_pool, transaction, translated
 
+
 log = logging.getLogger(__name__)
-REINDEX_UNDER_WAY = "reindex_model_id"  # settings key shared with storage.maintenance
 POOL_SIZE = 8
 # Rewritten by a scrub (VACUUM FULL): the tables that hold a memory's text or its words.
 # The vector tables get a plain VACUUM: rewriting them rebuilds the HNSW index (17 s at
@@ -205,9 +205,8 @@ class PostgresBackend:
                                     f"{stray_vec} vectors belong to no live memory")
             pending = one("SELECT count(*) FROM memories WHERE vector_pending AND content IS NOT NULL")
             if pending:
-                under_way = " (a reindex was interrupted)" if REINDEX_UNDER_WAY in settings else ""
                 problems.append(
-                    f"vectors: {pending} memories have no vector yet{under_way}; they are found by keywords only "
+                    f"vectors: {pending} memories have no vector yet; they are found by keywords only "
                     "until `memvault reindex` (or a server with a working model) makes them"
                 )
             half = one(
@@ -223,11 +222,6 @@ class PostgresBackend:
                 if looped:
                     problems.append(f"{len(looped)} memories are in a supersession cycle ({column} links), "
                                     f"e.g. {looped[0][0]}")
-            if SCRUB_DUE in settings:
-                problems.append(
-                    "a scrub of forgotten content is pending (a table was locked): forgotten text may remain in "
-                    "the database files until the next write or start-up"
-                )
             tombstones = one(
                 "SELECT count(*) FROM memories m WHERE m.forgotten_at IS NOT NULL AND (m.content IS NOT NULL"
                 " OR m.source IS NOT NULL OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq))"
