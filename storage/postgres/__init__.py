@@ -28,7 +28,6 @@ from . import schema
 from .backend import SCRUB_DUE, PgReader, PgWriter
 from .connect import connect, location, open_pool, transaction, translated
 
-
 log = logging.getLogger(__name__)
 POOL_SIZE = 8
 # Rewritten by a scrub (VACUUM FULL): the tables that hold a memory's text or its words.
@@ -131,7 +130,7 @@ class PostgresBackend:
                 conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{SCRUB_LOCK_TIMEOUT_MS}ms",))
                 try:
                     for table in (*SCRUB_TABLES, *schema.VECTOR_TABLES):
-                        if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
+                        if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone() != (None,):
                             full = pgsql.SQL("FULL " if table in SCRUB_TABLES else "")
                             conn.execute(pgsql.SQL("VACUUM {}{}").format(full, pgsql.Identifier(table)))
                     with contextlib.suppress(psycopg.errors.InsufficientPrivilege):
@@ -186,7 +185,6 @@ class PostgresBackend:
             def one(query: str) -> int:
                 return int(r._one(query)[0])  # type: ignore[index]
 
-            settings = dict(r._all("SELECT key, value FROM settings"))
             missing = one("SELECT count(*) FROM memories WHERE content IS NOT NULL AND content_terms IS NULL")
             stray = one("SELECT count(*) FROM memories WHERE content IS NULL"
                         " AND (content_terms IS NOT NULL OR context_terms IS NOT NULL)")

@@ -22,6 +22,8 @@ memvault is refused before anything is written.
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 from psycopg import sql
 
@@ -142,9 +144,19 @@ MIGRATIONS: tuple[str, ...] = (_V1,)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def _grants(tables: tuple[str, ...]) -> list[sql.Composable]:
+Statement = sql.SQL | sql.Composed
+
+
+def _scalar(conn: psycopg.Connection, query: str, params: tuple = ()) -> Any:
+    """The first column of the first row of ``query`` (which always returns one)."""
+    row = conn.execute(query, params).fetchone()  # type: ignore[arg-type]
+    assert row is not None
+    return row[0]
+
+
+def _grants(tables: tuple[str, ...]) -> list[Statement]:
     """Grants to ``APP_ROLE`` and the tenant policy on ``tables``."""
-    out: list[sql.Composable] = []
+    out: list[Statement] = []
     for table in tables:
         name = sql.Identifier(table)
         out.append(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(name, sql.Identifier(APP_ROLE)))
@@ -160,7 +172,7 @@ def _grants(tables: tuple[str, ...]) -> list[sql.Composable]:
     return out
 
 
-def vector_tables_sql(dim: int) -> list[sql.Composable]:
+def vector_tables_sql(dim: int) -> list[Statement]:
     """DDL of the vector tables for ``dim``-dimensional unit vectors, with their grants and policies.
 
     Window 0 goes to ``memory_vectors`` under an HNSW index with cosine distance
@@ -188,7 +200,7 @@ def vector_tables_sql(dim: int) -> list[sql.Composable]:
     ]
 
 
-def drop_vector_tables_sql() -> list[sql.Composable]:
+def drop_vector_tables_sql() -> list[Statement]:
     """DDL removing the vector tables (``reset_vectors``)."""
     return [sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(t)) for t in VECTOR_TABLES]
 
@@ -197,13 +209,14 @@ def _version(conn: psycopg.Connection) -> int | None:
     """The schema version, None when the database has no memvault schema."""
     # pg_class read with this statement's snapshot: to_regclass may answer from a cache
     # that still misses a table another process created while this one waited for the lock.
-    exists = conn.execute(
+    exists = _scalar(
+        conn,
         "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-        " WHERE n.nspname = current_schema() AND c.relname = 'memvault_schema')"
-    ).fetchone()[0]
+        " WHERE n.nspname = current_schema() AND c.relname = 'memvault_schema')",
+    )
     if not exists:
         return None
-    return int(conn.execute("SELECT version FROM memvault_schema").fetchone()[0])
+    return int(_scalar(conn, "SELECT version FROM memvault_schema"))
 
 
 def check_compatible(conn: psycopg.Connection) -> int:
@@ -215,10 +228,11 @@ def check_compatible(conn: psycopg.Connection) -> int:
     """
     version = _version(conn)
     if version is None:
-        tables = conn.execute(
+        tables = _scalar(
+            conn,
             "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-            " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"
-        ).fetchone()[0]
+            " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')",
+        )
         if tables:
             raise StoreError(
                 "this PostgreSQL database holds tables of another program and no memvault schema; "
@@ -257,7 +271,7 @@ def _ensure_pgvector(conn: psycopg.Connection) -> None:
                 f"ask an administrator to run CREATE EXTENSION vector ({exc.diag.message_primary}). "
                 "Nothing was changed."
             ) from exc
-        row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+        row = (_scalar(conn, "SELECT extversion FROM pg_extension WHERE extname = 'vector'"),)
     version = tuple(int(p) for p in row[0].split(".")[:2])
     if version < PGVECTOR_MIN:
         raise StoreError(
@@ -283,7 +297,7 @@ def _ensure_role(conn: psycopg.Connection) -> None:
                     " EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
                 ).format(name=sql.Literal(APP_ROLE), role=role)
             )
-            if not conn.execute("SELECT pg_has_role(current_user, %s, 'MEMBER')", (APP_ROLE,)).fetchone()[0]:
+            if not _scalar(conn, "SELECT pg_has_role(current_user, %s, 'MEMBER')", (APP_ROLE,)):
                 conn.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(role))
     except psycopg.errors.InsufficientPrivilege as exc:
         raise StoreError(
