@@ -22,6 +22,7 @@ from . import config as config_module
 from . import version
 
 if TYPE_CHECKING:
+    from memvault.storage.backend import Backend
     from memvault.storage.store import Store
     from memvault.tools.handlers import Caller
 
@@ -446,17 +447,20 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         if made is None:
             return 130
         report["repaired"] = {"reindexed": made}
-    problems = maintenance.check(store) + _permission_problems(store.path)
+    problems = maintenance.check(store) + _permission_problems(store.backend)
     report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
     lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
     if "repaired" in report:
-        lines.insert(0, f"repaired: FTS5 rebuilt, {report['repaired']['reindexed']} vectors made")
+        lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made")
     _emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0
 
 
-def _permission_problems(db: Path) -> list[str]:
-    """The database and its -wal and -shm companions must not be readable by others."""
+def _permission_problems(backend: Backend) -> list[str]:
+    """An SQLite file and its -wal and -shm companions must not be readable by others."""
+    if backend.kind != "sqlite":
+        return []
+    db = Path(backend.location)
     problems = []
     for path in (p for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists()):
         mode = path.stat().st_mode & 0o777

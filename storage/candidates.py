@@ -11,21 +11,18 @@ context); IDF as in BM25 (Robertson & Zaragoza,
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import apsw
+import numpy as np
 
-from . import search
+from .backend import Reader
+from .query import STOP_WORDS, Filters, query_chunks
 from .records import Memory
-from .schema import VECTOR_TABLE
-from .textindex import index_text
 from .timewords import TimeRange
 
-Tokenize = Callable[[str], list[str]]
 # An episode's context (the turn before it) covers the question at half weight, so a
 # match through the context alone never outranks the memory that says it (LoCoMo R@10
 # 0.693 → 0.701; agent facts have no context).
@@ -59,79 +56,56 @@ class Candidates:
     unknown_names: list[str]
 
 
-def index_terms(tokenize: Tokenize, text: str) -> set[str]:
-    """The FTS5 index terms of ``text`` (CJK as bigrams, stemmed)."""
-    return set(tokenize(index_text(text) or ""))
-
-
-def query_terms(tokenize: Tokenize, words: list[str]) -> list[str]:
-    """Index terms of the question's content words (stop words left out unless nothing else is left)."""
-    content = [w for w in words if w.lower() not in search.STOP_WORDS] or words
-    return sorted({t for w in content for t in tokenize(w)})
-
-
-def idf_weights(conn: apsw.Connection, terms: list[str]) -> dict[str, float]:
-    """BM25's IDF of each term over every memory's content: ln(1 + (N - n + 0.5) / (n + 0.5))."""
-    if not terms:
-        return {}
-    total = conn.execute("SELECT count(*) FROM memories_fts_docsize").fetchone()[0]
-    counts = dict(conn.execute(*search.term_counts_sql(terms)).fetchall())
-    return {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
-
-
 def gather(
-    conn: apsw.Connection,
-    tokenize: Tokenize,
-    filters: search.Filters,
+    tx: Reader,
+    filters: Filters,
     words_query: str,
-    query_vector: Callable[[], bytes | None],
+    query_vector: Callable[[], np.ndarray | None],
     when: TimeRange | None,
     pool: int,
     degraded: str | None,
-    rows_by_seq: Callable[[list[int]], dict[int, Memory]],
 ) -> Candidates:
-    """Run the candidate queries on ``conn`` (inside a read transaction).
+    """Run the candidate queries in the read transaction ``tx``.
 
     ``words_query``: the question without its time expression (the keyword side);
-    ``query_vector``: returns the question's embedding (float32 blob), or None
-    without vectors; ``pool``: candidates taken from each side.
+    ``query_vector``: returns the question's embedding, or None without vectors;
+    ``pool``: candidates taken from each side.
     """
-    match = search.match_expression(words_query)
-    keyword = conn.execute(*search.keyword_sql(filters, match, pool)).fetchall() if match else []
+    chunks = query_chunks(words_query)
+    keyword = tx.keyword(filters, chunks, pool)
     similarity: dict[int, float] = {}
     vector: list[tuple[int, float]] = []
-    vector_blob = query_vector()
-    if vector_blob is not None:
-        best: dict[int, float] = {}
-        for sql, params in (search.vector_sql(filters, VECTOR_TABLE, pool), search.window_sql(filters, pool)):
-            for seq, distance in conn.execute(sql, {**params, "vector": vector_blob}):
-                best[seq] = max(best.get(seq, -1.0), 1.0 - distance)
-        vector = sorted(best.items(), key=lambda item: item[1], reverse=True)[:pool]
+    embedding = query_vector()
+    if embedding is not None:
+        vector = tx.vector(filters, embedding, pool)
         similarity = dict(vector)
         missing = [seq for seq, _, _ in keyword if seq not in similarity]
-        if missing:
-            sql, params = search.similarity_sql(VECTOR_TABLE, missing)
-            for seq, distance in conn.execute(sql, {**params, "vector": vector_blob}):
-                similarity[seq] = max(similarity.get(seq, -1.0), 1.0 - distance)
+        similarity.update(tx.similarity(missing, embedding))
     seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
-    rows = rows_by_seq(seqs)
-    words = [w for chunk in search.query_chunks(words_query) for w in chunk]
-    weights = idf_weights(conn, query_terms(tokenize, words))
+    rows = tx.rows(seqs)
+    words = [w for chunk in chunks for w in chunk]
+    weights = idf_weights(tx, tx.query_terms([w for w in words if w.lower() not in STOP_WORDS] or words))
     total = sum(weights.values())
-    # Only keyword candidates contain any of the question's words (BM25 ranks every
-    # memory that does; past its top ``pool`` the coverage is taken as 0).
-    matched = [seq for seq, _, _ in keyword]
-    contexts = dict(conn.execute(search.context_sql(), {"seqs": json.dumps(matched)}).fetchall()) if matched else {}
+    # Only keyword candidates contain any of the question's words (the keyword side
+    # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
+    terms = tx.document_terms([seq for seq, _, _ in keyword])
 
-    def covered(text: str) -> float:
-        found = index_terms(tokenize, text) & weights.keys()
-        return sum(weights[t] for t in found) / total if total else 0.0
+    def covered(found: set[str]) -> float:
+        return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
     coverage = dict.fromkeys(seqs, 0.0)
-    for seq in matched:
-        coverage[seq] = max(covered(rows[seq].content or ""), CONTEXT_COVERAGE * covered(contexts.get(seq) or ""))
+    for seq, (own, context) in terms.items():
+        coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context))
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown_names(conn, filters, words_query))
+                      unknown_names(tx, filters, words_query))
+
+
+def idf_weights(tx: Reader, terms: list[str]) -> dict[str, float]:
+    """BM25's IDF of each term over every memory's content: ln(1 + (N - n + 0.5) / (n + 0.5))."""
+    if not terms:
+        return {}
+    total, counts = tx.term_counts(terms)
+    return {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
 
 
 def names(query: str) -> list[str]:
@@ -139,27 +113,11 @@ def names(query: str) -> list[str]:
     found: list[str] = []
     for sentence in _SENTENCE.split(query):
         for word in _NAME.findall(sentence)[1:] if sentence[:1].isalpha() else _NAME.findall(sentence):
-            if word[:1].isupper() and word.lower() not in search.STOP_WORDS and word not in found:
+            if word[:1].isupper() and word.lower() not in STOP_WORDS and word not in found:
                 found.append(word)
     return found
 
 
-def unknown_names(conn: apsw.Connection, filters: search.Filters, query: str) -> list[str]:
+def unknown_names(tx: Reader, filters: Filters, query: str) -> list[str]:
     """The :func:`names` of ``query`` that no memory passing ``filters`` contains."""
-    unknown = []
-    for name in names(query):
-        match = search.match_expression(name)
-        if match and not conn.execute(*search.keyword_sql(filters, match, 1)).fetchall():
-            unknown.append(name)
-    return unknown
-
-
-def porter_tokenizer(conn: apsw.Connection) -> Tokenize:
-    """The tokenizer of ``memories_fts`` (porter over unicode61, diacritics removed) as a function."""
-    tokenizer = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
-
-    def tokenize(text: str) -> list[str]:
-        return [t[2] for t in tokenizer(text.encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None)]
-
-    return tokenize
-
+    return [name for name in names(query) if not tx.keyword(filters, query_chunks(name), 1)]

@@ -14,49 +14,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
 
 from . import validate
 from .errors import InvalidInput
 from .ids import new_id
 from .limits import DEFAULT_SCOPE
+from .records import ApiKey
 from .store import Store
 
 PREFIX = "mvk_"
 NAME_MAX_CHARS = 200
 EXPIRES_MAX_DAYS = 3_650
 DAY_MS = 86_400_000
-
-_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
-
-
-@dataclass(frozen=True)
-class ApiKey:
-    """One key's metadata (never the key): times in ms since the epoch."""
-
-    id: str
-    tenant: str
-    scope: str
-    name: str | None
-    read_only: bool
-    created_at: int
-    expires_at: int | None
-    revoked_at: int | None
-
-    def refusal(self, now: int) -> str | None:
-        """Why this key may not be used at ``now`` (ms), or None when it may."""
-        if self.revoked_at is not None:
-            return "revoked"
-        if self.expires_at is not None and self.expires_at <= now:
-            return "expired"
-        return None
-
-
-def _key(row: tuple) -> ApiKey:
-    id_, tenant, scope, name, read_only, created_at, expires_at, revoked_at = row
-    return ApiKey(id=id_, tenant=tenant, scope=scope, name=name, read_only=bool(read_only),
-                  created_at=created_at, expires_at=expires_at, revoked_at=revoked_at)
-
 
 def digest(key: str) -> str:
     """Hex SHA-256 of ``key`` (UTF-8)."""
@@ -82,12 +51,8 @@ def create(
     key = PREFIX + secrets.token_urlsafe(32)
     record = ApiKey(id=new_id(), tenant=tenant, scope=scope, name=name, read_only=read_only, created_at=now,
                     expires_at=now + expires_days * DAY_MS if expires_days else None, revoked_at=None)
-    with store.writing() as conn:
-        conn.execute(
-            f"INSERT INTO api_keys(key_hash, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (digest(key), record.id, record.tenant, record.scope, record.name, int(record.read_only),
-             record.created_at, record.expires_at, record.revoked_at),
-        )
+    with store.backend.write(None) as tx:
+        tx.insert_api_key(digest(key), record)
     return record, key
 
 
@@ -95,17 +60,17 @@ def find(store: Store, key: str) -> ApiKey | None:
     """The key's metadata, revoked or expired ones included (see :meth:`ApiKey.refusal`);
     None for a key that was never issued."""
     wanted = digest(key)
-    with store.snapshot() as conn:
-        row = conn.execute(f"SELECT key_hash, {_COLUMNS} FROM api_keys WHERE key_hash = ?", (wanted,)).fetchone()
-    if row is None or not hmac.compare_digest(row[0], wanted):
+    with store.backend.read(None) as tx:
+        found = tx.api_key(wanted)
+    if found is None or not hmac.compare_digest(found[0], wanted):
         return None
-    return _key(row[1:])
+    return found[1]
 
 
 def list_keys(store: Store) -> list[ApiKey]:
     """Every key's metadata, oldest first."""
-    with store.snapshot() as conn:
-        return [_key(row) for row in conn.execute(f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at, id")]
+    with store.backend.read(None) as tx:
+        return tx.api_keys()
 
 
 def revoke(store: Store, key_id: str) -> ApiKey:
@@ -116,10 +81,8 @@ def revoke(store: Store, key_id: str) -> ApiKey:
     Raises:
         InvalidInput: no key has that id (field ``id``).
     """
-    with store.writing() as conn:
-        conn.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                     (store.clock(), key_id))
-        row = conn.execute(f"SELECT {_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)).fetchone()
-    if row is None:
+    with store.backend.write(None) as tx:
+        key = tx.revoke_api_key(key_id, store.clock())
+    if key is None:
         raise InvalidInput("id", f"no API key with id {key_id!r} (`memvault keys list` shows them)")
-    return _key(row)
+    return key

@@ -126,3 +126,25 @@ class DueWork:
     purged_ids: list[str]
     scrubbed: bool
     scrub_pending: bool
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    """One key's metadata (never the key): times in ms since the epoch."""
+
+    id: str
+    tenant: str
+    scope: str
+    name: str | None
+    read_only: bool
+    created_at: int
+    expires_at: int | None
+    revoked_at: int | None
+
+    def refusal(self, now: int) -> str | None:
+        """Why this key may not be used at ``now`` (ms), or None when it may."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        return None

@@ -14,6 +14,7 @@ from fakes import FakeEmbedder
 
 from memvault.storage.errors import Conflict, NotFound
 from memvault.storage.store import Store
+import sqlite_raw
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split()
 
@@ -22,7 +23,7 @@ def main() -> None:
     db, seed = sys.argv[1], int(sys.argv[2])
     rng = random.Random(seed)
     store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
-    with store.snapshot() as conn:
+    with sqlite_raw.snapshot(store) as conn:
         ids = [r[0] for r in conn.execute("SELECT id FROM memories WHERE forgotten_at IS NULL")]
     print("ready", flush=True)
     for i in range(1_000_000):

@@ -12,6 +12,7 @@ from memvault.storage.embeddings import TokenCounter
 from memvault.storage.store import Store
 from memvault.tools.boot import boot_context
 from memvault.tools.handlers import Caller
+import sqlite_raw
 
 CALLER = Caller(tenant="t", scope="proj")
 COUNT = TokenCounter()
@@ -81,7 +82,7 @@ def test_short_ids_are_unique_prefixes_and_output_is_deterministic(counted):
     first, second = boot_context(counted, CALLER, 2000), boot_context(counted, CALLER, 2000)
     assert first == second
     shorts = re.findall(r"^- \[([0-9a-f-]+)\]", first, flags=re.M)
-    with counted.snapshot() as conn:
+    with sqlite_raw.snapshot(counted) as conn:
         ids = [r[0] for r in conn.execute("SELECT id FROM memories WHERE tenant = 't'")]
     assert len(shorts) == 35
     for short in shorts:

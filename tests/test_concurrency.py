@@ -14,6 +14,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from memvault.storage.store import Store
+import sqlite_raw
 
 pytestmark = pytest.mark.slow
 CLIENTS = 4
@@ -55,7 +56,7 @@ async def test_four_servers_and_a_reindex_share_one_database(db_path, tmp_path):
         tg.start_soon(reindex)
     logs = "".join((tmp_path / f"server{n}.log").read_text() for n in range(CLIENTS))
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
-    with store.snapshot() as conn:
+    with sqlite_raw.snapshot(store) as conn:
         present = {r[0] for r in conn.execute("SELECT id FROM memories")}
     store.close()
     found = len(set(acknowledged) & present)

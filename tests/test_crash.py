@@ -16,6 +16,7 @@ from fakes import FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.store import Store
+import sqlite_raw
 
 pytestmark = pytest.mark.slow
 WRITER = Path(__file__).with_name("crash_writer.py")
@@ -40,7 +41,7 @@ def test_random_sigkills_leave_a_consistent_database(db_path):
         store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
         try:
             problems = maintenance.check(store)
-            with store.snapshot() as conn:
+            with sqlite_raw.snapshot(store) as conn:
                 present = {r[0] for r in conn.execute("SELECT id FROM memories")}
         finally:
             store.close()

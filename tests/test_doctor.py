@@ -11,8 +11,9 @@ from conftest import server_env
 from fakes import FakeEmbedder
 
 from memvault.storage import maintenance
-from memvault.storage.schema import VECTOR_TABLE
+from memvault.storage.sqlite.schema import VECTOR_TABLE
 from memvault.storage.store import Store
+import sqlite_raw
 
 
 def doctor(db, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -49,7 +50,7 @@ FOUND = {
 
 def test_check_reports_memories_without_vectors(filled):
     store, ids = filled
-    with store.writing() as conn:
+    with sqlite_raw.writing(store) as conn:
         conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid IN (1, 2)")
         conn.execute("UPDATE memories SET vector_pending = 1 WHERE seq IN (1, 2)")
     assert any("2 memories have no vector yet" in p for p in maintenance.check(store))
@@ -59,14 +60,14 @@ def test_check_reports_memories_without_vectors(filled):
 def test_check_reports_each_kind_of_damage(filled, damage):
     store, _ = filled
     assert maintenance.check(store) == []
-    with store.writing() as conn:
+    with sqlite_raw.writing(store) as conn:
         conn.execute(DAMAGE[damage])
     assert FOUND[damage] in maintenance.check(store)
 
 
 def test_doctor_exit_code_and_repair(filled, db_path):
     store, _ = filled
-    with store.writing() as conn:
+    with sqlite_raw.writing(store) as conn:
         conn.execute(DAMAGE["fts"])
         conn.execute(DAMAGE["vector"])
     store.close()
@@ -79,5 +80,5 @@ def test_doctor_exit_code_and_repair(filled, db_path):
     assert report["ok"] is True and report["repaired"] == {"reindexed": 5} and report["current"] == 5
     human = doctor(db_path, "--repair")
     assert human.returncode == 0 and human.stdout.splitlines() == [
-        "repaired: FTS5 rebuilt, 5 vectors made", "ok: no problems found"
+        "repaired: keyword index rebuilt, 5 vectors made", "ok: no problems found"
     ]

@@ -13,6 +13,7 @@ from memvault.server.config import Config
 from memvault.storage.errors import Busy, StorageUnavailable
 from memvault.storage.store import Store
 from memvault.tools import handlers
+import sqlite_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -59,17 +60,17 @@ async def test_a_write_lock_held_elsewhere_gives_a_clear_busy_error_and_nothing_
 
 def test_a_full_disk_is_a_clear_error_and_rolls_back(store):
     store.remember(tenant="a", scope="s", content="a first memory so that the tables exist")
-    with store.writing() as conn:  # the file may not grow past its current size: a full disk
+    with sqlite_raw.own_connection(store) as conn:  # the file may not grow past its current size: a full disk
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
     with pytest.raises(StorageUnavailable, match="disk holding the database is full.*Nothing was written") as caught:
         for i in range(50):
             store.remember(tenant="a", scope="s", content=f"memory {i}: " + "filler words " * 600)
     assert isinstance(caught.value.__cause__, apsw.FullError)
-    with store.snapshot() as conn:  # the store still works and holds only whole memories
+    with sqlite_raw.snapshot(store) as conn:  # the store still works and holds only whole memories
         rows = conn.execute("SELECT content FROM memories").fetchall()
     assert all(r[0].startswith(("a first", "memory ")) for r in rows)
-    with store.writing() as conn:
+    with sqlite_raw.own_connection(store) as conn:
         conn.execute("PRAGMA max_page_count = 1073741823")
     assert store.remember(tenant="a", scope="s", content="room again").created
 

@@ -13,7 +13,8 @@ from memvault.server.app import build_server
 from memvault.server.config import Config, load_http
 from memvault.server.http import RateLimiter
 from memvault.server.runtime import Runtime
-from memvault.storage import keys, schema
+from memvault.storage import keys
+from memvault.storage.sqlite import schema
 from memvault.storage.errors import InvalidInput
 from memvault.storage.store import Store
 from memvault.tools import handlers
@@ -27,7 +28,7 @@ def test_a_key_is_stored_only_as_its_hash_and_found_again(store) -> None:
     assert keys.find(store, key + "x") is None and keys.find(store, key[:-1]) is None
     assert [k.id for k in keys.list_keys(store)] == [record.id, other.id]
     store.close()
-    raw = file_bytes(store.path)
+    raw = file_bytes(store.location)
     assert key.encode() not in raw and key[4:24].encode() not in raw
     assert keys.digest(key).encode() in raw
 

@@ -32,7 +32,7 @@ def test_credentials_are_refused_naming_what_and_where(store, kind, content):
     message = str(err.value)
     assert err.value.field == "content" and kind in message and "line" in message
     assert "hunter2hunter2" not in message and "ghp_16C7" not in message  # the secret is never echoed
-    assert store.boot_memories(tenant="t", scopes=["s"]) == ([], 0)
+    assert store.list_memories(tenant="t", scopes=["s"]) == []
     kept = store.remember(tenant="t", scope="s", content="The deploy key lives in Vault under ci/deploy")
     with pytest.raises(InvalidInput, match=kind):
         store.supersede(tenant="t", id=kept.id, content=content)

@@ -13,8 +13,10 @@ import pytest
 from conftest import REPO, file_bytes
 from fakes import FakeEmbedder
 
-from memvault.storage import db, maintenance
+from memvault.storage import maintenance
+from memvault.storage.sqlite import db
 from memvault.storage import store as store_module
+from memvault.storage.sqlite import backend as sqlite_backend
 from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import find_secrets
 from memvault.storage.store import Store
@@ -62,14 +64,14 @@ class Holder:
 def test_forget_succeeds_and_says_unscrubbed_when_another_connection_holds_the_file(quick_store, db_path, monkeypatch, lock):
     out = quick_store.remember(tenant="a", scope="s", content=f"The gate code is {MARKER}")
     other = Holder(db_path, lock)
-    real_scrub = store_module.scrub
+    real_scrub = sqlite_backend.scrub
 
     def scrub_after_the_lock_is_taken(conn):
         other.take()  # the lock arrives between the commit and the scrub
-        monkeypatch.setattr(store_module, "scrub", real_scrub)
+        monkeypatch.setattr(sqlite_backend, "scrub", real_scrub)
         return real_scrub(conn)
 
-    monkeypatch.setattr(store_module, "scrub", scrub_after_the_lock_is_taken)
+    monkeypatch.setattr(sqlite_backend, "scrub", scrub_after_the_lock_is_taken)
     result = quick_store.forget(tenant="a", id=out.id)
     assert result.forgotten_ids == [out.id] and result.scrubbed is False
     assert quick_store.get(tenant="a", id=out.id).content is None
@@ -102,9 +104,10 @@ CRASH_IN_SCRUB = textwrap.dedent(
     sys.path.insert(0, sys.argv[2])
     from fakes import FakeEmbedder
     from memvault.storage import store as store_module
+    from memvault.storage.sqlite import backend as sqlite_backend
     store = store_module.Store(sys.argv[1], FakeEmbedder())
     out = store.remember(tenant="a", scope="s", content="The alarm code is {marker}")
-    store_module.scrub = lambda conn: os.kill(os.getpid(), signal.SIGKILL)
+    sqlite_backend.scrub = lambda conn: os.kill(os.getpid(), signal.SIGKILL)
     store.forget(tenant="a", id=out.id)
     """
 ).format(marker=MARKER)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.storage import search
+from memvault.storage.query import Filters, query_chunks
+from memvault.storage.sqlite import sql as search
 
 
 @pytest.mark.parametrize(
@@ -25,11 +26,11 @@ from memvault.storage import search
     ],
 )
 def test_match_expression_quotes_every_word_and_drops_syntax(query, expected):
-    assert search.match_expression(query) == expected
+    assert search.match_expression(query_chunks(query)) == expected
 
 
 def test_filters_are_part_of_both_candidate_queries():
-    f = search.Filters(tenant="t", scopes=["a", "global"], now=5, kinds=["fact"], tags=["x", "y"], since=1, until=9)
+    f = Filters(tenant="t", scopes=["a", "global"], now=5, kinds=["fact"], tags=["x", "y"], since=1, until=9)
     keyword, params = search.keyword_sql(f, '"x"', 10)
     vector, vparams = search.vector_sql(f, "memory_vectors", 10)
     windows, _ = search.window_sql(f, 10)
@@ -39,5 +40,5 @@ def test_filters_are_part_of_both_candidate_queries():
             assert clause in sql
     assert "k = :k" in vector and "rowid IN (SELECT m.seq FROM memories m WHERE" in vector
     assert params["tag_count"] == 2 and vparams["tenant"] == "t"
-    history, _ = search.filter_sql(search.Filters(tenant="t", scopes=["a"], now=5, include_history=True))
+    history, _ = search.filter_sql(Filters(tenant="t", scopes=["a"], now=5, include_history=True))
     assert "superseded_by" not in history

@@ -19,12 +19,14 @@ from mcp import Client
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.storage import maintenance, schema
+from memvault.storage import maintenance
+from memvault.storage.sqlite import schema
 from memvault.storage import store as store_module
 from memvault.storage.errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from memvault.storage.store import EXPIRY_GRACE_MS, Store
 from memvault.storage.timefmt import MAX_MS, MIN_MS, format_ms, now_ms, parse_iso
 from memvault.tools import handlers
+import sqlite_raw
 
 SCOPES = ["proj", "global"]
 CALLER = handlers.Caller(tenant="a", scope="proj")
@@ -349,7 +351,7 @@ def make_cycle(store: Store) -> tuple[str, str]:
     """Two versions whose links point at each other both ways (damage or a hand edit)."""
     a = remember(store, "Version one")
     b = store.supersede(tenant="a", id=a.id, content="Version two").id
-    with store.writing() as conn:
+    with sqlite_raw.writing(store) as conn:
         conn.execute("UPDATE memories SET superseded_by = ?, supersedes = ? WHERE id = ?", (a.id, a.id, b))
         conn.execute("UPDATE memories SET supersedes = ? WHERE id = ?", (b, a.id))
     return a.id, b
@@ -391,7 +393,7 @@ def test_doctor_reports_a_longer_cycle_in_one_direction_only(store):
     ids = [remember(store, "v1").id]
     for n in (2, 3):
         ids.append(store.supersede(tenant="a", id=ids[-1], content=f"v{n}").id)
-    with store.writing() as conn:
+    with sqlite_raw.writing(store) as conn:
         conn.execute("UPDATE memories SET superseded_by = ? WHERE id = ?", (ids[0], ids[2]))
     problems = maintenance.check(store)
     assert any("3 memories are in a supersession cycle" in p for p in problems)

@@ -8,8 +8,9 @@ from fakes import Clock, FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.errors import Conflict, InvalidInput, NotFound
-from memvault.storage.schema import VECTOR_TABLE
+from memvault.storage.sqlite.schema import VECTOR_TABLE
 from memvault.storage.store import Store
+import sqlite_raw
 
 SCOPES = ["proj", "global"]
 
@@ -23,7 +24,7 @@ def recall_ids(store: Store, query: str, tenant: str = "a", scopes=SCOPES, **kw)
 
 
 def count(store: Store, sql: str, *args) -> int:
-    return store._conn.execute(sql, args).fetchone()[0]
+    return sqlite_raw.value(store, sql, *args)
 
 
 def test_remember_stores_row_fts_entry_tags_and_vector(store):
@@ -68,7 +69,7 @@ def test_tenants_never_see_each_other(store):
     secret = remember(store, "Tenant A's launch codename is BLUEFALCON", tenant="a")
     remember(store, "Tenant B keeps notes about launch plans", tenant="b")
     assert secret.id not in recall_ids(store, "launch codename BLUEFALCON", tenant="b")
-    assert all(m.tenant == "b" for m in store.boot_memories(tenant="b", scopes=SCOPES)[0])
+    assert all(m.tenant == "b" for m in store.list_memories(tenant="b", scopes=SCOPES))
     for call in (
         lambda: store.get(tenant="b", id=secret.id),
         lambda: store.history(tenant="b", id=secret.id),
@@ -87,7 +88,7 @@ def test_expired_memories_are_never_returned(store, clock: Clock):
     assert recall_ids(store, "beta-ui feature flag") == [out.id]
     clock.now = 1_767_830_400_000  # 2026-01-08T00:00:00Z, the expiry instant
     assert recall_ids(store, "beta-ui feature flag") == []
-    assert store.boot_memories(tenant="a", scopes=SCOPES) == ([], 0)
+    assert store.list_memories(tenant="a", scopes=SCOPES) == []
 
 
 def test_expiry_must_be_after_observed_at(store):
@@ -253,14 +254,16 @@ def test_recall_does_not_write(store, db_path):
     assert count(store, "SELECT total_changes()") == before
 
 
-def test_boot_memories_come_in_boot_order(store, clock):
-    ids = {}
-    for kind in ("episode", "fact", "procedure", "preference", "failure", "decision"):
+def test_boot_sections_order_by_importance_or_recency_and_count_all(store, clock):
+    ids = []
+    for importance in (3, 9, 5):
         clock.advance(1)
-        ids[kind] = remember(store, f"a {kind} memory", kind=kind).id
-    order = [m.kind for m in store.boot_memories(tenant="a", scopes=SCOPES)[0]]
-    assert order[:2] == ["decision", "preference"] or order[:2] == ["preference", "decision"]
-    assert order[2] == "procedure" and set(order[3:5]) == {"fact", "failure"} and order[5] == "episode"
+        ids.append(remember(store, f"a fact of importance {importance}", kind="fact", importance=importance).id)
+    remember(store, "an episode", kind="episode")
+    shown, total = store.boot_section(tenant="a", scopes=SCOPES, kinds=["fact"], newest_first=False, max_rows=2)
+    assert [m.id for m in shown] == [ids[1], ids[2]] and total == 3
+    shown, total = store.boot_section(tenant="a", scopes=SCOPES, kinds=["fact"], newest_first=True, max_rows=5)
+    assert [m.id for m in shown] == ids[::-1] and total == 3
 
 
 def test_store_without_model_stores_pending_and_searches_keywords(db_path):

@@ -1,5 +1,5 @@
-"""Hybrid retrieval, the SQL side: keyword (FTS5 BM25) and vector (vec0 KNN, plus the
-windows of long memories) candidates, and how a question becomes an FTS5 query.
+"""The SQLite side of retrieval: keyword (FTS5 BM25) and vector (vec0 KNN, plus the
+windows of long memories) candidate queries, and how a question becomes an FTS5 query.
 
 SQL builders here return text plus bound parameters and run nothing, so they can
 be read and tested as text. Every filter (tenant, scope, kind, tags, time range,
@@ -10,64 +10,15 @@ top-k makes filtered searches miss. Fusion and abstention live in ``ranking``.
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
 
-from .textindex import index_text
+from ..query import Filters
 
-_WORD = re.compile(r"\w+")
-MAX_PHRASES = 64
-
-# Function words dropped from keyword queries: under OR-semantics they add matches
-# without adding evidence ("when did X ..." matching every "did"). Only a chunk made
-# of them alone is dropped: inside "end-of-life" or "state-of-the-art" they are part
-# of the term. A query made only of them keeps them all. The contraction tails
-# ("s", "t", "ll", ...) are what "it's" and "don't" leave behind.
-STOP_WORDS = frozenset(
-    "a an and are as at be been being but by can could did do does doing for from had has have having he her"
-    " hers him his how i if in into is it its me my of on or our ours she so than that the their theirs them"
-    " then there these they this those to too us was we were what when where which who whom whose why will"
-    " with would you your yours s t d ll m re ve don"
-    .split()
-)
-# A memory is indexed with the episode just before it in the same scope, when that
-# one was observed at most this long before it (the same conversation): a reply such
-# as "For walking or running?" is found through the question it answers.
-EPISODE_GAP_MS = 30 * 60 * 1000
 CONTEXT_WEIGHT = 0.3  # BM25 weight of the context column, content counting 1.0
-CANDIDATES_MIN = 50
 
 
-@dataclass(frozen=True)
-class Filters:
-    """What a memory must satisfy to be a candidate. Times are ms since the epoch.
-
-    ``scopes``: allowed scopes; ``kinds``/``tags``: None for no filter, tags must
-    all be present; ``since`` inclusive, ``until`` exclusive on ``observed_at``;
-    ``now`` decides expiry; ``include_history`` admits superseded memories.
-    """
-
-    tenant: str
-    scopes: list[str]
-    now: int
-    kinds: list[str] | None = None
-    tags: list[str] | None = None
-    since: int | None = None
-    until: int | None = None
-    include_history: bool = False
-
-
-def query_chunks(query: str) -> list[list[str]]:
-    """The words of ``query`` by white-space chunk, CJK runs as bigrams, stop-word-only
-    chunks left out (all kept when nothing else is left); chunks without words dropped."""
-    chunks = [_WORD.findall(index_text(chunk.replace("_", " ")) or "") for chunk in query.split()]
-    chunks = [words for words in chunks if words]
-    content = [words for words in chunks if not all(w.lower() in STOP_WORDS for w in words)]
-    return content or chunks
-
-
-def match_expression(query: str) -> str | None:
-    """Turn free text into an FTS5 MATCH expression, or None when it has no words.
+def match_expression(chunks: list[list[str]]) -> str | None:
+    """The FTS5 MATCH expression of a question's word chunks (``query.query_chunks``),
+    or None when there are none.
 
     Each white-space separated chunk becomes one double-quoted FTS5 phrase of its
     word characters, and phrases are OR-ed: ``v2.3.1`` becomes the phrase ``"v2 3 1"``
@@ -77,12 +28,7 @@ def match_expression(query: str) -> str | None:
     ``^``, ``:`` and parentheses never reach FTS5 as syntax, because only ``\\w``
     characters go inside the quotes.
     """
-    phrases: list[str] = []
-    for words in query_chunks(query):
-        phrase = '"' + " ".join(words) + '"'
-        if phrase not in phrases:
-            phrases.append(phrase)
-    return " OR ".join(phrases[:MAX_PHRASES]) if phrases else None
+    return " OR ".join('"' + " ".join(words) + '"' for words in chunks) or None
 
 
 def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:

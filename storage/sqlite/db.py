@@ -15,9 +15,9 @@ from pathlib import Path
 import apsw
 import sqlite_vec
 
-from .errors import Busy, StorageUnavailable, StoreError
-from .limits import BUSY_TIMEOUT_MS
-from .textindex import SQL_FUNCTION, index_text
+from ..errors import Busy, StorageUnavailable, StoreError
+from ..limits import BUSY_TIMEOUT_MS
+from ..textindex import SQL_FUNCTION, index_text
 
 
 def open_connection(
@@ -155,3 +155,14 @@ def scrub(conn: apsw.Connection) -> bool:
     conn.execute("VACUUM")
     busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     return busy == 0
+
+
+def fts_tokenizer(conn: apsw.Connection) -> Callable[[str], list[str]]:
+    """The tokenizer of ``memories_fts`` (porter over unicode61, diacritics removed) as a function."""
+    tokenizer = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
+
+    def tokenize(text: str) -> list[str]:
+        return [t[2] for t in tokenizer(text.encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None)]
+
+    return tokenize
+

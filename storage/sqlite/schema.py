@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import apsw
 
-from . import validate
+from .. import validate
 from .db import write_transaction
-from .errors import StoreError
+from ..errors import StoreError
 
 VECTOR_TABLE = "memory_vectors"
 

@@ -1,0 +1,125 @@
+"""What ``memvault stats`` and ``memvault doctor`` read from an SQLite file: counts,
+and SQLite's, FTS5's and memvault's own consistency checks.
+
+The ``memories`` table is the truth; FTS5 entries and vectors are derived from it.
+Call these inside a read transaction.
+"""
+
+from __future__ import annotations
+
+import apsw
+
+from ..links import on_cycles
+from .schema import VECTOR_TABLE
+from .tx import SCRUB_DUE
+
+
+def stats(conn: apsw.Connection, now: int) -> dict[str, object]:
+    """Counts over the whole file: memories by state and kind, tenants, pending vectors.
+
+    ``current``, ``superseded`` and ``by_kind`` (current memories) leave out expired
+    memories, counted apart in ``expired`` until they are erased;
+    ``scrub_pending`` says forgotten bytes may still be in the files;
+    ``by_scope``: ``{tenant: {scope: current memories}}``.
+    """
+    live = "forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > :now)"
+
+    def one(sql: str) -> int:
+        return conn.execute(sql, {"now": now}).fetchone()[0]
+
+    by_scope: dict[str, dict[str, int]] = {}
+    for tenant, scope, count in conn.execute(
+        f"SELECT tenant, scope, count(*) FROM memories WHERE superseded_by IS NULL AND {live}"
+        " GROUP BY tenant, scope ORDER BY tenant, scope", {"now": now}
+    ):
+        by_scope.setdefault(tenant, {})[scope] = count
+    settings = dict(conn.execute("SELECT key, value FROM settings").fetchall())
+    return {
+        "schema_version": one("PRAGMA user_version"),
+        "model_id": settings.get("model_id"),
+        "tenants": one("SELECT count(DISTINCT tenant) FROM memories"),
+        "current": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NULL AND {live}"),
+        "superseded": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND {live}"),
+        "expired": one("SELECT count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= :now"),
+        "forgotten": one("SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"),
+        "vectors_pending": one("SELECT count(*) FROM memories WHERE vector_pending = 1"),
+        "scrub_pending": SCRUB_DUE in settings,
+        "by_kind": dict(conn.execute(
+            f"SELECT kind, count(*) FROM memories WHERE superseded_by IS NULL AND {live} GROUP BY kind", {"now": now}
+        )),
+        "by_scope": by_scope,
+    }
+
+
+def check(conn: apsw.Connection) -> list[str]:
+    """Every inconsistency of the file, as sentences; an empty list means healthy.
+
+    SQLite's ``integrity_check``, FTS5's own ``integrity-check`` against the
+    memories, that FTS entries, vectors and memories agree by id, that vectors
+    are not pending, that no tombstone keeps content, and that supersession links
+    are complete both ways and form no cycle.
+    """
+    problems: list[str] = []
+    integrity = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+    if integrity != ["ok"]:
+        problems.append("SQLite integrity_check: " + "; ".join(integrity[:5]))
+    try:
+        conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
+    except apsw.Error as exc:
+        problems.append(f"the FTS5 index does not match the memories ({exc})")
+
+    def one(sql: str) -> int:
+        return conn.execute(sql).fetchone()[0]
+
+    missing_fts = one(
+        "SELECT count(*) FROM memories m WHERE m.content IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM memories_fts_docsize d WHERE d.id = m.seq)"
+    )
+    stray_fts = one(
+        "SELECT count(*) FROM memories_fts_docsize d"
+        " WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.seq = d.id AND m.content IS NOT NULL)"
+    )
+    if missing_fts or stray_fts:
+        problems.append(f"FTS5: {missing_fts} memories lack an entry, {stray_fts} entries have no memory")
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)).fetchone():
+        missing_vec = one(
+            f"SELECT count(*) FROM memories m WHERE m.content IS NOT NULL AND m.vector_pending = 0"
+            f" AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} v WHERE v.rowid = m.seq)"
+        )
+        stray_vec = one(
+            f"SELECT count(*) FROM {VECTOR_TABLE} v WHERE NOT EXISTS"
+            f" (SELECT 1 FROM memories m WHERE m.seq = v.rowid AND m.content IS NOT NULL)"
+        )
+        if missing_vec or stray_vec:
+            problems.append(
+                f"vectors: {missing_vec} memories marked embedded have none, "
+                f"{stray_vec} vectors belong to no live memory"
+            )
+    pending = one("SELECT count(*) FROM memories WHERE vector_pending = 1 AND content IS NOT NULL")
+    if pending:
+        problems.append(
+            f"vectors: {pending} memories have no vector yet; they are found by keywords only "
+            "until `memvault reindex` (or a server with a working model) makes them"
+        )
+    half_links = one(
+        "SELECT count(*) FROM memories a WHERE (a.superseded_by IS NOT NULL AND NOT EXISTS"
+        " (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND b.supersedes = a.id))"
+        " OR (a.supersedes IS NOT NULL AND NOT EXISTS"
+        " (SELECT 1 FROM memories b WHERE b.id = a.supersedes AND b.superseded_by = a.id))"
+    )
+    if half_links:
+        problems.append(f"{half_links} supersession links are one-sided")
+    for column in ("superseded_by", "supersedes"):
+        looped = on_cycles(dict(conn.execute(f"SELECT id, {column} FROM memories WHERE {column} IS NOT NULL").fetchall()))
+        if looped:
+            problems.append(
+                f"{len(looped)} memories are in a supersession cycle ({column} links), e.g. {sorted(looped)[0]}"
+            )
+    tombstones = one(
+        "SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"
+        " AND (content IS NOT NULL OR source IS NOT NULL"
+        " OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = memories.seq))"
+    )
+    if tombstones:
+        problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+    return problems

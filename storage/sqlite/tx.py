@@ -1,0 +1,316 @@
+"""The SQLite answers to ``backend.Reader`` and ``backend.Writer``: one object per
+transaction over the backend's connection, SQL only, no memory rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import apsw
+import numpy as np
+
+from .. import backend
+from ..errors import Conflict
+from ..ids import new_id
+from ..query import Filters
+from ..records import ApiKey, Memory
+from ..textindex import index_text
+from . import sql
+from . import vectors as vector_rows
+from .schema import VECTOR_TABLE, vector_table_sql
+
+Tokenize = Callable[[str], list[str]]
+SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
+
+_COLUMNS = (
+    "m.id, m.tenant, m.scope, m.kind, m.content,"
+    " (SELECT json_group_array(tag) FROM memory_tags WHERE memory_seq = m.seq),"
+    " m.importance, m.source, m.observed_at, m.recorded_at, m.expires_at, m.supersedes,"
+    " m.superseded_by, m.supersede_reason, m.forgotten_at, m.forget_reason, m.confirmations,"
+    " m.last_confirmed_at, m.vector_pending"
+)
+_KEY_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
+_ORDER = {"observed": "m.observed_at DESC", "importance": "m.importance DESC, m.observed_at DESC"}
+
+
+def memory(row: tuple) -> Memory:
+    """A :class:`Memory` from a row of ``_COLUMNS``."""
+    values = list(row)
+    values[5] = tuple(json.loads(values[5]))
+    values[18] = bool(values[18])
+    return Memory(*values)
+
+
+def _api_key(row: tuple) -> ApiKey:
+    id_, tenant, scope, name, read_only, created_at, expires_at, revoked_at = row
+    return ApiKey(id=id_, tenant=tenant, scope=scope, name=name, read_only=bool(read_only),
+                  created_at=created_at, expires_at=expires_at, revoked_at=revoked_at)
+
+
+def _blob(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+class SqliteTransaction:
+    """``backend.Writer`` (and so ``Reader``) over ``conn`` inside an open transaction.
+
+    ``tokenize`` is the FTS5 index's tokenizer as a function (stems as the index does).
+    """
+
+    def __init__(self, conn: apsw.Connection, tokenize: Tokenize) -> None:
+        self.conn = conn
+        self._tokenize = tokenize
+
+    def _one(self, query: str, params: object = ()) -> tuple | None:
+        return self.conn.execute(query, params).fetchone()
+
+    def _has_vectors(self) -> bool:
+        return self._one("SELECT 1 FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)) is not None
+
+    # -- retrieval candidates -------------------------------------------------------
+
+    def keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
+        match = sql.match_expression(words)
+        return self.conn.execute(*sql.keyword_sql(filters, match, k)).fetchall() if match else []
+
+    def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if not self._has_vectors():
+            return []
+        best: dict[int, float] = {}
+        blob = _blob(vector)
+        for query, params in (sql.vector_sql(filters, VECTOR_TABLE, k), sql.window_sql(filters, k)):
+            for seq, distance in self.conn.execute(query, {**params, "vector": blob}):
+                best[seq] = max(best.get(seq, -1.0), 1.0 - distance)
+        return sorted(best.items(), key=lambda item: item[1], reverse=True)[:k]
+
+    def similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
+        out: dict[int, float] = {}
+        if not seqs or not self._has_vectors():
+            return out
+        query, params = sql.similarity_sql(VECTOR_TABLE, seqs)
+        for seq, distance in self.conn.execute(query, {**params, "vector": _blob(vector)}):
+            out[seq] = max(out.get(seq, -1.0), 1.0 - distance)
+        return out
+
+    def pair_similarity(self, a: int, b: int) -> float | None:
+        if not self._has_vectors():
+            return None
+        row = self._one(sql.pair_similarity_sql(VECTOR_TABLE), (a, b))
+        return None if row is None else 1.0 - row[0]
+
+    def query_terms(self, words: list[str]) -> list[str]:
+        return sorted({t for w in words for t in self._tokenize(w)})
+
+    def document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
+        if not seqs:
+            return {}
+        rows = self.conn.execute(
+            "SELECT m.seq, m.content, p.content FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq"
+            " WHERE m.seq IN (SELECT value FROM json_each(?))",
+            (json.dumps(seqs),),
+        )
+        return {seq: (self._terms(own), self._terms(context)) for seq, own, context in rows}
+
+    def _terms(self, text: str | None) -> set[str]:
+        return set(self._tokenize(index_text(text) or "")) if text else set()
+
+    def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+        total = self._one("SELECT count(*) FROM memories_fts_docsize")[0]  # type: ignore[index]
+        return total, dict(self.conn.execute(*sql.term_counts_sql(terms)).fetchall()) if terms else {}
+
+    # -- rows -------------------------------------------------------------------------
+
+    def rows(self, seqs: list[int]) -> dict[int, Memory]:
+        if not seqs:
+            return {}
+        found = self.conn.execute(
+            f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))",
+            (json.dumps(seqs),),
+        )
+        return {row[0]: memory(row[1:]) for row in found}
+
+    def by_id(self, tenant: str, memory_id: str) -> tuple[int, Memory] | None:
+        row = self._one(f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.id = ? AND m.tenant = ?", (memory_id, tenant))
+        return None if row is None else (row[0], memory(row[1:]))
+
+    def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM memories m WHERE m.id >= ? AND m.id < ? AND m.tenant = ? ORDER BY m.id LIMIT ?",
+            (prefix, prefix + "~", tenant, limit),  # '~' sorts after every id character
+        )
+        return [memory(r) for r in rows]
+
+    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
+        row = self._one(
+            "SELECT (SELECT max(id) FROM memories WHERE tenant = :t AND id < :id),"
+            " (SELECT min(id) FROM memories WHERE tenant = :t AND id > :id)",
+            {"t": tenant, "id": memory_id},
+        )
+        return row  # type: ignore[return-value]
+
+    def memories(self, filters: Filters, order: backend.Order, limit: int | None) -> list[Memory]:
+        where, params = sql.filter_sql(filters)
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_ORDER[order]}, m.seq DESC LIMIT :limit",
+            {**params, "limit": -1 if limit is None else limit},
+        )
+        return [memory(r) for r in rows]
+
+    def count(self, filters: Filters) -> int:
+        where, params = sql.filter_sql(filters)
+        return self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0]  # type: ignore[index]
+
+    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
+        return dict(self.conn.execute(
+            "SELECT scope, count(*) FROM memories WHERE tenant = ? AND forgotten_at IS NULL"
+            " AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?)"
+            " GROUP BY scope ORDER BY count(*) DESC, scope",
+            (tenant, now),
+        ).fetchall())
+
+    def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
+        return self._one(  # type: ignore[return-value]
+            "SELECT m.id, k.content_hash FROM idempotency_keys k JOIN memories m ON m.seq = k.memory_seq"
+            " WHERE k.tenant = ? AND k.key = ?",
+            (tenant, key),
+        )
+
+    def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
+        row = self._one(
+            "SELECT id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ? AND id IS NOT ?"
+            " AND superseded_by IS NULL AND forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+            (tenant, scope, content_hash, but, now),
+        )
+        return row[0] if row else None
+
+    def latest_episode(self, tenant: str, scope: str, since: int, until: int, but: str | None) -> int | None:
+        row = self._one(
+            "SELECT seq FROM memories WHERE tenant = ? AND scope = ? AND kind = 'episode'"
+            " AND forgotten_at IS NULL AND superseded_by IS NULL AND id IS NOT ? AND observed_at BETWEEN ? AND ?"
+            " ORDER BY observed_at DESC, seq DESC LIMIT 1",
+            (tenant, scope, but, since, until),
+        )
+        return row[0] if row else None
+
+    def model(self) -> tuple[str, int] | None:
+        rows = dict(self.conn.execute("SELECT key, value FROM settings WHERE key IN ('model_id', 'model_dim')"))
+        return (rows["model_id"], int(rows["model_dim"])) if "model_id" in rows else None
+
+    def export_page(self, tenant: str, now: int, after_seq: int, size: int) -> list[tuple[int, Memory]]:
+        rows = self.conn.execute(
+            f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.tenant = ? AND m.seq > ? AND m.forgotten_at IS NULL"
+            " AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY m.seq LIMIT ?",
+            (tenant, after_seq, now, size),
+        )
+        return [(row[0], memory(row[1:])) for row in rows]
+
+    def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
+        row = self._one(f"SELECT key_hash, {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?", (key_hash,))
+        return None if row is None else (row[0], _api_key(row[1:]))
+
+    def api_keys(self) -> list[ApiKey]:
+        return [_api_key(r) for r in self.conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id")]
+
+    # -- writes -----------------------------------------------------------------------
+
+    def claim_model(self, model_id: str, dim: int) -> bool:
+        recorded = self.model()
+        if recorded is None:
+            self.conn.execute(vector_table_sql(dim))
+            self.conn.executemany(
+                "INSERT INTO settings(key, value) VALUES (?, ?)", [("model_id", model_id), ("model_dim", str(dim))]
+            )
+            return True
+        return recorded == (model_id, dim)
+
+    def insert(self, row: backend.NewRow) -> int:
+        if self._one("SELECT 1 FROM memories WHERE id = ?", (row.id,)):
+            raise Conflict(f"a memory with id {row.id} exists already")
+        self.conn.execute(
+            "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source, observed_at,"
+            " recorded_at, expires_at, supersedes, superseded_by, supersede_reason, confirmations,"
+            " last_confirmed_at, vector_pending, context_seq)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance, row.source,
+                row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.superseded_by,
+                row.supersede_reason, row.confirmations, row.last_confirmed_at, 0 if row.vectors else 1,
+                row.context_seq,
+            ),
+        )
+        seq = self.conn.last_insert_rowid()
+        if row.idempotency_key is not None:
+            self._key(row.tenant, row.idempotency_key, seq, row.content_hash)
+        self.conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in row.tags])
+        if row.vectors:
+            vector_rows.write(self.conn, seq, row.tenant, [_blob(v) for v in row.vectors])
+        return seq
+
+    def confirm(self, memory_id: str, now: int) -> None:
+        self.conn.execute(
+            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?", (now, memory_id)
+        )
+
+    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str) -> None:
+        seq = self._one("SELECT seq FROM memories WHERE id = ?", (memory_id,))[0]  # type: ignore[index]
+        self._key(tenant, key, seq, content_hash)
+
+    def _key(self, tenant: str, key: str, seq: int, content_hash: str) -> None:
+        self.conn.execute(
+            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash) VALUES (?, ?, ?, ?)",
+            (tenant, key, seq, content_hash),
+        )
+
+    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
+        # The schema's trigger drops the old memory as any episode's context.
+        self.conn.execute("UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new_id, reason, old_id))
+
+    def lock(self, memory_id: str) -> None:
+        """A no-op: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
+
+    def erase(self, memory_id: str, now: int, reason: str | None) -> None:
+        seq = self._one("SELECT seq FROM memories WHERE id = ?", (memory_id,))[0]  # type: ignore[index]
+        vector_rows.delete(self.conn, seq)
+        self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
+        self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
+        self.conn.execute(
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
+            " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
+            (now, reason, seq),
+        )
+        # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
+        self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (SCRUB_DUE, new_id()))
+
+    def expired(self, cutoff: int) -> list[tuple[str, int]]:
+        return self.conn.execute(
+            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= ? ORDER BY seq", (cutoff,)
+        ).fetchall()
+
+    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
+        return self.conn.execute(
+            "SELECT seq, tenant, content FROM memories WHERE vector_pending = 1 AND seq > ?"
+            " AND content IS NOT NULL ORDER BY seq LIMIT ?",
+            (after_seq, size),
+        ).fetchall()
+
+    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray]) -> bool:
+        row = self._one("SELECT tenant FROM memories WHERE seq = ? AND vector_pending = 1 AND content = ?", (seq, content))
+        if row is None:
+            return False
+        vector_rows.write(self.conn, seq, row[0], [_blob(v) for v in vectors])
+        self.conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
+        return True
+
+    def insert_api_key(self, key_hash: str, key: ApiKey) -> None:
+        self.conn.execute(
+            f"INSERT INTO api_keys(key_hash, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key_hash, key.id, key.tenant, key.scope, key.name, int(key.read_only), key.created_at,
+             key.expires_at, key.revoked_at),
+        )
+
+    def revoke_api_key(self, key_id: str, now: int) -> ApiKey | None:
+        self.conn.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now, key_id))
+        row = self._one(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = ?", (key_id,))
+        return None if row is None else _api_key(row)
+

@@ -1,0 +1,59 @@
+"""The SQLite backend's own test helpers: a second connection to a store's file, for
+tests that look below the storage interface (the bytes and rows SQLite keeps) or
+damage a file on purpose. Nothing in memvault itself uses these."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import apsw
+
+from memvault.storage.sqlite import SqliteBackend
+from memvault.storage.sqlite.db import open_connection, write_transaction
+from memvault.storage.store import Store
+
+
+@contextlib.contextmanager
+def connection(store: Store) -> Iterator[apsw.Connection]:
+    """A new connection to ``store``'s SQLite file (sqlite-vec and memvault's SQL functions loaded)."""
+    assert store.backend.kind == "sqlite", "an SQLite-only test"
+    conn = open_connection(store.backend.location)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def writing(store: Store) -> Iterator[apsw.Connection]:
+    """A second connection inside one ``BEGIN IMMEDIATE`` transaction."""
+    with connection(store) as conn, write_transaction(conn):
+        yield conn
+
+
+@contextlib.contextmanager
+def snapshot(store: Store) -> Iterator[apsw.Connection]:
+    """A second connection inside one read transaction."""
+    with connection(store) as conn:
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def own_connection(store: Store) -> Iterator[apsw.Connection]:
+    """The backend's own connection, held under its lock: for per-connection settings
+    (``PRAGMA max_page_count``) that a second connection cannot change."""
+    backend = store.backend
+    assert isinstance(backend, SqliteBackend), "an SQLite-only test"
+    with backend._lock:
+        yield backend._conn
+
+
+def value(store: Store, sql: str, *args: object) -> object:
+    """The first column of the first row of ``sql``."""
+    with snapshot(store) as conn:
+        return conn.execute(sql, args).fetchone()[0]
