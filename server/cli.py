@@ -225,7 +225,7 @@ def _serve(config: config_module.Config) -> int:
     else:
         logging.getLogger("memvault").info(
             "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
-            config.db, config.tenant, config.scope,
+            config.db_label, config.tenant, config.scope,
         )
     # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
     # one transaction (WAL), so ending the process at once loses nothing committed.
@@ -258,8 +258,8 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     from memvault.storage.store import Store
 
     logging.getLogger().setLevel(logging.WARNING)
-    if args.action != "create" and not config.db.is_file():
-        _err(f"no database at {config.db} (check --db / MEMVAULT_DB)")
+    if args.action != "create" and not config.db_exists():
+        _err(f"no database at {config.db_label} (check --db / MEMVAULT_DB)")
         return 1
     try:
         store = Store(config.db)
@@ -301,18 +301,18 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 
     logging.getLogger().setLevel(logging.WARNING)
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
-    existed = config.db.is_file()
+    existed = config.db_exists()
     if command == "import" and args.file != "-" and not Path(args.file).is_file():
         _err(f"no file {args.file} to import")
         return 1
     if command not in CREATES and not existed:
-        _err(f"no database at {config.db} yet: nothing is stored there. `memvault remember` or an MCP client "
+        _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
              "creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
         return 1
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
         if not existed:
-            _err(f"created a new database at {config.db.resolve()}")
+            _err(f"created a new database at {Path(config.db).resolve()}")
         try:
             return RUN[command](store, caller, args)
         finally:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
+from memvault.storage.location import is_url, redacted
 from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
 DEFAULT_BOOT_TOKENS = 2_000
@@ -42,7 +43,7 @@ def default_db_path() -> Path:
 class Config:
     """Everything a memvault process needs to know.
 
-    ``db``: database file; ``tenant``: hard isolation boundary for every call of
+    ``db``: database file, or a PostgreSQL URL (kept as given); ``tenant``: hard isolation boundary for every call of
     this process; ``scope``: default scope; ``model_dir``: folder with another
     ``model.onnx`` + ``tokenizer.json`` (None: the packaged MiniLM);
     ``boot_tokens``: token budget of the boot context; ``allow_secrets``: store
@@ -52,7 +53,7 @@ class Config:
     have stored them without a model).
     """
 
-    db: Path
+    db: Path | str
     tenant: str = DEFAULT_TENANT
     scope: str = DEFAULT_SCOPE
     model_dir: Path | None = None
@@ -60,6 +61,16 @@ class Config:
     allow_secrets: bool = False
     busy_timeout_ms: int = BUSY_TIMEOUT_MS
     fill_interval_s: float = FILL_INTERVAL_S
+
+    @property
+    def db_label(self) -> str:
+        """The database as logs and messages show it (a URL without its password)."""
+        return redacted(self.db)
+
+    def db_exists(self) -> bool:
+        """Whether the database is there to be opened: a PostgreSQL server's database is
+        assumed to be (opening it says otherwise); a file must exist."""
+        return isinstance(self.db, str) or self.db.is_file()
 
 
 def _flag_or_env(flag: object, env: str) -> str | None:
@@ -132,8 +143,12 @@ def load(
         if name.startswith("MEMVAULT_"):
             log.warning("%s is not a memvault setting and is ignored (settings: %s)", name, ", ".join(SETTINGS))
     db_value = _flag_or_env(db, "MEMVAULT_DB")
-    db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()
-    _check_db_path(db_path)
+    db_path: Path | str
+    if db_value is not None and is_url(db_value):
+        db_path = db_value.strip()
+    else:
+        db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()
+        _check_db_path(db_path)
     model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")
     model_path = expand_path(model_value, "--model-dir / MEMVAULT_MODEL_DIR") if model_value is not None else None
     if model_path is not None and not model_path.is_dir():

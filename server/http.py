@@ -160,7 +160,7 @@ def serve(config: Config, http: HttpConfig) -> None:
     import uvicorn
 
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
-             config.db)
+             config.db_label)
     uvicorn.Server(uvicorn.Config(
         build_app(config, http), host=http.host, port=http.port, log_level="info", server_header=False,
         access_log=False, proxy_headers=False,

@@ -75,7 +75,7 @@ class Runtime:
                     self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
                     busy_timeout_ms=self.config.busy_timeout_ms,
                 )
-                log.info("memvault database %s opened (model: %s)", self.config.db, self.config.model_dir or "packaged")
+                log.info("memvault database %s opened (model: %s)", self.config.db_label, self.config.model_dir or "packaged")
             return self._store
 
     def identity(self) -> Identity:

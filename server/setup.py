@@ -67,7 +67,7 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
         ValueError: an unknown client.
     """
     command, args = launcher()
-    env = {"MEMVAULT_DB": str(config.db.resolve())}
+    env = {"MEMVAULT_DB": config.db if isinstance(config.db, str) else str(config.db.resolve())}
     if config.tenant != "default":
         env["MEMVAULT_TENANT"] = config.tenant
     if config.scope != "default":

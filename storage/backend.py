@@ -224,11 +224,14 @@ class Writer(Reader, Protocol):
 class Backend(Protocol):
     """A database holding memories of many tenants.
 
-    ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its password.
+    ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
+    password; ``inline_scrub``: a scrub is quick enough to run inside the ``forget``
+    call (else the store runs it on a background thread and says ``scrubbed: false``).
     """
 
     kind: str
     location: str
+    inline_scrub: bool
 
     def read(self, tenant: str | None) -> AbstractContextManager[Reader]:
         """One read transaction bound to ``tenant`` (None: maintenance across tenants)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from .backend import Backend, NewRow, Reader, Writer
 from .embeddings import Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable
 from .ids import new_id
+from .location import is_url
 from .limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .query import EPISODE_GAP_MS, Filters
 from .records import DueWork, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
@@ -49,14 +51,13 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Back
     Raises:
         StoreError: the database cannot be opened or is not memvault's (the message says why).
     """
-    text = str(db)
-    if text.startswith(("postgresql://", "postgres://")):
+    if is_url(db):
         from .postgres import PostgresBackend  # psycopg is imported only for PostgreSQL
 
-        return PostgresBackend(text, busy_timeout_ms=busy_timeout_ms)
+        return PostgresBackend(str(db), busy_timeout_ms=busy_timeout_ms)
     from .sqlite import SqliteBackend
 
-    return SqliteBackend(text, busy_timeout_ms=busy_timeout_ms)
+    return SqliteBackend(db, busy_timeout_ms=busy_timeout_ms)
 
 
 def _differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
@@ -106,6 +107,8 @@ class Store:
         self.backend = open_backend(db, busy_timeout_ms)
         self.location = self.backend.location
         self._retriever = Retriever(self.backend, embedder, self.vector_status)
+        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
+        self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
         self.run_due_maintenance()
 
@@ -116,8 +119,9 @@ class Store:
         self._retriever.time.warm_up()
 
     def close(self) -> None:
-        """Release the backend (the store cannot be used afterwards)."""
+        """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""
         self._retriever.close()
+        self._background.shutdown(wait=True)
         self.backend.close()
 
     # -- vectors -----------------------------------------------------------------
@@ -413,12 +417,14 @@ class Store:
     ) -> ForgetOutcome:
         """Delete a memory's content for real, leaving a tombstone (id, time, reason).
 
-        Content, source, tags, duplicate hash, FTS entry and vector are removed,
-        and a pending scrub is recorded, in one transaction; then the file is
-        scrubbed (``VACUUM`` and a WAL checkpoint) so the text is not recoverable
-        from its bytes. ``scrubbed`` is True only when no scrub is pending any
-        more; when the scrub could not run (another connection held a lock,
-        the disk is full) the forget still stands and the scrub is finished by a
+        Content, source, tags, duplicate hash, keyword entry and vectors are
+        removed, and a pending scrub is recorded, in one transaction; then the
+        database is scrubbed (``backend.scrub``) so the text is not recoverable
+        from its files: within this call where that is quick (SQLite), else on a
+        background thread at once (PostgreSQL). ``scrubbed`` is True only when no
+        scrub is pending any more; when the scrub could not run yet (another
+        connection held a lock, the disk is full, it runs in the background) the
+        forget still stands and the scrub is finished by the background thread, a
         later write, ``run_due_maintenance``, the next start-up or ``memvault doctor``.
         ``include_history`` forgets the whole supersession chain. Forgetting a
         forgotten memory is not an error (``already_forgotten`` True).
@@ -439,7 +445,7 @@ class Store:
                 if history.row(tx, tenant, member.id).forgotten_at is None:
                     tx.erase(member.id, now, reason)
                     forgotten.append(member.id)
-        scrubbed = self._finish_scrub(retry_now=True)
+        scrubbed = self._scrub(retry_now=True)
         return ForgetOutcome(
             id=memory.id,
             already_forgotten=memory.forgotten_at is not None,
@@ -448,6 +454,18 @@ class Store:
         )
 
     # -- due maintenance ------------------------------------------------------------
+
+    def _scrub(self, retry_now: bool) -> bool:
+        """Scrub now (``backend.inline_scrub``) or start it on the background thread; True
+        when no scrub is pending any more."""
+        if self.backend.inline_scrub:
+            return self._finish_scrub(retry_now)
+        if self._scrubbing is not None and not self._scrubbing.done():
+            return False
+        if not self.backend.scrub_due():
+            return True
+        self._scrubbing = self._background.submit(self._finish_scrub, retry_now)
+        return False
 
     def _finish_scrub(self, retry_now: bool) -> bool:
         """Scrub if one is due; True when none is due any more.
@@ -488,7 +506,7 @@ class Store:
             pending = self.backend.scrub_due()
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
-        scrubbed = self._finish_scrub(retry_now=bool(purged))
+        scrubbed = self._scrub(retry_now=bool(purged))
         return DueWork(purged_ids=purged, scrubbed=pending and scrubbed, scrub_pending=not scrubbed)
 
     # -- reading -----------------------------------------------------------------

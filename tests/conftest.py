@@ -14,6 +14,8 @@ from fakes import Clock, FakeEmbedder
 from memvault.storage.embeddings import Embedder
 from memvault.storage.store import Store
 
+pytest_plugins = ["pg"]  # the pg_server and pg_url fixtures (PostgreSQL)
+
 REPO = Path(__file__).resolve().parent.parent
 LOCOMO = REPO.parent / "shared" / "eval" / "locomo"
 
@@ -28,9 +30,45 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "memvault.db"
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc) -> None:  # type: ignore[no-untyped-def]
+    """Tests marked ``contract`` that use a database run once per backend."""
+    definition = metafunc.definition
+    if (
+        "backend" in metafunc.fixturenames
+        and definition.get_closest_marker("contract")
+        and not definition.get_closest_marker("sqlite_only")
+    ):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def store(db_path: Path, clock: Clock):
-    s = Store(db_path, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+def backend(request) -> str:  # type: ignore[no-untyped-def]
+    """The backend a test runs on: "sqlite" unless the test is a ``contract`` test."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def db(backend: str, request, db_path: Path) -> str:  # type: ignore[no-untyped-def]
+    """Where the test's database lives: ``db_path`` on SQLite, a fresh database's URL on PostgreSQL."""
+    return request.getfixturevalue("pg_url") if backend == "postgresql" else str(db_path)
+
+
+@pytest.fixture
+def new_db(backend: str, request, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A function that makes a new, empty database of the test's backend on each call."""
+    made = iter(range(1_000_000))
+    if backend == "sqlite":
+        return lambda: str(tmp_path / f"db-{next(made)}.db")
+    server = request.getfixturevalue("pg_server")
+    return lambda: server.new_database()
+
+
+@pytest.fixture
+def store(db: str, clock: Clock):
+    s = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     yield s
     s.close()
 
@@ -43,8 +81,8 @@ def real_embedder() -> Embedder:
 
 
 @pytest.fixture
-def real_store(db_path: Path, real_embedder: Embedder):
-    s = Store(db_path, real_embedder)
+def real_store(db: str, real_embedder: Embedder):
+    s = Store(db, real_embedder)
     yield s
     s.close()
 

@@ -3,9 +3,7 @@ against an oracle of what each tenant may see."""
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -13,7 +11,7 @@ from conftest import HEAVY, figure
 from fakes import FakeEmbedder
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from memvault.storage.errors import Conflict, InvalidInput, NotFound
 from memvault.storage.store import Store
@@ -27,10 +25,13 @@ COUNTS = {"operations": 0, "leaks": 0}
 
 
 class Isolation(RuleBasedStateMachine):
+    """Random operations on a store made on a new database from ``new_db()``."""
+
+    new_db: Callable[[], str]
+
     def __init__(self) -> None:
         super().__init__()
-        self.dir = tempfile.TemporaryDirectory()
-        self.store = Store(Path(self.dir.name) / "iso.db", FakeEmbedder())  # type: ignore[arg-type]
+        self.store = Store(self.new_db(), FakeEmbedder())  # type: ignore[arg-type]
         self.owner: dict[str, str] = {}  # memory id -> tenant
         self.current: set[str] = set()  # ids neither superseded nor forgotten
         self.scope: dict[str, str] = {}  # memory id -> scope
@@ -39,7 +40,6 @@ class Isolation(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.store.close()
-        self.dir.cleanup()
 
     def leak(self, what: str) -> None:
         COUNTS["leaks"] += 1
@@ -117,10 +117,12 @@ class Isolation(RuleBasedStateMachine):
                     assert self.label[memory_id] in text, f"{tenant}'s boot context lacks its own {memory_id}"
 
 
-Isolation.TestCase.settings = settings(
-    max_examples=200 if HEAVY else 25, stateful_step_count=30, deadline=None
-)
-TestIsolation = Isolation.TestCase
+@pytest.mark.contract
+def test_no_operation_of_one_tenant_sees_or_changes_another_tenants_memories(new_db: Callable[[], str]) -> None:
+    machine = type("BoundIsolation", (Isolation,), {"new_db": staticmethod(new_db)})
+    run_state_machine_as_test(
+        machine, settings=settings(max_examples=200 if HEAVY else 25, stateful_step_count=30, deadline=None)
+    )
 
 
 @pytest.fixture(scope="module", autouse=True)

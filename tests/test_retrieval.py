@@ -10,6 +10,7 @@ from conftest import LOCOMO
 from memvault.storage.store import Store
 
 SCOPES = ["proj", "global"]
+pytestmark = pytest.mark.contract
 
 MEMORIES = [
     ("deploy", "Production deploys run through ArgoCD on the k8s cluster every weekday at 10:00"),

@@ -26,7 +26,7 @@ from memvault.storage.errors import Conflict, InvalidInput, ModelUnavailable, No
 from memvault.storage.store import EXPIRY_GRACE_MS, Store
 from memvault.storage.timefmt import MAX_MS, MIN_MS, format_ms, now_ms, parse_iso
 from memvault.tools import handlers
-import sqlite_raw
+import raw
 
 SCOPES = ["proj", "global"]
 CALLER = handlers.Caller(tenant="a", scope="proj")
@@ -35,6 +35,9 @@ DAY_MS = 86_400_000
 
 def remember(store: Store, content: str, tenant: str = "a", scope: str = "proj", **kw):
     return store.remember(tenant=tenant, scope=scope, content=content, **kw)
+
+
+pytestmark = pytest.mark.contract
 
 
 def nfd(text: str) -> str:
@@ -107,6 +110,7 @@ def test_scope_and_idempotency_key_in_another_normal_form_are_the_same(store):
     assert dup.duplicate_of == first.id
 
 
+@pytest.mark.sqlite_only
 def test_a_version_1_database_is_brought_to_the_normal_forms(db_path):
     conn = apsw.Connection(str(db_path))
     conn.execute(schema._V1 + "PRAGMA user_version = 1;")
@@ -191,8 +195,8 @@ def test_a_prefix_of_another_tenants_memory_looks_like_an_unknown_id(store):
 
 
 @pytest.mark.anyio
-async def test_the_memory_resource_takes_an_upper_case_id(db_path):
-    async with Client(build_server(Config(db=db_path, tenant="default", scope="proj"))) as c:
+async def test_the_memory_resource_takes_an_upper_case_id(db):
+    async with Client(build_server(Config(db=db, tenant="default", scope="proj"))) as c:
         first = (await c.call_tool("remember", {"content": "The wiki lives at wiki.internal"})).structured_content
         doc = json.loads((await c.read_resource(f"memory://memories/{first['id'].upper()}")).contents[0].text)
         assert doc["memory"]["id"] == first["id"]
@@ -317,27 +321,27 @@ def test_an_expired_memory_is_returned_by_no_read_path(store, clock: Clock):
     assert store.get(tenant="a", id=keep.id).content == "Office opens at 8"
 
 
-def test_expired_content_is_erased_from_the_files_after_the_grace_period(store, clock: Clock, db_path):
+def test_expired_content_is_erased_from_the_files_after_the_grace_period(store, clock: Clock, db, backend):
     out = remember(store, "Door code is 7cq9marker", expires_at="2026-01-02T00:00:00Z")
     clock.now = parse_iso("now", "2026-01-02T00:00:00Z") + EXPIRY_GRACE_MS - 1
     remember(store, "A write inside the grace period")
-    assert b"7cq9marker" in file_bytes(db_path)  # hidden, not yet erased
+    assert backend != "sqlite" or b"7cq9marker" in file_bytes(db)  # hidden, not yet erased
     clock.advance(0.001)
     remember(store, "The next write after the grace period")
-    assert b"7cq9marker" not in file_bytes(db_path)
+    assert backend != "sqlite" or b"7cq9marker" not in file_bytes(db)  # (PostgreSQL: test_postgres_backend)
     tomb = store.get(tenant="a", id=out.id)
     assert tomb.forgotten_at == clock.now and tomb.forget_reason == "expired at 2026-01-02T00:00:00.000Z"
     assert maintenance.check(store) == []
 
 
-def test_expired_content_is_erased_when_the_store_opens(db_path, clock: Clock):
-    first = Store(db_path, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+def test_expired_content_is_erased_when_the_store_opens(db, backend, clock: Clock):
+    first = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     out = first.remember(tenant="a", scope="s", content="Wifi guest key fz81marker", expires_at="2026-01-01T01:00:00Z")
     first.close()
     clock.now += 2 * DAY_MS
-    second = Store(db_path, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    second = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
-        assert b"fz81marker" not in file_bytes(db_path)
+        assert backend != "sqlite" or b"fz81marker" not in file_bytes(db)
         assert second.get(tenant="a", id=out.id).forgotten_at is not None
         assert second.run_due_maintenance().purged_ids == []  # nothing left to do
     finally:
@@ -347,13 +351,12 @@ def test_expired_content_is_erased_when_the_store_opens(db_path, clock: Clock):
 # -- 15: supersession cycles ----------------------------------------------------------------
 
 
-def make_cycle(store: Store) -> tuple[str, str]:
+def make_cycle(store: Store, db: str) -> tuple[str, str]:
     """Two versions whose links point at each other both ways (damage or a hand edit)."""
     a = remember(store, "Version one")
     b = store.supersede(tenant="a", id=a.id, content="Version two").id
-    with sqlite_raw.writing(store) as conn:
-        conn.execute("UPDATE memories SET superseded_by = ?, supersedes = ? WHERE id = ?", (a.id, a.id, b))
-        conn.execute("UPDATE memories SET supersedes = ? WHERE id = ?", (b, a.id))
+    raw.execute(db, "UPDATE memories SET superseded_by = ?, supersedes = ? WHERE id = ?", a.id, a.id, b)
+    raw.execute(db, "UPDATE memories SET supersedes = ? WHERE id = ?", b, a.id)
     return a.id, b
 
 
@@ -378,8 +381,8 @@ def finishes(fn):
     return value
 
 
-def test_walks_over_a_supersession_cycle_end_and_doctor_reports_it(store):
-    a, b = make_cycle(store)
+def test_walks_over_a_supersession_cycle_end_and_doctor_reports_it(store, db):
+    a, b = make_cycle(store, db)
     assert sorted(m.id for m in finishes(lambda: store.history(tenant="a", id=a))) == sorted([a, b])
     problems = maintenance.check(store)
     assert any("cycle" in p for p in problems)
@@ -389,12 +392,11 @@ def test_walks_over_a_supersession_cycle_end_and_doctor_reports_it(store):
     assert sorted(forgotten.forgotten_ids) == sorted([a, b])
 
 
-def test_doctor_reports_a_longer_cycle_in_one_direction_only(store):
+def test_doctor_reports_a_longer_cycle_in_one_direction_only(store, db):
     ids = [remember(store, "v1").id]
     for n in (2, 3):
         ids.append(store.supersede(tenant="a", id=ids[-1], content=f"v{n}").id)
-    with sqlite_raw.writing(store) as conn:
-        conn.execute("UPDATE memories SET superseded_by = ? WHERE id = ?", (ids[0], ids[2]))
+    raw.execute(db, "UPDATE memories SET superseded_by = ? WHERE id = ?", ids[0], ids[2])
     problems = maintenance.check(store)
     assert any("3 memories are in a supersession cycle" in p for p in problems)
     assert len(finishes(lambda: store.history(tenant="a", id=ids[1]))) == 3
@@ -408,8 +410,8 @@ class Broken(FakeEmbedder):
         raise ModelUnavailable("model folder is empty")
 
 
-def test_supersede_says_when_the_new_memory_has_no_vector(db_path):
-    store = Store(db_path, Broken())  # type: ignore[arg-type]
+def test_supersede_says_when_the_new_memory_has_no_vector(db):
+    store = Store(db, Broken())  # type: ignore[arg-type]
     try:
         old = remember(store, "Cache TTL is 60 s")
         shaped = handlers.supersede(store, CALLER, id=old.id, content="Cache TTL is 90 s")

@@ -27,21 +27,23 @@ def cli(db, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.contract
 @pytest.mark.asyncio
-async def test_memory_survives_a_restart_into_another_process(db_path, tmp_path):
-    stored = json.loads(cli(db_path, "remember", "The on-call rota changes every Monday", "--tag", "ops", "--json").stdout)
+async def test_memory_survives_a_restart_into_another_process(db, tmp_path):
+    stored = json.loads(cli(db, "remember", "The on-call rota changes every Monday", "--tag", "ops", "--json").stdout)
     assert stored["created"] is True
     with open(tmp_path / "server.log", "w") as log:
-        async with stdio(db_path, log) as c:
+        async with stdio(db, log) as c:
             r = await c.call_tool("recall", {"query": "when does the on-call rota change"})
     assert r.structured_content["memories"][0]["id"] == stored["id"]
     assert r.structured_content["memories"][0]["tags"] == ["ops"]
 
 
+@pytest.mark.contract
 @pytest.mark.asyncio
-async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survived(db_path, tmp_path):
+async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survived(db, tmp_path):
     with open(tmp_path / "server.log", "w") as log:
-        async with stdio(db_path, log) as c:
+        async with stdio(db, log) as c:
             tools = {t.name: t for t in (await c.list_tools()).tools}
             assert set(tools) == {"remember", "recall", "supersede", "forget"}
             assert all(t.annotations is not None and t.output_schema for t in tools.values())
@@ -74,20 +76,21 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
             assert [t.uri_template for t in templates] == ["memory://memories/{memory_id}"]
 
 
+@pytest.mark.contract
 @pytest.mark.asyncio
-async def test_model_that_cannot_load_degrades_visibly(db_path, tmp_path):
+async def test_model_that_cannot_load_degrades_visibly(db, tmp_path):
     empty_model_dir = tmp_path / "no-model"
     empty_model_dir.mkdir()
     with open(tmp_path / "server.log", "w") as log:
-        async with stdio(db_path, log, MEMVAULT_MODEL_DIR=str(empty_model_dir)) as c:
+        async with stdio(db, log, MEMVAULT_MODEL_DIR=str(empty_model_dir)) as c:
             r = await c.call_tool("remember", {"content": "Nightly backups run at 02:00 UTC"})
             assert r.structured_content["created"] and "model" in r.structured_content["degraded"]
             r = await c.call_tool("recall", {"query": "nightly backups"})
             assert r.structured_content["memories"][0]["content"] == "Nightly backups run at 02:00 UTC"
             assert "keyword" in r.structured_content["degraded"]
-    done = cli(db_path, "reindex", "--json")
+    done = cli(db, "reindex", "--json")
     assert json.loads(done.stdout)["reindexed"] == 1
-    assert json.loads(cli(db_path, "stats", "--json").stdout)["vectors_pending"] == 0
+    assert json.loads(cli(db, "stats", "--json").stdout)["vectors_pending"] == 0
 
 
 def test_stdout_carries_only_json_rpc(db_path):

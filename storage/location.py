@@ -1,0 +1,27 @@
+"""Where a database is: an SQLite file path, or a PostgreSQL URL (RFC 3986 form,
+``postgresql://user:password@host:port/dbname?...`` as libpq reads it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(db: Path | str) -> bool:
+    """Whether ``db`` names a PostgreSQL database rather than an SQLite file."""
+    return str(db).strip().lower().startswith(URL_SCHEMES)
+
+
+def redacted(db: Path | str) -> str:
+    """``db`` as it may be logged or shown: a URL without its password (``***``), a path as is."""
+    text = str(db)
+    if not is_url(text):
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))

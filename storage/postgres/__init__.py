@@ -1,0 +1,255 @@
+"""memvault on PostgreSQL with pgvector: ``PostgresBackend`` implements ``storage.backend.Backend``.
+
+Import this package only when a ``postgresql://`` URL is given: it needs the
+``postgres`` extra (psycopg 3, psycopg_pool, pgvector), which the default install
+does not have.
+
+    backend = PostgresBackend("postgresql://memvault@db.example/memvault")
+    with backend.write("alice") as w:
+        ...
+
+Modules: ``connect`` (connections, pool, transactions bound to a tenant, errors),
+``schema`` (DDL, roles, row-level security, migrations), ``sql`` (the text the index
+sees, candidate queries), ``backend`` (the Reader/Writer of one transaction).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+
+import psycopg
+from psycopg import sql as pgsql
+
+from ..errors import StorageUnavailable
+from ..limits import BUSY_TIMEOUT_MS
+from . import schema
+from .backend import SCRUB_DUE, PgReader, PgWriter
+from .connect import connect, location, open_pool, transaction, translated
+
+log = logging.getLogger(__name__)
+REINDEX_UNDER_WAY = "reindex_model_id"  # settings key shared with storage.maintenance
+POOL_SIZE = 8
+# Rewritten by a scrub (VACUUM FULL): the tables that hold a memory's text or its words.
+# The vector tables get a plain VACUUM: rewriting them rebuilds the HNSW index (17 s at
+# 20,000 vectors, every recall waiting), where the text tables take 0.2-0.3 s.
+SCRUB_TABLES = ("memories", "memory_tags", "idempotency_keys")
+SCRUB_LOCK_TIMEOUT_MS = 1_000  # a waiting VACUUM FULL queues every reader behind it: give up soon
+
+# The memories that a chain of links (column {c}) leads back to, in id order: each walk
+# stops at the first id it has seen (PostgreSQL's CYCLE clause).
+_CYCLES = (
+    "WITH RECURSIVE walk(start, id) AS (SELECT id, {c} FROM memories WHERE {c} IS NOT NULL"
+    " UNION ALL SELECT w.start, m.{c} FROM walk w JOIN memories m ON m.id = w.id WHERE m.{c} IS NOT NULL)"
+    " CYCLE id SET looped USING path"
+    " SELECT DISTINCT start FROM walk WHERE id = start ORDER BY start"
+)
+
+__all__ = ["PostgresBackend", "open_backend"]
+
+
+class PostgresBackend:
+    """Memories of many tenants in one PostgreSQL database (``storage.backend.Backend``).
+
+    Args:
+        url: a libpq connection string or ``postgresql://`` URL.
+        busy_timeout_ms: how long a write waits for a row lock or a free connection.
+        pool_size: connections kept open at most (psycopg_pool).
+
+    Opening checks the database and migrates it (see ``schema.migrate``).
+
+    Raises:
+        StoreError: the server cannot be reached or refuses the login, pgvector is
+            missing and cannot be created, the database belongs to another program
+            or to a newer memvault. Nothing is created or changed then.
+    """
+
+    kind = "postgresql"
+
+    def __init__(self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> None:
+        self.location = location(url)
+        self.busy_timeout_ms = busy_timeout_ms
+        with connect(url) as conn:
+            self.schema_version = schema.migrate(conn)
+        self._pool = open_pool(url, pool_size, busy_timeout_ms / 1000)
+
+    @contextlib.contextmanager
+    def read(self, tenant: str | None) -> Iterator[PgReader]:
+        """One ``REPEATABLE READ`` read-only transaction bound to ``tenant`` (None: every tenant)."""
+        with transaction(self._pool, tenant, write=False, busy_timeout_ms=self.busy_timeout_ms) as conn:
+            yield PgReader(conn, tenant)
+
+    @contextlib.contextmanager
+    def write(self, tenant: str | None) -> Iterator[PgWriter]:
+        """One ``READ COMMITTED`` write transaction bound to ``tenant`` (None: every tenant)."""
+        with transaction(self._pool, tenant, write=True, busy_timeout_ms=self.busy_timeout_ms) as conn:
+            yield PgWriter(conn, tenant)
+
+    def settings(self) -> dict[str, str]:
+        """The settings table (model id and dimension, markers of unfinished work)."""
+        with self.read(None) as r:
+            return dict(r._all("SELECT key, value FROM settings"))
+
+    def put_setting(self, key: str, value: str | None) -> None:
+        """Set (None: delete) one setting in its own transaction."""
+        with self.write(None) as w:
+            if value is None:
+                w.conn.execute("DELETE FROM settings WHERE key = %s", (key,))
+            else:
+                w.conn.execute("INSERT INTO settings(key, value) VALUES (%s, %s)"
+                               " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def scrub_due(self) -> bool:
+        """Whether forgotten text may still be in the tables' files (a forget since the last scrub)."""
+        return SCRUB_DUE in self.settings()
+
+    def scrub(self) -> bool:
+        """Rewrite the tables that held forgotten text, if a scrub is due; True when none is due any more.
+
+        ``VACUUM FULL`` writes each table holding text or words (``SCRUB_TABLES``)
+        and its indexes (GIN word lists included) to new files from the live rows and
+        deletes the old files, so a forgotten memory's text, source, tags, key and
+        index words are in none of the database's files under ``base/`` (a plain
+        ``VACUUM`` leaves them in freed space: checked with a marker string). The
+        vector tables get a plain ``VACUUM``: their dead rows' floats may stay in
+        freed space until it is reused. A ``CHECKPOINT`` follows when this role may
+        run it. WAL segments (``pg_wal``) written before keep the text until
+        PostgreSQL recycles and overwrites them, and so do base backups and WAL
+        archives (see the README). Runs in autocommit, never inside a request
+        transaction; waits at most ``SCRUB_LOCK_TIMEOUT_MS`` for each table's lock.
+        Never raises for a busy or failing server: the duty stays recorded (False).
+        """
+        try:
+            due = self.settings().get(SCRUB_DUE)
+            if due is None:
+                return True
+            with translated(self.busy_timeout_ms), self._pool.connection() as conn:
+                conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{SCRUB_LOCK_TIMEOUT_MS}ms",))
+                try:
+                    for table in (*SCRUB_TABLES, *schema.VECTOR_TABLES):
+                        if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
+                            full = pgsql.SQL("FULL " if table in SCRUB_TABLES else "")
+                            conn.execute(pgsql.SQL("VACUUM {}{}").format(full, pgsql.Identifier(table)))
+                    with contextlib.suppress(psycopg.errors.InsufficientPrivilege):
+                        conn.execute("CHECKPOINT")
+                    conn.execute("DELETE FROM settings WHERE key = %s AND value = %s", (SCRUB_DUE, due))
+                finally:
+                    conn.execute("RESET lock_timeout")
+            return not self.scrub_due()  # False if another forget came in meanwhile
+        except (psycopg.Error, StorageUnavailable) as exc:
+            log.warning("scrub of forgotten content postponed: %s", exc)
+            return False
+
+    def stats(self, now: int) -> dict[str, object]:
+        """Counts over the whole database, as ``maintenance.stats`` gives them for SQLite."""
+        live = "forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > %(now)s)"
+        p = {"now": now}
+        with self.read(None) as r:
+
+            def one(query: str) -> int:
+                return int(r._one(query, p)[0])  # type: ignore[index]
+
+            by_scope: dict[str, dict[str, int]] = {}
+            for tenant, scope, n in r._all(
+                f"SELECT tenant, scope, count(*) FROM memories WHERE superseded_by IS NULL AND {live}"
+                " GROUP BY tenant, scope ORDER BY tenant, scope", p,
+            ):
+                by_scope.setdefault(tenant, {})[scope] = int(n)
+            settings = dict(r._all("SELECT key, value FROM settings"))
+            return {
+                "database": self.location,
+                "schema_version": one("SELECT version FROM memvault_schema"),
+                "model_id": settings.get("model_id"),
+                "tenants": one("SELECT count(DISTINCT tenant) FROM memories"),
+                "current": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NULL AND {live}"),
+                "superseded": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND {live}"),
+                "expired": one("SELECT count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(now)s"),
+                "forgotten": one("SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"),
+                "vectors_pending": one("SELECT count(*) FROM memories WHERE vector_pending"),
+                "scrub_pending": SCRUB_DUE in settings,
+                "by_kind": {k: int(n) for k, n in r._all(
+                    f"SELECT kind, count(*) FROM memories WHERE superseded_by IS NULL AND {live} GROUP BY kind", p)},
+                "by_scope": by_scope,
+            }
+
+    def check(self) -> list[str]:
+        """Every inconsistency of the database's own structures, as sentences (``maintenance.check``'s
+        checks in PostgreSQL's terms): keyword entries and vectors against the memories, pending
+        vectors, one-sided or cyclic supersession links, tombstones holding content, a pending scrub."""
+        problems: list[str] = []
+        with self.read(None) as r:
+
+            def one(query: str) -> int:
+                return int(r._one(query)[0])  # type: ignore[index]
+
+            settings = dict(r._all("SELECT key, value FROM settings"))
+            missing = one("SELECT count(*) FROM memories WHERE content IS NOT NULL AND content_terms IS NULL")
+            stray = one("SELECT count(*) FROM memories WHERE content IS NULL"
+                        " AND (content_terms IS NOT NULL OR context_terms IS NOT NULL)")
+            if missing or stray:
+                problems.append(f"full-text index: {missing} memories lack their words, {stray} tombstones keep theirs")
+            if r.has_vectors():
+                missing_vec = one("SELECT count(*) FROM memories m WHERE m.content IS NOT NULL AND NOT m.vector_pending"
+                                  " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_seq = m.seq)")
+                stray_vec = one(
+                    "SELECT (SELECT count(*) FROM memory_vectors v WHERE NOT EXISTS (SELECT 1 FROM memories m"
+                    " WHERE m.seq = v.memory_seq AND m.content IS NOT NULL)) + (SELECT count(*) FROM memory_windows w"
+                    " WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.seq = w.memory_seq AND m.content IS NOT NULL))"
+                )
+                if missing_vec or stray_vec:
+                    problems.append(f"vectors: {missing_vec} memories marked embedded have none, "
+                                    f"{stray_vec} vectors belong to no live memory")
+            pending = one("SELECT count(*) FROM memories WHERE vector_pending AND content IS NOT NULL")
+            if pending:
+                under_way = " (a reindex was interrupted)" if REINDEX_UNDER_WAY in settings else ""
+                problems.append(
+                    f"vectors: {pending} memories have no vector yet{under_way}; they are found by keywords only "
+                    "until `memvault reindex` (or a server with a working model) makes them"
+                )
+            half = one(
+                "SELECT count(*) FROM memories a WHERE (a.superseded_by IS NOT NULL AND NOT EXISTS"
+                " (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND b.supersedes = a.id))"
+                " OR (a.supersedes IS NOT NULL AND NOT EXISTS"
+                " (SELECT 1 FROM memories b WHERE b.id = a.supersedes AND b.superseded_by = a.id))"
+            )
+            if half:
+                problems.append(f"{half} supersession links are one-sided")
+            for column in ("superseded_by", "supersedes"):
+                looped = r._all(pgsql.SQL(_CYCLES).format(c=pgsql.Identifier(column)))
+                if looped:
+                    problems.append(f"{len(looped)} memories are in a supersession cycle ({column} links), "
+                                    f"e.g. {looped[0][0]}")
+            if SCRUB_DUE in settings:
+                problems.append(
+                    "a scrub of forgotten content is pending (a table was locked): forgotten text may remain in "
+                    "the database files until the next write or start-up"
+                )
+            tombstones = one(
+                "SELECT count(*) FROM memories m WHERE m.forgotten_at IS NOT NULL AND (m.content IS NOT NULL"
+                " OR m.source IS NOT NULL OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq))"
+            )
+            if tombstones:
+                problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+        return problems
+
+    def reset_vectors(self, model_id: str, dim: int) -> None:
+        """Drop every vector, record ``model_id``/``dim`` (new vector tables of that dimension)
+        and mark every live memory pending, in one transaction."""
+        statements = [*schema.drop_vector_tables_sql(), *schema.vector_tables_sql(dim)]
+        with self.write(None) as w:
+            w.conn.execute("SELECT pg_advisory_xact_lock(%s)", (schema.MODEL_LOCK,))
+            for statement in statements:
+                w.conn.execute(statement)
+            w.conn.execute("INSERT INTO settings(key, value) VALUES ('model_id', %s), ('model_dim', %s)"
+                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (model_id, str(dim)))
+            w.conn.execute("UPDATE memories SET vector_pending = true WHERE content IS NOT NULL")
+
+    def close(self) -> None:
+        """Close every pooled connection; the backend cannot be used afterwards."""
+        self._pool.close()
+
+
+def open_backend(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> PostgresBackend:
+    """Open the PostgreSQL database at ``url`` (see :class:`PostgresBackend`)."""
+    return PostgresBackend(url, busy_timeout_ms=busy_timeout_ms, pool_size=pool_size)

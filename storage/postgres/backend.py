@@ -1,0 +1,421 @@
+"""The ``Reader`` and ``Writer`` of one PostgreSQL transaction (``storage.backend``).
+
+Each method filters the tenant itself, and below it row-level security does too when
+the transaction is bound to a tenant (``connect.transaction``). Writers are ``READ
+COMMITTED``: what SQLite gets from one writer at a time, PostgreSQL gets from locks
+held to the end of the transaction — ``lock`` (a row lock, for supersede), and
+advisory locks on an idempotency key and on a content hash (so a second writer with
+the same key or content waits, then sees the first one's row, as on SQLite).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg import sql
+
+from ..backend import NewRow, Order
+from ..errors import Busy, Conflict
+from ..ids import new_id
+from ..query import Filters
+from ..records import ApiKey, Memory
+from . import schema
+from .sql import MEMORY_COLUMNS, TS_CONFIG, filter_sql, index_words, keyword_sql, similarity_sql, vector_sql, window_sql
+
+SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
+EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
+_API_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
+_TS_VECTOR = f"to_tsvector('{TS_CONFIG}', %s)"
+
+
+def _memory(row: tuple) -> Memory:
+    values = list(row)
+    values[5] = tuple(values[5])
+    return Memory(*values)
+
+
+def _lock_key(*parts: str) -> str:
+    return "\x1f".join(parts)
+
+
+class PgReader:
+    """One read transaction on ``conn``, bound to ``tenant`` (None: every tenant)."""
+
+    def __init__(self, conn: psycopg.Connection, tenant: str | None) -> None:
+        self.conn = conn
+        self.tenant = tenant
+        self._vectors: bool | None = None
+
+    def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
+        return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
+
+    def _one(self, query: str | sql.Composable, params: Any = None) -> tuple | None:
+        return self.conn.execute(query, params).fetchone()  # type: ignore[arg-type]
+
+    def _own(self, column: str = "tenant") -> tuple[str, dict[str, object]]:
+        """`` AND <column> = %(own)s`` when bound to a tenant (else nothing), with its parameter."""
+        if self.tenant is None:
+            return "", {}
+        return f" AND {column} = %(own)s", {"own": self.tenant}
+
+    def has_vectors(self) -> bool:
+        """Whether the vector tables exist (a model has been claimed)."""
+        if self._vectors is None:
+            self._vectors = self._one("SELECT to_regclass('memory_vectors') IS NOT NULL")[0]  # type: ignore[index]
+        return bool(self._vectors)
+
+    # -- retrieval candidates ----------------------------------------------------------
+    def keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
+        built = keyword_sql(filters, words, k)
+        if built is None:
+            return []
+        return [(seq, float(score), float(content) + 0.0) for seq, score, content in self._all(*built)]
+
+    def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if not self.has_vectors() or k <= 0:
+            return []
+        self.conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        self.conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH_MIN, k))),))
+        sql_text, params = vector_sql(filters, k, exact=False)
+        rows = self._all(sql_text, {**params, "vector": vector})
+        if len(rows) < k:
+            # The index scan stops at hnsw.max_scan_tuples: when it found fewer than k, the
+            # memories passing the filters are few or far apart; an exact scan is cheap then.
+            sql_text, params = vector_sql(filters, k, exact=True)
+            rows = self._all(sql_text, {**params, "vector": vector})
+        best = {seq: 1.0 - float(d) for seq, d in rows}
+        sql_text, params = window_sql(filters, k)
+        for seq, distance in self._all(sql_text, {**params, "vector": vector}):
+            best[seq] = max(best.get(seq, -1.0), 1.0 - float(distance))
+        return sorted(best.items(), key=lambda item: (-item[1], -item[0]))[:k]
+
+    def similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
+        if not seqs or not self.has_vectors():
+            return {}
+        rows = self._all(similarity_sql(self.tenant), {"seqs": seqs, "vector": vector, "tenant": self.tenant})
+        return {seq: 1.0 - float(distance) for seq, distance in rows}
+
+    def pair_similarity(self, a: int, b: int) -> float | None:
+        if not self.has_vectors():
+            return None
+        own, params = self._own("a.tenant")
+        row = self._one(
+            "SELECT a.embedding <=> b.embedding FROM memory_vectors a, memory_vectors b"
+            f" WHERE a.memory_seq = %(a)s AND b.memory_seq = %(b)s{own}", {"a": a, "b": b, **params},
+        )
+        return None if row is None else 1.0 - float(row[0])
+
+    def query_terms(self, words: list[str]) -> list[str]:
+        row = self._one(f"SELECT tsvector_to_array({_TS_VECTOR})", (index_words(" ".join(words)),))
+        return sorted(row[0]) if row else []  # type: ignore[index]
+
+    def document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
+        own, params = self._own()
+        rows = self._all(
+            "SELECT seq, tsvector_to_array(coalesce(content_terms, ''::tsvector)),"
+            " tsvector_to_array(coalesce(context_terms, ''::tsvector))"
+            f" FROM memories WHERE seq = ANY(%(seqs)s){own}", {"seqs": seqs, **params},
+        )
+        return {seq: (set(content), set(context)) for seq, content, context in rows}
+
+    def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+        own, params = self._own("m.tenant")
+        total = self._one(f"SELECT count(*) FROM memories m WHERE m.content_terms IS NOT NULL{own}", params)[0]  # type: ignore[index]
+        if not terms:
+            return total, {}
+        # A term is a lexeme already: 'simple' parses it back to itself without stemming it again.
+        rows = self._all(
+            "SELECT t.term, (SELECT count(*) FROM memories m WHERE m.content_terms @@ plainto_tsquery('simple', t.term)"
+            f"{own}) FROM unnest(%(terms)s::text[]) AS t(term)", {"terms": terms, **params},
+        )
+        return total, {term: n for term, n in rows if n}
+
+    # -- rows ------------------------------------------------------------------------------
+    def rows(self, seqs: list[int]) -> dict[int, Memory]:
+        if not seqs:
+            return {}
+        own, params = self._own("m.tenant")
+        rows = self._all(
+            f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.seq = ANY(%(seqs)s){own}", {"seqs": seqs, **params}
+        )
+        return {row[0]: _memory(row[1:]) for row in rows}
+
+    def by_id(self, tenant: str, memory_id: str) -> tuple[int, Memory] | None:
+        row = self._one(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.id = %s AND m.tenant = %s",
+                        (memory_id, tenant))
+        return None if row is None else (row[0], _memory(row[1:]))
+
+    def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
+        rows = self._all(
+            f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.id >= %s AND m.id < %s"
+            " ORDER BY m.id LIMIT %s",
+            (tenant, prefix, prefix + "\U0010ffff", limit),
+        )
+        return [_memory(r) for r in rows]
+
+    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
+        row = self._one(
+            "SELECT (SELECT id FROM memories WHERE tenant = %(t)s AND id < %(id)s ORDER BY id DESC LIMIT 1),"
+            " (SELECT id FROM memories WHERE tenant = %(t)s AND id > %(id)s ORDER BY id LIMIT 1)",
+            {"t": tenant, "id": memory_id},
+        )
+        return row[0], row[1]  # type: ignore[index]
+
+    def memories(self, filters: Filters, order: Order, limit: int | None) -> list[Memory]:
+        where, params = filter_sql(filters)
+        by = "m.observed_at DESC" if order == "observed" else "m.importance DESC, m.observed_at DESC"
+        rows = self._all(
+            f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE {where} ORDER BY {by}, m.seq DESC LIMIT %(limit)s",
+            {**params, "limit": limit},
+        )
+        return [_memory(r) for r in rows]
+
+    def count(self, filters: Filters) -> int:
+        where, params = filter_sql(filters)
+        return int(self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0])  # type: ignore[index]
+
+    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
+        rows = self._all(
+            "SELECT scope, count(*) FROM memories WHERE tenant = %s AND forgotten_at IS NULL"
+            " AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > %s)"
+            " GROUP BY scope ORDER BY count(*) DESC, scope",
+            (tenant, now),
+        )
+        return {scope: int(n) for scope, n in rows}
+
+    def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
+        row = self._one(
+            "SELECT m.id, k.content_hash FROM idempotency_keys k JOIN memories m ON m.seq = k.memory_seq"
+            " WHERE k.tenant = %s AND k.key = %s",
+            (tenant, key),
+        )
+        return None if row is None else (row[0], row[1])
+
+    def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
+        row = self._one(
+            "SELECT id FROM memories WHERE tenant = %s AND scope = %s AND content_hash = %s"
+            " AND id IS DISTINCT FROM %s AND superseded_by IS NULL AND forgotten_at IS NULL"
+            " AND (expires_at IS NULL OR expires_at > %s) ORDER BY seq LIMIT 1",
+            (tenant, scope, content_hash, but, now),
+        )
+        return None if row is None else row[0]
+
+    def latest_episode(self, tenant: str, scope: str, since: int, until: int, but: str | None) -> int | None:
+        row = self._one(
+            "SELECT seq FROM memories WHERE tenant = %s AND scope = %s AND kind = 'episode'"
+            " AND forgotten_at IS NULL AND superseded_by IS NULL AND id IS DISTINCT FROM %s"
+            " AND observed_at BETWEEN %s AND %s ORDER BY observed_at DESC, seq DESC LIMIT 1",
+            (tenant, scope, but, since, until),
+        )
+        return None if row is None else int(row[0])
+
+    def model(self) -> tuple[str, int] | None:
+        found = dict(self._all("SELECT key, value FROM settings WHERE key IN ('model_id', 'model_dim')"))
+        if "model_id" not in found:
+            return None
+        return found["model_id"], int(found.get("model_dim", 0))
+
+    def export_page(self, tenant: str, now: int, after_seq: int, size: int) -> list[tuple[int, Memory]]:
+        rows = self._all(
+            f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.forgotten_at IS NULL"
+            " AND (m.expires_at IS NULL OR m.expires_at > %s) AND m.seq > %s ORDER BY m.seq LIMIT %s",
+            (tenant, now, after_seq, size),
+        )
+        return [(row[0], _memory(row[1:])) for row in rows]
+
+    def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
+        own, params = self._own()
+        row = self._one(f"SELECT key_hash, {_API_COLUMNS} FROM api_keys WHERE key_hash = %(hash)s{own}",
+                        {"hash": key_hash, **params})
+        return None if row is None else (row[0], ApiKey(*row[1:]))
+
+    def api_keys(self) -> list[ApiKey]:
+        own, params = self._own()
+        rows = self._all(f"SELECT {_API_COLUMNS} FROM api_keys WHERE true{own} ORDER BY created_at, id", params)
+        return [ApiKey(*r) for r in rows]
+
+
+class PgWriter(PgReader):
+    """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
+
+    def _advisory(self, *parts: str) -> None:
+        """Hold a lock on ``parts`` until the transaction ends (writers of the same key or content queue)."""
+        self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_lock_key(*parts),))
+
+    def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
+        self._advisory("key", tenant, key)
+        return super().idempotency_key(tenant, key)
+
+    def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
+        self._advisory("hash", tenant, scope, content_hash)
+        return super().current_with_hash(tenant, scope, content_hash, now, but)
+
+    def claim_model(self, model_id: str, dim: int) -> bool:
+        self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (schema.MODEL_LOCK,))
+        recorded = self.model()
+        if recorded is not None:
+            return recorded == (model_id, dim)
+        statements = schema.vector_tables_sql(dim)
+        # DDL needs the owner: leave the tenant's role for these statements only.
+        self.conn.execute("SET LOCAL ROLE NONE")
+        for statement in statements:
+            self.conn.execute(statement)
+        if self.tenant is not None:
+            self.conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(schema.APP_ROLE)))
+        self.conn.execute(
+            "INSERT INTO settings(key, value) VALUES ('model_id', %s), ('model_dim', %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (model_id, str(dim)),
+        )
+        self._vectors = True
+        return True
+
+    def insert(self, row: NewRow) -> int:
+        context = None
+        if row.context_seq is not None:
+            found = self._one("SELECT content FROM memories WHERE seq = %s", (row.context_seq,))
+            context = found[0] if found else None
+        with_vectors = row.vectors is not None
+        inserted = self._one(
+            "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
+            " observed_at, recorded_at, expires_at, supersedes, superseded_by, supersede_reason, confirmations,"
+            " last_confirmed_at, vector_pending, context_seq, content_terms, context_terms)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+            f" {_TS_VECTOR}, CASE WHEN %s::text IS NULL THEN NULL ELSE {_TS_VECTOR} END)"
+            " ON CONFLICT (id) DO NOTHING RETURNING seq",
+            (
+                row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance,
+                row.source, row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.superseded_by,
+                row.supersede_reason, row.confirmations, row.last_confirmed_at, not with_vectors,
+                row.context_seq, index_words(row.content),
+                context, index_words(context),
+            ),
+        )
+        if inserted is None:
+            raise Conflict(f"a memory with id {row.id} exists already")
+        seq = int(inserted[0])
+        self.conn.cursor().executemany(
+            "INSERT INTO memory_tags(memory_seq, tenant, tag) VALUES (%s, %s, %s)",
+            [(seq, row.tenant, tag) for tag in dict.fromkeys(row.tags)],
+        )
+        if row.idempotency_key is not None:
+            self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash)
+        if row.vectors is not None:
+            self._write_vectors(seq, row.tenant, row.vectors)
+        return seq
+
+    def _write_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
+        self._delete_vectors(seq)
+        self.conn.execute("INSERT INTO memory_vectors(memory_seq, tenant, embedding) VALUES (%s, %s, %s)",
+                          (seq, tenant, np.asarray(vectors[0], dtype=np.float32)))
+        self.conn.cursor().executemany(
+            "INSERT INTO memory_windows(memory_seq, tenant, part, embedding) VALUES (%s, %s, %s, %s)",
+            [(seq, tenant, part, np.asarray(v, dtype=np.float32)) for part, v in enumerate(vectors[1:], start=1)],
+        )
+
+    def _delete_vectors(self, seq: int) -> None:
+        if self.has_vectors():
+            self.conn.execute("DELETE FROM memory_vectors WHERE memory_seq = %s", (seq,))
+            self.conn.execute("DELETE FROM memory_windows WHERE memory_seq = %s", (seq,))
+
+    def confirm(self, memory_id: str, now: int) -> None:
+        own, params = self._own()
+        self.conn.execute(
+            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = %(now)s"
+            f" WHERE id = %(id)s{own}", {"now": now, "id": memory_id, **params},
+        )
+
+    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str) -> None:
+        done = self._one(
+            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash)"
+            " SELECT %s, %s, seq, %s FROM memories WHERE id = %s AND tenant = %s"
+            " ON CONFLICT (tenant, key) DO NOTHING RETURNING 1",
+            (tenant, key, content_hash, memory_id, tenant),
+        )
+        if done is None:
+            # Writers take the key's advisory lock before looking it up, so only a writer
+            # that did not (or a race outside memvault) lands here; a retry replays it.
+            raise Busy(f"idempotency_key {key!r} was recorded by another writer at the same moment. "
+                       "Nothing was written; retrying is safe and returns that memory.")
+
+    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
+        own, params = self._own()
+        row = self._one(
+            "UPDATE memories SET superseded_by = %(new)s, supersede_reason = %(reason)s"
+            f" WHERE id = %(old)s{own} RETURNING seq", {"new": new_id, "reason": reason, "old": old_id, **params},
+        )
+        if row is not None:
+            self._drop_as_context(int(row[0]))
+
+    def _drop_as_context(self, seq: int) -> None:
+        """Memories using ``seq`` as their episode context lose it (and its words)."""
+        self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL WHERE context_seq = %s", (seq,))
+
+    def lock(self, memory_id: str) -> None:
+        own, params = self._own()
+        self.conn.execute(f"SELECT 1 FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})
+
+    def erase(self, memory_id: str, now: int, reason: str | None) -> None:
+        own, params = self._own()
+        row = self._one(f"SELECT seq FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})
+        if row is None:
+            return
+        seq = int(row[0])
+        self._delete_vectors(seq)
+        self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = %s", (seq,))
+        self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = %s", (seq,))
+        self.conn.execute(
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, supersede_reason = NULL,"
+            " content_terms = NULL, context_terms = NULL, forgotten_at = %s, forget_reason = %s,"
+            " vector_pending = false WHERE seq = %s",
+            (now, reason, seq),
+        )
+        self._drop_as_context(seq)
+        # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
+        self.conn.execute(
+            "INSERT INTO settings(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (SCRUB_DUE, new_id()),
+        )
+
+    def expired(self, cutoff: int) -> list[tuple[str, int]]:
+        own, params = self._own()
+        rows = self._all(
+            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(cutoff)s"
+            f"{own} ORDER BY seq", {"cutoff": cutoff, **params},
+        )
+        return [(memory_id, int(expires)) for memory_id, expires in rows]
+
+    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
+        own, params = self._own()
+        return [tuple(r) for r in self._all(  # type: ignore[misc]
+            "SELECT seq, tenant, content FROM memories WHERE vector_pending AND content IS NOT NULL"
+            f" AND seq > %(after)s{own} ORDER BY seq LIMIT %(size)s", {"after": after_seq, "size": size, **params},
+        )]
+
+    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray]) -> bool:
+        own, params = self._own()
+        row = self._one(
+            "SELECT tenant FROM memories WHERE seq = %(seq)s AND vector_pending AND content = %(content)s"
+            f"{own} FOR UPDATE", {"seq": seq, "content": content, **params},
+        )
+        if row is None or not self.has_vectors():
+            return False
+        self._write_vectors(seq, row[0], vectors)
+        self.conn.execute("UPDATE memories SET vector_pending = false WHERE seq = %s", (seq,))
+        return True
+
+    def insert_api_key(self, key_hash: str, key: ApiKey) -> None:
+        self.conn.execute(
+            f"INSERT INTO api_keys(key_hash, {_API_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (key_hash, key.id, key.tenant, key.scope, key.name, key.read_only, key.created_at,
+             key.expires_at, key.revoked_at),
+        )
+
+    def revoke_api_key(self, key_id: str, now: int) -> ApiKey | None:
+        own, params = self._own()
+        self.conn.execute(f"UPDATE api_keys SET revoked_at = %(now)s WHERE id = %(id)s AND revoked_at IS NULL{own}",
+                          {"now": now, "id": key_id, **params})
+        row = self._one(f"SELECT {_API_COLUMNS} FROM api_keys WHERE id = %(id)s{own}", {"id": key_id, **params})
+        return None if row is None else ApiKey(*row)

@@ -1,0 +1,147 @@
+"""Connecting to PostgreSQL: the first connection (checks and migrations), the pool,
+transactions bound to a tenant, and memvault's errors for the server's failures.
+
+Connections are in autocommit mode and every transaction is opened explicitly
+(``BEGIN``), so ``VACUUM`` (which cannot run in a transaction) uses the same pool.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ..errors import Busy, StorageUnavailable, StoreError
+from .schema import APP_ROLE
+
+log = logging.getLogger(__name__)
+CONNECT_TIMEOUT_S = 10
+
+
+def location(url: str) -> str:
+    """``url`` as it may be shown: ``postgresql://user@host:port/dbname``, never the password."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        raise StoreError(f"not a PostgreSQL connection string ({exc})") from exc
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+
+
+def connect(url: str) -> psycopg.Connection:
+    """One autocommit connection (for checks and migrations).
+
+    Raises:
+        StoreError: the server cannot be reached or refuses the login; the message
+            names the location (without the password) and the server's reason.
+    """
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.OperationalError as exc:
+        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        hint = ""
+        if "password" in str(exc):
+            hint = " (wrong user name or password)"
+        elif "does not exist" in str(exc):
+            hint = " (no such database: create it first)"
+        raise StoreError(f"cannot connect to PostgreSQL at {location(url)}{hint}: {reason}") from exc
+
+
+def open_pool(url: str, size: int, timeout_s: float) -> ConnectionPool:
+    """A pool of up to ``size`` autocommit connections with pgvector's types registered.
+
+    Raises:
+        StoreError: no connection could be opened within ``timeout_s``.
+    """
+
+    def configure(conn: psycopg.Connection) -> None:
+        register_vector(conn)
+
+    pool = ConnectionPool(
+        url, min_size=1, max_size=size, timeout=timeout_s, open=False, configure=configure,
+        kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S}, name="memvault",
+    )
+    try:
+        pool.open(wait=True, timeout=max(timeout_s, CONNECT_TIMEOUT_S))
+    except PoolTimeout as exc:
+        pool.close()
+        raise StoreError(f"cannot open connections to PostgreSQL at {location(url)}: {exc}") from exc
+    return pool
+
+
+def unavailable(exc: Exception, busy_timeout_ms: int) -> StorageUnavailable | None:
+    """memvault's error for a PostgreSQL failure that is not memvault's fault, or None.
+
+    Lock timeouts, deadlocks, serialization failures and an exhausted pool are
+    :class:`Busy` (retrying is safe); a lost connection, a server shutting down, a
+    full disk or a read-only server are :class:`StorageUnavailable`.
+    """
+    seconds = busy_timeout_ms / 1000
+    if isinstance(exc, PoolTimeout):
+        return Busy(f"the database is busy: no connection became free within {seconds:g} s. "
+                    "Nothing was written; retrying is safe.")
+    if isinstance(exc, (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected,
+                        psycopg.errors.SerializationFailure)):
+        return Busy(f"the database is busy: another writer held a row this one needs ({exc.diag.message_primary}). "
+                    "Nothing was written; retrying is safe.")
+    if isinstance(exc, psycopg.errors.DiskFull):
+        return StorageUnavailable(f"the PostgreSQL server's disk is full ({exc.diag.message_primary}). Nothing "
+                                  "was written; retrying is safe but fails again until space is freed.")
+    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
+        return StorageUnavailable(f"the PostgreSQL server is read-only ({exc.diag.message_primary}), e.g. a "
+                                  "standby. Nothing was written; connect to the primary.")
+    if isinstance(exc, psycopg.OperationalError):
+        return StorageUnavailable(f"the connection to PostgreSQL failed ({str(exc).strip() or type(exc).__name__}). "
+                                  "Nothing was written; retrying is safe once the server is back.")
+    return None
+
+
+@contextlib.contextmanager
+def translated(busy_timeout_ms: int) -> Iterator[None]:
+    """Raise memvault's error (see :func:`unavailable`) for the server's failures in the block."""
+    try:
+        yield
+    except (psycopg.Error, PoolTimeout) as exc:
+        mapped = unavailable(exc, busy_timeout_ms)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+@contextlib.contextmanager
+def transaction(
+    pool: ConnectionPool, tenant: str | None, *, write: bool, busy_timeout_ms: int
+) -> Iterator[psycopg.Connection]:
+    """A pooled connection inside one transaction, committed when the block ends without error.
+
+    Reads are ``REPEATABLE READ READ ONLY`` (one snapshot); writes ``READ COMMITTED``
+    with row locks (``Writer.lock``) and a ``lock_timeout`` of ``busy_timeout_ms``.
+    With a ``tenant``, the transaction runs as ``APP_ROLE`` with ``memvault.tenant``
+    set, so row-level security shows and accepts that tenant's rows only; with None
+    it runs as the connecting role (maintenance across tenants).
+
+    Raises:
+        Busy, StorageUnavailable: see :func:`unavailable` (rolled back).
+    """
+    with translated(busy_timeout_ms), pool.connection() as conn:
+        conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED" if write else
+                     "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            conn.execute("SELECT set_config('lock_timeout', %s, true)", (f"{int(busy_timeout_ms)}ms",))
+            if tenant is not None:
+                conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(APP_ROLE)))
+                conn.execute("SELECT set_config('memvault.tenant', %s, true)", (tenant,))
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if not conn.closed:
+                with contextlib.suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
+            raise

@@ -1,0 +1,300 @@
+"""The PostgreSQL schema and its forward-only migrations, keyed on the ``memvault_schema`` table.
+
+The tables mirror SQLite's (``storage.schema``): ``memories`` is the truth and is
+append-only (forgetting empties a row into a tombstone); ``content_terms`` and
+``context_terms`` are its stored ``tsvector``s (GIN-indexed), written with the row
+in the same statement. ``memory_vectors`` (window 0, HNSW-indexed) and
+``memory_windows`` (later windows of long memories) are created when the embedding
+model's dimension is first known (:func:`vector_tables_sql`), as SQLite creates its
+vec0 table: their column is ``vector(dim)``, which an HNSW index needs.
+
+Isolation. Every table with a ``tenant`` column has row-level security with one
+policy for the role ``memvault_app`` (``APP_ROLE``): a row is visible and writable
+only when its tenant equals the transaction's ``memvault.tenant`` setting. That role
+owns nothing and cannot log in; the connecting role (which owns the tables, so the
+policy does not bind it) switches to it with ``SET LOCAL ROLE`` in every transaction
+bound to a tenant (``connect.transaction``).
+
+Migrations run in one transaction under ``pg_advisory_xact_lock``, so two processes
+starting at once apply each step once; a database of another program or of a newer
+memvault is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import psycopg
+from psycopg import sql
+
+from ..errors import StoreError
+from .sql import TS_CONFIG
+
+APP_ROLE = "memvault_app"
+TENANT_TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys")
+VECTOR_TABLES = ("memory_vectors", "memory_windows")
+MIGRATION_LOCK = 0x6D656D7661756C74  # pg_advisory_xact_lock key of migrations ("memvault")
+MODEL_LOCK = MIGRATION_LOCK + 1  # ... of recording the model and creating the vector tables
+PGVECTOR_MIN = (0, 8)  # iterative index scans
+
+_V1 = f"""
+CREATE TABLE memvault_schema (version integer NOT NULL);
+INSERT INTO memvault_schema VALUES (0);
+
+CREATE TEXT SEARCH DICTIONARY memvault_english (TEMPLATE = snowball, Language = english);
+CREATE TEXT SEARCH CONFIGURATION {TS_CONFIG} (COPY = pg_catalog.simple);
+ALTER TEXT SEARCH CONFIGURATION {TS_CONFIG} ALTER MAPPING
+    FOR asciiword, word, numword, asciihword, hword, hword_asciipart, hword_part, hword_numpart, numhword
+    WITH memvault_english;
+
+CREATE TABLE memories (
+    seq               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id                text COLLATE "C" NOT NULL UNIQUE,   -- UUIDv7
+    tenant            text COLLATE "C" NOT NULL,
+    scope             text COLLATE "C" NOT NULL,
+    kind              text COLLATE "C" NOT NULL,
+    content           text,                              -- NULL once forgotten
+    content_hash      text,
+    importance        integer NOT NULL CHECK (importance BETWEEN 1 AND 10),
+    source            text,
+    observed_at       bigint NOT NULL,                   -- ms since the epoch
+    recorded_at       bigint NOT NULL,
+    expires_at        bigint,
+    supersedes        text COLLATE "C",                  -- no foreign key: an import may name
+    superseded_by     text COLLATE "C",                  -- a memory that was forgotten elsewhere
+    supersede_reason  text,
+    forgotten_at      bigint,
+    forget_reason     text,
+    confirmations     integer NOT NULL DEFAULT 0,
+    last_confirmed_at bigint,
+    vector_pending    boolean NOT NULL DEFAULT true,
+    context_seq       bigint REFERENCES memories(seq),   -- the episode before it (its context)
+    content_terms     tsvector,                          -- sql.index_words(content)
+    context_terms     tsvector,                          -- sql.index_words(context's content)
+    CHECK (forgotten_at IS NULL OR (content IS NULL AND content_hash IS NULL AND content_terms IS NULL))
+);
+CREATE INDEX memories_current ON memories(tenant, scope, content_hash)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+CREATE INDEX memories_live ON memories(tenant, scope, expires_at, kind, observed_at)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+CREATE INDEX memories_observed ON memories(tenant, observed_at);
+CREATE INDEX memories_pending ON memories(seq) WHERE vector_pending;
+CREATE INDEX memories_context ON memories(context_seq) WHERE context_seq IS NOT NULL;
+CREATE INDEX memories_expiring ON memories(expires_at) WHERE forgotten_at IS NULL AND expires_at IS NOT NULL;
+CREATE INDEX memories_tenant_id ON memories(tenant, id);
+CREATE INDEX memories_content_terms ON memories USING gin (content_terms);
+CREATE INDEX memories_context_terms ON memories USING gin (context_terms);
+
+CREATE TABLE memory_tags (
+    memory_seq bigint NOT NULL REFERENCES memories(seq),
+    tenant     text COLLATE "C" NOT NULL,
+    tag        text COLLATE "C" NOT NULL,
+    PRIMARY KEY (memory_seq, tag)
+);
+CREATE INDEX memory_tags_by_tag ON memory_tags(tag, memory_seq);
+
+CREATE TABLE idempotency_keys (
+    tenant       text COLLATE "C" NOT NULL,
+    key          text COLLATE "C" NOT NULL,
+    memory_seq   bigint NOT NULL REFERENCES memories(seq),
+    content_hash text NOT NULL,
+    PRIMARY KEY (tenant, key)
+);
+CREATE INDEX idempotency_keys_by_memory ON idempotency_keys(memory_seq);
+
+CREATE TABLE settings (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
+
+CREATE TABLE api_keys (
+    id         text COLLATE "C" PRIMARY KEY,
+    key_hash   text NOT NULL UNIQUE,                     -- hex SHA-256 of the key
+    tenant     text COLLATE "C" NOT NULL,
+    scope      text COLLATE "C" NOT NULL,
+    name       text,
+    read_only  boolean NOT NULL DEFAULT false,
+    created_at bigint NOT NULL,
+    expires_at bigint,
+    revoked_at bigint
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _grants(tables: tuple[str, ...]) -> list[sql.Composable]:
+    """Grants to ``APP_ROLE`` and the tenant policy on ``tables``."""
+    out: list[sql.Composable] = []
+    for table in tables:
+        name = sql.Identifier(table)
+        out.append(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(name, sql.Identifier(APP_ROLE)))
+        if table == "settings":
+            continue
+        out.append(sql.SQL("ALTER TABLE {} ENABLE ROW LEVEL SECURITY").format(name))
+        out.append(
+            sql.SQL(
+                "CREATE POLICY memvault_tenant ON {} TO {} USING (tenant = current_setting('memvault.tenant', true))"
+                " WITH CHECK (tenant = current_setting('memvault.tenant', true))"
+            ).format(name, sql.Identifier(APP_ROLE))
+        )
+    return out
+
+
+def vector_tables_sql(dim: int) -> list[sql.Composable]:
+    """DDL of the vector tables for ``dim``-dimensional unit vectors, with their grants and policies.
+
+    Window 0 goes to ``memory_vectors`` under an HNSW index with cosine distance
+    (``vector_cosine_ops``); later windows to ``memory_windows``, searched exactly
+    (a few long memories have them).
+
+    Raises:
+        StoreError: ``dim`` is outside 1..2000 (pgvector's HNSW limit for ``vector``).
+    """
+    if not 1 <= dim <= 2000:
+        raise StoreError(f"unsupported embedding dimension {dim}: the HNSW index takes 1 to 2000")
+    vector = sql.SQL(f"vector({int(dim)})")
+    return [
+        sql.SQL(
+            "CREATE TABLE memory_vectors (memory_seq bigint PRIMARY KEY REFERENCES memories(seq),"
+            " tenant text COLLATE \"C\" NOT NULL, embedding {} NOT NULL)"
+        ).format(vector),
+        sql.SQL("CREATE INDEX memory_vectors_hnsw ON memory_vectors USING hnsw (embedding vector_cosine_ops)"),
+        sql.SQL(
+            "CREATE TABLE memory_windows (memory_seq bigint NOT NULL REFERENCES memories(seq),"
+            " tenant text COLLATE \"C\" NOT NULL, part integer NOT NULL CHECK (part >= 1),"
+            " embedding {} NOT NULL, PRIMARY KEY (memory_seq, part))"
+        ).format(vector),
+        *_grants(VECTOR_TABLES),
+    ]
+
+
+def drop_vector_tables_sql() -> list[sql.Composable]:
+    """DDL removing the vector tables (``reset_vectors``)."""
+    return [sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(t)) for t in VECTOR_TABLES]
+
+
+def _version(conn: psycopg.Connection) -> int | None:
+    """The schema version, None when the database has no memvault schema."""
+    # pg_class read with this statement's snapshot: to_regclass may answer from a cache
+    # that still misses a table another process created while this one waited for the lock.
+    exists = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = current_schema() AND c.relname = 'memvault_schema')"
+    ).fetchone()[0]
+    if not exists:
+        return None
+    return int(conn.execute("SELECT version FROM memvault_schema").fetchone()[0])
+
+
+def check_compatible(conn: psycopg.Connection) -> int:
+    """The database's schema version (0: empty) if this memvault may use it; changes nothing.
+
+    Raises:
+        StoreError: the current schema holds tables but no memvault schema (a database
+            of another program), or a newer memvault wrote it.
+    """
+    version = _version(conn)
+    if version is None:
+        tables = conn.execute(
+            "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"
+        ).fetchone()[0]
+        if tables:
+            raise StoreError(
+                "this PostgreSQL database holds tables of another program and no memvault schema; "
+                "give memvault a database (or schema) of its own. Nothing was changed."
+            )
+        return 0
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"this database has memvault schema version {version}, written by a newer memvault; "
+            f"this version understands up to {SCHEMA_VERSION}. Upgrade memvault; nothing was changed."
+        )
+    return version
+
+
+def _ensure_pgvector(conn: psycopg.Connection) -> None:
+    """Create the ``vector`` extension if it is missing (inside the migration transaction).
+
+    Raises:
+        StoreError: pgvector is not installed on the server, is older than 0.8, or
+            this role may not create it.
+    """
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if row is None:
+        available = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+        if available is None:
+            raise StoreError(
+                "the PostgreSQL server has no pgvector extension (CREATE EXTENSION vector is impossible): "
+                "install pgvector 0.8 or later on the server. Nothing was changed."
+            )
+        try:
+            with conn.transaction():  # a savepoint: the error message below is ours
+                conn.execute("CREATE EXTENSION vector")
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise StoreError(
+                "the pgvector extension is not enabled in this database and this role may not enable it: "
+                f"ask an administrator to run CREATE EXTENSION vector ({exc.diag.message_primary}). "
+                "Nothing was changed."
+            ) from exc
+        row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    version = tuple(int(p) for p in row[0].split(".")[:2])
+    if version < PGVECTOR_MIN:
+        raise StoreError(
+            f"pgvector {row[0]} is too old: memvault needs 0.8 or later (iterative index scans). Nothing was changed."
+        )
+
+
+def _ensure_role(conn: psycopg.Connection) -> None:
+    """Create ``APP_ROLE`` (NOLOGIN) if missing and make the connecting role able to ``SET ROLE`` to it.
+
+    Raises:
+        StoreError: this role may not create ``APP_ROLE`` or be granted it.
+    """
+    role = sql.Identifier(APP_ROLE)
+    try:
+        with conn.transaction():
+            # Roles are cluster-wide and advisory locks are per database: another
+            # database's migration may create it at the same moment.
+            conn.execute(
+                sql.SQL(
+                    "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = {name}) THEN"
+                    " CREATE ROLE {role} NOLOGIN; END IF;"
+                    " EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
+                ).format(name=sql.Literal(APP_ROLE), role=role)
+            )
+            if not conn.execute("SELECT pg_has_role(current_user, %s, 'MEMBER')", (APP_ROLE,)).fetchone()[0]:
+                conn.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(role))
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise StoreError(
+            f"this PostgreSQL role may not create the role {APP_ROLE} or take it on ({exc.diag.message_primary}): "
+            f"ask an administrator to run CREATE ROLE {APP_ROLE} NOLOGIN; GRANT {APP_ROLE} TO <your role>. "
+            "Nothing was changed."
+        ) from exc
+
+
+def migrate(conn: psycopg.Connection) -> int:
+    """Bring the schema up to ``SCHEMA_VERSION`` in one transaction; returns the version now in force.
+
+    ``conn`` is in autocommit mode. Creates the ``vector`` extension and ``APP_ROLE``
+    when missing. Either every step is applied or nothing is.
+
+    Raises:
+        StoreError: as :func:`check_compatible`, :func:`_ensure_pgvector` and
+            :func:`_ensure_role` (nothing changed).
+    """
+    current = check_compatible(conn)
+    if current == SCHEMA_VERSION:
+        return current
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        current = check_compatible(conn)  # another process may have migrated meanwhile
+        if current == SCHEMA_VERSION:
+            return current
+        _ensure_pgvector(conn)
+        _ensure_role(conn)
+        while current < SCHEMA_VERSION:
+            conn.execute(MIGRATIONS[current])
+            if current == 0:
+                for statement in _grants(("settings", *TENANT_TABLES)):
+                    conn.execute(statement)
+            current += 1
+            conn.execute("UPDATE memvault_schema SET version = %s", (current,))
+    return current

@@ -1,0 +1,583 @@
+"""The PostgreSQL backend on its own: every Reader/Writer method, row-level security,
+hostile keyword queries, filtered HNSW search, forget and scrub, many writers,
+migrations and start-up errors. The contract tests run the memory rules over it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import psycopg
+import pytest
+from memvault.storage.backend import NewRow
+from memvault.storage.errors import Busy, Conflict, StorageUnavailable, StoreError
+from memvault.storage.ids import new_id
+from memvault.storage.postgres import PostgresBackend, schema
+from memvault.storage.query import Filters, query_chunks
+from memvault.storage.records import ApiKey
+
+HERE = Path(__file__).resolve().parent
+DIM = 64
+NOW = 2_000_000_000_000
+
+
+@pytest.fixture
+def backend(pg_url: str):
+    b = PostgresBackend(pg_url, busy_timeout_ms=2_000)
+    with b.write(None) as w:
+        assert w.claim_model("test-model", DIM)
+    yield b
+    b.close()
+
+
+def unit(seed: int, dim: int = DIM) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=dim).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def row(content: str, tenant: str = "a", *, seed: int = 0, vectors: bool = True, **fields) -> NewRow:
+    values: dict[str, object] = {
+        "id": new_id(), "tenant": tenant, "scope": "s", "kind": "fact", "content": content, "content_hash": content,
+        "tags": (), "importance": 5, "source": None, "observed_at": 1_000, "recorded_at": 1_000,
+        "vectors": [unit(seed)] if vectors else None,
+    }
+    values.update(fields)
+    return NewRow(**values)  # type: ignore[arg-type]
+
+
+def insert(b: PostgresBackend, *rows: NewRow) -> list[int]:
+    with b.write(rows[0].tenant) as w:
+        return [w.insert(r) for r in rows]
+
+
+def everything(tenant: str = "a", **kw) -> Filters:
+    return Filters(tenant=tenant, scopes=["s"], now=NOW, **kw)
+
+
+def keyword_ids(b: PostgresBackend, query: str, tenant: str = "a") -> list[str]:
+    with b.read(tenant) as r:
+        found = r.keyword(everything(tenant), query_chunks(query), 10)
+        rows = r.rows([seq for seq, _, _ in found])
+        return [rows[seq].id for seq, _, _ in found]
+
+
+# -- rows and writes -------------------------------------------------------------------
+
+def test_inserted_rows_read_back_with_every_field(backend):
+    r1 = row("first memory", tags=("zeta", "alpha", "Mid"), source="chat", expires_at=NOW + 5,
+             confirmations=2, last_confirmed_at=900, importance=7, kind="decision")
+    [seq] = insert(backend, r1)
+    with backend.read("a") as r:
+        found = r.by_id("a", r1.id)
+        assert found is not None and found[0] == seq
+        memory = found[1]
+        assert memory.tags == ("Mid", "alpha", "zeta")  # byte order, as SQLite's primary key gives them
+        assert (memory.content, memory.source, memory.kind, memory.importance) == ("first memory", "chat", "decision", 7)
+        assert (memory.expires_at, memory.confirmations, memory.last_confirmed_at) == (NOW + 5, 2, 900)
+        assert memory.vector_pending is False and r.rows([seq]) == {seq: memory}
+        assert r.by_id("b", r1.id) is None  # another tenant's id looks unknown
+
+
+def test_an_existing_id_is_a_conflict_and_the_transaction_stays_usable(backend):
+    r1 = row("one")
+    insert(backend, r1)
+    with backend.write("a") as w:
+        with pytest.raises(Conflict, match=r1.id):
+            w.insert(row("other", id=r1.id))
+        w.insert(row("after the conflict"))
+    assert sorted(keyword_ids(backend, "one conflict")) == sorted(
+        [r1.id, *keyword_ids(backend, "conflict")])
+
+
+def test_prefix_neighbours_listing_and_counts(backend):
+    ids = [f"0190aaaa-0000-7000-8000-00000000000{i}" for i in range(4)]
+    rows = [row(f"memory number {i}", id=ids[i], observed_at=1_000 + i % 2, importance=i + 1) for i in range(4)]
+    seqs = insert(backend, *rows)
+    insert(backend, row("tenant b", tenant="b", id="0190aaaa-0000-7000-8000-00000000000z"))
+    with backend.read("a") as r:
+        assert [m.id for m in r.by_prefix("a", "0190aaaa", 10)] == ids
+        assert [m.id for m in r.by_prefix("a", "0190aaaa", 2)] == ids[:2]
+        assert r.id_neighbours("a", ids[1]) == (ids[0], ids[2])
+        assert r.id_neighbours("a", ids[3]) == (ids[2], None)  # b's larger id is not a's neighbour
+        # newest observed first, ties by newest row
+        assert [m.id for m in r.memories(everything(), "observed", None)] == [ids[3], ids[1], ids[2], ids[0]]
+        assert [m.id for m in r.memories(everything(), "importance", 2)] == [ids[3], ids[2]]
+        assert r.count(everything()) == 4 and r.count(everything(kinds=["episode"])) == 0
+        assert r.scope_counts("a", NOW) == {"s": 4}
+        page = r.export_page("a", NOW, seqs[1], 10)
+        assert [s for s, _ in page] == seqs[2:]
+
+
+def test_filters_of_listing(backend):
+    insert(backend, row("tagged", tags=("x", "y"), observed_at=10), row("half", tags=("x",), observed_at=20),
+           row("gone", expires_at=NOW - 1, observed_at=30), row("other scope", scope="t", observed_at=40))
+    with backend.read("a") as r:
+        def contents(**kw) -> list[str | None]:
+            return [m.content for m in r.memories(everything(**kw), "observed", None)]
+        assert contents() == ["half", "tagged"]
+        assert contents(tags=["x", "y"]) == ["tagged"]
+        assert contents(since=15) == ["half"] and contents(until=15) == ["tagged"]
+        both = r.memories(Filters("a", ["s", "t"], NOW), "observed", None)
+        assert [m.content for m in both] == ["other scope", "half", "tagged"]
+
+
+def test_idempotency_keys_duplicates_and_confirmations(backend):
+    r1 = row("keyed", idempotency_key="k-1")
+    insert(backend, r1)
+    with backend.write("a") as w:
+        assert w.idempotency_key("a", "k-1") == (r1.id, "keyed")
+        assert w.idempotency_key("b", "k-1") is None
+        assert w.current_with_hash("a", "s", "keyed", NOW, None) == r1.id
+        assert w.current_with_hash("a", "s", "keyed", NOW, r1.id) is None
+        w.confirm(r1.id, 5_000)
+        w.record_key("a", "k-2", r1.id, "keyed")
+    with backend.read("a") as r:
+        memory = r.by_id("a", r1.id)[1]  # type: ignore[index]
+        assert (memory.confirmations, memory.last_confirmed_at) == (1, 5_000)
+        assert r.idempotency_key("a", "k-2") == (r1.id, "keyed")
+
+
+def test_supersede_link_lock_and_episode_context(backend):
+    first = row("Where should we go hiking?", kind="episode", observed_at=1_000)
+    [first_seq] = insert(backend, first)
+    with backend.read("a") as r:
+        assert r.latest_episode("a", "s", 0, 2_000, None) == first_seq
+        assert r.latest_episode("a", "s", 0, 2_000, first.id) is None
+    reply = row("For walking or running?", kind="episode", observed_at=1_500, context_seq=first_seq)
+    [reply_seq] = insert(backend, reply)
+    with backend.read("a") as r:
+        found = {seq: (score, content) for seq, score, content in r.keyword(everything(), query_chunks("hiking"), 10)}
+        assert found[first_seq][1] < 0  # the question holds the word itself
+        score, content_score = found[reply_seq]
+        assert content_score == 0.0 and score < 0  # the reply is found through its context only
+        assert r.document_terms([reply_seq])[reply_seq][1] >= {"hike", "where"}
+    newer = row("We go hiking on Sunday", supersedes=first.id, observed_at=1_600)
+    with backend.write("a") as w:
+        w.lock(first.id)
+        assert w.by_id("a", first.id)[1].superseded_by is None  # type: ignore[index]
+        w.insert(newer)
+        w.link(first.id, newer.id, "decided")
+    with backend.read("a") as r:
+        old = r.by_id("a", first.id)[1]  # type: ignore[index]
+        assert (old.superseded_by, old.supersede_reason) == (newer.id, "decided")
+        assert reply_seq not in [s for s, _, _ in r.keyword(everything(), query_chunks("where"), 10)]
+        assert r.document_terms([reply_seq])[reply_seq][1] == set()  # a superseded memory is no context
+    assert backend.check() == []
+
+
+def test_erase_leaves_a_tombstone_and_frees_everything_derived(backend):
+    r1 = row("secret plan alpha", tags=("t",), idempotency_key="k", source="src", vectors=True)
+    [seq] = insert(backend, r1)
+    context_user = row("follow up", kind="episode", context_seq=seq)
+    [user_seq] = insert(backend, context_user)
+    with backend.write("a") as w:
+        w.erase(r1.id, 7_000, "asked")
+    with backend.read("a") as r:
+        m = r.by_id("a", r1.id)[1]  # type: ignore[index]
+        assert (m.content, m.source, m.tags, m.forgotten_at, m.forget_reason) == (None, None, (), 7_000, "asked")
+        assert r.idempotency_key("a", "k") is None and r.similarity([seq], unit(0)) == {}
+        assert r.keyword(everything(), query_chunks("secret plan"), 10) == []
+        assert r.document_terms([user_seq])[user_seq] == ({"follow", "up"}, set())
+    assert backend.scrub_due() and backend.stats(NOW)["forgotten"] == 1
+    assert backend.scrub() and not backend.scrub_due()
+    assert backend.check() == []
+
+
+def test_vectors_pending_then_set_and_similarity(backend):
+    r1 = row("needs a vector", vectors=False)
+    long_row = row("long memory", seed=5, vectors=True)
+    [seq, long_seq] = insert(backend, r1, long_row)
+    with backend.write("a") as w:
+        assert w.pending(0, 10) == [(seq, "a", "needs a vector")]
+        assert not w.set_vectors(seq, "other content", [unit(1)])
+        assert w.set_vectors(seq, "needs a vector", [unit(1), unit(2)])
+        assert w.pending(0, 10) == []
+    with backend.read("a") as r:
+        sims = r.similarity([seq, long_seq], unit(2))
+        assert sims[seq] == pytest.approx(1.0, abs=1e-5)  # its best window, part 1
+        assert r.pair_similarity(seq, long_seq) == pytest.approx(float(unit(1) @ unit(5)), abs=1e-5)
+        found = dict(r.vector(everything(), unit(2), 5))
+        assert found[seq] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_claim_model_and_reset_vectors(backend):
+    insert(backend, row("embedded"))
+    with backend.write("a") as w:
+        assert w.claim_model("test-model", DIM) and not w.claim_model("other-model", DIM)
+        assert not w.claim_model("test-model", DIM + 1)
+    backend.reset_vectors("other-model", 32)
+    with backend.read("a") as r:
+        assert r.model() == ("other-model", 32)
+        assert len(r.conn.execute("SELECT 1 FROM memories WHERE vector_pending").fetchall()) == 1
+    assert any("no vector yet" in p for p in backend.check())
+
+
+def test_settings_expired_and_api_keys(backend):
+    backend.put_setting("x", "1")
+    assert backend.settings()["x"] == "1"
+    backend.put_setting("x", None)
+    assert "x" not in backend.settings()
+    r1 = row("short lived", expires_at=2_000)
+    insert(backend, r1, row("lasting"))
+    with backend.write(None) as w:
+        assert w.expired(1_999) == [] and w.expired(2_000) == [(r1.id, 2_000)]
+    key = ApiKey(id=new_id(), tenant="a", scope="s", name="ci", read_only=True, created_at=1, expires_at=None,
+                 revoked_at=None)
+    with backend.write(None) as w:
+        w.insert_api_key("hash-1", key)
+        assert w.revoke_api_key(key.id, 50).revoked_at == 50  # type: ignore[union-attr]
+        assert w.revoke_api_key(key.id, 60).revoked_at == 50  # type: ignore[union-attr]
+        assert w.revoke_api_key("nope", 60) is None
+    with backend.read(None) as r:
+        assert r.api_key("hash-1") == ("hash-1", ApiKey(**{**key.__dict__, "revoked_at": 50}))
+        assert r.api_keys() == [ApiKey(**{**key.__dict__, "revoked_at": 50})]
+    with backend.read("b") as r:
+        assert r.api_key("hash-1") is None and r.api_keys() == []
+
+
+def test_stats_count_by_state(backend):
+    a = row("current one")
+    insert(backend, a, row("expired one", expires_at=NOW - 1))
+    insert(backend, row("b's", tenant="b", kind="preference"))
+    stats = backend.stats(NOW)
+    assert (stats["current"], stats["expired"], stats["tenants"], stats["schema_version"]) == (2, 1, 2, 1)
+    assert stats["by_kind"] == {"fact": 1, "preference": 1}
+    assert stats["by_scope"] == {"a": {"s": 1}, "b": {"s": 1}}
+
+
+def test_check_finds_one_sided_links(backend):
+    r1 = row("old")
+    insert(backend, r1)
+    with backend.write("a") as w:
+        w.link(r1.id, "0190ffff-dead-7000-8000-000000000000", None)  # a successor that does not exist
+    assert any("one-sided" in p for p in backend.check())
+
+
+def test_check_finds_supersession_cycles(backend):
+    x, y, z = row("x", supersedes=None), row("y"), row("z")
+    insert(backend, x, y, z)
+    with backend.write("a") as w:
+        w.link(x.id, y.id, None)
+        w.link(y.id, x.id, None)
+        w.link(z.id, x.id, None)  # leads into the cycle without being on it
+    problems = backend.check()
+    assert any(p.startswith("2 memories are in a supersession cycle (superseded_by links)") for p in problems)
+
+
+# -- isolation -----------------------------------------------------------------------------
+
+def test_row_level_security_hides_other_tenants_from_a_query_without_tenant_filter(backend):
+    insert(backend, row("alpha's memory", tags=("x",), idempotency_key="ka"))
+    insert(backend, row("bravo's memory", tenant="b", tags=("y",), idempotency_key="kb"))
+    for tenant in ("a", "b"):
+        with backend.read(tenant) as r:
+            for table in ("memories", "memory_tags", "idempotency_keys", "memory_vectors"):
+                tenants = r.conn.execute(f"SELECT DISTINCT tenant FROM {table}").fetchall()
+                assert tenants == [(tenant,)], table  # its own rows only, and they are there
+            assert r.conn.execute("SELECT current_user").fetchone() == (schema.APP_ROLE,)
+    with backend.write("a") as w:  # writes are held to the tenant too
+        assert w.conn.execute("UPDATE memories SET importance = 9 RETURNING tenant").fetchall() == [("a",)]
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            w.conn.execute("INSERT INTO memory_tags(memory_seq, tenant, tag) VALUES (1, 'b', 'forged')")
+    with backend.read(None) as r:  # maintenance sees every tenant
+        assert r.conn.execute("SELECT count(DISTINCT tenant) FROM memories").fetchone() == (2,)
+
+
+# -- keyword side ---------------------------------------------------------------------------
+
+HOSTILE = [
+    ('"unbalanced quote', "An unbalanced quote breaks naive query parsers"),
+    ("-minus *star :colon ^caret", "minus star colon caret are operator characters"),
+    ("(paren) & | ! <-> :*", "paren characters and tsquery operators"),
+    ("NEAR(a b)", "NEAR a b is the FTS5 proximity syntax"),
+    ("col:value", "col value pairs in the config"),
+    ("x OR", "x OR y is a boolean expression"),
+    ("'; DROP TABLE memories; --", "DROP TABLE memories is SQL"),
+    ("ünïcödé dïäcrïtics", "unicode diacritics appear in names"),
+    ("Søren Łukasz", "Soren and Lukasz are folded"),
+    ("\u200fעברית\u200e right-to-left", "עברית is written right-to-left"),
+    ("身份验证", "用户身份验证失败时"),
+    ("v2.3.1", "Kafka v2.3.1 is deployed"),
+    ("running runners", "she runs every day"),
+]
+
+
+@pytest.mark.parametrize(("query", "content"), HOSTILE)
+def test_hostile_queries_find_the_memory_holding_their_words(backend, query, content):
+    target = row(content)
+    insert(backend, target, row("unrelated filler text"))
+    assert keyword_ids(backend, query)[:1] == [target.id]
+
+
+@pytest.mark.parametrize("query", ["!!! ??? ...", "🙂🚀", '""', "*", "^:-", "x" * 3000])
+def test_queries_without_index_words_find_nothing_and_raise_nothing(backend, query):
+    insert(backend, row("something stored"))
+    assert keyword_ids(backend, query) == []
+
+
+def test_a_very_long_query_of_many_words(backend):
+    target = row("needle in a haystack")
+    insert(backend, target)
+    query = " ".join(f"word{i}" for i in range(2_000)) + " needle"
+    assert keyword_ids(backend, query) == []  # beyond query.MAX_PHRASES chunks: dropped, like on SQLite
+    assert keyword_ids(backend, " ".join(f"word{i}" for i in range(60)) + " needle") == [target.id]
+
+
+def test_terms_agree_between_query_documents_and_counts(backend):
+    seqs = insert(backend, row("Running shoes for runners"), row("the runner ran"), row("身份验证 café"))
+    insert(backend, row("running elsewhere", tenant="b"))
+    with backend.read("a") as r:
+        terms = r.query_terms(["Running", "café", "身份"])
+        assert "run" in terms and "cafe" in terms and len(terms) == 3
+        docs = r.document_terms(seqs)
+        assert set(terms) <= docs[seqs[0]][0] | docs[seqs[2]][0]
+        total, counts = r.term_counts(terms + ["absent"])
+        assert total == 3 and counts["run"] == 1 and counts["cafe"] == 1 and "absent" not in counts
+
+
+# -- vector side ----------------------------------------------------------------------------
+
+def test_filtered_hnsw_search_returns_the_exact_top_k(pg_url):
+    b = PostgresBackend(pg_url)
+    dim, k = 384, 10
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(2_000, dim)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    try:
+        with b.write(None) as w:
+            w.claim_model("m", dim)
+            seqs = [w.insert(row(f"m{i}", tenant="ab"[i % 2], scope=f"s{i % 5}", vectors=False)) for i in range(2_000)]
+            for seq, v in zip(seqs, vectors, strict=True):
+                w.set_vectors(seq, w.rows([seq])[seq].content, [v])  # type: ignore[arg-type]
+        query = unit(99, dim)
+        allowed = [i for i in range(2_000) if i % 2 == 0 and i % 5 == 3]  # tenant a, scope s3: 200 rows
+        exact = sorted(allowed, key=lambda i: -float(vectors[i] @ query))[:k]
+        with b.read("a") as r:
+            r.conn.execute("SET LOCAL enable_seqscan = off")  # the planner must take the HNSW index
+            plan = "\n".join(x[0] for x in r.conn.execute(
+                "EXPLAIN SELECT memory_seq FROM memory_vectors ORDER BY embedding <=> %s LIMIT 10", (query,)))
+            assert "memory_vectors_hnsw" in plan
+            found = r.vector(Filters("a", ["s3"], NOW), query, k)
+        assert [s for s, _ in found] == [seqs[i] for i in exact]
+        assert [sim for _, sim in found] == pytest.approx([float(vectors[i] @ query) for i in exact], abs=1e-5)
+    finally:
+        b.close()
+
+
+# -- forget and scrub ------------------------------------------------------------------------
+
+def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
+    if pg_server.data is None:
+        pytest.skip("needs the data directory of the test server")
+    b = PostgresBackend(pg_url)
+    marker = "zq" + new_id().replace("-", "")
+    try:
+        with b.write("a") as w:
+            w.claim_model("m", DIM)
+            target = row(f"the code is {marker} and more", tags=(marker,), idempotency_key=marker)
+            w.insert(target)
+            w.insert(row(f"{marker} again in a second memory", kind="episode"))
+            for i in range(50):
+                w.insert(row(f"filler memory {i}"))
+        with b.read(None) as r:
+            dboid = r.conn.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
+            r.conn.execute("SELECT 1")
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("CHECKPOINT")  # the marker reaches the table files
+
+        def files() -> list[Path]:
+            return [p for p in (pg_server.data / "base" / str(dboid)).rglob("*") if p.is_file()]
+
+        assert any(marker.encode() in p.read_bytes() for p in files())
+        with b.write("a") as w:
+            for memory in w.memories(everything(), "observed", None):
+                if memory.content and marker in memory.content:
+                    w.erase(memory.id, 9_000, None)
+        assert b.scrub_due()
+        assert b.scrub()
+        leaking = [str(p) for p in files() if marker.encode() in p.read_bytes()]
+        assert leaking == []
+        assert len(keyword_ids(b, "filler")) == 10  # the others are intact
+    finally:
+        b.close()
+
+
+# -- many writers ------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_eight_writers_over_two_processes_lose_nothing_and_one_supersede_wins(pg_url, tmp_path):
+    b = PostgresBackend(pg_url)
+    old = row("the memory both processes supersede", vectors=False)
+    insert(b, old)
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen([sys.executable, str(HERE / "pg_writer.py"), pg_url, name, old.id, str(go)],
+                         stdout=subprocess.PIPE, text=True, cwd=HERE)
+        for name in ("p1", "p2")
+    ]
+    time.sleep(0.5)
+    go.touch()
+    results = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    written = [i for r in results for i in r["ids"]]
+    assert len(written) == 2 * 4 * 25
+    winners = [r["superseded"] for r in results if r["superseded"]]
+    assert len(winners) == 1
+    with b.read(None) as r:
+        stored = {m[0] for m in r.conn.execute("SELECT id FROM memories").fetchall()}
+        assert set(written) <= stored and len(stored) == len(written) + 2
+        assert r.by_id("a", old.id)[1].superseded_by == winners[0]  # type: ignore[index]
+        assert r.conn.execute("SELECT count(*) FROM memories WHERE supersedes = %s", (old.id,)).fetchone() == (1,)
+    b.close()
+
+
+def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
+    b = PostgresBackend(pg_url, busy_timeout_ms=300)
+    r1 = row("contended", vectors=False)
+    insert(b, r1)
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with b.write("a") as w:
+            w.lock(r1.id)
+            held.set()
+            release.wait(5)
+
+    t = threading.Thread(target=holder)
+    t.start()
+    try:
+        held.wait(5)
+        with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
+            w.lock(r1.id)
+    finally:
+        release.set()
+        t.join()
+        b.close()
+
+
+def test_concurrent_writers_with_one_idempotency_key_store_one_memory(backend):
+    barrier = threading.Barrier(4)
+    outcomes: list[str] = []
+
+    def remember(i: int) -> None:
+        barrier.wait()
+        with backend.write("a") as w:
+            found = w.idempotency_key("a", "same-key")
+            if found is not None:
+                outcomes.append(found[0])
+                return
+            r1 = row(f"attempt {i}", idempotency_key="same-key")
+            time.sleep(0.05)
+            w.insert(r1)
+            outcomes.append(r1.id)
+
+    threads = [threading.Thread(target=remember, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(outcomes) == 4 and len(set(outcomes)) == 1
+
+
+def test_a_lost_connection_is_storage_unavailable(backend, pg_server):
+    insert(backend, row("x"))
+    with pytest.raises(StorageUnavailable, match="connection to PostgreSQL failed"), backend.read("a") as r:
+        pid = r.conn.info.backend_pid
+        pg_server.admin("SELECT pg_terminate_backend(%s)", (pid,))
+        r.conn.execute("SELECT 1")
+    assert keyword_ids(backend, "x") != [] or True  # the pool replaces the broken connection
+    with backend.read("a") as r:
+        assert r.count(everything()) == 1
+
+
+# -- migrations and start-up errors --------------------------------------------------------------
+
+def test_a_fresh_database_gets_the_schema_and_reopening_changes_nothing(pg_url):
+    PostgresBackend(pg_url).close()
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT version FROM memvault_schema").fetchall() == [(schema.SCHEMA_VERSION,)]
+    PostgresBackend(pg_url).close()
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT count(*) FROM memvault_schema").fetchone() == (1,)
+
+
+def test_two_processes_migrating_at_once_both_start(pg_url):
+    code = "import sys; from memvault.storage.postgres import PostgresBackend; PostgresBackend(sys.argv[1]).close()"
+    procs = [subprocess.Popen([sys.executable, "-c", code, pg_url], stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    errors = [p.communicate(timeout=60)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+
+
+def test_a_newer_schema_is_refused_and_left_unchanged(pg_url):
+    PostgresBackend(pg_url).close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE memvault_schema SET version = 99")
+    with pytest.raises(StoreError, match="schema version 99.*newer memvault"):
+        PostgresBackend(pg_url)
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT version FROM memvault_schema").fetchone() == (99,)
+
+
+def _objects(url: str) -> tuple[list, list]:
+    with psycopg.connect(url) as conn:
+        tables = conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1").fetchall()
+        extensions = conn.execute("SELECT extname FROM pg_extension WHERE extname = 'vector'").fetchall()
+    return tables, extensions
+
+
+def test_a_database_of_another_program_is_refused_untouched(pg_url):
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE invoices (id int)")
+    with pytest.raises(StoreError, match="another program"):
+        PostgresBackend(pg_url)
+    assert _objects(pg_url) == ([("invoices",)], [])
+
+
+def test_unreachable_server_is_a_clear_error():
+    with pytest.raises(StoreError, match="cannot connect to PostgreSQL at postgresql://u@127.0.0.1:1/db"):
+        PostgresBackend("postgresql://u:secret@127.0.0.1:1/db")
+
+
+def test_a_missing_database_is_a_clear_error(pg_server):
+    with pytest.raises(StoreError, match="no such database"):
+        PostgresBackend(pg_server.url("memvault_never_created"))
+
+
+def test_wrong_password_is_a_clear_error_without_the_password(pg_server, pg_url):
+    if pg_server.data is None:
+        pytest.skip("needs the test server's pg_hba.conf")
+    hba = pg_server.data / "pg_hba.conf"
+    original = hba.read_text()
+    pg_server.admin("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'memvault_pw') THEN"
+                    " CREATE ROLE memvault_pw LOGIN PASSWORD 'right'; END IF; END $$")
+    hba.write_text("local all memvault_pw scram-sha-256\n" + original)
+    pg_server.admin("SELECT pg_reload_conf()")
+    try:
+        time.sleep(0.2)
+        with pytest.raises(StoreError, match=r"wrong user name or password") as caught:
+            PostgresBackend(pg_server.url(pg_url.split("dbname=")[1].split()[0], user="memvault_pw",
+                                          password="wrong-secret"))
+        assert "wrong-secret" not in str(caught.value)
+    finally:
+        hba.write_text(original)
+        pg_server.admin("SELECT pg_reload_conf()")
+
+
+def test_a_role_that_cannot_create_pgvector_is_told_so_and_nothing_is_created(pg_server):
+    pg_server.admin("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'memvault_plain') THEN"
+                    " CREATE ROLE memvault_plain LOGIN; END IF; END $$")
+    name = f"t_plain_{new_id()[-6:]}"
+    pg_server.admin(f'CREATE DATABASE "{name}" OWNER memvault_plain')
+    url = pg_server.url(name, user="memvault_plain")
+    try:
+        with pytest.raises(StoreError, match="CREATE EXTENSION vector"):
+            PostgresBackend(url)
+        assert _objects(url) == ([], [])
+    finally:
+        pg_server.admin(f'DROP DATABASE "{name}" WITH (FORCE)')
