@@ -18,6 +18,8 @@ from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
 from memvault.storage.transfer import import_lines
 
+pytestmark = pytest.mark.contract  # storage tests run on every backend; the CLI's on SQLite files
+
 UUID = "0190f3a2-7b1c-7def-8abc-0123456789ab"
 AWS_KEY = "AKIAQYLPMN5HFIQR7BZX"  # shaped like a real key (test_privacy.TOKENS)
 HF_TOKEN = "hf_kRtQwLmVpXcZbJdFgYsUaEiKoNhGbTyPlMnA"
@@ -47,8 +49,8 @@ def fill(store: Store, clock: Clock) -> None:
 
 
 @pytest.fixture
-def target(tmp_path: Path, clock: Clock):
-    s = Store(tmp_path / "target.db", FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+def target(new_db, clock: Clock):
+    s = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     yield s
     s.close()
 
@@ -83,12 +85,12 @@ def test_importing_twice_adds_nothing(store, target, clock):
     assert export(target) == before  # nothing added, no confirmation counted
 
 
-def test_minimal_lines_get_the_defaults_of_remember(target, tmp_path, clock):
+def test_minimal_lines_get_the_defaults_of_remember(target, new_db, clock):
     report = import_lines(target, [json.dumps({"content": "  Léa owns the billing exports  "})],
                           tenant="t", scope="team")
     assert report.imported == 1
     imported = json.loads(export(target)[0])
-    reference = Store(tmp_path / "reference.db", FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    reference = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         made = reference.remember(tenant="t", scope="team", content="  Léa owns the billing exports  ")
         remembered = json.loads(export(reference)[0])
@@ -156,8 +158,8 @@ def test_export_reads_page_by_page(store, monkeypatch):
     assert reads == ["t", "t", "t"]
 
 
-def test_without_a_model_memories_are_imported_with_vectors_pending_and_the_report_says_so(tmp_path, clock):
-    keyword_only = Store(tmp_path / "kw.db", None, clock=clock)
+def test_without_a_model_memories_are_imported_with_vectors_pending_and_the_report_says_so(new_db, clock):
+    keyword_only = Store(new_db(), None, clock=clock)
     try:
         report = import_lines(keyword_only, [json.dumps({"content": f"note {i}"}) for i in range(3)],
                               tenant="t", scope="s")
@@ -210,6 +212,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.sqlite_only
 def test_cli_export_then_import_moves_memories_and_reports_failures(store, clock, tmp_path, capsys):
     fill(store, clock)
     store.close()
