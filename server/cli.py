@@ -502,7 +502,7 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
         total = None
     else:
-        source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")  # noqa: SIM115 (closed below)
+        source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
         with open(args.file, "rb") as fh:
             total = sum(1 for _ in fh)
     bar = tqdm(total=total, unit="line", desc="import", file=sys.stderr)
@@ -517,7 +517,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         return 130
     finally:
         bar.close()
-        source.close()
+        if args.file != "-":  # stdin stays open
+            source.close()
     for error in report.failed[:IMPORT_ERRORS_SHOWN]:
         _err(f"line {error.line}: {error.field}: {error.message}")
     if len(report.failed) > IMPORT_ERRORS_SHOWN:
