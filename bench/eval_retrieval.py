@@ -3,6 +3,10 @@ plain RRF baselines, on any folder in LoCoMo's layout (``../shared/eval/locomo``
 ``../shared/eval/agentic``), through the same code path the tools use.
 
 Usage: python bench/eval_retrieval.py FOLDER [FOLDER ...] [--holdout CONV,...] [--json OUT]
+       [--backend sqlite|postgresql|both] [--pg-url postgresql://...]
+
+``--backend both`` runs every folder on SQLite and on PostgreSQL in the same run (the
+PostgreSQL server named by ``--pg-url``, else a temporary one from ``pgserver``).
 
 Each conversation (or agent store) is stored alone in its own scope by
 ``memvault.tools.handlers.remember`` (kind, tags and importance passed through when the
@@ -23,6 +27,7 @@ separately as well, so tuning on the rest can be checked on them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -31,6 +36,7 @@ import time
 from pathlib import Path
 
 from locomo_data import Query, Turn, load, score
+from pgtemp import databases
 
 from memvault.storage.embeddings import Embedder
 from memvault.storage.store import Store
@@ -164,7 +170,7 @@ def print_report(folder: str, report: dict) -> None:
     sys.stdout.write(f"  recall latency: p50 {report['recall_ms']['p50']} ms, p95 {report['recall_ms']['p95']} ms\n")
 
 
-def run_folder(folder: Path, db: Path, embedder: Embedder, holdout: set[str]) -> dict:
+def run_folder(folder: Path, db: Path | str, embedder: Embedder, holdout: set[str]) -> dict:
     """Ingest ``folder`` into ``db`` and evaluate it."""
     turns, queries = load(folder)
     end = max(parse_iso("observed_at", t.observed_at) for ts in turns.values() for t in ts) + 86_400_000
@@ -187,16 +193,23 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="folder for the databases (reused if they exist; default: temporary)")
     parser.add_argument("--holdout", default="", help="comma-separated conversation ids also scored apart")
     parser.add_argument("--json", type=Path, help="write the full report here")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="sqlite")
+    parser.add_argument("--pg-url", help="PostgreSQL server to create the databases on (default: a temporary one)")
     args = parser.parse_args()
     holdout = {c for c in args.holdout.split(",") if c}
     embedder = Embedder()
-    reports = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    reports: dict[str, dict] = {}
+    backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         base = args.db or Path(tmp)
         base.mkdir(parents=True, exist_ok=True)
-        for folder in args.folders:
-            reports[folder.name] = run_folder(folder, base / f"{folder.name}.db", embedder, holdout)
-            print_report(folder.name, reports[folder.name])
+        new_pg = stack.enter_context(databases(args.pg_url)) if "postgresql" in backends else None
+        for backend in backends:
+            for folder in args.folders:
+                db = base / f"{folder.name}.db" if backend == "sqlite" else new_pg(f"bench_{folder.name}")  # type: ignore[misc]
+                name = folder.name if len(backends) == 1 else f"{folder.name} on {backend}"
+                reports[name] = run_folder(folder, db, embedder, holdout)
+                print_report(name, reports[name])
     if args.json:
         args.json.write_text(json.dumps(reports, indent=2))
 

@@ -1,17 +1,19 @@
 """Speed figures: start-up to ``initialize``, ``remember`` and ``recall`` latency.
 
-Usage: python bench/speed.py [--memories 5000] [--starts 10]
+Usage: python bench/speed.py [--memories 5000] [--starts 10] [--backend sqlite|postgresql|both] [--pg-url URL]
 
 1. Process start to the ``initialize`` response, for ``memvault serve`` and for a
    bare MCP SDK server that only imports ``mcp.server.mcpserver`` (measured
    alternately in the same run; medians reported).
 2. ``remember`` of 200-character memories, then ``recall`` at N memories, through
-   the Store with the real model (query embedding included), p50/p95 in ms.
+   the Store with the real model (query embedding included), p50/p95 in ms, on each
+   backend asked for (PostgreSQL: the server of ``--pg-url``, else a temporary one).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -20,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from pgtemp import databases
 
 BARE_SERVER = """
 from mcp.server.mcpserver import MCPServer
@@ -70,6 +74,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--memories", type=int, default=5000)
     parser.add_argument("--starts", type=int, default=10)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="sqlite")
+    parser.add_argument("--pg-url", help="PostgreSQL server to create the database on (default: a temporary one)")
     args = parser.parse_args()
     import os
 
@@ -84,28 +90,39 @@ def main() -> None:
               f"(median of {args.starts})")
 
         from memvault.storage.embeddings import Embedder
-        from memvault.storage.store import Store
 
-        store = Store(Path(tmp) / "speed.db", Embedder())
-        rng = random.Random(7)
-        remember_ms = []
-        for i in range(args.memories):
-            text = f"{i} " + sentence(rng, 196)
-            start = time.perf_counter()
-            store.remember(tenant="bench", scope="s", content=text)
-            remember_ms.append((time.perf_counter() - start) * 1000)
-        recall_ms = []
-        for _ in range(300):
-            query = sentence(rng, rng.randint(15, 60))
-            start = time.perf_counter()
-            store.recall(tenant="bench", query=query, scopes=["s", "global"], limit=5)
-            recall_ms.append((time.perf_counter() - start) * 1000)
-        store.close()
-    print(f"remember (200 characters): p50 {statistics.median(remember_ms):.1f} ms, "
+        embedder = Embedder()
+        backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
+        with contextlib.ExitStack() as stack:
+            new_pg = stack.enter_context(databases(args.pg_url)) if "postgresql" in backends else None
+            for backend in backends:
+                db = Path(tmp) / "speed.db" if backend == "sqlite" else new_pg("bench_speed")  # type: ignore[misc]
+                latencies(backend, db, embedder, args.memories)
+
+
+def latencies(backend: str, db: Path | str, embedder: object, memories: int) -> None:
+    """Print remember and recall latency on ``db`` after storing ``memories`` memories."""
+    from memvault.storage.store import Store
+
+    store = Store(db, embedder)  # type: ignore[arg-type]
+    rng = random.Random(7)
+    remember_ms = []
+    for i in range(memories):
+        text = f"{i} " + sentence(rng, 196)
+        start = time.perf_counter()
+        store.remember(tenant="bench", scope="s", content=text)
+        remember_ms.append((time.perf_counter() - start) * 1000)
+    recall_ms = []
+    for _ in range(300):
+        query = sentence(rng, rng.randint(15, 60))
+        start = time.perf_counter()
+        store.recall(tenant="bench", query=query, scopes=["s", "global"], limit=5)
+        recall_ms.append((time.perf_counter() - start) * 1000)
+    store.close()
+    print(f"{backend}: remember (200 characters): p50 {statistics.median(remember_ms):.1f} ms, "
           f"p95 {percentile(remember_ms, 0.95):.1f} ms over {len(remember_ms)}")
-    print(f"recall at {args.memories} memories: p50 {statistics.median(recall_ms):.1f} ms, "
+    print(f"{backend}: recall at {memories} memories: p50 {statistics.median(recall_ms):.1f} ms, "
           f"p95 {percentile(recall_ms, 0.95):.1f} ms over {len(recall_ms)}")
-
 
 if __name__ == "__main__":
     main()

@@ -158,6 +158,10 @@ class Reader(Protocol):
         """``(id, expires_at)`` of every unforgotten memory (all tenants) that expired at or before ``cutoff``."""
         ...
 
+    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
+        """Up to ``size`` memories with content whose vectors are pending, after ``after_seq``: ``(seq, tenant, content)``."""
+        ...
+
     def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
         """``(stored hash, key)`` of the API key with this hash (the caller compares in constant time)."""
         ...
@@ -202,10 +206,6 @@ class Writer(Reader, Protocol):
         """Empty a memory into a tombstone: content, hash, source, tags, reason, keyword
         entry, vectors and idempotency keys go; ``forgotten_at``/``forget_reason`` are
         set; memories using it as context lose it; a scrub is recorded as due."""
-        ...
-
-    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
-        """Up to ``size`` memories with content whose vectors are pending, after ``after_seq``: ``(seq, tenant, content)``."""
         ...
 
     def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray]) -> bool:

@@ -455,6 +455,13 @@ class Store:
 
     # -- due maintenance ------------------------------------------------------------
 
+    def scrub(self) -> bool:
+        """Finish a due scrub in this thread (after any running in the background); True
+        when no scrub is pending any more (False: the database was busy, still due)."""
+        if self._scrubbing is not None:
+            self._scrubbing.result()
+        return self._finish_scrub(retry_now=True)
+
     def _scrub(self, retry_now: bool) -> bool:
         """Scrub now (``backend.inline_scrub``) or start it on the background thread; True
         when no scrub is pending any more."""

@@ -15,6 +15,7 @@ import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import pytest
 
@@ -26,18 +27,41 @@ class PgServer:
     directory when the tests started it (None for ``MEMVAULT_TEST_PG``)."""
 
     def __init__(self, url: str, data: Path | None) -> None:
-        from psycopg.conninfo import conninfo_to_dict, make_conninfo
+        from psycopg.conninfo import conninfo_to_dict
 
-        self._base = conninfo_to_dict(url)
-        self._make = make_conninfo
+        self._base = {k: str(v) for k, v in conninfo_to_dict(url).items()}
         self.data = data
 
     def url(self, dbname: str | None = None, **changes: str) -> str:
-        """A libpq connection string to ``dbname`` (default: the server's own database)."""
+        """A ``postgresql://`` URL of ``dbname`` (default: the server's own database), as
+        memvault's ``--db`` takes it; other libpq parameters go in its query string."""
         params = {**self._base, **changes}
         if dbname is not None:
             params["dbname"] = dbname
-        return self._make(**params)
+        user = quote(params.pop("user", ""), safe="")
+        password = params.pop("password", "")
+        auth = f"{user}:{quote(password, safe='')}@" if password else f"{user}@" if user else ""
+        host = params.pop("host", "")
+        port = params.pop("port", "")
+        netloc = host if host and not host.startswith("/") else ""
+        if host.startswith("/"):
+            params["host"] = host  # a Unix socket folder travels in the query string
+        netloc += f":{port}" if port and netloc else ""
+        if port and not netloc:
+            params["port"] = port
+        name = quote(params.pop("dbname", ""), safe="")
+        return f"postgresql://{auth}{netloc}/{name}" + (f"?{urlencode(params)}" if params else "")
+
+    @staticmethod
+    def dbname(url: str) -> str:
+        """The database name of a URL made by :meth:`url`."""
+        return unquote(urlsplit(url).path.lstrip("/"))
+
+    def new_database(self) -> str:
+        """Create a new, empty database ``t_<pid>_<n>``; its URL (dropped with the server)."""
+        name = f"t_{os.getpid()}_{next(_numbers)}"
+        self.admin(f'CREATE DATABASE "{name}"')
+        return self.url(name)
 
     def admin(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Run ``sql`` on the server's own database in autocommit mode; the rows it returns."""
@@ -72,7 +96,6 @@ def pg_server() -> Iterator[PgServer]:
 @pytest.fixture
 def pg_url(pg_server: PgServer) -> Iterator[str]:
     """The URL of a new, empty database ``t_<n>`` on the session's server, dropped afterwards."""
-    name = f"t_{os.getpid()}_{next(_numbers)}"
-    pg_server.admin(f'CREATE DATABASE "{name}"')
-    yield pg_server.url(name)
-    pg_server.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    url = pg_server.new_database()
+    yield url
+    pg_server.admin(f'DROP DATABASE IF EXISTS "{pg_server.dbname(url)}" WITH (FORCE)')

@@ -561,7 +561,7 @@ def test_wrong_password_is_a_clear_error_without_the_password(pg_server, pg_url)
     try:
         time.sleep(0.2)
         with pytest.raises(StoreError, match=r"wrong user name or password") as caught:
-            PostgresBackend(pg_server.url(pg_url.split("dbname=")[1].split()[0], user="memvault_pw",
+            PostgresBackend(pg_server.url(pg_server.dbname(pg_url), user="memvault_pw",
                                           password="wrong-secret"))
         assert "wrong-secret" not in str(caught.value)
     finally:

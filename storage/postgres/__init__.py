@@ -27,9 +27,9 @@ from ..limits import BUSY_TIMEOUT_MS
 from . import schema
 from .backend import SCRUB_DUE, PgReader, PgWriter
 from .connect import connect, location, open_pool, transaction, translated
+from .sql import TS_CONFIG, index_words
 
 log = logging.getLogger(__name__)
-REINDEX_UNDER_WAY = "reindex_model_id"  # settings key shared with storage.maintenance
 POOL_SIZE = 8
 # Rewritten by a scrub (VACUUM FULL): the tables that hold a memory's text or its words.
 # The vector tables get a plain VACUUM: rewriting them rebuilds the HNSW index (17 s at
@@ -66,6 +66,7 @@ class PostgresBackend:
     """
 
     kind = "postgresql"
+    inline_scrub = False  # VACUUM FULL takes table locks: the store runs it on a background thread
 
     def __init__(self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> None:
         self.location = location(url)
@@ -202,9 +203,8 @@ class PostgresBackend:
                                     f"{stray_vec} vectors belong to no live memory")
             pending = one("SELECT count(*) FROM memories WHERE vector_pending AND content IS NOT NULL")
             if pending:
-                under_way = " (a reindex was interrupted)" if REINDEX_UNDER_WAY in settings else ""
                 problems.append(
-                    f"vectors: {pending} memories have no vector yet{under_way}; they are found by keywords only "
+                    f"vectors: {pending} memories have no vector yet; they are found by keywords only "
                     "until `memvault reindex` (or a server with a working model) makes them"
                 )
             half = one(
@@ -220,11 +220,6 @@ class PostgresBackend:
                 if looped:
                     problems.append(f"{len(looped)} memories are in a supersession cycle ({column} links), "
                                     f"e.g. {looped[0][0]}")
-            if SCRUB_DUE in settings:
-                problems.append(
-                    "a scrub of forgotten content is pending (a table was locked): forgotten text may remain in "
-                    "the database files until the next write or start-up"
-                )
             tombstones = one(
                 "SELECT count(*) FROM memories m WHERE m.forgotten_at IS NOT NULL AND (m.content IS NOT NULL"
                 " OR m.source IS NOT NULL OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq))"
@@ -232,6 +227,20 @@ class PostgresBackend:
             if tombstones:
                 problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
         return problems
+
+    def rebuild_keyword_index(self) -> None:
+        """Recompute every memory's stored ``tsvector``s (own text and episode context) from
+        its content, in one transaction."""
+        with self.write(None) as w:
+            rows = w.conn.execute(
+                "SELECT m.seq, m.content, p.content FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq"
+                " WHERE m.content IS NOT NULL"
+            ).fetchall()
+            w.conn.cursor().executemany(
+                f"UPDATE memories SET content_terms = to_tsvector('{TS_CONFIG}', %s),"
+                f" context_terms = to_tsvector('{TS_CONFIG}', %s) WHERE seq = %s",
+                [(index_words(own), index_words(context), seq) for seq, own, context in rows],
+            )
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Drop every vector, record ``model_id``/``dim`` (new vector tables of that dimension)

@@ -236,6 +236,21 @@ class PgReader:
         rows = self._all(f"SELECT {_API_COLUMNS} FROM api_keys WHERE true{own} ORDER BY created_at, id", params)
         return [ApiKey(*r) for r in rows]
 
+    def expired(self, cutoff: int) -> list[tuple[str, int]]:
+        own, params = self._own()
+        rows = self._all(
+            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(cutoff)s"
+            f"{own} ORDER BY seq", {"cutoff": cutoff, **params},
+        )
+        return [(memory_id, int(expires)) for memory_id, expires in rows]
+
+    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
+        own, params = self._own()
+        return [tuple(r) for r in self._all(  # type: ignore[misc]
+            "SELECT seq, tenant, content FROM memories WHERE vector_pending AND content IS NOT NULL"
+            f" AND seq > %(after)s{own} ORDER BY seq LIMIT %(size)s", {"after": after_seq, "size": size, **params},
+        )]
+
 
 class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
@@ -378,21 +393,6 @@ class PgWriter(PgReader):
             "INSERT INTO settings(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (SCRUB_DUE, new_id()),
         )
-
-    def expired(self, cutoff: int) -> list[tuple[str, int]]:
-        own, params = self._own()
-        rows = self._all(
-            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(cutoff)s"
-            f"{own} ORDER BY seq", {"cutoff": cutoff, **params},
-        )
-        return [(memory_id, int(expires)) for memory_id, expires in rows]
-
-    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
-        own, params = self._own()
-        return [tuple(r) for r in self._all(  # type: ignore[misc]
-            "SELECT seq, tenant, content FROM memories WHERE vector_pending AND content IS NOT NULL"
-            f" AND seq > %(after)s{own} ORDER BY seq LIMIT %(size)s", {"after": after_seq, "size": size, **params},
-        )]
 
     def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray]) -> bool:
         own, params = self._own()
