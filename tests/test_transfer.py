@@ -74,6 +74,20 @@ def test_a_round_trip_gives_an_equal_export(store, target, clock):
     ]
 
 
+def test_sqlite_to_each_backend_and_back_to_sqlite_gives_equal_exports(tmp_path, new_db, clock):
+    stores = [Store(where, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+              for where in (tmp_path / "first.db", new_db(), tmp_path / "last.db")]
+    try:
+        fill(stores[0], clock)
+        lines = export(stores[0])
+        for store in stores[1:]:
+            assert import_lines(store, lines, tenant="t", scope="default").imported == len(lines)
+            assert export(store) == lines
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_importing_twice_adds_nothing(store, target, clock):
     fill(store, clock)
     lines = export(store) + [json.dumps({"content": "A note from elsewhere"})] * 2
