@@ -197,7 +197,7 @@ class _Import:
         # Rows already there are left out before embedding, so a resumed import is quick;
         # the write transaction checks again (another writer may have come meanwhile).
         with self.store.backend.read(self.tenant) as tx:
-            new = [(number, row) for number, row, _ in checked if not _already_there(tx, row, now)]
+            new = [(number, row) for number, row, _ in checked if not self._already_there(tx, row, now)]
         self.skipped += len(checked) - len(new)
         new, reason = _with_vectors(self.store, new)
         self.degraded = reason or self.degraded
@@ -221,6 +221,18 @@ class _Import:
                     self.pending += 1
                     self.degraded = self.degraded or "the database's vectors come from another model: run `memvault reindex`"
 
+    def _already_there(self, tx: Reader, row: NewRow, now: int) -> bool:
+        """Whether ``row``'s id exists, or, current, it repeats a current memory of its scope
+        (other than the one it supersedes, which it may repeat with other fields). A row
+        there already was linked to its predecessor when stored: its entry is dropped."""
+        if tx.by_id(row.tenant, row.id) is None and (
+            row.superseded_by is not None
+            or tx.current_with_hash(row.tenant, row.scope, row.content_hash, now, row.supersedes) is None
+        ):
+            return False
+        self.successors.pop(row.id, None)
+        return True
+
     def _write(self, rows: list[tuple[int, NewRow]], now: int) -> list[NewRow | LineError | None]:
         """One write transaction inserting ``rows`` that are not there yet: for each, the
         row written (``vectors`` None: pending), None when it was there already, or
@@ -232,7 +244,7 @@ class _Import:
         out: list[NewRow | LineError | None] = []
         with self.store.backend.write(self.tenant) as tx:
             for number, row in rows:
-                if _already_there(tx, row, now):
+                if self._already_there(tx, row, now):
                     out.append(None)
                     continue
                 before = tx.by_id(self.tenant, row.supersedes) if row.supersedes is not None else None
@@ -267,16 +279,6 @@ def _error(number: int, exc: InvalidInput) -> LineError:
     prefix = f"{exc.field}: "
     message = str(exc)
     return LineError(number, exc.field, message[len(prefix):] if message.startswith(prefix) else message)
-
-
-def _already_there(tx: Reader, row: NewRow, now: int) -> bool:
-    """Whether ``row``'s id exists, or, current, it repeats a current memory of its scope
-    (other than the one it supersedes, which it may repeat with other fields)."""
-    if tx.by_id(row.tenant, row.id) is not None:
-        return True
-    return row.superseded_by is None and tx.current_with_hash(
-        row.tenant, row.scope, row.content_hash, now, row.supersedes
-    ) is not None
 
 
 def _with_vectors(store: Store, rows: list[tuple[int, NewRow]]) -> tuple[list[tuple[int, NewRow]], str | None]:
