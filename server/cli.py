@@ -87,6 +87,9 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
                 ("db", "model", "json")),
     "doctor": ("Check the database; exit 1 when something is wrong.", ("db", "model", "json")),
     "export": ("Write the tenant's memories (with history) as JSON lines.", ("db", "tenant")),
+    "import": ("Read memories from JSON lines: `memvault export`'s format, or lines with only \"content\" "
+               "(other fields take remember's defaults). Importing twice adds nothing; Ctrl-C stops, a re-run "
+               "resumes. Exit 1 when a line failed.", ("db", "tenant", "scope", "model", "secrets", "json")),
     "setup": ("Print (or --write) the configuration entry an MCP client needs to start memvault.",
               ("db", "tenant", "scope", "json")),
 }
@@ -123,6 +126,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
         "--repair", action="store_true", help="rebuild the derived indexes (FTS5, vectors) first"
     )
     commands["export"].add_argument("--output", "-o", help="file to write (default: stdout)")
+    commands["import"].add_argument("file", help="the JSON lines file, or - for stdin")
     commands["setup"].add_argument("client", choices=("claude-desktop", "claude-code", "cursor", "vscode"))
     commands["setup"].add_argument("--write", action="store_true", help="merge the entry into the client's config file")
     return parser, commands
@@ -286,7 +290,7 @@ def _key_line(record: Any) -> str:
     return f"{record.id} tenant={record.tenant} scope={record.scope} {access} {state}{name}"
 
 
-CREATES = {"remember"}
+CREATES = {"remember", "import"}
 
 
 def _with_store(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
@@ -298,6 +302,9 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     logging.getLogger().setLevel(logging.WARNING)
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
     existed = config.db_exists()
+    if command == "import" and args.file != "-" and not Path(args.file).is_file():
+        _err(f"no file {args.file} to import")
+        return 1
     if command not in CREATES and not existed:
         _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
              "creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
@@ -463,9 +470,9 @@ def _permission_problems(backend: Backend) -> list[str]:
 
 
 def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    from memvault.storage import maintenance
+    from memvault.storage import transfer
 
-    lines = maintenance.export(store, caller.tenant)
+    lines = transfer.export_lines(store, caller.tenant)
     if args.output is None:
         for line in lines:
             _out(line)
@@ -475,6 +482,54 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         for line in lines:
             fh.write(line + "\n")
     return 0
+
+
+IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all
+
+
+def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    """Import with a progress bar and a summary on stderr; exit 1 when a line failed,
+    130 when Ctrl-C stopped it (whole batches stay, a re-run resumes)."""
+    import dataclasses
+    import io
+
+    from tqdm import tqdm
+
+    from memvault.storage import transfer
+
+    # Undecodable bytes reach the checks as lone surrogates: that line fails, not the import.
+    if args.file == "-":
+        source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
+        total = None
+    else:
+        source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
+        with open(args.file, "rb") as fh:
+            total = sum(1 for _ in fh)
+    bar = tqdm(total=total, unit="line", desc="import", file=sys.stderr)
+
+    def progress(lines: int) -> None:
+        bar.update(lines - bar.n)
+
+    try:
+        report = transfer.import_lines(store, source, tenant=caller.tenant, scope=caller.scope, progress=progress)
+    except KeyboardInterrupt:
+        _err("import stopped; what was imported stays. Run the same command again to resume.")
+        return 130
+    finally:
+        bar.close()
+        if args.file != "-":  # stdin stays open
+            source.close()
+    for error in report.failed[:IMPORT_ERRORS_SHOWN]:
+        _err(f"line {error.line}: {error.field}: {error.message}")
+    if len(report.failed) > IMPORT_ERRORS_SHOWN:
+        _err(f"... and {len(report.failed) - IMPORT_ERRORS_SHOWN} more failed lines (--json lists them all)")
+    _err(f"imported {report.imported} of {report.read} lines: {report.skipped_existing} already there, "
+         f"{len(report.failed)} failed, {report.vectors_pending} waiting for vectors")
+    if report.degraded:
+        _err(f"degraded: {report.degraded}")
+    if args.json:
+        _out(json.dumps(dataclasses.asdict(report), indent=2))
+    return 1 if report.failed else 0
 
 
 def _setup(args: argparse.Namespace, config: config_module.Config) -> int:
@@ -502,4 +557,5 @@ def _setup(args: argparse.Namespace, config: config_module.Config) -> int:
 RUN: dict[str, Callable[[Store, Caller, argparse.Namespace], int]] = {
     "remember": _remember, "recall": _recall, "list": _list, "show": _show, "forget": _forget,
     "supersede": _supersede, "stats": _stats, "reindex": _reindex, "doctor": _doctor, "export": _export,
+    "import": _import,
 }

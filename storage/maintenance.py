@@ -1,5 +1,5 @@
 """Keeping a store healthy, above any backend: statistics, filling and rebuilding
-vectors, consistency checks (``memvault doctor``) and export.
+vectors, consistency checks (``memvault doctor``). Export and import: ``transfer``.
 
 The memories are the truth; keyword entries and vectors are derived from them.
 Everything here works in short transactions, so it can run while servers use the
@@ -8,17 +8,14 @@ same database.
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from .errors import ModelUnavailable
 from .store import Store
-from .timefmt import format_ms
 
 Progress = Callable[[int, int], None]
 REINDEX_UNDER_WAY = "reindex_model_id"  # setting: present while a reindex has vectors left to make
-EXPORT_PAGE = 500  # memories read per transaction by export
 
 
 def stats(store: Store) -> dict[str, object]:
@@ -119,28 +116,3 @@ def check(store: Store) -> list[str]:
     if reason is not None:
         problems.append(reason)
     return problems
-
-
-def export(store: Store, tenant: str) -> Iterator[str]:
-    """JSON lines of ``tenant``'s memories that are neither forgotten nor expired,
-    current and superseded (history), oldest first, read in pages of
-    ``EXPORT_PAGE`` (constant memory). Forgotten and expired memories are left out."""
-    after = 0
-    while True:
-        with store.backend.read(tenant) as tx:
-            page = tx.export_page(tenant, store.clock(), after, EXPORT_PAGE)
-        if not page:
-            return
-        after = page[-1][0]
-        for _, m in page:
-            yield json.dumps(
-                {
-                    "id": m.id, "tenant": m.tenant, "scope": m.scope, "kind": m.kind, "content": m.content,
-                    "tags": list(m.tags), "importance": m.importance, "source": m.source,
-                    "observed_at": format_ms(m.observed_at), "recorded_at": format_ms(m.recorded_at),
-                    "expires_at": format_ms(m.expires_at), "supersedes": m.supersedes,
-                    "superseded_by": m.superseded_by, "supersede_reason": m.supersede_reason,
-                    "confirmations": m.confirmations,
-                },
-                ensure_ascii=False,
-            )

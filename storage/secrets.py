@@ -13,6 +13,7 @@ carry commit hashes, UUIDs and addresses that they would flag.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import InvalidInput
@@ -60,19 +61,41 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     return results
 
 
-def refuse_secrets(fields: dict[str, str]) -> None:
-    """Raise :class:`InvalidInput` naming the first field (of ``{field: text}``) that
-    holds a credential, with the credential type and line.
+def scanned_fields(fields: Mapping[str, str | list[str] | None]) -> dict[str, str]:
+    """The free-text fields of a memory to scan, as the caller sent them (stripped, before
+    any normalisation: lower-casing would hide a key's pattern), lists by index:
+    ``{"content": ..., "tags[0]": ...}``. Values that are not strings are left out."""
+    texts: dict[str, str] = {}
+    for field, value in fields.items():
+        for i, text in enumerate(value if isinstance(value, list) else [value]):
+            if isinstance(text, str):
+                texts[f"{field}[{i}]" if isinstance(value, list) else field] = text.strip()
+    return texts
+
+
+def refusals(records: list[dict[str, str]]) -> list[InvalidInput | None]:
+    """For each record (``{field: text}``), the error naming its first field that holds a
+    credential, with the credential type and line, or None; one scan for them all.
 
     The message never repeats the secret itself.
     """
-    texts = {field: text for field, text in fields.items() if text}
-    for field, found in zip(texts, find_secrets(*texts.values()), strict=True):
-        if found:
+    texts = [(number, field, text) for number, fields in enumerate(records) for field, text in fields.items() if text]
+    out: list[InvalidInput | None] = [None] * len(records)
+    for (number, field, _), found in zip(texts, find_secrets(*(text for _, _, text in texts)), strict=True):
+        if found and out[number] is None:
             where = "; ".join(f"{kind} on line {line}" for kind, line in found[:5])
-            raise InvalidInput(
+            out[number] = InvalidInput(
                 field,
                 f"looks like it contains a credential ({where}). memvault does not store secrets: "
                 "remove it, or describe where the secret is kept instead (the server setting "
                 "MEMVAULT_ALLOW_SECRETS=1, or --allow-secrets on the command line, turns this check off)",
             )
+    return out
+
+
+def refuse_secrets(fields: dict[str, str]) -> None:
+    """Raise :class:`InvalidInput` naming the first field (of ``{field: text}``) that
+    holds a credential, with the credential type and line (see :func:`refusals`)."""
+    error = refusals([fields])[0]
+    if error is not None:
+        raise error

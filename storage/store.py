@@ -30,7 +30,7 @@ from .limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, R
 from .query import EPISODE_GAP_MS, Filters
 from .records import DueWork, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
 from .retrieval import Retriever, checked_filters
-from .secrets import refuse_secrets
+from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 # flags 8 of 21 pairs where a later memory replaced an earlier one, and about 7 % of
 # other new memories (whose nearest earlier neighbour has median similarity 0.43).
 SIMILAR_MEMORY = 0.7
-FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 # An expired memory is hidden at once and its content erased (like forget) by the first
 # write or start-up at least this long after it expired, so expiries share a scrub.
 EXPIRY_GRACE_MS = 3_600_000
@@ -167,17 +166,26 @@ class Store:
 
     # -- writing -----------------------------------------------------------------
 
+    def episode_context(
+        self, tx: Reader, *, tenant: str, scope: str, kind: str, observed_at: int, supersedes: str | None
+    ) -> int | None:
+        """The seq of the episode a new memory continues, or None. An episode continues the
+        latest current episode observed at most ``EPISODE_GAP_MS`` before it in the scope
+        (its context; never the memory being superseded, whose stale words must not index
+        the new one). Independent facts have none."""
+        if kind != "episode":
+            return None
+        return tx.latest_episode(tenant, scope, observed_at - EPISODE_GAP_MS, observed_at, supersedes)
+
     def _new_row(
         self, tx: Writer, *, tenant: str, scope: str, kind: str, content: str, tags: list[str], importance: int,
         source: str | None, observed_at: int, expires_at: int | None, vectors: list[np.ndarray] | None,
         supersedes: str | None = None, idempotency_key: str | None = None,
     ) -> NewRow:
-        """The row of a new memory. An episode continues the latest current episode observed
-        shortly before it in the scope (its context; never the memory being superseded, whose
-        stale words must not index the new one). Independent facts have none."""
-        context = None
-        if kind == "episode":
-            context = tx.latest_episode(tenant, scope, observed_at - EPISODE_GAP_MS, observed_at, supersedes)
+        """The row of a new memory (see :meth:`episode_context`)."""
+        context = self.episode_context(
+            tx, tenant=tenant, scope=scope, kind=kind, observed_at=observed_at, supersedes=supersedes
+        )
         return NewRow(
             id=new_id(), tenant=tenant, scope=scope, kind=kind, content=content,
             content_hash=validate.content_hash(content), tags=tuple(tags), importance=importance, source=source,
@@ -269,7 +277,7 @@ class Store:
         key = validate.short_text("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS)
         if idempotency_key is not None and key is None:
             raise InvalidInput("idempotency_key", "must not be empty (leave it out instead)")
-        observed, expires = self._times(observed_at, expires_at)
+        observed, expires = validate.times(observed_at, expires_at, self.clock())
         self._refuse_secrets(
             content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
         )
@@ -310,28 +318,8 @@ class Store:
     def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
         """Scan every stored free-text field as the caller sent it, before any
         normalisation (lower-casing would hide a key's pattern), unless allowed."""
-        if self.allow_secrets:
-            return
-        texts: dict[str, str] = {}
-        for field, value in fields.items():
-            for i, text in enumerate(value if isinstance(value, list) else [value]):
-                if isinstance(text, str):
-                    texts[f"{field}[{i}]" if isinstance(value, list) else field] = text.strip()
-        refuse_secrets(texts)
-
-    def _times(self, observed_at: str | None, expires_at: str | None) -> tuple[int, int | None]:
-        now = self.clock()
-        observed = validate.timestamp("observed_at", observed_at)
-        if observed is not None and observed > now + FUTURE_TOLERANCE_MS:
-            raise InvalidInput("observed_at", "is more than a day in the future of the server clock")
-        observed = now if observed is None else observed
-        expires = validate.timestamp("expires_at", expires_at)
-        if expires is not None and expires <= observed:
-            given = "observed_at" if observed_at is not None else "observed_at (now)"
-            raise InvalidInput("expires_at", f"must be later than {given}")
-        if expires is not None and expires <= now:
-            raise InvalidInput("expires_at", "is already past: the memory would never be shown")
-        return observed, expires
+        if not self.allow_secrets:
+            refuse_secrets(scanned_fields(fields))
 
     def supersede(
         self,
@@ -381,7 +369,7 @@ class Store:
             tx.lock(found.id)  # concurrent supersedes of one memory: the second waits, then sees the first
             old = history.row(tx, tenant, found.id)
             history.check_supersedable(tx, old, now)
-            observed, expires = self._times(observed_at, expires_at)
+            observed, expires = validate.times(observed_at, expires_at, self.clock())
             if expires_at is None and old.expires_at is not None:
                 if old.expires_at <= max(observed, now):
                     raise InvalidInput(

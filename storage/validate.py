@@ -147,6 +147,27 @@ def timestamp(field: str, value: str | None) -> int | None:
     return parse_iso(field, value)
 
 
+def times(observed_at: str | None, expires_at: str | None, now: int) -> tuple[int, int | None]:
+    """A memory's ``(observed_at, expires_at)`` in ms from optional ISO-8601 values:
+    ``observed_at`` defaults to ``now`` and may run ahead of it by at most
+    ``FUTURE_TOLERANCE_MS`` (clock skew); ``expires_at`` must be later than both.
+
+    Raises:
+        InvalidInput: naming the field that is malformed or out of order.
+    """
+    observed = timestamp("observed_at", observed_at)
+    if observed is not None and observed > now + limits.FUTURE_TOLERANCE_MS:
+        raise InvalidInput("observed_at", "is more than a day in the future of the server clock")
+    observed = now if observed is None else observed
+    expires = timestamp("expires_at", expires_at)
+    if expires is not None and expires <= observed:
+        given = "observed_at" if observed_at is not None else "observed_at (now)"
+        raise InvalidInput("expires_at", f"must be later than {given}")
+    if expires is not None and expires <= now:
+        raise InvalidInput("expires_at", "is already past: the memory would never be shown")
+    return observed, expires
+
+
 def limit(value: int | None) -> int:
     """Return the recall limit, default 5; an integer 1..RECALL_MAX_LIMIT."""
     if value is None:

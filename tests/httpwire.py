@@ -30,11 +30,12 @@ def free_port() -> int:
 class HttpServer:
     """A running team server; ``log`` reads its stderr so far."""
 
-    def __init__(self, db: Path, *flags: str, port: int | None = None, **env: str) -> None:
+    def __init__(self, db: Path | str, *flags: str, port: int | None = None, logs: Path | None = None,
+                 **env: str) -> None:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
-        self._log_path = db.with_suffix(f".{self.port}.log")
+        self._log_path = (logs or Path(db).parent) / f"server.{self.port}.log"
         self._log = self._log_path.open("w")
         self.proc = subprocess.Popen(
             [*SERVE, "--transport", "http", "--port", str(self.port), *flags], env=server_env(db, **env),
@@ -80,7 +81,7 @@ async def client(url: str, key: str) -> AsyncIterator[Client]:
             yield c
 
 
-def new_key(db: Path, tenant: str, **kwargs: Any) -> str:
+def new_key(db: Path | str, tenant: str, **kwargs: Any) -> str:
     """A new API key for ``tenant`` (kwargs: scope, name, read_only, expires_days)."""
     store = Store(db)
     try:

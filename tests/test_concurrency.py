@@ -13,6 +13,7 @@ from fakes import FakeEmbedder
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from memvault.storage import maintenance
 from memvault.storage.store import Store
 import sqlite_raw
 
@@ -43,7 +44,9 @@ async def test_four_servers_and_a_reindex_share_one_database(db_path, tmp_path):
                             errors.append(r.content[0].text)
 
     async def reindex() -> None:
-        await anyio.sleep(3)
+        while not db_path.exists():  # the servers create it (slowly on a loaded machine)
+            await anyio.sleep(0.2)
+        await anyio.sleep(1)
         done = await anyio.run_process(
             [sys.executable, "-m", "memvault.server", "reindex"], env=server_env(db_path), check=False
         )
@@ -90,3 +93,38 @@ async def test_many_requests_in_flight_on_one_server(db_path):
     for i in range(40):
         top = results[f"r{i}"].structured_content["memories"]  # type: ignore[attr-defined]
         assert top and top[0]["content"] == f"parallel fact {i}: port {8000 + i}"
+
+
+@pytest.mark.contract
+def test_eight_writers_in_two_processes_lose_nothing_and_a_raced_supersede_has_one_successor(store, db, tmp_path):
+    """Two processes, 4 writer threads each, through ``Store``; both supersede the same memory at once."""
+    import json
+    import os
+
+    from conftest import REPO
+
+    old = store.remember(tenant="a", scope="s", content="The build runs on Jenkins")
+    go = tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": str(REPO / "tests")}
+    procs = [
+        subprocess.Popen([sys.executable, str(REPO / "tests" / "store_writer.py"), db, name, old.id, str(go)],
+                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for name in ("p1", "p2")
+    ]
+    go.touch()
+    results = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err[-2000:]
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    written = [tuple(pair) for r in results for pair in r["ids"]]
+    assert len(written) == len(set(written)) == 2 * 4 * 25
+    assert all(store.get(tenant=t, id=i).content for t, i in written)  # every acknowledged write is there
+    current = maintenance.stats(store)["by_scope"]
+    per_tenant = {t: sum(1 for w, _ in written if w == t) for t in "ab"}
+    assert current == {"a": {"s": per_tenant["a"] + 1}, "b": {"s": per_tenant["b"]}}  # a: + the one successor
+    winners = [r["superseded"] for r in results if r["superseded"]]
+    losers = [r["conflict"] for r in results if r["conflict"]]
+    assert len(winners) == 1 and len(losers) == 1 and winners[0] in losers[0]  # the loser is told the successor
+    chain = store.history(tenant="a", id=old.id)
+    assert [m.id for m in chain] == [old.id, winners[0]]

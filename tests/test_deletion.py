@@ -8,7 +8,7 @@ import json
 import apsw
 from conftest import file_bytes, figure
 
-from memvault.storage import maintenance
+from memvault.storage import transfer
 from memvault.storage.store import Store
 
 MARKER = "quokkamarker5519"
@@ -42,7 +42,7 @@ def test_forgotten_text_and_vector_leave_no_trace(real_store: Store, db_path, re
             assert not any(isinstance(v, (str, bytes)) and MARKER.encode() in (v.encode() if isinstance(v, str) else v)
                            for v in row), table
     conn.close()
-    export = "\n".join(maintenance.export(real_store, "t"))
+    export = "\n".join(transfer.export_lines(real_store, "t"))
     assert MARKER not in export and first.id not in export and len(export.splitlines()) == 30
     again = real_store.remember(tenant="t", scope="s", content=text, idempotency_key="key-marker-9921")
     assert again.created and again.id != first.id
@@ -56,7 +56,7 @@ def test_export_lists_current_and_history_without_forgotten_content(store):
     gone = store.remember(tenant="t", scope="s", content="Temporary pin 4321")
     store.forget(tenant="t", id=gone.id)
     store.remember(tenant="other", scope="s", content="Other tenant's fact")
-    rows = [json.loads(line) for line in maintenance.export(store, "t")]
+    rows = [json.loads(line) for line in transfer.export_lines(store, "t")]
     assert [r["id"] for r in rows] == [a.id, b]
     assert rows[0]["superseded_by"] == b and rows[1]["supersedes"] == a.id
     assert all(r["tenant"] == "t" for r in rows)

@@ -13,7 +13,7 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
-from conftest import SERVE, server_env
+from conftest import BACKENDS, SERVE, server_env
 from httpwire import PING, HttpServer, client, new_key
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,15 +28,18 @@ pytestmark = pytest.mark.slow
 DAY_MS = 86_400_000
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="module", params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path | str:
+    """One database per backend for the tests that share the module's server."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("pg_server").new_database()
     return tmp_path_factory.mktemp("http") / "memvault.db"
 
 
 @pytest.fixture(scope="module")
-def server(db: Path) -> Iterator[HttpServer]:
+def server(db: Path | str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     new_key(db, "setup")  # creates the database before the server opens it
-    s = HttpServer(db)
+    s = HttpServer(db, logs=tmp_path_factory.mktemp("http-logs"))
     yield s
     s.close()
 
@@ -136,7 +139,7 @@ def test_healthz_reports_readiness_without_authentication_or_secrets(server: Htt
     response = httpx2.get(f"{server.base}/healthz", timeout=10)
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ready", "model": "ready"}
-    assert str(db) not in response.text
+    assert str(db) not in response.text and "postgres" not in response.text
 
 
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")

@@ -19,7 +19,7 @@ from mcp import Client
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.storage import maintenance
+from memvault.storage import maintenance, transfer
 from memvault.storage.sqlite import schema
 from memvault.storage import store as store_module
 from memvault.storage.errors import Conflict, InvalidInput, ModelUnavailable, NotFound
@@ -315,7 +315,7 @@ def test_an_expired_memory_is_returned_by_no_read_path(store, clock: Clock):
     assert all(m.content is None for m in store.history(tenant="a", id=out.id))
     doc = handlers.memory_document(store, CALLER, out.id)
     assert "blue-kiwi" not in doc and json.loads(doc)["memory"] == {"id": out.id, "expired_at": "2026-01-02T00:00:00.000Z"}
-    assert [json.loads(line)["id"] for line in maintenance.export(store, "a")] == [keep.id]
+    assert [json.loads(line)["id"] for line in transfer.export_lines(store, "a")] == [keep.id]
     stats = maintenance.stats(store)
     assert (stats["current"], stats["expired"]) == (1, 1)
     assert store.get(tenant="a", id=keep.id).content == "Office opens at 8"

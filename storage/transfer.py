@@ -1,0 +1,373 @@
+"""Moving memories between databases: ``memvault export`` and ``memvault import``, on any backend.
+
+The format is JSON lines, one memory per line, with the fields of :data:`FIELDS` in
+that order; times are ISO-8601 UTC strings (``timefmt.format_ms``), absent values null.
+
+Export reads page by page (``Reader.export_page``), each page in its own short read
+transaction, so its memory stays constant at any size and writers are never held up
+(issue 9). Pages are separate snapshots: a memory superseded while an export runs
+may appear with its old links.
+
+Import reads that format, or minimal lines where only ``content`` is required and
+every other field takes ``Store.remember``'s default and passes its checks
+(``validate``, the secret scan). Ids, times, kinds, tags, importance, sources,
+confirmations and supersession links are kept as given. Lines go in batches: the
+batch is checked, its new memories are embedded together outside any transaction
+(``Embedder.embed`` over all windows), then written in one short write transaction.
+A bad line is reported and nothing of it is written; the good ones land. Importing
+twice adds nothing: a memory whose id exists, or whose content repeats a current
+memory of its scope, is skipped (and, unlike ``remember``, counts no confirmation),
+so an import stopped by Ctrl-C (whole batches stay) resumes by running it again.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from . import validate
+from .backend import NewRow, Reader
+from .errors import Conflict, InvalidInput, ModelUnavailable
+from .ids import new_id
+from .limits import REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .records import Memory
+from .secrets import refusals, scanned_fields
+from .timefmt import format_ms
+
+if TYPE_CHECKING:
+    from .store import Store
+
+FIELDS = (
+    "id", "tenant", "scope", "kind", "content", "tags", "importance", "source", "observed_at", "recorded_at",
+    "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations",
+)
+EXPORT_PAGE = 500  # memories per read transaction of an export
+# Lines per import batch: one embedding call and one write transaction each. The
+# embedder runs its own batches of 32 texts, so 64 lines keep it busy while one
+# write stays short (a few ms with vectors on SQLite).
+IMPORT_BATCH = 64
+Progress = Callable[[int], None]  # called after each batch with the lines read so far (blank ones too)
+
+
+def export_line(memory: Memory) -> str:
+    """One memory as a line of the export format (no newline)."""
+    return json.dumps(
+        {
+            "id": memory.id, "tenant": memory.tenant, "scope": memory.scope, "kind": memory.kind,
+            "content": memory.content, "tags": list(memory.tags), "importance": memory.importance,
+            "source": memory.source, "observed_at": format_ms(memory.observed_at),
+            "recorded_at": format_ms(memory.recorded_at), "expires_at": format_ms(memory.expires_at),
+            "supersedes": memory.supersedes, "superseded_by": memory.superseded_by,
+            "supersede_reason": memory.supersede_reason, "confirmations": memory.confirmations,
+        },
+        ensure_ascii=False,
+    )
+
+
+def export_lines(store: Store, tenant: str, *, page: int = EXPORT_PAGE) -> Iterator[str]:
+    """JSON lines of ``tenant``'s memories that are neither forgotten nor expired (as of
+    the start), current and superseded (history), in the order they were stored.
+    Forgotten and expired memories are left out entirely. Reads ``page`` memories per
+    read transaction."""
+    now, after = store.clock(), 0
+    while True:
+        with store.backend.read(tenant) as tx:
+            rows = tx.export_page(tenant, now, after, page)
+        for _, memory in rows:
+            yield export_line(memory)
+        if len(rows) < page:
+            return
+        after = rows[-1][0]
+
+
+@dataclass(frozen=True)
+class LineError:
+    """Why one line was not imported: its 1-based ``line`` number, the ``field`` at
+    fault ("line" for the whole line) and the message, in ``InvalidInput``'s words."""
+
+    line: int
+    field: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did. ``read``: non-blank lines read; ``imported``: memories
+    written; ``skipped_existing``: lines whose id exists, or whose content repeats a
+    current memory of the scope; ``failed``: lines not imported, with why;
+    ``vectors_pending``: imported memories without a vector yet (found by keywords
+    only until ``memvault reindex`` or a server with the model makes them), and
+    ``degraded`` says why."""
+
+    read: int
+    imported: int
+    skipped_existing: int
+    failed: tuple[LineError, ...]
+    vectors_pending: int
+    degraded: str | None = None
+
+
+def import_lines(
+    store: Store,
+    lines: Iterable[str],
+    *,
+    tenant: str,
+    scope: str,
+    progress: Progress | None = None,
+    batch: int = IMPORT_BATCH,
+) -> ImportReport:
+    """Import ``lines`` (the export format, or minimal lines) into ``tenant``; a line
+    without ``scope`` goes to ``scope``. See the module docstring for the rules.
+
+    A line's ``tenant``, when present, must be ``tenant``. Returns the report; a bad
+    line never raises.
+
+    Raises:
+        Busy, StorageUnavailable: a batch could not be written (the batches before it stay).
+        KeyboardInterrupt: passes through; the batch being written is rolled back whole.
+    """
+    state = _Import(store, tenant, scope)
+    for chunk in _batches(lines, batch):
+        state.batch(chunk)
+        if progress is not None:
+            progress(chunk[-1][0])
+    return ImportReport(
+        read=state.read, imported=state.imported, skipped_existing=state.skipped, failed=tuple(state.failed),
+        vectors_pending=state.pending, degraded=state.degraded if state.pending else None,
+    )
+
+
+def _batches(lines: Iterable[str], size: int) -> Iterator[list[tuple[int, str]]]:
+    """Non-blank lines with their 1-based numbers, ``size`` at a time."""
+    chunk: list[tuple[int, str]] = []
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            chunk.append((number, text))
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+    if chunk:
+        yield chunk
+
+
+@dataclass
+class _Import:
+    """One import under way: its counts, and the supersession links still to make.
+
+    A memory's ``superseded_by`` must name a stored memory, and its successor comes
+    later in the file, so a superseded memory is stored current and linked
+    (``Writer.link``, with the reason from its own line) when its successor is stored.
+    ``successors`` maps a successor's id to ``(predecessor id, reason)``; lines that
+    were there already add theirs too, so a resumed import still makes the link.
+    """
+
+    store: Store
+    tenant: str
+    scope: str
+    read: int = 0
+    imported: int = 0
+    skipped: int = 0
+    pending: int = 0
+    failed: list[LineError] = field(default_factory=list)
+    degraded: str | None = None
+    successors: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+
+    def batch(self, chunk: list[tuple[int, str]]) -> None:
+        """Check, embed and write one batch of lines, counting what happened."""
+        self.read += len(chunk)
+        now = self.store.clock()
+        checked: list[tuple[int, NewRow, dict[str, str]]] = []
+        for number, text in chunk:
+            try:
+                row, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
+            except InvalidInput as exc:
+                self.failed.append(_error(number, exc))
+                continue
+            checked.append((number, row, as_sent))
+        if not self.store.allow_secrets:
+            refused = refusals([as_sent for _, _, as_sent in checked])
+            self.failed.extend(_error(n, e) for (n, _, _), e in zip(checked, refused, strict=True) if e is not None)
+            checked = [c for c, e in zip(checked, refused, strict=True) if e is None]
+        for _, row, _ in checked:
+            if row.superseded_by is not None:
+                self.successors[row.superseded_by] = (row.id, row.supersede_reason)
+        # Rows already there are left out before embedding, so a resumed import is quick;
+        # the write transaction checks again (another writer may have come meanwhile).
+        with self.store.backend.read(self.tenant) as tx:
+            new = [(number, row) for number, row, _ in checked if not self._already_there(tx, row, now)]
+        self.skipped += len(checked) - len(new)
+        new, reason = _with_vectors(self.store, new)
+        self.degraded = reason or self.degraded
+        try:
+            outcomes = self._write(new, now)
+        except Conflict:  # an id taken in another tenant: write line by line to find it
+            outcomes = []
+            for item in new:
+                try:
+                    outcomes += self._write([item], now)
+                except Conflict as exc:
+                    outcomes.append(LineError(item[0], "id", str(exc)))
+        for outcome in outcomes:
+            if isinstance(outcome, LineError):
+                self.failed.append(outcome)
+            elif outcome is None:
+                self.skipped += 1
+            else:
+                self.imported += 1
+                if outcome.vectors is None:
+                    self.pending += 1
+                    self.degraded = self.degraded or "the database's vectors come from another model: run `memvault reindex`"
+
+    def _already_there(self, tx: Reader, row: NewRow, now: int) -> bool:
+        """Whether ``row``'s id exists, or, current, it repeats a current memory of its scope
+        (other than the one it supersedes, which it may repeat with other fields). A row
+        there already was linked to its predecessor when stored: its entry is dropped."""
+        if tx.by_id(row.tenant, row.id) is None and (
+            row.superseded_by is not None
+            or tx.current_with_hash(row.tenant, row.scope, row.content_hash, now, row.supersedes) is None
+        ):
+            return False
+        self.successors.pop(row.id, None)
+        return True
+
+    def _write(self, rows: list[tuple[int, NewRow]], now: int) -> list[NewRow | LineError | None]:
+        """One write transaction inserting ``rows`` that are not there yet: for each, the
+        row written (``vectors`` None: pending), None when it was there already, or
+        why not (a predecessor that is missing or has another successor).
+
+        Raises:
+            Conflict: an id exists in another tenant (nothing of the batch is written).
+        """
+        out: list[NewRow | LineError | None] = []
+        with self.store.backend.write(self.tenant) as tx:
+            for number, row in rows:
+                if self._already_there(tx, row, now):
+                    out.append(None)
+                    continue
+                before = tx.by_id(self.tenant, row.supersedes) if row.supersedes is not None else None
+                if row.supersedes is not None and before is None:
+                    out.append(LineError(number, "supersedes", f"names memory {row.supersedes}, which is neither "
+                                         "in this tenant nor on an earlier line"))
+                    continue
+                if before is not None and before[1].superseded_by not in (None, row.id):
+                    out.append(LineError(number, "supersedes", f"memory {row.supersedes} already has another "
+                                         f"successor, {before[1].superseded_by}"))
+                    continue
+                context = self.store.episode_context(
+                    tx, tenant=row.tenant, scope=row.scope, kind=row.kind, observed_at=row.observed_at,
+                    supersedes=row.supersedes,
+                )
+                written = replace(
+                    row, superseded_by=None, supersede_reason=None, context_seq=context,
+                    vectors=self.store.writable_vectors(tx, row.vectors),
+                )
+                tx.insert(written)
+                successor = self.successors.get(written.id)
+                if successor is not None and row.supersedes != successor[0]:
+                    successor = None  # the two lines disagree: the successor's own line decides
+                self.successors.pop(written.id, None)
+                if row.supersedes is not None:
+                    tx.link(row.supersedes, row.id, successor[1] if successor else None)
+                out.append(written)
+        return out
+
+
+def _error(number: int, exc: InvalidInput) -> LineError:
+    prefix = f"{exc.field}: "
+    message = str(exc)
+    return LineError(number, exc.field, message[len(prefix):] if message.startswith(prefix) else message)
+
+
+def _with_vectors(store: Store, rows: list[tuple[int, NewRow]]) -> tuple[list[tuple[int, NewRow]], str | None]:
+    """``rows`` with the vectors of their windows, made in one embedding call, or
+    unchanged (vectors pending) and the reason no vectors can be made."""
+    reason = store.vector_status()
+    if reason is not None or not rows:
+        return rows, reason
+    assert store.embedder is not None
+    windows = [store.embedder.windows(row.content) for _, row in rows]
+    try:
+        flat = store.embedder.embed([text for parts in windows for text in parts])
+    except ModelUnavailable as exc:
+        return rows, f"embedding model unavailable ({exc}): imported memories wait for vectors"
+    out, start = [], 0
+    for (number, row), parts in zip(rows, windows, strict=True):
+        out.append((number, replace(row, vectors=list(flat[start : start + len(parts)]))))
+        start += len(parts)
+    return out, None
+
+
+def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow, dict[str, str]]:
+    """The row a line asks for (a new id when it has none; no vectors yet), and its
+    free-text fields as sent, for the secret scan (``secrets.scanned_fields``).
+
+    Checks each field as ``Store.remember`` does, with its defaults; ids must be
+    UUIDs; ``confirmations`` a whole number; ``tenant``, when given, ``tenant``.
+
+    Raises:
+        InvalidInput: naming the field ("line" when the line is not a JSON object).
+    """
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(record, dict):
+        raise InvalidInput("line", 'must be a JSON object such as {"content": "..."}')
+    for name in record:
+        if name not in FIELDS:
+            raise InvalidInput(str(name)[:40], f"is not a field of memvault's export format ({', '.join(FIELDS)})")
+    given: dict[str, Any] = {name: value for name, value in record.items() if value is not None}
+    if "content" not in given:
+        raise InvalidInput("content", "is required")
+    if given.get("tenant", tenant) != tenant:
+        raise InvalidInput(
+            "tenant", f"is {str(given['tenant'])[:60]!r} but this import writes tenant {tenant!r} "
+            "(choose it with --tenant, or leave the field out)"
+        )
+    tags = given.get("tags")
+    if tags is not None and not isinstance(tags, list):
+        raise InvalidInput("tags", "must be a list of strings")
+    content = validate.content(given["content"])
+    observed, expires = validate.times(given.get("observed_at"), given.get("expires_at"), now)
+    recorded = validate.timestamp("recorded_at", given.get("recorded_at"))
+    row = NewRow(
+        id=_uuid("id", given.get("id")) or new_id(),
+        tenant=tenant,
+        scope=validate.scope(given.get("scope"), scope),
+        kind=validate.kind(given.get("kind")),
+        content=content,
+        content_hash=validate.content_hash(content),
+        tags=tuple(validate.tags(tags)),
+        importance=validate.importance(given.get("importance")),
+        source=validate.short_text("source", given.get("source"), SOURCE_MAX_CHARS),
+        observed_at=observed,
+        recorded_at=now if recorded is None else recorded,
+        expires_at=expires,
+        supersedes=_uuid("supersedes", given.get("supersedes")),
+        superseded_by=_uuid("superseded_by", given.get("superseded_by")),
+        supersede_reason=validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS),
+        confirmations=_count("confirmations", given.get("confirmations", 0)),
+    )
+    as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
+    return row, as_sent
+
+
+def _uuid(name: str, value: object) -> str | None:
+    """A UUID in its canonical lower-case form (None stays None)."""
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise InvalidInput(name, f"{str(value)[:60]!r} is not a UUID such as memvault's ids") from None
+
+
+def _count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(name, f"must be a whole number 0 or more, got {str(value)[:40]!r}")
+    return value

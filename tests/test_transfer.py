@@ -1,0 +1,257 @@
+"""``memvault export`` and ``memvault import``: the export format read back into any
+backend, minimal lines with remember's defaults, idempotence, bad lines reported with
+their field while good ones land, paging, batches that survive Ctrl-C."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from fakes import Clock, FakeEmbedder
+
+from memvault.server import cli
+from memvault.storage import transfer
+from memvault.storage.store import Store
+from memvault.storage.timefmt import format_ms
+from memvault.storage.transfer import import_lines
+
+pytestmark = pytest.mark.contract  # storage tests run on every backend; the CLI's on SQLite files
+
+UUID = "0190f3a2-7b1c-7def-8abc-0123456789ab"
+AWS_KEY = "AKIAQYLPMN5HFIQR7BZX"  # shaped like a real key (test_privacy.TOKENS)
+HF_TOKEN = "hf_kRtQwLmVpXcZbJdFgYsUaEiKoNhGbTyPlMnA"
+
+
+def export(store: Store, tenant: str = "t") -> list[str]:
+    return list(transfer.export_lines(store, tenant))
+
+
+def fill(store: Store, clock: Clock) -> None:
+    """Memories of every shape: kinds, tags, sources, times, a confirmation, a
+    supersession with its reason, an expiry to come, and a forgotten memory."""
+    store.remember(tenant="t", scope="s", content="The staging DB is db-stg-03", tags=["ops", "DB"],
+                   source="runbook", importance=8, observed_at="2025-03-01T10:00:00Z")
+    clock.advance(60)
+    store.remember(tenant="t", scope="s", content="Prefer dark mode", kind="preference")
+    store.remember(tenant="t", scope="s", content="Prefer dark mode")  # one confirmation
+    old = store.remember(tenant="t", scope="other", content="Deploys go out on Tuesdays", kind="decision")
+    clock.advance(60)
+    newer = store.supersede(tenant="t", id=old.id, content="Deploys go out on Thursdays", reason="team moved")
+    store.supersede(tenant="t", id=newer.id, content="Deploys go out on Thursdays", importance=9)  # same text
+    store.remember(tenant="t", scope="s", content="Asked about the migration", kind="episode",
+                   expires_at="2099-01-01T00:00:00Z")
+    gone = store.remember(tenant="t", scope="s", content="A memory to forget")
+    store.forget(tenant="t", id=gone.id)
+    store.remember(tenant="other", scope="s", content="Another tenant's memory")
+
+
+@pytest.fixture
+def target(new_db, clock: Clock):
+    s = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    yield s
+    s.close()
+
+
+def test_a_round_trip_gives_an_equal_export(store, target, clock):
+    fill(store, clock)
+    lines = export(store)
+    assert len(lines) == 6  # the forgotten memory and the other tenant's are left out
+    clock.advance(3600)
+    report = import_lines(target, lines, tenant="t", scope="default")
+    assert report == transfer.ImportReport(read=6, imported=6, skipped_existing=0, failed=(), vectors_pending=0)
+    assert export(target) == lines
+    rows = {r["content"]: r for r in map(json.loads, export(target))}
+    assert rows["Prefer dark mode"]["confirmations"] == 1
+    assert rows["Deploys go out on Tuesdays"]["supersede_reason"] == "team moved"
+    chain = [m.id for m in target.history(tenant="t", id=rows["Deploys go out on Tuesdays"]["id"])]
+    assert [m.id for m in target.history(tenant="t", id=chain[-1])] == chain and len(chain) == 3
+    assert rows["Deploys go out on Tuesdays"]["superseded_by"] == chain[1]
+    assert [h.memory.id for h in target.recall(tenant="t", query="staging database", scopes=["s"]).hits][:1] == [
+        rows["The staging DB is db-stg-03"]["id"]
+    ]
+
+
+def test_sqlite_to_each_backend_and_back_to_sqlite_gives_equal_exports(tmp_path, new_db, clock):
+    stores = [Store(where, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+              for where in (tmp_path / "first.db", new_db(), tmp_path / "last.db")]
+    try:
+        fill(stores[0], clock)
+        lines = export(stores[0])
+        for store in stores[1:]:
+            assert import_lines(store, lines, tenant="t", scope="default").imported == len(lines)
+            assert export(store) == lines
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_importing_twice_adds_nothing(store, target, clock):
+    fill(store, clock)
+    lines = export(store) + [json.dumps({"content": "A note from elsewhere"})] * 2
+    first = import_lines(target, lines, tenant="t", scope="s")
+    assert (first.imported, first.skipped_existing) == (7, 1)  # the repeated note is a duplicate
+    before = export(target)
+    again = import_lines(target, lines, tenant="t", scope="s")
+    assert (again.read, again.imported, again.skipped_existing, again.failed) == (8, 0, 8, ())
+    assert export(target) == before  # nothing added, no confirmation counted
+
+
+def test_minimal_lines_get_the_defaults_of_remember(target, new_db, clock):
+    report = import_lines(target, [json.dumps({"content": "  Léa owns the billing exports  "})],
+                          tenant="t", scope="team")
+    assert report.imported == 1
+    imported = json.loads(export(target)[0])
+    reference = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        made = reference.remember(tenant="t", scope="team", content="  Léa owns the billing exports  ")
+        remembered = json.loads(export(reference)[0])
+    finally:
+        reference.close()
+    assert imported["id"] != made.id
+    assert {k: v for k, v in imported.items() if k != "id"} == {k: v for k, v in remembered.items() if k != "id"}
+    assert imported["kind"] == "fact" and imported["importance"] == 5 and imported["observed_at"] == format_ms(clock.now)
+
+
+BAD_LINES = [
+    ({"kind": "fact"}, "content"),
+    ({"content": "   "}, "content"),
+    ({"content": "x", "kind": "rumour"}, "kind"),
+    ({"content": f"the deploy key is {AWS_KEY}"}, "content"),
+    ({"content": "x", "tags": ["ok", HF_TOKEN]}, "tags[1]"),
+    ({"content": "x", "tenant": "someone-else"}, "tenant"),
+    ({"content": "x", "id": "not-a-uuid"}, "id"),
+    ({"content": "x", "supersedes": 42}, "supersedes"),
+    ({"content": "x", "observed_at": "last tuesday"}, "observed_at"),
+    ({"content": "x", "expires_at": "2001-01-01T00:00:00Z"}, "expires_at"),
+    ({"content": "x", "tags": "ops"}, "tags"),
+    ({"content": "x", "importance": 11}, "importance"),
+    ({"content": "x", "confirmations": -1}, "confirmations"),
+    ({"content": "x", "colour": "red"}, "colour"),
+    ('{"content": "unterminated', "line"),
+    ('["content", "in a list"]', "line"),
+]
+
+
+@pytest.mark.parametrize(("bad", "field"), BAD_LINES)
+def test_a_bad_line_fails_with_its_field_and_the_good_ones_land(target, bad, field):
+    text = bad if isinstance(bad, str) else json.dumps({**bad, "source": "MARKER-bad-line"})
+    lines = [json.dumps({"content": "first good line"}), text, "", json.dumps({"content": "second good line"})]
+    report = import_lines(target, lines, tenant="t", scope="s", batch=2)
+    assert report.imported == 2 and report.read == 3
+    assert [(e.line, e.field) for e in report.failed] == [(2, field)]
+    assert "MARKER" not in "".join(export(target))
+    assert [json.loads(line)["content"] for line in export(target)] == ["first good line", "second good line"]
+
+
+def test_an_id_taken_in_another_tenant_fails_that_line_only(store, clock):
+    store.remember(tenant="other", scope="s", content="theirs")
+    taken = json.loads(export(store, "other")[0])["id"]
+    lines = [json.dumps({"content": "mine", "id": UUID}), json.dumps({"content": "clash", "id": taken})]
+    report = import_lines(store, lines, tenant="t", scope="s")
+    assert report.imported == 1 and [(e.line, e.field) for e in report.failed] == [(2, "id")]
+    assert [json.loads(line)["id"] for line in export(store)] == [UUID]
+    assert [json.loads(line)["content"] for line in export(store, "other")] == ["theirs"]
+
+
+def test_export_reads_page_by_page(store, monkeypatch):
+    for i in range(5):
+        store.remember(tenant="t", scope="s", content=f"memory number {i}")
+    reads = []
+    original = store.backend.read
+
+    def counting(tenant):
+        reads.append(tenant)
+        return original(tenant)
+
+    monkeypatch.setattr(store.backend, "read", counting)
+    lines = list(transfer.export_lines(store, "t", page=2))
+    assert [json.loads(line)["content"] for line in lines] == [f"memory number {i}" for i in range(5)]
+    assert reads == ["t", "t", "t"]
+
+
+def test_without_a_model_memories_are_imported_with_vectors_pending_and_the_report_says_so(new_db, clock):
+    keyword_only = Store(new_db(), None, clock=clock)
+    try:
+        report = import_lines(keyword_only, [json.dumps({"content": f"note {i}"}) for i in range(3)],
+                              tenant="t", scope="s")
+        assert (report.imported, report.vectors_pending) == (3, 3)
+        assert "no embedding model" in (report.degraded or "")
+        assert keyword_only.get(tenant="t", id=json.loads(export(keyword_only)[0])["id"]).vector_pending
+    finally:
+        keyword_only.close()
+
+
+def test_an_interrupted_import_keeps_whole_batches_and_a_rerun_finishes_it(target):
+    lines = [json.dumps({"content": f"line number {i}"}) for i in range(10)]
+
+    def stop(done: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        import_lines(target, lines, tenant="t", scope="s", batch=4, progress=stop)
+    assert len(export(target)) == 4
+    report = import_lines(target, lines, tenant="t", scope="s", batch=4)
+    assert (report.imported, report.skipped_existing) == (6, 4)
+    assert [json.loads(line)["content"] for line in export(target)] == [f"line number {i}" for i in range(10)]
+
+
+def test_a_resumed_import_still_links_a_history_split_across_runs(store, target, clock):
+    first = store.remember(tenant="t", scope="s", content="The office is in Lyon")
+    store.supersede(tenant="t", id=first.id, content="The office is in Paris", reason="moved in May")
+    lines = export(store)
+
+    def stop(done: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        import_lines(target, lines, tenant="t", scope="s", batch=1, progress=stop)
+    assert target.get(tenant="t", id=first.id).superseded_by is None  # stored current until its successor comes
+    report = import_lines(target, lines, tenant="t", scope="s", batch=1)
+    assert (report.imported, report.skipped_existing) == (1, 1)
+    assert export(target) == lines
+
+
+def test_a_successor_whose_predecessor_is_missing_fails(target):
+    line = json.dumps({"content": "The office is in Paris", "supersedes": UUID})
+    report = import_lines(target, [line], tenant="t", scope="s")
+    assert [(e.line, e.field) for e in report.failed] == [(1, "supersedes")] and export(target) == []
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.sqlite_only
+def test_cli_export_then_import_moves_memories_and_reports_failures(store, clock, tmp_path, capsys):
+    fill(store, clock)
+    store.close()
+    source, dump, target = tmp_path / "memvault.db", tmp_path / "m.jsonl", tmp_path / "new.db"
+    assert run(capsys, "export", "--db", str(source), "--tenant", "t", "-o", str(dump))[0] == 0
+    code, out, err = run(capsys, "import", "--db", str(target), "--tenant", "t", str(dump))
+    assert code == 0 and out == ""
+    assert "imported 6 of 6 lines: 0 already there, 0 failed" in err
+    with dump.open("a") as fh:
+        fh.write(json.dumps({"content": "x", "kind": "rumour"}) + "\n")
+    code, out, err = run(capsys, "import", "--db", str(target), "--tenant", "t", str(dump), "--json")
+    assert code == 1 and "line 7: kind: 'rumour' is not one of" in err
+    assert "imported 0 of 7 lines: 6 already there, 1 failed" in err
+    report = json.loads(out)
+    assert report["skipped_existing"] == 6 and report["failed"][0]["line"] == 7
+    assert run(capsys, "export", "--db", str(target), "--tenant", "t")[1].splitlines() == dump.read_text().splitlines()[:6]
+
+
+def test_cli_import_reads_stdin_with_a_dash(tmp_path, capsys, monkeypatch):
+    data = json.dumps({"content": "from a pipe", "tags": ["piped"]}).encode() + b"\n\xff not utf-8\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    db = tmp_path / "piped.db"
+    code, out, err = run(capsys, "import", "--db", str(db), "--scope", "inbox", "-", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["imported"] == 1 and report["failed"][0]["line"] == 2
+    code, out, _ = run(capsys, "list", "--db", str(db), "--scope", "inbox", "--json")
+    assert [m["content"] for m in json.loads(out)["memories"]] == ["from a pipe"]
+
