@@ -131,3 +131,26 @@ def test_an_unexpanded_home_creates_the_database_under_home_and_logs_its_absolut
     assert flag.returncode == 0 and (home / "flag.db").is_file() and list(work.iterdir()) == []
     serve = subprocess.run(SERVE, env=env, input="", capture_output=True, text=True, timeout=60, cwd=work)
     assert serve.returncode == 0 and f"database {home / 'mv' / 'm.db'}" in serve.stderr
+
+
+def test_sqlite_use_never_imports_the_postgresql_driver(tmp_path):
+    """The default install has no psycopg: nothing on the SQLite path may import it."""
+    code = (
+        "import sys\n"
+        "from memvault.server import cli\n"
+        "from memvault.storage.store import Store\n"
+        f"s = Store({str(tmp_path / 'm.db')!r})\n"
+        "s.remember(tenant='t', scope='s', content='a note'); s.recall(tenant='t', query='note', scopes=['s'])\n"
+        "s.close()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool', 'pgvector')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_postgresql_url_is_kept_as_given_and_shown_without_its_password(monkeypatch):
+    monkeypatch.setenv("MEMVAULT_DB", "postgresql://memvault:s3cret@db.example:5433/memvault?sslmode=require")
+    loaded = config.load()
+    assert loaded.db == "postgresql://memvault:s3cret@db.example:5433/memvault?sslmode=require"
+    assert loaded.db_label == "postgresql://memvault:***@db.example:5433/memvault?sslmode=require"
+    assert loaded.db_exists()
