@@ -123,7 +123,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     commands["supersede"].add_argument("text", help="the corrected memory")
     commands["supersede"].add_argument("--reason", help="why it changed; kept with the history")
     commands["doctor"].add_argument(
-        "--repair", action="store_true", help="rebuild the derived indexes (FTS5, vectors) first"
+        "--repair", action="store_true", help="rebuild the derived indexes (keywords, vectors) and finish a pending scrub first"
     )
     commands["export"].add_argument("--output", "-o", help="file to write (default: stdout)")
     commands["import"].add_argument("file", help="the JSON lines file, or - for stdin")
@@ -446,12 +446,14 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         made = _run_reindex(store)
         if made is None:
             return 130
-        report["repaired"] = {"reindexed": made}
+        report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub()}
     problems = maintenance.check(store) + _permission_problems(store.backend)
     report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
     lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
     if "repaired" in report:
-        lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made")
+        scrub = "still pending (busy)" if report["repaired"]["scrub_pending"] else "none pending"
+        lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made, "
+                        f"scrub of forgotten content {scrub}")
     _emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0
 

@@ -4,8 +4,8 @@
 confirmations, idempotency keys, supersede and forget rules, expiry and scrubbing —
 and hands reads to ``history`` (ids and supersession chains) and ``retrieval``
 (recall: fusion and abstention in ``ranking``). It talks to a database only through
-the narrow interface of ``backend``, one transaction per operation. ``open_backend`` picks SQLite for a file path and PostgreSQL for a
-``postgresql://`` URL.
+the narrow interface of ``backend``, one transaction per operation. ``open_backend``
+picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
 
 ``Store`` is safe to call from several threads; embedding runs outside every transaction.
 """

@@ -77,8 +77,8 @@ def test_doctor_exit_code_and_repair(filled, db_path):
     repaired = doctor(db_path, "--repair", "--json")
     assert repaired.returncode == 0, repaired.stderr
     report = json.loads(repaired.stdout)  # one document
-    assert report["ok"] is True and report["repaired"] == {"reindexed": 5} and report["current"] == 5
+    assert report["ok"] is True and report["repaired"] == {"reindexed": 5, "scrub_pending": False} and report["current"] == 5
     human = doctor(db_path, "--repair")
     assert human.returncode == 0 and human.stdout.splitlines() == [
-        "repaired: keyword index rebuilt, 5 vectors made", "ok: no problems found"
+        "repaired: keyword index rebuilt, 5 vectors made, scrub of forgotten content none pending", "ok: no problems found"
     ]
