@@ -27,11 +27,14 @@ import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
+import anyio
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from memvault.storage.errors import MemvaultError
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
@@ -70,12 +73,14 @@ class RateLimiter:
 
 
 class Guard:
-    """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400)
-    and rate-limits each bearer token (429 with ``Retry-After``)."""
+    """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400),
+    rate-limits each bearer token (429 with ``Retry-After``) and answers 503 naming the
+    cause while the database cannot be opened (the next request tries again)."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter | None, path: str = "/mcp") -> None:
+    def __init__(self, app: ASGIApp, limiter: RateLimiter | None, runtime: Runtime, path: str = "/mcp") -> None:
         self.app = app
         self.limiter = limiter
+        self.runtime = runtime
         self.path = path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -105,6 +110,13 @@ class Guard:
                 )
                 await response(scope, receive, send)
                 return
+        try:
+            await anyio.to_thread.run_sync(self.runtime.store)
+        except MemvaultError as exc:
+            response = JSONResponse({"error": "database_unavailable", "error_description": str(exc)},
+                                    status_code=503, headers={"Retry-After": "5"})
+            await response(scope, receive, send)
+            return
         await self.app(scope, receive, send)
 
 
@@ -144,13 +156,14 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     async def healthz(_: Request) -> Response:
         health = runtime.health()
         ready = health["database"] == "ready"
-        return JSONResponse({"status": "ok" if ready else "starting", **health}, status_code=200 if ready else 503)
+        status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"
+        return JSONResponse({"status": status, **health}, status_code=200 if ready else 503)
 
     app = mcp.streamable_http_app(
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=MAX_BODY_BYTES,
         transport_security=transport_security(http), host=http.host,
     )
-    app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None)
+    app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime)
     return app
 
 

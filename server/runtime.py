@@ -49,6 +49,7 @@ class Runtime:
         self.config = config
         self.authenticated = authenticated
         self.vector_reason: str | None = "not checked yet"
+        self.open_error: str | None = None  # why the database could not be opened, last time it was tried
         self._store: Store | None = None
         self._lock = threading.Lock()
         self._closed = threading.Event()
@@ -71,10 +72,15 @@ class Runtime:
                 from memvault.storage.embeddings import Embedder
                 from memvault.storage.store import Store
 
-                self._store = Store(
-                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
-                    busy_timeout_ms=self.config.busy_timeout_ms,
-                )
+                try:
+                    self._store = Store(
+                        self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
+                        busy_timeout_ms=self.config.busy_timeout_ms,
+                    )
+                except MemvaultError as exc:
+                    self.open_error = str(exc)
+                    raise
+                self.open_error = None
                 log.info("memvault database %s opened (model: %s)", self.config.db_label, self.config.model_dir or "packaged")
             return self._store
 
@@ -152,6 +158,8 @@ class Runtime:
         last_reason: str | None = None
         try:
             self.store().warm_up()
+        except MemvaultError as exc:  # e.g. the database cannot be opened: calls say so, the filler retries
+            log.error("cannot open the memvault database %s: %s", self.config.db_label, exc)
         except Exception:  # calls report their own errors; the filler below retries the model
             log.exception("warming up failed")
         while not self._closed.is_set():
@@ -183,9 +191,12 @@ class Runtime:
         return None
 
     def health(self) -> dict[str, str]:
-        """Readiness without secrets or blocking: ``database`` "ready" or "opening",
-        ``model`` "ready", "loading" or "degraded: keyword search only"."""
+        """Readiness without secrets or blocking: ``database`` "ready", "opening" or
+        "error: <why it cannot be opened>" (messages never hold a password), ``model``
+        "ready", "loading" or "degraded: keyword search only"."""
         opened = self._store is not None
+        if not opened and self.open_error is not None:
+            return {"database": f"error: {self.open_error}", "model": "not loaded"}
         if not opened or self.vector_reason == "not checked yet":
             model = "loading"
         else:

@@ -31,7 +31,8 @@ class HttpServer:
     """A running team server; ``log`` reads its stderr so far."""
 
     def __init__(self, db: Path | str, *flags: str, port: int | None = None, logs: Path | None = None,
-                 **env: str) -> None:
+                 ready: bool = True, **env: str) -> None:
+        """Start the server; wait until ``/healthz`` answers (200 with ``ready``, any answer without)."""
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
@@ -45,7 +46,7 @@ class HttpServer:
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log()
             try:
-                if httpx2.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                if httpx2.get(f"{self.base}/healthz", timeout=2).status_code == 200 or not ready:
                     return
             except httpx2.TransportError:
                 pass

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -136,7 +137,11 @@ def test_a_request_body_over_the_limit_is_refused_and_nothing_is_written(server:
 
 
 def test_healthz_reports_readiness_without_authentication_or_secrets(server: HttpServer, db: Path) -> None:
-    response = httpx2.get(f"{server.base}/healthz", timeout=10)
+    for _ in range(300):  # the model loads on a background thread after start
+        response = httpx2.get(f"{server.base}/healthz", timeout=10)
+        if response.json()["model"] != "loading":
+            break
+        time.sleep(0.2)
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ready", "model": "ready"}
     assert str(db) not in response.text and "postgres" not in response.text
@@ -274,3 +279,22 @@ def test_tenants_never_see_or_change_each_others_memories_over_http(server: Http
                 assert await listing(c) == set(live[tenant])
 
     anyio.run(run_all)
+
+
+def test_a_database_that_cannot_be_opened_is_a_503_naming_it_never_a_500(tmp_path: Path) -> None:
+    unreachable = "postgresql://memvault:S3cretPw@127.0.0.1:1/memvault"  # port 1: connection refused
+    s = HttpServer(unreachable, "--auth", "none", logs=tmp_path, ready=False)
+    try:
+        for _ in range(300):  # the database is first opened a moment after start
+            health = httpx2.get(f"{s.base}/healthz", timeout=5)
+            if health.json()["status"] == "error":
+                break
+            time.sleep(0.2)
+        assert health.status_code == 503 and health.json()["database"].startswith("error: cannot connect")
+        response = s.post(None, PING)
+        assert response.status_code == 503 and response.json()["error"] == "database_unavailable"
+        assert "127.0.0.1:1" in response.text
+        assert "S3cretPw" not in response.text + health.text + s.log()
+        assert "Traceback" not in s.log()
+    finally:
+        s.close()
