@@ -15,7 +15,7 @@ from pathlib import Path
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
-from memvault.storage.location import is_url, redacted
+from memvault.storage.location import is_url, looks_like_url, redacted
 from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
 DEFAULT_BOOT_TOKENS = 2_000
@@ -144,6 +144,11 @@ def load(
             log.warning("%s is not a memvault setting and is ignored (settings: %s)", name, ", ".join(SETTINGS))
     db_value = _flag_or_env(db, "MEMVAULT_DB")
     db_path: Path | str
+    if db_value is not None and looks_like_url(db_value) and not is_url(db_value):
+        raise ValueError(
+            f"--db / MEMVAULT_DB: {redacted(db_value.strip())!r} is neither a PostgreSQL URL "
+            "(postgresql://user:password@host/database) nor a file path"
+        )
     if db_value is not None and is_url(db_value):
         db_path = db_value.strip()
     else:

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 URL_SCHEMES = ("postgresql://", "postgres://")
+_ANY_URL = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def is_url(db: Path | str) -> bool:
@@ -14,10 +16,16 @@ def is_url(db: Path | str) -> bool:
     return str(db).strip().lower().startswith(URL_SCHEMES)
 
 
+def looks_like_url(db: Path | str) -> bool:
+    """Whether ``db`` starts like a URL of any scheme (``mysql://``, a mistyped ``postgressql://``)."""
+    return _ANY_URL.match(str(db)) is not None
+
+
 def redacted(db: Path | str) -> str:
-    """``db`` as it may be logged or shown: a URL without its password (``***``), a path as is."""
+    """``db`` as it may be logged or shown: a URL (any scheme) without its password
+    (``***``), a path as is."""
     text = str(db)
-    if not is_url(text):
+    if not looks_like_url(text):
         return text
     parts = urlsplit(text)
     if parts.password is None:

@@ -154,3 +154,13 @@ def test_a_postgresql_url_is_kept_as_given_and_shown_without_its_password(monkey
     assert loaded.db == "postgresql://memvault:s3cret@db.example:5433/memvault?sslmode=require"
     assert loaded.db_label == "postgresql://memvault:***@db.example:5433/memvault?sslmode=require"
     assert loaded.db_exists()
+
+
+@pytest.mark.parametrize("url", ["postgressql://bob:Hunter2pw@db.example.com/mem", "mysql://root:Hunter2pw@localhost/x"])
+def test_a_url_that_is_not_postgresql_is_refused_without_its_password(monkeypatch, tmp_path, url):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMVAULT_DB", url)
+    with pytest.raises(ValueError, match="neither a PostgreSQL URL") as caught:
+        config.load()
+    assert "Hunter2pw" not in str(caught.value) and "***" in str(caught.value)
+    assert list(tmp_path.iterdir()) == []  # no folder named after the URL

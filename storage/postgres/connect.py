@@ -17,6 +17,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import Busy, StorageUnavailable, StoreError
+from ..location import is_url, redacted
 from .schema import APP_ROLE
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,10 @@ CONNECT_TIMEOUT_S = 10
 
 
 def location(url: str) -> str:
-    """``url`` as it may be shown: ``postgresql://user@host:port/dbname``, never the password."""
+    """``url`` as it may be shown, never the password: a URL as given with ``***`` for its
+    password, a libpq key=value string as ``postgresql://user@host:port/dbname``."""
+    if is_url(url):
+        return redacted(url)
     try:
         parts = conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
@@ -44,7 +48,7 @@ def connect(url: str) -> psycopg.Connection:
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.OperationalError as exc:
-        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        reason = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip()) or type(exc).__name__
         hint = ""
         if "password" in str(exc):
             hint = " (wrong user name or password)"
