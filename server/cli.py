@@ -37,7 +37,8 @@ def _flags() -> dict[str, argparse.ArgumentParser]:
         return parser
 
     return {
-        "db": group((("--db",), {"help": "database file (env MEMVAULT_DB; default: the user data directory)"})),
+        "db": group((("--db",), {"help": "database file, or a postgresql://user:password@host/database URL "
+                                  "(env MEMVAULT_DB; default: a file in the user data directory)"})),
         "tenant": group(
             (("--tenant",), {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})
         ),
@@ -261,8 +262,11 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     if args.action != "create" and not config.db_exists():
         _err(f"no database at {config.db_label} (check --db / MEMVAULT_DB)")
         return 1
+    existed = config.db_exists()
     try:
         store = Store(config.db)
+        if not existed:
+            _err(f"created a new database at {Path(config.db).resolve()} (give the server the same --db)")
         try:
             if args.action == "create":
                 record, key = keys.create(store, args.tenant, args.scope, args.name, args.read_only, args.expires)
