@@ -525,11 +525,12 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         bar.close()
         if args.file != "-":  # stdin stays open
             source.close()
-    for error in report.failed[:IMPORT_ERRORS_SHOWN]:
+    for error in sorted(report.failed, key=lambda e: e.line)[:IMPORT_ERRORS_SHOWN]:
         _err(f"line {error.line}: {error.field}: {error.message}")
     if len(report.failed) > IMPORT_ERRORS_SHOWN:
         _err(f"... and {len(report.failed) - IMPORT_ERRORS_SHOWN} more failed lines (--json lists them all)")
-    _err(f"imported {report.imported} of {report.read} lines: {report.skipped_existing} already there, "
+    _err(f"imported {report.imported} of {report.read} memory lines (blank lines skipped): "
+         f"{report.skipped_existing} already there, "
          f"{len(report.failed)} failed, {report.vectors_pending} waiting for vectors")
     if report.degraded:
         _err(f"degraded: {report.degraded}")
