@@ -4,7 +4,6 @@ migrations and start-up errors. The contract tests run the memory rules over it.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import threading
@@ -21,7 +20,6 @@ from memvault.storage.postgres import PostgresBackend, schema
 from memvault.storage.query import Filters, query_chunks
 from memvault.storage.records import ApiKey
 
-HERE = Path(__file__).resolve().parent
 DIM = 64
 NOW = 2_000_000_000_000
 
@@ -438,31 +436,7 @@ def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
 
 # -- many writers ------------------------------------------------------------------------------
 
-@pytest.mark.slow
-def test_eight_writers_over_two_processes_lose_nothing_and_one_supersede_wins(pg_url, tmp_path):
-    b = PostgresBackend(pg_url)
-    old = row("the memory both processes supersede", vectors=False)
-    insert(b, old)
-    go = tmp_path / "go"
-    procs = [
-        subprocess.Popen([sys.executable, str(HERE / "pg_writer.py"), pg_url, name, old.id, str(go)],
-                         stdout=subprocess.PIPE, text=True, cwd=HERE)
-        for name in ("p1", "p2")
-    ]
-    time.sleep(0.5)
-    go.touch()
-    results = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
-    assert all(p.returncode == 0 for p in procs)
-    written = [i for r in results for i in r["ids"]]
-    assert len(written) == 2 * 4 * 25
-    winners = [r["superseded"] for r in results if r["superseded"]]
-    assert len(winners) == 1
-    with b.read(None) as r:
-        stored = {m[0] for m in r.conn.execute("SELECT id FROM memories").fetchall()}
-        assert set(written) <= stored and len(stored) == len(written) + 2
-        assert r.by_id("a", old.id)[1].superseded_by == winners[0]  # type: ignore[index]
-        assert r.conn.execute("SELECT count(*) FROM memories WHERE supersedes = %s", (old.id,)).fetchone() == (1,)
-    b.close()
+# (8 writers in 2 processes and a raced supersede, through Store on every backend: test_concurrency.py)
 
 
 def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
