@@ -46,7 +46,8 @@ def fill_pending(
     if reason is not None:
         raise ModelUnavailable(reason)
     assert store.embedder is not None
-    total = int(store.backend.stats(store.clock())["vectors_pending"])  # type: ignore[call-overload]
+    # The whole count is only for the progress bar (the server's filler runs without one).
+    total = int(store.backend.stats(store.clock())["vectors_pending"]) if progress else 0  # type: ignore[call-overload]
     done, last_seq = 0, 0
     while stop is None or not stop.is_set():
         with store.backend.read(None) as tx:

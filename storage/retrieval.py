@@ -13,7 +13,7 @@ import numpy as np
 
 from . import ranking as ranking_rules
 from . import validate
-from .backend import Backend
+from .backend import Backend, Reader
 from .candidates import Candidates, gather
 from .embeddings import Embedder
 from .errors import InvalidInput
@@ -49,14 +49,19 @@ def checked_filters(
 class Retriever:
     """Runs recalls against ``backend``.
 
-    ``embedder`` embeds questions (None: keyword only); ``vector_status()`` returns
-    None when vectors can be searched, else why not (the result says so).
+    ``embedder`` embeds questions (None: keyword only); ``model_problem()`` (outside
+    transactions) and ``recorded_model_problem(tx)`` return None when vectors can be
+    searched, else why not (the result says so).
     """
 
-    def __init__(self, backend: Backend, embedder: Embedder | None, vector_status: Callable[[], str | None]) -> None:
+    def __init__(
+        self, backend: Backend, embedder: Embedder | None, model_problem: Callable[[], str | None],
+        recorded_model_problem: Callable[[Reader], str | None],
+    ) -> None:
         self.backend = backend
         self.embedder = embedder
-        self.vector_status = vector_status
+        self.model_problem = model_problem
+        self.recorded_model_problem = recorded_model_problem
         self.time = TimeParser()
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
 
@@ -96,14 +101,15 @@ class Retriever:
             return None
         when = self.time.find(query, filters.until or filters.now)
         words_query = when.remove_from(query) if when else query
-        # The query is embedded on a worker thread while the keyword search runs.
-        degraded = self.vector_status()
-        embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None
-
-        def query_vector() -> np.ndarray | None:
-            return None if embedding is None else embedding.result()[0]
-
+        degraded = self.model_problem()
         with self.backend.read(filters.tenant) as tx:
+            # The query is embedded on a worker thread while the keyword search runs.
+            degraded = degraded or self.recorded_model_problem(tx)
+            embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None
+
+            def query_vector() -> np.ndarray | None:
+                return None if embedding is None else embedding.result()[0]
+
             found = gather(tx, filters, words_query, query_vector, when, pool, degraded)
             if not rank:
                 return found, None

@@ -105,8 +105,7 @@ class Store:
         self.embedder = embedder
         self.clock = clock
         self.backend = open_backend(db, busy_timeout_ms)
-        self.location = self.backend.location
-        self._retriever = Retriever(self.backend, embedder, self.vector_status)
+        self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
         self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
@@ -126,16 +125,32 @@ class Store:
 
     # -- vectors -----------------------------------------------------------------
 
-    def vector_status(self) -> str | None:
-        """None when vectors can be made and searched; otherwise the reason they cannot."""
+    def vector_status(self, tx: Reader | None = None) -> str | None:
+        """None when vectors can be made and searched; otherwise the reason they cannot.
+        Reads the recorded model in ``tx`` when given, else in a read transaction of its own."""
+        problem = self.model_problem()
+        if problem is not None:
+            return problem
+        if tx is not None:
+            return self.recorded_model_problem(tx)
+        with self.backend.read(None) as own:
+            return self.recorded_model_problem(own)
+
+    def model_problem(self) -> str | None:
+        """Why this process cannot embed (no model, or it cannot load), else None. Loads the
+        model on first use: call it outside transactions."""
         if self.embedder is None:
             return "no embedding model configured: keyword search only"
         try:
             self.embedder.load()
         except ModelUnavailable as exc:
             return f"embedding model unavailable ({exc}): keyword search only, new memories wait for vectors"
-        with self.backend.read(None) as tx:
-            recorded = tx.model()
+        return None
+
+    def recorded_model_problem(self, tx: Reader) -> str | None:
+        """Why the database's vectors cannot be used with this process's (loaded) model, else None."""
+        assert self.embedder is not None
+        recorded = tx.model()
         if recorded is not None and recorded[0] != self.embedder.model_id:
             return (
                 f"the database's vectors come from model {recorded[0]} but this server runs "
@@ -148,9 +163,9 @@ class Store:
             )
         return None
 
-    def embed_memory(self, text: str) -> tuple[list[np.ndarray] | None, str | None]:
-        """The vectors of ``text``'s windows (window 0 first), or None and why not."""
-        reason = self.vector_status()
+    def embed_memory(self, text: str, reason: str | None) -> tuple[list[np.ndarray] | None, str | None]:
+        """The vectors of ``text``'s windows (window 0 first), or None and why not
+        (``reason``: :meth:`vector_status`, read by the caller)."""
         if reason is not None:
             return None, reason
         assert self.embedder is not None
@@ -288,11 +303,13 @@ class Store:
         }
         content_hash = validate.content_hash(text)
         scope = str(fields["scope"])
+        status = self.model_problem()
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
+            status = status or (self.recorded_model_problem(tx) if existing is None else None)
         if existing is not None:
             return existing
-        vectors, degraded = self.embed_memory(text)
+        vectors, degraded = self.embed_memory(text, status)
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
             if existing is not None:
@@ -362,7 +379,7 @@ class Store:
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
         self._refuse_secrets(content=content, source=source, tags=tags, reason=reason)
         content_hash = validate.content_hash(text)
-        vectors, degraded = self.embed_memory(text)
+        vectors, degraded = self.embed_memory(text, self.vector_status())
         with self.backend.write(tenant) as tx:
             now = self.clock()
             found = history.resolve(tx, tenant, id)
@@ -462,14 +479,17 @@ class Store:
             self._scrubbing.result()
         return self._finish_scrub(retry_now=True)
 
-    def _scrub(self, retry_now: bool) -> bool:
+    def _scrub(self, retry_now: bool, due: bool | None = None) -> bool:
         """Scrub now (``backend.inline_scrub``) or start it on the background thread; True
-        when no scrub is pending any more."""
+        when no scrub is pending any more. ``due``: whether one is due, when the caller
+        has just read it (None: read it here)."""
+        if due is False:
+            return True
         if self.backend.inline_scrub:
             return self._finish_scrub(retry_now)
         if self._scrubbing is not None and not self._scrubbing.done():
             return False
-        if not self.backend.scrub_due():
+        if due is None and not self.backend.scrub_due():
             return True
         self._scrubbing = self._background.submit(self._finish_scrub, retry_now)
         return False
@@ -501,7 +521,7 @@ class Store:
         """
         now = self.clock()
         purged: list[str] = []
-        pending = False  # (unknown when the database is busy: then no scrub is claimed)
+        pending: bool | None = None  # unknown when the database is busy: then no scrub is claimed
         try:
             with self.backend.read(None) as tx:
                 due = bool(tx.expired(now - EXPIRY_GRACE_MS))
@@ -513,8 +533,8 @@ class Store:
             pending = self.backend.scrub_due()
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
-        scrubbed = self._scrub(retry_now=bool(purged))
-        return DueWork(purged_ids=purged, scrubbed=pending and scrubbed, scrub_pending=not scrubbed)
+        scrubbed = self._scrub(retry_now=bool(purged), due=pending)
+        return DueWork(purged_ids=purged, scrubbed=bool(pending) and scrubbed, scrub_pending=not scrubbed)
 
     # -- reading -----------------------------------------------------------------
 

@@ -61,12 +61,15 @@ class SqliteTransaction:
     def __init__(self, conn: apsw.Connection, tokenize: Tokenize) -> None:
         self.conn = conn
         self._tokenize = tokenize
+        self._vectors = False  # once the vec0 table exists it stays (a reindex recreates it in one transaction)
 
     def _one(self, query: str, params: object = ()) -> tuple | None:
         return self.conn.execute(query, params).fetchone()
 
     def _has_vectors(self) -> bool:
-        return self._one("SELECT 1 FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)) is not None
+        if not self._vectors:
+            self._vectors = self._one("SELECT 1 FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)) is not None
+        return self._vectors
 
     # -- retrieval candidates -------------------------------------------------------
 
