@@ -257,7 +257,7 @@ def test_stats_count_by_state(backend):
     insert(backend, a, row("expired one", expires_at=NOW - 1))
     insert(backend, row("b's", tenant="b", kind="preference"))
     stats = backend.stats(NOW)
-    assert (stats["current"], stats["expired"], stats["tenants"], stats["schema_version"]) == (2, 1, 2, 1)
+    assert (stats["current"], stats["expired"], stats["tenants"], stats["schema_version"]) == (2, 1, 2, schema.SCHEMA_VERSION)
     assert stats["by_kind"] == {"fact": 1, "preference": 1}
     assert stats["by_scope"] == {"a": {"s": 1}, "b": {"s": 1}}
 
@@ -304,7 +304,7 @@ def test_row_level_security_hides_other_tenants_from_a_query_without_tenant_filt
 def test_the_full_text_lookup_functions_keep_to_the_transactions_tenant(backend):
     insert(backend, row("alpha's memory"))
     insert(backend, row("bravo's memory", tenant="b"))
-    lookup = "SELECT count(*) FROM memvault_matches(plainto_tsquery('memvault', %s), %s)"
+    lookup = "SELECT count(*) FROM memvault_phrase_hits(ARRAY[plainto_tsquery('memvault', %s)], %s)"
     with backend.read("a") as r:
         assert r.conn.execute(lookup, ("bravo", "b")).fetchone() == (0,)  # asking for b does not help
         assert r.conn.execute(lookup, ("alpha", "b")).fetchone() == (1,)  # a's own, whatever is asked
@@ -507,6 +507,30 @@ def test_a_fresh_database_gets_the_schema_and_reopening_changes_nothing(pg_url):
     PostgresBackend(pg_url).close()
     with psycopg.connect(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM memvault_schema").fetchone() == (1,)
+
+
+def test_a_version_1_database_with_memories_is_migrated_and_still_searched(pg_url, monkeypatch):
+    with monkeypatch.context() as m:  # a database written by memvault with schema version 1
+        m.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
+        m.setattr(schema, "SCHEMA_VERSION", 1)
+        old = PostgresBackend(pg_url)
+        with old.write(None) as w:
+            assert w.claim_model("test-model", DIM)
+        insert(old, row("the gateway timeout is ninety seconds"))
+        insert(old, row("the gateway runs in staging", tenant="b"))
+        old.close()
+    migrated = PostgresBackend(pg_url)
+    try:
+        assert migrated.schema_version == schema.SCHEMA_VERSION
+        assert len(keyword_ids(migrated, "gateway timeout")) == 1  # tenant a's one memory
+        assert len(keyword_ids(migrated, "gateway", tenant="b")) == 1
+        with migrated.read("a") as r:
+            assert r.term_counts(["gateway"]) == (1, {"gateway": 1})
+            functions = {name for (name,) in r.conn.execute(
+                "SELECT proname FROM pg_proc WHERE proname LIKE 'memvault%%'").fetchall()}
+            assert "memvault_matches" not in functions and "memvault_phrase_hits" in functions
+    finally:
+        migrated.close()
 
 
 def test_two_processes_migrating_at_once_both_start(pg_url):

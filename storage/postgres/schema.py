@@ -140,7 +140,47 @@ CREATE TABLE api_keys (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1,)
+# Version 2: the full-text functions take their queries built once, not per row. With a
+# tsquery expression in a bitmap heap scan's recheck, PostgreSQL parses and stems the
+# query again for every row (58 ms for 6 phrases over 4,280 matching memories, against
+# 7 ms with the queries built first). memvault_phrase_hits gives the (phrase, memory)
+# matches, so BM25 is computed from the matches alone instead
+# of testing every phrase against every candidate: one row per phrase, memory and column
+# holding it (true: the content), each straight from one GIN index.
+_V2 = """
+DROP FUNCTION memvault_matches(tsquery, text);
+DROP AGGREGATE memvault_or(tsquery);
+CREATE FUNCTION memvault_phrase_hits(phrases tsquery[], for_tenant text)
+RETURNS TABLE (phrase integer, seq bigint, in_content boolean)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $$
+    SELECT p.i::integer, m.seq, true FROM unnest(phrases) WITH ORDINALITY AS p(q, i)
+    CROSS JOIN LATERAL (SELECT m.seq FROM memories m
+        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
+        AND m.content_terms @@ p.q) m
+    UNION ALL
+    SELECT p.i::integer, m.seq, false FROM unnest(phrases) WITH ORDINALITY AS p(q, i)
+    CROSS JOIN LATERAL (SELECT m.seq FROM memories m
+        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
+        AND m.context_terms @@ p.q) m
+$$;
+-- The number of memories with words, counted for every recall's IDF: from this index alone.
+CREATE INDEX memories_with_terms ON memories(tenant) WHERE content_terms IS NOT NULL;
+CREATE OR REPLACE FUNCTION memvault_term_documents(terms text[], for_tenant text)
+RETURNS TABLE (term text, documents bigint)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 10 SET search_path FROM CURRENT AS $$
+    SELECT t.term, (SELECT count(*) FROM memories m
+        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
+        AND m.content_terms @@ t.q)
+    FROM (SELECT u.term, plainto_tsquery('simple', u.term) AS q FROM unnest(terms) AS u(term) OFFSET 0) t
+$$;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Functions each migration creates: only APP_ROLE may run them.
+_FUNCTIONS: tuple[tuple[str, ...], ...] = (
+    ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
+    ("memvault_phrase_hits(tsquery[], text)",),
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -332,10 +372,10 @@ def migrate(conn: psycopg.Connection) -> int:
             if current == 0:
                 for statement in _grants(("settings", *TENANT_TABLES)):
                     conn.execute(statement)
-                for function in ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"):
-                    conn.execute(f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC")
-                    conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(
-                        sql.SQL(function), sql.Identifier(APP_ROLE)))
+            for function in _FUNCTIONS[current]:
+                conn.execute(f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC")
+                conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(
+                    sql.SQL(function), sql.Identifier(APP_ROLE)))
             current += 1
             conn.execute("UPDATE memvault_schema SET version = %s", (current,))
     return current

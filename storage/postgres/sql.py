@@ -99,33 +99,38 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
     filters: ``N`` counts them, ``n`` those holding the phrase in either column (every
     one of them is a candidate, so it is counted among the candidates); a phrase's
     frequency is 1 in each column holding it; a memory's length is its number of
-    distinct index terms (both columns) against the candidates' average. The SQL text
-    depends only on the filters given, not on the question, so it is prepared once.
+    distinct index terms (both columns) against the candidates' average.
+
+    The (phrase, memory) matches come from the GIN indexes (``memvault_phrase_hits``,
+    the phrases built into ``tsquery`` values once), so the work grows with the number
+    of matches, never with phrases times candidates; the arithmetic is in ``float8``.
+    The SQL text depends only on the filters given, not on the question, so it is
+    prepared once.
     """
     phrases = list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
     if not phrases:
         return None
     where, params = filter_sql(f)
 
-    def bm25(hits: str) -> str:
-        return (f"CASE WHEN {hits} > 0 THEN h.idf * ({hits}) * {BM25_K1 + 1} / (({hits}) + {BM25_K1}"
-                f" * ({1 - BM25_B} + {BM25_B} * h.length / a.avgdl)) ELSE 0 END")
+    def bm25(tf: str) -> str:
+        return (f"CASE WHEN {tf} > 0 THEN w.idf * {tf} * {BM25_K1 + 1}::float8 / ({tf} + {BM25_K1}::float8"
+                f" * ({1 - BM25_B}::float8 + {BM25_B}::float8 * c.length / a.avgdl)) ELSE 0 END")
 
     sql = (
-        "WITH q AS MATERIALIZED ("
-        f" SELECT t.i, phraseto_tsquery('{TS_CONFIG}', t.p) AS q FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)),"
-        " c AS MATERIALIZED (SELECT m.seq, m.content_terms, m.context_terms,"
-        " length(m.content_terms) + coalesce(length(m.context_terms), 0) AS length FROM memories m"
-        " WHERE m.seq IN (SELECT seq FROM memvault_matches((SELECT memvault_or(q) FROM q), %(tenant)s))"
-        f" AND {where}),"
-        f" docs AS MATERIALIZED (SELECT count(*) AS n FROM memories m WHERE {where} AND m.content_terms IS NOT NULL),"
-        " h AS MATERIALIZED (SELECT c.seq, c.length, q.i, (c.content_terms @@ q.q)::int AS fc,"
-        " coalesce((c.context_terms @@ q.q)::int, 0) AS fx FROM c CROSS JOIN q),"
-        " w AS (SELECT h.i, greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf"
-        " FROM h CROSS JOIN docs d WHERE h.fc + h.fx > 0 GROUP BY h.i, d.n),"
+        "WITH h AS MATERIALIZED (SELECT h.phrase, h.seq, max(h.in_content::int)::float8 AS fc,"
+        " max((NOT h.in_content)::int)::float8 AS fx FROM memvault_phrase_hits(ARRAY("
+        f"SELECT phraseto_tsquery('{TS_CONFIG}', t.p) FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
+        " ORDER BY t.i), %(tenant)s) h GROUP BY h.phrase, h.seq),"
+        " c AS MATERIALIZED (SELECT m.seq,"
+        " (length(m.content_terms) + coalesce(length(m.context_terms), 0))::float8 AS length"
+        f" FROM memories m WHERE m.seq IN (SELECT seq FROM h) AND {where}),"
+        # Tombstones are forgotten, so the filters already leave out every memory without words.
+        f" d AS (SELECT count(*)::float8 AS n FROM memories m WHERE {where}),"
+        " w AS (SELECT h.phrase, greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf"
+        " FROM h JOIN c ON c.seq = h.seq CROSS JOIN d GROUP BY h.phrase, d.n),"
         " a AS (SELECT greatest(avg(length), 1) AS avgdl FROM c)"
-        f" SELECT h.seq, -sum({bm25(f'h.fc + {CONTEXT_WEIGHT} * h.fx')}) AS score, -sum({bm25('h.fc')})"
-        " FROM (SELECT h.*, w.idf FROM h JOIN w ON w.i = h.i) h CROSS JOIN a"
+        f" SELECT h.seq, -sum({bm25(f'(h.fc + {CONTEXT_WEIGHT}::float8 * h.fx)')}) AS score, -sum({bm25('h.fc')})"
+        " FROM h JOIN c ON c.seq = h.seq JOIN w ON w.phrase = h.phrase CROSS JOIN a"
         " GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s"
     )
     return sql, {**params, "phrases": phrases, "k": k}
