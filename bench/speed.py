@@ -1,13 +1,20 @@
 """Speed figures: start-up to ``initialize``, ``remember`` and ``recall`` latency.
 
 Usage: python bench/speed.py [--memories 5000] [--starts 10] [--backend sqlite|postgresql|both] [--pg-url URL]
+                              [--corpus real|synthetic] [--eval ../shared/eval]
 
 1. Process start to the ``initialize`` response, for ``memvault serve`` and for a
    bare MCP SDK server that only imports ``mcp.server.mcpserver`` (measured
    alternately in the same run; medians reported).
-2. ``remember`` of 200-character memories, then ``recall`` at N memories, through
-   the Store with the real model (query embedding included), p50/p95 in ms, on each
+2. ``remember`` of N memories, then 300 ``recall`` calls at N memories, through the
+   Store with the real model (query embedding included), p50/p95 in ms, on each
    backend asked for (PostgreSQL: the server of ``--pg-url``, else a temporary one).
+
+Corpus ``real`` (default): the memories are the turns of ``eval/locomo`` and the agent
+memories of ``eval/agentic``, again with the speaker's name in front when N is larger
+than both; the questions are both sets' questions. Corpus ``synthetic``: 200-character
+memories and 15-60-character questions drawn from a 100-word vocabulary, a worst case
+for the keyword side (most memories share most words of any question).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from locomo_data import load
 from pgtemp import databases
 
 BARE_SERVER = """
@@ -65,6 +73,25 @@ def sentence(rng: random.Random, chars: int) -> str:
     return " ".join(words)[:chars]
 
 
+def corpus(kind: str, folder: Path, memories: int) -> tuple[list[str], list[str]]:
+    """``memories`` texts to remember and 300 questions (see the module docstring)."""
+    rng = random.Random(7)
+    if kind == "synthetic":
+        texts = [f"{i} " + sentence(rng, 196) for i in range(memories)]
+        return texts, [sentence(rng, rng.randint(15, 60)) for _ in range(300)]
+    turns, questions = [], []
+    for name in ("locomo", "agentic"):
+        if not (folder / name / "memories.jsonl").exists():
+            raise SystemExit(f"speed.py: {folder / name} has no memories.jsonl; give --eval or --corpus synthetic")
+        by_conversation, queries = load(folder / name)
+        turns += [t for ts in by_conversation.values() for t in ts]
+        questions += [q.question for q in queries]
+    texts = [t.content for t in turns] + [f"{t.speaker}: {t.content}" for t in turns]
+    if memories > len(texts):
+        raise SystemExit(f"speed.py: the real corpus has {len(texts)} memories; ask for at most that many")
+    return texts[:memories], rng.sample(questions, 300)
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[int(p * (len(ordered) - 1))]
@@ -76,7 +103,11 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=10)
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="sqlite")
     parser.add_argument("--pg-url", help="PostgreSQL server to create the database on (default: a temporary one)")
+    parser.add_argument("--corpus", choices=("real", "synthetic"), default="real")
+    parser.add_argument("--eval", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "eval",
+                        help="folder holding locomo/ and agentic/ (corpus real)")
     args = parser.parse_args()
+    texts, questions = corpus(args.corpus, args.eval, args.memories)
     import os
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,31 +128,28 @@ def main() -> None:
             new_pg = stack.enter_context(databases(args.pg_url)) if "postgresql" in backends else None
             for backend in backends:
                 db = Path(tmp) / "speed.db" if backend == "sqlite" else new_pg("bench_speed")  # type: ignore[misc]
-                latencies(backend, db, embedder, args.memories)
+                latencies(backend, db, embedder, texts, questions)
 
 
-def latencies(backend: str, db: Path | str, embedder: object, memories: int) -> None:
-    """Print remember and recall latency on ``db`` after storing ``memories`` memories."""
+def latencies(backend: str, db: Path | str, embedder: object, texts: list[str], questions: list[str]) -> None:
+    """Print remember latency over ``texts`` and recall latency of ``questions`` on ``db``."""
     from memvault.storage.store import Store
 
     store = Store(db, embedder)  # type: ignore[arg-type]
-    rng = random.Random(7)
     remember_ms = []
-    for i in range(memories):
-        text = f"{i} " + sentence(rng, 196)
+    for text in texts:
         start = time.perf_counter()
         store.remember(tenant="bench", scope="s", content=text)
         remember_ms.append((time.perf_counter() - start) * 1000)
     recall_ms = []
-    for _ in range(300):
-        query = sentence(rng, rng.randint(15, 60))
+    for query in questions:
         start = time.perf_counter()
         store.recall(tenant="bench", query=query, scopes=["s", "global"], limit=5)
         recall_ms.append((time.perf_counter() - start) * 1000)
     store.close()
-    print(f"{backend}: remember (200 characters): p50 {statistics.median(remember_ms):.1f} ms, "
+    print(f"{backend}: remember: p50 {statistics.median(remember_ms):.1f} ms, "
           f"p95 {percentile(remember_ms, 0.95):.1f} ms over {len(remember_ms)}")
-    print(f"{backend}: recall at {memories} memories: p50 {statistics.median(recall_ms):.1f} ms, "
+    print(f"{backend}: recall at {len(texts)} memories: p50 {statistics.median(recall_ms):.1f} ms, "
           f"p95 {percentile(recall_ms, 0.95):.1f} ms over {len(recall_ms)}")
 
 if __name__ == "__main__":
