@@ -4,6 +4,7 @@ guards in front of /mcp, isolation between tenants, and sharing a database with 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -22,7 +23,7 @@ from wire import StdioServer
 
 from memvault.storage import keys
 from memvault.storage.store import Store
-from memvault.storage.timefmt import now_ms
+from memvault.storage.timefmt import format_ms, now_ms
 from memvault.tools import handlers
 
 pytestmark = pytest.mark.slow
@@ -55,27 +56,49 @@ def _stored(db: Path, tenant: str) -> list[tuple[str, str | None]]:
         store.close()
 
 
-def test_requests_without_a_valid_key_get_401_with_www_authenticate(server: HttpServer, db: Path) -> None:
+def _refused(response: httpx2.Response) -> str | None:
+    """The ``error_description`` of a 401's RFC 6750 challenge (None for a bare ``Bearer``),
+    checked equal to the body's."""
+    assert response.status_code == 401, response.text
+    header = response.headers["www-authenticate"]
+    if header == "Bearer":
+        assert "error" not in response.json()
+        return None
+    found = re.fullmatch(r'Bearer error="invalid_token", error_description="([^"\\]*)"', header)
+    assert found, header
+    assert response.json() == {"error": "invalid_token", "error_description": found.group(1)}
+    return found.group(1)
+
+
+def test_requests_without_a_valid_key_get_401_saying_why(server: HttpServer, db: Path) -> None:
     revoked = new_key(db, "acme")
     store = Store(db)
     try:
-        keys.revoke(store, keys.find(store, revoked).id)  # type: ignore[union-attr]
+        revoked_on = format_ms(keys.revoke(store, keys.find(store, revoked).id).revoked_at)  # type: ignore[union-attr]
     finally:
         store.close()
     two_days_ago = Store(db, clock=lambda: now_ms() - 2 * DAY_MS)
     try:
-        expired = keys.create(two_days_ago, "acme", expires_days=1)[1]
+        record, expired = keys.create(two_days_ago, "acme", expires_days=1)
     finally:
         two_days_ago.close()
     valid = new_key(db, "acme")
     wrong = valid[:-4] + ("AAAA" if not valid.endswith("AAAA") else "BBBB")
-    for key in (None, wrong, "not-a-memvault-key", revoked, expired):
+    never_issued = keys.PREFIX + "x" * 43
+    # RFC 6750 §3.1: no credentials, no error code; a refused token, invalid_token and why.
+    assert _refused(server.post(None, PING)) is None
+    assert _refused(server.post(None, PING, authorization="Basic YWNtZTpwdw==")) is None
+    expected = {wrong: "unknown key", never_issued: "unknown key",
+                "not-a-memvault-key": f"not a memvault API key (they start with {keys.PREFIX})",
+                revoked: f"key revoked on {revoked_on}", expired: f"key expired on {format_ms(record.expires_at)}"}
+    for key, description in expected.items():
         response = server.post(key, PING)
-        assert response.status_code == 401, (key, response.text)
-        assert response.headers["www-authenticate"].startswith("Bearer ")
+        assert _refused(response) == description, key
+        assert key not in response.text and key not in str(response.headers)
     assert server.post(valid, PING).status_code == 200
     log = server.log()
-    assert "refused API key" in log and "revoked" in log and "expired" in log
+    assert "refused API key" in log and f"revoked on {revoked_on}" in log and "expired on" in log
+    assert "refused a request without a bearer token" in log
     for key in (wrong, revoked, expired):
         assert key not in log and key[4:20] not in log
 
