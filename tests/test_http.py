@@ -170,24 +170,44 @@ def test_healthz_reports_readiness_without_authentication_or_secrets(server: Htt
     assert str(db) not in response.text and "postgres" not in response.text
 
 
-@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
-def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http(tmp_path: Path) -> None:
-    s = HttpServer(tmp_path / "m.db", "--auth", "none")  # Inspector 0.15.0 cannot send a header
+# The Inspector CLI 0.15.0 (the last on Node 20) cannot send a header; it launches the
+# mcp-remote bridge as its stdio server, which sends one (mcp-remote expands ${VAR}
+# from its environment, so the key stays out of the process list).
+INSPECTOR, MCP_REMOTE = "@modelcontextprotocol/inspector@0.15.0", "mcp-remote@0.15.1"
 
-    def inspector(*args: str) -> dict:
-        cmd = ["npx", "-y", "@modelcontextprotocol/inspector@0.15.0", "--cli", s.url, *args]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
+def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http_with_a_key(
+        server: HttpServer, db: Path, tmp_path: Path) -> None:
+    tenant = f"insp-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+
+    def inspector(key: str | None, *args: str) -> subprocess.CompletedProcess[str]:
+        header = ["--header", "Authorization: Bearer ${MEMVAULT_KEY}"] if key is not None else []
+        cmd = ["npx", "-y", INSPECTOR, "--cli", "npx", "-y", MCP_REMOTE, server.url, *header, *args]
+        env = server_env(db, MCP_REMOTE_CONFIG_DIR=str(tmp_path / "mcp-auth"),
+                         **({"MEMVAULT_KEY": key} if key is not None else {}))
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=env)
+
+    def called(key: str, *args: str) -> dict:
+        done = inspector(key, *args)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert key not in done.stdout
         return json.loads(done.stdout)
 
-    try:
-        assert {t["name"] for t in inspector("--method", "tools/list")["tools"]} >= {"remember", "recall"}
-        stored = inspector("--method", "tools/call", "--tool-name", "remember",
-                           "--tool-arg", "content=The on-call rotation changes on Mondays.")
-        found = inspector("--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=on-call rotation")
-        assert stored["structuredContent"]["id"] in [m["id"] for m in found["structuredContent"]["memories"]]
-    finally:
-        s.close()
+    assert {t["name"] for t in called(key, "--method", "tools/list")["tools"]} >= {"remember", "recall"}
+    stored = called(key, "--method", "tools/call", "--tool-name", "remember",
+                    "--tool-arg", "content=The on-call rotation changes on Mondays.")
+    found = called(key, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=on-call rotation")
+    assert [m["id"] for m in found["structuredContent"]["memories"]] == [stored["structuredContent"]["id"]]
+    for refused_key, logged in ((None, "refused a request without a bearer token"),
+                                (keys.PREFIX + "y" * 43, "refused an API key: unknown key")):
+        before = server.log().count(logged)
+        done = inspector(refused_key, "--method", "tools/call", "--tool-name", "remember",
+                         "--tool-arg", "content=Written without a valid key.")
+        assert done.returncode != 0 and '"structuredContent"' not in done.stdout
+        assert server.log().count(logged) > before
+    assert _stored(db, tenant) == [(stored["structuredContent"]["id"], "The on-call rotation changes on Mondays.")]
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.10.20"])
