@@ -148,7 +148,9 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
                       "default <issuer>/.well-known/jwks.json)")
     http.add_argument("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
                       "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
-    http.add_argument("--rate-limit", type=int, help="requests per minute per key, 0 for none "
+    http.add_argument("--rate-limit", type=int, help="requests per minute per key, counted by each process "
+                      "on its own (N processes behind a balancer allow a key up to N times this; for a total "
+                      "of L give each L/N), 0 for none "
                       f"(env MEMVAULT_RATE_LIMIT; default {config_module.DEFAULT_RATE_LIMIT})")
     http.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="HOST",
                       help="also accept this Host header, e.g. memory.example.com (repeatable; "

@@ -187,7 +187,8 @@ class HttpConfig:
     ``auth``: "keys" (memvault API keys), "oauth" (JWT access tokens of ``issuer``,
     checked against ``jwks_url`` with audience ``resource``, the tenant read from the
     ``tenant_claim`` claim) or "none" (loopback only: the process's tenant);
-    ``rate_limit``: requests per minute per token (0: no limit); ``allowed_hosts`` /
+    ``rate_limit``: requests per minute per token, counted in this process only (0: no
+    limit); ``allowed_hosts`` /
     ``allowed_origins``: Host and Origin values accepted besides loopback ones
     (DNS-rebinding protection), e.g. the public name behind a reverse proxy.
     """

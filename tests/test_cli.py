@@ -206,3 +206,10 @@ def test_a_flag_a_command_does_not_take_is_named_with_that_commands_usage(capsys
         cli.main(argv)
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.startswith(f"usage: {usage}") and "unrecognized arguments" in err
+
+
+def test_serve_help_says_the_rate_limit_is_counted_per_process(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "counted by each process on its own" in text and "N processes behind a balancer" in text
