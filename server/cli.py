@@ -249,7 +249,11 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
     except ValueError as exc:
         _err(str(exc))
         return 2
-    http.serve(config, settings)
+    try:
+        http.serve(config, settings)
+    except http.CannotListen as exc:
+        _err(str(exc))
+        return 1
     return 0
 
 

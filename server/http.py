@@ -22,9 +22,11 @@ TLS is the reverse proxy's job (README, "Team server (HTTP)").
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import math
+import socket
 import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
@@ -202,15 +204,45 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     return app
 
 
+class CannotListen(MemvaultError):
+    """The server's address cannot be bound (port in use, no permission, not this host's)."""
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port``, as uvicorn would bind it, made before
+    uvicorn starts so that a failure stops memvault before anything says it runs.
+
+    Raises:
+        CannotListen: naming the address and the reason.
+    """
+    address = host.strip("[]")
+    sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((address, port))
+    except OSError as exc:
+        sock.close()
+        reason = "the port is already in use (by another server?)" if exc.errno == errno.EADDRINUSE else \
+            exc.strerror or str(exc)
+        raise CannotListen(f"cannot listen on {host}:{port}: {reason}; choose another with --port "
+                           "(env MEMVAULT_PORT) or --host (env MEMVAULT_HOST)") from exc
+    return sock
+
+
 def serve(config: Config, http: HttpConfig) -> None:
     """Run the team server until SIGINT/SIGTERM (uvicorn), logging to stderr (no access log:
-    a refused query-string token would be written to it)."""
+    a refused query-string token would be written to it).
+
+    Raises:
+        CannotListen: the address cannot be bound (nothing was started).
+    """
     import uvicorn
 
+    sock = listen_socket(http.host, http.port)
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db_label)
     uvicorn.Server(uvicorn.Config(
         build_app(config, http), host=http.host, port=http.port, log_level="info", server_header=False,
         access_log=False, proxy_headers=False,
-    )).run()
+    )).run(sockets=[sock])
 

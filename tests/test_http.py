@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import socket
 import subprocess
 import time
 import uuid
@@ -219,6 +220,21 @@ def test_a_non_loopback_bind_without_auth_refuses_to_start(tmp_path: Path, host:
     assert done.returncode == 2
     assert "--auth" in done.stderr and host in done.stderr
     assert not (tmp_path / "m.db").exists()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_a_port_in_use_fails_naming_it_without_claiming_to_run(tmp_path: Path, host: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*SERVE, "--transport", "http", "--host", host, "--port", str(port)],
+                              env=server_env(tmp_path / "m.db"), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert f"memvault: cannot listen on {host}:{port}: the port is already in use" in done.stderr
+    assert "--port" in done.stderr and done.stdout == ""
+    assert "serving MCP" not in done.stderr and "startup complete" not in done.stderr
+    assert "Uvicorn running" not in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:
