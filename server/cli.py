@@ -425,13 +425,14 @@ def _reindex(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
 
 def _run_reindex(store: Store) -> int | None:
-    """Reindex with a progress bar on stderr; None when Ctrl-C stopped it (cleanly:
-    the batch in progress is rolled back, a re-run resumes where it stopped)."""
+    """Reindex with a progress bar on stderr when it is a terminal (the caller prints the
+    summary); None when Ctrl-C stopped it (cleanly: the batch in progress is rolled back,
+    a re-run resumes where it stopped)."""
     from tqdm import tqdm
 
     from memvault.storage import maintenance
 
-    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr)
+    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr, disable=None)  # None: only on a terminal
 
     def progress(done: int, total: int) -> None:
         bar.total = total
@@ -500,8 +501,8 @@ IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all
 
 
 def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    """Import with a progress bar and a summary on stderr; exit 1 when a line failed,
-    130 when Ctrl-C stopped it (whole batches stay, a re-run resumes)."""
+    """Import with a progress bar (when stderr is a terminal) and a summary on stderr; exit 1
+    when a line failed, 130 when Ctrl-C stopped it (whole batches stay, a re-run resumes)."""
     import dataclasses
     import io
 
@@ -517,7 +518,7 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
         with open(args.file, "rb") as fh:
             total = sum(1 for _ in fh)
-    bar = tqdm(total=total, unit="line", desc="import", file=sys.stderr)
+    bar = tqdm(total=total, unit="line", desc="import", file=sys.stderr, disable=None)  # None: only on a terminal
 
     def progress(lines: int) -> None:
         bar.update(lines - bar.n)
