@@ -102,7 +102,8 @@ def main() -> int:
         new_pg = stack.enter_context(databases(args.pg_url)) if "postgresql" in backends else None
         for backend in backends:
             folder = Path(tempfile.mkdtemp(prefix="memvault-http-load-"))
-            db: Path | str = args.db or folder / "memvault.db" if backend == "sqlite" else new_pg("bench_http_load")  # type: ignore[misc]
+            sqlite = args.db or folder / "memvault.db"
+            db = sqlite if backend == "sqlite" else new_pg("bench_http_load")  # type: ignore[misc]
             print(f"{backend}:")
             failed |= load(db, folder / "server.log", args.clients, args.tenants, args.calls)
     return failed

@@ -457,29 +457,44 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         made = _run_reindex(store)
         if made is None:
             return 130
-        report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub()}
+        report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub(),
+                              "made_private": _make_private(store.backend)}
     problems = maintenance.check(store) + _permission_problems(store.backend)
     report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
     lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
     if "repaired" in report:
         scrub = "still pending (busy)" if report["repaired"]["scrub_pending"] else "none pending"
+        private = report["repaired"]["made_private"]
         lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made, "
-                        f"scrub of forgotten content {scrub}")
+                        f"scrub of forgotten content {scrub}"
+                        + (f", made private: {', '.join(private)}" if private else ""))
     _emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0
 
 
-def _permission_problems(backend: Backend) -> list[str]:
-    """An SQLite file and its -wal and -shm companions must not be readable by others."""
+def _exposed_files(backend: Backend) -> list[tuple[Path, int]]:
+    """(path, mode) of an SQLite file and of its -wal and -shm companions (which hold
+    recent writes) that the group or others may use."""
     if backend.kind != "sqlite":
         return []
     db = Path(backend.location)
-    problems = []
-    for path in (p for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists()):
-        mode = path.stat().st_mode & 0o777
-        if mode & 0o077:
-            problems.append(f"{path} has mode {mode:o}: others can read it (chmod go-rwx)")
-    return problems
+    found = [(p, p.stat().st_mode & 0o777) for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists()]
+    return [(path, mode) for path, mode in found if mode & 0o077]
+
+
+def _permission_problems(backend: Backend) -> list[str]:
+    """An SQLite file and its -wal and -shm companions must not be readable by others."""
+    return [f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)"
+            for path, mode in _exposed_files(backend)]
+
+
+def _make_private(backend: Backend) -> list[str]:
+    """``chmod go-rwx`` on each file :func:`_exposed_files` finds; the paths changed."""
+    changed = []
+    for path, mode in _exposed_files(backend):
+        path.chmod(mode & 0o700)
+        changed.append(str(path))
+    return changed
 
 
 def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:

@@ -119,12 +119,14 @@ def _bad_token(case: str, issuer: Issuer, resource: str) -> tuple[str, str]:
     """A token failing one check, and the ``error_description`` that must name that check."""
     claims = _claims(resource)
     other = ec.generate_private_key(ec.SECP256R1())
+    audience = f"wrong audience: the token is not for {resource}"
     if case == "wrong audience":
-        return _token(issuer, {**claims, "aud": "https://other.example/mcp"}), f"wrong audience: the token is not for {resource}"
+        return _token(issuer, {**claims, "aud": "https://other.example/mcp"}), audience
     if case == "audience of another path":
-        return _token(issuer, {**claims, "aud": resource + "/other"}), f"wrong audience: the token is not for {resource}"
+        return _token(issuer, {**claims, "aud": resource + "/other"}), audience
     if case == "wrong issuer":
-        return _token(issuer, {**claims, "iss": "https://evil.example"}), f"wrong issuer: tokens must come from {ISSUER}"
+        return _token(issuer, {**claims, "iss": "https://evil.example"}), \
+            f"wrong issuer: tokens must come from {ISSUER}"
     if case == "expired":
         exp = int(time.time()) - 120
         return _token(issuer, {**claims, "exp": exp}), f"token expired on {format_ms(exp * 1000)}"
