@@ -360,14 +360,14 @@ def _recall(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
     found = handlers.recall(store, caller, query=args.query, limit=args.limit, **_filters(args))
-    return _emit(args, found, lambda: text.recall_text(found, full_ids=True))
+    return _emit(args, found, lambda: text.recall_text(found, full_ids=True, person=True))
 
 
 def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
     found = handlers.list_memories(store, caller, limit=args.limit or 20, **_filters(args))
-    return _emit(args, found, lambda: text.recall_text(found, full_ids=True))
+    return _emit(args, found, lambda: text.recall_text(found, full_ids=True, person=True))
 
 
 def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:

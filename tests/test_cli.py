@@ -266,3 +266,24 @@ def test_import_and_reindex_draw_progress_bars_only_on_a_terminal(tmp_path, caps
         assert all(bar in err for bar in bars) and "\r" in err
     else:
         assert not any(bar.split(":")[0] + ":" in err for bar in bars) and "\r" not in err and "%|" not in err
+
+
+def test_recall_speaks_to_a_person_at_a_terminal_not_to_an_agent(db_path, capsys):
+    from memvault.tools import handlers, text
+
+    db = ["--db", str(db_path)]
+    assert run(capsys, "remember", "The dentist appointment is on Friday at 3 pm", "--scope", "personal", *db)[0] == 0
+    for query in ("when is the dentist appointment", "what day is my dentist appointment"):
+        code, out, _ = run(capsys, "recall", query, *db)
+        assert code == 0
+        assert "Nothing stored in scopes default, global answers this." in out and "say you do not know" not in out
+        assert "Other scopes have matches: 'personal' (1). Run it again with --scope" in out
+        assert "--scope personal" in out and "Recall again with scope set" not in out
+        code, out, _ = run(capsys, "recall", query, "--scope", "personal", *db)
+        assert code == 0 and "Friday" in out
+    store = Store(db_path)  # the MCP tool's text, for agents, is unchanged
+    try:
+        found = handlers.recall(store, handlers.Caller("default", "default"), query="when is the dentist appointment")
+    finally:
+        store.close()
+    assert "say you do not know" in text.recall_text(found) and "--scope" not in text.recall_text(found)
