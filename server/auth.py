@@ -36,6 +36,7 @@ READ, WRITE = "memvault:read", "memvault:write"
 # Asymmetric signatures only: "none" and HS* (a shared secret, or a public key misused as one) never.
 JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
+REALM = "memvault"
 
 
 class TokenRefused(AuthenticationError):
@@ -48,17 +49,17 @@ class TokenRefused(AuthenticationError):
 
 
 def challenge(description: str | None = None, resource_metadata: str | None = None) -> str:
-    """A ``WWW-Authenticate`` value (RFC 6750 §3): ``Bearer`` alone for a request without
-    credentials (§3.1: no error code then), ``error="invalid_token"`` with
-    ``description`` for a refused token; ``resource_metadata`` is RFC 9728 §5.1's."""
-    params = []
+    """A ``WWW-Authenticate`` value (RFC 6750 §3): ``Bearer realm="memvault"`` for a
+    request without credentials (§3.1: no error code then), plus ``error="invalid_token"``
+    and ``description`` for a refused token; ``resource_metadata`` is RFC 9728 §5.1's."""
+    params = [f'realm="{REALM}"']  # §3: the scheme MUST be followed by at least one auth-param
     if description is not None:
         # §3: error_description is %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash).
         safe = "".join(c if " " <= c <= "~" and c not in '"\\' else "?" for c in description)
         params += ['error="invalid_token"', f'error_description="{safe}"']
     if resource_metadata is not None:
         params.append(f'resource_metadata="{resource_metadata}"')
-    return "Bearer " + ", ".join(params) if params else "Bearer"
+    return "Bearer " + ", ".join(params)
 
 
 class NotAuthenticated(MemvaultError):

@@ -58,14 +58,14 @@ def _stored(db: Path, tenant: str) -> list[tuple[str, str | None]]:
 
 
 def _refused(response: httpx2.Response) -> str | None:
-    """The ``error_description`` of a 401's RFC 6750 challenge (None for a bare ``Bearer``),
-    checked equal to the body's."""
+    """The ``error_description`` of a 401's RFC 6750 challenge (None for one without an
+    error code), checked equal to the body's."""
     assert response.status_code == 401, response.text
     header = response.headers["www-authenticate"]
-    if header == "Bearer":
+    if header == 'Bearer realm="memvault"':
         assert "error" not in response.json()
         return None
-    found = re.fullmatch(r'Bearer error="invalid_token", error_description="([^"\\]*)"', header)
+    found = re.fullmatch(r'Bearer realm="memvault", error="invalid_token", error_description="([^"\\]*)"', header)
     assert found, header
     assert response.json() == {"error": "invalid_token", "error_description": found.group(1)}
     return found.group(1)

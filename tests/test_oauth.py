@@ -158,7 +158,8 @@ def test_bad_tokens_are_refused_with_401_naming_the_failed_check(setup, case: st
     assert response.status_code == 401, response.text
     metadata = f"{server.base}/.well-known/oauth-protected-resource/mcp"
     assert response.headers["www-authenticate"] == (
-        f'Bearer error="invalid_token", error_description="{description}", resource_metadata="{metadata}"')
+        f'Bearer realm="memvault", error="invalid_token", error_description="{description}", '
+        f'resource_metadata="{metadata}"')
     assert response.json() == {"error": "invalid_token", "error_description": description}
     log, signature = server.log(), token.split(".")[2]
     assert "refused a JWT" in log and token not in log and (not signature or signature[:16] not in log)
@@ -171,7 +172,7 @@ def test_a_request_without_a_token_gets_a_bare_challenge_naming_the_metadata(set
         response = server.post(None, PING, **headers)
         assert response.status_code == 401
         assert response.headers["www-authenticate"] == (
-            f'Bearer resource_metadata="{server.base}/.well-known/oauth-protected-resource/mcp"')
+            f'Bearer realm="memvault", resource_metadata="{server.base}/.well-known/oauth-protected-resource/mcp"')
 
 
 def test_protected_resource_metadata_names_the_issuer(setup) -> None:  # type: ignore[no-untyped-def]
