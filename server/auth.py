@@ -2,9 +2,12 @@
 identity (tenant, default scope, read-only) a verified token carries.
 
 Each verifier implements the SDK's ``TokenVerifier`` protocol; the SDK's bearer
-middleware calls it on every request (no cache: a key revoked by another process
-is refused at once) and answers 401 with ``WWW-Authenticate`` when it returns None.
-The identity travels in the ``AccessToken``'s claims and is read back per request
+backend calls it on every request (no cache: a key revoked by another process is
+refused at once). A token it refuses raises :class:`TokenRefused`, Starlette's
+``AuthenticationError``: the SDK's backend lets it through to Starlette's
+``AuthenticationMiddleware``, whose ``on_error`` hook (set in ``server.http``) answers
+401 with an RFC 6750 §3 challenge naming the reason (:func:`challenge`). The
+identity travels in the ``AccessToken``'s claims and is read back per request
 through ``get_access_token()`` (see ``Runtime.identity``). Failed authentications
 are logged without the token.
 """
@@ -17,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from mcp.server.auth.provider import AccessToken
+from starlette.authentication import AuthenticationError
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, MemvaultError
 from memvault.storage.limits import DEFAULT_SCOPE
+from memvault.storage.timefmt import format_ms
 
 if TYPE_CHECKING:
     from .config import HttpConfig
@@ -31,6 +36,30 @@ READ, WRITE = "memvault:read", "memvault:write"
 # Asymmetric signatures only: "none" and HS* (a shared secret, or a public key misused as one) never.
 JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
+REALM = "memvault"
+
+
+class TokenRefused(AuthenticationError):
+    """A bearer token was presented and refused; ``description`` says why in words that
+    never include the token (RFC 6750 §3 ``error_description``)."""
+
+    def __init__(self, description: str) -> None:
+        super().__init__(description)
+        self.description = description
+
+
+def challenge(description: str | None = None, resource_metadata: str | None = None) -> str:
+    """A ``WWW-Authenticate`` value (RFC 6750 §3): ``Bearer realm="memvault"`` for a
+    request without credentials (§3.1: no error code then), plus ``error="invalid_token"``
+    and ``description`` for a refused token; ``resource_metadata`` is RFC 9728 §5.1's."""
+    params = [f'realm="{REALM}"']  # §3: the scheme MUST be followed by at least one auth-param
+    if description is not None:
+        # §3: error_description is %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash).
+        safe = "".join(c if " " <= c <= "~" and c not in '"\\' else "?" for c in description)
+        params += ['error="invalid_token"', f'error_description="{safe}"']
+    if resource_metadata is not None:
+        params.append(f'resource_metadata="{resource_metadata}"')
+    return "Bearer " + ", ".join(params)
 
 
 class NotAuthenticated(MemvaultError):
@@ -70,13 +99,18 @@ class KeyVerifier:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
 
-    async def verify_token(self, token: str) -> AccessToken | None:
-        """The key's identity, or None (logged, without the key) when it is unknown, revoked or expired."""
+    async def verify_token(self, token: str) -> AccessToken:
+        """The key's identity.
+
+        Raises:
+            TokenRefused: not a memvault key, unknown key, key revoked on <time>, key
+                expired on <time> (logged, without the key).
+        """
         from memvault.storage import keys
 
         if not token.startswith(keys.PREFIX):
             log.warning("refused a bearer token: not a memvault API key")
-            return None
+            raise TokenRefused(f"not a memvault API key (they start with {keys.PREFIX})")
 
         def look_up() -> tuple[Any, int]:
             store = self.runtime.store()
@@ -85,13 +119,15 @@ class KeyVerifier:
         key, now = await anyio.to_thread.run_sync(look_up)
         if key is None:
             log.warning("refused an API key: unknown key")
-            return None
+            raise TokenRefused("unknown key")
         refusal = key.refusal(now)
         if refusal is not None:
             log.warning("refused API key %s: %s", key.id, refusal)
-            return None
+            raise TokenRefused(f"key {refusal}")
         identity = Identity(tenant=key.tenant, scope=key.scope, read_only=key.read_only)
-        return access_token(token, key.id, identity, key.expires_at // 1000 if key.expires_at else None)
+        # Rounded up: the SDK refuses a token whose whole second of expiry is past, and
+        # the key is still valid until its exact millisecond.
+        return access_token(token, key.id, identity, -(-key.expires_at // 1000) if key.expires_at else None)
 
 
 class JwtVerifier:
@@ -121,28 +157,61 @@ class JwtVerifier:
             options={"require": ["exp", "iss", "aud"]},
         )
 
-    async def verify_token(self, token: str) -> AccessToken | None:
-        """The token's identity, or None (logged, without the token) when any check fails."""
+    async def verify_token(self, token: str) -> AccessToken:
+        """The token's identity.
+
+        Raises:
+            TokenRefused: naming the check that failed (:meth:`_failed_check`), or the
+                tenant claim (logged, without the token).
+        """
         import jwt
 
         try:
             claims = await anyio.to_thread.run_sync(self._decode, token)
         except jwt.PyJWTError as exc:
             log.warning("refused a JWT: %s: %s", type(exc).__name__, exc)
-            return None
+            raise TokenRefused(self._failed_check(exc, token)) from None
         try:
-            tenant = validate.scope(_text(claims.get(self.http.tenant_claim)), DEFAULT_SCOPE,
-                                    field=f"claim {self.http.tenant_claim}")
+            field = f"claim {self.http.tenant_claim}"
+            tenant = validate.scope(_text(claims.get(self.http.tenant_claim), field), DEFAULT_SCOPE, field=field)
         except InvalidInput as exc:
             log.warning("refused a JWT: %s", exc)
-            return None
+            raise TokenRefused(str(exc)) from None
         granted = str(claims.get("scope") or "").split()
         identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=READ in granted and WRITE not in granted)
         return access_token(token, str(claims.get("azp") or claims.get("client_id") or claims.get("sub") or "oauth"),
                             identity, int(claims["exp"]), subject=claims.get("sub"))
 
 
-def _text(value: object) -> str:
+    def _failed_check(self, exc: Exception, token: str) -> str:
+        """The check of :meth:`_decode` that ``exc`` reports, in words for the client."""
+        import jwt
+
+        if isinstance(exc, jwt.ExpiredSignatureError):  # raised only once the signature is verified
+            exp = jwt.decode(token, options={"verify_signature": False}).get("exp")
+            return f"token expired on {format_ms(int(exp) * 1000)}"
+        if isinstance(exc, jwt.InvalidAudienceError):
+            return f"wrong audience: the token is not for {self.http.resource}"
+        if isinstance(exc, jwt.InvalidIssuerError):
+            return f"wrong issuer: tokens must come from {self.http.issuer}"
+        if isinstance(exc, jwt.MissingRequiredClaimError):
+            return f"the token has no {exc.claim} claim"
+        if isinstance(exc, jwt.ImmatureSignatureError):
+            return "token not yet valid (nbf or iat is in the future)"
+        if isinstance(exc, jwt.InvalidAlgorithmError):
+            return f"signature algorithm not allowed (allowed: {', '.join(JWT_ALGORITHMS)})"
+        if isinstance(exc, jwt.InvalidSignatureError):
+            return "bad signature"
+        if isinstance(exc, jwt.PyJWKClientConnectionError):
+            return "the issuer's signing keys (JWKS) could not be fetched"
+        if isinstance(exc, jwt.PyJWKClientError):
+            return "signed by a key the issuer does not publish (kid not in its JWKS)"
+        if isinstance(exc, jwt.DecodeError):
+            return "malformed token (not a signed JWT)"
+        return f"invalid token ({type(exc).__name__})"
+
+
+def _text(value: object, field: str) -> str:
     if not isinstance(value, str):
-        raise InvalidInput("tenant claim", "is missing or not a string")
+        raise InvalidInput(field, "is missing or not a string")
     return value

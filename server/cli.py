@@ -148,7 +148,9 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
                       "default <issuer>/.well-known/jwks.json)")
     http.add_argument("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
                       "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
-    http.add_argument("--rate-limit", type=int, help="requests per minute per key, 0 for none "
+    http.add_argument("--rate-limit", type=int, help="requests per minute per key, counted by each process "
+                      "on its own (N processes behind a balancer allow a key up to N times this; for a total "
+                      "of L give each L/N), 0 for none "
                       f"(env MEMVAULT_RATE_LIMIT; default {config_module.DEFAULT_RATE_LIMIT})")
     http.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="HOST",
                       help="also accept this Host header, e.g. memory.example.com (repeatable; "
@@ -247,7 +249,11 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
     except ValueError as exc:
         _err(str(exc))
         return 2
-    http.serve(config, settings)
+    try:
+        http.serve(config, settings)
+    except http.CannotListen as exc:
+        _err(str(exc))
+        return 1
     return 0
 
 
@@ -354,14 +360,14 @@ def _recall(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
     found = handlers.recall(store, caller, query=args.query, limit=args.limit, **_filters(args))
-    return _emit(args, found, lambda: text.recall_text(found, full_ids=True))
+    return _emit(args, found, lambda: text.recall_text(found, full_ids=True, person=True))
 
 
 def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
     found = handlers.list_memories(store, caller, limit=args.limit or 20, **_filters(args))
-    return _emit(args, found, lambda: text.recall_text(found, full_ids=True))
+    return _emit(args, found, lambda: text.recall_text(found, full_ids=True, person=True))
 
 
 def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:
@@ -419,13 +425,14 @@ def _reindex(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
 
 def _run_reindex(store: Store) -> int | None:
-    """Reindex with a progress bar on stderr; None when Ctrl-C stopped it (cleanly:
-    the batch in progress is rolled back, a re-run resumes where it stopped)."""
+    """Reindex with a progress bar on stderr when it is a terminal (the caller prints the
+    summary); None when Ctrl-C stopped it (cleanly: the batch in progress is rolled back,
+    a re-run resumes where it stopped)."""
     from tqdm import tqdm
 
     from memvault.storage import maintenance
 
-    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr)
+    bar = tqdm(total=0, unit="memory", desc="reindex", file=sys.stderr, disable=None)  # None: only on a terminal
 
     def progress(done: int, total: int) -> None:
         bar.total = total
@@ -450,29 +457,44 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         made = _run_reindex(store)
         if made is None:
             return 130
-        report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub()}
+        report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub(),
+                              "made_private": _make_private(store.backend)}
     problems = maintenance.check(store) + _permission_problems(store.backend)
     report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
     lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
     if "repaired" in report:
         scrub = "still pending (busy)" if report["repaired"]["scrub_pending"] else "none pending"
+        private = report["repaired"]["made_private"]
         lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made, "
-                        f"scrub of forgotten content {scrub}")
+                        f"scrub of forgotten content {scrub}"
+                        + (f", made private: {', '.join(private)}" if private else ""))
     _emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0
 
 
-def _permission_problems(backend: Backend) -> list[str]:
-    """An SQLite file and its -wal and -shm companions must not be readable by others."""
+def _exposed_files(backend: Backend) -> list[tuple[Path, int]]:
+    """(path, mode) of an SQLite file and of its -wal and -shm companions (which hold
+    recent writes) that the group or others may use."""
     if backend.kind != "sqlite":
         return []
     db = Path(backend.location)
-    problems = []
-    for path in (p for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists()):
-        mode = path.stat().st_mode & 0o777
-        if mode & 0o077:
-            problems.append(f"{path} has mode {mode:o}: others can read it (chmod go-rwx)")
-    return problems
+    found = [(p, p.stat().st_mode & 0o777) for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists()]
+    return [(path, mode) for path, mode in found if mode & 0o077]
+
+
+def _permission_problems(backend: Backend) -> list[str]:
+    """An SQLite file and its -wal and -shm companions must not be readable by others."""
+    return [f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)"
+            for path, mode in _exposed_files(backend)]
+
+
+def _make_private(backend: Backend) -> list[str]:
+    """``chmod go-rwx`` on each file :func:`_exposed_files` finds; the paths changed."""
+    changed = []
+    for path, mode in _exposed_files(backend):
+        path.chmod(mode & 0o700)
+        changed.append(str(path))
+    return changed
 
 
 def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
@@ -494,8 +516,8 @@ IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all
 
 
 def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    """Import with a progress bar and a summary on stderr; exit 1 when a line failed,
-    130 when Ctrl-C stopped it (whole batches stay, a re-run resumes)."""
+    """Import with a progress bar (when stderr is a terminal) and a summary on stderr; exit 1
+    when a line failed, 130 when Ctrl-C stopped it (whole batches stay, a re-run resumes)."""
     import dataclasses
     import io
 
@@ -511,7 +533,7 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
         with open(args.file, "rb") as fh:
             total = sum(1 for _ in fh)
-    bar = tqdm(total=total, unit="line", desc="import", file=sys.stderr)
+    bar = tqdm(total=total, unit="line", desc="import", file=sys.stderr, disable=None)  # None: only on a terminal
 
     def progress(lines: int) -> None:
         bar.update(lines - bar.n)

@@ -97,10 +97,26 @@ def expand_path(value: str, name: str) -> Path:
     return Path(expanded).absolute()
 
 
+# Kernel and device file systems: their files are not storage (a database there cannot be
+# opened, or lives in memory until the next reboot). Compared as given and with symbolic links
+# followed (a link into /proc; /dev/fd/1, a process's descriptor, whatever file it points to).
+SYSTEM_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
 def _check_db_path(path: Path) -> None:
-    """Refuse a database path that can never be opened: a folder, or below a file or
-    a folder this user cannot write to (when the file does not exist yet)."""
+    """Refuse a database path that can never be opened: on a kernel or device file
+    system (:data:`SYSTEM_ROOTS`), a folder, or below a file or a folder this user
+    cannot write to (when the file does not exist yet)."""
     name = "--db / MEMVAULT_DB"
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop: the open fails and says so
+        real = path
+    system = next((root for root in SYSTEM_ROOTS for p in (path, real) if p.is_relative_to(root)), None)
+    if system is not None:
+        shown = repr(str(path)) + (f" (that is {str(real)!r})" if real != path else "")
+        raise ValueError(f"{name}: {shown} is under {system}, a kernel or device file system, not storage; "
+                         f"give a file path on a disk, such as {str(default_db_path())!r}")
     if path.is_dir():
         raise ValueError(f"{name}: {str(path)!r} is a folder; give a file path such as {str(path / 'memvault.db')!r}")
     if path.exists():
@@ -187,7 +203,8 @@ class HttpConfig:
     ``auth``: "keys" (memvault API keys), "oauth" (JWT access tokens of ``issuer``,
     checked against ``jwks_url`` with audience ``resource``, the tenant read from the
     ``tenant_claim`` claim) or "none" (loopback only: the process's tenant);
-    ``rate_limit``: requests per minute per token (0: no limit); ``allowed_hosts`` /
+    ``rate_limit``: requests per minute per token, counted in this process only (0: no
+    limit); ``allowed_hosts`` /
     ``allowed_origins``: Host and Origin values accepted besides loopback ones
     (DNS-rebinding protection), e.g. the public name behind a reverse proxy.
     """

@@ -5,8 +5,10 @@ in stateless mode with JSON responses: no session lives in the process, so sever
 processes (behind one load balancer) can share one database. Around it:
 
 - authentication by the SDK's bearer middleware with memvault's verifiers
-  (``server.auth``): 401 with ``WWW-Authenticate`` when the token is missing or bad;
-  for OAuth, the Protected Resource Metadata of RFC 9728 via ``AuthSettings``;
+  (``server.auth``): 401 with an RFC 6750 §3 ``WWW-Authenticate`` challenge, bare
+  when no token was sent (:class:`Guard`), ``error="invalid_token"`` with the reason
+  when one was refused (:func:`_on_refused_token`); for OAuth, the Protected Resource
+  Metadata of RFC 9728 via ``AuthSettings``, named in every challenge;
 - DNS-rebinding protection (the SDK's transport security: Host and Origin must be
   loopback or explicitly allowed), always on; no CORS headers are ever sent;
 - :class:`Guard`: a token in the query string is refused (RFC 6750 §2.3 allows it;
@@ -20,17 +22,21 @@ TLS is the reverse proxy's job (README, "Team server (HTTP)").
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import math
+import socket
 import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 import anyio
+from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.requests import Request
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -74,13 +80,17 @@ class RateLimiter:
 
 class Guard:
     """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400),
-    rate-limits each bearer token (429 with ``Retry-After``) and answers 503 naming the
-    cause while the database cannot be opened (the next request tries again)."""
+    a request without a bearer token when ``challenge`` is set (401 with that
+    ``WWW-Authenticate``), rate-limits each bearer token (429 with ``Retry-After``) and
+    answers 503 naming the cause while the database cannot be opened (the next request
+    tries again)."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter | None, runtime: Runtime, path: str = "/mcp") -> None:
+    def __init__(self, app: ASGIApp, limiter: RateLimiter | None, runtime: Runtime, challenge: str | None = None,
+                 path: str = "/mcp") -> None:
         self.app = app
         self.limiter = limiter
         self.runtime = runtime
+        self.challenge = challenge
         self.path = path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -99,6 +109,12 @@ class Guard:
             await response(scope, receive, send)
             return
         header = Request(scope).headers.get("authorization")
+        if self.challenge is not None and not (header or "").lower().startswith("bearer "):
+            log.warning("refused a request without a bearer token")
+            response = JSONResponse({"error_description": "authentication required: send Authorization: Bearer "
+                                     "<token>"}, status_code=401, headers={"WWW-Authenticate": self.challenge})
+            await response(scope, receive, send)
+            return
         if self.limiter is not None and header:
             wait = self.limiter.wait_s(hashlib.sha256(header.encode("utf-8")).hexdigest())
             if wait > 0:
@@ -132,10 +148,23 @@ def transport_security(http: HttpConfig) -> TransportSecuritySettings:
                                      allowed_origins=origins)
 
 
+def _on_refused_token(resource_metadata: str | None) -> Any:
+    """Starlette ``AuthenticationMiddleware``'s ``on_error``: a refused token
+    (:class:`~memvault.server.auth.TokenRefused`) gets 401 with its reason."""
+    from .auth import TokenRefused, challenge
+
+    def respond(_: HTTPConnection, exc: Exception) -> Response:
+        description = exc.description if isinstance(exc, TokenRefused) else "invalid token"
+        return JSONResponse({"error": "invalid_token", "error_description": description}, status_code=401,
+                            headers={"WWW-Authenticate": challenge(description, resource_metadata)})
+
+    return respond
+
+
 def build_app(config: Config, http: HttpConfig) -> Starlette:
     """The ASGI application of the team server (nothing is opened until its lifespan runs)."""
     from .app import build_server
-    from .auth import JwtVerifier, KeyVerifier
+    from .auth import JwtVerifier, KeyVerifier, challenge
 
     runtime = Runtime(config, authenticated=http.auth != "none")
     verifier: Any = None
@@ -163,19 +192,57 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=MAX_BODY_BYTES,
         transport_security=transport_security(http), host=http.host,
     )
-    app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime)
+    resource_metadata = str(build_resource_metadata_url(settings.resource_server_url)) \
+        if settings is not None and settings.resource_server_url else None
+    if verifier is not None:
+        # The SDK builds Starlette's AuthenticationMiddleware without ``on_error``; its
+        # default would turn a refused token into a 400.
+        [authentication] = [m for m in app.user_middleware if m.cls is AuthenticationMiddleware]
+        authentication.kwargs["on_error"] = _on_refused_token(resource_metadata)
+    app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
+                       challenge=challenge(None, resource_metadata) if verifier is not None else None)
     return app
+
+
+class CannotListen(MemvaultError):
+    """The server's address cannot be bound (port in use, no permission, not this host's)."""
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port``, as uvicorn would bind it, made before
+    uvicorn starts so that a failure stops memvault before anything says it runs.
+
+    Raises:
+        CannotListen: naming the address and the reason.
+    """
+    address = host.strip("[]")
+    sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((address, port))
+    except OSError as exc:
+        sock.close()
+        reason = "the port is already in use (by another server?)" if exc.errno == errno.EADDRINUSE else \
+            exc.strerror or str(exc)
+        raise CannotListen(f"cannot listen on {host}:{port}: {reason}; choose another with --port "
+                           "(env MEMVAULT_PORT) or --host (env MEMVAULT_HOST)") from exc
+    return sock
 
 
 def serve(config: Config, http: HttpConfig) -> None:
     """Run the team server until SIGINT/SIGTERM (uvicorn), logging to stderr (no access log:
-    a refused query-string token would be written to it)."""
+    a refused query-string token would be written to it).
+
+    Raises:
+        CannotListen: the address cannot be bound (nothing was started).
+    """
     import uvicorn
 
+    sock = listen_socket(http.host, http.port)
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db_label)
     uvicorn.Server(uvicorn.Config(
         build_app(config, http), host=http.host, port=http.port, log_level="info", server_header=False,
         access_log=False, proxy_headers=False,
-    )).run()
+    )).run(sockets=[sock])
 

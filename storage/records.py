@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .timefmt import format_ms
+
 
 @dataclass(frozen=True)
 class Memory:
@@ -142,9 +144,10 @@ class ApiKey:
     revoked_at: int | None
 
     def refusal(self, now: int) -> str | None:
-        """Why this key may not be used at ``now`` (ms), or None when it may."""
+        """Why this key may not be used at ``now`` (ms), or None when it may:
+        ``"revoked on <ISO-8601 time>"`` or ``"expired on <ISO-8601 time>"``."""
         if self.revoked_at is not None:
-            return "revoked"
+            return f"revoked on {format_ms(self.revoked_at)}"
         if self.expires_at is not None and self.expires_at <= now:
-            return "expired"
+            return f"expired on {format_ms(self.expires_at)}"
         return None

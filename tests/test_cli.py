@@ -162,8 +162,12 @@ def test_serve_in_a_terminal_says_it_waits_for_a_client(db_path):
 
 @pytest.mark.slow
 def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path):
+    import fcntl
+    import pty
     import re
     import select
+    import struct
+    import termios
 
     total = 640  # ten batches: Ctrl-C comes after the first
     store = Store(db_path)  # no model: every vector pending, quick to fill
@@ -171,18 +175,31 @@ def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path
         store.remember(tenant="t", scope="s", content=f"note {i}: the build agent {i} runs job {i * 7}")
     store.close()
     reindex = [*SERVE[:-1], "reindex", "--json"]
-    proc = subprocess.Popen(reindex, env=server_env(db_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stderr is not None and proc.stdout is not None
+    terminal, stderr = pty.openpty()  # the progress bar is drawn on a terminal only
+    fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 80 columns, not 0
+    proc = subprocess.Popen(reindex, env=server_env(db_path), stdout=subprocess.PIPE, stderr=stderr)
+    os.close(stderr)
+    assert proc.stdout is not None
     seen = b""
-    while not re.search(rb"reindex:\s+\d+%\|.*\| *[1-9]\d*/", seen):  # the first batch is written
-        ready, _, _ = select.select([proc.stderr], [], [], 120)
+
+    def read() -> bytes:
+        ready, _, _ = select.select([terminal], [], [], 120)
         assert ready, seen[-500:]
-        chunk = os.read(proc.stderr.fileno(), 4096)
+        try:
+            return os.read(terminal, 4096)
+        except OSError:  # EIO: the process has closed the terminal
+            return b""
+
+    while not re.search(rb"reindex:\s+\d+%\|.*\| *[1-9]\d*/", seen):  # the first batch is written
+        chunk = read()
         assert chunk, f"reindex ended before its first batch: {seen[-500:]!r}"
         seen += chunk
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    err = (seen + err).decode()
+    proc.communicate(timeout=60)
+    while chunk := read():
+        seen += chunk
+    os.close(terminal)
+    err = seen.decode()
     proc.stdout.close()
     assert proc.returncode == 130 and "Traceback" not in err and "reindex stopped" in err
     doctor = subprocess.run([*SERVE[:-1], "doctor", "--json"], env=server_env(db_path), capture_output=True,
@@ -206,3 +223,67 @@ def test_a_flag_a_command_does_not_take_is_named_with_that_commands_usage(capsys
         cli.main(argv)
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.startswith(f"usage: {usage}") and "unrecognized arguments" in err
+
+
+def test_serve_help_says_the_rate_limit_is_counted_per_process(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "counted by each process on its own" in text and "N processes behind a balancer" in text
+
+
+class _Terminal:
+    """A stderr that says it is a terminal (and keeps what is written)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_import_and_reindex_draw_progress_bars_only_on_a_terminal(tmp_path, capsys, monkeypatch, terminal):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    dump.write_text("".join(json.dumps({"content": f"Build agent {i} runs the nightly job."}) + "\n" for i in range(3)))
+    screen = _Terminal()
+    if terminal:
+        monkeypatch.setattr("sys.stderr", screen)
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    code2, out, err2 = run(capsys, "reindex", "--db", str(db))
+    err = screen.text if terminal else err + err2
+    assert code == code2 == 0
+    assert "imported 3 of 3 memory lines" in err and out.startswith("Reindexed: 3 vectors made")
+    bars = ("import: 100%|", "reindex: 100%|")
+    if terminal:
+        assert all(bar in err for bar in bars) and "\r" in err
+    else:
+        assert not any(bar.split(":")[0] + ":" in err for bar in bars) and "\r" not in err and "%|" not in err
+
+
+def test_recall_speaks_to_a_person_at_a_terminal_not_to_an_agent(db_path, capsys):
+    from memvault.tools import handlers, text
+
+    db = ["--db", str(db_path)]
+    assert run(capsys, "remember", "The dentist appointment is on Friday at 3 pm", "--scope", "personal", *db)[0] == 0
+    for query in ("when is the dentist appointment", "what day is my dentist appointment"):
+        code, out, _ = run(capsys, "recall", query, *db)
+        assert code == 0
+        assert "Nothing stored in scopes default, global answers this." in out and "say you do not know" not in out
+        assert "Other scopes have matches: 'personal' (1). Run it again with --scope" in out
+        assert "--scope personal" in out and "Recall again with scope set" not in out
+        code, out, _ = run(capsys, "recall", query, "--scope", "personal", *db)
+        assert code == 0 and "Friday" in out
+    store = Store(db_path)  # the MCP tool's text, for agents, is unchanged
+    try:
+        found = handlers.recall(store, handlers.Caller("default", "default"), query="when is the dentist appointment")
+    finally:
+        store.close()
+    assert "say you do not know" in text.recall_text(found) and "--scope" not in text.recall_text(found)

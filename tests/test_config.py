@@ -164,3 +164,25 @@ def test_a_url_that_is_not_postgresql_is_refused_without_its_password(monkeypatc
         config.load()
     assert "Hunter2pw" not in str(caught.value) and "***" in str(caught.value)
     assert list(tmp_path.iterdir()) == []  # no folder named after the URL
+
+
+@pytest.mark.parametrize("value", ["/proc/memvault.db", "/sys/kernel/memvault.db", "/dev/memvault.db", "/dev/null",
+                                   "/proc/self/environ", "/dev/shm/m.db", "/dev/fd/1"])
+def test_a_database_on_a_kernel_or_device_file_system_is_refused(home, monkeypatch, value):
+    with pytest.raises(ValueError, match="--db / MEMVAULT_DB") as caught:
+        config.load(db=value)
+    assert value in str(caught.value) and "kernel or device file system" in str(caught.value)
+    monkeypatch.setenv("MEMVAULT_DB", value)
+    with pytest.raises(ValueError, match="kernel or device file system"):
+        config.load()
+    assert not Path("/dev/memvault.db").exists() and not Path("/dev/shm/m.db").exists()
+
+
+def test_a_symbolic_link_into_proc_is_followed_and_refused(home, capsys):
+    from memvault.server import cli
+
+    (home / "state").symlink_to("/proc/self")
+    with pytest.raises(ValueError, match=r"that is '/proc/\d+/m.db'.*kernel or device"):
+        config.load(db="~/state/m.db")
+    assert cli.main(["list", "--db", "/sys/m.db"]) == 2
+    assert "--db / MEMVAULT_DB: '/sys/m.db' is under /sys" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import server_env
@@ -77,8 +78,29 @@ def test_doctor_exit_code_and_repair(filled, db_path):
     repaired = doctor(db_path, "--repair", "--json")
     assert repaired.returncode == 0, repaired.stderr
     report = json.loads(repaired.stdout)  # one document
-    assert report["ok"] is True and report["repaired"] == {"reindexed": 5, "scrub_pending": False} and report["current"] == 5
+    assert report["ok"] is True and report["current"] == 5
+    assert report["repaired"] == {"reindexed": 5, "scrub_pending": False, "made_private": []}
     human = doctor(db_path, "--repair")
     assert human.returncode == 0 and human.stdout.splitlines() == [
         "repaired: keyword index rebuilt, 5 vectors made, scrub of forgotten content none pending", "ok: no problems found"
     ]
+
+
+@pytest.mark.parametrize(("wal", "shm"), [(0o644, 0o644), (0o640, 0o604)])
+def test_doctor_flags_readable_wal_and_shm_files_and_repair_makes_them_private(filled, db_path, wal, shm):
+    store, _ = filled  # open: its -wal and -shm files exist, as beside a running server
+    side = {Path(f"{db_path}-wal"): wal, Path(f"{db_path}-shm"): shm}
+    for path, mode in side.items():
+        path.chmod(mode)
+    found = doctor(db_path, "--json")
+    problems = json.loads(found.stdout)["problems"]
+    assert found.returncode == 1
+    for path, mode in side.items():
+        assert f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)" in problems
+    assert not any(f"{db_path} has mode" in p for p in problems)
+    repaired = doctor(db_path, "--repair", "--json")
+    report = json.loads(repaired.stdout)
+    assert repaired.returncode == 0 and report["ok"] is True, report["problems"]
+    assert report["repaired"]["made_private"] == [str(p) for p in side]
+    assert all(path.stat().st_mode & 0o777 == 0o600 for path in side) and db_path.stat().st_mode & 0o777 == 0o600
+    assert store.get(tenant="t", id=filled[1][0]).content.startswith("fact number 0")  # the data is still there

@@ -4,7 +4,9 @@ guards in front of /mcp, isolation between tenants, and sharing a database with 
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import socket
 import subprocess
 import time
 import uuid
@@ -22,7 +24,7 @@ from wire import StdioServer
 
 from memvault.storage import keys
 from memvault.storage.store import Store
-from memvault.storage.timefmt import now_ms
+from memvault.storage.timefmt import format_ms, now_ms
 from memvault.tools import handlers
 
 pytestmark = pytest.mark.slow
@@ -55,27 +57,49 @@ def _stored(db: Path, tenant: str) -> list[tuple[str, str | None]]:
         store.close()
 
 
-def test_requests_without_a_valid_key_get_401_with_www_authenticate(server: HttpServer, db: Path) -> None:
+def _refused(response: httpx2.Response) -> str | None:
+    """The ``error_description`` of a 401's RFC 6750 challenge (None for one without an
+    error code), checked equal to the body's."""
+    assert response.status_code == 401, response.text
+    header = response.headers["www-authenticate"]
+    if header == 'Bearer realm="memvault"':
+        assert "error" not in response.json()
+        return None
+    found = re.fullmatch(r'Bearer realm="memvault", error="invalid_token", error_description="([^"\\]*)"', header)
+    assert found, header
+    assert response.json() == {"error": "invalid_token", "error_description": found.group(1)}
+    return found.group(1)
+
+
+def test_requests_without_a_valid_key_get_401_saying_why(server: HttpServer, db: Path) -> None:
     revoked = new_key(db, "acme")
     store = Store(db)
     try:
-        keys.revoke(store, keys.find(store, revoked).id)  # type: ignore[union-attr]
+        revoked_on = format_ms(keys.revoke(store, keys.find(store, revoked).id).revoked_at)  # type: ignore[union-attr]
     finally:
         store.close()
     two_days_ago = Store(db, clock=lambda: now_ms() - 2 * DAY_MS)
     try:
-        expired = keys.create(two_days_ago, "acme", expires_days=1)[1]
+        record, expired = keys.create(two_days_ago, "acme", expires_days=1)
     finally:
         two_days_ago.close()
     valid = new_key(db, "acme")
     wrong = valid[:-4] + ("AAAA" if not valid.endswith("AAAA") else "BBBB")
-    for key in (None, wrong, "not-a-memvault-key", revoked, expired):
+    never_issued = keys.PREFIX + "x" * 43
+    # RFC 6750 §3.1: no credentials, no error code; a refused token, invalid_token and why.
+    assert _refused(server.post(None, PING)) is None
+    assert _refused(server.post(None, PING, authorization="Basic YWNtZTpwdw==")) is None
+    expected = {wrong: "unknown key", never_issued: "unknown key",
+                "not-a-memvault-key": f"not a memvault API key (they start with {keys.PREFIX})",
+                revoked: f"key revoked on {revoked_on}", expired: f"key expired on {format_ms(record.expires_at)}"}
+    for key, description in expected.items():
         response = server.post(key, PING)
-        assert response.status_code == 401, (key, response.text)
-        assert response.headers["www-authenticate"].startswith("Bearer ")
+        assert _refused(response) == description, key
+        assert key not in response.text and key not in str(response.headers)
     assert server.post(valid, PING).status_code == 200
     log = server.log()
-    assert "refused API key" in log and "revoked" in log and "expired" in log
+    assert "refused API key" in log and f"revoked on {revoked_on}" in log and "expired on" in log
+    assert "refused a request without a bearer token" in log
     for key in (wrong, revoked, expired):
         assert key not in log and key[4:20] not in log
 
@@ -147,24 +171,44 @@ def test_healthz_reports_readiness_without_authentication_or_secrets(server: Htt
     assert str(db) not in response.text and "postgres" not in response.text
 
 
-@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
-def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http(tmp_path: Path) -> None:
-    s = HttpServer(tmp_path / "m.db", "--auth", "none")  # Inspector 0.15.0 cannot send a header
+# The Inspector CLI 0.15.0 (the last on Node 20) cannot send a header; it launches the
+# mcp-remote bridge as its stdio server, which sends one (mcp-remote expands ${VAR}
+# from its environment, so the key stays out of the process list).
+INSPECTOR, MCP_REMOTE = "@modelcontextprotocol/inspector@0.15.0", "mcp-remote@0.15.1"
 
-    def inspector(*args: str) -> dict:
-        cmd = ["npx", "-y", "@modelcontextprotocol/inspector@0.15.0", "--cli", s.url, *args]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
+def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http_with_a_key(
+        server: HttpServer, db: Path, tmp_path: Path) -> None:
+    tenant = f"insp-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+
+    def inspector(key: str | None, *args: str) -> subprocess.CompletedProcess[str]:
+        header = ["--header", "Authorization: Bearer ${MEMVAULT_KEY}"] if key is not None else []
+        cmd = ["npx", "-y", INSPECTOR, "--cli", "npx", "-y", MCP_REMOTE, server.url, *header, *args]
+        env = server_env(db, MCP_REMOTE_CONFIG_DIR=str(tmp_path / "mcp-auth"),
+                         **({"MEMVAULT_KEY": key} if key is not None else {}))
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=env)
+
+    def called(key: str, *args: str) -> dict:
+        done = inspector(key, *args)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert key not in done.stdout
         return json.loads(done.stdout)
 
-    try:
-        assert {t["name"] for t in inspector("--method", "tools/list")["tools"]} >= {"remember", "recall"}
-        stored = inspector("--method", "tools/call", "--tool-name", "remember",
-                           "--tool-arg", "content=The on-call rotation changes on Mondays.")
-        found = inspector("--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=on-call rotation")
-        assert stored["structuredContent"]["id"] in [m["id"] for m in found["structuredContent"]["memories"]]
-    finally:
-        s.close()
+    assert {t["name"] for t in called(key, "--method", "tools/list")["tools"]} >= {"remember", "recall"}
+    stored = called(key, "--method", "tools/call", "--tool-name", "remember",
+                    "--tool-arg", "content=The on-call rotation changes on Mondays.")
+    found = called(key, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=on-call rotation")
+    assert [m["id"] for m in found["structuredContent"]["memories"]] == [stored["structuredContent"]["id"]]
+    for refused_key, logged in ((None, "refused a request without a bearer token"),
+                                (keys.PREFIX + "y" * 43, "refused an API key: unknown key")):
+        before = server.log().count(logged)
+        done = inspector(refused_key, "--method", "tools/call", "--tool-name", "remember",
+                         "--tool-arg", "content=Written without a valid key.")
+        assert done.returncode != 0 and '"structuredContent"' not in done.stdout
+        assert server.log().count(logged) > before
+    assert _stored(db, tenant) == [(stored["structuredContent"]["id"], "The on-call rotation changes on Mondays.")]
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.10.20"])
@@ -176,6 +220,21 @@ def test_a_non_loopback_bind_without_auth_refuses_to_start(tmp_path: Path, host:
     assert done.returncode == 2
     assert "--auth" in done.stderr and host in done.stderr
     assert not (tmp_path / "m.db").exists()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_a_port_in_use_fails_naming_it_without_claiming_to_run(tmp_path: Path, host: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*SERVE, "--transport", "http", "--host", host, "--port", str(port)],
+                              env=server_env(tmp_path / "m.db"), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert f"memvault: cannot listen on {host}:{port}: the port is already in use" in done.stderr
+    assert "--port" in done.stderr and done.stdout == ""
+    assert "serving MCP" not in done.stderr and "startup complete" not in done.stderr
+    assert "Uvicorn running" not in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:

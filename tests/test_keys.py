@@ -18,6 +18,7 @@ from memvault.storage import keys
 from memvault.storage.sqlite import schema
 from memvault.storage.errors import InvalidInput
 from memvault.storage.store import Store
+from memvault.storage.timefmt import format_ms
 from memvault.tools import handlers
 
 
@@ -41,9 +42,9 @@ def test_a_key_is_stored_only_as_its_hash_and_found_again(store, db, backend) ->
 def test_revoked_and_expired_keys_say_why_they_are_refused(store, clock) -> None:
     record, key = keys.create(store, "acme", expires_days=1)
     assert record.refusal(clock()) is None
-    assert record.refusal(clock() + keys.DAY_MS) == "expired"
+    assert record.refusal(clock() + keys.DAY_MS) == f"expired on {format_ms(record.expires_at)}"
     revoked = keys.revoke(store, record.id)
-    assert revoked.refusal(clock()) == "revoked" and keys.find(store, key) == revoked
+    assert revoked.refusal(clock()) == f"revoked on {format_ms(revoked.revoked_at)}" and keys.find(store, key) == revoked
     assert keys.revoke(store, record.id) == revoked  # twice changes nothing
 
 

@@ -118,3 +118,21 @@ def test_listing_validates_its_filters_like_recall(store):
         store.list_memories(tenant="a", scopes=["proj"], since="yesterday")
     with pytest.raises(InvalidInput, match="limit"):
         store.list_memories(tenant="a", scopes=["proj"], limit=0)
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("query", ["when is the dentist appointment", "what day is my appointment"])
+def test_weak_leads_in_scope_do_not_hide_the_other_scopes_that_answer(real_store, query):
+    work, personal = handlers.Caller("t", "work"), handlers.Caller("t", "personal")
+    answer = handlers.remember(real_store, personal, content="The dentist appointment is on Friday at 3 pm").id
+    for text in ("The office coffee machine is on the third floor", "Standup is at 9:30 every weekday",
+                 "The quarterly planning meeting is in the big room", "Expense reports are due on the 5th"):
+        handlers.remember(real_store, work, content=text)
+    here = handlers.recall(real_store, work, query=query)
+    assert here.memories and max(m.confidence for m in here.memories) < handlers.ANSWER_CONFIDENCE  # weak leads
+    assert [(o.scope, o.matches >= 1) for o in here.other_scopes] == [("personal", True)]
+    there = handlers.recall(real_store, personal, query=query)
+    assert there.memories[0].id == answer and there.other_scopes == []  # an answer here: no hint
+    # A real answer in scope still suppresses the hint, even with answers elsewhere.
+    handlers.remember(real_store, work, content="My dentist appointment was moved to Monday at 10")
+    assert handlers.recall(real_store, work, query=query).other_scopes == []

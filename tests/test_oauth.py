@@ -23,6 +23,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from httpwire import PING, HttpServer, client, free_port
 
+from memvault.server.auth import JWT_ALGORITHMS
+from memvault.storage.timefmt import format_ms
+
 pytestmark = pytest.mark.slow
 ISSUER = "https://issuer.test/realms/team"
 KID = "test-key-1"
@@ -112,34 +115,64 @@ def test_a_token_of_the_issuer_for_this_resource_is_accepted_and_names_the_tenan
     anyio.run(run)
 
 
-@pytest.mark.parametrize("case", ["wrong audience", "wrong issuer", "expired", "alg none", "HS256 with the public key",
-                                  "no tenant claim", "unknown signing key", "audience of another path"])
-def test_bad_tokens_are_refused_with_401(setup, case: str) -> None:  # type: ignore[no-untyped-def]
-    server, issuer, resource, _ = setup
+def _bad_token(case: str, issuer: Issuer, resource: str) -> tuple[str, str]:
+    """A token failing one check, and the ``error_description`` that must name that check."""
     claims = _claims(resource)
+    other = ec.generate_private_key(ec.SECP256R1())
+    audience = f"wrong audience: the token is not for {resource}"
     if case == "wrong audience":
-        token = _token(issuer, {**claims, "aud": "https://other.example/mcp"})
-    elif case == "audience of another path":
-        token = _token(issuer, {**claims, "aud": resource + "/other"})
-    elif case == "wrong issuer":
-        token = _token(issuer, {**claims, "iss": "https://evil.example"})
-    elif case == "expired":
-        token = _token(issuer, {**claims, "exp": int(time.time()) - 120})
-    elif case == "alg none":
-        token = _unsigned({"alg": "none", "typ": "JWT", "kid": KID}, claims)
-    elif case == "HS256 with the public key":
-        token = _unsigned({"alg": "HS256", "typ": "JWT", "kid": KID}, claims,
-                          lambda data: hmac.new(issuer.public_pem(), data, hashlib.sha256).digest())
-    elif case == "no tenant claim":
-        token = _token(issuer, {k: v for k, v in claims.items() if k != "org"})
-    else:
-        other = ec.generate_private_key(ec.SECP256R1())
-        token = jwt.encode(claims, other, algorithm="ES256", headers={"kid": "someone-else"})
+        return _token(issuer, {**claims, "aud": "https://other.example/mcp"}), audience
+    if case == "audience of another path":
+        return _token(issuer, {**claims, "aud": resource + "/other"}), audience
+    if case == "wrong issuer":
+        return _token(issuer, {**claims, "iss": "https://evil.example"}), \
+            f"wrong issuer: tokens must come from {ISSUER}"
+    if case == "expired":
+        exp = int(time.time()) - 120
+        return _token(issuer, {**claims, "exp": exp}), f"token expired on {format_ms(exp * 1000)}"
+    if case == "no expiry":
+        return _token(issuer, {k: v for k, v in claims.items() if k != "exp"}), "the token has no exp claim"
+    if case in ("alg none", "HS256 with the public key"):
+        sign = None if case == "alg none" else lambda data: hmac.new(issuer.public_pem(), data, hashlib.sha256).digest()
+        token = _unsigned({"alg": "none" if sign is None else "HS256", "typ": "JWT", "kid": KID}, claims, sign)
+        return token, "signature algorithm not allowed (allowed: " + ", ".join(JWT_ALGORITHMS) + ")"
+    if case == "bad signature":
+        return jwt.encode(claims, rsa.generate_private_key(public_exponent=65537, key_size=2048), algorithm="RS256",
+                          headers={"kid": KID}), "bad signature"
+    if case == "unknown signing key":
+        return (jwt.encode(claims, other, algorithm="ES256", headers={"kid": "someone-else"}),
+                "signed by a key the issuer does not publish (kid not in its JWKS)")
+    if case == "not a JWT":
+        return "definitely.not-a.jwt", "malformed token (not a signed JWT)"
+    assert case == "no tenant claim"
+    return _token(issuer, {k: v for k, v in claims.items() if k != "org"}), "claim org: is missing or not a string"
+
+
+@pytest.mark.parametrize("case", ["wrong audience", "wrong issuer", "expired", "alg none", "HS256 with the public key",
+                                  "no tenant claim", "unknown signing key", "audience of another path",
+                                  "bad signature", "no expiry", "not a JWT"])
+def test_bad_tokens_are_refused_with_401_naming_the_failed_check(setup, case: str) -> None:  # type: ignore
+    server, issuer, resource, _ = setup
+    token, description = _bad_token(case, issuer, resource)
     response = server.post(token, PING)
     assert response.status_code == 401, response.text
-    assert "resource_metadata=" in response.headers["www-authenticate"]
+    metadata = f"{server.base}/.well-known/oauth-protected-resource/mcp"
+    assert response.headers["www-authenticate"] == (
+        f'Bearer realm="memvault", error="invalid_token", error_description="{description}", '
+        f'resource_metadata="{metadata}"')
+    assert response.json() == {"error": "invalid_token", "error_description": description}
     log, signature = server.log(), token.split(".")[2]
     assert "refused a JWT" in log and token not in log and (not signature or signature[:16] not in log)
+    assert token not in response.text and (not signature or signature[:16] not in str(response.headers))
+
+
+def test_a_request_without_a_token_gets_a_bare_challenge_naming_the_metadata(setup) -> None:  # type: ignore
+    server, _, _, _ = setup
+    for headers in ({}, {"authorization": "Basic YWNtZTpwdw=="}):
+        response = server.post(None, PING, **headers)
+        assert response.status_code == 401
+        assert response.headers["www-authenticate"] == (
+            f'Bearer realm="memvault", resource_metadata="{server.base}/.well-known/oauth-protected-resource/mcp"')
 
 
 def test_protected_resource_metadata_names_the_issuer(setup) -> None:  # type: ignore[no-untyped-def]

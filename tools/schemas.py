@@ -97,8 +97,8 @@ class RecallResult(BaseModel):
     scopes: list[str] = Field(default_factory=list, description="The scopes searched.")
     other_scopes: list[ScopeMatches] = Field(
         default_factory=list,
-        description="Set when nothing was found in the scopes searched but other scopes have matches: "
-        "recall again with one of them as scope.",
+        description="Set when nothing found in the scopes searched answers (no memories, or only weak leads "
+        "under 0.2 confidence) but other scopes have answers: recall again with one of them as scope.",
     )
     abstained: bool = Field(
         description="True when nothing stored is relevant enough: no memories are returned rather than a guess."

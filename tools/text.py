@@ -9,6 +9,7 @@ as quoted data, never as the server's own words.
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 from pydantic import BaseModel
@@ -31,8 +32,9 @@ def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False) -> str
     return line
 
 
-def recall_text(r: RecallResult, full_ids: bool = False) -> str:
-    """One line per memory, best (or newest) first, then what the agent should know."""
+def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -> str:
+    """One line per memory, best (or newest) first, then what the agent should know, or
+    with ``person`` what a person at a terminal can do next (the CLI's flags)."""
     lines: list[str] = []
     if r.memories:
         order = "newest first" if r.listing else "best first"
@@ -42,6 +44,8 @@ def recall_text(r: RecallResult, full_ids: bool = False) -> str:
         lines += [f"{i}. {memory_line(m, several, full_ids)}" for i, m in enumerate(r.memories, start=1)]
     elif r.listing:
         lines.append(f"No memories match these filters in scopes {', '.join(r.scopes)}.")
+    elif person:
+        lines.append(f"Nothing stored in scopes {', '.join(r.scopes)} answers this.")
     else:
         lines.append(
             f"Nothing relevant is stored in scopes {', '.join(r.scopes)} (abstained): say you do not know "
@@ -49,9 +53,12 @@ def recall_text(r: RecallResult, full_ids: bool = False) -> str:
         )
     if r.other_scopes:
         found = ", ".join(f"{o.scope!r} ({o.matches})" for o in r.other_scopes)
-        lines.append(f"Other scopes have matches: {found}. Recall again with scope set to one of them.")
+        again = (f"Run it again with --scope set to one of them (e.g. --scope {shlex.quote(r.other_scopes[0].scope)})"
+                 if person else "Recall again with scope set to one of them")
+        lines.append(f"Other scopes have matches: {found}. {again}.")
     if r.truncated:
-        lines.append("More matched but were left out to keep this short: narrow the query or lower the limit.")
+        lines.append("More matched but were left out to keep this short: narrow the query or lower "
+                     + ("--limit." if person else "the limit."))
     if r.degraded:
         lines.append(f"Degraded: {r.degraded}")
     return "\n".join(lines)
