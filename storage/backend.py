@@ -81,6 +81,11 @@ class Reader(Protocol):
         the memory's own text alone and is 0.0 when only its episode context matched."""
         ...
 
+    def contains(self, filters: Filters, words: list[list[str]]) -> bool:
+        """Whether any memory passing ``filters`` matches one of the word chunks, as
+        :meth:`keyword` would match it (an existence check: nothing is ranked)."""
+        ...
+
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Top-``k`` memories by cosine similarity of their best window, ``(seq, similarity)``, best first."""
         ...

@@ -120,4 +120,4 @@ def names(query: str) -> list[str]:
 
 def unknown_names(tx: Reader, filters: Filters, query: str) -> list[str]:
     """The :func:`names` of ``query`` that no memory passing ``filters`` contains."""
-    return [name for name in names(query) if not tx.keyword(filters, query_chunks(name), 1)]
+    return [name for name in names(query) if not tx.contains(filters, query_chunks(name))]

@@ -8,6 +8,7 @@ from fakes import Clock, FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.errors import Conflict, InvalidInput, NotFound
+from memvault.storage.query import Filters, query_chunks
 from memvault.storage.sqlite.schema import VECTOR_TABLE
 from memvault.storage.store import Store
 import sqlite_raw
@@ -415,3 +416,21 @@ def test_a_time_range_that_ends_before_it_starts_is_refused(store, since, until)
         kwargs = {"query": "something"} if call == store.recall else {}
         with pytest.raises(InvalidInput, match="until: must be later than since"):
             call(tenant="a", scopes=SCOPES, since=since, until=until, **kwargs)
+
+
+def test_contains_agrees_with_the_keyword_side_inside_the_filters(store):
+    kept = store.remember(tenant="t", scope="proj", content="Caroline moved the v2.3.1 rollout to Thursday").id
+    store.remember(tenant="t", scope="other", content="Melanie paints on weekends")
+    store.remember(tenant="u", scope="proj", content="Oscar owns the billing service")
+    gone = store.remember(tenant="t", scope="proj", content="Gwendolyn left the team").id
+    store.forget(tenant="t", id=gone)
+    mine = Filters(tenant="t", scopes=["proj"], now=store.clock())
+    cases = {"Caroline": True, "v2.3.1": True, "thursday rollout": True, "Melanie": False, "Oscar": False,
+             "Gwendolyn": False, "Zebulon": False, "...": False}
+    with store.backend.read("t") as tx:
+        for query, expected in cases.items():
+            chunks = query_chunks(query)
+            assert tx.contains(mine, chunks) is expected, query
+            assert bool(tx.keyword(mine, chunks, 1)) is expected, query
+        assert tx.contains(Filters(tenant="t", scopes=["other"], now=store.clock()), query_chunks("Melanie"))
+    assert store.get(tenant="t", id=kept).content.startswith("Caroline")

@@ -22,7 +22,9 @@ from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory
 from . import schema
-from .sql import MEMORY_COLUMNS, TS_CONFIG, filter_sql, index_words, keyword_sql, similarity_sql, vector_sql, window_sql
+from .sql import (
+    MEMORY_COLUMNS, TS_CONFIG, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql, vector_sql, window_sql,
+)
 
 SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
 EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
@@ -72,6 +74,10 @@ class PgReader:
         if built is None:
             return []
         return [(seq, float(score), float(content) + 0.0) for seq, score, content in self._all(*built)]
+
+    def contains(self, filters: Filters, words: list[list[str]]) -> bool:
+        built = contains_sql(filters, words)
+        return built is not None and bool(self._one(*built)[0])  # type: ignore[index]
 
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         if not self.has_vectors() or k <= 0:

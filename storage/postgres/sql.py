@@ -86,6 +86,29 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
+# The (phrase, memory, in content) matches of the bound ``phrases`` for the bound ``tenant``.
+_HITS = (
+    f"memvault_phrase_hits(ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
+    " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i), %(tenant)s)"
+)
+
+
+def _phrases(chunks: list[list[str]]) -> list[str]:
+    """The distinct phrases (index words) of the word chunks, in order; empty ones left out."""
+    return list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
+
+
+def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, object]] | None:
+    """One row ``(true,)`` when a memory passing ``f`` holds one of the chunks' phrases
+    (``(false,)`` otherwise); None when the chunks have no index words. Nothing is scored."""
+    phrases = _phrases(chunks)
+    if not phrases:
+        return None
+    where, params = filter_sql(f)
+    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS} h JOIN memories m ON m.seq = h.seq WHERE {where})"
+    return sql, {**params, "phrases": phrases}
+
+
 def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[str, object]] | None:
     """Top-``k`` full-text candidates as rows ``(seq, score, content score)``, best first;
     None when the chunks have no index words.
@@ -107,7 +130,7 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
     The SQL text depends only on the filters given, not on the question, so it is
     prepared once.
     """
-    phrases = list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
+    phrases = _phrases(chunks)
     if not phrases:
         return None
     where, params = filter_sql(f)
@@ -118,17 +141,15 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
 
     sql = (
         "WITH h AS MATERIALIZED (SELECT h.phrase, h.seq, max(h.in_content::int)::float8 AS fc,"
-        " max((NOT h.in_content)::int)::float8 AS fx FROM memvault_phrase_hits(ARRAY("
-        f"SELECT phraseto_tsquery('{TS_CONFIG}', t.p) FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
-        " ORDER BY t.i), %(tenant)s) h GROUP BY h.phrase, h.seq),"
+        f" max((NOT h.in_content)::int)::float8 AS fx FROM {_HITS} h GROUP BY h.phrase, h.seq),"
         " c AS MATERIALIZED (SELECT m.seq,"
         " (length(m.content_terms) + coalesce(length(m.context_terms), 0))::float8 AS length"
-        f" FROM memories m WHERE m.seq IN (SELECT seq FROM h) AND {where}),"
+        f" FROM memories m WHERE m.seq = ANY(ARRAY(SELECT DISTINCT seq FROM h)) AND {where}),"
         # Tombstones are forgotten, so the filters already leave out every memory without words.
-        f" d AS (SELECT count(*)::float8 AS n FROM memories m WHERE {where}),"
-        " w AS (SELECT h.phrase, greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf"
+        f" d AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories m WHERE {where}),"
+        " w AS MATERIALIZED (SELECT h.phrase, greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf"
         " FROM h JOIN c ON c.seq = h.seq CROSS JOIN d GROUP BY h.phrase, d.n),"
-        " a AS (SELECT greatest(avg(length), 1) AS avgdl FROM c)"
+        " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM c)"
         f" SELECT h.seq, -sum({bm25(f'(h.fc + {CONTEXT_WEIGHT}::float8 * h.fx)')}) AS score, -sum({bm25('h.fc')})"
         " FROM h JOIN c ON c.seq = h.seq JOIN w ON w.phrase = h.phrase CROSS JOIN a"
         " GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s"

@@ -77,6 +77,17 @@ def keyword_sql(f: Filters, match: str, k: int) -> tuple[str, dict[str, object]]
     return sql, {**params, "match": match, "k": k}
 
 
+def contains_sql(f: Filters, match: str) -> tuple[str, dict[str, object]]:
+    """One row ``(1,)`` when a memory passing ``f`` matches ``match``, else ``(0,)``: the
+    first match that passes ends the query, no score is computed."""
+    where, params = filter_sql(f)
+    sql = (
+        "SELECT EXISTS (SELECT 1 FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
+        f" WHERE memories_fts MATCH :match AND {where})"
+    )
+    return sql, {**params, "match": match}
+
+
 def vector_sql(f: Filters, table: str, k: int) -> tuple[str, dict[str, object]]:
     """Top-``k`` cosine KNN candidates as rows ``(seq, distance)``; bind ``:vector``."""
     where, params = filter_sql(f)

@@ -77,6 +77,10 @@ class SqliteTransaction:
         match = sql.match_expression(words)
         return self.conn.execute(*sql.keyword_sql(filters, match, k)).fetchall() if match else []
 
+    def contains(self, filters: Filters, words: list[list[str]]) -> bool:
+        match = sql.match_expression(words)
+        return bool(match) and bool(self._one(*sql.contains_sql(filters, match))[0])  # type: ignore[index]
+
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         if not self._has_vectors():
             return []
