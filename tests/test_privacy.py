@@ -26,9 +26,10 @@ MARKER = "plumcrate6621"
 
 @pytest.fixture
 def quick_store(db_path, monkeypatch):
-    """A store whose busy waits are short, and that retries a failed scrub at every write."""
+    """A store whose busy waits are short, that gives up a blocked scrub soon and retries it at every write."""
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
     monkeypatch.setattr(store_module, "SCRUB_RETRY_S", 0.0)
+    monkeypatch.setattr(sqlite_backend, "SCRUB_ATTEMPTS", 2)  # each blocked try waits for the held lock
     s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     yield s
     s.close()
@@ -66,10 +67,10 @@ def test_forget_succeeds_and_says_unscrubbed_when_another_connection_holds_the_f
     other = Holder(db_path, lock)
     real_scrub = sqlite_backend.scrub
 
-    def scrub_after_the_lock_is_taken(conn):
+    def scrub_after_the_lock_is_taken(conn, *args):
         other.take()  # the lock arrives between the commit and the scrub
         monkeypatch.setattr(sqlite_backend, "scrub", real_scrub)
-        return real_scrub(conn)
+        return real_scrub(conn, *args)
 
     monkeypatch.setattr(sqlite_backend, "scrub", scrub_after_the_lock_is_taken)
     result = quick_store.forget(tenant="a", id=out.id)
@@ -110,7 +111,7 @@ CRASH_IN_SCRUB = textwrap.dedent(
     from memvault.storage.sqlite import backend as sqlite_backend
     store = store_module.Store(sys.argv[1], FakeEmbedder())
     out = store.remember(tenant="a", scope="s", content="The alarm code is {marker}")
-    sqlite_backend.scrub = lambda conn: os.kill(os.getpid(), signal.SIGKILL)
+    sqlite_backend.scrub = lambda *args: os.kill(os.getpid(), signal.SIGKILL)
     store.forget(tenant="a", id=out.id)
     store.close()  # waits for the background scrub, which is killed
     """

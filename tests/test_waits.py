@@ -105,10 +105,10 @@ def test_forget_returns_before_its_scrub_and_other_calls_answer_while_it_runs(st
     scrubbing, finish = threading.Event(), threading.Event()
     real_scrub = sqlite_backend.scrub
 
-    def held_scrub(conn):  # a scrub that takes as long as the test wants
+    def held_scrub(conn, *args):  # a scrub that takes as long as the test wants
         scrubbing.set()
         assert finish.wait(GUARD_S)
-        return real_scrub(conn)
+        return real_scrub(conn, *args)
 
     monkeypatch.setattr(sqlite_backend, "scrub", held_scrub)
     result = in_thread(lambda: store.forget(tenant="a", id=secret.id))

@@ -10,9 +10,11 @@ write is one ``BEGIN IMMEDIATE`` transaction (``db.write_transaction``).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +29,11 @@ from .schema import VECTOR_TABLE, check_compatible, migrate
 from .tx import SCRUB_DUE, SqliteTransaction
 
 log = logging.getLogger(__name__)
+SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older reads to end
+# A scrub's final checkpoint needs a moment when no reader uses the WAL: under steady
+# reads and writes it is tried again, this many times, this long apart (seconds).
+SCRUB_ATTEMPTS = 10
+SCRUB_PAUSE_S = 0.2
 
 
 class SqliteBackend:
@@ -55,6 +62,11 @@ class SqliteBackend:
         self._readers: weakref.WeakSet[apsw.Connection] = weakref.WeakSet()
         self._readers_lock = threading.Lock()
         self._closed = False
+        # Reads in flight by the generation they began in, so a scrub can wait for the
+        # older ones (see ``_wait_for_older_reads``).
+        self._generation = 0
+        self._reads: collections.Counter[int] = collections.Counter()
+        self._reads_changed = threading.Condition()
 
     def _reader(self) -> SqliteTransaction:
         """This thread's reader connection (opened on first use, configured like the writer's)."""
@@ -75,11 +87,31 @@ class SqliteBackend:
         first query, so it sees every commit made before the block began, and no lock
         of this process is held (every method filters the tenant itself)."""
         tx = self._reader()
-        tx.conn.execute("BEGIN")
+        with self._reads_changed:
+            generation = self._generation
+            self._reads[generation] += 1
         try:
-            yield tx
+            tx.conn.execute("BEGIN")
+            try:
+                yield tx
+            finally:
+                tx.conn.execute("COMMIT")
         finally:
-            tx.conn.execute("COMMIT")
+            with self._reads_changed:
+                self._reads[generation] -= 1
+                self._reads_changed.notify_all()
+
+    def _wait_for_older_reads(self) -> None:
+        """Wait (holding no lock; at most ``SCRUB_SETTLE_S``) until every read of this
+        process that began before now has ended: after a checkpoint has copied the WAL,
+        reads that begin later do not use it, so only these keep it from being truncated."""
+        with self._reads_changed:
+            self._generation += 1
+            newest = self._generation
+            self._reads_changed.wait_for(
+                lambda: not any(n for g, n in self._reads.items() if g < newest), SCRUB_SETTLE_S
+            )
+            self._reads = collections.Counter({g: n for g, n in self._reads.items() if n})
 
     @contextlib.contextmanager
     def write(self, tenant: str | None) -> Iterator[SqliteTransaction]:
@@ -108,24 +140,31 @@ class SqliteBackend:
         """A complete, truncating WAL checkpoint when a scrub is due (see ``db.scrub``),
         then the duty is cleared.
 
-        Runs on this thread's reader connection, outside the write lock: other
-        writers wait only for the checkpoint's last step (``db.SCRUB_WAIT_MS`` at
-        most for readers, then the copy of the few frames written meanwhile).
-        True when none is due any more; False when it could not finish (a reader
-        of an older snapshot, in this process or another, kept the WAL; the disk
-        is full: logged, still due) or another forget came in meanwhile. Never
-        raises an SQLite error.
+        Runs on this thread's reader connection, outside the write lock; between its
+        two checkpoints it waits for this process's reads that began before (holding
+        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` at
+        most for readers of other processes, then the copy of the few frames written
+        meanwhile and the truncation); readers never wait.
+        A checkpoint that readers keep from finishing is tried ``SCRUB_ATTEMPTS``
+        times, ``SCRUB_PAUSE_S`` apart. True when none is due any more; False when
+        it could not finish (readers, in this process or another, kept the WAL in
+        use every time; the disk is full: logged, still due) or another forget came
+        in meanwhile. Never raises an SQLite error.
         """
         try:
             due = self.settings().get(SCRUB_DUE)
             if due is None:
                 return True
-            if scrub(self._reader().conn):
-                # Cleared only now: a crash before this line leaves the duty for the next start.
-                with self.write(None):
-                    self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
-                return not self.scrub_due()
-            log.warning("scrub of forgotten content postponed: a reader kept the write-ahead log")
+            conn = self._reader().conn
+            for attempt in range(SCRUB_ATTEMPTS):
+                if attempt:
+                    time.sleep(SCRUB_PAUSE_S)
+                if scrub(conn, self._wait_for_older_reads):
+                    # Cleared only now: a crash before this line leaves the duty for the next start.
+                    with self.write(None):
+                        self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
+                    return not self.scrub_due()
+            log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")
         except (apsw.Error, StorageUnavailable) as exc:
             log.warning("scrub of forgotten content postponed: %s", exc)
         return False

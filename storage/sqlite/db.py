@@ -30,7 +30,7 @@ def open_connection(
     The parent directory is created with mode 0700 and a new file gets mode 0600.
     Pragmas: WAL (readers never block the writer; several server processes share
     one file), ``busy_timeout`` (``busy_timeout_ms``, default 5 s), foreign keys on, ``secure_delete`` on (freed
-    content is zeroed), and ``synchronous=NORMAL``: in WAL mode that never
+    content is zeroed: the scrub of forgotten text relies on it, see ``scrub``), and ``synchronous=NORMAL``: in WAL mode that never
     corrupts the database, and at worst loses the last commits on power loss
     (not on a process crash), which costs far less than an fsync per memory.
 
@@ -145,7 +145,7 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
 SCRUB_WAIT_MS = 50
 
 
-def scrub(conn: apsw.Connection) -> bool:
+def scrub(conn: apsw.Connection, settle: Callable[[], object] = lambda: None) -> bool:
     """Make deleted bytes unrecoverable from every file: checkpoint the WAL, then truncate it.
 
     With ``secure_delete`` (B-tree cells and freed pages zeroed) and FTS5's
@@ -158,9 +158,11 @@ def scrub(conn: apsw.Connection) -> bool:
     follows the size of the WAL, not of the database. (``-shm`` holds only the WAL's
     index: page numbers and checksums.)
 
-    First a ``PASSIVE`` checkpoint copies what it can without waiting for anyone,
-    then a ``TRUNCATE`` checkpoint copies the rest and truncates the WAL; it waits at
-    most ``SCRUB_WAIT_MS`` for readers of older snapshots. Run it outside any
+    First a ``PASSIVE`` checkpoint copies what it can without waiting for anyone;
+    then ``settle()`` (e.g. waiting, without any lock, for the reads that began before
+    the copy: they keep the WAL in use); then a ``TRUNCATE`` checkpoint copies the rest
+    and truncates the WAL, waiting at most ``SCRUB_WAIT_MS`` for readers of older
+    snapshots (new writers wait meanwhile; new readers do not). Run it outside any
     transaction of ``conn``.
 
     Returns:
@@ -169,6 +171,7 @@ def scrub(conn: apsw.Connection) -> bool:
         images may then remain in the ``-wal`` file: the caller tries again later).
     """
     conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    settle()
     waits_ms = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.set_busy_timeout(SCRUB_WAIT_MS)
     try:
