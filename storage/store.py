@@ -480,6 +480,13 @@ class Store:
             self._scrubbing.result()
         return self._finish_scrub(retry_now=True)
 
+    def scrub_pending(self) -> bool:
+        """Whether forgotten bytes may still be in the database's files, once a scrub
+        running on the background thread (e.g. the one opening the store started) has ended."""
+        if self._scrubbing is not None:
+            self._scrubbing.result()
+        return self.backend.scrub_due()
+
     def _scrub(self, retry_now: bool, due: bool | None = None) -> bool:
         """Scrub now (``backend.inline_scrub``) or start it on the background thread; True
         when no scrub is pending any more. ``due``: whether one is due, when the caller

@@ -145,25 +145,26 @@ class SqliteBackend:
         no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` at
         most for readers of other processes, then the copy of the few frames written
         meanwhile and the truncation); readers never wait.
-        A checkpoint that readers keep from finishing is tried ``SCRUB_ATTEMPTS``
-        times, ``SCRUB_PAUSE_S`` apart. True when none is due any more; False when
-        it could not finish (readers, in this process or another, kept the WAL in
-        use every time; the disk is full: logged, still due) or another forget came
-        in meanwhile. Never raises an SQLite error.
+        A checkpoint that readers keep from finishing, or a forget that came in
+        meanwhile, makes it try again: ``SCRUB_ATTEMPTS`` tries in all, ``SCRUB_PAUSE_S``
+        after each failed one. True when none is due any more; False when it could
+        not finish (readers, in this process or another, kept the WAL in use every
+        time; the disk is full: logged, still due). Never raises an SQLite error.
         """
         try:
-            due = self.settings().get(SCRUB_DUE)
-            if due is None:
-                return True
             conn = self._reader().conn
-            for attempt in range(SCRUB_ATTEMPTS):
-                if attempt:
-                    time.sleep(SCRUB_PAUSE_S)
+            for _ in range(SCRUB_ATTEMPTS):
+                due = self.settings().get(SCRUB_DUE)  # (again: a forget may have come in meanwhile)
+                if due is None:
+                    return True
                 if scrub(conn, self._wait_for_older_reads):
                     # Cleared only now: a crash before this line leaves the duty for the next start.
                     with self.write(None):
                         self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
-                    return not self.scrub_due()
+                else:
+                    time.sleep(SCRUB_PAUSE_S)
+            if not self.scrub_due():
+                return True
             log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")
         except (apsw.Error, StorageUnavailable) as exc:
             log.warning("scrub of forgotten content postponed: %s", exc)
