@@ -108,7 +108,7 @@ def check(store: Store) -> list[str]:
     settings = store.backend.settings()
     if REINDEX_UNDER_WAY in settings:
         problems.append("a reindex was interrupted: run `memvault reindex` again to finish it")
-    if store.backend.scrub_due():
+    if store.scrub_pending():
         problems.append(
             "a scrub of forgotten content is pending (another connection held the database): "
             "forgotten text may remain in the file bytes until the next write or start-up"

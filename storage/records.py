@@ -111,7 +111,8 @@ class ForgetOutcome:
     """``forgotten_ids`` lists every memory emptied by this call (the whole chain
     with ``include_history``); ``scrubbed`` is True only when no scrub of deleted
     bytes is pending any more: False means the text may still be in the database
-    or ``-wal`` bytes until the pending scrub runs (it is recorded and survives a crash)."""
+    or ``-wal`` bytes until the pending scrub, started on the background thread,
+    ends (it is recorded and survives a crash)."""
 
     id: str
     already_forgotten: bool

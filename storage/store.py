@@ -437,12 +437,13 @@ class Store:
         Content, source, tags, duplicate hash, keyword entry and vectors are
         removed, and a pending scrub is recorded, in one transaction; then the
         database is scrubbed (``backend.scrub``) so the text is not recoverable
-        from its files: within this call where that is quick (SQLite), else on a
-        background thread at once (PostgreSQL). ``scrubbed`` is True only when no
-        scrub is pending any more; when the scrub could not run yet (another
-        connection held a lock, the disk is full, it runs in the background) the
-        forget still stands and the scrub is finished by the background thread, a
-        later write, ``run_due_maintenance``, the next start-up or ``memvault doctor``.
+        from its files: within this call for a backend whose ``inline_scrub`` says
+        so, else (SQLite, PostgreSQL) on the background thread, started at once.
+        ``scrubbed`` is True only when no scrub is pending any more; when the scrub
+        runs in the background or could not run yet (another connection held a
+        lock, the disk is full) the forget still stands and the scrub is finished
+        by the background thread, a later write, ``run_due_maintenance``, ``close``,
+        the next start-up or ``memvault doctor``.
         ``include_history`` forgets the whole supersession chain. Forgetting a
         forgotten memory is not an error (``already_forgotten`` True).
 
@@ -478,6 +479,13 @@ class Store:
         if self._scrubbing is not None:
             self._scrubbing.result()
         return self._finish_scrub(retry_now=True)
+
+    def scrub_pending(self) -> bool:
+        """Whether forgotten bytes may still be in the database's files, once a scrub
+        running on the background thread (e.g. the one opening the store started) has ended."""
+        if self._scrubbing is not None:
+            self._scrubbing.result()
+        return self.backend.scrub_due()
 
     def _scrub(self, retry_now: bool, due: bool | None = None) -> bool:
         """Scrub now (``backend.inline_scrub``) or start it on the background thread; True

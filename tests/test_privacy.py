@@ -26,9 +26,10 @@ MARKER = "plumcrate6621"
 
 @pytest.fixture
 def quick_store(db_path, monkeypatch):
-    """A store whose busy waits are short, and that retries a failed scrub at every write."""
+    """A store whose busy waits are short, that gives up a blocked scrub soon and retries it at every write."""
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
     monkeypatch.setattr(store_module, "SCRUB_RETRY_S", 0.0)
+    monkeypatch.setattr(sqlite_backend, "SCRUB_ATTEMPTS", 2)  # each blocked try waits for the held lock
     s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     yield s
     s.close()
@@ -60,20 +61,21 @@ class Holder:
         self.conn.close()
 
 
-@pytest.mark.parametrize("lock", ["BEGIN IMMEDIATE", "BEGIN"])  # a writer makes VACUUM busy, a reader the checkpoint
+@pytest.mark.parametrize("lock", ["BEGIN IMMEDIATE", "BEGIN"])  # a writer or a reader of an older snapshot
 def test_forget_succeeds_and_says_unscrubbed_when_another_connection_holds_the_file(quick_store, db_path, monkeypatch, lock):
     out = quick_store.remember(tenant="a", scope="s", content=f"The gate code is {MARKER}")
     other = Holder(db_path, lock)
     real_scrub = sqlite_backend.scrub
 
-    def scrub_after_the_lock_is_taken(conn):
+    def scrub_after_the_lock_is_taken(conn, *args):
         other.take()  # the lock arrives between the commit and the scrub
         monkeypatch.setattr(sqlite_backend, "scrub", real_scrub)
-        return real_scrub(conn)
+        return real_scrub(conn, *args)
 
     monkeypatch.setattr(sqlite_backend, "scrub", scrub_after_the_lock_is_taken)
     result = quick_store.forget(tenant="a", id=out.id)
     assert result.forgotten_ids == [out.id] and result.scrubbed is False
+    assert quick_store.scrub() is False  # (waits for the background try, and tries once more)
     assert quick_store.get(tenant="a", id=out.id).content is None
     assert MARKER.encode() in file_bytes(db_path)  # which is what scrubbed: false said
     assert maintenance.stats(quick_store)["scrub_pending"] is True
@@ -81,20 +83,22 @@ def test_forget_succeeds_and_says_unscrubbed_when_another_connection_holds_the_f
     if lock == "BEGIN":  # (a held write lock stops the retry's own transaction: busy, as it should)
         retry = quick_store.forget(tenant="a", id=out.id)  # still held: must not claim success
         assert retry.already_forgotten and retry.scrubbed is False
+        assert quick_store.scrub() is False
     other.release()
-    done = quick_store.forget(tenant="a", id=out.id)
-    assert done.scrubbed is True and MARKER.encode() not in file_bytes(db_path)
+    assert quick_store.scrub() is True and MARKER.encode() not in file_bytes(db_path)
     assert scrub_due(db_path) is None and maintenance.check(quick_store) == []
 
 
-def test_a_pending_scrub_is_finished_by_the_next_write(quick_store, db_path):
+def test_a_pending_scrub_is_finished_after_the_next_write(quick_store, db_path):
     out = quick_store.remember(tenant="a", scope="s", content=f"Locker {MARKER}")
     other = Holder(db_path, "BEGIN")
     other.take()
     assert quick_store.forget(tenant="a", id=out.id).scrubbed is False
+    assert quick_store.scrub() is False  # the reader's snapshot keeps the -wal
     other.release()
     assert MARKER.encode() in file_bytes(db_path)
     quick_store.remember(tenant="a", scope="s", content="An unrelated later memory")
+    quick_store.close()  # waits for the background scrub that the write started
     assert MARKER.encode() not in file_bytes(db_path) and scrub_due(db_path) is None
 
 
@@ -107,8 +111,9 @@ CRASH_IN_SCRUB = textwrap.dedent(
     from memvault.storage.sqlite import backend as sqlite_backend
     store = store_module.Store(sys.argv[1], FakeEmbedder())
     out = store.remember(tenant="a", scope="s", content="The alarm code is {marker}")
-    sqlite_backend.scrub = lambda conn: os.kill(os.getpid(), signal.SIGKILL)
+    sqlite_backend.scrub = lambda *args: os.kill(os.getpid(), signal.SIGKILL)
     store.forget(tenant="a", id=out.id)
+    store.close()  # waits for the background scrub, which is killed
     """
 ).format(marker=MARKER)
 
@@ -120,9 +125,10 @@ def test_a_crash_between_forget_and_scrub_leaves_the_duty_and_start_up_finishes_
     assert crashed.returncode == -9, crashed.stderr
     assert MARKER.encode() in file_bytes(db_path)  # left in the -wal by the crash
     assert scrub_due(db_path) is not None  # (closing this helper connection checkpoints the -wal)
+    Store(db_path, FakeEmbedder()).close()  # type: ignore[arg-type]  # (close waits for the scrub opening started)
+    assert MARKER.encode() not in file_bytes(db_path) and scrub_due(db_path) is None
     reopened = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     try:
-        assert MARKER.encode() not in file_bytes(db_path) and scrub_due(db_path) is None
         assert maintenance.check(reopened) == [] and maintenance.stats(reopened)["forgotten"] == 1
         assert reopened.run_due_maintenance().scrub_pending is False
     finally:

@@ -141,7 +141,8 @@ def test_forget_erases_content_from_indexes_and_file_bytes(store, db_path):
     vector_bytes = FakeEmbedder().embed([f"The vault password hint is {marker}"])[0].tobytes()
     assert b"zqxmarker7731" in file_bytes(db_path)  # the check below can see it
     result = store.forget(tenant="a", id=out.id, reason="user asked")
-    assert result.forgotten_ids == [out.id] and not result.already_forgotten and result.scrubbed
+    assert result.forgotten_ids == [out.id] and not result.already_forgotten
+    assert result.scrubbed is False and store.scrub()  # scrubbed on the background thread; scrub() waits for it
     assert recall_ids(store, "zqxmarker7731") == []
     assert count(store, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'zqxmarker7731'") == 0
     seq = count(store, "SELECT seq FROM memories WHERE id = ?", out.id)
@@ -162,7 +163,7 @@ def test_forget_with_history_purges_the_whole_chain(store, db_path):
     old = remember(store, "Office wifi password is oldwifi111")
     new_id = store.supersede(tenant="a", id=old.id, content="Office wifi password is newwifi222").id
     result = store.forget(tenant="a", id=new_id, include_history=True)
-    assert sorted(result.forgotten_ids) == sorted([old.id, new_id])
+    assert sorted(result.forgotten_ids) == sorted([old.id, new_id]) and store.scrub()
     data = file_bytes(db_path)
     assert b"oldwifi111" not in data and b"newwifi222" not in data
 
@@ -369,7 +370,7 @@ def test_forgetting_a_memory_removes_it_from_the_context_of_the_next(store, db_p
     store.forget(tenant="a", id=first.id)
     assert store.ranked_lists(tenant="a", query="qq8822zz", scopes=SCOPES, k=5)[0] == []
     assert recall_ids(store, "noted thanks")[0] == reply.id
-    assert b"qq8822zz" not in file_bytes(db_path)
+    assert store.scrub() and b"qq8822zz" not in file_bytes(db_path)
     assert maintenance.check(store) == []
 
 

@@ -131,7 +131,8 @@ class ForgetResult(BaseModel):
     already_forgotten: bool = Field(description="True when it had been forgotten before this call.")
     forgotten_ids: list[str] = Field(description="Every memory emptied by this call (the chain with include_history).")
     scrubbed: bool = Field(
-        description="True when the deleted text is gone from the database files. False when another process "
-        "held the database, so it may remain in the file bytes until the pending scrub runs (at a later write "
-        "or start-up; it is recorded and survives a crash)."
+        description="True when no scrub of deleted text is pending. False (the usual answer) when the text may "
+        "still be in the database file bytes: the scrub that removes it started on a background thread and "
+        "normally ends within seconds; if other connections keep the database busy it is retried at a later "
+        "write or start-up (it is recorded and survives a crash). The memory is gone from every answer either way."
     )

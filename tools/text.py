@@ -121,6 +121,6 @@ def render(result: BaseModel) -> str:
         else:
             text = f"Forgot {', '.join(result.forgotten_ids)}: content erased, tombstone kept."
         if not result.scrubbed:
-            text += " Deleted bytes may remain in the write-ahead log until its next checkpoint."
+            text += " Its bytes leave the database files when the background scrub ends (normally within seconds)."
         return text
     return result.model_dump_json()

@@ -1,21 +1,27 @@
-"""The SQLite backend: one file, one apsw connection per backend, one lock.
+"""The SQLite backend: one file, one writer connection behind a lock, one reader
+connection per thread.
 
-A lock gives the connection to one thread at a time (sqlite-vec has crashed peers
-that shared a connection across threads). Several processes may open the same
-file: WAL lets readers go on while one writer writes, and every write is one
-``BEGIN IMMEDIATE`` transaction (``db.write_transaction``).
+WAL lets readers go on while one writer writes (in this process or another), so a
+read transaction runs on its thread's own connection and never waits for a write
+or a scrub; writes share one connection, given to one thread at a time by a lock
+(sqlite-vec has crashed peers that shared a connection across threads). Every
+write is one ``BEGIN IMMEDIATE`` transaction (``db.write_transaction``).
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import threading
+import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
 import apsw
 
+from ..errors import StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from . import health
 from .db import fts_tokenizer, open_connection, scrub, write_transaction
@@ -23,6 +29,11 @@ from .schema import VECTOR_TABLE, check_compatible, migrate
 from .tx import SCRUB_DUE, SqliteTransaction
 
 log = logging.getLogger(__name__)
+SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older reads to end
+# A scrub's final checkpoint needs a moment when no reader uses the WAL: under steady
+# reads and writes it is tried again, this many times, this long apart (seconds).
+SCRUB_ATTEMPTS = 10
+SCRUB_PAUSE_S = 0.2
 
 
 class SqliteBackend:
@@ -34,25 +45,73 @@ class SqliteBackend:
     """
 
     kind = "sqlite"
-    inline_scrub = True  # VACUUM of a desktop-sized file: well under a second (issue 9 measures larger)
+    # The scrub is a WAL checkpoint (see ``db.scrub``), run on the store's background
+    # thread: ``forget`` returns without waiting for it.
+    inline_scrub = False
 
     def __init__(self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = Path(path)
         self.location = str(self.path)
+        self._busy_timeout_ms = busy_timeout_ms
         self._lock = threading.RLock()
         self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
         migrate(self._conn)
         self._tx = SqliteTransaction(self._conn, fts_tokenizer(self._conn))
+        self._local = threading.local()  # .tx: this thread's reader (a SqliteTransaction over its connection)
+        # Every open reader, closed by close(); a finished thread's reader is closed with its locals.
+        self._readers: weakref.WeakSet[apsw.Connection] = weakref.WeakSet()
+        self._readers_lock = threading.Lock()
+        self._closed = False
+        # Reads in flight by the generation they began in, so a scrub can wait for the
+        # older ones (see ``_wait_for_older_reads``).
+        self._generation = 0
+        self._reads: collections.Counter[int] = collections.Counter()
+        self._reads_changed = threading.Condition()
+
+    def _reader(self) -> SqliteTransaction:
+        """This thread's reader connection (opened on first use, configured like the writer's)."""
+        tx: SqliteTransaction | None = getattr(self._local, "tx", None)
+        if tx is None:
+            conn = open_connection(self.path, busy_timeout_ms=self._busy_timeout_ms)
+            with self._readers_lock:
+                if self._closed:
+                    conn.close()
+                    raise StoreError("the store is closed")
+                self._readers.add(conn)
+            tx = self._local.tx = SqliteTransaction(conn, fts_tokenizer(conn))
+        return tx
 
     @contextlib.contextmanager
     def read(self, tenant: str | None) -> Iterator[SqliteTransaction]:
-        """One read transaction (every method filters the tenant itself)."""
-        with self._lock:
-            self._conn.execute("BEGIN")
+        """One read transaction on this thread's connection: one snapshot, taken at its
+        first query, so it sees every commit made before the block began, and no lock
+        of this process is held (every method filters the tenant itself)."""
+        tx = self._reader()
+        with self._reads_changed:
+            generation = self._generation
+            self._reads[generation] += 1
+        try:
+            tx.conn.execute("BEGIN")
             try:
-                yield self._tx
+                yield tx
             finally:
-                self._conn.execute("COMMIT")
+                tx.conn.execute("COMMIT")
+        finally:
+            with self._reads_changed:
+                self._reads[generation] -= 1
+                self._reads_changed.notify_all()
+
+    def _wait_for_older_reads(self) -> None:
+        """Wait (holding no lock; at most ``SCRUB_SETTLE_S``) until every read of this
+        process that began before now has ended: after a checkpoint has copied the WAL,
+        reads that begin later do not use it, so only these keep it from being truncated."""
+        with self._reads_changed:
+            self._generation += 1
+            newest = self._generation
+            self._reads_changed.wait_for(
+                lambda: not any(n for g, n in self._reads.items() if g < newest), SCRUB_SETTLE_S
+            )
+            self._reads = collections.Counter({g: n for g, n in self._reads.items() if n})
 
     @contextlib.contextmanager
     def write(self, tenant: str | None) -> Iterator[SqliteTransaction]:
@@ -62,8 +121,8 @@ class SqliteBackend:
 
     def settings(self) -> dict[str, str]:
         """Every row of the settings table."""
-        with self._lock:
-            return dict(self._conn.execute("SELECT key, value FROM settings").fetchall())
+        with self.read(None) as tx:
+            return dict(tx.conn.execute("SELECT key, value FROM settings").fetchall())
 
     def put_setting(self, key: str, value: str | None) -> None:
         """Set or (``value`` None) delete one setting, in its own transaction."""
@@ -78,35 +137,48 @@ class SqliteBackend:
         return SCRUB_DUE in self.settings()
 
     def scrub(self) -> bool:
-        """``VACUUM`` and a ``TRUNCATE`` checkpoint when a scrub is due (see ``db.scrub``).
+        """A complete, truncating WAL checkpoint when a scrub is due (see ``db.scrub``),
+        then the duty is cleared.
 
-        True when none is due any more; False when it could not run (another
-        connection held the file, the disk is full: logged, still due) or another
-        forget came in meanwhile. Never raises an SQLite error.
+        Runs on this thread's reader connection, outside the write lock; between its
+        two checkpoints it waits for this process's reads that began before (holding
+        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` at
+        most for readers of other processes, then the copy of the few frames written
+        meanwhile and the truncation); readers never wait.
+        A checkpoint that readers keep from finishing, or a forget that came in
+        meanwhile, makes it try again: ``SCRUB_ATTEMPTS`` tries in all, ``SCRUB_PAUSE_S``
+        after each failed one. True when none is due any more; False when it could
+        not finish (readers, in this process or another, kept the WAL in use every
+        time; the disk is full: logged, still due). Never raises an SQLite error.
         """
-        with self._lock:
-            try:
-                due = self.settings().get(SCRUB_DUE)
+        try:
+            conn = self._reader().conn
+            for _ in range(SCRUB_ATTEMPTS):
+                due = self.settings().get(SCRUB_DUE)  # (again: a forget may have come in meanwhile)
                 if due is None:
                     return True
-                if scrub(self._conn):
-                    with write_transaction(self._conn):
+                if scrub(conn, self._wait_for_older_reads):
+                    # Cleared only now: a crash before this line leaves the duty for the next start.
+                    with self.write(None):
                         self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
-                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                    return not self.scrub_due()
-            except apsw.Error as exc:
-                log.warning("scrub of forgotten content postponed: %s", exc)
-            return False
+                else:
+                    time.sleep(SCRUB_PAUSE_S)
+            if not self.scrub_due():
+                return True
+            log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")
+        except (apsw.Error, StorageUnavailable) as exc:
+            log.warning("scrub of forgotten content postponed: %s", exc)
+        return False
 
     def stats(self, now: int) -> dict[str, object]:
         """Counts over the whole file (see ``health.stats``)."""
-        with self.read(None):
-            return {"database": self.location, **health.stats(self._conn, now)}
+        with self.read(None) as tx:
+            return {"database": self.location, **health.stats(tx.conn, now)}
 
     def check(self) -> list[str]:
         """SQLite's and FTS5's integrity checks and the agreement of the derived indexes (see ``health.check``)."""
-        with self.read(None):
-            return health.check(self._conn)
+        with self.read(None) as tx:
+            return health.check(tx.conn)
 
     def rebuild_keyword_index(self) -> None:
         """Rebuild the FTS5 index from the memories, in one transaction."""
@@ -114,7 +186,10 @@ class SqliteBackend:
             self._conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
-        """Drop every vector, record ``model_id``/``dim``, mark every live memory pending (one transaction)."""
+        """Drop every vector, record ``model_id``/``dim``, mark every live memory pending (one transaction).
+
+        The vec0 table is dropped and created again in the same transaction, so other
+        connections never see it missing (``SqliteTransaction`` caches that it exists)."""
         with self.write(None) as tx:
             self._conn.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
             self._conn.execute("DELETE FROM memory_windows")
@@ -123,6 +198,11 @@ class SqliteBackend:
             self._conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close every connection (from any thread, once no call is in flight)."""
+        with self._readers_lock:
+            self._closed = True
+            readers = list(self._readers)
+        for conn in readers:
+            conn.close()
         with self._lock:
             self._conn.close()
