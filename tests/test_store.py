@@ -435,3 +435,19 @@ def test_contains_agrees_with_the_keyword_side_inside_the_filters(store):
             assert bool(tx.keyword(mine, chunks, 1)) is expected, query
         assert tx.contains(Filters(tenant="t", scopes=["other"], now=store.clock()), query_chunks("Melanie"))
     assert store.get(tenant="t", id=kept).content.startswith("Caroline")
+
+
+def test_a_fact_at_the_end_of_a_long_memory_is_found_through_its_window(store):
+    filler = " ".join(f"note{i} about the weekly report" for i in range(80))
+    long_id = store.remember(tenant="t", scope="proj", content=f"{filler}. The zebra audit happens in Tallinn").id
+    for i in range(30):
+        store.remember(tenant="t", scope="proj", content=f"Short memory {i} about the staging cluster")
+    store.remember(tenant="u", scope="proj", content="The zebra audit happens in Tallinn")  # another tenant's
+    question = store.embedder.embed(["zebra audit Tallinn"])[0]
+    whole = store.embedder.embed([f"{filler}. The zebra audit happens in Tallinn"])[0]
+    mine = Filters(tenant="t", scopes=["proj"], now=store.clock())
+    with store.backend.read("t") as tx:
+        found = dict(tx.vector(mine, question, 5))
+        seq = tx.by_id("t", long_id)[0]
+    assert list(found)[0] == seq  # first, by its last window, not by the diluted whole text
+    assert found[seq] > float(whole @ question) + 0.2

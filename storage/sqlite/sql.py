@@ -102,11 +102,16 @@ def vector_sql(f: Filters, table: str, k: int) -> tuple[str, dict[str, object]]:
 
 def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
     """Top-``k`` memories by their best later window (long memories), rows ``(seq, distance)``;
-    bind ``:vector``. An exact scan of the windows of the memories that pass the filter."""
+    bind ``:vector``. An exact scan of the windows of the memories that pass the filter.
+
+    ``CROSS JOIN`` makes SQLite start from the windows (few: only long memories have
+    them) and look each memory up by key; left to itself it walked every memory of the
+    tenant to find them (17 ms at 5,000 memories with 7 windows, against 0.1 ms).
+    """
     where, params = filter_sql(f)
     sql = (
         "SELECT w.memory_seq, min(vec_distance_cosine(w.embedding, :vector)) AS distance"
-        " FROM memory_windows w JOIN memories m ON m.seq = w.memory_seq"
+        " FROM memory_windows w CROSS JOIN memories m ON m.seq = w.memory_seq"
         f" WHERE {where} GROUP BY w.memory_seq ORDER BY distance LIMIT :k"
     )
     return sql, {**params, "k": k}
