@@ -163,6 +163,10 @@ class Reader(Protocol):
         """``(id, expires_at)`` of every unforgotten memory (all tenants) that expired at or before ``cutoff``."""
         ...
 
+    def scrub_due(self) -> bool:
+        """Whether a forget or an expiry erase has not been scrubbed from the files yet."""
+        ...
+
     def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
         """Up to ``size`` memories with content whose vectors are pending, after ``after_seq``: ``(seq, tenant, content)``."""
         ...

@@ -533,12 +533,13 @@ class Store:
         try:
             with self.backend.read(None) as tx:
                 due = bool(tx.expired(now - EXPIRY_GRACE_MS))
+                pending = tx.scrub_due()
             if due:
                 with self.backend.write(None) as tx:
                     for memory_id, expired in tx.expired(now - EXPIRY_GRACE_MS):
                         tx.erase(memory_id, now, f"expired at {format_ms(expired)}")
                         purged.append(memory_id)
-            pending = self.backend.scrub_due()
+                pending = pending or bool(purged)  # each erase records a due scrub
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
         scrubbed = self._scrub(retry_now=bool(purged), due=pending)

@@ -104,7 +104,8 @@ class PostgresBackend:
 
     def scrub_due(self) -> bool:
         """Whether forgotten text may still be in the tables' files (a forget since the last scrub)."""
-        return SCRUB_DUE in self.settings()
+        with self.read(None) as r:
+            return r.scrub_due()
 
     def scrub(self) -> bool:
         """Rewrite the tables that held forgotten text, if a scrub is due; True when none is due any more.

@@ -244,6 +244,9 @@ class PgReader:
         rows = self._all(f"SELECT {_API_COLUMNS} FROM api_keys WHERE true{own} ORDER BY created_at, id", params)
         return [ApiKey(*r) for r in rows]
 
+    def scrub_due(self) -> bool:
+        return self._one("SELECT 1 FROM settings WHERE key = %s", (SCRUB_DUE,)) is not None
+
     def expired(self, cutoff: int) -> list[tuple[str, int]]:
         own, params = self._own()
         rows = self._all(

@@ -134,7 +134,8 @@ class SqliteBackend:
 
     def scrub_due(self) -> bool:
         """Whether a forget or an expiry erase has not been scrubbed from the file yet."""
-        return SCRUB_DUE in self.settings()
+        with self.read(None) as r:
+            return r.scrub_due()
 
     def scrub(self) -> bool:
         """A complete, truncating WAL checkpoint when a scrub is due (see ``db.scrub``),

@@ -289,6 +289,9 @@ class SqliteTransaction:
         # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
         self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (SCRUB_DUE, new_id()))
 
+    def scrub_due(self) -> bool:
+        return self._one("SELECT 1 FROM settings WHERE key = ?", (SCRUB_DUE,)) is not None
+
     def expired(self, cutoff: int) -> list[tuple[str, int]]:
         return self.conn.execute(
             "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= ? ORDER BY seq", (cutoff,)
