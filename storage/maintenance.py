@@ -104,11 +104,12 @@ def check(store: Store) -> list[str]:
     pending vectors), then: no scrub of forgotten bytes pending, no reindex left
     half done, and the recorded model is the one this process would use.
     """
+    scrub_pending = store.scrub_pending()  # waits for a scrub running in the background first
     problems = store.backend.check()
     settings = store.backend.settings()
     if REINDEX_UNDER_WAY in settings:
         problems.append("a reindex was interrupted: run `memvault reindex` again to finish it")
-    if store.scrub_pending():
+    if scrub_pending:
         problems.append(
             "a scrub of forgotten content is pending (another connection held the database): "
             "forgotten text may remain in the file bytes until the next write or start-up"
