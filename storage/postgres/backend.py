@@ -329,11 +329,11 @@ class PgWriter(PgReader):
         if row.idempotency_key is not None:
             self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash)
         if row.vectors is not None:
-            self._write_vectors(seq, row.tenant, row.vectors)
+            self._add_vectors(seq, row.tenant, row.vectors)
         return seq
 
-    def _write_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
-        self._delete_vectors(seq)
+    def _add_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
+        """Write the vectors of a memory that has none (window 0, then the later windows)."""
         self.conn.execute("INSERT INTO memory_vectors(memory_seq, tenant, embedding) VALUES (%s, %s, %s)",
                           (seq, tenant, np.asarray(vectors[0], dtype=np.float32)))
         self.conn.cursor().executemany(
@@ -427,7 +427,8 @@ class PgWriter(PgReader):
         )
         if row is None or not self.has_vectors():
             return False
-        self._write_vectors(seq, row[0], vectors)
+        self._delete_vectors(seq)
+        self._add_vectors(seq, row[0], vectors)
         self.conn.execute("UPDATE memories SET vector_pending = false WHERE seq = %s", (seq,))
         return True
 
