@@ -500,15 +500,19 @@ def _make_private(backend: Backend) -> list[str]:
 def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import transfer
 
-    lines = transfer.export_lines(store, caller.tenant)
+    left_out: list[str] = []
+    lines = transfer.export_lines(store, caller.tenant, left_out=left_out)
     if args.output is None:
         for line in lines:
             _out(line)
-        return 0
-    fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        for line in lines:
-            fh.write(line + "\n")
+    else:
+        fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line + "\n")
+    if left_out:
+        _err(f"left out {len(left_out)} superseded memories whose newest version was forgotten or has expired "
+             f"(history without a current version), e.g. {left_out[0]}")
     return 0
 
 

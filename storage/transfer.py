@@ -67,20 +67,56 @@ def export_line(memory: Memory) -> str:
     )
 
 
-def export_lines(store: Store, tenant: str, *, page: int = EXPORT_PAGE) -> Iterator[str]:
+def export_lines(
+    store: Store, tenant: str, *, page: int = EXPORT_PAGE, left_out: list[str] | None = None
+) -> Iterator[str]:
     """JSON lines of ``tenant``'s memories that are neither forgotten nor expired (as of
     the start), current and superseded (history), in the order they were stored.
-    Forgotten and expired memories are left out entirely. Reads ``page`` memories per
-    read transaction."""
+    Reads ``page`` memories per read transaction.
+
+    Forgotten and expired memories are left out entirely, and the supersession links
+    are written as the exported memories see them: a link to a version left out goes
+    to the nearest exported version beyond it, and a superseded memory whose newest
+    version was forgotten or has expired is left out too (its id is appended to
+    ``left_out``): it is history without a current version, and imported it would
+    come back as a current memory.
+    """
     now, after = store.clock(), 0
     while True:
         with store.backend.read(tenant) as tx:
             rows = tx.export_page(tenant, now, after, page)
-        for _, memory in rows:
+            linked = [_exported_links(tx, memory, now) for _, memory in rows]
+        for memory in linked:
+            if isinstance(memory, str):
+                if left_out is not None:
+                    left_out.append(memory)
+                continue
             yield export_line(memory)
         if len(rows) < page:
             return
         after = rows[-1][0]
+
+
+def _exported_links(tx: Reader, memory: Memory, now: int) -> Memory | str:
+    """``memory`` with links to exported versions only, or its id when it is history
+    whose newest version is not exported."""
+    def exported(m: Memory) -> bool:
+        return m.forgotten_at is None and (m.expires_at is None or m.expires_at > now)
+
+    def nearest(link: str | None, step: str) -> str | None:
+        seen = {memory.id}
+        while link is not None and link not in seen:
+            seen.add(link)
+            found = tx.by_id(memory.tenant, link)
+            if found is None or exported(found[1]):
+                return link if found else None
+            link = getattr(found[1], step)
+        return None
+
+    successor = nearest(memory.superseded_by, "superseded_by")
+    if memory.superseded_by is not None and successor is None:
+        return memory.id
+    return replace(memory, superseded_by=successor, supersedes=nearest(memory.supersedes, "supersedes"))
 
 
 @dataclass(frozen=True)

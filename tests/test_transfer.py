@@ -255,3 +255,30 @@ def test_cli_import_reads_stdin_with_a_dash(tmp_path, capsys, monkeypatch):
     code, out, _ = run(capsys, "list", "--db", str(db), "--scope", "inbox", "--json")
     assert [m["content"] for m in json.loads(out)["memories"]] == ["from a pipe"]
 
+
+
+def test_history_whose_newest_version_is_gone_stays_history_after_export_and_import(store, target, clock):
+    # A: v1 -> v2, and v2 forgotten: v1 is history without a current version.
+    a1 = store.remember(tenant="t", scope="s", content="The build uses make").id
+    a2 = store.supersede(tenant="t", id=a1, content="The build uses ninja", reason="switched").id
+    store.forget(tenant="t", id=a2)
+    # B: v1 -> v2 that expires; then v1's text stored again as a new current memory.
+    b1 = store.remember(tenant="t", scope="s", content="Standup is at 9:15").id
+    store.supersede(tenant="t", id=b1, content="Standup is at 9:30 this week",
+                    expires_at=format_ms(clock() + 20_000))
+    clock.advance(30)
+    b3 = store.remember(tenant="t", scope="s", content="Standup is at 9:15").id
+    # C: v1 -> v2 -> v3 with the middle version forgotten: v1 stays v3's history.
+    c1 = store.remember(tenant="t", scope="s", content="Deploy window is Monday").id
+    c2 = store.supersede(tenant="t", id=c1, content="Deploy window is Tuesday").id
+    c3 = store.supersede(tenant="t", id=c2, content="Deploy window is Wednesday").id
+    store.forget(tenant="t", id=c2)
+    left_out: list[str] = []
+    lines = list(transfer.export_lines(store, "t", left_out=left_out))
+    assert sorted(left_out) == sorted([a1, b1])
+    report = import_lines(target, lines, tenant="t", scope="s")
+    assert (report.imported, report.failed) == (3, ())
+    current = {m.id for m in target.list_memories(tenant="t", scopes=["s"])}
+    assert current == {b3, c3} == {m.id for m in store.list_memories(tenant="t", scopes=["s"])}
+    assert target.get(tenant="t", id=c1).superseded_by == c3
+    assert target.get(tenant="t", id=c3).supersedes == c1
