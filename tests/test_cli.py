@@ -7,13 +7,16 @@ import json
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from conftest import SERVE, server_env
+from fakes import Clock
 
 from memvault.server import cli, setup
 from memvault.storage.store import Store
+from memvault.storage.timefmt import format_ms
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -287,3 +290,19 @@ def test_recall_speaks_to_a_person_at_a_terminal_not_to_an_agent(db_path, capsys
     finally:
         store.close()
     assert "say you do not know" in text.recall_text(found) and "--scope" not in text.recall_text(found)
+
+
+
+def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
+    clock = Clock(int(time.time() * 1000) - 600_000)  # the store was written ten minutes ago
+    store = Store(db_path, clock=clock)
+    try:
+        old = store.remember(tenant="default", scope="default", content="Standup is at 9:15").id
+        new = store.supersede(tenant="default", id=old, content="Standup is at 9:30 for now",
+                              expires_at=format_ms(clock.now + 60_000)).id
+    finally:
+        store.close()
+    code, out, err = run(capsys, "show", new, "--db", str(db_path))
+    assert code == 0 and out.startswith(f"{new} expired at "), err
+    code, out, err = run(capsys, "show", old, "--db", str(db_path))
+    assert code == 0 and "Standup is at 9:15" in out and f"{new} expired " in out, err

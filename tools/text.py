@@ -67,6 +67,8 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -
 def memory_view_text(view: dict[str, Any]) -> str:
     """A memory and its history (see ``handlers.memory_view``) for people."""
     m = view["memory"]
+    if "expired_at" in m:
+        return f"{m['id']} expired at {m['expired_at']}; its content is erased"
     if "content" not in m:
         why = f" ({m['forget_reason']})" if m["forget_reason"] else ""
         return f"{m['id']} was forgotten at {m['forgotten_at']}{why}"
@@ -86,6 +88,9 @@ def memory_view_text(view: dict[str, Any]) -> str:
         lines += ["", "history, oldest first:"]
         for h in view["history"]:
             mark = "*" if h["id"] == m["id"] else " "
+            if "expired_at" in h:
+                lines.append(f"{mark} {h['id']} expired {h['expired_at']}")
+                continue
             if "content" not in h:
                 lines.append(f"{mark} {h['id']} forgotten {h['forgotten_at']}")
                 continue
