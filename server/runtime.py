@@ -165,7 +165,7 @@ class Runtime:
         while not self._closed.is_set():
             self._wake.clear()
             try:
-                self.store().run_due_maintenance()  # scrubs and expiry erasure that are due
+                self.store().run_due_maintenance(retry=True)  # scrubs and expiry erasure that are due
                 last_reason = self._fill(last_reason)
             except MemvaultError as exc:  # e.g. Busy: the next round tries again
                 log.warning("filling pending vectors failed, trying again later: %s", exc)

@@ -517,8 +517,11 @@ class Store:
         self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
         return False
 
-    def run_due_maintenance(self) -> DueWork:
+    def run_due_maintenance(self, retry: bool = False) -> DueWork:
         """Do the work the store owes: erase expired memories and finish a pending scrub.
+
+        ``retry``: try a scrub that failed less than ``SCRUB_RETRY_S`` ago again
+        (a server's periodic round; after each write it waits that long).
 
         A memory expired for more than ``EXPIRY_GRACE_MS`` becomes a tombstone
         (reason "expired at ..."), exactly as if forgotten; then a scrub that is
@@ -542,7 +545,7 @@ class Store:
                 pending = pending or bool(purged)  # each erase records a due scrub
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
-        scrubbed = self._scrub(retry_now=bool(purged), due=pending)
+        scrubbed = self._scrub(retry_now=retry or bool(purged), due=pending)
         return DueWork(purged_ids=purged, scrubbed=bool(pending) and scrubbed, scrub_pending=not scrubbed)
 
     # -- reading -----------------------------------------------------------------

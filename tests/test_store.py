@@ -451,3 +451,18 @@ def test_a_fact_at_the_end_of_a_long_memory_is_found_through_its_window(store):
         seq = tx.by_id("t", long_id)[0]
     assert list(found)[0] == seq  # first, by its last window, not by the diluted whole text
     assert found[seq] > float(whole @ question) + 0.2
+
+
+def test_a_servers_maintenance_round_retries_a_failed_scrub_without_waiting(store, monkeypatch):
+    memory_id = store.remember(tenant="t", scope="s", content="Rotate the staging keys").id
+    real, calls = store.backend.scrub, []
+    monkeypatch.setattr(store.backend, "scrub", lambda: calls.append(1) or False)  # readers hold the log
+    store.forget(tenant="t", id=memory_id)
+    assert store.scrub_pending() and len(calls) == 1
+    store.run_due_maintenance()  # after a write: waits SCRUB_RETRY_S before trying again
+    assert store.scrub_pending() and len(calls) == 1
+    store.run_due_maintenance(retry=True)  # the server's periodic round
+    assert store.scrub_pending() and len(calls) == 2
+    monkeypatch.setattr(store.backend, "scrub", real)  # the readers are gone
+    store.run_due_maintenance(retry=True)
+    assert not store.scrub_pending()
