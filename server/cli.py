@@ -272,7 +272,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     try:
         store = Store(config.db)
         if not existed:
-            _err(f"created a new database at {Path(config.db).resolve()} (give the server the same --db)")
+            _err(f"created a new database at {config.db_where()} (give the server the same --db)")
         try:
             if args.action == "create":
                 record, key = keys.create(store, args.tenant, args.scope, args.name, args.read_only, args.expires)
@@ -322,7 +322,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
         if not existed:
-            _err(f"created a new database at {Path(config.db).resolve()}")
+            _err(f"created a new database at {config.db_where()}")
         try:
             return RUN[command](store, caller, args)
         finally:

@@ -68,9 +68,22 @@ class Config:
         return redacted(self.db)
 
     def db_exists(self) -> bool:
-        """Whether the database is there to be opened: a PostgreSQL server's database is
-        assumed to be (opening it says otherwise); a file must exist."""
-        return isinstance(self.db, str) or self.db.is_file()
+        """Whether a memvault database is there to be opened: a file must exist; a
+        PostgreSQL database must hold memvault's schema (a server that cannot be reached
+        counts as there: opening it says why not)."""
+        if not isinstance(self.db, str):
+            return self.db.is_file()
+        from memvault.storage.errors import StoreError
+        from memvault.storage.postgres import schema_exists
+
+        try:
+            return schema_exists(self.db)
+        except StoreError:
+            return True
+
+    def db_where(self) -> str:
+        """The database as a message names it: a file's absolute path, a URL without its password."""
+        return self.db_label if isinstance(self.db, str) else str(Path(self.db).resolve())
 
 
 def _flag_or_env(flag: object, env: str) -> str | None:

@@ -578,6 +578,24 @@ def test_a_missing_database_is_a_clear_error(pg_server):
         PostgresBackend(pg_server.url("memvault_never_created"))
 
 
+def test_a_missing_role_is_named_as_such_not_as_a_missing_database(pg_server, pg_url):
+    with pytest.raises(StoreError, match="no such role") as caught:
+        PostgresBackend(pg_server.url(pg_server.dbname(pg_url), user="memvault_nobody", password="pw"))
+    assert "no such database" not in str(caught.value)
+
+
+def test_read_only_commands_leave_a_database_without_memvault_untouched(pg_server, pg_url, capsys):
+    from memvault.server import cli
+
+    for command in (["recall", "hello"], ["stats"], ["list"], ["doctor"]):
+        assert cli.main([*command, "--db", pg_url]) == 1
+        assert "no database at" in capsys.readouterr().err
+    assert _objects(pg_url) == ([], [])
+    assert cli.main(["remember", "The gateway timeout is 90 s", "--db", pg_url]) == 0
+    assert "created a new database at postgresql://" in capsys.readouterr().err
+    assert cli.main(["stats", "--db", pg_url]) == 0
+
+
 def test_wrong_password_is_a_clear_error_without_the_password(pg_server, pg_url):
     if pg_server.data is None:
         pytest.skip("needs the test server's pg_hba.conf")

@@ -45,7 +45,7 @@ _CYCLES = (
     " SELECT DISTINCT start FROM walk WHERE id = start ORDER BY start"
 )
 
-__all__ = ["PostgresBackend", "open_backend"]
+__all__ = ["PostgresBackend", "open_backend", "schema_exists"]
 
 
 class PostgresBackend:
@@ -249,6 +249,16 @@ class PostgresBackend:
     def close(self) -> None:
         """Close every pooled connection; the backend cannot be used afterwards."""
         self._pool.close()
+
+
+def schema_exists(url: str) -> bool:
+    """Whether the database at ``url`` holds memvault's schema (of any version); changes nothing.
+
+    Raises:
+        StoreError: the server cannot be reached or refuses the login.
+    """
+    with connect(url) as conn:
+        return schema.check_compatible(conn) > 0
 
 
 def open_backend(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> PostgresBackend:

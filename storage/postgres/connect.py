@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Iterator
 
 import psycopg
@@ -52,7 +53,9 @@ def connect(url: str) -> psycopg.Connection:
         hint = ""
         if "password" in str(exc):
             hint = " (wrong user name or password)"
-        elif "does not exist" in str(exc):
+        elif re.search(r'role "[^"]*" does not exist', str(exc)):
+            hint = " (no such role: check the user name, or create the role first)"
+        elif re.search(r'database "[^"]*" does not exist', str(exc)):
             hint = " (no such database: create it first)"
         raise StoreError(f"cannot connect to PostgreSQL at {location(url)}{hint}: {reason}") from exc
 
