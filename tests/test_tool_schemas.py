@@ -72,6 +72,17 @@ async def test_limits_are_enforced_with_the_field_and_the_limit_named(db_path, t
     assert r.is_error and text.startswith(f"{field}:") and limit in text
 
 
+@pytest.mark.asyncio
+async def test_lengths_are_counted_after_trimming_as_the_text_is_stored(db_path):
+    async with client(db_path) as c:
+        kept = await c.call_tool("remember", {"content": "  " + "a" * limits.CONTENT_MAX_CHARS + " \n"})
+        over = await c.call_tool("remember", {"content": " " + "b" * (limits.CONTENT_MAX_CHARS + 1)})
+        scope = await c.call_tool("remember", {"content": "x", "scope": " " + "s" * 128 + " "})
+    assert not kept.is_error and len(kept.structured_content["id"]) == 36
+    assert over.is_error and over.content[0].text.startswith("content: is 8,001 characters")
+    assert not scope.is_error, scope.content[0].text
+
+
 @pytest.mark.parametrize(
     ("tool", "args", "unknown", "suggestion"),
     [

@@ -121,8 +121,9 @@ class Arg:
             assert isinstance(value, str)
             if self.enum and value not in self.enum:
                 raise InvalidInput(field, f"{value[:40]!r} is not one of {', '.join(self.enum)}")
-            if self.max_length is not None and len(value) > self.max_length:
-                raise InvalidInput(field, f"is {len(value):,} characters; the limit is {self.max_length:,}")
+            # Counted as stored: white space around the text is trimmed first.
+            if self.max_length is not None and len(value.strip()) > self.max_length:
+                raise InvalidInput(field, f"is {len(value.strip()):,} characters; the limit is {self.max_length:,}")
             if self.min_length and len(value) < self.min_length:
                 raise InvalidInput(field, "must not be empty")
             return value
