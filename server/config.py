@@ -116,10 +116,23 @@ def expand_path(value: str, name: str) -> Path:
 SYSTEM_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+
+
+def _first_bytes(path: Path, n: int) -> bytes:
+    """The first ``n`` bytes of the file (b"" when it is empty or cannot be read: opening it says why)."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(n)
+    except OSError:
+        return b""
+
+
 def _check_db_path(path: Path) -> None:
     """Refuse a database path that can never be opened: on a kernel or device file
-    system (:data:`SYSTEM_ROOTS`), a folder, or below a file or a folder this user
-    cannot write to (when the file does not exist yet)."""
+    system (:data:`SYSTEM_ROOTS`), a folder, a file that is not an SQLite database
+    (its first bytes say so), or below a file or a folder this user cannot write to
+    (when the file does not exist yet)."""
     name = "--db / MEMVAULT_DB"
     try:
         real = path.resolve()
@@ -133,6 +146,10 @@ def _check_db_path(path: Path) -> None:
     if path.is_dir():
         raise ValueError(f"{name}: {str(path)!r} is a folder; give a file path such as {str(path / 'memvault.db')!r}")
     if path.exists():
+        header = _first_bytes(path, len(SQLITE_HEADER))
+        if header and header != SQLITE_HEADER:
+            raise ValueError(f"{name}: {str(path)!r} is not an SQLite database (it does not start with "
+                             f"{SQLITE_HEADER[:15].decode()!r}); give memvault's database file or a new path")
         return
     parent = path.parent
     while not parent.exists():

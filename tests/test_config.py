@@ -186,3 +186,14 @@ def test_a_symbolic_link_into_proc_is_followed_and_refused(home, capsys):
         config.load(db="~/state/m.db")
     assert cli.main(["list", "--db", "/sys/m.db"]) == 2
     assert "--db / MEMVAULT_DB: '/sys/m.db' is under /sys" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", [b"just some notes\n", b"%PDF-1.7 binary", b"SQLite format 2\x00 old"])
+def test_a_file_that_is_not_an_sqlite_database_is_refused_untouched(home, content):
+    path = home / "notes.txt"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=r"--db / MEMVAULT_DB: .*notes.txt' is not an SQLite database"):
+        config.load(db=str(path))
+    assert path.read_bytes() == content
+    (home / "empty.db").touch()
+    assert config.load(db=str(home / "empty.db")).db == home / "empty.db"  # an empty file becomes a new database
