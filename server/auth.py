@@ -108,6 +108,7 @@ class KeyVerifier:
         """
         from memvault.storage import keys
 
+        token = token.strip()  # "Bearer  mvk_..." (two spaces) reaches here with one in front
         if not token.startswith(keys.PREFIX):
             log.warning("refused a bearer token: not a memvault API key")
             raise TokenRefused(f"not a memvault API key (they start with {keys.PREFIX})")

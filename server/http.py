@@ -229,6 +229,24 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _warn_without_keys(config: Config) -> None:
+    """Log a warning when the database holds no API key: every request would get 401."""
+    from memvault.storage import keys
+    from memvault.storage.errors import MemvaultError
+    from memvault.storage.store import Store
+
+    try:
+        store = Store(config.db)  # no model: only the keys are read
+    except MemvaultError:
+        return  # requests get 503 naming the database, and /healthz says why
+    try:
+        if not keys.list_keys(store):
+            log.warning("no API key in database %s yet: every request gets 401 until "
+                        "`memvault keys create --tenant T --db ...` makes one", config.db_label)
+    finally:
+        store.close()
+
+
 def serve(config: Config, http: HttpConfig) -> None:
     """Run the team server until SIGINT/SIGTERM (uvicorn), logging to stderr (no access log:
     a refused query-string token would be written to it).
@@ -239,6 +257,8 @@ def serve(config: Config, http: HttpConfig) -> None:
     import uvicorn
 
     sock = listen_socket(http.host, http.port)
+    if http.auth == "keys":
+        _warn_without_keys(config)
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db_label)
     uvicorn.Server(uvicorn.Config(

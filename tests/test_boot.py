@@ -123,3 +123,12 @@ def test_the_stated_token_count_is_true_even_when_the_tokenizer_has_no_fixed_poi
     assert "at most" in document and odd(document) <= tokens
     exact, n = _with_footer("body\n", 1, 0, lambda text: 50)
     assert n == 50 and "_1 of 1 memories shown, 50 tokens._" in exact
+
+
+def test_invisible_format_characters_are_shown_escaped_in_boot_text(counted):
+    tricky = "Pay invoice \u202e4321\u202c to account\u200b 77 — café 日本"
+    stored = counted.remember(tenant="t", scope="proj", content=tricky).id
+    boot = boot_context(counted, CALLER, 2000)
+    assert "\\u202e4321\\u202c" in boot and "account\\u200b 77" in boot and "café 日本" in boot
+    assert not any(c in boot for c in "\u202e\u202c\u200b")
+    assert counted.get(tenant="t", id=stored).content == tricky  # stored as given

@@ -357,3 +357,21 @@ def test_a_database_that_cannot_be_opened_is_a_503_naming_it_never_a_500(tmp_pat
         assert "Traceback" not in s.log()
     finally:
         s.close()
+
+
+def test_a_server_without_keys_warns_and_a_key_after_two_spaces_is_still_read(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    s = HttpServer(db)
+    try:
+        assert "no API key in database" in s.log() and "memvault keys create" in s.log()
+        key = new_key(db, "acme")
+        assert s.post(key, PING).status_code == 200
+        spaced = s.post(None, PING, Authorization=f"Bearer  {key}")
+        assert spaced.status_code == 200, spaced.headers.get("www-authenticate")
+    finally:
+        s.close()
+    s = HttpServer(db)  # a key exists now: no warning
+    try:
+        assert "no API key" not in s.log()
+    finally:
+        s.close()

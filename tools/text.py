@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import unicodedata
 from typing import Any
 
 from pydantic import BaseModel
@@ -18,8 +19,12 @@ from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, Supe
 
 
 def quoted(text: str | None) -> str:
-    """``text`` as a JSON string literal (quoted, escapes visible, non-ASCII kept)."""
-    return json.dumps(text or "", ensure_ascii=False)
+    """``text`` as a JSON string literal (quoted, escapes visible, non-ASCII kept), with
+    invisible format characters (Unicode category Cf: bidirectional overrides, zero-width
+    spaces and joiners) escaped as ``\\uXXXX``, so stored text cannot display as other
+    text (Boucher & Anderson, "Trojan Source", 2021)."""
+    literal = json.dumps(text or "", ensure_ascii=False)
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in literal)
 
 
 def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False) -> str:
