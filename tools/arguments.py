@@ -115,7 +115,8 @@ class Arg:
             if (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum
             ):
-                raise InvalidInput(field, f"is {number}; it must be {self.expected()}")
+                shown = f"{number:.3g}" if abs(number) >= 10**15 else str(number)  # 1e308 is 309 digits
+                raise InvalidInput(field, f"is {shown}; it must be {self.expected()}")
             return number
         if self.type == "string":
             assert isinstance(value, str)
