@@ -63,8 +63,14 @@ def check(conn: apsw.Connection) -> list[str]:
     integrity = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if integrity != ["ok"]:
         problems.append("SQLite integrity_check: " + "; ".join(integrity[:5]))
+    # FTS5's check is an INSERT command: in this read transaction it needs the write lock,
+    # which another connection may hold, or which a commit made since this snapshot began
+    # refuses. That says nothing about the index, and the message says so.
     try:
         conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
+    except (apsw.BusyError, apsw.LockedError) as exc:
+        problems.append(f"the FTS5 index could not be checked: another connection was writing ({exc}); "
+                        "run the check again")
     except apsw.Error as exc:
         problems.append(f"the FTS5 index does not match the memories ({exc})")
 
