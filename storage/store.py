@@ -125,16 +125,14 @@ class Store:
 
     # -- vectors -----------------------------------------------------------------
 
-    def vector_status(self, tx: Reader | None = None) -> str | None:
-        """None when vectors can be made and searched; otherwise the reason they cannot.
-        Reads the recorded model in ``tx`` when given, else in a read transaction of its own."""
+    def vector_status(self) -> str | None:
+        """None when vectors can be made and searched; otherwise the reason they cannot
+        (the recorded model read in a read transaction of its own)."""
         problem = self.model_problem()
         if problem is not None:
             return problem
-        if tx is not None:
+        with self.backend.read(None) as tx:
             return self.recorded_model_problem(tx)
-        with self.backend.read(None) as own:
-            return self.recorded_model_problem(own)
 
     def model_problem(self) -> str | None:
         """Why this process cannot embed (no model, or it cannot load), else None. Loads the

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from . import validate
+from . import history, validate
 from .backend import NewRow, Reader
 from .errors import Conflict, InvalidInput, ModelUnavailable
 from .ids import new_id
@@ -101,7 +101,7 @@ def _exported_links(tx: Reader, memory: Memory, now: int) -> Memory | str:
     """``memory`` with links to exported versions only, or its id when it is history
     whose newest version is not exported."""
     def exported(m: Memory) -> bool:
-        return m.forgotten_at is None and (m.expires_at is None or m.expires_at > now)
+        return m.forgotten_at is None and not history.expired(m, now)
 
     def nearest(link: str | None, step: str) -> str | None:
         seen = {memory.id}
