@@ -112,6 +112,8 @@ class Store:
                 embedder.follow(recorded[0])
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
+        # A new memory is embedded here while its secrets and duplicates are checked.
+        self._embedding = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memvault-embed-write")
         self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
         self.run_due_maintenance()
@@ -126,6 +128,7 @@ class Store:
         """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""
         self._retriever.close()
         self._background.shutdown(wait=True)
+        self._embedding.shutdown(wait=True)
         self.backend.close()
 
     # -- vectors -----------------------------------------------------------------
@@ -297,6 +300,10 @@ class Store:
         if idempotency_key is not None and key is None:
             raise InvalidInput("idempotency_key", "must not be empty (leave it out instead)")
         observed, expires = validate.times(observed_at, expires_at, self.clock())
+        status = self.model_problem()
+        # The embedding (most of a new memory's cost) runs while the checks below run; a
+        # refused or repeated memory drops it.
+        embedding = self._embedding.submit(self.embed_memory, text, status)
         self._refuse_secrets(
             content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
         )
@@ -307,13 +314,12 @@ class Store:
         }
         content_hash = validate.content_hash(text)
         scope = str(fields["scope"])
-        status = self.model_problem()
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
-            status = status or (self.recorded_model_problem(tx) if existing is None else None)
+            recorded = self.recorded_model_problem(tx) if existing is None and status is None else None
         if existing is not None:
             return existing
-        vectors, degraded = self.embed_memory(text, status)
+        vectors, degraded = embedding.result() if recorded is None else (None, recorded)
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
             if existing is not None:
