@@ -22,7 +22,7 @@ import numpy as np
 
 from . import history, validate
 from .backend import Backend, NewRow, Reader, Writer
-from .embeddings import Embedder
+from .embeddings import Embedded, Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable
 from .ids import new_id
 from .location import is_url
@@ -143,10 +143,13 @@ class Store:
             return self.recorded_model_problem(tx)
 
     def model_problem(self) -> str | None:
-        """Why this process cannot embed (no model, or it cannot load), else None. Loads the
-        model on first use: call it outside transactions."""
+        """Why this process cannot embed (no model, it cannot load, or another thread is
+        preparing it), else None. Loads the model on first use: call it outside transactions."""
         if self.embedder is None:
             return "no embedding model configured: keyword search only"
+        if self.embedder.preparing:
+            return ("embedding model being prepared (the first start on this machine, about 10 s): keyword "
+                    "search only, new memories get their vectors when it is ready")
         try:
             self.embedder.load()
         except ModelUnavailable as exc:
@@ -157,6 +160,11 @@ class Store:
         """Why the database's vectors cannot be used with this process's (loaded) model, else None."""
         assert self.embedder is not None
         recorded = tx.model()
+        if recorded is not None and recorded[0] != self.embedder.model_id and self.embedder.follow(recorded[0]):
+            return (
+                f"the database's vectors now come from model {recorded[0]} (`memvault reindex` moved them): "
+                "this server switches to it; keyword search only for this call"
+            )
         if recorded is not None and recorded[0] != self.embedder.model_id:
             return (
                 f"the database's vectors come from model {recorded[0]} but this server runs "
@@ -170,21 +178,21 @@ class Store:
             )
         return None
 
-    def embed_memory(self, text: str, reason: str | None) -> tuple[list[np.ndarray] | None, str | None]:
+    def embed_memory(self, text: str, reason: str | None) -> tuple[Embedded | None, str | None]:
         """The vectors of ``text``'s windows (window 0 first), or None and why not
         (``reason``: :meth:`vector_status`, read by the caller)."""
         if reason is not None:
             return None, reason
         assert self.embedder is not None
-        return list(self.embedder.embed(self.embedder.windows(text))), None
+        return self.embedder.embed_as(self.embedder.windows(text)), None
 
-    def writable_vectors(self, tx: Writer, vectors: list[np.ndarray] | None) -> list[np.ndarray] | None:
-        """Inside a write: ``vectors`` when vectors of our model may be stored (recording the
-        model on first use), else None (the memory's vector stays pending)."""
-        if vectors is None:
+    @staticmethod
+    def writable_vectors(tx: Writer, made: Embedded | None) -> list[np.ndarray] | None:
+        """Inside a write: ``made``'s vectors when vectors of their model may be stored
+        (recording the model on first use), else None (the memory's vector stays pending)."""
+        if made is None:
             return None
-        assert self.embedder is not None and self.embedder.model_id is not None and self.embedder.dim
-        return vectors if tx.claim_model(self.embedder.model_id, self.embedder.dim) else None
+        return list(made.vectors) if tx.claim_model(made.model_id, int(made.vectors.shape[1])) else None
 
     # -- writing -----------------------------------------------------------------
 
@@ -201,7 +209,7 @@ class Store:
 
     def _new_row(
         self, tx: Writer, *, tenant: str, scope: str, kind: str, content: str, tags: list[str], importance: int,
-        source: str | None, observed_at: int, expires_at: int | None, vectors: list[np.ndarray] | None,
+        source: str | None, observed_at: int, expires_at: int | None, vectors: Embedded | None,
         supersedes: str | None = None, idempotency_key: str | None = None,
     ) -> NewRow:
         """The row of a new memory (see :meth:`episode_context`)."""
@@ -324,7 +332,7 @@ class Store:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
             if existing is not None:
                 return existing
-            similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
+            similar = self._similar(tx, tenant, scope, vectors.vectors[0]) if vectors else []
             if check_similar and similar:
                 return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
             row = self._new_row(
