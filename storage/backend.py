@@ -275,6 +275,12 @@ class Backend(Protocol):
         """Inside nothing: drop every vector, record ``model_id``/``dim`` and mark every live memory pending."""
         ...
 
+    def index_vectors(self) -> bool:
+        """Inside nothing: one bounded step of the vector index's upkeep (each write
+        transaction short); True when more steps are due. Raises Busy or
+        StorageUnavailable (nothing written)."""
+        ...
+
     def settings(self) -> dict[str, str]:
         """The database's settings (model id, markers of unfinished work)."""
         ...

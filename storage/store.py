@@ -12,6 +12,7 @@ picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -23,7 +24,7 @@ import numpy as np
 from . import history, validate
 from .backend import Backend, NewRow, Reader, Writer
 from .embeddings import Embedder
-from .errors import Busy, Conflict, InvalidInput, ModelUnavailable
+from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable
 from .ids import new_id
 from .location import is_url
 from .limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
@@ -109,6 +110,8 @@ class Store:
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
         self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
+        self._indexing: Future[None] | None = None
+        self._closing = False
         self.run_due_maintenance()
 
     def warm_up(self) -> None:
@@ -119,6 +122,7 @@ class Store:
 
     def close(self) -> None:
         """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""
+        self._closing = True  # the vector index's upkeep stops after its current step
         self._retriever.close()
         self._background.shutdown(wait=True)
         self.backend.close()
@@ -544,7 +548,31 @@ class Store:
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
         scrubbed = self._scrub(retry_now=retry or bool(purged), due=pending)
+        self._index_in_background()
         return DueWork(purged_ids=purged, scrubbed=bool(pending) and scrubbed, scrub_pending=not scrubbed)
+
+    def index_vectors(self) -> None:
+        """Bring the vector index up to date in this thread: every step the background
+        thread would take (``Backend.index_vectors``), until none is due. Raises Busy
+        or StorageUnavailable."""
+        while self.backend.index_vectors():
+            pass
+
+    def _index_in_background(self) -> None:
+        """Start the vector index's upkeep on the background thread unless it runs: one
+        step at a time, each queued behind any scrub, until none is due."""
+        if not self._closing and (self._indexing is None or self._indexing.done()):
+            self._indexing = self._background.submit(self._index_step)
+
+    def _index_step(self) -> None:
+        try:
+            more = self.backend.index_vectors()
+        except (Busy, StorageUnavailable) as exc:
+            log.warning("vector index upkeep postponed: %s", exc)
+            return
+        if more and not self._closing:
+            with contextlib.suppress(RuntimeError):  # close() began meanwhile: no new work
+                self._indexing = self._background.submit(self._index_step)
 
     # -- reading -----------------------------------------------------------------
 

@@ -38,7 +38,7 @@ def test_forgotten_text_and_vector_leave_no_trace(real_store: Store, db_path, re
     conn = apsw.Connection(str(db_path))  # no sqlite-vec here: shadow tables are plain tables
     shadow = [r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'"
-        " AND (name LIKE 'memories_fts_%' OR name LIKE 'memory_vectors_%')")]
+        " AND (name LIKE 'memories_fts_%' OR name IN ('memory_vectors', 'memory_windows'))")]
     assert len(shadow) >= 6
     for table in shadow:
         for row in conn.execute(f'SELECT * FROM "{table}"'):
