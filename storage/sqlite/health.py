@@ -94,7 +94,7 @@ def check(conn: apsw.Connection) -> list[str]:
         problems.append(f"FTS5: {missing_fts} memories lack an entry, {stray_fts} entries have no memory")
     missing_vec = one(
         f"SELECT count(*) FROM memories m WHERE m.content IS NOT NULL AND m.vector_pending = 0"
-        f" AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = m.seq)"
+        f" AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = +m.seq)"
     )
     stray_vec = one(
         f"SELECT count(*) FROM {VECTOR_TABLE} v WHERE NOT EXISTS"

@@ -108,7 +108,7 @@ def vector_sql(f: Filters, k: int, cells: list[int] | None) -> tuple[str, dict[s
     if cells is None:
         sql = (
             f"SELECT m.seq, {distance} AS distance FROM memories m CROSS JOIN {VECTOR_TABLE} v"
-            f" ON {_seq('v')} = m.seq WHERE {where} ORDER BY distance LIMIT :k"
+            f" ON {_seq('v')} = +m.seq WHERE {where} ORDER BY distance LIMIT :k"
         )
         return sql, {**params, "k": k}
     sql = (
