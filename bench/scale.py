@@ -192,7 +192,7 @@ def measure(path: Path, work: Path, real: Embedder, questions: list[str], vector
     remember_ms = []
     for i in range(100):
         start = time.perf_counter()
-        new_ids.append(store.remember(tenant=TENANT, scope=SCOPE, content=f"scale bench note {i}: {questions[i]}").id)
+        new_ids.append(store.remember(tenant=TENANT, scope=SCOPE, content=f"scale bench note {i}: {questions[i % len(questions)]}").id)
         remember_ms.append((time.perf_counter() - start) * 1000)
     forget_ms = [timed(lambda i=i: store.forget(tenant=TENANT, id=i)) for i in new_ids[:50]]
     store.close()
@@ -265,7 +265,7 @@ def main() -> None:
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     by_conversation, queries = load(args.locomo)
-    turns = [t.content for ts in by_conversation.values() for t in ts]
+    turns = [t.text for ts in by_conversation.values() for t in ts]
     questions = random.Random(7).sample([q.question for q in queries], args.queries)
     real = Embedder()
     real.load()
