@@ -198,8 +198,13 @@ class Writer(Reader, Protocol):
         """Count one more confirmation of a memory."""
         ...
 
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str) -> None:
-        """Record an idempotency key against a memory."""
+    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
+        """Record an idempotency key against a memory, at ``now``."""
+        ...
+
+    def drop_keys(self, before: int) -> None:
+        """Delete the idempotency keys recorded before ``before`` (ms), the tenant's or,
+        where the transaction is not bound to one, all."""
         ...
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:

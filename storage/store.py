@@ -27,7 +27,9 @@ from .embeddings import Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable
 from .ids import new_id
 from .location import is_url
-from .limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .limits import (
+    BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_MS, REASON_MAX_CHARS, SOURCE_MAX_CHARS,
+)
 from .query import EPISODE_GAP_MS, Filters
 from .records import DueWork, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
 from .retrieval import Retriever, checked_filters
@@ -216,13 +218,15 @@ class Store:
         """Inside a write transaction: the outcome when nothing new must be stored.
 
         A known idempotency key replays its first answer (or is a conflict when
-        the content differs). Otherwise identical current content in the scope is
+        the content differs); keys recorded ``IDEMPOTENCY_KEY_TTL_MS`` or more ago
+        are dropped first, so such a key is new again. Otherwise identical current content in the scope is
         confirmed, and a new key is recorded against it. Either way the stored
         memory is left as it is, and ``not_applied`` names the ``given`` fields
         whose values differ from it.
         """
         now = self.clock()
         if key is not None:
+            tx.drop_keys(now - IDEMPOTENCY_KEY_TTL_MS)  # expired: forgotten, so the key may name a new request
             known = tx.idempotency_key(tenant, key)
             if known is not None:
                 memory_id, stored_hash = known
@@ -239,7 +243,7 @@ class Store:
         stored = history.row(tx, tenant, memory_id)
         tx.confirm(memory_id, now)
         if key is not None:
-            tx.record_key(tenant, key, memory_id, content_hash)
+            tx.record_key(tenant, key, memory_id, content_hash, now)
         return RememberOutcome(
             id=memory_id, created=False, duplicate_of=memory_id, not_applied=_differences(stored, given)
         )

@@ -170,14 +170,18 @@ def test_a_file_with_vectors_in_the_old_vec0_table_keeps_them(db_path):
                 (f"0190a000-0000-7000-8000-00000000000{i}", f"kafka staging deploy number {i - 1}", f"h{i}"),
             )
             conn.execute(f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, 't', ?)", (i, v.tobytes()))
+        conn.execute("INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash) VALUES ('t', 'k', 2, 'h2')")
     conn.close()
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     with store.backend.read("t") as tx:
         found = tx.vector(Filters(tenant="t", scopes=["s"], now=1), vectors[2], 5)
         assert len(found) == 5 and found[0][0] == 3 and found[0][1] == pytest.approx(1.0, abs=1e-5)
+    with store.backend.read("t") as tx:  # the key, now timed from its memory's recording
+        assert tx.idempotency_key("t", "k") == ("0190a000-0000-7000-8000-000000000002", "h2")
     assert maintenance_check(store) == []
     with sqlite_raw.connection(store) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert raw.execute("SELECT recorded_at FROM idempotency_keys").fetchall() == [(0,)]
         assert raw.execute("SELECT type FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)).fetchone() == ("table",)
     store.close()
 

@@ -242,8 +242,16 @@ def _v4_vector_cells(conn: apsw.Connection) -> None:
     )
 
 
+# Idempotency keys expire (limits.IDEMPOTENCY_KEY_TTL_MS): each records when it was
+# recorded; a key written before counts from its memory's recording.
+_V5_KEY_TIMES = """
+ALTER TABLE idempotency_keys ADD COLUMN recorded_at INTEGER NOT NULL DEFAULT 0;  -- ms since the epoch
+UPDATE idempotency_keys SET recorded_at = (SELECT m.recorded_at FROM memories m WHERE m.seq = memory_seq);
+CREATE INDEX idempotency_keys_by_time ON idempotency_keys(recorded_at);
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
-    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells,
+    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -272,7 +272,7 @@ class SqliteTransaction:
         )
         seq = self.conn.last_insert_rowid()
         if row.idempotency_key is not None:
-            self._key(row.tenant, row.idempotency_key, seq, row.content_hash)
+            self._key(row.tenant, row.idempotency_key, seq, row.content_hash, row.recorded_at)
         self.conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in row.tags])
         if row.vectors:
             vector_rows.write(self.conn, seq, self._cell(row.vectors[0]), [_blob(v) for v in row.vectors])
@@ -283,15 +283,18 @@ class SqliteTransaction:
             "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?", (now, memory_id)
         )
 
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str) -> None:
+    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
         seq = self._one("SELECT seq FROM memories WHERE id = ?", (memory_id,))[0]  # type: ignore[index]
-        self._key(tenant, key, seq, content_hash)
+        self._key(tenant, key, seq, content_hash, now)
 
-    def _key(self, tenant: str, key: str, seq: int, content_hash: str) -> None:
+    def _key(self, tenant: str, key: str, seq: int, content_hash: str, now: int) -> None:
         self.conn.execute(
-            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash) VALUES (?, ?, ?, ?)",
-            (tenant, key, seq, content_hash),
+            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash, recorded_at) VALUES (?, ?, ?, ?, ?)",
+            (tenant, key, seq, content_hash, now),
         )
+
+    def drop_keys(self, before: int) -> None:
+        self.conn.execute("DELETE FROM idempotency_keys WHERE recorded_at < ?", (before,))
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:
         # The schema's trigger drops the old memory as any episode's context.
