@@ -52,12 +52,17 @@ def in_cell_zero(store: Store) -> int:
         return conn.execute(f"SELECT count(*) FROM {VECTOR_TABLE} WHERE key < ?", (1 << cells.CELL_SHIFT,)).fetchone()[0]
 
 
+def indexed(store: Store) -> cells.Cells:
+    """The centroids in force once the index is up to date."""
+    store.index_vectors()
+    with store.backend.read(None) as tx:
+        return tx.cells()  # type: ignore[attr-defined]
+
+
 def test_the_index_trains_cells_and_moves_every_vector_into_one(db_path, small_cells):
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 300)
-    store.index_vectors()
-    with store.backend.read(None) as tx:
-        trained = tx.cells()  # type: ignore[attr-defined]
+    trained = indexed(store)
     assert trained.size == cells.cell_count(300) and in_cell_zero(store) == 0
     # A memory written now goes straight to its cell, in its own transaction.
     out = store.remember(tenant="t", scope="alpha", content="kafka lunch paris piano")
@@ -68,13 +73,9 @@ def test_the_index_trains_cells_and_moves_every_vector_into_one(db_path, small_c
 def test_a_store_grown_fourfold_trains_a_new_generation_and_drops_the_old(db_path, small_cells):
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 210)
-    store.index_vectors()
-    with store.backend.read(None) as tx:
-        first = tx.cells()  # type: ignore[attr-defined]
+    first = indexed(store)
     fill(store, 650, seed=1)
-    store.index_vectors()
-    with store.backend.read(None) as tx:
-        second = tx.cells()  # type: ignore[attr-defined]
+    second = indexed(store)
     assert set(second.generations.tolist()) == {2} and second.ids.min() > first.ids.max()
     assert in_cell_zero(store) == 0
     assert maintenance_check(store) == []
