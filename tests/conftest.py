@@ -19,6 +19,12 @@ pytest_plugins = ["pg"]  # the pg_server and pg_url fixtures (PostgreSQL)
 REPO = Path(__file__).resolve().parent.parent
 LOCOMO = REPO.parent / "shared" / "eval" / "locomo"
 
+# The integer model is derived once into the user cache (storage/int8model.py). Tests that
+# give a process another HOME keep that cache where it is, instead of deriving it again;
+# tests of the derivation itself set XDG_CACHE_HOME.
+if "XDG_CACHE_HOME" not in os.environ:
+    os.environ["XDG_CACHE_HOME"] = str(Path.home() / ".cache")
+
 
 @pytest.fixture
 def clock() -> Clock:
