@@ -89,6 +89,9 @@ class PerturbedEmbedder:
     def load(self) -> None:
         return None
 
+    def follow(self, model_id: str | None) -> None:
+        return None
+
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.empty((len(texts), self.base.shape[1]), dtype=np.float32)
         for row, text in enumerate(texts):

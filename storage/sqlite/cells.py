@@ -37,6 +37,9 @@ CELLS_PER_ROOT = 4  # cells of a generation: this times the square root of the v
 TRAIN_SAMPLE_PER_CELL = 20  # vectors sampled per cell for k-means (at most ``TRAIN_SAMPLE_MAX``)
 TRAIN_SAMPLE_MAX = 64_000
 TRAIN_ITERATIONS = 8
+# A search filters the FILTER_FIRST * k nearest vectors of its cells first (one memory
+# look-up each; 35 against 10 ms for 4,500 vectors at 100,000), all of them when fewer pass.
+FILTER_FIRST = 4
 PROBE = 48  # cells read per generation, more when filters leave fewer than k (LoCoMo, 251 cells: recall@10 0.988)
 
 
@@ -72,14 +75,14 @@ class Cells:
         if not len(self.ids):
             return np.zeros(len(vectors), dtype=np.int64)
         newest = self.generations == self.generations.max()
-        return self.ids[newest][np.argmax(vectors @ self.centroids[newest].T, axis=1)]
+        return self.ids[newest][np.argmax(_dot(vectors, self.centroids[newest]), axis=1)]
 
     def nearest(self, vector: np.ndarray, per_generation: int) -> list[int]:
         """Cell 0 and the ``per_generation`` cells of each generation nearest ``vector``."""
         found = [0]
         if not len(self.ids):
             return found
-        similarity = self.centroids @ vector
+        similarity = _dot(vector[None, :], self.centroids)[0]
         for generation in np.unique(self.generations):
             mine = np.flatnonzero(self.generations == generation)
             best = mine[np.argsort(-similarity[mine])[:per_generation]]
@@ -90,6 +93,12 @@ class Cells:
     def size(self) -> int:
         """Cells in force, all generations."""
         return len(self.ids)
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b.T`` for a few rows of ``a``, without BLAS: its threads, waking for a product
+    this small, took 9-23 ms instead of 0.2 ms on two busy cores."""
+    return np.einsum("ik,jk->ij", a, b)
 
 
 def version(conn: apsw.Connection) -> tuple[int, int]:

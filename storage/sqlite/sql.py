@@ -95,13 +95,16 @@ def _seq(alias: str) -> str:
     return f"({alias}.key & {SEQ_MASK})"
 
 
-def vector_sql(f: Filters, k: int, cells: list[int] | None) -> tuple[str, dict[str, object]]:
+def vector_sql(f: Filters, k: int, cells: list[int] | None, nearest: int | None = None) -> tuple[str, dict[str, object]]:
     """Top-``k`` cosine candidates as rows ``(seq, distance)``; bind ``:vector``.
 
     ``cells``: read only the vectors in these cells of the vector index (``cells``),
     each a range of ``memory_vectors`` keys, and look each one's memory up for the
-    filter; None: start from the memories that pass the filter and look each one's
-    vector up (cheaper when few pass). Either way exact over what it reads.
+    filter; with ``nearest``, only the ``nearest`` closest vectors of those cells are
+    looked up (the same answer whenever at least ``k`` of them pass the filter: every
+    vector left out is farther). None: start from the memories that pass the filter
+    and look each one's vector up (cheaper when few pass). Either way exact over what
+    it reads.
     """
     where, params = filter_sql(f)
     distance = "vec_distance_cosine(v.embedding, :vector)"
@@ -111,12 +114,23 @@ def vector_sql(f: Filters, k: int, cells: list[int] | None) -> tuple[str, dict[s
             f" ON {_seq('v')} = +m.seq WHERE {where} ORDER BY distance LIMIT :k"
         )
         return sql, {**params, "k": k}
-    sql = (
-        f"SELECT m.seq, {distance} AS distance FROM json_each(:cells) c"
-        f" CROSS JOIN {VECTOR_TABLE} v ON v.key BETWEEN c.value << {CELL_SHIFT} AND (c.value << {CELL_SHIFT}) | {SEQ_MASK}"
-        f" CROSS JOIN memories m ON m.seq = {_seq('v')} WHERE {where} ORDER BY distance LIMIT :k"
+    in_cells = (
+        f"json_each(:cells) c CROSS JOIN {VECTOR_TABLE} v"
+        f" ON v.key BETWEEN c.value << {CELL_SHIFT} AND (c.value << {CELL_SHIFT}) | {SEQ_MASK}"
     )
-    return sql, {**params, "k": k, "cells": json.dumps(cells)}
+    params = {**params, "k": k, "cells": json.dumps(cells)}
+    if nearest is None:
+        sql = (
+            f"SELECT m.seq, {distance} AS distance FROM {in_cells}"
+            f" CROSS JOIN memories m ON m.seq = {_seq('v')} WHERE {where} ORDER BY distance LIMIT :k"
+        )
+        return sql, params
+    sql = (
+        f"SELECT m.seq, d.distance FROM (SELECT {_seq('v')} AS seq, {distance} AS distance FROM {in_cells}"
+        " ORDER BY distance LIMIT :nearest) d"
+        f" CROSS JOIN memories m ON m.seq = d.seq WHERE {where} ORDER BY d.distance LIMIT :k"
+    )
+    return sql, {**params, "nearest": nearest}
 
 
 def passing_sql(f: Filters, limit: int) -> tuple[str, dict[str, object]]:

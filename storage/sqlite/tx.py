@@ -99,7 +99,8 @@ class SqliteTransaction:
     def _nearest(self, filters: Filters, vector: np.ndarray, blob: bytes, k: int) -> list[tuple[int, float]]:
         """Window 0 candidates of :meth:`vector`, ``(seq, distance)``: from the nearest
         cells (``PROBE`` per generation, four times more each time that leaves fewer
-        than ``k`` passing vectors, until every cell is read), or, when fewer memories
+        than ``k`` passing vectors, until every cell is read; the filter applied first
+        to their ``FILTER_FIRST * k`` nearest vectors, see ``sql.vector_sql``), or, when fewer memories
         pass the filter than half the vectors those cells hold, from those memories'
         vectors directly."""
         cells = self.cells()
@@ -112,8 +113,12 @@ class SqliteTransaction:
             if self._one(*sql.passing_sql(filters, read))[0] < read:  # type: ignore[index]
                 query, params = sql.vector_sql(filters, k, None)
                 return self.conn.execute(query, {**params, "vector": blob}).fetchall()
-            query, params = sql.vector_sql(filters, k, cells.nearest(np.asarray(vector, dtype=np.float32), probe))
+            near = cells.nearest(np.asarray(vector, dtype=np.float32), probe)
+            query, params = sql.vector_sql(filters, k, near, vector_cells.FILTER_FIRST * k)
             found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
+            if len(found) < k:  # the filters passed too few of the nearest: every vector of the cells
+                query, params = sql.vector_sql(filters, k, near)
+                found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
             if len(found) >= k or share >= 1.0:
                 return found
             probe *= 4
