@@ -2,7 +2,7 @@
 vector index against an exact scan, file size and import rate, at each size asked for.
 
 Usage: python bench/scale.py SIZES [--work DIR] [--queries 300] [--rate-sample 500]
-                                   [--locomo DIR] [--json OUT] [--markdown OUT]
+                                   [--locomo DIR] [--variant integer|dequantised] [--json OUT] [--markdown OUT]
 
 SIZES: comma-separated memory counts, e.g. ``10000,100000,1000000``.
 
@@ -60,7 +60,7 @@ import sqlite_vec
 
 from locomo_data import load
 from memvault.storage import transfer
-from memvault.storage.embeddings import Embedder
+from memvault.storage.embeddings import INTEGER, VARIANT_NAMES, Embedder
 from memvault.storage.query import Filters
 from memvault.storage.sqlite.cells import SEQ_MASK
 from memvault.storage.store import Store
@@ -263,6 +263,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--rate-sample", type=int, default=500)
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument("--variant", choices=sorted(VARIANT_NAMES), default=INTEGER,
+                        help="variant of the packaged model (default: integer, what new stores use)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
     parser.add_argument("--markdown", type=Path, help="write the Markdown table here")
     args = parser.parse_args()
@@ -271,6 +273,7 @@ def main() -> None:
     turns = [t.text for ts in by_conversation.values() for t in ts]
     questions = random.Random(7).sample([q.question for q in queries], args.queries)
     real = Embedder()
+    real.follow(f"{VARIANT_NAMES[args.variant]}@")
     real.load()
     cache = args.work / f"turns-{re.sub(r'[^A-Za-z0-9]', '_', str(real.model_id))}.npy"
     if not cache.exists():
@@ -280,7 +283,7 @@ def main() -> None:
     run: dict = {  # type: ignore[type-arg]
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
                    f"load average {os.getloadavg()[0]:.1f} at the start, Python {platform.python_version()}",
-        "vectors": f"Stored vectors: real embeddings of the {len(turns)} LoCoMo turns plus Gaussian noise "
+        "vectors": f"Model {real.model_id}. Stored vectors: real embeddings of the {len(turns)} LoCoMo turns plus Gaussian noise "
                    f"({NOISE} per dimension, normalised) per memory; questions embedded by the real model.",
         "import_rate": import_rate(real, suffixed(turns, args.rate_sample)),
         "sizes": [],

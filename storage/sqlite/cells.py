@@ -106,11 +106,11 @@ def version(conn: apsw.Connection) -> tuple[int, int]:
     return conn.execute("SELECT ifnull(max(cell), 0), count(*) FROM vector_cells").fetchone()
 
 
-def load(conn: apsw.Connection, dim: int | None = None) -> Cells:
+def load(conn: apsw.Connection) -> Cells:
     """The centroids stored in ``vector_cells``."""
     rows = conn.execute("SELECT cell, generation, centroid FROM vector_cells ORDER BY cell").fetchall()
     if not rows:
-        return Cells(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, dim or 0), np.float32))
+        return Cells(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 0), np.float32))
     return Cells(
         np.array([r[0] for r in rows], dtype=np.int64),
         np.array([r[1] for r in rows], dtype=np.int64),
