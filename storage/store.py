@@ -120,6 +120,7 @@ class Store:
         self._indexing: Future[None] | None = None
         self._closing = False
         self.run_due_maintenance()
+        self._index_in_background()
 
     def warm_up(self) -> None:
         """Load what the first recall would otherwise wait for: the model (if it can
@@ -533,7 +534,8 @@ class Store:
         """Do the work the store owes: erase expired memories and finish a pending scrub.
 
         ``retry``: try a scrub that failed less than ``SCRUB_RETRY_S`` ago again
-        (a server's periodic round; after each write it waits that long).
+        (a server's periodic round; after each write it waits that long), and start
+        the vector index's upkeep on the background thread (as opening the store does).
 
         A memory expired for more than ``EXPIRY_GRACE_MS`` becomes a tombstone
         (reason "expired at ..."), exactly as if forgotten; then a scrub that is
@@ -558,7 +560,8 @@ class Store:
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
         scrubbed = self._scrub(retry_now=retry or bool(purged), due=pending)
-        self._index_in_background()
+        if retry:  # a server's periodic round: not after each write, where it would cost a read each
+            self._index_in_background()
         return DueWork(purged_ids=purged, scrubbed=bool(pending) and scrubbed, scrub_pending=not scrubbed)
 
     def index_vectors(self) -> None:
