@@ -216,7 +216,6 @@ CREATE TABLE api_keys (
 """
 
 
-
 def _v4_vector_cells(conn: apsw.Connection) -> None:
     """The vector index becomes an inverted file (``cells``): window 0 vectors move
     from the vec0 table (an exact scan per search) to a plain table keyed by cell,
