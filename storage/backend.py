@@ -198,8 +198,13 @@ class Writer(Reader, Protocol):
         """Count one more confirmation of a memory."""
         ...
 
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str) -> None:
-        """Record an idempotency key against a memory."""
+    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
+        """Record an idempotency key against a memory, at ``now``."""
+        ...
+
+    def drop_keys(self, before: int) -> None:
+        """Delete the idempotency keys recorded before ``before`` (ms), the tenant's or,
+        where the transaction is not bound to one, all."""
         ...
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:
@@ -273,6 +278,12 @@ class Backend(Protocol):
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Inside nothing: drop every vector, record ``model_id``/``dim`` and mark every live memory pending."""
+        ...
+
+    def index_vectors(self) -> bool:
+        """Inside nothing: one bounded step of the vector index's upkeep (each write
+        transaction short); True when more steps are due. Raises Busy or
+        StorageUnavailable (nothing written)."""
         ...
 
     def settings(self) -> dict[str, str]:

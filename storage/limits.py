@@ -17,6 +17,9 @@ SOURCE_MAX_CHARS = 500
 REASON_MAX_CHARS = 500
 SCOPE_MAX_CHARS = 128
 IDEMPOTENCY_KEY_MAX_CHARS = 200
+# An idempotency key is kept this long after it was recorded (24 h, as Stripe's API keeps
+# its keys); afterwards it is forgotten and the same key may name a new request.
+IDEMPOTENCY_KEY_TTL_MS = 86_400_000
 IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 

@@ -12,6 +12,7 @@ picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -23,10 +24,12 @@ import numpy as np
 from . import history, validate
 from .backend import Backend, NewRow, Reader, Writer
 from .embeddings import Embedded, Embedder
-from .errors import Busy, Conflict, InvalidInput, ModelUnavailable
+from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable
 from .ids import new_id
 from .location import is_url
-from .limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .limits import (
+    BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_MS, REASON_MAX_CHARS, SOURCE_MAX_CHARS,
+)
 from .query import EPISODE_GAP_MS, Filters
 from .records import DueWork, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
 from .retrieval import Retriever, checked_filters
@@ -116,7 +119,10 @@ class Store:
         self._embedding = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memvault-embed-write")
         self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
+        self._indexing: Future[None] | None = None
+        self._closing = False
         self.run_due_maintenance()
+        self._index_in_background()
 
     def warm_up(self) -> None:
         """Load what the first recall would otherwise wait for: the model (if it can
@@ -126,6 +132,7 @@ class Store:
 
     def close(self) -> None:
         """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""
+        self._closing = True  # the vector index's upkeep stops after its current step
         self._retriever.close()
         self._background.shutdown(wait=True)
         self._embedding.shutdown(wait=True)
@@ -229,13 +236,15 @@ class Store:
         """Inside a write transaction: the outcome when nothing new must be stored.
 
         A known idempotency key replays its first answer (or is a conflict when
-        the content differs). Otherwise identical current content in the scope is
+        the content differs); keys recorded ``IDEMPOTENCY_KEY_TTL_MS`` or more ago
+        are dropped first, so such a key is new again. Otherwise identical current content in the scope is
         confirmed, and a new key is recorded against it. Either way the stored
         memory is left as it is, and ``not_applied`` names the ``given`` fields
         whose values differ from it.
         """
         now = self.clock()
         if key is not None:
+            tx.drop_keys(now - IDEMPOTENCY_KEY_TTL_MS)  # expired: forgotten, so the key may name a new request
             known = tx.idempotency_key(tenant, key)
             if known is not None:
                 memory_id, stored_hash = known
@@ -252,7 +261,7 @@ class Store:
         stored = history.row(tx, tenant, memory_id)
         tx.confirm(memory_id, now)
         if key is not None:
-            tx.record_key(tenant, key, memory_id, content_hash)
+            tx.record_key(tenant, key, memory_id, content_hash, now)
         return RememberOutcome(
             id=memory_id, created=False, duplicate_of=memory_id, not_applied=_differences(stored, given)
         )
@@ -539,7 +548,8 @@ class Store:
         """Do the work the store owes: erase expired memories and finish a pending scrub.
 
         ``retry``: try a scrub that failed less than ``SCRUB_RETRY_S`` ago again
-        (a server's periodic round; after each write it waits that long).
+        (a server's periodic round; after each write it waits that long), and start
+        the vector index's upkeep on the background thread (as opening the store does).
 
         A memory expired for more than ``EXPIRY_GRACE_MS`` becomes a tombstone
         (reason "expired at ..."), exactly as if forgotten; then a scrub that is
@@ -564,7 +574,32 @@ class Store:
         except Busy as exc:
             log.warning("erasing expired memories postponed: %s", exc)
         scrubbed = self._scrub(retry_now=retry or bool(purged), due=pending)
+        if retry:  # a server's periodic round: not after each write, where it would cost a read each
+            self._index_in_background()
         return DueWork(purged_ids=purged, scrubbed=bool(pending) and scrubbed, scrub_pending=not scrubbed)
+
+    def index_vectors(self) -> None:
+        """Bring the vector index up to date in this thread: every step the background
+        thread would take (``Backend.index_vectors``), until none is due. Raises Busy
+        or StorageUnavailable."""
+        while self.backend.index_vectors():
+            pass
+
+    def _index_in_background(self) -> None:
+        """Start the vector index's upkeep on the background thread unless it runs: one
+        step at a time, each queued behind any scrub, until none is due."""
+        if not self._closing and (self._indexing is None or self._indexing.done()):
+            self._indexing = self._background.submit(self._index_step)
+
+    def _index_step(self) -> None:
+        try:
+            more = self.backend.index_vectors()
+        except (Busy, StorageUnavailable) as exc:
+            log.warning("vector index upkeep postponed: %s", exc)
+            return
+        if more and not self._closing:
+            with contextlib.suppress(RuntimeError):  # close() began meanwhile: no new work
+                self._indexing = self._background.submit(self._index_step)
 
     # -- reading -----------------------------------------------------------------
 

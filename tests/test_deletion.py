@@ -38,7 +38,7 @@ def test_forgotten_text_and_vector_leave_no_trace(real_store: Store, db_path, re
     conn = apsw.Connection(str(db_path))  # no sqlite-vec here: shadow tables are plain tables
     shadow = [r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'"
-        " AND (name LIKE 'memories_fts_%' OR name LIKE 'memory_vectors_%')")]
+        " AND (name LIKE 'memories_fts_%' OR name IN ('memory_vectors', 'memory_windows'))")]
     assert len(shadow) >= 6
     for table in shadow:
         for row in conn.execute(f'SELECT * FROM "{table}"'):
@@ -50,7 +50,7 @@ def test_forgotten_text_and_vector_leave_no_trace(real_store: Store, db_path, re
     again = real_store.remember(tenant="t", scope="s", content=text, idempotency_key="key-marker-9921")
     assert again.created and again.id != first.id
     figure(f"deletion: after forget, 0 of 5 markers and 0 of 2 embeddings left in db/-wal/-shm, "
-           f"{len(shadow)} FTS5 and vec0 shadow tables clean, export clean")
+           f"{len(shadow)} FTS5 shadow and vector tables clean, export clean")
 
 
 def test_export_lists_current_and_history_without_forgotten_content(store):

@@ -133,7 +133,7 @@ def test_idempotency_keys_duplicates_and_confirmations(backend):
         assert w.current_with_hash("a", "s", "keyed", NOW, None) == r1.id
         assert w.current_with_hash("a", "s", "keyed", NOW, r1.id) is None
         w.confirm(r1.id, 5_000)
-        w.record_key("a", "k-2", r1.id, "keyed")
+        w.record_key("a", "k-2", r1.id, "keyed", 5_000)
     with backend.read("a") as r:
         memory = r.by_id("a", r1.id)[1]  # type: ignore[index]
         assert (memory.confirmations, memory.last_confirmed_at) == (1, 5_000)

@@ -32,13 +32,16 @@ def test_match_expression_quotes_every_word_and_drops_syntax(query, expected):
 def test_filters_are_part_of_both_candidate_queries():
     f = Filters(tenant="t", scopes=["a", "global"], now=5, kinds=["fact"], tags=["x", "y"], since=1, until=9)
     keyword, params = search.keyword_sql(f, '"x"', 10)
-    vector, vparams = search.vector_sql(f, "memory_vectors", 10)
+    vector, vparams = search.vector_sql(f, 10, [0, 3])
+    direct, _ = search.vector_sql(f, 10, None)
     windows, _ = search.window_sql(f, 10)
-    for sql in (keyword, vector, windows):
+    for sql in (keyword, vector, direct, windows):
         for clause in ("m.tenant = :tenant", "m.forgotten_at IS NULL", "m.superseded_by IS NULL", ":now",
                        "json_each(:scopes)", "json_each(:kinds)", ":tag_count", ":since", ":until"):
             assert clause in sql
-    assert "k = :k" in vector and "rowid IN (SELECT m.seq FROM memories m WHERE" in vector
+    # Never the list of every allowed memory: the filter applies row by row to what is read.
+    assert "IN (SELECT" not in vector.replace("IN (SELECT value FROM json_each", "")
+    assert vparams["cells"] == "[0, 3]" and "LIMIT :k" in vector and "LIMIT :k" in direct
     assert params["tag_count"] == 2 and vparams["tenant"] == "t"
     history, _ = search.filter_sql(Filters(tenant="t", scopes=["a"], now=5, include_history=True))
     assert "superseded_by" not in history

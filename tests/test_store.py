@@ -69,6 +69,35 @@ def test_same_idempotency_key_with_other_content_is_a_conflict_naming_the_key(st
     assert all_memories(store) == 1
 
 
+def test_an_idempotency_key_expires_a_day_after_it_was_recorded(store, clock: Clock):
+    from memvault.storage.limits import IDEMPOTENCY_KEY_TTL_MS
+
+    day = IDEMPOTENCY_KEY_TTL_MS / 1000
+    first = remember(store, "first content", idempotency_key="req-9")
+    unused = remember(store, "content never sent again", idempotency_key="req-11")
+    # A key recorded against a duplicate (the other way a key is written), an hour later.
+    clock.advance(3600)
+    confirmed = remember(store, "first content", idempotency_key="req-10")
+    assert confirmed.duplicate_of == first.id
+    clock.advance(day - 3600 - 1)  # one second before req-9 expires
+    with pytest.raises(Conflict, match="req-9"):
+        remember(store, "second content", idempotency_key="req-9")
+    assert remember(store, "first content", idempotency_key="req-9").id == first.id
+    clock.advance(2)
+    second = remember(store, "second content", idempotency_key="req-9")
+    assert second.created and second.id != first.id
+    assert remember(store, "second content", idempotency_key="req-9").id == second.id  # recorded anew
+    with pytest.raises(Conflict, match="req-10"):  # an hour younger: still kept
+        remember(store, "third content", idempotency_key="req-10")
+    clock.advance(3600)
+    third = remember(store, "third content", idempotency_key="req-10")
+    assert third.created and all_memories(store) == 4
+    with store.backend.read("a") as tx:  # expired keys are gone from the store, the others kept
+        assert tx.idempotency_key("a", "req-11") is None
+        assert [tx.idempotency_key("a", k)[0] for k in ("req-9", "req-10")] == [second.id, third.id]  # type: ignore[index]
+    assert remember(store, "content never sent again", idempotency_key="req-11").duplicate_of == unused.id
+
+
 def test_identical_content_is_confirmed_not_duplicated(store, clock: Clock):
     first = remember(store, "The  API rate limit is 100 req/s ")
     clock.advance(60)

@@ -246,6 +246,10 @@ class PostgresBackend:
                            " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (model_id, str(dim)))
             w.conn.execute("UPDATE memories SET vector_pending = true WHERE content IS NOT NULL")
 
+    def index_vectors(self) -> bool:
+        """Nothing to do: PostgreSQL keeps the HNSW index up to date in each write."""
+        return False
+
     def close(self) -> None:
         """Close every pooled connection; the backend cannot be used afterwards."""
         self._pool.close()

@@ -332,7 +332,7 @@ class PgWriter(PgReader):
             [(seq, row.tenant, tag) for tag in dict.fromkeys(row.tags)],
         )
         if row.idempotency_key is not None:
-            self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash)
+            self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash, row.recorded_at)
         if row.vectors is not None:
             self._add_vectors(seq, row.tenant, row.vectors)
         return seq
@@ -358,18 +358,22 @@ class PgWriter(PgReader):
             f" WHERE id = %(id)s{own}", {"now": now, "id": memory_id, **params},
         )
 
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str) -> None:
+    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
         done = self._one(
-            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash)"
-            " SELECT %s, %s, seq, %s FROM memories WHERE id = %s AND tenant = %s"
+            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash, recorded_at)"
+            " SELECT %s, %s, seq, %s, %s FROM memories WHERE id = %s AND tenant = %s"
             " ON CONFLICT (tenant, key) DO NOTHING RETURNING 1",
-            (tenant, key, content_hash, memory_id, tenant),
+            (tenant, key, content_hash, now, memory_id, tenant),
         )
         if done is None:
             # Writers take the key's advisory lock before looking it up, so only a writer
             # that did not (or a race outside memvault) lands here; a retry replays it.
             raise Busy(f"idempotency_key {key!r} was recorded by another writer at the same moment. "
                        "Nothing was written; retrying is safe and returns that memory.")
+
+    def drop_keys(self, before: int) -> None:
+        own, params = self._own()
+        self.conn.execute(f"DELETE FROM idempotency_keys WHERE recorded_at < %(before)s{own}", {"before": before, **params})
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:
         own, params = self._own()

@@ -176,11 +176,20 @@ LANGUAGE sql STABLE SECURITY DEFINER ROWS 10 SET search_path FROM CURRENT AS $$
 $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Idempotency keys expire (limits.IDEMPOTENCY_KEY_TTL_MS): each records when it was
+# recorded; a key written before counts from its memory's recording.
+_V3 = """
+ALTER TABLE idempotency_keys ADD COLUMN recorded_at bigint NOT NULL DEFAULT 0;
+UPDATE idempotency_keys k SET recorded_at = m.recorded_at FROM memories m WHERE m.seq = k.memory_seq;
+CREATE INDEX idempotency_keys_by_time ON idempotency_keys(tenant, recorded_at);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
     ("memvault_phrase_hits(tsquery[], text)",),
+    (),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

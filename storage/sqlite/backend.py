@@ -20,12 +20,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import apsw
+import numpy as np
 
 from ..errors import StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
+from . import cells as vector_cells
 from . import health
 from .db import fts_tokenizer, open_connection, scrub, write_transaction
-from .schema import VECTOR_TABLE, check_compatible, migrate
+from .schema import VECTOR_SEQ, VECTOR_TABLE, check_compatible, migrate
 from .tx import SCRUB_DUE, SqliteTransaction
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,8 @@ SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older
 # reads and writes it is tried again, this many times, this long apart (seconds).
 SCRUB_ATTEMPTS = 10
 SCRUB_PAUSE_S = 0.2
+MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
+TRAINED_ON = "vector_cells_trained_on"  # settings key: vectors the newest cells were trained on
 
 
 class SqliteBackend:
@@ -171,6 +175,73 @@ class SqliteBackend:
             log.warning("scrub of forgotten content postponed: %s", exc)
         return False
 
+    def index_vectors(self) -> bool:
+        """One bounded step of the vector index's upkeep (see ``cells``); True when more are due.
+
+        When every vector is in the newest generation's cells and there are at least
+        ``TRAIN_AT`` of them (``GROW`` times as many as the newest generation was
+        trained on), trains a new generation on a sample (k-means, outside every
+        transaction) and records it; otherwise moves up to ``MOVE_BATCH`` vectors
+        still in older cells (or in none) to their nearest new cell, in one write
+        transaction, and drops an older generation's centroids once its cells are
+        empty. Work that another connection did meanwhile is not repeated.
+        Raises Busy or StorageUnavailable (nothing written).
+        """
+        with self.read(None) as r:
+            cells = r.cells()
+            first = cells.newest_first << vector_cells.CELL_SHIFT
+            waiting = r.conn.execute(
+                f"SELECT key, embedding FROM {VECTOR_TABLE} WHERE key < ? LIMIT ?", (first, MOVE_BATCH)
+            ).fetchall() if cells.size else []
+            trained_on = int(r.conn.execute(
+                "SELECT ifnull((SELECT value FROM settings WHERE key = ?), 0)", (TRAINED_ON,)).fetchone()[0])
+            due_at = max(vector_cells.TRAIN_AT, vector_cells.GROW * trained_on)
+            stored = 0
+            # max(seq) bounds the count of vectors and costs nothing; the count is read only past it.
+            if not waiting and r.conn.execute("SELECT ifnull(max(seq), 0) FROM memories").fetchone()[0] >= due_at:
+                stored = r.conn.execute(f"SELECT count(*) FROM {VECTOR_TABLE}").fetchone()[0]
+            if stored >= due_at:
+                count = vector_cells.cell_count(stored)
+                size = min(stored, vector_cells.TRAIN_SAMPLE_MAX, count * vector_cells.TRAIN_SAMPLE_PER_CELL)
+                sample = r.conn.execute(
+                    f"SELECT embedding FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} % ? = 0", (max(1, stored // size),)
+                ).fetchall()
+        if stored >= due_at:
+            self._train(cells, sample, count, stored)
+            return True
+        if waiting:
+            matrix = np.frombuffer(b"".join(row[1] for row in waiting), dtype=np.float32).reshape(len(waiting), -1)
+            moves = [(vector_cells.key(int(cell), old & vector_cells.SEQ_MASK), old)
+                     for (old, _), cell in zip(waiting, cells.assign(matrix))]
+            with self.write(None) as w:
+                # A vector forgotten or written again meanwhile is not there to move.
+                if np.array_equal(w.cells().ids, cells.ids):
+                    self._conn.executemany(f"UPDATE {VECTOR_TABLE} SET key = ? WHERE key = ?", moves)
+            return True
+        if cells.size and cells.ids.min() < cells.newest_first:
+            with self.write(None):
+                self._conn.execute(
+                    f"DELETE FROM vector_cells WHERE cell < ? AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} WHERE key < ?)",
+                    (cells.newest_first, first),
+                )
+        return False
+
+    def _train(self, cells: vector_cells.Cells, sample: list[tuple[bytes]], count: int, stored: int) -> None:
+        """Record a new generation of ``count`` cells trained on ``sample`` (rows of
+        float32 blobs) of ``stored`` vectors, unless the centroids changed meanwhile."""
+        matrix = np.frombuffer(b"".join(row[0] for row in sample), dtype=np.float32).reshape(len(sample), -1)
+        centroids = vector_cells.kmeans(matrix, min(count, len(matrix)))
+        with self.write(None) as w:
+            if not np.array_equal(w.cells().ids, cells.ids):
+                return
+            generation = int(cells.generations.max(initial=0)) + 1
+            top = int(cells.ids.max(initial=0))
+            self._conn.executemany(
+                "INSERT INTO vector_cells(cell, generation, centroid) VALUES (?, ?, ?)",
+                [(top + 1 + i, generation, c.tobytes()) for i, c in enumerate(centroids)],
+            )
+            self._conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (TRAINED_ON, str(stored)))
+
     def stats(self, now: int) -> dict[str, object]:
         """Counts over the whole file (see ``health.stats``)."""
         with self.read(None) as tx:
@@ -187,12 +258,12 @@ class SqliteBackend:
             self._conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
-        """Drop every vector, record ``model_id``/``dim``, mark every live memory pending (one transaction).
-
-        The vec0 table is dropped and created again in the same transaction, so other
-        connections never see it missing (``SqliteTransaction`` caches that it exists)."""
+        """Drop every vector and the vector index's cells, record ``model_id``/``dim``,
+        mark every live memory pending (one transaction)."""
         with self.write(None) as tx:
-            self._conn.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
+            self._conn.execute(f"DELETE FROM {VECTOR_TABLE}")
+            self._conn.execute("DELETE FROM vector_cells")
+            self._conn.execute("DELETE FROM settings WHERE key = ?", (TRAINED_ON,))
             self._conn.execute("DELETE FROM memory_windows")
             self._conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
             tx.claim_model(model_id, dim)

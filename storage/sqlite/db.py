@@ -20,6 +20,9 @@ from ..limits import BUSY_TIMEOUT_MS
 from ..textindex import SQL_FUNCTION, index_text
 
 
+MMAP_BYTES = 1 << 30
+
+
 def open_connection(
     path: Path | str,
     check: Callable[[apsw.Connection], object] | None = None,
@@ -33,6 +36,7 @@ def open_connection(
     content is zeroed: the scrub of forgotten text relies on it, see ``scrub``), and ``synchronous=NORMAL``: in WAL mode that never
     corrupts the database, and at worst loses the last commits on power loss
     (not on a process crash), which costs far less than an fsync per memory.
+    Reads go through a memory map of up to ``MMAP_BYTES``.
 
     ``check`` runs on the connection before any pragma writes to the file, so a
     file it rejects (by raising) is left untouched.
@@ -80,6 +84,11 @@ def open_connection(
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA secure_delete=ON")
+    # Reads through a memory map: a vector search reads a few thousand 1.5 KB rows, and
+    # each read through the 2 MB page cache was a system call (3.4 against 7.7 µs a row
+    # at 6,000 memories). Writes still go through write(); the pages are the OS's file
+    # cache, shared by every connection.
+    conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
     return conn
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import apsw
 
 from ..links import on_cycles
-from .schema import VECTOR_TABLE
+from .cells import SEQ_MASK
+from .schema import VECTOR_SEQ, VECTOR_TABLE
 from .tx import SCRUB_DUE
 
 
@@ -60,6 +61,10 @@ def check(conn: apsw.Connection) -> list[str]:
     are complete both ways and form no cycle.
     """
     problems: list[str] = []
+    # A query first: it makes FTS5 read its structure afresh in this snapshot; the
+    # integrity_check pragma alone used the structure this connection cached before
+    # another connection's rebuild, and reported blobs the rebuild had replaced.
+    conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'memvault'").fetchone()
     integrity = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if integrity != ["ok"]:
         problems.append("SQLite integrity_check: " + "; ".join(integrity[:5]))
@@ -87,20 +92,19 @@ def check(conn: apsw.Connection) -> list[str]:
     )
     if missing_fts or stray_fts:
         problems.append(f"FTS5: {missing_fts} memories lack an entry, {stray_fts} entries have no memory")
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)).fetchone():
-        missing_vec = one(
-            f"SELECT count(*) FROM memories m WHERE m.content IS NOT NULL AND m.vector_pending = 0"
-            f" AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} v WHERE v.rowid = m.seq)"
+    missing_vec = one(
+        f"SELECT count(*) FROM memories m WHERE m.content IS NOT NULL AND m.vector_pending = 0"
+        f" AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = +m.seq)"
+    )
+    stray_vec = one(
+        f"SELECT count(*) FROM {VECTOR_TABLE} v WHERE NOT EXISTS"
+        f" (SELECT 1 FROM memories m WHERE m.seq = (v.key & {SEQ_MASK}) AND m.content IS NOT NULL)"
+    )
+    if missing_vec or stray_vec:
+        problems.append(
+            f"vectors: {missing_vec} memories marked embedded have none, "
+            f"{stray_vec} vectors belong to no live memory"
         )
-        stray_vec = one(
-            f"SELECT count(*) FROM {VECTOR_TABLE} v WHERE NOT EXISTS"
-            f" (SELECT 1 FROM memories m WHERE m.seq = v.rowid AND m.content IS NOT NULL)"
-        )
-        if missing_vec or stray_vec:
-            problems.append(
-                f"vectors: {missing_vec} memories marked embedded have none, "
-                f"{stray_vec} vectors belong to no live memory"
-            )
     pending = one("SELECT count(*) FROM memories WHERE vector_pending = 1 AND content IS NOT NULL")
     if pending:
         problems.append(

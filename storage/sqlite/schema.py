@@ -3,19 +3,26 @@
 ``memories`` is the source of truth and is append-only: rows are never deleted;
 forgetting empties a row into a tombstone. ``memories_fts`` (FTS5, external
 content over ``memories.content``) is kept in sync by triggers in the same
-transaction as the row. ``memory_vectors`` (vec0) is created once the embedding
-model's dimension is known; both indexes can be rebuilt from ``memories``.
+transaction as the row. ``memory_vectors`` holds each memory's vector (window 0)
+keyed by its cell of the vector index (see ``cells``), ``memory_windows`` the later
+windows of long memories; both indexes can be rebuilt from ``memories``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import apsw
 
 from .. import validate
+from .cells import SEQ_MASK
 from .db import write_transaction
 from ..errors import StoreError
 
 VECTOR_TABLE = "memory_vectors"
+# The memory seq of a row of VECTOR_TABLE: written exactly so wherever the expression
+# index ``memory_vectors_seq`` must serve a lookup by seq.
+VECTOR_SEQ = f"(key & {SEQ_MASK})"
 
 _V1 = """
 CREATE TABLE memories (
@@ -208,7 +215,43 @@ CREATE TABLE api_keys (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS)
+
+def _v4_vector_cells(conn: apsw.Connection) -> None:
+    """The vector index becomes an inverted file (``cells``): window 0 vectors move
+    from the vec0 table (an exact scan per search) to a plain table keyed by cell,
+    every existing one into cell 0 (no cell yet) until the background pass trains
+    centroids and moves them. Float32 blobs, unchanged."""
+    conn.execute(
+        "CREATE TABLE memory_vectors_by_cell (\n"
+        "    key       INTEGER PRIMARY KEY,  -- cell << 40 | memory seq (cells.key)\n"
+        "    embedding BLOB NOT NULL         -- float32, window 0 of the memory\n"
+        ")"
+    )
+    if conn.execute(f"SELECT 1 FROM sqlite_master WHERE name = '{VECTOR_TABLE}'").fetchone():
+        conn.execute(f"INSERT INTO memory_vectors_by_cell(key, embedding) SELECT rowid, embedding FROM {VECTOR_TABLE}")
+        conn.execute(f"DROP TABLE {VECTOR_TABLE}")
+    conn.execute(f"ALTER TABLE memory_vectors_by_cell RENAME TO {VECTOR_TABLE}")
+    conn.execute(f"CREATE UNIQUE INDEX memory_vectors_seq ON {VECTOR_TABLE}({VECTOR_SEQ})")
+    conn.execute(
+        "CREATE TABLE vector_cells (\n"
+        "    cell       INTEGER PRIMARY KEY,\n"
+        "    generation INTEGER NOT NULL,\n"
+        "    centroid   BLOB NOT NULL  -- float32, unit length\n"
+        ")"
+    )
+
+
+# Idempotency keys expire (limits.IDEMPOTENCY_KEY_TTL_MS): each records when it was
+# recorded; a key written before counts from its memory's recording.
+_V5_KEY_TIMES = """
+ALTER TABLE idempotency_keys ADD COLUMN recorded_at INTEGER NOT NULL DEFAULT 0;  -- ms since the epoch
+UPDATE idempotency_keys SET recorded_at = (SELECT m.recorded_at FROM memories m WHERE m.seq = memory_seq);
+CREATE INDEX idempotency_keys_by_time ON idempotency_keys(recorded_at);
+"""
+
+MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
+    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -252,21 +295,11 @@ def migrate(conn: apsw.Connection) -> int:
             current = conn.execute("PRAGMA user_version").fetchone()[0]
             if current >= SCHEMA_VERSION:
                 break
-            conn.execute(MIGRATIONS[current])
+            step = MIGRATIONS[current]
+            if callable(step):
+                step(conn)
+            else:
+                conn.execute(step)
             current += 1
             conn.execute(f"PRAGMA user_version = {int(current)}")
     return current
-
-
-def vector_table_sql(dim: int) -> str:
-    """DDL of the vec0 table for ``dim``-dimensional unit vectors.
-
-    ``tenant`` is a partition key, so a KNN query only scans its own tenant's
-    vectors; other filters come in as ``rowid IN (...)`` from ``memories``.
-    """
-    if not 1 <= dim <= 8192:
-        raise StoreError(f"unsupported embedding dimension {dim}")
-    return (
-        f"CREATE VIRTUAL TABLE {VECTOR_TABLE} USING vec0("
-        f"tenant TEXT PARTITION KEY, embedding float[{int(dim)}] distance_metric=cosine)"
-    )

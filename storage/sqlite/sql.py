@@ -1,5 +1,5 @@
-"""The SQLite side of retrieval: keyword (FTS5 BM25) and vector (vec0 KNN, plus the
-windows of long memories) candidate queries, and how a question becomes an FTS5 query.
+"""The SQLite side of retrieval: keyword (FTS5 BM25) and vector (the cells of the
+vector index, plus the windows of long memories) candidate queries, and how a question becomes an FTS5 query.
 
 SQL builders here return text plus bound parameters and run nothing, so they can
 be read and tested as text. Every filter (tenant, scope, kind, tags, time range,
@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 
 from ..query import Filters
+from .cells import CELL_SHIFT, SEQ_MASK
+from .schema import VECTOR_SEQ, VECTOR_TABLE
 
 CONTEXT_WEIGHT = 0.3  # BM25 weight of the context column, content counting 1.0
 
@@ -88,16 +90,53 @@ def contains_sql(f: Filters, match: str) -> tuple[str, dict[str, object]]:
     return sql, {**params, "match": match}
 
 
-def vector_sql(f: Filters, table: str, k: int) -> tuple[str, dict[str, object]]:
-    """Top-``k`` cosine KNN candidates as rows ``(seq, distance)``; bind ``:vector``."""
+def _seq(alias: str) -> str:
+    """The memory seq of row ``alias`` of the vector table, as ``VECTOR_SEQ`` (its index) has it."""
+    return f"({alias}.key & {SEQ_MASK})"
+
+
+def vector_sql(f: Filters, k: int, cells: list[int] | None, nearest: int | None = None) -> tuple[str, dict[str, object]]:
+    """Top-``k`` cosine candidates as rows ``(seq, distance)``; bind ``:vector``.
+
+    ``cells``: read only the vectors in these cells of the vector index (``cells``),
+    each a range of ``memory_vectors`` keys, and look each one's memory up for the
+    filter; with ``nearest``, only the ``nearest`` closest vectors of those cells are
+    looked up (the same answer whenever at least ``k`` of them pass the filter: every
+    vector left out is farther). None: start from the memories that pass the filter
+    and look each one's vector up (cheaper when few pass). Either way exact over what
+    it reads.
+    """
     where, params = filter_sql(f)
-    sql = (
-        f"SELECT rowid, distance FROM {table}"
-        " WHERE embedding MATCH :vector AND k = :k AND tenant = :tenant"
-        f" AND rowid IN (SELECT m.seq FROM memories m WHERE {where})"
-        " ORDER BY distance"
+    distance = "vec_distance_cosine(v.embedding, :vector)"
+    if cells is None:
+        sql = (
+            f"SELECT m.seq, {distance} AS distance FROM memories m CROSS JOIN {VECTOR_TABLE} v"
+            f" ON {_seq('v')} = +m.seq WHERE {where} ORDER BY distance LIMIT :k"
+        )
+        return sql, {**params, "k": k}
+    in_cells = (
+        f"json_each(:cells) c CROSS JOIN {VECTOR_TABLE} v"
+        f" ON v.key BETWEEN c.value << {CELL_SHIFT} AND (c.value << {CELL_SHIFT}) | {SEQ_MASK}"
     )
-    return sql, {**params, "k": k}
+    params = {**params, "k": k, "cells": json.dumps(cells)}
+    if nearest is None:
+        sql = (
+            f"SELECT m.seq, {distance} AS distance FROM {in_cells}"
+            f" CROSS JOIN memories m ON m.seq = {_seq('v')} WHERE {where} ORDER BY distance LIMIT :k"
+        )
+        return sql, params
+    sql = (
+        f"SELECT m.seq, d.distance FROM (SELECT {_seq('v')} AS seq, {distance} AS distance FROM {in_cells}"
+        " ORDER BY distance LIMIT :nearest) d"
+        f" CROSS JOIN memories m ON m.seq = d.seq WHERE {where} ORDER BY d.distance LIMIT :k"
+    )
+    return sql, {**params, "nearest": nearest}
+
+
+def passing_sql(f: Filters, limit: int) -> tuple[str, dict[str, object]]:
+    """One row: how many memories pass ``f``, counting no further than ``limit``."""
+    where, params = filter_sql(f)
+    return f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {where} LIMIT :limit)", {**params, "limit": limit}
 
 
 def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
@@ -117,12 +156,12 @@ def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
     return sql, {**params, "k": k}
 
 
-def similarity_sql(table: str, seqs: list[int]) -> tuple[str, dict[str, object]]:
+def similarity_sql(seqs: list[int]) -> tuple[str, dict[str, object]]:
     """Cosine distance to ``:vector`` (bind it) of every vector of the named memories, all
     windows included: rows ``(seq, distance)``, several per long memory."""
     sql = (
-        f"SELECT rowid, vec_distance_cosine(embedding, :vector) FROM {table}"
-        " WHERE rowid IN (SELECT value FROM json_each(:seqs))"
+        f"SELECT {VECTOR_SEQ}, vec_distance_cosine(embedding, :vector) FROM {VECTOR_TABLE}"
+        f" WHERE {VECTOR_SEQ} IN (SELECT value FROM json_each(:seqs))"
         " UNION ALL SELECT memory_seq, vec_distance_cosine(embedding, :vector) FROM memory_windows"
         " WHERE memory_seq IN (SELECT value FROM json_each(:seqs))"
     )
@@ -138,11 +177,11 @@ def term_counts_sql(terms: list[str]) -> tuple[str, dict[str, object]]:
     return sql, {"terms": json.dumps(terms)}
 
 
-def pair_similarity_sql(table: str) -> str:
+def pair_similarity_sql() -> str:
     """Cosine distance between the vectors (window 0) of two memories; bind their seqs."""
     return (
-        f"SELECT vec_distance_cosine(a.embedding, b.embedding) FROM {table} a, {table} b"
-        " WHERE a.rowid = ? AND b.rowid = ?"
+        f"SELECT vec_distance_cosine(a.embedding, b.embedding) FROM {VECTOR_TABLE} a, {VECTOR_TABLE} b"
+        f" WHERE {_seq('a')} = ? AND {_seq('b')} = ?"
     )
 
 

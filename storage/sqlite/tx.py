@@ -16,9 +16,9 @@ from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory
 from ..textindex import index_text
+from . import cells as vector_cells
 from . import sql
 from . import vectors as vector_rows
-from .schema import VECTOR_TABLE, vector_table_sql
 
 Tokenize = Callable[[str], list[str]]
 SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
@@ -61,15 +61,20 @@ class SqliteTransaction:
     def __init__(self, conn: apsw.Connection, tokenize: Tokenize) -> None:
         self.conn = conn
         self._tokenize = tokenize
-        self._vectors = False  # once the vec0 table exists it stays (a reindex recreates it in one transaction)
+        self._cells: tuple[tuple[int, int], vector_cells.Cells] | None = None  # (version, centroids) last read
 
     def _one(self, query: str, params: object = ()) -> tuple | None:
         return self.conn.execute(query, params).fetchone()
 
-    def _has_vectors(self) -> bool:
-        if not self._vectors:
-            self._vectors = self._one("SELECT 1 FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)) is not None
-        return self._vectors
+    def cells(self) -> vector_cells.Cells:
+        """The vector index's centroids in force (read again only when they changed)."""
+        version = vector_cells.version(self.conn)
+        if self._cells is None or self._cells[0] != version:
+            self._cells = (version, vector_cells.load(self.conn))
+        return self._cells[1]
+
+    def _cell(self, vector: np.ndarray) -> int:
+        return int(self.cells().assign(np.asarray(vector, dtype=np.float32)[None, :])[0])
 
     # -- retrieval candidates -------------------------------------------------------
 
@@ -82,28 +87,53 @@ class SqliteTransaction:
         return bool(match) and bool(self._one(*sql.contains_sql(filters, match))[0])  # type: ignore[index]
 
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        if not self._has_vectors():
-            return []
-        best: dict[int, float] = {}
         blob = _blob(vector)
-        for query, params in (sql.vector_sql(filters, VECTOR_TABLE, k), sql.window_sql(filters, k)):
-            for seq, distance in self.conn.execute(query, {**params, "vector": blob}):
-                best[seq] = max(best.get(seq, -1.0), 1.0 - distance)
+        rows = self._nearest(filters, vector, blob, k)
+        query, params = sql.window_sql(filters, k)
+        rows += self.conn.execute(query, {**params, "vector": blob}).fetchall()
+        best: dict[int, float] = {}
+        for seq, distance in rows:
+            best[seq] = max(best.get(seq, -1.0), 1.0 - distance)
         return sorted(best.items(), key=lambda item: item[1], reverse=True)[:k]
+
+    def _nearest(self, filters: Filters, vector: np.ndarray, blob: bytes, k: int) -> list[tuple[int, float]]:
+        """Window 0 candidates of :meth:`vector`, ``(seq, distance)``: from the nearest
+        cells (``PROBE`` per generation, four times more each time that leaves fewer
+        than ``k`` passing vectors, until every cell is read; the filter applied first
+        to their ``FILTER_FIRST * k`` nearest vectors, see ``sql.vector_sql``), or, when fewer memories
+        pass the filter than half the vectors those cells hold, from those memories'
+        vectors directly."""
+        cells = self.cells()
+        stored = self._one("SELECT ifnull(max(seq), 0) FROM memories")[0]  # type: ignore[index]
+        generations = len(np.unique(cells.generations)) or 1
+        probe = vector_cells.PROBE
+        while True:
+            share = min(1.0, probe * generations / cells.size) if cells.size else 1.0
+            read = int(stored * share) // 2
+            if self._one(*sql.passing_sql(filters, read))[0] < read:  # type: ignore[index]
+                query, params = sql.vector_sql(filters, k, None)
+                return self.conn.execute(query, {**params, "vector": blob}).fetchall()
+            near = cells.nearest(np.asarray(vector, dtype=np.float32), probe)
+            query, params = sql.vector_sql(filters, k, near, vector_cells.FILTER_FIRST * k)
+            found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
+            if len(found) < k:  # the filters passed too few of the nearest: every vector of the cells
+                query, params = sql.vector_sql(filters, k, near)
+                found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
+            if len(found) >= k or share >= 1.0:
+                return found
+            probe *= 4
 
     def similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
         out: dict[int, float] = {}
-        if not seqs or not self._has_vectors():
+        if not seqs:
             return out
-        query, params = sql.similarity_sql(VECTOR_TABLE, seqs)
+        query, params = sql.similarity_sql(seqs)
         for seq, distance in self.conn.execute(query, {**params, "vector": _blob(vector)}):
             out[seq] = max(out.get(seq, -1.0), 1.0 - distance)
         return out
 
     def pair_similarity(self, a: int, b: int) -> float | None:
-        if not self._has_vectors():
-            return None
-        row = self._one(sql.pair_similarity_sql(VECTOR_TABLE), (a, b))
+        row = self._one(sql.pair_similarity_sql(), (a, b))
         return None if row is None else 1.0 - row[0]
 
     def query_terms(self, words: list[str]) -> list[str]:
@@ -224,7 +254,6 @@ class SqliteTransaction:
     def claim_model(self, model_id: str, dim: int) -> bool:
         recorded = self.model()
         if recorded is None:
-            self.conn.execute(vector_table_sql(dim))
             self.conn.executemany(
                 "INSERT INTO settings(key, value) VALUES (?, ?)", [("model_id", model_id), ("model_dim", str(dim))]
             )
@@ -248,10 +277,10 @@ class SqliteTransaction:
         )
         seq = self.conn.last_insert_rowid()
         if row.idempotency_key is not None:
-            self._key(row.tenant, row.idempotency_key, seq, row.content_hash)
+            self._key(row.tenant, row.idempotency_key, seq, row.content_hash, row.recorded_at)
         self.conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in row.tags])
         if row.vectors:
-            vector_rows.write(self.conn, seq, row.tenant, [_blob(v) for v in row.vectors])
+            vector_rows.write(self.conn, seq, self._cell(row.vectors[0]), [_blob(v) for v in row.vectors])
         return seq
 
     def confirm(self, memory_id: str, now: int) -> None:
@@ -259,15 +288,18 @@ class SqliteTransaction:
             "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?", (now, memory_id)
         )
 
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str) -> None:
+    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
         seq = self._one("SELECT seq FROM memories WHERE id = ?", (memory_id,))[0]  # type: ignore[index]
-        self._key(tenant, key, seq, content_hash)
+        self._key(tenant, key, seq, content_hash, now)
 
-    def _key(self, tenant: str, key: str, seq: int, content_hash: str) -> None:
+    def _key(self, tenant: str, key: str, seq: int, content_hash: str, now: int) -> None:
         self.conn.execute(
-            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash) VALUES (?, ?, ?, ?)",
-            (tenant, key, seq, content_hash),
+            "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash, recorded_at) VALUES (?, ?, ?, ?, ?)",
+            (tenant, key, seq, content_hash, now),
         )
+
+    def drop_keys(self, before: int) -> None:
+        self.conn.execute("DELETE FROM idempotency_keys WHERE recorded_at < ?", (before,))
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:
         # The schema's trigger drops the old memory as any episode's context.
@@ -308,7 +340,7 @@ class SqliteTransaction:
         row = self._one("SELECT tenant FROM memories WHERE seq = ? AND vector_pending = 1 AND content = ?", (seq, content))
         if row is None:
             return False
-        vector_rows.write(self.conn, seq, row[0], [_blob(v) for v in vectors])
+        vector_rows.write(self.conn, seq, self._cell(vectors[0]), [_blob(v) for v in vectors])
         self.conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
         return True
 

@@ -1,5 +1,5 @@
-"""Writing and removing a memory's vectors: window 0 in the vec0 table, later windows
-of a long memory in ``memory_windows``.
+"""Writing and removing a memory's vectors: window 0 in ``memory_vectors`` under its
+cell of the vector index (``cells``), later windows of a long memory in ``memory_windows``.
 
 MiniLM reads at most 256 tokens, so a long memory is embedded in overlapping windows
 (``Embedder.windows``) and is as similar to a query as its most similar window. Call
@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import apsw
 
-from .schema import VECTOR_TABLE
+from .cells import key
+from .schema import VECTOR_SEQ, VECTOR_TABLE
 
 
-def write(conn: apsw.Connection, seq: int, tenant: str, vectors: list[bytes]) -> None:
-    """Store ``vectors`` (float32 blobs, window 0 first) for memory ``seq``, replacing any."""
+def write(conn: apsw.Connection, seq: int, cell: int, vectors: list[bytes]) -> None:
+    """Store ``vectors`` (float32 blobs, window 0 first) for memory ``seq``, window 0
+    in ``cell``, replacing any."""
     delete(conn, seq)
-    conn.execute(f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, ?, ?)", (seq, tenant, vectors[0]))
+    conn.execute(f"INSERT INTO {VECTOR_TABLE}(key, embedding) VALUES (?, ?)", (key(cell, seq), vectors[0]))
     conn.executemany(
         "INSERT INTO memory_windows(memory_seq, part, embedding) VALUES (?, ?, ?)",
         [(seq, part, blob) for part, blob in enumerate(vectors[1:], start=1)],
@@ -25,6 +27,5 @@ def write(conn: apsw.Connection, seq: int, tenant: str, vectors: list[bytes]) ->
 
 def delete(conn: apsw.Connection, seq: int) -> None:
     """Remove every vector of memory ``seq`` (none is fine)."""
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)).fetchone():
-        conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid = ?", (seq,))
+    conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = ?", (seq,))
     conn.execute("DELETE FROM memory_windows WHERE memory_seq = ?", (seq,))

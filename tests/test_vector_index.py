@@ -1,0 +1,231 @@
+"""The SQLite vector index (storage/sqlite/cells.py): trained cells, filters inside the
+search, a full top-k, the migration of a file whose vectors are in the old vec0 table,
+and (slow, real embeddings) recall@10 against an exact scan."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import sqlite_raw
+from conftest import LOCOMO
+from fakes import FakeEmbedder
+from memvault.storage import transfer
+from memvault.storage.query import Filters
+from memvault.storage.sqlite import cells
+from memvault.storage.sqlite.schema import MIGRATIONS, VECTOR_TABLE
+from memvault.storage.store import Store
+
+WORDS = ("deploy staging cluster kafka lunch running shoes paris budget invoice garden piano "
+         "database backup certificate rotation painting hiking recipe sister guitar laptop").split()
+DAY = 86_400_000
+
+
+@pytest.fixture
+def small_cells(monkeypatch):
+    """A store trains its cells at 200 vectors and reads 2 cells per search, so a few
+    hundred memories exercise the index as a million would."""
+    monkeypatch.setattr(cells, "TRAIN_AT", 200)
+    monkeypatch.setattr(cells, "PROBE", 2)
+
+
+def fill(store: Store, n: int, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    lines = []
+    for i in range(n):
+        lines.append(json.dumps({
+            "content": " ".join(rng.choices(WORDS, k=6)) + f" note {i}",
+            "scope": ("alpha", "beta", "gamma")[i % 3],
+            "kind": ("fact", "episode", "procedure", "preference")[i % 4],
+            "observed_at": f"2026-01-{1 + i % 28:02d}T10:00:00Z",
+            **({"tags": ["ops"]} if i % 5 == 0 else {}),
+        }))
+    report = transfer.import_lines(store, lines, tenant="t", scope="alpha")
+    assert report.imported == n
+
+
+def in_cell_zero(store: Store) -> int:
+    with sqlite_raw.connection(store) as conn:
+        return conn.execute(f"SELECT count(*) FROM {VECTOR_TABLE} WHERE key < ?", (1 << cells.CELL_SHIFT,)).fetchone()[0]
+
+
+def indexed(store: Store) -> cells.Cells:
+    """The centroids in force once the index is up to date."""
+    store.index_vectors()
+    with store.backend.read(None) as tx:
+        return tx.cells()  # type: ignore[attr-defined]
+
+
+def test_the_index_trains_cells_and_moves_every_vector_into_one(db_path, small_cells):
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 300)
+    trained = indexed(store)
+    assert trained.size == cells.cell_count(300) and in_cell_zero(store) == 0
+    # A memory written now goes straight to its cell, in its own transaction.
+    out = store.remember(tenant="t", scope="alpha", content="kafka lunch paris piano")
+    assert in_cell_zero(store) == 0 and store.get(tenant="t", id=out.id).vector_pending is False
+    store.close()
+
+
+def test_a_store_grown_fourfold_trains_a_new_generation_and_drops_the_old(db_path, small_cells):
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 210)
+    first = indexed(store)
+    fill(store, 650, seed=1)
+    second = indexed(store)
+    assert set(second.generations.tolist()) == {2} and second.ids.min() > first.ids.max()
+    assert in_cell_zero(store) == 0
+    assert maintenance_check(store) == []
+    store.close()
+
+
+def maintenance_check(store: Store) -> list[str]:
+    from memvault.storage import maintenance
+
+    return [p for p in maintenance.check(store) if "no vector yet" not in p]
+
+
+FILTERS = {
+    "tenant only": {},
+    "one scope": {"scopes": ["beta"]},
+    "two scopes": {"scopes": ["beta", "gamma"]},
+    "kinds": {"kinds": ["procedure"]},
+    "tag": {"tags": ["ops"]},
+    "since and until": {"since": 1767571200000, "until": 1767571200000 + 6 * DAY},  # 5 to 10 January 2026
+    "scope, kind and time": {"scopes": ["alpha"], "kinds": ["fact", "episode"], "since": 1767571200000},
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILTERS))
+def test_a_filtered_search_returns_only_allowed_memories_and_a_full_top_k(db_path, small_cells, name):
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 400)
+    # Another tenant, and memories of the owner that a search must skip.
+    other = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    for i in range(30):
+        other.remember(tenant="u", scope="beta", content=f"deploy staging cluster kafka {i}", kind="procedure")
+    old = store.remember(tenant="t", scope="beta", content="kafka deploy staging old plan", kind="procedure")
+    store.supersede(tenant="t", id=old.id, content="kafka deploy staging new plan")
+    gone = store.remember(tenant="t", scope="beta", content="kafka deploy staging forgotten plan", kind="procedure")
+    store.forget(tenant="t", id=gone.id)
+    store.index_vectors()
+    now = store.clock()
+    query = FakeEmbedder().embed(["kafka deploy staging cluster"])[0]
+    filters = Filters(**{"tenant": "t", "scopes": ["alpha", "beta", "gamma"], "now": now, **FILTERS[name]})  # type: ignore[arg-type]
+    k = 40
+    with store.backend.read("t") as tx:
+        found = tx.vector(filters, query, k)
+        rows = tx.rows([seq for seq, _ in found])
+        passing = tx.count(filters)
+    assert passing >= k and len(found) == k  # the owner finds its own data, a full top-k
+    for memory in rows.values():
+        assert memory.tenant == "t" and memory.scope in filters.scopes
+        assert memory.superseded_by is None and memory.forgotten_at is None and memory.id != old.id
+        assert filters.kinds is None or memory.kind in filters.kinds
+        assert filters.tags is None or set(filters.tags) <= set(memory.tags)
+        assert filters.since is None or memory.observed_at >= filters.since
+        assert filters.until is None or memory.observed_at < filters.until
+    similarities = [s for _, s in found]
+    assert similarities == sorted(similarities, reverse=True)
+    other.close()
+    store.close()
+
+
+def test_a_tenant_with_few_memories_is_searched_whole_in_a_large_file(db_path, small_cells):
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 400)
+    mine = [store.remember(tenant="small", scope="alpha", content=f"piano garden recipe {i}").id for i in range(3)]
+    store.index_vectors()
+    query = FakeEmbedder().embed(["kafka deploy"])[0]  # far from the small tenant's texts
+    with store.backend.read("small") as tx:
+        found = tx.vector(Filters(tenant="small", scopes=["alpha"], now=store.clock()), query, 10)
+        ids = {m.id for m in tx.rows([seq for seq, _ in found]).values()}
+    assert ids == set(mine)
+    store.close()
+
+
+def test_a_file_with_vectors_in_the_old_vec0_table_keeps_them(db_path):
+    """Schema version 4 files keep window 0 vectors in a vec0 table; the migration
+    moves them, searchable at once, with no vector made again."""
+    from memvault.storage.sqlite.db import open_connection, write_transaction
+
+    conn = open_connection(db_path)
+    conn.create_scalar_function("memvault_nfc", lambda s: s, 1)
+    conn.create_scalar_function("memvault_tag", lambda s: s, 1)
+    conn.create_scalar_function("memvault_hash", lambda s: s, 1)
+    vectors = FakeEmbedder().embed([f"kafka staging deploy number {i}" for i in range(5)])
+    with write_transaction(conn):
+        for step in MIGRATIONS[:4]:
+            conn.execute(step)  # type: ignore[arg-type]
+        conn.execute("PRAGMA user_version = 4")
+        conn.execute(f"CREATE VIRTUAL TABLE {VECTOR_TABLE} USING vec0(tenant TEXT PARTITION KEY,"
+                     " embedding float[64] distance_metric=cosine)")
+        conn.executemany("INSERT INTO settings(key, value) VALUES (?, ?)", [("model_id", "fake-bow@1"), ("model_dim", "64")])
+        for i, v in enumerate(vectors, start=1):
+            conn.execute(
+                "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, observed_at,"
+                " recorded_at, vector_pending) VALUES (?, 't', 's', 'fact', ?, ?, 5, 0, 0, 0)",
+                (f"0190a000-0000-7000-8000-00000000000{i}", f"kafka staging deploy number {i - 1}", f"h{i}"),
+            )
+            conn.execute(f"INSERT INTO {VECTOR_TABLE}(rowid, tenant, embedding) VALUES (?, 't', ?)", (i, v.tobytes()))
+        conn.execute("INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash) VALUES ('t', 'k', 2, 'h2')")
+    conn.close()
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    with store.backend.read("t") as tx:
+        found = tx.vector(Filters(tenant="t", scopes=["s"], now=1), vectors[2], 5)
+        assert len(found) == 5 and found[0][0] == 3 and found[0][1] == pytest.approx(1.0, abs=1e-5)
+    with store.backend.read("t") as tx:  # the key, now timed from its memory's recording
+        assert tx.idempotency_key("t", "k") == ("0190a000-0000-7000-8000-000000000002", "h2")
+    assert maintenance_check(store) == []
+    with sqlite_raw.connection(store) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert raw.execute("SELECT recorded_at FROM idempotency_keys").fetchall() == [(0,)]
+        assert raw.execute("SELECT type FROM sqlite_master WHERE name = ?", (VECTOR_TABLE,)).fetchone() == ("table",)
+    store.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (LOCOMO / "memories.jsonl").exists(), reason="LoCoMo data folder ../shared/eval/locomo absent")
+def test_vector_recall_at_10_against_an_exact_scan_on_real_embeddings(db_path, real_embedder, monkeypatch):
+    """LoCoMo turns with the real model: the index (trained at 1,000 vectors so that
+    3,962 turns use it) finds at least 98 % of the exact top 10 of LoCoMo's questions."""
+    folder = LOCOMO
+    monkeypatch.setattr(cells, "TRAIN_AT", 1000)
+    turns = [json.loads(line) for line in (folder / "memories.jsonl").read_text().splitlines()]
+    questions = [json.loads(line)["question"] for line in (folder / "queries.jsonl").read_text().splitlines()][:300]
+    store = Store(db_path, real_embedder)
+    transfer.import_lines(store, (json.dumps({"content": t["text"]}) for t in turns), tenant="t", scope="s")
+    store.index_vectors()
+    with store.backend.read("t") as tx:
+        assert tx.cells().size == cells.cell_count(len(turns))  # type: ignore[attr-defined]
+    with sqlite_raw.connection(store) as conn:
+        stored = conn.execute(f"SELECT key & {cells.SEQ_MASK}, embedding FROM {VECTOR_TABLE}").fetchall()
+    seqs = np.array([s for s, _ in stored])
+    matrix = np.frombuffer(b"".join(e for _, e in stored), dtype=np.float32).reshape(len(stored), -1)
+    filters = Filters(tenant="t", scopes=["s"], now=store.clock())
+    hits = 0
+    for q in real_embedder.embed(questions):
+        exact = set(seqs[np.argsort(-(matrix @ q))[:10]].tolist())
+        with store.backend.read("t") as tx:
+            found = {seq for seq, _ in tx.vector(filters, q, 10)}
+        hits += len(exact & found)
+    assert hits / (10 * len(questions)) >= 0.98
+    store.close()
+
+
+def test_every_vector_lookup_by_memory_uses_the_index_not_a_scan(db_path):
+    from memvault.storage.sqlite import sql
+
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    store.remember(tenant="t", scope="s", content="hello world")
+    filters = Filters(tenant="t", scopes=["s"], now=store.clock())
+    queries = [sql.vector_sql(filters, 10, None), sql.similarity_sql([1, 2]), (sql.pair_similarity_sql(), (1, 2))]
+    with sqlite_raw.connection(store) as conn:
+        for query, params in queries:
+            bind = {**params, "vector": b"\0" * 256} if isinstance(params, dict) else params
+            plan = " / ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, bind))
+            assert "memory_vectors_seq" in plan and "SCAN v" not in plan, plan
+    store.close()
