@@ -38,7 +38,7 @@ from pathlib import Path
 from locomo_data import Query, Turn, load, score
 from pgtemp import databases
 
-from memvault.storage.embeddings import Embedder
+from memvault.storage.embeddings import INTEGER, VARIANT_NAMES, Embedder
 from memvault.storage.store import Store
 from memvault.storage.timefmt import parse_iso
 from memvault.tools import handlers
@@ -195,9 +195,12 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the full report here")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="sqlite")
     parser.add_argument("--pg-url", help="PostgreSQL server to create the databases on (default: a temporary one)")
+    parser.add_argument("--variant", choices=sorted(VARIANT_NAMES), default=INTEGER,
+                        help="variant of the packaged model (default: integer, what new stores use)")
     args = parser.parse_args()
     holdout = {c for c in args.holdout.split(",") if c}
     embedder = Embedder()
+    embedder.follow(f"{VARIANT_NAMES[args.variant]}@")
     reports: dict[str, dict] = {}
     backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:

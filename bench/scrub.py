@@ -54,6 +54,9 @@ class RandomEmbedder:
     def load(self) -> None:
         return None
 
+    def follow(self, model_id: str | None) -> None:
+        return None
+
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.empty((len(texts), DIM), dtype=np.float32)
         for i, text in enumerate(texts):

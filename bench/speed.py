@@ -2,13 +2,16 @@
 
 Usage: python bench/speed.py [--memories 5000] [--starts 10] [--backend sqlite|postgresql|both] [--pg-url URL]
                               [--corpus real|synthetic] [--eval ../shared/eval]
+                              [--variant integer|dequantised|both]
 
 1. Process start to the ``initialize`` response, for ``memvault serve`` and for a
    bare MCP SDK server that only imports ``mcp.server.mcpserver`` (measured
    alternately in the same run; medians reported).
 2. ``remember`` of N memories, then 300 ``recall`` calls at N memories, through the
    Store with the real model (query embedding included), p50/p95 in ms, on each
-   backend asked for (PostgreSQL: the server of ``--pg-url``, else a temporary one).
+   backend asked for (PostgreSQL: the server of ``--pg-url``, else a temporary one),
+   for each variant of the packaged model asked for (``storage/int8model.py``), with
+   the time to embed one question alone beside it.
 
 Corpus ``real`` (default): the memories are the turns of ``eval/locomo`` and the agent
 memories of ``eval/agentic``, again with the speaker's name in front when N is larger
@@ -106,6 +109,8 @@ def main() -> None:
     parser.add_argument("--corpus", choices=("real", "synthetic"), default="real")
     parser.add_argument("--eval", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "eval",
                         help="folder holding locomo/ and agentic/ (corpus real)")
+    parser.add_argument("--variant", choices=("integer", "dequantised", "both"), default="integer",
+                        help="variant of the packaged model (default: integer, what new stores use)")
     args = parser.parse_args()
     texts, questions = corpus(args.corpus, args.eval, args.memories)
     import os
@@ -120,15 +125,26 @@ def main() -> None:
         print(f"start-up to initialize: bare SDK server {b:.3f} s, memvault {m:.3f} s, difference {m - b:+.3f} s "
               f"(median of {args.starts})")
 
-        from memvault.storage.embeddings import Embedder
+        from memvault.storage.embeddings import VARIANT_NAMES, Embedder
 
-        embedder = Embedder()
         backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
+        variants = ("integer", "dequantised") if args.variant == "both" else (args.variant,)
         with contextlib.ExitStack() as stack:
             new_pg = stack.enter_context(databases(args.pg_url)) if "postgresql" in backends else None
-            for backend in backends:
-                db = Path(tmp) / "speed.db" if backend == "sqlite" else new_pg("bench_speed")  # type: ignore[misc]
-                latencies(backend, db, embedder, texts, questions)
+            for variant in variants:
+                embedder = Embedder()
+                embedder.follow(f"{VARIANT_NAMES[variant]}@")
+                embedder.embed(questions[:20])  # loaded and warm
+                alone = []
+                for query in questions:
+                    start = time.perf_counter()
+                    embedder.embed([query])
+                    alone.append((time.perf_counter() - start) * 1000)
+                print(f"model {embedder.model_id}: one question embedded alone: p50 {statistics.median(alone):.1f} ms")
+                for backend in backends:
+                    db = (Path(tmp) / f"speed-{variant}.db" if backend == "sqlite"
+                          else new_pg(f"bench_speed_{variant}"))  # type: ignore[misc]
+                    latencies(f"{backend}, {variant}", db, embedder, texts, questions)
 
 
 def latencies(backend: str, db: Path | str, embedder: object, texts: list[str], questions: list[str]) -> None:

@@ -328,8 +328,26 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         finally:
             store.close()
     except MemvaultError as exc:
-        _err(str(exc))
+        _err(_in_cli_words(exc))
         return 1
+
+
+# The tools' argument names that the command line spells otherwise.
+FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "kinds": "--kind", "kind": "--kind", "tags": "--tag",
+         "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
+         "reason": "--reason", "scope": "--scope", "tenant": "--tenant"}
+
+
+def _in_cli_words(exc: Exception) -> str:
+    """``exc``'s message, an invalid argument named as the command line spells it
+    (``kinds[0]`` is ``--kind``, ``content`` is ``TEXT``)."""
+    from memvault.storage.errors import InvalidInput
+
+    if isinstance(exc, InvalidInput):
+        flag = FLAGS.get(exc.field.split("[")[0])
+        if flag is not None:
+            return f"{flag}: {exc.reason}"
+    return str(exc)
 
 
 def _emit(args: argparse.Namespace, result: Any, text: Callable[[], str]) -> int:

@@ -32,6 +32,7 @@ class InvalidInput(MemvaultError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
+        self.reason = message
 
 
 class NotFound(MemvaultError):

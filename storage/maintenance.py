@@ -71,7 +71,9 @@ def fill_pending(
 
 
 def reindex(store: Store, progress: Progress | None = None) -> int:
-    """Rebuild the keyword index and every vector with the store's current model.
+    """Rebuild the keyword index and every vector with the store's current model (for the
+    packaged model: its integer variant, also when the store's vectors came from the
+    de-quantised one, see ``embeddings.Embedder.follow``).
 
     One transaction rebuilds the keyword index; the next drops every vector,
     records the current model, marks every memory pending and notes that a
@@ -86,6 +88,7 @@ def reindex(store: Store, progress: Progress | None = None) -> int:
     store.backend.rebuild_keyword_index()
     if store.embedder is None:
         raise ModelUnavailable("no embedding model configured")
+    store.embedder.follow(None)  # a store made by the de-quantised packaged model moves to the integer one
     store.embedder.load()
     assert store.embedder.model_id is not None and store.embedder.dim
     if store.backend.settings().get(REINDEX_UNDER_WAY) != store.embedder.model_id:

@@ -105,6 +105,11 @@ class Store:
         self.embedder = embedder
         self.clock = clock
         self.backend = open_backend(db, busy_timeout_ms)
+        if embedder is not None:
+            with self.backend.read(None) as tx:
+                recorded = tx.model()
+            if recorded is not None:
+                embedder.follow(recorded[0])
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
         self._scrubbing: Future[bool] | None = None
@@ -152,7 +157,8 @@ class Store:
         if recorded is not None and recorded[0] != self.embedder.model_id:
             return (
                 f"the database's vectors come from model {recorded[0]} but this server runs "
-                f"{self.embedder.model_id}: keyword search only until `memvault reindex` is run"
+                f"{self.embedder.model_id}: keyword search only until this server restarts with that model "
+                "or `memvault reindex` is run"
             )
         if recorded is not None and recorded[1] != self.embedder.dim:
             return (

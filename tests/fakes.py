@@ -21,6 +21,9 @@ class FakeEmbedder:
     def load(self) -> None:
         return None
 
+    def follow(self, model_id: str | None) -> None:
+        return None
+
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for i, text in enumerate(texts):

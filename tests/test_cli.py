@@ -306,3 +306,24 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     assert code == 0 and out.startswith(f"{new} expired at "), err
     code, out, err = run(capsys, "show", old, "--db", str(db_path))
     assert code == 0 and "Standup is at 9:15" in out and f"{new} expired " in out, err
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["recall", "x", "--kind", "bogus"], "--kind: 'bogus' is not one of"),
+    (["list", "--kind", "fact", "--kind", "nope"], "--kind: 'nope' is not one of"),
+    (["recall", "x", "--tag", "ok", "--tag", " "], "--tag: "),
+    (["remember", "x", "--importance", "11"], "--importance: is 11"),
+    (["recall", "x", "--since", "last thursdayish"], "--since: "),
+    (["recall", "x", "--limit", "0"], "--limit: "),
+    (["remember", "   "], "TEXT: must not be empty"),
+])
+def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys, argv, named):
+    run(capsys, "remember", "something to open the database with", "--db", str(db_path))
+    code, out, err = run(capsys, *argv, "--db", str(db_path))
+    assert code == 1 and out == "" and err.startswith(f"memvault: {named}")
+    assert "kinds[" not in err and "tags[" not in err and "content:" not in err
+    store = Store(db_path)
+    try:  # nothing was written by the refused command
+        assert len(store.list_memories(tenant="default", scopes=["default"])) == 1
+    finally:
+        store.close()
