@@ -104,8 +104,7 @@ def gather(
     coverage = dict.fromkeys(seqs, 0.0)
     for seq, (own, context) in terms.items():
         coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context))
-    unknown_password = asks_for_password(words_query) and not any(
-        tx.contains(filters, [[w]]) for w in PASSWORD_WORDS)
+    unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown_names(tx, filters, words_query), unknown_password)
 

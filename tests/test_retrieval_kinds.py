@@ -317,8 +317,8 @@ def test_memories_observed_in_the_time_named_are_candidates_beyond_the_closest_o
 def test_a_newer_episode_outdates_an_older_fact_on_the_same_subject(real_store):
     remember(real_store, "Training environment: conda env 'tern' with PyTorch 2.3.1 and CUDA 12.1.", kind="fact",
              observed_at="2024-03-01T09:00:00Z")
-    newer = remember(real_store, "Rebuilt the tern env on PyTorch 2.5.1 as part of the move to FSDP2.",
+    newer = remember(real_store, "Rebuilt the conda env 'tern' on PyTorch 2.5.1 and CUDA 12.4 for the move to FSDP2.",
                      kind="episode", observed_at="2024-11-20T09:00:00Z")
     remember(real_store, "The office printer on floor two is out of toner again.", kind="episode",
              observed_at="2024-12-01T09:00:00Z")
-    assert top_ids(real_store, "Which PyTorch version is the tern environment on?")[:1] == [newer]
+    assert top_ids(real_store, "Which PyTorch version does the tern env use?")[:1] == [newer]
