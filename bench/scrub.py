@@ -34,6 +34,7 @@ import numpy as np
 
 from memvault.storage import validate
 from memvault.storage.backend import NewRow
+from memvault.storage.embeddings import Embedded
 from memvault.storage.ids import new_id
 from memvault.storage.query import Filters
 from memvault.storage.sqlite import backend as sqlite_backend
@@ -50,12 +51,16 @@ class RandomEmbedder:
     model_id = "bench-random@384"
     dim = DIM
     error = None
+    preparing = False
 
     def load(self) -> None:
         return None
 
-    def follow(self, model_id: str | None) -> None:
-        return None
+    def follow(self, model_id: str | None) -> bool:
+        return False
+
+    def embed_as(self, texts: list[str]) -> Embedded:
+        return Embedded(self.model_id, self.embed(texts))
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.empty((len(texts), DIM), dtype=np.float32)

@@ -384,7 +384,7 @@ def _recall(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
-    found = handlers.list_memories(store, caller, limit=args.limit or 20, **_filters(args))
+    found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit, **_filters(args))
     return _emit(args, found, lambda: text.recall_text(found, full_ids=True, person=True))
 
 

@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ModelUnavailable
 
@@ -49,6 +49,14 @@ WINDOW_TOKENS = 128
 WINDOW_OVERLAP = 32
 MAX_WINDOWS = 64
 RETRY_AFTER_S = 60.0  # a failed model load is tried again after this long
+
+
+class Embedded(NamedTuple):
+    """Vectors and the id of the model that made them: float32 (n, dim), rows unit-norm.
+    A write stores them only under that model (``Writer.claim_model``)."""
+
+    model_id: str
+    vectors: np.ndarray
 
 
 def bundled_tokenizer_path() -> Path:
@@ -91,22 +99,38 @@ class Embedder:
         self._tokenizer: object | None = None
         self._counter: object | None = None
         self.variant = INTEGER
+        self._preparing = False
 
-    def follow(self, model_id: str | None) -> None:
-        """Run the packaged variant that made ``model_id`` (a database's recorded model),
-        or the integer variant for any other id or None; a custom model folder ignores it.
+    def follow(self, model_id: str | None) -> bool:
+        """Run the packaged variant that made ``model_id`` (a database's recorded model), or
+        the integer variant for None; any other id, or a custom model folder, changes nothing.
+        True when the variant changed: the model is unloaded, the next use loads the other.
 
-        Call it before the first embedding for a database (``Store`` does when it opens a
-        database that has vectors; ``maintenance.reindex`` calls it with None); a change of
-        variant unloads the model, and the next use loads the other one.
+        ``Store`` calls it when it opens a database with vectors and when another process
+        has moved the database to the other variant (``memvault reindex``);
+        ``maintenance.reindex`` calls it with None. Vectors made before the change keep
+        their model's id (:meth:`embed_as`), so they are never stored under the other one.
         """
         if self.model_dir is not None:
-            return
-        wanted = next((v for v, name in VARIANT_NAMES.items()
-                       if model_id is not None and model_id.startswith(f"{name}@")), INTEGER)
+            return False
+        if model_id is None:
+            wanted = INTEGER
+        else:
+            named = [v for v, name in VARIANT_NAMES.items() if model_id.startswith(f"{name}@")]
+            if not named:
+                return False
+            wanted = named[0]
         with self._lock:
-            if wanted != self.variant:
-                self.variant, self._session, self.model_id, self.error = wanted, None, None, None
+            if wanted == self.variant:
+                return False
+            self.variant, self._session, self.model_id, self.error = wanted, None, None, None
+            return True
+
+    @property
+    def preparing(self) -> bool:
+        """True while another thread derives the integer variant (the first start on a
+        machine, seconds): callers that must not wait report a degraded result instead."""
+        return self._preparing
 
     def _paths(self) -> tuple[Path, Path]:
         if self.model_dir is not None:
@@ -160,23 +184,30 @@ class Embedder:
                     raise ModelUnavailable(
                         f"checksum mismatch for {path}: sha256 {actual}, expected {expected}; reinstall memvault"
                     )
-        run_path = model_path
+        run_path: Path | bytes = model_path
         try:
             import numpy as np
             import onnxruntime as ort
             from tokenizers import Tokenizer
 
             if self.model_dir is None and self.variant == INTEGER:
-                from .int8model import cached
+                from . import int8model
 
-                run_path = cached(model_path, model_sha)
+                run_path = int8model.cached_path(model_sha)
+                if not int8model.intact(run_path):
+                    self._preparing = True
+                    try:
+                        run_path = int8model.build(model_path, run_path)
+                    finally:
+                        self._preparing = False
 
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
             tokenizer.enable_padding()  # pad to the longest text in the batch
             options = ort.SessionOptions()
             options.log_severity_level = 3
-            session = ort.InferenceSession(str(run_path), options, providers=["CPUExecutionProvider"])
+            source = run_path if isinstance(run_path, bytes) else str(run_path)
+            session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
             probe = tokenizer.encode_batch(["memvault"])
             ids = np.array([e.ids for e in probe], dtype=np.int64)
             out = session.run(
@@ -186,7 +217,7 @@ class Embedder:
         except ModelUnavailable:
             raise
         except Exception as exc:  # onnx, onnxruntime and tokenizers raise their own many types
-            raise ModelUnavailable(f"cannot load the embedding model from {run_path}: {exc}") from exc
+            raise ModelUnavailable(f"cannot load the embedding model from {model_path}: {exc}") from exc
         self.dim = int(out.shape[-1])
         name = VARIANT_NAMES[self.variant] if self.model_dir is None else "custom"
         self.model_id = f"{name}@{model_sha[:16]}"
@@ -202,10 +233,19 @@ class Embedder:
         Raises:
             ModelUnavailable: the model cannot be loaded.
         """
+        return self.embed_as(texts).vectors
+
+    def embed_as(self, texts: list[str]) -> Embedded:
+        """Like :meth:`embed`, with the id of the model that made the vectors (taken with
+        the session, so a concurrent :meth:`follow` cannot mislabel them)."""
         import numpy as np
 
-        self.load()
-        session, tokenizer = self._session, self._tokenizer
+        while True:
+            self.load()
+            with self._lock:
+                session, tokenizer, model_id = self._session, self._tokenizer, self.model_id
+            if session is not None:  # else follow() unloaded it just now: load the other variant
+                break
         vectors = []
         for start in range(0, len(texts), BATCH_SIZE):
             batch = tokenizer.encode_batch(texts[start : start + BATCH_SIZE])  # type: ignore[attr-defined]
@@ -218,9 +258,10 @@ class Embedder:
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             vectors.append(pooled / np.maximum(norms, 1e-12))
+        assert model_id is not None
         if not vectors:
-            return np.zeros((0, self.dim or 0), dtype=np.float32)
-        return np.concatenate(vectors).astype(np.float32)
+            return Embedded(model_id, np.zeros((0, self.dim or 0), dtype=np.float32))
+        return Embedded(model_id, np.concatenate(vectors).astype(np.float32))
 
     def windows(self, text: str) -> list[str]:
         """``text`` and, when it is longer than the model reads, its overlapping windows.

@@ -14,8 +14,8 @@ cosine to the packaged model's vectors >= 0.98 (mean 0.992), the same
 retrieval figures within noise (README, "Speed").
 
 The derived file is built once per packaged model and onnxruntime version into
-the user's cache folder (a few seconds), with a ``.sha256`` beside it that is
-checked on every load, so a damaged or half-written file is built again.
+the user's cache folder (about 10 s on a 2-core machine), with a ``.sha256`` beside
+it that is checked on every load, so a damaged or half-written file is built again.
 """
 
 from __future__ import annotations
@@ -31,36 +31,45 @@ from .errors import ModelUnavailable
 log = logging.getLogger(__name__)
 
 
-def cached(source: Path, source_sha: str) -> Path:
-    """The derived model of ``source`` (whose sha256 is ``source_sha``), built if needed.
-
-    Returns a path in ``platformdirs.user_cache_path("memvault")/models``; when that
-    folder cannot be written, a file in a temporary folder (built on every start,
-    logged as a warning).
-
-    Raises:
-        ModelUnavailable: the derivation fails (onnx missing, a weight changed).
-    """
+def cached_path(source_sha: str) -> Path:
+    """Where the derived model of the packaged file with sha256 ``source_sha`` is kept:
+    ``platformdirs.user_cache_path("memvault")/models``, one file per onnxruntime version."""
     import onnxruntime
     from platformdirs import user_cache_path
 
     name = f"minilm-matmulinteger-{source_sha[:16]}-ort{onnxruntime.__version__}.onnx"
-    target = user_cache_path("memvault") / "models" / name
-    if _intact(target):
-        return target
+    return user_cache_path("memvault") / "models" / name
+
+
+def build(source: Path, target: Path) -> Path | bytes:
+    """Derive ``source`` into ``target`` unless another process just did; returns ``target``.
+
+    Processes starting together derive it once: the others wait on a file lock beside
+    it, then find it made. When ``target``'s folder cannot be written, the model is
+    derived in a temporary folder, read into memory and the folder removed: the bytes
+    are returned (logged as a warning; every start pays the derivation again).
+
+    Raises:
+        ModelUnavailable: the derivation fails (onnx missing, a weight changed).
+    """
+    from filelock import FileLock
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        derive(source, target)
+        with FileLock(target.with_name(target.name + ".lock")):
+            if not intact(target):
+                derive(source, target)
         return target
     except OSError as exc:
-        fallback = Path(tempfile.mkdtemp(prefix="memvault-model-")) / name
-        log.warning("cannot write the derived model to %s (%s); built in %s for this run only",
-                    target.parent, exc, fallback.parent)
-        derive(source, fallback)
-        return fallback
+        log.warning("cannot write the derived model to %s (%s); deriving it for this run only",
+                    target.parent, exc)
+        with tempfile.TemporaryDirectory(prefix="memvault-model-") as tmp:
+            fallback = Path(tmp) / target.name
+            derive(source, fallback)
+            return fallback.read_bytes()
 
 
-def _intact(path: Path) -> bool:
+def intact(path: Path) -> bool:
     """True when ``path`` and its ``.sha256`` exist and agree."""
     stamp = path.with_name(path.name + ".sha256")
     try:
@@ -93,11 +102,12 @@ def derive(source: Path, target: Path) -> None:
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as exc:
         raise ModelUnavailable(f"cannot derive the integer model: {exc}") from exc
-    log.info("deriving the integer model from %s (once per model and onnxruntime version)", source)
+    log.warning("preparing the embedding model's integer variant from %s: once per machine and "
+                "onnxruntime version, about 10 s", source)
     model = onnx.load(str(source))
     originals = _fold_matmul_weights(model)
     root = logging.getLogger()
-    root.addFilter(_without_preprocessing_advice)
+    root.addFilter(_only_warnings)
     try:
         with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
             folded, quantised = Path(tmp) / "folded.onnx", Path(tmp) / "quantised.onnx"
@@ -110,14 +120,15 @@ def derive(source: Path, target: Path) -> None:
             os.replace(quantised, target)
             os.replace(stamp, target.with_name(target.name + ".sha256"))
     finally:
-        root.removeFilter(_without_preprocessing_advice)
+        root.removeFilter(_only_warnings)
     log.info("derived the integer model %s", target)
 
 
-def _without_preprocessing_advice(record: logging.LogRecord) -> bool:
-    """Drops the quantiser's advice to pre-process (shape inference and graph fusions,
-    which matter for static quantisation of convolutions, not for MatMul weights)."""
-    return not str(record.msg).startswith("Please consider to run pre-processing")
+def _only_warnings(record: logging.LogRecord) -> bool:
+    """The quantiser logs its progress through the root logger: keep its warnings, but
+    not its notes nor its advice to pre-process (shape inference and graph fusions, which
+    matter for static quantisation of convolutions, not for MatMul weights)."""
+    return record.levelno >= logging.WARNING and not str(record.msg).startswith("Please consider to run pre-processing")
 
 
 def _fold_matmul_weights(model: object) -> dict[str, object]:

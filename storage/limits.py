@@ -10,6 +10,7 @@ KINDS: tuple[str, ...] = ("fact", "preference", "decision", "procedure", "episod
 DEFAULT_KIND = "fact"
 
 CONTENT_MAX_CHARS = 8_000
+SPLIT_ADVICE = "Split it into several memories, one idea each."  # said when content is too long
 TAGS_MAX = 20
 TAG_MAX_CHARS = 64
 SOURCE_MAX_CHARS = 500

@@ -56,11 +56,11 @@ def fill_pending(
             return done
         last_seq = rows[-1][0]
         parts = [store.embedder.windows(content) for _, _, content in rows]
-        flat = store.embedder.embed([text for windows in parts for text in windows])
+        made = store.embedder.embed_as([text for windows in parts for text in windows])
         with store.backend.write(None) as tx:
             start = 0
             for (seq, _, content), windows in zip(rows, parts, strict=True):
-                vectors = store.writable_vectors(tx, list(flat[start : start + len(windows)]))
+                vectors = store.writable_vectors(tx, made._replace(vectors=made.vectors[start : start + len(windows)]))
                 if vectors is None:
                     raise ModelUnavailable("the database's model changed while filling vectors: run memvault reindex")
                 start += len(windows)

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import history, validate
 from .backend import Backend, NewRow, Reader, Writer
-from .embeddings import Embedder
+from .embeddings import Embedded, Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable
 from .ids import new_id
 from .location import is_url
@@ -112,6 +112,8 @@ class Store:
                 embedder.follow(recorded[0])
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
+        # A new memory is embedded here while its secrets and duplicates are checked.
+        self._embedding = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memvault-embed-write")
         self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
         self.run_due_maintenance()
@@ -126,6 +128,7 @@ class Store:
         """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""
         self._retriever.close()
         self._background.shutdown(wait=True)
+        self._embedding.shutdown(wait=True)
         self.backend.close()
 
     # -- vectors -----------------------------------------------------------------
@@ -140,10 +143,13 @@ class Store:
             return self.recorded_model_problem(tx)
 
     def model_problem(self) -> str | None:
-        """Why this process cannot embed (no model, or it cannot load), else None. Loads the
-        model on first use: call it outside transactions."""
+        """Why this process cannot embed (no model, it cannot load, or another thread is
+        preparing it), else None. Loads the model on first use: call it outside transactions."""
         if self.embedder is None:
             return "no embedding model configured: keyword search only"
+        if self.embedder.preparing:
+            return ("embedding model being prepared (the first start on this machine, about 10 s): keyword "
+                    "search only, new memories get their vectors when it is ready")
         try:
             self.embedder.load()
         except ModelUnavailable as exc:
@@ -154,6 +160,11 @@ class Store:
         """Why the database's vectors cannot be used with this process's (loaded) model, else None."""
         assert self.embedder is not None
         recorded = tx.model()
+        if recorded is not None and recorded[0] != self.embedder.model_id and self.embedder.follow(recorded[0]):
+            return (
+                f"the database's vectors now come from model {recorded[0]} (`memvault reindex` moved them): "
+                "this server switches to it; keyword search only for this call"
+            )
         if recorded is not None and recorded[0] != self.embedder.model_id:
             return (
                 f"the database's vectors come from model {recorded[0]} but this server runs "
@@ -167,21 +178,21 @@ class Store:
             )
         return None
 
-    def embed_memory(self, text: str, reason: str | None) -> tuple[list[np.ndarray] | None, str | None]:
+    def embed_memory(self, text: str, reason: str | None) -> tuple[Embedded | None, str | None]:
         """The vectors of ``text``'s windows (window 0 first), or None and why not
         (``reason``: :meth:`vector_status`, read by the caller)."""
         if reason is not None:
             return None, reason
         assert self.embedder is not None
-        return list(self.embedder.embed(self.embedder.windows(text))), None
+        return self.embedder.embed_as(self.embedder.windows(text)), None
 
-    def writable_vectors(self, tx: Writer, vectors: list[np.ndarray] | None) -> list[np.ndarray] | None:
-        """Inside a write: ``vectors`` when vectors of our model may be stored (recording the
-        model on first use), else None (the memory's vector stays pending)."""
-        if vectors is None:
+    @staticmethod
+    def writable_vectors(tx: Writer, made: Embedded | None) -> list[np.ndarray] | None:
+        """Inside a write: ``made``'s vectors when vectors of their model may be stored
+        (recording the model on first use), else None (the memory's vector stays pending)."""
+        if made is None:
             return None
-        assert self.embedder is not None and self.embedder.model_id is not None and self.embedder.dim
-        return vectors if tx.claim_model(self.embedder.model_id, self.embedder.dim) else None
+        return list(made.vectors) if tx.claim_model(made.model_id, int(made.vectors.shape[1])) else None
 
     # -- writing -----------------------------------------------------------------
 
@@ -198,7 +209,7 @@ class Store:
 
     def _new_row(
         self, tx: Writer, *, tenant: str, scope: str, kind: str, content: str, tags: list[str], importance: int,
-        source: str | None, observed_at: int, expires_at: int | None, vectors: list[np.ndarray] | None,
+        source: str | None, observed_at: int, expires_at: int | None, vectors: Embedded | None,
         supersedes: str | None = None, idempotency_key: str | None = None,
     ) -> NewRow:
         """The row of a new memory (see :meth:`episode_context`)."""
@@ -297,6 +308,10 @@ class Store:
         if idempotency_key is not None and key is None:
             raise InvalidInput("idempotency_key", "must not be empty (leave it out instead)")
         observed, expires = validate.times(observed_at, expires_at, self.clock())
+        status = self.model_problem()
+        # The embedding (most of a new memory's cost) runs while the checks below run; a
+        # refused or repeated memory drops it.
+        embedding = self._embedding.submit(self.embed_memory, text, status)
         self._refuse_secrets(
             content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
         )
@@ -307,18 +322,17 @@ class Store:
         }
         content_hash = validate.content_hash(text)
         scope = str(fields["scope"])
-        status = self.model_problem()
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
-            status = status or (self.recorded_model_problem(tx) if existing is None else None)
+            recorded = self.recorded_model_problem(tx) if existing is None and status is None else None
         if existing is not None:
             return existing
-        vectors, degraded = self.embed_memory(text, status)
+        vectors, degraded = embedding.result() if recorded is None else (None, recorded)
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
             if existing is not None:
                 return existing
-            similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
+            similar = self._similar(tx, tenant, scope, vectors.vectors[0]) if vectors else []
             if check_similar and similar:
                 return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
             row = self._new_row(

@@ -28,8 +28,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from . import history, validate
 from .backend import NewRow, Reader
+from .embeddings import Embedded
 from .errors import Conflict, InvalidInput, ModelUnavailable
 from .ids import new_id
 from .limits import REASON_MAX_CHARS, SOURCE_MAX_CHARS
@@ -210,6 +213,7 @@ class _Import:
     failed: list[LineError] = field(default_factory=list)
     degraded: str | None = None
     successors: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    model_id: str | None = None  # of the batch's vectors
 
     def batch(self, chunk: list[tuple[int, str]]) -> None:
         """Check, embed and write one batch of lines, counting what happened."""
@@ -235,7 +239,7 @@ class _Import:
         with self.store.backend.read(self.tenant) as tx:
             new = [(number, row) for number, row, _ in checked if not self._already_there(tx, row, now)]
         self.skipped += len(checked) - len(new)
-        new, reason = _with_vectors(self.store, new)
+        new, reason, self.model_id = _with_vectors(self.store, new)
         self.degraded = reason or self.degraded
         try:
             outcomes = self._write(new, now)
@@ -298,7 +302,8 @@ class _Import:
                 )
                 written = replace(
                     row, superseded_by=None, supersede_reason=None, context_seq=context,
-                    vectors=self.store.writable_vectors(tx, row.vectors),
+                    vectors=self.store.writable_vectors(tx, Embedded(self.model_id, np.stack(row.vectors))
+                                                        if row.vectors is not None and self.model_id else None),
                 )
                 tx.insert(written)
                 successor = self.successors.get(written.id)
@@ -317,23 +322,26 @@ def _error(number: int, exc: InvalidInput) -> LineError:
     return LineError(number, exc.field, message[len(prefix):] if message.startswith(prefix) else message)
 
 
-def _with_vectors(store: Store, rows: list[tuple[int, NewRow]]) -> tuple[list[tuple[int, NewRow]], str | None]:
-    """``rows`` with the vectors of their windows, made in one embedding call, or
-    unchanged (vectors pending) and the reason no vectors can be made."""
+def _with_vectors(
+    store: Store, rows: list[tuple[int, NewRow]]
+) -> tuple[list[tuple[int, NewRow]], str | None, str | None]:
+    """``rows`` with the vectors of their windows, made in one embedding call, and the
+    id of the model that made them; or ``rows`` unchanged (vectors pending), the reason
+    no vectors can be made, and None."""
     reason = store.vector_status()
     if reason is not None or not rows:
-        return rows, reason
+        return rows, reason, None
     assert store.embedder is not None
     windows = [store.embedder.windows(row.content) for _, row in rows]
     try:
-        flat = store.embedder.embed([text for parts in windows for text in parts])
+        made = store.embedder.embed_as([text for parts in windows for text in parts])
     except ModelUnavailable as exc:
-        return rows, f"embedding model unavailable ({exc}): imported memories wait for vectors"
+        return rows, f"embedding model unavailable ({exc}): imported memories wait for vectors", None
     out, start = [], 0
     for (number, row), parts in zip(rows, windows, strict=True):
-        out.append((number, replace(row, vectors=list(flat[start : start + len(parts)]))))
+        out.append((number, replace(row, vectors=list(made.vectors[start : start + len(parts)]))))
         start += len(parts)
-    return out, None
+    return out, None, made.model_id
 
 
 def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow, dict[str, str]]:

@@ -53,8 +53,7 @@ def content(value: str, field: str = "content") -> str:
     if len(text) > limits.CONTENT_MAX_CHARS:
         raise InvalidInput(
             field,
-            f"is {len(text):,} characters; the limit is {limits.CONTENT_MAX_CHARS:,}. "
-            "Split it into several memories, one idea each.",
+            f"is {len(text):,} characters; the limit is {limits.CONTENT_MAX_CHARS:,}. {limits.SPLIT_ADVICE}",
         )
     return text
 

@@ -11,13 +11,28 @@ from pathlib import Path
 import pytest
 from fakes import Clock, FakeEmbedder
 
-from memvault.storage.embeddings import Embedder
+from memvault.storage import int8model
+from memvault.storage.embeddings import MODEL_SHA256, Embedder
 from memvault.storage.store import Store
 
 pytest_plugins = ["pg"]  # the pg_server and pg_url fixtures (PostgreSQL)
 
 REPO = Path(__file__).resolve().parent.parent
 LOCOMO = REPO.parent / "shared" / "eval" / "locomo"
+
+# The integer model is derived once into the user cache (storage/int8model.py). Tests that
+# give a process another HOME keep that cache where it is, instead of deriving it again;
+# tests of the derivation itself set XDG_CACHE_HOME.
+if "XDG_CACHE_HOME" not in os.environ:
+    os.environ["XDG_CACHE_HOME"] = str(Path.home() / ".cache")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def prepared_model() -> None:
+    """Derive the model's integer variant first when this machine's cache lacks it, so
+    servers that tests start do not answer their first calls while still preparing it."""
+    if not int8model.intact(int8model.cached_path(MODEL_SHA256)):
+        Embedder().load()
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ import re
 
 import numpy as np
 
+from memvault.storage.embeddings import Embedded
+
 
 class FakeEmbedder:
     """Deterministic bag-of-words vectors (hashed words, 64 dims) for fast unit tests.
@@ -17,12 +19,16 @@ class FakeEmbedder:
     model_id = "fake-bow@1"
     dim = 64
     error = None
+    preparing = False
 
     def load(self) -> None:
         return None
 
-    def follow(self, model_id: str | None) -> None:
-        return None
+    def follow(self, model_id: str | None) -> bool:
+        return False
+
+    def embed_as(self, texts: list[str]) -> Embedded:
+        return Embedded(self.model_id, self.embed(texts))
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

@@ -315,6 +315,7 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["remember", "x", "--importance", "11"], "--importance: is 11"),
     (["recall", "x", "--since", "last thursdayish"], "--since: "),
     (["recall", "x", "--limit", "0"], "--limit: "),
+    (["list", "--limit", "0"], "--limit: "),
     (["remember", "   "], "TEXT: must not be empty"),
 ])
 def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys, argv, named):

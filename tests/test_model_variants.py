@@ -3,11 +3,18 @@ kept by stores it made until `memvault reindex`, and the derived file's cache.""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
 import numpy as np
 import pytest
 
 from memvault.storage import int8model, maintenance
-from memvault.storage.embeddings import DEQUANTISED, INTEGER, VARIANT_NAMES, Embedder
+from memvault.storage.embeddings import DEQUANTISED, INTEGER, MODEL_SHA256, VARIANT_NAMES, Embedder
 from memvault.storage.store import Store
 
 pytestmark = pytest.mark.slow
@@ -63,33 +70,91 @@ def test_a_store_keeps_the_variant_that_made_its_vectors_until_reindex(db_path):
         again.close()
 
 
+def test_a_running_store_follows_a_reindex_made_by_another_process(db_path):
+    running = Store(db_path, dequantised())
+    try:
+        first = running.remember(tenant="t", scope="s", content=TEXTS[0]).id
+        other = Store(db_path, Embedder())  # `memvault reindex` in another process
+        try:
+            assert maintenance.reindex(other) == 1
+        finally:
+            other.close()
+        switching = running.recall(tenant="t", query=QUESTION, scopes=["s"])
+        assert "switches to it" in (switching.degraded or "")
+        after = running.recall(tenant="t", query=QUESTION, scopes=["s"])
+        assert after.degraded is None and after.hits[0].memory.id == first and after.hits[0].signals.vector_rank == 1
+        added = running.remember(tenant="t", scope="s", content=TEXTS[1])
+        assert added.degraded is None
+        stats = maintenance.stats(running)
+        assert stats["model_id"].startswith(VARIANT_NAMES[INTEGER] + "@") and stats["vectors_pending"] == 0
+    finally:
+        running.close()
+
+
+def test_vectors_made_before_a_switch_are_never_stored_under_the_new_model(db_path):
+    old = dequantised()
+    made = old.embed_as(TEXTS[:1])
+    store = Store(db_path, Embedder())
+    try:
+        store.remember(tenant="t", scope="s", content=TEXTS[1])  # records the integer variant
+        with store.backend.write(None) as tx:
+            assert Store.writable_vectors(tx, made) is None  # left pending, filled by the current model
+            assert Store.writable_vectors(tx, store.embedder.embed_as(TEXTS[:1])) is not None
+    finally:
+        store.close()
+
+
 def test_a_damaged_derived_file_is_built_again(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    embedder = Embedder()
-    embedder.load()
-    derived = int8model.cached(*_source())
-    assert derived.is_relative_to(tmp_path)
-    reference = embedder.embed(TEXTS[:2])
-    derived.write_bytes(derived.read_bytes()[: 1000])  # a half-written file
-    again = Embedder()
-    assert np.allclose(again.embed(TEXTS[:2]), reference, atol=1e-6)
-    assert int8model._intact(derived)
+    reference = Embedder().embed(TEXTS[:2])
+    derived = int8model.cached_path(MODEL_SHA256)
+    assert derived.is_relative_to(tmp_path) and int8model.intact(derived)
+    derived.write_bytes(derived.read_bytes()[:1000])  # a half-written file
+    assert np.allclose(Embedder().embed(TEXTS[:2]), reference, atol=1e-6)
+    assert int8model.intact(derived)
 
 
-def test_an_unwritable_cache_builds_the_model_for_this_run(tmp_path, monkeypatch, caplog):
+def test_an_unwritable_cache_derives_the_model_in_memory_and_leaves_nothing(tmp_path, monkeypatch, caplog):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     embedder = Embedder()
     with caplog.at_level("WARNING"):
         embedder.load()
     assert embedder.variant == INTEGER and embedder.embed(["hello"]).shape == (1, 384)
     assert "cannot write the derived model" in caplog.text
+    assert list(scratch.iterdir()) == []
 
 
-def _source():
-    """The packaged model file and its sha256."""
-    from memvault.storage.embeddings import MODEL_SHA256
+def test_calls_during_the_first_derivation_do_not_wait_for_it(tmp_path, monkeypatch, db_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    store = Store(db_path, Embedder())
+    try:
+        loading = threading.Thread(target=store.warm_up)  # what a server starts with
+        loading.start()
+        deadline = time.monotonic() + 30
+        while not store.embedder.preparing and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert store.embedder.preparing
+        early = store.remember(tenant="t", scope="s", content=TEXTS[0])
+        assert "being prepared" in (early.degraded or "")
+        recalled = store.recall(tenant="t", query=QUESTION, scopes=["s"])
+        assert "being prepared" in (recalled.degraded or "")
+        loading.join()
+        assert maintenance.fill_pending(store) == 1
+        assert store.recall(tenant="t", query=QUESTION, scopes=["s"]).hits[0].signals.vector_rank == 1
+    finally:
+        store.close()
 
-    path, _ = Embedder()._paths()
-    return path, MODEL_SHA256
+
+def test_processes_starting_together_derive_the_model_once(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    code = "from memvault.storage.embeddings import Embedder; Embedder().load()"
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    logs = [p.communicate(timeout=300)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    assert sum(log.count("preparing the embedding model's integer variant") for log in logs) == 1

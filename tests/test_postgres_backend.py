@@ -463,6 +463,60 @@ def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
         b.close()
 
 
+def test_vector_writers_do_not_wait_for_each_other_but_a_reset_waits_for_them(pg_url):
+    b = PostgresBackend(pg_url, busy_timeout_ms=300)
+    with b.write(None) as w:
+        assert w.claim_model("test-model", DIM)
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:  # a writer between its claim and its commit
+        with b.write("a") as w:
+            assert w.claim_model("test-model", DIM)
+            w.insert(row("first writer", seed=1))
+            held.set()
+            release.wait(5)
+
+    t = threading.Thread(target=holder)
+    t.start()
+    try:
+        held.wait(5)
+        with b.write("a") as w:  # within the 300 ms lock timeout, or Busy
+            assert w.claim_model("test-model", DIM)
+            w.insert(row("second writer", seed=2))
+        with pytest.raises(Busy):
+            b.reset_vectors("other-model", DIM)
+        with b.read(None) as r:
+            assert r.model() == ("test-model", DIM)  # the refused reset changed nothing
+    finally:
+        release.set()
+        t.join()
+    b.reset_vectors("other-model", DIM)
+    with b.read("a") as r:
+        assert r.model() == ("other-model", DIM)
+        assert r.vector(everything(), unit(1), 5) == []  # both writers' vectors went with the reset
+    b.close()
+
+
+def test_the_first_vectors_of_a_database_are_claimed_once_by_racing_writers(pg_url):
+    b = PostgresBackend(pg_url, busy_timeout_ms=5_000)
+    barrier, answers = threading.Barrier(4), []
+
+    def claim(model: str) -> None:
+        with b.write("a") as w:
+            barrier.wait(5)
+            answers.append((model, w.claim_model(model, DIM)))
+
+    threads = [threading.Thread(target=claim, args=(m,)) for m in ("m1", "m1", "m2", "m2")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with b.read(None) as r:
+        winner = r.model()[0]  # type: ignore[index]
+    assert sorted(answers) == sorted((m, m == winner) for m in ("m1", "m1", "m2", "m2"))
+    b.close()
+
+
 def test_concurrent_writers_with_one_idempotency_key_store_one_memory(backend):
     barrier = threading.Barrier(4)
     outcomes: list[str] = []

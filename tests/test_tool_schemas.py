@@ -81,6 +81,7 @@ async def test_lengths_are_counted_after_trimming_as_the_text_is_stored(db_path)
         scope = await c.call_tool("remember", {"content": "x", "scope": " " + "s" * 128 + " "})
     assert not kept.is_error and len(kept.structured_content["id"]) == 36
     assert over.is_error and over.content[0].text.startswith("content: is 8,001 characters")
+    assert over.content[0].text.endswith(limits.SPLIT_ADVICE)  # as the command line and import say it
     assert not scope.is_error, scope.content[0].text
 
 

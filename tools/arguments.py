@@ -62,6 +62,7 @@ class Arg:
     format: str | None = None
     items: Arg | None = None
     max_items: int | None = None
+    too_long: str = ""  # advice added to the error for a string over max_length
 
     def schema(self) -> dict[str, Any]:
         """This argument as JSON Schema (draft 2020-12 keywords)."""
@@ -124,7 +125,8 @@ class Arg:
                 raise InvalidInput(field, f"{value[:40]!r} is not one of {', '.join(self.enum)}")
             # Counted as stored: white space around the text is trimmed first.
             if self.max_length is not None and len(value.strip()) > self.max_length:
-                raise InvalidInput(field, f"is {len(value.strip()):,} characters; the limit is {self.max_length:,}")
+                raise InvalidInput(field, f"is {len(value.strip()):,} characters; the limit is {self.max_length:,}"
+                                          + (f". {self.too_long}" if self.too_long else ""))
             if self.min_length and len(value) < self.min_length:
                 raise InvalidInput(field, "must not be empty")
             return value
@@ -169,7 +171,7 @@ KIND_HELP = (
 CONTENT = _text(
     f"The memory: one self-contained statement, 1-{limits.CONTENT_MAX_CHARS:,} characters. "
     "Write it so it makes sense alone later (names, not pronouns).",
-    limits.CONTENT_MAX_CHARS, required=True, min_length=1,
+    limits.CONTENT_MAX_CHARS, required=True, min_length=1, too_long=limits.SPLIT_ADVICE,
 )
 TAG = _text("", limits.TAG_MAX_CHARS, min_length=1)
 TAGS = Arg(

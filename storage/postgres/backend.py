@@ -279,8 +279,13 @@ class PgWriter(PgReader):
         return super().current_with_hash(tenant, scope, content_hash, now, but)
 
     def claim_model(self, model_id: str, dim: int) -> bool:
-        self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (schema.MODEL_LOCK,))
+        # Writers of vectors share the model lock, so they do not wait for each other;
+        # reset_vectors takes it alone, so no vector of the old model lands after a reset.
+        self.conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (schema.MODEL_LOCK,))
         recorded = self.model()
+        if recorded is None:  # the database's first vectors: one writer creates the tables
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (schema.MODEL_CLAIM_LOCK,))
+            recorded = self.model()  # READ COMMITTED: a claim committed while this one waited
         if recorded is not None:
             return recorded == (model_id, dim)
         statements = schema.vector_tables_sql(dim)

@@ -34,7 +34,8 @@ APP_ROLE = "memvault_app"
 TENANT_TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys")
 VECTOR_TABLES = ("memory_vectors", "memory_windows")
 MIGRATION_LOCK = 0x6D656D7661756C74  # pg_advisory_xact_lock key of migrations ("memvault")
-MODEL_LOCK = MIGRATION_LOCK + 1  # ... of recording the model and creating the vector tables
+MODEL_LOCK = MIGRATION_LOCK + 1  # ... of the recorded model: shared by vector writers, taken alone by a reset
+MODEL_CLAIM_LOCK = MIGRATION_LOCK + 2  # ... of recording the first model and creating the vector tables
 PGVECTOR_MIN = (0, 8)  # iterative index scans
 
 _V1 = f"""
