@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .backend import Reader
-from .query import STOP_WORDS, Filters, query_chunks
+from .query import PASSWORD_WORDS, STOP_WORDS, Filters, asks_for_password, query_chunks
 from .records import Memory
 from .timewords import TimeRange
 
@@ -43,7 +43,9 @@ class Candidates:
     each candidate's text; ``when``: the time the question names, if any;
     ``degraded``: why vectors were not searched (None when they were);
     ``unknown_names``: capitalised words of the question (not opening a sentence)
-    that no memory passing the filters contains.
+    that no memory passing the filters contains; ``unknown_password``: the question
+    asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
+    mentions one.
     """
 
     keyword: list[tuple[int, float, float]]
@@ -54,6 +56,7 @@ class Candidates:
     when: TimeRange | None
     degraded: str | None
     unknown_names: list[str]
+    unknown_password: bool = False
 
 
 def gather(
@@ -78,6 +81,11 @@ def gather(
     embedding = query_vector()
     if embedding is not None:
         vector = tx.vector(filters, embedding, pool)
+        inside = within(filters, when)
+        if inside is not None:
+            # Memories observed in the time the question names are candidates even when
+            # many others are closer to its words ("what broke in March?").
+            vector = sorted(dict(vector + tx.vector(inside, embedding, pool)).items(), key=lambda v: v[1], reverse=True)
         similarity = dict(vector)
         missing = [seq for seq, _, _ in keyword if seq not in similarity]
         similarity.update(tx.similarity(missing, embedding))
@@ -96,8 +104,18 @@ def gather(
     coverage = dict.fromkeys(seqs, 0.0)
     for seq, (own, context) in terms.items():
         coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context))
+    unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown_names(tx, filters, words_query))
+                      unknown_names(tx, filters, words_query), unknown_password)
+
+
+def within(filters: Filters, when: TimeRange | None) -> Filters | None:
+    """``filters`` narrowed to the time ``when`` names; None without one or when nothing can pass."""
+    if when is None:
+        return None
+    since = when.start if filters.since is None else max(filters.since, when.start)
+    until = when.end if filters.until is None else min(filters.until, when.end)
+    return replace(filters, since=since, until=until) if since < until else None
 
 
 def idf_weights(tx: Reader, terms: list[str]) -> dict[str, float]:

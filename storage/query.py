@@ -31,6 +31,13 @@ STOP_WORDS = frozenset(
 # one was observed at most this long before it (the same conversation): a reply such
 # as "For walking or running?" is found through the question it answers.
 EPISODE_GAP_MS = 30 * 60 * 1000
+# Words asking for a password. memvault refuses to store secrets (storage/secrets.py), so a
+# memory can at most say where one is kept, and would name it with one of these words:
+# when no memory does, a question asking for one has no answer in the store (a near miss,
+# however well the rest of the question matches). Broader words ("credentials", "key",
+# "token") also reword other things ("where do we keep credentials for the apps?" asks
+# where secrets live): on the agentic set they abstained on two answerable questions.
+PASSWORD_WORDS = ("password", "passwords", "passphrase", "passphrases", "passcode", "passcodes")
 CANDIDATES_MIN = 50
 
 
@@ -65,3 +72,8 @@ def query_chunks(query: str) -> list[list[str]]:
         if words not in unique:
             unique.append(words)
     return unique[:MAX_PHRASES]
+
+
+def asks_for_password(query: str) -> bool:
+    """Whether ``query`` contains one of :data:`PASSWORD_WORDS`."""
+    return any(w in PASSWORD_WORDS for w in _WORD.findall(query.lower()))

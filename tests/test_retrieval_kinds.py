@@ -240,3 +240,85 @@ def test_confidence_is_high_for_a_clear_answer_and_lower_down_the_list(real_stor
     assert hits[0].confidence >= 0.6
     assert all(0.0 <= h.confidence < hits[0].confidence for h in hits[1:])
     assert all(h.confidence < 0.3 for h in hits[1:])  # the rest share at most a word or two
+
+
+NEAR_MISS_STORE = [
+    "The staging database runs on pg-staging-01, port 5433; connect through the bastion.",
+    "The Lisbon trip is booked: 14-28 July, flying out on a morning flight from Arlanda.",
+    "The kestrel cluster has 24 CPU nodes and 16 GPU nodes; jobs are submitted with Slurm.",
+    "The office Wi-Fi network is called Lindgarden-Mesh since the mesh was installed.",
+    "The backup disk in the hall cupboard is encrypted and holds the photo archive.",
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the password for the staging database on pg-staging-01?",
+        "What is the login password for the kestrel cluster?",
+        "Which passphrase unlocks the encrypted backup disk?",
+        "Tell me the passcode of the office Wi-Fi network.",
+    ],
+)
+def test_a_question_asking_for_a_password_no_memory_mentions_abstains(real_store, question):
+    for text in NEAR_MISS_STORE:
+        remember(real_store, text)
+    with_filler(real_store)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert outcome.abstained and outcome.hits == []
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("What is the port of the staging database on pg-staging-01?", 0),
+        ("What are the dates for the Lisbon trip?", 1),
+        ("What is the name of the office Wi-Fi network?", 3),
+    ],
+)
+def test_a_question_about_something_stored_on_the_same_subject_is_answered(real_store, question, wanted):
+    ids = [remember(real_store, text) for text in NEAR_MISS_STORE]
+    with_filler(real_store)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert not outcome.abstained and outcome.hits[0].memory.id == ids[wanted]
+
+
+@pytest.mark.parametrize(
+    ("where", "question"),
+    [
+        ("The staging database password is kept in Vault under kv/staging/db.",
+         "What is the password for the staging database on pg-staging-01?"),
+        ("The passphrase of the encrypted backup disk is in the family password manager.",
+         "Which password unlocks the encrypted backup disk?"),
+    ],
+)
+def test_a_memory_saying_where_a_password_is_kept_answers_a_password_question(real_store, where, question):
+    for text in NEAR_MISS_STORE:
+        remember(real_store, text)
+    wanted = remember(real_store, where)
+    with_filler(real_store)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert not outcome.abstained and wanted in [h.memory.id for h in outcome.hits[:2]]
+
+
+def test_memories_observed_in_the_time_named_are_candidates_beyond_the_closest_ones(real_store):
+    """More memories are closer to the question's words than the candidate pool holds;
+    the one observed in the month the question names is still found, and first."""
+    for day in range(1, 29):
+        for hour in (6, 18):
+            remember(real_store, f"Nightly import report {day}-{hour}: the import failed and was retried.",
+                     kind="failure", observed_at=f"2025-02-{day:02d}T{hour:02d}:00:00Z")
+    march = remember(real_store, "The heat pump stopped with alarm code A11 during the cold snap.", kind="failure",
+                     observed_at="2025-03-12T08:00:00Z")
+    hits = real_store.recall(tenant="t", query="What failed in March 2025?", scopes=SCOPES, limit=5).hits
+    assert hits and hits[0].memory.id == march
+
+
+def test_a_newer_episode_outdates_an_older_fact_on_the_same_subject(real_store):
+    remember(real_store, "Training environment: conda env 'tern' with PyTorch 2.3.1 and CUDA 12.1.", kind="fact",
+             observed_at="2024-03-01T09:00:00Z")
+    newer = remember(real_store, "Rebuilt the conda env 'tern' on PyTorch 2.5.1 and CUDA 12.4 for the move to FSDP2.",
+                     kind="episode", observed_at="2024-11-20T09:00:00Z")
+    remember(real_store, "The office printer on floor two is out of toner again.", kind="episode",
+             observed_at="2024-12-01T09:00:00Z")
+    assert top_ids(real_store, "Which PyTorch version does the tern env use?")[:1] == [newer]
