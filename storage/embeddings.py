@@ -13,7 +13,6 @@ state over the attention mask, then L2 normalisation (Reimers & Gurevych 2019,
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import logging
 import threading
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ModelUnavailable
+from .hashing import file_sha256
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,14 +62,6 @@ class Embedded(NamedTuple):
 def bundled_tokenizer_path() -> Path:
     """Path of the tokenizer.json shipped inside memvault."""
     return Path(__file__).parent / "model" / "tokenizer.json"
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class Embedder:
@@ -174,11 +166,11 @@ class Embedder:
         for path in (model_path, tokenizer_path):
             if not path.is_file():
                 raise ModelUnavailable(f"model file missing: {path}")
-        model_sha = _sha256(model_path)
+        model_sha = file_sha256(model_path)
         if self.model_dir is None:
             for path, actual, expected in (
                 (model_path, model_sha, MODEL_SHA256),
-                (tokenizer_path, _sha256(tokenizer_path), TOKENIZER_SHA256),
+                (tokenizer_path, file_sha256(tokenizer_path), TOKENIZER_SHA256),
             ):
                 if actual != expected:
                     raise ModelUnavailable(

@@ -11,7 +11,7 @@ computes each product with ``MatMulInteger`` on activations quantised per call
 (onnxruntime documentation, "Quantize ONNX models", dynamic quantization).
 Measured on this project's 2-core machine: 1.6-1.9x faster per short text,
 cosine to the packaged model's vectors >= 0.98 (mean 0.992), the same
-retrieval figures within noise (README, "Speed").
+retrieval figures within noise (README, "Benchmarks").
 
 The derived file is built once per packaged model and onnxruntime version into
 the user's cache folder (about 10 s on a 2-core machine), with a ``.sha256`` beside
@@ -20,13 +20,13 @@ it that is checked on every load, so a damaged or half-written file is built aga
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import tempfile
 from pathlib import Path
 
 from .errors import ModelUnavailable
+from .hashing import file_sha256
 
 log = logging.getLogger(__name__)
 
@@ -73,17 +73,9 @@ def intact(path: Path) -> bool:
     """True when ``path`` and its ``.sha256`` exist and agree."""
     stamp = path.with_name(path.name + ".sha256")
     try:
-        return stamp.read_text().strip() == _sha256(path)
+        return stamp.read_text().strip() == file_sha256(path)
     except OSError:
         return False
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def derive(source: Path, target: Path) -> None:
@@ -116,7 +108,7 @@ def derive(source: Path, target: Path) -> None:
                              op_types_to_quantize=["MatMul"])
             _check_weights(onnx.load(str(quantised)), originals)
             stamp = Path(tmp) / "stamp"
-            stamp.write_text(_sha256(quantised) + "\n")
+            stamp.write_text(file_sha256(quantised) + "\n")
             os.replace(quantised, target)
             os.replace(stamp, target.with_name(target.name + ".sha256"))
     finally:
