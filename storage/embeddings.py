@@ -52,11 +52,12 @@ RETRY_AFTER_S = 60.0  # a failed model load is tried again after this long
 
 
 class Embedded(NamedTuple):
-    """Vectors and the id of the model that made them: float32 (n, dim), rows unit-norm.
-    A write stores them only under that model (``Writer.claim_model``)."""
+    """Vectors and the id of the model that made them: float32 (n, dim) rows, unit-norm,
+    as one array or a list of rows. A write stores them only under that model
+    (``Writer.claim_model``)."""
 
     model_id: str
-    vectors: np.ndarray
+    vectors: np.ndarray | list[np.ndarray]
 
 
 def bundled_tokenizer_path() -> Path:

@@ -199,7 +199,7 @@ class Store:
         (recording the model on first use), else None (the memory's vector stays pending)."""
         if made is None:
             return None
-        return list(made.vectors) if tx.claim_model(made.model_id, int(made.vectors.shape[1])) else None
+        return list(made.vectors) if tx.claim_model(made.model_id, len(made.vectors[0])) else None
 
     # -- writing -----------------------------------------------------------------
 

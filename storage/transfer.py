@@ -28,8 +28,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from . import history, validate
 from .backend import NewRow, Reader
 from .embeddings import Embedded
@@ -302,7 +300,7 @@ class _Import:
                 )
                 written = replace(
                     row, superseded_by=None, supersede_reason=None, context_seq=context,
-                    vectors=self.store.writable_vectors(tx, Embedded(self.model_id, np.stack(row.vectors))
+                    vectors=self.store.writable_vectors(tx, Embedded(self.model_id, row.vectors)
                                                         if row.vectors is not None and self.model_id else None),
                 )
                 tx.insert(written)
