@@ -26,38 +26,51 @@ _OWN_PLUGINS = (
 )
 # detect-secrets keeps its settings in process-wide state; scans are serialised.
 _lock = threading.Lock()
+_configured: object = None  # the detect-secrets Settings object memvault configured, once per process
+
+
+def _configure() -> None:
+    """Apply memvault's plugins and filters to detect-secrets' process-wide settings,
+    unless they are still applied (setting them up costs ~2 ms, more than a scan, so it
+    is done once; anything that replaces detect-secrets' settings makes it run again)."""
+    global _configured
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.settings import Settings, cache_bust, configure_settings_from_baseline, get_settings
+
+    if get_settings() is _configured:
+        return
+    plugins = [
+        {"name": cls.__name__}
+        for cls in get_mapping_from_secret_type_to_class().values()
+        if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
+    ] + [{"name": name, "path": _OWN} for name in _OWN_PLUGINS]
+    filters = [{"path": path} for path in Settings().filters if path not in Settings.DEFAULT_FILTERS]
+    filters.append({"path": "memvault.storage.secret_plugins.is_placeholder"})
+    cache_bust()
+    _configured = configure_settings_from_baseline({"plugins_used": plugins, "filters_used": filters})
+    # detect-secrets caches its class mapping once; load our plugins into it the first time.
+    if not set(_OWN_PLUGINS) <= {cls.__name__ for cls in get_mapping_from_secret_type_to_class().values()}:
+        get_mapping_from_secret_type_to_class.cache_clear()
 
 
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credential types found in each of ``texts``, as ``(type, 1-based line)`` pairs, no values.
 
-    All texts are scanned under one detect-secrets configuration (setting it up
-    costs more than scanning a short text).
+    memvault's detect-secrets configuration stays applied to the process between
+    calls (see :func:`_configure`).
     """
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.core.scan import scan_line
-    from detect_secrets.settings import Settings, transient_settings
 
     results: list[list[tuple[str, int]]] = []
     with _lock:
-        plugins = [
-            {"name": cls.__name__}
-            for cls in get_mapping_from_secret_type_to_class().values()
-            if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
-        ] + [{"name": name, "path": _OWN} for name in _OWN_PLUGINS]
-        filters = [{"path": path} for path in Settings().filters if path not in Settings.DEFAULT_FILTERS]
-        filters.append({"path": "memvault.storage.secret_plugins.is_placeholder"})
-        with transient_settings({"plugins_used": plugins, "filters_used": filters}):
-            # detect-secrets caches its class mapping once; load our plugins into it the first time.
-            if not set(_OWN_PLUGINS) <= {cls.__name__ for cls in get_mapping_from_secret_type_to_class().values()}:
-                get_mapping_from_secret_type_to_class.cache_clear()
-            for text in texts:
-                found: list[tuple[str, int]] = []
-                for number, line in enumerate(text.splitlines(), start=1):
-                    for secret in scan_line(line):
-                        if (secret.type, number) not in found:
-                            found.append((secret.type, number))
-                results.append(found)
+        _configure()
+        for text in texts:
+            found: list[tuple[str, int]] = []
+            for number, line in enumerate(text.splitlines(), start=1):
+                for secret in scan_line(line):
+                    if (secret.type, number) not in found:
+                        found.append((secret.type, number))
+            results.append(found)
     return results
 
 

@@ -211,3 +211,18 @@ def test_placeholders_are_not_credentials(store, text):
 def test_real_passwords_in_the_same_shapes_are_still_refused(store, text):
     with pytest.raises(InvalidInput, match="credential"):
         store.remember(tenant="a", scope="s", content=text)
+
+
+def test_the_scanner_configures_again_after_another_user_of_detect_secrets():
+    """memvault's detect-secrets settings stay applied between scans; a library that
+    replaces them (here with every default plugin, which flags hashes) does not change
+    what memvault finds next."""
+    from detect_secrets.settings import default_settings
+
+    commit = "the fix is in commit 3f786850e387550fdab836ed7e6dc881de23001b"
+    assert find_secrets(commit, f"use {TOKENS['Hugging Face Token']}") == [[], [("Hugging Face Token", 1)]]
+    with default_settings():
+        from detect_secrets.core.scan import scan_line
+
+        assert list(scan_line(commit))  # the generic high-entropy plugin memvault leaves out
+    assert find_secrets(commit, f"use {TOKENS['Hugging Face Token']}") == [[], [("Hugging Face Token", 1)]]
