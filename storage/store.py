@@ -187,7 +187,7 @@ class Store:
 
     def embed_memory(self, text: str, reason: str | None) -> tuple[Embedded | None, str | None]:
         """The vectors of ``text``'s windows (window 0 first), or None and why not
-        (``reason``: :meth:`vector_status`, read by the caller)."""
+        (``reason``: :meth:`model_problem` or :meth:`vector_status`, read by the caller)."""
         if reason is not None:
             return None, reason
         assert self.embedder is not None
@@ -216,10 +216,10 @@ class Store:
 
     def _new_row(
         self, tx: Writer, *, tenant: str, scope: str, kind: str, content: str, tags: list[str], importance: int,
-        source: str | None, observed_at: int, expires_at: int | None, vectors: Embedded | None,
+        source: str | None, observed_at: int, expires_at: int | None, vectors: list[np.ndarray] | None,
         supersedes: str | None = None, idempotency_key: str | None = None,
     ) -> NewRow:
-        """The row of a new memory (see :meth:`episode_context`)."""
+        """The row of a new memory (see :meth:`episode_context`); ``vectors`` from :meth:`writable_vectors`."""
         context = self.episode_context(
             tx, tenant=tenant, scope=scope, kind=kind, observed_at=observed_at, supersedes=supersedes
         )
@@ -227,7 +227,7 @@ class Store:
             id=new_id(), tenant=tenant, scope=scope, kind=kind, content=content,
             content_hash=validate.content_hash(content), tags=tuple(tags), importance=importance, source=source,
             observed_at=observed_at, recorded_at=self.clock(), expires_at=expires_at, supersedes=supersedes,
-            context_seq=context, idempotency_key=idempotency_key, vectors=self.writable_vectors(tx, vectors),
+            context_seq=context, idempotency_key=idempotency_key, vectors=vectors,
         )
 
     def _replay_or_duplicate(
@@ -331,17 +331,15 @@ class Store:
         }
         content_hash = validate.content_hash(text)
         scope = str(fields["scope"])
-        with self.backend.write(tenant) as tx:
-            existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
-            recorded = self.recorded_model_problem(tx) if existing is None and status is None else None
-        if existing is not None:
-            return existing
-        vectors, degraded = embedding.result() if recorded is None else (None, recorded)
+        made, degraded = embedding.result()
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
             if existing is not None:
                 return existing
-            similar = self._similar(tx, tenant, scope, vectors.vectors[0]) if vectors else []
+            vectors = self.writable_vectors(tx, made)
+            if made is not None and vectors is None:  # the database records another model
+                degraded = self.recorded_model_problem(tx)
+            similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
             if check_similar and similar:
                 return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
             row = self._new_row(
@@ -349,7 +347,8 @@ class Store:
                 vectors=vectors, idempotency_key=key,
             )
             tx.insert(row)
-        self.run_due_maintenance()  # cheap when nothing is due; never raises for a busy database
+            due = self._due(tx)
+        self._run_due(due)  # cheap when nothing is due; never raises for a busy database
         return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
 
     def _similar(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[str]:
@@ -406,7 +405,7 @@ class Store:
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
         self._refuse_secrets(content=content, source=source, tags=tags, reason=reason)
         content_hash = validate.content_hash(text)
-        vectors, degraded = self.embed_memory(text, self.vector_status())
+        made, degraded = self.embed_memory(text, self.model_problem())
         with self.backend.write(tenant) as tx:
             now = self.clock()
             found = history.resolve(tx, tenant, id)
@@ -437,6 +436,9 @@ class Store:
                         f"memory {same} of this scope already holds this content: forget {old.id} "
                         "if it is wrong, rather than superseding it with a second copy"
                     )
+            vectors = self.writable_vectors(tx, made)
+            if made is not None and vectors is None:  # the database records another model
+                degraded = self.recorded_model_problem(tx)
             row = self._new_row(
                 tx,
                 tenant=tenant,
@@ -453,7 +455,8 @@ class Store:
             )
             tx.insert(row)
             tx.link(old.id, row.id, reason)
-        self.run_due_maintenance()
+            due = self._due(tx)
+        self._run_due(due)
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded)
 
     def forget(
@@ -554,25 +557,40 @@ class Store:
         A memory expired for more than ``EXPIRY_GRACE_MS`` becomes a tombstone
         (reason "expired at ..."), exactly as if forgotten; then a scrub that is
         due (after a forget or such an erase, possibly by another process or
-        before a crash) is run. Called when the store opens and after each write;
-        servers may also call it now and then. Never raises for a busy database:
-        what could not be done stays due.
+        before a crash) is run. Called when the store opens; each write does the
+        same with what its own transaction read (see :meth:`_due`); servers call it
+        now and then. Never raises for a busy database: what could not be done stays due.
         """
-        now = self.clock()
-        purged: list[str] = []
-        pending: bool | None = None  # unknown when the database is busy: then no scrub is claimed
         try:
             with self.backend.read(None) as tx:
-                due = bool(tx.expired(now - EXPIRY_GRACE_MS))
-                pending = tx.scrub_due()
-            if due:
+                due = self._due(tx)
+        except Busy as exc:
+            log.warning("erasing expired memories postponed: %s", exc)
+            due = None
+        return self._run_due(due, retry)
+
+    def _due(self, tx: Reader) -> tuple[bool, bool]:
+        """Read in ``tx``: whether memories expired past the grace period wait to be
+        erased, and whether a scrub is due. A write reads them in its own transaction,
+        so on PostgreSQL it sees its tenant's expired memories only (the others wait for
+        a write of theirs, a server's periodic round or the next start-up)."""
+        return bool(tx.expired(self.clock() - EXPIRY_GRACE_MS)), tx.scrub_due()
+
+    def _run_due(self, due: tuple[bool, bool] | None, retry: bool = False) -> DueWork:
+        """Erase expired memories and scrub as ``due`` (see :meth:`_due`; None: unknown,
+        the database was busy, so no scrub is claimed) says; see :meth:`run_due_maintenance`."""
+        now = self.clock()
+        purged: list[str] = []
+        pending = None if due is None else due[1]
+        if due is not None and due[0]:
+            try:
                 with self.backend.write(None) as tx:
                     for memory_id, expired in tx.expired(now - EXPIRY_GRACE_MS):
                         tx.erase(memory_id, now, f"expired at {format_ms(expired)}")
                         purged.append(memory_id)
                 pending = pending or bool(purged)  # each erase records a due scrub
-        except Busy as exc:
-            log.warning("erasing expired memories postponed: %s", exc)
+            except Busy as exc:
+                log.warning("erasing expired memories postponed: %s", exc)
         scrubbed = self._scrub(retry_now=retry or bool(purged), due=pending)
         if retry:  # a server's periodic round: not after each write, where it would cost a read each
             self._index_in_background()

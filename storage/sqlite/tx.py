@@ -326,7 +326,9 @@ class SqliteTransaction:
 
     def expired(self, cutoff: int) -> list[tuple[str, int]]:
         return self.conn.execute(
-            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= ? ORDER BY seq", (cutoff,)
+            # Named: to keep ORDER BY seq, the planner would rather read the whole table in seq order.
+            "SELECT id, expires_at FROM memories INDEXED BY memories_expiring"
+            " WHERE forgotten_at IS NULL AND expires_at <= ? ORDER BY seq", (cutoff,)
         ).fetchall()
 
     def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
