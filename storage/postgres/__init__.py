@@ -75,18 +75,19 @@ class PostgresBackend:
         with connect(url) as conn:
             self.schema_version = schema.migrate(conn)
         self._pool = open_pool(url, pool_size, busy_timeout_ms / 1000)
+        self._seen: set[str] = set()  # see PgReader
 
     @contextlib.contextmanager
     def read(self, tenant: str | None) -> Iterator[PgReader]:
         """One ``REPEATABLE READ`` read-only transaction bound to ``tenant`` (None: every tenant)."""
         with transaction(self._pool, tenant, write=False, busy_timeout_ms=self.busy_timeout_ms) as conn:
-            yield PgReader(conn, tenant)
+            yield PgReader(conn, tenant, self._seen)
 
     @contextlib.contextmanager
     def write(self, tenant: str | None) -> Iterator[PgWriter]:
         """One ``READ COMMITTED`` write transaction bound to ``tenant`` (None: every tenant)."""
         with transaction(self._pool, tenant, write=True, busy_timeout_ms=self.busy_timeout_ms) as conn:
-            yield PgWriter(conn, tenant)
+            yield PgWriter(conn, tenant, self._seen)
 
     def settings(self) -> dict[str, str]:
         """The settings table (model id and dimension, markers of unfinished work)."""

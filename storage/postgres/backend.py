@@ -45,10 +45,14 @@ def _lock_key(*parts: str) -> str:
 class PgReader:
     """One read transaction on ``conn``, bound to ``tenant`` (None: every tenant)."""
 
-    def __init__(self, conn: psycopg.Connection, tenant: str | None) -> None:
+    def __init__(self, conn: psycopg.Connection, tenant: str | None, seen: set[str] | None = None) -> None:
         self.conn = conn
         self.tenant = tenant
-        self._vectors: bool | None = None
+        # Shared by the backend's transactions: "vectors" once a committed state showed the
+        # vector tables, which never go away (``reset_vectors`` drops and makes them in one
+        # transaction). Only readers add to it: a writer may see its own uncommitted tables.
+        self._seen = set() if seen is None else seen
+        self._vectors = False
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
         return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
@@ -63,10 +67,14 @@ class PgReader:
         return f" AND {column} = %(own)s", {"own": self.tenant}
 
     def has_vectors(self) -> bool:
-        """Whether the vector tables exist (a model has been claimed)."""
-        if self._vectors is None:
-            self._vectors = self._one("SELECT to_regclass('memory_vectors') IS NOT NULL")[0]  # type: ignore[index]
-        return bool(self._vectors)
+        """Whether the vector tables exist (a model has been claimed); asked of the server
+        until they do."""
+        if "vectors" in self._seen or self._vectors:
+            return True
+        self._vectors = bool(self._one("SELECT to_regclass('memory_vectors') IS NOT NULL")[0])  # type: ignore[index]
+        if self._vectors and not isinstance(self, PgWriter):
+            self._seen.add("vectors")
+        return self._vectors
 
     # -- retrieval candidates ----------------------------------------------------------
     def keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
@@ -82,18 +90,21 @@ class PgReader:
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         if not self.has_vectors() or k <= 0:
             return []
-        self.conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-                          " set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH_MIN, k))),))
-        sql_text, params = vector_sql(filters, k, exact=False)
-        rows = self._all(sql_text, {**params, "vector": vector})
+        ann, params = vector_sql(filters, k, exact=False)
+        windows, window_params = window_sql(filters, k)
+        with self.conn.pipeline():  # the settings and both searches in one round trip
+            self.conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                              " set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH_MIN, k))),))
+            nearest = self.conn.execute(ann, {**params, "vector": vector})
+            by_window = self.conn.execute(windows, {**window_params, "vector": vector})
+        rows = nearest.fetchall()
         if len(rows) < k:
             # The index scan stops at hnsw.max_scan_tuples: when it found fewer than k, the
             # memories passing the filters are few or far apart; an exact scan is cheap then.
-            sql_text, params = vector_sql(filters, k, exact=True)
-            rows = self._all(sql_text, {**params, "vector": vector})
+            exact, params = vector_sql(filters, k, exact=True)
+            rows = self._all(exact, {**params, "vector": vector})
         best = {seq: 1.0 - float(d) for seq, d in rows}
-        sql_text, params = window_sql(filters, k)
-        for seq, distance in self._all(sql_text, {**params, "vector": vector}):
+        for seq, distance in by_window.fetchall():
             best[seq] = max(best.get(seq, -1.0), 1.0 - float(distance))
         return sorted(best.items(), key=lambda item: (-item[1], -item[0]))[:k]
 
@@ -128,17 +139,19 @@ class PgReader:
 
     def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
         own, params = self._own("m.tenant")
-        total = self._one(f"SELECT count(*) FROM memories m WHERE m.content_terms IS NOT NULL{own}", params)[0]  # type: ignore[index]
+        # The tenant's memories with words: from the partial index memories_with_terms.
+        total = f"(SELECT count(*) FROM memories m WHERE m.content_terms IS NOT NULL{own})"
         if not terms:
-            return total, {}
+            return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
         # Through the GIN index (see schema.py on row-level security). A term is a lexeme
         # already: 'simple' parses it back to itself without stemming it again.
         if self.tenant is None:  # the owner: no policy applies
-            rows = self._all("SELECT t.term, (SELECT count(*) FROM memories m WHERE m.content_terms"
-                             " @@ plainto_tsquery('simple', t.term)) FROM unnest(%s::text[]) AS t(term)", (terms,))
+            counts = ("SELECT t.term, (SELECT count(*) FROM memories m WHERE m.content_terms"
+                      " @@ plainto_tsquery('simple', t.term)) AS documents FROM unnest(%(terms)s::text[]) AS t(term)")
         else:
-            rows = self._all("SELECT term, documents FROM memvault_term_documents(%s, %s)", (terms, self.tenant))
-        return total, {term: int(n) for term, n in rows if n}
+            counts = "SELECT term, documents FROM memvault_term_documents(%(terms)s, %(own)s)"
+        rows = self._all(f"SELECT {total}, c.term, c.documents FROM ({counts}) c", {**params, "terms": terms})
+        return (int(rows[0][0]) if rows else 0), {term: int(n) for _, term, n in rows if n}
 
     # -- rows ------------------------------------------------------------------------------
     def rows(self, seqs: list[int]) -> dict[int, Memory]:

@@ -118,9 +118,10 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
     two backends rank alike; ``content score`` weighs the context 0 (0.0 when only the
     context matched). BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework:
     BM25 and Beyond", 2009) with FTS5's k1 = 1.2, b = 0.75 and IDF
-    ``ln((N - n + 0.5) / (n + 0.5))`` (at least 1e-6), over the memories that pass the
-    filters: ``N`` counts them, ``n`` those holding the phrase in either column (every
-    one of them is a candidate, so it is counted among the candidates); a phrase's
+    ``ln((N - n + 0.5) / (n + 0.5))`` (at least 1e-6): ``N`` counts the tenant's memories
+    with words (as FTS5 counts its rows, whatever the filters), ``n`` the memories passing
+    the filters that hold the phrase in either column (every one of them is a candidate,
+    so it is counted among the candidates); a phrase's
     frequency is 1 in each column holding it; a memory's length is its number of
     distinct index terms (both columns) against the candidates' average.
 
@@ -145,8 +146,9 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
         " c AS MATERIALIZED (SELECT m.seq,"
         " (length(m.content_terms) + coalesce(length(m.context_terms), 0))::float8 AS length"
         f" FROM memories m WHERE m.seq = ANY(ARRAY(SELECT DISTINCT seq FROM h)) AND {where}),"
-        # Tombstones are forgotten, so the filters already leave out every memory without words.
-        f" d AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories m WHERE {where}),"
+        # N from the partial index memories_with_terms (an index-only scan, not a table scan).
+        " d AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories m"
+        " WHERE m.tenant = %(tenant)s AND m.content_terms IS NOT NULL),"
         " w AS MATERIALIZED (SELECT h.phrase, greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf"
         " FROM h JOIN c ON c.seq = h.seq CROSS JOIN d GROUP BY h.phrase, d.n),"
         " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM c)"
