@@ -108,11 +108,11 @@ class Store:
         self.embedder = embedder
         self.clock = clock
         self.backend = open_backend(db, busy_timeout_ms)
-        if embedder is not None:
-            with self.backend.read(None) as tx:
-                recorded = tx.model()
-            if recorded is not None:
-                embedder.follow(recorded[0])
+        with self.backend.read(None) as tx:
+            recorded = tx.model()
+            due = self._due(tx)
+        if embedder is not None and recorded is not None:
+            embedder.follow(recorded[0])
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
         # A new memory is embedded here while its secrets and duplicates are checked.
@@ -121,7 +121,7 @@ class Store:
         self._scrub_retry_at = 0.0
         self._indexing: Future[None] | None = None
         self._closing = False
-        self.run_due_maintenance()
+        self._run_due(due)
         self._index_in_background()
 
     def warm_up(self) -> None:
