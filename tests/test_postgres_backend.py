@@ -4,10 +4,12 @@ migrations and start-up errors. The contract tests run the memory rules over it.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ from memvault.storage.backend import NewRow
 from memvault.storage.errors import Busy, Conflict, StorageUnavailable, StoreError
 from memvault.storage.ids import new_id
 from memvault.storage.postgres import PostgresBackend, schema
+from memvault.storage.postgres.backend import PgWriter
 from memvault.storage.query import Filters, query_chunks
 from memvault.storage.records import ApiKey
 
@@ -439,15 +442,14 @@ def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
 # (8 writers in 2 processes and a raced supersede, through Store on every backend: test_concurrency.py)
 
 
-def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
-    b = PostgresBackend(pg_url, busy_timeout_ms=300)
-    r1 = row("contended", vectors=False)
-    insert(b, r1)
+@contextlib.contextmanager
+def held_write(b: PostgresBackend, step: Callable[[PgWriter], object]) -> Iterator[None]:
+    """A write transaction of tenant "a" on another thread, held open after ``step`` for the block."""
     held, release = threading.Event(), threading.Event()
 
     def holder() -> None:
         with b.write("a") as w:
-            w.lock(r1.id)
+            step(w)
             held.set()
             release.wait(5)
 
@@ -455,11 +457,21 @@ def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
     t.start()
     try:
         held.wait(5)
-        with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
-            w.lock(r1.id)
+        yield
     finally:
         release.set()
         t.join()
+
+
+def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
+    b = PostgresBackend(pg_url, busy_timeout_ms=300)
+    r1 = row("contended", vectors=False)
+    insert(b, r1)
+    try:
+        with held_write(b, lambda w: w.lock(r1.id)):
+            with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
+                w.lock(r1.id)
+    finally:
         b.close()
 
 
@@ -467,19 +479,12 @@ def test_vector_writers_do_not_wait_for_each_other_but_a_reset_waits_for_them(pg
     b = PostgresBackend(pg_url, busy_timeout_ms=300)
     with b.write(None) as w:
         assert w.claim_model("test-model", DIM)
-    held, release = threading.Event(), threading.Event()
 
-    def holder() -> None:  # a writer between its claim and its commit
-        with b.write("a") as w:
-            assert w.claim_model("test-model", DIM)
-            w.insert(row("first writer", seed=1))
-            held.set()
-            release.wait(5)
+    def first_writer(w: PgWriter) -> None:  # held between its claim and its commit
+        assert w.claim_model("test-model", DIM)
+        w.insert(row("first writer", seed=1))
 
-    t = threading.Thread(target=holder)
-    t.start()
-    try:
-        held.wait(5)
+    with held_write(b, first_writer):
         with b.write("a") as w:  # within the 300 ms lock timeout, or Busy
             assert w.claim_model("test-model", DIM)
             w.insert(row("second writer", seed=2))
@@ -487,14 +492,30 @@ def test_vector_writers_do_not_wait_for_each_other_but_a_reset_waits_for_them(pg
             b.reset_vectors("other-model", DIM)
         with b.read(None) as r:
             assert r.model() == ("test-model", DIM)  # the refused reset changed nothing
-    finally:
-        release.set()
-        t.join()
     b.reset_vectors("other-model", DIM)
     with b.read("a") as r:
         assert r.model() == ("other-model", DIM)
         assert r.vector(everything(), unit(1), 5) == []  # both writers' vectors went with the reset
     b.close()
+
+
+def test_vector_tables_made_by_a_rolled_back_claim_are_not_taken_for_existing(pg_url):
+    """The backend remembers that the vector tables exist only once a committed state shows them."""
+    b = PostgresBackend(pg_url)
+    try:
+        with pytest.raises(RuntimeError), b.write("a") as w:
+            assert w.claim_model("test-model", DIM) and w.has_vectors()
+            raise RuntimeError("the write fails after its claim")
+        with b.read("a") as r:
+            assert r.model() is None and not r.has_vectors() and r.vector(everything(), unit(1), 5) == []
+        first = row("kept after the claim commits", seed=1)
+        with b.write("a") as w:
+            assert w.claim_model("test-model", DIM)
+            w.insert(first)
+        with b.read("a") as r:
+            assert [seq for seq, _ in r.vector(everything(), unit(1), 5)] == [r.by_id("a", first.id)[0]]  # type: ignore[index]
+    finally:
+        b.close()
 
 
 def test_the_first_vectors_of_a_database_are_claimed_once_by_racing_writers(pg_url):
