@@ -184,12 +184,37 @@ UPDATE idempotency_keys k SET recorded_at = m.recorded_at FROM memories m WHERE 
 CREATE INDEX idempotency_keys_by_time ON idempotency_keys(tenant, recorded_at);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Version 4: each phrase match carries what the filters and BM25 need (the memory's
+# filter columns and its number of index terms), read from the heap row that the GIN
+# bitmap scan fetches anyway, so the keyword query no longer looks up every matched
+# memory again by its key (keyword query 12.6 -> 9.9 ms, median of 40 LoCoMo questions
+# at 5,000 memories, loaded machine).
+_HITS_FROM = """
+    SELECT p.i::integer, m.seq, {in_content}, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at,
+        m.forgotten_at, m.superseded_by, length(m.content_terms) + coalesce(length(m.context_terms), 0)
+    FROM unnest(phrases) WITH ORDINALITY AS p(q, i)
+    CROSS JOIN LATERAL (SELECT * FROM memories m
+        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
+        AND m.{column} @@ p.q) m"""
+_V4 = f"""
+DROP FUNCTION memvault_phrase_hits(tsquery[], text);
+CREATE FUNCTION memvault_phrase_hits(phrases tsquery[], for_tenant text)
+RETURNS TABLE (phrase integer, seq bigint, in_content boolean, tenant text, scope text, kind text,
+    observed_at bigint, expires_at bigint, forgotten_at bigint, superseded_by text, terms integer)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $$
+{_HITS_FROM.format(in_content="true", column="content_terms")}
+    UNION ALL
+{_HITS_FROM.format(in_content="false", column="context_terms")}
+$$;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
     ("memvault_phrase_hits(tsquery[], text)",),
     (),
+    ("memvault_phrase_hits(tsquery[], text)",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

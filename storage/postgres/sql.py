@@ -86,7 +86,9 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
-# The (phrase, memory, in content) matches of the bound ``phrases`` for the bound ``tenant``.
+# The (phrase, memory, in content) matches of the bound ``phrases`` for the bound
+# ``tenant``, each with the memory's columns that ``filter_sql`` reads and its number of
+# index terms (``terms``): alias it ``m`` and filter it directly.
 _HITS = (
     f"memvault_phrase_hits(ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
     " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i), %(tenant)s)"
@@ -105,7 +107,7 @@ def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, ob
     if not phrases:
         return None
     where, params = filter_sql(f)
-    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS} h JOIN memories m ON m.seq = h.seq WHERE {where})"
+    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS} m WHERE {where})"
     return sql, {**params, "phrases": phrases}
 
 
@@ -121,13 +123,14 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
     ``ln((N - n + 0.5) / (n + 0.5))`` (at least 1e-6): ``N`` counts the tenant's memories
     with words (as FTS5 counts its rows, whatever the filters), ``n`` the memories passing
     the filters that hold the phrase in either column (every one of them is a candidate,
-    so it is counted among the candidates); a phrase's
-    frequency is 1 in each column holding it; a memory's length is its number of
-    distinct index terms (both columns) against the candidates' average.
+    so it is counted among the candidates); a phrase's frequency is 1 in each column
+    holding it; a memory's length is its number of distinct index terms (both columns)
+    against the candidates' average.
 
     The (phrase, memory) matches come from the GIN indexes (``memvault_phrase_hits``,
-    the phrases built into ``tsquery`` values once), so the work grows with the number
-    of matches, never with phrases times candidates; the arithmetic is in ``float8``.
+    the phrases built into ``tsquery`` values once) with the columns the filters and
+    the length need, so the work grows with the number of matches, never with phrases
+    times candidates, and no match is looked up again; the arithmetic is in ``float8``.
     The SQL text depends only on the filters given, not on the question, so it is
     prepared once.
     """
@@ -138,22 +141,20 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
 
     def bm25(tf: str) -> str:
         return (f"CASE WHEN {tf} > 0 THEN w.idf * {tf} * {BM25_K1 + 1}::float8 / ({tf} + {BM25_K1}::float8"
-                f" * ({1 - BM25_B}::float8 + {BM25_B}::float8 * c.length / a.avgdl)) ELSE 0 END")
+                f" * ({1 - BM25_B}::float8 + {BM25_B}::float8 * h.length / a.avgdl)) ELSE 0 END")
 
     sql = (
-        "WITH h AS MATERIALIZED (SELECT h.phrase, h.seq, max(h.in_content::int)::float8 AS fc,"
-        f" max((NOT h.in_content)::int)::float8 AS fx FROM {_HITS} h GROUP BY h.phrase, h.seq),"
-        " c AS MATERIALIZED (SELECT m.seq,"
-        " (length(m.content_terms) + coalesce(length(m.context_terms), 0))::float8 AS length"
-        f" FROM memories m WHERE m.seq = ANY(ARRAY(SELECT DISTINCT seq FROM h)) AND {where}),"
+        "WITH h AS MATERIALIZED (SELECT m.phrase, m.seq, max(m.in_content::int)::float8 AS fc,"
+        " max((NOT m.in_content)::int)::float8 AS fx, max(m.terms)::float8 AS length"
+        f" FROM {_HITS} m WHERE {where} GROUP BY m.phrase, m.seq),"
         # N from the partial index memories_with_terms (an index-only scan, not a table scan).
         " d AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories m"
         " WHERE m.tenant = %(tenant)s AND m.content_terms IS NOT NULL),"
         " w AS MATERIALIZED (SELECT h.phrase, greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf"
-        " FROM h JOIN c ON c.seq = h.seq CROSS JOIN d GROUP BY h.phrase, d.n),"
-        " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM c)"
+        " FROM h CROSS JOIN d GROUP BY h.phrase, d.n),"
+        " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM (SELECT DISTINCT seq, length FROM h) l)"
         f" SELECT h.seq, -sum({bm25(f'(h.fc + {CONTEXT_WEIGHT}::float8 * h.fx)')}) AS score, -sum({bm25('h.fc')})"
-        " FROM h JOIN c ON c.seq = h.seq JOIN w ON w.phrase = h.phrase CROSS JOIN a"
+        " FROM h JOIN w ON w.phrase = h.phrase CROSS JOIN a"
         " GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s"
     )
     return sql, {**params, "phrases": phrases, "k": k}
