@@ -45,6 +45,36 @@ def test_integer_variant_embeds_like_the_packaged_model(real_embedder):
     assert real_embedder.model_id.split("@")[1] == old.model_id.split("@")[1]  # one packaged file
 
 
+@pytest.mark.parametrize("variant", [INTEGER, DEQUANTISED])
+def test_a_text_gets_the_same_vector_alone_and_among_others(variant):
+    embedder = Embedder()
+    embedder.follow(f"{VARIANT_NAMES[variant]}@anything")
+    alone = np.stack([embedder.embed([text])[0] for text in TEXTS])
+    together = embedder.embed(TEXTS)
+    assert (alone * together).sum(axis=1).min() >= 0.99999
+
+
+def test_a_reindex_with_the_same_model_gives_the_same_similarities(db_path):
+    store = Store(db_path, Embedder())
+    try:
+        for text in TEXTS:  # one by one, as remember embeds them
+            store.remember(tenant="t", scope="s", content=text)
+
+        questions = [QUESTION, "which editor settings do I like", "who handles invoices", "where do backups go"]
+
+        def similarities() -> dict[tuple[str, str], float]:
+            return {(q, h.memory.id): h.signals.vector_similarity  # type: ignore[misc]
+                    for q in questions for h in store.recall(tenant="t", query=q, scopes=["s"], limit=10).hits}
+
+        before = similarities()
+        assert maintenance.reindex(store) == len(TEXTS)  # all of them again, in batches
+        after = similarities()
+        assert before.keys() == after.keys() and len(before) >= len(questions)
+        assert all(abs(before[k] - after[k]) < 1e-5 for k in before)
+    finally:
+        store.close()
+
+
 def test_a_store_keeps_the_variant_that_made_its_vectors_until_reindex(db_path):
     made = Store(db_path, dequantised())
     try:
