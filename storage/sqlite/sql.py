@@ -63,20 +63,48 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
-def keyword_sql(f: Filters, match: str, k: int) -> tuple[str, dict[str, object]]:
+def keyword_sql(
+    f: Filters, match: str, k: int, newer_than: int | None = None, rare: str | None = None
+) -> tuple[str, dict[str, object]]:
     """Top-``k`` BM25 candidates as rows ``(seq, bm25, content bm25)``; lower bm25 is better.
 
     ``bm25`` counts the episode context column at ``CONTEXT_WEIGHT``; ``content bm25``
     counts the memory's own text alone (0.0 when only its context matched).
+    ``newer_than``: only memories with a higher seq are ranked, and, with ``rare`` (an
+    FTS5 expression), every memory that matches ``rare`` (see ``keyword_bound_sql``).
     """
     where, params = filter_sql(f)
+    bound = ""
+    if newer_than is not None:
+        params = {**params, "newer_than": newer_than}
+        bound = " AND memories_fts.rowid > :newer_than"
+        if rare is not None:
+            bound = (" AND (memories_fts.rowid > :newer_than OR memories_fts.rowid IN"
+                     " (SELECT rowid FROM memories_fts WHERE memories_fts MATCH :rare))")
+            params["rare"] = rare
     sql = (
         f"SELECT m.seq, bm25(memories_fts, 1.0, {CONTEXT_WEIGHT}) AS score, bm25(memories_fts, 1.0, 0.0)"
         " FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
-        f" WHERE memories_fts MATCH :match AND {where}"
+        f" WHERE memories_fts MATCH :match{bound} AND {where}"
         " ORDER BY score LIMIT :k"
     )
     return sql, {**params, "match": match, "k": k}
+
+
+def documents_sql(terms: list[str]) -> tuple[str, dict[str, object]]:
+    """Rows ``(term, documents)``: in how many memories each index term occurs, content and
+    context counted apart (so at most twice the true count)."""
+    sql = (
+        "SELECT term, sum(doc) FROM memories_fts_terms WHERE term IN (SELECT value FROM json_each(:terms))"
+        " GROUP BY term"
+    )
+    return sql, {"terms": json.dumps(terms)}
+
+
+def newest_match_sql(match: str, skip: int) -> tuple[str, dict[str, object]]:
+    """One row ``(seq,)``: the ``skip + 1``-th newest memory matching ``match``; none when fewer match."""
+    sql = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH :match ORDER BY rowid DESC LIMIT 1 OFFSET :skip"
+    return sql, {"match": match, "skip": skip}
 
 
 def contains_sql(f: Filters, match: str) -> tuple[str, dict[str, object]]:
