@@ -322,3 +322,18 @@ def test_the_vector_change_log_keeps_only_its_newest_changes(db_path):
         count, low, high = conn.execute("SELECT count(*), min(change), max(change) FROM vector_changes").fetchone()
     assert count == VECTOR_LOG_KEEP and high - low == VECTOR_LOG_KEEP - 1 and high == VECTOR_LOG_KEEP + 52
     store.close()
+
+
+def test_finding_a_tenants_ids_by_prefix_or_neighbour_uses_an_index_on_the_tenants_ids(db_path):
+    """A forget, get or shown recall hit resolves ids within the tenant: by an index on
+    (tenant, id), never by walking every memory of the tenant (70-150 ms at 100,000)."""
+    from memvault.storage.sqlite import sql
+
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 20)
+    with sqlite_raw.connection(store) as conn:
+        conn.execute("ANALYZE")  # whatever the statistics say
+        for query, params in (sql.prefix_sql("m.id, m.content", "t", "0190a0", 2), sql.neighbours_sql("t", "0190a0")):
+            searches = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, params) if "SEARCH" in row[3]]
+            assert searches and all("memories_tenant_id (tenant=? AND id" in s for s in searches), searches
+    store.close()

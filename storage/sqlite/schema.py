@@ -249,7 +249,7 @@ UPDATE idempotency_keys SET recorded_at = (SELECT m.recorded_at FROM memories m 
 CREATE INDEX idempotency_keys_by_time ON idempotency_keys(recorded_at);
 """
 
-# The log the in-memory copy of the vector index follows (``vector_cache``): the key of
+# Scale (issue 9). The log the in-memory copy of the vector index follows (``vector_cache``): the key of
 # every vector written or removed, in the same transaction, keeping the last
 # VECTOR_LOG_KEEP changes. AUTOINCREMENT: a change number is never used twice.
 VECTOR_LOG_KEEP = 10_000
@@ -270,6 +270,9 @@ CREATE TRIGGER vector_changes_update AFTER UPDATE ON {VECTOR_TABLE} BEGIN
     INSERT INTO vector_changes(key) VALUES (old.key), (new.key);
     DELETE FROM vector_changes WHERE change <= last_insert_rowid() - {VECTOR_LOG_KEEP};
 END;
+-- A tenant's ids in order (history.resolve's prefixes, short ids): without it SQLite
+-- walked every memory of the tenant (memories_observed), 70-150 ms at 100,000.
+CREATE INDEX memories_tenant_id ON memories(tenant, id);
 """
 
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (

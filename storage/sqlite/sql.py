@@ -226,6 +226,24 @@ def pair_similarity_sql() -> str:
     )
 
 
+def prefix_sql(columns: str, tenant: str, prefix: str, limit: int) -> tuple[str, dict[str, object]]:
+    """``columns`` (over ``memories AS m``) of ``tenant``'s first ``limit`` memories whose id starts with ``prefix``."""
+    sql = (
+        f"SELECT {columns} FROM memories m WHERE m.tenant = :tenant AND m.id >= :prefix AND m.id < :after"
+        " ORDER BY m.id LIMIT :limit"
+    )
+    return sql, {"tenant": tenant, "prefix": prefix, "after": prefix + "~", "limit": limit}  # '~' sorts after every id character
+
+
+def neighbours_sql(tenant: str, memory_id: str) -> tuple[str, dict[str, object]]:
+    """One row: the ids of ``tenant``'s memories just before and just after ``memory_id`` (None at an end)."""
+    sql = (
+        "SELECT (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < :id),"
+        " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > :id)"
+    )
+    return sql, {"tenant": tenant, "id": memory_id}
+
+
 def context_sql() -> str:
     """Rows ``(seq, context content)`` of the named memories (bind ``:seqs``) that have an episode context."""
     return (

@@ -240,19 +240,10 @@ class SqliteTransaction:
         return None if row is None else (row[0], memory(row[1:]))
 
     def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM memories m WHERE m.id >= ? AND m.id < ? AND m.tenant = ? ORDER BY m.id LIMIT ?",
-            (prefix, prefix + "~", tenant, limit),  # '~' sorts after every id character
-        )
-        return [memory(r) for r in rows]
+        return [memory(r) for r in self.conn.execute(*sql.prefix_sql(_COLUMNS, tenant, prefix, limit))]
 
     def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        row = self._one(
-            "SELECT (SELECT max(id) FROM memories WHERE tenant = :t AND id < :id),"
-            " (SELECT min(id) FROM memories WHERE tenant = :t AND id > :id)",
-            {"t": tenant, "id": memory_id},
-        )
-        return row  # type: ignore[return-value]
+        return self._one(*sql.neighbours_sql(tenant, memory_id))  # type: ignore[return-value]
 
     def memories(self, filters: Filters, order: backend.Order, limit: int | None) -> list[Memory]:
         where, params = sql.filter_sql(filters)
