@@ -53,3 +53,18 @@ def test_every_memory_with_a_rare_word_is_ranked_whatever_its_age(store):
 def test_a_filter_passing_only_older_matches_still_gets_a_full_top_k(store):
     found = keyword(store, "weather", 8, ["old"])
     assert len(found) == 8 and all(t.startswith(("weather ", "zeppelin ")) for t in found)
+
+
+@pytest.mark.parametrize("n", [0, 1, 130])  # varints of 1 and 2 bytes
+def test_the_keyword_index_size_follows_every_write(db_path, n):
+    """``term_counts``' total (BM25's N) is read from FTS5's own record, not counted:
+    it stays the number of memories with content through imports and forgets."""
+    s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    lines = (json.dumps({"content": f"harbour note {i}"}) for i in range(n))
+    transfer.import_lines(s, lines, tenant="t", scope="a")
+    ids = [s.remember(tenant="t", scope="a", content=f"kept {i} harbour").id for i in range(2)]
+    s.forget(tenant="t", id=ids[0])
+    with s.backend.read("t") as tx:
+        assert tx.term_counts(["harbour"]) == (n + 1, {"harbour": n + 1})
+        assert tx.count(Filters(tenant="t", scopes=["a"], now=s.clock())) == n + 1
+    s.close()

@@ -221,8 +221,24 @@ class SqliteTransaction:
         return set(self._tokenize(index_text(text) or "")) if text else set()
 
     def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
-        total = self._one("SELECT count(*) FROM memories_fts_docsize")[0]  # type: ignore[index]
-        return total, dict(self.conn.execute(*sql.term_counts_sql(terms)).fetchall()) if terms else {}
+        return self._indexed(), dict(self.conn.execute(*sql.term_counts_sql(terms)).fetchall()) if terms else {}
+
+    def _indexed(self) -> int:
+        """How many memories the keyword index holds: the first varint of FTS5's
+        "averages" record (row 1 of its data table; fts5_index.c, FTS5_AVERAGES_ROWID),
+        which FTS5 keeps up to date in every write. Counting the rows of
+        ``memories_fts_docsize`` took 10 ms a recall at 100,000 memories."""
+        row = self._one("SELECT block FROM memories_fts_data WHERE id = 1")
+        if row is None:
+            return 0
+        value = 0
+        for i, byte in enumerate(row[0][:9]):  # SQLite's varint: 7 bits a byte, all 8 of the ninth
+            if i == 8:
+                return value << 8 | byte
+            value = value << 7 | byte & 0x7F
+            if byte < 0x80:
+                break
+        return value
 
     # -- rows -------------------------------------------------------------------------
 
