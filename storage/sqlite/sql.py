@@ -71,7 +71,7 @@ def keyword_sql(
     ``bm25`` counts the episode context column at ``CONTEXT_WEIGHT``; ``content bm25``
     counts the memory's own text alone (0.0 when only its context matched).
     ``newer_than``: only memories with a higher seq are ranked, and, with ``rare`` (an
-    FTS5 expression), every memory that matches ``rare`` (see ``keyword_bound_sql``).
+    FTS5 expression), every memory that matches ``rare`` (see ``SqliteTransaction.keyword``).
     """
     where, params = filter_sql(f)
     bound = ""
