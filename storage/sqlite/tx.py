@@ -112,6 +112,8 @@ class SqliteTransaction:
     def _keyword_bound(self, words: list[list[str]]) -> tuple[int | None, str | None]:
         """``(newer_than, rare)`` for ``sql.keyword_sql``: (None, None) when at most about
         ``KEYWORD_RANKED`` memories match."""
+        if self._indexed() <= KEYWORD_RANKED:
+            return None, None
         terms = [[t for w in chunk for t in self._tokenize(w)] for chunk in words]
         counts = dict(self.conn.execute(*sql.documents_sql(sorted({t for ts in terms for t in ts}))).fetchall())
         # A chunk (an FTS5 phrase) matches no more memories than its rarest term.
