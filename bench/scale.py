@@ -27,6 +27,8 @@ Measured on each store (tenant "bench", every filter of a plain recall):
   used before the index (a vec0 table of the same vectors with the tenant as partition
   key, k 50; without the allowed-id list the old query also built, so a lower bound
   of its cost); numpy brute-force cosine over the same vectors held in memory;
+- ``keyword search``, p50/p95 ms for the same questions: the store's FTS5 side alone
+  (``Reader.keyword``, k 50);
 - ``recall@10``: share of the exact top 10 (numpy) that the index returns in its top 10;
 - ``remember`` p50 (100 new memories, real embedding included) and ``forget`` p50
   (50 of them; forget returns before its background scrub);
@@ -61,7 +63,7 @@ import sqlite_vec
 from locomo_data import load
 from memvault.storage import transfer
 from memvault.storage.embeddings import INTEGER, VARIANT_NAMES, Embedded, Embedder
-from memvault.storage.query import Filters
+from memvault.storage.query import Filters, query_chunks
 from memvault.storage.sqlite.cells import SEQ_MASK
 from memvault.storage.store import Store
 
@@ -184,6 +186,12 @@ def measure(path: Path, work: Path, real: Embedder, questions: list[str], vector
             return [seq for seq, _ in tx.vector(filters, q, k)]
 
     index_ms = [timed(index_search, q, 50) for q in vectors]
+
+    def keyword_search(question: str) -> None:
+        with store.backend.read(TENANT) as tx:
+            tx.keyword(filters, query_chunks(question), 50)
+
+    keyword_ms = [timed(keyword_search, q) for q in questions]
     seqs, matrix = stored_vectors(path)
     hits = 0
     for q in vectors:
@@ -207,6 +215,7 @@ def measure(path: Path, work: Path, real: Embedder, questions: list[str], vector
         "recall_ms": percentiles(recall_ms),
         "vector_search_ms": {"index": percentiles(index_ms), "vec0_exact": percentiles(vec0_ms),
                              "numpy_exact": percentiles(numpy_ms)},
+        "keyword_search_ms": percentiles(keyword_ms),
         "recall_at_10": round(hits / (10 * len(vectors)), 4),
         "remember_ms_p50": percentiles(remember_ms)["p50"],
         "forget_ms_p50": percentiles(forget_ms)["p50"],
@@ -240,6 +249,7 @@ def markdown(run: dict) -> str:  # type: ignore[type-arg]
         ("vector search, numpy exact, p50 / p95 (ms)",
          lambda r: "{p50} / {p95}".format(**r["vector_search_ms"]["numpy_exact"])),
         ("vector recall@10, index vs exact", lambda r: str(r["recall_at_10"])),
+        ("keyword search (FTS5, k 50) p50 / p95 (ms)", lambda r: "{p50} / {p95}".format(**r["keyword_search_ms"])),
         ("remember p50 (ms)", lambda r: str(r["remember_ms_p50"])),
         ("forget p50 (ms)", lambda r: str(r["forget_ms_p50"])),
         ("RSS after the recalls (MB)", lambda r: str(r["rss_mb"])),
@@ -301,6 +311,7 @@ def main() -> None:
         figures["build"] = built
         run["sizes"].append(figures)
         print(json.dumps(figures), file=sys.stderr)
+    run["machine"] += f", load average {os.getloadavg()[0]:.1f} at the end"
     table = markdown(run)
     print(table)
     if args.json:

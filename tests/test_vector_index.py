@@ -229,3 +229,111 @@ def test_every_vector_lookup_by_memory_uses_the_index_not_a_scan(db_path):
             plan = " / ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, bind))
             assert "memory_vectors_seq" in plan and "SCAN v" not in plan, plan
     store.close()
+
+
+def vector_rows(store: Store, query: np.ndarray, k: int, filters: Filters | None = None) -> list[tuple[int, float]]:
+    with store.backend.read("t") as tx:
+        return tx.vector(filters or Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock()), query, k)
+
+
+@pytest.mark.parametrize("trained", [False, True], ids=["untrained, exact", "trained cells"])
+def test_a_search_scores_its_cells_from_the_in_memory_copy_and_answers_as_the_file(db_path, small_cells, trained):
+    """The in-memory copy (``vector_cache``) picks the candidates; the answer (which
+    memories, their exact distances) is the one a read of the cells' rows gives."""
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 400 if trained else 150)
+    store.index_vectors()
+    assert (indexed(store).size > 0) is trained
+    queries = FakeEmbedder().embed(["kafka deploy staging cluster", "piano garden recipe", "budget invoice note 7"])
+    # Two scopes of three pass: more than half of what the cells hold, so the cells are read.
+    filters = Filters(tenant="t", scopes=["beta", "gamma"], now=store.clock())
+    for q in queries:
+        for k in (3, 10, 40):
+            from_copy = vector_rows(store, q, k, filters)
+            assert store.backend.vector_cache.cells > 0  # type: ignore[attr-defined]
+            with pytest.MonkeyPatch.context() as patch:  # the copy declines: the rows are read from the file
+                patch.setattr(store.backend.vector_cache, "candidates", lambda *args: None)  # type: ignore[attr-defined]
+                from_file = vector_rows(store, q, k, filters)
+            assert len(from_copy) == k
+            assert [d for _, d in from_copy] == pytest.approx([d for _, d in from_file], abs=1e-6)
+            last = from_file[-1][1] + 1e-6  # (the fake embedder's vectors tie often: ties may swap)
+            assert {s for s, d in from_copy if d > last} == {s for s, d in from_file if d > last}
+    store.close()
+
+
+def test_the_in_memory_copy_follows_every_write_of_another_connection(db_path, small_cells):
+    """Another store (another process) remembers, forgets and moves vectors between
+    cells: the first store's copy, loaded before, answers for the newest snapshot."""
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 150)
+    other = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    query = FakeEmbedder().embed(["lunch paris piano guitar"])[0]
+    first = vector_rows(store, query, 5)
+    assert store.backend.vector_cache.cells > 0  # type: ignore[attr-defined]
+    with store.backend.read("t") as tx:
+        top = tx.rows([first[0][0]])[first[0][0]]
+    other.forget(tenant="t", id=top.id)
+    new = other.remember(tenant="t", scope="gamma", content="lunch paris piano guitar").id
+    fill(other, 300, seed=3)
+    other.index_vectors()  # trains cells: every vector moves out of cell 0
+    with store.backend.read("t") as tx:
+        found = tx.vector(Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock()), query, 5)
+        rows = tx.rows([seq for seq, _ in found])
+    assert rows[found[0][0]].id == new and found[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert top.id not in {m.id for m in rows.values()} and all(m.forgotten_at is None for m in rows.values())
+    other.close()
+    store.close()
+
+
+def test_a_write_that_rolls_back_leaves_the_in_memory_copy_as_the_file(db_path, monkeypatch):
+    """A search inside a write transaction that then rolls back must not teach the copy
+    what it wrote: the next memory gets the same row key with another vector, and the
+    copy (reading no more than the one candidate it picks) must know that vector."""
+    from memvault.storage.backend import NewRow
+
+    monkeypatch.setattr(cells, "FILTER_FIRST", 1)
+    monkeypatch.setattr(cells, "RESCORE_MIN", 1)
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 60)
+    query = FakeEmbedder().embed(["garden piano sister"])[0]
+    before = vector_rows(store, query, 5)
+    with pytest.raises(RuntimeError), store.backend.write("t") as tx:
+        tx.insert(NewRow(id="0190a000-0000-7000-8000-00000000abcd", tenant="t", scope="alpha", kind="fact",
+                         content="garden piano sister", content_hash="h", tags=(), importance=5, source=None,
+                         observed_at=0, recorded_at=0, vectors=[query]))
+        everywhere = Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock())
+        assert tx.vector(everywhere, query, 1)[0][1] == pytest.approx(1.0)
+        raise RuntimeError("roll back")
+    assert vector_rows(store, query, 5) == before
+    store.remember(tenant="t", scope="alpha", content="kafka budget invoice laptop")
+    new = FakeEmbedder().embed(["kafka budget invoice laptop"])[0]
+    assert vector_rows(store, new, 1)[0][1] == pytest.approx(1.0, abs=1e-5)
+    store.close()
+
+
+def test_the_vector_change_log_keeps_only_its_newest_changes(db_path):
+    from memvault.storage.sqlite.schema import VECTOR_LOG_KEEP
+
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    with sqlite_raw.writing(store) as conn:
+        conn.executemany(f"INSERT INTO {VECTOR_TABLE}(key, embedding) VALUES (?, zeroblob(8))",
+                         [(i,) for i in range(1, VECTOR_LOG_KEEP + 51)])
+        conn.execute(f"UPDATE {VECTOR_TABLE} SET key = key + 100000 WHERE key = 7")
+        count, low, high = conn.execute("SELECT count(*), min(change), max(change) FROM vector_changes").fetchone()
+    assert count == VECTOR_LOG_KEEP and high - low == VECTOR_LOG_KEEP - 1 and high == VECTOR_LOG_KEEP + 52
+    store.close()
+
+
+def test_finding_a_tenants_ids_by_prefix_or_neighbour_uses_an_index_on_the_tenants_ids(db_path):
+    """A forget, get or shown recall hit resolves ids within the tenant: by an index on
+    (tenant, id), never by walking every memory of the tenant (70-150 ms at 100,000)."""
+    from memvault.storage.sqlite import sql
+
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 20)
+    with sqlite_raw.connection(store) as conn:
+        conn.execute("ANALYZE")  # whatever the statistics say
+        for query, params in (sql.prefix_sql("m.id, m.content", "t", "0190a0", 2), sql.neighbours_sql("t", "0190a0")):
+            searches = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, params) if "SEARCH" in row[3]]
+            assert searches and all("memories_tenant_id (tenant=? AND id" in s for s in searches), searches
+    store.close()

@@ -29,6 +29,7 @@ from . import health
 from .db import fts_tokenizer, open_connection, scrub, write_transaction
 from .schema import VECTOR_SEQ, VECTOR_TABLE, check_compatible, migrate
 from .tx import SCRUB_DUE, SqliteTransaction
+from .vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
 SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older reads to end
@@ -60,7 +61,8 @@ class SqliteBackend:
         self._lock = threading.RLock()
         self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
         migrate(self._conn)
-        self._tx = SqliteTransaction(self._conn, fts_tokenizer(self._conn))
+        self.vector_cache = VectorCache()
+        self._tx = SqliteTransaction(self._conn, fts_tokenizer(self._conn), self.vector_cache)
         self._local = threading.local()  # .tx: this thread's reader (a SqliteTransaction over its connection)
         # Every open reader, closed by close(); a finished thread's reader is closed with its locals.
         self._readers: weakref.WeakSet[apsw.Connection] = weakref.WeakSet()
@@ -82,7 +84,7 @@ class SqliteBackend:
                     conn.close()
                     raise StoreError("the store is closed")
                 self._readers.add(conn)
-            tx = self._local.tx = SqliteTransaction(conn, fts_tokenizer(conn))
+            tx = self._local.tx = SqliteTransaction(conn, fts_tokenizer(conn), self.vector_cache)
         return tx
 
     @contextlib.contextmanager
@@ -96,6 +98,7 @@ class SqliteBackend:
             self._reads[generation] += 1
         try:
             tx.conn.execute("BEGIN")
+            tx.begun()
             try:
                 yield tx
             finally:
@@ -121,6 +124,7 @@ class SqliteBackend:
     def write(self, tenant: str | None) -> Iterator[SqliteTransaction]:
         """One ``BEGIN IMMEDIATE`` transaction. Raises Busy or StorageUnavailable (nothing written)."""
         with self._lock, write_transaction(self._conn):
+            self._tx.begun()
             yield self._tx
 
     def settings(self) -> dict[str, str]:

@@ -40,6 +40,7 @@ TRAIN_ITERATIONS = 8
 # A search filters the FILTER_FIRST * k nearest vectors of its cells first (one memory
 # look-up each; 35 against 10 ms for 4,500 vectors at 100,000), all of them when fewer pass.
 FILTER_FIRST = 4
+RESCORE_MIN = 50  # vectors read and scored exactly at least, whatever the k (see ``vector_cache``)
 PROBE = 48  # cells read per generation, more when filters leave fewer than k (LoCoMo, 251 cells: recall@10 0.988)
 
 

@@ -63,20 +63,48 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
-def keyword_sql(f: Filters, match: str, k: int) -> tuple[str, dict[str, object]]:
+def keyword_sql(
+    f: Filters, match: str, k: int, newer_than: int | None = None, rare: str | None = None
+) -> tuple[str, dict[str, object]]:
     """Top-``k`` BM25 candidates as rows ``(seq, bm25, content bm25)``; lower bm25 is better.
 
     ``bm25`` counts the episode context column at ``CONTEXT_WEIGHT``; ``content bm25``
     counts the memory's own text alone (0.0 when only its context matched).
+    ``newer_than``: only memories with a higher seq are ranked, and, with ``rare`` (an
+    FTS5 expression), every memory that matches ``rare`` (see ``SqliteTransaction.keyword``).
     """
     where, params = filter_sql(f)
+    bound = ""
+    if newer_than is not None:
+        params = {**params, "newer_than": newer_than}
+        bound = " AND memories_fts.rowid > :newer_than"
+        if rare is not None:
+            bound = (" AND (memories_fts.rowid > :newer_than OR memories_fts.rowid IN"
+                     " (SELECT rowid FROM memories_fts WHERE memories_fts MATCH :rare))")
+            params["rare"] = rare
     sql = (
         f"SELECT m.seq, bm25(memories_fts, 1.0, {CONTEXT_WEIGHT}) AS score, bm25(memories_fts, 1.0, 0.0)"
         " FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
-        f" WHERE memories_fts MATCH :match AND {where}"
+        f" WHERE memories_fts MATCH :match{bound} AND {where}"
         " ORDER BY score LIMIT :k"
     )
     return sql, {**params, "match": match, "k": k}
+
+
+def documents_sql(terms: list[str]) -> tuple[str, dict[str, object]]:
+    """Rows ``(term, documents)``: in how many memories each index term occurs, content and
+    context counted apart (so at most twice the true count)."""
+    sql = (
+        "SELECT term, sum(doc) FROM memories_fts_terms WHERE term IN (SELECT value FROM json_each(:terms))"
+        " GROUP BY term"
+    )
+    return sql, {"terms": json.dumps(terms)}
+
+
+def newest_match_sql(match: str, skip: int) -> tuple[str, dict[str, object]]:
+    """One row ``(seq,)``: the ``skip + 1``-th newest memory matching ``match``; none when fewer match."""
+    sql = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH :match ORDER BY rowid DESC LIMIT 1 OFFSET :skip"
+    return sql, {"match": match, "skip": skip}
 
 
 def contains_sql(f: Filters, match: str) -> tuple[str, dict[str, object]]:
@@ -133,6 +161,19 @@ def vector_sql(f: Filters, k: int, cells: list[int] | None, nearest: int | None 
     return sql, {**params, "nearest": nearest}
 
 
+def rescore_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
+    """Top-``k`` cosine candidates among the vectors under the given keys (bind ``:keys``,
+    a JSON list of ``memory_vectors`` keys, and ``:vector``), as rows ``(seq, distance)``:
+    each row read by its key, its memory looked up for the filter, scored exactly."""
+    where, params = filter_sql(f)
+    sql = (
+        f"SELECT m.seq, vec_distance_cosine(v.embedding, :vector) AS distance FROM json_each(:keys) j"
+        f" CROSS JOIN {VECTOR_TABLE} v ON v.key = j.value CROSS JOIN memories m ON m.seq = {_seq('v')}"
+        f" WHERE {where} ORDER BY distance LIMIT :k"
+    )
+    return sql, {**params, "k": k}
+
+
 def passing_sql(f: Filters, limit: int) -> tuple[str, dict[str, object]]:
     """One row: how many memories pass ``f``, counting no further than ``limit``."""
     where, params = filter_sql(f)
@@ -183,6 +224,24 @@ def pair_similarity_sql() -> str:
         f"SELECT vec_distance_cosine(a.embedding, b.embedding) FROM {VECTOR_TABLE} a, {VECTOR_TABLE} b"
         f" WHERE {_seq('a')} = ? AND {_seq('b')} = ?"
     )
+
+
+def prefix_sql(columns: str, tenant: str, prefix: str, limit: int) -> tuple[str, dict[str, object]]:
+    """``columns`` (over ``memories AS m``) of ``tenant``'s first ``limit`` memories whose id starts with ``prefix``."""
+    sql = (
+        f"SELECT {columns} FROM memories m WHERE m.tenant = :tenant AND m.id >= :prefix AND m.id < :after"
+        " ORDER BY m.id LIMIT :limit"
+    )
+    return sql, {"tenant": tenant, "prefix": prefix, "after": prefix + "~", "limit": limit}  # '~' sorts after every id character
+
+
+def neighbours_sql(tenant: str, memory_id: str) -> tuple[str, dict[str, object]]:
+    """One row: the ids of ``tenant``'s memories just before and just after ``memory_id`` (None at an end)."""
+    sql = (
+        "SELECT (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < :id),"
+        " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > :id)"
+    )
+    return sql, {"tenant": tenant, "id": memory_id}
 
 
 def context_sql() -> str:

@@ -1,0 +1,70 @@
+"""The SQLite keyword search's bound (storage/sqlite/tx.py ``keyword``): when a question's
+words match many memories, BM25 ranks those matching its rarest words and only the
+newest of those matching nothing but its common words; a filter still gets a full top-k."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fakes import FakeEmbedder
+from memvault.storage import transfer
+from memvault.storage.query import Filters, query_chunks
+from memvault.storage.sqlite import tx as sqlite_tx
+from memvault.storage.store import Store
+
+OLD, NEW = 30, 30  # memories matching only the common word: short (best BM25) first, then long
+
+
+@pytest.fixture
+def store(db_path, monkeypatch):
+    monkeypatch.setattr(sqlite_tx, "KEYWORD_RANKED", 8)
+    monkeypatch.setattr(sqlite_tx, "KEYWORD_NEWEST", 10)
+    s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    lines = [{"content": f"weather {i}", "scope": "old"} for i in range(OLD)]
+    lines += [{"content": f"zeppelin {i} weather", "scope": "old"} for i in range(3)]
+    lines += [{"content": f"the weather was grey over the harbour and the hills today {i}", "scope": "new"}
+              for i in range(NEW)]
+    assert transfer.import_lines(s, (json.dumps(line) for line in lines), tenant="t", scope="new").imported == len(lines)
+    yield s
+    s.close()
+
+
+def keyword(store: Store, query: str, k: int, scopes: list[str]) -> list[str]:
+    with store.backend.read("t") as tx:
+        found = tx.keyword(Filters(tenant="t", scopes=scopes, now=store.clock()), query_chunks(query), k)
+        rows = tx.rows([seq for seq, _, _ in found])
+    return [rows[seq].content for seq, _, _ in found]  # type: ignore[misc]
+
+
+def test_a_common_word_is_ranked_among_its_newest_matches_only(store):
+    found = keyword(store, "weather", 8, ["old", "new"])
+    # Unbounded, the 30 short old memories would win; bounded, the newest 10 matches are ranked.
+    assert len(found) == 8 and all(text.startswith("the weather was grey") for text in found)
+
+
+def test_every_memory_with_a_rare_word_is_ranked_whatever_its_age(store):
+    found = keyword(store, "zeppelin weather", 8, ["old", "new"])
+    assert len(found) == 8 and {t for t in found[:3]} == {f"zeppelin {i} weather" for i in range(3)}
+    assert all(t.startswith("the weather was grey") for t in found[3:])
+
+
+def test_a_filter_passing_only_older_matches_still_gets_a_full_top_k(store):
+    found = keyword(store, "weather", 8, ["old"])
+    assert len(found) == 8 and all(t.startswith(("weather ", "zeppelin ")) for t in found)
+
+
+@pytest.mark.parametrize("n", [0, 1, 130])  # varints of 1 and 2 bytes
+def test_the_keyword_index_size_follows_every_write(db_path, n):
+    """``term_counts``' total (BM25's N) is read from FTS5's own record, not counted:
+    it stays the number of memories with content through imports and forgets."""
+    s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    lines = (json.dumps({"content": f"harbour note {i}"}) for i in range(n))
+    transfer.import_lines(s, lines, tenant="t", scope="a")
+    ids = [s.remember(tenant="t", scope="a", content=f"kept {i} harbour").id for i in range(2)]
+    s.forget(tenant="t", id=ids[0])
+    with s.backend.read("t") as tx:
+        assert tx.term_counts(["harbour"]) == (n + 1, {"harbour": n + 1})
+        assert tx.count(Filters(tenant="t", scopes=["a"], now=s.clock())) == n + 1
+    s.close()
