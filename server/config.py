@@ -7,6 +7,7 @@ later with an error about an argument the agent never sent.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import re
@@ -197,6 +198,12 @@ def load(
         )
     if db_value is not None and is_url(db_value):
         db_path = db_value.strip()
+        missing = [name for name in ("psycopg", "psycopg_pool", "pgvector") if importlib.util.find_spec(name) is None]
+        if missing:
+            raise ValueError(
+                f"--db / MEMVAULT_DB: a PostgreSQL database needs memvault's postgres extra, and "
+                f"{', '.join(missing)} is not installed: pip install \"memvault[postgres]\""
+            )
     else:
         db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()
         _check_db_path(db_path)

@@ -24,7 +24,7 @@ import numpy as np
 from . import history, validate
 from .backend import Backend, NewRow, Reader, Writer
 from .embeddings import Embedded, Embedder
-from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable
+from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError
 from .ids import new_id
 from .location import is_url
 from .limits import (
@@ -55,8 +55,10 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Back
         StoreError: the database cannot be opened or is not memvault's (the message says why).
     """
     if is_url(db):
-        from .postgres import PostgresBackend  # psycopg is imported only for PostgreSQL
-
+        try:
+            from .postgres import PostgresBackend  # psycopg is imported only for PostgreSQL
+        except ImportError as exc:
+            raise StoreError(f"PostgreSQL needs memvault's postgres extra ({exc}): pip install \"memvault[postgres]\"") from exc
         return PostgresBackend(str(db), busy_timeout_ms=busy_timeout_ms)
     from .sqlite import SqliteBackend
 

@@ -13,6 +13,7 @@ following the Unicode caseless matching of chapter 3.13, ``NFC(casefold(NFD(t)))
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import unicodedata
 
@@ -110,7 +111,10 @@ def importance(value: int | None) -> int:
     if value is None:
         return limits.DEFAULT_IMPORTANCE
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput("importance", f"must be an integer from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}")
+        raise InvalidInput(
+            "importance",
+            f"must be an integer from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}; got {json.dumps(value, default=repr)[:40]}",
+        )
     if not limits.IMPORTANCE_MIN <= value <= limits.IMPORTANCE_MAX:
         raise InvalidInput(
             "importance", f"is {value}; it must be from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}"

@@ -156,6 +156,24 @@ def test_a_postgresql_url_is_kept_as_given_and_shown_without_its_password(monkey
     assert loaded.db_exists()
 
 
+def test_a_postgresql_url_without_the_postgres_extra_names_the_extra(monkeypatch):
+    """Up front (exit 2 from the CLI) and from the store itself: never a bare ModuleNotFoundError."""
+    import importlib.util
+
+    from memvault.storage.errors import StoreError
+    from memvault.storage.store import Store
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "psycopg" else real(name, *a))
+    monkeypatch.setenv("MEMVAULT_DB", "postgresql://memvault:s3cret@db.example/memvault")
+    with pytest.raises(ValueError, match=r'postgres extra, and psycopg is not installed: pip install "memvault\[postgres\]"'):
+        config.load()
+    monkeypatch.setitem(sys.modules, "memvault.storage.postgres", None)  # as if psycopg could not be imported
+    with pytest.raises(StoreError, match=r"postgres extra .*pip install") as caught:
+        Store("postgresql://memvault:s3cret@db.example/memvault")
+    assert "s3cret" not in str(caught.value)
+
+
 @pytest.mark.parametrize("url", ["postgressql://bob:Hunter2pw@db.example.com/mem", "mysql://root:Hunter2pw@localhost/x"])
 def test_a_url_that_is_not_postgresql_is_refused_without_its_password(monkeypatch, tmp_path, url):
     monkeypatch.chdir(tmp_path)

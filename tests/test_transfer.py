@@ -128,6 +128,7 @@ BAD_LINES = [
     ({"content": "x", "expires_at": "2001-01-01T00:00:00Z"}, "expires_at"),
     ({"content": "x", "tags": "ops"}, "tags"),
     ({"content": "x", "importance": 11}, "importance"),
+    ({"content": "x", "importance": "9"}, "importance"),
     ({"content": "x", "confirmations": -1}, "confirmations"),
     ({"content": "x", "colour": "red"}, "colour"),
     ('{"content": "unterminated', "line"),
@@ -144,6 +145,11 @@ def test_a_bad_line_fails_with_its_field_and_the_good_ones_land(target, bad, fie
     assert [(e.line, e.field) for e in report.failed] == [(2, field)]
     assert "MARKER" not in "".join(export(target))
     assert [json.loads(line)["content"] for line in export(target)] == ["first good line", "second good line"]
+
+
+def test_a_value_of_the_wrong_type_is_shown_in_the_report(target):
+    report = import_lines(target, [json.dumps({"content": "x", "importance": "9"})], tenant="t", scope="s")
+    assert [(e.line, e.field, e.message) for e in report.failed] == [(1, "importance", 'must be an integer from 1 to 10; got "9"')]
 
 
 def test_an_id_taken_in_another_tenant_fails_that_line_only(store, clock):
