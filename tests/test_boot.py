@@ -62,6 +62,19 @@ def test_recent_failures_and_episodes_always_get_their_share(counted, facts, fai
         assert f"{total - shown} more: `recall`" in boot
 
 
+def test_many_important_decisions_do_not_hide_procedures_and_facts(counted):
+    for i in range(60):
+        counted.remember(tenant="t", scope="proj", kind="decision", importance=9,
+                         content=f"decision {i}: chose vendor {i} for the service on port {9000 + i}")
+    for kind in ("procedure", "fact", "preference"):
+        counted.remember(tenant="t", scope="proj", kind=kind, importance=5, content=f"the one {kind} of this store")
+    boot = boot_context(counted, CALLER, 600)
+    lines, shown, total, tokens = parse(boot)
+    assert total == 63 and shown < total and tokens <= 600
+    assert "## Procedures" in boot and "the one procedure" in boot and "## Facts" in boot and "the one fact" in boot
+    assert boot.count("decision ") >= 5  # the first section still takes most of the rest
+
+
 def test_the_footer_is_there_when_memories_are_left_out(counted):
     fill(counted, facts=40)
     for budget in (150, 200, 450):

@@ -2,9 +2,10 @@
 
 Sections follow what an agent needs first: preferences and decisions,
 procedures, facts (most important first), then recent failures and recent
-episodes (newest first). The last two each get a guaranteed share of the budget
-(``Section.share``, 15 %), so a store full of facts never hides what happened lately;
-a share they do not use goes to the others. A footer is always reserved and
+episodes (newest first). Each section that has memories gets a guaranteed share of
+the budget (``Section.share``), so no kind hides the others: a store full of
+important decisions still shows its procedures, facts and what happened lately. A
+share a section does not use, and the rest of the budget, go to the sections in order. A footer is always reserved and
 always true: how many memories are shown, how many more exist, the tokens used.
 
 Each line is ``- [short id] date: "content"``: the short id is the shortest
@@ -35,10 +36,10 @@ class Section:
     share: float = 0.0  # part of the budget guaranteed to this section when it has memories
 
 
-SECTIONS = (
-    Section("Preferences and decisions", ("preference", "decision"), newest_first=False),
-    Section("Procedures", ("procedure",), newest_first=False),
-    Section("Facts", ("fact",), newest_first=False),
+SECTIONS = (  # shares sum to 0.9: a tenth, and every unused share, goes to the sections in order
+    Section("Preferences and decisions", ("preference", "decision"), newest_first=False, share=0.25),
+    Section("Procedures", ("procedure",), newest_first=False, share=0.15),
+    Section("Facts", ("fact",), newest_first=False, share=0.2),
     Section("Recent failures", ("failure",), newest_first=True, share=0.15),
     Section("Recent episodes", ("episode",), newest_first=True, share=0.15),
 )
@@ -78,7 +79,7 @@ def render(
     """Markdown of the sections' memories (each list in section order, with the
     section's true total) within ``budget`` tokens, counted by ``count_tokens``.
 
-    Recent sections first take lines within their guaranteed share; then every
+    Every section first takes lines within its guaranteed share; then every
     section in order takes the lines that still fit (a memory that does not fit
     is skipped; a shorter one later may still fit). The footer's room is
     reserved before any line is chosen.
