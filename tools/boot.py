@@ -95,19 +95,34 @@ def render(
     )
     room = budget - count_tokens(header) - count_tokens(_footer(total, total, budget, exact=False, unit="tokens in total"))
     state = [_Part(section, memories) for section, memories, _ in parts]
-    lines = {
-        (p.section.title, i): memory_line(m, short_ids.get(m.id, m.id)) for p in state for i, m in enumerate(p.memories)
-    }
+    lines: dict[tuple[str, int], str] = {}  # made when first costed: every chosen line is
+
+    costs: dict[tuple[str, int] | str, int] = {}  # each line and heading counted once
+
+    def counted(key: tuple[str, int] | str, piece: str) -> int:
+        if key not in costs:
+            costs[key] = count_tokens(piece)
+        return costs[key]
 
     def cost(part: _Part, i: int) -> int:
-        heading = f"\n## {part.section.title}\n" if not part.chosen else ""
-        return count_tokens(heading + lines[(part.section.title, i)])
+        # Pieces counted apart: WordPiece never joins tokens across a line break, and the
+        # per-character floor of a sum is at most the sum of the floors (the finished
+        # document is counted whole below in any case).
+        title = part.section.title
+        heading = 0 if part.chosen else counted(title, f"\n## {title}\n")
+        if (title, i) not in lines:
+            memory = part.memories[i]
+            lines[(title, i)] = memory_line(memory, short_ids.get(memory.id, memory.id))
+        return heading + counted((title, i), lines[(title, i)])
 
     def fill(part: _Part, limit: int) -> int:
         used = 0
+        chosen = set(part.chosen)
         for i in range(len(part.memories)):
-            if i in part.chosen:
+            if i in chosen:
                 continue
+            if limit - used < MIN_LINE_TOKENS:  # no line fits any more
+                break
             c = cost(part, i)
             if used + c <= limit:
                 part.chosen.append(i)
