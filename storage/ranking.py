@@ -8,9 +8,9 @@ IDF-weighted share of the question's content words that the memory's own text
 contains, and by how far the keyword side can be trusted for this question: the best
 such share among the candidates, and less again (cubed below ``KEYWORD_TRUST_COVERAGE``)
 when no memory covers even that much. A reworded question shares at most an
-incidental word or two with any memory ("which *day* is the compost bin *emptied*?"
-matching a parents' meeting note): those matches outranked the memory the vector
-side put first (keyword term 0.13 against a cosine lead worth 0.12). Plain
+incidental word or two with any memory ("who can *let* us into the house if we're
+locked out?" matching a pancake recipe's "*let* it rest"): such a match outranked the
+memory the vector side put first. Plain
 RRF lets a keyword match on one common word ("use", "should") outrank the memory that
 answers a reworded question, which cancelled the vector signal on agent memories
 (vector-only R@1 0.629, fused 0.503). A memory matched only through its episode

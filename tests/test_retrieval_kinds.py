@@ -189,9 +189,9 @@ def test_reworded_questions_find_their_memory(real_store):
 @pytest.mark.skipif(not (AGENTIC / "memories.jsonl").exists(), reason="agentic data folder ../shared/eval/agentic absent")
 def test_reworded_agent_questions_are_not_won_by_memories_sharing_an_incidental_word(tmp_path, real_embedder):
     """The agentic set's paraphrase questions share no indexed word with their answer; other
-    memories share one or two common words with them ("which *day* is the compost bin
-    *emptied*?"). Before the keyword term was trusted less when no memory covers much of the
-    question, 27 of 68 came first."""
+    memories share an incidental word with them ("who can *let* us into the house if we're
+    locked out?" and a pancake recipe's "*let* it rest"). Before the keyword term was trusted
+    less when no memory covers much of the question, 27 of 68 came first."""
     with (AGENTIC / "memories.jsonl").open() as fh:
         rows = [json.loads(line) for line in fh]
     end = max(datetime.fromisoformat(r["observed_at"]) for r in rows).replace(tzinfo=UTC) + timedelta(days=1)
