@@ -23,7 +23,7 @@ procedure) on the same subject as a newer memory of any kind (cosine between the
 ``SAME_SUBJECT``) is pushed down: an agent that stored a new fact, or an episode that
 changed it, without ``supersede`` gets the newer one first. Events are not "updated"
 by later events, so an older event is left alone. Last, the episodes of the
-conversation of one of the first two episodes (same scope, observed within
+conversation of an episode among the first two hits (same scope, observed within
 ``query.EPISODE_GAP_MS``) gain ``CONVERSATION_BONUS``: the evidence for a question is
 often spread over a few turns of one conversation.
 
@@ -88,7 +88,7 @@ SAME_SUBJECT = 0.6  # cosine between two memories (0.7 caught fewer replaced pai
 # CONVERSATION_BONUS: a question's evidence is often spread over a few turns of one
 # conversation. Chosen on LoCoMo's tuning conversations (R@5 / R@10 0.635 / 0.711 without;
 # top 1, 2, 3 with 0.05: 0.650 / 0.728, 0.648 / 0.734, 0.645 / 0.730; top 2 with 0.03 /
-# 0.05 / 0.08: R@5 0.640 / 0.648 / 0.653); agentic unchanged (its episodes are hours apart).
+# 0.05 / 0.08: R@5 0.640 / 0.648 / 0.653); the agentic set's figures are unchanged.
 CONVERSATION_TOP = 2
 CONVERSATION_BONUS = 0.08
 # --- abstention: agentic false abstention 30 % → 3 %; LoCoMo other-conversation 88 % ----
@@ -182,8 +182,8 @@ def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
 
 
 def same_conversation(order: list[int], c: Candidates, scores: dict[int, float]) -> None:
-    """Raise, in ``scores``, the episodes of the conversation of one of the first
-    ``CONVERSATION_TOP`` episodes in ``order`` by ``CONVERSATION_BONUS``."""
+    """Raise, in ``scores``, by ``CONVERSATION_BONUS`` the episodes (after the first
+    ``CONVERSATION_TOP`` of ``order``) of the conversation of an episode among those first."""
     lead = [c.rows[seq] for seq in order[:CONVERSATION_TOP] if c.rows[seq].kind == "episode"]
     for seq in order[CONVERSATION_TOP:]:
         memory = c.rows[seq]
