@@ -18,7 +18,11 @@ from memvault.storage.store import Store
 pytest_plugins = ["pg"]  # the pg_server and pg_url fixtures (PostgreSQL)
 
 REPO = Path(__file__).resolve().parent.parent
-LOCOMO = REPO.parent / "shared" / "eval" / "locomo"
+# The shared evaluation data sits beside the project (../shared), or beside the folder of
+# worktrees when the tests run in a git worktree.
+SHARED = next((p / "shared" for p in REPO.parents if (p / "shared" / "eval").is_dir()), REPO.parent / "shared")
+LOCOMO = SHARED / "eval" / "locomo"
+AGENTIC = SHARED / "eval" / "agentic"
 
 # The integer model is derived once into the user cache (storage/int8model.py). Tests that
 # give a process another HOME keep that cache where it is, instead of deriving it again;
