@@ -249,6 +249,20 @@ def test_a_question_about_something_never_stored_abstains(real_store, question):
     assert outcome.abstained and outcome.hits == []
 
 
+def test_a_month_in_the_question_prefers_decisions_made_then(real_store):
+    """A decision is made at a time (new-user trial: "what did we decide in March 2026?"
+    answered with a November decision)."""
+    march = remember(real_store, "Chose Stripe over Adyen for card payments because of the better API",
+                     kind="decision", observed_at="2026-03-12T10:00:00Z")
+    remember(real_store, "Decided to move the nightly batch jobs to Kubernetes CronJobs", kind="decision",
+             observed_at="2026-11-25T10:00:00Z")
+    june = remember(real_store, "We picked PostgreSQL 18 for the new billing database", kind="decision",
+                    observed_at="2026-06-02T10:00:00Z")
+    remember(real_store, "Releases ship on Tuesdays after the code freeze", kind="fact", observed_at="2026-03-10T10:00:00Z")
+    assert top_ids(real_store, "what did we decide in March 2026?")[:1] == [march]
+    assert top_ids(real_store, "what did we decide in June 2026")[:1] == [june]
+
+
 def test_a_month_in_the_question_prefers_memories_observed_then(real_store):
     feb = remember(real_store, "The nightly import failed because the disk was full.", kind="failure",
                    observed_at="2025-02-11T08:00:00Z")
