@@ -205,8 +205,9 @@ class Embedder:
             options.log_severity_level = 3
             # onnxruntime's worker threads spin after each run by default, holding the cores
             # that the database (PostgreSQL's server process, SQLite's reader) and other
-            # requests need next. On this 2-core machine under load, one question embedded in
-            # 20.7 ms spinning against 11.5 ms not (median of 5 rounds of 40, /tmp bench).
+            # requests need next. On this 2-core machine at load average 5 one question
+            # embedded in 21.8 ms spinning against 11.8 ms not (medians of 5 rounds of 40,
+            # the two sessions alternating); quiet, 4.7 against 6.6 ms (bench/speed.py).
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             source = run_path if isinstance(run_path, bytes) else str(run_path)
             session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
