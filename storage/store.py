@@ -203,6 +203,16 @@ class Store:
             return None
         return list(made.vectors) if tx.claim_model(made.model_id, len(made.vectors[0])) else None
 
+    def _stored_vectors(
+        self, tx: Writer, made: Embedded | None, degraded: str | None
+    ) -> tuple[list[np.ndarray] | None, str | None]:
+        """Inside a write: ``made``'s vectors when they may be stored (:meth:`writable_vectors`)
+        and why not (``degraded``, or the database's other model) when they may not."""
+        vectors = self.writable_vectors(tx, made)
+        if made is not None and vectors is None:  # the database records another model
+            degraded = self.recorded_model_problem(tx)
+        return vectors, degraded
+
     # -- writing -----------------------------------------------------------------
 
     def episode_context(
@@ -338,9 +348,7 @@ class Store:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
             if existing is not None:
                 return existing
-            vectors = self.writable_vectors(tx, made)
-            if made is not None and vectors is None:  # the database records another model
-                degraded = self.recorded_model_problem(tx)
+            vectors, degraded = self._stored_vectors(tx, made, degraded)
             similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
             if check_similar and similar:
                 return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
@@ -438,9 +446,7 @@ class Store:
                         f"memory {same} of this scope already holds this content: forget {old.id} "
                         "if it is wrong, rather than superseding it with a second copy"
                     )
-            vectors = self.writable_vectors(tx, made)
-            if made is not None and vectors is None:  # the database records another model
-                degraded = self.recorded_model_problem(tx)
+            vectors, degraded = self._stored_vectors(tx, made, degraded)
             row = self._new_row(
                 tx,
                 tenant=tenant,
