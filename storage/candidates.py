@@ -127,10 +127,16 @@ def idf_weights(tx: Reader, terms: list[str]) -> dict[str, float]:
 
 
 def names(query: str) -> list[str]:
-    """Capitalised words of ``query`` that do not open a sentence ("Caroline", "SOC", "Kafka")."""
+    """Capitalised words of ``query`` that do not open a sentence ("Caroline", "SOC",
+    "Kafka"), and identifiers that do ("OPS-4521 status", "K8S upgrade"): a word with a
+    digit or a second capital letter is a name wherever it stands."""
     found: list[str] = []
     for sentence in _SENTENCE.split(query):
-        for word in _NAME.findall(sentence)[1:] if sentence[:1].isalpha() else _NAME.findall(sentence):
+        words = _NAME.findall(sentence)
+        for position, word in enumerate(words):
+            opens = position == 0 and sentence[:1].isalpha()
+            if opens and not (any(ch.isdigit() for ch in word) or sum(ch.isupper() for ch in word) > 1):
+                continue
             if word[:1].isupper() and word.lower() not in STOP_WORDS and word not in found:
                 found.append(word)
     return found

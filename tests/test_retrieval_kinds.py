@@ -249,6 +249,19 @@ def test_a_question_about_something_never_stored_abstains(real_store, question):
     assert outcome.abstained and outcome.hits == []
 
 
+@pytest.mark.parametrize("question", ["OPS-4521", "OPS-4521 status", "K8S-77 rollout owner"])
+def test_an_identifier_opening_the_question_that_no_memory_holds_abstains(real_store, question):
+    """An identifier is a name wherever it stands (new-user trial: a query that was only a
+    forgotten ticket id returned five unrelated memories)."""
+    for kind, text in AGENT:
+        remember(real_store, text, kind=kind)
+    wanted = remember(real_store, "OPS-4521 and K8S-77: the rollout of the payments gateway, owned by Priya")
+    assert top_ids(real_store, question)[:1] == [wanted]
+    real_store.forget(tenant="t", id=wanted)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert outcome.abstained and outcome.hits == []
+
+
 def test_a_month_in_the_question_prefers_decisions_made_then(real_store):
     """A decision is made at a time (new-user trial: "what did we decide in March 2026?"
     answered with a November decision)."""
