@@ -34,7 +34,10 @@ mentions, and the best similarity is under ``NAMED_SIMILARITY``; or it asks for 
 password and no memory mentions one (memvault refuses to store secrets, so such a
 question is a near miss however well its other words match); or the evidence is weak
 on both sides (best cosine under ``WEAK_SIMILARITY`` and best coverage under
-``WEAK_COVERAGE``). Near misses look more answerable than real questions by their
+``WEAK_COVERAGE``), unless the question names a time in which a dated memory
+(episode, failure, decision) was observed: "what decisions were made in March?" has
+only generic words, and what was done or decided then answers it (such memories also
+pass the relative hit floor). Near misses look more answerable than real questions by their
 similarity (AUC 0.26), and unrelated questions about as answerable as reworded ones
 (best cosines 0.13-0.52 against 0.21-0.60): the store's own distribution of cosines
 for the question (z-score, gap to the 10th) separated them no better (AUC 0.66-0.76
@@ -162,7 +165,7 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         score = VECTOR_WEIGHT * (c.similarity.get(seq) or 0.0)
         if seq in keyword_rank:
             score += KEYWORD_WEIGHT * c.coverage.get(seq, 0.0) * trust / (RRF_K + keyword_rank[seq])
-        if c.when is not None and memory.kind in DATED_KINDS and c.when.start <= memory.observed_at < c.when.end:
+        if dated_then(c, memory):
             score += TIME_BONUS
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + FRESHNESS_WEIGHT * _freshness(memory.observed_at, now)
         scores[seq] = score
@@ -199,6 +202,11 @@ def same_conversation(order: list[int], c: Candidates, scores: dict[int, float])
             scores[seq] += CONVERSATION_BONUS
 
 
+def dated_then(c: Candidates, memory: Memory) -> bool:
+    """Whether ``memory`` is of a dated kind and observed in the time the question names."""
+    return c.when is not None and memory.kind in DATED_KINDS and c.when.start <= memory.observed_at < c.when.end
+
+
 def answers(c: Candidates, unknown_names: list[str]) -> bool:
     """Whether anything among the candidates is evidence enough to answer (see the module doc)."""
     best_similarity = max((s for _, s in c.vector), default=-1.0)
@@ -207,6 +215,8 @@ def answers(c: Candidates, unknown_names: list[str]) -> bool:
         return False
     if c.unknown_password:
         return False  # a near miss: asks for a password no memory mentions (query.PASSWORD_WORDS)
+    if any(dated_then(c, m) for m in c.rows.values()):
+        return True  # "what was decided in March?": what was done or decided then answers it
     return best_similarity >= WEAK_SIMILARITY or best_coverage >= WEAK_COVERAGE
 
 
@@ -238,7 +248,8 @@ def rank(
     hits: list[Scored] = []
     for seq in order:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
-        if similarity is not None and similarity < floor and coverage < KEEP_COVERAGE and seq != best_keyword:
+        if (similarity is not None and similarity < floor and coverage < KEEP_COVERAGE and seq != best_keyword
+                and not dated_then(c, c.rows[seq])):
             continue  # unrelated: little similarity and little of the question's words
         hits.append(Scored(seq, c.rows[seq], scores[seq], confidence(similarity, coverage, best_similarity, not hits),
                            keyword_rank.get(seq), keyword_score.get(seq), vector_rank.get(seq), similarity, coverage))

@@ -274,6 +274,9 @@ def test_a_month_in_the_question_prefers_decisions_made_then(real_store):
     remember(real_store, "Releases ship on Tuesdays after the code freeze", kind="fact", observed_at="2026-03-10T10:00:00Z")
     assert top_ids(real_store, "what did we decide in March 2026?")[:1] == [march]
     assert top_ids(real_store, "what did we decide in June 2026")[:1] == [june]
+    # Generic words alone are weak evidence; the time they name is not: no abstention.
+    for question in ("what decisions were made in March 2026?", "which choices did we make in June 2026"):
+        assert (march if "March" in question else june) in top_ids(real_store, question)[:2]
 
 
 def test_a_month_in_the_question_prefers_memories_observed_then(real_store):
