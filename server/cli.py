@@ -286,7 +286,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
         finally:
             store.close()
     except MemvaultError as exc:
-        _err(str(exc))
+        _err(_in_cli_words(exc))
         return 1
     return 0
 
@@ -335,7 +335,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 # The tools' argument names that the command line spells otherwise.
 FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "kinds": "--kind", "kind": "--kind", "tags": "--tag",
          "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
-         "reason": "--reason", "scope": "--scope", "tenant": "--tenant"}
+         "reason": "--reason", "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name"}
 
 
 def _in_cli_words(exc: Exception) -> str:

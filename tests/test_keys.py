@@ -148,6 +148,8 @@ def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsy
     assert "revoked" in capsys.readouterr().out
     assert main(["keys", "revoke", "--db", str(db_path), "no-such-id"]) == 1
     assert "no-such-id" in capsys.readouterr().err
+    assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--expires", "0"]) != 0
+    assert capsys.readouterr().err.startswith("memvault: --expires: must be from 1 to ")  # as the command line spells it
 
 
 @pytest.mark.slow
