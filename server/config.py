@@ -7,7 +7,6 @@ later with an error about an argument the agent never sent.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import re
@@ -16,7 +15,7 @@ from pathlib import Path
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
-from memvault.storage.location import is_url, looks_like_url, redacted
+from memvault.storage.location import POSTGRES_INSTALL, is_url, looks_like_url, postgres_extra_missing, redacted
 from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
 DEFAULT_BOOT_TOKENS = 2_000
@@ -198,11 +197,11 @@ def load(
         )
     if db_value is not None and is_url(db_value):
         db_path = db_value.strip()
-        missing = [name for name in ("psycopg", "psycopg_pool", "pgvector") if importlib.util.find_spec(name) is None]
+        missing = postgres_extra_missing()
         if missing:
             raise ValueError(
                 f"--db / MEMVAULT_DB: a PostgreSQL database needs memvault's postgres extra, and "
-                f"{', '.join(missing)} is not installed: pip install \"memvault[postgres]\""
+                f"{', '.join(missing)} is not installed: {POSTGRES_INSTALL}"
             )
     else:
         db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()

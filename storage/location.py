@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 URL_SCHEMES = ("postgresql://", "postgres://")
+POSTGRES_INSTALL = 'pip install "memvault[postgres]"'
+_POSTGRES_PACKAGES = ("psycopg", "psycopg_pool", "pgvector")  # the ``postgres`` extra (pyproject.toml)
 _ANY_URL = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://")
 
 
@@ -33,3 +36,8 @@ def redacted(db: Path | str) -> str:
     host = parts.hostname or ""
     netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+def postgres_extra_missing() -> list[str]:
+    """The packages of the ``postgres`` extra that this install lacks (importing none of them)."""
+    return [name for name in _POSTGRES_PACKAGES if importlib.util.find_spec(name) is None]

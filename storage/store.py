@@ -26,7 +26,7 @@ from .backend import Backend, NewRow, Reader, Writer
 from .embeddings import Embedded, Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError
 from .ids import new_id
-from .location import is_url
+from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .limits import (
     BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_MS, REASON_MAX_CHARS, SOURCE_MAX_CHARS,
 )
@@ -55,10 +55,12 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Back
         StoreError: the database cannot be opened or is not memvault's (the message says why).
     """
     if is_url(db):
-        try:
-            from .postgres import PostgresBackend  # psycopg is imported only for PostgreSQL
-        except ImportError as exc:
-            raise StoreError(f"PostgreSQL needs memvault's postgres extra ({exc}): pip install \"memvault[postgres]\"") from exc
+        missing = postgres_extra_missing()
+        if missing:
+            raise StoreError(f"PostgreSQL needs memvault's postgres extra ({', '.join(missing)} not installed): "
+                             f"{POSTGRES_INSTALL}")
+        from .postgres import PostgresBackend  # psycopg is imported only for PostgreSQL
+
         return PostgresBackend(str(db), busy_timeout_ms=busy_timeout_ms)
     from .sqlite import SqliteBackend
 
