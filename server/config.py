@@ -201,7 +201,7 @@ def load(
         if missing:
             raise ValueError(
                 f"--db / MEMVAULT_DB: a PostgreSQL database needs memvault's postgres extra, and "
-                f"{', '.join(missing)} is not installed: {POSTGRES_INSTALL}"
+                f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: {POSTGRES_INSTALL}"
             )
     else:
         db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()

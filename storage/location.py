@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 URL_SCHEMES = ("postgresql://", "postgres://")
-POSTGRES_INSTALL = 'pip install "memvault[postgres]"'
+POSTGRES_INSTALL = 'pip install "memvault[postgres]" (from a clone: pip install ".[postgres]")'
 _POSTGRES_PACKAGES = ("psycopg", "psycopg_pool", "pgvector")  # the ``postgres`` extra (pyproject.toml)
 _ANY_URL = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://")
 
