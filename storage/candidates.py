@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .backend import Reader
-from .query import PASSWORD_WORDS, STOP_WORDS, Filters, asks_for_password, query_chunks
+from .query import PASSWORD_WORDS, STOP_WORDS, Filters, asks_for_password, content_words, query_chunks
 from .records import Memory
 from .timewords import TimeRange
 
@@ -91,8 +91,7 @@ def gather(
         similarity.update(tx.similarity(missing, embedding))
     seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
     rows = tx.rows(seqs)
-    words = [w for chunk in chunks for w in chunk]
-    weights = idf_weights(tx, tx.query_terms([w for w in words if w.lower() not in STOP_WORDS] or words))
+    weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
     total = sum(weights.values())
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).

@@ -74,6 +74,13 @@ def query_chunks(query: str) -> list[list[str]]:
     return unique[:MAX_PHRASES]
 
 
+def content_words(chunks: list[list[str]]) -> list[str]:
+    """The words of ``chunks`` that are not :data:`STOP_WORDS` (all of them when every
+    one is), in order: the words whose index terms weigh a question's coverage."""
+    words = [w for chunk in chunks for w in chunk]
+    return [w for w in words if w.lower() not in STOP_WORDS] or words
+
+
 def asks_for_password(query: str) -> bool:
     """Whether ``query`` contains one of :data:`PASSWORD_WORDS`."""
     return any(w in PASSWORD_WORDS for w in _WORD.findall(query.lower()))

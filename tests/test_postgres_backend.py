@@ -20,7 +20,7 @@ from memvault.storage.errors import Busy, Conflict, StorageUnavailable, StoreErr
 from memvault.storage.ids import new_id
 from memvault.storage.postgres import PostgresBackend, schema
 from memvault.storage.postgres.backend import PgWriter
-from memvault.storage.query import Filters, query_chunks
+from memvault.storage.query import Filters, content_words, query_chunks
 from memvault.storage.records import ApiKey
 
 DIM = 64
@@ -369,6 +369,39 @@ def test_terms_agree_between_query_documents_and_counts(backend):
         total, counts = r.term_counts(terms + ["absent"])
         assert total == 3 and counts["run"] == 1 and counts["cafe"] == 1 and "absent" not in counts
 
+
+
+@pytest.mark.parametrize("question", [
+    "What did Caroline's runner say about running?",  # a phrase of two words ("Caroline s")
+    "Running shoes",  # one phrase holding both content words
+    "café 身份验证 Dana",  # non-ASCII words, CJK bigrams and a name no memory holds
+    "the of",  # stop words only: kept
+])
+def test_what_a_keyword_query_learns_is_what_the_lookups_answer(backend, question):
+    """The keyword query also returns its phrases' and content words' statistics, and the
+    lookups a recall makes next answer from them: exactly what a fresh transaction
+    answers, for the same filters (a filter that differs is asked of the server)."""
+    first = insert(backend, row("Caroline's runner said running is good"))[0]
+    insert(backend, row("Running shoes for the runner"), row("the café of 身份验证", kind="decision"),
+           row("Caroline ran", scope="other"), row("a reply with other words", context_seq=first))
+    insert(backend, row("Caroline running everywhere", tenant="b"))
+    chunks = query_chunks(question)
+    words = content_words(chunks)
+    names = [[w] for w in ("Caroline", "Dana", "runner", "Running")]
+    narrow = everything(kinds=["decision"])
+
+    def lookups(r, learn: bool) -> tuple:
+        if learn:
+            assert r.keyword(everything(), chunks, 10) is not None
+        terms = r.query_terms(words)
+        return (terms, r.term_counts(terms), [r.contains(everything(), [n]) for n in names],
+                [r.contains(narrow, [n]) for n in names])
+
+    with backend.read("a") as fresh, backend.read("a") as learnt:
+        expected, got = lookups(fresh, False), lookups(learnt, True)
+    assert got == expected
+    assert expected[2] == [True, False, True, True] and expected[3] == [False, False, False, False]
+    assert expected[1][0] == 5  # the tenant's own memories only
 
 # -- vector side ----------------------------------------------------------------------------
 

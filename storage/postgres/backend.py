@@ -23,7 +23,8 @@ from ..query import Filters
 from ..records import ApiKey, Memory
 from . import schema
 from .sql import (
-    MEMORY_COLUMNS, TS_CONFIG, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql, vector_sql, window_sql,
+    MEMORY_COLUMNS, TS_CONFIG, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
+    vector_sql, window_sql,
 )
 
 SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
@@ -45,6 +46,8 @@ def _lock_key(*parts: str) -> str:
 class PgReader:
     """One read transaction on ``conn``, bound to ``tenant`` (None: every tenant)."""
 
+    _writes = False  # a writer may see its own uncommitted changes: it remembers nothing it read
+
     def __init__(self, conn: psycopg.Connection, tenant: str | None, seen: set[str] | None = None) -> None:
         self.conn = conn
         self.tenant = tenant
@@ -53,6 +56,10 @@ class PgReader:
         # transaction). Only readers add to it: a writer may see its own uncommitted tables.
         self._seen = set() if seen is None else seen
         self._vectors = False
+        # What this transaction's last keyword query learnt of its texts: its filters, N
+        # and per text its TextStats. query_terms, term_counts and contains answer from it
+        # when it holds all they are asked (a recall asks them of the same words next).
+        self._learnt: tuple[Filters, int, dict[str, TextStats]] | None = None
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
         return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
@@ -72,7 +79,7 @@ class PgReader:
         if "vectors" in self._seen or self._vectors:
             return True
         self._vectors = bool(self._one("SELECT to_regclass('memory_vectors') IS NOT NULL")[0])  # type: ignore[index]
-        if self._vectors and not isinstance(self, PgWriter):
+        if self._vectors and not self._writes:
             self._seen.add("vectors")
         return self._vectors
 
@@ -81,11 +88,27 @@ class PgReader:
         built = keyword_sql(filters, words, k)
         if built is None:
             return []
-        return [(seq, float(score), float(content) + 0.0) for seq, score, content in self._all(*built)]
+        candidates, total, stats = built.split(self._all(built.sql, built.params))
+        if not self._writes and filters.tenant == self.tenant:
+            self._learnt = (filters, total, stats)
+        return candidates
+
+    def _stats(self, texts: list[str], filters: Filters | None = None) -> list[TextStats] | None:
+        """The last keyword query's statistics of ``texts`` (with its ``filters``, when given);
+        None unless it has them all."""
+        if self._learnt is None or (filters is not None and filters != self._learnt[0]):
+            return None
+        stats = self._learnt[2]
+        return [stats[t] for t in texts] if all(t in stats for t in texts) else None
 
     def contains(self, filters: Filters, words: list[list[str]]) -> bool:
         built = contains_sql(filters, words)
-        return built is not None and bool(self._one(*built)[0])  # type: ignore[index]
+        if built is None:
+            return False
+        known = self._stats(built[1]["phrases"], filters)  # type: ignore[arg-type]
+        if known is not None and all(s.passing is not None for s in known):
+            return any(s.passing for s in known)  # type: ignore[misc]
+        return bool(self._one(*built)[0])  # type: ignore[index]
 
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         if not self.has_vectors() or k <= 0:
@@ -125,6 +148,10 @@ class PgReader:
         return None if row is None else 1.0 - float(row[0])
 
     def query_terms(self, words: list[str]) -> list[str]:
+        texts = [t for t in (index_words(w) for w in words) if t]
+        known = self._stats(texts)
+        if known is not None:
+            return sorted({lexeme for s in known for lexeme in s.lexemes})
         row = self._one(f"SELECT tsvector_to_array({_TS_VECTOR})", (index_words(" ".join(words)),))
         return sorted(row[0]) if row else []  # type: ignore[index]
 
@@ -141,6 +168,10 @@ class PgReader:
         own, params = self._own("m.tenant")
         # The tenant's memories with words: from the partial index memories_with_terms.
         total = f"(SELECT count(*) FROM memories m WHERE m.content_terms IS NOT NULL{own})"
+        if self._learnt is not None:
+            counts = {s.lexemes[0]: s.documents for s in self._learnt[2].values() if len(s.lexemes) == 1}
+            if all(t in counts for t in terms):
+                return self._learnt[1], {t: counts[t] for t in terms if counts[t]}
         if not terms:
             return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
         # Through the GIN index (see schema.py on row-level security). A term is a lexeme
@@ -278,6 +309,8 @@ class PgReader:
 
 class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
+
+    _writes = True
 
     def _advisory(self, *parts: str) -> None:
         """Hold a lock on ``parts`` until the transaction ends (writers of the same key or content queue)."""

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
-from ..query import Filters
+from ..query import Filters, content_words
 from ..textindex import index_text
 
 TS_CONFIG = "memvault"  # text search configuration created by schema.py
@@ -111,9 +112,42 @@ def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, ob
     return sql, {**params, "phrases": phrases}
 
 
-def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[str, object]] | None:
-    """Top-``k`` full-text candidates as rows ``(seq, score, content score)``, best first;
-    None when the chunks have no index words.
+@dataclass(frozen=True)
+class TextStats:
+    """What the keyword statement also learns of one of its texts (a phrase of the question
+    or one of its content words): ``lexemes``, its index terms; ``documents``, the
+    tenant's memories whose own text holds it; ``passing``, the memories passing the
+    filters that hold it in either column (None for a content word that is no phrase)."""
+
+    lexemes: tuple[str, ...]
+    documents: int
+    passing: int | None
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """The keyword statement's SQL and parameters, and how to read its rows (:meth:`split`)."""
+
+    sql: str
+    params: dict[str, object]
+    texts: list[str]
+    phrases: int
+
+    def split(self, rows: list[tuple]) -> tuple[list[tuple[int, float, float]], int, dict[str, TextStats]]:
+        """Rows of the statement as ``(candidates, N, stats by text)``: candidates ``(seq, score,
+        content score)`` best first; N the tenant's memories with words."""
+        candidates = [(int(a), float(b), float(c) + 0.0) for part, a, b, c, _ in rows if part == 0]
+        total = next((int(b) for part, _, b, _, _ in rows if part == 2), 0)
+        stats = {
+            self.texts[a - 1]: TextStats(tuple(lexemes), int(b), int(c) if a <= self.phrases else None)
+            for part, a, b, c, lexemes in rows if part == 1
+        }
+        return candidates, total, stats
+
+
+def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
+    """Top-``k`` full-text candidates as rows ``(0, seq, score, content score, NULL)``, best
+    first, then statistics rows (:meth:`Keyword.split`); None when the chunks have no index words.
 
     ``score`` is minus BM25 computed as FTS5's ``bm25()`` computes it with column weights
     1.0 (content) and ``CONTEXT_WEIGHT`` (episode context), so lower is better and the
@@ -131,12 +165,17 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
     the phrases built into ``tsquery`` values once) with the columns the filters and
     the length need, so the work grows with the number of matches, never with phrases
     times candidates, and no match is looked up again; the arithmetic is in ``float8``.
+    The same matches give, per phrase and per content word of the question
+    (``query.content_words``; a word that is no phrase of its own is matched too), the
+    counts a recall asks next for its coverage weights and capitalised names
+    (:class:`TextStats`): one pass over the matches instead of one more per lookup.
     The SQL text depends only on the filters given, not on the question, so it is
     prepared once.
     """
     phrases = _phrases(chunks)
     if not phrases:
         return None
+    texts = phrases + [w for w in dict.fromkeys(index_words(w) for w in content_words(chunks)) if w and w not in phrases]
     where, params = filter_sql(f)
 
     def bm25(tf: str) -> str:
@@ -144,20 +183,28 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> tuple[str, dict[
                 f" * ({1 - BM25_B}::float8 + {BM25_B}::float8 * h.length / a.avgdl)) ELSE 0 END")
 
     sql = (
-        "WITH h AS MATERIALIZED (SELECT m.phrase, m.seq, max(m.in_content::int)::float8 AS fc,"
+        f"WITH hits AS MATERIALIZED (SELECT * FROM {_HITS}),"
+        " h AS MATERIALIZED (SELECT m.phrase, m.seq, max(m.in_content::int)::float8 AS fc,"
         " max((NOT m.in_content)::int)::float8 AS fx, max(m.terms)::float8 AS length"
-        f" FROM {_HITS} m WHERE {where} GROUP BY m.phrase, m.seq),"
+        f" FROM hits m WHERE m.phrase <= %(phrase_count)s AND {where} GROUP BY m.phrase, m.seq),"
         # N from the partial index memories_with_terms (an index-only scan, not a table scan).
         " d AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories m"
         " WHERE m.tenant = %(tenant)s AND m.content_terms IS NOT NULL),"
-        " w AS MATERIALIZED (SELECT h.phrase, greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf"
-        " FROM h CROSS JOIN d GROUP BY h.phrase, d.n),"
-        " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM (SELECT DISTINCT seq, length FROM h) l)"
-        f" SELECT h.seq, -sum({bm25(f'(h.fc + {CONTEXT_WEIGHT}::float8 * h.fx)')}) AS score, -sum({bm25('h.fc')})"
-        " FROM h JOIN w ON w.phrase = h.phrase CROSS JOIN a"
-        " GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s"
+        " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
+        " greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf FROM h CROSS JOIN d GROUP BY h.phrase, d.n),"
+        " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM (SELECT DISTINCT seq, length FROM h) l),"
+        f" top AS (SELECT h.seq, -sum({bm25(f'(h.fc + {CONTEXT_WEIGHT}::float8 * h.fx)')}) AS score, -sum({bm25('h.fc')})"
+        " AS content FROM h JOIN w ON w.phrase = h.phrase CROSS JOIN a"
+        " GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s)"
+        " SELECT 0 AS part, seq, score, content, NULL::text[] AS lexemes FROM top"
+        " UNION ALL SELECT 1, t.i, coalesce(o.n, 0), coalesce(w.passing, 0),"
+        f" tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p)) FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
+        " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits GROUP BY phrase) o ON o.phrase = t.i"
+        " LEFT JOIN w ON w.phrase = t.i"
+        " UNION ALL SELECT 2, 0, d.n, 0, NULL FROM d"
+        " ORDER BY part, score, seq DESC"
     )
-    return sql, {**params, "phrases": phrases, "k": k}
+    return Keyword(sql, {**params, "phrases": texts, "phrase_count": len(phrases), "k": k}, texts, len(phrases))
 
 
 def vector_sql(f: Filters, k: int, exact: bool) -> tuple[str, dict[str, object]]:
