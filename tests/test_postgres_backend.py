@@ -378,9 +378,10 @@ def test_terms_agree_between_query_documents_and_counts(backend):
     "the of",  # stop words only: kept
 ])
 def test_what_a_keyword_query_learns_is_what_the_lookups_answer(backend, question):
-    """The keyword query also returns its phrases' and content words' statistics, and the
-    lookups a recall makes next answer from them: exactly what a fresh transaction
-    answers, for the same filters (a filter that differs is asked of the server)."""
+    """The keyword query also returns its phrases' and content words' statistics and its
+    candidates' index terms, and the lookups a recall makes next answer from them:
+    exactly what a fresh transaction answers, for the same filters (a filter that
+    differs is asked of the server)."""
     first = insert(backend, row("Caroline's runner said running is good"))[0]
     insert(backend, row("Running shoes for the runner"), row("the café of 身份验证", kind="decision"),
            row("Caroline ran", scope="other"), row("a reply with other words", context_seq=first))
@@ -389,19 +390,22 @@ def test_what_a_keyword_query_learns_is_what_the_lookups_answer(backend, questio
     words = content_words(chunks)
     names = [[w] for w in ("Caroline", "Dana", "runner", "Running")]
     narrow = everything(kinds=["decision"])
+    with backend.read("a") as r:
+        found = [seq for seq, _, _ in r.keyword(everything(), chunks, 10)]
 
     def lookups(r, learn: bool) -> tuple:
         if learn:
-            assert r.keyword(everything(), chunks, 10) is not None
+            assert [seq for seq, _, _ in r.keyword(everything(), chunks, 10)] == found
         terms = r.query_terms(words)
         return (terms, r.term_counts(terms), [r.contains(everything(), [n]) for n in names],
-                [r.contains(narrow, [n]) for n in names])
+                [r.contains(narrow, [n]) for n in names], r.document_terms(found))
 
     with backend.read("a") as fresh, backend.read("a") as learnt:
         expected, got = lookups(fresh, False), lookups(learnt, True)
     assert got == expected
     assert expected[2] == [True, False, True, True] and expected[3] == [False, False, False, False]
     assert expected[1][0] == 5  # the tenant's own memories only
+    assert found and all(expected[4][seq][0] for seq in found)
 
 # -- vector side ----------------------------------------------------------------------------
 
@@ -504,6 +508,30 @@ def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
         with held_write(b, lambda w: w.lock(r1.id)):
             with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
                 w.lock(r1.id)
+    finally:
+        b.close()
+
+
+def test_a_held_content_or_key_lock_makes_the_second_writer_busy_and_then_lets_it_see_the_row(pg_url):
+    """The content-hash and idempotency-key locks travel with the look-up that follows them
+    (one round trip): a writer still waits for them, and one that waited sees the row."""
+    b = PostgresBackend(pg_url, busy_timeout_ms=300)
+    first = row("contended content", vectors=False, idempotency_key="k1")
+
+    def take(w: PgWriter) -> None:
+        assert w.current_with_hash("a", "s", first.content_hash, NOW, None) is None
+        assert w.idempotency_key("a", "k1") is None
+
+    try:
+        with held_write(b, take):
+            with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
+                w.current_with_hash("a", "s", first.content_hash, NOW, None)
+            with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
+                w.idempotency_key("a", "k1")
+        insert(b, first)
+        with b.write("a") as w:
+            assert w.current_with_hash("a", "s", first.content_hash, NOW, None) == first.id
+            assert w.idempotency_key("a", "k1") == (first.id, first.content_hash)
     finally:
         b.close()
 

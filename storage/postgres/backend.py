@@ -23,7 +23,7 @@ from ..query import Filters
 from ..records import ApiKey, Memory
 from . import schema
 from .sql import (
-    MEMORY_COLUMNS, TS_CONFIG, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
+    MEMORY_COLUMNS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
     vector_sql, window_sql,
 )
 
@@ -56,10 +56,11 @@ class PgReader:
         # transaction). Only readers add to it: a writer may see its own uncommitted tables.
         self._seen = set() if seen is None else seen
         self._vectors = False
-        # What this transaction's last keyword query learnt of its texts: its filters, N
-        # and per text its TextStats. query_terms, term_counts and contains answer from it
-        # when it holds all they are asked (a recall asks them of the same words next).
-        self._learnt: tuple[Filters, int, dict[str, TextStats]] | None = None
+        # What this transaction's last keyword query learnt: its filters, N, per text its
+        # TextStats and per candidate its index terms. query_terms, term_counts, contains
+        # and document_terms answer from it when it holds all they are asked (a recall
+        # asks them of the same words and candidates next).
+        self._learnt: tuple[Filters, KeywordFound] | None = None
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
         return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
@@ -88,17 +89,17 @@ class PgReader:
         built = keyword_sql(filters, words, k)
         if built is None:
             return []
-        candidates, total, stats = built.split(self._all(built.sql, built.params))
+        found = built.split(self._all(built.sql, built.params))
         if not self._writes and filters.tenant == self.tenant:
-            self._learnt = (filters, total, stats)
-        return candidates
+            self._learnt = (filters, found)
+        return found.candidates
 
     def _stats(self, texts: list[str], filters: Filters | None = None) -> list[TextStats] | None:
         """The last keyword query's statistics of ``texts`` (with its ``filters``, when given);
         None unless it has them all."""
         if self._learnt is None or (filters is not None and filters != self._learnt[0]):
             return None
-        stats = self._learnt[2]
+        stats = self._learnt[1].texts
         return [stats[t] for t in texts] if all(t in stats for t in texts) else None
 
     def contains(self, filters: Filters, words: list[list[str]]) -> bool:
@@ -156,6 +157,9 @@ class PgReader:
         return sorted(row[0]) if row else []  # type: ignore[index]
 
     def document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
+        known = {} if self._learnt is None else self._learnt[1].terms
+        if all(seq in known for seq in seqs):
+            return {seq: known[seq] for seq in seqs}
         own, params = self._own()
         rows = self._all(
             "SELECT seq, tsvector_to_array(coalesce(content_terms, ''::tsvector)),"
@@ -169,9 +173,10 @@ class PgReader:
         # The tenant's memories with words: from the partial index memories_with_terms.
         total = f"(SELECT count(*) FROM memories m WHERE m.content_terms IS NOT NULL{own})"
         if self._learnt is not None:
-            counts = {s.lexemes[0]: s.documents for s in self._learnt[2].values() if len(s.lexemes) == 1}
+            learnt = self._learnt[1]
+            counts = {s.lexemes[0]: s.documents for s in learnt.texts.values() if len(s.lexemes) == 1}
             if all(t in counts for t in terms):
-                return self._learnt[1], {t: counts[t] for t in terms if counts[t]}
+                return learnt.total, {t: counts[t] for t in terms if counts[t]}
         if not terms:
             return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
         # Through the GIN index (see schema.py on row-level security). A term is a lexeme
@@ -316,23 +321,29 @@ class PgWriter(PgReader):
         """Hold a lock on ``parts`` until the transaction ends (writers of the same key or content queue)."""
         self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_lock_key(*parts),))
 
+    # Each lock below is sent with the query that follows it, in one round trip (a pipeline):
+    # the server runs them in order, so the query still runs once the lock is held.
     def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
-        self._advisory("key", tenant, key)
-        return super().idempotency_key(tenant, key)
+        with self.conn.pipeline():
+            self._advisory("key", tenant, key)
+            return super().idempotency_key(tenant, key)
 
     def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
-        self._advisory("hash", tenant, scope, content_hash)
-        return super().current_with_hash(tenant, scope, content_hash, now, but)
+        with self.conn.pipeline():
+            self._advisory("hash", tenant, scope, content_hash)
+            return super().current_with_hash(tenant, scope, content_hash, now, but)
 
     def claim_model(self, model_id: str, dim: int) -> bool:
         # Writers of vectors share the model lock, so they do not wait for each other;
         # reset_vectors takes it alone, so no vector of the old model lands after a reset.
-        self.conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (schema.MODEL_LOCK,))
-        recorded = self.model()
+        with self.conn.pipeline():
+            self.conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (schema.MODEL_LOCK,))
+            recorded = self.model()
         if recorded is None:  # the database's first vectors: one writer creates the tables
             self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (schema.MODEL_CLAIM_LOCK,))
             recorded = self.model()  # READ COMMITTED: a claim committed while this one waited
         if recorded is not None:
+            self._vectors = True  # a model is recorded in the transaction that makes the tables
             return recorded == (model_id, dim)
         statements = schema.vector_tables_sql(dim)
         # DDL needs the owner: leave the tenant's role for these statements only.
@@ -373,10 +384,11 @@ class PgWriter(PgReader):
         if inserted is None:
             raise Conflict(f"a memory with id {row.id} exists already")
         seq = int(inserted[0])
-        self.conn.cursor().executemany(
-            "INSERT INTO memory_tags(memory_seq, tenant, tag) VALUES (%s, %s, %s)",
-            [(seq, row.tenant, tag) for tag in dict.fromkeys(row.tags)],
-        )
+        if row.tags:
+            self.conn.cursor().executemany(
+                "INSERT INTO memory_tags(memory_seq, tenant, tag) VALUES (%s, %s, %s)",
+                [(seq, row.tenant, tag) for tag in dict.fromkeys(row.tags)],
+            )
         if row.idempotency_key is not None:
             self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash, row.recorded_at)
         if row.vectors is not None:
@@ -387,10 +399,11 @@ class PgWriter(PgReader):
         """Write the vectors of a memory that has none (window 0, then the later windows)."""
         self.conn.execute("INSERT INTO memory_vectors(memory_seq, tenant, embedding) VALUES (%s, %s, %s)",
                           (seq, tenant, np.asarray(vectors[0], dtype=np.float32)))
-        self.conn.cursor().executemany(
-            "INSERT INTO memory_windows(memory_seq, tenant, part, embedding) VALUES (%s, %s, %s, %s)",
-            [(seq, tenant, part, np.asarray(v, dtype=np.float32)) for part, v in enumerate(vectors[1:], start=1)],
-        )
+        if len(vectors) > 1:
+            self.conn.cursor().executemany(
+                "INSERT INTO memory_windows(memory_seq, tenant, part, embedding) VALUES (%s, %s, %s, %s)",
+                [(seq, tenant, part, np.asarray(v, dtype=np.float32)) for part, v in enumerate(vectors[1:], start=1)],
+            )
 
     def _delete_vectors(self, seq: int) -> None:
         if self.has_vectors():

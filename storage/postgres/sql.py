@@ -133,21 +133,35 @@ class Keyword:
     texts: list[str]
     phrases: int
 
-    def split(self, rows: list[tuple]) -> tuple[list[tuple[int, float, float]], int, dict[str, TextStats]]:
-        """Rows of the statement as ``(candidates, N, stats by text)``: candidates ``(seq, score,
-        content score)`` best first; N the tenant's memories with words."""
-        candidates = [(int(a), float(b), float(c) + 0.0) for part, a, b, c, _ in rows if part == 0]
-        total = next((int(b) for part, _, b, _, _ in rows if part == 2), 0)
-        stats = {
-            self.texts[a - 1]: TextStats(tuple(lexemes), int(b), int(c) if a <= self.phrases else None)
-            for part, a, b, c, lexemes in rows if part == 1
-        }
-        return candidates, total, stats
+    def split(self, rows: list[tuple]) -> KeywordFound:
+        """The statement's rows, read."""
+        return KeywordFound(
+            candidates=[(int(a), float(b), float(c) + 0.0) for part, a, b, c, _, _ in rows if part == 0],
+            total=next((int(b) for part, _, b, _, _, _ in rows if part == 2), 0),
+            texts={
+                self.texts[a - 1]: TextStats(tuple(lexemes), int(b), int(c) if a <= self.phrases else None)
+                for part, a, b, c, lexemes, _ in rows if part == 1
+            },
+            terms={int(a): (set(own), set(context)) for part, a, _, _, own, context in rows if part == 0},
+        )
+
+
+@dataclass(frozen=True)
+class KeywordFound:
+    """What the keyword statement returns: ``candidates`` ``(seq, score, content score)``
+    best first; ``total``, the tenant's memories with words (BM25's N); ``texts``, the
+    :class:`TextStats` of each text; ``terms``, each candidate's index terms of its own
+    text and of its episode context."""
+
+    candidates: list[tuple[int, float, float]]
+    total: int
+    texts: dict[str, TextStats]
+    terms: dict[int, tuple[set[str], set[str]]]
 
 
 def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
-    """Top-``k`` full-text candidates as rows ``(0, seq, score, content score, NULL)``, best
-    first, then statistics rows (:meth:`Keyword.split`); None when the chunks have no index words.
+    """Top-``k`` full-text candidates, best first, with their index terms, then statistics
+    rows (read them with :meth:`Keyword.split`); None when the chunks have no index words.
 
     ``score`` is minus BM25 computed as FTS5's ``bm25()`` computes it with column weights
     1.0 (content) and ``CONTEXT_WEIGHT`` (episode context), so lower is better and the
@@ -168,7 +182,8 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
     The same matches give, per phrase and per content word of the question
     (``query.content_words``; a word that is no phrase of its own is matched too), the
     counts a recall asks next for its coverage weights and capitalised names
-    (:class:`TextStats`): one pass over the matches instead of one more per lookup.
+    (:class:`TextStats`), and the candidates' index terms come with them: one
+    statement instead of one more per lookup.
     The SQL text depends only on the filters given, not on the question, so it is
     prepared once.
     """
@@ -196,12 +211,15 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
         f" top AS (SELECT h.seq, -sum({bm25(f'(h.fc + {CONTEXT_WEIGHT}::float8 * h.fx)')}) AS score, -sum({bm25('h.fc')})"
         " AS content FROM h JOIN w ON w.phrase = h.phrase CROSS JOIN a"
         " GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s)"
-        " SELECT 0 AS part, seq, score, content, NULL::text[] AS lexemes FROM top"
+        " SELECT 0 AS part, top.seq, top.score, top.content,"
+        " tsvector_to_array(coalesce(m.content_terms, ''::tsvector)) AS lexemes,"
+        " tsvector_to_array(coalesce(m.context_terms, ''::tsvector)) AS context"
+        " FROM top JOIN memories m ON m.seq = top.seq"
         " UNION ALL SELECT 1, t.i, coalesce(o.n, 0), coalesce(w.passing, 0),"
-        f" tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p)) FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
+        f" tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p)), NULL FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
         " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits GROUP BY phrase) o ON o.phrase = t.i"
         " LEFT JOIN w ON w.phrase = t.i"
-        " UNION ALL SELECT 2, 0, d.n, 0, NULL FROM d"
+        " UNION ALL SELECT 2, 0, d.n, 0, NULL, NULL FROM d"
         " ORDER BY part, score, seq DESC"
     )
     return Keyword(sql, {**params, "phrases": texts, "phrase_count": len(phrases), "k": k}, texts, len(phrases))
