@@ -19,7 +19,7 @@ import unicodedata
 
 from . import limits
 from .errors import InvalidInput
-from .timefmt import parse_iso
+from .timefmt import format_ms, parse_iso
 
 _SPACES = re.compile(r"\s+")
 
@@ -117,7 +117,7 @@ def importance(value: int | None) -> int:
         )
     if not limits.IMPORTANCE_MIN <= value <= limits.IMPORTANCE_MAX:
         raise InvalidInput(
-            "importance", f"is {value}; it must be from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}"
+            "importance", f"must be an integer from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}; got {value}"
         )
     return value
 
@@ -160,14 +160,16 @@ def times(observed_at: str | None, expires_at: str | None, now: int) -> tuple[in
     """
     observed = timestamp("observed_at", observed_at)
     if observed is not None and observed > now + limits.FUTURE_TOLERANCE_MS:
-        raise InvalidInput("observed_at", "is more than a day in the future of the server clock")
+        raise InvalidInput("observed_at", f"is more than a day ahead of the server's clock ({format_ms(now)}); "
+                                          "leave it out to mean now")
     observed = now if observed is None else observed
     expires = timestamp("expires_at", expires_at)
     if expires is not None and expires <= observed:
-        given = "observed_at" if observed_at is not None else "observed_at (now)"
+        given = "observed_at" if observed_at is not None else f"observed_at (now: the server's clock reads {format_ms(now)})"
         raise InvalidInput("expires_at", f"must be later than {given}")
     if expires is not None and expires <= now:
-        raise InvalidInput("expires_at", "is already past: the memory would never be shown")
+        raise InvalidInput("expires_at", f"is already past (the server's clock reads {format_ms(now)}): "
+                                         "the memory would never be shown")
     return observed, expires
 
 

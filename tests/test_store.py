@@ -142,6 +142,23 @@ def test_expiry_must_be_after_observed_at(store):
         remember(store, "x", observed_at="2026-01-02T00:00:00Z", expires_at="2026-01-01T00:00:00Z")
 
 
+def test_times_out_of_range_name_the_field_and_the_servers_clock(store, clock: Clock):
+    """A caller whose clock differs from the server's learns what the server's clock reads;
+    nothing is stored."""
+    clock.now = 1_767_225_600_000  # 2026-01-01T00:00:00Z
+    for fields in ({"observed_at": "2026-01-03T00:00:00Z"}, {"observed_at": "2031-05-01T12:00:00+02:00"},
+                   {"expires_at": "2025-12-31T23:00:00Z"}, {"expires_at": "2025-06-01T00:00:00Z",
+                                                             "observed_at": "2025-01-01T00:00:00Z"}):
+        with pytest.raises(InvalidInput) as err:
+            remember(store, "a dated thing", **fields)
+        assert err.value.field == ("observed_at" if "2026-01-03" in str(fields) or "2031" in str(fields)
+                                   else "expires_at")
+        assert "2026-01-01T00:00:00" in str(err.value)
+    assert store.list_memories(tenant="a", scopes=SCOPES) == []
+    with pytest.raises(InvalidInput, match="importance: must be an integer from 1 to 10; got 11"):
+        remember(store, "x", importance=11)
+
+
 def test_supersede_replaces_links_and_conflicts_on_second_try(store):
     old = remember(store, "Staging runs Postgres 14", tags=["db"], importance=8, source="user")
     outcome = store.supersede(tenant="a", id=old.id, content="Staging runs Postgres 16", reason="upgrade")
