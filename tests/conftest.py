@@ -131,11 +131,24 @@ SERVE = [sys.executable, "-m", "memvault.server", "serve"]
 
 HEAVY = os.environ.get("MEMVAULT_HEAVY") == "1"
 FIGURES: list[str] = []
+_RUNNING: list[pytest.Item] = []  # the test this process runs (pytest-xdist workers run one at a time)
+_FIGURE = "memvault figure"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _RUNNING[:] = [item]
 
 
 def figure(text: str) -> None:
-    """Record a reliability figure; all of them are printed at the end of the run."""
-    FIGURES.append(text)
+    """Record a reliability figure; all of them are printed at the end of the run. It travels
+    with the test's report, so a pytest-xdist worker's figures reach the summary too."""
+    _RUNNING[0].user_properties.append((_FIGURE, text))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "teardown":
+        FIGURES.extend(str(value) for name, value in report.user_properties if name == _FIGURE)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
