@@ -194,8 +194,9 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
     where, params = filter_sql(f)
 
     def bm25(tf: str) -> str:
-        return (f"CASE WHEN {tf} > 0 THEN w.idf * {tf} * {BM25_K1 + 1}::float8 / ({tf} + {BM25_K1}::float8"
-                f" * ({1 - BM25_B}::float8 + {BM25_B}::float8 * h.length / a.avgdl)) ELSE 0 END")
+        return (f"CASE WHEN {tf} > 0 THEN (SELECT idf FROM i)[h.phrase] * {tf} * {BM25_K1 + 1}::float8 / ({tf}"
+                f" + {BM25_K1}::float8 * ({1 - BM25_B}::float8 + {BM25_B}::float8 * h.length / (SELECT avgdl FROM a)))"
+                " ELSE 0 END")
 
     sql = (
         f"WITH hits AS MATERIALIZED (SELECT * FROM {_HITS}),"
@@ -206,11 +207,14 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
         " d AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories m"
         " WHERE m.tenant = %(tenant)s AND m.content_terms IS NOT NULL),"
         " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
-        " greatest(ln((d.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf FROM h CROSS JOIN d GROUP BY h.phrase, d.n),"
+        " greatest(ln(((SELECT n FROM d) - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf FROM h GROUP BY h.phrase),"
+        # Each phrase's IDF in an array and the average length as one value, read once (an
+        # InitPlan each) instead of joined to every match.
+        " i AS MATERIALIZED (SELECT array_agg(coalesce(w.idf, 0) ORDER BY g.i) AS idf"
+        " FROM generate_series(1, %(phrase_count)s) g(i) LEFT JOIN w ON w.phrase = g.i),"
         " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM (SELECT DISTINCT seq, length FROM h) l),"
         f" top AS (SELECT h.seq, -sum({bm25(f'(h.fc + {CONTEXT_WEIGHT}::float8 * h.fx)')}) AS score, -sum({bm25('h.fc')})"
-        " AS content FROM h JOIN w ON w.phrase = h.phrase CROSS JOIN a"
-        " GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s)"
+        " AS content FROM h GROUP BY h.seq ORDER BY score, h.seq DESC LIMIT %(k)s)"
         " SELECT 0 AS part, top.seq, top.score, top.content,"
         " tsvector_to_array(coalesce(m.content_terms, ''::tsvector)) AS lexemes,"
         " tsvector_to_array(coalesce(m.context_terms, ''::tsvector)) AS context"
