@@ -38,6 +38,27 @@ EPISODE_GAP_MS = 30 * 60 * 1000
 # "token") also reword other things ("where do we keep credentials for the apps?" asks
 # where secrets live): on the agentic set they abstained on two answerable questions.
 PASSWORD_WORDS = ("password", "passwords", "passphrase", "passphrases", "passcode", "passcodes")
+# Words by which a question names the kind of memory it asks for ("what did we decide ...?",
+# "why did the job fail?", "what are the steps ...?"): ranking prefers memories of that kind,
+# never filters on it. LoCoMo holds episodes only, so its ranking is unchanged.
+KIND_WORDS = {
+    "decision": "decision decisions decide decided decides chose choose chosen choice choices settle settled agreed",
+    "failure": "failure failures fail fails failed failing broke broken crash crashed crashes outage outages"
+               " incident incidents wrong",
+    "preference": "preference preferences prefer prefers preferred favour favours favourite favor favors favorite",
+    "procedure": "procedure procedures step steps runbook runbooks process instructions howto",
+    "episode": "episode episodes happened happen happens event events",
+    "fact": "fact facts",
+}
+_KIND_OF_WORD = {w: kind for kind, words in KIND_WORDS.items() for w in words.split()}
+_HOW_TO = re.compile(r"\bhow (?:do|can|should) (?:i|we)\b|\bhow[- ]to\b", re.IGNORECASE)
+# Words that add nothing to a question naming a kind ("list the decisions we made", "which
+# failures did we hit?"): a question made only of these and kind words asks for the kind itself.
+GENERIC_WORDS = frozenset(
+    "list show give tell all any every recent latest last past new current make made hit have got get take took"
+    " record recorded store stored note noted save saved remember remembered know kept keep ever far so went recently"
+    .split()
+)
 CANDIDATES_MIN = 50
 
 
@@ -79,6 +100,18 @@ def content_words(chunks: list[list[str]]) -> list[str]:
     one is), in order: the words whose index terms weigh a question's coverage."""
     words = [w for chunk in chunks for w in chunk]
     return [w for w in words if w.lower() not in STOP_WORDS] or words
+
+
+def named_kinds(query: str) -> tuple[frozenset[str], bool]:
+    """The memory kinds ``query`` names (:data:`KIND_WORDS`; "how do I ..." and "how to"
+    name procedures), and whether it names nothing else: every other word is a stop word
+    or one of :data:`GENERIC_WORDS` ("what decisions did we make?")."""
+    words = _WORD.findall(query.lower())
+    kinds = {_KIND_OF_WORD[w] for w in words if w in _KIND_OF_WORD}
+    if _HOW_TO.search(query):
+        kinds.add("procedure")
+    only = bool(kinds) and all(w in _KIND_OF_WORD or w in STOP_WORDS or w in GENERIC_WORDS for w in words)
+    return frozenset(kinds), only
 
 
 def asks_for_password(query: str) -> bool:
