@@ -210,7 +210,7 @@ def test_reworded_agent_questions_are_not_won_by_memories_sharing_an_incidental_
     memories share an incidental word with them ("who can *let* us into the house if we're
     locked out?" and a pancake recipe's "*let* it rest"). Before the keyword term was trusted
     less when no memory covers much of the question, 27 of 68 came first; before a kind named
-    in the question ("why did ... crash?", "what did we choose ...?") was preferred, 31."""
+    in the question ("why was ... turned away?", "what did we choose ...?") was preferred, 31."""
     stores = ["store-web", "store-ml", "store-home", "store-ops"]
     store, ids, questions = load_eval_set(AGENTIC, tmp_path / "agentic.db", real_embedder, stores)
     questions = [q for q in questions if q["category"] == "paraphrase"]
@@ -221,7 +221,7 @@ def test_reworded_agent_questions_are_not_won_by_memories_sharing_an_incidental_
         first += bool(outcome.hits) and ids[outcome.hits[0].memory.id] in q["relevant_ids"]
     store.close()
     print(f"\nparaphrases answered first: {first}/{len(questions)}, abstained on {abstained}")
-    assert len(questions) == 68 and first >= 33 and abstained <= 2
+    assert len(questions) == 68 and first >= 38 and abstained <= 2
 
 
 @pytest.mark.slow
@@ -476,3 +476,33 @@ def test_a_kind_question_without_memories_of_that_kind_in_scope_is_not_forced_to
     assert all(h.memory.kind != "preference" for h in outcome.hits)
     assert outcome.abstained or outcome.hits[0].confidence < 0.5
 
+
+
+INVOICE_JOB = [
+    ("episode", "The invoice job ran last night from 02:00 to 02:10 on worker-3."),
+    ("failure", "The invoice job ran out of memory at 02:10 and the kernel killed it."),
+    ("decision", "The invoice job runs on the batch queue with 8 GB of memory from now on."),
+    ("procedure", "To rerun the invoice job: clear its lock in Redis, then trigger it from the admin page."),
+    ("fact", "The invoice job is owned by the billing team and writes to the invoices bucket."),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Why was the invoice job stopped?", "failure"),
+        ("Why did the invoice job stop at 02:10?", "failure"),
+        ("Why don't we run the invoice job on a worker any more?", "decision"),
+        ("What caused the invoice job to stop?", "failure"),
+        ("What's the plan for the invoice job?", "decision"),
+        ("How do I get the invoice job going again?", "procedure"),
+    ],
+)
+def test_a_question_asking_why_or_how_prefers_the_kind_of_memory_that_says_it(real_store, question, kind):
+    """Five memories on one job, each close to the question: asking why something happened
+    prefers the failure (it records the cause), what the plan is the decision, how to do
+    something the procedure; the episode that merely shares the words comes after."""
+    for k, text in INVOICE_JOB:
+        real_store.remember(tenant="t", scope="proj", content=text, kind=k)
+    hits = real_store.recall(tenant="t", query=question, scopes=SCOPES).hits
+    assert hits[0].memory.kind == kind, [h.memory.kind for h in hits]

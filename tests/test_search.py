@@ -58,6 +58,11 @@ def test_filters_are_part_of_both_candidate_queries():
         ("why did the billing export crash?", {"failure"}, False),
         ("what did we decide about the cache?", {"decision"}, False),
         ("what happened to the tokenizer paper?", {"episode"}, False),
+        ("Why was the nightly export stopped?", {"failure"}, False),
+        ("What caused the outage?", {"failure"}, False),
+        ("Why didn’t we adopt Elasticsearch?", {"decision"}, False),
+        ("why did we choose arq?", {"decision"}, False),
+        ("what is the plan for the migration?", {"decision"}, False),
         ("Where is the staging database?", set(), False),
     ],
 )
