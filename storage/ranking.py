@@ -42,9 +42,10 @@ on both sides (best cosine under ``WEAK_SIMILARITY`` and best coverage under
 (episode, failure, decision) was observed: "what decisions were made in March?" has
 only generic words, and what was done or decided then answers it (such memories also
 pass the relative hit floor); likewise a question naming only a kind of memory ("what
-are my preferences?") when a memory of that kind is a candidate. Near misses look more answerable than real questions by their
-similarity (AUC 0.26), and unrelated questions about as answerable as reworded ones
-(best cosines 0.13-0.52 against 0.21-0.60): the store's own distribution of cosines
+are my preferences?") when a memory of that kind is a candidate. Near misses look more
+answerable than real questions by their similarity (AUC 0.26), and unrelated questions
+about as answerable as reworded ones (best cosines 0.13-0.52 against 0.21-0.60): the
+store's own distribution of cosines
 for the question (z-score, gap to the 10th) separated them no better (AUC 0.66-0.76
 against 0.80 for the best cosine), so the weak-evidence threshold is set low and a
 weak hit is returned with its ``confidence`` instead.
