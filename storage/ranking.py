@@ -45,10 +45,10 @@ pass the relative hit floor); likewise a question naming only a kind of memory (
 are my preferences?") when a memory of that kind is a candidate. Near misses look more
 answerable than real questions by their similarity (AUC 0.26), and unrelated questions
 about as answerable as reworded ones (best cosines 0.13-0.52 against 0.21-0.60): the
-store's own distribution of cosines
-for the question (z-score, gap to the 10th) separated them no better (AUC 0.66-0.76
-against 0.80 for the best cosine), so the weak-evidence threshold is set low and a
-weak hit is returned with its ``confidence`` instead.
+store's own distribution of cosines for the question (z-score, gap to the 10th)
+separated them no better (AUC 0.66-0.76 against 0.80 for the best cosine), so the
+weak-evidence threshold is set low and a weak hit is returned with its ``confidence``
+instead.
 
 Every constant was chosen on two development sets together, the agentic set (agent
 memories, store-ops held out) and LoCoMo (chat turns, conv-48 and conv-49 held out);
