@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .backend import Reader
-from .query import PASSWORD_WORDS, STOP_WORDS, Filters, asks_for_password, content_words, query_chunks
+from .query import PASSWORD_WORDS, STOP_WORDS, Filters, asks_for_password, content_words, named_kinds, query_chunks
 from .records import Memory
 from .timewords import TimeRange
 
@@ -45,7 +45,8 @@ class Candidates:
     ``unknown_names``: capitalised words of the question (not opening a sentence)
     that no memory passing the filters contains; ``unknown_password``: the question
     asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
-    mentions one.
+    mentions one; ``kinds``: the memory kinds the question names (``query.named_kinds``),
+    ``kind_only`` when it names nothing else ("what decisions did we make?").
     """
 
     keyword: list[tuple[int, float, float]]
@@ -57,6 +58,8 @@ class Candidates:
     degraded: str | None
     unknown_names: list[str]
     unknown_password: bool = False
+    kinds: frozenset[str] = frozenset()
+    kind_only: bool = False
 
 
 def gather(
@@ -75,17 +78,20 @@ def gather(
     ``pool``: candidates taken from each side.
     """
     chunks = query_chunks(words_query)
+    kinds, kind_only = named_kinds(words_query)
     keyword = tx.keyword(filters, chunks, pool)
     similarity: dict[int, float] = {}
     vector: list[tuple[int, float]] = []
     embedding = query_vector()
     if embedding is not None:
         vector = tx.vector(filters, embedding, pool)
-        inside = within(filters, when)
-        if inside is not None:
-            # Memories observed in the time the question names are candidates even when
-            # many others are closer to its words ("what broke in March?").
-            vector = sorted(dict(vector + tx.vector(inside, embedding, pool)).items(), key=lambda v: v[1], reverse=True)
+        # Memories observed in the time the question names, or of the kind it names, are
+        # candidates even when many others are closer to its words ("what broke in March?",
+        # "which decisions did we make?").
+        for narrowed in (within(filters, when), of_kinds(filters, kinds)):
+            if narrowed is not None:
+                vector = sorted(dict(vector + tx.vector(narrowed, embedding, pool)).items(),
+                                key=lambda v: v[1], reverse=True)
         similarity = dict(vector)
         missing = [seq for seq, _, _ in keyword if seq not in similarity]
         similarity.update(tx.similarity(missing, embedding))
@@ -105,7 +111,7 @@ def gather(
         coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context))
     unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown_names(tx, filters, words_query), unknown_password)
+                      unknown_names(tx, filters, words_query), unknown_password, kinds, kind_only)
 
 
 def within(filters: Filters, when: TimeRange | None) -> Filters | None:
@@ -115,6 +121,12 @@ def within(filters: Filters, when: TimeRange | None) -> Filters | None:
     since = when.start if filters.since is None else max(filters.since, when.start)
     until = when.end if filters.until is None else min(filters.until, when.end)
     return replace(filters, since=since, until=until) if since < until else None
+
+
+def of_kinds(filters: Filters, kinds: frozenset[str]) -> Filters | None:
+    """``filters`` narrowed to ``kinds``; None without any or when the filters exclude them all."""
+    allowed = sorted(k for k in kinds if filters.kinds is None or k in filters.kinds)
+    return replace(filters, kinds=allowed) if allowed else None
 
 
 def idf_weights(tx: Reader, terms: list[str]) -> dict[str, float]:

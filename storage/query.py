@@ -38,6 +38,33 @@ EPISODE_GAP_MS = 30 * 60 * 1000
 # "token") also reword other things ("where do we keep credentials for the apps?" asks
 # where secrets live): on the agentic set they abstained on two answerable questions.
 PASSWORD_WORDS = ("password", "passwords", "passphrase", "passphrases", "passcode", "passcodes")
+# Words and phrases by which a question names the kind of memory it asks for ("what did we
+# decide ...?", "why did the job fail?", "what are the steps ...?"): ranking prefers memories
+# of that kind, never filters on it. A question asking why something happened asks for a
+# cause, which a failure records; why we do or don't do something, for a decision.
+KIND_WORDS = {
+    "decision": "decision decisions decide decided decides chose choose chosen choice choices settle settled agreed"
+                " plan",
+    "failure": "failure failures fail fails failed failing broke broken crash crashed crashes outage outages"
+               " incident incidents wrong",
+    "preference": "preference preferences prefer prefers preferred favour favours favourite favor favors favorite",
+    "procedure": "procedure procedures step steps runbook runbooks process instructions howto",
+    "episode": "episode episodes happened happen happens event events",
+    "fact": "fact facts",
+}
+_KIND_OF_WORD = {w: kind for kind, words in KIND_WORDS.items() for w in words.split()}
+KIND_PHRASES = (
+    ("procedure", re.compile(r"\bhow (?:do|can|should) (?:i|we)\b|\bhow[- ]to\b", re.IGNORECASE)),
+    ("failure", re.compile(r"\bwhy (?:did|was|were)\b(?! we\b)|\bwhat caused\b", re.IGNORECASE)),
+    ("decision", re.compile(r"\bwhy (?:do|don['’]t|didn['’]t|did) (?:we|our)\b", re.IGNORECASE)),
+)
+# Words that add nothing to a question naming a kind ("list the decisions we made", "which
+# failures did we hit?"): a question made only of these and kind words asks for the kind itself.
+GENERIC_WORDS = frozenset(
+    "list show give tell all any every recent latest last past new current make made hit have got get take took"
+    " record recorded store stored note noted save saved remember remembered know kept keep ever far so went recently"
+    .split()
+)
 CANDIDATES_MIN = 50
 
 
@@ -79,6 +106,17 @@ def content_words(chunks: list[list[str]]) -> list[str]:
     one is), in order: the words whose index terms weigh a question's coverage."""
     words = [w for chunk in chunks for w in chunk]
     return [w for w in words if w.lower() not in STOP_WORDS] or words
+
+
+def named_kinds(query: str) -> tuple[frozenset[str], bool]:
+    """The memory kinds ``query`` names (:data:`KIND_WORDS`, :data:`KIND_PHRASES`), and
+    whether it names nothing else: every other word is a stop word or one of
+    :data:`GENERIC_WORDS` ("what decisions did we make?")."""
+    words = _WORD.findall(query.lower())
+    kinds = {_KIND_OF_WORD[w] for w in words if w in _KIND_OF_WORD}
+    kinds.update(kind for kind, phrase in KIND_PHRASES if phrase.search(query))
+    only = bool(kinds) and all(w in _KIND_OF_WORD or w in STOP_WORDS or w in GENERIC_WORDS for w in words)
+    return frozenset(kinds), only
 
 
 def asks_for_password(query: str) -> bool:

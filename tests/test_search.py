@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.storage.query import Filters, query_chunks
+from memvault.storage.query import Filters, named_kinds, query_chunks
 from memvault.storage.sqlite import sql as search
 
 
@@ -45,3 +45,26 @@ def test_filters_are_part_of_both_candidate_queries():
     assert params["tag_count"] == 2 and vparams["tenant"] == "t"
     history, _ = search.filter_sql(Filters(tenant="t", scopes=["a"], now=5, include_history=True))
     assert "superseded_by" not in history
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds", "only"),
+    [
+        ("what decisions did we make?", {"decision"}, True),
+        ("Which failures did we hit recently?", {"failure"}, True),
+        ("what are my preferences?", {"preference"}, True),
+        ("list the procedures", {"procedure"}, True),
+        ("How do I rotate the TLS certificate?", {"procedure"}, False),
+        ("why did the billing export crash?", {"failure"}, False),
+        ("what did we decide about the cache?", {"decision"}, False),
+        ("what happened to the tokenizer paper?", {"episode"}, False),
+        ("Why was the nightly export stopped?", {"failure"}, False),
+        ("What caused the outage?", {"failure"}, False),
+        ("Why didn’t we adopt Elasticsearch?", {"decision"}, False),
+        ("why did we choose arq?", {"decision"}, False),
+        ("what is the plan for the migration?", {"decision"}, False),
+        ("Where is the staging database?", set(), False),
+    ],
+)
+def test_a_question_names_the_kinds_of_memory_it_asks_for(question, kinds, only):
+    assert named_kinds(question) == (frozenset(kinds), only)
