@@ -25,6 +25,7 @@ pytestmark = pytest.mark.slow
 
 def pending(db: Path) -> int:
     conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    conn.set_busy_timeout(10_000)  # a reader may meet the server's checkpoint of the WAL (busy machine)
     try:
         return conn.execute("SELECT count(*) FROM memories WHERE vector_pending = 1").fetchone()[0]
     finally:
