@@ -33,7 +33,7 @@ Measured on each store (tenant "bench", every filter of a plain recall):
 - ``remember`` p50 (100 new memories, real embedding included) and ``forget`` p50
   (50 of them; forget returns before its background scrub);
 - ``rss_mb`` of this process after the recalls (the store and the model; before the
-  baselines are loaded);
+  baselines are loaded), in all and split into its own memory and mapped files;
 - ``db_bytes_per_memory``: the database file's size over the memories it holds;
 - build: import rate (memories/s, perturbed vectors: the writing alone) and index time.
 
@@ -166,11 +166,11 @@ def vec0_table(path: Path, seqs: np.ndarray, matrix: np.ndarray) -> apsw.Connect
     return conn
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024)
-    return float("nan")
+def rss_mb() -> dict[str, float]:
+    """This process's resident memory in MB: all of it, its own (anonymous) and mapped files'."""
+    kb = {line.split(":")[0]: int(line.split()[1]) for line in Path("/proc/self/smaps_rollup").read_text().splitlines()[1:]}
+    return {"total": round(kb["Rss"] / 1024), "anonymous": round(kb["Anonymous"] / 1024),
+            "file": round((kb["Rss"] - kb["Anonymous"]) / 1024)}
 
 
 def measure(path: Path, work: Path, real: Embedder, questions: list[str], vectors: np.ndarray) -> dict[str, object]:
@@ -212,6 +212,7 @@ def measure(path: Path, work: Path, real: Embedder, questions: list[str], vector
     store.close()
     return {
         "memories": len(seqs),
+        "model": real.model_id,  # the store's: it follows the model its vectors were made by
         "recall_ms": percentiles(recall_ms),
         "vector_search_ms": {"index": percentiles(index_ms), "vec0_exact": percentiles(vec0_ms),
                              "numpy_exact": percentiles(numpy_ms)},
@@ -252,10 +253,12 @@ def markdown(run: dict) -> str:  # type: ignore[type-arg]
         ("keyword search (FTS5, k 50) p50 / p95 (ms)", lambda r: "{p50} / {p95}".format(**r["keyword_search_ms"])),
         ("remember p50 (ms)", lambda r: str(r["remember_ms_p50"])),
         ("forget p50 (ms)", lambda r: str(r["forget_ms_p50"])),
-        ("RSS after the recalls (MB)", lambda r: str(r["rss_mb"])),
+        ("RSS after the recalls, MB (anonymous + files)",
+         lambda r: "{total} ({anonymous} + {file})".format(**r["rss_mb"])),
         ("DB bytes per memory", lambda r: str(r["db_bytes_per_memory"])),
         ("import (perturbed vectors: writing only), memories/s", lambda r: str(r["build"]["import_per_s"])),
         ("index training and moves (s)", lambda r: str(r["build"]["index_s"])),
+        ("model that embedded the questions", lambda r: str(r["model"]).split("@")[0]),
     ]
     sizes = run["sizes"]
     lines = ["| measure | " + " | ".join(f"{s['memories']:,}" for s in sizes) + " |",
@@ -302,7 +305,7 @@ def main() -> None:
         "sizes": [],
     }
     for size in (int(s) for s in args.sizes.split(",")):
-        path = args.work / f"scale-{size}.db"
+        path = args.work / f"scale-{size}-{args.variant}.db"  # a store keeps the variant that made its vectors
         built = json.loads(path.with_suffix(".build.json").read_text()) if path.exists() else None
         if built is None:
             built = build(path, suffixed(turns, size), PerturbedEmbedder(real, base))
