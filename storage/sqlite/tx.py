@@ -357,7 +357,7 @@ class SqliteTransaction:
             self._key(row.tenant, row.idempotency_key, seq, row.content_hash, row.recorded_at)
         self.conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in row.tags])
         if row.vectors:
-            vector_rows.write(self.conn, seq, self._cell(row.vectors[0]), [_blob(v) for v in row.vectors])
+            vector_rows.add(self.conn, seq, self._cell(row.vectors[0]), [_blob(v) for v in row.vectors])
         return seq
 
     def confirm(self, memory_id: str, now: int) -> None:
