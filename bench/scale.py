@@ -1,7 +1,7 @@
 """Scale figures of the SQLite store (issue 9): recall, remember and forget latency, the
 vector index against an exact scan, file size and import rate, at each size asked for.
 
-Usage: python bench/scale.py SIZES [--work DIR] [--queries 300] [--rate-sample 500]
+Usage: python bench/scale.py SIZES [--work DIR] [--queries 300] [--rate-sample 1024]
                                    [--locomo DIR] [--variant integer|dequantised] [--json OUT] [--markdown OUT]
 
 SIZES: comma-separated memory counts, e.g. ``10000,100000,1000000``.
@@ -39,7 +39,7 @@ Measured on each store (tenant "bench", every filter of a plain recall):
 
 Once per run: the import rate against the raw batched embedding rate of the same
 texts (``--rate-sample`` texts, real model: ``Embedder.embed`` in the import's
-batches, then an import of the same lines into an empty store).
+batches, then an import of the same lines into one store, in 4 alternating rounds).
 """
 
 from __future__ import annotations
@@ -225,18 +225,26 @@ def measure(path: Path, work: Path, real: Embedder, questions: list[str], vector
     }
 
 
-def import_rate(real: Embedder, texts: list[str]) -> dict[str, float]:
-    """Raw batched embedding rate of ``texts`` against an import of them, real model."""
-    start = time.perf_counter()
-    for i in range(0, len(texts), transfer.IMPORT_BATCH):
-        real.embed(texts[i:i + transfer.IMPORT_BATCH])
-    raw = len(texts) / (time.perf_counter() - start)
+def import_rate(real: Embedder, texts: list[str], rounds: int = 4) -> dict[str, float]:
+    """Raw batched embedding rate of ``texts`` against an import of them, real model.
+
+    In ``rounds`` alternating rounds (a part of the texts embedded alone, then imported
+    into the same store), so that a change of the machine's load during the run
+    weighs on both rates alike."""
+    embedding = importing = 0.0
+    size = -(-len(texts) // rounds)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "rate.db", real)
-        start = time.perf_counter()
-        transfer.import_lines(store, (json.dumps({"content": t}) for t in texts), tenant=TENANT, scope=SCOPE)
-        imported = len(texts) / (time.perf_counter() - start)
+        for part in (texts[i:i + size] for i in range(0, len(texts), size)):
+            start = time.perf_counter()
+            for i in range(0, len(part), transfer.IMPORT_BATCH):
+                real.embed(part[i:i + transfer.IMPORT_BATCH])
+            embedding += time.perf_counter() - start
+            start = time.perf_counter()
+            transfer.import_lines(store, (json.dumps({"content": t}) for t in part), tenant=TENANT, scope=SCOPE)
+            importing += time.perf_counter() - start
         store.close()
+    raw, imported = len(texts) / embedding, len(texts) / importing
     return {"texts": len(texts), "embed_per_s": round(raw, 1), "import_per_s": round(imported, 1),
             "import_share": round(imported / raw, 3)}
 
@@ -277,7 +285,7 @@ def main() -> None:
     parser.add_argument("sizes", help="comma-separated memory counts, e.g. 10000,100000")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "memvault-scale")
     parser.add_argument("--queries", type=int, default=300)
-    parser.add_argument("--rate-sample", type=int, default=500)
+    parser.add_argument("--rate-sample", type=int, default=1024)
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--variant", choices=sorted(VARIANT_NAMES), default=INTEGER,
                         help="variant of the packaged model (default: integer, what new stores use)")
