@@ -109,10 +109,13 @@ def version(conn: apsw.Connection) -> tuple[int, int]:
     the highest, and older generations go lowest first, whole), so their number is read
     from the lowest and highest ids: two index look-ups, where ``count(*)`` read every
     centroid (1 ms a recall and a remember at 100,000 memories)."""
-    return conn.execute(
-        "SELECT ifnull((SELECT max(cell) FROM vector_cells), 0),"
-        " ifnull((SELECT max(cell) FROM vector_cells) - (SELECT min(cell) FROM vector_cells) + 1, 0)"
-    ).fetchone()
+    return conn.execute(VERSION_SQL).fetchone()
+
+
+VERSION_SQL = (
+    "SELECT ifnull((SELECT max(cell) FROM vector_cells), 0),"
+    " ifnull((SELECT max(cell) FROM vector_cells) - (SELECT min(cell) FROM vector_cells) + 1, 0)"
+)
 
 
 def load(conn: apsw.Connection) -> Cells:
