@@ -167,7 +167,8 @@ def import_lines(
 
     Raises:
         Busy, StorageUnavailable: a batch could not be written (the batches before it stay).
-        KeyboardInterrupt: passes through; the batch being written is rolled back whole.
+        KeyboardInterrupt: passes through once the batch being embedded is done (the
+            worker thread is not cut short); the batch being written is rolled back whole.
     """
     state = _Import(store, tenant, scope)
     # One batch is embedded on a worker thread (onnxruntime runs outside the GIL) while
