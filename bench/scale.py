@@ -1,7 +1,7 @@
 """Scale figures of the SQLite store (issue 9): recall, remember and forget latency, the
 vector index against an exact scan, file size and import rate, at each size asked for.
 
-Usage: python bench/scale.py SIZES [--work DIR] [--queries 300] [--rate-sample 500]
+Usage: python bench/scale.py SIZES [--work DIR] [--queries 300] [--rate-sample 1024]
                                    [--locomo DIR] [--variant integer|dequantised] [--json OUT] [--markdown OUT]
 
 SIZES: comma-separated memory counts, e.g. ``10000,100000,1000000``.
@@ -33,13 +33,13 @@ Measured on each store (tenant "bench", every filter of a plain recall):
 - ``remember`` p50 (100 new memories, real embedding included) and ``forget`` p50
   (50 of them; forget returns before its background scrub);
 - ``rss_mb`` of this process after the recalls (the store and the model; before the
-  baselines are loaded);
+  baselines are loaded), in all and split into its own memory and mapped files;
 - ``db_bytes_per_memory``: the database file's size over the memories it holds;
 - build: import rate (memories/s, perturbed vectors: the writing alone) and index time.
 
 Once per run: the import rate against the raw batched embedding rate of the same
 texts (``--rate-sample`` texts, real model: ``Embedder.embed`` in the import's
-batches, then an import of the same lines into an empty store).
+batches, then an import of the same lines into one store, in 4 alternating rounds).
 """
 
 from __future__ import annotations
@@ -166,11 +166,11 @@ def vec0_table(path: Path, seqs: np.ndarray, matrix: np.ndarray) -> apsw.Connect
     return conn
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024)
-    return float("nan")
+def rss_mb() -> dict[str, float]:
+    """This process's resident memory in MB: all of it, its own (anonymous) and mapped files'."""
+    kb = {line.split(":")[0]: int(line.split()[1]) for line in Path("/proc/self/smaps_rollup").read_text().splitlines()[1:]}
+    return {"total": round(kb["Rss"] / 1024), "anonymous": round(kb["Anonymous"] / 1024),
+            "file": round((kb["Rss"] - kb["Anonymous"]) / 1024)}
 
 
 def measure(path: Path, work: Path, real: Embedder, questions: list[str], vectors: np.ndarray) -> dict[str, object]:
@@ -212,6 +212,7 @@ def measure(path: Path, work: Path, real: Embedder, questions: list[str], vector
     store.close()
     return {
         "memories": len(seqs),
+        "model": real.model_id,  # the store's: it follows the model its vectors were made by
         "recall_ms": percentiles(recall_ms),
         "vector_search_ms": {"index": percentiles(index_ms), "vec0_exact": percentiles(vec0_ms),
                              "numpy_exact": percentiles(numpy_ms)},
@@ -224,18 +225,26 @@ def measure(path: Path, work: Path, real: Embedder, questions: list[str], vector
     }
 
 
-def import_rate(real: Embedder, texts: list[str]) -> dict[str, float]:
-    """Raw batched embedding rate of ``texts`` against an import of them, real model."""
-    start = time.perf_counter()
-    for i in range(0, len(texts), transfer.IMPORT_BATCH):
-        real.embed(texts[i:i + transfer.IMPORT_BATCH])
-    raw = len(texts) / (time.perf_counter() - start)
+def import_rate(real: Embedder, texts: list[str], rounds: int = 4) -> dict[str, float]:
+    """Raw batched embedding rate of ``texts`` against an import of them, real model.
+
+    In ``rounds`` alternating rounds (a part of the texts embedded alone, then imported
+    into the same store), so that a change of the machine's load during the run
+    weighs on both rates alike."""
+    embedding = importing = 0.0
+    size = -(-len(texts) // rounds)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "rate.db", real)
-        start = time.perf_counter()
-        transfer.import_lines(store, (json.dumps({"content": t}) for t in texts), tenant=TENANT, scope=SCOPE)
-        imported = len(texts) / (time.perf_counter() - start)
+        for part in (texts[i:i + size] for i in range(0, len(texts), size)):
+            start = time.perf_counter()
+            for i in range(0, len(part), transfer.IMPORT_BATCH):
+                real.embed(part[i:i + transfer.IMPORT_BATCH])
+            embedding += time.perf_counter() - start
+            start = time.perf_counter()
+            transfer.import_lines(store, (json.dumps({"content": t}) for t in part), tenant=TENANT, scope=SCOPE)
+            importing += time.perf_counter() - start
         store.close()
+    raw, imported = len(texts) / embedding, len(texts) / importing
     return {"texts": len(texts), "embed_per_s": round(raw, 1), "import_per_s": round(imported, 1),
             "import_share": round(imported / raw, 3)}
 
@@ -252,10 +261,12 @@ def markdown(run: dict) -> str:  # type: ignore[type-arg]
         ("keyword search (FTS5, k 50) p50 / p95 (ms)", lambda r: "{p50} / {p95}".format(**r["keyword_search_ms"])),
         ("remember p50 (ms)", lambda r: str(r["remember_ms_p50"])),
         ("forget p50 (ms)", lambda r: str(r["forget_ms_p50"])),
-        ("RSS after the recalls (MB)", lambda r: str(r["rss_mb"])),
+        ("RSS after the recalls, MB (anonymous + files)",
+         lambda r: "{total} ({anonymous} + {file})".format(**r["rss_mb"])),
         ("DB bytes per memory", lambda r: str(r["db_bytes_per_memory"])),
         ("import (perturbed vectors: writing only), memories/s", lambda r: str(r["build"]["import_per_s"])),
         ("index training and moves (s)", lambda r: str(r["build"]["index_s"])),
+        ("model that embedded the questions", lambda r: str(r["model"]).split("@")[0]),
     ]
     sizes = run["sizes"]
     lines = ["| measure | " + " | ".join(f"{s['memories']:,}" for s in sizes) + " |",
@@ -274,7 +285,7 @@ def main() -> None:
     parser.add_argument("sizes", help="comma-separated memory counts, e.g. 10000,100000")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "memvault-scale")
     parser.add_argument("--queries", type=int, default=300)
-    parser.add_argument("--rate-sample", type=int, default=500)
+    parser.add_argument("--rate-sample", type=int, default=1024)
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--variant", choices=sorted(VARIANT_NAMES), default=INTEGER,
                         help="variant of the packaged model (default: integer, what new stores use)")
@@ -302,7 +313,7 @@ def main() -> None:
         "sizes": [],
     }
     for size in (int(s) for s in args.sizes.split(",")):
-        path = args.work / f"scale-{size}.db"
+        path = args.work / f"scale-{size}-{args.variant}.db"  # a store keeps the variant that made its vectors
         built = json.loads(path.with_suffix(".build.json").read_text()) if path.exists() else None
         if built is None:
             built = build(path, suffixed(turns, size), PerturbedEmbedder(real, base))

@@ -209,6 +209,12 @@ class Embedder:
             # embedded in 21.8 ms spinning against 11.8 ms not (medians of 5 rounds of 40,
             # the two sessions alternating); quiet, 4.7 against 6.6 ms (bench/speed.py).
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            # No memory arena or pattern planning: each run frees its buffers. With them the
+            # arena kept the largest run's buffers for good (18 MB more resident memory after
+            # texts of 5 to 300 tokens), for no speed measured on this machine: texts run one
+            # at a time (BATCH_SIZE), of varying lengths, so planned patterns rarely repeat.
+            options.enable_cpu_mem_arena = False
+            options.enable_mem_pattern = False
             source = run_path if isinstance(run_path, bytes) else str(run_path)
             session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
             probe = tokenizer.encode_batch(["memvault"])

@@ -13,7 +13,9 @@ every other field takes ``Store.remember``'s default and passes its checks
 (``validate``, the secret scan). Ids, times, kinds, tags, importance, sources,
 confirmations and supersession links are kept as given. Lines go in batches: the
 batch is checked, its new memories are embedded together outside any transaction
-(``Embedder.embed`` over all windows), then written in one short write transaction.
+(``Embedder.embed`` over all windows, on a worker thread while the next batch is
+checked and the one before written), then written in one short write transaction
+that checks again what the batch's check read.
 A bad line is reported and nothing of it is written; the good ones land. Importing
 twice adds nothing: a memory whose id exists, or whose content repeats a current
 memory of its scope, is skipped (and, unlike ``remember``, counts no confirmation),
@@ -25,6 +27,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -164,13 +167,22 @@ def import_lines(
 
     Raises:
         Busy, StorageUnavailable: a batch could not be written (the batches before it stay).
-        KeyboardInterrupt: passes through; the batch being written is rolled back whole.
+        KeyboardInterrupt: passes through once the batch being embedded is done (the
+            worker thread is not cut short); the batch being written is rolled back whole.
     """
     state = _Import(store, tenant, scope)
-    for chunk in _batches(lines, batch):
-        state.batch(chunk)
-        if progress is not None:
-            progress(chunk[-1][0])
+    # One batch is embedded on a worker thread (onnxruntime runs outside the GIL) while
+    # the next is checked and the one before written, so the import goes at about the
+    # embedding's own rate. Every batch is still written whole, in file order.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-import-embed") as embedding:
+        ahead: tuple[int, Future[_Embedded]] | None = None
+        for chunk in _batches(lines, batch):
+            checked = embedding.submit(_with_vectors, store, *state.check(chunk))
+            if ahead is not None:
+                state.write(ahead[1].result(), ahead[0], progress)
+            ahead = (chunk[-1][0], checked)
+        if ahead is not None:
+            state.write(ahead[1].result(), ahead[0], progress)
     return ImportReport(
         read=state.read, imported=state.imported, skipped_existing=state.skipped, failed=tuple(state.failed),
         vectors_pending=state.pending, degraded=state.degraded if state.pending else None,
@@ -213,8 +225,9 @@ class _Import:
     successors: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     model_id: str | None = None  # of the batch's vectors
 
-    def batch(self, chunk: list[tuple[int, str]]) -> None:
-        """Check, embed and write one batch of lines, counting what happened."""
+    def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
+        """The rows of one batch of lines to embed and write (each line checked, those
+        there already left out), the batch's time, and why no vectors can be made (None: they can)."""
         self.read += len(chunk)
         now = self.store.clock()
         checked: list[tuple[int, NewRow, dict[str, str]]] = []
@@ -237,7 +250,11 @@ class _Import:
         with self.store.backend.read(self.tenant) as tx:
             new = [(number, row) for number, row, _ in checked if not self._already_there(tx, row, now)]
         self.skipped += len(checked) - len(new)
-        new, reason, self.model_id = _with_vectors(self.store, new)
+        return new, now, self.store.vector_status()
+
+    def write(self, embedded: _Embedded, last_line: int, progress: Progress | None) -> None:
+        """Write one embedded batch in one transaction, count what happened, report progress."""
+        new, now, reason, self.model_id = embedded
         self.degraded = reason or self.degraded
         try:
             outcomes = self._write(new, now)
@@ -258,6 +275,8 @@ class _Import:
                 if outcome.vectors is None:
                     self.pending += 1
                     self.degraded = self.degraded or "the database's vectors come from another model: run `memvault reindex`"
+        if progress is not None:
+            progress(last_line)
 
     def _already_there(self, tx: Reader, row: NewRow, now: int) -> bool:
         """Whether ``row``'s id exists, or, current, it repeats a current memory of its scope
@@ -320,26 +339,29 @@ def _error(number: int, exc: InvalidInput) -> LineError:
     return LineError(number, exc.field, message[len(prefix):] if message.startswith(prefix) else message)
 
 
-def _with_vectors(
-    store: Store, rows: list[tuple[int, NewRow]]
-) -> tuple[list[tuple[int, NewRow]], str | None, str | None]:
+# A batch's rows with their vectors, its time, why it has none (None: it has) and the
+# id of the model that made them.
+_Embedded = tuple[list[tuple[int, NewRow]], int, str | None, str | None]
+
+
+def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason: str | None) -> _Embedded:
     """``rows`` with the vectors of their windows, made in one embedding call, and the
     id of the model that made them; or ``rows`` unchanged (vectors pending), the reason
-    no vectors can be made, and None."""
-    reason = store.vector_status()
+    no vectors can be made (``reason``, read by the caller, or the model failing), and None.
+    Reads no database: it runs on the import's embedding thread."""
     if reason is not None or not rows:
-        return rows, reason, None
+        return rows, now, reason, None
     assert store.embedder is not None
     windows = [store.embedder.windows(row.content) for _, row in rows]
     try:
         made = store.embedder.embed_as([text for parts in windows for text in parts])
     except ModelUnavailable as exc:
-        return rows, f"embedding model unavailable ({exc}): imported memories wait for vectors", None
+        return rows, now, f"embedding model unavailable ({exc}): imported memories wait for vectors", None
     out, start = [], 0
     for (number, row), parts in zip(rows, windows, strict=True):
         out.append((number, replace(row, vectors=list(made.vectors[start : start + len(parts)]))))
         start += len(parts)
-    return out, None, made.model_id
+    return out, now, None, made.model_id
 
 
 def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow, dict[str, str]]:

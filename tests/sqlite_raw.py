@@ -57,3 +57,17 @@ def value(store: Store, sql: str, *args: object) -> object:
     """The first column of the first row of ``sql``."""
     with snapshot(store) as conn:
         return conn.execute(sql, args).fetchone()[0]
+
+
+@contextlib.contextmanager
+def statements(store: Store) -> Iterator[list[str]]:
+    """The SQL statements (nested ones too) that this thread's reader connection runs in the block."""
+    backend = store.backend
+    assert isinstance(backend, SqliteBackend), "an SQLite-only test"
+    conn = backend._reader().conn
+    seen: list[str] = []
+    conn.set_profile(lambda sql, _ns: seen.append(sql))
+    try:
+        yield seen
+    finally:
+        conn.set_profile(None)

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+import sqlite_raw
 from fakes import FakeEmbedder
 from memvault.storage import transfer
 from memvault.storage.query import Filters, query_chunks
@@ -68,3 +69,25 @@ def test_the_keyword_index_size_follows_every_write(db_path, n):
         assert tx.term_counts(["harbour"]) == (n + 1, {"harbour": n + 1})
         assert tx.count(Filters(tenant="t", scopes=["a"], now=s.clock())) == n + 1
     s.close()
+
+
+def test_a_recall_reads_each_terms_document_counts_once(store):
+    """The keyword bound and the IDF weights need the same terms' counts: FTS5 counts a
+    term by walking its matches, so a recall asks for them once."""
+    with sqlite_raw.statements(store) as seen:
+        found = store.recall(tenant="t", query="zeppelin weather harbour", scopes=["old", "new"], limit=5)
+    assert found.hits and found.hits[0].memory.content.startswith("zeppelin")
+    assert sum("memories_fts_terms" in sql for sql in seen) == 1, [s for s in seen if "terms" in s]
+
+
+def test_document_counts_follow_writes_between_and_within_transactions(store):
+    with store.backend.read("t") as tx:
+        before = tx.term_counts(["harbour", "zeppelin"])
+    assert before[1] == {"harbour": NEW, "zeppelin": 3}
+    store.remember(tenant="t", scope="new", content="a zeppelin over the harbour")
+    with store.backend.read("t") as tx:
+        assert tx.term_counts(["zeppelin", "harbour"]) == (before[0] + 1, {"harbour": NEW + 1, "zeppelin": 4})
+    with store.backend.write("t") as tx:
+        assert tx.term_counts(["zeppelin"])[1] == {"zeppelin": 4}
+        tx.erase(store.recall(tenant="t", query="zeppelin", scopes=["old"], limit=1).hits[0].memory.id, store.clock(), None)
+        assert tx.term_counts(["zeppelin"])[1] == {"zeppelin": 3}

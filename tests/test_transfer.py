@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,28 @@ def test_history_whose_newest_version_is_gone_stays_history_after_export_and_imp
     assert current == {b3, c3} == {m.id for m in store.list_memories(tenant="t", scopes=["s"])}
     assert target.get(tenant="t", id=c1).superseded_by == c3
     assert target.get(tenant="t", id=c3).supersedes == c1
+
+
+def test_the_next_batch_is_embedded_while_one_is_written(new_db, clock):
+    """The import embeds a batch while the one before is written, so it runs at about
+    the model's rate: batch 1's write is reported only once batch 2's embedding began."""
+    started: list[int] = []
+    second_started = threading.Event()
+
+    class Recording(FakeEmbedder):
+        def embed(self, texts: list[str]):  # type: ignore[no-untyped-def]
+            started.append(len(texts))
+            if len(started) == 2:
+                second_started.set()
+            return super().embed(texts)
+
+    def written(line: int) -> None:
+        if line == 4:  # the first batch is in: the second must be embedding (or done) by now
+            assert second_started.wait(10), "the second batch was not embedded while the first was written"
+
+    store = Store(new_db(), Recording(), clock=clock)  # type: ignore[arg-type]
+    lines = [json.dumps({"content": f"line number {i}"}) for i in range(10)]
+    report = import_lines(store, lines, tenant="t", scope="s", batch=4, progress=written)
+    assert (report.imported, started) == (10, [4, 4, 2])
+    assert [json.loads(line)["content"] for line in export(store)] == [f"line number {i}" for i in range(10)]
+    store.close()

@@ -79,6 +79,18 @@ def test_a_store_grown_fourfold_trains_a_new_generation_and_drops_the_old(db_pat
     assert set(second.generations.tolist()) == {2} and second.ids.min() > first.ids.max()
     assert in_cell_zero(store) == 0
     assert maintenance_check(store) == []
+    with sqlite_raw.snapshot(store) as conn:  # read from the lowest and highest ids: still one run of them
+        assert cells.version(conn) == (int(second.ids.max()), second.size)
+    store.close()
+
+
+def test_the_cells_version_is_read_through_the_key_not_a_scan_of_the_centroids(db_path, small_cells):
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 210)
+    assert indexed(store).size
+    with sqlite_raw.connection(store) as conn:
+        plan = " / ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + cells.VERSION_SQL))
+    assert "SCAN vector_cells" not in plan and "SEARCH vector_cells" in plan, plan
     store.close()
 
 

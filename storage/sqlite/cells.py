@@ -103,8 +103,19 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def version(conn: apsw.Connection) -> tuple[int, int]:
-    """What identifies the centroids in force: (highest cell id, number of cells)."""
-    return conn.execute("SELECT ifnull(max(cell), 0), count(*) FROM vector_cells").fetchone()
+    """What identifies the centroids in force: (highest cell id, number of cells).
+
+    The cells in force are always one run of ids (a generation's are numbered on from
+    the highest, and older generations go lowest first, whole), so their number is read
+    from the lowest and highest ids: two index look-ups, where ``count(*)`` read every
+    centroid (1 ms a recall and a remember at 100,000 memories)."""
+    return conn.execute(VERSION_SQL).fetchone()
+
+
+VERSION_SQL = (
+    "SELECT ifnull((SELECT max(cell) FROM vector_cells), 0),"
+    " ifnull((SELECT max(cell) FROM vector_cells) - (SELECT min(cell) FROM vector_cells) + 1, 0)"
+)
 
 
 def load(conn: apsw.Connection) -> Cells:

@@ -92,12 +92,9 @@ def keyword_sql(
 
 
 def documents_sql(terms: list[str]) -> tuple[str, dict[str, object]]:
-    """Rows ``(term, documents)``: in how many memories each index term occurs, content and
-    context counted apart (so at most twice the true count)."""
-    sql = (
-        "SELECT term, sum(doc) FROM memories_fts_terms WHERE term IN (SELECT value FROM json_each(:terms))"
-        " GROUP BY term"
-    )
+    """Rows ``(term, column, documents)``: in how many memories each index term occurs in
+    each column ("content", "context"); no row for a column where it does not occur."""
+    sql = "SELECT term, col, doc FROM memories_fts_terms WHERE term IN (SELECT value FROM json_each(:terms))"
     return sql, {"terms": json.dumps(terms)}
 
 
@@ -207,15 +204,6 @@ def similarity_sql(seqs: list[int]) -> tuple[str, dict[str, object]]:
         " WHERE memory_seq IN (SELECT value FROM json_each(:seqs))"
     )
     return sql, {"seqs": json.dumps(seqs)}
-
-
-def term_counts_sql(terms: list[str]) -> tuple[str, dict[str, object]]:
-    """Rows ``(term, documents)``: in how many memories' content each index term occurs."""
-    sql = (
-        "SELECT term, doc FROM memories_fts_terms WHERE col = 'content'"
-        " AND term IN (SELECT value FROM json_each(:terms))"
-    )
-    return sql, {"terms": json.dumps(terms)}
 
 
 def pair_similarity_sql() -> str:
