@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .backend import Reader
-from .query import PASSWORD_WORDS, STOP_WORDS, Filters, asks_for_password, content_words, named_kinds, query_chunks
+from .query import PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, named_kinds, query_chunks
 from .records import Memory
 from .timewords import TimeRange
 
@@ -98,7 +98,11 @@ def gather(
     seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
     rows = tx.rows(seqs)
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
-    total = sum(weights.values())
+    # The time the question names is part of what it asks, though its words are no
+    # keywords: a memory observed then covers it, weighed as the question's most specific
+    # word ("what broke in March?" is not answered by November's "the build broke").
+    in_time = max(weights.values(), default=1.0) if when is not None else 0.0
+    total = sum(weights.values()) + in_time
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
     terms = tx.document_terms([seq for seq, _, _ in keyword])
@@ -106,9 +110,11 @@ def gather(
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
-    coverage = dict.fromkeys(seqs, 0.0)
-    for seq, (own, context) in terms.items():
-        coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context))
+    coverage = {}
+    for seq in seqs:
+        own, context = terms.get(seq, (set(), set()))
+        then = when is not None and when.start <= rows[seq].observed_at < when.end
+        coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
     unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown_names(tx, filters, words_query), unknown_password, kinds, kind_only)
@@ -140,15 +146,20 @@ def idf_weights(tx: Reader, terms: list[str]) -> dict[str, float]:
 def names(query: str) -> list[str]:
     """Capitalised words of ``query`` that do not open a sentence ("Caroline", "SOC",
     "Kafka"), and identifiers that do ("OPS-4521 status", "K8S upgrade"): a word with a
-    digit or a second capital letter is a name wherever it stands."""
+    digit or a second capital letter is a name wherever it stands. Not names: the words
+    of query syntax (``QUERY_OPERATORS``: "NEAR(Kafka" asks for Kafka), and in a question
+    written all in capitals, any word without a digit (shouting is no identifier)."""
+    shouted = not any(ch.islower() for ch in query)
     found: list[str] = []
     for sentence in _SENTENCE.split(query):
         words = _NAME.findall(sentence)
         for position, word in enumerate(words):
+            digit = any(ch.isdigit() for ch in word)
             opens = position == 0 and sentence[:1].isalpha()
-            if opens and not (any(ch.isdigit() for ch in word) or sum(ch.isupper() for ch in word) > 1):
+            if (opens or shouted) and not (digit or (not shouted and sum(ch.isupper() for ch in word) > 1)):
                 continue
-            if word[:1].isupper() and word.lower() not in STOP_WORDS and word not in found:
+            lower = word.lower()
+            if word[:1].isupper() and lower not in STOP_WORDS and lower not in QUERY_OPERATORS and word not in found:
                 found.append(word)
     return found
 

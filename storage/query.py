@@ -27,6 +27,10 @@ STOP_WORDS = frozenset(
     " with would you your yours s t d ll m re ve don"
     .split()
 )
+# Operators of keyword-query syntax (FTS5's; tsquery's are symbols). A question's words
+# are never parsed as syntax, so these are plain words to the keyword side; written in
+# capitals ("NEAR(Kafka", "NOT Redis") they name nothing either.
+QUERY_OPERATORS = frozenset({"and", "or", "not", "near"})
 # A memory is indexed with the episode just before it in the same scope, when that
 # one was observed at most this long before it (the same conversation): a reply such
 # as "For walking or running?" is found through the question it answers.

@@ -99,11 +99,13 @@ class Hit:
 @dataclass(frozen=True)
 class RecallOutcome:
     """``hits`` best first; ``abstained`` when nothing was relevant enough;
-    ``degraded`` says what part of the search did not run, and why."""
+    ``degraded`` says what part of the search did not run, and why; ``time``, the time
+    the question names, as read (a soft preference: hits may lie outside it)."""
 
     hits: list[Hit]
     abstained: bool
     degraded: str | None = None
+    time: tuple[str, int, int] | None = None  # the time the question names: (its words, from ms, until ms)
 
 
 @dataclass(frozen=True)

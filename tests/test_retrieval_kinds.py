@@ -263,6 +263,48 @@ def test_an_identifier_opening_the_question_that_no_memory_holds_abstains(real_s
     assert outcome.abstained and outcome.hits == []
 
 
+@pytest.mark.parametrize("question", ["NEAR(Kafka", "NEAR Kafka", "NOT Kafka", "consumers NEAR spring"])
+def test_query_syntax_words_in_capitals_are_plain_words_not_names(real_store, question):
+    """New-user trial: "NEAR Kafka" abstained (NEAR was taken for an identifier no memory
+    holds) while "near Kafka" found the memory."""
+    wanted = remember(real_store, "We moved the event pipeline from RabbitMQ to Kafka last spring; the consumers "
+                                  "were rewritten in Go")
+    remember(real_store, "The staging API listens on port 8443")
+    assert top_ids(real_store, question)[:1] == [wanted]
+
+
+def test_a_question_written_in_capitals_is_not_a_list_of_unknown_identifiers(real_store):
+    wanted = remember(real_store, "We moved the event pipeline from RabbitMQ to Kafka last spring; the consumers "
+                                  "were rewritten in Go")
+    assert top_ids(real_store, "WHO REWROTE THE KAFKA CONSUMERS")[:1] == [wanted]
+    real_store.forget(tenant="t", id=wanted)
+    outcome = real_store.recall(tenant="t", query="WHAT IS THE STATUS OF OPS-4521", scopes=SCOPES)
+    assert outcome.abstained  # an identifier (a digit) is still a name no memory holds
+
+
+@pytest.mark.parametrize(("question", "month"), [
+    ("What broke in March?", "03"), ("what went wrong in March 2026", "03"), ("What broke in November?", "11"),
+    ("which failures did we hit in March", "03"),
+])
+def test_a_time_in_the_question_outweighs_its_words_matched_at_another_time(real_store, question, month):
+    """New-user trial: "What broke in March?" put November's "the build broke" first, with the
+    highest confidence of the session: the time the question names counts in its coverage."""
+    march = [remember(real_store, "The nightly S3 sync failed because the bucket policy denied PutObject",
+                      kind="failure", observed_at="2026-03-09T10:00:00Z"),
+             remember(real_store, "Redis ran out of memory and evicted session keys during the load test",
+                      kind="failure", observed_at="2026-03-22T10:00:00Z")]
+    november = remember(real_store, "The CI pipeline broke when Docker Hub rate-limited anonymous pulls, "
+                        "something went wrong with every build", kind="failure", observed_at="2026-11-26T10:00:00Z")
+    remember(real_store, "We decided to move staging to Kubernetes 1.30", kind="decision",
+             observed_at="2026-08-22T10:00:00Z")
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES, until="2026-11-30T00:00:00Z")
+    first = outcome.hits[0]
+    assert first.memory.id in (march if month == "03" else [november])
+    others = [h for h in outcome.hits if h.memory.observed_at != first.memory.observed_at
+              and h.memory.id not in (march if month == "03" else [november])]
+    assert all(h.confidence < first.confidence for h in others)
+
+
 def test_a_month_in_the_question_prefers_decisions_made_then(real_store):
     """A decision is made at a time (new-user trial: "what did we decide in March 2026?"
     answered with a November decision)."""

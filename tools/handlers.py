@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
 from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
-from memvault.storage.records import Hit, Memory
+from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
@@ -22,6 +22,7 @@ from memvault.storage.timefmt import format_ms
 from .schemas import (
     ForgetResult,
     MemoryOut,
+    NamedTime,
     RecallResult,
     RememberResult,
     ScopeMatches,
@@ -29,11 +30,16 @@ from .schemas import (
     SupersedeResult,
 )
 
-# When nothing is found, at most this many other scopes (the largest) are searched for the hint.
+# When nothing sure is found, at most this many other scopes (the largest) are searched for the hint.
 OTHER_SCOPES_MAX = 10
 # A hit under this confidence is a weak lead, not an answer: on the evaluation sets 3-9 % of
 # such hits were relevant (README, "Confidence"). Only weak leads here: other scopes are searched.
 ANSWER_CONFIDENCE = 0.2
+# Under this best confidence (about as likely wrong as right: 35-72 % of hits of 0.4-0.6 were
+# relevant) other scopes are searched too, and named when they hold a surer answer (new-user
+# trial: "when does the hiking club meet?" got a 0.23 hit on "fewer meetings" and no hint of
+# the "personal" scope that held the answer).
+SURE_CONFIDENCE = 0.5
 _FILTERS = ("kinds", "tags", "since", "until")
 
 
@@ -120,8 +126,8 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
     applies, nothing abstains). The best memories are kept while their content
     adds up to at most ``RECALL_MAX_CONTENT_CHARS`` (the first is always kept: it
     is at most 8,000); ``truncated`` says when some were left out. When nothing found
-    answers (:func:`_answers`), the caller's other scopes are searched the same way
-    and ``other_scopes`` names those where something does.
+    answers surely (:func:`_other_scopes`), the caller's other scopes are searched the
+    same way and ``other_scopes`` names those holding a surer answer.
 
     Raises:
         InvalidInput: a bad filter, or an empty query without any filter.
@@ -144,7 +150,8 @@ def _recall_result(
     store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]
 ) -> RecallResult:
     listing = not query.strip()
-    hits, abstained, degraded = _search(store, caller, query, scopes, args)
+    outcome = _search(store, caller, query, scopes, args)
+    hits = outcome.hits
     shown, used = [], 0
     for hit in hits:
         used += len(hit.memory.content or "")
@@ -156,35 +163,46 @@ def _recall_result(
         memories=[_hit_out(h).model_copy(update={"short_id": short[h.memory.id]}) for h in shown],
         listing=listing,
         scopes=scopes,
-        other_scopes=[] if _answers(hits, listing) else _other_scopes(store, caller, query, scopes, args),
-        abstained=abstained,
-        degraded=degraded,
+        other_scopes=_other_scopes(store, caller, query, scopes, args, hits, listing),
+        abstained=outcome.abstained,
+        time=None if outcome.time is None else _named_time(outcome.time, shown),
+        degraded=outcome.degraded,
         truncated=len(shown) < len(hits),
     )
 
 
-def _search(
-    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]
-) -> tuple[list[Hit], bool, str | None]:
-    """Hits, abstained, degraded: a ranked recall, or a listing when ``query`` is empty."""
+def _search(store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]) -> RecallOutcome:
+    """A ranked recall, or a listing (never abstained) when ``query`` is empty."""
     if not query.strip():
         listed = store.list_memories(tenant=caller.tenant, scopes=scopes, **args)  # type: ignore[arg-type]
-        return [Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], False, None
-    outcome = store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
-    return outcome.hits, outcome.abstained, outcome.degraded
+        return RecallOutcome(hits=[Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], abstained=False)
+    return store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
 
 
 def _other_scopes(
-    store: Store, caller: Caller, query: str, searched: list[str], args: dict[str, object]
+    store: Store, caller: Caller, query: str, searched: list[str], args: dict[str, object], hits: list[Hit],
+    listing: bool,
 ) -> list[ScopeMatches]:
-    """The caller's other scopes where the same search finds an answer (:func:`_answers`)."""
+    """The caller's other scopes where the same search finds a surer answer than ``hits``
+    (the results in ``searched``): none when those hold an answer (:func:`_answers`) of at
+    least ``SURE_CONFIDENCE`` (a listing: any memory)."""
+    best = max((h.confidence for h in hits), default=0.0)
+    if _answers(hits, listing) and (listing or best >= SURE_CONFIDENCE):
+        return []
     others = [s for s in store.scope_counts(tenant=caller.tenant) if s not in searched][:OTHER_SCOPES_MAX]
     found = []
     for other in others:
-        hits, _, _ = _search(store, caller, query, [other], args)
-        if _answers(hits, not query.strip()):
-            found.append(ScopeMatches(scope=other, matches=len(hits)))
+        there = _search(store, caller, query, [other], args).hits
+        if _answers(there, listing) and (listing or max(h.confidence for h in there) > best):
+            found.append(ScopeMatches(scope=other, matches=len(there)))
     return found
+
+
+def _named_time(time: tuple[str, int, int], shown: list[Hit]) -> NamedTime:
+    """The time a question names (``RecallOutcome.time``) as the result shows it."""
+    text, start, end = time
+    inside = sum(start <= h.memory.observed_at < end for h in shown)
+    return NamedTime(text=text, since=format_ms(start), until=format_ms(end), memories_in_it=inside)  # type: ignore[arg-type]
 
 
 def _answers(hits: list[Hit], listing: bool) -> bool:

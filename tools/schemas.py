@@ -86,6 +86,16 @@ class ScopeMatches(BaseModel):
     matches: int = Field(description="How many memories recall would return there (up to the limit).")
 
 
+class NamedTime(BaseModel):
+    """The time a question names, as recall read it: a preference for memories observed then, not a filter."""
+
+    text: str = Field(description="The words of the question that name it, e.g. 'last month'.")
+    since: str = Field(description="Its start, ISO-8601 UTC (inclusive).")
+    until: str = Field(description="Its end, ISO-8601 UTC (exclusive).")
+    memories_in_it: int = Field(description="How many of the memories returned were observed in it; 0 means "
+                                "nothing returned was observed then.")
+
+
 class RecallResult(BaseModel):
     """Memories relevant to the query, best first; or, for a listing, newest first."""
 
@@ -97,11 +107,14 @@ class RecallResult(BaseModel):
     scopes: list[str] = Field(default_factory=list, description="The scopes searched.")
     other_scopes: list[ScopeMatches] = Field(
         default_factory=list,
-        description="Set when nothing found in the scopes searched answers (no memories, or only weak leads "
-        "under 0.2 confidence) but other scopes have answers: recall again with one of them as scope.",
+        description="Set when nothing found in the scopes searched answers surely (no memories, or none of "
+        "0.5 confidence or more) and other scopes hold a surer answer: recall again with one of them as scope.",
     )
     abstained: bool = Field(
         description="True when nothing stored is relevant enough: no memories are returned rather than a guess."
+    )
+    time: NamedTime | None = Field(
+        default=None, description="Set when the query names a time ('in March', 'last week'): how it was read."
     )
     degraded: str | None = Field(
         default=None, description="Set when part of the search did not run (e.g. no embedding model), and why."

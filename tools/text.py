@@ -61,6 +61,8 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -
         again = (f"Run it again with --scope set to one of them (e.g. --scope {shlex.quote(r.other_scopes[0].scope)})"
                  if person else "Recall again with scope set to one of them")
         lines.append(f"Other scopes have matches: {found}. {again}.")
+    if r.time is not None and r.memories and not r.time.memories_in_it:
+        lines.append(f"Nothing shown was observed in {r.time.text!r} (read as {r.time.since} to {r.time.until}).")
     if r.truncated:
         lines.append("More matched but were left out to keep this short: narrow the query or lower "
                      + ("--limit." if person else "the limit."))
