@@ -287,7 +287,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
             store.close()
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
-        return 1
+        return _exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
     return 0
 
 
@@ -313,8 +313,8 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
     existed = config.db_exists()
     if command == "import" and args.file != "-" and not Path(args.file).is_file():
-        _err(f"no file {args.file} to import")
-        return 1
+        _err(f"FILE: no file {args.file} to import")
+        return 2
     if command not in CREATES and not existed:
         _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
              "creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
@@ -329,7 +329,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
             store.close()
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
-        return 1
+        return _exit_code(exc)
 
 
 # The tools' argument names that the command line spells otherwise.
@@ -348,6 +348,14 @@ def _in_cli_words(exc: Exception) -> str:
         if flag is not None:
             return f"{flag}: {exc.reason}"
     return str(exc)
+
+
+def _exit_code(exc: Exception) -> int:
+    """2 when ``exc`` refuses a command-line argument (as argparse exits on a bad
+    one), else 1 (not found, conflict, storage trouble)."""
+    from memvault.storage.errors import InvalidInput
+
+    return 2 if isinstance(exc, InvalidInput) and exc.field.split("[")[0] in FLAGS else 1
 
 
 def _emit(args: argparse.Namespace, result: Any, text: Callable[[], str]) -> int:
