@@ -445,9 +445,10 @@ def _reindex(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if made is None:
         return 130
     from memvault.storage import maintenance
+    from memvault.tools import text
 
     result = {"reindexed": made, "model_id": maintenance.stats(store)["model_id"]}
-    return _emit(args, result, lambda: f"Reindexed: {made} vectors made with model {result['model_id']}.")
+    return _emit(args, result, lambda: f"Reindexed: {text.count(made, 'vector')} made with model {result['model_id']}.")
 
 
 def _run_reindex(store: Store) -> int | None:
@@ -477,6 +478,7 @@ def _run_reindex(store: Store) -> int | None:
 
 def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import maintenance
+    from memvault.tools import text
 
     report: dict[str, Any] = {}
     if args.repair:
@@ -491,7 +493,7 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if "repaired" in report:
         scrub = "still pending (busy)" if report["repaired"]["scrub_pending"] else "none pending"
         private = report["repaired"]["made_private"]
-        lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made, "
+        lines.insert(0, f"repaired: keyword index rebuilt, {text.count(report['repaired']['reindexed'], 'vector')} made, "
                         f"scrub of forgotten content {scrub}"
                         + (f", made private: {', '.join(private)}" if private else ""))
     _emit(args, report, lambda: "\n".join(lines))
@@ -525,6 +527,7 @@ def _make_private(backend: Backend) -> list[str]:
 
 def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import transfer
+    from memvault.tools import text
 
     left_out: list[str] = []
     lines = transfer.export_lines(store, caller.tenant, left_out=left_out)
@@ -537,7 +540,8 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
             for line in lines:
                 fh.write(line + "\n")
     if left_out:
-        _err(f"left out {len(left_out)} superseded memories whose newest version was forgotten or has expired "
+        _err(f"left out {text.count(len(left_out), 'superseded memory', 'superseded memories')} whose newest version "
+             "was forgotten or has expired "
              f"(history without a current version), e.g. {left_out[0]}")
     return 0
 
@@ -554,6 +558,7 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from memvault.storage import transfer
+    from memvault.tools import text
 
     # Undecodable bytes reach the checks as lone surrogates: that line fails, not the import.
     if args.file == "-":
@@ -580,8 +585,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     for error in sorted(report.failed, key=lambda e: e.line)[:IMPORT_ERRORS_SHOWN]:
         _err(f"line {error.line}: {error.field}: {error.message}")
     if len(report.failed) > IMPORT_ERRORS_SHOWN:
-        _err(f"... and {len(report.failed) - IMPORT_ERRORS_SHOWN} more failed lines (--json lists them all)")
-    _err(f"imported {report.imported} of {report.read} memory lines (blank lines skipped): "
+        _err(f"... and {text.count(len(report.failed) - IMPORT_ERRORS_SHOWN, 'more failed line')} (--json lists them all)")
+    _err(f"imported {report.imported} of {text.count(report.read, 'memory line')} (blank lines skipped): "
          f"{report.skipped_existing} already there, "
          f"{len(report.failed)} failed, {report.vectors_pending} waiting for vectors")
     if report.degraded:

@@ -214,6 +214,6 @@ def test_strict_tools_over_real_stdio(db_path):
         got = server.request("prompts/get", {"name": "review_memories", "arguments": {"topic": "dark mode"}})
         assert 'query "dark mode"' in got["result"]["messages"][0]["content"]["text"]
         boot = server.request("resources/read", {"uri": "memory://boot"})["result"]["contents"][0]["text"]
-        assert f'[{memory["short_id"]}] preference' in boot and "_1 of 1 memories shown" in boot
+        assert f'[{memory["short_id"]}] preference' in boot and "_1 of 1 memory shown" in boot
     finally:
         server.close()

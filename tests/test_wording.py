@@ -3,9 +3,12 @@ line) an input takes, and counts that agree with their nouns."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from mcp import Client
 
+from memvault.server import cli
 from memvault.server.app import build_server
 from memvault.server.config import Config
 from memvault.storage import validate
@@ -85,3 +88,38 @@ async def test_forget_and_supersede_refuse_a_short_id_alike(db_path, given):
             await refusal(c, "supersede", {"id": unknown, "content": "y"})) == f"id: no memory with id {unknown!r}"
         found = await c.call_tool("recall", {"query": "", "scope": "default"})
     assert [m["id"] for m in found.structured_content["memories"]] == [kept]  # nothing forgotten or replaced
+
+
+@pytest.mark.asyncio
+async def test_the_boot_footer_counts_agree_with_their_nouns(db_path):
+    async with client(db_path) as c:
+        await c.call_tool("remember", {"content": "The staging database is db-stg-03"})
+        one = (await c.read_resource("memory://boot")).contents[0].text
+        await c.call_tool("remember", {"content": "Deploys happen on Tuesdays", "kind": "procedure"})
+        two = (await c.read_resource("memory://boot")).contents[0].text
+    assert "_1 of 1 memory shown, " in one and "memories shown" not in one
+    assert "_2 of 2 memories shown, " in two
+    assert " 1 tokens" not in one + two and " tokens" in one
+
+
+def test_people_read_counts_that_agree_with_their_nouns(db_path, capsys):
+    def run(*argv: str) -> tuple[str, str]:
+        code = cli.main([*argv, "--db", str(db_path)])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return out, err
+
+    made = run("remember", "Prefer dark mode")[0].split()[2].rstrip(".")
+    assert "confirmed" not in run("show", made)[0]
+    assert run("reindex")[0].startswith("Reindexed: 1 vector made ")
+    run("remember", "Prefer dark mode")
+    assert "confirmed:   1 more time\n" in run("show", made)[0]
+    run("remember", "Prefer dark mode")
+    assert "confirmed:   2 more times\n" in run("show", made)[0]
+    run("remember", "The build runs on Fridays")
+    assert run("reindex")[0].startswith("Reindexed: 2 vectors made ")
+    export = db_path.parent / "one.jsonl"
+    export.write_text(json.dumps({"content": "Lunch is at noon"}) + "\n")
+    assert "imported 1 of 1 memory line " in run("import", str(export))[1]
+    export.write_text(json.dumps({"content": "Lunch is at noon"}) + "\n" + json.dumps({"content": "Tea at four"}) + "\n")
+    assert "imported 1 of 2 memory lines " in run("import", str(export))[1]
