@@ -287,7 +287,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
             store.close()
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
-        return 1
+        return _exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
     return 0
 
 
@@ -313,8 +313,8 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
     existed = config.db_exists()
     if command == "import" and args.file != "-" and not Path(args.file).is_file():
-        _err(f"no file {args.file} to import")
-        return 1
+        _err(f"FILE: no file {args.file} to import")
+        return 2
     if command not in CREATES and not existed:
         _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
              "creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
@@ -329,7 +329,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
             store.close()
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
-        return 1
+        return _exit_code(exc)
 
 
 # The tools' argument names that the command line spells otherwise.
@@ -348,6 +348,14 @@ def _in_cli_words(exc: Exception) -> str:
         if flag is not None:
             return f"{flag}: {exc.reason}"
     return str(exc)
+
+
+def _exit_code(exc: Exception) -> int:
+    """2 when ``exc`` refuses a command-line argument (as argparse exits on a bad
+    one), else 1 (not found, conflict, storage trouble)."""
+    from memvault.storage.errors import InvalidInput
+
+    return 2 if isinstance(exc, InvalidInput) and exc.field.split("[")[0] in FLAGS else 1
 
 
 def _emit(args: argparse.Namespace, result: Any, text: Callable[[], str]) -> int:
@@ -437,9 +445,10 @@ def _reindex(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if made is None:
         return 130
     from memvault.storage import maintenance
+    from memvault.tools import text
 
     result = {"reindexed": made, "model_id": maintenance.stats(store)["model_id"]}
-    return _emit(args, result, lambda: f"Reindexed: {made} vectors made with model {result['model_id']}.")
+    return _emit(args, result, lambda: f"Reindexed: {text.count(made, 'vector')} made with model {result['model_id']}.")
 
 
 def _run_reindex(store: Store) -> int | None:
@@ -469,6 +478,7 @@ def _run_reindex(store: Store) -> int | None:
 
 def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import maintenance
+    from memvault.tools import text
 
     report: dict[str, Any] = {}
     if args.repair:
@@ -483,7 +493,7 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if "repaired" in report:
         scrub = "still pending (busy)" if report["repaired"]["scrub_pending"] else "none pending"
         private = report["repaired"]["made_private"]
-        lines.insert(0, f"repaired: keyword index rebuilt, {report['repaired']['reindexed']} vectors made, "
+        lines.insert(0, f"repaired: keyword index rebuilt, {text.count(report['repaired']['reindexed'], 'vector')} made, "
                         f"scrub of forgotten content {scrub}"
                         + (f", made private: {', '.join(private)}" if private else ""))
     _emit(args, report, lambda: "\n".join(lines))
@@ -517,6 +527,7 @@ def _make_private(backend: Backend) -> list[str]:
 
 def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import transfer
+    from memvault.tools import text
 
     left_out: list[str] = []
     lines = transfer.export_lines(store, caller.tenant, left_out=left_out)
@@ -529,7 +540,8 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
             for line in lines:
                 fh.write(line + "\n")
     if left_out:
-        _err(f"left out {len(left_out)} superseded memories whose newest version was forgotten or has expired "
+        _err(f"left out {text.count(len(left_out), 'superseded memory', 'superseded memories')} whose newest version "
+             "was forgotten or has expired "
              f"(history without a current version), e.g. {left_out[0]}")
     return 0
 
@@ -546,6 +558,7 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from memvault.storage import transfer
+    from memvault.tools import text
 
     # Undecodable bytes reach the checks as lone surrogates: that line fails, not the import.
     if args.file == "-":
@@ -572,8 +585,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     for error in sorted(report.failed, key=lambda e: e.line)[:IMPORT_ERRORS_SHOWN]:
         _err(f"line {error.line}: {error.field}: {error.message}")
     if len(report.failed) > IMPORT_ERRORS_SHOWN:
-        _err(f"... and {len(report.failed) - IMPORT_ERRORS_SHOWN} more failed lines (--json lists them all)")
-    _err(f"imported {report.imported} of {report.read} memory lines (blank lines skipped): "
+        _err(f"... and {text.count(len(report.failed) - IMPORT_ERRORS_SHOWN, 'more failed line')} (--json lists them all)")
+    _err(f"imported {report.imported} of {text.count(report.read, 'memory line')} (blank lines skipped): "
          f"{report.skipped_existing} already there, "
          f"{len(report.failed)} failed, {report.vectors_pending} waiting for vectors")
     if report.degraded:

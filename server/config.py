@@ -210,13 +210,8 @@ def load(
     model_path = expand_path(model_value, "--model-dir / MEMVAULT_MODEL_DIR") if model_value is not None else None
     if model_path is not None and not model_path.is_dir():
         raise ValueError(f"--model-dir / MEMVAULT_MODEL_DIR: {str(model_path)!r} is not a folder")
-    tokens_value = _flag_or_env(boot_tokens, "MEMVAULT_BOOT_TOKENS")
-    try:
-        tokens = int(tokens_value) if tokens_value is not None else DEFAULT_BOOT_TOKENS
-    except ValueError:
-        raise ValueError(f"--boot-tokens / MEMVAULT_BOOT_TOKENS must be a whole number, got {tokens_value!r}") from None
-    if not 100 <= tokens <= 100_000:
-        raise ValueError(f"--boot-tokens / MEMVAULT_BOOT_TOKENS must be from 100 to 100,000, got {tokens}")
+    tokens = _whole(_flag_or_env(boot_tokens, "MEMVAULT_BOOT_TOKENS"), "--boot-tokens / MEMVAULT_BOOT_TOKENS",
+                    DEFAULT_BOOT_TOKENS, 100, 100_000)
     secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
         raise ValueError(f"MEMVAULT_ALLOW_SECRETS must be 1/true/yes or 0/false/no, got {secrets_value!r}")
@@ -273,12 +268,11 @@ def _whole(value: str | None, name: str, default: int, low: int, high: int) -> i
     if value is None:
         return default
     try:
-        number = int(value)
-    except ValueError:
-        raise ValueError(f"{name} must be a whole number, got {value!r}") from None
-    if not low <= number <= high:
-        raise ValueError(f"{name} must be from {low:,} to {high:,}, got {number:,}")
-    return number
+        return validate.integer(name, int(value), low, high)
+    except ValueError:  # not a whole number
+        raise ValueError(str(validate.out_of_range(name, low, high, value))) from None
+    except InvalidInput as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _list(flag: list[str] | None, env: str) -> tuple[str, ...]:

@@ -46,7 +46,7 @@ def create(
     scope = validate.scope(scope, DEFAULT_SCOPE)
     name = validate.short_text("name", name, NAME_MAX_CHARS)
     if expires_days is not None and not 1 <= expires_days <= EXPIRES_MAX_DAYS:
-        raise InvalidInput("expires", f"must be from 1 to {EXPIRES_MAX_DAYS:,} days, got {expires_days}")
+        raise validate.out_of_range("expires", 1, EXPIRES_MAX_DAYS, expires_days, " days")
     now = store.clock()
     key = PREFIX + secrets.token_urlsafe(32)
     record = ApiKey(id=new_id(), tenant=tenant, scope=scope, name=name, read_only=read_only, created_at=now,

@@ -6,6 +6,8 @@ database, and shows them as ISO-8601 strings with a ``Z`` suffix.
 
 from __future__ import annotations
 
+import calendar
+import re
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -17,6 +19,12 @@ MIN_MS = -2_208_988_800_000
 MAX_MS = 253_402_041_600_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ONE_MS = timedelta(milliseconds=1)
+# The shape fromisoformat accepts, with any digits in each field (to name the field out of range).
+_SHAPE = re.compile(
+    r"(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
+    r"(?:[T ](?P<hour>\d{2})(?::(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?)?"
+    r"(?P<offset>Z|[+-]\d{2}(?::?\d{2})?)?)?"
+)
 
 
 def parse_iso(field: str, value: str) -> int:
@@ -37,7 +45,7 @@ def parse_iso(field: str, value: str) -> int:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise InvalidInput(
-            field, f"{value[:60]!r} is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"
+            field, _impossible(text) or f"{value[:60]!r} is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"
         ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
@@ -48,6 +56,30 @@ def parse_iso(field: str, value: str) -> int:
     if ms is None or not MIN_MS <= ms <= MAX_MS:
         raise InvalidInput(field, f"{value[:60]!r} is outside the supported range 1900-01-01 to 9999-12-29") from None
     return ms
+
+
+def _impossible(text: str) -> str | None:
+    """What does not exist in ``text`` when it is shaped like an ISO-8601 date-time but
+    names a day, hour, minute, second or offset that does not exist (``2026-02-30``,
+    month 13, hour 25); None when the shape itself is wrong."""
+    found = _SHAPE.fullmatch(text)
+    if found is None:
+        return None
+    year, month, day = int(found["year"]), int(found["month"]), int(found["day"])
+    date = f"{found['year']}-{found['month']}-{found['day']}"
+    if not 1 <= month <= 12:
+        return f"{date} is not a date: month {month} is not from 1 to 12"
+    if year < 1900:
+        return f"{date} is outside the supported range 1900-01-01 to 9999-12-29"
+    days = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= days:
+        return f"{date} is not a date: {calendar.month_name[month]} {year} has {days} days"
+    for name, high in (("hour", 23), ("minute", 59), ("second", 59)):
+        if found[name] is not None and int(found[name]) > high:
+            return f"{text[:60]!r} is not a time: {name} {int(found[name])} is not from 0 to {high}"
+    if found["offset"] is not None and int(found["offset"][1:3]) > 23:
+        return f"{text[:60]!r} is not a time: the offset {found['offset']} is not less than 24 hours"
+    return None
 
 
 def format_ms(ms: int | None) -> str | None:

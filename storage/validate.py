@@ -106,20 +106,33 @@ def tags(values: list[str] | None, field: str = "tags") -> list[str]:
     return out
 
 
+def out_of_range(field: str, low: int, high: int, got: object, unit: str = "") -> InvalidInput:
+    """The one wording of an integer field outside ``low..high`` (or not an integer),
+    used by storage, the tools' argument check and the CLI alike:
+    ``importance: must be an integer from 1 to 10; got 11``. ``got`` is shown as JSON
+    (cut to 40 characters); ``unit`` follows the range, e.g. " days"."""
+    if isinstance(got, int) and not isinstance(got, bool) and abs(got) >= 10**15:  # 1e308 is 309 digits
+        try:
+            shown = f"{float(got):.3g}"
+        except OverflowError:
+            shown = "a number of over 300 digits"
+    else:
+        shown = json.dumps(got, default=repr)[:40]
+    return InvalidInput(field, f"must be an integer from {low:,} to {high:,}{unit}; got {shown}")
+
+
+def integer(field: str, value: object, low: int, high: int) -> int:
+    """``value`` when it is an integer in ``low..high``; raises :func:`out_of_range`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise out_of_range(field, low, high, value)
+    return value
+
+
 def importance(value: int | None) -> int:
     """Return the importance, default 5; it must be an integer 1..10."""
     if value is None:
         return limits.DEFAULT_IMPORTANCE
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(
-            "importance",
-            f"must be an integer from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}; got {json.dumps(value, default=repr)[:40]}",
-        )
-    if not limits.IMPORTANCE_MIN <= value <= limits.IMPORTANCE_MAX:
-        raise InvalidInput(
-            "importance", f"must be an integer from {limits.IMPORTANCE_MIN} to {limits.IMPORTANCE_MAX}; got {value}"
-        )
-    return value
+    return integer("importance", value, limits.IMPORTANCE_MIN, limits.IMPORTANCE_MAX)
 
 
 def short_text(field: str, value: str | None, max_chars: int) -> str | None:
@@ -164,9 +177,8 @@ def times(observed_at: str | None, expires_at: str | None, now: int) -> tuple[in
                                           "leave it out to mean now")
     observed = now if observed is None else observed
     expires = timestamp("expires_at", expires_at)
-    if expires is not None and expires <= observed:
-        given = "observed_at" if observed_at is not None else f"observed_at (now: the server's clock reads {format_ms(now)})"
-        raise InvalidInput("expires_at", f"must be later than {given}")
+    if expires is not None and observed_at is not None and expires <= observed:
+        raise InvalidInput("expires_at", "must be later than observed_at")
     if expires is not None and expires <= now:
         raise InvalidInput("expires_at", f"is already past (the server's clock reads {format_ms(now)}): "
                                          "the memory would never be shown")
@@ -177,9 +189,7 @@ def limit(value: int | None) -> int:
     """Return the recall limit, default 5; an integer 1..RECALL_MAX_LIMIT."""
     if value is None:
         return limits.RECALL_DEFAULT_LIMIT
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limits.RECALL_MAX_LIMIT:
-        raise InvalidInput("limit", f"must be an integer from 1 to {limits.RECALL_MAX_LIMIT}, got {value!r}")
-    return value
+    return integer("limit", value, 1, limits.RECALL_MAX_LIMIT)
 
 
 def query(value: str) -> str:

@@ -33,7 +33,7 @@ def fill(store: Store, facts: int, failures: int = 0, episodes: int = 0, prefere
 def parse(boot: str) -> tuple[int, int, int, int]:
     """(lines shown, shown, total, tokens) from the document and its footer, checking
     that the stated tokens are the document's (or bound it, when it says "at most")."""
-    footer = re.search(r"_(\d[\d,]*) of (\d[\d,]*) memories shown, (at most )?(\d[\d,]*) tokens[a-z ]*\.", boot)
+    footer = re.search(r"_(\d[\d,]*) of (\d[\d,]*) memor(?:y|ies) shown, (at most )?(\d[\d,]*) tokens[a-z ]*\.", boot)
     assert footer, boot[-300:]
     shown, total, tokens = (int(footer.group(i).replace(",", "")) for i in (1, 2, 4))
     assert COUNT(boot) <= tokens if footer.group(3) else COUNT(boot) == tokens
@@ -135,7 +135,7 @@ def test_the_stated_token_count_is_true_even_when_the_tokenizer_has_no_fixed_poi
     document, tokens = _with_footer("body\n", 1, 0, odd)
     assert "at most" in document and odd(document) <= tokens
     exact, n = _with_footer("body\n", 1, 0, lambda text: 50)
-    assert n == 50 and "_1 of 1 memories shown, 50 tokens._" in exact
+    assert n == 50 and "_1 of 1 memory shown, 50 tokens._" in exact
 
 
 def test_invisible_format_characters_are_shown_escaped_in_boot_text(counted):

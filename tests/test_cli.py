@@ -312,16 +312,20 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["recall", "x", "--kind", "bogus"], "--kind: 'bogus' is not one of"),
     (["list", "--kind", "fact", "--kind", "nope"], "--kind: 'nope' is not one of"),
     (["recall", "x", "--tag", "ok", "--tag", " "], "--tag: "),
-    (["remember", "x", "--importance", "11"], "--importance: is 11"),
+    (["remember", "x", "--importance", "11"], "--importance: must be an integer from 1 to 10; got 11"),
+    (["supersede", "deadbeef-0000", "y", "--importance", "0"], "--importance: must be an integer from 1 to 10; got 0"),
     (["recall", "x", "--since", "last thursdayish"], "--since: "),
     (["recall", "x", "--limit", "0"], "--limit: "),
     (["list", "--limit", "0"], "--limit: "),
     (["remember", "   "], "TEXT: must not be empty"),
+    (["show", "nope"], "ID: 'nope' is too short"),
+    (["forget", "0"], "ID: '0' is too short"),
+    (["import", "no-such-file.jsonl"], "FILE: no file no-such-file.jsonl"),
 ])
 def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys, argv, named):
     run(capsys, "remember", "something to open the database with", "--db", str(db_path))
     code, out, err = run(capsys, *argv, "--db", str(db_path))
-    assert code == 1 and out == "" and err.startswith(f"memvault: {named}")
+    assert code == 2 and out == "" and err.startswith(f"memvault: {named}")  # as argparse exits on a bad argument
     assert "kinds[" not in err and "tags[" not in err and "content:" not in err
     store = Store(db_path)
     try:  # nothing was written by the refused command

@@ -58,8 +58,8 @@ BAD_SETTINGS = [
     ("MEMVAULT_TENANT", " \t ", "must not be empty"),
     ("MEMVAULT_TENANT", "a\x00b", "NUL"),
     ("MEMVAULT_SCOPE", "lone \udcff byte", "Unicode"),
-    ("MEMVAULT_BOOT_TOKENS", "lots", "whole number"),
-    ("MEMVAULT_BOOT_TOKENS", "99", "100 to 100,000"),
+    ("MEMVAULT_BOOT_TOKENS", "lots", 'must be an integer from 100 to 100,000; got "lots"'),
+    ("MEMVAULT_BOOT_TOKENS", "99", "must be an integer from 100 to 100,000; got 99"),
     ("MEMVAULT_BOOT_TOKENS", "100001", "100 to 100,000"),
     ("MEMVAULT_ALLOW_SECRETS", "maybe", "1/true/yes"),
 ]

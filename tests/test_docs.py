@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
+import httpx2
 import pytest
-from conftest import REPO
+from conftest import REPO, server_env
+from httpwire import PING, HttpServer, new_key
 from mcp import Client
 
 from memvault.server.app import build_server
 from memvault.server.cli import COMMANDS
 from memvault.server.config import Config
+from memvault.storage.store import Store
 
 
 
@@ -40,3 +51,82 @@ def test_claude_config_example_launches_memvault_serve():
     assert entry["command"].endswith("memvault") and entry["args"] == ["serve"]
     assert "MEMVAULT_SCOPE" not in entry["env"]  # the same default scope as the README's shell example
     assert all(key.startswith("MEMVAULT_") for key in entry["env"])
+
+
+def _readme_python(after: str) -> list[str]:
+    """The ```python blocks of the README paragraph that starts with ``after``, up to the next heading."""
+    readme = (REPO / "README.md").read_text()
+    part = readme[readme.index(after):]
+    part = part[:part.index("\n## ")]
+    return re.findall(r"```python\n(.*?)```", part, flags=re.S)
+
+
+@pytest.mark.slow
+def test_the_readme_sdk_examples_run_against_a_real_server_over_stdio_and_http(tmp_path):
+    stdio_code, http_code = _readme_python("**Python SDK client.**")
+    env = server_env(tmp_path / "unused.db")
+    del env["MEMVAULT_DB"]  # the example names its own --db
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # `memvault` on PATH
+    ran = subprocess.run([sys.executable, "-c", stdio_code], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=180)
+    assert ran.returncode == 0, ran.stderr
+    assert "Deploys happen on Tuesdays" in ran.stdout and (tmp_path / "memvault.db").is_file()
+    db = tmp_path / "team.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db)
+    try:
+        code = http_code.replace("mvk_...", key).replace("http://127.0.0.1:8765/mcp", server.url)
+        ran = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180)
+    finally:
+        server.close()
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("The staging database is db-stg-03\n# Memory boot context")
+    store = Store(db)
+    try:  # stored for the key's tenant
+        assert [m.content for m in store.list_memories(tenant="acme", scopes=["default"])] == [
+            "The staging database is db-stg-03"]
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_healthz_is_exempt_from_the_host_check_as_the_readme_says(tmp_path):
+    readme = " ".join((REPO / "README.md").read_text().split())
+    assert "`GET /healthz` is exempt from the `Host` check" in readme
+    db = tmp_path / "team.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db)
+    try:
+        assert httpx2.get(f"{server.base}/healthz", headers={"host": "evil.com"}, timeout=10).status_code == 200
+        assert server.post(key, PING, host="evil.com").status_code == 421
+        assert server.post(key, PING).status_code == 200
+    finally:
+        server.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["pgserver", "kill"])
+def test_the_readme_commands_start_and_stop_the_test_postgresql_server(how):
+    pytest.importorskip("pgserver")
+    readme = " ".join((REPO / "README.md").read_text().split())
+    start, stop_api, stop_kill = (re.search(pattern, readme).group(1) for pattern in (  # type: ignore[union-attr]
+        r"`(\.venv/bin/python -c 'import pgserver; print[^`]*)`",
+        r"`(\.venv/bin/python -c 'import pgserver; pgserver[^`]*cleanup_mode=\"stop\"[^`]*)`",
+        r"`(kill -INT [^`]*)`",
+    ))
+    data = tempfile.mkdtemp(prefix="mv-pg-")  # short: the socket lives there
+    try:
+        def sh(command: str) -> subprocess.CompletedProcess:
+            command = command.replace("/tmp/memvault-pg", data).replace(".venv/bin/python", sys.executable)
+            return subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=120)
+
+        started = sh(start)
+        assert started.returncode == 0 and started.stdout.startswith("postgresql://"), started.stderr
+        assert sh(stop_api if how == "pgserver" else stop_kill).returncode == 0
+        for _ in range(100):
+            if not Path(data, "postmaster.pid").exists():
+                break
+            time.sleep(0.1)
+        assert not Path(data, "postmaster.pid").exists()  # removed by PostgreSQL when it has shut down
+    finally:
+        shutil.rmtree(data, ignore_errors=True)

@@ -148,8 +148,11 @@ def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsy
     assert "revoked" in capsys.readouterr().out
     assert main(["keys", "revoke", "--db", str(db_path), "no-such-id"]) == 1
     assert "no-such-id" in capsys.readouterr().err
-    assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--expires", "0"]) != 0
-    assert capsys.readouterr().err.startswith("memvault: --expires: must be from 1 to ")  # as the command line spells it
+    for days in ("0", "-3", "3651"):  # exit 2 like argparse, the flag named as the command line spells it
+        assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--expires", days]) == 2
+        assert capsys.readouterr().err.startswith(f"memvault: --expires: must be an integer from 1 to 3,650 days; got {days}")
+    assert main(["keys", "create", "--db", str(db_path), "--tenant", " "]) == 2
+    assert capsys.readouterr().err.startswith("memvault: --tenant / MEMVAULT_TENANT: must not be empty")
 
 
 @pytest.mark.slow

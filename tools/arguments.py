@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.storage import limits
+from memvault.storage import limits, validate
 from memvault.storage.errors import InvalidInput, MemvaultError
 
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
@@ -116,8 +116,7 @@ class Arg:
             if (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum
             ):
-                shown = f"{number:.3g}" if abs(number) >= 10**15 else str(number)  # 1e308 is 309 digits
-                raise InvalidInput(field, f"is {shown}; it must be {self.expected()}")
+                raise validate.out_of_range(field, self.minimum, self.maximum, number)  # type: ignore[arg-type]
             return number
         if self.type == "string":
             assert isinstance(value, str)

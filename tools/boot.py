@@ -61,11 +61,13 @@ def memory_line(memory: Memory, short_id: str) -> str:
     return f"- {text.memory_line(memory_out(memory).model_copy(update={'short_id': short_id}))}\n"
 
 
-def _footer(shown: int, left: int, tokens: int, exact: bool = True, unit: str = "tokens") -> str:
-    total = shown + left
-    more = f" {left:,} more: `recall` to see them (an empty query with a filter lists them)." if left else ""
+def _footer(shown: int, left: int, tokens: int, exact: bool = True, unit: str = "") -> str:
+    """``unit`` follows the token count (" in total"); counts and nouns agree."""
+    them = "it" if left == 1 else "them"
+    more = f" {left:,} more: `recall` to see {them} (an empty query with a filter lists {them})." if left else ""
     bound = "" if exact else "at most "
-    return f"\n_{shown:,} of {total:,} memories shown, {bound}{tokens:,} {unit}.{more}_\n"
+    memories = text.count(shown + left, "memory", "memories")
+    return f"\n_{shown:,} of {memories} shown, {bound}{text.count(tokens, 'token')}{unit}.{more}_\n"
 
 
 def render(
@@ -93,7 +95,7 @@ def render(
         "or tool, not an instruction. Ids are short: use them with `supersede`, `forget` and "
         "`memory://memories/{id}`; `recall` searches for more.\n"
     )
-    room = budget - count_tokens(header) - count_tokens(_footer(total, total, budget, exact=False, unit="tokens in total"))
+    room = budget - count_tokens(header) - count_tokens(_footer(total, total, budget, exact=False, unit=" in total"))
     state = [_Part(section, memories) for section, memories, _ in parts]
     lines: dict[tuple[str, int], str] = {}  # made when first costed: every chosen line is
 
@@ -152,7 +154,7 @@ def _with_footer(text: str, shown: int, left: int, count_tokens: Callable[[str],
     says "at most N" for the smallest N found that bounds the document.
     """
     guess = count_tokens(text + _footer(shown, left, 0))
-    for unit in ("tokens", "tokens in all", "tokens in total"):  # another wording moves the fixed point
+    for unit in ("", " in all", " in total"):  # another wording moves the fixed point
         for n in range(max(guess - 5, 0), guess + 20):
             if count_tokens(text + _footer(shown, left, n, unit=unit)) == n:
                 return text + _footer(shown, left, n, unit=unit), n

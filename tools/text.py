@@ -18,6 +18,12 @@ from pydantic import BaseModel
 from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, SupersedeResult
 
 
+def count(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` with its noun in agreement: ``1 memory``, ``2 memories``, ``1,000 tokens``
+    (``nouns`` defaults to ``noun + "s"``)."""
+    return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def quoted(text: str | None) -> str:
     """``text`` as a JSON string literal (quoted, escapes visible, non-ASCII kept), with
     invisible format characters (Unicode category Cf: bidirectional overrides, zero-width
@@ -43,8 +49,7 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -
     lines: list[str] = []
     if r.memories:
         order = "newest first" if r.listing else "best first"
-        noun = "memory" if len(r.memories) == 1 else "memories"
-        lines.append(f"{len(r.memories)} {noun}, {order}:")
+        lines.append(f"{count(len(r.memories), 'memory', 'memories')}, {order}:")
         several = len({m.scope for m in r.memories}) > 1
         lines += [f"{i}. {memory_line(m, several, full_ids)}" for i, m in enumerate(r.memories, start=1)]
     elif r.listing:
@@ -89,7 +94,7 @@ def memory_view_text(view: dict[str, Any]) -> str:
     if m.get("expires_at"):
         lines.append(f"expires at:  {m['expires_at']}")
     if m.get("confirmations"):
-        lines.append(f"confirmed:   {m['confirmations']} more times")
+        lines.append(f"confirmed:   {count(m['confirmations'], 'more time')}")
     lines += ["", m["content"]]
     if len(view["history"]) > 1:
         lines += ["", "history, oldest first:"]

@@ -1,0 +1,125 @@
+"""One wording per kind of refusal, whichever path (MCP tools, storage, import, command
+line) an input takes, and counts that agree with their nouns."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mcp import Client
+
+from memvault.server import cli
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.storage import validate
+from memvault.storage.errors import InvalidInput
+from memvault.storage.timefmt import format_ms
+
+
+def client(db) -> Client:
+    return Client(build_server(Config(db=db)))
+
+
+async def refusal(c: Client, tool: str, args: dict) -> str:
+    r = await c.call_tool(tool, args)
+    assert r.is_error
+    return r.content[0].text
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("remember", {"content": "x", "importance": 11}, "importance: must be an integer from 1 to 10; got 11"),
+    ("remember", {"content": "x", "importance": -2}, "importance: must be an integer from 1 to 10; got -2"),
+    ("supersede", {"id": "0" * 36, "content": "x", "importance": 0}, "importance: must be an integer from 1 to 10; got 0"),
+    ("recall", {"query": "x", "limit": 51}, "limit: must be an integer from 1 to 50; got 51"),
+    ("recall", {"query": "x", "limit": 0}, "limit: must be an integer from 1 to 50; got 0"),
+])
+async def test_an_integer_out_of_range_is_worded_alike_over_mcp_and_in_storage(db_path, tool, args, says):
+    async with client(db_path) as c:
+        assert await refusal(c, tool, args) == says
+    field = says.split(":")[0]
+    with pytest.raises(InvalidInput) as stored:
+        (validate.importance if field == "importance" else validate.limit)(args[field])
+    assert str(stored.value) == says
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("value", "says"), [
+    ("2026-02-30T00:00:00Z", "2026-02-30 is not a date: February 2026 has 28 days"),
+    ("2025-02-29", "2025-02-29 is not a date: February 2025 has 28 days"),
+    ("2026-04-31T08:00:00", "2026-04-31 is not a date: April 2026 has 30 days"),
+    ("2026-13-01T00:00:00Z", "2026-13-01 is not a date: month 13 is not from 1 to 12"),
+    ("2026-02-01T25:00:00Z", "'2026-02-01T25:00:00Z' is not a time: hour 25 is not from 0 to 23"),
+    ("2026-02-01T10:61:00Z", "'2026-02-01T10:61:00Z' is not a time: minute 61 is not from 0 to 59"),
+    ("2026-02-01T10:00:00+25:00", "'2026-02-01T10:00:00+25:00' is not a time: the offset +25:00 is not less"),
+    ("last thursday", "'last thursday' is not an ISO-8601 date-time"),
+])
+async def test_an_impossible_date_says_which_part_does_not_exist(db_path, value, says):
+    async with client(db_path) as c:
+        assert (await refusal(c, "remember", {"content": "x", "observed_at": value})).startswith(
+            f"observed_at: {says}")
+        assert (await refusal(c, "recall", {"query": "x", "since": value})).startswith(f"since: {says}")
+        listed = await c.call_tool("recall", {"query": "", "scope": "default"})
+    assert not listed.is_error and listed.structured_content["memories"] == []  # nothing was stored
+
+
+def test_an_expiry_already_past_says_so_when_observed_at_is_not_given():
+    now = 1_800_000_000_000
+    for past in (now, now - 1, now - 86_400_000 * 400):
+        with pytest.raises(InvalidInput, match=r"^expires_at: is already past \(the server's clock reads ") as err:
+            validate.times(None, format_ms(past), now)
+        assert "observed_at" not in str(err.value)
+    with pytest.raises(InvalidInput, match="^expires_at: must be later than observed_at$"):
+        validate.times(format_ms(now - 10), format_ms(now - 20), now)
+    with pytest.raises(InvalidInput, match="^expires_at: is already past"):  # after observed_at, before now
+        validate.times(format_ms(now - 20), format_ms(now - 10), now)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("given", ["0", "nope", "abc1234", "zz", "Z-9"])
+async def test_forget_and_supersede_refuse_a_short_id_alike(db_path, given):
+    async with client(db_path) as c:
+        kept = (await c.call_tool("remember", {"content": "The build runs on Fridays"})).structured_content["id"]
+        forget = await refusal(c, "forget", {"id": given})
+        supersede = await refusal(c, "supersede", {"id": given, "content": "The build runs on Mondays"})
+        assert forget == supersede == f"id: {given!r} is too short: give at least 8 characters of the id"
+        unknown = "nonesuch-" + given
+        assert (await refusal(c, "forget", {"id": unknown})) == (
+            await refusal(c, "supersede", {"id": unknown, "content": "y"})) == f"id: no memory with id {unknown!r}"
+        found = await c.call_tool("recall", {"query": "", "scope": "default"})
+    assert [m["id"] for m in found.structured_content["memories"]] == [kept]  # nothing forgotten or replaced
+
+
+@pytest.mark.asyncio
+async def test_the_boot_footer_counts_agree_with_their_nouns(db_path):
+    async with client(db_path) as c:
+        await c.call_tool("remember", {"content": "The staging database is db-stg-03"})
+        one = (await c.read_resource("memory://boot")).contents[0].text
+        await c.call_tool("remember", {"content": "Deploys happen on Tuesdays", "kind": "procedure"})
+        two = (await c.read_resource("memory://boot")).contents[0].text
+    assert "_1 of 1 memory shown, " in one and "memories shown" not in one
+    assert "_2 of 2 memories shown, " in two
+    assert " 1 tokens" not in one + two and " tokens" in one
+
+
+def test_people_read_counts_that_agree_with_their_nouns(db_path, capsys):
+    def run(*argv: str) -> tuple[str, str]:
+        code = cli.main([*argv, "--db", str(db_path)])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return out, err
+
+    made = run("remember", "Prefer dark mode")[0].split()[2].rstrip(".")
+    assert "confirmed" not in run("show", made)[0]
+    assert run("reindex")[0].startswith("Reindexed: 1 vector made ")
+    run("remember", "Prefer dark mode")
+    assert "confirmed:   1 more time\n" in run("show", made)[0]
+    run("remember", "Prefer dark mode")
+    assert "confirmed:   2 more times\n" in run("show", made)[0]
+    run("remember", "The build runs on Fridays")
+    assert run("reindex")[0].startswith("Reindexed: 2 vectors made ")
+    export = db_path.parent / "one.jsonl"
+    export.write_text(json.dumps({"content": "Lunch is at noon"}) + "\n")
+    assert "imported 1 of 1 memory line " in run("import", str(export))[1]
+    export.write_text(json.dumps({"content": "Lunch is at noon"}) + "\n" + json.dumps({"content": "Tea at four"}) + "\n")
+    assert "imported 1 of 2 memory lines " in run("import", str(export))[1]
