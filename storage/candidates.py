@@ -6,7 +6,9 @@ content it covers.
 Coverage is the IDF-weighted share of the question's index terms (stemmed as FTS5
 stems them) that occur in a memory's own text (or, at half weight, in its episode
 context); IDF as in BM25 (Robertson & Zaragoza,
-"The Probabilistic Relevance Framework: BM25 and Beyond", 2009).
+"The Probabilistic Relevance Framework: BM25 and Beyond", 2009). The time the question
+names counts as one more term, as heavy as its heaviest word, that a memory observed
+then holds.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ class Candidates:
     cosine similarity)`` best first, a long memory by its best window; ``rows``: the
     memories named; ``similarity``: cosine similarity in [-1, 1] of every candidate
     with a vector; ``coverage``: share in [0, 1] of the question's IDF weight found in
-    each candidate's text; ``when``: the time the question names, if any;
+    each candidate's text (the time the question names counting as one more word, covered
+    by a memory observed then); ``when``: the time the question names, if any;
     ``degraded``: why vectors were not searched (None when they were);
     ``unknown_names``: capitalised words of the question (not opening a sentence)
     that no memory passing the filters contains; ``unknown_password``: the question
@@ -154,9 +157,9 @@ def names(query: str) -> list[str]:
     for sentence in _SENTENCE.split(query):
         words = _NAME.findall(sentence)
         for position, word in enumerate(words):
-            digit = any(ch.isdigit() for ch in word)
             opens = position == 0 and sentence[:1].isalpha()
-            if (opens or shouted) and not (digit or (not shouted and sum(ch.isupper() for ch in word) > 1)):
+            identifier = any(ch.isdigit() for ch in word) or (not shouted and sum(ch.isupper() for ch in word) > 1)
+            if (opens or shouted) and not identifier:
                 continue
             lower = word.lower()
             if word[:1].isupper() and lower not in STOP_WORDS and lower not in QUERY_OPERATORS and word not in found:

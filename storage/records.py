@@ -75,7 +75,8 @@ class Signals:
     flipped (higher is better); ``vector_similarity`` is cosine similarity in [-1, 1]
     (a long memory's best window; None only for a memory without a vector yet);
     ``coverage`` is the IDF-weighted share in [0, 1] of the question's content words
-    found in the memory's text.
+    found in the memory's text, the time the question names counting as one more word
+    that a memory observed then covers.
     """
 
     keyword_rank: int | None = None

@@ -45,7 +45,8 @@ class Signals(BaseModel):
         default=None, description="Cosine similarity to the query, -1..1 (a long memory's best window)."
     )
     coverage: float | None = Field(
-        default=None, description="Share 0..1 of the query's content words (IDF-weighted) found in the memory."
+        default=None, description="Share 0..1 of the query's content words (IDF-weighted) found in the memory; "
+        "a time the query names counts as one more word, covered when the memory was observed then."
     )
 
 
