@@ -271,11 +271,12 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     existed = config.db_exists()
     try:
         store = Store(config.db)
-        if not existed:
-            _err(f"created a new database at {config.db_where()} (give the server the same --db)")
+        refused = True
         try:
             if args.action == "create":
                 record, key = keys.create(store, args.tenant, args.scope, args.name, args.read_only, args.expires)
+                if not existed:
+                    _err(f"created a new database at {config.db_where()} (give the server the same --db)")
                 _out(key)
                 _err(f"created API key {_key_line(record)}; it is shown only this once")
             elif args.action == "list":
@@ -283,8 +284,9 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
                     _out(_key_line(record))
             else:
                 _out(f"revoked {_key_line(keys.revoke(store, args.id))}")
+            refused = False
         finally:
-            store.close()
+            _close(store, config, created=not existed, refused=refused)
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
         return _exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
@@ -321,15 +323,32 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         return 1
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
+        refused = True
+        try:
+            code = RUN[command](store, caller, args)
+            refused = False
+        finally:
+            _close(store, config, created=not existed, refused=refused)
         if not existed:
             _err(f"created a new database at {config.db_where()}")
-        try:
-            return RUN[command](store, caller, args)
-        finally:
-            store.close()
+        return code
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
         return _exit_code(exc)
+
+
+def _close(store: Store, config: config_module.Config, *, created: bool, refused: bool) -> None:
+    """Close ``store``. A database file this command created, when the command was refused
+    and nothing is stored in it (no memory, no API key), is removed with its -wal and -shm:
+    a refused command leaves no file behind."""
+    from memvault.storage import keys, maintenance
+
+    remove = (created and refused and not isinstance(config.db, str)
+              and not maintenance.stats(store)["by_scope"] and not keys.list_keys(store))
+    store.close()
+    if remove:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{config.db}{suffix}").unlink(missing_ok=True)
 
 
 # The tools' argument names that the command line spells otherwise.

@@ -332,3 +332,22 @@ def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys
         assert len(store.list_memories(tenant="default", scopes=["default"])) == 1
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("argv", [
+    ("remember", "x", "--importance", "11"),
+    ("remember", "x", "--kind", "anecdote"),
+    ("remember", "x", "--tag", "t" * 300),
+    ("keys", "create", "--tenant", "acme", "--expires", "0"),
+])
+def test_a_refused_command_leaves_no_database_behind(tmp_path, capsys, argv):
+    """Second new-user trial: `keys create --expires 0` and `remember --importance 11` said
+    "created a new database" and left the file; a database that already holds memories is
+    kept whatever is refused."""
+    db = tmp_path / "new.db"
+    code, _, err = run(capsys, *argv, "--db", str(db))
+    assert code != 0 and "created a new database" not in err
+    assert list(tmp_path.iterdir()) == []
+    assert run(capsys, "remember", "kept", "--db", str(db))[0] == 0
+    run(capsys, *argv, "--db", str(db))
+    assert db.is_file() and run(capsys, "list", "--db", str(db))[1].count("kept") == 1
