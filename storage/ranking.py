@@ -180,7 +180,10 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         if dated_then(c, memory):
             score += TIME_BONUS
         if memory.kind in c.kinds:
-            score += TIME_BONUS if c.kind_only else KIND_BONUS
+            # A question naming only a kind asks for that kind, unless it names a time too:
+            # then it asks for what happened then ("what happened last week?" is answered by
+            # last week's failure before June's episodes).
+            score += TIME_BONUS if c.kind_only and c.when is None else KIND_BONUS
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + FRESHNESS_WEIGHT * _freshness(memory.observed_at, now)
         scores[seq] = score
     return scores

@@ -548,3 +548,22 @@ def test_a_question_asking_why_or_how_prefers_the_kind_of_memory_that_says_it(re
         real_store.remember(tenant="t", scope="proj", content=text, kind=k)
     hits = real_store.recall(tenant="t", query=question, scopes=SCOPES).hits
     assert hits[0].memory.kind == kind, [h.memory.kind for h in hits]
+
+
+@pytest.mark.parametrize("question", ["what happened last week?", "So, what happened last week at work?",
+                                      "which episodes happened last week"])
+def test_a_kind_only_question_naming_a_time_asks_for_what_happened_then(real_store, question):
+    """Second new-user trial: "what happened last week?" put June's episodes above last week's
+    failure: a question naming only a kind and a time asks for what happened in that time."""
+    week = [remember(real_store, "Onboarded the new intern and set up her laptop", kind="episode",
+                     observed_at="2026-11-27T10:00:00Z"),
+            remember(real_store, "Redis logins failed for an hour: the session store ran out of memory",
+                     kind="failure", observed_at="2026-11-26T10:00:00Z")]
+    for text, when in (("Ran the disaster recovery drill; the restore took 40 minutes", "2026-06-22T10:00:00Z"),
+                       ("Profiled the search API and found the N+1 query", "2026-06-03T10:00:00Z")):
+        remember(real_store, text, kind="episode", observed_at=when)
+    found = top_ids(real_store, question, until="2026-11-30T12:00:00Z")
+    if "episodes" in question:
+        assert found[:1] == week[:1]
+    else:
+        assert set(found[:2]) == set(week)
