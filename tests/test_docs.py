@@ -66,7 +66,8 @@ def test_the_readme_sdk_examples_run_against_a_real_server_over_stdio_and_http(t
     stdio_code, http_code = _readme_python("**Python SDK client.**")
     env = server_env(tmp_path / "unused.db")
     del env["MEMVAULT_DB"]  # the example names its own --db
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # `memvault` on PATH
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not (Path(p) / "memvault").exists())  # as after the quick start: not on PATH
     ran = subprocess.run([sys.executable, "-c", stdio_code], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=180)
     assert ran.returncode == 0, ran.stderr
