@@ -38,6 +38,8 @@ _SPAN = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# dateparser reads "last week" but not "past week" or "previous week": the same time to memvault.
+_PAST = re.compile(r"^(?:past|previous)\b", re.IGNORECASE)
 _UNITS = {"day": 1, "week": 7}
 
 
@@ -100,7 +102,7 @@ class TimeParser:
         with self._lock:  # dateparser keeps caches that are not known to be thread-safe
             parser = DateDataParser(languages=["en"], settings=settings)
             for text in spans:
-                data = parser.get_date_data(text)
+                data = parser.get_date_data(_PAST.sub("last", text))
                 if data.date_obj is not None:
                     start, end = period_range(data.date_obj, data.period or "day")
                     return TimeRange(start, end, text)

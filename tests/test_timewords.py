@@ -24,6 +24,10 @@ NOW = parse_iso("now", "2025-02-19T12:00:00Z")
         ("How did Black Friday 2024 go?", "2024-01-01", "2025-01-01", "2024"),  # the year, not a Friday
         ("deploy of 2024-03-12", "2024-03-12", "2024-03-13", "2024-03-12"),
         ("what did we ship in Sept 2024", "2024-09-01", "2024-10-01", "Sept 2024"),
+        # The pattern finds "past"/"previous"; dateparser reads only "last" (second new-user trial).
+        ("what happened in the past week", "2025-02-12", "2025-02-19", "past week"),
+        ("incidents of the previous month", "2025-01-01", "2025-02-01", "previous month"),
+        ("what did we decide the past year", "2024-01-01", "2025-01-01", "past year"),
     ],
 )
 def test_a_time_expression_becomes_the_range_it_names(question, start, end, words):
