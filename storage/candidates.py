@@ -116,7 +116,7 @@ def gather(
     coverage = {}
     for seq in seqs:
         own, context = terms.get(seq, (set(), set()))
-        then = when is not None and when.start <= rows[seq].observed_at < when.end
+        then = when is not None and when.holds(rows[seq].observed_at)
         coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
     unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,

@@ -20,8 +20,9 @@ inside the time the question names (a time in a question asks what happened or w
 decided then; a fact's ``observed_at`` only says when it was noted), ``KIND_BONUS`` for
 memories of a kind the question names ("why did the export *crash*?", "what did we
 *decide* ...?", ``query.KIND_WORDS``), the time bonus instead when it names nothing else
-("what decisions did we make?" asks for the decisions as "what happened in March?" asks
-for March), a small importance and freshness term, and, among the
+and no time ("what decisions did we make?" asks for the decisions as "what happened in
+March?" asks for March; "what happened last week?" asks for last week, whatever its
+kind), a small importance and freshness term, and, among the
 top ``SUBJECT_TOP`` candidates, an older state memory (fact, preference, decision,
 procedure) on the same subject as a newer memory of any kind (cosine between them ≥
 ``SAME_SUBJECT``) is pushed down: an agent that stored a new fact, or an episode that
@@ -221,7 +222,7 @@ def same_conversation(order: list[int], c: Candidates, scores: dict[int, float])
 
 def dated_then(c: Candidates, memory: Memory) -> bool:
     """Whether ``memory`` is of a dated kind and observed in the time the question names."""
-    return c.when is not None and memory.kind in DATED_KINDS and c.when.start <= memory.observed_at < c.when.end
+    return c.when is not None and memory.kind in DATED_KINDS and c.when.holds(memory.observed_at)
 
 
 def asked_for(c: Candidates, memory: Memory) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .timefmt import format_ms
+from .timewords import TimeRange
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class RecallOutcome:
     hits: list[Hit]
     abstained: bool
     degraded: str | None = None
-    time: tuple[str, int, int] | None = None  # the time the question names: (its words, from ms, until ms)
+    time: TimeRange | None = None
 
 
 @dataclass(frozen=True)

@@ -90,9 +90,7 @@ class Retriever:
         pending = sum(h.memory.vector_pending for h in hits)
         if degraded is None and pending:
             degraded = f"{pending} matching memories have no vector yet"
-        when = candidates.when
-        return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded,
-                             time=None if when is None else (when.text, when.start, when.end))
+        return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded, time=candidates.when)
 
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True

@@ -52,6 +52,10 @@ class TimeRange:
     end: int
     text: str
 
+    def holds(self, ms: int) -> bool:
+        """Whether the moment ``ms`` (since the epoch) lies in this range."""
+        return self.start <= ms < self.end
+
     def remove_from(self, query: str) -> str:
         """``query`` without this expression (only where it stands alone, as it was found)."""
         return re.sub(rf"(?<![\w.-]){re.escape(self.text)}(?![\w-]|\.\w)", " ", query, count=1)

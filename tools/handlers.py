@@ -18,6 +18,7 @@ from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
+from memvault.storage.timewords import TimeRange
 
 from .schemas import (
     ForgetResult,
@@ -184,10 +185,10 @@ def _other_scopes(
     listing: bool,
 ) -> list[ScopeMatches]:
     """The caller's other scopes where the same search finds a surer answer than ``hits``
-    (the results in ``searched``): none when those hold an answer (:func:`_answers`) of at
-    least ``SURE_CONFIDENCE`` (a listing: any memory)."""
+    (the results in ``searched``): none when one of those has a confidence of at least
+    ``SURE_CONFIDENCE`` (a listing: when there is any)."""
     best = max((h.confidence for h in hits), default=0.0)
-    if _answers(hits, listing) and (listing or best >= SURE_CONFIDENCE):
+    if (bool(hits) if listing else best >= SURE_CONFIDENCE):
         return []
     others = [s for s in store.scope_counts(tenant=caller.tenant) if s not in searched][:OTHER_SCOPES_MAX]
     found = []
@@ -198,11 +199,10 @@ def _other_scopes(
     return found
 
 
-def _named_time(time: tuple[str, int, int], shown: list[Hit]) -> NamedTime:
+def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:
     """The time a question names (``RecallOutcome.time``) as the result shows it."""
-    text, start, end = time
-    inside = sum(start <= h.memory.observed_at < end for h in shown)
-    return NamedTime(text=text, since=format_ms(start), until=format_ms(end), memories_in_it=inside)  # type: ignore[arg-type]
+    return NamedTime(text=time.text, since=format_ms(time.start), until=format_ms(time.end),  # type: ignore[arg-type]
+                     memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown))
 
 
 def _answers(hits: list[Hit], listing: bool) -> bool:
