@@ -191,12 +191,16 @@ def _other_scopes(
     if (bool(hits) if listing else best >= SURE_CONFIDENCE):
         return []
     others = [s for s in store.scope_counts(tenant=caller.tenant) if s not in searched][:OTHER_SCOPES_MAX]
-    found = []
-    for other in others:
-        there = _search(store, caller, query, [other], args).hits
-        if _answers(there, listing) and (listing or max(h.confidence for h in there) > best):
-            found.append(ScopeMatches(scope=other, matches=len(there)))
-    return found
+    if not others:
+        return []
+    if listing:  # a listing reads no model: scope by scope, so the newest of one never hide another's
+        found = {other: _search(store, caller, query, [other], args).hits for other in others}
+    else:  # one search over them all, not one per scope: this runs on every unsure recall
+        found = {other: [] for other in others}
+        for hit in _search(store, caller, query, others, args).hits:
+            found[hit.memory.scope].append(hit)
+    return [ScopeMatches(scope=other, matches=len(there)) for other, there in found.items()
+            if _answers(there, listing) and (listing or max(h.confidence for h in there) > best)]
 
 
 def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:

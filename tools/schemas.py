@@ -84,7 +84,8 @@ class ScopeMatches(BaseModel):
     """Another scope of the same tenant where the search finds something."""
 
     scope: str
-    matches: int = Field(description="How many memories recall would return there (up to the limit).")
+    matches: int = Field(description="How many memories recall returns from there (up to the limit; for a "
+                         "search, among the best of the other scopes searched together).")
 
 
 class NamedTime(BaseModel):
