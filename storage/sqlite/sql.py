@@ -72,20 +72,42 @@ def keyword_sql(
     counts the memory's own text alone (0.0 when only its context matched).
     ``newer_than``: only memories with a higher seq are ranked, and, with ``rare`` (an
     FTS5 expression), every memory that matches ``rare`` (see ``SqliteTransaction.keyword``).
+
+    FTS5 ranks its matches first, then each memory is looked up for the filter in rank
+    order until ``k`` pass: when most pass, ``k`` look-ups instead of one per match (at
+    100,000 memories 8 against 12 ms a question); when the filter passes few, every
+    match is looked up after all its scores were computed (see :func:`filtered_keyword_sql`).
+    The subquery's ``LIMIT -1`` keeps SQLite from merging it into the join; its order
+    serves the outer ``ORDER BY``, so nothing is sorted twice.
     """
     where, params = filter_sql(f)
     bound = ""
     if newer_than is not None:
         params = {**params, "newer_than": newer_than}
-        bound = " AND memories_fts.rowid > :newer_than"
+        bound = " AND rowid > :newer_than"
         if rare is not None:
-            bound = (" AND (memories_fts.rowid > :newer_than OR memories_fts.rowid IN"
+            bound = (" AND (rowid > :newer_than OR rowid IN"
                      " (SELECT rowid FROM memories_fts WHERE memories_fts MATCH :rare))")
             params["rare"] = rare
+    ranked = (
+        f"SELECT rowid, bm25(memories_fts, 1.0, {CONTEXT_WEIGHT}) AS score, bm25(memories_fts, 1.0, 0.0) AS content"
+        f" FROM memories_fts WHERE memories_fts MATCH :match{bound} ORDER BY score LIMIT -1"
+    )
+    sql = (
+        f"SELECT m.seq, d.score, d.content FROM ({ranked}) d CROSS JOIN memories m ON m.seq = d.rowid"
+        f" WHERE {where} ORDER BY d.score LIMIT :k"
+    )
+    return sql, {**params, "match": match, "k": k}
+
+
+def filtered_keyword_sql(f: Filters, match: str, k: int) -> tuple[str, dict[str, object]]:
+    """:func:`keyword_sql`'s rows over every match, each memory looked up for the filter
+    before its BM25 is computed: the cheaper order when the filter passes few matches."""
+    where, params = filter_sql(f)
     sql = (
         f"SELECT m.seq, bm25(memories_fts, 1.0, {CONTEXT_WEIGHT}) AS score, bm25(memories_fts, 1.0, 0.0)"
         " FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
-        f" WHERE memories_fts MATCH :match{bound} AND {where}"
+        f" WHERE memories_fts MATCH :match AND {where}"
         " ORDER BY score LIMIT :k"
     )
     return sql, {**params, "match": match, "k": k}

@@ -103,14 +103,15 @@ class SqliteTransaction:
         the memories matching the rarest chunks (at most ``KEYWORD_RANKED`` in all, by
         the index's document counts) and, of those matching only the other chunks
         (words in a large share of all memories, so of little BM25 weight), the newest
-        ``KEYWORD_NEWEST``; every match when the filter passes fewer than ``k`` of those."""
+        ``KEYWORD_NEWEST``; every match when the filter passes fewer than ``k`` of those
+        (then filtered before scoring, see ``sql.filtered_keyword_sql``)."""
         match = sql.match_expression(words)
         if not match:
             return []
         newer_than, rare = self._keyword_bound(words)
         found = self.conn.execute(*sql.keyword_sql(filters, match, k, newer_than, rare)).fetchall()
         if newer_than is not None and len(found) < k:
-            found = self.conn.execute(*sql.keyword_sql(filters, match, k)).fetchall()
+            found = self.conn.execute(*sql.filtered_keyword_sql(filters, match, k)).fetchall()
         return found
 
     def _keyword_bound(self, words: list[list[str]]) -> tuple[int | None, str | None]:
