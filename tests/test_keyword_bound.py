@@ -81,6 +81,44 @@ def test_a_recall_reads_each_terms_document_counts_once(store):
     assert sum("memories_fts_terms" in sql for sql in seen) == 1, [s for s in seen if "terms" in s]
 
 
+def counted(seen: list[str]) -> list[str]:
+    """The statements that count: terms' documents, memories passing a filter."""
+    return [s for s in seen if "memories_fts_terms" in s or "SELECT count(*)" in s]
+
+
+def test_recalls_in_a_row_count_nothing_again_while_the_data_stays_the_same(store):
+    """The words' document counts and the filter's count depend on the data only: a
+    recall after another (another transaction of the same connection) reads them again
+    only for words not seen before."""
+    question = dict(tenant="t", query="zeppelin weather harbour", scopes=["old", "new"], limit=5)
+    first = store.recall(**question)
+    with sqlite_raw.statements(store) as seen:
+        again = store.recall(**question)
+    assert counted(seen) == [] and [h.memory.id for h in again.hits] == [h.memory.id for h in first.hits]
+    with sqlite_raw.statements(store) as seen:
+        store.recall(**{**question, "query": "zeppelin hills"})
+    assert [s for s in counted(seen) if "memories_fts_terms" in s], seen  # "hill" is new
+
+
+@pytest.mark.parametrize("write", ["remember", "forget"])
+def test_counts_kept_between_transactions_follow_a_commit_of_another_connection(store, db_path, write):
+    question = dict(tenant="t", query="zeppelin", scopes=["old"], limit=5)
+    before = store.recall(**question)
+    other = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]  # another connection, as another process
+    if write == "remember":
+        other.remember(tenant="t", scope="old", content="a zeppelin over the hills")
+    else:
+        other.forget(tenant="t", id=before.hits[0].memory.id)
+    other.close()
+    with sqlite_raw.statements(store) as seen:
+        after = store.recall(**question)
+    assert len(counted(seen)) == 2, seen
+    with store.backend.read("t") as tx:
+        assert tx.term_counts(["zeppelin"])[1] == {"zeppelin": 4 if write == "remember" else 2}
+    ids = {h.memory.id for h in after.hits if "zeppelin" in h.memory.content}
+    assert (before.hits[0].memory.id in ids) == (write == "remember") and len(ids) == (4 if write == "remember" else 2)
+
+
 def test_document_counts_follow_writes_between_and_within_transactions(store):
     with store.backend.read("t") as tx:
         before = tx.term_counts(["harbour", "zeppelin"])
