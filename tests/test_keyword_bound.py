@@ -100,6 +100,15 @@ def test_recalls_in_a_row_count_nothing_again_while_the_data_stays_the_same(stor
     assert [s for s in counted(seen) if "memories_fts_terms" in s], seen  # "hill" is new
 
 
+@pytest.mark.parametrize("narrowed", [{"kinds": []}, {"kinds": ["fact"]}, {"tags": []}, {"since": "2000-01-01"}])
+def test_a_filters_count_is_kept_apart_from_other_filters(store, narrowed):
+    """An empty list of kinds or tags filters nothing, like none (the same kept count)."""
+    question = dict(tenant="t", query="zeppelin weather", scopes=["old"], limit=5)
+    plain = store.recall(**question)
+    assert [h.memory.id for h in store.recall(**question, **narrowed).hits] == [h.memory.id for h in plain.hits]
+    assert not store.recall(**question, kinds=["decision"]).hits
+
+
 @pytest.mark.parametrize("write", ["remember", "forget"])
 def test_counts_kept_between_transactions_follow_a_commit_of_another_connection(store, db_path, write):
     question = dict(tenant="t", query="zeppelin weather", scopes=["old"], limit=5)

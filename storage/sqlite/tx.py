@@ -213,8 +213,8 @@ class SqliteTransaction:
         The time ``filters.now`` is left out of the key: a memory expiring meanwhile changes
         only which plan :meth:`_nearest` takes, never what passes the filter."""
         self._data()
-        key = (filters.tenant, tuple(filters.scopes), filters.kinds and tuple(filters.kinds),
-               filters.tags and tuple(filters.tags), filters.since, filters.until, filters.include_history, limit)
+        key = (filters.tenant, tuple(filters.scopes), tuple(filters.kinds or ()), tuple(filters.tags or ()),
+               filters.since, filters.until, filters.include_history, limit)
         if key not in self._passing:
             self._passing[key] = self._one(*sql.passing_sql(filters, limit))[0]  # type: ignore[index]
         return self._passing[key]
