@@ -345,11 +345,22 @@ class Store:
         }
         content_hash = validate.content_hash(text)
         scope = str(fields["scope"])
-        made, degraded = embedding.result()
+        # Where writers run at once (PostgreSQL), the transaction's checks that need no
+        # vector run while the embedding does; where one writer excludes all others
+        # (SQLite), the write lock is never held during an embedding.
+        early = self.backend.parallel_writes
+        if not early:
+            made, degraded = embedding.result()
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
             if existing is not None:
                 return existing
+            due = self._due(tx)
+            if early:
+                if status is None:  # the model's claim (answered again below without a new query)
+                    assert self.embedder is not None
+                    tx.claim_model(self.embedder.model_id, self.embedder.dim)
+                made, degraded = embedding.result()
             vectors, degraded = self._stored_vectors(tx, made, degraded)
             similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
             if check_similar and similar:
@@ -359,7 +370,6 @@ class Store:
                 vectors=vectors, idempotency_key=key,
             )
             tx.insert(row)
-            due = self._due(tx)
         self._run_due(due)  # cheap when nothing is due; never raises for a busy database
         return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
 

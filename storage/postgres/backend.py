@@ -316,6 +316,7 @@ class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
 
     _writes = True
+    _claimed: tuple[tuple[str, int], bool] | None = None  # (model, dim) claimed and the answer
 
     def _advisory(self, *parts: str) -> None:
         """Hold a lock on ``parts`` until the transaction ends (writers of the same key or content queue)."""
@@ -336,6 +337,13 @@ class PgWriter(PgReader):
     def claim_model(self, model_id: str, dim: int) -> bool:
         # Writers of vectors share the model lock, so they do not wait for each other;
         # reset_vectors takes it alone, so no vector of the old model lands after a reset.
+        # Held to the end of the transaction, so a second claim of it has the same answer.
+        if self._claimed is not None and self._claimed[0] == (model_id, dim):
+            return self._claimed[1]
+        self._claimed = ((model_id, dim), self._claim(model_id, dim))
+        return self._claimed[1]
+
+    def _claim(self, model_id: str, dim: int) -> bool:
         with self.conn.pipeline():
             self.conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (schema.MODEL_LOCK,))
             recorded = self.model()
