@@ -347,9 +347,13 @@ class Store:
         scope = str(fields["scope"])
         # Where writers run at once (PostgreSQL), the transaction's checks that need no
         # vector run while the embedding does; where one writer excludes all others
-        # (SQLite), the write lock is never held during an embedding.
+        # (SQLite), the write lock is never held during an embedding, and a read looks
+        # for a repeat meanwhile.
         early = self.backend.parallel_writes
         if not early:
+            repeated = self._seen_repeat(tenant, scope, content_hash, key, given)
+            if repeated is not None:
+                return repeated
             made, degraded = embedding.result()
         with self.backend.write(tenant) as tx:
             existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
@@ -372,6 +376,21 @@ class Store:
             tx.insert(row)
         self._run_due(due)  # cheap when nothing is due; never raises for a busy database
         return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
+
+    def _seen_repeat(
+        self, tenant: str, scope: str, content_hash: str, key: str | None, given: dict[str, object]
+    ) -> RememberOutcome | None:
+        """Before a memory's vectors are made: its outcome when a read transaction sees
+        that it repeats a known idempotency key or a current memory (the write transaction
+        that answers it checks again, see :meth:`_replay_or_duplicate`), else None."""
+        with self.backend.read(tenant) as tx:
+            seen = (key is not None and tx.idempotency_key(tenant, key) is not None) or (
+                tx.current_with_hash(tenant, scope, content_hash, self.clock(), None) is not None
+            )
+        if not seen:
+            return None
+        with self.backend.write(tenant) as tx:
+            return self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
 
     def _similar(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[str]:
         """Ids of current memories of ``scope`` at least ``SIMILAR_MEMORY`` similar, most similar first."""
