@@ -7,7 +7,9 @@ and hands reads to ``history`` (ids and supersession chains) and ``retrieval``
 the narrow interface of ``backend``, one transaction per operation. ``open_backend``
 picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
 
-``Store`` is safe to call from several threads; embedding runs outside every transaction.
+``Store`` is safe to call from several threads. Embedding never runs inside a write
+that excludes other writers (SQLite's); where writers run at once (PostgreSQL), a
+``remember``'s write transaction does its checks while the memory is embedded.
 """
 
 from __future__ import annotations
@@ -361,9 +363,11 @@ class Store:
                 return existing
             due = self._due(tx)
             if early:
-                if status is None:  # the model's claim (answered again below without a new query)
-                    assert self.embedder is not None
-                    tx.claim_model(self.embedder.model_id, self.embedder.dim)
+                # The model's claim, answered again below without a new query (None: another
+                # thread switched the model just now; the claim waits for the vectors' model).
+                model_id = self.embedder.model_id if self.embedder is not None and status is None else None
+                if model_id is not None:
+                    tx.claim_model(model_id, self.embedder.dim)  # type: ignore[union-attr]
                 made, degraded = embedding.result()
             vectors, degraded = self._stored_vectors(tx, made, degraded)
             similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
