@@ -12,8 +12,8 @@ from fakes import FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.embeddings import Embedded
-from memvault.storage.errors import Conflict
-from memvault.storage.store import Store
+from memvault.storage.errors import Conflict, InvalidInput
+from memvault.storage.store import EMBEDDING_THREADS, Store
 
 pytestmark = pytest.mark.contract
 
@@ -28,8 +28,10 @@ class GatedEmbedder(FakeEmbedder):
         self.gate = threading.Event()
         self.gated = False
         self.waited_out = 0
+        self.begun: list[str] = []  # the first text of each embedding begun
 
     def embed_as(self, texts: list[str]) -> Embedded:
+        self.begun.append(texts[0])
         if self.gated and not self.gate.wait(HANG_GUARD_S):
             self.waited_out += 1
         return super().embed_as(texts)
@@ -69,6 +71,30 @@ def test_a_key_used_for_other_content_is_refused_while_the_embedding_still_runs(
         store.remember(tenant="a", scope="s", content="The staging database is db-3", idempotency_key="k1")
     assert embedder.waited_out == 0
     assert current_memories(store) == 1
+
+
+@pytest.mark.parametrize("case", ["repeat", "secret"])
+def test_a_repeated_or_refused_memory_drops_its_embedding_while_it_waits_for_a_thread(gated, case):
+    store, embedder = gated
+    store.remember(tenant="a", scope="s", content="The VPN needs the hardware token")
+    embedder.gated = True
+    busy = [threading.Thread(target=store.remember, kwargs={"tenant": "a", "scope": "s", "content": f"Fact {i}"})
+            for i in range(EMBEDDING_THREADS)]  # every embedding thread waits on the gate
+    for t in busy:
+        t.start()
+    while len(embedder.begun) < 1 + EMBEDDING_THREADS:
+        threading.Event().wait(0.01)
+    if case == "repeat":
+        store.remember(tenant="a", scope="s", content="The VPN needs the hardware token")
+    else:
+        with pytest.raises(InvalidInput):
+            store.remember(tenant="a", scope="s", content="The VPN key is AKIAQYLPMN5HFIQR7BZX")
+    embedder.gate.set()
+    for t in busy:
+        t.join()
+    assert current_memories(store) == 1 + EMBEDDING_THREADS
+    store.close()  # every embedding begun has ended
+    assert len(embedder.begun) == 1 + EMBEDDING_THREADS  # none for the repeated or refused memory
 
 
 def test_a_new_memory_is_stored_with_its_vector_once_the_embedding_ends(gated):

@@ -391,7 +391,8 @@ class PgWriter(PgReader):
                            " SELECT m.seq, m.tenant, tag FROM m, unnest(%s::text[]) AS tag)")
             params.append(list(dict.fromkeys(row.tags)))
         if row.vectors is not None:
-            written.append("v AS (INSERT INTO memory_vectors(memory_seq, tenant, embedding) SELECT m.seq, m.tenant, %s FROM m)")
+            written.append("v AS (INSERT INTO memory_vectors(memory_seq, tenant, embedding)"
+                           " SELECT m.seq, m.tenant, %s FROM m)")
             params.append(np.asarray(row.vectors[0], dtype=np.float32))
         inserted = self._one(f"WITH {', '.join(written)} SELECT seq FROM m", params)
         if inserted is None:
