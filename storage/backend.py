@@ -240,12 +240,16 @@ class Backend(Protocol):
 
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
     password; ``inline_scrub``: a scrub is quick enough to run inside the ``forget``
-    call (else the store runs it on a background thread and says ``scrubbed: false``).
+    call (else the store runs it on a background thread and says ``scrubbed: false``);
+    ``parallel_writes``: write transactions of several connections run at once, so a
+    write may begin before the vectors it stores are made (else one write excludes all
+    others, and the store begins it only once they are made).
     """
 
     kind: str
     location: str
     inline_scrub: bool
+    parallel_writes: bool
 
     def read(self, tenant: str | None) -> AbstractContextManager[Reader]:
         """One read transaction bound to ``tenant`` (None: maintenance across tenants)."""

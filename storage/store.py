@@ -7,7 +7,9 @@ and hands reads to ``history`` (ids and supersession chains) and ``retrieval``
 the narrow interface of ``backend``, one transaction per operation. ``open_backend``
 picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
 
-``Store`` is safe to call from several threads; embedding runs outside every transaction.
+``Store`` is safe to call from several threads. Embedding never runs inside a write
+that excludes other writers (SQLite's); where writers run at once (PostgreSQL), a
+``remember``'s write transaction does its checks while the memory is embedded.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ SIMILAR_MEMORY = 0.7
 # write or start-up at least this long after it expired, so expiries share a scrub.
 EXPIRY_GRACE_MS = 3_600_000
 SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
+EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread
 
 
 def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Backend:
@@ -120,7 +123,7 @@ class Store:
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
         # A new memory is embedded here while its secrets and duplicates are checked.
-        self._embedding = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memvault-embed-write")
+        self._embedding = ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memvault-embed-write")
         self._scrubbing: Future[bool] | None = None
         self._scrub_retry_at = 0.0
         self._indexing: Future[None] | None = None
@@ -333,35 +336,69 @@ class Store:
         observed, expires = validate.times(observed_at, expires_at, self.clock())
         status = self.model_problem()
         # The embedding (most of a new memory's cost) runs while the checks below run; a
-        # refused or repeated memory drops it.
+        # refused or repeated memory drops it (cancelled while it waits for a thread).
         embedding = self._embedding.submit(self.embed_memory, text, status)
-        self._refuse_secrets(
-            content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
-        )
-        given = {
-            "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
-            "importance": importance and fields["importance"], "source": fields["source"],
-            "observed_at": observed_at and observed, "expires_at": expires,
-        }
-        content_hash = validate.content_hash(text)
-        scope = str(fields["scope"])
-        made, degraded = embedding.result()
-        with self.backend.write(tenant) as tx:
-            existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
-            if existing is not None:
-                return existing
-            vectors, degraded = self._stored_vectors(tx, made, degraded)
-            similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
-            if check_similar and similar:
-                return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
-            row = self._new_row(
-                tx, **fields, content=text, observed_at=observed, expires_at=expires,  # type: ignore[arg-type]
-                vectors=vectors, idempotency_key=key,
+        try:
+            self._refuse_secrets(
+                content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
             )
-            tx.insert(row)
-            due = self._due(tx)
-        self._run_due(due)  # cheap when nothing is due; never raises for a busy database
-        return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
+            given = {
+                "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
+                "importance": importance and fields["importance"], "source": fields["source"],
+                "observed_at": observed_at and observed, "expires_at": expires,
+            }
+            content_hash = validate.content_hash(text)
+            scope = str(fields["scope"])
+            # Where writers run at once (PostgreSQL), the transaction's checks that need no
+            # vector run while the embedding does; where one writer excludes all others
+            # (SQLite), the write lock is never held during an embedding, and a read looks
+            # for a repeat meanwhile.
+            early = self.backend.parallel_writes
+            if not early:
+                repeated = self._seen_repeat(tenant, scope, content_hash, key, given)
+                if repeated is not None:
+                    return repeated
+                made, degraded = embedding.result()
+            with self.backend.write(tenant) as tx:
+                existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
+                if existing is not None:
+                    return existing
+                due = self._due(tx)
+                if early:
+                    # The model's claim, answered again below without a new query (None: another
+                    # thread switched the model just now; the claim waits for the vectors' model).
+                    model_id = self.embedder.model_id if self.embedder is not None and status is None else None
+                    if model_id is not None:
+                        tx.claim_model(model_id, self.embedder.dim)  # type: ignore[union-attr]
+                    made, degraded = embedding.result()
+                vectors, degraded = self._stored_vectors(tx, made, degraded)
+                similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
+                if check_similar and similar:
+                    return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
+                row = self._new_row(
+                    tx, **fields, content=text, observed_at=observed, expires_at=expires,  # type: ignore[arg-type]
+                    vectors=vectors, idempotency_key=key,
+                )
+                tx.insert(row)
+            self._run_due(due)  # cheap when nothing is due; never raises for a busy database
+            return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
+        finally:
+            embedding.cancel()  # a refused or repeated memory's embedding, unless it began
+
+    def _seen_repeat(
+        self, tenant: str, scope: str, content_hash: str, key: str | None, given: dict[str, object]
+    ) -> RememberOutcome | None:
+        """Before a memory's vectors are made: its outcome when a read transaction sees
+        that it repeats a known idempotency key or a current memory (the write transaction
+        that answers it checks again, see :meth:`_replay_or_duplicate`), else None."""
+        with self.backend.read(tenant) as tx:
+            seen = (key is not None and tx.idempotency_key(tenant, key) is not None) or (
+                tx.current_with_hash(tenant, scope, content_hash, self.clock(), None) is not None
+            )
+        if not seen:
+            return None
+        with self.backend.write(tenant) as tx:
+            return self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
 
     def _similar(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[str]:
         """Ids of current memories of ``scope`` at least ``SIMILAR_MEMORY`` similar, most similar first."""

@@ -764,3 +764,59 @@ def test_a_role_that_cannot_create_pgvector_is_told_so_and_nothing_is_created(pg
         assert _objects(url) == ([], [])
     finally:
         pg_server.admin(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def test_once_a_memory_is_embedded_only_the_search_the_insert_and_the_commit_remain(pg_url, monkeypatch):
+    """A remember's checks that need no vector (idempotency key, duplicate content, due
+    work, the model's claim) run in its write transaction while the memory is embedded;
+    the memory, its tags and its vector are one statement."""
+    from fakes import FakeEmbedder
+
+    from memvault.storage.store import Store
+
+    checked = threading.Event()  # the writer has claimed the model: its checks are done
+
+    class WaitingEmbedder(FakeEmbedder):
+        def embed_as(self, texts):  # type: ignore[no-untyped-def]
+            checked.wait(30)
+            return super().embed_as(texts)
+
+    store = Store(pg_url, WaitingEmbedder())  # type: ignore[arg-type]
+    checked.set()
+    store.remember(tenant="a", scope="s", content="The office opens at eight")
+    checked.clear()
+    claim, sent = PgWriter.claim_model, []
+    execute, pipeline = psycopg.Connection.execute, psycopg.Connection.pipeline
+
+    def claim_model(self, model_id, dim):  # type: ignore[no-untyped-def]
+        answer = claim(self, model_id, dim)
+        checked.set()
+        return answer
+
+    def counted_execute(self, query, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if checked.is_set():
+            sent.append((str(query if isinstance(query, str) else query.as_string(self)), self._pipeline is None))
+        return execute(self, query, *args, **kwargs)
+
+    @contextlib.contextmanager
+    def counted_pipeline(self):  # type: ignore[no-untyped-def]
+        outer = self._pipeline is None
+        with pipeline(self) as p:
+            yield p
+        if outer and checked.is_set():
+            sent.append(("(pipeline sync)", True))
+
+    monkeypatch.setattr(PgWriter, "claim_model", claim_model)
+    monkeypatch.setattr(psycopg.Connection, "execute", counted_execute)
+    monkeypatch.setattr(psycopg.Connection, "pipeline", counted_pipeline)
+    try:
+        outcome = store.remember(tenant="a", scope="s", content="Lunch is served at noon", tags=["office"])
+    finally:
+        monkeypatch.undo()
+    assert outcome.created and store.get(tenant="a", id=outcome.id).tags == ("office",)
+    statements = [q for q, _ in sent if q != "(pipeline sync)"]
+    assert statements[-1] == "COMMIT" and sum("INSERT" in q for q in statements) == 1
+    for check in ("idempotency_keys", "pg_advisory", "settings", "expires_at <="):
+        assert not any(check in q for q in statements), check
+    assert sum(own_trip for _, own_trip in sent) <= 4  # the search (and its exact retry), the insert, the commit
+    store.close()

@@ -68,6 +68,7 @@ class PostgresBackend:
     # VACUUM FULL of the text tables: 0.16 s at 4,000 LoCoMo turns, 0.28 s at 20,000 short
     # memories, every reader of those tables waiting meanwhile: never inside a forget call.
     inline_scrub = False
+    parallel_writes = True  # writers wait only for the row and advisory locks they share
 
     def __init__(self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> None:
         self.location = location(url)

@@ -316,6 +316,7 @@ class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
 
     _writes = True
+    _claimed: tuple[tuple[str, int], bool] | None = None  # (model, dim) claimed and the answer
 
     def _advisory(self, *parts: str) -> None:
         """Hold a lock on ``parts`` until the transaction ends (writers of the same key or content queue)."""
@@ -336,6 +337,13 @@ class PgWriter(PgReader):
     def claim_model(self, model_id: str, dim: int) -> bool:
         # Writers of vectors share the model lock, so they do not wait for each other;
         # reset_vectors takes it alone, so no vector of the old model lands after a reset.
+        # Held to the end of the transaction, so a second claim of it has the same answer.
+        if self._claimed is not None and self._claimed[0] == (model_id, dim):
+            return self._claimed[1]
+        self._claimed = ((model_id, dim), self._claim(model_id, dim))
+        return self._claimed[1]
+
+    def _claim(self, model_id: str, dim: int) -> bool:
         with self.conn.pipeline():
             self.conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (schema.MODEL_LOCK,))
             recorded = self.model()
@@ -365,40 +373,45 @@ class PgWriter(PgReader):
         if row.context_seq is not None:
             found = self._one("SELECT content FROM memories WHERE seq = %s", (row.context_seq,))
             context = found[0] if found else None
-        with_vectors = row.vectors is not None
-        inserted = self._one(
-            "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
-            " observed_at, recorded_at, expires_at, supersedes, superseded_by, supersede_reason, confirmations,"
-            " last_confirmed_at, vector_pending, context_seq, content_terms, context_terms)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-            f" {_TS_VECTOR}, CASE WHEN %s::text IS NULL THEN NULL ELSE {_TS_VECTOR} END)"
-            " ON CONFLICT (id) DO NOTHING RETURNING seq",
-            (
-                row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance,
-                row.source, row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.superseded_by,
-                row.supersede_reason, row.confirmations, row.last_confirmed_at, not with_vectors,
-                row.context_seq, index_words(row.content),
-                context, index_words(context),
-            ),
-        )
+        # One statement (one round trip) writes the memory, its tags and its window-0 vector.
+        written = ["m AS (INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
+                   " observed_at, recorded_at, expires_at, supersedes, superseded_by, supersede_reason, confirmations,"
+                   " last_confirmed_at, vector_pending, context_seq, content_terms, context_terms)"
+                   " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                   f" {_TS_VECTOR}, CASE WHEN %s::text IS NULL THEN NULL ELSE {_TS_VECTOR} END)"
+                   " ON CONFLICT (id) DO NOTHING RETURNING seq, tenant)"]
+        params: list[object] = [
+            row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance,
+            row.source, row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.superseded_by,
+            row.supersede_reason, row.confirmations, row.last_confirmed_at, row.vectors is None,
+            row.context_seq, index_words(row.content), context, index_words(context),
+        ]
+        if row.tags:
+            written.append("t AS (INSERT INTO memory_tags(memory_seq, tenant, tag)"
+                           " SELECT m.seq, m.tenant, tag FROM m, unnest(%s::text[]) AS tag)")
+            params.append(list(dict.fromkeys(row.tags)))
+        if row.vectors is not None:
+            written.append("v AS (INSERT INTO memory_vectors(memory_seq, tenant, embedding)"
+                           " SELECT m.seq, m.tenant, %s FROM m)")
+            params.append(np.asarray(row.vectors[0], dtype=np.float32))
+        inserted = self._one(f"WITH {', '.join(written)} SELECT seq FROM m", params)
         if inserted is None:
             raise Conflict(f"a memory with id {row.id} exists already")
         seq = int(inserted[0])
-        if row.tags:
-            self.conn.cursor().executemany(
-                "INSERT INTO memory_tags(memory_seq, tenant, tag) VALUES (%s, %s, %s)",
-                [(seq, row.tenant, tag) for tag in dict.fromkeys(row.tags)],
-            )
         if row.idempotency_key is not None:
             self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash, row.recorded_at)
         if row.vectors is not None:
-            self._add_vectors(seq, row.tenant, row.vectors)
+            self._add_windows(seq, row.tenant, row.vectors)
         return seq
 
     def _add_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
         """Write the vectors of a memory that has none (window 0, then the later windows)."""
         self.conn.execute("INSERT INTO memory_vectors(memory_seq, tenant, embedding) VALUES (%s, %s, %s)",
                           (seq, tenant, np.asarray(vectors[0], dtype=np.float32)))
+        self._add_windows(seq, tenant, vectors)
+
+    def _add_windows(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
+        """Write the vectors of ``vectors``' later windows (window 1 on), if any."""
         if len(vectors) > 1:
             self.conn.cursor().executemany(
                 "INSERT INTO memory_windows(memory_seq, tenant, part, embedding) VALUES (%s, %s, %s, %s)",

@@ -53,6 +53,7 @@ class SqliteBackend:
     # The scrub is a WAL checkpoint (see ``db.scrub``), run on the store's background
     # thread: ``forget`` returns without waiting for it.
     inline_scrub = False
+    parallel_writes = False  # BEGIN IMMEDIATE: one writer of the file at a time
 
     def __init__(self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = Path(path)
