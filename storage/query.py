@@ -123,16 +123,6 @@ def named_kinds(query: str) -> tuple[frozenset[str], bool]:
     return frozenset(kinds), only
 
 
-def question_form(query: str) -> str | None:
-    """The form of ``query`` without its content: its :data:`STOP_WORDS` in order, and "?"
-    when it ends with one ("When is the next piano recital?" -> "When is the?"); None
-    when it has no stop word (a keyword query has no form to discount)."""
-    kept = [w for w in _WORD.findall(query) if w.lower() in STOP_WORDS]
-    if not kept:
-        return None
-    return " ".join(kept) + ("?" if query.rstrip().endswith("?") else "")
-
-
 def asks_for_password(query: str) -> bool:
     """Whether ``query`` contains one of :data:`PASSWORD_WORDS`."""
     return any(w in PASSWORD_WORDS for w in _WORD.findall(query.lower()))

@@ -33,7 +33,7 @@ conversation of an episode among the first two hits (same scope, observed within
 often spread over a few turns of one conversation.
 
 Abstention. The best cosine of answerable and unanswerable agent questions are about
-equal (medians 0.47 and 0.48), so no single threshold works. Four signals decide:
+equal (medians 0.47 and 0.48), so no single threshold works. Three signals decide:
 the question names something (a capitalised word) that no searchable memory
 mentions, and the best similarity is under ``NAMED_SIMILARITY``; or it asks for a
 password and no memory mentions one (memvault refuses to store secrets, so such a
@@ -43,21 +43,13 @@ on both sides (best cosine under ``WEAK_SIMILARITY`` and best coverage under
 (episode, failure, decision) was observed: "what decisions were made in March?" has
 only generic words, and what was done or decided then answers it (such memories also
 pass the relative hit floor); likewise a question naming only a kind of memory ("what
-are my preferences?") when a memory of that kind is a candidate. Fourth, with the same
-exceptions, when no memory covers much of the question's words (best coverage under
-``FORM_COVERAGE``) and the question's content adds little to its similarity
-(``content_lead`` under ``CONTENT_SIMILARITY``). Much of a MiniLM cosine is the
-question's form: "When is the next piano recital?" is as close to a store's dated
-memories as many reworded questions are to their answer, and "When is the?" alone is
-nearly as close. So the cosine of the form alone (``query.question_form``, one more
-embedding, only when this rule is reached) is subtracted, as "Calibrate Before Use"
-(Zhao et al., ICML 2021) calibrates a model with a content-free input. Near misses look
-more answerable than real questions by their similarity (AUC 0.26), and unrelated
-questions about as answerable as reworded ones (best cosines 0.13-0.52 against
-0.21-0.60; the content lead separates them a little better, AUC 0.89 against 0.82): the
+are my preferences?") when a memory of that kind is a candidate. Near misses look more
+answerable than real questions by their similarity (AUC 0.26), and unrelated questions
+about as answerable as reworded ones (best cosines 0.13-0.52 against 0.21-0.60): the
 store's own distribution of cosines for the question (z-score, gap to the 10th)
 separated them no better (AUC 0.66-0.76 against 0.80 for the best cosine), so the
-thresholds are set low and a weak hit is returned with its ``confidence`` instead.
+weak-evidence threshold is set low and a weak hit is returned with its ``confidence``
+instead.
 
 Every constant was chosen on two development sets together, the agentic set (agent
 memories, store-ops held out) and LoCoMo (chat turns, conv-48 and conv-49 held out);
@@ -128,15 +120,6 @@ NAMED_SIMILARITY = 0.45
 # 2.0 % → 1.0 %), unrelated abstained 5 → 4 of 17, LoCoMo unchanged (its best cosines are higher).
 WEAK_SIMILARITY = 0.2
 WEAK_COVERAGE = 0.2
-# Content lead (see ``content_lead``): the question's cosine minus its form's, best of the vector
-# side's first FORM_TOP, when the best coverage is under FORM_COVERAGE. Chosen on the tuning
-# stores and conversations (unrelated abstained / answerable abstained, agentic): 2 / 1 of 148
-# without; under 0.14, 0.16, 0.18, 0.20, 0.22: 4 / 2, 4 / 2, 6 / 2, 6 / 3, 6 / 9; the first 5,
-# 10 or 20 alike; coverage under 0.5 instead of 0.35 cost one LoCoMo answerable question.
-# LoCoMo (tuning and held-out) unchanged: 88.6 % of cross-conversation questions, 0.2 %.
-FORM_TOP = 10
-FORM_COVERAGE = 0.35
-CONTENT_SIMILARITY = 0.18
 # similarity, coverage, gap below the best similarity, ranks first, bias (see confidence)
 CONFIDENCE_WEIGHTS = (1.819, 2.684, -4.117, 1.516, -3.886)
 # --- which hits are returned -------------------------------------------------------
@@ -248,18 +231,7 @@ def asked_for(c: Candidates, memory: Memory) -> bool:
     return dated_then(c, memory) or (c.kind_only and memory.kind in c.kinds)
 
 
-def content_lead(c: Candidates, form_similarity: Callable[[list[int]], dict[int, float]]) -> float | None:
-    """The most that the question's content adds to its cosine with one of the vector side's
-    first ``FORM_TOP`` candidates: the question's cosine minus the cosine of its form alone
-    (``query.question_form``, given by ``form_similarity(seqs)``); None without the form's."""
-    top = [seq for seq, _ in c.vector[:FORM_TOP]]
-    form = form_similarity(top) if top else {}
-    leads = [c.similarity[seq] - form[seq] for seq in top if seq in form]
-    return max(leads) if leads else None
-
-
-def answers(c: Candidates, unknown_names: list[str],
-            form_similarity: Callable[[list[int]], dict[int, float]] = lambda seqs: {}) -> bool:
+def answers(c: Candidates, unknown_names: list[str]) -> bool:
     """Whether anything among the candidates is evidence enough to answer (see the module doc)."""
     best_similarity = max((s for _, s in c.vector), default=-1.0)
     best_coverage = max(c.coverage.values(), default=0.0)
@@ -269,28 +241,21 @@ def answers(c: Candidates, unknown_names: list[str],
         return False  # a near miss: asks for a password no memory mentions (query.PASSWORD_WORDS)
     if any(asked_for(c, m) for m in c.rows.values()):
         return True  # "what was decided in March?", "what are my preferences?"
-    if best_coverage < FORM_COVERAGE:
-        lead = content_lead(c, form_similarity)
-        if lead is not None and lead < CONTENT_SIMILARITY:
-            return False  # the similarity is the question's form ("When is the?"), not its content
     return best_similarity >= WEAK_SIMILARITY or best_coverage >= WEAK_COVERAGE
 
 
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
     same_subject: Callable[[int, int], float | None] = lambda a, b: None,
-    form_similarity: Callable[[list[int]], dict[int, float]] = lambda seqs: {},
 ) -> Ranking:
     """Fuse, judge and order the candidates of one recall.
 
     ``unknown_names``: capitalised words of the question that no searchable memory
     contains; ``same_subject(a, b)``: cosine similarity between two candidates' vectors
-    (None when either has none); ``form_similarity(seqs)``: cosine similarity of each
-    named candidate to the question's form alone (``query.question_form``; empty when
-    it has none), asked only when the abstention rules need it. Without vectors
-    (``c.degraded``) recall never abstains on similarity: it says it is degraded instead.
+    (None when either has none). Without vectors (``c.degraded``) recall never abstains
+    on similarity: it says it is degraded instead.
     """
-    if not c.rows or (c.degraded is None and not answers(c, unknown_names, form_similarity)):
+    if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
     scores = _scores(c, now, keyword_rank)

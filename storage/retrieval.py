@@ -17,7 +17,7 @@ from .backend import Backend, Reader
 from .candidates import Candidates, gather
 from .embeddings import Embedder
 from .errors import InvalidInput
-from .query import CANDIDATES_MIN, Filters, query_chunks, question_form
+from .query import CANDIDATES_MIN, Filters, query_chunks
 from .records import Hit, RecallOutcome, Signals
 from .timewords import TimeParser
 
@@ -113,12 +113,4 @@ class Retriever:
             found = gather(tx, filters, words_query, query_vector, when, pool, degraded)
             if not rank:
                 return found, None
-
-            def form_similarity(seqs: list[int]) -> dict[int, float]:
-                form = question_form(query)
-                if form is None or embedding is None or self.embedder is None:
-                    return {}
-                return tx.similarity(seqs, self.embedder.embed([form])[0])
-
-            return found, ranking_rules.rank(found, filters.now, found.unknown_names, tx.pair_similarity,
-                                             form_similarity)
+            return found, ranking_rules.rank(found, filters.now, found.unknown_names, tx.pair_similarity)

@@ -11,7 +11,6 @@ import pytest
 from conftest import AGENTIC, LOCOMO
 
 from memvault.storage import ranking
-from memvault.storage.query import question_form
 from memvault.storage.store import Store
 
 SCOPES = ["proj", "global"]
@@ -430,52 +429,6 @@ def test_a_memory_saying_where_a_password_is_kept_answers_a_password_question(re
     with_filler(real_store)
     outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
     assert not outcome.abstained and wanted in [h.memory.id for h in outcome.hits[:2]]
-
-
-HOME_STORE = [
-    ("fact", "Our GP is Dr. Amara Okafor at Riverside Health Centre; online booking works only for routine visits."),
-    ("fact", "Book club meets on the last Sunday of every month at Karin's place."),
-    ("preference", "Tomás likes a quiet dinner at home on his birthday rather than a party."),
-    ("fact", "Fibre internet costs 349 SEK a month; the contract runs until 30 June 2025."),
-    ("episode", "Booked the summer cabin in Dalarna for the first two weeks of July."),
-    ("fact", "Elias's preschool closes at 17:00; a later pickup must be agreed with the staff."),
-    ("fact", "The car goes to Nordic Auto in Solna for its yearly service."),
-    ("preference", "I swim at the Eriksdal pool on Tuesday and Thursday mornings before work."),
-]
-
-
-@pytest.mark.parametrize("question", ["When is the next violin lesson?", "When is the next parents' evening?"])
-def test_a_question_whose_similarity_is_only_its_form_abstains(real_store, question):
-    """Nothing stored is about violin lessons or parents' evenings, yet "When is the next
-    ...?" is as close to the dated memories of a home store as many reworded questions are
-    to their answer: what the question's content adds to its cosine decides."""
-    for kind, text in HOME_STORE:
-        remember(real_store, text, kind=kind)
-    with_filler(real_store)
-    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
-    assert outcome.abstained and outcome.hits == []
-
-
-@pytest.mark.parametrize(("question", "wanted"), [
-    ("Who is our doctor?", 0),
-    ("When does the book group meet?", 1),
-    ("How much do we pay for broadband?", 3),
-    ("When do I go swimming?", 7),
-])
-def test_a_reworded_question_of_the_same_form_is_answered(real_store, question, wanted):
-    ids = [remember(real_store, text, kind=kind) for kind, text in HOME_STORE]
-    with_filler(real_store)
-    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
-    assert not outcome.abstained and outcome.hits[0].memory.id == ids[wanted]
-
-
-@pytest.mark.parametrize(("question", "form"), [
-    ("When is the next piano recital?", "When is the?"),
-    ("Who is the company's legal counsel?", "Who is the s?"),
-    ("pg-staging-01 port", None),
-])
-def test_the_form_of_a_question_is_its_function_words(question, form):
-    assert question_form(question) == form
 
 
 def test_memories_observed_in_the_time_named_are_candidates_beyond_the_closest_ones(real_store):
