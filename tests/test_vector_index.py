@@ -349,3 +349,15 @@ def test_finding_a_tenants_ids_by_prefix_or_neighbour_uses_an_index_on_the_tenan
             searches = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, params) if "SEARCH" in row[3]]
             assert searches and all("memories_tenant_id (tenant=? AND id" in s for s in searches), searches
     store.close()
+
+
+@pytest.mark.parametrize("rows", [1, cells.BLAS_ROWS - 1, cells.BLAS_ROWS, 500])
+def test_assign_gives_each_vector_its_nearest_cell_by_either_product(rows):
+    """Few rows are multiplied without BLAS, many with it: both give the nearest cell."""
+    rng = np.random.default_rng(rows)
+    centroids = rng.normal(size=(40, 16)).astype(np.float32)
+    centroids /= np.linalg.norm(centroids, axis=1, keepdims=True)
+    vectors = rng.normal(size=(rows, 16)).astype(np.float32)
+    found = cells.Cells(np.arange(1, 41), np.ones(40, dtype=np.int64), centroids).assign(vectors)
+    nearest = [1 + int(np.argmax([float(np.dot(v, c)) for c in centroids])) for v in vectors]
+    assert found.tolist() == nearest
