@@ -250,6 +250,47 @@ def test_a_question_about_something_never_stored_abstains(real_store, question):
     assert outcome.abstained and outcome.hits == []
 
 
+ACRONYM_STORE = [
+    "TLS certificates for api.example.com are renewed by cert-manager every 60 days",
+    "Billing persists its invoices in PostgreSQL 16 through SQLAlchemy 2.0 models in billing/models.py",
+    "The support desk answers within 4 business hours, weekends excluded",
+    "Changes to the docs site are reviewed by Lea before merging",
+    "The quarterly business review with the sales team is on the first Monday of each quarter",
+]
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("How do we renew the HTTPS certificates?", 0), ("How do we renew the SSL certificates?", 0),
+    ("What is the SLA of the support desk?", 2), ("Who reviews PRs for the docs site?", 3),
+    ("When is the QBR with the sales team?", 4),
+])
+def test_an_unknown_acronym_does_not_stop_a_question_the_rest_of_whose_words_a_memory_answers(
+        real_store, question, wanted):
+    """New-user trial: "How do we renew the HTTPS certificates?" abstained beside a memory on
+    renewing the TLS certificates: an abbreviation no memory holds was taken for an unknown
+    proper name. SLA, PRs and QBR abstained the same way (best cosine 0.39-0.40)."""
+    ids = [remember(real_store, text) for text in ACRONYM_STORE]
+    for kind, text in AGENT:
+        remember(real_store, text, kind=kind)
+    with_filler(real_store)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert not outcome.abstained and outcome.hits[0].memory.id == ids[wanted]
+
+
+@pytest.mark.parametrize("question", [
+    "Who is the CEO?", "Which CDN serves the static assets for the web app?", "When is our SOC 2 audit scheduled?",
+    "Who is the CEO of Vandelay Industries?",
+])
+def test_an_unknown_acronym_still_stops_a_question_whose_other_words_no_memory_answers(real_store, question):
+    for text in ACRONYM_STORE:
+        remember(real_store, text)
+    for kind, text in AGENT:
+        remember(real_store, text, kind=kind)
+    with_filler(real_store)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert outcome.abstained and outcome.hits == []
+
+
 @pytest.mark.parametrize("question", ["OPS-4521", "OPS-4521 status", "K8S-77 rollout owner"])
 def test_an_identifier_opening_the_question_that_no_memory_holds_abstains(real_store, question):
     """An identifier is a name wherever it stands (new-user trial: a query that was only a
@@ -567,3 +608,4 @@ def test_a_kind_only_question_naming_a_time_asks_for_what_happened_then(real_sto
         assert found[:1] == week[:1]
     else:
         assert set(found[:2]) == set(week)
+
