@@ -609,3 +609,51 @@ def test_a_kind_only_question_naming_a_time_asks_for_what_happened_then(real_sto
     else:
         assert set(found[:2]) == set(week)
 
+
+RECENT_CHANGES = [  # (kind, text, days before 2026-11-30)
+    ("decision", "Switched the CI runners from x86 to ARM instances to cut the build bill", 4),
+    ("episode", "Moved the nightly backups from 02:00 to 04:00 so they stop overlapping the ETL job", 19),
+    ("episode", "Changed the default branch of every repository from master to main", 200),
+    ("decision", "Replaced Jenkins with GitHub Actions for all pipelines", 120),
+    ("fact", "The office Wi-Fi network is called Lindgarden-Mesh", 2),
+]
+
+
+@pytest.mark.parametrize(("question", "recent"), [
+    ("what did we change recently?", 2), ("What changed lately?", 2), ("which changes did we make in recent weeks", 2),
+    ("what have we been changing these days?", 2), ("what did we change in the past few weeks?", 2),
+    ("what did we change in recent days?", 1),
+])
+def test_recently_names_the_days_up_to_now_as_a_preference(real_store, question, recent):
+    """New-user trial: "what did we change recently?" was not read as a time, so the change
+    made 200 days before, which says "changed", came first. "Recently", "lately", "these days"
+    and "in recent weeks" name the last 30 days; "in recent days" the last 7."""
+    until = datetime(2026, 11, 30, tzinfo=UTC)
+    ids = [remember(real_store, text, kind=kind, observed_at=(until - timedelta(days=days)).isoformat())
+           for kind, text, days in RECENT_CHANGES]
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES, until=until.isoformat())
+    assert outcome.time is not None and outcome.time.end > until.timestamp() * 1000
+    assert (until.timestamp() * 1000 - outcome.time.start) / 86_400_000 == (7 if recent == 1 else 30)
+    assert set(h.memory.id for h in outcome.hits[:recent]) == set(ids[:recent])
+    assert ids[2] in [h.memory.id for h in outcome.hits]  # a preference, not a filter
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("What did Melanie paint recently?", 0), ("How quickly does a login session expire these days?", 1),
+])
+def test_recently_in_a_question_with_a_subject_of_its_own_is_not_read_as_the_last_days(real_store, question, wanted):
+    """In "what did Melanie paint recently?" the word is relative to Melanie's story: read as
+    the last 30 days, it put the turns of the last weeks first (LoCoMo R@5 on its "recently"
+    questions 0.76 -> 0.46)."""
+    until = datetime(2026, 11, 30, tzinfo=UTC)
+    ids = [remember(real_store, "Melanie: I just finished painting a sunset over the lake!", kind="episode",
+                    observed_at=(until - timedelta(days=90)).isoformat()),
+           remember(real_store, "Login sessions expire after 12 hours of inactivity", kind="fact",
+                    observed_at=(until - timedelta(days=300)).isoformat())]
+    for days, text in ((3, "Melanie: We went camping with the kids at the weekend"),
+                       (5, "Melanie: I signed up for a pottery class on Thursdays"),
+                       (9, "Rotated the signing keys of the login service after the audit")):
+        remember(real_store, text, kind="episode", observed_at=(until - timedelta(days=days)).isoformat())
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES, until=until.isoformat())
+    assert outcome.time is None and outcome.hits[0].memory.id == ids[wanted]
+
