@@ -119,6 +119,11 @@ def gather(
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
     terms = tx.document_terms([seq for seq, _, _ in keyword])
 
+    # A word sharing only Porter's stem with the question's covers it like the word itself
+    # ("internal" for "intern": "who is the intern?" finds an internal tool). Counting only
+    # the word as written or inflected made that question abstain, but cost agentic R@5
+    # 0.949 -> 0.944: "deduplicated" no longer found "deduplication", a derived word like
+    # "internal"; telling the two kinds apart needs a lexicon (Krovetz's stemmer).
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
