@@ -211,7 +211,7 @@ def load(
     if model_path is not None and not model_path.is_dir():
         raise ValueError(f"--model-dir / MEMVAULT_MODEL_DIR: {str(model_path)!r} is not a folder")
     tokens = _whole(_flag_or_env(boot_tokens, "MEMVAULT_BOOT_TOKENS"), "--boot-tokens / MEMVAULT_BOOT_TOKENS",
-                    DEFAULT_BOOT_TOKENS, 100, 100_000)
+                    DEFAULT_BOOT_TOKENS, 100, 100_000, " tokens")
     secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
         raise ValueError(f"MEMVAULT_ALLOW_SECRETS must be 1/true/yes or 0/false/no, got {secrets_value!r}")
@@ -264,13 +264,13 @@ class HttpConfig:
             return False
 
 
-def _whole(value: str | None, name: str, default: int, low: int, high: int) -> int:
+def _whole(value: str | None, name: str, default: int, low: int, high: int, unit: str = "") -> int:
     if value is None:
         return default
     try:
-        return validate.integer(name, int(value), low, high)
+        return validate.integer(name, int(value), low, high, unit)
     except ValueError:  # not a whole number
-        raise ValueError(str(validate.out_of_range(name, low, high, value))) from None
+        raise ValueError(str(validate.out_of_range(name, low, high, value, unit))) from None
     except InvalidInput as exc:
         raise ValueError(str(exc)) from None
 
@@ -313,7 +313,7 @@ def load_http(
         port=_whole(_flag_or_env(port, "MEMVAULT_PORT"), "--port / MEMVAULT_PORT", DEFAULT_PORT, 1, 65_535),
         auth=mode,
         rate_limit=_whole(_flag_or_env(rate_limit, "MEMVAULT_RATE_LIMIT"), "--rate-limit / MEMVAULT_RATE_LIMIT",
-                          DEFAULT_RATE_LIMIT, 0, 1_000_000),
+                          DEFAULT_RATE_LIMIT, 0, 1_000_000, " requests a minute"),
         allowed_hosts=_list(allowed_hosts, "MEMVAULT_ALLOWED_HOSTS"),
         allowed_origins=_list(allowed_origins, "MEMVAULT_ALLOWED_ORIGINS"),
     )

@@ -16,6 +16,8 @@ from .records import Memory
 from .timefmt import format_ms
 
 ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
+ID_SHAPE = (f"an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
+            f"return them), or its first {ID_PREFIX_MIN_CHARS} or more characters")
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
 
 
@@ -39,19 +41,20 @@ def resolve(tx: Reader, tenant: str, given: str) -> Memory:
     matches nor makes a prefix ambiguous: it looks exactly like an unknown id.
 
     Raises:
-        InvalidInput: ``given`` is not a non-empty string, is shorter than
-            ``ID_PREFIX_MIN_CHARS``, or the prefix is ambiguous.
+        InvalidInput: ``given`` is not a non-empty string, holds a character no id
+            has (anything but hex digits and hyphens: ``ID_SHAPE`` says what an id
+            looks like), is shorter than ``ID_PREFIX_MIN_CHARS``, or the prefix is ambiguous.
         NotFound: nothing matches.
     """
     if not isinstance(given, str) or not given.strip():
         raise InvalidInput("id", "must be a memory id such as the one remember returned")
     wanted = given.strip().lower()
-    if len(wanted) < ID_PREFIX_MIN_CHARS:  # "0" and "nope" alike: no id is this short
+    if not _ID_CHARS.fullmatch(wanted):  # "nope", "my-note": no id holds these letters
+        raise InvalidInput("id", f"{given.strip()[:40]!r} is not a memory id: {ID_SHAPE}")
+    if len(wanted) < ID_PREFIX_MIN_CHARS:
         raise InvalidInput(
             "id", f"{given.strip()!r} is too short: give at least {ID_PREFIX_MIN_CHARS} characters of the id"
         )
-    if not _ID_CHARS.fullmatch(wanted):
-        raise NotFound(given)
     rows = tx.by_prefix(tenant, wanted, 2)
     if not rows:
         raise NotFound(given)

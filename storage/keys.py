@@ -45,8 +45,8 @@ def create(
     tenant = validate.scope(tenant, DEFAULT_SCOPE, field="tenant")
     scope = validate.scope(scope, DEFAULT_SCOPE)
     name = validate.short_text("name", name, NAME_MAX_CHARS)
-    if expires_days is not None and not 1 <= expires_days <= EXPIRES_MAX_DAYS:
-        raise validate.out_of_range("expires", 1, EXPIRES_MAX_DAYS, expires_days, " days")
+    if expires_days is not None:
+        expires_days = validate.integer("expires", expires_days, 1, EXPIRES_MAX_DAYS, " days")
     now = store.clock()
     key = PREFIX + secrets.token_urlsafe(32)
     record = ApiKey(id=new_id(), tenant=tenant, scope=scope, name=name, read_only=read_only, created_at=now,

@@ -69,6 +69,14 @@ GENERIC_WORDS = frozenset(
     " record recorded store stored note noted save saved remember remembered know kept keep ever far so went recently"
     .split()
 )
+# Words asking what went on without naming a subject ("what did we change recently?", "what
+# have we worked on lately?"): with only these, generic and kind words, a question asks for
+# the vague recent time it names (timewords: "recently", "lately", ...).
+ACTIVITY_WORDS = frozenset(
+    "change changes changed changing work worked working done fix fixed fixes ship shipped update updated updates"
+    " going on up"
+    .split()
+)
 CANDIDATES_MIN = 50
 
 
@@ -126,3 +134,10 @@ def named_kinds(query: str) -> tuple[frozenset[str], bool]:
 def asks_for_password(query: str) -> bool:
     """Whether ``query`` contains one of :data:`PASSWORD_WORDS`."""
     return any(w in PASSWORD_WORDS for w in _WORD.findall(query.lower()))
+
+
+def names_no_subject(query: str) -> bool:
+    """Whether every word of ``query`` is a stop word, a kind word or one of
+    :data:`GENERIC_WORDS` and :data:`ACTIVITY_WORDS` ("what did we change?", "what happened?")."""
+    return all(w in STOP_WORDS or w in GENERIC_WORDS or w in ACTIVITY_WORDS or w in _KIND_OF_WORD
+               for w in _WORD.findall(query.lower()))

@@ -1,10 +1,14 @@
-"""Time named in a question ("what broke in March?", "last week", "in 2024", "two days ago").
+"""Time named in a question ("what broke in March?", "last week", "in 2024", "two days ago",
+"recently").
 
 A pattern finds where a time expression may stand; parsing it is left to
 ``dateparser`` (relative to a base time), and memvault turns the date into a range of
 ``observed_at`` from the granularity dateparser reports (day, week, month or year). Recall uses the range as a soft preference, never as a
 filter the caller did not ask for, and the expression's words stop counting as
-keywords. Expressions relative to an event ("before the migration") are not
+keywords. A vague recent time ("recently", "lately", "these days", "in recent weeks") is
+the last 30 days up to now (7 for "in recent days", 90 for "in recent months": see
+``_RECENT``), read only when the question names nothing else ("what did we change
+recently?", not "what did Melanie paint recently?"). Expressions relative to an event ("before the migration") are not
 understood.
 """
 
@@ -15,6 +19,8 @@ import re
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+
+from . import limits
 
 # Where a time expression may stand: month names (with a day or a year), years, ISO
 # dates, "last week", "three days ago", "yesterday", weekdays. The span found is then
@@ -37,20 +43,37 @@ _SPAN = re.compile(
     rf"|yesterday|today|tonight|(?:last\s+|on\s+)?(?:{_WEEKDAYS}))(?![\w-]|\.\w)",
     re.IGNORECASE,
 )
+# Vague recent times, counted back from now (dateparser reads none of them): "recently",
+# "lately", "of late", "these days", "in recent weeks" and "the last few weeks" name the last
+# 30 days (about a month: an agent store used weekly has a few sessions in it, while "last
+# month" is the calendar month before this one); "in recent days" and "the past few days" the
+# last 7; "in recent months" and "the last couple of months" the last 90.
+_RECENT = re.compile(
+    r"(?<![\w.-])(?:recently|lately|of late|these days"
+    r"|in recent (?P<recent>days|weeks|months)|(?:the )?(?:last|past) (?:few|couple of) (?P<few>days|weeks|months))"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+RECENT_DAYS = {"days": 7, "weeks": 30, "months": 90}
+RECENT_DEFAULT_DAYS = 30
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # dateparser reads "last week" but not "past week" or "previous week": the same time to memvault.
 _PAST = re.compile(r"^(?:past|previous)\b", re.IGNORECASE)
 _UNITS = {"day": 1, "week": 7}
+_DAY_MS = 86_400_000
 
 
 @dataclass(frozen=True)
 class TimeRange:
     """``observed_at`` from ``start`` (inclusive) to ``end`` (exclusive), ms since the
-    epoch, named in the question by ``text``."""
+    epoch, named in the question by ``text``; ``vague`` for a recent time ("recently"),
+    which recall reads only in a question without a subject of its own (see
+    ``retrieval.Retriever.ranking``)."""
 
     start: int
     end: int
     text: str
+    vague: bool = False
 
     def holds(self, ms: int) -> bool:
         """Whether the moment ``ms`` (since the epoch) lies in this range."""
@@ -98,7 +121,7 @@ class TimeParser:
         spans = sorted((m.group(0) for m in _SPAN.finditer(query)),
                        key=lambda t: (_YEAR.search(t) is not None, len(t)), reverse=True)
         if not spans:
-            return None
+            return recent(query, now_ms)
         from dateparser.date import DateDataParser
 
         base = datetime.fromtimestamp(now_ms / 1000, tz=UTC).replace(tzinfo=None)
@@ -110,4 +133,16 @@ class TimeParser:
                 if data.date_obj is not None:
                     start, end = period_range(data.date_obj, data.period or "day")
                     return TimeRange(start, end, text)
+        return recent(query, now_ms)
+
+
+def recent(query: str, now_ms: int) -> TimeRange | None:
+    """The vague recent time ``query`` names ("recently", "lately", "in recent weeks", "the
+    past few days"; see ``_RECENT``) as the days up to ``now_ms`` it means, or None. The
+    range ends a day after ``now_ms``: a memory may be observed up to a day ahead of the
+    server's clock (``limits.FUTURE_TOLERANCE_MS``)."""
+    found = _RECENT.search(query)
+    if found is None:
         return None
+    days = RECENT_DAYS.get((found.group("recent") or found.group("few") or "").lower(), RECENT_DEFAULT_DAYS)
+    return TimeRange(now_ms - days * _DAY_MS, now_ms + limits.FUTURE_TOLERANCE_MS, found.group(0), vague=True)

@@ -121,10 +121,11 @@ def out_of_range(field: str, low: int, high: int, got: object, unit: str = "") -
     return InvalidInput(field, f"must be an integer from {low:,} to {high:,}{unit}; got {shown}")
 
 
-def integer(field: str, value: object, low: int, high: int) -> int:
-    """``value`` when it is an integer in ``low..high``; raises :func:`out_of_range`."""
+def integer(field: str, value: object, low: int, high: int, unit: str = "") -> int:
+    """``value`` when it is an integer in ``low..high`` (in ``unit``, e.g. " days");
+    raises :func:`out_of_range`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise out_of_range(field, low, high, value)
+        raise out_of_range(field, low, high, value, unit)
     return value
 
 

@@ -318,7 +318,7 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["recall", "x", "--limit", "0"], "--limit: "),
     (["list", "--limit", "0"], "--limit: "),
     (["remember", "   "], "TEXT: must not be empty"),
-    (["show", "nope"], "ID: 'nope' is too short"),
+    (["show", "nope"], "ID: 'nope' is not a memory id: an id is 36 hex digits"),
     (["forget", "0"], "ID: '0' is too short"),
     (["import", "no-such-file.jsonl"], "FILE: no file no-such-file.jsonl"),
 ])

@@ -61,6 +61,16 @@ def test_bad_key_settings_are_refused_naming_the_field(store, field: str, kwargs
     assert keys.list_keys(store) == []
 
 
+@pytest.mark.parametrize("days", [0, 3651, -1, True, "7", 2.5])
+def test_a_key_expiry_that_is_not_a_whole_number_of_days_in_range_is_refused_in_one_wording(store, days) -> None:
+    """keys.create checks its range with the one integer validator, unit included (it
+    compared by hand before: "7" raised TypeError and True made a key expiring in a day)."""
+    with pytest.raises(InvalidInput, match=r"^expires: must be an integer from 1 to 3,650 days; got "):
+        keys.create(store, "acme", expires_days=days)
+    assert keys.list_keys(store) == []
+    assert keys.create(store, "acme", expires_days=3650)[0].expires_at is not None
+
+
 @pytest.mark.contract
 def test_revoking_an_unknown_key_names_the_id(store) -> None:
     with pytest.raises(InvalidInput, match="no API key with id 'nope'"):

@@ -72,7 +72,8 @@ async def test_each_tool_round_trips_structured_content(db_path):
         ("recall", {"query": "x", "since": "2024-99-99"}, "since", "2024-99-99 is not a date: month 99 is not from 1 to 12"),
         ("supersede", {"content": "x"}, "id", "required"),
         ("forget", {}, "id", "required"),
-        ("forget", {"id": "no-such-memory"}, "id", "no memory with id 'no-such-memory'"),
+        ("forget", {"id": "0123abcd-0000"}, "id", "no memory with id '0123abcd-0000'"),
+        ("forget", {"id": "no-such-memory"}, "id", "'no-such-memory' is not a memory id: an id is 36 hex digits"),
     ],
 )
 @pytest.mark.asyncio

@@ -250,6 +250,47 @@ def test_a_question_about_something_never_stored_abstains(real_store, question):
     assert outcome.abstained and outcome.hits == []
 
 
+ACRONYM_STORE = [
+    "TLS certificates for api.example.com are renewed by cert-manager every 60 days",
+    "Billing persists its invoices in PostgreSQL 16 through SQLAlchemy 2.0 models in billing/models.py",
+    "The support desk answers within 4 business hours, weekends excluded",
+    "Changes to the docs site are reviewed by Lea before merging",
+    "The quarterly business review with the sales team is on the first Monday of each quarter",
+]
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("How do we renew the HTTPS certificates?", 0), ("How do we renew the SSL certificates?", 0),
+    ("What is the SLA of the support desk?", 2), ("Who reviews PRs for the docs site?", 3),
+    ("When is the QBR with the sales team?", 4),
+])
+def test_an_unknown_acronym_does_not_stop_a_question_the_rest_of_whose_words_a_memory_answers(
+        real_store, question, wanted):
+    """New-user trial: "How do we renew the HTTPS certificates?" abstained beside a memory on
+    renewing the TLS certificates: an abbreviation no memory holds was taken for an unknown
+    proper name. SLA, PRs and QBR abstained the same way (best cosine 0.39-0.40)."""
+    ids = [remember(real_store, text) for text in ACRONYM_STORE]
+    for kind, text in AGENT:
+        remember(real_store, text, kind=kind)
+    with_filler(real_store)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert not outcome.abstained and outcome.hits[0].memory.id == ids[wanted]
+
+
+@pytest.mark.parametrize("question", [
+    "Who is the CEO?", "Which CDN serves the static assets for the web app?", "When is our SOC 2 audit scheduled?",
+    "Who is the CEO of Vandelay Industries?",
+])
+def test_an_unknown_acronym_still_stops_a_question_whose_other_words_no_memory_answers(real_store, question):
+    for text in ACRONYM_STORE:
+        remember(real_store, text)
+    for kind, text in AGENT:
+        remember(real_store, text, kind=kind)
+    with_filler(real_store)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert outcome.abstained and outcome.hits == []
+
+
 @pytest.mark.parametrize("question", ["OPS-4521", "OPS-4521 status", "K8S-77 rollout owner"])
 def test_an_identifier_opening_the_question_that_no_memory_holds_abstains(real_store, question):
     """An identifier is a name wherever it stands (new-user trial: a query that was only a
@@ -567,3 +608,52 @@ def test_a_kind_only_question_naming_a_time_asks_for_what_happened_then(real_sto
         assert found[:1] == week[:1]
     else:
         assert set(found[:2]) == set(week)
+
+
+RECENT_CHANGES = [  # (kind, text, days before 2026-11-30)
+    ("decision", "Switched the CI runners from x86 to ARM instances to cut the build bill", 4),
+    ("episode", "Moved the nightly backups from 02:00 to 04:00 so they stop overlapping the ETL job", 19),
+    ("episode", "Changed the default branch of every repository from master to main", 200),
+    ("decision", "Replaced Jenkins with GitHub Actions for all pipelines", 120),
+    ("fact", "The office Wi-Fi network is called Lindgarden-Mesh", 2),
+]
+
+
+@pytest.mark.parametrize(("question", "recent"), [
+    ("what did we change recently?", 2), ("What changed lately?", 2), ("which changes did we make in recent weeks", 2),
+    ("what have we been changing these days?", 2), ("what did we change in the past few weeks?", 2),
+    ("what did we change in recent days?", 1),
+])
+def test_recently_names_the_days_up_to_now_as_a_preference(real_store, question, recent):
+    """New-user trial: "what did we change recently?" was not read as a time, so the change
+    made 200 days before, which says "changed", came first. "Recently", "lately", "these days"
+    and "in recent weeks" name the last 30 days; "in recent days" the last 7."""
+    until = datetime(2026, 11, 30, tzinfo=UTC)
+    ids = [remember(real_store, text, kind=kind, observed_at=(until - timedelta(days=days)).isoformat())
+           for kind, text, days in RECENT_CHANGES]
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES, until=until.isoformat())
+    assert outcome.time is not None and outcome.time.end > until.timestamp() * 1000
+    assert (until.timestamp() * 1000 - outcome.time.start) / 86_400_000 == (7 if recent == 1 else 30)
+    assert set(h.memory.id for h in outcome.hits[:recent]) == set(ids[:recent])
+    assert ids[2] in [h.memory.id for h in outcome.hits]  # a preference, not a filter
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("What did Melanie paint recently?", 0), ("How quickly does a login session expire these days?", 1),
+])
+def test_recently_in_a_question_with_a_subject_of_its_own_is_not_read_as_the_last_days(real_store, question, wanted):
+    """In "what did Melanie paint recently?" the word is relative to Melanie's story: read as
+    the last 30 days, it put the turns of the last weeks first (LoCoMo R@5 on its "recently"
+    questions 0.76 -> 0.46)."""
+    until = datetime(2026, 11, 30, tzinfo=UTC)
+    ids = [remember(real_store, "Melanie: I just finished painting a sunset over the lake!", kind="episode",
+                    observed_at=(until - timedelta(days=90)).isoformat()),
+           remember(real_store, "Login sessions expire after 12 hours of inactivity", kind="fact",
+                    observed_at=(until - timedelta(days=300)).isoformat())]
+    for days, text in ((3, "Melanie: We went camping with the kids at the weekend"),
+                       (5, "Melanie: I signed up for a pottery class on Thursdays"),
+                       (9, "Rotated the signing keys of the login service after the audit")):
+        remember(real_store, text, kind="episode", observed_at=(until - timedelta(days=days)).isoformat())
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES, until=until.isoformat())
+    assert outcome.time is None and outcome.hits[0].memory.id == ids[wanted]
+

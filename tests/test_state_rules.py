@@ -161,6 +161,8 @@ def test_a_unique_prefix_of_eight_characters_names_a_memory(store):
     with pytest.raises(InvalidInput, match="too short: give at least 8 characters"):
         store.get(tenant="a", id=first.id[:7])
     with pytest.raises(NotFound):
+        store.get(tenant="a", id="ff" + first.id[2:])
+    with pytest.raises(InvalidInput, match="is not a memory id: an id is 36 hex digits and hyphens"):
         store.get(tenant="a", id="zz" + first.id[2:])
 
 

@@ -54,7 +54,7 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
                 ("remember", {"content": "x", "expires_at": "2024-02-30"}, "expires_at", "February 2024 has 29 days"),
                 ("supersede", {"content": "x"}, "id", "required"),
                 ("forget", {}, "id", "required"),
-                ("forget", {"id": "no-such-memory"}, "id", "no memory with id 'no-such-memory'"),
+                ("forget", {"id": "0123abcd-0000"}, "id", "no memory with id '0123abcd-0000'"),
             ]:
                 r = await c.call_tool(tool, args)
                 text = r.content[0].text

@@ -124,8 +124,8 @@ def test_tenants_never_see_each_other(store):
     ):
         with pytest.raises(NotFound) as err:
             call()
-        unknown = str(pytest.raises(NotFound, store.get, tenant="b", id="no-such-id").value)
-        assert str(err.value).replace(secret.id, "X") == unknown.replace("no-such-id", "X")
+        unknown = str(pytest.raises(NotFound, store.get, tenant="b", id="0123abcd-0000").value)
+        assert str(err.value).replace(secret.id, "X") == unknown.replace("0123abcd-0000", "X")
     assert store.get(tenant="a", id=secret.id).content == "Tenant A's launch codename is BLUEFALCON"
 
 

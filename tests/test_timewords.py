@@ -28,6 +28,15 @@ NOW = parse_iso("now", "2025-02-19T12:00:00Z")
         ("what happened in the past week", "2025-02-12", "2025-02-19", "past week"),
         ("incidents of the previous month", "2025-01-01", "2025-02-01", "previous month"),
         ("what did we decide the past year", "2024-01-01", "2025-01-01", "past year"),
+        # Vague recent times: the days up to now, and a day on (clock skew; new-user trial).
+        ("what did we change recently?", "2025-01-20", "2025-02-20", "recently"),
+        ("Lately, what broke?", "2025-01-20", "2025-02-20", "Lately"),
+        ("which CI do we use these days", "2025-01-20", "2025-02-20", "these days"),
+        ("failures in recent weeks", "2025-01-20", "2025-02-20", "in recent weeks"),
+        ("what happened in recent days", "2025-02-12", "2025-02-20", "in recent days"),
+        ("decisions of the past few months", "2024-11-21", "2025-02-20", "the past few months"),
+        ("what went wrong over the last couple of weeks", "2025-01-20", "2025-02-20", "the last couple of weeks"),
+        ("what happened last week, recently", "2025-02-12", "2025-02-19", "last week"),  # the exact time wins
     ],
 )
 def test_a_time_expression_becomes_the_range_it_names(question, start, end, words):
@@ -38,7 +47,8 @@ def test_a_time_expression_becomes_the_range_it_names(question, start, end, word
 
 @pytest.mark.parametrize(
     "question",
-    ["When is the oncall handoff?", "May I store this?", "before the migration", "we moved the DB", "what now"],
+    ["When is the oncall handoff?", "May I store this?", "before the migration", "we moved the DB", "what now",
+     "the recently_added table", "is the cache lately-loaded", "the last few"],
 )
 def test_questions_without_a_time_expression_name_none(question):
     assert TimeParser().find(question, NOW) is None

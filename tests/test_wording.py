@@ -75,15 +75,27 @@ def test_an_expiry_already_past_says_so_when_observed_at_is_not_given():
         validate.times(format_ms(now - 20), format_ms(now - 10), now)
 
 
+NOT_AN_ID = ("is not a memory id: an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 "
+             "(remember and recall return them), or its first 8 or more characters")
+
+
 @pytest.mark.asyncio
-@pytest.mark.parametrize("given", ["0", "nope", "abc1234", "zz", "Z-9"])
-async def test_forget_and_supersede_refuse_a_short_id_alike(db_path, given):
+@pytest.mark.parametrize(("given", "says"), [
+    ("0", "is too short: give at least 8 characters of the id"),
+    ("abc1234", "is too short: give at least 8 characters of the id"),
+    ("ABC-12", "is too short: give at least 8 characters of the id"),
+    ("nope", NOT_AN_ID), ("zz", NOT_AN_ID), ("Z-9", NOT_AN_ID), ("my-build-note", NOT_AN_ID),
+    ("the Friday build", NOT_AN_ID), ("0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f6g", NOT_AN_ID),
+])
+async def test_forget_and_supersede_say_what_an_id_looks_like_when_given_something_else(db_path, given, says):
+    """New-user trial: "nope" was answered "'nope' is too short", as if more letters would
+    make it an id. Only a string of an id's characters is too short or unknown."""
     async with client(db_path) as c:
         kept = (await c.call_tool("remember", {"content": "The build runs on Fridays"})).structured_content["id"]
         forget = await refusal(c, "forget", {"id": given})
         supersede = await refusal(c, "supersede", {"id": given, "content": "The build runs on Mondays"})
-        assert forget == supersede == f"id: {given!r} is too short: give at least 8 characters of the id"
-        unknown = "nonesuch-" + given
+        assert forget == supersede == f"id: {given!r} {says}"
+        unknown = "0123abcd-" + kept[9:]
         assert (await refusal(c, "forget", {"id": unknown})) == (
             await refusal(c, "supersede", {"id": unknown, "content": "y"})) == f"id: no memory with id {unknown!r}"
         found = await c.call_tool("recall", {"query": "", "scope": "default"})

@@ -116,9 +116,11 @@ def version(conn: apsw.Connection) -> tuple[int, int]:
     return conn.execute(VERSION_SQL).fetchone()
 
 
+# Each end in its own subquery: SQLite reads a lone min() or max() from the key, but
+# scans the table for both in one SELECT.
 VERSION_SQL = (
-    "SELECT ifnull((SELECT max(cell) FROM vector_cells), 0),"
-    " ifnull((SELECT max(cell) FROM vector_cells) - (SELECT min(cell) FROM vector_cells) + 1, 0)"
+    "SELECT ifnull(high, 0), ifnull(high - low + 1, 0)"
+    " FROM (SELECT (SELECT max(cell) FROM vector_cells) AS high, (SELECT min(cell) FROM vector_cells) AS low)"
 )
 
 
