@@ -315,7 +315,8 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     caller = handlers.Caller(tenant=config.tenant, scope=config.scope)
     existed = config.db_exists()
     if command == "import" and args.file != "-" and not Path(args.file).is_file():
-        _err(f"FILE: no file {args.file} to import")
+        what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
+        _err(f"FILE: {args.file} {what}: nothing to import")
         return 2
     if command not in CREATES and not existed:
         _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
@@ -554,7 +555,11 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         for line in lines:
             _out(line)
     else:
-        fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        try:
+            fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        except OSError as exc:  # no such folder, a folder, no permission: one line, not a traceback
+            _err(f"--output: cannot write {args.output}: {exc.strerror}")
+            return 2
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for line in lines:
                 fh.write(line + "\n")

@@ -166,6 +166,9 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     from .app import build_server
     from .auth import JwtVerifier, KeyVerifier, challenge
 
+    # In stateless mode the SDK logs "Terminating session: None" at INFO for every request
+    # (a new-user trial counted 53 lines in a short session); its warnings and errors still show.
+    logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     runtime = Runtime(config, authenticated=http.auth != "none")
     verifier: Any = None
     settings = None

@@ -60,9 +60,20 @@ class GitHubFineGrainedTokenDetector(RegexBasedDetector):
     denylist = [re.compile(r"\bgithub_pat_[A-Za-z0-9]{20,}_[A-Za-z0-9]{50,}")]
 
 
+class UrlPasswordDetector(RegexBasedDetector):
+    """A password in a URL's user information, ``scheme://user:password@host``, written with
+    characters detect-secrets' Basic Auth plugin leaves out: RFC 3986 (section 3.2.1) lets
+    user information hold its sub-delimiters (``! $ & ' ( ) * + , ; =``), and generated
+    passwords hold them and ``#`` written raw. A password ends at white space, ``/``, ``?``
+    or ``@``, so ``http://host:8080/a@b`` and ``http://host:8080?to=a@b`` are not taken."""
+
+    secret_type = "Password in URL"
+    denylist = [re.compile(r"://[^\s:/?#\[\]@]*:([^\s/?@]+)@")]
+
+
 _PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|[xX*.#-]+|(?i:pass(?:word|wd)?|pwd|secret|token)")
 # Only the plugins that read a password out of free text; key formats are never placeholders.
-_PASSWORD_PLUGINS = {"BasicAuthDetector", "KeywordDetector"}
+_PASSWORD_PLUGINS = {"BasicAuthDetector", "UrlPasswordDetector", "KeywordDetector"}
 
 
 def is_placeholder(secret: str, plugin: BasePlugin) -> bool:

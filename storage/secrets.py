@@ -23,6 +23,7 @@ _OWN = "file://" + str(Path(__file__).with_name("secret_plugins.py").resolve())
 _OWN_PLUGINS = (
     "AnthropicKeyDetector", "OpenAIProjectKeyDetector", "GoogleApiKeyDetector",
     "HuggingFaceTokenDetector", "NpmAccessTokenDetector", "GitHubFineGrainedTokenDetector",
+    "UrlPasswordDetector",
 )
 # detect-secrets keeps its settings in process-wide state; scans are serialised.
 _lock = threading.Lock()

@@ -320,7 +320,10 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["remember", "   "], "TEXT: must not be empty"),
     (["show", "nope"], "ID: 'nope' is not a memory id: an id is 36 hex digits"),
     (["forget", "0"], "ID: '0' is too short"),
-    (["import", "no-such-file.jsonl"], "FILE: no file no-such-file.jsonl"),
+    (["import", "no-such-file.jsonl"], "FILE: no-such-file.jsonl does not exist"),
+    (["import", "/"], "FILE: / is a folder, not a file"),
+    (["export", "-o", "/no/such/folder/m.jsonl"], "--output: cannot write /no/such/folder/m.jsonl: No such file"),
+    (["export", "-o", "/"], "--output: cannot write /: Is a directory"),
 ])
 def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys, argv, named):
     run(capsys, "remember", "something to open the database with", "--db", str(db_path))

@@ -375,3 +375,18 @@ def test_a_server_without_keys_warns_and_a_key_after_two_spaces_is_still_read(tm
         assert "no API key" not in s.log()
     finally:
         s.close()
+
+
+def test_each_request_does_not_add_a_log_line(tmp_path: Path) -> None:
+    """A new-user trial counted 53 "Terminating session: None" lines (the SDK's INFO in
+    stateless mode) in a short session; the server's own lines stay."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    s = HttpServer(db)
+    try:
+        before = s.log().count("\n")
+        for _ in range(5):
+            assert s.post(key, PING).status_code == 200
+        assert "Terminating session" not in s.log() and s.log().count("\n") - before < 5
+    finally:
+        s.close()

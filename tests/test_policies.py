@@ -38,6 +38,23 @@ def test_credentials_are_refused_naming_what_and_where(store, kind, content):
         store.supersede(tenant="t", id=kept.id, content=content)
 
 
+@pytest.mark.parametrize("password", ["Sup3rS3cret!", "Pw#x9Qz7", "Pw$x9&Qz", "Pw*x+9;Qz", "Pw=x,9'Qz", "Pw(x9)Qz"])
+def test_a_password_in_a_url_is_refused_whatever_punctuation_it_holds(store, password):
+    """RFC 3986 lets a URL's user information hold sub-delimiters; detect-secrets' own
+    plugin leaves them out (a new-user trial stored ``postgres://admin:Sup3rS3cret!@...``)."""
+    for url in (f"postgres://admin:{password}@db.internal:5432/app", f"redis://:{password}@cache:6379"):
+        with pytest.raises(InvalidInput) as err:
+            store.remember(tenant="t", scope="s", content=f"the url is {url}")
+        assert err.value.field == "content" and password not in str(err.value)
+    assert store.list_memories(tenant="t", scopes=["s"]) == []
+
+
+def test_urls_with_an_at_sign_but_no_password_are_stored(store):
+    for content in ["see http://ci-01:8080/builds@latest", "http://ci-01:8080?notify=ops@example.com",
+                    "clone ssh://git@github.com:22/org/repo", "docs at postgres://USER:PASSWORD@HOST/DB"]:
+        assert store.remember(tenant="t", scope="s", content=content).created
+
+
 def test_ordinary_identifiers_are_not_mistaken_for_secrets(store):
     for content in [
         "commit 8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6 fixed the flaky test",
