@@ -172,7 +172,7 @@ def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path
     import struct
     import termios
 
-    total = 640  # ten batches: Ctrl-C comes after the first
+    total = 1280  # twenty batches: Ctrl-C comes after the first (with ten, a loaded machine once let all finish first)
     store = Store(db_path)  # no model: every vector pending, quick to fill
     for i in range(total):
         store.remember(tenant="t", scope="s", content=f"note {i}: the build agent {i} runs job {i * 7}")
