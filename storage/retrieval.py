@@ -100,12 +100,12 @@ class Retriever:
         if not query_chunks(query):
             return None
         when = self.time.find(query, filters.until or filters.now)
-        if when is not None and when.vague and not names_no_subject(when.remove_from(query)):
+        words_query = when.remove_from(query) if when else query
+        if when is not None and when.vague and not names_no_subject(words_query):
             # "recently" in a question with a subject of its own is relative to that subject's
             # story ("What did Melanie paint recently?"), not to the store's clock: LoCoMo R@5
             # on its 28 such questions 0.762, 0.458 reading them as the last 30 days.
-            when = None
-        words_query = when.remove_from(query) if when else query
+            when, words_query = None, query
         degraded = self.model_problem()
         with self.backend.read(filters.tenant) as tx:
             # The query is embedded on a worker thread while the keyword search runs.

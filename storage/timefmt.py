@@ -19,6 +19,7 @@ MIN_MS = -2_208_988_800_000
 MAX_MS = 253_402_041_600_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ONE_MS = timedelta(milliseconds=1)
+SUPPORTED = "the supported range 1900-01-01 to 9999-12-29"  # MIN_MS up to the last whole day before MAX_MS
 # The shape fromisoformat accepts, with any digits in each field (to name the field out of range).
 _SHAPE = re.compile(
     r"(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
@@ -54,7 +55,7 @@ def parse_iso(field: str, value: str) -> int:
     except (OverflowError, ValueError):
         ms = None
     if ms is None or not MIN_MS <= ms <= MAX_MS:
-        raise InvalidInput(field, f"{value[:60]!r} is outside the supported range 1900-01-01 to 9999-12-29") from None
+        raise InvalidInput(field, f"{value[:60]!r} is outside {SUPPORTED}") from None
     return ms
 
 
@@ -69,8 +70,8 @@ def _impossible(text: str) -> str | None:
     date = f"{found['year']}-{found['month']}-{found['day']}"
     if not 1 <= month <= 12:
         return f"{date} is not a date: month {month} is not from 1 to 12"
-    if year < 1900:
-        return f"{date} is outside the supported range 1900-01-01 to 9999-12-29"
+    if year < (EPOCH + MIN_MS * ONE_MS).year:
+        return f"{date} is outside {SUPPORTED}"
     days = calendar.monthrange(year, month)[1]
     if not 1 <= day <= days:
         return f"{date} is not a date: {calendar.month_name[month]} {year} has {days} days"
