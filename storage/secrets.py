@@ -57,6 +57,9 @@ def _configure() -> None:
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credential types found in each of ``texts``, as ``(type, 1-based line)`` pairs, no values.
 
+    A value two plugins both find on a line (a URL password is also a Basic Auth
+    credential) is named once, by the first plugin that found it.
+
     memvault's detect-secrets configuration stays applied to the process between
     calls (see :func:`_configure`).
     """
@@ -67,10 +70,12 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
         _configure()
         for text in texts:
             found: list[tuple[str, int]] = []
+            values: set[tuple[str | None, int]] = set()  # one credential found by two plugins is named once
             for number, line in enumerate(text.splitlines(), start=1):
                 for secret in scan_line(line):
-                    if (secret.type, number) not in found:
+                    if (secret.type, number) not in found and (secret.secret_value, number) not in values:
                         found.append((secret.type, number))
+                        values.add((secret.secret_value, number))
             results.append(found)
     return results
 

@@ -49,6 +49,19 @@ def test_a_password_in_a_url_is_refused_whatever_punctuation_it_holds(store, pas
     assert store.list_memories(tenant="t", scopes=["s"]) == []
 
 
+def test_one_credential_found_by_two_plugins_is_named_once_and_two_credentials_twice():
+    """A plain URL password is found by detect-secrets' Basic Auth plugin and by
+    memvault's URL plugin: the refusal names it once; distinct credentials all count."""
+    from memvault.storage.secrets import find_secrets
+
+    one, two = find_secrets(
+        "connect with postgres://admin:s3cr3tP4ss@db.internal:5432/app",
+        "postgres://admin:s3cr3tP4ss@db/app and redis://:Other9Pw!x@cache:6379",
+    )
+    assert one == [("Basic Auth Credentials", 1)]
+    assert len(two) == 2 and {kind for kind, _ in two} == {"Basic Auth Credentials", "Password in URL"}
+
+
 def test_urls_with_an_at_sign_but_no_password_are_stored(store):
     for content in ["see http://ci-01:8080/builds@latest", "http://ci-01:8080?notify=ops@example.com",
                     "clone ssh://git@github.com:22/org/repo", "docs at postgres://USER:PASSWORD@HOST/DB"]:
