@@ -32,6 +32,14 @@ class OpenAIProjectKeyDetector(RegexBasedDetector):
     denylist = [re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}")]
 
 
+class SkKeyDetector(RegexBasedDetector):
+    """``sk-`` and 40 or more letters and digits with no hyphen: OpenAI's user keys before
+    project keys, and the providers that copied their shape (DeepSeek, Moonshot and others)."""
+
+    secret_type = "sk- API Key"
+    denylist = [re.compile(r"\bsk-[A-Za-z0-9]{40,}(?![A-Za-z0-9_-])")]
+
+
 class GoogleApiKeyDetector(RegexBasedDetector):
     """Google API keys: ``AIza`` and 35 more characters."""
 
@@ -71,9 +79,44 @@ class UrlPasswordDetector(RegexBasedDetector):
     denylist = [re.compile(r"://[^\s:/?#\[\]@]*:([^\s/?@]+)@")]
 
 
+# A credential's value as people write it after a credential word: 6 to 200 characters
+# without white space or quotes, holding a letter and a digit (so "is rotated", "is 12
+# characters" and "is JWT-based" are not values), not ending in sentence punctuation.
+_VALUE = r"((?=[^\s\"'`]*[A-Za-z])(?=[^\s\"'`]*\d)[^\s\"'`]{5,199}[^\s\"'`.,;:!?)\]])"
+
+
+class UnquotedCredentialDetector(RegexBasedDetector):
+    """A credential written without quotes, the forms detect-secrets' keyword plugin leaves
+    out of plain text (it needs ``password = "..."``):
+
+    - prose: a credential word, up to four more words, then ``is``, ``was``, ``:`` or ``=``
+      and the value: "my password is hunter2", "the staging DB password: Xk29slQpz";
+    - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET,
+      TOKEN, API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value;
+    - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more.
+
+    The value must hold a letter and a digit (see ``_VALUE``), so sentences about
+    credentials ("the password policy is 12 characters", "the token was rotated") pass.
+    """
+
+    secret_type = "Unquoted credential"
+    denylist = [
+        re.compile(
+            r"(?i)(?<![a-z])(?:password|passwd|passphrase|passcode|pwd|pw|secret(?:[ _-]?(?:access[ _-]?)?key)?"
+            r"|(?:api|access|auth|private)[ _-]?(?:key|token)|token)(?![a-z])"
+            r"(?:[ \t]+[\w'-]+){0,4}?(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
+        ),
+        re.compile(
+            r"(?<![A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
+            r"[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" + _VALUE
+        ),
+        re.compile(r"(?i)\bbearer[ \t]+((?=[\w.~+/-]*\d)[\w.~+/-]{16,}=*)"),
+    ]
+
+
 _PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|[xX*.#-]+|(?i:pass(?:word|wd)?|pwd|secret|token)")
 # Only the plugins that read a password out of free text; key formats are never placeholders.
-_PASSWORD_PLUGINS = {"BasicAuthDetector", "UrlPasswordDetector", "KeywordDetector"}
+_PASSWORD_PLUGINS = {"BasicAuthDetector", "UrlPasswordDetector", "KeywordDetector", "UnquotedCredentialDetector"}
 
 
 def is_placeholder(secret: str, plugin: BasePlugin) -> bool:

@@ -21,9 +21,9 @@ from .errors import InvalidInput
 _EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
 _OWN = "file://" + str(Path(__file__).with_name("secret_plugins.py").resolve())
 _OWN_PLUGINS = (
-    "AnthropicKeyDetector", "OpenAIProjectKeyDetector", "GoogleApiKeyDetector",
+    "AnthropicKeyDetector", "OpenAIProjectKeyDetector", "SkKeyDetector", "GoogleApiKeyDetector",
     "HuggingFaceTokenDetector", "NpmAccessTokenDetector", "GitHubFineGrainedTokenDetector",
-    "UrlPasswordDetector",
+    "UrlPasswordDetector", "UnquotedCredentialDetector",
 )
 # detect-secrets keeps its settings in process-wide state; scans are serialised.
 _lock = threading.Lock()

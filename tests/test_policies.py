@@ -62,6 +62,47 @@ def test_one_credential_found_by_two_plugins_is_named_once_and_two_credentials_t
     assert len(two) == 2 and {kind for kind, _ in two} == {"Basic Auth Credentials", "Password in URL"}
 
 
+UNQUOTED = [
+    "my password is hunter2",
+    "the staging DB password for admin is Xk29slQpz.",
+    "wifi passphrase: Tr0ub4dor&3",
+    "pw=hunter2 for the test box",
+    "DB_PASSWORD=Xk29slQpz",
+    "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "GITHUB_TOKEN: 9f8e7d6c5b4a3f2e1d0c",
+    "api_key: 9f8e7d6c5b4a3f2e1d0c",
+    "the secret key was 7hQ2mZ9xLp",
+    "curl -H 'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9f8e' https://api.internal",
+    "old key sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKL still works",
+]
+
+
+@pytest.mark.parametrize("content", UNQUOTED)
+def test_credentials_written_without_quotes_are_refused(store, content):
+    """Prose, ``.env`` lines, bearer headers and hyphen-free ``sk-`` keys: the forms a
+    new-user trial stored (detect-secrets' keyword plugin needs quotes in plain text)."""
+    with pytest.raises(InvalidInput) as err:
+        store.remember(tenant="t", scope="s", content=content)
+    assert err.value.field == "content" and "credential" in str(err.value)
+    assert "hunter2" not in str(err.value) and "Xk29" not in str(err.value)
+    assert store.list_memories(tenant="t", scopes=["s"]) == []
+
+
+@pytest.mark.parametrize("content", [
+    "the password policy needs 12 characters",
+    "the password was reset on 2024-05-01 by ops",
+    "password: see 1Password, vault Engineering",
+    "API tokens are now JWTs valid for 15 minutes",
+    "the token budget is 32k per request",
+    "Bearer authentication is used by every service",
+    "DB_PASSWORD=${DB_PASSWORD} comes from the environment",
+    "set password: PASSWORD in the template",
+    "the deploy key lives in Vault under kv/quorvel/prod/billing-svc",
+])
+def test_sentences_about_credentials_are_stored(store, content):
+    assert store.remember(tenant="t", scope="s", content=content).created
+
+
 def test_urls_with_an_at_sign_but_no_password_are_stored(store):
     for content in ["see http://ci-01:8080/builds@latest", "http://ci-01:8080?notify=ops@example.com",
                     "clone ssh://git@github.com:22/org/repo", "docs at postgres://USER:PASSWORD@HOST/DB"]:
