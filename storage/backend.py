@@ -243,13 +243,17 @@ class Backend(Protocol):
     call (else the store runs it on a background thread and says ``scrubbed: false``);
     ``parallel_writes``: write transactions of several connections run at once, so a
     write may begin before the vectors it stores are made (else one write excludes all
-    others, and the store begins it only once they are made).
+    others, and the store begins it only once they are made); ``parallel_reads``: one
+    thread may hold a read transaction while waiting for another thread's (a recall's
+    keyword side then runs in a transaction of its own beside its vector side; else a
+    connection pool that ran out could leave each waiting for the other).
     """
 
     kind: str
     location: str
     inline_scrub: bool
     parallel_writes: bool
+    parallel_reads: bool
 
     def read(self, tenant: str | None) -> AbstractContextManager[Reader]:
         """One read transaction bound to ``tenant`` (None: maintenance across tenants)."""

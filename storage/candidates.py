@@ -74,11 +74,34 @@ class Candidates:
     kind_only: bool = False
 
 
+def vector_side(
+    tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int
+) -> list[tuple[int, float]]:
+    """The vector candidates of a recall in the read transaction ``tx``: ``pool`` memories
+    nearest ``embedding`` (the question's), ``(seq, cosine similarity)`` best first, and
+    as many of those observed in the time ``when`` or of the ``kinds`` the question names."""
+    vector = tx.vector(filters, embedding, pool)
+    # Memories observed in the time the question names, or of the kind it names, are
+    # candidates even when many others are closer to its words ("what broke in March?",
+    # "which decisions did we make?").
+    for narrowed in (within(filters, when), of_kinds(filters, kinds)):
+        if narrowed is not None:
+            vector = sorted(dict(vector + tx.vector(narrowed, embedding, pool)).items(),
+                            key=lambda v: v[1], reverse=True)
+    return vector
+
+
+# What ``gather``'s ``nearest`` returns: the question's embedding and its vector
+# candidates when they were searched elsewhere (see ``gather``), or None to search them in
+# ``tx``; None in all for no vectors.
+Nearest = Callable[[], "tuple[np.ndarray, list[tuple[int, float]] | None] | None"]
+
+
 def gather(
     tx: Reader,
     filters: Filters,
     words_query: str,
-    query_vector: Callable[[], np.ndarray | None],
+    nearest: Nearest,
     when: TimeRange | None,
     pool: int,
     degraded: str | None,
@@ -86,38 +109,48 @@ def gather(
     """Run the candidate queries in the read transaction ``tx``.
 
     ``words_query``: the question without its time expression (the keyword side);
-    ``query_vector``: returns the question's embedding, or None without vectors;
-    ``pool``: candidates taken from each side.
+    ``nearest``: waits for the question's embedding (see :data:`Nearest`); ``pool``:
+    candidates taken from each side. Everything that does not need the embedding runs
+    first, while the question is embedded.
+
+    The vector candidates may come from another read transaction (e.g. on the thread that
+    embedded the question, while this one ran the keyword side): the answer is still that of
+    ``tx``'s snapshot, those candidates only as far as they pass ``filters`` in it (a memory
+    remembered, forgotten, superseded or expired between the two snapshots is no candidate;
+    one whose vector changed in between keeps the similarity read in the other).
     """
-    chunks = query_chunks(words_query)
     kinds, kind_only = named_kinds(words_query)
+    chunks = query_chunks(words_query)
     keyword = tx.keyword(filters, chunks, pool)
+    weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
+    # Only keyword candidates contain any of the question's words (the keyword side
+    # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
+    terms = tx.document_terms([seq for seq, _, _ in keyword])
+    unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
+    unknown = unknown_names(tx, filters, words_query)
     similarity: dict[int, float] = {}
     vector: list[tuple[int, float]] = []
-    embedding = query_vector()
-    if embedding is not None:
-        vector = tx.vector(filters, embedding, pool)
-        # Memories observed in the time the question names, or of the kind it names, are
-        # candidates even when many others are closer to its words ("what broke in March?",
-        # "which decisions did we make?").
-        for narrowed in (within(filters, when), of_kinds(filters, kinds)):
-            if narrowed is not None:
-                vector = sorted(dict(vector + tx.vector(narrowed, embedding, pool)).items(),
-                                key=lambda v: v[1], reverse=True)
+    elsewhere = False
+    found = nearest()
+    if found is not None:
+        embedding, searched = found
+        elsewhere = searched is not None
+        vector = searched if searched is not None else vector_side(tx, filters, embedding, when, kinds, pool)
+    seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
+    rows = tx.rows(seqs)
+    if elsewhere:
+        vector = [v for v in vector if v[0] in rows and admits(filters, rows[v[0]])]
+        seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
+        rows = {seq: rows[seq] for seq in seqs}
+    if found is not None:
         similarity = dict(vector)
         missing = [seq for seq, _, _ in keyword if seq not in similarity]
         similarity.update(tx.similarity(missing, embedding))
-    seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
-    rows = tx.rows(seqs)
-    weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
     # The time the question names is part of what it asks, though its words are no
     # keywords: a memory observed then covers it, weighed as the question's most specific
     # word ("what broke in March?" is not answered by November's "the build broke").
     in_time = max(weights.values(), default=1.0) if when is not None else 0.0
     total = sum(weights.values()) + in_time
-    # Only keyword candidates contain any of the question's words (the keyword side
-    # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
-    terms = tx.document_terms([seq for seq, _, _ in keyword])
 
     # A word sharing only Porter's stem with the question's covers it like the word itself
     # ("internal" for "intern": "who is the intern?" finds an internal tool). Counting only
@@ -132,11 +165,26 @@ def gather(
         own, context = terms.get(seq, (set(), set()))
         then = when is not None and when.holds(rows[seq].observed_at)
         coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
-    unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
     closest = terms.get(vector[0][0], (set(), set()))[0] if vector else set()
-    unknown = named_around(tx, unknown_names(tx, filters, words_query), set(weights), closest)
+    unknown = named_around(tx, unknown, set(weights), closest)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only)
+
+
+def admits(filters: Filters, memory: Memory) -> bool:
+    """Whether ``memory`` passes ``filters``, as every candidate query applies them inside
+    (``backend``): for candidates read in another transaction."""
+    return (
+        memory.tenant == filters.tenant
+        and memory.scope in filters.scopes
+        and memory.forgotten_at is None
+        and (memory.expires_at is None or memory.expires_at > filters.now)
+        and (filters.include_history or memory.superseded_by is None)
+        and (not filters.kinds or memory.kind in filters.kinds)
+        and (not filters.tags or set(filters.tags) <= set(memory.tags))
+        and (filters.since is None or memory.observed_at >= filters.since)
+        and (filters.until is None or memory.observed_at < filters.until)
+    )
 
 
 def within(filters: Filters, when: TimeRange | None) -> Filters | None:

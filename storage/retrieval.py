@@ -1,25 +1,27 @@
 """Recall over any backend: the checked filters, the question split into its time
-expression and its words, the query embedded while the keyword side runs, the
-candidates of one read transaction (``candidates.gather``) and their ranking
+expression and its words, the query embedded while the keyword side runs (and, on a
+backend with ``parallel_reads``, the vector side searched on the embedding's thread), the
+candidates as of one read transaction (``candidates.gather``) and their ranking
 (``ranking.rank``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 
 from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader
-from .candidates import Candidates, gather
+from .candidates import Candidates, gather, vector_side
 from .embeddings import Embedder
 from .errors import InvalidInput
-from .query import CANDIDATES_MIN, Filters, names_no_subject, query_chunks
+from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
 from .records import Hit, RecallOutcome, Signals
-from .timewords import TimeParser
+from .timewords import TimeParser, TimeRange
 
 
 def checked_filters(
@@ -92,11 +94,25 @@ class Retriever:
             degraded = f"{pending} matching memories have no vector yet"
         return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded, time=candidates.when)
 
+    def _vector_side(
+        self, filters: Filters, query: str, when: TimeRange | None, words_query: str, pool: int,
+        model: tuple[str, int] | None,
+    ) -> tuple[np.ndarray, list[tuple[int, float]]] | None:
+        """``query`` embedded, then its vector candidates (``candidates.vector_side``) from a
+        read transaction of its own; None when the stored vectors are no longer of ``model``
+        (the recorded model the recall's own transaction checked: reindexed meanwhile)."""
+        assert self.embedder is not None
+        embedding = self.embedder.embed([query])[0]
+        with self.backend.read(filters.tenant) as tx:
+            if tx.model() != model:
+                return None
+            return embedding, vector_side(tx, filters, embedding, when, named_kinds(words_query)[0], pool)
+
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True
     ) -> tuple[Candidates, ranking_rules.Ranking | None] | None:
         """Candidates for ``query`` (``pool`` from each side) and, with ``rank``, their
-        ranking, from one read transaction; None when the query has no words."""
+        ranking, as of one read transaction; None when the query has no words."""
         if not query_chunks(query):
             return None
         when = self.time.find(query, filters.until or filters.now)
@@ -108,14 +124,24 @@ class Retriever:
             when, words_query = None, query
         degraded = self.model_problem()
         with self.backend.read(filters.tenant) as tx:
-            # The query is embedded on a worker thread while the keyword search runs.
             degraded = degraded or self.recorded_model_problem(tx)
-            embedding = self._pool.submit(self.embedder.embed, [query]) if self.embedder and degraded is None else None
+            # The question is embedded on a worker thread while the keyword side runs here;
+            # where the backend allows it, the same worker then searches the vectors in a
+            # read transaction of its own (``candidates.gather`` says what that guarantees).
+            side: Future[tuple[np.ndarray, list[tuple[int, float]] | None] | None] | None = None
+            if self.embedder is not None and degraded is None:
+                if self.backend.parallel_reads:
+                    side = self._pool.submit(self._vector_side, filters, query, when, words_query, pool, tx.model())
+                else:
+                    side = self._pool.submit(lambda: (self.embedder.embed([query])[0], None))  # type: ignore[union-attr]
 
-            def query_vector() -> np.ndarray | None:
-                return None if embedding is None else embedding.result()[0]
+            def nearest() -> tuple[np.ndarray, list[tuple[int, float]] | None] | None:
+                return None if side is None else side.result()
 
-            found = gather(tx, filters, words_query, query_vector, when, pool, degraded)
+            found = gather(tx, filters, words_query, nearest, when, pool, degraded)
+            if side is not None and found.degraded is None and side.result() is None:
+                found = replace(found, degraded="the database's vectors changed model during this recall: keyword "
+                                                "search only for this call")
             if not rank:
                 return found, None
             return found, ranking_rules.rank(found, filters.now, found.unknown_names, tx.pair_similarity)

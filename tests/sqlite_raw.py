@@ -61,13 +61,23 @@ def value(store: Store, sql: str, *args: object) -> object:
 
 @contextlib.contextmanager
 def statements(store: Store) -> Iterator[list[str]]:
-    """The SQL statements (nested ones too) that this thread's reader connection runs in the block."""
+    """The SQL statements (nested ones too) that the backend's reader connections run in
+    the block: this thread's and every other thread's (a recall's vector side runs on
+    the thread that embeds the question), those opened during the block included."""
     backend = store.backend
     assert isinstance(backend, SqliteBackend), "an SQLite-only test"
-    conn = backend._reader().conn
     seen: list[str] = []
-    conn.set_profile(lambda sql, _ns: seen.append(sql))
+
+    def watch(conn: apsw.Connection) -> None:
+        conn.set_profile(lambda sql, _ns: seen.append(sql))
+
+    watched = [backend._reader().conn, *backend._readers]
+    for conn in watched:
+        watch(conn)
+    apsw.connection_hooks.append(watch)
     try:
         yield seen
     finally:
-        conn.set_profile(None)
+        apsw.connection_hooks.remove(watch)
+        for conn in {*watched, *backend._readers}:
+            conn.set_profile(None)

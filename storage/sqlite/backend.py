@@ -54,6 +54,7 @@ class SqliteBackend:
     # thread: ``forget`` returns without waiting for it.
     inline_scrub = False
     parallel_writes = False  # BEGIN IMMEDIATE: one writer of the file at a time
+    parallel_reads = True  # each thread reads on a connection of its own, opened on first use
 
     def __init__(self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = Path(path)
