@@ -14,12 +14,12 @@ every other field takes ``Store.remember``'s default and passes its checks
 confirmations and supersession links are kept as given. Lines go in batches: the
 batch is checked, its new memories are embedded together outside any transaction
 (``Embedder.embed`` over all windows, on a worker thread while the next batch is
-checked and the one before written), then written in short write transactions
-(``IMPORT_WRITE_ROWS`` lines each) that check again what the batch's check read.
+checked and the one before written), then written in one short write transaction
+that checks again what the batch's check read.
 A bad line is reported and nothing of it is written; the good ones land. Importing
 twice adds nothing: a memory whose id exists, or whose content repeats a current
 memory of its scope, is skipped (and, unlike ``remember``, counts no confirmation),
-so an import stopped by Ctrl-C (whole transactions stay) resumes by running it again.
+so an import stopped by Ctrl-C (whole batches stay) resumes by running it again.
 """
 
 from __future__ import annotations
@@ -49,14 +49,10 @@ FIELDS = (
     "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations",
 )
 EXPORT_PAGE = 500  # memories per read transaction of an export
-# Lines per import batch: one embedding call each. The embedder runs its own batches
-# of 32 texts, so 64 lines keep it busy; they are written ``IMPORT_WRITE_ROWS`` at a time.
+# Lines per import batch: one embedding call and one write transaction each. The
+# embedder runs its own batches of 32 texts, so 64 lines keep it busy while one
+# write stays short (a few ms with vectors on SQLite).
 IMPORT_BATCH = 64
-# Lines per write transaction of an import (a batch is written in several): every other
-# write waits for the one running. With 50 lines a transaction (20,000 memories, 4 other
-# processes recalling and remembering, load 5 on 2 cores) a remember waited up to 137-234 ms
-# for the write lock, against 12-20 ms without the import.
-IMPORT_WRITE_ROWS = 8
 Progress = Callable[[int], None]  # called after each batch with the lines read so far (blank ones too)
 
 
@@ -172,14 +168,12 @@ def import_lines(
     Raises:
         Busy, StorageUnavailable: a batch could not be written (the batches before it stay).
         KeyboardInterrupt: passes through once the batch being embedded is done (the
-            worker thread is not cut short); of the batch being written, the
-            ``IMPORT_WRITE_ROWS`` lines of the transaction running are rolled back whole
-            (those written before stay, and a rerun skips them).
+            worker thread is not cut short); the batch being written is rolled back whole.
     """
     state = _Import(store, tenant, scope)
     # One batch is embedded on a worker thread (onnxruntime runs outside the GIL) while
     # the next is checked and the one before written, so the import goes at about the
-    # embedding's own rate. Every batch is written in file order, in short transactions.
+    # embedding's own rate. Every batch is still written whole, in file order.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-import-embed") as embedding:
         ahead: tuple[int, Future[_Embedded]] | None = None
         for chunk in _batches(lines, batch):
@@ -259,20 +253,18 @@ class _Import:
         return new, now, self.store.vector_status()
 
     def write(self, embedded: _Embedded, last_line: int, progress: Progress | None) -> None:
-        """Write one embedded batch (``IMPORT_WRITE_ROWS`` lines a transaction), count what happened, report progress."""
+        """Write one embedded batch in one transaction, count what happened, report progress."""
         new, now, reason, self.model_id = embedded
         self.degraded = reason or self.degraded
-        outcomes: list[NewRow | LineError | None] = []
-        for start in range(0, len(new), IMPORT_WRITE_ROWS):
-            part = new[start:start + IMPORT_WRITE_ROWS]
-            try:
-                outcomes += self._write(part, now)
-            except Conflict:  # an id taken in another tenant: write line by line to find it
-                for item in part:
-                    try:
-                        outcomes += self._write([item], now)
-                    except Conflict as exc:
-                        outcomes.append(LineError(item[0], "id", str(exc)))
+        try:
+            outcomes = self._write(new, now)
+        except Conflict:  # an id taken in another tenant: write line by line to find it
+            outcomes = []
+            for item in new:
+                try:
+                    outcomes += self._write([item], now)
+                except Conflict as exc:
+                    outcomes.append(LineError(item[0], "id", str(exc)))
         for outcome in outcomes:
             if isinstance(outcome, LineError):
                 self.failed.append(outcome)
