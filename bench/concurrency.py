@@ -15,7 +15,11 @@ texts, one write transaction per 1,000) and brings its vector index up to date (
    ``memvault import``'s code (``transfer.import_lines``) every 2 s.
 
 Printed per call type and phase: count, p50, p99 and max in ms; for the second phase
-also the maintenance process's own calls. A call's excess over the baseline's p99 is
+also the maintenance process's own calls. For each writing call type, "write-lock
+wait": the longest time its writes waited to get the write lock (this process's lock,
+then ``BEGIN IMMEDIATE`` against other processes), the part of a call's time that is
+waiting for others and not for the CPU (on a loaded machine the wall times are mostly
+the latter). A call's excess over the baseline's p99 is
 what it waited for the others (locks, checkpoints) and for the CPU. By default the
 vectors come from ``bench/scrub.py``'s stand-in embedder (instant, seeded by the text),
 so the waits are not hidden behind model time; ``--real-model`` uses MiniLM.
@@ -25,11 +29,13 @@ so the waits are not hidden behind model time; ``--real-model`` uses MiniLM.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import random
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -42,11 +48,31 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+WAITED: list[float] = []  # ms each write of this process waited for its write lock (in-process lock and BEGIN)
+
+
 def open_store(db: str, real_model: bool):  # type: ignore[no-untyped-def]
     from memvault.storage.embeddings import Embedder
     from memvault.storage.store import Store
 
-    return Store(db, Embedder() if real_model else RandomEmbedder())  # type: ignore[arg-type]
+    store = Store(db, Embedder() if real_model else RandomEmbedder())  # type: ignore[arg-type]
+    write = store.backend.write
+
+    @contextlib.contextmanager
+    def timed_write(tenant):  # type: ignore[no-untyped-def]
+        asked = time.perf_counter()
+        with write(tenant) as tx:
+            if threading.current_thread() is threading.main_thread():  # not the background scrub's
+                WAITED.append((time.perf_counter() - asked) * 1000)
+            yield tx
+
+    store.backend.write = timed_write
+    return store
+
+
+def waited_since(mark: int) -> float:
+    """The longest write-lock wait of this process's writes since ``len(WAITED)`` was ``mark`` (0: none)."""
+    return max(WAITED[mark:], default=0.0)
 
 
 def ready(store, questions: list[str], start: mp.Barrier, seconds: float) -> float:  # type: ignore[no-untyped-def]
@@ -66,13 +92,14 @@ def worker(db: str, real_model: bool, seed: int, start: mp.Barrier, seconds: flo
     until = ready(store, questions, start, seconds)
     rng, calls, n = random.Random(seed), [], 0
     while time.time() < until:
-        start = time.perf_counter()
+        start, mark = time.perf_counter(), len(WAITED)
         if rng.random() < 0.7:
             store.recall(tenant="t", query=rng.choice(questions), scopes=["s"], limit=5)
             calls.append(("recall", (time.perf_counter() - start) * 1000))
         else:
             store.remember(tenant="t", scope="s", content=f"{rng.choice(texts)} (worker {seed} note {n})")
             calls.append(("remember", (time.perf_counter() - start) * 1000))
+            calls.append(("remember: write-lock wait", waited_since(mark)))
             n += 1
     store.close()
     out.put(calls)
@@ -92,17 +119,19 @@ def maintainer(db: str, real_model: bool, start: mp.Barrier, seconds: float, tex
     while time.time() < until:
         if time.time() >= next_import:
             lines = [json.dumps({"content": f"{rng.choice(texts)} (import {batch}.{i})"}) for i in range(50)]
-            start = time.perf_counter()
+            start, mark = time.perf_counter(), len(WAITED)
             import_lines(store, lines, tenant="t", scope="s")
             calls.append(("import 50", (time.perf_counter() - start) * 1000))
+            calls.append(("import 50: write-lock wait", waited_since(mark)))
             batch, next_import = batch + 1, time.time() + 2
         if ids:
-            start = time.perf_counter()
+            start, mark = time.perf_counter(), len(WAITED)
             try:
                 store.forget(tenant="t", id=ids.pop(rng.randrange(len(ids))))
             except NotFound:
                 pass
             calls.append(("forget", (time.perf_counter() - start) * 1000))
+            calls.append(("forget: write-lock wait", waited_since(mark)))
         time.sleep(0.2)
     start = time.perf_counter()
     store.close()  # waits for a scrub still running

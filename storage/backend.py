@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -232,6 +232,22 @@ class Writer(Reader, Protocol):
 
     def revoke_api_key(self, key_id: str, now: int) -> ApiKey | None:
         """Revoke a key (keeping the first revocation time); None when no such key."""
+        ...
+
+
+@runtime_checkable
+class VectorLog(Protocol):
+    """What a transaction of a backend that logs its vector changes also answers (SQLite),
+    so that ``remember`` can search similar memories in a read snapshot before its write
+    and check in the write only what changed since (see ``Store.remember``)."""
+
+    def vector_mark(self) -> int:
+        """A mark of this snapshot's vectors, for :meth:`vectors_since`."""
+        ...
+
+    def vectors_since(self, mark: int) -> list[int] | None:
+        """The seqs of every memory (any tenant) whose vectors were written or removed after
+        ``mark`` was taken, as this snapshot sees it; None when that is no longer known."""
         ...
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import history, validate
-from .backend import Backend, NewRow, Reader, Writer
+from .backend import Backend, NewRow, Reader, VectorLog, Writer
 from .embeddings import Embedded, Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError
 from .ids import new_id
@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 # flags 8 of 21 pairs where a later memory replaced an earlier one, and about 7 % of
 # other new memories (whose nearest earlier neighbour has median similarity 0.43).
 SIMILAR_MEMORY = 0.7
+SIMILAR_COUNT = 3  # similar memories named at most
 # An expired memory is hidden at once and its content erased (like forget) by the first
 # write or start-up at least this long after it expired, so expiries share a scrub.
 EXPIRY_GRACE_MS = 3_600_000
@@ -354,11 +355,13 @@ class Store:
             # (SQLite), the write lock is never held during an embedding, and a read looks
             # for a repeat meanwhile.
             early = self.backend.parallel_writes
+            seen: tuple[list[int], int] | None = None  # the similar-memory search before the write
             if not early:
                 repeated = self._seen_repeat(tenant, scope, content_hash, key, given)
                 if repeated is not None:
                     return repeated
                 made, degraded = embedding.result()
+                seen = self._similar_seen(tenant, scope, made)
             with self.backend.write(tenant) as tx:
                 existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
                 if existing is not None:
@@ -372,7 +375,7 @@ class Store:
                         tx.claim_model(model_id, self.embedder.dim)  # type: ignore[union-attr]
                     made, degraded = embedding.result()
                 vectors, degraded = self._stored_vectors(tx, made, degraded)
-                similar = self._similar(tx, tenant, scope, vectors[0]) if vectors else []
+                similar = self._similar(tx, tenant, scope, vectors[0], seen) if vectors else []
                 if check_similar and similar:
                     return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
                 row = self._new_row(
@@ -400,12 +403,56 @@ class Store:
         with self.backend.write(tenant) as tx:
             return self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
 
-    def _similar(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[str]:
-        """Ids of current memories of ``scope`` at least ``SIMILAR_MEMORY`` similar, most similar first."""
+    def _similar_seen(self, tenant: str, scope: str, made: Embedded | None) -> tuple[list[int], int] | None:
+        """Where the backend logs its vector changes (``backend.VectorLog``: SQLite), the
+        similar-memory search of :meth:`_similar` in a read snapshot of its own, before
+        the write lock is taken: the seqs it found and the snapshot's mark; None when it
+        cannot be done there (no vectors, no such log, or vectors of another model or of
+        none recorded yet: the write searches itself).
+
+        At 100,000 memories the search was about 75 % of the time a remember held the
+        write lock (p50 4.7 of 6.1 ms, load 5 on 2 cores), time in which no other call
+        could write."""
+        if made is None:
+            return None
+        with self.backend.read(tenant) as tx:
+            if not isinstance(tx, VectorLog) or tx.model() != (made.model_id, len(made.vectors[0])):
+                return None
+            mark = tx.vector_mark()
+            return self._similar_seqs(tx, tenant, scope, made.vectors[0]), mark
+
+    def _similar(
+        self, tx: Reader, tenant: str, scope: str, vector: np.ndarray, seen: tuple[list[int], int] | None = None
+    ) -> list[str]:
+        """Ids of current memories of ``scope`` at least ``SIMILAR_MEMORY`` similar, most similar first.
+
+        ``seen``: what :meth:`_similar_seen` found in an earlier snapshot. Then only those
+        memories and the ones whose vectors changed since (``VectorLog.vectors_since``)
+        are scored, exactly, and checked to be current here: the answer is the search's
+        in this transaction, except that a memory that ranked below the three found and
+        now would rank among them (one of them was forgotten or superseded meanwhile) is
+        not named. Without ``seen``, or when the log no longer reaches back, it searches."""
+        since = tx.vectors_since(seen[1]) if seen is not None and isinstance(tx, VectorLog) else None
+        if seen is None or since is None:
+            close = self._similar_seqs(tx, tenant, scope, vector)
+            rows = tx.rows(close)
+            return [rows[seq].id for seq in close]
+        scores = tx.similarity(list(dict.fromkeys(seen[0] + since)), vector)
+        rows = tx.rows([seq for seq, similarity in scores.items() if similarity >= SIMILAR_MEMORY])
+        now = self.clock()
+        current = [
+            (similarity, seq) for seq, similarity in scores.items()
+            if seq in rows and rows[seq].tenant == tenant and rows[seq].scope == scope
+            and rows[seq].forgotten_at is None and rows[seq].superseded_by is None
+            and (rows[seq].expires_at is None or rows[seq].expires_at > now)  # type: ignore[operator]
+        ]
+        return [rows[seq].id for _, seq in sorted(current, reverse=True)[:SIMILAR_COUNT]]
+
+    def _similar_seqs(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[int]:
+        """Seqs of the (at most ``SIMILAR_COUNT``) current memories of ``scope`` at least
+        ``SIMILAR_MEMORY`` similar, most similar first, by the vector search."""
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
-        close = [seq for seq, similarity in tx.vector(filters, vector, 3) if similarity >= SIMILAR_MEMORY]
-        rows = tx.rows(close)
-        return [rows[seq].id for seq in close]
+        return [seq for seq, similarity in tx.vector(filters, vector, SIMILAR_COUNT) if similarity >= SIMILAR_MEMORY]
 
     def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
         """Scan every stored free-text field as the caller sent it, before any

@@ -26,6 +26,7 @@ from ..errors import StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from . import cells as vector_cells
 from . import health
+from .checkpoint import Checkpointer
 from .db import fts_tokenizer, open_connection, scrub, write_transaction
 from .schema import VECTOR_SEQ, VECTOR_TABLE, check_compatible, migrate
 from .tx import SCRUB_DUE, SqliteTransaction
@@ -63,6 +64,9 @@ class SqliteBackend:
         self._lock = threading.RLock()
         self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
         migrate(self._conn)
+        # The writer's commits leave WAL checkpoints to a thread of their own (see ``checkpoint``).
+        self._checkpointer = Checkpointer(lambda: open_connection(self.path, busy_timeout_ms=busy_timeout_ms))
+        self._checkpointer.install(self._conn)
         self.vector_cache = VectorCache()
         self._tx = SqliteTransaction(self._conn, fts_tokenizer(self._conn), self.vector_cache)
         self._local = threading.local()  # .tx: this thread's reader (a SqliteTransaction over its connection)
@@ -277,6 +281,7 @@ class SqliteBackend:
 
     def close(self) -> None:
         """Close every connection (from any thread, once no call is in flight)."""
+        self._checkpointer.close()
         with self._readers_lock:
             self._closed = True
             readers = list(self._readers)

@@ -20,6 +20,7 @@ from . import cells as vector_cells
 from . import sql
 from . import vectors as vector_rows
 from .vector_cache import VectorCache
+from .vector_cache import position as vector_position
 
 Tokenize = Callable[[str], list[str]]
 # Bounds of a keyword search's BM25 work (see ``SqliteTransaction.keyword``): the
@@ -237,6 +238,20 @@ class SqliteTransaction:
         if len(found) < k and len(every) > len(best):
             found = self.conn.execute(query, {**params, "keys": json.dumps(every), "vector": blob}).fetchall()
         return found
+
+    def vector_mark(self) -> int:
+        """See ``backend.VectorLog.vector_mark``: the last ``vector_changes`` entry this snapshot sees."""
+        return vector_position(self.conn)
+
+    def vectors_since(self, mark: int) -> list[int] | None:
+        """See ``backend.VectorLog.vectors_since``: the seqs of the keys logged in
+        ``vector_changes`` after ``mark``; None when the log (the last
+        ``schema.VECTOR_LOG_KEEP`` changes) no longer reaches back to it."""
+        oldest = self._one("SELECT min(change) FROM vector_changes")[0]  # type: ignore[index]
+        if oldest is not None and oldest > mark + 1:
+            return None
+        keys = self.conn.execute("SELECT DISTINCT key FROM vector_changes WHERE change > ?", (mark,))
+        return sorted({key & vector_cells.SEQ_MASK for (key,) in keys})
 
     def similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
         out: dict[int, float] = {}
