@@ -129,7 +129,9 @@ def test_weak_leads_in_scope_do_not_hide_the_other_scopes_that_answer(real_store
                  "The quarterly planning meeting is in the big room", "Expense reports are due on the 5th"):
         handlers.remember(real_store, work, content=text)
     here = handlers.recall(real_store, work, query=query)
-    assert here.memories and max(m.confidence for m in here.memories) < handlers.ANSWER_CONFIDENCE  # weak leads
+    # Unsure leads: the first hit ranks first, so it is no weak lead (on the evaluation sets a
+    # first hit sharing no word with the question was right a third of the time), but it is unsure.
+    assert here.memories and max(m.confidence for m in here.memories) < handlers.SURE_CONFIDENCE
     assert [(o.scope, o.matches >= 1) for o in here.other_scopes] == [("personal", True)]
     there = handlers.recall(real_store, personal, query=query)
     assert there.memories[0].id == answer and there.other_scopes == []  # an answer here: no hint

@@ -657,3 +657,20 @@ def test_recently_in_a_question_with_a_subject_of_its_own_is_not_read_as_the_las
     outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES, until=until.isoformat())
     assert outcome.time is None and outcome.hits[0].memory.id == ids[wanted]
 
+
+
+def test_confidence_counts_what_the_ranking_weighs_the_time_named(real_store):
+    """Trial report: the right answer to a time question got confidence 0.23, a weak lead, for
+    it shares no word with the question ("what broke in March?"): confidence now counts the
+    hit's lead in the fused score, where the time the question names weighs."""
+    march = remember(real_store, "The nightly S3 sync failed because the bucket policy denied PutObject",
+                     kind="failure", observed_at="2026-03-09T10:00:00Z")
+    remember(real_store, "Redis ran out of memory and evicted session keys during the load test",
+             kind="failure", observed_at="2026-06-22T10:00:00Z")
+    remember(real_store, "We decided to move staging to Kubernetes 1.30", kind="decision",
+             observed_at="2026-08-22T10:00:00Z")
+    with_filler(real_store)
+    hits = real_store.recall(tenant="t", query="What went wrong in March?", scopes=SCOPES,
+                             until="2026-11-30T00:00:00Z").hits
+    assert hits[0].memory.id == march
+    assert hits[0].confidence >= 0.5 and all(h.confidence < 0.2 for h in hits[1:])
