@@ -89,8 +89,12 @@ class UnquotedCredentialDetector(RegexBasedDetector):
     """A credential written without quotes, the forms detect-secrets' keyword plugin leaves
     out of plain text (it needs ``password = "..."``):
 
-    - prose: a credential word, up to four more words, then ``is``, ``was``, ``:`` or ``=``
-      and the value: "my password is hunter2", "the staging DB password: Xk29slQpz";
+    - prose: a credential word, perhaps a phrase saying whose (``for``, ``of``, ``to``, ``on``,
+      ``at``, ``in``, ``from`` or ``with`` and up to three words), then ``is``, ``was``, ``:``
+      or ``=`` and the value: "my password is hunter2", "the staging DB password for admin
+      is Xk29slQpz". A credential word that qualifies another noun ("password hint",
+      "token budget") is not followed by its value, so "the password hint is blue-kiwi-44"
+      is stored;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET,
       TOKEN, API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value;
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more.
@@ -104,7 +108,8 @@ class UnquotedCredentialDetector(RegexBasedDetector):
         re.compile(
             r"(?i)(?<![a-z])(?:password|passwd|passphrase|passcode|pwd|pw|secret(?:[ _-]?(?:access[ _-]?)?key)?"
             r"|(?:api|access|auth|private)[ _-]?(?:key|token)|token)(?![a-z])"
-            r"(?:[ \t]+[\w'-]+){0,4}?(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
+            r"(?:[ \t]+(?:for|of|to|on|at|in|from|with)(?:[ \t]+[\w'.-]+){1,3}?)?"
+            r"(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
         ),
         re.compile(
             r"(?<![A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"

@@ -72,6 +72,7 @@ UNQUOTED = [
     "GITHUB_TOKEN: 9f8e7d6c5b4a3f2e1d0c",
     "api_key: 9f8e7d6c5b4a3f2e1d0c",
     "the secret key was 7hQ2mZ9xLp",
+    "my GitHub token for the CI runner is 9f8e7d6c5b4a3f2e",
     "curl -H 'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9f8e' https://api.internal",
     "old key sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKL still works",
 ]
@@ -94,6 +95,8 @@ def test_credentials_written_without_quotes_are_refused(store, content):
     "password: see 1Password, vault Engineering",
     "API tokens are now JWTs valid for 15 minutes",
     "the token budget is 32k per request",
+    "Temp password hint is blue-kiwi-44",
+    "the password length for admin accounts is 16chars",
     "Bearer authentication is used by every service",
     "DB_PASSWORD=${DB_PASSWORD} comes from the environment",
     "set password: PASSWORD in the template",

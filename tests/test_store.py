@@ -206,8 +206,8 @@ def test_forget_erases_content_from_indexes_and_file_bytes(store, db_path):
 
 @pytest.mark.sqlite_only
 def test_forget_with_history_purges_the_whole_chain(store, db_path):
-    old = remember(store, "Office wifi password is oldwifi111")
-    new_id = store.supersede(tenant="a", id=old.id, content="Office wifi password is newwifi222").id
+    old = remember(store, "Office wifi network is oldwifi111")
+    new_id = store.supersede(tenant="a", id=old.id, content="Office wifi network is newwifi222").id
     result = store.forget(tenant="a", id=new_id, include_history=True)
     assert sorted(result.forgotten_ids) == sorted([old.id, new_id]) and store.scrub()
     data = file_bytes(db_path)
