@@ -25,6 +25,7 @@ import numpy as np
 
 from . import history, validate
 from .backend import Backend, NewRow, Reader, VectorLog, Writer
+from .candidates import admits
 from .embeddings import Embedded, Embedder
 from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError
 from .ids import new_id
@@ -439,13 +440,8 @@ class Store:
             return [rows[seq].id for seq in close]
         scores = tx.similarity(list(dict.fromkeys(seen[0] + since)), vector)
         rows = tx.rows([seq for seq, similarity in scores.items() if similarity >= SIMILAR_MEMORY])
-        now = self.clock()
-        current = [
-            (similarity, seq) for seq, similarity in scores.items()
-            if seq in rows and rows[seq].tenant == tenant and rows[seq].scope == scope
-            and rows[seq].forgotten_at is None and rows[seq].superseded_by is None
-            and (rows[seq].expires_at is None or rows[seq].expires_at > now)  # type: ignore[operator]
-        ]
+        filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
+        current = [(scores[seq], seq) for seq, row in rows.items() if admits(filters, row)]
         return [rows[seq].id for _, seq in sorted(current, reverse=True)[:SIMILAR_COUNT]]
 
     def _similar_seqs(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[int]:
