@@ -210,7 +210,10 @@ def test_reworded_agent_questions_are_not_won_by_memories_sharing_an_incidental_
     memories share an incidental word with them ("who can *let* us into the house if we're
     locked out?" and a pancake recipe's "*let* it rest"). Before the keyword term was trusted
     less when no memory covers much of the question, 27 of 68 came first; before a kind named
-    in the question ("why was ... turned away?", "what did we choose ...?") was preferred, 31."""
+    in the question ("why was ... turned away?", "what did we choose ...?") was preferred, 31.
+    Today 40 on an AVX2 machine and 37 on an AVX-512 VNNI one: onnxruntime's integer
+    kernels differ by CPU (vectors at cosine 0.99 to each other), which moves a few
+    close paraphrases; the bound sits below both and above the defects it guards against."""
     stores = ["store-web", "store-ml", "store-home", "store-ops"]
     store, ids, questions = load_eval_set(AGENTIC, tmp_path / "agentic.db", real_embedder, stores)
     questions = [q for q in questions if q["category"] == "paraphrase"]
@@ -221,7 +224,7 @@ def test_reworded_agent_questions_are_not_won_by_memories_sharing_an_incidental_
         first += bool(outcome.hits) and ids[outcome.hits[0].memory.id] in q["relevant_ids"]
     store.close()
     print(f"\nparaphrases answered first: {first}/{len(questions)}, abstained on {abstained}")
-    assert len(questions) == 68 and first >= 38 and abstained <= 2
+    assert len(questions) == 68 and first >= 35 and abstained <= 2
 
 
 @pytest.mark.slow
