@@ -18,7 +18,7 @@ from . import validate
 from .backend import Backend, Reader
 from .candidates import Candidates, gather, vector_side
 from .embeddings import Embedder
-from .errors import InvalidInput
+from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
 from .records import Hit, RecallOutcome, Signals
 from .timewords import TimeParser, TimeRange
@@ -35,7 +35,8 @@ def checked_filters(
     """
     since_ms, until_ms = validate.timestamp("since", since), validate.timestamp("until", until)
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
-        raise InvalidInput("until", f"must be later than since ({since}); nothing can be observed in between")
+        raise InvalidInput("until", f"must be later than since ({shown(since)}) for anything to be observed in "
+                                    f"between; got {shown(until)}")
     return Filters(
         tenant=tenant,
         scopes=list(dict.fromkeys(scopes)),
