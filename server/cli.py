@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memvault.storage.errors import shown
+
 from . import config as config_module
 from . import version
 
@@ -25,6 +27,14 @@ if TYPE_CHECKING:
     from memvault.storage.backend import Backend
     from memvault.storage.store import Store
     from memvault.tools.handlers import Caller
+
+
+# How the command line names each field of the tools (and its own FILE): the positional
+# arguments' metavars in every usage line, and the name an error gives the field, so
+# "TEXT: must not be empty" names the TEXT of `memvault remember [...] TEXT`.
+FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
+         "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
+         "reason": "--reason", "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name"}
 
 
 def _flags() -> dict[str, argparse.ArgumentParser]:
@@ -113,21 +123,21 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     )
     _http_flags(commands["serve"])
     _keys_flags(commands["keys"], flags["db"])
-    commands["remember"].add_argument("text", help="the memory: one self-contained statement")
-    commands["recall"].add_argument("query", help="what to look for, in plain words")
+    commands["remember"].add_argument("text", metavar=FLAGS["content"], help="the memory: one self-contained statement")
+    commands["recall"].add_argument("query", metavar=FLAGS["query"], help="what to look for, in plain words")
     for name in ("recall", "list"):
         commands[name].add_argument("--limit", type=int, help="at most this many (recall: 5, list: 20)")
     for name in ("show", "forget", "supersede"):
-        commands[name].add_argument("id", help="the memory's id (as remember, recall or list printed it)")
+        commands[name].add_argument("id", metavar=FLAGS["id"], help="the memory's id (as remember, recall or list printed it)")
     commands["forget"].add_argument("--reason", help="why; kept in the tombstone")
     commands["forget"].add_argument("--history", action="store_true", help="also forget every other version")
-    commands["supersede"].add_argument("text", help="the corrected memory")
+    commands["supersede"].add_argument("text", metavar=FLAGS["content"], help="the corrected memory")
     commands["supersede"].add_argument("--reason", help="why it changed; kept with the history")
     commands["doctor"].add_argument(
         "--repair", action="store_true", help="rebuild the derived indexes (keywords, vectors) and finish a pending scrub first"
     )
     commands["export"].add_argument("--output", "-o", help="file to write (default: stdout)")
-    commands["import"].add_argument("file", help="the JSON lines file, or - for stdin")
+    commands["import"].add_argument("file", metavar=FLAGS["file"], help="the JSON lines file, or - for stdin")
     commands["setup"].add_argument("client", choices=("claude-desktop", "claude-code", "cursor", "vscode"))
     commands["setup"].add_argument("--write", action="store_true", help="merge the entry into the client's config file")
     return parser, commands
@@ -172,7 +182,7 @@ def _keys_flags(keys: argparse.ArgumentParser, db: argparse.ArgumentParser) -> N
     actions.add_parser("list", parents=[db], help="every key's id, tenant, scope and state (never the keys)")
     revoke = actions.add_parser("revoke", parents=[db],
                                 help="revoke a key at once, on every server using this database")
-    revoke.add_argument("id", help="the key's id, as `memvault keys list` shows it")
+    revoke.add_argument("id", metavar=FLAGS["id"], help="the key's id, as `memvault keys list` shows it")
 
 
 def _out(text: str) -> None:
@@ -316,7 +326,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     existed = config.db_exists()
     if command == "import" and args.file != "-" and not Path(args.file).is_file():
         what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
-        _err(f"FILE: {args.file} {what}: nothing to import")
+        _err(f"{FLAGS['file']}: {shown(args.file)} {what}: nothing to import")
         return 2
     if command not in CREATES and not existed:
         _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
@@ -352,10 +362,6 @@ def _close(store: Store, config: config_module.Config, *, created: bool, refused
             Path(f"{config.db}{suffix}").unlink(missing_ok=True)
 
 
-# The tools' argument names that the command line spells otherwise.
-FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "kinds": "--kind", "kind": "--kind", "tags": "--tag",
-         "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
-         "reason": "--reason", "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name"}
 
 
 def _in_cli_words(exc: Exception) -> str:
@@ -445,18 +451,26 @@ def _stats(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     return _emit(args, stats, lambda: _stats_text(stats))
 
 
+# Headings of `memvault stats` that are not its JSON keys with spaces for underscores.
+STATS_HEADINGS = {"model_id": "model", "by_kind": "current memories by kind",
+                  "scrub_pending": "scrub of forgotten text pending"}
+
+
 def _stats_text(stats: dict[str, Any]) -> str:
+    """``stats`` for people: each JSON key in words (``STATS_HEADINGS``, else its
+    underscores as spaces: "vectors pending")."""
     lines = []
     for key, value in stats.items():
+        heading = STATS_HEADINGS.get(key, key.replace("_", " "))
         if key == "by_scope":
             lines.append("current memories by tenant and scope:")
             for tenant, scopes in value.items():
                 lines.append(f"  tenant {tenant}: " + ", ".join(f"{scope} {n}" for scope, n in scopes.items()))
         elif isinstance(value, dict):
-            lines.append(f"{key}:")
+            lines.append(f"{heading}:")
             lines.extend(f"  {name}: {inner}" for name, inner in value.items())
         else:
-            lines.append(f"{key}: {({True: 'yes', False: 'no'}.get(value, value) if isinstance(value, bool) else value)}")
+            lines.append(f"{heading}: {({True: 'yes', False: 'no'}.get(value, value) if isinstance(value, bool) else value)}")
     return "\n".join(lines)
 
 
@@ -558,7 +572,7 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         try:
             fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
         except OSError as exc:  # no such folder, a folder, no permission: one line, not a traceback
-            _err(f"--output: cannot write {args.output}: {exc.strerror}")
+            _err(f"--output: cannot write {shown(args.output)}: {exc.strerror}")
             return 2
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for line in lines:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memvault.storage import validate
-from memvault.storage.errors import InvalidInput
+from memvault.storage.errors import InvalidInput, shown
 from memvault.storage.location import POSTGRES_INSTALL, is_url, looks_like_url, postgres_extra_missing, redacted
 from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
@@ -214,7 +214,7 @@ def load(
                     DEFAULT_BOOT_TOKENS, 100, 100_000, " tokens")
     secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
-        raise ValueError(f"MEMVAULT_ALLOW_SECRETS must be 1/true/yes or 0/false/no, got {secrets_value!r}")
+        raise ValueError(f"MEMVAULT_ALLOW_SECRETS: must be 1/true/yes or 0/false/no; got {shown(secrets_value)}")
     tenant_value = _flag_or_env(tenant, "MEMVAULT_TENANT")
     scope_value = _flag_or_env(scope, "MEMVAULT_SCOPE")
     return Config(
@@ -287,7 +287,7 @@ def _url(value: str | None, name: str) -> str:
         raise ValueError(f"--auth oauth needs {name}")
     parts = urlsplit(value)
     if parts.scheme not in {"http", "https"} or not parts.netloc or parts.query or parts.fragment:
-        raise ValueError(f"{name} must be an http(s) URL without query or fragment, got {value!r}")
+        raise ValueError(f"{name}: must be an http(s) URL without query or fragment; got {shown(value)}")
     return value
 
 
@@ -307,7 +307,7 @@ def load_http(
     """
     mode = (_flag_or_env(auth, "MEMVAULT_AUTH") or "keys").strip().lower()
     if mode not in AUTH_MODES:
-        raise ValueError(f"--auth / MEMVAULT_AUTH must be one of {', '.join(AUTH_MODES)}, got {mode!r}")
+        raise ValueError(f"--auth / MEMVAULT_AUTH: {shown(mode)} is not one of {', '.join(AUTH_MODES)}")
     http = HttpConfig(
         host=(_flag_or_env(host, "MEMVAULT_HOST") or "127.0.0.1").strip(),
         port=_whole(_flag_or_env(port, "MEMVAULT_PORT"), "--port / MEMVAULT_PORT", DEFAULT_PORT, 1, 65_535),

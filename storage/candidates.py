@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .backend import Reader
-from .query import PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, named_kinds, query_chunks
+from .query import PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, query_chunks
 from .records import Memory
 from .timewords import TimeRange
 
@@ -101,6 +101,7 @@ def gather(
     tx: Reader,
     filters: Filters,
     words_query: str,
+    named: tuple[frozenset[str], bool],
     nearest: Nearest,
     when: TimeRange | None,
     pool: int,
@@ -109,8 +110,9 @@ def gather(
     """Run the candidate queries in the read transaction ``tx``.
 
     ``words_query``: the question without its time expression (the keyword side);
-    ``nearest``: waits for the question's embedding (see :data:`Nearest`); ``pool``:
-    candidates taken from each side. Everything that does not need the embedding runs
+    ``named``: the kinds it names and whether it names nothing else
+    (``query.named_kinds(words_query)``); ``nearest``: waits for the question's
+    embedding (see :data:`Nearest`); ``pool``: candidates taken from each side. Everything that does not need the embedding runs
     first, while the question is embedded.
 
     The vector candidates may come from another read transaction (e.g. on the thread that
@@ -119,7 +121,7 @@ def gather(
     remembered, forgotten, superseded or expired between the two snapshots is no candidate;
     one whose vector changed in between keeps the similarity read in the other).
     """
-    kinds, kind_only = named_kinds(words_query)
+    kinds, kind_only = named
     chunks = query_chunks(words_query)
     keyword = tx.keyword(filters, chunks, pool)
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
@@ -136,15 +138,15 @@ def gather(
         embedding, searched = found
         elsewhere = searched is not None
         vector = searched if searched is not None else vector_side(tx, filters, embedding, when, kinds, pool)
-    seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
-    rows = tx.rows(seqs)
-    if elsewhere:
-        vector = [v for v in vector if v[0] in rows and admits(filters, rows[v[0]])]
-        seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + [seq for seq, _ in vector]))
-        rows = {seq: rows[seq] for seq in seqs}
+    keyword_seqs = [seq for seq, _, _ in keyword]
+    read = tx.rows(list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector])))
+    if elsewhere:  # searched in another snapshot: only the candidates that pass the filters in this one
+        vector = [v for v in vector if v[0] in read and admits(filters, read[v[0]])]
+    seqs = list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]))
+    rows = {seq: read[seq] for seq in seqs}
     if found is not None:
         similarity = dict(vector)
-        missing = [seq for seq, _, _ in keyword if seq not in similarity]
+        missing = [seq for seq in keyword_seqs if seq not in similarity]
         similarity.update(tx.similarity(missing, embedding))
     # The time the question names is part of what it asks, though its words are no
     # keywords: a memory observed then covers it, weighed as the question's most specific

@@ -12,11 +12,35 @@
         └── Busy           another connection held the write lock past the busy timeout;
                            nothing was written and retrying is safe
 
-Every message names the field or id concerned and, for limits, the limit, so an agent
-can correct its call. The MCP layer turns these into ``isError`` tool results.
+Every message names the field or id concerned, the value refused (quoted alike
+everywhere: :func:`shown`) and the limit or format expected, so an agent can correct
+its call. The MCP layer turns these into ``isError`` tool results.
 """
 
 from __future__ import annotations
+
+import json
+
+SHOWN_MAX_CHARS = 60  # of an offending value quoted in a message
+
+
+def shown(value: object) -> str:
+    """How every message shows the value it refuses: a string in quotes as Python writes
+    it (``'yesterday'``, ``'2026-13-45'``), cut to ``SHOWN_MAX_CHARS`` characters with
+    "..."; anything else as JSON (``11``, ``3.5``, ``true``, ``null``, ``["a"]``), an
+    integer of more than 15 digits in three significant digits (``1e+308``), cut likewise."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= SHOWN_MAX_CHARS else value[: SHOWN_MAX_CHARS - 3] + "...")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        try:
+            return f"{float(value):.3g}"
+        except OverflowError:  # 1e308 is 309 digits
+            return "a number of over 300 digits"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = type(value).__name__
+    return text if len(text) <= SHOWN_MAX_CHARS else text[: SHOWN_MAX_CHARS - 3] + "..."
 
 
 class MemvaultError(Exception):
@@ -43,7 +67,7 @@ class NotFound(MemvaultError):
     """
 
     def __init__(self, memory_id: str) -> None:
-        super().__init__(f"id: no memory with id {memory_id!r}")
+        super().__init__(f"id: no memory with id {shown(memory_id)}")
         self.memory_id = memory_id
 
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 from .backend import Reader
-from .errors import Conflict, InvalidInput, NotFound
+from .errors import Conflict, InvalidInput, NotFound, shown
 from .records import Memory
 from .timefmt import format_ms
 
@@ -47,20 +47,20 @@ def resolve(tx: Reader, tenant: str, given: str) -> Memory:
         NotFound: nothing matches.
     """
     if not isinstance(given, str) or not given.strip():
-        raise InvalidInput("id", "must be a memory id such as the one remember returned")
+        raise InvalidInput("id", f"must be a memory id such as the one remember returned; got {shown(given)}")
     wanted = given.strip().lower()
     if not _ID_CHARS.fullmatch(wanted):  # "nope", "my-note": no id holds these letters
-        raise InvalidInput("id", f"{given.strip()[:40]!r} is not a memory id: {ID_SHAPE}")
+        raise InvalidInput("id", f"{shown(given.strip())} is not a memory id: {ID_SHAPE}")
     if len(wanted) < ID_PREFIX_MIN_CHARS:
         raise InvalidInput(
-            "id", f"{given.strip()!r} is too short: give at least {ID_PREFIX_MIN_CHARS} characters of the id"
+            "id", f"{shown(given.strip())} is too short: give at least {ID_PREFIX_MIN_CHARS} characters of the id"
         )
     rows = tx.by_prefix(tenant, wanted, 2)
     if not rows:
         raise NotFound(given)
     if len(rows) > 1 and rows[0].id != wanted:
         raise InvalidInput(
-            "id", f"{given.strip()[:40]!r} is the start of several memory ids; give more characters or the whole id"
+            "id", f"{shown(given.strip())} is the start of several memory ids; give more characters or the whole id"
         )
     return rows[0]
 

@@ -16,7 +16,7 @@ import hmac
 import secrets
 
 from . import validate
-from .errors import InvalidInput
+from .errors import InvalidInput, shown
 from .ids import new_id
 from .limits import DEFAULT_SCOPE
 from .records import ApiKey
@@ -84,5 +84,5 @@ def revoke(store: Store, key_id: str) -> ApiKey:
     with store.backend.write(None) as tx:
         key = tx.revoke_api_key(key_id, store.clock())
     if key is None:
-        raise InvalidInput("id", f"no API key with id {key_id!r} (`memvault keys list` shows them)")
+        raise InvalidInput("id", f"no API key with id {shown(key_id)} (`memvault keys list` shows them)")
     return key

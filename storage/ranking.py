@@ -274,8 +274,7 @@ def rank(
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}
     vector_rank = {seq: i for i, (seq, _) in enumerate(c.vector, start=1)}
-    best_similarity = max(c.similarity.values(), default=0.0)
-    floor = RELATIVE_HIT_SIMILARITY * best_similarity
+    floor = RELATIVE_HIT_SIMILARITY * max(c.similarity.values(), default=0.0)
     best_keyword = c.keyword[0][0] if c.keyword else None
     kept = []
     for seq in order:
@@ -284,11 +283,21 @@ def rank(
                 and not asked_for(c, c.rows[seq])):
             continue  # unrelated: little similarity and little of the question's words
         kept.append(seq)
+    # A superseded memory (recalled with the history) is an earlier version of a current
+    # one, not a rival answer: each hit's rank, lead and similarity gap are measured
+    # against the current memories only. Counted as rivals, the superseded version of the
+    # answer, pushed just below its successor (prefer_newer) and often closer to the words
+    # of the question, cut the successor's confidence from 0.64-0.96 to 0.32-0.51.
+    rivals = [seq for seq in kept if c.rows[seq].superseded_by is None]
+    best_similarity = max((s for seq, s in c.similarity.items() if c.rows[seq].superseded_by is None), default=0.0)
     hits: list[Scored] = []
-    for i, seq in enumerate(kept):
+    for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
-        other = scores[kept[1]] if i == 0 and len(kept) > 1 else (0.0 if i == 0 else scores[kept[0]])
+        first = bool(rivals) and seq == rivals[0]
+        # The lead is over the best other hit: for the first, the second (0 when alone).
+        other = [s for s in rivals[:2] if s != seq][:1]
+        lead = scores[seq] - (scores[other[0]] if other else 0.0)
         gap = max(0.0, best_similarity - (similarity or 0.0))
-        hits.append(Scored(seq, c.rows[seq], scores[seq], confidence(coverage, gap, i == 0, scores[seq] - other),
+        hits.append(Scored(seq, c.rows[seq], scores[seq], confidence(coverage, gap, first, lead),
                            keyword_rank.get(seq), keyword_score.get(seq), vector_rank.get(seq), similarity, coverage))
     return Ranking(hits, not hits)

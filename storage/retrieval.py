@@ -18,7 +18,7 @@ from . import validate
 from .backend import Backend, Reader
 from .candidates import Candidates, gather, vector_side
 from .embeddings import Embedder
-from .errors import InvalidInput
+from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
 from .records import Hit, RecallOutcome, Signals
 from .timewords import TimeParser, TimeRange
@@ -35,7 +35,8 @@ def checked_filters(
     """
     since_ms, until_ms = validate.timestamp("since", since), validate.timestamp("until", until)
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
-        raise InvalidInput("until", f"must be later than since ({since}); nothing can be observed in between")
+        raise InvalidInput("until", f"must be later than since ({shown(since)}) for anything to be observed in "
+                                    f"between; got {shown(until)}")
     return Filters(
         tenant=tenant,
         scopes=list(dict.fromkeys(scopes)),
@@ -95,18 +96,19 @@ class Retriever:
         return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded, time=candidates.when)
 
     def _vector_side(
-        self, filters: Filters, query: str, when: TimeRange | None, words_query: str, pool: int,
+        self, filters: Filters, query: str, when: TimeRange | None, kinds: frozenset[str], pool: int,
         model: tuple[str, int] | None,
     ) -> tuple[np.ndarray, list[tuple[int, float]]] | None:
-        """``query`` embedded, then its vector candidates (``candidates.vector_side``) from a
-        read transaction of its own; None when the stored vectors are no longer of ``model``
-        (the recorded model the recall's own transaction checked: reindexed meanwhile)."""
+        """``query`` embedded, then its vector candidates (``candidates.vector_side``, with the
+        ``kinds`` it names) from a read transaction of its own; None when the stored vectors
+        are no longer of ``model`` (the recorded model the recall's own transaction checked:
+        reindexed meanwhile)."""
         assert self.embedder is not None
         embedding = self.embedder.embed([query])[0]
         with self.backend.read(filters.tenant) as tx:
             if tx.model() != model:
                 return None
-            return embedding, vector_side(tx, filters, embedding, when, named_kinds(words_query)[0], pool)
+            return embedding, vector_side(tx, filters, embedding, when, kinds, pool)
 
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True
@@ -122,6 +124,7 @@ class Retriever:
             # story ("What did Melanie paint recently?"), not to the store's clock: LoCoMo R@5
             # on its 28 such questions 0.762, 0.458 reading them as the last 30 days.
             when, words_query = None, query
+        named = named_kinds(words_query)
         degraded = self.model_problem()
         with self.backend.read(filters.tenant) as tx:
             degraded = degraded or self.recorded_model_problem(tx)
@@ -131,14 +134,14 @@ class Retriever:
             side: Future[tuple[np.ndarray, list[tuple[int, float]] | None] | None] | None = None
             if self.embedder is not None and degraded is None:
                 if self.backend.parallel_reads:
-                    side = self._pool.submit(self._vector_side, filters, query, when, words_query, pool, tx.model())
+                    side = self._pool.submit(self._vector_side, filters, query, when, named[0], pool, tx.model())
                 else:
                     side = self._pool.submit(lambda: (self.embedder.embed([query])[0], None))  # type: ignore[union-attr]
 
             def nearest() -> tuple[np.ndarray, list[tuple[int, float]] | None] | None:
                 return None if side is None else side.result()
 
-            found = gather(tx, filters, words_query, nearest, when, pool, degraded)
+            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded)
             if side is not None and found.degraded is None and side.result() is None:
                 found = replace(found, degraded="the database's vectors changed model during this recall: keyword "
                                                 "search only for this call")

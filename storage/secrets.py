@@ -19,6 +19,24 @@ from pathlib import Path
 from .errors import InvalidInput
 
 _EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
+# What a refusal calls the credential each of detect-secrets' own plugins finds (its
+# secret_type names some by how they were found: "Basic Auth Credentials" is a password
+# in a URL). memvault's plugins' types are their labels already.
+LABELS = {
+    "Artifactory Credentials": "Artifactory token", "AWS Access Key": "AWS access key",
+    "Azure Storage Account access key": "Azure Storage account key", "Basic Auth Credentials": "password in a URL",
+    "Cloudant Credentials": "Cloudant password or API key", "Discord Bot Token": "Discord bot token",
+    "GitHub Token": "GitHub token", "GitLab Token": "GitLab token", "IBM Cloud IAM Key": "IBM Cloud API key",
+    "IBM COS HMAC Credentials": "IBM Cloud Object Storage HMAC key", "JSON Web Token": "JSON Web Token",
+    "Mailchimp Access Key": "Mailchimp API key", "NPM tokens": "npm access token", "OpenAI Token": "OpenAI API key",
+    "Private Key": "private key", "PyPI Token": "PyPI API token", "SendGrid API Key": "SendGrid API key",
+    "Slack Token": "Slack token", "SoftLayer Credentials": "SoftLayer API key",
+    "Square OAuth Secret": "Square OAuth secret", "Stripe Access Key": "Stripe API key",
+    "Telegram Bot Token": "Telegram bot token", "Twilio API Key": "Twilio API key",
+}
+# Plugins that find a value after the word naming it ("password = ...", "DB_PASSWORD=...",
+# "Bearer ..."): labelled by that word (secret_plugins.named_kind).
+NAMED_BY_WORD = {"Secret Keyword", "Named credential"}
 _OWN = "file://" + str(Path(__file__).with_name("secret_plugins.py").resolve())
 _OWN_PLUGINS = (
     "AnthropicKeyDetector", "OpenAIProjectKeyDetector", "SkKeyDetector", "GoogleApiKeyDetector",
@@ -54,8 +72,21 @@ def _configure() -> None:
         get_mapping_from_secret_type_to_class.cache_clear()
 
 
+def label(secret_type: str, line: str, value: str | None) -> str:
+    """What a refusal calls a credential of ``secret_type`` found as ``value`` in ``line``
+    (see ``LABELS``, ``NAMED_BY_WORD``)."""
+    from .secret_plugins import named_kind
+
+    if secret_type in NAMED_BY_WORD:
+        at = line.find(value) if value else -1
+        return named_kind(line if at < 0 else line[:at])
+    return LABELS.get(secret_type, secret_type)
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
-    """Credential types found in each of ``texts``, as ``(type, 1-based line)`` pairs, no values.
+    """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no
+    values; the label says what the credential is (:func:`label`: "bearer token",
+    "password in a URL", "AWS access key").
 
     A value two plugins both find on a line (a URL password is also a Basic Auth
     credential) is named once, by the first plugin that found it.
@@ -73,8 +104,9 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
             values: set[tuple[str | None, int]] = set()  # one credential found by two plugins is named once
             for number, line in enumerate(text.splitlines(), start=1):
                 for secret in scan_line(line):
-                    if (secret.type, number) not in found and (secret.secret_value, number) not in values:
-                        found.append((secret.type, number))
+                    kind = label(secret.type, line, secret.secret_value)
+                    if (kind, number) not in found and (secret.secret_value, number) not in values:
+                        found.append((kind, number))
                         values.add((secret.secret_value, number))
             results.append(found)
     return results

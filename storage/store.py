@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -83,6 +84,31 @@ def _differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
         if value is not None and (sorted(value) if name == "tags" else value) != stored[name]  # type: ignore[call-overload]
     )
 
+
+@dataclass(frozen=True)
+class _NewMemory:
+    """A :meth:`Store.remember` call checked and on its way to the write: ``fields`` the
+    row's checked fields (tenant, scope, kind, tags, importance, source), ``given`` the
+    fields the call set (for ``not_applied``), ``embedding`` its vectors being made."""
+
+    fields: dict[str, object]
+    text: str
+    content_hash: str
+    key: str | None
+    given: dict[str, object]
+    observed: int
+    expires: int | None
+    check_similar: bool
+    embedding: Future[tuple[Embedded | None, str | None]]
+    status: str | None
+
+    @property
+    def tenant(self) -> str:
+        return str(self.fields["tenant"])
+
+    @property
+    def scope(self) -> str:
+        return str(self.fields["scope"])
 
 class Store:
     """The memory service: memories of many tenants in one database.
@@ -344,50 +370,76 @@ class Store:
             self._refuse_secrets(
                 content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
             )
-            given = {
-                "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
-                "importance": importance and fields["importance"], "source": fields["source"],
-                "observed_at": observed_at and observed, "expires_at": expires,
-            }
-            content_hash = validate.content_hash(text)
-            scope = str(fields["scope"])
-            # Where writers run at once (PostgreSQL), the transaction's checks that need no
-            # vector run while the embedding does; where one writer excludes all others
-            # (SQLite), the write lock is never held during an embedding, and a read looks
-            # for a repeat meanwhile.
-            early = self.backend.parallel_writes
-            seen: tuple[list[int], int] | None = None  # the similar-memory search before the write
-            if not early:
-                repeated = self._seen_repeat(tenant, scope, content_hash, key, given)
-                if repeated is not None:
-                    return repeated
-                made, degraded = embedding.result()
-                seen = self._similar_seen(tenant, scope, made)
-            with self.backend.write(tenant) as tx:
-                existing = self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
-                if existing is not None:
-                    return existing
-                due = self._due(tx)
-                if early:
-                    # The model's claim, answered again below without a new query (None: another
-                    # thread switched the model just now; the claim waits for the vectors' model).
-                    model_id = self.embedder.model_id if self.embedder is not None and status is None else None
-                    if model_id is not None:
-                        tx.claim_model(model_id, self.embedder.dim)  # type: ignore[union-attr]
-                    made, degraded = embedding.result()
-                vectors, degraded = self._stored_vectors(tx, made, degraded)
-                similar = self._similar(tx, tenant, scope, vectors[0], seen) if vectors else []
-                if check_similar and similar:
-                    return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
-                row = self._new_row(
-                    tx, **fields, content=text, observed_at=observed, expires_at=expires,  # type: ignore[arg-type]
-                    vectors=vectors, idempotency_key=key,
-                )
-                tx.insert(row)
-            self._run_due(due)  # cheap when nothing is due; never raises for a busy database
-            return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
+            new = _NewMemory(
+                fields=fields, text=text, content_hash=validate.content_hash(text), key=key,
+                given={
+                    "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
+                    "importance": importance and fields["importance"], "source": fields["source"],
+                    "observed_at": observed_at and observed, "expires_at": expires,
+                },
+                observed=observed, expires=expires, check_similar=check_similar, embedding=embedding, status=status,
+            )
+            if self.backend.parallel_writes:
+                return self._remember_alongside(new)
+            return self._remember_one_writer(new)
         finally:
             embedding.cancel()  # a refused or repeated memory's embedding, unless it began
+
+    def _remember_one_writer(self, new: _NewMemory) -> RememberOutcome:
+        """:meth:`remember` where one writer excludes all others (SQLite): the write lock is
+        never held during an embedding. While the memory is embedded, a read looks for a
+        repeat; the similar-memory search runs in a snapshot of its own before the write."""
+        repeated = self._seen_repeat(new.tenant, new.scope, new.content_hash, new.key, new.given)
+        if repeated is not None:
+            return repeated
+        made, degraded = new.embedding.result()
+        seen = self._similar_seen(new.tenant, new.scope, made)
+        with self.backend.write(new.tenant) as tx:
+            existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
+            if existing is not None:
+                return existing
+            due = self._due(tx)
+            outcome = self._insert_new(tx, new, made, degraded, seen)
+        if outcome.created:
+            self._run_due(due)  # cheap when nothing is due; never raises for a busy database
+        return outcome
+
+    def _remember_alongside(self, new: _NewMemory) -> RememberOutcome:
+        """:meth:`remember` where writers run at once (PostgreSQL): the transaction's checks
+        that need no vector run while the memory is embedded."""
+        with self.backend.write(new.tenant) as tx:
+            existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
+            if existing is not None:
+                return existing
+            due = self._due(tx)
+            # The model's claim, answered again below without a new query (None: another
+            # thread switched the model just now; the claim waits for the vectors' model).
+            model_id = self.embedder.model_id if self.embedder is not None and new.status is None else None
+            if model_id is not None:
+                tx.claim_model(model_id, self.embedder.dim)  # type: ignore[union-attr]
+            made, degraded = new.embedding.result()
+            outcome = self._insert_new(tx, new, made, degraded, None)
+        if outcome.created:
+            self._run_due(due)  # cheap when nothing is due; never raises for a busy database
+        return outcome
+
+    def _insert_new(
+        self, tx: Writer, new: _NewMemory, made: Embedded | None, degraded: str | None,
+        seen: tuple[list[int], int] | None,
+    ) -> RememberOutcome:
+        """Inside the write of :meth:`remember`, once it repeats nothing: insert ``new`` with
+        its vectors (``made``, when they may be stored), unless ``check_similar`` finds
+        similar memories (``seen``: the search made before the write, see :meth:`_similar_seen`)."""
+        vectors, degraded = self._stored_vectors(tx, made, degraded)
+        similar = self._similar(tx, new.tenant, new.scope, vectors[0], seen) if vectors else []
+        if new.check_similar and similar:
+            return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
+        row = self._new_row(
+            tx, **new.fields, content=new.text, observed_at=new.observed, expires_at=new.expires,  # type: ignore[arg-type]
+            vectors=vectors, idempotency_key=new.key,
+        )
+        tx.insert(row)
+        return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
 
     def _seen_repeat(
         self, tenant: str, scope: str, content_hash: str, key: str | None, given: dict[str, object]

@@ -11,7 +11,7 @@ import re
 import time
 from datetime import UTC, datetime, timedelta
 
-from .errors import InvalidInput
+from .errors import InvalidInput, shown
 
 # Accepted instants: 1900-01-01T00:00:00Z up to 9999-12-30T00:00:00Z (formatting
 # with any offset stays inside datetime's range).
@@ -46,7 +46,7 @@ def parse_iso(field: str, value: str) -> int:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise InvalidInput(
-            field, _impossible(text) or f"{value[:60]!r} is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"
+            field, _impossible(text) or f"{shown(text)} is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"
         ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
@@ -55,31 +55,31 @@ def parse_iso(field: str, value: str) -> int:
     except (OverflowError, ValueError):
         ms = None
     if ms is None or not MIN_MS <= ms <= MAX_MS:
-        raise InvalidInput(field, f"{value[:60]!r} is outside {SUPPORTED}") from None
+        raise InvalidInput(field, f"{shown(text)} is outside {SUPPORTED}") from None
     return ms
 
 
 def _impossible(text: str) -> str | None:
     """What does not exist in ``text`` when it is shaped like an ISO-8601 date-time but
     names a day, hour, minute, second or offset that does not exist (``2026-02-30``,
-    month 13, hour 25); None when the shape itself is wrong."""
+    month 13, hour 25), after ``text`` quoted as every message quotes the value it
+    refuses; None when the shape itself is wrong."""
     found = _SHAPE.fullmatch(text)
     if found is None:
         return None
     year, month, day = int(found["year"]), int(found["month"]), int(found["day"])
-    date = f"{found['year']}-{found['month']}-{found['day']}"
     if not 1 <= month <= 12:
-        return f"{date} is not a date: month {month} is not from 1 to 12"
+        return f"{shown(text)} is not a date: month {month} is not from 1 to 12"
     if year < (EPOCH + MIN_MS * ONE_MS).year:
-        return f"{date} is outside {SUPPORTED}"
+        return f"{shown(text)} is outside {SUPPORTED}"
     days = calendar.monthrange(year, month)[1]
     if not 1 <= day <= days:
-        return f"{date} is not a date: {calendar.month_name[month]} {year} has {days} days"
+        return f"{shown(text)} is not a date: {calendar.month_name[month]} {year} has {days} days"
     for name, high in (("hour", 23), ("minute", 59), ("second", 59)):
         if found[name] is not None and int(found[name]) > high:
-            return f"{text[:60]!r} is not a time: {name} {int(found[name])} is not from 0 to {high}"
+            return f"{shown(text)} is not a time: {name} {int(found[name])} is not from 0 to {high}"
     if found["offset"] is not None and int(found["offset"][1:3]) > 23:
-        return f"{text[:60]!r} is not a time: the offset {found['offset']} is not less than 24 hours"
+        return f"{shown(text)} is not a time: the offset {found['offset']} is not less than 24 hours"
     return None
 
 

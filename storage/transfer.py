@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from . import history, validate
 from .backend import NewRow, Reader
 from .embeddings import Embedded
-from .errors import Conflict, InvalidInput, ModelUnavailable
+from .errors import Conflict, InvalidInput, ModelUnavailable, shown
 from .ids import new_id
 from .limits import REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import Memory
@@ -388,12 +388,12 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
         raise InvalidInput("content", "is required")
     if given.get("tenant", tenant) != tenant:
         raise InvalidInput(
-            "tenant", f"is {str(given['tenant'])[:60]!r} but this import writes tenant {tenant!r} "
+            "tenant", f"is {shown(given['tenant'])} but this import writes tenant {shown(tenant)} "
             "(choose it with --tenant, or leave the field out)"
         )
     tags = given.get("tags")
     if tags is not None and not isinstance(tags, list):
-        raise InvalidInput("tags", "must be a list of strings")
+        raise InvalidInput("tags", f"must be a list of strings; got {shown(tags)}")
     content = validate.content(given["content"])
     observed, expires = validate.times(given.get("observed_at"), given.get("expires_at"), now)
     recorded = validate.timestamp("recorded_at", given.get("recorded_at"))
@@ -428,10 +428,10 @@ def _uuid(name: str, value: object) -> str | None:
             raise ValueError
         return str(uuid.UUID(value))
     except ValueError:
-        raise InvalidInput(name, f"{str(value)[:60]!r} is not a UUID such as memvault's ids") from None
+        raise InvalidInput(name, f"{shown(value)} is not a UUID such as memvault's ids") from None
 
 
 def _count(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(name, f"must be a whole number 0 or more, got {str(value)[:40]!r}")
+        raise InvalidInput(name, f"must be a whole number, 0 or more; got {shown(value)}")
     return value

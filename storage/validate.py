@@ -13,12 +13,11 @@ following the Unicode caseless matching of chapter 3.13, ``NFC(casefold(NFD(t)))
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import unicodedata
 
 from . import limits
-from .errors import InvalidInput
+from .errors import InvalidInput, shown
 from .timefmt import format_ms, parse_iso
 
 _SPACES = re.compile(r"\s+")
@@ -26,7 +25,7 @@ _SPACES = re.compile(r"\s+")
 
 def _check_text(field: str, value: str) -> str:
     if not isinstance(value, str):
-        raise InvalidInput(field, f"must be a string, got {type(value).__name__}")
+        raise InvalidInput(field, f"must be a string; got {shown(value)}")
     if "\x00" in value:
         raise InvalidInput(field, "must not contain NUL characters")
     try:
@@ -74,7 +73,7 @@ def kind(value: str | None) -> str:
     if value is None:
         return limits.DEFAULT_KIND
     if value not in limits.KINDS:
-        raise InvalidInput("kind", f"{str(value)[:40]!r} is not one of {', '.join(limits.KINDS)}")
+        raise InvalidInput("kind", f"{shown(value)} is not one of {', '.join(limits.KINDS)}")
     return value
 
 
@@ -84,7 +83,7 @@ def kinds(values: list[str] | None) -> list[str] | None:
         return None
     for i, value in enumerate(values):
         if value not in limits.KINDS:
-            raise InvalidInput(f"kinds[{i}]", f"{str(value)[:40]!r} is not one of {', '.join(limits.KINDS)}")
+            raise InvalidInput(f"kinds[{i}]", f"{shown(value)} is not one of {', '.join(limits.KINDS)}")
     return sorted(set(values))
 
 
@@ -109,16 +108,10 @@ def tags(values: list[str] | None, field: str = "tags") -> list[str]:
 def out_of_range(field: str, low: int, high: int, got: object, unit: str = "") -> InvalidInput:
     """The one wording of an integer field outside ``low..high`` (or not an integer),
     used by storage, the tools' argument check and the CLI alike:
-    ``importance: must be an integer from 1 to 10; got 11``. ``got`` is shown as JSON
-    (cut to 40 characters); ``unit`` follows the range, e.g. " days"."""
-    if isinstance(got, int) and not isinstance(got, bool) and abs(got) >= 10**15:  # 1e308 is 309 digits
-        try:
-            shown = f"{float(got):.3g}"
-        except OverflowError:
-            shown = "a number of over 300 digits"
-    else:
-        shown = json.dumps(got, default=repr)[:40]
-    return InvalidInput(field, f"must be an integer from {low:,} to {high:,}{unit}; got {shown}")
+    ``importance: must be an integer from 1 to 10; got 11``. ``got`` is shown as every
+    message shows the value it refuses (:func:`errors.shown`); ``unit`` follows the
+    range, e.g. " days"."""
+    return InvalidInput(field, f"must be an integer from {low:,} to {high:,}{unit}; got {shown(got)}")
 
 
 def integer(field: str, value: object, low: int, high: int, unit: str = "") -> int:
@@ -200,7 +193,7 @@ def query(value: str) -> str:
     lone surrogates are not, since they cannot be encoded.
     """
     if not isinstance(value, str):
-        raise InvalidInput("query", f"must be a string, got {type(value).__name__}")
+        raise InvalidInput("query", f"must be a string; got {shown(value)}")
     if len(value) > limits.QUERY_MAX_CHARS:
         raise InvalidInput("query", f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
     try:

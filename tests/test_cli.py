@@ -320,15 +320,21 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["remember", "   "], "TEXT: must not be empty"),
     (["show", "nope"], "ID: 'nope' is not a memory id: an id is 36 hex digits"),
     (["forget", "0"], "ID: '0' is too short"),
-    (["import", "no-such-file.jsonl"], "FILE: no-such-file.jsonl does not exist"),
-    (["import", "/"], "FILE: / is a folder, not a file"),
-    (["export", "-o", "/no/such/folder/m.jsonl"], "--output: cannot write /no/such/folder/m.jsonl: No such file"),
-    (["export", "-o", "/"], "--output: cannot write /: Is a directory"),
+    (["import", "no-such-file.jsonl"], "FILE: 'no-such-file.jsonl' does not exist"),
+    (["import", "/"], "FILE: '/' is a folder, not a file"),
+    (["export", "-o", "/no/such/folder/m.jsonl"], "--output: cannot write '/no/such/folder/m.jsonl': No such file"),
+    (["export", "-o", "/"], "--output: cannot write '/': Is a directory"),
 ])
 def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys, argv, named):
+    """New-user trial: "TEXT: must not be empty" named an argument the usage line called
+    "text". An error names it as the command's own usage shows it."""
     run(capsys, "remember", "something to open the database with", "--db", str(db_path))
     code, out, err = run(capsys, *argv, "--db", str(db_path))
     assert code == 2 and out == "" and err.startswith(f"memvault: {named}")  # as argparse exits on a bad argument
+    with pytest.raises(SystemExit):
+        cli.main([argv[0], "--help"])
+    usage = capsys.readouterr().out
+    assert named.split(":")[0] in usage
     assert "kinds[" not in err and "tags[" not in err and "content:" not in err
     store = Store(db_path)
     try:  # nothing was written by the refused command
@@ -354,3 +360,13 @@ def test_a_refused_command_leaves_no_database_behind(tmp_path, capsys, argv):
     assert run(capsys, "remember", "kept", "--db", str(db))[0] == 0
     run(capsys, *argv, "--db", str(db))
     assert db.is_file() and run(capsys, "list", "--db", str(db))[1].count("kept") == 1
+
+
+def test_stats_for_people_has_headings_in_words_and_json_keeps_the_keys(db_path, capsys):
+    run(capsys, "remember", "The build runs on Fridays", "--db", str(db_path))
+    code, out, err = run(capsys, "stats", "--db", str(db_path))
+    headings = [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert code == 0 and headings and not [h for h in headings if "_" in h], out
+    assert "vectors pending: 0" in out and "current memories by kind:" in out and "model: " in out
+    code, out, err = run(capsys, "stats", "--json", "--db", str(db_path))
+    assert {"vectors_pending", "model_id", "by_kind"} <= set(json.loads(out))

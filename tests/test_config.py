@@ -58,7 +58,7 @@ BAD_SETTINGS = [
     ("MEMVAULT_TENANT", " \t ", "must not be empty"),
     ("MEMVAULT_TENANT", "a\x00b", "NUL"),
     ("MEMVAULT_SCOPE", "lone \udcff byte", "Unicode"),
-    ("MEMVAULT_BOOT_TOKENS", "lots", 'must be an integer from 100 to 100,000 tokens; got "lots"'),
+    ("MEMVAULT_BOOT_TOKENS", "lots", "must be an integer from 100 to 100,000 tokens; got 'lots'"),
     ("MEMVAULT_BOOT_TOKENS", "99", "must be an integer from 100 to 100,000 tokens; got 99"),
     ("MEMVAULT_BOOT_TOKENS", "100001", "100 to 100,000"),
     ("MEMVAULT_ALLOW_SECRETS", "maybe", "1/true/yes"),
@@ -217,7 +217,7 @@ def test_a_file_that_is_not_an_sqlite_database_is_refused_untouched(home, conten
     assert config.load(db=str(home / "empty.db")).db == home / "empty.db"  # an empty file becomes a new database
 
 
-@pytest.mark.parametrize(("value", "got"), [("-1", "-1"), ("fast", '"fast"'), ("1000001", "1000001")])
+@pytest.mark.parametrize(("value", "got"), [("-1", "-1"), ("fast", "'fast'"), ("1000001", "1000001")])
 def test_a_bad_rate_limit_is_refused_with_its_unit(monkeypatch, value, got):
     monkeypatch.setenv("MEMVAULT_RATE_LIMIT", value)
     with pytest.raises(ValueError) as caught:

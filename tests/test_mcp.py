@@ -69,7 +69,7 @@ async def test_each_tool_round_trips_structured_content(db_path):
         ("remember", {}, "content", "required"),
         ("recall", {"query": "x", "limit": 0}, "limit", "1"),
         ("recall", {"query": "x", "limit": 51}, "limit", "50"),
-        ("recall", {"query": "x", "since": "2024-99-99"}, "since", "2024-99-99 is not a date: month 99 is not from 1 to 12"),
+        ("recall", {"query": "x", "since": "2024-99-99"}, "since", "'2024-99-99' is not a date: month 99 is not from 1 to 12"),
         ("supersede", {"content": "x"}, "id", "required"),
         ("forget", {}, "id", "required"),
         ("forget", {"id": "0123abcd-0000"}, "id", "no memory with id '0123abcd-0000'"),

@@ -16,12 +16,13 @@ from memvault.tools import handlers
 from memvault.tools.boot import boot_context
 
 SECRETS = [
-    ("GitHub Token", "my token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
-    ("AWS Access Key", "aws key AKIAIOSFODNN7EXAMPLE for the deploy user"),
-    ("Basic Auth Credentials", "connect with postgres://admin:s3cr3tP4ss@db.internal:5432/app"),
-    ("Private Key", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"),
-    ("Slack Token", "bot token xoxb-123456789012-1234567890123-abcdefghijABCDEFGHIJklmn"),
-    ("Secret Keyword", 'in settings.py: password = "hunter2hunter2"'),
+    ("GitHub token", "my token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
+    ("AWS access key", "aws key AKIAIOSFODNN7EXAMPLE for the deploy user"),
+    ("password in a URL", "connect with postgres://admin:s3cr3tP4ss@db.internal:5432/app"),
+    ("private key", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"),
+    ("Slack token", "bot token xoxb-123456789012-1234567890123-abcdefghijABCDEFGHIJklmn"),
+    ("password", 'in settings.py: password = "hunter2hunter2"'),
+    ("API key", 'settings: api_key = "9f8e7d6c5b4a3f2e1d0c"'),
 ]
 
 
@@ -49,17 +50,19 @@ def test_a_password_in_a_url_is_refused_whatever_punctuation_it_holds(store, pas
     assert store.list_memories(tenant="t", scopes=["s"]) == []
 
 
-def test_one_credential_found_by_two_plugins_is_named_once_and_two_credentials_twice():
+def test_one_credential_found_by_two_plugins_is_named_once_and_two_kinds_twice():
     """A plain URL password is found by detect-secrets' Basic Auth plugin and by
-    memvault's URL plugin: the refusal names it once; distinct credentials all count."""
+    memvault's URL plugin: the refusal names it once, as it names a kind once a line;
+    credentials of two kinds are both named."""
     from memvault.storage.secrets import find_secrets
 
-    one, two = find_secrets(
+    one, two, kinds = find_secrets(
         "connect with postgres://admin:s3cr3tP4ss@db.internal:5432/app",
         "postgres://admin:s3cr3tP4ss@db/app and redis://:Other9Pw!x@cache:6379",
+        "postgres://admin:s3cr3tP4ss@db/app\nAuthorization: Bearer 9f8e7d6c5b4a3f2e1d0c9f8e",
     )
-    assert one == [("Basic Auth Credentials", 1)]
-    assert len(two) == 2 and {kind for kind, _ in two} == {"Basic Auth Credentials", "Password in URL"}
+    assert one == two == [("password in a URL", 1)]
+    assert kinds == [("password in a URL", 1), ("bearer token", 2)]
 
 
 UNQUOTED = [
@@ -78,15 +81,50 @@ UNQUOTED = [
 ]
 
 
-@pytest.mark.parametrize("content", UNQUOTED)
-def test_credentials_written_without_quotes_are_refused(store, content):
+UNQUOTED_KINDS = ["password", "password", "password", "password", "password", "secret key", "access token", "API key",
+                  "secret key", "access token", "bearer token", "OpenAI-style API key"]
+
+
+@pytest.mark.parametrize(("content", "kind"), list(zip(UNQUOTED, UNQUOTED_KINDS, strict=True)))
+def test_credentials_written_without_quotes_are_refused_naming_what_they_are(store, content, kind):
     """Prose, ``.env`` lines, bearer headers and hyphen-free ``sk-`` keys: the forms a
-    new-user trial stored (detect-secrets' keyword plugin needs quotes in plain text)."""
+    new-user trial stored (detect-secrets' keyword plugin needs quotes in plain text).
+    Each is named by what it is: a later trial read "Unquoted credential" for a bearer token."""
     with pytest.raises(InvalidInput) as err:
         store.remember(tenant="t", scope="s", content=content)
-    assert err.value.field == "content" and "credential" in str(err.value)
+    assert err.value.field == "content" and f"a credential ({kind} on line 1)" in str(err.value)
     assert "hunter2" not in str(err.value) and "Xk29" not in str(err.value)
     assert store.list_memories(tenant="t", scopes=["s"]) == []
+
+
+@pytest.mark.parametrize(("before", "kind"), [
+    ("my password is ", "password"), ("DB_PASSWD=", "password"), ("wifi passphrase: ", "password"),
+    ("Authorization: Bearer ", "bearer token"), ("export AWS_SECRET_ACCESS_KEY=", "secret key"),
+    ("the private key is ", "private key"), ("STRIPE_API_KEY=", "API key"), ("auth token = ", "access token"),
+    ("GITLAB_TOKEN: ", "access token"), ("the password for the api key is ", "API key"), ("value: ", "credential"),
+])
+def test_a_credential_after_its_name_is_labelled_by_the_last_word_naming_it(before, kind):
+    from memvault.storage.secret_plugins import named_kind
+
+    assert named_kind(before) == kind
+
+
+def test_every_detector_has_a_label_that_says_what_it_finds():
+    """detect-secrets names some finds by how they were found ("Secret Keyword", "Basic
+    Auth Credentials"): every plugin memvault runs is given a label of what the credential is."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    from memvault.storage import secrets
+
+    secrets.find_secrets("warm up")  # applies memvault's settings, loading its own plugins
+    own = {cls.secret_type for cls in get_mapping_from_secret_type_to_class().values()
+           if cls.__name__ in secrets._OWN_PLUGINS}
+    running = {t for t, cls in get_mapping_from_secret_type_to_class().items() if cls.__name__ not in secrets._EXCLUDED}
+    unlabelled = running - set(secrets.LABELS) - secrets.NAMED_BY_WORD - own
+    assert not unlabelled
+    shown = [*secrets.LABELS.values(), *(own - secrets.NAMED_BY_WORD)]
+    assert not [label for label in shown if {"credential", "credentials", "keyword", "unquoted", "basic", "tokens"}
+                & set(label.lower().split())]
 
 
 @pytest.mark.parametrize("content", [

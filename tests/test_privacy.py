@@ -139,13 +139,13 @@ def test_a_crash_between_forget_and_scrub_leaves_the_duty_and_start_up_finishes_
 
 # Made-up values in each provider's published format (prefix, alphabet, length).
 TOKENS = {
-    "AWS Access Key": "AKIAQYLPMN5HFIQR7BZX",
-    "Anthropic API Key": "sk-ant-api03-" + "Jq7xT2mN9vLp4Rk8Wd3Yh6Bc1Zf5Gs0Ua" * 2 + "x9Pq2Rr8Lw-AA",
-    "OpenAI Project Key": "sk-proj-" + "Hk4nR8tQ2wLm6Vp9Xc3Zb7Jd1Fg5Ys0Ua8Ei4Ko" * 3,
-    "Google API Key": "AIzaSyD4kR9tQ2wLm6Vp9Xc3Zb7Jd1Fg5Ys0Ua8",
-    "Hugging Face Token": "hf_kRtQwLmVpXcZbJdFgYsUaEiKoNhGbTyPlMnA",
-    "npm Access Token": "npm_4kR9tQ2wLm6Vp9Xc3Zb7Jd1Fg5Ys0Ua8Ei4K",
-    "GitHub Fine-Grained Token": "github_pat_11AQZK7LI0" + "k4R9tQ2wLm6V" + "_" + "p9Xc3Zb7Jd1Fg5Ys0Ua8Ei4KoNhGbTyPlMnAq2Ws8Ed6Rf4Tg7Yh1Uj3Ik5Ol9P",
+    "AWS access key": "AKIAQYLPMN5HFIQR7BZX",
+    "Anthropic API key": "sk-ant-api03-" + "Jq7xT2mN9vLp4Rk8Wd3Yh6Bc1Zf5Gs0Ua" * 2 + "x9Pq2Rr8Lw-AA",
+    "OpenAI project key": "sk-proj-" + "Hk4nR8tQ2wLm6Vp9Xc3Zb7Jd1Fg5Ys0Ua8Ei4Ko" * 3,
+    "Google API key": "AIzaSyD4kR9tQ2wLm6Vp9Xc3Zb7Jd1Fg5Ys0Ua8",
+    "Hugging Face token": "hf_kRtQwLmVpXcZbJdFgYsUaEiKoNhGbTyPlMnA",
+    "npm access token": "npm_4kR9tQ2wLm6Vp9Xc3Zb7Jd1Fg5Ys0Ua8Ei4K",
+    "GitHub fine-grained token": "github_pat_11AQZK7LI0" + "k4R9tQ2wLm6V" + "_" + "p9Xc3Zb7Jd1Fg5Ys0Ua8Ei4KoNhGbTyPlMnAq2Ws8Ed6Rf4Tg7Yh1Uj3Ik5Ol9P",
 }
 
 
@@ -220,9 +220,9 @@ def test_the_scanner_configures_again_after_another_user_of_detect_secrets():
     from detect_secrets.settings import default_settings
 
     commit = "the fix is in commit 3f786850e387550fdab836ed7e6dc881de23001b"
-    assert find_secrets(commit, f"use {TOKENS['Hugging Face Token']}") == [[], [("Hugging Face Token", 1)]]
+    assert find_secrets(commit, f"use {TOKENS['Hugging Face token']}") == [[], [("Hugging Face token", 1)]]
     with default_settings():
         from detect_secrets.core.scan import scan_line
 
         assert list(scan_line(commit))  # the generic high-entropy plugin memvault leaves out
-    assert find_secrets(commit, f"use {TOKENS['Hugging Face Token']}") == [[], [("Hugging Face Token", 1)]]
+    assert find_secrets(commit, f"use {TOKENS['Hugging Face token']}") == [[], [("Hugging Face token", 1)]]

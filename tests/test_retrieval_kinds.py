@@ -416,6 +416,28 @@ def test_confidence_is_high_for_a_clear_answer_and_lower_down_the_list(real_stor
     assert all(h.confidence < 0.3 for h in hits[1:])  # the rest share at most a word or two
 
 
+
+@pytest.mark.parametrize(("old", "new", "query"), [
+    ("The staging database is db-stg-03.", "The staging database is db-stg-07 (moved in March).",
+     "Which host is the staging database?"),
+    ("The team standup is at 9:30 every morning.", "The team standup is at 10:00 every morning.", "When is standup?"),
+    ("Deploys happen on Tuesdays.", "Deploys happen on Thursdays.", "What day do we deploy?"),
+    ("The user prefers tabs for indentation.", "The user prefers 4 spaces for indentation.", "tabs or spaces?"),
+])
+def test_a_successor_is_as_sure_with_its_history_recalled_as_without(real_store, old, new, query):
+    """New-user trial: after supersede, the new answer came with confidence 0.401. Recalled
+    with the history, its superseded version (pushed just below it, and often closer to the
+    question's words) counted as a rival: no lead, a similarity gap. History is no rival."""
+    with_filler(real_store)
+    successor = real_store.supersede(tenant="t", id=remember(real_store, old), content=new).id
+    alone = real_store.recall(tenant="t", query=query, scopes=SCOPES).hits
+    with_history = real_store.recall(tenant="t", query=query, scopes=SCOPES, include_history=True).hits
+    assert alone[0].memory.id == with_history[0].memory.id == successor
+    assert with_history[1].memory.superseded_by == successor
+    assert with_history[0].confidence >= max(0.6, alone[0].confidence - 0.05)
+    assert with_history[1].confidence < 0.3
+
+
 NEAR_MISS_STORE = [
     "The staging database runs on pg-staging-01, port 5433; connect through the bastion.",
     "The Lisbon trip is booked: 14-28 July, flying out on a morning flight from Arlanda.",

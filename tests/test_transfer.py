@@ -150,7 +150,7 @@ def test_a_bad_line_fails_with_its_field_and_the_good_ones_land(target, bad, fie
 
 def test_a_value_of_the_wrong_type_is_shown_in_the_report(target):
     report = import_lines(target, [json.dumps({"content": "x", "importance": "9"})], tenant="t", scope="s")
-    assert [(e.line, e.field, e.message) for e in report.failed] == [(1, "importance", 'must be an integer from 1 to 10; got "9"')]
+    assert [(e.line, e.field, e.message) for e in report.failed] == [(1, "importance", "must be an integer from 1 to 10; got '9'")]
 
 
 def test_an_id_taken_in_another_tenant_fails_that_line_only(store, clock):

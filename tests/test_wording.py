@@ -13,6 +13,7 @@ from memvault.server.app import build_server
 from memvault.server.config import Config
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
+from memvault.storage.retrieval import checked_filters
 from memvault.storage.timefmt import format_ms
 
 
@@ -45,22 +46,68 @@ async def test_an_integer_out_of_range_is_worded_alike_over_mcp_and_in_storage(d
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("value", "says"), [
-    ("2026-02-30T00:00:00Z", "2026-02-30 is not a date: February 2026 has 28 days"),
-    ("2025-02-29", "2025-02-29 is not a date: February 2025 has 28 days"),
-    ("2026-04-31T08:00:00", "2026-04-31 is not a date: April 2026 has 30 days"),
-    ("2026-13-01T00:00:00Z", "2026-13-01 is not a date: month 13 is not from 1 to 12"),
-    ("2026-02-01T25:00:00Z", "'2026-02-01T25:00:00Z' is not a time: hour 25 is not from 0 to 23"),
-    ("2026-02-01T10:61:00Z", "'2026-02-01T10:61:00Z' is not a time: minute 61 is not from 0 to 59"),
-    ("2026-02-01T10:00:00+25:00", "'2026-02-01T10:00:00+25:00' is not a time: the offset +25:00 is not less"),
-    ("last thursday", "'last thursday' is not an ISO-8601 date-time"),
+    ("2026-02-30T00:00:00Z", "is not a date: February 2026 has 28 days"),
+    ("2025-02-29", "is not a date: February 2025 has 28 days"),
+    ("2026-04-31T08:00:00", "is not a date: April 2026 has 30 days"),
+    ("2026-13-01T00:00:00Z", "is not a date: month 13 is not from 1 to 12"),
+    ("2026-13-45", "is not a date: month 13 is not from 1 to 12"),
+    ("2026-02-01T25:00:00Z", "is not a time: hour 25 is not from 0 to 23"),
+    ("2026-02-01T10:61:00Z", "is not a time: minute 61 is not from 0 to 59"),
+    ("2026-02-01T10:00:00+25:00", "is not a time: the offset +25:00 is not less than 24 hours"),
+    ("1850-06-01", "is outside the supported range 1900-01-01 to 9999-12-29"),
+    ("last thursday", "is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"),
+    ("yesterday", "is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"),
 ])
-async def test_an_impossible_date_says_which_part_does_not_exist(db_path, value, says):
+async def test_an_impossible_date_is_quoted_and_says_which_part_does_not_exist(db_path, value, says):
+    """New-user trial: "since: 2026-13-45 is not a date" showed the value bare where
+    "'yesterday' is not an ISO-8601 date-time" quoted it. Every date field, on every
+    tool, quotes the whole value it refuses."""
     async with client(db_path) as c:
-        assert (await refusal(c, "remember", {"content": "x", "observed_at": value})).startswith(
-            f"observed_at: {says}")
-        assert (await refusal(c, "recall", {"query": "x", "since": value})).startswith(f"since: {says}")
+        kept = (await c.call_tool("remember", {"content": "The build runs on Fridays"})).structured_content["id"]
+        for tool, field in (("remember", "observed_at"), ("remember", "expires_at"), ("recall", "since"),
+                            ("recall", "until"), ("supersede", "observed_at"), ("supersede", "expires_at")):
+            args = {"query": "x"} if tool == "recall" else {"content": "x"}
+            if tool == "supersede":
+                args["id"] = kept
+            assert await refusal(c, tool, {**args, field: value}) == f"{field}: {value!r} {says}"
         listed = await c.call_tool("recall", {"query": "", "scope": "default"})
-    assert not listed.is_error and listed.structured_content["memories"] == []  # nothing was stored
+    assert [m["id"] for m in listed.structured_content["memories"]] == [kept]  # nothing stored or replaced
+
+
+@pytest.mark.parametrize(("refuse", "says"), [
+    (lambda: validate.kind("memo"), "kind: 'memo' is not one of "),
+    (lambda: validate.kinds(["fact", 7]), "kinds[1]: 7 is not one of "),
+    (lambda: validate.content(5), "content: must be a string; got 5"),
+    (lambda: validate.tags(["ok", None]), "tags[1]: must be a string; got null"),
+    (lambda: validate.importance("9"), "importance: must be an integer from 1 to 10; got '9'"),
+    (lambda: validate.limit(True), "limit: must be an integer from 1 to 50; got true"),
+    (lambda: validate.query(["a"]), 'query: must be a string; got ["a"]'),
+    (lambda: validate.timestamp("until", "x" * 100), "until: '" + "x" * 57 + "...' is not an ISO-8601"),
+    (lambda: checked_filters("t", ["s"], 0, since="2026-05-01", until="2026-04-01"),
+     "until: must be later than since ('2026-05-01') for anything to be observed in between; got '2026-04-01'"),
+])
+def test_storage_quotes_the_value_it_refuses_as_the_tools_do(refuse, says):
+    """A string in quotes, anything else as JSON, long values cut with '...': one rule
+    (errors.shown) for every field, whichever check refuses it."""
+    with pytest.raises(InvalidInput) as refused:
+        refuse()
+    assert str(refused.value).startswith(says)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("remember", {"content": "x", "kind": "memo"}, "kind: 'memo' is not one of "),
+    ("recall", {"query": "x", "kinds": ["memo"]}, "kinds[0]: 'memo' is not one of "),
+    ("remember", {"content": "x", "check_similar": "yes"}, "check_similar: must be true or false; got 'yes'"),
+    ("recall", {"query": "x", "limit": "many"}, "limit: must be an integer from 1 to 50; got 'many'"),
+    ("recall", {"query": "x", "limit": 7.5}, "limit: must be an integer from 1 to 50; got 7.5"),
+    ("remember", {"content": 5}, "content: must be a string of 1-"),
+    ("remember", {"content": "x", "tags": "urgent"}, "tags: must be a list of at most "),
+    ("remember", {"content": "x", "colour": "red"}, "unknown argument 'colour'"),
+])
+async def test_the_tools_quote_the_value_they_refuse_alike(db_path, tool, args, says):
+    async with client(db_path) as c:
+        assert (await refusal(c, tool, args)).startswith(says)
 
 
 def test_an_expiry_already_past_says_so_when_observed_at_is_not_given():

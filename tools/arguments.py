@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memvault.storage import limits, validate
-from memvault.storage.errors import InvalidInput, MemvaultError
+from memvault.storage.errors import InvalidInput, MemvaultError, shown
 
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
 # Names agents reach for that look nothing like the right one (difflib finds the rest).
@@ -110,7 +110,7 @@ class Arg:
             if parsed is not None and self._has_type(parsed):
                 value = parsed
         if not self._has_type(value):
-            raise InvalidInput(field, f"must be {self.expected()}; got {_show(value)}")
+            raise InvalidInput(field, f"must be {self.expected()}; got {shown(value)}")
         if self.type == "integer":
             number = int(value)  # type: ignore[call-overload]
             if (self.minimum is not None and number < self.minimum) or (
@@ -121,7 +121,7 @@ class Arg:
         if self.type == "string":
             assert isinstance(value, str)
             if self.enum and value not in self.enum:
-                raise InvalidInput(field, f"{value[:40]!r} is not one of {', '.join(self.enum)}")
+                raise InvalidInput(field, f"{shown(value)} is not one of {', '.join(self.enum)}")
             # Counted as stored: white space around the text is trimmed first.
             if self.max_length is not None and len(value.strip()) > self.max_length:
                 raise InvalidInput(field, f"is {len(value.strip()):,} characters; the limit is {self.max_length:,}"
@@ -146,13 +146,6 @@ class Arg:
                 isinstance(value, int) or (isinstance(value, float) and value.is_integer())
             )
         return isinstance(value, list)
-
-
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    text = json.dumps(value, ensure_ascii=False) if isinstance(value, int | float | str | list | dict) else "?"
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _text(description: str, max_length: int, **kw: Any) -> Arg:
@@ -305,4 +298,4 @@ def _unknown_message(tool: str, name: str) -> str:
     if guess not in valid:
         guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=0.6) or [None])[0]
     hint = f"; did you mean {guess!r}?" if guess else "."
-    return f"unknown argument {name[:60]!r}{hint} {tool} takes: {', '.join(valid)}"
+    return f"unknown argument {shown(name)}{hint} {tool} takes: {', '.join(valid)}"

@@ -31,6 +31,9 @@ SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files
 EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
 _API_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
 _TS_VECTOR = f"to_tsvector('{TS_CONFIG}', %s)"
+# The one insert of a memory's window-0 vector, followed by its rows (seq, tenant, embedding):
+# from the new memory's CTE in ``insert``, from VALUES when vectors are made later.
+_VECTOR_INSERT = "INSERT INTO memory_vectors(memory_seq, tenant, embedding)"
 
 
 def _memory(row: tuple) -> Memory:
@@ -391,8 +394,7 @@ class PgWriter(PgReader):
                            " SELECT m.seq, m.tenant, tag FROM m, unnest(%s::text[]) AS tag)")
             params.append(list(dict.fromkeys(row.tags)))
         if row.vectors is not None:
-            written.append("v AS (INSERT INTO memory_vectors(memory_seq, tenant, embedding)"
-                           " SELECT m.seq, m.tenant, %s FROM m)")
+            written.append(f"v AS ({_VECTOR_INSERT} SELECT m.seq, m.tenant, %s FROM m)")
             params.append(np.asarray(row.vectors[0], dtype=np.float32))
         inserted = self._one(f"WITH {', '.join(written)} SELECT seq FROM m", params)
         if inserted is None:
@@ -406,8 +408,7 @@ class PgWriter(PgReader):
 
     def _add_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
         """Write the vectors of a memory that has none (window 0, then the later windows)."""
-        self.conn.execute("INSERT INTO memory_vectors(memory_seq, tenant, embedding) VALUES (%s, %s, %s)",
-                          (seq, tenant, np.asarray(vectors[0], dtype=np.float32)))
+        self.conn.execute(f"{_VECTOR_INSERT} VALUES (%s, %s, %s)", (seq, tenant, np.asarray(vectors[0], dtype=np.float32)))
         self._add_windows(seq, tenant, vectors)
 
     def _add_windows(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
