@@ -110,6 +110,7 @@ class _NewMemory:
     def scope(self) -> str:
         return str(self.fields["scope"])
 
+
 class Store:
     """The memory service: memories of many tenants in one database.
 
