@@ -33,12 +33,22 @@ def match_expression(chunks: list[list[str]]) -> str | None:
     return " OR ".join('"' + " ".join(words) + '"' for words in chunks) or None
 
 
-def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
-    """SQL condition over ``memories AS m`` for ``f``, with its named parameters."""
+_EXPIRY = {
+    None: "(m.expires_at IS NULL OR m.expires_at > :now)",
+    False: "m.expires_at IS NULL",
+    True: "m.expires_at > :now",
+}
+
+
+def filter_sql(f: Filters, expiring: bool | None = None) -> tuple[str, dict[str, object]]:
+    """SQL condition over ``memories AS m`` for ``f``, with its named parameters.
+
+    ``expiring``: None for every memory passing ``f``; False for those of them that never
+    expire, True for those that expire after ``f.now`` (see :func:`passing_seqs_sql`)."""
     parts = [
         "m.tenant = :tenant",
         "m.forgotten_at IS NULL",
-        "(m.expires_at IS NULL OR m.expires_at > :now)",
+        _EXPIRY[expiring],
         "m.scope IN (SELECT value FROM json_each(:scopes))",
     ]
     params: dict[str, object] = {"tenant": f.tenant, "now": f.now, "scopes": json.dumps(f.scopes)}
@@ -178,14 +188,15 @@ def vector_sql(f: Filters, k: int, cells: list[int] | None, nearest: int | None 
     and look each one's vector up (cheaper when few pass). Either way exact over what
     it reads.
     """
-    where, params = filter_sql(f)
     distance = "vec_distance_cosine(v.embedding, :vector)"
     if cells is None:
+        passing, params = passing_seqs_sql(f)
         sql = (
-            f"SELECT m.seq, {distance} AS distance FROM memories m CROSS JOIN {VECTOR_TABLE} v"
-            f" ON {_seq('v')} = +m.seq WHERE {where} ORDER BY distance LIMIT :k"
+            f"SELECT p.seq, {distance} AS distance FROM ({passing}) p CROSS JOIN {VECTOR_TABLE} v"
+            f" ON {_seq('v')} = +p.seq ORDER BY distance LIMIT :k"
         )
         return sql, {**params, "k": k}
+    where, params = filter_sql(f)
     in_cells = (
         f"json_each(:cells) c CROSS JOIN {VECTOR_TABLE} v"
         f" ON v.key BETWEEN c.value << {CELL_SHIFT} AND (c.value << {CELL_SHIFT}) | {SEQ_MASK}"
@@ -218,10 +229,22 @@ def rescore_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
     return sql, {**params, "k": k}
 
 
+def passing_seqs_sql(f: Filters) -> tuple[str, dict[str, object]]:
+    """Rows ``(seq,)`` of the memories passing ``f``: those that never expire, then those
+    expiring after ``f.now``, each found by its own search of the index ``memories_live``
+    (tenant, scope, expires_at, kind, observed_at). With :func:`filter_sql`'s ``expires_at IS
+    NULL OR expires_at > :now``, SQLite can seek no further than the scope: a filter on kinds
+    read every memory of the scope (63-76 ms at 1,000,000 memories for a kind that none has,
+    in each recall whose question names a kind: "favorite", "plan", "happened")."""
+    never, params = filter_sql(f, expiring=False)
+    later, _ = filter_sql(f, expiring=True)
+    return f"SELECT m.seq FROM memories m WHERE {never} UNION ALL SELECT m.seq FROM memories m WHERE {later}", params
+
+
 def passing_sql(f: Filters, limit: int) -> tuple[str, dict[str, object]]:
     """One row: how many memories pass ``f``, counting no further than ``limit``."""
-    where, params = filter_sql(f)
-    return f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {where} LIMIT :limit)", {**params, "limit": limit}
+    passing, params = passing_seqs_sql(f)
+    return f"SELECT count(*) FROM ({passing} LIMIT :limit)", {**params, "limit": limit}
 
 
 def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
