@@ -1,6 +1,8 @@
 """The SQLite keyword search's bound (storage/sqlite/tx.py ``keyword``): when a question's
 words match many memories, BM25 ranks those matching its rarest words and only the
-newest of those matching nothing but its common words; a filter still gets a full top-k."""
+newest of those matching nothing but its common words; a filter still gets a full top-k.
+The common words' lists are never walked match by match: FTS5 seeks in them (rowid
+bounds, ``common AND rare``), and every memory ranked keeps its BM25 over all the words."""
 
 from __future__ import annotations
 
@@ -145,7 +147,7 @@ def plan(conn, query: str, params: dict) -> list[tuple[int, str]]:
     return [(parent, detail) for _, parent, _, detail in conn.execute("EXPLAIN QUERY PLAN " + query, params)]
 
 
-@pytest.mark.parametrize("bound", [(), (5,), (5, '"zeppelin"')])
+@pytest.mark.parametrize("bound", [(), (5,), (5, '"zeppelin"', '"weather"')])
 def test_fts5_ranks_the_matches_before_any_memory_is_looked_up(store, bound):
     """BM25 runs inside FTS5 and memories are looked up in rank order until k pass the
     filter: the outer query sorts nothing (a sort there means every match was looked
@@ -171,3 +173,62 @@ def test_ranking_first_and_filtering_first_find_the_same_memories(store, scopes,
     assert [r[1:] for r in ranked] == [r[1:] for r in filtered] and len(ranked) == min(k, passing)
     if k >= passing:
         assert {r[0] for r in ranked} == {r[0] for r in filtered}
+
+
+def scans(steps: list[tuple[int, str]]) -> list[str]:
+    return [detail for _, detail in steps if detail.startswith("SCAN memories_fts")]
+
+
+def test_no_scan_of_the_bounded_query_walks_every_match_of_the_common_words(store):
+    """Each FTS5 scan carries a rowid bound FTS5 uses itself (``M2>``, ``M2<`` in its plan):
+    the bound of before tested ``rowid > n OR rowid IN (...)`` on every match in SQLite."""
+    filters = Filters(tenant="t", scopes=["new"], now=store.clock())
+    match = '"zeppelin" OR "weather"'
+    with sqlite_raw.snapshot(store) as conn:
+        bounded = scans(plan(conn, *sql.keyword_sql(filters, match, 8, 5, '"zeppelin"', '"weather"')))
+        unbounded = scans(plan(conn, *sql.keyword_sql(filters, match, 8)))
+    assert len(bounded) == 3 and all(d.endswith((">", "<")) for d in bounded), bounded
+    assert unbounded == ["SCAN memories_fts VIRTUAL TABLE INDEX 0:M2"], unbounded
+
+
+def test_a_bound_with_rare_chunks_needs_the_common_ones(store):
+    with pytest.raises(ValueError):
+        sql.keyword_sql(Filters(tenant="t", scopes=["new"], now=store.clock()), '"a" OR "b"', 8, 5, '"a"')
+
+
+def test_bounded_scores_are_the_bm25_of_every_word_of_the_question(store):
+    """The old memories with the rare word are found by the rare word, scored with the
+    common one as well: the same BM25 as a search over every match."""
+    filters = Filters(tenant="t", scopes=["old", "new"], now=store.clock())
+    chunks = query_chunks("zeppelin weather")
+    with store.backend.read("t") as tx:
+        bounded = tx.keyword(filters, chunks, 8)
+        newer_than, rare, common = tx._keyword_bound(chunks)
+    assert newer_than is not None and (rare, common) == ('"zeppelin"', '"weather"')
+    with sqlite_raw.snapshot(store) as conn:
+        every = {seq: (score, content) for seq, score, content in conn.execute(
+            *sql.keyword_sql(filters, sql.match_expression(chunks), 1000))}
+        rare_only = dict(conn.execute(
+            "SELECT rowid, bm25(memories_fts, 1.0, 0.3) FROM memories_fts WHERE memories_fts MATCH ?", (rare,)))
+    zeppelins = [seq for seq, _, _ in bounded if seq in rare_only]
+    assert len(zeppelins) == 3 and all(seq <= newer_than for seq in zeppelins)
+    for seq, score, content in bounded:
+        assert score == pytest.approx(every[seq][0], abs=1e-9) and content == pytest.approx(every[seq][1], abs=1e-9)
+    assert all(every[seq][0] < rare_only[seq] for seq in zeppelins)  # "weather" counted too
+
+
+def test_a_common_word_still_ranks_the_memories_of_the_rare_one(db_path, monkeypatch):
+    """Of two old memories with the rare word, the one that also has the common word comes
+    first (though longer: ranked by the rare word alone it would come second), while the
+    common word's own matches are too many to rank."""
+    monkeypatch.setattr(sqlite_tx, "KEYWORD_RANKED", 3)
+    monkeypatch.setattr(sqlite_tx, "KEYWORD_NEWEST", 4)
+    s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    lines = [{"content": "a zeppelin over the meadow"}, {"content": "a zeppelin over the old harbour"}]
+    lines += [{"content": f"a quiet afternoon number {i}"} for i in range(30)]  # so that "harbour" weighs (BM25's IDF)
+    lines += [{"content": f"the harbour was busy on day {i}"} for i in range(30, 40)]
+    transfer.import_lines(s, (json.dumps(line) for line in lines), tenant="t", scope="a")
+    found = keyword(s, "zeppelin harbour", 6, ["a"])
+    s.close()
+    assert found[:2] == ["a zeppelin over the old harbour", "a zeppelin over the meadow"], found
+    assert set(found[2:]) == {f"the harbour was busy on day {i}" for i in range(36, 40)}  # the newest 4

@@ -124,21 +124,25 @@ class SqliteTransaction:
         the index's document counts) and, of those matching only the other chunks
         (words in a large share of all memories, so of little BM25 weight), the newest
         ``KEYWORD_NEWEST``; every match when the filter passes fewer than ``k`` of those
-        (then filtered before scoring, see ``sql.filtered_keyword_sql``)."""
+        (then filtered before scoring, see ``sql.filtered_keyword_sql``). Each memory ranked
+        keeps its BM25 over all the chunks: the common ones are scored among the
+        memories of the rare ones, FTS5 seeking in their long lists rather than walking
+        them (``sql.keyword_sql``)."""
         match = sql.match_expression(words)
         if not match:
             return []
-        newer_than, rare = self._keyword_bound(words)
-        found = self.conn.execute(*sql.keyword_sql(filters, match, k, newer_than, rare)).fetchall()
+        newer_than, rare, common = self._keyword_bound(words)
+        found = self.conn.execute(*sql.keyword_sql(filters, match, k, newer_than, rare, common)).fetchall()
         if newer_than is not None and len(found) < k:
             found = self.conn.execute(*sql.filtered_keyword_sql(filters, match, k)).fetchall()
         return found
 
-    def _keyword_bound(self, words: list[list[str]]) -> tuple[int | None, str | None]:
-        """``(newer_than, rare)`` for ``sql.keyword_sql``: (None, None) when at most about
+    def _keyword_bound(self, words: list[list[str]]) -> tuple[int | None, str | None, str | None]:
+        """``(newer_than, rare, common)`` for ``sql.keyword_sql``: FTS5 expressions of the
+        rarest chunks and of the others; (None, None, None) when at most about
         ``KEYWORD_RANKED`` memories match."""
         if self._indexed() <= KEYWORD_RANKED:
-            return None, None
+            return None, None, None
         terms = [[t for w in chunk for t in self._tokenize(w)] for chunk in words]
         counts = {t: content + context for t, (content, context) in self._term_documents(
             sorted({t for ts in terms for t in ts})).items()}
@@ -151,11 +155,12 @@ class SqliteTransaction:
             total += count
             (rare if total <= KEYWORD_RANKED else common).append(chunk)
         if not common:
-            return None, None
-        newer_than = self._newest_match(sql.match_expression(common))  # type: ignore[arg-type]
+            return None, None, None
+        common_match = sql.match_expression(common)
+        newer_than = self._newest_match(common_match)  # type: ignore[arg-type]
         if newer_than is None:
-            return None, None
-        return newer_than, sql.match_expression(rare)
+            return None, None, None
+        return newer_than, sql.match_expression(rare), common_match
 
     def _newest_match(self, match: str) -> int | None:
         """The seq of the ``KEYWORD_NEWEST + 1``-th newest memory matching ``match`` (kept, see
