@@ -310,6 +310,11 @@ class Backend(Protocol):
         StorageUnavailable (nothing written)."""
         ...
 
+    def warm_up(self) -> None:
+        """Inside nothing, off the request path: read into memory what the first searches
+        after a start would otherwise wait for. Never needed for a correct answer."""
+        ...
+
     def settings(self) -> dict[str, str]:
         """The database's settings (model id, markers of unfinished work)."""
         ...

@@ -162,9 +162,10 @@ class Store:
 
     def warm_up(self) -> None:
         """Load what the first recall would otherwise wait for: the model (if it can
-        load) and the time-expression parser."""
+        load), the time-expression parser and the backend's vector index (``Backend.warm_up``)."""
         self.vector_status()
         self._retriever.time.warm_up()
+        self.backend.warm_up()
 
     def close(self) -> None:
         """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""

@@ -408,3 +408,33 @@ def test_assign_gives_each_vector_its_nearest_cell_by_either_product(rows):
     found = cells.Cells(np.arange(1, 41), np.ones(40, dtype=np.int64), centroids).assign(vectors)
     nearest = [1 + int(np.argmax([float(np.dot(v, c)) for c in centroids])) for v in vectors]
     assert found.tolist() == nearest
+
+
+def test_warm_up_reads_the_cells_into_the_in_memory_copy_up_to_its_budget(db_path, small_cells):
+    """``Store.warm_up`` (the server's boot) fills the copy so the first searches find
+    their cells in memory; never past the budget, and answering as the file does."""
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 400)
+    held = indexed(store).size + 1  # every trained cell, and cell 0
+    store.close()
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    assert cache.cells == 0
+    store.warm_up()
+    assert cache.cells == held
+    size = cache._bytes
+    query = FakeEmbedder().embed(["kafka deploy staging cluster"])[0]
+    with pytest.MonkeyPatch.context() as patch:  # searches load no cell: the copy holds them all
+        patch.setattr(cache, "_load", lambda *args: pytest.fail("a cell was read after the warm-up"))
+        from_copy = vector_rows(store, query, 10)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache, "candidates", lambda *args: None)
+        from_file = vector_rows(store, query, 10)
+    assert [d for _, d in from_copy] == pytest.approx([d for _, d in from_file], abs=1e-6)
+    store.close()
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    cache.budget = size // 3  # room for a third of the cells: it stops there, dropping none
+    store.warm_up()
+    assert 0 < cache.cells < held and cache._bytes <= cache.budget
+    store.close()

@@ -255,6 +255,9 @@ class PostgresBackend:
         """Nothing to do: PostgreSQL keeps the HNSW index up to date in each write."""
         return False
 
+    def warm_up(self) -> None:
+        """Nothing to do: the server's own buffer cache serves the HNSW index."""
+
     def close(self) -> None:
         """Close every pooled connection; the backend cannot be used afterwards."""
         self._pool.close()

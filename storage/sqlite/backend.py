@@ -38,6 +38,7 @@ SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older
 # reads and writes it is tried again, this many times, this long apart (seconds).
 SCRUB_ATTEMPTS = 10
 SCRUB_PAUSE_S = 0.2
+PRELOAD_BATCH = 64  # cells read into the vector copy per read transaction at warm-up (tens of ms)
 MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
 TRAINED_ON = "vector_cells_trained_on"  # settings key: vectors the newest cells were trained on
 
@@ -278,6 +279,24 @@ class SqliteBackend:
             self._conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
             tx.claim_model(model_id, dim)
             self._conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
+
+    def warm_up(self) -> None:
+        """Read the vector index's cells into the in-memory copy (``vector_cache``) up to
+        its budget, ``PRELOAD_BATCH`` cells per read transaction (so a scrub never waits
+        long for it), newest generation first: the first searches after a start then
+        score cells already in memory instead of reading them (at 1,000,000 memories,
+        about 45 cells a question). Stops at the budget, when the store closes, or
+        when the copy moves to another snapshot (searches load cells as before)."""
+        with self.read(None) as tx:
+            cells = tx.cells()
+            order = np.argsort(-cells.generations, kind="stable")
+            ids = [0, *cells.ids[order].tolist()]
+        for start in range(0, len(ids), PRELOAD_BATCH):
+            if self._closed:
+                return
+            with self.read(None) as tx:
+                if not self.vector_cache.preload(tx.conn, ids[start:start + PRELOAD_BATCH]):
+                    return
 
     def close(self) -> None:
         """Close every connection (from any thread, once no call is in flight)."""

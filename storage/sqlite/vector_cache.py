@@ -18,7 +18,8 @@ logged in (P, M]. The log keeps the last ``schema.VECTOR_LOG_KEEP`` changes; a c
 further behind starts again empty. A transaction that has written does not advance
 it (its changes could still roll back), and one whose snapshot is older than the
 copy does not use it: either reads the file as before. Cells are loaded when first
-searched and the least recently used are dropped past ``budget`` bytes.
+searched (or all at once, up to the budget, by ``preload`` when a store starts) and the
+least recently used are dropped past ``budget`` bytes.
 """
 
 from __future__ import annotations
@@ -132,6 +133,26 @@ class VectorCache:
         best = np.argpartition(-scores, n)[:n] if n < len(scores) else np.arange(len(scores))
         best = best[np.argsort(-scores[best])]
         return keys[best].tolist(), keys.tolist()
+
+    def preload(self, conn: apsw.Connection, cells: list[int]) -> bool:
+        """Load ``cells``, in this order, into the copy as ``conn``'s open transaction sees
+        them, while they fit in ``budget`` (never dropping a cell to make room). False when
+        it stopped early: the budget is reached, or the copy follows another snapshot."""
+        now = position(conn)
+        with self._lock:
+            if self._position < now:
+                self._catch_up(conn, now)
+            if self._position != now:
+                return False
+            todo = [c for c in cells if c not in self._cells]
+        for cell in todo:
+            block = self._load(conn, cell)
+            with self._lock:
+                if self._position != now or self._bytes + block.nbytes > self.budget:
+                    return False
+                if cell not in self._cells:
+                    self._keep(cell, block)
+        return True
 
     def _load(self, conn: apsw.Connection, cell: int) -> Block:
         low = cell << CELL_SHIFT
