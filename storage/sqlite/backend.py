@@ -35,7 +35,10 @@ from .vector_cache import VectorCache
 log = logging.getLogger(__name__)
 SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older reads to end
 # A scrub's final checkpoint needs a moment when no reader uses the WAL: under steady
-# reads and writes it is tried again, this many times, this long apart (seconds).
+# reads and writes it is tried again, this many times, this long apart (seconds). The
+# pause also follows a checkpoint that succeeded when a forget came in meanwhile: each
+# holds the file's write lock up to ``db.SCRUB_WAIT_MS``, and two back to back made
+# another process's write wait for both (issue 9: 189 ms at 20,000 memories).
 SCRUB_ATTEMPTS = 10
 SCRUB_PAUSE_S = 0.2
 MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
@@ -157,27 +160,28 @@ class SqliteBackend:
 
         Runs on this thread's reader connection, outside the write lock; between its
         two checkpoints it waits for this process's reads that began before (holding
-        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` at
-        most for readers of other processes, then the copy of the few frames written
-        meanwhile and the truncation); readers never wait.
+        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` of
+        elapsed time at most for readers of other processes, then the copy of the few
+        frames written meanwhile and the truncation; see ``db.truncate``); readers never wait.
         A checkpoint that readers keep from finishing, or a forget that came in
         meanwhile, makes it try again: ``SCRUB_ATTEMPTS`` tries in all, ``SCRUB_PAUSE_S``
-        after each failed one. True when none is due any more; False when it could
-        not finish (readers, in this process or another, kept the WAL in use every
-        time; the disk is full: logged, still due). Never raises an SQLite error.
+        apart, so other writers get the lock between two of them. True when none is
+        due any more; False when it could not finish (readers, in this process or
+        another, kept the WAL in use every time; the disk is full: logged, still due).
+        Never raises an SQLite error.
         """
         try:
             conn = self._reader().conn
-            for _ in range(SCRUB_ATTEMPTS):
+            for attempt in range(SCRUB_ATTEMPTS):
                 due = self.settings().get(SCRUB_DUE)  # (again: a forget may have come in meanwhile)
                 if due is None:
                     return True
+                if attempt:
+                    time.sleep(SCRUB_PAUSE_S)
                 if scrub(conn, self._wait_for_older_reads):
                     # Cleared only now: a crash before this line leaves the duty for the next start.
                     with self.write(None):
                         self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
-                else:
-                    time.sleep(SCRUB_PAUSE_S)
             if not self.scrub_due():
                 return True
             log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -148,10 +149,12 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
     return None
 
 
-# How long the scrub's final checkpoint waits for readers of older snapshots; new
-# writers wait meanwhile (SQLite's TRUNCATE checkpoint), so it stays below issue 9's
-# 100 ms bound for any other call. A scrub that does not get its moment is retried.
+# How long the scrub's final checkpoint waits for readers of older snapshots, in
+# elapsed time; new writers wait meanwhile (SQLite's TRUNCATE checkpoint holds the
+# write lock), so it stays below issue 9's 100 ms bound for any other call. A scrub
+# that does not get its moment is retried.
 SCRUB_WAIT_MS = 50
+SCRUB_POLL_S = 0.001  # how often that checkpoint looks again whether the readers have gone
 
 
 def scrub(conn: apsw.Connection, settle: Callable[[], object] = lambda: None) -> bool:
@@ -169,10 +172,8 @@ def scrub(conn: apsw.Connection, settle: Callable[[], object] = lambda: None) ->
 
     First a ``PASSIVE`` checkpoint copies what it can without waiting for anyone;
     then ``settle()`` (e.g. waiting, without any lock, for the reads that began before
-    the copy: they keep the WAL in use); then a ``TRUNCATE`` checkpoint copies the rest
-    and truncates the WAL, waiting at most ``SCRUB_WAIT_MS`` for readers of older
-    snapshots (new writers wait meanwhile; new readers do not). Run it outside any
-    transaction of ``conn``.
+    the copy: they keep the WAL in use); then :func:`truncate` copies the rest and
+    truncates the WAL. Run it outside any transaction of ``conn``.
 
     Returns:
         True when the WAL was fully checkpointed and truncated; False when a reader
@@ -181,13 +182,39 @@ def scrub(conn: apsw.Connection, settle: Callable[[], object] = lambda: None) ->
     """
     conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
     settle()
+    return truncate(conn)
+
+
+def truncate(conn: apsw.Connection, wait_ms: float | None = None) -> bool:
+    """A ``TRUNCATE`` checkpoint on ``conn`` (outside any transaction of it) that waits
+    for the write lock and for readers of older snapshots at most ``wait_ms``
+    (default ``SCRUB_WAIT_MS``) of elapsed time, looking again every ``SCRUB_POLL_S``;
+    ``conn``'s busy timeout is restored afterwards. True when the WAL was fully
+    checkpointed and truncated.
+
+    The checkpoint holds the file's write lock while it waits for readers, so every
+    new writer waits as long. SQLite's busy timeout bounds that wait by the sum of
+    the sleeps it asks for (1, 2, 5, 10, 15, 20 ms), looking again only after each:
+    readers gone after 20 ms were noticed at 33 ms, and on a loaded machine every
+    late wake-up adds to the wall time while the lock stays held. Here the budget is
+    a deadline on the monotonic clock across all of the checkpoint's waits, and the
+    lock is let go within a poll of the readers leaving.
+    """
     waits_ms = conn.execute("PRAGMA busy_timeout").fetchone()[0]
-    conn.set_busy_timeout(SCRUB_WAIT_MS)
+    deadline = time.monotonic() + (SCRUB_WAIT_MS if wait_ms is None else wait_ms) / 1000
+
+    def busy(_tries: int) -> bool:
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(SCRUB_POLL_S)
+        return True
+
+    conn.set_busy_handler(busy)
     try:
-        busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        busy_, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     finally:
         conn.set_busy_timeout(waits_ms)
-    return busy == 0
+    return busy_ == 0
 
 
 def fts_tokenizer(conn: apsw.Connection) -> Callable[[str], list[str]]:
