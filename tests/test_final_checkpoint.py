@@ -118,6 +118,7 @@ def test_a_busy_handler_that_raises_is_not_left_on_the_connection(files, monkeyp
 
 
 def test_a_scrub_pauses_before_checkpointing_again_for_a_forget_that_came_in_meanwhile(db_path, monkeypatch):
+    monkeypatch.setattr(sqlite_backend, "SCRUB_ATTEMPTS", 1)  # only checkpoints that fail count against it
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     try:
         first = store.remember(tenant="a", scope="s", content="The shed key is under the blue pot (marker quokka1182)")

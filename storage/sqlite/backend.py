@@ -162,26 +162,31 @@ class SqliteBackend:
         two checkpoints it waits for this process's reads that began before (holding
         no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` of
         elapsed time at most for readers of other processes, then the copy of the few
-        frames written meanwhile and the truncation; see ``db.truncate``); readers never wait.
-        A checkpoint that readers keep from finishing, or a forget that came in
-        meanwhile, makes it try again: ``SCRUB_ATTEMPTS`` tries in all, ``SCRUB_PAUSE_S``
-        apart, so other writers get the lock between two of them. True when none is
-        due any more; False when it could not finish (readers, in this process or
-        another, kept the WAL in use every time; the disk is full: logged, still due).
-        Never raises an SQLite error.
+        frames written meanwhile and the truncation; see ``db.truncate``); readers
+        never wait. A checkpoint that readers keep from finishing, or a forget that
+        came in meanwhile, makes it try again, ``SCRUB_PAUSE_S`` later, so other writers
+        get the lock between two checkpoints; it gives up after ``SCRUB_ATTEMPTS``
+        checkpoints that did not finish (finished ones, each for a newer forget, do not
+        count). True when none is due any more; False when it could not finish
+        (readers, in this process or another, kept the WAL in use every time; the disk
+        is full: logged, still due). Never raises an SQLite error.
         """
         try:
             conn = self._reader().conn
-            for attempt in range(SCRUB_ATTEMPTS):
+            failed, tried = 0, False
+            while failed < SCRUB_ATTEMPTS:
                 due = self.settings().get(SCRUB_DUE)  # (again: a forget may have come in meanwhile)
                 if due is None:
                     return True
-                if attempt:
+                if tried:
                     time.sleep(SCRUB_PAUSE_S)
+                tried = True
                 if scrub(conn, self._wait_for_older_reads):
                     # Cleared only now: a crash before this line leaves the duty for the next start.
                     with self.write(None):
                         self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
+                else:
+                    failed += 1
             if not self.scrub_due():
                 return True
             log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")
