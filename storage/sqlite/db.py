@@ -44,8 +44,11 @@ def wait_for_locks(conn: Connection, timeout_ms: int) -> None:
 
     SQLite's busy timeout sleeps 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms
     between looks, so a write blocked for 55 ms got the lock only at 78 ms, one
-    blocked for 80 ms at 103 ms: in issue 9's benchmark the longest waits of
-    ``BEGIN IMMEDIATE`` sat on exactly those sums (78, 103, 128, 178, 228 ms).
+    blocked for 80 ms at 103 ms: in issue 9's benchmark (``bench/concurrency.py``)
+    the time the longest ``BEGIN IMMEDIATE`` waits slept (their wall time less the
+    waiter's own time in the run queue) sat on exactly those sums: 78.8, 103.8,
+    128.9, 179.1, 229.3 ms. A Python handler costs a GIL hand-over per look, a few
+    microseconds, and only while blocked.
     """
     timeout_s = timeout_ms / 1000
     started = 0.0
