@@ -47,8 +47,8 @@ def wait_for_locks(conn: Connection, timeout_ms: int) -> None:
     blocked for 80 ms at 103 ms: in issue 9's benchmark (``bench/concurrency.py``)
     the time the longest ``BEGIN IMMEDIATE`` waits slept (their wall time less the
     waiter's own time in the run queue) sat on exactly those sums: 78.8, 103.8,
-    128.9, 179.1, 229.3 ms. A Python handler costs a GIL hand-over per look, a few
-    microseconds, and only while blocked.
+    128.9, 179.1, 229.3 ms. The handler is Python's, so each look takes the GIL
+    (only while the connection is blocked).
     """
     timeout_s = timeout_ms / 1000
     started = 0.0
