@@ -181,8 +181,10 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
     nothing was written and whether retrying can succeed.
     """
     if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
-        waits_ms = conn.busy_timeout_ms if isinstance(conn, Connection) else conn.execute("PRAGMA busy_timeout").fetchone()[0]
-        seconds = waits_ms / 1000
+        if isinstance(conn, Connection):
+            seconds = conn.busy_timeout_ms / 1000
+        else:
+            seconds = conn.execute("PRAGMA busy_timeout").fetchone()[0] / 1000
         return Busy(
             f"the database is busy: another connection held its write lock for more than {seconds:g} s "
             f"({exc}). Nothing was written; retrying is safe."
@@ -236,11 +238,12 @@ def scrub(conn: apsw.Connection, settle: Callable[[], object] = lambda: None) ->
     return truncate(conn)
 
 
-def truncate(conn: Connection, wait_ms: float | None = None) -> bool:
+def truncate(conn: apsw.Connection, wait_ms: float | None = None) -> bool:
     """A ``TRUNCATE`` checkpoint on ``conn`` (outside any transaction of it) that waits
     for the write lock and for readers of older snapshots at most ``wait_ms``
     (default ``SCRUB_WAIT_MS``) of elapsed time, looking again every ``SCRUB_POLL_S``;
-    ``conn``'s own waits (``Connection.busy_timeout_ms``) are restored afterwards.
+    ``conn``'s own waits (:func:`wait_for_locks`, or a plain connection's busy
+    timeout) are restored afterwards.
     True when the WAL was fully checkpointed and truncated.
 
     The checkpoint holds the file's write lock while it waits for readers, so every
@@ -251,6 +254,7 @@ def truncate(conn: Connection, wait_ms: float | None = None) -> bool:
     a deadline on the monotonic clock across all of the checkpoint's waits, and the
     lock is let go within a poll of the readers leaving.
     """
+    own_ms = conn.busy_timeout_ms if isinstance(conn, Connection) else conn.execute("PRAGMA busy_timeout").fetchone()[0]
     deadline = time.monotonic() + (SCRUB_WAIT_MS if wait_ms is None else wait_ms) / 1000
 
     def busy(_tries: int) -> bool:
@@ -263,7 +267,10 @@ def truncate(conn: Connection, wait_ms: float | None = None) -> bool:
     try:
         busy_, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     finally:
-        wait_for_locks(conn, conn.busy_timeout_ms)
+        if isinstance(conn, Connection):
+            wait_for_locks(conn, own_ms)
+        else:
+            conn.set_busy_timeout(own_ms)
     return busy_ == 0
 
 
