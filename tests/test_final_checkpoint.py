@@ -1,8 +1,7 @@
 """The scrub's final checkpoint (``db.truncate``) holds the file's write lock while it
-waits for readers of older snapshots: it waits for them to leave, and gives the lock
-back once its span of elapsed time is up, however few times it looked; and a scrub
-never runs two of them back to back (issue 9). The clock and the sleeps are the
-test's, so nothing here depends on the machine's speed."""
+waits for readers of older snapshots: it lets the lock go when they stay, empties the
+WAL once they leave, and gives the connection its own lock waits back; a scrub never
+runs two of them back to back (issue 9)."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ from memvault.storage.sqlite import db
 from memvault.storage.store import Store
 
 pytestmark = pytest.mark.sqlite_only
-GUARD_MS = 30_000  # only ever reached when the checkpoint does not notice the reader leaving
 
 
 @pytest.fixture
@@ -43,38 +41,9 @@ def wal_size(path: Path) -> int:
     return Path(f"{path}-wal").stat().st_size
 
 
-def test_the_final_checkpoint_waits_for_a_reader_of_an_older_snapshot_and_then_empties_the_wal(files, monkeypatch):
+def test_the_final_checkpoint_lets_the_write_lock_go_while_a_reader_keeps_the_wal_and_empties_it_after(files):
     path, _, reader, checkpointing = files
-    looks: list[float] = []
-
-    def sleep(seconds: float) -> None:  # the reader leaves while the checkpoint waits
-        looks.append(seconds)
-        if reader.in_transaction:
-            reader.execute("COMMIT")
-
-    monkeypatch.setattr(db, "time", SimpleNamespace(monotonic=time.monotonic, sleep=sleep))
-    assert wal_size(path) > 0
-    assert db.truncate(checkpointing, GUARD_MS) is True
-    assert looks and looks[0] == db.SCRUB_POLL_S and wal_size(path) == 0
-
-
-def test_the_final_checkpoint_lets_the_write_lock_go_when_its_time_is_up_however_few_times_it_looked(
-    files, monkeypatch
-):
-    path, _, reader, checkpointing = files
-    now = [100.0]
-    looks: list[float] = []
-
-    def monotonic() -> float:
-        return now[0]
-
-    def sleep(seconds: float) -> None:  # a late wake-up on a loaded machine: 30 ms pass
-        looks.append(seconds)
-        now[0] += 0.030
-
-    monkeypatch.setattr(db, "time", SimpleNamespace(monotonic=monotonic, sleep=sleep))
-    assert db.truncate(checkpointing, 50) is False
-    assert len(looks) == 2  # at 0 and 30 ms it looked again; at 60 ms the 50 ms were up
+    assert db.truncate(checkpointing, 10) is False
     assert reader.in_transaction and wal_size(path) > 0  # the reader keeps the old frames in use
     other = db.open_connection(path, busy_timeout_ms=0)
     try:
@@ -82,19 +51,33 @@ def test_the_final_checkpoint_lets_the_write_lock_go_when_its_time_is_up_however
         other.execute("ROLLBACK")
     finally:
         other.close()
+    reader.execute("COMMIT")
+    assert db.truncate(checkpointing) is True and wal_size(path) == 0
 
 
-def test_the_final_checkpoint_answers_busy_instead_of_raising_when_a_writer_holds_the_lock(files, monkeypatch):
+def test_the_final_checkpoint_gives_the_connection_its_own_lock_waits_back(files, monkeypatch):
+    path, writer, reader, checkpointing = files
+    reader.execute("COMMIT")
+    assert db.truncate(checkpointing) is True
+    writer.execute("BEGIN IMMEDIATE")
+    looks: list[float] = []
+
+    def sleep(seconds: float) -> None:  # the writer commits during the second look
+        looks.append(seconds)
+        if len(looks) == 2:
+            writer.execute("COMMIT")
+
+    monkeypatch.setattr(db, "time", SimpleNamespace(monotonic=time.monotonic, sleep=sleep))
+    with db.write_transaction(checkpointing):
+        checkpointing.execute("INSERT INTO t VALUES (3)")
+    assert looks == [db.WAIT_POLL_S] * 2 and checkpointing.busy_timeout_ms == 4321
+
+
+def test_the_final_checkpoint_answers_busy_instead_of_raising_when_a_writer_holds_the_lock(files):
     path, writer, reader, checkpointing = files
     reader.execute("COMMIT")
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("INSERT INTO t VALUES (1)")
-    now = [0.0]
-
-    def sleep(seconds: float) -> None:
-        now[0] += seconds
-
-    monkeypatch.setattr(db, "time", SimpleNamespace(monotonic=lambda: now[0], sleep=sleep))
     try:
         assert db.truncate(checkpointing, 5) is False
     finally:
