@@ -39,6 +39,11 @@ SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older
 SCRUB_ATTEMPTS = 10
 SCRUB_PAUSE_S = 0.2
 PRELOAD_BATCH = 64  # cells read into the vector copy per read transaction at warm-up (tens of ms)
+# After a checkpoint that finished, one for a forget that came in meanwhile waits this
+# long (seconds): each holds the file's write lock up to ``db.SCRUB_WAIT_MS``, and two
+# back to back made another process's write wait for both (issue 9: 189 ms at 20,000
+# memories); blocked writers look again every ``db.WAIT_POLL_S``, so they get in.
+SCRUB_GAP_S = 0.02
 MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
 TRAINED_ON = "vector_cells_trained_on"  # settings key: vectors the newest cells were trained on
 
@@ -158,27 +163,33 @@ class SqliteBackend:
 
         Runs on this thread's reader connection, outside the write lock; between its
         two checkpoints it waits for this process's reads that began before (holding
-        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` at
-        most for readers of other processes, then the copy of the few frames written
-        meanwhile and the truncation); readers never wait.
-        A checkpoint that readers keep from finishing, or a forget that came in
-        meanwhile, makes it try again: ``SCRUB_ATTEMPTS`` tries in all, ``SCRUB_PAUSE_S``
-        after each failed one. True when none is due any more; False when it could
-        not finish (readers, in this process or another, kept the WAL in use every
-        time; the disk is full: logged, still due). Never raises an SQLite error.
+        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` of
+        elapsed time at most for readers of other processes, then the copy of the few
+        frames written meanwhile and the truncation; see ``db.truncate``); readers
+        never wait. A checkpoint that readers keep from finishing makes it try again
+        ``SCRUB_PAUSE_S`` later, a forget that came in meanwhile ``SCRUB_GAP_S`` later
+        (other writers get the lock between two checkpoints); it gives up after
+        ``SCRUB_ATTEMPTS`` checkpoints that did not finish (finished ones, each for a
+        newer forget, do not count). True when none is due any more; False when it could not finish
+        (readers, in this process or another, kept the WAL in use every time; the disk
+        is full: logged, still due). Never raises an SQLite error.
         """
         try:
             conn = self._reader().conn
-            for _ in range(SCRUB_ATTEMPTS):
+            failed, pause = 0, 0.0
+            while failed < SCRUB_ATTEMPTS:
                 due = self.settings().get(SCRUB_DUE)  # (again: a forget may have come in meanwhile)
                 if due is None:
                     return True
+                if pause:
+                    time.sleep(pause)
                 if scrub(conn, self._wait_for_older_reads):
                     # Cleared only now: a crash before this line leaves the duty for the next start.
                     with self.write(None):
                         self._conn.execute("DELETE FROM settings WHERE key = ? AND value = ?", (SCRUB_DUE, due))
+                    pause = SCRUB_GAP_S
                 else:
-                    time.sleep(SCRUB_PAUSE_S)
+                    failed, pause = failed + 1, SCRUB_PAUSE_S
             if not self.scrub_due():
                 return True
             log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")
