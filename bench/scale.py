@@ -25,7 +25,8 @@ Measured on each store (tenant "bench", every filter of a plain recall):
 - ``recall``: ``Store.recall`` (limit 5) of ``--queries`` LoCoMo questions, p50/p95 ms,
   in two passes over the same questions, each labelled: ``cold``, the first pass after the
   store is opened and warmed up as the server does at boot (``Store.warm_up``: the model
-  and the time-expression parser loaded, no question asked yet), with the store's files
+  and the time-expression parser loaded, the vector index's cells read into memory up to
+  the copy's budget; no question asked yet; its time is ``warm_up_s``), with the store's files
   dropped from the OS page cache first unless ``--keep-page-cache`` (``posix_fadvise``
   ``DONTNEED``: the file's pages are read from disk as needed, as after a reboot; a file
   just built or copied is otherwise all in memory); ``warm``, the second pass, once the
@@ -44,7 +45,7 @@ Measured on each store (tenant "bench", every filter of a plain recall):
 - ``remember`` p50 (100 new memories, real embedding included) and ``forget`` p50
   (50 of them; forget returns before its background scrub);
 - ``rss_mb`` of this process after the recalls (the store and the model; before the
-  baselines are loaded), in all and split into its own memory and mapped files;
+  baselines are loaded; the import rate below is measured after every size), in all and split into its own memory and mapped files;
 - ``db_bytes_per_memory``: the database file's size over the memories it holds;
 - build: import rate (memories/s, perturbed vectors: the writing alone) and index time.
 
@@ -206,7 +207,9 @@ def measure(
     if drop_cache:
         dropped_page_cache(path)
     store = Store(path, real)
+    start = time.perf_counter()
     store.warm_up()  # what the server does at boot (server/runtime.py ``start_warm_up``)
+    warm_up_s = round(time.perf_counter() - start, 1)
     recall_ms = {
         label: [timed(lambda q=q: store.recall(tenant=TENANT, query=q, scopes=[SCOPE], limit=5)) for q in questions]
         for label in ("cold", "warm")  # dicts keep this order: cold is the first pass
@@ -256,6 +259,7 @@ def measure(
         "remember_ms_p50": percentiles(remember_ms)["p50"],
         "forget_ms_p50": percentiles(forget_ms)["p50"],
         "rss_mb": rss,
+        "warm_up_s": warm_up_s,
         "db_bytes_per_memory": round(path.stat().st_size / len(seqs)),
     }
 
@@ -291,6 +295,7 @@ def markdown(run: dict) -> str:  # type: ignore[type-arg]
         ("recall, warm (second pass, same questions), p50 / p95 (ms)",
          lambda r: "{p50} / {p95}".format(**r["recall_ms"]["warm"])),
         ("OS page cache before the cold pass", lambda r: "dropped" if r["page_cache"].startswith("dropped") else "kept"),
+        ("warm-up at opening, before the cold pass (s)", lambda r: str(r["warm_up_s"])),
         ("vector search, index, p50 / p95 (ms)", lambda r: "{p50} / {p95}".format(**r["vector_search_ms"]["index"])),
         ("vector search, exact vec0, p50 / p95 (ms)",
          lambda r: "{p50} / {p95}".format(**r["vector_search_ms"]["vec0_exact"])),
@@ -353,7 +358,6 @@ def main() -> None:
                    f"load average {os.getloadavg()[0]:.1f} at the start, Python {platform.python_version()}",
         "vectors": f"Model {real.model_id}. Stored vectors: real embeddings of the {len(turns)} LoCoMo turns plus Gaussian noise "
                    f"({NOISE} per dimension, normalised) per memory; questions embedded by the real model.",
-        "import_rate": import_rate(real, suffixed(turns, args.rate_sample)),
         "sizes": [],
     }
     for size in (int(s) for s in args.sizes.split(",")):
@@ -366,6 +370,8 @@ def main() -> None:
         figures["build"] = built
         run["sizes"].append(figures)
         print(json.dumps(figures), file=sys.stderr)
+    # After the sizes, so that their RSS is the store's and the model's alone.
+    run["import_rate"] = import_rate(real, suffixed(turns, args.rate_sample))
     run["machine"] += f", load average {os.getloadavg()[0]:.1f} at the end"
     table = markdown(run)
     print(table)
