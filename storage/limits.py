@@ -26,6 +26,8 @@ FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server cloc
 QUERY_MAX_CHARS = 2_000
 RECALL_DEFAULT_LIMIT = 5
 RECALL_MAX_LIMIT = 50
+# How many of the newest matching memories a listing may skip (``memvault list --offset``).
+LIST_MAX_OFFSET = 1_000_000_000
 # A recall result carries at most this many characters of memory content (about
 # 10,000 tokens), so 50 long memories cannot overflow a client's tool-result cap.
 RECALL_MAX_CONTENT_CHARS = 40_000

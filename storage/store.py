@@ -835,18 +835,42 @@ class Store:
         since: str | None = None,
         until: str | None = None,
         include_history: bool = False,
+        offset: int | None = None,
     ) -> list[Memory]:
         """The memories of ``tenant`` in ``scopes`` that pass every filter, newest
-        observed first (no query, no ranking, no abstention); at most ``limit``.
+        observed first (no query, no ranking, no abstention); at most ``limit``, after
+        skipping the ``offset`` newest (a page: :meth:`count_memories` gives the total).
 
         Filters mean what they mean for :meth:`recall`. Writes nothing.
 
         Raises:
-            InvalidInput: a bad limit, kind, tag or date.
+            InvalidInput: a bad limit, offset, kind, tag or date.
+        """
+        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
+        size, skip = validate.limit(limit), validate.offset(offset)
+        with self.backend.read(tenant) as tx:
+            return tx.memories(filters, "observed", skip + size)[skip:]
+
+    def count_memories(
+        self,
+        *,
+        tenant: str,
+        scopes: list[str],
+        kinds: list[str] | None = None,
+        tags: list[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        include_history: bool = False,
+    ) -> int:
+        """How many memories :meth:`list_memories` has to show under the same filters
+        (its ``limit`` and ``offset`` aside). Writes nothing.
+
+        Raises:
+            InvalidInput: a bad kind, tag or date.
         """
         filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
         with self.backend.read(tenant) as tx:
-            return tx.memories(filters, "observed", validate.limit(limit))
+            return tx.count(filters)
 
     def scope_counts(self, *, tenant: str) -> dict[str, int]:
         """How many current (not superseded, forgotten or expired) memories each

@@ -186,6 +186,13 @@ def limit(value: int | None) -> int:
     return integer("limit", value, 1, limits.RECALL_MAX_LIMIT)
 
 
+def offset(value: int | None) -> int:
+    """Return a listing's offset, default 0; an integer 0..LIST_MAX_OFFSET."""
+    if value is None:
+        return 0
+    return integer("offset", value, 0, limits.LIST_MAX_OFFSET)
+
+
 def query(value: str) -> str:
     """Check a recall query: a string of at most QUERY_MAX_CHARS characters.
 

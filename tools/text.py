@@ -91,6 +91,25 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -
     return "\n".join(lines)
 
 
+def list_text(r: RecallResult, total: int, offset: int = 0) -> str:
+    """``memvault list``'s text: :func:`recall_text` for a person, its count out of the
+    ``total`` matching (``20 of 60 memories, newest first:``, a later page ``memories 21-40
+    of 60, newest first:``) and, when more follow, the ``--offset`` that shows them."""
+    shown = len(r.memories)
+    if not shown:
+        if not total:
+            return recall_text(r, full_ids=True, person=True)
+        return f"No memories after the newest {offset:,}: {count(total, 'memory matches', 'memories match')} " \
+               "these filters."
+    lines = recall_text(r, full_ids=True, person=True).splitlines()
+    lines[0] = (f"{shown:,} of {count(total, 'memory', 'memories')}, newest first:" if not offset
+                else f"Memories {offset + 1:,}-{offset + shown:,} of {total:,}, newest first:")
+    rest = total - offset - shown
+    if rest > 0:
+        lines.append(f"{rest:,} more: run it again with --offset {offset + shown} (and the same filters).")
+    return "\n".join(lines)
+
+
 def memory_view_text(view: dict[str, Any]) -> str:
     """A memory and its history (see ``handlers.memory_view``) for people."""
     m = view["memory"]
