@@ -27,15 +27,17 @@ SHOWN_MAX_CHARS = 60  # of an offending value quoted in a message
 def shown(value: object) -> str:
     """How every message shows the value it refuses: a string in quotes as Python writes
     it (``'yesterday'``, ``'2026-13-45'``), cut to ``SHOWN_MAX_CHARS`` characters with
-    "..."; anything else as JSON (``11``, ``3.5``, ``true``, ``null``, ``["a"]``), an
-    integer of more than 15 digits in three significant digits (``1e+308``), cut likewise."""
+    "..."; anything else as JSON (``11``, ``3.5``, ``1e+30``, ``true``, ``null``, ``["a"]``),
+    cut likewise, so a number reads in the notation it came in (an integer in all its
+    digits, a float as JSON writes it); an integer too long to show whole is described
+    (``an integer of 309 digits``)."""
     if isinstance(value, str):
         return repr(value if len(value) <= SHOWN_MAX_CHARS else value[: SHOWN_MAX_CHARS - 3] + "...")
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**SHOWN_MAX_CHARS:
         try:
-            return f"{float(value):.3g}"
-        except OverflowError:  # 1e308 is 309 digits
-            return "a number of over 300 digits"
+            return f"an integer of {len(str(abs(value))):,} digits"
+        except ValueError:  # over Python's 4,300-digit limit for str()
+            return "an integer of over 4,300 digits"
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

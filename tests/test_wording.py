@@ -182,3 +182,22 @@ def test_people_read_counts_that_agree_with_their_nouns(db_path, capsys):
     assert "imported 1 of 1 memory line " in run("import", str(export))[1]
     export.write_text(json.dumps({"content": "Lunch is at noon"}) + "\n" + json.dumps({"content": "Tea at four"}) + "\n")
     assert "imported 1 of 2 memory lines " in run("import", str(export))[1]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("recall", {"query": "x", "limit": 10**30}, "limit: must be an integer from 1 to 50; got 1000000000000000000000000000000"),
+    ("recall", {"query": "x", "limit": 1e30}, "limit: must be an integer from 1 to 50; got 1e+30"),
+    ("recall", {"query": "x", "limit": -(10**20)}, "limit: must be an integer from 1 to 50; got -100000000000000000000"),
+    ("remember", {"content": "x", "importance": 10**16}, "importance: must be an integer from 1 to 10; got 10000000000000000"),
+    ("remember", {"content": "x", "importance": 1.5e17}, "importance: must be an integer from 1 to 10; got 1.5e+17"),
+    ("remember", {"content": "x", "importance": 10**70}, "importance: must be an integer from 1 to 10; got an integer of 71 digits"),
+])
+async def test_a_number_out_of_range_is_shown_in_the_notation_it_was_sent_in(db_path, tool, args, says):
+    async with client(db_path) as c:
+        assert await refusal(c, tool, args) == says
+    field, value = says.split(":")[0], args[says.split(":")[0]]
+    if isinstance(value, int):  # storage sees what the tools pass on, and says it alike
+        with pytest.raises(InvalidInput) as stored:
+            (validate.importance if field == "importance" else validate.limit)(value)
+        assert str(stored.value) == says

@@ -116,7 +116,8 @@ class Arg:
             if (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum
             ):
-                raise validate.out_of_range(field, self.minimum, self.maximum, number)  # type: ignore[arg-type]
+                # The value as sent: 1e30 reads "1e+30", 10**30 all its digits (not int(1e30)'s).
+                raise validate.out_of_range(field, self.minimum, self.maximum, value)  # type: ignore[arg-type]
             return number
         if self.type == "string":
             assert isinstance(value, str)
