@@ -12,12 +12,10 @@ from dataclasses import replace
 
 from .backend import Reader
 from .errors import Conflict, InvalidInput, NotFound, shown
+from .limits import ID_PREFIX_MIN_CHARS, ID_SHAPE
 from .records import Memory
 from .timefmt import format_ms
 
-ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
-ID_SHAPE = (f"an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
-            f"return them), or its first {ID_PREFIX_MIN_CHARS} or more characters")
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
 
 
@@ -46,8 +44,10 @@ def resolve(tx: Reader, tenant: str, given: str) -> Memory:
             looks like), is shorter than ``ID_PREFIX_MIN_CHARS``, or the prefix is ambiguous.
         NotFound: nothing matches.
     """
-    if not isinstance(given, str) or not given.strip():
-        raise InvalidInput("id", f"must be a memory id such as the one remember returned; got {shown(given)}")
+    if not isinstance(given, str):
+        raise InvalidInput("id", f"must be a memory id: {ID_SHAPE}; got {shown(given)}")
+    if not given.strip():
+        raise InvalidInput("id", f"is empty: {ID_SHAPE}")
     wanted = given.strip().lower()
     if not _ID_CHARS.fullmatch(wanted):  # "nope", "my-note": no id holds these letters
         raise InvalidInput("id", f"{shown(given.strip())} is not a memory id: {ID_SHAPE}")

@@ -362,7 +362,7 @@ class Store:
         )
         key = validate.short_text("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS)
         if idempotency_key is not None and key is None:
-            raise InvalidInput("idempotency_key", "must not be empty (leave it out instead)")
+            raise validate.empty("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS, ", or left out")
         observed, expires = validate.times(observed_at, expires_at, self.clock())
         status = self.model_problem()
         # The embedding (most of a new memory's cost) runs while the checks below run; a

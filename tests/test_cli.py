@@ -317,7 +317,7 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["recall", "x", "--since", "last thursdayish"], "--since: "),
     (["recall", "x", "--limit", "0"], "--limit: "),
     (["list", "--limit", "0"], "--limit: "),
-    (["remember", "   "], "TEXT: must not be empty"),
+    (["remember", "   "], "TEXT: is only white space; it must be 1-8,000 characters"),
     (["show", "nope"], "ID: 'nope' is not a memory id: an id is 36 hex digits"),
     (["forget", "0"], "ID: '0' is too short"),
     (["import", "no-such-file.jsonl"], "FILE: 'no-such-file.jsonl' does not exist"),

@@ -61,8 +61,8 @@ async def test_each_tool_round_trips_structured_content(db_path):
 @pytest.mark.parametrize(
     ("tool", "args", "field", "says"),
     [
-        ("remember", {"content": ""}, "content", "must not be empty"),
-        ("remember", {"content": "   "}, "content", "must not be empty"),
+        ("remember", {"content": ""}, "content", "is empty; it must be 1-8,000 characters"),
+        ("remember", {"content": "   "}, "content", "is only white space; it must be 1-8,000 characters"),
         ("remember", {"content": "x", "importance": 11}, "importance", "10"),
         ("remember", {"content": "x", "kind": "opinion"}, "kind", "'opinion'"),
         ("remember", {"content": "x", "observed_at": "last tuesday"}, "observed_at", "ISO-8601"),

@@ -201,3 +201,38 @@ async def test_a_number_out_of_range_is_shown_in_the_notation_it_was_sent_in(db_
         with pytest.raises(InvalidInput) as stored:
             (validate.importance if field == "importance" else validate.limit)(value)
         assert str(stored.value) == says
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("remember", {"content": ""}, "content: is empty; it must be 1-8,000 characters"),
+    ("remember", {"content": " \n\t"}, "content: is only white space; it must be 1-8,000 characters"),
+    ("supersede", {"id": "0" * 36, "content": "  "}, "content: is only white space; it must be 1-8,000 characters"),
+    ("remember", {"content": "x", "tags": ["ok", ""]}, "tags[1]: is empty; it must be 1-64 characters"),
+    ("remember", {"content": "x", "tags": ["  "]}, "tags[0]: is only white space; it must be 1-64 characters"),
+    ("remember", {"content": "x", "scope": ""}, "scope: is empty; it must be 1-128 characters"),
+    ("recall", {"query": "x", "scope": " "}, "scope: is only white space; it must be 1-128 characters"),
+    ("remember", {"content": "x", "idempotency_key": " "},
+     "idempotency_key: is only white space; it must be 1-200 characters, or left out"),
+])
+async def test_an_empty_text_says_the_length_it_must_have(db_path, tool, args, says):
+    async with client(db_path) as c:
+        assert await refusal(c, tool, args) == says
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("forget", {}, "id: is required: "),
+    ("supersede", {"content": "x"}, "id: is required: "),
+    ("forget", {"id": ""}, "id: is empty: "),
+    ("forget", {"id": "   "}, "id: is empty: "),
+    ("supersede", {"id": "", "content": "x"}, "id: is empty: "),
+    ("forget", {"id": 5}, "id: must be a memory id: "),
+    ("forget", {"id": "nope"}, "id: 'nope' is not a memory id: "),
+])
+async def test_a_missing_empty_or_malformed_id_is_told_the_same_rule(db_path, tool, args, says):
+    from memvault.storage.limits import ID_SHAPE
+
+    async with client(db_path) as c:
+        text = await refusal(c, tool, args)
+    assert text.startswith(says) and ID_SHAPE in text and "1-64" not in text
