@@ -369,11 +369,12 @@ def _close(store: Store, config: config_module.Config, *, created: bool, refused
 
 
 def _in_cli_words(exc: Exception) -> str:
-    """``exc``'s message, an invalid argument named as the command line spells it
-    (``kinds[0]`` is ``--kind``, ``content`` is ``TEXT``)."""
-    from memvault.storage.errors import InvalidInput
+    """``exc``'s message, the argument it is about named as the command line spells it
+    (``kinds[0]`` is ``--kind``, ``content`` is ``TEXT``, ``id`` is ``ID``), whether it
+    was invalid, not found or in conflict with what is stored."""
+    from memvault.storage.errors import Conflict, InvalidInput, NotFound
 
-    if isinstance(exc, InvalidInput):
+    if isinstance(exc, (InvalidInput, NotFound, Conflict)):
         flag = FLAGS.get(exc.field.split("[")[0])
         if flag is not None:
             return f"{flag}: {exc.reason}"

@@ -12,9 +12,9 @@
         └── Busy           another connection held the write lock past the busy timeout;
                            nothing was written and retrying is safe
 
-Every message names the field or id concerned, the value refused (quoted alike
-everywhere: :func:`shown`) and the limit or format expected, so an agent can correct
-its call. The MCP layer turns these into ``isError`` tool results.
+Every message of an InvalidInput, NotFound or Conflict starts with the field concerned
+and a colon (``id: ...``), names the value refused (quoted alike everywhere:
+:func:`shown`) and the limit or format expected, so an agent can correct its call. The MCP layer turns these into ``isError`` tool results.
 """
 
 from __future__ import annotations
@@ -69,12 +69,23 @@ class NotFound(MemvaultError):
     """
 
     def __init__(self, memory_id: str) -> None:
-        super().__init__(f"id: no memory with id {shown(memory_id)}")
+        self.field = "id"
+        self.reason = f"no memory with id {shown(memory_id)}"
+        super().__init__(f"{self.field}: {self.reason}")
         self.memory_id = memory_id
 
 
 class Conflict(MemvaultError):
-    """The request contradicts stored state; the message says what to do instead."""
+    """The request contradicts stored state; the message says what to do instead.
+
+    Like :class:`InvalidInput`, it starts with the field the conflict is about:
+    ``id: memory 01a22ff4-... was already superseded; ...``.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.reason = message
 
 
 class ModelUnavailable(MemvaultError):

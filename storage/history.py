@@ -83,10 +83,10 @@ def newest(tx: Reader, memory: Memory) -> Memory:
 def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     """Raise Conflict unless ``old`` is the current, live version of its history."""
     if old.forgotten_at is not None:
-        raise Conflict(f"memory {old.id} was forgotten, so it cannot be superseded: remember the new content")
+        raise Conflict("id", f"memory {old.id} was forgotten, so it cannot be superseded: remember the new content")
     if expired(old, now):
         raise Conflict(
-            f"memory {old.id} expired at {format_ms(old.expires_at)}, so it cannot be superseded: "
+            "id", f"memory {old.id} expired at {format_ms(old.expires_at)}, so it cannot be superseded: "
             "remember the new content"
         )
     if old.superseded_by is None:
@@ -94,16 +94,16 @@ def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     last = newest(tx, old)
     if last.superseded_by is not None:
         raise Conflict(
-            f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
+            "id", f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
         )
     ended = "was forgotten" if last.forgotten_at is not None else "has expired" if expired(last, now) else None
     if ended is not None:
         raise Conflict(
-            f"memory {old.id} was superseded, and its newest version {last.id} {ended}: this history "
+            "id", f"memory {old.id} was superseded, and its newest version {last.id} {ended}: this history "
             "has no current version any more; remember the new content"
         )
     raise Conflict(
-        f"memory {old.id} was already superseded; its current version is {last.id}: "
+        "id", f"memory {old.id} was already superseded; its current version is {last.id}: "
         f"supersede {last.id} instead"
     )
 

@@ -28,7 +28,7 @@ from . import history, validate
 from .backend import Backend, NewRow, Reader, VectorLog, Writer
 from .candidates import admits
 from .embeddings import Embedded, Embedder
-from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError
+from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError, shown
 from .ids import new_id
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .limits import (
@@ -297,7 +297,7 @@ class Store:
                 memory_id, stored_hash = known
                 if stored_hash != content_hash:
                     raise Conflict(
-                        f"idempotency_key {key!r} was already used for memory {memory_id} with different "
+                        "idempotency_key", f"{shown(key)} was already used for memory {memory_id} with different "
                         "content; a retry must send the same content, a new memory needs a new key"
                     )
                 stored = history.row(tx, tenant, memory_id)
@@ -572,14 +572,14 @@ class Store:
                          "source": new_source, "expires_at": expires_at and expires}
                 if not _differences(old, given):
                     raise Conflict(
-                        f"the new content is the same as memory {old.id}'s and no other field changes: "
+                        "content", f"is the same as memory {old.id}'s and no other field changes: "
                         "nothing to supersede"
                     )
             else:
                 same = tx.current_with_hash(tenant, old.scope, content_hash, now, old.id)
                 if same is not None:
                     raise Conflict(
-                        f"memory {same} of this scope already holds this content: forget {old.id} "
+                        "content", f"memory {same} of this scope already holds this content: forget {old.id} "
                         "if it is wrong, rather than superseding it with a second copy"
                     )
             vectors, degraded = self._stored_vectors(tx, made, degraded)

@@ -264,7 +264,7 @@ class _Import:
                 try:
                     outcomes += self._write([item], now)
                 except Conflict as exc:
-                    outcomes.append(LineError(item[0], "id", str(exc)))
+                    outcomes.append(LineError(item[0], exc.field, exc.reason))
         for outcome in outcomes:
             if isinstance(outcome, LineError):
                 self.failed.append(outcome)

@@ -236,3 +236,56 @@ async def test_a_missing_empty_or_malformed_id_is_told_the_same_rule(db_path, to
     async with client(db_path) as c:
         text = await refusal(c, tool, args)
     assert text.startswith(says) and ID_SHAPE in text and "1-64" not in text
+
+
+@pytest.mark.asyncio
+async def test_every_conflict_starts_with_its_field_and_a_colon(db_path):
+    async with client(db_path) as c:
+        async def stored(args: dict) -> str:
+            r = await c.call_tool("remember", args)
+            assert not r.is_error, r.content[0].text
+            return r.structured_content["id"]
+
+        first = await stored({"content": "The build runs on Fridays", "idempotency_key": "k1"})
+        other = await stored({"content": "Lunch is at noon"})
+        second = (await c.call_tool("supersede", {"id": first, "content": "The build runs on Mondays"})
+                  ).structured_content["id"]
+        await c.call_tool("forget", {"id": other})
+        refusals = [
+            (await refusal(c, "supersede", {"id": first, "content": "The build runs on Sundays"}),
+             f"id: memory {first} was already superseded; its current version is {second}: "),
+            (await refusal(c, "supersede", {"id": second, "content": "The build runs on Mondays"}),
+             f"content: is the same as memory {second}'s and no other field changes"),
+            (await refusal(c, "remember", {"content": "Something else", "idempotency_key": "k1"}),
+             f"idempotency_key: 'k1' was already used for memory {first} with different content"),
+            (await refusal(c, "supersede", {"id": other, "content": "Lunch is at one"}),
+             f"id: memory {other} was forgotten, so it cannot be superseded"),
+        ]
+        third = await stored({"content": "Tea at four"})
+        refusals.append((await refusal(c, "supersede", {"id": second, "content": "Tea at four"}),
+                         f"content: memory {third} of this scope already holds this content"))
+    for text, starts in refusals:
+        assert text.startswith(starts), text
+
+
+def test_the_command_line_names_an_id_as_its_usage_does_whatever_is_wrong_with_it(db_path, capsys):
+    def run(*argv: str) -> tuple[int, str]:
+        code = cli.main([*argv, "--db", str(db_path)])
+        return code, capsys.readouterr().err
+
+    cli.main(["remember", "The build runs on Fridays", "--db", str(db_path)])
+    first = capsys.readouterr().out.split()[2].rstrip(".")
+    cli.main(["supersede", first, "The build runs on Mondays", "--db", str(db_path)])
+    capsys.readouterr()
+    unknown = "0123abcd-" + first[9:]
+    for argv, says in [
+        (("show", "nope"), "ID: 'nope' is not a memory id: "),
+        (("show", unknown), f"ID: no memory with id {unknown!r}"),
+        (("forget", unknown), f"ID: no memory with id {unknown!r}"),
+        (("supersede", unknown, "x"), f"ID: no memory with id {unknown!r}"),
+        (("supersede", first, "The build runs on Sundays"), f"ID: memory {first} was already superseded"),
+        (("supersede", first[:4], "x"), "ID: '" + first[:4] + "' is too short"),
+    ]:
+        code, err = run(*argv)
+        assert code != 0 and err.startswith(f"memvault: {says}"), err
+        assert "id: " not in err.split(": ", 1)[1][:4]
