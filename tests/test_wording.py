@@ -289,3 +289,19 @@ def test_the_command_line_names_an_id_as_its_usage_does_whatever_is_wrong_with_i
         code, err = run(*argv)
         assert code != 0 and err.startswith(f"memvault: {says}"), err
         assert "id: " not in err.split(": ", 1)[1][:4]
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("the wifi password is hunter2xyz", "(password)"),
+    ("notes\nthe wifi password is hunter2xyz", "(password in its line 2)"),
+    ("a\nb\npassword=hunter2xyz\n", "(password in its line 3)"),
+])
+def test_a_credential_is_located_within_its_field_only_when_the_field_has_lines(db_path, capsys, text, says):
+    source = db_path.parent / "in.jsonl"
+    lines = [{"content": "fine"}, {"content": "also fine", "source": text}, {"content": text}]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert cli.main(["import", str(source), "--db", str(db_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"line 2: source: looks like it contains a credential {says}. " in err
+    assert f"line 3: content: looks like it contains a credential {says}. " in err
+    assert " on line " not in err
