@@ -128,9 +128,9 @@ async def test_boot_context_stays_within_its_token_budget(db_path, real_embedder
     used = real_embedder.count_tokens(boot)
     assert used <= 150
     shown = boot.count("\n- [")
-    footer = re.search(r"_(\d+) of 40 memories shown, (at most )?(\d+) tokens[a-z ]*\. (\d+) more: `recall`", boot)
-    assert footer and 0 < shown < 40 and int(footer.group(1)) == shown and int(footer.group(4)) == 40 - shown
-    assert used <= int(footer.group(3)) if footer.group(2) else used == int(footer.group(3))
+    footer = re.search(r"_(\d+) of 40 memories shown, within (\d+) tokens\. (\d+) more: `recall`", boot)
+    assert footer and 0 < shown < 40 and int(footer.group(1)) == shown and int(footer.group(3)) == 40 - shown
+    assert used <= int(footer.group(2))
 
 
 @pytest.mark.asyncio

@@ -305,3 +305,20 @@ def test_a_credential_is_located_within_its_field_only_when_the_field_has_lines(
     assert f"line 2: source: looks like it contains a credential {says}. " in err
     assert f"line 3: content: looks like it contains a credential {says}. " in err
     assert " on line " not in err
+
+
+@pytest.mark.asyncio
+async def test_the_boot_footer_has_one_wording_whatever_the_store_holds(db_path, real_embedder):
+    """New-user trial: "_6 of 6 memories shown, 313 tokens._" beside "_10 of 10 memories shown,
+    432 tokens in all._": another wording was chosen wherever the count could not state itself."""
+    import re
+
+    async with client(db_path) as c:
+        for i in range(14):
+            await c.call_tool("remember", {"content": f"Service {i} listens on port {8000 + 37 * i}",
+                                           "kind": ["fact", "procedure", "decision"][i % 3]})
+            boot = (await c.read_resource("memory://boot")).contents[0].text
+            footer = boot.rstrip("\n").rsplit("\n", 1)[-1]
+            found = re.fullmatch(r"_(\d+) of (\d+) memor(?:y|ies) shown, within ([\d,]+) tokens?\._", footer)
+            assert found and int(found.group(1)) == int(found.group(2)) == i + 1, footer
+            assert real_embedder.count_tokens(boot) <= int(found.group(3).replace(",", ""))
