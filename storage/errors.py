@@ -14,7 +14,8 @@
 
 Every message of an InvalidInput, NotFound or Conflict starts with the field concerned
 and a colon (``id: ...``), names the value refused (quoted alike everywhere:
-:func:`shown`) and the limit or format expected, so an agent can correct its call. The MCP layer turns these into ``isError`` tool results.
+:func:`shown`) and the limit or format expected, so an agent can correct its call.
+The MCP layer turns these into ``isError`` tool results.
 """
 
 from __future__ import annotations
