@@ -79,3 +79,25 @@ async def test_the_text_over_mcp_rates_every_hit_as_the_structured_content_does(
                                    f"confidence {c:.2f}{mark}: ")
     sure = any(m["confidence"] >= 0.5 for m in memories)
     assert (memories and not sure) == lines[-1].startswith("No hit is sure")
+
+
+def test_the_readme_examples_of_recall_text_are_what_recall_text_renders():
+    """Every example hit line in the README (``1. [id] kind, date, confidence 0.45, unsure: "..."``)
+    and the example block's last line are rendered from their own fields as shown."""
+    import re
+
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text()
+    pattern = re.compile(r'(\d+)\. \[([0-9a-f-]+)\] (\w+), (\d{4}-\d\d-\d\d), confidence (\d\.\d\d)[a-z ,]*: ("[^"]*")')
+    examples = pattern.findall(readme)
+    assert len(examples) >= 3
+    for number, short_id, kind, day, confidence, content in examples:
+        m = hit(float(confidence), content[1:-1]).model_copy(
+            update={"short_id": short_id, "kind": kind, "observed_at": day + "T00:00:00Z"})
+        rendered = recall_text(RecallResult(memories=[m], listing=False, scopes=["proj"], other_scopes=[],
+                                            abstained=False, truncated=False)).splitlines()[1]
+        assert readme.count(rendered[len("1. "):]) >= 1, rendered
+    block = readme[readme.index("2 memories, best first:"):].split("```")[0].strip().splitlines()
+    confidences = [float(c) for c in re.findall(r"confidence (\d\.\d\d)", "\n".join(block))]
+    assert block[-1] == recall_text(result(*confidences)).splitlines()[-1]
