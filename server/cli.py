@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memvault.storage.errors import shown
+from memvault.storage.limits import RECALL_MAX_LIMIT
 
 from . import config as config_module
 from . import version
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 # "TEXT: must not be empty" names the TEXT of `memvault remember [...] TEXT`.
 FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
          "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
+         "offset": "--offset",
          "reason": "--reason", "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name"}
 
 
@@ -125,8 +127,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     _keys_flags(commands["keys"], flags["db"])
     commands["remember"].add_argument("text", metavar=FLAGS["content"], help="the memory: one self-contained statement")
     commands["recall"].add_argument("query", metavar=FLAGS["query"], help="what to look for, in plain words")
-    for name in ("recall", "list"):
-        commands[name].add_argument("--limit", type=int, help="at most this many (recall: 5, list: 20)")
+    commands["recall"].add_argument("--limit", type=int, help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default 5)")
+    commands["list"].add_argument("--limit", type=int, help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default 20)")
+    commands["list"].add_argument("--offset", type=int, help="skip this many of the newest first, to see the next "
+                                  "page (default 0; the output says which offset comes next)")
     for name in ("show", "forget", "supersede"):
         commands[name].add_argument("id", metavar=FLAGS["id"], help="the memory's id (as remember, recall or list printed it)")
     commands["forget"].add_argument("--reason", help="why; kept in the tombstone")
@@ -365,11 +369,12 @@ def _close(store: Store, config: config_module.Config, *, created: bool, refused
 
 
 def _in_cli_words(exc: Exception) -> str:
-    """``exc``'s message, an invalid argument named as the command line spells it
-    (``kinds[0]`` is ``--kind``, ``content`` is ``TEXT``)."""
-    from memvault.storage.errors import InvalidInput
+    """``exc``'s message, the argument it is about named as the command line spells it
+    (``kinds[0]`` is ``--kind``, ``content`` is ``TEXT``, ``id`` is ``ID``), whether it
+    was invalid, not found or in conflict with what is stored."""
+    from memvault.storage.errors import Conflict, InvalidInput, NotFound
 
-    if isinstance(exc, InvalidInput):
+    if isinstance(exc, (InvalidInput, NotFound, Conflict)):
         flag = FLAGS.get(exc.field.split("[")[0])
         if flag is not None:
             return f"{flag}: {exc.reason}"
@@ -418,8 +423,10 @@ def _recall(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
-    found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit, **_filters(args))
-    return _emit(args, found, lambda: text.recall_text(found, full_ids=True, person=True))
+    found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit,
+                                   offset=args.offset, **_filters(args))
+    total = handlers.count_memories(store, caller, **_filters(args))
+    return _emit(args, found, lambda: text.list_text(found, total, args.offset or 0))
 
 
 def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:

@@ -12,9 +12,10 @@
         └── Busy           another connection held the write lock past the busy timeout;
                            nothing was written and retrying is safe
 
-Every message names the field or id concerned, the value refused (quoted alike
-everywhere: :func:`shown`) and the limit or format expected, so an agent can correct
-its call. The MCP layer turns these into ``isError`` tool results.
+Every message of an InvalidInput, NotFound or Conflict starts with the field concerned
+and a colon (``id: ...``), names the value refused (quoted alike everywhere:
+:func:`shown`) and the limit or format expected, so an agent can correct its call.
+The MCP layer turns these into ``isError`` tool results.
 """
 
 from __future__ import annotations
@@ -27,15 +28,17 @@ SHOWN_MAX_CHARS = 60  # of an offending value quoted in a message
 def shown(value: object) -> str:
     """How every message shows the value it refuses: a string in quotes as Python writes
     it (``'yesterday'``, ``'2026-13-45'``), cut to ``SHOWN_MAX_CHARS`` characters with
-    "..."; anything else as JSON (``11``, ``3.5``, ``true``, ``null``, ``["a"]``), an
-    integer of more than 15 digits in three significant digits (``1e+308``), cut likewise."""
+    "..."; anything else as JSON (``11``, ``3.5``, ``1e+30``, ``true``, ``null``, ``["a"]``),
+    cut likewise, so a number reads in the notation it came in (an integer in all its
+    digits, a float as JSON writes it); an integer too long to show whole is described
+    (``an integer of 309 digits``)."""
     if isinstance(value, str):
         return repr(value if len(value) <= SHOWN_MAX_CHARS else value[: SHOWN_MAX_CHARS - 3] + "...")
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**SHOWN_MAX_CHARS:
         try:
-            return f"{float(value):.3g}"
-        except OverflowError:  # 1e308 is 309 digits
-            return "a number of over 300 digits"
+            return f"an integer of {len(str(abs(value))):,} digits"
+        except ValueError:  # over Python's 4,300-digit limit for str()
+            return "an integer of over 4,300 digits"
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -67,12 +70,23 @@ class NotFound(MemvaultError):
     """
 
     def __init__(self, memory_id: str) -> None:
-        super().__init__(f"id: no memory with id {shown(memory_id)}")
+        self.field = "id"
+        self.reason = f"no memory with id {shown(memory_id)}"
+        super().__init__(f"{self.field}: {self.reason}")
         self.memory_id = memory_id
 
 
 class Conflict(MemvaultError):
-    """The request contradicts stored state; the message says what to do instead."""
+    """The request contradicts stored state; the message says what to do instead.
+
+    Like :class:`InvalidInput`, it starts with the field the conflict is about:
+    ``id: memory 01a22ff4-... was already superseded; ...``.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.reason = message
 
 
 class ModelUnavailable(MemvaultError):

@@ -12,12 +12,10 @@ from dataclasses import replace
 
 from .backend import Reader
 from .errors import Conflict, InvalidInput, NotFound, shown
+from .limits import ID_PREFIX_MIN_CHARS, ID_SHAPE
 from .records import Memory
 from .timefmt import format_ms
 
-ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
-ID_SHAPE = (f"an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
-            f"return them), or its first {ID_PREFIX_MIN_CHARS} or more characters")
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
 
 
@@ -46,8 +44,10 @@ def resolve(tx: Reader, tenant: str, given: str) -> Memory:
             looks like), is shorter than ``ID_PREFIX_MIN_CHARS``, or the prefix is ambiguous.
         NotFound: nothing matches.
     """
-    if not isinstance(given, str) or not given.strip():
-        raise InvalidInput("id", f"must be a memory id such as the one remember returned; got {shown(given)}")
+    if not isinstance(given, str):
+        raise InvalidInput("id", f"must be a memory id: {ID_SHAPE}; got {shown(given)}")
+    if not given.strip():
+        raise InvalidInput("id", f"is empty: {ID_SHAPE}")
     wanted = given.strip().lower()
     if not _ID_CHARS.fullmatch(wanted):  # "nope", "my-note": no id holds these letters
         raise InvalidInput("id", f"{shown(given.strip())} is not a memory id: {ID_SHAPE}")
@@ -83,10 +83,10 @@ def newest(tx: Reader, memory: Memory) -> Memory:
 def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     """Raise Conflict unless ``old`` is the current, live version of its history."""
     if old.forgotten_at is not None:
-        raise Conflict(f"memory {old.id} was forgotten, so it cannot be superseded: remember the new content")
+        raise Conflict("id", f"memory {old.id} was forgotten, so it cannot be superseded: remember the new content")
     if expired(old, now):
         raise Conflict(
-            f"memory {old.id} expired at {format_ms(old.expires_at)}, so it cannot be superseded: "
+            "id", f"memory {old.id} expired at {format_ms(old.expires_at)}, so it cannot be superseded: "
             "remember the new content"
         )
     if old.superseded_by is None:
@@ -94,16 +94,16 @@ def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     last = newest(tx, old)
     if last.superseded_by is not None:
         raise Conflict(
-            f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
+            "id", f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
         )
     ended = "was forgotten" if last.forgotten_at is not None else "has expired" if expired(last, now) else None
     if ended is not None:
         raise Conflict(
-            f"memory {old.id} was superseded, and its newest version {last.id} {ended}: this history "
+            "id", f"memory {old.id} was superseded, and its newest version {last.id} {ended}: this history "
             "has no current version any more; remember the new content"
         )
     raise Conflict(
-        f"memory {old.id} was already superseded; its current version is {last.id}: "
+        "id", f"memory {old.id} was already superseded; its current version is {last.id}: "
         f"supersede {last.id} instead"
     )
 

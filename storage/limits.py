@@ -23,9 +23,16 @@ IDEMPOTENCY_KEY_TTL_MS = 86_400_000
 IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 
+ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
+# What a memory id is, in every message about one (a missing, empty or malformed id alike).
+ID_SHAPE = (f"an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
+            f"return them), or its first {ID_PREFIX_MIN_CHARS} or more characters")
+
 QUERY_MAX_CHARS = 2_000
 RECALL_DEFAULT_LIMIT = 5
 RECALL_MAX_LIMIT = 50
+# How many of the newest matching memories a listing may skip (``memvault list --offset``).
+LIST_MAX_OFFSET = 1_000_000_000
 # A recall result carries at most this many characters of memory content (about
 # 10,000 tokens), so 50 long memories cannot overflow a client's tool-result cap.
 RECALL_MAX_CONTENT_CHARS = 40_000

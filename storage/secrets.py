@@ -126,15 +126,20 @@ def scanned_fields(fields: Mapping[str, str | list[str] | None]) -> dict[str, st
 
 def refusals(records: list[dict[str, str]]) -> list[InvalidInput | None]:
     """For each record (``{field: text}``), the error naming its first field that holds a
-    credential, with the credential type and line, or None; one scan for them all.
+    credential, with the credential type, or None; one scan for them all. In a field of
+    several lines the line within the field is named (``password in its line 3``): an
+    import names its own line of the file first (``line 5: content: ...``).
 
     The message never repeats the secret itself.
     """
     texts = [(number, field, text) for number, fields in enumerate(records) for field, text in fields.items() if text]
     out: list[InvalidInput | None] = [None] * len(records)
-    for (number, field, _), found in zip(texts, find_secrets(*(text for _, _, text in texts)), strict=True):
+    for (number, field, text), found in zip(texts, find_secrets(*(text for _, _, text in texts)), strict=True):
         if found and out[number] is None:
-            where = "; ".join(f"{kind} on line {line}" for kind, line in found[:5])
+            if "\n" in text:
+                where = "; ".join(f"{kind} in its line {line}" for kind, line in found[:5])
+            else:
+                where = "; ".join(dict.fromkeys(kind for kind, _ in found[:5]))
             out[number] = InvalidInput(
                 field,
                 f"looks like it contains a credential ({where}). memvault does not store secrets: "

@@ -28,7 +28,7 @@ from . import history, validate
 from .backend import Backend, NewRow, Reader, VectorLog, Writer
 from .candidates import admits
 from .embeddings import Embedded, Embedder
-from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError
+from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError, shown
 from .ids import new_id
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .limits import (
@@ -297,7 +297,7 @@ class Store:
                 memory_id, stored_hash = known
                 if stored_hash != content_hash:
                     raise Conflict(
-                        f"idempotency_key {key!r} was already used for memory {memory_id} with different "
+                        "idempotency_key", f"{shown(key)} was already used for memory {memory_id} with different "
                         "content; a retry must send the same content, a new memory needs a new key"
                     )
                 stored = history.row(tx, tenant, memory_id)
@@ -362,7 +362,7 @@ class Store:
         )
         key = validate.short_text("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS)
         if idempotency_key is not None and key is None:
-            raise InvalidInput("idempotency_key", "must not be empty (leave it out instead)")
+            raise validate.empty("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS, ", or left out")
         observed, expires = validate.times(observed_at, expires_at, self.clock())
         status = self.model_problem()
         # The embedding (most of a new memory's cost) runs while the checks below run; a
@@ -572,14 +572,14 @@ class Store:
                          "source": new_source, "expires_at": expires_at and expires}
                 if not _differences(old, given):
                     raise Conflict(
-                        f"the new content is the same as memory {old.id}'s and no other field changes: "
+                        "content", f"is the same as memory {old.id}'s and no other field changes: "
                         "nothing to supersede"
                     )
             else:
                 same = tx.current_with_hash(tenant, old.scope, content_hash, now, old.id)
                 if same is not None:
                     raise Conflict(
-                        f"memory {same} of this scope already holds this content: forget {old.id} "
+                        "content", f"memory {same} of this scope already holds this content: forget {old.id} "
                         "if it is wrong, rather than superseding it with a second copy"
                     )
             vectors, degraded = self._stored_vectors(tx, made, degraded)
@@ -835,18 +835,42 @@ class Store:
         since: str | None = None,
         until: str | None = None,
         include_history: bool = False,
+        offset: int | None = None,
     ) -> list[Memory]:
         """The memories of ``tenant`` in ``scopes`` that pass every filter, newest
-        observed first (no query, no ranking, no abstention); at most ``limit``.
+        observed first (no query, no ranking, no abstention); at most ``limit``, after
+        skipping the ``offset`` newest (a page: :meth:`count_memories` gives the total).
 
         Filters mean what they mean for :meth:`recall`. Writes nothing.
 
         Raises:
-            InvalidInput: a bad limit, kind, tag or date.
+            InvalidInput: a bad limit, offset, kind, tag or date.
+        """
+        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
+        size, skip = validate.limit(limit), validate.offset(offset)
+        with self.backend.read(tenant) as tx:
+            return tx.memories(filters, "observed", skip + size)[skip:]
+
+    def count_memories(
+        self,
+        *,
+        tenant: str,
+        scopes: list[str],
+        kinds: list[str] | None = None,
+        tags: list[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        include_history: bool = False,
+    ) -> int:
+        """How many memories :meth:`list_memories` has to show under the same filters
+        (its ``limit`` and ``offset`` aside). Writes nothing.
+
+        Raises:
+            InvalidInput: a bad kind, tag or date.
         """
         filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
         with self.backend.read(tenant) as tx:
-            return tx.memories(filters, "observed", validate.limit(limit))
+            return tx.count(filters)
 
     def scope_counts(self, *, tenant: str) -> dict[str, int]:
         """How many current (not superseded, forgotten or expired) memories each

@@ -36,7 +36,7 @@ from .backend import NewRow, Reader
 from .embeddings import Embedded
 from .errors import Conflict, InvalidInput, ModelUnavailable, shown
 from .ids import new_id
-from .limits import REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .limits import CONTENT_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import Memory
 from .secrets import refusals, scanned_fields
 from .timefmt import format_ms
@@ -264,7 +264,7 @@ class _Import:
                 try:
                     outcomes += self._write([item], now)
                 except Conflict as exc:
-                    outcomes.append(LineError(item[0], "id", str(exc)))
+                    outcomes.append(LineError(item[0], exc.field, exc.reason))
         for outcome in outcomes:
             if isinstance(outcome, LineError):
                 self.failed.append(outcome)
@@ -385,7 +385,7 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
             raise InvalidInput(str(name)[:40], f"is not a field of memvault's export format ({', '.join(FIELDS)})")
     given: dict[str, Any] = {name: value for name, value in record.items() if value is not None}
     if "content" not in given:
-        raise InvalidInput("content", "is required")
+        raise InvalidInput("content", f"is required: a string of 1-{CONTENT_MAX_CHARS:,} characters")
     if given.get("tenant", tenant) != tenant:
         raise InvalidInput(
             "tenant", f"is {shown(given['tenant'])} but this import writes tenant {shown(tenant)} "

@@ -45,11 +45,19 @@ def fold_tag(text: str) -> str:
     return nfc(unicodedata.normalize("NFD", text).casefold())
 
 
+def empty(field: str, value: str, max_chars: int, alternative: str = "") -> InvalidInput:
+    """The one wording of a text field with nothing in it (white space around a text is
+    trimmed): ``content: is empty; it must be 1-8,000 characters``, ``... is only white
+    space; ...``, then ``alternative`` (``", or left out"``)."""
+    what = "is empty" if not value else "is only white space"
+    return InvalidInput(field, f"{what}; it must be 1-{max_chars:,} characters{alternative}")
+
+
 def content(value: str, field: str = "content") -> str:
     """Trim ``value``, NFC-normalise it and check it is 1..CONTENT_MAX_CHARS characters."""
     text = nfc(_check_text(field, value).strip())
     if not text:
-        raise InvalidInput(field, "must not be empty")
+        raise empty(field, value, limits.CONTENT_MAX_CHARS)
     if len(text) > limits.CONTENT_MAX_CHARS:
         raise InvalidInput(
             field,
@@ -97,7 +105,7 @@ def tags(values: list[str] | None, field: str = "tags") -> list[str]:
     for i, raw in enumerate(values):
         tag = fold_tag(_check_text(f"{field}[{i}]", raw).strip())
         if not tag:
-            raise InvalidInput(f"{field}[{i}]", "must not be empty")
+            raise empty(f"{field}[{i}]", raw, limits.TAG_MAX_CHARS)
         if len(tag) > limits.TAG_MAX_CHARS:
             raise InvalidInput(f"{field}[{i}]", f"is {len(tag)} characters; the limit is {limits.TAG_MAX_CHARS}")
         if tag not in out:
@@ -145,7 +153,7 @@ def scope(value: str | None, default: str, field: str = "scope") -> str:
         return default
     text = short_text(field, value, limits.SCOPE_MAX_CHARS)
     if text is None:
-        raise InvalidInput(field, "must not be empty")
+        raise empty(field, value, limits.SCOPE_MAX_CHARS)
     return text
 
 
@@ -184,6 +192,13 @@ def limit(value: int | None) -> int:
     if value is None:
         return limits.RECALL_DEFAULT_LIMIT
     return integer("limit", value, 1, limits.RECALL_MAX_LIMIT)
+
+
+def offset(value: int | None) -> int:
+    """Return a listing's offset, default 0; an integer 0..LIST_MAX_OFFSET."""
+    if value is None:
+        return 0
+    return integer("offset", value, 0, limits.LIST_MAX_OFFSET)
 
 
 def query(value: str) -> str:

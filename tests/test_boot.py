@@ -32,11 +32,12 @@ def fill(store: Store, facts: int, failures: int = 0, episodes: int = 0, prefere
 
 def parse(boot: str) -> tuple[int, int, int, int]:
     """(lines shown, shown, total, tokens) from the document and its footer, checking
-    that the stated tokens are the document's (or bound it, when it says "at most")."""
-    footer = re.search(r"_(\d[\d,]*) of (\d[\d,]*) memor(?:y|ies) shown, (at most )?(\d[\d,]*) tokens[a-z ]*\.", boot)
+    that the stated tokens bound the document's, closely (exact when the count can state
+    itself, else the smallest bound found)."""
+    footer = re.search(r"_(\d[\d,]*) of (\d[\d,]*) memor(?:y|ies) shown, within (\d[\d,]*) tokens?\.", boot)
     assert footer, boot[-300:]
-    shown, total, tokens = (int(footer.group(i).replace(",", "")) for i in (1, 2, 4))
-    assert COUNT(boot) <= tokens if footer.group(3) else COUNT(boot) == tokens
+    shown, total, tokens = (int(footer.group(i).replace(",", "")) for i in (1, 2, 3))
+    assert COUNT(boot) <= tokens <= COUNT(boot) + 3
     return boot.count("\n- ["), shown, total, tokens
 
 
@@ -133,9 +134,9 @@ def test_the_stated_token_count_is_true_even_when_the_tokenizer_has_no_fixed_poi
         return 100 + (n % 2 == 0)
 
     document, tokens = _with_footer("body\n", 1, 0, odd)
-    assert "at most" in document and odd(document) <= tokens
+    assert f"_1 of 1 memory shown, within {tokens} tokens._" in document and odd(document) <= tokens
     exact, n = _with_footer("body\n", 1, 0, lambda text: 50)
-    assert n == 50 and "_1 of 1 memory shown, 50 tokens._" in exact
+    assert n == 50 and "_1 of 1 memory shown, within 50 tokens._" in exact
 
 
 def test_invisible_format_characters_are_shown_escaped_in_boot_text(counted):

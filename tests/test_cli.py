@@ -32,7 +32,7 @@ def test_people_can_list_show_supersede_and_forget_without_an_mcp_client(db_path
     first = out.split()[2].rstrip(".")
     run(capsys, "remember", "Prefer dark mode", "--kind", "preference", *db)
     code, out, _ = run(capsys, "list", *db)
-    assert out.splitlines()[0] == "2 memories, newest first:" and f"[{first}] fact" in out
+    assert out.splitlines()[0] == "2 of 2 memories, newest first:" and f"[{first}] fact" in out
     code, out, _ = run(capsys, "supersede", first, "The staging DB is db-stg-04", "--reason", "migrated", "--json", *db)
     second = json.loads(out)["id"]
     code, out, _ = run(capsys, "show", first, *db)
@@ -317,7 +317,7 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["recall", "x", "--since", "last thursdayish"], "--since: "),
     (["recall", "x", "--limit", "0"], "--limit: "),
     (["list", "--limit", "0"], "--limit: "),
-    (["remember", "   "], "TEXT: must not be empty"),
+    (["remember", "   "], "TEXT: is only white space; it must be 1-8,000 characters"),
     (["show", "nope"], "ID: 'nope' is not a memory id: an id is 36 hex digits"),
     (["forget", "0"], "ID: '0' is too short"),
     (["import", "no-such-file.jsonl"], "FILE: 'no-such-file.jsonl' does not exist"),
@@ -370,3 +370,39 @@ def test_stats_for_people_has_headings_in_words_and_json_keeps_the_keys(db_path,
     assert "vectors pending: 0" in out and "current memories by kind:" in out and "model: " in out
     code, out, err = run(capsys, "stats", "--json", "--db", str(db_path))
     assert {"vectors_pending", "model_id", "by_kind"} <= set(json.loads(out))
+
+
+def test_list_says_how_many_of_how_many_and_pages_through_the_rest_with_offset(db_path, capsys):
+    db = ["--db", str(db_path)]
+    lines = [{"content": f"Note number {i}", "observed_at": f"2026-01-{i:02d}T09:00:00Z"} for i in range(1, 26)]
+    lines += [{"content": f"Session {i}", "kind": "episode", "observed_at": f"2026-02-{i:02d}T09:00:00Z"}
+              for i in range(1, 4)]
+    source = db_path.parent / "notes.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert run(capsys, "import", str(source), *db)[0] == 0
+    code, out, _ = run(capsys, "list", "--kind", "fact", *db)
+    assert code == 0 and out.splitlines()[0] == "20 of 25 memories, newest first:"
+    assert '"Note number 25"' in out.splitlines()[1] and out.splitlines()[-1] == \
+        "5 more: run it again with --offset 20 (and the same filters)."
+    code, out, _ = run(capsys, "list", "--kind", "fact", "--offset", "20", *db)
+    assert code == 0 and out.splitlines()[0] == "Memories 21-25 of 25, newest first:"
+    assert [line.split(": ", 1)[1] for line in out.splitlines()[1:]] == [f'"Note number {i}"' for i in range(5, 0, -1)]
+    code, out, _ = run(capsys, "list", "--kind", "fact", "--offset", "18", "--limit", "3", *db)
+    assert out.splitlines()[0] == "Memories 19-21 of 25, newest first:" and "--offset 21 " in out.splitlines()[-1]
+    code, out, _ = run(capsys, "list", "--kind", "episode", *db)
+    assert out.splitlines()[0] == "3 of 3 memories, newest first:" and "--offset" not in out
+    code, out, _ = run(capsys, "list", "--kind", "fact", "--offset", "30", *db)
+    assert code == 0 and out.strip() == "No memories after the newest 30: 25 memories match these filters."
+    code, out, err = run(capsys, "list", "--kind", "fact", "--offset", "-1", *db)
+    assert code == 2 and err.strip().endswith("--offset: must be an integer from 0 to 1,000,000,000; got -1")
+
+
+def test_the_list_and_recall_help_give_the_limit_s_maximum(capsys):
+    for command in ("list", "recall"):
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "--limit LIMIT at most this many, 1 to 50 (default" in out
+    with pytest.raises(SystemExit):
+        cli.main(["list", "--help"])
+    assert "--offset OFFSET" in capsys.readouterr().out

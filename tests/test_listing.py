@@ -121,6 +121,38 @@ def test_listing_validates_its_filters_like_recall(store):
 
 
 @pytest.mark.contract
+@pytest.mark.parametrize(("filters", "expected"), [
+    ({}, 9),
+    ({"kinds": ["episode"]}, 6),
+    ({"tags": ["odd"]}, 3),
+    ({"since": "2025-12-04T00:00:00Z", "kinds": ["episode"]}, 3),
+    ({"include_history": True}, 10),
+])
+def test_pages_of_a_listing_join_up_to_its_count_under_the_same_filters(store, filters, expected):
+    caller = handlers.Caller(tenant="a", scope="proj")
+    for day in range(1, 7):
+        tags = ["odd"] if day % 2 else []
+        handlers.remember(store, caller, content=f"Session on day {day}", kind="episode", tags=tags,
+                          observed_at=f"2025-12-{day:02d}T09:00:00Z")
+    old = handlers.remember(store, caller, content="The gateway is nginx").id
+    store.supersede(tenant="a", id=old, content="The gateway is Envoy")
+    handlers.remember(store, caller, content="Prefer tabs", kind="preference")
+    handlers.remember(store, caller, content="Uses pnpm", kind="preference")
+    everything = [m.id for m in store.list_memories(tenant="a", scopes=["proj"], limit=50, **filters)]
+    pages = [m.id for offset in range(0, 12, 2)
+             for m in store.list_memories(tenant="a", scopes=["proj"], limit=2, offset=offset, **filters)]
+    assert store.count_memories(tenant="a", scopes=["proj"], **filters) == expected == len(everything)
+    assert pages == everything
+
+
+def test_a_listing_offset_is_checked_like_its_limit(store):
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(InvalidInput) as refused:
+            store.list_memories(tenant="a", scopes=["proj"], offset=bad)
+        assert str(refused.value).startswith("offset: must be an integer from 0 to 1,000,000,000; got ")
+
+
+@pytest.mark.contract
 @pytest.mark.parametrize("query", ["when is the dentist appointment", "what day is my appointment"])
 def test_weak_leads_in_scope_do_not_hide_the_other_scopes_that_answer(real_store, query):
     work, personal = handlers.Caller("t", "work"), handlers.Caller("t", "personal")

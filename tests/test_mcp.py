@@ -61,8 +61,8 @@ async def test_each_tool_round_trips_structured_content(db_path):
 @pytest.mark.parametrize(
     ("tool", "args", "field", "says"),
     [
-        ("remember", {"content": ""}, "content", "must not be empty"),
-        ("remember", {"content": "   "}, "content", "must not be empty"),
+        ("remember", {"content": ""}, "content", "is empty; it must be 1-8,000 characters"),
+        ("remember", {"content": "   "}, "content", "is only white space; it must be 1-8,000 characters"),
         ("remember", {"content": "x", "importance": 11}, "importance", "10"),
         ("remember", {"content": "x", "kind": "opinion"}, "kind", "'opinion'"),
         ("remember", {"content": "x", "observed_at": "last tuesday"}, "observed_at", "ISO-8601"),
@@ -128,9 +128,9 @@ async def test_boot_context_stays_within_its_token_budget(db_path, real_embedder
     used = real_embedder.count_tokens(boot)
     assert used <= 150
     shown = boot.count("\n- [")
-    footer = re.search(r"_(\d+) of 40 memories shown, (at most )?(\d+) tokens[a-z ]*\. (\d+) more: `recall`", boot)
-    assert footer and 0 < shown < 40 and int(footer.group(1)) == shown and int(footer.group(4)) == 40 - shown
-    assert used <= int(footer.group(3)) if footer.group(2) else used == int(footer.group(3))
+    footer = re.search(r"_(\d+) of 40 memories shown, within (\d+) tokens\. (\d+) more: `recall`", boot)
+    assert footer and 0 < shown < 40 and int(footer.group(1)) == shown and int(footer.group(3)) == 40 - shown
+    assert used <= int(footer.group(2))
 
 
 @pytest.mark.asyncio

@@ -92,7 +92,7 @@ def test_credentials_written_without_quotes_are_refused_naming_what_they_are(sto
     Each is named by what it is: a later trial read "Unquoted credential" for a bearer token."""
     with pytest.raises(InvalidInput) as err:
         store.remember(tenant="t", scope="s", content=content)
-    assert err.value.field == "content" and f"a credential ({kind} on line 1)" in str(err.value)
+    assert err.value.field == "content" and f"a credential ({kind})" in str(err.value)
     assert "hunter2" not in str(err.value) and "Xk29" not in str(err.value)
     assert store.list_memories(tenant="t", scopes=["s"]) == []
 

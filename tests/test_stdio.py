@@ -48,7 +48,7 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
             assert set(tools) == {"remember", "recall", "supersede", "forget"}
             assert all(t.annotations is not None and t.output_schema for t in tools.values())
             for tool, args, field, says in [
-                ("remember", {"content": ""}, "content", "must not be empty"),
+                ("remember", {"content": ""}, "content", "is empty; it must be 1-8,000 characters"),
                 ("remember", {"content": "x", "importance": 11}, "importance", "10"),
                 ("remember", {"content": "x", "kind": "rumour"}, "kind", "'rumour'"),
                 ("remember", {"content": "x", "expires_at": "2024-02-30"}, "expires_at", "February 2024 has 29 days"),

@@ -182,3 +182,143 @@ def test_people_read_counts_that_agree_with_their_nouns(db_path, capsys):
     assert "imported 1 of 1 memory line " in run("import", str(export))[1]
     export.write_text(json.dumps({"content": "Lunch is at noon"}) + "\n" + json.dumps({"content": "Tea at four"}) + "\n")
     assert "imported 1 of 2 memory lines " in run("import", str(export))[1]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("recall", {"query": "x", "limit": 10**30}, "limit: must be an integer from 1 to 50; got 1000000000000000000000000000000"),
+    ("recall", {"query": "x", "limit": 1e30}, "limit: must be an integer from 1 to 50; got 1e+30"),
+    ("recall", {"query": "x", "limit": -(10**20)}, "limit: must be an integer from 1 to 50; got -100000000000000000000"),
+    ("remember", {"content": "x", "importance": 10**16}, "importance: must be an integer from 1 to 10; got 10000000000000000"),
+    ("remember", {"content": "x", "importance": 1.5e17}, "importance: must be an integer from 1 to 10; got 1.5e+17"),
+    ("remember", {"content": "x", "importance": 10**70}, "importance: must be an integer from 1 to 10; got an integer of 71 digits"),
+])
+async def test_a_number_out_of_range_is_shown_in_the_notation_it_was_sent_in(db_path, tool, args, says):
+    async with client(db_path) as c:
+        assert await refusal(c, tool, args) == says
+    field, value = says.split(":")[0], args[says.split(":")[0]]
+    if isinstance(value, int):  # storage sees what the tools pass on, and says it alike
+        with pytest.raises(InvalidInput) as stored:
+            (validate.importance if field == "importance" else validate.limit)(value)
+        assert str(stored.value) == says
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("remember", {"content": ""}, "content: is empty; it must be 1-8,000 characters"),
+    ("remember", {"content": " \n\t"}, "content: is only white space; it must be 1-8,000 characters"),
+    ("supersede", {"id": "0" * 36, "content": "  "}, "content: is only white space; it must be 1-8,000 characters"),
+    ("remember", {"content": "x", "tags": ["ok", ""]}, "tags[1]: is empty; it must be 1-64 characters"),
+    ("remember", {"content": "x", "tags": ["  "]}, "tags[0]: is only white space; it must be 1-64 characters"),
+    ("remember", {"content": "x", "scope": ""}, "scope: is empty; it must be 1-128 characters"),
+    ("recall", {"query": "x", "scope": " "}, "scope: is only white space; it must be 1-128 characters"),
+    ("remember", {"content": "x", "idempotency_key": " "},
+     "idempotency_key: is only white space; it must be 1-200 characters, or left out"),
+])
+async def test_an_empty_text_says_the_length_it_must_have(db_path, tool, args, says):
+    async with client(db_path) as c:
+        assert await refusal(c, tool, args) == says
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("forget", {}, "id: is required: "),
+    ("supersede", {"content": "x"}, "id: is required: "),
+    ("forget", {"id": ""}, "id: is empty: "),
+    ("forget", {"id": "   "}, "id: is empty: "),
+    ("supersede", {"id": "", "content": "x"}, "id: is empty: "),
+    ("forget", {"id": 5}, "id: must be a memory id: "),
+    ("forget", {"id": "nope"}, "id: 'nope' is not a memory id: "),
+])
+async def test_a_missing_empty_or_malformed_id_is_told_the_same_rule(db_path, tool, args, says):
+    from memvault.storage.limits import ID_SHAPE
+
+    async with client(db_path) as c:
+        text = await refusal(c, tool, args)
+    assert text.startswith(says) and ID_SHAPE in text and "1-64" not in text
+
+
+@pytest.mark.asyncio
+async def test_every_conflict_starts_with_its_field_and_a_colon(db_path):
+    async with client(db_path) as c:
+        async def stored(args: dict) -> str:
+            r = await c.call_tool("remember", args)
+            assert not r.is_error, r.content[0].text
+            return r.structured_content["id"]
+
+        first = await stored({"content": "The build runs on Fridays", "idempotency_key": "k1"})
+        other = await stored({"content": "Lunch is at noon"})
+        second = (await c.call_tool("supersede", {"id": first, "content": "The build runs on Mondays"})
+                  ).structured_content["id"]
+        await c.call_tool("forget", {"id": other})
+        refusals = [
+            (await refusal(c, "supersede", {"id": first, "content": "The build runs on Sundays"}),
+             f"id: memory {first} was already superseded; its current version is {second}: "),
+            (await refusal(c, "supersede", {"id": second, "content": "The build runs on Mondays"}),
+             f"content: is the same as memory {second}'s and no other field changes"),
+            (await refusal(c, "remember", {"content": "Something else", "idempotency_key": "k1"}),
+             f"idempotency_key: 'k1' was already used for memory {first} with different content"),
+            (await refusal(c, "supersede", {"id": other, "content": "Lunch is at one"}),
+             f"id: memory {other} was forgotten, so it cannot be superseded"),
+        ]
+        third = await stored({"content": "Tea at four"})
+        refusals.append((await refusal(c, "supersede", {"id": second, "content": "Tea at four"}),
+                         f"content: memory {third} of this scope already holds this content"))
+    for text, starts in refusals:
+        assert text.startswith(starts), text
+
+
+def test_the_command_line_names_an_id_as_its_usage_does_whatever_is_wrong_with_it(db_path, capsys):
+    def run(*argv: str) -> tuple[int, str]:
+        code = cli.main([*argv, "--db", str(db_path)])
+        return code, capsys.readouterr().err
+
+    cli.main(["remember", "The build runs on Fridays", "--db", str(db_path)])
+    first = capsys.readouterr().out.split()[2].rstrip(".")
+    cli.main(["supersede", first, "The build runs on Mondays", "--db", str(db_path)])
+    capsys.readouterr()
+    unknown = "0123abcd-" + first[9:]
+    for argv, says in [
+        (("show", "nope"), "ID: 'nope' is not a memory id: "),
+        (("show", unknown), f"ID: no memory with id {unknown!r}"),
+        (("forget", unknown), f"ID: no memory with id {unknown!r}"),
+        (("supersede", unknown, "x"), f"ID: no memory with id {unknown!r}"),
+        (("supersede", first, "The build runs on Sundays"), f"ID: memory {first} was already superseded"),
+        (("supersede", first[:4], "x"), "ID: '" + first[:4] + "' is too short"),
+    ]:
+        code, err = run(*argv)
+        assert code != 0 and err.startswith(f"memvault: {says}"), err
+        assert "id: " not in err.split(": ", 1)[1][:4]
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("the wifi password is hunter2xyz", "(password)"),
+    ("notes\nthe wifi password is hunter2xyz", "(password in its line 2)"),
+    ("a\nb\npassword=hunter2xyz\n", "(password in its line 3)"),
+])
+def test_a_credential_is_located_within_its_field_only_when_the_field_has_lines(db_path, capsys, text, says):
+    source = db_path.parent / "in.jsonl"
+    lines = [{"content": "fine"}, {"content": "also fine", "source": text}, {"content": text}]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert cli.main(["import", str(source), "--db", str(db_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"line 2: source: looks like it contains a credential {says}. " in err
+    assert f"line 3: content: looks like it contains a credential {says}. " in err
+    assert " on line " not in err
+
+
+@pytest.mark.asyncio
+async def test_the_boot_footer_has_one_wording_whatever_the_store_holds(db_path, real_embedder):
+    """New-user trial: "_6 of 6 memories shown, 313 tokens._" beside "_10 of 10 memories shown,
+    432 tokens in all._": another wording was chosen wherever the count could not state itself."""
+    import re
+
+    async with client(db_path) as c:
+        for i in range(14):
+            await c.call_tool("remember", {"content": f"Service {i} listens on port {8000 + 37 * i}",
+                                           "kind": ["fact", "procedure", "decision"][i % 3]})
+            boot = (await c.read_resource("memory://boot")).contents[0].text
+            footer = boot.rstrip("\n").rsplit("\n", 1)[-1]
+            found = re.fullmatch(r"_(\d+) of (\d+) memor(?:y|ies) shown, within ([\d,]+) tokens?\._", footer)
+            assert found and int(found.group(1)) == int(found.group(2)) == i + 1, footer
+            assert real_embedder.count_tokens(boot) <= int(found.group(3).replace(",", ""))

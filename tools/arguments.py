@@ -63,6 +63,7 @@ class Arg:
     items: Arg | None = None
     max_items: int | None = None
     too_long: str = ""  # advice added to the error for a string over max_length
+    shape: str = ""  # what a valid value is, when its type and limits do not say it (a memory id)
 
     def schema(self) -> dict[str, Any]:
         """This argument as JSON Schema (draft 2020-12 keywords)."""
@@ -82,6 +83,8 @@ class Arg:
 
     def expected(self) -> str:
         """What a valid value is, in words: "an integer from 1 to 10"."""
+        if self.shape:
+            return self.shape
         if self.enum:
             return "one of " + ", ".join(self.enum)
         if self.type == "integer" and self.minimum is not None and self.maximum is not None:
@@ -110,13 +113,15 @@ class Arg:
             if parsed is not None and self._has_type(parsed):
                 value = parsed
         if not self._has_type(value):
-            raise InvalidInput(field, f"must be {self.expected()}; got {shown(value)}")
+            what = f"a memory id: {self.shape}" if self.shape else self.expected()
+            raise InvalidInput(field, f"must be {what}; got {shown(value)}")
         if self.type == "integer":
             number = int(value)  # type: ignore[call-overload]
             if (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum
             ):
-                raise validate.out_of_range(field, self.minimum, self.maximum, number)  # type: ignore[arg-type]
+                # The value as sent: 1e30 reads "1e+30", 10**30 all its digits (not int(1e30)'s).
+                raise validate.out_of_range(field, self.minimum, self.maximum, value)  # type: ignore[arg-type]
             return number
         if self.type == "string":
             assert isinstance(value, str)
@@ -127,7 +132,9 @@ class Arg:
                 raise InvalidInput(field, f"is {len(value.strip()):,} characters; the limit is {self.max_length:,}"
                                           + (f". {self.too_long}" if self.too_long else ""))
             if self.min_length and len(value) < self.min_length:
-                raise InvalidInput(field, "must not be empty")
+                if self.shape:
+                    raise InvalidInput(field, f"is empty: {self.shape}")
+                raise validate.empty(field, value, self.max_length or 0)
             return value
         if self.type == "array":
             assert isinstance(value, list) and self.items is not None
@@ -189,7 +196,7 @@ EXPIRES_AT = _time("ISO-8601 time after which the memory is never returned (late
 REASON = _text("Why, in a few words; kept with the history or the tombstone.", limits.REASON_MAX_CHARS)
 MEMORY_ID = _text(
     "A memory id as remember or recall returned it (the short form shown in text works too).", 64,
-    required=True, min_length=1,
+    required=True, min_length=1, shape=limits.ID_SHAPE,
 )
 
 TOOLS: dict[str, dict[str, Arg]] = {

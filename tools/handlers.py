@@ -145,8 +145,14 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
 
 
 def list_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> RecallResult:
-    """Every memory of the caller's scopes that passes ``filters``, newest first (``memvault list``)."""
+    """The memories of the caller's scopes that pass ``filters``, newest first, ``limit``
+    of them after the ``offset`` newest (``memvault list``)."""
     return _recall_result(store, caller, "", caller.scopes(scope), filters)
+
+
+def count_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> int:
+    """How many memories :func:`list_memories` pages through under the same ``filters``."""
+    return store.count_memories(tenant=caller.tenant, scopes=caller.scopes(scope), **filters)  # type: ignore[arg-type]
 
 
 def _recall_result(

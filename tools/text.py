@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .handlers import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, SupersedeResult
 
 
@@ -33,9 +34,18 @@ def quoted(text: str | None) -> str:
     return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in literal)
 
 
-def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False) -> str:
-    """``[short id] kind, date: "content"``, with the scope and the history status when set."""
+def confidence_text(confidence: float) -> str:
+    """``confidence 0.68``; under ``SURE_CONFIDENCE`` (as likely wrong as right) marked
+    ``unsure``, under ``ANSWER_CONFIDENCE`` ``weak lead`` (``confidence 0.04, weak lead``)."""
+    mark = ", weak lead" if confidence < ANSWER_CONFIDENCE else ", unsure" if confidence < SURE_CONFIDENCE else ""
+    return f"confidence {confidence:.2f}{mark}"
+
+
+def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False) -> str:
+    """``[short id] kind, date: "content"``, with the scope and the history status when set,
+    and with ``ranked`` the hit's confidence (:func:`confidence_text`) after the date."""
     extra = f", scope {m.scope}" if scope else ""
+    extra += f", {confidence_text(m.confidence)}" if ranked else ""
     line = f"[{m.id if full_id else m.short_id or m.id}] {m.kind}, {m.observed_at[:10]}{extra}: {quoted(m.content)}"
     if m.superseded_by:
         reason = f" ({m.supersede_reason})" if m.supersede_reason else ""
@@ -51,7 +61,12 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -
         order = "newest first" if r.listing else "best first"
         lines.append(f"{count(len(r.memories), 'memory', 'memories')}, {order}:")
         several = len({m.scope for m in r.memories}) > 1
-        lines += [f"{i}. {memory_line(m, several, full_ids)}" for i, m in enumerate(r.memories, start=1)]
+        ranked = not r.listing
+        lines += [f"{i}. {memory_line(m, several, full_ids, ranked)}" for i, m in enumerate(r.memories, start=1)]
+        if ranked and max(m.confidence for m in r.memories) < SURE_CONFIDENCE:
+            lines.append("No hit is sure (under 0.5 a hit is as likely wrong as right): "
+                         + ("check it before relying on it." if person else
+                            "say it may be wrong, or that you do not know, rather than state it as fact."))
     elif r.listing:
         lines.append(f"No memories match these filters in scopes {', '.join(r.scopes)}.")
     elif person:
@@ -73,6 +88,25 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -
                      + ("--limit." if person else "the limit."))
     if r.degraded:
         lines.append(f"Degraded: {r.degraded}")
+    return "\n".join(lines)
+
+
+def list_text(r: RecallResult, total: int, offset: int = 0) -> str:
+    """``memvault list``'s text: :func:`recall_text` for a person, its count out of the
+    ``total`` matching (``20 of 60 memories, newest first:``, a later page ``memories 21-40
+    of 60, newest first:``) and, when more follow, the ``--offset`` that shows them."""
+    shown = len(r.memories)
+    if not shown:
+        if not total:
+            return recall_text(r, full_ids=True, person=True)
+        return f"No memories after the newest {offset:,}: {count(total, 'memory matches', 'memories match')} " \
+               "these filters."
+    lines = recall_text(r, full_ids=True, person=True).splitlines()
+    lines[0] = (f"{shown:,} of {count(total, 'memory', 'memories')}, newest first:" if not offset
+                else f"Memories {offset + 1:,}-{offset + shown:,} of {total:,}, newest first:")
+    rest = total - offset - shown
+    if rest > 0:
+        lines.append(f"{rest:,} more: run it again with --offset {offset + shown} (and the same filters).")
     return "\n".join(lines)
 
 

@@ -398,7 +398,7 @@ class PgWriter(PgReader):
             params.append(np.asarray(row.vectors[0], dtype=np.float32))
         inserted = self._one(f"WITH {', '.join(written)} SELECT seq FROM m", params)
         if inserted is None:
-            raise Conflict(f"a memory with id {row.id} exists already")
+            raise Conflict("id", f"a memory with id {row.id} exists already")
         seq = int(inserted[0])
         if row.idempotency_key is not None:
             self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash, row.recorded_at)

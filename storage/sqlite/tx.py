@@ -419,7 +419,7 @@ class SqliteTransaction:
 
     def insert(self, row: backend.NewRow) -> int:
         if self._one("SELECT 1 FROM memories WHERE id = ?", (row.id,)):
-            raise Conflict(f"a memory with id {row.id} exists already")
+            raise Conflict("id", f"a memory with id {row.id} exists already")
         self.conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source, observed_at,"
             " recorded_at, expires_at, supersedes, superseded_by, supersede_reason, confirmations,"

@@ -1,0 +1,103 @@
+"""The text block of a recall (what most clients show the model) carries each hit's
+confidence and marks the weak ones, as the structured content rates them."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.tools.schemas import MemoryOut, RecallResult, Signals
+from memvault.tools.text import recall_text
+
+MEMORIES = [
+    ("My cat is named Miso", "fact"),
+    ("Walks before 8 am", "preference"),
+    ("The vet is Dr. Okafor on Elm Street", "fact"),
+    ("Session: booked the flight to Lisbon", "episode"),
+]
+
+
+def hit(confidence: float, content: str = "x") -> MemoryOut:
+    return MemoryOut(id="01a22ff4-3a39-7000-8000-000000000000", short_id="01a22ff4-3a39", content=content,
+                     kind="fact", tags=[], importance=5, scope="proj", source=None,
+                     observed_at="2026-12-01T00:00:00Z", recorded_at="2026-12-01T00:00:00Z", score=0.5,
+                     confidence=confidence, signals=Signals())
+
+
+def result(*confidences: float, listing: bool = False) -> RecallResult:
+    return RecallResult(memories=[hit(c) for c in confidences], listing=listing, scopes=["proj"],
+                        other_scopes=[], abstained=False, truncated=False)
+
+
+@pytest.mark.parametrize(("confidence", "shown"), [
+    (0.951, "confidence 0.95:"),
+    (0.683, "confidence 0.68:"),
+    (0.5, "confidence 0.50:"),
+    (0.499, "confidence 0.50, unsure:"),
+    (0.31, "confidence 0.31, unsure:"),
+    (0.2, "confidence 0.20, unsure:"),
+    (0.199, "confidence 0.20, weak lead:"),
+    (0.004, "confidence 0.00, weak lead:"),
+])
+def test_each_hit_shows_its_confidence_and_weak_ones_are_marked(confidence, shown):
+    line = recall_text(result(confidence)).splitlines()[1]
+    assert line == f'1. [01a22ff4-3a39] fact, 2026-12-01, {shown} "x"'
+
+
+@pytest.mark.parametrize(("confidences", "unsure"), [
+    ((0.45, 0.03), True),
+    ((0.004,), True),
+    ((0.683, 0.004), False),
+    ((0.5,), False),
+])
+def test_a_last_line_says_so_when_no_hit_is_sure(confidences, unsure):
+    for person in (False, True):
+        last = recall_text(result(*confidences), person=person).splitlines()[-1]
+        assert last.startswith("No hit is sure (under 0.5 a hit is as likely wrong as right)") is unsure
+
+
+def test_a_listing_shows_no_confidence():
+    text = recall_text(result(0.0, 0.0, listing=True))
+    assert "confidence" not in text and "No hit is sure" not in text
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("query", ["what is my dog's name?", "who is our vet?", "where did I fly to?", "zebra"])
+async def test_the_text_over_mcp_rates_every_hit_as_the_structured_content_does(db_path, query):
+    async with Client(build_server(Config(db=db_path))) as c:
+        for content, kind in MEMORIES:
+            await c.call_tool("remember", {"content": content, "kind": kind})
+        r = await c.call_tool("recall", {"query": query, "limit": 4})
+    memories = r.structured_content["memories"]
+    lines = r.content[0].text.splitlines()
+    for i, m in enumerate(memories, start=1):
+        c = m["confidence"]
+        mark = ", weak lead" if c < 0.2 else ", unsure" if c < 0.5 else ""
+        assert lines[i].startswith(f"{i}. [{m['short_id']}] {m['kind']}, {m['observed_at'][:10]}, "
+                                   f"confidence {c:.2f}{mark}: ")
+    sure = any(m["confidence"] >= 0.5 for m in memories)
+    assert (memories and not sure) == lines[-1].startswith("No hit is sure")
+
+
+def test_the_readme_examples_of_recall_text_are_what_recall_text_renders():
+    """Every example hit line in the README (``1. [id] kind, date, confidence 0.45, unsure: "..."``)
+    and the example block's last line are rendered from their own fields as shown."""
+    import re
+
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text()
+    pattern = re.compile(r'(\d+)\. \[([0-9a-f-]+)\] (\w+), (\d{4}-\d\d-\d\d), confidence (\d\.\d\d)[a-z ,]*: ("[^"]*")')
+    examples = pattern.findall(readme)
+    assert len(examples) >= 3
+    for number, short_id, kind, day, confidence, content in examples:
+        m = hit(float(confidence), content[1:-1]).model_copy(
+            update={"short_id": short_id, "kind": kind, "observed_at": day + "T00:00:00Z"})
+        rendered = recall_text(RecallResult(memories=[m], listing=False, scopes=["proj"], other_scopes=[],
+                                            abstained=False, truncated=False)).splitlines()[1]
+        assert readme.count(rendered[len("1. "):]) >= 1, rendered
+    block = readme[readme.index("2 memories, best first:"):].split("```")[0].strip().splitlines()
+    confidences = [float(c) for c in re.findall(r"confidence (\d\.\d\d)", "\n".join(block))]
+    assert block[-1] == recall_text(result(*confidences)).splitlines()[-1]
