@@ -55,7 +55,8 @@ def _doc(fn: F) -> F:
     return fn
 
 
-PROMPT_ARGS = arguments.PROMPTS  # the prompts' published argument descriptions (module level: the SDK reads annotations)
+# The prompts' argument descriptions, at module level: the SDK evaluates the prompts' annotations here.
+PROMPT_ARGS = arguments.PROMPTS
 WRITES = frozenset({"remember", "supersede", "forget"})
 
 

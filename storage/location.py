@@ -96,11 +96,27 @@ def redacted(db: Path | str) -> str:
     shown += middle
     if query is not None:
         pairs = []
-        for pair in query.split("&"):
-            key, eq, value = pair.partition("=")
-            pairs.append(f"{key}={MASK}" if eq and value and _is_secret_key(key) else pair)
+        for pair, secret in _query_pairs(query):
+            if not secret:
+                pairs.append(pair)
+            else:  # key=*** or, for the rest of a password cut at an "&", *** alone
+                pairs.append(f"{pair.partition('=')[0]}={MASK}" if "=" in pair else MASK)
         shown += "?" + "&".join(pairs)
     return shown
+
+
+def _query_pairs(query: str) -> list[tuple[str, bool]]:
+    """The ``&``-separated parts of a query string, each with whether it holds a secret: a
+    secret key's non-empty value, or a part without "=" right after one (a password with
+    an unencoded "&", which libpq would quote in its error)."""
+    out: list[tuple[str, bool]] = []
+    previous_secret = False
+    for pair in query.split("&"):
+        key, eq, value = pair.partition("=")
+        secret = bool(eq and value and _is_secret_key(key)) or (previous_secret and not eq and bool(pair))
+        out.append((pair, secret))
+        previous_secret = secret
+    return out
 
 
 def secrets_in(db: Path | str) -> list[str]:
@@ -117,10 +133,9 @@ def secrets_in(db: Path | str) -> list[str]:
         _, userinfo, _, query = _split_url(text)
         if userinfo is not None and ":" in userinfo:
             found.append(userinfo.partition(":")[2])
-        for pair in (query or "").split("&"):
-            key, _, value = pair.partition("=")
-            if _is_secret_key(key):
-                found.append(value)
+        for pair, secret in _query_pairs(query or ""):
+            if secret:
+                found.append(pair.partition("=")[2] if "=" in pair else pair)
         found += [unquote(value) for value in found]
     return sorted({value for value in found if value}, key=len, reverse=True)
 

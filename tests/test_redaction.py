@@ -28,6 +28,7 @@ SECRET = "s3cretPW"
     ("postgresql:///m?password=s3cretPW&password=s3cretPW", "postgresql:///m?password=***&password=***"),
     ("postgresql:///m?sslpassword=s3cretPW&SSLPASSWORD=s3cretPW", "postgresql:///m?sslpassword=***&SSLPASSWORD=***"),
     ("postgresql:///m?oauth_client_secret=s3cretPW", "postgresql:///m?oauth_client_secret=***"),
+    ("postgresql:///m?password=s3cret&PW&sslmode=require", "postgresql:///m?password=***&***&sslmode=require"),
     ("postgresql://u:s3cret%40PW@h/m", "postgresql://u:***@h/m"),
     ("postgresql://u:s3cret?PW@h/m", "postgresql://u:***@h/m"),
     ("postgresql://u:s3cret@PW@h/m", "postgresql://u:***@h/m"),

@@ -82,7 +82,8 @@ def open_pool(url: str, size: int, timeout_s: float) -> ConnectionPool:
         pool.open(wait=True, timeout=max(timeout_s, CONNECT_TIMEOUT_S))
     except PoolTimeout as exc:
         pool.close()
-        raise StoreError(f"cannot open connections to PostgreSQL at {location(url)}: {scrubbed(str(exc), url)}") from exc
+        reason = scrubbed(str(exc), url)
+        raise StoreError(f"cannot open connections to PostgreSQL at {location(url)}: {reason}") from exc
     return pool
 
 
