@@ -129,3 +129,20 @@ def test_the_serve_log_line_never_shows_the_password(tmp_path):
     assert "serving MCP on stdio (database postgresql://postgres@/postgres?host=/nonexistent/pg&password=***" \
         in proc.stderr
     assert SECRET not in proc.stdout + proc.stderr
+
+
+def test_the_http_server_log_healthz_and_503_never_show_the_password(tmp_path):
+    import httpx2
+    from httpwire import PING, HttpServer
+
+    url = f"postgresql://postgres@/postgres?host=/nonexistent/pg&password={SECRET}"
+    s = HttpServer(tmp_path / "unused.db", ready=False, logs=tmp_path, MEMVAULT_DB=url)
+    try:
+        health = httpx2.get(f"{s.base}/healthz", timeout=10)
+        refused = s.post("mv_any_key", PING)
+        log = s.log()
+    finally:
+        s.close()
+    assert "database postgresql://postgres@/postgres?host=/nonexistent/pg&password=***)" in log
+    for text in (health.text, refused.text, log):
+        assert SECRET not in text
