@@ -22,11 +22,14 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
-from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp.types import (INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult, TextContent,
+                       ToolAnnotations)
 from pydantic import BaseModel, Field
 
 from memvault.storage.errors import InvalidInput, MemvaultError, NotFound
 from memvault.tools import arguments
+from memvault.tools.arguments import check_prompt
 from memvault.tools import schemas as s
 
 from . import version
@@ -52,6 +55,8 @@ def _doc(fn: F) -> F:
     return fn
 
 
+# The prompts' argument descriptions, at module level: the SDK evaluates the prompts' annotations here.
+PROMPT_ARGS = arguments.PROMPTS
 WRITES = frozenset({"remember", "supersede", "forget"})
 
 
@@ -105,6 +110,42 @@ class MemvaultServer(MCPServer[Runtime]):
             if message.startswith(prefix):
                 raise ToolError(message[len(prefix):]) from exc
             raise
+
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Before the SDK checks prompts/get against the protocol's schema, which refuses
+        # {"topic": 5} as "Invalid request parameters", naming nothing.
+        self._lowlevel_server.middleware.append(_prompt_arguments_first)
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Runtime, Any] | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        """The prompt rendered with arguments ``arguments.check_prompt`` accepted. A prompt
+        memvault lacks, a missing or empty required argument, an unknown one or a value of
+        the wrong type is JSON-RPC -32602 (invalid params) in memvault's words, never the
+        SDK's "Internal server error" with a traceback in the log."""
+        try:
+            checked = check_prompt(name, arguments)
+        except InvalidInput as exc:
+            raise _invalid_prompt_params(name, exc) from exc
+        return await super().get_prompt(name, checked, context)
+
+
+def _invalid_prompt_params(name: str, exc: InvalidInput) -> MCPError:
+    message = str(exc) if exc.field == "name" else f"prompt {name}: {exc}"
+    return MCPError(code=INVALID_PARAMS, message=message)
+
+
+async def _prompt_arguments_first(ctx: Any, call_next: Any) -> Any:
+    """Server middleware: a ``prompts/get`` whose arguments :func:`check_prompt` refuses
+    is answered -32602 in memvault's words (see :meth:`MemvaultServer.get_prompt`)."""
+    if ctx.method == "prompts/get" and isinstance(ctx.params, dict) and isinstance(ctx.params.get("name"), str):
+        try:
+            check_prompt(ctx.params["name"], ctx.params.get("arguments"))
+        except InvalidInput as exc:
+            raise _invalid_prompt_params(ctx.params["name"], exc) from exc
+    return await call_next(ctx)
 
 
 class _Checked(FuncMetadata):
@@ -228,12 +269,8 @@ def build_server(
         description="Store what this session taught you in memvault: one idea per memory, supersede what changed.",
     )
     def save_session(
-        focus: Annotated[
-            str | None, Field(description="Optional: the topic to concentrate on, e.g. 'the deploy pipeline'.")
-        ] = None,
-        scope: Annotated[
-            str | None, Field(description="Optional: the scope to store in (default: the server's).")
-        ] = None,
+        focus: Annotated[str | None, Field(description=PROMPT_ARGS["save_session"]["focus"].description)] = None,
+        scope: Annotated[str | None, Field(description=PROMPT_ARGS["save_session"]["scope"].description)] = None,
     ) -> str:
         from memvault.tools.prompts import save_session
 
@@ -245,8 +282,9 @@ def build_server(
         description="Find stale, duplicate or contradicting memories about a topic and propose fixes.",
     )
     def review_memories(
-        topic: Annotated[str, Field(description="The topic to review, in plain words, e.g. 'database hosts'.")],
-        scope: Annotated[str | None, Field(description="Optional: review only this scope.")] = None,
+        topic: Annotated[str, Field(description=PROMPT_ARGS["review_memories"]["topic"].description)],
+        scope: Annotated[str | None, Field(description=PROMPT_ARGS["review_memories"]["scope"].description)]
+        = None,
     ) -> str:
         from memvault.tools.prompts import review_topic
 
@@ -285,6 +323,8 @@ async def _resource(runtime: Runtime, fn: Callable[..., T]) -> T:
         return await runtime.call(fn)
     except NotFound as exc:
         raise ResourceNotFoundError(str(exc)) from exc
+    except InvalidInput as exc:  # e.g. memory://memories/abc: an id too short to be one
+        raise MCPError(code=INVALID_PARAMS, message=str(exc)) from exc
     except MemvaultError as exc:
         raise ResourceError(str(exc)) from exc
     except Exception as exc:

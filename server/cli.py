@@ -111,7 +111,11 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``memvault`` parser and its subcommands' parsers by name."""
     flags = _flags()
-    parser = argparse.ArgumentParser(prog="memvault", description="Local persistent memory for MCP agents.")
+    parser = argparse.ArgumentParser(
+        prog="memvault", description="Local persistent memory for MCP agents.",
+        epilog="Flags go with the command: `memvault stats --db FILE` (--db, --tenant, --scope, --model-dir, --json "
+        "and --allow-secrets may also come before it).",
+    )
     parser.add_argument("--version", action="version", version=f"memvault {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands = {}
@@ -197,10 +201,45 @@ def _err(text: str) -> None:
     sys.stderr.write(f"memvault: {text}\n")
 
 
+# Flags people put before the command (`memvault --db X stats`): moved after it, where
+# each command's parser reads them (a command without that flag says so).
+LEADING_FLAGS = {"--db": True, "--tenant": True, "--scope": True, "--model-dir": True, "--json": False,
+                 "--allow-secrets": False}  # flag: whether it takes a value
+
+
+def _flags_after_command(argv: Sequence[str]) -> list[str]:
+    """``argv`` with the :data:`LEADING_FLAGS` given before the command moved to its end
+    (before a ``--``); with no command after them, ``serve`` when stdin is not a terminal
+    (bare ``memvault`` is ``serve`` for clients); unchanged when another option comes first."""
+    argv = list(argv)
+    moved: list[str] = []
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        name = argv[i].split("=", 1)[0]
+        if name not in LEADING_FLAGS:
+            return argv
+        takes_value = LEADING_FLAGS[name] and "=" not in argv[i]
+        if takes_value and i + 1 >= len(argv):
+            return argv
+        moved += argv[i:i + 1 + takes_value]
+        i += 1 + takes_value
+    if not moved:
+        return argv
+    if i >= len(argv):  # flags only: `memvault --db X` as a client runs it is `memvault serve --db X`
+        return ["serve", *moved] if not sys.stdin.isatty() else argv
+    rest = argv[i:]
+    end = rest.index("--") if "--" in rest else len(rest)
+    return rest[:end] + moved + rest[end:]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
     parser, commands = _parser()
-    args, extra = parser.parse_known_args(argv)
+    given = _flags_after_command(sys.argv[1:] if argv is None else argv)
+    if given and given[0].split("=", 1)[0] in LEADING_FLAGS:  # a person typed only flags
+        parser.error(f"{given[0].split('=', 1)[0]} goes with a COMMAND, e.g. `memvault stats {' '.join(given)}` "
+                     "(see `memvault -h` for the commands)")
+    args, extra = parser.parse_known_args(given)
     if extra:  # name the subcommand's own usage, not the top-level one
         commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None and sys.stdin.isatty():
@@ -333,8 +372,13 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         _err(f"{FLAGS['file']}: {shown(args.file)} {what}: nothing to import")
         return 2
     if command not in CREATES and not existed:
-        _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP client "
-             "creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
+        if isinstance(config.db, str):  # a PostgreSQL URL: the server answers, memvault's tables are not there
+            _err(f"no database at {config.db_label} yet: memvault's tables are not in that PostgreSQL database. "
+                 "`memvault remember` or an MCP client creates them; if your memories are in another database, "
+                 "give its URL with --db or MEMVAULT_DB")
+        else:
+            _err(f"no database at {config.db_label} yet: nothing is stored there. `memvault remember` or an MCP "
+                 "client creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
         return 1
     try:
         store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, shown
-from memvault.storage.location import POSTGRES_INSTALL, is_url, looks_like_url, postgres_extra_missing, redacted
+from memvault.storage.location import (POSTGRES_INSTALL, is_url, looks_like_conninfo, looks_like_url,
+                                       postgres_extra_missing, redacted)
 from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENANT
 
 DEFAULT_BOOT_TOKENS = 2_000
@@ -194,6 +195,12 @@ def load(
         raise ValueError(
             f"--db / MEMVAULT_DB: {redacted(db_value.strip())!r} is neither a PostgreSQL URL "
             "(postgresql://user:password@host/database) nor a file path"
+        )
+    if db_value is not None and looks_like_conninfo(db_value):
+        raise ValueError(
+            f"--db / MEMVAULT_DB: {redacted(db_value.strip())!r} is a libpq key=value connection string; memvault "
+            "takes a PostgreSQL URL (postgresql://user:password@host/database, other parameters in its query "
+            "string: ?host=/var/run/postgresql&sslmode=require) or a file path"
         )
     if db_value is not None and is_url(db_value):
         db_path = db_value.strip()

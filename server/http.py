@@ -15,6 +15,7 @@ processes (behind one load balancer) can share one database. Around it:
   RFC 9700 §2.4.2 / OAuth 2.1 forbid it), and a per-token rate limit answers 429
   with ``Retry-After``;
 - the request body bounded (``MAX_BODY_BYTES``, 413 beyond);
+- :class:`PostOnly`: GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
 - ``GET /healthz``: database and model readiness, no authentication, no secrets.
 
 TLS is the reverse proxy's job (README, "Team server (HTTP)").
@@ -35,6 +36,7 @@ import anyio
 from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
@@ -136,6 +138,35 @@ class Guard:
         await self.app(scope, receive, send)
 
 
+class PostOnly:
+    """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication):
+    every method but POST gets 405 with ``Allow: POST`` and a JSON-RPC error body.
+
+    The server is stateless with JSON responses: it has no server-initiated stream to
+    offer on GET (the SDK would answer ``200 text/event-stream`` and never end it) and no
+    session to end on DELETE. The streamable HTTP transport lets such a server answer
+    405 to both.
+    """
+
+    ALLOWED = "POST"
+
+    def __init__(self, app: ASGIApp, path: str = "/mcp") -> None:
+        self.app = app
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path or scope["method"] == self.ALLOWED:
+            await self.app(scope, receive, send)
+            return
+        response = JSONResponse(
+            {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": f"Method Not Allowed: {scope['method']} /mcp; this stateless server "
+                "answers POST only (no server-initiated stream, no session to end)"}},
+            status_code=405, headers={"Allow": self.ALLOWED},
+        )
+        await response(scope, receive, send)
+
+
 def transport_security(http: HttpConfig) -> TransportSecuritySettings:
     """DNS-rebinding protection: Host must be loopback, the bound address or an allowed
     host; Origin (when sent) loopback or an allowed origin."""
@@ -202,6 +233,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         # default would turn a refused token into a 400.
         [authentication] = [m for m in app.user_middleware if m.cls is AuthenticationMiddleware]
         authentication.kwargs["on_error"] = _on_refused_token(resource_metadata)
+    app.user_middleware.append(Middleware(PostOnly))  # innermost: a refused token still gets 401 first
     app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None)
     return app

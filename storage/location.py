@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 POSTGRES_INSTALL = 'pip install "memvault[postgres]" (from a clone: pip install ".[postgres]")'
@@ -24,18 +24,127 @@ def looks_like_url(db: Path | str) -> bool:
     return _ANY_URL.match(str(db)) is not None
 
 
+# libpq parameters whose value is a secret (password, the client key's passphrase, an
+# OAuth client secret), compared after percent-decoding and in any case.
+SECRET_KEYS = frozenset({"password", "sslpassword", "oauth_client_secret"})
+MASK = "***"
+# A libpq key=value connection string: it starts with a keyword and "=" ("host=/tmp dbname=x").
+_CONNINFO = re.compile(r"^\s*[A-Za-z_]+\s*=")
+# One key = value pair of such a string: the value bare, or single-quoted with backslash escapes.
+_CONNINFO_PAIR = re.compile(r"(?P<key>[A-Za-z_]+)(?P<eq>\s*=\s*)(?P<value>'(?:[^'\\]|\\.)*'?|\S*)")
+
+
+def looks_like_conninfo(db: Path | str) -> bool:
+    """Whether ``db`` reads as a libpq ``key=value`` connection string (``host=/tmp dbname=x``)."""
+    return not looks_like_url(db) and _CONNINFO.match(str(db)) is not None
+
+
+def _is_secret_key(key: str) -> bool:
+    return unquote(key).strip().lower() in SECRET_KEYS
+
+
+def _split_url(text: str) -> tuple[str, str | None, str, str | None]:
+    """``text`` (``scheme://...``) as (scheme and "//", userinfo or None, host and path, query or None).
+
+    The userinfo ends at the last "@" before the query; when a password holds an
+    unencoded "?" (so no "@" precedes the first "?"), at the first "@" if no "=" comes
+    before it. Either way a password is never taken for the host or the query.
+    """
+    start = text.index("://") + 3
+    rest = text[start:]
+    question = rest.find("?")
+    before_query = rest if question < 0 else rest[:question]
+    at = before_query.rfind("@")
+    if at < 0 and "@" in rest and "=" not in rest[: rest.index("@")]:
+        at = rest.index("@")
+    userinfo = rest[:at] if at >= 0 else None
+    after = rest[at + 1:] if at >= 0 else rest
+    question = after.find("?")
+    if question < 0:
+        return text[:start], userinfo, after, None
+    return text[:start], userinfo, after[:question], after[question + 1:]
+
+
+def _redacted_conninfo(text: str) -> str:
+    def mask(match: re.Match[str]) -> str:
+        if not _is_secret_key(match["key"]) or match["value"] in ("", "''"):
+            return match[0]
+        return f"{match['key']}{match['eq']}{MASK}"
+
+    return _CONNINFO_PAIR.sub(mask, text)
+
+
 def redacted(db: Path | str) -> str:
-    """``db`` as it may be logged or shown: a URL (any scheme) without its password
-    (``***``), a path as is."""
+    """``db`` as it may be logged or shown: every secret libpq reads replaced by ``***``.
+
+    A URL (any scheme) loses the password of its userinfo (``user:***@host``) and the
+    value of every ``password``, ``sslpassword`` or ``oauth_client_secret`` query
+    parameter, whatever its case or percent-encoding and however often repeated; a libpq
+    ``key=value`` string loses those keys' values. An empty password is shown as given
+    (there is nothing to hide). Everything else is kept as given; a path is shown as is.
+    """
     text = str(db)
+    if looks_like_conninfo(text):
+        return _redacted_conninfo(text)
     if not looks_like_url(text):
         return text
-    parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    head, userinfo, middle, query = _split_url(text)
+    shown = head
+    if userinfo is not None:
+        user, colon, password = userinfo.partition(":")
+        shown += f"{user}{colon}{MASK if password else ''}@"
+    shown += middle
+    if query is not None:
+        pairs = []
+        for pair, secret in _query_pairs(query):
+            if not secret:
+                pairs.append(pair)
+            else:  # key=*** or, for the rest of a password cut at an "&", *** alone
+                pairs.append(f"{pair.partition('=')[0]}={MASK}" if "=" in pair else MASK)
+        shown += "?" + "&".join(pairs)
+    return shown
+
+
+def _query_pairs(query: str) -> list[tuple[str, bool]]:
+    """The ``&``-separated parts of a query string, each with whether it holds a secret: a
+    secret key's non-empty value, or a part without "=" right after one (a password with
+    an unencoded "&", which libpq would quote in its error)."""
+    out: list[tuple[str, bool]] = []
+    previous_secret = False
+    for pair in query.split("&"):
+        key, eq, value = pair.partition("=")
+        secret = bool(eq and value and _is_secret_key(key)) or (previous_secret and not eq and bool(pair))
+        out.append((pair, secret))
+        previous_secret = secret
+    return out
+
+
+def secrets_in(db: Path | str) -> list[str]:
+    """The secret values in ``db`` (see :func:`redacted`) as they may appear in a library's
+    message: as written and percent-decoded, longest first."""
+    text = str(db)
+    found: list[str] = []
+    if looks_like_conninfo(text):
+        for match in _CONNINFO_PAIR.finditer(text):
+            if _is_secret_key(match["key"]):
+                value = match["value"]
+                found += [value, value.strip("'"), re.sub(r"\\(.)", r"\1", value.strip("'"))]
+    elif looks_like_url(text):
+        _, userinfo, _, query = _split_url(text)
+        if userinfo is not None and ":" in userinfo:
+            found.append(userinfo.partition(":")[2])
+        for pair, secret in _query_pairs(query or ""):
+            if secret:
+                found.append(pair.partition("=")[2] if "=" in pair else pair)
+        found += [unquote(value) for value in found]
+    return sorted({value for value in found if value}, key=len, reverse=True)
+
+
+def scrubbed(message: str, db: Path | str) -> str:
+    """``message`` (e.g. a driver's error about ``db``) with every secret of ``db`` replaced by ``***``."""
+    for secret in secrets_in(db):
+        message = message.replace(secret, MASK)
+    return message
 
 
 def postgres_extra_missing() -> list[str]:

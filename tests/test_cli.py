@@ -406,3 +406,37 @@ def test_the_list_and_recall_help_give_the_limit_s_maximum(capsys):
     with pytest.raises(SystemExit):
         cli.main(["list", "--help"])
     assert "--offset OFFSET" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("before", [["--db", "{db}"], ["--db={db}"], ["--db", "{db}", "--json"]])
+def test_flags_before_the_command_are_read_as_after_it(db_path, capsys, before):
+    flags = [f.format(db=db_path) for f in before]
+    assert run(capsys, *flags, "remember", "The staging DB is db-stg-03")[0] == 0
+    code, out, err = run(capsys, *flags, "recall", "--", "--staging")  # after "--", a query, never a flag
+    assert code == 0 and "db-stg-03" in out, err
+    after = run(capsys, "stats", *flags)
+    assert run(capsys, *flags, "stats") == after and after[0] == 0
+    if "--json" not in flags:  # keys takes no --json
+        assert run(capsys, *flags, "keys", "list")[0] == 0
+
+
+def test_a_flag_before_a_command_that_does_not_take_it_is_refused_naming_the_command(db_path, capsys):
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--tenant", "acme", "stats", "--db", str(db_path)])
+    assert caught.value.code == 2
+    assert "memvault stats: error: unrecognized arguments: --tenant acme" in capsys.readouterr().err
+
+
+def test_only_flags_typed_at_a_terminal_say_that_a_command_is_needed(db_path, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--db", str(db_path)])
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and f"--db goes with a COMMAND, e.g. `memvault stats --db {db_path}`" in err
+    assert "invalid choice" not in err
+
+
+def test_no_memvault_database_at_a_url_is_worded_for_a_url(pg_url, capsys):
+    code, _, err = run(capsys, "stats", "--db", pg_url)
+    assert code == 1 and "no database at postgresql://" in err and "tables are not in that PostgreSQL database" in err and "give its URL with --db" in err
+    assert "that file" not in err

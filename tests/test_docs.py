@@ -131,3 +131,17 @@ def test_the_readme_commands_start_and_stop_the_test_postgresql_server(how):
         assert not Path(data, "postmaster.pid").exists()  # removed by PostgreSQL when it has shut down
     finally:
         shutil.rmtree(data, ignore_errors=True)
+
+
+def test_every_setting_is_a_row_of_the_readme_configuration_table_with_its_real_flag():
+    from memvault.server import cli, config
+
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| `(MEMVAULT_[A-Z_]+)` \| `(--[a-z-]+)` \|", section, flags=re.M))
+    serve = cli._parser()[1]["serve"]
+    assert set(rows) == set(config.SETTINGS), "README's table and config.SETTINGS differ"
+    assert all(flag in serve._option_string_actions for flag in rows.values()), rows
+    for name, flag in rows.items():  # each flag's help names its variable
+        help_text = serve._option_string_actions[flag].help or ""
+        assert name in help_text, (name, flag, help_text)

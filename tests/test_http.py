@@ -390,3 +390,20 @@ def test_each_request_does_not_add_a_log_line(tmp_path: Path) -> None:
         assert "Terminating session" not in s.log() and s.log().count("\n") - before < 5
     finally:
         s.close()
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT", "PATCH", "OPTIONS"])
+def test_every_method_but_post_gets_405_at_once_naming_post(server: HttpServer, db: Path, method: str) -> None:
+    """A stateless server has no stream to open on GET (the SDK's answer was a 200
+    event stream that never ended) and no session to end on DELETE."""
+    key = new_key(db, "acme")
+    headers = {"authorization": f"Bearer {key}", "accept": "text/event-stream, application/json"}
+    for path in ("/mcp", "/mcp/"):
+        response = httpx2.request(method, server.base + path, headers=headers, timeout=10)
+        assert response.status_code == 405 and response.headers["allow"] == "POST", (path, response.text)
+        assert response.headers["content-type"] == "application/json"
+        assert response.json()["error"]["code"] == -32600 and method in response.json()["error"]["message"]
+    head = httpx2.request("HEAD", server.url, headers=headers, timeout=10)
+    assert head.status_code == 405 and head.headers["allow"] == "POST"
+    assert _refused(httpx2.request(method, server.url, timeout=10)) is None  # no key: 401 first, as for POST
+    assert server.post(key, PING).status_code == 200

@@ -263,6 +263,22 @@ TOOLS: dict[str, dict[str, Arg]] = {
 }
 
 
+# The prompts' arguments (MCP sends them as strings): checked like the tools' by
+# :func:`check_prompt` before the SDK renders the prompt; their descriptions are the ones published.
+PROMPTS: dict[str, dict[str, Arg]] = {
+    "save_session": {
+        "focus": _text("Optional: the topic to concentrate on, e.g. 'the deploy pipeline'.", limits.QUERY_MAX_CHARS),
+        "scope": _text("Optional: the scope to store in (default: the server's).", limits.SCOPE_MAX_CHARS,
+                       min_length=1),
+    },
+    "review_memories": {
+        "topic": _text("The topic to review, in plain words, e.g. 'database hosts'.", limits.QUERY_MAX_CHARS,
+                       required=True, min_length=1),
+        "scope": _text("Optional: review only this scope.", limits.SCOPE_MAX_CHARS, min_length=1),
+    },
+}
+
+
 def input_schema(tool: str) -> dict[str, Any]:
     """The ``inputSchema`` of ``tool``: every argument typed, no others allowed."""
     args = TOOLS[tool]
@@ -282,12 +298,31 @@ def check(tool: str, arguments: object) -> dict[str, Any]:
         InvalidInput: an unknown argument (:class:`UnknownArgument`), a missing
             required one, or a value of the wrong type or outside its limits.
     """
-    args = TOOLS[tool]
+    return _checked(tool, TOOLS[tool], arguments)
+
+
+def check_prompt(prompt: str, arguments: object) -> dict[str, Any]:
+    """``arguments`` of a ``prompts/get`` of ``prompt`` checked as :func:`check` checks a
+    tool's; a required text must hold more than white space.
+
+    Raises:
+        InvalidInput: ``name`` for a prompt memvault does not have, else as :func:`check`.
+    """
+    if prompt not in PROMPTS:
+        raise InvalidInput("name", f"no prompt named {shown(prompt)}; memvault's prompts: {', '.join(PROMPTS)}")
+    out = _checked(prompt, PROMPTS[prompt], {} if arguments is None else arguments)
+    for name, value in out.items():
+        if PROMPTS[prompt][name].min_length and not value.strip():
+            raise InvalidInput(name, "must not be empty")
+    return out
+
+
+def _checked(what: str, args: dict[str, Arg], arguments: object) -> dict[str, Any]:
     if not isinstance(arguments, dict):
         raise InvalidInput("arguments", f"must be an object with the fields {', '.join(args)}")
     for name in arguments:
         if name not in args:
-            raise UnknownArgument(name, _unknown_message(tool, str(name)))
+            raise UnknownArgument(name, _unknown_message(what, list(args), str(name)))
     out: dict[str, Any] = {}
     for name, arg in args.items():
         value = arguments.get(name)
@@ -299,8 +334,7 @@ def check(tool: str, arguments: object) -> dict[str, Any]:
     return out
 
 
-def _unknown_message(tool: str, name: str) -> str:
-    valid = list(TOOLS[tool])
+def _unknown_message(tool: str, valid: list[str], name: str) -> str:
     guess = _SYNONYMS.get(name.lower())
     if guess not in valid:
         guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=0.6) or [None])[0]

@@ -18,7 +18,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import Busy, StorageUnavailable, StoreError
-from ..location import is_url, redacted
+from ..location import is_url, redacted, scrubbed
 from .schema import APP_ROLE
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ def location(url: str) -> str:
     try:
         parts = conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
-        raise StoreError(f"not a PostgreSQL connection string ({exc})") from exc
+        raise StoreError(f"not a PostgreSQL connection string ({scrubbed(str(exc), url)})") from exc
     user = f"{parts['user']}@" if parts.get("user") else ""
     port = f":{parts['port']}" if parts.get("port") else ""
     return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
@@ -43,19 +43,23 @@ def connect(url: str) -> psycopg.Connection:
     """One autocommit connection (for checks and migrations).
 
     Raises:
-        StoreError: the server cannot be reached or refuses the login; the message
-            names the location (without the password) and the server's reason.
+        StoreError: the URL is malformed, or the server cannot be reached or refuses the
+            login; the message names the location and quotes libpq, never the password.
     """
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.ProgrammingError as exc:  # libpq cannot parse it (an unknown parameter, a bad %-escape)
+        raise StoreError(f"not a valid PostgreSQL URL: {location(url)}: {scrubbed(str(exc), url)}") from exc
     except psycopg.OperationalError as exc:
-        reason = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip()) or type(exc).__name__
+        # libpq quotes parts of a malformed connection string (a badly percent-encoded password) in its message
+        text = scrubbed(str(exc), url)
+        reason = "; ".join(line.strip() for line in text.splitlines() if line.strip()) or type(exc).__name__
         hint = ""
-        if "password" in str(exc):
+        if "password" in text:
             hint = " (wrong user name or password)"
-        elif re.search(r'role "[^"]*" does not exist', str(exc)):
+        elif re.search(r'role "[^"]*" does not exist', text):
             hint = " (no such role: check the user name, or create the role first)"
-        elif re.search(r'database "[^"]*" does not exist', str(exc)):
+        elif re.search(r'database "[^"]*" does not exist', text):
             hint = " (no such database: create it first)"
         raise StoreError(f"cannot connect to PostgreSQL at {location(url)}{hint}: {reason}") from exc
 
@@ -78,7 +82,8 @@ def open_pool(url: str, size: int, timeout_s: float) -> ConnectionPool:
         pool.open(wait=True, timeout=max(timeout_s, CONNECT_TIMEOUT_S))
     except PoolTimeout as exc:
         pool.close()
-        raise StoreError(f"cannot open connections to PostgreSQL at {location(url)}: {exc}") from exc
+        reason = scrubbed(str(exc), url)
+        raise StoreError(f"cannot open connections to PostgreSQL at {location(url)}: {reason}") from exc
     return pool
 
 

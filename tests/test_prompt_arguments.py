@@ -1,0 +1,91 @@
+"""Prompts and the memory resource template refuse bad arguments as JSON-RPC -32602
+(invalid params) in memvault's words, naming the argument, never "Internal server error"
+and never a traceback in the server's log."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from wire import StdioServer
+
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.tools import arguments
+
+INVALID_PARAMS = -32602
+
+
+@pytest.mark.parametrize(("prompt", "args", "says"), [
+    ("review_memories", {}, "prompt review_memories: topic: is required: a string of 1-"),
+    ("review_memories", {"scope": "proj"}, "prompt review_memories: topic: is required"),
+    ("review_memories", {"topic": ""}, "prompt review_memories: topic: must not be empty"),
+    ("review_memories", {"topic": "   "}, "prompt review_memories: topic: must not be empty"),
+    ("review_memories", {"topic": "hosts", "bogus": "x"}, "prompt review_memories: unknown argument 'bogus'"),
+    ("review_memories", {"topic": "hosts", "scope": ""}, "prompt review_memories: scope: must not be empty"),
+    ("review_memories", {"topic": "x" * 2_001}, "prompt review_memories: topic: is 2,001 characters"),
+    ("save_session", {"topic": "hosts"}, "prompt save_session: unknown argument 'topic'"),
+    ("save_session", {"scope": "s" * 500}, "prompt save_session: scope: is 500 characters"),
+    ("no_such_prompt", {}, "name: no prompt named 'no_such_prompt'; memvault's prompts: save_session, review_memories"),
+])
+@pytest.mark.asyncio
+async def test_a_prompt_with_bad_arguments_is_invalid_params_naming_the_argument(db_path, caplog, prompt, args, says):
+    async with Client(build_server(Config(db=db_path))) as c:
+        with pytest.raises(MCPError) as caught:
+            await c.get_prompt(prompt, args)
+    assert caught.value.error.code == INVALID_PARAMS
+    assert caught.value.error.message.startswith(says), caught.value.error.message
+    assert not [r for r in caplog.records if r.exc_info], "no traceback in the server log"
+
+
+@pytest.mark.asyncio
+async def test_every_prompt_renders_with_its_required_arguments_only(db_path):
+    async with Client(build_server(Config(db=db_path))) as c:
+        listed = {p.name: p for p in (await c.list_prompts()).prompts}
+        assert set(listed) == set(arguments.PROMPTS)
+        for name, declared in arguments.PROMPTS.items():
+            published = {a.name: (a.required, a.description) for a in listed[name].arguments or []}
+            assert published == {k: (bool(a.required), a.description) for k, a in declared.items()}
+            required = {k: "database hosts" for k, a in declared.items() if a.required}
+            text = (await c.get_prompt(name, required)).messages[0].content.text
+            assert all(value in text for value in required.values())
+
+
+@pytest.mark.parametrize(("uri", "says"), [
+    ("memory://memories/abc", "id: 'abc' is too short"),
+    ("memory://memories/", "id: must be a memory id"),
+])
+@pytest.mark.asyncio
+async def test_a_malformed_memory_id_in_the_resource_template_is_invalid_params(db_path, caplog, uri, says):
+    async with Client(build_server(Config(db=db_path))) as c:
+        with pytest.raises(MCPError) as caught:
+            await c.read_resource(uri)
+    assert caught.value.error.code == INVALID_PARAMS and caught.value.error.message.startswith(says)
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+def test_over_stdio_wrong_types_and_missing_arguments_are_invalid_params_without_a_traceback(db_path, tmp_path):
+    log = tmp_path / "stderr.log"
+    with log.open("w") as stderr:
+        s = StdioServer(db_path, stderr=stderr)
+        try:
+            cases = [
+                ("prompts/get", {"name": "review_memories", "arguments": {}}, "topic: is required"),
+                ("prompts/get", {"name": "review_memories"}, "topic: is required"),
+                ("prompts/get", {"name": "review_memories", "arguments": {"topic": 5}},
+                 "prompt review_memories: topic: must be a string of 1-2,000 characters; got 5"),
+                ("prompts/get", {"name": "save_session", "arguments": {"focus": ["a"]}},
+                 "prompt save_session: focus: must be a string"),
+                ("prompts/get", {"name": "save_session", "arguments": ["a"]}, "arguments: must be an object"),
+                ("prompts/get", {"name": "save_session", "arguments": {"colour": "red"}}, "unknown argument 'colour'"),
+                ("resources/read", {"uri": "memory://memories/abc"}, "id: 'abc' is too short"),
+            ]
+            for method, params, says in cases:
+                reply = s.request(method, params)
+                assert reply.get("error", {}).get("code") == INVALID_PARAMS, (params, reply)
+                assert says in reply["error"]["message"], (params, reply)
+            rendered = s.request("prompts/get", {"name": "review_memories", "arguments": {"topic": "db hosts"}})
+            assert "Review what memvault holds about: db hosts" in rendered["result"]["messages"][0]["content"]["text"]
+        finally:
+            s.close()
+    assert "Traceback" not in log.read_text(), log.read_text()
