@@ -19,10 +19,10 @@ INVALID_PARAMS = -32602
 @pytest.mark.parametrize(("prompt", "args", "says"), [
     ("review_memories", {}, "prompt review_memories: topic: is required: a string of 1-"),
     ("review_memories", {"scope": "proj"}, "prompt review_memories: topic: is required"),
-    ("review_memories", {"topic": ""}, "prompt review_memories: topic: must not be empty"),
-    ("review_memories", {"topic": "   "}, "prompt review_memories: topic: must not be empty"),
+    ("review_memories", {"topic": ""}, "prompt review_memories: topic: is empty; it must be 1-2,000 characters"),
+    ("review_memories", {"topic": "   "}, "prompt review_memories: topic: is only white space; it must be 1-2,000"),
     ("review_memories", {"topic": "hosts", "bogus": "x"}, "prompt review_memories: unknown argument 'bogus'"),
-    ("review_memories", {"topic": "hosts", "scope": ""}, "prompt review_memories: scope: must not be empty"),
+    ("review_memories", {"topic": "hosts", "scope": ""}, "prompt review_memories: scope: is empty; it must be 1-128 characters"),
     ("review_memories", {"topic": "x" * 2_001}, "prompt review_memories: topic: is 2,001 characters"),
     ("save_session", {"topic": "hosts"}, "prompt save_session: unknown argument 'topic'"),
     ("save_session", {"scope": "s" * 500}, "prompt save_session: scope: is 500 characters"),
@@ -53,7 +53,7 @@ async def test_every_prompt_renders_with_its_required_arguments_only(db_path):
 
 @pytest.mark.parametrize(("uri", "says"), [
     ("memory://memories/abc", "id: 'abc' is too short"),
-    ("memory://memories/", "id: must be a memory id"),
+    ("memory://memories/", "id: is empty: an id is 36 hex digits"),
 ])
 @pytest.mark.asyncio
 async def test_a_malformed_memory_id_in_the_resource_template_is_invalid_params(db_path, caplog, uri, says):

@@ -313,7 +313,7 @@ def check_prompt(prompt: str, arguments: object) -> dict[str, Any]:
     out = _checked(prompt, PROMPTS[prompt], {} if arguments is None else arguments)
     for name, value in out.items():
         if PROMPTS[prompt][name].min_length and not value.strip():
-            raise InvalidInput(name, "must not be empty")
+            raise validate.empty(name, value, PROMPTS[prompt][name].max_length or 0)
     return out
 
 
