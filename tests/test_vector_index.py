@@ -438,3 +438,43 @@ def test_warm_up_reads_the_cells_into_the_in_memory_copy_up_to_its_budget(db_pat
     store.warm_up()
     assert 0 < cache.cells < held and cache._bytes <= cache.budget
     store.close()
+
+
+def test_the_copy_gives_freed_memory_back_each_time_a_quarter_of_its_budget_was_dropped(db_path, small_cells, monkeypatch):
+    """Cells dropped past the budget leave freed heap pages that glibc keeps (``heap``):
+    the copy asks for them to be given back, once per quarter of its budget dropped."""
+    from memvault.storage import heap
+    from memvault.storage.sqlite import vector_cache
+
+    releases: list[int] = []
+    monkeypatch.setattr(heap, "release_soon", lambda: releases.append(1) or True)
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 400)
+    indexed(store)
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    store.warm_up()
+    size, held = cache._bytes, cache.cells
+    assert releases == []  # nothing dropped yet
+    cache._cells.clear()
+    cache._bytes = 0
+    cache.budget = size // 8  # an eighth of the index fits: loading all of it drops 7/8
+    store.warm_up()
+    assert cache._bytes <= cache.budget and releases == []  # the warm-up stops at the budget
+    with store.backend.read("t") as tx:
+        cache.candidates(tx.conn, list(cache._cells) + [c for c in range(held * 4) if c not in cache._cells][:held],
+                         FakeEmbedder().embed(["x"])[0], 5, True)
+    assert len(releases) >= 2 and cache._dropped * vector_cache.TRIM_SHARE < cache.budget
+    store.close()
+
+
+def test_heap_release_runs_where_the_c_library_has_malloc_trim():
+    import ctypes
+
+    from memvault.storage import heap
+
+    if getattr(ctypes.CDLL(None), "malloc_trim", None) is None:
+        assert heap.release_soon() is False
+    else:
+        assert heap.release_soon() is True
+        heap._running.acquire(timeout=5)  # the release thread finished
+        heap._running.release()

@@ -32,11 +32,13 @@ from dataclasses import dataclass
 import apsw
 import numpy as np
 
+from .. import heap
 from .cells import CELL_SHIFT, SEQ_MASK
 from .schema import VECTOR_TABLE
 
 CACHE_BYTES = 256 << 20  # about 650,000 vectors of 384 dimensions
 RESET_AFTER = 20_000  # changed keys past which the copy starts again rather than catches up
+TRIM_SHARE = 4  # freed heap pages go back to the OS each time 1/TRIM_SHARE of the budget was dropped (``heap``)
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class VectorCache:
         self._position = 0
         self._cells: OrderedDict[int, Block] = OrderedDict()
         self._bytes = 0
+        self._dropped = 0  # bytes of cells dropped since freed memory was last given back
 
     @property
     def cells(self) -> int:
@@ -165,6 +168,9 @@ class VectorCache:
         while self._bytes > self.budget and len(self._cells) > 1:
             _, dropped = self._cells.popitem(last=False)
             self._bytes -= dropped.nbytes
+            self._dropped += dropped.nbytes
+        if self._dropped * TRIM_SHARE >= self.budget and heap.release_soon():
+            self._dropped = 0
 
     def _catch_up(self, conn: apsw.Connection, now: int) -> None:
         """Bring the copy (lock held) from its position to ``now``, ``conn``'s snapshot."""
