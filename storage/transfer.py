@@ -14,12 +14,12 @@ every other field takes ``Store.remember``'s default and passes its checks
 confirmations and supersession links are kept as given. Lines go in batches: the
 batch is checked, its new memories are embedded together outside any transaction
 (``Embedder.embed`` over all windows, on a worker thread while the next batch is
-checked and the one before written), then written in one short write transaction
-that checks again what the batch's check read.
+checked and the one before written), then written in short write transactions of
+``WRITE_BATCH`` lines that check again what the batch's check read.
 A bad line is reported and nothing of it is written; the good ones land. Importing
 twice adds nothing: a memory whose id exists, or whose content repeats a current
 memory of its scope, is skipped (and, unlike ``remember``, counts no confirmation),
-so an import stopped by Ctrl-C (whole batches stay) resumes by running it again.
+so an import stopped by Ctrl-C (whole write transactions stay) resumes by running it again.
 """
 
 from __future__ import annotations
@@ -49,10 +49,14 @@ FIELDS = (
     "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations",
 )
 EXPORT_PAGE = 500  # memories per read transaction of an export
-# Lines per import batch: one embedding call and one write transaction each. The
+# Lines per import batch: one embedding call each (written ``WRITE_BATCH`` at a time). The
 # embedder runs its own batches of 32 texts, so 64 lines keep it busy while one
 # write stays short (a few ms with vectors on SQLite).
 IMPORT_BATCH = 64
+# Lines per write transaction within a batch: every other writer of the file waits for
+# one. At 1,000,000 memories 50 lines held the write lock about 150 ms, the longest wait
+# of another process's remember in bench/concurrency.py (issue 9's bound: 150 ms).
+WRITE_BATCH = 16
 Progress = Callable[[int], None]  # called after each batch with the lines read so far (blank ones too)
 
 
@@ -168,7 +172,7 @@ def import_lines(
     Raises:
         Busy, StorageUnavailable: a batch could not be written (the batches before it stay).
         KeyboardInterrupt: passes through once the batch being embedded is done (the
-            worker thread is not cut short); the batch being written is rolled back whole.
+            worker thread is not cut short); the transaction being written is rolled back whole.
     """
     state = _Import(store, tenant, scope)
     # One batch is embedded on a worker thread (onnxruntime runs outside the GIL) while
@@ -253,18 +257,20 @@ class _Import:
         return new, now, self.store.vector_status()
 
     def write(self, embedded: _Embedded, last_line: int, progress: Progress | None) -> None:
-        """Write one embedded batch in one transaction, count what happened, report progress."""
+        """Write one embedded batch, ``WRITE_BATCH`` lines per transaction, count what
+        happened, report progress."""
         new, now, reason, self.model_id = embedded
         self.degraded = reason or self.degraded
-        try:
-            outcomes = self._write(new, now)
-        except Conflict:  # an id taken in another tenant: write line by line to find it
-            outcomes = []
-            for item in new:
-                try:
-                    outcomes += self._write([item], now)
-                except Conflict as exc:
-                    outcomes.append(LineError(item[0], exc.field, exc.reason))
+        outcomes: list[NewRow | LineError | None] = []
+        for part in (new[i:i + WRITE_BATCH] for i in range(0, len(new), WRITE_BATCH)):
+            try:
+                outcomes += self._write(part, now)
+            except Conflict:  # an id taken in another tenant: write line by line to find it
+                for item in part:
+                    try:
+                        outcomes += self._write([item], now)
+                    except Conflict as exc:
+                        outcomes.append(LineError(item[0], exc.field, exc.reason))
         for outcome in outcomes:
             if isinstance(outcome, LineError):
                 self.failed.append(outcome)

@@ -314,3 +314,21 @@ def test_the_next_batch_is_embedded_while_one_is_written(new_db, clock):
     assert (report.imported, started) == (10, [4, 4, 2])
     assert [json.loads(line)["content"] for line in export(store)] == [f"line number {i}" for i in range(10)]
     store.close()
+
+
+def test_a_batch_is_written_in_short_transactions_that_other_writers_wait_for_one_at_a_time(target, monkeypatch):
+    """An import's batch is embedded together but written ``WRITE_BATCH`` lines per
+    transaction, so another writer waits for one of them, not for the whole batch."""
+    writes: list[int] = []
+    real_write = transfer._Import._write
+
+    def counted(self, rows, now):  # type: ignore[no-untyped-def]
+        writes.append(len(rows))
+        return real_write(self, rows, now)
+
+    monkeypatch.setattr(transfer._Import, "_write", counted)
+    lines = [json.dumps({"content": f"note {i} about the harbour"}) for i in range(40)]
+    report = import_lines(target, lines, tenant="t", scope="s")
+    assert report.imported == 40
+    assert writes == [transfer.WRITE_BATCH, transfer.WRITE_BATCH, 40 - 2 * transfer.WRITE_BATCH]
+    assert target.count_memories(tenant="t", scopes=["s"]) == 40
