@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memvault.storage.location import secrets_in
+
 from .config import Config
 
 CLIENTS = ("claude-desktop", "claude-code", "cursor", "vscode")
@@ -119,14 +121,25 @@ def write(setup: Setup) -> Path | None:
     servers = dict(document.get(setup.key) or {})  # type: ignore[call-overload]
     if servers.get(SERVER_NAME) == setup.entry:
         return None  # already there as it would be written: nothing to change, no backup
+    # A database URL with a password makes the file a secret: it and its backup are
+    # written readable by their owner only (0600), whatever the umask.
+    private = bool(secrets_in(str(dict(setup.entry.get("env") or {}).get("MEMVAULT_DB", ""))))  # type: ignore[call-overload]
     if path.exists():
         stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%S.%fZ")  # to the microsecond: never overwrites one
         backup = path.with_name(f"{path.name}.{stamp}.bak")
-        backup.write_text(text, encoding="utf-8")
+        _write_text(backup, text, private)
     servers[SERVER_NAME] = setup.entry
     document[setup.key] = servers
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.unlink(missing_ok=True)
+    _write_text(tmp, json.dumps(document, indent=2, ensure_ascii=False) + "\n", private)
     os.replace(tmp, path)
     return backup
+
+
+def _write_text(path: Path, text: str, private: bool) -> None:
+    """Write ``text`` to ``path`` (UTF-8); ``private``: created with mode 0600."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)

@@ -43,20 +43,40 @@ def _is_secret_key(key: str) -> bool:
     return unquote(key).strip().lower() in SECRET_KEYS
 
 
+# libpq's connection parameter key words (libpq documentation, "Parameter Key Words"):
+# a "?" followed by one of them starts a real query string, not a part of a password.
+_LIBPQ_KEYS = frozenset({
+    "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth", "channel_binding",
+    "connect_timeout", "client_encoding", "options", "application_name", "fallback_application_name",
+    "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+    "replication", "gssencmode", "sslmode", "requiressl", "sslnegotiation", "sslcompression", "sslcert",
+    "sslkey", "sslpassword", "sslcertmode", "sslrootcert", "sslcrl", "sslcrldir", "sslsni",
+    "requirepeer", "ssl_min_protocol_version", "ssl_max_protocol_version", "krbsrvname", "gsslib",
+    "gssdelegation", "service", "target_session_attrs", "load_balance_hosts", "oauth_issuer",
+    "oauth_client_id", "oauth_client_secret", "oauth_scope",
+})
+_QUERY_KEY = re.compile(r"[?&]([^=&?]*)=")
+
+
 def _split_url(text: str) -> tuple[str, str | None, str, str | None]:
     """``text`` (``scheme://...``) as (scheme and "//", userinfo or None, host and path, query or None).
 
-    The userinfo ends at the last "@" before the query; when a password holds an
-    unencoded "?" (so no "@" precedes the first "?"), at the first "@" if no "=" comes
-    before it. Either way a password is never taken for the host or the query.
+    The userinfo ends at the last "@" of the text, so a password holding unencoded "@",
+    "?", "/" or "&" is never taken for the host, the path or the query, unless what
+    precedes that "@" holds a query of libpq's own key words (the "@" is then in a
+    query value): it ends at the last "@" before the query, or, when a password holds
+    an unencoded "?" (no "@" precedes the first "?"), at the first "@" if no "=" comes
+    before it.
     """
     start = text.index("://") + 3
     rest = text[start:]
-    question = rest.find("?")
-    before_query = rest if question < 0 else rest[:question]
-    at = before_query.rfind("@")
-    if at < 0 and "@" in rest and "=" not in rest[: rest.index("@")]:
-        at = rest.index("@")
+    at = rest.rfind("@")
+    if at >= 0 and any(unquote(key).strip().lower() in _LIBPQ_KEYS for key in _QUERY_KEY.findall(rest[:at])):
+        question = rest.find("?")
+        before_query = rest if question < 0 else rest[:question]
+        at = before_query.rfind("@")
+        if at < 0 and "@" in rest and "=" not in rest[: rest.index("@")]:
+            at = rest.index("@")
     userinfo = rest[:at] if at >= 0 else None
     after = rest[at + 1:] if at >= 0 else rest
     question = after.find("?")
@@ -93,7 +113,10 @@ def redacted(db: Path | str) -> str:
     if userinfo is not None:
         user, colon, password = userinfo.partition(":")
         shown += f"{user}{colon}{MASK if password else ''}@"
-    shown += middle
+        shown += middle
+    else:  # no "@": a "user:password" typed without a host reads as a host and a port
+        authority, slash, path = middle.partition("/")
+        shown += ",".join(_masked_port(host) for host in authority.split(",")) + slash + path
     if query is not None:
         pairs = []
         for pair, secret in _query_pairs(query):
@@ -103,6 +126,21 @@ def redacted(db: Path | str) -> str:
                 pairs.append(f"{pair.partition('=')[0]}={MASK}" if "=" in pair else MASK)
         shown += "?" + "&".join(pairs)
     return shown
+
+
+def _port_secret(host: str) -> str | None:
+    """What follows the ":" of ``host`` (one host of a URL's authority without userinfo)
+    when it is no port number: then it can only be a password typed without a host
+    (``postgresql://alice:pw/db``), which libpq quotes in its errors. None otherwise."""
+    if host.startswith("["):  # an IPv6 address: "[::1]:5432"
+        host = host.partition("]")[2]
+    _, colon, port = host.partition(":")
+    return port if colon and port and not port.isdigit() else None
+
+
+def _masked_port(host: str) -> str:
+    secret = _port_secret(host)
+    return host if secret is None else host[: len(host) - len(secret)] + MASK
 
 
 def _query_pairs(query: str) -> list[tuple[str, bool]]:
@@ -130,9 +168,14 @@ def secrets_in(db: Path | str) -> list[str]:
                 value = match["value"]
                 found += [value, value.strip("'"), re.sub(r"\\(.)", r"\1", value.strip("'"))]
     elif looks_like_url(text):
-        _, userinfo, _, query = _split_url(text)
+        _, userinfo, middle, query = _split_url(text)
         if userinfo is not None and ":" in userinfo:
-            found.append(userinfo.partition(":")[2])
+            password = userinfo.partition(":")[2]
+            # libpq ends the userinfo at the first "@": the rest of a password holding an
+            # "@" reads as the host, which its errors quote ("2026@localhost").
+            found += [password, *(piece for piece in re.split(r"[@:/?&]", password) if len(piece) >= 4)]
+        if userinfo is None:
+            found += [p for p in (_port_secret(h) for h in middle.partition("/")[0].split(",")) if p]
         for pair, secret in _query_pairs(query or ""):
             if secret:
                 found.append(pair.partition("=")[2] if "=" in pair else pair)

@@ -134,6 +134,24 @@ def test_the_claude_code_command_survives_paths_with_spaces(tmp_path, capsys, mo
     assert code == 0 and words[words.index("-e") + 1] == f"MEMVAULT_DB={db}"
 
 
+def test_setup_writes_a_config_holding_a_database_password_readable_by_its_owner_only(tmp_path, capsys, monkeypatch):
+    import os
+    import stat
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    previous = os.umask(0o022)  # the usual umask, put back below
+    target = tmp_path / ".cursor" / "mcp.json"
+    target.parent.mkdir()
+    target.write_text('{"mcpServers": {}}')
+    code, _, err = run(capsys, "setup", "cursor", "--db", "postgresql://u:s3cretPW@db.example/m", "--write")
+    assert code == 0, err
+    assert "s3cretPW" in target.read_text() and stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert [stat.S_IMODE(b.stat().st_mode) for b in target.parent.glob("mcp.json.*.bak")] == [0o600]
+    code, _, err = run(capsys, "setup", "cursor", "--db", str(tmp_path / "m.db"), "--write")
+    os.umask(previous)
+    assert code == 0 and stat.S_IMODE(target.stat().st_mode) == 0o644  # no password: as the umask says
+
+
 def test_setup_never_overwrites_a_file_it_cannot_read(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     target = tmp_path / ".cursor" / "mcp.json"

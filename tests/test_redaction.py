@@ -35,6 +35,12 @@ SECRET = "s3cretPW"
     ("host=/tmp/pg password=s3cretPW dbname=m", "host=/tmp/pg password=*** dbname=m"),
     ("host=/tmp/pg password = 's3cret\\' PW' user=u", "host=/tmp/pg password = *** user=u"),
     ("mysql://u:s3cretPW@h/m", "mysql://u:***@h/m"),
+    # A password typed without a host reads as a port; one holding "@", "?", "/", "&".
+    ("postgresql://alice:s3cretPW/m", "postgresql://alice:***/m"),
+    ("postgresql://alice:s3cretPW", "postgresql://alice:***"),
+    ("postgresql://alice:s3cretPW,h2:5432/m", "postgresql://alice:***,h2:5432/m"),
+    ("postgresql://u:Summer@s3cret@localhost/m", "postgresql://u:***@localhost/m"),
+    ("postgresql://u:s3cret@ss:w/rd?x=1&y@/m?host=/tmp/pg", "postgresql://u:***@/m?host=/tmp/pg"),
 ])
 def test_every_form_of_a_password_is_masked(given, shown):
     assert redacted(given) == shown
@@ -45,6 +51,9 @@ def test_every_form_of_a_password_is_masked(given, shown):
     ("postgresql://postgres:@h/m", "postgresql://postgres:@h/m"),
     ("postgresql://postgres@h/m?password=", "postgresql://postgres@h/m?password="),
     ("postgresql://h/m?sslmode=require", "postgresql://h/m?sslmode=require"),
+    ("postgresql://h:5432,h2:5433/m", "postgresql://h:5432,h2:5433/m"),
+    ("postgresql://[::1]:5432/m", "postgresql://[::1]:5432/m"),
+    ("postgresql://alice@/m?host=/tmp&password=&x=a@b", "postgresql://alice@/m?host=/tmp&password=&x=a@b"),
     ("/home/me/memvault.db", "/home/me/memvault.db"),
 ])
 def test_stars_stand_only_for_a_password_that_is_there(given, shown):
@@ -146,3 +155,13 @@ def test_the_http_server_log_healthz_and_503_never_show_the_password(tmp_path):
     assert "database postgresql://postgres@/postgres?host=/nonexistent/pg&password=***)" in log
     for text in (health.text, refused.text, log):
         assert SECRET not in text
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    # libpq ends the userinfo at the first "@": the rest of the password is its "host".
+    ("postgresql://alice:Summer@s3cret@localhost/m", "failed to resolve host 's3cret@localhost'"),
+    # Without a host, the password is libpq's "port".
+    ("postgresql://alice:s3cretPW/m", 'invalid integer value "s3cretPW" for connection option "port"'),
+])
+def test_the_parts_of_a_password_that_libpq_reads_as_host_or_port_are_scrubbed(url, message):
+    assert "s3cret" not in scrubbed(message, url) and "***" in scrubbed(message, url)
