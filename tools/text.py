@@ -53,16 +53,16 @@ def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False, ranked
     return line
 
 
-def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False) -> str:
-    """One line per memory, best (or newest) first, then what the agent should know, or
-    with ``person`` what a person at a terminal can do next (the CLI's flags)."""
+def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False, first: int = 1) -> str:
+    """One line per memory, best (or newest) first, numbered from ``first``, then what the
+    agent should know, or with ``person`` what a person at a terminal can do next (the CLI's flags)."""
     lines: list[str] = []
     if r.memories:
         order = "newest first" if r.listing else "best first"
         lines.append(f"{count(len(r.memories), 'memory', 'memories')}, {order}:")
         several = len({m.scope for m in r.memories}) > 1
         ranked = not r.listing
-        lines += [f"{i}. {memory_line(m, several, full_ids, ranked)}" for i, m in enumerate(r.memories, start=1)]
+        lines += [f"{i}. {memory_line(m, several, full_ids, ranked)}" for i, m in enumerate(r.memories, start=first)]
         if ranked and max(m.confidence for m in r.memories) < SURE_CONFIDENCE:
             lines.append("No hit is sure (under 0.5 a hit is as likely wrong as right): "
                          + ("check it before relying on it." if person else
@@ -101,7 +101,7 @@ def list_text(r: RecallResult, total: int, offset: int = 0) -> str:
             return recall_text(r, full_ids=True, person=True)
         return f"No memories after the newest {offset:,}: {count(total, 'memory matches', 'memories match')} " \
                "these filters."
-    lines = recall_text(r, full_ids=True, person=True).splitlines()
+    lines = recall_text(r, full_ids=True, person=True, first=offset + 1).splitlines()
     lines[0] = (f"{shown:,} of {count(total, 'memory', 'memories')}, newest first:" if not offset
                 else f"Memories {offset + 1:,}-{offset + shown:,} of {total:,}, newest first:")
     rest = total - offset - shown
