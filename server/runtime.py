@@ -157,7 +157,7 @@ class Runtime:
             return
         last_reason: str | None = None
         try:
-            self.store().warm_up()
+            self.store().warm_up(self._closed.is_set)
         except MemvaultError as exc:  # e.g. the database cannot be opened: calls say so, the filler retries
             log.error("cannot open the memvault database %s: %s", self.config.db_label, exc)
         except Exception:  # calls report their own errors; the filler below retries the model

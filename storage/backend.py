@@ -27,6 +27,7 @@ Conventions:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
@@ -310,9 +311,10 @@ class Backend(Protocol):
         StorageUnavailable (nothing written)."""
         ...
 
-    def warm_up(self) -> None:
+    def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Inside nothing, off the request path: read into memory what the first searches
-        after a start would otherwise wait for. Never needed for a correct answer."""
+        after a start would otherwise wait for, until ``stop()`` is true. Never needed
+        for a correct answer."""
         ...
 
     def settings(self) -> dict[str, str]:

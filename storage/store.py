@@ -160,12 +160,13 @@ class Store:
         self._run_due(due)
         self._index_in_background()
 
-    def warm_up(self) -> None:
+    def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Load what the first recall would otherwise wait for: the model (if it can
-        load), the time-expression parser and the backend's vector index (``Backend.warm_up``)."""
+        load), the time-expression parser and the backend's vector index
+        (``Backend.warm_up``, which gives up once ``stop()`` is true: a server stopping)."""
         self.vector_status()
         self._retriever.time.warm_up()
-        self.backend.warm_up()
+        self.backend.warm_up(stop)
 
     def close(self) -> None:
         """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""

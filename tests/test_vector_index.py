@@ -15,6 +15,7 @@ from conftest import LOCOMO
 from fakes import FakeEmbedder
 from memvault.storage import transfer
 from memvault.storage.query import Filters
+from memvault.storage.sqlite import backend as sqlite_backend
 from memvault.storage.sqlite import cells
 from memvault.storage.sqlite.schema import MIGRATIONS, VECTOR_TABLE
 from memvault.storage.store import Store
@@ -478,3 +479,17 @@ def test_heap_release_runs_where_the_c_library_has_malloc_trim():
         assert heap.release_soon() is True
         heap._running.acquire(timeout=5)  # the release thread finished
         heap._running.release()
+
+
+def test_warm_up_stops_between_two_transactions_once_asked_to(db_path, small_cells):
+    """A server stopping during its warm-up does not wait for the whole index to load."""
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 400)
+    indexed(store)
+    store.close()
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    asked: list[int] = []
+    store.warm_up(stop=lambda: asked.append(1) or len(asked) > 1)  # stop before the second batch
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    assert len(asked) == 2 and cache.cells == sqlite_backend.PRELOAD_BATCH  # one batch of the 81 cells
+    store.close()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import psycopg
 from psycopg import sql as pgsql
@@ -255,7 +255,7 @@ class PostgresBackend:
         """Nothing to do: PostgreSQL keeps the HNSW index up to date in each write."""
         return False
 
-    def warm_up(self) -> None:
+    def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Nothing to do: the server's own buffer cache serves the HNSW index."""
 
     def close(self) -> None:

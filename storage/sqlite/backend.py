@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import apsw
@@ -291,19 +291,20 @@ class SqliteBackend:
             tx.claim_model(model_id, dim)
             self._conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
 
-    def warm_up(self) -> None:
+    def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Read the vector index's cells into the in-memory copy (``vector_cache``) up to
         its budget, ``PRELOAD_BATCH`` cells per read transaction (so a scrub never waits
         long for it), newest generation first: the first searches after a start then
         score cells already in memory instead of reading them (at 1,000,000 memories,
-        about 45 cells a question). Stops at the budget, when the store closes, or
+        about 45 cells a question, 19 s for the whole budget). Stops at the budget, when
+        ``stop()`` is true or the store closes (checked between two transactions), or
         when the copy moves to another snapshot (searches load cells as before)."""
         with self.read(None) as tx:
             cells = tx.cells()
             order = np.argsort(-cells.generations, kind="stable")
             ids = [0, *cells.ids[order].tolist()]
         for start in range(0, len(ids), PRELOAD_BATCH):
-            if self._closed:
+            if self._closed or stop():
                 return
             with self.read(None) as tx:
                 if not self.vector_cache.preload(tx.conn, ids[start:start + PRELOAD_BATCH]):
