@@ -491,5 +491,5 @@ def test_warm_up_stops_between_two_transactions_once_asked_to(db_path, small_cel
     asked: list[int] = []
     store.warm_up(stop=lambda: asked.append(1) or len(asked) > 1)  # stop before the second batch
     cache = store.backend.vector_cache  # type: ignore[attr-defined]
-    assert len(asked) == 2 and cache.cells == sqlite_backend.PRELOAD_BATCH  # one batch of the 81 cells
+    assert len(asked) == 2 and cache.cells == sqlite_backend.PRELOAD_BATCH  # one batch, not every cell
     store.close()
