@@ -35,7 +35,7 @@ from urllib.parse import parse_qsl
 import anyio
 from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import HTTPConnection, Request
@@ -145,18 +145,24 @@ class PostOnly:
     The server is stateless with JSON responses: it has no server-initiated stream to
     offer on GET (the SDK would answer ``200 text/event-stream`` and never end it) and no
     session to end on DELETE. The streamable HTTP transport lets such a server answer
-    405 to both.
+    405 to both. The DNS-rebinding checks (``security``: Host 421, Origin 403) come first,
+    as they do for POST in the SDK's transport.
     """
 
     ALLOWED = "POST"
 
-    def __init__(self, app: ASGIApp, path: str = "/mcp") -> None:
+    def __init__(self, app: ASGIApp, security: TransportSecuritySettings, path: str = "/mcp") -> None:
         self.app = app
+        self.security = TransportSecurityMiddleware(security)
         self.path = path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.path or scope["method"] == self.ALLOWED:
             await self.app(scope, receive, send)
+            return
+        refused = await self.security.validate_request(Request(scope, receive), is_post=False)
+        if refused is not None:
+            await refused(scope, receive, send)
             return
         response = JSONResponse(
             {"jsonrpc": "2.0", "id": None, "error": {
@@ -233,7 +239,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         # default would turn a refused token into a 400.
         [authentication] = [m for m in app.user_middleware if m.cls is AuthenticationMiddleware]
         authentication.kwargs["on_error"] = _on_refused_token(resource_metadata)
-    app.user_middleware.append(Middleware(PostOnly))  # innermost: a refused token still gets 401 first
+    # Innermost: a refused token still gets 401 first.
+    app.user_middleware.append(Middleware(PostOnly, security=transport_security(http)))
     app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None)
     return app

@@ -406,4 +406,8 @@ def test_every_method_but_post_gets_405_at_once_naming_post(server: HttpServer, 
     head = httpx2.request("HEAD", server.url, headers=headers, timeout=10)
     assert head.status_code == 405 and head.headers["allow"] == "POST"
     assert _refused(httpx2.request(method, server.url, timeout=10)) is None  # no key: 401 first, as for POST
+    # DNS-rebinding protection before the 405, as for POST: a foreign Host 421, Origin 403.
+    assert httpx2.request(method, server.url, headers={**headers, "host": "evil.example"}, timeout=10).status_code == 421
+    assert httpx2.request(method, server.url, headers={**headers, "origin": "http://evil.example"},
+                          timeout=10).status_code == 403
     assert server.post(key, PING).status_code == 200
