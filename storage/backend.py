@@ -128,8 +128,9 @@ class Reader(Protocol):
         """The ids of ``tenant`` just before and just after ``memory_id`` in sorted order."""
         ...
 
-    def memories(self, filters: Filters, order: Order, limit: int | None) -> list[Memory]:
-        """Memories passing ``filters`` in ``order`` (ties: newest row first); None for no limit."""
+    def memories(self, filters: Filters, order: Order, limit: int | None, offset: int = 0) -> list[Memory]:
+        """Memories passing ``filters`` in ``order`` (ties: newest row first), the first
+        ``offset`` skipped; None for no limit."""
         ...
 
     def count(self, filters: Filters) -> int:

@@ -850,7 +850,7 @@ class Store:
         filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
         size, skip = validate.limit(limit), validate.offset(offset)
         with self.backend.read(tenant) as tx:
-            return tx.memories(filters, "observed", skip + size)[skip:]
+            return tx.memories(filters, "observed", size, skip)
 
     def count_memories(
         self,

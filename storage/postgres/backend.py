@@ -223,12 +223,13 @@ class PgReader:
         )
         return row[0], row[1]  # type: ignore[index]
 
-    def memories(self, filters: Filters, order: Order, limit: int | None) -> list[Memory]:
+    def memories(self, filters: Filters, order: Order, limit: int | None, offset: int = 0) -> list[Memory]:
         where, params = filter_sql(filters)
         by = "m.observed_at DESC" if order == "observed" else "m.importance DESC, m.observed_at DESC"
         rows = self._all(
-            f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE {where} ORDER BY {by}, m.seq DESC LIMIT %(limit)s",
-            {**params, "limit": limit},
+            f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE {where} ORDER BY {by}, m.seq DESC"
+            " LIMIT %(limit)s OFFSET %(offset)s",
+            {**params, "limit": limit, "offset": offset},
         )
         return [_memory(r) for r in rows]
 

@@ -343,11 +343,12 @@ class SqliteTransaction:
     def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
         return self._one(*sql.neighbours_sql(tenant, memory_id))  # type: ignore[return-value]
 
-    def memories(self, filters: Filters, order: backend.Order, limit: int | None) -> list[Memory]:
+    def memories(self, filters: Filters, order: backend.Order, limit: int | None, offset: int = 0) -> list[Memory]:
         where, params = sql.filter_sql(filters)
         rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_ORDER[order]}, m.seq DESC LIMIT :limit",
-            {**params, "limit": -1 if limit is None else limit},
+            f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_ORDER[order]}, m.seq DESC"
+            " LIMIT :limit OFFSET :offset",
+            {**params, "limit": -1 if limit is None else limit, "offset": offset},
         )
         return [memory(r) for r in rows]
 
