@@ -23,7 +23,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.shared.exceptions import MCPError
-from mcp.types import (INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult, TextContent,
+from mcp.types import (INVALID_PARAMS, CallToolResult, InputRequiredResult, TextContent,
                        ToolAnnotations)
 from pydantic import BaseModel, Field
 
@@ -111,25 +111,11 @@ class MemvaultServer(MCPServer[Runtime]):
                 raise ToolError(message[len(prefix):]) from exc
             raise
 
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Before the SDK checks prompts/get against the protocol's schema, which refuses
         # {"topic": 5} as "Invalid request parameters", naming nothing.
         self._lowlevel_server.middleware.append(_prompt_arguments_first)
-
-    async def get_prompt(
-        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Runtime, Any] | None = None
-    ) -> GetPromptResult | InputRequiredResult:
-        """The prompt rendered with arguments ``arguments.check_prompt`` accepted. A prompt
-        memvault lacks, a missing or empty required argument, an unknown one or a value of
-        the wrong type is JSON-RPC -32602 (invalid params) in memvault's words, never the
-        SDK's "Internal server error" with a traceback in the log."""
-        try:
-            checked = check_prompt(name, arguments)
-        except InvalidInput as exc:
-            raise _invalid_prompt_params(name, exc) from exc
-        return await super().get_prompt(name, checked, context)
 
 
 def _invalid_prompt_params(name: str, exc: InvalidInput) -> MCPError:
@@ -138,8 +124,10 @@ def _invalid_prompt_params(name: str, exc: InvalidInput) -> MCPError:
 
 
 async def _prompt_arguments_first(ctx: Any, call_next: Any) -> Any:
-    """Server middleware: a ``prompts/get`` whose arguments :func:`check_prompt` refuses
-    is answered -32602 in memvault's words (see :meth:`MemvaultServer.get_prompt`)."""
+    """Server middleware, the one check of every ``prompts/get``: a prompt memvault lacks,
+    a missing or empty required argument, an unknown one or a value of the wrong type
+    (:func:`check_prompt`) is JSON-RPC -32602 (invalid params) in memvault's words, never
+    the SDK's "Internal server error" with a traceback in the log."""
     if ctx.method == "prompts/get" and isinstance(ctx.params, dict) and isinstance(ctx.params.get("name"), str):
         try:
             check_prompt(ctx.params["name"], ctx.params.get("arguments"))
