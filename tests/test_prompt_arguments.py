@@ -22,7 +22,6 @@ INVALID_PARAMS = -32602
     ("review_memories", {"topic": ""}, "prompt review_memories: topic: is empty; it must be 1-2,000 characters"),
     ("review_memories", {"topic": "   "}, "prompt review_memories: topic: is only white space; it must be 1-2,000"),
     ("review_memories", {"topic": "hosts", "bogus": "x"}, "prompt review_memories: unknown argument 'bogus'"),
-    ("review_memories", {"topic": "hosts", "scope": ""}, "prompt review_memories: scope: is empty; it must be 1-128 characters"),
     ("review_memories", {"topic": "x" * 2_001}, "prompt review_memories: topic: is 2,001 characters"),
     ("save_session", {"topic": "hosts"}, "prompt save_session: unknown argument 'topic'"),
     ("save_session", {"scope": "s" * 500}, "prompt save_session: scope: is 500 characters"),
@@ -89,3 +88,12 @@ def test_over_stdio_wrong_types_and_missing_arguments_are_invalid_params_without
         finally:
             s.close()
     assert "Traceback" not in log.read_text(), log.read_text()
+
+
+@pytest.mark.asyncio
+async def test_an_optional_argument_left_blank_counts_as_left_out(db_path):
+    """Clients send "" for the optional arguments a user did not fill in."""
+    async with Client(build_server(Config(db=db_path))) as c:
+        for name, args in (("save_session", {"focus": "", "scope": ""}), ("review_memories", {"topic": "hosts", "scope": ""})):
+            text = (await c.get_prompt(name, args)).messages[0].content.text
+            assert 'with scope ""' not in text and text == (await c.get_prompt(name, {k: v for k, v in args.items() if v})).messages[0].content.text

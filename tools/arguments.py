@@ -265,16 +265,17 @@ TOOLS: dict[str, dict[str, Arg]] = {
 
 # The prompts' arguments (MCP sends them as strings): checked like the tools' by
 # :func:`check_prompt` before the SDK renders the prompt; their descriptions are the ones published.
+# An optional one may be empty: clients send "" for the arguments a user left blank, and
+# the prompt then reads it as left out.
 PROMPTS: dict[str, dict[str, Arg]] = {
     "save_session": {
         "focus": _text("Optional: the topic to concentrate on, e.g. 'the deploy pipeline'.", limits.QUERY_MAX_CHARS),
-        "scope": _text("Optional: the scope to store in (default: the server's).", limits.SCOPE_MAX_CHARS,
-                       min_length=1),
+        "scope": _text("Optional: the scope to store in (default: the server's).", limits.SCOPE_MAX_CHARS),
     },
     "review_memories": {
         "topic": _text("The topic to review, in plain words, e.g. 'database hosts'.", limits.QUERY_MAX_CHARS,
                        required=True, min_length=1),
-        "scope": _text("Optional: review only this scope.", limits.SCOPE_MAX_CHARS, min_length=1),
+        "scope": _text("Optional: review only this scope.", limits.SCOPE_MAX_CHARS),
     },
 }
 
