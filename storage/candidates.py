@@ -38,6 +38,7 @@ _NAME = re.compile(r"\w[\w'-]*")
 # words. Half of them in any memory was too little: "Which DNS TTL do we use now?" asked of
 # another agentic store found "use" and "now" together, "NAT gateway deleted" "gateway".
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
+_POSSESSIVE = re.compile(r"'s?$")
 
 
 @dataclass(frozen=True)
@@ -215,20 +216,27 @@ def idf_weights(tx: Reader, terms: list[str]) -> dict[str, float]:
 def names(query: str) -> list[str]:
     """Capitalised words of ``query`` that do not open a sentence ("Caroline", "SOC",
     "Kafka"), and identifiers that do ("OPS-4521 status", "K8S upgrade"): a word with a
-    digit or a second capital letter is a name wherever it stands. Not names: the words
-    of query syntax (``QUERY_OPERATORS``: "NEAR(Kafka" asks for Kafka), and in a question
-    written all in capitals, any word without a digit (shouting is no identifier)."""
+    digit or a second capital letter is a name wherever it stands, and a word starting
+    with a small letter is one when it holds a digit ("db-stg-03", "v3", "tern-350m":
+    hosts, versions and run ids are typed in small letters; "8k" or "1st", starting with
+    a digit, are quantities). A possessive's "'s" is not part of the name ("Åsa's" names
+    Åsa). Not names: the words of query syntax (``QUERY_OPERATORS``: "NEAR(Kafka" asks
+    for Kafka), and in a question written all in capitals, any word without a digit
+    (shouting is no identifier)."""
     shouted = not any(ch.islower() for ch in query)
     found: list[str] = []
     for sentence in _SENTENCE.split(query):
         words = _NAME.findall(sentence)
         for position, word in enumerate(words):
+            word = _POSSESSIVE.sub("", word)
             opens = position == 0 and sentence[:1].isalpha()
-            identifier = any(ch.isdigit() for ch in word) or (not shouted and sum(ch.isupper() for ch in word) > 1)
+            digit = any(ch.isdigit() for ch in word)
+            identifier = digit or (not shouted and sum(ch.isupper() for ch in word) > 1)
             if (opens or shouted) and not identifier:
                 continue
             lower = word.lower()
-            if word[:1].isupper() and lower not in STOP_WORDS and lower not in QUERY_OPERATORS and word not in found:
+            named = word[:1].isupper() or (digit and word[:1].isalpha())
+            if named and lower not in STOP_WORDS and lower not in QUERY_OPERATORS and word not in found:
                 found.append(word)
     return found
 

@@ -11,6 +11,7 @@ import pytest
 from conftest import AGENTIC, LOCOMO
 
 from memvault.storage import ranking
+from memvault.storage.candidates import names
 from memvault.storage.store import Store
 
 SCOPES = ["proj", "global"]
@@ -305,6 +306,32 @@ def test_an_identifier_opening_the_question_that_no_memory_holds_abstains(real_s
     real_store.forget(tenant="t", id=wanted)
     outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
     assert outcome.abstained and outcome.hits == []
+
+
+@pytest.mark.parametrize("question", ["db-stg-03", "where does db-stg-03 run?", "is tern-350m-r04 still training",
+                                      "what changed in v7 of the billing api"])
+def test_an_identifier_in_small_letters_that_no_memory_holds_abstains(real_store, question):
+    """Hosts, versions and run ids are typed in small letters: such a word with a digit is a
+    name as "OPS-4521" is (it was not, so a forgotten host's question got unrelated hits)."""
+    for kind, text in AGENT:
+        remember(real_store, text, kind=kind)
+    wanted = remember(real_store, "db-stg-03 is the staging database; tern-350m-r04 is the small model's run; "
+                                  "v7 of the billing api drops the legacy invoice fields")
+    assert top_ids(real_store, question)[:1] == [wanted]
+    real_store.forget(tenant="t", id=wanted)
+    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    assert outcome.abstained and outcome.hits == []
+
+
+@pytest.mark.parametrize(("question", "found"), [
+    ("When is Åsa's birthday?", ["Åsa"]), ("What is Lukasz Wisniewski's role?", ["Lukasz", "Wisniewski"]),
+    ("Where is db-stg-03's backup kept?", ["db-stg-03"]), ("Ask O'Brien about it", ["O'Brien"]),
+    ("Why did 8k-token inputs crash?", []), ("What did we do on the 1st?", []),
+])
+def test_a_possessive_is_not_part_of_the_name_and_a_quantity_is_no_identifier(question, found):
+    """"Åsa's" names Åsa (a memory saying "Mum (Åsa)" holds the name); "8k" and "1st" are
+    quantities, not identifiers."""
+    assert names(question) == found
 
 
 @pytest.mark.parametrize("question", ["NEAR(Kafka", "NEAR Kafka", "NOT Kafka", "consumers NEAR spring"])
