@@ -12,6 +12,7 @@ described to the client too (the SDK would send only "Error executing tool").
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeVar
@@ -27,7 +28,7 @@ from mcp.types import (INVALID_PARAMS, CallToolResult, InputRequiredResult, Text
                        ToolAnnotations)
 from pydantic import BaseModel, Field
 
-from memvault.storage.errors import InvalidInput, MemvaultError, NotFound
+from memvault.storage.errors import InvalidInput, MemvaultError, NotFound, shown
 from memvault.tools import arguments
 from memvault.tools.arguments import check_prompt
 from memvault.tools import schemas as s
@@ -116,6 +117,7 @@ class MemvaultServer(MCPServer[Runtime]):
         # Before the SDK checks prompts/get against the protocol's schema, which refuses
         # {"topic": 5} as "Invalid request parameters", naming nothing.
         self._lowlevel_server.middleware.append(_prompt_arguments_first)
+        self._lowlevel_server.middleware.append(_known_names_first)
 
 
 def _invalid_prompt_params(name: str, exc: InvalidInput) -> MCPError:
@@ -133,6 +135,28 @@ async def _prompt_arguments_first(ctx: Any, call_next: Any) -> Any:
             check_prompt(ctx.params["name"], ctx.params.get("arguments"))
         except InvalidInput as exc:
             raise _invalid_prompt_params(ctx.params["name"], exc) from exc
+    return await call_next(ctx)
+
+
+RESOURCES = ("memory://boot", "memory://memories/{memory_id}")
+_MEMORY_URI = re.compile(r"memory://memories/[^/]*")  # as the SDK matches the template: an empty id too
+
+
+async def _known_names_first(ctx: Any, call_next: Any) -> Any:
+    """Server middleware: a ``tools/call`` of a tool memvault lacks is an ``isError`` result,
+    a ``resources/read`` of a URI it does not serve JSON-RPC -32602, both quoting the name
+    as every refusal does (:func:`shown`: never a credential) and sent before the SDK,
+    whose own messages and log lines ("Unknown tool: ...") repeat the name as it came."""
+    params = ctx.params if isinstance(ctx.params, dict) else {}
+    name = params.get("name")
+    if ctx.method == "tools/call" and isinstance(name, str) and name not in arguments.TOOLS:
+        text = f"name: no tool named {shown(name)}; memvault's tools: {', '.join(arguments.TOOLS)}"
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    uri = params.get("uri")
+    if ctx.method == "resources/read" and isinstance(uri, str) and uri != RESOURCES[0] \
+            and not _MEMORY_URI.fullmatch(uri):
+        raise MCPError(code=INVALID_PARAMS,
+                       message=f"uri: no resource {shown(uri)}; memvault's resources: {', '.join(RESOURCES)}")
     return await call_next(ctx)
 
 

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.storage import limits, validate
+from memvault.storage import limits, timefmt, validate
 from memvault.storage.errors import InvalidInput, MemvaultError, shown
 
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
@@ -113,8 +113,15 @@ class Arg:
             if parsed is not None and self._has_type(parsed):
                 value = parsed
         if not self._has_type(value):
-            what = f"a memory id: {self.shape}" if self.shape else self.expected()
-            raise InvalidInput(field, f"must be {what}; got {shown(value)}")
+            # A value that is no id, date-time or kind reads alike whatever its type
+            # ("id: 1.5 is not a memory id: ...", as "'1.5'" does in storage).
+            if self.shape:
+                raise validate.not_an_id(field, value)
+            if self.format == "date-time":
+                raise timefmt.not_a_date_time(field, value)
+            if self.enum:
+                raise InvalidInput(field, f"{shown(value)} is not one of {', '.join(self.enum)}")
+            raise InvalidInput(field, f"must be {self.expected()}; got {shown(value)}")
         if self.type == "integer":
             number = int(value)  # type: ignore[call-overload]
             if (self.minimum is not None and number < self.minimum) or (
