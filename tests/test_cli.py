@@ -459,3 +459,27 @@ def test_no_memvault_database_at_a_url_is_worded_for_a_url(pg_url, capsys):
     code, _, err = run(capsys, "stats", "--db", pg_url)
     assert code == 1 and "no database at postgresql://" in err and "tables are not in that PostgreSQL database" in err and "give its URL with --db" in err
     assert "that file" not in err
+
+
+def test_the_top_level_help_names_the_flags_allowed_before_the_command(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    listed = out.split("flags allowed before the command", 1)[1]
+    for flag in cli.LEADING_FLAGS:
+        assert f"\n  {flag}" in listed, flag
+
+
+@pytest.mark.parametrize(("argv", "flag", "command"), [
+    (["--limit", "3", "list"], "--limit", "list"),
+    (["--limit=3", "list"], "--limit", "list"),
+    (["--db", "x.db", "--offset", "20", "list"], "--offset", "list"),
+    (["--reason", "old", "forget", "0190a8e4"], "--reason", "forget"),
+])
+def test_a_command_flag_before_the_command_says_it_goes_after_it(capsys, argv, flag, command):
+    """New-user trial: `memvault --limit 3 list` said "invalid choice: '3'"."""
+    with pytest.raises(SystemExit) as caught:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and "invalid choice" not in err
+    assert f"memvault: error: {flag} goes after the command: `memvault {command} {flag} ...`" in err
