@@ -526,7 +526,11 @@ def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit,
                                    offset=args.offset, **_filters(args))
     total = handlers.count_memories(store, caller, **_filters(args))
-    return _emit(args, found, lambda: text.list_text(found, total, args.offset or 0))
+    offset = args.offset or 0
+    # JSON pages like the text: the count of all that match, and the offset of the next page (null at the end).
+    page = {**found.model_dump(mode="json"), "total": total,
+            "next_offset": text.next_offset(total, offset, len(found.memories))}
+    return _emit(args, page, lambda: text.list_text(found, total, offset))
 
 
 def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:
