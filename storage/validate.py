@@ -135,7 +135,8 @@ def not_an_id(field: str, value: object, what: str = "memory id", shape: str = l
     """The one wording of a value that cannot be an id, on every path (tools, command line,
     import, API keys): ``id: '1.5' is not a memory id: an id is 36 hex digits ...``, the
     value quoted by :func:`errors.shown` in the notation it came in (``1.5`` for a number)."""
-    return InvalidInput(field, f"{shown(value)} is not a {what}: {shape}")
+    article = "an" if what[:1].lower() in "aeiou" else "a"
+    return InvalidInput(field, f"{shown(value)} is not {article} {what}: {shape}")
 
 
 def id_text(field: str, value: object, what: str = "memory id", shape: str = limits.ID_SHAPE) -> str:
