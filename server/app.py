@@ -28,7 +28,7 @@ from mcp.types import (INVALID_PARAMS, CallToolResult, InputRequiredResult, Text
                        ToolAnnotations)
 from pydantic import BaseModel, Field
 
-from memvault.storage.errors import InvalidInput, MemvaultError, NotFound, shown
+from memvault.storage.errors import InvalidInput, MemvaultError, NotFound
 from memvault.tools import arguments
 from memvault.tools.arguments import check_prompt
 from memvault.tools import schemas as s
@@ -121,7 +121,7 @@ class MemvaultServer(MCPServer[Runtime]):
 
 
 def _invalid_prompt_params(name: str, exc: InvalidInput) -> MCPError:
-    message = str(exc) if exc.field == "name" else f"prompt {name}: {exc}"
+    message = f"prompt {name}: {exc}" if name in arguments.PROMPTS else str(exc)
     return MCPError(code=INVALID_PARAMS, message=message)
 
 
@@ -145,18 +145,18 @@ _MEMORY_URI = re.compile(r"memory://memories/[^/]*")  # as the SDK matches the t
 async def _known_names_first(ctx: Any, call_next: Any) -> Any:
     """Server middleware: a ``tools/call`` of a tool memvault lacks is an ``isError`` result,
     a ``resources/read`` of a URI it does not serve JSON-RPC -32602, both quoting the name
-    as every refusal does (:func:`shown`: never a credential) and sent before the SDK,
+    as every refusal does (``errors.shown``: never a credential) and sent before the SDK,
     whose own messages and log lines ("Unknown tool: ...") repeat the name as it came."""
     params = ctx.params if isinstance(ctx.params, dict) else {}
     name = params.get("name")
     if ctx.method == "tools/call" and isinstance(name, str) and name not in arguments.TOOLS:
-        text = f"name: no tool named {shown(name)}; memvault's tools: {', '.join(arguments.TOOLS)}"
+        text = arguments.unknown_name("tool", name, list(arguments.TOOLS), "memvault's tools")
         return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
     uri = params.get("uri")
     if ctx.method == "resources/read" and isinstance(uri, str) and uri != RESOURCES[0] \
             and not _MEMORY_URI.fullmatch(uri):
         raise MCPError(code=INVALID_PARAMS,
-                       message=f"uri: no resource {shown(uri)}; memvault's resources: {', '.join(RESOURCES)}")
+                       message=arguments.unknown_name("resource", uri, list(RESOURCES), "memvault's resources"))
     return await call_next(ctx)
 
 

@@ -83,7 +83,8 @@ async def test_an_ordinary_refused_value_is_still_quoted(db_path):
             ("remember", {"content": "x", "kind": "memo"}, "kind: 'memo' is not one of "),
             ("recall", {"query": "x", "since": "yesterday"}, "since: 'yesterday' is not an ISO-8601 date-time"),
             ("forget", {"id": "nope"}, "id: 'nope' is not a memory id: "),
-            ("nope", {}, "name: no tool named 'nope'; memvault's tools: remember, recall, supersede, forget"),
+            ("nope", {}, "unknown tool 'nope'. memvault's tools: remember, recall, supersede, forget"),
+            ("recal", {}, "unknown tool 'recal'; did you mean 'recall'? memvault's tools: remember, recall, "),
         ]:
             r = await c.call_tool(tool, args)
             assert r.is_error and r.content[0].text.startswith(says), r.content[0].text

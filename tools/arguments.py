@@ -35,7 +35,7 @@ _SYNONYMS = {
     "q": "query", "search": "query", "k": "limit", "n": "limit", "top_k": "limit", "max_results": "limit",
     "memory_id": "id", "uuid": "id", "namespace": "scope", "project": "scope", "priority": "importance",
     "labels": "tags", "label": "tags", "from": "since", "after": "since", "before": "until", "to": "until",
-    "why": "reason", "types": "kinds",
+    "why": "reason", "types": "kinds", "history": "include_history",
 }
 
 
@@ -314,10 +314,11 @@ def check_prompt(prompt: str, arguments: object) -> dict[str, Any]:
     tool's; a required text must hold more than white space.
 
     Raises:
-        InvalidInput: ``name`` for a prompt memvault does not have, else as :func:`check`.
+        InvalidInput: a prompt memvault does not have (:class:`UnknownArgument`, field
+            ``name``), else as :func:`check`.
     """
     if prompt not in PROMPTS:
-        raise InvalidInput("name", f"no prompt named {shown(prompt)}; memvault's prompts: {', '.join(PROMPTS)}")
+        raise UnknownArgument("name", unknown_name("prompt", prompt, list(PROMPTS), "memvault's prompts"))
     out = _checked(prompt, PROMPTS[prompt], {} if arguments is None else arguments)
     for name, value in out.items():
         if PROMPTS[prompt][name].min_length and not value.strip():
@@ -342,9 +343,23 @@ def _checked(what: str, args: dict[str, Arg], arguments: object) -> dict[str, An
     return out
 
 
-def _unknown_message(tool: str, valid: list[str], name: str) -> str:
+# How alike (difflib's ratio) a name must be to a valid one to be suggested: a typo
+# ("importnace", "tag" for "tags") is above 0.8; "bogus" and "focus", alike only in
+# three letters, 0.6.
+CLOSE_MATCH = 0.75
+
+
+def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
+    """The one wording of a name that is not one of ``valid``: ``unknown argument 'tag';
+    did you mean 'tags'? remember takes: ...``, suggesting a valid name only when one is
+    close (:data:`CLOSE_MATCH`) or a known synonym (``type`` for ``kind``); ``offers``
+    lists the valid names."""
     guess = _SYNONYMS.get(name.lower())
     if guess not in valid:
-        guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=0.6) or [None])[0]
+        guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=CLOSE_MATCH) or [None])[0]
     hint = f"; did you mean {guess!r}?" if guess else "."
-    return f"unknown argument {shown(name)}{hint} {tool} takes: {', '.join(valid)}"
+    return f"unknown {what} {shown(name)}{hint} {offers}: {', '.join(valid)}"
+
+
+def _unknown_message(tool: str, valid: list[str], name: str) -> str:
+    return unknown_name("argument", name, valid, f"{tool} takes")
