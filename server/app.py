@@ -24,11 +24,11 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.shared.exceptions import MCPError
-from mcp.types import (INVALID_PARAMS, CallToolResult, InputRequiredResult, TextContent,
+from mcp.types import (INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, InputRequiredResult, TextContent,
                        ToolAnnotations)
 from pydantic import BaseModel, Field
 
-from memvault.storage.errors import InvalidInput, MemvaultError, NotFound
+from memvault.storage.errors import InvalidInput, MemvaultError, NotFound, credentials_in
 from memvault.tools import arguments
 from memvault.tools.arguments import check_prompt
 from memvault.tools import schemas as s
@@ -146,7 +146,8 @@ async def _known_names_first(ctx: Any, call_next: Any) -> Any:
     """Server middleware: a ``tools/call`` of a tool memvault lacks is an ``isError`` result,
     a ``resources/read`` of a URI it does not serve JSON-RPC -32602, both quoting the name
     as every refusal does (``errors.shown``: never a credential) and sent before the SDK,
-    whose own messages and log lines ("Unknown tool: ...") repeat the name as it came."""
+    whose own messages and log lines ("Unknown tool: ...") repeat the name as it came. An
+    unknown method's name, which the SDK sends back, is masked when it holds a credential."""
     params = ctx.params if isinstance(ctx.params, dict) else {}
     name = params.get("name")
     if ctx.method == "tools/call" and isinstance(name, str) and name not in arguments.TOOLS:
@@ -157,7 +158,13 @@ async def _known_names_first(ctx: Any, call_next: Any) -> Any:
             and not _MEMORY_URI.fullmatch(uri):
         raise MCPError(code=INVALID_PARAMS,
                        message=arguments.unknown_name("resource", uri, list(RESOURCES), "memvault's resources"))
-    return await call_next(ctx)
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:  # the SDK's "Method not found" sends the method back as its data
+        masked = credentials_in(exc.error.data) if isinstance(exc.error.data, str) else None
+        if exc.error.code == METHOD_NOT_FOUND and masked is not None:
+            raise MCPError(code=METHOD_NOT_FOUND, message=exc.error.message, data=masked) from None
+        raise
 
 
 class _Checked(FuncMetadata):

@@ -138,3 +138,30 @@ def test_a_secret_in_an_import_line_is_named_never_printed(db_path, capsys):
     report = json.loads(out)
     assert len(report["failed"]) == len(lines) - 1
     assert all("a value that looks like a GitHub token" in failed["message"] for failed in report["failed"]), report
+
+
+@pytest.mark.slow
+def test_over_stdio_neither_the_answers_nor_the_servers_log_repeat_a_secret(db_path):
+    """The real server, its stderr log captured: refusals of several fields, an unknown
+    tool, resource and JSON-RPC method."""
+    from wire import StdioServer
+
+    log = db_path.parent / "stderr.log"
+    answers = []
+    with log.open("w") as stderr:
+        server = StdioServer(db_path, stderr=stderr)
+        try:
+            for label, secret in SECRETS.items():
+                for tool, args in tool_calls(secret, "0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60"):
+                    answer = server.request("tools/call", {"name": tool, "arguments": args})
+                    assert answer["result"]["isError"] and label in json.dumps(answer), answer
+                    answers.append(answer)
+                answers.append(server.request("resources/read", {"uri": f"memory://memories/{secret}"}))
+                answers.append(server.request(secret, {}))
+                assert label in json.dumps(answers[-1]) and label in json.dumps(answers[-2])
+        finally:
+            server.close()
+    text = json.dumps(answers) + log.read_text()
+    assert "Tool 'remember' failed" in log.read_text()  # the refusals are logged, named
+    for secret in SECRETS.values():
+        assert secret.split()[-1] not in text
