@@ -12,6 +12,7 @@ described to the client too (the SDK would send only "Error executing tool").
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeVar
@@ -23,11 +24,11 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.shared.exceptions import MCPError
-from mcp.types import (INVALID_PARAMS, CallToolResult, InputRequiredResult, TextContent,
+from mcp.types import (INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, InputRequiredResult, TextContent,
                        ToolAnnotations)
 from pydantic import BaseModel, Field
 
-from memvault.storage.errors import InvalidInput, MemvaultError, NotFound
+from memvault.storage.errors import InvalidInput, MemvaultError, NotFound, credentials_in
 from memvault.tools import arguments
 from memvault.tools.arguments import check_prompt
 from memvault.tools import schemas as s
@@ -116,10 +117,11 @@ class MemvaultServer(MCPServer[Runtime]):
         # Before the SDK checks prompts/get against the protocol's schema, which refuses
         # {"topic": 5} as "Invalid request parameters", naming nothing.
         self._lowlevel_server.middleware.append(_prompt_arguments_first)
+        self._lowlevel_server.middleware.append(_known_names_first)
 
 
 def _invalid_prompt_params(name: str, exc: InvalidInput) -> MCPError:
-    message = str(exc) if exc.field == "name" else f"prompt {name}: {exc}"
+    message = f"prompt {name}: {exc}" if name in arguments.PROMPTS else str(exc)
     return MCPError(code=INVALID_PARAMS, message=message)
 
 
@@ -134,6 +136,35 @@ async def _prompt_arguments_first(ctx: Any, call_next: Any) -> Any:
         except InvalidInput as exc:
             raise _invalid_prompt_params(ctx.params["name"], exc) from exc
     return await call_next(ctx)
+
+
+RESOURCES = ("memory://boot", "memory://memories/{memory_id}")
+_MEMORY_URI = re.compile(r"memory://memories/[^/]*")  # as the SDK matches the template: an empty id too
+
+
+async def _known_names_first(ctx: Any, call_next: Any) -> Any:
+    """Server middleware: a ``tools/call`` of a tool memvault lacks is an ``isError`` result,
+    a ``resources/read`` of a URI it does not serve JSON-RPC -32602, both quoting the name
+    as every refusal does (``errors.shown``: never a credential) and sent before the SDK,
+    whose own messages and log lines ("Unknown tool: ...") repeat the name as it came. An
+    unknown method's name, which the SDK sends back, is masked when it holds a credential."""
+    params = ctx.params if isinstance(ctx.params, dict) else {}
+    name = params.get("name")
+    if ctx.method == "tools/call" and isinstance(name, str) and name not in arguments.TOOLS:
+        text = arguments.unknown_name("tool", name, list(arguments.TOOLS), "memvault's tools")
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    uri = params.get("uri")
+    if ctx.method == "resources/read" and isinstance(uri, str) and uri != RESOURCES[0] \
+            and not _MEMORY_URI.fullmatch(uri):
+        raise MCPError(code=INVALID_PARAMS,
+                       message=arguments.unknown_name("resource", uri, list(RESOURCES), "memvault's resources"))
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:  # the SDK's "Method not found" sends the method back as its data
+        masked = credentials_in(exc.error.data) if isinstance(exc.error.data, str) else None
+        if exc.error.code == METHOD_NOT_FOUND and masked is not None:
+            raise MCPError(code=METHOD_NOT_FOUND, message=exc.error.message, data=masked) from None
+        raise
 
 
 class _Checked(FuncMetadata):

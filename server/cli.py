@@ -12,11 +12,12 @@ import argparse
 import json
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from memvault.storage.errors import shown
 from memvault.storage.limits import RECALL_MAX_LIMIT
@@ -39,11 +40,39 @@ FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds
          "reason": "--reason", "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name"}
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors never quote a credential: argparse repeats the
+    value it refuses (``invalid choice: '...'``, ``invalid int value: '...'``,
+    unrecognized arguments), so each word and quoted value of the message passes the
+    secret detector first, as every refusal of memvault's does (:func:`errors.shown`)."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        super().error(_without_credentials(message))
+
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\S+")
+
+
+def _without_credentials(message: str) -> str:
+    """``message`` with each quoted value and each word in which the secret detector finds
+    a credential replaced by what it looks like ("a value that looks like a GitHub token")."""
+    from memvault.storage.errors import credentials_in
+
+    return _QUOTED.sub(lambda m: credentials_in(m.group(0)) or m.group(0), message)
+
+
+def _credential_or_word(word: str) -> str:
+    """``word`` (one argument as typed), or what it looks like when it holds a credential."""
+    from memvault.storage.errors import credentials_in
+
+    return credentials_in(word) or word
+
+
 def _flags() -> dict[str, argparse.ArgumentParser]:
     """Groups of flags; each command takes only the groups that apply to it."""
 
     def group(*specs: tuple[tuple[str, ...], dict[str, Any]]) -> argparse.ArgumentParser:
-        parser = argparse.ArgumentParser(add_help=False)
+        parser = _Parser(add_help=False)
         for names, kwargs in specs:
             parser.add_argument(*names, **kwargs)
         return parser
@@ -111,12 +140,18 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``memvault`` parser and its subcommands' parsers by name."""
     flags = _flags()
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="memvault", description="Local persistent memory for MCP agents.",
-        epilog="Flags go with the command: `memvault stats --db FILE` (--db, --tenant, --scope, --model-dir, --json "
-        "and --allow-secrets may also come before it).",
+        epilog="Flags go with the command: `memvault stats --db FILE`; the flags above may also come before it "
+        "(`memvault --db FILE stats`), every other flag only after it (`memvault list --limit 3`).",
     )
     parser.add_argument("--version", action="version", version=f"memvault {version()}")
+    before = parser.add_argument_group("flags allowed before the command too (for the commands that take them)")
+    for name in LEADING_FLAGS:  # moved after the command before parsing (_flags_after_command): help only
+        [action] = [a for g in flags.values() for a in g._actions if name in a.option_strings]
+        before.add_argument(name, help=action.help, default=argparse.SUPPRESS, dest=f"_before_{name[2:]}",
+                            **({"metavar": action.metavar or name[2:].upper().replace("-", "_")}
+                               if LEADING_FLAGS[name] else {"action": "store_true"}))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands = {}
     for name, (description, groups) in COMMANDS.items():
@@ -232,16 +267,37 @@ def _flags_after_command(argv: Sequence[str]) -> list[str]:
     return rest[:end] + moved + rest[end:]
 
 
+def _command_flag_before_command(argv: Sequence[str]) -> str | None:
+    """The first flag before the command that only a command takes (``memvault --limit 3
+    list``: ``--limit``), or None. ``-h``, ``--help`` and ``--version`` are memvault's own."""
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
+        name = argv[i].split("=", 1)[0]
+        if name in ("-h", "--help", "--version"):
+            return None
+        if name not in LEADING_FLAGS:
+            return name
+        i += 1 + (LEADING_FLAGS[name] and "=" not in argv[i])
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
     parser, commands = _parser()
     given = _flags_after_command(sys.argv[1:] if argv is None else argv)
+    misplaced = _command_flag_before_command(given)
+    if misplaced is not None:
+        command = next((word for word in given if word in COMMANDS), None)
+        if command is not None and misplaced not in commands[command]._option_string_actions:
+            commands[command].error(f"unrecognized arguments: {misplaced}")
+        parser.error(f"{misplaced} goes after the command: `memvault {command or 'COMMAND'} {misplaced} ...`; only "
+                     f"{', '.join(LEADING_FLAGS)} may also come before it")
     if given and given[0].split("=", 1)[0] in LEADING_FLAGS:  # a person typed only flags
         parser.error(f"{given[0].split('=', 1)[0]} goes with a COMMAND, e.g. `memvault stats {' '.join(given)}` "
                      "(see `memvault -h` for the commands)")
     args, extra = parser.parse_known_args(given)
-    if extra:  # name the subcommand's own usage, not the top-level one
-        commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    if extra:  # name the subcommand's own usage, not the top-level one (its error masks credentials)
+        commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(map(_credential_or_word, extra))}")
     if args.command is None and sys.stdin.isatty():
         parser.print_help(sys.stderr)  # a person typed `memvault`: clients always run `memvault serve`
         return 2
@@ -470,7 +526,11 @@ def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit,
                                    offset=args.offset, **_filters(args))
     total = handlers.count_memories(store, caller, **_filters(args))
-    return _emit(args, found, lambda: text.list_text(found, total, args.offset or 0))
+    offset = args.offset or 0
+    # JSON pages like the text: the count of all that match, and the offset of the next page (null at the end).
+    page = {**found.model_dump(mode="json"), "total": total,
+            "next_offset": text.next_offset(total, offset, len(found.memories))}
+    return _emit(args, page, lambda: text.list_text(found, total, offset))
 
 
 def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:

@@ -15,7 +15,8 @@ processes (behind one load balancer) can share one database. Around it:
   RFC 9700 §2.4.2 / OAuth 2.1 forbid it), and a per-token rate limit answers 429
   with ``Retry-After``;
 - the request body bounded (``MAX_BODY_BYTES``, 413 beyond);
-- :class:`PostOnly`: GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
+- :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
+  GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
 - ``GET /healthz``: database and model readiness, no authentication, no secrets.
 
 TLS is the reverse proxy's job (README, "Team server (HTTP)").
@@ -140,13 +141,16 @@ class Guard:
 
 class PostOnly:
     """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication):
-    every method but POST gets 405 with ``Allow: POST`` and a JSON-RPC error body.
+    the DNS-rebinding checks (``security``) for every method, answered in the JSON error
+    shape of the server's other refusals (:func:`_json_refusal`: the SDK answers them as
+    plain text), then 405 with ``Allow: POST`` and a JSON-RPC error body for every method
+    but POST.
 
     The server is stateless with JSON responses: it has no server-initiated stream to
     offer on GET (the SDK would answer ``200 text/event-stream`` and never end it) and no
     session to end on DELETE. The streamable HTTP transport lets such a server answer
-    405 to both. The DNS-rebinding checks (``security``: Host 421, Origin 403) come first,
-    as they do for POST in the SDK's transport.
+    405 to both. The DNS-rebinding checks (Host 421, Origin 403, and for POST a
+    Content-Type other than JSON 400) come first, as the SDK's transport orders them.
     """
 
     ALLOWED = "POST"
@@ -157,12 +161,16 @@ class PostOnly:
         self.path = path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path or scope["method"] == self.ALLOWED:
+        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
             await self.app(scope, receive, send)
             return
-        refused = await self.security.validate_request(Request(scope, receive), is_post=False)
+        post = scope["method"] == self.ALLOWED
+        refused = await self.security.validate_request(Request(scope, receive), is_post=post)  # headers only
         if refused is not None:
-            await refused(scope, receive, send)
+            await _json_refusal(refused.status_code)(scope, receive, send)
+            return
+        if post:
+            await self.app(scope, receive, send)
             return
         response = JSONResponse(
             {"jsonrpc": "2.0", "id": None, "error": {
@@ -171,6 +179,24 @@ class PostOnly:
             status_code=405, headers={"Allow": self.ALLOWED},
         )
         await response(scope, receive, send)
+
+
+# The SDK's transport-security refusals, by status, as memvault words them (never
+# repeating the header, which a client may have filled with anything).
+_HEADER_REFUSALS = {
+    400: ("invalid_request", "Content-Type must be application/json"),
+    421: ("invalid_host", "the Host header names no host this server answers to: a loopback name, the address "
+                          "it is bound to, or one given with --allowed-host (env MEMVAULT_ALLOWED_HOSTS)"),
+    403: ("invalid_origin", "the Origin header names no origin this server accepts: a loopback one, or one given "
+                            "with --allowed-origin (env MEMVAULT_ALLOWED_ORIGINS)"),
+}
+
+
+def _json_refusal(status: int) -> Response:
+    """The SDK's refusal of a request's headers with ``status``, in the shape of the
+    server's other errors: ``{"error": ..., "error_description": ...}``."""
+    error, description = _HEADER_REFUSALS.get(status, ("invalid_request", "the request's headers were refused"))
+    return JSONResponse({"error": error, "error_description": description}, status_code=status)
 
 
 def transport_security(http: HttpConfig) -> TransportSecuritySettings:

@@ -93,7 +93,9 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
             client, here / ".vscode" / "mcp.json", "servers", {"type": "stdio", **entry},
             "Workspace scope (this folder); start it from the MCP: List Servers command.",
         )
-    raise ValueError(f"unknown client {client!r}: choose one of {', '.join(CLIENTS)}")
+    from memvault.storage.errors import shown
+
+    raise ValueError(f"unknown client {shown(client)}: choose one of {', '.join(CLIENTS)}")
 
 
 def write(setup: Setup) -> Path | None:

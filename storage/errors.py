@@ -31,19 +31,49 @@ def shown(value: object) -> str:
     "..."; anything else as JSON (``11``, ``3.5``, ``1e+30``, ``true``, ``null``, ``["a"]``),
     cut likewise, so a number reads in the notation it came in (an integer in all its
     digits, a float as JSON writes it); an integer too long to show whole is described
-    (``an integer of 309 digits``)."""
+    (``an integer of 309 digits``).
+
+    A value in which the secret detector (``secrets.find_secrets``, the one that guards
+    stored fields) finds a credential is named by what it looks like, never quoted
+    (``a value that looks like a GitHub token``): refusals are sent to the client and
+    logged, whichever field held the value. The whole value is scanned, before any cut,
+    so a long key cannot leave its first characters behind."""
     if isinstance(value, str):
-        return repr(value if len(value) <= SHOWN_MAX_CHARS else value[: SHOWN_MAX_CHARS - 3] + "...")
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**SHOWN_MAX_CHARS:
+        text = value
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**SHOWN_MAX_CHARS:
         try:
             return f"an integer of {len(str(abs(value))):,} digits"
         except ValueError:  # over Python's 4,300-digit limit for str()
             return "an integer of over 4,300 digits"
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = type(value).__name__
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            return type(value).__name__
+    described = credentials_in(text)
+    if described is not None:
+        return described
+    if isinstance(value, str):
+        return repr(value if len(value) <= SHOWN_MAX_CHARS else value[: SHOWN_MAX_CHARS - 3] + "...")
     return text if len(text) <= SHOWN_MAX_CHARS else text[: SHOWN_MAX_CHARS - 3] + "..."
+
+
+def credentials_in(*texts: str) -> str | None:
+    """What a message says instead of quoting a text in which the secret detector
+    (``secrets.find_secrets``) finds a credential: ``a value that looks like a GitHub
+    token`` (each kind once, first found first, for all ``texts`` together); None when
+    none of them holds one."""
+    from .secrets import find_secrets  # secrets imports this module
+
+    kinds = dict.fromkeys(kind for found in find_secrets(*texts) for kind, _ in found)
+    if not kinds:
+        return None
+    return "a value that looks like " + " and ".join(_with_article(kind) for kind in kinds)
+
+
+def _with_article(kind: str) -> str:
+    """"a GitHub token", "an AWS access key", "an npm access token"."""
+    return ("an " if kind[:1].lower() in "aeiou" or kind.split()[0] in {"npm", "SSH", "HMAC"} else "a ") + kind
 
 
 class MemvaultError(Exception):

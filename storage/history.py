@@ -7,16 +7,14 @@ damage ends a walk instead of looping).
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import replace
 
+from . import validate
 from .backend import Reader
-from .errors import Conflict, InvalidInput, NotFound, shown
-from .limits import ID_PREFIX_MIN_CHARS, ID_SHAPE
+from .errors import Conflict, NotFound
+from .limits import ID_PREFIX_MIN_CHARS
 from .records import Memory
 from .timefmt import format_ms
-
-_ID_CHARS = re.compile(r"[0-9a-f-]+")
 
 
 def expired(memory: Memory, now: int) -> bool:
@@ -40,28 +38,16 @@ def resolve(tx: Reader, tenant: str, given: str) -> Memory:
 
     Raises:
         InvalidInput: ``given`` is not a non-empty string, holds a character no id
-            has (anything but hex digits and hyphens: ``ID_SHAPE`` says what an id
-            looks like), is shorter than ``ID_PREFIX_MIN_CHARS``, or the prefix is ambiguous.
+            has, is shorter than ``ID_PREFIX_MIN_CHARS`` (:func:`validate.id_text`),
+            or the prefix is ambiguous.
         NotFound: nothing matches.
     """
-    if not isinstance(given, str):
-        raise InvalidInput("id", f"must be a memory id: {ID_SHAPE}; got {shown(given)}")
-    if not given.strip():
-        raise InvalidInput("id", f"is empty: {ID_SHAPE}")
-    wanted = given.strip().lower()
-    if not _ID_CHARS.fullmatch(wanted):  # "nope", "my-note": no id holds these letters
-        raise InvalidInput("id", f"{shown(given.strip())} is not a memory id: {ID_SHAPE}")
-    if len(wanted) < ID_PREFIX_MIN_CHARS:
-        raise InvalidInput(
-            "id", f"{shown(given.strip())} is too short: give at least {ID_PREFIX_MIN_CHARS} characters of the id"
-        )
+    wanted = validate.id_text("id", given)
     rows = tx.by_prefix(tenant, wanted, 2)
     if not rows:
         raise NotFound(given)
     if len(rows) > 1 and rows[0].id != wanted:
-        raise InvalidInput(
-            "id", f"{shown(given.strip())} is the start of several memory ids; give more characters or the whole id"
-        )
+        raise validate.ambiguous_id("id", given)
     return rows[0]
 
 def row(tx: Reader, tenant: str, memory_id: str) -> Memory:

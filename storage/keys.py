@@ -18,7 +18,7 @@ import secrets
 from . import validate
 from .errors import InvalidInput, shown
 from .ids import new_id
-from .limits import DEFAULT_SCOPE
+from .limits import DEFAULT_SCOPE, KEY_ID_SHAPE
 from .records import ApiKey
 from .store import Store
 
@@ -26,6 +26,7 @@ PREFIX = "mvk_"
 NAME_MAX_CHARS = 200
 EXPIRES_MAX_DAYS = 3_650
 DAY_MS = 86_400_000
+WHAT = "API key id"  # how messages name a key's id
 
 def digest(key: str) -> str:
     """Hex SHA-256 of ``key`` (UTF-8)."""
@@ -74,15 +75,25 @@ def list_keys(store: Store) -> list[ApiKey]:
 
 
 def revoke(store: Store, key_id: str) -> ApiKey:
-    """Revoke the key with id ``key_id`` (at once, for every server on this database).
+    """Revoke the key named by ``key_id`` (at once, for every server on this database): its
+    id in any letter case, or a unique prefix of at least ``ID_PREFIX_MIN_CHARS``
+    characters, the rule and words of memory ids (:func:`validate.id_text`).
 
     Revoking a revoked key changes nothing and returns it as it is.
 
     Raises:
-        InvalidInput: no key has that id (field ``id``).
+        InvalidInput: ``key_id`` is no key id, too short, the start of several key ids, or
+            no key has it (field ``id``).
     """
+    wanted = validate.id_text("id", key_id, what=WHAT, shape=KEY_ID_SHAPE)
+    matches = [key for key in list_keys(store) if key.id.startswith(wanted)]  # a database holds a few keys
+    exact = [key for key in matches if key.id == wanted]
+    if len(matches) > 1 and not exact:
+        raise validate.ambiguous_id("id", key_id, what=WHAT)
+    if not matches:
+        raise InvalidInput("id", f"no API key with id {shown(key_id)} (`memvault keys list` shows them)")
     with store.backend.write(None) as tx:
-        key = tx.revoke_api_key(key_id, store.clock())
+        key = tx.revoke_api_key((exact or matches)[0].id, store.clock())
     if key is None:
         raise InvalidInput("id", f"no API key with id {shown(key_id)} (`memvault keys list` shows them)")
     return key

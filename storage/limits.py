@@ -25,8 +25,12 @@ FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server cloc
 
 ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
 # What a memory id is, in every message about one (a missing, empty or malformed id alike).
-ID_SHAPE = (f"an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
-            f"return them), or its first {ID_PREFIX_MIN_CHARS} or more characters")
+ID_WHOLE = ("an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
+            "return them)")
+ID_SHAPE = f"{ID_WHOLE}, or its first {ID_PREFIX_MIN_CHARS} or more characters"
+# The same for the team server's API keys (`memvault keys revoke ID`).
+KEY_ID_SHAPE = (f"a key id is 36 hex digits and hyphens, as `memvault keys list` shows it, or its first "
+                f"{ID_PREFIX_MIN_CHARS} or more characters")
 
 QUERY_MAX_CHARS = 2_000
 RECALL_DEFAULT_LIMIT = 5

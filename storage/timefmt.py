@@ -19,6 +19,7 @@ MIN_MS = -2_208_988_800_000
 MAX_MS = 253_402_041_600_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ONE_MS = timedelta(milliseconds=1)
+EXAMPLE = "2024-05-01T13:56:00Z"
 SUPPORTED = "the supported range 1900-01-01 to 9999-12-29"  # MIN_MS up to the last whole day before MAX_MS
 # The shape fromisoformat accepts, with any digits in each field (to name the field out of range).
 _SHAPE = re.compile(
@@ -39,15 +40,16 @@ def parse_iso(field: str, value: str) -> int:
     ``2024-05-01T13:56:00``, ``2024-05-01T13:56:00+02:00``, ``...Z``).
 
     Raises:
-        InvalidInput: naming ``field`` when the text is not a valid date-time.
+        InvalidInput: naming ``field`` when ``value`` is not a valid date-time (or not a
+            string: :func:`not_a_date_time`).
     """
+    if not isinstance(value, str):
+        raise not_a_date_time(field, value)
     text = value.strip()
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
-        raise InvalidInput(
-            field, _impossible(text) or f"{shown(text)} is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"
-        ) from None
+        raise InvalidInput(field, _impossible(text) or not_a_date_time(field, text).reason) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     try:
@@ -57,6 +59,13 @@ def parse_iso(field: str, value: str) -> int:
     if ms is None or not MIN_MS <= ms <= MAX_MS:
         raise InvalidInput(field, f"{shown(text)} is outside {SUPPORTED}") from None
     return ms
+
+
+def not_a_date_time(field: str, value: object) -> InvalidInput:
+    """The one wording of a value that is no ISO-8601 date-time, whatever its type (the
+    tools, storage, import and command line alike): ``since: 'yesterday' is not an ISO-8601
+    date-time (e.g. 2024-05-01T13:56:00Z)``, ``since: 20260101 is not ...``."""
+    return InvalidInput(field, f"{shown(value)} is not an ISO-8601 date-time (e.g. {EXAMPLE})")
 
 
 def _impossible(text: str) -> str | None:

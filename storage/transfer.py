@@ -36,7 +36,7 @@ from .backend import NewRow, Reader
 from .embeddings import Embedded
 from .errors import Conflict, InvalidInput, ModelUnavailable, shown
 from .ids import new_id
-from .limits import CONTENT_MAX_CHARS, REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .limits import CONTENT_MAX_CHARS, ID_WHOLE, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import Memory
 from .secrets import refusals, scanned_fields
 from .timefmt import format_ms
@@ -388,7 +388,8 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
         raise InvalidInput("line", 'must be a JSON object such as {"content": "..."}')
     for name in record:
         if name not in FIELDS:
-            raise InvalidInput(str(name)[:40], f"is not a field of memvault's export format ({', '.join(FIELDS)})")
+            raise InvalidInput("line", f"has the field {shown(name)}, which memvault's export format does not "
+                                       f"have ({', '.join(FIELDS)})")
     given: dict[str, Any] = {name: value for name, value in record.items() if value is not None}
     if "content" not in given:
         raise InvalidInput("content", f"is required: a string of 1-{CONTENT_MAX_CHARS:,} characters")
@@ -434,7 +435,7 @@ def _uuid(name: str, value: object) -> str | None:
             raise ValueError
         return str(uuid.UUID(value))
     except ValueError:
-        raise InvalidInput(name, f"{shown(value)} is not a UUID such as memvault's ids") from None
+        raise validate.not_an_id(name, value, shape=ID_WHOLE) from None
 
 
 def _count(name: str, value: object) -> int:

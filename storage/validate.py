@@ -21,6 +21,7 @@ from .errors import InvalidInput, shown
 from .timefmt import format_ms, parse_iso
 
 _SPACES = re.compile(r"\s+")
+_ID_CHARS = re.compile(r"[0-9a-f-]+")
 
 
 def _check_text(field: str, value: str) -> str:
@@ -130,6 +131,44 @@ def integer(field: str, value: object, low: int, high: int, unit: str = "") -> i
     return value
 
 
+def not_an_id(field: str, value: object, what: str = "memory id", shape: str = limits.ID_SHAPE) -> InvalidInput:
+    """The one wording of a value that cannot be an id, on every path (tools, command line,
+    import, API keys): ``id: '1.5' is not a memory id: an id is 36 hex digits ...``, the
+    value quoted by :func:`errors.shown` in the notation it came in (``1.5`` for a number)."""
+    article = "an" if what[:1].lower() in "aeiou" else "a"
+    return InvalidInput(field, f"{shown(value)} is not {article} {what}: {shape}")
+
+
+def id_text(field: str, value: object, what: str = "memory id", shape: str = limits.ID_SHAPE) -> str:
+    """``value`` as an id or the start of one, trimmed and lower-case: only hex digits and
+    hyphens, at least ``ID_PREFIX_MIN_CHARS`` of them (like git's abbreviated hashes). One
+    rule for memory ids and API key ids (``what``, ``shape`` name which).
+
+    Raises:
+        InvalidInput: ``value`` is not a string, is empty, holds a character no id has
+            (:func:`not_an_id`), or is too short to stand for an id.
+    """
+    if not isinstance(value, str):
+        raise not_an_id(field, value, what, shape)
+    if not value.strip():
+        raise InvalidInput(field, f"is empty: {shape}")
+    wanted = value.strip().lower()
+    if not _ID_CHARS.fullmatch(wanted):  # "nope", "my-note": no id holds these letters
+        raise not_an_id(field, value.strip(), what, shape)
+    if len(wanted) < limits.ID_PREFIX_MIN_CHARS:
+        raise InvalidInput(
+            field, f"{shown(value.strip())} is too short: give at least {limits.ID_PREFIX_MIN_CHARS} characters "
+            "of the id"
+        )
+    return wanted
+
+
+def ambiguous_id(field: str, value: str, what: str = "memory id") -> InvalidInput:
+    """The one wording of a prefix that starts several ids."""
+    return InvalidInput(field, f"{shown(value.strip())} is the start of several {what}s; give more characters or "
+                               "the whole id")
+
+
 def importance(value: int | None) -> int:
     """Return the importance, default 5; it must be an integer 1..10."""
     if value is None:
@@ -161,8 +200,9 @@ def timestamp(field: str, value: str | None) -> int | None:
     """Parse an optional ISO-8601 value to ms since the epoch."""
     if value is None:
         return None
-    _check_text(field, value)
-    return parse_iso(field, value)
+    if isinstance(value, str):
+        _check_text(field, value)
+    return parse_iso(field, value)  # a number is refused there, worded as any other non-date
 
 
 def times(observed_at: str | None, expires_at: str | None, now: int) -> tuple[int, int | None]:

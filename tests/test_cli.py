@@ -416,6 +416,27 @@ def test_list_says_how_many_of_how_many_and_pages_through_the_rest_with_offset(d
     assert code == 2 and err.strip().endswith("--offset: must be an integer from 0 to 1,000,000,000; got -1")
 
 
+def test_list_json_gives_the_total_and_the_next_offset_null_at_the_end(db_path, capsys):
+    db = ["--db", str(db_path)]
+    source = db_path.parent / "notes.jsonl"
+    source.write_text("".join(json.dumps({"content": f"Note number {i}", "observed_at": f"2026-01-{i:02d}T09:00:00Z"})
+                              + "\n" for i in range(1, 8)))
+    assert run(capsys, "import", str(source), *db)[0] == 0
+    seen, offset, pages = [], 0, []
+    while offset is not None:
+        code, out, _ = run(capsys, "list", "--json", "--limit", "3", "--offset", str(offset), *db)
+        page = json.loads(out)
+        assert code == 0 and page["total"] == 7
+        seen += [m["content"] for m in page["memories"]]
+        pages.append(page["next_offset"])
+        offset = page["next_offset"]
+    assert pages == [3, 6, None] and seen == [f"Note number {i}" for i in range(7, 0, -1)]
+    page = json.loads(run(capsys, "list", "--json", "--offset", "30", *db)[1])
+    assert page["memories"] == [] and page["total"] == 7 and page["next_offset"] is None
+    page = json.loads(run(capsys, "list", "--json", "--kind", "episode", *db)[1])
+    assert page["total"] == 0 and page["next_offset"] is None
+
+
 def test_the_list_and_recall_help_give_the_limit_s_maximum(capsys):
     for command in ("list", "recall"):
         with pytest.raises(SystemExit):
@@ -459,3 +480,27 @@ def test_no_memvault_database_at_a_url_is_worded_for_a_url(pg_url, capsys):
     code, _, err = run(capsys, "stats", "--db", pg_url)
     assert code == 1 and "no database at postgresql://" in err and "tables are not in that PostgreSQL database" in err and "give its URL with --db" in err
     assert "that file" not in err
+
+
+def test_the_top_level_help_names_the_flags_allowed_before_the_command(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    listed = out.split("flags allowed before the command", 1)[1]
+    for flag in cli.LEADING_FLAGS:
+        assert f"\n  {flag}" in listed, flag
+
+
+@pytest.mark.parametrize(("argv", "flag", "command"), [
+    (["--limit", "3", "list"], "--limit", "list"),
+    (["--limit=3", "list"], "--limit", "list"),
+    (["--db", "x.db", "--offset", "20", "list"], "--offset", "list"),
+    (["--reason", "old", "forget", "0190a8e4"], "--reason", "forget"),
+])
+def test_a_command_flag_before_the_command_says_it_goes_after_it(capsys, argv, flag, command):
+    """New-user trial: `memvault --limit 3 list` said "invalid choice: '3'"."""
+    with pytest.raises(SystemExit) as caught:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and "invalid choice" not in err
+    assert f"memvault: error: {flag} goes after the command: `memvault {command} {flag} ...`" in err

@@ -140,12 +140,27 @@ def test_a_token_in_the_query_string_is_refused(server: HttpServer, db: Path) ->
     assert key not in server.log()
 
 
+def _json_error(response: httpx2.Response, status: int, error: str) -> str:
+    """The ``error_description`` of a refusal in the server's one JSON error shape."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    body = response.json()
+    assert set(body) == {"error", "error_description"} and body["error"] == error
+    return body["error_description"]
+
+
 def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> None:
+    """Refused in the JSON shape of the 400 and 401 (a new-user trial found them plain text)."""
     key = new_key(db, "acme")
-    assert server.post(key, PING, host="evil.example").status_code == 421
-    assert server.post(key, PING, host=f"attacker.test:{server.port}").status_code == 421
-    assert server.post(key, PING, origin="http://evil.example").status_code == 403
-    assert server.post(key, PING, origin=f"https://127.0.0.1.evil.example:{server.port}").status_code == 403
+    for host in ("evil.example", f"attacker.test:{server.port}"):
+        described = _json_error(server.post(key, PING, host=host), 421, "invalid_host")
+        assert "--allowed-host" in described and host not in described
+    for origin in ("http://evil.example", f"https://127.0.0.1.evil.example:{server.port}"):
+        described = _json_error(server.post(key, PING, origin=origin), 403, "invalid_origin")
+        assert "--allowed-origin" in described and origin not in described
+    plain = httpx2.post(server.url, content=json.dumps(PING), timeout=30, headers={
+        "content-type": "text/plain", "accept": "application/json, text/event-stream", "authorization": f"Bearer {key}"})
+    assert "application/json" in _json_error(plain, 400, "invalid_request")
     allowed = server.post(key, PING, origin=f"http://localhost:{server.port}")
     assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
 
@@ -407,7 +422,8 @@ def test_every_method_but_post_gets_405_at_once_naming_post(server: HttpServer, 
     assert head.status_code == 405 and head.headers["allow"] == "POST"
     assert _refused(httpx2.request(method, server.url, timeout=10)) is None  # no key: 401 first, as for POST
     # DNS-rebinding protection before the 405, as for POST: a foreign Host 421, Origin 403.
-    assert httpx2.request(method, server.url, headers={**headers, "host": "evil.example"}, timeout=10).status_code == 421
-    assert httpx2.request(method, server.url, headers={**headers, "origin": "http://evil.example"},
-                          timeout=10).status_code == 403
+    _json_error(httpx2.request(method, server.url, headers={**headers, "host": "evil.example"}, timeout=10), 421,
+                "invalid_host")
+    _json_error(httpx2.request(method, server.url, headers={**headers, "origin": "http://evil.example"}, timeout=10),
+                403, "invalid_origin")
     assert server.post(key, PING).status_code == 200

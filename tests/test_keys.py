@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import apsw
 import pytest
 import raw
@@ -73,8 +75,40 @@ def test_a_key_expiry_that_is_not_a_whole_number_of_days_in_range_is_refused_in_
 
 @pytest.mark.contract
 def test_revoking_an_unknown_key_names_the_id(store) -> None:
-    with pytest.raises(InvalidInput, match="no API key with id 'nope'"):
-        keys.revoke(store, "nope")
+    record, _ = keys.create(store, "acme")
+    unknown = "0123abcd" + record.id[8:]
+    with pytest.raises(InvalidInput, match=f"^id: no API key with id '{unknown}' "):
+        keys.revoke(store, unknown)
+    assert keys.list_keys(store)[0].revoked_at is None
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("given", "says"), [
+    ("01a2", "id: '01a2' is too short: give at least 8 characters of the id"),
+    ("nope", "id: 'nope' is not an API key id: a key id is 36 hex digits and hyphens"),
+    ("", "id: is empty: a key id is 36 hex digits"),
+])
+def test_a_key_id_follows_the_memory_ids_length_rule_and_words(store, given, says) -> None:
+    """New-user trial: `memvault keys revoke 01a2` said "not found" where a memory id that
+    short is "too short"."""
+    keys.create(store, "acme")
+    with pytest.raises(InvalidInput) as refused:
+        keys.revoke(store, given)
+    assert str(refused.value).startswith(says)
+    assert keys.list_keys(store)[0].revoked_at is None
+
+
+@pytest.mark.contract
+def test_a_unique_prefix_of_a_key_id_revokes_that_key_and_a_shared_one_is_refused(store) -> None:
+    made = [keys.create(store, "acme")[0] for _ in range(2)]
+    while len(os.path.commonprefix([made[-2].id, made[-1].id])) < 8:  # ids begin with their time (65 s a step)
+        made.append(keys.create(store, "acme")[0])
+    first, second = made[-2:]
+    shared = len(os.path.commonprefix([first.id, second.id]))
+    with pytest.raises(InvalidInput, match="is the start of several API key ids; give more characters"):
+        keys.revoke(store, first.id[:shared])
+    assert keys.revoke(store, first.id[: shared + 1].upper()).id == first.id
+    assert [k.id for k in keys.list_keys(store) if k.revoked_at is not None] == [first.id]
 
 
 def test_a_database_with_memories_from_before_keys_gains_the_keys_table(db_path) -> None:
@@ -158,6 +192,8 @@ def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsy
     assert "revoked" in capsys.readouterr().out
     assert main(["keys", "revoke", "--db", str(db_path), "no-such-id"]) == 1
     assert "no-such-id" in capsys.readouterr().err
+    assert main(["keys", "revoke", "--db", str(db_path), key_id[:4]]) == 1  # as `memvault show` words it
+    assert capsys.readouterr().err == f"memvault: ID: '{key_id[:4]}' is too short: give at least 8 characters of the id\n"
     for days in ("0", "-3", "3651"):  # exit 2 like argparse, the flag named as the command line spells it
         assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--expires", days]) == 2
         assert capsys.readouterr().err.startswith(f"memvault: --expires: must be an integer from 1 to 3,650 days; got {days}")

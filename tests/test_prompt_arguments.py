@@ -25,7 +25,12 @@ INVALID_PARAMS = -32602
     ("review_memories", {"topic": "x" * 2_001}, "prompt review_memories: topic: is 2,001 characters"),
     ("save_session", {"topic": "hosts"}, "prompt save_session: unknown argument 'topic'"),
     ("save_session", {"scope": "s" * 500}, "prompt save_session: scope: is 500 characters"),
-    ("no_such_prompt", {}, "name: no prompt named 'no_such_prompt'; memvault's prompts: save_session, review_memories"),
+    ("no_such_prompt", {}, "unknown prompt 'no_such_prompt'. memvault's prompts: save_session, review_memories"),
+    ("bogus", {}, "unknown prompt 'bogus'. memvault's prompts: save_session, review_memories"),
+    ("save-session", {}, "unknown prompt 'save-session'; did you mean 'save_session'? memvault's prompts: "),
+    ("save_session", {"bogus": "x"}, "prompt save_session: unknown argument 'bogus'. save_session takes: focus, scope"),
+    ("review_memories", {"topic": "x", "scopes": "x"}, "prompt review_memories: unknown argument 'scopes'; did "
+                                                       "you mean 'scope'? review_memories takes: topic, scope"),
 ])
 @pytest.mark.asyncio
 async def test_a_prompt_with_bad_arguments_is_invalid_params_naming_the_argument(db_path, caplog, prompt, args, says):

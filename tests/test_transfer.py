@@ -131,7 +131,7 @@ BAD_LINES = [
     ({"content": "x", "importance": 11}, "importance"),
     ({"content": "x", "importance": "9"}, "importance"),
     ({"content": "x", "confirmations": -1}, "confirmations"),
-    ({"content": "x", "colour": "red"}, "colour"),
+    ({"content": "x", "colour": "red"}, "line"),
     ('{"content": "unterminated', "line"),
     ('["content", "in a list"]', "line"),
 ]

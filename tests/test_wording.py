@@ -227,7 +227,9 @@ async def test_an_empty_text_says_the_length_it_must_have(db_path, tool, args, s
     ("forget", {"id": ""}, "id: is empty: "),
     ("forget", {"id": "   "}, "id: is empty: "),
     ("supersede", {"id": "", "content": "x"}, "id: is empty: "),
-    ("forget", {"id": 5}, "id: must be a memory id: "),
+    ("forget", {"id": 5}, "id: 5 is not a memory id: "),
+    ("forget", {"id": 1.5}, "id: 1.5 is not a memory id: "),
+    ("forget", {"id": "1.5"}, "id: '1.5' is not a memory id: "),
     ("forget", {"id": "nope"}, "id: 'nope' is not a memory id: "),
 ])
 async def test_a_missing_empty_or_malformed_id_is_told_the_same_rule(db_path, tool, args, says):
@@ -322,3 +324,48 @@ async def test_the_boot_footer_has_one_wording_whatever_the_store_holds(db_path,
             found = re.fullmatch(r"_(\d+) of (\d+) memor(?:y|ies) shown, within ([\d,]+) tokens?\._", footer)
             assert found and int(found.group(1)) == int(found.group(2)) == i + 1, footer
             assert real_embedder.count_tokens(boot) <= int(found.group(3).replace(",", ""))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("value", [1.5, "1.5", 7, ["0190a8e4"], "the Friday build"])
+async def test_a_value_that_is_no_memory_id_is_worded_alike_on_every_path(db_path, capsys, value):
+    """New-user trials: "must be a memory id ...; got 1.5" (tools), "'1.5' is not a memory
+    id" (command line), "1.5 is not a UUID" (import)."""
+    quoted = repr(value) if isinstance(value, str) else json.dumps(value)
+    says = f"{quoted} is not a memory id: an id is 36 hex digits and hyphens"
+    async with client(db_path) as c:
+        kept = (await c.call_tool("remember", {"content": "The build runs on Fridays"})).structured_content["id"]
+        assert (await refusal(c, "forget", {"id": value})).startswith(f"id: {says}")
+        assert (await refusal(c, "supersede", {"id": value, "content": "x"})).startswith(f"id: {says}")
+    source = db_path.parent / "in.jsonl"
+    source.write_text(json.dumps({"content": "x", "id": value}) + "\n" + json.dumps({"content": "y", "supersedes": value}))
+    assert cli.main(["import", str(source), "--db", str(db_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"line 1: id: {says}" in err and f"line 2: supersedes: {says}" in err
+    if isinstance(value, str):  # the command line only has strings
+        assert cli.main(["show", value, "--db", str(db_path)]) == 2
+        assert capsys.readouterr().err.startswith(f"memvault: ID: {says}")
+    assert cli.main(["list", "--json", "--db", str(db_path)]) == 0
+    assert [m["id"] for m in json.loads(capsys.readouterr().out)["memories"]] == [kept]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("value", [20260101, "yesterday", 2026.5, ["2026-01-01"], True])
+async def test_a_value_that_is_no_date_time_is_worded_alike_whatever_its_type(db_path, capsys, value):
+    """New-user trial: "must be an ISO-8601 date-time string ...; got 20260101" for a number
+    beside "'yesterday' is not an ISO-8601 date-time" for a string."""
+    from memvault.storage.errors import shown
+
+    says = f"{shown(value)} is not an ISO-8601 date-time (e.g. 2024-05-01T13:56:00Z)"
+    async with client(db_path) as c:
+        for tool, field in (("remember", "observed_at"), ("remember", "expires_at"), ("recall", "since"),
+                            ("recall", "until")):
+            args = {"query": "x"} if tool == "recall" else {"content": "x"}
+            assert await refusal(c, tool, {**args, field: value}) == f"{field}: {says}"
+    source = db_path.parent / "in.jsonl"
+    source.write_text(json.dumps({"content": "x", "observed_at": value}) + "\n")
+    assert cli.main(["import", str(source), "--db", str(db_path)]) == 1
+    assert f"line 1: observed_at: {says}\n" in capsys.readouterr().err
+    if isinstance(value, str):
+        assert cli.main(["list", "--since", value, "--db", str(db_path)]) == 2
+        assert capsys.readouterr().err == f"memvault: --since: {says}\n"

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.storage import limits, validate
+from memvault.storage import limits, timefmt, validate
 from memvault.storage.errors import InvalidInput, MemvaultError, shown
 
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
@@ -35,7 +35,7 @@ _SYNONYMS = {
     "q": "query", "search": "query", "k": "limit", "n": "limit", "top_k": "limit", "max_results": "limit",
     "memory_id": "id", "uuid": "id", "namespace": "scope", "project": "scope", "priority": "importance",
     "labels": "tags", "label": "tags", "from": "since", "after": "since", "before": "until", "to": "until",
-    "why": "reason", "types": "kinds",
+    "why": "reason", "types": "kinds", "history": "include_history",
 }
 
 
@@ -113,8 +113,15 @@ class Arg:
             if parsed is not None and self._has_type(parsed):
                 value = parsed
         if not self._has_type(value):
-            what = f"a memory id: {self.shape}" if self.shape else self.expected()
-            raise InvalidInput(field, f"must be {what}; got {shown(value)}")
+            # A value that is no id, date-time or kind reads alike whatever its type
+            # ("id: 1.5 is not a memory id: ...", as "'1.5'" does in storage).
+            if self.shape:
+                raise validate.not_an_id(field, value)
+            if self.format == "date-time":
+                raise timefmt.not_a_date_time(field, value)
+            if self.enum:
+                raise InvalidInput(field, f"{shown(value)} is not one of {', '.join(self.enum)}")
+            raise InvalidInput(field, f"must be {self.expected()}; got {shown(value)}")
         if self.type == "integer":
             number = int(value)  # type: ignore[call-overload]
             if (self.minimum is not None and number < self.minimum) or (
@@ -307,10 +314,11 @@ def check_prompt(prompt: str, arguments: object) -> dict[str, Any]:
     tool's; a required text must hold more than white space.
 
     Raises:
-        InvalidInput: ``name`` for a prompt memvault does not have, else as :func:`check`.
+        InvalidInput: a prompt memvault does not have (:class:`UnknownArgument`, field
+            ``name``), else as :func:`check`.
     """
     if prompt not in PROMPTS:
-        raise InvalidInput("name", f"no prompt named {shown(prompt)}; memvault's prompts: {', '.join(PROMPTS)}")
+        raise UnknownArgument("name", unknown_name("prompt", prompt, list(PROMPTS), "memvault's prompts"))
     out = _checked(prompt, PROMPTS[prompt], {} if arguments is None else arguments)
     for name, value in out.items():
         if PROMPTS[prompt][name].min_length and not value.strip():
@@ -335,9 +343,23 @@ def _checked(what: str, args: dict[str, Arg], arguments: object) -> dict[str, An
     return out
 
 
-def _unknown_message(tool: str, valid: list[str], name: str) -> str:
+# How alike (difflib's ratio) a name must be to a valid one to be suggested: a typo
+# ("importnace", "tag" for "tags") is above 0.8; "bogus" and "focus", alike only in
+# three letters, 0.6.
+CLOSE_MATCH = 0.75
+
+
+def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
+    """The one wording of a name that is not one of ``valid``: ``unknown argument 'tag';
+    did you mean 'tags'? remember takes: ...``, suggesting a valid name only when one is
+    close (:data:`CLOSE_MATCH`) or a known synonym (``type`` for ``kind``); ``offers``
+    lists the valid names."""
     guess = _SYNONYMS.get(name.lower())
     if guess not in valid:
-        guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=0.6) or [None])[0]
+        guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=CLOSE_MATCH) or [None])[0]
     hint = f"; did you mean {guess!r}?" if guess else "."
-    return f"unknown argument {shown(name)}{hint} {tool} takes: {', '.join(valid)}"
+    return f"unknown {what} {shown(name)}{hint} {offers}: {', '.join(valid)}"
+
+
+def _unknown_message(tool: str, valid: list[str], name: str) -> str:
+    return unknown_name("argument", name, valid, f"{tool} takes")

@@ -104,10 +104,16 @@ def list_text(r: RecallResult, total: int, offset: int = 0) -> str:
     lines = recall_text(r, full_ids=True, person=True, first=offset + 1).splitlines()
     lines[0] = (f"{shown:,} of {count(total, 'memory', 'memories')}, newest first:" if not offset
                 else f"Memories {offset + 1:,}-{offset + shown:,} of {total:,}, newest first:")
-    rest = total - offset - shown
-    if rest > 0:
-        lines.append(f"{rest:,} more: run it again with --offset {offset + shown} (and the same filters).")
+    after = next_offset(total, offset, shown)
+    if after is not None:
+        lines.append(f"{total - after:,} more: run it again with --offset {after} (and the same filters).")
     return "\n".join(lines)
+
+
+def next_offset(total: int, offset: int, shown: int) -> int | None:
+    """The ``--offset`` of the page after one that showed ``shown`` memories from
+    ``offset`` of the ``total`` matching; None when none follow."""
+    return offset + shown if total - offset - shown > 0 else None
 
 
 def memory_view_text(view: dict[str, Any]) -> str:

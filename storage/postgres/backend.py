@@ -17,7 +17,7 @@ import psycopg
 from psycopg import sql
 
 from ..backend import NewRow, Order
-from ..errors import Busy, Conflict
+from ..errors import Busy, Conflict, shown
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory
@@ -442,7 +442,7 @@ class PgWriter(PgReader):
         if done is None:
             # Writers take the key's advisory lock before looking it up, so only a writer
             # that did not (or a race outside memvault) lands here; a retry replays it.
-            raise Busy(f"idempotency_key {key!r} was recorded by another writer at the same moment. "
+            raise Busy(f"idempotency_key {shown(key)} was recorded by another writer at the same moment. "
                        "Nothing was written; retrying is safe and returns that memory.")
 
     def drop_keys(self, before: int) -> None:
