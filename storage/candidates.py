@@ -9,6 +9,10 @@ context); IDF as in BM25 (Robertson & Zaragoza,
 "The Probabilistic Relevance Framework: BM25 and Beyond", 2009). The time the question
 names counts as one more term, as heavy as its heaviest word, that a memory observed
 then holds.
+
+A superseded memory's matches count for the current memory that replaced it
+(``successors``, :func:`credit_heads`): each of that memory's signals is the better of
+its own and its predecessor's.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from . import successors
 from .backend import Reader
 from .query import PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, query_chunks
 from .records import Memory
@@ -41,6 +46,18 @@ _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 
 
 @dataclass(frozen=True)
+class Through:
+    """A superseded memory (``seq``, ``id``) whose evidence a current memory carries, and
+    that current memory's ``own_coverage`` and ``own_similarity`` (None without a vector),
+    before the credit."""
+
+    seq: int
+    id: str
+    own_coverage: float
+    own_similarity: float | None
+
+
+@dataclass(frozen=True)
 class Candidates:
     """What one recall found, before ranking.
 
@@ -58,7 +75,11 @@ class Candidates:
     ``unknown_password``: the question
     asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
     mentions one; ``kinds``: the memory kinds the question names (``query.named_kinds``),
-    ``kind_only`` when it names nothing else ("what decisions did we make?").
+    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``through``:
+    for a current memory that carries the evidence of a superseded version of itself
+    (``successors``), that version and the current memory's own evidence (the version's
+    matches are in ``keyword``, ``vector``, ``similarity`` and ``coverage`` under the
+    current memory's seq where they are better).
     """
 
     keyword: list[tuple[int, float, float]]
@@ -72,6 +93,7 @@ class Candidates:
     unknown_password: bool = False
     kinds: frozenset[str] = frozenset()
     kind_only: bool = False
+    through: dict[int, Through] = field(default_factory=dict)
 
 
 def vector_side(
@@ -148,6 +170,26 @@ def gather(
         similarity = dict(vector)
         missing = [seq for seq in keyword_seqs if seq not in similarity]
         similarity.update(tx.similarity(missing, embedding))
+    # Matches on superseded memories count for the current memory that replaced them
+    # (``successors``); recalled with the history and no filter but scopes, they are
+    # candidates already.
+    history = replace(filters, include_history=True, kinds=None, tags=None, since=None, until=None)
+    if history == filters:
+        older_keyword, older_vector = keyword, vector
+    else:
+        older_keyword = tx.keyword(history, chunks, pool)
+        older_vector = tx.vector(history, embedding, pool) if found is not None else []
+    older_seqs = list(dict.fromkeys([seq for seq, _, _ in older_keyword] + [seq for seq, _ in older_vector]))
+    read.update(tx.rows([seq for seq in older_seqs if seq not in read]))
+    older = successors.heads(tx, filters, {seq: read[seq] for seq in older_seqs if seq in read}, admits)
+    added = [head for head, _ in older.values() if head not in rows]
+    rows.update((head, memory) for head, memory in older.values())
+    seqs += list(dict.fromkeys(added))
+    if found is not None and older:
+        similarity.update(tx.similarity([seq for seq in [*older, *added] if seq not in similarity], embedding))
+    # A head beyond the keyword side's top ``pool`` covers the question by its own text as
+    # little as any memory there (taken as 0, as above); its predecessor's coverage counts.
+    terms.update(tx.document_terms([seq for seq in older if seq not in terms]))
     # The time the question names is part of what it asks, though its words are no
     # keywords: a memory observed then covers it, weighed as the question's most specific
     # word ("what broke in March?" is not answered by November's "the build broke").
@@ -162,15 +204,73 @@ def gather(
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
-    coverage = {}
-    for seq in seqs:
+    def coverage_of(seq: int, memory: Memory) -> float:
         own, context = terms.get(seq, (set(), set()))
-        then = when is not None and when.holds(rows[seq].observed_at)
-        coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
+        then = when is not None and when.holds(memory.observed_at)
+        return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
+
+    coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}
     closest = terms.get(vector[0][0], (set(), set()))[0] if vector else set()
+    keyword, vector, raised_by = credit_heads(
+        keyword, vector, similarity, coverage, {seq: head for seq, (head, _) in older.items()},
+        older_keyword, older_vector, {seq: coverage_of(seq, read[seq]) for seq in older},
+    )
+    through = {head: Through(seq, read[seq].id, *mine) for head, (seq, *mine) in raised_by.items()}
+    similarity = {seq: value for seq, value in similarity.items() if seq in rows}  # superseded: only as evidence
+    if older and unknown:  # a name only a superseded memory holds is known through its head
+        held = set().union(*(terms.get(seq, (set(), set()))[0] for seq in older))
+        unknown = [name for name in unknown if not set(tx.query_terms(content_words(query_chunks(name)))) <= held]
     unknown = named_around(tx, unknown, set(weights), closest)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only)
+                      unknown, unknown_password, kinds, kind_only, through)
+
+
+def credit_heads(
+    keyword: list[tuple[int, float, float]],
+    vector: list[tuple[int, float]],
+    similarity: dict[int, float],
+    coverage: dict[int, float],
+    older: dict[int, int],
+    older_keyword: list[tuple[int, float, float]],
+    older_vector: list[tuple[int, float]],
+    older_coverage: dict[int, float],
+) -> tuple[list[tuple[int, float, float]], list[tuple[int, float]], dict[int, tuple[int, float, float | None]]]:
+    """Each superseded memory's evidence given to the head of its chain (``successors``).
+
+    ``older``: superseded seq -> its head's seq; ``older_keyword``/``older_vector``: the
+    keyword and vector matches of the search that found them (other seqs in them are
+    ignored); ``older_coverage``: their coverage. ``similarity`` and ``coverage`` (which
+    hold every head and superseded memory that has one) are raised in place to the better
+    of the head's own and its predecessor's. Returns the keyword list with each head at
+    the better BM25 of its own and its predecessor's, the vector list likewise by
+    similarity, and, for each head whose signals one raised, head seq -> ``(seq, coverage,
+    similarity)``: that superseded memory (of several, the one covering most of the
+    question, then the most similar) and the head's own coverage and similarity."""
+    if not older:
+        return keyword, vector, {}
+    by_keyword = {seq: (bm25, content) for seq, bm25, content in keyword}
+    by_vector = dict(vector)
+    older_matches = {seq: (bm25, content) for seq, bm25, content in older_keyword}
+    older_near = dict(older_vector)
+    own = {head: (coverage.get(head, 0.0), similarity.get(head)) for head in older.values()}
+    best: dict[int, tuple[float, float, int]] = {}
+    for seq, head in older.items():
+        raised = False
+        match = older_matches.get(seq)
+        if match is not None and (head not in by_keyword or match[0] < by_keyword[head][0]):
+            by_keyword[head], raised = match, True
+        if seq in similarity and similarity[seq] > similarity.get(head, -2.0):
+            similarity[head], raised = similarity[seq], True
+        if seq in older_near:
+            by_vector[head] = max(by_vector.get(head, -2.0), similarity.get(head, -2.0), older_near[seq])
+        if older_coverage[seq] > coverage.get(head, 0.0):
+            coverage[head], raised = older_coverage[seq], True
+        rank = (older_coverage[seq], similarity.get(seq, -2.0), seq)
+        if raised and (head not in best or rank > best[head]):
+            best[head] = rank
+    return (sorted(((s, b, c) for s, (b, c) in by_keyword.items()), key=lambda e: e[1]),
+            sorted(by_vector.items(), key=lambda e: e[1], reverse=True),
+            {head: (seq, *own[head]) for head, (_, _, seq) in best.items()})
 
 
 def admits(filters: Filters, memory: Memory) -> bool:

@@ -1,7 +1,8 @@
 """Recall over any backend: the checked filters, the question split into its time
 expression and its words, the query embedded while the keyword side runs (and, on a
 backend with ``parallel_reads``, the vector side searched on the embedding's thread), the
-candidates as of one read transaction (``candidates.gather``) and their ranking
+candidates as of one read transaction (``candidates.gather``, superseded memories'
+matches credited to the memories that replaced them: ``successors``) and their ranking
 (``ranking.rank``).
 """
 
@@ -85,7 +86,7 @@ class Retriever:
                 memory=s.memory,
                 score=s.score,
                 confidence=s.confidence,
-                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage),
+                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage, s.through),
             )
             for s in ranking.hits[:size]
         ]
