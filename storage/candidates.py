@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -96,13 +97,37 @@ class Candidates:
     through: dict[int, Through] = field(default_factory=dict)
 
 
+VectorSide = tuple[list[tuple[int, float]], list[tuple[int, float]]]  # ``vector_side``'s current and older
+Found = TypeVar("Found", tuple[int, float, float], tuple[int, float])
+
+
+def current_and_older(
+    tx: Reader, filters: Filters, search: Callable[[Filters], list[Found]]
+) -> tuple[list[Found], list[Found]]:
+    """A candidate query (``search``, rows whose first field is the seq) as ``filters`` ask
+    it, and the superseded memories among its answer with the history admitted (for
+    ``successors``; none when ``filters`` admit the history: they are candidates then).
+
+    The query runs once with the history admitted: when no superseded memory is among its
+    answer, that answer is also the answer without the history (the same memories in the
+    same order, no top-k slot taken); only when one is, it runs again without."""
+    if filters.include_history:
+        return search(filters), []
+    mixed = search(replace(filters, include_history=True))
+    rows = tx.rows([found[0] for found in mixed])
+    older = [found for found in mixed if found[0] in rows and rows[found[0]].superseded_by is not None]
+    return (search(filters) if older else mixed), older
+
+
 def vector_side(
     tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int
-) -> list[tuple[int, float]]:
+) -> VectorSide:
     """The vector candidates of a recall in the read transaction ``tx``: ``pool`` memories
     nearest ``embedding`` (the question's), ``(seq, cosine similarity)`` best first, and
-    as many of those observed in the time ``when`` or of the ``kinds`` the question names."""
-    vector = tx.vector(filters, embedding, pool)
+    as many of those observed in the time ``when`` or of the ``kinds`` the question names;
+    and the superseded memories among the ``pool`` nearest with the history admitted
+    (:func:`current_and_older`)."""
+    vector, older = current_and_older(tx, filters, lambda f: tx.vector(f, embedding, pool))
     # Memories observed in the time the question names, or of the kind it names, are
     # candidates even when many others are closer to its words ("what broke in March?",
     # "which decisions did we make?").
@@ -110,13 +135,13 @@ def vector_side(
         if narrowed is not None:
             vector = sorted(dict(vector + tx.vector(narrowed, embedding, pool)).items(),
                             key=lambda v: v[1], reverse=True)
-    return vector
+    return vector, older
 
 
 # What ``gather``'s ``nearest`` returns: the question's embedding and its vector
-# candidates when they were searched elsewhere (see ``gather``), or None to search them in
-# ``tx``; None in all for no vectors.
-Nearest = Callable[[], "tuple[np.ndarray, list[tuple[int, float]] | None] | None"]
+# candidates (``vector_side``'s two lists) when they were searched elsewhere (see
+# ``gather``), or None to search them in ``tx``; None in all for no vectors.
+Nearest = Callable[[], "tuple[np.ndarray, VectorSide | None] | None"]
 
 
 def gather(
@@ -145,7 +170,7 @@ def gather(
     """
     kinds, kind_only = named
     chunks = query_chunks(words_query)
-    keyword = tx.keyword(filters, chunks, pool)
+    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool))
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
@@ -154,12 +179,14 @@ def gather(
     unknown = unknown_names(tx, filters, words_query)
     similarity: dict[int, float] = {}
     vector: list[tuple[int, float]] = []
+    older_vector: list[tuple[int, float]] = []
     elsewhere = False
     found = nearest()
     if found is not None:
         embedding, searched = found
         elsewhere = searched is not None
-        vector = searched if searched is not None else vector_side(tx, filters, embedding, when, kinds, pool)
+        vector, older_vector = searched if searched is not None else vector_side(
+            tx, filters, embedding, when, kinds, pool)
     keyword_seqs = [seq for seq, _, _ in keyword]
     read = tx.rows(list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector])))
     if elsewhere:  # searched in another snapshot: only the candidates that pass the filters in this one
@@ -171,17 +198,14 @@ def gather(
         missing = [seq for seq in keyword_seqs if seq not in similarity]
         similarity.update(tx.similarity(missing, embedding))
     # Matches on superseded memories count for the current memory that replaced them
-    # (``successors``); recalled with the history and no filter but scopes, they are
-    # candidates already.
-    history = replace(filters, include_history=True, kinds=None, tags=None, since=None, until=None)
-    if history == filters:
+    # (``successors``); recalled with the history, they are candidates already.
+    if filters.include_history:
         older_keyword, older_vector = keyword, vector
-    else:
-        older_keyword = tx.keyword(history, chunks, pool)
-        older_vector = tx.vector(history, embedding, pool) if found is not None else []
     older_seqs = list(dict.fromkeys([seq for seq, _, _ in older_keyword] + [seq for seq, _ in older_vector]))
     read.update(tx.rows([seq for seq in older_seqs if seq not in read]))
-    older = successors.heads(tx, filters, {seq: read[seq] for seq in older_seqs if seq in read}, admits)
+    history = replace(filters, include_history=True)
+    older = successors.heads(tx, filters, {seq: read[seq] for seq in older_seqs
+                                           if seq in read and admits(history, read[seq])}, admits)
     added = [head for head, _ in older.values() if head not in rows]
     rows.update((head, memory) for head, memory in older.values())
     seqs += list(dict.fromkeys(added))

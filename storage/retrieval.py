@@ -17,7 +17,7 @@ import numpy as np
 from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader
-from .candidates import Candidates, gather, vector_side
+from .candidates import Candidates, VectorSide, gather, vector_side
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
@@ -99,7 +99,7 @@ class Retriever:
     def _vector_side(
         self, filters: Filters, query: str, when: TimeRange | None, kinds: frozenset[str], pool: int,
         model: tuple[str, int] | None,
-    ) -> tuple[np.ndarray, list[tuple[int, float]]] | None:
+    ) -> tuple[np.ndarray, VectorSide] | None:
         """``query`` embedded, then its vector candidates (``candidates.vector_side``, with the
         ``kinds`` it names) from a read transaction of its own; None when the stored vectors
         are no longer of ``model`` (the recorded model the recall's own transaction checked:
@@ -132,14 +132,14 @@ class Retriever:
             # The question is embedded on a worker thread while the keyword side runs here;
             # where the backend allows it, the same worker then searches the vectors in a
             # read transaction of its own (``candidates.gather`` says what that guarantees).
-            side: Future[tuple[np.ndarray, list[tuple[int, float]] | None] | None] | None = None
+            side: Future[tuple[np.ndarray, VectorSide | None] | None] | None = None
             if self.embedder is not None and degraded is None:
                 if self.backend.parallel_reads:
                     side = self._pool.submit(self._vector_side, filters, query, when, named[0], pool, tx.model())
                 else:
                     side = self._pool.submit(lambda: (self.embedder.embed([query])[0], None))  # type: ignore[union-attr]
 
-            def nearest() -> tuple[np.ndarray, list[tuple[int, float]] | None] | None:
+            def nearest() -> tuple[np.ndarray, VectorSide | None] | None:
                 return None if side is None else side.result()
 
             found = gather(tx, filters, words_query, named, nearest, when, pool, degraded)

@@ -12,16 +12,15 @@ merges them, each signal the better of the head's own and its predecessor's).
 A head is credited only while it is current, neither forgotten nor expired, and passes
 every filter of the recall (scopes, kinds, tags, time bounds): a chain whose newest version
 was forgotten has no current version and credits nothing, and a filter the head fails
-is not dodged through its predecessor. The superseded memories themselves are searched
-in the recall's scopes (forgotten and expired ones left out, as always), whatever their
-kind, tags or time: the filters say what may be returned, and what is returned is the
-head ("what did we decide about db-stg-03?" asked of decisions finds the decision that
-replaced the fact naming db-stg-03).
+is not dodged through its predecessor. The superseded memories are those the recall's
+own filters admit with the history (what ``include_history`` would show), so nothing
+outside its scopes or other filters counts either.
 
-Cost: a recall without the history, or with a filter besides its scopes, runs the keyword
-and vector candidate queries a second time with the history admitted (their top ``pool``
-of every version, so a superseded memory counts when it is among the best matches of
-all); the heads are read by id, one per link of each chain walked.
+Cost: each candidate query (keyword, vector) runs with the history admitted and its
+answer's rows are read; only when a superseded memory is among that answer does the
+query run again without the history (``candidates.current_and_older``). A recall no
+superseded memory matches gets the same candidates as before; the heads are read by id,
+one per link of each chain walked.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def test_a_successor_the_filters_exclude_is_not_reached_through_its_predecessor(
         hits = real_store.recall(tenant="t", query="db-stg-03", **kw).hits
         assert not {first, successor} & {h.memory.id for h in hits}, kw
         assert all(h.signals.through is None for h in hits), kw
-    hits = real_store.recall(tenant="t", query="db-stg-03", scopes=SCOPES, kinds=["decision"]).hits
+    hits = real_store.recall(tenant="t", query="db-stg-03", scopes=SCOPES, kinds=["decision", "fact"]).hits
     assert hits[0].memory.id == successor and hits[0].signals.through == first
 
 
