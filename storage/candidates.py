@@ -102,11 +102,12 @@ Found = TypeVar("Found", tuple[int, float, float], tuple[int, float])
 
 
 def current_and_older(
-    tx: Reader, filters: Filters, search: Callable[[Filters], list[Found]]
+    tx: Reader, filters: Filters, search: Callable[[Filters], list[Found]], rows: dict[int, Memory] | None = None
 ) -> tuple[list[Found], list[Found]]:
     """A candidate query (``search``, rows whose first field is the seq) as ``filters`` ask
     it, and the superseded memories among its answer with the history admitted (for
     ``successors``; none when ``filters`` admit the history: they are candidates then).
+    The memories read on the way are added to ``rows`` (when given).
 
     The query runs once with the history admitted: when no superseded memory is among its
     answer, that answer is also the answer without the history (the same memories in the
@@ -114,8 +115,10 @@ def current_and_older(
     if filters.include_history:
         return search(filters), []
     mixed = search(replace(filters, include_history=True))
-    rows = tx.rows([found[0] for found in mixed])
-    older = [found for found in mixed if found[0] in rows and rows[found[0]].superseded_by is not None]
+    read = tx.rows([found[0] for found in mixed])
+    if rows is not None:
+        rows.update(read)
+    older = [found for found in mixed if found[0] in read and read[found[0]].superseded_by is not None]
     return (search(filters) if older else mixed), older
 
 
@@ -170,7 +173,8 @@ def gather(
     """
     kinds, kind_only = named
     chunks = query_chunks(words_query)
-    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool))
+    known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
+    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool), known)
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
@@ -188,7 +192,7 @@ def gather(
         vector, older_vector = searched if searched is not None else vector_side(
             tx, filters, embedding, when, kinds, pool)
     keyword_seqs = [seq for seq, _, _ in keyword]
-    read = tx.rows(list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector])))
+    read = known | tx.rows([seq for seq in dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]) if seq not in known])
     if elsewhere:  # searched in another snapshot: only the candidates that pass the filters in this one
         vector = [v for v in vector if v[0] in read and admits(filters, read[v[0]])]
     seqs = list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]))
