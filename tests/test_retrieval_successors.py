@@ -8,7 +8,7 @@ import pytest
 
 from memvault.storage import successors
 from memvault.storage.store import Store
-from memvault.tools import handlers
+from memvault.tools import handlers, text
 
 SCOPES = ["proj", "global"]
 pytestmark = pytest.mark.contract
@@ -129,7 +129,11 @@ def test_the_tool_result_names_the_superseded_memory_a_hit_was_found_through(rea
     caller = handlers.Caller(tenant="t", scope="proj")
     first = remember(real_store, "Staging database is db-stg-03 on port 5433.")
     successor = supersede(real_store, first, "Staging database moved to db-stg-07.")
-    out = handlers.recall(real_store, caller, query="where is db-stg-03?").model_dump()
+    result = handlers.recall(real_store, caller, query="where is db-stg-03?")
+    out = result.model_dump()
     assert out["memories"][0]["id"] == successor
     assert out["memories"][0]["signals"]["through"] == first
     assert all(m["signals"]["through"] is None for m in out["memories"][1:])
+    lines = text.recall_text(result).splitlines()
+    assert lines[1].startswith("1. [") and lines[1].endswith(f"— found through its earlier version {first}")
+    assert not any("found through" in line for line in lines[2:])
