@@ -102,17 +102,19 @@ Found = TypeVar("Found", tuple[int, float, float], tuple[int, float])
 
 
 def current_and_older(
-    tx: Reader, filters: Filters, search: Callable[[Filters], list[Found]], rows: dict[int, Memory] | None = None
+    tx: Reader, filters: Filters, search: Callable[[Filters], list[Found]], rows: dict[int, Memory] | None = None,
+    credit: bool = True,
 ) -> tuple[list[Found], list[Found]]:
     """A candidate query (``search``, rows whose first field is the seq) as ``filters`` ask
     it, and the superseded memories among its answer with the history admitted (for
     ``successors``; none when ``filters`` admit the history: they are candidates then).
-    The memories read on the way are added to ``rows`` (when given).
+    The memories read on the way are added to ``rows`` (when given). Without ``credit``,
+    only the query as ``filters`` ask it.
 
     The query runs once with the history admitted: when no superseded memory is among its
     answer, that answer is also the answer without the history (the same memories in the
     same order, no top-k slot taken); only when one is, it runs again without."""
-    if filters.include_history:
+    if filters.include_history or not credit:
         return search(filters), []
     mixed = search(replace(filters, include_history=True))
     read = tx.rows([found[0] for found in mixed])
@@ -123,14 +125,15 @@ def current_and_older(
 
 
 def vector_side(
-    tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int
+    tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int,
+    credit: bool = True,
 ) -> VectorSide:
     """The vector candidates of a recall in the read transaction ``tx``: ``pool`` memories
     nearest ``embedding`` (the question's), ``(seq, cosine similarity)`` best first, and
     as many of those observed in the time ``when`` or of the ``kinds`` the question names;
-    and the superseded memories among the ``pool`` nearest with the history admitted
-    (:func:`current_and_older`)."""
-    vector, older = current_and_older(tx, filters, lambda f: tx.vector(f, embedding, pool))
+    and, with ``credit``, the superseded memories among the ``pool`` nearest with the
+    history admitted (:func:`current_and_older`)."""
+    vector, older = current_and_older(tx, filters, lambda f: tx.vector(f, embedding, pool), credit=credit)
     # Memories observed in the time the question names, or of the kind it names, are
     # candidates even when many others are closer to its words ("what broke in March?",
     # "which decisions did we make?").
@@ -156,14 +159,17 @@ def gather(
     when: TimeRange | None,
     pool: int,
     degraded: str | None,
+    credit: bool = True,
 ) -> Candidates:
     """Run the candidate queries in the read transaction ``tx``.
 
     ``words_query``: the question without its time expression (the keyword side);
     ``named``: the kinds it names and whether it names nothing else
     (``query.named_kinds(words_query)``); ``nearest``: waits for the question's
-    embedding (see :data:`Nearest`); ``pool``: candidates taken from each side. Everything that does not need the embedding runs
-    first, while the question is embedded.
+    embedding (see :data:`Nearest`); ``pool``: candidates taken from each side;
+    ``credit``: superseded memories' matches count for their heads (``successors``; off,
+    the candidate queries' own answers, for evaluation baselines). Everything that does not
+    need the embedding runs first, while the question is embedded.
 
     The vector candidates may come from another read transaction (e.g. on the thread that
     embedded the question, while this one ran the keyword side): the answer is still that of
@@ -174,7 +180,7 @@ def gather(
     kinds, kind_only = named
     chunks = query_chunks(words_query)
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
-    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool), known)
+    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool), known, credit)
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
@@ -190,7 +196,7 @@ def gather(
         embedding, searched = found
         elsewhere = searched is not None
         vector, older_vector = searched if searched is not None else vector_side(
-            tx, filters, embedding, when, kinds, pool)
+            tx, filters, embedding, when, kinds, pool, credit)
     keyword_seqs = [seq for seq, _, _ in keyword]
     read = known | tx.rows([seq for seq in dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]) if seq not in known])
     if elsewhere:  # searched in another snapshot: only the candidates that pass the filters in this one
@@ -203,7 +209,7 @@ def gather(
         similarity.update(tx.similarity(missing, embedding))
     # Matches on superseded memories count for the current memory that replaced them
     # (``successors``); recalled with the history, they are candidates already.
-    if filters.include_history:
+    if filters.include_history and credit:
         older_keyword, older_vector = keyword, vector
     older_seqs = list(dict.fromkeys([seq for seq, _, _ in older_keyword] + [seq for seq, _ in older_vector]))
     read.update(tx.rows([seq for seq in older_seqs if seq not in read]))

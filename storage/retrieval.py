@@ -98,7 +98,7 @@ class Retriever:
 
     def _vector_side(
         self, filters: Filters, query: str, when: TimeRange | None, kinds: frozenset[str], pool: int,
-        model: tuple[str, int] | None,
+        model: tuple[str, int] | None, credit: bool,
     ) -> tuple[np.ndarray, VectorSide] | None:
         """``query`` embedded, then its vector candidates (``candidates.vector_side``, with the
         ``kinds`` it names) from a read transaction of its own; None when the stored vectors
@@ -109,13 +109,15 @@ class Retriever:
         with self.backend.read(filters.tenant) as tx:
             if tx.model() != model:
                 return None
-            return embedding, vector_side(tx, filters, embedding, when, kinds, pool)
+            return embedding, vector_side(tx, filters, embedding, when, kinds, pool, credit)
 
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True
     ) -> tuple[Candidates, ranking_rules.Ranking | None] | None:
         """Candidates for ``query`` (``pool`` from each side) and, with ``rank``, their
-        ranking, as of one read transaction; None when the query has no words."""
+        ranking, as of one read transaction; None when the query has no words. Without
+        ``rank``, the candidates are the candidate queries' own answers (no superseded
+        memory's match credited to its successor: ``successors``)."""
         if not query_chunks(query):
             return None
         when = self.time.find(query, filters.until or filters.now)
@@ -135,14 +137,14 @@ class Retriever:
             side: Future[tuple[np.ndarray, VectorSide | None] | None] | None = None
             if self.embedder is not None and degraded is None:
                 if self.backend.parallel_reads:
-                    side = self._pool.submit(self._vector_side, filters, query, when, named[0], pool, tx.model())
+                    side = self._pool.submit(self._vector_side, filters, query, when, named[0], pool, tx.model(), rank)
                 else:
                     side = self._pool.submit(lambda: (self.embedder.embed([query])[0], None))  # type: ignore[union-attr]
 
             def nearest() -> tuple[np.ndarray, VectorSide | None] | None:
                 return None if side is None else side.result()
 
-            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded)
+            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded, credit=rank)
             if side is not None and found.degraded is None and side.result() is None:
                 found = replace(found, degraded="the database's vectors changed model during this recall: keyword "
                                                 "search only for this call")
