@@ -9,6 +9,10 @@ context); IDF as in BM25 (Robertson & Zaragoza,
 "The Probabilistic Relevance Framework: BM25 and Beyond", 2009). The time the question
 names counts as one more term, as heavy as its heaviest word, that a memory observed
 then holds.
+
+A superseded memory's matches count for the current memory that replaced it
+(``successors``, :func:`credit_heads`): each of that memory's signals is the better of
+its own and its predecessor's.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
+from . import successors
 from .backend import Reader
 from .query import PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, query_chunks
 from .records import Memory
@@ -42,6 +48,18 @@ _POSSESSIVE = re.compile(r"'s?$")
 
 
 @dataclass(frozen=True)
+class Through:
+    """A superseded memory (``seq``, ``id``) whose evidence a current memory carries, and
+    that current memory's ``own_coverage`` and ``own_similarity`` (None without a vector),
+    before the credit."""
+
+    seq: int
+    id: str
+    own_coverage: float
+    own_similarity: float | None
+
+
+@dataclass(frozen=True)
 class Candidates:
     """What one recall found, before ranking.
 
@@ -59,7 +77,11 @@ class Candidates:
     ``unknown_password``: the question
     asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
     mentions one; ``kinds``: the memory kinds the question names (``query.named_kinds``),
-    ``kind_only`` when it names nothing else ("what decisions did we make?").
+    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``through``:
+    for a current memory that carries the evidence of a superseded version of itself
+    (``successors``), that version and the current memory's own evidence (the version's
+    matches are in ``keyword``, ``vector``, ``similarity`` and ``coverage`` under the
+    current memory's seq where they are better).
     """
 
     keyword: list[tuple[int, float, float]]
@@ -73,15 +95,46 @@ class Candidates:
     unknown_password: bool = False
     kinds: frozenset[str] = frozenset()
     kind_only: bool = False
+    through: dict[int, Through] = field(default_factory=dict)
+
+
+VectorSide = tuple[list[tuple[int, float]], list[tuple[int, float]]]  # ``vector_side``'s current and older
+Found = TypeVar("Found", tuple[int, float, float], tuple[int, float])
+
+
+def current_and_older(
+    tx: Reader, filters: Filters, search: Callable[[Filters], list[Found]], rows: dict[int, Memory] | None = None,
+    credit: bool = True,
+) -> tuple[list[Found], list[Found]]:
+    """A candidate query (``search``, rows whose first field is the seq) as ``filters`` ask
+    it, and the superseded memories among its answer with the history admitted (for
+    ``successors``; none when ``filters`` admit the history: they are candidates then).
+    The memories read on the way are added to ``rows`` (when given). Without ``credit``,
+    only the query as ``filters`` ask it.
+
+    The query runs once with the history admitted: when no superseded memory is among its
+    answer, that answer is also the answer without the history (the same memories in the
+    same order, no top-k slot taken); only when one is, it runs again without."""
+    if filters.include_history or not credit:
+        return search(filters), []
+    mixed = search(replace(filters, include_history=True))
+    read = tx.rows([found[0] for found in mixed])
+    if rows is not None:
+        rows.update(read)
+    older = [found for found in mixed if found[0] in read and read[found[0]].superseded_by is not None]
+    return (search(filters) if older else mixed), older
 
 
 def vector_side(
-    tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int
-) -> list[tuple[int, float]]:
+    tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int,
+    credit: bool = True,
+) -> VectorSide:
     """The vector candidates of a recall in the read transaction ``tx``: ``pool`` memories
     nearest ``embedding`` (the question's), ``(seq, cosine similarity)`` best first, and
-    as many of those observed in the time ``when`` or of the ``kinds`` the question names."""
-    vector = tx.vector(filters, embedding, pool)
+    as many of those observed in the time ``when`` or of the ``kinds`` the question names;
+    and, with ``credit``, the superseded memories among the ``pool`` nearest with the
+    history admitted (:func:`current_and_older`)."""
+    vector, older = current_and_older(tx, filters, lambda f: tx.vector(f, embedding, pool), credit=credit)
     # Memories observed in the time the question names, or of the kind it names, are
     # candidates even when many others are closer to its words ("what broke in March?",
     # "which decisions did we make?").
@@ -89,13 +142,13 @@ def vector_side(
         if narrowed is not None:
             vector = sorted(dict(vector + tx.vector(narrowed, embedding, pool)).items(),
                             key=lambda v: v[1], reverse=True)
-    return vector
+    return vector, older
 
 
 # What ``gather``'s ``nearest`` returns: the question's embedding and its vector
-# candidates when they were searched elsewhere (see ``gather``), or None to search them in
-# ``tx``; None in all for no vectors.
-Nearest = Callable[[], "tuple[np.ndarray, list[tuple[int, float]] | None] | None"]
+# candidates (``vector_side``'s two lists) when they were searched elsewhere (see
+# ``gather``), or None to search them in ``tx``; None in all for no vectors.
+Nearest = Callable[[], "tuple[np.ndarray, VectorSide | None] | None"]
 
 
 def gather(
@@ -107,14 +160,17 @@ def gather(
     when: TimeRange | None,
     pool: int,
     degraded: str | None,
+    credit: bool = True,
 ) -> Candidates:
     """Run the candidate queries in the read transaction ``tx``.
 
     ``words_query``: the question without its time expression (the keyword side);
     ``named``: the kinds it names and whether it names nothing else
     (``query.named_kinds(words_query)``); ``nearest``: waits for the question's
-    embedding (see :data:`Nearest`); ``pool``: candidates taken from each side. Everything that does not need the embedding runs
-    first, while the question is embedded.
+    embedding (see :data:`Nearest`); ``pool``: candidates taken from each side;
+    ``credit``: superseded memories' matches count for their heads (``successors``; off,
+    the candidate queries' own answers, for evaluation baselines). Everything that does not
+    need the embedding runs first, while the question is embedded.
 
     The vector candidates may come from another read transaction (e.g. on the thread that
     embedded the question, while this one ran the keyword side): the answer is still that of
@@ -124,7 +180,8 @@ def gather(
     """
     kinds, kind_only = named
     chunks = query_chunks(words_query)
-    keyword = tx.keyword(filters, chunks, pool)
+    known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
+    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool), known, credit)
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
@@ -133,14 +190,16 @@ def gather(
     unknown = unknown_names(tx, filters, words_query)
     similarity: dict[int, float] = {}
     vector: list[tuple[int, float]] = []
+    older_vector: list[tuple[int, float]] = []
     elsewhere = False
     found = nearest()
     if found is not None:
         embedding, searched = found
         elsewhere = searched is not None
-        vector = searched if searched is not None else vector_side(tx, filters, embedding, when, kinds, pool)
+        vector, older_vector = searched if searched is not None else vector_side(
+            tx, filters, embedding, when, kinds, pool, credit)
     keyword_seqs = [seq for seq, _, _ in keyword]
-    read = tx.rows(list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector])))
+    read = known | tx.rows([seq for seq in dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]) if seq not in known])
     if elsewhere:  # searched in another snapshot: only the candidates that pass the filters in this one
         vector = [v for v in vector if v[0] in read and admits(filters, read[v[0]])]
     seqs = list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]))
@@ -149,6 +208,23 @@ def gather(
         similarity = dict(vector)
         missing = [seq for seq in keyword_seqs if seq not in similarity]
         similarity.update(tx.similarity(missing, embedding))
+    # Matches on superseded memories count for the current memory that replaced them
+    # (``successors``); recalled with the history, they are candidates already.
+    if filters.include_history and credit:
+        older_keyword, older_vector = keyword, vector
+    older_seqs = list(dict.fromkeys([seq for seq, _, _ in older_keyword] + [seq for seq, _ in older_vector]))
+    read.update(tx.rows([seq for seq in older_seqs if seq not in read]))
+    history = replace(filters, include_history=True)
+    older = successors.heads(tx, filters, {seq: read[seq] for seq in older_seqs
+                                           if seq in read and admits(history, read[seq])}, admits)
+    added = [head for head, _ in older.values() if head not in rows]
+    rows.update((head, memory) for head, memory in older.values())
+    seqs += list(dict.fromkeys(added))
+    if found is not None and older:
+        similarity.update(tx.similarity([seq for seq in [*older, *added] if seq not in similarity], embedding))
+    # A head beyond the keyword side's top ``pool`` covers the question by its own text as
+    # little as any memory there (taken as 0, as above); its predecessor's coverage counts.
+    terms.update(tx.document_terms([seq for seq in older if seq not in terms]))
     # The time the question names is part of what it asks, though its words are no
     # keywords: a memory observed then covers it, weighed as the question's most specific
     # word ("what broke in March?" is not answered by November's "the build broke").
@@ -163,15 +239,73 @@ def gather(
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
-    coverage = {}
-    for seq in seqs:
+    def coverage_of(seq: int, memory: Memory) -> float:
         own, context = terms.get(seq, (set(), set()))
-        then = when is not None and when.holds(rows[seq].observed_at)
-        coverage[seq] = max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
+        then = when is not None and when.holds(memory.observed_at)
+        return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
+
+    coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}
     closest = terms.get(vector[0][0], (set(), set()))[0] if vector else set()
+    keyword, vector, raised_by = credit_heads(
+        keyword, vector, similarity, coverage, {seq: head for seq, (head, _) in older.items()},
+        older_keyword, older_vector, {seq: coverage_of(seq, read[seq]) for seq in older},
+    )
+    through = {head: Through(seq, read[seq].id, *mine) for head, (seq, *mine) in raised_by.items()}
+    similarity = {seq: value for seq, value in similarity.items() if seq in rows}  # superseded: only as evidence
+    if older and unknown:  # a name only a superseded memory holds is known through its head
+        held = set().union(*(terms.get(seq, (set(), set()))[0] for seq in older))
+        unknown = [name for name in unknown if not set(tx.query_terms(content_words(query_chunks(name)))) <= held]
     unknown = named_around(tx, unknown, set(weights), closest)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only)
+                      unknown, unknown_password, kinds, kind_only, through)
+
+
+def credit_heads(
+    keyword: list[tuple[int, float, float]],
+    vector: list[tuple[int, float]],
+    similarity: dict[int, float],
+    coverage: dict[int, float],
+    older: dict[int, int],
+    older_keyword: list[tuple[int, float, float]],
+    older_vector: list[tuple[int, float]],
+    older_coverage: dict[int, float],
+) -> tuple[list[tuple[int, float, float]], list[tuple[int, float]], dict[int, tuple[int, float, float | None]]]:
+    """Each superseded memory's evidence given to the head of its chain (``successors``).
+
+    ``older``: superseded seq -> its head's seq; ``older_keyword``/``older_vector``: the
+    keyword and vector matches of the search that found them (other seqs in them are
+    ignored); ``older_coverage``: their coverage. ``similarity`` and ``coverage`` (which
+    hold every head and superseded memory that has one) are raised in place to the better
+    of the head's own and its predecessor's. Returns the keyword list with each head at
+    the better BM25 of its own and its predecessor's, the vector list likewise by
+    similarity, and, for each head whose signals one raised, head seq -> ``(seq, coverage,
+    similarity)``: that superseded memory (of several, the one covering most of the
+    question, then the most similar) and the head's own coverage and similarity."""
+    if not older:
+        return keyword, vector, {}
+    by_keyword = {seq: (bm25, content) for seq, bm25, content in keyword}
+    by_vector = dict(vector)
+    older_matches = {seq: (bm25, content) for seq, bm25, content in older_keyword}
+    older_near = dict(older_vector)
+    own = {head: (coverage.get(head, 0.0), similarity.get(head)) for head in older.values()}
+    best: dict[int, tuple[float, float, int]] = {}
+    for seq, head in older.items():
+        raised = False
+        match = older_matches.get(seq)
+        if match is not None and (head not in by_keyword or match[0] < by_keyword[head][0]):
+            by_keyword[head], raised = match, True
+        if seq in similarity and similarity[seq] > similarity.get(head, -2.0):
+            similarity[head], raised = similarity[seq], True
+        if seq in older_near:
+            by_vector[head] = max(by_vector.get(head, -2.0), similarity.get(head, -2.0), older_near[seq])
+        if older_coverage[seq] > coverage.get(head, 0.0):
+            coverage[head], raised = older_coverage[seq], True
+        rank = (older_coverage[seq], similarity.get(seq, -2.0), seq)
+        if raised and (head not in best or rank > best[head]):
+            best[head] = rank
+    return (sorted(((s, b, c) for s, (b, c) in by_keyword.items()), key=lambda e: e[1]),
+            sorted(by_vector.items(), key=lambda e: e[1], reverse=True),
+            {head: (seq, *own[head]) for head, (_, _, seq) in best.items()})
 
 
 def admits(filters: Filters, memory: Memory) -> bool:

@@ -54,6 +54,11 @@ yet 2-5 of 17 abstained at 3 % false abstention) or the share of the question's 
 that no memory of the store holds (3 of 17), so the weak-evidence threshold is set low
 and a weak hit is returned with its ``confidence`` instead.
 
+A current memory that carries the evidence of a superseded version of itself
+(``successors``: "where is db-stg-03?" after db-stg-03 was superseded by db-stg-07) ranks
+by it like any candidate; its confidence counts that borrowed evidence at the cosine
+between the two versions (:func:`through_confidence`), no constant of its own.
+
 Every constant was chosen on two development sets together, the agentic set (agent
 memories, store-ops held out) and LoCoMo (chat turns, conv-48 and conv-49 held out);
 ``bench/eval_retrieval.py`` measures them, and the README gives the figures.
@@ -65,7 +70,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .candidates import Candidates
+from .candidates import Candidates, Through
 from .query import EPISODE_GAP_MS
 from .records import Memory
 
@@ -147,6 +152,7 @@ class Scored:
     vector_rank: int | None
     similarity: float | None
     coverage: float
+    through: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +181,26 @@ def confidence(coverage: float, similarity_gap: float, first: bool, lead: float)
     z = (CONFIDENCE_WEIGHTS[0] * coverage + CONFIDENCE_WEIGHTS[1] * similarity_gap + CONFIDENCE_WEIGHTS[2] * first
          + CONFIDENCE_WEIGHTS[3] * min(1.0, lead) + CONFIDENCE_WEIGHTS[4])
     return round(1.0 / (1.0 + math.exp(-z)), 3)
+
+
+def through_confidence(
+    sure: float, older: Through, seq: int, first: bool, lead: float, best_similarity: float,
+    same_subject: Callable[[int, int], float | None],
+) -> float:
+    """The confidence of a memory found through a superseded version of itself (``older``,
+    see ``successors``), given ``sure``, the confidence its signals with that version's
+    evidence earn. That evidence was the older version's: it counts times how much the
+    memory still says what that version said, the cosine between the two (``same_subject``;
+    0.5-0.9 for a changed value, host or name), never below what the memory's own signals
+    earn at its rank (``first``, ``lead``). Without vectors the cosine is unknown and
+    ``sure`` stands: the keyword evidence that found it is then all there is for any hit.
+    """
+    kept_meaning = same_subject(older.seq, seq)
+    if kept_meaning is None:
+        return sure
+    gap = max(0.0, best_similarity - (older.own_similarity or 0.0))
+    own = confidence(older.own_coverage, gap, first, lead)
+    return max(own, round(sure * max(0.0, kept_meaning), 3))
 
 
 def _freshness(observed_at: int, now: int) -> float:
@@ -301,6 +327,10 @@ def rank(
         other = [s for s in rivals[:2] if s != seq][:1]
         lead = scores[seq] - (scores[other[0]] if other else 0.0)
         gap = max(0.0, best_similarity - (similarity or 0.0))
-        hits.append(Scored(seq, c.rows[seq], scores[seq], confidence(coverage, gap, first, lead),
-                           keyword_rank.get(seq), keyword_score.get(seq), vector_rank.get(seq), similarity, coverage))
+        sure = confidence(coverage, gap, first, lead)
+        older = c.through.get(seq)
+        if older is not None:
+            sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
+        hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
+                           vector_rank.get(seq), similarity, coverage, None if older is None else older.id))
     return Ranking(hits, not hits)

@@ -77,7 +77,9 @@ class Signals:
     (a long memory's best window; None only for a memory without a vector yet);
     ``coverage`` is the IDF-weighted share in [0, 1] of the question's content words
     found in the memory's text, the time the question names counting as one more word
-    that a memory observed then covers.
+    that a memory observed then covers. ``through``: the id of a superseded version of
+    this memory whose match found it (its better signals count as this memory's: see
+    ``successors``), else None.
     """
 
     keyword_rank: int | None = None
@@ -85,6 +87,7 @@ class Signals:
     vector_rank: int | None = None
     vector_similarity: float | None = None
     coverage: float | None = None
+    through: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Recall over any backend: the checked filters, the question split into its time
 expression and its words, the query embedded while the keyword side runs (and, on a
 backend with ``parallel_reads``, the vector side searched on the embedding's thread), the
-candidates as of one read transaction (``candidates.gather``) and their ranking
+candidates as of one read transaction (``candidates.gather``, superseded memories'
+matches credited to the memories that replaced them: ``successors``) and their ranking
 (``ranking.rank``).
 """
 
@@ -16,7 +17,7 @@ import numpy as np
 from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader
-from .candidates import Candidates, gather, vector_side
+from .candidates import Candidates, VectorSide, gather, vector_side
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
@@ -85,7 +86,7 @@ class Retriever:
                 memory=s.memory,
                 score=s.score,
                 confidence=s.confidence,
-                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage),
+                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage, s.through),
             )
             for s in ranking.hits[:size]
         ]
@@ -97,8 +98,8 @@ class Retriever:
 
     def _vector_side(
         self, filters: Filters, query: str, when: TimeRange | None, kinds: frozenset[str], pool: int,
-        model: tuple[str, int] | None,
-    ) -> tuple[np.ndarray, list[tuple[int, float]]] | None:
+        model: tuple[str, int] | None, credit: bool,
+    ) -> tuple[np.ndarray, VectorSide] | None:
         """``query`` embedded, then its vector candidates (``candidates.vector_side``, with the
         ``kinds`` it names) from a read transaction of its own; None when the stored vectors
         are no longer of ``model`` (the recorded model the recall's own transaction checked:
@@ -108,13 +109,15 @@ class Retriever:
         with self.backend.read(filters.tenant) as tx:
             if tx.model() != model:
                 return None
-            return embedding, vector_side(tx, filters, embedding, when, kinds, pool)
+            return embedding, vector_side(tx, filters, embedding, when, kinds, pool, credit)
 
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True
     ) -> tuple[Candidates, ranking_rules.Ranking | None] | None:
         """Candidates for ``query`` (``pool`` from each side) and, with ``rank``, their
-        ranking, as of one read transaction; None when the query has no words."""
+        ranking, as of one read transaction; None when the query has no words. Without
+        ``rank``, the candidates are the candidate queries' own answers (no superseded
+        memory's match credited to its successor: ``successors``)."""
         if not query_chunks(query):
             return None
         when = self.time.find(query, filters.until or filters.now)
@@ -131,17 +134,17 @@ class Retriever:
             # The question is embedded on a worker thread while the keyword side runs here;
             # where the backend allows it, the same worker then searches the vectors in a
             # read transaction of its own (``candidates.gather`` says what that guarantees).
-            side: Future[tuple[np.ndarray, list[tuple[int, float]] | None] | None] | None = None
+            side: Future[tuple[np.ndarray, VectorSide | None] | None] | None = None
             if self.embedder is not None and degraded is None:
                 if self.backend.parallel_reads:
-                    side = self._pool.submit(self._vector_side, filters, query, when, named[0], pool, tx.model())
+                    side = self._pool.submit(self._vector_side, filters, query, when, named[0], pool, tx.model(), rank)
                 else:
                     side = self._pool.submit(lambda: (self.embedder.embed([query])[0], None))  # type: ignore[union-attr]
 
-            def nearest() -> tuple[np.ndarray, list[tuple[int, float]] | None] | None:
+            def nearest() -> tuple[np.ndarray, VectorSide | None] | None:
                 return None if side is None else side.result()
 
-            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded)
+            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded, credit=rank)
             if side is not None and found.degraded is None and side.result() is None:
                 found = replace(found, degraded="the database's vectors changed model during this recall: keyword "
                                                 "search only for this call")

@@ -102,6 +102,7 @@ def _hit_out(hit: Hit) -> MemoryOut:
             vector_rank=s.vector_rank,
             vector_similarity=None if s.vector_similarity is None else round(s.vector_similarity, 4),
             coverage=None if s.coverage is None else round(s.coverage, 4),
+            through=s.through,
         ),
     )
 

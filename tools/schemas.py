@@ -48,6 +48,10 @@ class Signals(BaseModel):
         default=None, description="Share 0..1 of the query's content words (IDF-weighted) found in the memory; "
         "a time the query names counts as one more word, covered when the memory was observed then."
     )
+    through: str | None = Field(
+        default=None, description="Id of a superseded earlier version of this memory whose match found it (the "
+        "query named what that version said): the signals above are the better of the two's."
+    )
 
 
 class MemoryOut(BaseModel):
