@@ -181,7 +181,8 @@ def _tool(fn: Callable[..., Any], title: str, **hints: bool) -> Tool:
     tool = Tool.from_function(_doc(fn), annotations=annotations)
     meta = tool.fn_metadata
     checked = _Checked(
-        arg_model=meta.arg_model, output_schema=meta.output_schema, output_model=meta.output_model,
+        arg_model=meta.arg_model, output_model=meta.output_model,
+        output_schema=None if meta.output_schema is None else s.self_contained(meta.output_schema),
         wrap_output=meta.wrap_output,
     )
     return tool.model_copy(update={"fn_metadata": checked, "parameters": arguments.input_schema(tool.name)})

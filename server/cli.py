@@ -455,13 +455,30 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 def _close(store: Store, config: config_module.Config, *, created: bool, refused: bool) -> None:
     """Close ``store``. A database file this command created, when the command was refused
     and nothing is stored in it (no memory, no API key), is removed with its -wal and -shm:
-    a refused command leaves no file behind."""
-    from memvault.storage import keys, maintenance
+    a refused command leaves no file behind.
 
-    remove = (created and refused and not isinstance(config.db, str)
-              and not maintenance.stats(store)["by_scope"] and not keys.list_keys(store))
+    Unless another process opened the new file meanwhile (an MCP client starting its
+    server): its connection would go on writing into a deleted file, and every memory
+    it took would be gone at its restart. SQLite removes the -wal file when the last
+    connection closes, so a -wal left after this command's close means another one is
+    open; and the file is checked empty again after the close, for a process that wrote
+    and closed while this command still had it open."""
+    from memvault.storage import keys, maintenance
+    from memvault.storage.store import Store
+
+    def empty(s: Store) -> bool:
+        return not maintenance.stats(s)["by_scope"] and not keys.list_keys(s)
+
+    remove = created and refused and not isinstance(config.db, str) and empty(store)
     store.close()
-    if remove:
+    if not remove or Path(f"{config.db}-wal").exists():
+        return
+    again = Store(config.db)
+    try:
+        remove = empty(again)
+    finally:
+        again.close()
+    if remove and not Path(f"{config.db}-wal").exists():
         for suffix in ("", "-wal", "-shm"):
             Path(f"{config.db}{suffix}").unlink(missing_ok=True)
 

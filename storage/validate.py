@@ -22,6 +22,15 @@ from .timefmt import format_ms, parse_iso
 
 _SPACES = re.compile(r"\s+")
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
+# Characters that show nothing and mean nothing inside running text: zero-width space,
+# word joiner, zero-width no-break space (the byte-order mark) and soft hyphen. Text
+# pasted from web pages, PDFs and Windows editors carries them ("pass\u200bword", a BOM
+# before the first word), so the same words would hash as new content, and a text made
+# only of them would be stored as a memory that shows nothing. Content keeps them as
+# given (the boot text shows them escaped); its hash, its emptiness check, tags and
+# queries ignore them. Zero-width joiner and non-joiner are not among them: they join
+# emoji sequences and shape Persian and Indic words.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad"))
 
 
 def _check_text(field: str, value: str) -> str:
@@ -41,9 +50,15 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def visible(text: str) -> str:
+    """``text`` without the invisible characters of ``_INVISIBLE``."""
+    return text.translate(_INVISIBLE)
+
+
 def fold_tag(text: str) -> str:
-    """A tag's stored form: case-folded and NFC (Unicode caseless matching, ch. 3.13)."""
-    return nfc(unicodedata.normalize("NFD", text).casefold())
+    """A tag's stored form: case-folded and NFC (Unicode caseless matching, ch. 3.13),
+    without invisible characters (``_INVISIBLE``)."""
+    return nfc(unicodedata.normalize("NFD", visible(text)).casefold())
 
 
 def empty(field: str, value: str, max_chars: int, alternative: str = "") -> InvalidInput:
@@ -55,9 +70,10 @@ def empty(field: str, value: str, max_chars: int, alternative: str = "") -> Inva
 
 
 def content(value: str, field: str = "content") -> str:
-    """Trim ``value``, NFC-normalise it and check it is 1..CONTENT_MAX_CHARS characters."""
+    """Trim ``value``, NFC-normalise it and check it is 1..CONTENT_MAX_CHARS characters,
+    not counting invisible characters (``_INVISIBLE``) as content."""
     text = nfc(_check_text(field, value).strip())
-    if not text:
+    if not visible(text).strip():
         raise empty(field, value, limits.CONTENT_MAX_CHARS)
     if len(text) > limits.CONTENT_MAX_CHARS:
         raise InvalidInput(
@@ -70,10 +86,11 @@ def content(value: str, field: str = "content") -> str:
 def content_hash(text: str) -> str:
     """sha256 of the content with runs of white space folded to one space.
 
-    Two contents that differ only in surrounding or repeated white space, or in
-    Unicode normalization form, hash the same; case and every other character matter.
+    Two contents that differ only in surrounding or repeated white space, in
+    invisible characters (``_INVISIBLE``) or in Unicode normalization form, hash the
+    same; case and every other character matter.
     """
-    folded = _SPACES.sub(" ", nfc(text).strip())
+    folded = _SPACES.sub(" ", nfc(visible(text)).strip())
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()
 
 
@@ -104,7 +121,7 @@ def tags(values: list[str] | None, field: str = "tags") -> list[str]:
         raise InvalidInput(field, f"has {len(values):,} tags; the limit is {limits.TAGS_MAX}")
     out: list[str] = []
     for i, raw in enumerate(values):
-        tag = fold_tag(_check_text(f"{field}[{i}]", raw).strip())
+        tag = fold_tag(_check_text(f"{field}[{i}]", raw)).strip()
         if not tag:
             raise empty(f"{field}[{i}]", raw, limits.TAG_MAX_CHARS)
         if len(tag) > limits.TAG_MAX_CHARS:
@@ -245,7 +262,8 @@ def query(value: str) -> str:
     """Check a recall query: a string of at most QUERY_MAX_CHARS characters.
 
     NUL and other control characters are allowed (they are simply not words);
-    lone surrogates are not, since they cannot be encoded.
+    lone surrogates are not, since they cannot be encoded. Returns the query without
+    invisible characters (``_INVISIBLE``), which would split its words.
     """
     if not isinstance(value, str):
         raise InvalidInput("query", f"must be a string; got {shown(value)}")
@@ -255,4 +273,4 @@ def query(value: str) -> str:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidInput("query", "must be valid Unicode (it contains a lone surrogate)") from None
-    return value
+    return visible(value)

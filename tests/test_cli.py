@@ -380,6 +380,36 @@ def test_a_refused_command_leaves_no_database_behind(tmp_path, capsys, argv):
     assert db.is_file() and run(capsys, "list", "--db", str(db))[1].count("kept") == 1
 
 
+def test_a_refused_command_keeps_a_new_database_another_process_opened_meanwhile(tmp_path, capsys, monkeypatch):
+    """Two clients on one new file (an MCP client starting its server while a refused
+    `memvault remember` runs): the refused command found no file, but removing the file
+    it then saw empty would leave the server writing into a deleted file, every memory
+    it takes lost at its restart (lost writes of concurrent clients, as in
+    modelcontextprotocol/servers#4797)."""
+    db = tmp_path / "new.db"
+    others: list[Store] = []
+    refuse = cli.RUN["remember"]
+
+    def server_opens_then_refused(store, caller, args):  # type: ignore[no-untyped-def]
+        others.append(Store(db))  # the server opens the file the command created
+        return refuse(store, caller, args)
+
+    monkeypatch.setitem(cli.RUN, "remember", server_opens_then_refused)
+    code, _, err = run(capsys, "remember", "x", "--importance", "11", "--db", str(db))
+    assert code != 0 and "created a new database" not in err
+    server = others[0]
+    try:
+        kept = server.remember(tenant="default", scope="default", content="Stored by the agent meanwhile").id
+    finally:
+        server.close()
+    assert db.is_file()
+    reopened = Store(db)
+    try:
+        assert reopened.get(tenant="default", id=kept).content == "Stored by the agent meanwhile"
+    finally:
+        reopened.close()
+
+
 def test_stats_for_people_has_headings_in_words_and_json_keeps_the_keys(db_path, capsys):
     run(capsys, "remember", "The build runs on Fridays", "--db", str(db_path))
     code, out, err = run(capsys, "stats", "--db", str(db_path))

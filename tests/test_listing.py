@@ -83,6 +83,19 @@ async def test_empty_query_without_filter_is_an_error_naming_query(db_path):
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("invisible", ["\u200b", "\ufeff", " \u200b\u00ad "])
+async def test_a_query_of_invisible_characters_is_an_empty_query(db_path, invisible):
+    # A zero-width space or a byte-order mark is no word to search for: the query is
+    # empty, as the content check reads such a text (listing with a filter, else an error).
+    async with client(db_path) as c:
+        await fill(c)
+        refused = await c.call_tool("recall", {"query": invisible})
+        listed = await c.call_tool("recall", {"query": invisible, "tags": ["work"]})
+    assert refused.is_error and refused.content[0].text.startswith("query: is empty")
+    assert listed.structured_content["listing"] and len(contents(listed)) == len(EPISODES)
+
+
+@pytest.mark.asyncio
 async def test_nothing_found_here_names_the_other_scopes_with_matches(db_path):
     async with client(db_path, scope="personal") as c:
         await c.call_tool("remember", {"content": "The user's dentist appointment is on Friday"})

@@ -101,6 +101,37 @@ def test_tags_compare_case_folded_and_normalised(store):
         assert [h.memory.id for h in hits] == [out.id], tags
 
 
+@pytest.mark.parametrize("pasted", [
+    "Rotate the pass\u200bword every month",  # zero-width space inside a word (web pages)
+    "\ufeffRotate the password every month",  # a byte-order mark before the first word
+    "Rotate the pass\u00adword every\u2060 month",  # soft hyphen, word joiner
+])
+def test_content_with_invisible_characters_is_a_duplicate_and_stays_as_given(store, pasted):
+    first = remember(store, "Rotate the password every month")
+    again = remember(store, pasted)
+    assert again.duplicate_of == first.id and not again.created
+    assert current_count(store) == 1
+    kept = remember(store, pasted, scope="other")  # a memory of its own keeps its characters
+    assert store.get(tenant="a", id=kept.id).content == pasted.strip()
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\ufeff", " \u200b\u00ad\u2060 "])
+def test_content_of_invisible_characters_only_is_refused_as_empty(store, invisible):
+    with pytest.raises(InvalidInput, match="^content: is only white space"):
+        remember(store, invisible)
+    assert current_count(store) == 0
+
+
+def test_tags_and_queries_ignore_invisible_characters(store):
+    out = remember(store, "Rotate the password every month", tags=["sec\u200burity"])
+    assert store.get(tenant="a", id=out.id).tags == ("security",)
+    assert [m.id for m in store.list_memories(tenant="a", scopes=SCOPES, tags=["\ufeffsecurity"])] == [out.id]
+    hits = store.recall(tenant="a", query="pass\u200bword", scopes=SCOPES).hits
+    assert [h.memory.id for h in hits] == [out.id] and hits[0].signals.keyword_rank == 1
+    with pytest.raises(InvalidInput, match=r"^tags\[0\]: is only white space"):
+        remember(store, "Another memory", tags=["\u200b"])
+
+
 def test_scope_and_idempotency_key_in_another_normal_form_are_the_same(store):
     scope = "équipe-café"
     first = remember(store, "Standup at nine", scope=scope, idempotency_key="clé-réunion")

@@ -31,6 +31,35 @@ async def test_every_field_has_a_plain_type_and_no_other_fields_are_allowed(db_p
             assert "anyOf" not in prop and prop["description"], (name, field)
 
 
+def pointers(node) -> list[str]:
+    """Every ``$ref`` and ``$defs`` key anywhere in a schema."""
+    if isinstance(node, list):
+        return [found for item in node for found in pointers(item)]
+    if not isinstance(node, dict):
+        return []
+    return [k for k in node if k in ("$ref", "$defs")] + [found for v in node.values() for found in pointers(v)]
+
+
+@pytest.mark.asyncio
+async def test_output_schemas_need_no_reference_resolved_and_describe_the_results(db_path, real_embedder):
+    # Some clients fail tools/list on a "#/$defs/..." pointer in an outputSchema
+    # (anthropics/claude-code#76040): every schema is written out in full.
+    import jsonschema
+
+    async with client(db_path) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        for name, tool in tools.items():
+            assert tool.output_schema is not None and pointers(tool.output_schema) == [], name
+        stored = await c.call_tool("remember", {"content": "Releases ship on Tuesdays", "tags": ["release"]})
+        found = await c.call_tool("recall", {"query": "when do releases ship last week?"})
+        listed = await c.call_tool("recall", {"query": "", "tags": ["release"]})
+    assert found.structured_content["memories"] and found.structured_content["memories"][0]["signals"]
+    assert found.structured_content["time"] is not None
+    for name, result in (("remember", stored), ("recall", found), ("recall", listed)):
+        assert not result.is_error
+        jsonschema.validate(result.structured_content, tools[name].output_schema)
+
+
 @pytest.mark.asyncio
 async def test_schemas_carry_the_limits_the_server_enforces(db_path):
     s = await schemas(db_path)

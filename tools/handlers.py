@@ -136,6 +136,7 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
     Raises:
         InvalidInput: a bad filter, or an empty query without any filter.
     """
+    query = validate.visible(query)  # a query of zero-width spaces is as empty as one of spaces
     listing = not query.strip()
     if listing and scope is None and not any(args.get(f) for f in _FILTERS):
         raise InvalidInput(

@@ -7,6 +7,8 @@ that the server can list its tools before the database or the model is touched.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from memvault.storage import limits
@@ -155,3 +157,36 @@ class ForgetResult(BaseModel):
         "normally ends within seconds; if other connections keep the database busy it is retried at a later "
         "write or start-up (it is recorded and survives a crash). The memory is gone from every answer either way."
     )
+
+
+def self_contained(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every local reference (``{"$ref": "#/$defs/Name"}``) replaced by
+    the definition it names and the ``$defs`` dropped: the same schema, readable
+    without resolving a pointer.
+
+    Pydantic writes a nested model once under ``$defs`` and points at it; some MCP
+    clients fail the whole ``tools/list`` on such a pointer inside an ``outputSchema``
+    ("can't resolve reference #/$defs/... from id #", anthropics/claude-code#76040).
+    Keywords written beside a ``$ref`` (its description) are kept over the definition's.
+
+    Raises:
+        ValueError: a reference that is not to ``#/$defs/``, names no definition, or
+            is recursive (a model that contains itself cannot be written out).
+    """
+    defs = schema.get("$defs", {})
+
+    def inline(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [inline(item, seen) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if ref is None:
+            return {key: inline(value, seen) for key, value in node.items() if key != "$defs"}
+        name = ref.removeprefix("#/$defs/")
+        if name == ref or name not in defs or name in seen:
+            raise ValueError(f"cannot inline the schema reference {ref!r}")
+        beside = {key: value for key, value in node.items() if key != "$ref"}
+        return inline({**defs[name], **beside}, (*seen, name))
+
+    return inline(schema, ())

@@ -44,12 +44,14 @@ def confidence_text(confidence: float) -> str:
 def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False) -> str:
     """``[short id] kind, date: "content"``, with the scope and the history status when set
     (superseded, or found through a superseded version: ``signals.through``), and with
-    ``ranked`` the hit's confidence (:func:`confidence_text`) after the date."""
+    ``ranked`` the hit's confidence (:func:`confidence_text`) after the date. The
+    supersede reason is stored text like the content, and quoted like it: a newline in it
+    would otherwise start a line that reads as another hit."""
     extra = f", scope {m.scope}" if scope else ""
     extra += f", {confidence_text(m.confidence)}" if ranked else ""
     line = f"[{m.id if full_id else m.short_id or m.id}] {m.kind}, {m.observed_at[:10]}{extra}: {quoted(m.content)}"
     if m.superseded_by:
-        reason = f" ({m.supersede_reason})" if m.supersede_reason else ""
+        reason = f" (reason {quoted(m.supersede_reason)})" if m.supersede_reason else ""
         line += f" — superseded by {m.superseded_by}{reason}"
     elif m.signals.through:
         line += f" — found through its earlier version {m.signals.through}"
