@@ -43,7 +43,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from memvault.storage.errors import MemvaultError
+from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
@@ -224,6 +224,22 @@ def _on_refused_token(resource_metadata: str | None) -> Any:
     return respond
 
 
+class _CredentialMask(logging.Filter):
+    """Rewrites a log record whose message holds a credential to name it instead
+    (``errors.credentials_in``): the SDK logs a refused Host or Origin header as sent."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        described = credentials_in(record.getMessage())
+        if described is not None:
+            record.msg, record.args = f"refused a header holding {described}", None
+        return True
+
+
+def _mask_credentials(logger: logging.Logger) -> None:
+    if not any(isinstance(f, _CredentialMask) for f in logger.filters):
+        logger.addFilter(_CredentialMask())
+
+
 def build_app(config: Config, http: HttpConfig) -> Starlette:
     """The ASGI application of the team server (nothing is opened until its lifespan runs)."""
     from .app import build_server
@@ -232,6 +248,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     # In stateless mode the SDK logs "Terminating session: None" at INFO for every request
     # (a new-user trial counted 53 lines in a short session); its warnings and errors still show.
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
+    _mask_credentials(logging.getLogger("mcp.server.transport_security"))
     runtime = Runtime(config, authenticated=http.auth != "none")
     verifier: Any = None
     settings = None

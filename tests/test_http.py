@@ -165,6 +165,19 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
     assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
 
 
+def test_a_credential_in_a_refused_host_or_origin_stays_out_of_the_log(server: HttpServer, db: Path) -> None:
+    """The SDK logs a refused Host or Origin header as sent (a new-user trial found a token
+    there): the team server's log names what it looks like instead."""
+    key = new_key(db, "acme")
+    token, aws = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIA" + "QYLPMN5HFIQR7BZX"
+    _json_error(server.post(key, PING, host=token), 421, "invalid_host")
+    _json_error(server.post(key, PING, origin=f"http://{aws}.example"), 403, "invalid_origin")
+    _json_error(server.post(key, PING, host="plain.example"), 421, "invalid_host")
+    log = server.log()
+    assert token not in log and aws not in log and "GitHub token" in log and "AWS access key" in log
+    assert "plain.example" in log  # an ordinary refused header is still logged as sent
+
+
 def test_a_request_body_over_the_limit_is_refused_and_nothing_is_written(server: HttpServer, db: Path) -> None:
     tenant = f"big-{uuid.uuid4().hex[:8]}"
     key = new_key(db, tenant)

@@ -43,6 +43,8 @@ def tool_calls(secret: str, kept: str) -> list[tuple[str, dict[str, object]]]:
         ("recall", {"query": "x", "kinds": [secret]}),
         ("recall", {"query": "x", "limit": secret}),
         ("recall", {"query": "x", "include_history": [secret]}),
+        ("recall", {"query": "x", "scope": secret}),  # a scope searched is named in the result
+        ("recall", {"query": "", "scope": secret}),
         ("forget", {"id": secret}),
         ("forget", {"id": [secret]}),
         ("supersede", {"id": secret, "content": "y"}),
@@ -71,6 +73,10 @@ async def test_a_secret_in_any_tool_argument_is_named_never_quoted(db_path, capl
         with pytest.raises(MCPError) as refused:
             await c.get_prompt("save_session", {"focus": "x", secret: "y"})
         assert secret not in str(refused.value)
+        for args in ({"focus": "x", "scope": secret}, {"focus": secret}):
+            with pytest.raises(MCPError) as refused:
+                await c.get_prompt("save_session", args)
+            assert secret not in str(refused.value) and label in str(refused.value)
         listed = await c.call_tool("recall", {"query": "", "scope": "default"})
     assert [m["id"] for m in listed.structured_content["memories"]] == [kept]  # nothing stored or replaced
     assert secret.split()[-1] not in caplog.text
@@ -113,7 +119,8 @@ def test_a_secret_in_any_command_line_argument_is_named_never_printed(db_path, c
         ["show", secret], ["forget", secret], ["supersede", secret, "y"], ["list", "--since", secret],
         ["list", "--until", secret], ["list", "--kind", secret], ["recall", "x", "--kind", secret],
         ["remember", "x", "--kind", secret], ["remember", "x", "--importance", secret], ["keys", "revoke", secret],
-        ["setup", secret], ["list", "--limit", secret], ["list", secret],
+        ["setup", secret], ["list", "--limit", secret], ["list", secret], ["list", "--scope", secret],
+        ["recall", "x", "--scope", secret], ["--scope", secret, "list"],
     ):
         try:
             code = cli.main([*argv, *db])

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memvault.storage import limits, timefmt, validate
-from memvault.storage.errors import InvalidInput, MemvaultError, shown
+from memvault.storage.errors import InvalidInput, MemvaultError, credentials_in, shown
 
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
 # Names agents reach for that look nothing like the right one (difflib finds the rest).
@@ -315,7 +315,7 @@ def check_prompt(prompt: str, arguments: object) -> dict[str, Any]:
 
     Raises:
         InvalidInput: a prompt memvault does not have (:class:`UnknownArgument`, field
-            ``name``), else as :func:`check`.
+            ``name``), an argument that looks like a credential, else as :func:`check`.
     """
     if prompt not in PROMPTS:
         raise UnknownArgument("name", unknown_name("prompt", prompt, list(PROMPTS), "memvault's prompts"))
@@ -323,6 +323,10 @@ def check_prompt(prompt: str, arguments: object) -> dict[str, Any]:
     for name, value in out.items():
         if PROMPTS[prompt][name].min_length and not value.strip():
             raise validate.empty(name, value, PROMPTS[prompt][name].max_length or 0)
+    for name, value in out.items():  # the prompt's text repeats its arguments, and asks to remember them
+        described = credentials_in(value) if isinstance(value, str) else None
+        if described is not None:
+            raise InvalidInput(name, f"is {described}; memvault does not store secrets")
     return out
 
 

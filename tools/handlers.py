@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 
 from memvault.storage import validate
-from memvault.storage.errors import InvalidInput
+from memvault.storage.errors import InvalidInput, credentials_in
 from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
@@ -57,11 +57,15 @@ class Caller:
         """The scopes searched: ``scope`` alone if given, else the default plus ``global``.
 
         Raises:
-            InvalidInput: ``scope`` is empty or too long.
+            InvalidInput: ``scope`` is empty or too long, or it (or the default scope)
+                looks like a credential: memvault stores none under such a scope, and the
+                result, which names the scopes searched, would carry it back.
         """
-        if scope is not None:
-            return [validate.scope(scope, self.scope)]
-        return [self.scope, GLOBAL_SCOPE]
+        scopes = [validate.scope(scope, self.scope)] if scope is not None else [self.scope, GLOBAL_SCOPE]
+        described = credentials_in(scopes[0])
+        if described is not None:
+            raise InvalidInput("scope", f"is {described}; memvault stores nothing under such a scope")
+        return scopes
 
 
 def memory_out(
