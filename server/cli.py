@@ -389,8 +389,11 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
                 _out(key)
                 _err(f"created API key {_key_line(record)}; it is shown only this once")
             elif args.action == "list":
-                for record in keys.list_keys(store):
+                records = keys.list_keys(store)
+                for record in records:
                     _out(_key_line(record))
+                if not records:
+                    _err("no API keys in this database: `memvault keys create --tenant NAME` makes one")
             else:
                 _out(f"revoked {_key_line(keys.revoke(store, args.id))}")
             refused = False

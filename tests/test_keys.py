@@ -180,6 +180,11 @@ async def test_with_auth_on_a_request_without_a_verified_token_uses_no_tenant(db
 def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsys) -> None:
     from memvault.server.cli import main
 
+    assert main(["remember", "--db", str(db_path), "a memory, so the database exists"]) == 0
+    capsys.readouterr()
+    assert main(["keys", "list", "--db", str(db_path)]) == 0  # none yet: said, not silence
+    out, err = capsys.readouterr()
+    assert out == "" and "no API keys" in err
     assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--name", "ci", "--read-only"]) == 0
     out, err = capsys.readouterr()
     key = out.strip()
