@@ -127,14 +127,15 @@ def current_and_older(
 
 def vector_side(
     tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int,
-    credit: bool = True,
+    credit: bool = True, rows: dict[int, Memory] | None = None,
 ) -> VectorSide:
     """The vector candidates of a recall in the read transaction ``tx``: ``pool`` memories
     nearest ``embedding`` (the question's), ``(seq, cosine similarity)`` best first, and
     as many of those observed in the time ``when`` or of the ``kinds`` the question names;
     and, with ``credit``, the superseded memories among the ``pool`` nearest with the
-    history admitted (:func:`current_and_older`)."""
-    vector, older = current_and_older(tx, filters, lambda f: tx.vector(f, embedding, pool), credit=credit)
+    history admitted (:func:`current_and_older`, which adds the memories it reads to
+    ``rows`` when given)."""
+    vector, older = current_and_older(tx, filters, lambda f: tx.vector(f, embedding, pool), rows, credit)
     # Memories observed in the time the question names, or of the kind it names, are
     # candidates even when many others are closer to its words ("what broke in March?",
     # "which decisions did we make?").
@@ -197,7 +198,7 @@ def gather(
         embedding, searched = found
         elsewhere = searched is not None
         vector, older_vector = searched if searched is not None else vector_side(
-            tx, filters, embedding, when, kinds, pool, credit)
+            tx, filters, embedding, when, kinds, pool, credit, known)
     keyword_seqs = [seq for seq, _, _ in keyword]
     read = known | tx.rows([seq for seq in dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]) if seq not in known])
     if elsewhere:  # searched in another snapshot: only the candidates that pass the filters in this one
