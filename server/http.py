@@ -271,9 +271,10 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"
         return JSONResponse({"status": status, **health}, status_code=200 if ready else 503)
 
+    security = transport_security(http)
     app = mcp.streamable_http_app(
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=MAX_BODY_BYTES,
-        transport_security=transport_security(http), host=http.host,
+        transport_security=security, host=http.host,
     )
     resource_metadata = str(build_resource_metadata_url(settings.resource_server_url)) \
         if settings is not None and settings.resource_server_url else None
@@ -283,7 +284,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         [authentication] = [m for m in app.user_middleware if m.cls is AuthenticationMiddleware]
         authentication.kwargs["on_error"] = _on_refused_token(resource_metadata)
     # Innermost: a refused token still gets 401 first.
-    app.user_middleware.append(Middleware(PostOnly, security=transport_security(http)))
+    app.user_middleware.append(Middleware(PostOnly, security=security))
     app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None)
     return app
