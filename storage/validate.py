@@ -17,7 +17,7 @@ import re
 import unicodedata
 
 from . import limits
-from .errors import InvalidInput, shown
+from .errors import InvalidInput, credentials_in, shown
 from .timefmt import format_ms, parse_iso
 
 _SPACES = re.compile(r"\s+")
@@ -59,6 +59,19 @@ def fold_tag(text: str) -> str:
     """A tag's stored form: case-folded and NFC (Unicode caseless matching, ch. 3.13),
     without invisible characters (``_INVISIBLE``)."""
     return nfc(unicodedata.normalize("NFD", visible(text)).casefold())
+
+
+def no_credential(field: str, text: str) -> str:
+    """Return ``text`` unless the secret detector finds a credential in it (a read or a
+    prompt would carry it back; memvault stores none).
+
+    Raises:
+        InvalidInput: naming what the credential looks like, never quoting it.
+    """
+    described = credentials_in(text)
+    if described is not None:
+        raise InvalidInput(field, f"is {described}; memvault stores no secrets")
+    return text
 
 
 def empty(field: str, value: str, max_chars: int, alternative: str = "") -> InvalidInput:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memvault.storage import limits, timefmt, validate
-from memvault.storage.errors import InvalidInput, MemvaultError, credentials_in, shown
+from memvault.storage.errors import InvalidInput, MemvaultError, shown
 
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
 # Names agents reach for that look nothing like the right one (difflib finds the rest).
@@ -323,10 +323,7 @@ def check_prompt(prompt: str, arguments: object) -> dict[str, Any]:
     for name, value in out.items():
         if PROMPTS[prompt][name].min_length and not value.strip():
             raise validate.empty(name, value, PROMPTS[prompt][name].max_length or 0)
-    for name, value in out.items():  # the prompt's text repeats its arguments, and asks to remember them
-        described = credentials_in(value) if isinstance(value, str) else None
-        if described is not None:
-            raise InvalidInput(name, f"is {described}; memvault does not store secrets")
+        validate.no_credential(name, value)  # the prompt's text repeats it, and asks to remember it
     return out
 
 

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 
 from memvault.storage import validate
-from memvault.storage.errors import InvalidInput, credentials_in
+from memvault.storage.errors import InvalidInput
 from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
@@ -62,9 +62,7 @@ class Caller:
                 result, which names the scopes searched, would carry it back.
         """
         scopes = [validate.scope(scope, self.scope)] if scope is not None else [self.scope, GLOBAL_SCOPE]
-        described = credentials_in(scopes[0])
-        if described is not None:
-            raise InvalidInput("scope", f"is {described}; memvault stores nothing under such a scope")
+        validate.no_credential("scope", scopes[0])  # the result names the scopes searched
         return scopes
 
 
