@@ -217,13 +217,16 @@ def short_text(field: str, value: str | None, max_chars: int) -> str | None:
 
 
 def scope(value: str | None, default: str, field: str = "scope") -> str:
-    """Return the scope (``default`` when None): 1..SCOPE_MAX_CHARS characters."""
+    """Return the scope (``default`` when None): 1..SCOPE_MAX_CHARS characters, never
+    one that looks like a credential (:func:`no_credential`). Tenants are checked by it
+    too. A scope or tenant is a name that results, listings and logs repeat, so this holds
+    even where ``allow_secrets`` lets content hold secrets."""
     if value is None:
         return default
     text = short_text(field, value, limits.SCOPE_MAX_CHARS)
     if text is None:
         raise empty(field, value, limits.SCOPE_MAX_CHARS)
-    return text
+    return no_credential(field, text)
 
 
 def timestamp(field: str, value: str | None) -> int | None:

@@ -120,7 +120,8 @@ def test_a_secret_in_any_command_line_argument_is_named_never_printed(db_path, c
         ["list", "--until", secret], ["list", "--kind", secret], ["recall", "x", "--kind", secret],
         ["remember", "x", "--kind", secret], ["remember", "x", "--importance", secret], ["keys", "revoke", secret],
         ["setup", secret], ["list", "--limit", secret], ["list", secret], ["list", "--scope", secret],
-        ["recall", "x", "--scope", secret], ["--scope", secret, "list"],
+        ["recall", "x", "--scope", secret], ["--scope", secret, "list"], ["keys", "create", "--tenant", secret],
+        ["keys", "create", "--tenant", "acme", "--scope", secret],
     ):
         try:
             code = cli.main([*argv, *db])
@@ -172,3 +173,18 @@ def test_over_stdio_neither_the_answers_nor_the_servers_log_repeat_a_secret(db_p
     assert "Tool 'remember' failed" in log.read_text()  # the refusals are logged, named
     for secret in SECRETS.values():
         assert secret.split()[-1] not in text
+
+
+@pytest.mark.parametrize("variable", ["MEMVAULT_SCOPE", "MEMVAULT_TENANT"])
+def test_a_scope_or_tenant_setting_that_looks_like_a_credential_stops_the_server(variable, monkeypatch, tmp_path):
+    """A re-trial started `memvault serve` with a token as its scope: the start-up line
+    printed it, then every call failed. Settings go through ``validate.scope`` too."""
+    from memvault.server import config
+
+    secret = SECRETS["GitHub token"]
+    monkeypatch.setenv(variable, secret)
+    with pytest.raises(ValueError) as refused:  # the command line exits 2 with it
+        config.load(db=str(tmp_path / "m.db"))
+    assert secret not in str(refused.value) and variable in str(refused.value) and "GitHub token" in str(refused.value)
+    monkeypatch.setenv(variable, "project-x")
+    assert config.load(db=str(tmp_path / "m.db")) is not None  # an ordinary name is kept

@@ -57,13 +57,12 @@ class Caller:
         """The scopes searched: ``scope`` alone if given, else the default plus ``global``.
 
         Raises:
-            InvalidInput: ``scope`` is empty or too long, or it (or the default scope)
-                looks like a credential: memvault stores none under such a scope, and the
-                result, which names the scopes searched, would carry it back.
+            InvalidInput: ``scope`` is empty or too long, or looks like a credential
+                (``validate.scope``: the result names the scopes searched).
         """
-        scopes = [validate.scope(scope, self.scope)] if scope is not None else [self.scope, GLOBAL_SCOPE]
-        validate.no_credential("scope", scopes[0])  # the result names the scopes searched
-        return scopes
+        if scope is not None:
+            return [validate.scope(scope, self.scope)]
+        return [self.scope, GLOBAL_SCOPE]
 
 
 def memory_out(
