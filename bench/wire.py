@@ -1,0 +1,173 @@
+"""What the agent waits for: each call timed over MCP stdio beside the same call in process.
+
+Usage: python bench/wire.py SIZES [--work DIR] [--queries 100] [--locomo DIR] [--json OUT]
+
+SIZES: comma-separated memory counts, e.g. ``10000,100000``. The stores are the ones
+``bench/scale.py`` builds in the same ``--work`` folder (built here the same way when
+missing: ``transfer.import_lines``, the code of ``memvault import``, then the vector
+index brought up to date), tenant "bench", scope "s".
+
+For each size, three columns per call, each p50/p95 ms:
+- ``store``: the ``Store`` method alone, in this process (``recall``; ``boot_section``
+  for every section; ``remember``; ``list_memories``; ``forget``);
+- ``handler``: the tool's handler in this process (``tools.handlers`` and
+  ``tools.boot.boot_context``): the store plus what the tool layer adds (hints, counts,
+  shaping), without the wire;
+- ``stdio``: ``memvault serve`` in a subprocess, called with the MCP SDK's client: the
+  ``recall``/``remember``/``forget`` tools, a listing (``recall`` with an empty query and
+  ``kinds``), and a read of ``memory://boot``. Two passes, labelled: ``first``, right
+  after the server answers ``initialize`` (its warm-up still running), and ``second``.
+
+The ratio ``stdio / store`` per call is what issue 28 asks to keep small. Timings drift
+with the machine's load: compare the columns of one run, not runs on different days.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from locomo_data import load
+from scale import LOCOMO, SCOPE, TENANT, PerturbedEmbedder, build, suffixed
+from memvault.storage.embeddings import INTEGER, VARIANT_NAMES, Embedder
+from memvault.storage.store import Store
+from memvault.tools import boot, handlers
+
+BOOT_TOKENS = 1500
+WRITES = 30  # remember calls per pass (then forgotten again)
+
+
+def summary(ms: list[float]) -> dict[str, float]:
+    ordered = sorted(ms)
+    return {"p50": round(statistics.median(ordered), 1), "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 1)}
+
+
+def clock(fn, *args, **kwargs) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return (time.perf_counter() - start) * 1000, out
+
+
+def in_process(path: Path, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
+    """The store and handler columns, on a warmed-up store."""
+    store = Store(path, Embedder())
+    store.warm_up()
+    caller = handlers.Caller(TENANT, SCOPE)
+    scopes = caller.scopes(None)
+    calls: dict[str, dict[str, list[float]]] = {c: {"store": [], "handler": []} for c in
+                                               ("recall", "boot", "remember", "listing", "forget")}
+    try:
+        for q in questions:
+            calls["recall"]["store"].append(clock(store.recall, tenant=TENANT, scopes=scopes, query=q, limit=5)[0])
+            calls["recall"]["handler"].append(clock(handlers.recall, store, caller, query=q, limit=5)[0])
+        for _ in range(5):
+            start = time.perf_counter()
+            for section in boot.SECTIONS:
+                store.boot_section(tenant=TENANT, scopes=scopes, kinds=list(section.kinds),
+                                   newest_first=section.newest_first, max_rows=BOOT_TOKENS // boot.MIN_LINE_TOKENS + 1)
+            calls["boot"]["store"].append((time.perf_counter() - start) * 1000)
+            calls["boot"]["handler"].append(clock(boot.boot_context, store, caller, BOOT_TOKENS)[0])
+            calls["listing"]["store"].append(clock(store.list_memories, tenant=TENANT, scopes=scopes,
+                                                   kinds=["fact"], limit=10)[0])
+            calls["listing"]["handler"].append(clock(handlers.recall, store, caller, query="", kinds=["fact"],
+                                                     limit=10)[0])
+        ids = []
+        for i in range(WRITES):
+            ms, out = clock(store.remember, tenant=TENANT, scope=SCOPE, content=f"bench note {i} {random.random()}")
+            calls["remember"]["store"].append(ms)
+            ids.append(out.id)  # type: ignore[attr-defined]
+            ms, out = clock(handlers.remember, store, caller, content=f"bench handler note {i} {random.random()}")
+            calls["remember"]["handler"].append(ms)
+            ids.append(out.id)  # type: ignore[attr-defined]
+        for n, memory_id in enumerate(ids):
+            if n % 2:
+                calls["forget"]["handler"].append(clock(handlers.forget, store, caller, id=memory_id)[0])
+            else:
+                calls["forget"]["store"].append(clock(store.forget, tenant=TENANT, id=memory_id)[0])
+    finally:
+        store.close()
+    return {call: {col: summary(ms) for col, ms in cols.items()} for call, cols in calls.items()}
+
+
+async def over_stdio(path: Path, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
+    """The stdio columns: two passes over one server."""
+    env = {**os.environ, "MEMVAULT_DB": str(path), "MEMVAULT_TENANT": TENANT, "MEMVAULT_SCOPE": SCOPE,
+           "MEMVAULT_BOOT_TOKENS": str(BOOT_TOKENS)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memvault.server", "serve"], env=env)
+    out: dict[str, dict[str, list[float]]] = {}
+
+    async def timed(name: str, coro) -> object:  # type: ignore[no-untyped-def]
+        start = time.perf_counter()
+        result = await coro
+        out.setdefault(name, {}).setdefault(PASS, []).append((time.perf_counter() - start) * 1000)
+        if getattr(result, "is_error", False):
+            raise RuntimeError(f"{name}: {result}")
+        return result
+
+    with open(os.devnull, "w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            for PASS in ("first", "second"):  # noqa: N806 (read by timed)
+                for q in questions:
+                    await timed("recall", client.call_tool("recall", {"query": q, "limit": 5}))
+                for _ in range(5):
+                    await timed("boot", client.read_resource("memory://boot"))
+                    await timed("listing", client.call_tool("recall", {"query": "", "kinds": ["fact"], "limit": 10}))
+                ids = []
+                for i in range(WRITES):
+                    r = await timed("remember", client.call_tool("remember", {"content": f"wire note {PASS} {i}"}))
+                    ids.append(r.structured_content["id"])  # type: ignore[attr-defined]
+                for memory_id in ids:
+                    await timed("forget", client.call_tool("forget", {"id": memory_id}))
+    return {call: {f"stdio {p}": summary(ms) for p, ms in passes.items()} for call, passes in out.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "memvault-scale")
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    by_conversation, queries = load(args.locomo)
+    turns = [t.text for ts in by_conversation.values() for t in ts]
+    questions = random.Random(11).sample([q.question for q in queries], args.queries)
+    results = {}
+    for size in (int(s) for s in args.sizes.split(",")):
+        path = args.work / f"scale-{size}-{INTEGER}.db"
+        if not path.exists():
+            real = Embedder()
+            real.follow(f"{VARIANT_NAMES[INTEGER]}@")
+            real.load()
+            built = build(path, suffixed(turns, size), PerturbedEmbedder(real, real.embed(turns)))
+            path.with_suffix(".build.json").write_text(json.dumps(built))
+        figures = anyio.run(over_stdio, path, questions)  # first: the server meets the store as left by import
+        for call, cols in in_process(path, questions).items():
+            figures.setdefault(call, {}).update(cols)
+        for cols in figures.values():
+            cols["ratio stdio/store p50"] = round(cols["stdio second"]["p50"] / max(cols["store"]["p50"], 0.1), 1)
+        results[size] = figures
+        print(f"## {size:,} memories (load average {os.getloadavg()[0]:.1f})")
+        print("| call | store p50/p95 | handler p50/p95 | stdio first p50/p95 | stdio second p50/p95 | ratio |")
+        print("|---|---|---|---|---|---|")
+        for call, c in figures.items():
+            cells = [f"{c[k]['p50']} / {c[k]['p95']}" for k in ("store", "handler", "stdio first", "stdio second")]
+            print(f"| {call} | " + " | ".join(cells) + f" | {c['ratio stdio/store p50']} |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
