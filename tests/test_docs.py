@@ -210,3 +210,21 @@ def test_every_setting_is_a_row_of_the_configuration_table_with_its_real_flag():
         help_text = serve._option_string_actions[flag].help or ""
         assert name in help_text, (name, flag, help_text)
 
+
+
+def test_every_docs_link_in_the_code_names_a_page_and_heading_that_exist():
+    # A constant's comment points to the measurements that chose it ("docs/x.md#heading"):
+    # the page and heading must exist, or the pointer leads nowhere.
+    sources = [p for d in ("server", "tools", "storage", "bench") for p in (REPO / d).rglob("*.py")]
+    broken, seen = [], 0
+    for source in sources:
+        for page, anchor in re.findall(r"\bdocs/([\w-]+\.md)(?:#([\w-]+))?", source.read_text(encoding="utf-8")):
+            seen += 1
+            target = DOCS / page
+            if not target.exists():
+                broken.append(f"{source.relative_to(REPO)}: docs/{page}")
+                continue
+            body = re.sub(r"```.*?```", "", target.read_text(encoding="utf-8"), flags=re.S)
+            if anchor and anchor not in {_slug(h) for h in re.findall(r"^#+ (.+)$", body, flags=re.M)}:
+                broken.append(f"{source.relative_to(REPO)}: docs/{page}#{anchor}")
+    assert seen and not broken, broken
