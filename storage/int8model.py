@@ -9,9 +9,7 @@ same int8 values (checked: :func:`derive` refuses a result that differs) and
 computes each product with ``MatMulInteger`` on activations quantised per call
 (``DynamicQuantizeLinear``). This is the standard ONNX dynamic quantisation
 (onnxruntime documentation, "Quantize ONNX models", dynamic quantization).
-Measured on this project's 2-core machine: 1.6-1.9x faster per short text,
-cosine to the packaged model's vectors >= 0.98 (mean 0.992), the same
-retrieval figures within noise (README, "Benchmarks").
+Speed and agreement with the packaged model: docs/storage-tuning.md#the-integer-variant.
 
 The derived file is built once per packaged model and onnxruntime version into
 the user's cache folder (about 10 s on a 2-core machine), with a ``.sha256`` beside

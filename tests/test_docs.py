@@ -1,4 +1,5 @@
-"""The README documents every tool, parameter and resource the server exposes."""
+"""The README and docs/ document every tool, parameter, resource, prompt, command and setting
+the server exposes, and every link between them resolves."""
 
 from __future__ import annotations
 
@@ -23,26 +24,93 @@ from memvault.server.cli import COMMANDS
 from memvault.server.config import Config
 from memvault.storage.store import Store
 
+DOCS = REPO / "docs"
+README_MAX_LINES = 250  # a newcomer reads it in five minutes; the rest lives in docs/
+
+
+def _page(name: str) -> str:
+    return (REPO / name).read_text(encoding="utf-8")
+
+
+def _section(text: str, heading: str) -> str:
+    """The part of ``text`` from the line ``heading`` to the next heading of its level or higher."""
+    level = heading.split(" ", 1)[0]
+    start = text.index(f"\n{heading}\n")
+    end = re.search(rf"\n#{{1,{len(level)}}} ", text[start + 1:])
+    return text[start:start + 1 + end.start()] if end else text[start:]
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _markdown_files() -> list[Path]:
+    return [REPO / "README.md", *sorted(DOCS.glob("*.md"))]
 
 
 @pytest.mark.asyncio
-async def test_every_tool_parameter_and_resource_is_in_the_readme(db_path):
-    readme = (REPO / "README.md").read_text()
+async def test_every_tool_resource_and_prompt_is_in_the_readme_and_every_parameter_in_docs_tools(db_path):
+    readme, tools_page = _page("README.md"), _page("docs/tools.md")
     async with Client(build_server(Config(db=db_path))) as client:
         tools = (await client.list_tools()).tools
         resources = (await client.list_resources()).resources
         templates = (await client.list_resource_templates()).resource_templates
         prompts = (await client.list_prompts()).prompts
-    missing = [f"tool {t.name}" for t in tools if f"### `{t.name}`" not in readme]
-    missing += [
-        f"{t.name}.{p}" for t in tools for p in t.input_schema["properties"] if f"`{p}`" not in readme
-    ]
-    missing += [str(r.uri) for r in resources if f"`{r.uri}`" not in readme]
-    missing += [t.uri_template for t in templates if f"`{t.uri_template}`" not in readme]
-    missing += [f"prompt {p.name}" for p in prompts if f"`{p.name}`" not in readme]
-    missing += [f"prompt {p.name}.{a.name}" for p in prompts for a in p.arguments or [] if f"`{a.name}`" not in readme]
-    missing += [f"command {c}" for c in COMMANDS if f"`memvault {c}" not in readme]
-    assert not missing, f"undocumented in README.md: {missing}"
+    names = [t.name for t in tools] + [str(r.uri) for r in resources] + [t.uri_template for t in templates]
+    names += [p.name for p in prompts] + [a.name for p in prompts for a in p.arguments or []]
+    missing = [f"README: {name}" for name in names if f"`{name}`" not in readme]
+    for tool in tools:  # each tool's own section of docs/tools.md names every parameter it takes
+        section = _section(tools_page, f"## `{tool.name}`") if f"\n## `{tool.name}`\n" in tools_page else ""
+        missing += [f"docs/tools.md ## `{tool.name}`: {p}" for p in tool.input_schema["properties"]
+                    if f"`{p}`" not in section]
+    prompts_part = _section(tools_page, "## Prompts")
+    missing += [f"docs/tools.md ## Prompts: {p.name}.{a.name}" for p in prompts for a in p.arguments or []
+                if f"`{a.name}`" not in prompts_part or f"`{p.name}`" not in prompts_part]
+    missing += [f"docs/tools.md: {name}" for name in names if f"`{name}`" not in tools_page]
+    assert not missing, f"undocumented: {missing}"
+
+
+def test_every_command_is_in_the_readme_and_in_docs_cli():
+    readme, cli_page = _page("README.md"), _page("docs/cli.md")
+    missing = [f"README: {c}" for c in COMMANDS if f"`memvault {c}" not in readme]
+    missing += [f"docs/cli.md: {c}" for c in COMMANDS if f"`memvault {c}" not in cli_page]
+    assert not missing, f"undocumented commands: {missing}"
+
+
+def test_the_readme_is_short_and_holds_the_ci_test_command_word_for_word():
+    readme = _page("README.md")
+    assert len(readme.splitlines()) <= README_MAX_LINES
+    ci = [line for line in _page(".ci/run").splitlines() if line.startswith("python3 -m venv")]
+    assert len(ci) == 1 and f"\n{ci[0]}\n" in readme, "the README's test command is not what CI runs"
+    assert "](docs/README.md)" in readme
+
+
+def test_every_docs_page_is_linked_from_the_docs_index():
+    index = _page("docs/README.md")
+    pages = [p.name for p in DOCS.glob("*.md") if p.name != "README.md"]
+    assert pages
+    assert [name for name in pages if f"]({name})" not in index] == []
+
+
+def test_every_relative_link_and_anchor_of_the_readme_and_docs_resolves():
+    broken = []
+    for page in _markdown_files():
+        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # an external URL
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                broken.append(f"{page.name}: {target} (no such file)")
+            elif anchor and file.suffix == ".md":
+                body = re.sub(r"```.*?```", "", file.read_text(encoding="utf-8"), flags=re.S)
+                anchors = {_slug(h) for h in re.findall(r"^#+ (.+)$", body, flags=re.M)}
+                if anchor not in anchors:
+                    broken.append(f"{page.name}: {target} (no such heading)")
+    assert not broken, broken
 
 
 def test_claude_config_example_launches_memvault_serve():
@@ -53,17 +121,14 @@ def test_claude_config_example_launches_memvault_serve():
     assert all(key.startswith("MEMVAULT_") for key in entry["env"])
 
 
-def _readme_python(after: str) -> list[str]:
-    """The ```python blocks of the README paragraph that starts with ``after``, up to the next heading."""
-    readme = (REPO / "README.md").read_text()
-    part = readme[readme.index(after):]
-    part = part[:part.index("\n## ")]
-    return re.findall(r"```python\n(.*?)```", part, flags=re.S)
+def _python_blocks(page: str, heading: str) -> list[str]:
+    """The ```python blocks of ``page``'s section under ``heading``."""
+    return re.findall(r"```python\n(.*?)```", _section(_page(page), heading), flags=re.S)
 
 
 @pytest.mark.slow
-def test_the_readme_sdk_examples_run_against_a_real_server_over_stdio_and_http(tmp_path):
-    stdio_code, http_code = _readme_python("**Python SDK client.**")
+def test_the_documented_sdk_examples_run_against_a_real_server_over_stdio_and_http(tmp_path):
+    stdio_code, http_code = _python_blocks("docs/clients.md", "## Python SDK client")
     env = server_env(tmp_path / "unused.db")
     del env["MEMVAULT_DB"]  # the example names its own --db
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
@@ -91,8 +156,8 @@ def test_the_readme_sdk_examples_run_against_a_real_server_over_stdio_and_http(t
 
 
 @pytest.mark.slow
-def test_healthz_is_exempt_from_the_host_check_as_the_readme_says(tmp_path):
-    readme = " ".join((REPO / "README.md").read_text().split())
+def test_healthz_is_exempt_from_the_host_check_as_docs_team_server_says(tmp_path):
+    readme = " ".join(_page("docs/team-server.md").split())
     assert "`GET /healthz` is exempt from the `Host` check" in readme
     db = tmp_path / "team.db"
     key = new_key(db, "acme")
@@ -107,9 +172,9 @@ def test_healthz_is_exempt_from_the_host_check_as_the_readme_says(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["pgserver", "kill"])
-def test_the_readme_commands_start_and_stop_the_test_postgresql_server(how):
+def test_the_documented_commands_start_and_stop_the_test_postgresql_server(how):
     pytest.importorskip("pgserver")
-    readme = " ".join((REPO / "README.md").read_text().split())
+    readme = " ".join(_page("docs/postgresql.md").split())
     start, stop_api, stop_kill = (re.search(pattern, readme).group(1) for pattern in (  # type: ignore[union-attr]
         r"`(\.venv/bin/python -c 'import pgserver; print[^`]*)`",
         r"`(\.venv/bin/python -c 'import pgserver; pgserver[^`]*cleanup_mode=\"stop\"[^`]*)`",
@@ -133,15 +198,33 @@ def test_the_readme_commands_start_and_stop_the_test_postgresql_server(how):
         shutil.rmtree(data, ignore_errors=True)
 
 
-def test_every_setting_is_a_row_of_the_readme_configuration_table_with_its_real_flag():
+def test_every_setting_is_a_row_of_the_configuration_table_with_its_real_flag():
     from memvault.server import cli, config
 
-    readme = (REPO / "README.md").read_text()
-    section = readme.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    section = _page("docs/configuration.md")
     rows = dict(re.findall(r"^\| `(MEMVAULT_[A-Z_]+)` \| `(--[a-z-]+)` \|", section, flags=re.M))
     serve = cli._parser()[1]["serve"]
-    assert set(rows) == set(config.SETTINGS), "README's table and config.SETTINGS differ"
+    assert set(rows) == set(config.SETTINGS), "docs/configuration.md's table and config.SETTINGS differ"
     assert all(flag in serve._option_string_actions for flag in rows.values()), rows
     for name, flag in rows.items():  # each flag's help names its variable
         help_text = serve._option_string_actions[flag].help or ""
         assert name in help_text, (name, flag, help_text)
+
+
+
+def test_every_docs_link_in_the_code_names_a_page_and_heading_that_exist():
+    # A constant's comment points to the measurements that chose it ("docs/x.md#heading"):
+    # the page and heading must exist, or the pointer leads nowhere.
+    sources = [p for d in ("server", "tools", "storage", "bench") for p in (REPO / d).rglob("*.py")]
+    broken, seen = [], 0
+    for source in sources:
+        for page, anchor in re.findall(r"\bdocs/([\w-]+\.md)(?:#([\w-]+))?", source.read_text(encoding="utf-8")):
+            seen += 1
+            target = DOCS / page
+            if not target.exists():
+                broken.append(f"{source.relative_to(REPO)}: docs/{page}")
+                continue
+            body = re.sub(r"```.*?```", "", target.read_text(encoding="utf-8"), flags=re.S)
+            if anchor and anchor not in {_slug(h) for h in re.findall(r"^#+ (.+)$", body, flags=re.M)}:
+                broken.append(f"{source.relative_to(REPO)}: docs/{page}#{anchor}")
+    assert seen and not broken, broken

@@ -81,14 +81,14 @@ async def test_the_text_over_mcp_rates_every_hit_as_the_structured_content_does(
     assert (memories and not sure) == lines[-1].startswith("No hit is sure")
 
 
-def test_the_readme_examples_of_recall_text_are_what_recall_text_renders():
-    """Every example hit line in the README (``1. [id] kind, date, confidence 0.45, unsure: "..."``)
+def test_the_documented_examples_of_recall_text_are_what_recall_text_renders():
+    """Every example hit line in the README and docs/ (``1. [id] kind, date, confidence 0.45, unsure: "..."``)
     and the example block's last line are rendered from their own fields as shown."""
     import re
 
     from conftest import REPO
 
-    readme = (REPO / "README.md").read_text()
+    readme = "\n".join(p.read_text() for p in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))])
     pattern = re.compile(r'(\d+)\. \[([0-9a-f-]+)\] (\w+), (\d{4}-\d\d-\d\d), confidence (\d\.\d\d)[a-z ,]*: ("[^"]*")')
     examples = pattern.findall(readme)
     assert len(examples) >= 3

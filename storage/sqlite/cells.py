@@ -38,11 +38,12 @@ TRAIN_SAMPLE_PER_CELL = 20  # vectors sampled per cell for k-means (at most ``TR
 TRAIN_SAMPLE_MAX = 64_000
 TRAIN_ITERATIONS = 8
 # A search filters the FILTER_FIRST * k nearest vectors of its cells first (one memory
-# look-up each; 35 against 10 ms for 4,500 vectors at 100,000), all of them when fewer pass.
+# look-up each), all of them when fewer pass (docs/storage-tuning.md#filtering-before-reading).
 FILTER_FIRST = 4
 RESCORE_MIN = 50  # vectors read and scored exactly at least, whatever the k (see ``vector_cache``)
 BLAS_ROWS = 64  # rows of a product from which BLAS is used (see ``_dot``)
-PROBE = 48  # cells read per generation, more when filters leave fewer than k (LoCoMo, 251 cells: recall@10 0.988)
+# Cells read per generation, more when filters leave fewer than k (docs/storage-tuning.md#cells-read-per-search).
+PROBE = 48
 
 
 def cell_count(vectors: int) -> int:
@@ -98,11 +99,9 @@ class Cells:
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b.T``. Without BLAS for fewer than ``BLAS_ROWS`` rows of ``a``: its threads,
-    waking for a product this small, took 9-23 ms instead of 0.2 ms on two busy cores.
-    With it for more: assigning 1,000 vectors to 4,000 cells took 0.51 s of CPU by
-    ``einsum`` against 0.09 s (the 1,000,000-memory build spent most of its 43 minutes
-    of indexing there)."""
+    """``a @ b.T`` (float32 (m, n)). Without BLAS for fewer than ``BLAS_ROWS`` rows of ``a``,
+    whose threads cost more than a small product; with it for more
+    (docs/storage-tuning.md#small-products-without-blas)."""
     return a @ b.T if len(a) >= BLAS_ROWS else np.einsum("ik,jk->ij", a, b)
 
 
@@ -111,8 +110,8 @@ def version(conn: apsw.Connection) -> tuple[int, int]:
 
     The cells in force are always one run of ids (a generation's are numbered on from
     the highest, and older generations go lowest first, whole), so their number is read
-    from the lowest and highest ids: two index look-ups, where ``count(*)`` read every
-    centroid (1 ms a recall and a remember at 100,000 memories)."""
+    from the lowest and highest ids: two index look-ups, where ``count(*)`` reads every
+    centroid (docs/storage-tuning.md#reading-the-cells-version)."""
     return conn.execute(VERSION_SQL).fetchone()
 
 

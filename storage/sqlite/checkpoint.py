@@ -2,9 +2,9 @@
 
 SQLite's default (``wal_autocheckpoint``, 1,000 pages) runs a checkpoint inside the
 ``COMMIT`` that takes the WAL past that size: that call copies the WAL's pages into the
-database file and syncs it, while the backend's write lock is held. At 100,000
-memories the slowest of 150 remembers' commits took 0.56 s so (a 2-core machine at
-load 6), and every other write of the process waited behind it. Here the writer
+database file and syncs it while the backend's write lock is held, and every other write
+of the process waits behind it (docs/storage-tuning.md#checkpoints-off-the-committing-thread).
+Here the writer
 connection's WAL hook (``sqlite3_wal_hook``, which replaces the automatic checkpoint)
 only wakes a thread that runs the same ``PASSIVE`` checkpoint on a connection of its
 own: it waits for no reader or writer, and readers and writers do not wait for it

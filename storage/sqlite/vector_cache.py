@@ -1,15 +1,13 @@
 """An in-memory copy of the vector index's cells, int8, from which a search picks the
 few vectors it then reads from the file.
 
-Reading a cell's rows costs about a microsecond a row before any arithmetic (5,000
-rows a search at 100,000 memories: 10-18 ms on a busy 2-core machine), most of it
-walking pages. The copy holds each cell as one matrix, quantised to int8 with one
-scale per vector (a quarter of the float32 bytes: 38 MB at 100,000 memories), so a
-search scores its cells with a few numpy products and then reads, filters and scores
-exactly only the rows of its best few (``sql.rescore_sql``). Symmetric scalar
-quantisation per vector (v ≈ scale · codes, codes in [-127, 127]): the scores it gives
-differ from the exact ones by about 1e-3, so only near-ties can change places among
-the candidates, never in the answer, which is scored exactly.
+Reading a cell's rows from the file is slow (docs/storage-tuning.md#the-in-memory-int8-copy).
+The copy holds each cell as one matrix, quantised to int8 with one scale per vector (a
+quarter of the float32 bytes), so a search scores its cells with a few numpy products and
+then reads, filters and scores exactly only the rows of its best few
+(``sql.rescore_sql``). Symmetric scalar quantisation per vector (v ≈ scale · codes, codes
+in [-127, 127]): its scores differ from the exact ones by about 1e-3, so only near-ties
+can change places among the candidates, never in the answer, which is scored exactly.
 
 The copy follows the database through ``vector_changes``, a log written by triggers
 in the transaction of each change to ``memory_vectors`` (``schema``): a copy at log
@@ -128,9 +126,8 @@ class VectorCache:
             return [], []
         q = np.asarray(vector, dtype=np.float32)
         full = [b for b in blocks if len(b.keys)]
-        # One product over the cells joined (0.6 against 1.1 ms for 48 cells of 80 vectors: each
-        # call costs more than copying); einsum, not BLAS: its threads, waking for products
-        # this small, cost more than the product.
+        # One product over the cells joined (each call costs more than copying); einsum, not
+        # BLAS, whose threads cost more than a product this small (docs/storage-tuning.md).
         codes = np.concatenate([b.codes for b in full]) if len(full) > 1 else full[0].codes
         scores = np.einsum("ij,j->i", codes, q) * np.concatenate([b.scales for b in full])
         best = np.argpartition(-scores, n)[:n] if n < len(scores) else np.arange(len(scores))
