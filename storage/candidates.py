@@ -181,9 +181,13 @@ def gather(
     """
     kinds, kind_only = named
     chunks = query_chunks(words_query)
+    # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
+    time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None else []
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
-    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool), known, credit)
+    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks + time_chunks, pool),
+                                               known, credit)
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
+    time_terms = set(tx.query_terms(content_words(time_chunks))) if time_chunks else None
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
     terms = tx.document_terms([seq for seq, _, _ in keyword])
@@ -226,9 +230,9 @@ def gather(
     # A head beyond the keyword side's top ``pool`` covers the question by its own text as
     # little as any memory there (taken as 0, as above); its predecessor's coverage counts.
     terms.update(tx.document_terms([seq for seq in older if seq not in terms]))
-    # The time the question names is part of what it asks, though its words are no
-    # keywords: a memory observed then covers it, weighed as the question's most specific
-    # word ("what broke in March?" is not answered by November's "the build broke").
+    # The time the question names is part of what it asks: a memory observed then, or
+    # naming it in its text, covers it, weighed as the question's most specific word ("what
+    # broke in March?" is not answered by November's "the build broke").
     in_time = max(weights.values(), default=1.0) if when is not None else 0.0
     total = sum(weights.values()) + in_time
 
@@ -242,7 +246,7 @@ def gather(
 
     def coverage_of(seq: int, memory: Memory) -> float:
         own, context = terms.get(seq, (set(), set()))
-        then = when is not None and when.holds(memory.observed_at)
+        then = when is not None and (when.holds(memory.observed_at) or bool(time_terms and time_terms <= own))
         return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
 
     coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}

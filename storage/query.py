@@ -23,7 +23,7 @@ MAX_PHRASES = 64  # chunks of a question that reach the keyword index
 STOP_WORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from had has have having he her"
     " hers him his how i if in into is it its me my of on or our ours she so than that the their theirs them"
-    " then there these they this those to too us was we were what when where which who whom whose why will"
+    " since then there these they this those to too us was we were what when where which who whom whose why will"
     " with would you your yours s t d ll m re ve don"
     .split()
 )
