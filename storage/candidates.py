@@ -27,7 +27,10 @@ import numpy as np
 
 from . import successors
 from .backend import Reader
-from .query import PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, query_chunks
+from .query import (
+    PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, names_no_subject,
+    query_chunks,
+)
 from .records import Memory
 from .timewords import TimeRange
 
@@ -77,7 +80,8 @@ class Candidates:
     ``unknown_password``: the question
     asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
     mentions one; ``kinds``: the memory kinds the question names (``query.named_kinds``),
-    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``through``:
+    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``subject``:
+    the question names something besides a time and a kind (``query.names_no_subject``); ``through``:
     for a current memory that carries the evidence of a superseded version of itself
     (``successors``), that version and the current memory's own evidence (the version's
     matches are in ``keyword``, ``vector``, ``similarity`` and ``coverage`` under the
@@ -96,6 +100,7 @@ class Candidates:
     kinds: frozenset[str] = frozenset()
     kind_only: bool = False
     through: dict[int, Through] = field(default_factory=dict)
+    subject: bool = True
 
 
 VectorSide = tuple[list[tuple[int, float]], list[tuple[int, float]]]  # ``vector_side``'s current and older
@@ -262,7 +267,7 @@ def gather(
         unknown = [name for name in unknown if not set(tx.query_terms(content_words(query_chunks(name)))) <= held]
     unknown = named_around(tx, unknown, set(weights), closest)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only, through)
+                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query))
 
 
 def credit_heads(

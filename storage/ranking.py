@@ -5,63 +5,38 @@ Fusion. A candidate scores ``VECTOR_WEIGHT · cosine`` plus, when the keyword si
 found it, ``KEYWORD_WEIGHT · coverage · trust / (RRF_K + BM25 rank)``: a
 reciprocal-rank term (Cormack, Clarke & Büttcher, SIGIR 2009) scaled by the
 IDF-weighted share of the question's content words that the memory's own text
-contains, and by how far the keyword side can be trusted for this question: the best
-such share among the candidates, and less again (cubed below ``KEYWORD_TRUST_COVERAGE``)
-when no memory covers even that much. A reworded question shares at most an
-incidental word or two with any memory ("who can *let* us into the house if we're
-locked out?" matching a pancake recipe's "*let* it rest"): such a match outranked the
-memory the vector side put first. Plain
-RRF lets a keyword match on one common word ("use", "should") outrank the memory that
-answers a reworded question, which cancelled the vector signal on agent memories
-(vector-only R@1 0.629, fused 0.503). A memory matched only through its episode
-context covers little of the question by its own text, so context never outranks
-content. Then: a bonus for dated memories (episodes, failures, decisions) observed
-inside the time the question names (a time in a question asks what happened or was
-decided then; a fact's ``observed_at`` only says when it was noted), ``KIND_BONUS`` for
-memories of a kind the question names ("why did the export *crash*?", "what did we
-*decide* ...?", ``query.KIND_WORDS``), the time bonus instead when it names nothing else
-and no time ("what decisions did we make?" asks for the decisions as "what happened in
-March?" asks for March; "what happened last week?" asks for last week, whatever its
-kind), a small importance and freshness term, and, among the
-top ``SUBJECT_TOP`` candidates, an older state memory (fact, preference, decision,
-procedure) on the same subject as a newer memory of any kind (cosine between them ≥
-``SAME_SUBJECT``) is pushed down: an agent that stored a new fact, or an episode that
-changed it, without ``supersede`` gets the newer one first. Events are not "updated"
-by later events, so an older event is left alone. Last, the episodes of the
-conversation of an episode among the first two hits (same scope, observed within
-``query.EPISODE_GAP_MS``) gain ``CONVERSATION_BONUS``: the evidence for a question is
-often spread over a few turns of one conversation.
+contains, and by how far the keyword side can be trusted for this question (the best
+such share among the candidates, cubed below ``KEYWORD_TRUST_COVERAGE``): a reworded
+question shares at most an incidental word with any memory. A memory matched only
+through its episode context covers little of the question by its own text, so context
+never outranks content. Then: ``TIME_BONUS`` for dated memories (episodes, failures,
+decisions) observed inside the time the question names (in a question with a subject of
+its own, confidence counts it only in proportion to the memory's cosine over the best
+candidate's: "what did Aiko decide today?" is not surely answered by today's decision
+about something else; :func:`unearned`); ``KIND_BONUS`` for memories of a kind the
+question names (``query.KIND_WORDS``), the time bonus instead when it names nothing
+else and no time ("what decisions did we make?"); a small importance and freshness
+term; among the top ``SUBJECT_TOP``, an older state memory on the same subject as a
+newer memory (cosine ≥ ``SAME_SUBJECT``) is pushed down (an agent that stored a new
+fact without ``supersede`` gets the newer one first); last, the episodes of the
+conversation of an episode among the first two hits (same scope, within
+``query.EPISODE_GAP_MS``) gain ``CONVERSATION_BONUS``.
 
-Abstention. The best cosine of answerable and unanswerable agent questions are about
-equal (medians 0.47 and 0.48), so no single threshold works. Three signals decide:
-the question names something (a capitalised word) that no searchable memory
-mentions, and the best similarity is under ``NAMED_SIMILARITY``; or it asks for a
-password and no memory mentions one (memvault refuses to store secrets, so such a
-question is a near miss however well its other words match); or the evidence is weak
-on both sides (best cosine under ``WEAK_SIMILARITY`` and best coverage under
-``WEAK_COVERAGE``), unless the question names a time in which a dated memory
-(episode, failure, decision) was observed: "what decisions were made in March?" has
-only generic words, and what was done or decided then answers it (such memories also
-pass the relative hit floor); likewise a question naming only a kind of memory ("what
-are my preferences?") when a memory of that kind is a candidate. Near misses look more
-answerable than real questions by their similarity (AUC 0.26), and unrelated questions
-about as answerable as reworded ones (best cosines 0.13-0.52 against 0.21-0.60): the
-store's own distribution of cosines for the question (z-score, gap to the 10th)
-separated them no better (AUC 0.66-0.76 against 0.80 for the best cosine), nor did
-token-level alignment (the IDF-weighted share of the question's tokens matched by the
-top hit's, BERTScore's recall: Zhang et al., ICLR 2020; AUC 0.83 on unrelated questions,
-yet 2-5 of 17 abstained at 3 % false abstention) or the share of the question's words
-that no memory of the store holds (3 of 17), so the weak-evidence threshold is set low
-and a weak hit is returned with its ``confidence`` instead.
+Abstention. Three signals decide: the question names something (a capitalised word)
+that no searchable memory mentions and the best similarity is under
+``NAMED_SIMILARITY``; it asks for a password and no memory mentions one (memvault
+refuses to store secrets); or the evidence is weak on both sides (best cosine under
+``WEAK_SIMILARITY`` and best coverage under ``WEAK_COVERAGE``), unless a dated memory
+was observed in the time the question names, or a memory is of the only kind it names.
+A weak hit is otherwise returned with its ``confidence``.
 
 A current memory that carries the evidence of a superseded version of itself
-(``successors``: "where is db-stg-03?" after db-stg-03 was superseded by db-stg-07) ranks
-by it like any candidate; its confidence counts that borrowed evidence at the cosine
-between the two versions (:func:`through_confidence`), no constant of its own.
+(``successors``) ranks by it like any candidate; its confidence counts that borrowed
+evidence at the cosine between the two versions (:func:`through_confidence`).
 
-Every constant was chosen on two development sets together, the agentic set (agent
-memories, store-ops held out) and LoCoMo (chat turns, conv-48 and conv-49 held out);
-``bench/eval_retrieval.py`` measures them, and the README gives the figures.
+Every constant was chosen on the agentic set and LoCoMo together
+(``bench/eval_retrieval.py``); how, against which alternatives, with which figures:
+docs/retrieval-tuning.md.
 """
 
 from __future__ import annotations
@@ -74,28 +49,13 @@ from .candidates import Candidates, Through
 from .query import EPISODE_GAP_MS
 from .records import Memory
 
-# --- fusion: chosen on both sets at once; a heavier keyword term (6) gave LoCoMo R@10 0.695
-# and agentic R@1 0.68, a lighter one (3) 0.679 and 0.736: this is the balance point -----------
+# --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
 VECTOR_WEIGHT = 0.5
 KEYWORD_WEIGHT = 5.0
 RRF_K = 5
-# Below this best coverage the keyword term shrinks with its cube. Agentic paraphrase top-1
-# 27 → 31 of 68 (held-out store-ops 3 → 6 of 17), R@1 0.721 → 0.741, LoCoMo unchanged
-# (R@5 0.629, R@10 0.705; its best coverage is over 0.42 for 90 % of questions). Steeper
-# cuts found more paraphrases but cost LoCoMo: 0.5 (squared) 33 and R@5 0.622; the
-# candidate's coverage squared 34 and 0.582.
-KEYWORD_TRUST_COVERAGE = 0.35
-# Events observed in the time the question names: 0.2 for every kind gave agentic temporal
-# top-1 23 of 36 and LoCoMo R@5 0.624; 0.8 for events only, 25 and 0.626 (flat from 0.6 to 1.2).
-# Decisions too (DATED_KINDS, after a new-user trial): agentic temporal 26 of 36 either way,
-# R@1 0.741 -> 0.736 (one question, held-out store-ops 0.714 -> 0.694).
-TIME_BONUS = 0.8
-# A kind named in a question with other words (query.KIND_WORDS, KIND_PHRASES), on the tuning
-# stores: R@1 0.750 -> 0.784 / 0.791 with 0.04 / 0.05-0.2 (flat), paraphrase top-1 25 -> 29 / 30 of
-# 51; 0.1 from the middle. Held-out store-ops: R@1 0.694 -> 0.776, paraphrase 6 -> 10 of 17, R@10
-# 0.959 -> 0.939. Kind words alone (no why-phrases, 0.05): 31 -> 33 of 68 paraphrases. LoCoMo holds
-# episodes only: a bonus for every candidate or for none, so its figures cannot change.
-KIND_BONUS = 0.1
+KEYWORD_TRUST_COVERAGE = 0.35  # below this best coverage the keyword term shrinks with its cube
+TIME_BONUS = 0.8  # dated memories observed in the time named (docs/retrieval-tuning.md#time)
+KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 FRESHNESS_WEIGHT = 0.01
 FRESHNESS_HALF_LIFE_DAYS = 30.0
@@ -106,33 +66,20 @@ STATE_KINDS = frozenset({"fact", "preference", "decision", "procedure"})
 DATED_KINDS = frozenset({"episode", "failure", "decision"})
 SUBJECT_TOP = 3
 # The newer must answer about as well: cover the question's words within NEWER_COVERAGE_SLACK,
-# or score at least NEWER_SCORE_RATIO of the older. Unguarded, the rule fixed 3 more of the 18
-# supersession questions but put "number 18" above the "number 17" that was asked for;
-# guarded, temporal top-1 goes 20 → 21 of 36 and stale-first stays 6 of 18. A newer memory of
-# any kind (not only a state memory) may outdate an older state memory: temporal 21 → 23.
+# or score at least NEWER_SCORE_RATIO of the older ("number 18" is no newer "number 17";
+# docs/retrieval-tuning.md#newer).
 NEWER_COVERAGE_SLACK = 0.1
 NEWER_SCORE_RATIO = 0.8
-SAME_SUBJECT = 0.6  # cosine between two memories (0.7 caught fewer replaced pairs)
-# Episodes of the same conversation as one of the first CONVERSATION_TOP (same scope,
-# observed within query.EPISODE_GAP_MS of it, as for the episode context) gain
-# CONVERSATION_BONUS: a question's evidence is often spread over a few turns of one
-# conversation. Chosen on LoCoMo's tuning conversations (R@5 / R@10 0.635 / 0.711 without;
-# top 1, 2, 3 with 0.05: 0.650 / 0.728, 0.648 / 0.734, 0.645 / 0.730; top 2 with 0.03 /
-# 0.05 / 0.08: R@5 0.640 / 0.648 / 0.653); the agentic set's figures are unchanged.
+SAME_SUBJECT = 0.6  # cosine between two memories
+# Episodes of the conversation of one of the first CONVERSATION_TOP (docs/retrieval-tuning.md#conversation).
 CONVERSATION_TOP = 2
 CONVERSATION_BONUS = 0.08
-# --- abstention: agentic false abstention 30 % → 3 %; LoCoMo other-conversation 88 % ----
+# --- abstention (docs/retrieval-tuning.md#abstention) ---------------------------------
 NAMED_SIMILARITY = 0.45
-# 0.25 abstained on 4 reworded questions (best cosine 0.215-0.243 with either variant of the
-# model) and 1 unrelated one; 0.2: agentic false abstention 2.5 % → 0.5 % (integer variant:
-# 2.0 % → 1.0 %), unrelated abstained 5 → 4 of 17, LoCoMo unchanged (its best cosines are higher).
 WEAK_SIMILARITY = 0.2
 WEAK_COVERAGE = 0.2
-# coverage, gap below the best similarity, ranks first, score lead, bias (see confidence). The
-# former fit (similarity, coverage, gap, first) saw none of the fused score: on the agentic set
-# 58 of its top hits got under 0.2 and 67 % of them were right, more than of those at 0.2-0.3
-# (37 %); log loss of top hits 0.72 -> 0.54 (held-out store-ops 0.74 -> 0.54), LoCoMo 0.69 -> 0.63
-# (held-out 0.66 -> 0.62).
+# coverage, gap below the best similarity, ranks first, score lead, bias (see confidence;
+# docs/retrieval-tuning.md#confidence).
 CONFIDENCE_WEIGHTS = (0.843, -1.907, 1.014, 3.129, -1.791)
 # --- which hits are returned -------------------------------------------------------
 RELATIVE_HIT_SIMILARITY = 0.4  # under 0.4 × the best similarity and covering little: unrelated
@@ -171,12 +118,8 @@ def confidence(coverage: float, similarity_gap: float, first: bool, lead: float)
     its fused score minus the best other hit's (for the first hit, the second's; capped
     at 1, negative below the first), so everything the ranking weighs (the time or kind the
     question names, the keyword trust) counts. Fit on the top five hits of every question
-    of the two development sets' tuning parts (each set weighted equally; the agentic
-    set's no-answer questions included, their hits all wrong). The cosine itself added
-    nothing once the lead was in (weight 0.001). Observed on each set, tuning and held-out
-    parts alike, the share of hits that were relevant rises with it: under 0.2, 4-10 %;
-    0.2-0.4, 19-54 %; 0.4-0.6, 38-75 %; 0.6-0.8, 58-88 %; over 0.8, 79-100 % (LoCoMo,
-    which marks only some of the turns that answer, at the low end of each range).
+    of the two development sets' tuning parts; its fit and calibration:
+    docs/retrieval-tuning.md#confidence.
     """
     z = (CONFIDENCE_WEIGHTS[0] * coverage + CONFIDENCE_WEIGHTS[1] * similarity_gap + CONFIDENCE_WEIGHTS[2] * first
          + CONFIDENCE_WEIGHTS[3] * min(1.0, lead) + CONFIDENCE_WEIGHTS[4])
@@ -225,6 +168,17 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + FRESHNESS_WEIGHT * _freshness(memory.observed_at, now)
         scores[seq] = score
     return scores
+
+
+def unearned(c: Candidates, seq: int) -> float:
+    """The part of ``seq``'s time bonus its own evidence does not bear out: in a question with
+    a subject of its own ("what did Aiko decide today?"), a dated memory observed then is
+    only as much about the question as its cosine over the best candidate's; the rest of
+    the bonus ranks it but makes it no surer (0 in a question that asks only for the time)."""
+    similarity, best = c.similarity.get(seq), max(c.similarity.values(), default=0.0)
+    if not (c.subject and dated_then(c, c.rows[seq])) or similarity is None or best <= 0:
+        return 0.0
+    return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
 
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
@@ -318,14 +272,21 @@ def rank(
     # answer, pushed just below its successor (prefer_newer) and often closer to the words
     # of the question, cut the successor's confidence from 0.64-0.96 to 0.32-0.51.
     rivals = [seq for seq in kept if c.rows[seq].superseded_by is None]
-    best_similarity = max((s for seq, s in c.similarity.items() if c.rows[seq].superseded_by is None), default=0.0)
+    # Memories a question without a subject of its own asks for by its time or kind alone
+    # ("what did we decide last week?") answer it equally: no rivals of each other, each is
+    # measured against the best hit that is not one of them.
+    equal = {seq for seq in rivals if not c.subject and (
+        dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
+    earned = {seq: scores[seq] - unearned(c, seq) for seq in kept}
     hits: list[Scored] = []
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
-        first = bool(rivals) and seq == rivals[0]
-        # The lead is over the best other hit: for the first, the second (0 when alone).
-        other = [s for s in rivals[:2] if s != seq][:1]
-        lead = scores[seq] - (scores[other[0]] if other else 0.0)
+        against = [s for s in rivals if s not in equal or s == seq] if seq in equal else rivals
+        first = bool(against) and seq == against[0]
+        # The lead is over the best other hit (for the first, the second; 0 when alone), by
+        # their scores without what a time alone gave them (``unearned``).
+        lead = earned[seq] - max((earned[s] for s in against if s != seq), default=0.0)
+        best_similarity = max((c.similarity.get(s) or 0.0 for s in against), default=0.0)
         gap = max(0.0, best_similarity - (similarity or 0.0))
         sure = confidence(coverage, gap, first, lead)
         older = c.through.get(seq)
