@@ -21,8 +21,8 @@ FILLER = [
 
 
 @pytest.fixture
-def store(db_path, real_embedder):
-    s = Store(str(db_path), real_embedder, clock=lambda: int(NOW.timestamp() * 1000))
+def store(db, real_embedder):
+    s = Store(db, real_embedder, clock=lambda: int(NOW.timestamp() * 1000))
     yield s
     s.close()
 
@@ -165,6 +165,7 @@ def test_memories_that_answer_equally_are_equally_sure(store):
     assert min(sure) >= 0.5 and max(sure) - min(sure) < 0.2, sure
 
 
+@pytest.mark.contract
 @pytest.mark.parametrize(("content", "query"), [
     ("Release 2.3 is out 🚀 thanks to everyone", "🚀"),
     ("Team lunch on Friday 🎉 for the launch", "🎉"),
@@ -180,6 +181,7 @@ def test_an_emoji_finds_the_memories_holding_it(store, content, query):
     assert hits and hits[0].memory.id == wanted
 
 
+@pytest.mark.contract
 @pytest.mark.parametrize(("content", "query"), [
     ("اجتماع الفريق مع مُحَمَّد يوم الأحد", "محمد"),
     ("اجتماع الفريق مع محمد يوم الأحد", "مُحَمَّد"),
