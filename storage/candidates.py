@@ -35,8 +35,8 @@ from .records import Memory
 from .timewords import TimeRange
 
 # An episode's context (the turn before it) covers the question at half weight, so a
-# match through the context alone never outranks the memory that says it (LoCoMo R@10
-# 0.693 → 0.701; agent facts have no context).
+# match through the context alone never outranks the memory that says it
+# (docs/retrieval-tuning.md#coverage).
 CONTEXT_COVERAGE = 0.5
 _SENTENCE = re.compile(r"[.!?:;]\s+|\n")
 _NAME = re.compile(r"\w[\w'-]*")
@@ -242,10 +242,8 @@ def gather(
     total = sum(weights.values()) + in_time
 
     # A word sharing only Porter's stem with the question's covers it like the word itself
-    # ("internal" for "intern": "who is the intern?" finds an internal tool). Counting only
-    # the word as written or inflected made that question abstain, but cost agentic R@5
-    # 0.949 -> 0.944: "deduplicated" no longer found "deduplication", a derived word like
-    # "internal"; telling the two kinds apart needs a lexicon (Krovetz's stemmer).
+    # ("internal" for "intern": "who is the intern?" finds an internal tool; the
+    # alternative measured: docs/retrieval-tuning.md#coverage).
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
