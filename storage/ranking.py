@@ -170,12 +170,12 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
     return scores
 
 
-def unearned(c: Candidates, seq: int) -> float:
+def unearned(c: Candidates, seq: int, best: float) -> float:
     """The part of ``seq``'s time bonus its own evidence does not bear out: in a question with
     a subject of its own ("what did Aiko decide today?"), a dated memory observed then is
-    only as much about the question as its cosine over the best candidate's; the rest of
-    the bonus ranks it but makes it no surer (0 in a question that asks only for the time)."""
-    similarity, best = c.similarity.get(seq), max(c.similarity.values(), default=0.0)
+    only as much about the question as its cosine over ``best``, the best candidate's; the
+    rest of the bonus ranks it but makes it no surer (0 in a question asking only for the time)."""
+    similarity = c.similarity.get(seq)
     if not (c.subject and dated_then(c, c.rows[seq])) or similarity is None or best <= 0:
         return 0.0
     return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
@@ -277,7 +277,8 @@ def rank(
     # measured against the best hit that is not one of them.
     equal = {seq for seq in rivals if not c.subject and (
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
-    earned = {seq: scores[seq] - unearned(c, seq) for seq in kept}
+    best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)
+    earned = {seq: scores[seq] - unearned(c, seq, best) for seq in kept}
     hits: list[Scored] = []
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
