@@ -27,13 +27,16 @@ import numpy as np
 
 from . import successors
 from .backend import Reader
-from .query import PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, query_chunks
+from .query import (
+    PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, names_no_subject,
+    query_chunks,
+)
 from .records import Memory
 from .timewords import TimeRange
 
 # An episode's context (the turn before it) covers the question at half weight, so a
-# match through the context alone never outranks the memory that says it (LoCoMo R@10
-# 0.693 → 0.701; agent facts have no context).
+# match through the context alone never outranks the memory that says it
+# (docs/retrieval-tuning.md#coverage).
 CONTEXT_COVERAGE = 0.5
 _SENTENCE = re.compile(r"[.!?:;]\s+|\n")
 _NAME = re.compile(r"\w[\w'-]*")
@@ -77,7 +80,8 @@ class Candidates:
     ``unknown_password``: the question
     asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
     mentions one; ``kinds``: the memory kinds the question names (``query.named_kinds``),
-    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``through``:
+    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``subject``:
+    the question names something besides a time and a kind (``query.names_no_subject``); ``through``:
     for a current memory that carries the evidence of a superseded version of itself
     (``successors``), that version and the current memory's own evidence (the version's
     matches are in ``keyword``, ``vector``, ``similarity`` and ``coverage`` under the
@@ -96,6 +100,7 @@ class Candidates:
     kinds: frozenset[str] = frozenset()
     kind_only: bool = False
     through: dict[int, Through] = field(default_factory=dict)
+    subject: bool = True
 
 
 VectorSide = tuple[list[tuple[int, float]], list[tuple[int, float]]]  # ``vector_side``'s current and older
@@ -181,9 +186,13 @@ def gather(
     """
     kinds, kind_only = named
     chunks = query_chunks(words_query)
+    # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
+    time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None else []
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
-    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks, pool), known, credit)
+    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks + time_chunks, pool),
+                                               known, credit)
     weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
+    time_terms = set(tx.query_terms(content_words(time_chunks))) if time_chunks else None
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
     terms = tx.document_terms([seq for seq, _, _ in keyword])
@@ -226,23 +235,21 @@ def gather(
     # A head beyond the keyword side's top ``pool`` covers the question by its own text as
     # little as any memory there (taken as 0, as above); its predecessor's coverage counts.
     terms.update(tx.document_terms([seq for seq in older if seq not in terms]))
-    # The time the question names is part of what it asks, though its words are no
-    # keywords: a memory observed then covers it, weighed as the question's most specific
-    # word ("what broke in March?" is not answered by November's "the build broke").
+    # The time the question names is part of what it asks: a memory observed then, or
+    # naming it in its text, covers it, weighed as the question's most specific word ("what
+    # broke in March?" is not answered by November's "the build broke").
     in_time = max(weights.values(), default=1.0) if when is not None else 0.0
     total = sum(weights.values()) + in_time
 
     # A word sharing only Porter's stem with the question's covers it like the word itself
-    # ("internal" for "intern": "who is the intern?" finds an internal tool). Counting only
-    # the word as written or inflected made that question abstain, but cost agentic R@5
-    # 0.949 -> 0.944: "deduplicated" no longer found "deduplication", a derived word like
-    # "internal"; telling the two kinds apart needs a lexicon (Krovetz's stemmer).
+    # ("internal" for "intern": "who is the intern?" finds an internal tool; the
+    # alternative measured: docs/retrieval-tuning.md#coverage).
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
     def coverage_of(seq: int, memory: Memory) -> float:
         own, context = terms.get(seq, (set(), set()))
-        then = when is not None and when.holds(memory.observed_at)
+        then = when is not None and (when.holds(memory.observed_at) or bool(time_terms and time_terms <= own))
         return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
 
     coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}
@@ -258,7 +265,7 @@ def gather(
         unknown = [name for name in unknown if not set(tx.query_terms(content_words(query_chunks(name)))) <= held]
     unknown = named_around(tx, unknown, set(weights), closest)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only, through)
+                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query))
 
 
 def credit_heads(

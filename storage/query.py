@@ -23,7 +23,7 @@ MAX_PHRASES = 64  # chunks of a question that reach the keyword index
 STOP_WORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from had has have having he her"
     " hers him his how i if in into is it its me my of on or our ours she so than that the their theirs them"
-    " then there these they this those to too us was we were what when where which who whom whose why will"
+    " since then there these they this those to too us was we were what when where which who whom whose why will"
     " with would you your yours s t d ll m re ve don"
     .split()
 )
@@ -39,8 +39,7 @@ EPISODE_GAP_MS = 30 * 60 * 1000
 # memory can at most say where one is kept, and would name it with one of these words:
 # when no memory does, a question asking for one has no answer in the store (a near miss,
 # however well the rest of the question matches). Broader words ("credentials", "key",
-# "token") also reword other things ("where do we keep credentials for the apps?" asks
-# where secrets live): on the agentic set they abstained on two answerable questions.
+# "token") also reword other things (docs/retrieval-tuning.md#kinds).
 PASSWORD_WORDS = ("password", "passwords", "passphrase", "passphrases", "passcode", "passcodes")
 # Words and phrases by which a question names the kind of memory it asks for ("what did we
 # decide ...?", "why did the job fail?", "what are the steps ...?"): ranking prefers memories

@@ -1,27 +1,42 @@
-"""Hybrid retrieval, the ranking side: fuse each candidate's evidence, decide whether
-anything stored answers the question (abstention), and give each hit a confidence.
+"""Hybrid retrieval, the ranking side: fusing the evidence of each candidate, deciding
+whether anything stored answers the question (abstention), and a confidence per hit.
 
-Fusion: ``VECTOR_WEIGHT · cosine`` plus, when the keyword side found the candidate,
-``KEYWORD_WEIGHT · coverage · trust / (RRF_K + BM25 rank)``: a reciprocal-rank term
-(Cormack, Clarke & Büttcher, SIGIR 2009) scaled by the IDF-weighted share of the
-question's content words in the memory's own text (``coverage``) and by the best such
-share among the candidates (``trust``, cut steeply below ``KEYWORD_TRUST_COVERAGE``), so a
-keyword match on one incidental word cannot outrank the memory the vector side found.
-Then bonuses for dated memories observed in the time the question names, for memories of
-a kind it names, importance and freshness; an older state memory moved below a newer one
-on the same subject (:func:`prefer_newer`); and episodes of the first hits' conversation
-raised (:func:`same_conversation`).
+Fusion. A candidate scores ``VECTOR_WEIGHT · cosine`` plus, when the keyword side
+found it, ``KEYWORD_WEIGHT · coverage · trust / (RRF_K + BM25 rank)``: a
+reciprocal-rank term (Cormack, Clarke & Büttcher, SIGIR 2009) scaled by the
+IDF-weighted share of the question's content words that the memory's own text
+contains, and by how far the keyword side can be trusted for this question (the best
+such share among the candidates, cubed below ``KEYWORD_TRUST_COVERAGE``): a reworded
+question shares at most an incidental word with any memory. A memory matched only
+through its episode context covers little of the question by its own text, so context
+never outranks content. Then: ``TIME_BONUS`` for dated memories (episodes, failures,
+decisions) observed inside the time the question names (in a question with a subject of
+its own, confidence counts it only in proportion to the memory's cosine over the best
+candidate's: "what did Aiko decide today?" is not surely answered by today's decision
+about something else; :func:`unearned`); ``KIND_BONUS`` for memories of a kind the
+question names (``query.KIND_WORDS``), the time bonus instead when it names nothing
+else and no time ("what decisions did we make?"); a small importance and freshness
+term; among the top ``SUBJECT_TOP``, an older state memory on the same subject as a
+newer memory (cosine ≥ ``SAME_SUBJECT``) is pushed down (an agent that stored a new
+fact without ``supersede`` gets the newer one first); last, the episodes of the
+conversation of an episode among the first two hits (same scope, within
+``query.EPISODE_GAP_MS``) gain ``CONVERSATION_BONUS``.
 
-Abstention (:func:`answers`): nothing is returned when the question names something no
-searchable memory contains and the best similarity is low, when it asks for a password
-no memory mentions, or when the evidence is weak on both sides, unless the question asks
-by time or kind alone for memories that are there. A weak hit is otherwise returned with
-a low :func:`confidence`. A memory found through a superseded version of itself
-(``successors``) ranks by that evidence; :func:`through_confidence` discounts it.
+Abstention. Three signals decide: the question names something (a capitalised word)
+that no searchable memory mentions and the best similarity is under
+``NAMED_SIMILARITY``; it asks for a password and no memory mentions one (memvault
+refuses to store secrets); or the evidence is weak on both sides (best cosine under
+``WEAK_SIMILARITY`` and best coverage under ``WEAK_COVERAGE``), unless a dated memory
+was observed in the time the question names, or a memory is of the only kind it names.
+A weak hit is otherwise returned with its ``confidence``.
 
-The rules for users: docs/how-recall-works.md. Every constant was chosen on the agentic
-and LoCoMo sets with ``bench/eval_retrieval.py``; the measurements are in
-docs/recall-evaluation.md, one section per constant.
+A current memory that carries the evidence of a superseded version of itself
+(``successors``) ranks by it like any candidate; its confidence counts that borrowed
+evidence at the cosine between the two versions (:func:`through_confidence`).
+
+Every constant was chosen on the agentic set and LoCoMo together
+(``bench/eval_retrieval.py``); how, against which alternatives, with which figures:
+docs/retrieval-tuning.md.
 """
 
 from __future__ import annotations
@@ -34,17 +49,13 @@ from .candidates import Candidates, Through
 from .query import EPISODE_GAP_MS
 from .records import Memory
 
-# Chosen in docs/recall-evaluation.md#fusion-weights.
+# --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
 VECTOR_WEIGHT = 0.5
 KEYWORD_WEIGHT = 5.0
 RRF_K = 5
-# Below this best coverage the keyword term shrinks with its cube (docs/recall-evaluation.md#keyword-trust).
-KEYWORD_TRUST_COVERAGE = 0.35
-# For DATED_KINDS observed in the time the question names (docs/recall-evaluation.md#time-bonus).
-TIME_BONUS = 0.8
-# For a kind named in a question with other words (query.KIND_WORDS, KIND_PHRASES;
-# docs/recall-evaluation.md#kind-bonus).
-KIND_BONUS = 0.1
+KEYWORD_TRUST_COVERAGE = 0.35  # below this best coverage the keyword term shrinks with its cube
+TIME_BONUS = 0.8  # dated memories observed in the time named (docs/retrieval-tuning.md#time)
+KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 FRESHNESS_WEIGHT = 0.01
 FRESHNESS_HALF_LIFE_DAYS = 30.0
@@ -55,23 +66,22 @@ STATE_KINDS = frozenset({"fact", "preference", "decision", "procedure"})
 DATED_KINDS = frozenset({"episode", "failure", "decision"})
 SUBJECT_TOP = 3
 # The newer must answer about as well: cover the question's words within NEWER_COVERAGE_SLACK,
-# or score at least NEWER_SCORE_RATIO of the older (docs/recall-evaluation.md#newer-beats-older).
+# or score at least NEWER_SCORE_RATIO of the older ("number 18" is no newer "number 17";
+# docs/retrieval-tuning.md#newer).
 NEWER_COVERAGE_SLACK = 0.1
 NEWER_SCORE_RATIO = 0.8
-SAME_SUBJECT = 0.6  # cosine between two memories' vectors
-# Episodes of the same conversation as one of the first CONVERSATION_TOP (same scope,
-# observed within query.EPISODE_GAP_MS of it) gain CONVERSATION_BONUS: a question's evidence
-# is often spread over a few turns of one conversation (docs/recall-evaluation.md#conversation-bonus).
+SAME_SUBJECT = 0.6  # cosine between two memories
+# Episodes of the conversation of one of the first CONVERSATION_TOP (docs/retrieval-tuning.md#conversation).
 CONVERSATION_TOP = 2
 CONVERSATION_BONUS = 0.08
-# --- abstention (docs/recall-evaluation.md#abstention-thresholds) ---------------------
+# --- abstention (docs/retrieval-tuning.md#abstention) ---------------------------------
 NAMED_SIMILARITY = 0.45
 WEAK_SIMILARITY = 0.2
 WEAK_COVERAGE = 0.2
-# coverage, gap below the best similarity, ranks first, score lead, bias (see confidence);
-# fit in docs/recall-evaluation.md#confidence-weights.
+# coverage, gap below the best similarity, ranks first, score lead, bias (see confidence;
+# docs/retrieval-tuning.md#confidence).
 CONFIDENCE_WEIGHTS = (0.843, -1.907, 1.014, 3.129, -1.791)
-# --- which hits are returned (docs/recall-evaluation.md#which-hits-are-returned) -----
+# --- which hits are returned -------------------------------------------------------
 RELATIVE_HIT_SIMILARITY = 0.4  # under 0.4 × the best similarity and covering little: unrelated
 KEEP_COVERAGE = 0.5
 
@@ -103,12 +113,13 @@ class Ranking:
 def confidence(coverage: float, similarity_gap: float, first: bool, lead: float) -> float:
     """An estimate, in [0, 1], of the chance that this hit answers the question.
 
-    A logistic regression (``CONFIDENCE_WEIGHTS``) over the hit's ``coverage`` in [0, 1],
-    how far its cosine similarity is below the best candidate's (``similarity_gap``),
-    whether it ranks ``first``, and its ``lead``: its fused score minus the best other
-    hit's (for the first hit, the second's; capped at 1, negative below the first), so
-    everything the ranking weighs counts. Returned rounded to 3 decimals. How it was fit,
-    and how often hits of each confidence were relevant: docs/recall-evaluation.md.
+    A logistic regression over the hit's coverage, how far its cosine similarity is below
+    the best candidate's (``similarity_gap``), whether it ranks first, and its ``lead``:
+    its fused score minus the best other hit's (for the first hit, the second's; capped
+    at 1, negative below the first), so everything the ranking weighs (the time or kind the
+    question names, the keyword trust) counts. Fit on the top five hits of every question
+    of the two development sets' tuning parts; its fit and calibration:
+    docs/retrieval-tuning.md#confidence.
     """
     z = (CONFIDENCE_WEIGHTS[0] * coverage + CONFIDENCE_WEIGHTS[1] * similarity_gap + CONFIDENCE_WEIGHTS[2] * first
          + CONFIDENCE_WEIGHTS[3] * min(1.0, lead) + CONFIDENCE_WEIGHTS[4])
@@ -157,6 +168,17 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + FRESHNESS_WEIGHT * _freshness(memory.observed_at, now)
         scores[seq] = score
     return scores
+
+
+def unearned(c: Candidates, seq: int, best: float) -> float:
+    """The part of ``seq``'s time bonus its own evidence does not bear out: in a question with
+    a subject of its own ("what did Aiko decide today?"), a dated memory observed then is
+    only as much about the question as its cosine over ``best``, the best candidate's; the
+    rest of the bonus ranks it but makes it no surer (0 in a question asking only for the time)."""
+    similarity = c.similarity.get(seq)
+    if not (c.subject and dated_then(c, c.rows[seq])) or similarity is None or best <= 0:
+        return 0.0
+    return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
 
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
@@ -246,16 +268,26 @@ def rank(
         kept.append(seq)
     # A superseded memory (recalled with the history) is an earlier version of a current
     # one, not a rival answer: each hit's rank, lead and similarity gap are measured
-    # against the current memories only (docs/recall-evaluation.md#confidence-weights).
+    # against the current memories only. Counted as rivals, the superseded version of the
+    # answer, pushed just below its successor (prefer_newer) and often closer to the words
+    # of the question, cut the successor's confidence from 0.64-0.96 to 0.32-0.51.
     rivals = [seq for seq in kept if c.rows[seq].superseded_by is None]
-    best_similarity = max((s for seq, s in c.similarity.items() if c.rows[seq].superseded_by is None), default=0.0)
+    # Memories a question without a subject of its own asks for by its time or kind alone
+    # ("what did we decide last week?") answer it equally: no rivals of each other, each is
+    # measured against the best hit that is not one of them.
+    equal = {seq for seq in rivals if not c.subject and (
+        dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
+    best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)
+    earned = {seq: scores[seq] - unearned(c, seq, best) for seq in kept}
     hits: list[Scored] = []
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
-        first = bool(rivals) and seq == rivals[0]
-        # The lead is over the best other hit: for the first, the second (0 when alone).
-        other = [s for s in rivals[:2] if s != seq][:1]
-        lead = scores[seq] - (scores[other[0]] if other else 0.0)
+        against = [s for s in rivals if s not in equal or s == seq] if seq in equal else rivals
+        first = bool(against) and seq == against[0]
+        # The lead is over the best other hit (for the first, the second; 0 when alone), by
+        # their scores without what a time alone gave them (``unearned``).
+        lead = earned[seq] - max((earned[s] for s in against if s != seq), default=0.0)
+        best_similarity = max((c.similarity.get(s) or 0.0 for s in against), default=0.0)
         gap = max(0.0, best_similarity - (similarity or 0.0))
         sure = confidence(coverage, gap, first, lead)
         older = c.through.get(seq)

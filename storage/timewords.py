@@ -1,15 +1,18 @@
 """Time named in a question ("what broke in March?", "last week", "in 2024", "two days ago",
-"recently").
+"since Monday", "recently").
 
-A pattern finds where a time expression may stand; parsing it is left to
-``dateparser`` (relative to a base time), and memvault turns the date into a range of
-``observed_at`` from the granularity dateparser reports (day, week, month or year). Recall uses the range as a soft preference, never as a
-filter the caller did not ask for, and the expression's words stop counting as
-keywords. A vague recent time ("recently", "lately", "these days", "in recent weeks") is
-the last 30 days up to now (7 for "in recent days", 90 for "in recent months": see
-``_RECENT``), read only when the question names nothing else ("what did we change
-recently?", not "what did Melanie paint recently?"). Expressions relative to an event ("before the migration") are not
-understood.
+A pattern finds where a time expression may stand, and its context decides whether it is
+one (see ``_SPAN`` and :meth:`TimeParser.find`); parsing it is left to ``dateparser``
+(relative to a base time), and memvault turns the date into a range of ``observed_at``
+from the granularity dateparser reports (day, week, month or year). Weeks are calendar
+weeks from Monday (ISO 8601): "this week" runs from this Monday to now, "last week" is
+the week before it. "Since X" runs from the start of X to now. No range reaches past now
+(plus a day of clock skew, ``limits.FUTURE_TOLERANCE_MS``). Recall uses the range as a
+soft preference, never as a filter the caller did not ask for. A vague recent time
+("recently", "lately", "these days", "in recent weeks") is the last 30 days up to now (7
+for "in recent days", 90 for "in recent months": see ``_RECENT``), read only when the
+question names nothing else. Expressions relative to an event ("before the migration")
+are not understood.
 """
 
 from __future__ import annotations
@@ -22,27 +25,49 @@ from datetime import UTC, datetime, timedelta
 
 from . import limits
 
-# Where a time expression may stand: month names (with a day or a year), years, ISO
-# dates, "last week", "three days ago", "yesterday", weekdays. The span found is then
-# parsed by dateparser, which gives the date and its granularity. Searching the whole
-# question with dateparser's own ``search_dates`` took 2-30 ms a call and read "we" as
-# a week; parsing a found span takes about 1 ms. A span never starts or ends inside a
-# larger token: "2024" in INC-2024-014 or v2024.1 is part of an identifier.
 _MONTHS = (
-    "january|february|march|april|june|july|august|september|october|november|december"
+    "january|february|march|april|may|june|july|august|september|october|november|december"
     "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_YEAR_DIGITS = r"(?:19|20)\d\d"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# Where a time expression may stand, by kind (the group's name). A span never starts or
+# ends inside a larger token ("2024" in INC-2024-014 or v2024.1 is part of an identifier)
+# nor before a possessive ("April's"). A date with a day or a year, an ISO date and a
+# relative expression are times wherever they stand; a month name alone, a year alone and a
+# weekday alone only in a context that makes them one (``_temporal``): May, Jan and April
+# are names too, 2049 is a port, "on a Friday" is any Friday.
 _SPAN = re.compile(
-    rf"(?<![\w.-])(?:(?:{_MONTHS}|(?-i:May)(?! I\b)|may(?=\s+\d))\.?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS}|may)(?:,?\s+(?:19|20)\d\d)?"
-    r"|\d{4}-\d\d(?:-\d\d)?|(?:19|20)\d\d"
-    rf"|(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})"
-    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago"
-    rf"|yesterday|today|tonight|(?:last\s+|on\s+)?(?:{_WEEKDAYS}))(?![\w-]|\.\w)",
+    rf"(?<![\w.-])(?:(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
+    rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
+    rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})"
+    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|today|tonight)"
+    rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
+    r"(?![\w-]|\.\w|['’]s\b)",
     re.IGNORECASE,
 )
+# The word before a month name that makes it a month ("in May", "since March", "the April
+# release", "end of June"); "from May", "by May", "to April" are said of people as often.
+_MONTH_LEAD = frozenset(
+    "in during since until till through throughout before after of early mid late last this past previous the".split()
+)
+# The word before a bare year that makes it a year: a preposition, a season, a holiday
+# ("Christmas 2024", "Black Friday 2024"), "year", a quarter.
+_YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozenset(
+    "from year spring summer autumn fall winter christmas easter thanksgiving halloween hanukkah diwali ramadan"
+    " eid new friday monday q1 q2 q3 q4 h1 h2".split()
+)
+# A bare weekday ("Friday", "on Monday") is a day of the past only in a question about the
+# past: one with a past-tense word and no modal or present-tense verb ("what did we ship on
+# Monday?", not "can I ship a release on Monday?" or "is the office closed on Monday?").
+_PAST_TENSE = re.compile(r"\b(?:did|was|were|had|happened|went|broke|made|got|\w+[^\We]ed)\b", re.IGNORECASE)
+_NOT_PAST = re.compile(
+    r"\b(?:can|could|should|shall|will|would|might|must|is|are|am|does|usually|always|never|every|each|next)\b",
+    re.IGNORECASE,
+)
+_WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
 # Vague recent times, counted back from now (dateparser reads none of them): "recently",
 # "lately", "of late", "these days", "in recent weeks" and "the last few weeks" name the last
 # 30 days (about a month: an agent store used weekly has a few sessions in it, while "last
@@ -56,10 +81,10 @@ _RECENT = re.compile(
 )
 RECENT_DAYS = {"days": 7, "weeks": 30, "months": 90}
 RECENT_DEFAULT_DAYS = 30
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(_YEAR_DIGITS)
 # dateparser reads "last week" but not "past week" or "previous week": the same time to memvault.
 _PAST = re.compile(r"^(?:past|previous)\b", re.IGNORECASE)
-_UNITS = {"day": 1, "week": 7}
+_THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
 
 
@@ -89,7 +114,8 @@ def _ms(moment: datetime) -> int:
 
 
 def period_range(moment: datetime, period: str) -> tuple[int, int]:
-    """The ms range of the ``period`` ("day", "week", "month", "year") that starts at or holds ``moment``."""
+    """The ms range of the ``period`` ("day", "week", "month", "year") that holds ``moment``;
+    a week runs from Monday (ISO 8601)."""
     if period == "year":
         return _ms(datetime(moment.year, 1, 1)), _ms(datetime(moment.year + 1, 1, 1))
     if period == "month":
@@ -97,7 +123,26 @@ def period_range(moment: datetime, period: str) -> tuple[int, int]:
         days = calendar.monthrange(moment.year, moment.month)[1]
         return _ms(first), _ms(first + timedelta(days=days))
     day = datetime(moment.year, moment.month, moment.day)
-    return _ms(day), _ms(day + timedelta(days=_UNITS.get(period, 1)))
+    if period == "week":
+        monday = day - timedelta(days=day.weekday())
+        return _ms(monday), _ms(monday + timedelta(days=7))
+    return _ms(day), _ms(day + timedelta(days=1))
+
+
+def _temporal(kind: str, before: str, query: str) -> bool:
+    """Whether a span of ``kind`` (a ``_SPAN`` group) preceded by the word ``before`` is a
+    time in ``query``."""
+    if kind == "month":
+        return before in _MONTH_LEAD
+    if kind == "year":
+        return before in _YEAR_LEAD
+    if kind == "weekday":
+        if before in ("since", "last", "this", "past", "previous"):
+            return True
+        if before in ("a", "an", "every", "each", "next"):
+            return False
+        return bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
+    return True
 
 
 class TimeParser:
@@ -114,25 +159,43 @@ class TimeParser:
     def find(self, query: str, now_ms: int) -> TimeRange | None:
         """The most specific time expression of ``query`` as a range, or None.
 
-        Relative expressions ("last week", "two days ago") count back from
-        ``now_ms``; a month or weekday without a year is the latest one before it.
+        Relative expressions ("last week", "two days ago") count back from ``now_ms``; a
+        month or weekday without a year is the latest one before it; "since X" runs from X
+        to ``now_ms``. A range never ends more than ``limits.FUTURE_TOLERANCE_MS`` after
+        ``now_ms``, and an expression naming only a time after that is no time.
         """
+        spans: list[tuple[str, bool]] = []  # (text, since)
+        for m in _SPAN.finditer(query):
+            found = _WORD_BEFORE.search(query, 0, m.start())
+            before = found.group(1).lower() if found else ""
+            if _temporal(m.lastgroup or "", before, query):
+                spans.append((m.group(0), before == "since"))
         # The most specific first: a span with a year, then the longest ("Black Friday 2024" is 2024).
-        spans = sorted((m.group(0) for m in _SPAN.finditer(query)),
-                       key=lambda t: (_YEAR.search(t) is not None, len(t)), reverse=True)
+        spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[0])), reverse=True)
         if not spans:
             return recent(query, now_ms)
         from dateparser.date import DateDataParser
 
         base = datetime.fromtimestamp(now_ms / 1000, tz=UTC).replace(tzinfo=None)
+        latest = now_ms + limits.FUTURE_TOLERANCE_MS
         settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True}
         with self._lock:  # dateparser keeps caches that are not known to be thread-safe
             parser = DateDataParser(languages=["en"], settings=settings)
-            for text in spans:
-                data = parser.get_date_data(_PAST.sub("last", text))
-                if data.date_obj is not None:
-                    start, end = period_range(data.date_obj, data.period or "day")
-                    return TimeRange(start, end, text)
+            for text, since in spans:
+                this_day = _THIS_WEEKDAY.match(text)
+                if this_day:  # that day of this week (dateparser reads "this Monday" as the next one)
+                    monday = base - timedelta(days=base.weekday())
+                    moment: datetime | None = monday + timedelta(days=_WEEKDAYS.split("|").index(this_day[1].lower()))
+                    period = "day"
+                else:
+                    data = parser.get_date_data(_PAST.sub("last", text))
+                    moment, period = data.date_obj, data.period or "day"
+                if moment is None:
+                    continue
+                start, end = period_range(moment, period)
+                if start >= latest:
+                    continue  # nothing is observed then
+                return TimeRange(start, latest if since else min(end, latest), f"since {text}" if since else text)
         return recent(query, now_ms)
 
 

@@ -16,7 +16,7 @@ NOW = parse_iso("now", "2025-02-19T12:00:00Z")
     [
         ("What broke in March?", "2024-03-01", "2024-04-01", "March"),
         ("Which run diverged in March 2024 and why?", "2024-03-01", "2024-04-01", "March 2024"),
-        ("what happened last week", "2025-02-12", "2025-02-19", "last week"),
+        ("what happened last week", "2025-02-10", "2025-02-17", "last week"),  # the calendar week before this one
         ("anything from 2023?", "2023-01-01", "2024-01-01", "2023"),
         ("what did we decide two days ago", "2025-02-17", "2025-02-18", "two days ago"),
         ("notes from yesterday", "2025-02-18", "2025-02-19", "yesterday"),
@@ -25,7 +25,7 @@ NOW = parse_iso("now", "2025-02-19T12:00:00Z")
         ("deploy of 2024-03-12", "2024-03-12", "2024-03-13", "2024-03-12"),
         ("what did we ship in Sept 2024", "2024-09-01", "2024-10-01", "Sept 2024"),
         # The pattern finds "past"/"previous"; dateparser reads only "last" (second new-user trial).
-        ("what happened in the past week", "2025-02-12", "2025-02-19", "past week"),
+        ("what happened in the past week", "2025-02-10", "2025-02-17", "past week"),
         ("incidents of the previous month", "2025-01-01", "2025-02-01", "previous month"),
         ("what did we decide the past year", "2024-01-01", "2025-01-01", "past year"),
         # Vague recent times: the days up to now, and a day on (clock skew; new-user trial).
@@ -36,13 +36,72 @@ NOW = parse_iso("now", "2025-02-19T12:00:00Z")
         ("what happened in recent days", "2025-02-12", "2025-02-20", "in recent days"),
         ("decisions of the past few months", "2024-11-21", "2025-02-20", "the past few months"),
         ("what went wrong over the last couple of weeks", "2025-01-20", "2025-02-20", "the last couple of weeks"),
-        ("what happened last week, recently", "2025-02-12", "2025-02-19", "last week"),  # the exact time wins
+        ("what happened last week, recently", "2025-02-10", "2025-02-17", "last week"),  # the exact time wins
     ],
 )
 def test_a_time_expression_becomes_the_range_it_names(question, start, end, words):
     found = TimeParser().find(question, NOW)
     assert found is not None
     assert (format_ms(found.start)[:10], format_ms(found.end)[:10], found.text) == (start, end, words)
+
+
+FRIDAY = parse_iso("now", "2025-02-21T12:00:00Z")
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end", "words"),
+    [
+        # Weeks run from Monday; no range reaches past now and a day (issue 25: "this week" on a
+        # Friday was Friday to next Friday, "since Monday" was Monday alone).
+        ("what changed this week?", "2025-02-17T00:00", "2025-02-22T12:00", "this week"),
+        ("what happened last week?", "2025-02-10T00:00", "2025-02-17T00:00", "last week"),
+        ("what broke two weeks ago", "2025-02-03T00:00", "2025-02-10T00:00", "two weeks ago"),
+        ("what changed since Monday?", "2025-02-17T00:00", "2025-02-22T12:00", "since Monday"),
+        ("which decisions did we make since Wednesday", "2025-02-19T00:00", "2025-02-22T12:00", "since Wednesday"),
+        ("what broke since last week", "2025-02-10T00:00", "2025-02-22T12:00", "since last week"),
+        ("anything new since March?", "2024-03-01T00:00", "2025-02-22T12:00", "since March"),
+        ("what happened this Monday", "2025-02-17T00:00", "2025-02-18T00:00", "this Monday"),
+        ("what did we do this month", "2025-02-01T00:00", "2025-02-22T12:00", "this month"),
+        ("what did we deploy on Monday?", "2025-02-17T00:00", "2025-02-18T00:00", "Monday"),
+        ("what was decided on Tuesday", "2025-02-18T00:00", "2025-02-19T00:00", "Tuesday"),
+        ("what happened last Friday?", "2025-02-14T00:00", "2025-02-15T00:00", "last Friday"),
+        # A month or year in a temporal context, a date with a day or a year anywhere.
+        ("What did we ship in May?", "2024-05-01T00:00", "2024-06-01T00:00", "May"),
+        ("what broke in jan", "2025-01-01T00:00", "2025-02-01T00:00", "jan"),
+        ("What did April's team ship during March?", "2024-03-01T00:00", "2024-04-01T00:00", "March"),
+        ("What did Jan approve on May 7, 2023?", "2023-05-07T00:00", "2023-05-08T00:00", "May 7, 2023"),
+        ("what happened at the end of April", "2024-04-01T00:00", "2024-05-01T00:00", "April"),
+        ("How did Christmas 2023 go?", "2023-01-01T00:00", "2024-01-01T00:00", "2023"),
+        ("what did we learn in summer 2022", "2022-01-01T00:00", "2023-01-01T00:00", "2022"),
+        ("what did we fix before 2024", "2024-01-01T00:00", "2025-01-01T00:00", "2024"),
+    ],
+)
+def test_a_time_in_a_temporal_context_is_the_range_it_names_up_to_now(question, start, end, words):
+    found = TimeParser().find(question, FRIDAY)
+    assert found is not None
+    assert (format_ms(found.start)[:16], format_ms(found.end)[:16], found.text) == (start, end, words)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # A weekday said of any such day, or in a question not about the past (issue 25).
+        "can I ship a release on a Friday?", "can I ship a release on Monday?", "Why don't we deploy on Fridays?",
+        "should we deploy on Tuesday", "Is the office closed on Monday?", "who runs the retro every Thursday",
+        "do we need a freeze on Sunday", "will the backup run on Saturday?", "is the meeting next Wednesday",
+        # A month's name as a person's.
+        "What does May prefer to drink?", "What does Jan approve?", "What does April think about the budget?",
+        "Did June sign off the release?", "Ask Mar about the spreadsheet", "Is August on call?",
+        "what did May tell Jan", "April's laptop model", "What is the name of June's dog?",
+        # A number that is no year.
+        "which service listens on port 2049?", "which service listens on port 2023?", "what does error 1999 mean",
+        "ICML 2025 camera-ready deadline", "room 2010 projector", "the 2048 game", "pid 2020 is stuck",
+        # Only a future time.
+        "what did we do this Sunday", "what happened in 2099-01-01",
+    ],
+)
+def test_a_word_that_may_be_a_time_is_none_outside_a_temporal_context(question):
+    assert TimeParser().find(question, FRIDAY) is None
 
 
 @pytest.mark.parametrize(

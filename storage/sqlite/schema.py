@@ -275,8 +275,12 @@ END;
 CREATE INDEX memories_tenant_id ON memories(tenant, id);
 """
 
+# ``textindex.index_text`` changed (Arabic and Hebrew marks, symbols): FTS5 deletes a row by
+# the text it indexed, so the index is rebuilt with the new text before any row changes.
+_V7_INDEX_TEXT = "INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');"
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
-    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG,
+    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _V7_INDEX_TEXT,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
