@@ -183,7 +183,16 @@ class Reader(Protocol):
 
 
 class Writer(Reader, Protocol):
-    """One write transaction: committed whole when the block ends without error, else rolled back."""
+    """One write transaction: committed whole when the block ends without error, else rolled back.
+
+    **A write transaction locks what a decision reads before reading it**, and holds the
+    lock to its end: a memory read by :meth:`by_id` or :meth:`by_prefix` (so every row of a
+    supersession chain), the content hash looked up by :meth:`current_with_hash` and the
+    idempotency key looked up by :meth:`idempotency_key`. A concurrent writer of the same
+    row, hash or key waits, then reads what the first one committed, so every decision
+    is one of the serial orders' (SQLite: ``BEGIN IMMEDIATE`` excludes every other writer;
+    PostgreSQL: row locks and advisory locks, see ``postgres.backend``).
+    """
 
     def claim_model(self, model_id: str, dim: int) -> bool:
         """True when vectors of this model may be written: records it on first use
@@ -211,11 +220,6 @@ class Writer(Reader, Protocol):
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:
         """Mark ``old_id`` superseded by ``new_id``; it stops being any episode's context."""
-        ...
-
-    def lock(self, memory_id: str) -> None:
-        """Hold ``memory_id``'s row against concurrent writers until the transaction ends
-        (a no-op where a write transaction already excludes every other writer)."""
         ...
 
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:

@@ -62,9 +62,9 @@ class Changes(Writes, Upkeep):
         made, degraded = self.embed_memory(text, self.model_problem())
         with self.backend.write(tenant) as tx:
             now = self.clock()
-            found = history.resolve(tx, tenant, id)
-            tx.lock(found.id)  # concurrent supersedes of one memory: the second waits, then sees the first
-            old = history.row(tx, tenant, found.id)
+            # Read under the row's lock (``backend.Writer``): of two supersedes of one memory,
+            # or a supersede and a forget, the second waits, then sees the first.
+            old = history.resolve(tx, tenant, id)
             history.check_supersedable(tx, old, now)
             observed, expires = validate.times(observed_at, expires_at, self.clock())
             if expires_at is None and old.expires_at is not None:
@@ -121,7 +121,10 @@ class Changes(Writes, Upkeep):
         database is scrubbed (``backend.scrub``) so the text is not recoverable
         from its files: within this call for a backend whose ``inline_scrub`` says
         so, else (SQLite, PostgreSQL) on the background thread, started at once.
-        ``scrubbed`` is True only when no scrub is pending any more; when the scrub
+        ``scrubbed`` is True only when the forgotten text is in none of the database's
+        files: on SQLite once no scrub is pending any more, on PostgreSQL never (after its
+        scrub the text may remain in ``pg_wal`` and vectors in the HNSW index until
+        PostgreSQL reuses that space). When the scrub
         runs in the background or could not run yet (another connection held a
         lock, the disk is full) the forget still stands and the scrub is finished
         by the background thread, a later write, ``run_due_maintenance``, ``close``,
@@ -136,16 +139,17 @@ class Changes(Writes, Upkeep):
         self._refuse_secrets(reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self.backend.write(tenant) as tx:
+            # Every member is read under its row's lock (``backend.Writer``): a version a
+            # concurrent supersede adds is either seen here or refused there.
             memory = history.resolve(tx, tenant, id)
             chain = history.chain(tx, memory) if include_history else [memory]
             now = self.clock()
-            forgotten: list[str] = []
-            for member in chain:
-                tx.lock(member.id)
-                if history.row(tx, tenant, member.id).forgotten_at is None:
-                    tx.erase(member.id, now, reason)
-                    forgotten.append(member.id)
-        scrubbed = self._scrub(retry_now=True)
+            forgotten = [member.id for member in chain if member.forgotten_at is None]
+            for member_id in forgotten:
+                tx.erase(member_id, now, reason)
+        # PostgreSQL's scrub (VACUUM FULL) leaves the text in pg_wal and the vectors in the
+        # HNSW index's freed pages until PostgreSQL reuses them: never "scrubbed" there.
+        scrubbed = self._scrub(retry_now=True) and self.backend.kind == "sqlite"
         return ForgetOutcome(
             id=memory.id,
             already_forgotten=memory.forgotten_at is not None,

@@ -3,7 +3,7 @@
 Each method filters the tenant itself, and below it row-level security does too when
 the transaction is bound to a tenant (``connect.transaction``). Writers are ``READ
 COMMITTED``: what SQLite gets from one writer at a time, PostgreSQL gets from locks
-held to the end of the transaction — ``lock`` (a row lock, for supersede), and
+held to the end of the transaction — a row lock on each memory read by id or prefix, and
 advisory locks on an idempotency key and on a content hash (so a second writer with
 the same key or content waits, then sees the first one's row, as on SQLite).
 """
@@ -50,6 +50,9 @@ class PgReader:
     """One read transaction on ``conn``, bound to ``tenant`` (None: every tenant)."""
 
     _writes = False  # a writer may see its own uncommitted changes: it remembers nothing it read
+    # A writer reads a memory by id or prefix only once it holds the row's lock (READ
+    # COMMITTED then reads the newest committed version): see ``backend.Writer``.
+    _locked = ""
 
     def __init__(self, conn: psycopg.Connection, tenant: str | None, seen: set[str] | None = None) -> None:
         self.conn = conn
@@ -203,14 +206,14 @@ class PgReader:
         return {row[0]: _memory(row[1:]) for row in rows}
 
     def by_id(self, tenant: str, memory_id: str) -> tuple[int, Memory] | None:
-        row = self._one(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.id = %s AND m.tenant = %s",
-                        (memory_id, tenant))
+        row = self._one(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.id = %s AND m.tenant = %s"
+                        f"{self._locked}", (memory_id, tenant))
         return None if row is None else (row[0], _memory(row[1:]))
 
     def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
         rows = self._all(
             f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.id >= %s AND m.id < %s"
-            " ORDER BY m.id LIMIT %s",
+            f" ORDER BY m.id LIMIT %s{self._locked}",
             (tenant, prefix, prefix + "\U0010ffff", limit),
         )
         return [_memory(r) for r in rows]
@@ -320,6 +323,7 @@ class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
 
     _writes = True
+    _locked = " FOR UPDATE OF m"
     _claimed: tuple[tuple[str, int], bool] | None = None  # (model, dim) claimed and the answer
 
     def _advisory(self, *parts: str) -> None:
@@ -475,10 +479,6 @@ class PgWriter(PgReader):
     def _drop_as_context(self, seq: int) -> None:
         """Memories using ``seq`` as their episode context lose it (and its words)."""
         self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL WHERE context_seq = %s", (seq,))
-
-    def lock(self, memory_id: str) -> None:
-        own, params = self._own()
-        self.conn.execute(f"SELECT 1 FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})
 
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         own, params = self._own()

@@ -463,9 +463,6 @@ class SqliteTransaction:
         # The schema's trigger drops the old memory as any episode's context.
         self.conn.execute("UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new_id, reason, old_id))
 
-    def lock(self, memory_id: str) -> None:
-        """A no-op: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
-
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         seq = self._one("SELECT seq FROM memories WHERE id = ?", (memory_id,))[0]  # type: ignore[index]
         vector_rows.delete(self.conn, seq)
