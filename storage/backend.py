@@ -108,7 +108,10 @@ class Reader(Protocol):
         ...
 
     def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
-        """How many memories are indexed, and in how many each term occurs (for IDF)."""
+        """How many memories of the transaction's tenant are indexed, and in how many of them
+        each term occurs (for IDF). Every ranking statistic (these, and BM25's inside
+        :meth:`keyword`) counts the tenant's own memories only: another tenant's writes
+        change none of its figures."""
         ...
 
     # -- rows -------------------------------------------------------------------------
