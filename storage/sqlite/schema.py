@@ -187,7 +187,7 @@ CREATE TABLE memory_windows (
 UPDATE memories SET vector_pending = 1 WHERE content IS NOT NULL AND length(content) > 254;
 """
 
-# Expiry erasure and Unicode normalisation (storage/upkeep.py, storage/validate.py):
+# Expiry erasure and Unicode normalisation (storage/store.py, storage/validate.py):
 # memories past their expiry are found by an index; tags, scopes, idempotency keys
 # and content hashes written before normalisation are brought to the forms that
 # validate now produces (a tag that folds onto one already there is dropped).
