@@ -140,8 +140,9 @@ class Reader(Protocol):
         """How many memories pass ``filters``."""
         ...
 
-    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
-        """Current, unexpired memories per scope of ``tenant``, largest first."""
+    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
+        """Current, unexpired memories of ``tenant`` per ``(scope, kind)`` (none: left out),
+        read from counts the write transactions keep, never counted over the memories."""
         ...
 
     def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:

@@ -767,7 +767,11 @@ class Store:
         """How many current (not superseded, forgotten or expired) memories each
         scope of ``tenant`` holds, largest first."""
         with self.backend.read(tenant) as tx:
-            return tx.scope_counts(tenant, self.clock())
+            counts = tx.current_counts(tenant, self.clock())
+        by_scope: dict[str, int] = {}
+        for (scope, _), n in counts.items():
+            by_scope[scope] = by_scope.get(scope, 0) + n
+        return dict(sorted(by_scope.items(), key=lambda item: (-item[1], item[0])))
 
     def short_ids(self, *, tenant: str, ids: list[str]) -> dict[str, str]:
         """The shortest unique prefix of each id among ``tenant``'s memories (see ``history.short_ids``)."""
@@ -788,7 +792,9 @@ class Store:
             tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(), kinds=validate.kinds(kinds)
         )
         with self.backend.read(tenant) as tx:
-            total = tx.count(filters)
+            counts = tx.current_counts(tenant, filters.now)  # kept counts: no count over the memories
+            total = sum(n for (scope, kind), n in counts.items()
+                        if scope in filters.scopes and (not filters.kinds or kind in filters.kinds))
             return tx.memories(filters, "observed" if newest_first else "importance", max_rows), total
 
     # -- due work: expiry, scrubs, the vector index --------------------------------------

@@ -240,14 +240,15 @@ class PgReader:
         where, params = filter_sql(filters)
         return int(self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0])  # type: ignore[index]
 
-    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
-        rows = self._all(
-            "SELECT scope, count(*) FROM memories WHERE tenant = %s AND forgotten_at IS NULL"
-            " AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > %s)"
-            " GROUP BY scope ORDER BY count(*) DESC, scope",
-            (tenant, now),
-        )
-        return {scope: int(n) for scope, n in rows}
+    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
+        counts = {(scope, kind): int(n) for scope, kind, n in self._all(
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = %s AND current > 0", (tenant,))}
+        # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
+        for scope, kind, n in self._all(
+            "SELECT scope, kind, count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= %s"
+            " AND tenant = %s AND superseded_by IS NULL GROUP BY scope, kind", (now, tenant)):
+            counts[scope, kind] -= int(n)
+        return {key: n for key, n in counts.items() if n > 0}
 
     def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
         row = self._one(

@@ -329,8 +329,39 @@ def _v7_keyword_per_tenant(conn: apsw.Connection) -> None:
         fill_keyword_index(conn, tenant, create_keyword_index(conn, tenant))
 
 
+# Current memories (neither superseded nor forgotten) per tenant, scope and kind, kept by
+# triggers in the writing transaction, so the counts a recall's hint and the boot context
+# show are read, not counted over the tenant's memories (issue 28). Expired memories not
+# yet erased are subtracted when read (``SqliteTransaction.current_counts``).
+_V8_COUNTS = """
+CREATE TABLE memory_counts (
+    tenant  TEXT NOT NULL,
+    scope   TEXT NOT NULL,
+    kind    TEXT NOT NULL,
+    current INTEGER NOT NULL,
+    PRIMARY KEY (tenant, scope, kind)
+) WITHOUT ROWID;
+CREATE TRIGGER memory_counts_insert AFTER INSERT ON memories
+WHEN new.superseded_by IS NULL AND new.forgotten_at IS NULL BEGIN
+    INSERT INTO memory_counts VALUES (new.tenant, new.scope, new.kind, 1)
+        ON CONFLICT DO UPDATE SET current = current + 1;
+END;
+CREATE TRIGGER memory_counts_update AFTER UPDATE OF superseded_by, forgotten_at, scope, kind ON memories
+WHEN old.superseded_by IS NOT new.superseded_by OR old.forgotten_at IS NOT new.forgotten_at
+    OR old.scope IS NOT new.scope OR old.kind IS NOT new.kind BEGIN
+    UPDATE memory_counts SET current = current - 1 WHERE old.superseded_by IS NULL AND old.forgotten_at IS NULL
+        AND tenant = old.tenant AND scope = old.scope AND kind = old.kind;
+    INSERT INTO memory_counts SELECT new.tenant, new.scope, new.kind, 1
+        WHERE new.superseded_by IS NULL AND new.forgotten_at IS NULL
+        ON CONFLICT DO UPDATE SET current = current + 1;
+END;
+INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
+    _V8_COUNTS,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

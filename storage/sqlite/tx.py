@@ -362,13 +362,15 @@ class SqliteTransaction:
         where, params = sql.filter_sql(filters)
         return self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0]  # type: ignore[index]
 
-    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
-        return dict(self.conn.execute(
-            "SELECT scope, count(*) FROM memories WHERE tenant = ? AND forgotten_at IS NULL"
-            " AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?)"
-            " GROUP BY scope ORDER BY count(*) DESC, scope",
-            (tenant, now),
-        ).fetchall())
+    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
+        counts = dict(((scope, kind), n) for scope, kind, n in self.conn.execute(
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = ? AND current > 0", (tenant,)))
+        # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
+        for scope, kind, n in self.conn.execute(
+            "SELECT scope, kind, count(*) FROM memories INDEXED BY memories_expiring WHERE forgotten_at IS NULL"
+            " AND expires_at <= ? AND tenant = ? AND superseded_by IS NULL GROUP BY scope, kind", (now, tenant)):
+            counts[scope, kind] -= n
+        return {key: n for key, n in counts.items() if n > 0}
 
     def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
         return self._one(  # type: ignore[return-value]
