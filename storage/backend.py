@@ -265,9 +265,7 @@ class Backend(Protocol):
     """A database holding memories of many tenants.
 
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
-    password; ``inline_scrub``: a scrub is quick enough to run inside the ``forget``
-    call (else the store runs it on a background thread and says ``scrubbed: false``);
-    ``parallel_writes``: write transactions of several connections run at once, so a
+    password; ``parallel_writes``: write transactions of several connections run at once, so a
     write may begin before the vectors it stores are made (else one write excludes all
     others, and the store begins it only once they are made); ``parallel_reads``: one
     thread may hold a read transaction while waiting for another thread's (a recall's
@@ -277,7 +275,6 @@ class Backend(Protocol):
 
     kind: str
     location: str
-    inline_scrub: bool
     parallel_writes: bool
     parallel_reads: bool
 

@@ -618,8 +618,8 @@ class Store:
         Content, source, tags, duplicate hash, keyword entry and vectors are
         removed, and a pending scrub is recorded, in one transaction; then the
         database is scrubbed (``backend.scrub``) so the text is not recoverable
-        from its files: within this call for a backend whose ``inline_scrub`` says
-        so, else (SQLite, PostgreSQL) on the background thread, started at once.
+        from its files, on the background thread, started at once (a VACUUM FULL or a
+        WAL checkpoint makes other callers wait: never inside this call).
         ``scrubbed`` is True only when the forgotten text is in none of the database's
         files: on SQLite once no scrub is pending any more, on PostgreSQL never (after its
         scrub the text may remain in ``pg_wal`` and vectors in the HNSW index until
@@ -814,13 +814,11 @@ class Store:
         return self.backend.scrub_due()
 
     def _scrub(self, retry_now: bool, due: bool | None = None) -> bool:
-        """Scrub now (``backend.inline_scrub``) or start it on the background thread; True
+        """Start a scrub on the background thread (never inside the calling one); True
         when no scrub is pending any more. ``due``: whether one is due, when the caller
         has just read it (None: read it here)."""
         if due is False:
             return True
-        if self.backend.inline_scrub:
-            return self._finish_scrub(retry_now)
         if self._scrubbing is not None and not self._scrubbing.done():
             return False
         if due is None and not self.backend.scrub_due():

@@ -23,7 +23,7 @@ from ..query import Filters
 from ..records import ApiKey, Memory
 from . import schema
 from .sql import (
-    MEMORY_COLUMNS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
     vector_sql, window_sql,
 )
 
@@ -37,9 +37,15 @@ _VECTOR_INSERT = "INSERT INTO memory_vectors(memory_seq, tenant, embedding)"
 
 
 def _memory(row: tuple) -> Memory:
-    values = list(row)
-    values[5] = tuple(values[5])
-    return Memory(*values)
+    """A :class:`Memory` from a row of ``MEMORY_COLUMNS``, field by field."""
+    values = dict(zip(MEMORY_FIELDS, row, strict=True))
+    return Memory(**{**values, "tags": tuple(values["tags"])})
+
+
+def _api_key(row: tuple) -> ApiKey:
+    id_, tenant, scope, name, read_only, created_at, expires_at, revoked_at = row
+    return ApiKey(id=id_, tenant=tenant, scope=scope, name=name, read_only=read_only,
+                  created_at=created_at, expires_at=expires_at, revoked_at=revoked_at)
 
 
 def _lock_key(*parts: str) -> str:
@@ -294,12 +300,12 @@ class PgReader:
         own, params = self._own()
         row = self._one(f"SELECT key_hash, {_API_COLUMNS} FROM api_keys WHERE key_hash = %(hash)s{own}",
                         {"hash": key_hash, **params})
-        return None if row is None else (row[0], ApiKey(*row[1:]))
+        return None if row is None else (row[0], _api_key(row[1:]))
 
     def api_keys(self) -> list[ApiKey]:
         own, params = self._own()
         rows = self._all(f"SELECT {_API_COLUMNS} FROM api_keys WHERE true{own} ORDER BY created_at, id", params)
-        return [ApiKey(*r) for r in rows]
+        return [_api_key(r) for r in rows]
 
     def scrub_due(self) -> bool:
         return self._one("SELECT 1 FROM settings WHERE key = %s", (SCRUB_DUE,)) is not None
@@ -528,4 +534,4 @@ class PgWriter(PgReader):
         self.conn.execute(f"UPDATE api_keys SET revoked_at = %(now)s WHERE id = %(id)s AND revoked_at IS NULL{own}",
                           {"now": now, "id": key_id, **params})
         row = self._one(f"SELECT {_API_COLUMNS} FROM api_keys WHERE id = %(id)s{own}", {"id": key_id, **params})
-        return None if row is None else ApiKey(*row)
+        return None if row is None else _api_key(row)

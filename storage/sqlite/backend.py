@@ -59,9 +59,6 @@ class SqliteBackend:
     """
 
     kind = "sqlite"
-    # The scrub is a WAL checkpoint (see ``db.scrub``), run on the store's background
-    # thread: ``forget`` returns without waiting for it.
-    inline_scrub = False
     parallel_writes = False  # BEGIN IMMEDIATE: one writer of the file at a time
     parallel_reads = True  # each thread reads on a connection of its own, opened on first use
 

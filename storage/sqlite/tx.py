@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import fields
 
 import apsw
 import numpy as np
@@ -33,23 +34,18 @@ KEYWORD_NEWEST = 300
 KEPT_ANSWERS = 20_000  # terms' document counts and newest matches kept between transactions, at most (a few MB)
 SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
 
-_COLUMNS = (
-    "m.id, m.tenant, m.scope, m.kind, m.content,"
-    " (SELECT json_group_array(tag) FROM memory_tags WHERE memory_seq = m.seq),"
-    " m.importance, m.source, m.observed_at, m.recorded_at, m.expires_at, m.supersedes,"
-    " m.superseded_by, m.supersede_reason, m.forgotten_at, m.forget_reason, m.confirmations,"
-    " m.last_confirmed_at, m.vector_pending"
-)
+# Each field of ``records.Memory`` and the SQL over ``memories AS m`` that reads it (by name).
+_FIELDS = {f.name: f"m.{f.name}" for f in fields(Memory)} | {
+    "tags": "(SELECT json_group_array(tag) FROM memory_tags WHERE memory_seq = m.seq)"}
+_COLUMNS = ", ".join(f"{sql_text} AS {name}" for name, sql_text in _FIELDS.items())
 _KEY_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
 _ORDER = {"observed": "m.observed_at DESC", "importance": "m.importance DESC, m.observed_at DESC"}
 
 
 def memory(row: tuple) -> Memory:
-    """A :class:`Memory` from a row of ``_COLUMNS``."""
-    values = list(row)
-    values[5] = tuple(json.loads(values[5]))
-    values[18] = bool(values[18])
-    return Memory(*values)
+    """A :class:`Memory` from a row of ``_COLUMNS``, field by field."""
+    values = dict(zip(_FIELDS, row, strict=True))
+    return Memory(**{**values, "tags": tuple(json.loads(values["tags"])), "vector_pending": bool(values["vector_pending"])})
 
 
 def _api_key(row: tuple) -> ApiKey:
