@@ -108,7 +108,10 @@ class Reader(Protocol):
         ...
 
     def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
-        """How many memories are indexed, and in how many each term occurs (for IDF)."""
+        """How many memories of the transaction's tenant are indexed, and in how many of them
+        each term occurs (for IDF). Every ranking statistic (these, and BM25's inside
+        :meth:`keyword`) counts the tenant's own memories only: another tenant's writes
+        change none of its figures."""
         ...
 
     # -- rows -------------------------------------------------------------------------
@@ -137,8 +140,9 @@ class Reader(Protocol):
         """How many memories pass ``filters``."""
         ...
 
-    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
-        """Current, unexpired memories per scope of ``tenant``, largest first."""
+    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
+        """Current, unexpired memories of ``tenant`` per ``(scope, kind)`` (none: left out),
+        read from counts the write transactions keep, never counted over the memories."""
         ...
 
     def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
@@ -183,7 +187,16 @@ class Reader(Protocol):
 
 
 class Writer(Reader, Protocol):
-    """One write transaction: committed whole when the block ends without error, else rolled back."""
+    """One write transaction: committed whole when the block ends without error, else rolled back.
+
+    **A write transaction locks what a decision reads before reading it**, and holds the
+    lock to its end: a memory read by :meth:`by_id` or :meth:`by_prefix` (so every row of a
+    supersession chain), the content hash looked up by :meth:`current_with_hash` and the
+    idempotency key looked up by :meth:`idempotency_key`. A concurrent writer of the same
+    row, hash or key waits, then reads what the first one committed, so every decision
+    is one of the serial orders' (SQLite: ``BEGIN IMMEDIATE`` excludes every other writer;
+    PostgreSQL: row locks and advisory locks, see ``postgres.backend``).
+    """
 
     def claim_model(self, model_id: str, dim: int) -> bool:
         """True when vectors of this model may be written: records it on first use
@@ -211,11 +224,6 @@ class Writer(Reader, Protocol):
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:
         """Mark ``old_id`` superseded by ``new_id``; it stops being any episode's context."""
-        ...
-
-    def lock(self, memory_id: str) -> None:
-        """Hold ``memory_id``'s row against concurrent writers until the transaction ends
-        (a no-op where a write transaction already excludes every other writer)."""
         ...
 
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
@@ -257,9 +265,7 @@ class Backend(Protocol):
     """A database holding memories of many tenants.
 
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
-    password; ``inline_scrub``: a scrub is quick enough to run inside the ``forget``
-    call (else the store runs it on a background thread and says ``scrubbed: false``);
-    ``parallel_writes``: write transactions of several connections run at once, so a
+    password; ``parallel_writes``: write transactions of several connections run at once, so a
     write may begin before the vectors it stores are made (else one write excludes all
     others, and the store begins it only once they are made); ``parallel_reads``: one
     thread may hold a read transaction while waiting for another thread's (a recall's
@@ -269,7 +275,6 @@ class Backend(Protocol):
 
     kind: str
     location: str
-    inline_scrub: bool
     parallel_writes: bool
     parallel_reads: bool
 

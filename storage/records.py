@@ -116,10 +116,11 @@ class RecallOutcome:
 @dataclass(frozen=True)
 class ForgetOutcome:
     """``forgotten_ids`` lists every memory emptied by this call (the whole chain
-    with ``include_history``); ``scrubbed`` is True only when no scrub of deleted
-    bytes is pending any more: False means the text may still be in the database
-    or ``-wal`` bytes until the pending scrub, started on the background thread,
-    ends (it is recorded and survives a crash)."""
+    with ``include_history``); ``scrubbed`` is True only when the deleted text is in
+    none of the database's files (SQLite: no scrub pending any more). False means it
+    may still be there: on SQLite in the file or ``-wal`` bytes until the pending scrub,
+    started on the background thread, ends (it is recorded and survives a crash); on
+    PostgreSQL always, since ``pg_wal`` and the HNSW index keep it until reused."""
 
     id: str
     already_forgotten: bool

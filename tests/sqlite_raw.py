@@ -81,3 +81,10 @@ def statements(store: Store) -> Iterator[list[str]]:
         apsw.connection_hooks.remove(watch)
         for conn in {*watched, *backend._readers}:
             conn.set_profile(None)
+
+
+def keyword_table(conn: apsw.Connection, tenant: str) -> str:
+    """The name of ``tenant``'s FTS5 keyword index in the file open on ``conn``."""
+    from memvault.storage.sqlite.schema import keyword_table as name
+
+    return name(conn.execute("SELECT number FROM keyword_tenants WHERE tenant = ?", (tenant,)).fetchone()[0])

@@ -32,7 +32,7 @@ def filled(db_path):
 
 
 DAMAGE = {
-    "fts": "INSERT INTO memories_fts(memories_fts, rowid, content, context) "
+    "fts": "INSERT INTO memories_fts_1(memories_fts_1, rowid, content, context) "  # tenant t's index
            "SELECT 'delete', seq, content, NULL FROM memories WHERE seq = 1",
     "vector": f"DELETE FROM {VECTOR_TABLE} WHERE rowid = 2",
     "link": "UPDATE memories SET superseded_by = (SELECT id FROM memories WHERE seq = 4) WHERE seq = 3",
@@ -41,7 +41,7 @@ DAMAGE = {
                         " source = 'kept' WHERE seq = 5",
 }
 FOUND = {
-    "fts": "FTS5: 1 memories lack an entry, 0 entries have no memory",
+    "fts": "FTS5: 1 memories of tenant 't' lack an entry, 0 entries have no memory",
     "vector": "vectors: 1 memories marked embedded have none, 0 vectors belong to no live memory",
     "link": "1 supersession links are one-sided",
     "tombstone": "vectors: 0 memories marked embedded have none, 1 vectors belong to no live memory",

@@ -65,7 +65,7 @@ def counts(db) -> tuple[int, ...]:
     try:
         row = conn.execute(
             "SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM memory_tags),"
-            " (SELECT count(*) FROM memories_fts_docsize), (SELECT count(*) FROM memories WHERE forgotten_at IS NULL),"
+            " (SELECT sum(documents) FROM keyword_tenants), (SELECT count(*) FROM memories WHERE forgotten_at IS NULL),"
             " (SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL)"
         ).fetchone()
     finally:

@@ -80,12 +80,12 @@ def test_a_recall_reads_each_terms_document_counts_once(store):
     with sqlite_raw.statements(store) as seen:
         found = store.recall(tenant="t", query="zeppelin weather harbour", scopes=["old", "new"], limit=5)
     assert found.hits and found.hits[0].memory.content.startswith("zeppelin")
-    assert sum("memories_fts_terms" in sql for sql in seen) == 1, [s for s in seen if "terms" in s]
+    assert sum("_terms WHERE term" in sql for sql in seen) == 1, [s for s in seen if "terms" in s]
 
 
 def counted(seen: list[str]) -> list[str]:
     """The statements that count: terms' documents, memories passing a filter, the newest matches."""
-    return [s for s in seen if "memories_fts_terms" in s or "SELECT count(*)" in s or "ORDER BY rowid DESC" in s]
+    return [s for s in seen if "_terms WHERE term" in s or "SELECT count(*)" in s or "ORDER BY rowid DESC" in s]
 
 
 def test_recalls_in_a_row_count_nothing_again_while_the_data_stays_the_same(store):
@@ -99,7 +99,7 @@ def test_recalls_in_a_row_count_nothing_again_while_the_data_stays_the_same(stor
     assert counted(seen) == [] and [h.memory.id for h in again.hits] == [h.memory.id for h in first.hits]
     with sqlite_raw.statements(store) as seen:
         store.recall(**{**question, "query": "zeppelin hills"})
-    assert [s for s in counted(seen) if "memories_fts_terms" in s], seen  # "hill" is new
+    assert [s for s in counted(seen) if "_terms WHERE term" in s], seen  # "hill" is new
 
 
 @pytest.mark.parametrize("narrowed", [{"kinds": []}, {"kinds": ["fact"]}, {"tags": []}, {"since": "2000-01-01"}])
@@ -154,7 +154,7 @@ def test_fts5_ranks_the_matches_before_any_memory_is_looked_up(store, bound):
     up first, one memory row per match: 12 against 8 ms a question at 100,000)."""
     filters = Filters(tenant="t", scopes=["new"], now=store.clock())
     with sqlite_raw.snapshot(store) as conn:
-        steps = plan(conn, *sql.keyword_sql(filters, '"weather"', 8, *bound))
+        steps = plan(conn, *sql.keyword_sql(filters, '"weather"', 8, *bound, table=sqlite_raw.keyword_table(conn, "t")))
     top = [detail for parent, detail in steps if parent == 0]
     assert top[:2] == ["CO-ROUTINE d", "SCAN d"] and not any("B-TREE" in d for d in top), steps
 
@@ -165,8 +165,9 @@ def test_ranking_first_and_filtering_first_find_the_same_memories(store, scopes,
     """Every memory of the fixture matches: the filter alone decides which are found."""
     filters = Filters(tenant="t", scopes=scopes, now=store.clock())
     with sqlite_raw.snapshot(store) as conn:
-        ranked = conn.execute(*sql.keyword_sql(filters, '"weather" OR "zeppelin"', k)).fetchall()
-        filtered = conn.execute(*sql.filtered_keyword_sql(filters, '"weather" OR "zeppelin"', k)).fetchall()
+        table = sqlite_raw.keyword_table(conn, "t")
+        ranked = conn.execute(*sql.keyword_sql(filters, '"weather" OR "zeppelin"', k, table=table)).fetchall()
+        filtered = conn.execute(*sql.filtered_keyword_sql(filters, '"weather" OR "zeppelin"', k, table=table)).fetchall()
     with store.backend.read("t") as tx:
         passing = tx.count(filters)
     # Equal scores (the fixture's "weather {i}") may come in either order.
@@ -185,15 +186,17 @@ def test_no_scan_of_the_bounded_query_walks_every_match_of_the_common_words(stor
     filters = Filters(tenant="t", scopes=["new"], now=store.clock())
     match = '"zeppelin" OR "weather"'
     with sqlite_raw.snapshot(store) as conn:
-        bounded = scans(plan(conn, *sql.keyword_sql(filters, match, 8, 5, '"zeppelin"', '"weather"')))
-        unbounded = scans(plan(conn, *sql.keyword_sql(filters, match, 8)))
+        table = sqlite_raw.keyword_table(conn, "t")
+        bounded = scans(plan(conn, *sql.keyword_sql(filters, match, 8, 5, '"zeppelin"', '"weather"', table=table)))
+        unbounded = scans(plan(conn, *sql.keyword_sql(filters, match, 8, table=table)))
     assert len(bounded) == 3 and all(d.endswith((">", "<")) for d in bounded), bounded
-    assert unbounded == ["SCAN memories_fts VIRTUAL TABLE INDEX 0:M2"], unbounded
+    assert unbounded == [f"SCAN {table} VIRTUAL TABLE INDEX 0:M2"], unbounded
 
 
 def test_a_bound_with_rare_chunks_needs_the_common_ones(store):
     with pytest.raises(ValueError):
-        sql.keyword_sql(Filters(tenant="t", scopes=["new"], now=store.clock()), '"a" OR "b"', 8, 5, '"a"')
+        sql.keyword_sql(Filters(tenant="t", scopes=["new"], now=store.clock()), '"a" OR "b"', 8, 5, '"a"',
+                        table="memories_fts_1")
 
 
 def test_bounded_scores_are_the_bm25_of_every_word_of_the_question(store):
@@ -203,13 +206,14 @@ def test_bounded_scores_are_the_bm25_of_every_word_of_the_question(store):
     chunks = query_chunks("zeppelin weather")
     with store.backend.read("t") as tx:
         bounded = tx.keyword(filters, chunks, 8)
-        newer_than, rare, common = tx._keyword_bound(chunks)
+        newer_than, rare, common = tx._keyword_bound(*tx._keyword_index("t"), chunks)
     assert newer_than is not None and (rare, common) == ('"zeppelin"', '"weather"')
     with sqlite_raw.snapshot(store) as conn:
+        table = sqlite_raw.keyword_table(conn, "t")
         every = {seq: (score, content) for seq, score, content in conn.execute(
-            *sql.keyword_sql(filters, sql.match_expression(chunks), 1000))}
+            *sql.keyword_sql(filters, sql.match_expression(chunks), 1000, table=table))}
         rare_only = dict(conn.execute(
-            "SELECT rowid, bm25(memories_fts, 1.0, 0.3) FROM memories_fts WHERE memories_fts MATCH ?", (rare,)))
+            f"SELECT rowid, bm25({table}, 1.0, 0.3) FROM {table} WHERE {table} MATCH ?", (rare,)))
     zeppelins = [seq for seq, _, _ in bounded if seq in rare_only]
     assert len(zeppelins) == 3 and all(seq <= newer_than for seq in zeppelins)
     for seq, score, content in bounded:

@@ -15,7 +15,7 @@ from fakes import FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.sqlite import db
-from memvault.storage import upkeep
+from memvault.storage import store as store_module
 from memvault.storage.sqlite import backend as sqlite_backend
 from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import find_secrets
@@ -28,7 +28,7 @@ MARKER = "plumcrate6621"
 def quick_store(db_path, monkeypatch):
     """A store whose busy waits are short, that gives up a blocked scrub soon and retries it at every write."""
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
-    monkeypatch.setattr(upkeep, "SCRUB_RETRY_S", 0.0)
+    monkeypatch.setattr(store_module, "SCRUB_RETRY_S", 0.0)
     monkeypatch.setattr(sqlite_backend, "SCRUB_ATTEMPTS", 2)  # each blocked try waits for the held lock
     s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     yield s

@@ -13,7 +13,7 @@ from fakes import FakeEmbedder
 from memvault.storage import maintenance
 from memvault.storage.embeddings import Embedded
 from memvault.storage.errors import Conflict, InvalidInput
-from memvault.storage.remembering import EMBEDDING_THREADS
+from memvault.storage.store import EMBEDDING_THREADS
 from memvault.storage.store import Store
 
 pytestmark = pytest.mark.contract

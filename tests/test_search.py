@@ -31,7 +31,7 @@ def test_match_expression_quotes_every_word_and_drops_syntax(query, expected):
 
 def test_filters_are_part_of_both_candidate_queries():
     f = Filters(tenant="t", scopes=["a", "global"], now=5, kinds=["fact"], tags=["x", "y"], since=1, until=9)
-    keyword, params = search.keyword_sql(f, '"x"', 10)
+    keyword, params = search.keyword_sql(f, '"x"', 10, table="memories_fts_1")
     vector, vparams = search.vector_sql(f, 10, [0, 3])
     direct, _ = search.vector_sql(f, 10, None)
     windows, _ = search.window_sql(f, 10)

@@ -21,10 +21,10 @@ from memvault.server.app import build_server
 from memvault.server.config import Config
 from memvault.storage import maintenance, transfer
 from memvault.storage.sqlite import schema
-from memvault.storage import writes
+from memvault.storage import store as store_module
 from memvault.storage.errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from memvault.storage.store import Store
-from memvault.storage.upkeep import EXPIRY_GRACE_MS
+from memvault.storage.store import EXPIRY_GRACE_MS
 from memvault.storage.timefmt import MAX_MS, MIN_MS, format_ms, now_ms, parse_iso
 from memvault.tools import handlers
 import raw
@@ -202,7 +202,7 @@ def test_short_ids_are_the_shortest_unique_prefixes_and_resolve(store, monkeypat
     made = iter(["01a2aaaa-0001-7000-8000-000000000001", "01a2aaaa-0002-7000-8000-000000000002",
                  "01a2aaaa-0002-7000-8000-000000000003", "01a2bbbb-0000-7000-8000-000000000004",
                  "01a2aaab-0000-7000-8000-000000000005"])
-    monkeypatch.setattr(writes, "new_id", lambda: next(made))
+    monkeypatch.setattr(store_module, "new_id", lambda: next(made))
     ids = [remember(store, f"note {i}").id for i in range(4)]
     remember(store, "another tenant's note", tenant="b")  # 01a2aaab...: not a neighbour for tenant a
     short = store.short_ids(tenant="a", ids=ids)

@@ -51,7 +51,9 @@ def test_remember_stores_row_fts_entry_tags_and_vector(store):
 @pytest.mark.sqlite_only
 def test_remember_writes_the_fts5_entry_and_the_vec0_row(store):
     remember(store, "Deploys go out on Tuesdays")
-    assert count(store, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'tuesdays'") == 1
+    with sqlite_raw.connection(store) as conn:
+        table = sqlite_raw.keyword_table(conn, "a")
+    assert count(store, f"SELECT count(*) FROM {table} WHERE {table} MATCH 'tuesdays'") == 1
     assert count(store, f"SELECT count(*) FROM {VECTOR_TABLE}") == 1
 
 
@@ -190,7 +192,9 @@ def test_forget_erases_content_from_indexes_and_file_bytes(store, db_path):
     assert result.forgotten_ids == [out.id] and not result.already_forgotten
     assert result.scrubbed is False and store.scrub()  # scrubbed on the background thread; scrub() waits for it
     assert recall_ids(store, "zqxmarker7731") == []
-    assert count(store, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'zqxmarker7731'") == 0
+    with sqlite_raw.connection(store) as conn:
+        table = sqlite_raw.keyword_table(conn, "a")
+    assert count(store, f"SELECT count(*) FROM {table} WHERE {table} MATCH 'zqxmarker7731'") == 0
     seq = count(store, "SELECT seq FROM memories WHERE id = ?", out.id)
     assert count(store, f"SELECT count(*) FROM {VECTOR_TABLE} WHERE rowid = ?", seq) == 0
     tomb = store.get(tenant="a", id=out.id)

@@ -65,9 +65,6 @@ class PostgresBackend:
     """
 
     kind = "postgresql"
-    # VACUUM FULL of the text tables: 0.16 s at 4,000 LoCoMo turns, 0.28 s at 20,000 short
-    # memories, every reader of those tables waiting meanwhile: never inside a forget call.
-    inline_scrub = False
     parallel_writes = True  # writers wait only for the row and advisory locks they share
     # Reads take connections from a bounded pool: recalls holding one each while waiting
     # for a second could exhaust it: a recall's keyword side runs in its one transaction.

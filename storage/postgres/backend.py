@@ -3,7 +3,7 @@
 Each method filters the tenant itself, and below it row-level security does too when
 the transaction is bound to a tenant (``connect.transaction``). Writers are ``READ
 COMMITTED``: what SQLite gets from one writer at a time, PostgreSQL gets from locks
-held to the end of the transaction — ``lock`` (a row lock, for supersede), and
+held to the end of the transaction — a row lock on each memory read by id or prefix, and
 advisory locks on an idempotency key and on a content hash (so a second writer with
 the same key or content waits, then sees the first one's row, as on SQLite).
 """
@@ -23,7 +23,7 @@ from ..query import Filters
 from ..records import ApiKey, Memory
 from . import schema
 from .sql import (
-    MEMORY_COLUMNS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
     vector_sql, window_sql,
 )
 
@@ -37,9 +37,15 @@ _VECTOR_INSERT = "INSERT INTO memory_vectors(memory_seq, tenant, embedding)"
 
 
 def _memory(row: tuple) -> Memory:
-    values = list(row)
-    values[5] = tuple(values[5])
-    return Memory(*values)
+    """A :class:`Memory` from a row of ``MEMORY_COLUMNS``, field by field."""
+    values = dict(zip(MEMORY_FIELDS, row, strict=True))
+    return Memory(**{**values, "tags": tuple(values["tags"])})
+
+
+def _api_key(row: tuple) -> ApiKey:
+    id_, tenant, scope, name, read_only, created_at, expires_at, revoked_at = row
+    return ApiKey(id=id_, tenant=tenant, scope=scope, name=name, read_only=read_only,
+                  created_at=created_at, expires_at=expires_at, revoked_at=revoked_at)
 
 
 def _lock_key(*parts: str) -> str:
@@ -50,6 +56,9 @@ class PgReader:
     """One read transaction on ``conn``, bound to ``tenant`` (None: every tenant)."""
 
     _writes = False  # a writer may see its own uncommitted changes: it remembers nothing it read
+    # A writer reads a memory by id or prefix only once it holds the row's lock (READ
+    # COMMITTED then reads the newest committed version): see ``backend.Writer``.
+    _locked = ""
 
     def __init__(self, conn: psycopg.Connection, tenant: str | None, seen: set[str] | None = None) -> None:
         self.conn = conn
@@ -203,14 +212,14 @@ class PgReader:
         return {row[0]: _memory(row[1:]) for row in rows}
 
     def by_id(self, tenant: str, memory_id: str) -> tuple[int, Memory] | None:
-        row = self._one(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.id = %s AND m.tenant = %s",
-                        (memory_id, tenant))
+        row = self._one(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.id = %s AND m.tenant = %s"
+                        f"{self._locked}", (memory_id, tenant))
         return None if row is None else (row[0], _memory(row[1:]))
 
     def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
         rows = self._all(
             f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.id >= %s AND m.id < %s"
-            " ORDER BY m.id LIMIT %s",
+            f" ORDER BY m.id LIMIT %s{self._locked}",
             (tenant, prefix, prefix + "\U0010ffff", limit),
         )
         return [_memory(r) for r in rows]
@@ -237,14 +246,15 @@ class PgReader:
         where, params = filter_sql(filters)
         return int(self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0])  # type: ignore[index]
 
-    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
-        rows = self._all(
-            "SELECT scope, count(*) FROM memories WHERE tenant = %s AND forgotten_at IS NULL"
-            " AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > %s)"
-            " GROUP BY scope ORDER BY count(*) DESC, scope",
-            (tenant, now),
-        )
-        return {scope: int(n) for scope, n in rows}
+    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
+        counts = {(scope, kind): int(n) for scope, kind, n in self._all(
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = %s AND current > 0", (tenant,))}
+        # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
+        for scope, kind, n in self._all(
+            "SELECT scope, kind, count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= %s"
+            " AND tenant = %s AND superseded_by IS NULL GROUP BY scope, kind", (now, tenant)):
+            counts[scope, kind] -= int(n)
+        return {key: n for key, n in counts.items() if n > 0}
 
     def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
         row = self._one(
@@ -290,12 +300,12 @@ class PgReader:
         own, params = self._own()
         row = self._one(f"SELECT key_hash, {_API_COLUMNS} FROM api_keys WHERE key_hash = %(hash)s{own}",
                         {"hash": key_hash, **params})
-        return None if row is None else (row[0], ApiKey(*row[1:]))
+        return None if row is None else (row[0], _api_key(row[1:]))
 
     def api_keys(self) -> list[ApiKey]:
         own, params = self._own()
         rows = self._all(f"SELECT {_API_COLUMNS} FROM api_keys WHERE true{own} ORDER BY created_at, id", params)
-        return [ApiKey(*r) for r in rows]
+        return [_api_key(r) for r in rows]
 
     def scrub_due(self) -> bool:
         return self._one("SELECT 1 FROM settings WHERE key = %s", (SCRUB_DUE,)) is not None
@@ -320,6 +330,7 @@ class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
 
     _writes = True
+    _locked = " FOR UPDATE OF m"
     _claimed: tuple[tuple[str, int], bool] | None = None  # (model, dim) claimed and the answer
 
     def _advisory(self, *parts: str) -> None:
@@ -476,10 +487,6 @@ class PgWriter(PgReader):
         """Memories using ``seq`` as their episode context lose it (and its words)."""
         self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL WHERE context_seq = %s", (seq,))
 
-    def lock(self, memory_id: str) -> None:
-        own, params = self._own()
-        self.conn.execute(f"SELECT 1 FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})
-
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         own, params = self._own()
         row = self._one(f"SELECT seq FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})
@@ -527,4 +534,4 @@ class PgWriter(PgReader):
         self.conn.execute(f"UPDATE api_keys SET revoked_at = %(now)s WHERE id = %(id)s AND revoked_at IS NULL{own}",
                           {"now": now, "id": key_id, **params})
         row = self._one(f"SELECT {_API_COLUMNS} FROM api_keys WHERE id = %(id)s{own}", {"id": key_id, **params})
-        return None if row is None else ApiKey(*row)
+        return None if row is None else _api_key(row)

@@ -208,14 +208,50 @@ LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $
 $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+# Version 5: current memories (neither superseded nor forgotten) per tenant, scope and
+# kind, kept by a trigger in the writing transaction, so the counts a recall's hint and the
+# boot context show are read, not counted over the tenant's memories (issue 28). Expired
+# memories not yet erased are subtracted when read (``PgReader.current_counts``).
+_V5 = """
+CREATE TABLE memory_counts (
+    tenant  text COLLATE "C" NOT NULL,
+    scope   text COLLATE "C" NOT NULL,
+    kind    text COLLATE "C" NOT NULL,
+    current bigint NOT NULL,
+    PRIMARY KEY (tenant, scope, kind)
+);
+CREATE FUNCTION memvault_count_memories() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.superseded_by IS NULL AND OLD.forgotten_at IS NULL THEN
+        UPDATE memory_counts SET current = current - 1
+            WHERE tenant = OLD.tenant AND scope = OLD.scope AND kind = OLD.kind;
+    END IF;
+    IF NEW.superseded_by IS NULL AND NEW.forgotten_at IS NULL THEN
+        INSERT INTO memory_counts VALUES (NEW.tenant, NEW.scope, NEW.kind, 1)
+            ON CONFLICT (tenant, scope, kind) DO UPDATE SET current = memory_counts.current + 1;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER memory_counts_insert AFTER INSERT ON memories FOR EACH ROW EXECUTE FUNCTION memvault_count_memories();
+CREATE TRIGGER memory_counts_update AFTER UPDATE OF superseded_by, forgotten_at, scope, kind ON memories FOR EACH ROW
+    WHEN (OLD.superseded_by IS DISTINCT FROM NEW.superseded_by OR OLD.forgotten_at IS DISTINCT FROM NEW.forgotten_at
+          OR OLD.scope IS DISTINCT FROM NEW.scope OR OLD.kind IS DISTINCT FROM NEW.kind)
+    EXECUTE FUNCTION memvault_count_memories();
+INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
     ("memvault_phrase_hits(tsquery[], text)",),
     (),
     ("memvault_phrase_hits(tsquery[], text)",),
+    ("memvault_count_memories()",),
 )
+# Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
+_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",))
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -404,9 +440,8 @@ def migrate(conn: psycopg.Connection) -> int:
         _ensure_role(conn)
         while current < SCHEMA_VERSION:
             conn.execute(MIGRATIONS[current])
-            if current == 0:
-                for statement in _grants(("settings", *TENANT_TABLES)):
-                    conn.execute(statement)
+            for statement in _grants(("settings", *TENANT_TABLES) if current == 0 else _TABLES[current]):
+                conn.execute(statement)
             for function in _FUNCTIONS[current]:
                 conn.execute(f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC")
                 conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(

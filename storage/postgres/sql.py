@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..query import Filters, content_words
+from ..records import Memory
 from ..textindex import index_text
 
 TS_CONFIG = "memvault"  # text search configuration created by schema.py
@@ -34,13 +35,10 @@ CONTEXT_WEIGHT = 0.3  # weight of the episode-context column, content counting 1
 BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
 _WORD = re.compile(r"\w+")
 
-MEMORY_COLUMNS = (  # the fields of ``records.Memory`` over ``memories AS m``, in order
-    "m.id, m.tenant, m.scope, m.kind, m.content,"
-    " coalesce((SELECT array_agg(t.tag ORDER BY t.tag) FROM memory_tags t WHERE t.memory_seq = m.seq), '{}'),"
-    " m.importance, m.source, m.observed_at, m.recorded_at, m.expires_at, m.supersedes,"
-    " m.superseded_by, m.supersede_reason, m.forgotten_at, m.forget_reason, m.confirmations,"
-    " m.last_confirmed_at, m.vector_pending"
-)
+# Each field of ``records.Memory`` and the SQL over ``memories AS m`` that reads it (by name).
+MEMORY_FIELDS = {f.name: f"m.{f.name}" for f in fields(Memory)} | {
+    "tags": "coalesce((SELECT array_agg(t.tag ORDER BY t.tag) FROM memory_tags t WHERE t.memory_seq = m.seq), '{}')"}
+MEMORY_COLUMNS = ", ".join(f"{sql_text} AS {name}" for name, sql_text in MEMORY_FIELDS.items())
 
 
 def _spell(word: str) -> str:

@@ -28,7 +28,9 @@ from . import cells as vector_cells
 from . import health
 from .checkpoint import Checkpointer
 from .db import fts_tokenizer, open_connection, scrub, write_transaction
-from .schema import VECTOR_SEQ, VECTOR_TABLE, check_compatible, migrate
+from .schema import (
+    VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
+)
 from .tx import SCRUB_DUE, SqliteTransaction
 from .vector_cache import VectorCache
 
@@ -57,9 +59,6 @@ class SqliteBackend:
     """
 
     kind = "sqlite"
-    # The scrub is a WAL checkpoint (see ``db.scrub``), run on the store's background
-    # thread: ``forget`` returns without waiting for it.
-    inline_scrub = False
     parallel_writes = False  # BEGIN IMMEDIATE: one writer of the file at a time
     parallel_reads = True  # each thread reads on a connection of its own, opened on first use
 
@@ -110,7 +109,7 @@ class SqliteBackend:
             self._reads[generation] += 1
         try:
             tx.conn.execute("BEGIN")
-            tx.begun()
+            tx.begun(tenant)
             try:
                 yield tx
             finally:
@@ -136,7 +135,7 @@ class SqliteBackend:
     def write(self, tenant: str | None) -> Iterator[SqliteTransaction]:
         """One ``BEGIN IMMEDIATE`` transaction. Raises Busy or StorageUnavailable (nothing written)."""
         with self._lock, write_transaction(self._conn):
-            self._tx.begun()
+            self._tx.begun(tenant)
             yield self._tx
 
     def settings(self) -> dict[str, str]:
@@ -275,9 +274,17 @@ class SqliteBackend:
             return health.check(tx.conn)
 
     def rebuild_keyword_index(self) -> None:
-        """Rebuild the FTS5 index from the memories, in one transaction."""
+        """Rebuild every tenant's FTS5 index from the memories, in one transaction."""
         with self.write(None):
-            self._conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+            numbers = dict(self._conn.execute("SELECT tenant, number FROM keyword_tenants").fetchall())
+            for (tenant,) in self._conn.execute(
+                    "SELECT DISTINCT tenant FROM memories WHERE content IS NOT NULL").fetchall():
+                if tenant not in numbers:
+                    numbers[tenant] = create_keyword_index(self._conn, tenant)
+            for tenant, number in numbers.items():
+                table = keyword_table(number)
+                self._conn.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
+                fill_keyword_index(self._conn, tenant, number)
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Drop every vector and the vector index's cells, record ``model_id``/``dim``,

@@ -11,7 +11,7 @@ import apsw
 
 from ..links import on_cycles
 from .cells import SEQ_MASK
-from .schema import VECTOR_SEQ, VECTOR_TABLE
+from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table
 from .tx import SCRUB_DUE
 
 
@@ -61,37 +61,44 @@ def check(conn: apsw.Connection) -> list[str]:
     are complete both ways and form no cycle.
     """
     problems: list[str] = []
+    tables = conn.execute("SELECT tenant, number, documents FROM keyword_tenants").fetchall()
     # A query first: it makes FTS5 read its structure afresh in this snapshot; the
     # integrity_check pragma alone used the structure this connection cached before
     # another connection's rebuild, and reported blobs the rebuild had replaced.
-    conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'memvault'").fetchone()
+    for _, number, _ in tables:
+        conn.execute(f"SELECT count(*) FROM {keyword_table(number)} WHERE {keyword_table(number)} MATCH 'memvault'")
     integrity = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if integrity != ["ok"]:
         problems.append("SQLite integrity_check: " + "; ".join(integrity[:5]))
-    # FTS5's check is an INSERT command: in this read transaction it needs the write lock,
-    # which another connection may hold, or which a commit made since this snapshot began
-    # refuses. That says nothing about the index, and the message says so.
-    try:
-        conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
-    except (apsw.BusyError, apsw.LockedError) as exc:
-        problems.append(f"the FTS5 index could not be checked: another connection was writing ({exc}); "
-                        "run the check again")
-    except apsw.Error as exc:
-        problems.append(f"the FTS5 index does not match the memories ({exc})")
 
-    def one(sql: str) -> int:
-        return conn.execute(sql).fetchone()[0]
+    def one(sql: str, params: tuple = ()) -> int:
+        return conn.execute(sql, params).fetchone()[0]
 
-    missing_fts = one(
-        "SELECT count(*) FROM memories m WHERE m.content IS NOT NULL"
-        " AND NOT EXISTS (SELECT 1 FROM memories_fts_docsize d WHERE d.id = m.seq)"
-    )
-    stray_fts = one(
-        "SELECT count(*) FROM memories_fts_docsize d"
-        " WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.seq = d.id AND m.content IS NOT NULL)"
-    )
-    if missing_fts or stray_fts:
-        problems.append(f"FTS5: {missing_fts} memories lack an entry, {stray_fts} entries have no memory")
+    for tenant, number, documents in tables:
+        table = keyword_table(number)
+        # FTS5's check is an INSERT command: in this read transaction it needs the write lock,
+        # which another connection may hold, or which a commit made since this snapshot began
+        # refuses. That says nothing about the index, and the message says so.
+        try:
+            conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', 0)")
+        except (apsw.BusyError, apsw.LockedError) as exc:
+            problems.append(f"the FTS5 index could not be checked: another connection was writing ({exc}); "
+                            "run the check again")
+        except apsw.Error as exc:
+            problems.append(f"the FTS5 index of tenant {tenant!r} is damaged ({exc})")
+        missing_fts = one(
+            "SELECT count(*) FROM memories m WHERE m.tenant = ? AND m.content IS NOT NULL"
+            f" AND NOT EXISTS (SELECT 1 FROM {table}_docsize d WHERE d.id = m.seq)", (tenant,))
+        stray_fts = one(
+            f"SELECT count(*) FROM {table}_docsize d WHERE NOT EXISTS"
+            " (SELECT 1 FROM memories m WHERE m.seq = d.id AND m.tenant = ? AND m.content IS NOT NULL)", (tenant,))
+        if missing_fts or stray_fts or one(f"SELECT count(*) FROM {table}_docsize") != documents:
+            problems.append(f"FTS5: {missing_fts} memories of tenant {tenant!r} lack an entry, "
+                            f"{stray_fts} entries have no memory")
+    unindexed = one("SELECT count(*) FROM memories WHERE content IS NOT NULL"
+                    " AND tenant NOT IN (SELECT tenant FROM keyword_tenants)")
+    if unindexed:
+        problems.append(f"FTS5: {unindexed} memories lack an entry")
     missing_vec = one(
         f"SELECT count(*) FROM memories m WHERE m.content IS NOT NULL AND m.vector_pending = 0"
         f" AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = +m.seq)"

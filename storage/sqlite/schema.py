@@ -1,9 +1,9 @@
 """The database schema and its forward-only migrations, keyed on ``PRAGMA user_version``.
 
 ``memories`` is the source of truth and is append-only: rows are never deleted;
-forgetting empties a row into a tombstone. ``memories_fts`` (FTS5, external
-content over ``memories.content``) is kept in sync by triggers in the same
-transaction as the row. ``memory_vectors`` holds each memory's vector (window 0)
+forgetting empties a row into a tombstone. Each tenant's keyword index (FTS5,
+``keyword_table``) is kept in sync by the backend's writes in the same transaction
+as the row. ``memory_vectors`` holds each memory's vector (window 0)
 keyed by its cell of the vector index (see ``cells``), ``memory_windows`` the later
 windows of long memories; both indexes can be rebuilt from ``memories``.
 """
@@ -18,6 +18,7 @@ from .. import validate
 from .cells import SEQ_MASK
 from .db import write_transaction
 from ..errors import StoreError
+from ..textindex import index_text
 
 VECTOR_TABLE = "memory_vectors"
 # The memory seq of a row of VECTOR_TABLE: written exactly so wherever the expression
@@ -186,7 +187,7 @@ CREATE TABLE memory_windows (
 UPDATE memories SET vector_pending = 1 WHERE content IS NOT NULL AND length(content) > 254;
 """
 
-# Expiry erasure and Unicode normalisation (storage/upkeep.py, storage/validate.py):
+# Expiry erasure and Unicode normalisation (storage/store.py, storage/validate.py):
 # memories past their expiry are found by an index; tags, scopes, idempotency keys
 # and content hashes written before normalisation are brought to the forms that
 # validate now produces (a tag that folds onto one already there is dropped).
@@ -275,12 +276,92 @@ END;
 CREATE INDEX memories_tenant_id ON memories(tenant, id);
 """
 
-# ``textindex.index_text`` changed (Arabic and Hebrew marks, symbols): FTS5 deletes a row by
-# the text it indexed, so the index is rebuilt with the new text before any row changes.
-_V7_INDEX_TEXT = "INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');"
+# Each tenant's keyword index is its own FTS5 table, so BM25's N and n (and the coverage
+# IDF) count that tenant's memories only: one tenant's writes change no other tenant's
+# ranking or the figures it shows (issue 24). Contentless (FTS5 keeps no copy of the text;
+# a delete repeats the indexed values, ``SqliteTransaction._index``) with FTS5's
+# secure-delete, so a forget leaves no entry in its segments. ``documents``: the tenant's
+# memories in its index (BM25's N for the coverage IDF), kept in each write transaction.
+KEYWORD_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+
+def keyword_table(number: int) -> str:
+    """The FTS5 table of the tenant numbered ``number`` in ``keyword_tenants`` (its
+    fts5vocab table: this name + ``_terms``)."""
+    return f"memories_fts_{int(number)}"
+
+
+def create_keyword_index(conn: apsw.Connection, tenant: str) -> int:
+    """Number ``tenant`` and create its empty keyword index (inside a write); its number."""
+    conn.execute("INSERT INTO keyword_tenants(tenant) VALUES (?)", (tenant,))
+    number = conn.last_insert_rowid()
+    table = keyword_table(number)
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {table} USING fts5(content, context, content='', tokenize='{KEYWORD_TOKENIZER}');"
+        f"INSERT INTO {table}({table}, rank) VALUES ('secure-delete', 1);"
+        f"CREATE VIRTUAL TABLE {table}_terms USING fts5vocab({table}, 'col');"
+    )
+    return number
+
+
+def fill_keyword_index(conn: apsw.Connection, tenant: str, number: int) -> None:
+    """Index every memory of ``tenant`` with content into its (empty) keyword index."""
+    rows = conn.execute(
+        "SELECT m.seq, m.content, p.content FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq"
+        " WHERE m.tenant = ? AND m.content IS NOT NULL", (tenant,)).fetchall()
+    conn.executemany(f"INSERT INTO {keyword_table(number)}(rowid, content, context) VALUES (?, ?, ?)",
+                     [(seq, index_text(content), index_text(context)) for seq, content, context in rows])
+    conn.execute("UPDATE keyword_tenants SET documents = ? WHERE number = ?", (len(rows), number))
+
+
+def _v7_keyword_per_tenant(conn: apsw.Connection) -> None:
+    """The one keyword index of every tenant (and its triggers) becomes one per tenant."""
+    conn.execute(
+        "DROP TRIGGER memories_fts_insert; DROP TRIGGER memories_fts_update; DROP TRIGGER memories_fts_supersede;"
+        "DROP TABLE memories_fts_terms; DROP TABLE memories_fts; DROP VIEW memories_fts_source;"
+        "CREATE TABLE keyword_tenants (\n"
+        "    number    INTEGER PRIMARY KEY,\n"
+        "    tenant    TEXT NOT NULL UNIQUE,\n"
+        "    documents INTEGER NOT NULL DEFAULT 0  -- the tenant's memories in its keyword index\n"
+        ")"
+    )
+    for (tenant,) in conn.execute("SELECT DISTINCT tenant FROM memories WHERE content IS NOT NULL").fetchall():
+        fill_keyword_index(conn, tenant, create_keyword_index(conn, tenant))
+
+
+# Current memories (neither superseded nor forgotten) per tenant, scope and kind, kept by
+# triggers in the writing transaction, so the counts a recall's hint and the boot context
+# show are read, not counted over the tenant's memories (issue 28). Expired memories not
+# yet erased are subtracted when read (``SqliteTransaction.current_counts``).
+_V8_COUNTS = """
+CREATE TABLE memory_counts (
+    tenant  TEXT NOT NULL,
+    scope   TEXT NOT NULL,
+    kind    TEXT NOT NULL,
+    current INTEGER NOT NULL,
+    PRIMARY KEY (tenant, scope, kind)
+) WITHOUT ROWID;
+CREATE TRIGGER memory_counts_insert AFTER INSERT ON memories
+WHEN new.superseded_by IS NULL AND new.forgotten_at IS NULL BEGIN
+    INSERT INTO memory_counts VALUES (new.tenant, new.scope, new.kind, 1)
+        ON CONFLICT DO UPDATE SET current = current + 1;
+END;
+CREATE TRIGGER memory_counts_update AFTER UPDATE OF superseded_by, forgotten_at, scope, kind ON memories
+WHEN old.superseded_by IS NOT new.superseded_by OR old.forgotten_at IS NOT new.forgotten_at
+    OR old.scope IS NOT new.scope OR old.kind IS NOT new.kind BEGIN
+    UPDATE memory_counts SET current = current - 1 WHERE old.superseded_by IS NULL AND old.forgotten_at IS NULL
+        AND tenant = old.tenant AND scope = old.scope AND kind = old.kind;
+    INSERT INTO memory_counts SELECT new.tenant, new.scope, new.kind, 1
+        WHERE new.superseded_by IS NULL AND new.forgotten_at IS NULL
+        ON CONFLICT DO UPDATE SET current = current + 1;
+END;
+INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
+"""
 
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
-    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _V7_INDEX_TEXT,
+    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
+    _V8_COUNTS,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -73,13 +73,16 @@ def filter_sql(f: Filters, expiring: bool | None = None) -> tuple[str, dict[str,
     return " AND ".join(parts), params
 
 
-_SCORES = f"bm25(memories_fts, 1.0, {CONTEXT_WEIGHT}) AS score, bm25(memories_fts, 1.0, 0.0) AS content"
+def _scores(table: str) -> str:
+    return f"bm25({table}, 1.0, {CONTEXT_WEIGHT}) AS score, bm25({table}, 1.0, 0.0) AS content"
 
 
 def keyword_sql(
-    f: Filters, match: str, k: int, newer_than: int | None = None, rare: str | None = None, common: str | None = None
+    f: Filters, match: str, k: int, newer_than: int | None = None, rare: str | None = None, common: str | None = None,
+    *, table: str,
 ) -> tuple[str, dict[str, object]]:
     """Top-``k`` BM25 candidates as rows ``(seq, bm25, content bm25)``; lower bm25 is better.
+    ``table``: the tenant's keyword index (``schema.keyword_table``).
 
     ``bm25`` counts the episode context column at ``CONTEXT_WEIGHT``; ``content bm25``
     counts the memory's own text alone (0.0 when only its context matched).
@@ -109,20 +112,21 @@ def keyword_sql(
     """
     where, params = filter_sql(f)
     params = {**params, "match": match, "k": k}
+    scores = _scores(table)
     if newer_than is None:
-        ranked = f"SELECT rowid, {_SCORES} FROM memories_fts WHERE memories_fts MATCH :match ORDER BY score LIMIT -1"
+        ranked = f"SELECT rowid, {scores} FROM {table} WHERE {table} MATCH :match ORDER BY score LIMIT -1"
     elif rare is None:
-        ranked = (f"SELECT rowid, {_SCORES} FROM memories_fts WHERE memories_fts MATCH :match AND rowid > :newer_than"
+        ranked = (f"SELECT rowid, {scores} FROM {table} WHERE {table} MATCH :match AND rowid > :newer_than"
                   " ORDER BY score LIMIT -1")
         params["newer_than"] = newer_than
     else:
         if common is None:
             raise ValueError("a bound with rare chunks needs the common ones too")
         scans = (
-            f"SELECT rowid, {_SCORES} FROM memories_fts WHERE memories_fts MATCH :match AND rowid > :newer_than"
-            f" UNION ALL SELECT rowid, {_SCORES} FROM memories_fts WHERE memories_fts MATCH :both"
+            f"SELECT rowid, {scores} FROM {table} WHERE {table} MATCH :match AND rowid > :newer_than"
+            f" UNION ALL SELECT rowid, {scores} FROM {table} WHERE {table} MATCH :both"
             " AND rowid <= :newer_than"
-            f" UNION ALL SELECT rowid, {_SCORES} FROM memories_fts WHERE memories_fts MATCH :rare"
+            f" UNION ALL SELECT rowid, {scores} FROM {table} WHERE {table} MATCH :rare"
             " AND rowid <= :newer_than"
         )
         # min(): SQLite takes the bare column ``content`` from the row that has the minimum.
@@ -135,39 +139,39 @@ def keyword_sql(
     return sql, params
 
 
-def filtered_keyword_sql(f: Filters, match: str, k: int) -> tuple[str, dict[str, object]]:
+def filtered_keyword_sql(f: Filters, match: str, k: int, *, table: str) -> tuple[str, dict[str, object]]:
     """:func:`keyword_sql`'s rows over every match, each memory looked up for the filter
     before its BM25 is computed: the cheaper order when the filter passes few matches."""
     where, params = filter_sql(f)
     sql = (
-        f"SELECT m.seq, {_SCORES}"
-        " FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
-        f" WHERE memories_fts MATCH :match AND {where}"
+        f"SELECT m.seq, {_scores(table)}"
+        f" FROM {table} JOIN memories m ON m.seq = {table}.rowid"
+        f" WHERE {table} MATCH :match AND {where}"
         " ORDER BY score LIMIT :k"
     )
     return sql, {**params, "match": match, "k": k}
 
 
-def documents_sql(terms: list[str]) -> tuple[str, dict[str, object]]:
+def documents_sql(terms: list[str], *, table: str) -> tuple[str, dict[str, object]]:
     """Rows ``(term, column, documents)``: in how many memories each index term occurs in
     each column ("content", "context"); no row for a column where it does not occur."""
-    sql = "SELECT term, col, doc FROM memories_fts_terms WHERE term IN (SELECT value FROM json_each(:terms))"
+    sql = f"SELECT term, col, doc FROM {table}_terms WHERE term IN (SELECT value FROM json_each(:terms))"
     return sql, {"terms": json.dumps(terms)}
 
 
-def newest_match_sql(match: str, skip: int) -> tuple[str, dict[str, object]]:
+def newest_match_sql(match: str, skip: int, *, table: str) -> tuple[str, dict[str, object]]:
     """One row ``(seq,)``: the ``skip + 1``-th newest memory matching ``match``; none when fewer match."""
-    sql = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH :match ORDER BY rowid DESC LIMIT 1 OFFSET :skip"
+    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH :match ORDER BY rowid DESC LIMIT 1 OFFSET :skip"
     return sql, {"match": match, "skip": skip}
 
 
-def contains_sql(f: Filters, match: str) -> tuple[str, dict[str, object]]:
+def contains_sql(f: Filters, match: str, *, table: str) -> tuple[str, dict[str, object]]:
     """One row ``(1,)`` when a memory passing ``f`` matches ``match``, else ``(0,)``: the
     first match that passes ends the query, no score is computed."""
     where, params = filter_sql(f)
     sql = (
-        "SELECT EXISTS (SELECT 1 FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
-        f" WHERE memories_fts MATCH :match AND {where})"
+        f"SELECT EXISTS (SELECT 1 FROM {table} JOIN memories m ON m.seq = {table}.rowid"
+        f" WHERE {table} MATCH :match AND {where})"
     )
     return sql, {**params, "match": match}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import fields
 
 import apsw
 import numpy as np
@@ -19,6 +20,7 @@ from ..textindex import index_text
 from . import cells as vector_cells
 from . import sql
 from . import vectors as vector_rows
+from .schema import create_keyword_index, keyword_table
 from .vector_cache import VectorCache
 from .vector_cache import position as vector_position
 
@@ -32,23 +34,18 @@ KEYWORD_NEWEST = 300
 KEPT_ANSWERS = 20_000  # terms' document counts and newest matches kept between transactions, at most (a few MB)
 SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
 
-_COLUMNS = (
-    "m.id, m.tenant, m.scope, m.kind, m.content,"
-    " (SELECT json_group_array(tag) FROM memory_tags WHERE memory_seq = m.seq),"
-    " m.importance, m.source, m.observed_at, m.recorded_at, m.expires_at, m.supersedes,"
-    " m.superseded_by, m.supersede_reason, m.forgotten_at, m.forget_reason, m.confirmations,"
-    " m.last_confirmed_at, m.vector_pending"
-)
+# Each field of ``records.Memory`` and the SQL over ``memories AS m`` that reads it (by name).
+_FIELDS = {f.name: f"m.{f.name}" for f in fields(Memory)} | {
+    "tags": "(SELECT json_group_array(tag) FROM memory_tags WHERE memory_seq = m.seq)"}
+_COLUMNS = ", ".join(f"{sql_text} AS {name}" for name, sql_text in _FIELDS.items())
 _KEY_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
 _ORDER = {"observed": "m.observed_at DESC", "importance": "m.importance DESC, m.observed_at DESC"}
 
 
 def memory(row: tuple) -> Memory:
-    """A :class:`Memory` from a row of ``_COLUMNS``."""
-    values = list(row)
-    values[5] = tuple(json.loads(values[5]))
-    values[18] = bool(values[18])
-    return Memory(*values)
+    """A :class:`Memory` from a row of ``_COLUMNS``, field by field."""
+    values = dict(zip(_FIELDS, row, strict=True))
+    return Memory(**{**values, "tags": tuple(json.loads(values["tags"])), "vector_pending": bool(values["vector_pending"])})
 
 
 def _api_key(row: tuple) -> ApiKey:
@@ -79,13 +76,15 @@ class SqliteTransaction:
         # Answers that depend only on the data, kept while it stays as ``_known_at`` (see ``_data``):
         # term: (memories whose content holds it, whose context does); filter: memories passing, counted to a limit;
         # FTS5 expression: its ``KEYWORD_NEWEST + 1``-th newest match.
-        self._documents: dict[str, tuple[int, int]] = {}
+        self._documents: dict[tuple[str, str], tuple[int, int]] = {}  # keyed (table, term)
         self._passing: dict[tuple, int] = {}
-        self._newest: dict[str, int | None] = {}
+        self._newest: dict[tuple[str, str], int | None] = {}  # keyed (table, FTS5 expression)
+        self.tenant: str | None = None  # the tenant the transaction is bound to (term_counts counts its memories)
         self._known_at: tuple[int, int] | None = None
 
-    def begun(self) -> None:
-        """Note that a transaction has just begun (what it writes from now on is uncommitted)."""
+    def begun(self, tenant: str | None) -> None:
+        """Note that a transaction bound to ``tenant`` has just begun (what it writes from now on is uncommitted)."""
+        self.tenant = tenant
         self._changes_at_begin = self.conn.total_changes()
         self._data_version = None
 
@@ -129,23 +128,33 @@ class SqliteTransaction:
         memories of the rare ones, FTS5 seeking in their long lists rather than walking
         them (``sql.keyword_sql``)."""
         match = sql.match_expression(words)
-        if not match:
+        index = self._keyword_index(filters.tenant)
+        if not match or index is None:
             return []
-        newer_than, rare, common = self._keyword_bound(words)
-        found = self.conn.execute(*sql.keyword_sql(filters, match, k, newer_than, rare, common)).fetchall()
+        table, documents = index
+        newer_than, rare, common = self._keyword_bound(table, documents, words)
+        found = self.conn.execute(*sql.keyword_sql(filters, match, k, newer_than, rare, common, table=table)).fetchall()
         if newer_than is not None and len(found) < k:
-            found = self.conn.execute(*sql.filtered_keyword_sql(filters, match, k)).fetchall()
+            found = self.conn.execute(*sql.filtered_keyword_sql(filters, match, k, table=table)).fetchall()
         return found
 
-    def _keyword_bound(self, words: list[list[str]]) -> tuple[int | None, str | None, str | None]:
+    def _keyword_index(self, tenant: str) -> tuple[str, int] | None:
+        """``tenant``'s keyword index (``schema.keyword_table``) and how many memories it
+        holds; None before the tenant's first memory."""
+        row = self._one("SELECT number, documents FROM keyword_tenants WHERE tenant = ?", (tenant,))
+        return None if row is None else (keyword_table(row[0]), row[1])
+
+    def _keyword_bound(
+        self, table: str, documents: int, words: list[list[str]]
+    ) -> tuple[int | None, str | None, str | None]:
         """``(newer_than, rare, common)`` for ``sql.keyword_sql``: FTS5 expressions of the
         rarest chunks and of the others; (None, None, None) when at most about
         ``KEYWORD_RANKED`` memories match."""
-        if self._indexed() <= KEYWORD_RANKED:
+        if documents <= KEYWORD_RANKED:
             return None, None, None
         terms = [[t for w in chunk for t in self._tokenize(w)] for chunk in words]
         counts = {t: content + context for t, (content, context) in self._term_documents(
-            sorted({t for ts in terms for t in ts})).items()}
+            table, sorted({t for ts in terms for t in ts})).items()}
         # A chunk (an FTS5 phrase) matches no more memories than its rarest term.
         documents = [min((counts.get(t, 0) for t in ts), default=0) for ts in terms]
         rare: list[list[str]] = []
@@ -157,23 +166,26 @@ class SqliteTransaction:
         if not common:
             return None, None, None
         common_match = sql.match_expression(common)
-        newer_than = self._newest_match(common_match)  # type: ignore[arg-type]
+        newer_than = self._newest_match(table, common_match)  # type: ignore[arg-type]
         if newer_than is None:
             return None, None, None
         return newer_than, sql.match_expression(rare), common_match
 
-    def _newest_match(self, match: str) -> int | None:
+    def _newest_match(self, table: str, match: str) -> int | None:
         """The seq of the ``KEYWORD_NEWEST + 1``-th newest memory matching ``match`` (kept, see
         ``_data``); None when fewer match."""
         self._data()
-        if match not in self._newest:
-            row = self._one(*sql.newest_match_sql(match, KEYWORD_NEWEST))
-            self._newest[match] = None if row is None else row[0]
-        return self._newest[match]
+        if (table, match) not in self._newest:
+            row = self._one(*sql.newest_match_sql(match, KEYWORD_NEWEST, table=table))
+            self._newest[table, match] = None if row is None else row[0]
+        return self._newest[table, match]
 
     def contains(self, filters: Filters, words: list[list[str]]) -> bool:
         match = sql.match_expression(words)
-        return bool(match) and bool(self._one(*sql.contains_sql(filters, match))[0])  # type: ignore[index]
+        index = self._keyword_index(filters.tenant)
+        if not match or index is None:
+            return False
+        return bool(self._one(*sql.contains_sql(filters, match, table=index[0]))[0])  # type: ignore[index]
 
     def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         blob = _blob(vector)
@@ -288,39 +300,29 @@ class SqliteTransaction:
         return set(self._tokenize(index_text(text) or "")) if text else set()
 
     def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
-        return self._indexed(), {t: content for t, (content, _) in self._term_documents(terms).items() if content}
+        """How many memories the bound tenant's keyword index holds, and how many of them
+        hold each term in their own text (the tenant's own statistics: ``backend.Reader``)."""
+        index = self._keyword_index(self.tenant) if self.tenant is not None else None
+        if index is None:
+            return 0, {}
+        table, documents = index
+        return documents, {t: content for t, (content, _) in self._term_documents(table, terms).items() if content}
 
-    def _term_documents(self, terms: list[str]) -> dict[str, tuple[int, int]]:
-        """In how many memories' content and context each of ``terms`` occurs (terms in
-        neither left out). Each term is read once while the data stays the same (see ``_data``):
-        FTS5 counts a term by walking its list of matches (1.5-1.9 ms a query at 100,000
-        memories), a recall asks for the same terms twice (the keyword bound, the IDF), and
-        the recalls that follow ask for many of them again."""
+    def _term_documents(self, table: str, terms: list[str]) -> dict[str, tuple[int, int]]:
+        """In how many memories of the keyword index ``table`` each of ``terms`` occurs, in
+        their content and in their context (terms in neither left out). Each term is read
+        once while the data stays the same (see ``_data``): FTS5 counts a term by walking its
+        list of matches (1.5-1.9 ms a query at 100,000 memories), a recall asks for the same
+        terms twice (the keyword bound, the IDF), and the recalls that follow ask for many of
+        them again."""
         self._data()
-        missing = [t for t in dict.fromkeys(terms) if t not in self._documents]
+        missing = [t for t in dict.fromkeys(terms) if (table, t) not in self._documents]
         if missing:
             found = {t: [0, 0] for t in missing}
-            for term, column, documents in self.conn.execute(*sql.documents_sql(missing)):
+            for term, column, documents in self.conn.execute(*sql.documents_sql(missing, table=table)):
                 found[term][column != "content"] = documents
-            self._documents.update({t: (a, b) for t, (a, b) in found.items()})
-        return {t: self._documents[t] for t in terms if self._documents[t] != (0, 0)}
-
-    def _indexed(self) -> int:
-        """How many memories the keyword index holds: the first varint of FTS5's
-        "averages" record (row 1 of its data table; fts5_index.c, FTS5_AVERAGES_ROWID),
-        which FTS5 keeps up to date in every write. Counting the rows of
-        ``memories_fts_docsize`` took 10 ms a recall at 100,000 memories."""
-        row = self._one("SELECT block FROM memories_fts_data WHERE id = 1")
-        if row is None:
-            return 0
-        value = 0
-        for i, byte in enumerate(row[0][:9]):  # SQLite's varint: 7 bits a byte, all 8 of the ninth
-            if i == 8:
-                return value << 8 | byte
-            value = value << 7 | byte & 0x7F
-            if byte < 0x80:
-                break
-        return value
+            self._documents.update({(table, t): (a, b) for t, (a, b) in found.items()})
+        return {t: self._documents[table, t] for t in terms if self._documents[table, t] != (0, 0)}
 
     # -- rows -------------------------------------------------------------------------
 
@@ -356,13 +358,15 @@ class SqliteTransaction:
         where, params = sql.filter_sql(filters)
         return self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0]  # type: ignore[index]
 
-    def scope_counts(self, tenant: str, now: int) -> dict[str, int]:
-        return dict(self.conn.execute(
-            "SELECT scope, count(*) FROM memories WHERE tenant = ? AND forgotten_at IS NULL"
-            " AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?)"
-            " GROUP BY scope ORDER BY count(*) DESC, scope",
-            (tenant, now),
-        ).fetchall())
+    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
+        counts = dict(((scope, kind), n) for scope, kind, n in self.conn.execute(
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = ? AND current > 0", (tenant,)))
+        # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
+        for scope, kind, n in self.conn.execute(
+            "SELECT scope, kind, count(*) FROM memories INDEXED BY memories_expiring WHERE forgotten_at IS NULL"
+            " AND expires_at <= ? AND tenant = ? AND superseded_by IS NULL GROUP BY scope, kind", (now, tenant)):
+            counts[scope, kind] -= n
+        return {key: n for key, n in counts.items() if n > 0}
 
     def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
         return self._one(  # type: ignore[return-value]
@@ -434,6 +438,9 @@ class SqliteTransaction:
             ),
         )
         seq = self.conn.last_insert_rowid()
+        if row.content is not None:
+            context = self._one("SELECT content FROM memories WHERE seq = ?", (row.context_seq,)) if row.context_seq else None
+            self._index(row.tenant, seq, row.content, context[0] if context else None)
         if row.idempotency_key is not None:
             self._key(row.tenant, row.idempotency_key, seq, row.content_hash, row.recorded_at)
         self.conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in row.tags])
@@ -460,14 +467,42 @@ class SqliteTransaction:
         self.conn.execute("DELETE FROM idempotency_keys WHERE recorded_at < ?", (before,))
 
     def link(self, old_id: str, new_id: str, reason: str | None) -> None:
-        # The schema's trigger drops the old memory as any episode's context.
+        old = self._one("SELECT seq, tenant, content, superseded_by FROM memories WHERE id = ?", (old_id,))
         self.conn.execute("UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new_id, reason, old_id))
+        if old is not None and old[3] is None and old[2] is not None:
+            self._drop_as_context(old[1], old[0], old[2])
 
-    def lock(self, memory_id: str) -> None:
-        """A no-op: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
+    def _index(self, tenant: str, seq: int, content: str, context: str | None, delete: bool = False) -> None:
+        """Add (``delete``: remove) memory ``seq``'s entry in ``tenant``'s keyword index:
+        its ``content`` and its episode ``context``, exactly as indexed (a contentless FTS5
+        table's delete must repeat the indexed values); ``keyword_tenants.documents`` follows."""
+        index = self._keyword_index(tenant)
+        number = create_keyword_index(self.conn, tenant) if index is None else None
+        table = index[0] if index is not None else keyword_table(number)  # type: ignore[arg-type]
+        command = f"INSERT INTO {table}({table}, rowid, content, context) VALUES ('delete', ?, ?, ?)" if delete \
+            else f"INSERT INTO {table}(rowid, content, context) VALUES (?, ?, ?)"
+        self.conn.execute(command, (seq, index_text(content), index_text(context)))
+        self.conn.execute("UPDATE keyword_tenants SET documents = documents + ? WHERE tenant = ?",
+                          (-1 if delete else 1, tenant))
+
+    def _drop_as_context(self, tenant: str, seq: int, content: str) -> None:
+        """Memories using ``seq`` (whose text is ``content``) as episode context lose it,
+        and its words their keyword entries: a superseded or forgotten memory's stale words
+        must not make the memory after it match."""
+        users = self.conn.execute(
+            "SELECT seq, content FROM memories WHERE context_seq = ? AND content IS NOT NULL", (seq,)).fetchall()
+        for user, text in users:
+            self._index(tenant, user, text, content, delete=True)
+            self._index(tenant, user, text, None)
+        self.conn.execute("UPDATE memories SET context_seq = NULL WHERE context_seq = ?", (seq,))
 
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
-        seq = self._one("SELECT seq FROM memories WHERE id = ?", (memory_id,))[0]  # type: ignore[index]
+        seq, tenant, content, context_seq = self._one(  # type: ignore[misc]
+            "SELECT seq, tenant, content, context_seq FROM memories WHERE id = ?", (memory_id,))
+        if content is not None:
+            context = self._one("SELECT content FROM memories WHERE seq = ?", (context_seq,)) if context_seq else None
+            self._index(tenant, seq, content, context[0] if context else None, delete=True)
+            self._drop_as_context(tenant, seq, content)
         vector_rows.delete(self.conn, seq)
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
