@@ -17,7 +17,8 @@ from memvault.storage.sqlite import sql as search
         ("when did Caroline go to the park", '"Caroline" OR "go" OR "park"'),
         ("what is it", '"what" OR "is" OR "it"'),  # only stop words: all kept
         ("snake_case", '"snake case"'),
-        ("!!! 🙂", None),
+        ("!!! ???", None),
+        ("!!! \N{SLIGHTLY SMILING FACE}", '"sym1f642"'),  # a symbol is a word (textindex)
         ("end-of-life policy", '"end of life" OR "policy"'),  # stop words inside a chunk stay
         ("state-of-the-art of the model", '"state of the art" OR "model"'),
         ("it's the don't", '"it s" OR "the" OR "don t"'),  # nothing but stop words: all kept
