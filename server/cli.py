@@ -329,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = config_module.load(
             db=getattr(args, "db", None), tenant=getattr(args, "tenant", None), scope=getattr(args, "scope", None),
             model_dir=getattr(args, "model_dir", None), boot_tokens=getattr(args, "boot_tokens", None),
-            allow_secrets=getattr(args, "allow_secrets", None),
+            allow_secrets=getattr(args, "allow_secrets", None), serving=command == "serve",
         )
     except ValueError as exc:
         _err(str(exc))
