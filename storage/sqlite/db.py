@@ -189,6 +189,8 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
             f"the database is busy: another connection held its write lock for more than {seconds:g} s "
             f"({exc}). Nothing was written; retrying is safe."
         )
+    if isinstance(exc, (apsw.CorruptError, apsw.NotADBError)):
+        return damaged(exc)
     if isinstance(exc, apsw.FullError):
         return StorageUnavailable(
             f"the disk holding the database is full ({exc}). Nothing was written; retrying is safe "
@@ -200,6 +202,16 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
             "retrying is safe but fails again until the file or disk is fixed."
         )
     return None
+
+
+def damaged(exc: apsw.Error) -> StorageUnavailable:
+    """memvault's error for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB): what happened,
+    that nothing was written, and how to recover."""
+    return StorageUnavailable(
+        f"the database file is damaged ({exc}). Nothing was written. `memvault doctor` says what is wrong; "
+        "`memvault export -o saved.jsonl` saves what can still be read, to `memvault import` into a new "
+        "file (or restore a backup)."
+    )
 
 
 # How long the scrub's final checkpoint waits for readers of older snapshots; new
