@@ -706,8 +706,14 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
             return 130
         report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub(),
                               "made_private": _make_private(store.backend)}
-    problems = maintenance.check(store) + _permission_problems(store.backend)
-    report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
+    from memvault.storage.errors import StorageUnavailable
+
+    try:
+        problems = maintenance.check(store) + _permission_problems(store.backend)
+        report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
+    except StorageUnavailable as exc:  # a damaged file: said as the problem it is, not a traceback
+        problems = [str(exc)]
+        report = {"ok": False, "problems": problems, **report}
     lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
     if "repaired" in report:
         scrub = "still pending (busy)" if report["repaired"]["scrub_pending"] else "none pending"
