@@ -177,8 +177,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     _keys_flags(commands["keys"], [flags["db"], flags["json"]])
     commands["remember"].add_argument("text", metavar=FLAGS["content"], help="the memory: one self-contained statement")
     commands["recall"].add_argument("query", metavar=FLAGS["query"], help="what to look for, in plain words")
-    commands["recall"].add_argument("--limit", type=_integer, help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default 5)")
-    commands["list"].add_argument("--limit", type=_integer, help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default 20)")
+    for name, default in (("recall", 5), ("list", 20)):
+        commands[name].add_argument("--limit", type=_integer,
+                                    help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default {default})")
     commands["list"].add_argument("--offset", type=_integer, help="skip this many of the newest first, to see the next "
                                   "page (default 0; the output says which offset comes next)")
     for name in ("show", "forget", "supersede"):

@@ -158,7 +158,9 @@ def _check_db_path(path: Path) -> None:
     if not parent.is_dir():
         raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} is a file")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{name}: {str(path)!r} cannot be created: no write permission on {str(parent)!r}")
+        why = ("is on a read-only file system" if os.statvfs(parent).f_flag & os.ST_RDONLY
+               else "gives no write permission")
+        raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} {why}")
 
 
 def _absolute(name: str, value: str) -> None:

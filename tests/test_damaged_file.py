@@ -52,7 +52,7 @@ def test_a_tool_over_stdio_says_the_file_is_damaged_not_a_memvault_fault(db_path
     damaged(db_path, 1)
     server = StdioServer(db_path)
     try:
-        for name, arguments in (("remember", {"content": "Written into a damaged file"}), ("recall", {"query": "memory"})):
+        for name, arguments in (("remember", {"content": "Written in a damaged file"}), ("recall", {"query": "memory"})):
             result = server.call_tool(name, arguments)
             said = result["content"][0]["text"]
             assert result["isError"] and "the database file is damaged" in said and "memvault fault" not in said

@@ -2,12 +2,13 @@
 
 Sections follow what an agent needs first: preferences and decisions,
 procedures, facts (most important first), then recent failures and recent
-episodes (newest first). Each section that has memories first gets one line (within an equal part of the
-room, when one fits), then a guaranteed share of the budget (``Section.share``), so
-no kind hides the others: a store full of important decisions still shows its
-procedures, facts and what happened lately. A share a section does not use, and the
-rest of the budget, go to the sections in order. A recent section shows its newest
-memories, never an older one in place of a newer one that did not fit. A footer is always reserved and
+episodes (newest first). Each section that has memories first gets one line
+(earlier sections first when the budget cannot hold one of each), then a guaranteed
+share of the budget (``Section.share``), so no kind hides the others: a store full
+of important decisions still shows its procedures, facts and what happened lately.
+A share a section does not use, and the rest of the budget, go to the sections in
+order. A recent section shows its newest memories, never an older one in place of a
+newer one that did not fit. A footer is always reserved and
 always true: how many memories are shown, how many more exist, the tokens used.
 
 Each line is ``- [short id] date: "content"`` (the kind before the date where a
