@@ -166,7 +166,7 @@ def _check_db_path(path: Path) -> None:
 def _absolute(name: str, value: str) -> None:
     """Refuse a relative database path (after ``~`` and variables are expanded)."""
     path = Path(os.path.expanduser(os.path.expandvars(value.strip())))
-    if not path.is_absolute():
+    if not path.is_absolute() and not _UNEXPANDED.search(str(path)):  # (an unset variable: expand_path says so)
         raise ValueError(
             f"{name}: {value!r} is a relative path, which each process would read from the folder it was started "
             f"in (MCP clients choose their own), opening a different file; give an absolute path, e.g. "
