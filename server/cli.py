@@ -9,6 +9,7 @@ to stdout except JSON-RPC.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import os
@@ -68,6 +69,16 @@ def _credential_or_word(word: str) -> str:
     return credentials_in(word) or word
 
 
+def _integer(text: str) -> int | str:
+    """An integer flag's value: the integer typed, else the text as typed, which the
+    field's own check refuses in memvault's words, with its range (``--limit: must be an
+    integer from 1 to 50; got '1.5'``), as it refuses an integer out of range."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 def _flags() -> dict[str, argparse.ArgumentParser]:
     """Groups of flags; each command takes only the groups that apply to it."""
 
@@ -104,7 +115,7 @@ def _flags() -> dict[str, argparse.ArgumentParser]:
         "fields": group(
             (("--kind",), {"help": "fact, preference, decision, procedure, episode or failure"}),
             (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"}),
-            (("--importance",), {"type": int, "help": "1-10"}),
+            (("--importance",), {"type": _integer, "help": "1-10"}),
         ),
     }
 
@@ -160,15 +171,16 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
             description=description,
         )
     commands["serve"].add_argument(
-        "--boot-tokens", type=int, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)"
+        "--boot-tokens", type=_integer, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)"
     )
     _http_flags(commands["serve"])
-    _keys_flags(commands["keys"], flags["db"])
+    _keys_flags(commands["keys"], [flags["db"], flags["json"]])
     commands["remember"].add_argument("text", metavar=FLAGS["content"], help="the memory: one self-contained statement")
     commands["recall"].add_argument("query", metavar=FLAGS["query"], help="what to look for, in plain words")
-    commands["recall"].add_argument("--limit", type=int, help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default 5)")
-    commands["list"].add_argument("--limit", type=int, help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default 20)")
-    commands["list"].add_argument("--offset", type=int, help="skip this many of the newest first, to see the next "
+    for name, default in (("recall", 5), ("list", 20)):
+        commands[name].add_argument("--limit", type=_integer,
+                                    help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default {default})")
+    commands["list"].add_argument("--offset", type=_integer, help="skip this many of the newest first, to see the next "
                                   "page (default 0; the output says which offset comes next)")
     for name in ("show", "forget", "supersede"):
         commands[name].add_argument("id", metavar=FLAGS["id"], help="the memory's id (as remember, recall or list printed it)")
@@ -189,41 +201,47 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 def _http_flags(serve: argparse.ArgumentParser) -> None:
     http = serve.add_argument_group("HTTP team server (--transport http)")
     http.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
-    http.add_argument("--host", help="address to bind (env MEMVAULT_HOST; default 127.0.0.1)")
-    http.add_argument("--port", type=int, help=f"port (env MEMVAULT_PORT; default {config_module.DEFAULT_PORT})")
-    http.add_argument("--auth", choices=config_module.AUTH_MODES,
-                      help="keys (memvault API keys), oauth (JWT access tokens) or none (loopback only) "
-                      "(env MEMVAULT_AUTH; default keys)")
-    http.add_argument("--oauth-issuer", help="OAuth: the issuer URL (env MEMVAULT_OAUTH_ISSUER)")
-    http.add_argument("--oauth-resource", help="OAuth: this server's public URL, the tokens' audience "
-                      "(env MEMVAULT_OAUTH_RESOURCE), e.g. https://memory.example.com/mcp")
-    http.add_argument("--oauth-jwks-url", help="OAuth: the issuer's JWKS (env MEMVAULT_OAUTH_JWKS_URL; "
-                      "default <issuer>/.well-known/jwks.json)")
-    http.add_argument("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
-                      "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
-    http.add_argument("--rate-limit", type=int, help="requests per minute per key, counted by each process "
-                      "on its own (N processes behind a balancer allow a key up to N times this; for a total "
-                      "of L give each L/N), 0 for none "
-                      f"(env MEMVAULT_RATE_LIMIT; default {config_module.DEFAULT_RATE_LIMIT})")
-    http.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="HOST",
-                      help="also accept this Host header, e.g. memory.example.com (repeatable; "
-                      "env MEMVAULT_ALLOWED_HOSTS, comma-separated)")
-    http.add_argument("--allowed-origin", action="append", dest="allowed_origins", metavar="ORIGIN",
-                      help="also accept this Origin header, e.g. https://memory.example.com (repeatable; "
-                      "env MEMVAULT_ALLOWED_ORIGINS)")
+    http_only: list[tuple[str, str]] = []  # (dest, flag) of each flag refused without --transport http
+
+    def add(flag: str, **kwargs: Any) -> None:
+        http_only.append((http.add_argument(flag, **kwargs).dest, flag))
+
+    add("--host", help="address to bind (env MEMVAULT_HOST; default 127.0.0.1)")
+    add("--port", type=_integer, help=f"port (env MEMVAULT_PORT; default {config_module.DEFAULT_PORT})")
+    add("--auth", choices=config_module.AUTH_MODES,
+        help="keys (memvault API keys), oauth (JWT access tokens) or none (loopback only) "
+        "(env MEMVAULT_AUTH; default keys)")
+    add("--oauth-issuer", help="OAuth: the issuer URL (env MEMVAULT_OAUTH_ISSUER)")
+    add("--oauth-resource", help="OAuth: this server's public URL, the tokens' audience "
+        "(env MEMVAULT_OAUTH_RESOURCE), e.g. https://memory.example.com/mcp")
+    add("--oauth-jwks-url", help="OAuth: the issuer's JWKS (env MEMVAULT_OAUTH_JWKS_URL; "
+        "default <issuer>/.well-known/jwks.json)")
+    add("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
+        "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
+    add("--rate-limit", type=_integer, help="requests per minute per key, counted by each process "
+        "on its own (N processes behind a balancer allow a key up to N times this; for a total "
+        "of L give each L/N), 0 for none "
+        f"(env MEMVAULT_RATE_LIMIT; default {config_module.DEFAULT_RATE_LIMIT})")
+    add("--allowed-host", action="append", dest="allowed_hosts", metavar="HOST",
+        help="also accept this Host header, e.g. memory.example.com (repeatable; "
+        "env MEMVAULT_ALLOWED_HOSTS, comma-separated)")
+    add("--allowed-origin", action="append", dest="allowed_origins", metavar="ORIGIN",
+        help="also accept this Origin header, e.g. https://memory.example.com (repeatable; "
+        "env MEMVAULT_ALLOWED_ORIGINS)")
+    serve.set_defaults(http_only=tuple(http_only))
 
 
-def _keys_flags(keys: argparse.ArgumentParser, db: argparse.ArgumentParser) -> None:
+def _keys_flags(keys: argparse.ArgumentParser, parents: list[argparse.ArgumentParser]) -> None:
     actions = keys.add_subparsers(dest="action", metavar="ACTION", required=True)
-    create = actions.add_parser("create", parents=[db],
+    create = actions.add_parser("create", parents=parents,
                                 help="make a key: printed once on stdout, only its hash is stored")
     create.add_argument("--tenant", required=True, help="the tenant the key reads and writes")
     create.add_argument("--scope", help="its default scope (default 'default')")
     create.add_argument("--name", help="a label, e.g. the person or bot holding it")
     create.add_argument("--read-only", action="store_true", help="may recall and read resources only")
-    create.add_argument("--expires", type=int, metavar="DAYS", help="expires after this many days")
-    actions.add_parser("list", parents=[db], help="every key's id, tenant, scope and state (never the keys)")
-    revoke = actions.add_parser("revoke", parents=[db],
+    create.add_argument("--expires", type=_integer, metavar="DAYS", help="expires after this many days")
+    actions.add_parser("list", parents=parents, help="every key's id, tenant, scope and state (never the keys)")
+    revoke = actions.add_parser("revoke", parents=parents,
                                 help="revoke a key at once, on every server using this database")
     revoke.add_argument("id", metavar=FLAGS["id"], help="the key's id, as `memvault keys list` shows it")
 
@@ -302,12 +320,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)  # a person typed `memvault`: clients always run `memvault serve`
         return 2
     command = args.command or "serve"
+    http_only = [flag for dest, flag in getattr(args, "http_only", ()) if getattr(args, dest) is not None]
+    if http_only and getattr(args, "transport", "stdio") != "http":  # given for stdio, they would be ignored
+        commands["serve"].error(f"{', '.join(http_only)} {'applies' if len(http_only) == 1 else 'apply'} only to the "
+                                "HTTP team server: add --transport http (on stdio the client starts the server and "
+                                "talks to it through a pipe, on no port)")
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="memvault %(levelname)s %(name)s: %(message)s")
     try:
         config = config_module.load(
             db=getattr(args, "db", None), tenant=getattr(args, "tenant", None), scope=getattr(args, "scope", None),
             model_dir=getattr(args, "model_dir", None), boot_tokens=getattr(args, "boot_tokens", None),
-            allow_secrets=getattr(args, "allow_secrets", None),
+            allow_secrets=getattr(args, "allow_secrets", None), serving=command == "serve",
         )
     except ValueError as exc:
         _err(str(exc))
@@ -317,10 +340,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "serve":
         return _serve(config)
     if command == "keys":
-        return _keys(args, config)
+        return _printing(lambda: _keys(args, config))
     if command == "setup":
-        return _setup(args, config)
-    return _with_store(command, args, config)
+        return _printing(lambda: _setup(args, config))
+    return _printing(lambda: _with_store(command, args, config))
+
+
+def _printing(run: Callable[[], int]) -> int:
+    """Run a command that prints on stdout. Text the console's encoding cannot show
+    (a Windows code page) comes out escaped (``\\u0444``) rather than failing the
+    command; a reader that stops reading (``| head``) ends it quietly, with the exit
+    code of a process that SIGPIPE ended (141), as Python's documentation advises
+    ("Note on SIGPIPE", in the ``signal`` module)."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    try:
+        code = run()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the flush at exit must not fail again
+        return 141  # 128 + SIGPIPE (13); Windows has no SIGPIPE constant
 
 
 def _serve(config: config_module.Config) -> int:
@@ -386,16 +426,18 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
                 record, key = keys.create(store, args.tenant, args.scope, args.name, args.read_only, args.expires)
                 if not existed:
                     _err(f"created a new database at {config.db_where()} (give the server the same --db)")
-                _out(key)
+                _out(json.dumps({"key": key, **_key_json(record)}, indent=2) if args.json else key)
                 _err(f"created API key {_key_line(record)}; it is shown only this once")
             elif args.action == "list":
                 records = keys.list_keys(store)
-                for record in records:
-                    _out(_key_line(record))
+                if args.json or records:
+                    _out(json.dumps([_key_json(r) for r in records], indent=2) if args.json else
+                         "\n".join(map(_key_line, records)))
                 if not records:
                     _err("no API keys in this database: `memvault keys create --tenant NAME` makes one")
             else:
-                _out(f"revoked {_key_line(keys.revoke(store, args.id))}")
+                record = keys.revoke(store, args.id)
+                _out(json.dumps(_key_json(record), indent=2) if args.json else f"revoked {_key_line(record)}")
             refused = False
         finally:
             _close(store, config, created=not existed, refused=refused)
@@ -403,6 +445,18 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
         _err(_in_cli_words(exc))
         return _exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
     return 0
+
+
+def _key_json(record: Any) -> dict[str, Any]:
+    """A key's metadata for ``--json``: its fields, times as ISO-8601, and ``state``
+    (``active``, ``expired``, ``revoked``)."""
+    import dataclasses
+
+    from memvault.storage.timefmt import format_ms, now_ms
+
+    fields = {k: format_ms(v) if k.endswith("_at") else v for k, v in dataclasses.asdict(record).items()}
+    refusal = record.refusal(now_ms())
+    return {**fields, "state": "active" if refusal is None else "revoked" if record.revoked_at else "expired"}
 
 
 def _key_line(record: Any) -> str:
@@ -510,11 +564,12 @@ def _exit_code(exc: Exception) -> int:
 
 
 def _emit(args: argparse.Namespace, result: Any, text: Callable[[], str]) -> int:
-    """Print ``result`` as JSON with --json, else ``text()``."""
+    """Print ``result`` as JSON (ASCII, with escapes) with --json, else ``text()``."""
     from pydantic import BaseModel
 
     if getattr(args, "json", False):
-        _out(result.model_dump_json(indent=2) if isinstance(result, BaseModel) else json.dumps(result, indent=2))
+        # ASCII (other characters as JSON escapes): the same document on any console encoding
+        _out(json.dumps(result.model_dump(mode="json") if isinstance(result, BaseModel) else result, indent=2))
     else:
         _out(text())
     return 0
@@ -652,8 +707,14 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
             return 130
         report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub(),
                               "made_private": _make_private(store.backend)}
-    problems = maintenance.check(store) + _permission_problems(store.backend)
-    report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
+    from memvault.storage.errors import StorageUnavailable
+
+    try:
+        problems = maintenance.check(store) + _permission_problems(store.backend)
+        report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
+    except StorageUnavailable as exc:  # a damaged file: said as the problem it is, not a traceback
+        problems = [str(exc)]
+        report = {"ok": False, "problems": problems, **report}
     lines = [f"problem: {p}" for p in problems] or ["ok: no problems found"]
     if "repaired" in report:
         scrub = "still pending (busy)" if report["repaired"]["scrub_pending"] else "none pending"
@@ -696,7 +757,9 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
     left_out: list[str] = []
     lines = transfer.export_lines(store, caller.tenant, left_out=left_out)
-    if args.output is None:
+    if args.output is None:  # UTF-8 JSON lines whatever the console's encoding (`export > backup.jsonl`)
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(encoding="utf-8", errors="strict", newline="\n")
         for line in lines:
             _out(line)
     else:

@@ -158,7 +158,20 @@ def _check_db_path(path: Path) -> None:
     if not parent.is_dir():
         raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} is a file")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{name}: {str(path)!r} cannot be created: no write permission on {str(parent)!r}")
+        why = ("is on a read-only file system" if os.statvfs(parent).f_flag & os.ST_RDONLY
+               else "gives no write permission")
+        raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} {why}")
+
+
+def _absolute(name: str, value: str) -> None:
+    """Refuse a relative database path (after ``~`` and variables are expanded)."""
+    path = Path(os.path.expanduser(os.path.expandvars(value.strip())))
+    if not path.is_absolute() and not _UNEXPANDED.search(str(path)):  # (an unset variable: expand_path says so)
+        raise ValueError(
+            f"{name}: {value!r} is a relative path, which each process would read from the folder it was started "
+            f"in (MCP clients choose their own), opening a different file; give an absolute path, e.g. "
+            f"{str(path.absolute())!r} for the file in this folder, or one starting with ~/"
+        )
 
 
 def _name_setting(value: str, name: str) -> str:
@@ -176,8 +189,14 @@ def load(
     model_dir: str | None = None,
     boot_tokens: int | None = None,
     allow_secrets: bool | None = None,
+    serving: bool = False,
 ) -> Config:
     """Build the configuration: each flag given wins over its environment variable.
+
+    A relative database path is refused in MEMVAULT_DB, and in ``--db`` when
+    ``serving``: an MCP client starts the server in a folder of its own choosing, so
+    each client would open a different file. A relative ``--db`` of another command is
+    read from the current folder (the shell's), as paths on a command line are.
 
     Variables: MEMVAULT_DB, MEMVAULT_TENANT, MEMVAULT_SCOPE, MEMVAULT_MODEL_DIR,
     MEMVAULT_BOOT_TOKENS, MEMVAULT_ALLOW_SECRETS (1/true/yes or 0/false/no). Paths
@@ -211,6 +230,8 @@ def load(
                 f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: {POSTGRES_INSTALL}"
             )
     else:
+        if db_value is not None and (db is None or serving):
+            _absolute("--db" if db is not None else "MEMVAULT_DB", db_value)
         db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()
         _check_db_path(db_path)
     model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")

@@ -123,8 +123,15 @@ class Runtime:
         from .auth import ReadOnly
 
         if writes and self.identity().read_only:
-            raise ReadOnly("this API key is read-only: it may recall and read resources, not remember, "
-                           "supersede or forget; nothing was written")
+            from mcp.server.auth.middleware.auth_context import get_access_token
+
+            from memvault.storage.keys import PREFIX
+
+            token = get_access_token()
+            who = ("this API key is read-only" if token is not None and token.token.startswith(PREFIX)
+                   else "this access token does not grant the memvault:write scope")
+            raise ReadOnly(f"{who}: it may recall and read resources, not remember, supersede or forget; "
+                           "nothing was written")
         caller = self.caller()
 
         def work() -> T:

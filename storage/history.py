@@ -22,6 +22,15 @@ def expired(memory: Memory, now: int) -> bool:
     return memory.expires_at is not None and memory.expires_at <= now
 
 
+def ended(memory: Memory, now: int) -> str | None:
+    """How ``memory``'s content ended, as every message says it: ``expired at <time>``
+    (also once an expired memory is erased, which keeps a tombstone like forget), ``was
+    forgotten``, or None while it is live."""
+    if memory.expires_at is not None and memory.expires_at <= (memory.forgotten_at or now):
+        return f"expired at {format_ms(memory.expires_at)}"
+    return "was forgotten" if memory.forgotten_at is not None else None
+
+
 def visible(memory: Memory, now: int) -> Memory:
     """``memory`` as reads may show it: an expired memory loses its content, like a tombstone."""
     if memory.forgotten_at is None and expired(memory, now):
@@ -68,13 +77,9 @@ def newest(tx: Reader, memory: Memory) -> Memory:
 
 def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     """Raise Conflict unless ``old`` is the current, live version of its history."""
-    if old.forgotten_at is not None:
-        raise Conflict("id", f"memory {old.id} was forgotten, so it cannot be superseded: remember the new content")
-    if expired(old, now):
-        raise Conflict(
-            "id", f"memory {old.id} expired at {format_ms(old.expires_at)}, so it cannot be superseded: "
-            "remember the new content"
-        )
+    gone = ended(old, now)
+    if gone is not None:
+        raise Conflict("id", f"memory {old.id} {gone}, so it cannot be superseded: remember the new content")
     if old.superseded_by is None:
         return
     last = newest(tx, old)
@@ -82,10 +87,10 @@ def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
         raise Conflict(
             "id", f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
         )
-    ended = "was forgotten" if last.forgotten_at is not None else "has expired" if expired(last, now) else None
-    if ended is not None:
+    gone = ended(last, now)
+    if gone is not None:
         raise Conflict(
-            "id", f"memory {old.id} was superseded, and its newest version {last.id} {ended}: this history "
+            "id", f"memory {old.id} was superseded, and its newest version {last.id} {gone}: this history "
             "has no current version any more; remember the new content"
         )
     raise Conflict(

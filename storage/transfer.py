@@ -11,7 +11,7 @@ may appear with its old links.
 Import reads that format, or minimal lines where only ``content`` is required and
 every other field takes ``Store.remember``'s default and passes its checks
 (``validate``, the secret scan). Ids, times, kinds, tags, importance, sources,
-confirmations and supersession links are kept as given. Lines go in batches: the
+confirmations (their count and the last one's time) and supersession links are kept as given. Lines go in batches: the
 batch is checked, its new memories are embedded together outside any transaction
 (``Embedder.embed`` over all windows, on a worker thread while the next batch is
 checked and the one before written), then written in short write transactions of
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 FIELDS = (
     "id", "tenant", "scope", "kind", "content", "tags", "importance", "source", "observed_at", "recorded_at",
-    "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations",
+    "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations", "last_confirmed_at",
 )
 EXPORT_PAGE = 500  # memories per read transaction of an export
 # Lines per import batch: one embedding call each (written ``WRITE_BATCH`` at a time). The
@@ -70,6 +70,7 @@ def export_line(memory: Memory) -> str:
             "recorded_at": format_ms(memory.recorded_at), "expires_at": format_ms(memory.expires_at),
             "supersedes": memory.supersedes, "superseded_by": memory.superseded_by,
             "supersede_reason": memory.supersede_reason, "confirmations": memory.confirmations,
+            "last_confirmed_at": format_ms(memory.last_confirmed_at),
         },
         ensure_ascii=False,
     )
@@ -375,7 +376,8 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
     free-text fields as sent, for the secret scan (``secrets.scanned_fields``).
 
     Checks each field as ``Store.remember`` does, with its defaults; ids must be
-    UUIDs; ``confirmations`` a whole number; ``tenant``, when given, ``tenant``.
+    UUIDs; ``confirmations`` a whole number, ``last_confirmed_at`` only with some;
+    ``tenant``, when given, ``tenant``.
 
     Raises:
         InvalidInput: naming the field ("line" when the line is not a JSON object).
@@ -404,6 +406,11 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
     content = validate.content(given["content"])
     observed, expires = validate.times(given.get("observed_at"), given.get("expires_at"), now)
     recorded = validate.timestamp("recorded_at", given.get("recorded_at"))
+    confirmations = _count("confirmations", given.get("confirmations", 0))
+    confirmed = validate.timestamp("last_confirmed_at", given.get("last_confirmed_at"))
+    if confirmed is not None and not confirmations:
+        raise InvalidInput("last_confirmed_at", "is set but confirmations is 0: a memory never confirmed has no "
+                                                "last confirmation")
     row = NewRow(
         id=_uuid("id", given.get("id")) or new_id(),
         tenant=tenant,
@@ -420,7 +427,8 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
         supersedes=_uuid("supersedes", given.get("supersedes")),
         superseded_by=_uuid("superseded_by", given.get("superseded_by")),
         supersede_reason=validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS),
-        confirmations=_count("confirmations", given.get("confirmations", 0)),
+        confirmations=confirmations,
+        last_confirmed_at=confirmed,
     )
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
     return row, as_sent

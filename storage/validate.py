@@ -13,6 +13,7 @@ following the Unicode caseless matching of chapter 3.13, ``NFC(casefold(NFD(t)))
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import unicodedata
 
@@ -21,6 +22,7 @@ from .errors import InvalidInput, credentials_in, shown
 from .timefmt import format_ms, parse_iso
 
 _SPACES = re.compile(r"\s+")
+_LEADING_BLANK_LINES = re.compile(r"\A\s*\n")  # up to the last line break before the first character
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
 # Characters that show nothing and mean nothing inside running text: zero-width space,
 # word joiner, zero-width no-break space (the byte-order mark) and soft hyphen. Text
@@ -83,9 +85,11 @@ def empty(field: str, value: str, max_chars: int, alternative: str = "") -> Inva
 
 
 def content(value: str, field: str = "content") -> str:
-    """Trim ``value``, NFC-normalise it and check it is 1..CONTENT_MAX_CHARS characters,
-    not counting invisible characters (``_INVISIBLE``) as content."""
-    text = nfc(_check_text(field, value).strip())
+    """NFC-normalise ``value`` without its leading blank lines and trailing white space,
+    and check it is 1..CONTENT_MAX_CHARS characters, not counting invisible characters
+    (``_INVISIBLE``) as content. The first line keeps its indentation: in code and YAML
+    it says where the lines below it stand."""
+    text = _LEADING_BLANK_LINES.sub("", nfc(_check_text(field, value))).rstrip()
     if not visible(text).strip():
         raise empty(field, value, limits.CONTENT_MAX_CHARS)
     if len(text) > limits.CONTENT_MAX_CHARS:
@@ -97,13 +101,26 @@ def content(value: str, field: str = "content") -> str:
 
 
 def content_hash(text: str) -> str:
-    """sha256 of the content with runs of white space folded to one space.
+    """sha256 of the content with the white space that carries no meaning folded.
 
-    Two contents that differ only in surrounding or repeated white space, in
-    invisible characters (``_INVISIBLE``) or in Unicode normalization form, hash the
-    same; case and every other character matter.
+    Indentation carries meaning (code, YAML, nested lists): a line that is indented
+    more than the least indented line keeps its line break and its indentation as
+    given (spaces and tabs apart). Every other run of white space (within a line, at
+    its end, a line break before a line that is not indented, blank lines) counts as
+    one space, so rewrapped prose hashes alike; so do invisible characters
+    (``_INVISIBLE``), Unicode normalization form and indentation shared by every line.
+    Case and every other character matter. Content without indented lines hashes as
+    it did before indentation counted.
     """
-    folded = _SPACES.sub(" ", nfc(visible(text)).strip())
+    lines = [line for line in nfc(visible(text)).splitlines() if line.strip()]
+    indents = [line[: len(line) - len(line.lstrip())] for line in lines]
+    shared = len(os.path.commonprefix(indents))
+    pieces = []
+    for line, indent in zip(lines, indents, strict=True):
+        own = indent[shared:]
+        pieces.append(("\n" + own if own else " ") + _SPACES.sub(" ", line.strip()))
+    folded = "".join(pieces)
+    folded = folded[1:] if folded.startswith(" ") else folded
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()
 
 

@@ -42,6 +42,10 @@ def test_paths_expand_variables_and_tilde_and_are_made_absolute(home, monkeypatc
     other = {} if name == "db" else {"db": "m.db"}
     assert getattr(config.load(**other, **{name: value}), name) == Path(os.path.abspath(home / expected))
     monkeypatch.setenv(f"MEMVAULT_{name.upper()}", value)
+    if name == "db" and not value.startswith(("$", "~")):  # a relative MEMVAULT_DB: refused (test_db_paths)
+        with pytest.raises(ValueError, match="is a relative path"):
+            config.load(**other)
+        return
     assert getattr(config.load(**other), name) == Path(os.path.abspath(home / expected))
 
 

@@ -308,7 +308,7 @@ def test_an_expired_newest_version_ends_the_history(store, clock: Clock):
     a = remember(store, "On call: Dee")
     b = store.supersede(tenant="a", id=a.id, content="On call: Eli", expires_at="2026-01-02T00:00:00Z").id
     clock.now = parse_iso("now", "2026-01-03T00:00:00Z")
-    with pytest.raises(Conflict, match=f"{b} has expired"):
+    with pytest.raises(Conflict, match=f"{b} expired at 2026-01-02"):
         store.supersede(tenant="a", id=a.id, content="On call: Fay")
 
 

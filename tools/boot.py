@@ -2,13 +2,17 @@
 
 Sections follow what an agent needs first: preferences and decisions,
 procedures, facts (most important first), then recent failures and recent
-episodes (newest first). Each section that has memories gets a guaranteed share of
-the budget (``Section.share``), so no kind hides the others: a store full of
-important decisions still shows its procedures, facts and what happened lately. A
-share a section does not use, and the rest of the budget, go to the sections in order. A footer is always reserved and
+episodes (newest first). Each section that has memories first gets one line
+(earlier sections first when the budget cannot hold one of each), then a guaranteed
+share of the budget (``Section.share``), so no kind hides the others: a store full
+of important decisions still shows its procedures, facts and what happened lately.
+A share a section does not use, and the rest of the budget, go to the sections in
+order. A recent section shows its newest memories, never an older one in place of a
+newer one that did not fit. A footer is always reserved and
 always true: how many memories are shown, how many more exist, the tokens used.
 
-Each line is ``- [short id] date: "content"``: the short id is the shortest
+Each line is ``- [short id] date: "content"`` (the kind before the date where a
+section holds several kinds): the short id is the shortest
 unique prefix of the id (at least 8 characters), the date the day the memory
 was observed, the content a JSON string literal, so a client can tell stored
 data from the server's own words. The same store and clock give the same text.
@@ -56,9 +60,11 @@ class _Part:
     chosen: list[int] = field(default_factory=list)  # indexes into memories, in order
 
 
-def memory_line(memory: Memory, short_id: str) -> str:
-    """One Markdown list item: ``- [short id] kind, date: "content"`` (as ``text.memory_line``)."""
-    return f"- {text.memory_line(memory_out(memory).model_copy(update={'short_id': short_id}))}\n"
+def memory_line(memory: Memory, short_id: str, kind: bool) -> str:
+    """One Markdown list item: ``- [short id] date: "content"``, with ``kind`` the memory's
+    kind before the date (as ``text.memory_line``), in a section that holds several kinds."""
+    out = memory_out(memory).model_copy(update={"short_id": short_id})
+    return f"- {text.memory_line(out, kind=kind)}\n"
 
 
 def _footer(shown: int, left: int, tokens: int) -> str:
@@ -114,27 +120,40 @@ def render(
         heading = 0 if part.chosen else counted(title, f"\n## {title}\n")
         if (title, i) not in lines:
             memory = part.memories[i]
-            lines[(title, i)] = memory_line(memory, short_ids.get(memory.id, memory.id))
+            lines[(title, i)] = memory_line(memory, short_ids.get(memory.id, memory.id), len(part.section.kinds) > 1)
         return heading + counted((title, i), lines[(title, i)])
 
-    def fill(part: _Part, limit: int) -> int:
+    def fill(part: _Part, limit: int, most: int | None = None) -> int:
+        # A recency section never skips a newer memory for an older one that fits: what it
+        # shows is always the newest. The others may skip a long line for a shorter one.
         used = 0
         chosen = set(part.chosen)
         for i in range(len(part.memories)):
             if i in chosen:
                 continue
-            if limit - used < MIN_LINE_TOKENS:  # no line fits any more
+            if limit - used < MIN_LINE_TOKENS or len(part.chosen) == most:  # no line fits any more
                 break
             c = cost(part, i)
             if used + c <= limit:
                 part.chosen.append(i)
                 used += c
+            elif part.section.newest_first:
+                break
         return used
 
-    for part in state:  # guaranteed shares first
-        if part.section.share and part.memories:
-            room -= fill(part, int(budget * part.section.share))
-    for part in state:
+    # A first line for every section, in order, each leaving room for the first lines of
+    # the sections after it; when they cannot all fit, the earlier sections come first.
+    filled = [part for part in state if part.memories]
+    firsts = [cost(part, 0) for part in filled]
+    if sum(firsts) > room:
+        firsts = [0] * len(filled)
+    used = [0] * len(filled)
+    for n, part in enumerate(filled):
+        used[n] = fill(part, room - sum(firsts[n + 1:]), most=1)
+        room -= used[n]
+    for n, part in enumerate(filled):  # then the guaranteed shares
+        room -= fill(part, min(room, int(budget * part.section.share) - used[n]))
+    for part in filled:
         room -= fill(part, room)
     while True:
         shown = sum(len(p.chosen) for p in state)

@@ -248,16 +248,16 @@ def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, objec
     """The memory and its supersession chain: ``{"memory": {...}, "history": [{...}, ...]}``,
     the chain oldest first. ``memory_id`` may be in any letter case or a unique prefix of
     8+ characters. Forgotten members appear as tombstones (``forgotten_at``, no content),
-    expired ones as ``{"id", "expired_at"}``, without content. Raises NotFound."""
+    expired ones (erased or not yet) as ``{"id", "expired_at"}``, without content. Raises NotFound."""
     memory = store.get(tenant=caller.tenant, id=memory_id)
     chain = store.history(tenant=caller.tenant, id=memory.id)
     now = store.clock()
 
     def doc(m: Memory) -> dict[str, object]:
+        if m.expires_at is not None and m.expires_at <= (m.forgotten_at or now):
+            return {"id": m.id, "expired_at": format_ms(m.expires_at)}
         if m.forgotten_at is not None:
             return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
-        if m.expires_at is not None and m.expires_at <= now:
-            return {"id": m.id, "expired_at": format_ms(m.expires_at)}
         return memory_out(m).model_dump(exclude={"score", "confidence", "signals", "short_id"})
 
     target = next(m for m in chain if m.id == memory.id)

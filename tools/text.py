@@ -41,15 +41,19 @@ def confidence_text(confidence: float) -> str:
     return f"confidence {confidence:.2f}{mark}"
 
 
-def memory_line(m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False) -> str:
-    """``[short id] kind, date: "content"``, with the scope and the history status when set
+def memory_line(
+    m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False, kind: bool = True
+) -> str:
+    """``[short id] kind, date: "content"`` (without ``kind``: ``[short id] date: "content"``,
+    under a heading that names the kind), with the scope and the history status when set
     (superseded, or found through a superseded version: ``signals.through``), and with
     ``ranked`` the hit's confidence (:func:`confidence_text`) after the date. The
     supersede reason is stored text like the content, and quoted like it: a newline in it
     would otherwise start a line that reads as another hit."""
     extra = f", scope {m.scope}" if scope else ""
     extra += f", {confidence_text(m.confidence)}" if ranked else ""
-    line = f"[{m.id if full_id else m.short_id or m.id}] {m.kind}, {m.observed_at[:10]}{extra}: {quoted(m.content)}"
+    named = f"{m.kind}, " if kind else ""
+    line = f"[{m.id if full_id else m.short_id or m.id}] {named}{m.observed_at[:10]}{extra}: {quoted(m.content)}"
     if m.superseded_by:
         reason = f" (reason {quoted(m.supersede_reason)})" if m.supersede_reason else ""
         line += f" — superseded by {m.superseded_by}{reason}"

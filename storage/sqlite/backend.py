@@ -27,7 +27,7 @@ from ..limits import BUSY_TIMEOUT_MS
 from . import cells as vector_cells
 from . import health
 from .checkpoint import Checkpointer
-from .db import fts_tokenizer, open_connection, scrub, write_transaction
+from .db import damaged, fts_tokenizer, open_connection, scrub, write_transaction
 from .schema import (
     VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
 )
@@ -114,6 +114,8 @@ class SqliteBackend:
                 yield tx
             finally:
                 tx.conn.execute("COMMIT")
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            raise damaged(exc) from exc
         finally:
             with self._reads_changed:
                 self._reads[generation] -= 1

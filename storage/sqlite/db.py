@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -105,8 +106,17 @@ def open_connection(
             path.chmod(0o600)  # an empty file becomes a new database: make it private like one
     except OSError as exc:
         raise StoreError(f"cannot create database {str(path)!r}: {exc.strerror or exc}") from exc
+    # A file this process cannot write (a read-only file system, a read-only file) is
+    # opened read-only, so reads are served and writes refused as read-only; without a
+    # -shm file that can be made beside it, as immutable (SQLite's URI parameters).
+    read_only = not os.access(path, os.W_OK)
     try:
-        conn = Connection(str(path))
+        if read_only:
+            immutable = not os.access(path.parent, os.W_OK) and not Path(f"{path}-shm").exists()
+            uri = f"file:{urllib.parse.quote(str(path))}?mode=ro{'&immutable=1' if immutable else ''}"
+            conn = Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        else:
+            conn = Connection(str(path))
     except apsw.Error as exc:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
@@ -115,7 +125,8 @@ def open_connection(
         conn.create_scalar_function(SQL_FUNCTION, index_text, 1, deterministic=True)
         if check is not None:
             check(conn)
-        conn.execute("PRAGMA journal_mode=WAL")
+        if not read_only:
+            conn.execute("PRAGMA journal_mode=WAL")
     except apsw.Error as exc:
         translated = unavailable(exc, conn)
         conn.close()
@@ -189,17 +200,34 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
             f"the database is busy: another connection held its write lock for more than {seconds:g} s "
             f"({exc}). Nothing was written; retrying is safe."
         )
+    if isinstance(exc, (apsw.CorruptError, apsw.NotADBError)):
+        return damaged(exc)
     if isinstance(exc, apsw.FullError):
         return StorageUnavailable(
             f"the disk holding the database is full ({exc}). Nothing was written; retrying is safe "
             "but fails again until space is freed."
         )
-    if isinstance(exc, (apsw.ReadOnlyError, apsw.IOError)):
+    if isinstance(exc, apsw.ReadOnlyError):
+        return StorageUnavailable(
+            f"the database is read-only here ({exc}: a read-only file system or file): recall and reads are "
+            "served, nothing was written. To write, make the file and its folder writable, or copy it elsewhere."
+        )
+    if isinstance(exc, apsw.IOError):
         return StorageUnavailable(
             f"the database file cannot be written ({type(exc).__name__}: {exc}). Nothing was written; "
             "retrying is safe but fails again until the file or disk is fixed."
         )
     return None
+
+
+def damaged(exc: apsw.Error) -> StorageUnavailable:
+    """memvault's error for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB): what happened,
+    that nothing was written, and how to recover."""
+    return StorageUnavailable(
+        f"the database file is damaged ({exc}). Nothing was written. `memvault doctor` says what is wrong; "
+        "`memvault export -o saved.jsonl` saves what can still be read, to `memvault import` into a new "
+        "file (or restore a backup)."
+    )
 
 
 # How long the scrub's final checkpoint waits for readers of older snapshots; new

@@ -84,6 +84,8 @@ def check(conn: apsw.Connection) -> list[str]:
         except (apsw.BusyError, apsw.LockedError) as exc:
             problems.append(f"the FTS5 index could not be checked: another connection was writing ({exc}); "
                             "run the check again")
+        except apsw.ReadOnlyError:  # the check needs the write lock
+            problems.append("the FTS5 index could not be checked: the database is read-only here")
         except apsw.Error as exc:
             problems.append(f"the FTS5 index of tenant {tenant!r} is damaged ({exc})")
         missing_fts = one(

@@ -1,0 +1,97 @@
+"""The boot context's sections at small budgets: every kind gets a line before any gets
+two, a recent section shows its newest memories (never an older one in place of a newer
+one that did not fit), and a line does not repeat the kind its heading names."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from wire import StdioServer
+
+from memvault.storage.embeddings import TokenCounter
+from memvault.storage.store import Store
+from memvault.tools.boot import SECTIONS, boot_context
+from memvault.tools.handlers import Caller
+
+CALLER = Caller(tenant="t", scope="proj")
+LONG = " — and a long account of what was tried, what broke, who was paged and how it was rolled back"
+
+
+@pytest.fixture
+def counted(store: Store, monkeypatch) -> Store:
+    monkeypatch.setattr(store.embedder, "count_tokens", TokenCounter(), raising=False)
+    return store
+
+
+def fill(store: Store, counts: dict[str, int], long_newest: bool = False) -> None:
+    """``counts`` memories of each kind, one a day; with ``long_newest`` the newest of each
+    kind carries a long text and the oldest is the shortest."""
+    day = 0
+    for kind, n in counts.items():
+        for i in range(n):
+            day += 1
+            text = f"{kind} {i}" if long_newest and i == 0 else f"{kind} {i}: the service on port {9000 + i}"
+            store.remember(tenant="t", scope="proj", kind=kind, content=text + (LONG if long_newest and i > 0 else ""),
+                           observed_at=f"2025-{1 + day // 28:02d}-{1 + day % 28:02d}T10:00:00Z")
+
+
+def sections(boot: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for block in boot.split("\n## ")[1:]:
+        title, *lines = block.strip().splitlines()
+        out[title] = [line for line in lines if line.startswith("- [")]
+    return out
+
+
+ALL = {"preference": 2, "decision": 2, "procedure": 3, "fact": 12, "failure": 3, "episode": 5}
+
+
+@pytest.mark.parametrize("budget", [300, 360, 450, 600])
+def test_every_kind_gets_a_line_before_any_gets_a_second(counted, budget):
+    fill(counted, ALL)
+    shown = sections(boot_context(counted, CALLER, budget))
+    assert list(shown) == [s.title for s in SECTIONS], budget
+    assert all(lines for lines in shown.values())
+
+
+@pytest.mark.parametrize("budget", [200, 300, 500, 800])
+@pytest.mark.parametrize("kind", ["episode", "failure"])
+def test_a_recent_section_shows_its_newest_memories_and_never_an_older_one_instead(counted, budget, kind):
+    fill(counted, {kind: 6}, long_newest=True)  # the oldest is the shortest: it would fit where the newest do not
+    title = next(s.title for s in SECTIONS if kind in s.kinds)
+    lines = sections(boot_context(counted, CALLER, budget)).get(title, [])
+    numbers = [int(re.search(rf'"{kind} (\d)', line).group(1)) for line in lines]  # type: ignore[union-attr]
+    assert numbers == list(range(5, 5 - len(numbers), -1))  # newest first, none skipped
+    assert 0 not in numbers or len(numbers) == 6
+
+
+def test_a_line_names_its_kind_only_in_a_section_of_several_kinds(counted):
+    fill(counted, ALL)
+    shown = sections(boot_context(counted, CALLER, 2000))
+    for section in SECTIONS:
+        for line in shown[section.title]:
+            named = re.match(r"- \[[0-9a-f-]+\] (\w+), \d{4}-", line)
+            if len(section.kinds) > 1:
+                assert named and named.group(1) in section.kinds, line
+            else:
+                assert named is None and re.match(r"- \[[0-9a-f-]+\] \d{4}-\d\d-\d\d: \"", line), line
+
+
+@pytest.mark.slow
+def test_the_boot_resource_over_stdio_shows_every_kind_at_300_tokens(db_path):
+    server = StdioServer(db_path, MEMVAULT_BOOT_TOKENS="300")
+    try:
+        for kind, n in ALL.items():
+            for i in range(n):
+                server.call_tool("remember", {"content": f"{kind} {i}: port {9000 + i}" + (LONG if i == n - 2 else ""),
+                                              "kind": kind, "observed_at": f"2025-01-{10 + i:02d}T10:00:00Z"})
+        boot = server.request("resources/read", {"uri": "memory://boot"})["result"]["contents"][0]["text"]
+    finally:
+        server.close()
+    shown = sections(boot)
+    assert list(shown) == [s.title for s in SECTIONS]
+    for kind, title in (("episode", "Recent episodes"), ("failure", "Recent failures")):  # the newest alone:
+        assert len(shown[title]) == 1 and f'"{kind} {ALL[kind] - 1}: port' in shown[title][0]  # the next is long
+    assert not any(re.match(r"- \[[0-9a-f-]+\] (fact|procedure|failure|episode), ", line)
+                   for title, lines in shown.items() for line in lines)

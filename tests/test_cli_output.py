@@ -1,0 +1,144 @@
+"""The command line's output and arguments, as a person's shell runs it: any console
+encoding, a reader that stops early, ``--json`` on every command, memvault's own words
+for bad numbers, and no flag silently ignored."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import server_env
+from fakes import FakeEmbedder
+
+from memvault.server import cli
+from memvault.storage.store import Store
+
+MEMVAULT = [sys.executable, "-m", "memvault.server"]
+WORLD = "Привет мир 🚀 café ✓ Ω 東京"
+
+
+def memvault(db, *argv: str, **env: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*MEMVAULT, *argv], env=server_env(db, **env), capture_output=True, timeout=180)
+
+
+def fill(db, n: int, size: int = 0) -> None:
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        for i in range(n):
+            store.remember(tenant="default", scope="default", content=f"{WORLD} number {i} " + "word " * size)
+    finally:
+        store.close()
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii", "latin-1"])
+def test_export_writes_utf8_json_lines_whatever_the_console_encoding(db_path, tmp_path, encoding):
+    fill(db_path, 3)
+    piped = memvault(db_path, "export", PYTHONIOENCODING=encoding)
+    assert piped.returncode == 0 and b"Traceback" not in piped.stderr
+    lines = piped.stdout.decode("utf-8").splitlines()  # strict: valid UTF-8 or this fails
+    assert len(lines) == 3 and all(WORLD in json.loads(line)["content"] for line in lines)
+    assert memvault(db_path, "export", "-o", str(tmp_path / "b.jsonl")).returncode == 0
+    assert (tmp_path / "b.jsonl").read_text(encoding="utf-8").splitlines() == lines
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii"])
+def test_text_output_degrades_and_json_stays_exact_on_a_narrow_console_encoding(db_path, encoding):
+    stored = memvault(db_path, "remember", WORLD, "--json", PYTHONIOENCODING=encoding)
+    assert stored.returncode == 0, stored.stderr
+    memory_id = json.loads(stored.stdout)["id"]
+    for argv in (["recall", "Привет"], ["list"], ["show", memory_id], ["remember", WORLD], ["stats"]):
+        shown = memvault(db_path, *argv, PYTHONIOENCODING=encoding)
+        assert shown.returncode == 0 and b"Traceback" not in shown.stderr, (argv, shown.stderr)
+        assert shown.stdout.decode(encoding)  # written in the console's own encoding
+        as_json = memvault(db_path, *argv, "--json", PYTHONIOENCODING=encoding)
+        assert as_json.returncode == 0
+        document = json.loads(as_json.stdout.decode("ascii"))  # escapes: the same document on any console
+        if argv[0] in ("recall", "list"):
+            assert document["memories"][0]["content"] == WORLD
+        if argv[0] == "show":
+            assert document["memory"]["content"] == WORLD
+    assert memvault(db_path, "list", PYTHONIOENCODING=encoding).stdout.decode(encoding).count("\\u") > 3
+
+
+@pytest.mark.parametrize("argv", [["export"], ["export", "--tenant", "default"]])
+def test_a_reader_that_stops_early_ends_the_command_quietly(db_path, argv):
+    fill(db_path, 60, size=100)
+    read, write = os.pipe()
+    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)  # Linux: the output is far more than the pipe holds
+    with subprocess.Popen([*MEMVAULT, *argv], env=server_env(db_path), stdout=write, stderr=subprocess.PIPE) as proc:
+        os.close(write)
+        with os.fdopen(read, "rb") as out:
+            assert out.readline()
+        # as `| head -1` does: the reader is gone
+        err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 141 and err == b""
+
+
+def test_keys_commands_print_one_json_document_with_json(db_path):
+    created = memvault(db_path, "keys", "create", "--tenant", "acme", "--name", "Zoë's bot", "--read-only", "--json")
+    assert created.returncode == 0, created.stderr
+    key = json.loads(created.stdout)
+    assert key["key"].startswith("mvk_") and key["tenant"] == "acme" and key["name"] == "Zoë's bot"
+    assert key["read_only"] is True and key["state"] == "active" and key["revoked_at"] is None
+    listed = json.loads(memvault(db_path, "--json", "keys", "list").stdout)
+    assert [k["id"] for k in listed] == [key["id"]] and "key" not in listed[0]
+    revoked = json.loads(memvault(db_path, "keys", "revoke", key["id"][:12], "--json").stdout)
+    assert revoked["id"] == key["id"] and revoked["state"] == "revoked" and revoked["revoked_at"]
+    assert json.loads(memvault(db_path, "keys", "list", "--json").stdout)[0]["state"] == "revoked"
+
+
+def test_keys_list_json_of_no_keys_is_an_empty_list(db_path, capsys):
+    fill(db_path, 1)
+    code, out, err = run(capsys, "keys", "list", "--db", str(db_path), "--json")
+    assert code == 0 and json.loads(out) == [] and "no API keys" in err
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["recall", "x", "--limit", "1.5"], "--limit: must be an integer from 1 to 50; got '1.5'"),
+    (["recall", "x", "--limit", "five"], "--limit: must be an integer from 1 to 50; got 'five'"),
+    (["list", "--limit", "2e1"], "--limit: must be an integer from 1 to 50; got '2e1'"),
+    (["list", "--offset", "-0.5"], "--offset: must be an integer from 0 to 1,000,000,000; got '-0.5'"),
+    (["remember", "x", "--importance", "7.0"], "--importance: must be an integer from 1 to 10; got '7.0'"),
+    (["supersede", "01a2", "x", "--importance", "high"], "--importance: must be an integer from 1 to 10"),
+    (["keys", "create", "--tenant", "t", "--expires", "1.5"], "--expires: must be an integer from 1 to 3,650 days"),
+    (["serve", "--boot-tokens", "2k"], "--boot-tokens / MEMVAULT_BOOT_TOKENS: must be an integer from 100"),
+    (["serve", "--transport", "http", "--port", "80.5"], "--port / MEMVAULT_PORT: must be an integer from 1 to 65,535"),
+    (["serve", "--transport", "http", "--rate-limit", "ten"], "--rate-limit / MEMVAULT_RATE_LIMIT: must be an integer"),
+])
+def test_a_bad_number_is_refused_in_memvault_s_words_with_its_range(db_path, capsys, argv, named):
+    fill(db_path, 1)
+    code, out, err = run(capsys, *argv, "--db", str(db_path))
+    assert code == 2 and out == "" and named in err and "invalid int value" not in err
+
+
+def test_a_bad_number_in_a_subprocess_names_the_flag_and_its_range(db_path):
+    fill(db_path, 1)
+    refused = memvault(db_path, "list", "--limit", "1.5")
+    assert refused.returncode == 2 and refused.stderr.decode() == (
+        "memvault: --limit: must be an integer from 1 to 50; got '1.5'\n")
+
+
+@pytest.mark.parametrize("flags", [
+    ["--port", "9000"], ["--host", "0.0.0.0"], ["--auth", "none"], ["--rate-limit", "5"],
+    ["--allowed-host", "memory.example.com"], ["--allowed-origin", "https://x.example"],
+    ["--oauth-issuer", "https://id.example"], ["--oauth-resource", "https://m.example/mcp"],
+    ["--oauth-jwks-url", "https://id.example/jwks"], ["--oauth-tenant-claim", "org"],
+    ["--transport", "stdio", "--port", "9000"], ["--port", "9000", "--host", "::1"],
+])
+def test_an_http_flag_without_transport_http_is_refused_not_ignored(db_path, flags):
+    refused = subprocess.run([*MEMVAULT, "serve", *flags], env=server_env(db_path), capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL, timeout=120)
+    assert refused.returncode == 2
+    named = [f for f in flags if f.startswith("--") and f != "--transport"]
+    assert all(f in refused.stderr for f in named) and "add --transport http" in refused.stderr
+    assert not db_path.exists()  # nothing was opened

@@ -1,0 +1,60 @@
+"""A damaged database file is named as one, on the command line and over stdio: no
+traceback, no "memvault fault", nothing written, and the way to recover."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import server_env
+from fakes import FakeEmbedder
+from wire import StdioServer
+
+from memvault.storage.store import Store
+
+MEMVAULT = [sys.executable, "-m", "memvault.server"]
+PAGE = 4096
+
+
+def damaged(db, every: int) -> None:
+    """A database of 40 memories with every ``every``-th page after the first two overwritten."""
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        for i in range(40):
+            store.remember(tenant="default", scope="default", content=f"memory {i}: " + "words " * 60)
+    finally:
+        store.close()
+    size = os.path.getsize(db)
+    with open(db, "r+b") as fh:
+        for offset in range(2 * PAGE, size, every * PAGE):
+            fh.seek(offset)
+            fh.write(b"\xa5" * PAGE)
+
+
+@pytest.mark.parametrize("every", [1, 2, 3])
+@pytest.mark.parametrize("argv", [["doctor"], ["doctor", "--json"], ["remember", "Written into a damaged file"],
+                                  ["list"], ["export"], ["stats"]])
+def test_the_command_line_says_the_file_is_damaged_without_a_traceback(db_path, argv, every):
+    damaged(db_path, every)
+    before = db_path.read_bytes()
+    done = subprocess.run([*MEMVAULT, *argv], env=server_env(db_path), capture_output=True, text=True, timeout=180)
+    assert "Traceback" not in done.stderr and "Error:" not in done.stderr, done.stderr
+    if done.returncode != 0 or argv[0] == "doctor":
+        assert done.returncode == 1 and "the database file is damaged" in done.stderr + done.stdout
+        assert "memvault export -o" in done.stderr + done.stdout  # the way to recover
+    if argv[0] == "remember":
+        assert done.returncode == 1 and db_path.read_bytes()[:PAGE] == before[:PAGE]
+
+
+def test_a_tool_over_stdio_says_the_file_is_damaged_not_a_memvault_fault(db_path):
+    damaged(db_path, 1)
+    server = StdioServer(db_path)
+    try:
+        for name, arguments in (("remember", {"content": "Written in a damaged file"}), ("recall", {"query": "memory"})):
+            result = server.call_tool(name, arguments)
+            said = result["content"][0]["text"]
+            assert result["isError"] and "the database file is damaged" in said and "memvault fault" not in said
+    finally:
+        server.close()

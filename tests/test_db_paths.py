@@ -1,0 +1,63 @@
+"""A relative database path: refused where the folder it is read from is chosen by
+whoever starts the process (MEMVAULT_DB, ``serve --db``), read from the shell's folder
+for a command a person types; a refused path creates no file anywhere."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+MEMVAULT = [sys.executable, "-m", "memvault.server"]
+
+
+def run(cwd, *argv: str, db: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+    env["HOME"] = str(cwd)
+    if db is not None:
+        env["MEMVAULT_DB"] = db
+    return subprocess.run([*MEMVAULT, *argv], cwd=cwd, env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=180)
+
+
+RELATIVE = ["memvault.db", "./memvault.db", "data/memvault.db", "../memvault.db", " memvault.db"]
+
+
+@pytest.mark.parametrize("relative", RELATIVE)
+@pytest.mark.parametrize("argv", [["serve"], ["remember", "The build runs on Fridays"], ["list"], []])
+def test_a_relative_memvault_db_is_refused_and_creates_nothing(tmp_path, relative, argv):
+    where = tmp_path / "client-folder"
+    where.mkdir()
+    refused = run(where, *argv, db=relative)
+    assert refused.returncode == 2, refused.stderr
+    assert "MEMVAULT_DB: " in refused.stderr and "is a relative path" in refused.stderr
+    assert str(where) in refused.stderr or str(tmp_path) in refused.stderr  # the absolute path it would have been
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["client-folder"]
+
+
+@pytest.mark.parametrize("relative", RELATIVE[:3])
+def test_serve_refuses_a_relative_db_flag(tmp_path, relative):
+    refused = run(tmp_path, "serve", "--db", relative)
+    assert refused.returncode == 2 and "--db: " in refused.stderr and "is a relative path" in refused.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_command_typed_with_a_relative_db_flag_uses_the_shell_s_folder_and_says_where(tmp_path):
+    stored = run(tmp_path, "remember", "The build runs on Fridays", "--db", "mine.db")
+    assert stored.returncode == 0 and str(tmp_path / "mine.db") in stored.stderr
+    assert (tmp_path / "mine.db").is_file()
+
+
+def test_a_path_under_home_in_memvault_db_is_absolute(tmp_path):
+    stored = run(tmp_path, "remember", "The build runs on Fridays", db="~/notes/memvault.db")
+    assert stored.returncode == 0, stored.stderr
+    assert (tmp_path / "notes" / "memvault.db").is_file()
+
+
+def test_serve_logs_the_absolute_database_path(tmp_path):
+    db = tmp_path / "m.db"
+    served = subprocess.run([*MEMVAULT, "serve"], env={**os.environ, "MEMVAULT_DB": str(db)}, input="",
+                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert f"database {db}" in served.stderr

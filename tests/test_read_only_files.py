@@ -1,0 +1,84 @@
+"""A database on a read-only file system: reads are served, writes refused as read-only
+(it said "unable to open database file" to every command). Needs a private mount
+namespace (``unshare -m``, as root); skipped where there is none."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import server_env
+from fakes import FakeEmbedder
+
+from memvault.storage.store import Store
+
+
+def _can_mount_read_only() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind /tmp /tmp && mount -o remount,ro,bind /tmp"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+pytestmark = pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare -m and mount (root)")
+
+
+def read_only(folder, db, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``memvault ARGV`` with ``folder`` mounted read-only for that process only."""
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "memvault.server", *argv])
+    script = f"mount --bind {shlex.quote(str(folder))} {shlex.quote(str(folder))} && " \
+             f"mount -o remount,ro,bind {shlex.quote(str(folder))} && exec {command}"
+    return subprocess.run(["unshare", "-m", "sh", "-c", script], env=server_env(db), capture_output=True,
+                          text=True, timeout=180)
+
+
+@pytest.fixture
+def stored(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "memvault.db"
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        for content in ("The staging DB is db-stg-03", "Deploys go out on Tuesdays"):
+            store.remember(tenant="default", scope="default", content=content)
+    finally:
+        store.close()  # the last connection: the WAL is checkpointed and removed
+    return folder, db
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["list"], "Deploys go out on Tuesdays"),
+    (["list", "--json"], "db-stg-03"),
+    (["recall", "staging database"], "db-stg-03"),
+    (["export"], "db-stg-03"),
+    (["show", "--json", "0"], None),  # an unknown id: refused as usual, not as a failure to open
+    (["stats"], "current"),
+])
+def test_reads_are_served_from_a_read_only_file_system(stored, argv, says):
+    folder, db = stored
+    before = sorted(p.name for p in folder.iterdir())
+    done = read_only(folder, db, *argv)
+    assert "unable to open" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    if says is not None:
+        assert done.returncode == 0 and says in done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == before
+
+
+@pytest.mark.parametrize("argv", [["remember", "Written on a read-only disk"], ["forget", "0000000000"],
+                                  ["import", "-"]])
+def test_a_write_on_a_read_only_file_system_is_refused_as_read_only(stored, argv):
+    folder, db = stored
+    done = read_only(folder, db, *argv)
+    assert "unable to open" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    if argv[0] == "remember":
+        assert done.returncode == 1 and "the database is read-only here" in done.stderr
+        assert "nothing was written" in done.stderr
+
+
+def test_a_new_database_on_a_read_only_file_system_says_read_only(tmp_path):
+    done = read_only(tmp_path, tmp_path / "new.db", "remember", "Nowhere to go")
+    assert done.returncode == 2 and "is on a read-only file system" in done.stderr and not (tmp_path / "new.db").exists()

@@ -1,0 +1,116 @@
+"""Messages say what happened: a memory erased because it expired is called expired
+(not forgotten) wherever it is named, and a read-only refusal names the credential the
+caller used (an API key, or an OAuth token without the write scope)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+
+import anyio
+import pytest
+from conftest import server_env
+from fakes import Clock, FakeEmbedder
+from httpwire import HttpServer, client, free_port
+
+from memvault.server import cli
+from memvault.storage.errors import Conflict
+from memvault.storage.store import Store
+from memvault.storage.timefmt import parse_iso
+from memvault.tools import handlers, text
+from memvault.tools.handlers import Caller
+
+EXPIRES = "2026-01-02T00:00:00Z"
+WEEK_MS = 7 * 86_400_000  # far past the grace period after which an expired memory is erased
+
+
+def erased_after_expiry(store, clock: Clock, content: str = "Door code is 7781", **kw):
+    """A memory that expired and was erased by the next write after the grace period."""
+    memory = store.remember(tenant="a", scope="s", content=content, expires_at=EXPIRES, **kw)
+    clock.now = parse_iso("now", EXPIRES) + WEEK_MS
+    store.remember(tenant="a", scope="s", content=f"a later write {uuid.uuid4()}")
+    assert store.get(tenant="a", id=memory.id).forgotten_at is not None  # erased, a tombstone
+    return memory
+
+
+@pytest.mark.contract
+def test_superseding_a_memory_erased_after_expiry_says_it_expired(store, clock: Clock):
+    memory = erased_after_expiry(store, clock)
+    with pytest.raises(Conflict) as refused:
+        store.supersede(tenant="a", id=memory.id, content="Door code is 9921")
+    assert str(refused.value) == (f"id: memory {memory.id} expired at 2026-01-02T00:00:00.000Z, so it cannot be "
+                                  "superseded: remember the new content")
+
+
+@pytest.mark.contract
+def test_a_history_whose_newest_version_was_erased_after_expiry_says_it_expired(store, clock: Clock):
+    old = store.remember(tenant="a", scope="s", content="On call: Dee")
+    newest = store.supersede(tenant="a", id=old.id, content="On call: Eli", expires_at=EXPIRES)
+    clock.now = parse_iso("now", EXPIRES) + WEEK_MS
+    store.remember(tenant="a", scope="s", content="a later write")
+    with pytest.raises(Conflict, match=f"its newest version {newest.id} expired at 2026-01-02") as refused:
+        store.supersede(tenant="a", id=old.id, content="On call: Fay")
+    assert "forgotten" not in str(refused.value)
+
+
+def test_a_forgotten_memory_that_would_have_expired_later_is_still_forgotten(store, clock: Clock):
+    memory = store.remember(tenant="a", scope="s", content="Door code is 7781", expires_at="2099-01-01T00:00:00Z")
+    store.forget(tenant="a", id=memory.id)
+    with pytest.raises(Conflict, match=f"memory {memory.id} was forgotten, so it cannot be superseded"):
+        store.supersede(tenant="a", id=memory.id, content="Door code is 9921")
+
+
+def test_showing_a_memory_erased_after_expiry_says_it_expired(store, clock: Clock):
+    memory = erased_after_expiry(store, clock)
+    view = handlers.memory_view(store, Caller(tenant="a", scope="s"), memory.id)
+    assert view["memory"] == {"id": memory.id, "expired_at": "2026-01-02T00:00:00.000Z"}
+    assert "forgotten" not in text.memory_view_text(view)
+
+
+def test_the_command_line_says_expired_for_a_memory_erased_after_expiry(db_path, capsys):
+    clock = Clock()
+    store = Store(db_path, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        memory = erased_after_expiry(store, clock)
+    finally:
+        store.close()
+    db = ["--db", str(db_path), "--tenant", "a"]
+    assert cli.main(["supersede", memory.id, "Door code is 9921", *db]) == 1
+    err = capsys.readouterr().err
+    assert f"memory {memory.id} expired at 2026-01-02" in err and "forgotten" not in err
+    assert cli.main(["show", memory.id, *db]) == 0
+    assert "expired at 2026-01-02" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_a_read_only_refusal_names_the_credential_that_was_used(tmp_path):
+    from test_oauth import ISSUER, Issuer, _claims, _token
+
+    issuer = Issuer()
+    port = free_port()
+    resource = f"http://127.0.0.1:{port}/mcp"
+    oauth = HttpServer(tmp_path / "oauth.db", "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource",
+                       resource, "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port)
+    keyed = HttpServer(tmp_path / "keys.db")
+    try:
+        key = json.loads(subprocess.run(
+            [sys.executable, "-m", "memvault.server", "keys", "create", "--tenant", "t", "--read-only", "--json"],
+            env=server_env(tmp_path / "keys.db"), capture_output=True, text=True, check=True).stdout)["key"]
+        token = _token(issuer, _claims(resource, org="ro", scope="memvault:read"))
+
+        async def refusal(url: str, credential: str) -> str:
+            async with client(url, credential) as c:
+                refused = await c.call_tool("remember", {"content": "written by a read-only caller"})
+                assert refused.is_error
+                return refused.content[0].text
+
+        by_token = anyio.run(refusal, oauth.url, token)
+        by_key = anyio.run(refusal, keyed.url, key)
+    finally:
+        oauth.close()
+        keyed.close()
+        issuer.close()
+    assert "API key" not in by_token and "memvault:write" in by_token and "nothing was written" in by_token
+    assert "this API key is read-only" in by_key and "nothing was written" in by_key
