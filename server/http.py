@@ -243,7 +243,7 @@ def _mask_credentials(logger: logging.Logger) -> None:
 def build_app(config: Config, http: HttpConfig) -> Starlette:
     """The ASGI application of the team server (nothing is opened until its lifespan runs)."""
     from .app import build_server
-    from .auth import JwtVerifier, KeyVerifier, challenge
+    from .auth import READ, JwtVerifier, KeyVerifier, challenge
 
     # In stateless mode the SDK logs "Terminating session: None" at INFO for every request
     # (a new-user trial counted 53 lines in a short session); its warnings and errors still show.
@@ -260,8 +260,10 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     elif http.auth == "oauth":
         verifier = JwtVerifier(http)
         # The verifier checks the audience itself (RFC 8707 resource = this server's URL).
+        # A token granting neither memvault scope gets 403 insufficient_scope (RFC 6750 §3.1);
+        # the metadata's scopes_supported is this list.
         settings = AuthSettings(issuer_url=http.issuer, resource_server_url=http.resource,
-                                validate_token_resource=False)
+                                validate_token_resource=False, required_scopes=[READ])
     mcp = build_server(config, runtime=runtime, auth=settings, token_verifier=verifier)
 
     @mcp.custom_route("/healthz", methods=["GET"])
