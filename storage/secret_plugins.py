@@ -215,8 +215,8 @@ def find(detector: Any, text: str, most: int) -> Iterator[tuple[int, str | None,
         for match in pattern.finditer(text):
             found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
             for label, value in found:
-                if valid is None or valid(value):
-                    yield match.start(), label, value
+                if valid is None or valid(value):  # at the value: a match may start at the line break before it
+                    yield match.start() + match.group(0).find(value), label, value
                     most -= 1
                     if most <= 0:
                         return
