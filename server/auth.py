@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import anyio.to_thread
 from mcp.server.auth.provider import AccessToken
@@ -150,6 +151,11 @@ class JwtVerifier:
         import jwt
 
         assert http.issuer and http.resource and http.jwks_url
+        url = urlsplit(http.jwks_url)
+        if url.scheme != "https" and url.hostname not in ("127.0.0.1", "localhost", "::1"):
+            # Keys fetched in clear could be replaced on the way: anyone could then sign tokens for any tenant.
+            raise ValueError(f"--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL: must be https:// (http:// only on "
+                             f"loopback); got {url.scheme}://{url.hostname}")
         self.http = http
         self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=False, cache_jwk_set=True, lifespan=300, timeout=10)
 

@@ -360,6 +360,9 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
         return 2
     try:
         http.serve(config, settings)
+    except ValueError as exc:  # a setting refused once the server is built (an http:// JWKS URL off loopback)
+        _err(str(exc))
+        return 2
     except http.CannotListen as exc:
         _err(str(exc))
         return 1
