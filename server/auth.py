@@ -38,6 +38,7 @@ READ, WRITE = "memvault:read", "memvault:write"
 JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
 REALM = "memvault"
+JWKS_LIFESPAN_S = 300  # how long the issuer's key set is used before it is read again
 
 
 class TokenRefused(AuthenticationError):
@@ -157,7 +158,8 @@ class JwtVerifier:
             raise ValueError(f"--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL: must be https:// (http:// only on "
                              f"loopback); got {url.scheme}://{url.hostname}")
         self.http = http
-        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=False, cache_jwk_set=True, lifespan=300, timeout=10)
+        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=False, cache_jwk_set=True,
+                                     lifespan=JWKS_LIFESPAN_S, timeout=10)
 
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt

@@ -251,3 +251,45 @@ def test_every_token_failure_is_401_and_the_log_never_repeats_the_header(setup, 
     assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
     log = server.log()
     assert "FORGED" not in log and "refused nothing" not in log and "\x00" not in log and "Traceback" not in log
+
+
+def test_a_key_withdrawn_from_the_jwks_is_refused_once_the_set_is_read_again(monkeypatch) -> None:  # type: ignore
+    """PyJWKClient(cache_keys=True) trusted a withdrawn key until restart (a token wrote 315 s
+    after the JWKS was read again). In process, the key set's lifespan shortened to 1 s."""
+    from memvault.server import auth
+    from memvault.server.config import HttpConfig
+
+    issuer, successor = Issuer(), rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    monkeypatch.setattr(auth, "JWKS_LIFESPAN_S", 1)
+    resource = "http://127.0.0.1:9/mcp"
+    verifier = auth.JwtVerifier(HttpConfig(auth="oauth", issuer=ISSUER, resource=resource,
+                                           jwks_url=issuer.jwks_url, tenant_claim="org"))
+    token = _token(issuer, _claims(resource, scope="memvault:write"))
+    try:
+        assert auth.identity_of(anyio.run(verifier.verify_token, token)).tenant == "acme"
+        issuer.key = successor  # the issuer publishes only its new key from now on
+        issuer.close()
+        rotated = Issuer.__new__(Issuer)
+        rotated.key = successor
+        jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(successor.public_key()))
+        body = json.dumps({"keys": [{**jwk, "kid": "test-key-2", "use": "sig", "alg": "RS256"}]}).encode()
+        port = int(issuer.jwks_url.rsplit(":", 1)[1].split("/")[0])
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                self.send_response(200)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        rotated.http = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        threading.Thread(target=rotated.http.serve_forever, daemon=True).start()
+        time.sleep(1.5)
+        with pytest.raises(auth.TokenRefused, match="kid not in its JWKS"):
+            anyio.run(verifier.verify_token, token)
+    finally:
+        if "rotated" in locals():
+            rotated.close()
