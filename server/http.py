@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024  # a memory is at most 8,000 characters: JSON-escaped, far below this
+UNAVAILABLE = "the database cannot be opened; the server's log says which and why"
 # Connections and requests served at once; beyond, uvicorn answers 503 (docs/team-server-security.md).
 MAX_CONNECTIONS = 100
 FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
@@ -144,7 +145,9 @@ class Guard:
         try:
             await anyio.to_thread.run_sync(self.runtime.store)
         except MemvaultError as exc:
-            response = JSONResponse({"error": "database_unavailable", "error_description": str(exc)},
+            # Before authentication: only a server without it (loopback) names the database to the client.
+            response = JSONResponse({"error": "database_unavailable",
+                                     "error_description": str(exc) if self.challenge is None else UNAVAILABLE},
                                     status_code=503, headers={"Retry-After": "5"})
             await response(scope, receive, send)
             return
@@ -307,6 +310,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         health = runtime.health()
         ready = health["database"] == "ready"
         status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"
+        if status == "error":  # unauthenticated: the database's user, host and name stay in the log
+            health["database"] = f"error: {UNAVAILABLE}"
         return JSONResponse({"status": status, **health}, status_code=200 if ready else 503)
 
     security = transport_security(http)

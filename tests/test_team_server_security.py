@@ -54,3 +54,27 @@ def test_a_jwks_url_in_clear_off_loopback_stops_the_server(tmp_path, url: str) -
                           text=True, timeout=120)
     assert proc.returncode == 2 and "MEMVAULT_OAUTH_JWKS_URL" in proc.stderr and "Traceback" not in proc.stderr, \
         proc.stderr
+
+
+@pytest.mark.parametrize("url", ["postgresql://teamuser:S3cretPw@127.0.0.1:1/teamdb",
+                                 "postgresql://teamuser@/teamdb?host=/nonexistent/pg"])
+def test_unauthenticated_answers_never_name_the_database_when_it_is_down(tmp_path, url: str) -> None:
+    import time
+
+    import httpx2
+
+    s = HttpServer(url, logs=tmp_path, ready=False)
+    try:
+        for _ in range(300):
+            health = httpx2.get(f"{s.base}/healthz", timeout=5)
+            if health.json()["status"] == "error":
+                break
+            time.sleep(0.2)
+        refused = s.post("mvk_anything", PING)
+        log = s.log()
+    finally:
+        s.close()
+    assert health.status_code == 503 and refused.status_code == 503
+    for text in (health.text, refused.text):
+        assert "teamuser" not in text and "teamdb" not in text and "127.0.0.1:1" not in text, text
+    assert "teamdb" in log  # the operator still finds it
