@@ -78,3 +78,21 @@ def test_unauthenticated_answers_never_name_the_database_when_it_is_down(tmp_pat
     for text in (health.text, refused.text):
         assert "teamuser" not in text and "teamdb" not in text and "127.0.0.1:1" not in text, text
     assert "teamdb" in log  # the operator still finds it
+
+
+@pytest.mark.parametrize("db", ["postgresql://u:S3cretPw@/m?host=/nonexistent/pg",
+                                "postgresql://u@/m?host=/nonexistent/pg&password=S3cretPw"])
+def test_a_password_in_db_on_the_command_line_is_warned_about(db, capsys) -> None:
+    from memvault.server import cli
+
+    cli.main(["stats", "--db", db])
+    err = capsys.readouterr().err
+    assert "visible to every user of this machine in the process list" in err and "MEMVAULT_DB" in err
+    assert "S3cretPw" not in err
+
+
+def test_a_db_without_a_password_is_not_warned_about(tmp_path, capsys) -> None:
+    from memvault.server import cli
+
+    cli.main(["stats", "--db", str(tmp_path / "m.db")])
+    assert "process list" not in capsys.readouterr().err
