@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import anyio.to_thread
 from mcp.server.auth.provider import AccessToken
@@ -37,6 +38,7 @@ READ, WRITE = "memvault:read", "memvault:write"
 JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
 REALM = "memvault"
+JWKS_LIFESPAN_S = 300  # how long the issuer's key set is used before it is read again
 
 
 class TokenRefused(AuthenticationError):
@@ -134,20 +136,30 @@ class KeyVerifier:
 class JwtVerifier:
     """Validates OAuth 2.1 JWT access tokens as a resource server.
 
-    Signature against the issuer's JWKS (PyJWT ``PyJWKClient``, keys cached 5
-    minutes), algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer,
-    ``aud`` containing this server's resource URL (RFC 8707 / RFC 9068 §4), ``exp``
-    required and not past. The tenant is the ``tenant_claim`` claim; the default
-    scope is "default". A token whose ``scope`` claim has ``memvault:read`` but not
-    ``memvault:write`` is read-only. Tokens are passed on to nothing.
+    Signature against the issuer's JWKS (PyJWT ``PyJWKClient``: the key set is read
+    again after 5 minutes, and at once for a kid it does not list; keys are not cached
+    beyond it, so a key the issuer withdrew is refused once the set is read again),
+    algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
+    this server's resource URL (RFC 8707 / RFC 9068 §4), ``exp`` required and not past.
+    The tenant is the ``tenant_claim`` claim, refused when trimming or NFC would change
+    it; the default scope is "default". Least privilege (:func:`granted`): writing needs
+    ``memvault:write``, reading ``memvault:read`` or write; a token with neither gets 403
+    ``insufficient_scope`` from the SDK (``AuthSettings.required_scopes``). Tokens are
+    passed on to nothing.
     """
 
     def __init__(self, http: HttpConfig) -> None:
         import jwt
 
         assert http.issuer and http.resource and http.jwks_url
+        url = urlsplit(http.jwks_url)
+        if url.scheme != "https" and url.hostname not in ("127.0.0.1", "localhost", "::1"):
+            # Keys fetched in clear could be replaced on the way: anyone could then sign tokens for any tenant.
+            raise ValueError(f"--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL: must be https:// (http:// only on "
+                             f"loopback); got {url.scheme}://{url.hostname}")
         self.http = http
-        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=True, lifespan=300, timeout=10)
+        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=False, cache_jwk_set=True,
+                                     lifespan=JWKS_LIFESPAN_S, timeout=10)
 
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt
@@ -169,17 +181,23 @@ class JwtVerifier:
 
         try:
             claims = await anyio.to_thread.run_sync(self._decode, token)
-        except jwt.PyJWTError as exc:
-            log.warning("refused a JWT: %s: %s", type(exc).__name__, exc)
+        except Exception as exc:  # noqa: BLE001 - every failure is a 401 (PyJWT raises TypeError for an alg that does not fit the key)
+            # The kind only: PyJWT's messages quote the token's own header (a kid with a newline forged a log line).
+            log.warning("refused a JWT: %s", type(exc).__name__)
             raise TokenRefused(self._failed_check(exc, token)) from None
         try:
             field = f"claim {self.http.tenant_claim}"
-            tenant = validate.scope(_text(claims.get(self.http.tenant_claim), field), DEFAULT_SCOPE, field=field)
+            given = _text(claims.get(self.http.tenant_claim), field)
+            if given != validate.nfc(given.strip()):
+                raise InvalidInput(field, "has white space around it or is not in Unicode NFC")
+            tenant = validate.scope(given, DEFAULT_SCOPE, field=field)
         except InvalidInput as exc:
-            log.warning("refused a JWT: %s", exc)
+            log.warning("refused a JWT: %s", exc.field)
             raise TokenRefused(str(exc)) from None
-        granted = str(claims.get("scope") or "").split()
-        identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=READ in granted and WRITE not in granted)
+        scopes = granted(claims)
+        identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=WRITE not in scopes)
+        if READ not in scopes and WRITE not in scopes:  # the SDK answers 403 insufficient_scope
+            return AccessToken(token=token, client_id="oauth", scopes=[], expires_at=int(claims["exp"]))
         return access_token(token, str(claims.get("azp") or claims.get("client_id") or claims.get("sub") or "oauth"),
                             identity, int(claims["exp"]), subject=claims.get("sub"))
 
@@ -210,6 +228,17 @@ class JwtVerifier:
         if isinstance(exc, jwt.DecodeError):
             return "malformed token (not a signed JWT)"
         return f"invalid token ({type(exc).__name__})"
+
+
+def granted(claims: dict[str, Any]) -> set[str]:
+    """The scopes a token grants: its ``scope`` and ``scp`` claims, each a space-separated
+    string (RFC 8693 §4.2, RFC 9068 §2.2.3) or a list of strings; scope values are case-sensitive (RFC 6749 §3.3)."""
+    found: set[str] = set()
+    for name in ("scope", "scp"):
+        value = claims.get(name)
+        items = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+        found.update(item for item in items if isinstance(item, str))
+    return found
 
 
 def _text(value: object, field: str) -> str:

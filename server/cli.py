@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from memvault.storage.errors import shown
+from memvault.storage.location import redacted
 from memvault.storage.limits import RECALL_MAX_LIMIT
 
 from . import config as config_module
@@ -335,6 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         _err(str(exc))
         return 2
+    db = getattr(args, "db", None)
+    if db and redacted(db) != db:  # a password in argv: any user of the machine reads it in `ps`
+        _err("warning: the password given in --db is visible to every user of this machine in the process list; "
+             "give the URL in MEMVAULT_DB, or the password in ~/.pgpass or PGPASSWORD, instead")
     if command == "serve" and getattr(args, "transport", "stdio") == "http":  # bare `memvault` has no flags
         return _serve_http(args, config)
     if command == "serve":
@@ -400,6 +405,9 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
         return 2
     try:
         http.serve(config, settings)
+    except ValueError as exc:  # a setting refused once the server is built (an http:// JWKS URL off loopback)
+        _err(str(exc))
+        return 2
     except http.CannotListen as exc:
         _err(str(exc))
         return 1

@@ -12,8 +12,9 @@ processes (behind one load balancer) can share one database. Around it:
 - DNS-rebinding protection (the SDK's transport security: Host and Origin must be
   loopback or explicitly allowed), always on; no CORS headers are ever sent;
 - :class:`Guard`: a token in the query string is refused (RFC 6750 §2.3 allows it;
-  RFC 9700 §2.4.2 / OAuth 2.1 forbid it), and a per-token rate limit answers 429
-  with ``Retry-After``;
+  RFC 9700 §2.4.2 / OAuth 2.1 forbid it), and an address with too many failed
+  authentications gets 429; :class:`CallerLimit`, after authentication, rate-limits each
+  verified caller (429 with ``Retry-After``);
 - the request body bounded (``MAX_BODY_BYTES``, 413 beyond);
 - :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
   GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
@@ -25,7 +26,6 @@ TLS is the reverse proxy's job (README, "Team server (HTTP)").
 from __future__ import annotations
 
 import errno
-import hashlib
 import logging
 import math
 import socket
@@ -53,6 +53,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024  # a memory is at most 8,000 characters: JSON-escaped, far below this
+UNAVAILABLE = "the database cannot be opened; the server's log says which and why"
+# Connections and requests served at once; beyond, uvicorn answers 503 (docs/team-server-security.md).
+MAX_CONNECTIONS = 100
+FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
 QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "key", "bearer"})
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
@@ -67,8 +71,9 @@ class RateLimiter:
         self.clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}
 
-    def wait_s(self, who: str) -> float:
-        """0 when ``who`` may make a request now (and counts it); else seconds until it may."""
+    def wait_s(self, who: str, count: bool = True) -> float:
+        """0 when ``who`` may make a request now (and counts it, unless ``count`` is false);
+        else seconds until it may."""
         now = self.clock()
         if len(self._buckets) > 10_000:  # forget clients idle for a minute: their bucket is full again
             self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
@@ -77,21 +82,34 @@ class RateLimiter:
         if tokens < 1:
             self._buckets[who] = (tokens, now)
             return (1 - tokens) / self.rate
-        self._buckets[who] = (tokens - 1, now)
+        if count:
+            self._buckets[who] = (tokens - 1, now)
         return 0.0
 
 
+def _too_many(wait: float, whose: str) -> Response:
+    retry = max(1, math.ceil(wait))
+    return JSONResponse({"error": "rate_limited", "error_description": f"too many requests {whose}; retry in {retry} s"},
+                        status_code=429, headers={"Retry-After": str(retry)})
+
+
+def _address(scope: Scope) -> str:
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
 class Guard:
-    """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400),
-    a request without a bearer token when ``challenge`` is set (401 with that
-    ``WWW-Authenticate``), rate-limits each bearer token (429 with ``Retry-After``) and
+    """ASGI middleware in front of ``/mcp``, before authentication: refuses tokens in the
+    query string (400), a client address with too many failed authentications
+    (``failures``, 429 with ``Retry-After``), a request without a bearer token when
+    ``challenge`` is set (401 with that ``WWW-Authenticate``, counted as a failure), and
     answers 503 naming the cause while the database cannot be opened (the next request
     tries again)."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter | None, runtime: Runtime, challenge: str | None = None,
+    def __init__(self, app: ASGIApp, failures: RateLimiter, runtime: Runtime, challenge: str | None = None,
                  path: str = "/mcp") -> None:
         self.app = app
-        self.limiter = limiter
+        self.failures = failures
         self.runtime = runtime
         self.challenge = challenge
         self.path = path
@@ -111,28 +129,25 @@ class Guard:
             }, status_code=400)
             await response(scope, receive, send)
             return
+        if self.challenge is not None:
+            wait = self.failures.wait_s(_address(scope), count=False)
+            if wait > 0:
+                await _too_many(wait, "with failed authentication from this address")(scope, receive, send)
+                return
         header = Request(scope).headers.get("authorization")
         if self.challenge is not None and not (header or "").lower().startswith("bearer "):
             log.warning("refused a request without a bearer token")
+            self.failures.wait_s(_address(scope))
             response = JSONResponse({"error_description": "authentication required: send Authorization: Bearer "
                                      "<token>"}, status_code=401, headers={"WWW-Authenticate": self.challenge})
             await response(scope, receive, send)
             return
-        if self.limiter is not None and header:
-            wait = self.limiter.wait_s(hashlib.sha256(header.encode("utf-8")).hexdigest())
-            if wait > 0:
-                retry = max(1, math.ceil(wait))
-                response = JSONResponse(
-                    {"error": "rate_limited",
-                     "error_description": f"too many requests for this key; retry in {retry} s"},
-                    status_code=429, headers={"Retry-After": str(retry)},
-                )
-                await response(scope, receive, send)
-                return
         try:
             await anyio.to_thread.run_sync(self.runtime.store)
         except MemvaultError as exc:
-            response = JSONResponse({"error": "database_unavailable", "error_description": str(exc)},
+            # Before authentication: only a server without it (loopback) names the database to the client.
+            response = JSONResponse({"error": "database_unavailable",
+                                     "error_description": str(exc) if self.challenge is None else UNAVAILABLE},
                                     status_code=503, headers={"Retry-After": "5"})
             await response(scope, receive, send)
             return
@@ -181,6 +196,27 @@ class PostOnly:
         await response(scope, receive, send)
 
 
+class CallerLimit:
+    """ASGI middleware after authentication: a token bucket per verified caller (the API
+    key's id, or the OAuth client and subject), however the ``Authorization`` header was
+    spelt; 429 with ``Retry-After``."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter, path: str = "/mcp") -> None:
+        self.app = app
+        self.limiter = limiter
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        user = scope.get("user") if scope["type"] == "http" and scope["path"].rstrip("/") == self.path else None
+        token = getattr(user, "access_token", None)
+        if token is not None:
+            wait = self.limiter.wait_s(f"{token.client_id}\x00{token.subject or ''}")
+            if wait > 0:
+                await _too_many(wait, "for this key")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 # The SDK's transport-security refusals, by status, as memvault words them (never
 # repeating the header, which a client may have filled with anything).
 _HEADER_REFUSALS = {
@@ -211,12 +247,14 @@ def transport_security(http: HttpConfig) -> TransportSecuritySettings:
                                      allowed_origins=origins)
 
 
-def _on_refused_token(resource_metadata: str | None) -> Any:
+def _on_refused_token(resource_metadata: str | None, failures: RateLimiter) -> Any:
     """Starlette ``AuthenticationMiddleware``'s ``on_error``: a refused token
-    (:class:`~memvault.server.auth.TokenRefused`) gets 401 with its reason."""
+    (:class:`~memvault.server.auth.TokenRefused`) gets 401 with its reason, and counts
+    against its client address in ``failures``."""
     from .auth import TokenRefused, challenge
 
-    def respond(_: HTTPConnection, exc: Exception) -> Response:
+    def respond(connection: HTTPConnection, exc: Exception) -> Response:
+        failures.wait_s(_address(connection.scope))
         description = exc.description if isinstance(exc, TokenRefused) else "invalid token"
         return JSONResponse({"error": "invalid_token", "error_description": description}, status_code=401,
                             headers={"WWW-Authenticate": challenge(description, resource_metadata)})
@@ -243,7 +281,7 @@ def _mask_credentials(logger: logging.Logger) -> None:
 def build_app(config: Config, http: HttpConfig) -> Starlette:
     """The ASGI application of the team server (nothing is opened until its lifespan runs)."""
     from .app import build_server
-    from .auth import JwtVerifier, KeyVerifier, challenge
+    from .auth import READ, JwtVerifier, KeyVerifier, challenge
 
     # In stateless mode the SDK logs "Terminating session: None" at INFO for every request
     # (a new-user trial counted 53 lines in a short session); its warnings and errors still show.
@@ -260,15 +298,20 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     elif http.auth == "oauth":
         verifier = JwtVerifier(http)
         # The verifier checks the audience itself (RFC 8707 resource = this server's URL).
+        # A token granting neither memvault scope gets 403 insufficient_scope (RFC 6750 §3.1);
+        # the metadata's scopes_supported is this list.
         settings = AuthSettings(issuer_url=http.issuer, resource_server_url=http.resource,
-                                validate_token_resource=False)
+                                validate_token_resource=False, required_scopes=[READ])
     mcp = build_server(config, runtime=runtime, auth=settings, token_verifier=verifier)
+    failures = RateLimiter(FAILED_AUTH_PER_MINUTE)
 
     @mcp.custom_route("/healthz", methods=["GET"])
     async def healthz(_: Request) -> Response:
         health = runtime.health()
         ready = health["database"] == "ready"
         status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"
+        if status == "error":  # unauthenticated: the database's user, host and name stay in the log
+            health["database"] = f"error: {UNAVAILABLE}"
         return JSONResponse({"status": status, **health}, status_code=200 if ready else 503)
 
     security = transport_security(http)
@@ -282,10 +325,12 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         # The SDK builds Starlette's AuthenticationMiddleware without ``on_error``; its
         # default would turn a refused token into a 400.
         [authentication] = [m for m in app.user_middleware if m.cls is AuthenticationMiddleware]
-        authentication.kwargs["on_error"] = _on_refused_token(resource_metadata)
+        authentication.kwargs["on_error"] = _on_refused_token(resource_metadata, failures)
     # Innermost: a refused token still gets 401 first.
     app.user_middleware.append(Middleware(PostOnly, security=security))
-    app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
+    if http.rate_limit:
+        app.user_middleware.append(Middleware(CallerLimit, limiter=RateLimiter(http.rate_limit)))
+    app.add_middleware(Guard, failures=failures, runtime=runtime,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None)
     return app
 
@@ -342,13 +387,14 @@ def serve(config: Config, http: HttpConfig) -> None:
     """
     import uvicorn
 
+    app = build_app(config, http)  # refuses a setting it cannot use before anything is bound
     sock = listen_socket(http.host, http.port)
     if http.auth == "keys":
         _warn_without_keys(config)
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db_label)
     uvicorn.Server(uvicorn.Config(
-        build_app(config, http), host=http.host, port=http.port, log_level="info", server_header=False,
-        access_log=False, proxy_headers=False,
+        app, host=http.host, port=http.port, log_level="info", server_header=False,
+        access_log=False, proxy_headers=False, limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5,
     )).run(sockets=[sock])
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 
 SHOWN_MAX_CHARS = 60  # of an offending value quoted in a message
+SHOWN_SCAN_CHARS = 1_000  # of an offending value searched for a credential before it is quoted
 
 
 def shown(value: object) -> str:
@@ -36,8 +37,9 @@ def shown(value: object) -> str:
     A value in which the secret detector (``secrets.find_secrets``, the one that guards
     stored fields) finds a credential is named by what it looks like, never quoted
     (``a value that looks like a GitHub token``): refusals are sent to the client and
-    logged, whichever field held the value. The whole value is scanned, before any cut,
-    so a long key cannot leave its first characters behind."""
+    logged, whichever field held the value. Its first ``SHOWN_SCAN_CHARS`` characters are
+    scanned, before any cut, so a long key cannot leave its first characters behind, and
+    a refusal of a huge value costs no more than one of a short one."""
     if isinstance(value, str):
         text = value
     elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**SHOWN_MAX_CHARS:
@@ -50,7 +52,7 @@ def shown(value: object) -> str:
             text = json.dumps(value, ensure_ascii=False)
         except (TypeError, ValueError):
             return type(value).__name__
-    described = credentials_in(text)
+    described = credentials_in(text[:SHOWN_SCAN_CHARS])
     if described is not None:
         return described
     if isinstance(value, str):

@@ -41,11 +41,13 @@ def create(
 
     Raises:
         InvalidInput: tenant/scope empty or longer than 128 characters, name longer
-            than 200, ``expires_days`` not 1..3,650.
+            than 200 or looking like a credential, ``expires_days`` not 1..3,650.
     """
     tenant = validate.scope(tenant, DEFAULT_SCOPE, field="tenant")
     scope = validate.scope(scope, DEFAULT_SCOPE)
     name = validate.short_text("name", name, NAME_MAX_CHARS)
+    if name is not None:  # listed by `keys list` and logged: like a tenant, never a credential
+        validate.no_credential("name", name)
     if expires_days is not None:
         expires_days = validate.integer("expires", expires_days, 1, EXPIRES_MAX_DAYS, " days")
     now = store.clock()

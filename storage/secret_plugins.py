@@ -1,73 +1,135 @@
-"""detect-secrets plugins and a filter of memvault's own, loaded by detect-secrets from this file.
+"""The credential detectors memvault runs, all in linear time: detect-secrets' pattern
+plugins with their patterns run by RE2, and memvault's own for what they miss.
 
-detect-secrets (1.5) loads custom plugins and filters from a file named in its
-settings (``plugins_used`` entries with ``"path": "file://..."``, ``filters_used``
-entries ``"file://...::function"``) and executes it as a module of its own, so
-this file imports nothing from memvault.
+detect-secrets' patterns are written for Python's backtracking ``re``, and several take
+quadratic or cubic time on text an attacker chooses (its keyword plugin on
+``"PASSWORD" * 200``, the npm plugin on a run of ``/``, the assignment patterns of the
+Cloudant and IBM plugins on a run of spaces). RE2 (google-re2) matches any pattern in
+time linear in the text, so :func:`linear` recompiles each plugin's patterns for it;
+RE2 has no look-around, so the few look-aheads of those patterns are rewritten to
+consume the character they looked at, outside any group. The keyword plugin, whose
+patterns need back-references, is replaced by :class:`NamedCredentialDetector`.
 
-The patterns cover key formats its built-in plugins miss, each a provider's
-published prefix followed by the length and alphabet its keys have; the filter
-keeps documentation placeholders such as ``postgres://USER:PASSWORD@HOST/DB``
-from being taken for credentials. Each plugin's ``secret_type`` is what a refusal
-calls the credential (``secrets.LABELS`` names detect-secrets' own), except those
-that find a value after the word naming it, which :func:`named_kind` labels by that word.
+memvault's patterns cover key formats the built-in plugins miss, each a provider's
+published prefix and the length and alphabet of its keys (after gitleaks' rules,
+github.com/gitleaks/gitleaks, ``config/gitleaks.toml``). Each detector's
+``secret_type`` is what a refusal calls the credential (``secrets.LABELS`` names
+detect-secrets' own), except :class:`NamedCredentialDetector`'s, which :func:`named_kind`
+labels by the word naming the value.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
+import re2
 from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
 
 
-class AnthropicKeyDetector(RegexBasedDetector):
-    """Anthropic API and admin keys: ``sk-ant-api03-...``, ``sk-ant-admin01-...``."""
-
-    secret_type = "Anthropic API key"
-    denylist = [re.compile(r"\bsk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{32,}")]
-
-
-class OpenAIProjectKeyDetector(RegexBasedDetector):
-    """OpenAI project, service-account and admin keys: ``sk-proj-...``, ``sk-svcacct-...``, ``sk-admin-...``."""
-
-    secret_type = "OpenAI project key"
-    denylist = [re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}")]
+def compile_linear(source: str) -> Any:
+    """``source`` compiled by RE2 (linear time in the text searched), ``^`` and ``$`` at
+    each line's ends: a text is searched whole, not line by line."""
+    return re2.compile("(?m)" + source, _OPTIONS)
 
 
-class SkKeyDetector(RegexBasedDetector):
-    """``sk-`` and 40 or more letters and digits with no hyphen: OpenAI's user keys before
-    project keys, and the providers that copied their shape (DeepSeek, Moonshot and others)."""
-
-    secret_type = "OpenAI-style API key"
-    denylist = [re.compile(r"\bsk-[A-Za-z0-9]{40,}(?![A-Za-z0-9_-])")]
-
-
-class GoogleApiKeyDetector(RegexBasedDetector):
-    """Google API keys: ``AIza`` and 35 more characters."""
-
-    secret_type = "Google API key"
-    denylist = [re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])")]
+# detect-secrets' look-arounds: ``(?!\w)`` / ``(?![...])``, perhaps closing a group, and
+# build_assignment_regex's ``(?:(?<=\W)|(?<=^))``.
+_LOOKAHEAD = re.compile(r"\(\?!(\\w|\[[^\]]*\])\)(\))?")
+_LOOKBEHIND = "(?:(?<=\\W)|(?<=^))"
+_LONG_REPEAT = re.compile(r"\{(\d+),\d{4,}\}")  # RE2 repeats at most 1,000 times
 
 
-class HuggingFaceTokenDetector(RegexBasedDetector):
-    """Hugging Face access tokens: ``hf_`` and 34 or more letters and digits."""
+def linear(pattern: re.Pattern[str]) -> Any:
+    """A detect-secrets pattern for RE2: each look-ahead becomes the class it refused or
+    the end of the line, consumed outside the group it closed (so a value found is the
+    same), the look-behind the start of the line or a non-word character, and a repeat
+    of more than 1,000 open-ended."""
 
-    secret_type = "Hugging Face token"
-    denylist = [re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")]
+    def ahead(match: re.Match[str]) -> str:
+        refused = match.group(1)
+        allowed = "\\W" if refused == "\\w" else "[^" + refused[1:]
+        return (match.group(2) or "") + f"(?:{allowed}|$)"
+
+    source = _LONG_REPEAT.sub(r"{\1,}", _LOOKAHEAD.sub(ahead, pattern.pattern.replace(_LOOKBEHIND, "(?:^|\\W)")))
+    flags = ("i" if pattern.flags & re.IGNORECASE else "") + ("s" if pattern.flags & re.DOTALL else "")
+    return compile_linear(f"(?{flags}){source}" if flags else source)
 
 
-class NpmAccessTokenDetector(RegexBasedDetector):
-    """npm access tokens on their own (the built-in plugin needs an ``.npmrc`` line): ``npm_`` and 36 characters."""
+def linear_plugin(plugin: type[RegexBasedDetector]) -> type[RegexBasedDetector]:
+    """A subclass of a detect-secrets pattern plugin whose patterns RE2 runs (:func:`linear`);
+    the plugin's own checks of what its patterns find (a JWT's parts) still apply."""
+    return type(plugin.__name__, (plugin,), {"denylist": [linear(p) for p in plugin.denylist]})
 
-    secret_type = "npm access token"
-    denylist = [re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")]
+
+class JwtDetector(JwtTokenDetector):
+    """detect-secrets' JWT plugin with a header of 16 characters or more (``{"alg":"none"}``
+    is 19 in base64url): each candidate is decoded to check it, so candidates too short to
+    be a JWT are not made."""
+
+    denylist = [compile_linear(r"eyJ[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]+\.?")]
 
 
-class GitHubFineGrainedTokenDetector(RegexBasedDetector):
-    """GitHub fine-grained personal access tokens: ``github_pat_`` then two runs of letters and digits (22 and 59 long today)."""
+class KeyFormatDetector(RegexBasedDetector):
+    """Key formats by provider prefix, each pattern with its label (``formats``): a value
+    starts at a word boundary and ends where its alphabet does."""
 
-    secret_type = "GitHub fine-grained token"
-    denylist = [re.compile(r"\bgithub_pat_[A-Za-z0-9]{20,}_[A-Za-z0-9]{50,}")]
+    secret_type = "key format"  # each finding is labelled by its format
+    formats: dict[str, str] = {
+        "Anthropic API key": r"sk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{32,}",
+        "OpenAI project key": r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}",
+        "OpenRouter API key": r"sk-or-v1-[a-f0-9]{64}",
+        # OpenAI's user keys before project keys, and the providers that copied their shape
+        # (DeepSeek: 32 hex digits, Moonshot and others): "sk-" and 32 or more letters and digits.
+        "OpenAI-style API key": r"sk-[A-Za-z0-9]{32,}",
+        "Google API key": r"AIza[0-9A-Za-z_-]{35}",
+        "Google OAuth client secret": r"GOCSPX-[A-Za-z0-9_-]{28}",
+        "Google OAuth access token": r"ya29\.[A-Za-z0-9_-]{30,}",
+        "Hugging Face token": r"hf_[A-Za-z0-9]{30,}",
+        "npm access token": r"npm_[A-Za-z0-9]{36}",
+        "GitHub fine-grained token": r"github_pat_[A-Za-z0-9]{20,}_[A-Za-z0-9]{50,}",
+        "Groq API key": r"gsk_[A-Za-z0-9]{48,}",
+        "xAI API key": r"xai-[A-Za-z0-9]{60,}",
+        "Perplexity API key": r"pplx-[A-Za-z0-9]{40,}",
+        "Together AI API key": r"tgp_v1_[A-Za-z0-9_-]{40,}",
+        "Fireworks AI API key": r"fw_[A-Za-z0-9]{24,}",
+        "Cerebras API key": r"csk-[a-z0-9]{40,}",
+        "LangSmith API key": r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}",
+        "Pinecone API key": r"pcsk_[A-Za-z0-9]{5,}_[A-Za-z0-9]{40,}",
+        "Tavily API key": r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32,}",
+        "Replicate API token": r"r8_[A-Za-z0-9]{37,}",
+        "Slack app token": r"xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}",
+        "Stripe webhook secret": r"whsec_[A-Za-z0-9+/]{32,}",
+        "Stripe API key": r"(?:sk|rk)_(?:test|live)_[A-Za-z0-9]{24,}",
+        "HashiCorp Vault token": r"hv[sbr]\.[A-Za-z0-9_-]{24,}",
+        "DigitalOcean token": r"do[opr]_v1_[a-f0-9]{64}",
+        "Databricks token": r"dapi[a-f0-9]{32}(?:-\d)?",
+        "Shopify token": r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+        "Notion token": r"ntn_[A-Za-z0-9]{40,}",
+        "Supabase token": r"sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{30,}",
+        "Sentry token": r"sntry[su]_[A-Za-z0-9+/=_-]{60,}",
+        "Grafana token": r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}",
+        "Atlassian API token": r"ATATT3[A-Za-z0-9_=-]{150,}",
+        "1Password service account token": r"ops_eyJ[A-Za-z0-9+/=_-]{60,}",
+        "age secret key": r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+    }
+    # One pattern for all formats: a group per format, in ``formats``' order, then the
+    # private key headers detect-secrets' plugin misses ("BEGIN ENCRYPTED PRIVATE KEY").
+    denylist = [compile_linear(
+        r"(?:^|[^A-Za-z0-9_-])(?:" + "|".join(f"({p})" for p in formats.values())
+        + r")(?:[^A-Za-z0-9_-]|$)|(BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY)")]
+    labels = [*formats, "private key"]
+
+    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
+        """``(label, value)`` of a match: the format whose group matched."""
+        for label, value in zip(self.labels, match.groups(), strict=True):
+            if value:
+                yield label, value
 
 
 class UrlPasswordDetector(RegexBasedDetector):
@@ -78,54 +140,100 @@ class UrlPasswordDetector(RegexBasedDetector):
     or ``@``, so ``http://host:8080/a@b`` and ``http://host:8080?to=a@b`` are not taken."""
 
     secret_type = "password in a URL"
-    denylist = [re.compile(r"://[^\s:/?#\[\]@]*:([^\s/?@]+)@")]
+    denylist = [compile_linear(r"://[^\s:/?#\[\]@]*:([^\s/?@]+)@")]
 
 
-# A credential's value as people write it after a credential word: 6 to 200 characters
-# without white space or quotes, holding a letter and a digit (so "is rotated", "is 12
-# characters" and "is JWT-based" are not values), not ending in sentence punctuation.
-_VALUE = r"((?=[^\s\"'`]*[A-Za-z])(?=[^\s\"'`]*\d)[^\s\"'`]{5,199}[^\s\"'`.,;:!?)\]])"
+# The words naming a credential, in English and in the languages users asked for.
+_WORDS = (r"password|passwd|passphrase|passcode|pwd|pw|passwort|kennwort|mot de passe|contrase[ñn]a|senha"
+          r"|secret(?:[ _-]?(?:access[ _-]?)?key)?|(?:api|access|auth|private)[ _-]?(?:key|token)|token")
+# A credential's value as people write it after such a word: 6 characters or more without
+# white space or quotes, not ending in sentence punctuation; it must hold a letter and a
+# digit (:func:`_is_value`), so "is rotated", "is 12 characters" and "is JWT-based" are not values.
+_VALUE = r"([^\s\"'`]{5,}[^\s\"'`.,;:!?)\]])"
+# detect-secrets' keyword plugin's words (plugins/keyword.py DENYLIST), for quoted values.
+_CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
+               r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
+               r"|contrase[ñn]a")
 
 
-class UnquotedCredentialDetector(RegexBasedDetector):
-    """A credential written without quotes, the forms detect-secrets' keyword plugin leaves
-    out of plain text (it needs ``password = "..."``):
+class NamedCredentialDetector(RegexBasedDetector):
+    """A credential after the word naming it:
 
     - prose: a credential word, perhaps a phrase saying whose (``for``, ``of``, ``to``, ``on``,
-      ``at``, ``in``, ``from`` or ``with`` and up to three words), then ``is``, ``was``, ``:``
-      or ``=`` and the value: "my password is hunter2", "the staging DB password for admin
-      is Xk29slQpz". A credential word that qualifies another noun ("password hint",
-      "token budget") is not followed by its value, so "the password hint is blue-kiwi-44"
-      is stored;
+      ``at``, ``in``, ``from`` or ``with`` and up to three words), then ``is``, ``was``
+      (``ist``, ``est``, ``es``, ``é``), ``:`` or ``=`` and the value: "my password is
+      hunter2", "the staging DB password for admin is Xk29slQpz", "mot de passe est
+      Zq81kk". A credential word that qualifies another noun ("password hint", "token
+      budget") is not followed by its value, so "the password hint is blue-kiwi-44" is
+      stored; the value holds a letter and a digit;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET,
-      TOKEN, API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value;
-    - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more.
+      TOKEN, API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
+    - code and configuration: a name holding one of detect-secrets' keyword plugin's words,
+      an assignment or comparison (``=``, ``:``, ``:=``, ``=>``, ``==``, ``!=``) and a
+      quoted value: ``password = "bar"``, ``"api_key": "..."``;
+    - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or
+      more with a digit.
 
-    The value must hold a letter and a digit (see ``_VALUE``), so sentences about
-    credentials ("the password policy is 12 characters", "the token was rotated") pass.
     Refusals name what was found by its word (:func:`named_kind`), never by this type.
     """
 
     secret_type = "Named credential"
     denylist = [
-        re.compile(
-            r"(?i)(?<![a-z])(?:password|passwd|passphrase|passcode|pwd|pw|secret(?:[ _-]?(?:access[ _-]?)?key)?"
-            r"|(?:api|access|auth|private)[ _-]?(?:key|token)|token)(?![a-z])"
-            r"(?:[ \t]+(?:for|of|to|on|at|in|from|with)(?:[ \t]+[\w'.-]+){1,3}?)?"
-            r"(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
+        compile_linear(
+            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:for|of|to|on|at|in|from|with)(?:[ \t]+[\w'.-]+){1,3}?)?"
+            r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
         ),
-        re.compile(
-            r"(?<![A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
+        compile_linear(
+            r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
             r"[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" + _VALUE
         ),
-        re.compile(r"(?i)\bbearer[ \t]+((?=[\w.~+/-]*\d)[\w.~+/-]{16,}=*)"),
+        compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
+        # A quoted value may hold any characters but its quote.
+        compile_linear(
+            r"(?i)(?:" + _CODE_WORDS + r")\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
+            r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'|`([^`\n]{3,200})`)"
+        ),
     ]
+
+    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
+        """The value of a match: a quoted one as it is, an unquoted one when it holds a
+        letter and a digit (labelled by :func:`named_kind`)."""
+        if match.re.pattern == self.denylist[-1].pattern:  # quoted: the group of its quote
+            yield from ((None, value) for value in match.groups() if value)
+        elif _is_value(match.group(1)):
+            yield None, match.group(1)
+
+
+def find(detector: Any, text: str, most: int) -> Iterator[tuple[int, str | None, str]]:
+    """``(offset, label or None, value)`` of at most ``most`` values ``detector`` finds in
+    ``text``, each pattern run once over the whole text. A value is what the plugin's own
+    ``analyze_string`` would yield (every group that matched, or the whole match), kept
+    when the plugin's own check of it (a JWT's ``is_formally_valid``) passes."""
+    values = getattr(detector, "values", None)
+    valid = getattr(detector, "is_formally_valid", None)
+    for pattern in detector.denylist:
+        for match in pattern.finditer(text):
+            found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
+            for label, value in found:
+                if valid is None or valid(value):  # at the value: a match may start at the line break before it
+                    yield match.start() + match.group(0).find(value), label, value
+                    most -= 1
+                    if most <= 0:
+                        return
+
+
+_LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
+
+
+def _is_value(text: str) -> bool:
+    return bool(_LETTER.search(text) and _DIGIT.search(text))
 
 
 # The words naming a credential, by kind. Checked in this order at each position, so
 # "SECRET_ACCESS_KEY" is a secret key, not an access key.
 _KIND_WORDS = re.compile(
-    r"(?i)(?P<bearer>bearer)|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw)"
+    r"(?i)(?P<bearer>bearer)|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|passwort|kennwort|mot de passe"
+    r"|contrase[ñn]a|senha)"
     r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
     r"|(?P<api>(?:api|access|auth)[ _-]?key)"
     r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
@@ -140,21 +248,22 @@ def named_kind(before: str) -> str:
     (the line up to the value): ``DB_PASSWORD=`` holds a password, ``Authorization:
     Bearer`` a bearer token. "credential" when no word names it."""
     found = None
-    for found in _KIND_WORDS.finditer(before):
+    for found in _KIND_WORDS.finditer(before[-200:]):  # the word is next to the value
         pass
     return "credential" if found is None else _KIND_NAMES[found.lastgroup or ""]
 
 
-_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|[xX*.#-]+|(?i:pass(?:word|wd)?|pwd|secret|token)")
-# Only the plugins that read a password out of free text; key formats are never placeholders.
-_PASSWORD_PLUGINS = {"BasicAuthDetector", "UrlPasswordDetector", "KeywordDetector", "UnquotedCredentialDetector"}
+# A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,
+# CHANGEME), a run of x, * or dots, or the bare word password/passwd/pass/pwd/secret/token;
+# any other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db").
+_PLACEHOLDER = re.compile(
+    r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
+    r"|(?i:pass(?:word|wd)?|pwd|secret|token)")
+# Only the detectors that read a password out of free text; key formats are never placeholders.
+PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
 
 def is_placeholder(secret: str, plugin: BasePlugin) -> bool:
-    """A filter: True for a password value that stands for a credential instead of being one.
-
-    Upper-case names (``PASSWORD``, ``DB_PASS``), runs of ``x``, ``*`` or dots,
-    and the bare words password/passwd/pass/pwd/secret/token, found by the
-    connection-string and ``password = ...`` plugins.
-    """
-    return type(plugin).__name__ in _PASSWORD_PLUGINS and bool(_PLACEHOLDER.fullmatch(secret))
+    """True for a password value that stands for a credential instead of being one, found
+    by a detector of :data:`PASSWORD_DETECTORS`: see ``_PLACEHOLDER``."""
+    return type(plugin).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(secret))

@@ -3,25 +3,31 @@
 A memory store keeps text for a long time, copies it into indexes and shows it to
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
-connection strings and assignments, JWTs) are used, with memvault's own plugins
-for newer key formats and a placeholder filter (``secret_plugins.py``, loaded
-through detect-secrets' custom plugin and filter settings); its generic
-high-entropy plugins and public-IP plugin are not, because ordinary memories
-carry commit hashes, UUIDs and addresses that they would flag.
+connection strings, JWTs) are used, run by RE2 in linear time, with memvault's own
+detectors for newer key formats and named credentials and a placeholder filter
+(``secret_plugins.py``); see ``_EXCLUDED`` for the plugins left out.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Mapping
-from pathlib import Path
+import bisect
+import functools
+import itertools
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from .errors import InvalidInput
+from .secret_plugins import find
 
-_EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
+# detect-secrets' plugins left out: the generic high-entropy ones and the public-IP one
+# (ordinary memories carry commit hashes, UUIDs and addresses), and the keyword plugin,
+# whose back-referencing patterns RE2 cannot run (NamedCredentialDetector replaces it).
+_EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector", "KeywordDetector",
+             "JwtTokenDetector"}  # replaced by secret_plugins.JwtDetector
 # What a refusal calls the credential each of detect-secrets' own plugins finds (its
 # secret_type names some by how they were found: "Basic Auth Credentials" is a password
-# in a URL). memvault's plugins' types are their labels already.
+# in a URL). memvault's detectors' types are their labels already.
 LABELS = {
     "Artifactory Credentials": "Artifactory token", "AWS Access Key": "AWS access key",
     "Azure Storage Account access key": "Azure Storage account key", "Basic Auth Credentials": "password in a URL",
@@ -34,53 +40,71 @@ LABELS = {
     "Square OAuth Secret": "Square OAuth secret", "Stripe Access Key": "Stripe API key",
     "Telegram Bot Token": "Telegram bot token", "Twilio API Key": "Twilio API key",
 }
-# Plugins that find a value after the word naming it ("password = ...", "DB_PASSWORD=...",
-# "Bearer ..."): labelled by that word (secret_plugins.named_kind).
-NAMED_BY_WORD = {"Secret Keyword", "Named credential"}
-_OWN = "file://" + str(Path(__file__).with_name("secret_plugins.py").resolve())
-_OWN_PLUGINS = (
-    "AnthropicKeyDetector", "OpenAIProjectKeyDetector", "SkKeyDetector", "GoogleApiKeyDetector",
-    "HuggingFaceTokenDetector", "NpmAccessTokenDetector", "GitHubFineGrainedTokenDetector",
-    "UrlPasswordDetector", "UnquotedCredentialDetector",
-)
-# detect-secrets keeps its settings in process-wide state; scans are serialised.
-_lock = threading.Lock()
-_configured: object = None  # the detect-secrets Settings object memvault configured, once per process
 
 
-def _configure() -> None:
-    """Apply memvault's plugins and filters to detect-secrets' process-wide settings,
-    unless they are still applied (setting them up costs ~2 ms, more than a scan, so it
-    is done once; anything that replaces detect-secrets' settings makes it run again)."""
-    global _configured
+@functools.cache
+def _detectors() -> tuple[Any, ...]:
+    """The detectors, built once (``secret_plugins``): detect-secrets' pattern plugins run by
+    RE2, then memvault's. Each is stateless, so scans run side by side without a lock."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.settings import Settings, cache_bust, configure_settings_from_baseline, get_settings
+    from detect_secrets.plugins.base import RegexBasedDetector
 
-    if get_settings() is _configured:
-        return
-    plugins = [
-        {"name": cls.__name__}
-        for cls in get_mapping_from_secret_type_to_class().values()
-        if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
-    ] + [{"name": name, "path": _OWN} for name in _OWN_PLUGINS]
-    filters = [{"path": path} for path in Settings().filters if path not in Settings.DEFAULT_FILTERS]
-    filters.append({"path": "memvault.storage.secret_plugins.is_placeholder"})
-    cache_bust()
-    _configured = configure_settings_from_baseline({"plugins_used": plugins, "filters_used": filters})
-    # detect-secrets caches its class mapping once; load our plugins into it the first time.
-    if not set(_OWN_PLUGINS) <= {cls.__name__ for cls in get_mapping_from_secret_type_to_class().values()}:
-        get_mapping_from_secret_type_to_class.cache_clear()
+    from . import secret_plugins as own
+
+    builtin = [own.linear_plugin(cls)() for cls in get_mapping_from_secret_type_to_class().values()
+               if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
+               and issubclass(cls, RegexBasedDetector)]
+    return (*builtin, own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(), own.NamedCredentialDetector())
+
+
+def _filtered(value: str, detector: Any) -> bool:
+    """detect-secrets' heuristic filters of a value (its ``filters.heuristic``: sequences,
+    UUIDs, templates, ``$variables``, punctuation only) and memvault's placeholder filter."""
+    from detect_secrets.filters import heuristic
+
+    from .secret_plugins import is_placeholder
+
+    return (heuristic.is_sequential_string(value) or heuristic.is_potential_uuid(value)
+            or heuristic.is_templated_secret(value) or heuristic.is_prefixed_with_dollar_sign(value)
+            or heuristic.is_not_alphanumeric_string(value) or is_placeholder(value, detector))
 
 
 def label(secret_type: str, line: str, value: str | None) -> str:
     """What a refusal calls a credential of ``secret_type`` found as ``value`` in ``line``
-    (see ``LABELS``, ``NAMED_BY_WORD``)."""
-    from .secret_plugins import named_kind
+    (see ``LABELS``; a named credential by the word naming it)."""
+    from .secret_plugins import NamedCredentialDetector, named_kind
 
-    if secret_type in NAMED_BY_WORD:
+    if secret_type == NamedCredentialDetector.secret_type:
         at = line.find(value) if value else -1
         return named_kind(line if at < 0 else line[:at])
     return LABELS.get(secret_type, secret_type)
+
+
+# The values each detector reports from one text, at most: a text made of credentials is
+# refused whatever the rest holds, and its refusal names at most a few of them.
+MOST_FOUND = 8
+
+
+def _scan(text: str) -> list[tuple[str, int]]:
+    """``(label, 1-based line)`` of each credential in ``text``, first line first, in time
+    linear in its length: each detector's patterns run once over the whole text."""
+    lines = text.splitlines()
+    joined = "\n".join(lines)  # a line break of any kind is one newline, so lines keep their numbers
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
+    found: list[tuple[int, str, str]] = []  # (line, label, value)
+    for detector in _detectors():
+        for offset, kind, value in find(detector, joined, MOST_FOUND):
+            number = bisect.bisect_right(starts, offset) - 1
+            line = lines[number]
+            if not _filtered(value, detector):
+                found.append((number + 1, kind or label(detector.secret_type, line, value), value))
+    named: list[tuple[str, int]] = []
+    values: set[tuple[str, int]] = set()  # one credential found by two detectors is named once
+    for number, kind, value in sorted(found, key=lambda f: f[0]):
+        if (kind, number) not in named and (value, number) not in values:
+            named.append((kind, number))
+            values.add((value, number))
+    return named
 
 
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
@@ -88,27 +112,19 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     values; the label says what the credential is (:func:`label`: "bearer token",
     "password in a URL", "AWS access key").
 
-    A value two plugins both find on a line (a URL password is also a Basic Auth
-    credential) is named once, by the first plugin that found it.
-
-    memvault's detect-secrets configuration stays applied to the process between
-    calls (see :func:`_configure`).
+    Each text is searched as given, in Unicode NFC and without the invisible characters
+    memvault ignores (``validate.visible``): what is stored and what it shows. A value two
+    detectors both find on a line is named once, by the first. Linear time in the
+    texts' length (every pattern runs in RE2); no lock.
     """
-    from detect_secrets.core.scan import scan_line
+    from .validate import nfc, visible
 
     results: list[list[tuple[str, int]]] = []
-    with _lock:
-        _configure()
-        for text in texts:
-            found: list[tuple[str, int]] = []
-            values: set[tuple[str | None, int]] = set()  # one credential found by two plugins is named once
-            for number, line in enumerate(text.splitlines(), start=1):
-                for secret in scan_line(line):
-                    kind = label(secret.type, line, secret.secret_value)
-                    if (kind, number) not in found and (secret.secret_value, number) not in values:
-                        found.append((kind, number))
-                        values.add((secret.secret_value, number))
-            results.append(found)
+    for text in texts:
+        found: list[tuple[str, int]] = []
+        for form in dict.fromkeys((text, nfc(text), visible(nfc(text)))):
+            found += [f for f in _scan(form) if f not in found]
+        results.append(found)
     return results
 
 

@@ -230,3 +230,14 @@ def test_the_team_server_can_be_built_for_any_bind_address_with_keys(db_path, ho
     allowed = transport_security(http).allowed_hosts
     assert f"{host}:*" in allowed and "memory.example.org" in allowed and "127.0.0.1:*" in allowed
     assert not db_path.exists()  # nothing is opened before the server runs
+
+
+@pytest.mark.parametrize("name", ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "ci password is Zq81kkLm",
+                                  "AKIAQYLPMN5HFIQR7BZX", "A\u212aIAQYLPMN5HFIQR7BZX"])
+def test_a_key_name_that_looks_like_a_credential_is_refused_on_the_command_line(db_path, capsys, name) -> None:
+    from memvault.server.cli import main
+
+    assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--name", name]) != 0
+    out, err = capsys.readouterr()
+    assert "name" in err and "looks like" in err and name[-10:] not in out + err
+    assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--name", "ci bot"]) == 0

@@ -99,7 +99,8 @@ def _token(issuer: Issuer, claims: dict[str, Any]) -> str:
 def test_a_token_of_the_issuer_for_this_resource_is_accepted_and_names_the_tenant(setup) -> None:  # type: ignore
     server, issuer, resource, db = setup
     marker = uuid.uuid4().hex
-    acme, globex = _token(issuer, _claims(resource)), _token(issuer, _claims(resource, org="globex"))
+    acme = _token(issuer, _claims(resource, scope="memvault:write"))
+    globex = _token(issuer, _claims(resource, org="globex", scope="memvault:read"))
 
     async def run() -> None:
         async with client(server.url, acme) as c:
@@ -195,3 +196,100 @@ def test_a_token_with_only_the_read_scope_cannot_write(setup) -> None:  # type: 
             assert listed.structured_content["memories"] == []
 
     anyio.run(run)
+
+
+@pytest.mark.parametrize(("claims", "writes"), [
+    ({"scope": "memvault:write"}, True), ({"scope": ["memvault:write"]}, True), ({"scp": "memvault:write"}, True),
+    ({"scp": ["memvault:read", "memvault:write"]}, True), ({"scope": ["memvault:read"]}, False),
+    ({"scp": "memvault:read"}, False), ({"scp": ["memvault:read"]}, False),
+    ({"scope": "openid MEMVAULT:WRITE memvault:read"}, False),
+])
+def test_write_needs_the_write_scope_in_any_claim_form(setup, claims, writes) -> None:  # type: ignore[no-untyped-def]
+    server, issuer, resource, _ = setup
+    token = _token(issuer, _claims(resource, org=f"s-{uuid.uuid4().hex[:6]}", **claims))
+
+    async def run() -> None:
+        async with client(server.url, token) as c:
+            stored = await c.call_tool("remember", {"content": f"written with {sorted(claims)}"})
+            assert stored.is_error is not writes, stored.content
+            listed = await c.call_tool("recall", {"query": "", "since": "2000-01-01T00:00:00Z"})
+            assert len(listed.structured_content["memories"]) == (1 if writes else 0)
+
+    anyio.run(run)
+
+
+@pytest.mark.parametrize("claims", [{}, {"scope": "openid profile"}, {"scope": "MEMVAULT:READ MEMVAULT:WRITE"},
+                                    {"scp": []}, {"scope": 7}])
+def test_a_token_without_a_memvault_scope_gets_403_insufficient_scope(setup, claims) -> None:  # type: ignore
+    server, issuer, resource, _ = setup
+    response = server.post(_token(issuer, _claims(resource, **claims)), PING)
+    assert response.status_code == 403, response.text
+    assert 'error="insufficient_scope"' in response.headers["www-authenticate"]
+
+
+def test_the_metadata_names_the_scopes(setup) -> None:  # type: ignore[no-untyped-def]
+    server, _, _, _ = setup
+    document = httpx2.get(f"{server.base}/.well-known/oauth-protected-resource/mcp", timeout=10).json()
+    assert "memvault:read" in document["scopes_supported"]
+
+
+@pytest.mark.parametrize("tenant", [" bravo ", "bravo\t", "\u00a0bravo", "bravo\n", "cafe\u0301"])
+def test_a_tenant_claim_that_trimming_or_nfc_changes_is_refused(setup, tenant) -> None:  # type: ignore
+    server, issuer, resource, _ = setup
+    response = server.post(_token(issuer, _claims(resource, org=tenant, scope="memvault:write")), PING)
+    assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
+
+
+@pytest.mark.parametrize("header", [
+    {"alg": "ES256", "kid": KID}, {"alg": "EdDSA", "kid": KID}, {"alg": "PS256", "kid": "x\nFORGED log line\x00"},
+    {"alg": "RS256", "kid": "evil\r\nrefused nothing"}, {"alg": "ES384", "kid": KID, "typ": "JWT"},
+])
+def test_every_token_failure_is_401_and_the_log_never_repeats_the_header(setup, header) -> None:  # type: ignore
+    server, issuer, resource, _ = setup
+    token = _unsigned(header, _claims(resource), lambda data: b"\x01" * 64)
+    response = server.post(token, PING)
+    assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
+    log = server.log()
+    assert "FORGED" not in log and "refused nothing" not in log and "\x00" not in log and "Traceback" not in log
+
+
+def test_a_key_withdrawn_from_the_jwks_is_refused_once_the_set_is_read_again(monkeypatch) -> None:  # type: ignore
+    """PyJWKClient(cache_keys=True) trusted a withdrawn key until restart (a token wrote 315 s
+    after the JWKS was read again). In process, the key set's lifespan shortened to 1 s."""
+    from memvault.server import auth
+    from memvault.server.config import HttpConfig
+
+    issuer, successor = Issuer(), rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    monkeypatch.setattr(auth, "JWKS_LIFESPAN_S", 1)
+    resource = "http://127.0.0.1:9/mcp"
+    verifier = auth.JwtVerifier(HttpConfig(auth="oauth", issuer=ISSUER, resource=resource,
+                                           jwks_url=issuer.jwks_url, tenant_claim="org"))
+    token = _token(issuer, _claims(resource, scope="memvault:write"))
+    try:
+        assert auth.identity_of(anyio.run(verifier.verify_token, token)).tenant == "acme"
+        issuer.key = successor  # the issuer publishes only its new key from now on
+        issuer.close()
+        rotated = Issuer.__new__(Issuer)
+        rotated.key = successor
+        jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(successor.public_key()))
+        body = json.dumps({"keys": [{**jwk, "kid": "test-key-2", "use": "sig", "alg": "RS256"}]}).encode()
+        port = int(issuer.jwks_url.rsplit(":", 1)[1].split("/")[0])
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                self.send_response(200)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        rotated.http = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        threading.Thread(target=rotated.http.serve_forever, daemon=True).start()
+        time.sleep(1.5)
+        with pytest.raises(auth.TokenRefused, match="kid not in its JWKS"):
+            anyio.run(verifier.verify_token, token)
+    finally:
+        if "rotated" in locals():
+            rotated.close()

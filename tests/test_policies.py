@@ -110,19 +110,14 @@ def test_a_credential_after_its_name_is_labelled_by_the_last_word_naming_it(befo
 
 
 def test_every_detector_has_a_label_that_says_what_it_finds():
-    """detect-secrets names some finds by how they were found ("Secret Keyword", "Basic
-    Auth Credentials"): every plugin memvault runs is given a label of what the credential is."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-
+    """detect-secrets names some finds by how they were found ("Basic Auth Credentials"):
+    every detector memvault runs is given a label of what the credential is."""
     from memvault.storage import secrets
+    from memvault.storage.secret_plugins import KeyFormatDetector, NamedCredentialDetector
 
-    secrets.find_secrets("warm up")  # applies memvault's settings, loading its own plugins
-    own = {cls.secret_type for cls in get_mapping_from_secret_type_to_class().values()
-           if cls.__name__ in secrets._OWN_PLUGINS}
-    running = {t for t, cls in get_mapping_from_secret_type_to_class().items() if cls.__name__ not in secrets._EXCLUDED}
-    unlabelled = running - set(secrets.LABELS) - secrets.NAMED_BY_WORD - own
-    assert not unlabelled
-    shown = [*secrets.LABELS.values(), *(own - secrets.NAMED_BY_WORD)]
+    running = {d.secret_type for d in secrets._detectors()
+               if not isinstance(d, (KeyFormatDetector, NamedCredentialDetector))}
+    shown = [secrets.LABELS.get(t, t) for t in running] + KeyFormatDetector.labels
     assert not [label for label in shown if {"credential", "credentials", "keyword", "unquoted", "basic", "tokens"}
                 & set(label.lower().split())]
 

@@ -1,0 +1,98 @@
+"""The team server's limits (issue 25, items 4, 6 and 9): the rate limit keyed on the
+verified caller, failed authentications limited per address, an http:// JWKS URL off
+loopback refused."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from conftest import SERVE, server_env
+from httpwire import PING, HttpServer, free_port, new_key
+
+from memvault.server import http
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_rate_limit_counts_the_key_however_the_header_is_spelt(tmp_path) -> None:
+    db = tmp_path / "m.db"
+    key, other = new_key(db, "acme"), new_key(db, "globex")
+    server = HttpServer(db, "--rate-limit", "3", logs=tmp_path)
+    try:
+        spellings = [f"Bearer {key}", f"bEaReR {key}", f"BEARER  {key}", f"beaRER {key}",
+                     f"Bearer {key}"]
+        statuses = [server.post(None, PING, authorization=value).status_code for value in spellings]
+        others = server.post(other, PING).status_code
+    finally:
+        server.close()
+    assert statuses[:3] == [200, 200, 200] and set(statuses[3:]) == {429}, statuses
+    assert others == 200  # another caller has its own bucket
+
+
+def test_failed_authentications_are_limited_per_client_address(tmp_path) -> None:
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db, logs=tmp_path)
+    try:
+        statuses: list[int] = []
+        while 429 not in statuses and len(statuses) < 4 * http.FAILED_AUTH_PER_MINUTE:
+            statuses.append(server.post(f"mvk_guess{len(statuses)}", PING).status_code)
+        after = [server.post(None, PING).status_code, server.post(key, PING).status_code]
+    finally:
+        server.close()
+    # (the bucket refills while the guesses are sent: at least a minute's worth pass first)
+    assert statuses[-1] == 429 and set(statuses[:-1]) == {401} and len(statuses) > http.FAILED_AUTH_PER_MINUTE
+    assert after == [429, 429]  # even the right key, for a while
+
+
+@pytest.mark.parametrize("url", ["http://issuer.example/jwks.json", "http://10.0.0.5/jwks", "ftp://issuer.example/j"])
+def test_a_jwks_url_in_clear_off_loopback_stops_the_server(tmp_path, url: str) -> None:
+    proc = subprocess.run([*SERVE, "--transport", "http", "--port", str(free_port()), "--auth", "oauth", "--oauth-issuer",
+                           "https://issuer.example", "--oauth-resource", "http://127.0.0.1:9/mcp", "--oauth-jwks-url",
+                           url], env=server_env(tmp_path / "m.db"), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2 and "MEMVAULT_OAUTH_JWKS_URL" in proc.stderr and "Traceback" not in proc.stderr, \
+        proc.stderr
+
+
+@pytest.mark.parametrize("url", ["postgresql://teamuser:S3cretPw@127.0.0.1:1/teamdb",
+                                 "postgresql://teamuser@/teamdb?host=/nonexistent/pg"])
+def test_unauthenticated_answers_never_name_the_database_when_it_is_down(tmp_path, url: str) -> None:
+    import time
+
+    import httpx2
+
+    s = HttpServer(url, logs=tmp_path, ready=False)
+    try:
+        for _ in range(300):
+            health = httpx2.get(f"{s.base}/healthz", timeout=5)
+            if health.json()["status"] == "error":
+                break
+            time.sleep(0.2)
+        refused = s.post("mvk_anything", PING)
+        log = s.log()
+    finally:
+        s.close()
+    assert health.status_code == 503 and refused.status_code == 503
+    for text in (health.text, refused.text):
+        assert "teamuser" not in text and "teamdb" not in text and "127.0.0.1:1" not in text, text
+    assert "teamdb" in log  # the operator still finds it
+
+
+@pytest.mark.parametrize("db", ["postgresql://u:S3cretPw@/m?host=/nonexistent/pg",
+                                "postgresql://u@/m?host=/nonexistent/pg&password=S3cretPw"])
+def test_a_password_in_db_on_the_command_line_is_warned_about(db, capsys) -> None:
+    from memvault.server import cli
+
+    cli.main(["stats", "--db", db])
+    err = capsys.readouterr().err
+    assert "visible to every user of this machine in the process list" in err and "MEMVAULT_DB" in err
+    assert "S3cretPw" not in err
+
+
+def test_a_db_without_a_password_is_not_warned_about(tmp_path, capsys) -> None:
+    from memvault.server import cli
+
+    cli.main(["stats", "--db", str(tmp_path / "m.db")])
+    assert "process list" not in capsys.readouterr().err
