@@ -6,8 +6,8 @@ processes (behind one load balancer) can share one database. Around it:
 
 - authentication by the SDK's bearer middleware with memvault's verifiers
   (``server.auth``): 401 with an RFC 6750 §3 ``WWW-Authenticate`` challenge, bare
-  when no token was sent (:class:`Guard`), ``error="invalid_token"`` with the reason
-  when one was refused (:func:`_on_refused_token`); for OAuth, the Protected Resource
+  when no token was sent, ``error="invalid_token"`` with the reason when one was
+  refused (both :class:`Guard`); for OAuth, the Protected Resource
   Metadata of RFC 9728 via ``AuthSettings``, named in every challenge;
 - DNS-rebinding protection (the SDK's transport security: Host and Origin must be
   loopback or explicitly allowed), always on; no CORS headers are ever sent;
@@ -30,6 +30,7 @@ import logging
 import math
 import socket
 import time
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
@@ -38,8 +39,7 @@ from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.middleware import Middleware
-from starlette.middleware.authentication import AuthenticationMiddleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -81,20 +81,48 @@ class RateLimiter:
         return 0.0
 
 
+# The verifier's answer for the request being served: (token, identity), set by Guard.
+_VERIFIED: ContextVar[tuple[str, Any] | None] = ContextVar("memvault_verified_token", default=None)
+
+
+class Verified:
+    """memvault's token verifier as the SDK's authentication calls it: the answer
+    :class:`Guard` already got for this request's token. A token refused elsewhere (a
+    request outside ``/mcp``) is no identity: Starlette's ``AuthenticationMiddleware``,
+    which the SDK builds without ``on_error``, would answer it 400."""
+
+    def __init__(self, verifier: Any) -> None:
+        self.verifier = verifier
+
+    async def verify_token(self, token: str) -> Any:
+        from .auth import TokenRefused
+
+        seen = _VERIFIED.get()
+        if seen is not None and seen[0] == token:
+            return seen[1]
+        try:
+            return await self.verifier.verify_token(token)
+        except TokenRefused:
+            return None
+
+
 class Guard:
     """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400),
     a request without a bearer token when ``challenge`` is set (401 with that
-    ``WWW-Authenticate``), rate-limits each bearer token (429 with ``Retry-After``) and
-    answers 503 naming the cause while the database cannot be opened (the next request
-    tries again)."""
+    ``WWW-Authenticate``), rate-limits each bearer token (429 with ``Retry-After``),
+    verifies the token with ``verifier`` (a refused one gets 401 ``invalid_token`` with
+    the reason, RFC 6750 §3) and answers 503 naming the cause while the database cannot
+    be opened (the next request tries again)."""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter | None, runtime: Runtime, challenge: str | None = None,
-                 path: str = "/mcp") -> None:
+                 path: str = "/mcp", verifier: Any = None, resource_metadata: str | None = None) -> None:
         self.app = app
         self.limiter = limiter
         self.runtime = runtime
         self.challenge = challenge
         self.path = path
+        self.verifier = verifier
+        self.resource_metadata = resource_metadata
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
@@ -127,6 +155,18 @@ class Guard:
                      "error_description": f"too many requests for this key; retry in {retry} s"},
                     status_code=429, headers={"Retry-After": str(retry)},
                 )
+                await response(scope, receive, send)
+                return
+        if self.verifier is not None and header:
+            from .auth import TokenRefused, challenge
+
+            token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
+            try:
+                _VERIFIED.set((token, await self.verifier.verify_token(token)))
+            except TokenRefused as exc:
+                response = JSONResponse(
+                    {"error": "invalid_token", "error_description": exc.description}, status_code=401,
+                    headers={"WWW-Authenticate": challenge(exc.description, self.resource_metadata)})
                 await response(scope, receive, send)
                 return
         try:
@@ -211,19 +251,6 @@ def transport_security(http: HttpConfig) -> TransportSecuritySettings:
                                      allowed_origins=origins)
 
 
-def _on_refused_token(resource_metadata: str | None) -> Any:
-    """Starlette ``AuthenticationMiddleware``'s ``on_error``: a refused token
-    (:class:`~memvault.server.auth.TokenRefused`) gets 401 with its reason."""
-    from .auth import TokenRefused, challenge
-
-    def respond(_: HTTPConnection, exc: Exception) -> Response:
-        description = exc.description if isinstance(exc, TokenRefused) else "invalid token"
-        return JSONResponse({"error": "invalid_token", "error_description": description}, status_code=401,
-                            headers={"WWW-Authenticate": challenge(description, resource_metadata)})
-
-    return respond
-
-
 class _CredentialMask(logging.Filter):
     """Rewrites a log record whose message holds a credential to name it instead
     (``errors.credentials_in``): the SDK logs a refused Host or Origin header as sent."""
@@ -262,7 +289,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         # The verifier checks the audience itself (RFC 8707 resource = this server's URL).
         settings = AuthSettings(issuer_url=http.issuer, resource_server_url=http.resource,
                                 validate_token_resource=False)
-    mcp = build_server(config, runtime=runtime, auth=settings, token_verifier=verifier)
+    mcp = build_server(config, runtime=runtime, auth=settings,
+                       token_verifier=Verified(verifier) if verifier is not None else None)
 
     @mcp.custom_route("/healthz", methods=["GET"])
     async def healthz(_: Request) -> Response:
@@ -278,15 +306,11 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     )
     resource_metadata = str(build_resource_metadata_url(settings.resource_server_url)) \
         if settings is not None and settings.resource_server_url else None
-    if verifier is not None:
-        # The SDK builds Starlette's AuthenticationMiddleware without ``on_error``; its
-        # default would turn a refused token into a 400.
-        [authentication] = [m for m in app.user_middleware if m.cls is AuthenticationMiddleware]
-        authentication.kwargs["on_error"] = _on_refused_token(resource_metadata)
     # Innermost: a refused token still gets 401 first.
     app.user_middleware.append(Middleware(PostOnly, security=security))
     app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
-                       challenge=challenge(None, resource_metadata) if verifier is not None else None)
+                       challenge=challenge(None, resource_metadata) if verifier is not None else None,
+                       verifier=verifier, resource_metadata=resource_metadata)
     return app
 
 
