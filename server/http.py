@@ -14,7 +14,9 @@ processes (behind one load balancer) can share one database. Around it:
 - :class:`Guard`: a token in the query string is refused (RFC 6750 §2.3 allows it;
   RFC 9700 §2.4.2 / OAuth 2.1 forbid it), and a per-token rate limit answers 429
   with ``Retry-After``;
-- the request body bounded (``MAX_BODY_BYTES``, 413 beyond);
+- the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it beyond), JSON-RPC
+  batches answered, trailing slashes, Host/Origin case and an SSE-only Accept read as
+  clients mean them (``workarounds.HttpEdges``, ``workarounds.post``);
 - :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
   GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
 - ``GET /healthz``: database and model readiness, no authentication, no secrets.
@@ -28,6 +30,7 @@ import errno
 import hashlib
 import logging
 import math
+import os
 import socket
 import time
 from contextvars import ContextVar
@@ -47,6 +50,8 @@ from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
+from .workarounds import HttpEdges
+from .workarounds import post as post_body
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -115,7 +120,9 @@ class Guard:
     be opened (the next request tries again)."""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter | None, runtime: Runtime, challenge: str | None = None,
-                 path: str = "/mcp", verifier: Any = None, resource_metadata: str | None = None) -> None:
+                 path: str = "/mcp", verifier: Any = None, resource_metadata: str | None = None,
+                 watch: DatabaseWatch | None = None) -> None:
+        self.watch = watch or DatabaseWatch(runtime)
         self.app = app
         self.limiter = limiter
         self.runtime = runtime
@@ -157,6 +164,10 @@ class Guard:
                 )
                 await response(scope, receive, send)
                 return
+        problem = await anyio.to_thread.run_sync(self.watch.problem)
+        if problem is not None:
+            await _unavailable(problem)(scope, receive, send)
+            return
         if self.verifier is not None and header:
             from .auth import TokenRefused, challenge
 
@@ -169,14 +180,49 @@ class Guard:
                     headers={"WWW-Authenticate": challenge(exc.description, self.resource_metadata)})
                 await response(scope, receive, send)
                 return
-        try:
-            await anyio.to_thread.run_sync(self.runtime.store)
-        except MemvaultError as exc:
-            response = JSONResponse({"error": "database_unavailable", "error_description": str(exc)},
-                                    status_code=503, headers={"Retry-After": "5"})
-            await response(scope, receive, send)
-            return
+            except Exception as exc:  # the keys could not be read: the database failed under the request
+                log.error("could not check a bearer token", exc_info=exc)
+                await _unavailable(f"the database could not be read ({type(exc).__name__})")(scope, receive, send)
+                return
         await self.app(scope, receive, send)
+
+
+def _unavailable(why: str) -> Response:
+    return JSONResponse({"error": "database_unavailable", "error_description": why}, status_code=503,
+                        headers={"Retry-After": "5"})
+
+
+class DatabaseWatch:
+    """Whether the server's database can serve a request: it opens (``Runtime.store``),
+    and a SQLite file is still the one opened at its path (moved, deleted or replaced
+    while the server ran, every call failed while ``/healthz`` said ready)."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self._file: tuple[int, int] | None = None  # (device, inode) of the SQLite file first served
+
+    def problem(self) -> str | None:
+        """Why a request cannot be served now, in words for the client (blocking), or None."""
+        from memvault.storage.location import is_url
+
+        try:
+            self.runtime.store()
+        except MemvaultError as exc:
+            return str(exc)
+        db = self.runtime.config.db
+        if is_url(db):
+            return None
+        try:
+            found = os.stat(db)
+        except OSError:
+            return (f"the database file {self.runtime.config.db_label} is gone (moved or deleted while the server "
+                    "ran); put it back, or restart the server to start a new one")
+        if self._file is None:
+            self._file = (found.st_dev, found.st_ino)
+        elif self._file != (found.st_dev, found.st_ino):
+            return (f"the database file {self.runtime.config.db_label} was replaced while the server ran; "
+                    "restart the server to open the new one")
+        return None
 
 
 class PostOnly:
@@ -210,7 +256,7 @@ class PostOnly:
             await _json_refusal(refused.status_code)(scope, receive, send)
             return
         if post:
-            await self.app(scope, receive, send)
+            await post_body(self.app, scope, receive, send, MAX_BODY_BYTES)
             return
         response = JSONResponse(
             {"jsonrpc": "2.0", "id": None, "error": {
@@ -247,6 +293,8 @@ def transport_security(http: HttpConfig) -> TransportSecuritySettings:
         hosts += [http.host, f"{http.host}:*"]
     hosts += list(http.allowed_hosts)
     origins = [f"http://{h}:*" for h in LOOPBACK_HOSTS] + list(http.allowed_origins)
+    # HttpEdges lower-cases both headers when they are then allowed: names and schemes are case-insensitive.
+    hosts, origins = [h.lower() for h in hosts], [o.lower() for o in origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
                                      allowed_origins=origins)
 
@@ -292,9 +340,14 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     mcp = build_server(config, runtime=runtime, auth=settings,
                        token_verifier=Verified(verifier) if verifier is not None else None)
 
+    watch = DatabaseWatch(runtime)
+
     @mcp.custom_route("/healthz", methods=["GET"])
     async def healthz(_: Request) -> Response:
         health = runtime.health()
+        if health["database"] == "ready":
+            problem = await anyio.to_thread.run_sync(watch.problem)
+            health = health if problem is None else {**health, "database": f"error: {problem}"}
         ready = health["database"] == "ready"
         status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"
         return JSONResponse({"status": status, **health}, status_code=200 if ready else 503)
@@ -310,7 +363,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     app.user_middleware.append(Middleware(PostOnly, security=security))
     app.add_middleware(Guard, limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None,
-                       verifier=verifier, resource_metadata=resource_metadata)
+                       verifier=verifier, resource_metadata=resource_metadata, watch=watch)
+    app.add_middleware(HttpEdges, hosts=security.allowed_hosts, origins=security.allowed_origins)  # outermost: paths, Host, Origin and Accept as the rest expect them
     return app
 
 

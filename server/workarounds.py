@@ -25,6 +25,9 @@ module, through the SDK's public API only (``MCPServer(middleware=...)``,
    transport (two pipes), answering those lines following JSON-RPC 2.0: ``-32700`` for
    a line that is not JSON, ``-32600`` for a message that is not a valid request, one
    array of responses per batch; requests in flight are still answered once stdin closes.
+4. Streamable HTTP. The same JSON-RPC replies for a POST body (:func:`post`), and the
+   request edges the SDK's transport refuses (:class:`HttpEdges`): a trailing slash,
+   Host or Origin in capitals, an SSE-only Accept.
 
 Delete each part when the SDK release memvault requires does it itself.
 """
@@ -45,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, TextContent
-from mcp_types import JSONRPCNotification, JSONRPCRequest, jsonrpc_message_adapter
+from mcp_types import JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, jsonrpc_message_adapter
 from pydantic import TypeAdapter, ValidationError
 
 from memvault.storage import limits, timefmt, validate
@@ -326,7 +329,7 @@ def _serves(resources: tuple[str, ...], uri: str) -> bool:
 
 # ---------------------------------------------------------------- 3. stdio
 
-PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0 §5.1
 DRAIN_TIMEOUT_S = 30.0  # how long requests in flight may still finish once stdin is closed
 
 
@@ -342,12 +345,35 @@ def _key(request_id: object) -> str:
     return json.dumps(request_id)  # 1 and "1" are different ids
 
 
-def _error(request_id: object, code: int, message: str) -> dict[str, Any]:
+def error_reply(request_id: object, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
+
+
+def checked_message(item: object) -> tuple[JSONRPCMessage | None, dict[str, Any] | None]:
+    """The JSON-RPC message ``item`` is, or ``(None, the -32600 reply it gets)``: a
+    malformed response from the client gets none (it is logged)."""
+    try:
+        message = jsonrpc_message_adapter.validate_python(item, by_name=False)
+    except (ValidationError, RecursionError) as exc:
+        if not isinstance(item, dict):
+            return None, error_reply(None, INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
+        if "method" not in item and ("result" in item or "error" in item):
+            log.warning("a malformed response from the client was dropped: %s", exc)
+            return None, None
+        reason = "nested too deeply"
+        if isinstance(exc, ValidationError):
+            first = exc.errors()[0]
+            reason = f"{'.'.join(str(p) for p in first['loc'][1:]) or 'message'}: {first['msg']}"
+        request_id = item.get("id")
+        usable = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
+        return None, error_reply(request_id if usable else None, INVALID_REQUEST, f"Invalid Request: {reason}")
+    if isinstance(message, JSONRPCNotification) and isinstance(item, dict) and "id" in item:
+        return None, error_reply(None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
+    return message, None
 
 
 class Wire:
@@ -382,17 +408,17 @@ class Wire:
         try:
             value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
         except UnicodeDecodeError as exc:
-            await self._write(_error(None, PARSE_ERROR, f"Parse error: the line is not valid UTF-8 ({exc.reason} "
+            await self._write(error_reply(None, PARSE_ERROR, f"Parse error: the line is not valid UTF-8 ({exc.reason} "
                                                         f"at byte {exc.start})"))
             return
         except RecursionError:
-            await self._write(_error(None, PARSE_ERROR, "Parse error: the JSON is nested too deeply"))
+            await self._write(error_reply(None, PARSE_ERROR, "Parse error: the JSON is nested too deeply"))
             return
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
-            await self._write(_error(None, PARSE_ERROR, f"Parse error: {exc}"))
+            await self._write(error_reply(None, PARSE_ERROR, f"Parse error: {exc}"))
             return
         if value == []:
-            await self._write(_error(None, INVALID_REQUEST, "Invalid Request: the batch is empty"))
+            await self._write(error_reply(None, INVALID_REQUEST, "Invalid Request: the batch is empty"))
             return
         batch = _Batch() if isinstance(value, list) else None
         for item in value if batch is not None else [value]:
@@ -406,12 +432,9 @@ class Wire:
 
     async def _one(self, item: object, batch: _Batch | None) -> dict[str, Any] | None:
         """Pass on one message, or return the reply it gets (None: no reply)."""
-        try:
-            message = jsonrpc_message_adapter.validate_python(item, by_name=False)
-        except (ValidationError, RecursionError) as exc:
-            return self._invalid(item, exc)
-        if isinstance(message, JSONRPCNotification) and "id" in item:  # type: ignore[operator]
-            return _error(None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
+        message, reply = checked_message(item)
+        if message is None:
+            return reply
         assert isinstance(item, dict)
         line = _sdk_line(item)
         if line is None:  # a lone surrogate, or nested deeper than the SDK's parser goes
@@ -419,7 +442,7 @@ class Wire:
         if isinstance(message, JSONRPCRequest):
             key = _key(message.id)
             if key in self._open:
-                return _error(message.id, INVALID_REQUEST, f"Invalid Request: id {key} is already used by a "
+                return error_reply(message.id, INVALID_REQUEST, f"Invalid Request: id {key} is already used by a "
                                                            "request that has no response yet")
             self._open.add(key)
             if batch is not None:
@@ -429,21 +452,6 @@ class Wire:
             await self._settle(_key((message.params or {}).get("requestId")))  # no response will come
         await self._to_sdk(line.encode("ascii") + b"\n")
         return None
-
-    @staticmethod
-    def _invalid(item: object, exc: Exception) -> dict[str, Any] | None:
-        if not isinstance(item, dict):
-            return _error(None, INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
-        if "method" not in item and ("result" in item or "error" in item):
-            log.warning("a malformed response from the client was dropped: %s", exc)
-            return None
-        reason = "nested too deeply"
-        if isinstance(exc, ValidationError):
-            first = exc.errors()[0]
-            reason = f"{'.'.join(str(p) for p in first['loc'][1:]) or 'message'}: {first['msg']}"
-        request_id = item.get("id")
-        usable = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
-        return _error(request_id if usable else None, INVALID_REQUEST, f"Invalid Request: {reason}")
 
     async def _answer_unreadable(self, item: dict[str, Any]) -> dict[str, Any]:
         """The reply to a request the SDK cannot parse: a tool call gets its arguments'
@@ -455,7 +463,7 @@ class Wire:
             if refused is not None:
                 result = _refusal(refused).model_dump(mode="json", by_alias=True, exclude_none=True)
                 return {"jsonrpc": "2.0", "id": item["id"], "result": result}
-        return _error(item["id"], INVALID_REQUEST, "Invalid Request: the message holds text that is not valid "
+        return error_reply(item["id"], INVALID_REQUEST, "Invalid Request: the message holds text that is not valid "
                                                    "Unicode (a lone surrogate) or JSON nested too deeply")
 
     async def outgoing(self, raw: bytes) -> None:
@@ -565,3 +573,170 @@ async def serve(server: MCPServer[Any]) -> None:
     finally:
         os.dup2(client_in, 0)
         os.dup2(client_out, 1)
+
+
+# ---------------------------------------------------------------- 4. streamable HTTP
+
+BATCH_MAX = 50  # messages in one HTTP batch: each runs as a request, and the rate limit counts the POST once
+_ASGI = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
+
+
+class HttpEdges:
+    """ASGI middleware, outermost, where the SDK's streamable HTTP transport (and the
+    Starlette app it builds) fails a client before a request reaches memvault:
+
+    - ``/mcp/`` is ``/mcp`` (Starlette answered 307 to an absolute ``http://`` URL, wrong
+      behind a TLS proxy), for every route;
+    - Host and Origin are compared case-insensitively (RFC 9110 §4.2.3, RFC 6454):
+      ``Host: LOCALHOST:8000`` got 421. Only a value that is then one of ``hosts`` or
+      ``origins`` (``name:*``: any port) is rewritten: any other is refused and logged
+      as sent (a credential in it is masked there, which lower case would defeat);
+    - ``Accept: text/event-stream`` alone (a hosted connector's proxy sends exactly that)
+      gets the JSON response as one SSE ``message`` event (the SDK in JSON-response mode
+      answered 406); no Accept at all is any type (RFC 9110 §12.5.1).
+    """
+
+    def __init__(self, app: _ASGI, hosts: list[str], origins: list[str]) -> None:
+        self.app = app
+        self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"].rstrip("/") or "/"
+        headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
+        accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
+        sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
+        if sse_only or not accept:
+            headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
+        scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
+        await self.app(scope, receive, _as_sse(send) if sse_only else send)
+
+
+def _allowed(value: bytes, patterns: list[str] | None) -> bool:
+    text = value.decode("latin-1")
+    return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and text[len(p) - 1:].isdigit())
+               for p in patterns or ())
+
+
+async def post(app: _ASGI, scope: dict[str, Any], receive: Any, send: Any, max_body: int) -> None:
+    """A POST to the SDK's endpoint ``app`` (after authentication), where the SDK fails a
+    client on its body: one over ``max_body`` bytes gets 413 in JSON naming the limit
+    (plain text before); a JSON-RPC batch is answered with one array, each message going
+    to ``app`` as a request of its own; a body that is no JSON-RPC message gets ``-32600``
+    naming what is wrong (both got pydantic's dump as ``-32602``)."""
+    body = await _body(scope, receive, max_body)
+    if body is None:
+        await _json(send, 413, {"error": "request_too_large", "error_description": f"the request body is over the "
+                                f"limit of {max_body:,} bytes (a memory is at most {limits.CONTENT_MAX_CHARS:,} "
+                                "characters)"})
+        return
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        await app(scope, _replay(body), send)  # the SDK's transport answers -32700 naming where
+        return
+    if isinstance(value, list):
+        await _batch(app, scope, value, send)
+        return
+    message, reply = checked_message(value)
+    if message is None:
+        await _json(send, 400 if reply else 202, reply)
+        return
+    await app(scope, _replay(body), send)
+
+
+async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any) -> None:
+    """Each message of a batch through ``app`` on its own; one array of the replies (202
+    and no body when there are none). A refusal that is no JSON-RPC reply answers the
+    whole batch."""
+    if not items or len(items) > BATCH_MAX:
+        why = "the batch is empty" if not items else f"a batch holds at most {BATCH_MAX} messages; got {len(items):,}"
+        await _json(send, 400, error_reply(None, INVALID_REQUEST, f"Invalid Request: {why}"))
+        return
+    replies = []
+    for item in items:
+        message, reply = checked_message(item)
+        if message is None:
+            replies.extend([reply] if reply else [])
+            continue
+        status, headers, body = await _collected(app, scope, json.dumps(item).encode())
+        if status not in (200, 202):
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        if body:
+            replies.append(json.loads(body))
+    await _json(send, 200 if replies else 202, replies or None)
+
+
+async def _body(scope: dict[str, Any], receive: Any, most: int) -> bytes | None:
+    """The request body, or None when it is over ``most`` bytes (by Content-Length or as read)."""
+    for key, value in scope["headers"]:
+        if key == b"content-length" and value.strip().isdigit() and int(value) > most:
+            return None
+    chunks, size = [], 0
+    while True:
+        event = await receive()
+        chunk = event.get("body", b"")
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+        if not event.get("more_body"):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Any:
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+    return receive
+
+
+async def _collected(app: _ASGI, scope: dict[str, Any], body: bytes) -> tuple[int, list[Any], bytes]:
+    """``(status, headers, body)`` of ``app``'s response to ``scope`` with ``body``."""
+    got: dict[str, Any] = {"status": 500, "headers": [], "body": b""}
+
+    async def send(event: dict[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            got["status"], got["headers"] = event["status"], event.get("headers", [])
+        elif event["type"] == "http.response.body":
+            got["body"] += event.get("body", b"")
+
+    headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
+    await app({**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}, _replay(body), send)
+    return got["status"], got["headers"], got["body"]
+
+
+async def _json(send: Any, status: int, value: object) -> None:
+    body = b"" if value is None else json.dumps(value).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers if body else headers[1:]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _as_sse(send: Any) -> Any:
+    """``send`` turning a 200 JSON response into a ``text/event-stream`` of one ``message`` event."""
+    state: dict[str, Any] = {}
+
+    async def wrapped(event: dict[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            types = [v for k, v in event.get("headers", []) if k == b"content-type"]
+            if event["status"] == 200 and types and types[0].startswith(b"application/json"):
+                state["start"], state["body"] = event, b""
+                return
+        elif event["type"] == "http.response.body" and "start" in state:
+            state["body"] += event.get("body", b"")
+            if event.get("more_body"):
+                return
+            body = b"event: message\r\ndata: " + state["body"] + b"\r\n\r\n"
+            headers = [(k, v) for k, v in state["start"].get("headers", []) if k not in (b"content-type",
+                                                                                          b"content-length")]
+            await send({**state["start"], "headers": [*headers, (b"content-type", b"text/event-stream"),
+                                                      (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await send(event)
+
+    return wrapped
