@@ -256,7 +256,7 @@ class Checks:
         return self._tools
 
     async def refuse_call(self, name: str, arguments: object) -> tuple[str | None, dict[str, Any]]:
-        """``(why the tools/call is refused, None)`` or ``(None, the arguments converted)``."""
+        """``(why the tools/call is refused, {})`` or ``(None, the arguments converted)``."""
         tools = await self.tool_schemas()
         if name not in tools:
             return unknown_name("tool", name, list(tools), "memvault's tools"), {}
