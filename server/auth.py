@@ -3,10 +3,9 @@ identity (tenant, default scope, read-only) a verified token carries.
 
 Each verifier implements the SDK's ``TokenVerifier`` protocol; the SDK's bearer
 backend calls it on every request (no cache: a key revoked by another process is
-refused at once). A token it refuses raises :class:`TokenRefused`, Starlette's
-``AuthenticationError``: the SDK's backend lets it through to Starlette's
-``AuthenticationMiddleware``, whose ``on_error`` hook (set in ``server.http``) answers
-401 with an RFC 6750 §3 challenge naming the reason (:func:`challenge`). The
+refused at once). ``server.http.Guard`` calls it first: a token it refuses raises
+:class:`TokenRefused`, answered 401 with an RFC 6750 §3 challenge naming the reason
+(:func:`challenge`); the SDK's authentication then reuses Guard's answer. The
 identity travels in the ``AccessToken``'s claims and is read back per request
 through ``get_access_token()`` (see ``Runtime.identity``). Failed authentications
 are logged without the token.

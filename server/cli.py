@@ -371,7 +371,7 @@ def _printing(run: Callable[[], int]) -> int:
 def _serve(config: config_module.Config) -> int:
     import anyio
 
-    from . import stdio
+    from .workarounds import serve as serve_stdio
     from .app import build_server
 
     if sys.stdin.isatty():
@@ -387,7 +387,7 @@ def _serve(config: config_module.Config) -> int:
     # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
     # one transaction (WAL), so ending the process at once loses nothing committed.
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-    anyio.run(stdio.serve, build_server(config))
+    anyio.run(serve_stdio, build_server(config))
     return 0
 
 

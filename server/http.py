@@ -6,16 +6,18 @@ processes (behind one load balancer) can share one database. Around it:
 
 - authentication by the SDK's bearer middleware with memvault's verifiers
   (``server.auth``): 401 with an RFC 6750 §3 ``WWW-Authenticate`` challenge, bare
-  when no token was sent (:class:`Guard`), ``error="invalid_token"`` with the reason
-  when one was refused (:func:`_on_refused_token`); for OAuth, the Protected Resource
+  when no token was sent, ``error="invalid_token"`` with the reason when one was
+  refused (both :class:`Guard`); for OAuth, the Protected Resource
   Metadata of RFC 9728 via ``AuthSettings``, named in every challenge;
 - DNS-rebinding protection (the SDK's transport security: Host and Origin must be
   loopback or explicitly allowed), always on; no CORS headers are ever sent;
 - :class:`Guard`: a token in the query string is refused (RFC 6750 §2.3 allows it;
-  RFC 9700 §2.4.2 / OAuth 2.1 forbid it), and an address with too many failed
-  authentications gets 429; :class:`CallerLimit`, after authentication, rate-limits each
-  verified caller (429 with ``Retry-After``);
-- the request body bounded (``MAX_BODY_BYTES``, 413 beyond);
+  RFC 9700 §2.4.2 / OAuth 2.1 forbid it), an address with too many failed
+  authentications gets 429, and after verifying the token it rate-limits each verified
+  caller (429 with ``Retry-After``);
+- the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it beyond), JSON-RPC
+  batches answered, trailing slashes, Host/Origin case and an SSE-only Accept read as
+  clients mean them (``workarounds.HttpEdges``, ``workarounds.post``);
 - :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
   GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
 - ``GET /healthz``: database and model readiness, no authentication, no secrets.
@@ -28,8 +30,10 @@ from __future__ import annotations
 import errno
 import logging
 import math
+import os
 import socket
 import time
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
@@ -38,8 +42,7 @@ from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.middleware import Middleware
-from starlette.middleware.authentication import AuthenticationMiddleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -47,18 +50,20 @@ from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
+from .workarounds import HttpEdges
+from .workarounds import post as post_body
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024  # a memory is at most 8,000 characters: JSON-escaped, far below this
+QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "key", "bearer"})
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 UNAVAILABLE = "the database cannot be opened; the server's log says which and why"
 # Connections and requests served at once; beyond, uvicorn answers 503 (docs/team-server-security.md).
 MAX_CONNECTIONS = 100
 FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
-QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "key", "bearer"})
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
 class RateLimiter:
@@ -98,21 +103,54 @@ def _address(scope: Scope) -> str:
     return client[0] if client else "unknown"
 
 
-class Guard:
-    """ASGI middleware in front of ``/mcp``, before authentication: refuses tokens in the
-    query string (400), a client address with too many failed authentications
-    (``failures``, 429 with ``Retry-After``), a request without a bearer token when
-    ``challenge`` is set (401 with that ``WWW-Authenticate``, counted as a failure), and
-    answers 503 naming the cause while the database cannot be opened (the next request
-    tries again)."""
+# The verifier's answer for the request being served: (token, identity), set by Guard.
+_VERIFIED: ContextVar[tuple[str, Any] | None] = ContextVar("memvault_verified_token", default=None)
 
-    def __init__(self, app: ASGIApp, failures: RateLimiter, runtime: Runtime, challenge: str | None = None,
-                 path: str = "/mcp") -> None:
+
+class Verified:
+    """memvault's token verifier as the SDK's authentication calls it: the answer
+    :class:`Guard` already got for this request's token. A token refused elsewhere (a
+    request outside ``/mcp``) is no identity: Starlette's ``AuthenticationMiddleware``,
+    which the SDK builds without ``on_error``, would answer it 400."""
+
+    def __init__(self, verifier: Any) -> None:
+        self.verifier = verifier
+
+    async def verify_token(self, token: str) -> Any:
+        from .auth import TokenRefused
+
+        seen = _VERIFIED.get()
+        if seen is not None and seen[0] == token:
+            return seen[1]
+        try:
+            return await self.verifier.verify_token(token)
+        except TokenRefused:
+            return None
+
+
+class Guard:
+    """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400),
+    a client address with too many failed authentications (``failures``, 429 with
+    ``Retry-After``), a request without a bearer token when ``challenge`` is set (401 with
+    that ``WWW-Authenticate``, counted as a failure); answers 503 while the database cannot
+    be opened (naming the cause only on a server without authentication; the next request
+    tries again); verifies the token with ``verifier`` (a refused one gets 401
+    ``invalid_token`` with the reason, RFC 6750 §3, and counts as a failure), then
+    rate-limits each verified caller with ``limiter`` (the API key's id, or the OAuth client
+    and subject, however the ``Authorization`` header was spelt)."""
+
+    def __init__(self, app: ASGIApp, failures: RateLimiter, limiter: RateLimiter | None, runtime: Runtime,
+                 challenge: str | None = None, path: str = "/mcp", verifier: Any = None,
+                 resource_metadata: str | None = None, watch: DatabaseWatch | None = None) -> None:
+        self.watch = watch or DatabaseWatch(runtime)
         self.app = app
         self.failures = failures
+        self.limiter = limiter
         self.runtime = runtime
         self.challenge = challenge
         self.path = path
+        self.verifier = verifier
+        self.resource_metadata = resource_metadata
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
@@ -136,22 +174,82 @@ class Guard:
                 return
         header = Request(scope).headers.get("authorization")
         if self.challenge is not None and not (header or "").lower().startswith("bearer "):
-            log.warning("refused a request without a bearer token")
             self.failures.wait_s(_address(scope))
+            log.warning("refused a request without a bearer token")
             response = JSONResponse({"error_description": "authentication required: send Authorization: Bearer "
                                      "<token>"}, status_code=401, headers={"WWW-Authenticate": self.challenge})
             await response(scope, receive, send)
             return
-        try:
-            await anyio.to_thread.run_sync(self.runtime.store)
-        except MemvaultError as exc:
-            # Before authentication: only a server without it (loopback) names the database to the client.
-            response = JSONResponse({"error": "database_unavailable",
-                                     "error_description": str(exc) if self.challenge is None else UNAVAILABLE},
-                                    status_code=503, headers={"Retry-After": "5"})
-            await response(scope, receive, send)
+        problem = await anyio.to_thread.run_sync(self.watch.problem)
+        if problem is not None:
+            if self.challenge is not None:  # before authentication: the database is named in the log only
+                log.warning("database unavailable: %s", problem)
+                problem = UNAVAILABLE
+            await _unavailable(problem)(scope, receive, send)
             return
+        if self.verifier is not None and header:
+            from .auth import TokenRefused, challenge
+
+            token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
+            try:
+                identity = await self.verifier.verify_token(token)
+                _VERIFIED.set((token, identity))
+            except TokenRefused as exc:
+                self.failures.wait_s(_address(scope))
+                response = JSONResponse(
+                    {"error": "invalid_token", "error_description": exc.description}, status_code=401,
+                    headers={"WWW-Authenticate": challenge(exc.description, self.resource_metadata)})
+                await response(scope, receive, send)
+                return
+            except Exception as exc:  # the keys could not be read: the database failed under the request
+                log.error("could not check a bearer token", exc_info=exc)
+                await _unavailable(f"the database could not be read ({type(exc).__name__})")(scope, receive, send)
+                return
+            if self.limiter is not None:
+                caller = f"{getattr(identity, 'client_id', '')}\x00{getattr(identity, 'subject', None) or ''}"
+                wait = self.limiter.wait_s(caller)
+                if wait > 0:
+                    await _too_many(wait, "for this key")(scope, receive, send)
+                    return
         await self.app(scope, receive, send)
+
+
+def _unavailable(why: str) -> Response:
+    return JSONResponse({"error": "database_unavailable", "error_description": why}, status_code=503,
+                        headers={"Retry-After": "5"})
+
+
+class DatabaseWatch:
+    """Whether the server's database can serve a request: it opens (``Runtime.store``),
+    and a SQLite file is still the one opened at its path (moved, deleted or replaced
+    while the server ran, every call failed while ``/healthz`` said ready)."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self._file: tuple[int, int] | None = None  # (device, inode) of the SQLite file first served
+
+    def problem(self) -> str | None:
+        """Why a request cannot be served now, in words for the client (blocking), or None."""
+        from memvault.storage.location import is_url
+
+        try:
+            self.runtime.store()
+        except MemvaultError as exc:
+            return str(exc)
+        db = self.runtime.config.db
+        if is_url(db):
+            return None
+        try:
+            found = os.stat(db)
+        except OSError:
+            return (f"the database file {self.runtime.config.db_label} is gone (moved or deleted while the server "
+                    "ran); put it back, or restart the server to start a new one")
+        if self._file is None:
+            self._file = (found.st_dev, found.st_ino)
+        elif self._file != (found.st_dev, found.st_ino):
+            return (f"the database file {self.runtime.config.db_label} was replaced while the server ran; "
+                    "restart the server to open the new one")
+        return None
 
 
 class PostOnly:
@@ -185,7 +283,7 @@ class PostOnly:
             await _json_refusal(refused.status_code)(scope, receive, send)
             return
         if post:
-            await self.app(scope, receive, send)
+            await post_body(self.app, scope, receive, send, MAX_BODY_BYTES)
             return
         response = JSONResponse(
             {"jsonrpc": "2.0", "id": None, "error": {
@@ -194,27 +292,6 @@ class PostOnly:
             status_code=405, headers={"Allow": self.ALLOWED},
         )
         await response(scope, receive, send)
-
-
-class CallerLimit:
-    """ASGI middleware after authentication: a token bucket per verified caller (the API
-    key's id, or the OAuth client and subject), however the ``Authorization`` header was
-    spelt; 429 with ``Retry-After``."""
-
-    def __init__(self, app: ASGIApp, limiter: RateLimiter, path: str = "/mcp") -> None:
-        self.app = app
-        self.limiter = limiter
-        self.path = path
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        user = scope.get("user") if scope["type"] == "http" and scope["path"].rstrip("/") == self.path else None
-        token = getattr(user, "access_token", None)
-        if token is not None:
-            wait = self.limiter.wait_s(f"{token.client_id}\x00{token.subject or ''}")
-            if wait > 0:
-                await _too_many(wait, "for this key")(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 # The SDK's transport-security refusals, by status, as memvault words them (never
@@ -243,23 +320,10 @@ def transport_security(http: HttpConfig) -> TransportSecuritySettings:
         hosts += [http.host, f"{http.host}:*"]
     hosts += list(http.allowed_hosts)
     origins = [f"http://{h}:*" for h in LOOPBACK_HOSTS] + list(http.allowed_origins)
+    # HttpEdges lower-cases both headers when they are then allowed: names and schemes are case-insensitive.
+    hosts, origins = [h.lower() for h in hosts], [o.lower() for o in origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
                                      allowed_origins=origins)
-
-
-def _on_refused_token(resource_metadata: str | None, failures: RateLimiter) -> Any:
-    """Starlette ``AuthenticationMiddleware``'s ``on_error``: a refused token
-    (:class:`~memvault.server.auth.TokenRefused`) gets 401 with its reason, and counts
-    against its client address in ``failures``."""
-    from .auth import TokenRefused, challenge
-
-    def respond(connection: HTTPConnection, exc: Exception) -> Response:
-        failures.wait_s(_address(connection.scope))
-        description = exc.description if isinstance(exc, TokenRefused) else "invalid token"
-        return JSONResponse({"error": "invalid_token", "error_description": description}, status_code=401,
-                            headers={"WWW-Authenticate": challenge(description, resource_metadata)})
-
-    return respond
 
 
 class _CredentialMask(logging.Filter):
@@ -302,16 +366,22 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         # the metadata's scopes_supported is this list.
         settings = AuthSettings(issuer_url=http.issuer, resource_server_url=http.resource,
                                 validate_token_resource=False, required_scopes=[READ])
-    mcp = build_server(config, runtime=runtime, auth=settings, token_verifier=verifier)
-    failures = RateLimiter(FAILED_AUTH_PER_MINUTE)
+    mcp = build_server(config, runtime=runtime, auth=settings,
+                       token_verifier=Verified(verifier) if verifier is not None else None)
+
+    watch = DatabaseWatch(runtime)
 
     @mcp.custom_route("/healthz", methods=["GET"])
     async def healthz(_: Request) -> Response:
         health = runtime.health()
+        if health["database"] == "ready":
+            problem = await anyio.to_thread.run_sync(watch.problem)
+            health = health if problem is None else {**health, "database": f"error: {problem}"}
+        if verifier is not None and health["database"].startswith("error"):
+            # Unauthenticated: the database's path, user, host and name stay in the log.
+            health = {**health, "database": f"error: {UNAVAILABLE}"}
         ready = health["database"] == "ready"
         status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"
-        if status == "error":  # unauthenticated: the database's user, host and name stay in the log
-            health["database"] = f"error: {UNAVAILABLE}"
         return JSONResponse({"status": status, **health}, status_code=200 if ready else 503)
 
     security = transport_security(http)
@@ -321,17 +391,13 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     )
     resource_metadata = str(build_resource_metadata_url(settings.resource_server_url)) \
         if settings is not None and settings.resource_server_url else None
-    if verifier is not None:
-        # The SDK builds Starlette's AuthenticationMiddleware without ``on_error``; its
-        # default would turn a refused token into a 400.
-        [authentication] = [m for m in app.user_middleware if m.cls is AuthenticationMiddleware]
-        authentication.kwargs["on_error"] = _on_refused_token(resource_metadata, failures)
     # Innermost: a refused token still gets 401 first.
     app.user_middleware.append(Middleware(PostOnly, security=security))
-    if http.rate_limit:
-        app.user_middleware.append(Middleware(CallerLimit, limiter=RateLimiter(http.rate_limit)))
-    app.add_middleware(Guard, failures=failures, runtime=runtime,
-                       challenge=challenge(None, resource_metadata) if verifier is not None else None)
+    app.add_middleware(Guard, failures=RateLimiter(FAILED_AUTH_PER_MINUTE),
+                       limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
+                       challenge=challenge(None, resource_metadata) if verifier is not None else None,
+                       verifier=verifier, resource_metadata=resource_metadata, watch=watch)
+    app.add_middleware(HttpEdges, hosts=security.allowed_hosts, origins=security.allowed_origins)  # outermost: paths, Host, Origin and Accept as the rest expect them
     return app
 
 

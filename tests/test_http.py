@@ -442,3 +442,157 @@ def test_every_method_but_post_gets_405_at_once_naming_post(server: HttpServer, 
     _json_error(httpx2.request(method, server.url, headers={**headers, "origin": "http://evil.example"}, timeout=10),
                 403, "invalid_origin")
     assert server.post(key, PING).status_code == 200
+
+
+# Section 6 of issue 25: the SDK's transport as memvault ships it, over a real server.
+
+def _raw(server: HttpServer, key: str | None, body: bytes | str, path: str = "/mcp", **headers: str) -> httpx2.Response:
+    sent = {"content-type": "application/json", "accept": "application/json, text/event-stream", **headers}
+    if key is not None:
+        sent["authorization"] = f"Bearer {key}"
+    return httpx2.post(server.base + path, content=body, headers=sent, timeout=30)
+
+
+@pytest.mark.parametrize("path", ["/mcp/", "/mcp//", "/mcp///"])
+def test_a_trailing_slash_reaches_the_endpoint_never_a_redirect(server: HttpServer, db: Path, path: str) -> None:
+    """POST /mcp/ was 307 to an absolute http:// URL (wrong behind a TLS proxy)."""
+    key = new_key(db, "acme")
+    response = _raw(server, key, json.dumps(PING), path=path)
+    assert response.status_code == 200 and "location" not in response.headers, response.text
+    assert response.json() == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert _refused(_raw(server, None, json.dumps(PING), path=path)) is None  # still authenticated first
+    health = httpx2.get(f"{server.base}/healthz/", timeout=10)
+    assert health.status_code in (200, 503) and "location" not in health.headers and "database" in health.json()
+
+
+@pytest.mark.parametrize(("host", "origin"), [
+    ("LOCALHOST:{port}", None), ("LocalHost:{port}", None), ("LOCALHOST", None), ("127.0.0.1:{port}", None),
+    ("localhost:{port}", "HTTP://LOCALHOST:{port}"), ("localhost:{port}", "http://LocalHost:{port}"),
+])
+def test_host_and_origin_are_compared_without_regard_to_case(server: HttpServer, db: Path, host: str,
+                                                             origin: str | None) -> None:
+    key = new_key(db, "acme")
+    headers = {"host": host.format(port=server.port)}
+    if origin is not None:
+        headers["origin"] = origin.format(port=server.port)
+    response = server.post(key, PING, **headers)
+    assert response.status_code == 200, response.text
+    _json_error(server.post(key, PING, host="EVIL.example"), 421, "invalid_host")  # still refused
+    _json_error(server.post(key, PING, origin="HTTP://EVIL.EXAMPLE"), 403, "invalid_origin")
+
+
+def _events(response: httpx2.Response) -> list[dict]:
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+    return [json.loads(line[5:]) for line in response.text.splitlines() if line.startswith("data:")]
+
+
+@pytest.mark.parametrize("accept", ["text/event-stream", "text/event-stream; q=1.0", "TEXT/EVENT-STREAM"])
+def test_an_event_stream_only_accept_gets_the_reply_as_one_event(server: HttpServer, db: Path, accept: str) -> None:
+    """A hosted connector's proxy sends exactly Accept: text/event-stream (406 before)."""
+    tenant = f"sse-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+    assert _events(server.post(key, PING, accept=accept)) == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "remember", "arguments": {"content": "Proxies accept only event streams"}}}
+    [reply] = _events(server.post(key, call, accept=accept))
+    assert reply["id"] == 2 and reply["result"]["structuredContent"]["created"] is True
+    assert [content for _, content in _stored(db, tenant)] == ["Proxies accept only event streams"]
+    bare = httpx2.post(server.url, content=json.dumps(PING), timeout=30,  # no Accept: any type
+                       headers={"content-type": "application/json", "authorization": f"Bearer {key}"})
+    assert bare.status_code == 200 and bare.json()["result"] == {}
+    assert server.post(key, PING, accept="text/html").status_code == 406  # still not acceptable
+
+
+def test_a_batch_gets_one_array_with_a_reply_per_request(server: HttpServer, db: Path) -> None:
+    tenant = f"batch-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+    batch = [
+        {"jsonrpc": "2.0", "id": "b1", "method": "ping"},
+        {"jsonrpc": "2.0", "id": "b2", "method": "tools/call",
+         "params": {"name": "remember", "arguments": {"content": "Batches reach the tools over HTTP"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},  # no reply
+        {"id": "b3", "method": "ping"},  # no jsonrpc: -32600 with its id
+        7,
+    ]
+    response = _raw(server, key, json.dumps(batch))
+    assert response.status_code == 200, response.text
+    by_id = {r["id"]: r for r in response.json()}
+    assert set(by_id) == {"b1", "b2", "b3", None}
+    assert by_id["b1"]["result"] == {} and by_id["b2"]["result"]["structuredContent"]["created"] is True
+    assert by_id["b3"]["error"]["code"] == by_id[None]["error"]["code"] == -32600
+    assert [content for _, content in _stored(db, tenant)] == ["Batches reach the tools over HTTP"]
+    only_notifications = _raw(server, key, json.dumps([{"jsonrpc": "2.0", "method": "notifications/initialized"}]))
+    assert only_notifications.status_code == 202 and only_notifications.content == b""
+    empty = _raw(server, key, "[]")
+    assert empty.status_code == 400 and empty.json()["error"] == {"code": -32600,
+                                                                  "message": "Invalid Request: the batch is empty"}
+    assert _refused(_raw(server, None, json.dumps(batch))) is None  # authenticated as a whole first
+    many = _raw(server, key, json.dumps([PING] * 51))  # each runs as a request: bounded
+    assert many.status_code == 400 and "at most 50 messages; got 51" in many.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(("body", "reply_id", "says"), [
+    ('"hello"', None, "a message must be a JSON object"),
+    ("5", None, "a message must be a JSON object"),
+    ("null", None, "a message must be a JSON object"),
+    ("true", None, "a message must be a JSON object"),
+    ('{"id": 3, "method": "ping"}', 3, "jsonrpc"),
+    ('{"jsonrpc": "2.0", "id": 4, "method": 12}', 4, "method"),
+    ('{"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"}', None, "id"),
+])
+def test_a_body_that_is_no_json_rpc_message_gets_invalid_request_not_a_pydantic_dump(
+        server: HttpServer, db: Path, body: str, reply_id: object, says: str) -> None:
+    key = new_key(db, "acme")
+    response = _raw(server, key, body)
+    assert response.status_code == 400, response.text
+    error = response.json()
+    assert error["id"] == reply_id and error["error"]["code"] == -32600 and says in error["error"]["message"]
+    for leak in ("validation error", "pydantic", "input_value", "union["):
+        assert leak not in response.text, response.text
+
+
+def test_a_body_over_the_limit_gets_413_in_json_naming_the_limit(server: HttpServer, db: Path) -> None:
+    key = new_key(db, "acme")
+    big = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {"x": "y" * 300_000}}})
+
+    def chunked():  # no Content-Length: counted as it is read
+        for i in range(0, len(big), 65_536):
+            yield big[i:i + 65_536].encode()
+
+    for response in (_raw(server, key, big), _raw(server, key, chunked())):  # type: ignore[arg-type]
+        described = _json_error(response, 413, "request_too_large")
+        assert "262,144 bytes" in described
+    assert _raw(server, key, json.dumps(PING)).status_code == 200
+
+
+def test_a_database_file_gone_while_serving_is_503_and_healthz_says_so(tmp_path: Path) -> None:
+    """The file moved away: every call was a 500 (or a "memvault fault") while /healthz said ready."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    s = HttpServer(db)
+    aside = tmp_path / "aside.db"
+    try:
+        assert s.post(key, PING).status_code == 200
+        for how in ("moved", "replaced"):
+            db.rename(aside)
+            if how == "replaced":
+                shutil.copy(aside, db)  # another file at the path
+            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "recall", "arguments": {"query": "x"}}}
+            # Before a key can be checked (the keys are in that database): the client is told
+            # the database cannot be opened, the log names which and why.
+            described = _json_error(s.post(key, call), 503, "database_unavailable")
+            assert str(db) not in described and "log" in described
+            assert _json_error(s.post(None, PING, Authorization="Bearer mvk_x"), 503, "database_unavailable")
+            health = httpx2.get(f"{s.base}/healthz", timeout=10)
+            assert health.status_code == 503 and health.json()["status"] == "error"
+            assert str(db) not in health.text
+            assert str(db) in s.log() and ("gone" if how == "moved" else "replaced") in s.log()
+            if how == "replaced":
+                db.unlink()
+            aside.rename(db)
+            assert s.post(key, PING).status_code == 200  # back where it was: served again
+            assert httpx2.get(f"{s.base}/healthz", timeout=10).json()["database"] == "ready"
+        assert "Traceback" not in s.log()
+    finally:
+        s.close()

@@ -11,7 +11,6 @@ from wire import StdioServer
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.tools import arguments
 
 INVALID_PARAMS = -32602
 
@@ -46,11 +45,12 @@ async def test_a_prompt_with_bad_arguments_is_invalid_params_naming_the_argument
 async def test_every_prompt_renders_with_its_required_arguments_only(db_path):
     async with Client(build_server(Config(db=db_path))) as c:
         listed = {p.name: p for p in (await c.list_prompts()).prompts}
-        assert set(listed) == set(arguments.PROMPTS)
-        for name, declared in arguments.PROMPTS.items():
-            published = {a.name: (a.required, a.description) for a in listed[name].arguments or []}
-            assert published == {k: (bool(a.required), a.description) for k, a in declared.items()}
-            required = {k: "database hosts" for k, a in declared.items() if a.required}
+        published = {name: {a.name: bool(a.required) for a in p.arguments or []} for name, p in listed.items()}
+        assert published == {"save_session": {"focus": False, "scope": False},
+                             "review_memories": {"topic": True, "scope": False}}
+        for name, prompt in listed.items():
+            assert all(a.description for a in prompt.arguments or [])
+            required = {a.name: "database hosts" for a in prompt.arguments or [] if a.required}
             text = (await c.get_prompt(name, required)).messages[0].content.text
             assert all(value in text for value in required.values())
 

@@ -1,7 +1,6 @@
 """memvault.tools: the four memory tools and the boot context, independent of MCP.
 
-``arguments`` declares every tool argument (schema and check, light to import);
-``schemas`` holds the pydantic result models; ``handlers`` calls
+The tools' arguments are declared in ``memvault.server.app``; ``schemas`` holds the pydantic result models; ``handlers`` calls
 ``memvault.storage`` and shapes results; ``text`` renders them compactly;
 ``boot`` renders the boot context; ``prompts`` holds the MCP prompts' text.
 """

@@ -1,4 +1,4 @@
-"""Result models of the memory tools (their arguments are declared in ``arguments``).
+"""Result models of the memory tools (their arguments are declared in ``server.app``).
 
 Pydantic models returned by a tool become its MCP ``outputSchema`` and its
 ``structuredContent``. This module imports only pydantic and ``storage.limits`` so
