@@ -377,8 +377,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         if health["database"] == "ready":
             problem = await anyio.to_thread.run_sync(watch.problem)
             health = health if problem is None else {**health, "database": f"error: {problem}"}
-        if verifier is not None and health["database"].startswith("error"):
-            # Unauthenticated: the database's path, user, host and name stay in the log.
+        if health["database"].startswith("error"):
+            # Unauthenticated on every server: the database's path, user, host and name stay in the log.
             health = {**health, "database": f"error: {UNAVAILABLE}"}
         ready = health["database"] == "ready"
         status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"

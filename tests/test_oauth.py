@@ -191,7 +191,7 @@ def test_a_token_with_only_the_read_scope_cannot_write(setup) -> None:  # type: 
     async def run() -> None:
         async with client(server.url, token) as c:
             refused = await c.call_tool("remember", {"content": "A read-only token wrote this."})
-            assert refused.is_error and "read-only" in refused.content[0].text
+            assert refused.is_error and "does not grant the memvault:write scope" in refused.content[0].text
             listed = await c.call_tool("recall", {"query": "", "since": "2000-01-01T00:00:00Z"})
             assert listed.structured_content["memories"] == []
 
