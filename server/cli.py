@@ -386,7 +386,15 @@ def _serve(config: config_module.Config) -> int:
         )
     # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
     # one transaction (WAL), so ending the process at once loses nothing committed.
-    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    # Stdin's blocking mode is put back first: the serving reads it without blocking, and
+    # a terminal left so fails the next program's reads.
+    stdin, blocking = os.dup(0), os.get_blocking(0)  # the dup shares stdin's open file
+
+    def stop(*_: object) -> None:
+        os.set_blocking(stdin, blocking)
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, stop)
     anyio.run(serve_stdio, build_server(config))
     return 0
 

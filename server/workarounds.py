@@ -505,20 +505,22 @@ def _sdk_line(message: dict[str, Any]) -> str | None:
 
 
 async def _lines(fd: int) -> Any:
-    """The lines read from ``fd``: a pipe or terminal without blocking, so that the reader
-    can be cancelled; a regular file (``serve < requests``) on a worker thread."""
-    regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    os.set_blocking(fd, regular)
+    """The lines read from ``fd``: a pipe, socket or terminal without blocking, so that the
+    reader can be cancelled; anything the event loop cannot poll (a regular file as in
+    ``serve < requests``, ``/dev/null`` under nohup or systemd) on a worker thread."""
+    mode = os.fstat(fd).st_mode
+    pollable = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
+    os.set_blocking(fd, not pollable)
     pending = b""
     while True:
-        if regular:
-            chunk = await anyio.to_thread.run_sync(os.read, fd, 65536)
-        else:
+        if pollable:
             await anyio.wait_readable(fd)
             try:
                 chunk = os.read(fd, 65536)
             except BlockingIOError:
                 continue
+        else:
+            chunk = await anyio.to_thread.run_sync(os.read, fd, 65536)
         if not chunk:
             if pending:
                 yield pending
@@ -542,7 +544,9 @@ def _writer(fd: int) -> Callable[[bytes], Awaitable[None]]:
 
 async def serve(server: MCPServer[Any]) -> None:
     """Run ``server`` on the process's stdin/stdout with the SDK's stdio transport, behind
-    :class:`Wire`, until stdin closes."""
+    :class:`Wire`, until stdin closes. Stdin's blocking mode is restored at the end (the
+    program run after memvault shares it: a terminal left non-blocking fails its reads)."""
+    stdin_blocking = os.get_blocking(0)
     client_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
     client_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
     to_sdk_r, to_sdk_w = os.pipe()
@@ -573,6 +577,7 @@ async def serve(server: MCPServer[Any]) -> None:
     finally:
         os.dup2(client_in, 0)
         os.dup2(client_out, 1)
+        os.set_blocking(0, stdin_blocking)
 
 
 # ---------------------------------------------------------------- 4. streamable HTTP

@@ -149,3 +149,38 @@ def test_ctrl_c_stops_the_server_at_once(db_path):
         proc.kill()
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             stream.close()  # type: ignore[union-attr]
+
+
+def test_ctrl_c_leaves_stdin_blocking_for_the_next_program(db_path):
+    """Serving reads stdin without blocking; a terminal or pipe left that way made the next
+    program's reads fail ("Resource temporarily unavailable"). The pipe's read end is shared
+    with the server's stdin, so its mode is the one the next program would get."""
+    import os
+    import signal
+
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(SERVE, env=server_env(db_path), stdin=read_end, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    try:
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+        os.write(write_end, (json.dumps(ping) + "\n").encode())
+        assert proc.stdout is not None and b'"id":1' in proc.stdout.readline()  # it is reading stdin now
+        assert not os.get_blocking(read_end)  # the server's mode, seen through the shared pipe
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 130
+        assert os.get_blocking(read_end)
+    finally:
+        proc.kill()
+        proc.stdout.close()  # type: ignore[union-attr]
+        os.close(read_end)
+        os.close(write_end)
+
+
+def test_stdin_that_cannot_be_polled_is_served_without_a_traceback(db_path):
+    """nohup, systemd's StandardInput=null or docker without -i give the server /dev/null:
+    the event loop cannot poll it (epoll refuses), so it is read on a thread like a file."""
+    with open("/dev/null", "rb") as stdin:
+        proc = subprocess.run(SERVE, env=server_env(db_path), stdin=stdin, capture_output=True, timeout=60)
+    assert b"Traceback" not in proc.stderr, proc.stderr.decode(errors="replace")
+    assert proc.returncode == 0 and proc.stdout == b""
