@@ -171,6 +171,8 @@ class NamedCredentialDetector(RegexBasedDetector):
     - code and configuration: a name holding one of detect-secrets' keyword plugin's words,
       an assignment or comparison (``=``, ``:``, ``:=``, ``=>``, ``==``, ``!=``) and a
       quoted value: ``password = "bar"``, ``"api_key": "..."``;
+    - a credential word right before a key-like value (20 characters or more of a key's
+      alphabet, a letter and a digit): "AWS secret access key wJalrXUtnFEMI/K7MDENG...";
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or
       more with a digit.
 
@@ -187,6 +189,10 @@ class NamedCredentialDetector(RegexBasedDetector):
             r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
             r"[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" + _VALUE
         ),
+        # A credential word right before a key-like value, no "is" or ":" between: "AWS secret
+        # access key wJalrXUtnFEMI/K7MDENG/bPx..." (a new-user trial stored it); 20 characters
+        # or more, a letter and a digit, so "password policy" or "token budget 2000" are not values.
+        compile_linear(r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")[ \t]+([A-Za-z0-9/+_=.~-]{20,})"),
         compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
         # A quoted value may hold any characters but its quote.
         compile_linear(

@@ -150,7 +150,11 @@ FORMATS = {
     "password in a URL": "postgres://app:CORRECTHORSEBATTERYSTAPLE@db.internal/app",
 }
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
-         "the staging password is Zq81kkLm", 'api_key: "mysecretvalue"', '"password": "S3cure!x"']
+         "the staging password is Zq81kkLm", 'api_key: "mysecretvalue"', '"password": "S3cure!x"',
+         # a key-like value right after the word, no "is" or ":" (a new-user trial stored the first)
+         "AWS secret access key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+         "the api key sk8Hq2LmN0pQrStUvWxYz12345 for staging", "my password Xk29slQpzR7tW3vB9nMq1",
+         "access token 3f2a9c1b7e4d8f6a2c5b9e1d7f3a6c8b"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -184,6 +188,10 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
 
 @pytest.mark.parametrize("text", ["Connect with postgres://USER:PASSWORD@HOST/DB", "postgres://app:YOUR_PASSWORD@db/x",
                                   "mysql://root:CHANGEME@localhost/app", "the skeleton sk-learn model",
-                                  "the password hint is blue-kiwi-44", "tokens like ya29. are short-lived"])
+                                  "the password hint is blue-kiwi-44", "tokens like ya29. are short-lived",
+                                  "The password policy changed in 2024 and now needs 12 characters",
+                                  "token budget of 2000 tokens per call",
+                                  "the access token endpoint is https://auth.example.com/oauth2/token",
+                                  "secret key derivation uses HKDF-SHA256 with salt-v2-rotation-2024"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
