@@ -211,7 +211,10 @@ $$;
 # Version 5: current memories (neither superseded nor forgotten) per tenant, scope and
 # kind, kept by a trigger in the writing transaction, so the counts a recall's hint and the
 # boot context show are read, not counted over the tenant's memories (issue 28). Expired
-# memories not yet erased are subtracted when read (``PgReader.current_counts``).
+# memories not yet erased are subtracted when read (``PgReader.current_counts``). The
+# triggers are deferred to the commit: a counter row is then locked only while its
+# transaction commits, so writers of one scope and kind still write at the same time
+# (immediate, the second waited for the first's whole transaction, its embedding included).
 _V5 = """
 CREATE TABLE memory_counts (
     tenant  text COLLATE "C" NOT NULL,
@@ -232,8 +235,10 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
-CREATE TRIGGER memory_counts_insert AFTER INSERT ON memories FOR EACH ROW EXECUTE FUNCTION memvault_count_memories();
-CREATE TRIGGER memory_counts_update AFTER UPDATE OF superseded_by, forgotten_at, scope, kind ON memories FOR EACH ROW
+CREATE CONSTRAINT TRIGGER memory_counts_insert AFTER INSERT ON memories DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW EXECUTE FUNCTION memvault_count_memories();
+CREATE CONSTRAINT TRIGGER memory_counts_update AFTER UPDATE OF superseded_by, forgotten_at, scope, kind ON memories
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
     WHEN (OLD.superseded_by IS DISTINCT FROM NEW.superseded_by OR OLD.forgotten_at IS DISTINCT FROM NEW.forgotten_at
           OR OLD.scope IS DISTINCT FROM NEW.scope OR OLD.kind IS DISTINCT FROM NEW.kind)
     EXECUTE FUNCTION memvault_count_memories();
