@@ -176,7 +176,6 @@ class JwtVerifier:
             TokenRefused: naming the check that failed (:meth:`_failed_check`), or the
                 tenant claim (logged, without the token).
         """
-        import jwt
 
         try:
             claims = await anyio.to_thread.run_sync(self._decode, token)

@@ -67,8 +67,9 @@ FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to 
 
 
 class RateLimiter:
-    """A token bucket per client token: ``per_minute`` requests, refilled continuously
-    (a burst of up to ``per_minute`` at once). ``clock`` gives seconds."""
+    """A token bucket per key (a client address, or a verified caller): ``per_minute``
+    requests, refilled continuously (a burst of up to ``per_minute`` at once). ``clock``
+    gives seconds."""
 
     def __init__(self, per_minute: int, clock: Any = time.monotonic) -> None:
         self.capacity = float(per_minute)

@@ -13,8 +13,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import InvalidInput
