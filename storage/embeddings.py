@@ -328,5 +328,11 @@ class TokenCounter:
 
     def __call__(self, text: str) -> int:
         counted = len(self._tokenizer.encode(text, add_special_tokens=False).ids)
-        non_ascii = sum(1 for ch in text if ord(ch) > 127)
-        return max(counted, -(-(len(text) - non_ascii) // 4) + non_ascii)
+        return max(counted, floor_tokens(text))
+
+
+def floor_tokens(text: str) -> int:
+    """The least :class:`TokenCounter` can count for ``text``: one token per 4 ASCII
+    characters (rounded up) plus one per other character, without tokenizing it."""
+    non_ascii = 0 if text.isascii() else sum(1 for ch in text if ord(ch) > 127)
+    return -(-(len(text) - non_ascii) // 4) + non_ascii

@@ -47,7 +47,8 @@ class FakeEmbedder:
         return [text] + [" ".join(words[i : i + 40]) for i in range(30, len(words) - 10, 30)]
 
     def count_tokens(self, text: str) -> int:
-        return len(re.findall(r"\w+|[^\w\s]", text))
+        """Words and punctuation marks, but never below ``floor_tokens`` (as ``TokenCounter``)."""
+        return max(len(re.findall(r"\w+|[^\w\s]", text)), floor_tokens(text))
 
 
 class Clock:

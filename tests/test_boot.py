@@ -146,3 +146,20 @@ def test_invisible_format_characters_are_shown_escaped_in_boot_text(counted):
     assert "\\u202e4321\\u202c" in boot and "account\\u200b 77" in boot and "café 日本" in boot
     assert not any(c in boot for c in "\u202e\u202c\u200b")
     assert counted.get(tenant="t", id=stored).content == tricky  # stored as given
+
+
+def test_memories_too_long_for_the_room_left_are_not_tokenized(store: Store, monkeypatch):
+    counted_texts: list[str] = []
+
+    def count(text: str) -> int:
+        counted_texts.append(text)
+        return COUNT(text)
+
+    monkeypatch.setattr(store.embedder, "count_tokens", count, raising=False)
+    for i in range(40):
+        store.remember(tenant="t", scope="proj", kind="fact", content=f"long fact {i} " + "word " * 600)
+    store.remember(tenant="t", scope="proj", kind="fact", content="the short fact fits")
+    boot = boot_context(store, CALLER, 400)
+    assert '"the short fact fits"' in boot and "long fact" not in boot
+    assert parse(boot)[1:3] == (1, 41)
+    assert not [t for t in counted_texts if "long fact" in t]

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from memvault.storage.embeddings import floor_tokens
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
 
@@ -133,6 +134,10 @@ def render(
                 continue
             if limit - used < MIN_LINE_TOKENS or len(part.chosen) == most:  # no line fits any more
                 break
+            if floor_tokens(part.memories[i].content or "") > limit - used:  # cannot fit: not tokenized
+                if part.section.newest_first:
+                    break
+                continue
             c = cost(part, i)
             if used + c <= limit:
                 part.chosen.append(i)
@@ -174,6 +179,11 @@ def _with_footer(text: str, shown: int, left: int, count_tokens: Callable[[str],
     chosen to move the fixed point made footers differ from one document to the next.
     """
     guess = count_tokens(text + _footer(shown, left, 0))
+    for _ in range(3):  # usually a fixed point within two steps
+        n = count_tokens(text + _footer(shown, left, guess))
+        if n == guess:
+            return text + _footer(shown, left, n), n
+        guess = n
     for n in range(max(guess - 5, 0), guess + 20):
         if count_tokens(text + _footer(shown, left, n)) == n:
             return text + _footer(shown, left, n), n

@@ -31,6 +31,8 @@ def quoted(text: str | None) -> str:
     spaces and joiners) escaped as ``\\uXXXX``, so stored text cannot display as other
     text (Boucher & Anderson, "Trojan Source", 2021)."""
     literal = json.dumps(text or "", ensure_ascii=False)
+    if literal.isascii():  # no format character is ASCII
+        return literal
     return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in literal)
 
 
