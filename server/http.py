@@ -63,6 +63,9 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 UNAVAILABLE = "the database cannot be opened; the server's log says which and why"
 # Connections and requests served at once; beyond, uvicorn answers 503 (docs/team-server-security.md).
 MAX_CONNECTIONS = 100
+# Seconds a client has to send a whole request (headers and body), from the connection's
+# opening or the end of its previous response; then it is closed (docs/team-server-security.md).
+READ_TIMEOUT_S = 10.0
 FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
 
 
@@ -445,6 +448,46 @@ def _warn_without_keys(config: Config) -> None:
         store.close()
 
 
+def _timed_protocol() -> type:
+    """uvicorn's h11 protocol with :data:`READ_TIMEOUT_S`: uvicorn has no header or body read
+    timeout (https://github.com/encode/uvicorn/issues/157; its keep-alive timer restarts on
+    every byte, and ASGI middleware runs only once the headers are in). A connection whose request is not fully read
+    (h11's ``their_state`` not ``DONE``) that long after it opened, or after its previous
+    response ended, is closed. A request being answered is never cut."""
+    import asyncio
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Timed(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline = self.loop.call_later(READ_TIMEOUT_S, self._expire)
+
+        def _expire(self) -> None:
+            if self.conn.their_state is not h11.DONE and not self.transport.is_closing():
+                log.info("closed a connection that sent no whole request in %.0f s", READ_TIMEOUT_S)
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            super().connection_lost(exc)
+
+    return Timed
+
+
 def serve(config: Config, http: HttpConfig) -> None:
     """Run the team server until SIGINT/SIGTERM (uvicorn), logging to stderr (no access log:
     a refused query-string token would be written to it).
@@ -463,5 +506,6 @@ def serve(config: Config, http: HttpConfig) -> None:
     uvicorn.Server(uvicorn.Config(
         app, host=http.host, port=http.port, log_level="info", server_header=False,
         access_log=False, proxy_headers=False, limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5,
+        http=_timed_protocol(),
     )).run(sockets=[sock])
 

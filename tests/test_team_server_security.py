@@ -96,3 +96,60 @@ def test_a_db_without_a_password_is_not_warned_about(tmp_path, capsys) -> None:
 
     cli.main(["stats", "--db", str(tmp_path / "m.db")])
     assert "process list" not in capsys.readouterr().err
+
+
+def test_a_request_sent_too_slowly_is_closed_after_the_read_timeout(tmp_path) -> None:
+    import socket
+    import threading
+    import time
+
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db, logs=tmp_path)
+    body = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
+    head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {key}\r\n"
+            f"Content-Type: application/json\r\nAccept: application/json\r\n").encode()
+    whole = head + f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+    shapes = {
+        "half the headers": [head[:30]],
+        "headers, half the body": [head + f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:10]],
+        "a byte a second": [bytes([b]) for b in whole],
+        "a whole request, then half of the next": [whole, head[:30]],
+    }
+    closed: dict[str, float | None] = {}
+
+    def send_slowly(name: str, parts: list[bytes]) -> None:
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.settimeout(http.READ_TIMEOUT_S + 30)
+            start, received = time.monotonic(), b""
+            for part in parts:
+                try:
+                    sock.sendall(part)
+                except OSError:
+                    break
+                time.sleep(1)  # (after a whole request: its response ends, uvicorn's keep-alive timer starts)
+            while True:
+                try:
+                    chunk = sock.recv(65536)
+                except (TimeoutError, OSError):
+                    closed[name] = None
+                    return
+                if not chunk:
+                    closed[name] = time.monotonic() - start
+                    return
+                received += chunk
+
+    threads = [threading.Thread(target=send_slowly, args=item) for item in shapes.items()]
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(2)
+        during = server.post(key, PING).status_code  # others are served meanwhile
+        for thread in threads:
+            thread.join()
+        log = server.log()
+    finally:
+        server.close()
+    assert during == 200 and "sent no whole request" in log
+    for name, after in closed.items():
+        assert after is not None and http.READ_TIMEOUT_S - 1 <= after <= http.READ_TIMEOUT_S + 20, (name, after)

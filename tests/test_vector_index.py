@@ -493,3 +493,25 @@ def test_warm_up_stops_between_two_transactions_once_asked_to(db_path, small_cel
     cache = store.backend.vector_cache  # type: ignore[attr-defined]
     assert len(asked) == 2 and cache.cells == sqlite_backend.PRELOAD_BATCH  # one batch, not every cell
     store.close()
+
+
+@pytest.mark.parametrize("command", ["import", "reindex"])
+def test_import_and_reindex_leave_the_vector_index_up_to_date(tmp_path, small_cells, capsys, command):
+    from memvault.server import cli
+
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    rng = random.Random(1)
+    dump.write_text("".join(json.dumps({"content": " ".join(rng.choices(WORDS, k=6)) + f" note {i}"}) + "\n"
+                            for i in range(260)))
+    assert cli.main(["import", "--db", str(db), str(dump)]) == 0
+    if command == "reindex":
+        assert cli.main(["reindex", "--db", str(db)]) == 0
+    capsys.readouterr()
+    store = Store(db, FakeEmbedder())
+    try:
+        with store.backend.read(None) as tx:
+            assert tx.cells().size  # type: ignore[attr-defined]  # trained
+        assert in_cell_zero(store) == 0 and not store.backend.index_vectors()
+        assert store.count_memories(tenant="default", scopes=["default"]) == 260
+    finally:
+        store.close()
