@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from memvault.storage.embeddings import Embedded
+from memvault.storage.embeddings import Embedded, floor_tokens
 
 
 class FakeEmbedder:
