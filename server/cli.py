@@ -703,11 +703,34 @@ def _run_reindex(store: Store) -> int | None:
         bar.refresh()
 
     try:
-        return maintenance.reindex(store, progress)
+        made = maintenance.reindex(store, progress)
     except KeyboardInterrupt:
         _err("reindex stopped; memories without a vector are still found by keywords. "
              "Run `memvault reindex` again to resume.")
         return None
+    finally:
+        bar.close()
+    _index_vectors(store)
+    return made
+
+
+def _index_vectors(store: Store) -> None:
+    """Bring the vector index up to date before the command exits (training and moving
+    vectors into their cells), so that the first server does not do it while an agent
+    waits (issue 28); steps counted on stderr when it is a terminal. Ctrl-C leaves the
+    rest to the server, which finishes it in the background."""
+    from tqdm import tqdm
+
+    from memvault.storage.errors import Busy, StorageUnavailable
+
+    bar = tqdm(unit="step", desc="vector index", file=sys.stderr, disable=None)
+    try:
+        while store.backend.index_vectors():
+            bar.update()
+    except KeyboardInterrupt:
+        _err("vector index upkeep stopped; the server finishes it in the background.")
+    except (Busy, StorageUnavailable) as exc:
+        _err(f"vector index upkeep postponed ({exc}); the server finishes it in the background.")
     finally:
         bar.close()
 
@@ -830,6 +853,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         bar.close()
         if args.file != "-":  # stdin stays open
             source.close()
+    if report.imported:
+        _index_vectors(store)
     for error in sorted(report.failed, key=lambda e: e.line)[:IMPORT_ERRORS_SHOWN]:
         _err(f"line {error.line}: {error.field}: {error.message}")
     if len(report.failed) > IMPORT_ERRORS_SHOWN:
