@@ -247,8 +247,10 @@ def test_every_vector_lookup_by_memory_uses_the_index_not_a_scan(db_path):
     store.close()
 
 
-def test_memories_of_a_kind_are_found_by_the_index_not_by_reading_their_scope(db_path):
-    """A filter on kinds seeks in ``memories_live`` (tenant, scope, expires_at, kind): the
+@pytest.mark.parametrize("history", [False, True])
+def test_memories_of_a_kind_are_found_by_the_index_not_by_reading_their_scope(db_path, history):
+    """A filter on kinds seeks in ``memories_kept`` (tenant, scope, expires_at, kind), the
+    history admitted or not: the
     memories that never expire, then those expiring later, each by its own search. Read
     as one condition (expires_at IS NULL OR > now) SQLite sought no further than the scope
     and read all of it (63-76 ms at 1,000,000 memories, for a question naming a kind)."""
@@ -256,11 +258,11 @@ def test_memories_of_a_kind_are_found_by_the_index_not_by_reading_their_scope(db
 
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     store.remember(tenant="t", scope="s", content="hello world")
-    filters = Filters(tenant="t", scopes=["s"], now=store.clock(), kinds=["decision"])
+    filters = Filters(tenant="t", scopes=["s"], now=store.clock(), kinds=["decision"], include_history=history)
     with sqlite_raw.connection(store) as conn:
         for query, params in (sql.passing_sql(filters, 10), sql.vector_sql(filters, 10, None)):
             plan = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, {**params, "vector": b"\0" * 256})]
-            searches = [d for d in plan if "memories_live" in d]
+            searches = [d for d in plan if "memories_kept" in d]
             assert len(searches) == 2 and "expires_at=? AND kind=?" in searches[0], plan
             assert "expires_at>?" in searches[1] and not any(d.startswith("SCAN m") for d in plan), plan
     store.close()

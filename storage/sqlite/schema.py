@@ -359,9 +359,23 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
     WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
 """
 
+# Listings and boot sections read one bounded range per scope and kind (``sql.listing_sql``),
+# newest first or most important first, never sorting everything a scope holds; the
+# memories passing a recall's filter are found by scope, expiry and kind with the history
+# admitted too (``memories_kept`` replaces ``memories_live``, which held current ones only,
+# so a recall that admitted the history read every memory of the tenant) (issue 28).
+_V10_LISTING = """
+DROP INDEX memories_live;
+CREATE INDEX memories_kept ON memories(tenant, scope, expires_at, kind, observed_at) WHERE forgotten_at IS NULL;
+CREATE INDEX memories_recent ON memories(tenant, scope, kind, observed_at)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+CREATE INDEX memories_important ON memories(tenant, scope, kind, importance, observed_at)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
-    _V8_COUNTS,
+    _V8_COUNTS, _V10_LISTING,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

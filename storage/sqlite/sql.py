@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from ..limits import KINDS
 from ..query import Filters
 from .cells import CELL_SHIFT, SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE
@@ -235,14 +236,17 @@ def rescore_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
 
 def passing_seqs_sql(f: Filters) -> tuple[str, dict[str, object]]:
     """Rows ``(seq,)`` of the memories passing ``f``: those that never expire, then those
-    expiring after ``f.now``, each found by its own search of the index ``memories_live``
+    expiring after ``f.now``, each found by its own search of the index ``memories_kept``
     (tenant, scope, expires_at, kind, observed_at). With :func:`filter_sql`'s ``expires_at IS
     NULL OR expires_at > :now``, SQLite can seek no further than the scope: a filter on kinds
     read every memory of the scope (63-76 ms at 1,000,000 memories for a kind that none has,
-    in each recall whose question names a kind: "favorite", "plan", "happened")."""
+    in each recall whose question names a kind: "favorite", "plan", "happened"). The index
+    is named: without statistics (a new file) SQLite chose the tenant's ``memories_observed``
+    and read every memory of the tenant (a recall admits the history first, ``candidates.current_and_older``)."""
     never, params = filter_sql(f, expiring=False)
     later, _ = filter_sql(f, expiring=True)
-    return f"SELECT m.seq FROM memories m WHERE {never} UNION ALL SELECT m.seq FROM memories m WHERE {later}", params
+    table = "memories m INDEXED BY memories_kept"
+    return f"SELECT m.seq FROM {table} WHERE {never} UNION ALL SELECT m.seq FROM {table} WHERE {later}", params
 
 
 def passing_sql(f: Filters, limit: int) -> tuple[str, dict[str, object]]:
@@ -312,3 +316,44 @@ def context_sql() -> str:
         "SELECT m.seq, p.content FROM memories m JOIN memories p ON p.seq = m.context_seq"
         " WHERE m.seq IN (SELECT value FROM json_each(:seqs))"
     )
+
+
+_LISTING_KEYS = {"observed": ("observed_at", "seq"), "importance": ("importance", "observed_at", "seq")}
+
+
+def listing_sql(
+    f: Filters, order: str, limit: int, after: tuple[int, ...] | None, columns: str
+) -> tuple[str, dict[str, object]]:
+    """``columns`` of the memories passing ``f`` in ``order`` ("observed": newest first;
+    "importance": most important, then newest; ties: newest row first), at most
+    ``limit``, starting after the row whose order key (``_LISTING_KEYS``) is ``after``.
+
+    Current memories are read as one bounded range of ``memories_recent`` or
+    ``memories_important`` per scope and kind (every kind when ``f.kinds`` is empty),
+    each stopping at ``limit`` rows that pass, so a page costs what it shows and not what
+    the tenant holds (issue 28); with ``include_history`` one range of the tenant's
+    ``memories_observed``. The key is compared as a row value, so a page starts exactly
+    after the last row of the one before whatever was written between them (a keyset
+    cursor, not an offset)."""
+    where, params = filter_sql(f)
+    keys = _LISTING_KEYS[order]
+    key = ", ".join(f"m.{k}" for k in keys)
+    desc = ", ".join(f"{k} DESC" for k in keys)
+    params = {**params, "limit": limit}
+    if after is not None:
+        where += f" AND ({key}) < ({', '.join(f':after{i}' for i in range(len(keys)))})"
+        params.update({f"after{i}": value for i, value in enumerate(after)})
+    if f.include_history:
+        if order != "observed":
+            raise ValueError("a listing with history is ordered by observation time")
+        return (f"SELECT {columns} FROM memories m INDEXED BY memories_observed WHERE {where}"
+                f" ORDER BY {', '.join(f'm.{k} DESC' for k in keys)} LIMIT :limit"), params
+    branches = []
+    for i, (scope, kind) in enumerate((s, k) for s in f.scopes for k in (f.kinds or KINDS)):
+        params[f"scope{i}"], params[f"kind{i}"] = scope, kind
+        branches.append(
+            f"SELECT * FROM (SELECT {key} FROM memories m INDEXED BY memories_{'recent' if order == 'observed' else 'important'}"
+            f" WHERE m.scope = :scope{i} AND m.kind = :kind{i} AND {where} ORDER BY {desc} LIMIT :limit)"
+        )
+    return (f"SELECT {columns} FROM ({' UNION ALL '.join(branches)}) page CROSS JOIN memories m ON m.seq = page.seq"
+            f" ORDER BY {', '.join(f'page.{k} DESC' for k in keys)} LIMIT :limit"), params

@@ -346,6 +346,9 @@ class SqliteTransaction:
         return self._one(*sql.neighbours_sql(tenant, memory_id))  # type: ignore[return-value]
 
     def memories(self, filters: Filters, order: backend.Order, limit: int | None, offset: int = 0) -> list[Memory]:
+        if limit is not None and not offset and not (filters.include_history and order != "observed"):
+            query, params = sql.listing_sql(filters, order, limit, None, _COLUMNS)
+            return [memory(r) for r in self.conn.execute(query, params)]
         where, params = sql.filter_sql(filters)
         rows = self.conn.execute(
             f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_ORDER[order]}, m.seq DESC"

@@ -1,0 +1,115 @@
+"""No query on the agent's path reads every memory of a tenant (issue 28), on SQLite: each
+SELECT that recall, a listing and the boot context run is planned by SQLite (``EXPLAIN QUERY
+PLAN``, with the bindings it ran with) and must reach memories through an index that
+bounds what it reads — never a full scan of a table, never a sort or a count of
+everything a tenant or a scope holds."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import apsw
+import pytest
+
+import sqlite_raw
+from fakes import Clock, FakeEmbedder
+from memvault.storage.store import Store
+from memvault.tools import boot, handlers
+
+# Tables a plan may scan whole: sized by the index's configuration, not by memories.
+SMALL_TABLES = {"settings", "vector_cells", "keyword_tenants", "memory_counts"}
+# Queries that read what passes a filter with no bound in their own plan, and why each is bounded.
+BOUNDED_ELSEWHERE = {
+    # the exact vector scan of the memories passing a filter: run only after a count
+    # stopped by LIMIT found fewer of them than the nearest cells would hold (tx._nearest)
+    "SELECT p.seq, vec_distance_cosine(": "counted first",
+    # the windows of long memories: an exact scan of every window (issue 24 item 3, the
+    # SQLite vector path, is where this is decided; only long memories have windows)
+    "SELECT w.memory_seq, min(vec_distance_cosine(": "known: windows are scanned",
+}
+# Indexes whose leading columns only name a tenant or a scope: a sort or count over
+# what they find reads everything the tenant or scope holds.
+WIDE = re.compile(r"^SEARCH (\w+) USING (?:COVERING )?INDEX \w+ \(tenant=\?(?: AND scope=\?)?\)$")
+
+
+@pytest.fixture
+def traced(tmp_path) -> Iterator[tuple[Store, list[tuple[str, object]]]]:
+    """A store whose every connection records the statements it runs, with their bindings."""
+    seen: list[tuple[str, object]] = []
+
+    def hook(conn: apsw.Connection) -> None:
+        conn.exec_trace = lambda _cursor, sql, bindings: seen.append((sql, bindings)) or True
+
+    apsw.connection_hooks.append(hook)
+    store = Store(tmp_path / "plans.db", FakeEmbedder(), clock=Clock())
+    try:
+        for tenant in ("a", "b"):
+            for i in range(60):
+                store.remember(
+                    tenant=tenant, scope=("proj", "other")[i % 2], kind=("fact", "episode", "decision", "failure")[i % 4],
+                    content=f"note {i} about the kafka deploy of {tenant}" + (" and more words" * 80 if i % 10 == 0 else ""),
+                    tags=["ops"] if i % 3 == 0 else [], importance=1 + i % 9,
+                )
+        seen.clear()
+        yield store, seen
+    finally:
+        apsw.connection_hooks.remove(hook)
+        store.close()
+
+
+def plans(store: Store, seen: list[tuple[str, object]]) -> dict[str, list[str]]:
+    """Each distinct SELECT run, with its plan's lines."""
+    out: dict[str, list[str]] = {}
+    with sqlite_raw.connection(store) as conn:
+        for sql, bindings in seen:
+            if sql in out or not sql.lstrip().upper().startswith(("SELECT", "WITH")):
+                continue
+            out[sql] = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, bindings)]
+    return out
+
+
+def unbounded(sql: str, plan: list[str]) -> list[str]:
+    """The plan lines that read a whole table, or every memory of a tenant or scope."""
+    derived = {m.group(1) for line in plan if (m := re.match(r"(?:CO-ROUTINE|MATERIALIZE) (\S+)", line))}
+    bad = [line for line in plan if (m := re.match(r"SCAN (\S+)", line)) and "VIRTUAL TABLE" not in line
+           and m.group(1) not in derived | SMALL_TABLES and m.group(1) != "CONSTANT" and not m.group(1).startswith("(")]
+    if any(sql.lstrip().startswith(prefix) for prefix in BOUNDED_ELSEWHERE):
+        return []
+    # An index searched by tenant alone, in a query that names scopes: every memory of the
+    # tenant's other scopes is read and skipped.
+    if re.search(r"\bscope\b", sql):
+        bad += [line for line in plan if re.match(r"SEARCH (?:m|memories) USING (?:COVERING )?INDEX \w+ \(tenant=\?(?: AND (?:observed_at|expires_at)\W[^)]*)?\)$", line)]
+    counted = (re.match(r"\s*SELECT\s+(?:count|sum)\(", sql, re.IGNORECASE) or "GROUP BY" in sql.upper()) \
+        and "LIMIT" not in sql.upper()
+    sorted_ = any(line.startswith("USE TEMP B-TREE FOR ORDER BY") for line in plan)
+    if counted or sorted_:
+        bad += [line for line in plan if WIDE.match(line)]
+    return bad
+
+
+def calls(store: Store) -> None:
+    caller = handlers.Caller("a", "proj")
+    handlers.recall(store, caller, query="kafka deploy note", limit=5)
+    handlers.recall(store, caller, query="what did we decide about the deploy", limit=5, kinds=["decision"])
+    handlers.recall(store, caller, query="", kinds=["fact"], limit=5)
+    handlers.recall(store, caller, query="", tags=["ops"], limit=5)
+    handlers.recall(store, caller, query="", kinds=["episode"], since="2020-01-01", limit=5)
+    boot.boot_context(store, caller, 1500)
+
+
+def test_recall_listings_and_boot_read_no_tenant_whole(traced):
+    store, seen = traced
+    calls(store)
+    found = plans(store, seen)
+    assert len(found) > 5  # the trace saw the store's queries
+    bad = {sql.strip(): lines for sql, plan in found.items() if (lines := unbounded(sql, plan))}
+    assert not bad, bad
+
+
+def test_the_check_sees_a_scan_and_a_sort_of_a_whole_tenant():
+    assert unbounded("SELECT id FROM memories", ["SCAN memories"]) == ["SCAN memories"]
+    wide = ["SEARCH m USING INDEX memories_current (tenant=? AND scope=?)", "USE TEMP B-TREE FOR ORDER BY"]
+    assert unbounded("SELECT id FROM memories m ORDER BY importance", wide) == wide[:1]
+    assert unbounded("SELECT count(*) FROM memories m", wide[:1]) == wide[:1]
+    assert not unbounded("SELECT id FROM memories m WHERE seq = ?", ["SEARCH m USING INTEGER PRIMARY KEY (rowid=?)"])
