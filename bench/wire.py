@@ -1,11 +1,14 @@
 """What the agent waits for: each call timed over MCP stdio beside the same call in process.
 
 Usage: python bench/wire.py SIZES [--work DIR] [--queries 100] [--locomo DIR] [--json OUT]
+                                  [--backend sqlite|postgresql] [--pg-url postgresql://...]
 
 SIZES: comma-separated memory counts, e.g. ``10000,100000``. The stores are the ones
 ``bench/scale.py`` builds in the same ``--work`` folder (built here the same way when
 missing: ``transfer.import_lines``, the code of ``memvault import``, then the vector
-index brought up to date), tenant "bench", scope "s".
+index brought up to date), tenant "bench", scope "s". With ``--backend postgresql`` the same
+JSON lines are imported into a new PostgreSQL database (on ``--pg-url``'s server, else on a
+temporary ``pgserver``: ``bench/pgtemp.py``), dropped at the end.
 
 For each size, three columns per call, each p50/p95 ms:
 - ``store``: the ``Store`` method alone, in this process (``recall``; ``boot_section``
@@ -38,8 +41,13 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+import contextlib
+
 from locomo_data import load
+from pgtemp import databases
 from scale import LOCOMO, SCOPE, TENANT, PerturbedEmbedder, build, suffixed
+
+from memvault.storage import transfer
 from memvault.storage.embeddings import INTEGER, VARIANT_NAMES, Embedder
 from memvault.storage.store import Store
 from memvault.tools import boot, handlers
@@ -59,7 +67,7 @@ def clock(fn, *args, **kwargs) -> tuple[float, object]:  # type: ignore[no-untyp
     return (time.perf_counter() - start) * 1000, out
 
 
-def in_process(path: Path, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
+def in_process(path: Path | str, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
     """The store and handler columns, on a warmed-up store."""
     store = Store(path, Embedder())
     store.warm_up()
@@ -100,7 +108,7 @@ def in_process(path: Path, questions: list[str]) -> dict[str, dict[str, dict[str
     return {call: {col: summary(ms) for col, ms in cols.items()} for call, cols in calls.items()}
 
 
-async def over_stdio(path: Path, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
+async def over_stdio(path: Path | str, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
     """The stdio columns: two passes over one server."""
     env = {**os.environ, "MEMVAULT_DB": str(path), "MEMVAULT_TENANT": TENANT, "MEMVAULT_SCOPE": SCOPE,
            "MEMVAULT_BOOT_TOKENS": str(BOOT_TOKENS)}
@@ -139,27 +147,54 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--pg-url", help="a PostgreSQL server to make the databases on (default: a temporary one)")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        new_pg = stack.enter_context(databases(args.pg_url)) if args.backend == "postgresql" else None
+        run(args, new_pg)
+
+
+def imported_pg(url: str, jsonl: Path, embedder: PerturbedEmbedder) -> None:
+    """The store of ``jsonl`` (as ``build`` wrote it) imported into the empty database ``url``."""
+    store = Store(url, embedder)  # type: ignore[arg-type]
+    try:
+        with jsonl.open() as fh:
+            report = transfer.import_lines(store, fh, tenant=TENANT, scope=SCOPE)
+        assert not report.failed, report
+    finally:
+        store.close()
+
+
+def run(args: argparse.Namespace, new_pg) -> None:  # type: ignore[no-untyped-def]
+    """Every size's table, printed and (``--json``) written."""
     by_conversation, queries = load(args.locomo)
     turns = [t.text for ts in by_conversation.values() for t in ts]
     questions = random.Random(11).sample([q.question for q in queries], args.queries)
     results = {}
     for size in (int(s) for s in args.sizes.split(",")):
         path = args.work / f"scale-{size}-{INTEGER}.db"
-        if not path.exists():
+        perturbed = None
+        if not path.exists() or new_pg is not None:
             real = Embedder()
             real.follow(f"{VARIANT_NAMES[INTEGER]}@")
             real.load()
-            built = build(path, suffixed(turns, size), PerturbedEmbedder(real, real.embed(turns)))
+            perturbed = PerturbedEmbedder(real, real.embed(turns))
+        if not path.exists():
+            built = build(path, suffixed(turns, size), perturbed)  # type: ignore[arg-type]
             path.with_suffix(".build.json").write_text(json.dumps(built))
-        figures = anyio.run(over_stdio, path, questions)  # first: the server meets the store as left by import
-        for call, cols in in_process(path, questions).items():
+        db: Path | str = path
+        if new_pg is not None:
+            db = new_pg(f"bench_wire_{size}")
+            imported_pg(db, path.with_suffix(".jsonl"), perturbed)  # type: ignore[arg-type]
+        figures = anyio.run(over_stdio, db, questions)  # first: the server meets the store as left by import
+        for call, cols in in_process(db, questions).items():
             figures.setdefault(call, {}).update(cols)
         for cols in figures.values():
             cols["ratio stdio/store p50"] = round(cols["stdio second"]["p50"] / max(cols["store"]["p50"], 0.1), 1)
         results[size] = figures
-        print(f"## {size:,} memories (load average {os.getloadavg()[0]:.1f})")
+        print(f"## {size:,} memories, {args.backend} (load average {os.getloadavg()[0]:.1f})")
         print("| call | store p50/p95 | handler p50/p95 | stdio first p50/p95 | stdio second p50/p95 | ratio |")
         print("|---|---|---|---|---|---|")
         for call, c in figures.items():
