@@ -23,7 +23,7 @@ from ..query import Filters
 from ..records import ApiKey, Memory
 from . import schema
 from .sql import (
-    MEMORY_COLUMNS, MEMORY_FIELDS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, similarity_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, listing_sql, similarity_sql,
     vector_sql, window_sql,
 )
 
@@ -233,6 +233,9 @@ class PgReader:
         return row[0], row[1]  # type: ignore[index]
 
     def memories(self, filters: Filters, order: Order, limit: int | None, offset: int = 0) -> list[Memory]:
+        if limit is not None and not offset and not filters.include_history:
+            query, params = listing_sql(filters, order, limit)
+            return [_memory(r) for r in self._all(query, params)]
         where, params = filter_sql(filters)
         by = "m.observed_at DESC" if order == "observed" else "m.importance DESC, m.observed_at DESC"
         rows = self._all(

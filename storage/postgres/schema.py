@@ -246,7 +246,16 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
     WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+# Listings and boot sections read one bounded index range per scope and kind
+# (``backend.memories``), never sorting everything a scope holds (issue 28).
+_V_LISTING = """
+CREATE INDEX memories_recent ON memories(tenant, scope, kind, observed_at DESC, seq DESC)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+CREATE INDEX memories_important ON memories(tenant, scope, kind, importance DESC, observed_at DESC, seq DESC)
+    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V_LISTING)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -254,9 +263,10 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("memvault_phrase_hits(tsquery[], text)",),
     ("memvault_count_memories()",),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
-_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",))
+_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

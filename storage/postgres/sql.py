@@ -26,6 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, fields
 
+from ..limits import KINDS
 from ..query import Filters, content_words
 from ..records import Memory
 from ..textindex import index_text
@@ -275,3 +276,22 @@ def similarity_sql(tenant: str | None) -> str:
         " UNION ALL SELECT memory_seq, embedding <=> %(vector)s FROM memory_windows"
         f" WHERE memory_seq = ANY(%(seqs)s){own}) d GROUP BY seq"
     )
+
+
+def listing_sql(f: Filters, order: str, limit: int) -> tuple[str, dict[str, object]]:
+    """``MEMORY_COLUMNS`` of the current memories passing ``f`` in ``order`` ("observed":
+    newest first; "importance": most important, then newest; ties: newest row first), at
+    most ``limit``: one bounded range of ``memories_recent`` or ``memories_important`` per
+    scope and kind (every kind when ``f.kinds`` is empty, a ``LATERAL`` subquery each), so a
+    page costs what it shows and not what the scope holds (issue 28)."""
+    where, params = filter_sql(f)
+    keys = ("observed_at", "seq") if order == "observed" else ("importance", "observed_at", "seq")
+    inner = ", ".join(f"m.{k} DESC" for k in keys)
+    outer = ", ".join(f"page.{k} DESC" for k in keys)
+    sql = (
+        f"SELECT {MEMORY_COLUMNS} FROM unnest(%(scopes)s::text[]) AS s(scope) CROSS JOIN unnest(%(all_kinds)s::text[]) AS k(kind)"
+        f" CROSS JOIN LATERAL (SELECT {', '.join(f'm.{k}' for k in keys)} FROM memories m"
+        f" WHERE m.scope = s.scope AND m.kind = k.kind AND {where} ORDER BY {inner} LIMIT %(limit)s) page"
+        f" JOIN memories m ON m.seq = page.seq ORDER BY {outer} LIMIT %(limit)s"
+    )
+    return sql, {**params, "all_kinds": list(f.kinds or KINDS), "limit": limit}
