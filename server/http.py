@@ -15,9 +15,10 @@ processes (behind one load balancer) can share one database. Around it:
   RFC 9700 §2.4.2 / OAuth 2.1 forbid it), an address with too many failed
   authentications gets 429, and after verifying the token it rate-limits each verified
   caller (429 with ``Retry-After``);
-- the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it beyond), JSON-RPC
-  batches answered, trailing slashes, Host/Origin case and an SSE-only Accept read as
-  clients mean them (``workarounds.HttpEdges``, ``workarounds.post``);
+- :class:`HttpEdges`: trailing slashes, Host/Origin case and an SSE-only Accept read as
+  clients mean them; the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it
+  beyond); JSON-RPC batches answered (``workarounds.post``);
+- :data:`READ_TIMEOUT_S` for a whole request, :data:`MAX_CONNECTIONS` at once;
 - :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
   GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
 - ``GET /healthz``: database and model readiness, no authentication, no secrets.
@@ -46,11 +47,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from memvault.storage import limits
 from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
-from .workarounds import HttpEdges
 from .workarounds import post as post_body
 
 if TYPE_CHECKING:
@@ -290,7 +291,13 @@ class PostOnly:
             await _json_refusal(refused.status_code)(scope, receive, send)
             return
         if post:
-            await post_body(self.app, scope, receive, send, MAX_BODY_BYTES)
+            body = await _body(scope, receive, MAX_BODY_BYTES)
+            if body is None:
+                await JSONResponse({"error": "request_too_large", "error_description": "the request body is over the "
+                                    f"limit of {MAX_BODY_BYTES:,} bytes (a memory is at most "
+                                    f"{limits.CONTENT_MAX_CHARS:,} characters)"}, status_code=413)(scope, receive, send)
+            else:
+                await post_body(self.app, scope, body, send)
             return
         response = JSONResponse(
             {"jsonrpc": "2.0", "id": None, "error": {
@@ -299,6 +306,92 @@ class PostOnly:
             status_code=405, headers={"Allow": self.ALLOWED},
         )
         await response(scope, receive, send)
+
+
+class HttpEdges:
+    """ASGI middleware, outermost, where the SDK's streamable HTTP transport (and the
+    Starlette app it builds) fails a client before a request reaches memvault:
+
+    - ``/mcp/`` is ``/mcp`` (Starlette answered 307 to an absolute ``http://`` URL, wrong
+      behind a TLS proxy), for every route;
+    - Host and Origin are compared case-insensitively (RFC 9110 §4.2.3, RFC 6454):
+      ``Host: LOCALHOST:8000`` got 421. Only a value that is then one of ``hosts`` or
+      ``origins`` (``name:*``: any port) is rewritten: any other is refused and logged
+      as sent (a credential in it is masked there, which lower case would defeat);
+    - ``Accept: text/event-stream`` alone (a hosted connector's proxy sends exactly that)
+      gets the JSON response as one SSE ``message`` event (the SDK in JSON-response mode
+      answered 406); no Accept at all is any type (RFC 9110 §12.5.1).
+    """
+
+    def __init__(self, app: ASGIApp, hosts: list[str], origins: list[str]) -> None:
+        self.app = app
+        self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"].rstrip("/") or "/"
+        headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
+        accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
+        sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
+        if sse_only or not accept:
+            headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
+        scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
+        await self.app(scope, receive, _as_sse(send) if sse_only else send)
+
+
+def _allowed(value: bytes, patterns: list[str] | None) -> bool:
+    text = value.decode("latin-1")
+    return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and text[len(p) - 1:].isdigit())
+               for p in patterns or ())
+
+
+
+
+async def _body(scope: Scope, receive: Receive, most: int) -> bytes | None:
+    """The request body, or None when it is over ``most`` bytes (by Content-Length or as read)."""
+    for key, value in scope["headers"]:
+        if key == b"content-length" and value.strip().isdigit() and int(value) > most:
+            return None
+    chunks, size = [], 0
+    while True:
+        event = await receive()
+        chunk = event.get("body", b"")
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+        if not event.get("more_body"):
+            return b"".join(chunks)
+
+
+
+
+def _as_sse(send: Send) -> Send:
+    """``send`` turning a 200 JSON response into a ``text/event-stream`` of one ``message`` event."""
+    state: dict[str, Any] = {}
+
+    async def wrapped(event: dict[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            types = [v for k, v in event.get("headers", []) if k == b"content-type"]
+            if event["status"] == 200 and types and types[0].startswith(b"application/json"):
+                state["start"], state["body"] = event, b""
+                return
+        elif event["type"] == "http.response.body" and "start" in state:
+            state["body"] += event.get("body", b"")
+            if event.get("more_body"):
+                return
+            body = b"event: message\r\ndata: " + state["body"] + b"\r\n\r\n"
+            headers = [(k, v) for k, v in state["start"].get("headers", []) if k not in (b"content-type",
+                                                                                          b"content-length")]
+            await send({**state["start"], "headers": [*headers, (b"content-type", b"text/event-stream"),
+                                                      (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await send(event)
+
+    return wrapped
 
 
 # The SDK's transport-security refusals, by status, as memvault words them (never
