@@ -262,17 +262,10 @@ class DatabaseWatch:
 
 class PostOnly:
     """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication):
-    the DNS-rebinding checks (``security``) for every method, answered in the JSON error
-    shape of the server's other refusals (:func:`_json_refusal`: the SDK answers them as
-    plain text), then 405 with ``Allow: POST`` and a JSON-RPC error body for every method
-    but POST.
-
-    The server is stateless with JSON responses: it has no server-initiated stream to
-    offer on GET (the SDK would answer ``200 text/event-stream`` and never end it) and no
-    session to end on DELETE. The streamable HTTP transport lets such a server answer
-    405 to both. The DNS-rebinding checks (Host 421, Origin 403, and for POST a
-    Content-Type other than JSON 400) come first, as the SDK's transport orders them.
-    """
+    the SDK's DNS-rebinding checks (Host 421, Origin 403, a POST's Content-Type 400) answered
+    in JSON (:func:`_json_refusal`; the SDK answers plain text); then a POST's body bounded
+    (413) and passed to ``workarounds.post``, and any other method 405 with ``Allow: POST``
+    (stateless: no server-initiated stream for GET, no session to DELETE)."""
 
     ALLOWED = "POST"
 
