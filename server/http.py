@@ -15,9 +15,10 @@ processes (behind one load balancer) can share one database. Around it:
   RFC 9700 §2.4.2 / OAuth 2.1 forbid it), an address with too many failed
   authentications gets 429, and after verifying the token it rate-limits each verified
   caller (429 with ``Retry-After``);
-- the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it beyond), JSON-RPC
-  batches answered, trailing slashes, Host/Origin case and an SSE-only Accept read as
-  clients mean them (``workarounds.HttpEdges``, ``workarounds.post``);
+- :class:`HttpEdges`: trailing slashes, Host/Origin case and an SSE-only Accept read as
+  clients mean them; the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it
+  beyond); JSON-RPC batches answered (``workarounds.post``);
+- :data:`READ_TIMEOUT_S` for a whole request, :data:`MAX_CONNECTIONS` at once;
 - :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
   GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
 - ``GET /healthz``: database and model readiness, no authentication, no secrets.
@@ -46,11 +47,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from memvault.storage import limits
 from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
-from .workarounds import HttpEdges
 from .workarounds import post as post_body
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ class Guard:
                                      "<token>"}, status_code=401, headers={"WWW-Authenticate": self.challenge})
             await response(scope, receive, send)
             return
-        problem = await anyio.to_thread.run_sync(self.watch.problem)
+        problem = await self.watch.problem()
         if problem is not None:
             if self.challenge is not None:  # before authentication: the database is named in the log only
                 log.warning("database unavailable: %s", problem)
@@ -226,25 +227,28 @@ def _unavailable(why: str) -> Response:
 class DatabaseWatch:
     """Whether the server's database can serve a request: it opens (``Runtime.store``),
     and a SQLite file is still the one opened at its path (moved, deleted or replaced
-    while the server ran, every call failed while ``/healthz`` said ready)."""
+    while the server ran, every call failed while ``/healthz`` said ready).
+
+    Once the store is open the check is one ``os.stat`` of the path on the event loop
+    (about a microsecond, no thread hop); only opening the store goes to a worker thread."""
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self._file: tuple[int, int] | None = None  # (device, inode) of the SQLite file first served
 
-    def problem(self) -> str | None:
-        """Why a request cannot be served now, in words for the client (blocking), or None."""
+    async def problem(self) -> str | None:
+        """Why a request cannot be served now, in words for the client, or None."""
         from memvault.storage.location import is_url
 
-        try:
-            self.runtime.store()
-        except MemvaultError as exc:
-            return str(exc)
-        db = self.runtime.config.db
-        if is_url(db):
+        if self.runtime.health()["database"] != "ready":
+            try:
+                await anyio.to_thread.run_sync(self.runtime.store)
+            except MemvaultError as exc:
+                return str(exc)
+        if is_url(self.runtime.config.db):
             return None
         try:
-            found = os.stat(db)
+            found = os.stat(self.runtime.config.db)
         except OSError:
             return (f"the database file {self.runtime.config.db_label} is gone (moved or deleted while the server "
                     "ran); put it back, or restart the server to start a new one")
@@ -258,17 +262,10 @@ class DatabaseWatch:
 
 class PostOnly:
     """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication):
-    the DNS-rebinding checks (``security``) for every method, answered in the JSON error
-    shape of the server's other refusals (:func:`_json_refusal`: the SDK answers them as
-    plain text), then 405 with ``Allow: POST`` and a JSON-RPC error body for every method
-    but POST.
-
-    The server is stateless with JSON responses: it has no server-initiated stream to
-    offer on GET (the SDK would answer ``200 text/event-stream`` and never end it) and no
-    session to end on DELETE. The streamable HTTP transport lets such a server answer
-    405 to both. The DNS-rebinding checks (Host 421, Origin 403, and for POST a
-    Content-Type other than JSON 400) come first, as the SDK's transport orders them.
-    """
+    the SDK's DNS-rebinding checks (Host 421, Origin 403, a POST's Content-Type 400) answered
+    in JSON (:func:`_json_refusal`; the SDK answers plain text); then a POST's body bounded
+    (413) and passed to ``workarounds.post``, and any other method 405 with ``Allow: POST``
+    (stateless: no server-initiated stream for GET, no session to DELETE)."""
 
     ALLOWED = "POST"
 
@@ -287,7 +284,13 @@ class PostOnly:
             await _json_refusal(refused.status_code)(scope, receive, send)
             return
         if post:
-            await post_body(self.app, scope, receive, send, MAX_BODY_BYTES)
+            body = await _body(scope, receive, MAX_BODY_BYTES)
+            if body is None:
+                await JSONResponse({"error": "request_too_large", "error_description": "the request body is over the "
+                                    f"limit of {MAX_BODY_BYTES:,} bytes (a memory is at most "
+                                    f"{limits.CONTENT_MAX_CHARS:,} characters)"}, status_code=413)(scope, receive, send)
+            else:
+                await post_body(self.app, scope, body, send)
             return
         response = JSONResponse(
             {"jsonrpc": "2.0", "id": None, "error": {
@@ -296,6 +299,92 @@ class PostOnly:
             status_code=405, headers={"Allow": self.ALLOWED},
         )
         await response(scope, receive, send)
+
+
+class HttpEdges:
+    """ASGI middleware, outermost, where the SDK's streamable HTTP transport (and the
+    Starlette app it builds) fails a client before a request reaches memvault:
+
+    - ``/mcp/`` is ``/mcp`` (Starlette answered 307 to an absolute ``http://`` URL, wrong
+      behind a TLS proxy), for every route;
+    - Host and Origin are compared case-insensitively (RFC 9110 §4.2.3, RFC 6454):
+      ``Host: LOCALHOST:8000`` got 421. Only a value that is then one of ``hosts`` or
+      ``origins`` (``name:*``: any port) is rewritten: any other is refused and logged
+      as sent (a credential in it is masked there, which lower case would defeat);
+    - ``Accept: text/event-stream`` alone (a hosted connector's proxy sends exactly that)
+      gets the JSON response as one SSE ``message`` event (the SDK in JSON-response mode
+      answered 406); no Accept at all is any type (RFC 9110 §12.5.1).
+    """
+
+    def __init__(self, app: ASGIApp, hosts: list[str], origins: list[str]) -> None:
+        self.app = app
+        self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"].rstrip("/") or "/"
+        headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
+        accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
+        sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
+        if sse_only or not accept:
+            headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
+        scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
+        await self.app(scope, receive, _as_sse(send) if sse_only else send)
+
+
+def _allowed(value: bytes, patterns: list[str] | None) -> bool:
+    text = value.decode("latin-1")
+    return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and text[len(p) - 1:].isdigit())
+               for p in patterns or ())
+
+
+
+
+async def _body(scope: Scope, receive: Receive, most: int) -> bytes | None:
+    """The request body, or None when it is over ``most`` bytes (by Content-Length or as read)."""
+    for key, value in scope["headers"]:
+        if key == b"content-length" and value.strip().isdigit() and int(value) > most:
+            return None
+    chunks, size = [], 0
+    while True:
+        event = await receive()
+        chunk = event.get("body", b"")
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+        if not event.get("more_body"):
+            return b"".join(chunks)
+
+
+
+
+def _as_sse(send: Send) -> Send:
+    """``send`` turning a 200 JSON response into a ``text/event-stream`` of one ``message`` event."""
+    state: dict[str, Any] = {}
+
+    async def wrapped(event: dict[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            types = [v for k, v in event.get("headers", []) if k == b"content-type"]
+            if event["status"] == 200 and types and types[0].startswith(b"application/json"):
+                state["start"], state["body"] = event, b""
+                return
+        elif event["type"] == "http.response.body" and "start" in state:
+            state["body"] += event.get("body", b"")
+            if event.get("more_body"):
+                return
+            body = b"event: message\r\ndata: " + state["body"] + b"\r\n\r\n"
+            headers = [(k, v) for k, v in state["start"].get("headers", []) if k not in (b"content-type",
+                                                                                          b"content-length")]
+            await send({**state["start"], "headers": [*headers, (b"content-type", b"text/event-stream"),
+                                                      (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await send(event)
+
+    return wrapped
 
 
 # The SDK's transport-security refusals, by status, as memvault words them (never
@@ -379,7 +468,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     async def healthz(_: Request) -> Response:
         health = runtime.health()
         if health["database"] == "ready":
-            problem = await anyio.to_thread.run_sync(watch.problem)
+            problem = await watch.problem()
             health = health if problem is None else {**health, "database": f"error: {problem}"}
         if health["database"].startswith("error"):
             # Unauthenticated on every server: the database's path, user, host and name stay in the log.

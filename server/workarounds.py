@@ -25,9 +25,8 @@ module, through the SDK's public API only (``MCPServer(middleware=...)``,
    transport (two pipes), answering those lines following JSON-RPC 2.0: ``-32700`` for
    a line that is not JSON, ``-32600`` for a message that is not a valid request, one
    array of responses per batch; requests in flight are still answered once stdin closes.
-4. Streamable HTTP. The same JSON-RPC replies for a POST body (:func:`post`), and the
-   request edges the SDK's transport refuses (:class:`HttpEdges`): a trailing slash,
-   Host or Origin in capitals, an SSE-only Accept.
+4. Streamable HTTP. The same JSON-RPC replies for a POST body (:func:`post`): the SDK's
+   transport answers a batch or a non-object body with pydantic's dump.
 
 Delete each part when the SDK release memvault requires does it itself.
 """
@@ -586,57 +585,11 @@ BATCH_MAX = 50  # messages in one HTTP batch: each runs as a request, and the ra
 _ASGI = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 
-class HttpEdges:
-    """ASGI middleware, outermost, where the SDK's streamable HTTP transport (and the
-    Starlette app it builds) fails a client before a request reaches memvault:
-
-    - ``/mcp/`` is ``/mcp`` (Starlette answered 307 to an absolute ``http://`` URL, wrong
-      behind a TLS proxy), for every route;
-    - Host and Origin are compared case-insensitively (RFC 9110 §4.2.3, RFC 6454):
-      ``Host: LOCALHOST:8000`` got 421. Only a value that is then one of ``hosts`` or
-      ``origins`` (``name:*``: any port) is rewritten: any other is refused and logged
-      as sent (a credential in it is masked there, which lower case would defeat);
-    - ``Accept: text/event-stream`` alone (a hosted connector's proxy sends exactly that)
-      gets the JSON response as one SSE ``message`` event (the SDK in JSON-response mode
-      answered 406); no Accept at all is any type (RFC 9110 §12.5.1).
-    """
-
-    def __init__(self, app: _ASGI, hosts: list[str], origins: list[str]) -> None:
-        self.app = app
-        self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path = scope["path"].rstrip("/") or "/"
-        headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
-        accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
-        sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
-        if sse_only or not accept:
-            headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
-        scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
-        await self.app(scope, receive, _as_sse(send) if sse_only else send)
-
-
-def _allowed(value: bytes, patterns: list[str] | None) -> bool:
-    text = value.decode("latin-1")
-    return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and text[len(p) - 1:].isdigit())
-               for p in patterns or ())
-
-
-async def post(app: _ASGI, scope: dict[str, Any], receive: Any, send: Any, max_body: int) -> None:
-    """A POST to the SDK's endpoint ``app`` (after authentication), where the SDK fails a
-    client on its body: one over ``max_body`` bytes gets 413 in JSON naming the limit
-    (plain text before); a JSON-RPC batch is answered with one array, each message going
-    to ``app`` as a request of its own; a body that is no JSON-RPC message gets ``-32600``
-    naming what is wrong (both got pydantic's dump as ``-32602``)."""
-    body = await _body(scope, receive, max_body)
-    if body is None:
-        await _json(send, 413, {"error": "request_too_large", "error_description": f"the request body is over the "
-                                f"limit of {max_body:,} bytes (a memory is at most {limits.CONTENT_MAX_CHARS:,} "
-                                "characters)"})
-        return
+async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any) -> None:
+    """A POST of ``body`` to the SDK's endpoint ``app``, where the SDK fails a client on
+    it: a JSON-RPC batch is answered with one array, each message going to ``app`` as a
+    request of its own; a body that is no JSON-RPC message gets ``-32600`` naming what is
+    wrong (both got pydantic's dump as ``-32602``)."""
     try:
         value = json.loads(body)
     except (ValueError, RecursionError):
@@ -676,23 +629,6 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any)
     await _json(send, 200 if replies else 202, replies or None)
 
 
-async def _body(scope: dict[str, Any], receive: Any, most: int) -> bytes | None:
-    """The request body, or None when it is over ``most`` bytes (by Content-Length or as read)."""
-    for key, value in scope["headers"]:
-        if key == b"content-length" and value.strip().isdigit() and int(value) > most:
-            return None
-    chunks, size = [], 0
-    while True:
-        event = await receive()
-        chunk = event.get("body", b"")
-        size += len(chunk)
-        if size > most:
-            return None
-        chunks.append(chunk)
-        if not event.get("more_body"):
-            return b"".join(chunks)
-
-
 def _replay(body: bytes) -> Any:
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": body, "more_body": False}
@@ -719,29 +655,3 @@ async def _json(send: Any, status: int, value: object) -> None:
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers if body else headers[1:]})
     await send({"type": "http.response.body", "body": body})
-
-
-def _as_sse(send: Any) -> Any:
-    """``send`` turning a 200 JSON response into a ``text/event-stream`` of one ``message`` event."""
-    state: dict[str, Any] = {}
-
-    async def wrapped(event: dict[str, Any]) -> None:
-        if event["type"] == "http.response.start":
-            types = [v for k, v in event.get("headers", []) if k == b"content-type"]
-            if event["status"] == 200 and types and types[0].startswith(b"application/json"):
-                state["start"], state["body"] = event, b""
-                return
-        elif event["type"] == "http.response.body" and "start" in state:
-            state["body"] += event.get("body", b"")
-            if event.get("more_body"):
-                return
-            body = b"event: message\r\ndata: " + state["body"] + b"\r\n\r\n"
-            headers = [(k, v) for k, v in state["start"].get("headers", []) if k not in (b"content-type",
-                                                                                          b"content-length")]
-            await send({**state["start"], "headers": [*headers, (b"content-type", b"text/event-stream"),
-                                                      (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
-            return
-        await send(event)
-
-    return wrapped
