@@ -100,6 +100,22 @@ def real_embedder() -> Embedder:
 
 
 @pytest.fixture
+def one_model(monkeypatch, real_embedder: Embedder) -> None:
+    """memvault's in-process entry points (``cli.main``, ``build_server``) get the session's
+    loaded packaged model instead of loading it on each call (ONNX session set-up, 2-3 s a
+    call on a loaded 2-core machine); a model folder of their own still gets its own
+    Embedder. Loading in a fresh process stays covered by the subprocess tests."""
+    from memvault.storage import embeddings
+
+    made = embeddings.Embedder
+
+    def shared(model_dir=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return real_embedder if model_dir is None and not args and not kwargs else made(model_dir, *args, **kwargs)
+
+    monkeypatch.setattr(embeddings, "Embedder", shared)
+
+
+@pytest.fixture
 def real_store(db: str, real_embedder: Embedder):
     s = Store(db, real_embedder)
     yield s

@@ -18,6 +18,8 @@ from memvault.server import cli, setup
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = cli.main(list(argv))

@@ -15,7 +15,7 @@ from memvault.storage.store import Store
 from memvault.tools import handlers
 import sqlite_raw
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("one_model")]  # the packaged model loaded once (conftest)
 
 
 def counts(db) -> tuple[int, int, int]:

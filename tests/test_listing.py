@@ -18,6 +18,8 @@ EPISODES = [
     ("2026-01-06T09:00:00Z", "Session: wrote the incident report"),
 ]
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 def client(db, tenant: str = "default", scope: str = "proj") -> Client:
     return Client(build_server(Config(db=db, tenant=tenant, scope=scope)))

@@ -12,6 +12,8 @@ from mcp import Client
 from memvault.server.app import build_server
 from memvault.server.config import Config
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 
 def client(db, tenant: str = "default", scope: str = "proj", boot_tokens: int = 2000) -> Client:

@@ -309,12 +309,14 @@ def test_the_full_text_lookup_functions_keep_to_the_transactions_tenant(backend)
     lookup = "SELECT count(*) FROM memvault_phrase_hits(ARRAY[plainto_tsquery('memvault', %s)], %s)"
     with backend.read("a") as r:
         assert r.conn.execute(lookup, ("bravo", "b")).fetchone() == (0,)  # asking for b does not help
-        assert r.conn.execute(lookup, ("alpha", "b")).fetchone() == (1,)  # a's own, whatever is asked
+        assert r.conn.execute(lookup, ("alpha", "b")).fetchone() == (0,)  # nor asking for another tenant
+        assert r.conn.execute(lookup, ("alpha", "a")).fetchone() == (1,)  # a's own
         assert r.conn.execute("SELECT * FROM memvault_term_documents(%s, 'b')", (["bravo"],)).fetchall() == [
             ("bravo", 0)]
         assert r.term_counts(["memori", "alpha"]) == (1, {"memori": 1, "alpha": 1})
-    with backend.read(None) as r:
-        assert r.conn.execute(lookup, ("bravo", "b")).fetchone() == (1,)
+    with backend.read(None) as r:  # no tenant named: the functions give nothing, even to the owner
+        assert r.conn.execute(lookup, ("bravo", "b")).fetchone() == (0,)
+        assert r.term_counts(["memori"]) == (2, {"memori": 2})  # the owner counts without them
 
 
 # -- keyword side ---------------------------------------------------------------------------
@@ -649,14 +651,14 @@ def test_a_version_1_database_with_memories_is_migrated_and_still_searched(pg_ur
         m.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
         m.setattr(schema, "SCHEMA_VERSION", 1)
         old = PostgresBackend(pg_url)
-        with old.write(None) as w:
-            assert w.claim_model("test-model", DIM)
-        insert(old, row("the gateway timeout is ninety seconds"))
-        insert(old, row("the gateway runs in staging", tenant="b"))
+        insert(old, row("the gateway timeout is ninety seconds", vectors=False))
+        insert(old, row("the gateway runs in staging", tenant="b", vectors=False))
         old.close()
     migrated = PostgresBackend(pg_url)
     try:
         assert migrated.schema_version == schema.SCHEMA_VERSION
+        with migrated.write(None) as w:  # the vector tables, made by the owner's function
+            assert w.claim_model("test-model", DIM)
         assert len(keyword_ids(migrated, "gateway timeout")) == 1  # tenant a's one memory
         assert len(keyword_ids(migrated, "gateway", tenant="b")) == 1
         with migrated.read("a") as r:

@@ -14,6 +14,8 @@ from memvault.server.config import Config
 
 INVALID_PARAMS = -32602
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 @pytest.mark.parametrize(("prompt", "args", "says"), [
     ("review_memories", {}, "prompt review_memories: topic: is required: a string of 1-"),

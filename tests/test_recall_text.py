@@ -18,6 +18,8 @@ MEMORIES = [
     ("Session: booked the flight to Lisbon", "episode"),
 ]
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 def hit(confidence: float, content: str = "x") -> MemoryOut:
     return MemoryOut(id="01a22ff4-3a39-7000-8000-000000000000", short_id="01a22ff4-3a39", content=content,

@@ -17,6 +17,8 @@ from memvault.storage.location import redacted, scrubbed
 
 SECRET = "s3cretPW"
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 @pytest.mark.parametrize(("given", "shown"), [
     ("postgresql://postgres@/postgres?host=/tmp/pg&password=s3cretPW",

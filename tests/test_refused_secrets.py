@@ -27,6 +27,8 @@ SECRETS = {
     "Slack token": "xoxb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
 }
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 def tool_calls(secret: str, kept: str) -> list[tuple[str, dict[str, object]]]:
     """One call per field (and name) a refused value can come back from."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable, Iterator
 
 import pytest
 from conftest import LOCOMO
@@ -31,6 +33,43 @@ def handwritten(real_store: Store) -> dict[str, str]:
     }
 
 
+class _Shared:
+    """The stores of :func:`shared` made so far, by backend, and the databases to drop."""
+
+    def __init__(self) -> None:
+        self.stores: dict[str, tuple[Store, dict[str, str]]] = {}
+        self.drops: list[Callable[[], object]] = []
+
+
+@pytest.fixture(scope="module")
+def _shared() -> Iterator[_Shared]:
+    made = _Shared()
+    yield made
+    for store, _ in made.stores.values():
+        store.close()
+    for drop in made.drops:
+        drop()
+
+
+@pytest.fixture
+def shared(backend: str, request, tmp_path_factory, real_embedder, _shared) -> tuple[Store, dict[str, str]]:  # type: ignore[no-untyped-def]
+    """One store of MEMORIES per backend for the module's tests that only read (each test
+    making its own spent a new database and eight embeddings): the store and the ids by key."""
+    if backend not in _shared.stores:
+        if backend == "postgresql":
+            server = request.getfixturevalue("pg_server")
+            name = f"t_{os.getpid()}_retrieval"
+            server.admin(f'CREATE DATABASE "{name}"')
+            _shared.drops.append(lambda: server.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            db = server.url(name)
+        else:
+            db = str(tmp_path_factory.mktemp("retrieval") / "memvault.db")
+        store = Store(db, real_embedder)
+        _shared.stores[backend] = (store, {key: store.remember(tenant="t", scope="proj", content=text).id
+                                           for key, text in MEMORIES})
+    return _shared.stores[backend]
+
+
 def top(store: Store, query: str, limit: int = 5) -> list[str]:
     return [h.memory.id for h in store.recall(tenant="t", query=query, scopes=SCOPES, limit=limit).hits]
 
@@ -49,16 +88,17 @@ def top(store: Store, query: str, limit: int = 5) -> list[str]:
         ("make itest", "tests"),
     ],
 )
-def test_the_expected_memory_ranks_first(real_store, handwritten, query, expected):
-    assert top(real_store, query)[0] == handwritten[expected]
+def test_the_expected_memory_ranks_first(shared, query, expected):
+    store, ids = shared
+    assert top(store, query)[0] == ids[expected]
 
 
 @pytest.mark.parametrize(
     "query",
     ["What is the capital of Mongolia?", "recipe for sourdough bread", "Who won the 1998 football world cup?"],
 )
-def test_recall_abstains_when_nothing_is_relevant(real_store, handwritten, query):
-    outcome = real_store.recall(tenant="t", query=query, scopes=SCOPES)
+def test_recall_abstains_when_nothing_is_relevant(shared, query):
+    outcome = shared[0].recall(tenant="t", query=query, scopes=SCOPES)
     assert outcome.abstained and outcome.hits == []
 
 

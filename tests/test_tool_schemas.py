@@ -11,6 +11,8 @@ from memvault.server.config import Config
 from memvault.storage import limits
 from memvault.storage.embeddings import TokenCounter
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 
 def client(db, scope: str = "proj") -> Client:

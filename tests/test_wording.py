@@ -16,6 +16,8 @@ from memvault.storage.errors import InvalidInput
 from memvault.storage.retrieval import checked_filters
 from memvault.storage.timefmt import format_ms
 
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+
 
 def client(db) -> Client:
     return Client(build_server(Config(db=db)))

@@ -75,19 +75,24 @@ class PostgresBackend:
         self.busy_timeout_ms = busy_timeout_ms
         with connect(url) as conn:
             self.schema_version = schema.migrate(conn)
+            # A serving role that is not the owner sees no tenant's rows without a tenant,
+            # and may not rewrite tables (scrub) or drop them (reset_vectors).
+            self.owner = schema.is_owner(conn)
         self._pool = open_pool(url, pool_size, busy_timeout_ms / 1000)
         self._seen: set[str] = set()  # see PgReader
 
     @contextlib.contextmanager
     def read(self, tenant: str | None) -> Iterator[PgReader]:
         """One ``REPEATABLE READ`` read-only transaction bound to ``tenant`` (None: every tenant)."""
-        with transaction(self._pool, tenant, write=False, busy_timeout_ms=self.busy_timeout_ms) as conn:
+        with transaction(self._pool, tenant, write=False, busy_timeout_ms=self.busy_timeout_ms,
+                         owner=self.owner) as conn:
             yield PgReader(conn, tenant, self._seen)
 
     @contextlib.contextmanager
     def write(self, tenant: str | None) -> Iterator[PgWriter]:
         """One ``READ COMMITTED`` write transaction bound to ``tenant`` (None: every tenant)."""
-        with transaction(self._pool, tenant, write=True, busy_timeout_ms=self.busy_timeout_ms) as conn:
+        with transaction(self._pool, tenant, write=True, busy_timeout_ms=self.busy_timeout_ms,
+                         owner=self.owner) as conn:
             yield PgWriter(conn, tenant, self._seen)
 
     def settings(self) -> dict[str, str]:
@@ -129,6 +134,10 @@ class PostgresBackend:
             due = self.settings().get(SCRUB_DUE)
             if due is None:
                 return True
+            if not self.owner:  # VACUUM would skip the tables with a warning
+                log.warning("scrub of forgotten content postponed: only the role owning memvault's tables may "
+                            "rewrite them (`memvault doctor --repair` as that role; docs/postgresql.md)")
+                return False
             with translated(self.busy_timeout_ms), self._pool.connection() as conn:
                 conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{SCRUB_LOCK_TIMEOUT_MS}ms",))
                 try:
@@ -239,11 +248,11 @@ class PostgresBackend:
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Drop every vector, record ``model_id``/``dim`` (new vector tables of that dimension)
         and mark every live memory pending, in one transaction."""
-        statements = [*schema.drop_vector_tables_sql(), *schema.vector_tables_sql(dim)]
         with self.write(None) as w:
             w.conn.execute("SELECT pg_advisory_xact_lock(%s)", (schema.MODEL_LOCK,))
-            for statement in statements:
+            for statement in schema.drop_vector_tables_sql():
                 w.conn.execute(statement)
+            w.conn.execute("SELECT memvault_vector_tables(%s)", (dim,))
             w.conn.execute("INSERT INTO settings(key, value) VALUES ('model_id', %s), ('model_dim', %s)"
                            " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (model_id, str(dim)))
             w.conn.execute("UPDATE memories SET vector_pending = true WHERE content IS NOT NULL")

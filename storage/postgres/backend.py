@@ -301,7 +301,7 @@ class PgReader:
 
     def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
         own, params = self._own()
-        row = self._one(f"SELECT key_hash, {_API_COLUMNS} FROM api_keys WHERE key_hash = %(hash)s{own}",
+        row = self._one(f"SELECT key_hash, {_API_COLUMNS} FROM memvault_api_key(%(hash)s) WHERE true{own}",
                         {"hash": key_hash, **params})
         return None if row is None else (row[0], _api_key(row[1:]))
 
@@ -371,13 +371,7 @@ class PgWriter(PgReader):
         if recorded is not None:
             self._vectors = True  # a model is recorded in the transaction that makes the tables
             return recorded == (model_id, dim)
-        statements = schema.vector_tables_sql(dim)
-        # DDL needs the owner: leave the tenant's role for these statements only.
-        self.conn.execute("SET LOCAL ROLE NONE")
-        for statement in statements:
-            self.conn.execute(statement)
-        if self.tenant is not None:
-            self.conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(schema.APP_ROLE)))
+        self.conn.execute("SELECT memvault_vector_tables(%s)", (dim,))  # made and owned by the schema's owner
         self.conn.execute(
             "INSERT INTO settings(key, value) VALUES ('model_id', %s), ('model_dim', %s)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -92,7 +92,8 @@ def unavailable(exc: Exception, busy_timeout_ms: int) -> StorageUnavailable | No
 
     Lock timeouts, deadlocks, serialization failures and an exhausted pool are
     :class:`Busy` (retrying is safe); a lost connection, a server shutting down, a
-    full disk or a read-only server are :class:`StorageUnavailable`.
+    full disk, a read-only server or a role without the privilege (a serving role
+    doing the owner's work) are :class:`StorageUnavailable`.
     """
     seconds = busy_timeout_ms / 1000
     if isinstance(exc, PoolTimeout):
@@ -108,6 +109,10 @@ def unavailable(exc: Exception, busy_timeout_ms: int) -> StorageUnavailable | No
     if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
         return StorageUnavailable(f"the PostgreSQL server is read-only ({exc.diag.message_primary}), e.g. a "
                                   "standby. Nothing was written; connect to the primary.")
+    if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+        return StorageUnavailable(f"this PostgreSQL role may not do that ({exc.diag.message_primary}): maintenance "
+                                  "across tenants and API keys are the schema owner's (docs/postgresql.md). "
+                                  "Nothing was written.")
     if isinstance(exc, psycopg.OperationalError):
         return StorageUnavailable(f"the connection to PostgreSQL failed ({str(exc).strip() or type(exc).__name__}). "
                                   "Nothing was written; retrying is safe once the server is back.")
@@ -128,15 +133,16 @@ def translated(busy_timeout_ms: int) -> Iterator[None]:
 
 @contextlib.contextmanager
 def transaction(
-    pool: ConnectionPool, tenant: str | None, *, write: bool, busy_timeout_ms: int
+    pool: ConnectionPool, tenant: str | None, *, write: bool, busy_timeout_ms: int, owner: bool = True
 ) -> Iterator[psycopg.Connection]:
     """A pooled connection inside one transaction, committed when the block ends without error.
 
     Reads are ``REPEATABLE READ READ ONLY`` (one snapshot); writes ``READ COMMITTED``
     with row locks (``Writer.lock``) and a ``lock_timeout`` of ``busy_timeout_ms``.
     With a ``tenant``, the transaction runs as ``APP_ROLE`` with ``memvault.tenant``
-    set, so row-level security shows and accepts that tenant's rows only; with None
-    it runs as the connecting role (maintenance across tenants).
+    set, so row-level security shows and accepts that tenant's rows only. With None it
+    runs as the connecting role when that is the schema's ``owner`` (maintenance across
+    tenants), else as ``APP_ROLE`` with no tenant: no tenant's rows at all.
 
     Raises:
         Busy, StorageUnavailable: see :func:`unavailable` (rolled back).
@@ -147,8 +153,11 @@ def transaction(
                 conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED" if write else
                              "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 timeout = f"{int(busy_timeout_ms)}ms"
-                if tenant is None:
+                if tenant is None and owner:
                     conn.execute("SELECT set_config('lock_timeout', %s, true)", (timeout,))
+                elif tenant is None:
+                    conn.execute("SELECT set_config('lock_timeout', %s, true), set_config('role', %s, true)",
+                                 (timeout, APP_ROLE))
                 else:
                     conn.execute("SELECT set_config('lock_timeout', %s, true), set_config('role', %s, true),"
                                  " set_config('memvault.tenant', %s, true)", (timeout, APP_ROLE, tenant))

@@ -5,15 +5,18 @@ append-only (forgetting empties a row into a tombstone); ``content_terms`` and
 ``context_terms`` are its stored ``tsvector``s (GIN-indexed), written with the row
 in the same statement. ``memory_vectors`` (window 0, HNSW-indexed) and
 ``memory_windows`` (later windows of long memories) are created when the embedding
-model's dimension is first known (:func:`vector_tables_sql`), as SQLite creates its
-vec0 table: their column is ``vector(dim)``, which an HNSW index needs.
+model's dimension is first known (the function ``memvault_vector_tables``), as SQLite
+creates its vec0 table: their column is ``vector(dim)``, which an HNSW index needs.
 
-Isolation. Every table with a ``tenant`` column has row-level security with one
-policy for the role ``memvault_app`` (``APP_ROLE``): a row is visible and writable
-only when its tenant equals the transaction's ``memvault.tenant`` setting. That role
-owns nothing and cannot log in; the connecting role (which owns the tables, so the
-policy does not bind it) switches to it with ``SET LOCAL ROLE`` in every transaction
-bound to a tenant (``connect.transaction``).
+Isolation (docs/postgresql.md). The role that runs the migrations owns everything.
+Every table with a ``tenant`` column has row-level security, forced (it binds the
+owner too), with two policies: ``memvault_tenant`` for the role ``memvault_app``
+(``APP_ROLE``, NOLOGIN, owns nothing) admits a row only when its tenant equals the
+transaction's ``memvault.tenant`` setting (unset: no row); ``memvault_owner`` admits
+every row to the owner (maintenance across tenants). Every transaction of a serving
+role that is not the owner runs as ``APP_ROLE`` (``connect.transaction``); the owner
+switches to it for transactions bound to a tenant. The ``SECURITY DEFINER`` functions
+give nothing without a tenant, except ``memvault_api_key`` (the key of a hash).
 
 Migrations run in one transaction under ``pg_advisory_xact_lock``, so two processes
 starting at once apply each step once; a database of another program or of a newer
@@ -246,6 +249,76 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
     WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
 """
 
+# Version 6: row-level security that holds against SQL run in a serving session (issue 25
+# §1.9). Every tenant table's policy binds its owner too (FORCE), the owner through a policy
+# of its own that admits every row (maintenance across tenants); the definer functions
+# give nothing when the transaction names no tenant (they fell back to the tenant asked
+# for); API keys are looked up by hash through a function, so a serving role that is not
+# the owner (docs/postgresql.md: the two-role set-up) authenticates keys; the vector
+# tables are made by a function of the owner, so that role never creates (owns) a table.
+_TENANT = "current_setting('memvault.tenant', true)"
+_HITS_V6 = _HITS_FROM.replace(f"coalesce(nullif({_TENANT}, ''), for_tenant)", f"for_tenant AND for_tenant = {_TENANT}")
+_V6 = f"""
+GRANT SELECT ON memvault_schema TO PUBLIC;  -- the version, read by every role before it starts
+DO $$ DECLARE t text; BEGIN
+    FOREACH t IN ARRAY ARRAY['memories', 'memory_tags', 'idempotency_keys', 'api_keys', 'memory_counts',
+                             'memory_vectors', 'memory_windows'] LOOP
+        CONTINUE WHEN to_regclass(t) IS NULL;
+        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+        EXECUTE format('CREATE POLICY memvault_owner ON %I TO %I USING (true) WITH CHECK (true)',
+                       t, (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = t::regclass));
+    END LOOP;
+END $$;
+CREATE OR REPLACE FUNCTION memvault_phrase_hits(phrases tsquery[], for_tenant text)
+RETURNS TABLE (phrase integer, seq bigint, in_content boolean, tenant text, scope text, kind text,
+    observed_at bigint, expires_at bigint, forgotten_at bigint, superseded_by text, terms integer)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $fn$
+{_HITS_V6.format(in_content="true", column="content_terms")}
+    UNION ALL
+{_HITS_V6.format(in_content="false", column="context_terms")}
+$fn$;
+CREATE OR REPLACE FUNCTION memvault_term_documents(terms text[], for_tenant text)
+RETURNS TABLE (term text, documents bigint)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 10 SET search_path FROM CURRENT AS $fn$
+    SELECT t.term, (SELECT count(*) FROM memories m
+        WHERE m.tenant = for_tenant AND for_tenant = {_TENANT} AND m.content_terms @@ t.q)
+    FROM (SELECT u.term, plainto_tsquery('simple', u.term) AS q FROM unnest(terms) AS u(term) OFFSET 0) t
+$fn$;
+-- The key whose hash is given (a SHA-256 of 32 random bytes: knowing it is holding the key).
+CREATE FUNCTION memvault_api_key(wanted text)
+RETURNS TABLE (key_hash text, id text, tenant text, scope text, name text, read_only boolean,
+    created_at bigint, expires_at bigint, revoked_at bigint)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 1 SET search_path FROM CURRENT AS $fn$
+    SELECT key_hash, id, tenant, scope, name, read_only, created_at, expires_at, revoked_at
+    FROM api_keys WHERE api_keys.key_hash = wanted
+$fn$;
+-- The vector tables for dim-dimensional vectors, if missing, owned by this function's owner.
+CREATE FUNCTION memvault_vector_tables(dim integer) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+DECLARE t text; BEGIN
+    IF dim NOT BETWEEN 1 AND 2000 THEN
+        RAISE EXCEPTION 'unsupported embedding dimension %: the HNSW index takes 1 to 2000', dim
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF to_regclass('memory_vectors') IS NOT NULL THEN RETURN; END IF;
+    EXECUTE format('CREATE TABLE memory_vectors (memory_seq bigint PRIMARY KEY REFERENCES memories(seq),'
+                   ' tenant text COLLATE "C" NOT NULL, embedding vector(%s) NOT NULL)', dim);
+    CREATE INDEX memory_vectors_hnsw ON memory_vectors USING hnsw (embedding vector_cosine_ops);
+    EXECUTE format('CREATE TABLE memory_windows (memory_seq bigint NOT NULL REFERENCES memories(seq),'
+                   ' tenant text COLLATE "C" NOT NULL, part integer NOT NULL CHECK (part >= 1),'
+                   ' embedding vector(%s) NOT NULL, PRIMARY KEY (memory_seq, part))', dim);
+    FOREACH t IN ARRAY ARRAY['memory_vectors', 'memory_windows'] LOOP
+        EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO {APP_ROLE}', t);
+        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+        EXECUTE format('CREATE POLICY memvault_tenant ON %I TO {APP_ROLE}'
+                       ' USING (tenant = {_TENANT.replace("'", "''")}) WITH CHECK (tenant = {_TENANT.replace("'", "''")})', t);
+        EXECUTE format('CREATE POLICY memvault_owner ON %I TO %I USING (true) WITH CHECK (true)', t, current_user);
+    END LOOP;
+END $fn$;
+"""
+
+
 # Listings and boot sections read one bounded index range per scope and kind
 # (``backend.memories``), never sorting everything a scope holds (issue 28).
 _V_LISTING = """
@@ -255,7 +328,7 @@ CREATE INDEX memories_important ON memories(tenant, scope, kind, importance DESC
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V_LISTING)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -263,10 +336,12 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("memvault_phrase_hits(tsquery[], text)",),
     ("memvault_count_memories()",),
+    ("memvault_phrase_hits(tsquery[], text)", "memvault_term_documents(text[], text)", "memvault_api_key(text)",
+     "memvault_vector_tables(integer)"),
     (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
-_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), ())
+_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -296,34 +371,6 @@ def _grants(tables: tuple[str, ...]) -> list[Statement]:
             ).format(name, sql.Identifier(APP_ROLE))
         )
     return out
-
-
-def vector_tables_sql(dim: int) -> list[Statement]:
-    """DDL of the vector tables for ``dim``-dimensional unit vectors, with their grants and policies.
-
-    Window 0 goes to ``memory_vectors`` under an HNSW index with cosine distance
-    (``vector_cosine_ops``); later windows to ``memory_windows``, searched exactly
-    (a few long memories have them).
-
-    Raises:
-        StoreError: ``dim`` is outside 1..2000 (pgvector's HNSW limit for ``vector``).
-    """
-    if not 1 <= dim <= 2000:
-        raise StoreError(f"unsupported embedding dimension {dim}: the HNSW index takes 1 to 2000")
-    vector = sql.SQL(f"vector({int(dim)})")
-    return [
-        sql.SQL(
-            "CREATE TABLE memory_vectors (memory_seq bigint PRIMARY KEY REFERENCES memories(seq),"
-            " tenant text COLLATE \"C\" NOT NULL, embedding {} NOT NULL)"
-        ).format(vector),
-        sql.SQL("CREATE INDEX memory_vectors_hnsw ON memory_vectors USING hnsw (embedding vector_cosine_ops)"),
-        sql.SQL(
-            "CREATE TABLE memory_windows (memory_seq bigint NOT NULL REFERENCES memories(seq),"
-            " tenant text COLLATE \"C\" NOT NULL, part integer NOT NULL CHECK (part >= 1),"
-            " embedding {} NOT NULL, PRIMARY KEY (memory_seq, part))"
-        ).format(vector),
-        *_grants(VECTOR_TABLES),
-    ]
 
 
 def drop_vector_tables_sql() -> list[Statement]:
@@ -453,14 +500,28 @@ def migrate(conn: psycopg.Connection) -> int:
             return current
         _ensure_pgvector(conn)
         _ensure_role(conn)
-        while current < SCHEMA_VERSION:
-            conn.execute(MIGRATIONS[current])
-            for statement in _grants(("settings", *TENANT_TABLES) if current == 0 else _TABLES[current]):
-                conn.execute(statement)
-            for function in _FUNCTIONS[current]:
-                conn.execute(f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC")
-                conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(
-                    sql.SQL(function), sql.Identifier(APP_ROLE)))
-            current += 1
-            conn.execute("UPDATE memvault_schema SET version = %s", (current,))
+        try:
+            with conn.transaction():  # a savepoint: the error message below is ours
+                while current < SCHEMA_VERSION:
+                    conn.execute(MIGRATIONS[current])
+                    for statement in _grants(("settings", *TENANT_TABLES) if current == 0 else _TABLES[current]):
+                        conn.execute(statement)
+                    for function in _FUNCTIONS[current]:
+                        conn.execute(f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC")
+                        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(
+                            sql.SQL(function), sql.Identifier(APP_ROLE)))
+                    current += 1
+                    conn.execute("UPDATE memvault_schema SET version = %s", (current,))
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise StoreError(
+                f"this PostgreSQL role may not create or change memvault's schema ({exc.diag.message_primary}): "
+                "run memvault once as the role that owns it (or will), then serve as this one "
+                "(docs/postgresql.md, the two-role set-up). Nothing was changed."
+            ) from exc
     return current
+
+
+def is_owner(conn: psycopg.Connection) -> bool:
+    """Whether the connecting role has the privileges of the schema's owner (superusers do)."""
+    return bool(_scalar(conn, "SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class"
+                              " WHERE oid = 'memvault_schema'::regclass"))

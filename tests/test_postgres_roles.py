@@ -1,0 +1,189 @@
+"""PostgreSQL's two-role set-up (docs/postgresql.md): one role owns memvault's schema and
+runs its migrations, another (NOINHERIT, a member of ``memvault_app``, owning nothing)
+serves. Raw SQL in a serving session reads no tenant's rows that it does not name,
+whatever role it tries to take, and the tenants served that way still find their own
+memories (issue 25, §1.9)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import psycopg
+import pytest
+from fakes import FakeEmbedder
+
+from memvault.storage import keys
+from memvault.storage.errors import NotFound, StorageUnavailable, StoreError
+from memvault.storage.postgres import PostgresBackend, schema
+from memvault.storage.store import Store
+
+TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys", "memory_counts", "memory_vectors",
+          "memory_windows")
+
+
+@dataclass
+class Roles:
+    owner: str  # the owner's name
+    owner_url: str
+    serve: str
+    serve_url: str
+    alpha_key: str  # an API key of tenant alpha
+
+
+def _database(pg_server, tag: str) -> tuple[str, str, str, str]:
+    """A new database owned by a new owner role, with pgvector; a NOINHERIT serving role."""
+    owner, serve = f"mv_owner_{tag}", f"mv_serve_{tag}"
+    pg_server.admin(f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{schema.APP_ROLE}') THEN"
+                    f" CREATE ROLE {schema.APP_ROLE} NOLOGIN; END IF; END $$")
+    pg_server.admin(f"CREATE ROLE {owner} LOGIN")
+    pg_server.admin(f"CREATE ROLE {serve} LOGIN NOINHERIT")
+    pg_server.admin(f"GRANT {schema.APP_ROLE} TO {owner}, {serve}")
+    name = f"t_roles_{tag}"
+    pg_server.admin(f'CREATE DATABASE "{name}" OWNER {owner}')
+    with psycopg.connect(pg_server.url(name), autocommit=True) as conn:  # as the administrator
+        conn.execute("CREATE EXTENSION vector")
+        conn.execute(f"ALTER SCHEMA public OWNER TO {owner}")
+    return owner, pg_server.url(name, user=owner), serve, pg_server.url(name, user=serve)
+
+
+def _drop(pg_server, roles: tuple[str, ...]) -> None:
+    """Drop the database of ``_database`` and its two roles."""
+    pg_server.admin(f'DROP DATABASE IF EXISTS "t_roles_{roles[0].removeprefix("mv_owner_")}" WITH (FORCE)')
+    pg_server.admin(f"DROP ROLE IF EXISTS {', '.join(roles)}")
+
+
+@pytest.fixture(scope="module")
+def roles(pg_server) -> Iterator[Roles]:
+    """One database for the module: tenants alpha and bravo written by a store as the owner
+    (memories with tags, keys, vectors, an episode with a later window), an API key each."""
+    owner, owner_url, serve, serve_url = _database(pg_server, f"{os.getpid()}_m")
+    store = Store(owner_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        for tenant in ("alpha", "bravo"):
+            store.remember(tenant=tenant, scope="s", content=f"{tenant} keeps the launch codes in vault seven",
+                           tags=[f"{tenant}-tag"], idempotency_key=f"{tenant}-key")
+            store.remember(tenant=tenant, scope="s", kind="episode",
+                           content=f"{tenant} long episode " + "with many words " * 200)
+        _, alpha_key = keys.create(store, "alpha")
+        keys.create(store, "bravo")
+    finally:
+        store.close()
+    yield Roles(owner, owner_url, serve, serve_url, alpha_key)
+    _drop(pg_server, (owner, serve))
+
+
+def _tenants(conn: psycopg.Connection, table: str) -> set[str]:
+    """The tenants whose rows ``table`` shows in this session (none when it may not read it)."""
+    try:
+        with conn.transaction():
+            return {t for (t,) in conn.execute(f"SELECT DISTINCT tenant FROM {table}").fetchall()}
+    except psycopg.errors.InsufficientPrivilege:
+        return set()
+
+
+def test_every_tenant_table_forces_row_level_security_and_the_serving_role_owns_nothing(roles):
+    with psycopg.connect(roles.owner_url) as conn:
+        flags = dict(conn.execute(
+            "SELECT relname, (relrowsecurity AND relforcerowsecurity) FROM pg_class"
+            " WHERE relname = ANY(%s) AND relkind = 'r'", (list(TABLES),)).fetchall())
+        assert flags == dict.fromkeys(TABLES, True)
+        assert conn.execute("SELECT count(*) FROM pg_class WHERE relowner = %s::regrole",
+                            (roles.serve,)).fetchone() == (0,)
+        assert conn.execute("SELECT rolsuper OR rolbypassrls, rolinherit FROM pg_roles WHERE rolname = %s",
+                            (roles.serve,)).fetchone() == (False, False)
+
+
+# Each: what the serving session runs before reading, and the tenants it may then see.
+ATTEMPTS = {
+    "as itself, no tenant": ([], set()),
+    "as memvault_app, no tenant": ([f"SET ROLE {schema.APP_ROLE}"], set()),
+    "as memvault_app, tenant empty": ([f"SET ROLE {schema.APP_ROLE}", "SET memvault.tenant = ''"], set()),
+    "as memvault_app, tenant bravo": ([f"SET ROLE {schema.APP_ROLE}", "SET memvault.tenant = 'bravo'"], {"bravo"}),
+    "tenant bravo, then RESET ROLE": ([f"SET ROLE {schema.APP_ROLE}", "SET memvault.tenant = 'bravo'",
+                                       "RESET ROLE"], set()),
+    "SET ROLE NONE": ([f"SET ROLE {schema.APP_ROLE}", "SET ROLE NONE"], set()),
+    "a local role that ends with its transaction": (
+        [f"BEGIN; SET LOCAL ROLE {schema.APP_ROLE}; SET LOCAL memvault.tenant = 'bravo'; COMMIT"], set()),
+}
+
+
+@pytest.mark.parametrize("steps", ATTEMPTS.values(), ids=ATTEMPTS.keys())
+def test_raw_sql_in_a_serving_session_sees_only_the_tenant_it_names(roles, steps):
+    statements, allowed = steps
+    with psycopg.connect(roles.serve_url, autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement)
+        for table in TABLES:
+            assert _tenants(conn, table) == allowed, table
+
+
+@pytest.mark.parametrize("become", ["owner", "postgres", "pg_read_all_data", "pg_write_all_data"])
+def test_a_serving_session_cannot_become_the_owner_or_a_privileged_role(roles, become):
+    name = roles.owner if become == "owner" else become
+    with psycopg.connect(roles.serve_url, autocommit=True) as conn:
+        for statement in (f"SET ROLE {name}", f"SET SESSION AUTHORIZATION {name}"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+        for statement in ("ALTER TABLE memories DISABLE ROW LEVEL SECURITY", "DROP POLICY memvault_tenant ON memories",
+                          "ALTER TABLE memories NO FORCE ROW LEVEL SECURITY", f"GRANT {roles.owner} TO CURRENT_USER"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+
+
+def test_definer_functions_give_nothing_without_a_tenant(roles):
+    with psycopg.connect(roles.serve_url, autocommit=True) as conn:
+        conn.execute(f"SET ROLE {schema.APP_ROLE}")
+        for tenant in ("alpha", "bravo", ""):
+            assert conn.execute(
+                "SELECT count(*) FROM memvault_phrase_hits(ARRAY[plainto_tsquery('memvault', 'vault seven')], %s)",
+                (tenant,)).fetchone() == (0,)
+            assert conn.execute("SELECT documents FROM memvault_term_documents(ARRAY['vault', 'seven'], %s)",
+                                (tenant,)).fetchall() == [(0,), (0,)]
+        assert conn.execute("SELECT count(*) FROM memvault_api_key(%s)", ("0" * 64,)).fetchone() == (0,)
+        conn.execute("SET memvault.tenant = 'alpha'")  # named: its own rows, and still not bravo's
+        assert conn.execute(
+            "SELECT count(*) FROM memvault_phrase_hits(ARRAY[plainto_tsquery('memvault', 'vault seven')], 'alpha')"
+        ).fetchone() == (1,)
+        assert conn.execute(
+            "SELECT count(*) FROM memvault_phrase_hits(ARRAY[plainto_tsquery('memvault', 'vault seven')], 'bravo')"
+        ).fetchone() == (0,)
+
+
+def test_tenants_served_by_the_serving_role_find_their_own_memories_and_no_others(roles):
+    store = Store(roles.serve_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        assert keys.find(store, roles.alpha_key).tenant == "alpha"  # keys are checked without a tenant
+        found = store.recall(tenant="alpha", query="where are the launch codes", scopes=["s"])
+        assert [h.memory.content for h in found.hits][:1] == ["alpha keeps the launch codes in vault seven"]
+        assert all(h.memory.tenant == "alpha" for h in found.hits)
+        assert not [h for h in store.recall(tenant="carol", query="launch codes vault", scopes=["s"]).hits]
+        new = store.remember(tenant="alpha", scope="s", content="the second vault is in Oslo")
+        assert new.created and store.get(tenant="alpha", id=new.id).content == "the second vault is in Oslo"
+        with pytest.raises(NotFound):
+            store.get(tenant="bravo", id=new.id)
+        with pytest.raises(StorageUnavailable, match="schema owner"):  # keys are the owner's to make
+            keys.create(store, "alpha")
+        gone = store.forget(tenant="alpha", id=new.id)
+        assert gone.scrubbed is False  # only the owner may rewrite the tables: the scrub waits for it
+    finally:
+        store.close()
+    owner = Store(roles.owner_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:  # (opening it may have scrubbed already)
+        assert owner.scrub() and not owner.scrub_pending()
+    finally:
+        owner.close()
+
+
+def test_a_serving_role_cannot_create_the_schema_and_is_told_which_role_can(pg_server):
+    owner, owner_url, serve, serve_url = _database(pg_server, f"{os.getpid()}_f")
+    try:
+        with pytest.raises(StoreError, match="may not create or change memvault's schema.*role that owns it"):
+            PostgresBackend(serve_url)
+        PostgresBackend(owner_url).close()  # the owner migrates; then the serving role starts
+        served = PostgresBackend(serve_url)
+        assert served.schema_version == schema.SCHEMA_VERSION and not served.owner
+        served.close()
+    finally:
+        _drop(pg_server, (owner, serve))
