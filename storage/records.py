@@ -130,7 +130,7 @@ class ForgetOutcome:
 
 @dataclass(frozen=True)
 class DueWork:
-    """What ``Store.run_due_maintenance`` did: ``purged_ids`` are expired memories
+    """What ``maintenance.Upkeep.run_due`` did: ``purged_ids`` are expired memories
     erased into tombstones; ``scrubbed`` says a pending scrub was completed;
     ``scrub_pending`` that one is still due (the database was busy)."""
 
