@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
+ROUND = "the server's maintenance round"  # the worker's job (and log) name
 FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one batch
 
 
@@ -51,37 +52,39 @@ class Runtime:
         self.open_error: str | None = None  # why the database could not be opened, last time it was tried
         self._store: Store | None = None
         self.worker = Worker()
-        self._lock = threading.Lock()  # one thread opens the store; the others wait for it
-        self._closed = threading.Event()
+        self._closing = False
         self._calls = 0
-        self._idle = threading.Condition()  # close() waits on it for the calls in flight
+        self._idle = threading.Condition()  # close() waits for calls in flight: a store closed under one fails it
 
     def store(self) -> Store:
-        """The store, opened on first use (blocking: call from a worker thread).
+        """The store, opened on first use, on the worker (so by one thread: blocking, call it
+        off the event loop).
 
         Raises:
             StoreError: the database cannot be opened or is from a newer memvault,
                 or the server is shutting down.
         """
-        with self._lock:
-            if self._closed.is_set():
-                raise StoreError("the server is shutting down")
-            if self._store is None:
-                from memvault.storage.embeddings import Embedder
-                from memvault.storage.store import Store
+        if self._closing:
+            raise StoreError("the server is shutting down")
+        return self._store or self.worker.run(self._open)
 
-                try:
-                    self._store = Store(
-                        self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
-                        busy_timeout_ms=self.config.busy_timeout_ms, worker=self.worker,
-                    )
-                except MemvaultError as exc:
-                    self.open_error = str(exc)
-                    raise
-                self.open_error = None
-                self._store.upkeep.start_warm_up()
-                log.info("memvault database %s opened (model: %s)", self.config.db_label, self.config.model_dir or "packaged")
-            return self._store
+    def _open(self) -> Store:
+        if self._store is None:
+            from memvault.storage.embeddings import Embedder
+            from memvault.storage.store import Store
+
+            try:
+                self._store = Store(
+                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
+                    busy_timeout_ms=self.config.busy_timeout_ms, worker=self.worker,
+                )
+            except MemvaultError as exc:
+                self.open_error = str(exc)
+                raise
+            self.open_error = None
+            self._store.upkeep.start_warm_up()
+            log.info("memvault database %s opened (model: %s)", self.config.db_label, self.config.model_dir or "packaged")
+        return self._store
 
     def identity(self) -> Identity:
         """Who makes the current request: with authentication on, the identity of the
@@ -145,28 +148,23 @@ class Runtime:
 
         result = await anyio.to_thread.run_sync(work)
         if getattr(result, "degraded", None):
-            self.worker.submit("round", self._round)
+            self.worker.submit(ROUND, self._round)
         return result
 
     def start_warm_up(self) -> None:
         """Start the worker's rounds: the first, ``WARM_UP_DELAY_S`` from now (so that the
         imports do not compete with the client's ``initialize`` for the CPU), opens the store
         and warms it up (the model, the time parser, the vector index)."""
-        self.worker.every(self.config.fill_interval_s, "round", self._round, first_in=WARM_UP_DELAY_S)
+        self.worker.every(self.config.fill_interval_s, ROUND, self._round, first_in=WARM_UP_DELAY_S)
 
     def _round(self) -> None:
         """On the worker: finish due scrubs and erasures, then fill pending vectors (if
         they can be made; a change of why not is logged)."""
-        if self._closed.is_set():
+        if self._closing:
             return
-        last_reason = self.vector_reason
-        try:
-            store = self.store()
-            store.upkeep.run_due(retry=True)
-            reason = self.vector_reason = store.vector_status()
-        except MemvaultError as exc:  # e.g. the database cannot be opened: calls say so, the next round retries
-            log.error("memvault database %s: %s", self.config.db_label, exc)
-            return
+        last_reason, store = self.vector_reason, self.store()  # (a failure is logged by the worker)
+        store.upkeep.run_due(retry=True)
+        reason = self.vector_reason = store.vector_status()
         if reason is not None and reason != last_reason:
             log.warning("memvault runs degraded: %s", reason)
         elif reason is None and last_reason not in (None, "not checked yet"):
@@ -190,11 +188,10 @@ class Runtime:
     def close(self, timeout_s: float = 60.0) -> None:
         """Wait for calls in flight (at most ``timeout_s`` seconds), close the worker (after
         the jobs queued on it, such as a scrub), then the store."""
-        self._closed.set()
+        self._closing = True
         with self._idle:
             self._idle.wait_for(lambda: self._calls == 0, timeout_s)
         self.worker.close()
-        with self._lock:
-            if self._store is not None:
-                self._store.close()
-                self._store = None
+        if self._store is not None:
+            self._store.close()
+            self._store = None

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import Busy, MemvaultError, ModelUnavailable, StorageUnavailable
+from .errors import Busy, MemvaultError, ModelUnavailable
 from .records import DueWork
 from .timefmt import format_ms
 
@@ -133,9 +133,11 @@ class Worker:
                 continue
             try:
                 future.set_result(job())
-            except Exception as exc:  # a caller of run() gets it; a background job's is logged
-                if isinstance(name, str):
-                    log.exception("background job %s failed", name)
+            except Exception as exc:  # a caller of run() gets it; a background job's is logged, the next round retries
+                if isinstance(name, str) and isinstance(exc, MemvaultError):  # Busy, ModelUnavailable...
+                    log.warning("%s postponed: %s", name, exc)
+                elif isinstance(name, str):
+                    log.exception("%s failed", name)
                 future.set_exception(exc)
 
 
@@ -159,14 +161,14 @@ class Upkeep:
     def start(self) -> None:
         """Have the worker erase what had expired by now and scrub (:meth:`run_due`, without ``retry``)."""
         now = self.store.clock()
-        self.worker.submit("due", lambda: self._run_due(retry=False, now=now))
+        self.worker.submit("erasing expired memories", lambda: self._run_due(retry=False, now=now))
 
     def start_scrub(self) -> bool:
         """Have the worker scrub if one is due (never in this thread: a scrub makes other
         callers wait); True when none is due."""
         if not self.store.backend.scrub_due():
             return True
-        self.worker.submit("scrub", lambda: self._scrub(retry_now=True))
+        self.worker.submit("scrub of forgotten content", lambda: self._scrub(retry_now=True))
         return False
 
     def scrub(self) -> bool:
@@ -192,12 +194,11 @@ class Upkeep:
         return False
 
     def run_due(self, retry: bool = False) -> DueWork:
-        """On the worker: erase memories expired for more than ``EXPIRY_GRACE_MS`` into
-        tombstones (reason "expired at ..."), exactly as if forgotten, then finish a scrub
-        that is due (after a forget or such an erase, possibly by another process or before
-        a crash). ``retry``: try a scrub that failed less than ``SCRUB_RETRY_S`` ago again
-        and start the vector index's upkeep (a server's periodic round). Never raises for a
-        busy write: what could not be done stays due."""
+        """On the worker: erase memories expired for more than ``EXPIRY_GRACE_MS`` into tombstones
+        (reason "expired at ..."), as if forgotten, then finish a due scrub (after a forget or
+        such an erase, possibly by another process or before a crash). ``retry`` (a server's
+        round): retry a scrub that failed less than ``SCRUB_RETRY_S`` ago, start the vector
+        index's upkeep. A busy write is logged, never raised: what could not be done stays due."""
         return self.worker.run(lambda: self._run_due(retry))
 
     def _run_due(self, retry: bool, now: int | None = None) -> DueWork:
@@ -217,7 +218,7 @@ class Upkeep:
         scrubbed = not pending or self._scrub(retry_now=retry or bool(purged))
         if retry:
             self.start_indexing()
-        return DueWork(purged_ids=purged, scrubbed=pending and scrubbed, scrub_pending=not scrubbed)
+        return DueWork(purged_ids=purged, scrub_pending=not scrubbed)
 
     def index_vectors(self) -> None:
         """Bring the vector index up to date on the worker (``Backend.index_vectors`` until no
@@ -226,13 +227,7 @@ class Upkeep:
 
     def start_indexing(self) -> None:
         """Have the worker bring the vector index up to date, a step at a time."""
-        def index(stop: Callable[[], bool]) -> None:
-            try:
-                self._index(stop)
-            except (Busy, StorageUnavailable) as exc:  # the next round tries again
-                log.warning("vector index upkeep postponed: %s", exc)
-
-        self.worker.in_turns("index", index)
+        self.worker.in_turns("vector index upkeep", self._index)
 
     def _index(self, stop: Callable[[], bool]) -> None:
         while not stop() and self.store.backend.index_vectors():
@@ -241,20 +236,11 @@ class Upkeep:
     def start_warm_up(self) -> None:
         """Have the worker warm the store up (``Store.warm_up``), a batch at a time."""
         # (a turn queued when the worker closes must not load the model)
-        self.worker.in_turns("warm-up", lambda stop: self.worker.closing or self.store.warm_up(stop))
+        self.worker.in_turns("warming up", lambda stop: self.worker.closing or self.store.warm_up(stop))
 
     def start_filling(self, batch: int) -> None:
         """Have the worker embed the memories whose vectors are pending, ``batch`` at a time."""
-        def fill(stop: Callable[[], bool]) -> None:
-            try:
-                filled = fill_pending(self.store, batch=batch, stop=stop)
-            except (ModelUnavailable, Busy, StorageUnavailable) as exc:  # the next round tries again
-                log.warning("filling pending vectors postponed: %s", exc)
-                return
-            if filled:
-                log.info("filled %d pending vectors", filled)
-
-        self.worker.in_turns("fill", fill)
+        self.worker.in_turns("filling pending vectors", lambda stop: fill_pending(self.store, batch=batch, stop=stop))
 
 
 def stats(store: Store) -> dict[str, object]:

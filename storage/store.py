@@ -155,7 +155,7 @@ class Store:
             embedder.follow(recorded[0])
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         # A new memory is embedded here while its secrets and duplicates are checked.
-        self._embedding = ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memvault-embed-write")
+        self.embedding_pool = ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memvault-embed-write")
         if due:
             self.upkeep.start()
         self.upkeep.start_indexing()
@@ -173,7 +173,7 @@ class Store:
         cannot be used afterwards)."""
         self._retriever.close()
         self.worker.close()
-        self._embedding.shutdown(wait=True)
+        self.embedding_pool.shutdown(wait=True)
         self.backend.close()
 
     # -- the embedding model and new rows ------------------------------------------------
@@ -374,7 +374,7 @@ class Store:
         status = self.model_problem()
         # The embedding (most of a new memory's cost) runs while the checks below run; a
         # refused or repeated memory drops it (cancelled while it waits for a thread).
-        embedding = self._embedding.submit(self.embed_memory, text, status)
+        embedding = self.embedding_pool.submit(self.embed_memory, text, status)
         try:
             self._refuse_secrets(
                 content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key

@@ -73,7 +73,7 @@ class SqliteBackend:
         self.path = Path(path)
         self.location = str(self.path)
         self._busy_timeout_ms = busy_timeout_ms
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the writer connection, one thread at a time (sqlite-vec crashed peers sharing one)
         self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
         migrate(self._conn)
         self._submit = submit
@@ -84,13 +84,13 @@ class SqliteBackend:
         self._local = threading.local()  # .tx: this thread's reader (a SqliteTransaction over its connection)
         # Every open reader, closed by close(); a finished thread's reader is closed with its locals.
         self._readers: weakref.WeakSet[apsw.Connection] = weakref.WeakSet()
-        self._readers_lock = threading.Lock()
+        self._readers_lock = threading.Lock()  # close() on one thread, a reader opened on another: none left open
         self._closed = False
         # Reads in flight by the generation they began in, so a scrub can wait for the
         # older ones (see ``_wait_for_older_reads``).
         self._generation = 0
         self._reads: collections.Counter[int] = collections.Counter()
-        self._reads_changed = threading.Condition()
+        self._reads_changed = threading.Condition()  # a scrub waits here: older reads keep the WAL from truncation
 
     def _reader(self) -> SqliteTransaction:
         """This thread's reader connection (opened on first use, configured like the writer's)."""

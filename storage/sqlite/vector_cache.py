@@ -98,7 +98,7 @@ class VectorCache:
     def __init__(self, budget: int = CACHE_BYTES, release: Callable[[], object] | None = None) -> None:
         self.budget = budget
         self.release = release
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # searches on every reader thread share the copy (products run outside it)
         self._position = 0
         self._cells: OrderedDict[int, Block] = OrderedDict()
         self._bytes = 0
