@@ -11,7 +11,7 @@ Each store is built once, in ``--work`` (kept, so a second run reuses it), from 
 generated JSONL file: LoCoMo turns in turn, each with a varied suffix (``(#i word
 word)``) so that every text differs, written by ``transfer.import_lines`` (the code of
 ``memvault import``) into tenant "bench", scope "s"; then the vector index is brought
-up to date (``Store.index_vectors``: trained and every vector moved into its cell).
+up to date (``Upkeep.index_vectors``: trained and every vector moved into its cell).
 
 Vectors: embedding a million texts with the real model takes hours on a small
 machine, so the stored vectors are the real embeddings of the LoCoMo turns (all-MiniLM-L6-v2,
@@ -149,7 +149,7 @@ def build(path: Path, texts: list[str], embedder: PerturbedEmbedder) -> dict[str
     imported = time.perf_counter() - start
     assert report.imported == len(texts), report
     start = time.perf_counter()
-    store.index_vectors()
+    store.upkeep.index_vectors()
     indexed = time.perf_counter() - start
     store.close()
     return {"import_per_s": round(len(texts) / imported), "index_s": round(indexed, 1)}

@@ -151,7 +151,7 @@ def measure(path: Path, forgets: int, texts: list[str]) -> dict[str, object]:
             start = time.perf_counter()
             store.forget(tenant="t", id=memory_id)
             alone_ms.append((time.perf_counter() - start) * 1000)
-            assert store.scrub()
+            assert store.upkeep.scrub()
         alone_scrubs = [(e - s) * 1000 for s, e in scrubs]
         scrubs.clear()
         threads = [threading.Thread(target=loop, args=(k,)) for k in ("remember", "recall")]
@@ -166,12 +166,12 @@ def measure(path: Path, forgets: int, texts: list[str]) -> dict[str, object]:
             assert store.forget(tenant="t", id=memory_id).forgotten_ids == [memory_id]
             forget_ms.append((time.perf_counter() - start) * 1000)
             time.sleep(0.5)
-        done_under_load = store.scrub()  # False: readers and writers never left the WAL free
+        done_under_load = store.upkeep.scrub()  # False: readers and writers never left the WAL free
         time.sleep(1)
         stop.set()
         for t in threads:
             t.join()
-        done_after_load = store.scrub()
+        done_after_load = store.upkeep.scrub()
     finally:
         sqlite_backend.scrub, sqlite_backend.write_transaction = real_scrub, real_transaction
         store.close()

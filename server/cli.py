@@ -744,7 +744,7 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         made = _run_reindex(store)
         if made is None:
             return 130
-        report["repaired"] = {"reindexed": made, "scrub_pending": not store.scrub(),
+        report["repaired"] = {"reindexed": made, "scrub_pending": not store.upkeep.scrub(),
                               "made_private": _make_private(store.backend)}
     from memvault.storage.errors import StorageUnavailable
 

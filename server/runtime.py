@@ -1,9 +1,9 @@
-"""The server's lifespan state: the store, opened lazily, and calls run off the event loop.
+"""The server's lifespan state: the store, opened lazily, its worker, and calls run off the event loop.
 
 Nothing heavy happens at import or at start-up: the server answers ``initialize``
-and ``tools/list`` at once, while a background thread opens the database, loads
-the model and then keeps pending vectors filled. Tool calls that arrive earlier
-wait for the store on a worker thread.
+and ``tools/list`` at once, while the store's worker (``maintenance.Worker``) opens the
+database, loads the model and then keeps pending vectors filled. Tool calls that
+arrive earlier wait for the store on a thread of anyio's.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio.to_thread
 
 from memvault.storage.errors import MemvaultError, StoreError
+from memvault.storage.maintenance import Worker
 
 from .config import Config
 
@@ -28,21 +29,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
+ROUND = "the server's maintenance round"  # the worker's job (and log) name
 FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one batch
 
 
 class Runtime:
-    """Holds one :class:`Store` for the process and runs work on worker threads.
+    """Holds one :class:`Store` for the process and its worker, and runs calls on anyio's threads.
 
-    The store's own lock gives its connection to one thread at a time; the
-    embedding model runs outside that lock, so calls overlap where they can.
-
-    A background thread opens the store, then fills pending vectors (memories
-    stored while no model was usable, here or by another process on the same
-    file) in small batches: at start, every ``config.fill_interval_s`` seconds, and soon
-    after a call whose result was degraded. :meth:`close` stops it between two
-    batches and waits for calls in flight before closing the store, so no model
-    or SQLite work runs while the process shuts down.
+    The worker's round (:meth:`_round`) opens the store, then erases and scrubs what
+    is due and fills pending vectors (memories stored while no model was usable, here
+    or by another process on the same file) in small batches: at start, every
+    ``config.fill_interval_s`` seconds, and soon after a call whose result was degraded.
+    :meth:`close` waits for calls in flight, lets the worker finish the job it runs (a
+    fill stops between two batches), then closes the store, so no model or SQLite work
+    runs while the process shuts down.
     """
 
     def __init__(self, config: Config, authenticated: bool = False) -> None:
@@ -51,38 +51,40 @@ class Runtime:
         self.vector_reason: str | None = "not checked yet"
         self.open_error: str | None = None  # why the database could not be opened, last time it was tried
         self._store: Store | None = None
-        self._lock = threading.Lock()
-        self._closed = threading.Event()
-        self._wake = threading.Event()
-        self._background: threading.Thread | None = None
+        self.worker = Worker()
+        self._closing = False
         self._calls = 0
-        self._idle = threading.Condition()
+        self._idle = threading.Condition()  # close() waits for calls in flight: a store closed under one fails it
 
     def store(self) -> Store:
-        """The store, opened on first use (blocking: call from a worker thread).
+        """The store, opened on first use, on the worker (so by one thread: blocking, call it
+        off the event loop).
 
         Raises:
             StoreError: the database cannot be opened or is from a newer memvault,
                 or the server is shutting down.
         """
-        with self._lock:
-            if self._closed.is_set():
-                raise StoreError("the server is shutting down")
-            if self._store is None:
-                from memvault.storage.embeddings import Embedder
-                from memvault.storage.store import Store
+        if self._closing:
+            raise StoreError("the server is shutting down")
+        return self._store or self.worker.run(self._open)
 
-                try:
-                    self._store = Store(
-                        self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
-                        busy_timeout_ms=self.config.busy_timeout_ms,
-                    )
-                except MemvaultError as exc:
-                    self.open_error = str(exc)
-                    raise
-                self.open_error = None
-                log.info("memvault database %s opened (model: %s)", self.config.db_label, self.config.model_dir or "packaged")
-            return self._store
+    def _open(self) -> Store:
+        if self._store is None:
+            from memvault.storage.embeddings import Embedder
+            from memvault.storage.store import Store
+
+            try:
+                self._store = Store(
+                    self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
+                    busy_timeout_ms=self.config.busy_timeout_ms, worker=self.worker,
+                )
+            except MemvaultError as exc:
+                self.open_error = str(exc)
+                raise
+            self.open_error = None
+            self._store.upkeep.start_warm_up()
+            log.info("memvault database %s opened (model: %s)", self.config.db_label, self.config.model_dir or "packaged")
+        return self._store
 
     def identity(self) -> Identity:
         """Who makes the current request: with authentication on, the identity of the
@@ -114,7 +116,7 @@ class Runtime:
         """Run ``fn(store, caller, **kwargs)`` on a worker thread and return its result,
         ``caller`` being the current request's.
 
-        A result with a ``degraded`` reason wakes the background vector filler.
+        A result with a ``degraded`` reason asks the worker for a round (:meth:`_round`) soon.
 
         Raises:
             ReadOnly: ``writes`` and the caller is read-only (``fn`` is not run).
@@ -146,56 +148,29 @@ class Runtime:
 
         result = await anyio.to_thread.run_sync(work)
         if getattr(result, "degraded", None):
-            self._wake.set()
+            self.worker.submit(ROUND, self._round)
         return result
 
     def start_warm_up(self) -> None:
-        """Start the background thread: open the store, load the model and the time
-        parser, then now and then finish due scrubs and erasures and fill pending vectors.
+        """Start the worker's rounds: the first, ``WARM_UP_DELAY_S`` from now (so that the
+        imports do not compete with the client's ``initialize`` for the CPU), opens the store
+        and warms it up (the model, the time parser, the vector index)."""
+        self.worker.every(self.config.fill_interval_s, ROUND, self._round, first_in=WARM_UP_DELAY_S)
 
-        It waits ``WARM_UP_DELAY_S`` first so that the imports do not compete with
-        the client's ``initialize`` for the CPU.
-        """
-        self._background = threading.Thread(target=self._fill_loop, name="memvault-vectors", daemon=True)
-        self._background.start()
-
-    def _fill_loop(self) -> None:
-        if self._closed.wait(WARM_UP_DELAY_S):
+    def _round(self) -> None:
+        """On the worker: finish due scrubs and erasures, then fill pending vectors (if
+        they can be made; a change of why not is logged)."""
+        if self._closing:
             return
-        last_reason: str | None = None
-        try:
-            self.store().warm_up(self._closed.is_set)
-        except MemvaultError as exc:  # e.g. the database cannot be opened: calls say so, the filler retries
-            log.error("cannot open the memvault database %s: %s", self.config.db_label, exc)
-        except Exception:  # calls report their own errors; the filler below retries the model
-            log.exception("warming up failed")
-        while not self._closed.is_set():
-            self._wake.clear()
-            try:
-                self.store().run_due_maintenance(retry=True)  # scrubs and expiry erasure that are due
-                last_reason = self._fill(last_reason)
-            except MemvaultError as exc:  # e.g. Busy: the next round tries again
-                log.warning("filling pending vectors failed, trying again later: %s", exc)
-            except Exception:  # the filler must not die; calls report their own errors
-                log.exception("filling pending vectors failed; trying again later")
-            self._wake.wait(self.config.fill_interval_s)
-
-    def _fill(self, last_reason: str | None) -> str | None:
-        """One round: fill what is pending; returns why vectors cannot be made, if so."""
-        from memvault.storage.maintenance import fill_pending
-
-        store = self.store()
+        last_reason, store = self.vector_reason, self.store()  # (a failure is logged by the worker)
+        store.upkeep.run_due(retry=True)
         reason = self.vector_reason = store.vector_status()
-        if reason is not None:
-            if reason != last_reason:
-                log.warning("memvault runs degraded: %s", reason)
-            return reason
-        if last_reason is not None:
+        if reason is not None and reason != last_reason:
+            log.warning("memvault runs degraded: %s", reason)
+        elif reason is None and last_reason not in (None, "not checked yet"):
             log.info("vectors can be made again")
-        filled = fill_pending(store, batch=FILL_BATCH, stop=self._closed)
-        if filled:
-            log.info("filled %d pending vectors", filled)
-        return None
+        if reason is None:
+            store.upkeep.start_filling(FILL_BATCH)
 
     def health(self) -> dict[str, str]:
         """Readiness without secrets or blocking: ``database`` "ready", "opening" or
@@ -211,15 +186,12 @@ class Runtime:
         return {"database": "ready" if opened else "opening", "model": model}
 
     def close(self, timeout_s: float = 60.0) -> None:
-        """Stop the background filler between two batches, wait for calls in flight
-        (at most ``timeout_s`` seconds each), then close the store."""
-        self._closed.set()
-        self._wake.set()
-        if self._background is not None:
-            self._background.join(timeout_s)
+        """Wait for calls in flight (at most ``timeout_s`` seconds), close the worker (after
+        the jobs queued on it, such as a scrub), then the store."""
+        self._closing = True
         with self._idle:
             self._idle.wait_for(lambda: self._calls == 0, timeout_s)
-        with self._lock:
-            if self._store is not None:
-                self._store.close()
-                self._store = None
+        self.worker.close()
+        if self._store is not None:
+            self._store.close()
+            self._store = None

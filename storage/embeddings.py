@@ -88,7 +88,7 @@ class Embedder:
         self.error: str | None = None
         self.retry_after_s = retry_after_s
         self._failed_at = 0.0
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # one thread loads or switches the model (seconds); the others wait for it
         self._session: object | None = None
         self._tokenizer: object | None = None
         self._counter: object | None = None

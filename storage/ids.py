@@ -7,7 +7,7 @@ import threading
 import time
 import uuid
 
-_lock = threading.Lock()
+_lock = threading.Lock()  # ids made in one ms by several threads stay unique and increasing (RFC 9562 §6.2)
 _last_ms = 0
 _counter = 0
 

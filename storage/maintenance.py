@@ -1,5 +1,7 @@
-"""Keeping a store healthy, above any backend: statistics, filling and rebuilding
-vectors, consistency checks (``memvault doctor``). Export and import: ``transfer``.
+"""Keeping a store healthy, above any backend: the one background worker and the work a
+store owes its database (scrubs, expiry erasure, the vector index's upkeep, filling pending
+vectors, warming up), statistics, rebuilding vectors, consistency checks (``memvault
+doctor``). Export and import: ``transfer``.
 
 The memories are the truth; keyword entries and vectors are derived from them.
 Everything here works in short transactions, so it can run while servers use the
@@ -8,21 +10,244 @@ same database.
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import ModelUnavailable
-from .store import Store
+from .errors import Busy, MemvaultError, ModelUnavailable
+from .records import DueWork
+from .timefmt import format_ms
 
+if TYPE_CHECKING:
+    from .backend import Reader
+    from .store import Store
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 Progress = Callable[[int, int], None]
 REINDEX_UNDER_WAY = "reindex_model_id"  # setting: present while a reindex has vectors left to make
+WORKER_THREAD = "memvault-worker"
+# An expired memory is hidden at once and its content erased (like forget) by the worker
+# after the first write or start-up at least this long after it expired, so expiries share a scrub.
+EXPIRY_GRACE_MS = 3_600_000
+SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
+
+
+class Worker:
+    """One thread and its queue running every background job of a store, one at a time,
+    in the order asked (aiosqlite's model: one thread drains a queue of calls). A named job
+    asked for while it waits is not queued twice; a long job runs in turns (:meth:`in_turns`),
+    so a scrub waits for one step of it at most. The thread starts with the first job;
+    :meth:`close` runs the jobs queued and stops it."""
+
+    def __init__(self) -> None:
+        self._jobs: OrderedDict[object, tuple[Callable[[], Any], Future[Any]]] = OrderedDict()
+        self._changed = threading.Condition()  # guards the queue; the thread sleeps on it
+        self._thread: threading.Thread | None = None
+        self._every: tuple[float, str, Callable[[], object]] | None = None
+        self._next_round = 0.0
+        self.closing = False
+
+    def submit(self, name: str | None, job: Callable[[], T]) -> Future[T]:
+        """Queue ``job``; while a job of that ``name`` waits, its future instead (None: always
+        queued). Once :meth:`close` began, nothing is queued: the future is cancelled."""
+        with self._changed:
+            if name in self._jobs:
+                return self._jobs[name][1]
+            future: Future[T] = Future()
+            if self.closing:
+                future.cancel()
+                return future
+            self._jobs[object() if name is None else name] = (job, future)
+            self._start()
+            self._changed.notify()
+        return future
+
+    def run(self, job: Callable[[], T]) -> T:
+        """``job``'s result, run on the worker after the jobs queued before it (in this thread
+        when called from the worker or once it stopped). Raises what ``job`` raises."""
+        if self.closing or threading.current_thread() is self._thread:
+            return job()
+        return self.submit(None, job).result()
+
+    def every(self, seconds: float, name: str, job: Callable[[], object], first_in: float) -> None:
+        """Also queue ``job`` as ``name`` every ``seconds``, the first time ``first_in`` seconds from now."""
+        with self._changed:
+            self._every, self._next_round = (seconds, name, job), time.monotonic() + first_in
+            self._start()
+            self._changed.notify()
+
+    def in_turns(self, name: str, job: Callable[[Callable[[], bool]], object]) -> None:
+        """Queue ``job(stop)``, which calls ``stop()`` before each of its steps and returns
+        when it is true: after its first step of a turn once another job waits (``job`` is
+        queued again behind it and must go on where it stopped), and when the worker closes."""
+        def turn() -> None:
+            calls, yielded = 0, False
+
+            def stop() -> bool:
+                nonlocal calls, yielded
+                calls += 1
+                yielded = calls > 1 and bool(self._jobs)
+                return yielded or self.closing
+
+            job(stop)
+            if yielded:
+                self.submit(name, turn)
+
+        self.submit(name, turn)
+
+    def close(self) -> None:
+        """Run the jobs already queued (turns stop at once, nothing new is queued), then stop the thread."""
+        with self._changed:
+            self.closing = True
+            self._changed.notify()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=WORKER_THREAD, daemon=True)
+            self._thread.start()
+
+    def _next(self) -> tuple[object, tuple[Callable[[], Any], Future[Any]]] | None:
+        with self._changed:
+            while True:
+                if self._every is not None and not self.closing and time.monotonic() >= self._next_round:
+                    seconds, name, job = self._every
+                    self._next_round = time.monotonic() + seconds
+                    self._jobs.setdefault(name, (job, Future()))
+                if self._jobs:
+                    return self._jobs.popitem(last=False)
+                if self.closing:
+                    return None
+                self._changed.wait(None if self._every is None else self._next_round - time.monotonic())
+
+    def _run(self) -> None:
+        while (queued := self._next()) is not None:
+            name, (job, future) = queued
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(job())
+            except Exception as exc:  # a caller of run() gets it; a background job's is logged, the next round retries
+                if isinstance(name, str) and isinstance(exc, MemvaultError):  # Busy, ModelUnavailable...
+                    log.warning("%s postponed: %s", name, exc)
+                elif isinstance(name, str):
+                    log.exception("%s failed", name)
+                future.set_exception(exc)
+
+
+class Upkeep:
+    """The work ``store`` owes its database, done on its worker (``store.worker``): erasing
+    expired memories, scrubs after a forget or an erase, the vector index's upkeep, filling
+    pending vectors and warming up. The methods that return a result wait for it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.worker = store.worker
+        self._scrub_retry_at = 0.0  # time.monotonic(): a failed scrub is retried after writes from then
+
+    def due(self, tx: Reader) -> bool:
+        """Read in a write's ``tx``: whether expired memories wait to be erased or a scrub is
+        due (then :meth:`start` after the commit). On PostgreSQL a write sees its tenant's
+        expired memories only (the others wait for a write of theirs, a server's periodic
+        round or the next start-up)."""
+        return bool(tx.expired(self.store.clock() - EXPIRY_GRACE_MS)) or tx.scrub_due()
+
+    def start(self) -> None:
+        """Have the worker erase what had expired by now and scrub (:meth:`run_due`, without ``retry``)."""
+        now = self.store.clock()
+        self.worker.submit("erasing expired memories", lambda: self._run_due(retry=False, now=now))
+
+    def start_scrub(self) -> bool:
+        """Have the worker scrub if one is due (never in this thread: a scrub makes other
+        callers wait); True when none is due."""
+        if not self.store.backend.scrub_due():
+            return True
+        self.worker.submit("scrub of forgotten content", lambda: self._scrub(retry_now=True))
+        return False
+
+    def scrub(self) -> bool:
+        """Scrub on the worker if one is due, after the jobs queued before; True when no scrub is
+        pending any more (False: the database was busy, still due)."""
+        return self.worker.run(lambda: self._scrub(retry_now=True))
+
+    def scrub_pending(self) -> bool:
+        """Whether forgotten bytes may still be in the database's files, once the jobs queued
+        on the worker (e.g. the scrub opening the store started) have run."""
+        return self.worker.run(self.store.backend.scrub_due)
+
+    def _scrub(self, retry_now: bool) -> bool:
+        """Scrub if one is due; True when none is due any more. Never raises for a busy
+        database or a full disk (False, the duty stays recorded). Without ``retry_now`` a
+        scrub that failed less than ``SCRUB_RETRY_S`` ago is not tried again (each try may
+        make writers wait)."""
+        if not retry_now and time.monotonic() < self._scrub_retry_at:
+            return not self.store.backend.scrub_due()
+        if self.store.backend.scrub():
+            return True
+        self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
+        return False
+
+    def run_due(self, retry: bool = False) -> DueWork:
+        """On the worker: erase memories expired for more than ``EXPIRY_GRACE_MS`` into tombstones
+        (reason "expired at ..."), as if forgotten, then finish a due scrub (after a forget or
+        such an erase, possibly by another process or before a crash). ``retry`` (a server's
+        round): retry a scrub that failed less than ``SCRUB_RETRY_S`` ago, start the vector
+        index's upkeep. A busy write is logged, never raised: what could not be done stays due."""
+        return self.worker.run(lambda: self._run_due(retry))
+
+    def _run_due(self, retry: bool, now: int | None = None) -> DueWork:
+        store, purged = self.store, []
+        now = store.clock() if now is None else now
+        with store.backend.read(None) as tx:
+            expired, pending = bool(tx.expired(now - EXPIRY_GRACE_MS)), tx.scrub_due()
+        if expired:
+            try:
+                with store.backend.write(None) as tx:
+                    for memory_id, when in tx.expired(now - EXPIRY_GRACE_MS):
+                        tx.erase(memory_id, now, f"expired at {format_ms(when)}")
+                        purged.append(memory_id)
+            except Busy as exc:
+                log.warning("erasing expired memories postponed: %s", exc)
+            pending = pending or bool(purged)  # each erase records a due scrub
+        scrubbed = not pending or self._scrub(retry_now=retry or bool(purged))
+        if retry:
+            self.start_indexing()
+        return DueWork(purged_ids=purged, scrub_pending=not scrubbed)
+
+    def index_vectors(self) -> None:
+        """Bring the vector index up to date on the worker (``Backend.index_vectors`` until no
+        step is due) and wait. Raises Busy or StorageUnavailable."""
+        self.worker.run(lambda: self._index(lambda: False))
+
+    def start_indexing(self) -> None:
+        """Have the worker bring the vector index up to date, a step at a time."""
+        self.worker.in_turns("vector index upkeep", self._index)
+
+    def _index(self, stop: Callable[[], bool]) -> None:
+        while not stop() and self.store.backend.index_vectors():
+            pass
+
+    def start_warm_up(self) -> None:
+        """Have the worker warm the store up (``Store.warm_up``), a batch at a time."""
+        # (a turn queued when the worker closes must not load the model)
+        self.worker.in_turns("warming up", lambda stop: self.worker.closing or self.store.warm_up(stop))
+
+    def start_filling(self, batch: int) -> None:
+        """Have the worker embed the memories whose vectors are pending, ``batch`` at a time."""
+        self.worker.in_turns("filling pending vectors", lambda stop: fill_pending(self.store, batch=batch, stop=stop))
 
 
 def stats(store: Store) -> dict[str, object]:
     """Counts over the whole database: memories by state and kind, tenants, pending vectors.
 
     ``current``, ``superseded`` and ``by_kind`` (current memories) leave out expired memories, counted apart in
-    ``expired`` until they are erased (``Store.run_due_maintenance``);
+    ``expired`` until they are erased (``Upkeep.run_due``);
     ``scrub_pending`` says forgotten bytes may still be in the files;
     ``by_scope``: ``{tenant: {scope: current memories}}``.
     """
@@ -30,14 +255,14 @@ def stats(store: Store) -> dict[str, object]:
 
 
 def fill_pending(
-    store: Store, progress: Progress | None = None, batch: int = 64, stop: threading.Event | None = None
+    store: Store, progress: Progress | None = None, batch: int = 64, stop: Callable[[], bool] | None = None
 ) -> int:
     """Embed every memory whose vector is pending; returns how many got one.
 
     Embeds a batch outside any transaction, then writes it in one short
     transaction, re-checking each row (another process may have filled or
     forgotten it meanwhile). ``progress(done, total)`` runs after each batch.
-    When ``stop`` is set, returns before the next batch (what was written stays).
+    Once ``stop()`` is true, returns before the next batch (what was written stays).
 
     Raises:
         ModelUnavailable: the model cannot be used (the reason says why).
@@ -49,7 +274,7 @@ def fill_pending(
     # The whole count is only for the progress bar (the server's filler runs without one).
     total = int(store.backend.stats(store.clock())["vectors_pending"]) if progress else 0  # type: ignore[call-overload]
     done, last_seq = 0, 0
-    while stop is None or not stop.is_set():
+    while stop is None or not stop():
         with store.backend.read(None) as tx:
             rows = tx.pending(last_seq, batch)
         if not rows:
@@ -107,7 +332,7 @@ def check(store: Store) -> list[str]:
     pending vectors), then: no scrub of forgotten bytes pending, no reindex left
     half done, and the recorded model is the one this process would use.
     """
-    scrub_pending = store.scrub_pending()  # waits for a scrub running in the background first
+    scrub_pending = store.upkeep.scrub_pending()  # after a scrub queued on the worker
     problems = store.backend.check()
     settings = store.backend.settings()
     if REINDEX_UNDER_WAY in settings:

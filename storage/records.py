@@ -130,12 +130,10 @@ class ForgetOutcome:
 
 @dataclass(frozen=True)
 class DueWork:
-    """What ``Store.run_due_maintenance`` did: ``purged_ids`` are expired memories
-    erased into tombstones; ``scrubbed`` says a pending scrub was completed;
-    ``scrub_pending`` that one is still due (the database was busy)."""
+    """What ``maintenance.Upkeep.run_due`` did: ``purged_ids`` are expired memories
+    erased into tombstones; ``scrub_pending`` says a scrub is still due (the database was busy)."""
 
     purged_ids: list[str]
-    scrubbed: bool
     scrub_pending: bool
 
 

@@ -67,6 +67,7 @@ class Retriever:
         self.model_problem = model_problem
         self.recorded_model_problem = recorded_model_problem
         self.time = TimeParser()
+        # The embedding pool for questions: embedded (and searched) while the keyword side runs (see recall).
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
 
     def close(self) -> None:

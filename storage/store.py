@@ -4,9 +4,9 @@
 or not) and owns every verb: ``remember`` (idempotency keys, duplicates, credential
 refusal, similar memories), ``supersede`` and ``forget`` (the history rules; forgotten
 content erased for real and scrubbed), the reads (``get``, ``history``, listings,
-boot sections, ``recall``: handed to ``retrieval``, fused in ``ranking``) and the
-work it owes its database (expiry erasure, scrubs, the vector index's upkeep). It
-talks to a database only through ``backend``'s contract, one transaction per
+boot sections, ``recall``: handed to ``retrieval``, fused in ``ranking``); the work it
+owes its database (expiry erasure, scrubs, the vector index's upkeep) is done on its
+worker (``maintenance.Upkeep``). It talks to a database only through ``backend``'s contract, one transaction per
 operation; the rules over rows it reads are in ``history`` (ids and chains).
 ``open_backend`` picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
 
@@ -17,9 +17,7 @@ that excludes other writers (SQLite's); where writers run at once (PostgreSQL), 
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,7 +29,7 @@ from . import history, validate
 from .backend import Backend, NewRow, Reader, VectorLog, Writer
 from .candidates import admits
 from .embeddings import Embedded, Embedder
-from .errors import Busy, Conflict, InvalidInput, ModelUnavailable, StorageUnavailable, StoreError, shown
+from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
 from .ids import new_id
 from .limits import (
     BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_MS, REASON_MAX_CHARS,
@@ -39,7 +37,8 @@ from .limits import (
 )
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
-from .records import DueWork, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
+from .maintenance import Upkeep, Worker
+from .records import ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
 from .retrieval import Retriever, checked_filters
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
@@ -51,10 +50,6 @@ log = logging.getLogger(__name__)
 SIMILAR_MEMORY = 0.7
 SIMILAR_COUNT = 3  # similar memories named at most
 EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread
-# An expired memory is hidden at once and its content erased (like forget) by the first
-# write or start-up at least this long after it expired, so expiries share a scrub.
-EXPIRY_GRACE_MS = 3_600_000
-SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
 
 
 def differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
@@ -95,9 +90,10 @@ class _NewMemory:
         return str(self.fields["scope"])
 
 
-def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Backend:
+def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, worker: Worker | None = None) -> Backend:
     """The backend for ``db``: PostgreSQL for a ``postgresql://`` (or ``postgres://``) URL,
-    else the SQLite file at that path. PostgreSQL needs ``pip install "memvault[postgres]"``.
+    else the SQLite file at that path, which leaves its checkpoints to ``worker`` (if given).
+    PostgreSQL needs ``pip install "memvault[postgres]"``.
 
     Raises:
         StoreError: the database cannot be opened or is not memvault's (the message says why).
@@ -112,7 +108,7 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Back
         return PostgresBackend(str(db), busy_timeout_ms=busy_timeout_ms)
     from .sqlite import SqliteBackend
 
-    return SqliteBackend(db, busy_timeout_ms=busy_timeout_ms)
+    return SqliteBackend(db, busy_timeout_ms=busy_timeout_ms, submit=worker and worker.submit)
 
 
 class Store:
@@ -125,6 +121,7 @@ class Store:
         clock: returns "now" in ms since the epoch; injectable for expiry tests.
         allow_secrets: store content that contains credentials (off: refused, see ``secrets``).
         busy_timeout_ms: how long a write waits for another connection's write lock.
+        worker: runs the store's background jobs (``upkeep``); a new one when None. Closed with the store.
 
     Every method takes the ``tenant`` explicitly: it is the hard isolation
     boundary, and no method reads or writes another tenant's rows. Times in and
@@ -143,26 +140,25 @@ class Store:
         clock: Callable[[], int] = now_ms,
         allow_secrets: bool = False,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        worker: Worker | None = None,
     ) -> None:
         self.allow_secrets = allow_secrets
         self.embedder = embedder
         self.clock = clock
-        self.backend = open_backend(db, busy_timeout_ms)
+        self.worker = worker or Worker()
+        self.backend = open_backend(db, busy_timeout_ms, self.worker)
+        self.upkeep = Upkeep(self)
         with self.backend.read(None) as tx:
             recorded = tx.model()
-            due = self._due(tx)
+            due = self.upkeep.due(tx)
         if embedder is not None and recorded is not None:
             embedder.follow(recorded[0])
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
-        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-scrub")
         # A new memory is embedded here while its secrets and duplicates are checked.
-        self._embedding = ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memvault-embed-write")
-        self._scrubbing = None
-        self._scrub_retry_at = 0.0
-        self._indexing = None
-        self._closing = False
-        self._run_due(due)
-        self._index_in_background()
+        self.embedding_pool = ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memvault-embed-write")
+        if due:
+            self.upkeep.start()
+        self.upkeep.start_indexing()
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Load what the first recall would otherwise wait for: the model (if it can
@@ -173,11 +169,11 @@ class Store:
         self.backend.warm_up(stop)
 
     def close(self) -> None:
-        """Finish a background scrub, then release the backend (the store cannot be used afterwards)."""
-        self._closing = True  # the vector index's upkeep stops after its current step
+        """Close the worker (after a scrub queued on it), then release the backend (the store
+        cannot be used afterwards)."""
         self._retriever.close()
-        self._background.shutdown(wait=True)
-        self._embedding.shutdown(wait=True)
+        self.worker.close()
+        self.embedding_pool.shutdown(wait=True)
         self.backend.close()
 
     # -- the embedding model and new rows ------------------------------------------------
@@ -378,7 +374,7 @@ class Store:
         status = self.model_problem()
         # The embedding (most of a new memory's cost) runs while the checks below run; a
         # refused or repeated memory drops it (cancelled while it waits for a thread).
-        embedding = self._embedding.submit(self.embed_memory, text, status)
+        embedding = self.embedding_pool.submit(self.embed_memory, text, status)
         try:
             self._refuse_secrets(
                 content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
@@ -411,10 +407,10 @@ class Store:
             existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
             if existing is not None:
                 return existing
-            due = self._due(tx)
+            due = self.upkeep.due(tx)
             outcome = self._insert_new(tx, new, made, degraded, seen)
-        if outcome.created:
-            self._run_due(due)  # cheap when nothing is due; never raises for a busy database
+        if outcome.created and due:
+            self.upkeep.start()
         return outcome
 
     def _remember_alongside(self, new: _NewMemory) -> RememberOutcome:
@@ -424,7 +420,7 @@ class Store:
             existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
             if existing is not None:
                 return existing
-            due = self._due(tx)
+            due = self.upkeep.due(tx)
             # The model's claim, answered again below without a new query (None: another
             # thread switched the model just now; the claim waits for the vectors' model).
             model_id = self.embedder.model_id if self.embedder is not None and new.status is None else None
@@ -432,8 +428,8 @@ class Store:
                 tx.claim_model(model_id, self.embedder.dim)  # type: ignore[union-attr]
             made, degraded = new.embedding.result()
             outcome = self._insert_new(tx, new, made, degraded, None)
-        if outcome.created:
-            self._run_due(due)  # cheap when nothing is due; never raises for a busy database
+        if outcome.created and due:
+            self.upkeep.start()
         return outcome
 
     def _insert_new(
@@ -606,8 +602,9 @@ class Store:
             )
             tx.insert(row)
             tx.link(old.id, row.id, reason)
-            due = self._due(tx)
-        self._run_due(due)
+            due = self.upkeep.due(tx)
+        if due:
+            self.upkeep.start()
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded)
 
     def forget(
@@ -618,7 +615,7 @@ class Store:
         Content, source, tags, duplicate hash, keyword entry and vectors are
         removed, and a pending scrub is recorded, in one transaction; then the
         database is scrubbed (``backend.scrub``) so the text is not recoverable
-        from its files, on the background thread, started at once (a VACUUM FULL or a
+        from its files, on the worker, asked at once (a VACUUM FULL or a
         WAL checkpoint makes other callers wait: never inside this call).
         ``scrubbed`` is True only when the forgotten text is in none of the database's
         files: on SQLite once no scrub is pending any more, on PostgreSQL never (after its
@@ -626,7 +623,7 @@ class Store:
         PostgreSQL reuses that space). When the scrub
         runs in the background or could not run yet (another connection held a
         lock, the disk is full) the forget still stands and the scrub is finished
-        by the background thread, a later write, ``run_due_maintenance``, ``close``,
+        by the worker after a later write, a server's periodic round, ``close``,
         the next start-up or ``memvault doctor``.
         ``include_history`` forgets the whole supersession chain. Forgetting a
         forgotten memory is not an error (``already_forgotten`` True).
@@ -648,7 +645,7 @@ class Store:
                 tx.erase(member_id, now, reason)
         # PostgreSQL's scrub (VACUUM FULL) leaves the text in pg_wal and the vectors in the
         # HNSW index's freed pages until PostgreSQL reuses them: never "scrubbed" there.
-        scrubbed = self._scrub(retry_now=True) and self.backend.kind == "sqlite"
+        scrubbed = self.upkeep.start_scrub() and self.backend.kind == "sqlite"
         return ForgetOutcome(
             id=memory.id,
             already_forgotten=memory.forgotten_at is not None,
@@ -796,119 +793,3 @@ class Store:
             total = sum(n for (scope, kind), n in counts.items()
                         if scope in filters.scopes and (not filters.kinds or kind in filters.kinds))
             return tx.memories(filters, "observed" if newest_first else "importance", max_rows), total
-
-    # -- due work: expiry, scrubs, the vector index --------------------------------------
-
-    def scrub(self) -> bool:
-        """Finish a due scrub in this thread (after any running in the background); True
-        when no scrub is pending any more (False: the database was busy, still due)."""
-        if self._scrubbing is not None:
-            self._scrubbing.result()
-        return self._finish_scrub(retry_now=True)
-
-    def scrub_pending(self) -> bool:
-        """Whether forgotten bytes may still be in the database's files, once a scrub
-        running on the background thread (e.g. the one opening the store started) has ended."""
-        if self._scrubbing is not None:
-            self._scrubbing.result()
-        return self.backend.scrub_due()
-
-    def _scrub(self, retry_now: bool, due: bool | None = None) -> bool:
-        """Start a scrub on the background thread (never inside the calling one); True
-        when no scrub is pending any more. ``due``: whether one is due, when the caller
-        has just read it (None: read it here)."""
-        if due is False:
-            return True
-        if self._scrubbing is not None and not self._scrubbing.done():
-            return False
-        if due is None and not self.backend.scrub_due():
-            return True
-        self._scrubbing = self._background.submit(self._finish_scrub, retry_now)
-        return False
-
-    def _finish_scrub(self, retry_now: bool) -> bool:
-        """Scrub if one is due; True when none is due any more.
-
-        Never raises for a busy database or a full disk: the duty stays recorded
-        and the result is False. Without ``retry_now`` a scrub that failed less
-        than ``SCRUB_RETRY_S`` ago is not tried again (each try may wait out the
-        busy timeout).
-        """
-        if not retry_now and time.monotonic() < self._scrub_retry_at:
-            return not self.backend.scrub_due()
-        if self.backend.scrub():
-            return True
-        self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
-        return False
-
-    def run_due_maintenance(self, retry: bool = False) -> DueWork:
-        """Do the work the store owes: erase expired memories and finish a pending scrub.
-
-        ``retry``: try a scrub that failed less than ``SCRUB_RETRY_S`` ago again
-        (a server's periodic round; after each write it waits that long), and start
-        the vector index's upkeep on the background thread (as opening the store does).
-
-        A memory expired for more than ``EXPIRY_GRACE_MS`` becomes a tombstone
-        (reason "expired at ..."), exactly as if forgotten; then a scrub that is
-        due (after a forget or such an erase, possibly by another process or
-        before a crash) is run. Called when the store opens; each write does the
-        same with what its own transaction read (see :meth:`_due`); servers call it
-        now and then. Never raises for a busy database: what could not be done stays due.
-        """
-        try:
-            with self.backend.read(None) as tx:
-                due = self._due(tx)
-        except Busy as exc:
-            log.warning("erasing expired memories postponed: %s", exc)
-            due = None
-        return self._run_due(due, retry)
-
-    def _due(self, tx: Reader) -> tuple[bool, bool]:
-        """Read in ``tx``: whether memories expired past the grace period wait to be
-        erased, and whether a scrub is due. A write reads them in its own transaction,
-        so on PostgreSQL it sees its tenant's expired memories only (the others wait for
-        a write of theirs, a server's periodic round or the next start-up)."""
-        return bool(tx.expired(self.clock() - EXPIRY_GRACE_MS)), tx.scrub_due()
-
-    def _run_due(self, due: tuple[bool, bool] | None, retry: bool = False) -> DueWork:
-        """Erase expired memories and scrub as ``due`` (see :meth:`_due`; None: unknown,
-        the database was busy, so no scrub is claimed) says; see :meth:`run_due_maintenance`."""
-        now = self.clock()
-        purged: list[str] = []
-        pending = None if due is None else due[1]
-        if due is not None and due[0]:
-            try:
-                with self.backend.write(None) as tx:
-                    for memory_id, expired in tx.expired(now - EXPIRY_GRACE_MS):
-                        tx.erase(memory_id, now, f"expired at {format_ms(expired)}")
-                        purged.append(memory_id)
-                pending = pending or bool(purged)  # each erase records a due scrub
-            except Busy as exc:
-                log.warning("erasing expired memories postponed: %s", exc)
-        scrubbed = self._scrub(retry_now=retry or bool(purged), due=pending)
-        if retry:  # a server's periodic round: not after each write, where it would cost a read each
-            self._index_in_background()
-        return DueWork(purged_ids=purged, scrubbed=bool(pending) and scrubbed, scrub_pending=not scrubbed)
-
-    def index_vectors(self) -> None:
-        """Bring the vector index up to date in this thread: every step the background
-        thread would take (``Backend.index_vectors``), until none is due. Raises Busy
-        or StorageUnavailable."""
-        while self.backend.index_vectors():
-            pass
-
-    def _index_in_background(self) -> None:
-        """Start the vector index's upkeep on the background thread unless it runs: one
-        step at a time, each queued behind any scrub, until none is due."""
-        if not self._closing and (self._indexing is None or self._indexing.done()):
-            self._indexing = self._background.submit(self._index_step)
-
-    def _index_step(self) -> None:
-        try:
-            more = self.backend.index_vectors()
-        except (Busy, StorageUnavailable) as exc:
-            log.warning("vector index upkeep postponed: %s", exc)
-            return
-        if more and not self._closing:
-            with contextlib.suppress(RuntimeError):  # close() began meanwhile: no new work
-                self._indexing = self._background.submit(self._index_step)

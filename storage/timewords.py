@@ -150,7 +150,7 @@ class TimeParser:
     plus its first search), so call :meth:`warm_up` off the request path."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # dateparser's caches are not known to be thread-safe
 
     def warm_up(self) -> None:
         """Load dateparser and its English data now."""
@@ -179,7 +179,7 @@ class TimeParser:
         base = datetime.fromtimestamp(now_ms / 1000, tz=UTC).replace(tzinfo=None)
         latest = now_ms + limits.FUTURE_TOLERANCE_MS
         settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True}
-        with self._lock:  # dateparser keeps caches that are not known to be thread-safe
+        with self._lock:
             parser = DateDataParser(languages=["en"], settings=settings)
             for text, since in spans:
                 this_day = _THIS_WEEKDAY.match(text)

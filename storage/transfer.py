@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -172,22 +172,21 @@ def import_lines(
 
     Raises:
         Busy, StorageUnavailable: a batch could not be written (the batches before it stay).
-        KeyboardInterrupt: passes through once the batch being embedded is done (the
-            worker thread is not cut short); the transaction being written is rolled back whole.
+        KeyboardInterrupt: passes through (the batch being embedded finishes on the pool;
+            closing the store waits for it); the transaction being written is rolled back whole.
     """
     state = _Import(store, tenant, scope)
-    # One batch is embedded on a worker thread (onnxruntime runs outside the GIL) while
-    # the next is checked and the one before written, so the import goes at about the
+    # One batch is embedded on the store's embedding pool (onnxruntime runs outside the GIL)
+    # while the next is checked and the one before written, so the import goes at about the
     # embedding's own rate. Every batch is still written whole, in file order.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-import-embed") as embedding:
-        ahead: tuple[int, Future[_Embedded]] | None = None
-        for chunk in _batches(lines, batch):
-            checked = embedding.submit(_with_vectors, store, *state.check(chunk))
-            if ahead is not None:
-                state.write(ahead[1].result(), ahead[0], progress)
-            ahead = (chunk[-1][0], checked)
+    ahead: tuple[int, Future[_Embedded]] | None = None
+    for chunk in _batches(lines, batch):
+        checked = store.embedding_pool.submit(_with_vectors, store, *state.check(chunk))
         if ahead is not None:
             state.write(ahead[1].result(), ahead[0], progress)
+        ahead = (chunk[-1][0], checked)
+    if ahead is not None:
+        state.write(ahead[1].result(), ahead[0], progress)
     return ImportReport(
         read=state.read, imported=state.imported, skipped_existing=state.skipped, failed=tuple(state.failed),
         vectors_pending=state.pending, degraded=state.degraded if state.pending else None,
@@ -355,7 +354,7 @@ def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason
     """``rows`` with the vectors of their windows, made in one embedding call, and the
     id of the model that made them; or ``rows`` unchanged (vectors pending), the reason
     no vectors can be made (``reason``, read by the caller, or the model failing), and None.
-    Reads no database: it runs on the import's embedding thread."""
+    Reads no database: it runs on the store's embedding pool."""
     if reason is not None or not rows:
         return rows, now, reason, None
     assert store.embedder is not None

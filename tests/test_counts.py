@@ -11,7 +11,8 @@ import pytest
 from fakes import FakeEmbedder
 
 from memvault.storage import transfer
-from memvault.storage.store import EXPIRY_GRACE_MS, Store
+from memvault.storage.maintenance import EXPIRY_GRACE_MS
+from memvault.storage.store import Store
 
 pytestmark = pytest.mark.contract
 SCOPES = ["alpha", "beta", "gamma"]
@@ -44,7 +45,7 @@ def test_kept_counts_follow_every_change_of_state(store: Store, clock, new_db):
     clock.now += 2 * 3_600_000  # expired: hidden at once, its count too
     assert_exact(store)
     clock.now += EXPIRY_GRACE_MS
-    assert soon.id in store.run_due_maintenance().purged_ids  # erased: the kept count follows
+    assert soon.id in store.upkeep.run_due().purged_ids  # erased: the kept count follows
     assert_exact(store)
     assert store.scope_counts(tenant="other") == {"alpha": 1}
     # Imported memories are counted as well (into another database).

@@ -28,7 +28,7 @@ def test_forgotten_text_and_vector_leave_no_trace(real_store: Store, db_path, re
     assert MARKER.encode() in file_bytes(db_path)
     result = real_store.forget(tenant="t", id=newer, include_history=True)
     assert sorted(result.forgotten_ids) == sorted([first.id, newer]) and result.scrubbed is False
-    assert real_store.scrub()  # waits for the background scrub
+    assert real_store.upkeep.scrub()  # waits for the background scrub
     data = file_bytes(db_path)
     leftovers = [m for m in (MARKER, "vault-tag-7731", "source-marker-4417", "key-marker-9921", "reason-marker-3318")
                  if m.encode() in data]
@@ -90,7 +90,7 @@ def test_no_copy_of_forgotten_text_survives_pages_being_split_and_rebalanced(db_
         assert MARKER.encode() in file_bytes(db_path)
         for memory_id in secrets:
             store.forget(tenant="t", id=memory_id, include_history=True)
-        assert store.scrub()
+        assert store.upkeep.scrub()
         assert MARKER.encode() not in file_bytes(db_path)
         assert maintenance.check(store) == [] and maintenance.stats(store)["forgotten"] == len(secrets) + 1
         assert store.get(tenant="t", id=ids[0]).content.startswith("Note")  # the owner's other memories stay

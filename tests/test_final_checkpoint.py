@@ -104,7 +104,7 @@ def test_a_scrub_pauses_before_checkpointing_again_for_a_forget_that_came_in_mea
         monkeypatch.setattr(sqlite_backend, "scrub", scrub)
         monkeypatch.setattr(sqlite_backend, "time", SimpleNamespace(sleep=lambda s: steps.append(("pause", s))))
         store.forget(tenant="a", id=first.id)
-        assert store.scrub() is True  # waits for the background scrub
+        assert store.upkeep.scrub() is True  # waits for the background scrub
         assert steps == ["checkpoint", ("pause", sqlite_backend.SCRUB_GAP_S), "checkpoint"]
         assert b"quokka1182" not in file_bytes(db_path) and b"quokka2293" not in file_bytes(db_path)
     finally:

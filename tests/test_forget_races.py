@@ -83,7 +83,7 @@ def test_of_two_forgets_of_one_memory_exactly_one_says_it_forgot(two_stores):
 def test_forget_says_scrubbed_only_where_the_text_left_every_file_of_the_database(store, backend):
     memory = store.remember(tenant="t", scope="s", content="The alarm code is kept by Dana")
     assert store.forget(tenant="t", id=memory.id).scrubbed is False  # the scrub runs in the background
-    assert store.scrub()
+    assert store.upkeep.scrub()
     again = store.forget(tenant="t", id=memory.id)
     # PostgreSQL keeps the text in pg_wal (and vectors in the HNSW index) until it recycles them.
     assert again.already_forgotten and again.scrubbed is (backend == "sqlite")

@@ -15,7 +15,6 @@ from fakes import FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.sqlite import db
-from memvault.storage import store as store_module
 from memvault.storage.sqlite import backend as sqlite_backend
 from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import find_secrets
@@ -28,7 +27,7 @@ MARKER = "plumcrate6621"
 def quick_store(db_path, monkeypatch):
     """A store whose busy waits are short, that gives up a blocked scrub soon and retries it at every write."""
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
-    monkeypatch.setattr(store_module, "SCRUB_RETRY_S", 0.0)
+    monkeypatch.setattr(maintenance, "SCRUB_RETRY_S", 0.0)
     monkeypatch.setattr(sqlite_backend, "SCRUB_ATTEMPTS", 2)  # each blocked try waits for the held lock
     s = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     yield s
@@ -75,7 +74,7 @@ def test_forget_succeeds_and_says_unscrubbed_when_another_connection_holds_the_f
     monkeypatch.setattr(sqlite_backend, "scrub", scrub_after_the_lock_is_taken)
     result = quick_store.forget(tenant="a", id=out.id)
     assert result.forgotten_ids == [out.id] and result.scrubbed is False
-    assert quick_store.scrub() is False  # (waits for the background try, and tries once more)
+    assert quick_store.upkeep.scrub() is False  # (waits for the background try, and tries once more)
     assert quick_store.get(tenant="a", id=out.id).content is None
     assert MARKER.encode() in file_bytes(db_path)  # which is what scrubbed: false said
     assert maintenance.stats(quick_store)["scrub_pending"] is True
@@ -83,9 +82,9 @@ def test_forget_succeeds_and_says_unscrubbed_when_another_connection_holds_the_f
     if lock == "BEGIN":  # (a held write lock stops the retry's own transaction: busy, as it should)
         retry = quick_store.forget(tenant="a", id=out.id)  # still held: must not claim success
         assert retry.already_forgotten and retry.scrubbed is False
-        assert quick_store.scrub() is False
+        assert quick_store.upkeep.scrub() is False
     other.release()
-    assert quick_store.scrub() is True and MARKER.encode() not in file_bytes(db_path)
+    assert quick_store.upkeep.scrub() is True and MARKER.encode() not in file_bytes(db_path)
     assert scrub_due(db_path) is None and maintenance.check(quick_store) == []
 
 
@@ -94,7 +93,7 @@ def test_a_pending_scrub_is_finished_after_the_next_write(quick_store, db_path):
     other = Holder(db_path, "BEGIN")
     other.take()
     assert quick_store.forget(tenant="a", id=out.id).scrubbed is False
-    assert quick_store.scrub() is False  # the reader's snapshot keeps the -wal
+    assert quick_store.upkeep.scrub() is False  # the reader's snapshot keeps the -wal
     other.release()
     assert MARKER.encode() in file_bytes(db_path)
     quick_store.remember(tenant="a", scope="s", content="An unrelated later memory")
@@ -130,7 +129,7 @@ def test_a_crash_between_forget_and_scrub_leaves_the_duty_and_start_up_finishes_
     reopened = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     try:
         assert maintenance.check(reopened) == [] and maintenance.stats(reopened)["forgotten"] == 1
-        assert reopened.run_due_maintenance().scrub_pending is False
+        assert reopened.upkeep.run_due().scrub_pending is False
     finally:
         reopened.close()
 

@@ -1,20 +1,19 @@
 """SQLite's remember searches similar memories in a read snapshot before its write and,
 inside the write, checks only what changed since; its commits leave WAL checkpoints
-to a thread of their own."""
+to the store's worker."""
 
 from __future__ import annotations
 
 import threading
-import time
 
 from fakes import FakeEmbedder
 
-from memvault.storage.sqlite import checkpoint
+from memvault.storage.maintenance import WORKER_THREAD
+from memvault.storage.sqlite import backend as sqlite_backend
 from memvault.storage.store import Store
 
 OLD = "the staging database runs on port 5433 behind the bastion host"
 CLOSE = "the staging database runs on port 5433 behind the bastion host now"
-HANG_GUARD_S = 30
 
 
 def between_search_and_write(store: Store, action):  # type: ignore[no-untyped-def]
@@ -61,20 +60,18 @@ def test_a_similar_memory_forgotten_after_the_snapshot_is_not_named(db_path):
         store.close()
 
 
-def test_the_writer_leaves_checkpoints_to_a_thread_of_its_own(db_path, monkeypatch):
-    monkeypatch.setattr(checkpoint, "CHECKPOINT_PAGES", 1)
+def test_the_writer_leaves_checkpoints_to_the_worker(db_path, monkeypatch):
+    monkeypatch.setattr(sqlite_backend, "CHECKPOINT_PAGES", 1)
+    threads: list[str] = []
+    real = sqlite_backend.SqliteBackend.checkpoint
+    monkeypatch.setattr(sqlite_backend.SqliteBackend, "checkpoint",
+                        lambda self: (threads.append(threading.current_thread().name), real(self))[1])
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     try:
-        backend = store.backend
         # The hook replaces SQLite's automatic checkpoint in the commit (which reports 0 then).
-        assert backend._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0  # type: ignore[attr-defined]
-        threads: list[str] = []
-        connect = backend._checkpointer._connect  # type: ignore[attr-defined]
-        backend._checkpointer._connect = lambda: (threads.append(threading.current_thread().name), connect())[1]  # type: ignore[attr-defined]
+        assert store.backend._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0  # type: ignore[attr-defined]
         store.remember(tenant="a", scope="s", content=OLD)
-        guard = time.monotonic() + HANG_GUARD_S
-        while backend._checkpointer.done == 0 and time.monotonic() < guard:  # type: ignore[attr-defined]
-            time.sleep(0.01)
-        assert backend._checkpointer.done >= 1 and threads == ["memvault-checkpoint"]  # type: ignore[attr-defined]
+        store.upkeep.scrub_pending()  # (after the jobs queued before it)
+        assert threads and set(threads) == {WORKER_THREAD}
     finally:
         store.close()

@@ -24,7 +24,7 @@ from memvault.storage.sqlite import schema
 from memvault.storage import store as store_module
 from memvault.storage.errors import Conflict, InvalidInput, ModelUnavailable, NotFound
 from memvault.storage.store import Store
-from memvault.storage.store import EXPIRY_GRACE_MS
+from memvault.storage.maintenance import EXPIRY_GRACE_MS
 from memvault.storage.timefmt import MAX_MS, MIN_MS, format_ms, now_ms, parse_iso
 from memvault.tools import handlers
 import raw
@@ -362,11 +362,11 @@ def test_expired_content_is_erased_from_the_files_after_the_grace_period(store, 
     assert backend != "sqlite" or b"7cq9marker" in file_bytes(db)  # hidden, not yet erased
     clock.advance(0.001)
     remember(store, "The next write after the grace period")
-    assert store.scrub()  # (the erase is committed; the scrub runs on the background thread)
+    assert store.upkeep.scrub()  # (the erase is committed; the scrub runs on the background thread)
     assert backend != "sqlite" or b"7cq9marker" not in file_bytes(db)  # (PostgreSQL: test_postgres_backend)
     tomb = store.get(tenant="a", id=out.id)
     assert tomb.forgotten_at == clock.now and tomb.forget_reason == "expired at 2026-01-02T00:00:00.000Z"
-    assert store.scrub() and maintenance.check(store) == []
+    assert store.upkeep.scrub() and maintenance.check(store) == []
 
 
 def test_expired_content_is_erased_when_the_store_opens(db, backend, clock: Clock):
@@ -376,9 +376,9 @@ def test_expired_content_is_erased_when_the_store_opens(db, backend, clock: Cloc
     clock.now += 2 * DAY_MS
     second = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
-        assert second.scrub() and (backend != "sqlite" or b"fz81marker" not in file_bytes(db))
+        assert second.upkeep.scrub() and (backend != "sqlite" or b"fz81marker" not in file_bytes(db))
         assert second.get(tenant="a", id=out.id).forgotten_at is not None
-        assert second.run_due_maintenance().purged_ids == []  # nothing left to do
+        assert second.upkeep.run_due().purged_ids == []  # nothing left to do
     finally:
         second.close()
 

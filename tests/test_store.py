@@ -190,7 +190,7 @@ def test_forget_erases_content_from_indexes_and_file_bytes(store, db_path):
     assert b"zqxmarker7731" in file_bytes(db_path)  # the check below can see it
     result = store.forget(tenant="a", id=out.id, reason="user asked")
     assert result.forgotten_ids == [out.id] and not result.already_forgotten
-    assert result.scrubbed is False and store.scrub()  # scrubbed on the background thread; scrub() waits for it
+    assert result.scrubbed is False and store.upkeep.scrub()  # scrubbed on the worker; scrub() waits for it
     assert recall_ids(store, "zqxmarker7731") == []
     with sqlite_raw.connection(store) as conn:
         table = sqlite_raw.keyword_table(conn, "a")
@@ -213,7 +213,7 @@ def test_forget_with_history_purges_the_whole_chain(store, db_path):
     old = remember(store, "Office wifi network is oldwifi111")
     new_id = store.supersede(tenant="a", id=old.id, content="Office wifi network is newwifi222").id
     result = store.forget(tenant="a", id=new_id, include_history=True)
-    assert sorted(result.forgotten_ids) == sorted([old.id, new_id]) and store.scrub()
+    assert sorted(result.forgotten_ids) == sorted([old.id, new_id]) and store.upkeep.scrub()
     data = file_bytes(db_path)
     assert b"oldwifi111" not in data and b"newwifi222" not in data
 
@@ -420,7 +420,7 @@ def test_forgetting_a_memory_removes_it_from_the_context_of_the_next(store, db_p
     store.forget(tenant="a", id=first.id)
     assert store.ranked_lists(tenant="a", query="qq8822zz", scopes=SCOPES, k=5)[0] == []
     assert recall_ids(store, "noted thanks")[0] == reply.id
-    assert store.scrub() and b"qq8822zz" not in file_bytes(db_path)
+    assert store.upkeep.scrub() and b"qq8822zz" not in file_bytes(db_path)
     assert maintenance.check(store) == []
 
 
@@ -508,11 +508,11 @@ def test_a_servers_maintenance_round_retries_a_failed_scrub_without_waiting(stor
     real, calls = store.backend.scrub, []
     monkeypatch.setattr(store.backend, "scrub", lambda: calls.append(1) or False)  # readers hold the log
     store.forget(tenant="t", id=memory_id)
-    assert store.scrub_pending() and len(calls) == 1
-    store.run_due_maintenance()  # after a write: waits SCRUB_RETRY_S before trying again
-    assert store.scrub_pending() and len(calls) == 1
-    store.run_due_maintenance(retry=True)  # the server's periodic round
-    assert store.scrub_pending() and len(calls) == 2
+    assert store.upkeep.scrub_pending() and len(calls) == 1
+    store.upkeep.run_due()  # after a write: waits SCRUB_RETRY_S before trying again
+    assert store.upkeep.scrub_pending() and len(calls) == 1
+    store.upkeep.run_due(retry=True)  # the server's periodic round
+    assert store.upkeep.scrub_pending() and len(calls) == 2
     monkeypatch.setattr(store.backend, "scrub", real)  # the readers are gone
-    store.run_due_maintenance(retry=True)
-    assert not store.scrub_pending()
+    store.upkeep.run_due(retry=True)
+    assert not store.upkeep.scrub_pending()

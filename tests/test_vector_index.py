@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -55,7 +56,7 @@ def in_cell_zero(store: Store) -> int:
 
 def indexed(store: Store) -> cells.Cells:
     """The centroids in force once the index is up to date."""
-    store.index_vectors()
+    store.upkeep.index_vectors()
     with store.backend.read(None) as tx:
         return tx.cells()  # type: ignore[attr-defined]
 
@@ -127,7 +128,7 @@ def test_a_filtered_search_returns_only_allowed_memories_and_a_full_top_k(db_pat
     store.supersede(tenant="t", id=old.id, content="kafka deploy staging new plan")
     gone = store.remember(tenant="t", scope="beta", content="kafka deploy staging forgotten plan", kind="procedure")
     store.forget(tenant="t", id=gone.id)
-    store.index_vectors()
+    store.upkeep.index_vectors()
     now = store.clock()
     query = FakeEmbedder().embed(["kafka deploy staging cluster"])[0]
     filters = Filters(**{"tenant": "t", "scopes": ["alpha", "beta", "gamma"], "now": now, **FILTERS[name]})  # type: ignore[arg-type]
@@ -154,7 +155,7 @@ def test_a_tenant_with_few_memories_is_searched_whole_in_a_large_file(db_path, s
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 400)
     mine = [store.remember(tenant="small", scope="alpha", content=f"piano garden recipe {i}").id for i in range(3)]
-    store.index_vectors()
+    store.upkeep.index_vectors()
     query = FakeEmbedder().embed(["kafka deploy"])[0]  # far from the small tenant's texts
     with store.backend.read("small") as tx:
         found = tx.vector(Filters(tenant="small", scopes=["alpha"], now=store.clock()), query, 10)
@@ -214,7 +215,7 @@ def test_vector_recall_at_10_against_an_exact_scan_on_real_embeddings(db_path, r
     questions = [json.loads(line)["question"] for line in (folder / "queries.jsonl").read_text().splitlines()][:300]
     store = Store(db_path, real_embedder)
     transfer.import_lines(store, (json.dumps({"content": t["text"]}) for t in turns), tenant="t", scope="s")
-    store.index_vectors()
+    store.upkeep.index_vectors()
     with store.backend.read("t") as tx:
         assert tx.cells().size == cells.cell_count(len(turns))  # type: ignore[attr-defined]
     with sqlite_raw.connection(store) as conn:
@@ -304,7 +305,7 @@ def test_a_search_scores_its_cells_from_the_in_memory_copy_and_answers_as_the_fi
     memories, their exact distances) is the one a read of the cells' rows gives."""
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 400 if trained else 150)
-    store.index_vectors()
+    store.upkeep.index_vectors()
     assert (indexed(store).size > 0) is trained
     queries = FakeEmbedder().embed(["kafka deploy staging cluster", "piano garden recipe", "budget invoice note 7"])
     # Two scopes of three pass: more than half of what the cells hold, so the cells are read.
@@ -337,7 +338,7 @@ def test_the_in_memory_copy_follows_every_write_of_another_connection(db_path, s
     other.forget(tenant="t", id=top.id)
     new = other.remember(tenant="t", scope="gamma", content="lunch paris piano guitar").id
     fill(other, 300, seed=3)
-    other.index_vectors()  # trains cells: every vector moves out of cell 0
+    other.upkeep.index_vectors()  # trains cells: every vector moves out of cell 0
     with store.backend.read("t") as tx:
         found = tx.vector(Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock()), query, 5)
         rows = tx.rows([seq for seq, _ in found])
@@ -443,44 +444,43 @@ def test_warm_up_reads_the_cells_into_the_in_memory_copy_up_to_its_budget(db_pat
     store.close()
 
 
-def test_the_copy_gives_freed_memory_back_each_time_a_quarter_of_its_budget_was_dropped(db_path, small_cells, monkeypatch):
-    """Cells dropped past the budget leave freed heap pages that glibc keeps (``heap``):
-    the copy asks for them to be given back, once per quarter of its budget dropped."""
-    from memvault.storage import heap
+def test_the_copy_gives_freed_memory_back_on_the_worker_each_time_a_quarter_of_its_budget_was_dropped(
+        db_path, small_cells, monkeypatch):
+    """Cells dropped past the budget leave freed heap pages that glibc keeps: the copy has
+    the store's worker give them back (``malloc_trim``), once per quarter of its budget dropped."""
+    from memvault.storage.maintenance import WORKER_THREAD
     from memvault.storage.sqlite import vector_cache
 
-    releases: list[int] = []
-    monkeypatch.setattr(heap, "release_soon", lambda: releases.append(1) or True)
+    releases: list[str] = []
+    monkeypatch.setattr(vector_cache, "malloc_trim", lambda pad: releases.append(threading.current_thread().name))
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 400)
     indexed(store)
     cache = store.backend.vector_cache  # type: ignore[attr-defined]
     store.warm_up()
     size, held = cache._bytes, cache.cells
-    assert releases == []  # nothing dropped yet
     cache._cells.clear()
     cache._bytes = 0
     cache.budget = size // 8  # an eighth of the index fits: loading all of it drops 7/8
     store.warm_up()
-    assert cache._bytes <= cache.budget and releases == []  # the warm-up stops at the budget
+    store.upkeep.scrub_pending()  # (after the jobs queued before it)
+    assert cache._bytes <= cache.budget and releases == []  # the warm-up stops at the budget: nothing dropped
     with store.backend.read("t") as tx:
-        cache.candidates(tx.conn, list(cache._cells) + [c for c in range(held * 4) if c not in cache._cells][:held],
-                         FakeEmbedder().embed(["x"])[0], 5, True)
-    assert len(releases) >= 2 and cache._dropped * vector_cache.TRIM_SHARE < cache.budget
+        for cell in [c for c in range(held * 4) if c not in cache._cells][:held]:  # one by one: each is a job
+            cache.candidates(tx.conn, [cell], FakeEmbedder().embed(["x"])[0], 5, True)
+            store.upkeep.scrub_pending()
+    assert len(releases) >= 2 and set(releases) == {WORKER_THREAD}
+    assert cache._dropped * vector_cache.TRIM_SHARE < cache.budget
     store.close()
 
 
-def test_heap_release_runs_where_the_c_library_has_malloc_trim():
+def test_the_heap_is_given_back_where_the_c_library_has_malloc_trim():
     import ctypes
 
-    from memvault.storage import heap
+    from memvault.storage.sqlite import vector_cache
 
-    if getattr(ctypes.CDLL(None), "malloc_trim", None) is None:
-        assert heap.release_soon() is False
-    else:
-        assert heap.release_soon() is True
-        heap._running.acquire(timeout=5)  # the release thread finished
-        heap._running.release()
+    assert (vector_cache.malloc_trim is None) == (getattr(ctypes.CDLL(None), "malloc_trim", None) is None)
+    vector_cache.trim_heap()  # (glibc: returns freed pages; elsewhere nothing)
 
 
 def test_warm_up_stops_between_two_transactions_once_asked_to(db_path, small_cells):

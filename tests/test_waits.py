@@ -118,5 +118,5 @@ def test_forget_returns_before_its_scrub_and_other_calls_answer_while_it_runs(st
     assert in_thread(lambda: store.remember(tenant="a", scope="s", content="Fridays: also feed the fish")).created
     assert maintenance.stats(store)["scrub_pending"] is True
     finish.set()
-    assert store.scrub() and MARKER.encode() not in file_bytes(db_path)
+    assert store.upkeep.scrub() and MARKER.encode() not in file_bytes(db_path)
     assert maintenance.stats(store)["scrub_pending"] is False and maintenance.check(store) == []

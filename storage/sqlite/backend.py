@@ -26,13 +26,12 @@ from ..errors import StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from . import cells as vector_cells
 from . import health
-from .checkpoint import Checkpointer
 from .db import damaged, fts_tokenizer, open_connection, scrub, write_transaction
 from .schema import (
     VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
 )
 from .tx import SCRUB_DUE, SqliteTransaction
-from .vector_cache import VectorCache
+from .vector_cache import VectorCache, trim_heap
 
 log = logging.getLogger(__name__)
 SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older reads to end
@@ -48,10 +47,15 @@ PRELOAD_BATCH = 64  # cells read into the vector copy per read transaction at wa
 SCRUB_GAP_S = 0.02
 MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
 TRAINED_ON = "vector_cells_trained_on"  # settings key: vectors the newest cells were trained on
+CHECKPOINT_PAGES = 1000  # WAL pages after a commit from which a checkpoint is asked for (SQLite's default)
 
 
 class SqliteBackend:
     """``backend.Backend`` over the SQLite file at ``path`` (created with its folder, mode 0600).
+
+    ``submit(name, job)`` queues a job on the store's worker (``maintenance.Worker.submit``):
+    given, the writer's commits leave WAL checkpoints to it (:meth:`checkpoint`), and the
+    in-memory vector copy gives freed heap back there; None: SQLite checkpoints in the commit.
 
     Raises (on open): :class:`errors.StoreError` for a file of another program or of
     a newer memvault (left untouched), :class:`errors.StorageUnavailable` when it is
@@ -62,28 +66,31 @@ class SqliteBackend:
     parallel_writes = False  # BEGIN IMMEDIATE: one writer of the file at a time
     parallel_reads = True  # each thread reads on a connection of its own, opened on first use
 
-    def __init__(self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    def __init__(
+        self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        submit: Callable[[str, Callable[[], object]], object] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.location = str(self.path)
         self._busy_timeout_ms = busy_timeout_ms
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the writer connection, one thread at a time (sqlite-vec crashed peers sharing one)
         self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
         migrate(self._conn)
-        # The writer's commits leave WAL checkpoints to a thread of their own (see ``checkpoint``).
-        self._checkpointer = Checkpointer(lambda: open_connection(self.path, busy_timeout_ms=busy_timeout_ms))
-        self._checkpointer.install(self._conn)
-        self.vector_cache = VectorCache()
+        self._submit = submit
+        if submit is not None:
+            self._conn.set_wal_hook(self._committed)  # (replaces SQLite's checkpoint inside the commit)
+        self.vector_cache = VectorCache(release=None if submit is None else lambda: submit("trim", trim_heap))
         self._tx = SqliteTransaction(self._conn, fts_tokenizer(self._conn), self.vector_cache)
         self._local = threading.local()  # .tx: this thread's reader (a SqliteTransaction over its connection)
         # Every open reader, closed by close(); a finished thread's reader is closed with its locals.
         self._readers: weakref.WeakSet[apsw.Connection] = weakref.WeakSet()
-        self._readers_lock = threading.Lock()
+        self._readers_lock = threading.Lock()  # close() on one thread, a reader opened on another: none left open
         self._closed = False
         # Reads in flight by the generation they began in, so a scrub can wait for the
         # older ones (see ``_wait_for_older_reads``).
         self._generation = 0
         self._reads: collections.Counter[int] = collections.Counter()
-        self._reads_changed = threading.Condition()
+        self._reads_changed = threading.Condition()  # a scrub waits here: older reads keep the WAL from truncation
 
     def _reader(self) -> SqliteTransaction:
         """This thread's reader connection (opened on first use, configured like the writer's)."""
@@ -139,6 +146,21 @@ class SqliteBackend:
         with self._lock, write_transaction(self._conn):
             self._tx.begun(tenant)
             yield self._tx
+
+    def _committed(self, _conn: apsw.Connection, _name: str, pages: int) -> int:
+        if pages >= CHECKPOINT_PAGES and self._submit is not None:
+            self._submit("checkpoint", self.checkpoint)
+        return apsw.SQLITE_OK
+
+    def checkpoint(self) -> None:
+        """A ``PASSIVE`` WAL checkpoint on this thread's reader connection, run on the worker
+        after a commit left the WAL at ``CHECKPOINT_PAGES`` or more: unlike SQLite's own, in
+        the commit, it makes no writer wait (docs/storage-tuning.md#checkpoints-off-the-committing-thread);
+        it waits for nobody, and durability is unchanged. Logged when it cannot run (the next commit asks again)."""
+        try:
+            self._reader().conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except (apsw.Error, StoreError) as exc:
+            log.warning("checkpoint of the write-ahead log postponed: %s", exc)
 
     def settings(self) -> dict[str, str]:
         """Every row of the settings table."""
@@ -311,7 +333,7 @@ class SqliteBackend:
         with self.read(None) as tx:
             cells = tx.cells()
             order = np.argsort(-cells.generations, kind="stable")
-            ids = [0, *cells.ids[order].tolist()]
+            ids = [c for c in [0, *cells.ids[order].tolist()] if c not in self.vector_cache]  # (resumed: go on)
         for start in range(0, len(ids), PRELOAD_BATCH):
             if self._closed or stop():
                 return
@@ -321,7 +343,6 @@ class SqliteBackend:
 
     def close(self) -> None:
         """Close every connection (from any thread, once no call is in flight)."""
-        self._checkpointer.close()
         with self._readers_lock:
             self._closed = True
             readers = list(self._readers)

@@ -22,21 +22,25 @@ least recently used are dropped past ``budget`` bytes.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import apsw
 import numpy as np
 
-from .. import heap
 from .cells import CELL_SHIFT, SEQ_MASK
 from .schema import VECTOR_TABLE
 
 CACHE_BYTES = 256 << 20  # about 650,000 vectors of 384 dimensions
 RESET_AFTER = 20_000  # changed keys past which the copy starts again rather than catches up
-TRIM_SHARE = 4  # freed heap pages go back to the OS each time 1/TRIM_SHARE of the budget was dropped (``heap``)
+# Freed heap goes back to the OS each time 1/TRIM_SHARE of the budget was dropped: glibc keeps
+# freed blocks, pinned by long-lived ones (docs/storage-tuning.md#giving-freed-memory-back).
+TRIM_SHARE = 4
+malloc_trim = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc 2.8+ (man 3 malloc_trim); None elsewhere
 
 
 @dataclass(frozen=True)
@@ -81,12 +85,20 @@ def position(conn: apsw.Connection) -> int:
     return conn.execute("SELECT ifnull(max(change), 0) FROM vector_changes").fetchone()[0]
 
 
-class VectorCache:
-    """The copy, shared by every connection of one backend (thread-safe)."""
+def trim_heap() -> None:
+    """Give the heap pages freed by dropped cells back to the operating system (1-20 ms, GIL released)."""
+    if malloc_trim is not None:
+        malloc_trim(0)
 
-    def __init__(self, budget: int = CACHE_BYTES) -> None:
+
+class VectorCache:
+    """The copy, shared by every connection of one backend (thread-safe). ``release()``
+    asks for :func:`trim_heap` to run (on the store's worker); None: never."""
+
+    def __init__(self, budget: int = CACHE_BYTES, release: Callable[[], object] | None = None) -> None:
         self.budget = budget
-        self._lock = threading.Lock()
+        self.release = release
+        self._lock = threading.Lock()  # searches on every reader thread share the copy (products run outside it)
         self._position = 0
         self._cells: OrderedDict[int, Block] = OrderedDict()
         self._bytes = 0
@@ -96,6 +108,9 @@ class VectorCache:
     def cells(self) -> int:
         """Cells held now."""
         return len(self._cells)
+
+    def __contains__(self, cell: int) -> bool:
+        return cell in self._cells
 
     def candidates(
         self, conn: apsw.Connection, cells: list[int], vector: np.ndarray, n: int, may_advance: bool
@@ -166,7 +181,8 @@ class VectorCache:
             _, dropped = self._cells.popitem(last=False)
             self._bytes -= dropped.nbytes
             self._dropped += dropped.nbytes
-        if self._dropped * TRIM_SHARE >= self.budget and heap.release_soon():
+        if self._dropped * TRIM_SHARE >= self.budget and self.release is not None:
+            self.release()
             self._dropped = 0
 
     def _catch_up(self, conn: apsw.Connection, now: int) -> None:
