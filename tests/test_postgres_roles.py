@@ -171,7 +171,7 @@ def test_tenants_served_by_the_serving_role_find_their_own_memories_and_no_other
         store.close()
     owner = Store(roles.owner_url, FakeEmbedder())  # type: ignore[arg-type]
     try:  # (opening it may have scrubbed already)
-        assert owner.scrub() and not owner.scrub_pending()
+        assert owner.upkeep.scrub() and not owner.upkeep.scrub_pending()
     finally:
         owner.close()
 
