@@ -61,9 +61,11 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
         "m.tenant = %(tenant)s",
         "m.forgotten_at IS NULL",
         "(m.expires_at IS NULL OR m.expires_at > %(now)s)",
-        "m.scope = ANY(%(scopes)s)",
     ]
-    params: dict[str, object] = {"tenant": f.tenant, "now": f.now, "scopes": list(f.scopes)}
+    params: dict[str, object] = {"tenant": f.tenant, "now": f.now}
+    if f.scopes is not None:
+        parts.append("m.scope = ANY(%(scopes)s)")
+        params["scopes"] = list(f.scopes)
     if not f.include_history:
         parts.append("m.superseded_by IS NULL")
     if f.kinds:
