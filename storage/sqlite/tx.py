@@ -347,8 +347,10 @@ class SqliteTransaction:
         elif prefix is not None:
             query, params = sql.prefix_sql(f"m.seq, {_COLUMNS}", tenant, prefix)
         else:
-            query = f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.{'seq' if ids is None else 'id'}" \
-                " IN (SELECT value FROM json_each(:wanted)) AND m.tenant = :tenant LIMIT :limit OFFSET :offset"
+            # By seq: the tenant only checked (``+``), never an index to search.
+            key, tenant_is = ("m.seq", "+m.tenant") if ids is None else ("m.id", "m.tenant")
+            query = f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE {key} IN (SELECT value FROM json_each(:wanted))" \
+                f" AND {tenant_is} = :tenant LIMIT :limit OFFSET :offset"
             params = {"wanted": json.dumps(seqs if ids is None else ids), "tenant": tenant}
         rows = self.conn.execute(query, {**params, "limit": -1 if limit is None else limit, "offset": offset})
         return {row[0]: memory(row[1:]) for row in rows}
