@@ -114,7 +114,7 @@ def maintainer(db: str, real_model: bool, start: mp.Barrier, seconds: float, tex
     store = open_store(db, real_model)
     until = ready(store, questions, start, seconds)
     with store.backend.read("t") as tx:
-        ids = [row.id for row in tx.rows(list(range(1, 2001))).values() if row.tenant == "t"]
+        ids = [row.id for row in tx.memories("t", seqs=list(range(1, 2001))).values()]
     rng, calls, batch, next_import = random.Random(99), [], 0, time.time()
     while time.time() < until:
         if time.time() >= next_import:

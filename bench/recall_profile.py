@@ -11,8 +11,8 @@ the opening directly (cold: nothing of the store read yet by this process; with
 ``posix_fadvise(DONTNEED)``, so the first pass reads them from disk).
 
 Each recall's wall time is split by wrapping the backend's reader methods and the
-embedder (times in ms, summed per question; the embedding and the vector side run on
-a worker thread alongside the keyword side, so the parts overlap): ``embed``,
+embedder (times in ms, summed per question; the embedding runs on a worker thread
+alongside the keyword side, so the parts overlap): ``embed``,
 ``keyword`` (with its ``bound`` inside), ``vector``,
 ``terms`` (document counts), ``rows``, ``document_terms``, ``similarity``,
 ``contains`` (unknown-name checks), and ``rest`` (recall minus the outermost parts run
@@ -46,8 +46,8 @@ from memvault.storage.store import Store  # noqa: E402
 LOCOMO = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "locomo"
 TENANT, SCOPE = "bench", "s"
 PARTS = {
-    "keyword": "keyword", "_keyword_bound": "bound", "vector": "vector", "_term_documents": "terms",
-    "rows": "rows", "document_terms": "document_terms", "similarity": "similarity", "contains": "contains",
+    "_keyword": "keyword", "_keyword_bound": "bound", "_vector": "vector", "_term_documents": "terms",
+    "memories": "rows", "_document_terms": "document_terms", "_similarity": "similarity", "_contains": "contains",
 }
 
 _acc: collections.Counter[str] = collections.Counter()

@@ -74,6 +74,7 @@ import sqlite_vec
 
 from locomo_data import load
 from memvault.storage import transfer
+from memvault.storage.backend import Search
 from memvault.storage.embeddings import INTEGER, VARIANT_NAMES, Embedded, Embedder
 from memvault.storage.query import Filters, query_chunks
 from memvault.storage.sqlite.cells import SEQ_MASK
@@ -219,13 +220,13 @@ def measure(
 
     def index_search(q: np.ndarray, k: int) -> list[int]:
         with store.backend.read(TENANT) as tx:
-            return [seq for seq, _ in tx.vector(filters, q, k)]
+            return [seq for seq, _ in tx.search(Search(filters, k=k, vector=q)).vector]
 
     index_ms = [timed(index_search, q, 50) for q in vectors]
 
     def keyword_search(question: str) -> None:
         with store.backend.read(TENANT) as tx:
-            tx.keyword(filters, query_chunks(question), 50)
+            tx.search(Search(filters, k=50, words=query_chunks(question)))
 
     keyword_ms = [timed(keyword_search, q) for q in questions]
     seqs, matrix = stored_vectors(path)

@@ -145,7 +145,7 @@ def measure(path: Path, forgets: int, texts: list[str]) -> dict[str, object]:
 
     try:
         with store.backend.read(None) as tx:
-            victims = [m.id for m in tx.memories(Filters(tenant="t", scopes=["s"], now=2**62), "observed", 2 * forgets)]
+            victims = [m.id for m in tx.memories("t", filters=Filters(tenant="t", scopes=["s"], now=2**62), limit=2 * forgets).values()]
         alone_ms = []
         for memory_id in victims[forgets:]:  # nothing else running: each forget, then its scrub
             start = time.perf_counter()

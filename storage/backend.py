@@ -18,8 +18,6 @@ Conventions:
   to ``tenant``: a backend may enforce it below the queries (PostgreSQL row-level
   security) and every method also filters the tenant itself. ``tenant=None`` is
   for maintenance across tenants only (never on a request path).
-- Every filter of a candidate query (:class:`query.Filters`) is inside that query,
-  so a filtered top-k is a full top-k of the allowed memories.
 - Errors: :class:`errors.Busy` when another writer holds the database past the
   busy timeout, :class:`errors.StorageUnavailable` when it cannot be read or
   written (disk full, server gone); both leave nothing half-written.
@@ -29,15 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
 
 import numpy as np
 
 from .query import Filters
 from .records import ApiKey, Memory
 
-Order = Literal["observed", "importance"]  # newest observed first; most important, then newest
+Order = Literal["observed", "importance", "seq"]  # newest observed first; most important, then newest; oldest row first
 
 
 @dataclass(frozen=True)
@@ -71,98 +69,107 @@ class NewRow:
     vectors: list[np.ndarray] | None = None
 
 
+@dataclass(frozen=True)
+class Search:
+    """One candidate search, every filter inside its queries (a filtered top-k is a full
+    top-k of the allowed memories).
+
+    ``k``: candidates from each side; ``words``: the question's word chunks
+    (``query.query_chunks``: each chunk a phrase, chunks OR-ed, never parsed as query
+    syntax; empty: no keyword side); ``vector``: the question's embedding, or the seq of a
+    memory whose own (window 0) vector is the question (None: no vector side);
+    ``history``: the candidates with superseded memories admitted, whatever
+    ``filters.include_history`` says (every other answer keeps ``filters``); ``terms``:
+    words whose index terms and statistics are wanted; ``exists``: chunk lists, each
+    answered whether any memory passing ``filters`` matches it as the keyword side would;
+    ``seqs``: memories whose similarity to ``vector`` and index terms are wanted too.
+    """
+
+    filters: Filters
+    k: int = 0
+    words: list[list[str]] = field(default_factory=list)
+    vector: np.ndarray | int | None = None
+    history: bool = False
+    terms: list[str] = field(default_factory=list)
+    exists: list[list[list[str]]] = field(default_factory=list)
+    seqs: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Found:
+    """What :meth:`Reader.search` found.
+
+    ``keyword``: top-``k`` ``(seq, score, content score)`` best first: lower score is
+    better, ``content score`` counts the memory's own text alone (0.0 when only its
+    episode context matched); ``vector``: top-``k`` ``(seq, cosine similarity)`` of each
+    memory's best window, best first; ``similarity``: of each of ``seqs`` that has a
+    vector (best window); ``terms``: index terms of each keyword candidate's and each of
+    ``seqs``' own text and of its episode context; ``lexemes``: each of ``terms``' words
+    as the keyword index stems it; ``documents`` and ``counts``: how many memories of the
+    transaction's tenant are indexed, and in how many of them each lexeme occurs in their
+    own text (absent: none). Every statistic (these, and BM25's inside ``keyword``) counts
+    the tenant's own memories only: another tenant's writes change none of its figures.
+    ``exists``: one answer per ``exists`` entry.
+    """
+
+    keyword: list[tuple[int, float, float]] = field(default_factory=list)
+    vector: list[tuple[int, float]] = field(default_factory=list)
+    similarity: dict[int, float] = field(default_factory=dict)
+    terms: dict[int, tuple[set[str], set[str]]] = field(default_factory=dict)
+    lexemes: dict[str, list[str]] = field(default_factory=dict)
+    documents: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    exists: list[bool] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Repeats:
+    """What :meth:`Reader.repeats` found: ``keyed``, the ``(memory id, content hash)``
+    recorded for the idempotency key; ``same``, the id of a current, unexpired memory of
+    the scope with the content hash."""
+
+    keyed: tuple[str, str] | None
+    same: str | None
+
+
 class Reader(Protocol):
     """One read transaction: every answer comes from the same snapshot."""
 
-    # -- retrieval candidates (every filter inside the query) -----------------------
-    def keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
-        """Top-``k`` keyword matches of the question's word chunks (``query.query_chunks``;
-        each chunk a phrase, chunks OR-ed, never parsed as query syntax), best first, as
-        ``(seq, score, content score)``: lower score is better; ``content score`` counts
-        the memory's own text alone and is 0.0 when only its episode context matched."""
-        ...
-
-    def contains(self, filters: Filters, words: list[list[str]]) -> bool:
-        """Whether any memory passing ``filters`` matches one of the word chunks, as
-        :meth:`keyword` would match it (an existence check: nothing is ranked)."""
-        ...
-
-    def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Top-``k`` memories by cosine similarity of their best window, ``(seq, similarity)``, best first."""
-        ...
-
-    def similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
-        """Cosine similarity of each named memory's best window to ``vector`` (memories without vectors left out)."""
-        ...
-
-    def pair_similarity(self, a: int, b: int) -> float | None:
-        """Cosine similarity of two memories' window-0 vectors, None if either has none."""
-        ...
-
-    def query_terms(self, words: list[str]) -> list[str]:
-        """The index terms (as the keyword index stems them) of the question's words."""
-        ...
-
-    def document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
-        """Index terms of each named memory's own text and of its episode context."""
-        ...
-
-    def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
-        """How many memories of the transaction's tenant are indexed, and in how many of them
-        each term occurs (for IDF). Every ranking statistic (these, and BM25's inside
-        :meth:`keyword`) counts the tenant's own memories only: another tenant's writes
-        change none of its figures."""
+    def search(self, query: Search) -> Found:
+        """The candidates of ``query`` and what ranking needs to weigh them, in one call (see :class:`Found`)."""
         ...
 
     # -- rows -------------------------------------------------------------------------
-    def rows(self, seqs: list[int]) -> dict[int, Memory]:
-        """The named memories (any state)."""
-        ...
-
-    def by_id(self, tenant: str, memory_id: str) -> tuple[int, Memory] | None:
-        """The memory with exactly this id in ``tenant``, with its seq."""
-        ...
-
-    def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
-        """Up to ``limit`` memories of ``tenant`` whose id starts with ``prefix``, in id order."""
+    def memories(
+        self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
+        filters: Filters | None = None, order: Order = "observed", limit: int | None = None, offset: int = 0,
+        after_seq: int = 0,
+    ) -> dict[int, Memory]:
+        """Memories of ``tenant`` as ``{seq: memory}``, chosen by one of: ``seqs`` or ``ids``
+        (any state), an id ``prefix`` (any state, in id order), or ``filters`` (tenant
+        ``filters.tenant``; ``filters.scopes`` None for every scope) in ``order``, ties newest
+        row first, rows after ``after_seq`` only; the first ``offset`` skipped, at most
+        ``limit`` (None: all). In a write transaction the memories read by id or prefix are locked."""
         ...
 
     def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
         """The ids of ``tenant`` just before and just after ``memory_id`` in sorted order."""
         ...
 
-    def memories(self, filters: Filters, order: Order, limit: int | None, offset: int = 0) -> list[Memory]:
-        """Memories passing ``filters`` in ``order`` (ties: newest row first), the first
-        ``offset`` skipped; None for no limit."""
+    def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
+        """How many memories pass ``filters`` per ``(scope, kind)`` (none: left out). Filters
+        of scopes and kinds alone over current memories are answered from counts the
+        write transactions keep, never counted over the memories."""
         ...
 
-    def count(self, filters: Filters) -> int:
-        """How many memories pass ``filters``."""
-        ...
-
-    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
-        """Current, unexpired memories of ``tenant`` per ``(scope, kind)`` (none: left out),
-        read from counts the write transactions keep, never counted over the memories."""
-        ...
-
-    def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
-        """``(memory id, content hash)`` recorded for this key, or None."""
-        ...
-
-    def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
-        """The id of a current, unexpired memory of the scope with this content hash, other than ``but``."""
-        ...
-
-    def latest_episode(self, tenant: str, scope: str, since: int, until: int, but: str | None) -> int | None:
-        """The seq of the current episode of the scope observed last in [since, until], other than ``but``."""
+    def repeats(
+        self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+    ) -> Repeats:
+        """What a new memory with this content (and idempotency ``key``) would repeat, other than ``but``."""
         ...
 
     def model(self) -> tuple[str, int] | None:
         """The embedding model id and dimension the stored vectors come from, None before the first."""
-        ...
-
-    def export_page(self, tenant: str, now: int, after_seq: int, size: int) -> list[tuple[int, Memory]]:
-        """Up to ``size`` memories of ``tenant`` after ``after_seq``, neither forgotten nor expired, by seq."""
         ...
 
     def expired(self, cutoff: int) -> list[tuple[str, int]]:
@@ -177,12 +184,9 @@ class Reader(Protocol):
         """Up to ``size`` memories with content whose vectors are pending, after ``after_seq``: ``(seq, tenant, content)``."""
         ...
 
-    def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
-        """``(stored hash, key)`` of the API key with this hash (the caller compares in constant time)."""
-        ...
-
-    def api_keys(self) -> list[ApiKey]:
-        """Every API key, oldest first (by creation time, then id)."""
+    def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
+        """Every API key by its stored hash, oldest first (by creation time, then id); with
+        ``key_hash``, only the key of that hash (the caller compares in constant time)."""
         ...
 
 
@@ -190,12 +194,12 @@ class Writer(Reader, Protocol):
     """One write transaction: committed whole when the block ends without error, else rolled back.
 
     **A write transaction locks what a decision reads before reading it**, and holds the
-    lock to its end: a memory read by :meth:`by_id` or :meth:`by_prefix` (so every row of a
-    supersession chain), the content hash looked up by :meth:`current_with_hash` and the
-    idempotency key looked up by :meth:`idempotency_key`. A concurrent writer of the same
-    row, hash or key waits, then reads what the first one committed, so every decision
-    is one of the serial orders' (SQLite: ``BEGIN IMMEDIATE`` excludes every other writer;
-    PostgreSQL: row locks and advisory locks, see ``postgres.backend``).
+    lock to its end: a memory read by id or prefix (:meth:`memories`, so every row of a
+    supersession chain), and the content hash and idempotency key looked up by
+    :meth:`repeats`. A concurrent writer of the same row, hash or key waits, then reads
+    what the first one committed, so every decision is one of the serial orders'
+    (SQLite: ``BEGIN IMMEDIATE`` excludes every other writer; PostgreSQL: row locks and
+    advisory locks, see ``postgres.backend``).
     """
 
     def claim_model(self, model_id: str, dim: int) -> bool:
@@ -209,12 +213,8 @@ class Writer(Reader, Protocol):
         Raises :class:`errors.Conflict` when its id exists already."""
         ...
 
-    def confirm(self, memory_id: str, now: int) -> None:
-        """Count one more confirmation of a memory."""
-        ...
-
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
-        """Record an idempotency key against a memory, at ``now``."""
+    def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
+        """Count one more confirmation of a memory, and record the idempotency ``key`` against it."""
         ...
 
     def drop_keys(self, before: int) -> None:
@@ -236,28 +236,8 @@ class Writer(Reader, Protocol):
         """Store the vectors of a pending memory if it still holds ``content``; True when written."""
         ...
 
-    def insert_api_key(self, key_hash: str, key: ApiKey) -> None:
-        """Store a new API key by the SHA-256 hex of the key itself."""
-        ...
-
-    def revoke_api_key(self, key_id: str, now: int) -> ApiKey | None:
-        """Revoke a key (keeping the first revocation time); None when no such key."""
-        ...
-
-
-@runtime_checkable
-class VectorLog(Protocol):
-    """What a transaction of a backend that logs its vector changes also answers (SQLite),
-    so that ``remember`` can search similar memories in a read snapshot before its write
-    and check in the write only what changed since (see ``Store.remember``)."""
-
-    def vector_mark(self) -> int:
-        """A mark of this snapshot's vectors, for :meth:`vectors_since`."""
-        ...
-
-    def vectors_since(self, mark: int) -> list[int] | None:
-        """The seqs of every memory (any tenant) whose vectors were written or removed after
-        ``mark`` was taken, as this snapshot sees it; None when that is no longer known."""
+    def put_api_key(self, key_hash: str, key: ApiKey) -> None:
+        """Store an API key by the SHA-256 hex of the key itself (a key of the same id: its revocation time)."""
         ...
 
 
@@ -265,18 +245,11 @@ class Backend(Protocol):
     """A database holding memories of many tenants.
 
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
-    password; ``parallel_writes``: write transactions of several connections run at once, so a
-    write may begin before the vectors it stores are made (else one write excludes all
-    others, and the store begins it only once they are made); ``parallel_reads``: one
-    thread may hold a read transaction while waiting for another thread's (a recall's
-    keyword side then runs in a transaction of its own beside its vector side; else a
-    connection pool that ran out could leave each waiting for the other).
+    password.
     """
 
     kind: str
     location: str
-    parallel_writes: bool
-    parallel_reads: bool
 
     def read(self, tenant: str | None) -> AbstractContextManager[Reader]:
         """One read transaction bound to ``tenant`` (None: maintenance across tenants)."""

@@ -26,7 +26,7 @@ from typing import TypeVar
 import numpy as np
 
 from . import successors
-from .backend import Reader
+from .backend import Found, Reader, Search
 from .query import (
     PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, names_no_subject,
     query_chunks,
@@ -103,58 +103,57 @@ class Candidates:
     subject: bool = True
 
 
-VectorSide = tuple[list[tuple[int, float]], list[tuple[int, float]]]  # ``vector_side``'s current and older
-Found = TypeVar("Found", tuple[int, float, float], tuple[int, float])
+Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
 
 
 def current_and_older(
-    tx: Reader, filters: Filters, search: Callable[[Filters], list[Found]], rows: dict[int, Memory] | None = None,
-    credit: bool = True,
-) -> tuple[list[Found], list[Found]]:
-    """A candidate query (``search``, rows whose first field is the seq) as ``filters`` ask
-    it, and the superseded memories among its answer with the history admitted (for
-    ``successors``; none when ``filters`` admit the history: they are candidates then).
-    The memories read on the way are added to ``rows`` (when given). Without ``credit``,
-    only the query as ``filters`` ask it.
+    tx: Reader, query: Search, rows: dict[int, Memory], credit: bool = True,
+) -> tuple[Found, list[tuple[int, float, float]], list[tuple[int, float]]]:
+    """``query``'s answer as its filters ask it, and the superseded memories among its
+    keyword and vector candidates with the history admitted (for ``successors``; none when
+    the filters admit the history: they are candidates then, or without ``credit``). The
+    memories read on the way are added to ``rows``.
 
-    The query runs once with the history admitted: when no superseded memory is among its
-    answer, that answer is also the answer without the history (the same memories in the
+    The search runs once with the history admitted: when no superseded memory is among its
+    candidates, that answer is also the answer without the history (the same memories in the
     same order, no top-k slot taken); only when one is, it runs again without."""
-    if filters.include_history or not credit:
-        return search(filters), []
-    mixed = search(replace(filters, include_history=True))
-    read = tx.rows([found[0] for found in mixed])
-    if rows is not None:
-        rows.update(read)
-    older = [found for found in mixed if found[0] in read and read[found[0]].superseded_by is not None]
-    return (search(filters) if older else mixed), older
+    if query.filters.include_history or not credit:
+        return tx.search(query), [], []
+    mixed = tx.search(replace(query, history=True))
+    listed = [f[0] for f in mixed.keyword] + [f[0] for f in mixed.vector]
+    rows.update(tx.memories(query.filters.tenant, seqs=list(dict.fromkeys(listed))))
+
+    def older(found: list[Listed]) -> list[Listed]:
+        return [f for f in found if f[0] in rows and rows[f[0]].superseded_by is not None]
+
+    older_keyword, older_vector = older(mixed.keyword), older(mixed.vector)
+    return (tx.search(query) if older_keyword or older_vector else mixed), older_keyword, older_vector
 
 
 def vector_side(
     tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int,
-    credit: bool = True, rows: dict[int, Memory] | None = None,
-) -> VectorSide:
+    rows: dict[int, Memory], credit: bool = True, seqs: list[int] | None = None,
+) -> tuple[list[tuple[int, float]], list[tuple[int, float]], dict[int, float]]:
     """The vector candidates of a recall in the read transaction ``tx``: ``pool`` memories
     nearest ``embedding`` (the question's), ``(seq, cosine similarity)`` best first, and
     as many of those observed in the time ``when`` or of the ``kinds`` the question names;
-    and, with ``credit``, the superseded memories among the ``pool`` nearest with the
-    history admitted (:func:`current_and_older`, which adds the memories it reads to
-    ``rows`` when given)."""
-    vector, older = current_and_older(tx, filters, lambda f: tx.vector(f, embedding, pool), rows, credit)
+    with ``credit``, the superseded memories among the ``pool`` nearest with the history
+    admitted (:func:`current_and_older`, which adds the memories it reads to ``rows``); and
+    the similarity of each of ``seqs``."""
+    found, _, older = current_and_older(tx, Search(filters, k=pool, vector=embedding, seqs=seqs or []), rows, credit)
+    vector = found.vector
     # Memories observed in the time the question names, or of the kind it names, are
     # candidates even when many others are closer to its words ("what broke in March?",
     # "which decisions did we make?").
     for narrowed in (within(filters, when), of_kinds(filters, kinds)):
         if narrowed is not None:
-            vector = sorted(dict(vector + tx.vector(narrowed, embedding, pool)).items(),
+            vector = sorted(dict(vector + tx.search(Search(narrowed, k=pool, vector=embedding)).vector).items(),
                             key=lambda v: v[1], reverse=True)
-    return vector, older
+    return vector, older, found.similarity
 
 
-# What ``gather``'s ``nearest`` returns: the question's embedding and its vector
-# candidates (``vector_side``'s two lists) when they were searched elsewhere (see
-# ``gather``), or None to search them in ``tx``; None in all for no vectors.
-Nearest = Callable[[], "tuple[np.ndarray, VectorSide | None] | None"]
+# What ``gather``'s ``nearest`` returns: the question's embedding once made, None for no vectors.
+Nearest = Callable[[], "np.ndarray | None"]
 
 
 def gather(
@@ -168,73 +167,74 @@ def gather(
     degraded: str | None,
     credit: bool = True,
 ) -> Candidates:
-    """Run the candidate queries in the read transaction ``tx``.
+    """Run the candidate searches in the read transaction ``tx``.
 
     ``words_query``: the question without its time expression (the keyword side);
     ``named``: the kinds it names and whether it names nothing else
     (``query.named_kinds(words_query)``); ``nearest``: waits for the question's
     embedding (see :data:`Nearest`); ``pool``: candidates taken from each side;
     ``credit``: superseded memories' matches count for their heads (``successors``; off,
-    the candidate queries' own answers, for evaluation baselines). Everything that does not
-    need the embedding runs first, while the question is embedded.
-
-    The vector candidates may come from another read transaction (e.g. on the thread that
-    embedded the question, while this one ran the keyword side): the answer is still that of
-    ``tx``'s snapshot, those candidates only as far as they pass ``filters`` in it (a memory
-    remembered, forgotten, superseded or expired between the two snapshots is no candidate;
-    one whose vector changed in between keeps the similarity read in the other).
+    the candidate queries' own answers, for evaluation baselines). The keyword search (with
+    the statistics and every existence check) runs first, while the question is embedded.
     """
     kinds, kind_only = named
     chunks = query_chunks(words_query)
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
     time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None else []
+    asked = names(words_query)
+    name_words = {name: content_words(query_chunks(name)) for name in asked}
+    password = asks_for_password(words_query)
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
-    keyword, older_keyword = current_and_older(tx, filters, lambda f: tx.keyword(f, chunks + time_chunks, pool),
-                                               known, credit)
-    weights = idf_weights(tx, tx.query_terms(content_words(chunks)))
-    time_terms = set(tx.query_terms(content_words(time_chunks))) if time_chunks else None
+    found, older_keyword, _ = current_and_older(tx, Search(
+        filters, k=pool, words=chunks + time_chunks,
+        terms=list(dict.fromkeys(content_words(chunks) + (content_words(time_chunks) if time_chunks else [])
+                                 + [w for ws in name_words.values() for w in ws] + asked)),
+        exists=([[[w] for w in PASSWORD_WORDS]] if password else []) + [query_chunks(name) for name in asked],
+    ), known, credit)
+    keyword = found.keyword
+
+    def lexemes(words: list[str]) -> set[str]:
+        return {t for w in words for t in found.lexemes.get(w, [])}
+
+    weights = idf_weights(found, lexemes(content_words(chunks)))
+    time_terms = lexemes(content_words(time_chunks)) if time_chunks else None
     # Only keyword candidates contain any of the question's words (the keyword side
     # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
-    terms = tx.document_terms([seq for seq, _, _ in keyword])
-    unknown_password = asks_for_password(words_query) and not tx.contains(filters, [[w] for w in PASSWORD_WORDS])
-    unknown = unknown_names(tx, filters, words_query)
+    terms = {seq: found.terms[seq] for seq, _, _ in keyword if seq in found.terms}
+    unknown_password = password and not found.exists[0]
+    unknown = [name for name, there in zip(asked, found.exists[int(password):], strict=True) if not there]
     similarity: dict[int, float] = {}
     vector: list[tuple[int, float]] = []
     older_vector: list[tuple[int, float]] = []
-    elsewhere = False
-    found = nearest()
-    if found is not None:
-        embedding, searched = found
-        elsewhere = searched is not None
-        vector, older_vector = searched if searched is not None else vector_side(
-            tx, filters, embedding, when, kinds, pool, credit, known)
     keyword_seqs = [seq for seq, _, _ in keyword]
-    read = known | tx.rows([seq for seq in dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]) if seq not in known])
-    if elsewhere:  # searched in another snapshot: only the candidates that pass the filters in this one
-        vector = [v for v in vector if v[0] in read and admits(filters, read[v[0]])]
+    embedding = nearest()
+    if embedding is not None:
+        vector, older_vector, similarity = vector_side(tx, filters, embedding, when, kinds, pool, known, credit,
+                                                       keyword_seqs)
+        similarity = {**similarity, **dict(vector)}
+    read = known | tx.memories(filters.tenant, seqs=[seq for seq in dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]) if seq not in known])
     seqs = list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]))
     rows = {seq: read[seq] for seq in seqs}
-    if found is not None:
-        similarity = dict(vector)
-        missing = [seq for seq in keyword_seqs if seq not in similarity]
-        similarity.update(tx.similarity(missing, embedding))
     # Matches on superseded memories count for the current memory that replaced them
     # (``successors``); recalled with the history, they are candidates already.
     if filters.include_history and credit:
         older_keyword, older_vector = keyword, vector
     older_seqs = list(dict.fromkeys([seq for seq, _, _ in older_keyword] + [seq for seq, _ in older_vector]))
-    read.update(tx.rows([seq for seq in older_seqs if seq not in read]))
+    read.update(tx.memories(filters.tenant, seqs=[seq for seq in older_seqs if seq not in read]))
     history = replace(filters, include_history=True)
     older = successors.heads(tx, filters, {seq: read[seq] for seq in older_seqs
                                            if seq in read and admits(history, read[seq])}, admits)
     added = [head for head, _ in older.values() if head not in rows]
     rows.update((head, memory) for head, memory in older.values())
     seqs += list(dict.fromkeys(added))
-    if found is not None and older:
-        similarity.update(tx.similarity([seq for seq in [*older, *added] if seq not in similarity], embedding))
-    # A head beyond the keyword side's top ``pool`` covers the question by its own text as
-    # little as any memory there (taken as 0, as above); its predecessor's coverage counts.
-    terms.update(tx.document_terms([seq for seq in older if seq not in terms]))
+    if older:
+        unscored = [seq for seq in [*older, *added] if seq not in similarity] if embedding is not None else []
+        # A head beyond the keyword side's top ``pool`` covers the question by its own text as
+        # little as any memory there (taken as 0, as above); its predecessor's coverage counts.
+        unread = [seq for seq in older if seq not in terms]
+        more = tx.search(Search(filters, vector=embedding, seqs=list(dict.fromkeys(unscored + unread))))
+        similarity.update((seq, more.similarity[seq]) for seq in unscored if seq in more.similarity)
+        terms.update((seq, more.terms[seq]) for seq in unread if seq in more.terms)
     # The time the question names is part of what it asks: a memory observed then, or
     # naming it in its text, covers it, weighed as the question's most specific word ("what
     # broke in March?" is not answered by November's "the build broke").
@@ -262,8 +262,8 @@ def gather(
     similarity = {seq: value for seq, value in similarity.items() if seq in rows}  # superseded: only as evidence
     if older and unknown:  # a name only a superseded memory holds is known through its head
         held = set().union(*(terms.get(seq, (set(), set()))[0] for seq in older))
-        unknown = [name for name in unknown if not set(tx.query_terms(content_words(query_chunks(name)))) <= held]
-    unknown = named_around(tx, unknown, set(weights), closest)
+        unknown = [name for name in unknown if not lexemes(name_words[name]) <= held]
+    unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query))
 
@@ -347,12 +347,10 @@ def of_kinds(filters: Filters, kinds: frozenset[str]) -> Filters | None:
     return replace(filters, kinds=allowed) if allowed else None
 
 
-def idf_weights(tx: Reader, terms: list[str]) -> dict[str, float]:
-    """BM25's IDF of each term over every memory's content: ln(1 + (N - n + 0.5) / (n + 0.5))."""
-    if not terms:
-        return {}
-    total, counts = tx.term_counts(terms)
-    return {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
+def idf_weights(found: Found, terms: set[str]) -> dict[str, float]:
+    """BM25's IDF of each term over the tenant's memories (``found``'s statistics): ln(1 + (N - n + 0.5) / (n + 0.5))."""
+    total, counts = found.documents, found.counts
+    return {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in sorted(terms)}
 
 
 def names(query: str) -> list[str]:
@@ -383,15 +381,12 @@ def names(query: str) -> list[str]:
     return found
 
 
-def named_around(tx: Reader, unknown: list[str], question: set[str], closest: set[str]) -> list[str]:
+def named_around(
+    unknown: list[str], question: set[str], closest: set[str], lexemes: Callable[[list[str]], set[str]]
+) -> list[str]:
     """``unknown`` (names no memory contains) without its acronyms (``_ACRONYM``) when the
     memory closest in meaning holds every other index term of the question: ``question``
-    and ``closest`` are those sets of terms."""
+    and ``closest`` are those sets of terms, ``lexemes`` gives words' index terms."""
     acronyms = [name for name in unknown if _ACRONYM.fullmatch(name)]
-    rest = question - set(tx.query_terms(acronyms)) if acronyms else set()
+    rest = question - lexemes(acronyms) if acronyms else set()
     return [name for name in unknown if name not in acronyms] if rest and rest <= closest else unknown
-
-
-def unknown_names(tx: Reader, filters: Filters, query: str) -> list[str]:
-    """The :func:`names` of ``query`` that no memory passing ``filters`` contains."""
-    return [name for name in names(query) if not tx.contains(filters, query_chunks(name))]

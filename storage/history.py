@@ -52,7 +52,7 @@ def resolve(tx: Reader, tenant: str, given: str) -> Memory:
         NotFound: nothing matches.
     """
     wanted = validate.id_text("id", given)
-    rows = tx.by_prefix(tenant, wanted, 2)
+    rows = list(tx.memories(tenant, prefix=wanted, limit=2).values())
     if not rows:
         raise NotFound(given)
     if len(rows) > 1 and rows[0].id != wanted:
@@ -61,10 +61,9 @@ def resolve(tx: Reader, tenant: str, given: str) -> Memory:
 
 def row(tx: Reader, tenant: str, memory_id: str) -> Memory:
     """The memory with exactly this id (as stored links name it). Raises NotFound."""
-    found = tx.by_id(tenant, memory_id)
-    if found is None:
-        raise NotFound(memory_id)
-    return found[1]
+    for found in tx.memories(tenant, ids=[memory_id]).values():
+        return found
+    raise NotFound(memory_id)
 
 def newest(tx: Reader, memory: Memory) -> Memory:
     """The last version reached from ``memory`` by ``superseded_by`` links (bounded: a cycle stops it)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from dataclasses import replace
 
 from . import validate
 from .errors import InvalidInput, shown
@@ -55,7 +56,7 @@ def create(
     record = ApiKey(id=new_id(), tenant=tenant, scope=scope, name=name, read_only=read_only, created_at=now,
                     expires_at=now + expires_days * DAY_MS if expires_days else None, revoked_at=None)
     with store.backend.write(None) as tx:
-        tx.insert_api_key(digest(key), record)
+        tx.put_api_key(digest(key), record)
     return record, key
 
 
@@ -64,16 +65,16 @@ def find(store: Store, key: str) -> ApiKey | None:
     None for a key that was never issued."""
     wanted = digest(key)
     with store.backend.read(None) as tx:
-        found = tx.api_key(wanted)
-    if found is None or not hmac.compare_digest(found[0], wanted):
+        found = list(tx.api_keys(wanted).items())
+    if not found or not hmac.compare_digest(found[0][0], wanted):
         return None
-    return found[1]
+    return found[0][1]
 
 
 def list_keys(store: Store) -> list[ApiKey]:
     """Every key's metadata, oldest first."""
     with store.backend.read(None) as tx:
-        return tx.api_keys()
+        return list(tx.api_keys().values())
 
 
 def revoke(store: Store, key_id: str) -> ApiKey:
@@ -88,14 +89,16 @@ def revoke(store: Store, key_id: str) -> ApiKey:
             no key has it (field ``id``).
     """
     wanted = validate.id_text("id", key_id, what=WHAT, shape=KEY_ID_SHAPE)
-    matches = [key for key in list_keys(store) if key.id.startswith(wanted)]  # a database holds a few keys
-    exact = [key for key in matches if key.id == wanted]
-    if len(matches) > 1 and not exact:
-        raise validate.ambiguous_id("id", key_id, what=WHAT)
-    if not matches:
-        raise InvalidInput("id", f"no API key with id {shown(key_id)} (`memvault keys list` shows them)")
     with store.backend.write(None) as tx:
-        key = tx.revoke_api_key((exact or matches)[0].id, store.clock())
-    if key is None:
-        raise InvalidInput("id", f"no API key with id {shown(key_id)} (`memvault keys list` shows them)")
+        keys = tx.api_keys()  # a database holds a few keys
+        matches = [(key_hash, key) for key_hash, key in keys.items() if key.id.startswith(wanted)]
+        exact = [(key_hash, key) for key_hash, key in matches if key.id == wanted]
+        if len(matches) > 1 and not exact:
+            raise validate.ambiguous_id("id", key_id, what=WHAT)
+        if not matches:
+            raise InvalidInput("id", f"no API key with id {shown(key_id)} (`memvault keys list` shows them)")
+        key_hash, key = (exact or matches)[0]
+        if key.revoked_at is None:
+            key = replace(key, revoked_at=store.clock())
+            tx.put_api_key(key_hash, key)
     return key

@@ -83,13 +83,13 @@ CANDIDATES_MIN = 50
 class Filters:
     """What a memory must satisfy to be a candidate. Times are ms since the epoch.
 
-    ``scopes``: allowed scopes; ``kinds``/``tags``: None for no filter, tags must
+    ``scopes``: allowed scopes (None: every scope, for listings only); ``kinds``/``tags``: None for no filter, tags must
     all be present; ``since`` inclusive, ``until`` exclusive on ``observed_at``;
     ``now`` decides expiry; ``include_history`` admits superseded memories.
     """
 
     tenant: str
-    scopes: list[str]
+    scopes: list[str] | None
     now: int
     kinds: list[str] | None = None
     tags: list[str] | None = None

@@ -1,6 +1,5 @@
 """Recall over any backend: the checked filters, the question split into its time
-expression and its words, the query embedded while the keyword side runs (and, on a
-backend with ``parallel_reads``, the vector side searched on the embedding's thread), the
+expression and its words, the query embedded while the keyword side runs, the
 candidates as of one read transaction (``candidates.gather``, superseded memories'
 matches credited to the memories that replaced them: ``successors``) and their ranking
 (``ranking.rank``).
@@ -10,19 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
 
 import numpy as np
 
 from . import ranking as ranking_rules
 from . import validate
-from .backend import Backend, Reader
-from .candidates import Candidates, VectorSide, gather, vector_side
+from .backend import Backend, Reader, Search
+from .candidates import Candidates, gather
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
 from .records import Hit, RecallOutcome, Signals
-from .timewords import TimeParser, TimeRange
+from .timewords import TimeParser
 
 
 def checked_filters(
@@ -97,21 +95,6 @@ class Retriever:
             degraded = f"{pending} matching memories have no vector yet"
         return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded, time=candidates.when)
 
-    def _vector_side(
-        self, filters: Filters, query: str, when: TimeRange | None, kinds: frozenset[str], pool: int,
-        model: tuple[str, int] | None, credit: bool,
-    ) -> tuple[np.ndarray, VectorSide] | None:
-        """``query`` embedded, then its vector candidates (``candidates.vector_side``, with the
-        ``kinds`` it names) from a read transaction of its own; None when the stored vectors
-        are no longer of ``model`` (the recorded model the recall's own transaction checked:
-        reindexed meanwhile)."""
-        assert self.embedder is not None
-        embedding = self.embedder.embed([query])[0]
-        with self.backend.read(filters.tenant) as tx:
-            if tx.model() != model:
-                return None
-            return embedding, vector_side(tx, filters, embedding, when, kinds, pool, credit)
-
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True
     ) -> tuple[Candidates, ranking_rules.Ranking | None] | None:
@@ -132,23 +115,19 @@ class Retriever:
         degraded = self.model_problem()
         with self.backend.read(filters.tenant) as tx:
             degraded = degraded or self.recorded_model_problem(tx)
-            # The question is embedded on a worker thread while the keyword side runs here;
-            # where the backend allows it, the same worker then searches the vectors in a
-            # read transaction of its own (``candidates.gather`` says what that guarantees).
-            side: Future[tuple[np.ndarray, VectorSide | None] | None] | None = None
+            # The question is embedded on a worker thread while the keyword side runs here.
+            side: Future[np.ndarray] | None = None
             if self.embedder is not None and degraded is None:
-                if self.backend.parallel_reads:
-                    side = self._pool.submit(self._vector_side, filters, query, when, named[0], pool, tx.model(), rank)
-                else:
-                    side = self._pool.submit(lambda: (self.embedder.embed([query])[0], None))  # type: ignore[union-attr]
+                side = self._pool.submit(lambda: self.embedder.embed([query])[0])  # type: ignore[union-attr]
 
-            def nearest() -> tuple[np.ndarray, VectorSide | None] | None:
+            def nearest() -> np.ndarray | None:
                 return None if side is None else side.result()
 
             found = gather(tx, filters, words_query, named, nearest, when, pool, degraded, credit=rank)
-            if side is not None and found.degraded is None and side.result() is None:
-                found = replace(found, degraded="the database's vectors changed model during this recall: keyword "
-                                                "search only for this call")
             if not rank:
                 return found, None
-            return found, ranking_rules.rank(found, filters.now, found.unknown_names, tx.pair_similarity)
+
+            def same_subject(a: int, b: int) -> float | None:
+                return tx.search(Search(filters, vector=a, seqs=[b])).similarity.get(b)
+
+            return found, ranking_rules.rank(found, filters.now, found.unknown_names, same_subject)

@@ -11,8 +11,7 @@ operation; the rules over rows it reads are in ``history`` (ids and chains).
 ``open_backend`` picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
 
 ``Store`` is safe to call from several threads. Embedding never runs inside a write
-that excludes other writers (SQLite's); where writers run at once (PostgreSQL), a
-``remember``'s write transaction does its checks while the memory is embedded.
+transaction: a write lock is never held while a model runs.
 """
 
 from __future__ import annotations
@@ -26,8 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from . import history, validate
-from .backend import Backend, NewRow, Reader, VectorLog, Writer
-from .candidates import admits
+from .backend import Backend, NewRow, Reader, Search, Writer
 from .embeddings import Embedded, Embedder
 from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
 from .ids import new_id
@@ -79,7 +77,6 @@ class _NewMemory:
     expires: int | None
     check_similar: bool
     embedding: Future[tuple[Embedded | None, str | None]]
-    status: str | None
 
     @property
     def tenant(self) -> str:
@@ -258,7 +255,11 @@ class Store:
         the new one). Independent facts have none."""
         if kind != "episode":
             return None
-        return tx.latest_episode(tenant, scope, observed_at - EPISODE_GAP_MS, observed_at, supersedes)
+        # Expiry is no matter here (``now`` 0): an episode continues the conversation it was part of.
+        episodes = Filters(tenant=tenant, scopes=[scope], now=0, kinds=["episode"],
+                           since=observed_at - EPISODE_GAP_MS, until=observed_at + 1)
+        found = tx.memories(tenant, filters=episodes, limit=2)
+        return next((seq for seq, memory in found.items() if memory.id != supersedes), None)
 
     def _new_row(
         self, tx: Writer, *, tenant: str, scope: str, kind: str, content: str, tags: list[str], importance: int,
@@ -299,23 +300,21 @@ class Store:
         now = self.clock()
         if key is not None:
             tx.drop_keys(now - IDEMPOTENCY_KEY_TTL_MS)  # expired: forgotten, so the key may name a new request
-            known = tx.idempotency_key(tenant, key)
-            if known is not None:
-                memory_id, stored_hash = known
-                if stored_hash != content_hash:
-                    raise Conflict(
-                        "idempotency_key", f"{shown(key)} was already used for memory {memory_id} with different "
-                        "content; a retry must send the same content, a new memory needs a new key"
-                    )
-                stored = history.row(tx, tenant, memory_id)
-                return RememberOutcome(id=memory_id, created=False, not_applied=differences(stored, given))
-        memory_id = tx.current_with_hash(tenant, scope, content_hash, now, None)
+        repeats = tx.repeats(tenant, scope, content_hash, now, key=key)
+        if repeats.keyed is not None:
+            memory_id, stored_hash = repeats.keyed
+            if stored_hash != content_hash:
+                raise Conflict(
+                    "idempotency_key", f"{shown(key)} was already used for memory {memory_id} with different "
+                    "content; a retry must send the same content, a new memory needs a new key"
+                )
+            stored = history.row(tx, tenant, memory_id)
+            return RememberOutcome(id=memory_id, created=False, not_applied=differences(stored, given))
+        memory_id = repeats.same
         if memory_id is None:
             return None
         stored = history.row(tx, tenant, memory_id)
-        tx.confirm(memory_id, now)
-        if key is not None:
-            tx.record_key(tenant, key, memory_id, content_hash, now)
+        tx.confirm(memory_id, now, key)
         return RememberOutcome(
             id=memory_id, created=False, duplicate_of=memory_id, not_applied=differences(stored, given)
         )
@@ -386,68 +385,37 @@ class Store:
                     "importance": importance and fields["importance"], "source": fields["source"],
                     "observed_at": observed_at and observed, "expires_at": expires,
                 },
-                observed=observed, expires=expires, check_similar=check_similar, embedding=embedding, status=status,
+                observed=observed, expires=expires, check_similar=check_similar, embedding=embedding,
             )
-            if self.backend.parallel_writes:
-                return self._remember_alongside(new)
-            return self._remember_one_writer(new)
+            return self._remember(new)
         finally:
             embedding.cancel()  # a refused or repeated memory's embedding, unless it began
 
-    def _remember_one_writer(self, new: _NewMemory) -> RememberOutcome:
-        """:meth:`remember` where one writer excludes all others (SQLite): the write lock is
-        never held during an embedding. While the memory is embedded, a read looks for a
-        repeat; the similar-memory search runs in a snapshot of its own before the write."""
+    def _remember(self, new: _NewMemory) -> RememberOutcome:
+        """:meth:`remember` once checked, on every backend: while the memory is embedded, a
+        read looks for a repeat; the write begins only once the vectors are made (a write
+        lock is never held during an embedding), checks again under its locks
+        (:meth:`_replay_or_duplicate`), searches the similar memories and inserts."""
         repeated = self._seen_repeat(new.tenant, new.scope, new.content_hash, new.key, new.given)
         if repeated is not None:
             return repeated
         made, degraded = new.embedding.result()
-        seen = self._similar_seen(new.tenant, new.scope, made)
         with self.backend.write(new.tenant) as tx:
             existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
             if existing is not None:
                 return existing
             due = self.upkeep.due(tx)
-            outcome = self._insert_new(tx, new, made, degraded, seen)
-        if outcome.created and due:
+            vectors, degraded = self._stored_vectors(tx, made, degraded)
+            similar = self._similar(tx, new.tenant, new.scope, vectors[0]) if vectors else []
+            if new.check_similar and similar:
+                return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
+            row = self._new_row(
+                tx, **new.fields, content=new.text, observed_at=new.observed, expires_at=new.expires,  # type: ignore[arg-type]
+                vectors=vectors, idempotency_key=new.key,
+            )
+            tx.insert(row)
+        if due:
             self.upkeep.start()
-        return outcome
-
-    def _remember_alongside(self, new: _NewMemory) -> RememberOutcome:
-        """:meth:`remember` where writers run at once (PostgreSQL): the transaction's checks
-        that need no vector run while the memory is embedded."""
-        with self.backend.write(new.tenant) as tx:
-            existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
-            if existing is not None:
-                return existing
-            due = self.upkeep.due(tx)
-            # The model's claim, answered again below without a new query (None: another
-            # thread switched the model just now; the claim waits for the vectors' model).
-            model_id = self.embedder.model_id if self.embedder is not None and new.status is None else None
-            if model_id is not None:
-                tx.claim_model(model_id, self.embedder.dim)  # type: ignore[union-attr]
-            made, degraded = new.embedding.result()
-            outcome = self._insert_new(tx, new, made, degraded, None)
-        if outcome.created and due:
-            self.upkeep.start()
-        return outcome
-
-    def _insert_new(
-        self, tx: Writer, new: _NewMemory, made: Embedded | None, degraded: str | None,
-        seen: tuple[list[int], int] | None,
-    ) -> RememberOutcome:
-        """Inside the write of :meth:`remember`, once it repeats nothing: insert ``new`` with
-        its vectors (``made``, when they may be stored), unless ``check_similar`` finds
-        similar memories (``seen``: the search made before the write, see :meth:`_similar_seen`)."""
-        vectors, degraded = self._stored_vectors(tx, made, degraded)
-        similar = self._similar(tx, new.tenant, new.scope, vectors[0], seen) if vectors else []
-        if new.check_similar and similar:
-            return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
-        row = self._new_row(
-            tx, **new.fields, content=new.text, observed_at=new.observed, expires_at=new.expires,  # type: ignore[arg-type]
-            vectors=vectors, idempotency_key=new.key,
-        )
-        tx.insert(row)
         return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
 
     def _seen_repeat(
@@ -457,59 +425,21 @@ class Store:
         that it repeats a known idempotency key or a current memory (the write transaction
         that answers it checks again, see :meth:`_replay_or_duplicate`), else None."""
         with self.backend.read(tenant) as tx:
-            seen = (key is not None and tx.idempotency_key(tenant, key) is not None) or (
-                tx.current_with_hash(tenant, scope, content_hash, self.clock(), None) is not None
-            )
+            repeats = tx.repeats(tenant, scope, content_hash, self.clock(), key=key)
+            seen = repeats.keyed is not None or repeats.same is not None
         if not seen:
             return None
         with self.backend.write(tenant) as tx:
             return self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
 
-    def _similar_seen(self, tenant: str, scope: str, made: Embedded | None) -> tuple[list[int], int] | None:
-        """Where the backend logs its vector changes (``backend.VectorLog``: SQLite), the
-        similar-memory search of :meth:`_similar` in a read snapshot of its own, before
-        the write lock is taken: the seqs it found and the snapshot's mark; None when it
-        cannot be done there (no vectors, no such log, or vectors of another model or of
-        none recorded yet: the write searches itself).
-
-        At 100,000 memories the search was about 75 % of the time a remember held the
-        write lock (p50 4.7 of 6.1 ms, load 5 on 2 cores), time in which no other call
-        could write."""
-        if made is None:
-            return None
-        with self.backend.read(tenant) as tx:
-            if not isinstance(tx, VectorLog) or tx.model() != (made.model_id, len(made.vectors[0])):
-                return None
-            mark = tx.vector_mark()
-            return self._similar_seqs(tx, tenant, scope, made.vectors[0]), mark
-
-    def _similar(
-        self, tx: Reader, tenant: str, scope: str, vector: np.ndarray, seen: tuple[list[int], int] | None = None
-    ) -> list[str]:
-        """Ids of current memories of ``scope`` at least ``SIMILAR_MEMORY`` similar, most similar first.
-
-        ``seen``: what :meth:`_similar_seen` found in an earlier snapshot. Then only those
-        memories and the ones whose vectors changed since (``VectorLog.vectors_since``)
-        are scored, exactly, and checked to be current here: the answer is the search's
-        in this transaction, except that a memory that ranked below the three found and
-        now would rank among them (one of them was forgotten or superseded meanwhile) is
-        not named. Without ``seen``, or when the log no longer reaches back, it searches."""
-        since = tx.vectors_since(seen[1]) if seen is not None and isinstance(tx, VectorLog) else None
-        if seen is None or since is None:
-            close = self._similar_seqs(tx, tenant, scope, vector)
-            rows = tx.rows(close)
-            return [rows[seq].id for seq in close]
-        scores = tx.similarity(list(dict.fromkeys(seen[0] + since)), vector)
-        rows = tx.rows([seq for seq, similarity in scores.items() if similarity >= SIMILAR_MEMORY])
+    def _similar(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[str]:
+        """Ids of the (at most ``SIMILAR_COUNT``) current memories of ``scope`` at least
+        ``SIMILAR_MEMORY`` similar, most similar first."""
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
-        current = [(scores[seq], seq) for seq, row in rows.items() if admits(filters, row)]
-        return [rows[seq].id for _, seq in sorted(current, reverse=True)[:SIMILAR_COUNT]]
-
-    def _similar_seqs(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[int]:
-        """Seqs of the (at most ``SIMILAR_COUNT``) current memories of ``scope`` at least
-        ``SIMILAR_MEMORY`` similar, most similar first, by the vector search."""
-        filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
-        return [seq for seq, similarity in tx.vector(filters, vector, SIMILAR_COUNT) if similarity >= SIMILAR_MEMORY]
+        found = tx.search(Search(filters, k=SIMILAR_COUNT, vector=vector)).vector
+        close = [seq for seq, similarity in found if similarity >= SIMILAR_MEMORY]
+        rows = tx.memories(tenant, seqs=close)
+        return [rows[seq].id for seq in close]
 
     # -- supersede and forget ------------------------------------------------------------
 
@@ -579,7 +509,7 @@ class Store:
                         "nothing to supersede"
                     )
             else:
-                same = tx.current_with_hash(tenant, old.scope, content_hash, now, old.id)
+                same = tx.repeats(tenant, old.scope, content_hash, now, but=old.id).same
                 if same is not None:
                     raise Conflict(
                         "content", f"memory {same} of this scope already holds this content: forget {old.id} "
@@ -737,7 +667,7 @@ class Store:
         filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
         size, skip = validate.limit(limit), validate.offset(offset)
         with self.backend.read(tenant) as tx:
-            return tx.memories(filters, "observed", size, skip)
+            return list(tx.memories(tenant, filters=filters, limit=size, offset=skip).values())
 
     def count_memories(
         self,
@@ -758,13 +688,13 @@ class Store:
         """
         filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
         with self.backend.read(tenant) as tx:
-            return tx.count(filters)
+            return sum(tx.counts(filters).values())
 
     def scope_counts(self, *, tenant: str) -> dict[str, int]:
         """How many current (not superseded, forgotten or expired) memories each
         scope of ``tenant`` holds, largest first."""
         with self.backend.read(tenant) as tx:
-            counts = tx.current_counts(tenant, self.clock())
+            counts = tx.counts(Filters(tenant=tenant, scopes=None, now=self.clock()))
         by_scope: dict[str, int] = {}
         for (scope, _), n in counts.items():
             by_scope[scope] = by_scope.get(scope, 0) + n
@@ -789,7 +719,7 @@ class Store:
             tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(), kinds=validate.kinds(kinds)
         )
         with self.backend.read(tenant) as tx:
-            counts = tx.current_counts(tenant, filters.now)  # kept counts: no count over the memories
-            total = sum(n for (scope, kind), n in counts.items()
-                        if scope in filters.scopes and (not filters.kinds or kind in filters.kinds))
-            return tx.memories(filters, "observed" if newest_first else "importance", max_rows), total
+            total = sum(tx.counts(filters).values())  # kept counts: no count over the memories
+            order = "observed" if newest_first else "importance"
+            return list(tx.memories(tenant, filters=filters, order=order, limit=max_rows).values()), total
+

@@ -50,7 +50,7 @@ def heads(
         seen = {memory.id}
         head: tuple[int, Memory] | None = (seq, memory)
         while head is not None and head[1].superseded_by is not None and head[1].superseded_by not in seen:
-            head = tx.by_id(filters.tenant, head[1].superseded_by)
+            head = next(iter(tx.memories(filters.tenant, ids=[head[1].superseded_by]).items()), None)
             if head is not None:
                 seen.add(head[1].id)
         if head is not None and head[1].superseded_by is None and admits(current, head[1]):

@@ -3,7 +3,7 @@
 The format is JSON lines, one memory per line, with the fields of :data:`FIELDS` in
 that order; times are ISO-8601 UTC strings (``timefmt.format_ms``), absent values null.
 
-Export reads page by page (``Reader.export_page``), each page in its own short read
+Export reads page by page (``Reader.memories``), each page in its own short read
 transaction, so its memory stays constant at any size and writers are never held up
 (issue 9). Pages are separate snapshots: a memory superseded while an export runs
 may appear with its old links.
@@ -36,6 +36,7 @@ from .backend import NewRow, Reader
 from .embeddings import Embedded
 from .errors import Conflict, InvalidInput, ModelUnavailable, shown
 from .ids import new_id
+from .query import Filters
 from .limits import CONTENT_MAX_CHARS, ID_WHOLE, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import Memory
 from .secrets import refusals, scanned_fields
@@ -93,7 +94,8 @@ def export_lines(
     now, after = store.clock(), 0
     while True:
         with store.backend.read(tenant) as tx:
-            rows = tx.export_page(tenant, now, after, page)
+            exported = Filters(tenant=tenant, scopes=None, now=now, include_history=True)
+            rows = list(tx.memories(tenant, filters=exported, order="seq", after_seq=after, limit=page).items())
             linked = [_exported_links(tx, memory, now) for _, memory in rows]
         for memory in linked:
             if isinstance(memory, str):
@@ -116,7 +118,7 @@ def _exported_links(tx: Reader, memory: Memory, now: int) -> Memory | str:
         seen = {memory.id}
         while link is not None and link not in seen:
             seen.add(link)
-            found = tx.by_id(memory.tenant, link)
+            found = next(iter(tx.memories(memory.tenant, ids=[link]).items()), None)
             if found is None or exported(found[1]):
                 return link if found else None
             link = getattr(found[1], step)
@@ -288,9 +290,9 @@ class _Import:
         """Whether ``row``'s id exists, or, current, it repeats a current memory of its scope
         (other than the one it supersedes, which it may repeat with other fields). A row
         there already was linked to its predecessor when stored: its entry is dropped."""
-        if tx.by_id(row.tenant, row.id) is None and (
+        if not tx.memories(row.tenant, ids=[row.id]) and (
             row.superseded_by is not None
-            or tx.current_with_hash(row.tenant, row.scope, row.content_hash, now, row.supersedes) is None
+            or tx.repeats(row.tenant, row.scope, row.content_hash, now, but=row.supersedes).same is None
         ):
             return False
         self.successors.pop(row.id, None)
@@ -310,7 +312,8 @@ class _Import:
                 if self._already_there(tx, row, now):
                     out.append(None)
                     continue
-                before = tx.by_id(self.tenant, row.supersedes) if row.supersedes is not None else None
+                before = next(iter(tx.memories(self.tenant, ids=[row.supersedes]).items()), None) \
+                    if row.supersedes is not None else None
                 if row.supersedes is not None and before is None:
                     out.append(LineError(number, "supersedes", f"names memory {row.supersedes}, which is neither "
                                          "in this tenant nor on an earlier line"))

@@ -6,6 +6,8 @@ bounds, ``common AND rare``), and every memory ranked keeps its BM25 over all th
 
 from __future__ import annotations
 
+import searching
+
 import json
 
 import pytest
@@ -37,8 +39,8 @@ def store(db_path, monkeypatch):
 
 def keyword(store: Store, query: str, k: int, scopes: list[str]) -> list[str]:
     with store.backend.read("t") as tx:
-        found = tx.keyword(Filters(tenant="t", scopes=scopes, now=store.clock()), query_chunks(query), k)
-        rows = tx.rows([seq for seq, _, _ in found])
+        found = searching.keyword(tx, Filters(tenant="t", scopes=scopes, now=store.clock()), query_chunks(query), k)
+        rows = searching.rows(tx, [seq for seq, _, _ in found])
     return [rows[seq].content for seq, _, _ in found]  # type: ignore[misc]
 
 
@@ -69,8 +71,8 @@ def test_the_keyword_index_size_follows_every_write(db_path, n):
     ids = [s.remember(tenant="t", scope="a", content=f"kept {i} harbour").id for i in range(2)]
     s.forget(tenant="t", id=ids[0])
     with s.backend.read("t") as tx:
-        assert tx.term_counts(["harbour"]) == (n + 1, {"harbour": n + 1})
-        assert tx.count(Filters(tenant="t", scopes=["a"], now=s.clock())) == n + 1
+        assert searching.term_counts(tx, ["harbour"]) == (n + 1, {"harbour": n + 1})
+        assert searching.count(tx, Filters(tenant="t", scopes=["a"], now=s.clock())) == n + 1
     s.close()
 
 
@@ -125,22 +127,22 @@ def test_counts_kept_between_transactions_follow_a_commit_of_another_connection(
         after = store.recall(**question)
     assert len(counted(seen)) == 3, seen
     with store.backend.read("t") as tx:
-        assert tx.term_counts(["zeppelin"])[1] == {"zeppelin": 4 if write == "remember" else 2}
+        assert searching.term_counts(tx, ["zeppelin"])[1] == {"zeppelin": 4 if write == "remember" else 2}
     ids = {h.memory.id for h in after.hits if "zeppelin" in h.memory.content}
     assert (before.hits[0].memory.id in ids) == (write == "remember") and len(ids) == (4 if write == "remember" else 2)
 
 
 def test_document_counts_follow_writes_between_and_within_transactions(store):
     with store.backend.read("t") as tx:
-        before = tx.term_counts(["harbour", "zeppelin"])
+        before = searching.term_counts(tx, ["harbour", "zeppelin"])
     assert before[1] == {"harbour": NEW, "zeppelin": 3}
     store.remember(tenant="t", scope="new", content="a zeppelin over the harbour")
     with store.backend.read("t") as tx:
-        assert tx.term_counts(["zeppelin", "harbour"]) == (before[0] + 1, {"harbour": NEW + 1, "zeppelin": 4})
+        assert searching.term_counts(tx, ["zeppelin", "harbour"]) == (before[0] + 1, {"harbour": NEW + 1, "zeppelin": 4})
     with store.backend.write("t") as tx:
-        assert tx.term_counts(["zeppelin"])[1] == {"zeppelin": 4}
+        assert searching.term_counts(tx, ["zeppelin"])[1] == {"zeppelin": 4}
         tx.erase(store.recall(tenant="t", query="zeppelin", scopes=["old"], limit=1).hits[0].memory.id, store.clock(), None)
-        assert tx.term_counts(["zeppelin"])[1] == {"zeppelin": 3}
+        assert searching.term_counts(tx, ["zeppelin"])[1] == {"zeppelin": 3}
 
 
 def plan(conn, query: str, params: dict) -> list[tuple[int, str]]:
@@ -169,7 +171,7 @@ def test_ranking_first_and_filtering_first_find_the_same_memories(store, scopes,
         ranked = conn.execute(*sql.keyword_sql(filters, '"weather" OR "zeppelin"', k, table=table)).fetchall()
         filtered = conn.execute(*sql.filtered_keyword_sql(filters, '"weather" OR "zeppelin"', k, table=table)).fetchall()
     with store.backend.read("t") as tx:
-        passing = tx.count(filters)
+        passing = searching.count(tx, filters)
     # Equal scores (the fixture's "weather {i}") may come in either order.
     assert [r[1:] for r in ranked] == [r[1:] for r in filtered] and len(ranked) == min(k, passing)
     if k >= passing:
@@ -205,7 +207,7 @@ def test_bounded_scores_are_the_bm25_of_every_word_of_the_question(store):
     filters = Filters(tenant="t", scopes=["old", "new"], now=store.clock())
     chunks = query_chunks("zeppelin weather")
     with store.backend.read("t") as tx:
-        bounded = tx.keyword(filters, chunks, 8)
+        bounded = searching.keyword(tx, filters, chunks, 8)
         newer_than, rare, common = tx._keyword_bound(*tx._keyword_index("t"), chunks)
     assert newer_than is not None and (rare, common) == ('"zeppelin"', '"weather"')
     with sqlite_raw.snapshot(store) as conn:

@@ -4,6 +4,8 @@ migrations and start-up errors. The contract tests run the memory rules over it.
 
 from __future__ import annotations
 
+import searching
+
 import contextlib
 import subprocess
 import sys
@@ -62,8 +64,8 @@ def everything(tenant: str = "a", **kw) -> Filters:
 
 def keyword_ids(b: PostgresBackend, query: str, tenant: str = "a") -> list[str]:
     with b.read(tenant) as r:
-        found = r.keyword(everything(tenant), query_chunks(query), 10)
-        rows = r.rows([seq for seq, _, _ in found])
+        found = searching.keyword(r, everything(tenant), query_chunks(query), 10)
+        rows = searching.rows(r, [seq for seq, _, _ in found])
         return [rows[seq].id for seq, _, _ in found]
 
 
@@ -74,14 +76,14 @@ def test_inserted_rows_read_back_with_every_field(backend):
              confirmations=2, last_confirmed_at=900, importance=7, kind="decision")
     [seq] = insert(backend, r1)
     with backend.read("a") as r:
-        found = r.by_id("a", r1.id)
+        found = searching.by_id(r, "a", r1.id)
         assert found is not None and found[0] == seq
         memory = found[1]
         assert memory.tags == ("Mid", "alpha", "zeta")  # byte order, as SQLite's primary key gives them
         assert (memory.content, memory.source, memory.kind, memory.importance) == ("first memory", "chat", "decision", 7)
         assert (memory.expires_at, memory.confirmations, memory.last_confirmed_at) == (NOW + 5, 2, 900)
-        assert memory.vector_pending is False and r.rows([seq]) == {seq: memory}
-        assert r.by_id("b", r1.id) is None  # another tenant's id looks unknown
+        assert memory.vector_pending is False and searching.rows(r, [seq]) == {seq: memory}
+        assert searching.by_id(r, "b", r1.id) is None  # another tenant's id looks unknown
 
 
 def test_an_existing_id_is_a_conflict_and_the_transaction_stays_usable(backend):
@@ -101,17 +103,18 @@ def test_prefix_neighbours_listing_and_counts(backend):
     seqs = insert(backend, *rows)
     insert(backend, row("tenant b", tenant="b", id="0190aaaa-0000-7000-8000-00000000000z"))
     with backend.read("a") as r:
-        assert [m.id for m in r.by_prefix("a", "0190aaaa", 10)] == ids
-        assert [m.id for m in r.by_prefix("a", "0190aaaa", 2)] == ids[:2]
+        assert [m.id for m in searching.by_prefix(r, "a", "0190aaaa", 10)] == ids
+        assert [m.id for m in searching.by_prefix(r, "a", "0190aaaa", 2)] == ids[:2]
         assert r.id_neighbours("a", ids[1]) == (ids[0], ids[2])
         assert r.id_neighbours("a", ids[3]) == (ids[2], None)  # b's larger id is not a's neighbour
         # newest observed first, ties by newest row
-        assert [m.id for m in r.memories(everything(), "observed", None)] == [ids[3], ids[1], ids[2], ids[0]]
-        assert [m.id for m in r.memories(everything(), "importance", 2)] == [ids[3], ids[2]]
-        assert r.count(everything()) == 4 and r.count(everything(kinds=["episode"])) == 0
-        assert sum(r.current_counts("a", NOW).values()) == 4 and {s for s, _ in r.current_counts("a", NOW)} == {"s"}
-        page = r.export_page("a", NOW, seqs[1], 10)
-        assert [s for s, _ in page] == seqs[2:]
+        assert [m.id for m in searching.listed(r, everything(), "observed", None)] == [ids[3], ids[1], ids[2], ids[0]]
+        assert [m.id for m in searching.listed(r, everything(), "importance", 2)] == [ids[3], ids[2]]
+        assert searching.count(r, everything()) == 4 and searching.count(r, everything(kinds=["episode"])) == 0
+        kept = r.counts(Filters("a", None, NOW))  # the kept counts, every scope
+        assert sum(kept.values()) == 4 and {s for s, _ in kept} == {"s"}
+        page = r.memories("a", filters=Filters("a", None, NOW, include_history=True), order="seq", after_seq=seqs[1])
+        assert list(page) == seqs[2:]
 
 
 def test_filters_of_listing(backend):
@@ -119,11 +122,11 @@ def test_filters_of_listing(backend):
            row("gone", expires_at=NOW - 1, observed_at=30), row("other scope", scope="t", observed_at=40))
     with backend.read("a") as r:
         def contents(**kw) -> list[str | None]:
-            return [m.content for m in r.memories(everything(**kw), "observed", None)]
+            return [m.content for m in searching.listed(r, everything(**kw), "observed", None)]
         assert contents() == ["half", "tagged"]
         assert contents(tags=["x", "y"]) == ["tagged"]
         assert contents(since=15) == ["half"] and contents(until=15) == ["tagged"]
-        both = r.memories(Filters("a", ["s", "t"], NOW), "observed", None)
+        both = searching.listed(r, Filters("a", ["s", "t"], NOW), "observed", None)
         assert [m.content for m in both] == ["other scope", "half", "tagged"]
 
 
@@ -131,42 +134,41 @@ def test_idempotency_keys_duplicates_and_confirmations(backend):
     r1 = row("keyed", idempotency_key="k-1")
     insert(backend, r1)
     with backend.write("a") as w:
-        assert w.idempotency_key("a", "k-1") == (r1.id, "keyed")
-        assert w.idempotency_key("b", "k-1") is None
-        assert w.current_with_hash("a", "s", "keyed", NOW, None) == r1.id
-        assert w.current_with_hash("a", "s", "keyed", NOW, r1.id) is None
-        w.confirm(r1.id, 5_000)
-        w.record_key("a", "k-2", r1.id, "keyed", 5_000)
+        assert searching.idempotency_key(w, "a", "k-1") == (r1.id, "keyed")
+        assert searching.idempotency_key(w, "b", "k-1") is None
+        assert searching.current_with_hash(w, "a", "s", "keyed", NOW, None) == r1.id
+        assert searching.current_with_hash(w, "a", "s", "keyed", NOW, r1.id) is None
+        w.confirm(r1.id, 5_000, "k-2")
     with backend.read("a") as r:
-        memory = r.by_id("a", r1.id)[1]  # type: ignore[index]
+        memory = searching.by_id(r, "a", r1.id)[1]  # type: ignore[index]
         assert (memory.confirmations, memory.last_confirmed_at) == (1, 5_000)
-        assert r.idempotency_key("a", "k-2") == (r1.id, "keyed")
+        assert searching.idempotency_key(r, "a", "k-2") == (r1.id, "keyed")
 
 
 def test_supersede_link_lock_and_episode_context(backend):
     first = row("Where should we go hiking?", kind="episode", observed_at=1_000)
     [first_seq] = insert(backend, first)
     with backend.read("a") as r:
-        assert r.latest_episode("a", "s", 0, 2_000, None) == first_seq
-        assert r.latest_episode("a", "s", 0, 2_000, first.id) is None
+        episodes = Filters("a", ["s"], 0, kinds=["episode"], since=0, until=2_001)
+        assert list(r.memories("a", filters=episodes)) == [first_seq]
     reply = row("For walking or running?", kind="episode", observed_at=1_500, context_seq=first_seq)
     [reply_seq] = insert(backend, reply)
     with backend.read("a") as r:
-        found = {seq: (score, content) for seq, score, content in r.keyword(everything(), query_chunks("hiking"), 10)}
+        found = {seq: (score, content) for seq, score, content in searching.keyword(r, everything(), query_chunks("hiking"), 10)}
         assert found[first_seq][1] < 0  # the question holds the word itself
         score, content_score = found[reply_seq]
         assert content_score == 0.0 and score < 0  # the reply is found through its context only
-        assert r.document_terms([reply_seq])[reply_seq][1] >= {"hike", "where"}
+        assert searching.document_terms(r, [reply_seq])[reply_seq][1] >= {"hike", "where"}
     newer = row("We go hiking on Sunday", supersedes=first.id, observed_at=1_600)
     with backend.write("a") as w:
-        assert w.by_id("a", first.id)[1].superseded_by is None  # type: ignore[index]  (and locked)
+        assert searching.by_id(w, "a", first.id)[1].superseded_by is None  # type: ignore[index]  (and locked)
         w.insert(newer)
         w.link(first.id, newer.id, "decided")
     with backend.read("a") as r:
-        old = r.by_id("a", first.id)[1]  # type: ignore[index]
+        old = searching.by_id(r, "a", first.id)[1]  # type: ignore[index]
         assert (old.superseded_by, old.supersede_reason) == (newer.id, "decided")
-        assert reply_seq not in [s for s, _, _ in r.keyword(everything(), query_chunks("where"), 10)]
-        assert r.document_terms([reply_seq])[reply_seq][1] == set()  # a superseded memory is no context
+        assert reply_seq not in [s for s, _, _ in searching.keyword(r, everything(), query_chunks("where"), 10)]
+        assert searching.document_terms(r, [reply_seq])[reply_seq][1] == set()  # a superseded memory is no context
     assert backend.check() == []
 
 
@@ -178,11 +180,11 @@ def test_erase_leaves_a_tombstone_and_frees_everything_derived(backend):
     with backend.write("a") as w:
         w.erase(r1.id, 7_000, "asked")
     with backend.read("a") as r:
-        m = r.by_id("a", r1.id)[1]  # type: ignore[index]
+        m = searching.by_id(r, "a", r1.id)[1]  # type: ignore[index]
         assert (m.content, m.source, m.tags, m.forgotten_at, m.forget_reason) == (None, None, (), 7_000, "asked")
-        assert r.idempotency_key("a", "k") is None and r.similarity([seq], unit(0)) == {}
-        assert r.keyword(everything(), query_chunks("secret plan"), 10) == []
-        assert r.document_terms([user_seq])[user_seq] == ({"follow", "up"}, set())
+        assert searching.idempotency_key(r, "a", "k") is None and searching.similarity(r, [seq], unit(0)) == {}
+        assert searching.keyword(r, everything(), query_chunks("secret plan"), 10) == []
+        assert searching.document_terms(r, [user_seq])[user_seq] == ({"follow", "up"}, set())
     assert backend.scrub_due() and backend.stats(NOW)["forgotten"] == 1
     assert backend.scrub() and not backend.scrub_due()
     assert backend.check() == []
@@ -198,10 +200,11 @@ def test_vectors_pending_then_set_and_similarity(backend):
         assert w.set_vectors(seq, "needs a vector", [unit(1), unit(2)])
         assert w.pending(0, 10) == []
     with backend.read("a") as r:
-        sims = r.similarity([seq, long_seq], unit(2))
+        sims = searching.similarity(r, [seq, long_seq], unit(2))
         assert sims[seq] == pytest.approx(1.0, abs=1e-5)  # its best window, part 1
-        assert r.pair_similarity(seq, long_seq) == pytest.approx(float(unit(1) @ unit(5)), abs=1e-5)
-        found = dict(r.vector(everything(), unit(2), 5))
+        # a memory as the question: its own (window 0) vector
+        assert searching.similarity(r, [long_seq], seq)[long_seq] == pytest.approx(float(unit(1) @ unit(5)), abs=1e-5)
+        found = dict(searching.vector(r, everything(), unit(2), 5))
         assert found[seq] == pytest.approx(1.0, abs=1e-5)
 
 
@@ -228,7 +231,7 @@ def test_rebuild_keyword_index_writes_the_words_again(backend):
     backend.rebuild_keyword_index()
     assert backend.check() == []
     with backend.read("a") as r:
-        assert {s for s, _, _ in r.keyword(everything(), query_chunks("hiking"), 10)} == {first_seq, reply_seq}
+        assert {s for s, _, _ in searching.keyword(r, everything(), query_chunks("hiking"), 10)} == {first_seq, reply_seq}
 
 
 def test_settings_expired_and_api_keys(backend):
@@ -243,15 +246,13 @@ def test_settings_expired_and_api_keys(backend):
     key = ApiKey(id=new_id(), tenant="a", scope="s", name="ci", read_only=True, created_at=1, expires_at=None,
                  revoked_at=None)
     with backend.write(None) as w:
-        w.insert_api_key("hash-1", key)
-        assert w.revoke_api_key(key.id, 50).revoked_at == 50  # type: ignore[union-attr]
-        assert w.revoke_api_key(key.id, 60).revoked_at == 50  # type: ignore[union-attr]
-        assert w.revoke_api_key("nope", 60) is None
+        w.put_api_key("hash-1", key)
+        w.put_api_key("hash-1", ApiKey(**{**key.__dict__, "revoked_at": 50}))
     with backend.read(None) as r:
-        assert r.api_key("hash-1") == ("hash-1", ApiKey(**{**key.__dict__, "revoked_at": 50}))
-        assert r.api_keys() == [ApiKey(**{**key.__dict__, "revoked_at": 50})]
+        assert r.api_keys("hash-1") == {"hash-1": ApiKey(**{**key.__dict__, "revoked_at": 50})}
+        assert r.api_keys() == {"hash-1": ApiKey(**{**key.__dict__, "revoked_at": 50})} and r.api_keys("other") == {}
     with backend.read("b") as r:
-        assert r.api_key("hash-1") is None and r.api_keys() == []
+        assert r.api_keys("hash-1") == {} and r.api_keys() == {}
 
 
 def test_stats_count_by_state(backend):
@@ -300,7 +301,7 @@ def test_row_level_security_hides_other_tenants_from_a_query_without_tenant_filt
             w.conn.execute("INSERT INTO memory_tags(memory_seq, tenant, tag) VALUES (1, 'b', 'forged')")
     with backend.read(None) as r:  # maintenance sees every tenant
         assert r.conn.execute("SELECT count(DISTINCT tenant) FROM memories").fetchone() == (2,)
-        assert r.term_counts(["memori"]) == (2, {"memori": 2})
+        assert searching.term_counts(r, ["memori"]) == (2, {"memori": 2})
 
 
 def test_the_full_text_lookup_functions_keep_to_the_transactions_tenant(backend):
@@ -313,10 +314,10 @@ def test_the_full_text_lookup_functions_keep_to_the_transactions_tenant(backend)
         assert r.conn.execute(lookup, ("alpha", "a")).fetchone() == (1,)  # a's own
         assert r.conn.execute("SELECT * FROM memvault_term_documents(%s, 'b')", (["bravo"],)).fetchall() == [
             ("bravo", 0)]
-        assert r.term_counts(["memori", "alpha"]) == (1, {"memori": 1, "alpha": 1})
+        assert searching.term_counts(r, ["memori", "alpha"]) == (1, {"memori": 1, "alpha": 1})
     with backend.read(None) as r:  # no tenant named: the functions give nothing, even to the owner
         assert r.conn.execute(lookup, ("bravo", "b")).fetchone() == (0,)
-        assert r.term_counts(["memori"]) == (2, {"memori": 2})  # the owner counts without them
+        assert searching.term_counts(r, ["memori"]) == (2, {"memori": 2})  # the owner counts without them
 
 
 # -- keyword side ---------------------------------------------------------------------------
@@ -363,11 +364,11 @@ def test_terms_agree_between_query_documents_and_counts(backend):
     seqs = insert(backend, row("Running shoes for runners"), row("the runner ran"), row("身份验证 café"))
     insert(backend, row("running elsewhere", tenant="b"))
     with backend.read("a") as r:
-        terms = r.query_terms(["Running", "café", "身份"])
+        terms = searching.query_terms(r, ["Running", "café", "身份"])
         assert "run" in terms and "cafe" in terms and len(terms) == 3
-        docs = r.document_terms(seqs)
+        docs = searching.document_terms(r, seqs)
         assert set(terms) <= docs[seqs[0]][0] | docs[seqs[2]][0]
-        total, counts = r.term_counts(terms + ["absent"])
+        total, counts = searching.term_counts(r, terms + ["absent"])
         assert total == 3 and counts["run"] == 1 and counts["cafe"] == 1 and "absent" not in counts
 
 
@@ -392,14 +393,14 @@ def test_what_a_keyword_query_learns_is_what_the_lookups_answer(backend, questio
     names = [[w] for w in ("Caroline", "Dana", "runner", "Running")]
     narrow = everything(kinds=["decision"])
     with backend.read("a") as r:
-        found = [seq for seq, _, _ in r.keyword(everything(), chunks, 10)]
+        found = [seq for seq, _, _ in searching.keyword(r, everything(), chunks, 10)]
 
     def lookups(r, learn: bool) -> tuple:
         if learn:
-            assert [seq for seq, _, _ in r.keyword(everything(), chunks, 10)] == found
-        terms = r.query_terms(words)
-        return (terms, r.term_counts(terms), [r.contains(everything(), [n]) for n in names],
-                [r.contains(narrow, [n]) for n in names], r.document_terms(found))
+            assert [seq for seq, _, _ in searching.keyword(r, everything(), chunks, 10)] == found
+        terms = searching.query_terms(r, words)
+        return (terms, searching.term_counts(r, terms), [searching.contains(r, everything(), [n]) for n in names],
+                [searching.contains(r, narrow, [n]) for n in names], searching.document_terms(r, found))
 
     with backend.read("a") as fresh, backend.read("a") as learnt:
         expected, got = lookups(fresh, False), lookups(learnt, True)
@@ -420,8 +421,8 @@ def test_filtered_hnsw_search_returns_the_exact_top_k(pg_url):
         with b.write(None) as w:
             w.claim_model("m", dim)
             seqs = [w.insert(row(f"m{i}", tenant="ab"[i % 2], scope=f"s{i % 5}", vectors=False)) for i in range(2_000)]
-            for seq, v in zip(seqs, vectors, strict=True):
-                w.set_vectors(seq, w.rows([seq])[seq].content, [v])  # type: ignore[arg-type]
+            for i, (seq, v) in enumerate(zip(seqs, vectors, strict=True)):
+                w.set_vectors(seq, f"m{i}", [v])
         query = unit(99, dim)
         allowed = [i for i in range(2_000) if i % 2 == 0 and i % 5 == 3]  # tenant a, scope s3: 200 rows
         exact = sorted(allowed, key=lambda i: -float(vectors[i] @ query))[:k]
@@ -430,7 +431,7 @@ def test_filtered_hnsw_search_returns_the_exact_top_k(pg_url):
             plan = "\n".join(x[0] for x in r.conn.execute(
                 "EXPLAIN SELECT memory_seq FROM memory_vectors ORDER BY embedding <=> %s LIMIT 10", (query,)))
             assert "memory_vectors_hnsw" in plan
-            found = r.vector(Filters("a", ["s3"], NOW), query, k)
+            found = searching.vector(r, Filters("a", ["s3"], NOW), query, k)
         assert [s for s, _ in found] == [seqs[i] for i in exact]
         assert [sim for _, sim in found] == pytest.approx([float(vectors[i] @ query) for i in exact], abs=1e-5)
     finally:
@@ -463,7 +464,7 @@ def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
 
         assert any(marker.encode() in p.read_bytes() for p in files())
         with b.write("a") as w:
-            for memory in w.memories(everything(), "observed", None):
+            for memory in searching.listed(w, everything(), "observed", None):
                 if memory.content and marker in memory.content:
                     w.erase(memory.id, 9_000, None)
         assert b.scrub_due()
@@ -506,9 +507,9 @@ def test_a_held_row_lock_makes_the_second_writer_busy(pg_url):
     r1 = row("contended", vectors=False)
     insert(b, r1)
     try:
-        with held_write(b, lambda w: w.by_id("a", r1.id)):  # a writer's read of a memory locks it
+        with held_write(b, lambda w: searching.by_id(w, "a", r1.id)):  # a writer's read of a memory locks it
             with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
-                w.by_prefix("a", r1.id[:12], 2)
+                searching.by_prefix(w, "a", r1.id[:12], 2)
     finally:
         b.close()
 
@@ -520,19 +521,19 @@ def test_a_held_content_or_key_lock_makes_the_second_writer_busy_and_then_lets_i
     first = row("contended content", vectors=False, idempotency_key="k1")
 
     def take(w: PgWriter) -> None:
-        assert w.current_with_hash("a", "s", first.content_hash, NOW, None) is None
-        assert w.idempotency_key("a", "k1") is None
+        assert searching.current_with_hash(w, "a", "s", first.content_hash, NOW, None) is None
+        assert searching.idempotency_key(w, "a", "k1") is None
 
     try:
         with held_write(b, take):
             with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
-                w.current_with_hash("a", "s", first.content_hash, NOW, None)
+                searching.current_with_hash(w, "a", "s", first.content_hash, NOW, None)
             with pytest.raises(Busy, match="retrying is safe"), b.write("a") as w:
-                w.idempotency_key("a", "k1")
+                searching.idempotency_key(w, "a", "k1")
         insert(b, first)
         with b.write("a") as w:
-            assert w.current_with_hash("a", "s", first.content_hash, NOW, None) == first.id
-            assert w.idempotency_key("a", "k1") == (first.id, first.content_hash)
+            assert searching.current_with_hash(w, "a", "s", first.content_hash, NOW, None) == first.id
+            assert searching.idempotency_key(w, "a", "k1") == (first.id, first.content_hash)
     finally:
         b.close()
 
@@ -557,7 +558,7 @@ def test_vector_writers_do_not_wait_for_each_other_but_a_reset_waits_for_them(pg
     b.reset_vectors("other-model", DIM)
     with b.read("a") as r:
         assert r.model() == ("other-model", DIM)
-        assert r.vector(everything(), unit(1), 5) == []  # both writers' vectors went with the reset
+        assert searching.vector(r, everything(), unit(1), 5) == []  # both writers' vectors went with the reset
     b.close()
 
 
@@ -569,13 +570,13 @@ def test_vector_tables_made_by_a_rolled_back_claim_are_not_taken_for_existing(pg
             assert w.claim_model("test-model", DIM) and w.has_vectors()
             raise RuntimeError("the write fails after its claim")
         with b.read("a") as r:
-            assert r.model() is None and not r.has_vectors() and r.vector(everything(), unit(1), 5) == []
+            assert r.model() is None and not r.has_vectors() and searching.vector(r, everything(), unit(1), 5) == []
         first = row("kept after the claim commits", seed=1)
         with b.write("a") as w:
             assert w.claim_model("test-model", DIM)
             w.insert(first)
         with b.read("a") as r:
-            assert [seq for seq, _ in r.vector(everything(), unit(1), 5)] == [r.by_id("a", first.id)[0]]  # type: ignore[index]
+            assert [seq for seq, _ in searching.vector(r, everything(), unit(1), 5)] == [searching.by_id(r, "a", first.id)[0]]  # type: ignore[index]
     finally:
         b.close()
 
@@ -607,7 +608,7 @@ def test_concurrent_writers_with_one_idempotency_key_store_one_memory(backend):
     def remember(i: int) -> None:
         barrier.wait()
         with backend.write("a") as w:
-            found = w.idempotency_key("a", "same-key")
+            found = searching.idempotency_key(w, "a", "same-key")
             if found is not None:
                 outcomes.append(found[0])
                 return
@@ -632,7 +633,7 @@ def test_a_lost_connection_is_storage_unavailable(backend, pg_server):
         r.conn.execute("SELECT 1")
     assert keyword_ids(backend, "x") != [] or True  # the pool replaces the broken connection
     with backend.read("a") as r:
-        assert r.count(everything()) == 1
+        assert searching.count(r, everything()) == 1
 
 
 # -- migrations and start-up errors --------------------------------------------------------------
@@ -662,7 +663,7 @@ def test_a_version_1_database_with_memories_is_migrated_and_still_searched(pg_ur
         assert len(keyword_ids(migrated, "gateway timeout")) == 1  # tenant a's one memory
         assert len(keyword_ids(migrated, "gateway", tenant="b")) == 1
         with migrated.read("a") as r:
-            assert r.term_counts(["gateway"]) == (1, {"gateway": 1})
+            assert searching.term_counts(r, ["gateway"]) == (1, {"gateway": 1})
             functions = {name for (name,) in r.conn.execute(
                 "SELECT proname FROM pg_proc WHERE proname LIKE 'memvault%%'").fetchall()}
             assert "memvault_matches" not in functions and "memvault_phrase_hits" in functions
@@ -767,27 +768,39 @@ def test_a_role_that_cannot_create_pgvector_is_told_so_and_nothing_is_created(pg
         pg_server.admin(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
-def test_once_a_memory_is_embedded_only_the_search_the_insert_and_the_commit_remain(pg_url, monkeypatch):
-    """A remember's checks that need no vector (idempotency key, duplicate content, due
-    work, the model's claim) run in its write transaction while the memory is embedded;
-    the memory, its tags and its vector are one statement."""
+def test_a_remember_writes_only_once_embedded_then_only_the_search_the_insert_and_the_commit_remain(
+    pg_url, monkeypatch
+):
+    """No write transaction is open while a remember's memory is embedded (its repeat
+    check reads); once the model is claimed in the write, only the similar-memory search,
+    the insert and the commit remain, and the memory, its tags and its vector are one statement."""
     from fakes import FakeEmbedder
 
     from memvault.storage.store import Store
 
     checked = threading.Event()  # the writer has claimed the model: its checks are done
+    open_writes: list[int] = []
+    during: list[int] = []
 
-    class WaitingEmbedder(FakeEmbedder):
+    class WatchedEmbedder(FakeEmbedder):
         def embed_as(self, texts):  # type: ignore[no-untyped-def]
-            checked.wait(30)
+            during.append(len(open_writes))
             return super().embed_as(texts)
 
-    store = Store(pg_url, WaitingEmbedder())  # type: ignore[arg-type]
-    checked.set()
+    store = Store(pg_url, WatchedEmbedder())  # type: ignore[arg-type]
     store.remember(tenant="a", scope="s", content="The office opens at eight")
-    checked.clear()
     claim, sent = PgWriter.claim_model, []
     execute, pipeline = psycopg.Connection.execute, psycopg.Connection.pipeline
+    write = PostgresBackend.write
+
+    @contextlib.contextmanager
+    def watched_write(self, tenant):  # type: ignore[no-untyped-def]
+        open_writes.append(1)
+        try:
+            with write(self, tenant) as w:
+                yield w
+        finally:
+            open_writes.pop()
 
     def claim_model(self, model_id, dim):  # type: ignore[no-untyped-def]
         answer = claim(self, model_id, dim)
@@ -807,6 +820,7 @@ def test_once_a_memory_is_embedded_only_the_search_the_insert_and_the_commit_rem
         if outer and checked.is_set():
             sent.append(("(pipeline sync)", True))
 
+    monkeypatch.setattr(PostgresBackend, "write", watched_write)
     monkeypatch.setattr(PgWriter, "claim_model", claim_model)
     monkeypatch.setattr(psycopg.Connection, "execute", counted_execute)
     monkeypatch.setattr(psycopg.Connection, "pipeline", counted_pipeline)
@@ -815,6 +829,7 @@ def test_once_a_memory_is_embedded_only_the_search_the_insert_and_the_commit_rem
     finally:
         monkeypatch.undo()
     assert outcome.created and store.get(tenant="a", id=outcome.id).tags == ("office",)
+    assert during == [0, 0]  # both memories embedded with no write open
     statements = [q for q, _ in sent if q != "(pipeline sync)"]
     assert statements[-1] == "COMMIT" and sum("INSERT" in q for q in statements) == 1
     for check in ("idempotency_keys", "pg_advisory", "settings", "expires_at <="):

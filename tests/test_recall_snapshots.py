@@ -4,6 +4,8 @@ the recall's own snapshot, and every filter holds for candidates read in the oth
 
 from __future__ import annotations
 
+import searching
+
 import itertools
 
 import numpy as np
@@ -90,7 +92,7 @@ def test_admits_agrees_with_the_filters_of_the_candidate_queries(store, clock):
         Filters(tenant="u", scopes=["a"], now=clock()),
     ]
     with store.backend.read(None) as tx:
-        everything = tx.rows(list(range(1, 100)))
+        everything = {**tx.memories("t", seqs=list(range(1, 100))), **tx.memories("u", seqs=list(range(1, 100)))}
         for filters in cases:
-            passing = {m.id for m in tx.memories(filters, "observed", None)}
+            passing = {m.id for m in searching.listed(tx, filters, "observed", None)}
             assert passing and {m.id for m in everything.values() if admits(filters, m)} == passing

@@ -1,10 +1,11 @@
-"""SQLite's remember searches similar memories in a read snapshot before its write and,
-inside the write, checks only what changed since; its commits leave WAL checkpoints
-to the store's worker."""
+"""remember searches similar memories inside its write, once its vectors are made: what
+another call commits while the memory is embedded is seen; its commits leave WAL
+checkpoints to the store's worker."""
 
 from __future__ import annotations
 
 import threading
+
 
 from fakes import FakeEmbedder
 
@@ -16,46 +17,46 @@ OLD = "the staging database runs on port 5433 behind the bastion host"
 CLOSE = "the staging database runs on port 5433 behind the bastion host now"
 
 
-def between_search_and_write(store: Store, action):  # type: ignore[no-untyped-def]
-    """Run ``action()`` once, after the next remember's snapshot search, before its write."""
-    original = store._similar_seen
-    done: list[object] = []
-    begun: list[bool] = []
+class CommittingEmbedder(FakeEmbedder):
+    """Runs ``during`` (once) while it embeds a memory: after remember's repeat check, before its write."""
 
-    def patched(*args):  # type: ignore[no-untyped-def]
-        seen = original(*args)
-        if not begun:  # not again for the remember that ``action`` may run
-            begun.append(True)
-            done.append(action())
-        return seen
+    def __init__(self) -> None:
+        self.during = None
+        self.done: list[object] = []
 
-    store._similar_seen = patched  # type: ignore[method-assign]
-    return done
+    def embed_as(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        action, self.during = self.during, None
+        if action is not None:
+            self.done.append(action())
+        return super().embed_as(texts)
 
 
-def test_a_similar_memory_stored_after_the_snapshot_is_still_named(db_path):
-    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+def test_a_similar_memory_stored_while_embedding_is_still_named(db_path):
+    embedder = CommittingEmbedder()
+    store = Store(db_path, embedder)  # type: ignore[arg-type]
     try:
         store.remember(tenant="a", scope="s", content="an unrelated note about lunch")
-        done = between_search_and_write(store, lambda: store.remember(tenant="a", scope="s", content=OLD).id)
+        embedder.during = lambda: store.remember(tenant="a", scope="s", content=OLD).id
         outcome = store.remember(tenant="a", scope="s", content=CLOSE)
-        assert done and outcome.created and outcome.similar == (done[0],)
-        done = between_search_and_write(store, lambda: store.remember(tenant="a", scope="s", content=OLD + " again"))
+        assert embedder.done and outcome.created and outcome.similar == (embedder.done[0],)
+        embedder.during = lambda: store.remember(tenant="a", scope="s", content=OLD + " again").id
         asked = store.remember(tenant="a", scope="s", content=CLOSE + " today", check_similar=True)
-        assert not asked.created and done[0].id in asked.similar  # check_similar sees it too
+        assert not asked.created and embedder.done[1] in asked.similar  # check_similar sees it too
     finally:
         store.close()
 
 
-def test_a_similar_memory_forgotten_after_the_snapshot_is_not_named(db_path):
-    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+def test_a_similar_memory_forgotten_while_embedding_is_not_named(db_path):
+    embedder = CommittingEmbedder()
+    store = Store(db_path, embedder)  # type: ignore[arg-type]
     try:
         old = store.remember(tenant="a", scope="s", content=OLD).id
         other_tenant = store.remember(tenant="b", scope="s", content=OLD).id
-        done = between_search_and_write(store, lambda: store.forget(tenant="a", id=old))
+        embedder.during = lambda: store.forget(tenant="a", id=old)
         outcome = store.remember(tenant="a", scope="s", content=CLOSE)
-        assert done and outcome.created and outcome.similar == ()
+        assert embedder.done and outcome.created and outcome.similar == ()
         assert other_tenant not in outcome.similar
+        assert store.remember(tenant="b", scope="s", content=CLOSE).similar == (other_tenant,)  # its owner's is named
     finally:
         store.close()
 

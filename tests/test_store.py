@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import searching
+
 import pytest
 from conftest import file_bytes
 from fakes import Clock, FakeEmbedder
@@ -95,8 +97,8 @@ def test_an_idempotency_key_expires_a_day_after_it_was_recorded(store, clock: Cl
     third = remember(store, "third content", idempotency_key="req-10")
     assert third.created and all_memories(store) == 4
     with store.backend.read("a") as tx:  # expired keys are gone from the store, the others kept
-        assert tx.idempotency_key("a", "req-11") is None
-        assert [tx.idempotency_key("a", k)[0] for k in ("req-9", "req-10")] == [second.id, third.id]  # type: ignore[index]
+        assert searching.idempotency_key(tx, "a", "req-11") is None
+        assert [searching.idempotency_key(tx, "a", k)[0] for k in ("req-9", "req-10")] == [second.id, third.id]  # type: ignore[index]
     assert remember(store, "content never sent again", idempotency_key="req-11").duplicate_of == unused.id
 
 
@@ -481,9 +483,9 @@ def test_contains_agrees_with_the_keyword_side_inside_the_filters(store):
     with store.backend.read("t") as tx:
         for query, expected in cases.items():
             chunks = query_chunks(query)
-            assert tx.contains(mine, chunks) is expected, query
-            assert bool(tx.keyword(mine, chunks, 1)) is expected, query
-        assert tx.contains(Filters(tenant="t", scopes=["other"], now=store.clock()), query_chunks("Melanie"))
+            assert searching.contains(tx, mine, chunks) is expected, query
+            assert bool(searching.keyword(tx, mine, chunks, 1)) is expected, query
+        assert searching.contains(tx, Filters(tenant="t", scopes=["other"], now=store.clock()), query_chunks("Melanie"))
     assert store.get(tenant="t", id=kept).content.startswith("Caroline")
 
 
@@ -497,8 +499,8 @@ def test_a_fact_at_the_end_of_a_long_memory_is_found_through_its_window(store):
     whole = store.embedder.embed([f"{filler}. The zebra audit happens in Tallinn"])[0]
     mine = Filters(tenant="t", scopes=["proj"], now=store.clock())
     with store.backend.read("t") as tx:
-        found = dict(tx.vector(mine, question, 5))
-        seq = tx.by_id("t", long_id)[0]
+        found = dict(searching.vector(tx, mine, question, 5))
+        seq = searching.by_id(tx, "t", long_id)[0]
     assert list(found)[0] == seq  # first, by its last window, not by the diluted whole text
     assert found[seq] > float(whole @ question) + 0.2
 

@@ -4,6 +4,8 @@ and (slow, real embeddings) recall@10 against an exact scan."""
 
 from __future__ import annotations
 
+import searching
+
 import json
 import random
 import threading
@@ -134,9 +136,9 @@ def test_a_filtered_search_returns_only_allowed_memories_and_a_full_top_k(db_pat
     filters = Filters(**{"tenant": "t", "scopes": ["alpha", "beta", "gamma"], "now": now, **FILTERS[name]})  # type: ignore[arg-type]
     k = 40
     with store.backend.read("t") as tx:
-        found = tx.vector(filters, query, k)
-        rows = tx.rows([seq for seq, _ in found])
-        passing = tx.count(filters)
+        found = searching.vector(tx, filters, query, k)
+        rows = searching.rows(tx, [seq for seq, _ in found])
+        passing = searching.count(tx, filters)
     assert passing >= k and len(found) == k  # the owner finds its own data, a full top-k
     for memory in rows.values():
         assert memory.tenant == "t" and memory.scope in filters.scopes
@@ -158,8 +160,8 @@ def test_a_tenant_with_few_memories_is_searched_whole_in_a_large_file(db_path, s
     store.upkeep.index_vectors()
     query = FakeEmbedder().embed(["kafka deploy"])[0]  # far from the small tenant's texts
     with store.backend.read("small") as tx:
-        found = tx.vector(Filters(tenant="small", scopes=["alpha"], now=store.clock()), query, 10)
-        ids = {m.id for m in tx.rows([seq for seq, _ in found]).values()}
+        found = searching.vector(tx, Filters(tenant="small", scopes=["alpha"], now=store.clock()), query, 10)
+        ids = {m.id for m in searching.rows(tx, [seq for seq, _ in found]).values()}
     assert ids == set(mine)
     store.close()
 
@@ -192,10 +194,10 @@ def test_a_file_with_vectors_in_the_old_vec0_table_keeps_them(db_path):
     conn.close()
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     with store.backend.read("t") as tx:
-        found = tx.vector(Filters(tenant="t", scopes=["s"], now=1), vectors[2], 5)
+        found = searching.vector(tx, Filters(tenant="t", scopes=["s"], now=1), vectors[2], 5)
         assert len(found) == 5 and found[0][0] == 3 and found[0][1] == pytest.approx(1.0, abs=1e-5)
     with store.backend.read("t") as tx:  # the key, now timed from its memory's recording
-        assert tx.idempotency_key("t", "k") == ("0190a000-0000-7000-8000-000000000002", "h2")
+        assert searching.idempotency_key(tx, "t", "k") == ("0190a000-0000-7000-8000-000000000002", "h2")
     assert maintenance_check(store) == []
     with sqlite_raw.connection(store) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
@@ -227,7 +229,7 @@ def test_vector_recall_at_10_against_an_exact_scan_on_real_embeddings(db_path, r
     for q in real_embedder.embed(questions):
         exact = set(seqs[np.argsort(-(matrix @ q))[:10]].tolist())
         with store.backend.read("t") as tx:
-            found = {seq for seq, _ in tx.vector(filters, q, 10)}
+            found = {seq for seq, _ in searching.vector(tx, filters, q, 10)}
         hits += len(exact & found)
     assert hits / (10 * len(questions)) >= 0.98
     store.close()
@@ -239,7 +241,7 @@ def test_every_vector_lookup_by_memory_uses_the_index_not_a_scan(db_path):
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     store.remember(tenant="t", scope="s", content="hello world")
     filters = Filters(tenant="t", scopes=["s"], now=store.clock())
-    queries = [sql.vector_sql(filters, 10, None), sql.similarity_sql([1, 2]), (sql.pair_similarity_sql(), (1, 2))]
+    queries = [sql.vector_sql(filters, 10, None), sql.similarity_sql([1, 2])]
     with sqlite_raw.connection(store) as conn:
         for query, params in queries:
             bind = {**params, "vector": b"\0" * 256} if isinstance(params, dict) else params
@@ -285,7 +287,7 @@ def test_a_search_starting_from_the_memories_passing_finds_the_expiring_ones_unt
         with sqlite_raw.snapshot(store) as conn:
             seqs = [seq for seq, _ in conn.execute(query, {**params, "vector": vector.tobytes()})]
         with store.backend.read("t") as tx:
-            rows = tx.rows(seqs)
+            rows = searching.rows(tx, seqs)
         return {rows[seq].id for seq in seqs}
 
     assert found() == {kept, later}
@@ -296,7 +298,7 @@ def test_a_search_starting_from_the_memories_passing_finds_the_expiring_ones_unt
 
 def vector_rows(store: Store, query: np.ndarray, k: int, filters: Filters | None = None) -> list[tuple[int, float]]:
     with store.backend.read("t") as tx:
-        return tx.vector(filters or Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock()), query, k)
+        return searching.vector(tx, filters or Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock()), query, k)
 
 
 @pytest.mark.parametrize("trained", [False, True], ids=["untrained, exact", "trained cells"])
@@ -334,14 +336,14 @@ def test_the_in_memory_copy_follows_every_write_of_another_connection(db_path, s
     first = vector_rows(store, query, 5)
     assert store.backend.vector_cache.cells > 0  # type: ignore[attr-defined]
     with store.backend.read("t") as tx:
-        top = tx.rows([first[0][0]])[first[0][0]]
+        top = searching.rows(tx, [first[0][0]])[first[0][0]]
     other.forget(tenant="t", id=top.id)
     new = other.remember(tenant="t", scope="gamma", content="lunch paris piano guitar").id
     fill(other, 300, seed=3)
     other.upkeep.index_vectors()  # trains cells: every vector moves out of cell 0
     with store.backend.read("t") as tx:
-        found = tx.vector(Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock()), query, 5)
-        rows = tx.rows([seq for seq, _ in found])
+        found = searching.vector(tx, Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock()), query, 5)
+        rows = searching.rows(tx, [seq for seq, _ in found])
     assert rows[found[0][0]].id == new and found[0][1] == pytest.approx(1.0, abs=1e-5)
     assert top.id not in {m.id for m in rows.values()} and all(m.forgotten_at is None for m in rows.values())
     other.close()
@@ -365,7 +367,7 @@ def test_a_write_that_rolls_back_leaves_the_in_memory_copy_as_the_file(db_path, 
                          content="garden piano sister", content_hash="h", tags=(), importance=5, source=None,
                          observed_at=0, recorded_at=0, vectors=[query]))
         everywhere = Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock())
-        assert tx.vector(everywhere, query, 1)[0][1] == pytest.approx(1.0)
+        assert searching.vector(tx, everywhere, query, 1)[0][1] == pytest.approx(1.0)
         raise RuntimeError("roll back")
     assert vector_rows(store, query, 5) == before
     store.remember(tenant="t", scope="alpha", content="kafka budget invoice laptop")
@@ -396,7 +398,8 @@ def test_finding_a_tenants_ids_by_prefix_or_neighbour_uses_an_index_on_the_tenan
     fill(store, 20)
     with sqlite_raw.connection(store) as conn:
         conn.execute("ANALYZE")  # whatever the statistics say
-        for query, params in (sql.prefix_sql("m.id, m.content", "t", "0190a0", 2), sql.neighbours_sql("t", "0190a0")):
+        prefix, prefix_params = sql.prefix_sql("m.id, m.content", "t", "0190a0")
+        for query, params in ((prefix, {**prefix_params, "limit": 2, "offset": 0}), sql.neighbours_sql("t", "0190a0")):
             searches = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, params) if "SEARCH" in row[3]]
             assert searches and all("memories_tenant_id (tenant=? AND id" in s for s in searches), searches
     store.close()

@@ -65,10 +65,6 @@ class PostgresBackend:
     """
 
     kind = "postgresql"
-    parallel_writes = True  # writers wait only for the row and advisory locks they share
-    # Reads take connections from a bounded pool: recalls holding one each while waiting
-    # for a second could exhaust it: a recall's keyword side runs in its one transaction.
-    parallel_reads = False
 
     def __init__(self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> None:
         self.location = location(url)

@@ -10,13 +10,14 @@ the same key or content waits, then sees the first one's row, as on SQLite).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import psycopg
 from psycopg import sql
 
-from ..backend import NewRow, Order
+from ..backend import Found, NewRow, Order, Repeats, Search
 from ..errors import Busy, Conflict, shown
 from ..ids import new_id
 from ..query import Filters
@@ -29,6 +30,8 @@ from .sql import (
 
 SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
 EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
+_ORDER = {"observed": "m.observed_at DESC, m.seq DESC", "importance": "m.importance DESC, m.observed_at DESC, m.seq DESC",
+          "seq": "m.seq"}
 _API_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
 _TS_VECTOR = f"to_tsvector('{TS_CONFIG}', %s)"
 # The one insert of a memory's window-0 vector, followed by its rows (seq, tenant, embedding):
@@ -97,7 +100,34 @@ class PgReader:
         return self._vectors
 
     # -- retrieval candidates ----------------------------------------------------------
-    def keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
+    def search(self, query: Search) -> Found:
+        """See ``backend.Reader.search``: the keyword statement brings the statistics and
+        the candidates' terms along (``sql.keyword_sql``), the rest answers from them where it can."""
+        filters = replace(query.filters, include_history=True) if query.history else query.filters
+        keyword = self._keyword(filters, query.words, query.k) if query.words and query.k > 0 else []
+        vector = self._vector_of(query.vector) if isinstance(query.vector, int) else query.vector
+        lexemes = self._lexemes(query.terms) if query.terms else {}
+        documents, counts = self._term_counts(sorted({t for ts in lexemes.values() for t in ts})) \
+            if lexemes else (0, {})
+        seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + query.seqs))
+        return Found(
+            keyword=keyword,
+            vector=self._vector(filters, vector, query.k) if vector is not None and query.k > 0 else [],
+            similarity=self._similarity(query.seqs, vector) if vector is not None else {},
+            terms=self._document_terms(seqs) if seqs else {},
+            lexemes=lexemes, documents=documents, counts=counts,
+            exists=[self._contains(query.filters, chunks) for chunks in query.exists],
+        )
+
+    def _vector_of(self, seq: int) -> np.ndarray | None:
+        """Memory ``seq``'s own (window 0) vector, None without one."""
+        if not self.has_vectors():
+            return None
+        own, params = self._own()
+        row = self._one(f"SELECT embedding FROM memory_vectors WHERE memory_seq = %(seq)s{own}", {"seq": seq, **params})
+        return None if row is None else np.asarray(row[0].to_numpy(), dtype=np.float32)
+
+    def _keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
         built = keyword_sql(filters, words, k)
         if built is None:
             return []
@@ -114,7 +144,7 @@ class PgReader:
         stats = self._learnt[1].texts
         return [stats[t] for t in texts] if all(t in stats for t in texts) else None
 
-    def contains(self, filters: Filters, words: list[list[str]]) -> bool:
+    def _contains(self, filters: Filters, words: list[list[str]]) -> bool:
         built = contains_sql(filters, words)
         if built is None:
             return False
@@ -123,7 +153,7 @@ class PgReader:
             return any(s.passing for s in known)  # type: ignore[misc]
         return bool(self._one(*built)[0])  # type: ignore[index]
 
-    def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         if not self.has_vectors() or k <= 0:
             return []
         ann, params = vector_sql(filters, k, exact=False)
@@ -144,31 +174,25 @@ class PgReader:
             best[seq] = max(best.get(seq, -1.0), 1.0 - float(distance))
         return sorted(best.items(), key=lambda item: (-item[1], -item[0]))[:k]
 
-    def similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
+    def _similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
         if not seqs or not self.has_vectors():
             return {}
         rows = self._all(similarity_sql(self.tenant), {"seqs": seqs, "vector": vector, "tenant": self.tenant})
         return {seq: 1.0 - float(distance) for seq, distance in rows}
 
-    def pair_similarity(self, a: int, b: int) -> float | None:
-        if not self.has_vectors():
-            return None
-        own, params = self._own("a.tenant")
-        row = self._one(
-            "SELECT a.embedding <=> b.embedding FROM memory_vectors a, memory_vectors b"
-            f" WHERE a.memory_seq = %(a)s AND b.memory_seq = %(b)s{own}", {"a": a, "b": b, **params},
-        )
-        return None if row is None else 1.0 - float(row[0])
-
-    def query_terms(self, words: list[str]) -> list[str]:
-        texts = [t for t in (index_words(w) for w in words) if t]
-        known = self._stats(texts)
+    def _lexemes(self, words: list[str]) -> dict[str, list[str]]:
+        """Each word's index terms (from the last keyword query when it has them all)."""
+        texts = {w: index_words(w) for w in words}
+        known = self._stats([t for t in texts.values() if t])
         if known is not None:
-            return sorted({lexeme for s in known for lexeme in s.lexemes})
-        row = self._one(f"SELECT tsvector_to_array({_TS_VECTOR})", (index_words(" ".join(words)),))
-        return sorted(row[0]) if row else []  # type: ignore[index]
+            stats = self._learnt[1].texts  # type: ignore[index]
+            return {w: sorted(set(stats[t].lexemes)) if t else [] for w, t in texts.items()}
+        rows = self._all(f"SELECT t, tsvector_to_array(to_tsvector('{TS_CONFIG}', t)) FROM unnest(%s::text[]) AS t",
+                         (list({t for t in texts.values() if t}),))
+        found = {t: sorted(lexemes) for t, lexemes in rows}
+        return {w: found.get(t, []) if t else [] for w, t in texts.items()}
 
-    def document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
+    def _document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
         known = {} if self._learnt is None else self._learnt[1].terms
         if all(seq in known for seq in seqs):
             return {seq: known[seq] for seq in seqs}
@@ -180,7 +204,7 @@ class PgReader:
         )
         return {seq: (set(content), set(context)) for seq, content, context in rows}
 
-    def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+    def _term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
         own, params = self._own("m.tenant")
         # The tenant's memories with words: from the partial index memories_with_terms.
         total = f"(SELECT count(*) FROM memories m WHERE m.content_terms IS NOT NULL{own})"
@@ -202,27 +226,35 @@ class PgReader:
         return (int(rows[0][0]) if rows else 0), {term: int(n) for _, term, n in rows if n}
 
     # -- rows ------------------------------------------------------------------------------
-    def rows(self, seqs: list[int]) -> dict[int, Memory]:
-        if not seqs:
+    def memories(
+        self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
+        filters: Filters | None = None, order: Order = "observed", limit: int | None = None, offset: int = 0,
+        after_seq: int = 0,
+    ) -> dict[int, Memory]:
+        """See ``backend.Reader.memories``: a writer locks the rows it reads by id or prefix."""
+        if filters is None and prefix is None and not (seqs or ids):
             return {}
-        own, params = self._own("m.tenant")
-        rows = self._all(
-            f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.seq = ANY(%(seqs)s){own}", {"seqs": seqs, **params}
-        )
+        if filters is not None and limit is not None and not (offset or after_seq or filters.include_history) \
+                and order != "seq" and filters.scopes is not None:
+            query, params = listing_sql(filters, order, limit)
+            return {row[0]: _memory(row[1:]) for row in self._all(query, params)}
+        if filters is not None:
+            where, params = filter_sql(filters)
+            query = f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE {where} AND m.seq > %(after)s" \
+                f" ORDER BY {_ORDER[order]}"
+            params["after"] = after_seq
+        elif prefix is not None:
+            query = f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.tenant = %(tenant)s" \
+                " AND m.id >= %(prefix)s AND m.id < %(end)s ORDER BY m.id"
+            params = {"tenant": tenant, "prefix": prefix, "end": prefix + "\U0010ffff"}
+        else:
+            key, wanted = ("seq", seqs) if ids is None else ("id", ids)
+            query = f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.{key} = ANY(%(wanted)s)" \
+                " AND m.tenant = %(tenant)s ORDER BY m.seq"
+            params = {"wanted": wanted, "tenant": tenant}
+        locked = self._locked if filters is None and seqs is None else ""
+        rows = self._all(f"{query} LIMIT %(limit)s OFFSET %(offset)s{locked}", {**params, "limit": limit, "offset": offset})
         return {row[0]: _memory(row[1:]) for row in rows}
-
-    def by_id(self, tenant: str, memory_id: str) -> tuple[int, Memory] | None:
-        row = self._one(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.id = %s AND m.tenant = %s"
-                        f"{self._locked}", (memory_id, tenant))
-        return None if row is None else (row[0], _memory(row[1:]))
-
-    def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
-        rows = self._all(
-            f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.id >= %s AND m.id < %s"
-            f" ORDER BY m.id LIMIT %s{self._locked}",
-            (tenant, prefix, prefix + "\U0010ffff", limit),
-        )
-        return [_memory(r) for r in rows]
 
     def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
         row = self._one(
@@ -232,58 +264,34 @@ class PgReader:
         )
         return row[0], row[1]  # type: ignore[index]
 
-    def memories(self, filters: Filters, order: Order, limit: int | None, offset: int = 0) -> list[Memory]:
-        if limit is not None and not offset and not filters.include_history:
-            query, params = listing_sql(filters, order, limit)
-            return [_memory(r) for r in self._all(query, params)]
-        where, params = filter_sql(filters)
-        by = "m.observed_at DESC" if order == "observed" else "m.importance DESC, m.observed_at DESC"
-        rows = self._all(
-            f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE {where} ORDER BY {by}, m.seq DESC"
-            " LIMIT %(limit)s OFFSET %(offset)s",
-            {**params, "limit": limit, "offset": offset},
-        )
-        return [_memory(r) for r in rows]
-
-    def count(self, filters: Filters) -> int:
-        where, params = filter_sql(filters)
-        return int(self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0])  # type: ignore[index]
-
-    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
+    def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
+        if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:
+            where, params = filter_sql(filters)
+            return {(scope, kind): int(n) for scope, kind, n in self._all(
+                f"SELECT m.scope, m.kind, count(*) FROM memories m WHERE {where} GROUP BY m.scope, m.kind", params)}
         counts = {(scope, kind): int(n) for scope, kind, n in self._all(
-            "SELECT scope, kind, current FROM memory_counts WHERE tenant = %s AND current > 0", (tenant,))}
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = %s AND current > 0", (filters.tenant,))}
         # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
         for scope, kind, n in self._all(
             "SELECT scope, kind, count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= %s"
-            " AND tenant = %s AND superseded_by IS NULL GROUP BY scope, kind", (now, tenant)):
+            " AND tenant = %s AND superseded_by IS NULL GROUP BY scope, kind", (filters.now, filters.tenant)):
             counts[scope, kind] -= int(n)
-        return {key: n for key, n in counts.items() if n > 0}
+        return {(scope, kind): n for (scope, kind), n in counts.items() if n > 0
+                and (filters.scopes is None or scope in filters.scopes) and (not filters.kinds or kind in filters.kinds)}
 
-    def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
-        row = self._one(
+    def repeats(
+        self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+    ) -> Repeats:
+        keyed = None if key is None else self._one(
             "SELECT m.id, k.content_hash FROM idempotency_keys k JOIN memories m ON m.seq = k.memory_seq"
-            " WHERE k.tenant = %s AND k.key = %s",
-            (tenant, key),
-        )
-        return None if row is None else (row[0], row[1])
-
-    def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
-        row = self._one(
+            " WHERE k.tenant = %s AND k.key = %s", (tenant, key))
+        same = self._one(
             "SELECT id FROM memories WHERE tenant = %s AND scope = %s AND content_hash = %s"
             " AND id IS DISTINCT FROM %s AND superseded_by IS NULL AND forgotten_at IS NULL"
             " AND (expires_at IS NULL OR expires_at > %s) ORDER BY seq LIMIT 1",
             (tenant, scope, content_hash, but, now),
         )
-        return None if row is None else row[0]
-
-    def latest_episode(self, tenant: str, scope: str, since: int, until: int, but: str | None) -> int | None:
-        row = self._one(
-            "SELECT seq FROM memories WHERE tenant = %s AND scope = %s AND kind = 'episode'"
-            " AND forgotten_at IS NULL AND superseded_by IS NULL AND id IS DISTINCT FROM %s"
-            " AND observed_at BETWEEN %s AND %s ORDER BY observed_at DESC, seq DESC LIMIT 1",
-            (tenant, scope, but, since, until),
-        )
-        return None if row is None else int(row[0])
+        return Repeats(keyed=None if keyed is None else (keyed[0], keyed[1]), same=None if same is None else same[0])
 
     def model(self) -> tuple[str, int] | None:
         found = dict(self._all("SELECT key, value FROM settings WHERE key IN ('model_id', 'model_dim')"))
@@ -299,16 +307,13 @@ class PgReader:
         )
         return [(row[0], _memory(row[1:])) for row in rows]
 
-    def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
+    def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         own, params = self._own()
-        row = self._one(f"SELECT key_hash, {_API_COLUMNS} FROM memvault_api_key(%(hash)s) WHERE true{own}",
-                        {"hash": key_hash, **params})
-        return None if row is None else (row[0], _api_key(row[1:]))
-
-    def api_keys(self) -> list[ApiKey]:
-        own, params = self._own()
-        rows = self._all(f"SELECT {_API_COLUMNS} FROM api_keys WHERE true{own} ORDER BY created_at, id", params)
-        return [_api_key(r) for r in rows]
+        # By hash through the owner's function: a serving role reads no key before a tenant is known.
+        source = "memvault_api_key(%(hash)s)" if key_hash is not None else "api_keys"
+        rows = self._all(f"SELECT key_hash, {_API_COLUMNS} FROM {source} WHERE true{own} ORDER BY created_at, id",
+                         {"hash": key_hash, **params})
+        return {row[0]: _api_key(row[1:]) for row in rows}
 
     def scrub_due(self) -> bool:
         return self._one("SELECT 1 FROM settings WHERE key = %s", (SCRUB_DUE,)) is not None
@@ -340,17 +345,16 @@ class PgWriter(PgReader):
         """Hold a lock on ``parts`` until the transaction ends (writers of the same key or content queue)."""
         self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_lock_key(*parts),))
 
-    # Each lock below is sent with the query that follows it, in one round trip (a pipeline):
-    # the server runs them in order, so the query still runs once the lock is held.
-    def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
+    def repeats(
+        self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+    ) -> Repeats:
+        # The locks are sent with the queries that follow them, in one round trip (a
+        # pipeline): the server runs them in order, so the queries run once they are held.
         with self.conn.pipeline():
-            self._advisory("key", tenant, key)
-            return super().idempotency_key(tenant, key)
-
-    def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
-        with self.conn.pipeline():
+            if key is not None:
+                self._advisory("key", tenant, key)
             self._advisory("hash", tenant, scope, content_hash)
-            return super().current_with_hash(tenant, scope, content_hash, now, but)
+            return super().repeats(tenant, scope, content_hash, now, key=key, but=but)
 
     def claim_model(self, model_id: str, dim: int) -> bool:
         # Writers of vectors share the model lock, so they do not wait for each other;
@@ -410,7 +414,7 @@ class PgWriter(PgReader):
             raise Conflict("id", f"a memory with id {row.id} exists already")
         seq = int(inserted[0])
         if row.idempotency_key is not None:
-            self.record_key(row.tenant, row.idempotency_key, row.id, row.content_hash, row.recorded_at)
+            self._key(row.idempotency_key, row.id, row.recorded_at)
         if row.vectors is not None:
             self._add_windows(seq, row.tenant, row.vectors)
         return seq
@@ -433,19 +437,21 @@ class PgWriter(PgReader):
             self.conn.execute("DELETE FROM memory_vectors WHERE memory_seq = %s", (seq,))
             self.conn.execute("DELETE FROM memory_windows WHERE memory_seq = %s", (seq,))
 
-    def confirm(self, memory_id: str, now: int) -> None:
+    def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
         own, params = self._own()
         self.conn.execute(
             "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = %(now)s"
             f" WHERE id = %(id)s{own}", {"now": now, "id": memory_id, **params},
         )
+        if key is not None:
+            self._key(key, memory_id, now)
 
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
+    def _key(self, key: str, memory_id: str, now: int) -> None:
+        """Record the idempotency ``key`` against the memory ``memory_id`` (with its content hash)."""
         done = self._one(
             "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash, recorded_at)"
-            " SELECT %s, %s, seq, %s, %s FROM memories WHERE id = %s AND tenant = %s"
-            " ON CONFLICT (tenant, key) DO NOTHING RETURNING 1",
-            (tenant, key, content_hash, now, memory_id, tenant),
+            " SELECT tenant, %s, seq, content_hash, %s FROM memories WHERE id = %s"
+            " ON CONFLICT (tenant, key) DO NOTHING RETURNING 1", (key, now, memory_id),
         )
         if done is None:
             # Writers take the key's advisory lock before looking it up, so only a writer
@@ -519,16 +525,10 @@ class PgWriter(PgReader):
         self.conn.execute("UPDATE memories SET vector_pending = false WHERE seq = %s", (seq,))
         return True
 
-    def insert_api_key(self, key_hash: str, key: ApiKey) -> None:
+    def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(
-            f"INSERT INTO api_keys(key_hash, {_API_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            f"INSERT INTO api_keys(key_hash, {_API_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (id) DO UPDATE SET revoked_at = excluded.revoked_at",
             (key_hash, key.id, key.tenant, key.scope, key.name, key.read_only, key.created_at,
              key.expires_at, key.revoked_at),
         )
-
-    def revoke_api_key(self, key_id: str, now: int) -> ApiKey | None:
-        own, params = self._own()
-        self.conn.execute(f"UPDATE api_keys SET revoked_at = %(now)s WHERE id = %(id)s AND revoked_at IS NULL{own}",
-                          {"now": now, "id": key_id, **params})
-        row = self._one(f"SELECT {_API_COLUMNS} FROM api_keys WHERE id = %(id)s{own}", {"id": key_id, **params})
-        return None if row is None else _api_key(row)

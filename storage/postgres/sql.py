@@ -62,9 +62,11 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
         "m.tenant = %(tenant)s",
         "m.forgotten_at IS NULL",
         "(m.expires_at IS NULL OR m.expires_at > %(now)s)",
-        "m.scope = ANY(%(scopes)s)",
     ]
-    params: dict[str, object] = {"tenant": f.tenant, "now": f.now, "scopes": list(f.scopes)}
+    params: dict[str, object] = {"tenant": f.tenant, "now": f.now}
+    if f.scopes is not None:
+        parts.append("m.scope = ANY(%(scopes)s)")
+        params["scopes"] = list(f.scopes)
     if not f.include_history:
         parts.append("m.superseded_by IS NULL")
     if f.kinds:
@@ -279,7 +281,7 @@ def similarity_sql(tenant: str | None) -> str:
 
 
 def listing_sql(f: Filters, order: str, limit: int) -> tuple[str, dict[str, object]]:
-    """``MEMORY_COLUMNS`` of the current memories passing ``f`` in ``order`` ("observed":
+    """The seq and ``MEMORY_COLUMNS`` of the current memories passing ``f`` in ``order`` ("observed":
     newest first; "importance": most important, then newest; ties: newest row first), at
     most ``limit``: one bounded range of ``memories_recent`` or ``memories_important`` per
     scope and kind (every kind when ``f.kinds`` is empty, a ``LATERAL`` subquery each), so a
@@ -289,7 +291,7 @@ def listing_sql(f: Filters, order: str, limit: int) -> tuple[str, dict[str, obje
     inner = ", ".join(f"m.{k} DESC" for k in keys)
     outer = ", ".join(f"page.{k} DESC" for k in keys)
     sql = (
-        f"SELECT {MEMORY_COLUMNS} FROM unnest(%(scopes)s::text[]) AS s(scope) CROSS JOIN unnest(%(all_kinds)s::text[]) AS k(kind)"
+        f"SELECT m.seq, {MEMORY_COLUMNS} FROM unnest(%(scopes)s::text[]) AS s(scope) CROSS JOIN unnest(%(all_kinds)s::text[]) AS k(kind)"
         f" CROSS JOIN LATERAL (SELECT {', '.join(f'm.{k}' for k in keys)} FROM memories m"
         f" WHERE m.scope = s.scope AND m.kind = k.kind AND {where} ORDER BY {inner} LIMIT %(limit)s) page"
         f" JOIN memories m ON m.seq = page.seq ORDER BY {outer} LIMIT %(limit)s"

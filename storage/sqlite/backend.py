@@ -63,8 +63,6 @@ class SqliteBackend:
     """
 
     kind = "sqlite"
-    parallel_writes = False  # BEGIN IMMEDIATE: one writer of the file at a time
-    parallel_reads = True  # each thread reads on a connection of its own, opened on first use
 
     def __init__(
         self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS,

@@ -50,9 +50,11 @@ def filter_sql(f: Filters, expiring: bool | None = None) -> tuple[str, dict[str,
         "m.tenant = :tenant",
         "m.forgotten_at IS NULL",
         _EXPIRY[expiring],
-        "m.scope IN (SELECT value FROM json_each(:scopes))",
     ]
-    params: dict[str, object] = {"tenant": f.tenant, "now": f.now, "scopes": json.dumps(f.scopes)}
+    params: dict[str, object] = {"tenant": f.tenant, "now": f.now}
+    if f.scopes is not None:
+        parts.append("m.scope IN (SELECT value FROM json_each(:scopes))")
+        params["scopes"] = json.dumps(f.scopes)
     if not f.include_history:
         parts.append("m.superseded_by IS NULL")
     if f.kinds:
@@ -284,21 +286,14 @@ def similarity_sql(seqs: list[int]) -> tuple[str, dict[str, object]]:
     return sql, {"seqs": json.dumps(seqs)}
 
 
-def pair_similarity_sql() -> str:
-    """Cosine distance between the vectors (window 0) of two memories; bind their seqs."""
-    return (
-        f"SELECT vec_distance_cosine(a.embedding, b.embedding) FROM {VECTOR_TABLE} a, {VECTOR_TABLE} b"
-        f" WHERE {_seq('a')} = ? AND {_seq('b')} = ?"
-    )
-
-
-def prefix_sql(columns: str, tenant: str, prefix: str, limit: int) -> tuple[str, dict[str, object]]:
-    """``columns`` (over ``memories AS m``) of ``tenant``'s first ``limit`` memories whose id starts with ``prefix``."""
+def prefix_sql(columns: str, tenant: str, prefix: str) -> tuple[str, dict[str, object]]:
+    """``columns`` (over ``memories AS m``) of ``tenant``'s first ``:limit`` memories whose id starts with
+    ``prefix``, after ``:offset`` (bind both)."""
     sql = (
         f"SELECT {columns} FROM memories m WHERE m.tenant = :tenant AND m.id >= :prefix AND m.id < :after"
-        " ORDER BY m.id LIMIT :limit"
+        " ORDER BY m.id LIMIT :limit OFFSET :offset"
     )
-    return sql, {"tenant": tenant, "prefix": prefix, "after": prefix + "~", "limit": limit}  # '~' sorts after every id character
+    return sql, {"tenant": tenant, "prefix": prefix, "after": prefix + "~"}  # '~' sorts after every id character
 
 
 def neighbours_sql(tenant: str, memory_id: str) -> tuple[str, dict[str, object]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import apsw
 import numpy as np
@@ -20,9 +20,8 @@ from ..textindex import index_text
 from . import cells as vector_cells
 from . import sql
 from . import vectors as vector_rows
-from .schema import create_keyword_index, keyword_table
+from .schema import VECTOR_SEQ, VECTOR_TABLE, create_keyword_index, keyword_table
 from .vector_cache import VectorCache
-from .vector_cache import position as vector_position
 
 Tokenize = Callable[[str], list[str]]
 # Bounds of a keyword search's BM25 work (see ``SqliteTransaction.keyword``): the
@@ -39,7 +38,8 @@ _FIELDS = {f.name: f"m.{f.name}" for f in fields(Memory)} | {
     "tags": "(SELECT json_group_array(tag) FROM memory_tags WHERE memory_seq = m.seq)"}
 _COLUMNS = ", ".join(f"{sql_text} AS {name}" for name, sql_text in _FIELDS.items())
 _KEY_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
-_ORDER = {"observed": "m.observed_at DESC", "importance": "m.importance DESC, m.observed_at DESC"}
+_ORDER = {"observed": "m.observed_at DESC, m.seq DESC", "importance": "m.importance DESC, m.observed_at DESC, m.seq DESC",
+          "seq": "m.seq"}
 
 
 def memory(row: tuple) -> Memory:
@@ -116,8 +116,30 @@ class SqliteTransaction:
 
     # -- retrieval candidates -------------------------------------------------------
 
-    def keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
-        """See ``backend.Reader.keyword``. BM25 costs a few microseconds for each memory
+    def search(self, query: backend.Search) -> backend.Found:
+        """See ``backend.Reader.search``."""
+        filters = replace(query.filters, include_history=True) if query.history else query.filters
+        keyword = self._keyword(filters, query.words, query.k) if query.words and query.k > 0 else []
+        vector = self._vector_of(query.vector) if isinstance(query.vector, int) else query.vector
+        lexemes = {w: sorted(set(self._tokenize(w))) for w in query.terms}
+        documents, counts = self._term_counts(sorted({t for ts in lexemes.values() for t in ts})) \
+            if lexemes else (0, {})
+        return backend.Found(
+            keyword=keyword,
+            vector=self._vector(filters, vector, query.k) if vector is not None and query.k > 0 else [],
+            similarity=self._similarity(query.seqs, vector) if vector is not None else {},
+            terms=self._document_terms(list(dict.fromkeys([seq for seq, _, _ in keyword] + query.seqs))),
+            lexemes=lexemes, documents=documents, counts=counts,
+            exists=[self._contains(query.filters, chunks) for chunks in query.exists],
+        )
+
+    def _vector_of(self, seq: int) -> np.ndarray | None:
+        """Memory ``seq``'s own (window 0) vector, None without one."""
+        row = self._one(f"SELECT embedding FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = ?", (seq,))
+        return None if row is None else np.frombuffer(row[0], dtype=np.float32)
+
+    def _keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
+        """Top-``k`` keyword matches of ``words`` (``backend.Found.keyword``). BM25 costs a few microseconds for each memory
         that matches any chunk, so when more than ``KEYWORD_RANKED`` may match, it ranks
         the memories matching the rarest chunks (at most ``KEYWORD_RANKED`` in all, by
         the index's document counts) and, of those matching only the other chunks
@@ -180,14 +202,14 @@ class SqliteTransaction:
             self._newest[table, match] = None if row is None else row[0]
         return self._newest[table, match]
 
-    def contains(self, filters: Filters, words: list[list[str]]) -> bool:
+    def _contains(self, filters: Filters, words: list[list[str]]) -> bool:
         match = sql.match_expression(words)
         index = self._keyword_index(filters.tenant)
         if not match or index is None:
             return False
         return bool(self._one(*sql.contains_sql(filters, match, table=index[0]))[0])  # type: ignore[index]
 
-    def vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         blob = _blob(vector)
         rows = self._nearest(filters, vector, blob, k)
         query, params = sql.window_sql(filters, k)
@@ -256,21 +278,7 @@ class SqliteTransaction:
             found = self.conn.execute(query, {**params, "keys": json.dumps(every), "vector": blob}).fetchall()
         return found
 
-    def vector_mark(self) -> int:
-        """See ``backend.VectorLog.vector_mark``: the last ``vector_changes`` entry this snapshot sees."""
-        return vector_position(self.conn)
-
-    def vectors_since(self, mark: int) -> list[int] | None:
-        """See ``backend.VectorLog.vectors_since``: the seqs of the keys logged in
-        ``vector_changes`` after ``mark``; None when the log (the last
-        ``schema.VECTOR_LOG_KEEP`` changes) no longer reaches back to it."""
-        oldest = self._one("SELECT min(change) FROM vector_changes")[0]  # type: ignore[index]
-        if oldest is not None and oldest > mark + 1:
-            return None
-        keys = self.conn.execute("SELECT DISTINCT key FROM vector_changes WHERE change > ?", (mark,))
-        return sorted({key & vector_cells.SEQ_MASK for (key,) in keys})
-
-    def similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
+    def _similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
         out: dict[int, float] = {}
         if not seqs:
             return out
@@ -279,14 +287,7 @@ class SqliteTransaction:
             out[seq] = max(out.get(seq, -1.0), 1.0 - distance)
         return out
 
-    def pair_similarity(self, a: int, b: int) -> float | None:
-        row = self._one(sql.pair_similarity_sql(), (a, b))
-        return None if row is None else 1.0 - row[0]
-
-    def query_terms(self, words: list[str]) -> list[str]:
-        return sorted({t for w in words for t in self._tokenize(w)})
-
-    def document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
+    def _document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
         if not seqs:
             return {}
         rows = self.conn.execute(
@@ -299,9 +300,9 @@ class SqliteTransaction:
     def _terms(self, text: str | None) -> set[str]:
         return set(self._tokenize(index_text(text) or "")) if text else set()
 
-    def term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+    def _term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
         """How many memories the bound tenant's keyword index holds, and how many of them
-        hold each term in their own text (the tenant's own statistics: ``backend.Reader``)."""
+        hold each term in their own text (the tenant's own statistics: ``backend.Found``)."""
         index = self._keyword_index(self.tenant) if self.tenant is not None else None
         if index is None:
             return 0, {}
@@ -326,93 +327,74 @@ class SqliteTransaction:
 
     # -- rows -------------------------------------------------------------------------
 
-    def rows(self, seqs: list[int]) -> dict[int, Memory]:
-        if not seqs:
+    def memories(
+        self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
+        filters: Filters | None = None, order: backend.Order = "observed", limit: int | None = None, offset: int = 0,
+        after_seq: int = 0,
+    ) -> dict[int, Memory]:
+        """See ``backend.Reader.memories`` (one writer at a time: nothing to lock)."""
+        if filters is None and prefix is None and not (seqs or ids):
             return {}
-        found = self.conn.execute(
-            f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))",
-            (json.dumps(seqs),),
-        )
-        return {row[0]: memory(row[1:]) for row in found}
-
-    def by_id(self, tenant: str, memory_id: str) -> tuple[int, Memory] | None:
-        row = self._one(f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.id = ? AND m.tenant = ?", (memory_id, tenant))
-        return None if row is None else (row[0], memory(row[1:]))
-
-    def by_prefix(self, tenant: str, prefix: str, limit: int) -> list[Memory]:
-        return [memory(r) for r in self.conn.execute(*sql.prefix_sql(_COLUMNS, tenant, prefix, limit))]
+        if filters is not None and limit is not None and not offset and not after_seq and order != "seq" \
+                and filters.scopes is not None and not (filters.include_history and order != "observed"):
+            query, params = sql.listing_sql(filters, order, limit, None, f"m.seq, {_COLUMNS}")
+            return {row[0]: memory(row[1:]) for row in self.conn.execute(query, params)}
+        if filters is not None:
+            where, params = sql.filter_sql(filters)
+            after = " AND m.seq > :after" if after_seq else ""  # only then: a rowid range may change the plan
+            query, params = f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE {where}{after}" \
+                f" ORDER BY {_ORDER[order]} LIMIT :limit OFFSET :offset", {**params, "after": after_seq}
+        elif prefix is not None:
+            query, params = sql.prefix_sql(f"m.seq, {_COLUMNS}", tenant, prefix)
+        else:
+            # By seq: the tenant only checked (``+``), never an index to search.
+            key, tenant_is = ("m.seq", "+m.tenant") if ids is None else ("m.id", "m.tenant")
+            query = f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE {key} IN (SELECT value FROM json_each(:wanted))" \
+                f" AND {tenant_is} = :tenant LIMIT :limit OFFSET :offset"
+            params = {"wanted": json.dumps(seqs if ids is None else ids), "tenant": tenant}
+        rows = self.conn.execute(query, {**params, "limit": -1 if limit is None else limit, "offset": offset})
+        return {row[0]: memory(row[1:]) for row in rows}
 
     def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
         return self._one(*sql.neighbours_sql(tenant, memory_id))  # type: ignore[return-value]
 
-    def memories(self, filters: Filters, order: backend.Order, limit: int | None, offset: int = 0) -> list[Memory]:
-        if limit is not None and not offset and not (filters.include_history and order != "observed"):
-            query, params = sql.listing_sql(filters, order, limit, None, _COLUMNS)
-            return [memory(r) for r in self.conn.execute(query, params)]
-        where, params = sql.filter_sql(filters)
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM memories m WHERE {where} ORDER BY {_ORDER[order]}, m.seq DESC"
-            " LIMIT :limit OFFSET :offset",
-            {**params, "limit": -1 if limit is None else limit, "offset": offset},
-        )
-        return [memory(r) for r in rows]
-
-    def count(self, filters: Filters) -> int:
-        where, params = sql.filter_sql(filters)
-        return self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)[0]  # type: ignore[index]
-
-    def current_counts(self, tenant: str, now: int) -> dict[tuple[str, str], int]:
-        counts = dict(((scope, kind), n) for scope, kind, n in self.conn.execute(
-            "SELECT scope, kind, current FROM memory_counts WHERE tenant = ? AND current > 0", (tenant,)))
+    def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
+        if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:
+            where, params = sql.filter_sql(filters)
+            return {(scope, kind): n for scope, kind, n in self.conn.execute(
+                f"SELECT m.scope, m.kind, count(*) FROM memories m WHERE {where} GROUP BY m.scope, m.kind", params)}
+        counts = {(scope, kind): n for scope, kind, n in self.conn.execute(
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = ? AND current > 0", (filters.tenant,))}
         # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
         for scope, kind, n in self.conn.execute(
             "SELECT scope, kind, count(*) FROM memories INDEXED BY memories_expiring WHERE forgotten_at IS NULL"
-            " AND expires_at <= ? AND tenant = ? AND superseded_by IS NULL GROUP BY scope, kind", (now, tenant)):
+            " AND expires_at <= ? AND tenant = ? AND superseded_by IS NULL GROUP BY scope, kind",
+                (filters.now, filters.tenant)):
             counts[scope, kind] -= n
-        return {key: n for key, n in counts.items() if n > 0}
+        return {(scope, kind): n for (scope, kind), n in counts.items() if n > 0
+                and (filters.scopes is None or scope in filters.scopes) and (not filters.kinds or kind in filters.kinds)}
 
-    def idempotency_key(self, tenant: str, key: str) -> tuple[str, str] | None:
-        return self._one(  # type: ignore[return-value]
+    def repeats(
+        self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+    ) -> backend.Repeats:
+        keyed = None if key is None else self._one(
             "SELECT m.id, k.content_hash FROM idempotency_keys k JOIN memories m ON m.seq = k.memory_seq"
-            " WHERE k.tenant = ? AND k.key = ?",
-            (tenant, key),
-        )
-
-    def current_with_hash(self, tenant: str, scope: str, content_hash: str, now: int, but: str | None) -> str | None:
-        row = self._one(
+            " WHERE k.tenant = ? AND k.key = ?", (tenant, key))
+        same = self._one(
             "SELECT id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ? AND id IS NOT ?"
             " AND superseded_by IS NULL AND forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
             (tenant, scope, content_hash, but, now),
         )
-        return row[0] if row else None
-
-    def latest_episode(self, tenant: str, scope: str, since: int, until: int, but: str | None) -> int | None:
-        row = self._one(
-            "SELECT seq FROM memories WHERE tenant = ? AND scope = ? AND kind = 'episode'"
-            " AND forgotten_at IS NULL AND superseded_by IS NULL AND id IS NOT ? AND observed_at BETWEEN ? AND ?"
-            " ORDER BY observed_at DESC, seq DESC LIMIT 1",
-            (tenant, scope, but, since, until),
-        )
-        return row[0] if row else None
+        return backend.Repeats(keyed=None if keyed is None else (keyed[0], keyed[1]), same=same and same[0])
 
     def model(self) -> tuple[str, int] | None:
         rows = dict(self.conn.execute("SELECT key, value FROM settings WHERE key IN ('model_id', 'model_dim')"))
         return (rows["model_id"], int(rows["model_dim"])) if "model_id" in rows else None
 
-    def export_page(self, tenant: str, now: int, after_seq: int, size: int) -> list[tuple[int, Memory]]:
-        rows = self.conn.execute(
-            f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.tenant = ? AND m.seq > ? AND m.forgotten_at IS NULL"
-            " AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY m.seq LIMIT ?",
-            (tenant, after_seq, now, size),
-        )
-        return [(row[0], memory(row[1:])) for row in rows]
-
-    def api_key(self, key_hash: str) -> tuple[str, ApiKey] | None:
-        row = self._one(f"SELECT key_hash, {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?", (key_hash,))
-        return None if row is None else (row[0], _api_key(row[1:]))
-
-    def api_keys(self) -> list[ApiKey]:
-        return [_api_key(r) for r in self.conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id")]
+    def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
+        rows = self.conn.execute(f"SELECT key_hash, {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?1 OR ?1 IS NULL"
+                                 " ORDER BY created_at, id", (key_hash,))
+        return {row[0]: _api_key(row[1:]) for row in rows}
 
     # -- writes -----------------------------------------------------------------------
 
@@ -451,14 +433,14 @@ class SqliteTransaction:
             vector_rows.add(self.conn, seq, self._cell(row.vectors[0]), [_blob(v) for v in row.vectors])
         return seq
 
-    def confirm(self, memory_id: str, now: int) -> None:
+    def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
         self.conn.execute(
             "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?", (now, memory_id)
         )
-
-    def record_key(self, tenant: str, key: str, memory_id: str, content_hash: str, now: int) -> None:
-        seq = self._one("SELECT seq FROM memories WHERE id = ?", (memory_id,))[0]  # type: ignore[index]
-        self._key(tenant, key, seq, content_hash, now)
+        if key is not None:
+            seq, tenant, content_hash = self._one(  # type: ignore[misc]
+                "SELECT seq, tenant, content_hash FROM memories WHERE id = ?", (memory_id,))
+            self._key(tenant, key, seq, content_hash, now)
 
     def _key(self, tenant: str, key: str, seq: int, content_hash: str, now: int) -> None:
         self.conn.execute(
@@ -542,15 +524,10 @@ class SqliteTransaction:
         self.conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
         return True
 
-    def insert_api_key(self, key_hash: str, key: ApiKey) -> None:
+    def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(
-            f"INSERT INTO api_keys(key_hash, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO api_keys(key_hash, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET revoked_at = excluded.revoked_at",
             (key_hash, key.id, key.tenant, key.scope, key.name, int(key.read_only), key.created_at,
              key.expires_at, key.revoked_at),
         )
-
-    def revoke_api_key(self, key_id: str, now: int) -> ApiKey | None:
-        self.conn.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now, key_id))
-        row = self._one(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = ?", (key_id,))
-        return None if row is None else _api_key(row)
-
