@@ -33,8 +33,8 @@ def supersede(store: Store, memory_id: str, content: str, **kw) -> str:
 
 
 def with_store(store: Store) -> None:
-    for text in STORE:
-        remember(store, text)
+    for content in STORE:
+        remember(store, content)
 
 
 @pytest.mark.parametrize(("old", "new", "queries"), [
@@ -78,8 +78,8 @@ def test_a_chain_of_supersedes_credits_its_newest_version(real_store, versions):
     with_store(real_store)
     chain = [remember(real_store, "The VPN gateway is vpn-gw-alpha in Dublin.")]
     texts = ["The VPN gateway moved to vpn-gw-bravo.", "The VPN gateway is now vpn-gw-charlie, in Paris."]
-    for text in texts[:versions - 1]:
-        chain.append(supersede(real_store, chain[-1], text))
+    for later in texts[:versions - 1]:
+        chain.append(supersede(real_store, chain[-1], later))
     for query, matched in [("vpn-gw-alpha", chain[0]), ("Dublin", chain[0]), ("vpn-gw-bravo", chain[1])][:versions]:
         hits = real_store.recall(tenant="t", query=query, scopes=SCOPES).hits
         assert hits[0].memory.id == chain[-1], query

@@ -8,7 +8,6 @@ import io
 import json
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 from fakes import Clock, FakeEmbedder
