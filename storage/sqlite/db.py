@@ -41,15 +41,9 @@ class Connection(apsw.Connection):
 def wait_for_locks(conn: Connection, timeout_ms: int) -> None:
     """Make ``conn`` wait up to ``timeout_ms`` of elapsed time for a lock another
     connection holds, looking again every ``WAIT_POLL_S`` (after ``WAIT_FAST_S`` of
-    waiting, every ``WAIT_SLOW_POLL_S``); then SQLite answers busy as before.
-
-    SQLite's busy timeout sleeps 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms
-    between looks, so a write blocked for 55 ms got the lock only at 78 ms, one
-    blocked for 80 ms at 103 ms: in issue 9's benchmark (``bench/concurrency.py``)
-    the time the longest ``BEGIN IMMEDIATE`` waits slept (their wall time less the
-    waiter's own time in the run queue) sat on exactly those sums: 78.8, 103.8,
-    128.9, 179.1, 229.3 ms. The handler is Python's, so each look takes the GIL
-    (only while the connection is blocked).
+    waiting, every ``WAIT_SLOW_POLL_S``); then SQLite answers busy as before. The
+    handler is Python's, so each look takes the GIL (only while the connection is
+    blocked). Why not SQLite's own timeout: docs/storage-tuning.md#polling-for-locks.
     """
     timeout_s = timeout_ms / 1000
     started = 0.0
@@ -274,9 +268,8 @@ def truncate(conn: apsw.Connection, wait_ms: int = SCRUB_WAIT_MS) -> bool:
 
     The checkpoint holds the file's write lock while it waits for readers, so every
     new writer waits as long; SQLite's handler runs without the GIL, so a busy
-    Python thread of this process cannot stretch that wait. (A Python handler with
-    a deadline of 50 ms and 1 ms looks was tried: its looks waited for the GIL, and
-    fewer final checkpoints finished, 4 of 115 at 100,000 memories against 13 of 74.)
+    Python thread of this process cannot stretch that wait
+    (docs/storage-tuning.md#polling-for-locks).
     """
     own_ms = conn.busy_timeout_ms if isinstance(conn, Connection) else conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.set_busy_timeout(wait_ms)

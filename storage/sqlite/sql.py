@@ -239,12 +239,9 @@ def rescore_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
 def passing_seqs_sql(f: Filters) -> tuple[str, dict[str, object]]:
     """Rows ``(seq,)`` of the memories passing ``f``: those that never expire, then those
     expiring after ``f.now``, each found by its own search of the index ``memories_kept``
-    (tenant, scope, expires_at, kind, observed_at). With :func:`filter_sql`'s ``expires_at IS
-    NULL OR expires_at > :now``, SQLite can seek no further than the scope: a filter on kinds
-    read every memory of the scope (63-76 ms at 1,000,000 memories for a kind that none has,
-    in each recall whose question names a kind: "favorite", "plan", "happened"). The index
-    is named: without statistics (a new file) SQLite chose the tenant's ``memories_observed``
-    and read every memory of the tenant (a recall admits the history first, ``candidates.current_and_older``)."""
+    (tenant, scope, expires_at, kind, observed_at), named in the query: as one condition
+    over expiry, or left to the planner, the search read every memory of the scope or of the
+    tenant (docs/storage-tuning.md#the-memories-passing-a-filter)."""
     never, params = filter_sql(f, expiring=False)
     later, _ = filter_sql(f, expiring=True)
     table = "memories m INDEXED BY memories_kept"
