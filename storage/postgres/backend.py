@@ -72,9 +72,8 @@ class PgReader:
         self._seen = set() if seen is None else seen
         self._vectors = False
         # What this transaction's last keyword query learnt: its filters, N, per text its
-        # TextStats and per candidate its index terms. query_terms, term_counts, contains
-        # and document_terms answer from it when it holds all they are asked (a recall
-        # asks them of the same words and candidates next).
+        # TextStats and per candidate its index terms. A later ``search`` of the same words
+        # and candidates (its terms, statistics and existence checks) answers from it.
         self._learnt: tuple[Filters, KeywordFound] | None = None
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:

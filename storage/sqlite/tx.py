@@ -79,7 +79,7 @@ class SqliteTransaction:
         self._documents: dict[tuple[str, str], tuple[int, int]] = {}  # keyed (table, term)
         self._passing: dict[tuple, int] = {}
         self._newest: dict[tuple[str, str], int | None] = {}  # keyed (table, FTS5 expression)
-        self.tenant: str | None = None  # the tenant the transaction is bound to (term_counts counts its memories)
+        self.tenant: str | None = None  # the tenant the transaction is bound to (its statistics count its memories)
         self._known_at: tuple[int, int] | None = None
 
     def begun(self, tenant: str | None) -> None:
