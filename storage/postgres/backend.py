@@ -298,14 +298,6 @@ class PgReader:
             return None
         return found["model_id"], int(found.get("model_dim", 0))
 
-    def export_page(self, tenant: str, now: int, after_seq: int, size: int) -> list[tuple[int, Memory]]:
-        rows = self._all(
-            f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.forgotten_at IS NULL"
-            " AND (m.expires_at IS NULL OR m.expires_at > %s) AND m.seq > %s ORDER BY m.seq LIMIT %s",
-            (tenant, now, after_seq, size),
-        )
-        return [(row[0], _memory(row[1:])) for row in rows]
-
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         own, params = self._own()
         # By hash through the owner's function: a serving role reads no key before a tenant is known.

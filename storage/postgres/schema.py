@@ -214,7 +214,7 @@ $$;
 # Version 5: current memories (neither superseded nor forgotten) per tenant, scope and
 # kind, kept by a trigger in the writing transaction, so the counts a recall's hint and the
 # boot context show are read, not counted over the tenant's memories (issue 28). Expired
-# memories not yet erased are subtracted when read (``PgReader.current_counts``). The
+# memories not yet erased are subtracted when read (``PgReader.counts``). The
 # triggers are deferred to the commit: a counter row is then locked only while its
 # transaction commits, so writers of one scope and kind still write at the same time
 # (immediate, the second waited for the first's whole transaction, its embedding included).

@@ -332,7 +332,7 @@ def _v7_keyword_per_tenant(conn: apsw.Connection) -> None:
 # Current memories (neither superseded nor forgotten) per tenant, scope and kind, kept by
 # triggers in the writing transaction, so the counts a recall's hint and the boot context
 # show are read, not counted over the tenant's memories (issue 28). Expired memories not
-# yet erased are subtracted when read (``SqliteTransaction.current_counts``).
+# yet erased are subtracted when read (``SqliteTransaction.counts``).
 _V8_COUNTS = """
 CREATE TABLE memory_counts (
     tenant  TEXT NOT NULL,
