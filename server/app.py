@@ -209,6 +209,8 @@ def build_server(
         since: Annotated[str, _time("Only memories observed at or after this ISO-8601 time.")] = None,  # type: ignore[assignment]
         until: Annotated[str, _time("Only memories observed before this ISO-8601 time.")] = None,  # type: ignore[assignment]
         include_history: Annotated[bool, Field(description="Also return superseded memories (the history).")] = False,
+        cursor: Annotated[str, _text("A listing's next page: the next_cursor a listing returned, with the same "
+                                     "empty query and filters.", limits.CURSOR_MAX_CHARS, 1)] = None,  # type: ignore[assignment]
     ) -> Annotated[CallToolResult, s.RecallResult]:
         """Search stored memories by meaning and keywords, best first. Use it before answering anything
         that past sessions may have settled. Returns no memories (abstained: true) when nothing stored is
@@ -217,7 +219,7 @@ def build_server(
         for what was worked on recently."""
         return await _call(
             ctx, "recall", query=query, limit=limit, kinds=kinds, tags=tags, scope=scope, since=since,
-            until=until, include_history=include_history,
+            until=until, include_history=include_history, cursor=cursor,
         )
 
     @tool("Supersede", read_only=False, destructive=False, idempotent=False)

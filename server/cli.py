@@ -181,8 +181,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     for name, default in (("recall", 5), ("list", 20)):
         commands[name].add_argument("--limit", type=_integer,
                                     help=f"at most this many, 1 to {RECALL_MAX_LIMIT} (default {default})")
-    commands["list"].add_argument("--offset", type=_integer, help="skip this many of the newest first, to see the next "
-                                  "page (default 0; the output says which offset comes next)")
+    commands["list"].add_argument("--cursor", help="the next page: the cursor the page before printed (stable while "
+                                  "others write)")
+    commands["list"].add_argument("--offset", type=_integer, help="skip this many of the newest first (default 0; a "
+                                  "memory written meanwhile moves the pages: prefer --cursor)")
     for name in ("show", "forget", "supersede"):
         commands[name].add_argument("id", metavar=FLAGS["id"], help="the memory's id (as remember, recall or list printed it)")
     commands["forget"].add_argument("--reason", help="why; kept in the tombstone")
@@ -615,13 +617,14 @@ def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
     found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit,
-                                   offset=args.offset, **_filters(args))
+                                   offset=args.offset, cursor=args.cursor, **_filters(args))
     total = handlers.count_memories(store, caller, **_filters(args))
     offset = args.offset or 0
-    # JSON pages like the text: the count of all that match, and the offset of the next page (null at the end).
+    # JSON pages like the text: the count of all that match, the next page's cursor and offset (null at the end).
     page = {**found.model_dump(mode="json"), "total": total,
-            "next_offset": text.next_offset(total, offset, len(found.memories))}
-    return _emit(args, page, lambda: text.list_text(found, total, offset))
+            "next_offset": None if args.cursor else text.next_offset(total, offset, len(found.memories))}
+    return _emit(args, page, lambda: text.list_text(found, total, offset, by_offset=args.offset is not None,
+                                                            paged=args.cursor is not None))
 
 
 def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:

@@ -143,13 +143,15 @@ class Reader(Protocol):
     def memories(
         self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
         filters: Filters | None = None, order: Order = "observed", limit: int | None = None, offset: int = 0,
-        after_seq: int = 0,
+        after_seq: int = 0, after_key: tuple[int, int] | None = None,
     ) -> dict[int, Memory]:
         """Memories of ``tenant`` as ``{seq: memory}``, chosen by one of: ``seqs`` or ``ids``
         (any state), an id ``prefix`` (any state, in id order), or ``filters`` (tenant
         ``filters.tenant``; ``filters.scopes`` None for every scope) in ``order``, ties newest
         row first, rows after ``after_seq`` only; the first ``offset`` skipped, at most
-        ``limit`` (None: all). In a write transaction the memories read by id or prefix are locked."""
+        ``limit`` (None: all); ``after_key`` ``(observed_at, seq)``: in order "observed",
+        only the rows that come after that one (a keyset page, stable under writes).
+        In a write transaction the memories read by id or prefix are locked."""
         ...
 
     def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:

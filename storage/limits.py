@@ -33,6 +33,7 @@ KEY_ID_SHAPE = (f"a key id is 36 hex digits and hyphens, as `memvault keys list`
                 f"{ID_PREFIX_MIN_CHARS} or more characters")
 
 QUERY_MAX_CHARS = 2_000
+CURSOR_MAX_CHARS = 64  # a listing's cursor (``tools.handlers``): a memory id, encoded
 RECALL_DEFAULT_LIMIT = 5
 RECALL_MAX_LIMIT = 50
 # How many of the newest matching memories a listing may skip (``memvault list --offset``).

@@ -654,20 +654,33 @@ class Store:
         until: str | None = None,
         include_history: bool = False,
         offset: int | None = None,
+        after: str | None = None,
     ) -> list[Memory]:
         """The memories of ``tenant`` in ``scopes`` that pass every filter, newest
         observed first (no query, no ranking, no abstention); at most ``limit``, after
-        skipping the ``offset`` newest (a page: :meth:`count_memories` gives the total).
+        skipping the ``offset`` newest, or those that come after the memory whose id is
+        ``after`` in this order (a keyset page: what is written meanwhile never makes a
+        row show twice or be skipped; a page: :meth:`count_memories` gives the total).
 
         Filters mean what they mean for :meth:`recall`. Writes nothing.
 
         Raises:
-            InvalidInput: a bad limit, offset, kind, tag or date.
+            InvalidInput: a bad limit, offset, kind, tag or date; ``after`` with an
+                offset, or not the id of one of the tenant's memories.
         """
         filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
         size, skip = validate.limit(limit), validate.offset(offset)
+        if after is not None and skip:
+            raise InvalidInput("cursor", "pages on its own: leave the offset out")
         with self.backend.read(tenant) as tx:
-            return list(tx.memories(tenant, filters=filters, limit=size, offset=skip).values())
+            key = None
+            if after is not None:
+                found = tx.memories(tenant, ids=[after]) if isinstance(after, str) else {}
+                if not found:
+                    raise InvalidInput("cursor", "is not one this listing gave: start again without it")
+                seq, last = next(iter(found.items()))
+                key = (last.observed_at, seq)
+            return list(tx.memories(tenant, filters=filters, limit=size, offset=skip, after_key=key).values())
 
     def count_memories(
         self,

@@ -432,8 +432,8 @@ def test_list_says_how_many_of_how_many_and_pages_through_the_rest_with_offset(d
     assert run(capsys, "import", str(source), *db)[0] == 0
     code, out, _ = run(capsys, "list", "--kind", "fact", *db)
     assert code == 0 and out.splitlines()[0] == "20 of 25 memories, newest first:"
-    assert '"Note number 25"' in out.splitlines()[1] and out.splitlines()[-1] == \
-        "5 more: run it again with --offset 20 (and the same filters)."
+    assert '"Note number 25"' in out.splitlines()[1] and out.splitlines()[-1].startswith(
+        "More follow: run it again with --cursor ")
     code, out, _ = run(capsys, "list", "--kind", "fact", "--offset", "20", *db)
     assert code == 0 and out.splitlines()[0] == "Memories 21-25 of 25, newest first:"
     assert [line.split(".", 1)[0] for line in out.splitlines()[1:]] == [str(n) for n in range(21, 26)]
@@ -441,7 +441,7 @@ def test_list_says_how_many_of_how_many_and_pages_through_the_rest_with_offset(d
     code, out, _ = run(capsys, "list", "--kind", "fact", "--offset", "18", "--limit", "3", *db)
     assert out.splitlines()[0] == "Memories 19-21 of 25, newest first:" and "--offset 21 " in out.splitlines()[-1]
     code, out, _ = run(capsys, "list", "--kind", "episode", *db)
-    assert out.splitlines()[0] == "3 of 3 memories, newest first:" and "--offset" not in out
+    assert out.splitlines()[0] == "3 of 3 memories, newest first:" and "--offset" not in out and "--cursor" not in out
     code, out, _ = run(capsys, "list", "--kind", "fact", "--offset", "30", *db)
     assert code == 0 and out.strip() == "No memories after the newest 30: 25 memories match these filters."
     code, out, err = run(capsys, "list", "--kind", "fact", "--offset", "-1", *db)
@@ -463,6 +463,21 @@ def test_list_json_gives_the_total_and_the_next_offset_null_at_the_end(db_path, 
         pages.append(page["next_offset"])
         offset = page["next_offset"]
     assert pages == [3, 6, None] and seen == [f"Note number {i}" for i in range(7, 0, -1)]
+    seen, cursor, sizes = [], None, []
+    while True:  # the same pages by cursor, the text saying which comes next
+        code, out, _ = run(capsys, "list", "--json", "--limit", "3", *db, *(["--cursor", cursor] if cursor else []))
+        page = json.loads(out)
+        seen += [m["content"] for m in page["memories"]]
+        sizes.append(len(page["memories"]))
+        if page["next_cursor"] is None:
+            break
+        text = run(capsys, "list", "--limit", "3", *db, *(["--cursor", cursor] if cursor else []))[1]
+        assert text.splitlines()[-1] == f"More follow: run it again with --cursor {page['next_cursor']} (and the same filters)."
+        assert text.splitlines()[0] == ("3 more of 7 memories, newest first:" if cursor else "3 of 7 memories, newest first:")
+        cursor = page["next_cursor"]
+    assert sizes == [3, 3, 1] and seen == [f"Note number {i}" for i in range(7, 0, -1)]
+    code, _, err = run(capsys, "list", "--cursor", "nope!", *db)
+    assert code == 1 and err.startswith("memvault: cursor: is not one a listing gave")
     page = json.loads(run(capsys, "list", "--json", "--offset", "30", *db)[1])
     assert page["memories"] == [] and page["total"] == 7 and page["next_offset"] is None
     page = json.loads(run(capsys, "list", "--json", "--kind", "episode", *db)[1])

@@ -234,3 +234,65 @@ def test_a_time_named_in_the_question_is_shown_as_read_with_the_memories_in_it(r
     assert (r.time.text, r.time.since[:19], r.time.until[:19]) == (text, since, until)
     assert r.time.memories_in_it == inside == sum(since <= m.observed_at[:19] < until for m in r.memories)
     assert handlers.recall(real_store, caller, query="what is stored about the bucket policy").time is None
+
+
+def _page_through(store, caller, limit: int, between=None, **filters) -> list[list[str]]:
+    """Every page of a listing, following next_cursor; ``between(n)`` runs after page n."""
+    pages, cursor = [], None
+    while True:
+        r = handlers.recall(store, caller, query="", limit=limit, cursor=cursor, **filters)
+        pages.append([m.id for m in r.memories])
+        if between is not None:
+            between(len(pages))
+        cursor = r.next_cursor
+        if cursor is None:
+            return pages
+
+
+@pytest.mark.contract
+def test_a_listing_longer_than_a_page_says_so_and_its_cursor_reaches_every_row(store):
+    caller = handlers.Caller("a", "proj")
+    ids = [store.remember(tenant="a", scope="proj", kind="episode", content=f"Session {i} on the billing service",
+                          observed_at=f"2025-01-{1 + i % 28:02d}T{i // 28:02d}:00:00Z").id for i in range(60)]
+    first = handlers.recall(store, caller, query="", kinds=["episode"], limit=50)
+    assert len(first.memories) == 50 and first.next_cursor is not None
+    pages = _page_through(store, caller, 50, kinds=["episode"])
+    assert [len(p) for p in pages] == [50, 10] and sorted(sum(pages, [])) == sorted(ids)
+    assert handlers.recall(store, caller, query="", kinds=["episode"], limit=50, cursor=first.next_cursor).memories[0].id \
+        == pages[1][0]
+    exact = _page_through(store, caller, 6, kinds=["episode"])  # pages that end exactly at the last row
+    assert [len(p) for p in exact] == [6] * 10 and sorted(sum(exact, [])) == sorted(ids)
+
+
+@pytest.mark.contract
+def test_writes_between_pages_never_repeat_or_skip_a_row_of_the_listing(store):
+    caller = handlers.Caller("a", "proj")
+    ids = [store.remember(tenant="a", scope="proj", kind="fact", content=f"Fact {i} about the deploy",
+                          observed_at=f"2025-02-{1 + i:02d}T09:00:00Z").id for i in range(25)]
+    forgotten: list[str] = []
+
+    def write(page: int) -> None:
+        store.remember(tenant="a", scope="proj", kind="fact", content=f"A newer fact written after page {page}")
+        if page == 1:  # one of the rows a later page would show
+            forgotten.append(ids[5])
+            store.forget(tenant="a", id=ids[5])
+
+    pages = _page_through(store, caller, 7, between=write, kinds=["fact"])
+    seen = sum(pages, [])
+    assert len(seen) == len(set(seen))  # nothing twice
+    assert set(ids) - set(forgotten) <= set(seen) and not set(forgotten) & set(seen[7:])  # nothing skipped
+
+
+@pytest.mark.contract
+def test_a_bad_or_foreign_cursor_is_refused_and_names_the_field(store):
+    mine = store.remember(tenant="a", scope="proj", content="Tenant a's fact").id
+    theirs = store.remember(tenant="b", scope="proj", content="Tenant b's fact").id
+    a, b = handlers.Caller("a", "proj"), handlers.Caller("b", "proj")
+    foreign = handlers._cursor(theirs)
+    for caller, cursor, query in ((a, "not a cursor!", ""), (a, foreign, ""), (a, "x" * 65, ""),
+                                  (a, handlers._cursor(mine), "what fact")):
+        with pytest.raises(InvalidInput) as refused:
+            handlers.recall(store, caller, query=query, kinds=["fact"], cursor=cursor)
+        assert refused.value.field == "cursor"
+    assert [m.id for m in handlers.recall(store, b, query="", kinds=["fact"], cursor=foreign).memories] == []
+    assert [m.id for m in handlers.recall(store, a, query="", kinds=["fact"]).memories] == [mine]

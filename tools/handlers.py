@@ -8,12 +8,13 @@ validates) and shapes the result into the models of ``schemas``. Errors are
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
-from memvault.storage.limits import GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
+from memvault.storage.limits import CURSOR_MAX_CHARS, GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
@@ -139,18 +140,23 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
     """
     query = validate.visible(query)  # a query of zero-width spaces is as empty as one of spaces
     listing = not query.strip()
+    cursor = args.pop("cursor", None)
+    if cursor is not None and not listing:
+        raise InvalidInput("cursor", "pages a listing only: give it with an empty query and the same filters")
     if listing and scope is None and not any(args.get(f) for f in _FILTERS):
         raise InvalidInput(
             "query",
             "is empty: give words to search for, or a filter (kinds, tags, since, until, scope) to list memories",
         )
-    return _recall_result(store, caller, query, caller.scopes(scope), args)
+    return _recall_result(store, caller, query, caller.scopes(scope), args, cursor)
 
 
-def list_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> RecallResult:
+def list_memories(
+    store: Store, caller: Caller, *, scope: str | None = None, cursor: str | None = None, **filters: object
+) -> RecallResult:
     """The memories of the caller's scopes that pass ``filters``, newest first, ``limit``
-    of them after the ``offset`` newest (``memvault list``)."""
-    return _recall_result(store, caller, "", caller.scopes(scope), filters)
+    of them after the ``offset`` newest or after ``cursor`` (``memvault list``)."""
+    return _recall_result(store, caller, "", caller.scopes(scope), filters, cursor)
 
 
 def count_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> int:
@@ -159,10 +165,10 @@ def count_memories(store: Store, caller: Caller, *, scope: str | None = None, **
 
 
 def _recall_result(
-    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]
+    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object], cursor: object = None
 ) -> RecallResult:
     listing = not query.strip()
-    outcome = _search(store, caller, query, scopes, args)
+    outcome = _search(store, caller, query, scopes, args, cursor)
     hits = outcome.hits
     shown, used = [], 0
     for hit in hits:
@@ -173,6 +179,7 @@ def _recall_result(
     short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
     return RecallResult(
         memories=[_hit_out(h).model_copy(update={"short_id": short[h.memory.id]}) for h in shown],
+        next_cursor=_next_cursor(store, caller, scopes, args, shown, len(shown) < len(hits)) if listing else None,
         listing=listing,
         scopes=scopes,
         other_scopes=_other_scopes(store, caller, query, scopes, args, hits, listing),
@@ -183,10 +190,48 @@ def _recall_result(
     )
 
 
-def _search(store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object]) -> RecallOutcome:
+def _cursor(memory_id: str) -> str:
+    """A listing's opaque cursor: the id of the last memory shown, encoded."""
+    return base64.urlsafe_b64encode(memory_id.encode()).decode().rstrip("=")
+
+
+def _after(cursor: object) -> str:
+    """The memory id a cursor of :func:`_cursor` stands for.
+
+    Raises:
+        InvalidInput: not a string of at most ``CURSOR_MAX_CHARS`` that decodes to one.
+    """
+    problem = "is not one a listing gave (its next_cursor, as given): start again without it"
+    if not isinstance(cursor, str) or not 0 < len(cursor) <= CURSOR_MAX_CHARS:
+        raise InvalidInput("cursor", f"must be a listing's next_cursor, at most {CURSOR_MAX_CHARS} characters")
+    try:
+        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidInput("cursor", problem) from exc
+
+
+def _next_cursor(
+    store: Store, caller: Caller, scopes: list[str], args: dict[str, object], shown: list[Hit], cut: bool
+) -> str | None:
+    """The cursor of the page after ``shown`` (a listing's), None when no memory follows:
+    ``cut`` (some found were left out for size) or one more read of a single row."""
+    if not shown:
+        return None
+    last = shown[-1].memory.id
+    if not cut and len(shown) < validate.limit(args.get("limit")):  # type: ignore[arg-type]
+        return None
+    rest = {k: v for k, v in args.items() if k not in ("limit", "offset")}
+    more = cut or store.list_memories(tenant=caller.tenant, scopes=scopes, limit=1, after=last, **rest)  # type: ignore[arg-type]
+    return _cursor(last) if more else None
+
+
+def _search(
+    store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object], cursor: object = None
+) -> RecallOutcome:
     """A ranked recall, or a listing (never abstained) when ``query`` is empty."""
     if not query.strip():
-        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, **args)  # type: ignore[arg-type]
+        after = None if cursor is None else _after(cursor)
+        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, after=after, **args)  # type: ignore[arg-type]
         return RecallOutcome(hits=[Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], abstained=False)
     return store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
 

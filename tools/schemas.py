@@ -132,6 +132,11 @@ class RecallResult(BaseModel):
         description=f"True when lower-ranked memories were left out to keep the result under "
         f"{limits.RECALL_MAX_CONTENT_CHARS:,} characters of content; ask again with a smaller limit or filters.",
     )
+    next_cursor: str | None = Field(
+        default=None,
+        description="A listing only: set when more memories pass the filters; recall again with the same "
+        "empty query and filters and this cursor for the next page (stable while others write).",
+    )
 
 
 class SupersedeResult(BaseModel):

@@ -97,15 +97,20 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False, f
     if r.truncated:
         lines.append("More matched but were left out to keep this short: narrow the query or lower "
                      + ("--limit." if person else "the limit."))
+    if r.next_cursor and not person:
+        lines.append(f"More memories pass these filters: recall again with the same empty query and filters "
+                     f"and cursor {json.dumps(r.next_cursor)} for the next page.")
     if r.degraded:
         lines.append(f"Degraded: {r.degraded}")
     return "\n".join(lines)
 
 
-def list_text(r: RecallResult, total: int, offset: int = 0) -> str:
+def list_text(r: RecallResult, total: int, offset: int = 0, by_offset: bool = False, paged: bool = False) -> str:
     """``memvault list``'s text: :func:`recall_text` for a person, its count out of the
     ``total`` matching (``20 of 60 memories, newest first:``, a later page ``memories 21-40
-    of 60, newest first:``) and, when more follow, the ``--offset`` that shows them."""
+    of 60, newest first:``) and, when more follow, the ``--cursor`` that shows them (the
+    ``--offset``, when this page was asked for ``by_offset``); a page after a cursor
+    (``paged``) is ``5 more of 60 memories, newest first:``."""
     shown = len(r.memories)
     if not shown:
         if not total:
@@ -113,11 +118,14 @@ def list_text(r: RecallResult, total: int, offset: int = 0) -> str:
         return f"No memories after the newest {offset:,}: {count(total, 'memory matches', 'memories match')} " \
                "these filters."
     lines = recall_text(r, full_ids=True, person=True, first=offset + 1).splitlines()
-    lines[0] = (f"{shown:,} of {count(total, 'memory', 'memories')}, newest first:" if not offset
+    lines[0] = (f"{shown:,} more of {count(total, 'memory', 'memories')}, newest first:" if paged
+                else f"{shown:,} of {count(total, 'memory', 'memories')}, newest first:" if not offset
                 else f"Memories {offset + 1:,}-{offset + shown:,} of {total:,}, newest first:")
     after = next_offset(total, offset, shown)
-    if after is not None:
+    if by_offset and after is not None:
         lines.append(f"{total - after:,} more: run it again with --offset {after} (and the same filters).")
+    elif r.next_cursor:
+        lines.append(f"More follow: run it again with --cursor {r.next_cursor} (and the same filters).")
     return "\n".join(lines)
 
 
@@ -171,7 +179,7 @@ def render(result: BaseModel) -> str:
             text = (f"Not stored: similar current memories {', '.join(result.similar)}. Supersede one of them, "
                     "or call remember again without check_similar.")
         elif result.duplicate_of:
-            text = f"Already stored as {result.id}: confirmed, nothing new written."
+            text = f"Already stored as {result.id}: counted as one more confirmation of it, no new memory written."
         elif not result.created:
             text = f"Already stored as {result.id} (same idempotency_key): nothing new written."
         else:

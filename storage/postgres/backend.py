@@ -228,17 +228,20 @@ class PgReader:
     def memories(
         self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
         filters: Filters | None = None, order: Order = "observed", limit: int | None = None, offset: int = 0,
-        after_seq: int = 0,
+        after_seq: int = 0, after_key: tuple[int, int] | None = None,
     ) -> dict[int, Memory]:
         """See ``backend.Reader.memories``: a writer locks the rows it reads by id or prefix."""
         if filters is None and prefix is None and not (seqs or ids):
             return {}
         if filters is not None and limit is not None and not (offset or after_seq or filters.include_history) \
                 and order != "seq" and filters.scopes is not None:
-            query, params = listing_sql(filters, order, limit)
+            query, params = listing_sql(filters, order, limit, after_key)
             return {row[0]: _memory(row[1:]) for row in self._all(query, params)}
         if filters is not None:
             where, params = filter_sql(filters)
+            if after_key is not None:  # order "observed" (the history admitted)
+                where += " AND (m.observed_at, m.seq) < (%(after_at)s, %(after_seq_key)s)"
+                params.update(after_at=after_key[0], after_seq_key=after_key[1])
             query = f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE {where} AND m.seq > %(after)s" \
                 f" ORDER BY {_ORDER[order]}"
             params["after"] = after_seq

@@ -280,13 +280,19 @@ def similarity_sql(tenant: str | None) -> str:
     )
 
 
-def listing_sql(f: Filters, order: str, limit: int) -> tuple[str, dict[str, object]]:
+def listing_sql(
+    f: Filters, order: str, limit: int, after: tuple[int, int] | None = None
+) -> tuple[str, dict[str, object]]:
     """The seq and ``MEMORY_COLUMNS`` of the current memories passing ``f`` in ``order`` ("observed":
     newest first; "importance": most important, then newest; ties: newest row first), at
     most ``limit``: one bounded range of ``memories_recent`` or ``memories_important`` per
     scope and kind (every kind when ``f.kinds`` is empty, a ``LATERAL`` subquery each), so a
-    page costs what it shows and not what the scope holds (issue 28)."""
+    page costs what it shows and not what the scope holds (issue 28). ``after``: in order
+    "observed", only rows after this ``(observed_at, seq)`` (a keyset page)."""
     where, params = filter_sql(f)
+    if after is not None:
+        where += " AND (m.observed_at, m.seq) < (%(after_at)s, %(after_seq_key)s)"
+        params = {**params, "after_at": after[0], "after_seq_key": after[1]}
     keys = ("observed_at", "seq") if order == "observed" else ("importance", "observed_at", "seq")
     inner = ", ".join(f"m.{k} DESC" for k in keys)
     outer = ", ".join(f"page.{k} DESC" for k in keys)

@@ -330,14 +330,14 @@ class SqliteTransaction:
     def memories(
         self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
         filters: Filters | None = None, order: backend.Order = "observed", limit: int | None = None, offset: int = 0,
-        after_seq: int = 0,
+        after_seq: int = 0, after_key: tuple[int, int] | None = None,
     ) -> dict[int, Memory]:
         """See ``backend.Reader.memories`` (one writer at a time: nothing to lock)."""
         if filters is None and prefix is None and not (seqs or ids):
             return {}
         if filters is not None and limit is not None and not offset and not after_seq and order != "seq" \
                 and filters.scopes is not None and not (filters.include_history and order != "observed"):
-            query, params = sql.listing_sql(filters, order, limit, None, f"m.seq, {_COLUMNS}")
+            query, params = sql.listing_sql(filters, order, limit, after_key, f"m.seq, {_COLUMNS}")
             return {row[0]: memory(row[1:]) for row in self.conn.execute(query, params)}
         if filters is not None:
             where, params = sql.filter_sql(filters)
