@@ -52,6 +52,7 @@ from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
+from .workarounds import RATE_CHARGE
 from .workarounds import post as post_body
 
 if TYPE_CHECKING:
@@ -216,6 +217,8 @@ class Guard:
                 if wait > 0:
                     await _too_many(wait, "for this key")(scope, receive, send)
                     return
+                limiter = self.limiter
+                scope.setdefault("state", {})[RATE_CHARGE] = lambda: limiter.wait_s(caller)  # a batch's other messages
         await self.app(scope, receive, send)
 
 

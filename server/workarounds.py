@@ -37,6 +37,7 @@ import difflib
 import fcntl
 import json
 import logging
+import math
 import os
 import re
 import stat
@@ -613,6 +614,13 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any)
         why = "the batch is empty" if not items else f"a batch holds at most {BATCH_MAX} messages; got {len(items):,}"
         await _json(send, 400, error_reply(None, INVALID_REQUEST, f"Invalid Request: {why}"))
         return
+    charge = scope.get("state", {}).get(RATE_CHARGE)
+    if charge is not None:  # the request was counted once by the rate limit: each further message too
+        wait = max((charge() for _ in items[1:]), default=0.0)
+        if wait > 0:
+            await _json(send, 429, {"error": "rate_limited", "error_description": f"too many requests for this key "
+                                    f"(a batch counts each of its {len(items)} messages); retry in {math.ceil(wait)} s"})
+            return
     replies = []
     for item in items:
         message, reply = checked_message(item)
@@ -627,6 +635,11 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any)
         if body:
             replies.append(json.loads(body))
     await _json(send, 200 if replies else 202, replies or None)
+
+
+# The key under which the HTTP guard leaves, in the ASGI scope's state, a function that
+# counts one more request against the caller's rate limit (seconds to wait; 0: counted).
+RATE_CHARGE = "memvault.rate_charge"
 
 
 def _replay(body: bytes) -> Any:

@@ -31,6 +31,33 @@ def test_the_rate_limit_counts_the_key_however_the_header_is_spelt(tmp_path) -> 
     assert others == 200  # another caller has its own bucket
 
 
+def test_a_batch_counts_each_of_its_messages_against_the_rate_limit(tmp_path) -> None:
+    from memvault.storage.store import Store
+
+    db = tmp_path / "m.db"
+    key, other = new_key(db, "acme"), new_key(db, "globex")
+
+    def batch(n: int) -> list[dict]:
+        return [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                 "params": {"name": "remember", "arguments": {"content": f"Batch note number {i} for the audit"}}}
+                for i in range(n)]
+
+    server = HttpServer(db, "--rate-limit", "3", logs=tmp_path)
+    try:
+        refused = server.post(key, batch(5))  # type: ignore[arg-type]
+        allowed = server.post(other, batch(3))  # type: ignore[arg-type]
+    finally:
+        server.close()
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    assert allowed.status_code == 200 and len(allowed.json()) == 3
+    store = Store(db)
+    try:
+        assert store.list_memories(tenant="acme", scopes=["default"], limit=50) == []  # nothing of it ran
+        assert len(store.list_memories(tenant="globex", scopes=["default"], limit=50)) == 3  # the owner's did
+    finally:
+        store.close()
+
+
 def test_failed_authentications_are_limited_per_client_address(tmp_path) -> None:
     db = tmp_path / "m.db"
     key = new_key(db, "acme")
