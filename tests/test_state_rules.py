@@ -179,11 +179,15 @@ def test_ids_are_accepted_in_any_letter_case_everywhere(store):
     assert store.forget(tenant="a", id=new.id.upper()).forgotten_ids == [new.id]
 
 
-def test_a_unique_prefix_of_eight_characters_names_a_memory(store):
+def test_a_unique_prefix_of_eight_characters_names_a_memory(store, monkeypatch):
+    # Two UUIDv7 ids made within the same ~65 s share 8 or more characters; fixed here, so
+    # that the test does not depend on when it runs (made across a boundary they shared 6).
+    made = iter(["019ae0b3-4c5d-7000-8000-000000000001", "019ae0b3-4c5e-7000-8000-000000000002"])
+    monkeypatch.setattr(store_module, "new_id", lambda: next(made))
     first = remember(store, "first memory")
     second = remember(store, "second memory")
     common = next(i for i, (x, y) in enumerate(zip(first.id, second.id, strict=True)) if x != y)
-    assert common >= 8  # UUIDv7 ids made together share their time prefix
+    assert common >= 8
     unique = second.id[: common + 1].upper()
     assert store.get(tenant="a", id=unique).id == second.id
     assert store.forget(tenant="a", id=unique).forgotten_ids == [second.id]
