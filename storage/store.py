@@ -675,7 +675,7 @@ class Store:
         with self.backend.read(tenant) as tx:
             key = None
             if after is not None:
-                found = tx.memories(tenant, ids=[after]) if isinstance(after, str) else {}
+                found = tx.memories(tenant, ids=[after])
                 if not found:
                     raise InvalidInput("cursor", "is not one this listing gave: start again without it")
                 seq, last = next(iter(found.items()))
