@@ -8,6 +8,8 @@ import re
 import threading
 
 import pytest
+import raw
+import searching
 from fakes import FakeEmbedder
 
 from memvault.storage import transfer
@@ -30,7 +32,14 @@ def assert_exact(store: Store, tenant: str = "t") -> None:
             assert total == store.count_memories(tenant=tenant, scopes=scopes, kinds=kinds), (kinds, scopes)
 
 
-def test_kept_counts_follow_every_change_of_state(store: Store, clock, new_db):
+def assert_documents(store: Store, db: str, tenant: str = "t") -> None:
+    """BM25's N, the tenant's memories with words, as kept against a count over the memories."""
+    with store.backend.read(tenant) as tx:
+        kept = searching.term_counts(tx, ["note"])[0]
+    assert kept == raw.execute(db, "SELECT count(*) FROM memories WHERE tenant = ? AND content IS NOT NULL", tenant)[0][0]
+
+
+def test_kept_counts_follow_every_change_of_state(store: Store, clock, new_db, db: str):
     ids = [store.remember(tenant="t", scope=SCOPES[i % 3], kind=KINDS[i % 3], content=f"note {i} on the rollout")
            for i in range(12)]
     store.remember(tenant="other", scope="alpha", content="another tenant's note")
@@ -40,6 +49,7 @@ def test_kept_counts_follow_every_change_of_state(store: Store, clock, new_db):
     store.forget(tenant="t", id=ids[2].id)
     store.forget(tenant="t", id=ids[3].id, include_history=True)
     assert_exact(store)
+    assert_documents(store, db)
     soon = store.remember(tenant="t", scope="beta", content="temporary window", expires_at="2026-01-01T01:00:00Z")
     assert_exact(store)
     clock.now += 2 * 3_600_000  # expired: hidden at once, its count too
@@ -47,6 +57,8 @@ def test_kept_counts_follow_every_change_of_state(store: Store, clock, new_db):
     clock.now += EXPIRY_GRACE_MS
     assert soon.id in store.upkeep.run_due().purged_ids  # erased: the kept count follows
     assert_exact(store)
+    assert_documents(store, db)
+    assert_documents(store, db, "other")
     assert store.scope_counts(tenant="other") == {"alpha": 1}
     # Imported memories are counted as well (into another database).
     target = Store(new_db(), FakeEmbedder())  # type: ignore[arg-type]

@@ -204,9 +204,9 @@ class PgReader:
         return {seq: (set(content), set(context)) for seq, content, context in rows}
 
     def _term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
-        own, params = self._own("m.tenant")
-        # The tenant's memories with words: from the partial index memories_with_terms.
-        total = f"(SELECT count(*) FROM memories m WHERE m.content_terms IS NOT NULL{own})"
+        own, params = self._own("k.tenant")
+        # The tenant's memories with words, kept by a trigger (schema.py, keyword_documents).
+        total = f"(SELECT coalesce(sum(k.documents), 0) FROM keyword_documents k WHERE true{own})"
         if self._learnt is not None:
             learnt = self._learnt[1]
             counts = {s.lexemes[0]: s.documents for s in learnt.texts.values() if len(s.lexemes) == 1}

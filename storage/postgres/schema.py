@@ -328,7 +328,39 @@ CREATE INDEX memories_important ON memories(tenant, scope, kind, importance DESC
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING)
+# BM25's N, the tenant's memories with words, kept by a trigger as memory_counts is, so a
+# keyword search reads it instead of counting the tenant's memories; memories_kept finds
+# what passes a filter that admits superseded memories (issue 28).
+_V_DOCUMENTS = """
+CREATE TABLE keyword_documents (tenant text COLLATE "C" PRIMARY KEY, documents bigint NOT NULL);
+CREATE FUNCTION memvault_count_documents() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.content_terms IS NOT NULL THEN
+        UPDATE keyword_documents SET documents = documents - 1 WHERE tenant = OLD.tenant;
+    END IF;
+    IF NEW.content_terms IS NOT NULL THEN
+        INSERT INTO keyword_documents VALUES (NEW.tenant, 1)
+            ON CONFLICT (tenant) DO UPDATE SET documents = keyword_documents.documents + 1;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER keyword_documents_insert AFTER INSERT ON memories DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW WHEN (NEW.content_terms IS NOT NULL) EXECUTE FUNCTION memvault_count_documents();
+CREATE CONSTRAINT TRIGGER keyword_documents_update AFTER UPDATE OF content_terms, tenant ON memories
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+    WHEN ((OLD.content_terms IS NULL) IS DISTINCT FROM (NEW.content_terms IS NULL) OR OLD.tenant IS DISTINCT FROM NEW.tenant)
+    EXECUTE FUNCTION memvault_count_documents();
+INSERT INTO keyword_documents SELECT tenant, count(*) FROM memories WHERE content_terms IS NOT NULL GROUP BY tenant;
+DROP INDEX memories_with_terms;
+CREATE INDEX memories_kept ON memories(tenant, scope, kind, expires_at) WHERE forgotten_at IS NULL;
+ALTER TABLE keyword_documents FORCE ROW LEVEL SECURITY;
+DO $$ BEGIN
+    EXECUTE format('CREATE POLICY memvault_owner ON keyword_documents TO %I USING (true) WITH CHECK (true)',
+                   (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'keyword_documents'::regclass));
+END $$;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -339,9 +371,10 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_phrase_hits(tsquery[], text)", "memvault_term_documents(text[], text)", "memvault_api_key(text)",
      "memvault_vector_tables(integer)"),
     (),
+    ("memvault_count_documents()",),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
-_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), (), ())
+_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), (), (), ("keyword_documents",))
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -204,9 +204,9 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
         " h AS MATERIALIZED (SELECT m.phrase, m.seq, max(m.in_content::int)::float8 AS fc,"
         " max((NOT m.in_content)::int)::float8 AS fx, max(m.terms)::float8 AS length"
         f" FROM hits m WHERE m.phrase <= %(phrase_count)s AND {where} GROUP BY m.phrase, m.seq),"
-        # N from the partial index memories_with_terms (an index-only scan, not a table scan).
-        " d AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories m"
-        " WHERE m.tenant = %(tenant)s AND m.content_terms IS NOT NULL),"
+        # N, kept by a trigger (schema.py, keyword_documents).
+        " d AS MATERIALIZED (SELECT coalesce(sum(k.documents), 0)::float8 AS n FROM keyword_documents k"
+        " WHERE k.tenant = %(tenant)s),"
         " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
         " greatest(ln(((SELECT n FROM d) - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf FROM h GROUP BY h.phrase),"
         # Each phrase's IDF in an array and the average length as one value, read once (an
