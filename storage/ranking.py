@@ -235,6 +235,13 @@ def answers(c: Candidates, unknown_names: list[str]) -> bool:
     return best_similarity >= WEAK_SIMILARITY or best_coverage >= WEAK_COVERAGE
 
 
+def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | None, float], float]:
+    """``((seq, value), second value)`` of the two largest ``earned`` among ``seqs`` (0.0 where missing)."""
+    ordered = sorted(seqs, key=earned.__getitem__, reverse=True)[:2]
+    values = [earned[s] for s in ordered] + [0.0, 0.0]
+    return (ordered[0] if ordered else None, values[0] if ordered else 0.0), values[1] if len(ordered) > 1 else 0.0
+
+
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
     same_subject: Callable[[int, int], float | None] = lambda a, b: None,
@@ -279,15 +286,22 @@ def rank(
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
     best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)
     earned = {seq: scores[seq] - unearned(c, seq, best) for seq in kept}
+    others = [s for s in rivals if s not in equal]  # what a memory of ``equal`` is measured against
+    top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned)}
+    similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
+               for name, group in (("rivals", rivals), ("others", others))}
     hits: list[Scored] = []
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
-        against = [s for s in rivals if s not in equal or s == seq] if seq in equal else rivals
-        first = bool(against) and seq == against[0]
+        group = "others" if seq in equal else "rivals"
+        # Against: the rivals; for a memory of ``equal``, the others and itself, in rank order.
+        first = seq == next((s for s in rivals if s not in equal or s == seq), None) if seq in equal \
+            else bool(rivals) and seq == rivals[0]
         # The lead is over the best other hit (for the first, the second; 0 when alone), by
         # their scores without what a time alone gave them (``unearned``).
-        lead = earned[seq] - max((earned[s] for s in against if s != seq), default=0.0)
-        best_similarity = max((c.similarity.get(s) or 0.0 for s in against), default=0.0)
+        (best_seq, best_earned), second = top[group]
+        lead = earned[seq] - (second if seq == best_seq else best_earned)
+        best_similarity = max(similar[group], similarity or 0.0) if seq in equal else similar[group]
         gap = max(0.0, best_similarity - (similarity or 0.0))
         sure = confidence(coverage, gap, first, lead)
         older = c.through.get(seq)
