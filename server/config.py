@@ -174,10 +174,11 @@ def _absolute(name: str, value: str) -> None:
         )
 
 
-def _name_setting(value: str, name: str) -> str:
-    """Tenant and scope follow the rules of the tools' ``scope`` argument."""
+def _name_setting(value: str, name: str, reading: bool = False) -> str:
+    """Tenant and scope follow the rules of the tools' ``scope`` argument; the default scope
+    as a filter (``reading``: a write into it is checked as a new name)."""
     try:
-        return validate.scope(value, DEFAULT_SCOPE, field=name)
+        return validate.scope(value, DEFAULT_SCOPE, field=name, reading=reading)
     except InvalidInput as exc:
         raise ValueError(str(exc)) from None
 
@@ -248,7 +249,8 @@ def load(
     return Config(
         db=db_path,
         tenant=DEFAULT_TENANT if tenant_value is None else _name_setting(tenant_value, "--tenant / MEMVAULT_TENANT"),
-        scope=DEFAULT_SCOPE if scope_value is None else _name_setting(scope_value, "--scope / MEMVAULT_SCOPE"),
+        scope=DEFAULT_SCOPE if scope_value is None
+        else _name_setting(scope_value, "--scope / MEMVAULT_SCOPE", reading=True),
         model_dir=model_path,
         boot_tokens=tokens,
         allow_secrets=secrets_value in {"1", "true", "yes"},

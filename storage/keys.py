@@ -46,9 +46,7 @@ def create(
     """
     tenant = validate.scope(tenant, DEFAULT_SCOPE, field="tenant")
     scope = validate.scope(scope, DEFAULT_SCOPE)
-    name = validate.short_text("name", name, NAME_MAX_CHARS)
-    if name is not None:  # listed by `keys list` and logged: like a tenant, never a credential
-        validate.no_credential("name", name)
+    name = None if name is None else validate.name("name", name, NAME_MAX_CHARS)  # listed and logged
     if expires_days is not None:
         expires_days = validate.integer("expires", expires_days, 1, EXPIRES_MAX_DAYS, " days")
     now = store.clock()

@@ -41,7 +41,7 @@ def checked_filters(
         scopes=list(dict.fromkeys(scopes)),
         now=now,
         kinds=validate.kinds(kinds),
-        tags=validate.tags(tags) or None,
+        tags=validate.tags(tags, reading=True) or None,
         since=since_ms,
         until=until_ms,
         include_history=bool(include_history),

@@ -117,6 +117,54 @@ class KeyFormatDetector(RegexBasedDetector):
         "Atlassian API token": r"ATATT3[A-Za-z0-9_=-]{150,}",
         "1Password service account token": r"ops_eyJ[A-Za-z0-9+/=_-]{60,}",
         "age secret key": r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+        # detect-secrets' PyPI plugin wants 70 characters after a longer prefix (macaroons
+        # of pypi.org and test.pypi.org both start "AgE").
+        "PyPI API token": r"pypi-AgE[A-Za-z0-9_-]{40,}",
+        "Mailgun API key": r"(?:pub)?key-[a-f0-9]{32}",
+        "Doppler token": r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}",
+        "Linear API key": r"lin_(?:api|oauth)_[A-Za-z0-9]{40,}",
+        "Figma token": r"fig[du]_[A-Za-z0-9_-]{40,}",
+        "Postman API key": r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
+        "RubyGems API key": r"rubygems_[a-f0-9]{48}",
+        "Clojars token": r"CLOJARS_[a-z0-9]{60}",
+        "Contentful token": r"CFPAT-[A-Za-z0-9_-]{43}",
+        "Dynatrace token": r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
+        "EasyPost API key": r"EZ[AT]K[A-Za-z0-9]{54}",
+        "Flutterwave key": r"FLW(?:PUB|SEC)K_TEST-[a-h0-9]{32}-X",
+        "Frame.io token": r"fio-u-[A-Za-z0-9_=-]{64}",
+        "Heroku API key": r"HRKU-[A-Za-z0-9_-]{58,}",
+        "New Relic key": r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,27}",
+        "PlanetScale token": r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}",
+        "Prefect API key": r"pnu_[A-Za-z0-9]{36}",
+        "Pulumi token": r"pul-[a-f0-9]{40}",
+        "Brevo API key": r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}",
+        "Shippo token": r"shippo_(?:live|test)_[a-f0-9]{40}",
+        "Typeform token": r"tfp_[A-Za-z0-9_.=-]{59}",
+        "Yandex key": r"AQVN[A-Za-z0-9_-]{35,38}",
+        "Fly.io token": r"fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}",
+        "Harness token": r"(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}",
+        "Infracost API key": r"ico-[A-Za-z0-9]{32}",
+        "Azure AD client secret": r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+        "Cloudflare Origin CA key": r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
+        "Sourcegraph token": r"sgp_(?:[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}",
+        "Mapbox secret token": r"sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}",
+        "Square access token": r"sq0atp-[A-Za-z0-9_-]{22}|EAAA[A-Za-z0-9_-]{60}",
+        "Facebook access token": r"EAA[BCDGIMQU][A-Za-z0-9]{80,}",
+        "ElevenLabs API key": r"sk_[a-f0-9]{48}",
+        "Airtable token": r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
+        "HubSpot token": r"pat-(?:na|eu)[0-9]-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}",
+        "Terraform Cloud token": r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
+        "Deno Deploy token": r"dd[pw]_[A-Za-z0-9]{36}",
+        "Buildkite token": r"bkua_[a-f0-9]{40}",
+        "Render API key": r"rnd_[A-Za-z0-9]{32}",
+        "Netlify token": r"nf[pc]_[A-Za-z0-9]{36,}",
+        "Resend API key": r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}",
+        "Langfuse secret key": r"sk-lf-[a-f0-9-]{36}",
+        "Duffel token": r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}",
+        "Scalingo token": r"tk-us-[A-Za-z0-9_-]{48}",
+        "Alibaba Cloud access key": r"LTAI[A-Za-z0-9]{20}",
+        "Adobe client secret": r"p8e-[A-Za-z0-9]{32}",
+        "Anyscale API key": r"esecret_[A-Za-z0-9]{20,}",
     }
     # One pattern for all formats: a group per format, in ``formats``' order, then the
     # private key headers detect-secrets' plugin misses ("BEGIN ENCRYPTED PRIVATE KEY").
@@ -150,6 +198,20 @@ _WORDS = (r"password|passwd|passphrase|passcode|pwd|pw|passwort|kennwort|mot de 
 # white space or quotes, not ending in sentence punctuation; it must hold a letter and a
 # digit (:func:`_is_value`), so "is rotated", "is 12 characters" and "is JWT-based" are not values.
 _VALUE = r"([^\s\"'`]{5,}[^\s\"'`.,;:!?)\]])"
+# The word for password in other languages and scripts. Those of scripts written with spaces
+# stand after a non-letter; Chinese, Japanese, Korean and Thai ones anywhere.
+_PASSWORD_WORDS = (
+    r"passwort|kennwort|mot de passe|contrase[ñn]a|contrasenya|clave|senha|palavra[ -]passe|wachtwoord|has[łl]o"
+    r"|heslo|jelsz[óo]|parol[aăe]?|[şs]ifre(?:si|m)?|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?|salasana|lozinka|geslo"
+    r"|slapta[žz]odis|parool|m[ậa]t kh[ẩa]u|kata (?:sandi|laluan)|pasahitza|пароль|пароля|парола|лозинка"
+    r"|κωδικός(?: πρόσβασης)?|συνθηματικό|ה?סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|گذرواژه|पासवर्ड"
+    r"|գաղտնաբառ|პაროლი")
+_PASSWORD_WORDS_UNSPACED = r"パスワード|密码|密碼|口令|비밀번호|암호|รหัสผ่าน"
+# The verb between the word and its value ("is" in those languages; Chinese 是/为, Japanese は/が,
+# Korean 는/은, Thai คือ attach to the word), or ":", "=", a dash.
+_COPULAS = (r"is|ist|est|es|és|era|é|è|[äe]r|on|je|jest|to|ir|yra|este|e|είναι|היא|הוא|هي|هو|है|là|adalah|ialah"
+            r"|ay|olur|dır|dir")
+_COPULAS_UNSPACED = r"是|为|為|は|が|는|은|คือ"
 # detect-secrets' keyword plugin's words (plugins/keyword.py DENYLIST), for quoted values.
 _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
@@ -161,7 +223,7 @@ class NamedCredentialDetector(RegexBasedDetector):
 
     - prose: a credential word, perhaps a phrase saying whose (``for``, ``of``, ``to``, ``on``,
       ``at``, ``in``, ``from`` or ``with`` and up to three words), then ``is``, ``was``
-      (``ist``, ``est``, ``es``, ``é``), ``:`` or ``=`` and the value: "my password is
+      (``ist``, ``est``, ``es``, ``é``, ``è``), ``:`` or ``=`` and the value: "my password is
       hunter2", "the staging DB password for admin is Xk29slQpz", "mot de passe est
       Zq81kk". A credential word that qualifies another noun ("password hint", "token
       budget") is not followed by its value, so "the password hint is blue-kiwi-44" is
@@ -174,7 +236,13 @@ class NamedCredentialDetector(RegexBasedDetector):
     - a credential word right before a key-like value (20 characters or more of a key's
       alphabet, a letter and a digit): "AWS secret access key wJalrXUtnFEMI/K7MDENG...";
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or
-      more with a digit.
+      more with a digit;
+    - the word for password in some 40 other languages and scripts (``_PASSWORD_WORDS``), then
+      its verb ("is"), ``:``, ``=``, a dash or only a space, and a value (a letter and a digit):
+      "la password è Zq81kk", "пароль: Zq81kk", "密码是Zq81kk";
+    - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617), a ``.netrc``
+      entry's password (``machine host login name password value``), a Docker
+      ``config.json`` ``"auth": "<base64>"``, and quoted values.
 
     Refusals name what was found by its word (:func:`named_kind`), never by this type.
     """
@@ -183,7 +251,7 @@ class NamedCredentialDetector(RegexBasedDetector):
     denylist = [
         compile_linear(
             r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:for|of|to|on|at|in|from|with)(?:[ \t]+[\w'.-]+){1,3}?)?"
-            r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
+            r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é|è)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
         ),
         compile_linear(
             r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
@@ -194,6 +262,15 @@ class NamedCredentialDetector(RegexBasedDetector):
         # or more, a letter and a digit, so "password policy" or "token budget 2000" are not values.
         compile_linear(r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")[ \t]+([A-Za-z0-9/+_=.~-]{20,})"),
         compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
+        compile_linear(
+            r"(?i)(?:(?:^|[^\pL])(?:" + _PASSWORD_WORDS + r")(?:[ \t]+(?:(?:" + _COPULAS + r")[ \t]+)?"
+            r"|[ \t]*[:=—–][ \t]*)|(?:" + _PASSWORD_WORDS_UNSPACED + r")(?:[ \t]*(?:" + _COPULAS_UNSPACED
+            + r"|[:=])[ \t]*|[ \t]+))[\"'`「『]?" + _VALUE
+        ),
+        compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
+        # Whole values, from here on (``_checked``: the patterns above need a letter and a digit).
+        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"),
+        compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{12,}={0,2})\""),
         # A quoted value may hold any characters but its quote.
         compile_linear(
             r"(?i)(?:" + _CODE_WORDS + r")\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
@@ -201,10 +278,12 @@ class NamedCredentialDetector(RegexBasedDetector):
         ),
     ]
 
+    _checked = {pattern.pattern for pattern in denylist[:7]}
+
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
-        """The value of a match: a quoted one as it is, an unquoted one when it holds a
-        letter and a digit (labelled by :func:`named_kind`)."""
-        if match.re.pattern == self.denylist[-1].pattern:  # quoted: the group of its quote
+        """The value of a match: a whole one as it is, another when it holds a letter and a
+        digit (labelled by :func:`named_kind`)."""
+        if match.re.pattern not in self._checked:  # a whole value (a quoted one: the group of its quote)
             yield from ((None, value) for value in match.groups() if value)
         elif _is_value(match.group(1)):
             yield None, match.group(1)
@@ -238,14 +317,15 @@ def _is_value(text: str) -> bool:
 # The words naming a credential, by kind. Checked in this order at each position, so
 # "SECRET_ACCESS_KEY" is a secret key, not an access key.
 _KIND_WORDS = re.compile(
-    r"(?i)(?P<bearer>bearer)|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|passwort|kennwort|mot de passe"
-    r"|contrase[ñn]a|senha)"
+    r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
+    + _PASSWORD_WORDS + "|" + _PASSWORD_WORDS_UNSPACED + ")"
     r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
     r"|(?P<api>(?:api|access|auth)[ _-]?key)"
     r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
 )
-_KIND_NAMES = {"bearer": "bearer token", "password": "password", "secret": "secret key", "private": "private key",
-               "api": "API key", "token": "access token"}
+_KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "password": "password",
+              "secret": "secret key", "private": "private key",
+              "api": "API key", "token": "access token"}
 
 
 def named_kind(before: str) -> str:

@@ -61,9 +61,11 @@ def _filtered(value: str, detector: Any) -> bool:
     UUIDs, templates, ``$variables``, punctuation only) and memvault's placeholder filter."""
     from detect_secrets.filters import heuristic
 
-    from .secret_plugins import is_placeholder
+    from .secret_plugins import KeyFormatDetector, is_placeholder
 
-    return (heuristic.is_sequential_string(value) or heuristic.is_potential_uuid(value)
+    # A key format's prefix says what it is, even around a UUID (HubSpot's "pat-na1-<uuid>").
+    uuid = not isinstance(detector, KeyFormatDetector) and heuristic.is_potential_uuid(value)
+    return (heuristic.is_sequential_string(value) or uuid
             or heuristic.is_templated_secret(value) or heuristic.is_prefixed_with_dollar_sign(value)
             or heuristic.is_not_alphanumeric_string(value) or is_placeholder(value, detector))
 
@@ -111,17 +113,19 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     values; the label says what the credential is (:func:`label`: "bearer token",
     "password in a URL", "AWS access key").
 
-    Each text is searched as given, in Unicode NFC and without the invisible characters
-    memvault ignores (``validate.visible``): what is stored and what it shows. A value two
+    Each text is searched as given, in Unicode NFC (what is stored) and as a reader sees it
+    (``validate.bare``: NFKC, without any code point that renders as nothing, a format or a
+    control character), so a key split by U+200B or U+E0020, or typed full-width, is found.
+    A value two
     detectors both find on a line is named once, by the first. Linear time in the
     texts' length (every pattern runs in RE2); no lock.
     """
-    from .validate import nfc, visible
+    from .validate import bare, nfc
 
     results: list[list[tuple[str, int]]] = []
     for text in texts:
         found: list[tuple[str, int]] = []
-        for form in dict.fromkeys((text, nfc(text), visible(nfc(text)))):
+        for form in dict.fromkeys((text, nfc(text), bare(text))):
             found += [f for f in _scan(form) if f not in found]
         results.append(found)
     return results

@@ -416,7 +416,7 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
     row = NewRow(
         id=_uuid("id", given.get("id")) or new_id(),
         tenant=tenant,
-        scope=validate.scope(given.get("scope"), scope),
+        scope=validate.scope(scope if given.get("scope") is None else given["scope"], scope),
         kind=validate.kind(given.get("kind")),
         content=content,
         content_hash=validate.content_hash(content),

@@ -17,6 +17,8 @@ import os
 import re
 import unicodedata
 
+import regex
+
 from . import limits
 from .errors import InvalidInput, credentials_in, shown
 from .timefmt import format_ms, parse_iso
@@ -33,6 +35,16 @@ _ID_CHARS = re.compile(r"[0-9a-f-]+")
 # queries ignore them. Zero-width joiner and non-joiner are not among them: they join
 # emoji sequences and shape Persian and Indic words.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad"))
+# Every code point that renders as nothing or steers rendering (Unicode's
+# Default_Ignorable_Code_Point: zero-width and format characters, variation selectors, tag
+# characters, Hangul fillers, the Mongolian vowel separator, the combining grapheme joiner),
+# every format (Cf) and control (Cc) character but tab and the line breaks: a credential
+# split by one of them reads whole (:func:`bare`).
+_IGNORABLE = regex.compile(r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]--[\t\n\r]]", regex.V1)
+# What a name (scope, tenant, tag, key name) may not hold: the above, tab and line breaks,
+# private-use characters and white space other than the plain space (no-break, thin, ideographic).
+_NOT_IN_NAMES = regex.compile(
+    r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{Co}\p{Zl}\p{Zp}\p{Zs}\p{White_Space}]--[\x20]]", regex.V1)
 
 
 def _check_text(field: str, value: str) -> str:
@@ -55,6 +67,57 @@ def nfc(text: str) -> str:
 def visible(text: str) -> str:
     """``text`` without the invisible characters of ``_INVISIBLE``."""
     return text.translate(_INVISIBLE)
+
+
+def bare(text: str) -> str:
+    """``text`` as a reader sees it: in Unicode NFKC (full-width ``ｇｈｐ＿`` reads ``ghp_``,
+    ``\u212a`` reads ``K``), without any code point of ``_IGNORABLE``. What the credential
+    check also scans; linear in the text's length."""
+    return _IGNORABLE.sub("", unicodedata.normalize("NFKC", text))
+
+
+def _character(char: str) -> str:
+    """``U+200B ZERO WIDTH SPACE``."""
+    return f"U+{ord(char):04X}" + (f" {unicodedata.name(char)}" if unicodedata.name(char, "") else "")
+
+
+def name(field: str, value: str, max_chars: int) -> str:
+    """``value`` when it is a name memvault may store (a scope, tenant, tag or API key name):
+    1..``max_chars`` characters, unchanged by Unicode NFKC and by trimming, no white space but
+    single spaces between words, and no control, format, invisible or private-use character
+    (``_NOT_IN_NAMES``). Two names that look alike are then one name. Never a credential
+    (:func:`no_credential`), even where content may hold secrets: results, listings and logs
+    repeat names.
+
+    Raises:
+        InvalidInput: naming the field, the first character refused (as U+XXXX) and the rule.
+    """
+    text = _check_text(field, value)
+    if not text.strip():
+        raise empty(field, value, max_chars)
+    if len(text) > max_chars:
+        raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
+    no_credential(field, text)  # first: the messages below quote the name
+    rule = ("a name holds letters, digits, punctuation and symbols, with single plain spaces (U+0020) "
+            "between words, so that two names never look alike")
+    bad = _NOT_IN_NAMES.search(text)
+    if bad is not None:
+        category = unicodedata.category(bad[0])
+        what = ("white space other than a plain space" if bad[0].isspace() or category[0] == "Z"
+                else "a control character" if category == "Cc" else "a private-use character" if category == "Co"
+                else "an invisible or format character")
+        raise InvalidInput(field, f"holds {_character(bad[0])}, {what}, at character {bad.start() + 1}; {rule}")
+    if text != text.strip(" ") or "  " in text:
+        where = ("starts with a space" if text[0] == " " else "ends with a space" if text[-1] == " "
+                 else f"has two spaces in a row at character {text.index('  ') + 1}")
+        raise InvalidInput(field, f"{where} (U+0020); {rule}")
+    normal = unicodedata.normalize("NFKC", text)
+    if normal != text:
+        at = next((i for i, c in enumerate(text) if unicodedata.normalize("NFKC", c) != c), None)
+        which = f"holds {_character(text[at])}, a compatibility form of {unicodedata.normalize('NFKC', text[at])!r}" \
+            if at is not None else "is not in Unicode normalization form NFKC (a letter and a separate accent)"
+        raise InvalidInput(field, f"{which}; write it as {normal!r} ({rule})")
+    return text
 
 
 def fold_tag(text: str) -> str:
@@ -143,14 +206,18 @@ def kinds(values: list[str] | None) -> list[str] | None:
     return sorted(set(values))
 
 
-def tags(values: list[str] | None, field: str = "tags") -> list[str]:
-    """Case-fold, NFC-normalise, trim and de-duplicate tags: at most TAGS_MAX, each 1..TAG_MAX_CHARS."""
+def tags(values: list[str] | None, field: str = "tags", reading: bool = False) -> list[str]:
+    """Case-fold, NFC-normalise and de-duplicate tags: at most TAGS_MAX, each a :func:`name`
+    of 1..TAG_MAX_CHARS characters. ``reading``: a filter naming tags already stored, which
+    may predate the name rules, so only trimmed and its length."""
     if values is None:
         return []
     if len(values) > limits.TAGS_MAX:
         raise InvalidInput(field, f"has {len(values):,} tags; the limit is {limits.TAGS_MAX}")
     out: list[str] = []
     for i, raw in enumerate(values):
+        if not reading:
+            name(f"{field}[{i}]", raw, limits.TAG_MAX_CHARS)
         tag = fold_tag(_check_text(f"{field}[{i}]", raw)).strip()
         if not tag:
             raise empty(f"{field}[{i}]", raw, limits.TAG_MAX_CHARS)
@@ -233,13 +300,15 @@ def short_text(field: str, value: str | None, max_chars: int) -> str | None:
     return text or None
 
 
-def scope(value: str | None, default: str, field: str = "scope") -> str:
-    """Return the scope (``default`` when None): 1..SCOPE_MAX_CHARS characters, never
-    one that looks like a credential (:func:`no_credential`). Tenants are checked by it
-    too. A scope or tenant is a name that results, listings and logs repeat, so this holds
-    even where ``allow_secrets`` lets content hold secrets."""
+def scope(value: str | None, default: str, field: str = "scope", reading: bool = False) -> str:
+    """Return the scope (``default`` when None), a :func:`name` of 1..SCOPE_MAX_CHARS
+    characters; tenants are checked by it too. ``reading``: a filter naming scopes already
+    stored, which may predate the name rules, so only trimmed, NFC, its length and never a
+    credential."""
     if value is None:
         return default
+    if not reading:
+        return name(field, value, limits.SCOPE_MAX_CHARS)
     text = short_text(field, value, limits.SCOPE_MAX_CHARS)
     if text is None:
         raise empty(field, value, limits.SCOPE_MAX_CHARS)

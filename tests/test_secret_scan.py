@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import unicodedata
 
 import httpx2
 import pytest
@@ -27,6 +28,10 @@ SHAPES = [
     "password is ", "password for x ", "password = '", "Bearer a1", "/", "://", "://a:", "sk-", "bsk-", "eyJ",
     "eyJa.", "eyJaaaaaaaaaaaaaaaaa.", "aws ", "aws=", "clou-", " ", "\t", "a", "A_", "a1", "=", ":@", "\n",
     "password: Zq81kk\n", "AKIAQYLPMN5HFIQR7BZX\n", "-----BEGIN ", "\u200b", "\u212a", "A\u212aIA",
+    # round 3: the new patterns' prefixes and words, and what the visible form removes or maps
+    "пароль ", "пароль: ", "密码是", "パスワードは", "비밀번호는 ", "la password è ", "machine a login b password ",
+    "machine ", "Authorization: Basic ", '"auth": "', "key-", "dp.pt.", "pat-na1-", "v1.0-", "a1Q~", "\u180e",
+    "\U000e0020", "\u3164", "\ufe0f", "ｇ", "ｇｈｐ＿", "ghp_\u2062",
 ]
 
 
@@ -148,13 +153,72 @@ FORMATS = {
     "age secret key": "AGE-SECRET-KEY-1" + "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" + "QPZRY9X8GF2TVDW0S3JN54KHCE",
     "private key": "-----BEGIN ENCRYPTED PRIVATE KEY-----",
     "password in a URL": "postgres://app:CORRECTHORSEBATTERYSTAPLE@db.internal/app",
+    # issue 25 round 3: the gitleaks family of prefixed formats (storage/secret_plugins.py)
+    "PyPI API token": "pypi-AgEIcHlwaS5vcmcCJDk3ZjFhN2E5LTk5YmQtNDc2Yi1iNjQ4LWE2ZjU1YzI3ZjM4NQACKlsz",
+    "Mailgun API key": "key-0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
+    "Doppler token": "dp.st.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
+    "Linear API key": "lin_api_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms1234567a",
+    "Figma token": "figd_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345-_ab",
+    "Postman API key": "PMAK-0a1b2c3d4e5f6a7b0a1b2c3d-0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a",
+    "RubyGems API key": "rubygems_0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
+    "Clojars token": "CLOJARS_xq7lm2np9rt4vw8yz3bc6df1gh5jk0msxq7lm2np9rt4vw8yz3bc6df1gh5j",
+    "Contentful token": "CFPAT-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
+    "Dynatrace token": "dt0c01.XQ7LM2NP9RT4VW8YZ3BC6DF1." + "0a1b2c3d4e5f6a7b" * 4,
+    "EasyPost API key": "EZAK0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a1b2c",
+    "Flutterwave key": "FLWSECK_TEST-0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-X",
+    "Frame.io token": "fio-u-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0MsXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
+    "Heroku API key": "HRKU-AAXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0MsXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh",
+    "New Relic key": "NRAK-XQ7LM2NP9RT4VW8YZ3BC6DF1GH5",
+    "PlanetScale token": "pscale_tkn_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
+    "Prefect API key": "pnu_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms1234",
+    "Pulumi token": "pul-0a1b2c3d4e5f6a7b0a1b0a1b2c3d4e5f6a7b0a1b",
+    "Brevo API key": "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",
+    "Shippo token": "shippo_live_0a1b2c3d4e5f6a7b0a1b0a1b2c3d4e5f6a7b0a1b",
+    "Typeform token": "tfp_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0MsXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Ghh",
+    "Yandex key": "AQVNXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms123",
+    "Fly.io token": "fo1_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
+    "Harness token": "pat.Xq7Lm2Np9Rt4Vw8Yz3Bc6D.0a1b2c3d4e5f6a7b0a1b2c3d.Xq7Lm2Np9Rt4Vw8Yz3Bc",
+    "Infracost API key": "ico-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
+    "Azure AD client secret": "abc8Q~Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12",
+    "Cloudflare Origin CA key": "v1.0-0a1b2c3d4e5f6a7b0a1b2c3d-" + ("0a1b2c3d4e5f6a7b" * 10)[:146],
+    "Sourcegraph token": "sgp_0a1b2c3d4e5f6a7b_0a1b2c3d4e5f6a7b0a1b0a1b2c3d4e5f6a7b0a1b",
+    "Mapbox secret token": "sk.eyJ1IjoiYW5hIiwiYSI6ImNsMmFiY2RlZjAxMjM0NTY3ODkwYWJjIn0.Xq7Lm2Np9Rt4Vw8Yz3Bc6D",
+    "Square access token": "sq0atp-Xq7Lm2Np9Rt4Vw8Yz3Bc6D",
+    "Facebook access token": "EAAB" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 3,
+    "ElevenLabs API key": "sk_0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
+    "Airtable token": "patXq7Lm2Np9Rt4Vw.0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
+    "HubSpot token": "pat-na1-0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f",
+    "Terraform Cloud token": "Xq7Lm2Np9Rt4Vw.atlasv1.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0MsXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
+    "Deno Deploy token": "ddp_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms1234",
+    "Buildkite token": "bkua_0a1b2c3d4e5f6a7b0a1b0a1b2c3d4e5f6a7b0a1b",
+    "Render API key": "rnd_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
+    "Netlify token": "nfp_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms1234",
+    "Resend API key": "re_Xq7Lm2Np_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    "Langfuse secret key": "sk-lf-0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f",
+    "Duffel token": "duffel_test_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
+    "Scalingo token": "tk-us-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0MsXq7Lm2Np9Rt4Vw8Y",
+    "Alibaba Cloud access key": "LTAIXq7Lm2Np9Rt4Vw8Yz3Bc",
+    "Adobe client secret": "p8e-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
+    "Anyscale API key": "esecret_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
 }
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
          "the staging password is Zq81kkLm", 'api_key: "mysecretvalue"', '"password": "S3cure!x"',
          # a key-like value right after the word, no "is" or ":" (a new-user trial stored the first)
          "AWS secret access key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
          "the api key sk8Hq2LmN0pQrStUvWxYz12345 for staging", "my password Xk29slQpzR7tW3vB9nMq1",
-         "access token 3f2a9c1b7e4d8f6a2c5b9e1d7f3a6c8b"]
+         "access token 3f2a9c1b7e4d8f6a2c5b9e1d7f3a6c8b",
+         # round 3: HTTP Basic, .netrc, Docker's config.json, and the word for password in other languages
+         "curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZA=='", "machine api.example.com login ana password Hunter2xyz",
+         "machine api.example.com\n  login ana\n  password Hunter2xyz",
+         '{"auths": {"registry.example.com": {"auth": "YW5hOlpxODFra0xt"}}}',
+         "la password è Zq81kkLm", "a senha é Zq81kkLm", "a palavra-passe é Zq81kkLm", "het wachtwoord is Zq81kkLm",
+         "пароль: Zq81kkLm", "мой пароль Zq81kkLm", "пароль — Zq81kkLm", "パスワードはZq81kkLm", "パスワード：Zq81kkLm",
+         "密码是Zq81kkLm", "密碼：Zq81kkLm", "我的密码为 Zq81kkLm", "Das Kennwort ist Zq81kkLm", "비밀번호는 Zq81kkLm",
+         "hasło: Zq81kkLm", "heslo je Zq81kkLm", "a jelszó: Zq81kkLm", "parola: Zq81kkLm", "şifre: Zq81kkLm",
+         "ο κωδικός είναι Zq81kkLm", "הסיסמה: Zq81kkLm", "סיסמה: Zq81kkLm", "كلمة المرور: Zq81kkLm", "पासवर्ड: Zq81kkLm",
+         "lösenordet är Zq81kkLm", "lösenord: Zq81kkLm", "adgangskode: Zq81kkLm", "salasana on Zq81kkLm",
+         "passord: Zq81kkLm", "lozinka je Zq81kkLm", "mật khẩu là Zq81kkLm", "kata sandi adalah Zq81kkLm",
+         "la contrasenya és Zq81kkLm", "รหัสผ่านคือ Zq81kkLm", "암호: Zq81kkLm", "parola este Zq81kkLm"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -177,6 +241,9 @@ def test_a_credential_named_in_prose_or_code_is_refused(store, text: str) -> Non
     "ghp_aB3dE5fG7hJ9\u200bkL1mN3pQ5rS7tU9vW1xY3z5A",  # shown without the zero-width space
     "AKIAQYLPMN5\u00adHFIQR7BZX",
     "sk-or-v1-" + "0a1b2c3d\ufeff4e5f6a7b" * 4,
+    # round 3: the characters the adversarial pass used, and a full-width key (NFKC)
+    *(f"ghp_aB3dE5fG7hJ9{c}kL1mN3pQ5rS7tU9vW1xY3z5A" for c in "\u180e\u034f\U000e0020\u3164\u115f\u2062\ufe0f\U0001d173"),
+    "ｇｈｐ＿ａＢ３ｄＥ５ｆＧ７ｈＪ９ｋＬ１ｍＮ３ｐＱ５ｒＳ７ｔＵ９ｖＷ１ｘＹ３ｚ５Ａ",
 ])
 def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str) -> None:
     for field, kwargs in (("content", {"content": f"use {text}"}), ("tags[0]", {"content": "x", "tags": [text]})):
@@ -192,6 +259,58 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "The password policy changed in 2024 and now needs 12 characters",
                                   "token budget of 2000 tokens per call",
                                   "the access token endpoint is https://auth.example.com/oauth2/token",
-                                  "secret key derivation uses HKDF-SHA256 with salt-v2-rotation-2024"])
+                                  "secret key derivation uses HKDF-SHA256 with salt-v2-rotation-2024",
+                                  # round 3: ordinary texts near the new patterns
+                                  "machine learning login page password reset", "basic idea is simple: v2 first",
+                                  "we use Basic auth for the admin of db01", "Authorization header is Basic",
+                                  "密码管理器很好用", "пароль от почты лежит в менеджере", "Das Kennwort muss 12 Zeichen haben",
+                                  "PMAK tokens rotate monthly", "❤️ emoji 👨‍👩‍👧 and ①②③ stay", "the key-value store in v2",
+                                  "la password è nel vault", "パスワードは金庫にあります", "lin_api_ prefixes Linear keys"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
+
+
+# -- round 3: every code point that renders as nothing, from Unicode data ----------------------------
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt), written out here so the test
+# does not share the product's source (the regex module's property).
+DEFAULT_IGNORABLE = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+                     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)]
+
+
+def renders_as_nothing() -> list[str]:
+    """Every Default_Ignorable_Code_Point, format (Cf) and control (Cc) character but tab and
+    the line breaks; of U+E0080-E0FFF (variation selectors supplement, unassigned) every 7th."""
+    points = {c for low, high in DEFAULT_IGNORABLE for c in range(low, high + 1)}
+    points |= {c for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cf", "Cc")}
+    return [chr(c) for c in sorted(points - {9, 10, 13}) if c < 0xE0080 or c % 7 == 0]
+
+
+TOKENS = ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIAQYLPMN5HFIQR7BZX", "sk-or-v1-" + "0a1b2c3d4e5f6a7b" * 4,
+          "pypi-AgEIcHlwaS5vcmcCJDk3ZjFhN2E5LTk5YmQtNDc2Yi1iNjQ4LWE2ZjU1YzI3ZjM4NQACKlsz",
+          "xoxb-1234567890-1234567890123-aBcDeFgHiJkLmNoPqRsTuVwX", "sk_live_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1"]
+
+
+def test_a_credential_split_by_any_character_that_renders_as_nothing_is_found() -> None:
+    """Each such character, inside one of several formats at a position that moves along it
+    (the prefix included): the check reads the text as a reader sees it (``validate.bare``)."""
+    chars = renders_as_nothing()
+    assert len(chars) > 800 and "\u180e" in chars and "\U0001d173" in chars and "\U000e0020" in chars
+    missed = []
+    for i, char in enumerate(chars):
+        token = TOKENS[i % len(TOKENS)]
+        at = 1 + i % (len(token) - 1)
+        if not find_secrets(f"use {token[:at]}{char}{token[at:]} now")[0]:
+            missed.append(f"U+{ord(char):04X} in {token[:4]}")
+    assert not missed, missed[:20]
+    assert [find_secrets(f"use {token} now")[0] != [] for token in TOKENS] == [True] * len(TOKENS)
+
+
+def test_a_credential_in_compatibility_forms_is_found() -> None:
+    """Full-width, circled-free compatibility forms map to ASCII under NFKC: every format of
+    ``TOKENS`` written full-width is found."""
+    def wide(text: str) -> str:
+        return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+    assert all(unicodedata.normalize("NFKC", wide(t)) == t for t in TOKENS)
+    assert [bool(find_secrets(f"use {wide(token)} now")[0]) for token in TOKENS] == [True] * len(TOKENS)

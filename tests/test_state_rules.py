@@ -94,7 +94,7 @@ def test_content_in_another_normal_form_is_a_duplicate(store, text):
 
 
 def test_tags_compare_case_folded_and_normalised(store):
-    out = remember(store, "Street names in Bern", tags=["straße", "cafe\u0301", "ΣΟΦΊΑ"])
+    out = remember(store, "Street names in Bern", tags=["straße", "café", "ΣΟΦΊΑ"])  # a new name is NFKC
     assert sorted(store.get(tenant="a", id=out.id).tags) == ["café", "strasse", "σοφία"]
     for tags in (["STRASSE"], ["Straße"], ["CAFÉ"], [nfd("café")], ["σοφι\u0301α"]):
         hits = store.recall(tenant="a", query="street names", scopes=SCOPES, tags=tags).hits
@@ -122,24 +122,27 @@ def test_content_of_invisible_characters_only_is_refused_as_empty(store, invisib
     assert current_count(store) == 0
 
 
-def test_tags_and_queries_ignore_invisible_characters(store):
-    out = remember(store, "Rotate the password every month", tags=["sec\u200burity"])
-    assert store.get(tenant="a", id=out.id).tags == ("security",)
+def test_tag_filters_and_queries_ignore_invisible_characters_and_new_tags_refuse_them(store):
+    out = remember(store, "Rotate the password every month", tags=["security"])
     assert [m.id for m in store.list_memories(tenant="a", scopes=SCOPES, tags=["\ufeffsecurity"])] == [out.id]
     hits = store.recall(tenant="a", query="pass\u200bword", scopes=SCOPES).hits
     assert [h.memory.id for h in hits] == [out.id] and hits[0].signals.keyword_rank == 1
-    with pytest.raises(InvalidInput, match=r"^tags\[0\]: is only white space"):
-        remember(store, "Another memory", tags=["\u200b"])
+    for tag in ("sec\u200burity", "\u200b"):  # a new name holding one would look like another (validate.name)
+        with pytest.raises(InvalidInput, match=r"^tags\[0\]: holds U\+200B ZERO WIDTH SPACE"):
+            remember(store, "Another memory", tags=[tag])
 
 
 def test_scope_and_idempotency_key_in_another_normal_form_are_the_same(store):
     scope = "équipe-café"
     first = remember(store, "Standup at nine", scope=scope, idempotency_key="clé-réunion")
-    replay = remember(store, "Standup at nine", scope=nfd(scope), idempotency_key=nfd("clé-réunion"))
+    replay = remember(store, "Standup at nine", scope=scope, idempotency_key=nfd("clé-réunion"))
     assert replay.id == first.id and not replay.created and replay.duplicate_of is None
     assert store.get(tenant="a", id=first.id).confirmations == 0  # a replay, not a confirmation
-    dup = remember(store, "Standup at nine", scope=nfd(scope))
-    assert dup.duplicate_of == first.id
+    # A new name is written in its one form (validate.name); a filter naming it in another still reads it.
+    with pytest.raises(InvalidInput, match=r"^scope: is not in Unicode normalization form NFKC"):
+        remember(store, "Standup at nine", scope=nfd(scope))
+    caller = handlers.Caller(tenant="a", scope="default")
+    assert [m.id for m in handlers.list_memories(store, caller, scope=nfd(scope)).memories] == [first.id]
 
 
 @pytest.mark.sqlite_only

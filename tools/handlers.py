@@ -62,7 +62,7 @@ class Caller:
                 (``validate.scope``: the result names the scopes searched).
         """
         if scope is not None:
-            return [validate.scope(scope, self.scope)]
+            return [validate.scope(scope, self.scope, reading=True)]
         return [self.scope, GLOBAL_SCOPE]
 
 
