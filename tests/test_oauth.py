@@ -233,7 +233,9 @@ def test_the_metadata_names_the_scopes(setup) -> None:  # type: ignore[no-untype
     assert "memvault:read" in document["scopes_supported"]
 
 
-@pytest.mark.parametrize("tenant", [" bravo ", "bravo\t", "\u00a0bravo", "bravo\n", "cafe\u0301"])
+@pytest.mark.parametrize("tenant", [" bravo ", "bravo\t", "\u00a0bravo", "bravo\n", "cafe\u0301",
+                                    # round 3: invisible, format and compatibility characters (validate.name)
+                                    "bravo\u200b", "\u180ebravo", "bra\u00advo", "bravo\u3164", "\uff42ravo", "bravo\x1b"])
 def test_a_tenant_claim_that_trimming_or_nfc_changes_is_refused(setup, tenant) -> None:  # type: ignore
     server, issuer, resource, _ = setup
     response = server.post(_token(issuer, _claims(resource, org=tenant, scope="memvault:write")), PING)
