@@ -116,9 +116,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     Each text is searched as given, in Unicode NFC (what is stored) and as a reader sees it
     (``validate.bare``: NFKC, without any code point that renders as nothing, a format or a
     control character), so a key split by U+200B or U+E0020, or typed full-width, is found.
-    A value two
-    detectors both find on a line is named once, by the first. Linear time in the
-    texts' length (every pattern runs in RE2); no lock.
+    A value two detectors both find on a line is named once, by the first. Linear time in
+    the texts' length (every pattern runs in RE2); no lock.
     """
     from .validate import bare, nfc
 
