@@ -214,9 +214,10 @@ class _Import:
 
     A memory's ``superseded_by`` must name a stored memory, and its successor comes
     later in the file, so a superseded memory is stored current and linked
-    (``Writer.link``, with the reason from its own line) when its successor is stored.
-    ``successors`` maps a successor's id to ``(predecessor id, reason)``; lines that
-    were there already add theirs too, so a resumed import still makes the link.
+    (``Writer.insert`` of the successor, with the reason from its own line) when its
+    successor is stored. ``successors`` maps a successor's id to ``(predecessor id,
+    reason)``; lines that were there already add theirs too, so a resumed import still
+    makes the link; ``superseded``: the ids of lines naming a successor.
     """
 
     store: Store
@@ -229,6 +230,7 @@ class _Import:
     failed: list[LineError] = field(default_factory=list)
     degraded: str | None = None
     successors: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    superseded: set[str] = field(default_factory=set)
     model_id: str | None = None  # of the batch's vectors
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
@@ -237,20 +239,24 @@ class _Import:
         self.read += len(chunk)
         now = self.store.clock()
         checked: list[tuple[int, NewRow, dict[str, str]]] = []
+        successors: dict[str, tuple[str, str | None]] = {}
         for number, text in chunk:
             try:
-                row, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
+                row, successor, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
             except InvalidInput as exc:
                 self.failed.append(_error(number, exc))
                 continue
             checked.append((number, row, as_sent))
+            if successor is not None:
+                successors[row.id] = successor
         if not self.store.allow_secrets:
             refused = refusals([as_sent for _, _, as_sent in checked])
             self.failed.extend(_error(n, e) for (n, _, _), e in zip(checked, refused, strict=True) if e is not None)
             checked = [c for c, e in zip(checked, refused, strict=True) if e is None]
         for _, row, _ in checked:
-            if row.superseded_by is not None:
-                self.successors[row.superseded_by] = (row.id, row.supersede_reason)
+            if row.id in successors:
+                self.superseded.add(row.id)
+                self.successors[successors[row.id][0]] = (row.id, successors[row.id][1])
         # Rows already there are left out before embedding, so a resumed import is quick;
         # the write transaction checks again (another writer may have come meanwhile).
         with self.store.backend.read(self.tenant) as tx:
@@ -291,7 +297,7 @@ class _Import:
         (other than the one it supersedes, which it may repeat with other fields). A row
         there already was linked to its predecessor when stored: its entry is dropped."""
         if not tx.memories(row.tenant, ids=[row.id]) and (
-            row.superseded_by is not None
+            row.id in self.superseded
             or tx.repeats(row.tenant, row.scope, row.content_hash, now, but=row.supersedes).same is None
         ):
             return False
@@ -326,18 +332,14 @@ class _Import:
                     tx, tenant=row.tenant, scope=row.scope, kind=row.kind, observed_at=row.observed_at,
                     supersedes=row.supersedes,
                 )
-                written = replace(
-                    row, superseded_by=None, supersede_reason=None, context_seq=context,
-                    vectors=self.store.writable_vectors(tx, Embedded(self.model_id, row.vectors)
-                                                        if row.vectors is not None and self.model_id else None),
-                )
-                tx.insert(written)
-                successor = self.successors.get(written.id)
+                successor = self.successors.pop(row.id, None)
                 if successor is not None and row.supersedes != successor[0]:
                     successor = None  # the two lines disagree: the successor's own line decides
-                self.successors.pop(written.id, None)
-                if row.supersedes is not None:
-                    tx.link(row.supersedes, row.id, successor[1] if successor else None)
+                made = self.store.writable_vectors(
+                    tx, Embedded(self.model_id, row.vectors) if row.vectors is not None and self.model_id else None)
+                written = replace(row, context_seq=context, reason=successor[1] if successor else None,
+                                  vectors=None if made is None else list(made.vectors), model=made and made.model_id)
+                tx.insert(written)
                 out.append(written)
         return out
 
@@ -373,7 +375,9 @@ def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason
     return out, now, None, made.model_id
 
 
-def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow, dict[str, str]]:
+def parse_line(
+    text: str, *, tenant: str, scope: str, now: int
+) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str]]:
     """The row a line asks for (a new id when it has none; no vectors yet), and its
     free-text fields as sent, for the secret scan (``secrets.scanned_fields``).
 
@@ -427,13 +431,13 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
         recorded_at=now if recorded is None else recorded,
         expires_at=expires,
         supersedes=_uuid("supersedes", given.get("supersedes")),
-        superseded_by=_uuid("superseded_by", given.get("superseded_by")),
-        supersede_reason=validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS),
         confirmations=confirmations,
         last_confirmed_at=confirmed,
     )
+    successor = _uuid("superseded_by", given.get("superseded_by"))
+    reason = validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS)
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
-    return row, as_sent
+    return row, None if successor is None else (successor, reason), as_sent
 
 
 def _uuid(name: str, value: object) -> str | None:

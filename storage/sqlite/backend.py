@@ -30,7 +30,8 @@ from .db import damaged, fts_tokenizer, open_connection, scrub, write_transactio
 from .schema import (
     VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
 )
-from .tx import SCRUB_DUE, SqliteTransaction
+from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
+from .tx import SqliteTransaction
 from .vector_cache import VectorCache, trim_heap
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,7 @@ class SqliteBackend:
     def write(self, tenant: str | None) -> Iterator[SqliteTransaction]:
         """One ``BEGIN IMMEDIATE`` transaction. Raises Busy or StorageUnavailable (nothing written)."""
         with self._lock, write_transaction(self._conn):
-            self._tx.begun(tenant)
+            self._tx.begun(tenant, writes=True)
             yield self._tx
 
     def _committed(self, _conn: apsw.Connection, _name: str, pages: int) -> int:
@@ -160,23 +161,24 @@ class SqliteBackend:
         except (apsw.Error, StoreError) as exc:
             log.warning("checkpoint of the write-ahead log postponed: %s", exc)
 
-    def settings(self) -> dict[str, str]:
-        """Every row of the settings table."""
-        with self.read(None) as tx:
-            return dict(tx.conn.execute("SELECT key, value FROM settings").fetchall())
-
     def put_setting(self, key: str, value: str | None) -> None:
-        """Set or (``value`` None) delete one setting, in its own transaction."""
+        """Set or (``value`` None) delete one setting, in its own transaction (a repair, not the contract)."""
         with self.write(None):
             if value is None:
                 self._conn.execute("DELETE FROM settings WHERE key = ?", (key,))
             else:
                 self._conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (key, value))
 
-    def scrub_due(self) -> bool:
-        """Whether a forget or an expiry erase has not been scrubbed from the file yet."""
-        with self.read(None) as r:
-            return r.scrub_due()
+    def _scrub_due(self) -> str | None:
+        with self.read(None) as tx:
+            return tx.settings().get(SCRUB_DUE)
+
+    def maintain(self, stop: Callable[[], bool]) -> bool:
+        """See ``backend.Backend.maintain``: :meth:`scrub`, then :meth:`index_vectors` steps."""
+        scrubbed = self.scrub()
+        while not stop() and self.index_vectors():
+            pass
+        return scrubbed
 
     def scrub(self) -> bool:
         """A complete, truncating WAL checkpoint when a scrub is due (see ``db.scrub``),
@@ -199,7 +201,7 @@ class SqliteBackend:
             conn = self._reader().conn
             failed, pause = 0, 0.0
             while failed < SCRUB_ATTEMPTS:
-                due = self.settings().get(SCRUB_DUE)  # (again: a forget may have come in meanwhile)
+                due = self._scrub_due()  # (again: a forget may have come in meanwhile)
                 if due is None:
                     return True
                 if pause:
@@ -211,7 +213,7 @@ class SqliteBackend:
                     pause = SCRUB_GAP_S
                 else:
                     failed, pause = failed + 1, SCRUB_PAUSE_S
-            if not self.scrub_due():
+            if self._scrub_due() is None:
                 return True
             log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")
         except (apsw.Error, StorageUnavailable) as exc:
@@ -316,7 +318,7 @@ class SqliteBackend:
             self._conn.execute("DELETE FROM vector_cells")
             self._conn.execute("DELETE FROM settings WHERE key = ?", (TRAINED_ON,))
             self._conn.execute("DELETE FROM memory_windows")
-            self._conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
+            self._conn.execute("DELETE FROM settings WHERE key IN (?, ?)", (MODEL_ID, MODEL_DIM))
             tx.claim_model(model_id, dim)
             self._conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
 

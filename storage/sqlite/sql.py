@@ -293,15 +293,6 @@ def prefix_sql(columns: str, tenant: str, prefix: str) -> tuple[str, dict[str, o
     return sql, {"tenant": tenant, "prefix": prefix, "after": prefix + "~"}  # '~' sorts after every id character
 
 
-def neighbours_sql(tenant: str, memory_id: str) -> tuple[str, dict[str, object]]:
-    """One row: the ids of ``tenant``'s memories just before and just after ``memory_id`` (None at an end)."""
-    sql = (
-        "SELECT (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < :id),"
-        " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > :id)"
-    )
-    return sql, {"tenant": tenant, "id": memory_id}
-
-
 def context_sql() -> str:
     """Rows ``(seq, context content)`` of the named memories (bind ``:seqs``) that have an episode context."""
     return (
