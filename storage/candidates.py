@@ -2,18 +2,7 @@
 candidates (every filter inside the candidate queries), the rows they name, each
 candidate's cosine similarity (its best window) and how much of the question's
 content it covers.
-
-Coverage is the IDF-weighted share of the question's index terms (stemmed as FTS5
-stems them) that occur in a memory's own text (or, at half weight, in its episode
-context); IDF as in BM25 (Robertson & Zaragoza,
-"The Probabilistic Relevance Framework: BM25 and Beyond", 2009). The time the question
-names counts as one more term, as heavy as its heaviest word, that a memory observed
-then holds.
-
-A superseded memory's matches count for the current memory that replaced it
-(``successors``, :func:`credit_heads`): each of that memory's signals is the better of
-its own and its predecessor's.
-"""
+More: docs/storage-tuning.md#candidates."""
 
 from __future__ import annotations
 
@@ -65,28 +54,7 @@ class Through:
 @dataclass(frozen=True)
 class Candidates:
     """What one recall found, before ranking.
-
-    ``keyword``: ``(seq, bm25, content bm25)`` best first (FTS5: lower is better;
-    content bm25 0.0 means only the episode context matched); ``vector``: ``(seq,
-    cosine similarity)`` best first, a long memory by its best window; ``rows``: the
-    memories named; ``similarity``: cosine similarity in [-1, 1] of every candidate
-    with a vector; ``coverage``: share in [0, 1] of the question's IDF weight found in
-    each candidate's text (the time the question names counting as one more word, covered
-    by a memory observed then); ``when``: the time the question names, if any;
-    ``degraded``: why vectors were not searched (None when they were);
-    ``unknown_names``: capitalised words of the question (not opening a sentence)
-    that no memory passing the filters contains (an acronym only while the memory closest
-    in meaning lacks another of the question's words: :func:`named_around`);
-    ``unknown_password``: the question
-    asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
-    mentions one; ``kinds``: the memory kinds the question names (``query.named_kinds``),
-    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``subject``:
-    the question names something besides a time and a kind (``query.names_no_subject``); ``through``:
-    for a current memory that carries the evidence of a superseded version of itself
-    (``successors``), that version and the current memory's own evidence (the version's
-    matches are in ``keyword``, ``vector``, ``similarity`` and ``coverage`` under the
-    current memory's seq where they are better).
-    """
+    More: docs/storage-tuning.md#candidates-candidates."""
 
     keyword: list[tuple[int, float, float]]
     vector: list[tuple[int, float]]

@@ -68,18 +68,7 @@ def bundled_tokenizer_path() -> Path:
 
 class Embedder:
     """Turns texts into unit vectors; loads the model on first use, thread-safely.
-
-    Args:
-        model_dir: a folder with ``model.onnx`` and ``tokenizer.json`` (a custom
-            model; its id is derived from the model file's sha256), or None for
-            the packaged all-MiniLM-L6-v2 int8, whose two files are checked
-            against their known sha256 and which runs as its integer variant
-            unless :meth:`follow` selects the de-quantised one.
-        retry_after_s: seconds before a failed load is attempted again.
-
-    Attributes after :meth:`load`: ``model_id`` (str, recorded in the database so
-    vectors of different models are never mixed) and ``dim`` (int, 384 for MiniLM).
-    """
+    More: docs/storage-tuning.md#embeddings-embedder."""
 
     def __init__(self, model_dir: Path | str | None = None, retry_after_s: float = RETRY_AFTER_S) -> None:
         self.model_dir = Path(model_dir) if model_dir else None

@@ -318,13 +318,7 @@ def reindex(store: Store, progress: Progress | None = None) -> int:
     """Rebuild the keyword index and every vector with the store's current model (for the
     packaged model: its integer variant, also when the store's vectors came from the
     de-quantised one, see ``embeddings.Embedder.follow``).
-
-    One transaction rebuilds the keyword index; the next drops every vector,
-    records the current model, marks every memory pending and notes that a
-    reindex is under way; then vectors are filled in batches (:func:`fill_pending`),
-    each batch its own transaction. Interrupted (Ctrl-C, a crash), it leaves whole
-    batches only, and the next call with the same model resumes with the memories
-    still pending instead of starting over. Returns how many vectors were made.
+    More: docs/storage-tuning.md#maintenance-reindex.
 
     Raises:
         ModelUnavailable: the model cannot be loaded (the keyword index is rebuilt all the same).

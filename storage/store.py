@@ -21,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Unpack
 
 import numpy as np
 
@@ -37,7 +38,7 @@ from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
 from .records import ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
-from .retrieval import Retriever, checked_filters
+from .retrieval import FilterArgs, Retriever, checked_filters
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
@@ -611,17 +612,12 @@ class Store:
         query: str,
         scopes: list[str],
         limit: int | None = None,
-        kinds: list[str] | None = None,
-        tags: list[str] | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        include_history: bool = False,
+        **filters: Unpack[FilterArgs],
     ) -> RecallOutcome:
         """Hybrid search (keyword + vector cosine, fused in ``ranking``) over current memories.
 
-        Only memories of ``tenant`` in ``scopes`` that pass every filter are
-        candidates; ``tags`` must all be present; ``since``/``until`` bound
-        ``observed_at``. Text is never parsed as query syntax (see
+        Only memories of ``tenant`` in ``scopes`` that pass every filter
+        (:class:`FilterArgs`) are candidates. Text is never parsed as query syntax (see
         ``query.query_chunks``). Returns at most ``limit`` hits, or none
         with ``abstained`` True when nothing is relevant enough. Writes nothing.
 
@@ -629,8 +625,8 @@ class Store:
             InvalidInput: a bad limit, kind, tag or date.
         """
         query = validate.nfc(validate.query(query))
-        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
-        return self._retriever.recall(filters, query, validate.limit(limit))
+        checked = checked_filters(tenant, scopes, self.clock(), **filters)
+        return self._retriever.recall(checked, query, validate.limit(limit))
 
     def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
         """The keyword-only and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
@@ -647,13 +643,9 @@ class Store:
         tenant: str,
         scopes: list[str],
         limit: int | None = None,
-        kinds: list[str] | None = None,
-        tags: list[str] | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        include_history: bool = False,
         offset: int | None = None,
         after: str | None = None,
+        **filters: Unpack[FilterArgs],
     ) -> list[Memory]:
         """The memories of ``tenant`` in ``scopes`` that pass every filter, newest
         observed first (no query, no ranking, no abstention); at most ``limit``, after
@@ -667,7 +659,7 @@ class Store:
             InvalidInput: a bad limit, offset, kind, tag or date; ``after`` with an
                 offset, or not the id of one of the tenant's memories.
         """
-        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
+        checked = checked_filters(tenant, scopes, self.clock(), **filters)
         size, skip = validate.limit(limit), validate.offset(offset)
         if after is not None and skip:
             raise InvalidInput("cursor", "pages on its own: leave the offset out")
@@ -679,28 +671,18 @@ class Store:
                     raise InvalidInput("cursor", "is not one this listing gave: start again without it")
                 seq, last = next(iter(found.items()))
                 key = (last.observed_at, seq)
-            return list(tx.memories(tenant, filters=filters, limit=size, offset=skip, after_key=key).values())
+            return list(tx.memories(tenant, filters=checked, limit=size, offset=skip, after_key=key).values())
 
-    def count_memories(
-        self,
-        *,
-        tenant: str,
-        scopes: list[str],
-        kinds: list[str] | None = None,
-        tags: list[str] | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        include_history: bool = False,
-    ) -> int:
+    def count_memories(self, *, tenant: str, scopes: list[str], **filters: Unpack[FilterArgs]) -> int:
         """How many memories :meth:`list_memories` has to show under the same filters
         (its ``limit`` and ``offset`` aside). Writes nothing.
 
         Raises:
             InvalidInput: a bad kind, tag or date.
         """
-        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
+        checked = checked_filters(tenant, scopes, self.clock(), **filters)
         with self.backend.read(tenant) as tx:
-            return sum(tx.counts(filters).values())
+            return sum(tx.counts(checked).values())
 
     def scope_counts(self, *, tenant: str) -> dict[str, int]:
         """How many current (not superseded, forgotten or expired) memories each

@@ -1,26 +1,5 @@
 """Moving memories between databases: ``memvault export`` and ``memvault import``, on any backend.
-
-The format is JSON lines, one memory per line, with the fields of :data:`FIELDS` in
-that order; times are ISO-8601 UTC strings (``timefmt.format_ms``), absent values null.
-
-Export reads page by page (``Reader.memories``), each page in its own short read
-transaction, so its memory stays constant at any size and writers are never held up
-(issue 9). Pages are separate snapshots: a memory superseded while an export runs
-may appear with its old links.
-
-Import reads that format, or minimal lines where only ``content`` is required and
-every other field takes ``Store.remember``'s default and passes its checks
-(``validate``, the secret scan). Ids, times, kinds, tags, importance, sources,
-confirmations (their count and the last one's time) and supersession links are kept as given. Lines go in batches: the
-batch is checked, its new memories are embedded together outside any transaction
-(``Embedder.embed`` over all windows, on a worker thread while the next batch is
-checked and the one before written), then written in short write transactions of
-``WRITE_BATCH`` lines that check again what the batch's check read.
-A bad line is reported and nothing of it is written; the good ones land. Importing
-twice adds nothing: a memory whose id exists, or whose content repeats a current
-memory of its scope, is skipped (and, unlike ``remember``, counts no confirmation),
-so an import stopped by Ctrl-C (whole write transactions stay) resumes by running it again.
-"""
+More: docs/storage-tuning.md#transfer."""
 
 from __future__ import annotations
 

@@ -1,17 +1,5 @@
 """memvault on PostgreSQL with pgvector: ``PostgresBackend`` implements ``storage.backend.Backend``.
-
-Import this package only when a ``postgresql://`` URL is given: it needs the
-``postgres`` extra (psycopg 3, psycopg_pool, pgvector), which the default install
-does not have.
-
-    backend = PostgresBackend("postgresql://memvault@db.example/memvault")
-    with backend.write("alice") as w:
-        ...
-
-Modules: ``connect`` (connections, pool, transactions bound to a tenant, errors),
-``schema`` (DDL, roles, row-level security, migrations), ``sql`` (the text the index
-sees, candidate queries), ``backend`` (the Reader/Writer of one transaction).
-"""
+More: docs/storage-tuning.md#postgres---init--."""
 
 from __future__ import annotations
 
@@ -51,13 +39,7 @@ __all__ = ["PostgresBackend", "open_backend", "schema_exists"]
 
 class PostgresBackend:
     """Memories of many tenants in one PostgreSQL database (``storage.backend.Backend``).
-
-    Args:
-        url: a libpq connection string or ``postgresql://`` URL.
-        busy_timeout_ms: how long a write waits for a row lock or a free connection.
-        pool_size: connections kept open at most (psycopg_pool).
-
-    Opening checks the database and migrates it (see ``schema.migrate``).
+    More: docs/storage-tuning.md#postgres---init---postgresbackend.
 
     Raises:
         StoreError: the server cannot be reached or refuses the login, pgvector is
@@ -112,20 +94,7 @@ class PostgresBackend:
 
     def scrub(self) -> bool:
         """Rewrite the tables that held forgotten text, if a scrub is due; True when none is due any more.
-
-        ``VACUUM FULL`` writes each table holding text or words (``SCRUB_TABLES``)
-        and its indexes (GIN word lists included) to new files from the live rows and
-        deletes the old files, so a forgotten memory's text, source, tags, key and
-        index words are in none of the database's files under ``base/`` (a plain
-        ``VACUUM`` leaves them in freed space: checked with a marker string). The
-        vector tables get a plain ``VACUUM``: their dead rows' floats may stay in
-        freed space until it is reused. A ``CHECKPOINT`` follows when this role may
-        run it. WAL segments (``pg_wal``) written before keep the text until
-        PostgreSQL recycles and overwrites them, and so do base backups and WAL
-        archives (see the README). Runs in autocommit, never inside a request
-        transaction; waits at most ``SCRUB_LOCK_TIMEOUT_MS`` for each table's lock.
-        Never raises for a busy or failing server: the duty stays recorded (False).
-        """
+        More: docs/storage-tuning.md#postgres---init---scrub."""
         try:
             due = self._scrub_due()
             if due is None:

@@ -136,13 +136,7 @@ def transaction(
     pool: ConnectionPool, tenant: str | None, *, write: bool, busy_timeout_ms: int, owner: bool = True
 ) -> Iterator[psycopg.Connection]:
     """A pooled connection inside one transaction, committed when the block ends without error.
-
-    Reads are ``REPEATABLE READ READ ONLY`` (one snapshot); writes ``READ COMMITTED``
-    with row locks (``Writer.lock``) and a ``lock_timeout`` of ``busy_timeout_ms``.
-    With a ``tenant``, the transaction runs as ``APP_ROLE`` with ``memvault.tenant``
-    set, so row-level security shows and accepts that tenant's rows only. With None it
-    runs as the connecting role when that is the schema's ``owner`` (maintenance across
-    tenants), else as ``APP_ROLE`` with no tenant: no tenant's rows at all.
+    More: docs/storage-tuning.md#postgres-connect-transaction.
 
     Raises:
         Busy, StorageUnavailable: see :func:`unavailable` (rolled back).

@@ -1,12 +1,6 @@
 """The SQLite backend: one file, one writer connection behind a lock, one reader
 connection per thread.
-
-WAL lets readers go on while one writer writes (in this process or another), so a
-read transaction runs on its thread's own connection and never waits for a write
-or a scrub; writes share one connection, given to one thread at a time by a lock
-(sqlite-vec has crashed peers that shared a connection across threads). Every
-write is one ``BEGIN IMMEDIATE`` transaction (``db.write_transaction``).
-"""
+More: docs/storage-tuning.md#sqlite-backend."""
 
 from __future__ import annotations
 
@@ -53,10 +47,7 @@ CHECKPOINT_PAGES = 1000  # WAL pages after a commit from which a checkpoint is a
 
 class SqliteBackend:
     """``backend.Backend`` over the SQLite file at ``path`` (created with its folder, mode 0600).
-
-    ``submit(name, job)`` queues a job on the store's worker (``maintenance.Worker.submit``):
-    given, the writer's commits leave WAL checkpoints to it (:meth:`checkpoint`), and the
-    in-memory vector copy gives freed heap back there; None: SQLite checkpoints in the commit.
+    More: docs/storage-tuning.md#sqlite-backend-sqlitebackend.
 
     Raises (on open): :class:`errors.StoreError` for a file of another program or of
     a newer memvault (left untouched), :class:`errors.StorageUnavailable` when it is
@@ -183,20 +174,7 @@ class SqliteBackend:
     def scrub(self) -> bool:
         """A complete, truncating WAL checkpoint when a scrub is due (see ``db.scrub``),
         then the duty is cleared.
-
-        Runs on this thread's reader connection, outside the write lock; between its
-        two checkpoints it waits for this process's reads that began before (holding
-        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` of
-        elapsed time at most for readers of other processes, then the copy of the few
-        frames written meanwhile and the truncation; see ``db.truncate``); readers
-        never wait. A checkpoint that readers keep from finishing makes it try again
-        ``SCRUB_PAUSE_S`` later, a forget that came in meanwhile ``SCRUB_GAP_S`` later
-        (other writers get the lock between two checkpoints); it gives up after
-        ``SCRUB_ATTEMPTS`` checkpoints that did not finish (finished ones, each for a
-        newer forget, do not count). True when none is due any more; False when it could not finish
-        (readers, in this process or another, kept the WAL in use every time; the disk
-        is full: logged, still due). Never raises an SQLite error.
-        """
+        More: docs/storage-tuning.md#sqlite-backend-scrub."""
         try:
             conn = self._reader().conn
             failed, pause = 0, 0.0
@@ -222,16 +200,7 @@ class SqliteBackend:
 
     def index_vectors(self) -> bool:
         """One bounded step of the vector index's upkeep (see ``cells``); True when more are due.
-
-        When every vector is in the newest generation's cells and there are at least
-        ``TRAIN_AT`` of them (``GROW`` times as many as the newest generation was
-        trained on), trains a new generation on a sample (k-means, outside every
-        transaction) and records it; otherwise moves up to ``MOVE_BATCH`` vectors
-        still in older cells (or in none) to their nearest new cell, in one write
-        transaction, and drops an older generation's centroids once its cells are
-        empty. Work that another connection did meanwhile is not repeated.
-        Raises Busy or StorageUnavailable (nothing written).
-        """
+        More: docs/storage-tuning.md#sqlite-backend-index-vectors."""
         with self.read(None) as r:
             cells = r.cells()
             first = cells.newest_first << vector_cells.CELL_SHIFT

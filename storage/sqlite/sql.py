@@ -86,33 +86,7 @@ def keyword_sql(
 ) -> tuple[str, dict[str, object]]:
     """Top-``k`` BM25 candidates as rows ``(seq, bm25, content bm25)``; lower bm25 is better.
     ``table``: the tenant's keyword index (``schema.keyword_table``).
-
-    ``bm25`` counts the episode context column at ``CONTEXT_WEIGHT``; ``content bm25``
-    counts the memory's own text alone (0.0 when only its context matched).
-    ``newer_than``: only memories with a higher seq are ranked, and, with ``rare`` and
-    ``common`` (FTS5 expressions whose phrases, together, are ``match``'s), every
-    memory that matches ``rare`` (see ``SqliteTransaction.keyword``).
-
-    Bounded, the matches are found in three FTS5 scans, none of which walks the lists of
-    ``common``'s phrases from end to end (they are long: that is why they are common):
-    every match of ``match`` above ``newer_than`` (FTS5 seeks to it); older memories
-    matching ``common AND rare`` (FTS5 steps through ``rare``'s few matches and seeks
-    in ``common``'s lists for each); older memories matching ``rare``. Each scan scores
-    with ``bm25`` over its own phrases; a memory's phrases missing from a scan are not in
-    it, so the lowest of its scores is its score over all of ``match``'s (the bound
-    before ranked one scan of ``match`` with ``rowid > newer_than OR rowid IN rare``,
-    which FTS5 cannot use: every match of every common word came back to SQLite to be
-    tested, 155 ns each at 100,000 memories, 36,000 matches for "When did Nate get
-    purple hair?"). ``bm25`` still walks each phrase's list once a scan to count its
-    memories (its IDF), 17 ns a match.
-
-    FTS5 ranks its matches first, then each memory is looked up for the filter in rank
-    order until ``k`` pass: when most pass, ``k`` look-ups instead of one per match (at
-    100,000 memories 8 against 12 ms a question); when the filter passes few, every
-    match is looked up after all its scores were computed (see :func:`filtered_keyword_sql`).
-    The subquery's ``LIMIT -1`` keeps SQLite from merging it into the join; its order
-    serves the outer ``ORDER BY``, so nothing is sorted twice.
-    """
+    More: docs/storage-tuning.md#sqlite-sql-keyword-sql."""
     where, params = filter_sql(f)
     params = {**params, "match": match, "k": k}
     scores = _scores(table)
