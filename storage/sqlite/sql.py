@@ -267,14 +267,6 @@ def prefix_sql(columns: str, tenant: str, prefix: str) -> tuple[str, dict[str, o
     return sql, {"tenant": tenant, "prefix": prefix, "after": prefix + "~"}  # '~' sorts after every id character
 
 
-def context_sql() -> str:
-    """Rows ``(seq, context content)`` of the named memories (bind ``:seqs``) that have an episode context."""
-    return (
-        "SELECT m.seq, p.content FROM memories m JOIN memories p ON p.seq = m.context_seq"
-        " WHERE m.seq IN (SELECT value FROM json_each(:seqs))"
-    )
-
-
 _LISTING_KEYS = {"observed": ("observed_at", "seq"), "importance": ("importance", "observed_at", "seq")}
 
 
