@@ -81,10 +81,7 @@ def current_and_older(
     keyword and vector candidates with the history admitted (for ``successors``; none when
     the filters admit the history: they are candidates then, or without ``credit``). The
     memories read on the way are added to ``rows``.
-
-    The search runs once with the history admitted: when no superseded memory is among its
-    candidates, that answer is also the answer without the history (the same memories in the
-    same order, no top-k slot taken); only when one is, it runs again without."""
+    More: docs/retrieval-tuning.md#candidates-current-and-older."""
     if query.filters.include_history or not credit:
         return tx.search(query), [], []
     mixed = tx.search(replace(query, history=True))
@@ -136,15 +133,7 @@ def gather(
     credit: bool = True,
 ) -> Candidates:
     """Run the candidate searches in the read transaction ``tx``.
-
-    ``words_query``: the question without its time expression (the keyword side);
-    ``named``: the kinds it names and whether it names nothing else
-    (``query.named_kinds(words_query)``); ``nearest``: waits for the question's
-    embedding (see :data:`Nearest`); ``pool``: candidates taken from each side;
-    ``credit``: superseded memories' matches count for their heads (``successors``; off,
-    the candidate queries' own answers, for evaluation baselines). The keyword search (with
-    the statistics and every existence check) runs first, while the question is embedded.
-    """
+    More: docs/retrieval-tuning.md#candidates-gather."""
     kinds, kind_only = named
     chunks = query_chunks(words_query)
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
@@ -247,16 +236,7 @@ def credit_heads(
     older_coverage: dict[int, float],
 ) -> tuple[list[tuple[int, float, float]], list[tuple[int, float]], dict[int, tuple[int, float, float | None]]]:
     """Each superseded memory's evidence given to the head of its chain (``successors``).
-
-    ``older``: superseded seq -> its head's seq; ``older_keyword``/``older_vector``: the
-    keyword and vector matches of the search that found them (other seqs in them are
-    ignored); ``older_coverage``: their coverage. ``similarity`` and ``coverage`` (which
-    hold every head and superseded memory that has one) are raised in place to the better
-    of the head's own and its predecessor's. Returns the keyword list with each head at
-    the better BM25 of its own and its predecessor's, the vector list likewise by
-    similarity, and, for each head whose signals one raised, head seq -> ``(seq, coverage,
-    similarity)``: that superseded memory (of several, the one covering most of the
-    question, then the most similar) and the head's own coverage and similarity."""
+    More: docs/retrieval-tuning.md#candidates-credit-heads."""
     if not older:
         return keyword, vector, {}
     by_keyword = {seq: (bm25, content) for seq, bm25, content in keyword}

@@ -26,11 +26,7 @@ def cached_path(source_sha: str) -> Path:
 
 def build(source: Path, target: Path) -> Path | bytes:
     """Derive ``source`` into ``target`` unless another process just did; returns ``target``.
-
-    Processes starting together derive it once: the others wait on a file lock beside
-    it, then find it made. When ``target``'s folder cannot be written, the model is
-    derived in a temporary folder, read into memory and the folder removed: the bytes
-    are returned (logged as a warning; every start pays the derivation again).
+    More: docs/storage-tuning.md#int8model-build.
 
     Raises:
         ModelUnavailable: the derivation fails (onnx missing, a weight changed).
@@ -63,9 +59,7 @@ def intact(path: Path) -> bool:
 
 def derive(source: Path, target: Path) -> None:
     """Write the MatMulInteger model of ``source`` to ``target`` (and ``target.sha256``).
-
-    Both files are written under temporary names and renamed into place, so a
-    concurrent reader sees the old state or the new one, never half a file.
+    More: docs/storage-tuning.md#int8model-derive.
 
     Raises:
         ModelUnavailable: onnx cannot read ``source``, or a quantised weight is not

@@ -2,11 +2,7 @@
 store owes its database (scrubs, expiry erasure, the vector index's upkeep, filling pending
 vectors, warming up), statistics, rebuilding vectors, consistency checks (``memvault
 doctor``). Export and import: ``transfer``.
-
-The memories are the truth; keyword entries and vectors are derived from them.
-Everything here works in short transactions, so it can run while servers use the
-same database.
-"""
+More: docs/storage-tuning.md#maintenance."""
 
 from __future__ import annotations
 
@@ -277,11 +273,7 @@ def fill_pending(
     store: Store, progress: Progress | None = None, batch: int = 64, stop: Callable[[], bool] | None = None
 ) -> int:
     """Embed every memory whose vector is pending; returns how many got one.
-
-    Embeds a batch outside any transaction, then writes it in one short
-    transaction, re-checking each row (another process may have filled or
-    forgotten it meanwhile). ``progress(done, total)`` runs after each batch.
-    Once ``stop()`` is true, returns before the next batch (what was written stays).
+    More: docs/storage-tuning.md#maintenance-fill-pending.
 
     Raises:
         ModelUnavailable: the model cannot be used (the reason says why).

@@ -43,10 +43,7 @@ def index_text(text: str | None) -> str | None:
     """``text`` with every CJK run of 2+ characters replaced by its overlapping bigrams,
     the Latin letters of ``_FOLD`` folded, Arabic and Hebrew marks removed and each symbol
     spelled as a word (see the module doc).
-
-    None stays None (a forgotten memory). Deterministic: the FTS5 'delete' of a row
-    must repeat exactly what was indexed.
-    """
+    More: docs/storage-tuning.md#textindex-index-text."""
     if text is None:
         return None
     return _CJK_RUN.sub(_bigrams, _SYMBOL.sub(_symbol, text.translate(_FOLD).translate(_MARKS)))

@@ -145,12 +145,7 @@ class TimeParser:
 
     def find(self, query: str, now_ms: int) -> TimeRange | None:
         """The most specific time expression of ``query`` as a range, or None.
-
-        Relative expressions ("last week", "two days ago") count back from ``now_ms``; a
-        month or weekday without a year is the latest one before it; "since X" runs from X
-        to ``now_ms``. A range never ends more than ``limits.FUTURE_TOLERANCE_MS`` after
-        ``now_ms``, and an expression naming only a time after that is no time.
-        """
+        More: docs/retrieval-tuning.md#timewords-find."""
         spans: list[tuple[str, bool]] = []  # (text, since)
         for m in _SPAN.finditer(query):
             found = _WORD_BEFORE.search(query, 0, m.start())

@@ -62,14 +62,7 @@ def export_lines(
     """JSON lines of ``tenant``'s memories that are neither forgotten nor expired (as of
     the start), current and superseded (history), in the order they were stored.
     Reads ``page`` memories per read transaction.
-
-    Forgotten and expired memories are left out entirely, and the supersession links
-    are written as the exported memories see them: a link to a version left out goes
-    to the nearest exported version beyond it, and a superseded memory whose newest
-    version was forgotten or has expired is left out too (its id is appended to
-    ``left_out``): it is history without a current version, and imported it would
-    come back as a current memory.
-    """
+    More: docs/storage-tuning.md#transfer-export-lines."""
     now, after = store.clock(), 0
     while True:
         with store.backend.read(tenant) as tx:
@@ -190,14 +183,7 @@ def _batches(lines: Iterable[str], size: int) -> Iterator[list[tuple[int, str]]]
 @dataclass
 class _Import:
     """One import under way: its counts, and the supersession links still to make.
-
-    A memory's ``superseded_by`` must name a stored memory, and its successor comes
-    later in the file, so a superseded memory is stored current and linked
-    (``Writer.insert`` of the successor, with the reason from its own line) when its
-    successor is stored. ``successors`` maps a successor's id to ``(predecessor id,
-    reason)``; lines that were there already add theirs too, so a resumed import still
-    makes the link; ``superseded``: the ids of lines naming a successor.
-    """
+    More: docs/storage-tuning.md#transfer--import."""
 
     store: Store
     tenant: str

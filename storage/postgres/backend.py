@@ -1,12 +1,5 @@
 """The ``Reader`` and ``Writer`` of one PostgreSQL transaction (``storage.backend``).
-
-Each method filters the tenant itself, and below it row-level security does too when
-the transaction is bound to a tenant (``connect.transaction``). Writers are ``READ
-COMMITTED``: what SQLite gets from one writer at a time, PostgreSQL gets from locks
-held to the end of the transaction — a row lock on each memory read by id or prefix, and
-advisory locks on an idempotency key and on a content hash (so a second writer with
-the same key or content waits, then sees the first one's row, as on SQLite).
-"""
+More: docs/storage-tuning.md#postgres-backend."""
 
 from __future__ import annotations
 

@@ -89,12 +89,7 @@ def open_pool(url: str, size: int, timeout_s: float) -> ConnectionPool:
 
 def unavailable(exc: Exception, busy_timeout_ms: int) -> StorageUnavailable | None:
     """memvault's error for a PostgreSQL failure that is not memvault's fault, or None.
-
-    Lock timeouts, deadlocks, serialization failures and an exhausted pool are
-    :class:`Busy` (retrying is safe); a lost connection, a server shutting down, a
-    full disk, a read-only server or a role without the privilege (a serving role
-    doing the owner's work) are :class:`StorageUnavailable`.
-    """
+    More: docs/storage-tuning.md#postgres-connect-unavailable."""
     seconds = busy_timeout_ms / 1000
     if isinstance(exc, PoolTimeout):
         return Busy(f"the database is busy: no connection became free within {seconds:g} s. "

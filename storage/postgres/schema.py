@@ -493,9 +493,7 @@ def _ensure_role(conn: psycopg.Connection) -> None:
 
 def migrate(conn: psycopg.Connection) -> int:
     """Bring the schema up to ``SCHEMA_VERSION`` in one transaction; returns the version now in force.
-
-    ``conn`` is in autocommit mode. Creates the ``vector`` extension and ``APP_ROLE``
-    when missing. Either every step is applied or nothing is.
+    More: docs/storage-tuning.md#postgres-schema-migrate.
 
     Raises:
         StoreError: as :func:`check_compatible`, :func:`_ensure_pgvector` and

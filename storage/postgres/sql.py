@@ -191,13 +191,7 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
 
 def vector_sql(f: Filters, k: int, exact: bool) -> tuple[str, dict[str, object]]:
     """Top-``k`` memories by cosine distance of window 0 as rows ``(seq, distance)``; bind ``vector``.
-
-    Not ``exact``: ordered by the HNSW index (``memory_vectors_hnsw``), every filter in
-    the same query; with ``hnsw.iterative_scan`` the index scan goes on until ``k``
-    rows pass the filters (pgvector ≥ 0.8), and the outer ``ORDER BY`` restores the
-    strict order that ``relaxed_order`` may break. ``exact``: the distance of every
-    memory passing the filters, computed in a materialised CTE the index cannot serve.
-    """
+    More: docs/storage-tuning.md#postgres-sql-vector-sql."""
     where, params = filter_sql(f)
     source = (
         "SELECT v.memory_seq AS seq, v.embedding <=> %(vector)s AS distance"

@@ -232,12 +232,7 @@ def truncate(conn: apsw.Connection, wait_ms: int = SCRUB_WAIT_MS) -> bool:
     timeout of ``wait_ms``; ``conn``'s own waits (:func:`wait_for_locks`, or a plain
     connection's busy timeout) are restored afterwards. True when the WAL was fully
     checkpointed and truncated.
-
-    The checkpoint holds the file's write lock while it waits for readers, so every
-    new writer waits as long; SQLite's handler runs without the GIL, so a busy
-    Python thread of this process cannot stretch that wait
-    (docs/storage-tuning.md#polling-for-locks).
-    """
+    More: docs/storage-tuning.md#sqlite-db-truncate."""
     own_ms = conn.busy_timeout_ms if isinstance(conn, Connection) else conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.set_busy_timeout(wait_ms)
     try:
