@@ -86,12 +86,12 @@ def build(path: Path, size: int, texts: list[str]) -> None:
             batch = [f"{texts[i % len(texts)]} (#{i})" for i in range(start, min(size, start + BATCH))]
             vectors = embedder.embed(batch)
             with store.backend.write(None) as tx:
-                tx.claim_model(embedder.model_id, DIM)
                 for text, vector in zip(batch, vectors):
                     tx.insert(NewRow(
                         id=new_id(), tenant="t", scope="s", kind="episode", content=text,
                         content_hash=validate.content_hash(text), tags=(), importance=5, source=None,
                         observed_at=1_700_000_000_000 + start, recorded_at=1_700_000_000_000, vectors=[vector],
+                        model=embedder.model_id,
                     ))
     finally:
         store.close()

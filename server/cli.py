@@ -728,8 +728,7 @@ def _index_vectors(store: Store) -> None:
 
     bar = tqdm(unit="step", desc="vector index", file=sys.stderr, disable=None)
     try:
-        while store.backend.index_vectors():
-            bar.update()
+        store.backend.maintain(lambda: bool(bar.update()) and False)  # each step counted
     except KeyboardInterrupt:
         _err("vector index upkeep stopped; the server finishes it in the background.")
     except (Busy, StorageUnavailable) as exc:

@@ -35,6 +35,7 @@ import numpy as np
 from .query import Filters
 from .records import ApiKey, Memory
 
+MODEL_ID, MODEL_DIM, SCRUB_DUE = "model_id", "model_dim", "scrub_due"  # settings keys (see Reader.settings)
 Order = Literal["observed", "importance", "seq"]  # newest observed first; most important, then newest; oldest row first
 
 
@@ -42,9 +43,10 @@ Order = Literal["observed", "importance", "seq"]  # newest observed first; most 
 class NewRow:
     """A memory row to insert, as the rules decided it (``remember``, ``supersede``, import).
 
-    ``vectors`` None leaves the vector pending (filled later); ``context_seq`` is the
-    episode this one continues (its words index this memory at a lower weight);
-    ``idempotency_key`` is recorded against the new row with its ``content_hash``.
+    ``vectors`` (of model ``model``) None leaves the vector pending (filled later);
+    ``supersedes``: the memory this one replaces, marked superseded by it with ``reason``;
+    ``context_seq`` is the episode this one continues (its words index this memory at a
+    lower weight); ``idempotency_key`` is recorded against the new row with its ``content_hash``.
     """
 
     id: str
@@ -60,13 +62,13 @@ class NewRow:
     recorded_at: int
     expires_at: int | None = None
     supersedes: str | None = None
-    superseded_by: str | None = None
-    supersede_reason: str | None = None
+    reason: str | None = None
     confirmations: int = 0
     last_confirmed_at: int | None = None
     context_seq: int | None = None
     idempotency_key: str | None = None
     vectors: list[np.ndarray] | None = None
+    model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,23 +141,21 @@ class Reader(Protocol):
         """The candidates of ``query`` and what ranking needs to weigh them, in one call (see :class:`Found`)."""
         ...
 
-    # -- rows -------------------------------------------------------------------------
     def memories(
-        self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
-        filters: Filters | None = None, order: Order = "observed", limit: int | None = None, offset: int = 0,
-        after_seq: int = 0, after_key: tuple[int, int] | None = None,
+        self, tenant: str | None, *, seqs: list[int] | None = None, ids: list[str] | None = None,
+        prefix: str | None = None, filters: Filters | None = None, order: Order = "observed",
+        limit: int | None = None, offset: int = 0, after_seq: int = 0, after_key: tuple[int, int] | None = None,
+        expired_before: int | None = None, pending: bool = False,
     ) -> dict[int, Memory]:
         """Memories of ``tenant`` as ``{seq: memory}``, chosen by one of: ``seqs`` or ``ids``
-        (any state), an id ``prefix`` (any state, in id order), or ``filters`` (tenant
+        (any state), an id ``prefix`` (any state, in id order), ``filters`` (tenant
         ``filters.tenant``; ``filters.scopes`` None for every scope) in ``order``, ties newest
-        row first, rows after ``after_seq`` only; the first ``offset`` skipped, at most
-        ``limit`` (None: all); ``after_key`` ``(observed_at, seq)``: in order "observed",
-        only the rows that come after that one (a keyset page, stable under writes).
+        row first, or (``tenant`` None: every tenant) the unforgotten memories that expired
+        at or before ``expired_before``, or the memories with content whose vectors are
+        ``pending``, in seq order. Rows after ``after_seq`` only; the first ``offset``
+        skipped, at most ``limit`` (None: all); ``after_key`` ``(observed_at, seq)``: in order
+        "observed", only the rows that come after that one (a keyset page, stable under writes).
         In a write transaction the memories read by id or prefix are locked."""
-        ...
-
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        """The ids of ``tenant`` just before and just after ``memory_id`` in sorted order."""
         ...
 
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
@@ -166,24 +166,17 @@ class Reader(Protocol):
 
     def repeats(
         self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+        keys_since: int = 0,
     ) -> Repeats:
-        """What a new memory with this content (and idempotency ``key``) would repeat, other than ``but``."""
+        """What a new memory with this content (and idempotency ``key``, recorded at or
+        after ``keys_since``) would repeat, other than ``but``. In a write transaction with
+        a ``key``, the keys recorded before ``keys_since`` are deleted first."""
         ...
 
-    def model(self) -> tuple[str, int] | None:
-        """The embedding model id and dimension the stored vectors come from, None before the first."""
-        ...
-
-    def expired(self, cutoff: int) -> list[tuple[str, int]]:
-        """``(id, expires_at)`` of every unforgotten memory (all tenants) that expired at or before ``cutoff``."""
-        ...
-
-    def scrub_due(self) -> bool:
-        """Whether a forget or an expiry erase has not been scrubbed from the files yet."""
-        ...
-
-    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
-        """Up to ``size`` memories with content whose vectors are pending, after ``after_seq``: ``(seq, tenant, content)``."""
+    def settings(self) -> dict[str, str]:
+        """The database's settings: ``MODEL_ID``/``MODEL_DIM`` of the stored vectors
+        (absent before the first), ``SCRUB_DUE`` while forgotten bytes may remain in the
+        files, markers of unfinished work."""
         ...
 
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
@@ -202,15 +195,16 @@ class Writer(Reader, Protocol):
     what the first one committed, so every decision is one of the serial orders'
     (SQLite: ``BEGIN IMMEDIATE`` excludes every other writer; PostgreSQL: row locks and
     advisory locks, see ``postgres.backend``).
+
+    Vectors are written only when their model is the recorded one; the first vectors
+    record theirs (creating what vectors need). Vectors of another model leave the
+    memory pending.
     """
 
-    def claim_model(self, model_id: str, dim: int) -> bool:
-        """True when vectors of this model may be written: records it on first use
-        (creating what vectors need); afterwards it must match the recorded one."""
-        ...
-
     def insert(self, row: NewRow) -> int:
-        """Insert a memory with its tags, keyword entry, vectors (or pending) and key; returns its seq.
+        """Insert a memory with its tags, keyword entry, vectors (or pending) and key, and
+        mark the memory it supersedes superseded by it (no longer any episode's context);
+        returns its seq.
 
         Raises :class:`errors.Conflict` when its id exists already."""
         ...
@@ -219,22 +213,13 @@ class Writer(Reader, Protocol):
         """Count one more confirmation of a memory, and record the idempotency ``key`` against it."""
         ...
 
-    def drop_keys(self, before: int) -> None:
-        """Delete the idempotency keys recorded before ``before`` (ms), the tenant's or,
-        where the transaction is not bound to one, all."""
-        ...
-
-    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
-        """Mark ``old_id`` superseded by ``new_id``; it stops being any episode's context."""
-        ...
-
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         """Empty a memory into a tombstone: content, hash, source, tags, reason, keyword
         entry, vectors and idempotency keys go; ``forgotten_at``/``forget_reason`` are
         set; memories using it as context lose it; a scrub is recorded as due."""
         ...
 
-    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray]) -> bool:
+    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray], model: str) -> bool:
         """Store the vectors of a pending memory if it still holds ``content``; True when written."""
         ...
 
@@ -247,7 +232,9 @@ class Backend(Protocol):
     """A database holding memories of many tenants.
 
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
-    password.
+    password. What the CLI and a server's start ask beyond the memory rules (``stats``,
+    ``check``, ``rebuild_keyword_index``, ``reset_vectors``, ``put_setting``, ``warm_up``)
+    are each backend's own methods (the same on both), not this contract.
     """
 
     kind: str
@@ -261,52 +248,19 @@ class Backend(Protocol):
         """One write transaction bound to ``tenant`` (None: maintenance across tenants)."""
         ...
 
-    def scrub_due(self) -> bool:
-        """Whether forgotten bytes may still be in the database's files."""
-        ...
-
-    def scrub(self) -> bool:
-        """Make forgotten content unrecoverable from the files now if a scrub is due;
-        True when none is due any more. Never raises for a busy database (False)."""
-        ...
-
-    def stats(self, now: int) -> dict[str, object]:
-        """Counts over the whole database (see ``maintenance.stats``)."""
-        ...
-
-    def check(self) -> list[str]:
-        """Every inconsistency of the database's own structures, as sentences."""
-        ...
-
-    def rebuild_keyword_index(self) -> None:
-        """Rebuild the keyword index of every memory from its content (one transaction)."""
-        ...
-
-    def reset_vectors(self, model_id: str, dim: int) -> None:
-        """Inside nothing: drop every vector, record ``model_id``/``dim`` and mark every live memory pending."""
-        ...
-
-    def index_vectors(self) -> bool:
-        """Inside nothing: one bounded step of the vector index's upkeep (each write
-        transaction short); True when more steps are due. Raises Busy or
-        StorageUnavailable (nothing written)."""
-        ...
-
-    def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
-        """Inside nothing, off the request path: read into memory what the first searches
-        after a start would otherwise wait for, until ``stop()`` is true. Never needed
-        for a correct answer."""
-        ...
-
-    def settings(self) -> dict[str, str]:
-        """The database's settings (model id, markers of unfinished work)."""
-        ...
-
-    def put_setting(self, key: str, value: str | None) -> None:
-        """Set (None: delete) one setting in its own transaction."""
+    def maintain(self, stop: Callable[[], bool]) -> bool:
+        """Inside nothing, off the request path: the backend's own upkeep in bounded steps,
+        ``stop()`` asked before each: a due scrub first (forgotten content made
+        unrecoverable from the files; never raises for a busy database), then the vector
+        index's upkeep (each write transaction short). True when no scrub is due any more.
+        Raises Busy or StorageUnavailable from the index's upkeep (nothing half-written)."""
         ...
 
     def close(self) -> None:
         """Release connections; the backend cannot be used afterwards."""
         ...
 
+
+def recorded_model(settings: dict[str, str]) -> tuple[str, int] | None:
+    """The embedding model id and dimension ``settings`` record, None before the first vectors."""
+    return (settings[MODEL_ID], int(settings.get(MODEL_DIM, 0))) if MODEL_ID in settings else None

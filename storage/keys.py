@@ -1,13 +1,5 @@
 """API keys of the team server, stored hashed in the memvault database.
-
-A key is ``mvk_`` followed by 43 URL-safe characters of ``secrets.token_urlsafe(32)``
-(256 random bits); only its SHA-256 is stored. A fast hash is enough for a
-high-entropy random token (no password to guess, OWASP "Password Storage" applies
-to low-entropy secrets); the stored hash is compared with ``hmac.compare_digest``.
-A key names its tenant and default scope, and may be read-only or expire.
-
-This module knows nothing of HTTP: the server's token verifier calls :func:`find`.
-"""
+More: docs/storage-tuning.md#keys."""
 
 from __future__ import annotations
 

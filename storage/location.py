@@ -60,14 +60,7 @@ _QUERY_KEY = re.compile(r"[?&]([^=&?]*)=")
 
 def _split_url(text: str) -> tuple[str, str | None, str, str | None]:
     """``text`` (``scheme://...``) as (scheme and "//", userinfo or None, host and path, query or None).
-
-    The userinfo ends at the last "@" of the text, so a password holding unencoded "@",
-    "?", "/" or "&" is never taken for the host, the path or the query, unless what
-    precedes that "@" holds a query of libpq's own key words (the "@" is then in a
-    query value): it ends at the last "@" before the query, or, when a password holds
-    an unencoded "?" (no "@" precedes the first "?"), at the first "@" if no "=" comes
-    before it.
-    """
+    More: docs/storage-tuning.md#location--split-url."""
     start = text.index("://") + 3
     rest = text[start:]
     at = rest.rfind("@")
@@ -96,13 +89,7 @@ def _redacted_conninfo(text: str) -> str:
 
 def redacted(db: Path | str) -> str:
     """``db`` as it may be logged or shown: every secret libpq reads replaced by ``***``.
-
-    A URL (any scheme) loses the password of its userinfo (``user:***@host``) and the
-    value of every ``password``, ``sslpassword`` or ``oauth_client_secret`` query
-    parameter, whatever its case or percent-encoding and however often repeated; a libpq
-    ``key=value`` string loses those keys' values. An empty password is shown as given
-    (there is nothing to hide). Everything else is kept as given; a path is shown as is.
-    """
+    More: docs/storage-tuning.md#location-redacted."""
     text = str(db)
     if looks_like_conninfo(text):
         return _redacted_conninfo(text)

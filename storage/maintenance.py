@@ -2,11 +2,7 @@
 store owes its database (scrubs, expiry erasure, the vector index's upkeep, filling pending
 vectors, warming up), statistics, rebuilding vectors, consistency checks (``memvault
 doctor``). Export and import: ``transfer``.
-
-The memories are the truth; keyword entries and vectors are derived from them.
-Everything here works in short transactions, so it can run while servers use the
-same database.
-"""
+More: docs/storage-tuning.md#maintenance."""
 
 from __future__ import annotations
 
@@ -18,12 +14,15 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .backend import SCRUB_DUE
 from .errors import Busy, MemvaultError, ModelUnavailable
 from .records import DueWork
 from .timefmt import format_ms
 
 if TYPE_CHECKING:
     from .backend import Reader
+    from .postgres import PostgresBackend
+    from .sqlite.backend import SqliteBackend
     from .store import Store
 
 log = logging.getLogger(__name__)
@@ -156,7 +155,8 @@ class Upkeep:
         due (then :meth:`start` after the commit). On PostgreSQL a write sees its tenant's
         expired memories only (the others wait for a write of theirs, a server's periodic
         round or the next start-up)."""
-        return bool(tx.expired(self.store.clock() - EXPIRY_GRACE_MS)) or tx.scrub_due()
+        return bool(tx.memories(None, expired_before=self.store.clock() - EXPIRY_GRACE_MS, limit=1)) \
+            or SCRUB_DUE in tx.settings()
 
     def start(self) -> None:
         """Have the worker erase what had expired by now and scrub (:meth:`run_due`, without ``retry``)."""
@@ -166,7 +166,7 @@ class Upkeep:
     def start_scrub(self) -> bool:
         """Have the worker scrub if one is due (never in this thread: a scrub makes other
         callers wait); True when none is due."""
-        if not self.store.backend.scrub_due():
+        if not self._scrub_due():
             return True
         self.worker.submit("scrub of forgotten content", lambda: self._scrub(retry_now=True))
         return False
@@ -179,7 +179,11 @@ class Upkeep:
     def scrub_pending(self) -> bool:
         """Whether forgotten bytes may still be in the database's files, once the jobs queued
         on the worker (e.g. the scrub opening the store started) have run."""
-        return self.worker.run(self.store.backend.scrub_due)
+        return self.worker.run(self._scrub_due)
+
+    def _scrub_due(self) -> bool:
+        with self.store.backend.read(None) as tx:
+            return SCRUB_DUE in tx.settings()
 
     def _scrub(self, retry_now: bool) -> bool:
         """Scrub if one is due; True when none is due any more. Never raises for a busy
@@ -187,8 +191,8 @@ class Upkeep:
         scrub that failed less than ``SCRUB_RETRY_S`` ago is not tried again (each try may
         make writers wait)."""
         if not retry_now and time.monotonic() < self._scrub_retry_at:
-            return not self.store.backend.scrub_due()
-        if self.store.backend.scrub():
+            return not self._scrub_due()
+        if self.store.backend.maintain(lambda: True):
             return True
         self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
         return False
@@ -205,13 +209,14 @@ class Upkeep:
         store, purged = self.store, []
         now = store.clock() if now is None else now
         with store.backend.read(None) as tx:
-            expired, pending = bool(tx.expired(now - EXPIRY_GRACE_MS)), tx.scrub_due()
+            expired = bool(tx.memories(None, expired_before=now - EXPIRY_GRACE_MS, limit=1))
+            pending = SCRUB_DUE in tx.settings()
         if expired:
             try:
                 with store.backend.write(None) as tx:
-                    for memory_id, when in tx.expired(now - EXPIRY_GRACE_MS):
-                        tx.erase(memory_id, now, f"expired at {format_ms(when)}")
-                        purged.append(memory_id)
+                    for memory in tx.memories(None, expired_before=now - EXPIRY_GRACE_MS).values():
+                        tx.erase(memory.id, now, f"expired at {format_ms(memory.expires_at or 0)}")
+                        purged.append(memory.id)
             except Busy as exc:
                 log.warning("erasing expired memories postponed: %s", exc)
             pending = pending or bool(purged)  # each erase records a due scrub
@@ -221,17 +226,21 @@ class Upkeep:
         return DueWork(purged_ids=purged, scrub_pending=not scrubbed)
 
     def index_vectors(self) -> None:
-        """Bring the vector index up to date on the worker (``Backend.index_vectors`` until no
+        """Bring the vector index up to date on the worker (``Backend.maintain`` until no
         step is due) and wait. Raises Busy or StorageUnavailable."""
-        self.worker.run(lambda: self._index(lambda: False))
+        self.worker.run(lambda: self.maintain(lambda: False))
 
     def start_indexing(self) -> None:
         """Have the worker bring the vector index up to date, a step at a time."""
-        self.worker.in_turns("vector index upkeep", self._index)
+        self.worker.in_turns("vector index upkeep", self.maintain)
 
-    def _index(self, stop: Callable[[], bool]) -> None:
-        while not stop() and self.store.backend.index_vectors():
-            pass
+    def maintain(self, stop: Callable[[], bool]) -> None:
+        """``Backend.maintain`` (a due scrub, the vector index's upkeep), unless a
+        scrub failed less than ``SCRUB_RETRY_S`` ago and is still due (then the next round)."""
+        if time.monotonic() < self._scrub_retry_at and self._scrub_due():
+            return
+        if not self.store.backend.maintain(stop):
+            self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
 
     def start_warm_up(self) -> None:
         """Have the worker warm the store up (``Store.warm_up``), a batch at a time."""
@@ -251,18 +260,20 @@ def stats(store: Store) -> dict[str, object]:
     ``scrub_pending`` says forgotten bytes may still be in the files;
     ``by_scope``: ``{tenant: {scope: current memories}}``.
     """
-    return store.backend.stats(store.clock())
+    return own(store).stats(store.clock())
+
+
+def own(store: Store) -> SqliteBackend | PostgresBackend:
+    """The store's backend with its own methods outside the contract (``stats``, ``check``,
+    ``rebuild_keyword_index``, ``reset_vectors``, ``put_setting``, ``warm_up``: the same on both)."""
+    return store.backend  # type: ignore[return-value]
 
 
 def fill_pending(
     store: Store, progress: Progress | None = None, batch: int = 64, stop: Callable[[], bool] | None = None
 ) -> int:
     """Embed every memory whose vector is pending; returns how many got one.
-
-    Embeds a batch outside any transaction, then writes it in one short
-    transaction, re-checking each row (another process may have filled or
-    forgotten it meanwhile). ``progress(done, total)`` runs after each batch.
-    Once ``stop()`` is true, returns before the next batch (what was written stays).
+    More: docs/storage-tuning.md#maintenance-fill-pending.
 
     Raises:
         ModelUnavailable: the model cannot be used (the reason says why).
@@ -272,24 +283,24 @@ def fill_pending(
         raise ModelUnavailable(reason)
     assert store.embedder is not None
     # The whole count is only for the progress bar (the server's filler runs without one).
-    total = int(store.backend.stats(store.clock())["vectors_pending"]) if progress else 0  # type: ignore[call-overload]
+    total = int(own(store).stats(store.clock())["vectors_pending"]) if progress else 0  # type: ignore[call-overload]
     done, last_seq = 0, 0
     while stop is None or not stop():
         with store.backend.read(None) as tx:
-            rows = tx.pending(last_seq, batch)
+            rows = [(seq, m.content or "") for seq, m in tx.memories(None, pending=True, after_seq=last_seq, limit=batch).items()]
         if not rows:
             return done
         last_seq = rows[-1][0]
-        parts = [store.embedder.windows(content) for _, _, content in rows]
+        parts = [store.embedder.windows(content) for _, content in rows]
         made = store.embedder.embed_as([text for windows in parts for text in windows])
         with store.backend.write(None) as tx:
             start = 0
-            for (seq, _, content), windows in zip(rows, parts, strict=True):
+            for (seq, content), windows in zip(rows, parts, strict=True):
                 vectors = store.writable_vectors(tx, made._replace(vectors=made.vectors[start : start + len(windows)]))
                 if vectors is None:
                     raise ModelUnavailable("the database's model changed while filling vectors: run memvault reindex")
                 start += len(windows)
-                done += tx.set_vectors(seq, content, vectors)
+                done += tx.set_vectors(seq, content, list(vectors.vectors), vectors.model_id)
         if progress is not None:
             progress(done, total)
     return done
@@ -299,28 +310,25 @@ def reindex(store: Store, progress: Progress | None = None) -> int:
     """Rebuild the keyword index and every vector with the store's current model (for the
     packaged model: its integer variant, also when the store's vectors came from the
     de-quantised one, see ``embeddings.Embedder.follow``).
-
-    One transaction rebuilds the keyword index; the next drops every vector,
-    records the current model, marks every memory pending and notes that a
-    reindex is under way; then vectors are filled in batches (:func:`fill_pending`),
-    each batch its own transaction. Interrupted (Ctrl-C, a crash), it leaves whole
-    batches only, and the next call with the same model resumes with the memories
-    still pending instead of starting over. Returns how many vectors were made.
+    More: docs/storage-tuning.md#maintenance-reindex.
 
     Raises:
         ModelUnavailable: the model cannot be loaded (the keyword index is rebuilt all the same).
     """
-    store.backend.rebuild_keyword_index()
+    own(store).rebuild_keyword_index()
     if store.embedder is None:
         raise ModelUnavailable("no embedding model configured")
     store.embedder.follow(None)  # a store made by the de-quantised packaged model moves to the integer one
     store.embedder.load()
     assert store.embedder.model_id is not None and store.embedder.dim
-    if store.backend.settings().get(REINDEX_UNDER_WAY) != store.embedder.model_id:
-        store.backend.reset_vectors(store.embedder.model_id, store.embedder.dim)
-        store.backend.put_setting(REINDEX_UNDER_WAY, store.embedder.model_id)
+    with store.backend.read(None) as tx:
+        under_way = tx.settings().get(REINDEX_UNDER_WAY)
+    backend = own(store)
+    if under_way != store.embedder.model_id:
+        backend.reset_vectors(store.embedder.model_id, store.embedder.dim)
+        backend.put_setting(REINDEX_UNDER_WAY, store.embedder.model_id)
     made = fill_pending(store, progress)
-    store.backend.put_setting(REINDEX_UNDER_WAY, None)
+    backend.put_setting(REINDEX_UNDER_WAY, None)
     return made
 
 
@@ -333,8 +341,9 @@ def check(store: Store) -> list[str]:
     half done, and the recorded model is the one this process would use.
     """
     scrub_pending = store.upkeep.scrub_pending()  # after a scrub queued on the worker
-    problems = store.backend.check()
-    settings = store.backend.settings()
+    problems = own(store).check()
+    with store.backend.read(None) as tx:
+        settings = tx.settings()
     if REINDEX_UNDER_WAY in settings:
         problems.append("a reindex was interrupted: run `memvault reindex` again to finish it")
     if scrub_pending:

@@ -1,43 +1,6 @@
 """Hybrid retrieval, the ranking side: fusing the evidence of each candidate, deciding
 whether anything stored answers the question (abstention), and a confidence per hit.
-
-Fusion. A candidate scores ``VECTOR_WEIGHT · cosine`` plus, when the keyword side
-found it, ``KEYWORD_WEIGHT · coverage · trust / (RRF_K + BM25 rank)``: a
-reciprocal-rank term (Cormack, Clarke & Büttcher, SIGIR 2009) scaled by the
-IDF-weighted share of the question's content words that the memory's own text
-contains, and by how far the keyword side can be trusted for this question (the best
-such share among the candidates, cubed below ``KEYWORD_TRUST_COVERAGE``): a reworded
-question shares at most an incidental word with any memory. A memory matched only
-through its episode context covers little of the question by its own text, so context
-never outranks content. Then: ``TIME_BONUS`` for dated memories (episodes, failures,
-decisions) observed inside the time the question names (in a question with a subject of
-its own, confidence counts it only in proportion to the memory's cosine over the best
-candidate's: "what did Aiko decide today?" is not surely answered by today's decision
-about something else; :func:`unearned`); ``KIND_BONUS`` for memories of a kind the
-question names (``query.KIND_WORDS``), the time bonus instead when it names nothing
-else and no time ("what decisions did we make?"); a small importance and freshness
-term; among the top ``SUBJECT_TOP``, an older state memory on the same subject as a
-newer memory (cosine ≥ ``SAME_SUBJECT``) is pushed down (an agent that stored a new
-fact without ``supersede`` gets the newer one first); last, the episodes of the
-conversation of an episode among the first two hits (same scope, within
-``query.EPISODE_GAP_MS``) gain ``CONVERSATION_BONUS``.
-
-Abstention. Three signals decide: the question names something (a capitalised word)
-that no searchable memory mentions and the best similarity is under
-``NAMED_SIMILARITY``; it asks for a password and no memory mentions one (memvault
-refuses to store secrets); or the evidence is weak on both sides (best cosine under
-``WEAK_SIMILARITY`` and best coverage under ``WEAK_COVERAGE``), unless a dated memory
-was observed in the time the question names, or a memory is of the only kind it names.
-A weak hit is otherwise returned with its ``confidence``.
-
-A current memory that carries the evidence of a superseded version of itself
-(``successors``) ranks by it like any candidate; its confidence counts that borrowed
-evidence at the cosine between the two versions (:func:`through_confidence`).
-
-Every constant was chosen on the agentic set and LoCoMo together
-(``bench/eval_retrieval.py``); how, against which alternatives, with which figures:
-docs/retrieval-tuning.md.
-"""
+More: docs/retrieval-tuning.md#ranking."""
 
 from __future__ import annotations
 
@@ -112,15 +75,7 @@ class Ranking:
 
 def confidence(coverage: float, similarity_gap: float, first: bool, lead: float) -> float:
     """An estimate, in [0, 1], of the chance that this hit answers the question.
-
-    A logistic regression over the hit's coverage, how far its cosine similarity is below
-    the best candidate's (``similarity_gap``), whether it ranks first, and its ``lead``:
-    its fused score minus the best other hit's (for the first hit, the second's; capped
-    at 1, negative below the first), so everything the ranking weighs (the time or kind the
-    question names, the keyword trust) counts. Fit on the top five hits of every question
-    of the two development sets' tuning parts; its fit and calibration:
-    docs/retrieval-tuning.md#confidence.
-    """
+    More: docs/retrieval-tuning.md#ranking-confidence."""
     z = (CONFIDENCE_WEIGHTS[0] * coverage + CONFIDENCE_WEIGHTS[1] * similarity_gap + CONFIDENCE_WEIGHTS[2] * first
          + CONFIDENCE_WEIGHTS[3] * min(1.0, lead) + CONFIDENCE_WEIGHTS[4])
     return round(1.0 / (1.0 + math.exp(-z)), 3)
@@ -247,12 +202,7 @@ def rank(
     same_subject: Callable[[int, int], float | None] = lambda a, b: None,
 ) -> Ranking:
     """Fuse, judge and order the candidates of one recall.
-
-    ``unknown_names``: capitalised words of the question that no searchable memory
-    contains; ``same_subject(a, b)``: cosine similarity between two candidates' vectors
-    (None when either has none). Without vectors (``c.degraded``) recall never abstains
-    on similarity: it says it is degraded instead.
-    """
+    More: docs/retrieval-tuning.md#ranking-rank."""
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypedDict
 
 import numpy as np
 
@@ -23,11 +24,23 @@ from .records import Hit, RecallOutcome, Signals
 from .timewords import TimeParser
 
 
+class FilterArgs(TypedDict, total=False):
+    """The filters ``Store.recall``, ``list_memories`` and ``count_memories`` share: ``kinds``;
+    ``tags``, all present; ``since``/``until`` (ISO-8601) bound ``observed_at``;
+    ``include_history`` admits superseded memories."""
+
+    kinds: list[str] | None
+    tags: list[str] | None
+    since: str | None
+    until: str | None
+    include_history: bool
+
+
 def checked_filters(
     tenant: str, scopes: list[str], now: int, kinds: list[str] | None = None, tags: list[str] | None = None,
     since: str | None = None, until: str | None = None, include_history: bool = False,
 ) -> Filters:
-    """The filters of a recall or a listing, each checked (ISO-8601 ``since``/``until``).
+    """The filters of a recall or a listing (:class:`FilterArgs`), each checked.
 
     Raises:
         InvalidInput: a bad kind, tag or date, or ``until`` not later than ``since``.

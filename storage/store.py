@@ -21,11 +21,12 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Unpack
 
 import numpy as np
 
-from . import history, validate
-from .backend import Backend, NewRow, Reader, Search, Writer
+from . import history, maintenance, validate
+from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
 from .embeddings import Embedded, Embedder
 from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
 from .ids import new_id
@@ -37,7 +38,7 @@ from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
 from .records import ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
-from .retrieval import Retriever, checked_filters
+from .retrieval import FilterArgs, Retriever, checked_filters
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
@@ -146,7 +147,7 @@ class Store:
         self.backend = open_backend(db, busy_timeout_ms, self.worker)
         self.upkeep = Upkeep(self)
         with self.backend.read(None) as tx:
-            recorded = tx.model()
+            recorded = recorded_model(tx.settings())
             due = self.upkeep.due(tx)
         if embedder is not None and recorded is not None:
             embedder.follow(recorded[0])
@@ -160,10 +161,10 @@ class Store:
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Load what the first recall would otherwise wait for: the model (if it can
         load), the time-expression parser and the backend's vector index
-        (``Backend.warm_up``, which gives up once ``stop()`` is true: a server stopping)."""
+        (the backend's own ``warm_up``, which gives up once ``stop()`` is true: a server stopping)."""
         self.vector_status()
         self._retriever.time.warm_up()
-        self.backend.warm_up(stop)
+        maintenance.own(self).warm_up(stop)
 
     def close(self) -> None:
         """Close the worker (after a scrub queued on it), then release the backend (the store
@@ -201,7 +202,7 @@ class Store:
     def recorded_model_problem(self, tx: Reader) -> str | None:
         """Why the database's vectors cannot be used with this process's (loaded) model, else None."""
         assert self.embedder is not None
-        recorded = tx.model()
+        recorded = recorded_model(tx.settings())
         if recorded is not None and recorded[0] != self.embedder.model_id and self.embedder.follow(recorded[0]):
             return (
                 f"the database's vectors now come from model {recorded[0]} (`memvault reindex` moved them): "
@@ -229,16 +230,15 @@ class Store:
         return self.embedder.embed_as(self.embedder.windows(text)), None
 
     @staticmethod
-    def writable_vectors(tx: Writer, made: Embedded | None) -> list[np.ndarray] | None:
-        """Inside a write: ``made``'s vectors when vectors of their model may be stored
-        (recording the model on first use), else None (the memory's vector stays pending)."""
-        if made is None:
-            return None
-        return list(made.vectors) if tx.claim_model(made.model_id, len(made.vectors[0])) else None
+    def writable_vectors(tx: Reader, made: Embedded | None) -> Embedded | None:
+        """Inside a write: ``made`` when vectors of its model may be stored (the database
+        records none yet, or that one), else None (the memory's vector stays pending)."""
+        recorded = recorded_model(tx.settings()) if made is not None else None
+        return made if recorded is None or recorded == (made.model_id, len(made.vectors[0])) else None  # type: ignore[union-attr]
 
     def _stored_vectors(
         self, tx: Writer, made: Embedded | None, degraded: str | None
-    ) -> tuple[list[np.ndarray] | None, str | None]:
+    ) -> tuple[Embedded | None, str | None]:
         """Inside a write: ``made``'s vectors when they may be stored (:meth:`writable_vectors`)
         and why not (``degraded``, or the database's other model) when they may not."""
         vectors = self.writable_vectors(tx, made)
@@ -263,8 +263,8 @@ class Store:
 
     def _new_row(
         self, tx: Writer, *, tenant: str, scope: str, kind: str, content: str, tags: list[str], importance: int,
-        source: str | None, observed_at: int, expires_at: int | None, vectors: list[np.ndarray] | None,
-        supersedes: str | None = None, idempotency_key: str | None = None,
+        source: str | None, observed_at: int, expires_at: int | None, vectors: Embedded | None,
+        supersedes: str | None = None, reason: str | None = None, idempotency_key: str | None = None,
     ) -> NewRow:
         """The row of a new memory (see :meth:`episode_context`); ``vectors`` from :meth:`writable_vectors`."""
         context = self.episode_context(
@@ -274,7 +274,8 @@ class Store:
             id=new_id(), tenant=tenant, scope=scope, kind=kind, content=content,
             content_hash=validate.content_hash(content), tags=tuple(tags), importance=importance, source=source,
             observed_at=observed_at, recorded_at=self.clock(), expires_at=expires_at, supersedes=supersedes,
-            context_seq=context, idempotency_key=idempotency_key, vectors=vectors,
+            reason=reason, context_seq=context, idempotency_key=idempotency_key,
+            vectors=None if vectors is None else list(vectors.vectors), model=vectors and vectors.model_id,
         )
 
     def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
@@ -292,15 +293,13 @@ class Store:
 
         A known idempotency key replays its first answer (or is a conflict when
         the content differs); keys recorded ``IDEMPOTENCY_KEY_TTL_MS`` or more ago
-        are dropped first, so such a key is new again. Otherwise identical current content in the scope is
+        count for nothing, so such a key is new again. Otherwise identical current content in the scope is
         confirmed, and a new key is recorded against it. Either way the stored
         memory is left as it is, and ``not_applied`` names the ``given`` fields
         whose values differ from it.
         """
         now = self.clock()
-        if key is not None:
-            tx.drop_keys(now - IDEMPOTENCY_KEY_TTL_MS)  # expired: forgotten, so the key may name a new request
-        repeats = tx.repeats(tenant, scope, content_hash, now, key=key)
+        repeats = tx.repeats(tenant, scope, content_hash, now, key=key, keys_since=now - IDEMPOTENCY_KEY_TTL_MS)
         if repeats.keyed is not None:
             memory_id, stored_hash = repeats.keyed
             if stored_hash != content_hash:
@@ -406,7 +405,7 @@ class Store:
                 return existing
             due = self.upkeep.due(tx)
             vectors, degraded = self._stored_vectors(tx, made, degraded)
-            similar = self._similar(tx, new.tenant, new.scope, vectors[0]) if vectors else []
+            similar = self._similar(tx, new.tenant, new.scope, vectors.vectors[0]) if vectors else []
             if new.check_similar and similar:
                 return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
             row = self._new_row(
@@ -425,7 +424,8 @@ class Store:
         that it repeats a known idempotency key or a current memory (the write transaction
         that answers it checks again, see :meth:`_replay_or_duplicate`), else None."""
         with self.backend.read(tenant) as tx:
-            repeats = tx.repeats(tenant, scope, content_hash, self.clock(), key=key)
+            now = self.clock()
+            repeats = tx.repeats(tenant, scope, content_hash, now, key=key, keys_since=now - IDEMPOTENCY_KEY_TTL_MS)
             seen = repeats.keyed is not None or repeats.same is not None
         if not seen:
             return None
@@ -529,9 +529,9 @@ class Store:
                 expires_at=expires,
                 vectors=vectors,
                 supersedes=old.id,
+                reason=reason,
             )
             tx.insert(row)
-            tx.link(old.id, row.id, reason)
             due = self.upkeep.due(tx)
         if due:
             self.upkeep.start()
@@ -612,17 +612,12 @@ class Store:
         query: str,
         scopes: list[str],
         limit: int | None = None,
-        kinds: list[str] | None = None,
-        tags: list[str] | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        include_history: bool = False,
+        **filters: Unpack[FilterArgs],
     ) -> RecallOutcome:
         """Hybrid search (keyword + vector cosine, fused in ``ranking``) over current memories.
 
-        Only memories of ``tenant`` in ``scopes`` that pass every filter are
-        candidates; ``tags`` must all be present; ``since``/``until`` bound
-        ``observed_at``. Text is never parsed as query syntax (see
+        Only memories of ``tenant`` in ``scopes`` that pass every filter
+        (:class:`FilterArgs`) are candidates. Text is never parsed as query syntax (see
         ``query.query_chunks``). Returns at most ``limit`` hits, or none
         with ``abstained`` True when nothing is relevant enough. Writes nothing.
 
@@ -630,8 +625,8 @@ class Store:
             InvalidInput: a bad limit, kind, tag or date.
         """
         query = validate.nfc(validate.query(query))
-        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
-        return self._retriever.recall(filters, query, validate.limit(limit))
+        checked = checked_filters(tenant, scopes, self.clock(), **filters)
+        return self._retriever.recall(checked, query, validate.limit(limit))
 
     def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
         """The keyword-only and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
@@ -648,13 +643,9 @@ class Store:
         tenant: str,
         scopes: list[str],
         limit: int | None = None,
-        kinds: list[str] | None = None,
-        tags: list[str] | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        include_history: bool = False,
         offset: int | None = None,
         after: str | None = None,
+        **filters: Unpack[FilterArgs],
     ) -> list[Memory]:
         """The memories of ``tenant`` in ``scopes`` that pass every filter, newest
         observed first (no query, no ranking, no abstention); at most ``limit``, after
@@ -668,7 +659,7 @@ class Store:
             InvalidInput: a bad limit, offset, kind, tag or date; ``after`` with an
                 offset, or not the id of one of the tenant's memories.
         """
-        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
+        checked = checked_filters(tenant, scopes, self.clock(), **filters)
         size, skip = validate.limit(limit), validate.offset(offset)
         if after is not None and skip:
             raise InvalidInput("cursor", "pages on its own: leave the offset out")
@@ -680,28 +671,18 @@ class Store:
                     raise InvalidInput("cursor", "is not one this listing gave: start again without it")
                 seq, last = next(iter(found.items()))
                 key = (last.observed_at, seq)
-            return list(tx.memories(tenant, filters=filters, limit=size, offset=skip, after_key=key).values())
+            return list(tx.memories(tenant, filters=checked, limit=size, offset=skip, after_key=key).values())
 
-    def count_memories(
-        self,
-        *,
-        tenant: str,
-        scopes: list[str],
-        kinds: list[str] | None = None,
-        tags: list[str] | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        include_history: bool = False,
-    ) -> int:
+    def count_memories(self, *, tenant: str, scopes: list[str], **filters: Unpack[FilterArgs]) -> int:
         """How many memories :meth:`list_memories` has to show under the same filters
         (its ``limit`` and ``offset`` aside). Writes nothing.
 
         Raises:
             InvalidInput: a bad kind, tag or date.
         """
-        filters = checked_filters(tenant, scopes, self.clock(), kinds, tags, since, until, include_history)
+        checked = checked_filters(tenant, scopes, self.clock(), **filters)
         with self.backend.read(tenant) as tx:
-            return sum(tx.counts(filters).values())
+            return sum(tx.counts(checked).values())
 
     def scope_counts(self, *, tenant: str) -> dict[str, int]:
         """How many current (not superseded, forgotten or expired) memories each

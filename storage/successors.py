@@ -1,27 +1,5 @@
 """A question's evidence on a superseded memory, credited to the memory that replaced it.
-
-A superseded memory leaves recall, and with it its words and meaning: after "Staging
-database is db-stg-03 on port 5433" was superseded by "Staging database moved to
-db-stg-07", the question "where is db-stg-03?" matched nothing current by its words, and
-a memory about the production database came first. What the question matched is an
-earlier version of a current memory, and that current memory (the head of its
-supersession chain, however many supersedes later) is the answer: the keyword and vector
-matches of a superseded memory count for its head, as if the head's own (``candidates.gather``
-merges them, each signal the better of the head's own and its predecessor's).
-
-A head is credited only while it is current, neither forgotten nor expired, and passes
-every filter of the recall (scopes, kinds, tags, time bounds): a chain whose newest version
-was forgotten has no current version and credits nothing, and a filter the head fails
-is not dodged through its predecessor. The superseded memories are those the recall's
-own filters admit with the history (what ``include_history`` would show), so nothing
-outside its scopes or other filters counts either.
-
-Cost: each candidate query (keyword, vector) runs with the history admitted and its
-answer's rows are read; only when a superseded memory is among that answer does the
-query run again without the history (``candidates.current_and_older``). A recall no
-superseded memory matches gets the same candidates as before; the heads are read by id,
-one per link of each chain walked.
-"""
+More: docs/storage-tuning.md#successors."""
 
 from __future__ import annotations
 

@@ -1,24 +1,5 @@
 """The text the keyword index sees: CJK runs split into overlapping character bigrams.
-
-FTS5's ``unicode61`` tokenizer splits on spaces and punctuation, so a run of Chinese,
-Japanese or Korean characters without spaces (``用户身份验证失败时``) is one token and a
-query for a word inside it (``身份验证``) never matches. Indexing every run as its
-overlapping bigrams (``用户 户身 身份 …``) and querying a run as the phrase of its
-bigrams finds any substring of two or more characters: the standard CJK bigram
-indexing of search engines (Lucene's ``CJKBigramFilter``; Kwok, "Comparing
-representations in Chinese information retrieval", SIGIR 1997). A few Latin letters
-without a Unicode decomposition (ø, ł, ß, …) are folded as ASCII-folding filters do.
-Arabic and Hebrew vowel and cantillation marks (harakat, niqqud) and the Arabic tatweel
-are removed, as Lucene's ``ArabicNormalizer`` does: a word is written with or without
-them, and FTS5 splits a word at each mark. Each symbol (emoji, ✅, ™: Unicode category So
-in the symbol and emoji blocks) becomes a word of its own, ``sym`` and its code point in hex (🚀:
-``sym1f680``), for FTS5 drops symbols; skin-tone modifiers and variation selectors go.
-Other text is left exactly as it is.
-
-``index_text`` is registered as the SQL function ``memvault_index_text`` on every
-connection (``db.open_connection``); the FTS5 content view and triggers call it, and
-queries go through the same function, so both sides always agree.
-"""
+More: docs/storage-tuning.md#textindex."""
 
 from __future__ import annotations
 
@@ -62,10 +43,7 @@ def index_text(text: str | None) -> str | None:
     """``text`` with every CJK run of 2+ characters replaced by its overlapping bigrams,
     the Latin letters of ``_FOLD`` folded, Arabic and Hebrew marks removed and each symbol
     spelled as a word (see the module doc).
-
-    None stays None (a forgotten memory). Deterministic: the FTS5 'delete' of a row
-    must repeat exactly what was indexed.
-    """
+    More: docs/storage-tuning.md#textindex-index-text."""
     if text is None:
         return None
     return _CJK_RUN.sub(_bigrams, _SYMBOL.sub(_symbol, text.translate(_FOLD).translate(_MARKS)))

@@ -1,19 +1,6 @@
 """Time named in a question ("what broke in March?", "last week", "in 2024", "two days ago",
 "since Monday", "recently").
-
-A pattern finds where a time expression may stand, and its context decides whether it is
-one (see ``_SPAN`` and :meth:`TimeParser.find`); parsing it is left to ``dateparser``
-(relative to a base time), and memvault turns the date into a range of ``observed_at``
-from the granularity dateparser reports (day, week, month or year). Weeks are calendar
-weeks from Monday (ISO 8601): "this week" runs from this Monday to now, "last week" is
-the week before it. "Since X" runs from the start of X to now. No range reaches past now
-(plus a day of clock skew, ``limits.FUTURE_TOLERANCE_MS``). Recall uses the range as a
-soft preference, never as a filter the caller did not ask for. A vague recent time
-("recently", "lately", "these days", "in recent weeks") is the last 30 days up to now (7
-for "in recent days", 90 for "in recent months": see ``_RECENT``), read only when the
-question names nothing else. Expressions relative to an event ("before the migration")
-are not understood.
-"""
+More: docs/storage-tuning.md#timewords."""
 
 from __future__ import annotations
 
@@ -158,12 +145,7 @@ class TimeParser:
 
     def find(self, query: str, now_ms: int) -> TimeRange | None:
         """The most specific time expression of ``query`` as a range, or None.
-
-        Relative expressions ("last week", "two days ago") count back from ``now_ms``; a
-        month or weekday without a year is the latest one before it; "since X" runs from X
-        to ``now_ms``. A range never ends more than ``limits.FUTURE_TOLERANCE_MS`` after
-        ``now_ms``, and an expression naming only a time after that is no time.
-        """
+        More: docs/retrieval-tuning.md#timewords-find."""
         spans: list[tuple[str, bool]] = []  # (text, since)
         for m in _SPAN.finditer(query):
             found = _WORD_BEFORE.search(query, 0, m.start())

@@ -1,26 +1,5 @@
 """Moving memories between databases: ``memvault export`` and ``memvault import``, on any backend.
-
-The format is JSON lines, one memory per line, with the fields of :data:`FIELDS` in
-that order; times are ISO-8601 UTC strings (``timefmt.format_ms``), absent values null.
-
-Export reads page by page (``Reader.memories``), each page in its own short read
-transaction, so its memory stays constant at any size and writers are never held up
-(issue 9). Pages are separate snapshots: a memory superseded while an export runs
-may appear with its old links.
-
-Import reads that format, or minimal lines where only ``content`` is required and
-every other field takes ``Store.remember``'s default and passes its checks
-(``validate``, the secret scan). Ids, times, kinds, tags, importance, sources,
-confirmations (their count and the last one's time) and supersession links are kept as given. Lines go in batches: the
-batch is checked, its new memories are embedded together outside any transaction
-(``Embedder.embed`` over all windows, on a worker thread while the next batch is
-checked and the one before written), then written in short write transactions of
-``WRITE_BATCH`` lines that check again what the batch's check read.
-A bad line is reported and nothing of it is written; the good ones land. Importing
-twice adds nothing: a memory whose id exists, or whose content repeats a current
-memory of its scope, is skipped (and, unlike ``remember``, counts no confirmation),
-so an import stopped by Ctrl-C (whole write transactions stay) resumes by running it again.
-"""
+More: docs/storage-tuning.md#transfer."""
 
 from __future__ import annotations
 
@@ -83,14 +62,7 @@ def export_lines(
     """JSON lines of ``tenant``'s memories that are neither forgotten nor expired (as of
     the start), current and superseded (history), in the order they were stored.
     Reads ``page`` memories per read transaction.
-
-    Forgotten and expired memories are left out entirely, and the supersession links
-    are written as the exported memories see them: a link to a version left out goes
-    to the nearest exported version beyond it, and a superseded memory whose newest
-    version was forgotten or has expired is left out too (its id is appended to
-    ``left_out``): it is history without a current version, and imported it would
-    come back as a current memory.
-    """
+    More: docs/storage-tuning.md#transfer-export-lines."""
     now, after = store.clock(), 0
     while True:
         with store.backend.read(tenant) as tx:
@@ -211,13 +183,7 @@ def _batches(lines: Iterable[str], size: int) -> Iterator[list[tuple[int, str]]]
 @dataclass
 class _Import:
     """One import under way: its counts, and the supersession links still to make.
-
-    A memory's ``superseded_by`` must name a stored memory, and its successor comes
-    later in the file, so a superseded memory is stored current and linked
-    (``Writer.link``, with the reason from its own line) when its successor is stored.
-    ``successors`` maps a successor's id to ``(predecessor id, reason)``; lines that
-    were there already add theirs too, so a resumed import still makes the link.
-    """
+    More: docs/storage-tuning.md#transfer--import."""
 
     store: Store
     tenant: str
@@ -229,6 +195,7 @@ class _Import:
     failed: list[LineError] = field(default_factory=list)
     degraded: str | None = None
     successors: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    superseded: set[str] = field(default_factory=set)
     model_id: str | None = None  # of the batch's vectors
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
@@ -237,20 +204,24 @@ class _Import:
         self.read += len(chunk)
         now = self.store.clock()
         checked: list[tuple[int, NewRow, dict[str, str]]] = []
+        successors: dict[str, tuple[str, str | None]] = {}
         for number, text in chunk:
             try:
-                row, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
+                row, successor, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
             except InvalidInput as exc:
                 self.failed.append(_error(number, exc))
                 continue
             checked.append((number, row, as_sent))
+            if successor is not None:
+                successors[row.id] = successor
         if not self.store.allow_secrets:
             refused = refusals([as_sent for _, _, as_sent in checked])
             self.failed.extend(_error(n, e) for (n, _, _), e in zip(checked, refused, strict=True) if e is not None)
             checked = [c for c, e in zip(checked, refused, strict=True) if e is None]
         for _, row, _ in checked:
-            if row.superseded_by is not None:
-                self.successors[row.superseded_by] = (row.id, row.supersede_reason)
+            if row.id in successors:
+                self.superseded.add(row.id)
+                self.successors[successors[row.id][0]] = (row.id, successors[row.id][1])
         # Rows already there are left out before embedding, so a resumed import is quick;
         # the write transaction checks again (another writer may have come meanwhile).
         with self.store.backend.read(self.tenant) as tx:
@@ -291,7 +262,7 @@ class _Import:
         (other than the one it supersedes, which it may repeat with other fields). A row
         there already was linked to its predecessor when stored: its entry is dropped."""
         if not tx.memories(row.tenant, ids=[row.id]) and (
-            row.superseded_by is not None
+            row.id in self.superseded
             or tx.repeats(row.tenant, row.scope, row.content_hash, now, but=row.supersedes).same is None
         ):
             return False
@@ -326,18 +297,14 @@ class _Import:
                     tx, tenant=row.tenant, scope=row.scope, kind=row.kind, observed_at=row.observed_at,
                     supersedes=row.supersedes,
                 )
-                written = replace(
-                    row, superseded_by=None, supersede_reason=None, context_seq=context,
-                    vectors=self.store.writable_vectors(tx, Embedded(self.model_id, row.vectors)
-                                                        if row.vectors is not None and self.model_id else None),
-                )
-                tx.insert(written)
-                successor = self.successors.get(written.id)
+                successor = self.successors.pop(row.id, None)
                 if successor is not None and row.supersedes != successor[0]:
                     successor = None  # the two lines disagree: the successor's own line decides
-                self.successors.pop(written.id, None)
-                if row.supersedes is not None:
-                    tx.link(row.supersedes, row.id, successor[1] if successor else None)
+                made = self.store.writable_vectors(
+                    tx, Embedded(self.model_id, row.vectors) if row.vectors is not None and self.model_id else None)
+                written = replace(row, context_seq=context, reason=successor[1] if successor else None,
+                                  vectors=None if made is None else list(made.vectors), model=made and made.model_id)
+                tx.insert(written)
                 out.append(written)
         return out
 
@@ -373,7 +340,9 @@ def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason
     return out, now, None, made.model_id
 
 
-def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow, dict[str, str]]:
+def parse_line(
+    text: str, *, tenant: str, scope: str, now: int
+) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str]]:
     """The row a line asks for (a new id when it has none; no vectors yet), and its
     free-text fields as sent, for the secret scan (``secrets.scanned_fields``).
 
@@ -427,13 +396,13 @@ def parse_line(text: str, *, tenant: str, scope: str, now: int) -> tuple[NewRow,
         recorded_at=now if recorded is None else recorded,
         expires_at=expires,
         supersedes=_uuid("supersedes", given.get("supersedes")),
-        superseded_by=_uuid("superseded_by", given.get("superseded_by")),
-        supersede_reason=validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS),
         confirmations=confirmations,
         last_confirmed_at=confirmed,
     )
+    successor = _uuid("superseded_by", given.get("superseded_by"))
+    reason = validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS)
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
-    return row, as_sent
+    return row, None if successor is None else (successor, reason), as_sent
 
 
 def _uuid(name: str, value: object) -> str | None:

@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import psycopg
 import pytest
-from memvault.storage.backend import NewRow
+from memvault.storage.backend import SCRUB_DUE, NewRow, recorded_model
+from memvault.storage.history import short_ids
 from memvault.storage.errors import Busy, Conflict, StorageUnavailable, StoreError
 from memvault.storage.ids import new_id
 from memvault.storage.postgres import PostgresBackend, schema
@@ -47,10 +48,20 @@ def row(content: str, tenant: str = "a", *, seed: int = 0, vectors: bool = True,
     values: dict[str, object] = {
         "id": new_id(), "tenant": tenant, "scope": "s", "kind": "fact", "content": content, "content_hash": content,
         "tags": (), "importance": 5, "source": None, "observed_at": 1_000, "recorded_at": 1_000,
-        "vectors": [unit(seed)] if vectors else None,
+        "vectors": [unit(seed)] if vectors else None, "model": "test-model",
     }
     values.update(fields)
     return NewRow(**values)  # type: ignore[arg-type]
+
+
+def scrub_due(b: PostgresBackend) -> bool:
+    with b.read(None) as r:
+        return SCRUB_DUE in r.settings()
+
+
+def link(w: PgWriter, old_id: str, new_id: str) -> None:
+    """A supersession link written by hand (a damaged database for ``check`` to find)."""
+    w.conn.execute("UPDATE memories SET superseded_by = %s WHERE id = %s", (new_id, old_id))
 
 
 def insert(b: PostgresBackend, *rows: NewRow) -> list[int]:
@@ -105,8 +116,9 @@ def test_prefix_neighbours_listing_and_counts(backend):
     with backend.read("a") as r:
         assert [m.id for m in searching.by_prefix(r, "a", "0190aaaa", 10)] == ids
         assert [m.id for m in searching.by_prefix(r, "a", "0190aaaa", 2)] == ids[:2]
-        assert r.id_neighbours("a", ids[1]) == (ids[0], ids[2])
-        assert r.id_neighbours("a", ids[3]) == (ids[2], None)  # b's larger id is not a's neighbour
+        # Unique among a's ids only: b's id shares 35 characters with ids[3].
+        assert short_ids(r, "a", [ids[1], ids[3]], min_length=8) == {ids[1]: ids[1], ids[3]: ids[3]}
+        assert short_ids(r, "a", [ids[3]], min_length=36) == {ids[3]: ids[3]}
         # newest observed first, ties by newest row
         assert [m.id for m in searching.listed(r, everything(), "observed", None)] == [ids[3], ids[1], ids[2], ids[0]]
         assert [m.id for m in searching.listed(r, everything(), "importance", 2)] == [ids[3], ids[2]]
@@ -159,11 +171,10 @@ def test_supersede_link_lock_and_episode_context(backend):
         score, content_score = found[reply_seq]
         assert content_score == 0.0 and score < 0  # the reply is found through its context only
         assert searching.document_terms(r, [reply_seq])[reply_seq][1] >= {"hike", "where"}
-    newer = row("We go hiking on Sunday", supersedes=first.id, observed_at=1_600)
+    newer = row("We go hiking on Sunday", supersedes=first.id, reason="decided", observed_at=1_600)
     with backend.write("a") as w:
         assert searching.by_id(w, "a", first.id)[1].superseded_by is None  # type: ignore[index]  (and locked)
         w.insert(newer)
-        w.link(first.id, newer.id, "decided")
     with backend.read("a") as r:
         old = searching.by_id(r, "a", first.id)[1]  # type: ignore[index]
         assert (old.superseded_by, old.supersede_reason) == (newer.id, "decided")
@@ -185,8 +196,8 @@ def test_erase_leaves_a_tombstone_and_frees_everything_derived(backend):
         assert searching.idempotency_key(r, "a", "k") is None and searching.similarity(r, [seq], unit(0)) == {}
         assert searching.keyword(r, everything(), query_chunks("secret plan"), 10) == []
         assert searching.document_terms(r, [user_seq])[user_seq] == ({"follow", "up"}, set())
-    assert backend.scrub_due() and backend.stats(NOW)["forgotten"] == 1
-    assert backend.scrub() and not backend.scrub_due()
+    assert scrub_due(backend) and backend.stats(NOW)["forgotten"] == 1
+    assert backend.maintain(lambda: False) and not scrub_due(backend)
     assert backend.check() == []
 
 
@@ -195,10 +206,12 @@ def test_vectors_pending_then_set_and_similarity(backend):
     long_row = row("long memory", seed=5, vectors=True)
     [seq, long_seq] = insert(backend, r1, long_row)
     with backend.write("a") as w:
-        assert w.pending(0, 10) == [(seq, "a", "needs a vector")]
-        assert not w.set_vectors(seq, "other content", [unit(1)])
-        assert w.set_vectors(seq, "needs a vector", [unit(1), unit(2)])
-        assert w.pending(0, 10) == []
+        assert [(s, m.tenant, m.content) for s, m in w.memories(None, pending=True, limit=10).items()] \
+            == [(seq, "a", "needs a vector")]
+        assert not w.set_vectors(seq, "other content", [unit(1)], "test-model")
+        assert not w.set_vectors(seq, "needs a vector", [unit(1)], "other-model")  # not the recorded model
+        assert w.set_vectors(seq, "needs a vector", [unit(1), unit(2)], "test-model")
+        assert w.memories(None, pending=True, limit=10) == {}
     with backend.read("a") as r:
         sims = searching.similarity(r, [seq, long_seq], unit(2))
         assert sims[seq] == pytest.approx(1.0, abs=1e-5)  # its best window, part 1
@@ -213,10 +226,13 @@ def test_claim_model_and_reset_vectors(backend):
     with backend.write("a") as w:
         assert w.claim_model("test-model", DIM) and not w.claim_model("other-model", DIM)
         assert not w.claim_model("test-model", DIM + 1)
+    with backend.write("a") as w:  # vectors of another model: the memory stays pending
+        seq = w.insert(row("another model's vectors", model="other-model"))
+        assert w.memories("a", seqs=[seq])[seq].vector_pending
     backend.reset_vectors("other-model", 32)
     with backend.read("a") as r:
-        assert r.model() == ("other-model", 32)
-        assert len(r.conn.execute("SELECT 1 FROM memories WHERE vector_pending").fetchall()) == 1
+        assert recorded_model(r.settings()) == ("other-model", 32)
+        assert len(r.conn.execute("SELECT 1 FROM memories WHERE vector_pending").fetchall()) == 2
     assert any("no vector yet" in p for p in backend.check())
 
 
@@ -236,13 +252,16 @@ def test_rebuild_keyword_index_writes_the_words_again(backend):
 
 def test_settings_expired_and_api_keys(backend):
     backend.put_setting("x", "1")
-    assert backend.settings()["x"] == "1"
+    with backend.read(None) as r:
+        assert r.settings()["x"] == "1"
     backend.put_setting("x", None)
-    assert "x" not in backend.settings()
+    with backend.read(None) as r:
+        assert "x" not in r.settings()
     r1 = row("short lived", expires_at=2_000)
     insert(backend, r1, row("lasting"))
     with backend.read(None) as r:
-        assert r.expired(1_999) == [] and r.expired(2_000) == [(r1.id, 2_000)]
+        assert r.memories(None, expired_before=1_999) == {}
+        assert [(m.id, m.expires_at) for m in r.memories(None, expired_before=2_000).values()] == [(r1.id, 2_000)]
     key = ApiKey(id=new_id(), tenant="a", scope="s", name="ci", read_only=True, created_at=1, expires_at=None,
                  revoked_at=None)
     with backend.write(None) as w:
@@ -269,7 +288,7 @@ def test_check_finds_one_sided_links(backend):
     r1 = row("old")
     insert(backend, r1)
     with backend.write("a") as w:
-        w.link(r1.id, "0190ffff-dead-7000-8000-000000000000", None)  # a successor that does not exist
+        link(w, r1.id, "0190ffff-dead-7000-8000-000000000000")  # a successor that does not exist
     assert any("one-sided" in p for p in backend.check())
 
 
@@ -277,9 +296,9 @@ def test_check_finds_supersession_cycles(backend):
     x, y, z = row("x", supersedes=None), row("y"), row("z")
     insert(backend, x, y, z)
     with backend.write("a") as w:
-        w.link(x.id, y.id, None)
-        w.link(y.id, x.id, None)
-        w.link(z.id, x.id, None)  # leads into the cycle without being on it
+        link(w, x.id, y.id)
+        link(w, y.id, x.id)
+        link(w, z.id, x.id)  # leads into the cycle without being on it
     problems = backend.check()
     assert any(p.startswith("2 memories are in a supersession cycle (superseded_by links)") for p in problems)
 
@@ -422,7 +441,7 @@ def test_filtered_hnsw_search_returns_the_exact_top_k(pg_url):
             w.claim_model("m", dim)
             seqs = [w.insert(row(f"m{i}", tenant="ab"[i % 2], scope=f"s{i % 5}", vectors=False)) for i in range(2_000)]
             for i, (seq, v) in enumerate(zip(seqs, vectors, strict=True)):
-                w.set_vectors(seq, f"m{i}", [v])
+                w.set_vectors(seq, f"m{i}", [v], "m")
         query = unit(99, dim)
         allowed = [i for i in range(2_000) if i % 2 == 0 and i % 5 == 3]  # tenant a, scope s3: 200 rows
         exact = sorted(allowed, key=lambda i: -float(vectors[i] @ query))[:k]
@@ -447,7 +466,7 @@ def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
     marker = "zq" + new_id().replace("-", "")
     try:
         with b.write("a") as w:
-            w.claim_model("m", DIM)
+            w.claim_model("test-model", DIM)
             target = row(f"the code is {marker} and more", tags=(marker,), idempotency_key=marker)
             w.insert(target)
             w.insert(row(f"{marker} again in a second memory", kind="episode"))
@@ -467,8 +486,8 @@ def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
             for memory in searching.listed(w, everything(), "observed", None):
                 if memory.content and marker in memory.content:
                     w.erase(memory.id, 9_000, None)
-        assert b.scrub_due()
-        assert b.scrub()
+        assert scrub_due(b)
+        assert b.maintain(lambda: False)
         leaking = [str(p) for p in files() if marker.encode() in p.read_bytes()]
         assert leaking == []
         assert len(keyword_ids(b, "filler")) == 10  # the others are intact
@@ -554,10 +573,10 @@ def test_vector_writers_do_not_wait_for_each_other_but_a_reset_waits_for_them(pg
         with pytest.raises(Busy):
             b.reset_vectors("other-model", DIM)
         with b.read(None) as r:
-            assert r.model() == ("test-model", DIM)  # the refused reset changed nothing
+            assert recorded_model(r.settings()) == ("test-model", DIM)  # the refused reset changed nothing
     b.reset_vectors("other-model", DIM)
     with b.read("a") as r:
-        assert r.model() == ("other-model", DIM)
+        assert recorded_model(r.settings()) == ("other-model", DIM)
         assert searching.vector(r, everything(), unit(1), 5) == []  # both writers' vectors went with the reset
     b.close()
 
@@ -570,7 +589,7 @@ def test_vector_tables_made_by_a_rolled_back_claim_are_not_taken_for_existing(pg
             assert w.claim_model("test-model", DIM) and w.has_vectors()
             raise RuntimeError("the write fails after its claim")
         with b.read("a") as r:
-            assert r.model() is None and not r.has_vectors() and searching.vector(r, everything(), unit(1), 5) == []
+            assert recorded_model(r.settings()) is None and not r.has_vectors() and searching.vector(r, everything(), unit(1), 5) == []
         first = row("kept after the claim commits", seed=1)
         with b.write("a") as w:
             assert w.claim_model("test-model", DIM)
@@ -596,7 +615,7 @@ def test_the_first_vectors_of_a_database_are_claimed_once_by_racing_writers(pg_u
     for t in threads:
         t.join()
     with b.read(None) as r:
-        winner = r.model()[0]  # type: ignore[index]
+        winner = recorded_model(r.settings())[0]  # type: ignore[index]
     assert sorted(answers) == sorted((m, m == winner) for m in ("m1", "m1", "m2", "m2"))
     b.close()
 

@@ -365,7 +365,7 @@ def test_a_write_that_rolls_back_leaves_the_in_memory_copy_as_the_file(db_path, 
     with pytest.raises(RuntimeError), store.backend.write("t") as tx:
         tx.insert(NewRow(id="0190a000-0000-7000-8000-00000000abcd", tenant="t", scope="alpha", kind="fact",
                          content="garden piano sister", content_hash="h", tags=(), importance=5, source=None,
-                         observed_at=0, recorded_at=0, vectors=[query]))
+                         observed_at=0, recorded_at=0, vectors=[query], model=FakeEmbedder.model_id))
         everywhere = Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock())
         assert searching.vector(tx, everywhere, query, 1)[0][1] == pytest.approx(1.0)
         raise RuntimeError("roll back")
@@ -389,7 +389,7 @@ def test_the_vector_change_log_keeps_only_its_newest_changes(db_path):
     store.close()
 
 
-def test_finding_a_tenants_ids_by_prefix_or_neighbour_uses_an_index_on_the_tenants_ids(db_path):
+def test_finding_a_tenants_ids_by_prefix_uses_an_index_on_the_tenants_ids(db_path):
     """A forget, get or shown recall hit resolves ids within the tenant: by an index on
     (tenant, id), never by walking every memory of the tenant (70-150 ms at 100,000)."""
     from memvault.storage.sqlite import sql
@@ -399,7 +399,7 @@ def test_finding_a_tenants_ids_by_prefix_or_neighbour_uses_an_index_on_the_tenan
     with sqlite_raw.connection(store) as conn:
         conn.execute("ANALYZE")  # whatever the statistics say
         prefix, prefix_params = sql.prefix_sql("m.id, m.content", "t", "0190a0")
-        for query, params in ((prefix, {**prefix_params, "limit": 2, "offset": 0}), sql.neighbours_sql("t", "0190a0")):
+        for query, params in ((prefix, {**prefix_params, "limit": 2, "offset": 0}),):
             searches = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + query, params) if "SEARCH" in row[3]]
             assert searches and all("memories_tenant_id (tenant=? AND id" in s for s in searches), searches
     store.close()

@@ -1,17 +1,5 @@
 """memvault on PostgreSQL with pgvector: ``PostgresBackend`` implements ``storage.backend.Backend``.
-
-Import this package only when a ``postgresql://`` URL is given: it needs the
-``postgres`` extra (psycopg 3, psycopg_pool, pgvector), which the default install
-does not have.
-
-    backend = PostgresBackend("postgresql://memvault@db.example/memvault")
-    with backend.write("alice") as w:
-        ...
-
-Modules: ``connect`` (connections, pool, transactions bound to a tenant, errors),
-``schema`` (DDL, roles, row-level security, migrations), ``sql`` (the text the index
-sees, candidate queries), ``backend`` (the Reader/Writer of one transaction).
-"""
+More: docs/storage-tuning.md#postgres---init--."""
 
 from __future__ import annotations
 
@@ -25,7 +13,8 @@ from psycopg import sql as pgsql
 from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
 from . import schema
-from .backend import SCRUB_DUE, PgReader, PgWriter
+from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
+from .backend import PgReader, PgWriter
 from .connect import connect, location, open_pool, transaction, translated
 
 log = logging.getLogger(__name__)
@@ -50,13 +39,7 @@ __all__ = ["PostgresBackend", "open_backend", "schema_exists"]
 
 class PostgresBackend:
     """Memories of many tenants in one PostgreSQL database (``storage.backend.Backend``).
-
-    Args:
-        url: a libpq connection string or ``postgresql://`` URL.
-        busy_timeout_ms: how long a write waits for a row lock or a free connection.
-        pool_size: connections kept open at most (psycopg_pool).
-
-    Opening checks the database and migrates it (see ``schema.migrate``).
+    More: docs/storage-tuning.md#postgres---init---postgresbackend.
 
     Raises:
         StoreError: the server cannot be reached or refuses the login, pgvector is
@@ -91,13 +74,8 @@ class PostgresBackend:
                          owner=self.owner) as conn:
             yield PgWriter(conn, tenant, self._seen)
 
-    def settings(self) -> dict[str, str]:
-        """The settings table (model id and dimension, markers of unfinished work)."""
-        with self.read(None) as r:
-            return dict(r._all("SELECT key, value FROM settings"))
-
     def put_setting(self, key: str, value: str | None) -> None:
-        """Set (None: delete) one setting in its own transaction."""
+        """Set (None: delete) one setting in its own transaction (a repair, not the contract)."""
         with self.write(None) as w:
             if value is None:
                 w.conn.execute("DELETE FROM settings WHERE key = %s", (key,))
@@ -105,29 +83,20 @@ class PostgresBackend:
                 w.conn.execute("INSERT INTO settings(key, value) VALUES (%s, %s)"
                                " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
-    def scrub_due(self) -> bool:
-        """Whether forgotten text may still be in the tables' files (a forget since the last scrub)."""
+    def _scrub_due(self) -> str | None:
         with self.read(None) as r:
-            return r.scrub_due()
+            return r.settings().get(SCRUB_DUE)
+
+    def maintain(self, stop: Callable[[], bool]) -> bool:
+        """See ``backend.Backend.maintain``: only :meth:`scrub` (PostgreSQL keeps the HNSW
+        index up to date in each write, and its own buffer cache serves it)."""
+        return self.scrub()
 
     def scrub(self) -> bool:
         """Rewrite the tables that held forgotten text, if a scrub is due; True when none is due any more.
-
-        ``VACUUM FULL`` writes each table holding text or words (``SCRUB_TABLES``)
-        and its indexes (GIN word lists included) to new files from the live rows and
-        deletes the old files, so a forgotten memory's text, source, tags, key and
-        index words are in none of the database's files under ``base/`` (a plain
-        ``VACUUM`` leaves them in freed space: checked with a marker string). The
-        vector tables get a plain ``VACUUM``: their dead rows' floats may stay in
-        freed space until it is reused. A ``CHECKPOINT`` follows when this role may
-        run it. WAL segments (``pg_wal``) written before keep the text until
-        PostgreSQL recycles and overwrites them, and so do base backups and WAL
-        archives (see the README). Runs in autocommit, never inside a request
-        transaction; waits at most ``SCRUB_LOCK_TIMEOUT_MS`` for each table's lock.
-        Never raises for a busy or failing server: the duty stays recorded (False).
-        """
+        More: docs/storage-tuning.md#postgres---init---scrub."""
         try:
-            due = self.settings().get(SCRUB_DUE)
+            due = self._scrub_due()
             if due is None:
                 return True
             if not self.owner:  # VACUUM would skip the tables with a warning
@@ -146,7 +115,7 @@ class PostgresBackend:
                     conn.execute("DELETE FROM settings WHERE key = %s AND value = %s", (SCRUB_DUE, due))
                 finally:
                     conn.execute("RESET lock_timeout")
-            return not self.scrub_due()  # False if another forget came in meanwhile
+            return self._scrub_due() is None  # False if another forget came in meanwhile
         except (psycopg.Error, StorageUnavailable) as exc:
             log.warning("scrub of forgotten content postponed: %s", exc)
             return False
@@ -249,13 +218,10 @@ class PostgresBackend:
             for statement in schema.drop_vector_tables_sql():
                 w.conn.execute(statement)
             w.conn.execute("SELECT memvault_vector_tables(%s)", (dim,))
-            w.conn.execute("INSERT INTO settings(key, value) VALUES ('model_id', %s), ('model_dim', %s)"
-                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (model_id, str(dim)))
+            w.conn.execute("INSERT INTO settings(key, value) VALUES (%s, %s), (%s, %s)"
+                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           (MODEL_ID, model_id, MODEL_DIM, str(dim)))
             w.conn.execute("UPDATE memories SET vector_pending = true WHERE content IS NOT NULL")
-
-    def index_vectors(self) -> bool:
-        """Nothing to do: PostgreSQL keeps the HNSW index up to date in each write."""
-        return False
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Nothing to do: the server's own buffer cache serves the HNSW index."""

@@ -1,12 +1,5 @@
 """The ``Reader`` and ``Writer`` of one PostgreSQL transaction (``storage.backend``).
-
-Each method filters the tenant itself, and below it row-level security does too when
-the transaction is bound to a tenant (``connect.transaction``). Writers are ``READ
-COMMITTED``: what SQLite gets from one writer at a time, PostgreSQL gets from locks
-held to the end of the transaction — a row lock on each memory read by id or prefix, and
-advisory locks on an idempotency key and on a content hash (so a second writer with
-the same key or content waits, then sees the first one's row, as on SQLite).
-"""
+More: docs/storage-tuning.md#postgres-backend."""
 
 from __future__ import annotations
 
@@ -17,7 +10,7 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
-from ..backend import Found, NewRow, Order, Repeats, Search
+from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, recorded_model
 from ..errors import Busy, Conflict, shown
 from ..ids import new_id
 from ..query import Filters
@@ -28,7 +21,6 @@ from .sql import (
     vector_sql, window_sql,
 )
 
-SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
 EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
 _ORDER = {"observed": "m.observed_at DESC, m.seq DESC", "importance": "m.importance DESC, m.observed_at DESC, m.seq DESC",
           "seq": "m.seq"}
@@ -226,11 +218,20 @@ class PgReader:
 
     # -- rows ------------------------------------------------------------------------------
     def memories(
-        self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
-        filters: Filters | None = None, order: Order = "observed", limit: int | None = None, offset: int = 0,
-        after_seq: int = 0, after_key: tuple[int, int] | None = None,
+        self, tenant: str | None, *, seqs: list[int] | None = None, ids: list[str] | None = None,
+        prefix: str | None = None, filters: Filters | None = None, order: Order = "observed",
+        limit: int | None = None, offset: int = 0, after_seq: int = 0, after_key: tuple[int, int] | None = None,
+        expired_before: int | None = None, pending: bool = False,
     ) -> dict[int, Memory]:
         """See ``backend.Reader.memories``: a writer locks the rows it reads by id or prefix."""
+        if expired_before is not None or pending:
+            own, params = self._own("m.tenant")
+            where = "m.forgotten_at IS NULL AND m.expires_at <= %(cutoff)s" if expired_before is not None \
+                else "m.vector_pending AND m.content IS NOT NULL AND m.seq > %(after)s"
+            rows = self._all(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE {where}{own} ORDER BY m.seq"
+                             " LIMIT %(limit)s OFFSET %(offset)s", {"cutoff": expired_before, "after": after_seq,
+                                                                    "limit": limit, "offset": offset, **params})
+            return {row[0]: _memory(row[1:]) for row in rows}
         if filters is None and prefix is None and not (seqs or ids):
             return {}
         if filters is not None and limit is not None and not (offset or after_seq or filters.include_history) \
@@ -258,14 +259,6 @@ class PgReader:
         rows = self._all(f"{query} LIMIT %(limit)s OFFSET %(offset)s{locked}", {**params, "limit": limit, "offset": offset})
         return {row[0]: _memory(row[1:]) for row in rows}
 
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        row = self._one(
-            "SELECT (SELECT id FROM memories WHERE tenant = %(t)s AND id < %(id)s ORDER BY id DESC LIMIT 1),"
-            " (SELECT id FROM memories WHERE tenant = %(t)s AND id > %(id)s ORDER BY id LIMIT 1)",
-            {"t": tenant, "id": memory_id},
-        )
-        return row[0], row[1]  # type: ignore[index]
-
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
         if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:
             where, params = filter_sql(filters)
@@ -283,10 +276,11 @@ class PgReader:
 
     def repeats(
         self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+        keys_since: int = 0,
     ) -> Repeats:
         keyed = None if key is None else self._one(
             "SELECT m.id, k.content_hash FROM idempotency_keys k JOIN memories m ON m.seq = k.memory_seq"
-            " WHERE k.tenant = %s AND k.key = %s", (tenant, key))
+            " WHERE k.tenant = %s AND k.key = %s AND k.recorded_at >= %s", (tenant, key, keys_since))
         same = self._one(
             "SELECT id FROM memories WHERE tenant = %s AND scope = %s AND content_hash = %s"
             " AND id IS DISTINCT FROM %s AND superseded_by IS NULL AND forgotten_at IS NULL"
@@ -295,11 +289,8 @@ class PgReader:
         )
         return Repeats(keyed=None if keyed is None else (keyed[0], keyed[1]), same=None if same is None else same[0])
 
-    def model(self) -> tuple[str, int] | None:
-        found = dict(self._all("SELECT key, value FROM settings WHERE key IN ('model_id', 'model_dim')"))
-        if "model_id" not in found:
-            return None
-        return found["model_id"], int(found.get("model_dim", 0))
+    def settings(self) -> dict[str, str]:
+        return dict(self._all("SELECT key, value FROM settings"))
 
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         own, params = self._own()
@@ -308,24 +299,6 @@ class PgReader:
         rows = self._all(f"SELECT key_hash, {_API_COLUMNS} FROM {source} WHERE true{own} ORDER BY created_at, id",
                          {"hash": key_hash, **params})
         return {row[0]: _api_key(row[1:]) for row in rows}
-
-    def scrub_due(self) -> bool:
-        return self._one("SELECT 1 FROM settings WHERE key = %s", (SCRUB_DUE,)) is not None
-
-    def expired(self, cutoff: int) -> list[tuple[str, int]]:
-        own, params = self._own()
-        rows = self._all(
-            "SELECT id, expires_at FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(cutoff)s"
-            f"{own} ORDER BY seq", {"cutoff": cutoff, **params},
-        )
-        return [(memory_id, int(expires)) for memory_id, expires in rows]
-
-    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
-        own, params = self._own()
-        return [tuple(r) for r in self._all(  # type: ignore[misc]
-            "SELECT seq, tenant, content FROM memories WHERE vector_pending AND content IS NOT NULL"
-            f" AND seq > %(after)s{own} ORDER BY seq LIMIT %(size)s", {"after": after_seq, "size": size, **params},
-        )]
 
 
 class PgWriter(PgReader):
@@ -341,6 +314,7 @@ class PgWriter(PgReader):
 
     def repeats(
         self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+        keys_since: int = 0,
     ) -> Repeats:
         # The locks are sent with the queries that follow them, in one round trip (a
         # pipeline): the server runs them in order, so the queries run once they are held.
@@ -348,9 +322,16 @@ class PgWriter(PgReader):
             if key is not None:
                 self._advisory("key", tenant, key)
             self._advisory("hash", tenant, scope, content_hash)
-            return super().repeats(tenant, scope, content_hash, now, key=key, but=but)
+            if key is not None:  # count for nothing: gone, so the key may name a new request
+                own, params = self._own()
+                self.conn.execute(f"DELETE FROM idempotency_keys WHERE recorded_at < %(before)s{own}",
+                                  {"before": keys_since, **params})
+            return super().repeats(tenant, scope, content_hash, now, key=key, but=but, keys_since=keys_since)
 
-    def claim_model(self, model_id: str, dim: int) -> bool:
+    def claim_model(self, model_id: str | None, dim: int) -> bool:
+        """Whether vectors of ``model_id`` may be written, recording it (and making the vector tables) on first use."""
+        if model_id is None:
+            return False
         # Writers of vectors share the model lock, so they do not wait for each other;
         # reset_vectors takes it alone, so no vector of the old model lands after a reset.
         # Held to the end of the transaction, so a second claim of it has the same answer.
@@ -362,38 +343,39 @@ class PgWriter(PgReader):
     def _claim(self, model_id: str, dim: int) -> bool:
         with self.conn.pipeline():
             self.conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (schema.MODEL_LOCK,))
-            recorded = self.model()
+            recorded = recorded_model(self.settings())
         if recorded is None:  # the database's first vectors: one writer creates the tables
             self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (schema.MODEL_CLAIM_LOCK,))
-            recorded = self.model()  # READ COMMITTED: a claim committed while this one waited
+            recorded = recorded_model(self.settings())  # READ COMMITTED: a claim committed while this one waited
         if recorded is not None:
             self._vectors = True  # a model is recorded in the transaction that makes the tables
             return recorded == (model_id, dim)
         self.conn.execute("SELECT memvault_vector_tables(%s)", (dim,))  # made and owned by the schema's owner
         self.conn.execute(
-            "INSERT INTO settings(key, value) VALUES ('model_id', %s), ('model_dim', %s)"
+            "INSERT INTO settings(key, value) VALUES (%s, %s), (%s, %s)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (model_id, str(dim)),
+            (MODEL_ID, model_id, MODEL_DIM, str(dim)),
         )
         self._vectors = True
         return True
 
     def insert(self, row: NewRow) -> int:
+        if row.vectors and not self.claim_model(row.model, len(row.vectors[0])):
+            row = replace(row, vectors=None)
         context = None
         if row.context_seq is not None:
             found = self._one("SELECT content FROM memories WHERE seq = %s", (row.context_seq,))
             context = found[0] if found else None
         # One statement (one round trip) writes the memory, its tags and its window-0 vector.
         written = ["m AS (INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
-                   " observed_at, recorded_at, expires_at, supersedes, superseded_by, supersede_reason, confirmations,"
+                   " observed_at, recorded_at, expires_at, supersedes, confirmations,"
                    " last_confirmed_at, vector_pending, context_seq, content_terms, context_terms)"
-                   " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                   " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
                    f" {_TS_VECTOR}, CASE WHEN %s::text IS NULL THEN NULL ELSE {_TS_VECTOR} END)"
                    " ON CONFLICT (id) DO NOTHING RETURNING seq, tenant)"]
         params: list[object] = [
             row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance,
-            row.source, row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.superseded_by,
-            row.supersede_reason, row.confirmations, row.last_confirmed_at, row.vectors is None,
+            row.source, row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.confirmations, row.last_confirmed_at, row.vectors is None,
             row.context_seq, index_words(row.content), context, index_words(context),
         ]
         if row.tags:
@@ -411,6 +393,8 @@ class PgWriter(PgReader):
             self._key(row.idempotency_key, row.id, row.recorded_at)
         if row.vectors is not None:
             self._add_windows(seq, row.tenant, row.vectors)
+        if row.supersedes is not None:
+            self._link(row.supersedes, row.id, row.reason)
         return seq
 
     def _add_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
@@ -442,22 +426,18 @@ class PgWriter(PgReader):
 
     def _key(self, key: str, memory_id: str, now: int) -> None:
         """Record the idempotency ``key`` against the memory ``memory_id`` (with its content hash)."""
-        done = self._one(
+        done = self.conn.execute(
             "INSERT INTO idempotency_keys(tenant, key, memory_seq, content_hash, recorded_at)"
             " SELECT tenant, %s, seq, content_hash, %s FROM memories WHERE id = %s"
             " ON CONFLICT (tenant, key) DO NOTHING RETURNING 1", (key, now, memory_id),
-        )
+        ).fetchone()
         if done is None:
             # Writers take the key's advisory lock before looking it up, so only a writer
             # that did not (or a race outside memvault) lands here; a retry replays it.
             raise Busy(f"idempotency_key {shown(key)} was recorded by another writer at the same moment. "
                        "Nothing was written; retrying is safe and returns that memory.")
 
-    def drop_keys(self, before: int) -> None:
-        own, params = self._own()
-        self.conn.execute(f"DELETE FROM idempotency_keys WHERE recorded_at < %(before)s{own}", {"before": before, **params})
-
-    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
+    def _link(self, old_id: str, new_id: str, reason: str | None) -> None:
         own, params = self._own()
         row = self._one(
             "UPDATE memories SET superseded_by = %(new)s, supersede_reason = %(reason)s"
@@ -506,13 +486,13 @@ class PgWriter(PgReader):
             (SCRUB_DUE, new_id()),
         )
 
-    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray]) -> bool:
+    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray], model: str) -> bool:
         own, params = self._own()
         row = self._one(
             "SELECT tenant FROM memories WHERE seq = %(seq)s AND vector_pending AND content = %(content)s"
             f"{own} FOR UPDATE", {"seq": seq, "content": content, **params},
         )
-        if row is None or not self.has_vectors():
+        if row is None or not self.claim_model(model, len(vectors[0])):
             return False
         self._delete_vectors(seq)
         self._add_vectors(seq, row[0], vectors)

@@ -89,12 +89,7 @@ def open_pool(url: str, size: int, timeout_s: float) -> ConnectionPool:
 
 def unavailable(exc: Exception, busy_timeout_ms: int) -> StorageUnavailable | None:
     """memvault's error for a PostgreSQL failure that is not memvault's fault, or None.
-
-    Lock timeouts, deadlocks, serialization failures and an exhausted pool are
-    :class:`Busy` (retrying is safe); a lost connection, a server shutting down, a
-    full disk, a read-only server or a role without the privilege (a serving role
-    doing the owner's work) are :class:`StorageUnavailable`.
-    """
+    More: docs/storage-tuning.md#postgres-connect-unavailable."""
     seconds = busy_timeout_ms / 1000
     if isinstance(exc, PoolTimeout):
         return Busy(f"the database is busy: no connection became free within {seconds:g} s. "
@@ -136,13 +131,7 @@ def transaction(
     pool: ConnectionPool, tenant: str | None, *, write: bool, busy_timeout_ms: int, owner: bool = True
 ) -> Iterator[psycopg.Connection]:
     """A pooled connection inside one transaction, committed when the block ends without error.
-
-    Reads are ``REPEATABLE READ READ ONLY`` (one snapshot); writes ``READ COMMITTED``
-    with row locks (``Writer.lock``) and a ``lock_timeout`` of ``busy_timeout_ms``.
-    With a ``tenant``, the transaction runs as ``APP_ROLE`` with ``memvault.tenant``
-    set, so row-level security shows and accepts that tenant's rows only. With None it
-    runs as the connecting role when that is the schema's ``owner`` (maintenance across
-    tenants), else as ``APP_ROLE`` with no tenant: no tenant's rows at all.
+    More: docs/storage-tuning.md#postgres-connect-transaction.
 
     Raises:
         Busy, StorageUnavailable: see :func:`unavailable` (rolled back).

@@ -1,27 +1,5 @@
 """The PostgreSQL schema and its forward-only migrations, keyed on the ``memvault_schema`` table.
-
-The tables mirror SQLite's (``storage.schema``): ``memories`` is the truth and is
-append-only (forgetting empties a row into a tombstone); ``content_terms`` and
-``context_terms`` are its stored ``tsvector``s (GIN-indexed), written with the row
-in the same statement. ``memory_vectors`` (window 0, HNSW-indexed) and
-``memory_windows`` (later windows of long memories) are created when the embedding
-model's dimension is first known (the function ``memvault_vector_tables``), as SQLite
-creates its vec0 table: their column is ``vector(dim)``, which an HNSW index needs.
-
-Isolation (docs/postgresql.md). The role that runs the migrations owns everything.
-Every table with a ``tenant`` column has row-level security, forced (it binds the
-owner too), with two policies: ``memvault_tenant`` for the role ``memvault_app``
-(``APP_ROLE``, NOLOGIN, owns nothing) admits a row only when its tenant equals the
-transaction's ``memvault.tenant`` setting (unset: no row); ``memvault_owner`` admits
-every row to the owner (maintenance across tenants). Every transaction of a serving
-role that is not the owner runs as ``APP_ROLE`` (``connect.transaction``); the owner
-switches to it for transactions bound to a tenant. The ``SECURITY DEFINER`` functions
-give nothing without a tenant, except ``memvault_api_key`` (the key of a hash).
-
-Migrations run in one transaction under ``pg_advisory_xact_lock``, so two processes
-starting at once apply each step once; a database of another program or of a newer
-memvault is refused before anything is written.
-"""
+More: docs/storage-tuning.md#postgres-schema."""
 
 from __future__ import annotations
 
@@ -515,9 +493,7 @@ def _ensure_role(conn: psycopg.Connection) -> None:
 
 def migrate(conn: psycopg.Connection) -> int:
     """Bring the schema up to ``SCHEMA_VERSION`` in one transaction; returns the version now in force.
-
-    ``conn`` is in autocommit mode. Creates the ``vector`` extension and ``APP_ROLE``
-    when missing. Either every step is applied or nothing is.
+    More: docs/storage-tuning.md#postgres-schema-migrate.
 
     Raises:
         StoreError: as :func:`check_compatible`, :func:`_ensure_pgvector` and

@@ -1,24 +1,7 @@
 """The PostgreSQL side of retrieval: the text the full-text index sees, and the keyword
 (``tsvector``/``tsquery``), vector (pgvector HNSW, plus the windows of long memories)
 and row queries, as SQL text plus bound parameters. Nothing here runs a query.
-
-Every filter (tenant, scope, kind, tags, time range, expiry, supersession) is part
-of the candidate query itself, as on SQLite (``storage.sqlite.sql``): filtering after
-a top-k makes filtered searches miss. Values are always bound (``%(name)s``);
-identifiers come only from constants.
-
-Text. Both the stored ``tsvector`` and the query are built from :func:`index_words`,
-applied in Python: CJK runs as bigrams and a few Latin letters folded
-(``textindex.index_text``), diacritics removed (as FTS5's ``remove_diacritics``),
-then only the ``\\w`` words, joined by single spaces, words with non-ASCII letters
-lower-cased and spelled in hex. PostgreSQL's parser therefore only ever sees ASCII
-words and numbers, so what is indexed does not depend on the server's locale (under
-``LC_CTYPE=C`` its parser drops non-ASCII letters), host names, paths and version
-numbers are split into words as FTS5 splits them, and a phrase spans punctuation as
-it does in FTS5. The configuration ``memvault`` stems those words with the Snowball
-English stemmer (Porter's second version) and drops no stop word, like FTS5's
-``porter unicode61``.
-"""
+More: docs/storage-tuning.md#postgres-sql."""
 
 from __future__ import annotations
 
@@ -163,31 +146,7 @@ class KeywordFound:
 def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
     """Top-``k`` full-text candidates, best first, with their index terms, then statistics
     rows (read them with :meth:`Keyword.split`); None when the chunks have no index words.
-
-    ``score`` is minus BM25 computed as FTS5's ``bm25()`` computes it with column weights
-    1.0 (content) and ``CONTEXT_WEIGHT`` (episode context), so lower is better and the
-    two backends rank alike; ``content score`` weighs the context 0 (0.0 when only the
-    context matched). BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework:
-    BM25 and Beyond", 2009) with FTS5's k1 = 1.2, b = 0.75 and IDF
-    ``ln((N - n + 0.5) / (n + 0.5))`` (at least 1e-6): ``N`` counts the tenant's memories
-    with words (as FTS5 counts its rows, whatever the filters), ``n`` the memories passing
-    the filters that hold the phrase in either column (every one of them is a candidate,
-    so it is counted among the candidates); a phrase's frequency is 1 in each column
-    holding it; a memory's length is its number of distinct index terms (both columns)
-    against the candidates' average.
-
-    The (phrase, memory) matches come from the GIN indexes (``memvault_phrase_hits``,
-    the phrases built into ``tsquery`` values once) with the columns the filters and
-    the length need, so the work grows with the number of matches, never with phrases
-    times candidates, and no match is looked up again; the arithmetic is in ``float8``.
-    The same matches give, per phrase and per content word of the question
-    (``query.content_words``; a word that is no phrase of its own is matched too), the
-    counts a recall asks next for its coverage weights and capitalised names
-    (:class:`TextStats`), and the candidates' index terms come with them: one
-    statement instead of one more per lookup.
-    The SQL text depends only on the filters given, not on the question, so it is
-    prepared once.
-    """
+    More: docs/storage-tuning.md#postgres-sql-keyword-sql."""
     phrases = _phrases(chunks)
     if not phrases:
         return None
@@ -232,13 +191,7 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
 
 def vector_sql(f: Filters, k: int, exact: bool) -> tuple[str, dict[str, object]]:
     """Top-``k`` memories by cosine distance of window 0 as rows ``(seq, distance)``; bind ``vector``.
-
-    Not ``exact``: ordered by the HNSW index (``memory_vectors_hnsw``), every filter in
-    the same query; with ``hnsw.iterative_scan`` the index scan goes on until ``k``
-    rows pass the filters (pgvector ≥ 0.8), and the outer ``ORDER BY`` restores the
-    strict order that ``relaxed_order`` may break. ``exact``: the distance of every
-    memory passing the filters, computed in a materialised CTE the index cannot serve.
-    """
+    More: docs/storage-tuning.md#postgres-sql-vector-sql."""
     where, params = filter_sql(f)
     source = (
         "SELECT v.memory_seq AS seq, v.embedding <=> %(vector)s AS distance"

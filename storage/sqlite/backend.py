@@ -1,12 +1,6 @@
 """The SQLite backend: one file, one writer connection behind a lock, one reader
 connection per thread.
-
-WAL lets readers go on while one writer writes (in this process or another), so a
-read transaction runs on its thread's own connection and never waits for a write
-or a scrub; writes share one connection, given to one thread at a time by a lock
-(sqlite-vec has crashed peers that shared a connection across threads). Every
-write is one ``BEGIN IMMEDIATE`` transaction (``db.write_transaction``).
-"""
+More: docs/storage-tuning.md#sqlite-backend."""
 
 from __future__ import annotations
 
@@ -30,7 +24,8 @@ from .db import damaged, fts_tokenizer, open_connection, scrub, write_transactio
 from .schema import (
     VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
 )
-from .tx import SCRUB_DUE, SqliteTransaction
+from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
+from .tx import SqliteTransaction
 from .vector_cache import VectorCache, trim_heap
 
 log = logging.getLogger(__name__)
@@ -52,10 +47,7 @@ CHECKPOINT_PAGES = 1000  # WAL pages after a commit from which a checkpoint is a
 
 class SqliteBackend:
     """``backend.Backend`` over the SQLite file at ``path`` (created with its folder, mode 0600).
-
-    ``submit(name, job)`` queues a job on the store's worker (``maintenance.Worker.submit``):
-    given, the writer's commits leave WAL checkpoints to it (:meth:`checkpoint`), and the
-    in-memory vector copy gives freed heap back there; None: SQLite checkpoints in the commit.
+    More: docs/storage-tuning.md#sqlite-backend-sqlitebackend.
 
     Raises (on open): :class:`errors.StoreError` for a file of another program or of
     a newer memvault (left untouched), :class:`errors.StorageUnavailable` when it is
@@ -142,7 +134,7 @@ class SqliteBackend:
     def write(self, tenant: str | None) -> Iterator[SqliteTransaction]:
         """One ``BEGIN IMMEDIATE`` transaction. Raises Busy or StorageUnavailable (nothing written)."""
         with self._lock, write_transaction(self._conn):
-            self._tx.begun(tenant)
+            self._tx.begun(tenant, writes=True)
             yield self._tx
 
     def _committed(self, _conn: apsw.Connection, _name: str, pages: int) -> int:
@@ -160,46 +152,34 @@ class SqliteBackend:
         except (apsw.Error, StoreError) as exc:
             log.warning("checkpoint of the write-ahead log postponed: %s", exc)
 
-    def settings(self) -> dict[str, str]:
-        """Every row of the settings table."""
-        with self.read(None) as tx:
-            return dict(tx.conn.execute("SELECT key, value FROM settings").fetchall())
-
     def put_setting(self, key: str, value: str | None) -> None:
-        """Set or (``value`` None) delete one setting, in its own transaction."""
+        """Set or (``value`` None) delete one setting, in its own transaction (a repair, not the contract)."""
         with self.write(None):
             if value is None:
                 self._conn.execute("DELETE FROM settings WHERE key = ?", (key,))
             else:
                 self._conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (key, value))
 
-    def scrub_due(self) -> bool:
-        """Whether a forget or an expiry erase has not been scrubbed from the file yet."""
-        with self.read(None) as r:
-            return r.scrub_due()
+    def _scrub_due(self) -> str | None:
+        with self.read(None) as tx:
+            return tx.settings().get(SCRUB_DUE)
+
+    def maintain(self, stop: Callable[[], bool]) -> bool:
+        """See ``backend.Backend.maintain``: :meth:`scrub`, then :meth:`index_vectors` steps."""
+        scrubbed = self.scrub()
+        while not stop() and self.index_vectors():
+            pass
+        return scrubbed
 
     def scrub(self) -> bool:
         """A complete, truncating WAL checkpoint when a scrub is due (see ``db.scrub``),
         then the duty is cleared.
-
-        Runs on this thread's reader connection, outside the write lock; between its
-        two checkpoints it waits for this process's reads that began before (holding
-        no lock). Other writers wait only for the last step (``db.SCRUB_WAIT_MS`` of
-        elapsed time at most for readers of other processes, then the copy of the few
-        frames written meanwhile and the truncation; see ``db.truncate``); readers
-        never wait. A checkpoint that readers keep from finishing makes it try again
-        ``SCRUB_PAUSE_S`` later, a forget that came in meanwhile ``SCRUB_GAP_S`` later
-        (other writers get the lock between two checkpoints); it gives up after
-        ``SCRUB_ATTEMPTS`` checkpoints that did not finish (finished ones, each for a
-        newer forget, do not count). True when none is due any more; False when it could not finish
-        (readers, in this process or another, kept the WAL in use every time; the disk
-        is full: logged, still due). Never raises an SQLite error.
-        """
+        More: docs/storage-tuning.md#sqlite-backend-scrub."""
         try:
             conn = self._reader().conn
             failed, pause = 0, 0.0
             while failed < SCRUB_ATTEMPTS:
-                due = self.settings().get(SCRUB_DUE)  # (again: a forget may have come in meanwhile)
+                due = self._scrub_due()  # (again: a forget may have come in meanwhile)
                 if due is None:
                     return True
                 if pause:
@@ -211,7 +191,7 @@ class SqliteBackend:
                     pause = SCRUB_GAP_S
                 else:
                     failed, pause = failed + 1, SCRUB_PAUSE_S
-            if not self.scrub_due():
+            if self._scrub_due() is None:
                 return True
             log.warning("scrub of forgotten content postponed: readers kept the write-ahead log in use")
         except (apsw.Error, StorageUnavailable) as exc:
@@ -220,16 +200,7 @@ class SqliteBackend:
 
     def index_vectors(self) -> bool:
         """One bounded step of the vector index's upkeep (see ``cells``); True when more are due.
-
-        When every vector is in the newest generation's cells and there are at least
-        ``TRAIN_AT`` of them (``GROW`` times as many as the newest generation was
-        trained on), trains a new generation on a sample (k-means, outside every
-        transaction) and records it; otherwise moves up to ``MOVE_BATCH`` vectors
-        still in older cells (or in none) to their nearest new cell, in one write
-        transaction, and drops an older generation's centroids once its cells are
-        empty. Work that another connection did meanwhile is not repeated.
-        Raises Busy or StorageUnavailable (nothing written).
-        """
+        More: docs/storage-tuning.md#sqlite-backend-index-vectors."""
         with self.read(None) as r:
             cells = r.cells()
             first = cells.newest_first << vector_cells.CELL_SHIFT
@@ -316,7 +287,7 @@ class SqliteBackend:
             self._conn.execute("DELETE FROM vector_cells")
             self._conn.execute("DELETE FROM settings WHERE key = ?", (TRAINED_ON,))
             self._conn.execute("DELETE FROM memory_windows")
-            self._conn.execute("DELETE FROM settings WHERE key IN ('model_id', 'model_dim')")
+            self._conn.execute("DELETE FROM settings WHERE key IN (?, ?)", (MODEL_ID, MODEL_DIM))
             tx.claim_model(model_id, dim)
             self._conn.execute("UPDATE memories SET vector_pending = 1 WHERE forgotten_at IS NULL")
 

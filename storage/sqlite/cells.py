@@ -1,25 +1,5 @@
 """The cells of the SQLite vector index: an inverted file (IVF) over the stored vectors.
-
-k-means centroids (spherical: unit vectors, cosine) split the vectors into cells;
-each vector is stored in the cell of its nearest centroid, and a search reads only
-the cells whose centroids are nearest the question, exactly (no quantisation), with
-every filter inside the query. Idea: the inverted file of Jégou, Douze & Schmid,
-"Product quantization for nearest neighbor search" (TPAMI 2011), without its codes;
-spherical k-means: Dhillon & Modha, "Concept decompositions for large sparse text
-data using clustering" (Machine Learning, 2001).
-
-A vector's row key in ``memory_vectors`` is ``cell << CELL_SHIFT | seq``, so the
-vectors of a cell are contiguous in the table's B-tree: reading a cell is one range
-read. Cell 0 holds the vectors that have no cell yet (before the first training):
-it is always read whole, so a small store is searched exactly.
-
-Centroids are trained (``kmeans``) once ``TRAIN_AT`` vectors exist, and again, as
-a new *generation* with more cells, each time the vectors have grown ``GROW``-fold
-since. New vectors go to the newest generation at once (in their memory's
-transaction); older ones move in short batches on a background thread
-(``SqliteBackend.index_vectors``). Until they have moved, a search reads the
-nearest cells of every generation still holding vectors, so it never misses them.
-"""
+More: docs/storage-tuning.md#sqlite-cells."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
 """Opening the SQLite database: file permissions, pragmas, sqlite-vec, transactions.
-
-memvault uses apsw rather than the standard ``sqlite3`` module because many Python
-builds (pyenv's, macOS system Pythons) cannot load extensions, and sqlite-vec is
-an extension. apsw wheels bundle a current SQLite with FTS5 and extension loading.
-"""
+More: docs/storage-tuning.md#sqlite-db."""
 
 from __future__ import annotations
 
@@ -72,18 +68,7 @@ def open_connection(
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
 ) -> Connection:
     """Open (creating if needed) the database at ``path`` and configure it.
-
-    The parent directory is created with mode 0700 and a new file gets mode 0600.
-    Pragmas: WAL (readers never block the writer; several server processes share
-    one file), waits of up to ``busy_timeout_ms`` (default 5 s) for other connections'
-    locks (:func:`wait_for_locks`), foreign keys on, ``secure_delete`` on (freed
-    content is zeroed: the scrub of forgotten text relies on it, see ``scrub``), and ``synchronous=NORMAL``: in WAL mode that never
-    corrupts the database, and at worst loses the last commits on power loss
-    (not on a process crash), which costs far less than an fsync per memory.
-    No memory map (``mmap_size=0``): reads go through SQLite's page cache.
-
-    ``check`` runs on the connection before any pragma writes to the file, so a
-    file it rejects (by raising) is left untouched.
+    More: docs/storage-tuning.md#sqlite-db-open-connection.
 
     Raises:
         StoreError: the file cannot be opened or sqlite-vec cannot be loaded.
@@ -151,11 +136,7 @@ def open_connection(
 @contextlib.contextmanager
 def write_transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
     """Run the block as one ``BEGIN IMMEDIATE`` transaction.
-
-    IMMEDIATE takes the write lock up front, so two processes never both read
-    then fail to upgrade (the classic "database is locked" in deferred
-    transactions); the busy timeout makes the second one wait instead. Any
-    exception, in the block or in ``COMMIT``, rolls everything back.
+    More: docs/storage-tuning.md#sqlite-db-write-transaction.
 
     Raises:
         Busy: the write lock stayed taken past the busy timeout (nothing written).
@@ -233,21 +214,7 @@ SCRUB_WAIT_MS = 50
 
 def scrub(conn: apsw.Connection, settle: Callable[[], object] = lambda: None) -> bool:
     """Make deleted bytes unrecoverable from every file: checkpoint the WAL, then truncate it.
-
-    With ``secure_delete`` (B-tree cells and freed pages zeroed) and FTS5's
-    ``secure-delete`` (entries removed from their segments), the live pages hold no
-    copy of forgotten text; the copies left are the page images written before the
-    forget, in ``-wal`` frames and in database pages that the checkpoint has not yet
-    overwritten (measured with a marker string and ``dbstat``; see issue 9). So a
-    complete checkpoint that writes every page's newest image into the database file,
-    then empties the ``-wal`` file, removes them; no ``VACUUM`` is needed, and the cost
-    follows the size of the WAL, not of the database. (``-shm`` holds only the WAL's
-    index: page numbers and checksums.)
-
-    First a ``PASSIVE`` checkpoint copies what it can without waiting for anyone;
-    then ``settle()`` (e.g. waiting, without any lock, for the reads that began before
-    the copy: they keep the WAL in use); then :func:`truncate` copies the rest and
-    truncates the WAL. Run it outside any transaction of ``conn``.
+    More: docs/storage-tuning.md#sqlite-db-scrub.
 
     Returns:
         True when the WAL was fully checkpointed and truncated; False when a reader
@@ -265,12 +232,7 @@ def truncate(conn: apsw.Connection, wait_ms: int = SCRUB_WAIT_MS) -> bool:
     timeout of ``wait_ms``; ``conn``'s own waits (:func:`wait_for_locks`, or a plain
     connection's busy timeout) are restored afterwards. True when the WAL was fully
     checkpointed and truncated.
-
-    The checkpoint holds the file's write lock while it waits for readers, so every
-    new writer waits as long; SQLite's handler runs without the GIL, so a busy
-    Python thread of this process cannot stretch that wait
-    (docs/storage-tuning.md#polling-for-locks).
-    """
+    More: docs/storage-tuning.md#sqlite-db-truncate."""
     own_ms = conn.busy_timeout_ms if isinstance(conn, Connection) else conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.set_busy_timeout(wait_ms)
     try:

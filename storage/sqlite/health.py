@@ -12,7 +12,7 @@ import apsw
 from ..links import on_cycles
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table
-from .tx import SCRUB_DUE
+from ..backend import SCRUB_DUE
 
 
 def stats(conn: apsw.Connection, now: int) -> dict[str, object]:

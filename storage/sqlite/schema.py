@@ -1,12 +1,5 @@
 """The database schema and its forward-only migrations, keyed on ``PRAGMA user_version``.
-
-``memories`` is the source of truth and is append-only: rows are never deleted;
-forgetting empties a row into a tombstone. Each tenant's keyword index (FTS5,
-``keyword_table``) is kept in sync by the backend's writes in the same transaction
-as the row. ``memory_vectors`` holds each memory's vector (window 0)
-keyed by its cell of the vector index (see ``cells``), ``memory_windows`` the later
-windows of long memories; both indexes can be rebuilt from ``memories``.
-"""
+More: docs/storage-tuning.md#sqlite-schema."""
 
 from __future__ import annotations
 

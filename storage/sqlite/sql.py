@@ -1,11 +1,6 @@
 """The SQLite side of retrieval: keyword (FTS5 BM25) and vector (the cells of the
 vector index, plus the windows of long memories) candidate queries, and how a question becomes an FTS5 query.
-
-SQL builders here return text plus bound parameters and run nothing, so they can
-be read and tested as text. Every filter (tenant, scope, kind, tags, time range,
-expiry, supersession) is part of the candidate query itself: filtering after a
-top-k makes filtered searches miss. Fusion and abstention live in ``ranking``.
-"""
+More: docs/storage-tuning.md#sqlite-sql."""
 
 from __future__ import annotations
 
@@ -22,15 +17,7 @@ CONTEXT_WEIGHT = 0.3  # BM25 weight of the context column, content counting 1.0
 def match_expression(chunks: list[list[str]]) -> str | None:
     """The FTS5 MATCH expression of a question's word chunks (``query.query_chunks``),
     or None when there are none.
-
-    Each white-space separated chunk becomes one double-quoted FTS5 phrase of its
-    word characters, and phrases are OR-ed: ``v2.3.1`` becomes the phrase ``"v2 3 1"``
-    (an identifier matches as a unit), ``end-of-life`` the phrase ``"end of life"``,
-    ``NEAR(x y)`` becomes ``"NEAR x" OR "y"``, a CJK run its bigram phrase (see
-    ``textindex``). A chunk of stop words alone is left out. Quotes, operators, ``*``,
-    ``^``, ``:`` and parentheses never reach FTS5 as syntax, because only ``\\w``
-    characters go inside the quotes.
-    """
+    More: docs/storage-tuning.md#sqlite-sql-match-expression."""
     return " OR ".join('"' + " ".join(words) + '"' for words in chunks) or None
 
 
@@ -86,33 +73,7 @@ def keyword_sql(
 ) -> tuple[str, dict[str, object]]:
     """Top-``k`` BM25 candidates as rows ``(seq, bm25, content bm25)``; lower bm25 is better.
     ``table``: the tenant's keyword index (``schema.keyword_table``).
-
-    ``bm25`` counts the episode context column at ``CONTEXT_WEIGHT``; ``content bm25``
-    counts the memory's own text alone (0.0 when only its context matched).
-    ``newer_than``: only memories with a higher seq are ranked, and, with ``rare`` and
-    ``common`` (FTS5 expressions whose phrases, together, are ``match``'s), every
-    memory that matches ``rare`` (see ``SqliteTransaction.keyword``).
-
-    Bounded, the matches are found in three FTS5 scans, none of which walks the lists of
-    ``common``'s phrases from end to end (they are long: that is why they are common):
-    every match of ``match`` above ``newer_than`` (FTS5 seeks to it); older memories
-    matching ``common AND rare`` (FTS5 steps through ``rare``'s few matches and seeks
-    in ``common``'s lists for each); older memories matching ``rare``. Each scan scores
-    with ``bm25`` over its own phrases; a memory's phrases missing from a scan are not in
-    it, so the lowest of its scores is its score over all of ``match``'s (the bound
-    before ranked one scan of ``match`` with ``rowid > newer_than OR rowid IN rare``,
-    which FTS5 cannot use: every match of every common word came back to SQLite to be
-    tested, 155 ns each at 100,000 memories, 36,000 matches for "When did Nate get
-    purple hair?"). ``bm25`` still walks each phrase's list once a scan to count its
-    memories (its IDF), 17 ns a match.
-
-    FTS5 ranks its matches first, then each memory is looked up for the filter in rank
-    order until ``k`` pass: when most pass, ``k`` look-ups instead of one per match (at
-    100,000 memories 8 against 12 ms a question); when the filter passes few, every
-    match is looked up after all its scores were computed (see :func:`filtered_keyword_sql`).
-    The subquery's ``LIMIT -1`` keeps SQLite from merging it into the join; its order
-    serves the outer ``ORDER BY``, so nothing is sorted twice.
-    """
+    More: docs/storage-tuning.md#sqlite-sql-keyword-sql."""
     where, params = filter_sql(f)
     params = {**params, "match": match, "k": k}
     scores = _scores(table)
@@ -186,15 +147,7 @@ def _seq(alias: str) -> str:
 
 def vector_sql(f: Filters, k: int, cells: list[int] | None, nearest: int | None = None) -> tuple[str, dict[str, object]]:
     """Top-``k`` cosine candidates as rows ``(seq, distance)``; bind ``:vector``.
-
-    ``cells``: read only the vectors in these cells of the vector index (``cells``),
-    each a range of ``memory_vectors`` keys, and look each one's memory up for the
-    filter; with ``nearest``, only the ``nearest`` closest vectors of those cells are
-    looked up (the same answer whenever at least ``k`` of them pass the filter: every
-    vector left out is farther). None: start from the memories that pass the filter
-    and look each one's vector up (cheaper when few pass). Either way exact over what
-    it reads.
-    """
+    More: docs/storage-tuning.md#sqlite-sql-vector-sql."""
     distance = "vec_distance_cosine(v.embedding, :vector)"
     if cells is None:
         passing, params = passing_seqs_sql(f)
@@ -257,11 +210,7 @@ def passing_sql(f: Filters, limit: int) -> tuple[str, dict[str, object]]:
 def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
     """Top-``k`` memories by their best later window (long memories), rows ``(seq, distance)``;
     bind ``:vector``. An exact scan of the windows of the memories that pass the filter.
-
-    ``CROSS JOIN`` makes SQLite start from the windows (few: only long memories have
-    them) and look each memory up by key; left to itself it walked every memory of the
-    tenant to find them (17 ms at 5,000 memories with 7 windows, against 0.1 ms).
-    """
+    More: docs/storage-tuning.md#sqlite-sql-window-sql."""
     where, params = filter_sql(f)
     sql = (
         "SELECT w.memory_seq, min(vec_distance_cosine(w.embedding, :vector)) AS distance"
@@ -293,23 +242,6 @@ def prefix_sql(columns: str, tenant: str, prefix: str) -> tuple[str, dict[str, o
     return sql, {"tenant": tenant, "prefix": prefix, "after": prefix + "~"}  # '~' sorts after every id character
 
 
-def neighbours_sql(tenant: str, memory_id: str) -> tuple[str, dict[str, object]]:
-    """One row: the ids of ``tenant``'s memories just before and just after ``memory_id`` (None at an end)."""
-    sql = (
-        "SELECT (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < :id),"
-        " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > :id)"
-    )
-    return sql, {"tenant": tenant, "id": memory_id}
-
-
-def context_sql() -> str:
-    """Rows ``(seq, context content)`` of the named memories (bind ``:seqs``) that have an episode context."""
-    return (
-        "SELECT m.seq, p.content FROM memories m JOIN memories p ON p.seq = m.context_seq"
-        " WHERE m.seq IN (SELECT value FROM json_each(:seqs))"
-    )
-
-
 _LISTING_KEYS = {"observed": ("observed_at", "seq"), "importance": ("importance", "observed_at", "seq")}
 
 
@@ -319,14 +251,7 @@ def listing_sql(
     """``columns`` of the memories passing ``f`` in ``order`` ("observed": newest first;
     "importance": most important, then newest; ties: newest row first), at most
     ``limit``, starting after the row whose order key (``_LISTING_KEYS``) is ``after``.
-
-    Current memories are read as one bounded range of ``memories_recent`` or
-    ``memories_important`` per scope and kind (every kind when ``f.kinds`` is empty),
-    each stopping at ``limit`` rows that pass, so a page costs what it shows and not what
-    the tenant holds (issue 28); with ``include_history`` one range of the tenant's
-    ``memories_observed``. The key is compared as a row value, so a page starts exactly
-    after the last row of the one before whatever was written between them (a keyset
-    cursor, not an offset)."""
+    More: docs/storage-tuning.md#sqlite-sql-listing-sql."""
     where, params = filter_sql(f)
     keys = _LISTING_KEYS[order]
     key = ", ".join(f"m.{k}" for k in keys)

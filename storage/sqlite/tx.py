@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import backend
 from ..errors import Conflict
+from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory
@@ -31,7 +32,6 @@ Tokenize = Callable[[str], list[str]]
 KEYWORD_RANKED = 3_000
 KEYWORD_NEWEST = 300
 KEPT_ANSWERS = 20_000  # terms' document counts and newest matches kept between transactions, at most (a few MB)
-SCRUB_DUE = "scrub_due"  # settings key: forgotten bytes may remain in the files until a scrub
 
 # Each field of ``records.Memory`` and the SQL over ``memories AS m`` that reads it (by name).
 _FIELDS = {f.name: f"m.{f.name}" for f in fields(Memory)} | {
@@ -80,11 +80,12 @@ class SqliteTransaction:
         self._passing: dict[tuple, int] = {}
         self._newest: dict[tuple[str, str], int | None] = {}  # keyed (table, FTS5 expression)
         self.tenant: str | None = None  # the tenant the transaction is bound to (its statistics count its memories)
+        self.writes = False
         self._known_at: tuple[int, int] | None = None
 
-    def begun(self, tenant: str | None) -> None:
+    def begun(self, tenant: str | None, writes: bool = False) -> None:
         """Note that a transaction bound to ``tenant`` has just begun (what it writes from now on is uncommitted)."""
-        self.tenant = tenant
+        self.tenant, self.writes = tenant, writes
         self._changes_at_begin = self.conn.total_changes()
         self._data_version = None
 
@@ -328,24 +329,33 @@ class SqliteTransaction:
     # -- rows -------------------------------------------------------------------------
 
     def memories(
-        self, tenant: str, *, seqs: list[int] | None = None, ids: list[str] | None = None, prefix: str | None = None,
-        filters: Filters | None = None, order: backend.Order = "observed", limit: int | None = None, offset: int = 0,
-        after_seq: int = 0, after_key: tuple[int, int] | None = None,
+        self, tenant: str | None, *, seqs: list[int] | None = None, ids: list[str] | None = None,
+        prefix: str | None = None, filters: Filters | None = None, order: backend.Order = "observed",
+        limit: int | None = None, offset: int = 0, after_seq: int = 0, after_key: tuple[int, int] | None = None,
+        expired_before: int | None = None, pending: bool = False,
     ) -> dict[int, Memory]:
         """See ``backend.Reader.memories`` (one writer at a time: nothing to lock)."""
-        if filters is None and prefix is None and not (seqs or ids):
+        if expired_before is not None:
+            # Named: to keep ORDER BY seq, the planner would rather read the whole table in seq order.
+            query, params = f"SELECT m.seq, {_COLUMNS} FROM memories m INDEXED BY memories_expiring WHERE" \
+                " m.forgotten_at IS NULL AND m.expires_at <= :cutoff ORDER BY m.seq LIMIT :limit OFFSET :offset", \
+                {"cutoff": expired_before}
+        elif pending:
+            query, params = f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.vector_pending = 1 AND m.seq > :after" \
+                " AND m.content IS NOT NULL ORDER BY m.seq LIMIT :limit OFFSET :offset", {"after": after_seq}
+        elif filters is None and prefix is None and not (seqs or ids):
             return {}
-        if filters is not None and limit is not None and not offset and not after_seq and order != "seq" \
+        elif filters is not None and limit is not None and not offset and not after_seq and order != "seq" \
                 and filters.scopes is not None and not (filters.include_history and order != "observed"):
             query, params = sql.listing_sql(filters, order, limit, after_key, f"m.seq, {_COLUMNS}")
             return {row[0]: memory(row[1:]) for row in self.conn.execute(query, params)}
-        if filters is not None:
+        elif filters is not None:
             where, params = sql.filter_sql(filters)
             after = " AND m.seq > :after" if after_seq else ""  # only then: a rowid range may change the plan
             query, params = f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE {where}{after}" \
                 f" ORDER BY {_ORDER[order]} LIMIT :limit OFFSET :offset", {**params, "after": after_seq}
         elif prefix is not None:
-            query, params = sql.prefix_sql(f"m.seq, {_COLUMNS}", tenant, prefix)
+            query, params = sql.prefix_sql(f"m.seq, {_COLUMNS}", tenant or "", prefix)
         else:
             # By seq: the tenant only checked (``+``), never an index to search.
             key, tenant_is = ("m.seq", "+m.tenant") if ids is None else ("m.id", "m.tenant")
@@ -354,9 +364,6 @@ class SqliteTransaction:
             params = {"wanted": json.dumps(seqs if ids is None else ids), "tenant": tenant}
         rows = self.conn.execute(query, {**params, "limit": -1 if limit is None else limit, "offset": offset})
         return {row[0]: memory(row[1:]) for row in rows}
-
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        return self._one(*sql.neighbours_sql(tenant, memory_id))  # type: ignore[return-value]
 
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
         if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:
@@ -376,10 +383,13 @@ class SqliteTransaction:
 
     def repeats(
         self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
+        keys_since: int = 0,
     ) -> backend.Repeats:
+        if key is not None and self.writes:  # count for nothing: gone, so the key may name a new request
+            self.conn.execute("DELETE FROM idempotency_keys WHERE recorded_at < ?", (keys_since,))
         keyed = None if key is None else self._one(
             "SELECT m.id, k.content_hash FROM idempotency_keys k JOIN memories m ON m.seq = k.memory_seq"
-            " WHERE k.tenant = ? AND k.key = ?", (tenant, key))
+            " WHERE k.tenant = ? AND k.key = ? AND k.recorded_at >= ?", (tenant, key, keys_since))
         same = self._one(
             "SELECT id FROM memories WHERE tenant = ? AND scope = ? AND content_hash = ? AND id IS NOT ?"
             " AND superseded_by IS NULL AND forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
@@ -387,9 +397,8 @@ class SqliteTransaction:
         )
         return backend.Repeats(keyed=None if keyed is None else (keyed[0], keyed[1]), same=same and same[0])
 
-    def model(self) -> tuple[str, int] | None:
-        rows = dict(self.conn.execute("SELECT key, value FROM settings WHERE key IN ('model_id', 'model_dim')"))
-        return (rows["model_id"], int(rows["model_dim"])) if "model_id" in rows else None
+    def settings(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT key, value FROM settings").fetchall())
 
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         rows = self.conn.execute(f"SELECT key_hash, {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?1 OR ?1 IS NULL"
@@ -398,28 +407,31 @@ class SqliteTransaction:
 
     # -- writes -----------------------------------------------------------------------
 
-    def claim_model(self, model_id: str, dim: int) -> bool:
-        recorded = self.model()
+    def claim_model(self, model_id: str | None, dim: int) -> bool:
+        """Whether vectors of ``model_id`` may be written, recording it on first use."""
+        if model_id is None:
+            return False
+        recorded = recorded_model(self.settings())
         if recorded is None:
             self.conn.executemany(
-                "INSERT INTO settings(key, value) VALUES (?, ?)", [("model_id", model_id), ("model_dim", str(dim))]
+                "INSERT INTO settings(key, value) VALUES (?, ?)", [(MODEL_ID, model_id), (MODEL_DIM, str(dim))]
             )
             return True
         return recorded == (model_id, dim)
 
     def insert(self, row: backend.NewRow) -> int:
+        if row.vectors and not self.claim_model(row.model, len(row.vectors[0])):
+            row = replace(row, vectors=None)
         if self._one("SELECT 1 FROM memories WHERE id = ?", (row.id,)):
             raise Conflict("id", f"a memory with id {row.id} exists already")
         self.conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source, observed_at,"
-            " recorded_at, expires_at, supersedes, superseded_by, supersede_reason, confirmations,"
-            " last_confirmed_at, vector_pending, context_seq)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " recorded_at, expires_at, supersedes, confirmations, last_confirmed_at, vector_pending, context_seq)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance, row.source,
-                row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.superseded_by,
-                row.supersede_reason, row.confirmations, row.last_confirmed_at, 0 if row.vectors else 1,
-                row.context_seq,
+                row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.confirmations,
+                row.last_confirmed_at, 0 if row.vectors else 1, row.context_seq,
             ),
         )
         seq = self.conn.last_insert_rowid()
@@ -431,6 +443,8 @@ class SqliteTransaction:
         self.conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in row.tags])
         if row.vectors:
             vector_rows.add(self.conn, seq, self._cell(row.vectors[0]), [_blob(v) for v in row.vectors])
+        if row.supersedes is not None:
+            self._link(row.supersedes, row.id, row.reason)
         return seq
 
     def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
@@ -448,10 +462,7 @@ class SqliteTransaction:
             (tenant, key, seq, content_hash, now),
         )
 
-    def drop_keys(self, before: int) -> None:
-        self.conn.execute("DELETE FROM idempotency_keys WHERE recorded_at < ?", (before,))
-
-    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
+    def _link(self, old_id: str, new_id: str, reason: str | None) -> None:
         old = self._one("SELECT seq, tenant, content, superseded_by FROM memories WHERE id = ?", (old_id,))
         self.conn.execute("UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new_id, reason, old_id))
         if old is not None and old[3] is None and old[2] is not None:
@@ -499,26 +510,9 @@ class SqliteTransaction:
         # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
         self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (SCRUB_DUE, new_id()))
 
-    def scrub_due(self) -> bool:
-        return self._one("SELECT 1 FROM settings WHERE key = ?", (SCRUB_DUE,)) is not None
-
-    def expired(self, cutoff: int) -> list[tuple[str, int]]:
-        return self.conn.execute(
-            # Named: to keep ORDER BY seq, the planner would rather read the whole table in seq order.
-            "SELECT id, expires_at FROM memories INDEXED BY memories_expiring"
-            " WHERE forgotten_at IS NULL AND expires_at <= ? ORDER BY seq", (cutoff,)
-        ).fetchall()
-
-    def pending(self, after_seq: int, size: int) -> list[tuple[int, str, str]]:
-        return self.conn.execute(
-            "SELECT seq, tenant, content FROM memories WHERE vector_pending = 1 AND seq > ?"
-            " AND content IS NOT NULL ORDER BY seq LIMIT ?",
-            (after_seq, size),
-        ).fetchall()
-
-    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray]) -> bool:
+    def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray], model: str) -> bool:
         row = self._one("SELECT tenant FROM memories WHERE seq = ? AND vector_pending = 1 AND content = ?", (seq, content))
-        if row is None:
+        if row is None or not self.claim_model(model, len(vectors[0])):
             return False
         vector_rows.write(self.conn, seq, self._cell(vectors[0]), [_blob(v) for v in vectors])
         self.conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))

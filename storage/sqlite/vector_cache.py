@@ -1,24 +1,6 @@
 """An in-memory copy of the vector index's cells, int8, from which a search picks the
 few vectors it then reads from the file.
-
-Reading a cell's rows from the file is slow (docs/storage-tuning.md#the-in-memory-int8-copy).
-The copy holds each cell as one matrix, quantised to int8 with one scale per vector (a
-quarter of the float32 bytes), so a search scores its cells with a few numpy products and
-then reads, filters and scores exactly only the rows of its best few
-(``sql.rescore_sql``). Symmetric scalar quantisation per vector (v ≈ scale · codes, codes
-in [-127, 127]): its scores differ from the exact ones by about 1e-3, so only near-ties
-can change places among the candidates, never in the answer, which is scored exactly.
-
-The copy follows the database through ``vector_changes``, a log written by triggers
-in the transaction of each change to ``memory_vectors`` (``schema``): a copy at log
-position P is brought up to a snapshot at position M by reading again the keys
-logged in (P, M]. The log keeps the last ``schema.VECTOR_LOG_KEEP`` changes; a copy
-further behind starts again empty. A transaction that has written does not advance
-it (its changes could still roll back), and one whose snapshot is older than the
-copy does not use it: either reads the file as before. Cells are loaded when first
-searched (or all at once, up to the budget, by ``preload`` when a store starts) and the
-least recently used are dropped past ``budget`` bytes.
-"""
+More: docs/storage-tuning.md#sqlite-vector-cache."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """Writing and removing a memory's vectors: window 0 in ``memory_vectors`` under its
 cell of the vector index (``cells``), later windows of a long memory in ``memory_windows``.
-
-MiniLM reads at most 256 tokens, so a long memory is embedded in overlapping windows
-(``Embedder.windows``) and is as similar to a query as its most similar window. Call
-these inside a write transaction.
-"""
+More: docs/storage-tuning.md#sqlite-vectors."""
 
 from __future__ import annotations
 
