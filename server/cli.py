@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from memvault.storage.errors import shown
 from memvault.storage.location import redacted
-from memvault.storage.limits import RECALL_MAX_LIMIT
+from memvault.storage.limits import IMPORTANCE_MAX, IMPORTANCE_MIN, KINDS, RECALL_MAX_LIMIT
 
 from . import config as config_module
 from . import version
@@ -66,40 +66,34 @@ def _integer(text: str) -> int | str:
 def _flags() -> dict[str, argparse.ArgumentParser]:
     """Groups of flags; each command takes only the groups that apply to it."""
 
-    def group(*specs: tuple[tuple[str, ...], dict[str, Any]]) -> argparse.ArgumentParser:
+    def group(*specs: tuple[str, dict[str, Any]]) -> argparse.ArgumentParser:
         parser = _Parser(add_help=False)
-        for names, kwargs in specs:
-            parser.add_argument(*names, **kwargs)
+        for flag, kwargs in specs:
+            parser.add_argument(flag, **kwargs)
         return parser
 
+    kinds = ", ".join(KINDS[:-1]) + " or " + KINDS[-1]
     return {
-        "db": group((("--db",), {"help": "database file, or a postgresql://user:password@host/database URL "
-                                  "(env MEMVAULT_DB; default: a file in the user data directory)"})),
-        "tenant": group(
-            (("--tenant",), {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})
-        ),
-        "scope": group((("--scope",), {"help": "scope (env MEMVAULT_SCOPE; default 'default'; 'global' is shared)"})),
-        "model": group(
-            (("--model-dir",), {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"})
-        ),
-        "secrets": group((("--allow-secrets",), {
-            "action": "store_true", "default": None,
-            "help": "store content even when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)",
-        })),
-        "json": group((("--json",), {"action": "store_true", "help": "print one JSON document instead of text"})),
+        "db": group(("--db", {"help": "database file, or a postgresql://user:password@host/database URL "
+                                      "(env MEMVAULT_DB; default: a file in the user data directory)"})),
+        "tenant": group(("--tenant", {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})),
+        "scope": group(("--scope", {"help": "scope (env MEMVAULT_SCOPE; default 'default'; 'global' is shared)"})),
+        "model": group(("--model-dir", {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"})),
+        "secrets": group(("--allow-secrets", {"action": "store_true", "default": None, "help": "store content even "
+                          "when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)"})),
+        "json": group(("--json", {"action": "store_true", "help": "print one JSON document instead of text"})),
         "filters": group(
-            (("--kind",), {"action": "append", "dest": "kinds", "metavar": "KIND",
-                           "help": "only this kind (repeatable)"}),
-            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG",
-                          "help": "only memories with this tag (repeatable: all)"}),
-            (("--since",), {"help": "only memories observed at or after this ISO-8601 time"}),
-            (("--until",), {"help": "only memories observed before this ISO-8601 time"}),
-            (("--history",), {"action": "store_true", "help": "include superseded memories"}),
+            ("--kind", {"action": "append", "dest": "kinds", "metavar": "KIND", "help": "only this kind (repeatable)"}),
+            ("--tag", {"action": "append", "dest": "tags", "metavar": "TAG",
+                       "help": "only memories with this tag (repeatable: all)"}),
+            ("--since", {"help": "only memories observed at or after this ISO-8601 time"}),
+            ("--until", {"help": "only memories observed before this ISO-8601 time"}),
+            ("--history", {"action": "store_true", "help": "include superseded memories"}),
         ),
         "fields": group(
-            (("--kind",), {"help": "fact, preference, decision, procedure, episode or failure"}),
-            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"}),
-            (("--importance",), {"type": _integer, "help": "1-10"}),
+            ("--kind", {"help": kinds}),
+            ("--tag", {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"}),
+            ("--importance", {"type": _integer, "help": f"{IMPORTANCE_MIN}-{IMPORTANCE_MAX}"}),
         ),
     }
 
@@ -187,7 +181,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 def _http_flags(serve: argparse.ArgumentParser) -> None:
     http = serve.add_argument_group("HTTP team server (--transport http)")
     http.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
-    http_only: list[tuple[str, str]] = []  # (dest, flag) of each flag refused without --transport http
+    http_only: list[tuple[str, str]] = []  # (load_http's argument, flag) of each flag refused without it
 
     def add(flag: str, **kwargs: Any) -> None:
         http_only.append((http.add_argument(flag, **kwargs).dest, flag))
@@ -197,12 +191,12 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
     add("--auth", choices=config_module.AUTH_MODES,
         help="keys (memvault API keys), oauth (JWT access tokens) or none (loopback only) "
         "(env MEMVAULT_AUTH; default keys)")
-    add("--oauth-issuer", help="OAuth: the issuer URL (env MEMVAULT_OAUTH_ISSUER)")
-    add("--oauth-resource", help="OAuth: this server's public URL, the tokens' audience "
+    add("--oauth-issuer", dest="issuer", help="OAuth: the issuer URL (env MEMVAULT_OAUTH_ISSUER)")
+    add("--oauth-resource", dest="resource", help="OAuth: this server's public URL, the tokens' audience "
         "(env MEMVAULT_OAUTH_RESOURCE), e.g. https://memory.example.com/mcp")
-    add("--oauth-jwks-url", help="OAuth: the issuer's JWKS (env MEMVAULT_OAUTH_JWKS_URL; "
+    add("--oauth-jwks-url", dest="jwks_url", help="OAuth: the issuer's JWKS (env MEMVAULT_OAUTH_JWKS_URL; "
         "default <issuer>/.well-known/jwks.json)")
-    add("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
+    add("--oauth-tenant-claim", dest="tenant_claim", help="OAuth: the claim naming the tenant "
         "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
     add("--rate-limit", type=_integer, help="requests per minute per key, counted by each process "
         "on its own (N processes behind a balancer allow a key up to N times this; for a total "
@@ -371,11 +365,7 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
     from . import http
 
     try:
-        settings = config_module.load_http(
-            host=args.host, port=args.port, auth=args.auth, issuer=args.oauth_issuer, resource=args.oauth_resource,
-            jwks_url=args.oauth_jwks_url, tenant_claim=args.oauth_tenant_claim, rate_limit=args.rate_limit,
-            allowed_hosts=args.allowed_hosts, allowed_origins=args.allowed_origins,
-        )
+        settings = config_module.load_http(**{dest: getattr(args, dest) for dest, _ in args.http_only})
     except ValueError as exc:
         _err(str(exc))
         return 2
