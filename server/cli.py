@@ -14,7 +14,8 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -384,7 +385,6 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     """``keys create`` prints the key alone on stdout; ``list`` and ``revoke`` print metadata, never a key."""
     from memvault.storage import keys
     from memvault.storage.errors import MemvaultError
-    from memvault.storage.store import Store
 
     logging.getLogger().setLevel(logging.WARNING)
     if args.action != "create" and not config.db_exists():
@@ -392,9 +392,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
         return 1
     existed = config.db_exists()
     try:
-        store = Store(config.db)
-        refused = True
-        try:
+        with _opened(config, existed) as store:
             if args.action == "create":
                 record, key = keys.create(store, args.tenant, args.scope, args.name, args.read_only, args.expires)
                 if not existed:
@@ -411,9 +409,6 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
             else:
                 record = keys.revoke(store, args.id)
                 _out(json.dumps(_key_json(record), indent=2) if args.json else f"revoked {_key_line(record)}")
-            refused = False
-        finally:
-            _close(store, config, created=not existed, refused=refused)
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
         return _exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
@@ -446,7 +441,6 @@ CREATES = {"remember", "import"}
 def _with_store(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
     from memvault.storage.embeddings import Embedder
     from memvault.storage.errors import MemvaultError
-    from memvault.storage.store import Store
     from memvault.tools import handlers
 
     logging.getLogger().setLevel(logging.WARNING)
@@ -466,13 +460,8 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
                  "client creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
         return 1
     try:
-        store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
-        refused = True
-        try:
+        with _opened(config, existed, Embedder(config.model_dir), allow_secrets=config.allow_secrets) as store:
             code = RUN[command](store, caller, args)
-            refused = False
-        finally:
-            _close(store, config, created=not existed, refused=refused)
         if not existed:
             _err(f"created a new database at {config.db_where()}")
         return code
@@ -481,29 +470,34 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         return _exit_code(exc)
 
 
-def _close(store: Store, config: config_module.Config, *, created: bool, refused: bool) -> None:
-    """Close ``store``; a refused command removes the empty database file it created (and its -wal, -shm),
-    unless another process has it open (a -wal left after our close) or wrote to it meanwhile."""
+@contextmanager
+def _opened(config: config_module.Config, existed: bool, *args: Any, **kwargs: Any) -> Iterator[Store]:
+    """The store of ``config`` for one command; a refused command removes the empty database file it
+    created (and its -wal, -shm), unless another process has it open (a -wal left after our close) or
+    wrote to it meanwhile."""
     from memvault.storage import keys, maintenance
     from memvault.storage.store import Store
 
     def empty(s: Store) -> bool:
         return not maintenance.stats(s)["by_scope"] and not keys.list_keys(s)
 
-    remove = created and refused and not isinstance(config.db, str) and empty(store)
-    store.close()
-    if not remove or Path(f"{config.db}-wal").exists():
-        return
-    again = Store(config.db)
+    store = Store(config.db, *args, **kwargs)
     try:
-        remove = empty(again)
-    finally:
-        again.close()
-    if remove and not Path(f"{config.db}-wal").exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{config.db}{suffix}").unlink(missing_ok=True)
-
-
+        yield store
+    except BaseException:
+        remove = not existed and not isinstance(config.db, str) and empty(store)
+        store.close()
+        if remove and not Path(f"{config.db}-wal").exists():
+            again = Store(config.db)
+            try:
+                remove = empty(again)
+            finally:
+                again.close()
+            if remove and not Path(f"{config.db}-wal").exists():
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{config.db}{suffix}").unlink(missing_ok=True)
+        raise
+    store.close()
 
 
 def _in_cli_words(exc: Exception) -> str:
