@@ -31,7 +31,7 @@ from .schemas import (
 
 OTHER_SCOPES_MAX = 10  # other scopes (the largest) searched when nothing sure is found
 # Under ANSWER_CONFIDENCE a hit is a weak lead; under SURE_CONFIDENCE other scopes are searched and
-# named when surer: the relevance of each band is in docs/how-recall-works.md ("Confidence").
+# named when surer: docs/how-recall-works.md ("Confidence") and docs/tools.md ("Other scopes").
 ANSWER_CONFIDENCE = 0.2
 SURE_CONFIDENCE = 0.5
 _FILTERS = ("kinds", "tags", "since", "until")
