@@ -4,8 +4,7 @@ from __future__ import annotations
 
 
 def version() -> str:
-    """The installed memvault version (``serverInfo.version``, ``memvault --version``);
-    ``0+unknown`` (a valid PEP 440 version) when the package metadata is missing."""
+    """The installed memvault version; ``0+unknown`` (valid PEP 440) without package metadata."""
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as installed
 

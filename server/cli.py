@@ -1,9 +1,7 @@
-"""The ``memvault`` command: ``serve`` (MCP over stdio), commands for people to
-inspect and change what their agent stored, maintenance, and client set-up.
+"""The ``memvault`` command: ``serve``, commands to inspect and change memories, maintenance, client set-up.
 
-Every command but ``serve`` prints human-readable text on stdout, or one JSON
-document with ``--json``; notes and errors go to stderr. ``serve`` never writes
-to stdout except JSON-RPC.
+Commands print text on stdout (one JSON document with ``--json``), notes and errors on stderr;
+``serve`` writes only JSON-RPC to stdout.
 """
 
 from __future__ import annotations
@@ -16,13 +14,14 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from memvault.storage.errors import shown
 from memvault.storage.location import redacted
-from memvault.storage.limits import RECALL_MAX_LIMIT
+from memvault.storage.limits import IMPORTANCE_MAX, IMPORTANCE_MIN, KINDS, RECALL_MAX_LIMIT
 
 from . import config as config_module
 from . import version
@@ -33,9 +32,7 @@ if TYPE_CHECKING:
     from memvault.tools.handlers import Caller
 
 
-# How the command line names each field of the tools (and its own FILE): the positional
-# arguments' metavars in every usage line, and the name an error gives the field, so
-# "TEXT: must not be empty" names the TEXT of `memvault remember [...] TEXT`.
+# How the command line names each field (metavars, and the field an error names: "TEXT: must not be empty").
 FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
          "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
          "offset": "--offset",
@@ -43,10 +40,7 @@ FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose errors never quote a credential: argparse repeats the
-    value it refuses (``invalid choice: '...'``, ``invalid int value: '...'``,
-    unrecognized arguments), so each word and quoted value of the message passes the
-    secret detector first, as every refusal of memvault's does (:func:`errors.shown`)."""
+    """argparse's parser, whose errors (which repeat the refused value) never quote a credential."""
 
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
         super().error(_without_credentials(message))
@@ -56,24 +50,14 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\S+")
 
 
 def _without_credentials(message: str) -> str:
-    """``message`` with each quoted value and each word in which the secret detector finds
-    a credential replaced by what it looks like ("a value that looks like a GitHub token")."""
+    """``message`` with each quoted value or word holding a credential replaced by what it looks like."""
     from memvault.storage.errors import credentials_in
 
     return _QUOTED.sub(lambda m: credentials_in(m.group(0)) or m.group(0), message)
 
 
-def _credential_or_word(word: str) -> str:
-    """``word`` (one argument as typed), or what it looks like when it holds a credential."""
-    from memvault.storage.errors import credentials_in
-
-    return credentials_in(word) or word
-
-
 def _integer(text: str) -> int | str:
-    """An integer flag's value: the integer typed, else the text as typed, which the
-    field's own check refuses in memvault's words, with its range (``--limit: must be an
-    integer from 1 to 50; got '1.5'``), as it refuses an integer out of range."""
+    """The integer typed, else the text, which the field's own check refuses with its range."""
     try:
         return int(text)
     except ValueError:
@@ -83,40 +67,34 @@ def _integer(text: str) -> int | str:
 def _flags() -> dict[str, argparse.ArgumentParser]:
     """Groups of flags; each command takes only the groups that apply to it."""
 
-    def group(*specs: tuple[tuple[str, ...], dict[str, Any]]) -> argparse.ArgumentParser:
+    def group(*specs: tuple[str, dict[str, Any]]) -> argparse.ArgumentParser:
         parser = _Parser(add_help=False)
-        for names, kwargs in specs:
-            parser.add_argument(*names, **kwargs)
+        for flag, kwargs in specs:
+            parser.add_argument(flag, **kwargs)
         return parser
 
+    kinds = ", ".join(KINDS[:-1]) + " or " + KINDS[-1]
     return {
-        "db": group((("--db",), {"help": "database file, or a postgresql://user:password@host/database URL "
-                                  "(env MEMVAULT_DB; default: a file in the user data directory)"})),
-        "tenant": group(
-            (("--tenant",), {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})
-        ),
-        "scope": group((("--scope",), {"help": "scope (env MEMVAULT_SCOPE; default 'default'; 'global' is shared)"})),
-        "model": group(
-            (("--model-dir",), {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"})
-        ),
-        "secrets": group((("--allow-secrets",), {
-            "action": "store_true", "default": None,
-            "help": "store content even when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)",
-        })),
-        "json": group((("--json",), {"action": "store_true", "help": "print one JSON document instead of text"})),
+        "db": group(("--db", {"help": "database file, or a postgresql://user:password@host/database URL "
+                                      "(env MEMVAULT_DB; default: a file in the user data directory)"})),
+        "tenant": group(("--tenant", {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"})),
+        "scope": group(("--scope", {"help": "scope (env MEMVAULT_SCOPE; default 'default'; 'global' is shared)"})),
+        "model": group(("--model-dir", {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"})),
+        "secrets": group(("--allow-secrets", {"action": "store_true", "default": None, "help": "store content even "
+                          "when it contains credentials (env MEMVAULT_ALLOW_SECRETS; default: refuse)"})),
+        "json": group(("--json", {"action": "store_true", "help": "print one JSON document instead of text"})),
         "filters": group(
-            (("--kind",), {"action": "append", "dest": "kinds", "metavar": "KIND",
-                           "help": "only this kind (repeatable)"}),
-            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG",
-                          "help": "only memories with this tag (repeatable: all)"}),
-            (("--since",), {"help": "only memories observed at or after this ISO-8601 time"}),
-            (("--until",), {"help": "only memories observed before this ISO-8601 time"}),
-            (("--history",), {"action": "store_true", "help": "include superseded memories"}),
+            ("--kind", {"action": "append", "dest": "kinds", "metavar": "KIND", "help": "only this kind (repeatable)"}),
+            ("--tag", {"action": "append", "dest": "tags", "metavar": "TAG",
+                       "help": "only memories with this tag (repeatable: all)"}),
+            ("--since", {"help": "only memories observed at or after this ISO-8601 time"}),
+            ("--until", {"help": "only memories observed before this ISO-8601 time"}),
+            ("--history", {"action": "store_true", "help": "include superseded memories"}),
         ),
         "fields": group(
-            (("--kind",), {"help": "fact, preference, decision, procedure, episode or failure"}),
-            (("--tag",), {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"}),
-            (("--importance",), {"type": _integer, "help": "1-10"}),
+            ("--kind", {"help": kinds}),
+            ("--tag", {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"}),
+            ("--importance", {"type": _integer, "help": f"{IMPORTANCE_MIN}-{IMPORTANCE_MAX}"}),
         ),
     }
 
@@ -204,7 +182,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 def _http_flags(serve: argparse.ArgumentParser) -> None:
     http = serve.add_argument_group("HTTP team server (--transport http)")
     http.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
-    http_only: list[tuple[str, str]] = []  # (dest, flag) of each flag refused without --transport http
+    http_only: list[tuple[str, str]] = []  # (load_http's argument, flag) of each flag refused without it
 
     def add(flag: str, **kwargs: Any) -> None:
         http_only.append((http.add_argument(flag, **kwargs).dest, flag))
@@ -214,12 +192,12 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
     add("--auth", choices=config_module.AUTH_MODES,
         help="keys (memvault API keys), oauth (JWT access tokens) or none (loopback only) "
         "(env MEMVAULT_AUTH; default keys)")
-    add("--oauth-issuer", help="OAuth: the issuer URL (env MEMVAULT_OAUTH_ISSUER)")
-    add("--oauth-resource", help="OAuth: this server's public URL, the tokens' audience "
+    add("--oauth-issuer", dest="issuer", help="OAuth: the issuer URL (env MEMVAULT_OAUTH_ISSUER)")
+    add("--oauth-resource", dest="resource", help="OAuth: this server's public URL, the tokens' audience "
         "(env MEMVAULT_OAUTH_RESOURCE), e.g. https://memory.example.com/mcp")
-    add("--oauth-jwks-url", help="OAuth: the issuer's JWKS (env MEMVAULT_OAUTH_JWKS_URL; "
+    add("--oauth-jwks-url", dest="jwks_url", help="OAuth: the issuer's JWKS (env MEMVAULT_OAUTH_JWKS_URL; "
         "default <issuer>/.well-known/jwks.json)")
-    add("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
+    add("--oauth-tenant-claim", dest="tenant_claim", help="OAuth: the claim naming the tenant "
         "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
     add("--rate-limit", type=_integer, help="requests per minute per key, counted by each process "
         "on its own (N processes behind a balancer allow a key up to N times this; for a total "
@@ -263,50 +241,35 @@ LEADING_FLAGS = {"--db": True, "--tenant": True, "--scope": True, "--model-dir":
                  "--allow-secrets": False}  # flag: whether it takes a value
 
 
-def _flags_after_command(argv: Sequence[str]) -> list[str]:
-    """``argv`` with the :data:`LEADING_FLAGS` given before the command moved to its end
-    (before a ``--``); with no command after them, ``serve`` when stdin is not a terminal
-    (bare ``memvault`` is ``serve`` for clients); unchanged when another option comes first."""
+def _flags_after_command(argv: Sequence[str]) -> tuple[list[str], str | None]:
+    """``argv`` with the leading :data:`LEADING_FLAGS` moved to its end (before a ``--``), flags alone
+    being ``serve`` when stdin is not a terminal; or ``argv`` unchanged and the first leading flag that
+    only a command takes (``--limit`` in ``memvault --limit 3 list``), if any."""
     argv = list(argv)
     moved: list[str] = []
     i = 0
     while i < len(argv) and argv[i].startswith("-"):
         name = argv[i].split("=", 1)[0]
+        if name in ("-h", "--help", "--version", "--"):
+            return argv, None
         if name not in LEADING_FLAGS:
-            return argv
+            return argv, name
         takes_value = LEADING_FLAGS[name] and "=" not in argv[i]
         if takes_value and i + 1 >= len(argv):
-            return argv
+            return argv, None
         moved += argv[i:i + 1 + takes_value]
         i += 1 + takes_value
-    if not moved:
-        return argv
     if i >= len(argv):  # flags only: `memvault --db X` as a client runs it is `memvault serve --db X`
-        return ["serve", *moved] if not sys.stdin.isatty() else argv
+        return (["serve", *moved] if moved and not sys.stdin.isatty() else argv), None
     rest = argv[i:]
     end = rest.index("--") if "--" in rest else len(rest)
-    return rest[:end] + moved + rest[end:]
-
-
-def _command_flag_before_command(argv: Sequence[str]) -> str | None:
-    """The first flag before the command that only a command takes (``memvault --limit 3
-    list``: ``--limit``), or None. ``-h``, ``--help`` and ``--version`` are memvault's own."""
-    i = 0
-    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
-        name = argv[i].split("=", 1)[0]
-        if name in ("-h", "--help", "--version"):
-            return None
-        if name not in LEADING_FLAGS:
-            return name
-        i += 1 + (LEADING_FLAGS[name] and "=" not in argv[i])
-    return None
+    return rest[:end] + moved + rest[end:], None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
     parser, commands = _parser()
-    given = _flags_after_command(sys.argv[1:] if argv is None else argv)
-    misplaced = _command_flag_before_command(given)
+    given, misplaced = _flags_after_command(sys.argv[1:] if argv is None else argv)
     if misplaced is not None:
         command = next((word for word in given if word in COMMANDS), None)
         if command is not None and misplaced not in commands[command]._option_string_actions:
@@ -318,7 +281,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                      "(see `memvault -h` for the commands)")
     args, extra = parser.parse_known_args(given)
     if extra:  # name the subcommand's own usage, not the top-level one (its error masks credentials)
-        commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(map(_credential_or_word, extra))}")
+        from memvault.storage.errors import credentials_in  # each argument whole (a key with spaces)
+
+        commands.get(args.command, parser).error(
+            f"unrecognized arguments: {' '.join(credentials_in(w) or w for w in extra)}")
     if args.command is None and sys.stdin.isatty():
         parser.print_help(sys.stderr)  # a person typed `memvault`: clients always run `memvault serve`
         return 2
@@ -354,11 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _printing(run: Callable[[], int]) -> int:
-    """Run a command that prints on stdout. Text the console's encoding cannot show
-    (a Windows code page) comes out escaped (``\\u0444``) rather than failing the
-    command; a reader that stops reading (``| head``) ends it quietly, with the exit
-    code of a process that SIGPIPE ended (141), as Python's documentation advises
-    ("Note on SIGPIPE", in the ``signal`` module)."""
+    """Run a command that prints: text the console cannot encode comes out escaped; a reader that
+    stops (``| head``) ends it quietly with exit 141 (Python docs, ``signal``: "Note on SIGPIPE")."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
@@ -386,10 +349,8 @@ def _serve(config: config_module.Config) -> int:
             "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
             config.db_label, config.tenant, config.scope,
         )
-    # The SDK reads stdin on a thread that Ctrl-C cannot interrupt. Every write is
-    # one transaction (WAL), so ending the process at once loses nothing committed.
-    # Stdin's blocking mode is put back first: the serving reads it without blocking, and
-    # a terminal left so fails the next program's reads.
+    # The SDK reads stdin on a thread Ctrl-C cannot interrupt; every write is one transaction, so
+    # exiting at once loses nothing. Stdin's blocking mode is restored first (for the next program).
     stdin, blocking = os.dup(0), os.get_blocking(0)  # the dup shares stdin's open file
 
     def stop(*_: object) -> None:
@@ -405,11 +366,7 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
     from . import http
 
     try:
-        settings = config_module.load_http(
-            host=args.host, port=args.port, auth=args.auth, issuer=args.oauth_issuer, resource=args.oauth_resource,
-            jwks_url=args.oauth_jwks_url, tenant_claim=args.oauth_tenant_claim, rate_limit=args.rate_limit,
-            allowed_hosts=args.allowed_hosts, allowed_origins=args.allowed_origins,
-        )
+        settings = config_module.load_http(**{dest: getattr(args, dest) for dest, _ in args.http_only})
     except ValueError as exc:
         _err(str(exc))
         return 2
@@ -425,11 +382,9 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
 
 
 def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
-    """``keys create`` prints the key alone on stdout (metadata to stderr); ``list`` and
-    ``revoke`` print metadata, never a key."""
+    """``keys create`` prints the key alone on stdout; ``list`` and ``revoke`` print metadata, never a key."""
     from memvault.storage import keys
     from memvault.storage.errors import MemvaultError
-    from memvault.storage.store import Store
 
     logging.getLogger().setLevel(logging.WARNING)
     if args.action != "create" and not config.db_exists():
@@ -437,9 +392,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
         return 1
     existed = config.db_exists()
     try:
-        store = Store(config.db)
-        refused = True
-        try:
+        with _opened(config, existed) as store:
             if args.action == "create":
                 record, key = keys.create(store, args.tenant, args.scope, args.name, args.read_only, args.expires)
                 if not existed:
@@ -456,9 +409,6 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
             else:
                 record = keys.revoke(store, args.id)
                 _out(json.dumps(_key_json(record), indent=2) if args.json else f"revoked {_key_line(record)}")
-            refused = False
-        finally:
-            _close(store, config, created=not existed, refused=refused)
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
         return _exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
@@ -466,8 +416,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
 
 
 def _key_json(record: Any) -> dict[str, Any]:
-    """A key's metadata for ``--json``: its fields, times as ISO-8601, and ``state``
-    (``active``, ``expired``, ``revoked``)."""
+    """A key's fields for ``--json``, times ISO-8601, with ``state`` (active, expired, revoked)."""
     import dataclasses
 
     from memvault.storage.timefmt import format_ms, now_ms
@@ -492,7 +441,6 @@ CREATES = {"remember", "import"}
 def _with_store(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
     from memvault.storage.embeddings import Embedder
     from memvault.storage.errors import MemvaultError
-    from memvault.storage.store import Store
     from memvault.tools import handlers
 
     logging.getLogger().setLevel(logging.WARNING)
@@ -512,13 +460,8 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
                  "client creates it; if your memories are elsewhere, give that file with --db or MEMVAULT_DB")
         return 1
     try:
-        store = Store(config.db, Embedder(config.model_dir), allow_secrets=config.allow_secrets)
-        refused = True
-        try:
+        with _opened(config, existed, Embedder(config.model_dir), allow_secrets=config.allow_secrets) as store:
             code = RUN[command](store, caller, args)
-            refused = False
-        finally:
-            _close(store, config, created=not existed, refused=refused)
         if not existed:
             _err(f"created a new database at {config.db_where()}")
         return code
@@ -527,43 +470,38 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         return _exit_code(exc)
 
 
-def _close(store: Store, config: config_module.Config, *, created: bool, refused: bool) -> None:
-    """Close ``store``. A database file this command created, when the command was refused
-    and nothing is stored in it (no memory, no API key), is removed with its -wal and -shm:
-    a refused command leaves no file behind.
-
-    Unless another process opened the new file meanwhile (an MCP client starting its
-    server): its connection would go on writing into a deleted file, and every memory
-    it took would be gone at its restart. SQLite removes the -wal file when the last
-    connection closes, so a -wal left after this command's close means another one is
-    open; and the file is checked empty again after the close, for a process that wrote
-    and closed while this command still had it open."""
+@contextmanager
+def _opened(config: config_module.Config, existed: bool, *args: Any, **kwargs: Any) -> Iterator[Store]:
+    """The store of ``config`` for one command; a refused command removes the empty database file it
+    created (and its -wal, -shm), unless another process has it open (a -wal left after our close) or
+    wrote to it meanwhile."""
     from memvault.storage import keys, maintenance
     from memvault.storage.store import Store
 
     def empty(s: Store) -> bool:
         return not maintenance.stats(s)["by_scope"] and not keys.list_keys(s)
 
-    remove = created and refused and not isinstance(config.db, str) and empty(store)
-    store.close()
-    if not remove or Path(f"{config.db}-wal").exists():
-        return
-    again = Store(config.db)
+    store = Store(config.db, *args, **kwargs)
     try:
-        remove = empty(again)
-    finally:
-        again.close()
-    if remove and not Path(f"{config.db}-wal").exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{config.db}{suffix}").unlink(missing_ok=True)
-
-
+        yield store
+    except BaseException:
+        remove = not existed and not isinstance(config.db, str) and empty(store)
+        store.close()
+        if remove and not Path(f"{config.db}-wal").exists():
+            again = Store(config.db)
+            try:
+                remove = empty(again)
+            finally:
+                again.close()
+            if remove and not Path(f"{config.db}-wal").exists():
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{config.db}{suffix}").unlink(missing_ok=True)
+        raise
+    store.close()
 
 
 def _in_cli_words(exc: Exception) -> str:
-    """``exc``'s message, the argument it is about named as the command line spells it
-    (``kinds[0]`` is ``--kind``, ``content`` is ``TEXT``, ``id`` is ``ID``), whether it
-    was invalid, not found or in conflict with what is stored."""
+    """``exc``'s message with its field named as the command line spells it (``kinds[0]``: ``--kind``)."""
     from memvault.storage.errors import Conflict, InvalidInput, NotFound
 
     if isinstance(exc, (InvalidInput, NotFound, Conflict)):
@@ -574,8 +512,7 @@ def _in_cli_words(exc: Exception) -> str:
 
 
 def _exit_code(exc: Exception) -> int:
-    """2 when ``exc`` refuses a command-line argument (as argparse exits on a bad
-    one), else 1 (not found, conflict, storage trouble)."""
+    """2 when ``exc`` refuses a command-line argument (as argparse), else 1."""
     from memvault.storage.errors import InvalidInput
 
     return 2 if isinstance(exc, InvalidInput) and exc.field.split("[")[0] in FLAGS else 1
@@ -593,24 +530,36 @@ def _emit(args: argparse.Namespace, result: Any, text: Callable[[], str]) -> int
     return 0
 
 
-def _remember(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    from memvault.tools import handlers, text
-
-    result = handlers.remember(store, caller, content=args.text, tags=args.tags, kind=args.kind,
-                               importance=args.importance)
-    return _emit(args, result, lambda: text.render(result))
-
-
 def _filters(args: argparse.Namespace) -> dict[str, Any]:
     return {"kinds": args.kinds, "tags": args.tags, "since": args.since, "until": args.until,
             "include_history": args.history}
 
 
-def _recall(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    from memvault.tools import handlers, text
+# Commands that call a tool's handler: (handler, its arguments from the command line, the text
+# a person reads: tools.text, as the model reads it, with the CLI's flags and full ids).
+TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
+    "remember": ("remember", lambda a: {"content": a.text, "tags": a.tags, "kind": a.kind,
+                                        "importance": a.importance}, lambda t, r: t.render(r)),
+    "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a)},
+               lambda t, r: t.recall_text(r, full_ids=True, person=True)),
+    "show": ("memory_view", lambda a: {"memory_id": a.id}, lambda t, r: t.memory_view_text(r)),
+    "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history},
+               lambda t, r: t.render(r)),
+    "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "reason": a.reason, "kind": a.kind,
+                                          "tags": a.tags, "importance": a.importance}, lambda t, r: t.render(r)),
+}
 
-    found = handlers.recall(store, caller, query=args.query, limit=args.limit, **_filters(args))
-    return _emit(args, found, lambda: text.recall_text(found, full_ids=True, person=True))
+
+def _tool(command: str) -> Callable[[Store, Caller, argparse.Namespace], int]:
+    name, arguments, render = TOOLS[command]
+
+    def run(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+        from memvault.tools import handlers, text
+
+        result = getattr(handlers, name)(store, caller, **arguments(args))
+        return _emit(args, result, lambda: render(text, result))
+
+    return run
 
 
 def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
@@ -627,28 +576,6 @@ def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
                                                             paged=args.cursor is not None))
 
 
-def _show(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    from memvault.tools import handlers, text
-
-    view = handlers.memory_view(store, caller, args.id)
-    return _emit(args, view, lambda: text.memory_view_text(view))
-
-
-def _forget(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    from memvault.tools import handlers, text
-
-    result = handlers.forget(store, caller, id=args.id, reason=args.reason, include_history=args.history)
-    return _emit(args, result, lambda: text.render(result))
-
-
-def _supersede(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    from memvault.tools import handlers, text
-
-    result = handlers.supersede(store, caller, id=args.id, content=args.text, reason=args.reason, kind=args.kind,
-                                tags=args.tags, importance=args.importance)
-    return _emit(args, result, lambda: text.render(result))
-
-
 def _stats(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import maintenance
 
@@ -656,14 +583,12 @@ def _stats(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     return _emit(args, stats, lambda: _stats_text(stats))
 
 
-# Headings of `memvault stats` that are not its JSON keys with spaces for underscores.
+# Headings of `memvault stats` other than the JSON key with spaces for underscores.
 STATS_HEADINGS = {"model_id": "model", "by_kind": "current memories by kind",
                   "scrub_pending": "scrub of forgotten text pending"}
 
 
 def _stats_text(stats: dict[str, Any]) -> str:
-    """``stats`` for people: each JSON key in words (``STATS_HEADINGS``, else its
-    underscores as spaces: "vectors pending")."""
     lines = []
     for key, value in stats.items():
         heading = STATS_HEADINGS.get(key, key.replace("_", " "))
@@ -691,9 +616,7 @@ def _reindex(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
 
 def _run_reindex(store: Store) -> int | None:
-    """Reindex with a progress bar on stderr when it is a terminal (the caller prints the
-    summary); None when Ctrl-C stopped it (cleanly: the batch in progress is rolled back,
-    a re-run resumes where it stopped)."""
+    """Reindex with a progress bar on a terminal's stderr; None when Ctrl-C stopped it (a re-run resumes)."""
     from tqdm import tqdm
 
     from memvault.storage import maintenance
@@ -718,10 +641,8 @@ def _run_reindex(store: Store) -> int | None:
 
 
 def _index_vectors(store: Store) -> None:
-    """Bring the vector index up to date before the command exits (training and moving
-    vectors into their cells), so that the first server does not do it while an agent
-    waits (issue 28); steps counted on stderr when it is a terminal. Ctrl-C leaves the
-    rest to the server, which finishes it in the background."""
+    """Bring the vector index up to date before exiting, so the first server does not while an agent
+    waits (issue 28); Ctrl-C leaves the rest to the server."""
     from tqdm import tqdm
 
     from memvault.storage.errors import Busy, StorageUnavailable
@@ -768,8 +689,7 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
 
 def _exposed_files(backend: Backend) -> list[tuple[Path, int]]:
-    """(path, mode) of an SQLite file and of its -wal and -shm companions (which hold
-    recent writes) that the group or others may use."""
+    """(path, mode) of the SQLite file, -wal and -shm that the group or others may use."""
     if backend.kind != "sqlite":
         return []
     db = Path(backend.location)
@@ -778,13 +698,12 @@ def _exposed_files(backend: Backend) -> list[tuple[Path, int]]:
 
 
 def _permission_problems(backend: Backend) -> list[str]:
-    """An SQLite file and its -wal and -shm companions must not be readable by others."""
     return [f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)"
             for path, mode in _exposed_files(backend)]
 
 
 def _make_private(backend: Backend) -> list[str]:
-    """``chmod go-rwx`` on each file :func:`_exposed_files` finds; the paths changed."""
+    """``chmod go-rwx`` on each :func:`_exposed_files`; the paths changed."""
     changed = []
     for path, mode in _exposed_files(backend):
         path.chmod(mode & 0o700)
@@ -823,8 +742,7 @@ IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all
 
 
 def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
-    """Import with a progress bar (when stderr is a terminal) and a summary on stderr; exit 1
-    when a line failed, 130 when Ctrl-C stopped it (whole batches stay, a re-run resumes)."""
+    """Import with a progress bar and a summary on stderr; exit 1 when a line failed, 130 on Ctrl-C."""
     import dataclasses
     import io
 
@@ -894,7 +812,6 @@ def _setup(args: argparse.Namespace, config: config_module.Config) -> int:
 
 
 RUN: dict[str, Callable[[Store, Caller, argparse.Namespace], int]] = {
-    "remember": _remember, "recall": _recall, "list": _list, "show": _show, "forget": _forget,
-    "supersede": _supersede, "stats": _stats, "reindex": _reindex, "doctor": _doctor, "export": _export,
+    **{name: _tool(name) for name in TOOLS}, "list": _list, "stats": _stats, "reindex": _reindex, "doctor": _doctor, "export": _export,
     "import": _import,
 }

@@ -1,8 +1,5 @@
-"""Server configuration from the environment, overridden by command-line flags.
-
-Every setting is checked here, before anything is opened: a malformed value stops
-the process with a message naming the variable, rather than failing every tool call
-later with an error about an argument the agent never sent.
+"""Configuration from the environment, overridden by command-line flags, checked before anything is opened:
+a malformed value stops the process with a message naming the flag and variable (not every later tool call).
 """
 
 from __future__ import annotations
@@ -42,17 +39,9 @@ def default_db_path() -> Path:
 
 @dataclass(frozen=True)
 class Config:
-    """Everything a memvault process needs to know.
-
-    ``db``: database file, or a PostgreSQL URL (kept as given); ``tenant``: hard isolation boundary for every call of
-    this process; ``scope``: default scope; ``model_dir``: folder with another
-    ``model.onnx`` + ``tokenizer.json`` (None: the packaged MiniLM);
-    ``boot_tokens``: token budget of the boot context; ``allow_secrets``: store
-    content that contains credentials (off by default); ``busy_timeout_ms``: how
-    long a write waits for another connection's write lock; ``fill_interval_s``: how
-    often a server looks for memories whose vector is pending (other processes may
-    have stored them without a model).
-    """
+    """A memvault process's settings: ``db`` a file or a PostgreSQL URL (as given); ``tenant`` the
+    isolation boundary of every call; ``model_dir`` another model.onnx + tokenizer.json (None: the
+    packaged MiniLM); ``fill_interval_s`` how often a server fills pending vectors."""
 
     db: Path | str
     tenant: str = DEFAULT_TENANT
@@ -69,9 +58,8 @@ class Config:
         return redacted(self.db)
 
     def db_exists(self) -> bool:
-        """Whether a memvault database is there to be opened: a file must exist; a
-        PostgreSQL database must hold memvault's schema (a server that cannot be reached
-        counts as there: opening it says why not)."""
+        """Whether a memvault database is there: a file, or a PostgreSQL database holding memvault's
+        schema (one that cannot be reached counts as there: opening it says why not)."""
         if not isinstance(self.db, str):
             return self.db.is_file()
         from memvault.storage.errors import StoreError
@@ -88,7 +76,7 @@ class Config:
 
 
 def _flag_or_env(flag: object, env: str) -> str | None:
-    """The flag's value if given, else the variable's; a variable set to "" counts as unset."""
+    """The flag's value if given, else the variable's ("" counts as unset)."""
     if flag is not None:
         return str(flag)
     value = os.environ.get(env)
@@ -96,13 +84,10 @@ def _flag_or_env(flag: object, env: str) -> str | None:
 
 
 def expand_path(value: str, name: str) -> Path:
-    """``value`` with ``$VAR``, ``${VAR}`` and ``~`` expanded, made absolute.
-
-    Some MCP clients pass configured paths through unexpanded; a literal ``$HOME``
-    folder in the working directory would be created silently otherwise.
+    """``value`` with ``$VAR``, ``${VAR}`` and ``~`` expanded (some clients pass them unexpanded), absolute.
 
     Raises:
-        ValueError: a variable in the path is not set (the message names ``name`` and it).
+        ValueError: a variable in the path is not set.
     """
     expanded = os.path.expanduser(os.path.expandvars(value.strip()))
     left = _UNEXPANDED.search(expanded)
@@ -111,29 +96,14 @@ def expand_path(value: str, name: str) -> Path:
     return Path(expanded).absolute()
 
 
-# Kernel and device file systems: their files are not storage (a database there cannot be
-# opened, or lives in memory until the next reboot). Compared as given and with symbolic links
-# followed (a link into /proc; /dev/fd/1, a process's descriptor, whatever file it points to).
+# Kernel and device file systems, not storage; compared as given and with links followed (/dev/fd/1).
 SYSTEM_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
-
-
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 
 
-def _first_bytes(path: Path, n: int) -> bytes:
-    """The first ``n`` bytes of the file (b"" when it is empty or cannot be read: opening it says why)."""
-    try:
-        with path.open("rb") as fh:
-            return fh.read(n)
-    except OSError:
-        return b""
-
-
 def _check_db_path(path: Path) -> None:
-    """Refuse a database path that can never be opened: on a kernel or device file
-    system (:data:`SYSTEM_ROOTS`), a folder, a file that is not an SQLite database
-    (its first bytes say so), or below a file or a folder this user cannot write to
-    (when the file does not exist yet)."""
+    """Refuse a database path that can never be opened: under :data:`SYSTEM_ROOTS`, a folder, a file
+    that is not SQLite, or a new file below a file or an unwritable folder."""
     name = "--db / MEMVAULT_DB"
     try:
         real = path.resolve()
@@ -147,7 +117,11 @@ def _check_db_path(path: Path) -> None:
     if path.is_dir():
         raise ValueError(f"{name}: {str(path)!r} is a folder; give a file path such as {str(path / 'memvault.db')!r}")
     if path.exists():
-        header = _first_bytes(path, len(SQLITE_HEADER))
+        try:
+            with path.open("rb") as fh:
+                header = fh.read(len(SQLITE_HEADER))
+        except OSError:  # opening it says why
+            header = b""
         if header and header != SQLITE_HEADER:
             raise ValueError(f"{name}: {str(path)!r} is not an SQLite database (it does not start with "
                              f"{SQLITE_HEADER[:15].decode()!r}); give memvault's database file or a new path")
@@ -175,8 +149,7 @@ def _absolute(name: str, value: str) -> None:
 
 
 def _name_setting(value: str, name: str, reading: bool = False) -> str:
-    """Tenant and scope follow the rules of the tools' ``scope`` argument; the default scope
-    as a filter (``reading``: a write into it is checked as a new name)."""
+    """A tenant or scope setting, checked as the tools' ``scope`` (``reading``: as a filter)."""
     try:
         return validate.scope(value, DEFAULT_SCOPE, field=name, reading=reading)
     except InvalidInput as exc:
@@ -192,16 +165,9 @@ def load(
     allow_secrets: bool | None = None,
     serving: bool = False,
 ) -> Config:
-    """Build the configuration: each flag given wins over its environment variable.
-
-    A relative database path is refused in MEMVAULT_DB, and in ``--db`` when
-    ``serving``: an MCP client starts the server in a folder of its own choosing, so
-    each client would open a different file. A relative ``--db`` of another command is
-    read from the current folder (the shell's), as paths on a command line are.
-
-    Variables: MEMVAULT_DB, MEMVAULT_TENANT, MEMVAULT_SCOPE, MEMVAULT_MODEL_DIR,
-    MEMVAULT_BOOT_TOKENS, MEMVAULT_ALLOW_SECRETS (1/true/yes or 0/false/no). Paths
-    have variables and ``~`` expanded and are made absolute.
+    """The configuration: each flag given wins over its MEMVAULT_ variable. A relative database path
+    is refused in MEMVAULT_DB, and in ``--db`` when ``serving`` (each client starts the server in a
+    folder of its choosing); another command reads a relative ``--db`` from the current folder.
 
     Raises:
         ValueError: a value is malformed (the message names the flag and variable).
@@ -259,16 +225,10 @@ def load(
 
 @dataclass(frozen=True)
 class HttpConfig:
-    """Settings of ``memvault serve --transport http``.
-
-    ``auth``: "keys" (memvault API keys), "oauth" (JWT access tokens of ``issuer``,
-    checked against ``jwks_url`` with audience ``resource``, the tenant read from the
-    ``tenant_claim`` claim) or "none" (loopback only: the process's tenant);
-    ``rate_limit``: requests per minute per token, counted in this process only (0: no
-    limit); ``allowed_hosts`` /
-    ``allowed_origins``: Host and Origin values accepted besides loopback ones
-    (DNS-rebinding protection), e.g. the public name behind a reverse proxy.
-    """
+    """Settings of ``memvault serve --transport http``: ``auth`` "keys", "oauth" (JWTs of ``issuer``
+    for audience ``resource``, tenant in ``tenant_claim``) or "none" (loopback only); ``rate_limit``
+    per token per minute in this process (0: none); ``allowed_hosts``/``allowed_origins`` accepted
+    besides loopback (DNS-rebinding protection)."""
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
@@ -326,14 +286,11 @@ def load_http(
     resource: str | None = None, jwks_url: str | None = None, tenant_claim: str | None = None,
     rate_limit: int | None = None, allowed_hosts: list[str] | None = None, allowed_origins: list[str] | None = None,
 ) -> HttpConfig:
-    """The HTTP settings: each flag wins over its variable (MEMVAULT_HOST, MEMVAULT_PORT,
-    MEMVAULT_AUTH, MEMVAULT_OAUTH_ISSUER, MEMVAULT_OAUTH_RESOURCE, MEMVAULT_OAUTH_JWKS_URL,
-    MEMVAULT_OAUTH_TENANT_CLAIM, MEMVAULT_RATE_LIMIT; MEMVAULT_ALLOWED_HOSTS and
-    MEMVAULT_ALLOWED_ORIGINS are comma-separated and add to the flags).
+    """The HTTP settings: each flag wins over its variable; MEMVAULT_ALLOWED_HOSTS and _ORIGINS
+    (comma-separated) add to the flags.
 
     Raises:
-        ValueError: a value is malformed, OAuth settings are missing, or a non-loopback
-            address is to be served without authentication (the message names the flag).
+        ValueError: a malformed value, missing OAuth settings, or no authentication off loopback.
     """
     mode = (_flag_or_env(auth, "MEMVAULT_AUTH") or "keys").strip().lower()
     if mode not in AUTH_MODES:

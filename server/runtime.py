@@ -1,9 +1,7 @@
-"""The server's lifespan state: the store, opened lazily, its worker, and calls run off the event loop.
+"""The server's lifespan state: the store (opened lazily by its worker), and calls run off the event loop.
 
-Nothing heavy happens at import or at start-up: the server answers ``initialize``
-and ``tools/list`` at once, while the store's worker (``maintenance.Worker``) opens the
-database, loads the model and then keeps pending vectors filled. Tool calls that
-arrive earlier wait for the store on a thread of anyio's.
+The server answers ``initialize`` and ``tools/list`` at once; the worker opens the database and loads
+the model meanwhile, and earlier tool calls wait for it on an anyio thread.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ from .config import Config
 
 if TYPE_CHECKING:
     from memvault.storage.store import Store
-    from memvault.tools.handlers import Caller
 
     from .auth import Identity
 
@@ -34,15 +31,10 @@ FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one b
 
 
 class Runtime:
-    """Holds one :class:`Store` for the process and its worker, and runs calls on anyio's threads.
+    """One :class:`Store` for the process and its :class:`Worker`; runs calls on anyio's threads.
 
-    The worker's round (:meth:`_round`) opens the store, then erases and scrubs what
-    is due and fills pending vectors (memories stored while no model was usable, here
-    or by another process on the same file) in small batches: at start, every
-    ``config.fill_interval_s`` seconds, and soon after a call whose result was degraded.
-    :meth:`close` waits for calls in flight, lets the worker finish the job it runs (a
-    fill stops between two batches), then closes the store, so no model or SQLite work
-    runs while the process shuts down.
+    The worker's round (:meth:`_round`) runs at start, every ``config.fill_interval_s`` and soon
+    after a degraded result. :meth:`close` waits for calls in flight and the worker, then closes the store.
     """
 
     def __init__(self, config: Config, authenticated: bool = False) -> None:
@@ -57,12 +49,10 @@ class Runtime:
         self._idle = threading.Condition()  # close() waits for calls in flight: a store closed under one fails it
 
     def store(self) -> Store:
-        """The store, opened on first use, on the worker (so by one thread: blocking, call it
-        off the event loop).
+        """The store, opened on first use on the worker (blocking).
 
         Raises:
-            StoreError: the database cannot be opened or is from a newer memvault,
-                or the server is shutting down.
+            StoreError: the database cannot be opened, or the server is shutting down.
         """
         if self._closing:
             raise StoreError("the server is shutting down")
@@ -87,9 +77,8 @@ class Runtime:
         return self._store
 
     def identity(self) -> Identity:
-        """Who makes the current request: with authentication on, the identity of the
-        request's verified token (``get_access_token()``, a per-request context
-        variable); otherwise the tenant and scope of this process (stdio, ``--auth none``).
+        """Who makes the current request: its verified token's identity when authenticated, else
+        this process's tenant and scope.
 
         Raises:
             NotAuthenticated: authentication is on and the request carries no verified token.
@@ -105,18 +94,9 @@ class Runtime:
             raise NotAuthenticated("this request carries no verified token; nothing was read or written")
         return identity_of(token)
 
-    def caller(self) -> Caller:
-        """The tenant and default scope of the current request (see :meth:`identity`)."""
-        from memvault.tools.handlers import Caller
-
-        identity = self.identity()
-        return Caller(tenant=identity.tenant, scope=identity.scope)
-
     async def call(self, fn: Callable[..., T], writes: bool = False, **kwargs: Any) -> T:
-        """Run ``fn(store, caller, **kwargs)`` on a worker thread and return its result,
-        ``caller`` being the current request's.
-
-        A result with a ``degraded`` reason asks the worker for a round (:meth:`_round`) soon.
+        """``fn(store, caller, **kwargs)`` on a thread, ``caller`` the current request's; a degraded
+        result asks the worker for a round soon.
 
         Raises:
             ReadOnly: ``writes`` and the caller is read-only (``fn`` is not run).
@@ -124,7 +104,8 @@ class Runtime:
         """
         from .auth import ReadOnly
 
-        if writes and self.identity().read_only:
+        identity = self.identity()
+        if writes and identity.read_only:
             from mcp.server.auth.middleware.auth_context import get_access_token
 
             from memvault.storage.keys import PREFIX
@@ -134,7 +115,9 @@ class Runtime:
                    else "this access token does not grant the memvault:write scope")
             raise ReadOnly(f"{who}: it may recall and read resources, not remember, supersede or forget; "
                            "nothing was written")
-        caller = self.caller()
+        from memvault.tools.handlers import Caller
+
+        caller = Caller(tenant=identity.tenant, scope=identity.scope)
 
         def work() -> T:
             with self._idle:
@@ -152,14 +135,11 @@ class Runtime:
         return result
 
     def start_warm_up(self) -> None:
-        """Start the worker's rounds: the first, ``WARM_UP_DELAY_S`` from now (so that the
-        imports do not compete with the client's ``initialize`` for the CPU), opens the store
-        and warms it up (the model, the time parser, the vector index)."""
+        """Start the worker's rounds, the first ``WARM_UP_DELAY_S`` from now (after ``initialize``)."""
         self.worker.every(self.config.fill_interval_s, ROUND, self._round, first_in=WARM_UP_DELAY_S)
 
     def _round(self) -> None:
-        """On the worker: finish due scrubs and erasures, then fill pending vectors (if
-        they can be made; a change of why not is logged)."""
+        """On the worker: due scrubs and erasures, then pending vectors (a change of why not is logged)."""
         if self._closing:
             return
         last_reason, store = self.vector_reason, self.store()  # (a failure is logged by the worker)
@@ -173,8 +153,7 @@ class Runtime:
             store.upkeep.start_filling(FILL_BATCH)
 
     def health(self) -> dict[str, str]:
-        """Readiness without secrets or blocking: ``database`` "ready", "opening" or
-        "error: <why it cannot be opened>" (messages never hold a password), ``model``
+        """Readiness without blocking: ``database`` "ready", "opening" or "error: <why>", ``model``
         "ready", "loading" or "degraded: keyword search only"."""
         opened = self._store is not None
         if not opened and self.open_error is not None:
@@ -186,8 +165,7 @@ class Runtime:
         return {"database": "ready" if opened else "opening", "model": model}
 
     def close(self, timeout_s: float = 60.0) -> None:
-        """Wait for calls in flight (at most ``timeout_s`` seconds), close the worker (after
-        the jobs queued on it, such as a scrub), then the store."""
+        """Wait for calls in flight (at most ``timeout_s``), close the worker, then the store."""
         self._closing = True
         with self._idle:
             self._idle.wait_for(lambda: self._calls == 0, timeout_s)

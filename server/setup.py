@@ -1,10 +1,5 @@
-"""``memvault setup CLIENT``: the configuration entry an MCP client needs, where
-that client keeps it on this OS, and a careful merge into that file.
-
-Locations follow each client's documentation: Claude Desktop's
-``claude_desktop_config.json`` (``mcpServers``), Claude Code's project
-``.mcp.json`` (``mcpServers``), Cursor's ``~/.cursor/mcp.json`` (``mcpServers``)
-and VS Code's workspace ``.vscode/mcp.json`` (``servers``, with ``type: stdio``).
+"""``memvault setup CLIENT``: an MCP client's configuration entry, the file each client's documentation
+names for it on this OS, and a careful merge into that file.
 """
 
 from __future__ import annotations
@@ -41,29 +36,16 @@ class Setup:
 
 
 def launcher() -> tuple[str, list[str]]:
-    """The absolute command and arguments that start this memvault's server.
-
-    The ``memvault`` script this process runs from when there is one (its
-    absolute path, so the client needs no PATH), else this Python with ``-m``.
-    """
+    """The absolute command and arguments that start this memvault: its ``memvault`` script (no PATH
+    needed), else this Python with ``-m``."""
     script = Path(sys.argv[0])
     if script.stem == "memvault" and script.is_file():
         return str(script.resolve()), ["serve"]
     return sys.executable, ["-m", "memvault.server", "serve"]
 
 
-def _desktop_config() -> Path:
-    home = Path.home()
-    if sys.platform == "darwin":
-        return home / "Library" / "Application Support" / "Claude" / "claude_desktop_config.json"
-    if sys.platform == "win32":
-        return Path(os.environ.get("APPDATA", home / "AppData" / "Roaming")) / "Claude" / "claude_desktop_config.json"
-    return Path(os.environ.get("XDG_CONFIG_HOME", home / ".config")) / "Claude" / "claude_desktop_config.json"
-
-
 def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
-    """The entry for ``client`` (one of :data:`CLIENTS`) with this configuration's
-    database (absolute), tenant and scope, so the client and the CLI share them.
+    """The entry for ``client`` with this configuration's database (absolute), tenant and scope.
 
     Raises:
         ValueError: an unknown client.
@@ -77,7 +59,10 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
     entry: dict[str, object] = {"command": command, "args": args, "env": env}
     here = cwd or Path.cwd()
     if client == "claude-desktop":
-        return Setup(client, _desktop_config(), "mcpServers", entry, "Restart Claude Desktop after writing it.")
+        from platformdirs import user_config_path  # macOS Application Support, Windows %APPDATA%, XDG
+
+        path = user_config_path("Claude", appauthor=False, roaming=True) / "claude_desktop_config.json"
+        return Setup(client, path, "mcpServers", entry, "Restart Claude Desktop after writing it.")
     if client == "claude-code":
         return Setup(
             client, here / ".mcp.json", "mcpServers", entry,
@@ -99,15 +84,11 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
 
 
 def write(setup: Setup) -> Path | None:
-    """Merge the entry into ``setup.path``: other servers and keys stay as they were;
-    an existing ``memvault`` entry is replaced. The old file is copied first to a
-    timestamped ``.bak`` beside it; returns that backup (None for a new file, or when
-    the entry is already there exactly as it would be written: then nothing is written).
-    The new content is written to a temporary file and renamed over the old one.
+    """Merge the entry into ``setup.path`` (other keys kept) through a temporary file renamed over it;
+    returns the timestamped ``.bak`` copy of the old file (None: a new file, or nothing to change).
 
     Raises:
-        ValueError: the existing file is not a JSON object (e.g. it has comments):
-            nothing is written; add the entry by hand.
+        ValueError: the existing file is not a JSON object (e.g. it has comments): nothing is written.
     """
     path = setup.path
     backup = None
@@ -123,8 +104,7 @@ def write(setup: Setup) -> Path | None:
     servers = dict(document.get(setup.key) or {})  # type: ignore[call-overload]
     if servers.get(SERVER_NAME) == setup.entry:
         return None  # already there as it would be written: nothing to change, no backup
-    # A database URL with a password makes the file a secret: it and its backup are
-    # written readable by their owner only (0600), whatever the umask.
+    # A database URL with a password makes the file and its backup a secret: 0600, whatever the umask.
     private = bool(secrets_in(str(dict(setup.entry.get("env") or {}).get("MEMVAULT_DB", ""))))  # type: ignore[call-overload]
     if path.exists():
         stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%S.%fZ")  # to the microsecond: never overwrites one

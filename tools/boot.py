@@ -1,21 +1,9 @@
-"""The boot context: a Markdown digest of current memories, within a token budget.
+"""The boot context: a Markdown digest of current memories within a token budget.
 
-Sections follow what an agent needs first: preferences and decisions,
-procedures, facts (most important first), then recent failures and recent
-episodes (newest first). Each section that has memories first gets one line
-(earlier sections first when the budget cannot hold one of each), then a guaranteed
-share of the budget (``Section.share``), so no kind hides the others: a store full
-of important decisions still shows its procedures, facts and what happened lately.
-A share a section does not use, and the rest of the budget, go to the sections in
-order. A recent section shows its newest memories, never an older one in place of a
-newer one that did not fit. A footer is always reserved and
-always true: how many memories are shown, how many more exist, the tokens used.
-
-Each line is ``- [short id] date: "content"`` (the kind before the date where a
-section holds several kinds): the short id is the shortest
-unique prefix of the id (at least 8 characters), the date the day the memory
-was observed, the content a JSON string literal, so a client can tell stored
-data from the server's own words. The same store and clock give the same text.
+Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line, then
+its guaranteed share, then the rest goes in order, so no kind hides the others. A recent section never
+shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
+Lines are ``- [short id] date: "content"``; the same store and clock give the same text.
 """
 
 from __future__ import annotations
@@ -48,9 +36,7 @@ SECTIONS = (  # shares sum to 0.9: a tenth, and every unused share, goes to the 
     Section("Recent failures", ("failure",), newest_first=True, share=0.15),
     Section("Recent episodes", ("episode",), newest_first=True, share=0.15),
 )
-# Every line costs at least this many tokens ("- [", an 8-character id, "] ", a date,
-# two quotes, a word): fetching budget // MIN_LINE_TOKENS rows per section can
-# never leave out a memory the budget could have shown.
+# Every line costs at least this many tokens, so budget // MIN_LINE_TOKENS rows per section suffice.
 MIN_LINE_TOKENS = 8
 
 
@@ -62,15 +48,13 @@ class _Part:
 
 
 def memory_line(memory: Memory, short_id: str, kind: bool) -> str:
-    """One Markdown list item: ``- [short id] date: "content"``, with ``kind`` the memory's
-    kind before the date (as ``text.memory_line``), in a section that holds several kinds."""
+    """``- [short id] date: "content"`` (``kind``: the kind before the date)."""
     out = memory_out(memory).model_copy(update={"short_id": short_id})
     return f"- {text.memory_line(out, kind=kind)}\n"
 
 
 def _footer(shown: int, left: int, tokens: int) -> str:
-    """The one wording of the footer: ``_6 of 6 memories shown, within 313 tokens._``
-    (the whole document, footer included, is at most ``tokens``); counts and nouns agree."""
+    """``_6 of 6 memories shown, within 313 tokens._`` (the whole document is at most ``tokens``)."""
     them = "it" if left == 1 else "them"
     more = f" {left:,} more: `recall` to see {them} (an empty query with a filter lists {them})." if left else ""
     memories = text.count(shown + left, "memory", "memories")
@@ -85,14 +69,7 @@ def render(
     budget: int,
     count_tokens: Callable[[str], int],
 ) -> str:
-    """Markdown of the sections' memories (each list in section order, with the
-    section's true total) within ``budget`` tokens, counted by ``count_tokens``.
-
-    Every section first takes lines within its guaranteed share; then every
-    section in order takes the lines that still fit (a memory that does not fit
-    is skipped; a shorter one later may still fit). The footer's room is
-    reserved before any line is chosen.
-    """
+    """Markdown of ``parts`` (section, memories in order, true total) within ``budget`` tokens."""
     where = ", ".join(f"`{s}`" for s in scopes)
     total = sum(t for _, _, t in parts)
     if not total:
@@ -170,14 +147,8 @@ def render(
 
 
 def _with_footer(text: str, shown: int, left: int, count_tokens: Callable[[str], int]) -> tuple[str, int]:
-    """``text`` with a footer whose token count bounds the whole document, and that count.
-
-    The count is part of what it counts, so the exact count is a fixed point, searched
-    near a first estimate; WordPiece splits some numbers into more pieces than their
-    neighbours, so there may be none, and then the footer states the smallest N found
-    that bounds the document. One wording says both ("within N tokens"): a wording
-    chosen to move the fixed point made footers differ from one document to the next.
-    """
+    """``text`` with a footer whose count bounds the whole document, and that count: a fixed point
+    searched near an estimate, else the smallest bound found (WordPiece may offer no fixed point)."""
     guess = count_tokens(text + _footer(shown, left, 0))
     for _ in range(3):  # usually a fixed point within two steps
         n = count_tokens(text + _footer(shown, left, guess))

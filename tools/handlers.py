@@ -1,14 +1,11 @@
-"""The memory tools as plain functions over a :class:`Store`.
-
-Each takes the store and the caller's :class:`Caller` (tenant and default scope,
-from server configuration, never from tool arguments), calls storage (which
-validates) and shapes the result into the models of ``schemas``. Errors are
-``memvault.storage.errors`` exceptions; the MCP layer turns them into ``isError``.
+"""The memory tools as plain functions over a :class:`Store` and the :class:`Caller` (tenant and scope
+from the server, never from arguments), returning the models of ``schemas``; errors are ``storage.errors``.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from dataclasses import dataclass
 
@@ -32,17 +29,10 @@ from .schemas import (
     SupersedeResult,
 )
 
-# When nothing sure is found, at most this many other scopes (the largest) are searched for the hint.
-OTHER_SCOPES_MAX = 10
-# A hit under this confidence is a weak lead, not an answer: on the evaluation sets 4-10 % of
-# such hits were relevant (README, "Confidence"); a first hit is hardly ever this low (ranking
-# first, it was relevant 19-50 % of the time even at 0.2-0.4). Only weak leads here: other
-# scopes are searched.
+OTHER_SCOPES_MAX = 10  # other scopes (the largest) searched when nothing sure is found
+# Under ANSWER_CONFIDENCE a hit is a weak lead; under SURE_CONFIDENCE other scopes are searched and
+# named when surer: docs/how-recall-works.md ("Confidence") and docs/tools.md ("Other scopes").
 ANSWER_CONFIDENCE = 0.2
-# Under this best confidence (hits of 0.4-0.6 were relevant 38-75 % of the time) other scopes are
-# searched too, and named when they hold a surer answer (new-user trial: "when does the hiking
-# club meet?" got a 0.23 hit on "fewer meetings" and no hint of the "personal" scope that held
-# the answer).
 SURE_CONFIDENCE = 0.5
 _FILTERS = ("kinds", "tags", "since", "until")
 
@@ -58,8 +48,7 @@ class Caller:
         """The scopes searched: ``scope`` alone if given, else the default plus ``global``.
 
         Raises:
-            InvalidInput: ``scope`` is empty or too long, or looks like a credential
-                (``validate.scope``: the result names the scopes searched).
+            InvalidInput: ``scope`` is empty, too long, or looks like a credential.
         """
         if scope is not None:
             return [validate.scope(scope, self.scope, reading=True)]
@@ -70,43 +59,18 @@ def memory_out(
     memory: Memory, score: float = 0.0, signals: Signals | None = None, confidence: float = 0.0
 ) -> MemoryOut:
     """Shape a stored memory for the wire (times as ISO-8601 UTC)."""
-    return MemoryOut(
-        id=memory.id,
-        content=memory.content or "",
-        kind=memory.kind,
-        tags=list(memory.tags),
-        importance=memory.importance,
-        scope=memory.scope,
-        source=memory.source,
-        observed_at=format_ms(memory.observed_at) or "",
-        recorded_at=format_ms(memory.recorded_at) or "",
-        expires_at=format_ms(memory.expires_at),
-        supersedes=memory.supersedes,
-        superseded_by=memory.superseded_by,
-        supersede_reason=memory.supersede_reason,
-        confirmations=memory.confirmations,
-        last_confirmed_at=format_ms(memory.last_confirmed_at),
-        score=score,
-        confidence=confidence,
-        signals=signals or Signals(),
-    )
+    fields = {name: getattr(memory, name) for name in MemoryOut.model_fields if hasattr(memory, name)}
+    times = {name: format_ms(fields[name]) for name in ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")}
+    return MemoryOut(**{**fields, **times, "content": memory.content or "", "tags": list(memory.tags),
+                        "score": score, "confidence": confidence, "signals": signals or Signals()})
 
 
 def _hit_out(hit: Hit) -> MemoryOut:
-    s = hit.signals
-    return memory_out(
-        hit.memory,
-        score=round(hit.score, 6),
-        confidence=hit.confidence,
-        signals=Signals(
-            keyword_rank=s.keyword_rank,
-            keyword_score=None if s.keyword_score is None else round(s.keyword_score, 6),
-            vector_rank=s.vector_rank,
-            vector_similarity=None if s.vector_similarity is None else round(s.vector_similarity, 4),
-            coverage=None if s.coverage is None else round(s.coverage, 4),
-            through=s.through,
-        ),
-    )
+    signals = Signals.model_validate(hit.signals, from_attributes=True)
+    digits = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}
+    rounded = {k: round(v, digits[k]) for k, v in signals.model_dump(include=set(digits)).items() if v is not None}
+    return memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
+                      signals=signals.model_copy(update=rounded))
 
 
 def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
@@ -114,26 +78,13 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     scope = args.pop("scope", None)
     scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
-    return RememberResult(
-        id=outcome.id,
-        created=outcome.created,
-        duplicate_of=outcome.duplicate_of,
-        degraded=outcome.degraded,
-        not_applied=list(outcome.not_applied),
-        similar=list(outcome.similar),
-    )
+    return RememberResult.model_validate(outcome, from_attributes=True)
 
 
 def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None = None, **args: object) -> RecallResult:
-    """Search memories (see ``Store.recall``) in the caller's scopes, or list them.
-
-    An empty ``query`` with at least one filter (kinds, tags, since, until or
-    scope) lists the memories that pass the filters, newest first (``limit``
-    applies, nothing abstains). The best memories are kept while their content
-    adds up to at most ``RECALL_MAX_CONTENT_CHARS`` (the first is always kept: it
-    is at most 8,000); ``truncated`` says when some were left out. When nothing found
-    answers surely (:func:`_other_scopes`), the caller's other scopes are searched the
-    same way and ``other_scopes`` names those holding a surer answer.
+    """Search memories (``Store.recall``) in the caller's scopes; an empty ``query`` with a filter lists
+    them newest first. Hits are kept while their content adds up to ``RECALL_MAX_CONTENT_CHARS``
+    (``truncated`` otherwise); when nothing answers surely, ``other_scopes`` names surer scopes.
 
     Raises:
         InvalidInput: a bad filter, or an empty query without any filter.
@@ -154,8 +105,7 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
 def list_memories(
     store: Store, caller: Caller, *, scope: str | None = None, cursor: str | None = None, **filters: object
 ) -> RecallResult:
-    """The memories of the caller's scopes that pass ``filters``, newest first, ``limit``
-    of them after the ``offset`` newest or after ``cursor`` (``memvault list``)."""
+    """``memvault list``: the memories passing ``filters``, newest first, after ``offset`` or ``cursor``."""
     return _recall_result(store, caller, "", caller.scopes(scope), filters, cursor)
 
 
@@ -191,16 +141,12 @@ def _recall_result(
 
 
 def _cursor(memory_id: str) -> str:
-    """A listing's opaque cursor: the id of the last memory shown, encoded."""
+    """A listing's opaque cursor: the last id shown, base64url."""
     return base64.urlsafe_b64encode(memory_id.encode()).decode().rstrip("=")
 
 
 def _after(cursor: object) -> str:
-    """The memory id a cursor of :func:`_cursor` stands for.
-
-    Raises:
-        InvalidInput: not a string of at most ``CURSOR_MAX_CHARS`` that decodes to one.
-    """
+    """The memory id a :func:`_cursor` stands for. Raises InvalidInput for anything else."""
     problem = "is not one a listing gave (its next_cursor, as given): start again without it"
     if not isinstance(cursor, str) or not 0 < len(cursor) <= CURSOR_MAX_CHARS:
         raise InvalidInput("cursor", f"must be a listing's next_cursor, at most {CURSOR_MAX_CHARS} characters")
@@ -213,8 +159,7 @@ def _after(cursor: object) -> str:
 def _next_cursor(
     store: Store, caller: Caller, scopes: list[str], args: dict[str, object], shown: list[Hit], cut: bool
 ) -> str | None:
-    """The cursor of the page after ``shown`` (a listing's), None when no memory follows:
-    ``cut`` (some found were left out for size) or one more read of a single row."""
+    """The cursor of the listing's page after ``shown``, None when no memory follows (``cut``: some were)."""
     if not shown:
         return None
     last = shown[-1].memory.id
@@ -240,9 +185,8 @@ def _other_scopes(
     store: Store, caller: Caller, query: str, searched: list[str], args: dict[str, object], hits: list[Hit],
     listing: bool,
 ) -> list[ScopeMatches]:
-    """The caller's other scopes where the same search finds a surer answer than ``hits``
-    (the results in ``searched``): none when one of those has a confidence of at least
-    ``SURE_CONFIDENCE`` (a listing: when there is any)."""
+    """The caller's other scopes where the same search finds a surer answer than ``hits`` (none when a
+    hit reaches ``SURE_CONFIDENCE``; for a listing, when there is any)."""
     best = max((h.confidence for h in hits), default=0.0)
     if (bool(hits) if listing else best >= SURE_CONFIDENCE):
         return []
@@ -260,40 +204,31 @@ def _other_scopes(
 
 
 def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:
-    """The time a question names (``RecallOutcome.time``) as the result shows it."""
     return NamedTime(text=time.text, since=format_ms(time.start), until=format_ms(time.end),  # type: ignore[arg-type]
                      memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown))
 
 
 def _answers(hits: list[Hit], listing: bool) -> bool:
-    """Whether ``hits`` hold an answer: any memory for a listing; for a search, a hit
-    with a confidence of at least ``ANSWER_CONFIDENCE`` (weak leads alone are none)."""
+    """Any memory for a listing; for a search, a hit of at least ``ANSWER_CONFIDENCE``."""
     return bool(hits) if listing else any(h.confidence >= ANSWER_CONFIDENCE for h in hits)
 
 
 def supersede(store: Store, caller: Caller, **args: object) -> SupersedeResult:
     """Replace a memory by a corrected one (see ``Store.supersede``)."""
     outcome = store.supersede(tenant=caller.tenant, **args)  # type: ignore[arg-type]
-    return SupersedeResult(id=outcome.id, superseded_id=outcome.superseded_id, degraded=outcome.degraded)
+    return SupersedeResult.model_validate(outcome, from_attributes=True)
 
 
 def forget(store: Store, caller: Caller, **args: object) -> ForgetResult:
     """Delete a memory's content for real (see ``Store.forget``)."""
     outcome = store.forget(tenant=caller.tenant, **args)  # type: ignore[arg-type]
-    return ForgetResult(
-        id=outcome.id,
-        forgotten=True,
-        already_forgotten=outcome.already_forgotten,
-        forgotten_ids=outcome.forgotten_ids,
-        scrubbed=outcome.scrubbed,
-    )
+    return ForgetResult(forgotten=True, **dataclasses.asdict(outcome))
 
 
 def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, object]:
-    """The memory and its supersession chain: ``{"memory": {...}, "history": [{...}, ...]}``,
-    the chain oldest first. ``memory_id`` may be in any letter case or a unique prefix of
-    8+ characters. Forgotten members appear as tombstones (``forgotten_at``, no content),
-    expired ones (erased or not yet) as ``{"id", "expired_at"}``, without content. Raises NotFound."""
+    """``{"memory": {...}, "history": [...oldest first]}`` for an id or unique 8+ character prefix;
+    forgotten members as tombstones (``forgotten_at``), expired ones as ``{"id", "expired_at"}``.
+    Raises NotFound."""
     memory = store.get(tenant=caller.tenant, id=memory_id)
     chain = store.history(tenant=caller.tenant, id=memory.id)
     now = store.clock()

@@ -1,5 +1,4 @@
-"""The text of memvault's MCP prompts (clients offer them as commands, e.g. Claude
-Code's slash commands). Pure functions of their arguments: no store access."""
+"""The text of memvault's MCP prompts (clients offer them as commands); pure functions of their arguments."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Result models of the memory tools (their arguments are declared in ``server.app``).
+"""Result models of the memory tools: their ``outputSchema`` and ``structuredContent``.
 
-Pydantic models returned by a tool become its MCP ``outputSchema`` and its
-``structuredContent``. This module imports only pydantic and ``storage.limits`` so
-that the server can list its tools before the database or the model is touched.
+Imports only pydantic and ``storage.limits``: the server lists its tools before touching the database.
 """
 
 from __future__ import annotations
@@ -165,18 +163,12 @@ class ForgetResult(BaseModel):
 
 
 def self_contained(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with every local reference (``{"$ref": "#/$defs/Name"}``) replaced by
-    the definition it names and the ``$defs`` dropped: the same schema, readable
-    without resolving a pointer.
-
-    Pydantic writes a nested model once under ``$defs`` and points at it; some MCP
-    clients fail the whole ``tools/list`` on such a pointer inside an ``outputSchema``
-    ("can't resolve reference #/$defs/... from id #", anthropics/claude-code#76040).
-    Keywords written beside a ``$ref`` (its description) are kept over the definition's.
+    """``schema`` with each ``{"$ref": "#/$defs/Name"}`` replaced by its definition (keywords beside
+    the ``$ref`` win) and ``$defs`` dropped: some clients fail ``tools/list`` on such a pointer
+    (anthropics/claude-code#76040).
 
     Raises:
-        ValueError: a reference that is not to ``#/$defs/``, names no definition, or
-            is recursive (a model that contains itself cannot be written out).
+        ValueError: a reference not to ``#/$defs/``, to no definition, or recursive.
     """
     defs = schema.get("$defs", {})
 

@@ -1,9 +1,6 @@
-"""Compact text renderings of the tool results, for the model and for people.
+"""Compact text of the tool results, for the model (beside ``structuredContent``) and for people.
 
-The full result stays in ``structuredContent``; the text block a model reads is
-this rendering: content, kind, date and short id per memory, a fraction of the
-tokens of the JSON. Stored content is shown as a JSON string literal, so it reads
-as quoted data, never as the server's own words.
+Stored content is shown as a JSON string literal: quoted data, never the server's own words.
 """
 
 from __future__ import annotations
@@ -20,16 +17,13 @@ from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, Supe
 
 
 def count(n: int, noun: str, nouns: str | None = None) -> str:
-    """``n`` with its noun in agreement: ``1 memory``, ``2 memories``, ``1,000 tokens``
-    (``nouns`` defaults to ``noun + "s"``)."""
+    """``n`` with its noun in agreement: ``1 memory``, ``2 memories``, ``1,000 tokens``."""
     return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def quoted(text: str | None) -> str:
-    """``text`` as a JSON string literal (quoted, escapes visible, non-ASCII kept), with
-    invisible format characters (Unicode category Cf: bidirectional overrides, zero-width
-    spaces and joiners) escaped as ``\\uXXXX``, so stored text cannot display as other
-    text (Boucher & Anderson, "Trojan Source", 2021)."""
+    """``text`` as a JSON string literal, non-ASCII kept but format characters (Unicode Cf: bidi
+    overrides, zero-width) escaped (Boucher & Anderson, "Trojan Source", 2021)."""
     literal = json.dumps(text or "", ensure_ascii=False)
     if literal.isascii():  # no format character is ASCII
         return literal
@@ -37,8 +31,7 @@ def quoted(text: str | None) -> str:
 
 
 def confidence_text(confidence: float) -> str:
-    """``confidence 0.68``; under ``SURE_CONFIDENCE`` (as likely wrong as right) marked
-    ``unsure``, under ``ANSWER_CONFIDENCE`` ``weak lead`` (``confidence 0.04, weak lead``)."""
+    """``confidence 0.68``, marked ``unsure`` under ``SURE_CONFIDENCE``, ``weak lead`` under ``ANSWER_CONFIDENCE``."""
     mark = ", weak lead" if confidence < ANSWER_CONFIDENCE else ", unsure" if confidence < SURE_CONFIDENCE else ""
     return f"confidence {confidence:.2f}{mark}"
 
@@ -46,12 +39,8 @@ def confidence_text(confidence: float) -> str:
 def memory_line(
     m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False, kind: bool = True
 ) -> str:
-    """``[short id] kind, date: "content"`` (without ``kind``: ``[short id] date: "content"``,
-    under a heading that names the kind), with the scope and the history status when set
-    (superseded, or found through a superseded version: ``signals.through``), and with
-    ``ranked`` the hit's confidence (:func:`confidence_text`) after the date. The
-    supersede reason is stored text like the content, and quoted like it: a newline in it
-    would otherwise start a line that reads as another hit."""
+    """``[short id] kind, date: "content"``, with the scope, the confidence (``ranked``) and the history
+    status when set; the supersede reason is quoted like the content."""
     extra = f", scope {m.scope}" if scope else ""
     extra += f", {confidence_text(m.confidence)}" if ranked else ""
     named = f"{m.kind}, " if kind else ""
@@ -65,8 +54,7 @@ def memory_line(
 
 
 def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False, first: int = 1) -> str:
-    """One line per memory, best (or newest) first, numbered from ``first``, then what the
-    agent should know, or with ``person`` what a person at a terminal can do next (the CLI's flags)."""
+    """One line per memory numbered from ``first``, then what the agent (or, ``person``, a CLI user) can do next."""
     lines: list[str] = []
     if r.memories:
         order = "newest first" if r.listing else "best first"
@@ -106,11 +94,8 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False, f
 
 
 def list_text(r: RecallResult, total: int, offset: int = 0, by_offset: bool = False, paged: bool = False) -> str:
-    """``memvault list``'s text: :func:`recall_text` for a person, its count out of the
-    ``total`` matching (``20 of 60 memories, newest first:``, a later page ``memories 21-40
-    of 60, newest first:``) and, when more follow, the ``--cursor`` that shows them (the
-    ``--offset``, when this page was asked for ``by_offset``); a page after a cursor
-    (``paged``) is ``5 more of 60 memories, newest first:``."""
+    """``memvault list``'s text: :func:`recall_text` headed by its count out of ``total``, then the
+    ``--cursor`` (or, ``by_offset``, the ``--offset``) of the next page."""
     shown = len(r.memories)
     if not shown:
         if not total:
@@ -130,8 +115,7 @@ def list_text(r: RecallResult, total: int, offset: int = 0, by_offset: bool = Fa
 
 
 def next_offset(total: int, offset: int, shown: int) -> int | None:
-    """The ``--offset`` of the page after one that showed ``shown`` memories from
-    ``offset`` of the ``total`` matching; None when none follow."""
+    """The ``--offset`` of the next page; None when none follows."""
     return offset + shown if total - offset - shown > 0 else None
 
 
