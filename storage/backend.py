@@ -158,6 +158,10 @@ class Reader(Protocol):
         In a write transaction the memories read by id or prefix are locked."""
         ...
 
+    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
+        """The ids of ``tenant`` just before and just after ``memory_id`` in sorted order (short ids)."""
+        ...
+
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
         """How many memories pass ``filters`` per ``(scope, kind)`` (none: left out). Filters
         of scopes and kinds alone over current memories are answered from counts the

@@ -119,17 +119,17 @@ def short_ids(tx: Reader, tenant: str, ids: list[str], min_length: int = ID_PREF
     """The shortest prefix (at least ``min_length`` characters) of each id that no
     other memory id of ``tenant`` starts with, like git's abbreviated hashes.
 
-    Each other id found under a prefix makes it one character longer than the part
-    they share. UUIDv7 ids begin with their time, so
+    A prefix one character longer than the longest prefix shared with either
+    neighbour in sorted order is unique. UUIDv7 ids begin with their time, so
     memories made in the same minute need more than 8 characters. A prefix may
     become ambiguous as memories are added (then it is an error, never another memory).
     """
     out: dict[str, str] = {}
     for memory_id in ids:
-        length = min_length
-        while others := [m.id for m in tx.memories(tenant, prefix=memory_id[:length], limit=2).values()
-                         if m.id != memory_id]:
-            length = max(length + 1, len(os.path.commonprefix([memory_id, others[0]])) + 1)
-        short = memory_id[:length]
+        shared = max(
+            (len(os.path.commonprefix([memory_id, n])) for n in tx.id_neighbours(tenant, memory_id) if n),
+            default=0,
+        )
+        short = memory_id[: max(min_length, shared + 1)]
         out[memory_id] = memory_id[: len(short) + 1] if short.endswith("-") else short
     return out

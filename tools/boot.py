@@ -63,7 +63,7 @@ def _footer(shown: int, left: int, tokens: int) -> str:
 
 def render(
     parts: list[tuple[Section, list[Memory], int]],
-    short_ids: dict[str, str],
+    short_id: Callable[[str], str],
     caller: Caller,
     scopes: list[str],
     budget: int,
@@ -98,7 +98,7 @@ def render(
         heading = 0 if part.chosen else counted(title, f"\n## {title}\n")
         if (title, i) not in lines:
             memory = part.memories[i]
-            lines[(title, i)] = memory_line(memory, short_ids.get(memory.id, memory.id), len(part.section.kinds) > 1)
+            lines[(title, i)] = memory_line(memory, short_id(memory.id), len(part.section.kinds) > 1)
         return heading + counted((title, i), lines[(title, i)])
 
     def fill(part: _Part, limit: int, most: int | None = None) -> int:
@@ -185,10 +185,12 @@ def boot_context(store: Store, caller: Caller, budget: int) -> str:
             max_rows=budget // MIN_LINE_TOKENS + 1,
         )
         parts.append((section, memories, total))
-    ids = [m.id for _, memories, _ in parts for m in memories]
-    short = store.short_ids(tenant=caller.tenant, ids=ids)
     count = store.embedder.count_tokens if store.embedder is not None else TokenCounter()
-    text = render(parts, short, caller, scopes, budget, count)
+
+    def short_id(memory_id: str) -> str:  # for the lines costed only, not every row fetched
+        return store.short_ids(tenant=caller.tenant, ids=[memory_id])[memory_id]
+
+    text = render(parts, short_id, caller, scopes, budget, count)
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}
     if any(total for _, _, total in parts) or not others:
         return text
