@@ -26,7 +26,7 @@ _UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
 SETTINGS = ("MEMVAULT_DB", "MEMVAULT_TENANT", "MEMVAULT_SCOPE", "MEMVAULT_MODEL_DIR", "MEMVAULT_BOOT_TOKENS",
             "MEMVAULT_ALLOW_SECRETS", "MEMVAULT_HOST", "MEMVAULT_PORT", "MEMVAULT_AUTH", "MEMVAULT_OAUTH_ISSUER",
             "MEMVAULT_OAUTH_RESOURCE", "MEMVAULT_OAUTH_JWKS_URL", "MEMVAULT_OAUTH_TENANT_CLAIM",
-            "MEMVAULT_RATE_LIMIT", "MEMVAULT_ALLOWED_HOSTS", "MEMVAULT_ALLOWED_ORIGINS")
+            "MEMVAULT_OAUTH_JWKS_MAX_AGE", "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME", "MEMVAULT_RATE_LIMIT", "MEMVAULT_ALLOWED_HOSTS", "MEMVAULT_ALLOWED_ORIGINS")
 AUTH_MODES = ("keys", "oauth", "none")
 DEFAULT_PORT = 8765
 DEFAULT_RATE_LIMIT = 600  # requests per minute per key
@@ -261,7 +261,9 @@ class HttpConfig:
 
     ``auth``: "keys" (memvault API keys), "oauth" (JWT access tokens of ``issuer``,
     checked against ``jwks_url`` with audience ``resource``, the tenant read from the
-    ``tenant_claim`` claim) or "none" (loopback only: the process's tenant);
+    ``tenant_claim`` claim; the key set is read again once ``jwks_max_age_s`` old, a token
+    living longer than ``max_token_lifetime_s`` is refused) or "none" (loopback only: the
+    process's tenant);
     ``rate_limit``: requests per minute per token, counted in this process only (0: no
     limit); ``allowed_hosts`` /
     ``allowed_origins``: Host and Origin values accepted besides loopback ones
@@ -275,6 +277,8 @@ class HttpConfig:
     resource: str | None = None
     jwks_url: str | None = None
     tenant_claim: str = "tenant"
+    jwks_max_age_s: int = 60  # docs/team-server-security.md: a withdrawn key is refused at most this late
+    max_token_lifetime_s: int = 86_400  # a day: the longest default of common issuers (Auth0)
     rate_limit: int = DEFAULT_RATE_LIMIT
     allowed_hosts: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
@@ -326,7 +330,8 @@ def load_http(
 ) -> HttpConfig:
     """The HTTP settings: each flag wins over its variable (MEMVAULT_HOST, MEMVAULT_PORT,
     MEMVAULT_AUTH, MEMVAULT_OAUTH_ISSUER, MEMVAULT_OAUTH_RESOURCE, MEMVAULT_OAUTH_JWKS_URL,
-    MEMVAULT_OAUTH_TENANT_CLAIM, MEMVAULT_RATE_LIMIT; MEMVAULT_ALLOWED_HOSTS and
+    MEMVAULT_OAUTH_TENANT_CLAIM, MEMVAULT_RATE_LIMIT; MEMVAULT_OAUTH_JWKS_MAX_AGE and
+    MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME (seconds) have no flag; MEMVAULT_ALLOWED_HOSTS and
     MEMVAULT_ALLOWED_ORIGINS are comma-separated and add to the flags).
 
     Raises:
@@ -361,4 +366,9 @@ def load_http(
         http, issuer=issuer_url, jwks_url=_url(jwks, "--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL"),
         resource=_url(_flag_or_env(resource, "MEMVAULT_OAUTH_RESOURCE"), "--oauth-resource / MEMVAULT_OAUTH_RESOURCE"),
         tenant_claim=claim,
+        jwks_max_age_s=_whole(os.environ.get("MEMVAULT_OAUTH_JWKS_MAX_AGE"), "MEMVAULT_OAUTH_JWKS_MAX_AGE",
+                              HttpConfig.jwks_max_age_s, 1, 3_600, " s"),
+        max_token_lifetime_s=_whole(os.environ.get("MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME"),
+                                    "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME", HttpConfig.max_token_lifetime_s, 60,
+                                    31_536_000, " s"),
     )
