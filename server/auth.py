@@ -263,7 +263,7 @@ def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:
             raise InvalidInput(f"claim {name}", "token not yet valid (the time it names is in the future)")
     if exp - min(claims.get("iat", now), now) > most_s:
         raise InvalidInput("claim exp", f"the token's lifetime is over this server's limit of {most_s:,} s "
-                           "(MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME)")
+                           "(--oauth-max-token-lifetime)")
 
 
 def granted(claims: dict[str, Any]) -> set[str]:

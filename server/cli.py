@@ -221,6 +221,10 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
         "default <issuer>/.well-known/jwks.json)")
     add("--oauth-tenant-claim", help="OAuth: the claim naming the tenant "
         "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
+    add("--oauth-jwks-max-age", type=_integer, help="OAuth: seconds the issuer's key set is used before it is "
+        "read again (env MEMVAULT_OAUTH_JWKS_MAX_AGE; default 60)")
+    add("--oauth-max-token-lifetime", type=_integer, help="OAuth: seconds a token may live, exp minus iat "
+        "(env MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME; default 86400)")
     add("--rate-limit", type=_integer, help="requests per minute per key, counted by each process "
         "on its own (N processes behind a balancer allow a key up to N times this; for a total "
         "of L give each L/N), 0 for none "
@@ -408,6 +412,7 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
         settings = config_module.load_http(
             host=args.host, port=args.port, auth=args.auth, issuer=args.oauth_issuer, resource=args.oauth_resource,
             jwks_url=args.oauth_jwks_url, tenant_claim=args.oauth_tenant_claim, rate_limit=args.rate_limit,
+            jwks_max_age=args.oauth_jwks_max_age, max_token_lifetime=args.oauth_max_token_lifetime,
             allowed_hosts=args.allowed_hosts, allowed_origins=args.allowed_origins,
         )
     except ValueError as exc:

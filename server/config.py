@@ -327,11 +327,12 @@ def load_http(
     host: str | None = None, port: int | None = None, auth: str | None = None, issuer: str | None = None,
     resource: str | None = None, jwks_url: str | None = None, tenant_claim: str | None = None,
     rate_limit: int | None = None, allowed_hosts: list[str] | None = None, allowed_origins: list[str] | None = None,
+    jwks_max_age: int | None = None, max_token_lifetime: int | None = None,
 ) -> HttpConfig:
     """The HTTP settings: each flag wins over its variable (MEMVAULT_HOST, MEMVAULT_PORT,
     MEMVAULT_AUTH, MEMVAULT_OAUTH_ISSUER, MEMVAULT_OAUTH_RESOURCE, MEMVAULT_OAUTH_JWKS_URL,
-    MEMVAULT_OAUTH_TENANT_CLAIM, MEMVAULT_RATE_LIMIT; MEMVAULT_OAUTH_JWKS_MAX_AGE and
-    MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME (seconds) have no flag; MEMVAULT_ALLOWED_HOSTS and
+    MEMVAULT_OAUTH_TENANT_CLAIM, MEMVAULT_OAUTH_JWKS_MAX_AGE, MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME,
+    MEMVAULT_RATE_LIMIT; MEMVAULT_ALLOWED_HOSTS and
     MEMVAULT_ALLOWED_ORIGINS are comma-separated and add to the flags).
 
     Raises:
@@ -366,9 +367,10 @@ def load_http(
         http, issuer=issuer_url, jwks_url=_url(jwks, "--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL"),
         resource=_url(_flag_or_env(resource, "MEMVAULT_OAUTH_RESOURCE"), "--oauth-resource / MEMVAULT_OAUTH_RESOURCE"),
         tenant_claim=claim,
-        jwks_max_age_s=_whole(os.environ.get("MEMVAULT_OAUTH_JWKS_MAX_AGE"), "MEMVAULT_OAUTH_JWKS_MAX_AGE",
-                              HttpConfig.jwks_max_age_s, 1, 3_600, " s"),
-        max_token_lifetime_s=_whole(os.environ.get("MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME"),
-                                    "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME", HttpConfig.max_token_lifetime_s, 60,
-                                    31_536_000, " s"),
+        jwks_max_age_s=_whole(_flag_or_env(jwks_max_age, "MEMVAULT_OAUTH_JWKS_MAX_AGE"),
+                              "--oauth-jwks-max-age / MEMVAULT_OAUTH_JWKS_MAX_AGE", HttpConfig.jwks_max_age_s, 1,
+                              3_600, " s"),
+        max_token_lifetime_s=_whole(_flag_or_env(max_token_lifetime, "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME"),
+                                    "--oauth-max-token-lifetime / MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME",
+                                    HttpConfig.max_token_lifetime_s, 60, 31_536_000, " s"),
     )

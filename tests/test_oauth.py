@@ -11,6 +11,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -80,18 +81,33 @@ def _unsigned(header: dict[str, Any], claims: dict[str, Any], sign: Any = None) 
     return head + "." + (_b64(sign(head.encode())) if sign else "")
 
 
-@pytest.fixture(scope="module")
-def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
-    issuer = Issuer()
-    db = tmp_path_factory.mktemp("oauth") / "memvault.db"
-    port = free_port()
+@contextmanager
+def _served(folder: Path) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    """A team server under --auth oauth trusting a new :class:`Issuer`."""
+    issuer, port, db = Issuer(), free_port(), folder / "memvault.db"
     resource = f"http://127.0.0.1:{port}/mcp"
     server = HttpServer(db, "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource", resource,
                         "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port,
                         MEMVAULT_OAUTH_JWKS_MAX_AGE=str(JWKS_MAX_AGE_S))
-    yield server, issuer, resource, db
-    server.close()
-    issuer.close()
+    try:
+        yield server, issuer, resource, db
+    finally:
+        server.close()
+        issuer.close()
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    with _served(tmp_path_factory.mktemp("oauth")) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def claims_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    """A second server: each address may fail authentication 60 times a minute, and the
+    tests of wrong claims fail it 24 times more than ``setup``'s would allow at once."""
+    with _served(tmp_path_factory.mktemp("oauth-claims")) as served:
+        yield served
 
 
 def _claims(resource: str, **overrides: Any) -> dict[str, Any]:
@@ -344,10 +360,10 @@ def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
     "nbf a string", "nbf infinite", "iat a string", "iat an object", "iat false", "lifetime over a day",
     "issued two days ago", "no iat, exp in two days", "aud with a number", "aud an object", "aud a number",
     "iss a list", "iss a number", "tenant a list", "tenant a number", "sub a number"])
-def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(setup, case: str) -> None:  # type: ignore
+def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_server, case: str) -> None:  # type: ignore
     """``exp`` as a string, or 1e20, was accepted (PyJWT reads int("...")); time claims must be
     JSON numbers and a token may live at most MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME (a day)."""
-    server, issuer, resource, db = setup
+    server, issuer, resource, db = claims_server
     tenant = f"t-{uuid.uuid4().hex[:6]}"
     claims = _lifetime_claims(resource, case)
     claims["org"] = tenant if claims["org"] == "acme" else claims["org"]
@@ -391,16 +407,11 @@ def test_a_key_withdrawn_from_the_jwks_is_refused_within_its_documented_max_age(
     assert _stored(db, tenant) == ["Written before the key was withdrawn."]
 
 
-def test_a_flood_of_unknown_kids_reads_the_jwks_at_most_once_per_cooldown(tmp_path) -> None:  # type: ignore
+def test_a_flood_of_unknown_kids_reads_the_jwks_at_most_once_per_cooldown(tmp_path: Path) -> None:
     """Each unknown kid may make memvault read the key set again, at most once per
     min(10 s, max age): docs/team-server-security.md. Its own server: the failed
     authentications of the other tests would be limited before reaching the key set."""
-    issuer, port = Issuer(), free_port()
-    resource = f"http://127.0.0.1:{port}/mcp"
-    server = HttpServer(tmp_path / "memvault.db", "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource",
-                        resource, "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port,
-                        MEMVAULT_OAUTH_JWKS_MAX_AGE=str(JWKS_MAX_AGE_S))
-    try:
+    with _served(tmp_path) as (server, issuer, resource, _):
         assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
         before, start = issuer.requests, time.monotonic()
         for i in range(40):
@@ -410,6 +421,3 @@ def test_a_flood_of_unknown_kids_reads_the_jwks_at_most_once_per_cooldown(tmp_pa
         elapsed = time.monotonic() - start
         assert issuer.requests - before <= 1 + elapsed / JWKS_MAX_AGE_S, (issuer.requests - before, elapsed)
         assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
-    finally:
-        server.close()
-        issuer.close()
