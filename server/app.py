@@ -25,6 +25,7 @@ from memvault.storage.errors import MemvaultError, NotFound, InvalidInput
 from memvault.tools import schemas as s
 
 from . import version
+from .auth import WRITE_TOOLS
 from .config import Config
 from .runtime import Runtime
 from .workarounds import Checks
@@ -94,7 +95,7 @@ async def _call(ctx: Context, fn_name: str, **kwargs: Any) -> CallToolResult:
     from memvault.tools.text import render
 
     try:
-        result: BaseModel = await runtime.call(getattr(handlers, fn_name), writes=fn_name in WRITES, **kwargs)
+        result: BaseModel = await runtime.call(getattr(handlers, fn_name), writes=fn_name in WRITE_TOOLS, **kwargs)
     except MemvaultError as exc:
         raise ToolError(str(exc)) from exc
     except Exception as exc:
@@ -102,8 +103,6 @@ async def _call(ctx: Context, fn_name: str, **kwargs: Any) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=render(result))],
                           structured_content=result.model_dump(mode="json"))
 
-
-WRITES = frozenset({"remember", "supersede", "forget"})
 
 
 def _unexpected(what: str, exc: Exception) -> str:

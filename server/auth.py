@@ -13,7 +13,12 @@ are logged without the token.
 
 from __future__ import annotations
 
+import json
 import logging
+import math
+import re
+import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -37,7 +42,12 @@ READ, WRITE = "memvault:read", "memvault:write"
 JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
 REALM = "memvault"
-JWKS_LIFESPAN_S = 300  # how long the issuer's key set is used before it is read again
+WRITE_TOOLS = frozenset({"remember", "supersede", "forget"})  # the tools that need memvault:write
+# Least time between two reads of the issuer's key set (a flood of unknown kids cannot make more),
+# or the key set's maximum age when that is shorter (docs/team-server-security.md).
+JWKS_COOLDOWN_S = 10
+# RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
+_SCOPE_TOKEN = re.compile(r"[\x21\x23-\x5b\x5d-\x7e]+")
 
 
 class TokenRefused(AuthenticationError):
@@ -49,15 +59,19 @@ class TokenRefused(AuthenticationError):
         self.description = description
 
 
-def challenge(description: str | None = None, resource_metadata: str | None = None) -> str:
+def challenge(description: str | None = None, resource_metadata: str | None = None, error: str = "invalid_token",
+              scope: str | None = None) -> str:
     """A ``WWW-Authenticate`` value (RFC 6750 §3): ``Bearer realm="memvault"`` for a
-    request without credentials (§3.1: no error code then), plus ``error="invalid_token"``
-    and ``description`` for a refused token; ``resource_metadata`` is RFC 9728 §5.1's."""
+    request without credentials (§3.1: no error code then), plus ``error`` (a refused
+    token, or ``insufficient_scope`` with the ``scope`` needed) and ``description``;
+    ``resource_metadata`` is RFC 9728 §5.1's."""
     params = [f'realm="{REALM}"']  # §3: the scheme MUST be followed by at least one auth-param
     if description is not None:
         # §3: error_description is %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash).
         safe = "".join(c if " " <= c <= "~" and c not in '"\\' else "?" for c in description)
-        params += ['error="invalid_token"', f'error_description="{safe}"']
+        params += [f'error="{error}"', f'error_description="{safe}"']
+    if scope is not None:
+        params.append(f'scope="{scope}"')
     if resource_metadata is not None:
         params.append(f'resource_metadata="{resource_metadata}"')
     return "Bearer " + ", ".join(params)
@@ -68,7 +82,8 @@ class NotAuthenticated(MemvaultError):
 
 
 class ReadOnly(MemvaultError):
-    """A read-only key asked for a write; nothing was written."""
+    """A read-only caller asked for a write; nothing was written (over HTTP the request
+    gets 403 first: :func:`missing_scope`)."""
 
 
 @dataclass(frozen=True)
@@ -135,16 +150,17 @@ class KeyVerifier:
 class JwtVerifier:
     """Validates OAuth 2.1 JWT access tokens as a resource server.
 
-    Signature against the issuer's JWKS (PyJWT ``PyJWKClient``: the key set is read
-    again after 5 minutes, and at once for a kid it does not list; keys are not cached
-    beyond it, so a key the issuer withdrew is refused once the set is read again),
-    algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
-    this server's resource URL (RFC 8707 / RFC 9068 §4), ``exp`` required and not past.
-    The tenant is the ``tenant_claim`` claim, refused when trimming or NFC would change
-    it; the default scope is "default". Least privilege (:func:`granted`): writing needs
-    ``memvault:write``, reading ``memvault:read`` or write; a token with neither gets 403
-    ``insufficient_scope`` from the SDK (``AuthSettings.required_scopes``). Tokens are
-    passed on to nothing.
+    Signature against the issuer's JWKS (PyJWT ``PyJWKClient``, keys never cached beyond
+    their set): the set in use is never older than ``HttpConfig.jwks_max_age_s``, and is
+    read again at once for a kid it does not list unless it was read less than
+    :data:`JWKS_COOLDOWN_S` (or the max age, when shorter) ago; so a key the issuer
+    withdrew is refused at most the max age after, and at once after any re-read.
+    Algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
+    this server's resource URL (RFC 8707 / RFC 9068 §4), time claims by
+    :func:`check_times`, scopes by :func:`granted`. The tenant is the ``tenant_claim``
+    claim, refused when trimming or NFC would change it; the default scope is "default".
+    Least privilege: writing needs ``memvault:write``, reading ``memvault:read`` or write
+    (:func:`missing_scope`, answered 403 ``insufficient_scope``). Tokens are passed on to nothing.
     """
 
     def __init__(self, http: HttpConfig) -> None:
@@ -157,16 +173,17 @@ class JwtVerifier:
             raise ValueError(f"--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL: must be https:// (http:// only on "
                              f"loopback); got {url.scheme}://{url.hostname}")
         self.http = http
-        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=False, cache_jwk_set=True,
-                                     lifespan=JWKS_LIFESPAN_S, timeout=10)
+        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=False, cache_jwk_set=True, lifespan=http.jwks_max_age_s,
+                                     cooldown_duration=min(JWKS_COOLDOWN_S, http.jwks_max_age_s), timeout=10)
 
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt
 
         key = self._jwks.get_signing_key_from_jwt(token)
+        # Time claims are checked by check_times: PyJWT takes "exp": "9999999999" (int() of a string).
         return jwt.decode(
             token, key.key, algorithms=list(JWT_ALGORITHMS), audience=self.http.resource, issuer=self.http.issuer,
-            options={"require": ["exp", "iss", "aud"]},
+            options={"require": ["exp", "iss", "aud"], "verify_exp": False, "verify_nbf": False, "verify_iat": False},
         )
 
     async def verify_token(self, token: str) -> AccessToken:
@@ -174,7 +191,7 @@ class JwtVerifier:
 
         Raises:
             TokenRefused: naming the check that failed (:meth:`_failed_check`), or the
-                tenant claim (logged, without the token).
+                claim (logged by name only, without the token or the claim's value).
         """
 
         try:
@@ -182,36 +199,32 @@ class JwtVerifier:
         except Exception as exc:  # noqa: BLE001 - every failure is a 401 (PyJWT raises TypeError for an alg that does not fit the key)
             # The kind only: PyJWT's messages quote the token's own header (a kid with a newline forged a log line).
             log.warning("refused a JWT: %s", type(exc).__name__)
-            raise TokenRefused(self._failed_check(exc, token)) from None
+            raise TokenRefused(self._failed_check(exc)) from None
         try:
+            check_times(claims, time.time(), self.http.max_token_lifetime_s)
+            scopes = granted(claims)
             field = f"claim {self.http.tenant_claim}"
             tenant = validate.scope(_text(claims.get(self.http.tenant_claim), field), DEFAULT_SCOPE, field=field)
         except InvalidInput as exc:
             log.warning("refused a JWT: %s", exc.field)
             raise TokenRefused(str(exc)) from None
-        scopes = granted(claims)
         identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=WRITE not in scopes)
-        if READ not in scopes and WRITE not in scopes:  # the SDK answers 403 insufficient_scope
-            return AccessToken(token=token, client_id="oauth", scopes=[], expires_at=int(claims["exp"]))
+        expires = int(claims["exp"])
+        if READ not in scopes and WRITE not in scopes:  # answered 403 insufficient_scope (missing_scope)
+            return AccessToken(token=token, client_id="oauth", scopes=[], expires_at=expires)
         return access_token(token, str(claims.get("azp") or claims.get("client_id") or claims.get("sub") or "oauth"),
-                            identity, int(claims["exp"]), subject=claims.get("sub"))
+                            identity, expires, subject=claims.get("sub"))
 
-
-    def _failed_check(self, exc: Exception, token: str) -> str:
+    def _failed_check(self, exc: Exception) -> str:
         """The check of :meth:`_decode` that ``exc`` reports, in words for the client."""
         import jwt
 
-        if isinstance(exc, jwt.ExpiredSignatureError):  # raised only once the signature is verified
-            exp = jwt.decode(token, options={"verify_signature": False}).get("exp")
-            return f"token expired on {format_ms(int(exp) * 1000)}"
         if isinstance(exc, jwt.InvalidAudienceError):
             return f"wrong audience: the token is not for {self.http.resource}"
         if isinstance(exc, jwt.InvalidIssuerError):
             return f"wrong issuer: tokens must come from {self.http.issuer}"
         if isinstance(exc, jwt.MissingRequiredClaimError):
             return f"the token has no {exc.claim} claim"
-        if isinstance(exc, jwt.ImmatureSignatureError):
-            return "token not yet valid (nbf or iat is in the future)"
         if isinstance(exc, jwt.InvalidAlgorithmError):
             return f"signature algorithm not allowed (allowed: {', '.join(JWT_ALGORITHMS)})"
         if isinstance(exc, jwt.InvalidSignatureError):
@@ -225,15 +238,71 @@ class JwtVerifier:
         return f"invalid token ({type(exc).__name__})"
 
 
-def granted(claims: dict[str, Any]) -> set[str]:
-    """The scopes a token grants: its ``scope`` and ``scp`` claims, each a space-separated
-    string (RFC 8693 §4.2, RFC 9068 §2.2.3) or a list of strings; scope values are case-sensitive (RFC 6749 §3.3)."""
-    found: set[str] = set()
-    for name in ("scope", "scp"):
+def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:
+    """Check ``exp`` (required), ``nbf`` and ``iat``: each a JSON number (RFC 7519 §2
+    NumericDate: not a string, not a boolean), finite and not negative; ``exp`` not past,
+    ``nbf`` and ``iat`` not future (seconds; ``now`` from the epoch), and the token's lifetime
+    (``exp`` minus ``iat``, or minus ``now`` without ``iat``) at most ``most_s``.
+
+    Raises:
+        InvalidInput: naming the claim.
+    """
+    for name in ("exp", "nbf", "iat"):
         value = claims.get(name)
-        items = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
-        found.update(item for item in items if isinstance(item, str))
-    return found
+        if name in claims and (isinstance(value, bool) or not isinstance(value, (int, float))
+                               or not math.isfinite(value) or value < 0):
+            raise InvalidInput(f"claim {name}", "must be a number of seconds since 1970-01-01 (RFC 7519 NumericDate)")
+    exp = claims["exp"]
+    if exp <= now:
+        raise InvalidInput("claim exp", f"token expired on {format_ms(int(exp * 1000))}")
+    for name in ("nbf", "iat"):
+        if claims.get(name, 0) > now:
+            raise InvalidInput(f"claim {name}", "token not yet valid (the time it names is in the future)")
+    if exp - min(claims.get("iat", now), now) > most_s:
+        raise InvalidInput("claim exp", f"the token's lifetime is over this server's limit of {most_s:,} s "
+                           "(--oauth-max-token-lifetime)")
+
+
+def granted(claims: dict[str, Any]) -> set[str]:
+    """The scopes a token grants: its ``scope`` claim (RFC 9068 §2.2.3), or its ``scp``
+    claim; either a string of scope tokens separated by single spaces, or a list of scope
+    tokens (RFC 6749 §3.3 grammar, case-sensitive).
+
+    Raises:
+        InvalidInput: both claims present (which one counts would be a guess), or one
+            that breaks the grammar (naming the claim, never quoting it).
+    """
+    present = [name for name in ("scope", "scp") if name in claims]
+    if not present:
+        return set()
+    if len(present) > 1:
+        raise InvalidInput("claims scope and scp", "a token may carry one of them, not both")
+    value = claims[present[0]]
+    items = value.split(" ") if isinstance(value, str) else value if isinstance(value, list) else None
+    if items is None or not all(isinstance(item, str) and _SCOPE_TOKEN.fullmatch(item) for item in items):
+        raise InvalidInput(f"claim {present[0]}", "must be scope tokens (printable ASCII without space, quote or "
+                           "backslash; RFC 6749 §3.3) separated by single spaces, or a list of them")
+    return set(items)
+
+
+def missing_scope(granted: Collection[str], body: bytes) -> str | None:
+    """The scope that a POST of ``body`` needs and a token granting ``granted`` lacks, or
+    None: ``memvault:read`` (or write) for any request, ``memvault:write`` for a
+    ``tools/call`` of a :data:`WRITE_TOOLS` tool, alone or in a JSON-RPC batch (RFC 6750
+    §3.1 ``insufficient_scope``)."""
+    if READ not in granted and WRITE not in granted:
+        return READ
+    if WRITE in granted:
+        return None
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # answered -32700 by the transport
+    for item in value if isinstance(value, list) else [value]:
+        params = item.get("params") if isinstance(item, dict) and item.get("method") == "tools/call" else None
+        if isinstance(params, dict) and params.get("name") in WRITE_TOOLS:
+            return WRITE
+    return None
 
 
 def _text(value: object, field: str) -> str:

@@ -23,7 +23,7 @@ _UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
 SETTINGS = ("MEMVAULT_DB", "MEMVAULT_TENANT", "MEMVAULT_SCOPE", "MEMVAULT_MODEL_DIR", "MEMVAULT_BOOT_TOKENS",
             "MEMVAULT_ALLOW_SECRETS", "MEMVAULT_HOST", "MEMVAULT_PORT", "MEMVAULT_AUTH", "MEMVAULT_OAUTH_ISSUER",
             "MEMVAULT_OAUTH_RESOURCE", "MEMVAULT_OAUTH_JWKS_URL", "MEMVAULT_OAUTH_TENANT_CLAIM",
-            "MEMVAULT_RATE_LIMIT", "MEMVAULT_ALLOWED_HOSTS", "MEMVAULT_ALLOWED_ORIGINS")
+            "MEMVAULT_OAUTH_JWKS_MAX_AGE", "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME", "MEMVAULT_RATE_LIMIT", "MEMVAULT_ALLOWED_HOSTS", "MEMVAULT_ALLOWED_ORIGINS")
 AUTH_MODES = ("keys", "oauth", "none")
 DEFAULT_PORT = 8765
 DEFAULT_RATE_LIMIT = 600  # requests per minute per key
@@ -226,9 +226,10 @@ def load(
 @dataclass(frozen=True)
 class HttpConfig:
     """Settings of ``memvault serve --transport http``: ``auth`` "keys", "oauth" (JWTs of ``issuer``
-    for audience ``resource``, tenant in ``tenant_claim``) or "none" (loopback only); ``rate_limit``
-    per token per minute in this process (0: none); ``allowed_hosts``/``allowed_origins`` accepted
-    besides loopback (DNS-rebinding protection)."""
+    for audience ``resource``, tenant in ``tenant_claim``; the key set read again once
+    ``jwks_max_age_s`` old; a token living longer than ``max_token_lifetime_s`` refused) or "none"
+    (loopback only); ``rate_limit`` per token per minute in this process (0: none);
+    ``allowed_hosts``/``allowed_origins`` accepted besides loopback (DNS-rebinding protection)."""
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
@@ -237,6 +238,8 @@ class HttpConfig:
     resource: str | None = None
     jwks_url: str | None = None
     tenant_claim: str = "tenant"
+    jwks_max_age_s: int = 60  # docs/team-server-security.md: a withdrawn key is refused at most this late
+    max_token_lifetime_s: int = 86_400  # a day: the longest default of common issuers (Auth0)
     rate_limit: int = DEFAULT_RATE_LIMIT
     allowed_hosts: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
@@ -285,6 +288,7 @@ def load_http(
     host: str | None = None, port: int | None = None, auth: str | None = None, issuer: str | None = None,
     resource: str | None = None, jwks_url: str | None = None, tenant_claim: str | None = None,
     rate_limit: int | None = None, allowed_hosts: list[str] | None = None, allowed_origins: list[str] | None = None,
+    jwks_max_age: int | None = None, max_token_lifetime: int | None = None,
 ) -> HttpConfig:
     """The HTTP settings: each flag wins over its variable; MEMVAULT_ALLOWED_HOSTS and _ORIGINS
     (comma-separated) add to the flags.
@@ -320,4 +324,10 @@ def load_http(
         http, issuer=issuer_url, jwks_url=_url(jwks, "--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL"),
         resource=_url(_flag_or_env(resource, "MEMVAULT_OAUTH_RESOURCE"), "--oauth-resource / MEMVAULT_OAUTH_RESOURCE"),
         tenant_claim=claim,
+        jwks_max_age_s=_whole(_flag_or_env(jwks_max_age, "MEMVAULT_OAUTH_JWKS_MAX_AGE"),
+                              "--oauth-jwks-max-age / MEMVAULT_OAUTH_JWKS_MAX_AGE", HttpConfig.jwks_max_age_s, 1,
+                              3_600, " s"),
+        max_token_lifetime_s=_whole(_flag_or_env(max_token_lifetime, "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME"),
+                                    "--oauth-max-token-lifetime / MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME",
+                                    HttpConfig.max_token_lifetime_s, 60, 31_536_000, " s"),
     )

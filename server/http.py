@@ -15,6 +15,8 @@ processes (behind one load balancer) can share one database. Around it:
   RFC 9700 §2.4.2 / OAuth 2.1 forbid it), an address with too many failed
   authentications gets 429, and after verifying the token it rate-limits each verified
   caller (429 with ``Retry-After``);
+- :class:`PostOnly`: a caller without ``memvault:read`` (or write), or calling a write
+  tool without ``memvault:write``, gets 403 ``insufficient_scope`` (RFC 6750 §3.1);
 - :class:`HttpEdges`: trailing slashes, Host/Origin case and an SSE-only Accept read as
   clients mean them; the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it
   beyond); JSON-RPC batches answered (``workarounds.post``);
@@ -39,9 +41,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 import anyio
-from mcp.server.auth.routes import build_resource_metadata_url
+from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from pydantic import AnyHttpUrl
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -267,15 +270,18 @@ class PostOnly:
     """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication):
     the SDK's DNS-rebinding checks (Host 421, Origin 403, a POST's Content-Type 400) answered
     in JSON (:func:`_json_refusal`; the SDK answers plain text); then a POST's body bounded
-    (413) and passed to ``workarounds.post``, and any other method 405 with ``Allow: POST``
+    (413), refused when the caller lacks the scope it needs (403, :func:`_insufficient_scope`)
+    and passed to ``workarounds.post``, and any other method 405 with ``Allow: POST``
     (stateless: no server-initiated stream for GET, no session to DELETE)."""
 
     ALLOWED = "POST"
 
-    def __init__(self, app: ASGIApp, security: TransportSecuritySettings, path: str = "/mcp") -> None:
+    def __init__(self, app: ASGIApp, security: TransportSecuritySettings, path: str = "/mcp",
+                 resource_metadata: str | None = None) -> None:
         self.app = app
         self.security = TransportSecurityMiddleware(security)
         self.path = path
+        self.resource_metadata = resource_metadata
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
@@ -292,6 +298,8 @@ class PostOnly:
                 await JSONResponse({"error": "request_too_large", "error_description": "the request body is over the "
                                     f"limit of {MAX_BODY_BYTES:,} bytes (a memory is at most "
                                     f"{limits.CONTENT_MAX_CHARS:,} characters)"}, status_code=413)(scope, receive, send)
+            elif (refusal := _insufficient_scope(scope, body, self.resource_metadata)) is not None:
+                await refusal(scope, receive, send)
             else:
                 await post_body(self.app, scope, body, send)
             return
@@ -302,6 +310,23 @@ class PostOnly:
             status_code=405, headers={"Allow": self.ALLOWED},
         )
         await response(scope, receive, send)
+
+
+def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None) -> Response | None:
+    """403 ``insufficient_scope`` (RFC 6750 §3.1) naming the scope that the verified caller
+    of ``scope`` lacks for ``body`` (``auth.missing_scope``), or None."""
+    from .auth import challenge, missing_scope
+
+    if not getattr(scope.get("user"), "is_authenticated", False):  # --auth none
+        return None
+    needed = missing_scope(scope["auth"].scopes, body)
+    if needed is None:
+        return None
+    log.warning("refused a request lacking the %s scope", needed)
+    description = f"this request needs the {needed} scope, which the key or token does not grant"
+    return JSONResponse({"error": "insufficient_scope", "error_description": description, "scope": needed},
+                        status_code=403, headers={"WWW-Authenticate": challenge(
+                            description, resource_metadata, error="insufficient_scope", scope=needed)})
 
 
 class HttpEdges:
@@ -441,7 +466,7 @@ def _mask_credentials(logger: logging.Logger) -> None:
 def build_app(config: Config, http: HttpConfig) -> Starlette:
     """The ASGI application of the team server (nothing is opened until its lifespan runs)."""
     from .app import build_server
-    from .auth import READ, JwtVerifier, KeyVerifier, challenge
+    from .auth import READ, WRITE, JwtVerifier, KeyVerifier, challenge
 
     # In stateless mode the SDK logs "Terminating session: None" at INFO for every request
     # (a new-user trial counted 53 lines in a short session); its warnings and errors still show.
@@ -457,11 +482,10 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         settings = AuthSettings(issuer_url="http://localhost", resource_server_url=None)
     elif http.auth == "oauth":
         verifier = JwtVerifier(http)
-        # The verifier checks the audience itself (RFC 8707 resource = this server's URL).
-        # A token granting neither memvault scope gets 403 insufficient_scope (RFC 6750 §3.1);
-        # the metadata's scopes_supported is this list.
-        settings = AuthSettings(issuer_url=http.issuer, resource_server_url=http.resource,
-                                validate_token_resource=False, required_scopes=[READ])
+        # The verifier checks the audience itself (RFC 8707 resource = this server's URL), and
+        # PostOnly the scopes. The SDK would publish its required_scopes as scopes_supported,
+        # and require each: memvault publishes the metadata itself (below).
+        settings = AuthSettings(issuer_url=http.issuer, resource_server_url=None)
     mcp = build_server(config, runtime=runtime, auth=settings,
                        token_verifier=Verified(verifier) if verifier is not None else None)
 
@@ -485,10 +509,14 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=MAX_BODY_BYTES,
         transport_security=security, host=http.host,
     )
-    resource_metadata = str(build_resource_metadata_url(settings.resource_server_url)) \
-        if settings is not None and settings.resource_server_url else None
+    resource_metadata = None
+    if http.auth == "oauth":
+        assert http.resource and http.issuer
+        resource_metadata = str(build_resource_metadata_url(AnyHttpUrl(http.resource)))
+        app.router.routes.extend(create_protected_resource_routes(  # RFC 9728
+            AnyHttpUrl(http.resource), [AnyHttpUrl(http.issuer)], scopes_supported=[READ, WRITE]))
     # Innermost: a refused token still gets 401 first.
-    app.user_middleware.append(Middleware(PostOnly, security=security))
+    app.user_middleware.append(Middleware(PostOnly, security=security, resource_metadata=resource_metadata))
     app.add_middleware(Guard, failures=RateLimiter(FAILED_AUTH_PER_MINUTE),
                        limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None,

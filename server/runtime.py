@@ -105,16 +105,9 @@ class Runtime:
         from .auth import ReadOnly
 
         identity = self.identity()
-        if writes and identity.read_only:
-            from mcp.server.auth.middleware.auth_context import get_access_token
-
-            from memvault.storage.keys import PREFIX
-
-            token = get_access_token()
-            who = ("this API key is read-only" if token is not None and token.token.startswith(PREFIX)
-                   else "this access token does not grant the memvault:write scope")
-            raise ReadOnly(f"{who}: it may recall and read resources, not remember, supersede or forget; "
-                           "nothing was written")
+        if writes and identity.read_only:  # over HTTP such a call got 403 first (auth.missing_scope)
+            raise ReadOnly("this caller lacks the memvault:write scope (a read-only API key or token): it may recall "
+                           "and read resources, not remember, supersede or forget; nothing was written")
         from memvault.tools.handlers import Caller
 
         caller = Caller(tenant=identity.tenant, scope=identity.scope)

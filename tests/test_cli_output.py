@@ -133,6 +133,7 @@ def test_a_bad_number_in_a_subprocess_names_the_flag_and_its_range(db_path):
     ["--allowed-host", "memory.example.com"], ["--allowed-origin", "https://x.example"],
     ["--oauth-issuer", "https://id.example"], ["--oauth-resource", "https://m.example/mcp"],
     ["--oauth-jwks-url", "https://id.example/jwks"], ["--oauth-tenant-claim", "org"],
+    ["--oauth-jwks-max-age", "5"], ["--oauth-max-token-lifetime", "600"],
     ["--transport", "stdio", "--port", "9000"], ["--port", "9000", "--host", "::1"],
 ])
 def test_an_http_flag_without_transport_http_is_refused_not_ignored(db_path, flags):

@@ -117,14 +117,21 @@ def test_a_read_only_key_may_recall_and_read_but_never_write(server: HttpServer,
             found = await c.call_tool("recall", {"query": "staging database host"})
             assert [m["id"] for m in found.structured_content["memories"]] == [memory_id]
             assert "db-7" in (await c.read_resource(f"memory://memories/{memory_id}")).contents[0].text
-            for name, args in (("remember", {"content": "Read-only keys can write."}),
-                               ("supersede", {"id": memory_id, "content": "The staging database is on db-9."}),
-                               ("forget", {"id": memory_id})):
-                result = await c.call_tool(name, args)
-                assert result.is_error and "read-only" in result.content[0].text, name
         return memory_id
 
     memory_id = anyio.run(run)
+    # One answer for keys and OAuth tokens: 403 insufficient_scope (RFC 6750 §3.1), alone or in a batch.
+    calls = [{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": args}}
+             for i, (name, args) in enumerate((("remember", {"content": "Read-only keys can write."}),
+                                               ("supersede", {"id": memory_id, "content": "It is on db-9."}),
+                                               ("forget", {"id": memory_id})))]
+    for body in (*calls, [{**calls[0], "method": "ping", "params": {}}, calls[2]]):
+        response = server.post(reader, body)
+        assert response.status_code == 403 and response.json()["scope"] == "memvault:write", response.text
+        assert response.headers["www-authenticate"] == ('Bearer realm="memvault", error="insufficient_scope", '
+                                                        'error_description="this request needs the memvault:write '
+                                                        'scope, which the key or token does not grant", '
+                                                        'scope="memvault:write"')
     assert _stored(db, tenant) == [(memory_id, "The staging database lives on host db-7.")]
 
 

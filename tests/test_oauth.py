@@ -11,6 +11,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,8 @@ import anyio
 import httpx2
 import jwt
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from httpwire import PING, HttpServer, client, free_port
 
 from memvault.server.auth import JWT_ALGORITHMS
@@ -29,18 +30,25 @@ from memvault.storage.timefmt import format_ms
 pytestmark = pytest.mark.slow
 ISSUER = "https://issuer.test/realms/team"
 KID = "test-key-1"
+JWKS_MAX_AGE_S = 2  # the server's MEMVAULT_OAUTH_JWKS_MAX_AGE (and so its JWKS cooldown) in these tests
 
 
 class Issuer:
-    """An RSA signing key and a loopback server publishing its JWKS."""
+    """RSA signing keys and a loopback server publishing the public ones of ``published``
+    (kid -> private key) as its JWKS; ``requests`` counts the reads of it."""
 
     def __init__(self) -> None:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
-        body = json.dumps({"keys": [{**jwk, "kid": KID, "use": "sig", "alg": "RS256"}]}).encode()
+        self.published: dict[str, Any] = {KID: self.key}
+        self.requests = 0
+        issuer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                issuer.requests += 1
+                body = json.dumps({"keys": [
+                    {**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())), "kid": kid, "use": "sig",
+                     "alg": "RS256"} for kid, key in issuer.published.items()]}).encode()
                 self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(body)))
@@ -73,17 +81,33 @@ def _unsigned(header: dict[str, Any], claims: dict[str, Any], sign: Any = None) 
     return head + "." + (_b64(sign(head.encode())) if sign else "")
 
 
-@pytest.fixture(scope="module")
-def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
-    issuer = Issuer()
-    db = tmp_path_factory.mktemp("oauth") / "memvault.db"
-    port = free_port()
+@contextmanager
+def _served(folder: Path) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    """A team server under --auth oauth trusting a new :class:`Issuer`."""
+    issuer, port, db = Issuer(), free_port(), folder / "memvault.db"
     resource = f"http://127.0.0.1:{port}/mcp"
     server = HttpServer(db, "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource", resource,
-                        "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port)
-    yield server, issuer, resource, db
-    server.close()
-    issuer.close()
+                        "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port,
+                        MEMVAULT_OAUTH_JWKS_MAX_AGE=str(JWKS_MAX_AGE_S))
+    try:
+        yield server, issuer, resource, db
+    finally:
+        server.close()
+        issuer.close()
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    with _served(tmp_path_factory.mktemp("oauth")) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def claims_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    """A second server: each address may fail authentication 60 times a minute, and the
+    tests of wrong claims fail it 24 times more than ``setup``'s would allow at once."""
+    with _served(tmp_path_factory.mktemp("oauth-claims")) as served:
+        yield served
 
 
 def _claims(resource: str, **overrides: Any) -> dict[str, Any]:
@@ -92,8 +116,14 @@ def _claims(resource: str, **overrides: Any) -> dict[str, Any]:
             **overrides}
 
 
-def _token(issuer: Issuer, claims: dict[str, Any]) -> str:
-    return jwt.encode(claims, issuer.key, algorithm="RS256", headers={"kid": KID})
+def _token(issuer: Issuer, claims: dict[str, Any], kid: str = KID) -> str:
+    return jwt.encode(claims, issuer.published.get(kid, issuer.key), algorithm="RS256", headers={"kid": kid})
+
+
+def _signed(issuer: Issuer, claims: dict[str, Any]) -> str:
+    """A token PyJWT would not encode (claims of any JSON type), signed RS256 with the issuer's key."""
+    return _unsigned({"alg": "RS256", "typ": "JWT", "kid": KID}, claims,
+                     lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256()))
 
 
 def test_a_token_of_the_issuer_for_this_resource_is_accepted_and_names_the_tenant(setup) -> None:  # type: ignore
@@ -130,7 +160,7 @@ def _bad_token(case: str, issuer: Issuer, resource: str) -> tuple[str, str]:
             f"wrong issuer: tokens must come from {ISSUER}"
     if case == "expired":
         exp = int(time.time()) - 120
-        return _token(issuer, {**claims, "exp": exp}), f"token expired on {format_ms(exp * 1000)}"
+        return _token(issuer, {**claims, "exp": exp}), f"claim exp: token expired on {format_ms(exp * 1000)}"
     if case == "no expiry":
         return _token(issuer, {k: v for k, v in claims.items() if k != "exp"}), "the token has no exp claim"
     if case in ("alg none", "HS256 with the public key"):
@@ -184,53 +214,106 @@ def test_protected_resource_metadata_names_the_issuer(setup) -> None:  # type: i
     assert document["resource"] == resource and document["authorization_servers"] == [ISSUER]
 
 
-def test_a_token_with_only_the_read_scope_cannot_write(setup) -> None:  # type: ignore[no-untyped-def]
+def _call(name: str, arguments: dict[str, Any], request_id: int = 1) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+
+
+def _stored(db: Path, tenant: str) -> list[str | None]:
+    """The content of every memory of ``tenant``, history included, read from the file."""
+    from memvault.storage.store import Store
+    from memvault.tools import handlers
+
+    store = Store(db)
+    try:
+        found = handlers.list_memories(store, handlers.Caller(tenant, "default"), limit=50, include_history=True)
+        return [m.content for m in found.memories]
+    finally:
+        store.close()
+
+
+def _insufficient(response: httpx2.Response, scope: str, server: HttpServer) -> None:
+    assert response.status_code == 403, response.text
+    challenge = response.headers["www-authenticate"]
+    assert challenge.startswith('Bearer realm="memvault", error="insufficient_scope", ') and f'scope="{scope}"' in challenge
+    assert f'resource_metadata="{server.base}/.well-known/oauth-protected-resource/mcp"' in challenge
+    assert response.json()["error"] == "insufficient_scope" and response.json()["scope"] == scope
+
+
+def test_a_token_with_only_the_read_scope_gets_403_for_every_write_tool_and_may_read(setup) -> None:  # type: ignore
+    """A write by a read-only token was a tool error (HTTP 200); RFC 6750 §3.1 wants 403."""
     server, issuer, resource, db = setup
-    token = _token(issuer, _claims(resource, org=f"ro-{uuid.uuid4().hex[:6]}", scope="openid memvault:read"))
-
-    async def run() -> None:
-        async with client(server.url, token) as c:
-            refused = await c.call_tool("remember", {"content": "A read-only token wrote this."})
-            assert refused.is_error and "does not grant the memvault:write scope" in refused.content[0].text
-            listed = await c.call_tool("recall", {"query": "", "since": "2000-01-01T00:00:00Z"})
-            assert listed.structured_content["memories"] == []
-
-    anyio.run(run)
+    tenant = f"ro-{uuid.uuid4().hex[:6]}"
+    server.post(_token(issuer, _claims(resource, org=tenant, scope="memvault:write")),
+                _call("remember", {"content": "The build cache lives on host cache-3."}))
+    [memory_id] = [m["id"] for m in server.post(_token(issuer, _claims(resource, org=tenant, scope="memvault:read")), _call(
+        "recall", {"query": "", "since": "2000-01-01T00:00:00Z"})).json()["result"]["structuredContent"]["memories"]]
+    token = _token(issuer, _claims(resource, org=tenant, scope="openid memvault:read"))
+    for body in (_call("remember", {"content": "A read-only token wrote this."}),
+                 _call("supersede", {"id": memory_id, "content": "The build cache is on cache-9."}),
+                 _call("forget", {"id": memory_id}),
+                 [_call("recall", {"query": "build cache"}), _call("forget", {"id": memory_id}, 2)]):
+        _insufficient(server.post(token, body), "memvault:write", server)
+    found = server.post(token, _call("recall", {"query": "build cache"}))
+    assert found.status_code == 200 and memory_id in found.text
+    assert _stored(db, tenant) == ["The build cache lives on host cache-3."]
 
 
 @pytest.mark.parametrize(("claims", "writes"), [
     ({"scope": "memvault:write"}, True), ({"scope": ["memvault:write"]}, True), ({"scp": "memvault:write"}, True),
-    ({"scp": ["memvault:read", "memvault:write"]}, True), ({"scope": ["memvault:read"]}, False),
-    ({"scp": "memvault:read"}, False), ({"scp": ["memvault:read"]}, False),
+    ({"scp": ["memvault:read", "memvault:write"]}, True), ({"scope": "openid memvault:read memvault:write"}, True),
+    ({"scope": ["memvault:read"]}, False), ({"scp": "memvault:read"}, False), ({"scp": ["memvault:read"]}, False),
     ({"scope": "openid MEMVAULT:WRITE memvault:read"}, False),
 ])
 def test_write_needs_the_write_scope_in_any_claim_form(setup, claims, writes) -> None:  # type: ignore[no-untyped-def]
-    server, issuer, resource, _ = setup
-    token = _token(issuer, _claims(resource, org=f"s-{uuid.uuid4().hex[:6]}", **claims))
-
-    async def run() -> None:
-        async with client(server.url, token) as c:
-            stored = await c.call_tool("remember", {"content": f"written with {sorted(claims)}"})
-            assert stored.is_error is not writes, stored.content
-            listed = await c.call_tool("recall", {"query": "", "since": "2000-01-01T00:00:00Z"})
-            assert len(listed.structured_content["memories"]) == (1 if writes else 0)
-
-    anyio.run(run)
+    server, issuer, resource, db = setup
+    tenant = f"s-{uuid.uuid4().hex[:6]}"
+    token = _token(issuer, _claims(resource, org=tenant, **claims))
+    response = server.post(token, _call("remember", {"content": f"written with {sorted(claims)}"}))
+    if writes:
+        assert response.status_code == 200 and not response.json()["result"]["isError"], response.text
+    else:
+        _insufficient(response, "memvault:write", server)
+    assert len(_stored(db, tenant)) == (1 if writes else 0)
 
 
 @pytest.mark.parametrize("claims", [{}, {"scope": "openid profile"}, {"scope": "MEMVAULT:READ MEMVAULT:WRITE"},
-                                    {"scp": []}, {"scope": 7}])
+                                    {"scp": []}, {"scope": []}])
 def test_a_token_without_a_memvault_scope_gets_403_insufficient_scope(setup, claims) -> None:  # type: ignore
     server, issuer, resource, _ = setup
-    response = server.post(_token(issuer, _claims(resource, **claims)), PING)
-    assert response.status_code == 403, response.text
-    assert 'error="insufficient_scope"' in response.headers["www-authenticate"]
+    _insufficient(server.post(_token(issuer, _claims(resource, **claims)), PING), "memvault:read", server)
 
 
-def test_the_metadata_names_the_scopes(setup) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("claims", [
+    {"scope": "memvault:write "}, {"scope": " memvault:write"}, {"scope": "memvault:read  memvault:write"},
+    {"scope": "memvault:read\u00a0memvault:write"}, {"scope": "memvault:read\tmemvault:write"},
+    {"scope": "memvault:read\nmemvault:write"}, {"scope": "memvault:write\u200b"}, {"scope": "memvault:wri\u00adte"},
+    {"scope": "memvault:write\x1b[2J"}, {"scope": "memvault:\"write"}, {"scope": "memvault:write\\"},
+    {"scope": ""}, {"scope": 7}, {"scope": None}, {"scope": {"memvault:write": True}},
+    {"scp": ["memvault:write "]}, {"scp": ["memvault:read memvault:write"]}, {"scp": [""]}, {"scp": [7]},
+    {"scope": ["memvault:write", "\u00a0memvault:write"]}, {"scp": "memvault:write\u3000"},
+    {"scope": "memvault:read", "scp": "memvault:write"}, {"scope": "memvault:write", "scp": ["memvault:write"]},
+])
+def test_a_scope_claim_that_breaks_rfc_6749_grammar_is_401_naming_the_claim(setup, claims) -> None:  # type: ignore
+    """Scope strings were split on any white space (NBSP, tab), scope and scp combined, and
+    look-alike names (trailing space, ZWSP, soft hyphen, ESC) accepted."""
+    server, issuer, resource, db = setup
+    tenant = f"g-{uuid.uuid4().hex[:6]}"
+    response = server.post(_token(issuer, _claims(resource, org=tenant, **claims)), _call("remember", {
+        "content": "A look-alike scope wrote this."}))
+    assert response.status_code == 401, response.text
+    description = response.json()["error_description"]
+    assert response.json()["error"] == "invalid_token"
+    assert description.startswith("claims scope and scp:" if len(claims) == 2 else f"claim {next(iter(claims))}:")
+    assert "memvault:write" not in description and _stored(db, tenant) == []
+    log = server.log()
+    assert "\x1b" not in log and "\u200b" not in log and "\u00ad" not in log
+    assert f"refused a JWT: {description.split(':')[0]}\n" in log
+
+
+def test_the_metadata_names_both_scopes(setup) -> None:  # type: ignore[no-untyped-def]
     server, _, _, _ = setup
     document = httpx2.get(f"{server.base}/.well-known/oauth-protected-resource/mcp", timeout=10).json()
-    assert "memvault:read" in document["scopes_supported"]
+    assert document["scopes_supported"] == ["memvault:read", "memvault:write"]
 
 
 @pytest.mark.parametrize("tenant", [" bravo ", "bravo\t", "\u00a0bravo", "bravo\n", "cafe\u0301",
@@ -255,43 +338,88 @@ def test_every_token_failure_is_401_and_the_log_never_repeats_the_header(setup, 
     assert "FORGED" not in log and "refused nothing" not in log and "\x00" not in log and "Traceback" not in log
 
 
-def test_a_key_withdrawn_from_the_jwks_is_refused_once_the_set_is_read_again(monkeypatch) -> None:  # type: ignore
-    """PyJWKClient(cache_keys=True) trusted a withdrawn key until restart (a token wrote 315 s
-    after the JWKS was read again). In process, the key set's lifespan shortened to 1 s."""
-    from memvault.server import auth
-    from memvault.server.config import HttpConfig
+def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
+    """Claims with a time, audience, issuer or tenant of the wrong kind (RFC 7519 §2, §4.1)."""
+    now = int(time.time())
+    cases: dict[str, dict[str, Any]] = {
+        "exp a string": {"exp": str(now + 300)}, "exp 1e20": {"exp": 1e20}, "exp 10**12": {"exp": 10**12},
+        "exp infinite": {"exp": float("inf")}, "exp NaN": {"exp": float("nan")}, "exp true": {"exp": True},
+        "exp a list": {"exp": [now + 300]}, "exp negative": {"exp": -1e300},
+        "nbf a string": {"nbf": str(now - 10)}, "nbf infinite": {"nbf": float("-inf")},
+        "iat a string": {"iat": str(now)}, "iat an object": {"iat": {"t": now}}, "iat false": {"iat": False},
+        "lifetime over a day": {"exp": now + 86_400 + 600}, "issued two days ago": {"iat": now - 2 * 86_400},
+        "no iat, exp in two days": {"iat": None, "exp": now + 2 * 86_400},
+        "aud with a number": {"aud": [resource, 7]}, "aud an object": {"aud": {"r": resource}}, "aud a number": {"aud": 7},
+        "iss a list": {"iss": [ISSUER]}, "iss a number": {"iss": 7}, "tenant a list": {"org": ["acme"]},
+        "tenant a number": {"org": 7}, "sub a number": {"sub": 7},
+    }
+    claims = {**_claims(resource, scope="memvault:write"), **cases[case]}
+    return {k: v for k, v in claims.items() if v is not None}
 
-    issuer, successor = Issuer(), rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    monkeypatch.setattr(auth, "JWKS_LIFESPAN_S", 1)
-    resource = "http://127.0.0.1:9/mcp"
-    verifier = auth.JwtVerifier(HttpConfig(auth="oauth", issuer=ISSUER, resource=resource,
-                                           jwks_url=issuer.jwks_url, tenant_claim="org"))
-    token = _token(issuer, _claims(resource, scope="memvault:write"))
-    try:
-        assert auth.identity_of(anyio.run(verifier.verify_token, token)).tenant == "acme"
-        issuer.key = successor  # the issuer publishes only its new key from now on
-        issuer.close()
-        rotated = Issuer.__new__(Issuer)
-        rotated.key = successor
-        jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(successor.public_key()))
-        body = json.dumps({"keys": [{**jwk, "kid": "test-key-2", "use": "sig", "alg": "RS256"}]}).encode()
-        port = int(issuer.jwks_url.rsplit(":", 1)[1].split("/")[0])
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
-                self.send_response(200)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+@pytest.mark.parametrize("case", [
+    "exp a string", "exp 1e20", "exp 10**12", "exp infinite", "exp NaN", "exp true", "exp a list", "exp negative",
+    "nbf a string", "nbf infinite", "iat a string", "iat an object", "iat false", "lifetime over a day",
+    "issued two days ago", "no iat, exp in two days", "aud with a number", "aud an object", "aud a number",
+    "iss a list", "iss a number", "tenant a list", "tenant a number", "sub a number"])
+def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_server, case: str) -> None:  # type: ignore
+    """``exp`` as a string, or 1e20, was accepted (PyJWT reads int("...")); time claims must be
+    JSON numbers and a token may live at most MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME (a day)."""
+    server, issuer, resource, db = claims_server
+    tenant = f"t-{uuid.uuid4().hex[:6]}"
+    claims = _lifetime_claims(resource, case)
+    claims["org"] = tenant if claims["org"] == "acme" else claims["org"]
+    response = server.post(_signed(issuer, claims), _call("remember", {"content": f"written with {case}"}))
+    assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
+    name = case.split()[0].replace("tenant", "org")
+    if name in ("exp", "nbf", "iat"):
+        assert response.json()["error_description"].startswith(f"claim {name}:")
+    elif case in ("lifetime over a day", "issued two days ago", "no iat, exp in two days"):
+        assert response.json()["error_description"].startswith("claim exp: the token's lifetime is over this "
+                                                               "server's limit of 86,400 s")
+    assert _stored(db, tenant) == []
+    assert "Traceback" not in server.log()
 
-            def log_message(self, *args: Any) -> None:
-                pass
 
-        rotated.http = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        threading.Thread(target=rotated.http.serve_forever, daemon=True).start()
-        time.sleep(1.5)
-        with pytest.raises(auth.TokenRefused, match="kid not in its JWKS"):
-            anyio.run(verifier.verify_token, token)
-    finally:
-        if "rotated" in locals():
-            rotated.close()
+def test_a_token_living_just_under_the_limit_writes(setup) -> None:  # type: ignore[no-untyped-def]
+    server, issuer, resource, db = setup
+    tenant, now = f"t-{uuid.uuid4().hex[:6]}", time.time()
+    token = _signed(issuer, _claims(resource, org=tenant, scope="memvault:write", iat=now - 60.5, exp=now + 86_000.25))
+    response = server.post(token, _call("remember", {"content": "A day-long token wrote this."}))
+    assert response.status_code == 200 and not response.json()["result"]["isError"], response.text
+    assert _stored(db, tenant) == ["A day-long token wrote this."]
+
+
+def test_a_key_withdrawn_from_the_jwks_is_refused_within_its_documented_max_age(setup) -> None:  # type: ignore
+    """PyJWKClient kept a withdrawn key up to 300 s (30 s after an unknown kid); the key set
+    may now be at most MEMVAULT_OAUTH_JWKS_MAX_AGE old (2 s in these tests)."""
+    server, issuer, resource, db = setup
+    tenant = f"w-{uuid.uuid4().hex[:6]}"
+    issuer.published["retiring"] = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    time.sleep(JWKS_MAX_AGE_S + 0.5)  # the server's set is read again and lists "retiring"
+    token = _token(issuer, _claims(resource, org=tenant, scope="memvault:write"), kid="retiring")
+    first = server.post(token, _call("remember", {"content": "Written before the key was withdrawn."}))
+    assert first.status_code == 200 and not first.json()["result"]["isError"], first.text
+    del issuer.published["retiring"]
+    time.sleep(JWKS_MAX_AGE_S + 0.5)
+    for content in ("Written after the key was withdrawn.", "Written again after."):
+        response = server.post(token, _call("remember", {"content": content}))
+        assert response.status_code == 401, response.text
+        assert response.json()["error_description"] == "signed by a key the issuer does not publish (kid not in its JWKS)"
+    assert _stored(db, tenant) == ["Written before the key was withdrawn."]
+
+
+def test_a_flood_of_unknown_kids_reads_the_jwks_at_most_once_per_cooldown(tmp_path: Path) -> None:
+    """Each unknown kid may make memvault read the key set again, at most once per
+    min(10 s, max age): docs/team-server-security.md. Its own server: the failed
+    authentications of the other tests would be limited before reaching the key set."""
+    with _served(tmp_path) as (server, issuer, resource, _):
+        assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
+        before, start = issuer.requests, time.monotonic()
+        for i in range(40):
+            forged = jwt.encode(_claims(resource, scope="memvault:write"), issuer.key, algorithm="RS256",
+                                headers={"kid": f"unknown-{i}-{uuid.uuid4().hex}"})
+            assert server.post(forged, PING).status_code == 401
+        elapsed = time.monotonic() - start
+        assert issuer.requests - before <= 1 + elapsed / JWKS_MAX_AGE_S, (issuer.requests - before, elapsed)
+        assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
