@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wire import StdioServer
 
+from memvault.server.http import PROBE_CACHE_S
 from memvault.storage import keys
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms, now_ms
@@ -592,6 +593,7 @@ def test_a_database_file_gone_while_serving_is_503_and_healthz_says_so(tmp_path:
             if how == "replaced":
                 db.unlink()
             aside.rename(db)
+            time.sleep(PROBE_CACHE_S + 0.2)  # the readiness answer is kept that long
             assert s.post(key, PING).status_code == 200  # back where it was: served again
             assert httpx2.get(f"{s.base}/healthz", timeout=10).json()["database"] == "ready"
         assert "Traceback" not in s.log()
