@@ -20,10 +20,12 @@ processes (behind one load balancer) can share one database. Around it:
 - :class:`HttpEdges`: trailing slashes, Host/Origin case and an SSE-only Accept read as
   clients mean them; the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it
   beyond); JSON-RPC batches answered (``workarounds.post``);
-- :data:`READ_TIMEOUT_S` for a whole request, :data:`MAX_CONNECTIONS` at once;
+- :data:`READ_TIMEOUT_S` for a whole request, :data:`CONNECTIONS_PER_ADDRESS` open from one
+  client address and :data:`MAX_CONNECTIONS` in all (:func:`_protocol`);
 - :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
   GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
-- ``GET /healthz``: database and model readiness, no authentication, no secrets.
+- ``GET /healthz``: readiness from a real read of the database (:class:`DatabaseWatch`),
+  no authentication; it says ready or not and a kind, never which database.
 
 TLS is the reverse proxy's job (README, "Team server (HTTP)").
 """
@@ -31,6 +33,8 @@ TLS is the reverse proxy's job (README, "Team server (HTTP)").
 from __future__ import annotations
 
 import errno
+import http as http_status
+import json
 import logging
 import math
 import os
@@ -66,11 +70,20 @@ MAX_BODY_BYTES = 256 * 1024  # a memory is at most 8,000 characters: JSON-escape
 QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "key", "bearer"})
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 UNAVAILABLE = "the database cannot be opened; the server's log says which and why"
-# Connections and requests served at once; beyond, uvicorn answers 503 (docs/team-server-security.md).
-MAX_CONNECTIONS = 100
+# Connections open at once from one client address (429 beyond), and in all (503 beyond):
+# see docs/team-server-security.md.
+CONNECTIONS_PER_ADDRESS = 32
+MAX_CONNECTIONS = 512
+RETRY_AFTER_S = 5  # told to a client refused for the database or for too many connections
+REFUSED_LINGER_S = 1.0  # a refused connection reads (and drops) its request this long before it is closed
 # Seconds a client has to send a whole request (headers and body), from the connection's
 # opening or the end of its previous response; then it is closed (docs/team-server-security.md).
 READ_TIMEOUT_S = 10.0
+# Host and Origin: a DNS name is at most 253 characters, with a scheme and a port far below this.
+HOST_MAX_BYTES = 1_000
+HEAD_MAX_BYTES = 32 * 1024  # a request's target and headers together (h11 bounds only a head sent in pieces)
+PROBE_TIMEOUT_S = 2.0  # a readiness read slower than this is "not ready" (docs/team-server-security.md)
+PROBE_CACHE_S = 1.0  # one readiness read serves every request for this long
 FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
 
 
@@ -191,10 +204,12 @@ class Guard:
             return
         problem = await self.watch.problem()
         if problem is not None:
-            if self.challenge is not None:  # before authentication: the database is named in the log only
-                log.warning("database unavailable: %s", problem)
-                problem = UNAVAILABLE
-            await _unavailable(problem)(scope, receive, send)
+            why = problem[1]
+            if self.challenge is not None:  # an authentication that cannot succeed: counted, the database named in the log only
+                self.failures.wait_s(_address(scope))
+                log.warning("database unavailable: %s", why)
+                why = UNAVAILABLE
+            await _unavailable(why)(scope, receive, send)
             return
         if self.verifier is not None and header:
             from .auth import TokenRefused, challenge
@@ -210,8 +225,9 @@ class Guard:
                     headers={"WWW-Authenticate": challenge(exc.description, self.resource_metadata)})
                 await response(scope, receive, send)
                 return
-            except Exception as exc:  # the keys could not be read: the database failed under the request
-                log.error("could not check a bearer token", exc_info=exc)
+            except MemvaultError as exc:  # the keys could not be read: an expected failure, counted, no traceback
+                self.failures.wait_s(_address(scope))
+                log.warning("could not check a bearer token: %s", exc)
                 await _unavailable(f"the database could not be read ({type(exc).__name__})")(scope, receive, send)
                 return
             if self.limiter is not None:
@@ -227,42 +243,67 @@ class Guard:
 
 def _unavailable(why: str) -> Response:
     return JSONResponse({"error": "database_unavailable", "error_description": why}, status_code=503,
-                        headers={"Retry-After": "5"})
+                        headers={"Retry-After": str(RETRY_AFTER_S)})
 
 
 class DatabaseWatch:
-    """Whether the server's database can serve a request: it opens (``Runtime.store``),
-    and a SQLite file is still the one opened at its path (moved, deleted or replaced
-    while the server ran, every call failed while ``/healthz`` said ready).
+    """Whether the server's database can serve a request now: it opens (``Runtime.store``),
+    a SQLite file is still the one opened at its path (moved, deleted or replaced while the
+    server ran, every call failed while ``/healthz`` said ready), and a real read answers
+    within :data:`PROBE_TIMEOUT_S`: the SQLite file's header and schema on a connection of its
+    own (``read_header``), PostgreSQL's settings table (``Backend.settings``).
 
-    Once the store is open the check is one ``os.stat`` of the path on the event loop
-    (about a microsecond, no thread hop); only opening the store goes to a worker thread."""
+    The check runs on a worker thread, one at a time; its answer serves every request for
+    :data:`PROBE_CACHE_S`, so neither ``/healthz`` nor refused requests can load the database.
+    """
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self._file: tuple[int, int] | None = None  # (device, inode) of the SQLite file first served
+        self._lock = anyio.Lock()
+        self._answer: tuple[str, str] | None = None
+        self._checked = -math.inf  # time.monotonic() of the answer
+        self._checking = False  # a check is still running on its thread (after its timeout)
 
-    async def problem(self) -> str | None:
-        """Why a request cannot be served now, in words for the client, or None."""
+    async def problem(self) -> tuple[str, str] | None:
+        """None when the database can serve; else ``(kind, why)``: ``kind`` one of
+        "unavailable", "timeout" (no answer in :data:`PROBE_TIMEOUT_S`), "file gone",
+        "file replaced", safe for anyone; ``why`` in words for the log (may name the database)."""
+        async with self._lock:
+            if time.monotonic() - self._checked >= PROBE_CACHE_S:
+                self._answer = ("timeout", f"the database did not answer a read within {PROBE_TIMEOUT_S:g} s")
+                if not self._checking:
+                    self._checking = True
+                    with anyio.move_on_after(PROBE_TIMEOUT_S):
+                        self._answer = await anyio.to_thread.run_sync(self._check, abandon_on_cancel=True)
+                self._checked = time.monotonic()
+            return self._answer
+
+    def _check(self) -> tuple[str, str] | None:
         from memvault.storage.location import is_url
+        from memvault.storage.sqlite.db import read_header
 
-        if self.runtime.health()["database"] != "ready":
-            try:
-                await anyio.to_thread.run_sync(self.runtime.store)
-            except MemvaultError as exc:
-                return str(exc)
-        if is_url(self.runtime.config.db):
-            return None
         try:
-            found = os.stat(self.runtime.config.db)
-        except OSError:
-            return (f"the database file {self.runtime.config.db_label} is gone (moved or deleted while the server "
-                    "ran); put it back, or restart the server to start a new one")
-        if self._file is None:
-            self._file = (found.st_dev, found.st_ino)
-        elif self._file != (found.st_dev, found.st_ino):
-            return (f"the database file {self.runtime.config.db_label} was replaced while the server ran; "
-                    "restart the server to open the new one")
+            store = self.runtime.store()
+            if not is_url(self.runtime.config.db):
+                label = self.runtime.config.db_label
+                try:
+                    found = os.stat(self.runtime.config.db)
+                except OSError:
+                    return ("file gone", f"the database file {label} is gone (moved or deleted while the server "
+                            "ran); put it back, or restart the server to start a new one")
+                if self._file is None:
+                    self._file = (found.st_dev, found.st_ino)
+                elif self._file != (found.st_dev, found.st_ino):
+                    return ("file replaced", f"the database file {label} was replaced while the server ran; "
+                            "restart the server to open the new one")
+                read_header(self.runtime.config.db)
+            else:
+                store.backend.settings()
+        except MemvaultError as exc:
+            return ("unavailable", str(exc))
+        finally:
+            self._checking = False
         return None
 
 
@@ -341,7 +382,9 @@ class HttpEdges:
       as sent (a credential in it is masked there, which lower case would defeat);
     - ``Accept: text/event-stream`` alone (a hosted connector's proxy sends exactly that)
       gets the JSON response as one SSE ``message`` event (the SDK in JSON-response mode
-      answered 406); no Accept at all is any type (RFC 9110 §12.5.1).
+      answered 406); no Accept at all is any type (RFC 9110 §12.5.1);
+    - a Host or Origin, or a request head in all, over its limit gets 400 naming it
+      (:func:`_over_long`), before the SDK could log it whole.
     """
 
     def __init__(self, app: ASGIApp, hosts: list[str], origins: list[str]) -> None:
@@ -352,6 +395,10 @@ class HttpEdges:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        refused = _over_long(scope)
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
         path = scope["path"].rstrip("/") or "/"
         headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
         accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
@@ -360,6 +407,22 @@ class HttpEdges:
             headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
         scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
         await self.app(scope, receive, _as_sse(send) if sse_only else send)
+
+
+def _over_long(scope: Scope) -> Response | None:
+    """400 naming the header when ``Host`` or ``Origin`` is over :data:`HOST_MAX_BYTES`, or the
+    request's target and headers together are over :data:`HEAD_MAX_BYTES`; else None. Nothing
+    after this middleware (the SDK logs a refused Host or Origin as sent) sees a longer value."""
+    for key, value in scope["headers"]:
+        if key in (b"host", b"origin") and len(value) > HOST_MAX_BYTES:
+            return JSONResponse({"error": "invalid_request", "error_description": f"the {key.decode().title()} "
+                                 f"header is {len(value):,} bytes; the limit is {HOST_MAX_BYTES:,}"}, status_code=400)
+    size = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + \
+        sum(len(k) + len(v) + 4 for k, v in scope["headers"])
+    if size > HEAD_MAX_BYTES:
+        return JSONResponse({"error": "invalid_request", "error_description": f"the request line and headers are "
+                             f"{size:,} bytes; the limit is {HEAD_MAX_BYTES:,}"}, status_code=400)
+    return None
 
 
 def _allowed(value: bytes, patterns: list[str] | None) -> bool:
@@ -493,16 +556,15 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
 
     @mcp.custom_route("/healthz", methods=["GET"])
     async def healthz(_: Request) -> Response:
+        # Unauthenticated: ready or not and a kind; the database's path, user, host and name stay in the log.
         health = runtime.health()
-        if health["database"] == "ready":
-            problem = await watch.problem()
-            health = health if problem is None else {**health, "database": f"error: {problem}"}
-        if health["database"].startswith("error"):
-            # Unauthenticated on every server: the database's path, user, host and name stay in the log.
-            health = {**health, "database": f"error: {UNAVAILABLE}"}
-        ready = health["database"] == "ready"
-        status = "ok" if ready else "error" if health["database"].startswith("error") else "starting"
-        return JSONResponse({"status": status, **health}, status_code=200 if ready else 503)
+        if health["database"] == "opening":
+            return JSONResponse({"status": "starting", **health}, status_code=503)
+        problem = await watch.problem()
+        if problem is None:
+            return JSONResponse({"status": "ok", **health, "database": "ready"})
+        return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
+                             "model": health["model"]}, status_code=503)
 
     security = transport_security(http)
     app = mcp.streamable_http_app(
@@ -568,33 +630,77 @@ def _warn_without_keys(config: Config) -> None:
         store.close()
 
 
-def _timed_protocol() -> type:
-    """uvicorn's h11 protocol with :data:`READ_TIMEOUT_S`: uvicorn has no header or body read
-    timeout (https://github.com/encode/uvicorn/issues/157; its keep-alive timer restarts on
-    every byte, and ASGI middleware runs only once the headers are in). A connection whose request is not fully read
-    (h11's ``their_state`` not ``DONE``) that long after it opened, or after its previous
-    response ended, is closed. A request being answered is never cut."""
+def _protocol() -> type:
+    """uvicorn's h11 protocol with two bounds uvicorn lacks.
+
+    - :data:`READ_TIMEOUT_S`: uvicorn has no header or body read timeout
+      (https://github.com/encode/uvicorn/issues/157; its keep-alive timer restarts on every
+      byte, and ASGI middleware runs only once the headers are in). A connection whose
+      request is not fully read (h11's ``their_state`` not ``DONE``) that long after it
+      opened, or after its previous response ended, is closed. A request being answered
+      is never cut.
+    - Connections counted when they open: beyond :data:`CONNECTIONS_PER_ADDRESS` from one
+      client address (429) or :data:`MAX_CONNECTIONS` in all (503), a new connection is
+      answered at once in JSON with ``Retry-After`` and closed, so one address's slow
+      connections cannot take the server from the others (uvicorn's ``limit_concurrency``
+      counted every address together and answered in plain text).
+    """
     import asyncio
 
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class Timed(H11Protocol):
-        _deadline: asyncio.TimerHandle | None = None
+    open_from: dict[str, int] = {}  # client address -> connections open from it
 
-        def _arm(self) -> None:
+    class Bounded(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+        _address: str | None = None  # set while the connection is counted
+        _refused = False
+
+        def _arm(self, seconds: float = READ_TIMEOUT_S) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
-            self._deadline = self.loop.call_later(READ_TIMEOUT_S, self._expire)
+            self._deadline = self.loop.call_later(seconds, self._expire)
 
         def _expire(self) -> None:
-            if self.conn.their_state is not h11.DONE and not self.transport.is_closing():
-                log.info("closed a connection that sent no whole request in %.0f s", READ_TIMEOUT_S)
+            if self._refused or (self.conn.their_state is not h11.DONE and not self.transport.is_closing()):
+                if not self._refused:
+                    log.info("closed a connection that sent no whole request in %.0f s", READ_TIMEOUT_S)
                 self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._arm()
+            address = self.client[0] if self.client else "unknown"
+            if open_from.get(address, 0) >= CONNECTIONS_PER_ADDRESS:
+                self._refuse(429, "too_many_connections", f"this address already has {CONNECTIONS_PER_ADDRESS} "
+                             "connections open to the server; close one, or retry later")
+            elif len(self.connections) > MAX_CONNECTIONS or len(self.tasks) >= MAX_CONNECTIONS:
+                self._refuse(503, "server_busy", f"the server has {MAX_CONNECTIONS} connections open; retry later")
+            else:
+                self._address = address
+                open_from[address] = open_from.get(address, 0) + 1
+                self._arm()
+
+        def _refuse(self, status: int, error: str, description: str) -> None:
+            """Answer before any request, then read and drop what the client sends for a
+            moment before closing: closing with its request unread would reset the
+            connection, and the client could lose the answer."""
+            self.connections.discard(self)  # uncounted, as uvicorn does for a WebSocket upgrade
+            self._refused = True
+            body = json.dumps({"error": error, "error_description": description}).encode()
+            reason = http_status.HTTPStatus(status).phrase
+            self.transport.write(f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+                                 f"content-length: {len(body)}\r\nretry-after: {RETRY_AFTER_S}\r\n"
+                                 "connection: close\r\n\r\n".encode() + body)
+            self._arm(REFUSED_LINGER_S)
+
+        def data_received(self, data: bytes) -> None:
+            if not self._refused:
+                super().data_received(data)
+
+        def eof_received(self) -> None:
+            if self._refused:
+                self.transport.close()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -603,9 +709,14 @@ def _timed_protocol() -> type:
         def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
+            if self._address is not None:
+                left = open_from.pop(self._address) - 1
+                if left:
+                    open_from[self._address] = left
+                self._address = None
             super().connection_lost(exc)
 
-    return Timed
+    return Bounded
 
 
 def serve(config: Config, http: HttpConfig) -> None:
@@ -625,7 +736,7 @@ def serve(config: Config, http: HttpConfig) -> None:
              config.db_label)
     uvicorn.Server(uvicorn.Config(
         app, host=http.host, port=http.port, log_level="info", server_header=False,
-        access_log=False, proxy_headers=False, limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5,
-        http=_timed_protocol(),
+        access_log=False, proxy_headers=False, timeout_keep_alive=5, http=_protocol(),
+        h11_max_incomplete_event_size=HEAD_MAX_BYTES,
     )).run(sockets=[sock])
 

@@ -362,7 +362,7 @@ def checked_message(item: object) -> tuple[JSONRPCMessage | None, dict[str, Any]
         if not isinstance(item, dict):
             return None, error_reply(None, INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
         if "method" not in item and ("result" in item or "error" in item):
-            log.warning("a malformed response from the client was dropped: %s", exc)
+            log.warning("a malformed response from the client was dropped (%s)", type(exc).__name__)  # never its text
             return None, None
         reason = "nested too deeply"
         if isinstance(exc, ValidationError):

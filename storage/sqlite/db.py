@@ -159,6 +159,29 @@ def write_transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
         raise translated from exc
 
 
+def read_header(path: Path | str) -> None:
+    """Read the file's header and schema on a new read-only connection: a server's own
+    connections keep serving a file damaged under them from their page caches, until a
+    write elsewhere makes them read it again (issue 25: ``/healthz`` said ready).
+
+    Raises:
+        StorageUnavailable: the file is damaged, busy or cannot be read (:func:`unavailable`).
+        StoreError: it cannot be opened.
+    """
+    uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
+    try:
+        conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    except apsw.Error as exc:
+        raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+    try:
+        conn.set_busy_timeout(1000)
+        conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
+    except apsw.Error as exc:
+        raise (unavailable(exc, conn) or StoreError(f"cannot read database {str(path)!r}: {exc}")) from exc
+    finally:
+        conn.close()
+
+
 def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | None:
     """memvault's error for an SQLite failure that is not memvault's fault, or None.
 
