@@ -212,6 +212,14 @@ _PASSWORD_WORDS_UNSPACED = r"パスワード|密码|密碼|口令|비밀번호|�
 _COPULAS = (r"is|ist|est|es|és|era|é|è|[äe]r|on|je|jest|to|ir|yra|este|e|είναι|היא|הוא|هي|هو|है|là|adalah|ialah"
             r"|ay|olur|dır|dir")
 _COPULAS_UNSPACED = r"是|为|為|は|が|는|은|คือ"
+# A phrase saying whose credential it is, between the word and its verb, in those languages:
+# a preposition or article, then up to three words ("Passwort für den Server lautet ...",
+# "mot de passe de la base est ...", "contraseña del servidor es ..."). Only with a verb,
+# ":" or "=" after it.
+_WHOSE = (r"for|of|to|on|at|in|from|with|für|fürs|von|vom|zum|zur|des|der|bei|auf|im|de|du|pour|sur|à|au|aux"
+          r"|del|para|en|al|di|della|dello|per|su|do|da|dos|das|no|na|van|voor|bij|op|для|от|к|на|dla|od|za"
+          r"|för|til|av|på|için|ke|untuk|của|cho")
+_VERBS = _COPULAS + r"|lautet|heißt|heisst|wynosi|zní|glasi|suona|c'est"
 # detect-secrets' keyword plugin's words (plugins/keyword.py DENYLIST), for quoted values.
 _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
@@ -221,8 +229,8 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
 class NamedCredentialDetector(RegexBasedDetector):
     """A credential after the word naming it:
 
-    - prose: a credential word, perhaps a phrase saying whose (``for``, ``of``, ``to``, ``on``,
-      ``at``, ``in``, ``from`` or ``with`` and up to three words), then ``is``, ``was``
+    - prose: a credential word, perhaps a phrase saying whose (a preposition of ``_WHOSE``
+      and up to three words), then ``is``, ``was``
       (``ist``, ``est``, ``es``, ``é``, ``è``), ``:`` or ``=`` and the value: "my password is
       hunter2", "the staging DB password for admin is Xk29slQpz", "mot de passe est
       Zq81kk". A credential word that qualifies another noun ("password hint", "token
@@ -238,8 +246,9 @@ class NamedCredentialDetector(RegexBasedDetector):
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or
       more with a digit;
     - the word for password in some 40 other languages and scripts (``_PASSWORD_WORDS``), then
-      its verb ("is"), ``:``, ``=``, a dash or only a space, and a value (a letter and a digit):
-      "la password è Zq81kk", "пароль: Zq81kk", "密码是Zq81kk";
+      its verb ("is"), ``:``, ``=``, a dash or only a space, or a phrase saying whose
+      (``_WHOSE``) and then a verb, ``:`` or ``=``, and a value (a letter and a digit):
+      "la password è Zq81kk", "пароль: Zq81kk", "密码是Zq81kk", "Passwort für den Server lautet Zq81kk";
     - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617), a ``.netrc``
       entry's password (``machine host login name password value``), a Docker
       ``config.json`` ``"auth": "<base64>"``, and quoted values.
@@ -250,7 +259,7 @@ class NamedCredentialDetector(RegexBasedDetector):
     secret_type = "Named credential"
     denylist = [
         compile_linear(
-            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:for|of|to|on|at|in|from|with)(?:[ \t]+[\w'.-]+){1,3}?)?"
+            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:" + _WHOSE + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?)?"
             r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é|è)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
         ),
         compile_linear(
@@ -263,8 +272,9 @@ class NamedCredentialDetector(RegexBasedDetector):
         compile_linear(r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")[ \t]+([A-Za-z0-9/+_=.~-]{20,})"),
         compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
         compile_linear(
-            r"(?i)(?:(?:^|[^\pL])(?:" + _PASSWORD_WORDS + r")(?:[ \t]+(?:(?:" + _COPULAS + r")[ \t]+)?"
-            r"|[ \t]*[:=—–][ \t]*)|(?:" + _PASSWORD_WORDS_UNSPACED + r")(?:[ \t]*(?:" + _COPULAS_UNSPACED
+            r"(?i)(?:(?:^|[^\pL])(?:" + _PASSWORD_WORDS + r")(?:[ \t]+(?:(?:" + _VERBS + r")[ \t]+)?"
+            r"|[ \t]*[:=—–][ \t]*|[ \t]+(?:" + _WHOSE + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?(?:[ \t]+(?:" + _VERBS
+            + r")[ \t]+|[ \t]*[:=][ \t]*))|(?:" + _PASSWORD_WORDS_UNSPACED + r")(?:[ \t]*(?:" + _COPULAS_UNSPACED
             + r"|[:=])[ \t]*|[ \t]+))[\"'`「『]?" + _VALUE
         ),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),

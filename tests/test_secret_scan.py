@@ -218,7 +218,12 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          "ο κωδικός είναι Zq81kkLm", "הסיסמה: Zq81kkLm", "סיסמה: Zq81kkLm", "كلمة المرور: Zq81kkLm", "पासवर्ड: Zq81kkLm",
          "lösenordet är Zq81kkLm", "lösenord: Zq81kkLm", "adgangskode: Zq81kkLm", "salasana on Zq81kkLm",
          "passord: Zq81kkLm", "lozinka je Zq81kkLm", "mật khẩu là Zq81kkLm", "kata sandi adalah Zq81kkLm",
-         "la contrasenya és Zq81kkLm", "รหัสผ่านคือ Zq81kkLm", "암호: Zq81kkLm", "parola este Zq81kkLm"]
+         "la contrasenya és Zq81kkLm", "รหัสผ่านคือ Zq81kkLm", "암호: Zq81kkLm", "parola este Zq81kkLm",
+         # a phrase saying whose between the word and its verb, in other languages (a new-user trial stored these)
+         "Das Passwort für den Server lautet Geheim123!", "Das Passwort lautet Geheim123!",
+         "Le mot de passe de la base est Tr0ub4dor&3", "La contraseña del servidor es Secreto123",
+         "La password del database è Zq81kkLm", "A senha do banco de dados é Zq81kkLm", "Пароль для сервера: Zq81kkLm",
+         "Het wachtwoord voor de server is Zq81kkLm", "Hasło do konta to Zq81kkLm", "Das Kennwort vom Router heißt Zq81kkLm"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -265,7 +270,10 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "we use Basic auth for the admin of db01", "Authorization header is Basic",
                                   "密码管理器很好用", "пароль от почты лежит в менеджере", "Das Kennwort muss 12 Zeichen haben",
                                   "PMAK tokens rotate monthly", "❤️ emoji 👨‍👩‍👧 and ①②③ stay", "the key-value store in v2",
-                                  "la password è nel vault", "パスワードは金庫にあります", "lin_api_ prefixes Linear keys"])
+                                  "la password è nel vault", "パスワードは金庫にあります", "lin_api_ prefixes Linear keys",
+                                  "Das Passwort für den Server wurde 2024 geändert", "Passwort für den Server lautet wie immer",
+                                  "le mot de passe de la base est à changer en 2025",
+                                  "La contraseña del servidor es segura desde 2023"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
 
