@@ -206,7 +206,7 @@ def load(
     if model_path is not None and not model_path.is_dir():
         raise ValueError(f"--model-dir / MEMVAULT_MODEL_DIR: {str(model_path)!r} is not a folder")
     tokens = _whole(_flag_or_env(boot_tokens, "MEMVAULT_BOOT_TOKENS"), "--boot-tokens / MEMVAULT_BOOT_TOKENS",
-                    DEFAULT_BOOT_TOKENS, 100, 100_000, " tokens")
+                    DEFAULT_BOOT_TOKENS, 200, 100_000, " tokens")
     secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
         raise ValueError(f"MEMVAULT_ALLOW_SECRETS: must be 1/true/yes or 0/false/no; got {shown(secrets_value)}")

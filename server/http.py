@@ -269,6 +269,9 @@ class DatabaseWatch:
         """None when the database can serve; else ``(kind, why)``: ``kind`` one of
         "unavailable", "timeout" (no answer in :data:`PROBE_TIMEOUT_S`), "file gone",
         "file replaced", safe for anyone; ``why`` in words for the log (may name the database)."""
+        moved = self._moved()  # one os.stat, on every request: a file gone is seen at once
+        if moved is not None:
+            return moved
         async with self._lock:
             if time.monotonic() - self._checked >= PROBE_CACHE_S:
                 self._answer = ("timeout", f"the database did not answer a read within {PROBE_TIMEOUT_S:g} s")
@@ -279,6 +282,27 @@ class DatabaseWatch:
                 self._checked = time.monotonic()
             return self._answer
 
+    def _moved(self) -> tuple[str, str] | None:
+        """``("file gone" | "file replaced", why)`` when the SQLite file at the path is not the one
+        first served; None for PostgreSQL, or the same file."""
+        from memvault.storage.location import is_url
+
+        db = self.runtime.config.db
+        if is_url(db):
+            return None
+        label = self.runtime.config.db_label
+        try:
+            found = os.stat(db)
+        except OSError:
+            return ("file gone", f"the database file {label} is gone (moved or deleted while the server "
+                    "ran); put it back, or restart the server to start a new one")
+        if self._file is None:
+            self._file = (found.st_dev, found.st_ino)
+        elif self._file != (found.st_dev, found.st_ino):
+            return ("file replaced", f"the database file {label} was replaced while the server ran; "
+                    "restart the server to open the new one")
+        return None
+
     def _check(self) -> tuple[str, str] | None:
         from memvault.storage.location import is_url
         from memvault.storage.sqlite.db import read_header
@@ -286,20 +310,13 @@ class DatabaseWatch:
         try:
             store = self.runtime.store()
             if not is_url(self.runtime.config.db):
-                label = self.runtime.config.db_label
-                try:
-                    found = os.stat(self.runtime.config.db)
-                except OSError:
-                    return ("file gone", f"the database file {label} is gone (moved or deleted while the server "
-                            "ran); put it back, or restart the server to start a new one")
-                if self._file is None:
-                    self._file = (found.st_dev, found.st_ino)
-                elif self._file != (found.st_dev, found.st_ino):
-                    return ("file replaced", f"the database file {label} was replaced while the server ran; "
-                            "restart the server to open the new one")
+                moved = self._moved()
+                if moved is not None:
+                    return moved
                 read_header(self.runtime.config.db)
             else:
-                store.backend.settings()
+                with store.backend.read(None) as tx:  # a real read: a refused connection raises
+                    tx.settings()
         except MemvaultError as exc:
             return ("unavailable", str(exc))
         finally:

@@ -163,3 +163,21 @@ def test_memories_too_long_for_the_room_left_are_not_tokenized(store: Store, mon
     assert '"the short fact fits"' in boot and "long fact" not in boot
     assert parse(boot)[1:3] == (1, 41)
     assert not [t for t in counted_texts if "long fact" in t]
+
+
+def test_the_smallest_budget_holds_a_line_even_with_the_longest_names(tmp_path, monkeypatch):
+    """The header names the tenant and scopes; at the smallest budget (200) with names of the
+    longest kind it gives way to the title, and the document stays within the budget."""
+    from fakes import FakeEmbedder
+
+    tenant, scope = "漢" * 128, "字" * 128  # the longest names, a token per character
+    store = Store(tmp_path / "long.db", FakeEmbedder())  # type: ignore[arg-type]
+    monkeypatch.setattr(store.embedder, "count_tokens", COUNT, raising=False)
+    try:
+        for i in range(20):
+            store.remember(tenant=tenant, scope=scope, content=f"fact {i}: the service on port {9000 + i} is ours")
+        boot = boot_context(store, Caller(tenant, scope), 200)
+        lines, shown, total, tokens = parse(boot)
+        assert tokens <= 200 and 0 < lines == shown and total == 20
+    finally:
+        store.close()

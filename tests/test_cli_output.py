@@ -111,7 +111,7 @@ def test_keys_list_json_of_no_keys_is_an_empty_list(db_path, capsys):
     (["remember", "x", "--importance", "7.0"], "--importance: must be an integer from 1 to 10; got '7.0'"),
     (["supersede", "01a2", "x", "--importance", "high"], "--importance: must be an integer from 1 to 10"),
     (["keys", "create", "--tenant", "t", "--expires", "1.5"], "--expires: must be an integer from 1 to 3,650 days"),
-    (["serve", "--boot-tokens", "2k"], "--boot-tokens / MEMVAULT_BOOT_TOKENS: must be an integer from 100"),
+    (["serve", "--boot-tokens", "2k"], "--boot-tokens / MEMVAULT_BOOT_TOKENS: must be an integer from 200"),
     (["serve", "--transport", "http", "--port", "80.5"], "--port / MEMVAULT_PORT: must be an integer from 1 to 65,535"),
     (["serve", "--transport", "http", "--rate-limit", "ten"], "--rate-limit / MEMVAULT_RATE_LIMIT: must be an integer"),
 ])

@@ -62,9 +62,9 @@ BAD_SETTINGS = [
     ("MEMVAULT_TENANT", " \t ", "is only white space; it must be 1-128 characters"),
     ("MEMVAULT_TENANT", "a\x00b", "NUL"),
     ("MEMVAULT_SCOPE", "lone \udcff byte", "Unicode"),
-    ("MEMVAULT_BOOT_TOKENS", "lots", "must be an integer from 100 to 100,000 tokens; got 'lots'"),
-    ("MEMVAULT_BOOT_TOKENS", "99", "must be an integer from 100 to 100,000 tokens; got 99"),
-    ("MEMVAULT_BOOT_TOKENS", "100001", "100 to 100,000"),
+    ("MEMVAULT_BOOT_TOKENS", "lots", "must be an integer from 200 to 100,000 tokens; got 'lots'"),
+    ("MEMVAULT_BOOT_TOKENS", "199", "must be an integer from 200 to 100,000 tokens; got 199"),
+    ("MEMVAULT_BOOT_TOKENS", "100001", "200 to 100,000"),
     ("MEMVAULT_ALLOW_SECRETS", "maybe", "1/true/yes"),
 ]
 
