@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,17 +57,22 @@ def _detectors() -> tuple[Any, ...]:
     return (*builtin, own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(), own.NamedCredentialDetector())
 
 
+# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
+# ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
+# digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
+_REFERENCE = re.compile(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\(\w+\)|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}")
+
+
 def _filtered(value: str, detector: Any) -> bool:
     """detect-secrets' heuristic filters of a value (its ``filters.heuristic``: sequences,
-    UUIDs, templates, ``$variables``, punctuation only) and memvault's placeholder filter."""
+    punctuation only), memvault's placeholder filter, and references and placeholders
+    (``_REFERENCE``). A UUID is a value: every detector finds it where a credential is named
+    ("HEROKU_API_KEY=<uuid>", a URL's password)."""
     from detect_secrets.filters import heuristic
 
-    from .secret_plugins import KeyFormatDetector, is_placeholder
+    from .secret_plugins import is_placeholder
 
-    # A key format's prefix says what it is, even around a UUID (HubSpot's "pat-na1-<uuid>").
-    uuid = not isinstance(detector, KeyFormatDetector) and heuristic.is_potential_uuid(value)
-    return (heuristic.is_sequential_string(value) or uuid
-            or heuristic.is_templated_secret(value) or heuristic.is_prefixed_with_dollar_sign(value)
+    return (heuristic.is_sequential_string(value) or bool(_REFERENCE.fullmatch(value))
             or heuristic.is_not_alphanumeric_string(value) or is_placeholder(value, detector))
 
 
@@ -94,11 +100,15 @@ def _scan(text: str) -> list[tuple[str, int]]:
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     found: list[tuple[int, str, str]] = []  # (line, label, value)
     for detector in _detectors():
-        for offset, kind, value in find(detector, joined, MOST_FOUND):
+        kept = 0  # values the filters keep count towards MOST_FOUND, not decoys they drop
+        for offset, kind, value in find(detector, joined, len(joined) + 1):
+            if _filtered(value, detector):
+                continue
             number = bisect.bisect_right(starts, offset) - 1
-            line = lines[number]
-            if not _filtered(value, detector):
-                found.append((number + 1, kind or label(detector.secret_type, line, value), value))
+            found.append((number + 1, kind or label(detector.secret_type, lines[number], value), value))
+            kept += 1
+            if kept >= MOST_FOUND:
+                break
     named: list[tuple[str, int]] = []
     values: set[tuple[str, int]] = set()  # one credential found by two detectors is named once
     for number, kind, value in sorted(found, key=lambda f: f[0]):

@@ -322,3 +322,28 @@ def test_a_credential_in_compatibility_forms_is_found() -> None:
         return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
     assert all(unicodedata.normalize("NFKC", wide(t)) == t for t in TOKENS)
     assert [bool(find_secrets(f"use {wide(token)} now")[0]) for token in TOKENS] == [True] * len(TOKENS)
+
+
+# -- round 4 (an adversarial pass): decoys, references, UUIDs ------------------------------------------
+UUID = "550e8400-e29b-41d4-a716-446655440000"
+
+
+@pytest.mark.parametrize("decoy", ["pwd=$abc{i}def", f"token: {UUID}", "postgres://u:PASSWORD@h{i}/x", "password: <your-password>"])
+def test_values_the_filters_drop_do_not_use_up_the_scan(store, decoy: str) -> None:
+    text = "".join(decoy.replace("{i}", str(i)) + "\n" for i in range(30)) + "DB_PASSWORD=Xk29slQpzR"
+    with pytest.raises(InvalidInput, match="credential"):
+        store.remember(tenant="a", scope="s", content=text)
+
+
+@pytest.mark.parametrize("text", ["DB_PASSWORD=$ecretPa55w0rd", "my password is $Xk29slQpz", "password: {Xk29slQpz}",
+                                  f"DB_PASSWORD=Zq9{UUID}", f"HEROKU_API_KEY={UUID}", f"postgres://admin:{UUID}@db.example/x",
+                                  f"//registry.npmjs.org/:_authToken={UUID}"])
+def test_a_value_that_merely_looks_wrapped_or_holds_a_uuid_is_refused(store, text: str) -> None:
+    with pytest.raises(InvalidInput, match="credential"):
+        store.remember(tenant="a", scope="s", content=text)
+
+
+@pytest.mark.parametrize("text", ["DB_PASSWORD=$DB_PASSWORD", "PASSWORD=${PASSWORD}", "api_key = $api_key",
+                                  "password: <your-password>", "token: {{ secret }}", f"the request id is {UUID}"])
+def test_references_and_placeholders_are_stored(store, text: str) -> None:
+    assert store.remember(tenant="a", scope="s", content=text).created
