@@ -37,6 +37,7 @@ import http as http_status
 import json
 import logging
 import math
+import re
 import os
 import socket
 import time
@@ -426,14 +427,21 @@ class HttpEdges:
         await self.app(scope, receive, _as_sse(send) if sse_only else send)
 
 
+_PRINTABLE = re.compile(rb"[\x21-\x7e]*")
+
+
 def _over_long(scope: Scope) -> Response | None:
-    """400 naming the header when ``Host`` or ``Origin`` is over :data:`HOST_MAX_BYTES`, or the
+    """400 naming the header when ``Host`` or ``Origin`` is over :data:`HOST_MAX_BYTES` or holds a
+    byte outside printable ASCII (a C1 control such as U+0085 breaks a log line), or the
     request's target and headers together are over :data:`HEAD_MAX_BYTES`; else None. Nothing
     after this middleware (the SDK logs a refused Host or Origin as sent) sees a longer value."""
     for key, value in scope["headers"]:
         if key in (b"host", b"origin") and len(value) > HOST_MAX_BYTES:
             return JSONResponse({"error": "invalid_request", "error_description": f"the {key.decode().title()} "
                                  f"header is {len(value):,} bytes; the limit is {HOST_MAX_BYTES:,}"}, status_code=400)
+        if key in (b"host", b"origin") and not _PRINTABLE.fullmatch(value):  # RFC 9110 §7.2, RFC 6454 §7: ASCII
+            return JSONResponse({"error": "invalid_request", "error_description": f"the {key.decode().title()} "
+                                 "header holds a byte outside printable ASCII"}, status_code=400)
     size = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + \
         sum(len(k) + len(v) + 4 for k, v in scope["headers"])
     if size > HEAD_MAX_BYTES:

@@ -241,3 +241,30 @@ def test_a_database_outage_writes_no_traceback_and_counts_made_up_keys_as_failur
     assert statuses.count(503) <= http.FAILED_AUTH_PER_MINUTE + refilled + 32, (statuses.count(503), refilled)
     assert "Traceback" not in log
     assert log.count("database unavailable") + log.count("could not check a bearer token") <= statuses.count(503)
+
+
+@pytest.mark.parametrize("header", ["Host", "Origin"])
+def test_a_host_or_origin_holding_control_or_non_ascii_bytes_is_refused_and_never_logged(tmp_path: Path,
+                                                                                        header: str) -> None:
+    """U+0085 (NEL) and other C1 controls break a log line; Host and Origin are ASCII (RFC 9110, RFC 6454)."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db, logs=tmp_path)
+    body = json.dumps(PING).encode()
+    answers = []
+    try:
+        for bad in (b"evil\xc2\x85FORGED-1", b"evil\x1b[31mFORGED-2", b"ex\xc3\xa4mple.FORGED-3", b"a\x7fFORGED-4"):
+            host = bad if header == "Host" else b"127.0.0.1"
+            origin = b"\r\nOrigin: http://" + bad if header == "Origin" else b""
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+                s.sendall(b"POST /mcp HTTP/1.1\r\nHost: " + host + origin + b"\r\nAuthorization: Bearer " + key.encode()
+                          + b"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                          + b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+                answers.append(s.recv(65536))
+        log = server.log()
+        fine = server.post(key, PING)
+    finally:
+        server.close()
+    assert all(a.startswith(b"HTTP/1.1 400") for a in answers), answers
+    assert "FORGED" not in log
+    assert fine.status_code == 200
