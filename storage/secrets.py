@@ -125,16 +125,18 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
 
     Each text is searched as given, in Unicode NFC (what is stored) and as a reader sees it
     (``validate.bare``: NFKC, without any code point that renders as nothing, a format or a
-    control character), so a key split by U+200B or U+E0020, or typed full-width, is found.
+    control character) and joined (``validate.joined``: also without combining marks, white
+    space but the plain space, and blank symbols), so a key split by U+200B, U+E0020, U+0301,
+    U+00A0 or U+2800, or typed full-width, is found.
     A value two detectors both find on a line is named once, by the first. Linear time in
     the texts' length (every pattern runs in RE2); no lock.
     """
-    from .validate import bare, nfc
+    from .validate import bare, joined, nfc
 
     results: list[list[tuple[str, int]]] = []
     for text in texts:
         found: list[tuple[str, int]] = []
-        for form in dict.fromkeys((text, nfc(text), bare(text))):
+        for form in dict.fromkeys((text, nfc(text), bare(text), joined(text))):
             found += [f for f in _scan(form) if f not in found]
         results.append(found)
     return results

@@ -43,8 +43,20 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad"))
 _IGNORABLE = regex.compile(r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]--[\t\n\r]]", regex.V1)
 # What a name (scope, tenant, tag, key name) may not hold: the above, tab and line breaks,
 # private-use characters and white space other than the plain space (no-break, thin, ideographic).
+# Blank symbols (U+2800 BRAILLE PATTERN BLANK, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD) too, and a combining mark with no letter before it.
 _NOT_IN_NAMES = regex.compile(
-    r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{Co}\p{Zl}\p{Zp}\p{Zs}\p{White_Space}]--[\x20]]", regex.V1)
+    r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{Co}\p{Zl}\p{Zp}\p{Zs}\p{White_Space}\u2800\U0001D159]--[\x20]]"
+    r"|(?:^|(?<=[^\p{L}\p{M}]))\p{M}", regex.V1)
+# What joins a credential split by a character a reader may not notice: combining marks, white
+# space other than the plain space, line and paragraph separators, blank symbols (:func:`joined`).
+_SPLITTERS = regex.compile(r"[[\p{Mn}\p{Me}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]", regex.V1)
+# Scripts whose letters look like Latin's or each other's; a name mixes none of them with
+# another script (Unicode TR39's "highly restrictive" level allows Latin with Han and the
+# Japanese or Korean scripts only).
+_SCRIPTS = ("Latin", "Cyrillic", "Greek", "Armenian", "Georgian", "Cherokee", "Coptic", "Hebrew", "Arabic",
+            "Devanagari", "Thai", "Han", "Hiragana", "Katakana", "Hangul", "Bopomofo")
+_SCRIPT = {name: regex.compile(rf"\p{{Script={name}}}") for name in _SCRIPTS}
+_TOGETHER = ({"Latin", "Han", "Hiragana", "Katakana"}, {"Latin", "Han", "Bopomofo"}, {"Latin", "Han", "Hangul"})
 
 
 def _check_text(field: str, value: str) -> str:
@@ -67,6 +79,29 @@ def nfc(text: str) -> str:
 def visible(text: str) -> str:
     """``text`` without the invisible characters of ``_INVISIBLE``."""
     return text.translate(_INVISIBLE)
+
+
+def joined(text: str) -> str:
+    """:func:`bare` of ``text`` without combining marks, white space other than the plain space
+    and blank symbols (``_SPLITTERS``): a credential split by U+0301, U+00A0 or U+2800 reads
+    whole. Scanned for credentials only; linear in the text's length."""
+    return bare(_SPLITTERS.sub("", text))
+
+
+def _mixed_scripts(text: str) -> tuple[str, str, int] | None:
+    """``(first script, other script, index of the first letter of the other)`` when ``text``'s
+    letters mix scripts that are not allowed together (``_TOGETHER``); else None."""
+    seen: dict[str, int] = {}
+    for i, char in enumerate(text):
+        if char.isalpha():
+            script = next((n for n, p in _SCRIPT.items() if p.match(char)), None)
+            if script is not None:
+                seen.setdefault(script, i)
+    if len(seen) < 2 or any(set(seen) <= allowed for allowed in _TOGETHER):
+        return None
+    first, *others = sorted(seen, key=seen.__getitem__)
+    other = next(o for o in others if not any({first, o} <= a for a in _TOGETHER))
+    return first, other, seen[other]
 
 
 def bare(text: str) -> str:
@@ -105,7 +140,8 @@ def name(field: str, value: str, max_chars: int) -> str:
         category = unicodedata.category(bad[0])
         what = ("white space other than a plain space" if bad[0].isspace() or category[0] == "Z"
                 else "a control character" if category == "Cc" else "a private-use character" if category == "Co"
-                else "an invisible or format character")
+                else "a combining mark with no letter before it" if category[0] == "M"
+                else "an invisible, blank or format character")
         raise InvalidInput(field, f"holds {_character(bad[0])}, {what}, at character {bad.start() + 1}; {rule}")
     if text != text.strip(" ") or "  " in text:
         where = ("starts with a space" if text[0] == " " else "ends with a space" if text[-1] == " "
@@ -117,6 +153,11 @@ def name(field: str, value: str, max_chars: int) -> str:
         which = f"holds {_character(text[at])}, a compatibility form of {unicodedata.normalize('NFKC', text[at])!r}" \
             if at is not None else "is not in Unicode normalization form NFKC (a letter and a separate accent)"
         raise InvalidInput(field, f"{which}; write it as {normal!r} ({rule})")
+    mixed = _mixed_scripts(text)
+    if mixed is not None:
+        raise InvalidInput(field, f"mixes {mixed[0]} and {mixed[1]} letters ({_character(text[mixed[2]])} at "
+                                  f"character {mixed[2] + 1}); a name's letters come from one script, so that two "
+                                  "names never look alike")
     return text
 
 

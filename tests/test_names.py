@@ -170,3 +170,16 @@ def test_look_alike_names_are_refused_over_stdio_and_http(tmp_path) -> None:
         assert result["isError"] and result["content"][0]["text"].startswith("scope: holds U+00AD SOFT HYPHEN")
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("value", ["acm\u0435", "def\u0430ult", "\u0440aypal", "p\u03bfrtal", "\u2800", "de\u2800fault",
+                                   "\U0001d159ops", "\u0301abc", "x \u0308y"])
+def test_a_name_mixing_look_alike_scripts_or_blank_or_its_marks_alone_is_refused(store, value: str) -> None:
+    """Round 4 (an adversarial pass): a Cyrillic or Greek letter among Latin ones, a blank symbol,
+    a combining mark with no letter before it; the owner's own names still work."""
+    for call in (lambda: validate.scope(value, "default"), lambda: validate.tags([value]),
+                 lambda: store.remember(tenant="t", scope=value, content="x")):
+        with pytest.raises(InvalidInput):
+            call()
+    for fine in ("acme", "проект", "café", "東京 team", "プロジェクトA", "हिन्दी", "projet-été"):
+        assert validate.scope(fine, "default") == fine

@@ -347,3 +347,19 @@ def test_a_value_that_merely_looks_wrapped_or_holds_a_uuid_is_refused(store, tex
                                   "password: <your-password>", "token: {{ secret }}", f"the request id is {UUID}"])
 def test_references_and_placeholders_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
+
+
+def test_a_credential_split_by_a_combining_mark_an_odd_space_or_a_blank_symbol_is_found() -> None:
+    """Round 4 (an adversarial pass stored 1,725 of 2,218): every combining mark (Mn, Me), white
+    space but the plain space (Zs, Zl, Zp) and the blank symbols U+2800 and U+1D159, from
+    Unicode data, inside one of several formats at a moving position (``validate.joined``)."""
+    chars = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Mn", "Me", "Zs", "Zl", "Zp")
+             and c != 0x20] + ["\u2800", "\U0001d159"]
+    assert len(chars) > 1900
+    missed = []
+    for i, char in enumerate(chars):
+        token = TOKENS[i % len(TOKENS)]
+        at = 1 + i % (len(token) - 1)
+        if not find_secrets(f"use {token[:at]}{char}{token[at:]} now")[0]:
+            missed.append(f"U+{ord(char):04X} in {token[:4]}")
+    assert not missed, missed[:20]
