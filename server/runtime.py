@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import anyio
 import anyio.to_thread
 
 from memvault.storage.errors import MemvaultError, StoreError
@@ -28,6 +29,10 @@ T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
 ROUND = "the server's maintenance round"  # the worker's job (and log) name
 FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one batch
+# Tool calls one authenticated caller (an API key, or a token's client and subject) runs at once;
+# its others wait their turn without a thread, so one key's burst cannot take every worker
+# thread and core from other tenants (an adversarial pass slowed another tenant's recall 100-fold).
+CALLS_AT_ONCE = 2
 
 
 class Runtime:
@@ -46,6 +51,7 @@ class Runtime:
         self.worker = Worker()
         self._closing = False
         self._calls = 0
+        self._turns: dict[str, anyio.Semaphore] = {}  # an authenticated caller's CALLS_AT_ONCE slots
         self._idle = threading.Condition()  # close() waits for calls in flight: a store closed under one fails it
 
     def store(self) -> Store:
@@ -122,10 +128,27 @@ class Runtime:
                     self._calls -= 1
                     self._idle.notify_all()
 
-        result = await anyio.to_thread.run_sync(work)
+        result = await self._in_turn(work)
         if getattr(result, "degraded", None):
             self.worker.submit(ROUND, self._round)
         return result
+
+    async def _in_turn(self, work: Callable[[], T]) -> T:
+        """``work()`` on a thread once one of the caller's :data:`CALLS_AT_ONCE` slots is free
+        (every call at once without authentication: one client per process)."""
+        from mcp.server.auth.middleware.auth_context import get_access_token
+
+        token = get_access_token() if self.authenticated else None
+        if token is None:
+            return await anyio.to_thread.run_sync(work)
+        who = f"{token.client_id}\x00{token.subject or ''}"
+        turn = self._turns.setdefault(who, anyio.Semaphore(CALLS_AT_ONCE))
+        try:
+            async with turn:
+                return await anyio.to_thread.run_sync(work)
+        finally:
+            if turn.value == CALLS_AT_ONCE and not turn.statistics().tasks_waiting:
+                self._turns.pop(who, None)
 
     def start_warm_up(self) -> None:
         """Start the worker's rounds, the first ``WARM_UP_DELAY_S`` from now (after ``initialize``)."""

@@ -260,8 +260,13 @@ class NamedCredentialDetector(RegexBasedDetector):
     denylist = [
         compile_linear(
             r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:" + _WHOSE + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?)?"
-            r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é|è)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?" + _VALUE
+            r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é|è)(?:[ \t]+now)?[ \t]+|[ \t]+(?:(?:set|changed|reset|updated)[ \t]+)?to[ \t]+"
+            r"|[ \t]*(?:[:=]|->|=>)[ \t]*)[\"'`]?" + _VALUE
         ),
+        # command lines: curl's -u user:password, mysql's -ppassword; a .pgpass line host:port:db:user:password
+        compile_linear(r"(?i)\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*[\"']?[^\s:\"']+:([^\s\"']{4,})"),
+        compile_linear(r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p([^\s\"'-][^\s\"']{3,})"),
+        compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),
         compile_linear(
             r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
             r"[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" + _VALUE
@@ -288,7 +293,7 @@ class NamedCredentialDetector(RegexBasedDetector):
         ),
     ]
 
-    _checked = {pattern.pattern for pattern in denylist[:7]}
+    _checked = {pattern.pattern for pattern in denylist[:10]}
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match: a whole one as it is, another when it holds a letter and a

@@ -223,7 +223,11 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          "Das Passwort für den Server lautet Geheim123!", "Das Passwort lautet Geheim123!",
          "Le mot de passe de la base est Tr0ub4dor&3", "La contraseña del servidor es Secreto123",
          "La password del database è Zq81kkLm", "A senha do banco de dados é Zq81kkLm", "Пароль для сервера: Zq81kkLm",
-         "Het wachtwoord voor de server is Zq81kkLm", "Hasło do konta to Zq81kkLm", "Das Kennwort vom Router heißt Zq81kkLm"]
+         "Het wachtwoord voor de server is Zq81kkLm", "Hasło do konta to Zq81kkLm", "Das Kennwort vom Router heißt Zq81kkLm",
+         # round 4 (an adversarial pass): other verbs, command lines, .pgpass
+         "the password is now Zq81kkLm", "password set to Zq81kkLm", "I changed the root password to Zq81kkLm",
+         "password -> Zq81kkLm", "curl -u bob:Zq81kkLm https://api.example.com", "mysql -u root -pZq81kkLm app",
+         "db.example.com:5432:app:ana:Zq81kkLm"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -273,7 +277,9 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "la password è nel vault", "パスワードは金庫にあります", "lin_api_ prefixes Linear keys",
                                   "Das Passwort für den Server wurde 2024 geändert", "Passwort für den Server lautet wie immer",
                                   "le mot de passe de la base est à changer en 2025",
-                                  "La contraseña del servidor es segura desde 2023"])
+                                  "La contraseña del servidor es segura desde 2023",
+                                  "the password is now rotated monthly", "set the password to expire in 90 days",
+                                  "meeting at 12:30:lunch:with:team", "curl -u bob https://x", "mysql -p app"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
 
