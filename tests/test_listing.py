@@ -286,13 +286,20 @@ def test_writes_between_pages_never_repeat_or_skip_a_row_of_the_listing(store):
 @pytest.mark.contract
 def test_a_bad_or_foreign_cursor_is_refused_and_names_the_field(store):
     mine = store.remember(tenant="a", scope="proj", content="Tenant a's fact").id
+    other = store.remember(tenant="a", scope="proj", content="Tenant a's other fact", tags=["x"]).id
+    store.remember(tenant="b", scope="proj", content="Tenant b's older fact")
     theirs = store.remember(tenant="b", scope="proj", content="Tenant b's fact").id
     a, b = handlers.Caller("a", "proj"), handlers.Caller("b", "proj")
-    foreign = handlers._cursor(theirs)
-    for caller, cursor, query in ((a, "not a cursor!", ""), (a, foreign, ""), (a, "x" * 65, ""),
-                                  (a, handlers._cursor(mine), "what fact")):
+    foreign = handlers.recall(store, b, query="", kinds=["fact"], limit=1).next_cursor
+    own = handlers.recall(store, a, query="", kinds=["fact"], limit=1).next_cursor
+    assert foreign and own
+    # a cursor of another tenant, of a listing with other filters (round 4: a new-user trial paged
+    # a tags listing's cursor with kinds), malformed, over-long, or given to a search
+    for caller, cursor, query, filters in ((a, "not a cursor!", "", {"kinds": ["fact"]}), (a, foreign, "", {"kinds": ["fact"]}),
+                                           (a, own, "", {"tags": ["x"]}), (a, own, "", {"kinds": ["fact", "episode"]}),
+                                           (a, "x" * 65, "", {"kinds": ["fact"]}), (a, own, "what fact", {"kinds": ["fact"]})):
         with pytest.raises(InvalidInput) as refused:
-            handlers.recall(store, caller, query=query, kinds=["fact"], cursor=cursor)
+            handlers.recall(store, caller, query=query, cursor=cursor, **filters)
         assert refused.value.field == "cursor"
-    assert [m.id for m in handlers.recall(store, b, query="", kinds=["fact"], cursor=foreign).memories] == []
-    assert [m.id for m in handlers.recall(store, a, query="", kinds=["fact"]).memories] == [mine]
+    assert [m.id for m in handlers.recall(store, b, query="", kinds=["fact"], cursor=foreign).memories] != [theirs]
+    assert {m.id for m in handlers.recall(store, a, query="", kinds=["fact"], cursor=own).memories} < {mine, other}

@@ -5,6 +5,7 @@ from the server, never from arguments), returning the models of ``schemas``; err
 from __future__ import annotations
 
 import base64
+import hashlib
 import dataclasses
 import json
 from dataclasses import dataclass
@@ -140,20 +141,33 @@ def _recall_result(
     )
 
 
-def _cursor(memory_id: str) -> str:
-    """A listing's opaque cursor: the last id shown, base64url."""
-    return base64.urlsafe_b64encode(memory_id.encode()).decode().rstrip("=")
+def _listing(scopes: list[str], args: dict[str, object]) -> str:
+    """8 hex digits naming a listing's scopes and filters (what a cursor must be used with)."""
+    filters = {k: v for k, v in args.items() if k not in ("limit", "offset", "cursor") and v is not None}
+    return hashlib.sha256(json.dumps([scopes, filters], sort_keys=True, default=str).encode()).hexdigest()[:8]
 
 
-def _after(cursor: object) -> str:
-    """The memory id a :func:`_cursor` stands for. Raises InvalidInput for anything else."""
+def _cursor(memory_id: str, listing: str) -> str:
+    """A listing's opaque cursor: the last id shown and its listing's :func:`_listing`, base64url."""
+    return base64.urlsafe_b64encode(f"{memory_id}.{listing}".encode()).decode().rstrip("=")
+
+
+def _after(cursor: object, listing: str) -> str:
+    """The memory id a :func:`_cursor` of the same ``listing`` stands for. Raises InvalidInput for
+    anything else: a cursor of a listing with other scopes or filters would page the wrong rows."""
     problem = "is not one a listing gave (its next_cursor, as given): start again without it"
     if not isinstance(cursor, str) or not 0 < len(cursor) <= CURSOR_MAX_CHARS:
         raise InvalidInput("cursor", f"must be a listing's next_cursor, at most {CURSOR_MAX_CHARS} characters")
     try:
-        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+        memory_id, _, made_for = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii").rpartition(".")
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidInput("cursor", problem) from exc
+    if not memory_id:
+        raise InvalidInput("cursor", problem)
+    if made_for != listing:
+        raise InvalidInput("cursor", "was given by a listing with other filters or scopes: page with the same "
+                                     "kinds, tags, since, until and scope, or start again without it")
+    return memory_id
 
 
 def _next_cursor(
@@ -167,7 +181,7 @@ def _next_cursor(
         return None
     rest = {k: v for k, v in args.items() if k not in ("limit", "offset")}
     more = cut or store.list_memories(tenant=caller.tenant, scopes=scopes, limit=1, after=last, **rest)  # type: ignore[arg-type]
-    return _cursor(last) if more else None
+    return _cursor(last, _listing(scopes, args)) if more else None
 
 
 def _search(
@@ -175,7 +189,7 @@ def _search(
 ) -> RecallOutcome:
     """A ranked recall, or a listing (never abstained) when ``query`` is empty."""
     if not query.strip():
-        after = None if cursor is None else _after(cursor)
+        after = None if cursor is None else _after(cursor, _listing(scopes, args))
         listed = store.list_memories(tenant=caller.tenant, scopes=scopes, after=after, **args)  # type: ignore[arg-type]
         return RecallOutcome(hits=[Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], abstained=False)
     return store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
