@@ -202,6 +202,9 @@ class JwtVerifier:
             raise TokenRefused(self._failed_check(exc)) from None
         try:
             check_times(claims, time.time(), self.http.max_token_lifetime_s)
+            for name in ("azp", "client_id", "sub"):  # who the caller is: its rate limit and turns
+                if claims.get(name) is not None:
+                    _text(claims[name], f"claim {name}")
             scopes = granted(claims)
             field = f"claim {self.http.tenant_claim}"
             tenant = validate.scope(_text(claims.get(self.http.tenant_claim), field), DEFAULT_SCOPE, field=field)

@@ -352,6 +352,7 @@ def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
         "aud with a number": {"aud": [resource, 7]}, "aud an object": {"aud": {"r": resource}}, "aud a number": {"aud": 7},
         "iss a list": {"iss": [ISSUER]}, "iss a number": {"iss": 7}, "tenant a list": {"org": ["acme"]},
         "tenant a number": {"org": 7}, "sub a number": {"sub": 7},
+        "azp a number": {"azp": 5}, "client_id a list": {"client_id": ["a"]},  # round 4: the caller's identity
     }
     claims = {**_claims(resource, scope="memvault:write"), **cases[case]}
     return {k: v for k, v in claims.items() if v is not None}
@@ -361,7 +362,8 @@ def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
     "exp a string", "exp 1e20", "exp 10**12", "exp infinite", "exp NaN", "exp true", "exp a list", "exp negative",
     "nbf a string", "nbf infinite", "iat a string", "iat an object", "iat false", "lifetime over a day",
     "issued two days ago", "no iat, exp in two days", "aud with a number", "aud an object", "aud a number",
-    "iss a list", "iss a number", "tenant a list", "tenant a number", "sub a number"])
+    "iss a list", "iss a number", "tenant a list", "tenant a number", "sub a number", "azp a number",
+    "client_id a list"])
 def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_server, case: str) -> None:  # type: ignore
     """``exp`` as a string, or 1e20, was accepted (PyJWT reads int("...")); time claims must be
     JSON numbers and a token may live at most MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME (a day)."""
