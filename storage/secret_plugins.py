@@ -304,9 +304,9 @@ class NamedCredentialDetector(RegexBasedDetector):
             yield None, match.group(1)
 
 
-def find(detector: Any, text: str, most: int) -> Iterator[tuple[int, str | None, str]]:
-    """``(offset, label or None, value)`` of at most ``most`` values ``detector`` finds in
-    ``text``, each pattern run once over the whole text. A value is what the plugin's own
+def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str]]:
+    """``(offset, label or None, value)`` of each value ``detector`` finds in ``text``, each
+    pattern run once over the whole text (a generator: the caller stops when it has enough). A value is what the plugin's own
     ``analyze_string`` would yield (every group that matched, or the whole match), kept
     when the plugin's own check of it (a JWT's ``is_formally_valid``) passes."""
     values = getattr(detector, "values", None)
@@ -317,9 +317,6 @@ def find(detector: Any, text: str, most: int) -> Iterator[tuple[int, str | None,
             for label, value in found:
                 if valid is None or valid(value):  # at the value: a match may start at the line break before it
                     yield match.start() + match.group(0).find(value), label, value
-                    most -= 1
-                    if most <= 0:
-                        return
 
 
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")

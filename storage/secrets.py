@@ -101,7 +101,7 @@ def _scan(text: str) -> list[tuple[str, int]]:
     found: list[tuple[int, str, str]] = []  # (line, label, value)
     for detector in _detectors():
         kept = 0  # values the filters keep count towards MOST_FOUND, not decoys they drop
-        for offset, kind, value in find(detector, joined, len(joined) + 1):
+        for offset, kind, value in find(detector, joined):
             if _filtered(value, detector):
                 continue
             number = bisect.bisect_right(starts, offset) - 1
