@@ -310,10 +310,7 @@ class DatabaseWatch:
 
         try:
             store = self.runtime.store()
-            if not is_url(self.runtime.config.db):
-                moved = self._moved()
-                if moved is not None:
-                    return moved
+            if not is_url(self.runtime.config.db):  # moved or replaced: problem() asked _moved() first
                 read_header(self.runtime.config.db)
             else:
                 with store.backend.read(None) as tx:  # a real read: a refused connection raises
