@@ -29,10 +29,7 @@ T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
 ROUND = "the server's maintenance round"  # the worker's job (and log) name
 FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one batch
-# Tool calls one authenticated caller (an API key, or a token's client and subject) runs at once;
-# its others wait their turn without a thread, so one key's burst cannot take every worker
-# thread and core from other tenants (an adversarial pass slowed another tenant's recall 100-fold).
-CALLS_AT_ONCE = 2
+CALLS_AT_ONCE = 2  # tool calls one authenticated caller runs at once (docs/architecture.md, "Calls per caller")
 
 
 class Runtime:

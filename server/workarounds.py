@@ -1,34 +1,11 @@
-"""Where the MCP Python SDK (mcp 2.3) fails a client, the smallest fix, all in this
-module, through the SDK's public API only (``MCPServer(middleware=...)``,
-``MCPServer.list_tools``, ``MCPServer.run_stdio_async``).
+"""Where the MCP Python SDK (mcp 2.3) fails a client, the smallest fix, through its public API only.
 
-1. Arguments. The SDK answers a tool argument of the wrong type or over a limit with
-   pydantic's error dump ("1 validation error for rememberArguments ... For further
-   information visit https://errors.pydantic.dev/..."), silently drops unknown
-   arguments, and answers a bad prompt argument with "Internal error". :class:`Checks`,
-   a server middleware, checks every ``tools/call`` and ``prompts/get`` first against
-   the schema the SDK derived from the annotated functions, in memvault's words (the
-   field, what was wrong, the limit), and passes on the converted arguments. It also
-   names unknown tools, prompts and resources (suggesting the closest valid name, never
-   quoting a credential), and takes the SDK's "Error executing tool NAME: " prefix off
-   memvault's own messages.
-2. Schemas. ``tools/list`` publishes each ``inputSchema`` with plain types (an optional
-   argument's ``anyOf [T, null]`` becomes ``T``: null means left out) and
-   ``additionalProperties: false``, and each ``outputSchema`` without ``$ref`` pointers,
-   which some clients cannot resolve (anthropics/claude-code#76040).
-3. stdio. The SDK's ``stdio_server`` drops, without a reply, every line it cannot parse
-   as one JSON-RPC message (https://github.com/modelcontextprotocol/python-sdk/issues/2751):
-   text that is not JSON, a JSON-RPC batch (protocol 2025-03-26 allows them; python-sdk
-   #444), a message that is not a request, a string with a lone surrogate, JSON nested
-   deeper than pydantic's parser allows. The client then waits for its timeout.
-   :func:`serve` puts :class:`Wire` between the process's stdio and the SDK's own stdio
-   transport (two pipes), answering those lines following JSON-RPC 2.0: ``-32700`` for
-   a line that is not JSON, ``-32600`` for a message that is not a valid request, one
-   array of responses per batch; requests in flight are still answered once stdin closes.
-4. Streamable HTTP. The same JSON-RPC replies for a POST body (:func:`post`): the SDK's
-   transport answers a batch or a non-object body with pydantic's dump.
+1. Arguments: :class:`Checks` (server middleware) checks ``tools/call`` and ``prompts/get`` in memvault's words.
+2. Schemas: ``tools/list`` publishes plain, self-contained schemas (anthropics/claude-code#76040).
+3. stdio: :func:`serve` answers what the SDK drops (python-sdk#2751, batches #444).
+4. Streamable HTTP: :func:`post` answers batches and non-object bodies.
 
-Delete each part when the SDK release memvault requires does it itself.
+Why each exists: docs/architecture.md, "The server around the MCP SDK". Delete a part once the SDK does it.
 """
 
 from __future__ import annotations
@@ -73,9 +50,7 @@ _SYNONYMS = {
 }
 _SHAPES = {"id": limits.ID_SHAPE}  # what a valid value is, where its type and limits do not say it
 _TOO_LONG = {"content": limits.SPLIT_ADVICE}  # advice added when the text is over its limit
-# How alike (difflib's ratio) a name must be to a valid one to be suggested: a typo
-# ("importnace", "tag" for "tags") is above 0.8; "bogus" and "focus" 0.6.
-CLOSE_MATCH = 0.75
+CLOSE_MATCH = 0.75  # difflib ratio for a suggestion (docs/architecture.md)
 
 
 def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
@@ -408,17 +383,15 @@ class Wire:
         try:
             value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
         except UnicodeDecodeError as exc:
-            await self._write(error_reply(None, PARSE_ERROR, f"Parse error: the line is not valid UTF-8 ({exc.reason} "
-                                                        f"at byte {exc.start})"))
-            return
+            refused = f"Parse error: the line is not valid UTF-8 ({exc.reason} at byte {exc.start})"
         except RecursionError:
-            await self._write(error_reply(None, PARSE_ERROR, "Parse error: the JSON is nested too deeply"))
-            return
+            refused = "Parse error: the JSON is nested too deeply"
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
-            await self._write(error_reply(None, PARSE_ERROR, f"Parse error: {exc}"))
-            return
-        if value == []:
-            await self._write(error_reply(None, INVALID_REQUEST, "Invalid Request: the batch is empty"))
+            refused = f"Parse error: {exc}"
+        else:
+            refused = "Invalid Request: the batch is empty" if value == [] else None
+        if refused is not None:
+            await self._write(error_reply(None, PARSE_ERROR if refused.startswith("Parse") else INVALID_REQUEST, refused))
             return
         batch = _Batch() if isinstance(value, list) else None
         for item in value if batch is not None else [value]:
