@@ -1,33 +1,7 @@
-"""``memvault serve --transport http``: MCP over streamable HTTP for a team.
-
-The SDK's streamable HTTP transport (``MCPServer.streamable_http_app``) at ``/mcp``
-in stateless mode with JSON responses: no session lives in the process, so several
-processes (behind one load balancer) can share one database. Around it:
-
-- authentication by the SDK's bearer middleware with memvault's verifiers
-  (``server.auth``): 401 with an RFC 6750 §3 ``WWW-Authenticate`` challenge, bare
-  when no token was sent, ``error="invalid_token"`` with the reason when one was
-  refused (both :class:`Guard`); for OAuth, the Protected Resource
-  Metadata of RFC 9728 via ``AuthSettings``, named in every challenge;
-- DNS-rebinding protection (the SDK's transport security: Host and Origin must be
-  loopback or explicitly allowed), always on; no CORS headers are ever sent;
-- :class:`Guard`: a token in the query string is refused (RFC 6750 §2.3 allows it;
-  RFC 9700 §2.4.2 / OAuth 2.1 forbid it), an address with too many failed
-  authentications gets 429, and after verifying the token it rate-limits each verified
-  caller (429 with ``Retry-After``);
-- :class:`PostOnly`: a caller without ``memvault:read`` (or write), or calling a write
-  tool without ``memvault:write``, gets 403 ``insufficient_scope`` (RFC 6750 §3.1);
-- :class:`HttpEdges`: trailing slashes, Host/Origin case and an SSE-only Accept read as
-  clients mean them; the request body bounded (``MAX_BODY_BYTES``, 413 in JSON naming it
-  beyond); JSON-RPC batches answered (``workarounds.post``);
-- :data:`READ_TIMEOUT_S` for a whole request, :data:`CONNECTIONS_PER_ADDRESS` open from one
-  client address and :data:`MAX_CONNECTIONS` in all (:func:`_protocol`);
-- :class:`PostOnly`: the DNS-rebinding refusals (421, 403) as JSON like the others, and
-  GET, DELETE and any other method on ``/mcp`` get 405 (``Allow: POST``);
-- ``GET /healthz``: readiness from a real read of the database (:class:`DatabaseWatch`),
-  no authentication; it says ready or not and a kind, never which database.
-
-TLS is the reverse proxy's job (README, "Team server (HTTP)").
+"""``memvault serve --transport http``: the SDK's streamable HTTP transport at ``/mcp`` (stateless,
+JSON responses) behind :class:`Guard`, the SDK's authentication and :class:`PostOnly`;
+``GET /healthz``; uvicorn with a read timeout and connection bounds (:func:`_protocol`).
+What each layer refuses and why: docs/architecture.md ("The team server"), docs/team-server-security.md.
 """
 
 from __future__ import annotations
@@ -115,10 +89,15 @@ class RateLimiter:
         return 0.0
 
 
+def _error(status: int, error: str | None, description: str, **headers: str) -> Response:
+    """memvault's refusal in JSON: ``{"error": ..., "error_description": ...}`` (headers by name: ``Retry_After``)."""
+    body = {"error": error, "error_description": description} if error else {"error_description": description}
+    return JSONResponse(body, status_code=status, headers={k.replace("_", "-"): v for k, v in headers.items()} or None)
+
+
 def _too_many(wait: float, whose: str) -> Response:
     retry = max(1, math.ceil(wait))
-    return JSONResponse({"error": "rate_limited", "error_description": f"too many requests {whose}; retry in {retry} s"},
-                        status_code=429, headers={"Retry-After": str(retry)})
+    return _error(429, "rate_limited", f"too many requests {whose}; retry in {retry} s", Retry_After=str(retry))
 
 
 def _address(scope: Scope) -> str:
@@ -131,10 +110,8 @@ _VERIFIED: ContextVar[tuple[str, Any] | None] = ContextVar("memvault_verified_to
 
 
 class Verified:
-    """memvault's token verifier as the SDK's authentication calls it: the answer
-    :class:`Guard` already got for this request's token. A token refused elsewhere (a
-    request outside ``/mcp``) is no identity: Starlette's ``AuthenticationMiddleware``,
-    which the SDK builds without ``on_error``, would answer it 400."""
+    """memvault's verifier as the SDK's authentication calls it: :class:`Guard`'s answer for this
+    request's token; a token refused elsewhere is no identity (not the SDK's 400)."""
 
     def __init__(self, verifier: Any) -> None:
         self.verifier = verifier
@@ -152,111 +129,100 @@ class Verified:
 
 
 class Guard:
-    """ASGI middleware in front of ``/mcp``: refuses tokens in the query string (400),
-    a client address with too many failed authentications (``failures``, 429 with
-    ``Retry-After``), a request without a bearer token when ``challenge`` is set (401 with
-    that ``WWW-Authenticate``, counted as a failure); answers 503 while the database cannot
-    be opened (naming the cause only on a server without authentication; the next request
-    tries again); verifies the token with ``verifier`` (a refused one gets 401
-    ``invalid_token`` with the reason, RFC 6750 §3, and counts as a failure), then
-    rate-limits each verified caller with ``limiter`` (the API key's id, or the OAuth client
-    and subject, however the ``Authorization`` header was spelt)."""
+    """ASGI middleware, outermost. On every route: a Host, Origin or head over its limit 400
+    (:func:`_over_long`); ``/mcp/`` read as ``/mcp``; Host and Origin lower-cased when that makes
+    them one of ``hosts``/``origins``; an SSE-only Accept answered as one SSE event, none as JSON.
+    On ``/mcp``, before the SDK's authentication: a token in the query string 400; an address
+    over ``failures`` 429; no bearer token 401 with ``challenge``; the database unavailable 503
+    (``watch``); a token refused by ``verifier`` 401 ``invalid_token``; ``limiter`` per verified
+    caller 429. Why each: docs/architecture.md, "The team server"."""
 
-    def __init__(self, app: ASGIApp, failures: RateLimiter, limiter: RateLimiter | None, runtime: Runtime,
-                 challenge: str | None = None, path: str = "/mcp", verifier: Any = None,
-                 resource_metadata: str | None = None, watch: DatabaseWatch | None = None) -> None:
-        self.watch = watch or DatabaseWatch(runtime)
-        self.app = app
-        self.failures = failures
-        self.limiter = limiter
-        self.runtime = runtime
-        self.challenge = challenge
-        self.path = path
-        self.verifier = verifier
-        self.resource_metadata = resource_metadata
+    def __init__(self, app: ASGIApp, failures: RateLimiter, limiter: RateLimiter | None, watch: DatabaseWatch,
+                 hosts: list[str], origins: list[str], challenge: str | None = None, verifier: Any = None,
+                 resource_metadata: str | None = None) -> None:
+        self.app, self.failures, self.limiter, self.watch = app, failures, limiter, watch
+        self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
+        self.challenge, self.verifier, self.resource_metadata = challenge, verifier, resource_metadata
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        refused = _over_long(scope)
+        path = scope["path"].rstrip("/") or "/"
+        headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
+        accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
+        sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
+        if sse_only or not accept:
+            headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
+        scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
+        if refused is None and path == "/mcp":
+            refused = await self.refusal(scope)
+        await (refused or self.app)(scope, receive, _as_sse(send) if sse_only else send)
+
+    def _failed(self, scope: Scope) -> None:
+        self.failures.wait_s(_address(scope))
+
+    async def refusal(self, scope: Scope) -> Response | None:
+        """The response refusing the request of ``scope``, or None to pass it on."""
         query = scope.get("query_string", b"").decode("latin-1")
         named = sorted({name for name, _ in parse_qsl(query, keep_blank_values=True)} & QUERY_TOKEN_NAMES)
         if named:
             log.warning("refused a request with a token in the query string (parameter %s)", named[0])
-            response: Response = JSONResponse({
-                "error": "invalid_request",
-                "error_description": f"query parameter {named[0]!r}: tokens are accepted only in the "
-                "Authorization header (Authorization: Bearer <token>)",
-            }, status_code=400)
-            await response(scope, receive, send)
-            return
+            return _error(400, "invalid_request", f"query parameter {named[0]!r}: tokens are accepted only in the "
+                          "Authorization header (Authorization: Bearer <token>)")
         if self.challenge is not None:
             wait = self.failures.wait_s(_address(scope), count=False)
             if wait > 0:
-                await _too_many(wait, "with failed authentication from this address")(scope, receive, send)
-                return
+                return _too_many(wait, "with failed authentication from this address")
         header = Request(scope).headers.get("authorization")
         if self.challenge is not None and not (header or "").lower().startswith("bearer "):
-            self.failures.wait_s(_address(scope))
+            self._failed(scope)
             log.warning("refused a request without a bearer token")
-            response = JSONResponse({"error_description": "authentication required: send Authorization: Bearer "
-                                     "<token>"}, status_code=401, headers={"WWW-Authenticate": self.challenge})
-            await response(scope, receive, send)
-            return
+            return _error(401, None, "authentication required: send Authorization: Bearer <token>",
+                          WWW_Authenticate=self.challenge)
         problem = await self.watch.problem()
         if problem is not None:
             why = problem[1]
             if self.challenge is not None:  # an authentication that cannot succeed: counted, the database named in the log only
-                self.failures.wait_s(_address(scope))
+                self._failed(scope)
                 log.warning("database unavailable: %s", why)
                 why = UNAVAILABLE
-            await _unavailable(why)(scope, receive, send)
-            return
-        if self.verifier is not None and header:
-            from .auth import TokenRefused, challenge
+            return _unavailable(why)
+        if self.verifier is None or not header:
+            return None
+        from .auth import TokenRefused, challenge
 
-            token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
-            try:
-                identity = await self.verifier.verify_token(token)
-                _VERIFIED.set((token, identity))
-            except TokenRefused as exc:
-                self.failures.wait_s(_address(scope))
-                response = JSONResponse(
-                    {"error": "invalid_token", "error_description": exc.description}, status_code=401,
-                    headers={"WWW-Authenticate": challenge(exc.description, self.resource_metadata)})
-                await response(scope, receive, send)
-                return
-            except MemvaultError as exc:  # the keys could not be read: an expected failure, counted, no traceback
-                self.failures.wait_s(_address(scope))
-                log.warning("could not check a bearer token: %s", exc)
-                await _unavailable(f"the database could not be read ({type(exc).__name__})")(scope, receive, send)
-                return
-            if self.limiter is not None:
-                caller = f"{getattr(identity, 'client_id', '')}\x00{getattr(identity, 'subject', None) or ''}"
-                wait = self.limiter.wait_s(caller)
-                if wait > 0:
-                    await _too_many(wait, "for this key")(scope, receive, send)
-                    return
-                limiter = self.limiter
-                scope.setdefault("state", {})[RATE_CHARGE] = lambda: limiter.wait_s(caller)  # a batch's other messages
-        await self.app(scope, receive, send)
+        token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
+        try:
+            identity = await self.verifier.verify_token(token)
+            _VERIFIED.set((token, identity))
+        except TokenRefused as exc:
+            self._failed(scope)
+            return _error(401, "invalid_token", exc.description,
+                          WWW_Authenticate=challenge(exc.description, self.resource_metadata))
+        except MemvaultError as exc:  # the keys could not be read: an expected failure, counted, no traceback
+            self._failed(scope)
+            log.warning("could not check a bearer token: %s", exc)
+            return _unavailable(f"the database could not be read ({type(exc).__name__})")
+        if self.limiter is not None:
+            caller = f"{getattr(identity, 'client_id', '')}\x00{getattr(identity, 'subject', None) or ''}"
+            wait = self.limiter.wait_s(caller)
+            if wait > 0:
+                return _too_many(wait, "for this key")
+            limiter = self.limiter
+            scope.setdefault("state", {})[RATE_CHARGE] = lambda: limiter.wait_s(caller)  # a batch's other messages
+        return None
 
 
 def _unavailable(why: str) -> Response:
-    return JSONResponse({"error": "database_unavailable", "error_description": why}, status_code=503,
-                        headers={"Retry-After": str(RETRY_AFTER_S)})
+    return _error(503, "database_unavailable", why, Retry_After=str(RETRY_AFTER_S))
 
 
 class DatabaseWatch:
-    """Whether the server's database can serve a request now: it opens (``Runtime.store``),
-    a SQLite file is still the one opened at its path (moved, deleted or replaced while the
-    server ran, every call failed while ``/healthz`` said ready), and a real read answers
-    within :data:`PROBE_TIMEOUT_S`: the SQLite file's header and schema on a connection of its
-    own (``read_header``), PostgreSQL's settings table (``Backend.settings``).
-
-    The check runs on a worker thread, one at a time; its answer serves every request for
-    :data:`PROBE_CACHE_S`, so neither ``/healthz`` nor refused requests can load the database.
-    """
+    """Whether the database can serve a request now: it opens, a SQLite file is still the one
+    first opened at its path, and a real read answers within :data:`PROBE_TIMEOUT_S` (one read
+    at a time on a worker thread, its answer cached for :data:`PROBE_CACHE_S`)."""
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -323,49 +289,36 @@ class DatabaseWatch:
 
 
 class PostOnly:
-    """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication):
-    the SDK's DNS-rebinding checks (Host 421, Origin 403, a POST's Content-Type 400) answered
-    in JSON (:func:`_json_refusal`; the SDK answers plain text); then a POST's body bounded
-    (413), refused when the caller lacks the scope it needs (403, :func:`_insufficient_scope`)
-    and passed to ``workarounds.post``, and any other method 405 with ``Allow: POST``
-    (stateless: no server-initiated stream for GET, no session to DELETE)."""
+    """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication): the
+    SDK's Host/Origin/Content-Type refusals in JSON, a POST's body bounded (413), a missing
+    scope 403 (:func:`_insufficient_scope`), the body to ``workarounds.post``; any other method 405."""
 
-    ALLOWED = "POST"
-
-    def __init__(self, app: ASGIApp, security: TransportSecuritySettings, path: str = "/mcp",
-                 resource_metadata: str | None = None) -> None:
-        self.app = app
-        self.security = TransportSecurityMiddleware(security)
-        self.path = path
-        self.resource_metadata = resource_metadata
+    def __init__(self, app: ASGIApp, security: TransportSecuritySettings, resource_metadata: str | None = None) -> None:
+        self.app, self.security, self.resource_metadata = app, TransportSecurityMiddleware(security), resource_metadata
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
+        if scope["type"] != "http" or scope["path"].rstrip("/") != "/mcp":
             await self.app(scope, receive, send)
             return
-        post = scope["method"] == self.ALLOWED
+        post = scope["method"] == "POST"
         refused = await self.security.validate_request(Request(scope, receive), is_post=post)  # headers only
+        body = await _body(scope, receive, MAX_BODY_BYTES) if post and refused is None else None
         if refused is not None:
-            await _json_refusal(refused.status_code)(scope, receive, send)
-            return
-        if post:
-            body = await _body(scope, receive, MAX_BODY_BYTES)
-            if body is None:
-                await JSONResponse({"error": "request_too_large", "error_description": "the request body is over the "
-                                    f"limit of {MAX_BODY_BYTES:,} bytes (a memory is at most "
-                                    f"{limits.CONTENT_MAX_CHARS:,} characters)"}, status_code=413)(scope, receive, send)
-            elif (refusal := _insufficient_scope(scope, body, self.resource_metadata)) is not None:
-                await refusal(scope, receive, send)
-            else:
-                await post_body(self.app, scope, body, send)
-            return
-        response = JSONResponse(
-            {"jsonrpc": "2.0", "id": None, "error": {
+            response: Response | None = _json_refusal(refused.status_code)
+        elif not post:
+            response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
                 "code": -32600, "message": f"Method Not Allowed: {scope['method']} /mcp; this stateless server "
                 "answers POST only (no server-initiated stream, no session to end)"}},
-            status_code=405, headers={"Allow": self.ALLOWED},
-        )
-        await response(scope, receive, send)
+                status_code=405, headers={"Allow": "POST"})
+        elif body is None:
+            response = _error(413, "request_too_large", f"the request body is over the limit of {MAX_BODY_BYTES:,} "
+                              f"bytes (a memory is at most {limits.CONTENT_MAX_CHARS:,} characters)")
+        else:
+            response = _insufficient_scope(scope, body, self.resource_metadata)
+        if response is not None:
+            await response(scope, receive, send)
+        else:
+            await post_body(self.app, scope, body or b"", send)
 
 
 def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None) -> Response | None:
@@ -385,65 +338,24 @@ def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None
                             description, resource_metadata, error="insufficient_scope", scope=needed)})
 
 
-class HttpEdges:
-    """ASGI middleware, outermost, where the SDK's streamable HTTP transport (and the
-    Starlette app it builds) fails a client before a request reaches memvault:
-
-    - ``/mcp/`` is ``/mcp`` (Starlette answered 307 to an absolute ``http://`` URL, wrong
-      behind a TLS proxy), for every route;
-    - Host and Origin are compared case-insensitively (RFC 9110 §4.2.3, RFC 6454):
-      ``Host: LOCALHOST:8000`` got 421. Only a value that is then one of ``hosts`` or
-      ``origins`` (``name:*``: any port) is rewritten: any other is refused and logged
-      as sent (a credential in it is masked there, which lower case would defeat);
-    - ``Accept: text/event-stream`` alone (a hosted connector's proxy sends exactly that)
-      gets the JSON response as one SSE ``message`` event (the SDK in JSON-response mode
-      answered 406); no Accept at all is any type (RFC 9110 §12.5.1);
-    - a Host or Origin, or a request head in all, over its limit gets 400 naming it
-      (:func:`_over_long`), before the SDK could log it whole.
-    """
-
-    def __init__(self, app: ASGIApp, hosts: list[str], origins: list[str]) -> None:
-        self.app = app
-        self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        refused = _over_long(scope)
-        if refused is not None:
-            await refused(scope, receive, send)
-            return
-        path = scope["path"].rstrip("/") or "/"
-        headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
-        accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
-        sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
-        if sse_only or not accept:
-            headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
-        scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
-        await self.app(scope, receive, _as_sse(send) if sse_only else send)
-
-
 _PRINTABLE = re.compile(rb"[\x21-\x7e]*")
 
 
 def _over_long(scope: Scope) -> Response | None:
-    """400 naming the header when ``Host`` or ``Origin`` is over :data:`HOST_MAX_BYTES` or holds a
-    byte outside printable ASCII (a C1 control such as U+0085 breaks a log line), or the
-    request's target and headers together are over :data:`HEAD_MAX_BYTES`; else None. Nothing
-    after this middleware (the SDK logs a refused Host or Origin as sent) sees a longer value."""
+    """400 naming the header when Host or Origin is over :data:`HOST_MAX_BYTES` or not printable
+    ASCII, or the request line and headers are over :data:`HEAD_MAX_BYTES`; else None."""
     for key, value in scope["headers"]:
         if key in (b"host", b"origin") and len(value) > HOST_MAX_BYTES:
-            return JSONResponse({"error": "invalid_request", "error_description": f"the {key.decode().title()} "
-                                 f"header is {len(value):,} bytes; the limit is {HOST_MAX_BYTES:,}"}, status_code=400)
+            return _error(400, "invalid_request", f"the {key.decode().title()} header is {len(value):,} bytes; "
+                          f"the limit is {HOST_MAX_BYTES:,}")
         if key in (b"host", b"origin") and not _PRINTABLE.fullmatch(value):  # RFC 9110 §7.2, RFC 6454 §7: ASCII
-            return JSONResponse({"error": "invalid_request", "error_description": f"the {key.decode().title()} "
-                                 "header holds a byte outside printable ASCII"}, status_code=400)
+            return _error(400, "invalid_request", f"the {key.decode().title()} header holds a byte outside "
+                          "printable ASCII")
     size = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + \
         sum(len(k) + len(v) + 4 for k, v in scope["headers"])
     if size > HEAD_MAX_BYTES:
-        return JSONResponse({"error": "invalid_request", "error_description": f"the request line and headers are "
-                             f"{size:,} bytes; the limit is {HEAD_MAX_BYTES:,}"}, status_code=400)
+        return _error(400, "invalid_request", f"the request line and headers are {size:,} bytes; "
+                      f"the limit is {HEAD_MAX_BYTES:,}")
     return None
 
 
@@ -451,8 +363,6 @@ def _allowed(value: bytes, patterns: list[str] | None) -> bool:
     text = value.decode("latin-1")
     return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and text[len(p) - 1:].isdigit())
                for p in patterns or ())
-
-
 
 
 async def _body(scope: Scope, receive: Receive, most: int) -> bytes | None:
@@ -470,8 +380,6 @@ async def _body(scope: Scope, receive: Receive, most: int) -> bytes | None:
         chunks.append(chunk)
         if not event.get("more_body"):
             return b"".join(chunks)
-
-
 
 
 def _as_sse(send: Send) -> Send:
@@ -512,10 +420,8 @@ _HEADER_REFUSALS = {
 
 
 def _json_refusal(status: int) -> Response:
-    """The SDK's refusal of a request's headers with ``status``, in the shape of the
-    server's other errors: ``{"error": ..., "error_description": ...}``."""
-    error, description = _HEADER_REFUSALS.get(status, ("invalid_request", "the request's headers were refused"))
-    return JSONResponse({"error": error, "error_description": description}, status_code=status)
+    """The SDK's refusal of a request's headers with ``status``, as memvault's other refusals."""
+    return _error(status, *_HEADER_REFUSALS.get(status, ("invalid_request", "the request's headers were refused")))
 
 
 def transport_security(http: HttpConfig) -> TransportSecuritySettings:
@@ -526,26 +432,18 @@ def transport_security(http: HttpConfig) -> TransportSecuritySettings:
         hosts += [http.host, f"{http.host}:*"]
     hosts += list(http.allowed_hosts)
     origins = [f"http://{h}:*" for h in LOOPBACK_HOSTS] + list(http.allowed_origins)
-    # HttpEdges lower-cases both headers when they are then allowed: names and schemes are case-insensitive.
+    # Guard lower-cases both headers when they are then allowed: names and schemes are case-insensitive.
     hosts, origins = [h.lower() for h in hosts], [o.lower() for o in origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
                                      allowed_origins=origins)
 
 
-class _CredentialMask(logging.Filter):
-    """Rewrites a log record whose message holds a credential to name it instead
-    (``errors.credentials_in``): the SDK logs a refused Host or Origin header as sent."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        described = credentials_in(record.getMessage())
-        if described is not None:
-            record.msg, record.args = f"refused a header holding {described}", None
-        return True
-
-
-def _mask_credentials(logger: logging.Logger) -> None:
-    if not any(isinstance(f, _CredentialMask) for f in logger.filters):
-        logger.addFilter(_CredentialMask())
+def _mask_credential(record: logging.LogRecord) -> bool:
+    """A log filter naming, not quoting, a credential in a record (the SDK logs a refused Host or Origin as sent)."""
+    described = credentials_in(record.getMessage())
+    if described is not None:
+        record.msg, record.args = f"refused a header holding {described}", None
+    return True
 
 
 def build_app(config: Config, http: HttpConfig) -> Starlette:
@@ -553,10 +451,9 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     from .app import build_server
     from .auth import READ, WRITE, JwtVerifier, KeyVerifier, challenge
 
-    # In stateless mode the SDK logs "Terminating session: None" at INFO for every request
-    # (a new-user trial counted 53 lines in a short session); its warnings and errors still show.
+    # Stateless, the SDK logs "Terminating session: None" for every request (docs/architecture.md).
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
-    _mask_credentials(logging.getLogger("mcp.server.transport_security"))
+    logging.getLogger("mcp.server.transport_security").addFilter(_mask_credential)
     runtime = Runtime(config, authenticated=http.auth != "none")
     verifier: Any = None
     settings = None
@@ -602,10 +499,10 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     # Innermost: a refused token still gets 401 first.
     app.user_middleware.append(Middleware(PostOnly, security=security, resource_metadata=resource_metadata))
     app.add_middleware(Guard, failures=RateLimiter(FAILED_AUTH_PER_MINUTE),
-                       limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, runtime=runtime,
+                       limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, watch=watch,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None,
-                       verifier=verifier, resource_metadata=resource_metadata, watch=watch)
-    app.add_middleware(HttpEdges, hosts=security.allowed_hosts, origins=security.allowed_origins)  # outermost: paths, Host, Origin and Accept as the rest expect them
+                       verifier=verifier, resource_metadata=resource_metadata,
+                       hosts=security.allowed_hosts, origins=security.allowed_origins)
     return app
 
 
@@ -637,7 +534,6 @@ def listen_socket(host: str, port: int) -> socket.socket:
 def _warn_without_keys(config: Config) -> None:
     """Log a warning when the database holds no API key: every request would get 401."""
     from memvault.storage import keys
-    from memvault.storage.errors import MemvaultError
     from memvault.storage.store import Store
 
     try:
@@ -653,20 +549,9 @@ def _warn_without_keys(config: Config) -> None:
 
 
 def _protocol() -> type:
-    """uvicorn's h11 protocol with two bounds uvicorn lacks.
-
-    - :data:`READ_TIMEOUT_S`: uvicorn has no header or body read timeout
-      (https://github.com/encode/uvicorn/issues/157; its keep-alive timer restarts on every
-      byte, and ASGI middleware runs only once the headers are in). A connection whose
-      request is not fully read (h11's ``their_state`` not ``DONE``) that long after it
-      opened, or after its previous response ended, is closed. A request being answered
-      is never cut.
-    - Connections counted when they open: beyond :data:`CONNECTIONS_PER_ADDRESS` from one
-      client address (429) or :data:`MAX_CONNECTIONS` in all (503), a new connection is
-      answered at once in JSON with ``Retry-After`` and closed, so one address's slow
-      connections cannot take the server from the others (uvicorn's ``limit_concurrency``
-      counted every address together and answered in plain text).
-    """
+    """uvicorn's h11 protocol with :data:`READ_TIMEOUT_S` for a whole request (encode/uvicorn#157)
+    and connections counted when they open: beyond :data:`CONNECTIONS_PER_ADDRESS` from one
+    address 429, beyond :data:`MAX_CONNECTIONS` 503, in JSON (docs/architecture.md)."""
     import asyncio
 
     import h11
