@@ -89,8 +89,10 @@ Topic = Annotated[str, _text("The topic to review, in plain words, e.g. 'databas
                              limits.QUERY_MAX_CHARS, 1)]
 
 
-async def _call(ctx: Context, fn_name: str, **kwargs: Any) -> CallToolResult:
+async def _call(ctx: Context, fn_name: str, arguments: dict[str, Any]) -> CallToolResult:
+    """``tools.handlers.<fn_name>`` with the tool function's ``arguments`` (its ``locals()``, ``ctx`` dropped)."""
     runtime: Runtime = ctx.request_context.lifespan_context
+    kwargs = {k: v for k, v in arguments.items() if k != "ctx"}
     from memvault.tools import handlers  # imported on first call, off the start-up path
     from memvault.tools.text import render
 
@@ -102,7 +104,6 @@ async def _call(ctx: Context, fn_name: str, **kwargs: Any) -> CallToolResult:
         raise ToolError(_unexpected(fn_name, exc)) from exc
     return CallToolResult(content=[TextContent(type="text", text=render(result))],
                           structured_content=result.model_dump(mode="json"))
-
 
 
 def _unexpected(what: str, exc: Exception) -> str:
@@ -166,11 +167,7 @@ def build_server(
         """Store something worth knowing in later sessions: a fact, preference, decision, procedure,
         episode or failure. One self-contained idea per call. If a stored memory has changed, use
         supersede instead; storing the same content again only confirms the existing memory."""
-        return await _call(
-            ctx, "remember", content=content, kind=kind, tags=tags, importance=importance, scope=scope,
-            source=source, observed_at=observed_at, expires_at=expires_at, idempotency_key=idempotency_key,
-            check_similar=check_similar,
-        )
+        return await _call(ctx, "remember", locals())
 
     @tool("Recall", read_only=True, destructive=False, idempotent=True)
     async def recall(
@@ -198,10 +195,7 @@ def build_server(
         relevant: then say you do not know rather than guess. With an empty query and a filter (kinds,
         tags, since, until, scope) it lists the matching memories, newest first: e.g. kinds ["episode"]
         for what was worked on recently."""
-        return await _call(
-            ctx, "recall", query=query, limit=limit, kinds=kinds, tags=tags, scope=scope, since=since,
-            until=until, include_history=include_history, cursor=cursor,
-        )
+        return await _call(ctx, "recall", locals())
 
     @tool("Supersede", read_only=False, destructive=False, idempotent=False)
     async def supersede(
@@ -222,10 +216,7 @@ def build_server(
         remember, when a fact changed). Omitted fields are kept from the old memory. The old one stops
         appearing in recall but stays in the history with the reason. If it was already superseded, the
         error names the current version: supersede that one."""
-        return await _call(
-            ctx, "supersede", id=id, content=content, reason=reason, kind=kind, tags=tags,
-            importance=importance, source=source, observed_at=observed_at, expires_at=expires_at,
-        )
+        return await _call(ctx, "supersede", locals())
 
     @tool("Forget", read_only=False, destructive=True, idempotent=True)
     async def forget(
@@ -236,7 +227,7 @@ def build_server(
         """Delete a memory for good, when the user asks or it should never have been stored: its text
         is erased from the database files, leaving only a tombstone (id, time, reason). For a fact that
         merely changed, use supersede instead."""
-        return await _call(ctx, "forget", id=id, reason=reason, include_history=include_history)
+        return await _call(ctx, "forget", locals())
 
     @mcp.prompt(
         name="save_session",

@@ -205,8 +205,7 @@ def load(
     model_path = expand_path(model_value, "--model-dir / MEMVAULT_MODEL_DIR") if model_value is not None else None
     if model_path is not None and not model_path.is_dir():
         raise ValueError(f"--model-dir / MEMVAULT_MODEL_DIR: {str(model_path)!r} is not a folder")
-    tokens = _whole(_flag_or_env(boot_tokens, "MEMVAULT_BOOT_TOKENS"), "--boot-tokens / MEMVAULT_BOOT_TOKENS",
-                    DEFAULT_BOOT_TOKENS, 200, 100_000, " tokens")
+    tokens = _whole(boot_tokens, "MEMVAULT_BOOT_TOKENS", DEFAULT_BOOT_TOKENS, 200, 100_000, " tokens")
     secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
         raise ValueError(f"MEMVAULT_ALLOW_SECRETS: must be 1/true/yes or 0/false/no; got {shown(secrets_value)}")
@@ -257,7 +256,14 @@ class HttpConfig:
             return False
 
 
-def _whole(value: str | None, name: str, default: int, low: int, high: int, unit: str = "") -> int:
+def _named(env: str) -> str:
+    """How a message names a setting: ``--oauth-issuer / MEMVAULT_OAUTH_ISSUER``."""
+    return f"--{env.removeprefix('MEMVAULT_').lower().replace('_', '-')} / {env}"
+
+
+def _whole(flag: object, env: str, default: int, low: int, high: int, unit: str = "") -> int:
+    """The flag's or ``env``'s whole number in ``low``..``high`` (``default`` when neither is set)."""
+    value, name = _flag_or_env(flag, env), _named(env)
     if value is None:
         return default
     try:
@@ -273,9 +279,10 @@ def _list(flag: list[str] | None, env: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in values if v.strip())
 
 
-def _url(value: str | None, name: str) -> str:
+def _url(flag: str | None, env: str, default: str | None = None) -> str:
     from urllib.parse import urlsplit
 
+    value, name = _flag_or_env(flag, env) or default, _named(env)
     if value is None:
         raise ValueError(f"--auth oauth needs {name}")
     parts = urlsplit(value)
@@ -301,10 +308,9 @@ def load_http(
         raise ValueError(f"--auth / MEMVAULT_AUTH: {shown(mode)} is not one of {', '.join(AUTH_MODES)}")
     http = HttpConfig(
         host=(_flag_or_env(host, "MEMVAULT_HOST") or "127.0.0.1").strip(),
-        port=_whole(_flag_or_env(port, "MEMVAULT_PORT"), "--port / MEMVAULT_PORT", DEFAULT_PORT, 1, 65_535),
+        port=_whole(port, "MEMVAULT_PORT", DEFAULT_PORT, 1, 65_535),
         auth=mode,
-        rate_limit=_whole(_flag_or_env(rate_limit, "MEMVAULT_RATE_LIMIT"), "--rate-limit / MEMVAULT_RATE_LIMIT",
-                          DEFAULT_RATE_LIMIT, 0, 1_000_000, " requests a minute"),
+        rate_limit=_whole(rate_limit, "MEMVAULT_RATE_LIMIT", DEFAULT_RATE_LIMIT, 0, 1_000_000, " requests a minute"),
         allowed_hosts=_list(allowed_hosts, "MEMVAULT_ALLOWED_HOSTS"),
         allowed_origins=_list(allowed_origins, "MEMVAULT_ALLOWED_ORIGINS"),
     )
@@ -315,19 +321,15 @@ def load_http(
         )
     if mode != "oauth":
         return http
-    issuer_url = _url(_flag_or_env(issuer, "MEMVAULT_OAUTH_ISSUER"), "--oauth-issuer / MEMVAULT_OAUTH_ISSUER")
-    jwks = _flag_or_env(jwks_url, "MEMVAULT_OAUTH_JWKS_URL") or issuer_url.rstrip("/") + "/.well-known/jwks.json"
+    issuer_url = _url(issuer, "MEMVAULT_OAUTH_ISSUER")
     claim = (_flag_or_env(tenant_claim, "MEMVAULT_OAUTH_TENANT_CLAIM") or "tenant").strip()
     if not claim:
         raise ValueError("--oauth-tenant-claim / MEMVAULT_OAUTH_TENANT_CLAIM must not be empty")
     return replace(
-        http, issuer=issuer_url, jwks_url=_url(jwks, "--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL"),
-        resource=_url(_flag_or_env(resource, "MEMVAULT_OAUTH_RESOURCE"), "--oauth-resource / MEMVAULT_OAUTH_RESOURCE"),
-        tenant_claim=claim,
-        jwks_max_age_s=_whole(_flag_or_env(jwks_max_age, "MEMVAULT_OAUTH_JWKS_MAX_AGE"),
-                              "--oauth-jwks-max-age / MEMVAULT_OAUTH_JWKS_MAX_AGE", HttpConfig.jwks_max_age_s, 1,
-                              3_600, " s"),
-        max_token_lifetime_s=_whole(_flag_or_env(max_token_lifetime, "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME"),
-                                    "--oauth-max-token-lifetime / MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME",
+        http, issuer=issuer_url,
+        jwks_url=_url(jwks_url, "MEMVAULT_OAUTH_JWKS_URL", issuer_url.rstrip("/") + "/.well-known/jwks.json"),
+        resource=_url(resource, "MEMVAULT_OAUTH_RESOURCE"), tenant_claim=claim,
+        jwks_max_age_s=_whole(jwks_max_age, "MEMVAULT_OAUTH_JWKS_MAX_AGE", HttpConfig.jwks_max_age_s, 1, 3_600, " s"),
+        max_token_lifetime_s=_whole(max_token_lifetime, "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME",
                                     HttpConfig.max_token_lifetime_s, 60, 31_536_000, " s"),
     )
