@@ -148,22 +148,20 @@ def _absolute(name: str, value: str) -> None:
         )
 
 
-def _name_setting(value: str, name: str, reading: bool = False) -> str:
+def _name_setting(flag: str | None, env: str, default: str, reading: bool = False) -> str:
     """A tenant or scope setting, checked as the tools' ``scope`` (``reading``: as a filter)."""
+    value = _flag_or_env(flag, env)
+    if value is None:
+        return default
     try:
-        return validate.scope(value, DEFAULT_SCOPE, field=name, reading=reading)
+        return validate.scope(value, DEFAULT_SCOPE, field=_named(env), reading=reading)
     except InvalidInput as exc:
         raise ValueError(str(exc)) from None
 
 
 def load(
-    db: str | None = None,
-    tenant: str | None = None,
-    scope: str | None = None,
-    model_dir: str | None = None,
-    boot_tokens: int | None = None,
-    allow_secrets: bool | None = None,
-    serving: bool = False,
+    db: str | None = None, tenant: str | None = None, scope: str | None = None, model_dir: str | None = None,
+    boot_tokens: int | None = None, allow_secrets: bool | None = None, serving: bool = False,
 ) -> Config:
     """The configuration: each flag given wins over its MEMVAULT_ variable. A relative database path
     is refused in MEMVAULT_DB, and in ``--db`` when ``serving`` (each client starts the server in a
@@ -209,16 +207,10 @@ def load(
     secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
     if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
         raise ValueError(f"MEMVAULT_ALLOW_SECRETS: must be 1/true/yes or 0/false/no; got {shown(secrets_value)}")
-    tenant_value = _flag_or_env(tenant, "MEMVAULT_TENANT")
-    scope_value = _flag_or_env(scope, "MEMVAULT_SCOPE")
     return Config(
-        db=db_path,
-        tenant=DEFAULT_TENANT if tenant_value is None else _name_setting(tenant_value, "--tenant / MEMVAULT_TENANT"),
-        scope=DEFAULT_SCOPE if scope_value is None
-        else _name_setting(scope_value, "--scope / MEMVAULT_SCOPE", reading=True),
-        model_dir=model_path,
-        boot_tokens=tokens,
-        allow_secrets=secrets_value in {"1", "true", "yes"},
+        db=db_path, tenant=_name_setting(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
+        scope=_name_setting(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=True), model_dir=model_path,
+        boot_tokens=tokens, allow_secrets=secrets_value in {"1", "true", "yes"},
     )
 
 
