@@ -213,12 +213,16 @@ class Guard:
             await _unavailable(why)(scope, receive, send)
             return
         if self.verifier is not None and header:
-            from .auth import TokenRefused, challenge
+            from .auth import IssuerUnreachable, TokenRefused, challenge
 
             token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
             try:
                 identity = await self.verifier.verify_token(token)
                 _VERIFIED.set((token, identity))
+            except IssuerUnreachable as exc:  # the token was not judged: no failed authentication
+                await JSONResponse({"error": "temporarily_unavailable", "error_description": exc.description},
+                                   status_code=503, headers={"Retry-After": str(exc.retry_s)})(scope, receive, send)
+                return
             except TokenRefused as exc:
                 self.failures.wait_s(_address(scope))
                 response = JSONResponse(
