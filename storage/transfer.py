@@ -371,6 +371,9 @@ def parse_line(
             "tenant", f"is {shown(given['tenant'])} but this import writes tenant {shown(tenant)} "
             "(choose it with --tenant, or leave the field out)"
         )
+    for name, kind in (("importance", int), ("confirmations", int), ("tags", list)):
+        if name in given:
+            given[name] = _typed(given[name], kind)
     tags = given.get("tags")
     if tags is not None and not isinstance(tags, list):
         raise InvalidInput("tags", f"must be a list of strings; got {shown(tags)}")
@@ -403,6 +406,23 @@ def parse_line(
     reason = validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS)
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
     return row, None if successor is None else (successor, reason), as_sent
+
+
+def _typed(value: object, kind: type) -> object:
+    """``value`` read by memvault's one coercion rule, as the tools read their arguments
+    (docs/tools.md; ``server.workarounds.check_value``): a string holding JSON of the field's
+    type (``"9"``, ``'["a"]'``) is that JSON, a whole float an integer; anything else stays as
+    given, for the field's own check to refuse."""
+    if kind is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if not isinstance(value, str):
+        return value
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):
+        return value
+    parsed = value if isinstance(parsed, str) else _typed(parsed, kind)
+    return parsed if isinstance(parsed, kind) and not isinstance(parsed, bool) else value
 
 
 def _uuid(name: str, value: object) -> str | None:
