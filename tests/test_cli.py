@@ -383,6 +383,7 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["recall", "\u200b "], "QUERY: is empty: give words"),
     (["list", "--cursor", "bm9wZQ"], "--cursor: is not a cursor a listing gave"),
     (["list", "--cursor", "x" * 600], "--cursor: must be a cursor a listing gave, at most"),
+    (["list", "--since", "2026-05-01", "--until", "2026-04-01"], "--until: must be later than --since ('2026-05-01')"),
 ])
 def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys, argv, named):
     """New-user trial: "TEXT: must not be empty" named an argument the usage line called
