@@ -19,7 +19,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -99,10 +99,11 @@ class KeySet:
     waiting for the issuer. A failed reading never extends the set's trust.
     """
 
-    def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = 10) -> None:
+    def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = 10,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         import jwt
 
-        self.max_age_s, self.cooldown_s = max_age_s, cooldown_s
+        self.max_age_s, self.cooldown_s, self._clock = max_age_s, cooldown_s, clock
         self._client = jwt.PyJWKClient(url, cache_jwk_set=False, timeout=timeout_s)
         self._held: tuple[list[Any], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
         self._tried = -math.inf
@@ -118,7 +119,7 @@ class KeySet:
         import jwt
 
         found, fresh = self._find(kid)
-        now = time.monotonic()
+        now = self._clock()
         due = found is None or now - self._held[1] >= self.max_age_s / 2
         if due and now - self._tried >= self.cooldown_s and self._reading.acquire(blocking=False):
             try:
@@ -131,8 +132,9 @@ class KeySet:
             finally:
                 self._reading.release()
             found, fresh = self._find(kid)
-        if not fresh:
-            raise IssuerUnreachable(max(1, math.ceil(self._tried + self.cooldown_s - time.monotonic())))
+        if not fresh:  # -inf when another thread began the first reading a moment ago
+            wait = self._tried + self.cooldown_s - self._clock()
+            raise IssuerUnreachable(math.ceil(wait) if wait > 1 else 1)
         if found is None:
             raise jwt.PyJWKClientError("kid not in the JWKS")
         return found
@@ -140,7 +142,7 @@ class KeySet:
     def _find(self, kid: object) -> tuple[Any, bool]:
         """The key listed under ``kid`` (or None), and whether the set is within its max age."""
         keys, read = self._held
-        fresh = time.monotonic() - read < self.max_age_s
+        fresh = self._clock() - read < self.max_age_s
         return (next((k for k in keys if k.key_id == kid), None) if fresh else None), fresh
 
 

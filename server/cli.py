@@ -198,8 +198,8 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
         "default <issuer>/.well-known/jwks.json)")
     add("--oauth-tenant-claim", dest="tenant_claim", help="OAuth: the claim naming the tenant "
         "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
-    add("--oauth-jwks-max-age", dest="jwks_max_age", type=_integer, help="OAuth: seconds the issuer's key set is used before it is "
-        "read again (env MEMVAULT_OAUTH_JWKS_MAX_AGE; default 60)")
+    add("--oauth-jwks-max-age", dest="jwks_max_age", type=_integer, help="OAuth: seconds the issuer's key set is trusted (read "
+        "again from half that age) (env MEMVAULT_OAUTH_JWKS_MAX_AGE; default 60)")
     add("--oauth-max-token-lifetime", dest="max_token_lifetime", type=_integer, help="OAuth: seconds a token may live, exp minus iat "
         "(env MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME; default 86400)")
     add("--rate-limit", type=_integer, help="requests per minute per key, counted by each process "
