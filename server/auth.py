@@ -219,12 +219,8 @@ class KeyVerifier:
 class JwtVerifier:
     """Validates OAuth 2.1 JWT access tokens as a resource server.
 
-    Signature against the issuer's JWKS (:class:`KeySet`): the set in use is never older
-    than ``HttpConfig.jwks_max_age_s``, and is read again for a kid it does not list unless
-    a reading was tried less than :data:`JWKS_COOLDOWN_S` (or half the max age, when shorter)
-    ago; so a key the issuer withdrew is refused at most the max age after, and at once
-    after any re-read. While the set is too old and cannot be read, tokens get 503.
-    Algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
+    Signature against the issuer's JWKS (:class:`KeySet`: a withdrawn key is refused at most
+    ``HttpConfig.jwks_max_age_s`` after; 503 while the set is older and cannot be read). Algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
     this server's resource URL (RFC 8707 / RFC 9068 §4), time claims by
     :func:`check_times`, scopes by :func:`granted`. The tenant is the ``tenant_claim``
     claim, refused when trimming or NFC would change it; the default scope is "default".
@@ -233,8 +229,6 @@ class JwtVerifier:
     """
 
     def __init__(self, http: HttpConfig) -> None:
-        import jwt
-
         assert http.issuer and http.resource and http.jwks_url
         url = urlsplit(http.jwks_url)
         if url.scheme != "https" and url.hostname not in ("127.0.0.1", "localhost", "::1"):

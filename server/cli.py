@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 # How the command line names each field (metavars, and the field an error names: "TEXT: must not be empty").
 FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
          "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
-         "offset": "--offset", "cursor": "--cursor", "reason": "--reason", "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name"}
+         "offset": "--offset", "cursor": "--cursor", "reason": "--reason", "scope": "--scope", "tenant": "--tenant",
+         "expires": "--expires", "name": "--name"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -335,17 +336,13 @@ def _parse(parser: argparse.ArgumentParser, commands: dict[str, argparse.Argumen
     return args
 
 
-# Commands that read or change the whole database, whichever tenant or scope is given.
-WHOLE_DATABASE = {"stats", "reindex", "doctor"}
-
-
 def _not_taken(command: argparse.ArgumentParser, flag: str) -> NoReturn:
     """Exit 2 (as argparse): ``command`` takes no ``flag``, and these flags."""
     from memvault.storage.errors import credentials_in
 
     name = command.prog.removeprefix("memvault ")
-    why = " (it covers the whole database: every tenant and scope)" if name in WHOLE_DATABASE and flag in (
-        "--tenant", "--scope") else ""
+    whole = name in ("stats", "reindex", "doctor") and flag in ("--tenant", "--scope")
+    why = " (it covers the whole database: every tenant and scope)" if whole else ""
     takes = [max(a.option_strings, key=len) for a in command._actions if a.option_strings and a.dest != "help"]
     command.error(f"`memvault {name}` takes no {credentials_in(flag) or flag}{why}; its flags: "
                   f"{', '.join(takes) or 'none'} (`memvault {name} -h`)")
@@ -780,7 +777,6 @@ IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all
 def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     """Import with a progress bar and a summary on stderr; exit 1 when a line failed, 130 on Ctrl-C."""
     import dataclasses
-    import io
 
     from tqdm import tqdm
 

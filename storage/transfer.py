@@ -209,14 +209,15 @@ class _Import:
             try:
                 row, successor, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
             except InvalidInput as exc:
-                self.failed.append(_error(number, exc))
+                self.failed.append(LineError(number, exc.field, exc.reason))
                 continue
             checked.append((number, row, as_sent))
             if successor is not None:
                 successors[row.id] = successor
         if not self.store.allow_secrets:
             refused = refusals([as_sent for _, _, as_sent in checked])
-            self.failed.extend(_error(n, e) for (n, _, _), e in zip(checked, refused, strict=True) if e is not None)
+            self.failed.extend(LineError(n, e.field, e.reason) for (n, _, _), e in zip(checked, refused, strict=True)
+                               if e is not None)
             checked = [c for c, e in zip(checked, refused, strict=True) if e is None]
         for _, row, _ in checked:
             if row.id in successors:
@@ -307,12 +308,6 @@ class _Import:
                 tx.insert(written)
                 out.append(written)
         return out
-
-
-def _error(number: int, exc: InvalidInput) -> LineError:
-    prefix = f"{exc.field}: "
-    message = str(exc)
-    return LineError(number, exc.field, message[len(prefix):] if message.startswith(prefix) else message)
 
 
 # A batch's rows with their vectors, its time, why it has none (None: it has) and the
