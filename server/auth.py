@@ -17,8 +17,9 @@ import json
 import logging
 import math
 import re
+import threading
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -43,8 +44,8 @@ JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256",
 _TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
 REALM = "memvault"
 WRITE_TOOLS = frozenset({"remember", "supersede", "forget"})  # the tools that need memvault:write
-# Least time between two reads of the issuer's key set (a flood of unknown kids cannot make more),
-# or the key set's maximum age when that is shorter (docs/team-server-security.md).
+# Least time between two reads of the issuer's key set, successful or not (a flood of unknown kids
+# cannot make more), or half the set's maximum age when that is shorter (docs/team-server-security.md).
 JWKS_COOLDOWN_S = 10
 # RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
 _SCOPE_TOKEN = re.compile(r"[\x21\x23-\x5b\x5d-\x7e]+")
@@ -75,6 +76,74 @@ def challenge(description: str | None = None, resource_metadata: str | None = No
     if resource_metadata is not None:
         params.append(f'resource_metadata="{resource_metadata}"')
     return "Bearer " + ", ".join(params)
+
+
+class IssuerUnreachable(TokenRefused):
+    """The token could not be judged: the issuer's key set is older than its max age and
+    could not be read again (or a reading is in flight, or failed less than the cooldown
+    ago). Answered 503 with ``Retry-After: retry_s``."""
+
+    def __init__(self, retry_s: int) -> None:
+        super().__init__("the issuer's signing keys (JWKS) could not be read; retry later")
+        self.retry_s = retry_s
+
+
+class KeySet:
+    """The issuer's signing keys (JWKS), read by PyJWT's ``PyJWKClient`` and trusted for
+    ``max_age_s`` seconds from the start of the reading that got them.
+
+    A reading is due when the set is missing, half its max age old, or does not list a
+    requested kid. Readings are limited for the whole process: at most one in flight and
+    none within ``cooldown_s`` of the last attempt, successful or not; a request that
+    finds a reading due but not allowed is answered from the set in hand at once, never
+    waiting for the issuer. A failed reading never extends the set's trust.
+    """
+
+    def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = 10,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        import jwt
+
+        self.max_age_s, self.cooldown_s, self._clock = max_age_s, cooldown_s, clock
+        self._client = jwt.PyJWKClient(url, cache_jwk_set=False, timeout=timeout_s)
+        self._held: tuple[list[Any], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
+        self._tried = -math.inf
+        self._reading = threading.Lock()
+
+    def key(self, kid: object) -> Any:
+        """The ``PyJWK`` the set lists under ``kid``.
+
+        Raises:
+            IssuerUnreachable: the set is too old and could not be read now.
+            jwt.PyJWKClientError: the set in hand (within its max age) does not list ``kid``.
+        """
+        import jwt
+
+        found, fresh = self._find(kid)
+        now = self._clock()
+        due = found is None or now - self._held[1] >= self.max_age_s / 2
+        if due and now - self._tried >= self.cooldown_s and self._reading.acquire(blocking=False):
+            try:
+                if now - self._tried >= self.cooldown_s:  # not read by another thread meanwhile
+                    self._tried = now
+                    try:
+                        self._held = (self._client.get_signing_keys(), now)
+                    except (jwt.PyJWTError, ValueError, OSError) as exc:
+                        log.warning("could not read the issuer's JWKS: %s", type(exc).__name__)
+            finally:
+                self._reading.release()
+            found, fresh = self._find(kid)
+        if not fresh:  # -inf when another thread began the first reading a moment ago
+            wait = self._tried + self.cooldown_s - self._clock()
+            raise IssuerUnreachable(math.ceil(wait) if wait > 1 else 1)
+        if found is None:
+            raise jwt.PyJWKClientError("kid not in the JWKS")
+        return found
+
+    def _find(self, kid: object) -> tuple[Any, bool]:
+        """The key listed under ``kid`` (or None), and whether the set is within its max age."""
+        keys, read = self._held
+        fresh = self._clock() - read < self.max_age_s
+        return (next((k for k in keys if k.key_id == kid), None) if fresh else None), fresh
 
 
 class NotAuthenticated(MemvaultError):
@@ -150,12 +219,8 @@ class KeyVerifier:
 class JwtVerifier:
     """Validates OAuth 2.1 JWT access tokens as a resource server.
 
-    Signature against the issuer's JWKS (PyJWT ``PyJWKClient``, keys never cached beyond
-    their set): the set in use is never older than ``HttpConfig.jwks_max_age_s``, and is
-    read again at once for a kid it does not list unless it was read less than
-    :data:`JWKS_COOLDOWN_S` (or the max age, when shorter) ago; so a key the issuer
-    withdrew is refused at most the max age after, and at once after any re-read.
-    Algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
+    Signature against the issuer's JWKS (:class:`KeySet`: a withdrawn key is refused at most
+    ``HttpConfig.jwks_max_age_s`` after; 503 while the set is older and cannot be read). Algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
     this server's resource URL (RFC 8707 / RFC 9068 §4), time claims by
     :func:`check_times`, scopes by :func:`granted`. The tenant is the ``tenant_claim``
     claim, refused when trimming or NFC would change it; the default scope is "default".
@@ -164,8 +229,6 @@ class JwtVerifier:
     """
 
     def __init__(self, http: HttpConfig) -> None:
-        import jwt
-
         assert http.issuer and http.resource and http.jwks_url
         url = urlsplit(http.jwks_url)
         if url.scheme != "https" and url.hostname not in ("127.0.0.1", "localhost", "::1"):
@@ -173,13 +236,12 @@ class JwtVerifier:
             raise ValueError(f"--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL: must be https:// (http:// only on "
                              f"loopback); got {url.scheme}://{url.hostname}")
         self.http = http
-        self._jwks = jwt.PyJWKClient(http.jwks_url, cache_keys=False, cache_jwk_set=True, lifespan=http.jwks_max_age_s,
-                                     cooldown_duration=min(JWKS_COOLDOWN_S, http.jwks_max_age_s), timeout=10)
+        self._keys = KeySet(http.jwks_url, http.jwks_max_age_s, min(JWKS_COOLDOWN_S, http.jwks_max_age_s / 2))
 
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt
 
-        key = self._jwks.get_signing_key_from_jwt(token)
+        key = self._keys.key(jwt.get_unverified_header(token).get("kid"))
         # Time claims are checked by check_times: PyJWT takes "exp": "9999999999" (int() of a string).
         return jwt.decode(
             token, key.key, algorithms=list(JWT_ALGORITHMS), audience=self.http.resource, issuer=self.http.issuer,
@@ -196,6 +258,8 @@ class JwtVerifier:
 
         try:
             claims = await anyio.to_thread.run_sync(self._decode, token)
+        except IssuerUnreachable:
+            raise
         except Exception as exc:  # noqa: BLE001 - every failure is a 401 (PyJWT raises TypeError for an alg that does not fit the key)
             # The kind only: PyJWT's messages quote the token's own header (a kid with a newline forged a log line).
             log.warning("refused a JWT: %s", type(exc).__name__)
@@ -232,8 +296,6 @@ class JwtVerifier:
             return f"signature algorithm not allowed (allowed: {', '.join(JWT_ALGORITHMS)})"
         if isinstance(exc, jwt.InvalidSignatureError):
             return "bad signature"
-        if isinstance(exc, jwt.PyJWKClientConnectionError):
-            return "the issuer's signing keys (JWKS) could not be fetched"
         if isinstance(exc, jwt.PyJWKClientError):
             return "signed by a key the issuer does not publish (kid not in its JWKS)"
         if isinstance(exc, jwt.DecodeError):

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 # How the command line names each field (metavars, and the field an error names: "TEXT: must not be empty").
 FLAGS = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
          "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until", "limit": "--limit",
-         "offset": "--offset",
-         "reason": "--reason", "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name"}
+         "offset": "--offset", "cursor": "--cursor", "reason": "--reason", "scope": "--scope", "tenant": "--tenant",
+         "expires": "--expires", "name": "--name"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -153,7 +153,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
         "--boot-tokens", type=_integer, help="boot context token budget (env MEMVAULT_BOOT_TOKENS)"
     )
     _http_flags(commands["serve"])
-    _keys_flags(commands["keys"], [flags["db"], flags["json"]])
+    commands.update(_keys_flags(commands["keys"], [flags["db"], flags["json"]]))
     commands["remember"].add_argument("text", metavar=FLAGS["content"], help="the memory: one self-contained statement")
     commands["recall"].add_argument("query", metavar=FLAGS["query"], help="what to look for, in plain words")
     for name, default in (("recall", 5), ("list", 20)):
@@ -199,8 +199,8 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
         "default <issuer>/.well-known/jwks.json)")
     add("--oauth-tenant-claim", dest="tenant_claim", help="OAuth: the claim naming the tenant "
         "(env MEMVAULT_OAUTH_TENANT_CLAIM; default tenant)")
-    add("--oauth-jwks-max-age", dest="jwks_max_age", type=_integer, help="OAuth: seconds the issuer's key set is used before it is "
-        "read again (env MEMVAULT_OAUTH_JWKS_MAX_AGE; default 60)")
+    add("--oauth-jwks-max-age", dest="jwks_max_age", type=_integer, help="OAuth: seconds the issuer's key set is trusted (read "
+        "again from half that age) (env MEMVAULT_OAUTH_JWKS_MAX_AGE; default 60)")
     add("--oauth-max-token-lifetime", dest="max_token_lifetime", type=_integer, help="OAuth: seconds a token may live, exp minus iat "
         "(env MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME; default 86400)")
     add("--rate-limit", type=_integer, help="requests per minute per key, counted by each process "
@@ -216,7 +216,9 @@ def _http_flags(serve: argparse.ArgumentParser) -> None:
     serve.set_defaults(http_only=tuple(http_only))
 
 
-def _keys_flags(keys: argparse.ArgumentParser, parents: list[argparse.ArgumentParser]) -> None:
+def _keys_flags(keys: argparse.ArgumentParser,
+                parents: list[argparse.ArgumentParser]) -> dict[str, argparse.ArgumentParser]:
+    """The ``keys`` actions' parsers, by ``keys ACTION``."""
     actions = keys.add_subparsers(dest="action", metavar="ACTION", required=True)
     create = actions.add_parser("create", parents=parents,
                                 help="make a key: printed once on stdout, only its hash is stored")
@@ -229,6 +231,7 @@ def _keys_flags(keys: argparse.ArgumentParser, parents: list[argparse.ArgumentPa
     revoke = actions.add_parser("revoke", parents=parents,
                                 help="revoke a key at once, on every server using this database")
     revoke.add_argument("id", metavar=FLAGS["id"], help="the key's id, as `memvault keys list` shows it")
+    return {f"keys {name}": parser for name, parser in actions.choices.items()}
 
 
 def _out(text: str) -> None:
@@ -273,22 +276,7 @@ def _flags_after_command(argv: Sequence[str]) -> tuple[list[str], str | None]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
     parser, commands = _parser()
-    given, misplaced = _flags_after_command(sys.argv[1:] if argv is None else argv)
-    if misplaced is not None:
-        command = next((word for word in given if word in COMMANDS), None)
-        if command is not None and misplaced not in commands[command]._option_string_actions:
-            commands[command].error(f"unrecognized arguments: {misplaced}")
-        parser.error(f"{misplaced} goes after the command: `memvault {command or 'COMMAND'} {misplaced} ...`; only "
-                     f"{', '.join(LEADING_FLAGS)} may also come before it")
-    if given and given[0].split("=", 1)[0] in LEADING_FLAGS:  # a person typed only flags
-        parser.error(f"{given[0].split('=', 1)[0]} goes with a COMMAND, e.g. `memvault stats {' '.join(given)}` "
-                     "(see `memvault -h` for the commands)")
-    args, extra = parser.parse_known_args(given)
-    if extra:  # name the subcommand's own usage, not the top-level one (its error masks credentials)
-        from memvault.storage.errors import credentials_in  # each argument whole (a key with spaces)
-
-        commands.get(args.command, parser).error(
-            f"unrecognized arguments: {' '.join(credentials_in(w) or w for w in extra)}")
+    args = _parse(parser, commands, sys.argv[1:] if argv is None else argv)
     if args.command is None and sys.stdin.isatty():
         parser.print_help(sys.stderr)  # a person typed `memvault`: clients always run `memvault serve`
         return 2
@@ -321,6 +309,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "setup":
         return _printing(lambda: _setup(args, config))
     return _printing(lambda: _with_store(command, args, config))
+
+
+def _parse(parser: argparse.ArgumentParser, commands: dict[str, argparse.ArgumentParser],
+           argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` parsed, the :data:`LEADING_FLAGS` before the command read as after it; a flag the
+    command does not take, before it or after, is refused the same way (:func:`_not_taken`)."""
+    given, misplaced = _flags_after_command(argv)
+    if misplaced is not None:
+        command = next((word for word in given if word in COMMANDS), None)
+        if command is not None and misplaced not in commands[command]._option_string_actions:
+            _not_taken(commands[command], misplaced)
+        parser.error(f"{misplaced} goes after the command: `memvault {command or 'COMMAND'} {misplaced} ...`; only "
+                     f"{', '.join(LEADING_FLAGS)} may also come before it")
+    if given and given[0].split("=", 1)[0] in LEADING_FLAGS:  # a person typed only flags
+        parser.error(f"{given[0].split('=', 1)[0]} goes with a COMMAND, e.g. `memvault stats {' '.join(given)}` "
+                     "(see `memvault -h` for the commands)")
+    args, extra = parser.parse_known_args(given)
+    if extra:  # named with the subcommand's own usage, not the top-level one (its error masks credentials)
+        from memvault.storage.errors import credentials_in  # each argument whole (a key with spaces)
+
+        command = commands.get(f"{args.command} {getattr(args, 'action', '')}", commands.get(args.command, parser))
+        if extra[0].startswith("-") and extra[0] != "-":
+            _not_taken(command, extra[0].split("=", 1)[0])
+        command.error(f"unrecognized arguments: {' '.join(credentials_in(w) or w for w in extra)}")
+    return args
+
+
+def _not_taken(command: argparse.ArgumentParser, flag: str) -> NoReturn:
+    """Exit 2 (as argparse): ``command`` takes no ``flag``, and these flags."""
+    from memvault.storage.errors import credentials_in
+
+    name = command.prog.removeprefix("memvault ")
+    whole = name in ("stats", "reindex", "doctor") and flag in ("--tenant", "--scope")
+    why = " (it covers the whole database: every tenant and scope)" if whole else ""
+    takes = [max(a.option_strings, key=len) for a in command._actions if a.option_strings and a.dest != "help"]
+    command.error(f"`memvault {name}` takes no {credentials_in(flag) or flag}{why}; its flags: "
+                  f"{', '.join(takes) or 'none'} (`memvault {name} -h`)")
 
 
 def _printing(run: Callable[[], int]) -> int:
@@ -504,14 +529,17 @@ def _opened(config: config_module.Config, existed: bool, *args: Any, **kwargs: A
     store.close()
 
 
+_ARGUMENT = re.compile(r"`([a-z_]+)`")  # an argument a reason names (storage.errors.InvalidInput)
+
+
 def _in_cli_words(exc: Exception) -> str:
-    """``exc``'s message with its field named as the command line spells it (``kinds[0]``: ``--kind``)."""
+    """``exc``'s message with its field, and each argument its reason names, as the command line
+    spells them (``kinds[0]``: ``--kind``; ``query``: ``QUERY``)."""
     from memvault.storage.errors import Conflict, InvalidInput, NotFound
 
     if isinstance(exc, (InvalidInput, NotFound, Conflict)):
-        flag = FLAGS.get(exc.field.split("[")[0])
-        if flag is not None:
-            return f"{flag}: {exc.reason}"
+        reason = _ARGUMENT.sub(lambda m: FLAGS.get(m.group(1), m.group(1)), exc.reason)
+        return f"{FLAGS.get(exc.field.split('[')[0], exc.field)}: {reason}"
     return str(exc)
 
 
@@ -544,7 +572,8 @@ def _filters(args: argparse.Namespace) -> dict[str, Any]:
 TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
     "remember": ("remember", lambda a: {"content": a.text, "tags": a.tags, "kind": a.kind,
                                         "importance": a.importance}, lambda t, r: t.render(r)),
-    "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a)},
+    "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a),  # an empty query with
+                                    "scope": a.scope if not a.query.strip() else None},  # --scope lists it, as the tool
                lambda t, r: t.recall_text(r, full_ids=True, person=True)),
     "show": ("memory_view", lambda a: {"memory_id": a.id}, lambda t, r: t.memory_view_text(r)),
     "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history},
@@ -748,7 +777,6 @@ IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all
 def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     """Import with a progress bar and a summary on stderr; exit 1 when a line failed, 130 on Ctrl-C."""
     import dataclasses
-    import io
 
     from tqdm import tqdm
 

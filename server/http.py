@@ -191,12 +191,14 @@ class Guard:
             return _unavailable(why)
         if self.verifier is None or not header:
             return None
-        from .auth import TokenRefused, challenge
+        from .auth import IssuerUnreachable, TokenRefused, challenge
 
         token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
         try:
             identity = await self.verifier.verify_token(token)
             _VERIFIED.set((token, identity))
+        except IssuerUnreachable as exc:  # the token was not judged: no failed authentication
+            return _error(503, "temporarily_unavailable", exc.description, Retry_After=str(exc.retry_s))
         except TokenRefused as exc:
             self._failed(scope)
             return _error(401, "invalid_token", exc.description,

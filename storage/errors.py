@@ -85,7 +85,9 @@ class MemvaultError(Exception):
 class InvalidInput(MemvaultError):
     """A field is missing, malformed or outside its limits.
 
-    ``field`` names the offending argument (e.g. ``"content"``, ``"tags[3]"``).
+    ``field`` names the offending argument (e.g. ``"content"``, ``"tags[3]"``); a ``message``
+    naming another argument puts it in backticks (``"`kinds`"``), which the command line
+    spells as its flag (``--kind``).
     """
 
     def __init__(self, field: str, message: str) -> None:

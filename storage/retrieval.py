@@ -47,7 +47,7 @@ def checked_filters(
     """
     since_ms, until_ms = validate.timestamp("since", since), validate.timestamp("until", until)
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
-        raise InvalidInput("until", f"must be later than since ({shown(since)}) for anything to be observed in "
+        raise InvalidInput("until", f"must be later than `since` ({shown(since)}) for anything to be observed in "
                                     f"between; got {shown(until)}")
     return Filters(
         tenant=tenant,

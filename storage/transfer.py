@@ -209,14 +209,15 @@ class _Import:
             try:
                 row, successor, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
             except InvalidInput as exc:
-                self.failed.append(_error(number, exc))
+                self.failed.append(LineError(number, exc.field, exc.reason))
                 continue
             checked.append((number, row, as_sent))
             if successor is not None:
                 successors[row.id] = successor
         if not self.store.allow_secrets:
             refused = refusals([as_sent for _, _, as_sent in checked])
-            self.failed.extend(_error(n, e) for (n, _, _), e in zip(checked, refused, strict=True) if e is not None)
+            self.failed.extend(LineError(n, e.field, e.reason) for (n, _, _), e in zip(checked, refused, strict=True)
+                               if e is not None)
             checked = [c for c, e in zip(checked, refused, strict=True) if e is None]
         for _, row, _ in checked:
             if row.id in successors:
@@ -309,12 +310,6 @@ class _Import:
         return out
 
 
-def _error(number: int, exc: InvalidInput) -> LineError:
-    prefix = f"{exc.field}: "
-    message = str(exc)
-    return LineError(number, exc.field, message[len(prefix):] if message.startswith(prefix) else message)
-
-
 # A batch's rows with their vectors, its time, why it has none (None: it has) and the
 # id of the model that made them.
 _Embedded = tuple[list[tuple[int, NewRow]], int, str | None, str | None]
@@ -371,6 +366,9 @@ def parse_line(
             "tenant", f"is {shown(given['tenant'])} but this import writes tenant {shown(tenant)} "
             "(choose it with --tenant, or leave the field out)"
         )
+    for name, kind in (("importance", int), ("confirmations", int), ("tags", list)):
+        if name in given:
+            given[name] = _typed(given[name], kind)
     tags = given.get("tags")
     if tags is not None and not isinstance(tags, list):
         raise InvalidInput("tags", f"must be a list of strings; got {shown(tags)}")
@@ -403,6 +401,23 @@ def parse_line(
     reason = validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS)
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
     return row, None if successor is None else (successor, reason), as_sent
+
+
+def _typed(value: object, kind: type) -> object:
+    """``value`` read by memvault's one coercion rule, as the tools read their arguments
+    (docs/tools.md; ``server.workarounds.check_value``): a string holding JSON of the field's
+    type (``"9"``, ``'["a"]'``) is that JSON, a whole float an integer; anything else stays as
+    given, for the field's own check to refuse."""
+    if kind is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if not isinstance(value, str):
+        return value
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):
+        return value
+    parsed = value if isinstance(parsed, str) else _typed(parsed, kind)
+    return parsed if isinstance(parsed, kind) and not isinstance(parsed, bool) else value
 
 
 def _uuid(name: str, value: object) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -245,7 +246,40 @@ def test_a_flag_a_command_does_not_take_is_named_with_that_commands_usage(capsys
     with pytest.raises(SystemExit) as exit_:
         cli.main(argv)
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and err.startswith(f"usage: {usage}") and "unrecognized arguments" in err
+    assert exit_.value.code == 2 and err.startswith(f"usage: {usage}") and f"`{usage}` takes no {argv[1]}" in err
+
+
+# A command with the arguments it needs, and each flag allowed before a command with a value.
+COMMAND_ARGS = {"serve": [], "remember": ["x"], "recall": ["x"], "list": [], "show": ["0190a8e4"],
+                "forget": ["0190a8e4"], "supersede": ["0190a8e4", "x"], "stats": [], "reindex": [], "doctor": [],
+                "export": [], "import": ["m.jsonl"], "setup": ["claude-code"], "keys create": ["--tenant", "a"],
+                "keys list": [], "keys revoke": ["0190a8e4"]}
+LEADING_VALUES = {"--db": ["x.db"], "--tenant": ["acme"], "--scope": ["work"], "--model-dir": ["models"],
+                  "--json": [], "--allow-secrets": []}
+
+
+@pytest.mark.parametrize("flag", LEADING_VALUES)
+@pytest.mark.parametrize("command", COMMAND_ARGS)
+def test_every_global_flag_reads_the_same_before_and_after_every_command(capsys, command, flag):
+    """`memvault --tenant t stats` got argparse's "unrecognized arguments": a flag a command does
+    not take is refused alike before and after it, in flags, naming the ones it takes."""
+    parser, commands = cli._parser()
+    words, given = [*command.split(), *COMMAND_ARGS[command]], [flag, *LEADING_VALUES[flag]]
+    outcomes: list[object] = []
+    for argv in ([*given, *words], [*words, *given]):
+        try:
+            outcomes.append(vars(cli._parse(parser, commands, argv)))
+        except SystemExit as exc:
+            outcomes.append((exc.code, capsys.readouterr().err))
+    assert outcomes[0] == outcomes[1]
+    takes = commands[command]._option_string_actions
+    if flag in takes:
+        assert isinstance(outcomes[0], dict)
+        return
+    code, err = outcomes[0]  # type: ignore[misc]
+    assert code == 2 and f"error: `memvault {command}` takes no {flag}" in err and "unrecognized" not in err
+    named = re.findall(r"--[a-z-]+", err.split("its flags: ")[1])
+    assert named and all(name in takes for name in named), named
 
 
 def test_serve_help_says_the_rate_limit_is_counted_per_process(capsys):
@@ -344,6 +378,12 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["import", "/"], "FILE: '/' is a folder, not a file"),
     (["export", "-o", "/no/such/folder/m.jsonl"], "--output: cannot write '/no/such/folder/m.jsonl': No such file"),
     (["export", "-o", "/"], "--output: cannot write '/': Is a directory"),
+    (["recall", ""], "QUERY: is empty: give words to search for, or a filter (--kind, --tag, --since, --until, "
+                     "--scope) to list memories"),
+    (["recall", "\u200b "], "QUERY: is empty: give words"),
+    (["list", "--cursor", "bm9wZQ"], "--cursor: is not a cursor a listing gave"),
+    (["list", "--cursor", "x" * 600], "--cursor: must be a cursor a listing gave, at most"),
+    (["list", "--since", "2026-05-01", "--until", "2026-04-01"], "--until: must be later than --since ('2026-05-01')"),
 ])
 def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys, argv, named):
     """New-user trial: "TEXT: must not be empty" named an argument the usage line called
@@ -356,6 +396,7 @@ def test_bad_arguments_are_named_as_the_command_line_spells_them(db_path, capsys
     usage = capsys.readouterr().out
     assert named.split(":")[0] in usage
     assert "kinds[" not in err and "tags[" not in err and "content:" not in err
+    assert "`" not in err and "next_cursor" not in err and "(kinds" not in err  # arguments as the tools name them
     store = Store(db_path)
     try:  # nothing was written by the refused command
         assert len(store.list_memories(tenant="default", scopes=["default"])) == 1
@@ -477,7 +518,10 @@ def test_list_json_gives_the_total_and_the_next_offset_null_at_the_end(db_path, 
         cursor = page["next_cursor"]
     assert sizes == [3, 3, 1] and seen == [f"Note number {i}" for i in range(7, 0, -1)]
     code, _, err = run(capsys, "list", "--cursor", "nope!", *db)
-    assert code == 1 and err.startswith("memvault: cursor: is not one a listing gave")
+    assert code == 2 and err.startswith("memvault: --cursor: is not a cursor a listing gave")
+    code, _, err = run(capsys, "list", "--cursor", page["next_cursor"] or cursor, "--kind", "fact", *db)
+    assert code == 2 and err.startswith("memvault: --cursor: was given by a listing with other filters or scopes: "
+                                        "page with the same --kind, --tag, --since, --until and --scope")
     page = json.loads(run(capsys, "list", "--json", "--offset", "30", *db)[1])
     assert page["memories"] == [] and page["total"] == 7 and page["next_offset"] is None
     page = json.loads(run(capsys, "list", "--json", "--kind", "episode", *db)[1])
@@ -511,7 +555,8 @@ def test_a_flag_before_a_command_that_does_not_take_it_is_refused_naming_the_com
     with pytest.raises(SystemExit) as caught:
         cli.main(["--tenant", "acme", "stats", "--db", str(db_path)])
     assert caught.value.code == 2
-    assert "memvault stats: error: unrecognized arguments: --tenant acme" in capsys.readouterr().err
+    assert ("memvault stats: error: `memvault stats` takes no --tenant (it covers the whole database: every tenant "
+            "and scope); its flags: --db, --json") in capsys.readouterr().err
 
 
 def test_only_flags_typed_at_a_terminal_say_that_a_command_is_needed(db_path, capsys, monkeypatch):

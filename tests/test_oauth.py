@@ -11,7 +11,8 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -30,30 +31,46 @@ from memvault.storage.timefmt import format_ms
 pytestmark = pytest.mark.slow
 ISSUER = "https://issuer.test/realms/team"
 KID = "test-key-1"
-JWKS_MAX_AGE_S = 2  # the server's MEMVAULT_OAUTH_JWKS_MAX_AGE (and so its JWKS cooldown) in these tests
+JWKS_MAX_AGE_S = 2  # the server's MEMVAULT_OAUTH_JWKS_MAX_AGE (half of it its JWKS cooldown) in these tests
 
 
 class Issuer:
     """RSA signing keys and a loopback server publishing the public ones of ``published``
-    (kid -> private key) as its JWKS; ``requests`` counts the reads of it."""
+    (kid -> private key) as its JWKS; ``requests`` counts the reads of it, ``most_at_once``
+    the most read at once. While ``down``, a read waits until ``gate`` is set (at most 20 s),
+    then gets 500."""
 
     def __init__(self) -> None:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.published: dict[str, Any] = {KID: self.key}
-        self.requests = 0
+        self.requests = self.reading = self.most_at_once = 0
+        self.down, self.gate, lock = False, threading.Event(), threading.Lock()
+        self.gate.set()
         issuer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
-                issuer.requests += 1
-                body = json.dumps({"keys": [
-                    {**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())), "kid": kid, "use": "sig",
-                     "alg": "RS256"} for kid, key in issuer.published.items()]}).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                with lock:
+                    issuer.requests += 1
+                    issuer.reading += 1
+                    issuer.most_at_once = max(issuer.most_at_once, issuer.reading)
+                try:
+                    if issuer.down:
+                        issuer.gate.wait(20)
+                        with suppress(OSError):  # memvault may have given up on this read
+                            self.send_error(500)
+                        return
+                    body = json.dumps({"keys": [
+                        {**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())), "kid": kid, "use": "sig",
+                         "alg": "RS256"} for kid, key in issuer.published.items()]}).encode()
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                finally:
+                    with lock:
+                        issuer.reading -= 1
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -68,6 +85,7 @@ class Issuer:
         return public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
     def close(self) -> None:
+        self.gate.set()
         self.http.shutdown()
         self.http.server_close()
 
@@ -82,13 +100,13 @@ def _unsigned(header: dict[str, Any], claims: dict[str, Any], sign: Any = None) 
 
 
 @contextmanager
-def _served(folder: Path) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+def _served(folder: Path, max_age_s: int = JWKS_MAX_AGE_S) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
     """A team server under --auth oauth trusting a new :class:`Issuer`."""
     issuer, port, db = Issuer(), free_port(), folder / "memvault.db"
     resource = f"http://127.0.0.1:{port}/mcp"
     server = HttpServer(db, "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource", resource,
                         "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port,
-                        MEMVAULT_OAUTH_JWKS_MAX_AGE=str(JWKS_MAX_AGE_S))
+                        MEMVAULT_OAUTH_JWKS_MAX_AGE=str(max_age_s))
     try:
         yield server, issuer, resource, db
     finally:
@@ -413,7 +431,7 @@ def test_a_key_withdrawn_from_the_jwks_is_refused_within_its_documented_max_age(
 
 def test_a_flood_of_unknown_kids_reads_the_jwks_at_most_once_per_cooldown(tmp_path: Path) -> None:
     """Each unknown kid may make memvault read the key set again, at most once per
-    min(10 s, max age): docs/team-server-security.md. Its own server: the failed
+    min(10 s, half the max age): docs/team-server-security.md. Its own server: the failed
     authentications of the other tests would be limited before reaching the key set."""
     with _served(tmp_path) as (server, issuer, resource, _):
         assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
@@ -423,5 +441,55 @@ def test_a_flood_of_unknown_kids_reads_the_jwks_at_most_once_per_cooldown(tmp_pa
                                 headers={"kid": f"unknown-{i}-{uuid.uuid4().hex}"})
             assert server.post(forged, PING).status_code == 401
         elapsed = time.monotonic() - start
-        assert issuer.requests - before <= 1 + elapsed / JWKS_MAX_AGE_S, (issuer.requests - before, elapsed)
+        assert issuer.requests - before <= 1 + elapsed / (JWKS_MAX_AGE_S / 2), (issuer.requests - before, elapsed)
         assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
+
+
+def _forged(issuer: Issuer, resource: str) -> str:
+    """A token signed by the issuer's key but naming a kid its JWKS never listed."""
+    return jwt.encode(_claims(resource, scope="memvault:write"), issuer.key, algorithm="RS256",
+                      headers={"kid": f"unknown-{uuid.uuid4().hex}"})
+
+
+def test_while_the_issuer_is_down_one_jwks_read_at_a_time_and_other_requests_are_answered_at_once(
+        tmp_path: Path) -> None:
+    """With the issuer down, every request with an unknown kid (and every request once the set
+    was older than its max age) read the JWKS again, one after another under PyJWKClient's lock,
+    each waiting for the issuer. Now: at most one read in flight, none within the cooldown after
+    a failed one, 503 while the set is older than its max age (never trusted longer), 401 for an
+    unknown kid while it is not; requests that come during a read get their answer without it."""
+    max_age_s, cooldown_s = 6, 3
+    with _served(tmp_path, max_age_s) as (server, issuer, resource, _), ThreadPoolExecutor(1) as pool:
+        valid = _token(issuer, _claims(resource, scope="memvault:read"))
+        assert server.post(valid, PING).status_code == 200
+        issuer.down = True
+        issuer.gate.clear()  # a read hangs until the test lets it fail
+        time.sleep(max_age_s + 0.5)  # the set is now older than its max age
+        before, start = issuer.requests, time.monotonic()
+        first = pool.submit(server.post, valid, PING)
+        while issuer.requests == before and time.monotonic() - start < 20:
+            time.sleep(0.05)
+        meanwhile = [httpx2.post(server.url, json=PING, timeout=15, headers={
+            "accept": "application/json, text/event-stream", "authorization": f"Bearer {token}"})
+            for token in [valid, _forged(issuer, resource)] * 5]
+        assert issuer.requests == before + 1 and issuer.reading == 1  # answered while the one read still hangs
+        assert [r.status_code for r in meanwhile] == [503] * 10, [r.text for r in meanwhile]
+        assert meanwhile[0].json()["error"] == "temporarily_unavailable"
+        assert 1 <= int(meanwhile[0].headers["retry-after"]) <= cooldown_s
+        issuer.gate.set()  # the hanging read fails: the set is still too old to trust
+        assert first.result().status_code == 503
+        for _ in range(20):  # the issuer still down: failed reads at most once per cooldown
+            assert server.post(valid, PING).status_code == 503
+            assert server.post(_forged(issuer, resource), PING).status_code == 503
+        assert issuer.requests - before <= 1 + (time.monotonic() - start) / cooldown_s
+
+        issuer.down = False  # back: the next read after the cooldown restores the set
+        time.sleep(cooldown_s + 0.5)
+        assert server.post(valid, PING).status_code == 200
+        issuer.down, before, start = True, issuer.requests, time.monotonic()
+        while time.monotonic() - start < 2 or issuer.requests == before:  # down again, the set fresh
+            assert server.post(_forged(issuer, resource), PING).status_code == 401  # unknown kid, read once
+            time.sleep(0.2)  # under the limit of failed authentications per address
+        assert issuer.requests - before <= 1 + (time.monotonic() - start) / cooldown_s
+        assert issuer.most_at_once == 1
+        assert "Traceback" not in server.log()

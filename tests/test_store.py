@@ -467,7 +467,7 @@ def test_a_time_range_that_ends_before_it_starts_is_refused(store, since, until)
     remember(store, "Something observed on New Year's Day", observed_at="2026-01-01T09:00:00Z")
     for call in (store.recall, store.list_memories):
         kwargs = {"query": "something"} if call == store.recall else {}
-        with pytest.raises(InvalidInput, match="until: must be later than since"):
+        with pytest.raises(InvalidInput, match="until: must be later than `since`"):
             call(tenant="a", scopes=SCOPES, since=since, until=until, **kwargs)
 
 

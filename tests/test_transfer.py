@@ -128,7 +128,9 @@ BAD_LINES = [
     ({"content": "x", "expires_at": "2001-01-01T00:00:00Z"}, "expires_at"),
     ({"content": "x", "tags": "ops"}, "tags"),
     ({"content": "x", "importance": 11}, "importance"),
-    ({"content": "x", "importance": "9"}, "importance"),
+    ({"content": "x", "importance": "9.5"}, "importance"),
+    ({"content": "x", "importance": "nine"}, "importance"),
+    ({"content": "x", "confirmations": "1.5"}, "confirmations"),
     ({"content": "x", "confirmations": -1}, "confirmations"),
     ({"content": "x", "colour": "red"}, "line"),
     ('{"content": "unterminated', "line"),
@@ -148,8 +150,38 @@ def test_a_bad_line_fails_with_its_field_and_the_good_ones_land(target, bad, fie
 
 
 def test_a_value_of_the_wrong_type_is_shown_in_the_report(target):
-    report = import_lines(target, [json.dumps({"content": "x", "importance": "9"})], tenant="t", scope="s")
-    assert [(e.line, e.field, e.message) for e in report.failed] == [(1, "importance", "must be an integer from 1 to 10; got '9'")]
+    report = import_lines(target, [json.dumps({"content": "x", "importance": "9.5"})], tenant="t", scope="s")
+    assert [(e.line, e.field, e.message) for e in report.failed] == [(1, "importance", "must be an integer from 1 to 10; got '9.5'")]
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.usefixtures("one_model")
+@pytest.mark.parametrize("given", [9, 9.0, "9", " 9 ", "9.0", "9.5", 9.5, "nine", "", True, "true", "[9]", [9], "11",
+                                   '"9"', "0x9", "1e1", "10", {"n": 9}])
+def test_import_reads_an_importance_as_the_tools_do(db_path, given):
+    """`memvault import` refused "importance": "9", which the tools accept: one coercion rule
+    (docs/tools.md); a refused value names its line and field, and nothing of its line lands."""
+    import anyio
+    from mcp import Client
+
+    from memvault.server.app import build_server
+    from memvault.server.config import Config
+
+    async def by_tool() -> bool:
+        async with Client(build_server(Config(db=db_path, tenant="t", scope="s"))) as c:
+            return not (await c.call_tool("remember", {"content": "written by the tool", "importance": given})).is_error
+
+    tool_wrote = anyio.run(by_tool)
+    store = Store(db_path)
+    try:
+        lines = [json.dumps({"content": "written by import", "importance": given}), json.dumps({"content": "next"})]
+        report = import_lines(store, lines, tenant="t", scope="s")
+        stored = {m["content"]: m["importance"] for m in map(json.loads, export(store))}
+    finally:
+        store.close()
+    assert ("written by import" in stored) == tool_wrote
+    assert stored.get("written by import") == stored.get("written by the tool") and "next" in stored
+    assert [(e.line, e.field) for e in report.failed] == ([] if tool_wrote else [(1, "importance")])
 
 
 def test_an_id_taken_in_another_tenant_fails_that_line_only(store, clock):

@@ -86,7 +86,7 @@ async def test_an_impossible_date_is_quoted_and_says_which_part_does_not_exist(d
     (lambda: validate.query(["a"]), 'query: must be a string; got ["a"]'),
     (lambda: validate.timestamp("until", "x" * 100), "until: '" + "x" * 57 + "...' is not an ISO-8601"),
     (lambda: checked_filters("t", ["s"], 0, since="2026-05-01", until="2026-04-01"),
-     "until: must be later than since ('2026-05-01') for anything to be observed in between; got '2026-04-01'"),
+     "until: must be later than `since` ('2026-05-01') for anything to be observed in between; got '2026-04-01'"),
 ])
 def test_storage_quotes_the_value_it_refuses_as_the_tools_do(refuse, says):
     """A string in quotes, anything else as JSON, long values cut with '...': one rule

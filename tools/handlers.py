@@ -94,11 +94,12 @@ def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None =
     listing = not query.strip()
     cursor = args.pop("cursor", None)
     if cursor is not None and not listing:
-        raise InvalidInput("cursor", "pages a listing only: give it with an empty query and the same filters")
+        raise InvalidInput("cursor", "pages a listing only: give it with an empty `query` and the same filters")
     if listing and scope is None and not any(args.get(f) for f in _FILTERS):
         raise InvalidInput(
             "query",
-            "is empty: give words to search for, or a filter (kinds, tags, since, until, scope) to list memories",
+            "is empty: give words to search for, or a filter (`kinds`, `tags`, `since`, `until`, `scope`) to list "
+            "memories",
         )
     return _recall_result(store, caller, query, caller.scopes(scope), args, cursor)
 
@@ -155,9 +156,9 @@ def _cursor(memory_id: str, listing: str) -> str:
 def _after(cursor: object, listing: str) -> str:
     """The memory id a :func:`_cursor` of the same ``listing`` stands for. Raises InvalidInput for
     anything else: a cursor of a listing with other scopes or filters would page the wrong rows."""
-    problem = "is not one a listing gave (its next_cursor, as given): start again without it"
+    problem = "is not a cursor a listing gave (give it as given): start again without it"
     if not isinstance(cursor, str) or not 0 < len(cursor) <= CURSOR_MAX_CHARS:
-        raise InvalidInput("cursor", f"must be a listing's next_cursor, at most {CURSOR_MAX_CHARS} characters")
+        raise InvalidInput("cursor", f"must be a cursor a listing gave, at most {CURSOR_MAX_CHARS} characters")
     try:
         memory_id, _, made_for = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii").rpartition(".")
     except (ValueError, UnicodeDecodeError) as exc:
@@ -166,7 +167,7 @@ def _after(cursor: object, listing: str) -> str:
         raise InvalidInput("cursor", problem)
     if made_for != listing:
         raise InvalidInput("cursor", "was given by a listing with other filters or scopes: page with the same "
-                                     "kinds, tags, since, until and scope, or start again without it")
+                                     "`kinds`, `tags`, `since`, `until` and `scope`, or start again without it")
     return memory_id
 
 

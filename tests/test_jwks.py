@@ -1,0 +1,116 @@
+"""The issuer's key set as memvault holds it (server.auth.KeySet): read from a loopback
+issuer (test_oauth.Issuer, counting its reads) on a fake clock."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import jwt
+import pytest
+from test_oauth import KID, Issuer
+
+from memvault.server.auth import IssuerUnreachable, KeySet
+
+MAX_AGE_S, COOLDOWN_S = 60, 10
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def issuer() -> Iterator[Issuer]:
+    served = Issuer()
+    yield served
+    served.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def keys_of(issuer: Issuer, clock: Clock) -> KeySet:
+    return KeySet(issuer.jwks_url, MAX_AGE_S, COOLDOWN_S, timeout_s=20, clock=clock)
+
+
+def test_a_set_past_its_max_age_is_never_trusted_while_the_issuer_is_down(issuer, clock) -> None:
+    keys = keys_of(issuer, clock)
+    assert keys.key(KID).key_id == KID and issuer.requests == 1
+    issuer.down = True
+    clock.now += MAX_AGE_S / 2  # due: read again, but the set in hand is still trusted
+    assert keys.key(KID).key_id == KID and issuer.requests == 2
+    clock.now += MAX_AGE_S / 2  # past the max age of the one good reading; the last attempt is 30 s old
+    with pytest.raises(IssuerUnreachable) as refused:
+        keys.key(KID)
+    assert issuer.requests == 3 and refused.value.retry_s == COOLDOWN_S
+    for step in range(1, COOLDOWN_S):  # no reading within the cooldown after a failed one
+        clock.now += 0.99
+        with pytest.raises(IssuerUnreachable):
+            keys.key(KID)
+        with pytest.raises(IssuerUnreachable):
+            keys.key(f"unknown-{step}")
+    assert issuer.requests == 3
+    issuer.down = False
+    clock.now += 1.2  # the cooldown is over
+    assert keys.key(KID).key_id == KID and issuer.requests == 4
+
+
+def test_unknown_kids_read_the_set_at_most_once_per_cooldown_whether_the_issuer_answers_or_not(issuer, clock) -> None:
+    keys = keys_of(issuer, clock)
+    keys.key(KID)
+    for down in (False, True):
+        issuer.down = down
+        clock.now += COOLDOWN_S
+        before = issuer.requests
+        for i in range(50):
+            with pytest.raises(jwt.PyJWKClientError):  # 401: the set in hand is younger than its max age
+                keys.key(f"unknown-{down}-{i}")
+            clock.now += COOLDOWN_S / 100
+        assert issuer.requests == before + 1
+        assert keys.key(KID).key_id == KID
+
+
+def test_a_new_key_is_found_by_the_reading_its_kid_causes(issuer, clock) -> None:
+    keys = keys_of(issuer, clock)
+    keys.key(KID)
+    issuer.published["rotated"] = issuer.key
+    clock.now += COOLDOWN_S
+    assert keys.key("rotated").key_id == "rotated"
+    del issuer.published["rotated"]
+    clock.now += MAX_AGE_S / 2  # withdrawn: refused from the next reading, due at half the max age
+    with pytest.raises(jwt.PyJWKClientError):
+        keys.key("rotated")
+    assert issuer.requests == 3
+
+
+@pytest.mark.parametrize("stale", [False, True])
+def test_a_request_during_a_reading_is_answered_without_waiting_for_it(issuer, clock, stale: bool) -> None:
+    keys = keys_of(issuer, clock)
+    keys.key(KID)
+    issuer.down = True
+    issuer.gate.clear()  # the next reading hangs until the gate opens
+    clock.now += MAX_AGE_S if stale else MAX_AGE_S / 2
+    reading = threading.Thread(target=lambda: pytest.raises(Exception, keys.key, "unknown-first") if stale
+                               else keys.key(KID))
+    reading.start()
+    try:
+        while issuer.reading == 0:
+            reading.join(0.01)
+        if stale:
+            with pytest.raises(IssuerUnreachable):
+                keys.key(KID)
+        else:
+            assert keys.key(KID).key_id == KID
+        with pytest.raises(IssuerUnreachable if stale else jwt.PyJWKClientError):
+            keys.key("unknown-meanwhile")
+        assert issuer.reading == 1 and issuer.requests == 2  # answered while the one reading hangs
+    finally:
+        issuer.gate.set()
+        reading.join()
+    assert issuer.most_at_once == 1
