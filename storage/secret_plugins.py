@@ -95,12 +95,25 @@ class KeyFormat:
     regex: str
 
 
+def _table(name: str) -> list[list[str]]:
+    """The rows of the tab-separated table ``name`` packaged beside this module, without its
+    comments and its header line."""
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")][1:]
+
+
 @functools.cache
 def key_formats() -> tuple[KeyFormat, ...]:
-    """The rows of ``secret_formats.tsv`` (packaged beside this module), in order."""
-    text = resources.files(__package__).joinpath("secret_formats.tsv").read_text(encoding="utf-8")
-    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
-    return tuple(KeyFormat(*row) for row in rows[1:])
+    """The rows of ``secret_formats.tsv``, in order."""
+    return tuple(KeyFormat(*row) for row in _table("secret_formats.tsv"))
+
+
+@functools.cache
+def words(role: str) -> str:
+    """The words of ``role`` in ``secret_words.tsv`` (the word for password, the verbs and
+    prepositions around it), every language's, as one regex alternation."""
+    return "|".join(f"(?:{alternatives})" for _, row_role, alternatives in _table("secret_words.tsv")
+                    if row_role == role)
 
 
 _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[0-9]")}
@@ -161,28 +174,10 @@ _WORDS = (r"password|passwd|passphrase|passcode|pwd|pw|passwort|kennwort|mot de 
 # white space or quotes, not ending in sentence punctuation; it must hold a letter and a
 # digit (:func:`_is_value`), so "is rotated", "is 12 characters" and "is JWT-based" are not values.
 _VALUE = r"([^\s\"'`]{5,}[^\s\"'`.,;:!?)\]])"
-# The word for password in other languages and scripts. Those of scripts written with spaces
-# stand after a non-letter; Chinese, Japanese, Korean and Thai ones anywhere.
-_PASSWORD_WORDS = (
-    r"passwort|kennwort|mot de passe|contrase[ñn]a|contrasenya|clave|senha|palavra[ -]passe|wachtwoord|has[łl]o"
-    r"|heslo|jelsz[óo]|parol[aăe]?|[şs]ifre(?:si|m)?|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?|salasana|lozinka|geslo"
-    r"|slapta[žz]odis|parool|m[ậa]t kh[ẩa]u|kata (?:sandi|laluan)|pasahitza|пароль|пароля|парола|лозинка"
-    r"|κωδικός(?: πρόσβασης)?|συνθηματικό|ה?סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|گذرواژه|पासवर्ड"
-    r"|գաղտնաբառ|პაროლი")
-_PASSWORD_WORDS_UNSPACED = r"パスワード|密码|密碼|口令|비밀번호|암호|รหัสผ่าน"
-# The verb between the word and its value ("is" in those languages; Chinese 是/为, Japanese は/が,
-# Korean 는/은, Thai คือ attach to the word), or ":", "=", a dash.
-_COPULAS = (r"is|ist|est|es|és|era|é|è|[äe]r|on|je|jest|to|ir|yra|este|e|είναι|היא|הוא|هي|هو|है|là|adalah|ialah"
-            r"|ay|olur|dır|dir")
-_COPULAS_UNSPACED = r"是|为|為|は|が|는|은|คือ"
-# A phrase saying whose credential it is, between the word and its verb, in those languages:
-# a preposition or article, then up to three words ("Passwort für den Server lautet ...",
-# "mot de passe de la base est ...", "contraseña del servidor es ..."). Only with a verb,
-# ":" or "=" after it.
-_WHOSE = (r"for|of|to|on|at|in|from|with|für|fürs|von|vom|zum|zur|des|der|bei|auf|im|de|du|pour|sur|à|au|aux"
-          r"|del|para|en|al|di|della|dello|per|su|do|da|dos|das|no|na|van|voor|bij|op|для|от|к|на|dla|od|za"
-          r"|för|til|av|på|için|ke|untuk|của|cho")
-_VERBS = _COPULAS + r"|lautet|heißt|heisst|wynosi|zní|glasi|suona|c'est"
+# The same after a word for password written without spaces around it (Chinese, Japanese, ...):
+# printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
+# under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
+_ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{10FFFF}]))"
 # detect-secrets' keyword plugin's words (plugins/keyword.py DENYLIST), for quoted values.
 _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
@@ -192,7 +187,7 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
 class NamedCredentialDetector(RegexBasedDetector):
     """A credential after the word naming it:
 
-    - prose: a credential word, perhaps a phrase saying whose (a preposition of ``_WHOSE``
+    - prose: a credential word, perhaps a phrase saying whose (a preposition of the word table
       and up to three words), then ``is``, ``was``
       (``ist``, ``est``, ``es``, ``é``, ``è``), ``:`` or ``=`` and the value: "my password is
       hunter2", "the staging DB password for admin is Xk29slQpz", "mot de passe est
@@ -208,9 +203,10 @@ class NamedCredentialDetector(RegexBasedDetector):
       alphabet, a letter and a digit): "AWS secret access key wJalrXUtnFEMI/K7MDENG...";
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or
       more with a digit;
-    - the word for password in some 40 other languages and scripts (``_PASSWORD_WORDS``), then
+    - the word for password in some 60 other languages and scripts (``secret_words.tsv``), then
       its verb ("is"), ``:``, ``=``, a dash or only a space, or a phrase saying whose
-      (``_WHOSE``) and then a verb, ``:`` or ``=``, and a value (a letter and a digit):
+      (a preposition of the table) and then a verb, ``:`` or ``=``, and a value (a letter and a digit;
+      after a word written without spaces, printable ASCII):
       "la password è Zq81kk", "пароль: Zq81kk", "密码是Zq81kk", "Passwort für den Server lautet Zq81kk";
     - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617), a ``.netrc``
       entry's password (``machine host login name password value``), a Docker
@@ -220,9 +216,33 @@ class NamedCredentialDetector(RegexBasedDetector):
     """
 
     secret_type = "Named credential"
-    denylist = [
+
+    def __init__(self) -> None:
+        self._patterns = _named_patterns()
+        self._checked = {pattern.pattern for pattern in self._patterns[:10]}
+
+    @property
+    def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
+        return self._patterns
+
+    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
+        """The value of a match: a whole one as it is, another when it holds a letter and a
+        digit (labelled by :func:`named_kind`)."""
+        if match.re.pattern not in self._checked:  # a whole value (a quoted one: the group of its quote)
+            yield from ((None, value) for value in match.groups() if value)
+        else:
+            value = next(value for value in match.groups() if value)
+            if _is_value(value):
+                yield None, value
+
+
+@functools.cache
+def _named_patterns() -> list[Any]:
+    """:class:`NamedCredentialDetector`'s patterns, the first 10 of a value that must hold a
+    letter and a digit, the rest of whole values."""
+    return [
         compile_linear(
-            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:" + _WHOSE + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?)?"
+            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:" + words("whose") + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?)?"
             r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é|è)(?:[ \t]+now)?[ \t]+|[ \t]+(?:(?:set|changed|reset|updated)[ \t]+)?to[ \t]+"
             r"|[ \t]*(?:[:=]|->|=>)[ \t]*)[\"'`]?" + _VALUE
         ),
@@ -240,10 +260,11 @@ class NamedCredentialDetector(RegexBasedDetector):
         compile_linear(r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")[ \t]+([A-Za-z0-9/+_=.~-]{20,})"),
         compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
         compile_linear(
-            r"(?i)(?:(?:^|[^\pL])(?:" + _PASSWORD_WORDS + r")(?:[ \t]+(?:(?:" + _VERBS + r")[ \t]+)?"
-            r"|[ \t]*[:=—–][ \t]*|[ \t]+(?:" + _WHOSE + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?(?:[ \t]+(?:" + _VERBS
-            + r")[ \t]+|[ \t]*[:=][ \t]*))|(?:" + _PASSWORD_WORDS_UNSPACED + r")(?:[ \t]*(?:" + _COPULAS_UNSPACED
-            + r"|[:=])[ \t]*|[ \t]+))[\"'`「『]?" + _VALUE
+            r"(?i)(?:^|[^\pL])(?:" + words("password") + r")(?:[ \t]+(?:(?:" + words("verb") + r")[ \t]+)?"
+            r"|[ \t]*[:=—–][ \t]*|[ \t]+(?:" + words("whose") + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?(?:[ \t]+(?:"
+            + words("verb") + r")[ \t]+|[ \t]*[:=][ \t]*))[\"'`「『]?" + _VALUE
+            + "|(?:" + words("password-unspaced") + r")(?:[ \t]*(?:" + words("verb-unspaced") + r"|[:=])[ \t]*|[ \t]+)"
+            r"[\"'`「『]?" + _ASCII_VALUE
         ),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         # Whole values, from here on (``_checked``: the patterns above need a letter and a digit).
@@ -255,16 +276,6 @@ class NamedCredentialDetector(RegexBasedDetector):
             r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'|`([^`\n]{3,200})`)"
         ),
     ]
-
-    _checked = {pattern.pattern for pattern in denylist[:10]}
-
-    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
-        """The value of a match: a whole one as it is, another when it holds a letter and a
-        digit (labelled by :func:`named_kind`)."""
-        if match.re.pattern not in self._checked:  # a whole value (a quoted one: the group of its quote)
-            yield from ((None, value) for value in match.groups() if value)
-        elif _is_value(match.group(1)):
-            yield None, match.group(1)
 
 
 def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str]]:
@@ -291,13 +302,15 @@ def _is_value(text: str) -> bool:
 
 # The words naming a credential, by kind. Checked in this order at each position, so
 # "SECRET_ACCESS_KEY" is a secret key, not an access key.
-_KIND_WORDS = re.compile(
-    r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
-    + _PASSWORD_WORDS + "|" + _PASSWORD_WORDS_UNSPACED + ")"
-    r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
-    r"|(?P<api>(?:api|access|auth)[ _-]?key)"
-    r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
-)
+@functools.cache
+def _kind_words() -> re.Pattern[str]:
+    return re.compile(
+        r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
+        + words("password") + "|" + words("password-unspaced") + ")"
+        r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
+        r"|(?P<api>(?:api|access|auth)[ _-]?key)"
+        r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
+    )
 _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "password": "password",
               "secret": "secret key", "private": "private key",
               "api": "API key", "token": "access token"}
@@ -309,7 +322,7 @@ def named_kind(before: str) -> str:
     (the line up to the value): ``DB_PASSWORD=`` holds a password, ``Authorization:
     Bearer`` a bearer token. "credential" when no word names it."""
     found = None
-    for found in _KIND_WORDS.finditer(before[-200:]):  # the word is next to the value
+    for found in _kind_words().finditer(before[-200:]):  # the word is next to the value
         pass
     return "credential" if found is None else _KIND_NAMES[found.lastgroup or ""]
 

@@ -286,7 +286,17 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          # round 4 (an adversarial pass): other verbs, command lines, .pgpass
          "the password is now Zq81kkLm", "password set to Zq81kkLm", "I changed the root password to Zq81kkLm",
          "password -> Zq81kkLm", "curl -u bob:Zq81kkLm https://api.example.com", "mysql -u root -pZq81kkLm app",
-         "db.example.com:5432:app:ana:Zq81kkLm"]
+         "db.example.com:5432:app:ana:Zq81kkLm",
+         # round 5: the word for password in 18 more languages (secret_words.tsv), Japanese 暗証番号,
+         # Italian "parola d'ordine", Chinese "set to / changed to", Japanese "changed ... to"
+         "şifrə: Zq81kkLm", "parolum Zq81kkLm", "আমার পাসওয়ার্ড হল Zq81kkLm", "கடவுச்சொல்: Zq81kkLm",
+         "میرا پاس ورڈ Zq81kkLm ہے", "పాస్వర్డ్: Zq81kkLm", "పాస్\u200cవర్డ్ Zq81kkLm", "પાસવર્ડ: Zq81kkLm",
+         "ਪਾਸਵਰਡ Zq81kkLm ਹੈ", "စကားဝှက်က Zq81kkLm ဖြစ်သည်", "ពាក្យសម្ងាត់គឺ Zq81kkLm", "የይለፍ ቃል: Zq81kkLm ነው",
+         "нууц үг нь Zq81kkLm", "құпия сөз: Zq81kkLm", "lykilorðið er Zq81kkLm", "fjalëkalimi është Zq81kkLm",
+         "o contrasinal é Zq81kkLm", "fy nghyfrinair yw Zq81kkLm", "pasfhocal: Zq81kkLm", "nenosiri ni Zq81kkLm",
+         "nywila: Zq81kkLm", "暗証番号はZq81kkLm", "la parola d'ordine è Zq81kkLm", "la parola d’ordine: Zq81kkLm",
+         "密码设置为Zq81kkLm", "把密码改成了Zq81kkLm", "密碼改為 Zq81kkLm", "密码已经改成了 Zq81kkLm",
+         "パスワードをZq81kkLmに変更しました", "パスコードはZq81kkLm"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -376,6 +386,15 @@ def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group() ->
     assert not slow
 
 
+def test_the_word_table_has_the_languages_users_write_in() -> None:
+    """Round 5 asked for these; each language's word for password is one row of data."""
+    from memvault.storage.secret_plugins import _table
+
+    languages = {language for language, role, _ in _table("secret_words.tsv") if role.startswith("password")}
+    asked = {"az", "bn", "ta", "ur", "te", "gu", "pa", "my", "km", "am", "mn", "kk", "is", "sq", "gl", "cy", "ga", "sw"}
+    assert asked | {"de", "fr", "es", "it", "pt", "ru", "zh", "ja", "ko", "ar", "hi"} <= languages
+
+
 @pytest.mark.parametrize("text", PROSE)
 def test_a_credential_named_in_prose_or_code_is_refused(store, text: str) -> None:
     with pytest.raises(InvalidInput, match="credential"):
@@ -427,7 +446,10 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "the sl. prefix marks Dropbox short-lived tokens", "asana task 1/2 done at 10:30",
                                   "https://a.blob.core.windows.net/c/b.txt?sv=2022-11-02&sig=<signature>",
                                   "the request ids look like 550e8400-e29b-41d4-a716-446655440000",
-                                  "Discord webhooks live under https://discord.com/api/webhooks/ (ask ops for one)"])
+                                  "Discord webhooks live under https://discord.com/api/webhooks/ (ask ops for one)",
+                                  "パスワードを2024年に変更しました", "パスワードを変更しました", "密码是2024年设置的",
+                                  "密码已经改成了新的", "nenosiri ni siri yangu", "lykilorðið er gott", "暗証番号は4桁です",
+                                  "la parola d'ordine è segreta"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
 
