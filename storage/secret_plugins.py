@@ -84,9 +84,7 @@ class JwtDetector(JwtTokenDetector):
 
 @dataclass(frozen=True)
 class KeyFormat:
-    """One row of ``secret_formats.tsv``: what a refusal calls the format, where it comes
-    from, the words that must come before a value on its line (a regex, or ""), what a value
-    must hold (``a`` lower case, ``A`` upper case, ``1`` a digit), and the value's RE2 pattern."""
+    """One row of ``secret_formats.tsv`` (its header comment says what each column holds)."""
 
     name: str
     source: str

@@ -106,23 +106,18 @@ def _mixed_scripts(text: str) -> tuple[str, str, int] | None:
 
 def _passes_for_latin(text: str) -> tuple[str, str] | None:
     """``(script, Latin reading)`` when every letter of ``text`` is of a script other than
-    Latin and looks like a Latin letter ("асме", all Cyrillic, reads "acme"): Unicode TR39's
-    whole-script confusables, by its confusables data (the confusable-homoglyphs package).
-    None for a name with a Latin letter, with no letter, or with a letter that has no Latin
-    look-alike ("проект", "東京", "مشروع")."""
+    Latin and looks like a Latin letter ("асме", all Cyrillic, reads "acʍe"): Unicode TR39's
+    whole-script confusables, by its data in the confusable-homoglyphs package. None for a
+    name with a Latin letter, no letter, or a letter with no Latin look-alike ("проект")."""
     from confusable_homoglyphs import categories, confusables
 
-    def latin(glyph: str) -> bool:
-        return all(categories.alias(char) == "LATIN" for char in glyph)
-
     letters = [char for char in text if char.isalpha()]
-    if not letters or any(latin(char) for char in letters):
+    if not letters or any(categories.alias(char) == "LATIN" for char in letters):
         return None
-    reading: dict[str, str] = {}
-    for found in confusables.is_confusable("".join(letters), greedy=True, preferred_aliases=["latin"]) or []:
-        glyphs = sorted((g["c"] for g in found["homoglyphs"] if latin(g["c"])), key=lambda g: not g.isascii())
-        if glyphs:
-            reading[found["character"]] = glyphs[0]  # "a" before "ɑ": the reading a user would see
+    reading = {found["character"]: glyph  # an ASCII look-alike first: "a" before "ɑ"
+               for found in confusables.is_confusable("".join(letters), greedy=True, preferred_aliases=["latin"]) or []
+               for glyph in sorted((g["c"] for g in found["homoglyphs"] if categories.unique_aliases(g["c"]) == {"LATIN"}),
+                                   key=lambda g: not g.isascii())[:1]}
     if set(reading) != set(letters):
         return None
     return categories.alias(letters[0]).title(), "".join(reading.get(char, char) for char in text)
