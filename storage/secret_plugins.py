@@ -34,15 +34,17 @@ from detect_secrets.plugins.jwt import JwtTokenDetector
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
-# The DFA's memory: the key format table's one pattern outgrows RE2's default 8 MiB on a long
-# run of key characters, and RE2 then falls back to its NFA, 40 times slower (4 s on 256 KiB).
-_OPTIONS.max_mem = 64 << 20
+# The key format table's one pattern outgrows RE2's default 8 MiB of DFA memory on a long run of
+# key characters, and RE2 then falls back to its NFA, 40 times slower (4 s on 256 KiB): 32 MiB
+# for that pattern alone (the DFA grows to it only on such input).
+_TABLE_OPTIONS = re2.Options()
+_TABLE_OPTIONS.log_errors, _TABLE_OPTIONS.max_mem = False, 32 << 20
 
 
-def compile_linear(source: str) -> Any:
+def compile_linear(source: str, options: Any = _OPTIONS) -> Any:
     """``source`` compiled by RE2 (linear time in the text searched), ``^`` and ``$`` at
     each line's ends: a text is searched whole, not line by line."""
-    return re2.compile("(?m)" + source, _OPTIONS)
+    return re2.compile("(?m)" + source, options)
 
 
 # detect-secrets' look-arounds: ``(?!\w)`` / ``(?![...])``, perhaps closing a group, and
@@ -137,7 +139,7 @@ class KeyFormatDetector(RegexBasedDetector):
 
     def __init__(self) -> None:
         rows = key_formats()
-        self._patterns = [compile_linear("|".join(_row_source(row, f"(?:{row.regex})") for row in rows))]
+        self._patterns = [compile_linear("|".join(_row_source(row, f"(?:{row.regex})") for row in rows), _TABLE_OPTIONS)]
         self._rows = [(row, compile_linear(_row_source(row, f"({row.regex})"))) for row in rows]
 
     @property
