@@ -381,7 +381,7 @@ def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group() ->
             for pattern in patterns:
                 for _ in pattern.finditer(text):
                     pass
-            if time.perf_counter() - start > BOUND_S / 10:
+            if time.perf_counter() - start > BOUND_S / 5:  # a quiet machine: 0.03-0.1 s; the NFA fallback took 4 s
                 slow.append((row.name, unit[:20]))
     assert not slow
 
