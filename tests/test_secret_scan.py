@@ -222,7 +222,7 @@ FORMATS = {
     "Okta API token": "Authorization: SSWS 00Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678",
     "Okta API token (after okta)": "okta api token = 00Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678",
     "Dropbox access token": "sl." + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms-_" * 4,
-    "Dropbox long-lived token": "Xq7Lm2Np9Rt" + "AAAAAAAAAA" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
+    "Dropbox long-lived token": "dropbox key " + "Xq7Lm2Np9Rt" + "AAAAAAAAAA" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
     "Asana personal access token": "2/1204567890123456/1209876543210987:0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
     "Asana client secret": "ASANA_CLIENT_SECRET=0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
     "Algolia API key": "algolia admin key: 0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
@@ -449,7 +449,8 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "Discord webhooks live under https://discord.com/api/webhooks/ (ask ops for one)",
                                   "パスワードを2024年に変更しました", "パスワードを変更しました", "密码是2024年设置的",
                                   "密码已经改成了新的", "nenosiri ni siri yangu", "lykilorðið er gott", "暗証番号は4桁です",
-                                  "la parola d'ordine è segreta"])
+                                  "la parola d'ordine è segreta",
+                                  "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmAAAAAAAAAAgAwIBAgIUQnB3EXAMPLEw0KqC8wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
 
