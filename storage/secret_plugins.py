@@ -10,9 +10,10 @@ RE2 has no look-around, so the few look-aheads of those patterns are rewritten t
 consume the character they looked at, outside any group. The keyword plugin, whose
 patterns need back-references, is replaced by :class:`NamedCredentialDetector`.
 
-memvault's patterns cover key formats the built-in plugins miss, each a provider's
-published prefix and the length and alphabet of its keys (after gitleaks' rules,
-github.com/gitleaks/gitleaks, ``config/gitleaks.toml``). Each detector's
+memvault's patterns cover key formats the built-in plugins miss: one table,
+``secret_formats.tsv``, a row a format (its name, its source: a gitleaks rule,
+github.com/gitleaks/gitleaks ``config/gitleaks.toml``, or the vendor's documentation,
+and its pattern), so adding a format is adding a row. Each detector's
 ``secret_type`` is what a refusal calls the credential (``secrets.LABELS`` names
 detect-secrets' own), except :class:`NamedCredentialDetector`'s, which :func:`named_kind`
 labels by the word naming the value.
@@ -20,8 +21,11 @@ labels by the word naming the value.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 import re2
@@ -30,12 +34,17 @@ from detect_secrets.plugins.jwt import JwtTokenDetector
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
+# The key format table's one pattern outgrows RE2's default 8 MiB of DFA memory on a long run of
+# key characters, and RE2 then falls back to its NFA, 40 times slower (4 s on 256 KiB): 32 MiB
+# for that pattern alone (the DFA grows to it only on such input).
+_TABLE_OPTIONS = re2.Options()
+_TABLE_OPTIONS.log_errors, _TABLE_OPTIONS.max_mem = False, 32 << 20
 
 
-def compile_linear(source: str) -> Any:
+def compile_linear(source: str, options: Any = _OPTIONS) -> Any:
     """``source`` compiled by RE2 (linear time in the text searched), ``^`` and ``$`` at
     each line's ends: a text is searched whole, not line by line."""
-    return re2.compile("(?m)" + source, _OPTIONS)
+    return re2.compile("(?m)" + source, options)
 
 
 # detect-secrets' look-arounds: ``(?!\w)`` / ``(?![...])``, perhaps closing a group, and
@@ -75,109 +84,76 @@ class JwtDetector(JwtTokenDetector):
     denylist = [compile_linear(r"eyJ[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]+\.?")]
 
 
+@dataclass(frozen=True)
+class KeyFormat:
+    """One row of ``secret_formats.tsv`` (its header comment says what each column holds)."""
+
+    name: str
+    source: str
+    context: str
+    holds: str
+    regex: str
+
+
+def _table(name: str) -> list[list[str]]:
+    """The rows of the tab-separated table ``name`` packaged beside this module, without its
+    comments and its header line."""
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")][1:]
+
+
+@functools.cache
+def key_formats() -> tuple[KeyFormat, ...]:
+    """The rows of ``secret_formats.tsv``, in order."""
+    return tuple(KeyFormat(*row) for row in _table("secret_formats.tsv"))
+
+
+@functools.cache
+def words(role: str) -> str:
+    """The words of ``role`` in ``secret_words.tsv`` (the word for password, the verbs and
+    prepositions around it), every language's, as one regex alternation."""
+    return "|".join(f"(?:{alternatives})" for _, row_role, alternatives in _table("secret_words.tsv")
+                    if row_role == role)
+
+
+_HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[0-9]")}
+
+
+def _row_source(row: KeyFormat, value: str) -> str:
+    """A row's pattern: its context words and up to 40 characters of its line, or a word
+    boundary, then ``value`` (the row's regex, as a group or not), where its alphabet ends."""
+    before = f"(?i:{row.context})[^\\n]{{0,40}}?[^A-Za-z0-9_-]" if row.context else "(?:^|[^A-Za-z0-9_-])"
+    return before + value + r"(?:[^A-Za-z0-9_-]|$)"
+
+
 class KeyFormatDetector(RegexBasedDetector):
-    """Key formats by provider prefix, each pattern with its label (``formats``): a value
-    starts at a word boundary and ends where its alphabet does."""
+    """Key formats from the table ``secret_formats.tsv`` (:func:`key_formats`), each found as
+    its row's regex at a word boundary, or after its row's context words on the same line
+    (within 40 characters), and labelled by its row's name.
+
+    One RE2 pattern for the whole table, without groups, finds where a value is; the row
+    that matched there is then told apart by its own pattern, so the groups of a hundred
+    rows are never computed over a long match (that took 0.5 s on 256 KiB of one key)."""
 
     secret_type = "key format"  # each finding is labelled by its format
-    formats: dict[str, str] = {
-        "Anthropic API key": r"sk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{32,}",
-        "OpenAI project key": r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}",
-        "OpenRouter API key": r"sk-or-v1-[a-f0-9]{64}",
-        # OpenAI's user keys before project keys, and the providers that copied their shape
-        # (DeepSeek: 32 hex digits, Moonshot and others): "sk-" and 32 or more letters and digits.
-        "OpenAI-style API key": r"sk-[A-Za-z0-9]{32,}",
-        "Google API key": r"AIza[0-9A-Za-z_-]{35}",
-        "Google OAuth client secret": r"GOCSPX-[A-Za-z0-9_-]{28}",
-        "Google OAuth access token": r"ya29\.[A-Za-z0-9_-]{30,}",
-        "Hugging Face token": r"hf_[A-Za-z0-9]{30,}",
-        "npm access token": r"npm_[A-Za-z0-9]{36}",
-        "GitHub fine-grained token": r"github_pat_[A-Za-z0-9]{20,}_[A-Za-z0-9]{50,}",
-        "Groq API key": r"gsk_[A-Za-z0-9]{48,}",
-        "xAI API key": r"xai-[A-Za-z0-9]{60,}",
-        "Perplexity API key": r"pplx-[A-Za-z0-9]{40,}",
-        "Together AI API key": r"tgp_v1_[A-Za-z0-9_-]{40,}",
-        "Fireworks AI API key": r"fw_[A-Za-z0-9]{24,}",
-        "Cerebras API key": r"csk-[a-z0-9]{40,}",
-        "LangSmith API key": r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}",
-        "Pinecone API key": r"pcsk_[A-Za-z0-9]{5,}_[A-Za-z0-9]{40,}",
-        "Tavily API key": r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32,}",
-        "Replicate API token": r"r8_[A-Za-z0-9]{37,}",
-        "Slack app token": r"xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}",
-        "Stripe webhook secret": r"whsec_[A-Za-z0-9+/]{32,}",
-        "Stripe API key": r"(?:sk|rk)_(?:test|live)_[A-Za-z0-9]{24,}",
-        "HashiCorp Vault token": r"hv[sbr]\.[A-Za-z0-9_-]{24,}",
-        "DigitalOcean token": r"do[opr]_v1_[a-f0-9]{64}",
-        "Databricks token": r"dapi[a-f0-9]{32}(?:-\d)?",
-        "Shopify token": r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
-        "Notion token": r"ntn_[A-Za-z0-9]{40,}",
-        "Supabase token": r"sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{30,}",
-        "Sentry token": r"sntry[su]_[A-Za-z0-9+/=_-]{60,}",
-        "Grafana token": r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}",
-        "Atlassian API token": r"ATATT3[A-Za-z0-9_=-]{150,}",
-        "1Password service account token": r"ops_eyJ[A-Za-z0-9+/=_-]{60,}",
-        "age secret key": r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
-        # detect-secrets' PyPI plugin wants 70 characters after a longer prefix (macaroons
-        # of pypi.org and test.pypi.org both start "AgE").
-        "PyPI API token": r"pypi-AgE[A-Za-z0-9_-]{40,}",
-        "Mailgun API key": r"(?:pub)?key-[a-f0-9]{32}",
-        "Doppler token": r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}",
-        "Linear API key": r"lin_(?:api|oauth)_[A-Za-z0-9]{40,}",
-        "Figma token": r"fig[du]_[A-Za-z0-9_-]{40,}",
-        "Postman API key": r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
-        "RubyGems API key": r"rubygems_[a-f0-9]{48}",
-        "Clojars token": r"CLOJARS_[a-z0-9]{60}",
-        "Contentful token": r"CFPAT-[A-Za-z0-9_-]{43}",
-        "Dynatrace token": r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
-        "EasyPost API key": r"EZ[AT]K[A-Za-z0-9]{54}",
-        "Flutterwave key": r"FLW(?:PUB|SEC)K_TEST-[a-h0-9]{32}-X",
-        "Frame.io token": r"fio-u-[A-Za-z0-9_=-]{64}",
-        "Heroku API key": r"HRKU-[A-Za-z0-9_-]{58,}",
-        "New Relic key": r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,27}",
-        "PlanetScale token": r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}",
-        "Prefect API key": r"pnu_[A-Za-z0-9]{36}",
-        "Pulumi token": r"pul-[a-f0-9]{40}",
-        "Brevo API key": r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}",
-        "Shippo token": r"shippo_(?:live|test)_[a-f0-9]{40}",
-        "Typeform token": r"tfp_[A-Za-z0-9_.=-]{59}",
-        "Yandex key": r"AQVN[A-Za-z0-9_-]{35,38}",
-        "Fly.io token": r"fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}",
-        "Harness token": r"(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}",
-        "Infracost API key": r"ico-[A-Za-z0-9]{32}",
-        "Azure AD client secret": r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
-        "Cloudflare Origin CA key": r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
-        "Sourcegraph token": r"sgp_(?:[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}",
-        "Mapbox secret token": r"sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}",
-        "Square access token": r"sq0atp-[A-Za-z0-9_-]{22}|EAAA[A-Za-z0-9_-]{60}",
-        "Facebook access token": r"EAA[BCDGIMQU][A-Za-z0-9]{80,}",
-        "ElevenLabs API key": r"sk_[a-f0-9]{48}",
-        "Airtable token": r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
-        "HubSpot token": r"pat-(?:na|eu)[0-9]-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}",
-        "Terraform Cloud token": r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
-        "Deno Deploy token": r"dd[pw]_[A-Za-z0-9]{36}",
-        "Buildkite token": r"bkua_[a-f0-9]{40}",
-        "Render API key": r"rnd_[A-Za-z0-9]{32}",
-        "Netlify token": r"nf[pc]_[A-Za-z0-9]{36,}",
-        "Resend API key": r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}",
-        "Langfuse secret key": r"sk-lf-[a-f0-9-]{36}",
-        "Duffel token": r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}",
-        "Scalingo token": r"tk-us-[A-Za-z0-9_-]{48}",
-        "Alibaba Cloud access key": r"LTAI[A-Za-z0-9]{20}",
-        "Adobe client secret": r"p8e-[A-Za-z0-9]{32}",
-        "Anyscale API key": r"esecret_[A-Za-z0-9]{20,}",
-    }
-    # One pattern for all formats: a group per format, in ``formats``' order, then the
-    # private key headers detect-secrets' plugin misses ("BEGIN ENCRYPTED PRIVATE KEY").
-    denylist = [compile_linear(
-        r"(?:^|[^A-Za-z0-9_-])(?:" + "|".join(f"({p})" for p in formats.values())
-        + r")(?:[^A-Za-z0-9_-]|$)|(BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY)")]
-    labels = [*formats, "private key"]
+
+    def __init__(self) -> None:
+        rows = key_formats()
+        self._patterns = [compile_linear("|".join(_row_source(row, f"(?:{row.regex})") for row in rows), _TABLE_OPTIONS)]
+        self._rows = [(row, compile_linear(_row_source(row, f"({row.regex})"))) for row in rows]
+
+    @property
+    def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the table, not a class constant
+        return self._patterns
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
-        """``(label, value)`` of a match: the format whose group matched."""
-        for label, value in zip(self.labels, match.groups(), strict=True):
-            if value:
-                yield label, value
+        """``(label, value)`` of a match: the first row whose pattern matches where it starts
+        and whose value holds what the row asks."""
+        for row, pattern in self._rows:
+            found = pattern.match(match.string, match.start())
+            if found and all(_HOLDS[c].search(found.group(1)) for c in row.holds):
+                yield row.name, found.group(1)
+                return
 
 
 class UrlPasswordDetector(RegexBasedDetector):
@@ -198,28 +174,10 @@ _WORDS = (r"password|passwd|passphrase|passcode|pwd|pw|passwort|kennwort|mot de 
 # white space or quotes, not ending in sentence punctuation; it must hold a letter and a
 # digit (:func:`_is_value`), so "is rotated", "is 12 characters" and "is JWT-based" are not values.
 _VALUE = r"([^\s\"'`]{5,}[^\s\"'`.,;:!?)\]])"
-# The word for password in other languages and scripts. Those of scripts written with spaces
-# stand after a non-letter; Chinese, Japanese, Korean and Thai ones anywhere.
-_PASSWORD_WORDS = (
-    r"passwort|kennwort|mot de passe|contrase[ñn]a|contrasenya|clave|senha|palavra[ -]passe|wachtwoord|has[łl]o"
-    r"|heslo|jelsz[óo]|parol[aăe]?|[şs]ifre(?:si|m)?|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?|salasana|lozinka|geslo"
-    r"|slapta[žz]odis|parool|m[ậa]t kh[ẩa]u|kata (?:sandi|laluan)|pasahitza|пароль|пароля|парола|лозинка"
-    r"|κωδικός(?: πρόσβασης)?|συνθηματικό|ה?סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|گذرواژه|पासवर्ड"
-    r"|գաղտնաբառ|პაროლი")
-_PASSWORD_WORDS_UNSPACED = r"パスワード|密码|密碼|口令|비밀번호|암호|รหัสผ่าน"
-# The verb between the word and its value ("is" in those languages; Chinese 是/为, Japanese は/が,
-# Korean 는/은, Thai คือ attach to the word), or ":", "=", a dash.
-_COPULAS = (r"is|ist|est|es|és|era|é|è|[äe]r|on|je|jest|to|ir|yra|este|e|είναι|היא|הוא|هي|هو|है|là|adalah|ialah"
-            r"|ay|olur|dır|dir")
-_COPULAS_UNSPACED = r"是|为|為|は|が|는|은|คือ"
-# A phrase saying whose credential it is, between the word and its verb, in those languages:
-# a preposition or article, then up to three words ("Passwort für den Server lautet ...",
-# "mot de passe de la base est ...", "contraseña del servidor es ..."). Only with a verb,
-# ":" or "=" after it.
-_WHOSE = (r"for|of|to|on|at|in|from|with|für|fürs|von|vom|zum|zur|des|der|bei|auf|im|de|du|pour|sur|à|au|aux"
-          r"|del|para|en|al|di|della|dello|per|su|do|da|dos|das|no|na|van|voor|bij|op|для|от|к|на|dla|od|za"
-          r"|för|til|av|på|için|ke|untuk|của|cho")
-_VERBS = _COPULAS + r"|lautet|heißt|heisst|wynosi|zní|glasi|suona|c'est"
+# The same after a word for password written without spaces around it (Chinese, Japanese, ...):
+# printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
+# under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
+_ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{10FFFF}]))"
 # detect-secrets' keyword plugin's words (plugins/keyword.py DENYLIST), for quoted values.
 _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
@@ -229,7 +187,7 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
 class NamedCredentialDetector(RegexBasedDetector):
     """A credential after the word naming it:
 
-    - prose: a credential word, perhaps a phrase saying whose (a preposition of ``_WHOSE``
+    - prose: a credential word, perhaps a phrase saying whose (a preposition of the word table
       and up to three words), then ``is``, ``was``
       (``ist``, ``est``, ``es``, ``é``, ``è``), ``:`` or ``=`` and the value: "my password is
       hunter2", "the staging DB password for admin is Xk29slQpz", "mot de passe est
@@ -245,9 +203,10 @@ class NamedCredentialDetector(RegexBasedDetector):
       alphabet, a letter and a digit): "AWS secret access key wJalrXUtnFEMI/K7MDENG...";
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or
       more with a digit;
-    - the word for password in some 40 other languages and scripts (``_PASSWORD_WORDS``), then
+    - the word for password in some 60 other languages and scripts (``secret_words.tsv``), then
       its verb ("is"), ``:``, ``=``, a dash or only a space, or a phrase saying whose
-      (``_WHOSE``) and then a verb, ``:`` or ``=``, and a value (a letter and a digit):
+      (a preposition of the table) and then a verb, ``:`` or ``=``, and a value (a letter and a digit;
+      after a word written without spaces, printable ASCII):
       "la password è Zq81kk", "пароль: Zq81kk", "密码是Zq81kk", "Passwort für den Server lautet Zq81kk";
     - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617), a ``.netrc``
       entry's password (``machine host login name password value``), a Docker
@@ -257,9 +216,33 @@ class NamedCredentialDetector(RegexBasedDetector):
     """
 
     secret_type = "Named credential"
-    denylist = [
+
+    def __init__(self) -> None:
+        self._patterns = _named_patterns()
+        self._checked = {pattern.pattern for pattern in self._patterns[:10]}
+
+    @property
+    def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
+        return self._patterns
+
+    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
+        """The value of a match: a whole one as it is, another when it holds a letter and a
+        digit (labelled by :func:`named_kind`)."""
+        if match.re.pattern not in self._checked:  # a whole value (a quoted one: the group of its quote)
+            yield from ((None, value) for value in match.groups() if value)
+        else:
+            value = next(value for value in match.groups() if value)
+            if _is_value(value):
+                yield None, value
+
+
+@functools.cache
+def _named_patterns() -> list[Any]:
+    """:class:`NamedCredentialDetector`'s patterns, the first 10 of a value that must hold a
+    letter and a digit, the rest of whole values."""
+    return [
         compile_linear(
-            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:" + _WHOSE + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?)?"
+            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:" + words("whose") + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?)?"
             r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é|è)(?:[ \t]+now)?[ \t]+|[ \t]+(?:(?:set|changed|reset|updated)[ \t]+)?to[ \t]+"
             r"|[ \t]*(?:[:=]|->|=>)[ \t]*)[\"'`]?" + _VALUE
         ),
@@ -277,10 +260,11 @@ class NamedCredentialDetector(RegexBasedDetector):
         compile_linear(r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")[ \t]+([A-Za-z0-9/+_=.~-]{20,})"),
         compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
         compile_linear(
-            r"(?i)(?:(?:^|[^\pL])(?:" + _PASSWORD_WORDS + r")(?:[ \t]+(?:(?:" + _VERBS + r")[ \t]+)?"
-            r"|[ \t]*[:=—–][ \t]*|[ \t]+(?:" + _WHOSE + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?(?:[ \t]+(?:" + _VERBS
-            + r")[ \t]+|[ \t]*[:=][ \t]*))|(?:" + _PASSWORD_WORDS_UNSPACED + r")(?:[ \t]*(?:" + _COPULAS_UNSPACED
-            + r"|[:=])[ \t]*|[ \t]+))[\"'`「『]?" + _VALUE
+            r"(?i)(?:^|[^\pL])(?:" + words("password") + r")(?:[ \t]+(?:(?:" + words("verb") + r")[ \t]+)?"
+            r"|[ \t]*[:=—–][ \t]*|[ \t]+(?:" + words("whose") + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?(?:[ \t]+(?:"
+            + words("verb") + r")[ \t]+|[ \t]*[:=][ \t]*))[\"'`「『]?" + _VALUE
+            + "|(?:" + words("password-unspaced") + r")(?:[ \t]*(?:" + words("verb-unspaced") + r"|[:=])[ \t]*|[ \t]+)"
+            r"[\"'`「『]?" + _ASCII_VALUE
         ),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         # Whole values, from here on (``_checked``: the patterns above need a letter and a digit).
@@ -292,16 +276,6 @@ class NamedCredentialDetector(RegexBasedDetector):
             r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'|`([^`\n]{3,200})`)"
         ),
     ]
-
-    _checked = {pattern.pattern for pattern in denylist[:10]}
-
-    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
-        """The value of a match: a whole one as it is, another when it holds a letter and a
-        digit (labelled by :func:`named_kind`)."""
-        if match.re.pattern not in self._checked:  # a whole value (a quoted one: the group of its quote)
-            yield from ((None, value) for value in match.groups() if value)
-        elif _is_value(match.group(1)):
-            yield None, match.group(1)
 
 
 def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str]]:
@@ -328,13 +302,15 @@ def _is_value(text: str) -> bool:
 
 # The words naming a credential, by kind. Checked in this order at each position, so
 # "SECRET_ACCESS_KEY" is a secret key, not an access key.
-_KIND_WORDS = re.compile(
-    r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
-    + _PASSWORD_WORDS + "|" + _PASSWORD_WORDS_UNSPACED + ")"
-    r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
-    r"|(?P<api>(?:api|access|auth)[ _-]?key)"
-    r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
-)
+@functools.cache
+def _kind_words() -> re.Pattern[str]:
+    return re.compile(
+        r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
+        + words("password") + "|" + words("password-unspaced") + ")"
+        r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
+        r"|(?P<api>(?:api|access|auth)[ _-]?key)"
+        r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
+    )
 _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "password": "password",
               "secret": "secret key", "private": "private key",
               "api": "API key", "token": "access token"}
@@ -346,7 +322,7 @@ def named_kind(before: str) -> str:
     (the line up to the value): ``DB_PASSWORD=`` holds a password, ``Authorization:
     Bearer`` a bearer token. "credential" when no word names it."""
     found = None
-    for found in _KIND_WORDS.finditer(before[-200:]):  # the word is next to the value
+    for found in _kind_words().finditer(before[-200:]):  # the word is next to the value
         pass
     return "credential" if found is None else _KIND_NAMES[found.lastgroup or ""]
 

@@ -104,6 +104,25 @@ def _mixed_scripts(text: str) -> tuple[str, str, int] | None:
     return first, other, seen[other]
 
 
+def _passes_for_latin(text: str) -> tuple[str, str] | None:
+    """``(script, Latin reading)`` when every letter of ``text`` is of a script other than
+    Latin and looks like a Latin letter ("асме", all Cyrillic, reads "acʍe"): Unicode TR39's
+    whole-script confusables, by its data in the confusable-homoglyphs package. None for a
+    name with a Latin letter, no letter, or a letter with no Latin look-alike ("проект")."""
+    from confusable_homoglyphs import categories, confusables
+
+    letters = [char for char in text if char.isalpha()]
+    if not letters or any(categories.alias(char) == "LATIN" for char in letters):
+        return None
+    reading = {found["character"]: glyph  # an ASCII look-alike first: "a" before "ɑ"
+               for found in confusables.is_confusable("".join(letters), greedy=True, preferred_aliases=["latin"]) or []
+               for glyph in sorted((g["c"] for g in found["homoglyphs"] if categories.unique_aliases(g["c"]) == {"LATIN"}),
+                                   key=lambda g: not g.isascii())[:1]}
+    if set(reading) != set(letters):
+        return None
+    return categories.alias(letters[0]).title(), "".join(reading.get(char, char) for char in text)
+
+
 def bare(text: str) -> str:
     """``text`` as a reader sees it: in Unicode NFKC (full-width ``ｇｈｐ＿`` reads ``ghp_``,
     ``\u212a`` reads ``K``), without any code point of ``_IGNORABLE``. What the credential
@@ -120,7 +139,9 @@ def name(field: str, value: str, max_chars: int) -> str:
     """``value`` when it is a name memvault may store (a scope, tenant, tag or API key name):
     1..``max_chars`` characters, unchanged by Unicode NFKC and by trimming, no white space but
     single spaces between words, and no control, format, invisible or private-use character
-    (``_NOT_IN_NAMES``). Two names that look alike are then one name. Never a credential
+    (``_NOT_IN_NAMES``), no letters of look-alike scripts mixed, and not written wholly in
+    letters of another script that each look Latin ("асме"). Two names that look alike are
+    then one name. Never a credential
     (:func:`no_credential`), even where content may hold secrets: results, listings and logs
     repeat names.
 
@@ -158,6 +179,11 @@ def name(field: str, value: str, max_chars: int) -> str:
         raise InvalidInput(field, f"mixes {mixed[0]} and {mixed[1]} letters ({_character(text[mixed[2]])} at "
                                   f"character {mixed[2] + 1}); a name's letters come from one script, so that two "
                                   "names never look alike")
+    confusable = _passes_for_latin(text)
+    if confusable is not None:
+        raise InvalidInput(field, f"is written in {confusable[0]} letters that each look like a Latin one, so it passes "
+                                  f"for {confusable[1]!r}; a name in another script needs a letter with no Latin "
+                                  "look-alike (or write it in Latin letters), so that two names never look alike")
     return text
 
 

@@ -113,11 +113,11 @@ def test_every_detector_has_a_label_that_says_what_it_finds():
     """detect-secrets names some finds by how they were found ("Basic Auth Credentials"):
     every detector memvault runs is given a label of what the credential is."""
     from memvault.storage import secrets
-    from memvault.storage.secret_plugins import KeyFormatDetector, NamedCredentialDetector
+    from memvault.storage.secret_plugins import KeyFormatDetector, NamedCredentialDetector, key_formats
 
     running = {d.secret_type for d in secrets._detectors()
                if not isinstance(d, (KeyFormatDetector, NamedCredentialDetector))}
-    shown = [secrets.LABELS.get(t, t) for t in running] + KeyFormatDetector.labels
+    shown = [secrets.LABELS.get(t, t) for t in running] + [f.name for f in key_formats()]
     assert not [label for label in shown if {"credential", "credentials", "keyword", "unquoted", "basic", "tokens"}
                 & set(label.lower().split())]
 

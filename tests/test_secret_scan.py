@@ -123,6 +123,12 @@ def test_a_pathological_read_does_not_freeze_the_team_server(tmp_path) -> None:
 # -- item 8: the text that is stored, in the formats people paste ----------------------------------
 # Made-up values in each provider's published format (prefix, alphabet, length).
 FORMATS = {
+    "Anthropic API key": "sk-ant-api03-" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 3 + "AA",
+    "OpenAI project key": "sk-proj-" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms_-" * 2,
+    "Google API key": "AIza" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms_-a",
+    "Hugging Face token": "hf_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12",
+    "npm access token": "npm_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms1234",
+    "GitHub fine-grained token": "github_pat_11ABCDEFG0123456789abc_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 2,
     "OpenRouter API key": "sk-or-v1-" + "0a1b2c3d4e5f6a7b" * 4,
     "OpenAI-style API key": "sk-" + "9f8e7d6c5b4a3f2e" * 2,  # DeepSeek: 32 hex digits
     "Groq API key": "gsk_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 2,
@@ -200,7 +206,60 @@ FORMATS = {
     "Alibaba Cloud access key": "LTAIXq7Lm2Np9Rt4Vw8Yz3Bc",
     "Adobe client secret": "p8e-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
     "Anyscale API key": "esecret_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    # round 5 (an adversarial pass stored these kinds): webhooks, SAS URLs, and values named by their vendor
+    "Atlassian API token (legacy)": "jira token Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    "Mailgun sending key": "0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-1a2b3c4d-5e6f7a8b",
+    "Azure shared access signature": "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&sp=r"
+                                     "&se=2026-12-31T00:00:00Z&spr=https&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2BAb%3D",
+    "Microsoft Teams webhook URL": "https://contoso.webhook.office.com/webhookb2/0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f"
+                                   "@0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f/IncomingWebhook/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
+                                   "/0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f",
+    "Discord webhook URL": "https://discord.com/api/webhooks/123456789012345678/" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 2 + "_-ab",
+    "Bitbucket app password": "ATBBXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms0A1B2C3D",
+    "CircleCI token": "CCIPAT_Xq7Lm2Np9Rt4Vw8Yz3Bc6D_" + "0a1b2c3d4e5f6a7b0a1b" * 2,
+    "Vercel token": "vcp_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    "Vercel token (legacy)": "VERCEL_TOKEN: Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    "Okta API token": "Authorization: SSWS 00Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678",
+    "Okta API token (after okta)": "okta api token = 00Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678",
+    "Dropbox access token": "sl." + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms-_" * 4,
+    "Dropbox long-lived token": "dropbox key " + "Xq7Lm2Np9Rt" + "AAAAAAAAAA" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
+    "Asana personal access token": "2/1204567890123456/1209876543210987:0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
+    "Asana client secret": "ASANA_CLIENT_SECRET=0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
+    "Algolia API key": "algolia admin key: 0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
+    "Fastly API token": "Fastly API token Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
+    "Cloudflare API token": "the cloudflare one is Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678",
+    "Cloudflare global API key": "Cloudflare global key 0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b0a1b2",
+    "PuTTY private key": "PuTTY-User-Key-File-3: ssh-ed25519",
 }
+# More values of the kinds the table's rows cover than one sample a row (round 5).
+MORE = [
+    ("Doppler token", f"dp.{kind}.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901") for kind in ("pt", "ct", "sa", "scim", "audit")
+] + [
+    ("Doppler token", "dp.st.dev.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
+    ("Doppler token", "dp.st.prd_eu-west.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
+    ("Atlassian API token", "ATATT3xFfGF0" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 2 + "=0A1B2C3D"),
+    ("Atlassian API token", "ATCTT3xFfGN0" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 3),
+    ("Azure shared access signature", "https://ns.servicebus.windows.net/q?sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2F%3D"
+                                      "&se=1767225600&skn=RootManageSharedAccessKey"),
+    ("Azure shared access signature", "BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b"
+                                      "&srt=sco&sp=rl&se=2026-12-31&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%3D"),
+    # a Teams workflow (Power Automate) URL: its signature is the same kind
+    ("Azure shared access signature", "https://prod-01.westus.logic.azure.com:443/workflows/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
+                                      "/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun"
+                                      "&sv=1.0&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678_-a"),
+    ("Discord webhook URL", "https://canary.discordapp.com/api/v10/webhooks/1234567890123456789/" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5" * 2
+     + "Jk0MsXq7Lm2Np9"),
+    ("CircleCI token", "CCIPRJ_Xq7Lm2Np9Rt4Vw8Yz3Bc6D_" + "0a1b2c3d4e5f6a7b0a1b" * 2),
+    *(("Vercel token", f"{p}_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 2) for p in ("vci", "vca", "vcr", "vck")),
+    ("Okta API token (after okta)", '"OKTA_API_TOKEN": "00Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678"'),
+    ("Dropbox access token", "sl.u." + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms-_" * 5),
+    ("Asana personal access token", "1/1204567890123:0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"),
+    ("Cloudflare API token", "export CF_API_TOKEN='Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678'"),
+    ("Cloudflare API token", '{"cloudflare": {"api_token": "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678"}}'),
+    ("PuTTY private key", "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: rsa-key-20240101"),
+    ("Fastly API token", "FASTLY_API_TOKEN=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk-_M"),
+    ("Algolia API key", "ALGOLIA_ADMIN_API_KEY=0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"),
+]
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
          "the staging password is Zq81kkLm", 'api_key: "mysecretvalue"', '"password": "S3cure!x"',
          # a key-like value right after the word, no "is" or ":" (a new-user trial stored the first)
@@ -227,7 +286,17 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          # round 4 (an adversarial pass): other verbs, command lines, .pgpass
          "the password is now Zq81kkLm", "password set to Zq81kkLm", "I changed the root password to Zq81kkLm",
          "password -> Zq81kkLm", "curl -u bob:Zq81kkLm https://api.example.com", "mysql -u root -pZq81kkLm app",
-         "db.example.com:5432:app:ana:Zq81kkLm"]
+         "db.example.com:5432:app:ana:Zq81kkLm",
+         # round 5: the word for password in 18 more languages (secret_words.tsv), Japanese 暗証番号,
+         # Italian "parola d'ordine", Chinese "set to / changed to", Japanese "changed ... to"
+         "şifrə: Zq81kkLm", "parolum Zq81kkLm", "আমার পাসওয়ার্ড হল Zq81kkLm", "கடவுச்சொல்: Zq81kkLm",
+         "میرا پاس ورڈ Zq81kkLm ہے", "పాస్వర్డ్: Zq81kkLm", "పాస్\u200cవర్డ్ Zq81kkLm", "પાસવર્ડ: Zq81kkLm",
+         "ਪਾਸਵਰਡ Zq81kkLm ਹੈ", "စကားဝှက်က Zq81kkLm ဖြစ်သည်", "ពាក្យសម្ងាត់គឺ Zq81kkLm", "የይለፍ ቃል: Zq81kkLm ነው",
+         "нууц үг нь Zq81kkLm", "құпия сөз: Zq81kkLm", "lykilorðið er Zq81kkLm", "fjalëkalimi është Zq81kkLm",
+         "o contrasinal é Zq81kkLm", "fy nghyfrinair yw Zq81kkLm", "pasfhocal: Zq81kkLm", "nenosiri ni Zq81kkLm",
+         "nywila: Zq81kkLm", "暗証番号はZq81kkLm", "la parola d'ordine è Zq81kkLm", "la parola d’ordine: Zq81kkLm",
+         "密码设置为Zq81kkLm", "把密码改成了Zq81kkLm", "密碼改為 Zq81kkLm", "密码已经改成了 Zq81kkLm",
+         "パスワードをZq81kkLmに変更しました", "パスコードはZq81kkLm"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -235,6 +304,95 @@ def test_each_format_is_refused_and_named(store, kind: str) -> None:
     with pytest.raises(InvalidInput) as refused:
         store.remember(tenant="a", scope="s", content=f"for the build use {FORMATS[kind]} please")
     assert kind in str(refused.value) and FORMATS[kind][-12:] not in str(refused.value)
+
+
+@pytest.mark.parametrize(("kind", "text"), MORE)
+def test_more_values_of_each_kind_are_refused_and_named(kind: str, text: str) -> None:
+    found = find_secrets(f"for the build use {text} please")[0]
+    assert kind in [label for label, _ in found]
+
+
+def test_every_row_of_the_format_table_has_a_sample_and_a_source() -> None:
+    """Adding a format is adding a row; this makes the row's test come with it."""
+    from memvault.storage.secret_plugins import key_formats
+
+    rows = key_formats()
+    assert len(rows) >= 100 and len({row.name for row in rows}) == len(rows)
+    assert {row.name for row in rows} <= set(FORMATS)
+    assert all(re.fullmatch(r"(?:gitleaks:[a-z0-9-]+|docs:[\w.~/-]+\w)\b.*", row.source) for row in rows)
+    assert all(set(row.holds) <= set("aA1") for row in rows)
+
+
+def repeats_inside_repeats(source: str) -> list[str]:
+    """The groups of ``source`` that hold a repeat and are themselves repeated (``(a+)+``,
+    ``(?:x{3}-){3}``): the shape that backtracks. An optional group (``?``) may hold one."""
+    found, stack, i = [], [], 0
+    quantifier = re.compile(r"[*+]|\{\d+(?:,\d*)?\}")
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":  # a class: skip to its closing bracket
+            i += 1 + (source[i + 1] == "^")
+            i = source.index("]", i + 1) + 1
+            continue
+        if char == "(":
+            stack.append((i, False))
+        elif char == ")":
+            start, holds = stack.pop()
+            after = quantifier.match(source, i + 1)
+            if after and holds:
+                found.append(source[start:after.end()])
+            if stack and (holds or after or source.startswith("?", i + 1)):
+                stack[-1] = (stack[-1][0], True)
+        elif stack and (quantifier.match(source, i) or char == "?" and source[i - 1] not in "(:"):
+            stack[-1] = (stack[-1][0], True)
+        i += 1
+    return found
+
+
+def test_the_nested_repeat_check_finds_the_backtracking_shapes() -> None:
+    assert repeats_inside_repeats(r"(a+)+") == ["(a+)+"]
+    assert repeats_inside_repeats(r"(?:[a-z0-9]{4}-){3}x") == ["(?:[a-z0-9]{4}-){3}"]
+    assert repeats_inside_repeats(r"(?:(?:ab?)c)*") == ["(?:(?:ab?)c)*"]
+    assert repeats_inside_repeats(r"sk-(?:proj|svc)-[A-Za-z0-9_-]{32,}(?:-\d)?(?:[a-z]{1,2}\.)?[(+)]{2}") == []
+
+
+def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group() -> None:
+    """No row repeats a group that holds a repeat, none captures (its value is the row's
+    group), and each runs on 256 KiB of its own sample's prefixes repeated, of the sample
+    repeated without a break and of its context words repeated, well under the bound."""
+    import re2
+
+    from memvault.storage.secret_plugins import KeyFormatDetector, key_formats
+
+    rows = key_formats()
+    assert [row.name for row in rows if repeats_inside_repeats(row.regex)] == []
+    assert [row.name for row in rows if re2.compile(row.regex).groups] == []
+    patterns = KeyFormatDetector().denylist
+    slow = []
+    for row in rows:
+        sample = FORMATS[row.name]
+        units = {sample[:3], sample[: len(sample) // 2], sample[:-1], sample, sample + " ", row.context.split("|")[0] + " "}
+        for unit in units - {" "}:
+            text = _text(unit)
+            start = time.perf_counter()
+            for pattern in patterns:
+                for _ in pattern.finditer(text):
+                    pass
+            if time.perf_counter() - start > BOUND_S / 5:  # a quiet machine: 0.03-0.1 s; the NFA fallback took 4 s
+                slow.append((row.name, unit[:20]))
+    assert not slow
+
+
+def test_the_word_table_has_the_languages_users_write_in() -> None:
+    """Round 5 asked for these; each language's word for password is one row of data."""
+    from memvault.storage.secret_plugins import _table
+
+    languages = {language for language, role, _ in _table("secret_words.tsv") if role.startswith("password")}
+    asked = {"az", "bn", "ta", "ur", "te", "gu", "pa", "my", "km", "am", "mn", "kk", "is", "sq", "gl", "cy", "ga", "sw"}
+    assert asked | {"de", "fr", "es", "it", "pt", "ru", "zh", "ja", "ko", "ar", "hi"} <= languages
 
 
 @pytest.mark.parametrize("text", PROSE)
@@ -279,7 +437,20 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "le mot de passe de la base est à changer en 2025",
                                   "La contraseña del servidor es segura desde 2023",
                                   "the password is now rotated monthly", "set the password to expire in 90 days",
-                                  "meeting at 12:30:lunch:with:team", "curl -u bob https://x", "mysql -p app"])
+                                  "meeting at 12:30:lunch:with:team", "curl -u bob https://x", "mysql -p app",
+                                  # round 5: ordinary texts near the table's new rows
+                                  "cloudflare deploy from commit 3f2a9c1b7e4d8f6a2c5b9e1d7f3a6c8b3f2a9c1b",
+                                  "okta sync runs at 00:15 for 0012345678901234567890123456789012345678 users",
+                                  "the PuTTY-User-Key-File format is converted by puttygen", "jira ticket PLAT-2041 is done",
+                                  "algolia index products_v2 rebuilt", "vercel project prj_ is linked",
+                                  "the sl. prefix marks Dropbox short-lived tokens", "asana task 1/2 done at 10:30",
+                                  "https://a.blob.core.windows.net/c/b.txt?sv=2022-11-02&sig=<signature>",
+                                  "the request ids look like 550e8400-e29b-41d4-a716-446655440000",
+                                  "Discord webhooks live under https://discord.com/api/webhooks/ (ask ops for one)",
+                                  "パスワードを2024年に変更しました", "パスワードを変更しました", "密码是2024年设置的",
+                                  "密码已经改成了新的", "nenosiri ni siri yangu", "lykilorðið er gott", "暗証番号は4桁です",
+                                  "la parola d'ordine è segreta",
+                                  "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmAAAAAAAAAAgAwIBAgIUQnB3EXAMPLEw0KqC8wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
 
