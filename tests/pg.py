@@ -58,10 +58,11 @@ class PgServer:
         """The database name of a URL made by :meth:`url`."""
         return unquote(urlsplit(url).path.lstrip("/"))
 
-    def new_database(self) -> str:
-        """Create an empty database ``t_<pid>_<n>``; its URL. Dropped by :meth:`drop_made`."""
+    def new_database(self, template: str | None = None) -> str:
+        """Create a database ``t_<pid>_<n>``, empty or a copy of the database ``template``
+        (which no session may be connected to); its URL. Dropped by :meth:`drop_made`."""
         name = f"t_{os.getpid()}_{next(_numbers)}"
-        self.admin(f'CREATE DATABASE "{name}"')
+        self.admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         self.made.append(name)
         return self.url(name)
 
