@@ -58,10 +58,11 @@ class PgServer:
         """The database name of a URL made by :meth:`url`."""
         return unquote(urlsplit(url).path.lstrip("/"))
 
-    def new_database(self) -> str:
-        """Create an empty database ``t_<pid>_<n>``; its URL. Dropped by :meth:`drop_made`."""
+    def new_database(self, template: str | None = None) -> str:
+        """Create a database ``t_<pid>_<n>``, empty or a copy of the database ``template``
+        (which no session may be connected to); its URL. Dropped by :meth:`drop_made`."""
         name = f"t_{os.getpid()}_{next(_numbers)}"
-        self.admin(f'CREATE DATABASE "{name}"')
+        self.admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         self.made.append(name)
         return self.url(name)
 
@@ -96,7 +97,14 @@ def pg_server() -> Iterator[PgServer]:
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
         server = pgserver.get_server(data, cleanup_mode="stop")
     try:
-        yield PgServer(server.get_uri(), data)
+        started = PgServer(server.get_uri(), data)
+        # A throwaway server need not survive a power cut: no waits on the disk at each commit,
+        # CREATE DATABASE and DROP DATABASE (they took seconds each beside other disk users).
+        # Other sessions still see a commit at once; no test crashes this server.
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            started.admin(f"ALTER SYSTEM SET {setting} = off")
+        started.admin("SELECT pg_reload_conf()")
+        yield started
     finally:
         server.cleanup()
         shutil.rmtree(data, ignore_errors=True)

@@ -19,6 +19,7 @@ import pytest
 from conftest import BACKENDS, SERVE, server_env
 from httpwire import PING, HttpServer, client, new_key
 from hypothesis import HealthCheck, given, settings
+from npx import npx_command
 from hypothesis import strategies as st
 from wire import StdioServer
 
@@ -221,7 +222,8 @@ def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http_with_
 
     def inspector(key: str | None, *args: str) -> subprocess.CompletedProcess[str]:
         header = ["--header", "Authorization: Bearer ${MEMVAULT_KEY}"] if key is not None else []
-        cmd = ["npx", "-y", INSPECTOR, "--cli", "npx", "-y", MCP_REMOTE, server.url, *header, *args]
+        cmd = [npx_command(INSPECTOR, "mcp-inspector"), "--cli", npx_command(MCP_REMOTE, "mcp-remote"), server.url,
+               *header, *args]
         env = server_env(db, MCP_REMOTE_CONFIG_DIR=str(tmp_path / "mcp-auth"),
                          **({"MEMVAULT_KEY": key} if key is not None else {}))
         return subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=env)

@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 from conftest import SERVE, server_env
+from npx import npx_command
 
 pytestmark = pytest.mark.slow
 
@@ -17,7 +18,7 @@ INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"
 
 def inspector(db, *args: str) -> dict:
     env = server_env(db)
-    cmd = ["npx", "-y", INSPECTOR, "--cli", *SERVE, "-e", f"MEMVAULT_DB={db}", *args]
+    cmd = [npx_command(INSPECTOR, "mcp-inspector"), "--cli", *SERVE, "-e", f"MEMVAULT_DB={db}", *args]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -117,20 +118,26 @@ def _whole(sock: socket.socket) -> tuple[int, bytes]:
     return int(received.split(b" ", 2)[1]), received
 
 
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, str]]:
+    """One server and an API key for the tests of refused heads: each reads only the log lines
+    written during its own requests (or the whole log, for text no test sends)."""
+    folder = tmp_path_factory.mktemp("heads")
+    key = new_key(folder / "m.db", "acme")
+    server = HttpServer(folder / "m.db", logs=folder)
+    yield server, key
+    server.close()
+
+
 @pytest.mark.parametrize("header", ["host", "origin"])
-def test_a_huge_host_or_origin_is_refused_naming_the_limit_and_the_log_stays_bounded(tmp_path: Path,
+def test_a_huge_host_or_origin_is_refused_naming_the_limit_and_the_log_stays_bounded(shared: tuple[HttpServer, str],
                                                                                      header: str) -> None:
-    db = tmp_path / "m.db"
-    key = new_key(db, "acme")
-    server = HttpServer(db, logs=tmp_path)
-    try:
-        before = len(server.log().encode())
-        answers = [server.post(key, PING, **{header: f"{c}" * size + ".example"})
-                   for c in "abc" for size in (http.HOST_MAX_BYTES + 1, 60_000)]
-        logged = len(server.log().encode()) - before
-        fine = server.post(key, PING)
-    finally:
-        server.close()
+    server, key = shared
+    before = len(server.log().encode())
+    answers = [server.post(key, PING, **{header: f"{c}" * size + ".example"})
+               for c in "abc" for size in (http.HOST_MAX_BYTES + 1, 60_000)]
+    logged = len(server.log().encode()) - before
+    fine = server.post(key, PING)
     for answer in answers:
         assert answer.status_code == 400
     for answer in answers[::2]:  # just over the limit: memvault's answer (a head over h11's bound in pieces gets uvicorn's)
@@ -141,18 +148,13 @@ def test_a_huge_host_or_origin_is_refused_naming_the_limit_and_the_log_stays_bou
     assert fine.status_code == 200
 
 
-def test_a_huge_request_head_is_refused_and_never_logged(tmp_path: Path) -> None:
-    db = tmp_path / "m.db"
-    key = new_key(db, "acme")
-    server = HttpServer(db, logs=tmp_path)
-    try:
-        before = len(server.log().encode())
-        answers = [server.post(key, PING, **{f"x-filler-{i}": "z" * 4000 for i in range(12)}),
-                   httpx2.post(server.url + "?q=" + "y" * 40_000, json=PING, timeout=30,
-                               headers={"authorization": f"Bearer {key}", "accept": "application/json"})]
-        logged = len(server.log().encode()) - before
-    finally:
-        server.close()
+def test_a_huge_request_head_is_refused_and_never_logged(shared: tuple[HttpServer, str]) -> None:
+    server, key = shared
+    before = len(server.log().encode())
+    answers = [server.post(key, PING, **{f"x-filler-{i}": "z" * 4000 for i in range(12)}),
+               httpx2.post(server.url + "?q=" + "y" * 40_000, json=PING, timeout=30,
+                           headers={"authorization": f"Bearer {key}", "accept": "application/json"})]
+    logged = len(server.log().encode()) - before
     for answer in answers:  # memvault's answer, or uvicorn's when the head came in pieces (h11's bound)
         assert answer.status_code == 400
         assert "json" not in answer.headers["content-type"] or \
@@ -244,27 +246,22 @@ def test_a_database_outage_writes_no_traceback_and_counts_made_up_keys_as_failur
 
 
 @pytest.mark.parametrize("header", ["Host", "Origin"])
-def test_a_host_or_origin_holding_control_or_non_ascii_bytes_is_refused_and_never_logged(tmp_path: Path,
-                                                                                        header: str) -> None:
+def test_a_host_or_origin_holding_control_or_non_ascii_bytes_is_refused_and_never_logged(
+        shared: tuple[HttpServer, str], header: str) -> None:
     """U+0085 (NEL) and other C1 controls break a log line; Host and Origin are ASCII (RFC 9110, RFC 6454)."""
-    db = tmp_path / "m.db"
-    key = new_key(db, "acme")
-    server = HttpServer(db, logs=tmp_path)
+    server, key = shared
     body = json.dumps(PING).encode()
     answers = []
-    try:
-        for bad in (b"evil\xc2\x85FORGED-1", b"evil\x1b[31mFORGED-2", b"ex\xc3\xa4mple.FORGED-3", b"a\x7fFORGED-4"):
-            host = bad if header == "Host" else b"127.0.0.1"
-            origin = b"\r\nOrigin: http://" + bad if header == "Origin" else b""
-            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
-                s.sendall(b"POST /mcp HTTP/1.1\r\nHost: " + host + origin + b"\r\nAuthorization: Bearer " + key.encode()
-                          + b"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                          + b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
-                answers.append(s.recv(65536))
-        log = server.log()
-        fine = server.post(key, PING)
-    finally:
-        server.close()
+    for bad in (b"evil\xc2\x85FORGED-1", b"evil\x1b[31mFORGED-2", b"ex\xc3\xa4mple.FORGED-3", b"a\x7fFORGED-4"):
+        host = bad if header == "Host" else b"127.0.0.1"
+        origin = b"\r\nOrigin: http://" + bad if header == "Origin" else b""
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            s.sendall(b"POST /mcp HTTP/1.1\r\nHost: " + host + origin + b"\r\nAuthorization: Bearer " + key.encode()
+                      + b"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                      + b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+            answers.append(s.recv(65536))
+    log = server.log()
+    fine = server.post(key, PING)
     assert all(a.startswith(b"HTTP/1.1 400") for a in answers), answers
     assert "FORGED" not in log
     assert fine.status_code == 200
