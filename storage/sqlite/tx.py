@@ -17,6 +17,7 @@ from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory
+from ..literal import literal_tokens
 from ..textindex import index_text
 from . import cells as vector_cells
 from . import sql
@@ -431,12 +432,12 @@ class SqliteTransaction:
             raise Conflict("id", f"a memory with id {row.id} exists already")
         self.conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source, observed_at,"
-            " recorded_at, expires_at, supersedes, confirmations, last_confirmed_at, vector_pending, context_seq)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " recorded_at, expires_at, supersedes, confirmations, last_confirmed_at, vector_pending, context_seq,"
+            " tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance, row.source,
                 row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.confirmations,
-                row.last_confirmed_at, 0 if row.vectors else 1, row.context_seq,
+                row.last_confirmed_at, 0 if row.vectors else 1, row.context_seq, literal_tokens([row.content])[0],
             ),
         )
         seq = self.conn.last_insert_rowid()
@@ -508,7 +509,7 @@ class SqliteTransaction:
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
         self.conn.execute(
-            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, tokens = NULL,"
             " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
             (now, reason, seq),
         )
