@@ -289,8 +289,9 @@ class TokenCounter:
         return max(counted, floor_tokens(text))
 
     def lengths(self, texts: list[str]) -> list[int]:
-        """Each text's token count without the floor (one batch, run in parallel by ``tokenizers``)."""
-        return [len(e.ids) for e in self._tokenizer.encode_batch(texts, add_special_tokens=False)]
+        """Each text's token count without the floor. One by one: ``encode_batch``'s thread pool
+        made a boot context's few short texts slower, not faster (bench/wire.py, a loaded machine)."""
+        return [len(self._tokenizer.encode(text, add_special_tokens=False).ids) for text in texts]
 
 
 def floor_tokens(text: str) -> int:

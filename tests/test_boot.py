@@ -163,3 +163,19 @@ def test_the_smallest_budget_holds_a_line_even_with_the_longest_names(tmp_path):
         assert tokens <= 200 and 0 < lines == shown and total == 20
     finally:
         store.close()
+
+
+def test_short_ids_are_looked_up_a_few_lines_at_a_time(counted, monkeypatch):
+    fill(counted, facts=60, episodes=10, preferences=5)
+    asked: list[list[str]] = []
+    short_ids = counted.short_ids
+
+    def counting(**kwargs):  # type: ignore[no-untyped-def]
+        asked.append(kwargs["ids"])
+        return short_ids(**kwargs)
+
+    monkeypatch.setattr(counted, "short_ids", counting)
+    boot = boot_context(counted, CALLER, 3000)
+    lines = parse(boot)[0]
+    assert lines == 75 and len(asked) <= 3 + lines // 16  # one read per section and per 16 lines, not per line
+    assert all(f"[{short_ids(tenant='t', ids=[i])[i]}]" in boot for ids in asked for i in ids)

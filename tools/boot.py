@@ -40,6 +40,7 @@ SECTIONS = (  # shares sum to 0.9: a tenth, and every unused share, goes to the 
 )
 # Every line costs at least this many tokens, so budget // MIN_LINE_TOKENS rows per section suffice.
 MIN_LINE_TOKENS = 8
+SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and those of the rows after it
 
 
 @dataclass
@@ -59,7 +60,7 @@ def _footer(shown: int, left: int, tokens: int) -> str:
 
 def render(
     parts: list[tuple[Section, list[Memory], int]],
-    short_id: Callable[[str], str],
+    short_ids: Callable[[list[str]], dict[str, str]],
     caller: Caller,
     scopes: list[str],
     budget: int,
@@ -83,6 +84,7 @@ def render(
     state = [_Part(section, memories) for section, memories, _ in parts]
     lines: dict[tuple[str, int], tuple[str, int, int]] = {}  # made when first costed: text, tokens, floored
     headings: dict[str, int] = {}  # tokens of each heading
+    shorts: dict[str, str] = {}
 
     def cost(part: _Part, i: int) -> int:
         # Pieces counted apart: WordPiece never joins tokens across a line break or a quotation
@@ -94,8 +96,10 @@ def render(
             headings[title] = counter.lengths([f"\n## {title}\n"])[0]
         if (title, i) not in lines:
             memory = part.memories[i]
+            if memory.id not in shorts:  # looked up with those of the rows after it: one read for them all
+                shorts.update(short_ids([m.id for m in part.memories[i : i + SHORT_IDS_AT_ONCE]]))
             named = f"{memory.kind}, " if len(part.section.kinds) > 1 else ""
-            prefix = f"- [{short_id(memory.id)}] {named}{format_ms(memory.observed_at)[:10]}: "  # type: ignore[index]
+            prefix = f"- [{shorts[memory.id]}] {named}{format_ms(memory.observed_at)[:10]}: "  # type: ignore[index]
             line = f"{prefix}{literal.quoted(memory.content)}\n"
             tokens = counter.lengths([prefix])[0] + (memory.tokens or 0)
             lines[(title, i)] = line, tokens, max(tokens, floor_tokens(line))
@@ -201,10 +205,10 @@ def boot_context(store: Store, caller: Caller, budget: int) -> str:
         )
         parts.append((section, memories, total))
 
-    def short_id(memory_id: str) -> str:  # for the lines costed only, not every row fetched
-        return store.short_ids(tenant=caller.tenant, ids=[memory_id])[memory_id]
+    def short_ids(ids: list[str]) -> dict[str, str]:  # for the lines costed (and a few after), not every row
+        return store.short_ids(tenant=caller.tenant, ids=ids)
 
-    text = render(parts, short_id, caller, scopes, budget)
+    text = render(parts, short_ids, caller, scopes, budget)
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}
     if any(total for _, _, total in parts) or not others:
         return text

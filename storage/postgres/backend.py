@@ -260,13 +260,11 @@ class PgReader:
         rows = self._all(f"{query} LIMIT %(limit)s OFFSET %(offset)s{locked}", {**params, "limit": limit, "offset": offset})
         return {row[0]: _memory(row[1:]) for row in rows}
 
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        row = self._one(
-            "SELECT (SELECT id FROM memories WHERE tenant = %(t)s AND id < %(id)s ORDER BY id DESC LIMIT 1),"
-            " (SELECT id FROM memories WHERE tenant = %(t)s AND id > %(id)s ORDER BY id LIMIT 1)",
-            {"t": tenant, "id": memory_id},
-        )
-        return row[0], row[1]  # type: ignore[index]
+    def id_neighbours(self, tenant: str, ids: list[str]) -> dict[str, tuple[str | None, str | None]]:
+        return {row[0]: (row[1], row[2]) for row in self._all(
+            "SELECT w.id, (SELECT id FROM memories WHERE tenant = %(t)s AND id < w.id ORDER BY id DESC LIMIT 1),"
+            " (SELECT id FROM memories WHERE tenant = %(t)s AND id > w.id ORDER BY id LIMIT 1)"
+            ' FROM unnest(%(ids)s::text[]) AS w(id)', {"t": tenant, "ids": ids})}
 
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
         if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:

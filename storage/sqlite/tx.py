@@ -366,10 +366,11 @@ class SqliteTransaction:
         rows = self.conn.execute(query, {**params, "limit": -1 if limit is None else limit, "offset": offset})
         return {row[0]: memory(row[1:]) for row in rows}
 
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        return self._one(  # type: ignore[return-value]
-            "SELECT (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < :id),"
-            " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > :id)", {"tenant": tenant, "id": memory_id})
+    def id_neighbours(self, tenant: str, ids: list[str]) -> dict[str, tuple[str | None, str | None]]:
+        return {row[0]: (row[1], row[2]) for row in self.conn.execute(
+            "SELECT w.value, (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < w.value),"
+            " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > w.value) FROM json_each(:ids) AS w",
+            {"tenant": tenant, "ids": json.dumps(ids)})}
 
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
         if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:
