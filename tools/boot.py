@@ -89,8 +89,8 @@ def render(
     def cost(part: _Part, i: int) -> int:
         # Pieces counted apart: WordPiece never joins tokens across a line break or a quotation
         # mark (the content's literal, counted when stored, begins and ends with one), and the
-        # per-character floor of a sum is at most the sum of the floors (the finished document
-        # is counted whole below in any case).
+        # per-character floor of a sum is at most the sum of the floors (the finished document's
+        # floor is taken whole below).
         title = part.section.title
         if title not in headings:
             headings[title] = counter.lengths([f"\n## {title}\n"])[0]
