@@ -122,9 +122,6 @@ class PerturbedEmbedder:
     def windows(self, text: str) -> list[str]:
         return [text]
 
-    def count_tokens(self, text: str) -> int:
-        return self.real.count_tokens(text)
-
 
 def percentiles(ms: list[float]) -> dict[str, float]:
     ordered = sorted(ms)

@@ -18,11 +18,17 @@ For each size, three columns per call, each p50/p95 ms:
   shaping), without the wire;
 - ``stdio``: ``memvault serve`` in a subprocess, called with the MCP SDK's client: the
   ``recall``/``remember``/``forget`` tools, a listing (``recall`` with an empty query and
-  ``kinds``), and a read of ``memory://boot``. Two passes, labelled: ``first``, right
-  after the server answers ``initialize`` (its warm-up still running), and ``second``.
+  ``kinds``) and a read of ``memory://boot``. Two passes,
+  labelled: ``first``, right after the server answers ``initialize`` (its warm-up still
+  running), and ``second``;
+- ``raw``: the same calls (second pass) to a new ``memvault serve`` with no client library:
+  one JSON-RPC request line written, one response line read, nothing validated; and
+  ``server/discover``, the round trip of a request the server answers at once. ``stdio``
+  minus ``raw`` is what the Python client adds (its own work, e.g. validating
+  ``structuredContent`` against the output schema); ``raw`` is what the server costs on the wire.
 
-The ratio ``stdio / store`` per call is what issue 28 asks to keep small. Timings drift
-with the machine's load: compare the columns of one run, not runs on different days.
+The ratios ``stdio / store`` and ``raw / store`` per call are what issue 28 asks to keep small.
+Timings drift with the machine's load: compare the columns of one run, not runs on different days.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +61,10 @@ from memvault.tools import boot, handlers
 
 BOOT_TOKENS = 1500
 WRITES = 30  # remember calls per pass (then forgotten again)
+# What the SDK's client sends with every request (its protocol, 2026-07-28, has no initialize).
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "bench-raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}}
 
 
 def summary(ms: list[float]) -> dict[str, float]:
@@ -108,11 +119,77 @@ def in_process(path: Path | str, questions: list[str]) -> dict[str, dict[str, di
     return {call: {col: summary(ms) for col, ms in cols.items()} for call, cols in calls.items()}
 
 
+def server_env(path: Path | str) -> dict[str, str]:
+    return {**os.environ, "MEMVAULT_DB": str(path), "MEMVAULT_TENANT": TENANT, "MEMVAULT_SCOPE": SCOPE,
+            "MEMVAULT_BOOT_TOKENS": str(BOOT_TOKENS)}
+
+
+class RawClient:
+    """``memvault serve`` over stdio without a client library, speaking the protocol the SDK's client
+    negotiates: each request one line written (with the client's ``_meta``), its response the line
+    read with the same id; nothing validated."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "memvault.server", "serve"], env=server_env(path),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 0
+        self.request("server/discover")
+
+    def send(self, message: dict) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict | None = None) -> dict:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": {**(params or {}), "_meta": META}})
+        assert self.proc.stdout is not None
+        while True:
+            reply = json.loads(self.proc.stdout.readline() or b"null")
+            if reply is None or "error" in reply or reply.get("result", {}).get("isError"):
+                raise RuntimeError(f"{method}: {reply}")
+            if reply.get("id") == self.next_id:
+                return reply["result"]
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(30)
+
+
+def over_raw(path: Path | str, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
+    """The raw column: the calls of ``over_stdio``'s second pass, on a new server, after a first pass."""
+    out: dict[str, list[float]] = {}
+    client = RawClient(path)
+
+    def timed(name: str, method: str, params: dict | None = None) -> dict:
+        ms, result = clock(client.request, method, params)
+        out.setdefault(name, []).append(ms)
+        return result  # type: ignore[return-value]
+
+    try:
+        for _ in range(2):
+            out.clear()
+            for q in questions:
+                timed("recall", "tools/call", {"name": "recall", "arguments": {"query": q, "limit": 5}})
+            for _ in range(5):
+                timed("boot", "resources/read", {"uri": "memory://boot"})
+                timed("listing", "tools/call", {"name": "recall", "arguments": {"query": "", "kinds": ["fact"],
+                                                                               "limit": 10}})
+                timed("discover", "server/discover")  # the round trip of a request the server answers at once
+            ids = [timed("remember", "tools/call", {"name": "remember", "arguments": {"content": f"raw note {i}"}})
+                   ["structuredContent"]["id"] for i in range(WRITES)]
+            for memory_id in ids:
+                timed("forget", "tools/call", {"name": "forget", "arguments": {"id": memory_id}})
+    finally:
+        client.close()
+    return {call: {"raw": summary(ms)} for call, ms in out.items()}
+
+
 async def over_stdio(path: Path | str, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
     """The stdio columns: two passes over one server."""
-    env = {**os.environ, "MEMVAULT_DB": str(path), "MEMVAULT_TENANT": TENANT, "MEMVAULT_SCOPE": SCOPE,
-           "MEMVAULT_BOOT_TOKENS": str(BOOT_TOKENS)}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memvault.server", "serve"], env=env)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memvault.server", "serve"],
+                                   env=server_env(path))
     out: dict[str, dict[str, list[float]]] = {}
 
     async def timed(name: str, coro) -> object:  # type: ignore[no-untyped-def]
@@ -189,17 +266,22 @@ def run(args: argparse.Namespace, new_pg) -> None:  # type: ignore[no-untyped-de
             db = new_pg(f"bench_wire_{size}")
             imported_pg(db, path.with_suffix(".jsonl"), perturbed)  # type: ignore[arg-type]
         figures = anyio.run(over_stdio, db, questions)  # first: the server meets the store as left by import
-        for call, cols in in_process(db, questions).items():
-            figures.setdefault(call, {}).update(cols)
+        for more in (over_raw(db, questions), in_process(db, questions)):
+            for call, cols in more.items():
+                figures.setdefault(call, {}).update(cols)
         for cols in figures.values():
-            cols["ratio stdio/store p50"] = round(cols["stdio second"]["p50"] / max(cols["store"]["p50"], 0.1), 1)
+            if "store" in cols:  # discover has no store figure
+                for col in ("stdio second", "raw"):
+                    cols[f"{col}/store"] = round(cols[col]["p50"] / max(cols["store"]["p50"], 0.1), 1)
         results[size] = figures
         print(f"## {size:,} memories, {args.backend} (load average {os.getloadavg()[0]:.1f})")
-        print("| call | store p50/p95 | handler p50/p95 | stdio first p50/p95 | stdio second p50/p95 | ratio |")
-        print("|---|---|---|---|---|---|")
+        columns = ("store", "handler", "stdio first", "stdio second", "raw")
+        print("| call | " + " | ".join(f"{c} p50/p95" for c in columns) + " | stdio/store | raw/store |")
+        print("|---" * (len(columns) + 3) + "|")
         for call, c in figures.items():
-            cells = [f"{c[k]['p50']} / {c[k]['p95']}" for k in ("store", "handler", "stdio first", "stdio second")]
-            print(f"| {call} | " + " | ".join(cells) + f" | {c['ratio stdio/store p50']} |")
+            cells = [f"{c[k]['p50']} / {c[k]['p95']}" if k in c else "" for k in columns]
+            ratios = [str(c.get(f"{k}/store", "")) for k in ("stdio second", "raw")]
+            print(f"| {call} | " + " | ".join(cells + ratios) + " |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

@@ -158,8 +158,9 @@ class Reader(Protocol):
         In a write transaction the memories read by id or prefix are locked."""
         ...
 
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        """The ids of ``tenant`` just before and just after ``memory_id`` in sorted order (short ids)."""
+    def id_neighbours(self, tenant: str, ids: list[str]) -> dict[str, tuple[str | None, str | None]]:
+        """For each of ``ids``, the ids of ``tenant`` just before and just after it in sorted order
+        (short ids), in one statement."""
         ...
 
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:

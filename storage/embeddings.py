@@ -268,10 +268,6 @@ class Embedder:
                 self._counter = TokenCounter(custom if custom is not None and custom.is_file() else None)
         return self._counter  # type: ignore[return-value]
 
-    def count_tokens(self, text: str) -> int:
-        """Tokens in ``text`` for budgets (see :class:`TokenCounter`)."""
-        return self._tokens()(text)
-
 
 class TokenCounter:
     """Counts tokens for budgets with a tokenizer file alone (no ONNX session).
@@ -291,6 +287,11 @@ class TokenCounter:
     def __call__(self, text: str) -> int:
         counted = len(self._tokenizer.encode(text, add_special_tokens=False).ids)
         return max(counted, floor_tokens(text))
+
+    def lengths(self, texts: list[str]) -> list[int]:
+        """Each text's token count without the floor. One by one: ``encode_batch``'s thread pool
+        made a boot context's few short texts slower, not faster (bench/wire.py, a loaded machine)."""
+        return [len(self._tokenizer.encode(text, add_special_tokens=False).ids) for text in texts]
 
 
 def floor_tokens(text: str) -> int:

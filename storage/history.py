@@ -125,11 +125,9 @@ def short_ids(tx: Reader, tenant: str, ids: list[str], min_length: int = ID_PREF
     become ambiguous as memories are added (then it is an error, never another memory).
     """
     out: dict[str, str] = {}
+    neighbours = tx.id_neighbours(tenant, list(dict.fromkeys(ids))) if ids else {}
     for memory_id in ids:
-        shared = max(
-            (len(os.path.commonprefix([memory_id, n])) for n in tx.id_neighbours(tenant, memory_id) if n),
-            default=0,
-        )
+        shared = max((len(os.path.commonprefix([memory_id, n])) for n in neighbours[memory_id] if n), default=0)
         short = memory_id[: max(min_length, shared + 1)]
         out[memory_id] = memory_id[: len(short) + 1] if short.endswith("-") else short
     return out

@@ -12,8 +12,9 @@ from .timewords import TimeRange
 class Memory:
     """One row of ``memories``. Times are ms since the epoch (UTC).
 
-    A forgotten memory is a tombstone: ``content`` and ``source`` are None,
-    ``tags`` is empty, ``forgotten_at`` is set.
+    A forgotten memory is a tombstone: ``content``, ``source`` and ``tokens`` are None,
+    ``tags`` is empty, ``forgotten_at`` is set. ``tokens``: the content's size as shown
+    (``literal.literal_tokens``), kept so that budgets never tokenize on a read.
     """
 
     id: str
@@ -35,6 +36,7 @@ class Memory:
     confirmations: int
     last_confirmed_at: int | None
     vector_pending: bool
+    tokens: int | None
 
 
 @dataclass(frozen=True)

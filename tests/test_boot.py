@@ -42,8 +42,8 @@ def parse(boot: str) -> tuple[int, int, int, int]:
 
 
 @pytest.fixture
-def counted(store: Store, monkeypatch) -> Store:
-    monkeypatch.setattr(store.embedder, "count_tokens", COUNT, raising=False)
+def counted(store: Store) -> Store:
+    """The store: the boot context counts the bundled tokenizer's tokens (``COUNT``) whatever the embedder."""
     return store
 
 
@@ -148,31 +148,13 @@ def test_invisible_format_characters_are_shown_escaped_in_boot_text(counted):
     assert counted.get(tenant="t", id=stored).content == tricky  # stored as given
 
 
-def test_memories_too_long_for_the_room_left_are_not_tokenized(store: Store, monkeypatch):
-    counted_texts: list[str] = []
-
-    def count(text: str) -> int:
-        counted_texts.append(text)
-        return COUNT(text)
-
-    monkeypatch.setattr(store.embedder, "count_tokens", count, raising=False)
-    for i in range(40):
-        store.remember(tenant="t", scope="proj", kind="fact", content=f"long fact {i} " + "word " * 600)
-    store.remember(tenant="t", scope="proj", kind="fact", content="the short fact fits")
-    boot = boot_context(store, CALLER, 400)
-    assert '"the short fact fits"' in boot and "long fact" not in boot
-    assert parse(boot)[1:3] == (1, 41)
-    assert not [t for t in counted_texts if "long fact" in t]
-
-
-def test_the_smallest_budget_holds_a_line_even_with_the_longest_names(tmp_path, monkeypatch):
+def test_the_smallest_budget_holds_a_line_even_with_the_longest_names(tmp_path):
     """The header names the tenant and scopes; at the smallest budget (200) with names of the
     longest kind it gives way to the title, and the document stays within the budget."""
     from fakes import FakeEmbedder
 
     tenant, scope = "漢" * 128, "字" * 128  # the longest names, a token per character
     store = Store(tmp_path / "long.db", FakeEmbedder())  # type: ignore[arg-type]
-    monkeypatch.setattr(store.embedder, "count_tokens", COUNT, raising=False)
     try:
         for i in range(20):
             store.remember(tenant=tenant, scope=scope, content=f"fact {i}: the service on port {9000 + i} is ours")
@@ -181,3 +163,19 @@ def test_the_smallest_budget_holds_a_line_even_with_the_longest_names(tmp_path, 
         assert tokens <= 200 and 0 < lines == shown and total == 20
     finally:
         store.close()
+
+
+def test_short_ids_are_looked_up_a_few_lines_at_a_time(counted, monkeypatch):
+    fill(counted, facts=60, episodes=10, preferences=5)
+    asked: list[list[str]] = []
+    short_ids = counted.short_ids
+
+    def counting(**kwargs):  # type: ignore[no-untyped-def]
+        asked.append(kwargs["ids"])
+        return short_ids(**kwargs)
+
+    monkeypatch.setattr(counted, "short_ids", counting)
+    boot = boot_context(counted, CALLER, 3000)
+    lines = parse(boot)[0]
+    assert lines == 75 and len(asked) <= 3 + lines // 16  # one read per section and per 16 lines, not per line
+    assert all(f"[{short_ids(tenant='t', ids=[i])[i]}]" in boot for ids in asked for i in ids)

@@ -9,7 +9,6 @@ import re
 import pytest
 from wire import StdioServer
 
-from memvault.storage.embeddings import TokenCounter
 from memvault.storage.store import Store
 from memvault.tools.boot import SECTIONS, boot_context
 from memvault.tools.handlers import Caller
@@ -19,8 +18,8 @@ LONG = " — and a long account of what was tried, what broke, who was paged and
 
 
 @pytest.fixture
-def counted(store: Store, monkeypatch) -> Store:
-    monkeypatch.setattr(store.embedder, "count_tokens", TokenCounter(), raising=False)
+def counted(store: Store) -> Store:
+    """The store: the boot context counts the bundled tokenizer's tokens whatever the embedder."""
     return store
 
 

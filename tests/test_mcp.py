@@ -11,6 +11,7 @@ from mcp import Client
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
+from memvault.storage.embeddings import TokenCounter
 
 pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
 
@@ -127,7 +128,7 @@ async def test_boot_context_stays_within_its_token_budget(db_path, real_embedder
         for i in range(40):
             await c.call_tool("remember", {"content": f"Fact number {i}: the service port for unit {i} is {9000 + i}"})
         boot = (await c.read_resource("memory://boot")).contents[0].text
-    used = real_embedder.count_tokens(boot)
+    used = TokenCounter()(boot)
     assert used <= 150
     shown = boot.count("\n- [")
     footer = re.search(r"_(\d+) of 40 memories shown, within (\d+) tokens\. (\d+) more: `recall`", boot)

@@ -23,6 +23,7 @@ from memvault.storage.errors import Busy, Conflict, StorageUnavailable, StoreErr
 from memvault.storage.ids import new_id
 from memvault.storage.postgres import PostgresBackend, schema
 from memvault.storage.postgres.backend import PgWriter
+from memvault.storage.postgres.sql import index_words
 from memvault.storage.query import Filters, content_words, query_chunks
 from memvault.storage.records import ApiKey
 
@@ -670,10 +671,12 @@ def test_a_version_1_database_with_memories_is_migrated_and_still_searched(pg_ur
     with monkeypatch.context() as m:  # a database written by memvault with schema version 1
         m.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
         m.setattr(schema, "SCHEMA_VERSION", 1)
-        old = PostgresBackend(pg_url)
-        insert(old, row("the gateway timeout is ninety seconds", vectors=False))
-        insert(old, row("the gateway runs in staging", tenant="b", vectors=False))
-        old.close()
+        PostgresBackend(pg_url).close()
+    with psycopg.connect(pg_url) as conn:  # rows as that version wrote them (today's insert names later columns)
+        for content, tenant in (("the gateway timeout is ninety seconds", "a"), ("the gateway runs in staging", "b")):
+            conn.execute("INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance,"
+                         " observed_at, recorded_at, content_terms) VALUES (%s, %s, 's', 'fact', %s, %s, 5, 1000, 1000,"
+                         " to_tsvector('memvault', %s))", (new_id(), tenant, content, content, index_words(content)))
     migrated = PostgresBackend(pg_url)
     try:
         assert migrated.schema_version == schema.SCHEMA_VERSION

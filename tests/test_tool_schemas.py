@@ -62,6 +62,29 @@ async def test_output_schemas_need_no_reference_resolved_and_describe_the_result
         jsonschema.validate(result.structured_content, tools[name].output_schema)
 
 
+def branches(node) -> list[list]:
+    """Every ``anyOf`` anywhere in a schema."""
+    if isinstance(node, list):
+        return [found for item in node for found in branches(item)]
+    if not isinstance(node, dict):
+        return []
+    return ([node["anyOf"]] if "anyOf" in node else []) + [found for v in node.values() for found in branches(v)]
+
+
+@pytest.mark.asyncio
+async def test_output_schemas_give_a_field_that_may_be_null_a_list_of_types(db_path):
+    # A validator tries every branch of an anyOf (the MCP Python client's jsonschema builds an error
+    # for each one that fails): a plain field that may be null is one check of ["string", "null"].
+    async with client(db_path) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+    memory = tools["recall"].output_schema["properties"]["memories"]["items"]["properties"]
+    assert memory["expires_at"]["type"] == ["string", "null"] and memory["source"]["type"] == ["string", "null"]
+    assert memory["signals"]["properties"]["keyword_rank"]["type"] == ["integer", "null"]
+    for name, tool in tools.items():
+        assert [b for b in branches(tool.output_schema) if {"type": "null"} in b and len(b) == 2
+                and all(set(x) == {"type"} for x in b)] == [], name
+
+
 @pytest.mark.asyncio
 async def test_schemas_carry_the_limits_the_server_enforces(db_path):
     s = await schemas(db_path)

@@ -12,6 +12,7 @@ from memvault.server import cli
 from memvault.server.app import build_server
 from memvault.server.config import Config
 from memvault.storage import validate
+from memvault.storage.embeddings import TokenCounter
 from memvault.storage.errors import InvalidInput
 from memvault.storage.retrieval import checked_filters
 from memvault.storage.timefmt import format_ms
@@ -325,7 +326,7 @@ async def test_the_boot_footer_has_one_wording_whatever_the_store_holds(db_path,
             footer = boot.rstrip("\n").rsplit("\n", 1)[-1]
             found = re.fullmatch(r"_(\d+) of (\d+) memor(?:y|ies) shown, within ([\d,]+) tokens?\._", footer)
             assert found and int(found.group(1)) == int(found.group(2)) == i + 1, footer
-            assert real_embedder.count_tokens(boot) <= int(found.group(3).replace(",", ""))
+            assert TokenCounter()(boot) <= int(found.group(3).replace(",", ""))
 
 
 @pytest.mark.asyncio

@@ -57,21 +57,22 @@ class Caller:
 
 
 def memory_out(
-    memory: Memory, score: float = 0.0, signals: Signals | None = None, confidence: float = 0.0
+    memory: Memory, score: float = 0.0, signals: Signals | None = None, confidence: float = 0.0,
+    short_id: str | None = None,
 ) -> MemoryOut:
     """Shape a stored memory for the wire (times as ISO-8601 UTC)."""
     fields = {name: getattr(memory, name) for name in MemoryOut.model_fields if hasattr(memory, name)}
     times = {name: format_ms(fields[name]) for name in ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")}
     return MemoryOut(**{**fields, **times, "content": memory.content or "", "tags": list(memory.tags),
-                        "score": score, "confidence": confidence, "signals": signals or Signals()})
+                        "score": score, "confidence": confidence, "signals": signals or Signals(), "short_id": short_id})
 
 
-def _hit_out(hit: Hit) -> MemoryOut:
+def _hit_out(hit: Hit, short_id: str) -> MemoryOut:
     signals = Signals.model_validate(hit.signals, from_attributes=True)
     digits = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}
     rounded = {k: round(v, digits[k]) for k, v in signals.model_dump(include=set(digits)).items() if v is not None}
     return memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
-                      signals=signals.model_copy(update=rounded))
+                      signals=signals.model_copy(update=rounded), short_id=short_id)
 
 
 def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
@@ -130,7 +131,7 @@ def _recall_result(
         shown.append(hit)
     short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
     return RecallResult(
-        memories=[_hit_out(h).model_copy(update={"short_id": short[h.memory.id]}) for h in shown],
+        memories=[_hit_out(h, short[h.memory.id]) for h in shown],
         next_cursor=_next_cursor(store, caller, scopes, args, shown, len(shown) < len(hits)) if listing else None,
         listing=listing,
         scopes=scopes,

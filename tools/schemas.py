@@ -7,12 +7,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from memvault.storage import limits
 
 
-class RememberResult(BaseModel):
+def _nullable_as_type_lists(schema: dict[str, Any]) -> None:
+    """Each property's ``anyOf [{"type": T}, {"type": "null"}]`` as ``"type": [T, "null"]``: the same
+    values, which a validator checks without trying each branch (the MCP Python client validates every
+    ``structuredContent`` with ``jsonschema``: a 10-memory listing 2.5 times faster, bench/wire.py)."""
+    for prop in schema.get("properties", {}).values():
+        branches = prop.get("anyOf", [])
+        simple = [b for b in branches if b != {"type": "null"} and set(b) == {"type"}]
+        if len(branches) == 2 and {"type": "null"} in branches and len(simple) == 1:
+            del prop["anyOf"]
+            prop["type"] = [simple[0]["type"], "null"]
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(json_schema_extra=_nullable_as_type_lists)
+
+
+class RememberResult(_Result):
     """What ``remember`` did."""
 
     id: str = Field(description="The memory's id (new, or the existing one this call repeated).")
@@ -35,7 +51,7 @@ class RememberResult(BaseModel):
     )
 
 
-class Signals(BaseModel):
+class Signals(_Result):
     """The evidence behind a recall score."""
 
     keyword_rank: int | None = Field(default=None, description="1-based rank among keyword (BM25) matches.")
@@ -54,7 +70,7 @@ class Signals(BaseModel):
     )
 
 
-class MemoryOut(BaseModel):
+class MemoryOut(_Result):
     """One memory as the tools show it. Times are ISO-8601 UTC."""
 
     id: str
@@ -84,7 +100,7 @@ class MemoryOut(BaseModel):
     signals: Signals
 
 
-class ScopeMatches(BaseModel):
+class ScopeMatches(_Result):
     """Another scope of the same tenant where the search finds something."""
 
     scope: str
@@ -92,7 +108,7 @@ class ScopeMatches(BaseModel):
                          "search, among the best of the other scopes searched together).")
 
 
-class NamedTime(BaseModel):
+class NamedTime(_Result):
     """The time a question names, as recall read it: a preference for memories observed then, not a filter."""
 
     text: str = Field(description="The words of the question that name it, e.g. 'last month'.")
@@ -102,7 +118,7 @@ class NamedTime(BaseModel):
                                 "nothing returned was observed then.")
 
 
-class RecallResult(BaseModel):
+class RecallResult(_Result):
     """Memories relevant to the query, best first; or, for a listing, newest first."""
 
     memories: list[MemoryOut]
@@ -137,7 +153,7 @@ class RecallResult(BaseModel):
     )
 
 
-class SupersedeResult(BaseModel):
+class SupersedeResult(_Result):
     """The new memory and the one it replaced."""
 
     id: str = Field(description="The new memory's id.")
@@ -147,7 +163,7 @@ class SupersedeResult(BaseModel):
     )
 
 
-class ForgetResult(BaseModel):
+class ForgetResult(_Result):
     """What ``forget`` deleted."""
 
     id: str

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import shlex
-import unicodedata
 from typing import Any
 
 from pydantic import BaseModel
+
+from memvault.storage.literal import quoted
 
 from .handlers import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, SupersedeResult
@@ -19,15 +20,6 @@ from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, Supe
 def count(n: int, noun: str, nouns: str | None = None) -> str:
     """``n`` with its noun in agreement: ``1 memory``, ``2 memories``, ``1,000 tokens``."""
     return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
-
-
-def quoted(text: str | None) -> str:
-    """``text`` as a JSON string literal, non-ASCII kept but format characters (Unicode Cf: bidi
-    overrides, zero-width) escaped (Boucher & Anderson, "Trojan Source", 2021)."""
-    literal = json.dumps(text or "", ensure_ascii=False)
-    if literal.isascii():  # no format character is ASCII
-        return literal
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in literal)
 
 
 def confidence_text(confidence: float) -> str:

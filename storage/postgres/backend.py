@@ -14,6 +14,7 @@ from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repe
 from ..errors import Busy, Conflict, shown
 from ..ids import new_id
 from ..query import Filters
+from ..literal import literal_tokens
 from ..records import ApiKey, Memory
 from . import schema
 from .sql import (
@@ -259,13 +260,11 @@ class PgReader:
         rows = self._all(f"{query} LIMIT %(limit)s OFFSET %(offset)s{locked}", {**params, "limit": limit, "offset": offset})
         return {row[0]: _memory(row[1:]) for row in rows}
 
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        row = self._one(
-            "SELECT (SELECT id FROM memories WHERE tenant = %(t)s AND id < %(id)s ORDER BY id DESC LIMIT 1),"
-            " (SELECT id FROM memories WHERE tenant = %(t)s AND id > %(id)s ORDER BY id LIMIT 1)",
-            {"t": tenant, "id": memory_id},
-        )
-        return row[0], row[1]  # type: ignore[index]
+    def id_neighbours(self, tenant: str, ids: list[str]) -> dict[str, tuple[str | None, str | None]]:
+        return {row[0]: (row[1], row[2]) for row in self._all(
+            "SELECT w.id, (SELECT id FROM memories WHERE tenant = %(t)s AND id < w.id ORDER BY id DESC LIMIT 1),"
+            " (SELECT id FROM memories WHERE tenant = %(t)s AND id > w.id ORDER BY id LIMIT 1)"
+            ' FROM unnest(%(ids)s::text[]) AS w(id)', {"t": tenant, "ids": ids})}
 
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
         if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:
@@ -377,14 +376,14 @@ class PgWriter(PgReader):
         # One statement (one round trip) writes the memory, its tags and its window-0 vector.
         written = ["m AS (INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
                    " observed_at, recorded_at, expires_at, supersedes, confirmations,"
-                   " last_confirmed_at, vector_pending, context_seq, content_terms, context_terms)"
-                   " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                   " last_confirmed_at, vector_pending, context_seq, tokens, content_terms, context_terms)"
+                   " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
                    f" {_TS_VECTOR}, CASE WHEN %s::text IS NULL THEN NULL ELSE {_TS_VECTOR} END)"
                    " ON CONFLICT (id) DO NOTHING RETURNING seq, tenant)"]
         params: list[object] = [
             row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance,
             row.source, row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.confirmations, row.last_confirmed_at, row.vectors is None,
-            row.context_seq, index_words(row.content), context, index_words(context),
+            row.context_seq, literal_tokens([row.content])[0], index_words(row.content), context, index_words(context),
         ]
         if row.tags:
             written.append("t AS (INSERT INTO memory_tags(memory_seq, tenant, tag)"
@@ -482,7 +481,7 @@ class PgWriter(PgReader):
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = %s", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = %s", (seq,))
         self.conn.execute(
-            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, supersede_reason = NULL,"
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, supersede_reason = NULL, tokens = NULL,"
             " content_terms = NULL, context_terms = NULL, forgotten_at = %s, forget_reason = %s,"
             " vector_pending = false WHERE seq = %s",
             (now, reason, seq),

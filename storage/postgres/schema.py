@@ -3,12 +3,14 @@ More: docs/storage-tuning.md#postgres-schema."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
 from ..errors import StoreError
+from ..literal import fill_tokens
 from .sql import TS_CONFIG
 
 APP_ROLE = "memvault_app"
@@ -338,7 +340,21 @@ DO $$ BEGIN
 END $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS)
+
+
+def _v_tokens(conn: psycopg.Connection) -> None:
+    """Each memory's size as shown (``literal.literal_tokens``), counted once when written, so the
+    boot context never tokenizes on a read (issue 28)."""
+    conn.execute("ALTER TABLE memories ADD COLUMN tokens integer")  # NULL once forgotten
+    after = 0
+    while rows := conn.execute("SELECT seq, content FROM memories WHERE seq > %s AND content IS NOT NULL"
+                               " ORDER BY seq LIMIT 5000", (after,)).fetchall():
+        conn.cursor().executemany("UPDATE memories SET tokens = %s WHERE seq = %s", fill_tokens(rows))
+        after = rows[-1][0]
+
+
+MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
+    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -350,9 +366,10 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
      "memvault_vector_tables(integer)"),
     (),
     ("memvault_count_documents()",),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
-_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), (), (), ("keyword_documents",))
+_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -512,7 +529,11 @@ def migrate(conn: psycopg.Connection) -> int:
         try:
             with conn.transaction():  # a savepoint: the error message below is ours
                 while current < SCHEMA_VERSION:
-                    conn.execute(MIGRATIONS[current])
+                    step = MIGRATIONS[current]
+                    if callable(step):
+                        step(conn)
+                    else:
+                        conn.execute(step)
                     for statement in _grants(("settings", *TENANT_TABLES) if current == 0 else _TABLES[current]):
                         conn.execute(statement)
                     for function in _FUNCTIONS[current]:

@@ -11,6 +11,7 @@ from .. import validate
 from .cells import SEQ_MASK
 from .db import write_transaction
 from ..errors import StoreError
+from ..literal import fill_tokens
 from ..textindex import index_text
 
 VECTOR_TABLE = "memory_vectors"
@@ -366,9 +367,22 @@ CREATE INDEX memories_important ON memories(tenant, scope, kind, importance, obs
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 """
 
+
+
+def _v11_tokens(conn: apsw.Connection) -> None:
+    """Each memory's size as shown (``literal.literal_tokens``), counted once when written, so the
+    boot context never tokenizes on a read (issue 28)."""
+    conn.execute("ALTER TABLE memories ADD COLUMN tokens INTEGER")  # NULL once forgotten
+    after = 0
+    while rows := conn.execute("SELECT seq, content FROM memories WHERE seq > ? AND content IS NOT NULL"
+                               " ORDER BY seq LIMIT 5000", (after,)).fetchall():
+        conn.executemany("UPDATE memories SET tokens = ? WHERE seq = ?", fill_tokens(rows))
+        after = rows[-1][0]
+
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
-    _V8_COUNTS, _V10_LISTING,
+    _V8_COUNTS, _V10_LISTING, _v11_tokens,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

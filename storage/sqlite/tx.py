@@ -17,6 +17,7 @@ from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory
+from ..literal import literal_tokens
 from ..textindex import index_text
 from . import cells as vector_cells
 from . import sql
@@ -365,10 +366,11 @@ class SqliteTransaction:
         rows = self.conn.execute(query, {**params, "limit": -1 if limit is None else limit, "offset": offset})
         return {row[0]: memory(row[1:]) for row in rows}
 
-    def id_neighbours(self, tenant: str, memory_id: str) -> tuple[str | None, str | None]:
-        return self._one(  # type: ignore[return-value]
-            "SELECT (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < :id),"
-            " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > :id)", {"tenant": tenant, "id": memory_id})
+    def id_neighbours(self, tenant: str, ids: list[str]) -> dict[str, tuple[str | None, str | None]]:
+        return {row[0]: (row[1], row[2]) for row in self.conn.execute(
+            "SELECT w.value, (SELECT max(id) FROM memories WHERE tenant = :tenant AND id < w.value),"
+            " (SELECT min(id) FROM memories WHERE tenant = :tenant AND id > w.value) FROM json_each(:ids) AS w",
+            {"tenant": tenant, "ids": json.dumps(ids)})}
 
     def counts(self, filters: Filters) -> dict[tuple[str, str], int]:
         if filters.tags or filters.since is not None or filters.until is not None or filters.include_history:
@@ -431,12 +433,12 @@ class SqliteTransaction:
             raise Conflict("id", f"a memory with id {row.id} exists already")
         self.conn.execute(
             "INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source, observed_at,"
-            " recorded_at, expires_at, supersedes, confirmations, last_confirmed_at, vector_pending, context_seq)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " recorded_at, expires_at, supersedes, confirmations, last_confirmed_at, vector_pending, context_seq,"
+            " tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance, row.source,
                 row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.confirmations,
-                row.last_confirmed_at, 0 if row.vectors else 1, row.context_seq,
+                row.last_confirmed_at, 0 if row.vectors else 1, row.context_seq, literal_tokens([row.content])[0],
             ),
         )
         seq = self.conn.last_insert_rowid()
@@ -508,7 +510,7 @@ class SqliteTransaction:
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
         self.conn.execute(
-            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, tokens = NULL,"
             " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
             (now, reason, seq),
         )

@@ -1,0 +1,41 @@
+"""How stored text is shown to a model, and its size there in tokens.
+
+Content appears as a JSON string literal (:func:`quoted`) in every tool's text. Budgets
+(the boot context) count the bundled MiniLM tokenizer's tokens, whichever model embeds.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import unicodedata
+
+from .embeddings import TokenCounter
+
+
+def quoted(text: str | None) -> str:
+    """``text`` as a JSON string literal, non-ASCII kept but format characters (Unicode Cf: bidi
+    overrides, zero-width) escaped (Boucher & Anderson, "Trojan Source", 2021)."""
+    literal = json.dumps(text or "", ensure_ascii=False)
+    if literal.isascii():  # no format character is ASCII
+        return literal
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in literal)
+
+
+@functools.cache
+def counter() -> TokenCounter:
+    """The bundled tokenizer that budgets count with (loaded on first use, then shared)."""
+    return TokenCounter()
+
+
+def literal_tokens(contents: list[str | None]) -> list[int | None]:
+    """Tokens of each ``quoted(content)`` (no per-character floor), as ``memories.tokens`` keeps
+    them; None for a forgotten memory's None. The literal begins and ends with a quotation
+    mark, where the tokenizer always splits: a line's count is its other pieces' plus this."""
+    counts = iter(counter().lengths([quoted(c) for c in contents if c is not None]))
+    return [None if c is None else next(counts) for c in contents]
+
+
+def fill_tokens(rows: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    """``(tokens, seq)`` for each ``(seq, content)``: a migration's parameters for existing rows."""
+    return list(zip(literal_tokens([c for _, c in rows]), [seq for seq, _ in rows]))  # type: ignore[arg-type]
