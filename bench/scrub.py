@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from memvault.storage import validate
+from memvault.storage.literal import literal_tokens
 from memvault.storage.backend import NewRow
 from memvault.storage.embeddings import Embedded
 from memvault.storage.ids import new_id
@@ -73,9 +74,6 @@ class RandomEmbedder:
     def windows(self, text: str) -> list[str]:
         return [text]
 
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
-
 
 def build(path: Path, size: int, texts: list[str]) -> None:
     """``size`` memories of tenant "t", scope "s", in transactions of ``BATCH``."""
@@ -90,7 +88,7 @@ def build(path: Path, size: int, texts: list[str]) -> None:
                     tx.insert(NewRow(
                         id=new_id(), tenant="t", scope="s", kind="episode", content=text,
                         content_hash=validate.content_hash(text), tags=(), importance=5, source=None,
-                        observed_at=1_700_000_000_000 + start, recorded_at=1_700_000_000_000, vectors=[vector],
+                        observed_at=1_700_000_000_000 + start, recorded_at=1_700_000_000_000, tokens=literal_tokens([text])[0], vectors=[vector],
                         model=embedder.model_id,
                     ))
     finally:

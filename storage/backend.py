@@ -46,7 +46,8 @@ class NewRow:
     ``vectors`` (of model ``model``) None leaves the vector pending (filled later);
     ``supersedes``: the memory this one replaces, marked superseded by it with ``reason``;
     ``context_seq`` is the episode this one continues (its words index this memory at a
-    lower weight); ``idempotency_key`` is recorded against the new row with its ``content_hash``.
+    lower weight); ``idempotency_key`` is recorded against the new row with its ``content_hash``;
+    ``tokens`` is ``literal.literal_tokens`` of the content, counted before the write begins.
     """
 
     id: str
@@ -60,6 +61,7 @@ class NewRow:
     source: str | None
     observed_at: int
     recorded_at: int
+    tokens: int
     expires_at: int | None = None
     supersedes: str | None = None
     reason: str | None = None

@@ -30,6 +30,7 @@ from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
 from .embeddings import Embedded, Embedder
 from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
 from .ids import new_id
+from .literal import literal_tokens
 from .limits import (
     BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_MS, REASON_MAX_CHARS,
     SOURCE_MAX_CHARS,
@@ -76,6 +77,7 @@ class _NewMemory:
     given: dict[str, object]
     observed: int
     expires: int | None
+    tokens: int
     check_similar: bool
     embedding: Future[tuple[Embedded | None, str | None]]
 
@@ -263,7 +265,7 @@ class Store:
 
     def _new_row(
         self, tx: Writer, *, tenant: str, scope: str, kind: str, content: str, tags: list[str], importance: int,
-        source: str | None, observed_at: int, expires_at: int | None, vectors: Embedded | None,
+        source: str | None, observed_at: int, expires_at: int | None, vectors: Embedded | None, tokens: int,
         supersedes: str | None = None, reason: str | None = None, idempotency_key: str | None = None,
     ) -> NewRow:
         """The row of a new memory (see :meth:`episode_context`); ``vectors`` from :meth:`writable_vectors`."""
@@ -274,7 +276,7 @@ class Store:
             id=new_id(), tenant=tenant, scope=scope, kind=kind, content=content,
             content_hash=validate.content_hash(content), tags=tuple(tags), importance=importance, source=source,
             observed_at=observed_at, recorded_at=self.clock(), expires_at=expires_at, supersedes=supersedes,
-            reason=reason, context_seq=context, idempotency_key=idempotency_key,
+            reason=reason, context_seq=context, idempotency_key=idempotency_key, tokens=tokens,
             vectors=None if vectors is None else list(vectors.vectors), model=vectors and vectors.model_id,
         )
 
@@ -385,6 +387,7 @@ class Store:
                     "observed_at": observed_at and observed, "expires_at": expires,
                 },
                 observed=observed, expires=expires, check_similar=check_similar, embedding=embedding,
+                tokens=literal_tokens([text])[0],  # type: ignore[arg-type]
             )
             return self._remember(new)
         finally:
@@ -410,7 +413,7 @@ class Store:
                 return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
             row = self._new_row(
                 tx, **new.fields, content=new.text, observed_at=new.observed, expires_at=new.expires,  # type: ignore[arg-type]
-                vectors=vectors, idempotency_key=new.key,
+                vectors=vectors, idempotency_key=new.key, tokens=new.tokens,
             )
             tx.insert(row)
         if due:
@@ -485,6 +488,7 @@ class Store:
         self._refuse_secrets(content=content, source=source, tags=tags, reason=reason)
         content_hash = validate.content_hash(text)
         made, degraded = self.embed_memory(text, self.model_problem())
+        tokens = literal_tokens([text])[0]  # counted before the write lock, as the vectors are
         with self.backend.write(tenant) as tx:
             now = self.clock()
             # Read under the row's lock (``backend.Writer``): of two supersedes of one memory,
@@ -530,6 +534,7 @@ class Store:
                 vectors=vectors,
                 supersedes=old.id,
                 reason=reason,
+                tokens=tokens,
             )
             tx.insert(row)
             due = self.upkeep.due(tx)

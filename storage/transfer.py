@@ -16,6 +16,7 @@ from .embeddings import Embedded
 from .errors import Conflict, InvalidInput, ModelUnavailable, shown
 from .ids import new_id
 from .query import Filters
+from .literal import literal_tokens
 from .limits import CONTENT_MAX_CHARS, ID_WHOLE, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import Memory
 from .secrets import refusals, scanned_fields
@@ -387,6 +388,7 @@ def parse_line(
         kind=validate.kind(given.get("kind")),
         content=content,
         content_hash=validate.content_hash(content),
+        tokens=literal_tokens([content])[0],  # type: ignore[arg-type]
         tags=tuple(validate.tags(tags)),
         importance=validate.importance(given.get("importance")),
         source=validate.short_text("source", given.get("source"), SOURCE_MAX_CHARS),

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from memvault.storage.embeddings import Embedded, floor_tokens
+from memvault.storage.embeddings import Embedded
 
 
 class FakeEmbedder:
@@ -45,10 +45,6 @@ class FakeEmbedder:
         """Like ``Embedder.windows``, with windows of 40 words overlapping by 10."""
         words = text.split()
         return [text] + [" ".join(words[i : i + 40]) for i in range(30, len(words) - 10, 30)]
-
-    def count_tokens(self, text: str) -> int:
-        """Words and punctuation marks, but never below ``floor_tokens`` (as ``TokenCounter``)."""
-        return max(len(re.findall(r"\w+|[^\w\s]", text)), floor_tokens(text))
 
 
 class Clock:

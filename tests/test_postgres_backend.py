@@ -21,6 +21,7 @@ from memvault.storage.backend import SCRUB_DUE, NewRow, recorded_model
 from memvault.storage.history import short_ids
 from memvault.storage.errors import Busy, Conflict, StorageUnavailable, StoreError
 from memvault.storage.ids import new_id
+from memvault.storage.literal import literal_tokens
 from memvault.storage.postgres import PostgresBackend, schema
 from memvault.storage.postgres.backend import PgWriter
 from memvault.storage.postgres.sql import index_words
@@ -48,7 +49,7 @@ def unit(seed: int, dim: int = DIM) -> np.ndarray:
 def row(content: str, tenant: str = "a", *, seed: int = 0, vectors: bool = True, **fields) -> NewRow:
     values: dict[str, object] = {
         "id": new_id(), "tenant": tenant, "scope": "s", "kind": "fact", "content": content, "content_hash": content,
-        "tags": (), "importance": 5, "source": None, "observed_at": 1_000, "recorded_at": 1_000,
+        "tags": (), "importance": 5, "source": None, "observed_at": 1_000, "recorded_at": 1_000, "tokens": literal_tokens([content])[0],
         "vectors": [unit(seed)] if vectors else None, "model": "test-model",
     }
     values.update(fields)

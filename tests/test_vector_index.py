@@ -365,7 +365,7 @@ def test_a_write_that_rolls_back_leaves_the_in_memory_copy_as_the_file(db_path, 
     with pytest.raises(RuntimeError), store.backend.write("t") as tx:
         tx.insert(NewRow(id="0190a000-0000-7000-8000-00000000abcd", tenant="t", scope="alpha", kind="fact",
                          content="garden piano sister", content_hash="h", tags=(), importance=5, source=None,
-                         observed_at=0, recorded_at=0, vectors=[query], model=FakeEmbedder.model_id))
+                         observed_at=0, recorded_at=0, tokens=5, vectors=[query], model=FakeEmbedder.model_id))
         everywhere = Filters(tenant="t", scopes=["alpha", "beta", "gamma"], now=store.clock())
         assert searching.vector(tx, everywhere, query, 1)[0][1] == pytest.approx(1.0)
         raise RuntimeError("roll back")

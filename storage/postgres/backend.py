@@ -14,7 +14,6 @@ from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repe
 from ..errors import Busy, Conflict, shown
 from ..ids import new_id
 from ..query import Filters
-from ..literal import literal_tokens
 from ..records import ApiKey, Memory
 from . import schema
 from .sql import (
@@ -383,7 +382,7 @@ class PgWriter(PgReader):
         params: list[object] = [
             row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance,
             row.source, row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.confirmations, row.last_confirmed_at, row.vectors is None,
-            row.context_seq, literal_tokens([row.content])[0], index_words(row.content), context, index_words(context),
+            row.context_seq, row.tokens, index_words(row.content), context, index_words(context),
         ]
         if row.tags:
             written.append("t AS (INSERT INTO memory_tags(memory_seq, tenant, tag)"

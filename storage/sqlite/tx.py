@@ -17,7 +17,6 @@ from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory
-from ..literal import literal_tokens
 from ..textindex import index_text
 from . import cells as vector_cells
 from . import sql
@@ -438,7 +437,7 @@ class SqliteTransaction:
             (
                 row.id, row.tenant, row.scope, row.kind, row.content, row.content_hash, row.importance, row.source,
                 row.observed_at, row.recorded_at, row.expires_at, row.supersedes, row.confirmations,
-                row.last_confirmed_at, 0 if row.vectors else 1, row.context_seq, literal_tokens([row.content])[0],
+                row.last_confirmed_at, 0 if row.vectors else 1, row.context_seq, row.tokens,
             ),
         )
         seq = self.conn.last_insert_rowid()
