@@ -368,6 +368,15 @@ def _serve(config: config_module.Config) -> int:
     from .workarounds import serve as serve_stdio
     from .app import build_server
 
+    # The SDK reads stdin on a thread Ctrl-C cannot interrupt; every write is one transaction, so
+    # exiting at once loses nothing. Stdin's blocking mode is restored first (for the next program).
+    stdin, blocking = os.dup(0), os.get_blocking(0)  # the dup shares stdin's open file
+
+    def stop(*_: object) -> None:
+        os.set_blocking(stdin, blocking)
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, stop)  # before saying it waits: Ctrl-C from then on stops it
     if sys.stdin.isatty():
         _err(
             "waiting for an MCP client on stdin; clients start this command themselves: "
@@ -378,15 +387,6 @@ def _serve(config: config_module.Config) -> int:
             "serving MCP on stdio (database %s, tenant %s, scope %s); waiting for a client on stdin",
             config.db_label, config.tenant, config.scope,
         )
-    # The SDK reads stdin on a thread Ctrl-C cannot interrupt; every write is one transaction, so
-    # exiting at once loses nothing. Stdin's blocking mode is restored first (for the next program).
-    stdin, blocking = os.dup(0), os.get_blocking(0)  # the dup shares stdin's open file
-
-    def stop(*_: object) -> None:
-        os.set_blocking(stdin, blocking)
-        os._exit(130)
-
-    signal.signal(signal.SIGINT, stop)
     anyio.run(serve_stdio, build_server(config))
     return 0
 
