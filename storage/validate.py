@@ -106,9 +106,10 @@ def _mixed_scripts(text: str) -> tuple[str, str, int] | None:
 
 def _passes_for_latin(text: str) -> tuple[str, str] | None:
     """``(script, Latin reading)`` when every letter of ``text`` is of a script other than
-    Latin and looks like a Latin letter ("асме", all Cyrillic, reads "acʍe"): Unicode TR39's
-    whole-script confusables, by its data in the confusable-homoglyphs package. None for a
-    name with a Latin letter, no letter, or a letter with no Latin look-alike ("проект")."""
+    Latin and reads as an ASCII letter ("рау", all Cyrillic, reads "pay"): Unicode TR39's
+    whole-script confusables, by its data in the confusable-homoglyphs package, limited to
+    readings a person could type as a name. None for a name with a Latin letter, no letter, or
+    a letter with no ASCII look-alike ("проект"; "Москва", which TR39 reads "Mocĸʙa")."""
     from confusable_homoglyphs import categories, confusables
 
     letters = [char for char in text if char.isalpha()]
@@ -118,7 +119,7 @@ def _passes_for_latin(text: str) -> tuple[str, str] | None:
                for found in confusables.is_confusable("".join(letters), greedy=True, preferred_aliases=["latin"]) or []
                for glyph in sorted((g["c"] for g in found["homoglyphs"] if categories.unique_aliases(g["c"]) == {"LATIN"}),
                                    key=lambda g: not g.isascii())[:1]}
-    if set(reading) != set(letters):
+    if set(reading) != set(letters) or not all(glyph.isascii() for glyph in reading.values()):
         return None
     return categories.alias(letters[0]).title(), "".join(reading.get(char, char) for char in text)
 
