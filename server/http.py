@@ -572,7 +572,10 @@ def _protocol() -> type:
             self._deadline = self.loop.call_later(seconds, self._expire)
 
         def _expire(self) -> None:
-            if self._refused or (self.conn.their_state is not h11.DONE and not self.transport.is_closing()):
+            # The client's request is whole once h11 says DONE, or MUST_CLOSE when it sent
+            # `Connection: close` (or spoke HTTP/1.0), or CLOSED when it shut its side.
+            sent = self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED)
+            if self._refused or (not sent and not self.transport.is_closing()):
                 if not self._refused:
                     log.info("closed a connection that sent no whole request in %.0f s", READ_TIMEOUT_S)
                 self.transport.close()

@@ -184,3 +184,41 @@ def test_a_request_sent_too_slowly_is_closed_after_the_read_timeout(tmp_path) ->
     assert during == 200 and "sent no whole request" in log
     for name, after in closed.items():
         assert after is not None and http.READ_TIMEOUT_S - 1 <= after <= http.READ_TIMEOUT_S + 20, (name, after)
+
+
+def test_a_whole_request_sent_with_connection_close_is_answered_however_long_it_waits(tmp_path) -> None:
+    """A request sent whole with `Connection: close` (h11's MUST_CLOSE, not DONE) is not a slow
+    sender: it is answered even when the database keeps it waiting past the read timeout."""
+    import time
+
+    import sqlite_raw
+    from memvault.storage.store import Store
+
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db, logs=tmp_path)
+    calls = 6  # two at a time per caller, each waiting the busy timeout: the last ones wait past READ_TIMEOUT_S
+
+    def remember(i: int) -> tuple[int, float, str]:
+        body = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                "params": {"name": "remember", "arguments": {"content": f"queued note {i}"}}}
+        start = time.monotonic()
+        try:
+            response = server.post(key, body, connection="close")
+        except Exception as exc:  # httpx's RemoteProtocolError when the server drops the connection
+            return -1, time.monotonic() - start, repr(exc)
+        return response.status_code, time.monotonic() - start, response.text
+
+    store = Store(db)
+    try:
+        with ThreadPoolExecutor(calls) as pool, sqlite_raw.writing(store):
+            futures = [pool.submit(remember, i) for i in range(calls)]
+            time.sleep(http.READ_TIMEOUT_S + 4)  # the write lock held meanwhile
+        answers = [future.result() for future in futures]
+        log = server.log()
+    finally:
+        store.close()
+        server.close()
+    assert all(status == 200 for status, _, _ in answers), answers
+    assert max(seconds for _, seconds, _ in answers) > http.READ_TIMEOUT_S  # some did wait past it
+    assert "sent no whole request" not in log
