@@ -50,12 +50,9 @@ _NOT_IN_NAMES = regex.compile(
 # What joins a credential split by a character a reader may not notice: combining marks, white
 # space other than the plain space, line and paragraph separators, blank symbols (:func:`joined`).
 _SPLITTERS = regex.compile(r"[[\p{Mn}\p{Me}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]", regex.V1)
-# Scripts whose letters look like Latin's or each other's; a name mixes none of them with
-# another script (Unicode TR39's "highly restrictive" level allows Latin with Han and the
-# Japanese or Korean scripts only).
-_SCRIPTS = ("Latin", "Cyrillic", "Greek", "Armenian", "Georgian", "Cherokee", "Coptic", "Hebrew", "Arabic",
-            "Devanagari", "Thai", "Han", "Hiragana", "Katakana", "Hangul", "Bopomofo")
-_SCRIPT = {name: regex.compile(rf"\p{{Script={name}}}") for name in _SCRIPTS}
+# A name mixes no two scripts (Unicode Scripts.txt, by the confusable-homoglyphs package's data)
+# but those TR39's "highly restrictive" level allows together: Latin with Han and the Japanese
+# or Korean scripts.
 _TOGETHER = ({"Latin", "Han", "Hiragana", "Katakana"}, {"Latin", "Han", "Bopomofo"}, {"Latin", "Han", "Hangul"})
 
 
@@ -91,11 +88,13 @@ def joined(text: str) -> str:
 def _mixed_scripts(text: str) -> tuple[str, str, int] | None:
     """``(first script, other script, index of the first letter of the other)`` when ``text``'s
     letters mix scripts that are not allowed together (``_TOGETHER``); else None."""
+    from confusable_homoglyphs import categories
+
     seen: dict[str, int] = {}
     for i, char in enumerate(text):
         if char.isalpha():
-            script = next((n for n, p in _SCRIPT.items() if p.match(char)), None)
-            if script is not None:
+            script = categories.alias(char).replace("_", " ").title()
+            if script not in ("Common", "Inherited"):
                 seen.setdefault(script, i)
     if len(seen) < 2 or any(set(seen) <= allowed for allowed in _TOGETHER):
         return None

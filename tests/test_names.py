@@ -218,3 +218,15 @@ def test_a_name_in_another_script_with_a_letter_that_has_no_latin_look_alike_is_
     assert validate.scope(value, "default") == value and validate.tags([value]) == [validate.fold_tag(value)]
     assert store.remember(tenant=value, scope=value, content="the standup is at nine").created
     assert keys.create(store, value, name=value)[0].name == value
+
+
+# Round 6 (an adversarial pass): the mixed-script rule listed sixteen scripts, so Latin mixed with
+# Lisu, Old Italic, Canadian Aboriginal, Tifinagh, Osage, Deseret, N'Ko or Vai passed. Every script counts now.
+@pytest.mark.parametrize("value", ["\ua4eecme", "\U00010300cme", "\u15c5cme", "w\u2d54rk", "w\U000104ebrk",
+                                   "\U00010413ork", "w\u07cbrk", "acme\ua577"])
+def test_a_name_mixing_latin_with_any_other_script_is_refused(store, value: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        store.remember(tenant="t", scope=value, content="x")
+    assert refused.value.field == "scope" and "mixes" in str(refused.value)
+    assert store.remember(tenant="t", scope="acme", content="the owner still writes").created
+    assert [m.scope for m in store.list_memories(tenant="t", scopes=["acme"])] == ["acme"]
