@@ -7,6 +7,8 @@ Content appears as a JSON string literal (:func:`quoted`) in every tool's text. 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 import json
 import unicodedata
 
@@ -36,6 +38,10 @@ def literal_tokens(contents: list[str | None]) -> list[int | None]:
     return [None if c is None else next(counts) for c in contents]
 
 
-def fill_tokens(rows: list[tuple[int, str]]) -> list[tuple[int, int]]:
-    """``(tokens, seq)`` for each ``(seq, content)``: a migration's parameters for existing rows."""
-    return list(zip(literal_tokens([c for _, c in rows]), [seq for seq, _ in rows]))  # type: ignore[arg-type]
+def fill_tokens(rows_after: Callable[[int], list[Any]], update: Callable[[list[tuple[int, int]]], object]) -> None:
+    """A migration's counts for existing memories, in pages: ``rows_after(seq)`` gives the next
+    ``(seq, content)`` rows past ``seq`` (none when done), ``update`` stores ``(tokens, seq)`` pairs."""
+    after = 0
+    while rows := rows_after(after):
+        update(list(zip(literal_tokens([c for _, c in rows]), [seq for seq, _ in rows])))  # type: ignore[arg-type]
+        after = rows[-1][0]

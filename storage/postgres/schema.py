@@ -346,11 +346,9 @@ def _v_tokens(conn: psycopg.Connection) -> None:
     """Each memory's size as shown (``literal.literal_tokens``), counted once when written, so the
     boot context never tokenizes on a read (issue 28)."""
     conn.execute("ALTER TABLE memories ADD COLUMN tokens integer")  # NULL once forgotten
-    after = 0
-    while rows := conn.execute("SELECT seq, content FROM memories WHERE seq > %s AND content IS NOT NULL"
-                               " ORDER BY seq LIMIT 5000", (after,)).fetchall():
-        conn.cursor().executemany("UPDATE memories SET tokens = %s WHERE seq = %s", fill_tokens(rows))
-        after = rows[-1][0]
+    fill_tokens(lambda after: conn.execute("SELECT seq, content FROM memories WHERE seq > %s AND content IS NOT NULL"
+                                           " ORDER BY seq LIMIT 5000", (after,)).fetchall(),
+                lambda pairs: conn.cursor().executemany("UPDATE memories SET tokens = %s WHERE seq = %s", pairs))
 
 
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (

@@ -373,11 +373,9 @@ def _v11_tokens(conn: apsw.Connection) -> None:
     """Each memory's size as shown (``literal.literal_tokens``), counted once when written, so the
     boot context never tokenizes on a read (issue 28)."""
     conn.execute("ALTER TABLE memories ADD COLUMN tokens INTEGER")  # NULL once forgotten
-    after = 0
-    while rows := conn.execute("SELECT seq, content FROM memories WHERE seq > ? AND content IS NOT NULL"
-                               " ORDER BY seq LIMIT 5000", (after,)).fetchall():
-        conn.executemany("UPDATE memories SET tokens = ? WHERE seq = ?", fill_tokens(rows))
-        after = rows[-1][0]
+    fill_tokens(lambda after: conn.execute("SELECT seq, content FROM memories WHERE seq > ? AND content IS NOT NULL"
+                                           " ORDER BY seq LIMIT 5000", (after,)).fetchall(),
+                lambda pairs: conn.executemany("UPDATE memories SET tokens = ? WHERE seq = ?", pairs))
 
 
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
