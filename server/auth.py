@@ -17,6 +17,7 @@ import json
 import logging
 import math
 import re
+import ssl
 import threading
 import time
 from collections.abc import Callable, Collection
@@ -24,7 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import anyio
 import anyio.to_thread
+import httpx2  # the MCP SDK's HTTP client
 from mcp.server.auth.provider import AccessToken
 from starlette.authentication import AuthenticationError
 
@@ -101,10 +104,7 @@ class KeySet:
 
     def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = 10,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        import jwt
-
-        self.max_age_s, self.cooldown_s, self._clock = max_age_s, cooldown_s, clock
-        self._client = jwt.PyJWKClient(url, cache_jwk_set=False, timeout=timeout_s)
+        self.url, self.max_age_s, self.cooldown_s, self.timeout_s, self._clock = url, max_age_s, cooldown_s, timeout_s, clock
         self._held: tuple[list[Any], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
         self._tried = -math.inf
         self._reading = threading.Lock()
@@ -126,8 +126,8 @@ class KeySet:
                 if now - self._tried >= self.cooldown_s:  # not read by another thread meanwhile
                     self._tried = now
                     try:
-                        self._held = (self._client.get_signing_keys(), now)
-                    except (jwt.PyJWTError, ValueError, OSError) as exc:
+                        self._held = (self._read(), now)
+                    except (jwt.PyJWTError, ValueError, OSError, httpx2.HTTPError) as exc:
                         log.warning("could not read the issuer's JWKS: %s", type(exc).__name__)
             finally:
                 self._reading.release()
@@ -138,6 +138,27 @@ class KeySet:
         if found is None:
             raise jwt.PyJWKClientError("kid not in the JWKS")
         return found
+
+    def _read(self) -> list[Any]:
+        """The signing keys the issuer lists now (``use`` "sig" or unset, with a kid, as PyJWT's
+        ``PyJWKClient.get_signing_keys``), read within ``timeout_s`` in all: PyJWKClient times
+        each socket read only, so an issuer dripping its answer held the reading for hours.
+
+        Raises:
+            TimeoutError, httpx2.HTTPError, ValueError, jwt.PyJWTError: not read, or no signing key.
+        """
+        import jwt
+
+        async def fetch() -> Any:
+            with anyio.fail_after(self.timeout_s):
+                async with httpx2.AsyncClient(verify=ssl.create_default_context()) as client:  # the system's CAs, as urllib
+                    response = await client.get(self.url, headers={"accept": "application/json"})
+                    return response.raise_for_status().json()
+
+        keys = [k for k in jwt.PyJWKSet.from_dict(anyio.run(fetch)).keys if k.public_key_use in ("sig", None) and k.key_id]
+        if not keys:
+            raise jwt.PyJWKClientError("the JWKS lists no signing key")
+        return keys
 
     def _find(self, kid: object) -> tuple[Any, bool]:
         """The key listed under ``kid`` (or None), and whether the set is within its max age."""

@@ -114,3 +114,19 @@ def test_a_request_during_a_reading_is_answered_without_waiting_for_it(issuer, c
         issuer.gate.set()
         reading.join()
     assert issuer.most_at_once == 1
+
+
+def test_an_issuer_dripping_its_answer_holds_no_reading_past_the_timeout(issuer, clock) -> None:
+    """PyJWKClient timed each socket read only: a JWKS sent one byte a second held the one
+    reading (and every login) for as long as the drip lasted. A reading now has one deadline."""
+    import time
+
+    keys = KeySet(issuer.jwks_url, MAX_AGE_S, COOLDOWN_S, timeout_s=2, clock=clock)
+    issuer.drip = True  # about 500 bytes: some 8 minutes
+    start = time.monotonic()
+    with pytest.raises(IssuerUnreachable):
+        keys.key(KID)
+    assert time.monotonic() - start < 60 and issuer.requests == 1
+    issuer.drip = False
+    clock.now += COOLDOWN_S  # the next reading is allowed, and the issuer answers again
+    assert keys.key(KID).key_id == KID and issuer.requests == 2

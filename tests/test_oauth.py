@@ -38,13 +38,13 @@ class Issuer:
     """RSA signing keys and a loopback server publishing the public ones of ``published``
     (kid -> private key) as its JWKS; ``requests`` counts the reads of it, ``most_at_once``
     the most read at once. While ``down``, a read waits until ``gate`` is set (at most 20 s),
-    then gets 500."""
+    then gets 500. While ``drip``, the JWKS comes one byte a second."""
 
     def __init__(self) -> None:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.published: dict[str, Any] = {KID: self.key}
         self.requests = self.reading = self.most_at_once = 0
-        self.down, self.gate, lock = False, threading.Event(), threading.Lock()
+        self.down, self.drip, self.gate, lock = False, False, threading.Event(), threading.Lock()
         self.gate.set()
         issuer = self
 
@@ -67,7 +67,11 @@ class Issuer:
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(body)))
                     self.end_headers()
-                    self.wfile.write(body)
+                    with suppress(OSError):  # memvault may have given up on this read
+                        for part in [body[i : i + 1] for i in range(len(body))] if issuer.drip else [body]:
+                            self.wfile.write(part)
+                            self.wfile.flush()
+                            time.sleep(1 if issuer.drip else 0)
                 finally:
                     with lock:
                         issuer.reading -= 1
