@@ -98,8 +98,8 @@ def render(
             memory = part.memories[i]
             if memory.id not in shorts:  # looked up with those of the rows after it: one read for them all
                 shorts.update(short_ids([m.id for m in part.memories[i : i + SHORT_IDS_AT_ONCE]]))
-            named = f"{memory.kind}, " if len(part.section.kinds) > 1 else ""
-            prefix = f"- [{shorts[memory.id]}] {named}{format_ms(memory.observed_at)[:10]}: "  # type: ignore[index]
+            kind = memory.kind if len(part.section.kinds) > 1 else None
+            prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
             line = f"{prefix}{literal.quoted(memory.content)}\n"
             tokens = counter.lengths([prefix])[0] + (memory.tokens or 0)
             lines[(title, i)] = line, tokens, max(tokens, floor_tokens(line))

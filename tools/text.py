@@ -28,6 +28,12 @@ def confidence_text(confidence: float) -> str:
     return f"confidence {confidence:.2f}{mark}"
 
 
+def line_head(ident: str, kind: str | None, date: str, extra: str = "") -> str:
+    """``[id] kind, date extra: `` before a memory's quoted content (``kind`` None: left out), as
+    recall's text and the boot context both show it; ``date`` ISO-8601, its day kept."""
+    return f"[{ident}] {f'{kind}, ' if kind else ''}{date[:10]}{extra}: "
+
+
 def memory_line(
     m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False, kind: bool = True
 ) -> str:
@@ -35,8 +41,7 @@ def memory_line(
     status when set; the supersede reason is quoted like the content."""
     extra = f", scope {m.scope}" if scope else ""
     extra += f", {confidence_text(m.confidence)}" if ranked else ""
-    named = f"{m.kind}, " if kind else ""
-    line = f"[{m.id if full_id else m.short_id or m.id}] {named}{m.observed_at[:10]}{extra}: {quoted(m.content)}"
+    line = line_head(m.id if full_id else m.short_id or m.id, m.kind if kind else None, m.observed_at, extra) + quoted(m.content)
     if m.superseded_by:
         reason = f" (reason {quoted(m.supersede_reason)})" if m.supersede_reason else ""
         line += f" — superseded by {m.superseded_by}{reason}"
