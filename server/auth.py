@@ -92,8 +92,8 @@ class IssuerUnreachable(TokenRefused):
 
 
 class KeySet:
-    """The issuer's signing keys (JWKS), read by PyJWT's ``PyJWKClient`` and trusted for
-    ``max_age_s`` seconds from the start of the reading that got them.
+    """The issuer's signing keys (JWKS), read within ``timeout_s`` in all (:meth:`_read`) and
+    trusted for ``max_age_s`` seconds from the start of the reading that got them.
 
     A reading is due when the set is missing, half its max age old, or does not list a
     requested kid. Readings are limited for the whole process: at most one in flight and
@@ -183,6 +183,12 @@ class Identity:
     tenant: str
     scope: str
     read_only: bool = False
+
+
+def caller_of(token: AccessToken) -> str:
+    """Who sent a verified token (its client id and subject): the key of that caller's rate limit
+    and of its turns at the tools."""
+    return f"{token.client_id}\x00{token.subject or ''}"
 
 
 def access_token(token: str, client_id: str, identity: Identity, expires_at: int | None = None,

@@ -191,7 +191,7 @@ class Guard:
             return _unavailable(why)
         if self.verifier is None or not header:
             return None
-        from .auth import IssuerUnreachable, TokenRefused, challenge
+        from .auth import IssuerUnreachable, TokenRefused, caller_of, challenge
 
         token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
         try:
@@ -208,7 +208,7 @@ class Guard:
             log.warning("could not check a bearer token: %s", exc)
             return _unavailable(f"the database could not be read ({type(exc).__name__})")
         if self.limiter is not None:
-            caller = f"{getattr(identity, 'client_id', '')}\x00{getattr(identity, 'subject', None) or ''}"
+            caller = caller_of(identity)
             wait = self.limiter.wait_s(caller)
             if wait > 0:
                 return _too_many(wait, "for this key")

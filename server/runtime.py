@@ -135,10 +135,12 @@ class Runtime:
         (every call at once without authentication: one client per process)."""
         from mcp.server.auth.middleware.auth_context import get_access_token
 
+        from .auth import caller_of
+
         token = get_access_token() if self.authenticated else None
         if token is None:
             return await anyio.to_thread.run_sync(work)
-        who = f"{token.client_id}\x00{token.subject or ''}"
+        who = caller_of(token)
         turn = self._turns.setdefault(who, anyio.Semaphore(CALLS_AT_ONCE))
         try:
             async with turn:
