@@ -10,13 +10,10 @@ RE2 has no look-around, so the few look-aheads of those patterns are rewritten t
 consume the character they looked at, outside any group. The keyword plugin, whose
 patterns need back-references, is replaced by :class:`NamedCredentialDetector`.
 
-memvault's patterns cover key formats the built-in plugins miss: one table,
-``secret_formats.tsv``, a row a format (its name, its source: a gitleaks rule,
-github.com/gitleaks/gitleaks ``config/gitleaks.toml``, or the vendor's documentation,
-and its pattern), so adding a format is adding a row. Each detector's
-``secret_type`` is what a refusal calls the credential (``secrets.LABELS`` names
-detect-secrets' own), except :class:`NamedCredentialDetector`'s, which :func:`named_kind`
-labels by the word naming the value.
+memvault's own detectors read two tables: ``secret_formats.tsv`` (key formats, a row a format
+and its source) and ``secret_words.tsv`` (the words naming a credential, by language). Each
+detector's ``secret_type`` is what a refusal calls the credential (``secrets.LABELS`` names
+detect-secrets' own), except :class:`NamedCredentialDetector`'s (:func:`named_kind`).
 """
 
 from __future__ import annotations
@@ -34,9 +31,9 @@ from detect_secrets.plugins.jwt import JwtTokenDetector
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
-# The key format table's one pattern outgrows RE2's default 8 MiB of DFA memory on a long run of
-# key characters, and RE2 then falls back to its NFA, 40 times slower (4 s on 256 KiB): 32 MiB
-# for that pattern alone (the DFA grows to it only on such input).
+# The key format table's one pattern, and the prose grammar's, outgrow RE2's default 8 MiB of DFA
+# memory on a long run of key characters, and RE2 then falls back to its NFA, 40 times slower (4 s
+# on 256 KiB): 32 MiB for those patterns alone (the DFA grows to it only on such input).
 _TABLE_OPTIONS = re2.Options()
 _TABLE_OPTIONS.log_errors, _TABLE_OPTIONS.max_mem = False, 32 << 20
 
@@ -109,11 +106,11 @@ def key_formats() -> tuple[KeyFormat, ...]:
 
 
 @functools.cache
-def words(role: str) -> str:
+def words(role: str, language: str | None = None) -> str:
     """The words of ``role`` in ``secret_words.tsv`` (the word for password, the verbs and
-    prepositions around it), every language's, as one regex alternation."""
-    return "|".join(f"(?:{alternatives})" for _, row_role, alternatives in _table("secret_words.tsv")
-                    if row_role == role)
+    prepositions around it), of ``language`` or of every language, as one regex alternation."""
+    return "|".join(f"(?:{alternatives})" for lang, row_role, alternatives, *_ in _table("secret_words.tsv")
+                    if row_role == role and language in (None, lang))
 
 
 _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[0-9]")}
@@ -167,122 +164,126 @@ class UrlPasswordDetector(RegexBasedDetector):
     denylist = [compile_linear(r"://[^\s:/?#\[\]@]*:([^\s/?@]+)@")]
 
 
-# The words naming a credential, in English and in the languages users asked for.
-_WORDS = (r"password|passwd|passphrase|passcode|pwd|pw|passwort|kennwort|mot de passe|contrase[ñn]a|senha"
-          r"|secret(?:[ _-]?(?:access[ _-]?)?key)?|(?:api|access|auth|private)[ _-]?(?:key|token)|token")
-# A credential's value as people write it after such a word: 6 characters or more without
-# white space or quotes, not ending in sentence punctuation; it must hold a letter and a
-# digit (:func:`_is_value`), so "is rotated", "is 12 characters" and "is JWT-based" are not values.
+# A credential's value as people write it after its word: 6 characters or more without white space
+# or quotes, not ending in sentence punctuation; it must hold a letter and a digit (:func:`_is_value`),
+# so "is rotated", "is 12 characters" and "is JWT-based" are not values.
 _VALUE = r"([^\s\"'`]{5,}[^\s\"'`.,;:!?)\]])"
 # The same after a word for password written without spaces around it (Chinese, Japanese, ...):
 # printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
 # under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
 _ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{10FFFF}]))"
+# A value in quotes of any kind is a value whatever it holds ("correct horse battery staple").
+_QUOTE = "[\"'`“‘«„‹「『]"
+_QUOTED = _QUOTE + "(?P<whole>[^\n]{4,200}?)[\"'`”’“»›」』]"
 # detect-secrets' keyword plugin's words (plugins/keyword.py DENYLIST), for quoted values.
 _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
                r"|contrase[ñn]a")
 
 
+_AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
+
+
+@functools.cache
+def said(*roles: str) -> str:
+    """The grammar of a credential named in prose, language by language (``secret_words.tsv``): a
+    word of ``roles``, perhaps a note in brackets or a phrase saying whose (a preposition and up to
+    four words), then a verb of its language or of English (perhaps then ``:``), or ``:``, ``=``,
+    ``->``, ``=>``, a dash."""
+    rows = [(lang, role) for lang, role, *_ in _table("secret_words.tsv") if role in roles]
+    grammar = []
+    for lang in dict.fromkeys(lang for lang, _ in rows):
+        whose, verb = ("|".join(dict.fromkeys(filter(None, (words(r, lang), words(r, "en")))))
+                       for r in ("whose", "verb"))
+        word = "|".join(filter(None, (words(role, lang) for role in roles)))
+        grammar.append(f"(?:{word})(?:[ \\t]+(?:{whose})"
+                       r"(?:[ \t]+[^\s:=]+){1,4}?|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
+                       f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
+                       r"|[ \t]*(?:[:=—–]|->|=>)[ \t]*|[ \t]+-[ \t]+)")
+    return "|".join(grammar)
+
+
 class NamedCredentialDetector(RegexBasedDetector):
     """A credential after the word naming it:
 
-    - prose: a credential word, perhaps a phrase saying whose (a preposition of the word table
-      and up to three words), then ``is``, ``was``
-      (``ist``, ``est``, ``es``, ``é``, ``è``), ``:`` or ``=`` and the value: "my password is
-      hunter2", "the staging DB password for admin is Xk29slQpz", "mot de passe est
-      Zq81kk". A credential word that qualifies another noun ("password hint", "token
-      budget") is not followed by its value, so "the password hint is blue-kiwi-44" is
-      stored; the value holds a letter and a digit;
-    - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET,
-      TOKEN, API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
-    - code and configuration: a name holding one of detect-secrets' keyword plugin's words,
-      an assignment or comparison (``=``, ``:``, ``:=``, ``=>``, ``==``, ``!=``) and a
-      quoted value: ``password = "bar"``, ``"api_key": "..."``;
-    - a credential word right before a key-like value (20 characters or more of a key's
-      alphabet, a letter and a digit): "AWS secret access key wJalrXUtnFEMI/K7MDENG...";
-    - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or
-      more with a digit;
-    - the word for password in some 60 other languages and scripts (``secret_words.tsv``), then
-      its verb ("is"), ``:``, ``=``, a dash or only a space, or a phrase saying whose
-      (a preposition of the table) and then a verb, ``:`` or ``=``, and a value (a letter and a digit;
-      after a word written without spaces, printable ASCII):
-      "la password è Zq81kk", "пароль: Zq81kk", "密码是Zq81kk", "Passwort für den Server lautet Zq81kk";
-    - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617), a ``.netrc``
-      entry's password (``machine host login name password value``), a Docker
-      ``config.json`` ``"auth": "<base64>"``, and quoted values.
+    - prose, in English and some 70 other languages and scripts (``secret_words.tsv``, :func:`said`):
+      the word (password, pwd, API key, token, Passwort, пароль, a compound such as Serverpasswort),
+      perhaps "(prod)" or a phrase saying whose, then its verb, ``:``, ``=`` or a dash and the
+      value: "my password is hunter2", "the staging DB password for admin is Xk29slQpz",
+      "Passwort für den Server lautet Zq81kk", "password (prod) = Zq81kk", "密码是Zq81kk". The word for
+      password in other languages than English also takes its value after only a space ("мой
+      пароль Zq81kk"), an English credential word only a key-like value of 20 characters or more
+      ("AWS secret access key wJalrXUtnFEMI/K7MDENG..."). A value holds a letter and a digit (after a
+      word written without spaces, printable ASCII), or is quoted (any quotes, any characters);
+      a word that qualifies another noun ("password hint", "token budget") is not followed by a value;
+    - a PIN (``pin`` words): "card PIN: 4821", 4 to 8 digits;
+    - command lines: ``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``curl -u user:X``
+      (``--password X`` is prose above), and a ``.pgpass`` line;
+    - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
+      API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
+    - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
+      digit, and a ``.netrc`` entry's password;
+    - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617; without the colon,
+      a value that is not a plain word), a Docker ``config.json`` ``"auth": "<base64>"``, and
+      code and configuration: a name holding one of detect-secrets' keyword plugin's words, an
+      assignment or comparison and a quoted value (``password = "bar"``, ``"api_key": "..."``).
 
     Refusals name what was found by its word (:func:`named_kind`), never by this type.
     """
 
     secret_type = "Named credential"
 
-    def __init__(self) -> None:
-        self._patterns = _named_patterns()
-        self._checked = {pattern.pattern for pattern in self._patterns[:10]}
-
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
-        return self._patterns
+        return _named_patterns()
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
-        """The value of a match: a whole one as it is, another when it holds a letter and a
-        digit (labelled by :func:`named_kind`)."""
-        if match.re.pattern not in self._checked:  # a whole value (a quoted one: the group of its quote)
-            yield from ((None, value) for value in match.groups() if value)
-        else:
-            value = next(value for value in match.groups() if value)
-            if _is_value(value):
-                yield None, value
+        """The value of a match (labelled by :func:`named_kind`): a named group's as it is,
+        another's when it holds a letter and a digit."""
+        index, value = next((i, v) for i, v in enumerate(match.groups(), 1) if v)
+        if index in match.re.groupindex.values() or _is_value(value):
+            yield None, value
 
 
 @functools.cache
 def _named_patterns() -> list[Any]:
-    """:class:`NamedCredentialDetector`'s patterns, the first 10 of a value that must hold a
-    letter and a digit, the rest of whole values."""
+    """:class:`NamedCredentialDetector`'s patterns; a named group holds a whole value."""
+    named = f"{_AFTER}(?:{said('password', 'credential')})|{said('password-tail')}"
+    spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"([A-Za-z0-9/+_=.~-]{20,})"
+    unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     return [
-        compile_linear(
-            r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")(?:[ \t]+(?:" + words("whose") + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?)?"
-            r"(?:[ \t]+(?:is|was|ist|war|est|es|era|é|è)(?:[ \t]+now)?[ \t]+|[ \t]+(?:(?:set|changed|reset|updated)[ \t]+)?to[ \t]+"
-            r"|[ \t]*(?:[:=]|->|=>)[ \t]*)[\"'`]?" + _VALUE
-        ),
-        # command lines: curl's -u user:password, mysql's -ppassword; a .pgpass line host:port:db:user:password
-        compile_linear(r"(?i)\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*[\"']?[^\s:\"']+:([^\s\"']{4,})"),
-        compile_linear(r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p([^\s\"'-][^\s\"']{3,})"),
-        compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),
+        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?{_VALUE})"
+                       f"|(?:{spaced})[ \\t]+{_QUOTE}?{_VALUE}|{_AFTER}(?:{words('credential')})[ \\t]+{key}",
+                       _TABLE_OPTIONS),
+        compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
+        compile_linear(f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
+                       r"(?:[^\pL\pN]|$)"),
+        # command lines: mysql's -ppassword, sshpass's and docker login's -p password, --password password,
+        # curl's -u user:password
+        compile_linear(r"(?i)(?:\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
+                       r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|[ \t]--pass(?:word|wd)?(?:=|[ \t]+)"
+                       r"|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*[\"']?[^\s:\"']+:)([^\s\"'-][^\s\"']{3,})"),
+        compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
         compile_linear(
             r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
             r"[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" + _VALUE
         ),
-        # A credential word right before a key-like value, no "is" or ":" between: "AWS secret
-        # access key wJalrXUtnFEMI/K7MDENG/bPx..." (a new-user trial stored it); 20 characters
-        # or more, a letter and a digit, so "password policy" or "token budget 2000" are not values.
-        compile_linear(r"(?i)(?:^|[^\pL])(?:" + _WORDS + r")[ \t]+([A-Za-z0-9/+_=.~-]{20,})"),
         compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
-        compile_linear(
-            r"(?i)(?:^|[^\pL])(?:" + words("password") + r")(?:[ \t]+(?:(?:" + words("verb") + r")[ \t]+)?"
-            r"|[ \t]*[:=—–][ \t]*|[ \t]+(?:" + words("whose") + r")(?:[ \t]+[\pL\pN_'.-]+){1,3}?(?:[ \t]+(?:"
-            + words("verb") + r")[ \t]+|[ \t]*[:=][ \t]*))[\"'`「『]?" + _VALUE
-            + "|(?:" + words("password-unspaced") + r")(?:[ \t]*(?:" + words("verb-unspaced") + r"|[:=])[ \t]*|[ \t]+)"
-            r"[\"'`「『]?" + _ASCII_VALUE
-        ),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
-        # Whole values, from here on (``_checked``: the patterns above need a letter and a digit).
-        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"),
-        compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"([A-Za-z0-9+/]{12,}={0,2})\""),
-        # A quoted value may hold any characters but its quote.
-        compile_linear(
-            r"(?i)(?:" + _CODE_WORDS + r")\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
-            r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'|`([^`\n]{3,200})`)"
-        ),
+        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
+                       r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
+                       r"(?P<word>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
+        compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
+        compile_linear(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
+                       + _QUOTED),
     ]
 
 
 def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str]]:
-    """``(offset, label or None, value)`` of each value ``detector`` finds in ``text``, each
-    pattern run once over the whole text (a generator: the caller stops when it has enough). A value is what the plugin's own
-    ``analyze_string`` would yield (every group that matched, or the whole match), kept
-    when the plugin's own check of it (a JWT's ``is_formally_valid``) passes."""
+    """``(offset, label or None, value)`` of each value ``detector`` finds in ``text``, each pattern
+    run once over the whole text (a generator: the caller stops when it has enough). A value is
+    what the plugin's own ``analyze_string`` would yield (every group that matched, or the whole
+    match), kept when the plugin's own check of it (a JWT's ``is_formally_valid``) passes."""
     values = getattr(detector, "values", None)
     valid = getattr(detector, "is_formally_valid", None)
     for pattern in detector.denylist:
@@ -305,15 +306,16 @@ def _is_value(text: str) -> bool:
 @functools.cache
 def _kind_words() -> re.Pattern[str]:
     return re.compile(
-        r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
-        + words("password") + "|" + words("password-unspaced") + ")"
+        r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<pin>" + words("pin") + ")"
+        r"|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
+        + "|".join(words(role) for role in ("password", "password-tail", "password-unspaced")) + ")"
         r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
         r"|(?P<api>(?:api|access|auth)[ _-]?key)"
         r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
     )
-_KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "password": "password",
-              "secret": "secret key", "private": "private key",
-              "api": "API key", "token": "access token"}
+_KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "pin": "PIN",
+              "password": "password", "secret": "secret key", "private": "private key", "api": "API key",
+              "token": "access token"}
 
 
 def named_kind(before: str) -> str:

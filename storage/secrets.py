@@ -64,8 +64,8 @@ _REFERENCE = re.compile(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\(\w+\)|[{<]{1,2}[ ]*
 
 
 def _filtered(value: str, detector: Any) -> bool:
-    """detect-secrets' heuristic filters of a value (its ``filters.heuristic``: sequences,
-    punctuation only), memvault's placeholder filter, and references and placeholders
+    """detect-secrets' sequence filter of a value (its ``filters.heuristic``), punctuation only
+    (digits are a value: a PIN), memvault's placeholder filter, and references and placeholders
     (``_REFERENCE``). A UUID is a value: every detector finds it where a credential is named
     ("HEROKU_API_KEY=<uuid>", a URL's password)."""
     from detect_secrets.filters import heuristic
@@ -73,7 +73,7 @@ def _filtered(value: str, detector: Any) -> bool:
     from .secret_plugins import is_placeholder
 
     return (heuristic.is_sequential_string(value) or bool(_REFERENCE.fullmatch(value))
-            or heuristic.is_not_alphanumeric_string(value) or is_placeholder(value, detector))
+            or not any(c.isalnum() for c in value) or is_placeholder(value, detector))
 
 
 def label(secret_type: str, line: str, value: str | None) -> str:
