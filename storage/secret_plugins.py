@@ -185,22 +185,15 @@ _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 
 
 @functools.cache
-def said(*roles: str) -> str:
-    """The grammar of a credential named in prose, language by language (``secret_words.tsv``): a
-    word of ``roles``, perhaps a note in brackets or a phrase saying whose (a preposition and up to
-    four words), then a verb of its language or of English (perhaps then ``:``), or ``:``, ``=``,
-    ``->``, ``=>``, a dash."""
-    rows = [(lang, role) for lang, role, *_ in _table("secret_words.tsv") if role in roles]
-    grammar = []
-    for lang in dict.fromkeys(lang for lang, _ in rows):
-        whose, verb = ("|".join(dict.fromkeys(filter(None, (words(r, lang), words(r, "en")))))
-                       for r in ("whose", "verb"))
-        word = "|".join(filter(None, (words(role, lang) for role in roles)))
-        grammar.append(f"(?:{word})(?:[ \\t]+(?:{whose})"
-                       r"(?:[ \t]+[^\s:=]+){1,4}?|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
-                       f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
-                       r"|[ \t]*(?:[:=—–]|->|=>)[ \t]*|[ \t]+-[ \t]+)")
-    return "|".join(grammar)
+def said(role: str) -> str:
+    """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
+    perhaps a note in brackets or a phrase saying whose (a preposition and up to four words), then
+    a verb (perhaps then ``:``), or ``:``, ``=``, ``->``, ``=>``, a dash; the prepositions and verbs
+    of English and of the languages that have a word of ``role``."""
+    langs = dict.fromkeys(["en"] + [lang for lang, row_role, *_ in _table("secret_words.tsv") if row_role == role])
+    whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
+    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
+            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)" r"|[ \t]*(?:[:=—–]|->|=>)[ \t]*|[ \t]+-[ \t]+)")
 
 
 class NamedCredentialDetector(RegexBasedDetector):
@@ -214,7 +207,7 @@ class NamedCredentialDetector(RegexBasedDetector):
       password in other languages than English also takes its value after only a space ("мой
       пароль Zq81kk"), an English credential word only a key-like value of 20 characters or more
       ("AWS secret access key wJalrXUtnFEMI/K7MDENG..."). A value holds a letter and a digit (after a
-      word written without spaces, printable ASCII), or is quoted (any quotes, any characters);
+      word written without spaces, printable ASCII), or is quoted after a word for password;
       a word that qualifies another noun ("password hint", "token budget") is not followed by a value;
     - a PIN (``pin`` words): "card PIN: 4821", 4 to 8 digits;
     - command lines: ``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``curl -u user:X``
@@ -233,6 +226,9 @@ class NamedCredentialDetector(RegexBasedDetector):
 
     secret_type = "Named credential"
 
+    def __init__(self) -> None:
+        self._whole = {pattern.pattern: set(pattern.groupindex.values()) for pattern in _named_patterns()}
+
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
         return _named_patterns()
@@ -240,20 +236,21 @@ class NamedCredentialDetector(RegexBasedDetector):
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match (labelled by :func:`named_kind`): a named group's as it is,
         another's when it holds a letter and a digit."""
-        index, value = next((i, v) for i, v in enumerate(match.groups(), 1) if v)
-        if index in match.re.groupindex.values() or _is_value(value):
+        value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
+        if match.lastindex in self._whole[match.re.pattern] or _is_value(value):
             yield None, value
 
 
 @functools.cache
 def _named_patterns() -> list[Any]:
     """:class:`NamedCredentialDetector`'s patterns; a named group holds a whole value."""
-    named = f"{_AFTER}(?:{said('password', 'credential')})|{said('password-tail')}"
+    named = f"{_AFTER}(?:{said('password')}|{said('password-strict')})|{said('password-tail')}"
     spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"([A-Za-z0-9/+_=.~-]{20,})"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     return [
         compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?{_VALUE})"
-                       f"|(?:{spaced})[ \\t]+{_QUOTE}?{_VALUE}|{_AFTER}(?:{words('credential')})[ \\t]+{key}",
+                       f"|(?:{spaced})[ \\t]+{_QUOTE}?{_VALUE}|{_AFTER}(?:(?:{said('key')}){_QUOTE}?{_VALUE}"
+                       f"|(?:{words('key')}|{words('password-strict')})[ \\t]+{key})",
                        _TABLE_OPTIONS),
         compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
         compile_linear(f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"

@@ -54,7 +54,8 @@ def _detectors() -> tuple[Any, ...]:
     builtin = [own.linear_plugin(cls)() for cls in get_mapping_from_secret_type_to_class().values()
                if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
                and issubclass(cls, RegexBasedDetector)]
-    return (*builtin, own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(), own.NamedCredentialDetector())
+    return (*builtin, own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(),
+            own.NamedCredentialDetector())
 
 
 # A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
@@ -119,17 +120,13 @@ def _scan(text: str) -> list[tuple[str, int]]:
 
 
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
-    """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no
-    values; the label says what the credential is (:func:`label`: "bearer token",
-    "password in a URL", "AWS access key").
+    """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
+    label says what the credential is (:func:`label`: "bearer token", "password in a URL").
 
-    Each text is searched as given, in Unicode NFC (what is stored) and as a reader sees it
-    (``validate.bare``: NFKC, without any code point that renders as nothing, a format or a
-    control character) and joined (``validate.joined``: also without combining marks, white
-    space but the plain space, and blank symbols), so a key split by U+200B, U+E0020, U+0301,
-    U+00A0 or U+2800, or typed full-width, is found.
-    A value two detectors both find on a line is named once, by the first. Linear time in
-    the texts' length (every pattern runs in RE2); no lock.
+    Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``)
+    and joined (``validate.joined``), so a key split by an invisible character, a combining mark or
+    an odd space, or typed full-width, is found. A value two detectors both find on a line is named
+    once, by the first. Linear time in the texts' length (every pattern runs in RE2); no lock.
     """
     from .validate import bare, joined, nfc
 

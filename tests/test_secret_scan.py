@@ -265,7 +265,7 @@ MORE = [
     ("Algolia API key", "ALGOLIA_ADMIN_API_KEY=0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"),
     ("Datadog application key", "export DD_APPLICATION_KEY=xq7lm2np9rt4vw8yz3bc6df1gh5jk0ms12345678"),
     ("password hash", "ana:$2y$10$" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms./Xq7Lm2Np9Rt4Vw8Yz3B"),  # 22 + 31
-    ("password hash", "root:$6$rounds=5000$Xq7Lm2Np$" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms./Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms.1234"),
+    ("password hash", "root:$6$rounds=5000$Xq7Lm2Np$" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms./" * 2 + "1234"),
     ("password hash", "bob:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g="),
 ]
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
@@ -306,30 +306,34 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          "密码设置为Zq81kkLm", "把密码改成了Zq81kkLm", "密碼改為 Zq81kkLm", "密码已经改成了 Zq81kkLm",
          "パスワードをZq81kkLmに変更しました", "パスコードはZq81kkLm",
          # round 6 (an adversarial pass stored these kinds): what stands between the word and its value
-         "password is: Zq81kkLm", "the password is: Zq81kkLm", "password - Zq81kkLm", "password (prod) = Zq81kkLm",
-         "db password [staging]: Zq81kkLm", "パスワード「Zq81kkLm」", "the password for prod is Zq81kkLm",
-         "the password for our old prod database is Zq81kkLm", "Das Passwort ist: Zq81kkLm", "het wachtwoord - Zq81kkLm",
-         # quoting forms: a quoted value is a value whatever it holds
-         'the wifi password is "correct horse battery staple"', "password is 'hunter'", "password: «Zq81kkLm»",
-         "Passwort: „Zq81kkLm“", "the token is “opensesame”", "パスワード：『Zq81kkLm』",
+         "password is: Zq81kkLm", "the password is: Zq81kkLm", "password - Zq81kkLm",
+         "password (prod) = Zq81kkLm", "db password [staging]: Zq81kkLm", "パスワード「Zq81kkLm」",
+         "the password for prod is Zq81kkLm", "the password for our old prod database is Zq81kkLm",
+         "Das Passwort ist: Zq81kkLm", "het wachtwoord - Zq81kkLm",
+         # quoting forms: a quoted value after a word for password is a value whatever it holds
+         'the wifi password is "correct horse battery staple"', "password is 'hunter'",
+         "password: «Zq81kkLm»",
+         "Passwort: „Zq81kkLm“", "the token is “Zq81kkLm”", "パスワード：『Zq81kkLm』",
          # a password word ending a compound
          "Serverpasswort: Zq81kkLm", "Datenbankkennwort ist Zq81kkLm", "databasewachtwoord: Zq81kkLm",
          "databaslösenordet är Zq81kkLm", "wifi-adgangskoden er Zq81kkLm", "root-passordet er Zq81kkLm",
          # Greek without accents or in capitals, Bulgarian and Macedonian definite forms
-         "ο κωδικος ειναι Zq81kkLm", "ΚΩΔΙΚΟΣ: Zq81kkLm", "Ο ΚΩΔΙΚΌΣ ΕΊΝΑΙ Zq81kkLm", "паролата е Zq81kkLm",
-         "лозинката е Zq81kkLm",
-         # more languages (secret_words.tsv, each row with its source)
-         "비번은 Zq81kkLm", "비밀번호 Zq81kkLm", "کلمه عبور: Zq81kkLm", "رمز عبور Zq81kkLm است", "الرقم السري: Zq81kkLm",
-         "كلمة السر هي Zq81kkLm", "my wagwoord is Zq81kkLm", "la pasvorto estas Zq81kkLm", "माझा पासवर्ड Zq81kkLm आहे",
-         "मेरो पासवर्ड Zq81kkLm हो", "මුරපදය: Zq81kkLm", "പാസ്വേഡ്: Zq81kkLm", "ಪಾಸ್ವರ್ಡ್: Zq81kkLm", "ಗುಪ್ತಪದ Zq81kkLm",
+         "ο κωδικος ειναι Zq81kkLm", "ΚΩΔΙΚΟΣ: Zq81kkLm", "Ο ΚΩΔΙΚΌΣ ΕΊΝΑΙ Zq81kkLm",
+         "паролата е Zq81kkLm", "лозинката е Zq81kkLm",
+         # more languages (secret_words.tsv, each new row with its source)
+         "비번은 Zq81kkLm", "비밀번호 Zq81kkLm", "کلمه عبور: Zq81kkLm", "رمز عبور Zq81kkLm است",
+         "الرقم السري: Zq81kkLm", "كلمة السر هي Zq81kkLm", "my wagwoord is Zq81kkLm",
+         "la pasvorto estas Zq81kkLm", "माझा पासवर्ड Zq81kkLm आहे", "मेरो पासवर्ड Zq81kkLm हो",
+         "මුරපදය: Zq81kkLm", "പാസ്വേഡ്: Zq81kkLm", "ಪಾಸ್ವರ್ಡ್: Zq81kkLm", "ಗುಪ್ತಪದ Zq81kkLm",
          "мой пароль: Zq81kkLm", "la password è Zq81kkLm",
          # command lines
          "sshpass -p Zq81kkLm ssh ana@db", "docker login -u ana -p Zq81kkLm registry.example.com",
-         "docker login --password Zq81kkLm", "podman login --password=Zq81kkLm quay.io", "mysql -uroot -pZq81kkLm app",
-         "curl -u ana:Zq81kkLm https://api.example.com",
+         "docker login --password Zq81kkLm", "podman login --password=Zq81kkLm quay.io",
+         "mysql -uroot -pZq81kkLm app", "curl -u ana:Zq81kkLm https://api.example.com",
          # Basic authentication without the colon, and PINs
          "authorization basic dXNlcjpwYXNzd29yZA==", "Authorization Basic YWxhZGRpbjpvcGVuc2VzYW1l",
-         "my card PIN is 4821", "PIN 4821", "phone PIN: 4821", "the PIN for the office door is 958213", "PIN-Code 0000"]
+         "my card PIN is 4821", "PIN 4821", "phone PIN: 4821", "the PIN for the office door is 958213",
+         "PIN-Code 0000"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -484,12 +488,15 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "密码已经改成了新的", "nenosiri ni siri yangu", "lykilorðið er gott", "暗証番号は4桁です",
                                   "la parola d'ordine è segreta",
                                   # round 6: ordinary texts near the new grammar
-                                  "we store password sha256 hashes", "the password (see the vault) is rotated",
-                                  "Passwortrichtlinie: 12 Zeichen", "Das Passwort-Feld ist leer", "ο κωδικος ειναι ασφαλης",
-                                  "docker login --password-stdin < token.txt", "Authorization Basic Concepts",
-                                  "the authorization basic settings page", "PIN codes rotate every 90 days",
-                                  "pin the version to 4821", "the PIN 1234 default", "GPIO pin 4821 is high",
-                                  "пароль от почты лежит в менеджере", "la password è nel vault",
+                                  "we store password sha256 hashes",
+                                  "the password (see the vault) is rotated",
+                                  "Passwortrichtlinie: 12 Zeichen", "Das Passwort-Feld ist leer",
+                                  "ο κωδικος ειναι ασφαλης", "docker login --password-stdin < token.txt",
+                                  "Authorization Basic Concepts", "the authorization basic settings page",
+                                  "PIN codes rotate every 90 days", "pin the version to 4821",
+                                  "the PIN 1234 default", "GPIO pin 4821 is high",
+                                  "the secret to good bread is 'patience'", "the token is 'valid' for a day",
+                                  "пароль от почты лежит в менеджере",
                                   "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmAAAAAAAAAAgAwIBAgIUQnB3EXAMPLEw0KqC8wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
@@ -577,16 +584,19 @@ def test_a_credential_split_by_a_combining_mark_an_odd_space_or_a_blank_symbol_i
     the spacing ones, Mc: U+1171E is Mn in Python's Unicode 14 and Mc in the regex module's newer
     data), white space but the plain space (Zs, Zl, Zp) and the blank symbols U+2800 and U+1D159,
     from Unicode data, inside one of several formats at a moving position (``validate.joined``)."""
-    chars = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me", "Zs", "Zl", "Zp")
-             and c != 0x20] + ["\u2800", "\U0001d159", "\U0001171e"]
+    kinds = ("Mn", "Mc", "Me", "Zs", "Zl", "Zp")
+    chars = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in kinds and c != 0x20]
+    chars += ["\u2800", "\U0001d159", "\U0001171e"]
     assert len(chars) > 2300
     missed = missed_splits(chars)
     assert not missed, missed[:20]
 
 
-@pytest.mark.parametrize(("text", "kind"), [("my card PIN is 4821", "PIN"), ("sshpass -p Zq81kkLm ssh db", "password"),
-                                            ("Serverpasswort: Zq81kkLm", "password"), ("비번은 Zq81kkLm", "password"),
-                                            ("authorization basic dXNlcjpwYXNzd29yZA==", "Basic authentication credential")])
+@pytest.mark.parametrize(("text", "kind"), [
+    ("my card PIN is 4821", "PIN"), ("sshpass -p Zq81kkLm ssh db", "password"),
+    ("Serverpasswort: Zq81kkLm", "password"), ("비번은 Zq81kkLm", "password"),
+    ("authorization basic dXNlcjpwYXNzd29yZA==", "Basic authentication credential"),
+])
 def test_a_refusal_names_the_credential_by_its_word(text: str, kind: str) -> None:
     assert find_secrets(text) == [[(kind, 1)]]
 
@@ -599,5 +609,6 @@ def test_the_word_table_says_where_each_new_word_comes_from() -> None:
     sourced = {(language, role) for language, role, _, *source in rows if source}
     assert all(re.fullmatch(r"bitwarden:[a-z_]+|issue:25|usage:\".+\"( \(.+\))?", source) for *_, source in
                (row for row in rows if len(row) > 3))
-    assert {("af", "password-tail"), ("eo", "password"), ("si", "password"), ("ml", "password"), ("kn", "password"),
-            ("mr", "password"), ("ne", "password"), ("be", "password"), ("mk", "password"), ("en", "pin")} <= sourced
+    new = {"af": "password-tail", "eo": "password", "si": "password", "ml": "password", "kn": "password",
+           "mr": "password", "ne": "password", "be": "password", "mk": "password", "en": "pin"}
+    assert set(new.items()) <= sourced
