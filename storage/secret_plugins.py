@@ -167,7 +167,7 @@ class UrlPasswordDetector(RegexBasedDetector):
 # A credential's value as people write it after its word: 6 characters or more without white space
 # or quotes, not ending in sentence punctuation; it must hold a letter and a digit (:func:`_is_value`),
 # so "is rotated", "is 12 characters" and "is JWT-based" are not values.
-_VALUE = r"([^\s\"'`]{5,}[^\s\"'`.,;:!?)\]])"
+_VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
 # The same after a word for password written without spaces around it (Chinese, Japanese, ...):
 # printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
 # under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
@@ -179,8 +179,6 @@ _QUOTED = _QUOTE + "(?P<whole>[^\n]{4,200}?)[\"'`”’“»›」』]"
 _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
                r"|contrase[ñn]a")
-
-
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 
 
@@ -190,10 +188,12 @@ def said(role: str) -> str:
     perhaps a note in brackets or a phrase saying whose (a preposition and up to four words), then
     a verb (perhaps then ``:``), or ``:``, ``=``, ``->``, ``=>``, a dash; the prepositions and verbs
     of English and of the languages that have a word of ``role``."""
-    langs = dict.fromkeys(["en"] + [lang for lang, row_role, *_ in _table("secret_words.tsv") if row_role == role])
+    langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
-    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
-            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)" r"|[ \t]*(?:[:=—–]|->|=>)[ \t]*|[ \t]+-[ \t]+)")
+    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?"
+            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
+            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
+            r"|[ \t]*(?::=|[:=—–→⇒]|->|=>)[ \t]*|[ \t]+-[ \t]+)")
 
 
 class NamedCredentialDetector(RegexBasedDetector):
@@ -203,15 +203,16 @@ class NamedCredentialDetector(RegexBasedDetector):
       the word (password, pwd, API key, token, Passwort, пароль, a compound such as Serverpasswort),
       perhaps "(prod)" or a phrase saying whose, then its verb, ``:``, ``=`` or a dash and the
       value: "my password is hunter2", "the staging DB password for admin is Xk29slQpz",
-      "Passwort für den Server lautet Zq81kk", "password (prod) = Zq81kk", "密码是Zq81kk". The word for
-      password in other languages than English also takes its value after only a space ("мой
-      пароль Zq81kk"), an English credential word only a key-like value of 20 characters or more
-      ("AWS secret access key wJalrXUtnFEMI/K7MDENG..."). A value holds a letter and a digit (after a
-      word written without spaces, printable ASCII), or is quoted after a word for password;
-      a word that qualifies another noun ("password hint", "token budget") is not followed by a value;
+      "Passwort für den Server lautet Zq81kk", "password (prod) = Zq81kk", "密码是Zq81kk". After only
+      a space: a value after the word for password in other languages ("мой пароль Zq81kk"), one
+      mixing cases and digits after an English one ("root password Zq81kkLm", not "password
+      sha256"), a key-like one of 20 characters or more ("AWS secret access key wJalrXUtnF...").
+      A value holds a letter and a digit (after a word written without spaces, printable ASCII),
+      or is quoted after a word for password; a word that qualifies another noun ("password
+      hint", "token budget") is not followed by a value;
     - a PIN (``pin`` words): "card PIN: 4821", 4 to 8 digits;
-    - command lines: ``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``curl -u user:X``
-      (``--password X`` is prose above), and a ``.pgpass`` line;
+    - command lines: ``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``redis-cli -a X``,
+      ``--password X`` (``--db-password=X``), ``curl -u user:X``, and a ``.pgpass`` line;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
       API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
@@ -227,49 +228,53 @@ class NamedCredentialDetector(RegexBasedDetector):
     secret_type = "Named credential"
 
     def __init__(self) -> None:
-        self._whole = {pattern.pattern: set(pattern.groupindex.values()) for pattern in _named_patterns()}
+        self._names = {p.pattern: {i: name for name, i in p.groupindex.items()} for p in _named_patterns()}
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
         return _named_patterns()
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
-        """The value of a match (labelled by :func:`named_kind`): a named group's as it is,
-        another's when it holds a letter and a digit."""
+        """The value of a match (labelled by :func:`named_kind`): a ``whole`` group's as it is, a
+        ``mixed`` one's when it holds a digit and letters of both cases, another's when it holds a
+        letter and a digit."""
         value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
-        if match.lastindex in self._whole[match.re.pattern] or _is_value(value):
+        name = self._names[match.re.pattern].get(match.lastindex, "")
+        mixed = value.lower() != value != value.upper()
+        if name.startswith("whole") or _is_value(value) and (name != "mixed" or mixed):
             yield None, value
 
 
 @functools.cache
 def _named_patterns() -> list[Any]:
-    """:class:`NamedCredentialDetector`'s patterns; a named group holds a whole value."""
+    """:class:`NamedCredentialDetector`'s patterns; a group's name says how its value is checked
+    (:meth:`NamedCredentialDetector.values`)."""
     named = f"{_AFTER}(?:{said('password')}|{said('password-strict')})|{said('password-tail')}"
-    spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"([A-Za-z0-9/+_=.~-]{20,})"
+    spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     return [
-        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?{_VALUE})"
-                       f"|(?:{spaced})[ \\t]+{_QUOTE}?{_VALUE}|{_AFTER}(?:(?:{said('key')}){_QUOTE}?{_VALUE}"
-                       f"|(?:{words('key')}|{words('password-strict')})[ \\t]+{key})",
-                       _TABLE_OPTIONS),
+        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?({_VALUE}))"
+                       f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
+                       f"|{_AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
+                       f"|(?:{words('key')}|{words('password-strict')})[ \\t]+({key})"
+                       f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
         compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
         compile_linear(f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
                        r"(?:[^\pL\pN]|$)"),
-        # command lines: mysql's -ppassword, sshpass's and docker login's -p password, --password password,
-        # curl's -u user:password
+        # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
+        # password, --password password (--http-password, --db-password), curl's -u user:password
         compile_linear(r"(?i)(?:\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
-                       r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|[ \t]--pass(?:word|wd)?(?:=|[ \t]+)"
-                       r"|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*[\"']?[^\s:\"']+:)([^\s\"'-][^\s\"']{3,})"),
+                       r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
+                       r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
+                       r"[\"']?[^\s:\"']+:)[\"']?([^\s\"'-][^\s\"']{3,})"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
-        compile_linear(
-            r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)"
-            r"[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" + _VALUE
-        ),
+        compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
+                       r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
         compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
                        r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
-                       r"(?P<word>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
+                       r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
         compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
         compile_linear(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
                        + _QUOTED),
@@ -316,14 +321,12 @@ _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credenti
 
 
 def named_kind(before: str) -> str:
-    """What a credential found after the word naming it is ("password", "API key",
-    "secret key", "private key", "access token", "bearer token"), by the last such word in ``before``
-    (the line up to the value): ``DB_PASSWORD=`` holds a password, ``Authorization:
-    Bearer`` a bearer token. "credential" when no word names it."""
-    found = None
-    for found in _kind_words().finditer(before[-200:]):  # the word is next to the value
-        pass
-    return "credential" if found is None else _KIND_NAMES[found.lastgroup or ""]
+    """What a credential found after the word naming it is ("password", "PIN", "API key", "secret
+    key", "private key", "access token", "bearer token"), by the last such word in ``before`` (the
+    line up to the value): ``DB_PASSWORD=`` holds a password, ``Authorization: Bearer`` a bearer
+    token. "credential" when no word names it."""
+    found = list(_kind_words().finditer(before[-200:]))  # the last word is next to the value
+    return _KIND_NAMES[found[-1].lastgroup or ""] if found else "credential"
 
 
 # A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,

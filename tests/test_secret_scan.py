@@ -267,6 +267,8 @@ MORE = [
     ("password hash", "ana:$2y$10$" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms./Xq7Lm2Np9Rt4Vw8Yz3B"),  # 22 + 31
     ("password hash", "root:$6$rounds=5000$Xq7Lm2Np$" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms./" * 2 + "1234"),
     ("password hash", "bob:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g="),
+    ("password hash", "root:$y$j9T$Xq7Lm2Np9Rt4Vw8Y$Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
+    ("password hash", "ana:$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"),
 ]
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
          "the staging password is Zq81kkLm", 'api_key: "mysecretvalue"', '"password": "S3cure!x"',
@@ -330,6 +332,9 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          "sshpass -p Zq81kkLm ssh ana@db", "docker login -u ana -p Zq81kkLm registry.example.com",
          "docker login --password Zq81kkLm", "podman login --password=Zq81kkLm quay.io",
          "mysql -uroot -pZq81kkLm app", "curl -u ana:Zq81kkLm https://api.example.com",
+         "sshpass -p 'Zq81kkLm' ssh db", "redis-cli -a Zq81kkLm ping", "wget --http-password=Zq81kkLm https://x",
+         "mysql --password=Zq81kkLm app", "password := Zq81kkLm", "password → Zq81kkLm",
+         "Паролата за сървъра е Zq81kkLm", "root password Zq81kkLm", "wifi password: Hunter2!",
          # Basic authentication without the colon, and PINs
          "authorization basic dXNlcjpwYXNzd29yZA==", "Authorization Basic YWxhZGRpbjpvcGVuc2VzYW1l",
          "my card PIN is 4821", "PIN 4821", "phone PIN: 4821", "the PIN for the office door is 958213",
@@ -496,7 +501,7 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "PIN codes rotate every 90 days", "pin the version to 4821",
                                   "the PIN 1234 default", "GPIO pin 4821 is high",
                                   "the secret to good bread is 'patience'", "the token is 'valid' for a day",
-                                  "пароль от почты лежит в менеджере",
+                                  "пароль от почты лежит в менеджере", "wget --password-file=pw.txt https://x",
                                   "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmAAAAAAAAAAgAwIBAgIUQnB3EXAMPLEw0KqC8wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
