@@ -186,8 +186,8 @@ _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 def said(role: str) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
     perhaps a note in brackets or a phrase saying whose (a preposition and up to four words), then
-    a verb (perhaps then ``:``), or ``:``, ``=``, ``->``, ``=>``, a dash; the prepositions and verbs
-    of English and of the languages that have a word of ``role``."""
+    a verb (perhaps then ``:``), or ``:``, ``=``, ``:=``, an arrow, a dash; the prepositions and
+    verbs of English and of the languages that have a word of ``role``."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
     return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?"

@@ -32,6 +32,10 @@ SHAPES = [
     "пароль ", "пароль: ", "密码是", "パスワードは", "비밀번호는 ", "la password è ", "machine a login b password ",
     "machine ", "Authorization: Basic ", '"auth": "', "key-", "dp.pt.", "pat-na1-", "v1.0-", "a1Q~", "\u180e",
     "\U000e0020", "\u3164", "\ufe0f", "ｇ", "ｇｈｐ＿", "ghp_\u2062",
+    # round 6: the phrase grammar's notes, quotes, compounds, PINs, command lines and new rows
+    "password (", "password [", "password is “", "“", "Serverpasswort: ", "паролата е ", "PIN ", "PIN: 4",
+    "--password ", "sshpass -p ", "redis-cli -a ", "root password A", "$apr1$", "$argon2id$v=19$m=1,t=1,p=1$",
+    "Authorization basic a1", "datadog ", "\U0001171e",
 ]
 
 
