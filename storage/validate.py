@@ -47,9 +47,8 @@ _IGNORABLE = regex.compile(r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]--[\
 _NOT_IN_NAMES = regex.compile(
     r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{Co}\p{Zl}\p{Zp}\p{Zs}\p{White_Space}\u2800\U0001D159]--[\x20]]"
     r"|(?:^|(?<=[^\p{L}\p{M}]))\p{M}", regex.V1)
-# What joins a credential split by a character a reader may not notice: combining marks, spacing ones
-# too (Unicode 16 made U+1171E, Mn before, an Mc), white space other than the plain space, line and
-# paragraph separators, blank symbols (:func:`joined`).
+# What joins a credential split by a character a reader may not notice: combining marks (Mc too: Unicode
+# 16 made U+1171E one), white space but the plain space, line and paragraph separators, blank symbols.
 _SPLITTERS = regex.compile(r"[[\p{M}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]", regex.V1)
 # A name mixes no two scripts (Unicode Scripts.txt, by the confusable-homoglyphs package's data)
 # but those TR39's "highly restrictive" level allows together: Latin with Han and the Japanese
