@@ -55,29 +55,29 @@ def _time(description: str) -> Any:
 
 KIND_HELP = (
     "fact (default), preference (how the user likes things), decision (a choice made and why), "
-    "procedure (how to do something), episode (what happened), failure (what went wrong and the lesson)."
-)
-KindName = Literal[limits.KINDS]  # type: ignore[valid-type]
+    "procedure (how to do something), episode (what happened), failure (what went wrong and the lesson).")
+Kind = Annotated[Literal[limits.KINDS], Field(description=KIND_HELP)]  # type: ignore[valid-type]
 Tag = Annotated[str, Field(min_length=1, max_length=limits.TAG_MAX_CHARS)]
-TAGS_HELP = f"Up to {limits.TAGS_MAX} labels, each 1-{limits.TAG_MAX_CHARS} characters; stored lower-case."
-IMPORTANCE_HELP = (f"{limits.IMPORTANCE_MIN}-{limits.IMPORTANCE_MAX}, default {limits.DEFAULT_IMPORTANCE}. "
-                   "Use 8-10 for things that must not be missed.")
-SOURCE_HELP = "Who or what said it, e.g. 'user', 'tool:pytest', a conversation id."
-EXPIRES_HELP = "ISO-8601 time after which the memory is never returned (later than observed_at)."
-
 Content = Annotated[str, _text(
     f"The memory: one self-contained statement, 1-{limits.CONTENT_MAX_CHARS:,} characters. "
     "Write it so it makes sense alone later (names, not pronouns).", limits.CONTENT_MAX_CHARS, 1)]
 MemoryId = Annotated[str, Field(
     description="A memory id as remember or recall returned it (the short form shown in text works too).")]
-Importance = Annotated[int, Field(description=IMPORTANCE_HELP, ge=limits.IMPORTANCE_MIN, le=limits.IMPORTANCE_MAX)]
-Tags = Annotated[list[Tag], Field(description=TAGS_HELP, max_length=limits.TAGS_MAX)]
+Importance = Annotated[int, Field(description=(
+    f"{limits.IMPORTANCE_MIN}-{limits.IMPORTANCE_MAX}, default {limits.DEFAULT_IMPORTANCE}. "
+    "Use 8-10 for things that must not be missed."), ge=limits.IMPORTANCE_MIN, le=limits.IMPORTANCE_MAX)]
+Tags = Annotated[list[Tag], Field(description=(
+    f"Up to {limits.TAGS_MAX} labels, each 1-{limits.TAG_MAX_CHARS} characters; stored lower-case."),
+    max_length=limits.TAGS_MAX)]
 Scope = Annotated[str, _text(
     "Group inside your memory space, e.g. a project name; 'global' is shared by all scopes. "
     "Default: the server's configured scope.", limits.SCOPE_MAX_CHARS, 1)]
-Source = Annotated[str, _text(SOURCE_HELP, limits.SOURCE_MAX_CHARS)]
+Source = Annotated[str, _text("Who or what said it, e.g. 'user', 'tool:pytest', a conversation id.",
+                              limits.SOURCE_MAX_CHARS)]
 ObservedAt = Annotated[str, _time(
     "When the fact was observed (ISO-8601, e.g. 2024-05-01T13:56:00Z); default now. No offset means UTC.")]
+ExpiresAt = Annotated[str, _time(
+    "ISO-8601 time after which the memory is never returned (later than observed_at).")]
 Reason = Annotated[str, _text("Why, in a few words; kept with the history or the tombstone.",
                               limits.REASON_MAX_CHARS)]
 
@@ -150,13 +150,13 @@ def build_server(
     @tool("Remember", read_only=False, destructive=False, idempotent=True)
     async def remember(
         ctx: Context, content: Content,
-        kind: Annotated[KindName, Field(description=KIND_HELP)] = None,  # type: ignore[assignment]
+        kind: Kind = None,  # type: ignore[assignment]
         tags: Tags = None,  # type: ignore[assignment]
         importance: Importance = None,  # type: ignore[assignment]
         scope: Scope = None,  # type: ignore[assignment]
         source: Source = None,  # type: ignore[assignment]
         observed_at: ObservedAt = None,  # type: ignore[assignment]
-        expires_at: Annotated[str, _time(EXPIRES_HELP)] = None,  # type: ignore[assignment]
+        expires_at: ExpiresAt = None,  # type: ignore[assignment]
         idempotency_key: Annotated[str, _text(
             "Optional client token that makes a retried call safe: the same key with the same content returns "
             "the first call's id.", limits.IDEMPOTENCY_KEY_MAX_CHARS)] = None,  # type: ignore[assignment]
@@ -178,7 +178,7 @@ def build_server(
         limit: Annotated[int, Field(
             description=f"How many memories at most, 1-{limits.RECALL_MAX_LIMIT}; default "
             f"{limits.RECALL_DEFAULT_LIMIT}.", ge=1, le=limits.RECALL_MAX_LIMIT)] = None,  # type: ignore[assignment]
-        kinds: Annotated[list[KindName], Field(  # type: ignore[valid-type]
+        kinds: Annotated[list[Literal[limits.KINDS]], Field(  # type: ignore[valid-type]
             description="Only these kinds.", max_length=len(limits.KINDS))] = None,  # type: ignore[assignment]
         tags: Annotated[list[Tag], Field(description="Only memories that carry all of these tags.",
                                          max_length=limits.TAGS_MAX)] = None,  # type: ignore[assignment]
@@ -201,16 +201,14 @@ def build_server(
     async def supersede(
         ctx: Context, id: MemoryId, content: Content,
         reason: Reason = None,  # type: ignore[assignment]
-        kind: Annotated[KindName, Field(description="The new version's kind; inherited from the old memory "
-                                        "when omitted. " + KIND_HELP)] = None,  # type: ignore[assignment]
-        tags: Annotated[list[Tag], Field(description=TAGS_HELP + " Inherited from the old memory when omitted.",
-                                         max_length=limits.TAGS_MAX)] = None,  # type: ignore[assignment]
-        importance: Annotated[int, Field(description=IMPORTANCE_HELP + " Inherited when omitted.",
-                                         ge=limits.IMPORTANCE_MIN, le=limits.IMPORTANCE_MAX)] = None,  # type: ignore[assignment]
-        source: Annotated[str, _text(SOURCE_HELP + " Inherited when omitted.",
-                                     limits.SOURCE_MAX_CHARS)] = None,  # type: ignore[assignment]
+        kind: Annotated[Kind, Field(description=(  # type: ignore[assignment]
+            "Inherited from the old memory when omitted, as are tags, importance, source and expires_at. "
+            + KIND_HELP))] = None,
+        tags: Tags = None,  # type: ignore[assignment]
+        importance: Importance = None,  # type: ignore[assignment]
+        source: Source = None,  # type: ignore[assignment]
         observed_at: ObservedAt = None,  # type: ignore[assignment]
-        expires_at: Annotated[str, _time(EXPIRES_HELP + " Inherited when omitted.")] = None,  # type: ignore[assignment]
+        expires_at: ExpiresAt = None,  # type: ignore[assignment]
     ) -> Annotated[CallToolResult, s.SupersedeResult]:
         """Replace a stored memory that is no longer true with its corrected version (use this, not
         remember, when a fact changed). Omitted fields are kept from the old memory. The old one stops

@@ -1,14 +1,7 @@
-"""Who is calling over HTTP: token verifiers for API keys and OAuth JWTs, and the
-identity (tenant, default scope, read-only) a verified token carries.
-
-Each verifier implements the SDK's ``TokenVerifier`` protocol; the SDK's bearer
-backend calls it on every request (no cache: a key revoked by another process is
-refused at once). ``server.http.Guard`` calls it first: a token it refuses raises
-:class:`TokenRefused`, answered 401 with an RFC 6750 §3 challenge naming the reason
-(:func:`challenge`); the SDK's authentication then reuses Guard's answer. The
-identity travels in the ``AccessToken``'s claims and is read back per request
-through ``get_access_token()`` (see ``Runtime.identity``). Failed authentications
-are logged without the token.
+"""Who is calling over HTTP: the SDK's ``TokenVerifier`` for API keys and for OAuth JWTs, and the
+identity (tenant, default scope, read-only) a verified token carries in its ``AccessToken``'s claims
+(read back per request by ``Runtime.identity``). Checked on every request, never cached; a refused
+token raises :class:`TokenRefused`, logged without the token. docs/team-server-security.md.
 """
 
 from __future__ import annotations
@@ -92,15 +85,10 @@ class IssuerUnreachable(TokenRefused):
 
 
 class KeySet:
-    """The issuer's signing keys (JWKS), read within ``timeout_s`` in all (:meth:`_read`) and
-    trusted for ``max_age_s`` seconds from the start of the reading that got them.
-
-    A reading is due when the set is missing, half its max age old, or does not list a
-    requested kid. Readings are limited for the whole process: at most one in flight and
-    none within ``cooldown_s`` of the last attempt, successful or not; a request that
-    finds a reading due but not allowed is answered from the set in hand at once, never
-    waiting for the issuer. A failed reading never extends the set's trust.
-    """
+    """The issuer's signing keys (JWKS), read within ``timeout_s`` in all and trusted for ``max_age_s``
+    from the start of their reading. A reading is due when the set is missing, half its max age old,
+    or lacks a requested kid; at most one runs at a time, none within ``cooldown_s`` of the last, and
+    no request waits for it (docs/team-server-security.md)."""
 
     def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = 10,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -140,9 +128,8 @@ class KeySet:
         return found
 
     def _read(self) -> list[Any]:
-        """The signing keys the issuer lists now (``use`` "sig" or unset, with a kid, as PyJWT's
-        ``PyJWKClient.get_signing_keys``), read within ``timeout_s`` in all: PyJWKClient times
-        each socket read only, so an issuer dripping its answer held the reading for hours.
+        """The signing keys the issuer lists now (``use`` "sig" or unset, with a kid), read within
+        ``timeout_s`` in all (PyJWKClient times each socket read only).
 
         Raises:
             TimeoutError, httpx2.HTTPError, ValueError, jwt.PyJWTError: not read, or no signing key.
@@ -244,16 +231,10 @@ class KeyVerifier:
 
 
 class JwtVerifier:
-    """Validates OAuth 2.1 JWT access tokens as a resource server.
-
-    Signature against the issuer's JWKS (:class:`KeySet`: a withdrawn key is refused at most
-    ``HttpConfig.jwks_max_age_s`` after; 503 while the set is older and cannot be read). Algorithm in :data:`JWT_ALGORITHMS`, ``iss`` equal to the issuer, ``aud`` containing
-    this server's resource URL (RFC 8707 / RFC 9068 §4), time claims by
-    :func:`check_times`, scopes by :func:`granted`. The tenant is the ``tenant_claim``
-    claim, refused when trimming or NFC would change it; the default scope is "default".
-    Least privilege: writing needs ``memvault:write``, reading ``memvault:read`` or write
-    (:func:`missing_scope`, answered 403 ``insufficient_scope``). Tokens are passed on to nothing.
-    """
+    """Validates OAuth 2.1 JWT access tokens as a resource server: signature by the issuer's JWKS
+    (:class:`KeySet`), algorithm in :data:`JWT_ALGORITHMS`, ``iss`` the issuer, ``aud`` containing this
+    server's resource URL (others beside it accepted: RFC 9068 §4), times by :func:`check_times`, scopes
+    by :func:`granted`; the tenant is the ``tenant_claim`` claim. Tokens are passed on to nothing."""
 
     def __init__(self, http: HttpConfig) -> None:
         assert http.issuer and http.resource and http.jwks_url
@@ -379,7 +360,7 @@ def granted(claims: dict[str, Any]) -> set[str]:
 
 def missing_scope(granted: Collection[str], body: bytes) -> str | None:
     """The scope that a POST of ``body`` needs and a token granting ``granted`` lacks, or
-    None: ``memvault:read`` (or write) for any request, ``memvault:write`` for a
+    None: ``memvault:read`` or write (write includes reading) for any request, ``memvault:write`` for a
     ``tools/call`` of a :data:`WRITE_TOOLS` tool, alone or in a JSON-RPC batch (RFC 6750
     §3.1 ``insufficient_scope``)."""
     if READ not in granted and WRITE not in granted:

@@ -129,13 +129,9 @@ class Verified:
 
 
 class Guard:
-    """ASGI middleware, outermost. On every route: a Host, Origin or head over its limit 400
-    (:func:`_over_long`); ``/mcp/`` read as ``/mcp``; Host and Origin lower-cased when that makes
-    them one of ``hosts``/``origins``; an SSE-only Accept answered as one SSE event, none as JSON.
-    On ``/mcp``, before the SDK's authentication: a token in the query string 400; an address
-    over ``failures`` 429; no bearer token 401 with ``challenge``; the database unavailable 503
-    (``watch``); a token refused by ``verifier`` 401 ``invalid_token``; ``limiter`` per verified
-    caller 429. Why each: docs/architecture.md, "The team server"."""
+    """ASGI middleware, outermost: what the SDK's transport and Starlette answer wrongly, on every
+    route (headers and path) and, before the SDK's authentication, on ``/mcp`` (tokens, rate limits,
+    the database). Each refusal and why: docs/architecture.md, "The team server"."""
 
     def __init__(self, app: ASGIApp, failures: RateLimiter, limiter: RateLimiter | None, watch: DatabaseWatch,
                  hosts: list[str], origins: list[str], challenge: str | None = None, verifier: Any = None,

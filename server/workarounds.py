@@ -128,12 +128,9 @@ def _has_type(kind: str | None, value: object) -> bool:
 
 
 def check_value(name: str, prop: dict[str, Any], value: object) -> object:
-    """``value`` of argument ``name`` checked against its schema ``prop`` and converted
-    by memvault's one coercion rule: a string given for a field that is not a string is
-    read as JSON and accepted when that JSON has the field's type (``"8"``, ``'["a"]'``,
-    ``"true"``: some clients send every value as a string); a whole float is an integer.
-    Nothing else converts. A text over its limit only by white space around it is
-    passed on trimmed (it is counted as stored).
+    """``value`` of argument ``name`` checked against its schema ``prop`` and converted by the one
+    coercion rule of docs/tools.md (a string holding JSON of the field's type; a whole float as an
+    integer); a text over its limit only by white space around it is passed on trimmed.
 
     Raises:
         InvalidInput: naming the field, what was wrong and the limit.

@@ -338,6 +338,36 @@ def test_the_metadata_names_both_scopes(setup) -> None:  # type: ignore[no-untyp
     assert document["scopes_supported"] == ["memvault:read", "memvault:write"]
 
 
+def test_the_write_scope_alone_also_reads(setup) -> None:  # type: ignore[no-untyped-def]
+    """Decided: memvault:write includes reading (docs/team-server-security.md, "Scopes"): a
+    writer learns of stored memories anyway (duplicate_of, similar, supersede's conflicts)."""
+    server, issuer, resource, db = setup
+    tenant = f"w-{uuid.uuid4().hex[:6]}"
+    token = _token(issuer, _claims(resource, org=tenant, scope="memvault:write"))
+    stored = server.post(token, _call("remember", {"content": "The staging database is pg-stage-2."}))
+    found = server.post(token, _call("recall", {"query": "staging database"}))
+    assert stored.status_code == found.status_code == 200, found.text
+    memories = found.json()["result"]["structuredContent"]["memories"]
+    assert [m["content"] for m in memories] == ["The staging database is pg-stage-2."]
+
+
+def test_a_token_for_this_server_and_another_audience_is_accepted(setup) -> None:  # type: ignore
+    """Decided: ``aud`` must contain this server's resource URL (RFC 9068 §4, RFC 7519 §4.1.3);
+    other audiences beside it are accepted (an issuer adds its userinfo endpoint beside the API
+    when openid is asked for); a token naming only other audiences is refused."""
+    server, issuer, resource, db = setup
+    tenant = f"a-{uuid.uuid4().hex[:6]}"
+    both = _token(issuer, _claims(resource, org=tenant, scope="memvault:write",
+                                  aud=["https://issuer.example/userinfo", resource]))
+    response = server.post(both, _call("remember", {"content": "Two audiences, one of them this server."}))
+    assert response.status_code == 200 and not response.json()["result"]["isError"], response.text
+    others = _token(issuer, _claims(resource, org=tenant, scope="memvault:write",
+                                    aud=["https://issuer.example/userinfo", resource + "/other"]))
+    refused = server.post(others, PING)
+    assert refused.status_code == 401 and "wrong audience" in refused.json()["error_description"]
+    assert _stored(db, tenant) == ["Two audiences, one of them this server."]
+
+
 @pytest.mark.parametrize("tenant", [" bravo ", "bravo\t", "\u00a0bravo", "bravo\n", "cafe\u0301",
                                     # round 3: invisible, format and compatibility characters (validate.name)
                                     "bravo\u200b", "\u180ebravo", "bra\u00advo", "bravo\u3164", "\uff42ravo", "bravo\x1b"])
