@@ -124,15 +124,15 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "remember": ("Store a memory.", {"text": {"metavar": "TEXT", "help": "the memory: one self-contained "
                                               "statement"}, **OPEN, **SECRETS, **FIELDS, **JSON}),
     "recall": ("Search memories by meaning and keywords, best first.",
-               {"query": {"help": "what to look for, in plain words"}, **OPEN, **FILTERS, **_limit(5),
-                **JSON}),
+               {"query": {"help": "what to look for, in plain words"}, **OPEN, **FILTERS, **JSON,
+                **_limit(5)}),
     "list": ("List memories newest first (all of them, or those that pass the filters).",
-             {**DB, "--tenant": LEADING["--tenant"], "--scope": LEADING["--scope"], **FILTERS, **_limit(20),
+             {**DB, "--tenant": LEADING["--tenant"], "--scope": LEADING["--scope"], **FILTERS, **JSON,
+              **_limit(20),
               "--cursor": {"help": "the next page: the cursor the page before printed (stable while others "
                                    "write)"},
               "--offset": {"type": _integer, "help": "skip this many of the newest first (default 0; a "
-                           "memory written meanwhile moves the pages: prefer --cursor)"},
-              **JSON}),
+                           "memory written meanwhile moves the pages: prefer --cursor)"}}),
     "show": ("Show one memory with its history.",
              {**MEMORY_ID, **DB, "--tenant": LEADING["--tenant"], **JSON}),
     "forget": ("Delete a memory for good: its text is erased from the files, a tombstone stays.",
@@ -225,7 +225,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         _add(parsers[name], flags)
     actions = parsers["keys"].add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, (description, flags) in KEYS.items():
-        parsers[f"keys {name}"] = actions.add_parser(name, help=description, description=description)
+        parsers[f"keys {name}"] = actions.add_parser(name, help=description)
         _add(parsers[f"keys {name}"], flags)
     return parser, parsers
 
