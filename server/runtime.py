@@ -50,7 +50,7 @@ class Runtime:
         self._closing = False
         self._calls = 0
         self._turns: dict[str, anyio.Semaphore] = {}  # an authenticated caller's CALLS_AT_ONCE slots
-        self._idle = threading.Condition()  # close() waits for calls in flight: a store closed fails them
+        self._idle = threading.Condition()  # close() waits for calls in flight: closing under one fails it
 
     def store(self) -> Store:
         """The store, opened on first use on the worker (blocking).
