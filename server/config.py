@@ -1,5 +1,6 @@
-"""Configuration from the environment, overridden by command-line flags, checked before anything is opened:
-a malformed value stops the process with a message naming the flag and variable (not every later tool call).
+"""Settings from the environment, overridden by command-line flags, checked before anything is opened: a
+malformed value stops the process with a message naming where it came from, the flag or the variable.
+Every value is trimmed of the spaces, tabs and line ends around it first (docs/configuration.md).
 """
 
 from __future__ import annotations
@@ -7,8 +8,10 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, shown
@@ -18,16 +21,20 @@ from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENA
 
 DEFAULT_BOOT_TOKENS = 2_000
 FILL_INTERVAL_S = 30.0
-# What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
-_UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
-SETTINGS = ("MEMVAULT_DB", "MEMVAULT_TENANT", "MEMVAULT_SCOPE", "MEMVAULT_MODEL_DIR", "MEMVAULT_BOOT_TOKENS",
-            "MEMVAULT_ALLOW_SECRETS", "MEMVAULT_HOST", "MEMVAULT_PORT", "MEMVAULT_AUTH", "MEMVAULT_OAUTH_ISSUER",
-            "MEMVAULT_OAUTH_RESOURCE", "MEMVAULT_OAUTH_JWKS_URL", "MEMVAULT_OAUTH_TENANT_CLAIM",
-            "MEMVAULT_OAUTH_JWKS_MAX_AGE", "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME", "MEMVAULT_RATE_LIMIT", "MEMVAULT_ALLOWED_HOSTS", "MEMVAULT_ALLOWED_ORIGINS")
 AUTH_MODES = ("keys", "oauth", "none")
 DEFAULT_PORT = 8765
 DEFAULT_RATE_LIMIT = 600  # requests per minute per key
+SETTINGS = tuple(f"MEMVAULT_{name}" for name in (
+    "DB", "TENANT", "SCOPE", "MODEL_DIR", "BOOT_TOKENS", "ALLOW_SECRETS", "HOST", "PORT", "AUTH",
+    "OAUTH_ISSUER", "OAUTH_RESOURCE", "OAUTH_JWKS_URL", "OAUTH_TENANT_CLAIM", "OAUTH_JWKS_MAX_AGE",
+    "OAUTH_MAX_TOKEN_LIFETIME", "RATE_LIMIT", "ALLOWED_HOSTS", "ALLOWED_ORIGINS"))
+# What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
+_UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
+# Kernel and device file systems, not storage; compared as given and with links followed (/dev/fd/1).
+SYSTEM_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def default_db_path() -> Path:
@@ -75,12 +82,47 @@ class Config:
         return self.db_label if isinstance(self.db, str) else str(Path(self.db).resolve())
 
 
-def _flag_or_env(flag: object, env: str) -> str | None:
-    """The flag's value if given, else the variable's ("" counts as unset)."""
+def _flag(env: str) -> str:
+    """The flag of a variable: MEMVAULT_OAUTH_ISSUER is --oauth-issuer."""
+    return "--" + env.removeprefix("MEMVAULT_").lower().replace("_", "-")
+
+
+def _setting(flag: object, env: str) -> tuple[str | None, str]:
+    """The flag's value if given, else the variable's ("" counts as unset), trimmed (white space
+    alone is kept, for its check to name), and the name a message gives its source."""
     if flag is not None:
-        return str(flag)
-    value = os.environ.get(env)
-    return value if value else None
+        value, name = str(flag), _flag(env)
+    else:
+        value, name = os.environ.get(env) or None, env
+    return (None if value is None else value.strip(" \t\r\n") or value), name
+
+
+def _checked(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``check(*args, **kwargs)`` (a :mod:`validate` function), its InvalidInput raised as a ValueError."""
+    try:
+        return check(*args, **kwargs)
+    except InvalidInput as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _whole(flag: object, env: str, default: int, low: int, high: int, unit: str = "") -> int:
+    """The setting's whole number in ``low``..``high`` (``default`` when it is not set)."""
+    value, name = _setting(flag, env)
+    if value is None:
+        return default
+    try:
+        number: object = int(value)
+    except ValueError:  # not a whole number: refused with the range
+        number = value
+    return _checked(validate.integer, name, number, low, high, unit)
+
+
+def _name(flag: str | None, env: str, default: str, reading: bool = False) -> str:
+    """A tenant or scope setting, checked as the tools' ``scope`` (``reading``: as a filter)."""
+    value, name = _setting(flag, env)
+    if value is None:
+        return default
+    return _checked(validate.scope, value, DEFAULT_SCOPE, field=name, reading=reading)
 
 
 def expand_path(value: str, name: str) -> Path:
@@ -89,33 +131,62 @@ def expand_path(value: str, name: str) -> Path:
     Raises:
         ValueError: a variable in the path is not set.
     """
-    expanded = os.path.expanduser(os.path.expandvars(value.strip()))
+    expanded = os.path.expanduser(os.path.expandvars(value))
     left = _UNEXPANDED.search(expanded)
     if left:
         raise ValueError(f"{name}: {left.group(0)} in {value!r} is not set in the environment")
     return Path(expanded).absolute()
 
 
-# Kernel and device file systems, not storage; compared as given and with links followed (/dev/fd/1).
-SYSTEM_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
-SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+def _database(flag: str | None, serving: bool) -> Path | str:
+    """The database setting: a PostgreSQL URL as given, or a file path that can be opened. A relative
+    path is refused from MEMVAULT_DB, and from ``--db`` when ``serving`` (each client starts the server
+    in a folder of its choosing); another command reads a relative ``--db`` from the current folder."""
+    value, name = _setting(flag, "MEMVAULT_DB")
+    if value is None:
+        path = default_db_path()
+    elif looks_like_url(value) and not is_url(value):
+        raise ValueError(f"{name}: {redacted(value)!r} is neither a PostgreSQL URL "
+                         "(postgresql://user:password@host/database) nor a file path")
+    elif looks_like_conninfo(value):
+        raise ValueError(f"{name}: {redacted(value)!r} is a libpq key=value connection string; memvault "
+                         "takes a PostgreSQL URL (postgresql://user:password@host/database, other parameters "
+                         "in its query string: ?host=/var/run/postgresql&sslmode=require) or a file path")
+    elif is_url(value):
+        missing = postgres_extra_missing()
+        if missing:
+            raise ValueError(f"{name}: a PostgreSQL database needs memvault's postgres extra, and "
+                             f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: "
+                             f"{POSTGRES_INSTALL}")
+        return value
+    else:
+        relative = Path(os.path.expanduser(os.path.expandvars(value)))
+        if (flag is None or serving) and not relative.is_absolute() and not _UNEXPANDED.search(str(relative)):
+            absolute = str(relative.absolute())
+            raise ValueError(f"{name}: {value!r} is a relative path, which each process would read from "
+                             "the folder it was started in (MCP clients choose their own), opening a "
+                             f"different file; give an absolute path, e.g. {absolute!r} for the file in this "
+                             "folder, or one starting with ~/")
+        path = expand_path(value, name)
+    _check_db_path(path, name)
+    return path
 
 
-def _check_db_path(path: Path) -> None:
+def _check_db_path(path: Path, name: str) -> None:
     """Refuse a database path that can never be opened: under :data:`SYSTEM_ROOTS`, a folder, a file
     that is not SQLite, or a new file below a file or an unwritable folder."""
-    name = "--db / MEMVAULT_DB"
     try:
         real = path.resolve()
     except (OSError, RuntimeError):  # a symbolic link loop: the open fails and says so
         real = path
     system = next((root for root in SYSTEM_ROOTS for p in (path, real) if p.is_relative_to(root)), None)
     if system is not None:
-        shown = repr(str(path)) + (f" (that is {str(real)!r})" if real != path else "")
-        raise ValueError(f"{name}: {shown} is under {system}, a kernel or device file system, not storage; "
+        that = repr(str(path)) + (f" (that is {str(real)!r})" if real != path else "")
+        raise ValueError(f"{name}: {that} is under {system}, a kernel or device file system, not storage; "
                          f"give a file path on a disk, such as {str(default_db_path())!r}")
     if path.is_dir():
-        raise ValueError(f"{name}: {str(path)!r} is a folder; give a file path such as {str(path / 'memvault.db')!r}")
+        raise ValueError(f"{name}: {str(path)!r} is a folder; give a file path such as "
+                         f"{str(path / 'memvault.db')!r}")
     if path.exists():
         try:
             with path.open("rb") as fh:
@@ -132,85 +203,37 @@ def _check_db_path(path: Path) -> None:
     if not parent.is_dir():
         raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} is a file")
     if not os.access(parent, os.W_OK | os.X_OK):
-        why = ("is on a read-only file system" if os.statvfs(parent).f_flag & os.ST_RDONLY
-               else "gives no write permission")
+        read_only = os.statvfs(parent).f_flag & os.ST_RDONLY
+        why = "is on a read-only file system" if read_only else "gives no write permission"
         raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} {why}")
-
-
-def _absolute(name: str, value: str) -> None:
-    """Refuse a relative database path (after ``~`` and variables are expanded)."""
-    path = Path(os.path.expanduser(os.path.expandvars(value.strip())))
-    if not path.is_absolute() and not _UNEXPANDED.search(str(path)):  # (an unset variable: expand_path says so)
-        raise ValueError(
-            f"{name}: {value!r} is a relative path, which each process would read from the folder it was started "
-            f"in (MCP clients choose their own), opening a different file; give an absolute path, e.g. "
-            f"{str(path.absolute())!r} for the file in this folder, or one starting with ~/"
-        )
-
-
-def _name_setting(flag: str | None, env: str, default: str, reading: bool = False) -> str:
-    """A tenant or scope setting, checked as the tools' ``scope`` (``reading``: as a filter)."""
-    value = _flag_or_env(flag, env)
-    if value is None:
-        return default
-    try:
-        return validate.scope(value, DEFAULT_SCOPE, field=_named(env), reading=reading)
-    except InvalidInput as exc:
-        raise ValueError(str(exc)) from None
 
 
 def load(
     db: str | None = None, tenant: str | None = None, scope: str | None = None, model_dir: str | None = None,
     boot_tokens: int | None = None, allow_secrets: bool | None = None, serving: bool = False,
 ) -> Config:
-    """The configuration: each flag given wins over its MEMVAULT_ variable. A relative database path
-    is refused in MEMVAULT_DB, and in ``--db`` when ``serving`` (each client starts the server in a
-    folder of its choosing); another command reads a relative ``--db`` from the current folder.
+    """The configuration: each flag given wins over its MEMVAULT_ variable (``serving``: :func:`_database`).
 
     Raises:
-        ValueError: a value is malformed (the message names the flag and variable).
+        ValueError: a value is malformed (the message names the flag or variable it came from).
     """
     for name in sorted(set(os.environ) - set(SETTINGS)):
         if name.startswith("MEMVAULT_"):
-            log.warning("%s is not a memvault setting and is ignored (settings: %s)", name, ", ".join(SETTINGS))
-    db_value = _flag_or_env(db, "MEMVAULT_DB")
-    db_path: Path | str
-    if db_value is not None and looks_like_url(db_value) and not is_url(db_value):
-        raise ValueError(
-            f"--db / MEMVAULT_DB: {redacted(db_value.strip())!r} is neither a PostgreSQL URL "
-            "(postgresql://user:password@host/database) nor a file path"
-        )
-    if db_value is not None and looks_like_conninfo(db_value):
-        raise ValueError(
-            f"--db / MEMVAULT_DB: {redacted(db_value.strip())!r} is a libpq key=value connection string; memvault "
-            "takes a PostgreSQL URL (postgresql://user:password@host/database, other parameters in its query "
-            "string: ?host=/var/run/postgresql&sslmode=require) or a file path"
-        )
-    if db_value is not None and is_url(db_value):
-        db_path = db_value.strip()
-        missing = postgres_extra_missing()
-        if missing:
-            raise ValueError(
-                f"--db / MEMVAULT_DB: a PostgreSQL database needs memvault's postgres extra, and "
-                f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: {POSTGRES_INSTALL}"
-            )
-    else:
-        if db_value is not None and (db is None or serving):
-            _absolute("--db" if db is not None else "MEMVAULT_DB", db_value)
-        db_path = expand_path(db_value, "--db / MEMVAULT_DB") if db_value is not None else default_db_path()
-        _check_db_path(db_path)
-    model_value = _flag_or_env(model_dir, "MEMVAULT_MODEL_DIR")
-    model_path = expand_path(model_value, "--model-dir / MEMVAULT_MODEL_DIR") if model_value is not None else None
+            log.warning("%s is not a memvault setting and is ignored (settings: %s)", name,
+                        ", ".join(SETTINGS))
+    database = _database(db, serving)
+    folder, name = _setting(model_dir, "MEMVAULT_MODEL_DIR")
+    model_path = None if folder is None else expand_path(folder, name)
     if model_path is not None and not model_path.is_dir():
-        raise ValueError(f"--model-dir / MEMVAULT_MODEL_DIR: {str(model_path)!r} is not a folder")
+        raise ValueError(f"{name}: {str(model_path)!r} is not a folder")
     tokens = _whole(boot_tokens, "MEMVAULT_BOOT_TOKENS", DEFAULT_BOOT_TOKENS, 200, 100_000, " tokens")
-    secrets_value = (_flag_or_env(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS") or "0").strip().lower()
-    if secrets_value not in {"1", "true", "yes", "0", "false", "no"}:
-        raise ValueError(f"MEMVAULT_ALLOW_SECRETS: must be 1/true/yes or 0/false/no; got {shown(secrets_value)}")
+    secrets, name = _setting(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS")
+    if (secrets or "0").lower() not in {"1", "true", "yes", "0", "false", "no"}:
+        raise ValueError(f"{name}: must be 1/true/yes or 0/false/no; got {shown(secrets)}")
     return Config(
-        db=db_path, tenant=_name_setting(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
-        scope=_name_setting(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=True), model_dir=model_path,
-        boot_tokens=tokens, allow_secrets=secrets_value in {"1", "true", "yes"},
+        db=database, tenant=_name(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
+        scope=_name(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=True), model_dir=model_path,
+        boot_tokens=tokens, allow_secrets=(secrets or "0").lower() in {"1", "true", "yes"},
     )
 
 
@@ -248,35 +271,13 @@ class HttpConfig:
             return False
 
 
-def _named(env: str) -> str:
-    """How a message names a setting: ``--oauth-issuer / MEMVAULT_OAUTH_ISSUER``."""
-    return f"--{env.removeprefix('MEMVAULT_').lower().replace('_', '-')} / {env}"
-
-
-def _whole(flag: object, env: str, default: int, low: int, high: int, unit: str = "") -> int:
-    """The flag's or ``env``'s whole number in ``low``..``high`` (``default`` when neither is set)."""
-    value, name = _flag_or_env(flag, env), _named(env)
-    if value is None:
-        return default
-    try:
-        return validate.integer(name, int(value), low, high, unit)
-    except ValueError:  # not a whole number
-        raise ValueError(str(validate.out_of_range(name, low, high, value, unit))) from None
-    except InvalidInput as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _list(flag: list[str] | None, env: str) -> tuple[str, ...]:
-    values = list(flag or []) + (os.environ.get(env) or "").split(",")
-    return tuple(v.strip() for v in values if v.strip())
-
-
 def _url(flag: str | None, env: str, default: str | None = None) -> str:
     from urllib.parse import urlsplit
 
-    value, name = _flag_or_env(flag, env) or default, _named(env)
+    value, name = _setting(flag, env)
+    value = value or default
     if value is None:
-        raise ValueError(f"--auth oauth needs {name}")
+        raise ValueError(f"--auth oauth needs {_flag(env)} / {env}")
     parts = urlsplit(value)
     if parts.scheme not in {"http", "https"} or not parts.netloc or parts.query or parts.fragment:
         raise ValueError(f"{name}: must be an http(s) URL without query or fragment; got {shown(value)}")
@@ -286,7 +287,8 @@ def _url(flag: str | None, env: str, default: str | None = None) -> str:
 def load_http(
     host: str | None = None, port: int | None = None, auth: str | None = None, issuer: str | None = None,
     resource: str | None = None, jwks_url: str | None = None, tenant_claim: str | None = None,
-    rate_limit: int | None = None, allowed_hosts: list[str] | None = None, allowed_origins: list[str] | None = None,
+    rate_limit: int | None = None, allowed_hosts: list[str] | None = None,
+    allowed_origins: list[str] | None = None,
     jwks_max_age: int | None = None, max_token_lifetime: int | None = None,
 ) -> HttpConfig:
     """The HTTP settings: each flag wins over its variable; MEMVAULT_ALLOWED_HOSTS and _ORIGINS
@@ -295,33 +297,39 @@ def load_http(
     Raises:
         ValueError: a malformed value, missing OAuth settings, or no authentication off loopback.
     """
-    mode = (_flag_or_env(auth, "MEMVAULT_AUTH") or "keys").strip().lower()
+    mode, name = _setting(auth, "MEMVAULT_AUTH")
+    mode = (mode or "keys").lower()
     if mode not in AUTH_MODES:
-        raise ValueError(f"--auth / MEMVAULT_AUTH: {shown(mode)} is not one of {', '.join(AUTH_MODES)}")
+        raise ValueError(f"{name}: {shown(mode)} is not one of {', '.join(AUTH_MODES)}")
     http = HttpConfig(
-        host=(_flag_or_env(host, "MEMVAULT_HOST") or "127.0.0.1").strip(),
+        host=_setting(host, "MEMVAULT_HOST")[0] or "127.0.0.1", auth=mode,
         port=_whole(port, "MEMVAULT_PORT", DEFAULT_PORT, 1, 65_535),
-        auth=mode,
-        rate_limit=_whole(rate_limit, "MEMVAULT_RATE_LIMIT", DEFAULT_RATE_LIMIT, 0, 1_000_000, " requests a minute"),
-        allowed_hosts=_list(allowed_hosts, "MEMVAULT_ALLOWED_HOSTS"),
-        allowed_origins=_list(allowed_origins, "MEMVAULT_ALLOWED_ORIGINS"),
+        rate_limit=_whole(rate_limit, "MEMVAULT_RATE_LIMIT", DEFAULT_RATE_LIMIT, 0, 1_000_000,
+                          " requests a minute"),
+        allowed_hosts=_listed(allowed_hosts, "MEMVAULT_ALLOWED_HOSTS"),
+        allowed_origins=_listed(allowed_origins, "MEMVAULT_ALLOWED_ORIGINS"),
     )
     if mode == "none" and not http.loopback:
-        raise ValueError(
-            f"refusing to serve {http.host} without authentication: --auth none is only allowed on a loopback "
-            "address; use --auth keys or --auth oauth (MEMVAULT_AUTH), or --host 127.0.0.1"
-        )
+        raise ValueError(f"refusing to serve {http.host} without authentication: --auth none is only allowed "
+                         "on a loopback address; use --auth keys or --auth oauth (MEMVAULT_AUTH), or --host "
+                         "127.0.0.1")
     if mode != "oauth":
         return http
     issuer_url = _url(issuer, "MEMVAULT_OAUTH_ISSUER")
-    claim = (_flag_or_env(tenant_claim, "MEMVAULT_OAUTH_TENANT_CLAIM") or "tenant").strip()
-    if not claim:
-        raise ValueError("--oauth-tenant-claim / MEMVAULT_OAUTH_TENANT_CLAIM must not be empty")
+    claim, name = _setting(tenant_claim, "MEMVAULT_OAUTH_TENANT_CLAIM")
+    if claim is not None and not claim.strip():
+        raise ValueError(f"{name}: must not be empty")
     return replace(
-        http, issuer=issuer_url,
+        http, issuer=issuer_url, resource=_url(resource, "MEMVAULT_OAUTH_RESOURCE"),
+        tenant_claim=claim or "tenant",
         jwks_url=_url(jwks_url, "MEMVAULT_OAUTH_JWKS_URL", issuer_url.rstrip("/") + "/.well-known/jwks.json"),
-        resource=_url(resource, "MEMVAULT_OAUTH_RESOURCE"), tenant_claim=claim,
-        jwks_max_age_s=_whole(jwks_max_age, "MEMVAULT_OAUTH_JWKS_MAX_AGE", HttpConfig.jwks_max_age_s, 1, 3_600, " s"),
+        jwks_max_age_s=_whole(jwks_max_age, "MEMVAULT_OAUTH_JWKS_MAX_AGE", HttpConfig.jwks_max_age_s, 1,
+                              3_600, " s"),
         max_token_lifetime_s=_whole(max_token_lifetime, "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME",
                                     HttpConfig.max_token_lifetime_s, 60, 31_536_000, " s"),
     )
+
+
+def _listed(flag: list[str] | None, env: str) -> tuple[str, ...]:
+    values = list(flag or []) + (os.environ.get(env) or "").split(",")
+    return tuple(v.strip() for v in values if v.strip())

@@ -29,7 +29,8 @@ T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
 ROUND = "the server's maintenance round"  # the worker's job (and log) name
 FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one batch
-CALLS_AT_ONCE = 2  # tool calls one authenticated caller runs at once (docs/architecture.md, "Calls per caller")
+# Tool calls one authenticated caller runs at once (docs/architecture.md, "Calls per caller").
+CALLS_AT_ONCE = 2
 
 
 class Runtime:
@@ -49,7 +50,7 @@ class Runtime:
         self._closing = False
         self._calls = 0
         self._turns: dict[str, anyio.Semaphore] = {}  # an authenticated caller's CALLS_AT_ONCE slots
-        self._idle = threading.Condition()  # close() waits for calls in flight: a store closed under one fails it
+        self._idle = threading.Condition()  # close() waits for calls in flight: closing under one fails it
 
     def store(self) -> Store:
         """The store, opened on first use on the worker (blocking).
@@ -76,7 +77,8 @@ class Runtime:
                 raise
             self.open_error = None
             self._store.upkeep.start_warm_up()
-            log.info("memvault database %s opened (model: %s)", self.config.db_label, self.config.model_dir or "packaged")
+            log.info("memvault database %s opened (model: %s)", self.config.db_label,
+                     self.config.model_dir or "packaged")
         return self._store
 
     def identity(self) -> Identity:
@@ -109,8 +111,9 @@ class Runtime:
 
         identity = self.identity()
         if writes and identity.read_only:  # over HTTP such a call got 403 first (auth.missing_scope)
-            raise ReadOnly("this caller lacks the memvault:write scope (a read-only API key or token): it may recall "
-                           "and read resources, not remember, supersede or forget; nothing was written")
+            raise ReadOnly("this caller lacks the memvault:write scope (a read-only API key or token): it "
+                           "may recall and read resources, not remember, supersede or forget; nothing was "
+                           "written")
         from memvault.tools.handlers import Caller
 
         caller = Caller(tenant=identity.tenant, scope=identity.scope)

@@ -29,6 +29,7 @@ class Setup:
     key: str
     entry: dict[str, object]
     note: str
+    private: bool = False  # the entry holds a database password: the file and its backup get mode 0600
 
     def document(self) -> dict[str, object]:
         """The smallest complete config file holding the entry."""
@@ -57,27 +58,24 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
     if config.scope != "default":
         env["MEMVAULT_SCOPE"] = config.scope
     entry: dict[str, object] = {"command": command, "args": args, "env": env}
+    private = bool(secrets_in(env["MEMVAULT_DB"]))
     here = cwd or Path.cwd()
     if client == "claude-desktop":
         from platformdirs import user_config_path  # macOS Application Support, Windows %APPDATA%, XDG
 
         path = user_config_path("Claude", appauthor=False, roaming=True) / "claude_desktop_config.json"
-        return Setup(client, path, "mcpServers", entry, "Restart Claude Desktop after writing it.")
+        return Setup(client, path, "mcpServers", entry, "Restart Claude Desktop after writing it.", private)
     if client == "claude-code":
-        return Setup(
-            client, here / ".mcp.json", "mcpServers", entry,
-            "Project scope (this folder); Claude Code asks once to approve it. For every project instead: "
-            + shlex.join(["claude", "mcp", "add", "--scope", "user", SERVER_NAME,
-                          *(part for k, v in env.items() for part in ("-e", f"{k}={v}")), "--", command, *args]),
-        )
+        every = ["claude", "mcp", "add", "--scope", "user", SERVER_NAME,
+                 *(part for k, v in env.items() for part in ("-e", f"{k}={v}")), "--", command, *args]
+        return Setup(client, here / ".mcp.json", "mcpServers", entry, "Project scope (this folder); Claude "
+                     f"Code asks once to approve it. For every project instead: {shlex.join(every)}", private)
     if client == "cursor":
         cursor = Path.home() / ".cursor" / "mcp.json"
-        return Setup(client, cursor, "mcpServers", entry, "Restart Cursor after writing it.")
+        return Setup(client, cursor, "mcpServers", entry, "Restart Cursor after writing it.", private)
     if client == "vscode":
-        return Setup(
-            client, here / ".vscode" / "mcp.json", "servers", {"type": "stdio", **entry},
-            "Workspace scope (this folder); start it from the MCP: List Servers command.",
-        )
+        return Setup(client, here / ".vscode" / "mcp.json", "servers", {"type": "stdio", **entry},
+                     "Workspace scope (this folder); start it from the MCP: List Servers command.", private)
     from memvault.storage.errors import shown
 
     raise ValueError(f"unknown client {shown(client)}: choose one of {', '.join(CLIENTS)}")
@@ -98,30 +96,29 @@ def write(setup: Setup) -> Path | None:
         try:
             document = json.loads(text) if text.strip() else {}
         except ValueError as exc:
-            raise ValueError(f"{path} is not plain JSON ({exc}); nothing was written: add the entry by hand") from None
+            raise ValueError(f"{path} is not plain JSON ({exc}); nothing was written: add the entry by "
+                             "hand") from None
         if not isinstance(document, dict) or not isinstance(document.get(setup.key, {}), dict):
             raise ValueError(f"{path} does not hold a JSON object with {setup.key!r}; nothing was written")
     servers = dict(document.get(setup.key) or {})  # type: ignore[call-overload]
     if servers.get(SERVER_NAME) == setup.entry:
         return None  # already there as it would be written: nothing to change, no backup
-    # A database URL with a password makes the file and its backup a secret: 0600, whatever the umask.
-    private = bool(secrets_in(str(dict(setup.entry.get("env") or {}).get("MEMVAULT_DB", ""))))  # type: ignore[call-overload]
     if path.exists():
         stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%S.%fZ")  # to the microsecond: never overwrites one
         backup = path.with_name(f"{path.name}.{stamp}.bak")
-        _write_text(backup, text, private)
+        _write_text(backup, text, setup.private)
     servers[SERVER_NAME] = setup.entry
     document[setup.key] = servers
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.unlink(missing_ok=True)
-    _write_text(tmp, json.dumps(document, indent=2, ensure_ascii=False) + "\n", private)
+    _write_text(tmp, json.dumps(document, indent=2, ensure_ascii=False) + "\n", setup.private)
     os.replace(tmp, path)
     return backup
 
 
 def _write_text(path: Path, text: str, private: bool) -> None:
-    """Write ``text`` to ``path`` (UTF-8); ``private``: created with mode 0600."""
+    """Write ``text`` to ``path`` (UTF-8); ``private``: created with mode 0600, whatever the umask."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)

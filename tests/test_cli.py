@@ -267,16 +267,15 @@ LEADING_VALUES = {"--db": ["x.db"], "--tenant": ["acme"], "--scope": ["work"], "
 def test_every_global_flag_reads_the_same_before_and_after_every_command(capsys, command, flag):
     """`memvault --tenant t stats` got argparse's "unrecognized arguments": a flag a command does
     not take is refused alike before and after it, in flags, naming the ones it takes."""
-    parser, commands = cli._parser()
     words, given = [*command.split(), *COMMAND_ARGS[command]], [flag, *LEADING_VALUES[flag]]
     outcomes: list[object] = []
     for argv in ([*given, *words], [*words, *given]):
         try:
-            outcomes.append(vars(cli._parse(parser, commands, argv)))
+            outcomes.append(vars(cli.parse(argv)))
         except SystemExit as exc:
             outcomes.append((exc.code, capsys.readouterr().err))
     assert outcomes[0] == outcomes[1]
-    takes = commands[command]._option_string_actions
+    takes = cli.flags_of(command)
     if flag in takes:
         assert isinstance(outcomes[0], dict)
         return
@@ -583,7 +582,7 @@ def test_the_top_level_help_names_the_flags_allowed_before_the_command(capsys):
         cli.main(["--help"])
     out = capsys.readouterr().out
     listed = out.split("flags allowed before the command", 1)[1]
-    for flag in cli.LEADING_FLAGS:
+    for flag in cli.LEADING:
         assert f"\n  {flag}" in listed, flag
 
 
@@ -600,3 +599,11 @@ def test_a_command_flag_before_the_command_says_it_goes_after_it(capsys, argv, f
     err = capsys.readouterr().err
     assert caught.value.code == 2 and "invalid choice" not in err
     assert f"memvault: error: {flag} goes after the command: `memvault {command} {flag} ...`" in err
+
+
+def test_import_into_a_new_database_says_so_before_its_summary(tmp_path, capsys):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "new.db"
+    dump.write_text(json.dumps({"content": "The build agent runs the nightly job."}) + "\n")
+    code, _, err = run(capsys, "import", str(dump), "--db", str(db))
+    assert code == 0 and err.count("created a new database") == 1
+    assert err.index(f"created a new database at {db}") < err.index("imported 1 of 1 memory line")

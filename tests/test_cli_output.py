@@ -111,9 +111,9 @@ def test_keys_list_json_of_no_keys_is_an_empty_list(db_path, capsys):
     (["remember", "x", "--importance", "7.0"], "--importance: must be an integer from 1 to 10; got '7.0'"),
     (["supersede", "01a2", "x", "--importance", "high"], "--importance: must be an integer from 1 to 10"),
     (["keys", "create", "--tenant", "t", "--expires", "1.5"], "--expires: must be an integer from 1 to 3,650 days"),
-    (["serve", "--boot-tokens", "2k"], "--boot-tokens / MEMVAULT_BOOT_TOKENS: must be an integer from 200"),
-    (["serve", "--transport", "http", "--port", "80.5"], "--port / MEMVAULT_PORT: must be an integer from 1 to 65,535"),
-    (["serve", "--transport", "http", "--rate-limit", "ten"], "--rate-limit / MEMVAULT_RATE_LIMIT: must be an integer"),
+    (["serve", "--boot-tokens", "2k"], "--boot-tokens: must be an integer from 200"),
+    (["serve", "--transport", "http", "--port", "80.5"], "--port: must be an integer from 1 to 65,535"),
+    (["serve", "--transport", "http", "--rate-limit", "ten"], "--rate-limit: must be an integer"),
 ])
 def test_a_bad_number_is_refused_in_memvault_s_words_with_its_range(db_path, capsys, argv, named):
     fill(db_path, 1)

@@ -203,11 +203,11 @@ def test_every_setting_is_a_row_of_the_configuration_table_with_its_real_flag():
 
     section = _page("docs/configuration.md")
     rows = dict(re.findall(r"^\| `(MEMVAULT_[A-Z_]+)` \| `(--[a-z-]+)` \|", section, flags=re.M))
-    serve = cli._parser()[1]["serve"]
+    serve = cli.COMMANDS["serve"][1]
     assert set(rows) == set(config.SETTINGS), "docs/configuration.md's table and config.SETTINGS differ"
-    assert all(flag in serve._option_string_actions for flag in rows.values()), rows
+    assert all(flag in serve for flag in rows.values()), rows
     for name, flag in rows.items():  # each flag's help names its variable
-        help_text = serve._option_string_actions[flag].help or ""
+        help_text = serve[flag].get("help", "")
         assert name in help_text, (name, flag, help_text)
 
 

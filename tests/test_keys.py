@@ -203,7 +203,7 @@ def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsy
         assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--expires", days]) == 2
         assert capsys.readouterr().err.startswith(f"memvault: --expires: must be an integer from 1 to 3,650 days; got {days}")
     assert main(["keys", "create", "--db", str(db_path), "--tenant", " "]) == 2
-    assert capsys.readouterr().err.startswith("memvault: --tenant / MEMVAULT_TENANT: is only white space; it must be 1-128 characters")
+    assert capsys.readouterr().err.startswith("memvault: --tenant: is only white space; it must be 1-128 characters")
 
 
 @pytest.mark.slow

@@ -83,7 +83,8 @@ def test_a_jwks_url_in_clear_off_loopback_stops_the_server(tmp_path, url: str) -
                            "https://issuer.example", "--oauth-resource", "http://127.0.0.1:9/mcp", "--oauth-jwks-url",
                            url], env=server_env(tmp_path / "m.db"), stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, timeout=120)
-    assert proc.returncode == 2 and "MEMVAULT_OAUTH_JWKS_URL" in proc.stderr and "Traceback" not in proc.stderr, \
+    # The flag is named: its value came from the flag (MEMVAULT_OAUTH_JWKS_URL would be named for the variable).
+    assert proc.returncode == 2 and "--oauth-jwks-url" in proc.stderr and "Traceback" not in proc.stderr, \
         proc.stderr
 
 
