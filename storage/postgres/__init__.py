@@ -14,19 +14,17 @@ from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
 from . import schema
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
-from .backend import PgReader, PgWriter
+from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, transaction, translated
 
 log = logging.getLogger(__name__)
 POOL_SIZE = 8
-# Rewritten by a scrub (VACUUM FULL): the tables that hold a memory's text or its words.
-# The vector tables get a plain VACUUM: rewriting them rebuilds the HNSW index (17 s at
-# 20,000 vectors, every recall waiting), where the text tables take 0.2-0.3 s.
+# Rewritten by a scrub (VACUUM FULL); the vector tables get a plain VACUUM
+# (docs/storage-tuning.md#postgres---init---scrub).
 SCRUB_TABLES = ("memories", "memory_tags", "idempotency_keys")
 SCRUB_LOCK_TIMEOUT_MS = 1_000  # a waiting VACUUM FULL queues every reader behind it: give up soon
 
-# The memories that a chain of links (column {c}) leads back to, in id order: each walk
-# stops at the first id it has seen (PostgreSQL's CYCLE clause).
+# The memories a chain of links (column {c}) leads back to, in id order.
 _CYCLES = (
     "WITH RECURSIVE walk(start, id) AS (SELECT id, {c} FROM memories WHERE {c} IS NOT NULL"
     " UNION ALL SELECT w.start, m.{c} FROM walk w JOIN memories m ON m.id = w.id WHERE m.{c} IS NOT NULL)"
@@ -34,7 +32,7 @@ _CYCLES = (
     " SELECT DISTINCT start FROM walk WHERE id = start ORDER BY start"
 )
 
-__all__ = ["PostgresBackend", "open_backend", "schema_exists"]
+__all__ = ["PostgresBackend", "schema_exists"]
 
 
 class PostgresBackend:
@@ -42,9 +40,8 @@ class PostgresBackend:
     More: docs/storage-tuning.md#postgres---init---postgresbackend.
 
     Raises:
-        StoreError: the server cannot be reached or refuses the login, pgvector is
-            missing and cannot be created, the database belongs to another program
-            or to a newer memvault. Nothing is created or changed then.
+        StoreError: the server cannot be reached, pgvector is missing, or the database is
+            another program's or a newer memvault's (nothing changed).
     """
 
     kind = "postgresql"
@@ -54,8 +51,7 @@ class PostgresBackend:
         self.busy_timeout_ms = busy_timeout_ms
         with connect(url) as conn:
             self.schema_version = schema.migrate(conn)
-            # A serving role that is not the owner sees no tenant's rows without a tenant,
-            # and may not rewrite tables (scrub) or drop them (reset_vectors).
+            # A serving role that is not the owner may not scrub or reset vectors.
             self.owner = schema.is_owner(conn)
         self._pool = open_pool(url, pool_size, busy_timeout_ms / 1000)
         self._seen: set[str] = set()  # see PgReader
@@ -80,16 +76,14 @@ class PostgresBackend:
             if value is None:
                 w.conn.execute("DELETE FROM settings WHERE key = %s", (key,))
             else:
-                w.conn.execute("INSERT INTO settings(key, value) VALUES (%s, %s)"
-                               " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+                put_settings(w.conn, {key: value})
 
     def _scrub_due(self) -> str | None:
         with self.read(None) as r:
             return r.settings().get(SCRUB_DUE)
 
     def maintain(self, stop: Callable[[], bool]) -> bool:
-        """See ``backend.Backend.maintain``: only :meth:`scrub` (PostgreSQL keeps the HNSW
-        index up to date in each write, and its own buffer cache serves it)."""
+        """Only :meth:`scrub`: PostgreSQL keeps the HNSW index up to date itself."""
         return self.scrub()
 
     def scrub(self) -> bool:
@@ -153,9 +147,7 @@ class PostgresBackend:
             }
 
     def check(self) -> list[str]:
-        """Every inconsistency of the database's own structures, as sentences (``maintenance.check``'s
-        checks in PostgreSQL's terms): keyword entries and vectors against the memories, pending
-        vectors, one-sided or cyclic supersession links, tombstones holding content, a pending scrub."""
+        """Every inconsistency of the database's structures, as sentences (``maintenance.check``)."""
         problems: list[str] = []
         with self.read(None) as r:
 
@@ -218,9 +210,7 @@ class PostgresBackend:
             for statement in schema.drop_vector_tables_sql():
                 w.conn.execute(statement)
             w.conn.execute("SELECT memvault_vector_tables(%s)", (dim,))
-            w.conn.execute("INSERT INTO settings(key, value) VALUES (%s, %s), (%s, %s)"
-                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           (MODEL_ID, model_id, MODEL_DIM, str(dim)))
+            put_settings(w.conn, {MODEL_ID: model_id, MODEL_DIM: str(dim)})
             w.conn.execute("UPDATE memories SET vector_pending = true WHERE content IS NOT NULL")
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
@@ -232,15 +222,6 @@ class PostgresBackend:
 
 
 def schema_exists(url: str) -> bool:
-    """Whether the database at ``url`` holds memvault's schema (of any version); changes nothing.
-
-    Raises:
-        StoreError: the server cannot be reached or refuses the login.
-    """
+    """Whether the database at ``url`` holds memvault's schema; changes nothing (StoreError: no login)."""
     with connect(url) as conn:
         return schema.check_compatible(conn) > 0
-
-
-def open_backend(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> PostgresBackend:
-    """Open the PostgreSQL database at ``url`` (see :class:`PostgresBackend`)."""
-    return PostgresBackend(url, busy_timeout_ms=busy_timeout_ms, pool_size=pool_size)
