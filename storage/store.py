@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Unpack
 
@@ -47,31 +46,6 @@ def differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
         name for name, value in given.items()
         if value is not None and (sorted(value) if name == "tags" else value) != stored[name]  # type: ignore[call-overload]
     )
-
-
-@dataclass(frozen=True)
-class _NewMemory:
-    """A checked :meth:`Store.remember` call: ``fields`` the row's checked fields, ``given``
-    the fields the call set (for ``not_applied``), ``embedding`` its vectors being made."""
-
-    fields: dict[str, object]
-    text: str
-    content_hash: str
-    key: str | None
-    given: dict[str, object]
-    observed: int
-    expires: int | None
-    tokens: int
-    check_similar: bool
-    embedding: Future[tuple[Embedded | None, str | None]]
-
-    @property
-    def tenant(self) -> str:
-        return str(self.fields["tenant"])
-
-    @property
-    def scope(self) -> str:
-        return str(self.fields["scope"])
 
 
 def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, worker: Worker | None = None) -> Backend:
@@ -309,48 +283,40 @@ class Store:
         if idempotency_key is not None and key is None:
             raise validate.empty("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS, ", or left out")
         observed, expires = validate.times(observed_at, expires_at, self.clock())
-        status = self.model_problem()
-        # Embedded while the checks below run; a refused or repeated memory cancels it.
-        embedding = self.embedding_pool.submit(self.embed_memory, text, status)
+        given = {
+            "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
+            "importance": importance and fields["importance"], "source": fields["source"],
+            "observed_at": observed_at and observed, "expires_at": expires,
+        }
+        checked_scope, content_hash = str(fields["scope"]), validate.content_hash(text)
+        # Embedded while the checks run, never inside the write; cancelled, unless it began,
+        # for a refused or repeated memory.
+        embedding = self.embedding_pool.submit(self.embed_memory, text, self.model_problem())
         try:
             self._refuse_secrets(
                 content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
             )
-            new = _NewMemory(
-                fields=fields, text=text, content_hash=validate.content_hash(text), key=key,
-                given={
-                    "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
-                    "importance": importance and fields["importance"], "source": fields["source"],
-                    "observed_at": observed_at and observed, "expires_at": expires,
-                },
-                observed=observed, expires=expires, check_similar=check_similar, embedding=embedding,
-                tokens=literal_tokens([text])[0],  # type: ignore[arg-type]
-            )
-            return self._remember(new)
+            tokens = literal_tokens([text])[0]
+            repeated = self._seen_repeat(tenant, checked_scope, content_hash, key, given)
+            if repeated is not None:
+                return repeated
+            made, degraded = embedding.result()
+            with self.backend.write(tenant) as tx:
+                existing = self._replay_or_duplicate(tx, tenant, checked_scope, content_hash, key, given)
+                if existing is not None:
+                    return existing
+                due = self.upkeep.due(tx)
+                vectors, degraded = self._stored_vectors(tx, made, degraded)
+                similar = self._similar(tx, tenant, checked_scope, vectors.vectors[0]) if vectors else []
+                if check_similar and similar:
+                    return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
+                row = self._new_row(
+                    tx, **fields, content=text, observed_at=observed, expires_at=expires,  # type: ignore[arg-type]
+                    vectors=vectors, idempotency_key=key, tokens=tokens,  # type: ignore[arg-type]
+                )
+                tx.insert(row)
         finally:
-            embedding.cancel()  # a refused or repeated memory's embedding, unless it began
-
-    def _remember(self, new: _NewMemory) -> RememberOutcome:
-        """A read looks for a repeat while the memory is embedded; the write, once the
-        vectors are made, checks again under its locks, finds similar memories and inserts."""
-        repeated = self._seen_repeat(new.tenant, new.scope, new.content_hash, new.key, new.given)
-        if repeated is not None:
-            return repeated
-        made, degraded = new.embedding.result()
-        with self.backend.write(new.tenant) as tx:
-            existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
-            if existing is not None:
-                return existing
-            due = self.upkeep.due(tx)
-            vectors, degraded = self._stored_vectors(tx, made, degraded)
-            similar = self._similar(tx, new.tenant, new.scope, vectors.vectors[0]) if vectors else []
-            if new.check_similar and similar:
-                return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
-            row = self._new_row(
-                tx, **new.fields, content=new.text, observed_at=new.observed, expires_at=new.expires,  # type: ignore[arg-type]
-                vectors=vectors, idempotency_key=new.key, tokens=new.tokens,
-            )
-            tx.insert(row)
+            embedding.cancel()
         if due:
             self.upkeep.start()
         return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
