@@ -119,10 +119,6 @@ class PostgresBackend:
         live = "forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > %(now)s)"
         p = {"now": now}
         with self.read(None) as r:
-
-            def one(query: str) -> int:
-                return int(r._one(query, p)[0])  # type: ignore[index]
-
             by_scope: dict[str, dict[str, int]] = {}
             for tenant, scope, n in r._all(
                 f"SELECT tenant, scope, count(*) FROM memories WHERE superseded_by IS NULL AND {live}"
@@ -130,16 +126,21 @@ class PostgresBackend:
             ):
                 by_scope.setdefault(tenant, {})[scope] = int(n)
             settings = dict(r._all("SELECT key, value FROM settings"))
+            counted = r._one(
+                "SELECT (SELECT version FROM memvault_schema), count(DISTINCT tenant),"
+                f" count(*) FILTER (WHERE superseded_by IS NULL AND {live}),"
+                f" count(*) FILTER (WHERE superseded_by IS NOT NULL AND {live}),"
+                " count(*) FILTER (WHERE forgotten_at IS NULL AND expires_at <= %(now)s),"
+                " count(*) FILTER (WHERE forgotten_at IS NOT NULL), count(*) FILTER (WHERE vector_pending)"
+                " FROM memories", p,
+            )
+            names = ("schema_version", "tenants", "current", "superseded", "expired", "forgotten", "vectors_pending")
+            values = {name: int(n) for name, n in zip(names, counted, strict=True)}  # type: ignore[arg-type]
             return {
                 "database": self.location,
-                "schema_version": one("SELECT version FROM memvault_schema"),
+                "schema_version": values.pop("schema_version"),
                 "model_id": settings.get("model_id"),
-                "tenants": one("SELECT count(DISTINCT tenant) FROM memories"),
-                "current": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NULL AND {live}"),
-                "superseded": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND {live}"),
-                "expired": one("SELECT count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(now)s"),
-                "forgotten": one("SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"),
-                "vectors_pending": one("SELECT count(*) FROM memories WHERE vector_pending"),
+                **values,
                 "scrub_pending": SCRUB_DUE in settings,
                 "by_kind": {k: int(n) for k, n in r._all(
                     f"SELECT kind, count(*) FROM memories WHERE superseded_by IS NULL AND {live} GROUP BY kind", p)},
