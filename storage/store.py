@@ -4,7 +4,6 @@ model runs inside a write transaction. Background work: ``maintenance.Upkeep``."
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -30,7 +29,6 @@ from .retrieval import FilterArgs, Retriever, checked_filters
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
-log = logging.getLogger(__name__)
 SIMILAR_MEMORY = 0.7  # cosine; measured in docs/retrieval-tuning.md#similar-memories
 SIMILAR_COUNT = 3  # similar memories named at most
 EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread

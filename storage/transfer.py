@@ -29,6 +29,7 @@ FIELDS = (
     "id", "tenant", "scope", "kind", "content", "tags", "importance", "source", "observed_at", "recorded_at",
     "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations", "last_confirmed_at",
 )
+_TIMES = ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")
 EXPORT_PAGE = 500  # memories per read transaction of an export
 IMPORT_BATCH = 64  # lines per embedding call (docs/storage-tuning.md#transfer)
 WRITE_BATCH = 16  # lines per write transaction (docs/storage-tuning.md#transfer)
@@ -37,18 +38,9 @@ Progress = Callable[[int], None]  # called after each batch with the lines read 
 
 def export_line(memory: Memory) -> str:
     """One memory as a line of the export format (no newline)."""
-    return json.dumps(
-        {
-            "id": memory.id, "tenant": memory.tenant, "scope": memory.scope, "kind": memory.kind,
-            "content": memory.content, "tags": list(memory.tags), "importance": memory.importance,
-            "source": memory.source, "observed_at": format_ms(memory.observed_at),
-            "recorded_at": format_ms(memory.recorded_at), "expires_at": format_ms(memory.expires_at),
-            "supersedes": memory.supersedes, "superseded_by": memory.superseded_by,
-            "supersede_reason": memory.supersede_reason, "confirmations": memory.confirmations,
-            "last_confirmed_at": format_ms(memory.last_confirmed_at),
-        },
-        ensure_ascii=False,
-    )
+    record = {name: getattr(memory, name) for name in FIELDS}
+    record.update(tags=list(memory.tags), **{name: format_ms(record[name]) for name in _TIMES})
+    return json.dumps(record, ensure_ascii=False)
 
 
 def export_lines(

@@ -5,7 +5,6 @@ is opened with ``BEGIN``, so ``VACUUM`` uses the same pool."""
 from __future__ import annotations
 
 import contextlib
-import logging
 import re
 from collections.abc import Iterator
 
@@ -18,7 +17,6 @@ from ..errors import Busy, StorageUnavailable, StoreError
 from ..location import is_url, redacted, scrubbed
 from .schema import APP_ROLE
 
-log = logging.getLogger(__name__)
 CONNECT_TIMEOUT_S = 10
 
 
