@@ -12,6 +12,7 @@ from psycopg import sql as pgsql
 
 from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
+from ..links import on_cycles
 from . import schema
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
@@ -23,14 +24,6 @@ POOL_SIZE = 8
 # (docs/storage-tuning.md#postgres---init---scrub).
 SCRUB_TABLES = ("memories", "memory_tags", "idempotency_keys")
 SCRUB_LOCK_TIMEOUT_MS = 1_000  # a waiting VACUUM FULL queues every reader behind it: give up soon
-
-# The memories a chain of links (column {c}) leads back to, in id order.
-_CYCLES = (
-    "WITH RECURSIVE walk(start, id) AS (SELECT id, {c} FROM memories WHERE {c} IS NOT NULL"
-    " UNION ALL SELECT w.start, m.{c} FROM walk w JOIN memories m ON m.id = w.id WHERE m.{c} IS NOT NULL)"
-    " CYCLE id SET looped USING path"
-    " SELECT DISTINCT start FROM walk WHERE id = start ORDER BY start"
-)
 
 __all__ = ["PostgresBackend", "schema_exists"]
 
@@ -186,10 +179,12 @@ class PostgresBackend:
             if half:
                 problems.append(f"{half} supersession links are one-sided")
             for column in ("superseded_by", "supersedes"):
-                looped = r._all(pgsql.SQL(_CYCLES).format(c=pgsql.Identifier(column)))
+                links = r._all(pgsql.SQL("SELECT id, {c} FROM memories WHERE {c} IS NOT NULL").format(
+                    c=pgsql.Identifier(column)))
+                looped = on_cycles(dict(links))  # type: ignore[arg-type]
                 if looped:
                     problems.append(f"{len(looped)} memories are in a supersession cycle ({column} links), "
-                                    f"e.g. {looped[0][0]}")
+                                    f"e.g. {sorted(looped)[0]}")
             tombstones = one(
                 "SELECT count(*) FROM memories m WHERE m.forgotten_at IS NOT NULL AND (m.content IS NOT NULL"
                 " OR m.source IS NOT NULL OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq))"
