@@ -55,6 +55,15 @@ def row(tx: Reader, tenant: str, memory_id: str) -> Memory:
         return found
     raise NotFound(memory_id)
 
+def newest(tx: Reader, memory: Memory) -> Memory:
+    """The last version reached from ``memory`` by ``superseded_by`` links (bounded: a cycle stops it)."""
+    seen = {memory.id}
+    current = memory
+    while current.superseded_by is not None and current.superseded_by not in seen:
+        current = row(tx, memory.tenant, current.superseded_by)
+        seen.add(current.id)
+    return current
+
 def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     """Raise Conflict unless ``old`` is the current, live version of its history."""
     gone = ended(old, now)
@@ -62,7 +71,7 @@ def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
         raise Conflict("id", f"memory {old.id} {gone}, so it cannot be superseded: remember the new content")
     if old.superseded_by is None:
         return
-    last = chain(tx, old)[-1]
+    last = newest(tx, old)  # forward only: a writer locks the rows it reads, in chain order
     if last.superseded_by is not None:
         raise Conflict(
             "id", f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
