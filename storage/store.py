@@ -307,10 +307,13 @@ class Store:
                 vectors, degraded = self._stored_vectors(tx, made, degraded)
                 similar = self._similar(tx, tenant, checked_scope, vectors.vectors[0]) if vectors else []
                 if check_similar and similar:
-                    return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
+                    return RememberOutcome(
+                        id=similar[0], created=False, degraded=degraded, similar=tuple(similar)
+                    )
                 row = self._new_row(
-                    tx, **fields, content=text, observed_at=observed, expires_at=expires,  # type: ignore[arg-type]
-                    vectors=vectors, idempotency_key=key, tokens=tokens,  # type: ignore[arg-type]
+                    tx, **fields, content=text, observed_at=observed,  # type: ignore[arg-type]
+                    expires_at=expires, vectors=vectors, idempotency_key=key,
+                    tokens=tokens,  # type: ignore[arg-type]
                 )
                 tx.insert(row)
         finally:

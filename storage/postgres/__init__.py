@@ -127,7 +127,8 @@ class PostgresBackend:
                 " count(*) FILTER (WHERE forgotten_at IS NOT NULL), count(*) FILTER (WHERE vector_pending)"
                 " FROM memories", p,
             )
-            names = ("schema_version", "tenants", "current", "superseded", "expired", "forgotten", "vectors_pending")
+            names = ("schema_version", "tenants", "current", "superseded", "expired", "forgotten",
+                     "vectors_pending")
             values = {name: int(n) for name, n in zip(names, counted, strict=True)}  # type: ignore[arg-type]
             return {
                 "database": self.location,
