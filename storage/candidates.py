@@ -23,27 +23,18 @@ from .query import (
 from .records import Memory
 from .timewords import TimeRange
 
-# An episode's context (the turn before it) covers the question at half weight, so a
-# match through the context alone never outranks the memory that says it
-# (docs/retrieval-tuning.md#coverage).
-CONTEXT_COVERAGE = 0.5
+CONTEXT_COVERAGE = 0.5  # an episode's context covers at half weight (docs/retrieval-tuning.md#coverage)
 _SENTENCE = re.compile(r"[.!?:;]\s+|\n")
 _NAME = re.compile(r"\w[\w'-]*")
-# A word of two to five capitals ("HTTPS", "SLA", "QBR", plural "PRs") is most often a common
-# term's abbreviation, which a memory may put another way ("TLS certificates" answers "HTTPS
-# certificates"), not a proper name: unknown, it leaves a question unanswered (ranking's
-# unknown-name rule) unless the memory closest in meaning holds all the question's other
-# words. Half of them in any memory was too little: "Which DNS TTL do we use now?" asked of
-# another agentic store found "use" and "now" together, "NAT gateway deleted" "gateway".
+# An acronym, not a proper name (:func:`named_around`; docs/retrieval-tuning.md#acronyms).
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
 
 
 @dataclass(frozen=True)
 class Through:
-    """A superseded memory (``seq``, ``id``) whose evidence a current memory carries, and
-    that current memory's ``own_coverage`` and ``own_similarity`` (None without a vector),
-    before the credit."""
+    """A superseded memory (``seq``, ``id``) whose evidence a current memory carries, and that
+    memory's own coverage and similarity before the credit."""
 
     seq: int
     id: str
@@ -77,10 +68,8 @@ Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
 def current_and_older(
     tx: Reader, query: Search, rows: dict[int, Memory], credit: bool = True,
 ) -> tuple[Found, list[tuple[int, float, float]], list[tuple[int, float]]]:
-    """``query``'s answer as its filters ask it, and the superseded memories among its
-    keyword and vector candidates with the history admitted (for ``successors``; none when
-    the filters admit the history: they are candidates then, or without ``credit``). The
-    memories read on the way are added to ``rows``.
+    """``query``'s answer, and the superseded memories among its candidates with the history
+    admitted (none without ``credit``); rows read are added to ``rows``.
     More: docs/retrieval-tuning.md#candidates-current-and-older."""
     if query.filters.include_history or not credit:
         return tx.search(query), [], []
@@ -99,17 +88,12 @@ def vector_side(
     tx: Reader, filters: Filters, embedding: np.ndarray, when: TimeRange | None, kinds: frozenset[str], pool: int,
     rows: dict[int, Memory], credit: bool = True, seqs: list[int] | None = None,
 ) -> tuple[list[tuple[int, float]], list[tuple[int, float]], dict[int, float]]:
-    """The vector candidates of a recall in the read transaction ``tx``: ``pool`` memories
-    nearest ``embedding`` (the question's), ``(seq, cosine similarity)`` best first, and
-    as many of those observed in the time ``when`` or of the ``kinds`` the question names;
-    with ``credit``, the superseded memories among the ``pool`` nearest with the history
-    admitted (:func:`current_and_older`, which adds the memories it reads to ``rows``); and
-    the similarity of each of ``seqs``."""
+    """The ``pool`` memories nearest ``embedding`` ``(seq, cosine)`` best first, plus as many
+    of the time ``when`` or the ``kinds`` named; the superseded ones (:func:`current_and_older`);
+    and the similarity of each of ``seqs``."""
     found, _, older = current_and_older(tx, Search(filters, k=pool, vector=embedding, seqs=seqs or []), rows, credit)
     vector = found.vector
-    # Memories observed in the time the question names, or of the kind it names, are
-    # candidates even when many others are closer to its words ("what broke in March?",
-    # "which decisions did we make?").
+    # Memories of the time or kind named are candidates even when others are closer.
     for narrowed in (within(filters, when), of_kinds(filters, kinds)):
         if narrowed is not None:
             vector = sorted(dict(vector + tx.search(Search(narrowed, k=pool, vector=embedding)).vector).items(),
@@ -155,8 +139,7 @@ def gather(
 
     weights = idf_weights(found, lexemes(content_words(chunks)))
     time_terms = lexemes(content_words(time_chunks)) if time_chunks else None
-    # Only keyword candidates contain any of the question's words (the keyword side
-    # ranks every memory that does; past its top ``pool`` the coverage is taken as 0).
+    # Only keyword candidates hold the question's words (past the top ``pool``: coverage 0).
     terms = {seq: found.terms[seq] for seq, _, _ in keyword if seq in found.terms}
     unknown_password = password and not found.exists[0]
     unknown = [name for name, there in zip(asked, found.exists[int(password):], strict=True) if not there]
@@ -172,8 +155,7 @@ def gather(
     read = known | tx.memories(filters.tenant, seqs=[seq for seq in dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]) if seq not in known])
     seqs = list(dict.fromkeys(keyword_seqs + [seq for seq, _ in vector]))
     rows = {seq: read[seq] for seq in seqs}
-    # Matches on superseded memories count for the current memory that replaced them
-    # (``successors``); recalled with the history, they are candidates already.
+    # Matches on superseded memories count for their successor (``successors``).
     if filters.include_history and credit:
         older_keyword, older_vector = keyword, vector
     older_seqs = list(dict.fromkeys([seq for seq, _, _ in older_keyword] + [seq for seq, _ in older_vector]))
@@ -186,21 +168,15 @@ def gather(
     seqs += list(dict.fromkeys(added))
     if older:
         unscored = [seq for seq in [*older, *added] if seq not in similarity] if embedding is not None else []
-        # A head beyond the keyword side's top ``pool`` covers the question by its own text as
-        # little as any memory there (taken as 0, as above); its predecessor's coverage counts.
         unread = [seq for seq in older if seq not in terms]
         more = tx.search(Search(filters, vector=embedding, seqs=list(dict.fromkeys(unscored + unread))))
         similarity.update((seq, more.similarity[seq]) for seq in unscored if seq in more.similarity)
         terms.update((seq, more.terms[seq]) for seq in unread if seq in more.terms)
-    # The time the question names is part of what it asks: a memory observed then, or
-    # naming it in its text, covers it, weighed as the question's most specific word ("what
-    # broke in March?" is not answered by November's "the build broke").
+    # The time named weighs as the question's most specific word (docs/retrieval-tuning.md#time).
     in_time = max(weights.values(), default=1.0) if when is not None else 0.0
     total = sum(weights.values()) + in_time
 
-    # A word sharing only Porter's stem with the question's covers it like the word itself
-    # ("internal" for "intern": "who is the intern?" finds an internal tool; the
-    # alternative measured: docs/retrieval-tuning.md#coverage).
+    # A word sharing Porter's stem covers like the word itself (docs/retrieval-tuning.md#coverage).
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
@@ -265,8 +241,7 @@ def credit_heads(
 
 
 def admits(filters: Filters, memory: Memory) -> bool:
-    """Whether ``memory`` passes ``filters``, as every candidate query applies them inside
-    (``backend``): for candidates read in another transaction."""
+    """Whether ``memory`` passes ``filters``, as the candidate queries apply them."""
     return (
         memory.tenant == filters.tenant
         and memory.scope in filters.scopes
@@ -302,15 +277,8 @@ def idf_weights(found: Found, terms: set[str]) -> dict[str, float]:
 
 
 def names(query: str) -> list[str]:
-    """Capitalised words of ``query`` that do not open a sentence ("Caroline", "SOC",
-    "Kafka"), and identifiers that do ("OPS-4521 status", "K8S upgrade"): a word with a
-    digit or a second capital letter is a name wherever it stands, and a word starting
-    with a small letter is one when it holds a digit ("db-stg-03", "v3", "tern-350m":
-    hosts, versions and run ids are typed in small letters; "8k" or "1st", starting with
-    a digit, are quantities). A possessive's "'s" is not part of the name ("Åsa's" names
-    Åsa). Not names: the words of query syntax (``QUERY_OPERATORS``: "NEAR(Kafka" asks
-    for Kafka), and in a question written all in capitals, any word without a digit
-    (shouting is no identifier)."""
+    """The names in ``query``: capitalised words not opening a sentence, identifiers anywhere
+    (a digit or a second capital: "OPS-4521", "db-stg-03"); rules: docs/retrieval-tuning.md#names."""
     shouted = not any(ch.islower() for ch in query)
     found: list[str] = []
     for sentence in _SENTENCE.split(query):
@@ -332,9 +300,8 @@ def names(query: str) -> list[str]:
 def named_around(
     unknown: list[str], question: set[str], closest: set[str], lexemes: Callable[[list[str]], set[str]]
 ) -> list[str]:
-    """``unknown`` (names no memory contains) without its acronyms (``_ACRONYM``) when the
-    memory closest in meaning holds every other index term of the question: ``question``
-    and ``closest`` are those sets of terms, ``lexemes`` gives words' index terms."""
+    """``unknown`` without its acronyms when the memory ``closest`` in meaning holds every other
+    index term of the ``question``."""
     acronyms = [name for name in unknown if _ACRONYM.fullmatch(name)]
     rest = question - lexemes(acronyms) if acronyms else set()
     return [name for name in unknown if name not in acronyms] if rest and rest <= closest else unknown

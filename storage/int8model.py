@@ -15,8 +15,7 @@ log = logging.getLogger(__name__)
 
 
 def cached_path(source_sha: str) -> Path:
-    """Where the derived model of the packaged file with sha256 ``source_sha`` is kept:
-    ``platformdirs.user_cache_path("memvault")/models``, one file per onnxruntime version."""
+    """Where the derived model of ``source_sha`` is cached, one file per onnxruntime version."""
     import onnxruntime
     from platformdirs import user_cache_path
 
@@ -94,16 +93,13 @@ def derive(source: Path, target: Path) -> None:
 
 
 def _only_warnings(record: logging.LogRecord) -> bool:
-    """The quantiser logs its progress through the root logger: keep its warnings, but
-    not its notes nor its advice to pre-process (shape inference and graph fusions, which
-    matter for static quantisation of convolutions, not for MatMul weights)."""
+    """The quantiser's root-logger output: warnings only, not its advice to pre-process."""
     return record.levelno >= logging.WARNING and not str(record.msg).startswith("Please consider to run pre-processing")
 
 
 def _fold_matmul_weights(model: object) -> dict[str, object]:
-    """Replace each ``Cast``/``Mul`` pair that de-quantises a ``MatMul`` weight with its
-    float32 result; returns {weight name: the packaged int8 array}. Other de-quantised
-    tables (the embeddings, read by ``Gather``) stay as they are."""
+    """Replace each ``Cast``/``Mul`` de-quantising a ``MatMul`` weight with its float32
+    result; returns {weight name: the packaged int8 array}."""
     import numpy as np
     from onnx import numpy_helper
 

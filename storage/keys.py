@@ -31,11 +31,7 @@ def create(
     read_only: bool = False, expires_days: int | None = None,
 ) -> tuple[ApiKey, str]:
     """Make a new key for ``tenant``; returns its metadata and the key itself (shown once).
-
-    Raises:
-        InvalidInput: tenant/scope empty or longer than 128 characters, name longer
-            than 200 or looking like a credential, ``expires_days`` not 1..3,650.
-    """
+    Raises InvalidInput for a bad tenant, scope, name or ``expires_days``."""
     tenant = validate.scope(tenant, DEFAULT_SCOPE, field="tenant")
     scope = validate.scope(scope, DEFAULT_SCOPE)
     name = None if name is None else validate.name("name", name, NAME_MAX_CHARS)  # listed and logged
@@ -51,8 +47,7 @@ def create(
 
 
 def find(store: Store, key: str) -> ApiKey | None:
-    """The key's metadata, revoked or expired ones included (see :meth:`ApiKey.refusal`);
-    None for a key that was never issued."""
+    """The key's metadata (revoked or expired too: :meth:`ApiKey.refusal`); None if never issued."""
     wanted = digest(key)
     with store.backend.read(None) as tx:
         found = list(tx.api_keys(wanted).items())
@@ -68,16 +63,9 @@ def list_keys(store: Store) -> list[ApiKey]:
 
 
 def revoke(store: Store, key_id: str) -> ApiKey:
-    """Revoke the key named by ``key_id`` (at once, for every server on this database): its
-    id in any letter case, or a unique prefix of at least ``ID_PREFIX_MIN_CHARS``
-    characters, the rule and words of memory ids (:func:`validate.id_text`).
-
-    Revoking a revoked key changes nothing and returns it as it is.
-
-    Raises:
-        InvalidInput: ``key_id`` is no key id, too short, the start of several key ids, or
-            no key has it (field ``id``).
-    """
+    """Revoke the key ``key_id`` (named as memory ids are: :func:`validate.id_text`) for
+    every server on this database; a revoked key is returned as it is.
+    Raises InvalidInput: no such key id, or an ambiguous prefix."""
     wanted = validate.id_text("id", key_id, what=WHAT, shape=KEY_ID_SHAPE)
     with store.backend.write(None) as tx:
         keys = tx.api_keys()  # a database holds a few keys

@@ -1,8 +1,5 @@
-"""The limits and vocabularies of a memory, shared by storage and the tool schemas.
-
-This module imports nothing heavy: the MCP layer reads it to build input schemas
-before the database or the model is touched.
-"""
+"""The limits and vocabularies of a memory, shared by storage and the tool schemas
+(imports nothing)."""
 
 from __future__ import annotations
 
@@ -17,9 +14,7 @@ SOURCE_MAX_CHARS = 500
 REASON_MAX_CHARS = 500
 SCOPE_MAX_CHARS = 128
 IDEMPOTENCY_KEY_MAX_CHARS = 200
-# An idempotency key is kept this long after it was recorded (24 h, as Stripe's API keeps
-# its keys); afterwards it is forgotten and the same key may name a new request.
-IDEMPOTENCY_KEY_TTL_MS = 86_400_000
+IDEMPOTENCY_KEY_TTL_MS = 86_400_000  # 24 h, as Stripe's API keeps its keys
 IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 
@@ -36,10 +31,8 @@ QUERY_MAX_CHARS = 2_000
 CURSOR_MAX_CHARS = 64  # a listing's cursor (``tools.handlers``): a memory id, encoded
 RECALL_DEFAULT_LIMIT = 5
 RECALL_MAX_LIMIT = 50
-# How many of the newest matching memories a listing may skip (``memvault list --offset``).
 LIST_MAX_OFFSET = 1_000_000_000
-# A recall result carries at most this many characters of memory content (about
-# 10,000 tokens), so 50 long memories cannot overflow a client's tool-result cap.
+# Content characters per recall result (about 10,000 tokens: under clients' tool-result caps).
 RECALL_MAX_CONTENT_CHARS = 40_000
 
 GLOBAL_SCOPE = "global"

@@ -1,8 +1,5 @@
-"""How stored text is shown to a model, and its size there in tokens.
-
-Content appears as a JSON string literal (:func:`quoted`) in every tool's text. Budgets
-(the boot context) count the bundled MiniLM tokenizer's tokens, whichever model embeds.
-"""
+"""How stored text is shown to a model (a JSON string literal), and its size there in the
+bundled MiniLM tokenizer's tokens."""
 
 from __future__ import annotations
 
@@ -31,16 +28,14 @@ def counter() -> TokenCounter:
 
 
 def literal_tokens(contents: list[str | None]) -> list[int | None]:
-    """Tokens of each ``quoted(content)`` (no per-character floor), as ``memories.tokens`` keeps
-    them; None for a forgotten memory's None. The literal begins and ends with a quotation
-    mark, where the tokenizer always splits: a line's count is its other pieces' plus this."""
+    """Tokens of each ``quoted(content)`` (no floor) as ``memories.tokens`` keeps them; None for None."""
     counts = iter(counter().lengths([quoted(c) for c in contents if c is not None]))
     return [None if c is None else next(counts) for c in contents]
 
 
 def fill_tokens(rows_after: Callable[[int], list[Any]], update: Callable[[list[tuple[int, int]]], object]) -> None:
-    """A migration's counts for existing memories, in pages: ``rows_after(seq)`` gives the next
-    ``(seq, content)`` rows past ``seq`` (none when done), ``update`` stores ``(tokens, seq)`` pairs."""
+    """A migration's counts, in pages of ``rows_after(seq)`` rows ``(seq, content)``, stored by
+    ``update`` as ``(tokens, seq)`` pairs."""
     after = 0
     while rows := rows_after(after):
         update(list(zip(literal_tokens([c for _, c in rows]), [seq for seq, _ in rows])))  # type: ignore[arg-type]

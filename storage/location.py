@@ -24,13 +24,10 @@ def looks_like_url(db: Path | str) -> bool:
     return _ANY_URL.match(str(db)) is not None
 
 
-# libpq parameters whose value is a secret (password, the client key's passphrase, an
-# OAuth client secret), compared after percent-decoding and in any case.
+# libpq parameters whose value is a secret (compared percent-decoded, in any case).
 SECRET_KEYS = frozenset({"password", "sslpassword", "oauth_client_secret"})
 MASK = "***"
-# A libpq key=value connection string: it starts with a keyword and "=" ("host=/tmp dbname=x").
-_CONNINFO = re.compile(r"^\s*[A-Za-z_]+\s*=")
-# One key = value pair of such a string: the value bare, or single-quoted with backslash escapes.
+_CONNINFO = re.compile(r"^\s*[A-Za-z_]+\s*=")  # a libpq key=value string ("host=/tmp dbname=x")
 _CONNINFO_PAIR = re.compile(r"(?P<key>[A-Za-z_]+)(?P<eq>\s*=\s*)(?P<value>'(?:[^'\\]|\\.)*'?|\S*)")
 
 
@@ -43,8 +40,7 @@ def _is_secret_key(key: str) -> bool:
     return unquote(key).strip().lower() in SECRET_KEYS
 
 
-# libpq's connection parameter key words (libpq documentation, "Parameter Key Words"):
-# a "?" followed by one of them starts a real query string, not a part of a password.
+# libpq's "Parameter Key Words": "?" and one of them starts a query string, not a password part.
 _LIBPQ_KEYS = frozenset({
     "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth", "channel_binding",
     "connect_timeout", "client_encoding", "options", "application_name", "fallback_application_name",
@@ -116,9 +112,8 @@ def redacted(db: Path | str) -> str:
 
 
 def _port_secret(host: str) -> str | None:
-    """What follows the ":" of ``host`` (one host of a URL's authority without userinfo)
-    when it is no port number: then it can only be a password typed without a host
-    (``postgresql://alice:pw/db``), which libpq quotes in its errors. None otherwise."""
+    """What follows a host's ":" when it is no port: a password typed without a host
+    (``postgresql://alice:pw/db``), which libpq quotes in its errors; else None."""
     if host.startswith("["):  # an IPv6 address: "[::1]:5432"
         host = host.partition("]")[2]
     _, colon, port = host.partition(":")
@@ -131,9 +126,8 @@ def _masked_port(host: str) -> str:
 
 
 def _query_pairs(query: str) -> list[tuple[str, bool]]:
-    """The ``&``-separated parts of a query string, each with whether it holds a secret: a
-    secret key's non-empty value, or a part without "=" right after one (a password with
-    an unencoded "&", which libpq would quote in its error)."""
+    """The ``&``-separated parts of a query string, each with whether it holds a secret (a
+    part without "=" after a secret one is the rest of a password holding "&")."""
     out: list[tuple[str, bool]] = []
     previous_secret = False
     for pair in query.split("&"):
@@ -158,8 +152,7 @@ def secrets_in(db: Path | str) -> list[str]:
         _, userinfo, middle, query = _split_url(text)
         if userinfo is not None and ":" in userinfo:
             password = userinfo.partition(":")[2]
-            # libpq ends the userinfo at the first "@": the rest of a password holding an
-            # "@" reads as the host, which its errors quote ("2026@localhost").
+            # libpq quotes the rest of a password holding "@" as the host ("2026@localhost").
             found += [password, *(piece for piece in re.split(r"[@:/?&]", password) if len(piece) >= 4)]
         if userinfo is None:
             found += [p for p in (_port_secret(h) for h in middle.partition("/")[0].split(",")) if p]

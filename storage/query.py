@@ -1,9 +1,5 @@
-"""What a recall asks, in every backend's terms: the filters a candidate must pass
-and the question's words, by white-space chunk, with function words left out.
-
-A backend turns the chunks into its own keyword query (FTS5 phrases, PostgreSQL
-``tsquery`` phrases) without ever parsing the user's text as query syntax.
-"""
+"""What a recall asks, in every backend's terms: the filters a candidate must pass and the
+question's words by white-space chunk (each a phrase to the backend, never query syntax)."""
 
 from __future__ import annotations
 
@@ -15,11 +11,8 @@ from .textindex import index_text
 _WORD = re.compile(r"\w+")
 MAX_PHRASES = 64  # chunks of a question that reach the keyword index
 
-# Function words dropped from keyword queries: under OR-semantics they add matches
-# without adding evidence ("when did X ..." matching every "did"). Only a chunk made
-# of them alone is dropped: inside "end-of-life" or "state-of-the-art" they are part
-# of the term. A query made only of them keeps them all. The contraction tails
-# ("s", "t", "ll", ...) are what "it's" and "don't" leave behind.
+# Function words: a chunk made only of them is dropped from keyword queries (under OR they
+# add matches, not evidence); "s", "t", "ll", ... are what "it's" and "don't" leave behind.
 STOP_WORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from had has have having he her"
     " hers him his how i if in into is it its me my of on or our ours she so than that the their theirs them"
@@ -27,24 +20,14 @@ STOP_WORDS = frozenset(
     " with would you your yours s t d ll m re ve don"
     .split()
 )
-# Operators of keyword-query syntax (FTS5's; tsquery's are symbols). A question's words
-# are never parsed as syntax, so these are plain words to the keyword side; written in
-# capitals ("NEAR(Kafka", "NOT Redis") they name nothing either.
+# FTS5's operators: plain words to the keyword side, and no names ("NEAR(Kafka", "NOT Redis").
 QUERY_OPERATORS = frozenset({"and", "or", "not", "near"})
-# A memory is indexed with the episode just before it in the same scope, when that
-# one was observed at most this long before it (the same conversation): a reply such
-# as "For walking or running?" is found through the question it answers.
+# An episode is indexed with the one before it in its scope within this gap (one conversation).
 EPISODE_GAP_MS = 30 * 60 * 1000
-# Words asking for a password. memvault refuses to store secrets (storage/secrets.py), so a
-# memory can at most say where one is kept, and would name it with one of these words:
-# when no memory does, a question asking for one has no answer in the store (a near miss,
-# however well the rest of the question matches). Broader words ("credentials", "key",
-# "token") also reword other things (docs/retrieval-tuning.md#kinds).
+# Secrets are never stored, so a question for a password no memory mentions has no answer
+# (docs/retrieval-tuning.md#kinds).
 PASSWORD_WORDS = ("password", "passwords", "passphrase", "passphrases", "passcode", "passcodes")
-# Words and phrases by which a question names the kind of memory it asks for ("what did we
-# decide ...?", "why did the job fail?", "what are the steps ...?"): ranking prefers memories
-# of that kind, never filters on it. A question asking why something happened asks for a
-# cause, which a failure records; why we do or don't do something, for a decision.
+# Words naming the kind a question asks for: ranking prefers it, never filters on it.
 KIND_WORDS = {
     "decision": "decision decisions decide decided decides chose choose chosen choice choices settle settled agreed"
                 " plan",
@@ -61,16 +44,13 @@ KIND_PHRASES = (
     ("failure", re.compile(r"\bwhy (?:did|was|were)\b(?! we\b)|\bwhat caused\b", re.IGNORECASE)),
     ("decision", re.compile(r"\bwhy (?:do|don['’]t|didn['’]t|did) (?:we|our)\b", re.IGNORECASE)),
 )
-# Words that add nothing to a question naming a kind ("list the decisions we made", "which
-# failures did we hit?"): a question made only of these and kind words asks for the kind itself.
+# With only these and kind words, a question asks for the kind itself ("list the decisions").
 GENERIC_WORDS = frozenset(
     "list show give tell all any every recent latest last past new current make made hit have got get take took"
     " record recorded store stored note noted save saved remember remembered know kept keep ever far so went recently"
     .split()
 )
-# Words asking what went on without naming a subject ("what did we change recently?", "what
-# have we worked on lately?"): with only these, generic and kind words, a question asks for
-# the vague recent time it names (timewords: "recently", "lately", ...).
+# Words asking what went on without a subject ("what did we change recently?").
 ACTIVITY_WORDS = frozenset(
     "change changes changed changing work worked working done fix fixed fixes ship shipped update updated updates"
     " going on up"
@@ -81,12 +61,8 @@ CANDIDATES_MIN = 50
 
 @dataclass(frozen=True)
 class Filters:
-    """What a memory must satisfy to be a candidate. Times are ms since the epoch.
-
-    ``scopes``: allowed scopes (None: every scope, for listings only); ``kinds``/``tags``: None for no filter, tags must
-    all be present; ``since`` inclusive, ``until`` exclusive on ``observed_at``;
-    ``now`` decides expiry; ``include_history`` admits superseded memories.
-    """
+    """What a candidate must satisfy (ms times): ``scopes`` None means all (listings only),
+    every tag present, ``since`` <= ``observed_at`` < ``until``, unexpired at ``now``."""
 
     tenant: str
     scopes: list[str] | None

@@ -23,19 +23,14 @@ IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 FRESHNESS_WEIGHT = 0.01
 FRESHNESS_HALF_LIFE_DAYS = 30.0
 STATE_KINDS = frozenset({"fact", "preference", "decision", "procedure"})
-# Kinds that happen at the time they were observed, so a question naming that time asks
-# for them: episodes and failures, and decisions (made then, though they hold until
-# superseded: "what did we decide in March?").
+# Kinds a question naming their time asks for ("what did we decide in March?").
 DATED_KINDS = frozenset({"episode", "failure", "decision"})
 SUBJECT_TOP = 3
-# The newer must answer about as well: cover the question's words within NEWER_COVERAGE_SLACK,
-# or score at least NEWER_SCORE_RATIO of the older ("number 18" is no newer "number 17";
-# docs/retrieval-tuning.md#newer).
+# How well a newer memory must answer to outdate an older one (docs/retrieval-tuning.md#newer).
 NEWER_COVERAGE_SLACK = 0.1
 NEWER_SCORE_RATIO = 0.8
 SAME_SUBJECT = 0.6  # cosine between two memories
-# Episodes of the conversation of one of the first CONVERSATION_TOP (docs/retrieval-tuning.md#conversation).
-CONVERSATION_TOP = 2
+CONVERSATION_TOP = 2  # docs/retrieval-tuning.md#conversation
 CONVERSATION_BONUS = 0.08
 # --- abstention (docs/retrieval-tuning.md#abstention) ---------------------------------
 NAMED_SIMILARITY = 0.45
@@ -85,14 +80,9 @@ def through_confidence(
     sure: float, older: Through, seq: int, first: bool, lead: float, best_similarity: float,
     same_subject: Callable[[int, int], float | None],
 ) -> float:
-    """The confidence of a memory found through a superseded version of itself (``older``,
-    see ``successors``), given ``sure``, the confidence its signals with that version's
-    evidence earn. That evidence was the older version's: it counts times how much the
-    memory still says what that version said, the cosine between the two (``same_subject``;
-    0.5-0.9 for a changed value, host or name), never below what the memory's own signals
-    earn at its rank (``first``, ``lead``). Without vectors the cosine is unknown and
-    ``sure`` stands: the keyword evidence that found it is then all there is for any hit.
-    """
+    """The confidence of a memory found through its superseded version ``older``: ``sure``
+    times the cosine between the two (unknown: ``sure``), never below what its own signals
+    earn. More: docs/retrieval-tuning.md#confidence."""
     kept_meaning = same_subject(older.seq, seq)
     if kept_meaning is None:
         return sure
@@ -116,9 +106,7 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         if dated_then(c, memory):
             score += TIME_BONUS
         if memory.kind in c.kinds:
-            # A question naming only a kind asks for that kind, unless it names a time too:
-            # then it asks for what happened then ("what happened last week?" is answered by
-            # last week's failure before June's episodes).
+            # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
             score += TIME_BONUS if c.kind_only and c.when is None else KIND_BONUS
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + FRESHNESS_WEIGHT * _freshness(memory.observed_at, now)
         scores[seq] = score
@@ -126,10 +114,8 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
 
 
 def unearned(c: Candidates, seq: int, best: float) -> float:
-    """The part of ``seq``'s time bonus its own evidence does not bear out: in a question with
-    a subject of its own ("what did Aiko decide today?"), a dated memory observed then is
-    only as much about the question as its cosine over ``best``, the best candidate's; the
-    rest of the bonus ranks it but makes it no surer (0 in a question asking only for the time)."""
+    """The part of ``seq``'s time bonus its evidence does not bear out in a question with a
+    subject: scaled by its cosine over ``best``; it ranks but makes no surer."""
     similarity = c.similarity.get(seq)
     if not (c.subject and dated_then(c, c.rows[seq])) or similarity is None or best <= 0:
         return 0.0
@@ -138,11 +124,8 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
                  same_subject: Callable[[int, int], float | None]) -> None:
-    """Among the top ``SUBJECT_TOP`` candidates, move an older state memory just below a
-    newer memory of any kind on the same subject (in ``scores``: an episode "rebuilt the
-    env on PyTorch 2.5" outdates the fact "the env has PyTorch 2.3") when the newer one
-    answers about as well: it covers the question's words as well, or scores nearly as
-    high ("number 18" is not a newer "number 17")."""
+    """Among the top ``SUBJECT_TOP``, move an older state memory just below a newer one on the
+    same subject that answers about as well (docs/retrieval-tuning.md#newer)."""
     top = order[:SUBJECT_TOP]
     for older in (seq for seq in top if c.rows[seq].kind in STATE_KINDS):
         for newer in top:
@@ -223,15 +206,9 @@ def rank(
                 and not asked_for(c, c.rows[seq])):
             continue  # unrelated: little similarity and little of the question's words
         kept.append(seq)
-    # A superseded memory (recalled with the history) is an earlier version of a current
-    # one, not a rival answer: each hit's rank, lead and similarity gap are measured
-    # against the current memories only. Counted as rivals, the superseded version of the
-    # answer, pushed just below its successor (prefer_newer) and often closer to the words
-    # of the question, cut the successor's confidence from 0.64-0.96 to 0.32-0.51.
+    # Superseded memories are no rival answers (docs/retrieval-tuning.md#confidence).
     rivals = [seq for seq in kept if c.rows[seq].superseded_by is None]
-    # Memories a question without a subject of its own asks for by its time or kind alone
-    # ("what did we decide last week?") answer it equally: no rivals of each other, each is
-    # measured against the best hit that is not one of them.
+    # Memories a subjectless question asks for by time or kind alone answer it equally.
     equal = {seq for seq in rivals if not c.subject and (
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
     best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)

@@ -10,12 +10,8 @@ from .timewords import TimeRange
 
 @dataclass(frozen=True)
 class Memory:
-    """One row of ``memories``. Times are ms since the epoch (UTC).
-
-    A forgotten memory is a tombstone: ``content``, ``source`` and ``tokens`` are None,
-    ``tags`` is empty, ``forgotten_at`` is set. ``tokens``: the content's size as shown
-    (``literal.literal_tokens``), kept so that budgets never tokenize on a read.
-    """
+    """One memory; times in ms since the epoch. A tombstone (forgotten) has no content,
+    source, tags or ``tokens`` (the content's size as shown: ``literal.literal_tokens``)."""
 
     id: str
     tenant: str
@@ -41,15 +37,9 @@ class Memory:
 
 @dataclass(frozen=True)
 class RememberOutcome:
-    """What ``Store.remember`` did: ``created`` False means an existing id was returned.
-
-    ``duplicate_of`` is set when identical content already existed (not for an
-    idempotent replay); ``degraded`` says why the memory has no vector yet.
-    ``not_applied`` names the fields given with a value other than the stored
-    memory's when nothing new was stored (the stored memory keeps its own).
-    ``similar``: current memories of the scope very close in meaning (see
-    ``Store.remember``), most similar first.
-    """
+    """What ``Store.remember`` did: ``created`` False returns an existing id (``duplicate_of``
+    for identical content, not a replay); ``not_applied``, fields given that the stored memory
+    keeps otherwise; ``similar``, close memories; ``degraded``, why no vector yet."""
 
     id: str
     created: bool
@@ -71,18 +61,9 @@ class SupersedeOutcome:
 
 @dataclass(frozen=True)
 class Signals:
-    """Why a memory was recalled.
-
-    ``keyword_rank``/``vector_rank`` are 1-based ranks in each candidate list
-    (None: not a candidate there); ``keyword_score`` is FTS5's BM25 with the sign
-    flipped (higher is better); ``vector_similarity`` is cosine similarity in [-1, 1]
-    (a long memory's best window; None only for a memory without a vector yet);
-    ``coverage`` is the IDF-weighted share in [0, 1] of the question's content words
-    found in the memory's text, the time the question names counting as one more word
-    that a memory observed then covers. ``through``: the id of a superseded version of
-    this memory whose match found it (its better signals count as this memory's: see
-    ``successors``), else None.
-    """
+    """Why a memory was recalled: 1-based ranks in each candidate list (None: not there), BM25
+    (higher is better), cosine of the best window, ``coverage`` (IDF-weighted share of the
+    question's words, in [0, 1]), and ``through``, the superseded version that found it."""
 
     keyword_rank: int | None = None
     keyword_score: float | None = None
@@ -117,12 +98,9 @@ class RecallOutcome:
 
 @dataclass(frozen=True)
 class ForgetOutcome:
-    """``forgotten_ids`` lists every memory emptied by this call (the whole chain
-    with ``include_history``); ``scrubbed`` is True only when the deleted text is in
-    none of the database's files (SQLite: no scrub pending any more). False means it
-    may still be there: on SQLite in the file or ``-wal`` bytes until the pending scrub,
-    started on the background thread, ends (it is recorded and survives a crash); on
-    PostgreSQL always, since ``pg_wal`` and the HNSW index keep it until reused."""
+    """``forgotten_ids``: every memory emptied by this call. ``scrubbed``: the text is in none
+    of the database's files (SQLite: no scrub pending; PostgreSQL: never, ``pg_wal`` and the
+    HNSW index keep it until reused)."""
 
     id: str
     already_forgotten: bool
@@ -132,8 +110,7 @@ class ForgetOutcome:
 
 @dataclass(frozen=True)
 class DueWork:
-    """What ``maintenance.Upkeep.run_due`` did: ``purged_ids`` are expired memories
-    erased into tombstones; ``scrub_pending`` says a scrub is still due (the database was busy)."""
+    """What ``Upkeep.run_due`` did: expired memories erased, and whether a scrub is still due."""
 
     purged_ids: list[str]
     scrub_pending: bool
@@ -153,8 +130,7 @@ class ApiKey:
     revoked_at: int | None
 
     def refusal(self, now: int) -> str | None:
-        """Why this key may not be used at ``now`` (ms), or None when it may:
-        ``"revoked on <ISO-8601 time>"`` or ``"expired on <ISO-8601 time>"``."""
+        """``"revoked on <time>"``, ``"expired on <time>"`` at ``now`` (ms), or None."""
         if self.revoked_at is not None:
             return f"revoked on {format_ms(self.revoked_at)}"
         if self.expires_at is not None and self.expires_at <= now:

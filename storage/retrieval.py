@@ -1,9 +1,6 @@
-"""Recall over any backend: the checked filters, the question split into its time
-expression and its words, the query embedded while the keyword side runs, the
-candidates as of one read transaction (``candidates.gather``, superseded memories'
-matches credited to the memories that replaced them: ``successors``) and their ranking
-(``ranking.rank``).
-"""
+"""Recall over any backend: the question split into its time and its words, embedded while
+the keyword side runs, candidates of one read transaction (``candidates.gather``) ranked
+(``ranking.rank``)."""
 
 from __future__ import annotations
 
@@ -62,12 +59,8 @@ def checked_filters(
 
 
 class Retriever:
-    """Runs recalls against ``backend``.
-
-    ``embedder`` embeds questions (None: keyword only); ``model_problem()`` (outside
-    transactions) and ``recorded_model_problem(tx)`` return None when vectors can be
-    searched, else why not (the result says so).
-    """
+    """Runs recalls against ``backend``; ``model_problem()`` and ``recorded_model_problem(tx)``
+    say why vectors cannot be searched (None: they can)."""
 
     def __init__(
         self, backend: Backend, embedder: Embedder | None, model_problem: Callable[[], str | None],
@@ -78,7 +71,6 @@ class Retriever:
         self.model_problem = model_problem
         self.recorded_model_problem = recorded_model_problem
         self.time = TimeParser()
-        # The embedding pool for questions: embedded (and searched) while the keyword side runs (see recall).
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memvault-embed")
 
     def close(self) -> None:
@@ -111,18 +103,14 @@ class Retriever:
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True
     ) -> tuple[Candidates, ranking_rules.Ranking | None] | None:
-        """Candidates for ``query`` (``pool`` from each side) and, with ``rank``, their
-        ranking, as of one read transaction; None when the query has no words. Without
-        ``rank``, the candidates are the candidate queries' own answers (no superseded
-        memory's match credited to its successor: ``successors``)."""
+        """Candidates for ``query`` (``pool`` from each side) and, with ``rank``, their ranking
+        (without, no superseded memory's match is credited); None when the query has no words."""
         if not query_chunks(query):
             return None
         when = self.time.find(query, filters.until or filters.now)
         words_query = when.remove_from(query) if when else query
         if when is not None and when.vague and not names_no_subject(words_query):
-            # "recently" in a question with a subject of its own is relative to that subject's
-            # story ("What did Melanie paint recently?"), not to the store's clock: LoCoMo R@5
-            # on its 28 such questions 0.762, 0.458 reading them as the last 30 days.
+            # "recently" with a subject is relative to its story (docs/retrieval-tuning.md#time).
             when, words_query = None, query
         named = named_kinds(words_query)
         degraded = self.model_problem()

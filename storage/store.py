@@ -1,25 +1,11 @@
-"""The memory service: what memvault means, above any database.
-
-``Store`` holds the backend, the embedder, the clock and the policy (secrets allowed
-or not) and owns every verb: ``remember`` (idempotency keys, duplicates, credential
-refusal, similar memories), ``supersede`` and ``forget`` (the history rules; forgotten
-content erased for real and scrubbed), the reads (``get``, ``history``, listings,
-boot sections, ``recall``: handed to ``retrieval``, fused in ``ranking``); the work it
-owes its database (expiry erasure, scrubs, the vector index's upkeep) is done on its
-worker (``maintenance.Upkeep``). It talks to a database only through ``backend``'s contract, one transaction per
-operation; the rules over rows it reads are in ``history`` (ids and chains).
-``open_backend`` picks SQLite for a file path and PostgreSQL for a ``postgresql://`` URL.
-
-``Store`` is safe to call from several threads. Embedding never runs inside a write
-transaction: a write lock is never held while a model runs.
-"""
+"""The memory service: ``Store`` owns every verb (remember, supersede, forget, the reads,
+recall) over one ``backend`` contract, one transaction per operation. Thread-safe; no
+model runs inside a write transaction. Background work: ``maintenance.Upkeep``."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Unpack
 
@@ -43,11 +29,7 @@ from .retrieval import FilterArgs, Retriever, checked_filters
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
-log = logging.getLogger(__name__)
-# remember names current memories at least this similar (cosine): on the agentic set it
-# flags 8 of 21 pairs where a later memory replaced an earlier one, and about 7 % of
-# other new memories (whose nearest earlier neighbour has median similarity 0.43).
-SIMILAR_MEMORY = 0.7
+SIMILAR_MEMORY = 0.7  # cosine; measured in docs/retrieval-tuning.md#similar-memories
 SIMILAR_COUNT = 3  # similar memories named at most
 EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread
 
@@ -64,40 +46,9 @@ def differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
     )
 
 
-@dataclass(frozen=True)
-class _NewMemory:
-    """A :meth:`Store.remember` call checked and on its way to the write: ``fields`` the
-    row's checked fields (tenant, scope, kind, tags, importance, source), ``given`` the
-    fields the call set (for ``not_applied``), ``embedding`` its vectors being made."""
-
-    fields: dict[str, object]
-    text: str
-    content_hash: str
-    key: str | None
-    given: dict[str, object]
-    observed: int
-    expires: int | None
-    tokens: int
-    check_similar: bool
-    embedding: Future[tuple[Embedded | None, str | None]]
-
-    @property
-    def tenant(self) -> str:
-        return str(self.fields["tenant"])
-
-    @property
-    def scope(self) -> str:
-        return str(self.fields["scope"])
-
-
 def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, worker: Worker | None = None) -> Backend:
-    """The backend for ``db``: PostgreSQL for a ``postgresql://`` (or ``postgres://``) URL,
-    else the SQLite file at that path, which leaves its checkpoints to ``worker`` (if given).
-    PostgreSQL needs ``pip install "memvault[postgres]"``.
-
-    Raises:
-        StoreError: the database cannot be opened or is not memvault's (the message says why).
-    """
+    """PostgreSQL for a ``postgresql://`` URL, else the SQLite file at that path (its
+    checkpoints on ``worker``). Raises StoreError when it cannot be opened or is not memvault's."""
     if is_url(db):
         missing = postgres_extra_missing()
         if missing:
@@ -112,24 +63,13 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, worker:
 
 
 class Store:
-    """The memory service: memories of many tenants in one database.
+    """The memory service over one database (:func:`open_backend`).
 
-    Args:
-        db: an SQLite file path (created with its folder, user-only permissions) or a
-            ``postgresql://`` URL (see :func:`open_backend`).
-        embedder: makes vectors; None runs keyword-only, every result saying so.
-        clock: returns "now" in ms since the epoch; injectable for expiry tests.
-        allow_secrets: store content that contains credentials (off: refused, see ``secrets``).
-        busy_timeout_ms: how long a write waits for another connection's write lock.
-        worker: runs the store's background jobs (``upkeep``); a new one when None. Closed with the store.
-
-    Every method takes the ``tenant`` explicitly: it is the hard isolation
-    boundary, and no method reads or writes another tenant's rows. Times in and
-    out of the public methods are ISO-8601 strings on input and ms on records.
-
-    Raises (all methods): :class:`InvalidInput`, :class:`NotFound`,
-    :class:`Conflict` as documented per method; :class:`StoreError` on open;
-    :class:`Busy` / :class:`StorageUnavailable` when the database cannot take a write.
+    ``embedder`` None runs keyword-only; ``clock`` returns now in ms; ``allow_secrets``
+    stores content holding credentials; ``worker`` runs background jobs (closed with the
+    store). Every method takes ``tenant``, the isolation boundary. Times: ISO-8601 in, ms
+    on records. Raises InvalidInput, NotFound, Conflict per method; StoreError on open;
+    Busy / StorageUnavailable when the database cannot take a write.
     """
 
     def __init__(
@@ -161,16 +101,13 @@ class Store:
         self.upkeep.start_indexing()
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
-        """Load what the first recall would otherwise wait for: the model (if it can
-        load), the time-expression parser and the backend's vector index
-        (the backend's own ``warm_up``, which gives up once ``stop()`` is true: a server stopping)."""
+        """Load the model, the time parser and the backend's index now (until ``stop()``)."""
         self.vector_status()
         self._retriever.time.warm_up()
         maintenance.own(self).warm_up(stop)
 
     def close(self) -> None:
-        """Close the worker (after a scrub queued on it), then release the backend (the store
-        cannot be used afterwards)."""
+        """Finish queued work, then release the backend; the store cannot be used afterwards."""
         self._retriever.close()
         self.worker.close()
         self.embedding_pool.shutdown(wait=True)
@@ -179,8 +116,7 @@ class Store:
     # -- the embedding model and new rows ------------------------------------------------
 
     def vector_status(self) -> str | None:
-        """None when vectors can be made and searched; otherwise the reason they cannot
-        (the recorded model read in a read transaction of its own)."""
+        """None when vectors can be made and searched, else why not."""
         problem = self.model_problem()
         if problem is not None:
             return problem
@@ -188,8 +124,7 @@ class Store:
             return self.recorded_model_problem(tx)
 
     def model_problem(self) -> str | None:
-        """Why this process cannot embed (no model, it cannot load, or another thread is
-        preparing it), else None. Loads the model on first use: call it outside transactions."""
+        """Why this process cannot embed, else None. Loads the model: call outside transactions."""
         if self.embedder is None:
             return "no embedding model configured: keyword search only"
         if self.embedder.preparing:
@@ -224,8 +159,7 @@ class Store:
         return None
 
     def embed_memory(self, text: str, reason: str | None) -> tuple[Embedded | None, str | None]:
-        """The vectors of ``text``'s windows (window 0 first), or None and why not
-        (``reason``: :meth:`model_problem` or :meth:`vector_status`, read by the caller)."""
+        """The vectors of ``text``'s windows, or None and ``reason`` (read by the caller)."""
         if reason is not None:
             return None, reason
         assert self.embedder is not None
@@ -233,31 +167,27 @@ class Store:
 
     @staticmethod
     def writable_vectors(tx: Reader, made: Embedded | None) -> Embedded | None:
-        """Inside a write: ``made`` when vectors of its model may be stored (the database
-        records none yet, or that one), else None (the memory's vector stays pending)."""
+        """``made`` when the database records no model or its model, else None (pending)."""
         recorded = recorded_model(tx.settings()) if made is not None else None
         return made if recorded is None or recorded == (made.model_id, len(made.vectors[0])) else None  # type: ignore[union-attr]
 
     def _stored_vectors(
         self, tx: Writer, made: Embedded | None, degraded: str | None
     ) -> tuple[Embedded | None, str | None]:
-        """Inside a write: ``made``'s vectors when they may be stored (:meth:`writable_vectors`)
-        and why not (``degraded``, or the database's other model) when they may not."""
+        """:meth:`writable_vectors` and why there are none (``degraded`` or the other model)."""
         vectors = self.writable_vectors(tx, made)
-        if made is not None and vectors is None:  # the database records another model
+        if made is not None and vectors is None:
             degraded = self.recorded_model_problem(tx)
         return vectors, degraded
 
     def episode_context(
         self, tx: Reader, *, tenant: str, scope: str, kind: str, observed_at: int, supersedes: str | None
     ) -> int | None:
-        """The seq of the episode a new memory continues, or None. An episode continues the
-        latest current episode observed at most ``EPISODE_GAP_MS`` before it in the scope
-        (its context; never the memory being superseded, whose stale words must not index
-        the new one). Independent facts have none."""
+        """The seq of the latest current episode of the scope observed at most
+        ``EPISODE_GAP_MS`` before a new episode (not the one it supersedes), else None."""
         if kind != "episode":
             return None
-        # Expiry is no matter here (``now`` 0): an episode continues the conversation it was part of.
+        # ``now`` 0: an expired episode still was part of the conversation.
         episodes = Filters(tenant=tenant, scopes=[scope], now=0, kinds=["episode"],
                            since=observed_at - EPISODE_GAP_MS, until=observed_at + 1)
         found = tx.memories(tenant, filters=episodes, limit=2)
@@ -281,8 +211,7 @@ class Store:
         )
 
     def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
-        """Scan every stored free-text field as the caller sent it, before any
-        normalisation (lower-casing would hide a key's pattern), unless allowed."""
+        """Scan the free-text fields as sent (before normalising), unless allowed."""
         if not self.allow_secrets:
             refuse_secrets(scanned_fields(fields))
 
@@ -291,15 +220,8 @@ class Store:
     def _replay_or_duplicate(
         self, tx: Writer, tenant: str, scope: str, content_hash: str, key: str | None, given: dict[str, object]
     ) -> RememberOutcome | None:
-        """Inside a write transaction: the outcome when nothing new must be stored.
-
-        A known idempotency key replays its first answer (or is a conflict when
-        the content differs); keys recorded ``IDEMPOTENCY_KEY_TTL_MS`` or more ago
-        count for nothing, so such a key is new again. Otherwise identical current content in the scope is
-        confirmed, and a new key is recorded against it. Either way the stored
-        memory is left as it is, and ``not_applied`` names the ``given`` fields
-        whose values differ from it.
-        """
+        """Inside a write: the outcome when nothing new is stored: a live idempotency key
+        replays (Conflict for other content), else identical current content is confirmed."""
         now = self.clock()
         repeats = tx.repeats(tenant, scope, content_hash, now, key=key, keys_since=now - IDEMPOTENCY_KEY_TTL_MS)
         if repeats.keyed is not None:
@@ -335,27 +257,15 @@ class Store:
         idempotency_key: str | None = None,
         check_similar: bool = False,
     ) -> RememberOutcome:
-        """Store a memory, or return the existing one it repeats.
+        """Store a memory, or return the one it repeats (see :class:`RememberOutcome`).
 
-        Same ``idempotency_key`` and same content: the first call's id,
-        ``created`` False. Content identical (white space folded, Unicode
-        normalised) to a current memory of the same tenant and scope: that id,
-        ``created`` False, ``duplicate_of`` set, its ``confirmations`` counted.
-        In both cases the stored memory keeps its fields: ``not_applied`` names
-        each field given here with another value (kind, tags, importance,
-        source, observed_at, expires_at); ``supersede`` changes them. Otherwise a
-        new row, its FTS entry and its vector, in one transaction; without a
-        usable model the vector is marked pending and ``degraded`` says why.
-
-        ``similar`` lists current memories of the scope whose meaning is very close
-        (cosine ≥ ``SIMILAR_MEMORY``, most similar first): probably the same subject,
-        so the agent may want ``supersede`` instead. With ``check_similar`` and such
-        memories, nothing is stored: ``created`` False, ``id`` the most similar one.
+        A repeated idempotency key, or content identical to a current memory of the scope
+        (then confirmed), returns that id with ``created`` False. ``similar``: current
+        memories of the scope with cosine ≥ ``SIMILAR_MEMORY``; with ``check_similar``
+        and any, nothing is stored. Without a usable model the vector is left pending.
 
         Raises:
-            InvalidInput: a field breaks its limits (see ``limits``),
-                ``expires_at`` is not later than ``observed_at``, or a field
-                contains a credential (unless ``allow_secrets``).
+            InvalidInput: a field breaks its limits or holds a credential.
             Conflict: the idempotency key was used for other content.
         """
         text = validate.content(content)
@@ -371,51 +281,43 @@ class Store:
         if idempotency_key is not None and key is None:
             raise validate.empty("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS, ", or left out")
         observed, expires = validate.times(observed_at, expires_at, self.clock())
-        status = self.model_problem()
-        # The embedding (most of a new memory's cost) runs while the checks below run; a
-        # refused or repeated memory drops it (cancelled while it waits for a thread).
-        embedding = self.embedding_pool.submit(self.embed_memory, text, status)
+        given = {
+            "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
+            "importance": importance and fields["importance"], "source": fields["source"],
+            "observed_at": observed_at and observed, "expires_at": expires,
+        }
+        checked_scope, content_hash = str(fields["scope"]), validate.content_hash(text)
+        # Embedded while the checks run, never inside the write; cancelled, unless it began,
+        # for a refused or repeated memory.
+        embedding = self.embedding_pool.submit(self.embed_memory, text, self.model_problem())
         try:
             self._refuse_secrets(
                 content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
             )
-            new = _NewMemory(
-                fields=fields, text=text, content_hash=validate.content_hash(text), key=key,
-                given={
-                    "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
-                    "importance": importance and fields["importance"], "source": fields["source"],
-                    "observed_at": observed_at and observed, "expires_at": expires,
-                },
-                observed=observed, expires=expires, check_similar=check_similar, embedding=embedding,
-                tokens=literal_tokens([text])[0],  # type: ignore[arg-type]
-            )
-            return self._remember(new)
+            tokens = literal_tokens([text])[0]
+            repeated = self._seen_repeat(tenant, checked_scope, content_hash, key, given)
+            if repeated is not None:
+                return repeated
+            made, degraded = embedding.result()
+            with self.backend.write(tenant) as tx:
+                existing = self._replay_or_duplicate(tx, tenant, checked_scope, content_hash, key, given)
+                if existing is not None:
+                    return existing
+                due = self.upkeep.due(tx)
+                vectors, degraded = self._stored_vectors(tx, made, degraded)
+                similar = self._similar(tx, tenant, checked_scope, vectors.vectors[0]) if vectors else []
+                if check_similar and similar:
+                    return RememberOutcome(
+                        id=similar[0], created=False, degraded=degraded, similar=tuple(similar)
+                    )
+                row = self._new_row(
+                    tx, **fields, content=text, observed_at=observed,  # type: ignore[arg-type]
+                    expires_at=expires, vectors=vectors, idempotency_key=key,
+                    tokens=tokens,  # type: ignore[arg-type]
+                )
+                tx.insert(row)
         finally:
-            embedding.cancel()  # a refused or repeated memory's embedding, unless it began
-
-    def _remember(self, new: _NewMemory) -> RememberOutcome:
-        """:meth:`remember` once checked, on every backend: while the memory is embedded, a
-        read looks for a repeat; the write begins only once the vectors are made (a write
-        lock is never held during an embedding), checks again under its locks
-        (:meth:`_replay_or_duplicate`), searches the similar memories and inserts."""
-        repeated = self._seen_repeat(new.tenant, new.scope, new.content_hash, new.key, new.given)
-        if repeated is not None:
-            return repeated
-        made, degraded = new.embedding.result()
-        with self.backend.write(new.tenant) as tx:
-            existing = self._replay_or_duplicate(tx, new.tenant, new.scope, new.content_hash, new.key, new.given)
-            if existing is not None:
-                return existing
-            due = self.upkeep.due(tx)
-            vectors, degraded = self._stored_vectors(tx, made, degraded)
-            similar = self._similar(tx, new.tenant, new.scope, vectors.vectors[0]) if vectors else []
-            if new.check_similar and similar:
-                return RememberOutcome(id=similar[0], created=False, degraded=degraded, similar=tuple(similar))
-            row = self._new_row(
-                tx, **new.fields, content=new.text, observed_at=new.observed, expires_at=new.expires,  # type: ignore[arg-type]
-                vectors=vectors, idempotency_key=new.key, tokens=new.tokens,
-            )
-            tx.insert(row)
+            embedding.cancel()
         if due:
             self.upkeep.start()
         return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
@@ -423,9 +325,7 @@ class Store:
     def _seen_repeat(
         self, tenant: str, scope: str, content_hash: str, key: str | None, given: dict[str, object]
     ) -> RememberOutcome | None:
-        """Before a memory's vectors are made: its outcome when a read transaction sees
-        that it repeats a known idempotency key or a current memory (the write transaction
-        that answers it checks again, see :meth:`_replay_or_duplicate`), else None."""
+        """The outcome of a repeat a read already sees (answered in a write), else None."""
         with self.backend.read(tenant) as tx:
             now = self.clock()
             repeats = tx.repeats(tenant, scope, content_hash, now, key=key, keys_since=now - IDEMPOTENCY_KEY_TTL_MS)
@@ -436,8 +336,7 @@ class Store:
             return self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
 
     def _similar(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[str]:
-        """Ids of the (at most ``SIMILAR_COUNT``) current memories of ``scope`` at least
-        ``SIMILAR_MEMORY`` similar, most similar first."""
+        """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``."""
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
         found = tx.search(Search(filters, k=SIMILAR_COUNT, vector=vector)).vector
         close = [seq for seq, similarity in found if similarity >= SIMILAR_MEMORY]
@@ -460,24 +359,14 @@ class Store:
         observed_at: str | None = None,
         expires_at: str | None = None,
     ) -> SupersedeOutcome:
-        """Replace memory ``id`` by a new one.
-
-        Fields left None are inherited from the old memory (``observed_at``
-        defaults to now). One transaction inserts the new memory and links both
-        ways; the old one leaves recall and the boot context but stays in history.
-        Only the current version of a history can be superseded. A history whose
-        newest version was forgotten or has expired has no current version: it
-        ends there, and new content is stored with ``remember``. No two current
-        memories of a scope hold the same content, so the new content must
-        differ from every other current memory of the scope, and may equal the
-        old memory's only when another field changes.
+        """Replace the current memory ``id`` by a new one, linked both ways; fields left None
+        are inherited (``observed_at``: now). The content may equal the old one's only when
+        another field changes, and no other current memory's of the scope.
 
         Raises:
             NotFound: no such memory in this tenant.
-            Conflict: it already has a successor (the message names the current
-                one, or says the history ended), it was forgotten or has expired,
-                or the content repeats a current memory (named).
-            InvalidInput: as for :meth:`remember`; also an inherited expiry that is already past.
+            Conflict: it has a successor, was forgotten or expired, or the content repeats.
+            InvalidInput: as for :meth:`remember`, or an inherited expiry already past.
         """
         text = validate.content(content)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
@@ -491,8 +380,7 @@ class Store:
         tokens = literal_tokens([text])[0]  # counted before the write lock, as the vectors are
         with self.backend.write(tenant) as tx:
             now = self.clock()
-            # Read under the row's lock (``backend.Writer``): of two supersedes of one memory,
-            # or a supersede and a forget, the second waits, then sees the first.
+            # Read under the row's lock (``backend.Writer``): a concurrent change waits.
             old = history.resolve(tx, tenant, id)
             history.check_supersedable(tx, old, now)
             observed, expires = validate.times(observed_at, expires_at, self.clock())
@@ -545,23 +433,9 @@ class Store:
     def forget(
         self, *, tenant: str, id: str, reason: str | None = None, include_history: bool = False
     ) -> ForgetOutcome:
-        """Delete a memory's content for real, leaving a tombstone (id, time, reason).
-
-        Content, source, tags, duplicate hash, keyword entry and vectors are
-        removed, and a pending scrub is recorded, in one transaction; then the
-        database is scrubbed (``backend.scrub``) so the text is not recoverable
-        from its files, on the worker, asked at once (a VACUUM FULL or a
-        WAL checkpoint makes other callers wait: never inside this call).
-        ``scrubbed`` is True only when the forgotten text is in none of the database's
-        files: on SQLite once no scrub is pending any more, on PostgreSQL never (after its
-        scrub the text may remain in ``pg_wal`` and vectors in the HNSW index until
-        PostgreSQL reuses that space). When the scrub
-        runs in the background or could not run yet (another connection held a
-        lock, the disk is full) the forget still stands and the scrub is finished
-        by the worker after a later write, a server's periodic round, ``close``,
-        the next start-up or ``memvault doctor``.
-        ``include_history`` forgets the whole supersession chain. Forgetting a
-        forgotten memory is not an error (``already_forgotten`` True).
+        """Erase a memory's content (and with ``include_history`` its whole chain), leaving
+        a tombstone, in one transaction that records a scrub, then run on the worker (see
+        :class:`ForgetOutcome` for ``scrubbed``). Forgetting again is no error.
 
         Raises:
             NotFound: no such memory in this tenant.
@@ -570,16 +444,13 @@ class Store:
         self._refuse_secrets(reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self.backend.write(tenant) as tx:
-            # Every member is read under its row's lock (``backend.Writer``): a version a
-            # concurrent supersede adds is either seen here or refused there.
+            # Read under the rows' locks: a concurrent supersede is seen here or refused there.
             memory = history.resolve(tx, tenant, id)
             chain = history.chain(tx, memory) if include_history else [memory]
             now = self.clock()
             forgotten = [member.id for member in chain if member.forgotten_at is None]
             for member_id in forgotten:
                 tx.erase(member_id, now, reason)
-        # PostgreSQL's scrub (VACUUM FULL) leaves the text in pg_wal and the vectors in the
-        # HNSW index's freed pages until PostgreSQL reuses them: never "scrubbed" there.
         scrubbed = self.upkeep.start_scrub() and self.backend.kind == "sqlite"
         return ForgetOutcome(
             id=memory.id,
@@ -591,15 +462,8 @@ class Store:
     # -- reads ---------------------------------------------------------------------------
 
     def get(self, *, tenant: str, id: str) -> Memory:
-        """The memory ``id`` (any letter case, or a unique prefix of 8+ characters) of ``tenant``.
-
-        A forgotten memory is a tombstone; an expired one is shown the same way
-        (no content, source or tags; ``expires_at`` in the past).
-
-        Raises:
-            NotFound: no such memory in this tenant.
-            InvalidInput: an ambiguous prefix.
-        """
+        """The memory ``id`` (or a unique prefix of 8+ characters); forgotten or expired: a
+        tombstone. Raises NotFound, or InvalidInput for an ambiguous prefix."""
         with self.backend.read(tenant) as tx:
             return history.visible(history.resolve(tx, tenant, id), self.clock())
 
@@ -619,16 +483,9 @@ class Store:
         limit: int | None = None,
         **filters: Unpack[FilterArgs],
     ) -> RecallOutcome:
-        """Hybrid search (keyword + vector cosine, fused in ``ranking``) over current memories.
-
-        Only memories of ``tenant`` in ``scopes`` that pass every filter
-        (:class:`FilterArgs`) are candidates. Text is never parsed as query syntax (see
-        ``query.query_chunks``). Returns at most ``limit`` hits, or none
-        with ``abstained`` True when nothing is relevant enough. Writes nothing.
-
-        Raises:
-            InvalidInput: a bad limit, kind, tag or date.
-        """
+        """Hybrid search (keyword + vector, fused in ``ranking``) over the memories of
+        ``scopes`` passing the filters: at most ``limit`` hits, or none and ``abstained``.
+        Raises InvalidInput for a bad limit, kind, tag or date."""
         query = validate.nfc(validate.query(query))
         checked = checked_filters(tenant, scopes, self.clock(), **filters)
         return self._retriever.recall(checked, query, validate.limit(limit))
@@ -652,17 +509,11 @@ class Store:
         after: str | None = None,
         **filters: Unpack[FilterArgs],
     ) -> list[Memory]:
-        """The memories of ``tenant`` in ``scopes`` that pass every filter, newest
-        observed first (no query, no ranking, no abstention); at most ``limit``, after
-        skipping the ``offset`` newest, or those that come after the memory whose id is
-        ``after`` in this order (a keyset page: what is written meanwhile never makes a
-        row show twice or be skipped; a page: :meth:`count_memories` gives the total).
-
-        Filters mean what they mean for :meth:`recall`. Writes nothing.
+        """The memories passing the filters, newest observed first: at most ``limit`` after
+        skipping ``offset``, or after the memory ``after`` (a keyset page).
 
         Raises:
-            InvalidInput: a bad limit, offset, kind, tag or date; ``after`` with an
-                offset, or not the id of one of the tenant's memories.
+            InvalidInput: a bad limit, offset, filter; ``after`` with an offset or unknown.
         """
         checked = checked_filters(tenant, scopes, self.clock(), **filters)
         size, skip = validate.limit(limit), validate.offset(offset)
@@ -679,19 +530,13 @@ class Store:
             return list(tx.memories(tenant, filters=checked, limit=size, offset=skip, after_key=key).values())
 
     def count_memories(self, *, tenant: str, scopes: list[str], **filters: Unpack[FilterArgs]) -> int:
-        """How many memories :meth:`list_memories` has to show under the same filters
-        (its ``limit`` and ``offset`` aside). Writes nothing.
-
-        Raises:
-            InvalidInput: a bad kind, tag or date.
-        """
+        """How many memories :meth:`list_memories` has to show (InvalidInput: a bad filter)."""
         checked = checked_filters(tenant, scopes, self.clock(), **filters)
         with self.backend.read(tenant) as tx:
             return sum(tx.counts(checked).values())
 
     def scope_counts(self, *, tenant: str) -> dict[str, int]:
-        """How many current (not superseded, forgotten or expired) memories each
-        scope of ``tenant`` holds, largest first."""
+        """How many current memories each scope of ``tenant`` holds, largest first."""
         with self.backend.read(tenant) as tx:
             counts = tx.counts(Filters(tenant=tenant, scopes=None, now=self.clock()))
         by_scope: dict[str, int] = {}
@@ -707,13 +552,8 @@ class Store:
     def boot_section(
         self, *, tenant: str, scopes: list[str], kinds: list[str], newest_first: bool, max_rows: int
     ) -> tuple[list[Memory], int]:
-        """Current, unexpired memories of ``kinds`` for one section of the boot
-        context, and how many there are in all.
-
-        Order: most recent first when ``newest_first``, else most important, then
-        most recent. At most ``max_rows`` are returned: the caller picks a number
-        that its token budget could never show (``count`` stays exact).
-        """
+        """Up to ``max_rows`` current memories of ``kinds`` (newest first, or most important
+        first) for one boot section, and how many there are in all."""
         filters = Filters(
             tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(), kinds=validate.kinds(kinds)
         )

@@ -14,12 +14,8 @@ from .records import Memory
 def heads(
     tx: Reader, filters: Filters, older: dict[int, Memory], admits: Callable[[Filters, Memory], bool]
 ) -> dict[int, tuple[int, Memory]]:
-    """For each superseded memory of ``older`` (seq -> memory), ``(seq, memory)`` of the
-    current head of its chain, when that head passes ``filters`` as a current memory
-    (``admits(current_filters, memory)``); memories without such a head are left out.
-
-    The walk follows ``superseded_by`` links and stops at an id it has seen, so a cycle
-    left by damage credits nothing instead of looping (``memvault doctor`` reports it)."""
+    """For each superseded memory of ``older``, ``(seq, memory)`` of its chain's current head
+    when that passes ``filters`` (``admits``); a cycle credits nothing."""
     current = replace(filters, include_history=False)
     found: dict[int, tuple[int, Memory]] = {}
     for seq, memory in older.items():

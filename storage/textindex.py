@@ -6,17 +6,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Han (CJK Unified Ideographs, Extension A, Compatibility), Hiragana, Katakana, Hangul
-# syllables and jamo: scripts written without spaces between words (Korean: with spaces,
-# but with particles attached to the word).
+# Han, Hiragana, Katakana and Hangul: written without spaces (Korean: particles attached).
 _CJK_RUN = re.compile(
     "[\u1100-\u11ff\u3040-\u309f\u30a0-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
     "\uac00-\ud7af\uf900-\ufaff]{2,}"
 )
 SQL_FUNCTION = "memvault_index_text"
-# Latin letters that Unicode does not decompose into a base letter and a mark, so
-# FTS5's remove_diacritics leaves them alone: "Søren" and "Łukasz" typed as "Soren"
-# and "Lukasz" match only when the index folds them like this.
+# Latin letters Unicode does not decompose ("Søren" typed "Soren" matches only folded).
 _FOLD = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
                        "Æ": "AE", "œ": "oe", "Œ": "OE", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ı": "i"})
 
@@ -40,10 +36,8 @@ def _bigrams(match: re.Match[str]) -> str:
 
 
 def index_text(text: str | None) -> str | None:
-    """``text`` with every CJK run of 2+ characters replaced by its overlapping bigrams,
-    the Latin letters of ``_FOLD`` folded, Arabic and Hebrew marks removed and each symbol
-    spelled as a word (see the module doc).
-    More: docs/storage-tuning.md#textindex-index-text."""
+    """``text`` with CJK runs as bigrams, ``_FOLD`` letters folded, Arabic and Hebrew marks
+    removed and each symbol spelled as a word. More: docs/storage-tuning.md#textindex-index-text."""
     if text is None:
         return None
     return _CJK_RUN.sub(_bigrams, _SYMBOL.sub(_symbol, text.translate(_FOLD).translate(_MARKS)))

@@ -1,8 +1,4 @@
-"""ISO-8601 timestamps in and out.
-
-memvault keeps times as integer milliseconds since the Unix epoch (UTC) in the
-database, and shows them as ISO-8601 strings with a ``Z`` suffix.
-"""
+"""ISO-8601 timestamps in and out; stored as integer ms since the epoch (UTC)."""
 
 from __future__ import annotations
 
@@ -13,8 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from .errors import InvalidInput, shown
 
-# Accepted instants: 1900-01-01T00:00:00Z up to 9999-12-30T00:00:00Z (formatting
-# with any offset stays inside datetime's range).
+# 1900-01-01T00:00:00Z to 9999-12-30T00:00:00Z: any offset stays inside datetime's range.
 MIN_MS = -2_208_988_800_000
 MAX_MS = 253_402_041_600_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -30,19 +25,9 @@ _SHAPE = re.compile(
 
 
 def parse_iso(field: str, value: str) -> int:
-    """Parse an ISO-8601 date or date-time into ms since the epoch (UTC).
-
-    A value without an offset is taken as UTC; digits below the millisecond are
-    dropped (rounding toward the past). The arithmetic is on integers
-    (``timedelta // 1 ms``): going through float seconds turned ``.735`` into
-    ``.734`` for some instants. Accepts what
-    :meth:`datetime.fromisoformat` accepts on Python 3.11 (``2024-05-01``,
-    ``2024-05-01T13:56:00``, ``2024-05-01T13:56:00+02:00``, ``...Z``).
-
-    Raises:
-        InvalidInput: naming ``field`` when ``value`` is not a valid date-time (or not a
-            string: :func:`not_a_date_time`).
-    """
+    """What :meth:`datetime.fromisoformat` reads, as ms since the epoch (no offset: UTC;
+    below the ms dropped, on integers: float seconds turned ``.735`` into ``.734``).
+    Raises InvalidInput naming ``field``."""
     if not isinstance(value, str):
         raise not_a_date_time(field, value)
     text = value.strip()
@@ -62,17 +47,13 @@ def parse_iso(field: str, value: str) -> int:
 
 
 def not_a_date_time(field: str, value: object) -> InvalidInput:
-    """The one wording of a value that is no ISO-8601 date-time, whatever its type (the
-    tools, storage, import and command line alike): ``since: 'yesterday' is not an ISO-8601
-    date-time (e.g. 2024-05-01T13:56:00Z)``, ``since: 20260101 is not ...``."""
+    """The one wording of a value that is no ISO-8601 date-time, on every path."""
     return InvalidInput(field, f"{shown(value)} is not an ISO-8601 date-time (e.g. {EXAMPLE})")
 
 
 def _impossible(text: str) -> str | None:
-    """What does not exist in ``text`` when it is shaped like an ISO-8601 date-time but
-    names a day, hour, minute, second or offset that does not exist (``2026-02-30``,
-    month 13, hour 25), after ``text`` quoted as every message quotes the value it
-    refuses; None when the shape itself is wrong."""
+    """Why ``text``, shaped like a date-time, names none (``2026-02-30``, hour 25); None
+    when the shape itself is wrong."""
     found = _SHAPE.fullmatch(text)
     if found is None:
         return None

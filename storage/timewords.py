@@ -20,12 +20,8 @@ _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _YEAR_DIGITS = r"(?:19|20)\d\d"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-# Where a time expression may stand, by kind (the group's name). A span never starts or
-# ends inside a larger token ("2024" in INC-2024-014 or v2024.1 is part of an identifier)
-# nor before a possessive ("April's"). A date with a day or a year, an ISO date and a
-# relative expression are times wherever they stand; a month name alone, a year alone and a
-# weekday alone only in a context that makes them one (``_temporal``): May, Jan and April
-# are names too, 2049 is a port, "on a Friday" is any Friday.
+# Time expressions by kind (the group's name), never inside a larger token (INC-2024-014) nor
+# before a possessive; a month, year or weekday alone only where ``_temporal`` says so.
 _SPAN = re.compile(
     rf"(?<![\w.-])(?:(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
@@ -35,31 +31,24 @@ _SPAN = re.compile(
     r"(?![\w-]|\.\w|['’]s\b)",
     re.IGNORECASE,
 )
-# The word before a month name that makes it a month ("in May", "since March", "the April
-# release", "end of June"); "from May", "by May", "to April" are said of people as often.
+# The word before a month name that makes it a month ("in May"; "from May" may be a person).
 _MONTH_LEAD = frozenset(
     "in during since until till through throughout before after of early mid late last this past previous the".split()
 )
-# The word before a bare year that makes it a year: a preposition, a season, a holiday
-# ("Christmas 2024", "Black Friday 2024"), "year", a quarter.
+# The word before a bare year that makes it a year ("in 2024", "Christmas 2024", "Q3 2024").
 _YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozenset(
     "from year spring summer autumn fall winter christmas easter thanksgiving halloween hanukkah diwali ramadan"
     " eid new friday monday q1 q2 q3 q4 h1 h2".split()
 )
-# A bare weekday ("Friday", "on Monday") is a day of the past only in a question about the
-# past: one with a past-tense word and no modal or present-tense verb ("what did we ship on
-# Monday?", not "can I ship a release on Monday?" or "is the office closed on Monday?").
+# A bare weekday is a past day only in a past-tense question ("what did we ship on Monday?",
+# not "can I ship on Monday?", issue 25).
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|happened|went|broke|made|got|\w+[^\We]ed)\b", re.IGNORECASE)
 _NOT_PAST = re.compile(
     r"\b(?:can|could|should|shall|will|would|might|must|is|are|am|does|usually|always|never|every|each|next)\b",
     re.IGNORECASE,
 )
 _WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
-# Vague recent times, counted back from now (dateparser reads none of them): "recently",
-# "lately", "of late", "these days", "in recent weeks" and "the last few weeks" name the last
-# 30 days (about a month: an agent store used weekly has a few sessions in it, while "last
-# month" is the calendar month before this one); "in recent days" and "the past few days" the
-# last 7; "in recent months" and "the last couple of months" the last 90.
+# Vague recent times, which dateparser does not read, in days back from now.
 _RECENT = re.compile(
     r"(?<![\w.-])(?:recently|lately|of late|these days"
     r"|in recent (?P<recent>days|weeks|months)|(?:the )?(?:last|past) (?:few|couple of) (?P<few>days|weeks|months))"
@@ -77,10 +66,7 @@ _DAY_MS = 86_400_000
 
 @dataclass(frozen=True)
 class TimeRange:
-    """``observed_at`` from ``start`` (inclusive) to ``end`` (exclusive), ms since the
-    epoch, named in the question by ``text``; ``vague`` for a recent time ("recently"),
-    which recall reads only in a question without a subject of its own (see
-    ``retrieval.Retriever.ranking``)."""
+    """``observed_at`` in [``start``, ``end``) ms, named by ``text``; ``vague`` for "recently"."""
 
     start: int
     end: int
@@ -182,10 +168,8 @@ class TimeParser:
 
 
 def recent(query: str, now_ms: int) -> TimeRange | None:
-    """The vague recent time ``query`` names ("recently", "lately", "in recent weeks", "the
-    past few days"; see ``_RECENT``) as the days up to ``now_ms`` it means, or None. The
-    range ends a day after ``now_ms``: a memory may be observed up to a day ahead of the
-    server's clock (``limits.FUTURE_TOLERANCE_MS``)."""
+    """The vague recent time ``query`` names ("recently", "the past few days") up to a day
+    after ``now_ms`` (``limits.FUTURE_TOLERANCE_MS``), or None."""
     found = _RECENT.search(query)
     if found is None:
         return None

@@ -29,41 +29,25 @@ FIELDS = (
     "id", "tenant", "scope", "kind", "content", "tags", "importance", "source", "observed_at", "recorded_at",
     "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations", "last_confirmed_at",
 )
+_TIMES = ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")
 EXPORT_PAGE = 500  # memories per read transaction of an export
-# Lines per import batch: one embedding call each (written ``WRITE_BATCH`` at a time). The
-# embedder runs its own batches of 32 texts, so 64 lines keep it busy while one
-# write stays short (a few ms with vectors on SQLite).
-IMPORT_BATCH = 64
-# Lines per write transaction within a batch: every other writer of the file waits for
-# one. At 1,000,000 memories 50 lines held the write lock about 150 ms, the longest wait
-# of another process's remember in bench/concurrency.py (issue 9's bound: 150 ms).
-WRITE_BATCH = 16
+IMPORT_BATCH = 64  # lines per embedding call (docs/storage-tuning.md#transfer)
+WRITE_BATCH = 16  # lines per write transaction (docs/storage-tuning.md#transfer)
 Progress = Callable[[int], None]  # called after each batch with the lines read so far (blank ones too)
 
 
 def export_line(memory: Memory) -> str:
     """One memory as a line of the export format (no newline)."""
-    return json.dumps(
-        {
-            "id": memory.id, "tenant": memory.tenant, "scope": memory.scope, "kind": memory.kind,
-            "content": memory.content, "tags": list(memory.tags), "importance": memory.importance,
-            "source": memory.source, "observed_at": format_ms(memory.observed_at),
-            "recorded_at": format_ms(memory.recorded_at), "expires_at": format_ms(memory.expires_at),
-            "supersedes": memory.supersedes, "superseded_by": memory.superseded_by,
-            "supersede_reason": memory.supersede_reason, "confirmations": memory.confirmations,
-            "last_confirmed_at": format_ms(memory.last_confirmed_at),
-        },
-        ensure_ascii=False,
-    )
+    record = {name: getattr(memory, name) for name in FIELDS}
+    record.update(tags=list(memory.tags), **{name: format_ms(record[name]) for name in _TIMES})
+    return json.dumps(record, ensure_ascii=False)
 
 
 def export_lines(
     store: Store, tenant: str, *, page: int = EXPORT_PAGE, left_out: list[str] | None = None
 ) -> Iterator[str]:
-    """JSON lines of ``tenant``'s memories that are neither forgotten nor expired (as of
-    the start), current and superseded (history), in the order they were stored.
-    Reads ``page`` memories per read transaction.
-    More: docs/storage-tuning.md#transfer-export-lines."""
+    """JSON lines of ``tenant``'s memories, history included, neither forgotten nor expired,
+    in the order stored; ids of history left out (newest version not exported) go to ``left_out``."""
     now, after = store.clock(), 0
     while True:
         with store.backend.read(tenant) as tx:
@@ -105,8 +89,7 @@ def _exported_links(tx: Reader, memory: Memory, now: int) -> Memory | str:
 
 @dataclass(frozen=True)
 class LineError:
-    """Why one line was not imported: its 1-based ``line`` number, the ``field`` at
-    fault ("line" for the whole line) and the message, in ``InvalidInput``'s words."""
+    """Why line ``line`` (1-based) was not imported: ``field`` ("line": the whole line) and why."""
 
     line: int
     field: str
@@ -115,12 +98,8 @@ class LineError:
 
 @dataclass(frozen=True)
 class ImportReport:
-    """What an import did. ``read``: non-blank lines read; ``imported``: memories
-    written; ``skipped_existing``: lines whose id exists, or whose content repeats a
-    current memory of the scope; ``failed``: lines not imported, with why;
-    ``vectors_pending``: imported memories without a vector yet (found by keywords
-    only until ``memvault reindex`` or a server with the model makes them), and
-    ``degraded`` says why."""
+    """What an import did: ``skipped_existing`` counts lines whose id exists or whose content
+    repeats a current memory; ``vectors_pending`` memories have no vector yet (``degraded``: why)."""
 
     read: int
     imported: int
@@ -139,21 +118,14 @@ def import_lines(
     progress: Progress | None = None,
     batch: int = IMPORT_BATCH,
 ) -> ImportReport:
-    """Import ``lines`` (the export format, or minimal lines) into ``tenant``; a line
-    without ``scope`` goes to ``scope``. See the module docstring for the rules.
-
-    A line's ``tenant``, when present, must be ``tenant``. Returns the report; a bad
-    line never raises.
+    """Import ``lines`` (export format) into ``tenant``; a line without ``scope`` goes to
+    ``scope``. A bad line is reported, never raised.
 
     Raises:
         Busy, StorageUnavailable: a batch could not be written (the batches before it stay).
-        KeyboardInterrupt: passes through (the batch being embedded finishes on the pool;
-            closing the store waits for it); the transaction being written is rolled back whole.
     """
     state = _Import(store, tenant, scope)
-    # One batch is embedded on the store's embedding pool (onnxruntime runs outside the GIL)
-    # while the next is checked and the one before written, so the import goes at about the
-    # embedding's own rate. Every batch is still written whole, in file order.
+    # A batch is embedded on the pool while the next is checked and the one before written.
     ahead: tuple[int, Future[_Embedded]] | None = None
     for chunk in _batches(lines, batch):
         checked = store.embedding_pool.submit(_with_vectors, store, *state.check(chunk))
@@ -183,8 +155,7 @@ def _batches(lines: Iterable[str], size: int) -> Iterator[list[tuple[int, str]]]
 
 @dataclass
 class _Import:
-    """One import under way: its counts, and the supersession links still to make.
-    More: docs/storage-tuning.md#transfer--import."""
+    """One import under way: its counts, and the supersession links still to make."""
 
     store: Store
     tenant: str
@@ -200,8 +171,7 @@ class _Import:
     model_id: str | None = None  # of the batch's vectors
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
-        """The rows of one batch of lines to embed and write (each line checked, those
-        there already left out), the batch's time, and why no vectors can be made (None: they can)."""
+        """The batch's checked rows not there yet, its time, and why no vectors can be made."""
         self.read += len(chunk)
         now = self.store.clock()
         checked: list[tuple[int, NewRow, dict[str, str]]] = []
@@ -224,16 +194,14 @@ class _Import:
             if row.id in successors:
                 self.superseded.add(row.id)
                 self.successors[successors[row.id][0]] = (row.id, successors[row.id][1])
-        # Rows already there are left out before embedding, so a resumed import is quick;
-        # the write transaction checks again (another writer may have come meanwhile).
+        # Left out before embedding (a resumed import is quick); the write checks again.
         with self.store.backend.read(self.tenant) as tx:
             new = [(number, row) for number, row, _ in checked if not self._already_there(tx, row, now)]
         self.skipped += len(checked) - len(new)
         return new, now, self.store.vector_status()
 
     def write(self, embedded: _Embedded, last_line: int, progress: Progress | None) -> None:
-        """Write one embedded batch, ``WRITE_BATCH`` lines per transaction, count what
-        happened, report progress."""
+        """Write one embedded batch, ``WRITE_BATCH`` lines per transaction, and count it."""
         new, now, reason, self.model_id = embedded
         self.degraded = reason or self.degraded
         outcomes: list[NewRow | LineError | None] = []
@@ -260,9 +228,7 @@ class _Import:
             progress(last_line)
 
     def _already_there(self, tx: Reader, row: NewRow, now: int) -> bool:
-        """Whether ``row``'s id exists, or, current, it repeats a current memory of its scope
-        (other than the one it supersedes, which it may repeat with other fields). A row
-        there already was linked to its predecessor when stored: its entry is dropped."""
+        """Whether ``row``'s id exists, or it repeats a current memory other than its predecessor."""
         if not tx.memories(row.tenant, ids=[row.id]) and (
             row.id in self.superseded
             or tx.repeats(row.tenant, row.scope, row.content_hash, now, but=row.supersedes).same is None
@@ -272,9 +238,7 @@ class _Import:
         return True
 
     def _write(self, rows: list[tuple[int, NewRow]], now: int) -> list[NewRow | LineError | None]:
-        """One write transaction inserting ``rows`` that are not there yet: for each, the
-        row written (``vectors`` None: pending), None when it was there already, or
-        why not (a predecessor that is missing or has another successor).
+        """Insert ``rows`` in one transaction: each row written, None (there already) or a LineError.
 
         Raises:
             Conflict: an id exists in another tenant (nothing of the batch is written).
@@ -311,16 +275,12 @@ class _Import:
         return out
 
 
-# A batch's rows with their vectors, its time, why it has none (None: it has) and the
-# id of the model that made them.
+# A batch's rows with their vectors, its time, why it has none, and their model's id.
 _Embedded = tuple[list[tuple[int, NewRow]], int, str | None, str | None]
 
 
 def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason: str | None) -> _Embedded:
-    """``rows`` with the vectors of their windows, made in one embedding call, and the
-    id of the model that made them; or ``rows`` unchanged (vectors pending), the reason
-    no vectors can be made (``reason``, read by the caller, or the model failing), and None.
-    Reads no database: it runs on the store's embedding pool."""
+    """``rows`` with their windows' vectors (one embedding call), or unchanged and why not."""
     if reason is not None or not rows:
         return rows, now, reason, None
     assert store.embedder is not None
@@ -339,12 +299,8 @@ def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason
 def parse_line(
     text: str, *, tenant: str, scope: str, now: int
 ) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str]]:
-    """The row a line asks for (a new id when it has none; no vectors yet), and its
-    free-text fields as sent, for the secret scan (``secrets.scanned_fields``).
-
-    Checks each field as ``Store.remember`` does, with its defaults; ids must be
-    UUIDs; ``confirmations`` a whole number, ``last_confirmed_at`` only with some;
-    ``tenant``, when given, ``tenant``.
+    """The row a line asks for (no vectors yet), its successor link, and its free-text
+    fields as sent (for the secret scan); fields checked as ``Store.remember`` does.
 
     Raises:
         InvalidInput: naming the field ("line" when the line is not a JSON object).
@@ -406,10 +362,8 @@ def parse_line(
 
 
 def _typed(value: object, kind: type) -> object:
-    """``value`` read by memvault's one coercion rule, as the tools read their arguments
-    (docs/tools.md; ``server.workarounds.check_value``): a string holding JSON of the field's
-    type (``"9"``, ``'["a"]'``) is that JSON, a whole float an integer; anything else stays as
-    given, for the field's own check to refuse."""
+    """``value`` by the tools' coercion rule (docs/tools.md): a string of JSON of type ``kind``
+    is that value, a whole float an integer; anything else stays for its check to refuse."""
     if kind is int and isinstance(value, float) and value.is_integer():
         return int(value)
     if not isinstance(value, str):

@@ -12,29 +12,20 @@ from psycopg import sql as pgsql
 
 from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
+from ..links import on_cycles
 from . import schema
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
-from .backend import PgReader, PgWriter
+from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, transaction, translated
 
 log = logging.getLogger(__name__)
 POOL_SIZE = 8
-# Rewritten by a scrub (VACUUM FULL): the tables that hold a memory's text or its words.
-# The vector tables get a plain VACUUM: rewriting them rebuilds the HNSW index (17 s at
-# 20,000 vectors, every recall waiting), where the text tables take 0.2-0.3 s.
+# Rewritten by a scrub (VACUUM FULL); the vector tables get a plain VACUUM
+# (docs/storage-tuning.md#postgres---init---scrub).
 SCRUB_TABLES = ("memories", "memory_tags", "idempotency_keys")
 SCRUB_LOCK_TIMEOUT_MS = 1_000  # a waiting VACUUM FULL queues every reader behind it: give up soon
 
-# The memories that a chain of links (column {c}) leads back to, in id order: each walk
-# stops at the first id it has seen (PostgreSQL's CYCLE clause).
-_CYCLES = (
-    "WITH RECURSIVE walk(start, id) AS (SELECT id, {c} FROM memories WHERE {c} IS NOT NULL"
-    " UNION ALL SELECT w.start, m.{c} FROM walk w JOIN memories m ON m.id = w.id WHERE m.{c} IS NOT NULL)"
-    " CYCLE id SET looped USING path"
-    " SELECT DISTINCT start FROM walk WHERE id = start ORDER BY start"
-)
-
-__all__ = ["PostgresBackend", "open_backend", "schema_exists"]
+__all__ = ["PostgresBackend", "schema_exists"]
 
 
 class PostgresBackend:
@@ -42,9 +33,8 @@ class PostgresBackend:
     More: docs/storage-tuning.md#postgres---init---postgresbackend.
 
     Raises:
-        StoreError: the server cannot be reached or refuses the login, pgvector is
-            missing and cannot be created, the database belongs to another program
-            or to a newer memvault. Nothing is created or changed then.
+        StoreError: the server cannot be reached, pgvector is missing, or the database is
+            another program's or a newer memvault's (nothing changed).
     """
 
     kind = "postgresql"
@@ -54,8 +44,7 @@ class PostgresBackend:
         self.busy_timeout_ms = busy_timeout_ms
         with connect(url) as conn:
             self.schema_version = schema.migrate(conn)
-            # A serving role that is not the owner sees no tenant's rows without a tenant,
-            # and may not rewrite tables (scrub) or drop them (reset_vectors).
+            # A serving role that is not the owner may not scrub or reset vectors.
             self.owner = schema.is_owner(conn)
         self._pool = open_pool(url, pool_size, busy_timeout_ms / 1000)
         self._seen: set[str] = set()  # see PgReader
@@ -80,16 +69,14 @@ class PostgresBackend:
             if value is None:
                 w.conn.execute("DELETE FROM settings WHERE key = %s", (key,))
             else:
-                w.conn.execute("INSERT INTO settings(key, value) VALUES (%s, %s)"
-                               " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+                put_settings(w.conn, {key: value})
 
     def _scrub_due(self) -> str | None:
         with self.read(None) as r:
             return r.settings().get(SCRUB_DUE)
 
     def maintain(self, stop: Callable[[], bool]) -> bool:
-        """See ``backend.Backend.maintain``: only :meth:`scrub` (PostgreSQL keeps the HNSW
-        index up to date in each write, and its own buffer cache serves it)."""
+        """Only :meth:`scrub`: PostgreSQL keeps the HNSW index up to date itself."""
         return self.scrub()
 
     def scrub(self) -> bool:
@@ -125,10 +112,6 @@ class PostgresBackend:
         live = "forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > %(now)s)"
         p = {"now": now}
         with self.read(None) as r:
-
-            def one(query: str) -> int:
-                return int(r._one(query, p)[0])  # type: ignore[index]
-
             by_scope: dict[str, dict[str, int]] = {}
             for tenant, scope, n in r._all(
                 f"SELECT tenant, scope, count(*) FROM memories WHERE superseded_by IS NULL AND {live}"
@@ -136,16 +119,22 @@ class PostgresBackend:
             ):
                 by_scope.setdefault(tenant, {})[scope] = int(n)
             settings = dict(r._all("SELECT key, value FROM settings"))
+            counted = r._one(
+                "SELECT (SELECT version FROM memvault_schema), count(DISTINCT tenant),"
+                f" count(*) FILTER (WHERE superseded_by IS NULL AND {live}),"
+                f" count(*) FILTER (WHERE superseded_by IS NOT NULL AND {live}),"
+                " count(*) FILTER (WHERE forgotten_at IS NULL AND expires_at <= %(now)s),"
+                " count(*) FILTER (WHERE forgotten_at IS NOT NULL), count(*) FILTER (WHERE vector_pending)"
+                " FROM memories", p,
+            )
+            names = ("schema_version", "tenants", "current", "superseded", "expired", "forgotten",
+                     "vectors_pending")
+            values = {name: int(n) for name, n in zip(names, counted, strict=True)}  # type: ignore[arg-type]
             return {
                 "database": self.location,
-                "schema_version": one("SELECT version FROM memvault_schema"),
+                "schema_version": values.pop("schema_version"),
                 "model_id": settings.get("model_id"),
-                "tenants": one("SELECT count(DISTINCT tenant) FROM memories"),
-                "current": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NULL AND {live}"),
-                "superseded": one(f"SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL AND {live}"),
-                "expired": one("SELECT count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= %(now)s"),
-                "forgotten": one("SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"),
-                "vectors_pending": one("SELECT count(*) FROM memories WHERE vector_pending"),
+                **values,
                 "scrub_pending": SCRUB_DUE in settings,
                 "by_kind": {k: int(n) for k, n in r._all(
                     f"SELECT kind, count(*) FROM memories WHERE superseded_by IS NULL AND {live} GROUP BY kind", p)},
@@ -153,9 +142,7 @@ class PostgresBackend:
             }
 
     def check(self) -> list[str]:
-        """Every inconsistency of the database's own structures, as sentences (``maintenance.check``'s
-        checks in PostgreSQL's terms): keyword entries and vectors against the memories, pending
-        vectors, one-sided or cyclic supersession links, tombstones holding content, a pending scrub."""
+        """Every inconsistency of the database's structures, as sentences (``maintenance.check``)."""
         problems: list[str] = []
         with self.read(None) as r:
 
@@ -193,10 +180,12 @@ class PostgresBackend:
             if half:
                 problems.append(f"{half} supersession links are one-sided")
             for column in ("superseded_by", "supersedes"):
-                looped = r._all(pgsql.SQL(_CYCLES).format(c=pgsql.Identifier(column)))
+                links = r._all(pgsql.SQL("SELECT id, {c} FROM memories WHERE {c} IS NOT NULL").format(
+                    c=pgsql.Identifier(column)))
+                looped = on_cycles(dict(links))  # type: ignore[arg-type]
                 if looped:
                     problems.append(f"{len(looped)} memories are in a supersession cycle ({column} links), "
-                                    f"e.g. {looped[0][0]}")
+                                    f"e.g. {sorted(looped)[0]}")
             tombstones = one(
                 "SELECT count(*) FROM memories m WHERE m.forgotten_at IS NOT NULL AND (m.content IS NOT NULL"
                 " OR m.source IS NOT NULL OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq))"
@@ -218,9 +207,7 @@ class PostgresBackend:
             for statement in schema.drop_vector_tables_sql():
                 w.conn.execute(statement)
             w.conn.execute("SELECT memvault_vector_tables(%s)", (dim,))
-            w.conn.execute("INSERT INTO settings(key, value) VALUES (%s, %s), (%s, %s)"
-                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           (MODEL_ID, model_id, MODEL_DIM, str(dim)))
+            put_settings(w.conn, {MODEL_ID: model_id, MODEL_DIM: str(dim)})
             w.conn.execute("UPDATE memories SET vector_pending = true WHERE content IS NOT NULL")
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
@@ -232,15 +219,6 @@ class PostgresBackend:
 
 
 def schema_exists(url: str) -> bool:
-    """Whether the database at ``url`` holds memvault's schema (of any version); changes nothing.
-
-    Raises:
-        StoreError: the server cannot be reached or refuses the login.
-    """
+    """Whether the database at ``url`` holds memvault's schema; changes nothing (StoreError: no login)."""
     with connect(url) as conn:
         return schema.check_compatible(conn) > 0
-
-
-def open_backend(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> PostgresBackend:
-    """Open the PostgreSQL database at ``url`` (see :class:`PostgresBackend`)."""
-    return PostgresBackend(url, busy_timeout_ms=busy_timeout_ms, pool_size=pool_size)

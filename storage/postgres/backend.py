@@ -1,5 +1,4 @@
-"""The ``Reader`` and ``Writer`` of one PostgreSQL transaction (``storage.backend``).
-More: docs/storage-tuning.md#postgres-backend."""
+"""The ``Reader`` and ``Writer`` of one PostgreSQL transaction (``storage.backend``)."""
 
 from __future__ import annotations
 
@@ -26,9 +25,7 @@ _ORDER = {"observed": "m.observed_at DESC, m.seq DESC", "importance": "m.importa
           "seq": "m.seq"}
 _API_COLUMNS = "id, tenant, scope, name, read_only, created_at, expires_at, revoked_at"
 _TS_VECTOR = f"to_tsvector('{TS_CONFIG}', %s)"
-# The one insert of a memory's window-0 vector, followed by its rows (seq, tenant, embedding):
-# from the new memory's CTE in ``insert``, from VALUES when vectors are made later.
-_VECTOR_INSERT = "INSERT INTO memory_vectors(memory_seq, tenant, embedding)"
+_VECTOR_INSERT = "INSERT INTO memory_vectors(memory_seq, tenant, embedding)"  # then its rows
 
 
 def _memory(row: tuple) -> Memory:
@@ -37,10 +34,10 @@ def _memory(row: tuple) -> Memory:
     return Memory(**{**values, "tags": tuple(values["tags"])})
 
 
-def _api_key(row: tuple) -> ApiKey:
-    id_, tenant, scope, name, read_only, created_at, expires_at, revoked_at = row
-    return ApiKey(id=id_, tenant=tenant, scope=scope, name=name, read_only=read_only,
-                  created_at=created_at, expires_at=expires_at, revoked_at=revoked_at)
+def put_settings(conn: psycopg.Connection, values: dict[str, str]) -> None:
+    """Set each of ``values`` in the ``settings`` table."""
+    conn.cursor().executemany("INSERT INTO settings(key, value) VALUES (%s, %s)"
+                              " ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(values.items()))
 
 
 def _lock_key(*parts: str) -> str:
@@ -51,21 +48,15 @@ class PgReader:
     """One read transaction on ``conn``, bound to ``tenant`` (None: every tenant)."""
 
     _writes = False  # a writer may see its own uncommitted changes: it remembers nothing it read
-    # A writer reads a memory by id or prefix only once it holds the row's lock (READ
-    # COMMITTED then reads the newest committed version): see ``backend.Writer``.
-    _locked = ""
+    _locked = ""  # a writer locks the rows it reads by id or prefix (``backend.Writer``)
 
     def __init__(self, conn: psycopg.Connection, tenant: str | None, seen: set[str] | None = None) -> None:
         self.conn = conn
         self.tenant = tenant
-        # Shared by the backend's transactions: "vectors" once a committed state showed the
-        # vector tables, which never go away (``reset_vectors`` drops and makes them in one
-        # transaction). Only readers add to it: a writer may see its own uncommitted tables.
+        # Shared by the backend's readers: "vectors" once a committed state showed the vector tables.
         self._seen = set() if seen is None else seen
         self._vectors = False
-        # What this transaction's last keyword query learnt: its filters, N, per text its
-        # TextStats and per candidate its index terms. A later ``search`` of the same words
-        # and candidates (its terms, statistics and existence checks) answers from it.
+        # The last keyword query's filters and statistics: later questions answer from them.
         self._learnt: tuple[Filters, KeywordFound] | None = None
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
@@ -81,8 +72,7 @@ class PgReader:
         return f" AND {column} = %(own)s", {"own": self.tenant}
 
     def has_vectors(self) -> bool:
-        """Whether the vector tables exist (a model has been claimed); asked of the server
-        until they do."""
+        """Whether the vector tables exist (a model has been claimed)."""
         if "vectors" in self._seen or self._vectors:
             return True
         self._vectors = bool(self._one("SELECT to_regclass('memory_vectors') IS NOT NULL")[0])  # type: ignore[index]
@@ -92,8 +82,7 @@ class PgReader:
 
     # -- retrieval candidates ----------------------------------------------------------
     def search(self, query: Search) -> Found:
-        """See ``backend.Reader.search``: the keyword statement brings the statistics and
-        the candidates' terms along (``sql.keyword_sql``), the rest answers from them where it can."""
+        """``backend.Reader.search``; the keyword statement also brings statistics and terms."""
         filters = replace(query.filters, include_history=True) if query.history else query.filters
         keyword = self._keyword(filters, query.words, query.k) if query.words and query.k > 0 else []
         vector = self._vector_of(query.vector) if isinstance(query.vector, int) else query.vector
@@ -128,8 +117,7 @@ class PgReader:
         return found.candidates
 
     def _stats(self, texts: list[str], filters: Filters | None = None) -> list[TextStats] | None:
-        """The last keyword query's statistics of ``texts`` (with its ``filters``, when given);
-        None unless it has them all."""
+        """The last keyword query's statistics of ``texts`` (under ``filters``), or None."""
         if self._learnt is None or (filters is not None and filters != self._learnt[0]):
             return None
         stats = self._learnt[1].texts
@@ -156,8 +144,7 @@ class PgReader:
             by_window = self.conn.execute(windows, {**window_params, "vector": vector})
         rows = nearest.fetchall()
         if len(rows) < k:
-            # The index scan stops at hnsw.max_scan_tuples: when it found fewer than k, the
-            # memories passing the filters are few or far apart; an exact scan is cheap then.
+            # The index scan stopped at hnsw.max_scan_tuples: few pass, an exact scan is cheap.
             exact, params = vector_sql(filters, k, exact=True)
             rows = self._all(exact, {**params, "vector": vector})
         best = {seq: 1.0 - float(d) for seq, d in rows}
@@ -197,7 +184,6 @@ class PgReader:
 
     def _term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
         own, params = self._own("k.tenant")
-        # The tenant's memories with words, kept by a trigger (schema.py, keyword_documents).
         total = f"(SELECT coalesce(sum(k.documents), 0) FROM keyword_documents k WHERE true{own})"
         if self._learnt is not None:
             learnt = self._learnt[1]
@@ -206,8 +192,7 @@ class PgReader:
                 return learnt.total, {t: counts[t] for t in terms if counts[t]}
         if not terms:
             return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
-        # Through the GIN index (see schema.py on row-level security). A term is a lexeme
-        # already: 'simple' parses it back to itself without stemming it again.
+        # Through the GIN index (schema.py); 'simple' reads a lexeme back as itself.
         if self.tenant is None:  # the owner: no policy applies
             counts = ("SELECT t.term, (SELECT count(*) FROM memories m WHERE m.content_terms"
                       " @@ plainto_tsquery('simple', t.term)) AS documents FROM unnest(%(terms)s::text[]) AS t(term)")
@@ -304,7 +289,7 @@ class PgReader:
         source = "memvault_api_key(%(hash)s)" if key_hash is not None else "api_keys"
         rows = self._all(f"SELECT key_hash, {_API_COLUMNS} FROM {source} WHERE true{own} ORDER BY created_at, id",
                          {"hash": key_hash, **params})
-        return {row[0]: _api_key(row[1:]) for row in rows}
+        return {row[0]: ApiKey(**dict(zip(_API_COLUMNS.split(", "), row[1:], strict=True))) for row in rows}
 
 
 class PgWriter(PgReader):
@@ -322,8 +307,7 @@ class PgWriter(PgReader):
         self, tenant: str, scope: str, content_hash: str, now: int, *, key: str | None = None, but: str | None = None,
         keys_since: int = 0,
     ) -> Repeats:
-        # The locks are sent with the queries that follow them, in one round trip (a
-        # pipeline): the server runs them in order, so the queries run once they are held.
+        # The locks and the queries after them in one round trip, run in order.
         with self.conn.pipeline():
             if key is not None:
                 self._advisory("key", tenant, key)
@@ -338,9 +322,7 @@ class PgWriter(PgReader):
         """Whether vectors of ``model_id`` may be written, recording it (and making the vector tables) on first use."""
         if model_id is None:
             return False
-        # Writers of vectors share the model lock, so they do not wait for each other;
-        # reset_vectors takes it alone, so no vector of the old model lands after a reset.
-        # Held to the end of the transaction, so a second claim of it has the same answer.
+        # Vector writers share the model lock; reset_vectors takes it alone.
         if self._claimed is not None and self._claimed[0] == (model_id, dim):
             return self._claimed[1]
         self._claimed = ((model_id, dim), self._claim(model_id, dim))
@@ -357,11 +339,7 @@ class PgWriter(PgReader):
             self._vectors = True  # a model is recorded in the transaction that makes the tables
             return recorded == (model_id, dim)
         self.conn.execute("SELECT memvault_vector_tables(%s)", (dim,))  # made and owned by the schema's owner
-        self.conn.execute(
-            "INSERT INTO settings(key, value) VALUES (%s, %s), (%s, %s)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (MODEL_ID, model_id, MODEL_DIM, str(dim)),
-        )
+        put_settings(self.conn, {MODEL_ID: model_id, MODEL_DIM: str(dim)})
         self._vectors = True
         return True
 
@@ -372,7 +350,7 @@ class PgWriter(PgReader):
         if row.context_seq is not None:
             found = self._one("SELECT content FROM memories WHERE seq = %s", (row.context_seq,))
             context = found[0] if found else None
-        # One statement (one round trip) writes the memory, its tags and its window-0 vector.
+        # One statement writes the memory, its tags and its window-0 vector.
         written = ["m AS (INSERT INTO memories(id, tenant, scope, kind, content, content_hash, importance, source,"
                    " observed_at, recorded_at, expires_at, supersedes, confirmations,"
                    " last_confirmed_at, vector_pending, context_seq, tokens, content_terms, context_terms)"
@@ -437,9 +415,7 @@ class PgWriter(PgReader):
             " SELECT tenant, %s, seq, content_hash, %s FROM memories WHERE id = %s"
             " ON CONFLICT (tenant, key) DO NOTHING RETURNING 1", (key, now, memory_id),
         ).fetchone()
-        if done is None:
-            # Writers take the key's advisory lock before looking it up, so only a writer
-            # that did not (or a race outside memvault) lands here; a retry replays it.
+        if done is None:  # only a writer outside the key's advisory lock lands here
             raise Busy(f"idempotency_key {shown(key)} was recorded by another writer at the same moment. "
                        "Nothing was written; retrying is safe and returns that memory.")
 
@@ -453,8 +429,7 @@ class PgWriter(PgReader):
             self._drop_as_context(int(row[0]))
 
     def index_keywords(self) -> int:
-        """Write every memory's stored ``tsvector``s again from its content and its context's
-        (after ``sql.index_words`` changed); returns how many memories were indexed."""
+        """Write every memory's ``tsvector``s again; returns how many memories were indexed."""
         rows = self._all(
             "SELECT m.seq, m.content, p.content FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq"
             " WHERE m.content IS NOT NULL"
@@ -486,11 +461,7 @@ class PgWriter(PgReader):
             (now, reason, seq),
         )
         self._drop_as_context(seq)
-        # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
-        self.conn.execute(
-            "INSERT INTO settings(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (SCRUB_DUE, new_id()),
-        )
+        put_settings(self.conn, {SCRUB_DUE: new_id()})  # with the delete: a crash leaves the duty
 
     def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray], model: str) -> bool:
         own, params = self._own()

@@ -1,14 +1,10 @@
-"""Connecting to PostgreSQL: the first connection (checks and migrations), the pool,
-transactions bound to a tenant, and memvault's errors for the server's failures.
-
-Connections are in autocommit mode and every transaction is opened explicitly
-(``BEGIN``), so ``VACUUM`` (which cannot run in a transaction) uses the same pool.
-"""
+"""Connecting to PostgreSQL: connections, the pool, transactions bound to a tenant, and
+memvault's errors for the server's failures. Connections autocommit and every transaction
+is opened with ``BEGIN``, so ``VACUUM`` uses the same pool."""
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import re
 from collections.abc import Iterator
 
@@ -21,7 +17,6 @@ from ..errors import Busy, StorageUnavailable, StoreError
 from ..location import is_url, redacted, scrubbed
 from .schema import APP_ROLE
 
-log = logging.getLogger(__name__)
 CONNECT_TIMEOUT_S = 10
 
 
@@ -43,15 +38,13 @@ def connect(url: str) -> psycopg.Connection:
     """One autocommit connection (for checks and migrations).
 
     Raises:
-        StoreError: the URL is malformed, or the server cannot be reached or refuses the
-            login; the message names the location and quotes libpq, never the password.
+        StoreError: a malformed URL, or no login; the message never holds the password.
     """
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.ProgrammingError as exc:  # libpq cannot parse it (an unknown parameter, a bad %-escape)
         raise StoreError(f"not a valid PostgreSQL URL: {location(url)}: {scrubbed(str(exc), url)}") from exc
-    except psycopg.OperationalError as exc:
-        # libpq quotes parts of a malformed connection string (a badly percent-encoded password) in its message
+    except psycopg.OperationalError as exc:  # libpq may quote a badly encoded password
         text = scrubbed(str(exc), url)
         reason = "; ".join(line.strip() for line in text.splitlines() if line.strip()) or type(exc).__name__
         hint = ""

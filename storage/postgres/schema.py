@@ -1,5 +1,5 @@
 """The PostgreSQL schema and its forward-only migrations, keyed on the ``memvault_schema`` table.
-More: docs/storage-tuning.md#postgres-schema."""
+Why each migration: docs/storage-tuning.md#postgres-schema."""
 
 from __future__ import annotations
 
@@ -88,13 +88,8 @@ CREATE INDEX idempotency_keys_by_memory ON idempotency_keys(memory_seq);
 
 CREATE TABLE settings (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
 
--- Full-text lookups that can use the GIN indexes. Under row-level security PostgreSQL
--- evaluates no operator that is not LEAKPROOF before the policy, and @@ is not, so a
--- query run as memvault_app scans every row of its tenant instead (9 ms a term at 4,000
--- memories). These functions run as the owner (no policy applies) and restrict the rows
--- exactly as the policy does: to the transaction's memvault.tenant when it is set, to the
--- tenant given only when it is not (maintenance, as the owner).
--- The OR of the phrases of a question (tsquery's || over rows).
+-- Full-text lookups run as the owner so they can use the GIN indexes (@@ is not
+-- LEAKPROOF), restricting the rows exactly as the policy does.
 CREATE AGGREGATE memvault_or(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
 
 CREATE FUNCTION memvault_matches(q tsquery, for_tenant text) RETURNS TABLE (seq bigint)
@@ -124,13 +119,7 @@ CREATE TABLE api_keys (
 );
 """
 
-# Version 2: the full-text functions take their queries built once, not per row. With a
-# tsquery expression in a bitmap heap scan's recheck, PostgreSQL parses and stems the
-# query again for every row (58 ms for 6 phrases over 4,280 matching memories, against
-# 7 ms with the queries built first). memvault_phrase_hits gives the (phrase, memory)
-# matches, so BM25 is computed from the matches alone instead
-# of testing every phrase against every candidate: one row per phrase, memory and column
-# holding it (true: the content), each straight from one GIN index.
+# Version 2: the full-text functions take their queries built once, not per row.
 _V2 = """
 DROP FUNCTION memvault_matches(tsquery, text);
 DROP AGGREGATE memvault_or(tsquery);
@@ -159,19 +148,14 @@ LANGUAGE sql STABLE SECURITY DEFINER ROWS 10 SET search_path FROM CURRENT AS $$
 $$;
 """
 
-# Idempotency keys expire (limits.IDEMPOTENCY_KEY_TTL_MS): each records when it was
-# recorded; a key written before counts from its memory's recording.
+# Version 3: idempotency keys record when they were recorded (they expire).
 _V3 = """
 ALTER TABLE idempotency_keys ADD COLUMN recorded_at bigint NOT NULL DEFAULT 0;
 UPDATE idempotency_keys k SET recorded_at = m.recorded_at FROM memories m WHERE m.seq = k.memory_seq;
 CREATE INDEX idempotency_keys_by_time ON idempotency_keys(tenant, recorded_at);
 """
 
-# Version 4: each phrase match carries what the filters and BM25 need (the memory's
-# filter columns and its number of index terms), read from the heap row that the GIN
-# bitmap scan fetches anyway, so the keyword query no longer looks up every matched
-# memory again by its key (keyword query 12.6 -> 9.9 ms, median of 40 LoCoMo questions
-# at 5,000 memories, loaded machine).
+# Version 4: each phrase match carries the columns the filters and BM25 need.
 _HITS_FROM = """
     SELECT p.i::integer, m.seq, {in_content}, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at,
         m.forgotten_at, m.superseded_by, length(m.content_terms) + coalesce(length(m.context_terms), 0)
@@ -191,13 +175,7 @@ LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $
 $$;
 """
 
-# Version 5: current memories (neither superseded nor forgotten) per tenant, scope and
-# kind, kept by a trigger in the writing transaction, so the counts a recall's hint and the
-# boot context show are read, not counted over the tenant's memories (issue 28). Expired
-# memories not yet erased are subtracted when read (``PgReader.counts``). The
-# triggers are deferred to the commit: a counter row is then locked only while its
-# transaction commits, so writers of one scope and kind still write at the same time
-# (immediate, the second waited for the first's whole transaction, its embedding included).
+# Version 5: current memories per tenant, scope and kind, kept by deferred triggers.
 _V5 = """
 CREATE TABLE memory_counts (
     tenant  text COLLATE "C" NOT NULL,
@@ -229,13 +207,7 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
     WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
 """
 
-# Version 6: row-level security that holds against SQL run in a serving session (issue 25
-# §1.9). Every tenant table's policy binds its owner too (FORCE), the owner through a policy
-# of its own that admits every row (maintenance across tenants); the definer functions
-# give nothing when the transaction names no tenant (they fell back to the tenant asked
-# for); API keys are looked up by hash through a function, so a serving role that is not
-# the owner (docs/postgresql.md: the two-role set-up) authenticates keys; the vector
-# tables are made by a function of the owner, so that role never creates (owns) a table.
+# Version 6: row-level security that holds against SQL run in a serving session (issue 25).
 _TENANT = "current_setting('memvault.tenant', true)"
 _HITS_V6 = _HITS_FROM.replace(f"coalesce(nullif({_TENANT}, ''), for_tenant)", f"for_tenant AND for_tenant = {_TENANT}")
 _V6 = f"""
@@ -299,8 +271,7 @@ END $fn$;
 """
 
 
-# Listings and boot sections read one bounded index range per scope and kind
-# (``backend.memories``), never sorting everything a scope holds (issue 28).
+# Version 7: indexes for listings, one bounded range per scope and kind (issue 28).
 _V_LISTING = """
 CREATE INDEX memories_recent ON memories(tenant, scope, kind, observed_at DESC, seq DESC)
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
@@ -308,9 +279,7 @@ CREATE INDEX memories_important ON memories(tenant, scope, kind, importance DESC
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 """
 
-# BM25's N, the tenant's memories with words, kept by a trigger as memory_counts is, so a
-# keyword search reads it instead of counting the tenant's memories; memories_kept finds
-# what passes a filter that admits superseded memories (issue 28).
+# Version 8: BM25's N per tenant, kept by a trigger (issue 28).
 _V_DOCUMENTS = """
 CREATE TABLE keyword_documents (tenant text COLLATE "C" PRIMARY KEY, documents bigint NOT NULL);
 CREATE FUNCTION memvault_count_documents() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -343,8 +312,7 @@ END $$;
 
 
 def _v_tokens(conn: psycopg.Connection) -> None:
-    """Each memory's size as shown (``literal.literal_tokens``), counted once when written, so the
-    boot context never tokenizes on a read (issue 28)."""
+    """Version 9: each memory's size as shown, counted once when written (issue 28)."""
     conn.execute("ALTER TABLE memories ADD COLUMN tokens integer")  # NULL once forgotten
     fill_tokens(lambda after: conn.execute("SELECT seq, content FROM memories WHERE seq > %s AND content IS NOT NULL"
                                            " ORDER BY seq LIMIT 5000", (after,)).fetchall(),
@@ -406,8 +374,7 @@ def drop_vector_tables_sql() -> list[Statement]:
 
 def _version(conn: psycopg.Connection) -> int | None:
     """The schema version, None when the database has no memvault schema."""
-    # pg_class read with this statement's snapshot: to_regclass may answer from a cache
-    # that still misses a table another process created while this one waited for the lock.
+    # pg_class, not to_regclass, whose cache may miss a table made while this one waited.
     exists = _scalar(
         conn,
         "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
@@ -508,12 +475,7 @@ def _ensure_role(conn: psycopg.Connection) -> None:
 
 def migrate(conn: psycopg.Connection) -> int:
     """Bring the schema up to ``SCHEMA_VERSION`` in one transaction; returns the version now in force.
-    More: docs/storage-tuning.md#postgres-schema-migrate.
-
-    Raises:
-        StoreError: as :func:`check_compatible`, :func:`_ensure_pgvector` and
-            :func:`_ensure_role` (nothing changed).
-    """
+    Raises StoreError as :func:`check_compatible`, :func:`_ensure_pgvector`, :func:`_ensure_role`."""
     current = check_compatible(conn)
     if current == SCHEMA_VERSION:
         return current

@@ -1,6 +1,5 @@
-"""The PostgreSQL side of retrieval: the text the full-text index sees, and the keyword
-(``tsvector``/``tsquery``), vector (pgvector HNSW, plus the windows of long memories)
-and row queries, as SQL text plus bound parameters. Nothing here runs a query.
+"""PostgreSQL query text: the words the full-text index sees, and the keyword, vector and
+row queries with their bound parameters. Nothing here runs a query.
 More: docs/storage-tuning.md#postgres-sql."""
 
 from __future__ import annotations
@@ -71,9 +70,8 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
-# The (phrase, memory, in content) matches of the bound ``phrases`` for the bound
-# ``tenant``, each with the memory's columns that ``filter_sql`` reads and its number of
-# index terms (``terms``): alias it ``m`` and filter it directly.
+# The (phrase, memory, in content) matches of ``phrases`` for ``tenant``, with the columns
+# ``filter_sql`` reads and the memory's number of index terms: alias it ``m``.
 _HITS = (
     f"memvault_phrase_hits(ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
     " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i), %(tenant)s)"
@@ -86,8 +84,7 @@ def _phrases(chunks: list[list[str]]) -> list[str]:
 
 
 def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, object]] | None:
-    """One row ``(true,)`` when a memory passing ``f`` holds one of the chunks' phrases
-    (``(false,)`` otherwise); None when the chunks have no index words. Nothing is scored."""
+    """One row: whether a memory passing ``f`` holds one of the chunks' phrases (None: no words)."""
     phrases = _phrases(chunks)
     if not phrases:
         return None
@@ -98,10 +95,8 @@ def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, ob
 
 @dataclass(frozen=True)
 class TextStats:
-    """What the keyword statement also learns of one of its texts (a phrase of the question
-    or one of its content words): ``lexemes``, its index terms; ``documents``, the
-    tenant's memories whose own text holds it; ``passing``, the memories passing the
-    filters that hold it in either column (None for a content word that is no phrase)."""
+    """Of one phrase or content word: its index terms, the tenant's memories whose own text
+    holds it, and those passing the filters holding it anywhere (None: not a phrase)."""
 
     lexemes: tuple[str, ...]
     documents: int
@@ -132,10 +127,8 @@ class Keyword:
 
 @dataclass(frozen=True)
 class KeywordFound:
-    """What the keyword statement returns: ``candidates`` ``(seq, score, content score)``
-    best first; ``total``, the tenant's memories with words (BM25's N); ``texts``, the
-    :class:`TextStats` of each text; ``terms``, each candidate's index terms of its own
-    text and of its episode context."""
+    """``candidates`` ``(seq, score, content score)`` best first; ``total``, BM25's N;
+    ``texts``' statistics; ``terms``, each candidate's own and context index terms."""
 
     candidates: list[tuple[int, float, float]]
     total: int
@@ -168,8 +161,7 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
         " WHERE k.tenant = %(tenant)s),"
         " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
         " greatest(ln(((SELECT n FROM d) - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf FROM h GROUP BY h.phrase),"
-        # Each phrase's IDF in an array and the average length as one value, read once (an
-        # InitPlan each) instead of joined to every match.
+        # IDFs and the average length read once (an InitPlan each), not joined to every match.
         " i AS MATERIALIZED (SELECT array_agg(coalesce(w.idf, 0) ORDER BY g.i) AS idf"
         " FROM generate_series(1, %(phrase_count)s) g(i) LEFT JOIN w ON w.phrase = g.i),"
         " a AS MATERIALIZED (SELECT greatest(avg(length), 1) AS avgdl FROM (SELECT DISTINCT seq, length FROM h) l),"
@@ -209,8 +201,7 @@ def vector_sql(f: Filters, k: int, exact: bool) -> tuple[str, dict[str, object]]
 
 
 def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
-    """Top-``k`` memories by their best later window (long memories), rows ``(seq, distance)``;
-    bind ``vector``. An exact scan of the windows of the memories that pass the filter."""
+    """Top-``k`` ``(seq, distance)`` by the best later window (exact scan); bind ``vector``."""
     where, params = filter_sql(f)
     sql = (
         "SELECT w.memory_seq, min(w.embedding <=> %(vector)s) AS distance"
@@ -236,12 +227,8 @@ def similarity_sql(tenant: str | None) -> str:
 def listing_sql(
     f: Filters, order: str, limit: int, after: tuple[int, int] | None = None
 ) -> tuple[str, dict[str, object]]:
-    """The seq and ``MEMORY_COLUMNS`` of the current memories passing ``f`` in ``order`` ("observed":
-    newest first; "importance": most important, then newest; ties: newest row first), at
-    most ``limit``: one bounded range of ``memories_recent`` or ``memories_important`` per
-    scope and kind (every kind when ``f.kinds`` is empty, a ``LATERAL`` subquery each), so a
-    page costs what it shows and not what the scope holds (issue 28). ``after``: in order
-    "observed", only rows after this ``(observed_at, seq)`` (a keyset page)."""
+    """Up to ``limit`` current memories passing ``f`` in ``order``, after the keyset ``after``:
+    one bounded index range per scope and kind, so a page costs what it shows (issue 28)."""
     where, params = filter_sql(f)
     if after is not None:
         where += " AND (m.observed_at, m.seq) < (%(after_at)s, %(after_seq_key)s)"
