@@ -263,7 +263,7 @@ def truncate(conn: apsw.Connection, wait_ms: int = SCRUB_WAIT_MS) -> bool:
 
 
 def fts_tokenizer(conn: apsw.Connection) -> Callable[[str], list[str]]:
-    """The tokenizer of ``memories_fts`` (porter over unicode61, diacritics removed) as a function."""
+    """The keyword indexes' tokenizer (porter over unicode61, diacritics removed) as a function."""
     tokenizer = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
 
     def tokenize(text: str) -> list[str]:
