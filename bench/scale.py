@@ -25,8 +25,8 @@ Measured on each store (tenant "bench", every filter of a plain recall):
 - ``recall``: ``Store.recall`` (limit 5) of ``--queries`` LoCoMo questions, p50/p95 ms,
   in two passes over the same questions, each labelled: ``cold``, the first pass after the
   store is opened and warmed up as the server does at boot (``Store.warm_up``: the model
-  and the time-expression parser loaded, the vector index's cells read into memory up to
-  the copy's budget; no question asked yet; its time is ``warm_up_s``), with the store's files
+  and the time-expression parser loaded, the vector index's cells read once, into the OS's
+  file cache; no question asked yet; its time is ``warm_up_s``), with the store's files
   dropped from the OS page cache first unless ``--keep-page-cache`` (``posix_fadvise``
   ``DONTNEED``: the file's pages are read from disk as needed, as after a reboot; a file
   just built or copied is otherwise all in memory); ``warm``, the second pass, once the

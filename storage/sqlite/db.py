@@ -100,7 +100,7 @@ def open_connection(
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
         wait_for_locks(conn, busy_timeout_ms)
-        # The FTS5 view and triggers call it; a connection without it cannot write memories.
+        # The FTS5 view and triggers of files of schema 2-6 call it, until they are migrated.
         conn.create_scalar_function(SQL_FUNCTION, index_text, 1, deterministic=True)
         if check is not None:
             check(conn)
@@ -123,13 +123,7 @@ def open_connection(
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA secure_delete=ON")
-    # No memory map: every page a mapping has touched stays in the process's resident
-    # memory, once per connection (one per thread reading), so it grew with the file:
-    # at 100,000 memories (a 274 MB file) a server held 509 MB of mapped file pages after
-    # 1,000 recalls, against 154 MB of its own memory (issue 9: 300 MB at most). Reading
-    # through the page cache costs about 5 ms of CPU a recall there (2,500 page reads of
-    # the OS's file cache).
-    conn.execute("PRAGMA mmap_size=0")
+    conn.execute("PRAGMA mmap_size=0")  # docs/storage-tuning.md#no-memory-map
     return conn
 
 
@@ -269,7 +263,7 @@ def truncate(conn: apsw.Connection, wait_ms: int = SCRUB_WAIT_MS) -> bool:
 
 
 def fts_tokenizer(conn: apsw.Connection) -> Callable[[str], list[str]]:
-    """The tokenizer of ``memories_fts`` (porter over unicode61, diacritics removed) as a function."""
+    """The keyword indexes' tokenizer (porter over unicode61, diacritics removed) as a function."""
     tokenizer = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
 
     def tokenize(text: str) -> list[str]:

@@ -16,13 +16,7 @@ from ..backend import SCRUB_DUE
 
 
 def stats(conn: apsw.Connection, now: int) -> dict[str, object]:
-    """Counts over the whole file: memories by state and kind, tenants, pending vectors.
-
-    ``current``, ``superseded`` and ``by_kind`` (current memories) leave out expired
-    memories, counted apart in ``expired`` until they are erased;
-    ``scrub_pending`` says forgotten bytes may still be in the files;
-    ``by_scope``: ``{tenant: {scope: current memories}}``.
-    """
+    """Counts over the whole file, as ``maintenance.stats`` describes them."""
     live = "forgotten_at IS NULL AND (expires_at IS NULL OR expires_at > :now)"
 
     def one(sql: str) -> int:

@@ -73,102 +73,20 @@ CREATE INDEX idempotency_keys_by_memory ON idempotency_keys(memory_seq);
 
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
--- FTS5 indexes each memory's content and, in a second column, the content of the
--- memory just before it in the same episode (its context_seq), read through a view.
-CREATE VIEW memories_fts_source AS
-    SELECT m.seq AS seq, m.content AS content, p.content AS context
-    FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq
-    WHERE m.content IS NOT NULL;
-CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, context, content='memories_fts_source', content_rowid='seq',
-    tokenize='porter unicode61 remove_diacritics 2'
-);
-INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
-
-CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories WHEN new.content IS NOT NULL BEGIN
-    INSERT INTO memories_fts(rowid, content, context)
-        VALUES (new.seq, new.content, (SELECT content FROM memories WHERE seq = new.context_seq));
-END;
--- Content only changes when a memory is forgotten. Its own entry and the entries
--- that use it as context are replaced; 'delete' must repeat the indexed values.
-CREATE TRIGGER memories_fts_update AFTER UPDATE OF content ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, context)
-        SELECT 'delete', old.seq, old.content, (SELECT content FROM memories WHERE seq = old.context_seq)
-        WHERE old.content IS NOT NULL;
-    INSERT INTO memories_fts(rowid, content, context)
-        SELECT new.seq, new.content, (SELECT content FROM memories WHERE seq = new.context_seq)
-        WHERE new.content IS NOT NULL;
-    INSERT INTO memories_fts(memories_fts, rowid, content, context)
-        SELECT 'delete', n.seq, n.content, old.content FROM memories n
-        WHERE n.context_seq = old.seq AND n.content IS NOT NULL AND old.content IS NOT NULL;
-    INSERT INTO memories_fts(rowid, content, context)
-        SELECT n.seq, n.content, new.content FROM memories n
-        WHERE n.context_seq = old.seq AND n.content IS NOT NULL AND old.content IS NOT NULL;
-END;
 """
 
-# Retrieval v2: the keyword index sees CJK runs as bigrams (``textindex``); the episode
-# context applies only between episodes and is dropped once its source is superseded
-# or forgotten (so stale text never makes another memory match); per-term document
-# counts for IDF; vectors of the later windows of long memories (MiniLM reads 256
-# tokens), filled by the pending-vector pass like any missing vector.
+# Retrieval v2: the episode context applies only between episodes; vectors of the later
+# windows of long memories (MiniLM reads 256 tokens), filled by the pending-vector pass like
+# any missing vector. (Schemas 1-6 kept one FTS5 table for every tenant, made by triggers;
+# schema 7 replaced it by one per tenant, filled from the memories, so a new file never makes it.)
 _V2_RETRIEVAL = """
-DROP TRIGGER memories_fts_insert;
-DROP TRIGGER memories_fts_update;
-DROP TABLE memories_fts;
-DROP VIEW memories_fts_source;
+DROP TRIGGER IF EXISTS memories_fts_insert;
+DROP TRIGGER IF EXISTS memories_fts_update;
+DROP TABLE IF EXISTS memories_fts;
+DROP VIEW IF EXISTS memories_fts_source;
 UPDATE memories SET context_seq = NULL WHERE context_seq IS NOT NULL AND (kind != 'episode' OR NOT EXISTS (
     SELECT 1 FROM memories p WHERE p.seq = memories.context_seq AND p.kind = 'episode'
     AND p.superseded_by IS NULL AND p.forgotten_at IS NULL));
-CREATE VIEW memories_fts_source AS
-    SELECT m.seq AS seq, memvault_index_text(m.content) AS content, memvault_index_text(p.content) AS context
-    FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq
-    WHERE m.content IS NOT NULL;
-CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, context, content='memories_fts_source', content_rowid='seq',
-    tokenize='porter unicode61 remove_diacritics 2'
-);
-INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
-CREATE VIRTUAL TABLE memories_fts_terms USING fts5vocab(memories_fts, 'col');
-
-CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories WHEN new.content IS NOT NULL BEGIN
-    INSERT INTO memories_fts(rowid, content, context) VALUES (
-        new.seq, memvault_index_text(new.content),
-        (SELECT memvault_index_text(content) FROM memories WHERE seq = new.context_seq));
-END;
--- Content only changes when a memory is forgotten: its own entry goes, and the
--- memories that used it as context are indexed again without it.
-CREATE TRIGGER memories_fts_update AFTER UPDATE OF content ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, context)
-        SELECT 'delete', old.seq, memvault_index_text(old.content),
-            (SELECT memvault_index_text(content) FROM memories WHERE seq = old.context_seq)
-        WHERE old.content IS NOT NULL;
-    INSERT INTO memories_fts(rowid, content, context)
-        SELECT new.seq, memvault_index_text(new.content),
-            (SELECT memvault_index_text(content) FROM memories WHERE seq = new.context_seq)
-        WHERE new.content IS NOT NULL;
-    INSERT INTO memories_fts(memories_fts, rowid, content, context)
-        SELECT 'delete', n.seq, memvault_index_text(n.content), memvault_index_text(old.content) FROM memories n
-        WHERE n.context_seq = old.seq AND n.content IS NOT NULL AND old.content IS NOT NULL;
-    INSERT INTO memories_fts(rowid, content, context)
-        SELECT n.seq, memvault_index_text(n.content), NULL FROM memories n
-        WHERE n.context_seq = old.seq AND n.content IS NOT NULL AND old.content IS NOT NULL;
-    UPDATE memories SET context_seq = NULL WHERE context_seq = old.seq AND new.content IS NULL;
-END;
--- A superseded memory stops being context: its stale words must not make the memory
--- after it match.
-CREATE TRIGGER memories_fts_supersede AFTER UPDATE OF superseded_by ON memories
-WHEN old.superseded_by IS NULL AND new.superseded_by IS NOT NULL AND old.content IS NOT NULL BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, context)
-        SELECT 'delete', n.seq, memvault_index_text(n.content), memvault_index_text(old.content) FROM memories n
-        WHERE n.context_seq = old.seq AND n.content IS NOT NULL;
-    INSERT INTO memories_fts(rowid, content, context)
-        SELECT n.seq, memvault_index_text(n.content), NULL FROM memories n
-        WHERE n.context_seq = old.seq AND n.content IS NOT NULL;
-    UPDATE memories SET context_seq = NULL WHERE context_seq = old.seq;
-END;
-INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
-
 -- Vectors of the windows of a memory longer than the model reads (its whole-text
 -- vector is its row in the vec0 table); float32 blobs, searched exactly with the
 -- candidate filter.
@@ -244,27 +162,9 @@ UPDATE idempotency_keys SET recorded_at = (SELECT m.recorded_at FROM memories m 
 CREATE INDEX idempotency_keys_by_time ON idempotency_keys(recorded_at);
 """
 
-# Scale (issue 9). The log the in-memory copy of the vector index follows (``vector_cache``): the key of
-# every vector written or removed, in the same transaction, keeping the last
-# VECTOR_LOG_KEEP changes. AUTOINCREMENT: a change number is never used twice.
-VECTOR_LOG_KEEP = 10_000
-_V6_VECTOR_LOG = f"""
-CREATE TABLE vector_changes (
-    change INTEGER PRIMARY KEY AUTOINCREMENT,
-    key    INTEGER NOT NULL  -- a {VECTOR_TABLE} key written or removed
-);
-CREATE TRIGGER vector_changes_insert AFTER INSERT ON {VECTOR_TABLE} BEGIN
-    INSERT INTO vector_changes(key) VALUES (new.key);
-    DELETE FROM vector_changes WHERE change <= last_insert_rowid() - {VECTOR_LOG_KEEP};
-END;
-CREATE TRIGGER vector_changes_delete AFTER DELETE ON {VECTOR_TABLE} BEGIN
-    INSERT INTO vector_changes(key) VALUES (old.key);
-    DELETE FROM vector_changes WHERE change <= last_insert_rowid() - {VECTOR_LOG_KEEP};
-END;
-CREATE TRIGGER vector_changes_update AFTER UPDATE ON {VECTOR_TABLE} BEGIN
-    INSERT INTO vector_changes(key) VALUES (old.key), (new.key);
-    DELETE FROM vector_changes WHERE change <= last_insert_rowid() - {VECTOR_LOG_KEEP};
-END;
+# Scale (issue 9). (Until schema 12, this step also made ``vector_changes``, a log of the
+# vector rows written, for an in-memory copy of the vector index.)
+_V6_TENANT_IDS = """
 -- A tenant's ids in order (history.resolve's prefixes, short ids): without it SQLite
 -- walked every memory of the tenant (memories_observed), 70-150 ms at 100,000.
 CREATE INDEX memories_tenant_id ON memories(tenant, id);
@@ -311,8 +211,9 @@ def fill_keyword_index(conn: apsw.Connection, tenant: str, number: int) -> None:
 def _v7_keyword_per_tenant(conn: apsw.Connection) -> None:
     """The one keyword index of every tenant (and its triggers) becomes one per tenant."""
     conn.execute(
-        "DROP TRIGGER memories_fts_insert; DROP TRIGGER memories_fts_update; DROP TRIGGER memories_fts_supersede;"
-        "DROP TABLE memories_fts_terms; DROP TABLE memories_fts; DROP VIEW memories_fts_source;"
+        "DROP TRIGGER IF EXISTS memories_fts_insert; DROP TRIGGER IF EXISTS memories_fts_update;"
+        "DROP TRIGGER IF EXISTS memories_fts_supersede; DROP TABLE IF EXISTS memories_fts_terms;"
+        "DROP TABLE IF EXISTS memories_fts; DROP VIEW IF EXISTS memories_fts_source;"
         "CREATE TABLE keyword_tenants (\n"
         "    number    INTEGER PRIMARY KEY,\n"
         "    tenant    TEXT NOT NULL UNIQUE,\n"
@@ -378,9 +279,17 @@ def _v11_tokens(conn: apsw.Connection) -> None:
                 lambda pairs: conn.executemany("UPDATE memories SET tokens = ? WHERE seq = ?", pairs))
 
 
+# The vector index is read from the file only: the log of its changes goes (issue 24).
+_V12_NO_VECTOR_LOG = """
+DROP TRIGGER IF EXISTS vector_changes_insert;
+DROP TRIGGER IF EXISTS vector_changes_delete;
+DROP TRIGGER IF EXISTS vector_changes_update;
+DROP TABLE IF EXISTS vector_changes;
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
-    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
-    _V8_COUNTS, _V10_LISTING, _v11_tokens,
+    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_TENANT_IDS, _v7_keyword_per_tenant,
+    _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_NO_VECTOR_LOG,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

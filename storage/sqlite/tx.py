@@ -20,15 +20,11 @@ from ..records import ApiKey, Memory
 from ..textindex import index_text
 from . import cells as vector_cells
 from . import sql
-from . import vectors as vector_rows
 from .schema import VECTOR_SEQ, VECTOR_TABLE, create_keyword_index, keyword_table
-from .vector_cache import VectorCache
 
 Tokenize = Callable[[str], list[str]]
-# Bounds of a keyword search's BM25 work (see ``SqliteTransaction.keyword``): the
-# memories matching its rarest chunks, and the newest matching only the others. At
-# 100,000 memories (LoCoMo questions, median 15,000 matches) 3,000/300 kept 99.2 % of
-# the unbounded top 10 in a third of the time; 2,000/500 96.5 %, 1,000/1,000 86 %.
+# Bounds of a keyword search's BM25 work (``SqliteTransaction._keyword``), measured:
+# docs/storage-tuning.md#bounding-the-keyword-search.
 KEYWORD_RANKED = 3_000
 KEYWORD_NEWEST = 300
 KEPT_ANSWERS = 20_000  # terms' document counts and newest matches kept between transactions, at most (a few MB)
@@ -61,21 +57,16 @@ def _blob(vector: np.ndarray) -> bytes:
 class SqliteTransaction:
     """``backend.Writer`` (and so ``Reader``) over ``conn`` inside an open transaction.
 
-    ``tokenize`` is the FTS5 index's tokenizer as a function (stems as the index does);
-    ``cache`` the backend's in-memory copy of the vector index (``vector_cache``).
+    ``tokenize`` is the FTS5 index's tokenizer as a function (stems as the index does).
     Call :meth:`begun` after each ``BEGIN``.
     """
 
-    def __init__(self, conn: apsw.Connection, tokenize: Tokenize, cache: VectorCache) -> None:
+    def __init__(self, conn: apsw.Connection, tokenize: Tokenize) -> None:
         self.conn = conn
         self._tokenize = tokenize
-        self._cache = cache
         self._cells: tuple[tuple[int, int], vector_cells.Cells] | None = None  # (version, centroids) last read
-        self._changes_at_begin = conn.total_changes()
         self._data_version: int | None = None  # of this transaction's snapshot, read when first needed
-        # Answers that depend only on the data, kept while it stays as ``_known_at`` (see ``_data``):
-        # term: (memories whose content holds it, whose context does); filter: memories passing, counted to a limit;
-        # FTS5 expression: its ``KEYWORD_NEWEST + 1``-th newest match.
+        # Answers kept while the data stays as ``_known_at`` (see ``_data``).
         self._documents: dict[tuple[str, str], tuple[int, int]] = {}  # keyed (table, term)
         self._passing: dict[tuple, int] = {}
         self._newest: dict[tuple[str, str], int | None] = {}  # keyed (table, FTS5 expression)
@@ -86,16 +77,12 @@ class SqliteTransaction:
     def begun(self, tenant: str | None, writes: bool = False) -> None:
         """Note that a transaction bound to ``tenant`` has just begun (what it writes from now on is uncommitted)."""
         self.tenant, self.writes = tenant, writes
-        self._changes_at_begin = self.conn.total_changes()
         self._data_version = None
 
     def _data(self) -> None:
-        """Forget the answers kept from earlier transactions (``_documents``, ``_passing``, ``_newest``)
-        unless the data is as it was then: no other connection has committed since (SQLite's
-        ``data_version``, as of this transaction's snapshot) and this one has changed nothing
-        (``total_changes``, rolled-back changes included). Recalls in a row ask for the same
-        filter's count and many of the same words' counts and matches again (2, 2 and 0.6 ms at
-        100,000 memories)."""
+        """Forget the answers kept from earlier transactions unless no connection has changed
+        the data since (SQLite's ``data_version``, and this one's ``total_changes``).
+        Why: docs/storage-tuning.md#answers-kept-between-transactions."""
         if self._data_version is None:
             self._data_version = self._one("PRAGMA data_version")[0]  # type: ignore[index]
         now = (self._data_version, self.conn.total_changes())
@@ -140,16 +127,11 @@ class SqliteTransaction:
         return None if row is None else np.frombuffer(row[0], dtype=np.float32)
 
     def _keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
-        """Top-``k`` keyword matches of ``words`` (``backend.Found.keyword``). BM25 costs a few microseconds for each memory
-        that matches any chunk, so when more than ``KEYWORD_RANKED`` may match, it ranks
-        the memories matching the rarest chunks (at most ``KEYWORD_RANKED`` in all, by
-        the index's document counts) and, of those matching only the other chunks
-        (words in a large share of all memories, so of little BM25 weight), the newest
-        ``KEYWORD_NEWEST``; every match when the filter passes fewer than ``k`` of those
-        (then filtered before scoring, see ``sql.filtered_keyword_sql``). Each memory ranked
-        keeps its BM25 over all the chunks: the common ones are scored among the
-        memories of the rare ones, FTS5 seeking in their long lists rather than walking
-        them (``sql.keyword_sql``)."""
+        """Top-``k`` keyword matches of ``words`` (``backend.Found.keyword``): when more than
+        ``KEYWORD_RANKED`` may match, only the memories matching the rarest chunks and the
+        ``KEYWORD_NEWEST`` newest matching the others are ranked, each by its BM25 over every
+        chunk; every match when the filter passes fewer than ``k`` of those.
+        More: docs/storage-tuning.md#bounding-the-keyword-search."""
         match = sql.match_expression(words)
         index = self._keyword_index(filters.tenant)
         if not match or index is None:
@@ -221,12 +203,9 @@ class SqliteTransaction:
         return sorted(best.items(), key=lambda item: item[1], reverse=True)[:k]
 
     def _nearest(self, filters: Filters, vector: np.ndarray, blob: bytes, k: int) -> list[tuple[int, float]]:
-        """Window 0 candidates of :meth:`vector`, ``(seq, distance)``: from the nearest
-        cells (``PROBE`` per generation, four times more each time that leaves fewer
-        than ``k`` passing vectors, until every cell is read; the filter applied first
-        to their ``FILTER_FIRST * k`` nearest vectors, see ``sql.vector_sql``), or, when fewer memories
-        pass the filter than half the vectors those cells hold, from those memories'
-        vectors directly."""
+        """Window 0 candidates ``(seq, distance)``: from the nearest cells (``PROBE`` per
+        generation, four times more while fewer than ``k`` pass, until every cell is read), or,
+        when fewer memories pass the filter than half what those cells hold, from their vectors."""
         cells = self.cells()
         stored = self._one("SELECT ifnull(max(seq), 0) FROM memories")[0]  # type: ignore[index]
         generations = len(np.unique(cells.generations)) or 1
@@ -238,46 +217,24 @@ class SqliteTransaction:
                 query, params = sql.vector_sql(filters, k, None)
                 return self.conn.execute(query, {**params, "vector": blob}).fetchall()
             near = cells.nearest(np.asarray(vector, dtype=np.float32), probe)
-            found = self._from_cache(filters, vector, blob, near, k)
-            if found is None:  # the copy cannot answer for this snapshot: the cells' rows
-                query, params = sql.vector_sql(filters, k, near, vector_cells.FILTER_FIRST * k)
+            query, params = sql.vector_sql(filters, k, near, vector_cells.FILTER_FIRST * k)
+            found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
+            if len(found) < k:  # the filters passed too few of the nearest: every vector of the cells
+                query, params = sql.vector_sql(filters, k, near)
                 found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
-                if len(found) < k:  # the filters passed too few of the nearest: every vector of the cells
-                    query, params = sql.vector_sql(filters, k, near)
-                    found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
             if len(found) >= k or share >= 1.0:
                 return found
             probe *= 4
 
     def _passing_count(self, filters: Filters, limit: int) -> int:
-        """How many memories pass ``filters``, counted no further than ``limit`` (kept, see ``_data``).
-        The time ``filters.now`` is left out of the key: a memory expiring meanwhile changes
-        only which plan :meth:`_nearest` takes, never what passes the filter."""
+        """How many memories pass ``filters``, counted no further than ``limit`` (kept, see ``_data``;
+        ``filters.now`` is not in the key: it changes only which plan :meth:`_nearest` takes)."""
         self._data()
         key = (filters.tenant, tuple(filters.scopes), tuple(filters.kinds or ()), tuple(filters.tags or ()),
                filters.since, filters.until, filters.include_history, limit)
         if key not in self._passing:
             self._passing[key] = self._one(*sql.passing_sql(filters, limit))[0]  # type: ignore[index]
         return self._passing[key]
-
-    def _from_cache(
-        self, filters: Filters, vector: np.ndarray, blob: bytes, near: list[int], k: int
-    ) -> list[tuple[int, float]] | None:
-        """:meth:`_nearest`'s search of the cells ``near`` through the in-memory copy: its
-        ``FILTER_FIRST * k`` nearest vectors (at least ``RESCORE_MIN``) read, filtered and
-        scored exactly, every vector of the cells when fewer than ``k`` of them pass;
-        None when the copy cannot answer for this transaction's snapshot."""
-        n = max(vector_cells.FILTER_FIRST * k, vector_cells.RESCORE_MIN)
-        may_advance = self.conn.total_changes() == self._changes_at_begin
-        picked = self._cache.candidates(self.conn, near, np.asarray(vector, dtype=np.float32), n, may_advance)
-        if picked is None:
-            return None
-        best, every = picked
-        query, params = sql.rescore_sql(filters, k)
-        found = self.conn.execute(query, {**params, "keys": json.dumps(best), "vector": blob}).fetchall()
-        if len(found) < k and len(every) > len(best):
-            found = self.conn.execute(query, {**params, "keys": json.dumps(every), "vector": blob}).fetchall()
-        return found
 
     def _similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
         out: dict[int, float] = {}
@@ -312,11 +269,7 @@ class SqliteTransaction:
 
     def _term_documents(self, table: str, terms: list[str]) -> dict[str, tuple[int, int]]:
         """In how many memories of the keyword index ``table`` each of ``terms`` occurs, in
-        their content and in their context (terms in neither left out). Each term is read
-        once while the data stays the same (see ``_data``): FTS5 counts a term by walking its
-        list of matches (1.5-1.9 ms a query at 100,000 memories), a recall asks for the same
-        terms twice (the keyword bound, the IDF), and the recalls that follow ask for many of
-        them again."""
+        their content and in their context (terms in neither left out; kept, see ``_data``)."""
         self._data()
         missing = [t for t in dict.fromkeys(terms) if (table, t) not in self._documents]
         if missing:
@@ -448,7 +401,7 @@ class SqliteTransaction:
             self._key(row.tenant, row.idempotency_key, seq, row.content_hash, row.recorded_at)
         self.conn.executemany("INSERT INTO memory_tags(memory_seq, tag) VALUES (?, ?)", [(seq, t) for t in row.tags])
         if row.vectors:
-            vector_rows.add(self.conn, seq, self._cell(row.vectors[0]), [_blob(v) for v in row.vectors])
+            self._add_vectors(seq, row.vectors)
         if row.supersedes is not None:
             self._link(row.supersedes, row.id, row.reason)
         return seq
@@ -505,7 +458,7 @@ class SqliteTransaction:
             context = self._one("SELECT content FROM memories WHERE seq = ?", (context_seq,)) if context_seq else None
             self._index(tenant, seq, content, context[0] if context else None, delete=True)
             self._drop_as_context(tenant, seq, content)
-        vector_rows.delete(self.conn, seq)
+        self._delete_vectors(seq)
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
         self.conn.execute(
@@ -516,11 +469,24 @@ class SqliteTransaction:
         # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
         self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (SCRUB_DUE, new_id()))
 
+    def _add_vectors(self, seq: int, vectors: list[np.ndarray]) -> None:
+        """Store memory ``seq``'s vectors (it has none): window 0 in ``VECTOR_TABLE`` under
+        its cell (docs/storage-tuning.md#sqlite-vectors), later windows in ``memory_windows``."""
+        key = vector_cells.key(self._cell(vectors[0]), seq)
+        self.conn.execute(f"INSERT INTO {VECTOR_TABLE}(key, embedding) VALUES (?, ?)", (key, _blob(vectors[0])))
+        self.conn.executemany("INSERT INTO memory_windows(memory_seq, part, embedding) VALUES (?, ?, ?)",
+                              [(seq, part, _blob(v)) for part, v in enumerate(vectors[1:], start=1)])
+
+    def _delete_vectors(self, seq: int) -> None:
+        self.conn.execute(f"DELETE FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = ?", (seq,))
+        self.conn.execute("DELETE FROM memory_windows WHERE memory_seq = ?", (seq,))
+
     def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray], model: str) -> bool:
         row = self._one("SELECT tenant FROM memories WHERE seq = ? AND vector_pending = 1 AND content = ?", (seq, content))
         if row is None or not self.claim_model(model, len(vectors[0])):
             return False
-        vector_rows.write(self.conn, seq, self._cell(vectors[0]), [_blob(v) for v in vectors])
+        self._delete_vectors(seq)
+        self._add_vectors(seq, vectors)
         self.conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
         return True
 
