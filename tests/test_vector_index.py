@@ -8,6 +8,7 @@ import searching
 
 import json
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -301,10 +302,9 @@ def vector_rows(store: Store, query: np.ndarray, k: int, filters: Filters | None
 
 
 @pytest.mark.parametrize("trained", [False, True], ids=["untrained, exact", "trained cells"])
-def test_a_search_gives_exact_distances_of_passing_memories_and_untrained_the_exact_top_k(
-        db_path, small_cells, trained):
-    """Each answer is a memory passing the filter, with the exact distance of its stored
-    vector; before training (one cell, read whole) the answer is the exact top k."""
+def test_a_search_scores_its_cells_from_the_in_memory_copy_and_answers_as_the_file(db_path, small_cells, trained):
+    """The in-memory copy (``vector_cache``) picks the candidates; the answer (which
+    memories, their exact distances) is the one a read of the cells' rows gives."""
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 400 if trained else 150)
     store.upkeep.index_vectors()
@@ -312,31 +312,29 @@ def test_a_search_gives_exact_distances_of_passing_memories_and_untrained_the_ex
     queries = FakeEmbedder().embed(["kafka deploy staging cluster", "piano garden recipe", "budget invoice note 7"])
     # Two scopes of three pass: more than half of what the cells hold, so the cells are read.
     filters = Filters(tenant="t", scopes=["beta", "gamma"], now=store.clock())
-    with store.backend.read("t") as tx:
-        passing = {seq for seq, m in searching.rows(tx, list(range(1, 500))).items() if m.scope in ("beta", "gamma")}
-    with sqlite_raw.connection(store) as conn:
-        stored = {key & cells.SEQ_MASK: np.frombuffer(blob, dtype=np.float32)
-                  for key, blob in conn.execute(f"SELECT key, embedding FROM {VECTOR_TABLE}")}
     for q in queries:
-        exact = {seq: float(1 - (v @ q) / np.linalg.norm(v) / np.linalg.norm(q)) for seq, v in stored.items()}
-        best = sorted(exact[seq] for seq in passing)
         for k in (3, 10, 40):
-            found = vector_rows(store, q, k, filters)
-            assert len(found) == k and {seq for seq, _ in found} <= passing
-            assert [d for _, d in found] == pytest.approx([1 - exact[seq] for seq, _ in found], abs=1e-5)
-            if not trained:
-                assert [1 - d for _, d in found] == pytest.approx(best[:k], abs=1e-5)
+            from_copy = vector_rows(store, q, k, filters)
+            assert store.backend.vector_cache.cells > 0  # type: ignore[attr-defined]
+            with pytest.MonkeyPatch.context() as patch:  # the copy declines: the rows are read from the file
+                patch.setattr(store.backend.vector_cache, "candidates", lambda *args: None)  # type: ignore[attr-defined]
+                from_file = vector_rows(store, q, k, filters)
+            assert len(from_copy) == k
+            assert [d for _, d in from_copy] == pytest.approx([d for _, d in from_file], abs=1e-6)
+            last = from_file[-1][1] + 1e-6  # (the fake embedder's vectors tie often: ties may swap)
+            assert {s for s, d in from_copy if d > last} == {s for s, d in from_file if d > last}
     store.close()
 
 
-def test_a_search_sees_every_write_of_another_connection(db_path, small_cells):
+def test_the_in_memory_copy_follows_every_write_of_another_connection(db_path, small_cells):
     """Another store (another process) remembers, forgets and moves vectors between
-    cells: the first store, which searched before, answers for the newest snapshot."""
+    cells: the first store's copy, loaded before, answers for the newest snapshot."""
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 150)
     other = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     query = FakeEmbedder().embed(["lunch paris piano guitar"])[0]
     first = vector_rows(store, query, 5)
+    assert store.backend.vector_cache.cells > 0  # type: ignore[attr-defined]
     with store.backend.read("t") as tx:
         top = searching.rows(tx, [first[0][0]])[first[0][0]]
     other.forget(tenant="t", id=top.id)
@@ -352,12 +350,14 @@ def test_a_search_sees_every_write_of_another_connection(db_path, small_cells):
     store.close()
 
 
-def test_a_write_that_rolls_back_leaves_the_search_as_the_file(db_path, monkeypatch):
-    """A search inside a write transaction that then rolls back finds what it wrote;
-    afterwards, nothing of it: the next memory gets the same row key with another vector."""
+def test_a_write_that_rolls_back_leaves_the_in_memory_copy_as_the_file(db_path, monkeypatch):
+    """A search inside a write transaction that then rolls back must not teach the copy
+    what it wrote: the next memory gets the same row key with another vector, and the
+    copy (reading no more than the one candidate it picks) must know that vector."""
     from memvault.storage.backend import NewRow
 
     monkeypatch.setattr(cells, "FILTER_FIRST", 1)
+    monkeypatch.setattr(cells, "RESCORE_MIN", 1)
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 60)
     query = FakeEmbedder().embed(["garden piano sister"])[0]
@@ -376,29 +376,16 @@ def test_a_write_that_rolls_back_leaves_the_search_as_the_file(db_path, monkeypa
     store.close()
 
 
-def test_a_file_with_the_old_vector_change_log_opens_without_it(db_path):
-    """Schema 11 files carry ``vector_changes`` and its triggers (the log of an in-memory
-    copy of the index, gone): opening drops them, and vectors are written and found."""
+def test_the_vector_change_log_keeps_only_its_newest_changes(db_path):
+    from memvault.storage.sqlite.schema import VECTOR_LOG_KEEP
+
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
-    store.close()
-    raw = sqlite_raw.open_connection(db_path)
-    raw.execute(
-        "CREATE TABLE vector_changes (change INTEGER PRIMARY KEY AUTOINCREMENT, key INTEGER NOT NULL);"
-        f"CREATE TRIGGER vector_changes_insert AFTER INSERT ON {VECTOR_TABLE} BEGIN"
-        " INSERT INTO vector_changes(key) VALUES (new.key); END;"
-        f"CREATE TRIGGER vector_changes_delete AFTER DELETE ON {VECTOR_TABLE} BEGIN"
-        " INSERT INTO vector_changes(key) VALUES (old.key); END;"
-        f"CREATE TRIGGER vector_changes_update AFTER UPDATE ON {VECTOR_TABLE} BEGIN"
-        " INSERT INTO vector_changes(key) VALUES (old.key), (new.key); END;"
-        "PRAGMA user_version = 11;")
-    raw.close()
-    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
-    fill(store, 30)
-    query = FakeEmbedder().embed(["garden piano sister note 3"])[0]
-    assert vector_rows(store, query, 3)
-    with sqlite_raw.connection(store) as conn:
-        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'vector_changes%'").fetchone() == (0,)
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    with sqlite_raw.writing(store) as conn:
+        conn.executemany(f"INSERT INTO {VECTOR_TABLE}(key, embedding) VALUES (?, zeroblob(8))",
+                         [(i,) for i in range(1, VECTOR_LOG_KEEP + 51)])
+        conn.execute(f"UPDATE {VECTOR_TABLE} SET key = key + 100000 WHERE key = 7")
+        count, low, high = conn.execute("SELECT count(*), min(change), max(change) FROM vector_changes").fetchone()
+    assert count == VECTOR_LOG_KEEP and high - low == VECTOR_LOG_KEEP - 1 and high == VECTOR_LOG_KEEP + 52
     store.close()
 
 
@@ -430,35 +417,86 @@ def test_assign_gives_each_vector_its_nearest_cell_by_either_product(rows):
     assert found.tolist() == nearest
 
 
-def test_warm_up_reads_every_cell_and_leaves_the_answers_as_they_were(db_path, small_cells):
-    """``Store.warm_up`` (the server's boot) reads the index's rows, every cell, and changes nothing."""
+def test_warm_up_reads_the_cells_into_the_in_memory_copy_up_to_its_budget(db_path, small_cells):
+    """``Store.warm_up`` (the server's boot) fills the copy so the first searches find
+    their cells in memory; never past the budget, and answering as the file does."""
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 400)
-    trained = indexed(store)
-    query = FakeEmbedder().embed(["kafka deploy staging cluster"])[0]
-    before = vector_rows(store, query, 10)
+    held = indexed(store).size + 1  # every trained cell, and cell 0
     store.close()
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
-    with sqlite_raw.statements(store) as seen:
-        store.warm_up()
-    read = sum(1 for sql in seen if "sum(length(v.embedding))" in sql)
-    assert read == -(-(trained.size + 1) // sqlite_backend.WARM_UP_BATCH)  # every cell and cell 0, in batches
-    assert vector_rows(store, query, 10) == before
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    assert cache.cells == 0
+    store.warm_up()
+    assert cache.cells == held
+    size = cache._bytes
+    query = FakeEmbedder().embed(["kafka deploy staging cluster"])[0]
+    with pytest.MonkeyPatch.context() as patch:  # searches load no cell: the copy holds them all
+        patch.setattr(cache, "_load", lambda *args: pytest.fail("a cell was read after the warm-up"))
+        from_copy = vector_rows(store, query, 10)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache, "candidates", lambda *args: None)
+        from_file = vector_rows(store, query, 10)
+    assert [d for _, d in from_copy] == pytest.approx([d for _, d in from_file], abs=1e-6)
+    store.close()
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    cache.budget = size // 3  # room for a third of the cells: it stops there, dropping none
+    store.warm_up()
+    assert 0 < cache.cells < held and cache._bytes <= cache.budget
     store.close()
 
 
-def test_warm_up_stops_between_two_transactions_once_asked_to(db_path, small_cells, monkeypatch):
-    """A server stopping during its warm-up does not wait for the whole index to be read."""
-    monkeypatch.setattr(sqlite_backend, "WARM_UP_BATCH", 4)
+def test_the_copy_gives_freed_memory_back_on_the_worker_each_time_a_quarter_of_its_budget_was_dropped(
+        db_path, small_cells, monkeypatch):
+    """Cells dropped past the budget leave freed heap pages that glibc keeps: the copy has
+    the store's worker give them back (``malloc_trim``), once per quarter of its budget dropped."""
+    from memvault.storage.maintenance import WORKER_THREAD
+    from memvault.storage.sqlite import vector_cache
+
+    releases: list[str] = []
+    monkeypatch.setattr(vector_cache, "malloc_trim", lambda pad: releases.append(threading.current_thread().name))
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    fill(store, 400)
+    indexed(store)
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    store.warm_up()
+    size, held = cache._bytes, cache.cells
+    cache._cells.clear()
+    cache._bytes = 0
+    cache.budget = size // 8  # an eighth of the index fits: loading all of it drops 7/8
+    store.warm_up()
+    store.upkeep.scrub_pending()  # (after the jobs queued before it)
+    assert cache._bytes <= cache.budget and releases == []  # the warm-up stops at the budget: nothing dropped
+    with store.backend.read("t") as tx:
+        for cell in [c for c in range(held * 4) if c not in cache._cells][:held]:  # one by one: each is a job
+            cache.candidates(tx.conn, [cell], FakeEmbedder().embed(["x"])[0], 5, True)
+            store.upkeep.scrub_pending()
+    assert len(releases) >= 2 and set(releases) == {WORKER_THREAD}
+    assert cache._dropped * vector_cache.TRIM_SHARE < cache.budget
+    store.close()
+
+
+def test_the_heap_is_given_back_where_the_c_library_has_malloc_trim():
+    import ctypes
+
+    from memvault.storage.sqlite import vector_cache
+
+    assert (vector_cache.malloc_trim is None) == (getattr(ctypes.CDLL(None), "malloc_trim", None) is None)
+    vector_cache.trim_heap()  # (glibc: returns freed pages; elsewhere nothing)
+
+
+def test_warm_up_stops_between_two_transactions_once_asked_to(db_path, small_cells):
+    """A server stopping during its warm-up does not wait for the whole index to load."""
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 400)
     indexed(store)
     store.close()
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     asked: list[int] = []
-    with sqlite_raw.statements(store) as seen:
-        store.warm_up(stop=lambda: asked.append(1) or len(asked) > 1)  # stop before the second batch
-    assert len(asked) == 2 and sum(1 for sql in seen if "sum(length(v.embedding))" in sql) == 1
+    store.warm_up(stop=lambda: asked.append(1) or len(asked) > 1)  # stop before the second batch
+    cache = store.backend.vector_cache  # type: ignore[attr-defined]
+    assert len(asked) == 2 and cache.cells == sqlite_backend.PRELOAD_BATCH  # one batch, not every cell
     store.close()
 
 

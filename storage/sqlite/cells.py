@@ -20,6 +20,7 @@ TRAIN_ITERATIONS = 8
 # A search filters the FILTER_FIRST * k nearest vectors of its cells first (one memory
 # look-up each), all of them when fewer pass (docs/storage-tuning.md#filtering-before-reading).
 FILTER_FIRST = 4
+RESCORE_MIN = 50  # vectors read and scored exactly at least, whatever the k (see ``vector_cache``)
 BLAS_ROWS = 64  # rows of a product from which BLAS is used (see ``_dot``)
 # Cells read per generation, more when filters leave fewer than k (docs/storage-tuning.md#cells-read-per-search).
 PROBE = 48

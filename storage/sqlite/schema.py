@@ -162,9 +162,27 @@ UPDATE idempotency_keys SET recorded_at = (SELECT m.recorded_at FROM memories m 
 CREATE INDEX idempotency_keys_by_time ON idempotency_keys(recorded_at);
 """
 
-# Scale (issue 9). (Until schema 12, this step also made ``vector_changes``, a log of the
-# vector rows written, for an in-memory copy of the vector index.)
-_V6_TENANT_IDS = """
+# Scale (issue 9). The log the in-memory copy of the vector index follows (``vector_cache``): the key of
+# every vector written or removed, in the same transaction, keeping the last
+# VECTOR_LOG_KEEP changes. AUTOINCREMENT: a change number is never used twice.
+VECTOR_LOG_KEEP = 10_000
+_V6_VECTOR_LOG = f"""
+CREATE TABLE vector_changes (
+    change INTEGER PRIMARY KEY AUTOINCREMENT,
+    key    INTEGER NOT NULL  -- a {VECTOR_TABLE} key written or removed
+);
+CREATE TRIGGER vector_changes_insert AFTER INSERT ON {VECTOR_TABLE} BEGIN
+    INSERT INTO vector_changes(key) VALUES (new.key);
+    DELETE FROM vector_changes WHERE change <= last_insert_rowid() - {VECTOR_LOG_KEEP};
+END;
+CREATE TRIGGER vector_changes_delete AFTER DELETE ON {VECTOR_TABLE} BEGIN
+    INSERT INTO vector_changes(key) VALUES (old.key);
+    DELETE FROM vector_changes WHERE change <= last_insert_rowid() - {VECTOR_LOG_KEEP};
+END;
+CREATE TRIGGER vector_changes_update AFTER UPDATE ON {VECTOR_TABLE} BEGIN
+    INSERT INTO vector_changes(key) VALUES (old.key), (new.key);
+    DELETE FROM vector_changes WHERE change <= last_insert_rowid() - {VECTOR_LOG_KEEP};
+END;
 -- A tenant's ids in order (history.resolve's prefixes, short ids): without it SQLite
 -- walked every memory of the tenant (memories_observed), 70-150 ms at 100,000.
 CREATE INDEX memories_tenant_id ON memories(tenant, id);
@@ -279,17 +297,9 @@ def _v11_tokens(conn: apsw.Connection) -> None:
                 lambda pairs: conn.executemany("UPDATE memories SET tokens = ? WHERE seq = ?", pairs))
 
 
-# The vector index is read from the file only: the log of its changes goes (issue 24).
-_V12_NO_VECTOR_LOG = """
-DROP TRIGGER IF EXISTS vector_changes_insert;
-DROP TRIGGER IF EXISTS vector_changes_delete;
-DROP TRIGGER IF EXISTS vector_changes_update;
-DROP TABLE IF EXISTS vector_changes;
-"""
-
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
-    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_TENANT_IDS, _v7_keyword_per_tenant,
-    _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_NO_VECTOR_LOG,
+    _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
+    _V8_COUNTS, _V10_LISTING, _v11_tokens,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

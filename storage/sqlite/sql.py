@@ -176,6 +176,19 @@ def vector_sql(f: Filters, k: int, cells: list[int] | None, nearest: int | None 
     return sql, {**params, "nearest": nearest}
 
 
+def rescore_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
+    """Top-``k`` cosine candidates among the vectors under the given keys (bind ``:keys``,
+    a JSON list of ``memory_vectors`` keys, and ``:vector``), as rows ``(seq, distance)``:
+    each row read by its key, its memory looked up for the filter, scored exactly."""
+    where, params = filter_sql(f)
+    sql = (
+        f"SELECT m.seq, vec_distance_cosine(v.embedding, :vector) AS distance FROM json_each(:keys) j"
+        f" CROSS JOIN {VECTOR_TABLE} v ON v.key = j.value CROSS JOIN memories m ON m.seq = {_seq('v')}"
+        f" WHERE {where} ORDER BY distance LIMIT :k"
+    )
+    return sql, {**params, "k": k}
+
+
 def passing_seqs_sql(f: Filters) -> tuple[str, dict[str, object]]:
     """Rows ``(seq,)`` of the memories passing ``f``: those that never expire, then those
     expiring after ``f.now``, each found by its own search of the index ``memories_kept``

@@ -21,6 +21,7 @@ from ..textindex import index_text
 from . import cells as vector_cells
 from . import sql
 from .schema import VECTOR_SEQ, VECTOR_TABLE, create_keyword_index, keyword_table
+from .vector_cache import VectorCache
 
 Tokenize = Callable[[str], list[str]]
 # Bounds of a keyword search's BM25 work (``SqliteTransaction._keyword``), measured:
@@ -57,14 +58,17 @@ def _blob(vector: np.ndarray) -> bytes:
 class SqliteTransaction:
     """``backend.Writer`` (and so ``Reader``) over ``conn`` inside an open transaction.
 
-    ``tokenize`` is the FTS5 index's tokenizer as a function (stems as the index does).
+    ``tokenize`` is the FTS5 index's tokenizer as a function (stems as the index does);
+    ``cache`` the backend's in-memory copy of the vector index (``vector_cache``).
     Call :meth:`begun` after each ``BEGIN``.
     """
 
-    def __init__(self, conn: apsw.Connection, tokenize: Tokenize) -> None:
+    def __init__(self, conn: apsw.Connection, tokenize: Tokenize, cache: VectorCache) -> None:
         self.conn = conn
         self._tokenize = tokenize
+        self._cache = cache
         self._cells: tuple[tuple[int, int], vector_cells.Cells] | None = None  # (version, centroids) last read
+        self._changes_at_begin = conn.total_changes()
         self._data_version: int | None = None  # of this transaction's snapshot, read when first needed
         # Answers kept while the data stays as ``_known_at`` (see ``_data``).
         self._documents: dict[tuple[str, str], tuple[int, int]] = {}  # keyed (table, term)
@@ -77,6 +81,7 @@ class SqliteTransaction:
     def begun(self, tenant: str | None, writes: bool = False) -> None:
         """Note that a transaction bound to ``tenant`` has just begun (what it writes from now on is uncommitted)."""
         self.tenant, self.writes = tenant, writes
+        self._changes_at_begin = self.conn.total_changes()
         self._data_version = None
 
     def _data(self) -> None:
@@ -217,11 +222,13 @@ class SqliteTransaction:
                 query, params = sql.vector_sql(filters, k, None)
                 return self.conn.execute(query, {**params, "vector": blob}).fetchall()
             near = cells.nearest(np.asarray(vector, dtype=np.float32), probe)
-            query, params = sql.vector_sql(filters, k, near, vector_cells.FILTER_FIRST * k)
-            found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
-            if len(found) < k:  # the filters passed too few of the nearest: every vector of the cells
-                query, params = sql.vector_sql(filters, k, near)
+            found = self._from_cache(filters, vector, blob, near, k)
+            if found is None:  # the copy cannot answer for this snapshot: the cells' rows
+                query, params = sql.vector_sql(filters, k, near, vector_cells.FILTER_FIRST * k)
                 found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
+                if len(found) < k:  # the filters passed too few of the nearest: every vector of the cells
+                    query, params = sql.vector_sql(filters, k, near)
+                    found = self.conn.execute(query, {**params, "vector": blob}).fetchall()
             if len(found) >= k or share >= 1.0:
                 return found
             probe *= 4
@@ -235,6 +242,25 @@ class SqliteTransaction:
         if key not in self._passing:
             self._passing[key] = self._one(*sql.passing_sql(filters, limit))[0]  # type: ignore[index]
         return self._passing[key]
+
+    def _from_cache(
+        self, filters: Filters, vector: np.ndarray, blob: bytes, near: list[int], k: int
+    ) -> list[tuple[int, float]] | None:
+        """:meth:`_nearest`'s search of the cells ``near`` through the in-memory copy: its
+        ``FILTER_FIRST * k`` nearest vectors (at least ``RESCORE_MIN``) read, filtered and
+        scored exactly, every vector of the cells when fewer than ``k`` of them pass;
+        None when the copy cannot answer for this transaction's snapshot."""
+        n = max(vector_cells.FILTER_FIRST * k, vector_cells.RESCORE_MIN)
+        may_advance = self.conn.total_changes() == self._changes_at_begin
+        picked = self._cache.candidates(self.conn, near, np.asarray(vector, dtype=np.float32), n, may_advance)
+        if picked is None:
+            return None
+        best, every = picked
+        query, params = sql.rescore_sql(filters, k)
+        found = self.conn.execute(query, {**params, "keys": json.dumps(best), "vector": blob}).fetchall()
+        if len(found) < k and len(every) > len(best):
+            found = self.conn.execute(query, {**params, "keys": json.dumps(every), "vector": blob}).fetchall()
+        return found
 
     def _similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
         out: dict[int, float] = {}
