@@ -1,5 +1,5 @@
 """memvault on PostgreSQL with pgvector: ``PostgresBackend`` implements ``storage.backend.Backend``.
-More: docs/storage-tuning.md#postgres---init--."""
+More: docs/storage-tuning.md#postgres-init."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .connect import connect, location, open_pool, transaction, translated
 log = logging.getLogger(__name__)
 POOL_SIZE = 8
 # Rewritten by a scrub (VACUUM FULL); the vector tables get a plain VACUUM
-# (docs/storage-tuning.md#postgres---init---scrub).
+# (docs/storage-tuning.md#postgres-init-scrub).
 SCRUB_TABLES = ("memories", "memory_tags", "idempotency_keys")
 SCRUB_LOCK_TIMEOUT_MS = 1_000  # a waiting VACUUM FULL queues every reader behind it: give up soon
 
@@ -30,7 +30,7 @@ __all__ = ["PostgresBackend", "schema_exists"]
 
 class PostgresBackend:
     """Memories of many tenants in one PostgreSQL database (``storage.backend.Backend``).
-    More: docs/storage-tuning.md#postgres---init---postgresbackend.
+    More: docs/storage-tuning.md#postgres-init-postgresbackend.
 
     Raises:
         StoreError: the server cannot be reached, pgvector is missing, or the database is
@@ -81,7 +81,7 @@ class PostgresBackend:
 
     def scrub(self) -> bool:
         """Rewrite the tables that held forgotten text, if a scrub is due; True when none is due any more.
-        More: docs/storage-tuning.md#postgres---init---scrub."""
+        More: docs/storage-tuning.md#postgres-init-scrub."""
         try:
             due = self._scrub_due()
             if due is None:
