@@ -5,6 +5,7 @@ sees say nothing about other tenants' memories, on every backend."""
 from __future__ import annotations
 
 import searching
+import sqlite_raw
 
 import pytest
 
@@ -37,6 +38,23 @@ def test_another_tenants_memories_change_none_of_a_recalls_signals(store: Store,
     assert found.hits and found.hits[0].memory.tenant == "mallory"
 
 
+# The one keyword index of every tenant that files of schemas 1-6 held, kept by a trigger
+# (as schema 1 wrote it), which schema 7 replaces by one index per tenant.
+SHARED_KEYWORD_INDEX = """
+CREATE VIEW memories_fts_source AS
+    SELECT m.seq AS seq, m.content AS content, p.content AS context
+    FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq WHERE m.content IS NOT NULL;
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, context, content='memories_fts_source', content_rowid='seq',
+    tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE memories_fts_terms USING fts5vocab(memories_fts, 'col');
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories WHEN new.content IS NOT NULL BEGIN
+    INSERT INTO memories_fts(rowid, content, context)
+        VALUES (new.seq, new.content, (SELECT content FROM memories WHERE seq = new.context_seq));
+END;
+"""
+
+
 def test_a_file_of_schema_version_7_gets_a_keyword_index_per_tenant(db_path):
     """Files made before keyword indexes were per tenant (one FTS5 table, kept by triggers)
     are migrated: each tenant's memories searchable, episode context kept, nothing stray."""
@@ -53,6 +71,7 @@ def test_a_file_of_schema_version_7_gets_a_keyword_index_per_tenant(db_path):
     with write_transaction(conn):
         for step in schema.MIGRATIONS[:7]:
             step(conn) if callable(step) else conn.execute(step)
+        conn.execute(SHARED_KEYWORD_INDEX)  # what files of schemas 1-6 held beside the memories
         conn.execute("PRAGMA user_version = 7")
         for i, (tenant, text, context) in enumerate(rows, start=1):
             conn.execute(
@@ -63,6 +82,9 @@ def test_a_file_of_schema_version_7_gets_a_keyword_index_per_tenant(db_path):
     store = Store(db_path)
     try:
         assert [p for p in maintenance.check(store) if "FTS5" in p or "integrity" in p] == []  # vectors: none here
+        with sqlite_raw.snapshot(store) as raw:
+            shared = ("memories_fts", "memories_fts_source", "memories_fts_terms", "memories_fts_insert")
+            assert not raw.execute("SELECT name FROM sqlite_master WHERE name IN (?, ?, ?, ?)", shared).fetchall()
 
         def ids(tenant: str, query: str) -> list[str]:
             return [h.memory.id[-1] for h in store.recall(tenant=tenant, query=query, scopes=["ops"], limit=5).hits]
