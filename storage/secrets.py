@@ -14,7 +14,7 @@ import bisect
 import functools
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import InvalidInput
@@ -93,9 +93,40 @@ def label(secret_type: str, line: str, value: str | None) -> str:
 MOST_FOUND = 8
 
 
-def _scan(text: str) -> list[tuple[str, int]]:
+# A line break or a tab between two runs of key characters: a key wrapped by a terminal or an
+# email, which reads whole once they are taken out (:func:`_unwrapped`).
+_WRAP = re.compile(r"(?<=[\w+/=.-]{4})(?:\r\n|[\n\r\t])(?=[\w+/=.-]{4})")
+_BREAK = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # what str.splitlines splits at
+
+
+def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
+    """``text`` without the line breaks and tabs of ``_WRAP``, and the 1-based line of ``text`` each
+    offset of the result comes from; None when ``text`` has none of them. Linear in its length."""
+    pieces: list[str] = []
+    starts: list[tuple[int, int]] = []  # (offset in the result, offset in text) of each piece
+    at = size = 0
+    for wrap in _WRAP.finditer(text):
+        pieces.append(text[at:wrap.start()])
+        starts.append((size, at))
+        size, at = size + wrap.start() - at, wrap.end()
+    if not pieces:
+        return None
+    pieces.append(text[at:])
+    starts.append((size, at))
+    lines = [0, *(found.end() for found in _BREAK.finditer(text))]
+    firsts = [first for first, _ in starts]
+
+    def line_of(offset: int) -> int:
+        first, source = starts[bisect.bisect_right(firsts, offset) - 1]
+        return bisect.bisect_right(lines, source + offset - first)
+
+    return "".join(pieces), line_of
+
+
+def _scan(text: str, line_of: Callable[[int], int] | None = None) -> list[tuple[str, int]]:
     """``(label, 1-based line)`` of each credential in ``text``, first line first, in time
-    linear in its length: each detector's patterns run once over the whole text."""
+    linear in its length: each detector's patterns run once over the whole text. ``line_of``:
+    the line an offset of ``text`` stands for in the text the caller was given."""
     lines = text.splitlines()
     joined = "\n".join(lines)  # a line break of any kind is one newline, so lines keep their numbers
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
@@ -106,7 +137,8 @@ def _scan(text: str) -> list[tuple[str, int]]:
             if _filtered(value, detector):
                 continue
             number = bisect.bisect_right(starts, offset) - 1
-            found.append((number + 1, kind or label(detector.secret_type, lines[number], value), value))
+            line = number + 1 if line_of is None else line_of(offset)
+            found.append((line, kind or label(detector.secret_type, lines[number], value), value))
             kept += 1
             if kept >= MOST_FOUND:
                 break
@@ -125,7 +157,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
 
     Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``)
     and joined (``validate.joined``), so a key split by an invisible character, a combining mark or
-    an odd space, or typed full-width, is found. A value two detectors both find on a line is named
+    an odd space, or typed full-width, is found; and without the line breaks and tabs inside runs
+    of key characters (a key wrapped by a terminal). A value two detectors both find on a line is named
     once, by the first. Linear time in the texts' length (every pattern runs in RE2); no lock.
     """
     from .validate import bare, joined, nfc
@@ -135,6 +168,9 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
         found: list[tuple[str, int]] = []
         for form in dict.fromkeys((text, nfc(text), bare(text), joined(text))):
             found += [f for f in _scan(form) if f not in found]
+        unwrapped = _unwrapped(nfc(text))
+        if unwrapped is not None:
+            found += [f for f in _scan(*unwrapped) if f not in found]
         results.append(found)
     return results
 

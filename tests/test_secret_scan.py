@@ -554,6 +554,26 @@ def test_a_credential_split_by_any_character_that_renders_as_nothing_is_found() 
     assert [find_secrets(f"use {token} now")[0] != [] for token in TOKENS] == [True] * len(TOKENS)
 
 
+@pytest.mark.parametrize("wrap", ["\n", "\r\n", "\r", "\t"])
+def test_a_credential_wrapped_across_lines_or_split_by_a_tab_is_found_on_its_first_line(wrap: str) -> None:
+    """Adversarial pass: a key wrapped by a terminal or an email (a line break or a tab inside it)
+    was stored. Every format of ``TOKENS``, broken at a position that moves along it, after two
+    lines of prose: found, and named on the line where it starts."""
+    missed = []
+    for i, token in enumerate(TOKENS):
+        for at in {4, len(token) // 2, len(token) - 4, 4 + i % (len(token) - 8)}:
+            found = find_secrets(f"notes\nmore notes\ndeploy with {token[:at]}{wrap}{token[at:]} today")[0]
+            if not found or found[0][1] != 3:
+                missed.append((token[:6], at, found))
+    assert not missed, missed[:10]
+
+
+@pytest.mark.parametrize("text", ["release-2024\nbuild-2025-final", "step one\nstep two\tdone",
+                                  "def main():\n\treturn run(config_path)\n"])
+def test_lines_of_words_and_code_joined_are_no_credential(text: str) -> None:
+    assert find_secrets(text) == [[]]
+
+
 def test_a_credential_in_compatibility_forms_is_found() -> None:
     """Full-width, circled-free compatibility forms map to ASCII under NFKC: every format of
     ``TOKENS`` written full-width is found."""
