@@ -306,6 +306,9 @@ def _err(text: str) -> None:
     sys.stderr.write(f"memvault: {text}\n")
 
 
+WRITING = ("serve", "remember", "supersede", "import")  # commands that store memories in the scope setting
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
     args = parse(sys.argv[1:] if argv is None else argv)
@@ -315,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets")
     try:
         config = config_module.load(**{name: getattr(args, name, None) for name in settings},
-                                    serving=command == "serve")
+                                    serving=command == "serve", writing=command in WRITING)
     except ValueError as exc:
         _err(str(exc))
         return 2

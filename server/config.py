@@ -143,6 +143,9 @@ def _database(flag: str | None, serving: bool) -> Path | str:
     path is refused from MEMVAULT_DB, and from ``--db`` when ``serving`` (each client starts the server
     in a folder of its choosing); another command reads a relative ``--db`` from the current folder."""
     value, name = _setting(flag, "MEMVAULT_DB")
+    if value is not None and not value.strip():
+        raise ValueError(f"{name}: is {'only white space' if value else 'empty'}; give a file path or a "
+                         "PostgreSQL URL, or leave it out for the default database")
     if value is None:
         path = default_db_path()
     elif looks_like_url(value) and not is_url(value):
@@ -211,8 +214,11 @@ def _check_db_path(path: Path, name: str) -> None:
 def load(
     db: str | None = None, tenant: str | None = None, scope: str | None = None, model_dir: str | None = None,
     boot_tokens: int | None = None, allow_secrets: bool | None = None, serving: bool = False,
+    writing: bool = False,
 ) -> Config:
     """The configuration: each flag given wins over its MEMVAULT_ variable (``serving``: :func:`_database`).
+    The scope is checked as a filter naming stored scopes, or, when ``writing`` (the command stores
+    memories in it), as a name a memory may be stored under.
 
     Raises:
         ValueError: a value is malformed (the message names the flag or variable it came from).
@@ -232,7 +238,7 @@ def load(
         raise ValueError(f"{name}: must be 1/true/yes or 0/false/no; got {shown(secrets)}")
     return Config(
         db=database, tenant=_name(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
-        scope=_name(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=True), model_dir=model_path,
+        scope=_name(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=not writing), model_dir=model_path,
         boot_tokens=tokens, allow_secrets=(secrets or "0").lower() in {"1", "true", "yes"},
     )
 

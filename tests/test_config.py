@@ -53,6 +53,7 @@ BAD_SETTINGS = [
     ("MEMVAULT_DB", "$NO_SUCH_VARIABLE/m.db", "$NO_SUCH_VARIABLE"),
     ("MEMVAULT_DB", "${NO_SUCH_VARIABLE:-x}/m.db", "is not set"),
     ("MEMVAULT_DB", "~", "is a folder"),
+    ("MEMVAULT_DB", "   ", "is only white space"),
     ("MEMVAULT_DB", "~/models/../afile/sub/m.db", "is a file"),
     ("MEMVAULT_MODEL_DIR", "~/no-such-folder", "is not a folder"),
     ("MEMVAULT_MODEL_DIR", "$NOPE", "$NOPE"),
@@ -103,12 +104,34 @@ def test_good_settings_are_trimmed_and_kept(home, monkeypatch):
     assert config.load(db="m.db", scope="flag-wins").scope == "flag-wins"
 
 
+@pytest.mark.parametrize("value", ["\uff57ork", "\u0410\u0421\u041c\u0415", "two  spaces"])
+def test_a_scope_no_memory_may_be_stored_under_is_refused_where_it_would_be_written_to(home, monkeypatch, value):
+    """Adversarial pass: such a default scope was accepted at start, then every remember without a
+    scope failed naming the argument `scope`. A command that stores memories refuses it at once,
+    naming the variable or the flag; a filter (list, recall) still reads scopes stored before."""
+    monkeypatch.setenv("MEMVAULT_SCOPE", value)
+    with pytest.raises(ValueError, match="^MEMVAULT_SCOPE: "):
+        config.load(db="m.db", writing=True)
+    assert config.load(db="m.db").scope == value
+    monkeypatch.delenv("MEMVAULT_SCOPE")
+    with pytest.raises(ValueError, match="^--scope: "):
+        config.load(db="m.db", scope=value, writing=True)
+
+
+def test_a_blank_database_flag_is_refused_not_taken_for_a_file_or_the_current_folder(home):
+    for value, says in (("   ", "is only white space"), ("", "is empty")):
+        with pytest.raises(ValueError, match=f"^--db: {says}"):
+            config.load(db=value)
+    assert not [p for p in home.iterdir() if not p.name.strip()]  # no file named with blanks
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("env", "says"),
     [
         ({"MEMVAULT_SCOPE": "x" * 200}, "MEMVAULT_SCOPE"),
         ({"MEMVAULT_TENANT": "   "}, "MEMVAULT_TENANT"),
+        ({"MEMVAULT_SCOPE": "\uff57ork"}, "MEMVAULT_SCOPE: holds U+FF57"),
         ({"MEMVAULT_BOOT_TOKENS": "2k"}, "MEMVAULT_BOOT_TOKENS"),
         ({"MEMVAULT_DB": "$UNSET_FOR_MEMVAULT/m.db"}, "$UNSET_FOR_MEMVAULT"),
     ],
