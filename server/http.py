@@ -171,7 +171,12 @@ class Guard:
             wait = self.failures.wait_s(_address(scope), count=False)
             if wait > 0:
                 return _too_many(wait, "with failed authentication from this address")
-        header = Request(scope).headers.get("authorization")
+        given = Request(scope).headers.getlist("authorization")
+        if len(given) > 1:  # which one counts would differ between this server and a proxy before it
+            log.warning("refused a request with %d Authorization headers", len(given))
+            return _error(400, "invalid_request", "send one Authorization header (this request has "
+                          f"{len(given)})")
+        header = given[0] if given else None
         if self.challenge is not None and not (header or "").lower().startswith("bearer "):
             self._failed(scope)
             log.warning("refused a request without a bearer token")

@@ -19,12 +19,13 @@ IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 
 ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
+ID_CHARS = 36  # a whole id (a UUID's text form), memory or API key
 # What a memory id is, in every message about one (a missing, empty or malformed id alike).
-ID_WHOLE = ("an id is 36 hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
+ID_WHOLE = (f"an id is {ID_CHARS} hex digits and hyphens, like 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 (remember and recall "
             "return them)")
 ID_SHAPE = f"{ID_WHOLE}, or its first {ID_PREFIX_MIN_CHARS} or more characters"
 # The same for the team server's API keys (`memvault keys revoke ID`).
-KEY_ID_SHAPE = (f"a key id is 36 hex digits and hyphens, as `memvault keys list` shows it, or its first "
+KEY_ID_SHAPE = (f"a key id is {ID_CHARS} hex digits and hyphens, as `memvault keys list` shows it, or its first "
                 f"{ID_PREFIX_MIN_CHARS} or more characters")
 
 QUERY_MAX_CHARS = 2_000

@@ -334,7 +334,7 @@ def id_text(field: str, value: object, what: str = "memory id", shape: str = lim
     if not value.strip():
         raise InvalidInput(field, f"is empty: {shape}")
     wanted = value.strip().lower()
-    if not _ID_CHARS.fullmatch(wanted):  # "nope", "my-note": no id holds these letters
+    if not _ID_CHARS.fullmatch(wanted) or len(wanted) > limits.ID_CHARS:  # "my-note"; longer than any id
         raise not_an_id(field, value.strip(), what, shape)
     if len(wanted) < limits.ID_PREFIX_MIN_CHARS:
         raise InvalidInput(

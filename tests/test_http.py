@@ -149,6 +149,24 @@ def test_a_token_in_the_query_string_is_refused(server: HttpServer, db: Path) ->
     assert key not in server.log()
 
 
+def test_a_request_with_two_authorization_headers_is_refused(server: HttpServer, db: Path) -> None:
+    """Adversarial pass: with two, the first won, so a proxy adding its own header could be read
+    as another tenant. Either order is refused and nothing is stored; one header is served."""
+    first, second = (f"two-{uuid.uuid4().hex[:8]}" for _ in range(2))
+    keys = {first: new_key(db, first), second: new_key(db, second)}
+    store = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+             "params": {"name": "remember", "arguments": {"content": "Two headers name two tenants."}}}
+    for order in ((first, second), (second, first)):
+        response = httpx2.post(server.url, json=store, timeout=30, headers=[
+            ("content-type", "application/json"), ("accept", "application/json, text/event-stream"),
+            *(("authorization", f"Bearer {keys[t]}") for t in order)])
+        assert "one Authorization header" in _json_error(response, 400, "invalid_request")
+    assert _stored(db, first) == [] and _stored(db, second) == []
+    assert server.post(keys[first], store).status_code == 200
+    assert [content for _, content in _stored(db, first)] == ["Two headers name two tenants."]
+    assert _stored(db, second) == []
+
+
 def _json_error(response: httpx2.Response, status: int, error: str) -> str:
     """The ``error_description`` of a refusal in the server's one JSON error shape."""
     assert response.status_code == status, response.text

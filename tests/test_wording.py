@@ -234,6 +234,8 @@ async def test_an_empty_text_says_the_length_it_must_have(db_path, tool, args, s
     ("forget", {"id": 1.5}, "id: 1.5 is not a memory id: "),
     ("forget", {"id": "1.5"}, "id: '1.5' is not a memory id: "),
     ("forget", {"id": "nope"}, "id: 'nope' is not a memory id: "),
+    ("forget", {"id": "0" * 37}, f"id: '{'0' * 37}' is not a memory id: "),  # longer than any id
+    ("supersede", {"id": "0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60-0", "content": "x"}, "id: '0190a8e4"),
 ])
 async def test_a_missing_empty_or_malformed_id_is_told_the_same_rule(db_path, tool, args, says):
     from memvault.storage.limits import ID_SHAPE
