@@ -180,20 +180,22 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
                r"|contrase[ñn]a")
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
+_NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
 
 
 @functools.cache
 def said(role: str) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
     perhaps a note in brackets or a phrase saying whose (a preposition and up to four words), then
-    a verb (perhaps then ``:``), or ``:``, ``=``, ``:=``, an arrow, a dash; the prepositions and
+    a verb (perhaps then ``:``), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or
+    ``=``, the value may start the next line); the prepositions and
     verbs of English and of the languages that have a word of ``role``."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
     return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
-            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
-            r"|[ \t]*(?::=|[:=—–→⇒]|->|=>)[ \t]*|[ \t]+-[ \t]+)")
+            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+)"
+            f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
 
 
 class NamedCredentialDetector(RegexBasedDetector):

@@ -314,6 +314,7 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          # round 6 (an adversarial pass stored these kinds): what stands between the word and its value
          "password is: Zq81kkLm", "the password is: Zq81kkLm", "password - Zq81kkLm",
          "password (prod) = Zq81kkLm", "db password [staging]: Zq81kkLm", "パスワード「Zq81kkLm」",
+         "db password:\nZq81kkLm", "the password is\n  Zq81kkLm", "API_TOKEN =\r\nZq81kkLm7", "Passwort:\nZq81kkLm",
          "the password for prod is Zq81kkLm", "the password for our old prod database is Zq81kkLm",
          "Das Passwort ist: Zq81kkLm", "het wachtwoord - Zq81kkLm",
          # quoting forms: a quoted value after a word for password is a value whatever it holds
@@ -498,6 +499,8 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "la parola d'ordine è segreta",
                                   # round 6: ordinary texts near the new grammar
                                   "we store password sha256 hashes",
+                                  "Password:\nReset it monthly", "password:\n- rotate monthly\n- keep it in 1Password",
+                                  "API key:\nsee the vault entry v2", "Token:\nnext steps",
                                   "the password (see the vault) is rotated",
                                   "Passwortrichtlinie: 12 Zeichen", "Das Passwort-Feld ist leer",
                                   "ο κωδικος ειναι ασφαλης", "docker login --password-stdin < token.txt",
