@@ -50,16 +50,15 @@ _SYNONYMS = {
 }
 _SHAPES = {"id": limits.ID_SHAPE}  # what a valid value is, where its type and limits do not say it
 _TOO_LONG = {"content": limits.SPLIT_ADVICE}  # advice added when the text is over its limit
-CLOSE_MATCH = 0.75  # difflib ratio for a suggestion (docs/architecture.md)
 
 
 def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
     """The one wording of a name that is not one of ``valid``: ``unknown argument 'tag';
     did you mean 'tags'? remember takes: ...``, suggesting a valid name only when one is
-    close (:data:`CLOSE_MATCH`) or a known synonym (``type`` for ``kind``)."""
+    close (:data:`limits.CLOSE_MATCH`) or a known synonym (``type`` for ``kind``)."""
     guess = _SYNONYMS.get(name.lower())
     if guess not in valid:
-        guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=CLOSE_MATCH) or [None])[0]
+        guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=limits.CLOSE_MATCH) or [None])[0]
     hint = f"; did you mean {guess!r}?" if guess else "."
     return f"unknown {what} {shown(name)}{hint} {offers}: {', '.join(valid)}"
 
@@ -149,7 +148,7 @@ def check_value(name: str, prop: dict[str, Any], value: object) -> object:
         if prop.get("format") == "date-time":
             raise timefmt.not_a_date_time(name, value)
         if "enum" in prop:
-            raise InvalidInput(name, f"{shown(value)} is not one of {', '.join(prop['enum'])}")
+            raise validate.not_one_of(name, value, prop["enum"])
         raise InvalidInput(name, f"must be {_expected(name, prop)}; got {shown(value)}")
     if kind == "integer":
         number = int(value)  # type: ignore[call-overload]
@@ -160,7 +159,7 @@ def check_value(name: str, prop: dict[str, Any], value: object) -> object:
     if kind == "string":
         assert isinstance(value, str)
         if "enum" in prop and value not in prop["enum"]:
-            raise InvalidInput(name, f"{shown(value)} is not one of {', '.join(prop['enum'])}")
+            raise validate.not_one_of(name, value, prop["enum"])
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:

@@ -18,6 +18,7 @@ IDEMPOTENCY_KEY_TTL_MS = 86_400_000  # 24 h, as Stripe's API keeps its keys
 IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 
+CLOSE_MATCH = 0.75  # difflib ratio from which a name or value is suggested (docs/architecture.md)
 ID_PREFIX_MIN_CHARS = 8  # like git: a unique prefix of an id stands for the id
 ID_CHARS = 36  # a whole id (a UUID's text form), memory or API key
 # What a memory id is, in every message about one (a missing, empty or malformed id alike).

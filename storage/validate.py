@@ -12,6 +12,7 @@ following the Unicode caseless matching of chapter 3.13, ``NFC(casefold(NFD(t)))
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import re
@@ -254,12 +255,22 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()
 
 
+def not_one_of(field: str, value: object, choices: list[str] | tuple[str, ...]) -> InvalidInput:
+    """The one wording of a value outside a vocabulary, on every path: ``kind: 'episodes' is not
+    one of fact, ...; did you mean 'episode'?``, suggesting a choice only when one is close
+    (difflib ratio :data:`limits.CLOSE_MATCH`)."""
+    close = difflib.get_close_matches(value.lower(), choices, n=1, cutoff=limits.CLOSE_MATCH) \
+        if isinstance(value, str) else []
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return InvalidInput(field, f"{shown(value)} is not one of {', '.join(choices)}{hint}")
+
+
 def kind(value: str | None) -> str:
     """Return the kind, defaulting to ``fact``; it must be one of ``limits.KINDS``."""
     if value is None:
         return limits.DEFAULT_KIND
     if value not in limits.KINDS:
-        raise InvalidInput("kind", f"{shown(value)} is not one of {', '.join(limits.KINDS)}")
+        raise not_one_of("kind", value, limits.KINDS)
     return value
 
 
@@ -269,7 +280,7 @@ def kinds(values: list[str] | None) -> list[str] | None:
         return None
     for i, value in enumerate(values):
         if value not in limits.KINDS:
-            raise InvalidInput(f"kinds[{i}]", f"{shown(value)} is not one of {', '.join(limits.KINDS)}")
+            raise not_one_of(f"kinds[{i}]", value, limits.KINDS)
     return sorted(set(values))
 
 

@@ -223,6 +223,32 @@ async def test_an_empty_text_says_the_length_it_must_have(db_path, tool, args, s
         assert await refusal(c, tool, args) == says
 
 
+KINDS_LIST = "fact, preference, decision, procedure, episode, failure"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("tool", "args", "says"), [
+    ("remember", {"content": "x", "kind": "facts"}, f"kind: 'facts' is not one of {KINDS_LIST}; did you mean 'fact'?"),
+    ("recall", {"query": "", "kinds": ["fact", "Episodes"]},
+     f"kinds[1]: 'Episodes' is not one of {KINDS_LIST}; did you mean 'episode'?"),
+    ("supersede", {"id": "0" * 36, "content": "x", "kind": "memo"}, f"kind: 'memo' is not one of {KINDS_LIST}"),
+])
+async def test_a_kind_not_in_the_vocabulary_names_the_close_one_everywhere(db_path, capsys, tool, args, says):
+    """New-user trial: `list --kind episodes` suggested nothing. The tools, storage and the command
+    line word it alike, with a suggestion only when one kind is close."""
+    async with client(db_path) as c:
+        assert await refusal(c, tool, args) == says
+    field, value = ("kind", args["kind"]) if "kind" in args else ("kinds", args["kinds"])
+    with pytest.raises(InvalidInput) as stored:
+        (validate.kind if field == "kind" else validate.kinds)(value)
+    assert str(stored.value) == says
+    if field == "kinds":
+        assert cli.main(["remember", "The build runs on Fridays", "--db", str(db_path)]) == 0
+        capsys.readouterr()
+        assert cli.main(["list", "--kind", "episodes", "--db", str(db_path)]) == 2
+        assert capsys.readouterr().err.rstrip().endswith("did you mean 'episode'?")
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("tool", "args", "says"), [
     ("forget", {}, "id: is required: "),
