@@ -95,13 +95,15 @@ MOST_FOUND = 8
 
 # A line break or a tab between two runs of key characters: a key wrapped by a terminal or an
 # email, which reads whole once they are taken out (:func:`_unwrapped`).
-_WRAP = re.compile(r"(?<=[\w+/=.-]{4})(?:\r\n|[\n\r\t])(?=[\w+/=.-]{4})")
-_BREAK = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # what str.splitlines splits at
+_WRAP = re.compile(r"(?<=[\w+/=.-]{4})[\n\t](?=[\w+/=.-]{4})")
 
 
 def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
-    """``text`` without the line breaks and tabs of ``_WRAP``, and the 1-based line of ``text`` each
-    offset of the result comes from; None when ``text`` has none of them. Linear in its length."""
+    """``text``, its line breaks made one newline each as :func:`_scan` reads it, without the line
+    breaks and tabs of ``_WRAP``; and the 1-based line of ``text`` each offset of the result comes
+    from. None when ``text`` has none of them. Linear in its length."""
+    lines = text.splitlines()
+    text = "\n".join(lines)
     pieces: list[str] = []
     starts: list[tuple[int, int]] = []  # (offset in the result, offset in text) of each piece
     at = size = 0
@@ -113,12 +115,12 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
         return None
     pieces.append(text[at:])
     starts.append((size, at))
-    lines = [0, *(found.end() for found in _BREAK.finditer(text))]
+    line_starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     firsts = [first for first, _ in starts]
 
     def line_of(offset: int) -> int:
         first, source = starts[bisect.bisect_right(firsts, offset) - 1]
-        return bisect.bisect_right(lines, source + offset - first)
+        return bisect.bisect_right(line_starts, source + offset - first)
 
     return "".join(pieces), line_of
 

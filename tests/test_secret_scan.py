@@ -571,6 +571,14 @@ def test_a_credential_wrapped_across_lines_or_split_by_a_tab_is_found_on_its_fir
     assert not missed, missed[:10]
 
 
+@pytest.mark.parametrize("breaks", ["\r\n", "\r", "\u2028"])
+def test_a_wrapped_credential_after_lines_of_any_break_is_named_on_its_line(breaks: str) -> None:
+    """Lines before the key ended by CRLF, CR or U+2028 count one line each."""
+    token = TOKENS[0]
+    text = breaks.join(["one", "two", "three", "four", "five", f"{token[:9]}\n{token[9:]} now"])
+    assert find_secrets(text)[0][0][1] == 6
+
+
 @pytest.mark.parametrize("text", ["release-2024\nbuild-2025-final", "step one\nstep two\tdone",
                                   "def main():\n\treturn run(config_path)\n"])
 def test_lines_of_words_and_code_joined_are_no_credential(text: str) -> None:
