@@ -10,7 +10,6 @@ Why each exists: docs/architecture.md, "The server around the MCP SDK". Delete a
 
 from __future__ import annotations
 
-import difflib
 import fcntl
 import json
 import logging
@@ -40,7 +39,7 @@ log = logging.getLogger(__name__)
 # ---------------------------------------------------------------- 1. arguments
 
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
-# Names agents reach for that look nothing like the right one (difflib finds the rest).
+# Names agents reach for that look nothing like the right one (validate.closest finds the rest).
 _SYNONYMS = {
     "type": "kind", "category": "kind", "text": "content", "memory": "content", "body": "content",
     "q": "query", "search": "query", "k": "limit", "n": "limit", "top_k": "limit", "max_results": "limit",
@@ -55,10 +54,10 @@ _TOO_LONG = {"content": limits.SPLIT_ADVICE}  # advice added when the text is ov
 def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
     """The one wording of a name that is not one of ``valid``: ``unknown argument 'tag';
     did you mean 'tags'? remember takes: ...``, suggesting a valid name only when one is
-    close (:data:`limits.CLOSE_MATCH`) or a known synonym (``type`` for ``kind``)."""
+    close (:func:`validate.closest`) or a known synonym (``type`` for ``kind``)."""
     guess = _SYNONYMS.get(name.lower())
     if guess not in valid:
-        guess = (difflib.get_close_matches(name.lower(), valid, n=1, cutoff=limits.CLOSE_MATCH) or [None])[0]
+        guess = validate.closest(name, valid)
     hint = f"; did you mean {guess!r}?" if guess else "."
     return f"unknown {what} {shown(name)}{hint} {offers}: {', '.join(valid)}"
 

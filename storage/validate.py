@@ -255,13 +255,18 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()
 
 
+def closest(value: str, choices: list[str] | tuple[str, ...]) -> str | None:
+    """The choice ``value`` (in any case) is a likely typo of: difflib's ratio at least
+    :data:`limits.CLOSE_MATCH`; None when no choice is that close."""
+    return next(iter(difflib.get_close_matches(value.lower(), choices, n=1, cutoff=limits.CLOSE_MATCH)), None)
+
+
 def not_one_of(field: str, value: object, choices: list[str] | tuple[str, ...]) -> InvalidInput:
     """The one wording of a value outside a vocabulary, on every path: ``kind: 'episodes' is not
     one of fact, ...; did you mean 'episode'?``, suggesting a choice only when one is close
-    (difflib ratio :data:`limits.CLOSE_MATCH`)."""
-    close = difflib.get_close_matches(value.lower(), choices, n=1, cutoff=limits.CLOSE_MATCH) \
-        if isinstance(value, str) else []
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    (:func:`closest`)."""
+    close = closest(value, choices) if isinstance(value, str) else None
+    hint = f"; did you mean {close!r}?" if close else ""
     return InvalidInput(field, f"{shown(value)} is not one of {', '.join(choices)}{hint}")
 
 
