@@ -16,7 +16,7 @@ from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 import raw
 
-pytestmark = [pytest.mark.contract, pytest.mark.sqlite_only]  # PostgreSQL: next commit
+pytestmark = pytest.mark.contract
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLQ"
@@ -68,6 +68,13 @@ def test_a_retried_seq_or_ref_writes_nothing(store: Store):
     assert (both.added, both.repeated) == ((3,), 1)
     assert said(store, "s") == [(1, "user", "one"), (2, "assistant", "two"), (3, "user", "three")]
     assert store.episodes.session(tenant="a", session_id="s").turns == 3
+
+
+def test_a_turn_once_written_cannot_be_changed_below_the_store(store: Store, db: str):
+    append(store, "s", NewTurn("user", "as said"))
+    with pytest.raises(Exception, match="turns are append-only"):
+        raw.execute(db, "UPDATE turns SET text = 'rewritten'")
+    assert said(store, "s") == [(1, "user", "as said")]
 
 
 def test_a_seq_beyond_the_next_is_refused_and_nothing_is_written(store: Store):
@@ -324,7 +331,7 @@ def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(db
     if backend == "sqlite":
         version = sqlite_schema.MIGRATIONS.index(sqlite_schema._V12_SESSIONS)
     else:
-        version = pg_schema.MIGRATIONS.index(pg_schema._V12_SESSIONS)
+        version = pg_schema.MIGRATIONS.index(pg_schema._v_sessions)
     raw.execute(db, "DROP TABLE turns")
     raw.execute(db, "DROP TABLE sessions")
     raw.execute(db, f"PRAGMA user_version = {version}" if backend == "sqlite"
