@@ -15,7 +15,7 @@ from ..records import Session, Turn
 
 _SESSION = ("s.id, s.tenant, s.scope, s.client, s.cwd, s.started_at, s.last_at, s.ended_at, s.turns,"
             " s.tokens, s.digest_id")
-_TURN = "s.id, t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
+_TURN = "t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
 
 
 def _session(row: tuple) -> Session:
@@ -47,20 +47,27 @@ def sessions(
 
 
 def turns(
-    conn: psycopg.Connection, tenant: str, session_id: str, after_seq: int, limit: int | None, tokens: int | None
+    conn: psycopg.Connection, tenant: str, session_id: str, after_seq: int, limit: int | None,
+    tokens: int | None,
 ) -> list[Turn]:
-    """See ``backend.Reader.turns``."""
-    where = "s.tenant = %(tenant)s AND s.id = %(id)s AND t.seq > %(after)s"
-    params = {"tenant": tenant, "id": session_id, "after": after_seq, "limit": limit, "budget": tokens}
+    """See ``backend.Reader.turns``: the session's key and size first, then one range of its turns."""
+    found = conn.execute("SELECT seq, tokens FROM sessions WHERE tenant = %(tenant)s AND id = %(id)s",
+                         {"tenant": tenant, "id": session_id}).fetchone()
+    if found is None:
+        return []
+    after = " AND t.seq > %(after)s" if after_seq else ""  # only then: it may steer the plan to the seq key
+    params = {"key": found[0], "after": after_seq, "limit": limit,
+              "floor": None if tokens is None else found[1] - tokens}
     if tokens is None:
-        query = f"SELECT {_TURN} FROM sessions s JOIN turns t ON t.session_seq = s.seq WHERE {where}" \
-            " ORDER BY t.seq LIMIT %(limit)s"
+        query = f"SELECT {_TURN} FROM turns t WHERE t.session_seq = %(key)s{after} ORDER BY t.seq" \
+            " LIMIT %(limit)s"
     else:
-        # The newest turns within the budget: those the session held (all - budget) tokens before.
-        query = f"SELECT * FROM (SELECT {_TURN} FROM sessions s JOIN turns t ON t.session_seq = s.seq" \
-            f" WHERE {where} AND t.tokens_before >= s.tokens - %(budget)s ORDER BY t.seq DESC LIMIT %(limit)s)" \
-            " newest ORDER BY seq"
-    return [_turn(row) for row in conn.execute(query, params).fetchall()]  # type: ignore[arg-type]
+        # The newest turns within the budget: those the session held (all - budget) tokens before,
+        # one range of ``turns_budget``.
+        query = f"SELECT * FROM (SELECT {_TURN} FROM turns t WHERE t.session_seq = %(key)s" \
+            f" AND t.tokens_before >= %(floor)s{after} ORDER BY t.tokens_before DESC, t.seq DESC" \
+            " LIMIT %(limit)s) newest ORDER BY seq"
+    return [_turn((session_id, *row)) for row in conn.execute(query, params).fetchall()]  # type: ignore[arg-type]
 
 
 def append_turns(
@@ -72,8 +79,8 @@ def append_turns(
     conn.execute("INSERT INTO sessions(tenant, id, scope, client, cwd, started_at, last_at)"
                  " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tenant, id) DO NOTHING",
                  (tenant, session_id, scope, client, cwd, start, start))
-    row = conn.execute(f"SELECT s.seq, {_SESSION} FROM sessions s WHERE s.tenant = %s AND s.id = %s FOR UPDATE",
-                       (tenant, session_id)).fetchone()
+    row = conn.execute(f"SELECT s.seq, {_SESSION} FROM sessions s WHERE s.tenant = %s AND s.id = %s"
+                       " FOR UPDATE", (tenant, session_id)).fetchone()
     assert row is not None  # inserted above, or there already
     key, session = row[0], _session(row[1:])
     refs = [t.ref for t in rows if t.ref is not None]
@@ -87,16 +94,16 @@ def append_turns(
                        list(t.redacted)))
         before += t.tokens
     conn.cursor().executemany(
-        "INSERT INTO turns(session_seq, seq, tenant, role, text, tool, call_id, ref, tokens, tokens_before, at,"
-        " redacted) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", values)
+        "INSERT INTO turns(session_seq, seq, tenant, role, text, tool, call_id, ref, tokens, tokens_before,"
+        " at, redacted) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", values)
     if numbered:
         times = [t.at for _, t in numbered]
         conn.execute("UPDATE sessions SET turns = turns + %s, tokens = %s, last_at = greatest(last_at, %s),"
                      " started_at = least(started_at, %s), ended_at = NULL WHERE seq = %s",
                      (len(numbered), before, max(times), min(times), key))
     if (client is not None and session.client is None) or (cwd is not None and session.cwd is None):
-        conn.execute("UPDATE sessions SET client = coalesce(client, %s), cwd = coalesce(cwd, %s) WHERE seq = %s",
-                     (client, cwd, key))
+        conn.execute("UPDATE sessions SET client = coalesce(client, %s), cwd = coalesce(cwd, %s)"
+                     " WHERE seq = %s", (client, cwd, key))
     return [seq for seq, _ in numbered], repeated
 
 

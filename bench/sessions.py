@@ -1,0 +1,128 @@
+"""Sessions at length (issue 26): appending 10,000 turns to one session and reading its
+newest turns within a token budget stay linear in what is done, not in what the session holds.
+
+Usage: python bench/sessions.py [--turns 10000] [--backend sqlite|postgresql|both] [--pg-url URL]
+                                [--budgets 1000,4000] [--reads 50]
+
+1. Appends ``--turns`` turns to one session in calls of 1 turn, and to another in calls of
+   100, through ``Store.episodes.append`` (redaction, token counts, one write transaction a
+   call; no model). Time per turn is reported for each tenth of the run, with its ratio to
+   the first tenth's (the baseline, measured in the same run): flat ratios mean linear work.
+2. ``turns(tokens=N)`` for each budget, ``--reads`` times, once the session holds a tenth
+   of the turns and again at the end: the median read time and its ratio between the two
+   sizes (1.0: the read does not depend on the session's length).
+
+Timings taken while other work shares the machine are not absolute figures: the ratios are
+what this measures; the load average is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pgtemp import databases  # noqa: E402
+
+from memvault.storage.records import NewTurn  # noqa: E402
+from memvault.storage.store import Store  # noqa: E402
+
+WORDS = ("deploy cluster staging database backup token rotate weekly gateway latency review invoice refund python "
+         "service queue worker retry timeout cache index migration schema release branch merge test flaky login "
+         "session browser design sprint roadmap model embedding vector search ranking memory agent tool prompt").split()
+TOOLS = ("Bash", "Read", "Edit", "Grep", "mcp__memvault__remember")
+
+
+def turns(rng: random.Random, count: int, start: int) -> list[NewTurn]:
+    """``count`` turns like a coding session's: a user request, the assistant, tool calls (30-80 words)."""
+    out = []
+    for i in range(start, start + count):
+        role = ("user", "assistant", "tool", "tool")[i % 4]
+        text = f"turn {i}: " + " ".join(rng.choices(WORDS, k=rng.randint(30, 80)))
+        out.append(NewTurn(role, text, tool=rng.choice(TOOLS) if role == "tool" else None,
+                           call_id=f"call-{i // 4}" if role == "tool" else None))
+    return out
+
+
+def fill(store: Store, session: str, total: int, per_call: int, on_tenth) -> list[float]:  # type: ignore[no-untyped-def]
+    """Append ``total`` turns ``per_call`` at a time; seconds per turn of each tenth (``on_tenth``
+    is called after each tenth, outside the timing)."""
+    rng = random.Random(26)
+    tenth, per_turn, written = total // 10, [], 0
+    for _ in range(10):
+        batch = [turns(rng, per_call, written + i * per_call) for i in range(tenth // per_call)]
+        start = time.perf_counter()
+        for call in batch:
+            store.episodes.append(tenant="bench", scope="s", session_id=session, turns=call)
+        per_turn.append((time.perf_counter() - start) / tenth)
+        written += tenth
+        on_tenth(written)
+    return per_turn
+
+
+def read_times(store: Store, session: str, budget: int, reads: int) -> float:
+    """Median seconds of ``turns(tokens=budget)``."""
+    times = []
+    for _ in range(reads):
+        start = time.perf_counter()
+        got = store.episodes.turns(tenant="bench", session_id=session, tokens=budget)
+        times.append(time.perf_counter() - start)
+    assert got and sum(t.tokens for t in got) <= budget
+    return statistics.median(times)
+
+
+def run(db: str, label: str, total: int, budgets: list[int], reads: int) -> None:
+    store = Store(db, None)
+    try:
+        store.episodes.append(tenant="bench", scope="s", session_id="warm-up", turns=turns(random.Random(1), 4, 0))
+        for per_call in (1, 100):
+            session = f"calls-of-{per_call}"
+            reads_at: dict[int, dict[int, float]] = {}
+
+            def on_tenth(written: int) -> None:
+                if written in (total // 10, total):
+                    reads_at[written] = {b: read_times(store, session, b, reads) for b in budgets}
+
+            per_turn = fill(store, session, total, per_call, on_tenth)
+            base = per_turn[0]
+            shown = " ".join(f"{t * 1e3:.2f}({t / base:.2f})" for t in per_turn)
+            print(f"{label}, calls of {per_call}: ms per turn by tenth (ratio to the first): {shown}")
+            print(f"{label}, calls of {per_call}: whole run {sum(per_turn) * total / 10:.1f} s, "
+                  f"last tenth / first tenth = {per_turn[-1] / base:.2f}")
+            small, large = reads_at[total // 10], reads_at[total]
+            for b in budgets:
+                print(f"{label}, calls of {per_call}: newest turns within {b:,} tokens: {small[b] * 1e3:.2f} ms at "
+                      f"{total // 10:,} turns, {large[b] * 1e3:.2f} ms at {total:,} (ratio {large[b] / small[b]:.2f})")
+    finally:
+        store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=10_000)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--pg-url")
+    parser.add_argument("--budgets", default="1000,4000")
+    parser.add_argument("--reads", type=int, default=50)
+    args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
+    if args.backend in ("sqlite", "both"):
+        with tempfile.TemporaryDirectory() as folder:
+            run(str(Path(folder) / "bench.db"), "sqlite", args.turns, budgets, args.reads)
+    if args.backend in ("postgresql", "both"):
+        with contextlib.ExitStack() as stack:
+            new = stack.enter_context(databases(args.pg_url))
+            run(new("bench_sessions"), "postgresql", args.turns, budgets, args.reads)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
