@@ -344,3 +344,11 @@ def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(db
         assert maintenance.check(store) == []
     finally:
         store.close()
+
+
+def test_the_health_check_names_a_session_whose_counts_disagree_with_its_turns(store: Store, db: str):
+    append(store, "s", NewTurn("user", "one"), NewTurn("assistant", "two"))
+    assert maintenance.check(store) == []
+    raw.execute(db, "UPDATE sessions SET turns = 3")
+    assert maintenance.check(store) == [
+        "1 sessions' turn or token counts disagree with their turns, or skip a seq"]

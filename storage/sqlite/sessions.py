@@ -16,6 +16,11 @@ _SESSION = ("s.id, s.tenant, s.scope, s.client, s.cwd, s.started_at, s.last_at, 
             " s.tokens, s.digest_id")
 _TURN = "t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
 
+# Sessions whose counts disagree with their turns, or whose turns are not numbered 1..n (a health check).
+MISCOUNTED = ("SELECT count(*) FROM sessions s"
+              " WHERE s.turns <> (SELECT count(*) FROM turns t WHERE t.session_seq = s.seq)"
+              " OR s.turns <> (SELECT coalesce(max(t.seq), 0) FROM turns t WHERE t.session_seq = s.seq)"
+              " OR s.tokens <> (SELECT coalesce(sum(t.tokens), 0) FROM turns t WHERE t.session_seq = s.seq)")
 
 def _session(row: tuple) -> Session:
     id_, tenant, scope, client, cwd, started_at, last_at, ended_at, turns, tokens, digest_id = row
