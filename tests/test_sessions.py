@@ -176,7 +176,8 @@ def test_a_long_turn_is_cut_with_a_marker_and_a_key_across_the_cut_is_still_repl
     append(store, "s", NewTurn("tool", text, tool="Read"))
     stored = store.episodes.turns(tenant="a", session_id="s")[0].text
     assert stored.startswith("x x ") and GITHUB_TOKEN[:12] not in stored
-    assert stored.endswith("more characters not kept]") and len(stored) < TURN_MAX_CHARS + 100
+    assert stored.endswith(f"\n[cut: the turn had {len(text):,} characters; {TURN_MAX_CHARS:,} kept]")
+    assert len(stored) < TURN_MAX_CHARS + 100
 
 
 def test_the_token_budget_returns_the_newest_turns_that_fit_oldest_first(store: Store):
@@ -352,3 +353,32 @@ def test_the_health_check_names_a_session_whose_counts_disagree_with_its_turns(s
     raw.execute(db, "UPDATE sessions SET turns = 3")
     assert maintenance.check(store) == [
         "1 sessions' turn or token counts disagree with their turns, or skip a seq"]
+
+
+def test_two_ends_at_once_leave_one_current_digest(db: str, clock: Clock):
+    stores = [Store(db, None, clock=clock) for _ in range(2)]
+    try:
+        session_of_work(stores[0])
+        stores[0].episodes.end(tenant="a", session_id="work-1")
+        append(stores[0], "work-1", NewTurn("user", "and one more request"))
+        ended, errors = [], []
+
+        def end(store: Store) -> None:
+            try:
+                ended.append(store.episodes.end(tenant="a", session_id="work-1"))
+            except Exception as exc:  # reported below, with what it was
+                errors.append(exc)
+
+        threads = [threading.Thread(target=end, args=(s,)) for s in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        final = stores[1].episodes.session(tenant="a", session_id="work-1")
+        assert final.ended_at is not None and {s.digest_id for s in ended} == {final.digest_id}
+        assert stores[1].count_memories(tenant="a", scopes=["proj"], kinds=["episode"]) == 1
+        assert '"and one more request"' in (stores[1].get(tenant="a", id=final.digest_id or "").content or "")
+    finally:
+        for s in stores:
+            s.close()
