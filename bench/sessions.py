@@ -6,8 +6,10 @@ Usage: python bench/sessions.py [--turns 10000] [--backend sqlite|postgresql|bot
 
 1. Appends ``--turns`` turns to one session in calls of 1 turn, and to another in calls of
    100, through ``Store.episodes.append`` (redaction, token counts, one write transaction a
-   call; no model). Time per turn is reported for each tenth of the run, with its ratio to
-   the first tenth's (the baseline, measured in the same run): flat ratios mean linear work.
+   call; no model). Each call is followed by the same call to a fresh session (the baseline,
+   measured alongside, so the machine's load weighs on both alike): time per turn for each
+   tenth of the run and its ratio to the baseline's; a ratio that stays near 1.0 while the
+   session grows to ``--turns`` means an append costs the same whatever the session holds.
 2. ``turns(tokens=N)`` for each budget, ``--reads`` times, once the session holds a tenth
    of the turns and again at the end: the median read time and its ratio between the two
    sizes (1.0: the read does not depend on the session's length).
@@ -34,9 +36,10 @@ from pgtemp import databases  # noqa: E402
 from memvault.storage.records import NewTurn  # noqa: E402
 from memvault.storage.store import Store  # noqa: E402
 
-WORDS = ("deploy cluster staging database backup token rotate weekly gateway latency review invoice refund python "
-         "service queue worker retry timeout cache index migration schema release branch merge test flaky login "
-         "session browser design sprint roadmap model embedding vector search ranking memory agent tool prompt").split()
+WORDS = ("deploy cluster staging database backup token rotate weekly gateway latency review invoice refund "
+         "python service queue worker retry timeout cache index migration schema release branch merge test "
+         "flaky login session browser design sprint roadmap model embedding vector search ranking memory "
+         "agent tool prompt").split()
 TOOLS = ("Bash", "Read", "Edit", "Grep", "mcp__memvault__remember")
 
 
@@ -51,20 +54,26 @@ def turns(rng: random.Random, count: int, start: int) -> list[NewTurn]:
     return out
 
 
-def fill(store: Store, session: str, total: int, per_call: int, on_tenth) -> list[float]:  # type: ignore[no-untyped-def]
-    """Append ``total`` turns ``per_call`` at a time; seconds per turn of each tenth (``on_tenth``
-    is called after each tenth, outside the timing)."""
+def fill(  # type: ignore[no-untyped-def]
+    store: Store, session: str, total: int, per_call: int, on_tenth
+) -> list[tuple[float, float]]:
+    """Append ``total`` turns ``per_call`` at a time to ``session``, each call followed by the same
+    call to a fresh session (a new one each tenth, so it never holds more than a tenth): seconds per
+    turn of each tenth, ``(long session, fresh session)``; ``on_tenth`` is called after each tenth."""
     rng = random.Random(26)
-    tenth, per_turn, written = total // 10, [], 0
-    for _ in range(10):
+    tenth, out, written = total // 10, [], 0
+    for part in range(10):
         batch = [turns(rng, per_call, written + i * per_call) for i in range(tenth // per_call)]
-        start = time.perf_counter()
+        spent = [0.0, 0.0]
         for call in batch:
-            store.episodes.append(tenant="bench", scope="s", session_id=session, turns=call)
-        per_turn.append((time.perf_counter() - start) / tenth)
+            for side, name in enumerate((session, f"{session}-fresh-{part}")):
+                start = time.perf_counter()
+                store.episodes.append(tenant="bench", scope="s", session_id=name, turns=call)
+                spent[side] += time.perf_counter() - start
+        out.append((spent[0] / tenth, spent[1] / tenth))
         written += tenth
         on_tenth(written)
-    return per_turn
+    return out
 
 
 def read_times(store: Store, session: str, budget: int, reads: int) -> float:
@@ -81,7 +90,8 @@ def read_times(store: Store, session: str, budget: int, reads: int) -> float:
 def run(db: str, label: str, total: int, budgets: list[int], reads: int) -> None:
     store = Store(db, None)
     try:
-        store.episodes.append(tenant="bench", scope="s", session_id="warm-up", turns=turns(random.Random(1), 4, 0))
+        warm = turns(random.Random(1), 4, 0)
+        store.episodes.append(tenant="bench", scope="s", session_id="warm-up", turns=warm)
         for per_call in (1, 100):
             session = f"calls-of-{per_call}"
             reads_at: dict[int, dict[int, float]] = {}
@@ -91,15 +101,19 @@ def run(db: str, label: str, total: int, budgets: list[int], reads: int) -> None
                     reads_at[written] = {b: read_times(store, session, b, reads) for b in budgets}
 
             per_turn = fill(store, session, total, per_call, on_tenth)
-            base = per_turn[0]
-            shown = " ".join(f"{t * 1e3:.2f}({t / base:.2f})" for t in per_turn)
-            print(f"{label}, calls of {per_call}: ms per turn by tenth (ratio to the first): {shown}")
-            print(f"{label}, calls of {per_call}: whole run {sum(per_turn) * total / 10:.1f} s, "
-                  f"last tenth / first tenth = {per_turn[-1] / base:.2f}")
+            shown = " ".join(f"{long * 1e3:.2f}/{fresh * 1e3:.2f}({long / fresh:.2f})"
+                             for long, fresh in per_turn)
+            print(f"{label}, calls of {per_call}: ms per turn by tenth, growing session / fresh session "
+                  f"(ratio): {shown}")
+            first, last = per_turn[0][0] / per_turn[0][1], per_turn[-1][0] / per_turn[-1][1]
+            print(f"{label}, calls of {per_call}: {sum(long for long, _ in per_turn) * total / 10:.1f} s for "
+                  f"{total:,} turns; ratio to the fresh session in the first tenth {first:.2f}, "
+                  f"in the last {last:.2f}")
             small, large = reads_at[total // 10], reads_at[total]
             for b in budgets:
-                print(f"{label}, calls of {per_call}: newest turns within {b:,} tokens: {small[b] * 1e3:.2f} ms at "
-                      f"{total // 10:,} turns, {large[b] * 1e3:.2f} ms at {total:,} (ratio {large[b] / small[b]:.2f})")
+                print(f"{label}, calls of {per_call}: newest turns within {b:,} tokens: "
+                      f"{small[b] * 1e3:.2f} ms at {total // 10:,} turns, "
+                      f"{large[b] * 1e3:.2f} ms at {total:,} (ratio {large[b] / small[b]:.2f})")
     finally:
         store.close()
 

@@ -83,7 +83,7 @@ class Episodes:
         now = self._store.clock()
         rows = [self._row(i, turn, now) for i, turn in enumerate(turns)]
         counted = literal_tokens([row.text for row in rows])
-        rows = [replace(row, tokens=tokens) for row, tokens in zip(rows, counted, strict=True)]  # type: ignore[arg-type]
+        rows = [replace(row, tokens=n) for row, n in zip(rows, counted, strict=True)]  # type: ignore[arg-type]
         with self._store.backend.write(tenant) as tx:
             added, repeated = tx.append_turns(tenant, checked_scope, sid, client=client, cwd=cwd, now=now,
                                               turns=rows)

@@ -128,9 +128,10 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
 
 
 def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None = None,
-            most: int | None = MOST_FOUND) -> list[tuple[int, int, str, str]]:
-    """``(offset, 1-based line, label, value)`` of each value the detectors find in ``joined`` (``lines``
-    joined by single newlines), at most ``most`` per detector (None: every one); ``line_of`` as for :func:`_scan`."""
+            most: int | None = MOST_FOUND) -> list[tuple[int, int, str, str, int]]:
+    """``(offset, 1-based line, label, value, end)`` of each value the detectors find in ``joined``
+    (``lines`` joined by single newlines), in the detectors' order, at most ``most`` per detector
+    (None: every one); ``line_of`` as for :func:`_scan`; ``end`` as ``secret_plugins.find`` says."""
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     found: list[tuple[int, int, str, str, int]] = []
     for detector in _detectors():
@@ -140,7 +141,8 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
                 continue
             number = bisect.bisect_right(starts, offset) - 1
             line = number + 1 if line_of is None else line_of(offset)
-            found.append((offset, line, kind or label(detector.secret_type, lines[number], value), value, end))
+            named = kind or label(detector.secret_type, lines[number], value)
+            found.append((offset, line, named, value, end))
             kept += 1
             if most is not None and kept >= most:
                 break

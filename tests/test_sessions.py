@@ -48,7 +48,8 @@ def test_turns_read_back_in_the_order_written_with_their_roles(store: Store):
 def test_one_call_appends_its_turns_in_order(store: Store):
     out = append(store, "s-1", *(NewTurn("user" if i % 2 else "assistant", f"t{i}") for i in range(50)))
     assert out.added == tuple(range(1, 51))
-    assert said(store, "s-1", after_seq=45) == [(i + 1, "user" if i % 2 else "assistant", f"t{i}") for i in range(45, 50)]
+    expected = [(i + 1, "user" if i % 2 else "assistant", f"t{i}") for i in range(45, 50)]
+    assert said(store, "s-1", after_seq=45) == expected
     assert [seq for seq, _, _ in said(store, "s-1", after_seq=10, limit=3)] == [11, 12, 13]
 
 
@@ -62,7 +63,8 @@ def test_two_sessions_written_in_turn_never_interleave(store: Store):
 
 def test_a_retried_seq_or_ref_writes_nothing(store: Store):
     append(store, "s", NewTurn("user", "one", ref="u1"), NewTurn("assistant", "two", ref="a1"))
-    again = append(store, "s", NewTurn("user", "one", seq=1), NewTurn("assistant", "two, sent again", ref="a1"))
+    again = append(store, "s", NewTurn("user", "one", seq=1),
+                   NewTurn("assistant", "two, sent again", ref="a1"))
     assert (again.added, again.repeated) == ((), 2)
     both = append(store, "s", NewTurn("user", "three", seq=3, ref="u3"), NewTurn("user", "three", ref="u3"))
     assert (both.added, both.repeated) == ((3,), 1)
@@ -150,14 +152,17 @@ def test_sessions_are_listed_newest_activity_first(store: Store, clock: Clock):
 def test_private_spans_and_credentials_never_reach_the_database(store: Store, db: str, backend: str):
     out = append(
         store, "s",
-        NewTurn("user", f"deploy with <private>the staging password is hunter2-staging</private> then {GITHUB_TOKEN}"),
+        NewTurn("user", "deploy with <private>the staging password is hunter2-staging</private> "
+                        f"then {GITHUB_TOKEN}"),
         NewTurn("tool", f"env:\nAWS_ACCESS_KEY_ID={AWS_KEY}\nok", tool="Bash"),
         NewTurn("assistant", "Noted. <PRIVATE>my own notes\nacross lines, never closed"),
     )
     assert out.redacted == ("AWS access key", "GitHub token", "private")
     turns = store.episodes.turns(tenant="a", session_id="s")
-    assert turns[0].text == "deploy with  then [GitHub token]" and turns[0].redacted == ("GitHub token", "private")
-    assert turns[1].text == "env:\nAWS_ACCESS_KEY_ID=[AWS access key]\nok" and turns[1].redacted == ("AWS access key",)
+    assert turns[0].text == "deploy with  then [GitHub token]"
+    assert turns[0].redacted == ("GitHub token", "private")
+    assert turns[1].text == "env:\nAWS_ACCESS_KEY_ID=[AWS access key]\nok"
+    assert turns[1].redacted == ("AWS access key",)
     assert turns[2].text == "Noted. " and turns[2].redacted == ("private",)
     stored = " ".join(text for (text,) in raw.execute(db, "SELECT text FROM turns"))
     for secret in ("hunter2", GITHUB_TOKEN, AWS_KEY, "my own notes"):
@@ -201,12 +206,14 @@ def test_the_token_budget_returns_the_newest_turns_that_fit_oldest_first(store: 
     ({"session_id": ""}, "session_id: is empty"),
     ({"session_id": "a b"}, r"session_id: holds U\+0020 SPACE"),
     ({"session_id": "x" * 129}, "session_id: is 129 characters; the limit is 128"),
-    ({"turns": [NewTurn("users", "hi")]}, r"turns\[0\]\.role: 'users' is not one of user, assistant, tool; did you "
-                                           "mean 'user'\\?"),
-    ({"turns": [NewTurn("user", "hi")] * (TURNS_PER_CALL_MAX + 1)}, "turns: must be a list of at most 1,000 turns"),
+    ({"turns": [NewTurn("users", "hi")]},
+     r"turns\[0\]\.role: 'users' is not one of user, assistant, tool; did you mean 'user'\?"),
+    ({"turns": [NewTurn("user", "hi")] * (TURNS_PER_CALL_MAX + 1)},
+     "turns: must be a list of at most 1,000 turns"),
     ({"turns": [NewTurn("user", "hi", at=-1)]}, r"turns\[0\]\.at: must be an integer from 0"),
     ({"turns": [NewTurn("user", "hi", seq=0)]}, r"turns\[0\]\.seq: must be an integer from 1"),
-    ({"turns": [NewTurn("tool", "hi", tool="t" * 201)]}, r"turns\[0\]\.tool: is 201 characters; the limit is 200"),
+    ({"turns": [NewTurn("tool", "hi", tool="t" * 201)]},
+     r"turns\[0\]\.tool: is 201 characters; the limit is 200"),
     ({"turns": [{"role": "user", "text": "hi"}]}, r"turns\[0\]: must be a NewTurn"),
 ])
 def test_bad_input_names_the_field_and_the_limit(store: Store, kwargs: dict, message: str):
@@ -238,7 +245,8 @@ def test_append_never_loads_the_model(db: str, clock: Clock):
 def session_of_work(store: Store) -> None:
     append(
         store, "work-1",
-        NewTurn("user", "Please fix the flaky login test in the auth module and tell me why it failed", at=1000),
+        NewTurn("user", "Please fix the flaky login test in the auth module and tell me why it failed",
+                at=1000),
         NewTurn("assistant", "Looking at it."),
         NewTurn("tool", "pytest tests/test_login.py", tool="Bash", call_id="c1"),
         NewTurn("tool", "FAILED tests/test_login.py::test_expiry - AssertionError\n1 failed", tool="Bash",
@@ -246,8 +254,8 @@ def session_of_work(store: Store) -> None:
         NewTurn("tool", "src/auth.py contents", tool="Read", call_id="c2"),
         NewTurn("tool", "{\"id\": \"0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60\", \"created\": true}",
                 tool="mcp__memvault__remember", call_id="c3"),
-        NewTurn("tool", "superseded 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 by 0190a8e5-0000-7000-8000-000000000001",
-                tool="supersede", call_id="c4"),
+        NewTurn("tool", "superseded 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 by "
+                "0190a8e5-0000-7000-8000-000000000001", tool="supersede", call_id="c4"),
         NewTurn("user", "Thanks, now update the changelog"),
         NewTurn("tool", "Bash output fine", tool="Bash", call_id="c5"),
         client="claude-code", cwd="/home/dev/app",
@@ -302,7 +310,8 @@ def test_a_long_session_s_digest_stays_within_its_token_cap(store: Store):
     assert "; and " in content and " more" in content and content.startswith("Session long")
 
 
-def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_model_fills_it(db: str, clock: Clock):
+def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_model_fills_it(
+        db: str, clock: Clock):
     store = Store(db, None, clock=clock)
     try:
         session_of_work(store)
@@ -318,13 +327,15 @@ def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_mo
         store.close()
 
 
-def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(db: str, backend: str, clock: Clock):
+def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(
+        db: str, backend: str, clock: Clock):
     from memvault.storage.postgres import schema as pg_schema
     from memvault.storage.sqlite import schema as sqlite_schema
 
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
-        kept = [store.remember(tenant=t, scope="proj", content=f"note {i} of {t}").id for t in "ab" for i in range(3)]
+        kept = [store.remember(tenant=t, scope="proj", content=f"note {i} of {t}").id
+                for t in "ab" for i in range(3)]
         store.forget(tenant="a", id=kept[0])
         before = raw.execute(db, "SELECT id, tenant, content, tokens FROM memories ORDER BY id")
     finally:

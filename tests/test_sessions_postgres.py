@@ -33,7 +33,8 @@ def test_the_serving_role_keeps_sessions_per_tenant_and_turns_cannot_change(two_
     try:
         for tenant in ("alpha", "bravo"):
             store.episodes.append(tenant=tenant, scope="s", session_id="same-id", turns=[
-                NewTurn("user", f"{tenant} asks about the launch"), NewTurn("assistant", f"{tenant} gets an answer")])
+                NewTurn("user", f"{tenant} asks about the launch"),
+                NewTurn("assistant", f"{tenant} gets an answer")])
         ended = store.episodes.end(tenant="alpha", session_id="same-id")
         digest = store.get(tenant="alpha", id=ended.digest_id or "").content or ""
         assert digest.startswith("Session same-id")
@@ -46,7 +47,8 @@ def test_the_serving_role_keeps_sessions_per_tenant_and_turns_cannot_change(two_
     with psycopg.connect(serve_url, autocommit=True) as conn:
         conn.execute(f"SET ROLE {schema.APP_ROLE}")
         for table in TABLES:
-            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,)  # no tenant named: nothing
+            # No tenant named: nothing.
+            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,)
         conn.execute("SET memvault.tenant = 'bravo'")
         for table in TABLES:
             assert {t for (t,) in conn.execute(f"SELECT DISTINCT tenant FROM {table}")} == {"bravo"}

@@ -10,8 +10,9 @@ import pytest
 
 from memvault.storage.secrets import MOST_FOUND, find_secrets, redact
 
-TOKENS = ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIAQYLPMN5HFIQR7BZX", "sk-or-v1-" + "0a1b2c3d4e5f6a7b" * 4,
-          "xoxb-1234567890-1234567890123-aBcDeFgHiJkLmNoPqRsTuVwX", "sk_live_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1"]
+TOKENS = ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIAQYLPMN5HFIQR7BZX",
+          "sk-or-v1-" + "0a1b2c3d4e5f6a7b" * 4, "xoxb-1234567890-1234567890123-aBcDeFgHiJkLmNoPqRsTuVwX",
+          "sk_live_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1"]
 PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+2LXc9Q0kK8bS3c4JkQp0w1yV7vZ8mN3aH4tF2eR9sK1u\n"
        "L0pQ7xW2cV5nB8mZ3aS6dF9gH1jK4lM7nB0vC3xZ6qW9eR2tY5uI8oP1aS4dF7g\n-----END RSA PRIVATE KEY-----")
 
@@ -39,7 +40,8 @@ def test_each_credential_becomes_its_kind_and_the_rest_of_the_text_stays(token: 
 
 def test_a_private_key_block_goes_to_its_end_line_and_an_unended_one_to_the_end():
     assert redact(f"before\n{PEM}\nafter") == ("before\n[private key]\nafter", ("private key",))
-    assert redact("before\n" + PEM.split("-----END")[0] + "more") == ("before\n[private key]", ("private key",))
+    unended = "before\n" + PEM.split("-----END")[0] + "more"
+    assert redact(unended) == ("before\n[private key]", ("private key",))
 
 
 def test_more_credentials_than_a_refusal_names_are_all_replaced():

@@ -322,6 +322,7 @@ def _v_tokens(conn: psycopg.Connection) -> None:
 # Sessions and their turns (issue 26, storage/episodes.py), as on SQLite (its ``_V12_SESSIONS``):
 # each turn carries its tenant for the row-level policy; turns are never updated (a trigger, and
 # the serving role may only read and insert them).
+_QUOTED_TENANT = _TENANT.replace("'", "''")  # inside a quoted format string
 _SESSIONS = f"""
 CREATE TABLE sessions (
     seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -361,7 +362,8 @@ BEGIN
     RAISE EXCEPTION 'turns are append-only';
 END $$;
 REVOKE ALL ON FUNCTION memvault_turns_append_only() FROM PUBLIC;
-CREATE TRIGGER turns_append_only BEFORE UPDATE ON turns FOR EACH ROW EXECUTE FUNCTION memvault_turns_append_only();
+CREATE TRIGGER turns_append_only BEFORE UPDATE ON turns FOR EACH ROW
+    EXECUTE FUNCTION memvault_turns_append_only();
 GRANT SELECT, INSERT, UPDATE ON sessions TO {APP_ROLE};
 GRANT SELECT, INSERT ON turns TO {APP_ROLE};
 DO $$ DECLARE t text; BEGIN
@@ -369,8 +371,9 @@ DO $$ DECLARE t text; BEGIN
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY memvault_tenant ON %I TO {APP_ROLE}'
-                       ' USING (tenant = {_TENANT.replace("'", "''")}) WITH CHECK (tenant = {_TENANT.replace("'", "''")})', t);
-        EXECUTE format('CREATE POLICY memvault_owner ON %I TO %I USING (true) WITH CHECK (true)', t, current_user);
+                       ' USING (tenant = {_QUOTED_TENANT}) WITH CHECK (tenant = {_QUOTED_TENANT})', t);
+        EXECUTE format('CREATE POLICY memvault_owner ON %I TO %I USING (true) WITH CHECK (true)',
+                       t, current_user);
     END LOOP;
 END $$;
 """
@@ -400,7 +403,8 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
-_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), ())
+_TABLES: tuple[tuple[str, ...], ...] = (
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

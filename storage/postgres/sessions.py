@@ -72,7 +72,8 @@ def turns(
         query = f"SELECT * FROM (SELECT {_TURN} FROM turns t WHERE t.session_seq = %(key)s" \
             f" AND t.tokens_before >= %(floor)s{after} ORDER BY t.tokens_before DESC, t.seq DESC" \
             " LIMIT %(limit)s) newest ORDER BY seq"
-    return [_turn((session_id, *row)) for row in conn.execute(query, params).fetchall()]  # type: ignore[arg-type]
+    rows = conn.execute(query, params).fetchall()  # type: ignore[arg-type]
+    return [_turn((session_id, *row)) for row in rows]
 
 
 def append_turns(

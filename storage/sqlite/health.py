@@ -138,5 +138,6 @@ def check(conn: apsw.Connection) -> list[str]:
         problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
     miscounted = one(MISCOUNTED)
     if miscounted:
-        problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, or skip a seq")
+        problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
+                        "or skip a seq")
     return problems
