@@ -393,3 +393,19 @@ def test_two_ends_at_once_leave_one_current_digest(db: str, clock: Clock):
     finally:
         for s in stores:
             s.close()
+
+
+def test_an_empty_append_opens_a_session_and_an_empty_session_ends_with_a_digest(store: Store, clock: Clock):
+    out = append(store, "opened", cwd="/home/dev/<private>x</private>app")
+    assert (out.added, out.repeated) == ((), 0)
+    opened = store.episodes.session(tenant="a", session_id="opened")
+    assert (opened.turns, opened.tokens, opened.client, opened.cwd) == (0, 0, None, "/home/dev/app")
+    assert opened.started_at == opened.last_at == clock.now
+    append(store, "opened", client="codex", cwd="/elsewhere")  # fills what it lacked, keeps what it had
+    again = store.episodes.session(tenant="a", session_id="opened")
+    assert (again.client, again.cwd) == ("codex", "/home/dev/app")
+    ended = store.episodes.end(tenant="a", session_id="opened")
+    content = store.get(tenant="a", id=ended.digest_id or "").content or ""
+    assert content.splitlines() == [
+        "Session opened (codex, /home/dev/app), 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:00.000Z: "
+        "0 turns, 0 from the user, 0 tool calls."]
