@@ -10,9 +10,9 @@ Usage: python bench/sessions.py [--turns 10000] [--backend sqlite|postgresql|bot
    measured alongside, so the machine's load weighs on both alike): time per turn for each
    tenth of the run and its ratio to the baseline's; a ratio that stays near 1.0 while the
    session grows to ``--turns`` means an append costs the same whatever the session holds.
-2. ``turns(tokens=N)`` for each budget, ``--reads`` times, once the session holds a tenth
-   of the turns and again at the end: the median read time and its ratio between the two
-   sizes (1.0: the read does not depend on the session's length).
+2. ``turns(tokens=N)`` for each budget, ``--reads`` times on the long session and on the last
+   fresh one (a tenth of its turns), read in turn: the median times and their ratio (1.0: the
+   read does not depend on the session's length).
 
 Timings taken while other work shares the machine are not absolute figures: the ratios are
 what this measures; the load average is printed beside them.
@@ -54,12 +54,10 @@ def turns(rng: random.Random, count: int, start: int) -> list[NewTurn]:
     return out
 
 
-def fill(  # type: ignore[no-untyped-def]
-    store: Store, session: str, total: int, per_call: int, on_tenth
-) -> list[tuple[float, float]]:
+def fill(store: Store, session: str, total: int, per_call: int) -> list[tuple[float, float]]:
     """Append ``total`` turns ``per_call`` at a time to ``session``, each call followed by the same
     call to a fresh session (a new one each tenth, so it never holds more than a tenth): seconds per
-    turn of each tenth, ``(long session, fresh session)``; ``on_tenth`` is called after each tenth."""
+    turn of each tenth, ``(long session, fresh session)``."""
     rng = random.Random(26)
     tenth, out, written = total // 10, [], 0
     for part in range(10):
@@ -72,19 +70,19 @@ def fill(  # type: ignore[no-untyped-def]
                 spent[side] += time.perf_counter() - start
         out.append((spent[0] / tenth, spent[1] / tenth))
         written += tenth
-        on_tenth(written)
     return out
 
 
-def read_times(store: Store, session: str, budget: int, reads: int) -> float:
-    """Median seconds of ``turns(tokens=budget)``."""
-    times = []
+def read_times(store: Store, sessions: tuple[str, str], budget: int, reads: int) -> tuple[float, float]:
+    """Median seconds of ``turns(tokens=budget)`` on each of ``sessions``, read in turn."""
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(reads):
-        start = time.perf_counter()
-        got = store.episodes.turns(tenant="bench", session_id=session, tokens=budget)
-        times.append(time.perf_counter() - start)
-    assert got and sum(t.tokens for t in got) <= budget
-    return statistics.median(times)
+        for side, session in enumerate(sessions):
+            start = time.perf_counter()
+            got = store.episodes.turns(tenant="bench", session_id=session, tokens=budget)
+            times[side].append(time.perf_counter() - start)
+            assert got and sum(t.tokens for t in got) <= budget
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def run(db: str, label: str, total: int, budgets: list[int], reads: int) -> None:
@@ -94,13 +92,7 @@ def run(db: str, label: str, total: int, budgets: list[int], reads: int) -> None
         store.episodes.append(tenant="bench", scope="s", session_id="warm-up", turns=warm)
         for per_call in (1, 100):
             session = f"calls-of-{per_call}"
-            reads_at: dict[int, dict[int, float]] = {}
-
-            def on_tenth(written: int) -> None:
-                if written in (total // 10, total):
-                    reads_at[written] = {b: read_times(store, session, b, reads) for b in budgets}
-
-            per_turn = fill(store, session, total, per_call, on_tenth)
+            per_turn = fill(store, session, total, per_call)
             shown = " ".join(f"{long * 1e3:.2f}/{fresh * 1e3:.2f}({long / fresh:.2f})"
                              for long, fresh in per_turn)
             print(f"{label}, calls of {per_call}: ms per turn by tenth, growing session / fresh session "
@@ -109,11 +101,11 @@ def run(db: str, label: str, total: int, budgets: list[int], reads: int) -> None
             print(f"{label}, calls of {per_call}: {sum(long for long, _ in per_turn) * total / 10:.1f} s for "
                   f"{total:,} turns; ratio to the fresh session in the first tenth {first:.2f}, "
                   f"in the last {last:.2f}")
-            small, large = reads_at[total // 10], reads_at[total]
             for b in budgets:
-                print(f"{label}, calls of {per_call}: newest turns within {b:,} tokens: "
-                      f"{small[b] * 1e3:.2f} ms at {total // 10:,} turns, "
-                      f"{large[b] * 1e3:.2f} ms at {total:,} (ratio {large[b] / small[b]:.2f})")
+                long, short = read_times(store, (session, f"{session}-fresh-9"), b, reads)
+                print(f"{label}, calls of {per_call}: newest turns within {b:,} tokens: {long * 1e3:.2f} ms "
+                      f"at {total:,} turns, {short * 1e3:.2f} ms at {total // 10:,} "
+                      f"(ratio {long / short:.2f})")
     finally:
         store.close()
 
