@@ -327,7 +327,7 @@ def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_mo
         store.close()
 
 
-def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(
+def test_a_database_from_before_sessions_keeps_its_memories_and_gains_sessions(
         db: str, backend: str, clock: Clock):
     from memvault.storage.postgres import schema as pg_schema
     from memvault.storage.sqlite import schema as sqlite_schema
