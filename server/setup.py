@@ -185,11 +185,13 @@ def merge_toml(path: Path, change: Callable[[Any], bool], private: bool = False)
 def update(path: Path, edit: Callable[[str | None], str | None], private: bool = False) -> Written:
     """Replace ``path``'s text (None: no file yet) by ``edit(text)`` through a temporary file renamed over
     it, after copying the old file to ``NAME.TIMESTAMP.bak`` beside it; ``edit`` returning None writes
-    nothing. ``private``: the file and its backup get mode 0600.
+    nothing. ``private``: the file and its backup get mode 0600. A symbolic link (a dotfiles folder)
+    stays one: the file it points to is the one replaced.
 
     Raises:
         ValueError: from ``edit``, which refuses the file: nothing is written.
     """
+    path = path.resolve() if path.is_symlink() else path
     old = path.read_text(encoding="utf-8") if path.exists() else None
     new = edit(old)
     if new is None:

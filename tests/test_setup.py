@@ -121,6 +121,19 @@ def test_codex_write_keeps_the_files_comments_and_order(home, capsys):
     assert lines.index("[mcp_servers.memvault]") < lines.index("[profiles.fast]")
 
 
+@pytest.mark.parametrize("client", ["codex", "zed"])
+def test_a_config_file_kept_elsewhere_through_a_link_stays_a_link(client, home, tmp_path, capsys):
+    path, kept = expected_path(client, home), tmp_path / "dotfiles" / "config"
+    kept.parent.mkdir()
+    kept.write_text(EXISTING[client])
+    path.parent.mkdir(parents=True)
+    path.symlink_to(kept)
+    code, _, _ = run(capsys, "setup", client, "--write")
+    assert code == 0 and path.is_symlink() and path.resolve() == kept
+    assert "memvault" in parse(client, kept.read_text())[KEY[client]]
+    assert [b.read_text() for b in kept.parent.glob("config.*.bak")] == [EXISTING[client]]
+
+
 def test_codex_write_into_an_inline_servers_table_stays_valid_toml(home, capsys):
     path = expected_path("codex", home)
     path.parent.mkdir()
