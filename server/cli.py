@@ -159,7 +159,9 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "setup": ("Print (or --write) the configuration entry an MCP client needs to start memvault.",
               {"client": {"choices": CLIENTS, "metavar": None},
                **DB, "--tenant": LEADING["--tenant"], "--scope": LEADING["--scope"], **JSON,
-               "--write": {"action": "store_true", "help": "merge the entry into the client's config file"}}),
+               "--write": {"action": "store_true", "help": "merge the entry into the client's config file"},
+               "--bundle": {"metavar": "OUT.mcpb", "help": "claude-desktop: write a Claude Desktop extension "
+                            "running this memvault instead, to install by opening it"}}),
 }
 KEYS: dict[str, tuple[str, Flags]] = {  # `memvault keys ACTION`
     "create": ("make a key: printed once on stdout, only its hash is stored", {
@@ -795,21 +797,48 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 def _setup(args: argparse.Namespace, config: config_module.Config) -> int:
     from . import setup
 
+    if args.bundle:
+        return _bundle(args, config)
     plan = setup.for_client(args.client, config)
     if args.write:
         try:
-            backup = setup.write(plan)
+            written = setup.write(plan)
         except ValueError as exc:
-            _err(str(exc))
+            _err(f"{exc}. Paste this into it by hand ({plan.key!r} may already be there: add the "
+                 f"{setup.SERVER_NAME!r} entry inside it):\n{plan.text()}")
             return 1
-        kept = f" (the previous file is kept as {backup})" if backup else ""
+        if not written.changed:
+            _err(f"{plan.path} already holds this {setup.SERVER_NAME} entry: nothing changed.")
+            return 0
+        kept = f" (the previous file is kept as {written.backup})" if written.backup else ""
         _err(f"wrote the {setup.SERVER_NAME} entry into {plan.path}{kept}. {plan.note}")
     elif args.json:
         _out(json.dumps({"client": plan.client, "path": str(plan.path), **plan.document()}, indent=2))
     else:
         _out(f"Add this to {plan.path} (or run this command again with --write to merge it there):\n")
-        _out(json.dumps(plan.document(), indent=2))
+        _out(plan.text())
         _out(f"\n{plan.note}")
+    return 0
+
+
+def _bundle(args: argparse.Namespace, config: config_module.Config) -> int:
+    from . import bundle
+
+    if args.client != "claude-desktop" or args.write:
+        _err("--bundle makes a Claude Desktop extension: `memvault setup claude-desktop --bundle OUT.mcpb`, "
+             "without --write")
+        return 2
+    out = Path(args.bundle).resolve()
+    try:
+        manifest = bundle.write(out, config)
+    except ValueError as exc:
+        _err(str(exc))
+        return 1
+    if args.json:
+        _out(json.dumps({"client": args.client, "bundle": str(out), "manifest": manifest}, indent=2))
+    _err(f"wrote {out}: a Claude Desktop extension that runs {manifest['server']['mcp_config']['command']} "
+         "(this install). Open it with Claude Desktop (or Settings > Extensions > Install Extension) and "
+         "check the database it shows.")
     return 0
 
 
