@@ -8,9 +8,11 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from memvault.storage.location import secrets_in
 
@@ -88,7 +90,14 @@ def write(setup: Setup) -> Path | None:
     Raises:
         ValueError: the existing file is not a JSON object (e.g. it has comments): nothing is written.
     """
-    path = setup.path
+    return merge(setup.path, setup.key, lambda servers: {**servers, SERVER_NAME: setup.entry}, setup.private)
+
+
+def merge(path: Path, key: str, change: Callable[[dict[str, Any]], dict[str, Any]],
+          private: bool = False) -> Path | None:
+    """Replace the object under ``key`` of the JSON file ``path`` by ``change(it)`` as :func:`write` does
+    (``private``: files of mode 0600); nothing is written when it is unchanged. Raises ValueError as
+    :func:`write`."""
     backup = None
     document: dict[str, object] = {}
     if path.exists():
@@ -98,21 +107,21 @@ def write(setup: Setup) -> Path | None:
         except ValueError as exc:
             raise ValueError(f"{path} is not plain JSON ({exc}); nothing was written: add the entry by "
                              "hand") from None
-        if not isinstance(document, dict) or not isinstance(document.get(setup.key, {}), dict):
-            raise ValueError(f"{path} does not hold a JSON object with {setup.key!r}; nothing was written")
-    servers = dict(document.get(setup.key) or {})  # type: ignore[call-overload]
-    if servers.get(SERVER_NAME) == setup.entry:
+        if not isinstance(document, dict) or not isinstance(document.get(key, {}), dict):
+            raise ValueError(f"{path} does not hold a JSON object with {key!r}; nothing was written")
+    current = dict(document.get(key) or {})  # type: ignore[call-overload]
+    changed = change(dict(current))
+    if changed == current:
         return None  # already there as it would be written: nothing to change, no backup
     if path.exists():
         stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%S.%fZ")  # to the microsecond: never overwrites one
         backup = path.with_name(f"{path.name}.{stamp}.bak")
-        _write_text(backup, text, setup.private)
-    servers[SERVER_NAME] = setup.entry
-    document[setup.key] = servers
+        _write_text(backup, text, private)
+    document[key] = changed
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.unlink(missing_ok=True)
-    _write_text(tmp, json.dumps(document, indent=2, ensure_ascii=False) + "\n", setup.private)
+    _write_text(tmp, json.dumps(document, indent=2, ensure_ascii=False) + "\n", private)
     os.replace(tmp, path)
     return backup
 
