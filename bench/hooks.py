@@ -48,6 +48,7 @@ def store(size: int, work: Path, locomo: Path) -> Path:
     from locomo_data import load
     from memvault.storage.embeddings import INTEGER, VARIANT_NAMES, Embedder
 
+    work.mkdir(parents=True, exist_ok=True)
     path = work / f"scale-{size}-{INTEGER}.db"
     if path.exists():
         return path

@@ -920,7 +920,7 @@ def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) 
             got = transcripts.read(path)
             if got.bad:
                 report["unreadable_lines"][str(path)] = got.bad
-            outcomes = hooks.store_turns(store, caller, got.turns, "claude-code")
+            outcomes = hooks.store_turns(store, caller.tenant, caller.scope, got.turns, "claude-code")
             ends = {}
             for session_id, _, turn in got.turns:
                 ends[session_id] = max(ends.get(session_id, 0), turn.at or 0)

@@ -73,18 +73,19 @@ def payload(text: str, client: str, event: str) -> dict[str, Any]:
 def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[str, Any] | None:
     """Do ``event``'s work on the configured store; the JSON document to print (None: print nothing)."""
     from memvault.storage.store import Store
-    from memvault.tools.handlers import Caller
 
-    caller = Caller(tenant=config.tenant, scope=config.scope)
     embedder = _prompt_embedder(config) if event == "UserPromptSubmit" else None
     store = Store(config.db, embedder, busy_timeout_ms=config.busy_timeout_ms)
     try:
+        if event in CAPTURE:  # without the tools layer (pydantic): capture is the most frequent hook
+            capture(store, config, client, data, end=event == "SessionEnd")
+            return None
+        from memvault.tools.handlers import Caller
+
+        caller = Caller(tenant=config.tenant, scope=config.scope)
         if event == "SessionStart":
             return _context(event, session_start(store, caller, config, client, data))
-        if event == "UserPromptSubmit":
-            return _context(event, prompt_context(store, caller, data["prompt"]))
-        capture(store, caller, config, client, data, end=event == "SessionEnd")
-        return None
+        return _context(event, prompt_context(store, caller, data["prompt"]))
     finally:
         store.close()
 
@@ -149,8 +150,7 @@ def prompt_context(store: Store, caller: Caller, prompt: str) -> str | None:
     return head + "".join(lines) if lines else None
 
 
-def capture(store: Store, caller: Caller, config: Config, client: str, data: dict[str, Any],
-            end: bool) -> list[AppendOutcome]:
+def capture(store: Store, config: Config, client: str, data: dict[str, Any], end: bool) -> list[AppendOutcome]:
     """Append the transcript's entries not read before (per database, tenant, scope and transcript: a
     byte offset kept in the user state folder; read again from the start when it is lost) to their
     sessions; ``end``: then end the hook's session. Returns the appends' outcomes."""
@@ -162,17 +162,17 @@ def capture(store: Store, caller: Caller, config: Config, client: str, data: dic
     outcomes = []
     if path.is_file():
         got = transcripts.read(path, state.offset, session_id, state.names)
-        outcomes = store_turns(store, caller, got.turns, client)
+        outcomes = store_turns(store, config.tenant, config.scope, got.turns, client)
         state.save(got.offset, got.names)
-    else:
-        outcomes = [store.episodes.append(tenant=caller.tenant, scope=caller.scope, session_id=session_id,
-                                          turns=[], client=client, cwd=_text(data.get("cwd")))]
+    if not any(o.session_id == session_id for o in outcomes):  # nothing new of it: the session is there
+        outcomes.append(store.episodes.append(tenant=config.tenant, scope=config.scope, session_id=session_id,
+                                              turns=[], client=client, cwd=_text(data.get("cwd"))))
     if end:
-        store.episodes.end(tenant=caller.tenant, session_id=session_id)
+        store.episodes.end(tenant=config.tenant, session_id=session_id)
     return outcomes
 
 
-def store_turns(store: Store, caller: Caller, turns: Iterable[tuple[str, str | None, NewTurn]],
+def store_turns(store: Store, tenant: str, scope: str, turns: Iterable[tuple[str, str | None, NewTurn]],
                 client: str) -> list[AppendOutcome]:
     """Append transcript turns, (session id, cwd, turn) in order, to their sessions, at most
     :data:`APPEND_AT_ONCE` a transaction; the appends' outcomes."""
@@ -182,7 +182,7 @@ def store_turns(store: Store, caller: Caller, turns: Iterable[tuple[str, str | N
 
     def flush() -> None:
         if current is not None and batch:
-            outcomes.append(store.episodes.append(tenant=caller.tenant, scope=caller.scope, session_id=current[0],
+            outcomes.append(store.episodes.append(tenant=tenant, scope=scope, session_id=current[0],
                                                   turns=list(batch), client=client, cwd=current[1]))
         batch.clear()
 
