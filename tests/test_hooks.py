@@ -85,7 +85,7 @@ def test_user_prompt_submit_gives_a_sure_memory_and_nothing_for_an_unrelated_pro
     asked = _hook(env, "UserPromptSubmit",
                   _payload("UserPromptSubmit", prompt="Which port does the staging database listen on?"))
     context = _context(asked, "UserPromptSubmit")
-    assert MEMORIES[0][0] in context and "Keyword search only" not in context
+    assert MEMORIES[0][0] in context and "Degraded: keyword search only" in context  # said, as decided
     assert MEMORIES[1][0] not in context  # only what surely answers
     unrelated = _hook(env, "UserPromptSubmit",
                       _payload("UserPromptSubmit", prompt="Write a haiku about autumn leaves falling"))
@@ -123,6 +123,29 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
     assert set(said.redacted) >= {"GitHub token", "private"}
     data = file_bytes(Path(env["MEMVAULT_DB"]))
     assert TOKEN.encode() not in data and b"my card ends 4242" not in data
+    # The offsets lost (a new state folder): the transcript is read again, and nothing is stored twice.
+    again = _hook({**env, "XDG_STATE_HOME": str(tmp_path / "other-state")}, "Stop", _payload("Stop", transcript))
+    assert again.returncode == 0, again.stderr
+    store = _open(env)
+    try:
+        assert store.episodes.turns(tenant="default", session_id=SESSION) == turns
+    finally:
+        store.close()
+
+
+def test_codex_gets_the_boot_context_at_session_start_and_has_no_capture_hook(env, stored):
+    codex = [sys.executable, "-m", "memvault.server", "hook", "codex"]
+    start = subprocess.run([*codex, "SessionStart"], input=json.dumps(_payload("SessionStart", source="startup")),
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert MEMORIES[0][0] in _context(start, "SessionStart")
+    store = _open(env)
+    try:
+        assert store.episodes.session(tenant="default", session_id=SESSION).client == "codex"
+    finally:
+        store.close()
+    stop = subprocess.run([*codex, "Stop"], input=json.dumps(_payload("Stop")), env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert (stop.returncode, stop.stdout) == (1, "") and "codex hooks are SessionStart, UserPromptSubmit" in stop.stderr
 
 
 def test_hooks_never_print_a_credential_even_one_a_memory_was_allowed_to_keep(env, real_embedder):
@@ -221,6 +244,8 @@ def test_setup_hooks_merges_into_the_settings_keeps_a_backup_and_a_second_run_ch
     for event in events:
         command = written["hooks"][event][-1]["hooks"][0]["command"]
         assert f" hook claude-code {event} --db " in command and env["MEMVAULT_DB"] in command
+    assert [event for event in events if written["hooks"][event][-1]["hooks"][0].get("async")] == [
+        "PostToolUse", "Stop", "PreCompact"]  # in the background; SessionEnd ends the session before exit
     backups = list(settings.parent.glob("settings.json.*.bak"))
     assert [b.read_text(encoding="utf-8") for b in backups] == [original]
     second = _setup(env)
