@@ -40,7 +40,7 @@ PROMPT = "What did Caroline say about the adoption agency she was looking into?"
 
 
 def store(size: int, work: Path, locomo: Path) -> Path:
-    """bench/scale.py's store of ``size`` memories (built once in ``work``) from the LoCoMo data in ``locomo``."""
+    """bench/scale.py's store of ``size`` memories (built once in ``work``), from LoCoMo in ``locomo``."""
     import re
 
     import numpy as np
@@ -70,8 +70,9 @@ def entries(n: int) -> list[str]:
     """Transcript lines ``2n`` and ``2n + 1``: a Bash call and its result, in Claude Code's format."""
     base = {"sessionId": SESSION, "cwd": "/home/dev/shop", "isSidechain": False, "userType": "external"}
     call = {**base, "type": "assistant", "uuid": f"call-{n}", "timestamp": "2026-12-01T10:00:00.000Z",
-            "message": {"role": "assistant", "content": [{"type": "tool_use", "id": f"toolu_{n}", "name": "Bash",
-                                                          "input": {"command": f"pytest -q tests/test_{n}.py"}}]}}
+            "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash",
+                 "input": {"command": f"pytest -q tests/test_{n}.py"}}]}}
     result = {**base, "type": "user", "uuid": f"result-{n}", "timestamp": "2026-12-01T10:00:01.000Z",
               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{n}",
                                                        "content": f"{n} passed in 0.4s"}]}}
@@ -124,9 +125,9 @@ def main() -> None:
                 written += 1
             times[event].append(timed([*hook, event, *flags], json.dumps(payload), env))
     base = [statistics.median(b[i] for b in bare) for i in (0, 1)]
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"load average {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the end; {args.size:,} memories; "
-          f"median of {args.runs} runs")
+    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+          f"Python {platform.python_version()}, load average {load_start:.2f} at the start, "
+          f"{os.getloadavg()[0]:.2f} at the end; {args.size:,} memories; median of {args.runs} runs")
     print(f"bare `python -c pass`: {base[0]:.3f} s wall, {base[1]:.3f} s CPU\n")
     print("| hook | wall s | wall above bare, s | CPU s | CPU above bare, s | target above bare, s |")
     print("|---|---|---|---|---|---|")

@@ -156,8 +156,8 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                "\"content\" (other fields take remember's defaults); with --from claude-code, Claude Code's "
                "session transcripts as sessions and turns. Importing twice adds nothing; Ctrl-C "
                "stops, a re-run resumes. Exit 1 when a line failed.",
-               {"file": {"nargs": "?", "help": "the JSON lines file, or - for stdin; with --from: a transcript "
-                         "(.jsonl) or a folder of them (default ~/.claude/projects)"},
+               {"file": {"nargs": "?", "help": "the JSON lines file, or - for stdin; with --from: a "
+                         "transcript (.jsonl) or a folder of them (default ~/.claude/projects)"},
                 "--from": {"dest": "source", "choices": ("claude-code",), "help": "read a client's session "
                            "transcripts (docs/hooks.md#import)"}, **OPEN, **SECRETS, **JSON}),
     "setup": ("Print (or --write) the configuration entry an MCP client needs to start memvault.",
@@ -316,7 +316,8 @@ def _err(text: str) -> None:
     sys.stderr.write(f"memvault: {text}\n")
 
 
-WRITING = ("serve", "remember", "supersede", "import", "hook")  # commands that store memories in the scope setting
+# Commands that store memories (or sessions) in the scope setting.
+WRITING = ("serve", "remember", "supersede", "import", "hook")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -474,7 +475,9 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     logging.getLogger().setLevel(logging.WARNING)
     existed = config.db_exists()
     if command == "import" and args.source:
-        root = Path(args.file).expanduser() if args.file else Path("~/.claude/projects").expanduser()
+        from .transcripts import DEFAULT_ROOT
+
+        root = Path(args.file).expanduser() if args.file else DEFAULT_ROOT.expanduser()
         if not root.exists():
             _err(f"{NAMES['file']}: {shown(str(root))} does not exist: no transcripts to import")
             return 2
@@ -911,37 +914,21 @@ def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) 
 
     root = Path(args.file).expanduser() if args.file else transcripts.DEFAULT_ROOT.expanduser()
     files = transcripts.transcripts(root)
-    report: dict[str, Any] = {"files": len(files), "sessions": 0, "turns_added": 0, "turns_already_there": 0,
-                              "redacted": [], "unreadable_lines": {}}
-    redacted_kinds: set[str] = set()
     bar = _bar(total=len(files), unit="file", desc="import")
     try:
-        for path in files:
-            got = transcripts.read(path)
-            if got.bad:
-                report["unreadable_lines"][str(path)] = got.bad
-            outcomes = hooks.store_turns(store, caller.tenant, caller.scope, got.turns, "claude-code")
-            ends = {}
-            for session_id, _, turn in got.turns:
-                ends[session_id] = max(ends.get(session_id, 0), turn.at or 0)
-            for session_id, at in ends.items():
-                store.episodes.end(tenant=caller.tenant, session_id=session_id, at=at or None)
-            report["sessions"] += len(ends)
-            report["turns_added"] += sum(len(o.added) for o in outcomes)
-            report["turns_already_there"] += sum(o.repeated for o in outcomes)
-            redacted_kinds.update(kind for o in outcomes for kind in o.redacted)
-            bar.update(1)
+        report = hooks.import_transcripts(store, caller.tenant, caller.scope, files, lambda: bar.update(1))
     except KeyboardInterrupt:
         _err("import stopped; what was imported stays. Run the same command again to resume.")
         return 130
     finally:
         bar.close()
-    report["redacted"] = sorted(redacted_kinds)
     _say_created(args)
     nothing = " (nothing new: all were already there)" if files and not report["turns_added"] else ""
-    _err(f"imported {text.count(report['turns_added'], 'turn')} of {text.count(report['sessions'], 'session')} "
-         f"from {text.count(len(files), 'transcript')} under {root}: {report['turns_already_there']:,} already "
-         f"there{nothing}" + (f"; replaced in the text: {', '.join(report['redacted'])}" if redacted_kinds else ""))
+    replaced = f"; replaced in the text: {', '.join(report['redacted'])}" if report["redacted"] else ""
+    turns, sessions = text.count(report["turns_added"], "turn"), text.count(report["sessions"], "session")
+    _err(f"imported {turns} of {sessions} "
+         f"from {text.count(len(files), 'transcript')} under {root}: {report['turns_already_there']:,} "
+         f"already there{nothing}{replaced}")
     for path, lines in report["unreadable_lines"].items():
         _err(f"{path}: {text.count(len(lines), 'line')} not JSON, skipped (e.g. line {lines[0]})")
     if args.json:

@@ -40,7 +40,9 @@ class Read:
     bad: list[int]
 
 
-def read(path: Path, offset: int = 0, session_id: str | None = None, names: dict[str, str] | None = None) -> Read:
+def read(
+    path: Path, offset: int = 0, session_id: str | None = None, names: dict[str, str] | None = None
+) -> Read:
     """The turns of the whole lines of ``path`` from byte ``offset`` (a last line without its line end
     is left for the next read: Claude Code may be writing it). ``session_id``: the session of entries
     that name none (default: the file's name); ``names``: tool names of calls an earlier read saw.

@@ -53,7 +53,9 @@ def _payload(event: str, transcript: Path | None = None, **fields: object) -> di
             "permission_mode": "default", "hook_event_name": event, **fields}
 
 
-def _hook(env: dict[str, str], event: str, stdin: dict[str, object] | str) -> subprocess.CompletedProcess[str]:
+def _hook(
+    env: dict[str, str], event: str, stdin: dict[str, object] | str
+) -> subprocess.CompletedProcess[str]:
     text = stdin if isinstance(stdin, str) else json.dumps(stdin)
     return subprocess.run([*HOOK, event], input=text, env=env, capture_output=True, text=True, timeout=180)
 
@@ -98,7 +100,8 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
     transcript.parent.mkdir(parents=True)
     transcript.write_bytes(b"".join(lines[:7]))  # Claude Code has written up to the Grep call
     for event in ("SessionStart", "PostToolUse"):
-        result = _hook(env, event, _payload(event, transcript, tool_name="Grep", tool_input={}, tool_response={}))
+        result = _hook(env, event, _payload(event, transcript, tool_name="Grep", tool_input={},
+                                            tool_response={}))
         assert result.returncode == 0, result.stderr
     transcript.write_bytes(b"".join(lines))
     for event, extra in (("PostToolUse", {"tool_name": "Bash"}), ("Stop", {"stop_hook_active": False}),
@@ -124,7 +127,8 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
     data = file_bytes(Path(env["MEMVAULT_DB"]))
     assert TOKEN.encode() not in data and b"my card ends 4242" not in data
     # The offsets lost (a new state folder): the transcript is read again, and nothing is stored twice.
-    again = _hook({**env, "XDG_STATE_HOME": str(tmp_path / "other-state")}, "Stop", _payload("Stop", transcript))
+    lost = {**env, "XDG_STATE_HOME": str(tmp_path / "other-state")}
+    again = _hook(lost, "Stop", _payload("Stop", transcript))
     assert again.returncode == 0, again.stderr
     store = _open(env)
     try:
@@ -135,8 +139,8 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
 
 def test_codex_gets_the_boot_context_at_session_start_and_has_no_capture_hook(env, stored):
     codex = [sys.executable, "-m", "memvault.server", "hook", "codex"]
-    start = subprocess.run([*codex, "SessionStart"], input=json.dumps(_payload("SessionStart", source="startup")),
-                           env=env, capture_output=True, text=True, timeout=120)
+    start = subprocess.run([*codex, "SessionStart"], env=env, capture_output=True, text=True, timeout=120,
+                           input=json.dumps(_payload("SessionStart", source="startup")))
     assert MEMORIES[0][0] in _context(start, "SessionStart")
     store = _open(env)
     try:
@@ -145,7 +149,8 @@ def test_codex_gets_the_boot_context_at_session_start_and_has_no_capture_hook(en
         store.close()
     stop = subprocess.run([*codex, "Stop"], input=json.dumps(_payload("Stop")), env=env, capture_output=True,
                           text=True, timeout=60)
-    assert (stop.returncode, stop.stdout) == (1, "") and "codex hooks are SessionStart, UserPromptSubmit" in stop.stderr
+    assert (stop.returncode, stop.stdout) == (1, "")
+    assert "codex hooks are SessionStart, UserPromptSubmit" in stop.stderr
 
 
 def test_hooks_never_print_a_credential_even_one_a_memory_was_allowed_to_keep(env, real_embedder):
@@ -155,7 +160,8 @@ def test_hooks_never_print_a_credential_even_one_a_memory_was_allowed_to_keep(en
     finally:
         store.close()
     start = _hook(env, "SessionStart", _payload("SessionStart", source="startup"))
-    prompt = _hook(env, "UserPromptSubmit", _payload("UserPromptSubmit", prompt="What is the deploy bot token?"))
+    asked = _payload("UserPromptSubmit", prompt="What is the deploy bot token?")
+    prompt = _hook(env, "UserPromptSubmit", asked)
     assert "deploy bot token" in _context(start, "SessionStart")
     for result in (start, prompt):
         assert result.returncode == 0 and TOKEN not in result.stdout and TOKEN not in result.stderr
@@ -168,7 +174,8 @@ def test_hooks_never_print_a_credential_even_one_a_memory_was_allowed_to_keep(en
     (["SessionStart"], json.dumps({"hook_event_name": "SessionStart"}), "session_id"),
     (["UserPromptSubmit"], json.dumps(_payload("UserPromptSubmit")), "prompt"),
     (["PostToolUse"], json.dumps({**_payload("PostToolUse"), "transcript_path": None}), "transcript_path"),
-    (["Stop"], json.dumps(_payload("SessionEnd")), "hook_event_name: is 'SessionEnd' but the command says Stop"),
+    (["Stop"], json.dumps(_payload("SessionEnd")),
+     "hook_event_name: is 'SessionEnd' but the command says Stop"),
     (["Notification"], json.dumps(_payload("Notification")), "EVENT: claude-code hooks are"),
     (["SessionStart", "--no-such-flag"], json.dumps(_payload("SessionStart")), "--no-such-flag"),
 ])
@@ -184,14 +191,18 @@ def test_a_bad_setting_is_a_non_blocking_error_too(env):
 
 
 def _import(env: dict[str, str], path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memvault.server", "import", "--from", "claude-code", str(path),
-                           "--json"], env=env, capture_output=True, text=True, timeout=180)
+    argv = [sys.executable, "-m", "memvault.server", "import", "--from", "claude-code", str(path), "--json"]
+    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=180)
+
+
+def _turns(store: Store, session_id: str) -> list[tuple[int, str, str]]:
+    return [(t.seq, t.role, t.text) for t in store.episodes.turns(tenant="default", session_id=session_id)]
 
 
 def _sessions_and_turns(env: dict[str, str]) -> dict[str, list[tuple[int, str, str]]]:
     store = _open(env)
     try:
-        return {s.id: [(t.seq, t.role, t.text) for t in store.episodes.turns(tenant="default", session_id=s.id)]
+        return {s.id: _turns(store, s.id)
                 for s in store.episodes.sessions(tenant="default")}
     finally:
         store.close()
@@ -211,7 +222,8 @@ def test_import_twice_gives_the_same_sessions_and_turns_and_a_hook_adds_none_of_
     once = _import(env, root)
     assert once.returncode == 0, once.stderr
     report = json.loads(once.stdout)
-    assert (report["files"], report["sessions"], report["turns_added"], report["turns_already_there"]) == (2, 2, 16, 0)
+    counts = (report["files"], report["sessions"], report["turns_added"], report["turns_already_there"])
+    assert counts == (2, 2, 16, 0)
     assert report["redacted"] == ["GitHub token", "private"]
     after_once = _sessions_and_turns(env)
     assert sorted(after_once) == sorted([SESSION, other]) and len(after_once[SESSION]) == 8
@@ -233,7 +245,8 @@ def test_setup_hooks_merges_into_the_settings_keeps_a_backup_and_a_second_run_ch
     settings = Path(env["HOME"]) / ".claude" / "settings.json"
     settings.parent.mkdir()
     theirs = {"type": "command", "command": "prettier --write \"$CLAUDE_PROJECT_DIR\""}
-    original = json.dumps({"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [theirs]}]}})
+    original = json.dumps({"model": "opus",
+                           "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [theirs]}]}})
     settings.write_text(original, encoding="utf-8")
     first = _setup(env)
     assert first.returncode == 0, first.stderr
