@@ -281,3 +281,23 @@ def test_setup_hooks_refuses_settings_with_comments_and_writes_nothing(env):
     assert result.returncode == 1 and "not plain JSON" in result.stderr
     assert settings.read_text(encoding="utf-8") == text
     assert os.listdir(settings.parent) == ["settings.json"]
+
+
+def test_merged_replaces_an_older_memvault_hook_where_it_was_and_keeps_the_others():
+    from memvault.server import hooks
+
+    old = {"type": "command", "command": "/old/venv/bin/memvault hook claude-code Stop --db /x.db"}
+    theirs = {"type": "command", "command": "notify-send done"}
+    current = {"Stop": [{"hooks": [theirs, old]}, {"hooks": [{"type": "command", "command": "echo after"}]}],
+               "Notification": [{"hooks": [theirs]}]}
+    wanted = {"Stop": "/new/bin/memvault hook claude-code Stop --db /x.db"}
+    result = hooks.merged(current, wanted)
+    assert result["Notification"] == current["Notification"]
+    assert result["Stop"] == [
+        {"hooks": [{"type": "command", "command": wanted["Stop"], "async": True}]},
+        {"hooks": [theirs]},
+        {"hooks": [{"type": "command", "command": "echo after"}]},
+    ]
+    assert hooks.merged(result, wanted) == result  # a second merge changes nothing
+    with pytest.raises(ValueError, match="hooks.Stop"):
+        hooks.merged({"Stop": {"not": "a list"}}, wanted)
