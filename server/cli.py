@@ -169,7 +169,8 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "hook": ("Run as a client's hook (setup claude-code --hooks writes them): read the hook's JSON on stdin, "
              "print what the client expects; a failure exits 1, which never blocks the client.",
              {"client": {"help": "claude-code or codex"}, "event": {"help": "SessionStart, UserPromptSubmit, "
-              "PostToolUse, Stop, PreCompact or SessionEnd (codex: the first two)"}, **OPEN}),
+              "PostToolUse, Stop, PreCompact or SessionEnd (codex: the first two)"}, **DB,
+              "--tenant": LEADING["--tenant"], "--scope": LEADING["--scope"]}),
 }
 KEYS: dict[str, tuple[str, Flags]] = {  # `memvault keys ACTION`
     "create": ("make a key: printed once on stdout, only its hash is stored", {

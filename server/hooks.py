@@ -54,8 +54,10 @@ def payload(text: str, client: str, event: str) -> dict[str, Any]:
     Raises:
         HookInputError: not a JSON object, or a field this event needs is missing or not a string.
     """
-    if event not in EVENTS.get(client, ()):
-        raise HookInputError(f"EVENT: {client} hooks are {', '.join(EVENTS.get(client, ()))}; got {event!r}")
+    if client not in EVENTS:
+        raise HookInputError(f"CLIENT: {' or '.join(CLIENTS)}; got {client!r}")
+    if event not in EVENTS[client]:
+        raise HookInputError(f"EVENT: {client} hooks are {', '.join(EVENTS[client])}; got {event!r}")
     try:
         data = json.loads(text)
     except ValueError as exc:

@@ -177,6 +177,7 @@ def test_hooks_never_print_a_credential_even_one_a_memory_was_allowed_to_keep(en
     (["Stop"], json.dumps(_payload("SessionEnd")),
      "hook_event_name: is 'SessionEnd' but the command says Stop"),
     (["Notification"], json.dumps(_payload("Notification")), "EVENT: claude-code hooks are"),
+    (["SessionStart", "--model-dir", "/m"], json.dumps(_payload("SessionStart")), "--model-dir"),
     (["SessionStart", "--no-such-flag"], json.dumps(_payload("SessionStart")), "--no-such-flag"),
 ])
 def test_a_bad_payload_or_command_is_a_non_blocking_error_said_on_stderr(env, argv, stdin, said):
