@@ -153,15 +153,26 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                {**DB, "--tenant": LEADING["--tenant"],
                 "--output": {"aliases": ("-o",), "help": "file to write (default: stdout)"}}),
     "import": ("Read memories from JSON lines: `memvault export`'s format, or lines with only "
-               "\"content\" (other fields take remember's defaults). Importing twice adds nothing; Ctrl-C "
+               "\"content\" (other fields take remember's defaults); with --from claude-code, Claude Code's "
+               "session transcripts as sessions and turns. Importing twice adds nothing; Ctrl-C "
                "stops, a re-run resumes. Exit 1 when a line failed.",
-               {"file": {"help": "the JSON lines file, or - for stdin"}, **OPEN, **SECRETS, **JSON}),
+               {"file": {"nargs": "?", "help": "the JSON lines file, or - for stdin; with --from: a "
+                         "transcript (.jsonl) or a folder of them (default ~/.claude/projects)"},
+                "--from": {"dest": "source", "choices": ("claude-code",), "help": "read a client's session "
+                           "transcripts (docs/hooks.md#import)"}, **OPEN, **SECRETS, **JSON}),
     "setup": ("Print (or --write) the configuration entry an MCP client needs to start memvault.",
               {"client": {"choices": CLIENTS, "metavar": None},
                **DB, "--tenant": LEADING["--tenant"], "--scope": LEADING["--scope"], **JSON,
                "--write": {"action": "store_true", "help": "merge the entry into the client's config file"},
                "--bundle": {"metavar": "OUT.mcpb", "help": "claude-desktop: write a Claude Desktop extension "
-                            "running this memvault instead, to install by opening it"}}),
+                            "running this memvault instead, to install by opening it"},
+               "--hooks": {"action": "store_true", "help": "claude-code: merge memvault's hooks into "
+                           "~/.claude/settings.json instead (docs/hooks.md)"}}),
+    "hook": ("Run as a client's hook (setup claude-code --hooks writes them): read the hook's JSON on stdin, "
+             "print what the client expects; a failure exits 1, which never blocks the client.",
+             {"client": {"help": "claude-code or codex"}, "event": {"help": "SessionStart, UserPromptSubmit, "
+              "PostToolUse, Stop, PreCompact or SessionEnd (codex: the first two)"}, **DB,
+              "--tenant": LEADING["--tenant"], "--scope": LEADING["--scope"]}),
 }
 KEYS: dict[str, tuple[str, Flags]] = {  # `memvault keys ACTION`
     "create": ("make a key: printed once on stdout, only its hash is stored", {
@@ -308,12 +319,19 @@ def _err(text: str) -> None:
     sys.stderr.write(f"memvault: {text}\n")
 
 
-WRITING = ("serve", "remember", "supersede", "import")  # commands that store memories in the scope setting
+# Commands that store memories (or sessions) in the scope setting.
+WRITING = ("serve", "remember", "supersede", "import", "hook")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memvault`` console script; returns the exit code."""
-    args = parse(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse(argv)
+    except SystemExit as exc:  # a hook's refused argument must not exit 2: its client would block on it
+        if argv[:1] == ["hook"] and exc.code == 2:
+            return hooks_exit()
+        raise
     command = args.command or "serve"
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="memvault %(levelname)s %(name)s: %(message)s")
@@ -323,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     serving=command == "serve", writing=command in WRITING)
     except ValueError as exc:
         _err(str(exc))
-        return 2
+        return hooks_exit() if command == "hook" else 2
     db = getattr(args, "db", None)
     if db and redacted(db) != db:  # a password in argv: any user of the machine reads it in `ps`
         _err("warning: the password given in --db is visible to every user of this machine in the process "
@@ -334,6 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _printing(lambda: _keys(args, config))
     if command == "setup":
         return _printing(lambda: _setup(args, config))
+    if command == "hook":
+        return _hook(args, config)
     return _printing(lambda: _with_store(command, args, config))
 
 
@@ -457,7 +477,17 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 
     logging.getLogger().setLevel(logging.WARNING)
     existed = config.db_exists()
-    if command == "import" and args.file != "-" and not Path(args.file).is_file():
+    if command == "import" and args.source:
+        from .transcripts import DEFAULT_ROOT
+
+        root = Path(args.file).expanduser() if args.file else DEFAULT_ROOT.expanduser()
+        if not root.exists():
+            _err(f"{NAMES['file']}: {shown(str(root))} does not exist: no transcripts to import")
+            return 2
+    elif command == "import" and args.file is None:
+        _err(f"{NAMES['file']}: give the JSON lines file, or - for stdin (or --from claude-code)")
+        return 2
+    elif command == "import" and args.file != "-" and not Path(args.file).is_file():
         what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
         _err(f"{NAMES['file']}: {shown(args.file)} {what}: nothing to import")
         return 2
@@ -756,6 +786,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.storage import transfer
     from memvault.tools import text
 
+    if args.source:
+        return _import_transcripts(store, caller, args)
     # Undecodable bytes reach the checks as lone surrogates: that line fails, not the import.
     if args.file == "-":
         source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
@@ -799,6 +831,8 @@ def _setup(args: argparse.Namespace, config: config_module.Config) -> int:
 
     if args.bundle:
         return _bundle(args, config)
+    if args.hooks:
+        return _setup_hooks(args, config)
     plan = setup.for_client(args.client, config)
     if args.write:
         try:
@@ -839,6 +873,102 @@ def _bundle(args: argparse.Namespace, config: config_module.Config) -> int:
     _err(f"wrote {out}: a Claude Desktop extension that runs {manifest['server']['mcp_config']['command']} "
          "(this install). Open it with Claude Desktop (or Settings > Extensions > Install Extension) and "
          "check the database it shows.")
+    return 0
+
+
+def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
+    """Merge memvault's hooks into Claude Code's user settings (a backup first); says when nothing changed."""
+    from . import hooks, setup
+
+    if args.client != "claude-code":
+        _err(f"--hooks: only claude-code's hooks are written (docs/hooks.md says what {args.client} offers)")
+        return 2
+    path = hooks.settings_path()
+    wanted = hooks.commands(config)
+
+    def change(document: dict[str, Any]) -> bool:
+        current = document.get("hooks", {})
+        if not isinstance(current, dict):
+            raise ValueError(f"{path}: 'hooks' is not a JSON object; nothing was written")
+        merged = hooks.merged(current, wanted)
+        document["hooks"] = merged
+        return merged != current
+
+    try:
+        written = setup.merge_json(path, change)
+    except ValueError as exc:
+        _err(str(exc))
+        return 1
+    changed, backup = written.changed, written.backup
+    if args.json:
+        with open(path, encoding="utf-8") as file:
+            after = json.load(file).get("hooks")
+        _out(json.dumps({"client": args.client, "path": str(path), "changed": changed,
+                         "backup": str(backup) if backup else None, "hooks": after}, indent=2))
+    if not changed:
+        _err(f"{path} already has memvault's hooks as they would be written: nothing changed")
+    else:
+        kept = f" (the previous file is kept as {backup})" if backup else ""
+        _err(f"wrote memvault's hooks ({', '.join(hooks.EVENTS['claude-code'])}) into {path}{kept}. "
+             "Claude Code runs them from its next session.")
+    return 0
+
+
+def hooks_exit() -> int:
+    """The exit code of a failed hook: its client says so and goes on."""
+    from .hooks import NON_BLOCKING
+
+    return NON_BLOCKING
+
+
+def _hook(args: argparse.Namespace, config: config_module.Config) -> int:
+    """``memvault hook CLIENT EVENT``: the client's JSON (if any) on stdout, nothing else; every failure
+    said on stderr with the non-blocking exit code (memory failing never stops the user's session)."""
+    from . import hooks
+
+    logging.getLogger().setLevel(logging.WARNING)
+    try:
+        text = sys.stdin.buffer.read().decode("utf-8")
+        document = hooks.run(config, args.client, args.event, hooks.payload(text, args.client, args.event))
+    except (hooks.HookInputError, UnicodeDecodeError) as exc:
+        _err(f"{args.client} {args.event} hook: {exc}")
+        return hooks.NON_BLOCKING
+    except Exception as exc:  # any failure (database busy, disk full...): said, and the session goes on
+        _err(f"{args.client} {args.event} hook failed: {type(exc).__name__}: {_in_cli_words(exc)}")
+        return hooks.NON_BLOCKING
+    if document is not None:
+        _out(json.dumps(document))
+    return 0
+
+
+def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    """``import --from claude-code``: each transcript's sessions and turns (ended, with their digests),
+    with a progress bar; the summary on stderr (``--json``: on stdout too)."""
+    from memvault.tools import text
+
+    from . import hooks, transcripts
+
+    root = Path(args.file).expanduser() if args.file else transcripts.DEFAULT_ROOT.expanduser()
+    files = transcripts.transcripts(root)
+    bar = _bar(total=len(files), unit="file", desc="import")
+    try:
+        report = hooks.import_transcripts(store, caller.tenant, caller.scope, files, lambda: bar.update(1))
+    except KeyboardInterrupt:
+        _err("import stopped; what was imported stays. Run the same command again to resume.")
+        return 130
+    finally:
+        bar.close()
+    _say_created(args)
+    nothing = " (nothing new: all were already there)" if files and not report["turns_added"] else ""
+    replaced = f"; replaced in the text: {', '.join(report['redacted'])}" if report["redacted"] else ""
+    turns, sessions = text.count(report["turns_added"], "turn"), text.count(report["sessions"], "session")
+    _err(f"imported {turns} of {sessions} "
+         f"from {text.count(len(files), 'transcript')} under {root}: {report['turns_already_there']:,} "
+         f"already there{nothing}{replaced}")
+    for path, lines in report["unreadable_lines"].items():
+        _err(f"{path}: {text.count(len(lines), 'line')} not JSON, skipped (e.g. line {lines[0]})")
+    if args.json:
+        _out(json.dumps(report, indent=2))
     return 0
 
 
