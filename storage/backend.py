@@ -32,8 +32,9 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from .errors import Conflict, InvalidInput
 from .query import Filters
-from .records import ApiKey, Memory
+from .records import ApiKey, Memory, Session, Turn
 
 MODEL_ID, MODEL_DIM, SCRUB_DUE = "model_id", "model_dim", "scrub_due"  # settings keys (see Reader.settings)
 Order = Literal["observed", "importance", "seq"]  # newest observed first; most important, then newest; oldest row first
@@ -136,6 +137,51 @@ class Repeats:
     same: str | None
 
 
+@dataclass(frozen=True)
+class TurnRow:
+    """A turn to append, as ``episodes`` prepared it: ``text`` redacted and cut, ``tokens`` its
+    ``literal.literal_tokens``, ``at`` ms; ``seq`` None: the next; ``redacted``, the kinds replaced."""
+
+    role: str
+    text: str
+    tool: str | None
+    call_id: str | None
+    ref: str | None
+    tokens: int
+    at: int
+    seq: int | None
+    redacted: tuple[str, ...]
+
+
+def number_turns(
+    session: Session, scope: str, known_refs: set[str], turns: list[TurnRow]
+) -> tuple[list[tuple[int, TurnRow]], int]:
+    """The rule of an append, once for every backend: each turn of ``turns`` with its seq (the
+    session's next, in order), and how many were repeats: a turn with a seq the session has
+    reached, or a ref among ``known_refs`` (the session's, of these turns) or earlier in ``turns``.
+
+    Raises:
+        Conflict: the session belongs to another scope.
+        InvalidInput: a given seq beyond the session's next one (a turn would be missing).
+    """
+    if session.scope != scope:
+        raise Conflict("scope", f"session {session.id} belongs to scope {session.scope!r}, not {scope!r}")
+    numbered: list[tuple[int, TurnRow]] = []
+    refs, following, repeated = set(known_refs), session.turns + 1, 0
+    for i, turn in enumerate(turns):
+        if (turn.seq is not None and turn.seq < following) or (turn.ref is not None and turn.ref in refs):
+            repeated += 1
+            continue
+        if turn.seq is not None and turn.seq > following:
+            raise InvalidInput(f"turns[{i}].seq", f"is {turn.seq} but the session's next turn is {following}: "
+                                                  "a given seq retries a turn written, or is the next one")
+        numbered.append((following, turn))
+        following += 1
+        if turn.ref is not None:
+            refs.add(turn.ref)
+    return numbered, repeated
+
+
 class Reader(Protocol):
     """One read transaction: every answer comes from the same snapshot."""
 
@@ -191,6 +237,23 @@ class Reader(Protocol):
         ``key_hash``, only the key of that hash (the caller compares in constant time)."""
         ...
 
+    def sessions(
+        self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None, limit: int | None = None
+    ) -> list[Session]:
+        """Sessions of ``tenant``: those of ``ids``, or those of ``scopes`` (None: every scope),
+        newest activity (``last_at``) first, then id; at most ``limit``. In a write transaction
+        the sessions read by id are locked."""
+        ...
+
+    def turns(
+        self, tenant: str, session_id: str, *, after_seq: int = 0, limit: int | None = None,
+        tokens: int | None = None,
+    ) -> list[Turn]:
+        """Turns of ``tenant``'s session after ``after_seq``, in seq order, at most ``limit``;
+        with ``tokens``: only the newest whose tokens sum to at most ``tokens`` (and of them the
+        newest ``limit``), read from the running totals, never summed over the session."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """One write transaction: committed whole when the block ends without error, else rolled back.
@@ -202,6 +265,10 @@ class Writer(Reader, Protocol):
     what the first one committed, so every decision is one of the serial orders'
     (SQLite: ``BEGIN IMMEDIATE`` excludes every other writer; PostgreSQL: row locks and
     advisory locks, see ``postgres.backend``).
+
+    An append locks its session's row before reading its count and refs (SQLite: the write
+    lock; PostgreSQL: ``SELECT ... FOR UPDATE`` after an insert that creates it if absent), so
+    two concurrent appends to one session get distinct, consecutive seqs.
 
     Vectors are written only when their model is the recorded one; the first vectors
     record theirs (creating what vectors need). Vectors of another model leave the
@@ -232,6 +299,22 @@ class Writer(Reader, Protocol):
 
     def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         """Store an API key by the SHA-256 hex of the key itself (a key of the same id: its revocation time)."""
+        ...
+
+    def append_turns(
+        self, tenant: str, scope: str, session_id: str, *, client: str | None, cwd: str | None, now: int,
+        turns: list[TurnRow],
+    ) -> tuple[list[int], int]:
+        """Append ``turns`` to ``tenant``'s session ``session_id``, creating it (in ``scope``, started
+        at its first turn or ``now``) when absent: the session row is locked first, then the turns
+        are numbered by :func:`number_turns` and inserted, and the session's counts, ``last_at``,
+        ``started_at`` (the earliest), ``client``/``cwd`` (when it had none) follow; a turn added
+        reopens an ended session. Returns the seqs written and the repeats; raises as
+        :func:`number_turns` (nothing written)."""
+        ...
+
+    def end_session(self, tenant: str, session_id: str, ended_at: int, digest_id: str | None) -> None:
+        """Record that ``tenant``'s session ended at ``ended_at``, summarised by memory ``digest_id``."""
         ...
 
 

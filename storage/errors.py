@@ -78,11 +78,12 @@ class InvalidInput(MemvaultError):
 
 
 class NotFound(MemvaultError):
-    """No memory with that id in the caller's tenant (the same message for another tenant's)."""
+    """No memory with that id in the caller's tenant (the same message for another tenant's);
+    ``field``/``what`` name another thing looked up (a session)."""
 
-    def __init__(self, memory_id: str) -> None:
-        self.field = "id"
-        self.reason = f"no memory with id {shown(memory_id)}"
+    def __init__(self, memory_id: str, field: str = "id", what: str = "memory with id") -> None:
+        self.field = field
+        self.reason = f"no {what} {shown(memory_id)}"
         super().__init__(f"{self.field}: {self.reason}")
         self.memory_id = memory_id
 

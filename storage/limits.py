@@ -44,3 +44,14 @@ DEFAULT_TENANT = "default"
 
 # How long a write waits for another connection's write lock before failing with Busy.
 BUSY_TIMEOUT_MS = 5_000
+
+# Sessions (storage/episodes.py): the episodic log of what a client's session did.
+ROLES: tuple[str, ...] = ("user", "assistant", "tool")
+SESSION_ID_MAX_CHARS = 128  # letters, digits and ._:- (Claude Code and Codex use UUIDs)
+TURN_MAX_CHARS = 20_000  # a longer turn (a tool's whole output) is cut, with a marker saying how much went
+TURNS_PER_CALL_MAX = 1_000  # turns one append takes
+TURN_NAME_MAX_CHARS = 200  # a turn's tool name, call id and ref
+CLIENT_MAX_CHARS = 64
+CWD_MAX_CHARS = 4_096
+SESSIONS_MAX_LIMIT = 100  # sessions one listing returns
+DIGEST_MAX_TOKENS = 400  # a session's digest (an `episode` memory), in literal tokens

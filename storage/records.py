@@ -136,3 +136,67 @@ class ApiKey:
         if self.expires_at is not None and self.expires_at <= now:
             return f"expired on {format_ms(self.expires_at)}"
         return None
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    """One turn to append to a session (``Episodes.append``): ``role`` one of ``limits.ROLES``;
+    ``tool``/``call_id``, the tool's name and the client's id of that call; ``at`` ms since
+    the epoch (None: now); ``seq`` given: a retry of that (session, seq) writes nothing;
+    ``ref``, the source's own id of the entry: a second turn with a ref the session has writes nothing."""
+
+    role: str
+    text: str
+    tool: str | None = None
+    call_id: str | None = None
+    at: int | None = None
+    seq: int | None = None
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A stored turn: ``seq`` 1, 2, 3 ... in the order written; ``text`` as stored (``<private>``
+    spans removed, credentials replaced by ``[kind]``, cut to ``limits.TURN_MAX_CHARS``);
+    ``tokens`` its ``literal.literal_tokens``; ``redacted``, the kinds replaced (and "private"
+    when a span was removed); ``ref`` as appended."""
+
+    session_id: str
+    seq: int
+    role: str
+    text: str
+    tool: str | None
+    call_id: str | None
+    tokens: int
+    at: int
+    redacted: tuple[str, ...]
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    """A session of one client (times in ms): ``ended_at`` None while open (an append after the
+    end reopens it); ``turns``/``tokens`` what it holds; ``digest_id`` its ``episode`` memory."""
+
+    id: str
+    tenant: str
+    scope: str
+    client: str | None
+    cwd: str | None
+    started_at: int
+    last_at: int
+    ended_at: int | None
+    turns: int
+    tokens: int
+    digest_id: str | None
+
+
+@dataclass(frozen=True)
+class AppendOutcome:
+    """What ``Episodes.append`` did: ``added``, the seqs written; ``repeated``, turns already
+    there (same seq or ref); ``redacted``, the kinds replaced across the call (sorted, unique)."""
+
+    session_id: str
+    added: tuple[int, ...]
+    repeated: int
+    redacted: tuple[str, ...]

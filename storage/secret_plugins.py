@@ -283,11 +283,13 @@ def _named_patterns() -> list[Any]:
     ]
 
 
-def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str]]:
-    """``(offset, label or None, value)`` of each value ``detector`` finds in ``text``, each pattern
+def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]:
+    """``(offset, label or None, value, end)`` of each value ``detector`` finds in ``text``, each pattern
     run once over the whole text (a generator: the caller stops when it has enough). A value is
     what the plugin's own ``analyze_string`` would yield (every group that matched, or the whole
-    match), kept when the plugin's own check of it (a JWT's ``is_formally_valid``) passes."""
+    match), kept when the plugin's own check of it (a JWT's ``is_formally_valid``) passes. ``end``:
+    where the credential ends, the match's end when the value starts it (GitHub's pattern
+    captures only the token's prefix), else the value's."""
     values = getattr(detector, "values", None)
     valid = getattr(detector, "is_formally_valid", None)
     for pattern in detector.denylist:
@@ -295,7 +297,8 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str]]:
             found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
             for label, value in found:
                 if valid is None or valid(value):  # at the value: a match may start at the line break before it
-                    yield match.start() + match.group(0).find(value), label, value
+                    at = match.start() + match.group(0).find(value)
+                    yield at, label, value, match.end() if at == match.start() else at + len(value)
 
 
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")

@@ -61,7 +61,9 @@ def _detectors() -> tuple[Any, ...]:
 # A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
 # ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
 # digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
-_REFERENCE = re.compile(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\(\w+\)|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}")
+# What :func:`redact` writes in a credential's place (``[GitHub token]``) is one too.
+_REFERENCE = re.compile(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\(\w+\)|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}"
+                        r"|\[[A-Za-z][A-Za-z .-]*\]")
 
 
 def _filtered(value: str, detector: Any) -> bool:
@@ -125,28 +127,35 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
     return "".join(pieces), line_of
 
 
+def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None = None,
+            most: int | None = MOST_FOUND) -> list[tuple[int, int, str, str]]:
+    """``(offset, 1-based line, label, value)`` of each value the detectors find in ``joined`` (``lines``
+    joined by single newlines), at most ``most`` per detector (None: every one); ``line_of`` as for :func:`_scan`."""
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
+    found: list[tuple[int, int, str, str, int]] = []
+    for detector in _detectors():
+        kept = 0  # values the filters keep count towards ``most``, not decoys they drop
+        for offset, kind, value, end in find(detector, joined):
+            if _filtered(value, detector):
+                continue
+            number = bisect.bisect_right(starts, offset) - 1
+            line = number + 1 if line_of is None else line_of(offset)
+            found.append((offset, line, kind or label(detector.secret_type, lines[number], value), value, end))
+            kept += 1
+            if most is not None and kept >= most:
+                break
+    return found
+
+
 def _scan(text: str, line_of: Callable[[int], int] | None = None) -> list[tuple[str, int]]:
     """``(label, 1-based line)`` of each credential in ``text``, first line first, in time
     linear in its length: each detector's patterns run once over the whole text. ``line_of``:
     the line an offset of ``text`` stands for in the text the caller was given."""
     lines = text.splitlines()
     joined = "\n".join(lines)  # a line break of any kind is one newline, so lines keep their numbers
-    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
-    found: list[tuple[int, str, str]] = []  # (line, label, value)
-    for detector in _detectors():
-        kept = 0  # values the filters keep count towards MOST_FOUND, not decoys they drop
-        for offset, kind, value in find(detector, joined):
-            if _filtered(value, detector):
-                continue
-            number = bisect.bisect_right(starts, offset) - 1
-            line = number + 1 if line_of is None else line_of(offset)
-            found.append((line, kind or label(detector.secret_type, lines[number], value), value))
-            kept += 1
-            if kept >= MOST_FOUND:
-                break
     named: list[tuple[str, int]] = []
     values: set[tuple[str, int]] = set()  # one credential found by two detectors is named once
-    for number, kind, value in sorted(found, key=lambda f: f[0]):
+    for _, number, kind, value, _ in sorted(_values(joined, lines, line_of), key=lambda f: f[1]):
         if (kind, number) not in named and (value, number) not in values:
             named.append((kind, number))
             values.add((value, number))
@@ -220,3 +229,68 @@ def refuse_secrets(fields: dict[str, str]) -> None:
     error = refusals([fields])[0]
     if error is not None:
         raise error
+
+
+# A ``<private>`` span, to its closing tag or, unclosed, to the end of the text.
+_PRIVATE = re.compile(r"<private\s*>.*?(?:</private\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+# The detectors name a PEM private key by its first line: the block goes to its END line.
+_PEM_BEGIN = re.compile(r"BEGIN[A-Z ]* PRIVATE KEY")
+_PEM_END = re.compile(r"-----END[A-Z ]* PRIVATE KEY-----")
+REDACT_PASSES = 3  # rounds of whole-line replacement before a text still named is replaced whole
+
+
+def _value_end(text: str, offset: int, value: str, end: int) -> int:
+    """Where the credential ``value`` found at ``offset`` of ``text`` ends: at ``end``, or a PEM
+    private key's block at its END line (the text's end when there is none)."""
+    if not _PEM_BEGIN.search(value):
+        return end
+    closing = _PEM_END.search(text, end)
+    return len(text) if closing is None else closing.end()
+
+
+def redact(text: str) -> tuple[str, tuple[str, ...]]:
+    """``text`` (line breaks made single newlines) without its ``<private>...</private>`` spans
+    (case-insensitive, across lines; an unclosed one to the end) and with each credential
+    :func:`find_secrets` finds replaced by ``[<its label>]``; and the labels replaced, sorted,
+    plus "private" when a span was removed. A credential found only in another reading of the
+    text (NFKC, joined, unwrapped) takes its whole line (and the lines wrapped onto it); a PEM
+    private key, its block to the END line (without one, the rest of the text).
+    Linear in the text's length."""
+    kinds: set[str] = set()
+    kept = _PRIVATE.sub("", text)
+    if kept != text:
+        kinds.add("private")
+    lines = kept.splitlines()
+    joined = "\n".join(lines)
+    # Longest first where two start together, then the first detector's (a key format before a named one).
+    spans = sorted((offset, -_value_end(joined, offset, value, end), order, kind)
+                   for order, (offset, _, kind, value, end) in enumerate(_values(joined, lines, most=None)))
+    pieces: list[str] = []
+    at = 0
+    for start, minus_end, _, kind in spans:
+        end = -minus_end
+        if start < at:  # overlaps one already replaced (two detectors): its marker stands for both
+            at = max(at, end)
+            continue
+        pieces += [joined[at:start], f"[{kind}]"]
+        kinds.add(kind)
+        at = end
+    result = "".join(pieces) + joined[at:]
+    for _ in range(REDACT_PASSES):
+        found = find_secrets(result)[0]
+        if not found:
+            return result, tuple(sorted(kinds))
+        lines = result.split("\n")
+        for kind, line in found:
+            kinds.add(kind)
+            number = min(line, len(lines)) - 1
+            while True:  # a key wrapped onto the next line goes with it
+                wrapped = number + 1 < len(lines) and _WRAP.search(lines[number][-4:] + "\n" + lines[number + 1][:4])
+                lines[number] = f"[{kind}]"
+                if not wrapped:
+                    break
+                number += 1
+        result = "\n".join(lines)
+    found = find_secrets(result)[0]
+    kinds.update(kind for kind, _ in found)
+    return (f"[{found[0][0]}]" if found else result), tuple(sorted(kinds))

@@ -14,6 +14,7 @@ import numpy as np
 from . import history, maintenance, validate
 from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
 from .embeddings import Embedded, Embedder
+from .episodes import Episodes
 from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
 from .ids import new_id
 from .literal import literal_tokens
@@ -88,6 +89,7 @@ class Store:
         self.worker = worker or Worker()
         self.backend = open_backend(db, busy_timeout_ms, self.worker)
         self.upkeep = Upkeep(self)
+        self.episodes = Episodes(self)
         with self.backend.read(None) as tx:
             recorded = recorded_model(tx.settings())
             due = self.upkeep.due(tx)

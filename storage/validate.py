@@ -459,3 +459,40 @@ def query(value: str) -> str:
     except UnicodeEncodeError:
         raise InvalidInput("query", "must be valid Unicode (it contains a lone surrogate)") from None
     return visible(value)
+
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9._:-]+")
+
+
+def session_id(value: object, field: str = "session_id") -> str:
+    """``value`` when it is a session id: 1..SESSION_ID_MAX_CHARS letters, digits and ``._:-``."""
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"must be a string; got {shown(value)}")
+    if not value:
+        raise InvalidInput(field, f"is empty; a session id is 1-{limits.SESSION_ID_MAX_CHARS} letters, digits and ._:-")
+    if len(value) > limits.SESSION_ID_MAX_CHARS:
+        raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.SESSION_ID_MAX_CHARS}")
+    if not _SESSION_ID.fullmatch(value):
+        bad = next(c for c in value if not _SESSION_ID.fullmatch(c))
+        raise InvalidInput(field, f"holds {_character(bad)}; a session id is letters, digits and ._:- (a UUID)")
+    return value
+
+
+def role(value: object, field: str = "role") -> str:
+    """``value`` when it is one of ``limits.ROLES`` (:func:`not_one_of` suggests the close one)."""
+    if value not in limits.ROLES:
+        raise not_one_of(field, value, limits.ROLES)
+    return str(value)
+
+
+def turn_text(value: object, field: str = "text") -> str:
+    """A turn's text as it may be stored: a string in NFC, NUL characters and lone surrogates
+    made U+FFFD (a captured turn is kept, not refused)."""
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"must be a string; got {shown(value)}")
+    text = value.replace("\x00", "\ufffd")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return nfc(text)

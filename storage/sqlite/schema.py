@@ -297,9 +297,51 @@ def _v11_tokens(conn: apsw.Connection) -> None:
                 lambda pairs: conn.executemany("UPDATE memories SET tokens = ? WHERE seq = ?", pairs))
 
 
+# Sessions and their turns (issue 26, storage/episodes.py): an append-only log of what a
+# client's session did. A session row is keyed (tenant, id) and its counts, times and
+# digest change; a turn is keyed (session, seq), never updated. ``tokens_before``, the
+# session's tokens before the turn, finds the newest turns within a budget by one range.
+_V12_SESSIONS = """
+CREATE TABLE IF NOT EXISTS sessions (
+    seq        INTEGER PRIMARY KEY,
+    tenant     TEXT NOT NULL,
+    id         TEXT NOT NULL,
+    scope      TEXT NOT NULL,
+    client     TEXT,
+    cwd        TEXT,
+    started_at INTEGER NOT NULL,                 -- ms since the epoch
+    last_at    INTEGER NOT NULL,                 -- the newest turn's time (or the start)
+    ended_at   INTEGER,                          -- NULL while open
+    turns      INTEGER NOT NULL DEFAULT 0,
+    tokens     INTEGER NOT NULL DEFAULT 0,
+    digest_id  TEXT REFERENCES memories(id),     -- its `episode` memory
+    UNIQUE (tenant, id)
+);
+CREATE INDEX IF NOT EXISTS sessions_recent ON sessions(tenant, last_at, id);
+CREATE TABLE IF NOT EXISTS turns (
+    session_seq   INTEGER NOT NULL REFERENCES sessions(seq),
+    seq           INTEGER NOT NULL CHECK (seq > 0),
+    role          TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+    text          TEXT NOT NULL,
+    tool          TEXT,
+    call_id       TEXT,
+    ref           TEXT,
+    tokens        INTEGER NOT NULL,
+    tokens_before INTEGER NOT NULL,
+    at            INTEGER NOT NULL,
+    redacted      TEXT NOT NULL DEFAULT '[]',  -- JSON array of the kinds replaced
+    PRIMARY KEY (session_seq, seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS turns_ref ON turns(session_seq, ref) WHERE ref IS NOT NULL;
+CREATE INDEX IF NOT EXISTS turns_budget ON turns(session_seq, tokens_before);
+CREATE TRIGGER IF NOT EXISTS turns_append_only BEFORE UPDATE ON turns BEGIN
+    SELECT RAISE(ABORT, 'turns are append-only');
+END;
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
-    _V8_COUNTS, _V10_LISTING, _v11_tokens,
+    _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

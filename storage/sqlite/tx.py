@@ -16,9 +16,10 @@ from ..errors import Conflict
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
-from ..records import ApiKey, Memory
+from ..records import ApiKey, Memory, Session, Turn
 from ..textindex import index_text
 from . import cells as vector_cells
+from . import sessions as session_sql
 from . import sql
 from .schema import VECTOR_SEQ, VECTOR_TABLE, create_keyword_index, keyword_table
 from .vector_cache import VectorCache
@@ -390,7 +391,27 @@ class SqliteTransaction:
                                  " ORDER BY created_at, id", (key_hash,))
         return {row[0]: _api_key(row[1:]) for row in rows}
 
+    def sessions(
+        self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None, limit: int | None = None
+    ) -> list[Session]:
+        return session_sql.sessions(self.conn, tenant, ids, scopes, limit)
+
+    def turns(
+        self, tenant: str, session_id: str, *, after_seq: int = 0, limit: int | None = None,
+        tokens: int | None = None,
+    ) -> list[Turn]:
+        return session_sql.turns(self.conn, tenant, session_id, after_seq, limit, tokens)
+
     # -- writes -----------------------------------------------------------------------
+
+    def append_turns(
+        self, tenant: str, scope: str, session_id: str, *, client: str | None, cwd: str | None, now: int,
+        turns: list[backend.TurnRow],
+    ) -> tuple[list[int], int]:
+        return session_sql.append_turns(self.conn, tenant, scope, session_id, client, cwd, now, turns)
+
+    def end_session(self, tenant: str, session_id: str, ended_at: int, digest_id: str | None) -> None:
+        session_sql.end_session(self.conn, tenant, session_id, ended_at, digest_id)
 
     def claim_model(self, model_id: str | None, dim: int) -> bool:
         """Whether vectors of ``model_id`` may be written, recording it on first use."""

@@ -1,0 +1,122 @@
+"""A session's digest without a model (issue 26, item 2): deterministic and extractive, what
+was asked, which tools ran, which memories were stored or changed, and errors seen, within
+``limits.DIGEST_MAX_TOKENS`` literal tokens."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .limits import DIGEST_MAX_TOKENS, ID_PREFIX_MIN_CHARS
+from .literal import literal_tokens
+from .records import Session, Turn
+from .timefmt import format_ms
+
+# memvault's own tools that store or change a memory, as a client names them (Claude Code
+# prefixes an MCP server's tools: ``mcp__memvault__remember``).
+CHANGING_TOOLS = ("remember", "supersede", "forget")
+OWN_PREFIX = "mcp__memvault__"
+ASKED_WORDS = 12  # words of each user turn the digest quotes
+ERROR_WORDS = 12  # words of an error's line
+WHERE_CHARS = 200  # of the client's name and working directory
+_ERROR = re.compile(r"\b(?:error|failed|failure)\b|Traceback", re.IGNORECASE)
+_MEMORY_ID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+
+
+def _words(text: str, count: int) -> str:
+    words = text.split()
+    return " ".join(words[:count]) + (" ..." if len(words) > count else "")
+
+
+def _own_tool(name: str | None) -> str | None:
+    """The memvault tool that changes memories ``name`` calls, else None."""
+    bare = (name or "").removeprefix(OWN_PREFIX)
+    return bare if bare in CHANGING_TOOLS else None
+
+
+def _calls(turns: list[Turn]) -> list[list[Turn]]:
+    """The tool turns grouped by call: one call's request and result share its call id."""
+    calls: dict[str | int, list[Turn]] = {}
+    for turn in turns:
+        if turn.role == "tool":
+            calls.setdefault(turn.call_id or turn.seq, []).append(turn)
+    return list(calls.values())
+
+
+def parts(session: Session, turns: list[Turn]) -> tuple[str, list[str], str, list[str], list[str]]:
+    """The digest's pieces: the head line, what was asked (one entry a user turn), the tools
+    line, the memory changes and the errors (one entry each), before fitting."""
+    calls = _calls(turns)
+    users = [t for t in turns if t.role == "user" and t.text.strip()]
+    where = ", ".join(x[:WHERE_CHARS] for x in (session.client, session.cwd) if x)
+    head = (f"Session {session.id}{f' ({where})' if where else ''}, {format_ms(session.started_at)} to "
+            f"{format_ms(session.last_at)}: {len(turns)} turns, {len(users)} from the user, "
+            f"{len(calls)} tool calls.")
+    asked = [f'"{_words(t.text, ASKED_WORDS)}"' for t in users]
+    counts = Counter(call[0].tool or "unnamed tool" for call in calls)
+    tools = ", ".join(f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0])))
+    changes, errors = [], []
+    for call in calls:
+        own = _own_tool(call[0].tool)
+        if own is not None:
+            ids = dict.fromkeys(m[:ID_PREFIX_MIN_CHARS] for t in call for m in _MEMORY_ID.findall(t.text))
+            changes.append(f"{own} {' '.join(ids)}".strip())
+        failed = next((t for t in call if _ERROR.search(t.text)), None)
+        if failed is not None:
+            line = next(x for x in failed.text.splitlines() if _ERROR.search(x))
+            name = call[0].tool or "unnamed tool"
+            errors.append(f'{name} (turn {failed.seq}): "{_words(line, ERROR_WORDS)}"')
+    return head, asked, tools, changes, errors
+
+
+def _line(name: str, entries: list[str], more: int) -> list[str]:
+    """``Name: a; b; and 3 more``, or no line when there is nothing to say."""
+    if not entries and not more:
+        return []
+    return [f"{name}: " + "; ".join(entries) + (f"; and {more} more" if more else "")]
+
+
+def _text(head: str, asked: list[str], more_asked: int, tools: str, changes: list[str], more_changes: int,
+          errors: list[str], more_errors: int) -> str:
+    tools_line = [f"Tools: {tools}."] if tools else []
+    return "\n".join([head, *_line("Asked", asked, more_asked), *tools_line,
+                      *_line("Memories", changes, more_changes), *_line("Errors", errors, more_errors)])
+
+
+def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOKENS) -> str:
+    """The digest of ``session`` (its ``turns`` in seq order), at most ``max_tokens`` literal
+    tokens: entries are dropped from the end of the longest list (asked, errors, memory
+    changes) until it fits, each list then saying how many more there were; the tools line
+    is cut by its last tools the same way."""
+    head, asked, tools, changes, errors = parts(session, turns)
+    kept = [_fitting(asked, max_tokens), _fitting(errors, max_tokens), _fitting(changes, max_tokens)]
+    tool_items = tools.split(", ") if tools else []
+    kept_tools = len(tool_items)
+
+    def text() -> str:
+        shown_tools = ", ".join(tool_items[:kept_tools]) + (
+            f", and {len(tool_items) - kept_tools} more" if kept_tools < len(tool_items) else "")
+        return _text(head, asked[:kept[0]], len(asked) - kept[0], shown_tools, changes[:kept[2]],
+                     len(changes) - kept[2], errors[:kept[1]], len(errors) - kept[1])
+
+    current = text()
+    while literal_tokens([current])[0] > max_tokens:  # type: ignore[operator]
+        longest = max(range(3), key=lambda i: kept[i])
+        if kept[longest] > 0:
+            kept[longest] -= 1
+        elif kept_tools > 0:
+            kept_tools -= 1
+        else:
+            break  # the head line alone
+        current = text()
+    return current
+
+
+def _fitting(entries: list[str], max_tokens: int) -> int:
+    """How many of the first ``entries`` fit ``max_tokens`` alone (bounds the fitting's steps)."""
+    total = 0
+    for i, tokens in enumerate(literal_tokens(entries)):  # type: ignore[arg-type]
+        total += tokens  # type: ignore[operator]
+        if total > max_tokens:
+            return i
+    return len(entries)

@@ -1,0 +1,167 @@
+"""The episodic tier (issue 26): sessions and their turns, an append-only log of what a
+client's session did, and each session's digest as an ``episode`` memory. Turns are written
+without the embedding model; every turn passes through ``secrets.redact`` first."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from . import validate
+from .backend import TurnRow
+from .digest import digest
+from .errors import Busy, InvalidInput, NotFound, shown
+from .limits import (
+    CLIENT_MAX_CHARS, CWD_MAX_CHARS, DEFAULT_SCOPE, FUTURE_TOLERANCE_MS, SESSIONS_MAX_LIMIT, TURN_MAX_CHARS,
+    TURN_NAME_MAX_CHARS, TURNS_PER_CALL_MAX,
+)
+from .literal import literal_tokens
+from .records import AppendOutcome, NewTurn, Session, Turn
+from .secrets import redact
+from .timefmt import format_ms
+
+if TYPE_CHECKING:
+    from .store import Store
+
+# Characters past TURN_MAX_CHARS read before the cut, so a credential across the cut is found
+# whole and replaced (a PEM block of a 4,096-bit key is about 3,300).
+CUT_MARGIN = 4_000
+SEQ_MAX = 2**62
+DIGEST_TAG = "session"
+END_ATTEMPTS = 3  # digests written again when turns keep arriving while one is written
+
+
+def cut(text: str) -> str:
+    """``text`` cut to ``TURN_MAX_CHARS`` with a line saying so, when longer."""
+    if len(text) <= TURN_MAX_CHARS:
+        return text
+    return text[:TURN_MAX_CHARS] + f"\n[cut: {len(text) - TURN_MAX_CHARS:,} more characters not kept]"
+
+
+class Episodes:
+    """Sessions and turns of ``store``'s database (``store.episodes``); every verb takes
+    ``tenant``, the isolation boundary, and runs one write transaction at most (``end``: its
+    digest through ``Store.remember``/``supersede``, then one). Raises InvalidInput naming the
+    field and the limit, NotFound for a session the tenant does not have."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def _row(self, i: int, turn: NewTurn, now: int) -> TurnRow:
+        if not isinstance(turn, NewTurn):
+            raise InvalidInput(f"turns[{i}]", f"must be a NewTurn; got {shown(turn)}")
+        text, kinds = redact(validate.turn_text(turn.text, f"turns[{i}].text")[:TURN_MAX_CHARS + CUT_MARGIN])
+        if len(turn.text) > TURN_MAX_CHARS:
+            text = cut(text)
+        at = now if turn.at is None else _time(f"turns[{i}].at", turn.at, now)
+        return TurnRow(
+            role=validate.role(turn.role, f"turns[{i}].role"), text=text,
+            tool=validate.short_text(f"turns[{i}].tool", turn.tool, TURN_NAME_MAX_CHARS),
+            call_id=validate.short_text(f"turns[{i}].call_id", turn.call_id, TURN_NAME_MAX_CHARS),
+            ref=validate.short_text(f"turns[{i}].ref", turn.ref, TURN_NAME_MAX_CHARS),
+            tokens=0, at=at, redacted=kinds,
+            seq=None if turn.seq is None else validate.integer(f"turns[{i}].seq", turn.seq, 1, SEQ_MAX),
+        )
+
+    def append(
+        self, *, tenant: str, scope: str, session_id: str, turns: list[NewTurn], client: str | None = None,
+        cwd: str | None = None,
+    ) -> AppendOutcome:
+        """Append ``turns`` (at most ``TURNS_PER_CALL_MAX``) to the session, creating it when
+        absent; a turn with a seq the session has reached, or a ref it has, writes nothing.
+        Never loads the embedding model. Raises InvalidInput (a field, or a seq beyond the
+        next), Conflict (the session belongs to another scope)."""
+        sid = validate.session_id(session_id)
+        checked_scope = validate.scope(scope, DEFAULT_SCOPE)
+        client = validate.short_text("client", client, CLIENT_MAX_CHARS)
+        cwd = validate.short_text("cwd", cwd, CWD_MAX_CHARS)
+        cwd = cwd and redact(cwd)[0]
+        if not isinstance(turns, list) or len(turns) > TURNS_PER_CALL_MAX:
+            got = f"{len(turns):,} turns" if isinstance(turns, list) else shown(turns)
+            raise InvalidInput("turns", f"must be a list of at most {TURNS_PER_CALL_MAX:,} turns; got {got}")
+        now = self._store.clock()
+        rows = [self._row(i, turn, now) for i, turn in enumerate(turns)]
+        counted = literal_tokens([row.text for row in rows])
+        rows = [replace(row, tokens=tokens) for row, tokens in zip(rows, counted, strict=True)]  # type: ignore[arg-type]
+        with self._store.backend.write(tenant) as tx:
+            added, repeated = tx.append_turns(tenant, checked_scope, sid, client=client, cwd=cwd, now=now,
+                                              turns=rows)
+        kinds = sorted({kind for row in rows for kind in row.redacted})
+        return AppendOutcome(session_id=sid, added=tuple(added), repeated=repeated, redacted=tuple(kinds))
+
+    def session(self, *, tenant: str, session_id: str) -> Session:
+        """The session ``session_id`` of ``tenant``. Raises NotFound, InvalidInput."""
+        sid = validate.session_id(session_id)
+        with self._store.backend.read(tenant) as tx:
+            return _one(tx.sessions(tenant, ids=[sid]), sid)
+
+    def sessions(self, *, tenant: str, scopes: list[str] | None = None, limit: int = 20) -> list[Session]:
+        """``tenant``'s sessions of ``scopes`` (None: every scope), newest activity first, at
+        most ``limit`` (1..``SESSIONS_MAX_LIMIT``)."""
+        size = validate.integer("limit", limit, 1, SESSIONS_MAX_LIMIT)
+        checked = None if scopes is None else [validate.scope(s, DEFAULT_SCOPE, f"scopes[{i}]", reading=True)
+                                               for i, s in enumerate(scopes)]
+        with self._store.backend.read(tenant) as tx:
+            return tx.sessions(tenant, scopes=checked, limit=size)
+
+    def turns(
+        self, *, tenant: str, session_id: str, tokens: int | None = None, after_seq: int = 0,
+        limit: int | None = None,
+    ) -> list[Turn]:
+        """The session's turns after ``after_seq`` in seq order, at most ``limit``; with ``tokens``,
+        the newest whose tokens sum to at most ``tokens``, oldest first. Raises NotFound, InvalidInput."""
+        sid = validate.session_id(session_id)
+        after = validate.integer("after_seq", after_seq, 0, SEQ_MAX)
+        budget = None if tokens is None else validate.integer("tokens", tokens, 0, SEQ_MAX)
+        size = None if limit is None else validate.integer("limit", limit, 1, SEQ_MAX)
+        with self._store.backend.read(tenant) as tx:
+            _one(tx.sessions(tenant, ids=[sid]), sid)
+            return tx.turns(tenant, sid, after_seq=after, limit=size, tokens=budget)
+
+    def end(self, *, tenant: str, session_id: str, at: int | None = None) -> Session:
+        """End the session at ``at`` (ms; None: now) and write its digest, an ``episode``
+        memory tagged ``session`` (superseding the one of an earlier end); the vector stays
+        pending without a model. An ended session that has not changed is returned as it is.
+        Raises NotFound, InvalidInput."""
+        sid = validate.session_id(session_id)
+        now = self._store.clock()
+        ended = now if at is None else _time("at", at, now)
+        for _ in range(END_ATTEMPTS):
+            with self._store.backend.read(tenant) as tx:
+                session = _one(tx.sessions(tenant, ids=[sid]), sid)
+                if session.ended_at is not None and session.digest_id is not None:
+                    return session
+                turns = tx.turns(tenant, sid)
+            digest_id = self._write_digest(tenant, session, redact(digest(session, turns))[0])
+            with self._store.backend.write(tenant) as tx:
+                latest = _one(tx.sessions(tenant, ids=[sid]), sid)  # locked: an append waits
+                if latest.turns == session.turns:
+                    tx.end_session(tenant, sid, max(ended, latest.last_at), digest_id)
+                    return replace(latest, ended_at=max(ended, latest.last_at), digest_id=digest_id)
+        raise Busy(f"session {sid} kept receiving turns while its digest was written; end it again")
+
+    def _write_digest(self, tenant: str, session: Session, text: str) -> str:
+        """The id of the current digest memory holding ``text``: remembered, or superseding the
+        session's earlier digest (the head of its chain, which a retried end may have written)."""
+        store = self._store
+        fields = {"tenant": tenant, "content": text, "source": f"session {session.id}",
+                  "observed_at": format_ms(session.last_at)}
+        head = None
+        if session.digest_id is not None:
+            head = store.history(tenant=tenant, id=session.digest_id)[-1]
+        if head is None or head.forgotten_at is not None:
+            return store.remember(scope=session.scope, kind="episode", tags=[DIGEST_TAG], **fields).id
+        if head.content == text:
+            return head.id
+        return store.supersede(id=head.id, reason="the session went on", **fields).id
+
+
+def _time(field: str, value: object, now: int) -> int:
+    """A time in ms since the epoch, at most ``FUTURE_TOLERANCE_MS`` ahead of ``now`` (clock skew)."""
+    return validate.integer(field, value, 0, now + FUTURE_TOLERANCE_MS, " ms since the epoch")
+
+
+def _one(found: list[Session], session_id: str) -> Session:
+    if not found:
+        raise NotFound(session_id, "session_id", "session")
+    return found[0]

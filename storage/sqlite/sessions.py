@@ -1,0 +1,108 @@
+"""The SQLite answers about sessions and turns (``backend.Reader.sessions``/``turns``,
+``backend.Writer.append_turns``/``end_session``): SQL only; the append rule is
+``backend.number_turns``. Writes run inside the backend's ``BEGIN IMMEDIATE``, which
+already excludes every other writer, so reading the session row locks it."""
+
+from __future__ import annotations
+
+import json
+
+import apsw
+
+from ..backend import TurnRow, number_turns
+from ..records import Session, Turn
+
+_SESSION = ("s.id, s.tenant, s.scope, s.client, s.cwd, s.started_at, s.last_at, s.ended_at, s.turns,"
+            " s.tokens, s.digest_id")
+_TURN = "s.id, t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
+
+
+def _session(row: tuple) -> Session:
+    id_, tenant, scope, client, cwd, started_at, last_at, ended_at, turns, tokens, digest_id = row
+    return Session(id=id_, tenant=tenant, scope=scope, client=client, cwd=cwd, started_at=started_at,
+                   last_at=last_at, ended_at=ended_at, turns=turns, tokens=tokens, digest_id=digest_id)
+
+
+def _turn(row: tuple) -> Turn:
+    session_id, seq, role, text, tool, call_id, tokens, at, redacted, ref = row
+    return Turn(session_id=session_id, seq=seq, role=role, text=text, tool=tool, call_id=call_id,
+                tokens=tokens, at=at, redacted=tuple(json.loads(redacted)), ref=ref)
+
+
+def sessions(
+    conn: apsw.Connection, tenant: str, ids: list[str] | None, scopes: list[str] | None, limit: int | None
+) -> list[Session]:
+    """See ``backend.Reader.sessions``."""
+    if ids is not None:
+        rows = conn.execute(f"SELECT {_SESSION} FROM sessions s WHERE s.tenant = ? AND s.id IN"
+                            " (SELECT value FROM json_each(?)) ORDER BY s.last_at DESC, s.id LIMIT ?",
+                            (tenant, json.dumps(ids), -1 if limit is None else limit))
+    else:
+        wanted = None if scopes is None else json.dumps(scopes)
+        rows = conn.execute(f"SELECT {_SESSION} FROM sessions s WHERE s.tenant = :tenant AND (:scopes IS NULL"
+                            " OR s.scope IN (SELECT value FROM json_each(:scopes)))"
+                            " ORDER BY s.last_at DESC, s.id LIMIT :limit",
+                            {"tenant": tenant, "scopes": wanted, "limit": -1 if limit is None else limit})
+    return [_session(row) for row in rows]
+
+
+def turns(
+    conn: apsw.Connection, tenant: str, session_id: str, after_seq: int, limit: int | None, tokens: int | None
+) -> list[Turn]:
+    """See ``backend.Reader.turns``."""
+    where = "s.tenant = :tenant AND s.id = :id AND t.seq > :after"
+    params = {"tenant": tenant, "id": session_id, "after": after_seq, "limit": -1 if limit is None else limit}
+    if tokens is None:
+        query = f"SELECT {_TURN} FROM sessions s JOIN turns t ON t.session_seq = s.seq WHERE {where}" \
+            " ORDER BY t.seq LIMIT :limit"
+    else:
+        # The newest turns within the budget: those the session held (all - budget) tokens before.
+        query = f"SELECT * FROM (SELECT {_TURN} FROM sessions s JOIN turns t ON t.session_seq = s.seq" \
+            f" WHERE {where} AND t.tokens_before >= s.tokens - :budget ORDER BY t.seq DESC LIMIT :limit)" \
+            " ORDER BY seq"
+        params["budget"] = tokens
+    return [_turn(row) for row in conn.execute(query, params)]
+
+
+def append_turns(
+    conn: apsw.Connection, tenant: str, scope: str, session_id: str, client: str | None, cwd: str | None,
+    now: int, rows: list[TurnRow],
+) -> tuple[list[int], int]:
+    """See ``backend.Writer.append_turns`` (inside a write transaction)."""
+    start = min([now, *(t.at for t in rows)])
+    conn.execute("INSERT INTO sessions(tenant, id, scope, client, cwd, started_at, last_at)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING",
+                 (tenant, session_id, scope, client, cwd, start, start))
+    row = conn.execute(f"SELECT s.seq, {_SESSION} FROM sessions s WHERE s.tenant = ? AND s.id = ?",
+                       (tenant, session_id)).fetchone()
+    key, session = row[0], _session(row[1:])
+    refs = [t.ref for t in rows if t.ref is not None]
+    known = {ref for (ref,) in conn.execute(
+        "SELECT ref FROM turns WHERE session_seq = ? AND ref IN (SELECT value FROM json_each(?))",
+        (key, json.dumps(refs)))} if refs else set()
+    numbered, repeated = number_turns(session, scope, known, rows)
+    before = session.tokens
+    values = []
+    for seq, t in numbered:
+        values.append((key, seq, t.role, t.text, t.tool, t.call_id, t.ref, t.tokens, before, t.at,
+                       json.dumps(list(t.redacted))))
+        before += t.tokens
+    conn.executemany("INSERT INTO turns(session_seq, seq, role, text, tool, call_id, ref, tokens,"
+                     " tokens_before, at, redacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+    if numbered:
+        times = [t.at for _, t in numbered]
+        conn.execute("UPDATE sessions SET turns = turns + ?, tokens = ?, last_at = max(last_at, ?),"
+                     " started_at = min(started_at, ?), ended_at = NULL WHERE seq = ?",
+                     (len(numbered), before, max(times), min(times), key))
+    if (client is not None and session.client is None) or (cwd is not None and session.cwd is None):
+        conn.execute("UPDATE sessions SET client = coalesce(client, ?), cwd = coalesce(cwd, ?) WHERE seq = ?",
+                     (client, cwd, key))
+    return [seq for seq, _ in numbered], repeated
+
+
+def end_session(
+    conn: apsw.Connection, tenant: str, session_id: str, ended_at: int, digest_id: str | None
+) -> None:
+    """See ``backend.Writer.end_session``."""
+    conn.execute("UPDATE sessions SET ended_at = ?, digest_id = ? WHERE tenant = ? AND id = ?",
+                 (ended_at, digest_id, tenant, session_id))
