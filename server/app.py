@@ -263,8 +263,9 @@ def build_server(
         "memory://boot",
         name="boot",
         title="Memory boot context",
-        description="Read at session start: current preferences, decisions, procedures, key facts and recent "
-        f"episodes, as Markdown within a token budget (default {config.boot_tokens:,}).",
+        description="Read at session start: current preferences, decisions, procedures, key facts, recent "
+        "episodes and the last session's digest, as Markdown within a token budget (default "
+        f"{config.boot_tokens:,}).",
         mime_type="text/markdown",
     )
     async def boot() -> str:
@@ -287,6 +288,18 @@ def build_server(
 
         return await _resource(
             runtime, lambda store, caller: boot_context(store, caller, config.boot_tokens, task))
+
+    @mcp.resource(
+        "memory://memories/{memory_id}",
+        name="memory",
+        title="One memory with its history",
+        description="JSON: the memory and its supersession chain, oldest first.",
+        mime_type="application/json",
+    )
+    async def memory(memory_id: str) -> str:
+        from memvault.tools.handlers import memory_document
+
+        return await _resource(runtime, lambda store, caller: memory_document(store, caller, memory_id))
 
     @mcp.resource(
         "memory://sessions",
@@ -315,18 +328,6 @@ def build_server(
 
         return await _resource(
             runtime, lambda store, caller: session_document(store, caller, session_id, tokens))
-
-    @mcp.resource(
-        "memory://memories/{memory_id}",
-        name="memory",
-        title="One memory with its history",
-        description="JSON: the memory and its supersession chain, oldest first.",
-        mime_type="application/json",
-    )
-    async def memory(memory_id: str) -> str:
-        from memvault.tools.handlers import memory_document
-
-        return await _resource(runtime, lambda store, caller: memory_document(store, caller, memory_id))
 
     checks.server = mcp
     return mcp

@@ -75,7 +75,8 @@ def test_a_task_hit_of_a_recent_section_is_not_repeated_and_the_footer_counts_it
     shown = sections(boot)
     assert any("pg-archive" in line for line in shown[TASK.title])
     assert not any("pg-archive" in line for line in shown["Recent failures"])
-    assert parse(boot)[1:3] == (2, 2) and boot.count(failure[:8]) == 1
+    short = real_store.short_ids(tenant="t", ids=[failure])[failure]
+    assert parse(boot)[1:3] == (2, 2) and boot.count(f"[{short}]") == 1
 
 
 def test_without_a_task_or_sessions_the_text_is_the_one_before(store: Store):

@@ -170,7 +170,7 @@ async def test_an_unknown_session_is_not_found_and_a_credential_as_an_id_is_not_
             await c.read_resource("memory://sessions/no-such-session")
         with pytest.raises(MCPError) as secret:
             await c.read_resource("memory://sessions/AKIAIOSFODNN7EXAMPLF")
-    assert "no-such-session" in unknown.value.error.message and "not" in unknown.value.error.message.lower()
+    assert unknown.value.error.message.startswith("session_id: no session 'no-such-session'")
     assert "AKIAIOSFODNN7EXAMPLF" not in str(secret.value) and "session_id" in secret.value.error.message
 
 
