@@ -273,7 +273,7 @@ def build_server(
 
         return await _resource(runtime, lambda store, caller: boot_context(store, caller, config.boot_tokens))
 
-    # A task is free text ("fix /srv/app/../config"): the SDK's path checks are for paths.
+    # A task is free text ("/srv/app/deploy.sh fails"): the SDK's path checks are for paths.
     @mcp.resource(
         "memory://boot{?task}",
         name="boot_for_task",

@@ -179,8 +179,10 @@ async def test_the_boot_template_over_the_sdk_client(db_path):
         plain = (await c.read_resource("memory://boot")).contents[0].text
         task = (await c.read_resource("memory://boot?task=rotate%20the%20staging%20database%20password")).contents
         empty = (await c.read_resource("memory://boot?task=")).contents[0].text
+        path = (await c.read_resource("memory://boot?task=%2Fsrv%2Fapp%2Fdeploy.sh%20fails")).contents[0].text
         with pytest.raises(MCPError) as refused:
             await c.read_resource(f"memory://boot?task={'x' * 2001}")
     assert "rotate-pg" not in plain and list(sections(task[0].text))[0] == TASK.title and empty == plain
+    assert path.startswith("# Memory boot context")  # a task is text: the SDK's path checks do not apply
     assert refused.value.error.code == INVALID_PARAMS
     assert refused.value.error.message.startswith("task: is 2,001")
