@@ -173,8 +173,9 @@ def number_turns(
             repeated += 1
             continue
         if turn.seq is not None and turn.seq > following:
-            raise InvalidInput(f"turns[{i}].seq", f"is {turn.seq} but the session's next turn is {following}: "
-                                                  "a given seq retries a turn written, or is the next one")
+            raise InvalidInput(f"turns[{i}].seq", f"is {turn.seq} but the session's next turn is "
+                                                  f"{following}: a given seq retries a turn written, or is "
+                                                  "the next one")
         numbered.append((following, turn))
         following += 1
         if turn.ref is not None:
@@ -238,7 +239,8 @@ class Reader(Protocol):
         ...
 
     def sessions(
-        self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None, limit: int | None = None
+        self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None,
+        limit: int | None = None,
     ) -> list[Session]:
         """Sessions of ``tenant``: those of ``ids``, or those of ``scopes`` (None: every scope),
         newest activity (``last_at``) first, then id; at most ``limit``. In a write transaction

@@ -43,9 +43,9 @@ def _calls(turns: list[Turn]) -> list[list[Turn]]:
     return list(calls.values())
 
 
-def parts(session: Session, turns: list[Turn]) -> tuple[str, list[str], str, list[str], list[str]]:
+def parts(session: Session, turns: list[Turn]) -> tuple[str, list[str], list[str], list[str], list[str]]:
     """The digest's pieces: the head line, what was asked (one entry a user turn), the tools
-    line, the memory changes and the errors (one entry each), before fitting."""
+    that ran with their counts, the memory changes and the errors (one entry each), before fitting."""
     calls = _calls(turns)
     users = [t for t in turns if t.role == "user" and t.text.strip()]
     where = ", ".join(x[:WHERE_CHARS] for x in (session.client, session.cwd) if x)
@@ -54,7 +54,7 @@ def parts(session: Session, turns: list[Turn]) -> tuple[str, list[str], str, lis
             f"{len(calls)} tool calls.")
     asked = [f'"{_words(t.text, ASKED_WORDS)}"' for t in users]
     counts = Counter(call[0].tool or "unnamed tool" for call in calls)
-    tools = ", ".join(f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0])))
+    tools = [f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
     changes, errors = [], []
     for call in calls:
         own = _own_tool(call[0].tool)
@@ -90,12 +90,11 @@ def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOK
     is cut by its last tools the same way."""
     head, asked, tools, changes, errors = parts(session, turns)
     kept = [_fitting(asked, max_tokens), _fitting(errors, max_tokens), _fitting(changes, max_tokens)]
-    tool_items = tools.split(", ") if tools else []
-    kept_tools = len(tool_items)
+    kept_tools = len(tools)
 
     def text() -> str:
-        shown_tools = ", ".join(tool_items[:kept_tools]) + (
-            f", and {len(tool_items) - kept_tools} more" if kept_tools < len(tool_items) else "")
+        shown_tools = ", ".join(tools[:kept_tools]) + (
+            f", and {len(tools) - kept_tools} more" if kept_tools < len(tools) else "")
         return _text(head, asked[:kept[0]], len(asked) - kept[0], shown_tools, changes[:kept[2]],
                      len(changes) - kept[2], errors[:kept[1]], len(errors) - kept[1])
 

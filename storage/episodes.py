@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from . import validate
 from .backend import TurnRow
 from .digest import digest
-from .errors import Busy, InvalidInput, NotFound, shown
+from .errors import Busy, Conflict, InvalidInput, NotFound, shown
 from .limits import (
     CLIENT_MAX_CHARS, CWD_MAX_CHARS, DEFAULT_SCOPE, FUTURE_TOLERANCE_MS, SESSIONS_MAX_LIMIT, TURN_MAX_CHARS,
     TURN_NAME_MAX_CHARS, TURNS_PER_CALL_MAX,
@@ -31,11 +31,12 @@ DIGEST_TAG = "session"
 END_ATTEMPTS = 3  # digests written again when turns keep arriving while one is written
 
 
-def cut(text: str) -> str:
-    """``text`` cut to ``TURN_MAX_CHARS`` with a line saying so, when longer."""
-    if len(text) <= TURN_MAX_CHARS:
+def cut(text: str, given: int) -> str:
+    """``text`` (redacted from a turn of ``given`` characters) cut to ``TURN_MAX_CHARS``, with a
+    line saying so, when it is longer or the turn was longer than what was read of it."""
+    if len(text) <= TURN_MAX_CHARS and given <= TURN_MAX_CHARS + CUT_MARGIN:
         return text
-    return text[:TURN_MAX_CHARS] + f"\n[cut: {len(text) - TURN_MAX_CHARS:,} more characters not kept]"
+    return text[:TURN_MAX_CHARS] + f"\n[cut: the turn had {given:,} characters; {TURN_MAX_CHARS:,} kept]"
 
 
 class Episodes:
@@ -50,9 +51,9 @@ class Episodes:
     def _row(self, i: int, turn: NewTurn, now: int) -> TurnRow:
         if not isinstance(turn, NewTurn):
             raise InvalidInput(f"turns[{i}]", f"must be a NewTurn; got {shown(turn)}")
-        text, kinds = redact(validate.turn_text(turn.text, f"turns[{i}].text")[:TURN_MAX_CHARS + CUT_MARGIN])
-        if len(turn.text) > TURN_MAX_CHARS:
-            text = cut(text)
+        given = validate.turn_text(turn.text, f"turns[{i}].text")
+        text, kinds = redact(given[:TURN_MAX_CHARS + CUT_MARGIN])
+        text = cut(text, len(given))
         at = now if turn.at is None else _time(f"turns[{i}].at", turn.at, now)
         return TurnRow(
             role=validate.role(turn.role, f"turns[{i}].role"), text=text,
@@ -76,13 +77,13 @@ class Episodes:
         client = validate.short_text("client", client, CLIENT_MAX_CHARS)
         cwd = validate.short_text("cwd", cwd, CWD_MAX_CHARS)
         cwd = cwd and redact(cwd)[0]
-        if not isinstance(turns, list) or len(turns) > TURNS_PER_CALL_MAX:
-            got = f"{len(turns):,} turns" if isinstance(turns, list) else shown(turns)
+        if not isinstance(turns, (list, tuple)) or len(turns) > TURNS_PER_CALL_MAX:
+            got = f"{len(turns):,} turns" if isinstance(turns, (list, tuple)) else shown(turns)
             raise InvalidInput("turns", f"must be a list of at most {TURNS_PER_CALL_MAX:,} turns; got {got}")
         now = self._store.clock()
         rows = [self._row(i, turn, now) for i, turn in enumerate(turns)]
         counted = literal_tokens([row.text for row in rows])
-        rows = [replace(row, tokens=tokens) for row, tokens in zip(rows, counted, strict=True)]  # type: ignore[arg-type]
+        rows = [replace(row, tokens=n) for row, n in zip(rows, counted, strict=True)]  # type: ignore[arg-type]
         with self._store.backend.write(tenant) as tx:
             added, repeated = tx.append_turns(tenant, checked_scope, sid, client=client, cwd=cwd, now=now,
                                               turns=rows)
@@ -132,13 +133,16 @@ class Episodes:
                 if session.ended_at is not None and session.digest_id is not None:
                     return session
                 turns = tx.turns(tenant, sid)
-            digest_id = self._write_digest(tenant, session, redact(digest(session, turns))[0])
+            try:
+                digest_id = self._write_digest(tenant, session, redact(digest(session, turns))[0])
+            except Conflict:  # another end superseded the same digest meanwhile: read its work again
+                continue
             with self._store.backend.write(tenant) as tx:
                 latest = _one(tx.sessions(tenant, ids=[sid]), sid)  # locked: an append waits
                 if latest.turns == session.turns:
                     tx.end_session(tenant, sid, max(ended, latest.last_at), digest_id)
                     return replace(latest, ended_at=max(ended, latest.last_at), digest_id=digest_id)
-        raise Busy(f"session {sid} kept receiving turns while its digest was written; end it again")
+        raise Busy(f"session {sid} kept changing while its digest was written; end it again")
 
     def _write_digest(self, tenant: str, session: Session, text: str) -> str:
         """The id of the current digest memory holding ``text``: remembered, or superseding the

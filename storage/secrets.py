@@ -128,9 +128,10 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
 
 
 def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None = None,
-            most: int | None = MOST_FOUND) -> list[tuple[int, int, str, str]]:
-    """``(offset, 1-based line, label, value)`` of each value the detectors find in ``joined`` (``lines``
-    joined by single newlines), at most ``most`` per detector (None: every one); ``line_of`` as for :func:`_scan`."""
+            most: int | None = MOST_FOUND) -> list[tuple[int, int, str, str, int]]:
+    """``(offset, 1-based line, label, value, end)`` of each value the detectors find in ``joined``
+    (``lines`` joined by single newlines), in the detectors' order, at most ``most`` per detector
+    (None: every one); ``line_of`` as for :func:`_scan`; ``end`` as ``secret_plugins.find`` says."""
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     found: list[tuple[int, int, str, str, int]] = []
     for detector in _detectors():
@@ -140,7 +141,8 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
                 continue
             number = bisect.bisect_right(starts, offset) - 1
             line = number + 1 if line_of is None else line_of(offset)
-            found.append((offset, line, kind or label(detector.secret_type, lines[number], value), value, end))
+            named = kind or label(detector.secret_type, lines[number], value)
+            found.append((offset, line, named, value, end))
             kept += 1
             if most is not None and kept >= most:
                 break
@@ -248,14 +250,26 @@ def _value_end(text: str, offset: int, value: str, end: int) -> int:
     return len(text) if closing is None else closing.end()
 
 
+def _replaced_lines(text: str, named: dict[int, str]) -> str:
+    """``text`` with each line numbered in ``named`` (1-based) replaced by ``[kind]``, a run of
+    lines named for one credential by one marker."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        if number not in named:
+            out.append(line)
+        elif named.get(number - 1) != named[number]:
+            out.append(f"[{named[number]}]")
+    return "\n".join(out)
+
+
 def redact(text: str) -> tuple[str, tuple[str, ...]]:
     """``text`` (line breaks made single newlines) without its ``<private>...</private>`` spans
     (case-insensitive, across lines; an unclosed one to the end) and with each credential
     :func:`find_secrets` finds replaced by ``[<its label>]``; and the labels replaced, sorted,
-    plus "private" when a span was removed. A credential found only in another reading of the
-    text (NFKC, joined, unwrapped) takes its whole line (and the lines wrapped onto it); a PEM
-    private key, its block to the END line (without one, the rest of the text).
-    Linear in the text's length."""
+    plus "private" when a span was removed. A credential wrapped across lines takes those lines,
+    one found only in another reading of the text (NFKC, joined) its line; a PEM private key,
+    its block to the END line (without one, the rest of the text). Linear in the text's length."""
     kinds: set[str] = set()
     kept = _PRIVATE.sub("", text)
     if kept != text:
@@ -276,21 +290,21 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
         kinds.add(kind)
         at = end
     result = "".join(pieces) + joined[at:]
+    from .validate import nfc
+
+    unwrapped = _unwrapped(nfc(result))
+    if unwrapped is not None:
+        whole, line_of = unwrapped
+        named = {number: kind for offset, _, kind, value, end in _values(whole, whole.splitlines(), most=None)
+                 for number in range(line_of(offset), line_of(max(offset, end - 1)) + 1)}
+        kinds.update(named.values())
+        result = _replaced_lines(result, named)
     for _ in range(REDACT_PASSES):
         found = find_secrets(result)[0]
         if not found:
             return result, tuple(sorted(kinds))
-        lines = result.split("\n")
-        for kind, line in found:
-            kinds.add(kind)
-            number = min(line, len(lines)) - 1
-            while True:  # a key wrapped onto the next line goes with it
-                wrapped = number + 1 < len(lines) and _WRAP.search(lines[number][-4:] + "\n" + lines[number + 1][:4])
-                lines[number] = f"[{kind}]"
-                if not wrapped:
-                    break
-                number += 1
-        result = "\n".join(lines)
+        kinds.update(kind for kind, _ in found)
+        result = _replaced_lines(result, {line: kind for kind, line in found})
     found = find_secrets(result)[0]
     kinds.update(kind for kind, _ in found)
     return (f"[{found[0][0]}]" if found else result), tuple(sorted(kinds))

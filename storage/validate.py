@@ -469,12 +469,14 @@ def session_id(value: object, field: str = "session_id") -> str:
     if not isinstance(value, str):
         raise InvalidInput(field, f"must be a string; got {shown(value)}")
     if not value:
-        raise InvalidInput(field, f"is empty; a session id is 1-{limits.SESSION_ID_MAX_CHARS} letters, digits and ._:-")
+        raise InvalidInput(field, f"is empty; a session id is 1-{limits.SESSION_ID_MAX_CHARS} letters, "
+                                  "digits and ._:-")
     if len(value) > limits.SESSION_ID_MAX_CHARS:
         raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.SESSION_ID_MAX_CHARS}")
     if not _SESSION_ID.fullmatch(value):
         bad = next(c for c in value if not _SESSION_ID.fullmatch(c))
-        raise InvalidInput(field, f"holds {_character(bad)}; a session id is letters, digits and ._:- (a UUID)")
+        raise InvalidInput(field, f"holds {_character(bad)}; a session id is letters, digits and ._:- "
+                                  "(a UUID)")
     return value
 
 

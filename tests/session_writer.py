@@ -24,8 +24,9 @@ def main() -> None:
     print("ready", flush=True)
     while True:
         count = rng.randint(1, 5)
+        roles = rng.choices(("user", "assistant", "tool"), k=count)
         out = store.episodes.append(tenant="t", scope="s", session_id="crash", turns=[
-            NewTurn(rng.choice(("user", "assistant", "tool")), f"writer {seed} turn {i}") for i in range(count)])
+            NewTurn(role, f"writer {seed} turn {i}") for i, role in enumerate(roles)])
         print(f"ack {out.added[0]} {out.added[-1]}", flush=True)
 
 

@@ -84,7 +84,7 @@ def test_an_older_database_gets_every_count_when_opened(db: str, backend: str, c
     if backend == "sqlite":
         version = sqlite_schema.MIGRATIONS.index(sqlite_schema._v11_tokens)
     else:
-        version = pg_schema.SCHEMA_VERSION - 1
+        version = pg_schema.MIGRATIONS.index(pg_schema._v_tokens)
     raw.execute(db, "ALTER TABLE memories DROP COLUMN tokens")
     raw.execute(db, f"PRAGMA user_version = {version}" if backend == "sqlite"
                 else f"UPDATE memvault_schema SET version = {version}")

@@ -16,7 +16,7 @@ from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 import raw
 
-pytestmark = [pytest.mark.contract, pytest.mark.sqlite_only]  # PostgreSQL: next commit
+pytestmark = pytest.mark.contract
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLQ"
@@ -48,7 +48,8 @@ def test_turns_read_back_in_the_order_written_with_their_roles(store: Store):
 def test_one_call_appends_its_turns_in_order(store: Store):
     out = append(store, "s-1", *(NewTurn("user" if i % 2 else "assistant", f"t{i}") for i in range(50)))
     assert out.added == tuple(range(1, 51))
-    assert said(store, "s-1", after_seq=45) == [(i + 1, "user" if i % 2 else "assistant", f"t{i}") for i in range(45, 50)]
+    expected = [(i + 1, "user" if i % 2 else "assistant", f"t{i}") for i in range(45, 50)]
+    assert said(store, "s-1", after_seq=45) == expected
     assert [seq for seq, _, _ in said(store, "s-1", after_seq=10, limit=3)] == [11, 12, 13]
 
 
@@ -62,12 +63,20 @@ def test_two_sessions_written_in_turn_never_interleave(store: Store):
 
 def test_a_retried_seq_or_ref_writes_nothing(store: Store):
     append(store, "s", NewTurn("user", "one", ref="u1"), NewTurn("assistant", "two", ref="a1"))
-    again = append(store, "s", NewTurn("user", "one", seq=1), NewTurn("assistant", "two, sent again", ref="a1"))
+    again = append(store, "s", NewTurn("user", "one", seq=1),
+                   NewTurn("assistant", "two, sent again", ref="a1"))
     assert (again.added, again.repeated) == ((), 2)
     both = append(store, "s", NewTurn("user", "three", seq=3, ref="u3"), NewTurn("user", "three", ref="u3"))
     assert (both.added, both.repeated) == ((3,), 1)
     assert said(store, "s") == [(1, "user", "one"), (2, "assistant", "two"), (3, "user", "three")]
     assert store.episodes.session(tenant="a", session_id="s").turns == 3
+
+
+def test_a_turn_once_written_cannot_be_changed_below_the_store(store: Store, db: str):
+    append(store, "s", NewTurn("user", "as said"))
+    with pytest.raises(Exception, match="turns are append-only"):
+        raw.execute(db, "UPDATE turns SET text = 'rewritten'")
+    assert said(store, "s") == [(1, "user", "as said")]
 
 
 def test_a_seq_beyond_the_next_is_refused_and_nothing_is_written(store: Store):
@@ -143,14 +152,17 @@ def test_sessions_are_listed_newest_activity_first(store: Store, clock: Clock):
 def test_private_spans_and_credentials_never_reach_the_database(store: Store, db: str, backend: str):
     out = append(
         store, "s",
-        NewTurn("user", f"deploy with <private>the staging password is hunter2-staging</private> then {GITHUB_TOKEN}"),
+        NewTurn("user", "deploy with <private>the staging password is hunter2-staging</private> "
+                        f"then {GITHUB_TOKEN}"),
         NewTurn("tool", f"env:\nAWS_ACCESS_KEY_ID={AWS_KEY}\nok", tool="Bash"),
         NewTurn("assistant", "Noted. <PRIVATE>my own notes\nacross lines, never closed"),
     )
     assert out.redacted == ("AWS access key", "GitHub token", "private")
     turns = store.episodes.turns(tenant="a", session_id="s")
-    assert turns[0].text == "deploy with  then [GitHub token]" and turns[0].redacted == ("GitHub token", "private")
-    assert turns[1].text == "env:\nAWS_ACCESS_KEY_ID=[AWS access key]\nok" and turns[1].redacted == ("AWS access key",)
+    assert turns[0].text == "deploy with  then [GitHub token]"
+    assert turns[0].redacted == ("GitHub token", "private")
+    assert turns[1].text == "env:\nAWS_ACCESS_KEY_ID=[AWS access key]\nok"
+    assert turns[1].redacted == ("AWS access key",)
     assert turns[2].text == "Noted. " and turns[2].redacted == ("private",)
     stored = " ".join(text for (text,) in raw.execute(db, "SELECT text FROM turns"))
     for secret in ("hunter2", GITHUB_TOKEN, AWS_KEY, "my own notes"):
@@ -169,7 +181,8 @@ def test_a_long_turn_is_cut_with_a_marker_and_a_key_across_the_cut_is_still_repl
     append(store, "s", NewTurn("tool", text, tool="Read"))
     stored = store.episodes.turns(tenant="a", session_id="s")[0].text
     assert stored.startswith("x x ") and GITHUB_TOKEN[:12] not in stored
-    assert stored.endswith("more characters not kept]") and len(stored) < TURN_MAX_CHARS + 100
+    assert stored.endswith(f"\n[cut: the turn had {len(text):,} characters; {TURN_MAX_CHARS:,} kept]")
+    assert len(stored) < TURN_MAX_CHARS + 100
 
 
 def test_the_token_budget_returns_the_newest_turns_that_fit_oldest_first(store: Store):
@@ -193,12 +206,14 @@ def test_the_token_budget_returns_the_newest_turns_that_fit_oldest_first(store: 
     ({"session_id": ""}, "session_id: is empty"),
     ({"session_id": "a b"}, r"session_id: holds U\+0020 SPACE"),
     ({"session_id": "x" * 129}, "session_id: is 129 characters; the limit is 128"),
-    ({"turns": [NewTurn("users", "hi")]}, r"turns\[0\]\.role: 'users' is not one of user, assistant, tool; did you "
-                                           "mean 'user'\\?"),
-    ({"turns": [NewTurn("user", "hi")] * (TURNS_PER_CALL_MAX + 1)}, "turns: must be a list of at most 1,000 turns"),
+    ({"turns": [NewTurn("users", "hi")]},
+     r"turns\[0\]\.role: 'users' is not one of user, assistant, tool; did you mean 'user'\?"),
+    ({"turns": [NewTurn("user", "hi")] * (TURNS_PER_CALL_MAX + 1)},
+     "turns: must be a list of at most 1,000 turns"),
     ({"turns": [NewTurn("user", "hi", at=-1)]}, r"turns\[0\]\.at: must be an integer from 0"),
     ({"turns": [NewTurn("user", "hi", seq=0)]}, r"turns\[0\]\.seq: must be an integer from 1"),
-    ({"turns": [NewTurn("tool", "hi", tool="t" * 201)]}, r"turns\[0\]\.tool: is 201 characters; the limit is 200"),
+    ({"turns": [NewTurn("tool", "hi", tool="t" * 201)]},
+     r"turns\[0\]\.tool: is 201 characters; the limit is 200"),
     ({"turns": [{"role": "user", "text": "hi"}]}, r"turns\[0\]: must be a NewTurn"),
 ])
 def test_bad_input_names_the_field_and_the_limit(store: Store, kwargs: dict, message: str):
@@ -230,7 +245,8 @@ def test_append_never_loads_the_model(db: str, clock: Clock):
 def session_of_work(store: Store) -> None:
     append(
         store, "work-1",
-        NewTurn("user", "Please fix the flaky login test in the auth module and tell me why it failed", at=1000),
+        NewTurn("user", "Please fix the flaky login test in the auth module and tell me why it failed",
+                at=1000),
         NewTurn("assistant", "Looking at it."),
         NewTurn("tool", "pytest tests/test_login.py", tool="Bash", call_id="c1"),
         NewTurn("tool", "FAILED tests/test_login.py::test_expiry - AssertionError\n1 failed", tool="Bash",
@@ -238,8 +254,8 @@ def session_of_work(store: Store) -> None:
         NewTurn("tool", "src/auth.py contents", tool="Read", call_id="c2"),
         NewTurn("tool", "{\"id\": \"0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60\", \"created\": true}",
                 tool="mcp__memvault__remember", call_id="c3"),
-        NewTurn("tool", "superseded 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 by 0190a8e5-0000-7000-8000-000000000001",
-                tool="supersede", call_id="c4"),
+        NewTurn("tool", "superseded 0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60 by "
+                "0190a8e5-0000-7000-8000-000000000001", tool="supersede", call_id="c4"),
         NewTurn("user", "Thanks, now update the changelog"),
         NewTurn("tool", "Bash output fine", tool="Bash", call_id="c5"),
         client="claude-code", cwd="/home/dev/app",
@@ -294,7 +310,8 @@ def test_a_long_session_s_digest_stays_within_its_token_cap(store: Store):
     assert "; and " in content and " more" in content and content.startswith("Session long")
 
 
-def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_model_fills_it(db: str, clock: Clock):
+def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_model_fills_it(
+        db: str, clock: Clock):
     store = Store(db, None, clock=clock)
     try:
         session_of_work(store)
@@ -310,13 +327,15 @@ def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_mo
         store.close()
 
 
-def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(db: str, backend: str, clock: Clock):
+def test_a_database_from_before_sessions_keeps_its_memories_and_gains_sessions(
+        db: str, backend: str, clock: Clock):
     from memvault.storage.postgres import schema as pg_schema
     from memvault.storage.sqlite import schema as sqlite_schema
 
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
-        kept = [store.remember(tenant=t, scope="proj", content=f"note {i} of {t}").id for t in "ab" for i in range(3)]
+        kept = [store.remember(tenant=t, scope="proj", content=f"note {i} of {t}").id
+                for t in "ab" for i in range(3)]
         store.forget(tenant="a", id=kept[0])
         before = raw.execute(db, "SELECT id, tenant, content, tokens FROM memories ORDER BY id")
     finally:
@@ -324,7 +343,7 @@ def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(db
     if backend == "sqlite":
         version = sqlite_schema.MIGRATIONS.index(sqlite_schema._V12_SESSIONS)
     else:
-        version = pg_schema.MIGRATIONS.index(pg_schema._V12_SESSIONS)
+        version = pg_schema.MIGRATIONS.index(pg_schema._v_sessions)
     raw.execute(db, "DROP TABLE turns")
     raw.execute(db, "DROP TABLE sessions")
     raw.execute(db, f"PRAGMA user_version = {version}" if backend == "sqlite"
@@ -337,3 +356,56 @@ def test_an_existing_schema_11_database_keeps_its_memories_and_gains_sessions(db
         assert maintenance.check(store) == []
     finally:
         store.close()
+
+
+def test_the_health_check_names_a_session_whose_counts_disagree_with_its_turns(store: Store, db: str):
+    append(store, "s", NewTurn("user", "one"), NewTurn("assistant", "two"))
+    assert maintenance.check(store) == []
+    raw.execute(db, "UPDATE sessions SET turns = 3")
+    assert maintenance.check(store) == [
+        "1 sessions' turn or token counts disagree with their turns, or skip a seq"]
+
+
+def test_two_ends_at_once_leave_one_current_digest(db: str, clock: Clock):
+    stores = [Store(db, None, clock=clock) for _ in range(2)]
+    try:
+        session_of_work(stores[0])
+        stores[0].episodes.end(tenant="a", session_id="work-1")
+        append(stores[0], "work-1", NewTurn("user", "and one more request"))
+        ended, errors = [], []
+
+        def end(store: Store) -> None:
+            try:
+                ended.append(store.episodes.end(tenant="a", session_id="work-1"))
+            except Exception as exc:  # reported below, with what it was
+                errors.append(exc)
+
+        threads = [threading.Thread(target=end, args=(s,)) for s in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        final = stores[1].episodes.session(tenant="a", session_id="work-1")
+        assert final.ended_at is not None and {s.digest_id for s in ended} == {final.digest_id}
+        assert stores[1].count_memories(tenant="a", scopes=["proj"], kinds=["episode"]) == 1
+        assert '"and one more request"' in (stores[1].get(tenant="a", id=final.digest_id or "").content or "")
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_an_empty_append_opens_a_session_and_an_empty_session_ends_with_a_digest(store: Store, clock: Clock):
+    out = append(store, "opened", cwd="/home/dev/<private>x</private>app")
+    assert (out.added, out.repeated) == ((), 0)
+    opened = store.episodes.session(tenant="a", session_id="opened")
+    assert (opened.turns, opened.tokens, opened.client, opened.cwd) == (0, 0, None, "/home/dev/app")
+    assert opened.started_at == opened.last_at == clock.now
+    append(store, "opened", client="codex", cwd="/elsewhere")  # fills what it lacked, keeps what it had
+    again = store.episodes.session(tenant="a", session_id="opened")
+    assert (again.client, again.cwd) == ("codex", "/home/dev/app")
+    ended = store.episodes.end(tenant="a", session_id="opened")
+    content = store.get(tenant="a", id=ended.digest_id or "").content or ""
+    assert content.splitlines() == [
+        "Session opened (codex, /home/dev/app), 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:00.000Z: "
+        "0 turns, 0 from the user, 0 tool calls."]

@@ -17,6 +17,7 @@ from . import schema
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, transaction, translated
+from .sessions import MISCOUNTED
 
 log = logging.getLogger(__name__)
 POOL_SIZE = 8
@@ -192,6 +193,10 @@ class PostgresBackend:
             )
             if tombstones:
                 problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+            miscounted = one(MISCOUNTED)
+            if miscounted:
+                problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
+                                "or skip a seq")
         return problems
 
     def rebuild_keyword_index(self) -> None:

@@ -9,12 +9,15 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
-from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, recorded_model
+from ..backend import (
+    MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, TurnRow, recorded_model,
+)
 from ..errors import Busy, Conflict, shown
 from ..ids import new_id
 from ..query import Filters
-from ..records import ApiKey, Memory
+from ..records import ApiKey, Memory, Session, Turn
 from . import schema
+from . import sessions as session_sql
 from .sql import (
     MEMORY_COLUMNS, MEMORY_FIELDS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, listing_sql, similarity_sql,
     vector_sql, window_sql,
@@ -291,6 +294,18 @@ class PgReader:
                          {"hash": key_hash, **params})
         return {row[0]: ApiKey(**dict(zip(_API_COLUMNS.split(", "), row[1:], strict=True))) for row in rows}
 
+    def sessions(
+        self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None,
+        limit: int | None = None,
+    ) -> list[Session]:
+        return session_sql.sessions(self.conn, tenant, ids, scopes, limit, lock=self._writes)
+
+    def turns(
+        self, tenant: str, session_id: str, *, after_seq: int = 0, limit: int | None = None,
+        tokens: int | None = None,
+    ) -> list[Turn]:
+        return session_sql.turns(self.conn, tenant, session_id, after_seq, limit, tokens)
+
 
 class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
@@ -483,3 +498,12 @@ class PgWriter(PgReader):
             (key_hash, key.id, key.tenant, key.scope, key.name, key.read_only, key.created_at,
              key.expires_at, key.revoked_at),
         )
+
+    def append_turns(
+        self, tenant: str, scope: str, session_id: str, *, client: str | None, cwd: str | None, now: int,
+        turns: list[TurnRow],
+    ) -> tuple[list[int], int]:
+        return session_sql.append_turns(self.conn, tenant, scope, session_id, client, cwd, now, turns)
+
+    def end_session(self, tenant: str, session_id: str, ended_at: int, digest_id: str | None) -> None:
+        session_sql.end_session(self.conn, tenant, session_id, ended_at, digest_id)

@@ -319,8 +319,75 @@ def _v_tokens(conn: psycopg.Connection) -> None:
                 lambda pairs: conn.cursor().executemany("UPDATE memories SET tokens = %s WHERE seq = %s", pairs))
 
 
+# Sessions and their turns (issue 26, storage/episodes.py), as on SQLite (its ``_V12_SESSIONS``):
+# each turn carries its tenant for the row-level policy; turns are never updated (a trigger, and
+# the serving role may only read and insert them).
+_QUOTED_TENANT = _TENANT.replace("'", "''")  # inside a quoted format string
+_SESSIONS = f"""
+CREATE TABLE sessions (
+    seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant     text COLLATE "C" NOT NULL,
+    id         text COLLATE "C" NOT NULL,
+    scope      text COLLATE "C" NOT NULL,
+    client     text,
+    cwd        text,
+    started_at bigint NOT NULL,                  -- ms since the epoch
+    last_at    bigint NOT NULL,                  -- the newest turn's time (or the start)
+    ended_at   bigint,                           -- NULL while open
+    turns      integer NOT NULL DEFAULT 0,
+    tokens     bigint NOT NULL DEFAULT 0,
+    digest_id  text COLLATE "C",                 -- its `episode` memory
+    UNIQUE (tenant, id)
+);
+CREATE INDEX sessions_recent ON sessions(tenant, last_at DESC, id);
+CREATE TABLE turns (
+    session_seq   bigint NOT NULL REFERENCES sessions(seq),
+    seq           integer NOT NULL CHECK (seq > 0),
+    tenant        text COLLATE "C" NOT NULL,
+    role          text NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+    text          text NOT NULL,
+    tool          text,
+    call_id       text,
+    ref           text COLLATE "C",
+    tokens        integer NOT NULL,
+    tokens_before bigint NOT NULL,               -- the session's tokens before this turn
+    at            bigint NOT NULL,
+    redacted      text[] NOT NULL DEFAULT '{{}}',  -- the kinds replaced
+    PRIMARY KEY (session_seq, seq)
+);
+CREATE UNIQUE INDEX turns_ref ON turns(session_seq, ref) WHERE ref IS NOT NULL;
+CREATE INDEX turns_budget ON turns(session_seq, tokens_before);
+CREATE OR REPLACE FUNCTION memvault_turns_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'turns are append-only';
+END $$;
+REVOKE ALL ON FUNCTION memvault_turns_append_only() FROM PUBLIC;
+CREATE TRIGGER turns_append_only BEFORE UPDATE ON turns FOR EACH ROW
+    EXECUTE FUNCTION memvault_turns_append_only();
+GRANT SELECT, INSERT, UPDATE ON sessions TO {APP_ROLE};
+GRANT SELECT, INSERT ON turns TO {APP_ROLE};
+DO $$ DECLARE t text; BEGIN
+    FOREACH t IN ARRAY ARRAY['sessions', 'turns'] LOOP
+        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+        EXECUTE format('CREATE POLICY memvault_tenant ON %I TO {APP_ROLE}'
+                       ' USING (tenant = {_QUOTED_TENANT}) WITH CHECK (tenant = {_QUOTED_TENANT})', t);
+        EXECUTE format('CREATE POLICY memvault_owner ON %I TO %I USING (true) WITH CHECK (true)',
+                       t, current_user);
+    END LOOP;
+END $$;
+"""
+
+
+def _v_sessions(conn: psycopg.Connection) -> None:
+    """Version 10: sessions and turns (``_SESSIONS``); kept when present (a database set back to
+    redo an earlier step has them)."""
+    if not _scalar(conn, "SELECT to_regclass('sessions') IS NOT NULL"):
+        conn.execute(_SESSIONS)
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
-    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens)
+    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -333,9 +400,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("memvault_count_documents()",),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
-_TABLES: tuple[tuple[str, ...], ...] = ((), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), ())
+_TABLES: tuple[tuple[str, ...], ...] = (
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

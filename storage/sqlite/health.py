@@ -12,6 +12,7 @@ import apsw
 from ..links import on_cycles
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table
+from .sessions import MISCOUNTED
 from ..backend import SCRUB_DUE
 
 
@@ -135,4 +136,8 @@ def check(conn: apsw.Connection) -> list[str]:
     )
     if tombstones:
         problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+    miscounted = one(MISCOUNTED)
+    if miscounted:
+        problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
+                        "or skip a seq")
     return problems

@@ -317,7 +317,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     digest_id  TEXT REFERENCES memories(id),     -- its `episode` memory
     UNIQUE (tenant, id)
 );
-CREATE INDEX IF NOT EXISTS sessions_recent ON sessions(tenant, last_at, id);
+CREATE INDEX IF NOT EXISTS sessions_recent ON sessions(tenant, last_at DESC, id);
 CREATE TABLE IF NOT EXISTS turns (
     session_seq   INTEGER NOT NULL REFERENCES sessions(seq),
     seq           INTEGER NOT NULL CHECK (seq > 0),

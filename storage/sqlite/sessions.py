@@ -14,8 +14,13 @@ from ..records import Session, Turn
 
 _SESSION = ("s.id, s.tenant, s.scope, s.client, s.cwd, s.started_at, s.last_at, s.ended_at, s.turns,"
             " s.tokens, s.digest_id")
-_TURN = "s.id, t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
+_TURN = "t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
 
+# Sessions whose counts disagree with their turns, or whose turns are not numbered 1..n (a health check).
+MISCOUNTED = ("SELECT count(*) FROM sessions s"
+              " WHERE s.turns <> (SELECT count(*) FROM turns t WHERE t.session_seq = s.seq)"
+              " OR s.turns <> (SELECT coalesce(max(t.seq), 0) FROM turns t WHERE t.session_seq = s.seq)"
+              " OR s.tokens <> (SELECT coalesce(sum(t.tokens), 0) FROM turns t WHERE t.session_seq = s.seq)")
 
 def _session(row: tuple) -> Session:
     id_, tenant, scope, client, cwd, started_at, last_at, ended_at, turns, tokens, digest_id = row
@@ -49,19 +54,26 @@ def sessions(
 def turns(
     conn: apsw.Connection, tenant: str, session_id: str, after_seq: int, limit: int | None, tokens: int | None
 ) -> list[Turn]:
-    """See ``backend.Reader.turns``."""
-    where = "s.tenant = :tenant AND s.id = :id AND t.seq > :after"
-    params = {"tenant": tenant, "id": session_id, "after": after_seq, "limit": -1 if limit is None else limit}
+    """See ``backend.Reader.turns``: the session's key and size first, then one range of its turns."""
+    found = conn.execute("SELECT seq, tokens FROM sessions WHERE tenant = :tenant AND id = :id",
+                         {"tenant": tenant, "id": session_id}).fetchone()
+    if found is None:
+        return []
+    after = " AND t.seq > :after" if after_seq else ""  # only then: it may steer the plan to the seq key
+    params = {"key": found[0], "after": after_seq, "limit": -1 if limit is None else limit,
+              "floor": None if tokens is None else found[1] - tokens}
     if tokens is None:
-        query = f"SELECT {_TURN} FROM sessions s JOIN turns t ON t.session_seq = s.seq WHERE {where}" \
-            " ORDER BY t.seq LIMIT :limit"
+        query = f"SELECT {_TURN} FROM turns t WHERE t.session_seq = :key{after} ORDER BY t.seq" \
+            " LIMIT :limit"
     else:
-        # The newest turns within the budget: those the session held (all - budget) tokens before.
-        query = f"SELECT * FROM (SELECT {_TURN} FROM sessions s JOIN turns t ON t.session_seq = s.seq" \
-            f" WHERE {where} AND t.tokens_before >= s.tokens - :budget ORDER BY t.seq DESC LIMIT :limit)" \
-            " ORDER BY seq"
-        params["budget"] = tokens
-    return [_turn(row) for row in conn.execute(query, params)]
+        # The newest turns within the budget: those the session held (all - budget) tokens before,
+        # one range of ``turns_budget``.
+        # (named: the planner would rather walk the session by seq)
+        query = f"SELECT * FROM (SELECT {_TURN} FROM turns t INDEXED BY turns_budget" \
+            " WHERE t.session_seq = :key" \
+            f" AND t.tokens_before >= :floor{after} ORDER BY t.tokens_before DESC, t.seq DESC" \
+            " LIMIT :limit) newest ORDER BY seq"
+    return [_turn((session_id, *row)) for row in conn.execute(query, params)]
 
 
 def append_turns(

@@ -392,7 +392,8 @@ class SqliteTransaction:
         return {row[0]: _api_key(row[1:]) for row in rows}
 
     def sessions(
-        self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None, limit: int | None = None
+        self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None,
+        limit: int | None = None,
     ) -> list[Session]:
         return session_sql.sessions(self.conn, tenant, ids, scopes, limit)
 

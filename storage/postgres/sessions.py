@@ -1,0 +1,121 @@
+"""The PostgreSQL answers about sessions and turns (``backend.Reader.sessions``/``turns``,
+``backend.Writer.append_turns``/``end_session``): SQL only; the append rule is
+``backend.number_turns``. An append creates its session row if absent, then locks it
+(``SELECT ... FOR UPDATE``) before reading its count and refs: a concurrent append to the same
+session waits for this one's commit, then reads what it wrote (``READ COMMITTED``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from ..backend import TurnRow, number_turns
+from ..records import Session, Turn
+
+_SESSION = ("s.id, s.tenant, s.scope, s.client, s.cwd, s.started_at, s.last_at, s.ended_at, s.turns,"
+            " s.tokens, s.digest_id")
+_TURN = "t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
+
+# Sessions whose counts disagree with their turns, or whose turns are not numbered 1..n (a health check).
+MISCOUNTED = ("SELECT count(*) FROM sessions s"
+              " WHERE s.turns <> (SELECT count(*) FROM turns t WHERE t.session_seq = s.seq)"
+              " OR s.turns <> (SELECT coalesce(max(t.seq), 0) FROM turns t WHERE t.session_seq = s.seq)"
+              " OR s.tokens <> (SELECT coalesce(sum(t.tokens), 0) FROM turns t WHERE t.session_seq = s.seq)")
+
+def _session(row: tuple) -> Session:
+    id_, tenant, scope, client, cwd, started_at, last_at, ended_at, turns, tokens, digest_id = row
+    return Session(id=id_, tenant=tenant, scope=scope, client=client, cwd=cwd, started_at=started_at,
+                   last_at=last_at, ended_at=ended_at, turns=turns, tokens=tokens, digest_id=digest_id)
+
+
+def _turn(row: tuple) -> Turn:
+    session_id, seq, role, text, tool, call_id, tokens, at, redacted, ref = row
+    return Turn(session_id=session_id, seq=seq, role=role, text=text, tool=tool, call_id=call_id,
+                tokens=tokens, at=at, redacted=tuple(redacted), ref=ref)
+
+
+def sessions(
+    conn: psycopg.Connection, tenant: str, ids: list[str] | None, scopes: list[str] | None, limit: int | None,
+    lock: bool,
+) -> list[Session]:
+    """See ``backend.Reader.sessions`` (``lock``: in a write transaction, by id)."""
+    params: dict[str, Any] = {"tenant": tenant, "ids": ids, "scopes": scopes, "limit": limit}
+    if ids is not None:
+        query = f"SELECT {_SESSION} FROM sessions s WHERE s.tenant = %(tenant)s AND s.id = ANY(%(ids)s)" \
+            f" ORDER BY s.last_at DESC, s.id LIMIT %(limit)s{' FOR UPDATE' if lock else ''}"
+    else:
+        scoped = "" if scopes is None else " AND s.scope = ANY(%(scopes)s)"
+        query = f"SELECT {_SESSION} FROM sessions s WHERE s.tenant = %(tenant)s{scoped}" \
+            " ORDER BY s.last_at DESC, s.id LIMIT %(limit)s"
+    return [_session(row) for row in conn.execute(query, params).fetchall()]  # type: ignore[arg-type]
+
+
+def turns(
+    conn: psycopg.Connection, tenant: str, session_id: str, after_seq: int, limit: int | None,
+    tokens: int | None,
+) -> list[Turn]:
+    """See ``backend.Reader.turns``: the session's key and size first, then one range of its turns."""
+    found = conn.execute("SELECT seq, tokens FROM sessions WHERE tenant = %(tenant)s AND id = %(id)s",
+                         {"tenant": tenant, "id": session_id}).fetchone()
+    if found is None:
+        return []
+    after = " AND t.seq > %(after)s" if after_seq else ""  # only then: it may steer the plan to the seq key
+    params = {"key": found[0], "after": after_seq, "limit": limit,
+              "floor": None if tokens is None else found[1] - tokens}
+    if tokens is None:
+        query = f"SELECT {_TURN} FROM turns t WHERE t.session_seq = %(key)s{after} ORDER BY t.seq" \
+            " LIMIT %(limit)s"
+    else:
+        # The newest turns within the budget: those the session held (all - budget) tokens before,
+        # one range of ``turns_budget``.
+        query = f"SELECT * FROM (SELECT {_TURN} FROM turns t WHERE t.session_seq = %(key)s" \
+            f" AND t.tokens_before >= %(floor)s{after} ORDER BY t.tokens_before DESC, t.seq DESC" \
+            " LIMIT %(limit)s) newest ORDER BY seq"
+    rows = conn.execute(query, params).fetchall()  # type: ignore[arg-type]
+    return [_turn((session_id, *row)) for row in rows]
+
+
+def append_turns(
+    conn: psycopg.Connection, tenant: str, scope: str, session_id: str, client: str | None, cwd: str | None,
+    now: int, rows: list[TurnRow],
+) -> tuple[list[int], int]:
+    """See ``backend.Writer.append_turns`` (inside a write transaction)."""
+    start = min([now, *(t.at for t in rows)])
+    conn.execute("INSERT INTO sessions(tenant, id, scope, client, cwd, started_at, last_at)"
+                 " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tenant, id) DO NOTHING",
+                 (tenant, session_id, scope, client, cwd, start, start))
+    row = conn.execute(f"SELECT s.seq, {_SESSION} FROM sessions s WHERE s.tenant = %s AND s.id = %s"
+                       " FOR UPDATE", (tenant, session_id)).fetchone()
+    assert row is not None  # inserted above, or there already
+    key, session = row[0], _session(row[1:])
+    refs = [t.ref for t in rows if t.ref is not None]
+    known = {ref for (ref,) in conn.execute(
+        "SELECT ref FROM turns WHERE session_seq = %s AND ref = ANY(%s)", (key, refs))} if refs else set()
+    numbered, repeated = number_turns(session, scope, known, rows)
+    before = session.tokens
+    values = []
+    for seq, t in numbered:
+        values.append((key, seq, tenant, t.role, t.text, t.tool, t.call_id, t.ref, t.tokens, before, t.at,
+                       list(t.redacted)))
+        before += t.tokens
+    conn.cursor().executemany(
+        "INSERT INTO turns(session_seq, seq, tenant, role, text, tool, call_id, ref, tokens, tokens_before,"
+        " at, redacted) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", values)
+    if numbered:
+        times = [t.at for _, t in numbered]
+        conn.execute("UPDATE sessions SET turns = turns + %s, tokens = %s, last_at = greatest(last_at, %s),"
+                     " started_at = least(started_at, %s), ended_at = NULL WHERE seq = %s",
+                     (len(numbered), before, max(times), min(times), key))
+    if (client is not None and session.client is None) or (cwd is not None and session.cwd is None):
+        conn.execute("UPDATE sessions SET client = coalesce(client, %s), cwd = coalesce(cwd, %s)"
+                     " WHERE seq = %s", (client, cwd, key))
+    return [seq for seq, _ in numbered], repeated
+
+
+def end_session(
+    conn: psycopg.Connection, tenant: str, session_id: str, ended_at: int, digest_id: str | None
+) -> None:
+    """See ``backend.Writer.end_session``."""
+    conn.execute("UPDATE sessions SET ended_at = %s, digest_id = %s WHERE tenant = %s AND id = %s",
+                 (ended_at, digest_id, tenant, session_id))

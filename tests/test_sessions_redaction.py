@@ -1,0 +1,67 @@
+"""``secrets.redact``, the one pass every captured turn takes before it is stored (issue 26,
+item 4): ``<private>`` spans go, each credential the refusing scanner finds becomes ``[kind]``,
+and what is left is clean by that same scanner in every reading it makes of a text."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from memvault.storage.secrets import MOST_FOUND, find_secrets, redact
+
+TOKENS = ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIAQYLPMN5HFIQR7BZX",
+          "sk-or-v1-" + "0a1b2c3d4e5f6a7b" * 4, "xoxb-1234567890-1234567890123-aBcDeFgHiJkLmNoPqRsTuVwX",
+          "sk_live_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1"]
+PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+2LXc9Q0kK8bS3c4JkQp0w1yV7vZ8mN3aH4tF2eR9sK1u\n"
+       "L0pQ7xW2cV5nB8mZ3aS6dF9gH1jK4lM7nB0vC3xZ6qW9eR2tY5uI8oP1aS4dF7g\n-----END RSA PRIVATE KEY-----")
+
+
+@pytest.mark.parametrize(("text", "kept", "kinds"), [
+    ("a <private>b</private> c", "a  c", ("private",)),
+    ("a <PRIVATE >b\nc</Private> d", "a  d", ("private",)),
+    ("a <private>b</private> c <private>d</private> e", "a  c  e", ("private",)),
+    ("a <private>never closed\nlines", "a ", ("private",)),
+    ("a </private> stray closing tag", "a </private> stray closing tag", ()),
+    ("nothing to hide", "nothing to hide", ()),
+    ("line one\r\nline two\rthree", "line one\nline two\nthree", ()),
+])
+def test_private_spans_go_whole(text: str, kept: str, kinds: tuple[str, ...]):
+    assert redact(text) == (kept, kinds)
+
+
+@pytest.mark.parametrize("token", TOKENS)
+def test_each_credential_becomes_its_kind_and_the_rest_of_the_text_stays(token: str):
+    text, kinds = redact(f"first line\ndeploy with {token} today\nlast line")
+    assert token not in text and len(kinds) == 1
+    assert text == f"first line\ndeploy with [{kinds[0]}] today\nlast line"
+    assert find_secrets(text) == [[]]
+
+
+def test_a_private_key_block_goes_to_its_end_line_and_an_unended_one_to_the_end():
+    assert redact(f"before\n{PEM}\nafter") == ("before\n[private key]\nafter", ("private key",))
+    unended = "before\n" + PEM.split("-----END")[0] + "more"
+    assert redact(unended) == ("before\n[private key]", ("private key",))
+
+
+def test_more_credentials_than_a_refusal_names_are_all_replaced():
+    keys = [f"AKIA{i:02d}QYLPMN5HFIQR7B"[:20] for i in range(MOST_FOUND + 4)]
+    text, kinds = redact("\n".join(f"key {k}" for k in keys))
+    assert not any(k in text for k in keys) and kinds == ("AWS access key",)
+    assert text.count("[AWS access key]") == len(keys)
+
+
+@pytest.mark.parametrize("token", TOKENS[:3])
+def test_a_wrapped_or_full_width_credential_takes_its_lines(token: str):
+    wrapped, kinds = redact(f"notes\ndeploy with {token[:9]}\n{token[9:]} today\nlast")
+    assert token[:9] not in wrapped and token[9:] not in wrapped and kinds
+    assert wrapped.startswith("notes\n[") and wrapped.endswith("\nlast")
+    wide = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in token)
+    assert unicodedata.normalize("NFKC", wide) == token
+    shown, kinds = redact(f"notes\nuse {wide} now\nlast")
+    assert wide not in shown and kinds and find_secrets(shown) == [[]]
+
+
+def test_a_redacted_text_redacts_to_itself():
+    text, _ = redact(f"password=hunter2hunter2 and {TOKENS[0]} <private>x</private>")
+    assert redact(text) == (text, ())
