@@ -1,4 +1,5 @@
-"""The MCP surface: four tools, two prompts and two resources, declared as the SDK's ``MCPServer`` examples do.
+"""The MCP surface: four tools, two prompts and five resources (three of them templates), declared as the
+SDK's ``MCPServer`` examples do.
 
 Tool parameters are annotated with the limits of ``storage.limits`` (the ``inputSchema``, checked in
 memvault's words by ``workarounds.Checks``); results are pydantic models (``outputSchema``) with a
@@ -14,7 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, MCPServer, ResourceSecurity
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
@@ -35,7 +36,8 @@ log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """\
 memvault gives you persistent memory across sessions.
-- At the start of a session, read the resource memory://boot: what you already know about this user and project.
+- At the start of a session, read the resource memory://boot: what you already know about this user and
+  project (memory://boot?task=... puts what is relevant to a task first; memory://sessions lists past sessions).
 - recall before answering questions about past work, preferences or decisions; recall with an empty query and a filter (e.g. kinds ["episode"]) lists memories newest first.
 - remember durable facts, preferences, decisions, procedures and lessons from failures, one idea per memory.
 - supersede (not remember) when something you stored has changed; forget when the user asks you to delete it.
@@ -261,14 +263,31 @@ def build_server(
         "memory://boot",
         name="boot",
         title="Memory boot context",
-        description="Read at session start: current preferences, decisions, procedures, key facts and recent "
-        f"episodes, as Markdown within a token budget (default {config.boot_tokens:,}).",
+        description="Read at session start: current preferences, decisions, procedures, key facts, recent "
+        "episodes and the last session's digest, as Markdown within a token budget (default "
+        f"{config.boot_tokens:,}).",
         mime_type="text/markdown",
     )
     async def boot() -> str:
         from memvault.tools.boot import boot_context
 
         return await _resource(runtime, lambda store, caller: boot_context(store, caller, config.boot_tokens))
+
+    # A task is free text ("/srv/app/deploy.sh fails"): the SDK's path checks are for paths.
+    @mcp.resource(
+        "memory://boot{?task}",
+        name="boot_for_task",
+        title="Memory boot context for a task",
+        description="memory://boot with the memories relevant to a task first (those recall finds surely "
+        "relevant, within half the budget), e.g. memory://boot?task=fix%20the%20deploy%20script.",
+        mime_type="text/markdown",
+        security=ResourceSecurity(exempt_params={"task"}),
+    )
+    async def boot_for_task(task: str = "") -> str:
+        from memvault.tools.boot import boot_context
+
+        return await _resource(
+            runtime, lambda store, caller: boot_context(store, caller, config.boot_tokens, task))
 
     @mcp.resource(
         "memory://memories/{memory_id}",
@@ -282,11 +301,40 @@ def build_server(
 
         return await _resource(runtime, lambda store, caller: memory_document(store, caller, memory_id))
 
+    @mcp.resource(
+        "memory://sessions",
+        name="sessions",
+        title="Recent sessions",
+        description="Markdown: the recent sessions of your scopes, newest first, each with its client, "
+        "working directory, times, turns, tokens and digest (the episode memory written when it ended).",
+        mime_type="text/markdown",
+    )
+    async def sessions() -> str:
+        from memvault.tools.sessions import sessions_document
+
+        return await _resource(runtime, sessions_document)
+
+    @mcp.resource(
+        "memory://sessions/{session_id}{?tokens}",
+        name="session",
+        title="One session's turns",
+        description="Markdown: a session's turns in order, each with its number, role, tool, time and text; "
+        f"?tokens=N (1-{limits.SESSION_READ_MAX_TOKENS:,}) gives the newest turns whose text fits N tokens, "
+        "oldest first.",
+        mime_type="text/markdown",
+    )
+    async def session(session_id: str, tokens: str | None = None) -> str:
+        from memvault.tools.sessions import session_document
+
+        return await _resource(
+            runtime, lambda store, caller: session_document(store, caller, session_id, tokens))
+
     checks.server = mcp
     return mcp
 
 
-RESOURCES = ("memory://boot", "memory://memories/{memory_id}")
+RESOURCES = ("memory://boot", "memory://boot{?task}", "memory://memories/{memory_id}", "memory://sessions",
+             "memory://sessions/{session_id}{?tokens}")
 
 
 async def _resource(runtime: Runtime, fn: Callable[..., T]) -> T:

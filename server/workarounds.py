@@ -15,7 +15,6 @@ import json
 import logging
 import math
 import os
-import re
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.shared.exceptions import MCPError
+from mcp.shared.uri_template import UriTemplate
 from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, TextContent
 from mcp_types import JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, jsonrpc_message_adapter
 from pydantic import TypeAdapter, ValidationError
@@ -293,8 +293,8 @@ class Checks:
 
 def _serves(resources: tuple[str, ...], uri: str) -> bool:
     """Whether ``uri`` is one of ``resources`` or fits a template, as the SDK matches it
-    (``{name}`` is any text without ``/``, an empty one too)."""
-    return any(re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]*", re.escape(r)), uri) for r in resources)
+    (``{name}`` is any text without ``/``, an empty one too; ``{?name}`` an optional query)."""
+    return any(UriTemplate.parse(r).match(uri) is not None for r in resources)
 
 
 # ---------------------------------------------------------------- 3. stdio

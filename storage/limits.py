@@ -36,6 +36,7 @@ RECALL_MAX_LIMIT = 50
 LIST_MAX_OFFSET = 1_000_000_000
 # Content characters per recall result (about 10,000 tokens: under clients' tool-result caps).
 RECALL_MAX_CONTENT_CHARS = 40_000
+SESSION_READ_MAX_TOKENS = 100_000  # turn text one read of memory://sessions/{id} shows at most
 
 GLOBAL_SCOPE = "global"
 DEFAULT_SCOPE = "default"

@@ -17,13 +17,14 @@ from pgvector.psycopg import register_vector
 
 from fakes import Clock, FakeEmbedder
 from memvault.storage.postgres.schema import APP_ROLE
+from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from test_query_plans import calls
 
 # Tables a plan may scan whole: sized by configuration, not by memories.
 SMALL_TABLES = {"settings", "schema_version", "memory_counts"}  # memory_counts: a row per scope and kind
 # Tables that grow with a tenant's memories.
-TENANT_TABLES = {"memories", "memory_tags", "memory_vectors", "memory_windows", "idempotency_keys"}
+TENANT_TABLES = {"memories", "memory_tags", "memory_vectors", "memory_windows", "idempotency_keys", "sessions", "turns"}
 # Index conditions that name only the tenant (and scopes): what they find is everything
 # the tenant or scope holds.
 WIDE = re.compile(r"^\(?\(?tenant = [^()]+\)(?: AND \(scope = [^()]+\))*\)?$")
@@ -51,6 +52,12 @@ vectors AS (INSERT INTO memory_vectors SELECT p.new, v.tenant, v.embedding FROM 
             JOIN memory_vectors v ON v.memory_seq = p.old)
 INSERT INTO memory_windows SELECT p.new, w.tenant, w.part, w.embedding FROM pairs p JOIN memory_windows w ON w.memory_seq = p.old
 """
+# Each session of tenant a copied COPIES times (without turns: the boot context reads sessions only).
+COPY_SESSIONS = """
+INSERT INTO sessions (tenant, id, scope, client, cwd, started_at, last_at, ended_at, turns, tokens, digest_id)
+SELECT tenant, id || '-' || g, scope, client, cwd, started_at - g, last_at - g, ended_at - g, turns, tokens, digest_id
+FROM sessions, generate_series(1, %s) AS g WHERE tenant = 'a'
+"""
 
 @pytest.fixture
 def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, Any]]]]:
@@ -63,8 +70,14 @@ def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, An
                 content=f"note {i} about the kafka deploy of {tenant}" + (" and more words" * 80 if i % 10 == 0 else ""),
                 tags=["ops"] if i % 3 == 0 else [], importance=1 + i % 9,
             )
+        for i in range(20):  # sessions of both scopes, every other one ended (with its digest)
+            store.episodes.append(tenant=tenant, scope=("proj", "other")[i % 2], session_id=f"s{i}",
+                                  turns=[NewTurn(role="user", text=f"deploy kafka {i}")])
+            if i % 2 == 0:
+                store.episodes.end(tenant=tenant, session_id=f"s{i}")
     with psycopg.connect(pg_url, autocommit=True) as conn:  # the schema's owner: rows made in bulk
         conn.execute(COPY, (COPIES,))
+        conn.execute(COPY_SESSIONS, (COPIES,))
         conn.execute("ANALYZE")
     seen: list[tuple[str, Any]] = []
     execute = psycopg.Cursor.execute

@@ -73,7 +73,8 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
             r = await c.call_tool("forget", {"id": second})
             assert r.structured_content["forgotten_ids"] == [second]
             templates = (await c.list_resource_templates()).resource_templates
-            assert [t.uri_template for t in templates] == ["memory://memories/{memory_id}"]
+            assert [t.uri_template for t in templates] == [
+                "memory://boot{?task}", "memory://memories/{memory_id}", "memory://sessions/{session_id}{?tokens}"]
 
 
 @pytest.mark.contract
