@@ -28,6 +28,10 @@ def _words(text: str, count: int) -> str:
     return " ".join(words[:count]) + (" ..." if len(words) > count else "")
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _own_tool(name: str | None) -> str | None:
     """The memvault tool that changes memories ``name`` calls, else None."""
     bare = (name or "").removeprefix(OWN_PREFIX)
@@ -49,9 +53,10 @@ def parts(session: Session, turns: list[Turn]) -> tuple[str, list[str], list[str
     calls = _calls(turns)
     users = [t for t in turns if t.role == "user" and t.text.strip()]
     where = ", ".join(x[:WHERE_CHARS] for x in (session.client, session.cwd) if x)
-    head = (f"Session {session.id}{f' ({where})' if where else ''}, {format_ms(session.started_at)} to "
-            f"{format_ms(session.last_at)}: {len(turns)} turns, {len(users)} from the user, "
-            f"{len(calls)} tool calls.")
+    # A plain lead: questions about last time ("where did we leave off?") share its words.
+    head = (f"Recap of a working session{f' ({where})' if where else ''}, {format_ms(session.started_at)} to "
+            f"{format_ms(session.last_at)}: what we worked on and where we left off. Session {session.id}: "
+            f"{_count(len(turns), 'turn')}, {len(users)} from the user, {_count(len(calls), 'tool call')}.")
     asked = [f'"{_words(t.text, ASKED_WORDS)}"' for t in users]
     counts = Counter(call[0].tool or "unnamed tool" for call in calls)
     tools = [f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]

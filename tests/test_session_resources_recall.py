@@ -3,9 +3,9 @@ the real model (among the first two hits), and never returns a raw turn.
 
 The phrasings tried are all below: those that find the digest (``FOUND``) and those that do not yet
 (``MISSED``, strict xfail: they fail this file once the digest is found by them, so the lists stay
-true). The misses share no word with the digest ("time", "conversation", "leave off") and its text
-is mostly names and times; a lead sentence in plain words ("What we worked on in the last session")
-made 11 of 12 of these phrasings rank it first in a trial on this store.
+true). The digest's lead sentence in plain words ("Recap of a working session ... what we worked on
+and where we left off") took four phrasings from the misses (7 of 13 found before it, 11 after); the two left
+share only "we", "did" and "time" with it.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ FOUND = (
     "remind me what we did last session",
     "previous session summary",
     "what did I do in my last session",
-)
-MISSED = (
     "what was I working on last time",
     "where did we leave off",
     "recap of our last conversation",
+    "what did we work on yesterday",
+)
+MISSED = (
     "what did we do last time",
     "what were we doing last time",
-    "what did we work on yesterday",
 )
 TURNS = (
     ("user", None, "Move the billing tables from MySQL to PostgreSQL 16 before the Friday release"),

@@ -270,8 +270,8 @@ def test_the_digest_says_what_was_asked_which_tools_ran_what_changed_and_errors(
     assert memory.kind == "episode" and memory.tags == ("session",) and memory.source == "session work-1"
     assert memory.scope == "proj"
     lines = (memory.content or "").splitlines()
-    assert lines[0].startswith("Session work-1 (claude-code, /home/dev/app), ")
-    assert lines[0].endswith(": 9 turns, 2 from the user, 5 tool calls.")
+    assert lines[0].startswith("Recap of a working session (claude-code, /home/dev/app), ")
+    assert lines[0].endswith(" Session work-1: 9 turns, 2 from the user, 5 tool calls.")
     assert lines[1] == ('Asked: "Please fix the flaky login test in the auth module and tell ..."; '
                         '"Thanks, now update the changelog"')
     assert lines[2] == "Tools: Bash x2, Read x1, mcp__memvault__remember x1, supersede x1."
@@ -307,7 +307,7 @@ def test_a_long_session_s_digest_stays_within_its_token_cap(store: Store):
     ended = store.episodes.end(tenant="a", session_id="long")
     content = store.get(tenant="a", id=ended.digest_id or "").content or ""
     assert literal_tokens([content])[0] <= DIGEST_MAX_TOKENS  # type: ignore[operator]
-    assert "; and " in content and " more" in content and content.startswith("Session long")
+    assert "; and " in content and " more" in content and "Session long:" in content.splitlines()[0]
 
 
 def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_model_fills_it(
@@ -407,5 +407,6 @@ def test_an_empty_append_opens_a_session_and_an_empty_session_ends_with_a_digest
     ended = store.episodes.end(tenant="a", session_id="opened")
     content = store.get(tenant="a", id=ended.digest_id or "").content or ""
     assert content.splitlines() == [
-        "Session opened (codex, /home/dev/app), 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:00.000Z: "
+        "Recap of a working session (codex, /home/dev/app), 2026-01-01T00:00:00.000Z to "
+        "2026-01-01T00:00:00.000Z: what we worked on and where we left off. Session opened: "
         "0 turns, 0 from the user, 0 tool calls."]
