@@ -1,7 +1,7 @@
 """``memvault hook CLIENT EVENT``: a client's lifecycle hook. Reads the hook's JSON on stdin and prints
 what the client reads on stdout (docs/hooks.md has the payloads, outputs and their sources):
 
-- SessionStart: the boot context as ``hookSpecificOutput.additionalContext``; opens the session.
+- SessionStart: the boot context as ``hookSpecificOutput.additionalContext``.
 - UserPromptSubmit: the memories that surely answer the prompt (recall's ``SURE_CONFIDENCE``, keyword
   search only, said as degraded), within :data:`PROMPT_TOKENS`; nothing when none does.
 - PostToolUse, Stop, PreCompact (Claude Code): the transcript's new entries become the session's turns
@@ -89,7 +89,7 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
 
         caller = Caller(tenant=config.tenant, scope=config.scope)
         if event == "SessionStart":
-            return _context(event, session_start(store, caller, config, client, data))
+            return _context(event, session_start(store, caller, config, data))
         return _context(event, prompt_context(store, caller, data["prompt"]))
     finally:
         store.close()
@@ -108,27 +108,40 @@ def printable(text: str) -> str:
     return redact(text)[0]
 
 
-def session_start(store: Store, caller: Caller, config: Config, client: str, data: dict[str, Any]) -> str:
-    """Open the session (client, cwd) and return the boot context within the configured budget."""
+def session_start(store: Store, caller: Caller, config: Config, data: dict[str, Any]) -> str:
+    """The boot context within the configured budget, with the working directory's name (``cwd``) as its
+    task: the memories that surely concern that project come first. The session is opened by its first
+    capture, not here: a client that never captures (Codex) would leave empty open sessions behind."""
     from memvault.tools.boot import boot_context
 
-    store.episodes.append(tenant=caller.tenant, scope=caller.scope, session_id=data["session_id"], turns=[],
-                          client=client, cwd=_text(data.get("cwd")))
-    return boot_context(store, caller, config.boot_tokens)
+    from memvault.storage.errors import InvalidInput
+
+    cwd = _text(data.get("cwd"))
+    try:
+        return boot_context(store, caller, config.boot_tokens, task=Path(cwd).name if cwd else None)
+    except InvalidInput:  # a folder name that is no task (one that looks like a credential): none
+        return boot_context(store, caller, config.boot_tokens)
 
 
 def prompt_context(store: Store, caller: Caller, prompt: str) -> str | None:
-    """The memories recall is sure answer ``prompt`` (its first ``QUERY_MAX_CHARS`` characters), as
-    lines within :data:`PROMPT_TOKENS`; None when none is sure or the prompt cannot be a query.
-    Keyword search only, said in the text: loading the model would not fit the hook's time
+    """The memories of state (every kind but ``episode``) recall is sure answer ``prompt`` (redacted as
+    a turn is, its first ``QUERY_MAX_CHARS`` characters), as lines within :data:`PROMPT_TOKENS`; None
+    when none is sure or the prompt cannot be a query. Episodes are left to the boot context: a
+    session's digest quotes what was asked, and would outrank the memory that answers it. Keyword
+    search only, said in the text: loading the model would not fit the hook's time
     (docs/hooks.md#userpromptsubmit)."""
     from memvault.storage import literal
     from memvault.storage.errors import InvalidInput
-    from memvault.storage.limits import QUERY_MAX_CHARS
+    from memvault.storage.limits import KINDS, QUERY_MAX_CHARS
+    from memvault.storage.secrets import redact
     from memvault.tools import handlers, text
 
+    query, kinds = redact(prompt)
+    for kind in kinds:  # a credential's marker is no word of the question
+        query = query.replace(f"[{kind}]", " ")
     try:
-        result = handlers.recall(store, caller, query=prompt[:QUERY_MAX_CHARS], limit=PROMPT_MEMORIES)
+        result = handlers.recall(store, caller, query=query[:QUERY_MAX_CHARS], limit=PROMPT_MEMORIES,
+                                 kinds=[kind for kind in KINDS if kind != "episode"])
     except InvalidInput:  # e.g. a prompt of symbols only: no memory can answer it
         return None
     sure = [m for m in result.memories if m.confidence >= handlers.SURE_CONFIDENCE]

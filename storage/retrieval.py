@@ -97,7 +97,8 @@ class Retriever:
         degraded = candidates.degraded
         pending = sum(h.memory.vector_pending for h in hits)
         if degraded is None and pending:
-            degraded = f"{pending} matching memories have no vector yet"
+            degraded = ("1 matching memory has no vector yet" if pending == 1
+                        else f"{pending} matching memories have no vector yet")
         return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded, time=candidates.when)
 
     def ranking(
