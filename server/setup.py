@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -191,20 +192,27 @@ def update(path: Path, edit: Callable[[str | None], str | None], private: bool =
     Raises:
         ValueError: from ``edit``, which refuses the file: nothing is written.
     """
-    path = path.resolve() if path.is_symlink() else path
+    try:
+        path = path.resolve() if path.is_symlink() else path
+    except (OSError, RuntimeError) as exc:  # a loop of symbolic links
+        raise ValueError(f"{path} cannot be followed ({exc}); nothing was written") from None
     old = path.read_text(encoding="utf-8") if path.exists() else None
     new = edit(old)
     if new is None:
         return Written(path, False, None)
+    # The file keeps its mode (a settings file of mode 0600 may hold an API key); a private one is 0600 at most.
+    mode = stat.S_IMODE(path.stat().st_mode) if old is not None else None
+    if private:
+        mode = 0o600 if mode is None else mode & 0o600
     backup = None
     if old is not None:
         stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%S.%fZ")  # to the microsecond: never overwrites one
         backup = path.with_name(f"{path.name}.{stamp}.bak")
-        _write_text(backup, old, private)
+        _write_text(backup, old, mode)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.unlink(missing_ok=True)
-    _write_text(tmp, new, private)
+    _write_text(tmp, new, mode)
     os.replace(tmp, path)
     return Written(path, True, backup)
 
@@ -252,8 +260,10 @@ def _toml_entry(entry: dict[str, object]) -> Any:
     return table
 
 
-def _write_text(path: Path, text: str, private: bool) -> None:
-    """Write ``text`` to ``path`` (UTF-8); ``private``: created with mode 0600, whatever the umask."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+def _write_text(path: Path, text: str, mode: int | None) -> None:
+    """Write ``text`` to ``path`` (UTF-8), of ``mode`` whatever the umask (None: as the umask gives)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666 if mode is None else mode | 0o200)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+        if mode is not None:
+            os.fchmod(fh.fileno(), mode)

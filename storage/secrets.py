@@ -233,8 +233,30 @@ def refuse_secrets(fields: dict[str, str]) -> None:
         raise error
 
 
-# A ``<private>`` span, to its closing tag or, unclosed, to the end of the text.
-_PRIVATE = re.compile(r"<private\s*>.*?(?:</private\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+# The tags of a ``<private>`` span, with spaces or attributes inside: ``<private note=1>``, ``< /private >``.
+_PRIVATE_TAG = re.compile(r"<\s*(/?)\s*private\b[^<>]*>", re.IGNORECASE)
+
+
+def _without_private(text: str) -> str:
+    """``text`` without its ``<private>`` spans: nested spans go whole (to the outer closing tag), an
+    unclosed one to the end of the text, and a closing tag without its opening one with all the text
+    before it (the span began in an earlier block or turn of the same message)."""
+    kept: list[str] = []
+    at, depth = 0, 0
+    for tag in _PRIVATE_TAG.finditer(text):
+        if not tag.group(1):  # an opening tag
+            if depth == 0:
+                kept.append(text[at:tag.start()])
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+        else:  # a stray closing tag: what came before it was private
+            kept.clear()
+        if depth == 0:
+            at = tag.end()
+    return "".join(kept) + (text[at:] if depth == 0 else "")
+
+
 # The detectors name a PEM private key by its first line: the block goes to its END line.
 _PEM_BEGIN = re.compile(r"BEGIN[A-Z ]* PRIVATE KEY")
 _PEM_END = re.compile(r"-----END[A-Z ]* PRIVATE KEY-----")
@@ -271,7 +293,7 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     one found only in another reading of the text (NFKC, joined) its line; a PEM private key,
     its block to the END line (without one, the rest of the text). Linear in the text's length."""
     kinds: set[str] = set()
-    kept = _PRIVATE.sub("", text)
+    kept = _without_private(text)
     if kept != text:
         kinds.add("private")
     lines = kept.splitlines()

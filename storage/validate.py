@@ -465,7 +465,8 @@ _SESSION_ID = re.compile(r"[A-Za-z0-9._:-]+")
 
 
 def session_id(value: object, field: str = "session_id") -> str:
-    """``value`` when it is a session id: 1..SESSION_ID_MAX_CHARS letters, digits and ``._:-``."""
+    """``value`` when it is a session id: 1..SESSION_ID_MAX_CHARS letters, digits and ``._:-``, and no
+    credential (:func:`no_credential`)."""
     if not isinstance(value, str):
         raise InvalidInput(field, f"must be a string; got {shown(value)}")
     if not value:
@@ -477,7 +478,7 @@ def session_id(value: object, field: str = "session_id") -> str:
         bad = next(c for c in value if not _SESSION_ID.fullmatch(c))
         raise InvalidInput(field, f"holds {_character(bad)}; a session id is letters, digits and ._:- "
                                   "(a UUID)")
-    return value
+    return no_credential(field, value)  # it is shown wherever the session is
 
 
 def role(value: object, field: str = "role") -> str:

@@ -8,6 +8,7 @@ import unicodedata
 
 import pytest
 
+from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import MOST_FOUND, find_secrets, redact
 
 TOKENS = ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIAQYLPMN5HFIQR7BZX",
@@ -22,7 +23,12 @@ PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+2LXc9Q0kK8bS3c4JkQp
     ("a <PRIVATE >b\nc</Private> d", "a  d", ("private",)),
     ("a <private>b</private> c <private>d</private> e", "a  c  e", ("private",)),
     ("a <private>never closed\nlines", "a ", ("private",)),
-    ("a </private> stray closing tag", "a </private> stray closing tag", ()),
+    ("a </private> stray closing tag", " stray closing tag", ("private",)),  # began in an earlier block
+    ("a <private>outer <private>inner</private> still</private> b", "a  b", ("private",)),
+    ("a <private>one <private>two</private> never closed", "a ", ("private",)),
+    ("a <Private note=1>b</private > c < private>d< /private> e", "a  c  e", ("private",)),
+    ("keep <private>x</private> gone </private> after", " after", ("private",)),
+    ("no tags: private data <privateer> stays", "no tags: private data <privateer> stays", ()),
     ("nothing to hide", "nothing to hide", ()),
     ("line one\r\nline two\rthree", "line one\nline two\nthree", ()),
 ])
@@ -65,3 +71,13 @@ def test_a_wrapped_or_full_width_credential_takes_its_lines(token: str):
 def test_a_redacted_text_redacts_to_itself():
     text, _ = redact(f"password=hunter2hunter2 and {TOKENS[0]} <private>x</private>")
     assert redact(text) == (text, ())
+
+
+def test_a_session_id_that_is_a_credential_is_refused_unquoted(store):
+    token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
+    with pytest.raises(InvalidInput, match="session_id") as refused:
+        store.episodes.append(tenant="t", scope="s", session_id=token, turns=[])
+    assert token not in str(refused.value)
+    assert store.episodes.sessions(tenant="t") == []
+    store.episodes.append(tenant="t", scope="s", session_id="5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01", turns=[])
+    assert [s.id for s in store.episodes.sessions(tenant="t")] == ["5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01"]

@@ -263,3 +263,22 @@ def test_the_bundle_runs_memvault_as_claude_desktop_starts_it(home, tmp_path, ca
     finally:
         store.close()
     assert memory.content == text and memory.scope == "desk"
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o400])
+def test_a_written_config_and_its_backup_keep_the_files_mode(tmp_path: Path, mode: int):
+    path = tmp_path / "settings.json"
+    path.write_text('{"env": {"ANTHROPIC_API_KEY": "kept private"}}\n', encoding="utf-8")
+    path.chmod(mode)
+    written = setup.merge_json(path, lambda document: document.setdefault("hooks", {}) == {})
+    assert written.changed and written.backup is not None
+    assert stat.S_IMODE(path.stat().st_mode) == mode and stat.S_IMODE(written.backup.stat().st_mode) == mode
+    assert json.loads(path.read_text(encoding="utf-8"))["env"] == {"ANTHROPIC_API_KEY": "kept private"}
+
+
+def test_a_loop_of_symbolic_links_is_refused_with_nothing_written(tmp_path: Path):
+    path = tmp_path / "settings.json"
+    path.symlink_to(path)
+    with pytest.raises(ValueError, match="cannot be followed"):
+        setup.merge_json(path, lambda document: True)
+    assert path.is_symlink() and list(tmp_path.iterdir()) == [path]
