@@ -897,7 +897,8 @@ def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
     try:
         written = setup.merge_json(path, change)
     except ValueError as exc:
-        _err(str(exc))
+        paste = json.dumps({"hooks": hooks.merged({}, wanted)}, indent=2)
+        _err(f"{exc}. Merge this into it by hand (keep any other hooks there):\n{paste}")
         return 1
     changed, backup = written.changed, written.backup
     if args.json:
@@ -910,7 +911,8 @@ def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
     else:
         kept = f" (the previous file is kept as {backup})" if backup else ""
         _err(f"wrote memvault's hooks ({', '.join(hooks.EVENTS['claude-code'])}) into {path}{kept}. "
-             "Claude Code runs them from its next session.")
+             "Claude Code runs them from its next session. The memory tools are the MCP server's: "
+             "`memvault setup claude-code` sets it up.")
     return 0
 
 

@@ -84,7 +84,9 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
         every = ["claude", "mcp", "add", "--scope", "user", SERVER_NAME,
                  *(part for k, v in env.items() for part in ("-e", f"{k}={v}")), "--", command, *args]
         return Setup(client, here / ".mcp.json", "mcpServers", entry, "Project scope (this folder); Claude "
-                     f"Code asks once to approve it. For every project instead: {shlex.join(every)}", private)
+                     f"Code asks once to approve it. For every project instead: {shlex.join(every)}. Then `memvault setup "
+                     "claude-code --hooks` brings the boot context and the memories that answer a prompt into "
+                     "every session, without the agent asking (docs/hooks.md).", private)
     if client == "cursor":
         cursor = Path.home() / ".cursor" / "mcp.json"
         return Setup(client, cursor, "mcpServers", entry, "Restart Cursor after writing it.", private)

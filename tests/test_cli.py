@@ -151,8 +151,13 @@ def test_setup_writes_a_config_holding_a_database_password_readable_by_its_owner
     assert "s3cretPW" in target.read_text() and stat.S_IMODE(target.stat().st_mode) == 0o600
     assert [stat.S_IMODE(b.stat().st_mode) for b in target.parent.glob("mcp.json.*.bak")] == [0o600]
     code, _, err = run(capsys, "setup", "cursor", "--db", str(tmp_path / "m.db"), "--write")
+    assert code == 0 and stat.S_IMODE(target.stat().st_mode) == 0o600  # the file's mode kept: never widened
+    fresh = tmp_path / ".cursor" / "new"
+    fresh.mkdir()
+    target.rename(fresh / "old.json")
+    code, _, err = run(capsys, "setup", "cursor", "--db", str(tmp_path / "m.db"), "--write")
     os.umask(previous)
-    assert code == 0 and stat.S_IMODE(target.stat().st_mode) == 0o644  # no password: as the umask says
+    assert code == 0 and stat.S_IMODE(target.stat().st_mode) == 0o644  # a new file without password: the umask's
 
 
 def test_setup_never_overwrites_a_file_it_cannot_read(tmp_path, capsys, monkeypatch):
