@@ -92,11 +92,12 @@ class KeyFormat:
     regex: str
 
 
-def _table(name: str) -> list[list[str]]:
+@functools.cache
+def _table(name: str) -> tuple[tuple[str, ...], ...]:
     """The rows of the tab-separated table ``name`` packaged beside this module, without its
-    comments and its header line."""
+    comments and its header line; read once (the word grammar asks for it some 150 times)."""
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")][1:]
+    return tuple(tuple(line.split("\t")) for line in text.splitlines() if line and not line.startswith("#"))[1:]
 
 
 @functools.cache
@@ -129,15 +130,16 @@ class KeyFormatDetector(RegexBasedDetector):
     (within 40 characters), and labelled by its row's name.
 
     One RE2 pattern for the whole table, without groups, finds where a value is; the row
-    that matched there is then told apart by its own pattern, so the groups of a hundred
-    rows are never computed over a long match (that took 0.5 s on 256 KiB of one key)."""
+    that matched there is then told apart by its own pattern (:func:`_row_pattern`, compiled when
+    a match first needs it), so the groups of a hundred rows are never computed over a long match
+    (that took 0.5 s on 256 KiB of one key)."""
 
     secret_type = "key format"  # each finding is labelled by its format
 
     def __init__(self) -> None:
         rows = key_formats()
         self._patterns = [compile_linear("|".join(_row_source(row, f"(?:{row.regex})") for row in rows), _TABLE_OPTIONS)]
-        self._rows = [(row, compile_linear(_row_source(row, f"({row.regex})"))) for row in rows]
+        self._rows = rows
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the table, not a class constant
@@ -146,11 +148,18 @@ class KeyFormatDetector(RegexBasedDetector):
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """``(label, value)`` of a match: the first row whose pattern matches where it starts
         and whose value holds what the row asks."""
-        for row, pattern in self._rows:
-            found = pattern.match(match.string, match.start())
+        for row in self._rows:
+            found = _row_pattern(row).match(match.string, match.start())
             if found and all(_HOLDS[c].search(found.group(1)) for c in row.holds):
                 yield row.name, found.group(1)
                 return
+
+
+@functools.cache
+def _row_pattern(row: KeyFormat) -> Any:
+    """A key format row's own pattern, its value a group. Compiled when first needed: the hundred of
+    them take 0.03-0.05 s, and most texts match no key format (docs/hooks.md#speed)."""
+    return compile_linear(_row_source(row, f"({row.regex})"))
 
 
 class UrlPasswordDetector(RegexBasedDetector):
