@@ -11,10 +11,9 @@ original. Runs alternate between the bare interpreter and each hook; each figure
 tool runs; SessionEnd also writes the digest. ``--importtime`` prints each hook's heaviest imports
 (``python -X importtime``, cumulative).
 
-memvault's modules are byte-compiled first (into a cache folder of the run, ``PYTHONPYCACHEPREFIX``), as
-``pip install`` leaves them: without it, a shell with ``PYTHONDONTWRITEBYTECODE=1`` (or a read-only
-source tree) compiles some 60 modules from source in every hook, 0.06-0.1 s that no installed
-memvault pays.
+memvault's modules are byte-compiled first (``__pycache__`` beside them), as ``pip install`` leaves
+them: without it, a shell with ``PYTHONDONTWRITEBYTECODE=1`` runs an editable install's modules from
+source, some 60 compiled again in every hook, 0.06-0.1 s that no installed memvault pays.
 """
 
 from __future__ import annotations
@@ -97,13 +96,12 @@ def timed(argv: list[str], stdin: str, env: dict[str, str]) -> tuple[float, floa
     return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def compiled(prefix: Path) -> None:
-    """memvault's modules byte-compiled under ``prefix`` (a ``PYTHONPYCACHEPREFIX``), as an install does."""
+def compiled() -> None:
+    """memvault's modules byte-compiled, as an install leaves them."""
     import memvault.server
     import memvault.storage
     import memvault.tools
 
-    sys.pycache_prefix = str(prefix)
     for package in (memvault.server, memvault.storage, memvault.tools):
         for folder in package.__path__:
             compileall.compile_dir(folder, quiet=1)
@@ -125,8 +123,8 @@ def main() -> None:
     transcript = run_dir / f"{SESSION}.jsonl"
     transcript.write_text("", encoding="utf-8")
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")},
-           "XDG_STATE_HOME": str(run_dir / "state"), "PYTHONPYCACHEPREFIX": str(run_dir / "pycache")}
-    compiled(Path(run_dir / "pycache"))
+           "XDG_STATE_HOME": str(run_dir / "state")}
+    compiled()
     hook = [sys.executable, "-m", "memvault.server", "hook", "claude-code"]
     flags = ["--db", str(db), "--tenant", "bench", "--scope", "s"]
     load_start = os.getloadavg()[0]

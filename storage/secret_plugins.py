@@ -10,6 +10,12 @@ RE2 has no look-around, so the few look-aheads of those patterns are rewritten t
 consume the character they looked at, outside any group. The keyword plugin, whose
 patterns need back-references, is replaced by :class:`NamedCredentialDetector`.
 
+detect-secrets' plugins are not imported to scan: their patterns, as :func:`linear_source` rewrites
+them, are kept in ``detect_secrets_patterns.json`` (:func:`builtin_detectors`; a test checks it against
+the installed detect-secrets). Importing the plugins imports ``requests`` and detect-secrets' whole
+scanner, 0.08-0.1 s of every hook and CLI command (docs/hooks.md#speed). Its JWT check and its
+sequence filter are imported when a value is found.
+
 memvault's own detectors read two tables: ``secret_formats.tsv`` (key formats, a row a format
 and its source) and ``secret_words.tsv`` (the words naming a credential, by language). Each
 detector's ``secret_type`` is what a refusal calls the credential (``secrets.LABELS`` names
@@ -19,15 +25,14 @@ detect-secrets' own), except :class:`NamedCredentialDetector`'s (:func:`named_ki
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 import re2
-from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
@@ -51,11 +56,11 @@ _LOOKBEHIND = "(?:(?<=\\W)|(?<=^))"
 _LONG_REPEAT = re.compile(r"\{(\d+),\d{4,}\}")  # RE2 repeats at most 1,000 times
 
 
-def linear(pattern: re.Pattern[str]) -> Any:
-    """A detect-secrets pattern for RE2: each look-ahead becomes the class it refused or
-    the end of the line, consumed outside the group it closed (so a value found is the
-    same), the look-behind the start of the line or a non-word character, and a repeat
-    of more than 1,000 open-ended."""
+def linear_source(pattern: re.Pattern[str]) -> str:
+    """A detect-secrets pattern's source for RE2 (:func:`compile_linear`): each look-ahead becomes the
+    class it refused or the end of the line, consumed outside the group it closed (so a value found is
+    the same), the look-behind the start of the line or a non-word character, and a repeat of more
+    than 1,000 open-ended."""
 
     def ahead(match: re.Match[str]) -> str:
         refused = match.group(1)
@@ -64,21 +69,42 @@ def linear(pattern: re.Pattern[str]) -> Any:
 
     source = _LONG_REPEAT.sub(r"{\1,}", _LOOKAHEAD.sub(ahead, pattern.pattern.replace(_LOOKBEHIND, "(?:^|\\W)")))
     flags = ("i" if pattern.flags & re.IGNORECASE else "") + ("s" if pattern.flags & re.DOTALL else "")
-    return compile_linear(f"(?{flags}){source}" if flags else source)
+    return f"(?{flags}){source}" if flags else source
 
 
-def linear_plugin(plugin: type[RegexBasedDetector]) -> type[RegexBasedDetector]:
-    """A subclass of a detect-secrets pattern plugin whose patterns RE2 runs (:func:`linear`);
-    the plugin's own checks of what its patterns find (a JWT's parts) still apply."""
-    return type(plugin.__name__, (plugin,), {"denylist": [linear(p) for p in plugin.denylist]})
+class Detector:
+    """A credential detector: what a refusal calls what it finds (``secret_type``, see
+    ``secrets.LABELS``) and its RE2 patterns (``denylist``), each run over a whole text by :func:`find`."""
+
+    secret_type: ClassVar[str]
+    denylist: list[Any]
 
 
-class JwtDetector(JwtTokenDetector):
+def builtin_detectors() -> list[Detector]:
+    """detect-secrets' pattern plugins memvault runs, from ``detect_secrets_patterns.json``: each a
+    :class:`Detector` named as its plugin class, with the plugin's ``secret_type`` and patterns
+    (:func:`linear_source`)."""
+    rows = json.loads(resources.files(__package__).joinpath("detect_secrets_patterns.json")
+                      .read_text(encoding="utf-8"))["plugins"]
+    return [type(row["plugin"], (Detector,), {"secret_type": row["secret_type"],
+                                              "denylist": [compile_linear(p) for p in row["patterns"]]})()
+            for row in rows]
+
+
+class JwtDetector(Detector):
     """detect-secrets' JWT plugin with a header of 16 characters or more (``{"alg":"none"}``
-    is 19 in base64url): each candidate is decoded to check it, so candidates too short to
-    be a JWT are not made."""
+    is 19 in base64url): each candidate is decoded to check it (the plugin's own
+    ``is_formally_valid``), so candidates too short to be a JWT are not made."""
 
+    secret_type = "JSON Web Token"
     denylist = [compile_linear(r"eyJ[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]+\.?")]
+
+    @staticmethod
+    def is_formally_valid(token: str) -> bool:
+        """Whether ``token``'s parts decode, the first two as JSON (detect-secrets' check)."""
+        from detect_secrets.plugins.jwt import JwtTokenDetector
+
+        return bool(JwtTokenDetector.is_formally_valid(token))
 
 
 @dataclass(frozen=True)
@@ -124,7 +150,7 @@ def _row_source(row: KeyFormat, value: str) -> str:
     return before + value + r"(?:[^A-Za-z0-9_-]|$)"
 
 
-class KeyFormatDetector(RegexBasedDetector):
+class KeyFormatDetector(Detector):
     """Key formats from the table ``secret_formats.tsv`` (:func:`key_formats`), each found as
     its row's regex at a word boundary, or after its row's context words on the same line
     (within 40 characters), and labelled by its row's name.
@@ -162,7 +188,7 @@ def _row_pattern(row: KeyFormat) -> Any:
     return compile_linear(_row_source(row, f"({row.regex})"))
 
 
-class UrlPasswordDetector(RegexBasedDetector):
+class UrlPasswordDetector(Detector):
     """A password in a URL's user information, ``scheme://user:password@host``, written with
     characters detect-secrets' Basic Auth plugin leaves out: RFC 3986 (section 3.2.1) lets
     user information hold its sub-delimiters (``! $ & ' ( ) * + , ; =``), and generated
@@ -207,7 +233,7 @@ def said(role: str) -> str:
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
 
 
-class NamedCredentialDetector(RegexBasedDetector):
+class NamedCredentialDetector(Detector):
     """A credential after the word naming it:
 
     - prose, in English and some 70 other languages and scripts (``secret_words.tsv``, :func:`said`):
@@ -353,7 +379,7 @@ _PLACEHOLDER = re.compile(
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
 
-def is_placeholder(secret: str, plugin: BasePlugin) -> bool:
+def is_placeholder(secret: str, plugin: Detector) -> bool:
     """True for a password value that stands for a credential instead of being one, found
     by a detector of :data:`PASSWORD_DETECTORS`: see ``_PLACEHOLDER``."""
     return type(plugin).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(secret))
