@@ -5,7 +5,7 @@ detect-secrets' patterns are written for Python's backtracking ``re``, and sever
 quadratic or cubic time on text an attacker chooses (its keyword plugin on
 ``"PASSWORD" * 200``, the npm plugin on a run of ``/``, the assignment patterns of the
 Cloudant and IBM plugins on a run of spaces). RE2 (google-re2) matches any pattern in
-time linear in the text, so :func:`linear` recompiles each plugin's patterns for it;
+time linear in the text, so :func:`linear_source` rewrites each plugin's patterns for it;
 RE2 has no look-around, so the few look-aheads of those patterns are rewritten to
 consume the character they looked at, outside any group. The keyword plugin, whose
 patterns need back-references, is replaced by :class:`NamedCredentialDetector`.
@@ -123,7 +123,8 @@ def _table(name: str) -> tuple[tuple[str, ...], ...]:
     """The rows of the tab-separated table ``name`` packaged beside this module, without its
     comments and its header line; read once (the word grammar asks for it some 150 times)."""
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    return tuple(tuple(line.split("\t")) for line in text.splitlines() if line and not line.startswith("#"))[1:]
+    rows = (tuple(line.split("\t")) for line in text.splitlines() if line and not line.startswith("#"))
+    return tuple(rows)[1:]
 
 
 @functools.cache

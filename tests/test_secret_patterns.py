@@ -10,8 +10,8 @@ import sys
 from importlib import resources
 
 WRITE = ("python -c \"import json; from memvault.storage.secrets import detect_secrets_patterns as p; "
-         "open('storage/detect_secrets_patterns.json', 'w').write(json.dumps(p(), indent=1, ensure_ascii=False) "
-         "+ '\\n')\"")
+         "open('storage/detect_secrets_patterns.json', 'w')"
+         ".write(json.dumps(p(), indent=1, ensure_ascii=False) + '\\n')\"")
 
 
 def test_the_kept_patterns_are_the_installed_detect_secrets_ones():
