@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from memvault.storage.records import AppendOutcome, NewTurn
     from memvault.storage.store import Store
-    from memvault.tools.handlers import Caller
+    from memvault.tools.caller import Caller
 
     from .config import Config
 
@@ -85,7 +85,7 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
         if event in CAPTURE:  # without the tools layer (pydantic): capture is the most frequent hook
             capture(store, config, client, data, end=event == "SessionEnd")
             return None
-        from memvault.tools.handlers import Caller
+        from memvault.tools.caller import Caller
 
         caller = Caller(tenant=config.tenant, scope=config.scope)
         if event == "SessionStart":

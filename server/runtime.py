@@ -114,7 +114,7 @@ class Runtime:
             raise ReadOnly("this caller lacks the memvault:write scope (a read-only API key or token): it "
                            "may recall and read resources, not remember, supersede or forget; nothing was "
                            "written")
-        from memvault.tools.handlers import Caller
+        from memvault.tools.caller import Caller
 
         caller = Caller(tenant=identity.tenant, scope=identity.scope)
 

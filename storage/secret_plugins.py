@@ -5,10 +5,16 @@ detect-secrets' patterns are written for Python's backtracking ``re``, and sever
 quadratic or cubic time on text an attacker chooses (its keyword plugin on
 ``"PASSWORD" * 200``, the npm plugin on a run of ``/``, the assignment patterns of the
 Cloudant and IBM plugins on a run of spaces). RE2 (google-re2) matches any pattern in
-time linear in the text, so :func:`linear` recompiles each plugin's patterns for it;
+time linear in the text, so :func:`linear_source` rewrites each plugin's patterns for it;
 RE2 has no look-around, so the few look-aheads of those patterns are rewritten to
 consume the character they looked at, outside any group. The keyword plugin, whose
 patterns need back-references, is replaced by :class:`NamedCredentialDetector`.
+
+detect-secrets' plugins are not imported to scan: their patterns, as :func:`linear_source` rewrites
+them, are kept in ``detect_secrets_patterns.json`` (:func:`builtin_detectors`; a test checks it against
+the installed detect-secrets). Importing the plugins imports ``requests`` and detect-secrets' whole
+scanner, 0.08-0.1 s of every hook and CLI command (docs/hooks.md#speed). Its JWT check and its
+sequence filter are imported when a value is found.
 
 memvault's own detectors read two tables: ``secret_formats.tsv`` (key formats, a row a format
 and its source) and ``secret_words.tsv`` (the words naming a credential, by language). Each
@@ -19,15 +25,14 @@ detect-secrets' own), except :class:`NamedCredentialDetector`'s (:func:`named_ki
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 import re2
-from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
@@ -51,11 +56,11 @@ _LOOKBEHIND = "(?:(?<=\\W)|(?<=^))"
 _LONG_REPEAT = re.compile(r"\{(\d+),\d{4,}\}")  # RE2 repeats at most 1,000 times
 
 
-def linear(pattern: re.Pattern[str]) -> Any:
-    """A detect-secrets pattern for RE2: each look-ahead becomes the class it refused or
-    the end of the line, consumed outside the group it closed (so a value found is the
-    same), the look-behind the start of the line or a non-word character, and a repeat
-    of more than 1,000 open-ended."""
+def linear_source(pattern: re.Pattern[str]) -> str:
+    """A detect-secrets pattern's source for RE2 (:func:`compile_linear`): each look-ahead becomes the
+    class it refused or the end of the line, consumed outside the group it closed (so a value found is
+    the same), the look-behind the start of the line or a non-word character, and a repeat of more
+    than 1,000 open-ended."""
 
     def ahead(match: re.Match[str]) -> str:
         refused = match.group(1)
@@ -64,21 +69,42 @@ def linear(pattern: re.Pattern[str]) -> Any:
 
     source = _LONG_REPEAT.sub(r"{\1,}", _LOOKAHEAD.sub(ahead, pattern.pattern.replace(_LOOKBEHIND, "(?:^|\\W)")))
     flags = ("i" if pattern.flags & re.IGNORECASE else "") + ("s" if pattern.flags & re.DOTALL else "")
-    return compile_linear(f"(?{flags}){source}" if flags else source)
+    return f"(?{flags}){source}" if flags else source
 
 
-def linear_plugin(plugin: type[RegexBasedDetector]) -> type[RegexBasedDetector]:
-    """A subclass of a detect-secrets pattern plugin whose patterns RE2 runs (:func:`linear`);
-    the plugin's own checks of what its patterns find (a JWT's parts) still apply."""
-    return type(plugin.__name__, (plugin,), {"denylist": [linear(p) for p in plugin.denylist]})
+class Detector:
+    """A credential detector: what a refusal calls what it finds (``secret_type``, see
+    ``secrets.LABELS``) and its RE2 patterns (``denylist``), each run over a whole text by :func:`find`."""
+
+    secret_type: ClassVar[str]
+    denylist: list[Any]
 
 
-class JwtDetector(JwtTokenDetector):
+def builtin_detectors() -> list[Detector]:
+    """detect-secrets' pattern plugins memvault runs, from ``detect_secrets_patterns.json``: each a
+    :class:`Detector` named as its plugin class, with the plugin's ``secret_type`` and patterns
+    (:func:`linear_source`)."""
+    rows = json.loads(resources.files(__package__).joinpath("detect_secrets_patterns.json")
+                      .read_text(encoding="utf-8"))["plugins"]
+    return [type(row["plugin"], (Detector,), {"secret_type": row["secret_type"],
+                                              "denylist": [compile_linear(p) for p in row["patterns"]]})()
+            for row in rows]
+
+
+class JwtDetector(Detector):
     """detect-secrets' JWT plugin with a header of 16 characters or more (``{"alg":"none"}``
-    is 19 in base64url): each candidate is decoded to check it, so candidates too short to
-    be a JWT are not made."""
+    is 19 in base64url): each candidate is decoded to check it (the plugin's own
+    ``is_formally_valid``), so candidates too short to be a JWT are not made."""
 
+    secret_type = "JSON Web Token"
     denylist = [compile_linear(r"eyJ[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]+\.?")]
+
+    @staticmethod
+    def is_formally_valid(token: str) -> bool:
+        """Whether ``token``'s parts decode, the first two as JSON (detect-secrets' check)."""
+        from detect_secrets.plugins.jwt import JwtTokenDetector
+
+        return bool(JwtTokenDetector.is_formally_valid(token))
 
 
 @dataclass(frozen=True)
@@ -92,11 +118,13 @@ class KeyFormat:
     regex: str
 
 
-def _table(name: str) -> list[list[str]]:
+@functools.cache
+def _table(name: str) -> tuple[tuple[str, ...], ...]:
     """The rows of the tab-separated table ``name`` packaged beside this module, without its
-    comments and its header line."""
+    comments and its header line; read once (the word grammar asks for it some 150 times)."""
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")][1:]
+    rows = (tuple(line.split("\t")) for line in text.splitlines() if line and not line.startswith("#"))
+    return tuple(rows)[1:]
 
 
 @functools.cache
@@ -123,21 +151,22 @@ def _row_source(row: KeyFormat, value: str) -> str:
     return before + value + r"(?:[^A-Za-z0-9_-]|$)"
 
 
-class KeyFormatDetector(RegexBasedDetector):
+class KeyFormatDetector(Detector):
     """Key formats from the table ``secret_formats.tsv`` (:func:`key_formats`), each found as
     its row's regex at a word boundary, or after its row's context words on the same line
     (within 40 characters), and labelled by its row's name.
 
     One RE2 pattern for the whole table, without groups, finds where a value is; the row
-    that matched there is then told apart by its own pattern, so the groups of a hundred
-    rows are never computed over a long match (that took 0.5 s on 256 KiB of one key)."""
+    that matched there is then told apart by its own pattern (:func:`_row_pattern`, compiled when
+    a match first needs it), so the groups of a hundred rows are never computed over a long match
+    (that took 0.5 s on 256 KiB of one key)."""
 
     secret_type = "key format"  # each finding is labelled by its format
 
     def __init__(self) -> None:
         rows = key_formats()
         self._patterns = [compile_linear("|".join(_row_source(row, f"(?:{row.regex})") for row in rows), _TABLE_OPTIONS)]
-        self._rows = [(row, compile_linear(_row_source(row, f"({row.regex})"))) for row in rows]
+        self._rows = rows
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the table, not a class constant
@@ -146,14 +175,21 @@ class KeyFormatDetector(RegexBasedDetector):
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """``(label, value)`` of a match: the first row whose pattern matches where it starts
         and whose value holds what the row asks."""
-        for row, pattern in self._rows:
-            found = pattern.match(match.string, match.start())
+        for row in self._rows:
+            found = _row_pattern(row).match(match.string, match.start())
             if found and all(_HOLDS[c].search(found.group(1)) for c in row.holds):
                 yield row.name, found.group(1)
                 return
 
 
-class UrlPasswordDetector(RegexBasedDetector):
+@functools.cache
+def _row_pattern(row: KeyFormat) -> Any:
+    """A key format row's own pattern, its value a group. Compiled when first needed: the hundred of
+    them take 0.03-0.05 s, and most texts match no key format (docs/hooks.md#speed)."""
+    return compile_linear(_row_source(row, f"({row.regex})"))
+
+
+class UrlPasswordDetector(Detector):
     """A password in a URL's user information, ``scheme://user:password@host``, written with
     characters detect-secrets' Basic Auth plugin leaves out: RFC 3986 (section 3.2.1) lets
     user information hold its sub-delimiters (``! $ & ' ( ) * + , ; =``), and generated
@@ -198,7 +234,7 @@ def said(role: str) -> str:
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
 
 
-class NamedCredentialDetector(RegexBasedDetector):
+class NamedCredentialDetector(Detector):
     """A credential after the word naming it:
 
     - prose, in English and some 70 other languages and scripts (``secret_words.tsv``, :func:`said`):
@@ -344,7 +380,7 @@ _PLACEHOLDER = re.compile(
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
 
-def is_placeholder(secret: str, plugin: BasePlugin) -> bool:
+def is_placeholder(secret: str, plugin: Detector) -> bool:
     """True for a password value that stands for a credential instead of being one, found
     by a detector of :data:`PASSWORD_DETECTORS`: see ``_PLACEHOLDER``."""
     return type(plugin).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(secret))

@@ -46,16 +46,29 @@ LABELS = {
 def _detectors() -> tuple[Any, ...]:
     """The detectors, built once (``secret_plugins``): detect-secrets' pattern plugins run by
     RE2, then memvault's. Each is stateless, so scans run side by side without a lock."""
+    from . import secret_plugins as own
+
+    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(),
+            own.NamedCredentialDetector())
+
+
+def detect_secrets_patterns() -> dict[str, Any]:
+    """What ``detect_secrets_patterns.json`` holds, from the installed detect-secrets: its version and
+    its pattern plugins but ``_EXCLUDED``, each ``{"plugin", "secret_type", "patterns"}`` (for RE2:
+    ``secret_plugins.linear_source``). Write it again when detect-secrets changes (the test says how)."""
+    from importlib.metadata import version
+
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    from . import secret_plugins as own
+    from .secret_plugins import linear_source
 
-    builtin = [own.linear_plugin(cls)() for cls in get_mapping_from_secret_type_to_class().values()
+    plugins = [{"plugin": cls.__name__, "secret_type": cls.secret_type,
+                "patterns": [linear_source(p) for p in cls.denylist]}
+               for cls in get_mapping_from_secret_type_to_class().values()
                if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
                and issubclass(cls, RegexBasedDetector)]
-    return (*builtin, own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(),
-            own.NamedCredentialDetector())
+    return {"detect_secrets": version("detect-secrets"), "plugins": plugins}
 
 
 # A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,

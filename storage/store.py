@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Unpack
-
-import numpy as np
+from typing import TYPE_CHECKING, Unpack
 
 from . import history, maintenance, validate
 from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
@@ -29,6 +27,9 @@ from .records import ForgetOutcome, Memory, RecallOutcome, RememberOutcome, Supe
 from .retrieval import FilterArgs, Retriever, checked_filters
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
+
+if TYPE_CHECKING:
+    import numpy as np  # annotations only (numpy comes with the backend: docs/hooks.md#speed)
 
 SIMILAR_MEMORY = 0.7  # cosine; measured in docs/retrieval-tuning.md#similar-memories
 SIMILAR_COUNT = 3  # similar memories named at most

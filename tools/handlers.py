@@ -8,17 +8,17 @@ import base64
 import hashlib
 import dataclasses
 import json
-from dataclasses import dataclass
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
-from memvault.storage.limits import CURSOR_MAX_CHARS, GLOBAL_SCOPE, RECALL_MAX_CONTENT_CHARS
+from memvault.storage.limits import CURSOR_MAX_CHARS, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
 from memvault.storage.timewords import TimeRange
 
+from .caller import Caller  # here too: the tools and their callers import it from handlers
 from .schemas import (
     ForgetResult,
     MemoryOut,
@@ -36,24 +36,6 @@ OTHER_SCOPES_MAX = 10  # other scopes (the largest) searched when nothing sure i
 ANSWER_CONFIDENCE = 0.2
 SURE_CONFIDENCE = 0.5
 _FILTERS = ("kinds", "tags", "since", "until")
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who is calling: ``tenant`` (hard isolation) and ``scope`` (default grouping)."""
-
-    tenant: str
-    scope: str
-
-    def scopes(self, scope: str | None) -> list[str]:
-        """The scopes searched: ``scope`` alone if given, else the default plus ``global``.
-
-        Raises:
-            InvalidInput: ``scope`` is empty, too long, or looks like a credential.
-        """
-        if scope is not None:
-            return [validate.scope(scope, self.scope, reading=True)]
-        return [self.scope, GLOBAL_SCOPE]
 
 
 def memory_out(

@@ -1,0 +1,39 @@
+"""detect-secrets' patterns are kept in storage/detect_secrets_patterns.json, so that scanning does
+not import detect-secrets (and ``requests``) in every hook and command: the file must be what the
+installed detect-secrets gives."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import resources
+
+WRITE = ("python -c \"import json; from memvault.storage.secrets import detect_secrets_patterns as p; "
+         "open('storage/detect_secrets_patterns.json', 'w')"
+         ".write(json.dumps(p(), indent=1, ensure_ascii=False) + '\\n')\"")
+
+
+def test_the_kept_patterns_are_the_installed_detect_secrets_ones():
+    from memvault.storage.secrets import detect_secrets_patterns
+
+    kept = json.loads(resources.files("memvault.storage").joinpath("detect_secrets_patterns.json")
+                      .read_text(encoding="utf-8"))
+    assert kept == detect_secrets_patterns(), f"detect-secrets changed: write the file again ({WRITE})"
+
+
+def test_a_scan_that_finds_nothing_imports_neither_detect_secrets_nor_requests():
+    code = ("import sys; from memvault.storage.secrets import find_secrets, redact; "
+            "assert find_secrets('deploy the shop on Friday') == [[]]; redact('nothing here'); "
+            "print(sorted(m for m in ('detect_secrets', 'requests') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_json_web_token_is_still_checked_by_detect_secrets_own_decoder():
+    from memvault.storage.secrets import find_secrets
+
+    token = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0."
+             "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
+    assert find_secrets(f"see {token}", "eyJhbGciOiJIUzI1NiIsInR5cCI6.notjson.x") == [
+        [("JSON Web Token", 1)], []]
