@@ -18,6 +18,10 @@ KEYWORD_WEIGHT = 5.0
 RRF_K = 5
 KEYWORD_TRUST_COVERAGE = 0.35  # below this best coverage the keyword term shrinks with its cube
 TIME_BONUS = 0.8  # dated memories observed in the time named (docs/retrieval-tuning.md#time)
+# Under ANSWER_CONFIDENCE a hit is a weak lead; under SURE_CONFIDENCE other scopes are searched and
+# named when surer: docs/how-recall-works.md ("Confidence") and docs/tools.md ("Other scopes").
+ANSWER_CONFIDENCE = 0.2
+SURE_CONFIDENCE = 0.5
 KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 FRESHNESS_WEIGHT = 0.01

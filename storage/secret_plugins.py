@@ -83,9 +83,17 @@ class Detector:
 def builtin_detectors() -> list[Detector]:
     """detect-secrets' pattern plugins memvault runs, from ``detect_secrets_patterns.json``: each a
     :class:`Detector` named as its plugin class, with the plugin's ``secret_type`` and patterns
-    (:func:`linear_source`)."""
-    rows = json.loads(resources.files(__package__).joinpath("detect_secrets_patterns.json")
-                      .read_text(encoding="utf-8"))["plugins"]
+    (:func:`linear_source`). Read from detect-secrets itself when the installed version is not the
+    file's (never a stale copy)."""
+    from importlib.metadata import version
+
+    kept = json.loads(resources.files(__package__).joinpath("detect_secrets_patterns.json")
+                      .read_text(encoding="utf-8"))
+    if kept["detect_secrets"] != version("detect-secrets"):
+        from .secrets import detect_secrets_patterns
+
+        kept = detect_secrets_patterns()
+    rows = kept["plugins"]
     return [type(row["plugin"], (Detector,), {"secret_type": row["secret_type"],
                                               "denylist": [compile_linear(p) for p in row["patterns"]]})()
             for row in rows]

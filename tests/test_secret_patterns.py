@@ -37,3 +37,17 @@ def test_a_json_web_token_is_still_checked_by_detect_secrets_own_decoder():
              "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
     assert find_secrets(f"see {token}", "eyJhbGciOiJIUzI1NiIsInR5cCI6.notjson.x") == [
         [("JSON Web Token", 1)], []]
+
+
+def test_another_installed_version_is_read_from_detect_secrets_itself(monkeypatch):
+    import importlib.metadata
+
+    from memvault.storage import secret_plugins
+    from memvault.storage.secrets import detect_secrets_patterns
+
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0-not-the-files")
+    read = []
+    monkeypatch.setattr("memvault.storage.secrets.detect_secrets_patterns",
+                        lambda: read.append(1) or detect_secrets_patterns())
+    detectors = secret_plugins.builtin_detectors()
+    assert read == [1] and {type(d).__name__ for d in detectors} >= {"AWSKeyDetector", "ArtifactoryDetector"}

@@ -17,12 +17,13 @@ from memvault.storage import literal, validate
 from memvault.storage.embeddings import floor_tokens
 from memvault.storage.errors import InvalidInput, NotFound
 from memvault.storage.limits import KINDS, QUERY_MAX_CHARS
+from memvault.storage.ranking import SURE_CONFIDENCE
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
 
 from . import text
-from .handlers import SURE_CONFIDENCE, Caller
+from .caller import Caller
 
 
 @dataclass(frozen=True)

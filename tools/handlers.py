@@ -12,6 +12,7 @@ import json
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
 from memvault.storage.limits import CURSOR_MAX_CHARS, RECALL_MAX_CONTENT_CHARS
+from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # noqa: F401 (tools read them here)
 from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
 from memvault.storage.store import Store
@@ -31,10 +32,6 @@ from .schemas import (
 )
 
 OTHER_SCOPES_MAX = 10  # other scopes (the largest) searched when nothing sure is found
-# Under ANSWER_CONFIDENCE a hit is a weak lead; under SURE_CONFIDENCE other scopes are searched and
-# named when surer: docs/how-recall-works.md ("Confidence") and docs/tools.md ("Other scopes").
-ANSWER_CONFIDENCE = 0.2
-SURE_CONFIDENCE = 0.5
 _FILTERS = ("kinds", "tags", "since", "until")
 
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from memvault.storage.literal import quoted
+from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 
-from .handlers import ANSWER_CONFIDENCE, SURE_CONFIDENCE
-from .schemas import ForgetResult, MemoryOut, RecallResult, RememberResult, SupersedeResult
+if TYPE_CHECKING:  # the wire schemas (pydantic) only where a result is rendered: the boot context needs none
+    from pydantic import BaseModel
+
+    from .schemas import MemoryOut, RecallResult
 
 
 def count(n: int, noun: str, nouns: str | None = None) -> str:
@@ -153,6 +154,8 @@ def memory_view_text(view: dict[str, Any]) -> str:
 
 def render(result: BaseModel) -> str:
     """The compact text of any tool result."""
+    from .schemas import ForgetResult, RecallResult, RememberResult, SupersedeResult
+
     if isinstance(result, RecallResult):
         return recall_text(result)
     if isinstance(result, RememberResult):
