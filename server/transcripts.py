@@ -111,14 +111,14 @@ def _entry(
         return []
     session = entry.get("sessionId") if isinstance(entry.get("sessionId"), str) else session_id
     if session not in ids:
-        ids[session] = _usable(session)
+        ids[session] = usable(session)
     if not ids[session]:
         return False
     cwd = entry.get("cwd") if isinstance(entry.get("cwd"), str) else None
     return [(session, cwd, turn) for turn in made]
 
 
-def _usable(session_id: str) -> bool:
+def usable(session_id: str) -> bool:
     """Whether ``session_id`` can name a session: ``validate.session_id``'s form and no credential (an id
     is stored and shown as it is)."""
     try:

@@ -508,3 +508,14 @@ def test_a_turn_the_store_refuses_is_skipped_and_counted_and_the_others_of_its_p
     stored = hooks.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
     assert stored.refused == 1 and "1 turn refused by the store" in stored.skipped()
     assert [t.ref for t in store.episodes.turns(tenant="default", session_id=SESSION)] == ["u0", "u2"]
+
+
+def test_session_end_with_a_credential_as_its_session_id_stores_and_says_no_credential(env, tmp_path):
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(_entry("u1", TOKEN, "hello there") + "\n" + _entry("u2", "other", "kept") + "\n")
+    result = _hook(env, "SessionEnd", {**_payload("SessionEnd", transcript), "session_id": TOKEN})
+    assert (result.returncode, result.stdout) == (1, "")
+    assert "session_id: cannot be a session id" in result.stderr
+    assert TOKEN not in result.stderr and TOKEN.encode() not in file_bytes(Path(env["MEMVAULT_DB"]))
+    assert {s: [text for _, _, text in turns] for s, turns in _sessions_and_turns(env).items()} == {
+        "other": ["kept"]}
