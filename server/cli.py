@@ -988,17 +988,31 @@ def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) 
     finally:
         bar.close()
     _say_created(args)
-    nothing = " (nothing new: all were already there)" if files and not report["turns_added"] else ""
+    ended = report["sessions_ended"]
+    nothing = " (nothing new: all were already there)" if files and not report["turns_added"] + ended else ""
+    said_ended = (f"; {text.count(ended, 'session')} ended, {text.count(ended, 'digest')} written (a session "
+                  "still in use reopens at its next turn)") if ended else ""
     replaced = f"; replaced in the text: {', '.join(report['redacted'])}" if report["redacted"] else ""
     turns, sessions = text.count(report["turns_added"], "turn"), text.count(report["sessions"], "session")
     _err(f"imported {turns} of {sessions} "
          f"from {text.count(len(files), 'transcript')} under {root}: {report['turns_already_there']:,} "
-         f"already there{nothing}{replaced}")
+         f"already there{nothing}{replaced}{said_ended}")
     for path, lines in report["unreadable_lines"].items():
         _err(f"{path}: {text.count(len(lines), 'line')} not JSON, skipped (e.g. line {lines[0]})")
+    for path, lines in report["refused_lines"].items():
+        _err(f"{path}: {text.count(len(lines), 'entry', 'entries')} skipped: its sessionId cannot be a "
+             f"session id (1-128 letters, digits and ._:-, no credential) (e.g. line {lines[0]})")
+    for path, sessions_skipped in report["other_scope"].items():
+        for session_id, n in sessions_skipped.items():
+            _err(f"{path}: {text.count(n, 'turn')} of session {session_id} skipped: that session belongs "
+                 f"to another scope")
+    if report["turns_refused"]:
+        _err(f"{text.count(report['turns_refused'], 'turn')} refused by the store, skipped")
+    for path, why in report["failed"].items():
+        _err(f"{path}: failed, the rest of this file was not read: {why}")
     if args.json:
         _out(json.dumps(report, indent=2))
-    return 0
+    return 1 if report["failed"] else 0
 
 
 RUN: dict[str, Callable[[Store, Caller, argparse.Namespace], int]] = {

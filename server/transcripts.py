@@ -4,21 +4,24 @@ one entry a line (``type`` user / assistant / summary / system / file-history-sn
 docs/hooks.md#transcripts.
 
 Kept: user text (role ``user``); assistant text (``assistant``); a ``tool_use`` block (``assistant``, with
-the tool's name and call id, its input as JSON); a ``tool_result`` block (``tool``, with the call id and
-the name of the call it answers when the same read saw it). Skipped: ``thinking`` and
-``redacted_thinking`` blocks, images, entries other than user and assistant, meta entries
-(``isMeta``), the summary Claude Code writes after compacting (``isCompactSummary``) and a subagent's
-own conversation (``isSidechain``). Each turn's ``ref`` is its entry's ``uuid`` (``uuid:N`` for the
-N-th turn of one entry), so a transcript read twice adds nothing.
+the tool's name and call id, its input as readable fields: :func:`input_text`); a ``tool_result`` block
+(``tool``, with the call id and the name of the call it answers when the same read saw it). Skipped:
+``thinking`` and ``redacted_thinking`` blocks, images, entries other than user and assistant, meta entries
+(``isMeta``), the summary Claude Code writes after compacting (``isCompactSummary``), a subagent's own
+conversation (``isSidechain``), and entries whose ``sessionId`` cannot be a session id. Each turn's ``ref``
+is its entry's ``uuid`` (``uuid:N`` for the N-th turn of one entry), so a transcript read twice adds
+nothing.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
+from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
 from memvault.storage.records import NewTurn
 from memvault.storage.timefmt import parse_iso
@@ -30,57 +33,99 @@ SKIPPED_FLAGS = ("isMeta", "isCompactSummary", "isSidechain")
 @dataclass(frozen=True)
 class Read:
     """A transcript's turns read from a byte offset: ``turns`` as (session id, cwd, turn) in file order;
-    ``offset`` the byte after the last whole line read (where the next read starts); ``names`` the
-    tool name of each call id seen (read so far); ``bad`` the numbers of the lines that are not JSON
-    objects (counted from the read's first line)."""
+    ``offset`` the byte after the last line read (where the next read starts); ``names`` the tool name
+    of each call id seen (read so far); ``bad`` the numbers of the lines that are not JSON objects (or
+    nested too deeply to read) and ``refused`` of the entries skipped because their ``sessionId`` cannot
+    be a session id (not 1-128 letters, digits and ``._:-``, or a credential), both counted from the
+    read's first line."""
 
     turns: list[tuple[str, str | None, NewTurn]]
     offset: int
     names: dict[str, str]
     bad: list[int]
+    refused: list[int] = field(default_factory=list)
 
 
 def read(
-    path: Path, offset: int = 0, session_id: str | None = None, names: dict[str, str] | None = None
+    path: Path, offset: int = 0, session_id: str | None = None, names: dict[str, str] | None = None,
+    final: bool = False,
 ) -> Read:
-    """The turns of the whole lines of ``path`` from byte ``offset`` (a last line without its line end
-    is left for the next read: Claude Code may be writing it). ``session_id``: the session of entries
-    that name none (default: the file's name); ``names``: tool names of calls an earlier read saw.
+    """The turns of the lines of ``path`` from byte ``offset``, in one :class:`Read` (see :func:`chunks`).
     Raises OSError when the file cannot be read."""
+    return next(chunks(path, offset, session_id, names, final=final))
+
+
+def chunks(
+    path: Path, offset: int = 0, session_id: str | None = None, names: dict[str, str] | None = None,
+    turns: int | None = None, final: bool = False,
+) -> Iterator[Read]:
+    """The turns of the lines of ``path`` from byte ``offset``, as :class:`Read` parts of ``turns`` turns
+    or a few more (None: one part), each ending at a line end, so that what is stored of one part can be
+    remembered by its ``offset`` before the next is read. A last line without its line end is left for
+    the next read (Claude Code may be writing it) unless ``final`` (a finished transcript: import).
+    ``session_id``: the session of entries that name none (default: the file's name); ``names``: tool
+    names of calls an earlier read saw. Raises OSError when the file cannot be read."""
     with open(path, "rb") as fh:
         fh.seek(offset)
         data = fh.read()
-    whole = data[: data.rfind(b"\n") + 1]
-    lines = whole.decode("utf-8", errors="replace").splitlines()
+    if not final:
+        data = data[: data.rfind(b"\n") + 1]
     names = dict(names or {})
-    turns, bad = parse(lines, session_id or path.stem, names)
-    return Read(turns, offset + len(whole), names, bad)
-
-
-def parse(
-    lines: Iterable[str], session_id: str, names: dict[str, str] | None = None
-) -> tuple[list[tuple[str, str | None, NewTurn]], list[int]]:
-    """The turns of transcript ``lines`` as :func:`read` gives them, and the numbers (from 1) of the
-    lines that are not JSON objects; blank lines are skipped. ``names`` (tool_use id -> tool name)
-    names the results of earlier calls and learns these lines' calls."""
-    names = {} if names is None else names
-    turns: list[tuple[str, str | None, NewTurn]] = []
+    part: list[tuple[str, str | None, NewTurn]] = []
     bad: list[int] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            bad.append(number)
-            continue
+    refused: list[int] = []
+    ids: dict[str, bool] = {}
+    at = start = 0
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        at += len(raw) + 1
+        line = raw.decode("utf-8", errors="replace")
+        if line.strip():
+            got = _entry(line, session_id or path.stem, names, ids)
+            if got is None:
+                bad.append(number)
+            elif got is False:
+                refused.append(number)
+            else:
+                part.extend(got)
+        if turns is not None and len(part) >= turns:
+            end = min(at, len(data))
+            yield Read(part, offset + end, dict(names), bad, refused)
+            part, bad, refused, start = [], [], [], end
+    if start < len(data) or start == 0:
+        yield Read(part, offset + len(data), names, bad, refused)
+
+
+def _entry(
+    line: str, session_id: str, names: dict[str, str], ids: dict[str, bool]
+) -> list[tuple[str, str | None, NewTurn]] | None | Literal[False]:
+    """One line's turns; None when it is no readable JSON object; False when its session id is refused
+    (``ids`` remembers each id's verdict)."""
+    try:
+        entry = json.loads(line)
         if not isinstance(entry, dict):
-            bad.append(number)
-            continue
-        session = entry.get("sessionId") if isinstance(entry.get("sessionId"), str) else session_id
-        cwd = entry.get("cwd") if isinstance(entry.get("cwd"), str) else None
-        turns.extend((session, cwd, turn) for turn in entry_turns(entry, names))
-    return turns, bad
+            return None
+        made = entry_turns(entry, names)
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python reads
+        return None
+    if not made:
+        return []
+    session = entry.get("sessionId") if isinstance(entry.get("sessionId"), str) else session_id
+    if session not in ids:
+        ids[session] = usable(session)
+    if not ids[session]:
+        return False
+    cwd = entry.get("cwd") if isinstance(entry.get("cwd"), str) else None
+    return [(session, cwd, turn) for turn in made]
+
+
+def usable(session_id: str) -> bool:
+    """Whether ``session_id`` can name a session: ``validate.session_id``'s form and no credential (an id
+    is stored and shown as it is)."""
+    try:
+        validate.no_credential("sessionId", validate.session_id(session_id, "sessionId"))
+    except InvalidInput:
+        return False
+    return True
 
 
 def entry_turns(entry: dict[str, object], names: dict[str, str]) -> list[NewTurn]:
@@ -119,13 +164,35 @@ def _blocks(
             call_id = block.get("id") if isinstance(block.get("id"), str) else None
             if call_id:
                 names[call_id] = block["name"]
-            yield "assistant", json.dumps(block.get("input", {}), ensure_ascii=False), block["name"], call_id
+            yield "assistant", input_text(block.get("input", {})), block["name"], call_id
         elif part == "tool_result":
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
             text = _result_text(block.get("content"))
             if block.get("is_error"):
                 text = f"error: {text}"
             yield "tool", text, names.get(call_id or ""), call_id
+
+
+def input_text(value: object) -> str:
+    """A tool call's input as the text stored: each string field as ``key: value`` with its own line
+    breaks (a nested field by its path: ``edits[0].new_string``), other values as JSON, one field a
+    line; an empty input as ``{}``. Not JSON: an escaped line break or quote would hide a credential
+    from the scanner that redacts the turn (``SECRET_KEY=...`` written into a ``.env``)."""
+    lines: list[str] = []
+    _fields(value, "", lines)
+    return "\n".join(lines)
+
+
+def _fields(value: object, path: str, lines: list[str]) -> None:
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            _fields(item, f"{path}.{key}" if path else str(key), lines)
+    elif isinstance(value, list) and value:
+        for i, item in enumerate(value):
+            _fields(item, f"{path}[{i}]", lines)
+    else:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        lines.append(f"{path}: {text}" if path else text)
 
 
 def _result_text(content: object) -> str:

@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import file_bytes, server_env
 
+from memvault.server import transcripts
+from memvault.server.config import Config
+from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 
 DATA = Path(__file__).parent / "data"
@@ -325,3 +328,194 @@ def test_merged_replaces_an_older_memvault_hook_where_it_was_and_keeps_the_other
     assert hooks.merged(result, wanted) == result  # a second merge changes nothing
     with pytest.raises(ValueError, match="hooks.Stop"):
         hooks.merged({"Stop": {"not": "a list"}}, wanted)
+
+
+# --- capture that one bad entry cannot stop -------------------------------------------------------
+
+PASSWORDS = ("Xk29slQpzR7vW", "Tr0ub4dor3horse", "Zq8wLmN3vB2x")
+
+
+def _entry(
+    uuid: str, session: str, content: object, kind: str = "user", at: str = "2025-11-30T09:00:00"
+) -> str:
+    return json.dumps({"type": kind, "uuid": uuid, "sessionId": session, "timestamp": f"{at}Z",
+                       "cwd": CWD, "message": {"role": kind, "content": content}})
+
+
+def _config(db_path: Path, monkeypatch: pytest.MonkeyPatch, state: Path) -> Config:
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))  # where the offsets are kept
+    return Config(db=db_path)
+
+
+def _data(transcript: Path) -> dict[str, object]:
+    return {"session_id": SESSION, "transcript_path": str(transcript), "cwd": CWD}
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), [
+    ("Write", {"file_path": "/app/.env", "content": f"DEBUG=1\nSECRET_KEY={PASSWORDS[0]}\n"
+                                                    f"DB_PASSWORD={PASSWORDS[1]}\n"}),
+    ("Edit", {"file_path": "/app/settings.py", "old_string": f'DEBUG = True\nPASSWORD = "{PASSWORDS[2]}"\n',
+              "new_string": 'DEBUG = True\nPASSWORD = os.environ["PASSWORD"]\n'}),
+    ("MultiEdit", {"file_path": "/app/.env", "edits": [
+        {"old_string": "A=1", "new_string": f"A=1\nSECRET_KEY={PASSWORDS[0]}"},
+        {"old_string": "B=2", "new_string": f'B=2\nPASSWORD = "{PASSWORDS[2]}"'}]}),
+    ("Bash", {"command": f"cat >> .env <<EOF\nAPP=shop\nSECRET_KEY={PASSWORDS[0]}\nEOF",
+              "description": "Add the password"}),
+])
+def test_a_credential_in_a_tool_input_never_reaches_the_database(store, db_path, tool, tool_input):
+    from memvault.server import hooks
+
+    path = db_path.parent / f"{SESSION}.jsonl"
+    path.write_text(_entry("u1", SESSION, [{"type": "tool_use", "id": "toolu_1", "name": tool,
+                                            "input": tool_input}], "assistant") + "\n")
+    hooks.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
+    data = file_bytes(db_path)
+    assert not [word for word in PASSWORDS if word.encode() in data]
+    (turn,) = store.episodes.turns(tenant="default", session_id=SESSION)
+    assert turn.tool == tool and turn.redacted
+
+
+def test_a_bad_entry_or_another_scopes_session_is_skipped_and_said_and_capture_goes_on(env, tmp_path):
+    store = _open(env)
+    try:  # a session of scope "work", which a default-scope transcript names
+        store.episodes.append(tenant="default", scope="work", session_id="other-scope", turns=[
+            NewTurn(role="user", text="work only", ref="w1")])
+    finally:
+        store.close()
+    transcript = tmp_path / f"{SESSION}.jsonl"
+    transcript.write_text("\n".join([
+        _entry("u1", SESSION, "first turn"), _entry("u2", "bad/id", "a path-like session id"),
+        "[" * 100_000 + "]" * 100_000, _entry("u3", "other-scope", "not for the work scope"),
+        _entry("u4", SESSION, "after the bad ones")]) + "\n")
+    first = _hook(env, "Stop", _payload("Stop", transcript))
+    assert (first.returncode, first.stdout) == (0, "")
+    for said in ("1 entry whose sessionId cannot be a session id", "1 line not JSON",
+                 "1 turn of session other-scope, which belongs to another scope"):
+        assert said in first.stderr
+    with transcript.open("a") as fh:
+        fh.write(_entry("u5", SESSION, "a turn written later") + "\n")
+    second = _hook(env, "Stop", _payload("Stop", transcript))
+    assert (second.returncode, second.stdout, second.stderr) == (0, "", "")  # the bad lines are behind it
+    got = _sessions_and_turns(env)
+    assert [text for _, _, text in got[SESSION]] == [
+        "first turn", "after the bad ones", "a turn written later"]
+    assert [text for _, _, text in got["other-scope"]] == ["work only"] and len(got) == 2
+
+
+class _Recording:
+    """A store whose appends are recorded (the refs of each) and whose ``fail_at``-th append raises
+    ``KeyboardInterrupt``, as a hook killed by its client's timeout; everything else is the store's."""
+
+    def __init__(self, store: Store, fail_at: int | None = None) -> None:
+        self.store, self.fail_at, self.sent = store, fail_at, []
+
+    @property
+    def episodes(self) -> _Recording:
+        return self
+
+    def append(self, **kwargs: object) -> object:
+        self.sent.append([t.ref for t in kwargs["turns"]])  # type: ignore[attr-defined]
+        if len(self.sent) == self.fail_at:
+            raise KeyboardInterrupt
+        return self.store.episodes.append(**kwargs)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.store.episodes, name)
+
+
+def test_a_capture_stopped_midway_keeps_what_it_stored_and_the_next_goes_on_from_there(
+        store, db_path, tmp_path, monkeypatch):
+    from memvault.server import hooks
+
+    monkeypatch.setattr(hooks, "APPEND_AT_ONCE", 4)
+    transcript = tmp_path / f"{SESSION}.jsonl"
+    transcript.write_text("".join(_entry(f"u{n}", SESSION, f"turn {n}") + "\n" for n in range(10)))
+    config = _config(db_path, monkeypatch, tmp_path / "state")
+    with pytest.raises(KeyboardInterrupt):
+        hooks.capture(_Recording(store, fail_at=2), config, "claude-code", _data(transcript), end=False)
+    assert len(store.episodes.turns(tenant="default", session_id=SESSION)) == 4
+    going_on = _Recording(store)
+    hooks.capture(going_on, config, "claude-code", _data(transcript), end=False)
+    assert going_on.sent == [["u4", "u5", "u6", "u7"], ["u8", "u9"]]  # from the saved offset
+    turns = store.episodes.turns(tenant="default", session_id=SESSION)
+    assert [t.ref for t in turns] == [f"u{n}" for n in range(10)]
+    # The offsets lost: read from the start, the stored turns are left out before they are redacted.
+    lost = _Recording(store)
+    config = _config(db_path, monkeypatch, tmp_path / "other-state")
+    stored = hooks.capture(lost, config, "claude-code", _data(transcript), end=False)
+    assert lost.sent == [] and stored.already == 10
+    assert store.episodes.turns(tenant="default", session_id=SESSION) == turns
+
+
+def test_import_goes_on_past_a_bad_entry_reads_a_last_line_without_its_end_and_ends_every_session(
+        env, tmp_path):
+    root = tmp_path / "projects" / "p"
+    root.mkdir(parents=True)
+    (root / "A.jsonl").write_text(_entry("a1", "A", "file A turn") + "\n")
+    (root / "B.jsonl").write_text("".join(line + "\n" for line in [
+        _entry("b1", "B", "file B turn"), _entry("b2", "x y", "bad id"),
+        _entry("b3", "B", "file B, after the bad one", at="2025-11-30T09:00:05")]))
+    (root / "C.jsonl").write_text(_entry("c1", "C", "file C turn") + "\n" + _entry("c2", "C", "no line end"))
+    result = _import(env, root.parent)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["refused_lines"] == {str(root / "B.jsonl"): [2]} and report["failed"] == {}
+    assert (report["sessions"], report["sessions_ended"], report["turns_added"]) == (3, 3, 5)
+    assert f"{root / 'B.jsonl'}: 1 entry skipped" in result.stderr and "line 2" in result.stderr
+    got = _sessions_and_turns(env)
+    assert {s: [text for _, _, text in turns] for s, turns in got.items()} == {
+        "A": ["file A turn"], "B": ["file B turn", "file B, after the bad one"],
+        "C": ["file C turn", "no line end"]}
+    store = _open(env)
+    try:
+        assert all(s.ended_at is not None and s.digest_id for s in store.episodes.sessions(tenant="default"))
+    finally:
+        store.close()
+
+
+def test_import_reports_a_file_that_fails_and_imports_the_others(store, tmp_path):
+    from memvault.server import hooks
+
+    files = [tmp_path / "A.jsonl", tmp_path / "gone.jsonl", tmp_path / "C.jsonl"]
+    files[0].write_text(_entry("a1", "A", "file A turn") + "\n")
+    files[2].write_text(_entry("c1", "C", "file C turn") + "\n")
+    report = hooks.import_transcripts(store, "default", "default", files, lambda: None)
+    assert list(report["failed"]) == [str(files[1])]
+    assert "FileNotFoundError" in report["failed"][str(files[1])]
+    assert (report["sessions"], report["sessions_ended"], report["turns_added"]) == (2, 2, 2)
+    assert [s.ended_at is not None for s in store.episodes.sessions(tenant="default")] == [True, True]
+
+
+def test_import_says_it_ended_a_session_a_hook_left_open_though_no_turn_was_new(env, tmp_path):
+    transcript = tmp_path / f"{SESSION}.jsonl"
+    transcript.write_text(_entry("u1", SESSION, "first turn") + "\n")
+    assert _hook(env, "Stop", _payload("Stop", transcript)).returncode == 0
+    once = _import(env, transcript)
+    report = json.loads(once.stdout)
+    assert (report["turns_added"], report["turns_already_there"], report["sessions_ended"]) == (0, 1, 1)
+    assert "1 session ended, 1 digest written" in once.stderr and "nothing new" not in once.stderr
+    twice = _import(env, transcript)
+    assert json.loads(twice.stdout)["sessions_ended"] == 0 and "nothing new" in twice.stderr
+
+
+def test_a_turn_the_store_refuses_is_skipped_and_counted_and_the_others_of_its_part_are_stored(
+        store, tmp_path):
+    from memvault.server import hooks
+
+    path = tmp_path / f"{SESSION}.jsonl"  # the store's clock is at 2026-01-01: a turn in 2027 is refused
+    path.write_text("".join(_entry(f"u{n}", SESSION, f"turn {n}", at=at) + "\n" for n, at in enumerate(
+        ["2025-11-30T09:00:00", "2027-01-01T00:00:00", "2025-11-30T09:00:02"])))
+    stored = hooks.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
+    assert stored.refused == 1 and "1 turn refused by the store" in stored.skipped()
+    assert [t.ref for t in store.episodes.turns(tenant="default", session_id=SESSION)] == ["u0", "u2"]
+
+
+def test_session_end_with_a_credential_as_its_session_id_stores_and_says_no_credential(env, tmp_path):
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(_entry("u1", TOKEN, "hello there") + "\n" + _entry("u2", "other", "kept") + "\n")
+    result = _hook(env, "SessionEnd", {**_payload("SessionEnd", transcript), "session_id": TOKEN})
+    assert (result.returncode, result.stdout) == (1, "")
+    assert "session_id: cannot be a session id" in result.stderr
+    assert TOKEN not in result.stderr and TOKEN.encode() not in file_bytes(Path(env["MEMVAULT_DB"]))
+    assert {s: [text for _, _, text in turns] for s, turns in _sessions_and_turns(env).items()} == {
+        "other": ["kept"]}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from memvault.server import transcripts
 
 DATA = Path(__file__).parent / "data"
@@ -31,7 +33,7 @@ def test_a_transcript_gives_its_turns_in_order_with_roles_tools_and_call_ids():
     assert [t.ref for t in turns] == [_uuid(n) for n in (2, 4, 5, 6, 8, 9, 11, 12)]
     assert {(s, cwd) for s, cwd, _ in got.turns} == {(SESSION, "/home/dev/projects/shop")}
     assert turns[0].text.startswith("The checkout total is off by one cent")
-    assert json.loads(turns[2].text) == {"pattern": "round\\(", "path": "src/cart"}
+    assert turns[2].text == "pattern: round\\(\npath: src/cart"  # the input's fields, as written
     assert turns[5].text == "error: 1 failed, 7 passed"  # a result block list, marked as an error
     assert turns[0].at == 1_796_029_201_000  # 2026-11-30T09:00:01Z
     assert got.bad == [] and got.offset == (DATA / "claude_code_session.jsonl").stat().st_size
@@ -44,7 +46,7 @@ def test_thinking_meta_sidechain_summary_and_system_entries_are_skipped():
         assert skipped not in texts
 
 
-def test_several_turns_of_one_entry_get_distinct_refs_and_images_are_named():
+def test_several_turns_of_one_entry_get_distinct_refs_and_images_are_named(tmp_path):
     entry = {"type": "assistant", "uuid": "u-1", "sessionId": "s", "timestamp": "2026-11-30T09:00:00Z",
              "message": {"role": "assistant", "content": [
                  {"type": "text", "text": "Reading it."},
@@ -52,7 +54,10 @@ def test_several_turns_of_one_entry_get_distinct_refs_and_images_are_named():
     result = {"type": "user", "uuid": "u-2", "sessionId": "s", "message": {"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": "toolu_9",
          "content": [{"type": "text", "text": "x = 1"}, {"type": "image", "source": {}}]}]}}
-    turns, bad = transcripts.parse([json.dumps(entry), "not json", "[1]", "", json.dumps(result)], "s")
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join([json.dumps(entry), "not json", "[1]", "", json.dumps(result)]) + "\n")
+    got = transcripts.read(path)
+    turns, bad = got.turns, got.bad
     assert bad == [2, 3]
     assert [(t.ref, t.role, t.tool) for _, _, t in turns] == [
         ("u-1", "assistant", None), ("u-1:1", "assistant", "Read"), ("u-2", "tool", "Read")]
@@ -79,3 +84,79 @@ def test_a_folder_gives_its_jsonl_files_recursively(tmp_path):
         (tmp_path / name).write_text("")
     assert transcripts.transcripts(tmp_path) == [tmp_path / "a/b/two.jsonl", tmp_path / "a/one.jsonl"]
     assert transcripts.transcripts(tmp_path / "a/one.jsonl") == [tmp_path / "a/one.jsonl"]
+
+
+def _entry(uuid: str, session: str, content: object, kind: str = "user") -> str:
+    return json.dumps({"type": kind, "uuid": uuid, "sessionId": session, "timestamp": "2026-11-30T09:00:00Z",
+                       "cwd": "/x", "message": {"role": kind, "content": content}})
+
+
+def _call(uuid: str, name: str, tool_input: object) -> str:
+    return _entry(uuid, "s", [{"type": "tool_use", "id": f"toolu_{uuid}", "name": name, "input": tool_input}],
+                  "assistant")
+
+
+@pytest.mark.parametrize(("tool_input", "text"), [
+    ({"file_path": "/app/.env", "content": "DEBUG=1\nNAME=\"shop\"\n"},
+     "file_path: /app/.env\ncontent: DEBUG=1\nNAME=\"shop\"\n"),
+    ({"edits": [{"old_string": "a", "new_string": "b\nc"}], "replace_all": False, "n": None},
+     "edits[0].old_string: a\nedits[0].new_string: b\nc\nreplace_all: false\nn: null"),
+    ({"config": {"port": 5433, "tags": []}}, "config.port: 5433\nconfig.tags: []"),
+    ({}, "{}"),
+    ("plain text", "plain text"),
+])
+def test_a_tool_input_is_stored_as_its_fields_with_their_real_line_breaks(tmp_path, tool_input, text):
+    path = tmp_path / "s.jsonl"
+    path.write_text(_call("u1", "Write", tool_input) + "\n")
+    assert [turn.text for _, _, turn in transcripts.read(path).turns] == [text]
+
+
+def test_a_line_nested_too_deeply_is_unreadable_and_the_lines_after_it_are_read(tmp_path):
+    path = tmp_path / "s.jsonl"
+    deep = "[" * 100_000 + "]" * 100_000
+    deep_input = _call("u2", "Write", {"a": deep})  # a deep value inside an entry
+    path.write_text("\n".join([_entry("u1", "s", "first"), deep, deep_input.replace(json.dumps(deep), deep),
+                               _entry("u4", "s", "after")]) + "\n")
+    got = transcripts.read(path)
+    assert [t.ref for _, _, t in got.turns] == ["u1", "u4"] and got.bad == [2, 3]
+    assert got.offset == path.stat().st_size
+
+
+@pytest.mark.parametrize("session_id", [
+    "bad/id", "two words", "x" * 129, "", "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"])
+def test_an_entry_whose_session_id_cannot_be_one_is_refused_and_the_others_are_read(tmp_path, session_id):
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join([_entry("u1", "s", "first"), _entry("u2", session_id, "odd one"),
+                               _entry("u3", "s", "third")]) + "\n")
+    got = transcripts.read(path)
+    assert [(s, t.ref) for s, _, t in got.turns] == [("s", "u1"), ("s", "u3")]
+    assert got.refused == [2] and got.bad == []
+
+
+def test_a_line_holding_a_unicode_line_separator_is_one_line(tmp_path):
+    path = tmp_path / "s.jsonl"  # JSON.stringify leaves U+2028 and U+2029 unescaped
+    path.write_text(json.dumps({"type": "user", "uuid": "u1", "sessionId": "s", "message": {
+        "content": "one\u2028two\u2029three"}}, ensure_ascii=False) + "\n", encoding="utf-8")
+    got = transcripts.read(path)
+    assert [t.text for _, _, t in got.turns] == ["one\u2028two\u2029three"] and got.bad == []
+
+
+def test_a_finished_transcripts_last_line_without_its_line_end_is_read_when_final(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text(_entry("u1", "s", "first") + "\n" + _entry("u2", "s", "last, no line end"))
+    assert [t.ref for _, _, t in transcripts.read(path).turns] == ["u1"]
+    got = transcripts.read(path, final=True)
+    assert [t.ref for _, _, t in got.turns] == ["u1", "u2"] and got.offset == path.stat().st_size
+
+
+def test_chunks_end_at_line_ends_and_each_offset_starts_the_rest(tmp_path):
+    path = tmp_path / "s.jsonl"
+    lines = [_entry(f"u{n}", "s", f"turn {n}") for n in range(7)] + ["not json", _entry("u7", "s", "last")]
+    path.write_text("\n".join(lines) + "\n")
+    parts = list(transcripts.chunks(path, turns=3))
+    assert [[t.ref for _, _, t in part.turns] for part in parts] == [
+        ["u0", "u1", "u2"], ["u3", "u4", "u5"], ["u6", "u7"]]
+    assert [part.bad for part in parts] == [[], [], [8]]  # numbered from the read's first line
+    for part, ref in zip(parts[:-1], ["u3", "u6"], strict=True):
+        assert [t.ref for _, _, t in transcripts.read(path, part.offset).turns][0] == ref
+    assert parts[-1].offset == path.stat().st_size
