@@ -149,7 +149,7 @@ def test_a_memory_without_a_vector_does_not_stop_abstention(tmp_path, real_embed
     assert outcome.abstained and outcome.hits == []
     found = healthy.recall(tenant="t", query="VPN config", scopes=SCOPES)
     assert found.hits and found.hits[0].memory.content == "The VPN config lives in the ops wiki"
-    assert found.degraded == "1 matching memories have no vector yet"
+    assert found.degraded == "1 matching memory has no vector yet"
     healthy.close()
 
 
