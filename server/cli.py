@@ -959,8 +959,11 @@ def _hook(args: argparse.Namespace, config: config_module.Config) -> int:
     try:
         text = sys.stdin.buffer.read().decode("utf-8")
         document = hooks.run(config, args.client, args.event, hooks.payload(text, args.client, args.event))
-    except (hooks.HookInputError, UnicodeDecodeError) as exc:
+    except hooks.HookInputError as exc:
         _err(f"{args.client} {args.event} hook: {exc}")
+        return hooks.NON_BLOCKING
+    except UnicodeDecodeError as exc:
+        _err(f"{args.client} {args.event} hook: stdin: not UTF-8 ({exc.reason} at byte {exc.start})")
         return hooks.NON_BLOCKING
     except Exception as exc:  # any failure (database busy, disk full...): said, and the session goes on
         _err(f"{args.client} {args.event} hook failed: {type(exc).__name__}: {_in_cli_words(exc)}")
@@ -1009,7 +1012,7 @@ def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) 
     if report["turns_refused"]:
         _err(f"{text.count(report['turns_refused'], 'turn')} refused by the store, skipped")
     for path, why in report["failed"].items():
-        _err(f"{path}: failed, the rest of this file was not read: {why}")
+        _err(f"{path}: its import stopped here (what was read before is kept): {why}")
     if args.json:
         _out(json.dumps(report, indent=2))
     return 1 if report["failed"] else 0

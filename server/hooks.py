@@ -60,7 +60,7 @@ def payload(text: str, client: str, event: str) -> dict[str, Any]:
         raise HookInputError(f"EVENT: {client} hooks are {', '.join(EVENTS[client])}; got {event!r}")
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply to read
         raise HookInputError(f"stdin: not JSON ({exc}); {client} sends the hook's input as one JSON "
                              "object") from None
     if not isinstance(data, dict):
@@ -304,7 +304,7 @@ def import_transcripts(store: Store, tenant: str, scope: str, files: list[Path],
     ``turns_already_there``, ``redacted`` (kinds replaced), ``unreadable_lines`` and ``refused_lines``
     (path -> numbers of the lines not JSON objects, and of the entries whose sessionId cannot be a
     session id), ``other_scope`` (path -> session id -> turns skipped: the session is another scope's),
-    ``turns_refused`` (by the store), ``failed`` (path -> why the rest of that file was not read)."""
+    ``turns_refused`` (by the store), ``failed`` (path -> why that file's import stopped)."""
     from memvault.storage.errors import MemvaultError
 
     from . import transcripts
@@ -315,19 +315,18 @@ def import_transcripts(store: Store, tenant: str, scope: str, files: list[Path],
     kinds: set[str] = set()
     for path in files:
         stored = Stored(known={})
-        last: dict[str, int] = {}
+        sessions: dict[str, None] = {}  # in the order read
         try:
             for got in transcripts.chunks(path, turns=APPEND_AT_ONCE, final=True):
                 for name, lines in (("unreadable_lines", got.bad), ("refused_lines", got.refused)):
                     if lines:
                         report[name].setdefault(str(path), []).extend(lines)
                 store_turns(store, tenant, scope, got.turns, "claude-code", stored)
-                for session_id, _, turn in got.turns:
-                    last[session_id] = max(last.get(session_id, 0), turn.at or 0)
-            for session_id, at in last.items():
+                sessions.update(dict.fromkeys(session_id for session_id, _, _ in got.turns))
+            for session_id in sessions:
                 if session_id not in stored.other_scope:
                     report["sessions"] += 1
-                    report["sessions_ended"] += _end(store, tenant, session_id, at or None)
+                    report["sessions_ended"] += _end(store, tenant, session_id)
         except (OSError, MemvaultError) as exc:
             report["failed"][str(path)] = f"{type(exc).__name__}: {exc}"
         if stored.other_scope:
@@ -341,16 +340,17 @@ def import_transcripts(store: Store, tenant: str, scope: str, files: list[Path],
     return report
 
 
-def _end(store: Store, tenant: str, session_id: str, at: int | None) -> bool:
-    """End the session at ``at`` (ms); whether this ended it (False: it was ended, digest written, and
-    has not changed since). A session none of whose turns could be stored is not there: False."""
+def _end(store: Store, tenant: str, session_id: str) -> bool:
+    """End the session at its newest stored turn (a turn the store refused, e.g. dated in the future,
+    is no end); whether this ended it (False: it was ended, digest written, and has not changed
+    since). A session none of whose turns could be stored is not there: False."""
     from memvault.storage.errors import NotFound
 
     try:
         before = store.episodes.session(tenant=tenant, session_id=session_id)
     except NotFound:
         return False
-    store.episodes.end(tenant=tenant, session_id=session_id, at=at)
+    store.episodes.end(tenant=tenant, session_id=session_id, at=before.last_at)
     return before.ended_at is None or before.digest_id is None
 
 

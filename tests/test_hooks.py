@@ -197,6 +197,7 @@ def test_hooks_never_print_a_credential_even_one_a_memory_was_allowed_to_keep(en
     (["SessionStart"], "not json", "stdin: not JSON"),
     (["SessionStart"], "", "stdin: not JSON"),
     (["SessionStart"], "[1, 2]", "a JSON object is expected"),
+    (["SessionStart"], "[" * 100_000 + "]" * 100_000, "stdin: not JSON"),
     (["SessionStart"], json.dumps({"hook_event_name": "SessionStart"}), "session_id"),
     (["UserPromptSubmit"], json.dumps(_payload("UserPromptSubmit")), "prompt"),
     (["PostToolUse"], json.dumps({**_payload("PostToolUse"), "transcript_path": None}), "transcript_path"),
@@ -210,6 +211,12 @@ def test_a_bad_payload_or_command_is_a_non_blocking_error_said_on_stderr(env, ar
     result = subprocess.run([*HOOK, *argv], input=stdin, env=env, capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stdout) == (1, "")  # 1, never 2: Claude Code would block on 2
     assert said in result.stderr
+
+
+def test_stdin_that_is_not_utf8_is_a_non_blocking_error_naming_stdin(env):
+    result = subprocess.run([*HOOK, "SessionStart"], input=b'{"session_id": "\xff"}', env=env,
+                            capture_output=True, timeout=60)
+    assert (result.returncode, result.stdout) == (1, b"") and b"stdin: not UTF-8" in result.stderr
 
 
 def test_a_bad_setting_is_a_non_blocking_error_too(env):
@@ -519,3 +526,25 @@ def test_session_end_with_a_credential_as_its_session_id_stores_and_says_no_cred
     assert TOKEN not in result.stderr and TOKEN.encode() not in file_bytes(Path(env["MEMVAULT_DB"]))
     assert {s: [text for _, _, text in turns] for s, turns in _sessions_and_turns(env).items()} == {
         "other": ["kept"]}
+
+
+def test_import_ends_a_session_at_its_newest_stored_turn_when_a_turn_is_dated_in_the_future(env, tmp_path):
+    folder = tmp_path / "future"
+    folder.mkdir()
+    entries = [{"type": "user", "uuid": "u-1", "sessionId": "s-future", "timestamp": "2026-01-05T10:00:00Z",
+                "message": {"role": "user", "content": "Plan the release notes"}},
+               {"type": "user", "uuid": "u-2", "sessionId": "s-future", "timestamp": "2999-01-01T00:00:00Z",
+                "message": {"role": "user", "content": "A clock gone wrong"}}]
+    (folder / "s.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    command = [sys.executable, "-m", "memvault.server", "import", "--from", "claude-code", str(folder), "--json"]
+    for _ in range(2):  # the second run finds the session ended: nothing fails
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+        assert json.loads(done.stdout)["failed"] == {}, done.stderr
+    store = _open(env)
+    try:
+        session = store.episodes.session(tenant="default", session_id="s-future")
+        assert session.ended_at == session.last_at and session.digest_id is not None
+        assert [t.text for t in store.episodes.turns(tenant="default", session_id="s-future")] == [
+            "Plan the release notes"]
+    finally:
+        store.close()
