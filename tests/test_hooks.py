@@ -97,8 +97,12 @@ def test_user_prompt_submit_gives_a_sure_memory_and_nothing_for_an_unrelated_pro
     asked = _hook(env, "UserPromptSubmit",
                   _payload("UserPromptSubmit", prompt="Which port does the staging database listen on?"))
     context = _context(asked, "UserPromptSubmit")
-    assert MEMORIES[0][0] in context and "Degraded: keyword search only" in context  # said, as decided
+    assert MEMORIES[0][0] in context and "Degraded" not in context  # with the model
     assert MEMORIES[1][0] not in context  # only what surely answers
+    for paraphrase in ("What port should I use to reach the staging DB?", "staging db port, quick?"):
+        reworded = _context(_hook(env, "UserPromptSubmit", _payload("UserPromptSubmit", prompt=paraphrase)),
+                            "UserPromptSubmit")
+        assert MEMORIES[0][0] in reworded, paraphrase  # by meaning: the model is loaded for prompts
     unrelated = _hook(env, "UserPromptSubmit",
                       _payload("UserPromptSubmit", prompt="Write a haiku about autumn leaves falling"))
     assert (unrelated.returncode, unrelated.stdout) == (0, "")
