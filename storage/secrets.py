@@ -309,27 +309,11 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     kept = _without_private(text)
     if kept != text:
         kinds.add("private")
-    from .validate import nfc
-
     lines = kept.splitlines()
     joined = "\n".join(lines)
-    direct = _values(joined, lines, most=None)
-    # Read as written first: a credential found only where lines are joined (wrapped) takes its lines,
-    # before a piece of it found on its own line is replaced and the rest left (``token:`` + a key in two).
-    unwrapped = _unwrapped(nfc(joined))
-    if unwrapped is not None:
-        whole, line_of = unwrapped
-        seen = {value for *_, value, _ in direct}
-        named = {number: kind for offset, _, kind, value, end in _values(whole, whole.splitlines(), most=None)
-                 if value not in seen for number in range(line_of(offset), line_of(max(offset, end - 1)) + 1)}
-        if named:
-            kinds.update(named.values())
-            joined = _replaced_lines(joined, named)
-            lines = joined.split("\n")
-            direct = _values(joined, lines, most=None)
     # Longest first where two start together, then the first detector's (a key format before a named one).
     spans = sorted((offset, -_value_end(joined, offset, value, end), order, kind)
-                   for order, (offset, _, kind, value, end) in enumerate(direct))
+                   for order, (offset, _, kind, value, end) in enumerate(_values(joined, lines, most=None)))
     pieces: list[str] = []
     at = 0
     for start, minus_end, _, kind in spans:
@@ -341,6 +325,15 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
         kinds.add(kind)
         at = end
     result = "".join(pieces) + joined[at:]
+    from .validate import nfc
+
+    unwrapped = _unwrapped(nfc(result))
+    if unwrapped is not None:
+        whole, line_of = unwrapped
+        named = {number: kind for offset, _, kind, value, end in _values(whole, whole.splitlines(), most=None)
+                 for number in range(line_of(offset), line_of(max(offset, end - 1)) + 1)}
+        kinds.update(named.values())
+        result = _replaced_lines(result, named)
     for _ in range(REDACT_PASSES):
         found = find_secrets(result)[0]
         if not found:
