@@ -17,7 +17,7 @@ from . import schema
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, transaction, translated
-from .sessions import MISCOUNTED
+from ..session_rows import MISCOUNTED
 
 log = logging.getLogger(__name__)
 POOL_SIZE = 8

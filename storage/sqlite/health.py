@@ -12,7 +12,7 @@ import apsw
 from ..links import on_cycles
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table
-from .sessions import MISCOUNTED
+from ..session_rows import MISCOUNTED
 from ..backend import SCRUB_DUE
 
 

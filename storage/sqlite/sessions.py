@@ -11,27 +11,10 @@ import apsw
 
 from ..backend import TurnRow, number_turns
 from ..records import Session, Turn
-
-_SESSION = ("s.id, s.tenant, s.scope, s.client, s.cwd, s.started_at, s.last_at, s.ended_at, s.turns,"
-            " s.tokens, s.digest_id")
-_TURN = "t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref"
-
-# Sessions whose counts disagree with their turns, or whose turns are not numbered 1..n (a health check).
-MISCOUNTED = ("SELECT count(*) FROM sessions s"
-              " WHERE s.turns <> (SELECT count(*) FROM turns t WHERE t.session_seq = s.seq)"
-              " OR s.turns <> (SELECT coalesce(max(t.seq), 0) FROM turns t WHERE t.session_seq = s.seq)"
-              " OR s.tokens <> (SELECT coalesce(sum(t.tokens), 0) FROM turns t WHERE t.session_seq = s.seq)")
-
-def _session(row: tuple) -> Session:
-    id_, tenant, scope, client, cwd, started_at, last_at, ended_at, turns, tokens, digest_id = row
-    return Session(id=id_, tenant=tenant, scope=scope, client=client, cwd=cwd, started_at=started_at,
-                   last_at=last_at, ended_at=ended_at, turns=turns, tokens=tokens, digest_id=digest_id)
-
-
-def _turn(row: tuple) -> Turn:
-    session_id, seq, role, text, tool, call_id, tokens, at, redacted, ref = row
-    return Turn(session_id=session_id, seq=seq, role=role, text=text, tool=tool, call_id=call_id,
-                tokens=tokens, at=at, redacted=tuple(json.loads(redacted)), ref=ref)
+from ..session_rows import SESSION_COLUMNS as _SESSION
+from ..session_rows import TURN_COLUMNS as _TURN
+from ..session_rows import session_of as _session
+from ..session_rows import turn_of as _turn
 
 
 def sessions(
