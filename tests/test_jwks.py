@@ -4,7 +4,8 @@ issuer (test_oauth.Issuer, counting its reads) on a fake clock."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 import jwt
 import pytest
@@ -33,6 +34,14 @@ def issuer() -> Iterator[Issuer]:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float = 30.0) -> None:
+    """Poll ``condition`` until true; fail the test after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "the issuer never reached the state waited for"
+        time.sleep(0.01)
 
 
 def keys_of(issuer: Issuer, clock: Clock) -> KeySet:
@@ -93,6 +102,8 @@ def test_a_new_key_is_found_by_the_reading_its_kid_causes(issuer, clock) -> None
 def test_a_request_during_a_reading_is_answered_without_waiting_for_it(issuer, clock, stale: bool) -> None:
     keys = keys_of(issuer, clock)
     keys.key(KID)
+    # The client has the set before the issuer's handler has counted itself out: wait for that.
+    wait_until(lambda: issuer.reading == 0)
     issuer.down = True
     issuer.gate.clear()  # the next reading hangs until the gate opens
     clock.now += MAX_AGE_S if stale else MAX_AGE_S / 2
@@ -100,8 +111,7 @@ def test_a_request_during_a_reading_is_answered_without_waiting_for_it(issuer, c
                                else keys.key(KID))
     reading.start()
     try:
-        while issuer.reading == 0:
-            reading.join(0.01)
+        wait_until(lambda: issuer.requests == 2)  # the second reading has begun, and hangs
         if stale:
             with pytest.raises(IssuerUnreachable):
                 keys.key(KID)
@@ -119,7 +129,6 @@ def test_a_request_during_a_reading_is_answered_without_waiting_for_it(issuer, c
 def test_an_issuer_dripping_its_answer_holds_no_reading_past_the_timeout(issuer, clock) -> None:
     """PyJWKClient timed each socket read only: a JWKS sent one byte a second held the one
     reading (and every login) for as long as the drip lasted. A reading now has one deadline."""
-    import time
 
     keys = KeySet(issuer.jwks_url, MAX_AGE_S, COOLDOWN_S, timeout_s=2, clock=clock)
     issuer.drip = True  # about 500 bytes: some 8 minutes
