@@ -285,6 +285,23 @@ def _value_end(text: str, offset: int, value: str, end: int) -> int:
     return len(text) if closing is None else closing.end()
 
 
+# A whole line of key characters right after a credential that ends its line: the credential's
+# rest, wrapped by a terminal or an editor (a line with a space, like ``exit 1``, is not).
+_CONTINUATION = re.compile(r"\n([\w+/=.-]{8,})(?=\n|\Z)")
+
+
+def _continued(text: str, end: int) -> int:
+    """``end`` moved over the lines that continue the credential ending there: each a run of key
+    characters mixing two of lower case, upper case and digits. Reads only when ``end`` ends a line."""
+    while text.startswith("\n", end):
+        line = _CONTINUATION.match(text, end)
+        if line is None or sum(any(test(c) for c in line.group(1)) for test in (str.islower, str.isupper,
+                                                                                  str.isdigit)) < 2:
+            break
+        end = line.end()
+    return end
+
+
 def _replaced_lines(text: str, named: dict[int, str]) -> str:
     """``text`` with each line numbered in ``named`` (1-based) replaced by ``[kind]``, a run of
     lines named for one credential by one marker."""
@@ -302,7 +319,8 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     """``text`` (line breaks made single newlines) without its ``<private>...</private>`` spans
     (case-insensitive, across lines; an unclosed one to the end) and with each credential
     :func:`find_secrets` finds replaced by ``[<its label>]``; and the labels replaced, sorted,
-    plus "private" when a span was removed. A credential wrapped across lines takes those lines,
+    plus "private" when a span was removed. A credential wrapped across lines takes those lines
+    (a named value, the whole lines of key characters after it: :func:`_continued`),
     one found only in another reading of the text (NFKC, joined) its line; a PEM private key,
     its block to the END line (without one, the rest of the text). Linear in the text's length."""
     kinds: set[str] = set()
@@ -323,7 +341,7 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
             continue
         pieces += [joined[at:start], f"[{kind}]"]
         kinds.add(kind)
-        at = end
+        at = _continued(joined, end)
     result = "".join(pieces) + joined[at:]
     from .validate import nfc
 

@@ -81,3 +81,23 @@ def test_a_session_id_that_is_a_credential_is_refused_unquoted(store):
     assert store.episodes.sessions(tenant="t") == []
     store.episodes.append(tenant="t", scope="s", session_id="5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01", turns=[])
     assert [s.id for s in store.episodes.sessions(tenant="t")] == ["5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01"]
+
+
+@pytest.mark.parametrize(("named", "rest"), [
+    ("token: sk-proj-Abc123Def456Ghi789", ["Jkl012Mno345Pqr678Stu901Vwx"]),
+    ("password: Xy7#kLm9Qw2Er4", ["Ty6Ui8Op0Zx"]),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxR", ["fiCYEXAMPLEKEY", "Abcdef123456"]),
+    ("api_key=Qw3rTy8Ui9Op0As1Df", ["Gh2Jk3Lz4Xc5Vb6Nm7"]),
+])
+def test_a_named_credential_wrapped_over_lines_takes_every_line_of_it(named: str, rest: list[str]):
+    """A value after ``token:`` / ``password:`` wrapped by a terminal left its second half in the
+    turn: the whole lines of key characters after it are its rest; a line with words is not."""
+    shown, kinds = redact("\n".join([named, *rest, "exit 1", "done"]))
+    assert shown.endswith("]\nexit 1\ndone") and kinds
+    assert not any(part in shown for part in rest) and named.split()[-1][-6:] not in shown
+    assert not find_secrets(shown)[0]
+
+
+def test_a_line_after_a_credential_that_reads_as_words_is_kept():
+    key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    assert redact(f"token {key}\nexit 1\nreadme\nNEXTSTEP")[0] == "token [GitHub token]\nexit 1\nreadme\nNEXTSTEP"
