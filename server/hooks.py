@@ -80,6 +80,12 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
     """Do ``event``'s work on the configured store; the JSON document to print (None: print nothing)."""
     from memvault.storage.store import Store
 
+    from .config import default_db_path
+
+    if not isinstance(config.db, str) and config.db != default_db_path() and not Path(config.db).parent.is_dir():
+        # A typo in --db would start an empty memory that every later hook reads and fills.
+        raise HookInputError(f"--db: the folder of {Path(config.db).resolve()} does not exist, and a hook makes no "
+                             "database: fix --db (`memvault setup claude-code --hooks` writes the server's)")
     embedder = None
     if event == "UserPromptSubmit":  # the one hook that searches by meaning: docs/hooks.md#userpromptsubmit
         from memvault.storage.embeddings import Embedder
@@ -183,7 +189,10 @@ def capture(store: Store, config: Config, client: str, data: dict[str, Any], end
     state = _State.of(config, path)
     stored = Stored(known={} if state.offset == 0 else None)
     bad = refused = 0
-    if path.is_file():
+    if not path.is_file():
+        logging.getLogger(__name__).warning("transcript_path: %s is %s: nothing captured", path,
+                                            "a folder" if path.is_dir() else "not there")
+    else:
         for got in transcripts.chunks(path, state.offset, session_id, state.names, turns=APPEND_AT_ONCE):
             store_turns(store, config.tenant, config.scope, got.turns, client, stored)
             state.save(got.offset, got.names)

@@ -221,7 +221,8 @@ def _ms(timestamp: object) -> int | None:
 
 
 def transcripts(path: Path) -> list[Path]:
-    """``path`` itself when a file, else the ``.jsonl`` files under it (recursively), sorted."""
+    """``path`` itself when a file, else the ``.jsonl`` files under it (recursively), sorted, with the
+    links to nothing among them (their import fails, and says so)."""
     if path.is_file():
         return [path]
-    return sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+    return sorted(p for p in path.rglob("*.jsonl") if p.is_file() or (p.is_symlink() and not p.exists()))

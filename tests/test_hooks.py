@@ -552,3 +552,38 @@ def test_import_ends_a_session_at_its_newest_stored_turn_when_a_turn_is_dated_in
             "Plan the release notes"]
     finally:
         store.close()
+
+
+def test_a_hook_with_a_database_in_a_missing_folder_makes_nothing_and_says_so(env, tmp_path):
+    typo = tmp_path / "no-such-folder" / "m.db"
+    for event in ("SessionStart", "Stop"):
+        result = _hook({**env, "MEMVAULT_DB": str(typo)}, event, _payload(event))
+        assert (result.returncode, result.stdout) == (1, "") and "--db" in result.stderr
+        assert str(typo.parent) in result.stderr and not typo.parent.exists()
+
+
+@pytest.mark.parametrize("where", ["missing", "folder"])
+def test_capture_of_a_transcript_that_is_not_a_file_says_so_and_stores_nothing(env, tmp_path, where):
+    path = tmp_path / "t.jsonl"
+    if where == "folder":
+        path.mkdir()
+    result = _hook(env, "Stop", _payload("Stop", path))
+    assert result.returncode == 0 and "transcript_path" in result.stderr and str(path) in result.stderr
+    store = _open(env)
+    try:
+        assert store.episodes.sessions(tenant="default") == []
+    finally:
+        store.close()
+
+
+def test_import_names_a_transcript_link_to_nothing_and_imports_the_rest(env, tmp_path):
+    root = tmp_path / "projects" / "-home-dev-projects-shop"
+    root.mkdir(parents=True)
+    (root / f"{SESSION}.jsonl").write_text((DATA / "claude_code_session.jsonl").read_text(encoding="utf-8"),
+                                           encoding="utf-8")
+    dangling = root / "moved-away.jsonl"
+    dangling.symlink_to(tmp_path / "gone.jsonl")
+    result = _import(env, tmp_path / "projects")
+    report = json.loads(result.stdout)
+    assert result.returncode == 1 and str(dangling) in report["failed"] and str(dangling) in result.stderr
+    assert (report["files"], report["turns_added"]) == (2, 8) and len(_sessions_and_turns(env)[SESSION]) == 8
