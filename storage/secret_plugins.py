@@ -223,6 +223,8 @@ _QUOTED = _QUOTE + "(?P<whole>[^\n]{4,200}?)[\"'`”’“»›」』]"
 _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
                r"|contrase[ñn]a")
+# The words of English prose that names a credential after its value.
+_PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
 
@@ -305,6 +307,12 @@ def _named_patterns() -> list[Any]:
                        f"|(?:{words('key')}|{words('password-strict')})[ \\t]+({key})"
                        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
         compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
+        # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
+        # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
+        compile_linear(f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
+                       r"|a|an)[ \t]+)?(?:[\w-]+[ \t]+){0,3}?" f"(?:{_PROSE_WORDS})s?"
+                       r"(?:[ \t]*$|[ \t]*[.,;:!?)]|[ \t]+(?:for|of|on|to|in|at)\b)"
+                       f"|(?:{_PROSE_WORDS})[ \\t]*,[ \\t]*({_VALUE})[ \\t]*,"),
         compile_linear(f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
                        r"(?:[^\pL\pN]|$)"),
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
@@ -333,7 +341,7 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
     what the plugin's own ``analyze_string`` would yield (every group that matched, or the whole
     match), kept when the plugin's own check of it (a JWT's ``is_formally_valid``) passes. ``end``:
     where the credential ends, the match's end when the value starts it (GitHub's pattern
-    captures only the token's prefix), else the value's."""
+    captures only the token's prefix), else (and for a named credential) the value's."""
     values = getattr(detector, "values", None)
     valid = getattr(detector, "is_formally_valid", None)
     for pattern in detector.denylist:
@@ -342,7 +350,8 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
             for label, value in found:
                 if valid is None or valid(value):  # at the value: a match may start at the line break before it
                     at = match.start() + match.group(0).find(value)
-                    yield at, label, value, match.end() if at == match.start() else at + len(value)
+                    whole_match = values is None and at == match.start()  # named values are whole
+                    yield at, label, value, match.end() if whole_match else at + len(value)
 
 
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")

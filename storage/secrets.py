@@ -75,8 +75,10 @@ def detect_secrets_patterns() -> dict[str, Any]:
 # ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
 # digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
 # What :func:`redact` writes in a credential's place (``[GitHub token]``) is one too.
+# So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
+# ``secrets.token_hex(16)``, ``os.urandom(24)``).
 _REFERENCE = re.compile(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\(\w+\)|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}"
-                        r"|\[[A-Za-z][A-Za-z .-]*\]")
+                        r"|\[[A-Za-z][A-Za-z .-]*\]|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\w., =]*\)?")
 
 
 def _filtered(value: str, detector: Any) -> bool:

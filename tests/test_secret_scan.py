@@ -343,7 +343,11 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          # Basic authentication without the colon, and PINs
          "authorization basic dXNlcjpwYXNzd29yZA==", "Authorization Basic YWxhZGRpbjpvcGVuc2VzYW1l",
          "my card PIN is 4821", "PIN 4821", "phone PIN: 4821", "the PIN for the office door is 958213",
-         "PIN-Code 0000"]
+         "PIN-Code 0000",
+         # round 7 (issue 25's phrasing kinds): the value before the word, or between commas after it
+         "Zq81kkLm is my password", "Xy7#kLm9Qw2Er4 is the root password", "use Zq81kkLm as the password for staging",
+         "Zq81kkLm was our wifi password.", "the db password, Zq81kkLm, rotates monthly",
+         "we set sk8Hq2LmN0pQ as the api key for CI"]
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
@@ -509,6 +513,12 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "the PIN 1234 default", "GPIO pin 4821 is high",
                                   "the secret to good bread is 'patience'", "the token is 'valid' for a day",
                                   "пароль от почты лежит в менеджере", "wget --password-file=pw.txt https://x",
+                                  # round 7: a word before the credential word, and code that makes a secret
+                                  "gpt4o is the token model", "sha256 is the password hash", "node18 is the token budget",
+                                  "Step2 was the password reset.", "use port 8080 as the password", "the token, v1, is old",
+                                  "Redis6 is the token store for sessions", "config2.yaml is the password file",
+                                  "secret = generate_secret(32)", "token = secrets.token_hex(16)", "key = os.urandom(24)",
+                                  "SECRET_KEY = get_random_secret_key()",
                                   "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmAAAAAAAAAAgAwIBAgIUQnB3EXAMPLEw0KqC8wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----"])
 def test_placeholders_and_prose_are_stored(store, text: str) -> None:
     assert store.remember(tenant="a", scope="s", content=text).created
