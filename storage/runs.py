@@ -51,10 +51,8 @@ def summarize(runs: list[Run]) -> RunSummary:
         if run.outcome != "failure":
             break
         streak += 1
-    modes: list[str] = []
-    for run in reversed(ordered):
-        if run.outcome == "failure" and run.note and run.note not in modes and len(modes) < FAILURE_MODES_SHOWN:
-            modes.append(run.note)
+    notes = [run.note for run in reversed(ordered) if run.outcome == "failure" and run.note]
+    modes = list(dict.fromkeys(notes))[:FAILURE_MODES_SHOWN]
     last = ordered[-1] if ordered else None
     return RunSummary(
         runs=len(ordered), successes=sum(run.outcome == "success" for run in ordered),

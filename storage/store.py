@@ -479,7 +479,8 @@ class Store:
                 note without a failure, too long or holding a credential.
         """
         if outcome is not None and outcome not in OUTCOMES:
-            raise InvalidInput("outcome", f"is {shown(outcome)}; it must be one of {', '.join(OUTCOMES)}, or left out")
+            raise InvalidInput("outcome", f"is {shown(outcome)}; it must be one of {', '.join(OUTCOMES)}, "
+                                          "or left out")
         self._refuse_secrets(note=note)
         note = validate.short_text("note", note, REASON_MAX_CHARS)
         if note is not None and outcome != "failure":
@@ -489,7 +490,8 @@ class Store:
             now = self.clock()
             gone = history.ended(memory, now)
             if gone is not None:
-                raise Conflict("id", f"memory {memory.id} {gone}, so it cannot be confirmed: remember it again")
+                raise Conflict("id", f"memory {memory.id} {gone}, so it cannot be confirmed: remember it "
+                                     "again")
             if memory.superseded_by is not None:
                 last = history.newest(tx, memory)
                 raise Conflict("id", f"memory {memory.id} was superseded; its current version is {last.id}: "
@@ -511,8 +513,10 @@ class Store:
             return {memory_id: summarize(runs) for memory_id, runs in tx.runs(tenant, ids).items()}
 
     def failing_procedures(self, tenant: str, scopes: list[str]) -> list[Memory]:
-        """The current procedures of ``scopes`` whose last runs failed (``RunSummary.flagged``), newest first."""
-        filters = Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(), kinds=["procedure"])
+        """The current procedures of ``scopes`` whose last runs failed (``RunSummary.flagged``),
+        newest first."""
+        filters = Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(),
+                          kinds=["procedure"])
         with self.backend.read(tenant) as tx:
             procedures = list(tx.memories(tenant, filters=filters).values())
             runs = tx.runs(tenant, [m.id for m in procedures])

@@ -389,7 +389,8 @@ def _runs(value: object, kind: str) -> list[Run]:
             raise InvalidInput(name, f'must be an object of "at", "outcome" and "note"; got {shown(item)}')
         outcome = item.get("outcome")
         if outcome not in OUTCOMES:
-            raise InvalidInput(f"{name}.outcome", f"must be one of {', '.join(OUTCOMES)}; got {shown(outcome)}")
+            raise InvalidInput(f"{name}.outcome",
+                               f"must be one of {', '.join(OUTCOMES)}; got {shown(outcome)}")
         at = validate.timestamp(f"{name}.at", item.get("at"))
         if at is None:
             raise InvalidInput(f"{name}.at", "is required: an ISO-8601 time")

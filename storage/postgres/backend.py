@@ -468,8 +468,9 @@ class PgWriter(PgReader):
         self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL WHERE context_seq = %s", (seq,))
 
     def add_run(self, memory_id: str, at: int, outcome: str, note: str | None) -> None:
-        self.conn.execute("INSERT INTO runs(memory_seq, tenant, at, outcome, note) SELECT seq, tenant, %s, %s, %s"
-                          " FROM memories WHERE id = %s", (at, outcome, note, memory_id))
+        self.conn.execute("INSERT INTO runs(memory_seq, tenant, at, outcome, note)"
+                          " SELECT seq, tenant, %s, %s, %s FROM memories WHERE id = %s",
+                          (at, outcome, note, memory_id))
 
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         own, params = self._own()

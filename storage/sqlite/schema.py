@@ -341,15 +341,16 @@ END;
 
 # Runs of procedures (issue 27, storage/runs.py): each ``confirm`` with an outcome. A run's
 # note (the failure mode) is emptied when its procedure is forgotten, in the same transaction.
+# Kept when present (a database set back to redo an earlier step has it).
 _V13_RUNS = """
-CREATE TABLE runs (
+CREATE TABLE IF NOT EXISTS runs (
     seq        INTEGER PRIMARY KEY,
     memory_seq INTEGER NOT NULL REFERENCES memories(seq),
     at         INTEGER NOT NULL,                 -- ms since the epoch
     outcome    TEXT NOT NULL CHECK (outcome IN ('success', 'failure')),
     note       TEXT                              -- the failure mode; NULL once forgotten
 );
-CREATE INDEX runs_by_memory ON runs(memory_seq, at);
+CREATE INDEX IF NOT EXISTS runs_by_memory ON runs(memory_seq, at);
 """
 
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
