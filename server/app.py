@@ -223,10 +223,12 @@ def build_server(
     async def confirm(
         ctx: Context, id: MemoryId,
         outcome: Annotated[Literal["success", "failure"], Field(description=(
-            "Only for a procedure you just ran: success (a run, and a confirmation) or failure (a run; give "
-            "the failure mode in note). Leave it out to confirm that any memory still holds."))] = None,  # type: ignore[assignment]
-        note: Annotated[str, _text("With outcome failure: how it failed, in a few words (e.g. 'step 3 timed "
-                                   "out on the VPN').", limits.REASON_MAX_CHARS)] = None,  # type: ignore[assignment]
+            "Only for a procedure you just ran: success (a run, and a confirmation) or failure (a run; "
+            "give the failure mode in note). Leave it out to confirm that any memory still holds."))
+        ] = None,  # type: ignore[assignment]
+        note: Annotated[str, _text("With outcome failure: how it failed, in a few words (e.g. 'step 3 "
+                                   "timed out on the VPN').", limits.REASON_MAX_CHARS)
+                        ] = None,  # type: ignore[assignment]
     ) -> Annotated[CallToolResult, s.ConfirmResult]:
         """Say that a stored memory is still true (its strength rises, so it ranks higher and stays out
         of review), or record how a procedure went when you followed it: outcome success or failure with

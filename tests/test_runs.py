@@ -31,13 +31,20 @@ def test_two_failures_in_a_row_flag_a_procedure_and_a_success_clears_it(store: S
     assert first.memory.confirmations == 0  # a failure confirms nothing
     clock.advance(3_600)
     second = store.confirm(tenant="t", id=memory_id, outcome="failure", note="the tag already existed")
-    assert second.runs.flagged and second.runs.failure_modes == ("the tag already existed", "make publish timed out")
+    assert second.runs.flagged and second.runs.failure_modes == (
+        "the tag already existed",
+        "make publish timed out",
+    )
     store.confirm(tenant="t", id=other, outcome="failure", note="permission denied")
     assert [m.id for m in store.failing_procedures("t", ["proj"])] == [memory_id]
     clock.advance(3_600)
     third = store.confirm(tenant="t", id=memory_id, outcome="success")
     assert (third.runs.runs, third.runs.successes, third.runs.success_rate) == (3, 1, 0.33)
-    assert (third.runs.last_outcome, third.runs.last_run_at, third.runs.flagged) == ("success", clock(), False)
+    assert (third.runs.last_outcome, third.runs.last_run_at, third.runs.flagged) == (
+        "success",
+        clock(),
+        False,
+    )
     assert third.memory.confirmations == 1 and store.failing_procedures("t", ["proj"]) == []
     assert store.failing_procedures("t", ["elsewhere"]) == []
 
@@ -49,18 +56,34 @@ def test_a_procedure_hit_and_its_boot_line_show_its_runs(store: Store, clock: Cl
     hit = handlers.recall(store, CALLER, query="how to release").memories[0]
     assert hit.id == memory_id and hit.runs is not None
     assert hit.runs.model_dump() == {
-        "runs": 2, "successes": 0, "success_rate": 0.0, "last_run_at": "2026-01-01T00:00:00.000Z",
-        "last_outcome": "failure", "failure_streak": 2, "failure_modes": ["make publish timed out"], "flagged": True}
+        "runs": 2,
+        "successes": 0,
+        "success_rate": 0.0,
+        "last_run_at": "2026-01-01T00:00:00.000Z",
+        "last_outcome": "failure",
+        "failure_streak": 2,
+        "failure_modes": ["make publish timed out"],
+        "flagged": True,
+    }
     line = text.memory_line(hit)
-    assert line.endswith('"To release: tag the commit, then run make publish" — 2 runs, 0 succeeded, last '
-                         '2026-01-01 failed (flagged: the last two runs failed); failures: "make publish timed out"')
+    assert line.endswith(
+        '"To release: tag the commit, then run make publish" — strength 0.60; 2 runs, 0 succeeded, '
+        'last 2026-01-01 failed (flagged: the last two runs failed); failures: "make publish timed out"'
+    )
     boot = boot_context(store, CALLER, 2000)
-    assert "## Procedures\n- [" in boot and "— 2 runs, 0 succeeded, last 2026-01-01 failed (flagged" in boot
+    assert (
+        "## Procedures\n- [" in boot
+        and 'publish" — 2 runs, 0 succeeded, last 2026-01-01 failed (flagged' in boot
+    )
     fresh = procedure(store, "To restart the queue: systemctl restart rq on worker-2")
     assert handlers.recall(store, CALLER, query="restart the queue").memories[0].runs.runs == 0
-    assert "— no runs recorded" in boot_context(store, CALLER, 2000)
+    assert '"To restart the queue: systemctl restart rq on worker-2"\n' in boot_context(
+        store, CALLER, 2000
+    )
     view = handlers.memory_view(store, CALLER, fresh)
-    assert view["memory"]["runs"]["runs"] == 0 and "runs:        no runs recorded" in text.memory_view_text(view)
+    assert view["memory"]["runs"]["runs"] == 0 and "runs:        no runs recorded" in text.memory_view_text(
+        view
+    )
 
 
 def test_an_outcome_is_refused_for_a_memory_that_is_not_a_procedure(store: Store):
@@ -87,8 +110,12 @@ def test_forgetting_a_procedure_erases_its_runs_notes_in_the_same_transaction(st
     for target in (memory_id, kept):
         store.confirm(tenant="t", id=target, outcome="failure", note=f"disk full on {target[-4:]}")
     store.forget(tenant="t", id=memory_id)
-    notes = raw.execute(db, "SELECT m.id, r.outcome, r.note FROM runs r JOIN memories m ON m.seq = r.memory_seq")
-    assert sorted(notes) == sorted([(memory_id, "failure", None), (kept, "failure", f"disk full on {kept[-4:]}")])
+    notes = raw.execute(
+        db, "SELECT m.id, r.outcome, r.note FROM runs r JOIN memories m ON m.seq = r.memory_seq"
+    )
+    assert sorted(notes) == sorted(
+        [(memory_id, "failure", None), (kept, "failure", f"disk full on {kept[-4:]}")]
+    )
 
 
 def test_runs_of_one_tenant_are_not_read_by_another(store: Store):
@@ -111,13 +138,19 @@ def test_a_database_from_before_runs_keeps_its_memories_and_gains_runs(db: str, 
     if backend == "sqlite":
         version = sqlite_schema.MIGRATIONS.index(sqlite_schema._V13_RUNS)
     else:
-        version = pg_schema.MIGRATIONS.index(pg_schema._RUNS)
+        version = pg_schema.MIGRATIONS.index(pg_schema._v_runs)
     raw.execute(db, "DROP TABLE runs")
-    raw.execute(db, f"PRAGMA user_version = {version}" if backend == "sqlite"
-                else f"UPDATE memvault_schema SET version = {version}")
+    raw.execute(
+        db,
+        f"PRAGMA user_version = {version}"
+        if backend == "sqlite"
+        else f"UPDATE memvault_schema SET version = {version}",
+    )
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
-        assert raw.execute(db, "SELECT id, tenant, content, confirmations FROM memories ORDER BY id") == before
+        assert (
+            raw.execute(db, "SELECT id, tenant, content, confirmations FROM memories ORDER BY id") == before
+        )
         assert store.confirm(tenant="t", id=memory_id, outcome="success").runs.runs == 1
     finally:
         store.close()

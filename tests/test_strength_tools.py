@@ -33,24 +33,29 @@ async def test_confirm_raises_strength_and_a_memory_unconfirmed_for_seven_months
         hints = tools["confirm"].annotations
         assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (False, False, False)
         assert tools["confirm"].input_schema["properties"]["outcome"]["enum"] == ["success", "failure"]
-        fresh = (await c.call_tool("remember", {"content": "The metrics dashboard is grafana.internal"}))
+        fresh = await c.call_tool("remember", {"content": "The metrics dashboard is grafana.internal"})
         fresh_id = fresh.structured_content["id"]
         r = await c.call_tool("confirm", {"id": fresh_id})
         assert not r.is_error and r.structured_content["strength"] == 0.8
         assert r.structured_content["confirmations"] == 1 and r.structured_content["runs"] is None
-        assert r.content[0].text == f"Confirmed {fresh_id}, strength 0.80."
-        old = await c.call_tool("remember", {"content": "The metrics dashboard password rotates monthly",
-                                             "observed_at": days_ago(213)})
+        assert r.content[0].text == f"Confirmed {fresh_id}: strength 0.80."
+        old = await c.call_tool(
+            "remember",
+            {"content": "The metrics dashboard password rotates monthly", "observed_at": days_ago(213)},
+        )
         old_id = old.structured_content["id"]
         found = await c.call_tool("recall", {"query": "metrics dashboard"})
         by_id = {m["id"]: m for m in found.structured_content["memories"]}
         assert by_id[fresh_id]["strength"] == 0.8 and by_id[fresh_id]["needs_review"] is False
         assert by_id[old_id]["needs_review"] is True and by_id[old_id]["strength"] < 0.3
-        assert found.content[0].text.count(", needs review: ") == 1
+        assert found.content[0].text.count(", needs review") == 1
         doc = json.loads((await c.read_resource(f"memory://memories/{old_id}")).contents[0].text)
-        assert doc["memory"]["needs_review"] is True and doc["memory"]["strength"] == by_id[old_id]["strength"]
+        assert (
+            doc["memory"]["needs_review"] is True and doc["memory"]["strength"] == by_id[old_id]["strength"]
+        )
         boot = (await c.read_resource("memory://boot")).contents[0].text
-        assert ", strength 0.80: " in boot and ", needs review: " in boot
+        assert '"The metrics dashboard is grafana.internal"\n' in boot
+        assert '"The metrics dashboard password rotates monthly" — needs review\n' in boot
         r = await c.call_tool("confirm", {"id": old_id})
         assert r.structured_content["strength"] == 0.8 and r.structured_content["needs_review"] is False
 
@@ -58,8 +63,10 @@ async def test_confirm_raises_strength_and_a_memory_unconfirmed_for_seven_months
 @pytest.mark.anyio
 async def test_procedure_runs_cross_the_wire_and_two_failures_flag_it(db):
     async with client(db) as c:
-        made = await c.call_tool("remember", {"kind": "procedure",
-                                              "content": "To deploy the site: run make build, then rsync to web-2"})
+        made = await c.call_tool(
+            "remember",
+            {"kind": "procedure", "content": "To deploy the site: run make build, then rsync to web-2"},
+        )
         memory_id = made.structured_content["id"]
         for note in ("rsync: connection refused", "make build ran out of memory"):
             r = await c.call_tool("confirm", {"id": memory_id, "outcome": "failure", "note": note})
@@ -73,31 +80,45 @@ async def test_procedure_runs_cross_the_wire_and_two_failures_flag_it(db):
         assert hit["id"] == memory_id and hit["runs"]["flagged"] is True
         assert "(flagged: the last two runs failed)" in found.content[0].text
         boot = (await c.read_resource("memory://boot")).contents[0].text
-        assert '— 2 runs, 0 succeeded' in boot and '"make build ran out of memory"' in boot
+        assert '" — 2 runs, 0 succeeded' in boot and '"make build ran out of memory"' in boot
         r = await c.call_tool("confirm", {"id": memory_id, "outcome": "success"})
         assert r.structured_content["runs"]["flagged"] is False and r.structured_content["confirmations"] == 1
-        assert r.content[0].text.startswith(f"Recorded a success of {memory_id}, strength 0.80. Runs: 3 runs, "
-                                            "1 succeeded, last ")
+        assert r.content[0].text.startswith(
+            f"Recorded a success of {memory_id}: strength 0.80. Runs: 3 runs, 1 succeeded, last "
+        )
 
 
 @pytest.mark.anyio
 async def test_confirm_refusals_name_their_field(db):
     async with client(db) as c:
-        memory_id = (await c.call_tool("remember", {"content": "The release branch is main"})).structured_content["id"]
-        procedure = (await c.call_tool("remember", {"content": "To release: merge to main and tag it",
-                                                    "kind": "procedure"})).structured_content["id"]
-        gone = (await c.call_tool("remember", {"content": "Old runbook lives in the shared drive"})).structured_content
+        memory_id = (
+            await c.call_tool("remember", {"content": "The release branch is main"})
+        ).structured_content["id"]
+        procedure = (
+            await c.call_tool(
+                "remember", {"content": "To release: merge to main and tag it", "kind": "procedure"}
+            )
+        ).structured_content["id"]
+        gone = (
+            await c.call_tool("remember", {"content": "Old runbook lives in the shared drive"})
+        ).structured_content
         await c.call_tool("forget", {"id": gone["id"]})
         cases = [
             ({"id": memory_id, "outcome": "success"}, "outcome", "is a fact"),
             ({"id": procedure, "outcome": "partial"}, "outcome", "partial"),
-            ({"id": procedure, "outcome": "failure", "note": f"push refused {GITHUB_TOKEN}"}, "note", "GitHub"),
+            (
+                {"id": procedure, "outcome": "failure", "note": f"push refused {GITHUB_TOKEN}"},
+                "note",
+                "GitHub",
+            ),
             ({"id": gone["id"]}, "id", "was forgotten, so it cannot be confirmed"),
             ({}, "id", "required"),
         ]
         for args, field, says in cases:
             r = await c.call_tool("confirm", args)
-            assert r.is_error and names_field(r.content[0].text, field) and says in r.content[0].text, r.content
+            assert r.is_error and names_field(r.content[0].text, field) and says in r.content[0].text, (
+                r.content
+            )
         r = await c.call_tool("recall", {"query": "release", "kinds": ["procedure"]})
         assert r.structured_content["memories"][0]["runs"]["runs"] == 0
 

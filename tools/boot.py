@@ -3,7 +3,8 @@
 Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line, then
 its guaranteed share, then the rest goes in order, so no kind hides the others. A recent section never
 shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
-Lines are ``- [short id] date, strength: "content"`` (a procedure's runs after it); within a section
+Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does and a procedure's
+runs; within a section
 ordered by importance, a decayed memory sinks (:func:`by_strength`). The same store and clock give the
 same text.
 With a task, the memories recall finds confidently relevant to it come first (:data:`TASK`); the last
@@ -59,6 +60,9 @@ SESSIONS_LOOKED_AT = 20  # the newest sessions searched for the last ended one
 # Every line costs at least this many tokens, so budget // MIN_LINE_TOKENS rows per section suffice.
 MIN_LINE_TOKENS = 8
 SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and those of the rows after it
+# After a memory that needs review, its strength's only mark here: the figure on every line, or on
+# these, cost lines and sections at small budgets (docs/tools.md#resources).
+REVIEW_MARK = " — needs review"
 
 
 @dataclass
@@ -84,12 +88,12 @@ def render(
     scopes: list[str],
     budget: int,
     note: str = "",
-    details: Callable[[Memory], tuple[str, str]] = lambda memory: ("", ""),
+    details: Callable[[Memory], str] = lambda memory: "",
 ) -> str:
     """Markdown of ``parts`` (section, memories in order, true total) within ``budget`` tokens of
     ``literal.counter``; a memory's line is costed from its stored ``tokens``, never tokenized whole.
     ``note`` ends the header (it goes with it when the budget leaves room for the title alone);
-    ``details(memory)``: what its line adds after the date and after the content."""
+    ``details(memory)``: what its line adds after the content."""
     counter = literal.counter()
     where = ", ".join(f"`{s}`" for s in scopes)
     total = sum(t for _, _, t in parts)
@@ -122,8 +126,8 @@ def render(
             if memory.id not in shorts:  # looked up with those of the rows after it: one read for them all
                 shorts.update(short_ids([m.id for m in part.memories[i : i + SHORT_IDS_AT_ONCE]]))
             kind = memory.kind if len(part.section.kinds) > 1 else None
-            extra, tail = details(memory)
-            prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at), extra)  # type: ignore[arg-type]
+            tail = details(memory)
+            prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
             line = f"{prefix}{literal.quoted(memory.content)}{tail}\n"
             tokens = sum(counter.lengths([prefix, tail] if tail else [prefix])) + (memory.tokens or 0)
             lines[(title, i)] = line, tokens, max(tokens, floor_tokens(line))
@@ -248,24 +252,22 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     if digest is not None:
         parts.append((LAST_SESSION, [digest], 1))
     now = store.clock()
-    parts = [(section, memories if section.newest_first or section.leads else by_strength(memories, now), total)
-             for section, memories, total in parts]
+    parts = [(section, memories if section.newest_first or section.leads else by_strength(memories, now),
+              total) for section, memories, total in parts]
     procedures = [m.id for _, memories, _ in parts for m in memories if m.kind == "procedure"]
     runs = store.run_summaries(tenant=caller.tenant, ids=procedures) if procedures else {}
 
     def short_ids(ids: list[str]) -> dict[str, str]:  # for the lines costed (and a few after), not every row
         return store.short_ids(tenant=caller.tenant, ids=ids)
 
-    def details(memory: Memory) -> tuple[str, str]:
-        extra = text.strength_text(strength(memory, now), needs_review(memory, now))
-        if memory.kind != "procedure":
-            return extra, ""
+    def details(memory: Memory) -> str:
+        held = REVIEW_MARK if needs_review(memory, now) else ""
         r = runs.get(memory.id)
         if r is None:
-            return extra, text.runs_text(0, 0, None, None, (), False)
+            return held
         last = format_ms(r.last_run_at)
-        return extra, text.runs_text(r.runs, r.successes, last and last[:10], r.last_outcome, r.failure_modes,
-                                     r.flagged)
+        return f"{held}{'; ' if held else ' — '}" + text.runs_text(
+            r.runs, r.successes, last and last[:10], r.last_outcome, r.failure_modes, r.flagged)
 
     document = render(parts, short_ids, caller, scopes, budget, note, details)
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}

@@ -48,8 +48,8 @@ def memory_out(
     now = now_ms() if now is None else now
     fields = {name: getattr(memory, name) for name in MemoryOut.model_fields if hasattr(memory, name)}
     times = {name: format_ms(fields[name]) for name in ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")}
-    current = memory.superseded_by is None
-    held = {"strength": strengths.strength(memory, now), "needs_review": current and strengths.needs_review(memory, now),
+    review = memory.superseded_by is None and strengths.needs_review(memory, now)
+    held = {"strength": strengths.strength(memory, now), "needs_review": review,
             "runs": runs_out(runs) if memory.kind == "procedure" else None}
     return MemoryOut(**{**fields, **times, **held, "content": memory.content or "", "tags": list(memory.tags),
                         "score": score, "confidence": confidence, "signals": signals or Signals(), "short_id": short_id})
@@ -61,7 +61,8 @@ def runs_out(runs: RunSummary | None) -> RunsOut:
         return RunsOut(runs=0, successes=0)
     return RunsOut(runs=runs.runs, successes=runs.successes, success_rate=runs.success_rate,
                    last_run_at=format_ms(runs.last_run_at), last_outcome=runs.last_outcome,
-                   failure_streak=runs.failure_streak, failure_modes=list(runs.failure_modes), flagged=runs.flagged)
+                   failure_streak=runs.failure_streak, failure_modes=list(runs.failure_modes),
+                   flagged=runs.flagged)
 
 
 def _hit_out(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> MemoryOut:
