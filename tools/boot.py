@@ -4,9 +4,8 @@ Sections in the order an agent needs them (:data:`SECTIONS`); each with memories
 its guaranteed share, then the rest goes in order, so no kind hides the others. A recent section never
 shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
 Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does and a procedure's
-runs; within a section
-ordered by importance, a decayed memory sinks (:func:`by_strength`). The same store and clock give the
-same text.
+runs; within a section ordered by importance, a decayed memory sinks (:func:`by_strength`). The same
+store and clock give the same text.
 With a task, the memories recall finds confidently relevant to it come first (:data:`TASK`); the last
 ended session's digest comes last (:data:`LAST_SESSION`); no memory is shown twice.
 """
