@@ -219,6 +219,17 @@ def build_server(
         error names the current version: supersede that one."""
         return await _call(ctx, "supersede", locals())
 
+    @tool("Forget", read_only=False, destructive=True, idempotent=True)
+    async def forget(
+        ctx: Context, id: MemoryId, reason: Reason = None,  # type: ignore[assignment]
+        include_history: Annotated[bool, Field(
+            description="Also forget every earlier and later version of this memory.")] = False,
+    ) -> Annotated[CallToolResult, s.ForgetResult]:
+        """Delete a memory for good, when the user asks or it should never have been stored: its text
+        is erased from the database files, leaving only a tombstone (id, time, reason). For a fact that
+        merely changed, use supersede instead."""
+        return await _call(ctx, "forget", locals())
+
     @tool("Confirm", read_only=False, destructive=False, idempotent=False)
     async def confirm(
         ctx: Context, id: MemoryId,
@@ -235,17 +246,6 @@ def build_server(
         a note. Two failures in a row flag the procedure for review. For a memory that changed, use
         supersede instead."""
         return await _call(ctx, "confirm", locals())
-
-    @tool("Forget", read_only=False, destructive=True, idempotent=True)
-    async def forget(
-        ctx: Context, id: MemoryId, reason: Reason = None,  # type: ignore[assignment]
-        include_history: Annotated[bool, Field(
-            description="Also forget every earlier and later version of this memory.")] = False,
-    ) -> Annotated[CallToolResult, s.ForgetResult]:
-        """Delete a memory for good, when the user asks or it should never have been stored: its text
-        is erased from the database files, leaving only a tombstone (id, time, reason). For a fact that
-        merely changed, use supersede instead."""
-        return await _call(ctx, "forget", locals())
 
     @mcp.prompt(
         name="save_session",
