@@ -39,7 +39,7 @@ READ, WRITE = "memvault:read", "memvault:write"
 JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _TENANT, _SCOPE = "memvault_tenant", "memvault_scope"
 REALM = "memvault"
-WRITE_TOOLS = frozenset({"remember", "supersede", "forget"})  # the tools that need memvault:write
+WRITE_TOOLS = frozenset({"remember", "supersede", "forget", "confirm"})  # the tools that need memvault:write
 # Least time between two reads of the issuer's key set, successful or not (a flood of unknown kids
 # cannot make more), or half the set's maximum age when that is shorter (docs/team-server-security.md).
 JWKS_COOLDOWN_S = 10

@@ -112,8 +112,8 @@ class Runtime:
         identity = self.identity()
         if writes and identity.read_only:  # over HTTP such a call got 403 first (auth.missing_scope)
             raise ReadOnly("this caller lacks the memvault:write scope (a read-only API key or token): it "
-                           "may recall and read resources, not remember, supersede or forget; nothing was "
-                           "written")
+                           "may recall and read resources, not remember, supersede, forget or confirm; nothing "
+                           "was written")
         from memvault.tools.caller import Caller
 
         caller = Caller(tenant=identity.tenant, scope=identity.scope)

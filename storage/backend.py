@@ -35,6 +35,7 @@ import numpy as np
 from .errors import Conflict, InvalidInput
 from .query import Filters
 from .records import ApiKey, Memory, Session, Turn
+from .runs import Run
 
 MODEL_ID, MODEL_DIM, SCRUB_DUE = "model_id", "model_dim", "scrub_due"  # settings keys (see Reader.settings)
 Order = Literal["observed", "importance", "seq"]  # newest observed first; most important, then newest; oldest row first
@@ -256,6 +257,10 @@ class Reader(Protocol):
         newest ``limit``), read from the running totals, never summed over the session."""
         ...
 
+    def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:
+        """The recorded runs of each of ``memory_ids`` that has any, oldest first."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """One write transaction: committed whole when the block ends without error, else rolled back.
@@ -289,9 +294,13 @@ class Writer(Reader, Protocol):
         """Count one more confirmation of a memory, and record the idempotency ``key`` against it."""
         ...
 
+    def add_run(self, memory_id: str, at: int, outcome: str, note: str | None) -> None:
+        """Record a run of a memory (a procedure) at ``at`` with its outcome and failure ``note``."""
+        ...
+
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         """Empty a memory into a tombstone: content, hash, source, tags, reason, keyword
-        entry, vectors and idempotency keys go; ``forgotten_at``/``forget_reason`` are
+        entry, vectors, idempotency keys and its runs' notes go; ``forgotten_at``/``forget_reason`` are
         set; memories using it as context lose it; a scrub is recorded as due."""
         ...
 

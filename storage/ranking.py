@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .candidates import Candidates, Through
 from .query import EPISODE_GAP_MS
 from .records import Memory
+from .strength import strength
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
 VECTOR_WEIGHT = 0.5
@@ -24,8 +25,7 @@ ANSWER_CONFIDENCE = 0.2
 SURE_CONFIDENCE = 0.5
 KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
-FRESHNESS_WEIGHT = 0.01
-FRESHNESS_HALF_LIFE_DAYS = 30.0
+STRENGTH_WEIGHT = 0.01  # times strength.strength (docs/retrieval-tuning.md#strength)
 STATE_KINDS = frozenset({"fact", "preference", "decision", "procedure"})
 # Kinds a question naming their time asks for ("what did we decide in March?").
 DATED_KINDS = frozenset({"episode", "failure", "decision"})
@@ -95,10 +95,6 @@ def through_confidence(
     return max(own, round(sure * max(0.0, kept_meaning), 3))
 
 
-def _freshness(observed_at: int, now: int) -> float:
-    return math.pow(0.5, max(0.0, (now - observed_at) / 86_400_000) / FRESHNESS_HALF_LIFE_DAYS)
-
-
 def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, float]:
     best_coverage = max(c.coverage.values(), default=0.0)
     trust = best_coverage * min(1.0, best_coverage / KEYWORD_TRUST_COVERAGE) ** 3
@@ -112,7 +108,7 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         if memory.kind in c.kinds:
             # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
             score += TIME_BONUS if c.kind_only and c.when is None else KIND_BONUS
-        score += IMPORTANCE_WEIGHT * (memory.importance - 5) + FRESHNESS_WEIGHT * _freshness(memory.observed_at, now)
+        score += IMPORTANCE_WEIGHT * (memory.importance - 5) + STRENGTH_WEIGHT * strength(memory, now)
         scores[seq] = score
     return scores
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .runs import RunSummary
 from .timefmt import format_ms
 from .timewords import TimeRange
 
@@ -200,3 +201,13 @@ class AppendOutcome:
     added: tuple[int, ...]
     repeated: int
     redacted: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ConfirmOutcome:
+    """What ``Store.confirm`` did: ``memory`` as stored after it; ``runs``, a procedure's runs
+    (None for other kinds); ``outcome``, the run recorded (None: a plain confirmation)."""
+
+    memory: Memory
+    runs: RunSummary | None = None
+    outcome: str | None = None

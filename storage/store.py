@@ -23,8 +23,9 @@ from .limits import (
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
-from .records import ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
+from .records import ConfirmOutcome, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
 from .retrieval import FilterArgs, Retriever, checked_filters
+from .runs import OUTCOMES, RunSummary, summarize
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
@@ -461,6 +462,65 @@ class Store:
             forgotten_ids=forgotten,
             scrubbed=scrubbed,
         )
+
+    # -- confirmations and runs ----------------------------------------------------------
+
+    def confirm(
+        self, *, tenant: str, id: str, outcome: str | None = None, note: str | None = None
+    ) -> ConfirmOutcome:
+        """Record that the current memory ``id`` still holds (one more confirmation: its strength
+        rises), or a run of a procedure: ``outcome`` "success" (a run and a confirmation) or
+        "failure" (a run with ``note``, the failure mode; no confirmation). One transaction.
+
+        Raises:
+            NotFound: no such memory in this tenant.
+            Conflict: it was forgotten, expired or superseded.
+            InvalidInput: another outcome, an outcome for a memory that is not a procedure, or a
+                note without a failure, too long or holding a credential.
+        """
+        if outcome is not None and outcome not in OUTCOMES:
+            raise InvalidInput("outcome", f"is {shown(outcome)}; it must be one of {', '.join(OUTCOMES)}, "
+                                          "or left out")
+        self._refuse_secrets(note=note)
+        note = validate.short_text("note", note, REASON_MAX_CHARS)
+        if note is not None and outcome != "failure":
+            raise InvalidInput("note", "is the failure mode of a run: give it with outcome 'failure'")
+        with self.backend.write(tenant) as tx:
+            memory = history.resolve(tx, tenant, id)  # read under the row's lock, as supersede does
+            now = self.clock()
+            gone = history.ended(memory, now)
+            if gone is not None:
+                raise Conflict("id", f"memory {memory.id} {gone}, so it cannot be confirmed: remember it "
+                                     "again")
+            if memory.superseded_by is not None:
+                last = history.newest(tx, memory)
+                raise Conflict("id", f"memory {memory.id} was superseded; its current version is {last.id}: "
+                                     f"confirm {last.id} if it still holds")
+            if outcome is not None and memory.kind != "procedure":
+                raise InvalidInput("outcome", f"records a run of a procedure, and memory {memory.id} is a "
+                                              f"{memory.kind}: confirm it without an outcome")
+            if outcome != "failure":
+                tx.confirm(memory.id, now)
+            if outcome is not None:
+                tx.add_run(memory.id, now, outcome, note)
+            runs = tx.runs(tenant, [memory.id]).get(memory.id, [])
+            stored = history.row(tx, tenant, memory.id)
+        return ConfirmOutcome(stored, summarize(runs) if memory.kind == "procedure" else None, outcome)
+
+    def run_summaries(self, *, tenant: str, ids: list[str]) -> dict[str, RunSummary]:
+        """The :class:`runs.RunSummary` of each of ``ids`` that has runs."""
+        with self.backend.read(tenant) as tx:
+            return {memory_id: summarize(runs) for memory_id, runs in tx.runs(tenant, ids).items()}
+
+    def failing_procedures(self, tenant: str, scopes: list[str]) -> list[Memory]:
+        """The current procedures of ``scopes`` whose last runs failed (``RunSummary.flagged``),
+        newest first."""
+        filters = Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(),
+                          kinds=["procedure"])
+        with self.backend.read(tenant) as tx:
+            procedures = list(tx.memories(tenant, filters=filters).values())
+            runs = tx.runs(tenant, [m.id for m in procedures])
+        return [m for m in procedures if m.id in runs and summarize(runs[m.id]).flagged]
 
     # -- reads ---------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from .query import Filters
 from .literal import literal_tokens
 from .limits import CONTENT_MAX_CHARS, ID_WHOLE, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import Memory
+from .runs import OUTCOMES, Run
 from .secrets import refusals, scanned_fields
 from .timefmt import format_ms
 
@@ -30,16 +31,19 @@ FIELDS = (
     "expires_at", "supersedes", "superseded_by", "supersede_reason", "confirmations", "last_confirmed_at",
 )
 _TIMES = ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")
+RUNS = "runs"  # a procedure's runs: [{"at", "outcome", "note"}], oldest first; left out when none
 EXPORT_PAGE = 500  # memories per read transaction of an export
 IMPORT_BATCH = 64  # lines per embedding call (docs/storage-tuning.md#transfer)
 WRITE_BATCH = 16  # lines per write transaction (docs/storage-tuning.md#transfer)
 Progress = Callable[[int], None]  # called after each batch with the lines read so far (blank ones too)
 
 
-def export_line(memory: Memory) -> str:
-    """One memory as a line of the export format (no newline)."""
-    record = {name: getattr(memory, name) for name in FIELDS}
+def export_line(memory: Memory, runs: list[Run] | None = None) -> str:
+    """One memory (and a procedure's ``runs``) as a line of the export format (no newline)."""
+    record: dict[str, Any] = {name: getattr(memory, name) for name in FIELDS}
     record.update(tags=list(memory.tags), **{name: format_ms(record[name]) for name in _TIMES})
+    if runs:
+        record[RUNS] = [{"at": format_ms(run.at), "outcome": run.outcome, "note": run.note} for run in runs]
     return json.dumps(record, ensure_ascii=False)
 
 
@@ -54,12 +58,13 @@ def export_lines(
             exported = Filters(tenant=tenant, scopes=None, now=now, include_history=True)
             rows = list(tx.memories(tenant, filters=exported, order="seq", after_seq=after, limit=page).items())
             linked = [_exported_links(tx, memory, now) for _, memory in rows]
+            runs = tx.runs(tenant, [m.id for _, m in rows if m.kind == "procedure"])
         for memory in linked:
             if isinstance(memory, str):
                 if left_out is not None:
                     left_out.append(memory)
                 continue
-            yield export_line(memory)
+            yield export_line(memory, runs.get(memory.id))
         if len(rows) < page:
             return
         after = rows[-1][0]
@@ -168,6 +173,7 @@ class _Import:
     degraded: str | None = None
     successors: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     superseded: set[str] = field(default_factory=set)
+    runs: dict[str, list[Run]] = field(default_factory=dict)  # of the rows checked, written with them
     model_id: str | None = None  # of the batch's vectors
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
@@ -178,10 +184,13 @@ class _Import:
         successors: dict[str, tuple[str, str | None]] = {}
         for number, text in chunk:
             try:
-                row, successor, as_sent = parse_line(text, tenant=self.tenant, scope=self.scope, now=now)
+                row, successor, as_sent, runs = parse_line(
+                    text, tenant=self.tenant, scope=self.scope, now=now)
             except InvalidInput as exc:
                 self.failed.append(LineError(number, exc.field, exc.reason))
                 continue
+            if runs:
+                self.runs[row.id] = runs
             checked.append((number, row, as_sent))
             if successor is not None:
                 successors[row.id] = successor
@@ -271,6 +280,8 @@ class _Import:
                 written = replace(row, context_seq=context, reason=successor[1] if successor else None,
                                   vectors=None if made is None else list(made.vectors), model=made and made.model_id)
                 tx.insert(written)
+                for run in self.runs.pop(row.id, []):
+                    tx.add_run(row.id, run.at, run.outcome, run.note)
                 out.append(written)
         return out
 
@@ -298,9 +309,9 @@ def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason
 
 def parse_line(
     text: str, *, tenant: str, scope: str, now: int
-) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str]]:
-    """The row a line asks for (no vectors yet), its successor link, and its free-text
-    fields as sent (for the secret scan); fields checked as ``Store.remember`` does.
+) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str], list[Run]]:
+    """The row a line asks for (no vectors yet), its successor link, its free-text fields as
+    sent (for the secret scan) and a procedure's runs; fields checked as ``Store.remember`` does.
 
     Raises:
         InvalidInput: naming the field ("line" when the line is not a JSON object).
@@ -312,9 +323,9 @@ def parse_line(
     if not isinstance(record, dict):
         raise InvalidInput("line", 'must be a JSON object such as {"content": "..."}')
     for name in record:
-        if name not in FIELDS:
+        if name not in (*FIELDS, RUNS):
             raise InvalidInput("line", f"has the field {shown(name)}, which memvault's export format does not "
-                                       f"have ({', '.join(FIELDS)})")
+                                       f"have ({', '.join((*FIELDS, RUNS))})")
     given: dict[str, Any] = {name: value for name, value in record.items() if value is not None}
     if "content" not in given:
         raise InvalidInput("content", f"is required: a string of 1-{CONTENT_MAX_CHARS:,} characters")
@@ -358,7 +369,36 @@ def parse_line(
     successor = _uuid("superseded_by", given.get("superseded_by"))
     reason = validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS)
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
-    return row, None if successor is None else (successor, reason), as_sent
+    runs = _runs(given.get(RUNS), row.kind)
+    as_sent.update(scanned_fields({f"runs[{i}].note": run.note for i, run in enumerate(runs)}))
+    return row, None if successor is None else (successor, reason), as_sent, runs
+
+
+def _runs(value: object, kind: str) -> list[Run]:
+    """A line's ``runs`` checked as ``Store.confirm`` checks a run (none: an empty list)."""
+    if value is None:
+        return []
+    if kind != "procedure":
+        raise InvalidInput(RUNS, f"only a procedure has runs; this line's kind is {kind}")
+    if not isinstance(value, list):
+        raise InvalidInput(RUNS, f'must be a list of {{"at", "outcome", "note"}} objects; got {shown(value)}')
+    runs = []
+    for i, item in enumerate(value):
+        name = f"runs[{i}]"
+        if not isinstance(item, dict) or set(item) - {"at", "outcome", "note"}:
+            raise InvalidInput(name, f'must be an object of "at", "outcome" and "note"; got {shown(item)}')
+        outcome = item.get("outcome")
+        if outcome not in OUTCOMES:
+            raise InvalidInput(f"{name}.outcome",
+                               f"must be one of {', '.join(OUTCOMES)}; got {shown(outcome)}")
+        at = validate.timestamp(f"{name}.at", item.get("at"))
+        if at is None:
+            raise InvalidInput(f"{name}.at", "is required: an ISO-8601 time")
+        note = validate.short_text(f"{name}.note", item.get("note"), REASON_MAX_CHARS)
+        if note is not None and outcome != "failure":
+            raise InvalidInput(f"{name}.note", "is the failure mode of a run: only a failure has one")
+        runs.append(Run(at, str(outcome), note))
+    return runs
 
 
 def _typed(value: object, kind: type) -> object:

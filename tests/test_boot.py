@@ -175,7 +175,7 @@ def test_short_ids_are_looked_up_a_few_lines_at_a_time(counted, monkeypatch):
         return short_ids(**kwargs)
 
     monkeypatch.setattr(counted, "short_ids", counting)
-    boot = boot_context(counted, CALLER, 3000)
+    boot = boot_context(counted, CALLER, 3500)  # room for every line, with the facts' review marks
     lines = parse(boot)[0]
     assert lines == 75 and len(asked) <= 3 + lines // 16  # one read per section and per 16 lines, not per line
     assert all(f"[{short_ids(tenant='t', ids=[i])[i]}]" in boot for ids in asked for i in ids)

@@ -126,7 +126,7 @@ def test_a_read_only_key_may_recall_and_read_but_never_write(server: HttpServer,
     calls = [{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": args}}
              for i, (name, args) in enumerate((("remember", {"content": "Read-only keys can write."}),
                                                ("supersede", {"id": memory_id, "content": "It is on db-9."}),
-                                               ("forget", {"id": memory_id})))]
+                                               ("forget", {"id": memory_id}), ("confirm", {"id": memory_id})))]
     for body in (*calls, [{**calls[0], "method": "ping", "params": {}}, calls[2]]):
         response = server.post(reader, body)
         assert response.status_code == 403 and response.json()["scope"] == "memvault:write", response.text

@@ -27,7 +27,7 @@ def inspector(db, *args: str) -> dict:
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
 def test_inspector_lists_tools_then_remembers_and_recalls(db_path):
     listed = inspector(db_path, "--method", "tools/list")
-    assert {t["name"] for t in listed["tools"]} == {"remember", "recall", "supersede", "forget"}
+    assert {t["name"] for t in listed["tools"]} == {"remember", "recall", "supersede", "forget", "confirm"}
     stored = inspector(
         db_path, "--method", "tools/call", "--tool-name", "remember",
         "--tool-arg", "content=The release train leaves every second Thursday",

@@ -25,7 +25,7 @@ def client(db, tenant: str = "default", scope: str = "proj", boot_tokens: int = 
 async def test_tools_are_listed_with_annotations_and_output_schemas(db_path):
     async with client(db_path) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
-    assert set(tools) == {"remember", "recall", "supersede", "forget"}
+    assert set(tools) == {"remember", "recall", "supersede", "forget", "confirm"}
     hints = {
         n: (a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint)
         for n, a in ((n, t.annotations) for n, t in tools.items())
@@ -33,6 +33,7 @@ async def test_tools_are_listed_with_annotations_and_output_schemas(db_path):
     assert hints == {
         "remember": (False, False, True, False), "recall": (True, False, True, False),
         "supersede": (False, False, False, False), "forget": (False, True, True, False),
+        "confirm": (False, False, False, False),
     }
     for tool in tools.values():
         assert tool.output_schema and tool.output_schema["type"] == "object"

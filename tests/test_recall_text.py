@@ -21,11 +21,11 @@ MEMORIES = [
 pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
 
 
-def hit(confidence: float, content: str = "x") -> MemoryOut:
+def hit(confidence: float, content: str = "x", strength: float = 0.6) -> MemoryOut:
     return MemoryOut(id="01a22ff4-3a39-7000-8000-000000000000", short_id="01a22ff4-3a39", content=content,
                      kind="fact", tags=[], importance=5, scope="proj", source=None,
                      observed_at="2026-12-01T00:00:00Z", recorded_at="2026-12-01T00:00:00Z", score=0.5,
-                     confidence=confidence, signals=Signals())
+                     confidence=confidence, signals=Signals(), strength=strength)
 
 
 def result(*confidences: float, listing: bool = False) -> RecallResult:
@@ -45,7 +45,7 @@ def result(*confidences: float, listing: bool = False) -> RecallResult:
 ])
 def test_each_hit_shows_its_confidence_and_weak_ones_are_marked(confidence, shown):
     line = recall_text(result(confidence)).splitlines()[1]
-    assert line == f'1. [01a22ff4-3a39] fact, 2026-12-01, {shown} "x"'
+    assert line == f'1. [01a22ff4-3a39] fact, 2026-12-01, {shown} "x" — strength 0.60'
 
 
 @pytest.mark.parametrize(("confidences", "unsure"), [
@@ -79,6 +79,7 @@ async def test_the_text_over_mcp_rates_every_hit_as_the_structured_content_does(
         mark = ", weak lead" if c < 0.2 else ", unsure" if c < 0.5 else ""
         assert lines[i].startswith(f"{i}. [{m['short_id']}] {m['kind']}, {m['observed_at'][:10]}, "
                                    f"confidence {c:.2f}{mark}: ")
+        assert lines[i].endswith(f" — strength {m['strength']:.2f}")
     sure = any(m["confidence"] >= 0.5 for m in memories)
     assert (memories and not sure) == lines[-1].startswith("No hit is sure")
 
@@ -91,11 +92,12 @@ def test_the_documented_examples_of_recall_text_are_what_recall_text_renders():
     from conftest import REPO
 
     readme = "\n".join(p.read_text() for p in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))])
-    pattern = re.compile(r'(\d+)\. \[([0-9a-f-]+)\] (\w+), (\d{4}-\d\d-\d\d), confidence (\d\.\d\d)[a-z ,]*: ("[^"]*")')
+    pattern = re.compile(r'(\d+)\. \[([0-9a-f-]+)\] (\w+), (\d{4}-\d\d-\d\d), confidence (\d\.\d\d)[a-z ,]*: ("[^"]*")'
+                         r' — strength (\d\.\d\d)')
     examples = pattern.findall(readme)
     assert len(examples) >= 3
-    for number, short_id, kind, day, confidence, content in examples:
-        m = hit(float(confidence), content[1:-1]).model_copy(
+    for number, short_id, kind, day, confidence, content, strength in examples:
+        m = hit(float(confidence), content[1:-1], float(strength)).model_copy(
             update={"short_id": short_id, "kind": kind, "observed_at": day + "T00:00:00Z"})
         rendered = recall_text(RecallResult(memories=[m], listing=False, scopes=["proj"], other_scopes=[],
                                             abstained=False, truncated=False)).splitlines()[1]

@@ -216,7 +216,7 @@ def test_the_bundle_holds_a_manifest_with_every_field_the_mcpb_spec_requires(hom
     assert used == set(options) == {"database", "tenant", "scope"}
     assert all(o["type"] in OPTION_TYPES and o["title"] and o["description"] for o in options.values())
     assert options["database"]["default"] == str(tmp_path / "m.db") and options["scope"]["default"] == "work"
-    assert [t["name"] for t in manifest["tools"]] == ["remember", "recall", "supersede", "forget"]
+    assert [t["name"] for t in manifest["tools"]] == ["remember", "recall", "supersede", "forget", "confirm"]
 
 
 def test_a_bundle_never_carries_a_database_password(home, tmp_path, capsys):

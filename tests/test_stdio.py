@@ -45,7 +45,7 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
     with open(tmp_path / "server.log", "w") as log:
         async with stdio(db, log) as c:
             tools = {t.name: t for t in (await c.list_tools()).tools}
-            assert set(tools) == {"remember", "recall", "supersede", "forget"}
+            assert set(tools) == {"remember", "recall", "supersede", "forget", "confirm"}
             assert all(t.annotations is not None and t.output_schema for t in tools.values())
             for tool, args, field, says in [
                 ("remember", {"content": ""}, "content", "is empty; it must be 1-8,000 characters"),
@@ -55,6 +55,8 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
                 ("supersede", {"content": "x"}, "id", "required"),
                 ("forget", {}, "id", "required"),
                 ("forget", {"id": "0123abcd-0000"}, "id", "no memory with id '0123abcd-0000'"),
+                ("confirm", {"id": "0123abcd-0000"}, "id", "no memory with id '0123abcd-0000'"),
+                ("confirm", {"id": "0123abcd-0000", "outcome": "maybe"}, "outcome", "'maybe'"),
             ]:
                 r = await c.call_tool(tool, args)
                 text = r.content[0].text

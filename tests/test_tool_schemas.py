@@ -260,7 +260,8 @@ def test_strict_tools_over_real_stdio(db_path):
         memory = r["structuredContent"]["memories"][0]
         assert memory["importance"] == 8 and memory["kind"] == "preference"
         assert r["content"][0]["text"] == f'1 memory, best first:\n1. [{memory["short_id"]}] preference, ' \
-            f'{memory["observed_at"][:10]}, confidence {memory["confidence"]:.2f}: "Dark mode everywhere"'
+            f'{memory["observed_at"][:10]}, confidence {memory["confidence"]:.2f}: "Dark mode everywhere"' \
+            f' — strength {memory["strength"]:.2f}'
         r = server.call_tool("recall", {"query": "x", "limit": 3.5})
         assert r["isError"] and r["content"][0]["text"] == "limit: must be an integer from 1 to 50; got 3.5"
         prompts = server.request("prompts/list")["result"]["prompts"]

@@ -49,7 +49,8 @@ def test_a_batch_gets_one_array_with_a_response_per_request(server):
     assert isinstance(reply, list) and sorted(r["id"] for r in reply) == ["b1", "b2"]
     by_id = {r["id"]: r for r in reply}
     assert by_id["b1"]["result"] == {}
-    assert {t["name"] for t in by_id["b2"]["result"]["tools"]} == {"remember", "recall", "supersede", "forget"}
+    assert {t["name"] for t in by_id["b2"]["result"]["tools"]} == {"remember", "recall", "supersede", "forget",
+                                                                   "confirm"}
     still_serving(server)
 
 

@@ -3,7 +3,9 @@
 Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line, then
 its guaranteed share, then the rest goes in order, so no kind hides the others. A recent section never
 shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
-Lines are ``- [short id] date: "content"``; the same store and clock give the same text.
+Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does and a procedure's
+runs; within a section ordered by importance, a decayed memory sinks (:func:`by_strength`). The same
+store and clock give the same text.
 With a task, the memories recall finds confidently relevant to it come first (:data:`TASK`); the last
 ended session's digest comes last (:data:`LAST_SESSION`); no memory is shown twice.
 """
@@ -20,6 +22,7 @@ from memvault.storage.limits import KINDS, QUERY_MAX_CHARS
 from memvault.storage.ranking import SURE_CONFIDENCE
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
+from memvault.storage.strength import needs_review, strength
 from memvault.storage.timefmt import format_ms
 
 from . import text
@@ -56,6 +59,9 @@ SESSIONS_LOOKED_AT = 20  # the newest sessions searched for the last ended one
 # Every line costs at least this many tokens, so budget // MIN_LINE_TOKENS rows per section suffice.
 MIN_LINE_TOKENS = 8
 SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and those of the rows after it
+# After a memory that needs review, its strength's only mark here: the figure on every line, or on
+# these, cost lines and sections at small budgets (docs/tools.md#resources).
+REVIEW_MARK = " — needs review"
 
 
 @dataclass
@@ -81,10 +87,12 @@ def render(
     scopes: list[str],
     budget: int,
     note: str = "",
+    details: Callable[[Memory], str] = lambda memory: "",
 ) -> str:
     """Markdown of ``parts`` (section, memories in order, true total) within ``budget`` tokens of
     ``literal.counter``; a memory's line is costed from its stored ``tokens``, never tokenized whole.
-    ``note`` ends the header (it goes with it when the budget leaves room for the title alone)."""
+    ``note`` ends the header (it goes with it when the budget leaves room for the title alone);
+    ``details(memory)``: what its line adds after the content."""
     counter = literal.counter()
     where = ", ".join(f"`{s}`" for s in scopes)
     total = sum(t for _, _, t in parts)
@@ -117,9 +125,10 @@ def render(
             if memory.id not in shorts:  # looked up with those of the rows after it: one read for them all
                 shorts.update(short_ids([m.id for m in part.memories[i : i + SHORT_IDS_AT_ONCE]]))
             kind = memory.kind if len(part.section.kinds) > 1 else None
+            tail = details(memory)
             prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
-            line = f"{prefix}{literal.quoted(memory.content)}\n"
-            tokens = counter.lengths([prefix])[0] + (memory.tokens or 0)
+            line = f"{prefix}{literal.quoted(memory.content)}{tail}\n"
+            tokens = sum(counter.lengths([prefix, tail] if tail else [prefix])) + (memory.tokens or 0)
             lines[(title, i)] = line, tokens, max(tokens, floor_tokens(line))
         heading = 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
         return heading + lines[(title, i)][2]
@@ -241,16 +250,36 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
         parts.append((section, [m for m in memories if m.id not in elsewhere], total - len(elsewhere)))
     if digest is not None:
         parts.append((LAST_SESSION, [digest], 1))
+    now = store.clock()
+    parts = [(section, memories if section.newest_first or section.leads else by_strength(memories, now),
+              total) for section, memories, total in parts]
+    procedures = [m.id for _, memories, _ in parts for m in memories if m.kind == "procedure"]
+    runs = store.run_summaries(tenant=caller.tenant, ids=procedures) if procedures else {}
 
     def short_ids(ids: list[str]) -> dict[str, str]:  # for the lines costed (and a few after), not every row
         return store.short_ids(tenant=caller.tenant, ids=ids)
 
-    text = render(parts, short_ids, caller, scopes, budget, note)
+    def details(memory: Memory) -> str:
+        held = REVIEW_MARK if needs_review(memory, now) else ""
+        r = runs.get(memory.id)
+        if r is None:
+            return held
+        last = format_ms(r.last_run_at)
+        return f"{held}{'; ' if held else ' — '}" + text.runs_text(
+            r.runs, r.successes, last and last[:10], r.last_outcome, r.failure_modes, r.flagged)
+
+    document = render(parts, short_ids, caller, scopes, budget, note, details)
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}
     if any(total for _, _, total in parts) or not others:
-        return text
+        return document
     named = ", ".join(f"`{s}` ({n})" for s, n in list(others.items())[:10])
-    return text + f"Other scopes hold memories: {named}. `recall` with `scope` set to one of them reads them.\n"
+    return document + f"Other scopes hold memories: {named}. `recall` with `scope` set to one of them reads them.\n"
+
+
+def by_strength(memories: list[Memory], now: int) -> list[Memory]:
+    """``memories`` (most important first) by importance times (0.5 + strength at ``now``), stable: a
+    decayed memory sinks below fresher ones of a little less importance, and stays in its section."""
+    return sorted(memories, key=lambda m: -m.importance * (0.5 + strength(m, now)))
 
 
 def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tuple[list[Memory], str]:

@@ -9,23 +9,27 @@ import hashlib
 import dataclasses
 import json
 
+from memvault.storage import strength as strengths
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
 from memvault.storage.limits import CURSOR_MAX_CHARS, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # noqa: F401 (tools read them here)
 from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
+from memvault.storage.runs import RunSummary
 from memvault.storage.store import Store
-from memvault.storage.timefmt import format_ms
+from memvault.storage.timefmt import format_ms, now_ms
 from memvault.storage.timewords import TimeRange
 
 from .caller import Caller  # here too: the tools and their callers import it from handlers
 from .schemas import (
+    ConfirmResult,
     ForgetResult,
     MemoryOut,
     NamedTime,
     RecallResult,
     RememberResult,
+    RunsOut,
     ScopeMatches,
     Signals,
     SupersedeResult,
@@ -37,21 +41,42 @@ _FILTERS = ("kinds", "tags", "since", "until")
 
 def memory_out(
     memory: Memory, score: float = 0.0, signals: Signals | None = None, confidence: float = 0.0,
-    short_id: str | None = None,
+    short_id: str | None = None, now: int | None = None, runs: RunSummary | None = None,
 ) -> MemoryOut:
-    """Shape a stored memory for the wire (times as ISO-8601 UTC)."""
+    """Shape a stored memory for the wire (times as ISO-8601 UTC), with its strength at ``now`` (ms; None:
+    the real clock) and, for a procedure, its ``runs``."""
+    now = now_ms() if now is None else now
     fields = {name: getattr(memory, name) for name in MemoryOut.model_fields if hasattr(memory, name)}
     times = {name: format_ms(fields[name]) for name in ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")}
-    return MemoryOut(**{**fields, **times, "content": memory.content or "", "tags": list(memory.tags),
+    review = memory.superseded_by is None and strengths.needs_review(memory, now)
+    held = {"strength": strengths.strength(memory, now), "needs_review": review,
+            "runs": runs_out(runs) if memory.kind == "procedure" else None}
+    return MemoryOut(**{**fields, **times, **held, "content": memory.content or "", "tags": list(memory.tags),
                         "score": score, "confidence": confidence, "signals": signals or Signals(), "short_id": short_id})
 
 
-def _hit_out(hit: Hit, short_id: str) -> MemoryOut:
+def runs_out(runs: RunSummary | None) -> RunsOut:
+    """A procedure's run summary for the wire (no runs yet: zero of them)."""
+    if runs is None:
+        return RunsOut(runs=0, successes=0)
+    return RunsOut(runs=runs.runs, successes=runs.successes, success_rate=runs.success_rate,
+                   last_run_at=format_ms(runs.last_run_at), last_outcome=runs.last_outcome,
+                   failure_streak=runs.failure_streak, failure_modes=list(runs.failure_modes),
+                   flagged=runs.flagged)
+
+
+def _hit_out(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> MemoryOut:
     signals = Signals.model_validate(hit.signals, from_attributes=True)
     digits = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}
     rounded = {k: round(v, digits[k]) for k, v in signals.model_dump(include=set(digits)).items() if v is not None}
     return memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
-                      signals=signals.model_copy(update=rounded), short_id=short_id)
+                      signals=signals.model_copy(update=rounded), short_id=short_id, now=now, runs=runs)
+
+
+def _procedure_runs(store: Store, caller: Caller, memories: list[Memory]) -> dict[str, RunSummary]:
+    """The run summaries of the procedures among ``memories`` (one read; none without a procedure)."""
+    ids = [m.id for m in memories if m.kind == "procedure"]
+    return store.run_summaries(tenant=caller.tenant, ids=ids) if ids else {}
 
 
 def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
@@ -109,8 +134,9 @@ def _recall_result(
             break
         shown.append(hit)
     short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
+    now, runs = store.clock(), _procedure_runs(store, caller, [h.memory for h in shown])
     return RecallResult(
-        memories=[_hit_out(h, short[h.memory.id]) for h in shown],
+        memories=[_hit_out(h, short[h.memory.id], now, runs.get(h.memory.id)) for h in shown],
         next_cursor=_next_cursor(store, caller, scopes, args, shown, len(shown) < len(hits)) if listing else None,
         listing=listing,
         scopes=scopes,
@@ -214,6 +240,17 @@ def supersede(store: Store, caller: Caller, **args: object) -> SupersedeResult:
     return SupersedeResult.model_validate(outcome, from_attributes=True)
 
 
+def confirm(store: Store, caller: Caller, **args: object) -> ConfirmResult:
+    """Confirm a memory still holds, or record a procedure's run (see ``Store.confirm``)."""
+    outcome = store.confirm(tenant=caller.tenant, **args)  # type: ignore[arg-type]
+    memory, now = outcome.memory, store.clock()
+    return ConfirmResult(
+        id=memory.id, outcome=outcome.outcome, confirmations=memory.confirmations,
+        strength=strengths.strength(memory, now), needs_review=strengths.needs_review(memory, now),
+        runs=None if outcome.runs is None else runs_out(outcome.runs),
+    )
+
+
 def forget(store: Store, caller: Caller, **args: object) -> ForgetResult:
     """Delete a memory's content for real (see ``Store.forget``)."""
     outcome = store.forget(tenant=caller.tenant, **args)  # type: ignore[arg-type]
@@ -226,14 +263,15 @@ def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, objec
     Raises NotFound."""
     memory = store.get(tenant=caller.tenant, id=memory_id)
     chain = store.history(tenant=caller.tenant, id=memory.id)
-    now = store.clock()
+    now, runs = store.clock(), _procedure_runs(store, caller, chain)
 
     def doc(m: Memory) -> dict[str, object]:
         if m.expires_at is not None and m.expires_at <= (m.forgotten_at or now):
             return {"id": m.id, "expired_at": format_ms(m.expires_at)}
         if m.forgotten_at is not None:
             return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
-        return memory_out(m).model_dump(exclude={"score", "confidence", "signals", "short_id"})
+        return memory_out(m, now=now, runs=runs.get(m.id)).model_dump(
+            exclude={"score", "confidence", "signals", "short_id"})
 
     target = next(m for m in chain if m.id == memory.id)
     return {"memory": doc(target), "history": [doc(m) for m in chain]}

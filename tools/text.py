@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memvault.storage.literal import quoted
@@ -35,14 +36,38 @@ def line_head(ident: str, kind: str | None, date: str, extra: str = "") -> str:
     return f"[{ident}] {f'{kind}, ' if kind else ''}{date[:10]}{extra}: "
 
 
+def strength_text(strength: float, needs_review: bool) -> str:
+    """`` — strength 0.60`` (with ``, needs review`` when it does), after a memory's quoted content."""
+    return f" — strength {strength:.2f}" + (", needs review" if needs_review else "")
+
+
+def runs_text(
+    runs: int, successes: int, last_day: str | None, last_outcome: str | None, modes: Sequence[str],
+    flagged: bool,
+) -> str:
+    """``3 runs, 2 succeeded, last 2026-03-01 failed (flagged: ...); failures: "disk full"`` (none:
+    ``no runs recorded``); failure notes quoted like content."""
+    if not runs:
+        return "no runs recorded"
+    last = f", last {last_day} {'succeeded' if last_outcome == 'success' else 'failed'}" if last_day else ""
+    flag = " (flagged: the last two runs failed)" if flagged else ""
+    failures = f"; failures: {', '.join(quoted(mode) for mode in modes)}" if modes else ""
+    return f"{count(runs, 'run')}, {successes:,} succeeded{last}{flag}{failures}"
+
+
 def memory_line(
     m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False, kind: bool = True
 ) -> str:
-    """``[short id] kind, date: "content"``, with the scope, the confidence (``ranked``) and the history
-    status when set; the supersede reason is quoted like the content."""
+    """``[short id] kind, date: "content" — strength 0.60``, with the scope, the confidence (``ranked``),
+    a procedure's runs and the history status when set; the supersede reason is quoted like the content."""
     extra = f", scope {m.scope}" if scope else ""
     extra += f", {confidence_text(m.confidence)}" if ranked else ""
     line = line_head(m.id if full_id else m.short_id or m.id, m.kind if kind else None, m.observed_at, extra) + quoted(m.content)
+    line += strength_text(m.strength, m.needs_review)
+    if m.runs is not None and m.runs.runs:
+        r = m.runs
+        line += "; " + runs_text(r.runs, r.successes, r.last_run_at and r.last_run_at[:10], r.last_outcome,
+                                 r.failure_modes, r.flagged)
     if m.superseded_by:
         reason = f" (reason {quoted(m.supersede_reason)})" if m.supersede_reason else ""
         line += f" — superseded by {m.superseded_by}{reason}"
@@ -136,6 +161,12 @@ def memory_view_text(view: dict[str, Any]) -> str:
         lines.append(f"expires at:  {m['expires_at']}")
     if m.get("confirmations"):
         lines.append(f"confirmed:   {count(m['confirmations'], 'more time')}")
+    lines.append(f"strength:    {m['strength']:.2f}{' (needs review)' if m.get('needs_review') else ''}")
+    if m.get("runs") is not None:
+        r = m["runs"]
+        last = r["last_run_at"] and r["last_run_at"][:10]
+        lines.append("runs:        " + runs_text(r["runs"], r["successes"], last, r["last_outcome"],
+                                                 r["failure_modes"], r["flagged"]))
     lines += ["", m["content"]]
     if len(view["history"]) > 1:
         lines += ["", "history, oldest first:"]
@@ -154,7 +185,7 @@ def memory_view_text(view: dict[str, Any]) -> str:
 
 def render(result: BaseModel) -> str:
     """The compact text of any tool result."""
-    from .schemas import ForgetResult, RecallResult, RememberResult, SupersedeResult
+    from .schemas import ConfirmResult, ForgetResult, RecallResult, RememberResult, SupersedeResult
 
     if isinstance(result, RecallResult):
         return recall_text(result)
@@ -175,6 +206,15 @@ def render(result: BaseModel) -> str:
         return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
     if isinstance(result, SupersedeResult):
         return f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."
+    if isinstance(result, ConfirmResult):
+        did = f"Recorded a {result.outcome} of {result.id}" if result.outcome else f"Confirmed {result.id}"
+        text = f"{did}: strength {result.strength:.2f}" + (", needs review." if result.needs_review else ".")
+        if result.runs is not None:
+            r = result.runs
+            last = r.last_run_at and r.last_run_at[:10]
+            text += " Runs: " + runs_text(r.runs, r.successes, last, r.last_outcome, r.failure_modes,
+                                          r.flagged) + "."
+        return text
     if isinstance(result, ForgetResult):
         if result.already_forgotten and not result.forgotten_ids:
             text = f"{result.id} was already forgotten."

@@ -16,11 +16,12 @@ from ..errors import Busy, Conflict, shown
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory, Session, Turn
+from ..runs import Run
 from . import schema
 from . import sessions as session_sql
 from .sql import (
-    MEMORY_COLUMNS, MEMORY_FIELDS, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql, index_words, keyword_sql, listing_sql, similarity_sql,
-    vector_sql, window_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql,
+    index_words, keyword_sql, listing_sql, similarity_sql, vector_sql, window_sql,
 )
 
 EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
@@ -306,6 +307,12 @@ class PgReader:
     ) -> list[Turn]:
         return session_sql.turns(self.conn, tenant, session_id, after_seq, limit, tokens)
 
+    def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:
+        found: dict[str, list[Run]] = {}
+        for memory_id, at, outcome, note in self._all(RUNS_SQL, {"tenant": tenant, "ids": memory_ids}):
+            found.setdefault(memory_id, []).append(Run(int(at), outcome, note))
+        return found
+
 
 class PgWriter(PgReader):
     """One write transaction on ``conn`` (``READ COMMITTED``), bound to ``tenant`` (None: every tenant)."""
@@ -460,6 +467,11 @@ class PgWriter(PgReader):
         """Memories using ``seq`` as their episode context lose it (and its words)."""
         self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL WHERE context_seq = %s", (seq,))
 
+    def add_run(self, memory_id: str, at: int, outcome: str, note: str | None) -> None:
+        self.conn.execute("INSERT INTO runs(memory_seq, tenant, at, outcome, note)"
+                          " SELECT seq, tenant, %s, %s, %s FROM memories WHERE id = %s",
+                          (at, outcome, note, memory_id))
+
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         own, params = self._own()
         row = self._one(f"SELECT seq FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})
@@ -469,6 +481,7 @@ class PgWriter(PgReader):
         self._delete_vectors(seq)
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = %s", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = %s", (seq,))
+        self.conn.execute("UPDATE runs SET note = NULL WHERE memory_seq = %s AND note IS NOT NULL", (seq,))
         self.conn.execute(
             "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, supersede_reason = NULL, tokens = NULL,"
             " content_terms = NULL, context_terms = NULL, forgotten_at = %s, forget_reason = %s,"

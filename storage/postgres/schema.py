@@ -386,8 +386,39 @@ def _v_sessions(conn: psycopg.Connection) -> None:
         conn.execute(_SESSIONS)
 
 
+# Runs of procedures (issue 27, storage/runs.py), as on SQLite (its ``_V13_RUNS``), each
+# with its tenant for the row-level policy; the serving role never deletes one (a forget empties the note).
+_RUNS = f"""
+CREATE TABLE runs (
+    seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    memory_seq bigint NOT NULL REFERENCES memories(seq),
+    tenant     text COLLATE "C" NOT NULL,
+    at         bigint NOT NULL,                  -- ms since the epoch
+    outcome    text NOT NULL CHECK (outcome IN ('success', 'failure')),
+    note       text                              -- the failure mode; NULL once forgotten
+);
+CREATE INDEX runs_by_memory ON runs(memory_seq, at);
+GRANT SELECT, INSERT, UPDATE ON runs TO {APP_ROLE};
+ALTER TABLE runs ENABLE ROW LEVEL SECURITY;
+ALTER TABLE runs FORCE ROW LEVEL SECURITY;
+CREATE POLICY memvault_tenant ON runs TO {APP_ROLE}
+    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
+DO $$ BEGIN
+    EXECUTE format('CREATE POLICY memvault_owner ON runs TO %I USING (true) WITH CHECK (true)', current_user);
+END $$;
+"""
+
+
+
+def _v_runs(conn: psycopg.Connection) -> None:
+    """Version 11: runs (``_RUNS``); kept when present (a database set back to redo an earlier step
+    has them)."""
+    if not _scalar(conn, "SELECT to_regclass('runs') IS NOT NULL"):
+        conn.execute(_RUNS)
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
-    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions)
+    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -401,10 +432,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_count_documents()",),
     (),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -243,3 +243,8 @@ def listing_sql(
         f" JOIN memories m ON m.seq = page.seq ORDER BY {outer} LIMIT %(limit)s"
     )
     return sql, {**params, "all_kinds": list(f.kinds or KINDS), "limit": limit}
+
+
+# The runs of the memories of a tenant named in ``ids``, each memory's oldest first.
+RUNS_SQL = ("SELECT m.id, r.at, r.outcome, r.note FROM memories m JOIN runs r ON r.memory_seq = m.seq"
+            " WHERE m.tenant = %(tenant)s AND m.id = ANY(%(ids)s) ORDER BY r.memory_seq, r.at, r.seq")

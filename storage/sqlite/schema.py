@@ -339,9 +339,23 @@ CREATE TRIGGER IF NOT EXISTS turns_append_only BEFORE UPDATE ON turns BEGIN
 END;
 """
 
+# Runs of procedures (issue 27, storage/runs.py): each ``confirm`` with an outcome. A run's
+# note (the failure mode) is emptied when its procedure is forgotten, in the same transaction.
+# Kept when present (a database set back to redo an earlier step has it).
+_V13_RUNS = """
+CREATE TABLE IF NOT EXISTS runs (
+    seq        INTEGER PRIMARY KEY,
+    memory_seq INTEGER NOT NULL REFERENCES memories(seq),
+    at         INTEGER NOT NULL,                 -- ms since the epoch
+    outcome    TEXT NOT NULL CHECK (outcome IN ('success', 'failure')),
+    note       TEXT                              -- the failure mode; NULL once forgotten
+);
+CREATE INDEX IF NOT EXISTS runs_by_memory ON runs(memory_seq, at);
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
-    _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS,
+    _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -274,3 +274,8 @@ def listing_sql(
         )
     return (f"SELECT {columns} FROM ({' UNION ALL '.join(branches)}) page CROSS JOIN memories m ON m.seq = page.seq"
             f" ORDER BY {', '.join(f'page.{k} DESC' for k in keys)} LIMIT :limit"), params
+
+
+# The runs of the memories of a tenant named in a JSON array of ids, each memory's oldest first.
+RUNS = ("SELECT m.id, r.at, r.outcome, r.note FROM memories m JOIN runs r ON r.memory_seq = m.seq"
+        " WHERE m.tenant = ? AND m.id IN (SELECT value FROM json_each(?)) ORDER BY r.memory_seq, r.at, r.seq")

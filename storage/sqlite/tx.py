@@ -17,6 +17,7 @@ from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory, Session, Turn
+from ..runs import Run
 from ..textindex import index_text
 from . import cells as vector_cells
 from . import sessions as session_sql
@@ -403,6 +404,12 @@ class SqliteTransaction:
     ) -> list[Turn]:
         return session_sql.turns(self.conn, tenant, session_id, after_seq, limit, tokens)
 
+    def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:
+        found: dict[str, list[Run]] = {}
+        for memory_id, at, outcome, note in self.conn.execute(sql.RUNS, (tenant, json.dumps(memory_ids))):
+            found.setdefault(memory_id, []).append(Run(at, outcome, note))
+        return found
+
     # -- writes -----------------------------------------------------------------------
 
     def append_turns(
@@ -499,6 +506,10 @@ class SqliteTransaction:
             self._index(tenant, user, text, None)
         self.conn.execute("UPDATE memories SET context_seq = NULL WHERE context_seq = ?", (seq,))
 
+    def add_run(self, memory_id: str, at: int, outcome: str, note: str | None) -> None:
+        self.conn.execute("INSERT INTO runs(memory_seq, at, outcome, note) SELECT seq, ?, ?, ? FROM memories"
+                          " WHERE id = ?", (at, outcome, note, memory_id))
+
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         seq, tenant, content, context_seq = self._one(  # type: ignore[misc]
             "SELECT seq, tenant, content, context_seq FROM memories WHERE id = ?", (memory_id,))
@@ -509,6 +520,7 @@ class SqliteTransaction:
         self._delete_vectors(seq)
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
+        self.conn.execute("UPDATE runs SET note = NULL WHERE memory_seq = ? AND note IS NOT NULL", (seq,))
         self.conn.execute(
             "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, tokens = NULL,"
             " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
