@@ -10,7 +10,8 @@ import psycopg
 from psycopg import sql
 
 from ..backend import (
-    MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, TurnRow, recorded_model,
+    KEPT_REASON, MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, TurnRow,
+    compaction_reason, recorded_model,
 )
 from ..errors import Busy, Conflict, shown
 from ..ids import new_id
@@ -394,6 +395,8 @@ class PgWriter(PgReader):
             self._add_windows(seq, row.tenant, row.vectors)
         if row.supersedes is not None:
             self._link(row.supersedes, row.id, row.reason)
+        for source in row.compacts:
+            self._link(source, row.id, compaction_reason(row.id))
         return seq
 
     def _add_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
@@ -470,7 +473,8 @@ class PgWriter(PgReader):
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = %s", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = %s", (seq,))
         self.conn.execute(
-            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, supersede_reason = NULL, tokens = NULL,"
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
+            f" supersede_reason = {KEPT_REASON}, tokens = NULL,"
             " content_terms = NULL, context_terms = NULL, forgotten_at = %s, forget_reason = %s,"
             " vector_pending = false WHERE seq = %s",
             (now, reason, seq),

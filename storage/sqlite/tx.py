@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import backend
 from ..errors import Conflict
-from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
+from ..backend import KEPT_REASON, MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory, Session, Turn
@@ -452,6 +452,8 @@ class SqliteTransaction:
             self._add_vectors(seq, row.vectors)
         if row.supersedes is not None:
             self._link(row.supersedes, row.id, row.reason)
+        for source in row.compacts:
+            self._link(source, row.id, backend.compaction_reason(row.id))
         return seq
 
     def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
@@ -511,7 +513,8 @@ class SqliteTransaction:
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = ?", (seq,))
         self.conn.execute(
             "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, tokens = NULL,"
-            " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
+            f" supersede_reason = {KEPT_REASON}, forgotten_at = ?, forget_reason = ?, vector_pending = 0"
+            " WHERE seq = ?",
             (now, reason, seq),
         )
         # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.
