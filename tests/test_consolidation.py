@@ -69,7 +69,8 @@ def test_old_unimportant_episodes_become_one_digest_per_scope_and_week(store, cl
     rows = every_memory(store)
     for sources, done in by_sources.items():
         digest = rows[done.digest_id]
-        assert (digest.kind, digest.importance, digest.tags, digest.scope) == ("episode", 5, (DIGEST_TAG,), done.scope)
+        assert (digest.kind, digest.importance, digest.tags) == ("episode", 5, (DIGEST_TAG,))
+        assert digest.scope == done.scope
         assert digest.superseded_by is None and len(digest.content or "") <= CONTENT_MAX_CHARS
         assert digest.observed_at == max(rows[s].observed_at for s in sources)
         prefixes = listed(digest)
@@ -79,8 +80,8 @@ def test_old_unimportant_episodes_become_one_digest_per_scope_and_week(store, cl
             assert rows[source].supersede_reason == f"compacted into {digest.id}"
             assert any(source.startswith(p) for p in prefixes)
             assert rows[source].content is not None  # kept for history and export
-    assert "Deployed build 0 to staging." in (rows[by_sources[frozenset(week_a)].digest_id].content or "")
-    assert "Then lunch" not in (rows[by_sources[frozenset(week_a)].digest_id].content or "")  # first sentence only
+    text_a = rows[by_sources[frozenset(week_a)].digest_id].content or ""
+    assert "Deployed build 0 to staging." in text_a and "Then lunch" not in text_a  # first sentence only
     assert by_sources[frozenset(week_a)].week == "2025-W47"
     for memory_id in kept:
         assert rows[memory_id].superseded_by is None
@@ -106,7 +107,8 @@ def test_recall_finds_the_digest_through_a_compacted_episode_and_get_shows_the_s
     assert source not in {h.memory.id for h in hits} and other not in {h.memory.id for h in hits}
     assert store.get(tenant="a", id=source).content == "Migrated the billing database to Postgres sixteen."
     assert [m.id for m in store.history(tenant="a", id=source)] == [source, done.digest_id]
-    with_history = store.recall(tenant="a", query="billing database Postgres", scopes=["proj"], include_history=True)
+    with_history = store.recall(tenant="a", query="billing database Postgres", scopes=["proj"],
+                                include_history=True)
     assert source in {h.memory.id for h in with_history.hits}
 
 
@@ -118,7 +120,7 @@ def test_forgetting_a_compacted_episode_removes_it_and_keeps_the_store_healthy(s
     gone = store.get(tenant="a", id=source)
     assert gone.content is None and gone.forgotten_at is not None
     assert gone.superseded_by == done.digest_id
-    assert store.get(tenant="a", id=done.digest_id).content is not None  # the digest stays until forgotten itself
+    assert store.get(tenant="a", id=done.digest_id).content is not None  # the digest stays
     assert maintenance.own(store).check() == []
 
 
@@ -195,14 +197,15 @@ def test_sigkill_during_consolidation_loses_nothing_and_a_rerun_completes_it(db,
         consolidate(store)
         rows = every_memory(store)
         _assert_whole(rows, digests(store))
-        assert all(m.superseded_by is not None for m in rows.values() if m.kind == "episode" and DIGEST_TAG not in m.tags)
+        sources = [m for m in rows.values() if m.kind == "episode" and DIGEST_TAG not in m.tags]
+        assert all(m.superseded_by is not None for m in sources)
         assert len(digests(store)) == weeks
     finally:
         store.close()
 
 
 def _assert_whole(rows: dict[str, Memory], written: list[Memory]) -> None:
-    """Every compacted source points at an existing digest that lists it; every digest's sources are marked."""
+    """Every compacted source points at an existing digest that lists it; each digest's sources are marked."""
     for memory in rows.values():
         if memory.superseded_by is not None:
             digest = rows[memory.superseded_by]
@@ -266,10 +269,10 @@ def test_a_fact_left_unconfirmed_past_its_half_life_waits_for_review(store, cloc
 def test_review_age_bound_never_leaves_out_a_memory_that_needs_review():
     for kind in consolidation.STATE_KINDS:
         age = consolidation._review_age(kind)
-        memory = Memory(id="x", tenant="a", scope="s", kind=kind, content="c", tags=(), importance=3, source=None,
-                        observed_at=0, recorded_at=0, expires_at=None, supersedes=None, superseded_by=None,
-                        supersede_reason=None, forgotten_at=None, forget_reason=None, confirmations=0,
-                        last_confirmed_at=None, vector_pending=False, tokens=1)
+        memory = Memory(id="x", tenant="a", scope="s", kind=kind, content="c", tags=(), importance=3,
+                        source=None, observed_at=0, recorded_at=0, expires_at=None, supersedes=None,
+                        superseded_by=None, supersede_reason=None, forgotten_at=None, forget_reason=None,
+                        confirmations=0, last_confirmed_at=None, vector_pending=False, tokens=1)
         assert not strength.needs_review(memory, age - DAY_MS)
         assert strength.needs_review(memory, age + DAY_MS)
 

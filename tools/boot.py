@@ -10,6 +10,7 @@ ended session's digest comes last (:data:`LAST_SESSION`); no memory is shown twi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,6 +56,7 @@ LAST_SESSION = Section("Last session", ("episode",), newest_first=True, share=0.
 SESSIONS_LOOKED_AT = 20  # the newest sessions searched for the last ended one
 # Every line costs at least this many tokens, so budget // MIN_LINE_TOKENS rows per section suffice.
 MIN_LINE_TOKENS = 8
+_HEADING = re.compile(r"^## .*$", re.MULTILINE)
 SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and those of the rows after it
 
 
@@ -227,6 +229,9 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     """
     scopes = caller.scopes(None)
     leading, note = _relevant(store, caller, scopes, task) if task and task.strip() else ([], "")
+    waiting = store.review(caller.tenant, scopes).waiting
+    items = "1 item waits" if waiting == 1 else f"{waiting:,} items wait"
+    review_line = f"\n\n{items} for review: read memory://review" if waiting else ""  # in the header's tokens
     digest = _last_digest(store, caller, scopes)
     if digest is not None and digest.id in {m.id for m in leading}:
         digest = None  # shown once, with the task's
@@ -242,10 +247,19 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     if digest is not None:
         parts.append((LAST_SESSION, [digest], 1))
 
+    known: dict[str, str] = {}  # (kept for a second render)
+
     def short_ids(ids: list[str]) -> dict[str, str]:  # for the lines costed (and a few after), not every row
-        return store.short_ids(tenant=caller.tenant, ids=ids)
+        missing = [i for i in ids if i not in known]
+        if missing:
+            known.update(store.short_ids(tenant=caller.tenant, ids=missing))
+        return {i: known[i] for i in ids}
 
     text = render(parts, short_ids, caller, scopes, budget, note)
+    if review_line:  # the line never costs a section its place
+        with_line = render(parts, short_ids, caller, scopes, budget, note + review_line)
+        if _HEADING.findall(with_line) == _HEADING.findall(text):
+            text = with_line
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}
     if any(total for _, _, total in parts) or not others:
         return text
