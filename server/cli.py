@@ -119,7 +119,13 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "serve": ("Run the MCP server: on stdio (MCP clients start this; see `memvault setup`), or with "
               "--transport http as a team server.",
               {**OPEN, **SECRETS, "--boot-tokens": {"type": _integer, "help": "boot context token budget "
-                                                    "(env MEMVAULT_BOOT_TOKENS)"}, **HTTP}),
+                                                    "(env MEMVAULT_BOOT_TOKENS)"},
+               "--consolidate-hours": {"type": _integer, "help": "consolidate when the last run is this many "
+                                       "hours old, 0 for never by time (env MEMVAULT_CONSOLIDATE_HOURS; "
+                                       f"default {config_module.CONSOLIDATE_HOURS})"},
+               "--consolidate-after-writes": {"type": _integer, "help": "and after this many writes, 0 "
+                                              "for never by writes (env MEMVAULT_CONSOLIDATE_AFTER_WRITES; "
+                                              f"default {config_module.CONSOLIDATE_AFTER_WRITES})"}, **HTTP}),
     "keys": ("Manage the API keys of the HTTP team server: create, list, revoke.", {}),
     "remember": ("Store a memory.", {"text": {"metavar": "TEXT", "help": "the memory: one self-contained "
                                               "statement"}, **OPEN, **SECRETS, **FIELDS, **JSON}),
@@ -365,7 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command or "serve"
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="memvault %(levelname)s %(name)s: %(message)s")
-    settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets")
+    settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets", "consolidate_hours",
+                "consolidate_after_writes")
     try:
         config = config_module.load(**{name: getattr(args, name, None) for name in settings},
                                     serving=command == "serve", writing=command in WRITING)

@@ -286,3 +286,48 @@ def test_consolidation_runs_for_every_tenant_apart(store):
         (digest,) = digests(store, tenant)
         assert all(rows.tenant == tenant for rows in every_memory(store, tenant).values())
         assert f"Tenant {tenant}" in (digest.content or "")
+
+
+# -- when it runs -----------------------------------------------------------------------------
+
+
+def settled(store: Store, until=lambda: False) -> None:  # type: ignore[no-untyped-def]
+    """Let the worker run the jobs queued, and those they queue (a consolidation goes in turns, one
+    step each), until ``until()`` or 20 rounds."""
+    for _ in range(20):
+        store.worker.run(lambda: None)
+        if until():
+            return
+
+
+def last_run(store: Store) -> str | None:
+    with store.backend.read(None) as tx:
+        return tx.settings().get(consolidation.LAST_RUN)
+
+
+def test_a_store_told_to_consolidates_on_its_worker_after_n_writes(store):
+    old = [episode(store, f"Old note number {n}.", 40) for n in range(2)]
+    store.upkeep.schedule_consolidation(0, 3)
+    settled(store)
+    assert digests(store) == [] and last_run(store) is None
+    episode(store, "A third write starts it.", 1)
+    settled(store, until=lambda: last_run(store) is not None)
+    (digest,) = digests(store)
+    assert all(every_memory(store)[i].superseded_by == digest.id for i in old)
+    assert last_run(store) is not None
+
+
+def test_a_servers_round_consolidates_when_the_last_run_is_older_than_the_interval(store, clock):
+    store.upkeep.schedule_consolidation(24, 0)
+    store.upkeep.run_due(retry=True)
+    settled(store, until=lambda: last_run(store) is not None)
+    first = last_run(store)
+    assert first == str(clock())
+    clock.advance(23 * 3600)
+    store.upkeep.run_due(retry=True)
+    settled(store)
+    assert last_run(store) == first
+    clock.advance(3600)
+    store.upkeep.run_due(retry=True)
+    settled(store, until=lambda: last_run(store) != first)
+    assert last_run(store) == str(clock())
