@@ -40,6 +40,7 @@ SENTENCE_CHARS = 160  # of each source's first sentence, quoted in its digest
 STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are: compared for contradictions
 NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
 SCAN_BATCH = 200  # new memories compared per step (the mark is saved after each)
+PAIRS_KEPT = 1_000  # contradicting pairs kept for review at most, newest first (review shows 20)
 REVIEW_KEY = "review:"  # setting per tenant: {"mark": highest seq compared, "pairs": [[older id, newer id]]}
 LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
 DAY_MS = 86_400_000
@@ -191,8 +192,8 @@ def compact(
 def _write_digest(
     store: Store, tenant: str, scope: str, week: str, text: str, sources: list[Memory], report: Report
 ) -> Compacted | None:
-    made, degraded = store.embed_memory(text, store.model_problem())
-    ids = [m.id for m in sources]
+    made, _ = store.embed_memory(text, store.model_problem())
+    ids, tokens, content_hash = [m.id for m in sources], literal_tokens([text])[0], validate.content_hash(text)
     with _timed(report), store.backend.write(tenant) as tx:
         now_rows = tx.memories(tenant, ids=ids)  # locked: a concurrent supersede or forget waits
         if sorted(ids) != sorted(m.id for m in now_rows.values() if _unchanged(m)):
@@ -201,9 +202,9 @@ def _write_digest(
         vectors = store.writable_vectors(tx, made)
         row = NewRow(
             id=new_id(), tenant=tenant, scope=scope, kind="episode", content=text,
-            content_hash=validate.content_hash(text), tags=(DIGEST_TAG,), importance=DIGEST_IMPORTANCE,
+            content_hash=content_hash, tags=(DIGEST_TAG,), importance=DIGEST_IMPORTANCE,
             source=DIGEST_SOURCE, observed_at=max(m.observed_at for m in sources), recorded_at=store.clock(),
-            tokens=literal_tokens([text])[0], vectors=None if vectors is None else list(vectors.vectors),  # type: ignore[arg-type]
+            tokens=tokens, vectors=None if vectors is None else list(vectors.vectors),  # type: ignore[arg-type]
             model=vectors and vectors.model_id, compacts=tuple(ids),
         )
         tx.insert(row)
@@ -244,6 +245,7 @@ def scan(
             named = sorted({i for p in pairs for i in p})
             members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
         live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)}
+        live = set(sorted(live, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])  # ids: newest last written
         report.contradictions += len(live - {tuple(p) for p in state["pairs"]})
         report.compared += len(batch)
         mark = max(batch, default=state["mark"])

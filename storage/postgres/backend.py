@@ -395,8 +395,8 @@ class PgWriter(PgReader):
             self._add_windows(seq, row.tenant, row.vectors)
         if row.supersedes is not None:
             self._link(row.supersedes, row.id, row.reason)
-        for source in row.compacts:
-            self._link(source, row.id, compaction_reason(row.id))
+        if row.compacts:
+            self._compact(row.compacts, row.id)
         return seq
 
     def _add_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
@@ -445,6 +445,17 @@ class PgWriter(PgReader):
         )
         if row is not None:
             self._drop_as_context(int(row[0]))
+
+    def _compact(self, ids: tuple[str, ...], digest_id: str) -> None:
+        """As the SQLite backend's: ``ids`` superseded by the digest at once; a memory continuing one
+        of them loses that context unless it is one of them."""
+        own, params = self._own()
+        seqs = [r[0] for r in self._all(
+            "UPDATE memories SET superseded_by = %(new)s, supersede_reason = %(reason)s"
+            f" WHERE id = ANY(%(ids)s){own} RETURNING seq",
+            {"new": digest_id, "reason": compaction_reason(digest_id), "ids": list(ids), **params})]
+        self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL"
+                          " WHERE context_seq = ANY(%(seqs)s) AND NOT seq = ANY(%(seqs)s)", {"seqs": seqs})
 
     def index_keywords(self) -> int:
         """Write every memory's ``tsvector``s again; returns how many memories were indexed."""
