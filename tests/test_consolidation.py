@@ -157,13 +157,24 @@ def test_a_source_changed_after_the_read_leaves_its_digest_to_the_next_run(store
     assert len(consolidate(store).compacted) == 1
 
 
-def test_export_keeps_compacted_episodes(store):
+def test_export_keeps_compacted_episodes_and_import_links_them_to_their_digest_again(store, new_db, clock):
     from memvault.storage import transfer
 
-    source = episode(store, "Demoed the search feature to the client.", 40)
+    sources = [episode(store, f"Demoed the search feature to client {n}.", 40) for n in range(3)]
     done = consolidate(store).compacted[0]
     lines = list(transfer.export_lines(store, "a"))
-    assert any(source in line and done.digest_id in line for line in lines)
+    assert all(any(source in line and done.digest_id in line for line in lines) for source in sources)
+    copy = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        report = transfer.import_lines(copy, lines, tenant="a", scope="proj")
+        assert report.imported == 4 and not report.failed
+        rows = every_memory(copy)
+        assert all(rows[s].superseded_by == done.digest_id for s in sources)
+        assert all(rows[s].supersede_reason == f"compacted into {done.digest_id}" for s in sources)
+        assert maintenance.own(copy).check() == []
+        assert consolidate(copy).compacted == []
+    finally:
+        copy.close()
 
 
 def test_sigkill_during_consolidation_loses_nothing_and_a_rerun_completes_it(db, clock):
@@ -331,3 +342,22 @@ def test_a_servers_round_consolidates_when_the_last_run_is_older_than_the_interv
     store.upkeep.run_due(retry=True)
     settled(store, until=lambda: last_run(store) != first)
     assert last_run(store) == str(clock())
+
+
+def test_episodes_continuing_each_other_compact_and_forget_cleanly(store, clock):
+    # Three episodes of one conversation (minutes apart: each the next one's context), the last too
+    # important to compact: it loses its compacted context; the others leave recall together.
+    at = clock() - 40 * DAY_MS
+    ids = [store.remember(tenant="a", scope="proj", content=text, kind="episode", importance=importance,
+                          observed_at=format_ms(at + n * 60_000)).id
+           for n, (text, importance) in enumerate([("Opened the incident channel.", 3),
+                                                   ("Paged the database on-call.", 3),
+                                                   ("Restored the primary from the replica.", 8)])]
+    (done,) = consolidate(store).compacted
+    assert set(done.sources) == set(ids[:2])
+    assert maintenance.own(store).check() == []
+    hits = store.recall(tenant="a", query="incident channel database on-call", scopes=["proj"]).hits
+    assert ids[0] not in {h.memory.id for h in hits} and ids[1] not in {h.memory.id for h in hits}
+    for memory_id in ids:
+        store.forget(tenant="a", id=memory_id)
+    assert maintenance.own(store).check() == []
