@@ -37,6 +37,9 @@ DIGEST_IMPORTANCE = COMPACT_BELOW  # so a digest is never compacted again
 DIGEST_TAG = "digest"
 DIGEST_SOURCE = "memvault consolidate"
 SENTENCE_CHARS = 160  # of each source's first sentence, quoted in its digest
+# Sources of one digest at most: its write marks each (at 100,000 memories a digest of 84 held
+# the write lock 22 ms at the median, 116 ms at most; see docs/benchmarks.md#consolidation).
+SOURCES_PER_DIGEST = 40
 STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are: compared for contradictions
 NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
 SCAN_BATCH = 200  # new memories compared per step (the mark is saved after each)
@@ -145,13 +148,15 @@ def digest_parts(
     scope: str, week: str, sources: list[Memory], short: dict[str, str]
 ) -> list[tuple[str, list[Memory]]]:
     """The digests of one scope's week: text and sources of each, oldest source first, each text
-    within ``CONTENT_MAX_CHARS`` (a week too long for one digest gets several)."""
+    within ``CONTENT_MAX_CHARS`` and of ``SOURCES_PER_DIGEST`` sources at most (a longer week gets
+    several)."""
     ordered = sorted(sources, key=lambda m: (m.observed_at, m.id))
     lines = [f"- [{short[m.id]}] {format_ms(m.observed_at)[:10]}: {first_sentence(m.content or '')}"
              for m in ordered]
     parts: list[tuple[list[str], list[Memory]]] = [([], [])]
     for line, memory in zip(lines, ordered, strict=True):
-        if parts[-1][0] and len(_text(scope, week, parts[-1][0] + [line])) > CONTENT_MAX_CHARS:
+        full = len(parts[-1][0]) == SOURCES_PER_DIGEST
+        if full or parts[-1][0] and len(_text(scope, week, parts[-1][0] + [line])) > CONTENT_MAX_CHARS:
             parts.append(([], []))
         parts[-1][0].append(line)
         parts[-1][1].append(memory)
