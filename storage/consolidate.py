@@ -44,6 +44,10 @@ STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are
 NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
 SCAN_BATCH = 200  # new memories compared per step (the mark is saved after each)
 PAIRS_KEPT = 1_000  # contradicting pairs kept for review at most, newest first (review shows 20)
+# Memories read at most for the decayed list, oldest written first (the boot context asks for the
+# review: reading 7,478 decayed memories took it from 45-56 ms to 250-300 ms, 500 to 82 ms;
+# docs/benchmarks.md#consolidation).
+DECAYED_READ = 200
 REVIEW_KEY = "review:"  # setting per tenant: {"mark": highest seq compared, "pairs": [[older id, newer id]]}
 LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
 DAY_MS = 86_400_000
@@ -93,10 +97,11 @@ class Review:
     contradictions: list[tuple[str, str, str]]
     decayed: list[Memory]
     failing: list[Memory]
+    more: bool = False  # the decayed list stopped at ``DECAYED_READ`` memories read: more may wait
 
     @property
     def waiting(self) -> int:
-        """How many items wait."""
+        """How many items wait (at least: see ``more``)."""
         return len(self.contradictions) + len(self.decayed) + len(self.failing)
 
 
@@ -198,7 +203,8 @@ def _write_digest(
     store: Store, tenant: str, scope: str, week: str, text: str, sources: list[Memory], report: Report
 ) -> Compacted | None:
     made, _ = store.embed_memory(text, store.model_problem())
-    ids, tokens, content_hash = [m.id for m in sources], literal_tokens([text])[0], validate.content_hash(text)
+    ids, content_hash = [m.id for m in sources], validate.content_hash(text)
+    tokens = literal_tokens([text])[0]
     with _timed(report), store.backend.write(tenant) as tx:
         now_rows = tx.memories(tenant, ids=ids)  # locked: a concurrent supersede or forget waits
         if sorted(ids) != sorted(m.id for m in now_rows.values() if _unchanged(m)):
@@ -279,8 +285,9 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
 
 def review(store: Store, tenant: str, scopes: list[str]) -> Review:
     """What waits in ``scopes``: the kept contradicting pairs still both current, with today's
-    reason; current memories of ``strength.REVIEWED_KINDS`` that need review, weakest first (only
-    those old enough to have decayed that far are read); procedures failing (see ``Review``)."""
+    reason; current memories of ``strength.REVIEWED_KINDS`` that need review, weakest first, of the
+    ``DECAYED_READ`` oldest written that are old enough to have decayed that far; procedures
+    failing (see ``Review``)."""
     now = store.clock()
     with store.backend.read(tenant) as tx:
         pairs = _state(tx, tenant)["pairs"]
@@ -293,15 +300,14 @@ def review(store: Store, tenant: str, scopes: list[str]) -> Review:
             reason = disagreement(older.content, newer.content)  # type: ignore[arg-type]
             if reason is not None:
                 contradictions.append((older_id, newer_id, reason))
-        decayed = []
-        for kind in STATE_KINDS:
-            age = _review_age(kind)
-            old = Filters(tenant=tenant, scopes=scopes, now=now, kinds=[kind], until=now - age + 1)
-            decayed += [m for m in tx.memories(tenant, filters=old, order="seq").values()
-                        if strength.needs_review(m, now)]
-    decayed.sort(key=lambda m: (strength.strength(m, now), m.id))
+        age = min(_review_age(kind) for kind in STATE_KINDS)
+        old = Filters(tenant=tenant, scopes=scopes, now=now, kinds=STATE_KINDS, until=now - age + 1)
+        read = tx.memories(tenant, filters=old, order="seq", limit=DECAYED_READ)
+    decayed = sorted((m for m in read.values() if strength.needs_review(m, now)),
+                     key=lambda m: (strength.strength(m, now), m.id))
     failing: list[Memory] = []  # filled by failing_procedures once merged
-    return Review(contradictions=contradictions, decayed=decayed, failing=failing)
+    more = len(read) == DECAYED_READ
+    return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more)
 
 
 def _shown(memory: Memory, now: int, scopes: list[str]) -> bool:

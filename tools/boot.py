@@ -229,8 +229,10 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     """
     scopes = caller.scopes(None)
     leading, note = _relevant(store, caller, scopes, task) if task and task.strip() else ([], "")
-    waiting = store.review(caller.tenant, scopes).waiting
-    items = "1 item waits" if waiting == 1 else f"{waiting:,} items wait"
+    review = store.review(caller.tenant, scopes)
+    waiting = review.waiting
+    more = "+" if review.more else ""
+    items = "1 item waits" if waiting == 1 and not more else f"{waiting:,}{more} items wait"
     review_line = f"\n\n{items} for review: read memory://review" if waiting else ""  # in the header's tokens
     digest = _last_digest(store, caller, scopes)
     if digest is not None and digest.id in {m.id for m in leading}:
