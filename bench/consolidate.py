@@ -18,7 +18,8 @@ Measured, on a copy of the built store each time:
 - run 3: a run again with nothing new (idempotent: nothing is written but the marks);
 - each run's time, its digests and comparisons, and every write transaction's hold (from asking
   for the lock to the commit): count, p50, p99 and the longest;
-- as a baseline on the same store and load: the hold of 200 ``remember`` write transactions.
+- as a baseline on the same store and load: the hold of 200 ``remember`` write transactions;
+- after the runs, ``memory://boot`` (2,000 tokens) and the review it asks for, three times each.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from memvault.storage.consolidate import consolidate
 from memvault.storage.embeddings import Embedded
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
+from memvault.tools.boot import boot_context
+from memvault.tools.caller import Caller
 
 TENANT, SCOPES = "bench", ("app", "infra", "docs", "ops")
 NOW = 1_767_225_600_000  # 2026-01-01T00:00:00Z: the bench's clock
@@ -108,8 +111,9 @@ def lines(size: int, seed: int, offset: int = 0) -> Iterator[str]:
         yield json.dumps({"content": f"The {' '.join(words[:5])} is {rng.randint(10, 99)}.", "kind": kind,
                           "scope": scope, "observed_at": format_ms(observed)})
         if rng.random() < 0.01:  # stated again later, with another number
-            yield json.dumps({"content": f"The {' '.join(words[:5])} is {rng.randint(100, 999)}.", "kind": kind,
-                              "scope": scope, "observed_at": format_ms(min(NOW, observed + DAY_MS))})
+            later = format_ms(min(NOW, observed + DAY_MS))
+            yield json.dumps({"content": f"The {' '.join(words[:5])} is {rng.randint(100, 999)}.",
+                              "kind": kind, "scope": scope, "observed_at": later})
 
 
 def build(path: Path, size: int) -> dict[str, float]:
@@ -164,6 +168,20 @@ def run(store: Store) -> dict[str, object]:
             "load": round(os.getloadavg()[0], 2)}
 
 
+def boot_timed(store: Store) -> dict[str, object]:
+    """``memory://boot`` (2,000 tokens) of scope "app" and the review it asks for, three times each (ms)."""
+    caller = Caller(tenant=TENANT, scope="app")
+    review, boot = [], []
+    for _ in range(3):
+        start = time.perf_counter()
+        found = store.review(TENANT, caller.scopes(None))
+        review.append(round((time.perf_counter() - start) * 1000, 1))
+        start = time.perf_counter()
+        boot_context(store, caller, 2_000)
+        boot.append(round((time.perf_counter() - start) * 1000, 1))
+    return {"review_ms": review, "boot_ms": boot, "decayed_listed": len(found.decayed), "more": found.more}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=100_000)
@@ -184,14 +202,15 @@ def main() -> None:
     try:
         with holds_timed(store) as holds:
             for n in range(200):
-                store.remember(tenant=TENANT, scope="app", content=f"Baseline memory {n} about {VOCABULARY[n]}.",
-                               kind="episode")
+                store.remember(tenant=TENANT, scope="app", kind="episode",
+                               content=f"Baseline memory {n} about {VOCABULARY[n]}.")
         figures["remember_holds"] = summary(holds)
         figures["run_1"] = run(store)
         print(json.dumps(figures["run_1"]), file=sys.stderr)
         transfer.import_lines(store, lines(args.new, seed=1, offset=args.size), tenant=TENANT, scope="app")
         figures["run_2_after_new"] = run(store)
         figures["run_3_nothing_new"] = run(store)
+        figures["boot_after"] = boot_timed(store)
     finally:
         store.close()
     figures["load_at_end"] = round(os.getloadavg()[0], 2)
