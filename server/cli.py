@@ -153,7 +153,8 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "reindex": ("Rebuild the keyword index and every vector; Ctrl-C stops it, a re-run resumes.",
                 {**DB, "--model-dir": LEADING["--model-dir"], **JSON}),
     "consolidate": ("Compact old low-importance episodes into weekly digests and look for contradicting "
-                    "memories; print what changed and what waits for review (docs/cli.md#consolidate).",
+                    "memories; print what changed and what waits for review "
+                    "(docs/how-memory-works.md#consolidation).",
                     {**DB, "--model-dir": LEADING["--model-dir"], **JSON}),
     "doctor": ("Check the database; exit 1 when something is wrong.",
                {**DB, "--model-dir": LEADING["--model-dir"], **JSON, "--repair": {"action": "store_true",
