@@ -1,4 +1,4 @@
-"""The MCP surface: five tools, two prompts and five resources (three of them templates), declared as the
+"""The MCP surface: five tools, three prompts and six resources (three of them templates), declared as the
 SDK's ``MCPServer`` examples do.
 
 Tool parameters are annotated with the limits of ``storage.limits`` (the ``inputSchema``, checked in
@@ -275,7 +275,19 @@ def build_server(
 
         return review_topic(topic, scope or None)
 
-    checks.prompts = {"save_session": save_session, "review_memories": review_memories}
+    @mcp.prompt(
+        name="consolidate",
+        title="Settle what waits for review",
+        description="Walk through memory://review: contradicting pairs, decayed memories and failing "
+        "procedures, settled with supersede, forget and confirm.",
+    )
+    def consolidate() -> str:
+        from memvault.tools.prompts import consolidate
+
+        return consolidate()
+
+    checks.prompts = {"save_session": save_session, "review_memories": review_memories,
+                      "consolidate": consolidate}
 
     @mcp.resource(
         "memory://boot",
@@ -347,12 +359,26 @@ def build_server(
         return await _resource(
             runtime, lambda store, caller: session_document(store, caller, session_id, tokens))
 
+    @mcp.resource(
+        "memory://review",
+        name="review",
+        title="What waits for review",
+        description="Markdown: what needs your judgement in your scopes: contradicting pairs of memories, "
+        "memories not confirmed for long (decayed), procedures that keep failing; the consolidate prompt "
+        "walks through it.",
+        mime_type="text/markdown",
+    )
+    async def review() -> str:
+        from memvault.tools.review import review_document
+
+        return await _resource(runtime, review_document)
+
     checks.server = mcp
     return mcp
 
 
 RESOURCES = ("memory://boot", "memory://boot{?task}", "memory://memories/{memory_id}", "memory://sessions",
-             "memory://sessions/{session_id}{?tokens}")
+             "memory://sessions/{session_id}{?tokens}", "memory://review")
 
 
 async def _resource(runtime: Runtime, fn: Callable[..., T]) -> T:

@@ -119,7 +119,13 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "serve": ("Run the MCP server: on stdio (MCP clients start this; see `memvault setup`), or with "
               "--transport http as a team server.",
               {**OPEN, **SECRETS, "--boot-tokens": {"type": _integer, "help": "boot context token budget "
-                                                    "(env MEMVAULT_BOOT_TOKENS)"}, **HTTP}),
+                                                    "(env MEMVAULT_BOOT_TOKENS)"},
+               "--consolidate-hours": {"type": _integer, "help": "consolidate when the last run is this many "
+                                       "hours old, 0 for never by time (env MEMVAULT_CONSOLIDATE_HOURS; "
+                                       f"default {config_module.CONSOLIDATE_HOURS})"},
+               "--consolidate-after-writes": {"type": _integer, "help": "and after this many writes, 0 "
+                                              "for never by writes (env MEMVAULT_CONSOLIDATE_AFTER_WRITES; "
+                                              f"default {config_module.CONSOLIDATE_AFTER_WRITES})"}, **HTTP}),
     "keys": ("Manage the API keys of the HTTP team server: create, list, revoke.", {}),
     "remember": ("Store a memory.", {"text": {"metavar": "TEXT", "help": "the memory: one self-contained "
                                               "statement"}, **OPEN, **SECRETS, **FIELDS, **JSON}),
@@ -146,6 +152,10 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "stats": ("Counts of memories by state, kind, tenant and scope.", {**DB, **JSON}),
     "reindex": ("Rebuild the keyword index and every vector; Ctrl-C stops it, a re-run resumes.",
                 {**DB, "--model-dir": LEADING["--model-dir"], **JSON}),
+    "consolidate": ("Compact old low-importance episodes into weekly digests and look for contradicting "
+                    "memories; print what changed and what waits for review "
+                    "(docs/how-memory-works.md#consolidation).",
+                    {**DB, "--model-dir": LEADING["--model-dir"], **JSON}),
     "doctor": ("Check the database; exit 1 when something is wrong.",
                {**DB, "--model-dir": LEADING["--model-dir"], **JSON, "--repair": {"action": "store_true",
                 "help": "rebuild the derived indexes (keywords, vectors) and finish a pending scrub first"}}),
@@ -331,7 +341,7 @@ def _hook_args(argv: Sequence[str]) -> argparse.Namespace | None:
 
 def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoReturn:
     """Exit 2 (as argparse): ``command`` takes no ``flag``, and these flags."""
-    whole = command in ("stats", "reindex", "doctor") and flag in ("--tenant", "--scope")
+    whole = command in ("stats", "reindex", "doctor", "consolidate") and flag in ("--tenant", "--scope")
     why = " (it covers the whole database: every tenant and scope)" if whole else ""
     takes = [name for name in flags_of(command) if name.startswith("--")]
     parser.error(f"`memvault {command}` takes no {credentials_in(flag) or flag}{why}; its flags: "
@@ -362,7 +372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command or "serve"
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="memvault %(levelname)s %(name)s: %(message)s")
-    settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets")
+    settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets", "consolidate_hours",
+                "consolidate_after_writes")
     try:
         config = config_module.load(**{name: getattr(args, name, None) for name in settings},
                                     serving=command == "serve", writing=command in WRITING)
@@ -1018,7 +1029,37 @@ def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) 
     return 1 if report["failed"] else 0
 
 
+def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    """One consolidation of every tenant (``consolidate.consolidate``), then what waits for review in
+    each tenant's scopes."""
+    from memvault.storage import maintenance
+    from memvault.storage.consolidate import consolidate
+    from memvault.tools import text
+
+    report = consolidate(store)
+    waiting = {}
+    for tenant in maintenance.stats(store)["by_scope"]:  # type: ignore[attr-defined]
+        review = store.review(tenant, list(store.scope_counts(tenant=tenant)))
+        waiting[tenant] = {"contradictions": len(review.contradictions), "decayed": len(review.decayed),
+                           "failing": len(review.failing)}
+    result = {**report.as_json(), "waiting": waiting}
+    lines = [f"compacted {text.count(sum(len(c.sources) for c in report.compacted), 'episode')} into "
+             f"{text.count(len(report.compacted), 'digest')}"]
+    lines += [f"  {c.digest_id} tenant {c.tenant}, scope {c.scope}, week {c.week}: "
+              f"{text.count(len(c.sources), 'episode')}" for c in report.compacted]
+    lines.append(f"compared {text.count(report.compared, 'memory', 'memories')} written since the last run: "
+                 f"{text.count(report.contradictions, 'new contradicting pair')}")
+    if report.skipped:
+        lines.append(f"{text.count(report.skipped, 'digest')} left for the next run (a source changed "
+                     "meanwhile)")
+    for tenant, counts in waiting.items():
+        lines.append(f"tenant {tenant}: {counts['contradictions']} contradicting pairs, {counts['decayed']} "
+                     f"decayed, {counts['failing']} failing procedures wait for review (memory://review)")
+    lines.append(f"longest write transaction: {report.longest_write_ms:.1f} ms")
+    return _emit(args, result, lambda: "\n".join(lines))
+
+
 RUN: dict[str, Callable[[Store, Caller, argparse.Namespace], int]] = {
     **{name: _tool(name) for name in TOOLS}, "list": _list, "stats": _stats, "reindex": _reindex,
-    "doctor": _doctor, "export": _export, "import": _import,
+    "consolidate": _consolidate, "doctor": _doctor, "export": _export, "import": _import,
 }

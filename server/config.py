@@ -21,13 +21,16 @@ from memvault.storage.limits import BUSY_TIMEOUT_MS, DEFAULT_SCOPE, DEFAULT_TENA
 
 DEFAULT_BOOT_TOKENS = 2_000
 FILL_INTERVAL_S = 30.0
+CONSOLIDATE_HOURS = 24  # a server consolidates when the last whole run is this old (0: not by time)
+CONSOLIDATE_AFTER_WRITES = 500  # ... and after this many writes of its own (0: not by writes)
 AUTH_MODES = ("keys", "oauth", "none")
 DEFAULT_PORT = 8765
 DEFAULT_RATE_LIMIT = 600  # requests per minute per key
 SETTINGS = tuple(f"MEMVAULT_{name}" for name in (
     "DB", "TENANT", "SCOPE", "MODEL_DIR", "BOOT_TOKENS", "ALLOW_SECRETS", "HOST", "PORT", "AUTH",
     "OAUTH_ISSUER", "OAUTH_RESOURCE", "OAUTH_JWKS_URL", "OAUTH_TENANT_CLAIM", "OAUTH_JWKS_MAX_AGE",
-    "OAUTH_MAX_TOKEN_LIFETIME", "RATE_LIMIT", "ALLOWED_HOSTS", "ALLOWED_ORIGINS"))
+    "OAUTH_MAX_TOKEN_LIFETIME", "RATE_LIMIT", "ALLOWED_HOSTS", "ALLOWED_ORIGINS", "CONSOLIDATE_HOURS",
+    "CONSOLIDATE_AFTER_WRITES"))
 # What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
 _UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
 # Kernel and device file systems, not storage; compared as given and with links followed (/dev/fd/1).
@@ -48,7 +51,9 @@ def default_db_path() -> Path:
 class Config:
     """A memvault process's settings: ``db`` a file or a PostgreSQL URL (as given); ``tenant`` the
     isolation boundary of every call; ``model_dir`` another model.onnx + tokenizer.json (None: the
-    packaged MiniLM); ``fill_interval_s`` how often a server fills pending vectors."""
+    packaged MiniLM); ``fill_interval_s`` how often a server fills pending vectors; a server consolidates
+    (``storage.consolidate``) ``consolidate_hours`` after the last whole run and after
+    ``consolidate_after_writes`` writes (0: not so)."""
 
     db: Path | str
     tenant: str = DEFAULT_TENANT
@@ -58,6 +63,8 @@ class Config:
     allow_secrets: bool = False
     busy_timeout_ms: int = BUSY_TIMEOUT_MS
     fill_interval_s: float = FILL_INTERVAL_S
+    consolidate_hours: int = CONSOLIDATE_HOURS
+    consolidate_after_writes: int = CONSOLIDATE_AFTER_WRITES
 
     @property
     def db_label(self) -> str:
@@ -214,7 +221,7 @@ def _check_db_path(path: Path, name: str) -> None:
 def load(
     db: str | None = None, tenant: str | None = None, scope: str | None = None, model_dir: str | None = None,
     boot_tokens: int | None = None, allow_secrets: bool | None = None, serving: bool = False,
-    writing: bool = False,
+    writing: bool = False, consolidate_hours: int | None = None, consolidate_after_writes: int | None = None,
 ) -> Config:
     """The configuration: each flag given wins over its MEMVAULT_ variable (``serving``: :func:`_database`).
     The scope is checked as a filter naming stored scopes, or, when ``writing`` (the command stores
@@ -240,6 +247,10 @@ def load(
         db=database, tenant=_name(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
         scope=_name(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=not writing), model_dir=model_path,
         boot_tokens=tokens, allow_secrets=(secrets or "0").lower() in {"1", "true", "yes"},
+        consolidate_hours=_whole(consolidate_hours, "MEMVAULT_CONSOLIDATE_HOURS", CONSOLIDATE_HOURS, 0, 8_760,
+                                 " hours"),
+        consolidate_after_writes=_whole(consolidate_after_writes, "MEMVAULT_CONSOLIDATE_AFTER_WRITES",
+                                        CONSOLIDATE_AFTER_WRITES, 0, 1_000_000, " writes"),
     )
 
 

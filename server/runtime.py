@@ -77,6 +77,8 @@ class Runtime:
                 raise
             self.open_error = None
             self._store.upkeep.start_warm_up()
+            self._store.upkeep.schedule_consolidation(self.config.consolidate_hours,
+                                                      self.config.consolidate_after_writes)
             log.info("memvault database %s opened (model: %s)", self.config.db_label,
                      self.config.model_dir or "packaged")
         return self._store

@@ -49,7 +49,9 @@ class NewRow:
     ``supersedes``: the memory this one replaces, marked superseded by it with ``reason``;
     ``context_seq`` is the episode this one continues (its words index this memory at a
     lower weight); ``idempotency_key`` is recorded against the new row with its ``content_hash``;
-    ``tokens`` is ``literal.literal_tokens`` of the content, counted before the write begins.
+    ``tokens`` is ``literal.literal_tokens`` of the content, counted before the write begins;
+    ``compacts``: memories this one (a digest) compacts, each marked superseded by it with the
+    reason ``compaction_reason(id)`` (:mod:`consolidate`).
     """
 
     id: str
@@ -73,6 +75,23 @@ class NewRow:
     idempotency_key: str | None = None
     vectors: list[np.ndarray] | None = None
     model: str | None = None
+    compacts: tuple[str, ...] = ()
+
+
+COMPACTED = "compacted into "
+
+
+def compaction_reason(digest_id: str) -> str:
+    """The ``supersede_reason`` of a memory compacted into ``digest_id`` (kept when it is forgotten:
+    the link stays, and ``memvault doctor`` reads it as complete)."""
+    return f"{COMPACTED}{digest_id}"
+
+
+# SQL (both backends) an erase sets ``supersede_reason`` to: a compaction's reason stays (no user text).
+KEPT_REASON = (f"CASE WHEN substr(supersede_reason, 1, {len(COMPACTED)}) = '{COMPACTED}'"
+               " THEN supersede_reason END")
+# SQL (both backends): the supersession link ``a.superseded_by`` = ``b.id`` is whole.
+LINKED = f"(b.supersedes = a.id OR a.supersede_reason = '{COMPACTED}' || b.id)"
 
 
 @dataclass(frozen=True)
@@ -284,8 +303,8 @@ class Writer(Reader, Protocol):
 
     def insert(self, row: NewRow) -> int:
         """Insert a memory with its tags, keyword entry, vectors (or pending) and key, and
-        mark the memory it supersedes superseded by it (no longer any episode's context);
-        returns its seq.
+        mark the memory it supersedes, and each it ``compacts``, superseded by it (no longer
+        any episode's context); returns its seq.
 
         Raises :class:`errors.Conflict` when its id exists already."""
         ...

@@ -149,14 +149,37 @@ class Upkeep:
         self.store = store
         self.worker = store.worker
         self._scrub_retry_at = 0.0  # time.monotonic(): a failed scrub is retried after writes from then
+        self._consolidation = (0, 0)  # (hours, writes): see schedule_consolidation
+        self._writes = 0  # writes (remember, supersede) since the last consolidation began
 
     def due(self, tx: Reader) -> bool:
-        """Read in a write's ``tx``: whether expired memories wait to be erased or a scrub is
-        due (then :meth:`start` after the commit). On PostgreSQL a write sees its tenant's
-        expired memories only (the others wait for a write of theirs, a server's periodic
-        round or the next start-up)."""
+        """Read in a write's ``tx``: whether expired memories wait to be erased, a scrub is
+        due, or (counting this write) a consolidation (then :meth:`start` after the commit). On
+        PostgreSQL a write sees its tenant's expired memories only (the others wait for a write of
+        theirs, a server's periodic round or the next start-up)."""
+        self._writes += 1
         return bool(tx.memories(None, expired_before=self.store.clock() - EXPIRY_GRACE_MS, limit=1)) \
-            or SCRUB_DUE in tx.settings()
+            or SCRUB_DUE in tx.settings() or 0 < self._consolidation[1] <= self._writes
+
+    def schedule_consolidation(self, hours: int, writes: int) -> None:
+        """Consolidate (``consolidate.consolidate``, in turns on the worker) when the due work is
+        looked at (:meth:`run_due`, a server's round) and the last whole run ended ``hours`` ago
+        or more, or after ``writes`` writes of this store (0: never so). Off until called."""
+        self._consolidation = (hours, writes)
+
+    def _consolidation_due(self, settings: dict[str, str], now: int) -> bool:
+        from .consolidate import LAST_RUN
+
+        hours, writes = self._consolidation
+        by_time = hours > 0 and now - int(settings.get(LAST_RUN, 0)) >= hours * 3_600_000
+        return by_time or 0 < writes <= self._writes
+
+    def start_consolidation(self) -> None:
+        """Have the worker consolidate every tenant, a step at a time (``consolidate.consolidate``)."""
+        from .consolidate import consolidate
+
+        self._writes = 0
+        self.worker.in_turns("consolidation", lambda stop: consolidate(self.store, stop=stop))
 
     def start(self) -> None:
         """Have the worker erase what had expired by now and scrub (:meth:`run_due`, without ``retry``)."""
@@ -210,7 +233,10 @@ class Upkeep:
         now = store.clock() if now is None else now
         with store.backend.read(None) as tx:
             expired = bool(tx.memories(None, expired_before=now - EXPIRY_GRACE_MS, limit=1))
-            pending = SCRUB_DUE in tx.settings()
+            settings = tx.settings()
+            pending = SCRUB_DUE in settings
+        if self._consolidation_due(settings, now):
+            self.start_consolidation()
         if expired:
             try:
                 with store.backend.write(None) as tx:

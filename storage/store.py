@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Unpack
 
-from . import history, maintenance, validate
+from . import consolidate, history, maintenance, validate
 from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
 from .embeddings import Embedded, Embedder
 from .episodes import Episodes
@@ -625,3 +625,7 @@ class Store:
             order = "observed" if newest_first else "importance"
             return list(tx.memories(tenant, filters=filters, order=order, limit=max_rows).values()), total
 
+    def review(self, tenant: str, scopes: list[str]) -> consolidate.Review:
+        """What waits for the agent's judgement in ``scopes``: contradicting pairs, decayed memories,
+        failing procedures (see ``consolidate.review``)."""
+        return consolidate.review(self, tenant, list(dict.fromkeys(scopes)))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from . import history, validate
-from .backend import NewRow, Reader
+from .backend import NewRow, Reader, compaction_reason
 from .embeddings import Embedded
 from .errors import Conflict, InvalidInput, ModelUnavailable, shown
 from .ids import new_id
@@ -172,6 +172,7 @@ class _Import:
     failed: list[LineError] = field(default_factory=list)
     degraded: str | None = None
     successors: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    compacted: dict[str, list[str]] = field(default_factory=dict)  # digest id: the lines it compacts
     superseded: set[str] = field(default_factory=set)
     runs: dict[str, list[Run]] = field(default_factory=dict)  # of the rows checked, written with them
     model_id: str | None = None  # of the batch's vectors
@@ -202,7 +203,11 @@ class _Import:
         for _, row, _ in checked:
             if row.id in successors:
                 self.superseded.add(row.id)
-                self.successors[successors[row.id][0]] = (row.id, successors[row.id][1])
+                digest, reason = successors[row.id]
+                if reason == compaction_reason(digest):  # marked by the digest's own line
+                    self.compacted.setdefault(digest, []).append(row.id)
+                else:
+                    self.successors[digest] = (row.id, reason)
         # Left out before embedding (a resumed import is quick); the write checks again.
         with self.store.backend.read(self.tenant) as tx:
             new = [(number, row) for number, row, _ in checked if not self._already_there(tx, row, now)]
@@ -278,6 +283,7 @@ class _Import:
                 made = self.store.writable_vectors(
                     tx, Embedded(self.model_id, row.vectors) if row.vectors is not None and self.model_id else None)
                 written = replace(row, context_seq=context, reason=successor[1] if successor else None,
+                                  compacts=tuple(self.compacted.pop(row.id, ())),
                                   vectors=None if made is None else list(made.vectors), model=made and made.model_id)
                 tx.insert(written)
                 for run in self.runs.pop(row.id, []):

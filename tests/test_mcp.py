@@ -187,12 +187,12 @@ async def test_concurrent_calls_in_one_server_all_land(db_path):
 async def test_prompts_are_listed_with_described_arguments_and_render(db_path):
     async with client(db_path) as c:
         prompts = {p.name: p for p in (await c.list_prompts()).prompts}
-        assert set(prompts) == {"save_session", "review_memories"}
+        assert set(prompts) == {"save_session", "review_memories", "consolidate"}
         for prompt in prompts.values():
             assert prompt.title and prompt.description
             assert all(a.description for a in prompt.arguments)
         required = {p.name: [a.name for a in p.arguments if a.required] for p in prompts.values()}
-        assert required == {"save_session": [], "review_memories": ["topic"]}
+        assert required == {"save_session": [], "review_memories": ["topic"], "consolidate": []}
         saved = await c.get_prompt("save_session", {"scope": "proj"})
         review = await c.get_prompt("review_memories", {"topic": "database hosts"})
     text = saved.messages[0].content.text

@@ -49,7 +49,7 @@ async def test_every_prompt_renders_with_its_required_arguments_only(db_path):
         listed = {p.name: p for p in (await c.list_prompts()).prompts}
         published = {name: {a.name: bool(a.required) for a in p.arguments or []} for name, p in listed.items()}
         assert published == {"save_session": {"focus": False, "scope": False},
-                             "review_memories": {"topic": True, "scope": False}}
+                             "review_memories": {"topic": True, "scope": False}, "consolidate": {}}
         for name, prompt in listed.items():
             assert all(a.description for a in prompt.arguments or [])
             required = {a.name: "database hosts" for a in prompt.arguments or [] if a.required}

@@ -265,7 +265,7 @@ def test_strict_tools_over_real_stdio(db_path):
         r = server.call_tool("recall", {"query": "x", "limit": 3.5})
         assert r["isError"] and r["content"][0]["text"] == "limit: must be an integer from 1 to 50; got 3.5"
         prompts = server.request("prompts/list")["result"]["prompts"]
-        assert {p["name"] for p in prompts} == {"save_session", "review_memories"}
+        assert {p["name"] for p in prompts} == {"save_session", "review_memories", "consolidate"}
         got = server.request("prompts/get", {"name": "review_memories", "arguments": {"topic": "dark mode"}})
         assert 'query "dark mode"' in got["result"]["messages"][0]["content"]["text"]
         boot = server.request("resources/read", {"uri": "memory://boot"})["result"]["contents"][0]["text"]

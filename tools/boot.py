@@ -12,6 +12,7 @@ ended session's digest comes last (:data:`LAST_SESSION`); no memory is shown twi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -58,6 +59,7 @@ LAST_SESSION = Section("Last session", ("episode",), newest_first=True, share=0.
 SESSIONS_LOOKED_AT = 20  # the newest sessions searched for the last ended one
 # Every line costs at least this many tokens, so budget // MIN_LINE_TOKENS rows per section suffice.
 MIN_LINE_TOKENS = 8
+_HEADING = re.compile(r"^## .*$", re.MULTILINE)
 SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and those of the rows after it
 # After a memory that needs review, its strength's only mark here: the figure on every line, or on
 # these, cost lines and sections at small budgets (docs/tools.md#resources).
@@ -236,6 +238,11 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     """
     scopes = caller.scopes(None)
     leading, note = _relevant(store, caller, scopes, task) if task and task.strip() else ([], "")
+    review = store.review(caller.tenant, scopes)
+    waiting = review.waiting
+    more = "+" if review.more else ""
+    items = "1 item waits" if waiting == 1 and not more else f"{waiting:,}{more} items wait"
+    review_line = f"\n\n{items} for review: read memory://review" if waiting else ""  # in the header's tokens
     digest = _last_digest(store, caller, scopes)
     if digest is not None and digest.id in {m.id for m in leading}:
         digest = None  # shown once, with the task's
@@ -256,8 +263,13 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     procedures = [m.id for _, memories, _ in parts for m in memories if m.kind == "procedure"]
     runs = store.run_summaries(tenant=caller.tenant, ids=procedures) if procedures else {}
 
+    known: dict[str, str] = {}  # (kept for a second render)
+
     def short_ids(ids: list[str]) -> dict[str, str]:  # for the lines costed (and a few after), not every row
-        return store.short_ids(tenant=caller.tenant, ids=ids)
+        missing = [i for i in ids if i not in known]
+        if missing:
+            known.update(store.short_ids(tenant=caller.tenant, ids=missing))
+        return {i: known[i] for i in ids}
 
     def details(memory: Memory) -> str:
         held = REVIEW_MARK if needs_review(memory, now) else ""
@@ -269,6 +281,10 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
             r.runs, r.successes, last and last[:10], r.last_outcome, r.failure_modes, r.flagged)
 
     document = render(parts, short_ids, caller, scopes, budget, note, details)
+    if review_line:  # the line never costs a section its place
+        with_line = render(parts, short_ids, caller, scopes, budget, note + review_line, details)
+        if _HEADING.findall(with_line) == _HEADING.findall(document):
+            document = with_line
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}
     if any(total for _, _, total in parts) or not others:
         return document

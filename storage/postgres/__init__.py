@@ -14,7 +14,7 @@ from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
 from ..links import on_cycles
 from . import schema
-from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
+from ..backend import LINKED, MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, transaction, translated
 from ..session_rows import MISCOUNTED
@@ -174,7 +174,7 @@ class PostgresBackend:
                 )
             half = one(
                 "SELECT count(*) FROM memories a WHERE (a.superseded_by IS NOT NULL AND NOT EXISTS"
-                " (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND b.supersedes = a.id))"
+                f" (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND {LINKED}))"
                 " OR (a.supersedes IS NOT NULL AND NOT EXISTS"
                 " (SELECT 1 FROM memories b WHERE b.id = a.supersedes AND b.superseded_by = a.id))"
             )

@@ -10,7 +10,8 @@ import psycopg
 from psycopg import sql
 
 from ..backend import (
-    MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, TurnRow, recorded_model,
+    KEPT_REASON, MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, TurnRow,
+    compaction_reason, recorded_model,
 )
 from ..errors import Busy, Conflict, shown
 from ..ids import new_id
@@ -401,6 +402,8 @@ class PgWriter(PgReader):
             self._add_windows(seq, row.tenant, row.vectors)
         if row.supersedes is not None:
             self._link(row.supersedes, row.id, row.reason)
+        if row.compacts:
+            self._compact(row.compacts, row.id)
         return seq
 
     def _add_vectors(self, seq: int, tenant: str, vectors: list[np.ndarray]) -> None:
@@ -450,6 +453,17 @@ class PgWriter(PgReader):
         if row is not None:
             self._drop_as_context(int(row[0]))
 
+    def _compact(self, ids: tuple[str, ...], digest_id: str) -> None:
+        """As the SQLite backend's: ``ids`` superseded by the digest at once; a memory continuing one
+        of them loses that context unless it is one of them."""
+        own, params = self._own()
+        seqs = [r[0] for r in self._all(
+            "UPDATE memories SET superseded_by = %(new)s, supersede_reason = %(reason)s"
+            f" WHERE id = ANY(%(ids)s){own} RETURNING seq",
+            {"new": digest_id, "reason": compaction_reason(digest_id), "ids": list(ids), **params})]
+        self.conn.execute("UPDATE memories SET context_seq = NULL, context_terms = NULL"
+                          " WHERE context_seq = ANY(%(seqs)s) AND NOT seq = ANY(%(seqs)s)", {"seqs": seqs})
+
     def index_keywords(self) -> int:
         """Write every memory's ``tsvector``s again; returns how many memories were indexed."""
         rows = self._all(
@@ -483,7 +497,8 @@ class PgWriter(PgReader):
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = %s", (seq,))
         self.conn.execute("UPDATE runs SET note = NULL WHERE memory_seq = %s AND note IS NOT NULL", (seq,))
         self.conn.execute(
-            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, supersede_reason = NULL, tokens = NULL,"
+            "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL,"
+            f" supersede_reason = {KEPT_REASON}, tokens = NULL,"
             " content_terms = NULL, context_terms = NULL, forgotten_at = %s, forget_reason = %s,"
             " vector_pending = false WHERE seq = %s",
             (now, reason, seq),

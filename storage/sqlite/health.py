@@ -13,7 +13,7 @@ from ..links import on_cycles
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table
 from ..session_rows import MISCOUNTED
-from ..backend import SCRUB_DUE
+from ..backend import LINKED, SCRUB_DUE
 
 
 def stats(conn: apsw.Connection, now: int) -> dict[str, object]:
@@ -117,7 +117,7 @@ def check(conn: apsw.Connection) -> list[str]:
         )
     half_links = one(
         "SELECT count(*) FROM memories a WHERE (a.superseded_by IS NOT NULL AND NOT EXISTS"
-        " (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND b.supersedes = a.id))"
+        f" (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND {LINKED}))"
         " OR (a.supersedes IS NOT NULL AND NOT EXISTS"
         " (SELECT 1 FROM memories b WHERE b.id = a.supersedes AND b.superseded_by = a.id))"
     )

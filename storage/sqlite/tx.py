@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import backend
 from ..errors import Conflict
-from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
+from ..backend import KEPT_REASON, MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_model
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory, Session, Turn
@@ -459,6 +459,8 @@ class SqliteTransaction:
             self._add_vectors(seq, row.vectors)
         if row.supersedes is not None:
             self._link(row.supersedes, row.id, row.reason)
+        if row.compacts:
+            self._compact(row.tenant, row.compacts, row.id)
         return seq
 
     def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
@@ -481,6 +483,23 @@ class SqliteTransaction:
         self.conn.execute("UPDATE memories SET superseded_by = ?, supersede_reason = ? WHERE id = ?", (new_id, reason, old_id))
         if old is not None and old[3] is None and old[2] is not None:
             self._drop_as_context(old[1], old[0], old[2])
+
+    def _compact(self, tenant: str, ids: tuple[str, ...], digest_id: str) -> None:
+        """Mark the current memories ``ids`` superseded by the digest ``digest_id``, in three statements
+        (one a memory took 1 ms: bench/consolidate.py); a memory continuing one of them as its episode
+        loses it, as after a supersede, unless it is one of them (they leave recall together)."""
+        sources = "SELECT seq FROM memories WHERE id IN (SELECT value FROM json_each(:ids)) AND tenant = :tenant"
+        params = {"ids": json.dumps(list(ids)), "tenant": tenant, "digest": digest_id,
+                  "reason": backend.compaction_reason(digest_id)}
+        self.conn.execute("UPDATE memories SET superseded_by = :digest, supersede_reason = :reason"
+                          f" WHERE seq IN ({sources})", params)
+        users = f"m.context_seq IN ({sources}) AND m.seq NOT IN ({sources})"
+        for seq, text, context in self.conn.execute(
+                "SELECT m.seq, m.content, c.content FROM memories m JOIN memories c ON c.seq = m.context_seq"
+                f" WHERE {users} AND m.content IS NOT NULL", params).fetchall():
+            self._index(tenant, seq, text, context, delete=True)
+            self._index(tenant, seq, text, None)
+        self.conn.execute(f"UPDATE memories AS m SET context_seq = NULL WHERE {users}", params)
 
     def _index(self, tenant: str, seq: int, content: str, context: str | None, delete: bool = False) -> None:
         """Add (``delete``: remove) memory ``seq``'s entry in ``tenant``'s keyword index:
@@ -523,7 +542,8 @@ class SqliteTransaction:
         self.conn.execute("UPDATE runs SET note = NULL WHERE memory_seq = ? AND note IS NOT NULL", (seq,))
         self.conn.execute(
             "UPDATE memories SET content = NULL, content_hash = NULL, source = NULL, tokens = NULL,"
-            " supersede_reason = NULL, forgotten_at = ?, forget_reason = ?, vector_pending = 0 WHERE seq = ?",
+            f" supersede_reason = {KEPT_REASON}, forgotten_at = ?, forget_reason = ?, vector_pending = 0"
+            " WHERE seq = ?",
             (now, reason, seq),
         )
         # Recorded with the delete: a crash before the scrub leaves the duty, not silent residue.

@@ -1,0 +1,323 @@
+"""Consolidation without a model (issue 27): old, unimportant episodes compacted into one digest
+per scope and ISO week (deterministic, extractive), and a scan for contradicting pairs of current
+memories that ``Store.review`` lists with decayed ones. Every write is one short transaction;
+a crash between two loses nothing, and a run again completes the rest.
+More: docs/how-memory-works.md#consolidation."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from . import maintenance, strength, validate
+from .backend import NewRow, Search
+from .contradiction import disagreement
+from .ids import new_id
+from .limits import CONTENT_MAX_CHARS
+from .literal import literal_tokens
+from .query import Filters
+from .ranking import SAME_SUBJECT
+from .records import Memory
+from .timefmt import format_ms
+
+if TYPE_CHECKING:
+    from .backend import Reader
+    from .store import Store
+
+COMPACT_AFTER_DAYS = 30  # an episode observed longer ago than this may be compacted
+COMPACT_BELOW = 5  # ... when its importance is below this
+DIGEST_IMPORTANCE = COMPACT_BELOW  # so a digest is never compacted again
+DIGEST_TAG = "digest"
+DIGEST_SOURCE = "memvault consolidate"
+SENTENCE_CHARS = 160  # of each source's first sentence, quoted in its digest
+# Sources of one digest at most: its write marks each (at 100,000 memories a digest of 84 held
+# the write lock 22 ms at the median, 116 ms at most; see docs/benchmarks.md#consolidation).
+SOURCES_PER_DIGEST = 40
+STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are: compared for contradictions
+NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
+SCAN_BATCH = 200  # new memories compared per step (the mark is saved after each)
+PAIRS_KEPT = 1_000  # contradicting pairs kept for review at most, newest first (review shows 20)
+# Memories read at most for the decayed list, oldest written first (the boot context asks for the
+# review: reading 7,478 decayed memories took it from 45-56 ms to 250-300 ms, 500 to 82 ms;
+# docs/benchmarks.md#consolidation).
+DECAYED_READ = 200
+REVIEW_KEY = "review:"  # setting per tenant: {"mark": highest seq compared, "pairs": [[older id, newer id]]}
+LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
+DAY_MS = 86_400_000
+_SENTENCE = re.compile(r"(?<=[.!?])\s")
+
+
+@dataclass(frozen=True)
+class Compacted:
+    """One digest written: its id, tenant, scope, ISO week ("2026-W03") and the ids it compacts."""
+
+    digest_id: str
+    tenant: str
+    scope: str
+    week: str
+    sources: tuple[str, ...]
+
+
+@dataclass
+class Report:
+    """What a run did: ``compacted`` digests; ``contradictions`` new pairs found by comparing
+    ``compared`` memories written since the last run; ``skipped`` digests not written because a
+    source changed meanwhile (the next run writes them); ``finished`` False when ``stop()`` ended
+    it early; ``longest_write_ms``, the longest of its write transactions."""
+
+    compacted: list[Compacted] = field(default_factory=list)
+    contradictions: int = 0
+    compared: int = 0
+    skipped: int = 0
+    finished: bool = True
+    longest_write_ms: float = 0.0
+
+    def as_json(self) -> dict[str, object]:
+        """The report as plain JSON values."""
+        return {
+            "compacted": [{"digest_id": c.digest_id, "tenant": c.tenant, "scope": c.scope, "week": c.week,
+                           "sources": list(c.sources)} for c in self.compacted],
+            "contradictions_found": self.contradictions, "compared": self.compared, "skipped": self.skipped,
+            "finished": self.finished, "longest_write_ms": round(self.longest_write_ms, 1),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """What waits for the agent's judgement: ``contradictions`` ``(older id, newer id, reason)``,
+    ``decayed`` memories (``strength.needs_review``, weakest first), ``failing`` procedures."""
+
+    contradictions: list[tuple[str, str, str]]
+    decayed: list[Memory]
+    failing: list[Memory]
+    more: bool = False  # the decayed list stopped at ``DECAYED_READ`` memories read: more may wait
+
+    @property
+    def waiting(self) -> int:
+        """How many items wait (at least: see ``more``)."""
+        return len(self.contradictions) + len(self.decayed) + len(self.failing)
+
+
+def consolidate(
+    store: Store, now: int | None = None, stop: Callable[[], bool] = lambda: False,
+    progress: Callable[[Compacted], None] | None = None,
+) -> Report:
+    """Compact every tenant's old episodes (:func:`compact`), then compare the memories written
+    since the last run with their nearest neighbours (:func:`scan`); ``stop()`` is asked before
+    each step, ``progress`` told of each digest once committed. Raises Busy or StorageUnavailable
+    (what was committed stays, a run again goes on)."""
+    report = Report()
+    now = store.clock() if now is None else now
+    for tenant in _tenants(store, now):
+        compact(store, tenant, now, report, stop, progress)
+        scan(store, tenant, now, report, stop)
+    if report.finished:
+        with _timed(report):
+            maintenance.own(store).put_setting(LAST_RUN, str(now))
+    return report
+
+
+def _tenants(store: Store, now: int) -> list[str]:
+    return sorted(maintenance.own(store).stats(now)["by_scope"])  # type: ignore[arg-type]
+
+
+@contextmanager
+def _timed(report: Report) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        report.longest_write_ms = max(report.longest_write_ms, (time.perf_counter() - started) * 1000)
+
+
+def iso_week(ms: int) -> str:
+    """The ISO week of ``ms`` (UTC), e.g. "2026-W03"."""
+    year, week, _ = datetime.fromtimestamp(ms / 1000, UTC).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def first_sentence(text: str) -> str:
+    """``text``'s first sentence on one line, cut to ``SENTENCE_CHARS`` (with "...")."""
+    sentence = " ".join(_SENTENCE.split(text.strip(), maxsplit=1)[0].split())
+    return sentence if len(sentence) <= SENTENCE_CHARS else sentence[:SENTENCE_CHARS - 3].rstrip() + "..."
+
+
+def digest_parts(
+    scope: str, week: str, sources: list[Memory], short: dict[str, str]
+) -> list[tuple[str, list[Memory]]]:
+    """The digests of one scope's week: text and sources of each, oldest source first, each text
+    within ``CONTENT_MAX_CHARS`` and of ``SOURCES_PER_DIGEST`` sources at most (a longer week gets
+    several)."""
+    ordered = sorted(sources, key=lambda m: (m.observed_at, m.id))
+    lines = [f"- [{short[m.id]}] {format_ms(m.observed_at)[:10]}: {first_sentence(m.content or '')}"
+             for m in ordered]
+    parts: list[tuple[list[str], list[Memory]]] = [([], [])]
+    for line, memory in zip(lines, ordered, strict=True):
+        full = len(parts[-1][0]) == SOURCES_PER_DIGEST
+        if full or parts[-1][0] and len(_text(scope, week, parts[-1][0] + [line])) > CONTENT_MAX_CHARS:
+            parts.append(([], []))
+        parts[-1][0].append(line)
+        parts[-1][1].append(memory)
+    return [(_text(scope, week, text), members) for text, members in parts]
+
+
+def _text(scope: str, week: str, lines: list[str]) -> str:
+    return (f"Digest of {len(lines)} episode{'s' if len(lines) != 1 else ''} of scope {scope}, week {week} "
+            "(first sentence of each, with its id):\n" + "\n".join(lines))
+
+
+def compact(
+    store: Store, tenant: str, now: int, report: Report, stop: Callable[[], bool] = lambda: False,
+    progress: Callable[[Compacted], None] | None = None,
+) -> None:
+    """Compact ``tenant``'s current episodes observed more than ``COMPACT_AFTER_DAYS`` before
+    ``now`` with importance below ``COMPACT_BELOW``: one digest per scope and ISO week, embedded
+    before its write, inserted in one transaction that marks its sources superseded by it."""
+    cutoff = now - COMPACT_AFTER_DAYS * DAY_MS
+    old = Filters(tenant=tenant, scopes=None, now=now, kinds=["episode"], until=cutoff)
+    with store.backend.read(tenant) as tx:
+        found = [m for m in tx.memories(tenant, filters=old, order="seq").values()
+                 if m.importance < COMPACT_BELOW and m.content is not None]
+    short = store.short_ids(tenant=tenant, ids=[m.id for m in found]) if found else {}
+    weeks: dict[tuple[str, str], list[Memory]] = {}
+    for memory in found:
+        weeks.setdefault((memory.scope, iso_week(memory.observed_at)), []).append(memory)
+    for (scope, week), sources in sorted(weeks.items()):
+        for text, members in digest_parts(scope, week, sources, short):
+            if stop():
+                report.finished = False
+                return
+            done = _write_digest(store, tenant, scope, week, text, members, report)
+            if done is not None and progress is not None:
+                progress(done)
+
+
+def _write_digest(
+    store: Store, tenant: str, scope: str, week: str, text: str, sources: list[Memory], report: Report
+) -> Compacted | None:
+    made, _ = store.embed_memory(text, store.model_problem())
+    ids, content_hash = [m.id for m in sources], validate.content_hash(text)
+    tokens = literal_tokens([text])[0]
+    with _timed(report), store.backend.write(tenant) as tx:
+        now_rows = tx.memories(tenant, ids=ids)  # locked: a concurrent supersede or forget waits
+        if sorted(ids) != sorted(m.id for m in now_rows.values() if _unchanged(m)):
+            report.skipped += 1
+            return None
+        vectors = store.writable_vectors(tx, made)
+        row = NewRow(
+            id=new_id(), tenant=tenant, scope=scope, kind="episode", content=text,
+            content_hash=content_hash, tags=(DIGEST_TAG,), importance=DIGEST_IMPORTANCE,
+            source=DIGEST_SOURCE, observed_at=max(m.observed_at for m in sources), recorded_at=store.clock(),
+            tokens=tokens, vectors=None if vectors is None else list(vectors.vectors),  # type: ignore[arg-type]
+            model=vectors and vectors.model_id, compacts=tuple(ids),
+        )
+        tx.insert(row)
+    done = Compacted(digest_id=row.id, tenant=tenant, scope=scope, week=week, sources=tuple(ids))
+    report.compacted.append(done)
+    return done
+
+
+def _unchanged(memory: Memory) -> bool:
+    return memory.superseded_by is None and memory.forgotten_at is None
+
+
+def _state(tx: Reader, tenant: str) -> dict:  # type: ignore[type-arg]
+    saved = tx.settings().get(REVIEW_KEY + tenant)
+    return json.loads(saved) if saved else {"mark": 0, "pairs": []}
+
+
+def scan(
+    store: Store, tenant: str, now: int, report: Report, stop: Callable[[], bool] = lambda: False
+) -> None:
+    """Compare ``tenant``'s current memories of ``STATE_KINDS`` written since the last scan (the
+    mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope and kinds;
+    a pair at cosine >= ``ranking.SAME_SUBJECT`` whose words disagree
+    (``contradiction.disagreement``) is kept for review. Pairs no longer both current are dropped.
+    ``SCAN_BATCH`` memories a step, the mark and pairs saved after each (ids only, never text)."""
+    while True:
+        if stop():
+            report.finished = False
+            return
+        with store.backend.read(tenant) as tx:
+            state = _state(tx, tenant)
+            pairs = {tuple(p) for p in state["pairs"]}
+            current = Filters(tenant=tenant, scopes=None, now=now, kinds=STATE_KINDS)
+            batch = tx.memories(tenant, filters=current, order="seq", after_seq=state["mark"],
+                                limit=SCAN_BATCH)
+            for seq, memory in batch.items():
+                pairs |= _disagreeing(tx, seq, memory, now)
+            named = sorted({i for p in pairs for i in p})
+            members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
+        live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)}
+        live = set(sorted(live, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])  # ids: newest last written
+        report.contradictions += len(live - {tuple(p) for p in state["pairs"]})
+        report.compared += len(batch)
+        mark = max(batch, default=state["mark"])
+        if batch or live != {tuple(p) for p in state["pairs"]}:
+            with _timed(report):
+                maintenance.own(store).put_setting(
+                    REVIEW_KEY + tenant, json.dumps({"mark": mark, "pairs": sorted(live)}))
+        if len(batch) < SCAN_BATCH:
+            return
+
+
+def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[str, str]]:
+    """``(older id, newer id)`` of ``memory`` and each near memory of its scope it disagrees with."""
+    if memory.content is None or memory.vector_pending:
+        return set()
+    filters = Filters(tenant=memory.tenant, scopes=[memory.scope], now=now, kinds=STATE_KINDS)
+    near = [s for s, cosine in tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector
+            if s != seq and cosine >= SAME_SUBJECT]
+    out = set()
+    for other in tx.memories(memory.tenant, seqs=near).values():
+        older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))
+        if other.content is not None and disagreement(older.content, newer.content) is not None:  # type: ignore[arg-type]
+            out.add((older.id, newer.id))
+    return out
+
+
+def review(store: Store, tenant: str, scopes: list[str]) -> Review:
+    """What waits in ``scopes``: the kept contradicting pairs still both current, with today's
+    reason; current memories of ``strength.REVIEWED_KINDS`` that need review, weakest first, of the
+    ``DECAYED_READ`` oldest written that are old enough to have decayed that far; procedures
+    failing (see ``Review``)."""
+    now = store.clock()
+    with store.backend.read(tenant) as tx:
+        pairs = _state(tx, tenant)["pairs"]
+        rows = {m.id: m for m in tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()}
+        contradictions = []
+        for older_id, newer_id in pairs:
+            older, newer = rows.get(older_id), rows.get(newer_id)
+            if older is None or newer is None or not all(_shown(m, now, scopes) for m in (older, newer)):
+                continue
+            reason = disagreement(older.content, newer.content)  # type: ignore[arg-type]
+            if reason is not None:
+                contradictions.append((older_id, newer_id, reason))
+        age = min(_review_age(kind) for kind in STATE_KINDS)
+        old = Filters(tenant=tenant, scopes=scopes, now=now, kinds=STATE_KINDS, until=now - age + 1)
+        read = tx.memories(tenant, filters=old, order="seq", limit=DECAYED_READ)
+    decayed = sorted((m for m in read.values() if strength.needs_review(m, now)),
+                     key=lambda m: (strength.strength(m, now), m.id))
+    more = len(read) == DECAYED_READ
+    failing = store.failing_procedures(tenant, scopes)
+    return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more)
+
+
+def _shown(memory: Memory, now: int, scopes: list[str]) -> bool:
+    live = memory.expires_at is None or memory.expires_at > now
+    return _unchanged(memory) and live and memory.content is not None and memory.scope in scopes
+
+
+def _review_age(kind: str) -> int:
+    """The least age (ms since observed) at which a memory of ``kind`` may need review: never
+    confirmed, it starts at ``strength.learned(kind, 0)`` and halves each half-life."""
+    halvings = max(0.0, math.log2(strength.learned(kind, 0) / strength.REVIEW_BELOW))
+    days = strength.HALF_LIFE_DAYS[kind] * halvings
+    return int(days * DAY_MS)

@@ -1,0 +1,363 @@
+"""Consolidation (issue 27, items 4-6): old episodes compacted into digests per scope and week,
+every source reachable and kept until forgotten, idempotent, crash-safe; review of contradicting
+pairs and decayed memories. State tests on both backends."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+
+from memvault.storage import consolidate as consolidation
+from memvault.storage import maintenance, strength
+from memvault.storage.consolidate import COMPACT_AFTER_DAYS, DIGEST_TAG, consolidate
+from memvault.storage.limits import CONTENT_MAX_CHARS
+from memvault.storage.query import Filters
+from memvault.storage.records import Memory
+from memvault.storage.store import Store
+from memvault.storage.timefmt import format_ms
+
+pytestmark = pytest.mark.contract
+DAY_MS = 86_400_000
+WRITER = Path(__file__).with_name("consolidate_writer.py")
+
+
+def episode(store: Store, content: str, days_ago: float, scope: str = "proj", importance: int = 3,
+            tenant: str = "a") -> str:
+    observed = format_ms(store.clock() - int(days_ago * DAY_MS))
+    return store.remember(tenant=tenant, scope=scope, content=content, kind="episode", importance=importance,
+                          observed_at=observed).id
+
+
+def every_memory(store: Store, tenant: str = "a") -> dict[str, Memory]:
+    """Every memory of ``tenant``, any state, by id."""
+    every = Filters(tenant=tenant, scopes=None, now=0, include_history=True)
+    with store.backend.read(tenant) as tx:
+        return {m.id: m for m in tx.memories(tenant, filters=every, order="seq").values()}
+
+
+def digests(store: Store, tenant: str = "a") -> list[Memory]:
+    return [m for m in every_memory(store, tenant).values() if DIGEST_TAG in m.tags]
+
+
+def listed(digest: Memory) -> list[str]:
+    """The short ids a digest's lines name."""
+    return re.findall(r"^- \[([0-9a-f-]+)\]", digest.content or "", re.MULTILINE)
+
+
+def test_old_unimportant_episodes_become_one_digest_per_scope_and_week(store, clock):
+    # Clock: Thursday 2026-01-01. 40 and 41 days back share a week; 47 days back is the week before.
+    week_a = [episode(store, f"Deployed build {n} to staging. Then lunch.", 40 + n / 10) for n in range(3)]
+    week_b = [episode(store, "Paired on the flaky login test. It passed after a retry.", 47)]
+    other_scope = [episode(store, "Wrote the quarterly report draft.", 40, scope="ops")]
+    kept = [
+        episode(store, "Fixed the outage in the payment service.", 40, importance=5),  # important
+        episode(store, "Reviewed the caching pull request.", COMPACT_AFTER_DAYS - 1),  # recent
+        store.remember(tenant="a", scope="proj", content="Staging runs on host db2.", kind="fact",
+                       observed_at=format_ms(clock() - 60 * DAY_MS)).id,
+    ]
+    report = consolidate(store)
+
+    assert len(report.compacted) == 3 and report.skipped == 0
+    by_sources = {frozenset(c.sources): c for c in report.compacted}
+    assert set(by_sources) == {frozenset(week_a), frozenset(week_b), frozenset(other_scope)}
+    rows = every_memory(store)
+    for sources, done in by_sources.items():
+        digest = rows[done.digest_id]
+        assert (digest.kind, digest.importance, digest.tags) == ("episode", 5, (DIGEST_TAG,))
+        assert digest.scope == done.scope
+        assert digest.superseded_by is None and len(digest.content or "") <= CONTENT_MAX_CHARS
+        assert digest.observed_at == max(rows[s].observed_at for s in sources)
+        prefixes = listed(digest)
+        assert len(prefixes) == len(sources)
+        for source in sources:
+            assert rows[source].superseded_by == digest.id
+            assert rows[source].supersede_reason == f"compacted into {digest.id}"
+            assert any(source.startswith(p) for p in prefixes)
+            assert rows[source].content is not None  # kept for history and export
+    text_a = rows[by_sources[frozenset(week_a)].digest_id].content or ""
+    assert "Deployed build 0 to staging." in text_a and "Then lunch" not in text_a  # first sentence only
+    assert by_sources[frozenset(week_a)].week == "2025-W47"
+    for memory_id in kept:
+        assert rows[memory_id].superseded_by is None
+    assert maintenance.own(store).check() == []  # compaction links count as whole
+
+
+def test_a_second_run_changes_nothing(store):
+    for n in range(6):
+        episode(store, f"Standup number {n} went fine.", 40 + 3 * n)
+    first = consolidate(store)
+    before = every_memory(store)
+    second = consolidate(store)
+    assert first.compacted and second.compacted == [] and second.skipped == 0
+    assert every_memory(store) == before
+
+
+def test_recall_finds_the_digest_through_a_compacted_episode_and_get_shows_the_source(store):
+    source = episode(store, "Migrated the billing database to Postgres sixteen.", 45)
+    other = episode(store, "Cleaned the backlog of stale tickets.", 45)
+    done = consolidate(store).compacted[0]
+    hits = store.recall(tenant="a", query="billing database Postgres migration", scopes=["proj"]).hits
+    assert [h.memory.id for h in hits][:1] == [done.digest_id]
+    assert source not in {h.memory.id for h in hits} and other not in {h.memory.id for h in hits}
+    assert store.get(tenant="a", id=source).content == "Migrated the billing database to Postgres sixteen."
+    assert [m.id for m in store.history(tenant="a", id=source)] == [source, done.digest_id]
+    with_history = store.recall(tenant="a", query="billing database Postgres", scopes=["proj"],
+                                include_history=True)
+    assert source in {h.memory.id for h in with_history.hits}
+
+
+def test_forgetting_a_compacted_episode_removes_it_and_keeps_the_store_healthy(store):
+    source = episode(store, "Called the vendor about the invoice.", 50)
+    episode(store, "Booked the team offsite venue.", 50)
+    done = consolidate(store).compacted[0]
+    store.forget(tenant="a", id=source, reason="private")
+    gone = store.get(tenant="a", id=source)
+    assert gone.content is None and gone.forgotten_at is not None
+    assert gone.superseded_by == done.digest_id
+    assert store.get(tenant="a", id=done.digest_id).content is not None  # the digest stays
+    assert maintenance.check(store) == []  # after the scrub the forget queued
+
+
+def test_a_week_longer_than_one_memory_is_split_into_digests_within_the_limit(store):
+    long_sentence = "Investigated the nightly import job " + "and its retries " * 12 + "for a while."
+    sources = {episode(store, f"{long_sentence} Entry {n}.", 40) for n in range(60)}
+    report = consolidate(store)
+    assert len(report.compacted) >= 2
+    assert set().union(*(set(c.sources) for c in report.compacted)) == sources
+    assert sum(len(c.sources) for c in report.compacted) == len(sources)
+    rows = every_memory(store)
+    for done in report.compacted:
+        assert len(rows[done.digest_id].content or "") <= CONTENT_MAX_CHARS
+        assert len(listed(rows[done.digest_id])) == len(done.sources)
+
+
+def test_a_source_changed_after_the_read_leaves_its_digest_to_the_next_run(store, monkeypatch):
+    first = episode(store, "Rotated the on-call schedule.", 40)
+    episode(store, "Renewed the TLS certificate.", 40)
+    embed = store.embed_memory
+    changed: list[str] = []
+
+    def superseded_meanwhile(text, reason):  # runs between the read and the write, as a concurrent writer
+        if not changed:
+            changed.append(text)
+            store.supersede(tenant="a", id=first, content="Rotated the on-call schedule for March.")
+        return embed(text, reason)
+
+    monkeypatch.setattr(store, "embed_memory", superseded_meanwhile)
+    report = consolidate(store)
+    assert report.compacted == [] and report.skipped == 1
+    assert digests(store) == []
+    monkeypatch.undo()
+    assert len(consolidate(store).compacted) == 1
+
+
+def test_export_keeps_compacted_episodes_and_import_links_them_to_their_digest_again(store, new_db, clock):
+    from memvault.storage import transfer
+
+    sources = [episode(store, f"Demoed the search feature to client {n}.", 40) for n in range(3)]
+    done = consolidate(store).compacted[0]
+    lines = list(transfer.export_lines(store, "a"))
+    assert all(any(source in line and done.digest_id in line for line in lines) for source in sources)
+    copy = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        report = transfer.import_lines(copy, lines, tenant="a", scope="proj")
+        assert report.imported == 4 and not report.failed
+        rows = every_memory(copy)
+        assert all(rows[s].superseded_by == done.digest_id for s in sources)
+        assert all(rows[s].supersede_reason == f"compacted into {done.digest_id}" for s in sources)
+        assert maintenance.own(copy).check() == []
+        assert consolidate(copy).compacted == []
+    finally:
+        copy.close()
+
+
+def test_sigkill_during_consolidation_loses_nothing_and_a_rerun_completes_it(db, clock):
+    setup = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    weeks = 120
+    try:
+        for week in range(weeks):
+            for n in range(2):
+                episode(setup, f"Week {week} task {n} done.", 40 + 7 * week + n)
+    finally:
+        setup.close()
+    proc = subprocess.Popen([sys.executable, str(WRITER), db, str(clock())], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=WRITER.parent)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready", proc.stderr.read() if proc.stderr else ""
+    first = proc.stdout.readline()
+    assert first.startswith("ack "), first + (proc.stderr.read() if proc.stderr else "")
+    proc.send_signal(signal.SIGKILL)
+    out, _ = proc.communicate()
+    acknowledged = {line.split()[1] for line in (first + out).splitlines() if line.startswith("ack ")}
+    assert "done" not in out  # the kill landed in the middle
+
+    store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        rows = every_memory(store)
+        written = digests(store)
+        assert acknowledged <= {d.id for d in written}
+        assert 0 < len(written) < weeks
+        _assert_whole(rows, written)
+        assert maintenance.own(store).check() == []
+        consolidate(store)
+        rows = every_memory(store)
+        _assert_whole(rows, digests(store))
+        sources = [m for m in rows.values() if m.kind == "episode" and DIGEST_TAG not in m.tags]
+        assert all(m.superseded_by is not None for m in sources)
+        assert len(digests(store)) == weeks
+    finally:
+        store.close()
+
+
+def _assert_whole(rows: dict[str, Memory], written: list[Memory]) -> None:
+    """Every compacted source points at an existing digest that lists it; each digest's sources are marked."""
+    for memory in rows.values():
+        if memory.superseded_by is not None:
+            digest = rows[memory.superseded_by]
+            assert any(memory.id.startswith(p) for p in listed(digest))
+    for digest in written:
+        marked = [m for m in rows.values() if m.superseded_by == digest.id]
+        assert len(marked) == len(listed(digest)) > 0
+
+
+# -- review ------------------------------------------------------------------------------------
+
+
+def test_consolidation_lists_contradicting_pairs_for_review_until_one_is_superseded(store, clock):
+    old = store.remember(tenant="a", scope="proj", content="The team standup is at 9:15 every weekday.",
+                         kind="fact").id
+    clock.advance(3600)
+    new = store.remember(tenant="a", scope="proj", content="The team standup is at 10:30 every weekday.",
+                         kind="fact").id
+    unrelated = store.remember(tenant="a", scope="proj", content="Invoices are sent on the first Monday.",
+                               kind="fact").id
+    report = consolidate(store)
+    assert report.contradictions == 1 and report.compared == 3
+    review = store.review("a", ["proj"])
+    assert [(o, n) for o, n, _ in review.contradictions] == [(old, new)]
+    assert "9:15" in review.contradictions[0][2] and "10:30" in review.contradictions[0][2]
+    assert unrelated not in {i for pair in review.contradictions for i in pair[:2]}
+    assert store.review("a", ["other"]).contradictions == []
+
+    again = consolidate(store)
+    assert again.compared == 0 and again.contradictions == 0  # only what was written since is compared
+
+    store.supersede(tenant="a", id=old, content="The team standup was at 9:15 until May.")
+    assert store.review("a", ["proj"]).contradictions == []
+
+
+def test_only_memories_written_since_the_last_run_are_compared(store):
+    facts = ["The billing service listens on port 8000.", "Cache entries expire after 30 minutes.",
+             "Backups are kept for 14 days.", "Deploys need 2 approvals.", "The VPN gateway is vpn4."]
+    for content in facts:
+        store.remember(tenant="a", scope="proj", content=content, kind="fact")
+    first = consolidate(store)
+    assert (first.compared, first.contradictions) == (5, 0)
+    store.remember(tenant="a", scope="proj", content="The billing service listens on port 9000.", kind="fact")
+    report = consolidate(store)
+    assert report.compared == 1 and report.contradictions == 1
+
+
+def test_a_fact_left_unconfirmed_past_its_half_life_waits_for_review(store, clock):
+    fact = store.remember(tenant="a", scope="proj", content="The build server is ci3.", kind="fact").id
+    confirmed = store.remember(tenant="a", scope="proj", content="Releases ship on Tuesdays.", kind="fact").id
+    store.remember(tenant="a", scope="proj", content="Releases ship on Tuesdays.", kind="fact")  # confirmed
+    store.remember(tenant="a", scope="proj", content="Lunch was pizza.", kind="episode")
+    assert store.review("a", ["proj"]).decayed == []
+    clock.advance((strength.HALF_LIFE_DAYS["fact"] + 1) * 86_400)
+    decayed = store.review("a", ["proj"]).decayed
+    assert [m.id for m in decayed] == [fact]
+    assert confirmed not in {m.id for m in decayed}
+    assert store.review("a", ["proj"]).waiting == 1
+
+
+def test_review_age_bound_never_leaves_out_a_memory_that_needs_review():
+    for kind in consolidation.STATE_KINDS:
+        age = consolidation._review_age(kind)
+        memory = Memory(id="x", tenant="a", scope="s", kind=kind, content="c", tags=(), importance=3,
+                        source=None, observed_at=0, recorded_at=0, expires_at=None, supersedes=None,
+                        superseded_by=None, supersede_reason=None, forgotten_at=None, forget_reason=None,
+                        confirmations=0, last_confirmed_at=None, vector_pending=False, tokens=1)
+        assert not strength.needs_review(memory, age - DAY_MS)
+        assert strength.needs_review(memory, age + DAY_MS)
+
+
+def test_consolidation_runs_for_every_tenant_apart(store):
+    episode(store, "Tenant a shipped the release.", 40, tenant="a")
+    episode(store, "Tenant b shipped the release.", 40, tenant="b")
+    report = consolidate(store)
+    assert sorted(c.tenant for c in report.compacted) == ["a", "b"]
+    for tenant in "ab":
+        (digest,) = digests(store, tenant)
+        assert all(rows.tenant == tenant for rows in every_memory(store, tenant).values())
+        assert f"Tenant {tenant}" in (digest.content or "")
+
+
+# -- when it runs -----------------------------------------------------------------------------
+
+
+def settled(store: Store, until=lambda: False) -> None:  # type: ignore[no-untyped-def]
+    """Let the worker run the jobs queued, and those they queue (a consolidation goes in turns, one
+    step each), until ``until()`` or 20 rounds."""
+    for _ in range(20):
+        store.worker.run(lambda: None)
+        if until():
+            return
+
+
+def last_run(store: Store) -> str | None:
+    with store.backend.read(None) as tx:
+        return tx.settings().get(consolidation.LAST_RUN)
+
+
+def test_a_store_told_to_consolidates_on_its_worker_after_n_writes(store):
+    old = [episode(store, f"Old note number {n}.", 40) for n in range(2)]
+    store.upkeep.schedule_consolidation(0, 3)
+    settled(store)
+    assert digests(store) == [] and last_run(store) is None
+    episode(store, "A third write starts it.", 1)
+    settled(store, until=lambda: last_run(store) is not None)
+    (digest,) = digests(store)
+    assert all(every_memory(store)[i].superseded_by == digest.id for i in old)
+    assert last_run(store) is not None
+
+
+def test_a_servers_round_consolidates_when_the_last_run_is_older_than_the_interval(store, clock):
+    store.upkeep.schedule_consolidation(24, 0)
+    store.upkeep.run_due(retry=True)
+    settled(store, until=lambda: last_run(store) is not None)
+    first = last_run(store)
+    assert first == str(clock())
+    clock.advance(23 * 3600)
+    store.upkeep.run_due(retry=True)
+    settled(store)
+    assert last_run(store) == first
+    clock.advance(3600)
+    store.upkeep.run_due(retry=True)
+    settled(store, until=lambda: last_run(store) != first)
+    assert last_run(store) == str(clock())
+
+
+def test_episodes_continuing_each_other_compact_and_forget_cleanly(store, clock):
+    # Three episodes of one conversation (minutes apart: each the next one's context), the last too
+    # important to compact: it loses its compacted context; the others leave recall together.
+    at = clock() - 40 * DAY_MS
+    ids = [store.remember(tenant="a", scope="proj", content=text, kind="episode", importance=importance,
+                          observed_at=format_ms(at + n * 60_000)).id
+           for n, (text, importance) in enumerate([("Opened the incident channel.", 3),
+                                                   ("Paged the database on-call.", 3),
+                                                   ("Restored the primary from the replica.", 8)])]
+    (done,) = consolidate(store).compacted
+    assert set(done.sources) == set(ids[:2])
+    assert maintenance.own(store).check() == []
+    hits = store.recall(tenant="a", query="incident channel database on-call", scopes=["proj"]).hits
+    assert ids[0] not in {h.memory.id for h in hits} and ids[1] not in {h.memory.id for h in hits}
+    for memory_id in ids:
+        store.forget(tenant="a", id=memory_id)
+    assert maintenance.check(store) == []  # after the scrub the forgets queued
