@@ -68,7 +68,8 @@ async def test_review_boot_line_and_prompt_over_the_mcp_server(db_path, real_emb
     assert float(stale.group(3)) < 0.3
     assert "_2 items wait for review._" in review
     assert [line for line in boot.splitlines() if "review" in line] == [
-        "2 items wait for review: read memory://review"]
+        "2 items wait for review: read memory://review",
+        f"- [{stale.group(1)}] 2025-10-28: \"The staging database runs on host db-stg-03.\" — needs review"]
     assert all(word in prompt for word in ("memory://review", "confirm", "supersede", "forget"))
 
 
