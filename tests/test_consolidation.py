@@ -361,3 +361,15 @@ def test_episodes_continuing_each_other_compact_and_forget_cleanly(store, clock)
     for memory_id in ids:
         store.forget(tenant="a", id=memory_id)
     assert maintenance.check(store) == []  # after the scrub the forgets queued
+
+
+def test_a_procedure_failing_twice_in_a_row_waits_for_review_until_it_succeeds(store):
+    deploy = store.remember(tenant="t", scope="s", content="Deploy with make release", kind="procedure").id
+    store.remember(tenant="t", scope="other", content="Deploy docs with make docs", kind="procedure")
+    store.confirm(tenant="t", id=deploy, outcome="failure", note="registry timed out")
+    assert store.review("t", ["s"]).failing == []  # one failure is no pattern
+    store.confirm(tenant="t", id=deploy, outcome="failure", note="registry timed out")
+    assert [m.id for m in store.review("t", ["s"]).failing] == [deploy]
+    assert store.review("t", ["other"]).failing == [] and store.review("u", ["s"]).failing == []
+    store.confirm(tenant="t", id=deploy, outcome="success")
+    assert store.review("t", ["s"]).failing == []
