@@ -144,7 +144,7 @@ def _tokens(text: str) -> list[tuple[str, bool]]:
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _read(text: str) -> _Read:
     """What the word test compares of one text (see the module doc); cached: recall compares
     the same memories again and again."""
@@ -203,6 +203,7 @@ def _read(text: str) -> _Read:
                  any(t in ADDITION_WORDS for t in lowered))
 
 
+@lru_cache(maxsize=1024)
 def values(text: str) -> frozenset[str]:
     """The normal forms of the values ``text`` states ("09:15", "db-stg-03", "helix" ...)."""
     return frozenset(norm for found in _read(text).values.values() for norm in found)

@@ -152,7 +152,7 @@ def _as_well(c: Candidates, scores: dict[int, float], newer: int, older: int) ->
 
 
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
-            same_subject: Callable[[int, int], float | None], question: str = "") -> dict[int, str]:
+            similarities: Callable[[int, list[int]], dict[int, float]], question: str = "") -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
     when the question has one of ``NOW_WORDS``), the newest later current memory on the same
     subject whose words contradict it (``contradiction.disagreement``) goes above it, in
@@ -160,7 +160,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     just below it. Not when the question names a value only the older one holds ("number 17"
     asks for 17). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
-    asked = values(question) if question else frozenset()
+    asked = values(question)
     present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
     outdated: dict[int, str] = {}
     for older in top:
@@ -169,14 +169,12 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             continue
         later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at),
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        for newer in later:
+        rivals = [seq for seq in later if disagreement(old.content or "", c.rows[seq].content or "") is not None
+                  and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))]
+        cosines = similarities(older, rivals) if rivals else {}
+        for newer in rivals:
             new = c.rows[newer]
-            if asked & (values(old.content or "") - values(new.content or "")):
-                continue
-            if disagreement(old.content or "", new.content or "") is None:
-                continue
-            similarity = same_subject(older, newer)
-            if similarity is not None and similarity >= SAME_SUBJECT:
+            if cosines.get(newer, -1.0) >= SAME_SUBJECT:
                 if _as_well(c, scores, newer, older):
                     scores[newer] = max(scores[newer], scores[older] + 1e-6)
                 elif scores[older] >= scores[newer]:
@@ -231,10 +229,15 @@ def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | Non
 
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
-    same_subject: Callable[[int, int], float | None] = lambda a, b: None, question: str = "",
+    similarities: Callable[[int, list[int]], dict[int, float]] = lambda a, seqs: {}, question: str = "",
 ) -> Ranking:
-    """Fuse, judge and order the candidates of one recall (``question``: its words, for :func:`outdate`).
+    """Fuse, judge and order the candidates of one recall: ``similarities(a, seqs)``, the cosine of
+    memory ``a`` to each of ``seqs`` that has a vector; ``question``, its words, for :func:`outdate`.
     More: docs/retrieval-tuning.md#ranking-rank."""
+
+    def same_subject(a: int, b: int) -> float | None:
+        return similarities(a, [b]).get(b)
+
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
@@ -242,7 +245,7 @@ def rank(
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     prefer_newer(order, c, scores, same_subject)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
-    outdated = outdate(order, c, scores, same_subject, question)
+    outdated = outdate(order, c, scores, similarities, question)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
