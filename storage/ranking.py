@@ -35,8 +35,10 @@ SUBJECT_TOP = 3
 NEWER_COVERAGE_SLACK = 0.1
 NEWER_SCORE_RATIO = 0.8
 SAME_SUBJECT = 0.6  # cosine between two memories
-OUTDATED_TOP = 10  # hits among which a newer contradicting memory outdates an older one
-# A question with one of these asks for the present: an older memory of any kind can be outdated.
+# Hits among which a newer contradicting memory outdates an older one; a question with one of
+# NOW_WORDS asks for the present, where an older memory of any kind can be outdated
+# (both chosen in docs/retrieval-tuning.md#newer).
+OUTDATED_TOP = 10
 NOW_WORDS = frozenset({"now", "current", "currently", "latest", "still", "today", "anymore", "nowadays"})
 CONVERSATION_TOP = 2  # docs/retrieval-tuning.md#conversation
 CONVERSATION_BONUS = 0.08
