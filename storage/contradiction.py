@@ -1,34 +1,256 @@
 """Contradiction: whether two memories about the same subject say different things.
 
 The caller decides that they share a subject (vector similarity, ``ranking.SAME_SUBJECT``);
-this module only compares their words: a different value in the same text (number, time,
-version), a negation one has and the other lacks, or change words in the newer one.
-Deterministic, no model (docs/how-memory-works.md#contradictions)."""
+this module only compares their words, in one pass over each text (no pattern that can
+backtrack): a different value of one type (time, day, month, date, number, identifier or
+host, path, name) in the same slot, a state word swapped for its opposite (open → closed),
+a negation one text puts on a word the other states plainly, or change words ("now",
+"moved", "no longer", "switched" ...) in the newer one beside something it adds. Values are
+compared as written in a normal form ("9.15 am" = "09:15", "1,000" = "1000", "v3.9" =
+"3.9"). Deterministic, no model (docs/how-memory-works.md#contradictions; measured in
+bench/contradiction_pairs.py).
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
-_VALUE = re.compile(r"\b\d[\w.:/-]*", re.UNICODE)
-_NEGATION = re.compile(r"\b(?:not|never|no longer|no|none|n't|cannot)\b|n't\b", re.IGNORECASE)
-_CHANGE = re.compile(r"\b(?:now|moved|no longer|switched|changed|instead|from now on|anymore)\b", re.IGNORECASE)
+# One character class repeated: linear in the text's length.
+_TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
+_EDGE = ".,:'’\"*`"
+_CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?(am|pm|a\.m|p\.m)?")
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}")
+_NUMBER = re.compile(r"v?(\d{1,3}(?:,\d{3})+|\d+)((?:\.\d+)*)(%?)([a-z]{0,3})")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+_MERIDIEM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm"}
+_ABBREVIATIONS = frozenset({"dr.", "mr.", "mrs.", "ms.", "st.", "e.g.", "i.e.", "vs.", "etc.", "approx."})
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december")
+# Opposite states: a word of a group in each text, a different one.
+STATES = ({"enabled", "disabled"}, {"open", "closed"}, {"optional", "required", "mandatory"},
+          {"allowed", "forbidden", "banned"}, {"public", "private"}, {"active", "inactive"},
+          {"online", "offline"}, {"resolved", "unresolved"}, {"available", "unavailable"},
+          {"passing", "failing"}, {"healthy", "unhealthy"}, {"approved", "rejected"}, {"true", "false"},
+          {"supported", "unsupported", "deprecated"}, {"locked", "unlocked"}, {"paid", "unpaid"})
+_STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
+NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
+CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
+                          "renamed", "nowadays"})
+CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"))
+_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES)
+ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
+STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
+with and or but as it its this that these those there here we our us i my me you your he she his her they their
+them who which what when where how per each every all any some about after before into onto than then so if will
+would should can could may might must just very more most up out set get gets got via until since one while
+during""".split())
+# Value types whose one-for-one swap is a change even without a shared neighbour word;
+# a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
+_SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
+_ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
 
 
-def _values(text: str) -> set[str]:
-    return {v.rstrip(".,;:").lower() for v in _VALUE.findall(text)}
+@dataclass(frozen=True)
+class _Read:
+    values: dict[str, dict[str, set[str]]]  # type -> normal form -> the words beside it
+    words: frozenset[str]  # stems of the content words (values and names included, lowercased)
+    negated: frozenset[str]  # stems of the first content word after each negation
+    states: tuple[tuple[int, str], ...]
+    changes: tuple[str, ...]
+    addition: bool
+
+
+def stem(word: str) -> str:
+    """A crude stem of a lowercase word: "deploys", "deploying", "deployed" → "deploy"."""
+    for suffix, keep, replace in (("ies", 4, "y"), ("ing", 5, ""), ("ed", 4, ""), ("es", 4, ""), ("s", 3, "")):
+        if word.endswith(suffix) and len(word) > keep and not word.endswith("ss"):
+            word = word[: -len(suffix)] + replace
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def _clock(token: str, meridiem: str | None) -> str | None:
+    """``token`` as a time "HH:MM" (``meridiem`` "am"/"pm" from the next word), else None."""
+    match = _CLOCK.fullmatch(token)
+    if match is None:
+        return None
+    hours, minutes, suffix = int(match[1]), match[2], _MERIDIEM.get(match[3] or "") or meridiem
+    if suffix is None and (minutes is None or ":" not in token):
+        return None  # "9.15" or "9" alone: a number
+    if hours > 23 or (suffix and not 1 <= hours <= 12) or int(minutes or 0) > 59:
+        return None
+    if suffix:
+        hours = hours % 12 + (12 if suffix == "pm" else 0)
+    return f"{hours:02d}:{minutes or '00'}"
+
+
+def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[str, str, str | None] | None:
+    """(type, normal form, unit word) of a token that states a value, else None."""
+    if raw.isalpha():
+        return _word_value(raw, lower, initial)
+    if "-" in lower and lower.count("-") == 1 and ":" in lower:
+        parts = [_clock(p, meridiem) for p in lower.split("-")]
+        if all(parts):
+            return "time", "-".join(parts), None  # type: ignore[arg-type]
+    time = _clock(lower, meridiem)
+    if time is not None:
+        return "time", time, None
+    if _DATE.fullmatch(lower):
+        return "date", lower, None
+    number = _NUMBER.fullmatch(lower)
+    if number is not None and (not number[4] or not number[2]):
+        return "number", number[1].replace(",", "") + number[2] + number[3], number[4] or None
+    if lower.startswith(("/", "~/", "./")) or "://" in lower or lower.count("/") >= 2:
+        return "path", lower, None
+    named = _word_value(raw, lower, initial)
+    if named is not None:
+        return named
+    if _DIGIT.search(lower) or ("." in lower.strip(".") and _LETTER.search(lower)):
+        return "ident", lower, None
+    return None
+
+
+def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | None:
+    """A day, month or name (a capitalised word not opening a sentence; a short all-capitals word)."""
+    bare = lower.rstrip("s")
+    if bare in DAYS:
+        return "day", bare, None
+    if lower in MONTHS and raw[0].isupper():
+        return "month", lower, None
+    if raw[0].isupper() and not initial and (not raw.isupper() or 2 <= len(raw) <= 6 and raw.isalpha()):
+        return "name", lower, None
+    return None
+
+
+def _tokens(text: str) -> list[tuple[str, bool]]:
+    """(token, opens a sentence) in order, edge punctuation removed; "9,800" stays one token."""
+    out: list[tuple[str, bool]] = []
+    initial = True
+    for match in _TOKEN.finditer(text):
+        raw = match.group()
+        if raw in ";!?":
+            initial = True
+            continue
+        token = raw.strip(_EDGE)
+        if token.endswith(("'s", "’s")):
+            token = token[:-2]
+        if token:
+            out.append((token, initial))
+        initial = raw[-1] in ".:" and raw.lower() not in _ABBREVIATIONS
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _read(text: str) -> _Read:
+    """What the word test compares of one text (see the module doc); cached: recall compares
+    the same memories again and again."""
+    tokens = _tokens(text)
+    slots: list[tuple[str, str, str | None]] = []  # (type or "word", text, unit)
+    skip = False
+    for i, (raw, initial) in enumerate(tokens):
+        if skip:
+            skip = False
+            continue
+        lower = raw.lower()
+        following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
+        meridiem = _MERIDIEM.get(following)
+        found = _value(raw, lower, meridiem, initial)
+        if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
+            found = None  # a unit: "420 GB"
+        if found is None:
+            slots.append(("word", lower, None))
+            continue
+        kind, norm, unit = found
+        skip = kind == "time" and meridiem is not None
+        slots.append((kind, norm, None))
+        if unit:
+            slots.append(("word", unit, None))
+    anchor = [stem(t) if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
+              for k, t, _ in slots]
+    before: list[str | None] = []
+    last = None
+    for a in anchor:
+        before.append(last)
+        last = a if a is not None else last
+    after: list[str | None] = [None] * len(slots)
+    last = None
+    for i in range(len(slots) - 1, -1, -1):
+        after[i] = last
+        last = anchor[i] if anchor[i] is not None else last
+    values: dict[str, dict[str, set[str]]] = {}
+    for i, (k, t, _) in enumerate(slots):
+        if k != "word":
+            beside = values.setdefault(k, {}).setdefault(t, set())
+            beside.update(a for a in (before[i], after[i]) if a)
+    words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
+    lowered = [t for _, t, _ in slots]
+    negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
+    for i, word in enumerate(lowered):
+        if word in _PHRASE_STARTS:
+            changes += [" ".join(p) for p in CHANGE_PHRASES if tuple(lowered[i:i + len(p)]) == p]
+        if word in NEGATIONS or word.endswith(("n't", "n’t")):
+            # The first content word or value after it: "not drink", "not 15:45".
+            target = next((anchor[j] or lowered[j] for j in range(i + 1, min(len(slots), i + 5))
+                           if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
+            if target is not None:
+                negated.add(target)
+    states = tuple((_STATE_GROUP[t], t) for t in lowered if t in _STATE_GROUP)
+    return _Read(values, words, frozenset(negated), states, tuple(changes),
+                 any(t in ADDITION_WORDS for t in lowered))
+
+
+@lru_cache(maxsize=1024)
+def values(text: str) -> frozenset[str]:
+    """The normal forms of the values ``text`` states ("09:15", "db-stg-03", "helix" ...)."""
+    return frozenset(norm for found in _read(text).values.values() for norm in found)
+
+
+def _same_name(a: str, b: str) -> bool:
+    """"postgres" and "postgresql": one name spelt out further (but "lindgarden-mesh" is another)."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and long[len(short):].isalpha()
+
+
+def _changed_value(old: _Read, new: _Read) -> str | None:
+    """"different <type>: <old> → <new>" for a value of one type replaced in the same slot."""
+    for kind in sorted(old.values.keys() & new.values.keys()):
+        olds, news = old.values[kind], new.values[kind]
+        gone = [norm for norm in olds if norm not in news]
+        came = [norm for norm in news if norm not in olds]
+        if kind == "name" and len(gone) * len(came) <= 64:
+            gone = [g for g in gone if not any(_same_name(g, c) for c in came)]
+            came = [c for c in came if not any(_same_name(g, c) for g in olds)]
+        if not gone or not came:
+            continue
+        anchors = {a for norm in gone for a in olds[norm]}
+        shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
+        if shared or (kind in _SWAPPABLE and len(gone) == 1 and len(came) == 1):
+            return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
+    return None
 
 
 def disagreement(older: str, newer: str) -> str | None:
-    """Why ``newer`` contradicts ``older`` (a short phrase naming the kind: ``"different
-    value: 9:15 → 10:30"``, ``"negation"``, ``"change words"``), or None when nothing in
-    their words disagrees."""
-    old_values, new_values = _values(older), _values(newer)
-    if old_values and new_values and old_values != new_values:
-        gone, came = sorted(old_values - new_values), sorted(new_values - old_values)
-        if gone and came:
-            return f"different value: {', '.join(gone)} → {', '.join(came)}"
-    if bool(_NEGATION.search(older)) != bool(_NEGATION.search(newer)):
-        return "negation"
-    if _CHANGE.search(newer) and not _CHANGE.search(older):
-        return "change words"
+    """Why ``newer`` contradicts ``older`` (a short phrase naming the kind: ``"different time:
+    09:15 → 10:30"``, ``"opposite state: open → closed"``, ``"negation: not drink"``,
+    ``"change words: moved"``), or None when nothing in their words disagrees."""
+    old, new = _read(older), _read(newer)
+    changed = _changed_value(old, new)
+    if changed is not None:
+        return changed
+    old_states = dict(old.states)
+    for group, word in new.states:
+        if group in old_states and old_states[group] != word and word not in {w for _, w in old.states}:
+            return f"opposite state: {old_states[group]} → {word}"
+    if bool(old.negated) != bool(new.negated):
+        negated, plain = (new, old) if new.negated else (old, new)
+        hit = sorted(negated.negated & (plain.words - plain.negated))
+        if hit:
+            return f"negation: not {hit[0]}"
+    added = new.words - old.words
+    if new.changes and not old.changes and added and not new.addition:
+        return f"change words: {new.changes[0]}"
     return None

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .candidates import Candidates, Through
+from .contradiction import disagreement, values
 from .query import EPISODE_GAP_MS
 from .records import Memory
 from .strength import strength
@@ -34,6 +35,11 @@ SUBJECT_TOP = 3
 NEWER_COVERAGE_SLACK = 0.1
 NEWER_SCORE_RATIO = 0.8
 SAME_SUBJECT = 0.6  # cosine between two memories
+# Hits among which a newer contradicting memory outdates an older one; a question with one of
+# NOW_WORDS asks for the present, where an older memory of any kind can be outdated
+# (both chosen in docs/retrieval-tuning.md#newer).
+OUTDATED_TOP = 10
+NOW_WORDS = frozenset({"now", "current", "currently", "latest", "still", "today", "anymore", "nowadays"})
 CONVERSATION_TOP = 2  # docs/retrieval-tuning.md#conversation
 CONVERSATION_BONUS = 0.08
 # --- abstention (docs/retrieval-tuning.md#abstention) ---------------------------------
@@ -62,6 +68,7 @@ class Scored:
     similarity: float | None
     coverage: float
     through: str | None = None
+    outdated_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,12 +136,50 @@ def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
     top = order[:SUBJECT_TOP]
     for older in (seq for seq in top if c.rows[seq].kind in STATE_KINDS):
         for newer in top:
-            as_well = (c.coverage.get(newer, 0.0) >= c.coverage.get(older, 0.0) - NEWER_COVERAGE_SLACK
-                       or scores[newer] >= NEWER_SCORE_RATIO * scores[older])
+            as_well = _as_well(c, scores, newer, older)
             if c.rows[newer].observed_at > c.rows[older].observed_at and scores[older] >= scores[newer] and as_well:
                 similarity = same_subject(older, newer)
                 if similarity is not None and similarity >= SAME_SUBJECT:
                     scores[older] = scores[newer] - 1e-6
+
+
+def _as_well(c: Candidates, scores: dict[int, float], newer: int, older: int) -> bool:
+    """Whether ``newer`` answers about as well as ``older`` (docs/retrieval-tuning.md#newer)."""
+    return (c.coverage.get(newer, 0.0) >= c.coverage.get(older, 0.0) - NEWER_COVERAGE_SLACK
+            or scores[newer] >= NEWER_SCORE_RATIO * scores[older])
+
+
+def outdate(order: list[int], c: Candidates, scores: dict[int, float],
+            similarities: Callable[[int, list[int]], dict[int, float]], question: str = "") -> dict[int, str]:
+    """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
+    when the question has one of ``NOW_WORDS``), the newest later current memory on the same
+    subject whose words contradict it (``contradiction.disagreement``) goes above it, in
+    ``scores``: raised just above it when it answers about as well, else the older one is put
+    just below it. Not when the question names a value only the older one holds ("number 17"
+    asks for 17). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
+    top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
+    asked = values(question)
+    present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
+    outdated: dict[int, str] = {}
+    for older in top:
+        old = c.rows[older]
+        if old.kind not in STATE_KINDS and not present:
+            continue
+        later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at),
+                       key=lambda seq: c.rows[seq].observed_at, reverse=True)
+        rivals = [seq for seq in later if disagreement(old.content or "", c.rows[seq].content or "") is not None
+                  and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))]
+        cosines = similarities(older, rivals) if rivals else {}
+        for newer in rivals:
+            new = c.rows[newer]
+            if cosines.get(newer, -1.0) >= SAME_SUBJECT:
+                if _as_well(c, scores, newer, older):
+                    scores[newer] = max(scores[newer], scores[older] + 1e-6)
+                elif scores[older] >= scores[newer]:
+                    scores[older] = scores[newer] - 1e-6
+                outdated[older] = new.id
+                break
+    return outdated
 
 
 def same_conversation(order: list[int], c: Candidates, scores: dict[int, float]) -> None:
@@ -182,16 +227,23 @@ def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | Non
 
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
-    same_subject: Callable[[int, int], float | None] = lambda a, b: None,
+    similarities: Callable[[int, list[int]], dict[int, float]] = lambda a, seqs: {}, question: str = "",
 ) -> Ranking:
-    """Fuse, judge and order the candidates of one recall.
+    """Fuse, judge and order the candidates of one recall: ``similarities(a, seqs)``, the cosine of
+    memory ``a`` to each of ``seqs`` that has a vector; ``question``, its words, for :func:`outdate`.
     More: docs/retrieval-tuning.md#ranking-rank."""
+
+    def same_subject(a: int, b: int) -> float | None:
+        return similarities(a, [b]).get(b)
+
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
     scores = _scores(c, now, keyword_rank)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     prefer_newer(order, c, scores, same_subject)
+    order = sorted(scores, key=scores.__getitem__, reverse=True)
+    outdated = outdate(order, c, scores, similarities, question)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
@@ -235,5 +287,6 @@ def rank(
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
-                           vector_rank.get(seq), similarity, coverage, None if older is None else older.id))
+                           vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
+                           outdated.get(seq)))
     return Ranking(hits, not hits)

@@ -40,7 +40,8 @@ class Memory:
 class RememberOutcome:
     """What ``Store.remember`` did: ``created`` False returns an existing id (``duplicate_of``
     for identical content, not a replay); ``not_applied``, fields given that the stored memory
-    keeps otherwise; ``similar``, close memories; ``degraded``, why no vector yet."""
+    keeps otherwise; ``similar``, close memories; ``contradicts``, (id, reason) of current
+    memories on the same subject whose words disagree; ``degraded``, why no vector yet."""
 
     id: str
     created: bool
@@ -48,6 +49,7 @@ class RememberOutcome:
     degraded: str | None = None
     not_applied: tuple[str, ...] = ()
     similar: tuple[str, ...] = ()
+    contradicts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,12 +79,14 @@ class Signals:
 @dataclass(frozen=True)
 class Hit:
     """A recalled memory with its fused ``score`` (only the order matters), its
-    ``confidence`` in [0, 1] (see ``ranking.confidence``) and the signals behind it."""
+    ``confidence`` in [0, 1] (see ``ranking.confidence``) and the signals behind it;
+    ``outdated_by``, a newer current memory on the same subject that contradicts it."""
 
     memory: Memory
     score: float
     signals: Signals
     confidence: float = 0.0
+    outdated_by: str | None = None
 
 
 @dataclass(frozen=True)

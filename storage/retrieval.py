@@ -91,6 +91,7 @@ class Retriever:
                 score=s.score,
                 confidence=s.confidence,
                 signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage, s.through),
+                outdated_by=s.outdated_by,
             )
             for s in ranking.hits[:size]
         ]
@@ -129,7 +130,7 @@ class Retriever:
             if not rank:
                 return found, None
 
-            def same_subject(a: int, b: int) -> float | None:
-                return tx.search(Search(filters, vector=a, seqs=[b])).similarity.get(b)
+            def similarities(a: int, seqs: list[int]) -> dict[int, float]:
+                return tx.search(Search(filters, vector=a, seqs=seqs)).similarity
 
-            return found, ranking_rules.rank(found, filters.now, found.unknown_names, same_subject)
+            return found, ranking_rules.rank(found, filters.now, found.unknown_names, similarities, words_query)

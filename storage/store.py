@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Unpack
 
 from . import consolidate, history, maintenance, validate
 from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
+from .contradiction import disagreement
 from .embeddings import Embedded, Embedder
 from .episodes import Episodes
 from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
@@ -22,6 +23,7 @@ from .limits import (
 )
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
+from .ranking import SAME_SUBJECT
 from .maintenance import Upkeep, Worker
 from .records import ConfirmOutcome, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
 from .retrieval import FilterArgs, Retriever, checked_filters
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 
 SIMILAR_MEMORY = 0.7  # cosine; measured in docs/retrieval-tuning.md#similar-memories
 SIMILAR_COUNT = 3  # similar memories named at most
+SUBJECT_COUNT = 5  # nearest memories checked for a contradiction (docs/how-memory-works.md#contradictions)
 EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread
 
 
@@ -266,7 +269,8 @@ class Store:
         A repeated idempotency key, or content identical to a current memory of the scope
         (then confirmed), returns that id with ``created`` False. ``similar``: current
         memories of the scope with cosine ≥ ``SIMILAR_MEMORY``; with ``check_similar``
-        and any, nothing is stored. Without a usable model the vector is left pending.
+        and any, nothing is stored. ``contradicts``: see :meth:`_similar`. Without a usable
+        model the vector is left pending.
 
         Raises:
             InvalidInput: a field breaks its limits or holds a credential.
@@ -309,10 +313,14 @@ class Store:
                     return existing
                 due = self.upkeep.due(tx)
                 vectors, degraded = self._stored_vectors(tx, made, degraded)
-                similar = self._similar(tx, tenant, checked_scope, vectors.vectors[0]) if vectors else []
+                similar, contradicts = (
+                    self._similar(tx, tenant, checked_scope, vectors.vectors[0], text, observed) if vectors
+                    else ([], [])
+                )
                 if check_similar and similar:
                     return RememberOutcome(
-                        id=similar[0], created=False, degraded=degraded, similar=tuple(similar)
+                        id=similar[0], created=False, degraded=degraded, similar=tuple(similar),
+                        contradicts=tuple(contradicts),
                     )
                 row = self._new_row(
                     tx, **fields, content=text, observed_at=observed,  # type: ignore[arg-type]
@@ -324,7 +332,9 @@ class Store:
             embedding.cancel()
         if due:
             self.upkeep.start()
-        return RememberOutcome(id=row.id, created=True, degraded=degraded, similar=tuple(similar))
+        return RememberOutcome(
+            id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts)
+        )
 
     def _seen_repeat(
         self, tenant: str, scope: str, content_hash: str, key: str | None, given: dict[str, object]
@@ -339,13 +349,26 @@ class Store:
         with self.backend.write(tenant) as tx:
             return self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
 
-    def _similar(self, tx: Reader, tenant: str, scope: str, vector: np.ndarray) -> list[str]:
-        """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``."""
+    def _similar(
+        self, tx: Reader, tenant: str, scope: str, vector: np.ndarray, text: str, observed: int
+    ) -> tuple[list[str], list[tuple[str, str]]]:
+        """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``, and
+        (id, reason) of those among the ``SUBJECT_COUNT`` nearest ≥ ``ranking.SAME_SUBJECT``
+        whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
+        the one observed earlier as the older)."""
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
-        found = tx.search(Search(filters, k=SIMILAR_COUNT, vector=vector)).vector
-        close = [seq for seq, similarity in found if similarity >= SIMILAR_MEMORY]
-        rows = tx.memories(tenant, seqs=close)
-        return [rows[seq].id for seq in close]
+        found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
+        near = [(seq, similarity) for seq, similarity in found if similarity >= SAME_SUBJECT]
+        rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
+        similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
+        contradicts = []
+        for seq, _ in near:
+            stored = rows[seq].content or ""
+            older, newer = (stored, text) if rows[seq].observed_at <= observed else (text, stored)
+            reason = disagreement(older, newer)
+            if reason is not None:
+                contradicts.append((rows[seq].id, reason))
+        return similar, contradicts
 
     # -- supersede and forget ------------------------------------------------------------
 

@@ -69,8 +69,9 @@ def _hit_out(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> Memo
     signals = Signals.model_validate(hit.signals, from_attributes=True)
     digits = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}
     rounded = {k: round(v, digits[k]) for k, v in signals.model_dump(include=set(digits)).items() if v is not None}
-    return memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
-                      signals=signals.model_copy(update=rounded), short_id=short_id, now=now, runs=runs)
+    out = memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
+                     signals=signals.model_copy(update=rounded), short_id=short_id, now=now, runs=runs)
+    return out.model_copy(update={"possibly_outdated_by": hit.outdated_by}) if hit.outdated_by else out
 
 
 def _procedure_runs(store: Store, caller: Caller, memories: list[Memory]) -> dict[str, RunSummary]:
@@ -84,7 +85,8 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     scope = args.pop("scope", None)
     scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
-    return RememberResult.model_validate(outcome, from_attributes=True)
+    contradicts = [{"id": memory_id, "reason": reason} for memory_id, reason in outcome.contradicts]
+    return RememberResult.model_validate({**dataclasses.asdict(outcome), "contradicts": contradicts})
 
 
 def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None = None, **args: object) -> RecallResult:

@@ -28,6 +28,14 @@ class _Result(BaseModel):
     model_config = ConfigDict(json_schema_extra=_nullable_as_type_lists)
 
 
+class Contradiction(_Result):
+    """A current memory that the new one contradicts."""
+
+    id: str = Field(description="The contradicted memory's id.")
+    reason: str = Field(description="What disagrees, e.g. 'different time: 09:15 → 10:30', 'negation: not drink', "
+                        "'change words: moved'.")
+
+
 class RememberResult(_Result):
     """What ``remember`` did."""
 
@@ -48,6 +56,13 @@ class RememberResult(_Result):
         default_factory=list,
         description="Ids of current memories of the scope very close in meaning, most similar first: probably the "
         "same subject. If one of them is now out of date, supersede it (and forget the new copy if one was stored).",
+    )
+    contradicts: list[Contradiction] = Field(
+        default_factory=list,
+        description="Current memories of the scope on the same subject whose words disagree with this one (a "
+        "different number, time, name, host, version or path in the same slot; a negation; change words such as "
+        "'now' or 'moved'), with the reason. Recall ranks the newer first and marks the older possibly outdated; "
+        "if the newer one is right, supersede the older (forget the new copy first if one was stored).",
     )
 
 
@@ -119,6 +134,10 @@ class MemoryOut(_Result):
         "supersede or forget it.")
     runs: RunsOut | None = Field(default=None,
                                  description="A procedure's recorded runs; null for other kinds.")
+    possibly_outdated_by: str | None = Field(
+        default=None, description="Set on a recall hit when a newer current memory on the same subject contradicts "
+        "it (its id; ranked above this one): check which is true, and supersede this one if it is out of date."
+    )
     score: float = Field(description="Fused relevance score; only the order matters.")
     confidence: float = Field(
         default=0.0,

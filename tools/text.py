@@ -73,6 +73,8 @@ def memory_line(
         line += f" — superseded by {m.superseded_by}{reason}"
     elif m.signals.through:
         line += f" — found through its earlier version {m.signals.through}"
+    if m.possibly_outdated_by:
+        line += f" — possibly outdated by the newer {m.possibly_outdated_by}"
     return line
 
 
@@ -203,6 +205,11 @@ def render(result: BaseModel) -> str:
             text += f" Similar current memories: {', '.join(result.similar)} (supersede one if it is now out of date)."
         if result.not_applied:
             text += f" Not applied (the stored memory keeps its own): {', '.join(result.not_applied)}."
+        for c in result.contradicts:
+            how = f" (if that is {c.id}: forget {result.id}, then supersede {c.id} with this content)" \
+                if result.created else ""
+            text += f"\nContradicts current memory {c.id} ({c.reason}): supersede the older one with what is " \
+                    f"true now{how}."
         return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
     if isinstance(result, SupersedeResult):
         return f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."

@@ -1,0 +1,68 @@
+"""The word test of contradictions (storage/contradiction.py): what disagrees and what does not,
+values in normal form, and a pass over long input that no pattern can make slow."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from memvault.storage.contradiction import disagreement, stem, values
+
+
+@pytest.mark.parametrize(("older", "newer", "kind"), [
+    ("The team standup is at 9:15 every morning.", "Standup now happens at 10:30.", "different time"),
+    ("Nightly backups start at 2am.", "Nightly backups start at 03:30.", "different time"),
+    ("The staging cluster has 4 worker nodes.", "The staging cluster has 6 worker nodes.", "different number"),
+    ("The staging database is db-stg-03.", "The staging database is db-stg-07.", "different ident"),
+    ("Production runs PostgreSQL 15.4.", "Production runs PostgreSQL 16.2.", "different number"),
+    ("Alice's editor is Helix.", "Alice's editor is Zed.", "different name"),
+    ("The office Wi-Fi is called Lindgarden.", "The office Wi-Fi is called Lindgarden-Mesh.", "different name"),
+    ("Logs go to /var/log/api.log.", "Logs go to /srv/logs/api.log.", "different path"),
+    ("Deploys happen on Tuesdays.", "Deploys happen on Thursdays.", "different day"),
+    ("Ticket HPC-4471 is open.", "Ticket HPC-4471 is closed.", "opposite state"),
+    ("Dana drinks coffee in the afternoon.", "Dana does not drink coffee in the afternoon.", "negation"),
+    ("Maya takes the bus to work.", "Maya no longer takes the bus to work.", "negation"),
+    ("The standup is held in the morning.", "The standup has moved to the afternoon.", "change words"),
+])
+def test_a_changed_value_state_negation_or_change_is_a_disagreement(older, newer, kind):
+    reason = disagreement(older, newer)
+    assert reason is not None and reason.startswith(kind)
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The team standup is at 9:15 every morning.", "Every morning at 9:15 the team has its standup."),
+    ("The standup is at 9:15.", "The standup is at 9.15 am."),
+    ("Cron runs the report at 18:30.", "Cron runs the report at 6:30 pm."),
+    ("The import handles 1,000 rows per batch.", "The import handles 1000 rows per batch."),
+    ("The mobile release is v3.9.0.", "The mobile release is 3.9.0."),
+    ("Each GPU node has 80GB of memory.", "Each GPU node has 80 GB of memory."),
+    ("The staging cluster has 4 worker nodes.", "The staging cluster has 4 worker nodes, each with 32 GB of RAM."),
+    ("The API listens on port 8080.", "The API runs 4 worker processes."),
+    ("We use Postgres for the ledger.", "We use PostgreSQL for the ledger."),
+    ("Dana does not drink coffee in the afternoon.", "Dana never has coffee in the afternoon."),
+    ("The service is stateless.", "The service does not keep any state."),
+    ("The pipeline runs the unit tests.", "The pipeline now also runs the unit tests and a linter."),
+])
+def test_a_paraphrase_an_added_detail_or_another_slot_is_no_disagreement(older, newer):
+    assert disagreement(older, newer) is None
+
+
+def test_the_reason_names_the_values_in_normal_form():
+    assert disagreement("Standup is at 9.15 am.", "Standup is at 10:30.") == "different time: 09:15 → 10:30"
+    assert values("The import handles 1,000 rows at 2pm on db-7.") == {"1000", "14:00", "db-7"}
+
+
+def test_stems_join_the_forms_of_a_word():
+    assert {stem(w) for w in ("deploy", "deploys", "deploying", "deployed")} == {"deploy"}
+    assert stem("retries") == stem("retry")
+
+
+@pytest.mark.parametrize("text", [
+    "9" * 102_400, "A" * 102_400, "1." * 51_200, "1," * 51_200, "9:" * 51_200, "Ab1-" * 25_600, "/a" * 51_200,
+    "a.b" * 34_133, "AB1" * 34_133,
+])
+def test_long_repeated_input_is_read_in_well_under_a_second(text):
+    """No pattern backtracks: 100 KiB of one repeated digit, capital or punctuation run."""
+    start = time.perf_counter()
+    disagreement(text, text[:-1] + "0 now moved")
+    assert time.perf_counter() - start < 0.5

@@ -1,0 +1,84 @@
+"""Contradictions through the store and the wire, real model, on each backend: ``remember``
+returns the current memories a new one contradicts, a paraphrase is not flagged, and recall
+puts the newer of two disagreeing memories stored without ``supersede`` first, marking the
+older ``possibly_outdated_by`` it."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.storage.store import Store
+from memvault.tools import handlers, text
+
+pytestmark = pytest.mark.contract
+
+AROUND = [
+    "The design review covered the onboarding flow and the colour of the primary buttons.",
+    "Marta suggested moving the retrospective to Thursday afternoons for the whole quarter.",
+    "The staging database is refreshed from a production snapshot every Sunday.",
+]
+
+
+def remember(store: Store, content: str, observed_at: str):  # type: ignore[no-untyped-def]
+    return store.remember(tenant="t", scope="proj", content=content, observed_at=observed_at)
+
+
+def test_remember_returns_the_memory_a_new_one_contradicts_and_not_a_paraphrase(real_store):
+    old = remember(real_store, "The team standup is at 9:15 every morning.", "2025-01-06T09:00:00Z").id
+    for content in AROUND:
+        remember(real_store, content, "2025-01-07T09:00:00Z")
+    paraphrase = remember(real_store, "Every morning at 9:15 the team has its standup.", "2025-01-08T09:00:00Z")
+    assert paraphrase.created and paraphrase.contradicts == ()
+    changed = remember(real_store, "Standup now happens at 10:30.", "2025-03-03T09:00:00Z")
+    assert changed.created
+    assert dict(changed.contradicts)[old] == "different time: 09:15 → 10:30"
+    assert [h.memory.id for h in real_store.recall(tenant="t", query="10:30", scopes=["proj"]).hits][:1] == \
+        [changed.id]  # stored: a contradiction is reported, never refused
+
+
+@pytest.mark.parametrize(("old", "new", "query"), [
+    ("The staging database host is db-stg-03.", "The staging database host is db-stg-07.",
+     "Which host runs the staging database?"),
+    ("Our error tracking runs on Sentry.", "Our error tracking runs on Rollbar now.", "What do we use for error tracking?"),
+    ("The team standup is at 9:15 every morning.", "Standup now happens at 10:30.", "When is the standup?"),
+])
+def test_the_newer_of_two_disagreeing_memories_comes_first_and_marks_the_older(real_store, old, new, query):
+    older = remember(real_store, old, "2025-01-06T09:00:00Z").id
+    for content in AROUND:
+        remember(real_store, content, "2025-01-07T09:00:00Z")
+    newer = remember(real_store, new, "2025-03-03T09:00:00Z").id
+    hits = real_store.recall(tenant="t", query=query, scopes=["proj"]).hits
+    ids = [h.memory.id for h in hits]
+    assert ids.index(newer) < ids.index(older)
+    assert {h.memory.id: h.outdated_by for h in hits}[older] == newer
+    assert {h.memory.id: h.outdated_by for h in hits}[newer] is None
+    shown = text.render(handlers.recall(real_store, handlers.Caller(tenant="t", scope="proj"), query=query))
+    assert f"possibly outdated by the newer {newer}" in shown
+
+
+def test_a_question_naming_the_older_value_still_finds_the_older_memory_first(real_store):
+    older = remember(real_store, "Parallel memory number 17 is about the printer.", "2025-01-06T09:00:00Z").id
+    remember(real_store, "Parallel memory number 18 is about the printer.", "2025-03-03T09:00:00Z")
+    hits = real_store.recall(tenant="t", query="parallel memory number 17", scopes=["proj"]).hits
+    assert hits[0].memory.id == older and hits[0].outdated_by is None
+
+
+@pytest.mark.asyncio
+async def test_the_remember_tool_returns_contradicts_and_recall_possibly_outdated_by_on_the_wire(db, one_model):
+    async with Client(build_server(Config(db=db, tenant="default", scope="proj"))) as c:
+        first = await c.call_tool("remember", {"content": "Production runs PostgreSQL 15.4.",
+                                               "observed_at": "2025-01-06T09:00:00Z"})
+        old = first.structured_content["id"]
+        assert first.structured_content["contradicts"] == []
+        second = await c.call_tool("remember", {"content": "Production runs PostgreSQL 16.2 since the upgrade.",
+                                                "observed_at": "2025-04-01T09:00:00Z"})
+        assert not second.is_error
+        assert second.structured_content["contradicts"] == [{"id": old, "reason": "different number: 15.4 → 16.2"}]
+        assert f"Contradicts current memory {old}" in second.content[0].text
+        found = await c.call_tool("recall", {"query": "Which PostgreSQL version runs in production?"})
+        memories = found.structured_content["memories"]
+        assert [m["id"] for m in memories][:2] == [second.structured_content["id"], old]
+        assert memories[1]["possibly_outdated_by"] == second.structured_content["id"]
+        assert memories[0]["possibly_outdated_by"] is None
