@@ -537,11 +537,12 @@ class Store:
 
     def failing_procedures(self, tenant: str, scopes: list[str]) -> list[Memory]:
         """The current procedures of ``scopes`` whose last runs failed (``RunSummary.flagged``),
-        newest first."""
+        among the ``consolidate.DECAYED_READ`` most important (a bounded read: boot asks for it)."""
         filters = Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(),
                           kinds=["procedure"])
         with self.backend.read(tenant) as tx:
-            procedures = list(tx.memories(tenant, filters=filters).values())
+            procedures = list(tx.memories(tenant, filters=filters, order="importance",
+                                          limit=consolidate.DECAYED_READ).values())
             runs = tx.runs(tenant, [m.id for m in procedures])
         return [m for m in procedures if m.id in runs and summarize(runs[m.id]).flagged]
 

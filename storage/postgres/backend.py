@@ -309,9 +309,10 @@ class PgReader:
         return session_sql.turns(self.conn, tenant, session_id, after_seq, limit, tokens)
 
     def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:
+        ids = {seq: memory.id for seq, memory in self.memories(tenant, ids=memory_ids).items()}
         found: dict[str, list[Run]] = {}
-        for memory_id, at, outcome, note in self._all(RUNS_SQL, {"tenant": tenant, "ids": memory_ids}):
-            found.setdefault(memory_id, []).append(Run(int(at), outcome, note))
+        for seq, at, outcome, note in self._all(RUNS_SQL, {"seqs": list(ids)}) if ids else []:
+            found.setdefault(ids[seq], []).append(Run(int(at), outcome, note))
         return found
 
 
