@@ -1053,8 +1053,9 @@ def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         lines.append(f"{text.count(report.skipped, 'digest')} left for the next run (a source changed "
                      "meanwhile)")
     for tenant, counts in waiting.items():
-        lines.append(f"tenant {tenant}: {counts['contradictions']} contradicting pairs, {counts['decayed']} "
-                     f"decayed, {counts['failing']} failing procedures wait for review (memory://review)")
+        lines.append(f"tenant {tenant}: {text.count(counts['contradictions'], 'contradicting pair')}, "
+                     f"{counts['decayed']} decayed, {text.count(counts['failing'], 'failing procedure')} wait for "
+                     "review (memory://review)")
     lines.append(f"longest write transaction: {report.longest_write_ms:.1f} ms")
     return _emit(args, result, lambda: "\n".join(lines))
 

@@ -29,6 +29,7 @@ from .records import ConfirmOutcome, ForgetOutcome, Memory, RecallOutcome, Remem
 from .retrieval import FilterArgs, Retriever, checked_filters
 from .runs import OUTCOMES, RunSummary, summarize
 from .secrets import refuse_secrets, scanned_fields
+from .strength import REVIEWED_KINDS
 from .timefmt import format_ms, now_ms
 
 if TYPE_CHECKING:
@@ -314,7 +315,8 @@ class Store:
                 due = self.upkeep.due(tx)
                 vectors, degraded = self._stored_vectors(tx, made, degraded)
                 similar, contradicts = (
-                    self._similar(tx, tenant, checked_scope, vectors.vectors[0], text, observed) if vectors
+                    self._similar(tx, tenant, checked_scope, vectors.vectors[0], text, observed,
+                                  str(fields["kind"])) if vectors
                     else ([], [])
                 )
                 if check_similar and similar:
@@ -350,19 +352,22 @@ class Store:
             return self._replay_or_duplicate(tx, tenant, scope, content_hash, key, given)
 
     def _similar(
-        self, tx: Reader, tenant: str, scope: str, vector: np.ndarray, text: str, observed: int
+        self, tx: Reader, tenant: str, scope: str, vector: np.ndarray, text: str, observed: int, kind: str
     ) -> tuple[list[str], list[tuple[str, str]]]:
         """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``, and
         (id, reason) of those among the ``SUBJECT_COUNT`` nearest ≥ ``ranking.SAME_SUBJECT``
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
-        the one observed earlier as the older)."""
+        the one observed earlier as the older); both of a kind that states how things are
+        (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
         near = [(seq, similarity) for seq, similarity in found if similarity >= SAME_SUBJECT]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
         similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
         contradicts = []
-        for seq, _ in near:
+        for seq, _ in near if kind in REVIEWED_KINDS else []:
+            if rows[seq].kind not in REVIEWED_KINDS:
+                continue
             stored = rows[seq].content or ""
             older, newer = (stored, text) if rows[seq].observed_at <= observed else (text, stored)
             reason = disagreement(older, newer)

@@ -12,8 +12,9 @@ from mcp import Client
 from memvault.server import cli
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.storage.consolidate import consolidate
+from memvault.storage.consolidate import Review, consolidate
 from memvault.storage.store import Store
+from memvault.tools.review import review_document
 from memvault.storage.timefmt import format_ms, now_ms
 from memvault.tools.boot import boot_context
 from memvault.tools.handlers import Caller
@@ -100,5 +101,12 @@ def test_memvault_consolidate_json_says_what_it_compacted_and_what_waits(db_path
     code = cli.main(["consolidate", "--db", str(db_path)])
     text = capsys.readouterr().out
     assert code == 0 and text.startswith("compacted 0 episodes into 0 digests\n")
-    assert "tenant default: 1 contradicting pairs, 1 decayed, 0 failing procedures wait for review" in text
+    assert "tenant default: 1 contradicting pair, 1 decayed, 0 failing procedures wait for review" in text
     assert ids["old"] not in text
+
+
+def test_review_never_says_nothing_waits_while_more_may(store, monkeypatch):
+    monkeypatch.setattr(store, "review", lambda tenant, scopes: Review([], [], [], more=True))
+    assert "Nothing waits" not in review_document(store, Caller(tenant="t", scope="s"))
+    monkeypatch.setattr(store, "review", lambda tenant, scopes: Review([], [], []))
+    assert "Nothing waits" in review_document(store, Caller(tenant="t", scope="s"))

@@ -82,3 +82,16 @@ async def test_the_remember_tool_returns_contradicts_and_recall_possibly_outdate
         assert [m["id"] for m in memories][:2] == [second.structured_content["id"], old]
         assert memories[1]["possibly_outdated_by"] == second.structured_content["id"]
         assert memories[0]["possibly_outdated_by"] is None
+
+
+def test_an_episode_is_never_named_as_contradicting_a_fact_at_write_as_consolidation_never_compares_them(
+        real_store):
+    episode = real_store.remember(tenant="t", scope="proj", kind="episode", observed_at="2025-01-06T09:00:00Z",
+                                  content="Yesterday we deployed version 2.3 of the API to production.")
+    assert episode.created
+    fact = real_store.remember(tenant="t", scope="proj", kind="fact", observed_at="2025-01-07T09:00:00Z",
+                               content="The API in production runs version 2.1.")
+    assert fact.created and fact.contradicts == ()
+    newer = real_store.remember(tenant="t", scope="proj", kind="fact", observed_at="2025-02-07T09:00:00Z",
+                                content="The API in production now runs version 2.4.")
+    assert [i for i, _ in newer.contradicts] == [fact.id]  # the owner's facts are still compared

@@ -24,7 +24,7 @@ def review_document(store: Store, caller: Caller) -> str:
     scopes = caller.scopes(None)
     where = ", ".join(f"`{s}`" for s in scopes)
     review = store.review(caller.tenant, scopes)
-    if not review.waiting:
+    if not review.waiting and not review.more:
         return f"# Review\n\nNothing waits for review in tenant `{caller.tenant}`, scopes {where}.\n"
     pairs = review.contradictions[:SHOWN]
     named = [i for older, newer, _ in pairs for i in (older, newer)]
