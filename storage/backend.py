@@ -79,6 +79,7 @@ class NewRow:
 
 
 COMPACTED = "compacted into "
+DIGEST_SOURCE = "memvault consolidate"  # the ``source`` of a digest (:mod:`consolidate`)
 
 
 def compaction_reason(digest_id: str) -> str:
@@ -315,6 +316,11 @@ class Writer(Reader, Protocol):
 
     def add_run(self, memory_id: str, at: int, outcome: str, note: str | None) -> None:
         """Record a run of a memory (a procedure) at ``at`` with its outcome and failure ``note``."""
+        ...
+
+    def release(self, digest_id: str, ids: list[str]) -> None:
+        """Make the memories ``ids`` that are compacted into ``digest_id`` current again (their
+        link and its reason cleared); others are left as they are."""
         ...
 
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from . import maintenance, strength, validate
-from .backend import NewRow, Search
+from .backend import DIGEST_SOURCE, NewRow, Search
 from .contradiction import disagreement
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
@@ -35,7 +35,6 @@ COMPACT_AFTER_DAYS = 30  # an episode observed longer ago than this may be compa
 COMPACT_BELOW = 5  # ... when its importance is below this
 DIGEST_IMPORTANCE = COMPACT_BELOW  # so a digest is never compacted again
 DIGEST_TAG = "digest"
-DIGEST_SOURCE = "memvault consolidate"
 SENTENCE_CHARS = 160  # of each source's first sentence, quoted in its digest
 # Sources of one digest at most: its write marks each (at 100,000 memories a digest of 84 held
 # the write lock 22 ms at the median, 116 ms at most; see docs/benchmarks.md#consolidation).
@@ -184,7 +183,7 @@ def compact(
     old = Filters(tenant=tenant, scopes=None, now=now, kinds=["episode"], until=cutoff)
     with store.backend.read(tenant) as tx:
         found = [m for m in tx.memories(tenant, filters=old, order="seq").values()
-                 if m.importance < COMPACT_BELOW and m.content is not None]
+                 if m.importance < COMPACT_BELOW and m.content is not None and m.expires_at is None]
     short = store.short_ids(tenant=tenant, ids=[m.id for m in found]) if found else {}
     weeks: dict[tuple[str, str], list[Memory]] = {}
     for memory in found:

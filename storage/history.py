@@ -7,11 +7,15 @@ import os
 from dataclasses import replace
 
 from . import validate
-from .backend import Reader
+from .backend import DIGEST_SOURCE, Reader, Writer, compaction_reason
 from .errors import Conflict, NotFound
 from .limits import ID_PREFIX_MIN_CHARS
+from .query import Filters
 from .records import Memory
 from .timefmt import format_ms
+
+WEEK_MS = 7 * 86_400_000
+DIGEST_ERASED = "a memory it compacted was forgotten"  # forget reason of a digest erased for its source
 
 
 def expired(memory: Memory, now: int) -> bool:
@@ -56,10 +60,11 @@ def row(tx: Reader, tenant: str, memory_id: str) -> Memory:
     raise NotFound(memory_id)
 
 def newest(tx: Reader, memory: Memory) -> Memory:
-    """The last version reached from ``memory`` by ``superseded_by`` links (bounded: a cycle stops it)."""
+    """The last version reached from ``memory`` by ``superseded_by`` links (bounded: a cycle stops
+    it; so does a compaction, which is no version)."""
     seen = {memory.id}
     current = memory
-    while current.superseded_by is not None and current.superseded_by not in seen:
+    while current.superseded_by is not None and current.superseded_by not in seen and not compacted_into(current):
         current = row(tx, memory.tenant, current.superseded_by)
         seen.add(current.id)
     return current
@@ -72,6 +77,10 @@ def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     if old.superseded_by is None:
         return
     last = newest(tx, old)  # forward only: a writer locks the rows it reads, in chain order
+    digest = compacted_into(last)
+    if digest is not None:
+        raise Conflict("id", f"memory {old.id} is an old episode compacted into the digest {digest}, so it "
+                             "cannot be superseded: remember the new content")
     if last.superseded_by is not None:
         raise Conflict(
             "id", f"the history of memory {old.id} is damaged (its versions link in a cycle): run memvault doctor"
@@ -95,11 +104,56 @@ def chain(tx: Reader, memory: Memory) -> list[Memory]:
         first = row(tx, memory.tenant, first.supersedes)
         seen.add(first.id)
     chain = [first]
-    while chain[-1].superseded_by is not None and chain[-1].superseded_by not in {m.id for m in chain}:
+    while chain[-1].superseded_by is not None and chain[-1].superseded_by not in {m.id for m in chain} \
+            and not compacted_into(chain[-1]):
         chain.append(row(tx, memory.tenant, chain[-1].superseded_by))
     if memory.id not in {m.id for m in chain}:
         chain.append(memory)
     return chain
+
+def compacted_into(memory: Memory) -> str | None:
+    """The digest ``memory`` was compacted into (:mod:`consolidate`), or None. A compaction is no
+    new version: chain walks stop there."""
+    digest = memory.superseded_by
+    return digest if digest is not None and memory.supersede_reason == compaction_reason(digest) else None
+
+
+def is_digest(memory: Memory) -> bool:
+    """Whether ``memory`` is a live digest that consolidation wrote."""
+    return memory.kind == "episode" and memory.source == DIGEST_SOURCE and memory.forgotten_at is None
+
+
+def digest_sources(tx: Reader, digest: Memory, now: int) -> list[Memory]:
+    """The live memories compacted into ``digest``: episodes of its scope from its week, observed at
+    or before it (one bounded range read)."""
+    week = Filters(tenant=digest.tenant, scopes=[digest.scope], now=now, kinds=["episode"],
+                   since=digest.observed_at - WEEK_MS, until=digest.observed_at + 1, include_history=True)
+    return [m for m in tx.memories(digest.tenant, filters=week, order="seq").values()
+            if compacted_into(m) == digest.id]
+
+
+def erase(tx: Writer, memories: list[Memory], now: int, reason: str | None) -> tuple[list[str], list[str]]:
+    """Erase the live ``memories`` into tombstones (:meth:`Writer.erase`), keeping compaction honest:
+    a digest quoting one of them is erased too (its words go with theirs), and the other memories
+    of a digest erased here become current again, for the next consolidation to compact anew.
+    Returns (ids erased, ids made current again)."""
+    live = [m for m in memories if m.forgotten_at is None]
+    digests = {d for m in live if (d := compacted_into(m)) is not None} | {m.id for m in live if is_digest(m)}
+    erased = [m.id for m in live]
+    for member in live:
+        tx.erase(member.id, now, reason)
+    restored: list[str] = []
+    for digest_id in sorted(digests):
+        digest = row(tx, live[0].tenant, digest_id)  # locked, then its sources read
+        if digest.forgotten_at is None:
+            tx.erase(digest.id, now, DIGEST_ERASED)
+            erased.append(digest.id)
+        back = [m.id for m in digest_sources(tx, digest, now) if m.id not in erased]
+        if back:
+            tx.release(digest.id, back)
+            restored += back
+    return erased, restored
+
 
 def short_ids(tx: Reader, tenant: str, ids: list[str], min_length: int = ID_PREFIX_MIN_CHARS) -> dict[str, str]:
     """The shortest prefix (at least ``min_length``) of each id that no other id of

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from . import history
 from .backend import SCRUB_DUE
 from .errors import Busy, MemvaultError, ModelUnavailable
 from .records import DueWork
@@ -241,8 +242,8 @@ class Upkeep:
             try:
                 with store.backend.write(None) as tx:
                     for memory in tx.memories(None, expired_before=now - EXPIRY_GRACE_MS).values():
-                        tx.erase(memory.id, now, f"expired at {format_ms(memory.expires_at or 0)}")
-                        purged.append(memory.id)
+                        reason = f"expired at {format_ms(memory.expires_at or 0)}"
+                        purged += history.erase(tx, [memory], now, reason)[0]
             except Busy as exc:
                 log.warning("erasing expired memories postponed: %s", exc)
             pending = pending or bool(purged)  # each erase records a due scrub

@@ -478,16 +478,18 @@ class Store:
         with self.backend.write(tenant) as tx:
             # Read under the rows' locks: a concurrent supersede is seen here or refused there.
             memory = history.resolve(tx, tenant, id)
-            chain = history.chain(tx, memory) if include_history else [memory]
             now = self.clock()
-            forgotten = [member.id for member in chain if member.forgotten_at is None]
-            for member_id in forgotten:
-                tx.erase(member_id, now, reason)
+            chain = [memory]
+            if include_history:  # a digest's history: the episodes it compacts
+                chain = history.chain(tx, memory) + (history.digest_sources(tx, memory, now)
+                                                     if history.is_digest(memory) else [])
+            forgotten, restored = history.erase(tx, chain, now, reason)
         scrubbed = self.upkeep.start_scrub() and self.backend.kind == "sqlite"
         return ForgetOutcome(
             id=memory.id,
             already_forgotten=memory.forgotten_at is not None,
             forgotten_ids=forgotten,
+            restored_ids=restored,
             scrubbed=scrubbed,
         )
 
@@ -520,6 +522,10 @@ class Store:
             if gone is not None:
                 raise Conflict("id", f"memory {memory.id} {gone}, so it cannot be confirmed: remember it "
                                      "again")
+            digest = history.compacted_into(memory)
+            if digest is not None:
+                raise Conflict("id", f"memory {memory.id} is an old episode compacted into the digest {digest}: "
+                                     "an episode is not confirmed")
             if memory.superseded_by is not None:
                 last = history.newest(tx, memory)
                 raise Conflict("id", f"memory {memory.id} was superseded; its current version is {last.id}: "

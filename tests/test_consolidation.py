@@ -106,22 +106,106 @@ def test_recall_finds_the_digest_through_a_compacted_episode_and_get_shows_the_s
     assert [h.memory.id for h in hits][:1] == [done.digest_id]
     assert source not in {h.memory.id for h in hits} and other not in {h.memory.id for h in hits}
     assert store.get(tenant="a", id=source).content == "Migrated the billing database to Postgres sixteen."
-    assert [m.id for m in store.history(tenant="a", id=source)] == [source, done.digest_id]
+    # A compaction is no new version: the source's history is itself, its link says where it went.
+    assert [m.id for m in store.history(tenant="a", id=source)] == [source]
+    assert store.get(tenant="a", id=source).superseded_by == done.digest_id
     with_history = store.recall(tenant="a", query="billing database Postgres", scopes=["proj"],
                                 include_history=True)
     assert source in {h.memory.id for h in with_history.hits}
 
 
-def test_forgetting_a_compacted_episode_removes_it_and_keeps_the_store_healthy(store):
-    source = episode(store, "Called the vendor about the invoice.", 50)
-    episode(store, "Booked the team offsite venue.", 50)
+def words_found(store: Store, words: str) -> list[str]:
+    """The contents of every hit for ``words``, history included (where a forgotten sentence could hide)."""
+    hits = store.recall(tenant="a", query=words, scopes=["proj"], include_history=True, limit=20).hits
+    return [h.memory.content or "" for h in hits]
+
+
+def test_forgetting_a_compacted_episode_empties_its_digest_and_the_others_come_back(store):
+    source = episode(store, "Called the vendor Zorblatt about the overdue invoice.", 50)
+    others = [episode(store, "Booked the team offsite venue.", 50), episode(store, "Wrote the retro notes.", 50)]
     done = consolidate(store).compacted[0]
-    store.forget(tenant="a", id=source, reason="private")
-    gone = store.get(tenant="a", id=source)
-    assert gone.content is None and gone.forgotten_at is not None
-    assert gone.superseded_by == done.digest_id
-    assert store.get(tenant="a", id=done.digest_id).content is not None  # the digest stays
+    outcome = store.forget(tenant="a", id=source, reason="private")
+    assert outcome.forgotten_ids == [source, done.digest_id] and sorted(outcome.restored_ids) == sorted(others)
+    rows = {m: store.get(tenant="a", id=m) for m in [source, done.digest_id, *others]}
+    assert rows[source].content is None and rows[done.digest_id].content is None
+    assert rows[done.digest_id].forget_reason == "a memory it compacted was forgotten"
+    assert all(rows[o].superseded_by is None and rows[o].supersede_reason is None for o in others)
+    assert not any("Zorblatt" in text for text in words_found(store, "Zorblatt vendor invoice"))
+    assert {h.memory.id for h in store.recall(tenant="a", query="offsite venue", scopes=["proj"]).hits} >= {others[0]}
     assert maintenance.check(store) == []  # after the scrub the forget queued
+    (again,) = consolidate(store).compacted  # the next run compacts the others anew, without it
+    assert sorted(again.sources) == sorted(others)
+    assert "Zorblatt" not in (store.get(tenant="a", id=again.digest_id).content or "")
+
+
+def test_forgetting_a_digest_makes_its_episodes_current_and_with_history_forgets_them(store):
+    first = [episode(store, f"Swept the {n} backlog.", 60) for n in ("red", "blue")]
+    second = [episode(store, f"Tuned the {n} alerts.", 45) for n in ("green", "grey")]
+    one, two = sorted(consolidate(store).compacted, key=lambda c: c.week)
+    outcome = store.forget(tenant="a", id=one.digest_id)
+    assert outcome.forgotten_ids == [one.digest_id] and sorted(outcome.restored_ids) == sorted(first)
+    assert all(store.get(tenant="a", id=m).superseded_by is None for m in first)
+    outcome = store.forget(tenant="a", id=two.digest_id, include_history=True)
+    assert sorted(outcome.forgotten_ids) == sorted([two.digest_id, *second]) and outcome.restored_ids == []
+    assert all(store.get(tenant="a", id=m).content is None for m in second)
+    assert all(store.get(tenant="a", id=m).content is not None for m in first)  # the other week: kept
+    assert maintenance.check(store) == []
+
+
+def test_forgetting_an_episode_with_its_history_never_reaches_its_digests_other_episodes(store):
+    old = episode(store, "Drafted the onboarding guide.", 52)
+    source = store.supersede(tenant="a", id=old, content="Drafted and sent the onboarding guide.",
+                             observed_at=format_ms(store.clock() - 52 * DAY_MS)).id
+    sibling = episode(store, "Renewed the TLS certificates.", 52)
+    (done,) = consolidate(store).compacted
+    assert set(done.sources) == {source, sibling}
+    outcome = store.forget(tenant="a", id=source, include_history=True)
+    assert sorted(outcome.forgotten_ids) == sorted([old, source, done.digest_id])
+    assert outcome.restored_ids == [sibling] and store.get(tenant="a", id=sibling).content is not None
+
+
+def test_a_compacted_episode_cannot_be_superseded_or_confirmed_and_the_error_names_its_digest(store):
+    from memvault.storage.errors import Conflict
+
+    source = episode(store, "Triaged the nightly failures.", 40)
+    (done,) = consolidate(store).compacted
+    for call in (lambda: store.supersede(tenant="a", id=source, content="Triaged them all."),
+                 lambda: store.confirm(tenant="a", id=source)):
+        with pytest.raises(Conflict, match=f"compacted into the digest {done.digest_id}"):
+            call()
+
+
+def test_an_episode_with_an_expiry_is_never_compacted(store, clock):
+    expiring = store.remember(tenant="a", scope="proj", content="Door code for the office is 4471.", kind="episode",
+                              importance=2, observed_at=format_ms(clock() - 40 * DAY_MS),
+                              expires_at=format_ms(clock() + 30 * DAY_MS)).id
+    kept = episode(store, "Cleaned the shared drive.", 40)
+    (done,) = consolidate(store).compacted
+    assert done.sources == (kept,) and store.get(tenant="a", id=expiring).superseded_by is None
+
+
+def test_a_compacted_episode_that_expires_empties_its_digest_when_erased(store, new_db, clock):
+    """An expiry reaching a digest's episode (here brought by an import) goes the way of a forget."""
+    from memvault.storage import transfer
+
+    sources = [episode(store, f"Visited the {n} data centre.", 40) for n in ("north", "south")]
+    done = consolidate(store).compacted[0]
+    lines = list(transfer.export_lines(store, "a"))
+    soon = format_ms(clock() + 60_000)
+    lines = [line.replace('"expires_at": null', f'"expires_at": "{soon}"', 1) if sources[0] in line
+             and done.digest_id in line and '"id": "' + sources[0] in line else line for line in lines]
+    assert any(soon in line for line in lines)
+    copy = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        transfer.import_lines(copy, lines, tenant="a", scope="proj")
+        clock.advance(3 * 86_400)
+        purged = copy.upkeep.run_due().purged_ids
+        assert sorted(purged) == sorted([sources[0], done.digest_id])
+        assert copy.get(tenant="a", id=done.digest_id).content is None
+        assert copy.get(tenant="a", id=sources[1]).superseded_by is None
+        assert maintenance.own(copy).check() == []
+    finally:
+        copy.close()
 
 
 def test_a_week_longer_than_one_memory_is_split_into_digests_within_the_limit(store):

@@ -110,3 +110,22 @@ def test_review_never_says_nothing_waits_while_more_may(store, monkeypatch):
     assert "Nothing waits" not in review_document(store, Caller(tenant="t", scope="s"))
     monkeypatch.setattr(store, "review", lambda tenant, scopes: Review([], [], []))
     assert "Nothing waits" in review_document(store, Caller(tenant="t", scope="s"))
+
+
+@pytest.mark.asyncio
+async def test_a_digest_found_through_its_episode_and_forgetting_that_episode_over_the_mcp_server(
+        db_path, real_embedder):
+    seeded(db_path, real_embedder)
+    async with Client(build_server(Config(db=db_path))) as c:
+        found = await c.call_tool("recall", {"query": "Looked into the flaky export test, attempt 3."})
+        hit = found.structured_content["memories"][0]
+        assert "digest" in hit["tags"] and hit["signals"]["through"]
+        assert f"found through {hit['signals']['through']}, an episode it compacts" in found.content[0].text
+        source = hit["signals"]["through"]
+        forgot = await c.call_tool("forget", {"id": source})
+        assert not forgot.is_error
+        out = forgot.structured_content
+        assert out["forgotten_ids"][1] == hit["id"] and len(out["restored_ids"]) == 4
+        again = await c.call_tool("recall", {"query": "flaky export test attempt", "limit": 10})
+    assert {h["id"] for h in again.structured_content["memories"]} >= set(out["restored_ids"])
+    assert not any(h["id"] in out["forgotten_ids"] for h in again.structured_content["memories"])

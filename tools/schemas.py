@@ -80,8 +80,9 @@ class Signals(_Result):
         "a time the query names counts as one more word, covered when the memory was observed then."
     )
     through: str | None = Field(
-        default=None, description="Id of a superseded earlier version of this memory whose match found it (the "
-        "query named what that version said): the signals above are the better of the two's."
+        default=None, description="Id of a superseded earlier version of this memory (or of an episode this digest "
+        "compacts) whose match found it (the query named what that one said): the signals above are the better of "
+        "the two's."
     )
 
 
@@ -229,7 +230,10 @@ class ForgetResult(_Result):
     id: str
     forgotten: bool = Field(description="True: the memory's content is gone (now or before).")
     already_forgotten: bool = Field(description="True when it had been forgotten before this call.")
-    forgotten_ids: list[str] = Field(description="Every memory emptied by this call (the chain with include_history).")
+    forgotten_ids: list[str] = Field(description="Every memory emptied by this call (the chain with include_history; "
+                                     "a digest that quoted one of them).")
+    restored_ids: list[str] = Field(default_factory=list, description="Old episodes current again: the digest that "
+                                    "compacted them was emptied by this call; the next consolidation compacts them anew.")
     scrubbed: bool = Field(
         description="True when no scrub of deleted text is pending. False (the usual answer) when the text may "
         "still be in the database file bytes: the scrub that removes it started on a background thread and "

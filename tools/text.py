@@ -10,6 +10,7 @@ import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from memvault.storage.backend import DIGEST_SOURCE
 from memvault.storage.literal import quoted
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 
@@ -71,6 +72,8 @@ def memory_line(
     if m.superseded_by:
         reason = f" (reason {quoted(m.supersede_reason)})" if m.supersede_reason else ""
         line += f" — superseded by {m.superseded_by}{reason}"
+    elif m.signals.through and m.source == DIGEST_SOURCE:
+        line += f" — found through {m.signals.through}, an episode it compacts"
     elif m.signals.through:
         line += f" — found through its earlier version {m.signals.through}"
     if m.possibly_outdated_by:
@@ -227,6 +230,8 @@ def render(result: BaseModel) -> str:
             text = f"{result.id} was already forgotten."
         else:
             text = f"Forgot {', '.join(result.forgotten_ids)}: content erased, tombstone kept."
+        if result.restored_ids:
+            text += f" Current again (their digest was emptied): {', '.join(result.restored_ids)}."
         if not result.scrubbed:
             text += " Its bytes leave the database files when the background scrub ends (normally within seconds)."
         return text

@@ -487,6 +487,12 @@ class PgWriter(PgReader):
                           " SELECT seq, tenant, %s, %s, %s FROM memories WHERE id = %s",
                           (at, outcome, note, memory_id))
 
+    def release(self, digest_id: str, ids: list[str]) -> None:
+        own, params = self._own()
+        self.conn.execute("UPDATE memories SET superseded_by = NULL, supersede_reason = NULL WHERE id = ANY(%(ids)s)"
+                          f" AND superseded_by = %(digest)s AND supersede_reason = %(reason)s{own}",
+                          {"ids": ids, "digest": digest_id, "reason": compaction_reason(digest_id), **params})
+
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         own, params = self._own()
         row = self._one(f"SELECT seq FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})

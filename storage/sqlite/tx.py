@@ -529,6 +529,11 @@ class SqliteTransaction:
         self.conn.execute("INSERT INTO runs(memory_seq, at, outcome, note) SELECT seq, ?, ?, ? FROM memories"
                           " WHERE id = ?", (at, outcome, note, memory_id))
 
+    def release(self, digest_id: str, ids: list[str]) -> None:
+        self.conn.execute("UPDATE memories SET superseded_by = NULL, supersede_reason = NULL"
+                          " WHERE id IN (SELECT value FROM json_each(?)) AND superseded_by = ? AND supersede_reason = ?",
+                          (json.dumps(ids), digest_id, backend.compaction_reason(digest_id)))
+
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         seq, tenant, content, context_seq = self._one(  # type: ignore[misc]
             "SELECT seq, tenant, content, context_seq FROM memories WHERE id = ?", (memory_id,))
