@@ -202,7 +202,10 @@ def build_server(
 
     @tool("Supersede", read_only=False, destructive=False, idempotent=False)
     async def supersede(
-        ctx: Context, id: MemoryId, content: Content,
+        ctx: Context, id: MemoryId, content: Content = None,  # type: ignore[assignment]
+        by: Annotated[MemoryId, Field(description=(  # type: ignore[assignment]
+            "Instead of content: the id of a memory already stored that replaces this one (e.g. the newer of "
+            "two contradicting memories). Nothing new is written; only reason may be given with it."))] = None,
         reason: Reason = None,  # type: ignore[assignment]
         kind: Annotated[Kind, Field(description=(  # type: ignore[assignment]
             "Inherited from the old memory when omitted, as are tags, importance, source and expires_at. "
@@ -216,7 +219,8 @@ def build_server(
         """Replace a stored memory that is no longer true with its corrected version (use this, not
         remember, when a fact changed). Omitted fields are kept from the old memory. The old one stops
         appearing in recall but stays in the history with the reason. If it was already superseded, the
-        error names the current version: supersede that one."""
+        error names the current version: supersede that one. When the replacement is stored already,
+        give its id as by instead of content."""
         return await _call(ctx, "supersede", locals())
 
     @tool("Forget", read_only=False, destructive=True, idempotent=True)

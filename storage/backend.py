@@ -318,6 +318,11 @@ class Writer(Reader, Protocol):
         """Record a run of a memory (a procedure) at ``at`` with its outcome and failure ``note``."""
         ...
 
+    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
+        """Mark the memory ``old_id`` superseded by the stored ``new_id`` (which then supersedes it),
+        with ``reason``; ``old_id`` is no longer any episode's context."""
+        ...
+
     def release(self, digest_id: str, ids: list[str]) -> None:
         """Make the memories ``ids`` that are compacted into ``digest_id`` current again (their
         link and its reason cleared); others are left as they are."""

@@ -55,11 +55,13 @@ class RememberOutcome:
 @dataclass(frozen=True)
 class SupersedeOutcome:
     """What ``Store.supersede`` did: ``id`` is the new memory, ``superseded_id`` the
-    replaced one; ``degraded`` says why the new memory has no vector yet."""
+    replaced one; ``degraded`` says why the new memory has no vector yet; ``stored`` False
+    when ``id`` was stored before (``Store.supersede_by``)."""
 
     id: str
     superseded_id: str
     degraded: str | None = None
+    stored: bool = True
 
 
 @dataclass(frozen=True)

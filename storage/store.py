@@ -462,6 +462,42 @@ class Store:
             self.upkeep.start()
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded)
 
+    def supersede_by(self, *, tenant: str, id: str, by: str, reason: str | None = None) -> SupersedeOutcome:
+        """Mark the current memory ``id`` superseded by ``by``, a current memory of the same scope
+        already stored that replaces no other (e.g. the newer of a contradicting pair), in one
+        transaction; nothing new is written.
+
+        Raises:
+            NotFound: either memory is not in this tenant.
+            Conflict: ``id`` cannot be superseded (as for :meth:`supersede`), or ``by`` ended, was
+                superseded or already replaces another memory.
+            InvalidInput: ``by`` names ``id`` itself or another scope; the reason is too long or
+                holds a credential.
+        """
+        self._refuse_secrets(reason=reason)
+        reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
+        with self.backend.write(tenant) as tx:
+            now = self.clock()
+            old = history.resolve(tx, tenant, id)
+            history.check_supersedable(tx, old, now)
+            new = history.resolve(tx, tenant, by)
+            if new.id == old.id:
+                raise InvalidInput("by", f"names memory {old.id} itself: give the id of the memory that replaces it")
+            if new.scope != old.scope:
+                raise InvalidInput("by", f"names a memory of scope {new.scope!r}, and memory {old.id} is of scope "
+                                         f"{old.scope!r}: a memory is replaced within its scope")
+            gone = history.ended(new, now)
+            if gone is not None:
+                raise Conflict("by", f"memory {new.id} {gone}: it cannot replace another")
+            if new.superseded_by is not None:
+                raise Conflict("by", f"memory {new.id} was superseded itself: name its current version "
+                                     f"{history.newest(tx, new).id}")
+            if new.supersedes is not None:
+                raise Conflict("by", f"memory {new.id} already replaces memory {new.supersedes} (a memory replaces "
+                                     f"one other at most): supersede {old.id} with new content instead")
+            tx.link(old.id, new.id, reason)
+        return SupersedeOutcome(id=new.id, superseded_id=old.id, stored=False)
+
     def forget(
         self, *, tenant: str, id: str, reason: str | None = None, include_history: bool = False
     ) -> ForgetOutcome:

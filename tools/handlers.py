@@ -236,8 +236,20 @@ def _answers(hits: list[Hit], listing: bool) -> bool:
     return bool(hits) if listing else any(h.confidence >= ANSWER_CONFIDENCE for h in hits)
 
 
-def supersede(store: Store, caller: Caller, **args: object) -> SupersedeResult:
-    """Replace a memory by a corrected one (see ``Store.supersede``)."""
+def supersede(store: Store, caller: Caller, *, by: str | None = None, **args: object) -> SupersedeResult:
+    """Replace a memory by a corrected one (``Store.supersede``), or by one stored before (``by``:
+    ``Store.supersede_by``). Raises InvalidInput when neither content nor ``by`` is given, or both."""
+    if by is None and args.get("content") is None:
+        raise InvalidInput("content", "is missing: give the corrected memory, or `by`, the id of a memory "
+                                      "already stored that replaces this one")
+    if by is not None:
+        extra = [name for name, value in args.items() if value is not None and name not in ("id", "reason")]
+        if extra:
+            raise InvalidInput(extra[0], "is not taken with `by`: the memory `by` names keeps its own content "
+                                         "and fields")
+        outcome = store.supersede_by(tenant=caller.tenant, id=args["id"], by=by,  # type: ignore[arg-type]
+                                     reason=args.get("reason"))  # type: ignore[arg-type]
+        return SupersedeResult.model_validate(outcome, from_attributes=True)
     outcome = store.supersede(tenant=caller.tenant, **args)  # type: ignore[arg-type]
     return SupersedeResult.model_validate(outcome, from_attributes=True)
 

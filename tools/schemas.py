@@ -222,6 +222,8 @@ class SupersedeResult(_Result):
     degraded: str | None = Field(
         default=None, description="Set when the new memory was stored without its vector, and why."
     )
+    stored: bool = Field(default=True, description="False when `by` named a memory stored before: nothing new "
+                         "was written.")
 
 
 class ForgetResult(_Result):

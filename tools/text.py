@@ -209,12 +209,13 @@ def render(result: BaseModel) -> str:
         if result.not_applied:
             text += f" Not applied (the stored memory keeps its own): {', '.join(result.not_applied)}."
         for c in result.contradicts:
-            how = f" (if that is {c.id}: forget {result.id}, then supersede {c.id} with this content)" \
-                if result.created else ""
-            text += f"\nContradicts current memory {c.id} ({c.reason}): supersede the older one with what is " \
-                    f"true now{how}."
+            how = f": if this one holds now, supersede {c.id} with by {result.id}" if result.created \
+                else ": supersede the older one with what is true now"
+            text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
         return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
     if isinstance(result, SupersedeResult):
+        if not result.stored:
+            return f"{result.superseded_id} is now superseded by {result.id}; it stays in the history."
         return f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."
     if isinstance(result, ConfirmResult):
         did = f"Recorded a {result.outcome} of {result.id}" if result.outcome else f"Confirmed {result.id}"

@@ -487,6 +487,12 @@ class PgWriter(PgReader):
                           " SELECT seq, tenant, %s, %s, %s FROM memories WHERE id = %s",
                           (at, outcome, note, memory_id))
 
+    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
+        own, params = self._own()
+        self.conn.execute(f"UPDATE memories SET supersedes = %(old)s WHERE id = %(new)s{own}",
+                          {"old": old_id, "new": new_id, **params})
+        self._link(old_id, new_id, reason)
+
     def release(self, digest_id: str, ids: list[str]) -> None:
         own, params = self._own()
         self.conn.execute("UPDATE memories SET superseded_by = NULL, supersede_reason = NULL WHERE id = ANY(%(ids)s)"

@@ -529,6 +529,10 @@ class SqliteTransaction:
         self.conn.execute("INSERT INTO runs(memory_seq, at, outcome, note) SELECT seq, ?, ?, ? FROM memories"
                           " WHERE id = ?", (at, outcome, note, memory_id))
 
+    def link(self, old_id: str, new_id: str, reason: str | None) -> None:
+        self.conn.execute("UPDATE memories SET supersedes = ? WHERE id = ?", (old_id, new_id))
+        self._link(old_id, new_id, reason)
+
     def release(self, digest_id: str, ids: list[str]) -> None:
         self.conn.execute("UPDATE memories SET superseded_by = NULL, supersede_reason = NULL"
                           " WHERE id IN (SELECT value FROM json_each(?)) AND superseded_by = ? AND supersede_reason = ?",

@@ -1,0 +1,86 @@
+"""``supersede`` with ``by``: a memory marked replaced by one stored before (the newer of a
+contradicting pair), in one transaction, on both backends and over the MCP server."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.storage import maintenance
+from memvault.storage.errors import Conflict, InvalidInput, NotFound
+from memvault.storage.store import Store
+
+pytestmark = pytest.mark.contract
+
+
+def fact(store: Store, content: str, scope: str = "proj", tenant: str = "a") -> str:
+    return store.remember(tenant=tenant, scope=scope, content=content, kind="fact").id
+
+
+def test_supersede_by_links_the_pair_and_recall_returns_only_the_newer(store):
+    old = fact(store, "The standup is at 9:15 every weekday.")
+    new = fact(store, "The standup is at 10:30 every weekday.")
+    outcome = store.supersede_by(tenant="a", id=old, by=new, reason="moved in March")
+    assert (outcome.id, outcome.superseded_id, outcome.stored) == (new, old, False)
+    older, newer = store.get(tenant="a", id=old), store.get(tenant="a", id=new)
+    assert (older.superseded_by, older.supersede_reason, newer.supersedes) == (new, "moved in March", old)
+    assert newer.content == "The standup is at 10:30 every weekday." and newer.superseded_by is None
+    assert [m.id for m in store.history(tenant="a", id=new)] == [old, new]
+    hits = {h.memory.id for h in store.recall(tenant="a", query="when is the standup", scopes=["proj"]).hits}
+    assert new in hits and old not in hits
+    assert maintenance.own(store).check() == []
+
+
+def test_supersede_by_refuses_what_would_break_a_history_and_changes_nothing(store):
+    old = fact(store, "Deploys go out on Tuesdays.")
+    new = fact(store, "Deploys go out on Thursdays.")
+    other_scope = fact(store, "Deploys go out on Fridays.", scope="ops")
+    successor = fact(store, "Deploys go out on Mondays.")
+    replaced = fact(store, "Deploys went out daily.")
+    store.supersede_by(tenant="a", id=replaced, by=successor)  # successor replaces one already
+    later = store.supersede(tenant="a", id=new, content="Deploys go out on Wednesdays.").id
+    gone = fact(store, "Deploys go out on Sundays.")
+    store.forget(tenant="a", id=gone)
+    foreign = fact(store, "Deploys are frozen in December.", tenant="b")
+    cases = [
+        (old, InvalidInput, "by", "itself"),
+        (other_scope, InvalidInput, "by", "scope"),
+        (new, Conflict, "by", f"current version {later}"),
+        (successor, Conflict, "by", "already replaces"),
+        (gone, Conflict, "by", "was forgotten"),
+    ]
+    for by, error, field, words in cases:
+        with pytest.raises(error, match=words) as raised:
+            store.supersede_by(tenant="a", id=old, by=by)
+        assert raised.value.field == field
+    with pytest.raises(NotFound):  # another tenant's memory is never found
+        store.supersede_by(tenant="a", id=old, by=foreign)
+    with pytest.raises(Conflict, match="already superseded"):
+        store.supersede_by(tenant="a", id=replaced, by=old)
+    assert store.get(tenant="a", id=old).superseded_by is None  # nothing changed by any refusal
+    assert store.get(tenant="a", id=old).supersedes is None
+    assert maintenance.own(store).check() == []
+
+
+@pytest.mark.asyncio
+async def test_supersede_with_by_over_the_mcp_server_and_its_bad_input(db_path):
+    async with Client(build_server(Config(db=db_path))) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        assert "by" in tools["supersede"].input_schema["properties"]
+        assert "content" not in tools["supersede"].input_schema.get("required", [])
+        old = (await c.call_tool("remember", {"content": "The VPN gateway is vpn1.example.org."})).structured_content
+        new = (await c.call_tool("remember", {"content": "The VPN gateway moved to vpn2.example.org."}))
+        new_id = new.structured_content["id"]
+        missing = await c.call_tool("supersede", {"id": old["id"]})
+        both = await c.call_tool("supersede", {"id": old["id"], "by": new_id, "content": "x"})
+        tagged = await c.call_tool("supersede", {"id": old["id"], "by": new_id, "tags": ["net"]})
+        done = await c.call_tool("supersede", {"id": old["id"], "by": new_id, "reason": "moved"})
+        listed = await c.call_tool("recall", {"query": "VPN gateway"})
+    assert missing.is_error and "content" in missing.content[0].text and "`by`" in missing.content[0].text
+    assert both.is_error and "content" in both.content[0].text
+    assert tagged.is_error and "tags" in tagged.content[0].text
+    assert not done.is_error
+    assert done.structured_content == {"id": new_id, "superseded_id": old["id"], "degraded": None, "stored": False}
+    assert [m["id"] for m in listed.structured_content["memories"]] == [new_id]
