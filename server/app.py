@@ -225,13 +225,17 @@ def build_server(
 
     @tool("Forget", read_only=False, destructive=True, idempotent=True)
     async def forget(
-        ctx: Context, id: MemoryId, reason: Reason = None,  # type: ignore[assignment]
+        ctx: Context, id: MemoryId = None, reason: Reason = None,  # type: ignore[assignment]
         include_history: Annotated[bool, Field(
             description="Also forget every earlier and later version of this memory.")] = False,
+        session_id: Annotated[str, _text(  # type: ignore[assignment]
+            "Instead of id: a session's id (as memory://sessions lists it). Its turns are deleted and its "
+            "digest forgotten, whole.", limits.SESSION_ID_MAX_CHARS)] = None,
     ) -> Annotated[CallToolResult, s.ForgetResult]:
         """Delete a memory for good, when the user asks or it should never have been stored: its text
         is erased from the database files, leaving only a tombstone (id, time, reason). For a fact that
-        merely changed, use supersede instead."""
+        merely changed, use supersede instead. With session_id instead of id, a whole captured session
+        goes: its turns and its digest."""
         return await _call(ctx, "forget", locals())
 
     @tool("Confirm", read_only=False, destructive=False, idempotent=False)

@@ -142,7 +142,9 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "show": ("Show one memory with its history.",
              {**MEMORY_ID, **DB, "--tenant": LEADING["--tenant"], **JSON}),
     "forget": ("Delete a memory for good: its text is erased from the files, a tombstone stays.",
-               {**MEMORY_ID, **DB, "--tenant": LEADING["--tenant"], **JSON,
+               {"id": {**MEMORY_ID["id"], "nargs": "?"}, **DB, "--tenant": LEADING["--tenant"], **JSON,
+                "--session": {"metavar": "SESSION_ID", "help": "instead of an id: forget a captured session "
+                              "whole, its turns and its digest"},
                 "--reason": {"help": "why; kept in the tombstone"},
                 "--history": {"action": "store_true", "help": "also forget every other version"}}),
     "supersede": ("Replace a memory by a corrected version (the old one stays in the history).",
@@ -629,7 +631,8 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
                                     "scope": a.scope if not a.query.strip() else None},  # --scope lists it
                lambda t, r: t.recall_text(r, full_ids=True, person=True)),
     "show": ("memory_view", lambda a: {"memory_id": a.id}, lambda t, r: t.memory_view_text(r)),
-    "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history},
+    "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history,
+                                    "session_id": a.session},
                lambda t, r: t.render(r)),
     "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "reason": a.reason, "kind": a.kind,
                                           "tags": a.tags, "importance": a.importance},

@@ -358,6 +358,11 @@ class Writer(Reader, Protocol):
         """Record that ``tenant``'s session ended at ``ended_at``, summarised by memory ``digest_id``."""
         ...
 
+    def delete_session(self, tenant: str, session_id: str) -> int:
+        """Delete ``tenant``'s session and its turns (its digest memory is the rules' to erase) and
+        record a scrub as due; returns how many turns went."""
+        ...
+
 
 class Backend(Protocol):
     """A database holding memories of many tenants.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import validate
+from . import history, validate
 from .backend import TurnRow
 from .digest import digest
 from .errors import Busy, Conflict, InvalidInput, NotFound, shown
@@ -16,7 +16,7 @@ from .limits import (
     TURN_NAME_MAX_CHARS, TURNS_PER_CALL_MAX,
 )
 from .literal import literal_tokens
-from .records import AppendOutcome, NewTurn, Session, Turn
+from .records import AppendOutcome, ForgetOutcome, NewTurn, Session, Turn
 from .secrets import redact
 from .timefmt import format_ms
 
@@ -29,6 +29,7 @@ CUT_MARGIN = 4_000
 SEQ_MAX = 2**62
 DIGEST_TAG = "session"
 END_ATTEMPTS = 3  # digests written again when turns keep arriving while one is written
+FORGOTTEN = "its session was forgotten"  # the forget reason of a forgotten session's digest
 
 
 def cut(text: str, given: int) -> str:
@@ -138,11 +139,31 @@ class Episodes:
             except Conflict:  # another end superseded the same digest meanwhile: read its work again
                 continue
             with self._store.backend.write(tenant) as tx:
-                latest = _one(tx.sessions(tenant, ids=[sid]), sid)  # locked: an append waits
-                if latest.turns == session.turns:
-                    tx.end_session(tenant, sid, max(ended, latest.last_at), digest_id)
-                    return replace(latest, ended_at=max(ended, latest.last_at), digest_id=digest_id)
+                found = tx.sessions(tenant, ids=[sid])  # locked: an append waits
+                if not found:  # forgotten meanwhile: so is the digest just written
+                    written = history.chain(tx, history.row(tx, tenant, digest_id))
+                    history.erase(tx, written, self._store.clock(), FORGOTTEN)
+                elif found[0].turns == session.turns:
+                    tx.end_session(tenant, sid, max(ended, found[0].last_at), digest_id)
+                    return replace(found[0], ended_at=max(ended, found[0].last_at), digest_id=digest_id)
+            _one(found, sid)  # forgotten meanwhile: NotFound
         raise Busy(f"session {sid} kept changing while its digest was written; end it again")
+
+    def forget(self, *, tenant: str, session_id: str) -> ForgetOutcome:
+        """Forget ``tenant``'s session: its turns deleted and every version of its digest memory
+        erased (``history.erase``), in one transaction; the scrub then starts on the worker.
+        Raises NotFound, InvalidInput."""
+        sid = validate.session_id(session_id)
+        store = self._store
+        with store.backend.write(tenant) as tx:
+            session = _one(tx.sessions(tenant, ids=[sid]), sid)  # locked: an append or end waits
+            digest = [history.row(tx, tenant, session.digest_id)] if session.digest_id else []
+            versions = history.chain(tx, digest[0]) if digest else []
+            erased, restored = history.erase(tx, versions, store.clock(), FORGOTTEN)
+            turns = tx.delete_session(tenant, sid)
+        scrubbed = store.upkeep.start_scrub() and store.backend.kind == "sqlite"
+        return ForgetOutcome(id=None, already_forgotten=False, forgotten_ids=erased, restored_ids=restored,
+                             scrubbed=scrubbed, session=sid, turns_deleted=turns)
 
     def _write_digest(self, tenant: str, session: Session, text: str) -> str:
         """The id of the current digest memory holding ``text``: remembered, or superseding the

@@ -107,15 +107,18 @@ class RecallOutcome:
 class ForgetOutcome:
     """``forgotten_ids``: every memory emptied by this call (with a digest that quoted one of them);
     ``restored_ids``: memories made current again, as the digest that compacted them was emptied
-    (the next consolidation compacts them anew). ``scrubbed``: the text is in none
+    (the next consolidation compacts them anew); ``session``, ``turns_deleted``: a session
+    forgotten (``id`` None) and how many turns went. ``scrubbed``: the text is in none
     of the database's files (SQLite: no scrub pending; PostgreSQL: never, ``pg_wal`` and the
     HNSW index keep it until reused)."""
 
-    id: str
+    id: str | None
     already_forgotten: bool
     forgotten_ids: list[str] = field(default_factory=list)
     restored_ids: list[str] = field(default_factory=list)
     scrubbed: bool = True
+    session: str | None = None
+    turns_deleted: int = 0
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,9 @@ async def test_schemas_carry_the_limits_the_server_enforces(db_path):
         assert remember[field]["format"] == "date-time"
     assert recall["since"]["format"] == recall["until"]["format"] == "date-time"
     assert "inherited" in s["supersede"]["properties"]["kind"]["description"].lower()
-    assert s["remember"]["required"] == ["content"] and s["forget"]["required"] == ["id"]
+    assert s["remember"]["required"] == ["content"] and s["supersede"]["required"] == ["id"]
+    assert not s["forget"].get("required")  # id, or session_id
+    assert s["forget"]["properties"]["session_id"]["maxLength"] == limits.SESSION_ID_MAX_CHARS
 
 
 @pytest.mark.parametrize(

@@ -265,8 +265,20 @@ def confirm(store: Store, caller: Caller, **args: object) -> ConfirmResult:
     )
 
 
-def forget(store: Store, caller: Caller, **args: object) -> ForgetResult:
-    """Delete a memory's content for real (see ``Store.forget``)."""
+def forget(store: Store, caller: Caller, *, session_id: str | None = None, **args: object) -> ForgetResult:
+    """Delete a memory's content for real (``Store.forget``), or a whole session (``session_id``:
+    ``Episodes.forget``). Raises InvalidInput when neither id nor session_id is given, or both."""
+    if session_id is not None:
+        extra = [name for name in ("id", "reason") if args.get(name) is not None] + \
+            (["include_history"] if args.get("include_history") else [])
+        if extra:
+            raise InvalidInput(extra[0], "is not taken with `session_id`: a session is forgotten whole, turns "
+                                         "and digest")
+        outcome = store.episodes.forget(tenant=caller.tenant, session_id=session_id)
+        return ForgetResult(forgotten=True, **dataclasses.asdict(outcome))
+    if args.get("id") is None:
+        raise InvalidInput("id", "is missing: give the id of the memory to forget, or `session_id`, the id "
+                                 "of a session to forget whole")
     outcome = store.forget(tenant=caller.tenant, **args)  # type: ignore[arg-type]
     return ForgetResult(forgotten=True, **dataclasses.asdict(outcome))
 

@@ -229,13 +229,16 @@ class SupersedeResult(_Result):
 class ForgetResult(_Result):
     """What ``forget`` deleted."""
 
-    id: str
+    id: str | None = Field(description="The memory forgotten (null when a session was).")
     forgotten: bool = Field(description="True: the memory's content is gone (now or before).")
     already_forgotten: bool = Field(description="True when it had been forgotten before this call.")
     forgotten_ids: list[str] = Field(description="Every memory emptied by this call (the chain with include_history; "
                                      "a digest that quoted one of them).")
     restored_ids: list[str] = Field(default_factory=list, description="Old episodes current again: the digest that "
                                     "compacted them was emptied by this call; the next consolidation compacts them anew.")
+    session: str | None = Field(default=None, description="The session forgotten: its turns deleted, every version "
+                                "of its digest in forgotten_ids.")
+    turns_deleted: int = Field(default=0, description="How many of the session's turns were deleted.")
     scrubbed: bool = Field(
         description="True when no scrub of deleted text is pending. False (the usual answer) when the text may "
         "still be in the database file bytes: the scrub that removes it started on a background thread and "

@@ -227,7 +227,10 @@ def render(result: BaseModel) -> str:
                                           r.flagged) + "."
         return text
     if isinstance(result, ForgetResult):
-        if result.already_forgotten and not result.forgotten_ids:
+        if result.session is not None:
+            digests = f"; its digest erased ({', '.join(result.forgotten_ids)})" if result.forgotten_ids else ""
+            text = f"Forgot session {result.session}: {count(result.turns_deleted, 'turn')} deleted{digests}."
+        elif result.already_forgotten and not result.forgotten_ids:
             text = f"{result.id} was already forgotten."
         else:
             text = f"Forgot {', '.join(result.forgotten_ids)}: content erased, tombstone kept."

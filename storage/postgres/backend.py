@@ -548,3 +548,8 @@ class PgWriter(PgReader):
 
     def end_session(self, tenant: str, session_id: str, ended_at: int, digest_id: str | None) -> None:
         session_sql.end_session(self.conn, tenant, session_id, ended_at, digest_id)
+
+    def delete_session(self, tenant: str, session_id: str) -> int:
+        gone = session_sql.delete_session(self.conn, tenant, session_id)
+        put_settings(self.conn, {SCRUB_DUE: new_id()})  # with the delete: a crash leaves the duty
+        return gone

@@ -417,8 +417,11 @@ def _v_runs(conn: psycopg.Connection) -> None:
         conn.execute(_RUNS)
 
 
+# A session and its turns can be forgotten (storage/episodes.py): the serving role deletes them.
+_V_FORGET_SESSIONS = f"GRANT DELETE ON sessions, turns TO {APP_ROLE};"
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
-    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs)
+    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs, _V_FORGET_SESSIONS)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -433,10 +436,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     (),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -95,6 +95,17 @@ def append_turns(
     return [seq for seq, _ in numbered], repeated
 
 
+def delete_session(conn: apsw.Connection, tenant: str, session_id: str) -> int:
+    """See ``backend.Writer.delete_session`` (the scrub is the caller's to record)."""
+    key = conn.execute("SELECT seq FROM sessions WHERE tenant = ? AND id = ?", (tenant, session_id)).fetchone()
+    if key is None:
+        return 0
+    conn.execute("DELETE FROM turns WHERE session_seq = ?", key)
+    gone = conn.changes()
+    conn.execute("DELETE FROM sessions WHERE seq = ?", key)
+    return gone
+
+
 def end_session(
     conn: apsw.Connection, tenant: str, session_id: str, ended_at: int, digest_id: str | None
 ) -> None:

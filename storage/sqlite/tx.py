@@ -421,6 +421,11 @@ class SqliteTransaction:
     def end_session(self, tenant: str, session_id: str, ended_at: int, digest_id: str | None) -> None:
         session_sql.end_session(self.conn, tenant, session_id, ended_at, digest_id)
 
+    def delete_session(self, tenant: str, session_id: str) -> int:
+        gone = session_sql.delete_session(self.conn, tenant, session_id)
+        self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (SCRUB_DUE, new_id()))
+        return gone
+
     def claim_model(self, model_id: str | None, dim: int) -> bool:
         """Whether vectors of ``model_id`` may be written, recording it on first use."""
         if model_id is None:
