@@ -857,9 +857,12 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if len(failed) > IMPORT_ERRORS_SHOWN:
         more = text.count(len(failed) - IMPORT_ERRORS_SHOWN, "more failed line")
         _err(f"... and {more} (--json lists them all)")
-    _err(f"imported {report.imported} of {text.count(report.read, 'memory line')} (blank lines skipped): "
-         f"{report.skipped_existing} already there, {len(failed)} failed, {report.vectors_pending} waiting "
-         "for vectors")
+    _err(f"imported {report.imported} of {text.count(report.read - report.sessions, 'memory line')} (blank lines "
+         f"skipped): {report.skipped_existing} already there, {len(failed)} failed, {report.vectors_pending} "
+         "waiting for vectors")
+    if report.sessions:
+        _err(f"sessions: {text.count(report.turns_added, 'turn')} added, {report.turns_existing} already there, "
+             f"from {text.count(report.sessions, 'session line')}")
     if report.degraded:
         _err(f"degraded: {report.degraded}")
     if args.json:

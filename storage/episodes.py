@@ -149,6 +149,16 @@ class Episodes:
             _one(found, sid)  # forgotten meanwhile: NotFound
         raise Busy(f"session {sid} kept changing while its digest was written; end it again")
 
+    def mark_ended(self, *, tenant: str, session_id: str, at: int, digest_id: str | None) -> None:
+        """Record that the session ended at ``at`` (an import's), linked to the memory ``digest_id``
+        when the tenant has it (else none: a later ``end`` writes a digest). Raises NotFound, InvalidInput."""
+        sid = validate.session_id(session_id)
+        ended = _time("ended_at", at, self._store.clock())
+        with self._store.backend.write(tenant) as tx:
+            session = _one(tx.sessions(tenant, ids=[sid]), sid)
+            known = digest_id is not None and bool(tx.memories(tenant, ids=[digest_id]))
+            tx.end_session(tenant, sid, max(ended, session.last_at), digest_id if known else None)
+
     def forget(self, *, tenant: str, session_id: str) -> ForgetOutcome:
         """Forget ``tenant``'s session: its turns deleted and every version of its digest memory
         erased (``history.erase``), in one transaction; the scrub then starts on the worker.

@@ -21,6 +21,7 @@ from .limits import CONTENT_MAX_CHARS, ID_WHOLE, REASON_MAX_CHARS, SOURCE_MAX_CH
 from .records import Memory
 from .runs import OUTCOMES, Run
 from .secrets import refusals, scanned_fields
+from .session_transfer import import_session, is_session_line, session_lines
 from .timefmt import format_ms
 
 if TYPE_CHECKING:
@@ -51,7 +52,8 @@ def export_lines(
     store: Store, tenant: str, *, page: int = EXPORT_PAGE, left_out: list[str] | None = None
 ) -> Iterator[str]:
     """JSON lines of ``tenant``'s memories, history included, neither forgotten nor expired,
-    in the order stored; ids of history left out (newest version not exported) go to ``left_out``."""
+    in the order stored, then its sessions (:mod:`session_transfer`); ids of history left out
+    (newest version not exported) go to ``left_out``."""
     now, after = store.clock(), 0
     while True:
         with store.backend.read(tenant) as tx:
@@ -66,8 +68,9 @@ def export_lines(
                 continue
             yield export_line(memory, runs.get(memory.id))
         if len(rows) < page:
-            return
+            break
         after = rows[-1][0]
+    yield from session_lines(store, tenant)
 
 
 def _exported_links(tx: Reader, memory: Memory, now: int) -> Memory | str:
@@ -104,7 +107,8 @@ class LineError:
 @dataclass(frozen=True)
 class ImportReport:
     """What an import did: ``skipped_existing`` counts lines whose id exists or whose content
-    repeats a current memory; ``vectors_pending`` memories have no vector yet (``degraded``: why)."""
+    repeats a current memory; ``vectors_pending`` memories have no vector yet (``degraded``: why);
+    ``sessions`` session lines read, ``turns_added`` turns appended (``turns_existing`` there already)."""
 
     read: int
     imported: int
@@ -112,6 +116,9 @@ class ImportReport:
     failed: tuple[LineError, ...]
     vectors_pending: int
     degraded: str | None = None
+    sessions: int = 0
+    turns_added: int = 0
+    turns_existing: int = 0
 
 
 def import_lines(
@@ -139,9 +146,11 @@ def import_lines(
         ahead = (chunk[-1][0], checked)
     if ahead is not None:
         state.write(ahead[1].result(), ahead[0], progress)
+    state.end_sessions()
     return ImportReport(
         read=state.read, imported=state.imported, skipped_existing=state.skipped, failed=tuple(state.failed),
         vectors_pending=state.pending, degraded=state.degraded if state.pending else None,
+        sessions=state.sessions, turns_added=state.turns_added, turns_existing=state.turns_existing,
     )
 
 
@@ -175,6 +184,10 @@ class _Import:
     compacted: dict[str, list[str]] = field(default_factory=dict)  # digest id: the lines it compacts
     superseded: set[str] = field(default_factory=set)
     runs: dict[str, list[Run]] = field(default_factory=dict)  # of the rows checked, written with them
+    session_ends: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # ended sessions' lines
+    sessions: int = 0
+    turns_added: int = 0
+    turns_existing: int = 0
     model_id: str | None = None  # of the batch's vectors
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
@@ -184,6 +197,8 @@ class _Import:
         checked: list[tuple[int, NewRow, dict[str, str]]] = []
         successors: dict[str, tuple[str, str | None]] = {}
         for number, text in chunk:
+            if self._session(number, text):
+                continue
             try:
                 row, successor, as_sent, runs = parse_line(
                     text, tenant=self.tenant, scope=self.scope, now=now)
@@ -213,6 +228,34 @@ class _Import:
             new = [(number, row) for number, row, _ in checked if not self._already_there(tx, row, now)]
         self.skipped += len(checked) - len(new)
         return new, now, self.store.vector_status()
+
+    def _session(self, number: int, text: str) -> bool:
+        """Import ``text`` when it is a session's line (its end waits for the memories: see
+        :meth:`end_sessions`); whether it was one."""
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError:
+            return False  # parse_line says why
+        if not is_session_line(record):
+            return False
+        self.sessions += 1
+        try:
+            added, existing = import_session(self.store, record, tenant=self.tenant, scope=self.scope, end=False)
+        except (InvalidInput, Conflict) as exc:
+            self.failed.append(LineError(number, exc.field, exc.reason))
+            return True
+        self.turns_added, self.turns_existing = self.turns_added + added, self.turns_existing + existing
+        if record.get("ended_at") is not None:
+            self.session_ends.append((number, record))
+        return True
+
+    def end_sessions(self) -> None:
+        """End the imported sessions whose lines say they ended, linked to their digests (written by now)."""
+        for number, record in self.session_ends:
+            try:
+                import_session(self.store, {**record, "turns": []}, tenant=self.tenant, scope=self.scope)
+            except (InvalidInput, Conflict) as exc:
+                self.failed.append(LineError(number, exc.field, exc.reason))
 
     def write(self, embedded: _Embedded, last_line: int, progress: Progress | None) -> None:
         """Write one embedded batch, ``WRITE_BATCH`` lines per transaction, and count it."""

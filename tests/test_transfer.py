@@ -207,7 +207,7 @@ def test_export_reads_page_by_page(store, monkeypatch):
     monkeypatch.setattr(store.backend, "read", counting)
     lines = list(transfer.export_lines(store, "t", page=2))
     assert [json.loads(line)["content"] for line in lines] == [f"memory number {i}" for i in range(5)]
-    assert reads == ["t", "t", "t"]
+    assert reads == ["t", "t", "t", "t"]  # three pages of memories, then the sessions (none)
 
 
 def test_without_a_model_memories_are_imported_with_vectors_pending_and_the_report_says_so(new_db, clock):
