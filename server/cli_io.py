@@ -1,0 +1,65 @@
+"""How the ``memvault`` command speaks: text on stdout (one JSON document with ``--json``), notes
+and errors on stderr in the command line's own names, progress bars on a terminal only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+
+# How the command line names each field (metavars, and the field an error names: "TEXT: must not be empty").
+NAMES = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
+         "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until",
+         "limit": "--limit", "offset": "--offset", "cursor": "--cursor", "reason": "--reason",
+         "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name",
+         "session_id": "--session"}
+
+
+def out(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def err(text: str) -> None:
+    sys.stderr.write(f"memvault: {text}\n")
+
+
+def in_cli_words(exc: Exception) -> str:
+    """``exc``'s message with its field, and each argument its reason names (in backticks), as the
+    command line spells them (``kinds[0]``: ``--kind``; ``query``: ``QUERY``)."""
+    from memvault.storage.errors import Conflict, InvalidInput, NotFound
+
+    if isinstance(exc, (InvalidInput, NotFound, Conflict)):
+        reason = re.sub(r"`([a-z_]+)`", lambda m: NAMES.get(m.group(1), m.group(1)), exc.reason)
+        return f"{NAMES.get(exc.field.split('[')[0], exc.field)}: {reason}"
+    return str(exc)
+
+
+def exit_code(exc: Exception) -> int:
+    """2 when ``exc`` refuses a command-line argument (as argparse), else 1."""
+    from memvault.storage.errors import InvalidInput
+
+    return 2 if isinstance(exc, InvalidInput) and exc.field.split("[")[0] in NAMES else 1
+
+
+def emit(args: argparse.Namespace, result: Any, text: Callable[[], str]) -> int:
+    """Print ``result`` as JSON (ASCII with escapes: the same document on any console) with --json, else
+    ``text()``."""
+    from pydantic import BaseModel
+
+    if getattr(args, "json", False):
+        document = result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+        out(json.dumps(document, indent=2))
+    else:
+        out(text())
+    return 0
+
+
+def progress_bar(**kwargs: Any) -> Any:
+    """A tqdm progress bar on stderr, drawn only when stderr is a terminal (``disable=None``)."""
+    from tqdm import tqdm
+
+    return tqdm(file=sys.stderr, disable=None, **kwargs)

@@ -1,0 +1,356 @@
+"""The ``memvault`` commands that work on a store (:data:`RUN`): the tools' own handlers for
+remember, recall, show, forget and supersede, and list, stats, reindex, doctor, export, import and
+consolidate. Each takes the store, the caller and the parsed arguments, and returns the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memvault.storage.errors import shown
+
+from .cli_io import emit, err, out, progress_bar
+
+if TYPE_CHECKING:
+    from memvault.storage.store import Store
+    from memvault.tools.caller import Caller
+
+
+def _filters(args: argparse.Namespace) -> dict[str, Any]:
+    return {"kinds": args.kinds, "tags": args.tags, "since": args.since, "until": args.until,
+            "include_history": args.history}
+
+
+# Commands that call a tool's handler: (handler, its arguments from the command line, the text
+# a person reads: tools.text, as the model reads it, with the CLI's flags and full ids).
+TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
+    "remember": ("remember", lambda a: {"content": a.text, "tags": a.tags, "kind": a.kind,
+                                        "importance": a.importance}, lambda t, r: t.render(r)),
+    "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a),  # an empty query with
+                                    "scope": a.scope if not a.query.strip() else None},  # --scope lists it
+               lambda t, r: t.recall_text(r, full_ids=True, person=True)),
+    "show": ("memory_view", lambda a: {"memory_id": a.id}, lambda t, r: t.memory_view_text(r)),
+    "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history,
+                                    "session_id": a.session},
+               lambda t, r: t.render(r)),
+    "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "reason": a.reason, "kind": a.kind,
+                                          "tags": a.tags, "importance": a.importance},
+                  lambda t, r: t.render(r)),
+}
+
+
+def _tool(command: str) -> Callable[[Store, Caller, argparse.Namespace], int]:
+    name, arguments, render = TOOLS[command]
+
+    def run(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+        from memvault.tools import handlers, text
+
+        result = getattr(handlers, name)(store, caller, **arguments(args))
+        return emit(args, result, lambda: render(text, result))
+
+    return run
+
+
+def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import handlers, text
+
+    found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit,
+                                   offset=args.offset, cursor=args.cursor, **_filters(args))
+    total = handlers.count_memories(store, caller, **_filters(args))
+    offset = args.offset or 0
+    # JSON pages like the text: the count of all that match, the next page's cursor and offset (null: end).
+    page = {**found.model_dump(mode="json"), "total": total,
+            "next_offset": None if args.cursor else text.next_offset(total, offset, len(found.memories))}
+    return emit(args, page, lambda: text.list_text(found, total, offset, by_offset=args.offset is not None,
+                                                    paged=args.cursor is not None))
+
+
+# Headings of `memvault stats` other than the JSON key with spaces for underscores.
+STATS_HEADINGS = {"model_id": "model", "by_kind": "current memories by kind",
+                  "scrub_pending": "scrub of forgotten text pending"}
+
+
+def _stats(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.storage import maintenance
+
+    stats = maintenance.stats(store)
+    lines = []
+    for key, value in stats.items():
+        heading = STATS_HEADINGS.get(key, key.replace("_", " "))
+        if key == "by_scope":
+            lines.append("current memories by tenant and scope:")
+            for tenant, scopes in value.items():
+                counts = ", ".join(f"{scope} {n}" for scope, n in scopes.items())
+                lines.append(f"  tenant {tenant}: {counts}")
+        elif isinstance(value, dict):
+            lines.append(f"{heading}:")
+            lines.extend(f"  {name}: {inner}" for name, inner in value.items())
+        else:
+            lines.append(f"{heading}: {('yes' if value else 'no') if isinstance(value, bool) else value}")
+    return emit(args, stats, lambda: "\n".join(lines))
+
+
+def _reindex(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.tools import text
+
+    from memvault.storage import maintenance
+
+    made = _run_reindex(store)
+    if made is None:
+        return 130
+    result = {"reindexed": made, "model_id": maintenance.stats(store)["model_id"]}
+    return emit(args, result, lambda: f"Reindexed: {text.count(made, 'vector')} made with model "
+                                       f"{result['model_id']}.")
+
+
+def _run_reindex(store: Store) -> int | None:
+    """Reindex with a progress bar; None when Ctrl-C stopped it (a re-run resumes)."""
+    from memvault.storage import maintenance
+
+    bar = progress_bar(total=0, unit="memory", desc="reindex")
+
+    def progress(done: int, total: int) -> None:
+        bar.total, bar.n = total, done
+        bar.refresh()
+
+    try:
+        made = maintenance.reindex(store, progress)
+    except KeyboardInterrupt:
+        err("reindex stopped; memories without a vector are still found by keywords. "
+             "Run `memvault reindex` again to resume.")
+        return None
+    finally:
+        bar.close()
+    _index_vectors(store)
+    return made
+
+
+def _index_vectors(store: Store) -> None:
+    """Bring the vector index up to date before exiting, so the first server does not while an agent
+    waits (issue 28); Ctrl-C leaves the rest to the server."""
+    from memvault.storage.errors import Busy, StorageUnavailable
+
+    bar = progress_bar(unit="step", desc="vector index")
+    try:
+        store.backend.maintain(lambda: bool(bar.update()) and False)  # each step counted
+    except KeyboardInterrupt:
+        err("vector index upkeep stopped; the server finishes it in the background.")
+    except (Busy, StorageUnavailable) as exc:
+        err(f"vector index upkeep postponed ({exc}); the server finishes it in the background.")
+    finally:
+        bar.close()
+
+
+def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    """Check (``--repair``: mend first); the report is ``maintenance.check``'s problems, the files others
+    may read (SQLite: the database, -wal and -shm) and ``maintenance.stats``."""
+    from memvault.storage import maintenance
+    from memvault.storage.errors import StorageUnavailable
+    from memvault.tools import text
+
+    def exposed() -> list[tuple[Path, int]]:
+        if store.backend.kind != "sqlite":
+            return []
+        files = [Path(f"{store.backend.location}{suffix}") for suffix in ("", "-wal", "-shm")]
+        return [(p, p.stat().st_mode & 0o777) for p in files if p.exists() and p.stat().st_mode & 0o077]
+
+    report: dict[str, Any] = {}
+    lines = []
+    if args.repair:
+        made = _run_reindex(store)
+        if made is None:
+            return 130
+        scrub_pending = not store.upkeep.scrub()
+        private = exposed()
+        for path, mode in private:
+            path.chmod(mode & 0o700)
+        report["repaired"] = {"reindexed": made, "scrub_pending": scrub_pending,
+                              "made_private": [str(path) for path, _ in private]}
+        made_private = ", made private: " + ", ".join(report["repaired"]["made_private"]) if private else ""
+        scrub = "still pending (busy)" if scrub_pending else "none pending"
+        lines.append(f"repaired: keyword index rebuilt, {text.count(made, 'vector')} made, scrub of "
+                     f"forgotten content {scrub}{made_private}")
+    try:
+        problems = maintenance.check(store) + [
+            f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)"
+            for path, mode in exposed()]
+        report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
+    except StorageUnavailable as exc:  # a damaged file: said as the problem it is, not a traceback
+        problems = [str(exc)]
+        report = {"ok": False, "problems": problems, **report}
+    lines += [f"problem: {p}" for p in problems] or ["ok: no problems found"]
+    emit(args, report, lambda: "\n".join(lines))
+    return 1 if problems else 0
+
+
+def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    from memvault.storage import transfer
+    from memvault.tools import text
+
+    left_out: list[str] = []
+    lines = transfer.export_lines(store, caller.tenant, left_out=left_out)
+    if args.output is None:  # UTF-8 JSON lines whatever the console's encoding (`export > backup.jsonl`)
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(encoding="utf-8", errors="strict", newline="\n")
+        for line in lines:
+            out(line)
+    else:
+        try:
+            fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        except OSError as exc:  # no such folder, a folder, no permission: one line, not a traceback
+            err(f"--output: cannot write {shown(args.output)}: {exc.strerror}")
+            return 2
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line + "\n")
+    if left_out:
+        err(f"left out {text.count(len(left_out), 'superseded memory', 'superseded memories')} whose newest "
+             f"version was forgotten or has expired (history without a current version), e.g. {left_out[0]}")
+    return 0
+
+
+IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all
+
+
+def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    """Import with a progress bar and a summary on stderr; exit 1 when a line failed, 130 on Ctrl-C."""
+    import dataclasses
+
+    from memvault.storage import transfer
+    from memvault.tools import text
+
+    if args.source:
+        return _import_transcripts(store, caller, args)
+    # Undecodable bytes reach the checks as lone surrogates: that line fails, not the import.
+    if args.file == "-":
+        source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
+        total = None
+    else:
+        source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
+        with open(args.file, "rb") as fh:
+            total = sum(1 for _ in fh)
+    bar = progress_bar(total=total, unit="line", desc="import")
+    try:
+        report = transfer.import_lines(store, source, tenant=caller.tenant, scope=caller.scope,
+                                       progress=lambda lines: bar.update(lines - bar.n))
+    except KeyboardInterrupt:
+        err("import stopped; what was imported stays. Run the same command again to resume.")
+        return 130
+    finally:
+        bar.close()
+        if args.file != "-":  # stdin stays open
+            source.close()
+    say_created(args)
+    if report.imported:
+        _index_vectors(store)
+    failed = sorted(report.failed, key=lambda e: e.line)
+    for error in failed[:IMPORT_ERRORS_SHOWN]:
+        err(f"line {error.line}: {error.field}: {error.message}")
+    if len(failed) > IMPORT_ERRORS_SHOWN:
+        more = text.count(len(failed) - IMPORT_ERRORS_SHOWN, "more failed line")
+        err(f"... and {more} (--json lists them all)")
+    err(f"imported {report.imported} of {text.count(report.read - report.sessions, 'memory line')} (blank lines "
+         f"skipped): {report.skipped_existing} already there, {len(failed)} failed, {report.vectors_pending} "
+         "waiting for vectors")
+    if report.sessions:
+        err(f"sessions: {text.count(report.turns_added, 'turn')} added, {report.turns_existing} already there, "
+             f"from {text.count(report.sessions, 'session line')}")
+    if report.degraded:
+        err(f"degraded: {report.degraded}")
+    if args.json:
+        out(json.dumps(dataclasses.asdict(report), indent=2))
+    return 1 if failed else 0
+
+
+def say_created(args: argparse.Namespace) -> None:
+    if args.created:
+        err(f"created a new database at {args.created}")
+        args.created = None
+
+
+def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    """``import --from claude-code``: each transcript's sessions and turns (ended, with their digests),
+    with a progress bar; the summary on stderr (``--json``: on stdout too)."""
+    from memvault.tools import text
+
+    from . import hooks, transcripts
+
+    root = Path(args.file).expanduser() if args.file else transcripts.DEFAULT_ROOT.expanduser()
+    files = transcripts.transcripts(root)
+    bar = progress_bar(total=len(files), unit="file", desc="import")
+    try:
+        report = hooks.import_transcripts(store, caller.tenant, caller.scope, files, lambda: bar.update(1))
+    except KeyboardInterrupt:
+        err("import stopped; what was imported stays. Run the same command again to resume.")
+        return 130
+    finally:
+        bar.close()
+    say_created(args)
+    ended = report["sessions_ended"]
+    nothing = " (nothing new: all were already there)" if files and not report["turns_added"] + ended else ""
+    said_ended = (f"; {text.count(ended, 'session')} ended, {text.count(ended, 'digest')} written (a session "
+                  "still in use reopens at its next turn)") if ended else ""
+    replaced = f"; replaced in the text: {', '.join(report['redacted'])}" if report["redacted"] else ""
+    turns, sessions = text.count(report["turns_added"], "turn"), text.count(report["sessions"], "session")
+    err(f"imported {turns} of {sessions} "
+         f"from {text.count(len(files), 'transcript')} under {root}: {report['turns_already_there']:,} "
+         f"already there{nothing}{replaced}{said_ended}")
+    for path, lines in report["unreadable_lines"].items():
+        err(f"{path}: {text.count(len(lines), 'line')} not JSON, skipped (e.g. line {lines[0]})")
+    for path, lines in report["refused_lines"].items():
+        err(f"{path}: {text.count(len(lines), 'entry', 'entries')} skipped: its sessionId cannot be a "
+             f"session id (1-128 letters, digits and ._:-, no credential) (e.g. line {lines[0]})")
+    for path, sessions_skipped in report["other_scope"].items():
+        for session_id, n in sessions_skipped.items():
+            err(f"{path}: {text.count(n, 'turn')} of session {session_id} skipped: that session belongs "
+                 f"to another scope")
+    if report["turns_refused"]:
+        err(f"{text.count(report['turns_refused'], 'turn')} refused by the store, skipped")
+    for path, why in report["failed"].items():
+        err(f"{path}: its import stopped here (what was read before is kept): {why}")
+    if args.json:
+        out(json.dumps(report, indent=2))
+    return 1 if report["failed"] else 0
+
+
+def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
+    """One consolidation of every tenant (``consolidate.consolidate``), then what waits for review in
+    each tenant's scopes."""
+    from memvault.storage import maintenance
+    from memvault.storage.consolidate import consolidate
+    from memvault.tools import text
+
+    report = consolidate(store)
+    waiting = {}
+    for tenant in maintenance.stats(store)["by_scope"]:  # type: ignore[attr-defined]
+        review = store.review(tenant, list(store.scope_counts(tenant=tenant)))
+        waiting[tenant] = {"contradictions": len(review.contradictions), "decayed": len(review.decayed),
+                           "failing": len(review.failing)}
+    result = {**report.as_json(), "waiting": waiting}
+    lines = [f"compacted {text.count(sum(len(c.sources) for c in report.compacted), 'episode')} into "
+             f"{text.count(len(report.compacted), 'digest')}"]
+    lines += [f"  {c.digest_id} tenant {c.tenant}, scope {c.scope}, week {c.week}: "
+              f"{text.count(len(c.sources), 'episode')}" for c in report.compacted]
+    lines.append(f"compared {text.count(report.compared, 'memory', 'memories')} written since the last run: "
+                 f"{text.count(report.contradictions, 'new contradicting pair')}")
+    if report.skipped:
+        lines.append(f"{text.count(report.skipped, 'digest')} left for the next run (a source changed "
+                     "meanwhile)")
+    for tenant, counts in waiting.items():
+        lines.append(f"tenant {tenant}: {text.count(counts['contradictions'], 'contradicting pair')}, "
+                     f"{counts['decayed']} decayed, {text.count(counts['failing'], 'failing procedure')} wait for "
+                     "review (memory://review)")
+    lines.append(f"longest write transaction: {report.longest_write_ms:.1f} ms")
+    return emit(args, result, lambda: "\n".join(lines))
+
+
+RUN: dict[str, Callable[[Store, Caller, argparse.Namespace], int]] = {
+    **{name: _tool(name) for name in TOOLS}, "list": _list, "stats": _stats, "reindex": _reindex,
+    "consolidate": _consolidate, "doctor": _doctor, "export": _export, "import": _import,
+}
