@@ -68,26 +68,26 @@ def _bundle(args: argparse.Namespace, config: config_module.Config) -> int:
 
 def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
     """Merge memvault's hooks into Claude Code's user settings (a backup first); says when nothing changed."""
-    from . import hooks, setup
+    from . import hook_settings, hooks, setup
 
     if args.client != "claude-code":
         err(f"--hooks: only claude-code's hooks are written (docs/hooks.md says what {args.client} offers)")
         return 2
-    path = hooks.settings_path()
-    wanted = hooks.commands(config)
+    path = hook_settings.settings_path()
+    wanted = hook_settings.commands(config)
 
     def change(document: dict[str, Any]) -> bool:
         current = document.get("hooks", {})
         if not isinstance(current, dict):
             raise ValueError(f"{path}: 'hooks' is not a JSON object; nothing was written")
-        merged = hooks.merged(current, wanted)
+        merged = hook_settings.merged(current, wanted)
         document["hooks"] = merged
         return merged != current
 
     try:
         written = setup.merge_json(path, change)
     except ValueError as exc:
-        paste = json.dumps({"hooks": hooks.merged({}, wanted)}, indent=2)
+        paste = json.dumps({"hooks": hook_settings.merged({}, wanted)}, indent=2)
         err(f"{exc}. Merge this into it by hand (keep any other hooks there):\n{paste}")
         return 1
     changed, backup = written.changed, written.backup

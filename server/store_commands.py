@@ -279,13 +279,13 @@ def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) 
     with a progress bar; the summary on stderr (``--json``: on stdout too)."""
     from memvault.tools import text
 
-    from . import hooks, transcripts
+    from . import capture, transcripts
 
     root = Path(args.file).expanduser() if args.file else transcripts.DEFAULT_ROOT.expanduser()
     files = transcripts.transcripts(root)
     bar = progress_bar(total=len(files), unit="file", desc="import")
     try:
-        report = hooks.import_transcripts(store, caller.tenant, caller.scope, files, lambda: bar.update(1))
+        report = capture.import_transcripts(store, caller.tenant, caller.scope, files, lambda: bar.update(1))
     except KeyboardInterrupt:
         err("import stopped; what was imported stays. Run the same command again to resume.")
         return 130

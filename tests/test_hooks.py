@@ -322,23 +322,23 @@ def test_setup_hooks_refuses_settings_with_comments_and_writes_nothing(env):
 
 
 def test_merged_replaces_an_older_memvault_hook_where_it_was_and_keeps_the_others():
-    from memvault.server import hooks
+    from memvault.server import hook_settings
 
     old = {"type": "command", "command": "/old/venv/bin/memvault hook claude-code Stop --db /x.db"}
     theirs = {"type": "command", "command": "notify-send done"}
     current = {"Stop": [{"hooks": [theirs, old]}, {"hooks": [{"type": "command", "command": "echo after"}]}],
                "Notification": [{"hooks": [theirs]}]}
     wanted = {"Stop": "/new/bin/memvault hook claude-code Stop --db /x.db"}
-    result = hooks.merged(current, wanted)
+    result = hook_settings.merged(current, wanted)
     assert result["Notification"] == current["Notification"]
     assert result["Stop"] == [
         {"hooks": [{"type": "command", "command": wanted["Stop"], "async": True}]},
         {"hooks": [theirs]},
         {"hooks": [{"type": "command", "command": "echo after"}]},
     ]
-    assert hooks.merged(result, wanted) == result  # a second merge changes nothing
+    assert hook_settings.merged(result, wanted) == result  # a second merge changes nothing
     with pytest.raises(ValueError, match="hooks.Stop"):
-        hooks.merged({"Stop": {"not": "a list"}}, wanted)
+        hook_settings.merged({"Stop": {"not": "a list"}}, wanted)
 
 
 # --- capture that one bad entry cannot stop -------------------------------------------------------
@@ -374,12 +374,12 @@ def _data(transcript: Path) -> dict[str, object]:
               "description": "Add the password"}),
 ])
 def test_a_credential_in_a_tool_input_never_reaches_the_database(store, db_path, tool, tool_input):
-    from memvault.server import hooks
+    from memvault.server import capture
 
     path = db_path.parent / f"{SESSION}.jsonl"
     path.write_text(_entry("u1", SESSION, [{"type": "tool_use", "id": "toolu_1", "name": tool,
                                             "input": tool_input}], "assistant") + "\n")
-    hooks.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
+    capture.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
     data = file_bytes(db_path)
     assert not [word for word in PASSWORDS if word.encode() in data]
     (turn,) = store.episodes.turns(tenant="default", session_id=SESSION)
@@ -436,24 +436,24 @@ class _Recording:
 
 def test_a_capture_stopped_midway_keeps_what_it_stored_and_the_next_goes_on_from_there(
         store, db_path, tmp_path, monkeypatch):
-    from memvault.server import hooks
+    from memvault.server import capture
 
-    monkeypatch.setattr(hooks, "APPEND_AT_ONCE", 4)
+    monkeypatch.setattr(capture, "APPEND_AT_ONCE", 4)
     transcript = tmp_path / f"{SESSION}.jsonl"
     transcript.write_text("".join(_entry(f"u{n}", SESSION, f"turn {n}") + "\n" for n in range(10)))
     config = _config(db_path, monkeypatch, tmp_path / "state")
     with pytest.raises(KeyboardInterrupt):
-        hooks.capture(_Recording(store, fail_at=2), config, "claude-code", _data(transcript), end=False)
+        capture.capture(_Recording(store, fail_at=2), config, "claude-code", _data(transcript), end=False)
     assert len(store.episodes.turns(tenant="default", session_id=SESSION)) == 4
     going_on = _Recording(store)
-    hooks.capture(going_on, config, "claude-code", _data(transcript), end=False)
+    capture.capture(going_on, config, "claude-code", _data(transcript), end=False)
     assert going_on.sent == [["u4", "u5", "u6", "u7"], ["u8", "u9"]]  # from the saved offset
     turns = store.episodes.turns(tenant="default", session_id=SESSION)
     assert [t.ref for t in turns] == [f"u{n}" for n in range(10)]
     # The offsets lost: read from the start, the stored turns are left out before they are redacted.
     lost = _Recording(store)
     config = _config(db_path, monkeypatch, tmp_path / "other-state")
-    stored = hooks.capture(lost, config, "claude-code", _data(transcript), end=False)
+    stored = capture.capture(lost, config, "claude-code", _data(transcript), end=False)
     assert lost.sent == [] and stored.already == 10
     assert store.episodes.turns(tenant="default", session_id=SESSION) == turns
 
@@ -485,12 +485,12 @@ def test_import_goes_on_past_a_bad_entry_reads_a_last_line_without_its_end_and_e
 
 
 def test_import_reports_a_file_that_fails_and_imports_the_others(store, tmp_path):
-    from memvault.server import hooks
+    from memvault.server import capture
 
     files = [tmp_path / "A.jsonl", tmp_path / "gone.jsonl", tmp_path / "C.jsonl"]
     files[0].write_text(_entry("a1", "A", "file A turn") + "\n")
     files[2].write_text(_entry("c1", "C", "file C turn") + "\n")
-    report = hooks.import_transcripts(store, "default", "default", files, lambda: None)
+    report = capture.import_transcripts(store, "default", "default", files, lambda: None)
     assert list(report["failed"]) == [str(files[1])]
     assert "FileNotFoundError" in report["failed"][str(files[1])]
     assert (report["sessions"], report["sessions_ended"], report["turns_added"]) == (2, 2, 2)
@@ -511,12 +511,12 @@ def test_import_says_it_ended_a_session_a_hook_left_open_though_no_turn_was_new(
 
 def test_a_turn_the_store_refuses_is_skipped_and_counted_and_the_others_of_its_part_are_stored(
         store, tmp_path):
-    from memvault.server import hooks
+    from memvault.server import capture
 
     path = tmp_path / f"{SESSION}.jsonl"  # the store's clock is at 2026-01-01: a turn in 2027 is refused
     path.write_text("".join(_entry(f"u{n}", SESSION, f"turn {n}", at=at) + "\n" for n, at in enumerate(
         ["2025-11-30T09:00:00", "2027-01-01T00:00:00", "2025-11-30T09:00:02"])))
-    stored = hooks.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
+    stored = capture.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
     assert stored.refused == 1 and "1 turn refused by the store" in stored.skipped()
     assert [t.ref for t in store.episodes.turns(tenant="default", session_id=SESSION)] == ["u0", "u2"]
 
