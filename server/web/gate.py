@@ -26,7 +26,8 @@ COOKIE = "memvault_ui"
 # A form's whole body: a memory's content is at most 8,000 characters, 72,000 bytes url-encoded at worst.
 FORM_MAX_BYTES = 128 * 1024
 FORM_MAX_FIELDS = 16
-HEADERS = {"cache-control": "no-store", "x-frame-options": "DENY", "referrer-policy": "no-referrer",
+# Referrer-Policy same-origin: with no-referrer Chromium sends `Origin: null` with the page's own forms.
+HEADERS = {"cache-control": "no-store", "x-frame-options": "DENY", "referrer-policy": "same-origin",
            "x-content-type-options": "nosniff",
            "content-security-policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'"}
 
