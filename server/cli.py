@@ -308,7 +308,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         parser.exit(2)
     http_only = [flag for flag, spec in HTTP.items() if flag != "--transport"
                  and getattr(args, spec.get("dest", flag[2:].replace("-", "_")), None) is not None]
-    if http_only and args.command == "serve" and args.transport != "http":  # given for stdio, they would be ignored
+    if http_only and args.command == "serve" and args.transport != "http":  # on stdio they would be ignored
         verb = "applies" if len(http_only) == 1 else "apply"
         parsers["serve"].error(f"{', '.join(http_only)} {verb} only to the HTTP team server: add "
                                "--transport http (on stdio the client starts the server and talks to it "
@@ -464,7 +464,8 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     def say(url: str) -> None:
         _out(url)
         sys.stdout.flush()
-        _err("serving the memory view on loopback: open the URL above (its token lets only you in); Ctrl-C stops")
+        _err("serving the memory view on loopback: open the URL above (its token lets only you in); "
+             "Ctrl-C stops")
 
     if not config.db_exists():
         _err(f"no database at {config.db_label} yet: nothing to show. Give the one your agent uses with --db")

@@ -157,7 +157,8 @@ def test_boot_preview_shows_the_document_and_its_token_count_at_the_budget(ui: S
 
 def test_listing_pages_skip_and_repeat_nothing_while_another_client_writes(ui: Served, page):
     scope = "paging"
-    ids = [handlers.remember(ui.store, CALLER, content=f"Paging fact number {i}", scope=scope).id for i in range(25)]
+    ids = [handlers.remember(ui.store, CALLER, content=f"Paging fact number {i}", scope=scope).id
+           for i in range(25)]
     page.goto(f"{ui.base}/?scope={scope}")
     first_page = [a.get_attribute("href").rsplit("/", 1)[1] for a in page.locator("a.content").all()]
     assert len(first_page) == 20

@@ -37,7 +37,8 @@ def test_a_database_that_is_not_there_is_named(tmp_path, capsys):
 @pytest.mark.slow
 def test_the_printed_url_opens_the_page_once_its_token_is_exchanged_for_a_cookie(existing):
     proc = subprocess.Popen([sys.executable, "-m", "memvault.server", "ui", "--no-browser"],
-                            env=server_env(existing), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=server_env(existing), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     try:
         url = urlsplit(proc.stdout.readline().strip())
         assert url.scheme == "http" and url.hostname == "127.0.0.1" and url.query.startswith("token=")

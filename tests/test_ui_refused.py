@@ -22,8 +22,9 @@ EVIL = "evil.example"
 def ui(tmp_path_factory: pytest.TempPathFactory):
     with served(tmp_path_factory.mktemp("ui") / "memvault.db") as running:
         soon = (datetime.now(UTC) + timedelta(seconds=1)).isoformat()
-        running.expiring = handlers.remember(running.store, CALLER, content="Parking is free until noon",  # type: ignore[attr-defined]
-                                             expires_at=soon).id
+        expiring = handlers.remember(running.store, CALLER, content="Parking is free until noon",
+                                     expires_at=soon)
+        running.expiring = expiring.id  # type: ignore[attr-defined]
         yield running
 
 
@@ -44,7 +45,8 @@ def page(ui: Served, chromium):
 
 @pytest.fixture
 def memory(ui: Served) -> str:
-    return handlers.remember(ui.store, CALLER, content=f"The printer on floor {time.monotonic_ns()} is broken").id
+    floor = time.monotonic_ns()  # a new memory each time: no duplicate of an earlier test's
+    return handlers.remember(ui.store, CALLER, content=f"The printer on floor {floor} is broken").id
 
 
 def unchanged(ui: Served, memory_id: str) -> dict[str, object]:

@@ -57,9 +57,10 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
     from .app import build
 
     if not loopback(host):
-        raise ValueError(f"--host: {host!r} is not a loopback address; `memvault ui` serves this machine only "
-                         "(127.0.0.1, localhost or ::1): its one token is not the team server's authentication "
-                         "(docs/ui.md#security). To reach it from elsewhere, forward the port over SSH.")
+        raise ValueError(f"--host: {host!r} is not a loopback address; `memvault ui` serves this machine "
+                         "only (127.0.0.1, localhost or ::1): its one token is not the team server's "
+                         "authentication (docs/ui.md#security). To reach it from elsewhere, forward the port "
+                         "over SSH.")
     sock = listen_socket(host, port)
     sock.listen(128)
     port = sock.getsockname()[1]

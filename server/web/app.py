@@ -75,7 +75,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
     async def memories(request: Request) -> Response:
         q = request.query_params
         query, scope = q.get("q", "").strip(), q.get("scope") or None
-        filters = {"kinds": [q["kind"]] if q.get("kind") else None, "tags": [q["tag"]] if q.get("tag") else None,
+        filters = {"kinds": [q["kind"]] if q.get("kind") else None,
+                   "tags": [q["tag"]] if q.get("tag") else None,
                    "since": q.get("since") or None, "until": q.get("until") or None}
         if query:
             found = await call(handlers.recall, query=query, scope=scope, limit=PAGE_SIZE, **filters)
@@ -84,8 +85,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
                                **filters)
         scopes = await call(lambda store, caller: store.scope_counts(tenant=caller.tenant))
         after = {k: v for k, v in q.multi_items() if k not in ("cursor", "done")}
-        return page(request, "memories.html", found=found, query=query, q=q, scopes=scopes, kinds=limits.KINDS,
-                    kept=after, done=DONE.get(q.get("done", "")))
+        return page(request, "memories.html", found=found, query=query, q=q, scopes=scopes,
+                    kinds=limits.KINDS, kept=after, done=DONE.get(q.get("done", "")))
 
     async def memory(request: Request) -> Response:
         view = await call(handlers.memory_view, memory_id=request.path_params["id"])
@@ -110,8 +111,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
             view = await call(handlers.memory_view, memory_id=request.path_params["id"])
             return page(request, "forget.html", m=view["memory"], versions=len(view["history"]))
         form = request.state.form
-        await call(handlers.forget, writes=True, id=request.path_params["id"], reason=form.get("reason") or None,
-                   include_history=form.get("history") == "on")
+        await call(handlers.forget, writes=True, id=request.path_params["id"],
+                   reason=form.get("reason") or None, include_history=form.get("history") == "on")
         return RedirectResponse("/?done=forgotten", 303)
 
     async def boot_page(request: Request) -> Response:
@@ -123,7 +124,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         return page(request, "boot.html", document=document, tokens=tokens, used=used, task=task)
 
     async def sessions(request: Request) -> Response:
-        found = await call(lambda store, caller: store.episodes.sessions(tenant=caller.tenant, limit=SESSIONS_SHOWN))
+        found = await call(lambda store, caller: store.episodes.sessions(tenant=caller.tenant,
+                                                                         limit=SESSIONS_SHOWN))
         return page(request, "sessions.html", sessions=found, ms=format_ms)
 
     async def session(request: Request) -> Response:
@@ -174,5 +176,6 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         Route("/review", review), Route("/stats", stats),
         Mount("/static", StaticFiles(packages=[("memvault.server.web", "static")]), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={MemvaultError: refused, 404: refused, 405: refused})
+    handled = {MemvaultError: refused, 404: refused, 405: refused}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handled)  # type: ignore[arg-type]
     return Gate(app, token, origins, refused)

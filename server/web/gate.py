@@ -109,12 +109,16 @@ class Gate:
             raise Refused(403, "Wrong origin", "this form was sent from another site: nothing was changed")
         if headers.get("content-type", "").split(";")[0].strip() != "application/x-www-form-urlencoded":
             raise Refused(415, "Not a form", "send the page's own form: nothing was changed")
+        declared = headers.get("content-length", "")
+        too_large = Refused(413, "Form too large", f"the form is over {FORM_MAX_BYTES:,} bytes; a memory "
+                            "holds at most 8,000 characters: nothing was changed")
+        if declared.isdigit() and int(declared) > FORM_MAX_BYTES:
+            raise too_large
         body = b""
         async for chunk in request.stream():
             body += chunk
-            if len(body) > FORM_MAX_BYTES:
-                raise Refused(413, "Form too large", f"the form is over {FORM_MAX_BYTES:,} bytes; a memory "
-                              "holds at most 8,000 characters: nothing was changed")
+            if len(body) > FORM_MAX_BYTES:  # sent without a length, or longer than it said
+                raise too_large
         try:
             pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False,
                               max_num_fields=FORM_MAX_FIELDS)
@@ -123,6 +127,7 @@ class Gate:
                           "changed") from exc
         form = dict(pairs)
         if not hmac.compare_digest(form.pop("csrf", "").encode(), self.csrf.encode()):
-            raise Refused(403, "Form expired or forged", "this form's CSRF token is not this server's (it may "
-                          "be from before a restart): reload the page and send it again; nothing was changed")
+            raise Refused(403, "Form expired or forged", "this form's CSRF token is not this server's (it "
+                          "may be from before a restart): reload the page and send it again; nothing was "
+                          "changed")
         return form
