@@ -34,13 +34,20 @@ def chromium(ui: Served):
         yield launched
 
 
-@pytest.fixture
-def page(ui: Served, chromium):
+@pytest.fixture(scope="module")
+def signed_in(ui: Served, chromium):
+    """One context for the module, its cookie got once from the URL's token."""
     context = chromium.new_context()
-    page = context.new_page()
-    page.goto(ui.opening)
-    yield page
+    context.new_page().goto(ui.opening)
+    yield context
     context.close()
+
+
+@pytest.fixture
+def page(signed_in):
+    page = signed_in.new_page()
+    yield page
+    page.close()
 
 
 @pytest.fixture
@@ -122,7 +129,7 @@ def test_an_expired_memory_shows_no_text_and_cannot_be_changed(ui: Served, page)
 def test_a_1_mb_field_is_refused_with_a_clear_page(ui: Served, page, memory: str):
     before = unchanged(ui, memory)
     page.goto(f"{ui.base}/memories/{memory}")
-    page.fill("textarea[name=content]", "x" * 1_000_000)
+    page.eval_on_selector("textarea[name=content]", "field => { field.value = 'x'.repeat(1000000) }")
     with page.expect_navigation() as sent:
         page.click("button:text('Supersede')")
     assert sent.value.status == 413 and "Form too large" in page.inner_text("h1")
