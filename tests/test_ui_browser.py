@@ -12,6 +12,7 @@ from uiserver import CALLER, Served, browser, served, shoot
 
 from memvault.storage import literal
 from memvault.storage.records import NewTurn
+from memvault.storage.store import Store
 from memvault.tools import boot, handlers
 from memvault.tools.caller import Caller
 
@@ -200,3 +201,16 @@ def test_sessions_review_and_stats_pages_show_what_the_store_holds(ui: Served, p
     assert int(counts["default"]) == ui.store.scope_counts(tenant="default")["default"]
     assert int(counts["preference"]) == 1
     shoot(page, "stats")
+
+
+def test_a_credential_stored_with_allow_secrets_is_named_never_shown(ui: Served, page):
+    key = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    other = Store(ui.runtime.config.db, allow_secrets=True)  # another process's, run with --allow-secrets
+    try:
+        memory_id = handlers.remember(other, CALLER, content=f"The CI token is {key}", scope="keys").id
+    finally:
+        other.close()
+    page.goto(f"{ui.base}/?scope=keys")
+    assert "The CI token is [GitHub token]" in page.inner_text("ol.memories")
+    page.goto(f"{ui.base}/memories/{memory_id}")
+    assert "[GitHub token]" in page.inner_text("blockquote") and key not in page.content()
