@@ -69,9 +69,11 @@ class Served:
 
 @contextmanager
 def served(db: Path) -> Iterator[Served]:
-    """The UI over the database ``db`` (tenant and scope ``default``) until the block ends."""
+    """The UI over the database ``db`` (tenant and scope ``default``) until the block ends; skipped
+    (failed under CI=true) at once without the browser the tests need."""
     import uvicorn
 
+    chromium()
     runtime = Runtime(Config(db=db))
     token = secrets.token_urlsafe(32)
     sock = listen_socket("127.0.0.1", 0)
