@@ -176,6 +176,10 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                             "running this memvault instead, to install by opening it"},
                "--hooks": {"action": "store_true", "help": "claude-code: merge memvault's hooks into "
                            "~/.claude/settings.json instead (docs/hooks.md)"}}),
+    "ui": ("Open a local web page to see, search and correct the memories (docs/ui.md); Ctrl-C stops.",
+           {**OPEN, "--port": {"type": _integer, "default": 0, "help": "port (default: a free one)"},
+            "--host": {"default": "127.0.0.1", "help": "loopback address to bind (default 127.0.0.1)"},
+            "--no-browser": {"action": "store_true", "help": "print the URL without opening a browser"}}),
     "hook": ("Run as a client's hook (setup claude-code --hooks writes them): read the hook's JSON on stdin, "
              "print what the client expects; a failure exits 1, which never blocks the client.",
              {"client": {"help": "claude-code or codex"}, "event": {"help": "SessionStart, UserPromptSubmit, "
@@ -216,7 +220,7 @@ def _add(parser: argparse.ArgumentParser, flags: Flags) -> None:
     http = parser.add_argument_group("HTTP team server (--transport http)")
     for name, spec in flags.items():
         spec = dict(spec)
-        target = http if name in HTTP else parser
+        target = http if HTTP.get(name) is flags[name] else parser
         if name.startswith("-"):
             target.add_argument(name, *spec.pop("aliases", ()), **spec)
         else:
@@ -302,7 +306,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         parser.exit(2)
     http_only = [flag for flag, spec in HTTP.items() if flag != "--transport"
                  and getattr(args, spec.get("dest", flag[2:].replace("-", "_")), None) is not None]
-    if http_only and getattr(args, "transport", "stdio") != "http":  # given for stdio, they would be ignored
+    if http_only and args.command == "serve" and args.transport != "http":  # on stdio they would be ignored
         verb = "applies" if len(http_only) == 1 else "apply"
         parsers["serve"].error(f"{', '.join(http_only)} {verb} only to the HTTP team server: add "
                                "--transport http (on stdio the client starts the server and talks to it "
@@ -376,6 +380,8 @@ def main(argv: Sequence[str] | None = None) -> int:
              "list; give the URL in MEMVAULT_DB, or the password in ~/.pgpass or PGPASSWORD, instead")
     if command == "serve":
         return _serve_http(args, config) if getattr(args, "transport", "stdio") == "http" else _serve(config)
+    if command == "ui":
+        return _ui(args, config)
     if command == "keys":
         return _printing(lambda: _keys(args, config))
     if command == "setup":
@@ -437,6 +443,30 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
         return 2
     except http.CannotListen as exc:
         err(str(exc))
+        return 1
+    return 0
+
+
+def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
+    from . import web
+    from .http import CannotListen
+
+    def say(url: str) -> None:
+        _out(url)
+        sys.stdout.flush()
+        _err("serving the memory view on loopback: open the URL above (its token lets only you in); "
+             "Ctrl-C stops")
+
+    if not config.db_exists():
+        _err(f"no database at {config.db_label} yet: nothing to show. Give the one your agent uses with --db")
+        return 1
+    try:
+        web.serve(config, args.host, args.port, not args.no_browser, say)
+    except ValueError as exc:
+        _err(str(exc))
+        return 2
+    except CannotListen as exc:
+        _err(str(exc))
         return 1
     return 0
 

@@ -1,0 +1,76 @@
+"""``memvault ui``: a local web view to see, search and correct memories (docs/ui.md).
+
+:func:`serve` binds loopback only, makes the process's token and runs :func:`app.build` under uvicorn.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from ..config import Config
+from ..runtime import Runtime
+
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+def origins(port: int, host: str = LOOPBACK[0]) -> list[str]:
+    """The origins a page on loopback ``host``:``port`` may be opened as (``host`` as a URL writes it)."""
+    return [f"http://{name}:{port}" for name in dict.fromkeys([host, *LOOPBACK])]
+
+
+def loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 with or without brackets) is this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@asynccontextmanager
+async def running(runtime: Runtime) -> AsyncIterator[None]:
+    """The runtime's maintenance rounds while the app runs; its store closed after."""
+    runtime.start_warm_up()
+    try:
+        yield
+    finally:
+        runtime.close()
+
+
+def serve(config: Config, host: str, port: int, open_browser: bool, say: Callable[[str], None]) -> None:
+    """Serve the UI on ``host``:``port`` (0: a free port) until Ctrl-C; ``say(url)`` gets the URL with its
+    token once the socket listens, and the browser opens it unless not ``open_browser``.
+
+    Raises:
+        ValueError: ``host`` is not loopback (the UI has no authentication but its token; docs/ui.md).
+        CannotListen: the address cannot be bound.
+    """
+    import webbrowser
+
+    import uvicorn
+
+    from ..http import listen_socket
+    from .app import build
+
+    if not loopback(host):
+        raise ValueError(f"--host: {host!r} is not a loopback address; `memvault ui` serves this machine "
+                         "only (127.0.0.1, localhost or ::1): its one token is not the team server's "
+                         "authentication (docs/ui.md#security). To reach it from elsewhere, forward the port "
+                         "over SSH.")
+    sock = listen_socket(host, port)
+    sock.listen(128)
+    port = sock.getsockname()[1]
+    token = secrets.token_urlsafe(32)
+    runtime = Runtime(config)
+    shown = host if ":" not in host or host.startswith("[") else f"[{host}]"
+    app = build(runtime, token, origins(port, shown.lower()), lifespan=lambda _: running(runtime))
+    url = f"http://{shown}:{port}/?token={token}"
+    say(url)
+    if open_browser:
+        webbrowser.open(url)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False,
+                                  timeout_keep_alive=5)).run(sockets=[sock])

@@ -1,0 +1,133 @@
+"""What every request to ``memvault ui`` passes before a page sees it (docs/ui.md#security).
+
+Host must be the address the page was opened on (DNS rebinding); the process's token, given once
+in the URL (as Jupyter does), becomes an HttpOnly SameSite=Strict cookie and the URL is redirected
+without it; a POST must come from the page's own origin, be a form of at most ``FORM_MAX_BYTES``, and
+carry the CSRF token the page's forms hold (a synchronizer token: an HMAC of the process's token, so a
+page of another origin, which cannot read ours, cannot know it). Tokens are compared in constant time.
+Every answer is ``Cache-Control: no-store`` and may not be framed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from starlette.datastructures import URL, Headers
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+Scope = MutableMapping[str, Any]
+ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
+COOKIE = "memvault_ui"
+# A form's whole body: a memory's content is at most 8,000 characters, 72,000 bytes url-encoded at worst.
+FORM_MAX_BYTES = 128 * 1024
+FORM_MAX_FIELDS = 16
+# Referrer-Policy same-origin: with no-referrer Chromium sends `Origin: null` with the page's own forms.
+HEADERS = {"cache-control": "no-store", "x-frame-options": "DENY", "referrer-policy": "same-origin",
+           "x-content-type-options": "nosniff",
+           "content-security-policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'"}
+
+
+def csrf_token(token: str) -> str:
+    """The CSRF token of the process whose URL token is ``token`` (hex)."""
+    return hmac.new(token.encode(), b"memvault ui csrf", hashlib.sha256).hexdigest()
+
+
+class Refused(Exception):
+    """A request the gate refuses: ``status``, a ``title`` and a sentence saying what to do."""
+
+    def __init__(self, status: int, title: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.title, self.message = status, title, message
+
+
+class Gate:
+    """ASGI middleware around the UI's routes; ``page(request, Refused)`` renders a refusal."""
+
+    def __init__(self, app: ASGI, token: str, origins: list[str],
+                 page: Callable[[Request, Refused], Response]) -> None:
+        self.app, self.token, self.page = app, token, page
+        self.origins = [o.lower() for o in origins]
+        self.hosts = [o.split("://", 1)[1] for o in self.origins]
+        self.csrf = csrf_token(token)
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []),
+                                      *((k.encode(), v.encode()) for k, v in HEADERS.items())]
+            await send(message)
+
+        request = Request(scope, receive)
+        try:
+            answer = await self._check(request)
+        except Refused as refused:
+            answer = self.page(request, refused)
+        if answer is not None:
+            return await answer(scope, receive, with_headers)
+        await self.app(scope, receive, with_headers)
+
+    async def _check(self, request: Request) -> Response | None:
+        """None to go on to the page, or the answer (a redirect that sets the cookie)."""
+        headers = request.headers
+        if headers.get("host", "").lower() not in self.hosts:
+            raise Refused(421, "Wrong Host", f"this page answers only as {', '.join(self.hosts)}: open the "
+                          "URL `memvault ui` printed")
+        given = request.query_params.get("token")
+        if given is not None:
+            if not hmac.compare_digest(given.encode(), self.token.encode()):
+                raise Refused(403, "Wrong token", "the token in the URL is not this server's: open the URL "
+                              "`memvault ui` printed (a new start makes a new token)")
+            rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
+            url = URL(scope=request.scope).replace(query=urlencode(rest))
+            answer = RedirectResponse(f"{url.path}?{url.query}" if url.query else url.path, 303)
+            answer.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", path="/")
+            return answer
+        if request.url.path.startswith("/static/"):
+            return None  # the stylesheet holds no memory
+        cookie = request.cookies.get(COOKIE, "")
+        if not hmac.compare_digest(cookie.encode(), self.token.encode()):
+            raise Refused(403, "Token missing", "open the URL with its token that `memvault ui` printed "
+                          "when it started")
+        if request.method == "POST":
+            request.state.form = await self._form(request, headers)
+        elif request.method not in ("GET", "HEAD"):
+            raise Refused(405, "Method not allowed", f"{request.method} is not served here")
+        return None
+
+    async def _form(self, request: Request, headers: Headers) -> dict[str, str]:
+        """The POST's form fields, once its origin, size and CSRF token are checked."""
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in self.origins:
+            raise Refused(403, "Wrong origin", "this form was sent from another site: nothing was changed")
+        if headers.get("content-type", "").split(";")[0].strip() != "application/x-www-form-urlencoded":
+            raise Refused(415, "Not a form", "send the page's own form: nothing was changed")
+        declared = headers.get("content-length", "")
+        too_large = Refused(413, "Form too large", f"the form is over {FORM_MAX_BYTES:,} bytes; a memory "
+                            "holds at most 8,000 characters: nothing was changed")
+        if declared.isdigit() and int(declared) > FORM_MAX_BYTES:
+            raise too_large
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > FORM_MAX_BYTES:  # sent without a length, or longer than it said
+                raise too_large
+        try:
+            pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False,
+                              max_num_fields=FORM_MAX_FIELDS)
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise Refused(400, "Unreadable form", f"the form could not be read ({exc}): nothing was "
+                          "changed") from exc
+        form = dict(pairs)
+        if not hmac.compare_digest(form.pop("csrf", "").encode(), self.csrf.encode()):
+            raise Refused(403, "Form expired or forged", "this form's CSRF token is not this server's (it "
+                          "may be from before a restart): reload the page and send it again; nothing was "
+                          "changed")
+        return form
