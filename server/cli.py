@@ -452,21 +452,21 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     from .http import CannotListen
 
     def say(url: str) -> None:
-        _out(url)
+        out(url)
         sys.stdout.flush()
-        _err("serving the memory view on loopback: open the URL above (its token lets only you in); "
+        err("serving the memory view on loopback: open the URL above (its token lets only you in); "
              "Ctrl-C stops")
 
     if not config.db_exists():
-        _err(f"no database at {config.db_label} yet: nothing to show. Give the one your agent uses with --db")
+        err(f"no database at {config.db_label} yet: nothing to show. Give the one your agent uses with --db")
         return 1
     try:
         web.serve(config, args.host, args.port, not args.no_browser, say)
     except ValueError as exc:
-        _err(str(exc))
+        err(str(exc))
         return 2
     except CannotListen as exc:
-        _err(str(exc))
+        err(str(exc))
         return 1
     return 0
 
