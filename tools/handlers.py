@@ -240,7 +240,7 @@ def supersede(store: Store, caller: Caller, *, by: str | None = None, **args: ob
     """Replace a memory by a corrected one (``Store.supersede``), or by one stored before (``by``:
     ``Store.supersede_by``). Raises InvalidInput when neither content nor ``by`` is given, or both."""
     if by is None and args.get("content") is None:
-        raise InvalidInput("content", "is missing: give the corrected memory, or `by`, the id of a memory "
+        raise InvalidInput("content", "is required: give the corrected memory, or `by`, the id of a memory "
                                       "already stored that replaces this one")
     if by is not None:
         extra = [name for name, value in args.items() if value is not None and name not in ("id", "reason")]
@@ -277,7 +277,7 @@ def forget(store: Store, caller: Caller, *, session_id: str | None = None, **arg
         outcome = store.episodes.forget(tenant=caller.tenant, session_id=session_id)
         return ForgetResult(forgotten=True, **dataclasses.asdict(outcome))
     if args.get("id") is None:
-        raise InvalidInput("id", "is missing: give the id of the memory to forget, or `session_id`, the id "
+        raise InvalidInput("id", "is required: give the id of the memory to forget, or `session_id`, the id "
                                  "of a session to forget whole")
     outcome = store.forget(tenant=caller.tenant, **args)  # type: ignore[arg-type]
     return ForgetResult(forgotten=True, **dataclasses.asdict(outcome))
