@@ -203,6 +203,21 @@ def test_sessions_review_and_stats_pages_show_what_the_store_holds(ui: Served, p
     shoot(page, "stats")
 
 
+def test_forgetting_a_session_asks_first_then_its_turns_are_gone(ui: Served, page):
+    ui.store.episodes.append(tenant="default", scope="default", session_id="s-gone", turns=[
+        NewTurn(role="user", text="The vault phrase is lemon-otter-42")])
+    page.goto(f"{ui.base}/sessions/s-gone")
+    submit(page, "text=Forget this session…")
+    assert "Forget this session?" in page.inner_text("h1")
+    assert len(ui.store.episodes.turns(tenant="default", session_id="s-gone")) == 1  # nothing yet
+    submit(page, "text=Forget for good")
+    assert page.url == f"{ui.base}/sessions?done=forgotten" and "s-gone" not in page.inner_text("main")
+    assert "s-1" in page.inner_text("main")  # the other session stays
+    assert [s.id for s in ui.store.episodes.sessions(tenant="default")].count("s-gone") == 0
+    page.goto(f"{ui.base}/sessions/s-gone")
+    assert "lemon-otter" not in page.content()
+
+
 def test_a_credential_stored_with_allow_secrets_is_named_never_shown(ui: Served, page):
     key = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
     other = Store(ui.runtime.config.db, allow_secrets=True)  # another process's, run with --allow-secrets

@@ -115,6 +115,14 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
                    reason=form.get("reason") or None, include_history=form.get("history") == "on")
         return RedirectResponse("/?done=forgotten", 303)
 
+    async def forget_session(request: Request) -> Response:
+        sid = request.path_params["id"]
+        if request.method == "GET":  # the confirmation step
+            found = await call(lambda store, caller: store.episodes.session(tenant=caller.tenant, session_id=sid))
+            return page(request, "forget_session.html", s=found)
+        await call(handlers.forget, writes=True, session_id=sid)
+        return RedirectResponse("/sessions?done=forgotten", 303)
+
     async def boot_page(request: Request) -> Response:
         tokens = _whole(request.query_params.get("tokens")) or runtime.config.boot_tokens
         tokens = validate.integer("tokens", tokens, 200, 100_000, " tokens")
@@ -173,6 +181,7 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         Route("/memories/{id}/confirm", confirm, methods=["POST"]),
         Route("/memories/{id}/forget", forget, methods=["GET", "POST"]),
         Route("/boot", boot_page), Route("/sessions", sessions), Route("/sessions/{id}", session),
+        Route("/sessions/{id}/forget", forget_session, methods=["GET", "POST"]),
         Route("/review", review), Route("/stats", stats),
         Mount("/static", StaticFiles(packages=[("memvault.server.web", "static")]), name="static"),
     ]
