@@ -30,7 +30,9 @@ SETTINGS = tuple(f"MEMVAULT_{name}" for name in (
     "DB", "TENANT", "SCOPE", "MODEL_DIR", "BOOT_TOKENS", "ALLOW_SECRETS", "HOST", "PORT", "AUTH",
     "OAUTH_ISSUER", "OAUTH_RESOURCE", "OAUTH_JWKS_URL", "OAUTH_TENANT_CLAIM", "OAUTH_JWKS_MAX_AGE",
     "OAUTH_MAX_TOKEN_LIFETIME", "RATE_LIMIT", "ALLOWED_HOSTS", "ALLOWED_ORIGINS", "CONSOLIDATE_HOURS",
-    "CONSOLIDATE_AFTER_WRITES", "KEY_FILE", "KEYRING"))
+    "CONSOLIDATE_AFTER_WRITES"))
+# Settings with no flag: the database key's source, never on a command line (docs/encryption.md).
+ENV_ONLY = ("MEMVAULT_KEY_FILE", "MEMVAULT_KEYRING")
 # What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
 _UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
 # Kernel and device file systems, not storage; compared as given and with links followed (/dev/fd/1).
@@ -255,10 +257,10 @@ def load(
     Raises:
         ValueError: a value is malformed (the message names the flag or variable it came from).
     """
-    for name in sorted(set(os.environ) - set(SETTINGS)):
+    for name in sorted(set(os.environ) - set(SETTINGS) - set(ENV_ONLY)):
         if name.startswith("MEMVAULT_"):
             log.warning("%s is not a memvault setting and is ignored (settings: %s)", name,
-                        ", ".join(SETTINGS))
+                        ", ".join(SETTINGS + ENV_ONLY))
     database = _database(db, serving)
     _check_key(database)
     folder, name = _setting(model_dir, "MEMVAULT_MODEL_DIR")

@@ -76,9 +76,11 @@ def test_a_wrong_missing_or_unwanted_key_is_refused_naming_it_and_nothing_is_wri
     store, _ = fill(db)
     store.close()
     before = file_bytes(db)
-    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path, b"another key")))
-    with pytest.raises(StoreError, match=r"the key from MEMVAULT_KEY_FILE \(.*\) does not decrypt"):
+    wrong = b"another key 0451"
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path, wrong)))
+    with pytest.raises(StoreError, match=r"the key from MEMVAULT_KEY_FILE \(.*\) does not decrypt") as refused:
         Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    assert not any(k in str(refused.value) for k in (wrong.decode(), wrong.hex(), KEY.decode(), KEY.hex()))
     monkeypatch.delenv(crypto.KEY_FILE)
     with pytest.raises(StoreError, match="is encrypted .* and no key is configured: set MEMVAULT_KEY_FILE"):
         Store(db, FakeEmbedder())  # type: ignore[arg-type]
@@ -108,6 +110,15 @@ def test_a_build_without_ciphers_is_refused_naming_the_fix(tmp_path, monkeypatch
     with pytest.raises(StoreError, match=r"apsw module installed here has no ciphers.*pip install "
                                          "--force-reinstall --no-deps apsw-sqlite3mc"):
         Store(tmp_path / "memvault.db", FakeEmbedder())  # type: ignore[arg-type]
+
+
+def test_the_key_settings_are_documented_and_no_command_takes_a_key():
+    from memvault.server import config
+
+    table = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert all(f"| `{name}` | none (never a flag) |" in table for name in config.ENV_ONLY)
+    flags = [flag for _, flags in cli.COMMANDS.values() for flag in flags]
+    assert not [flag for flag in flags if "key" in flag]
 
 
 class MemoryKeyring(keyring.backend.KeyringBackend):

@@ -1,6 +1,6 @@
 """``memvault encrypt`` and ``decrypt``: a copy written beside the file (SQLite's ``VACUUM INTO``, with
 or without the key), synced, checked, then renamed over it, while an exclusive lock keeps every other
-connection out. A crash leaves the old file or the new one, each whole. More: docs/encryption.md#convert."""
+connection out. A crash leaves the old file or the new one, each whole. More: docs/encryption.md#converting-a-store."""
 
 from __future__ import annotations
 
