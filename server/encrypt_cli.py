@@ -13,7 +13,8 @@ from . import config as config_module
 
 
 def run(command: str, config: config_module.Config) -> int:
-    """Convert ``config.db`` (``command`` "encrypt" or "decrypt"); what happened on stderr. Exit 1 on refusal."""
+    """Convert ``config.db`` (``command`` "encrypt" or "decrypt"); what happened on stderr. Exit 1 on
+    refusal, 2 without a key or on PostgreSQL."""
     encrypt = command == "encrypt"
     if isinstance(config.db, str):
         return _say(f"{command}: memvault encrypts SQLite files only; {config.db_label} is a PostgreSQL "
@@ -31,8 +32,8 @@ def run(command: str, config: config_module.Config) -> int:
         return _say(f"encrypted {path} with the key from {key.source}. Keep a copy of that key somewhere "
                     "else: without it these memories cannot be read. Copies made before (backups, exports) "
                     "stay as they were.", 0)
-    return _say(f"decrypted {path}: it is a plain SQLite file now. Unset the key setting ({key.source}) before "
-                "the next start, or memvault refuses the plain file.", 0)
+    return _say(f"decrypted {path}: it is a plain SQLite file now. Unset the key setting ({key.source}) "
+                "before the next start, or memvault refuses the plain file.", 0)
 
 
 def _say(text: str, code: int) -> int:

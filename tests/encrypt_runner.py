@@ -1,6 +1,6 @@
 """``python encrypt_runner.py DB encrypt|decrypt STAGE``: convert DB with the configured key as
-``memvault encrypt`` (or decrypt) does and, when the conversion reaches STAGE (``convert.reached``), print STAGE and wait to be killed
-(test_encryption.py sends SIGKILL)."""
+``memvault encrypt`` (or decrypt) does and, when the conversion reaches STAGE (``convert.reached``),
+print STAGE and wait to be killed (test_encryption.py sends SIGKILL)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """``memvault encrypt`` and ``decrypt``: a copy written beside the file (SQLite's ``VACUUM INTO``, with
 or without the key), synced, checked, then renamed over it, while an exclusive lock keeps every other
-connection out. A crash leaves the old file or the new one, each whole. More: docs/encryption.md#converting-a-store."""
+connection out. A crash leaves the old file or the new one, each whole.
+More: docs/encryption.md#converting-a-store."""
 
 from __future__ import annotations
 
@@ -92,7 +93,8 @@ def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
             raise StoreError(f"another process has {str(path)!r} open (a memvault server, an MCP client's, "
                              "or a command): stop it and run this again. Nothing was changed.") from None
         except apsw.NotADBError:
-            raise (crypto.wrong_key(path, key) if key else StoreError(f"{str(path)!r} cannot be read")) from None
+            unreadable = StoreError(f"{str(path)!r} cannot be read")
+            raise (crypto.wrong_key(path, key) if key else unreadable) from None
         conn.execute("PRAGMA journal_mode=DELETE").fetchall()  # WAL copied into the file; -wal, -shm removed
         conn.enable_load_extension(True)  # the vector tables' module, for the copy to read their schema
         conn.load_extension(sqlite_vec.loadable_path())

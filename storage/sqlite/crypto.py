@@ -19,7 +19,8 @@ KEYRING = "MEMVAULT_KEYRING"  # 1: the key is in the OS keyring (service SERVICE
 SERVICE = "memvault"
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every plain SQLite file
 REINSTALL = "pip install --force-reinstall --no-deps apsw-sqlite3mc"
-HOW = f"set {KEY_FILE} to a file holding the key, or {KEYRING}=1 with the key in the OS keyring (docs/encryption.md)"
+HOW = (f"set {KEY_FILE} to a file holding the key, or {KEYRING}=1 with the key in the OS keyring "
+       "(docs/encryption.md)")
 
 
 class Key:
@@ -102,7 +103,8 @@ def _from_keyring(name: str) -> Key:
     try:
         secret = keyring.get_password(SERVICE, name)
     except keyring.errors.KeyringError as exc:
-        raise StoreError(f"{KEYRING}=1: the OS keyring cannot be read ({type(exc).__name__}: {exc})") from None
+        why = f"{type(exc).__name__}: {exc}"
+        raise StoreError(f"{KEYRING}=1: the OS keyring cannot be read ({why})") from None
     if not secret:
         raise StoreError(f"{KEYRING}=1: the OS keyring has no key for service {SERVICE!r}, name {name!r}: "
                          f"`keyring set {SERVICE} {name}` stores one (it asks for it)")
@@ -125,8 +127,9 @@ def has_ciphers() -> bool:
 def require_ciphers() -> None:
     """Raise StoreError (naming the fix) when the loaded apsw cannot encrypt."""
     if not has_ciphers():
-        raise StoreError("a key is configured, but the apsw module installed here has no ciphers (the `apsw` "
-                         f"distribution's files replaced `apsw-sqlite3mc`'s): {REINSTALL} (docs/encryption.md)")
+        raise StoreError("a key is configured, but the apsw module installed here has no ciphers (the "
+                         f"`apsw` distribution's files replaced `apsw-sqlite3mc`'s): {REINSTALL} "
+                         "(docs/encryption.md)")
 
 
 def is_plain(path: Path | str) -> bool | None:
