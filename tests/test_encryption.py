@@ -122,6 +122,15 @@ def test_the_key_settings_are_documented_and_no_command_takes_a_key():
     assert not [flag for flag in flags if "key" in flag]
 
 
+def test_a_client_entry_written_by_setup_names_the_key_file_never_the_key(tmp_path, monkeypatch):
+    from memvault.server import config, setup
+
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    entry = setup.for_client("cursor", config.load(db=str(tmp_path / "memvault.db"))).entry
+    assert entry["env"][crypto.KEY_FILE] == str(key_file(tmp_path))  # type: ignore[index]
+    assert KEY.decode() not in str(entry)
+
+
 class MemoryKeyring(keyring.backend.KeyringBackend):
     """A keyring in this process's memory (no file, no OS service)."""
 
@@ -182,6 +191,7 @@ def test_export_import_doctor_and_reindex_work_on_an_encrypted_store(tmp_path, m
     assert exported.read_text().splitlines() == lines
     assert cli.main(["import", str(exported), "--db", str(copy), "--tenant", "t", "--scope", "s"]) == 0
     assert cli.main(["reindex", "--db", str(copy)]) == 0
+    assert cli.main(["consolidate", "--db", str(copy)]) == 0
     assert cli.main(["doctor", "--db", str(copy), "--json"]) == 0
     assert '"ok": true' in capsys.readouterr().out
     assert in_clear(copy) == [] and crypto.is_plain(copy) is False
