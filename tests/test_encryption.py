@@ -214,6 +214,8 @@ def test_encrypt_and_decrypt_keep_every_memory_and_leave_no_copy(tmp_path, monke
     assert "already encrypted" in capsys.readouterr().err
     store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
     assert sorted(m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10)) == sorted(ids)
+    hits = store.recall(tenant="t", query="dingomark3318 fears heights", scopes=["s"], limit=1).hits
+    assert [hit.memory.id for hit in hits] == [ids[2]] and maintenance.check(store) == []
     store.close()
     assert cli.main(["decrypt", "--db", str(db)]) == 0
     assert "Unset the key setting" in capsys.readouterr().err

@@ -82,7 +82,7 @@ def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
         if key is not None:
-            key.apply(conn)
+            key.apply(conn, path)
         conn.set_busy_timeout(0)
         conn.execute("PRAGMA locking_mode=EXCLUSIVE").fetchall()
         try:
@@ -111,7 +111,7 @@ def _check(copy: Path, key: crypto.Key | None) -> None:
     conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     try:
         if key is not None:
-            key.apply(conn)
+            key.apply(conn, copy)
         result = conn.execute("PRAGMA quick_check").fetchall()
     except apsw.Error as exc:
         raise StoreError(f"the copy {str(copy)!r} cannot be read back ({type(exc).__name__}); the database "

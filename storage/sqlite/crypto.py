@@ -5,6 +5,7 @@ More: docs/encryption.md."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
 import os
 import stat
@@ -18,6 +19,11 @@ KEY_FILE = "MEMVAULT_KEY_FILE"  # a file holding the key, readable by its owner 
 KEYRING = "MEMVAULT_KEYRING"  # 1: the key is in the OS keyring (service SERVICE, name: the database's path)
 SERVICE = "memvault"
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every plain SQLite file
+# SQLite3 Multiple Ciphers' ChaCha20 key derivation (PBKDF2-HMAC-SHA256, this many rounds, the file's
+# 16-byte salt), done here once per store and file instead of by SQLite at every connection
+# (docs/encryption.md#cost).
+KDF_ITERATIONS = 64_007
+SALT_BYTES = 16
 REINSTALL = "pip install --force-reinstall --no-deps apsw-sqlite3mc"
 HOW = (f"set {KEY_FILE} to a file holding the key, or {KEYRING}=1 with the key in the OS keyring "
        "(docs/encryption.md)")
@@ -26,24 +32,36 @@ HOW = (f"set {KEY_FILE} to a file holding the key, or {KEYRING}=1 with the key i
 class Key:
     """A database key (the bytes of the key file or keyring entry); never shown by ``repr`` or ``str``."""
 
-    __slots__ = ("_secret", "source")
+    __slots__ = ("_derived", "_secret", "source")
 
     def __init__(self, secret: bytes, source: str) -> None:
         self._secret = secret
         self.source = source  # what a message names: "MEMVAULT_KEY_FILE (/path)" or "the OS keyring"
+        self._derived: dict[bytes, bytes] = {}  # salt -> the key SQLite3 Multiple Ciphers derives from it
 
     def __repr__(self) -> str:
         return f"Key(from {self.source})"
 
     __str__ = __repr__
 
-    def apply(self, conn: apsw.Connection) -> None:
-        """Give ``conn`` this key, before its first read (SQLite3 Multiple Ciphers' ``hexkey`` pragma)."""
+    def apply(self, conn: apsw.Connection, path: Path | str | None = None) -> None:
+        """Give ``conn`` (on the file at ``path``) this key, before its first read (SQLite3 Multiple
+        Ciphers' ``hexkey`` pragma): for an encrypted file, the key derived from its salt (once per
+        salt); for a new file, the key itself, which SQLite derives with a new salt."""
         require_ciphers()
+        salt = None if path is None else file_salt(path)
+        value = self._secret.hex() if salt is None else self._raw(salt)
         try:
-            conn.pragma("hexkey", self._secret.hex())
+            conn.pragma("hexkey", value)
         except apsw.Error:
             raise StoreError(f"the key from {self.source} could not be applied") from None
+
+    def _raw(self, salt: bytes) -> str:
+        derived = self._derived.get(salt)
+        if derived is None:
+            derived = hashlib.pbkdf2_hmac("sha256", self._secret, salt, KDF_ITERATIONS, 32)
+            self._derived[salt] = derived
+        return f"raw:{derived.hex()}".encode().hex()
 
     def uri_parameter(self) -> str:
         """The key as a URI query parameter (``hexkey=...``) naming an encrypted file to create."""
@@ -141,6 +159,16 @@ def is_plain(path: Path | str) -> bool | None:
     except FileNotFoundError:
         return None
     return None if not header else header == SQLITE_HEADER
+
+
+def file_salt(path: Path | str) -> bytes | None:
+    """The salt an encrypted file starts with, or None (no file, empty, or plain)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(SALT_BYTES)
+    except FileNotFoundError:
+        return None
+    return head if len(head) == SALT_BYTES and head != SQLITE_HEADER else None
 
 
 def check_file(path: Path | str, key: Key | None) -> None:

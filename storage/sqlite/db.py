@@ -145,7 +145,7 @@ def open_connection(
 
 def _unlock(conn: apsw.Connection, path: Path, key: crypto.Key) -> None:
     """Apply ``key`` and read the schema with it: a key that does not decrypt the file is said as such."""
-    key.apply(conn)
+    key.apply(conn, path)
     try:
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
     except apsw.NotADBError:
