@@ -6,9 +6,9 @@ Usage: python bench/encryption.py [--memories 2000] [--queries 300] [--corpus re
 Both stores are filled and queried in the same loop, one operation on each in turn (the first
 of the pair alternating), so both see the same machine load; the figures are p50/p95 per store
 and the ratio of the p50s (encrypted / plain). Also the time to open a connection with one key
-object, as a store's connections share one (its PBKDF2 derivation done once). ``--plain-only``: the plain store alone, to
-compare apsw builds (apsw against apsw-sqlite3mc) run by run. Real model, query embedding
-included, as bench/speed.py. Figures: docs/benchmarks.md#encryption.
+object, as a store's connections share one (its PBKDF2 derivation done once). ``--plain-only``:
+the plain store alone, to compare apsw builds (apsw against apsw-sqlite3mc) run by run. Real
+model, query embedding included, as bench/speed.py. Figures: docs/benchmarks.md#encryption.
 """
 
 from __future__ import annotations
