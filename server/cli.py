@@ -157,6 +157,9 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "doctor": ("Check the database; exit 1 when something is wrong.",
                {**DB, "--model-dir": LEADING["--model-dir"], **JSON, "--repair": {"action": "store_true",
                 "help": "rebuild the derived indexes (keywords, vectors) and finish a pending scrub first"}}),
+    "encrypt": ("Encrypt the SQLite file with the configured key (MEMVAULT_KEY_FILE or MEMVAULT_KEYRING; "
+                "docs/encryption.md); no server may have it open.", {**DB}),
+    "decrypt": ("Turn the encrypted SQLite file back into a plain one (docs/encryption.md).", {**DB}),
     "export": ("Write the tenant's memories (with history) as JSON lines.",
                {**DB, "--tenant": LEADING["--tenant"],
                 "--output": {"aliases": ("-o",), "help": "file to write (default: stdout)"}}),
@@ -388,6 +391,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _printing(lambda: client_commands.setup(args, config))
     if command == "hook":
         return client_commands.hook(args, config)
+    if command in ("encrypt", "decrypt"):
+        from . import encrypt_cli
+
+        return encrypt_cli.run(command, config)
     return _printing(lambda: _with_store(command, args, config))
 
 

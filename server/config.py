@@ -31,6 +31,8 @@ SETTINGS = tuple(f"MEMVAULT_{name}" for name in (
     "OAUTH_ISSUER", "OAUTH_RESOURCE", "OAUTH_JWKS_URL", "OAUTH_TENANT_CLAIM", "OAUTH_JWKS_MAX_AGE",
     "OAUTH_MAX_TOKEN_LIFETIME", "RATE_LIMIT", "ALLOWED_HOSTS", "ALLOWED_ORIGINS", "CONSOLIDATE_HOURS",
     "CONSOLIDATE_AFTER_WRITES"))
+# Settings with no flag: the database key's source, never on a command line (docs/encryption.md).
+ENV_ONLY = ("MEMVAULT_KEY_FILE", "MEMVAULT_KEYRING")
 # What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
 _UNEXPANDED = re.compile(r"\$(\w+|\{[^}]*\})")
 # Kernel and device file systems, not storage; compared as given and with links followed (/dev/fd/1).
@@ -203,9 +205,11 @@ def _check_db_path(path: Path, name: str) -> None:
                 header = fh.read(len(SQLITE_HEADER))
         except OSError:  # opening it says why
             header = b""
-        if header and header != SQLITE_HEADER:
+        if header and header != SQLITE_HEADER and not _key_set():  # with a key, opening checks it
             raise ValueError(f"{name}: {str(path)!r} is not an SQLite database (it does not start with "
-                             f"{SQLITE_HEADER[:15].decode()!r}); give memvault's database file or a new path")
+                             f"{SQLITE_HEADER[:15].decode()!r}), or an encrypted one and no key is "
+                             "configured (MEMVAULT_KEY_FILE or MEMVAULT_KEYRING: docs/encryption.md); give "
+                             "memvault's database file or a new path")
         return
     parent = path.parent
     while not parent.exists():
@@ -216,6 +220,29 @@ def _check_db_path(path: Path, name: str) -> None:
         read_only = os.statvfs(parent).f_flag & os.ST_RDONLY
         why = "is on a read-only file system" if read_only else "gives no write permission"
         raise ValueError(f"{name}: {str(path)!r} cannot be created: {str(parent)!r} {why}")
+
+
+def _key_set() -> bool:
+    """Whether a key setting is given (MEMVAULT_KEY_FILE, or MEMVAULT_KEYRING other than 0/false/no)."""
+    ring = os.environ.get("MEMVAULT_KEYRING", "").strip().lower()
+    return bool(os.environ.get("MEMVAULT_KEY_FILE", "").strip()) or ring not in ("", "0", "false", "no")
+
+
+def _check_key(database: Path | str) -> None:
+    """Refuse a key setting that cannot give a key (the message names the setting, never the key)."""
+    if not _key_set():
+        return
+    if isinstance(database, str):
+        raise ValueError("MEMVAULT_KEY_FILE / MEMVAULT_KEYRING: memvault encrypts SQLite files only; a "
+                         "PostgreSQL database is protected by its server (docs/encryption.md): unset them")
+    from memvault.storage.errors import StoreError
+    from memvault.storage.sqlite import crypto
+
+    try:
+        crypto.configured(database)
+        crypto.require_ciphers()
+    except StoreError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def load(
@@ -230,11 +257,12 @@ def load(
     Raises:
         ValueError: a value is malformed (the message names the flag or variable it came from).
     """
-    for name in sorted(set(os.environ) - set(SETTINGS)):
+    for name in sorted(set(os.environ) - set(SETTINGS) - set(ENV_ONLY)):
         if name.startswith("MEMVAULT_"):
             log.warning("%s is not a memvault setting and is ignored (settings: %s)", name,
-                        ", ".join(SETTINGS))
+                        ", ".join(SETTINGS + ENV_ONLY))
     database = _database(db, serving)
+    _check_key(database)
     folder, name = _setting(model_dir, "MEMVAULT_MODEL_DIR")
     model_path = None if folder is None else expand_path(folder, name)
     if model_path is not None and not model_path.is_dir():

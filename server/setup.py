@@ -18,7 +18,7 @@ from typing import Any
 
 from memvault.storage.location import secrets_in
 
-from .config import Config
+from .config import ENV_ONLY, Config
 
 CLIENTS = ("claude-desktop", "claude-code", "cursor", "vscode", "codex", "windsurf", "gemini-cli", "zed")
 SERVER_NAME = "memvault"
@@ -72,6 +72,10 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
         env["MEMVAULT_TENANT"] = config.tenant
     if config.scope != "default":
         env["MEMVAULT_SCOPE"] = config.scope
+    for name in ENV_ONLY:  # where the key is (a path or a switch, never the key): the server needs it too
+        value = os.environ.get(name, "").strip()
+        if value:
+            env[name] = str(Path(os.path.expanduser(value)).absolute()) if name.endswith("FILE") else value
     entry: dict[str, object] = {"command": command, "args": args, "env": env}
     private = bool(secrets_in(env["MEMVAULT_DB"]))
     here = cwd or Path.cwd()

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from . import cells as vector_cells
-from . import health
+from . import crypto, health
 from .db import damaged, fts_tokenizer, open_connection, scrub, write_transaction
 from .schema import (
     VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
@@ -63,8 +63,10 @@ class SqliteBackend:
         self.path = Path(path)
         self.location = str(self.path)
         self._busy_timeout_ms = busy_timeout_ms
+        self._key = crypto.configured(self.path)  # read once: every connection of this store gets it
         self._lock = threading.RLock()  # the writer connection, one thread at a time (sqlite-vec crashed peers sharing one)
-        self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms)
+        self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms,
+                                     key=self._key)
         migrate(self._conn)
         self._submit = submit
         if submit is not None:
@@ -86,7 +88,7 @@ class SqliteBackend:
         """This thread's reader connection (opened on first use, configured like the writer's)."""
         tx: SqliteTransaction | None = getattr(self._local, "tx", None)
         if tx is None:
-            conn = open_connection(self.path, busy_timeout_ms=self._busy_timeout_ms)
+            conn = open_connection(self.path, busy_timeout_ms=self._busy_timeout_ms, key=self._key)
             with self._readers_lock:
                 if self._closed:
                     conn.close()

@@ -16,7 +16,7 @@ import sqlite_vec
 from ..errors import Busy, StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from ..textindex import SQL_FUNCTION, index_text
-
+from . import crypto
 
 
 # A writer blocked by another connection's lock looks again this often during its
@@ -62,20 +62,28 @@ def wait_for_locks(conn: Connection, timeout_ms: int) -> None:
         conn.set_busy_timeout(0)
 
 
+CONFIGURED = "configured"  # open_connection's key: the one the settings name (crypto.configured)
+
+
 def open_connection(
     path: Path | str,
     check: Callable[[apsw.Connection], object] | None = None,
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    key: crypto.Key | None | str = CONFIGURED,
 ) -> Connection:
-    """Open (creating if needed) the database at ``path`` and configure it.
+    """Open (creating if needed) the database at ``path`` and configure it; with a ``key`` (by
+    default the configured one, None for none) the file is encrypted (docs/encryption.md).
     More: docs/storage-tuning.md#sqlite-db-open-connection.
 
     Raises:
-        StoreError: the file cannot be opened or sqlite-vec cannot be loaded.
+        StoreError: the file cannot be opened or sqlite-vec cannot be loaded; the key is missing,
+            wrong or not wanted (a plain file with a key configured: :func:`crypto.check_file`).
         StorageUnavailable: another connection holds a lock past the busy
             timeout (:class:`Busy`), or the file cannot be written.
     """
     path = Path(path)
+    if isinstance(key, str):
+        key = crypto.configured(path)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not path.exists():
@@ -89,6 +97,8 @@ def open_connection(
     # opened read-only, so reads are served and writes refused as read-only; without a
     # -shm file that can be made beside it, as immutable (SQLite's URI parameters).
     read_only = not os.access(path, os.W_OK)
+    crypto.check_file(path, key)
+    inode = path.stat().st_ino
     try:
         if read_only:
             immutable = not os.access(path.parent, os.W_OK) and not Path(f"{path}-shm").exists()
@@ -100,6 +110,8 @@ def open_connection(
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
         wait_for_locks(conn, busy_timeout_ms)
+        if key is not None:
+            _unlock(conn, path, key)
         # The FTS5 view and triggers of files of schema 2-6 call it, until they are migrated.
         conn.create_scalar_function(SQL_FUNCTION, index_text, 1, deterministic=True)
         if check is not None:
@@ -124,7 +136,20 @@ def open_connection(
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA secure_delete=ON")
     conn.execute("PRAGMA mmap_size=0")  # docs/storage-tuning.md#no-memory-map
+    if path.stat().st_ino != inode:  # `memvault encrypt` or `decrypt` replaced it meanwhile
+        conn.close()
+        raise StorageUnavailable(f"{str(path)!r} was replaced by another file while being opened (`memvault "
+                                 "encrypt` or `decrypt`?). Nothing was written; opening it again is safe.")
     return conn
+
+
+def _unlock(conn: apsw.Connection, path: Path, key: crypto.Key) -> None:
+    """Apply ``key`` and read the schema with it: a key that does not decrypt the file is said as such."""
+    key.apply(conn, path)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
+    except apsw.NotADBError:
+        raise crypto.wrong_key(path, key) from None
 
 
 @contextlib.contextmanager
@@ -163,12 +188,15 @@ def read_header(path: Path | str) -> None:
         StoreError: it cannot be opened.
     """
     uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
+    key = crypto.configured(path)
     try:
         conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error as exc:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
         conn.set_busy_timeout(1000)
+        if key is not None:
+            _unlock(conn, Path(path), key)
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
     except apsw.Error as exc:
         raise (unavailable(exc, conn) or StoreError(f"cannot read database {str(path)!r}: {exc}")) from exc

@@ -1,0 +1,133 @@
+"""``memvault encrypt`` and ``decrypt``: a copy written beside the file (SQLite's ``VACUUM INTO``, with
+or without the key), synced, checked, then renamed over it, while an exclusive lock keeps every other
+connection out. A crash leaves the old file or the new one, each whole.
+More: docs/encryption.md#converting-a-store."""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+from pathlib import Path
+
+import apsw
+import sqlite_vec
+
+from ..errors import StoreError
+from . import crypto
+
+SUFFIX = ".converting"  # the copy's name: the database's own, with this added
+
+
+def reached(stage: str) -> None:
+    """Called at each stable point of a conversion ("locked", "written", "checked", "replaced"); does
+    nothing (tests replace it to stop the process there)."""
+
+
+def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
+    """Encrypt the plain database at ``path`` with ``key`` (``encrypt``), or decrypt it with ``key``;
+    returns ``path``, now the converted file.
+
+    Raises:
+        StoreError: no database there, already converted, the key does not open it, another connection
+            has it open (a server), or the copy cannot be written; the file is then left as it was.
+    """
+    path = Path(path).absolute()
+    plain = crypto.is_plain(path)
+    if plain is None:
+        raise StoreError(f"no database at {str(path)!r}")
+    if plain != encrypt:
+        raise StoreError(f"{str(path)!r} is {'already encrypted' if encrypt else 'plain already'}: "
+                         "nothing to do")
+    source = _locked(path, None if encrypt else key)
+    copy = path.with_name(path.name + SUFFIX)
+    try:
+        reached("locked")
+        copy.unlink(missing_ok=True)  # a conversion stopped before: its copy never replaced the file
+        fd = os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        os.close(fd)
+        target = f"file:{urllib.parse.quote(str(copy))}?{key.uri_parameter() if encrypt else 'key='}"
+        try:
+            source.execute("VACUUM INTO ?", (target,))
+        except apsw.Error as exc:  # the message would quote the target, key included
+            raise StoreError(f"cannot write {str(copy)!r} ({type(exc).__name__}); the database is "
+                             "unchanged") from None
+        _sync(copy)
+        reached("written")
+        _check(copy, key if encrypt else None)
+        reached("checked")
+        if os.name == "nt":  # Windows renames no open file
+            source.close()
+        os.replace(copy, path)
+        _sync(path.parent)
+        reached("replaced")
+    except BaseException:
+        copy.unlink(missing_ok=True)
+        raise
+    finally:
+        source.close()
+    return path
+
+
+def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
+    """A connection to ``path`` holding SQLite's exclusive lock until it closes, its WAL copied into
+    the file and removed (the next open returns it to WAL mode).
+
+    Raises:
+        StoreError: another connection has the file open, or ``key`` does not open it.
+    """
+    flags = apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_URI  # URI: the copy's name carries the key
+    try:
+        conn = apsw.Connection(str(path), flags=flags)
+    except apsw.Error as exc:
+        raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+    try:
+        if key is not None:
+            key.apply(conn, path)
+        conn.set_busy_timeout(0)
+        conn.execute("PRAGMA locking_mode=EXCLUSIVE").fetchall()
+        try:
+            conn.execute("BEGIN EXCLUSIVE")
+            conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
+            conn.execute("COMMIT")
+        except apsw.BusyError:
+            raise StoreError(f"another process has {str(path)!r} open (a memvault server, an MCP client's, "
+                             "or a command): stop it and run this again. Nothing was changed.") from None
+        except apsw.NotADBError:
+            unreadable = StoreError(f"{str(path)!r} cannot be read")
+            raise (crypto.wrong_key(path, key) if key else unreadable) from None
+        conn.execute("PRAGMA journal_mode=DELETE").fetchall()  # WAL copied into the file; -wal, -shm removed
+        conn.enable_load_extension(True)  # the vector tables' module, for the copy to read their schema
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _check(copy: Path, key: crypto.Key | None) -> None:
+    """Read the whole copy back (``PRAGMA quick_check``) with the key it is to be opened with."""
+    uri = f"file:{urllib.parse.quote(str(copy))}?mode=ro"
+    conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    try:
+        if key is not None:
+            key.apply(conn, copy)
+        result = conn.execute("PRAGMA quick_check").fetchall()
+    except apsw.Error as exc:
+        raise StoreError(f"the copy {str(copy)!r} cannot be read back ({type(exc).__name__}); the database "
+                         "is unchanged") from None
+    finally:
+        conn.close()
+    if result != [("ok",)]:
+        raise StoreError(f"the copy {str(copy)!r} is damaged ({result[0][0]}); the database is unchanged")
+
+
+def _sync(path: Path) -> None:
+    """Flush ``path`` (a file, or a folder's entries) to the disk."""
+    if os.name == "nt" and path.is_dir():  # Windows cannot open a folder to flush it; its rename is durable
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,193 @@
+"""Encryption at rest of the SQLite file (SQLite3 Multiple Ciphers, as built into ``apsw-sqlite3mc``):
+where the key comes from, applying it to a connection, and telling plain files from encrypted ones.
+More: docs/encryption.md."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import os
+import stat
+from pathlib import Path
+
+import apsw
+
+from ..errors import StoreError
+
+KEY_FILE = "MEMVAULT_KEY_FILE"  # a file holding the key, readable by its owner only
+KEYRING = "MEMVAULT_KEYRING"  # 1: the key is in the OS keyring (service SERVICE, name: the database's path)
+SERVICE = "memvault"
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every plain SQLite file
+# SQLite3 Multiple Ciphers' ChaCha20 key derivation (PBKDF2-HMAC-SHA256, this many rounds, the file's
+# 16-byte salt), done here once per store and file instead of by SQLite at every connection
+# (docs/encryption.md#cost).
+KDF_ITERATIONS = 64_007
+SALT_BYTES = 16
+REINSTALL = "pip install --force-reinstall --no-deps apsw-sqlite3mc"
+HOW = (f"set {KEY_FILE} to a file holding the key, or {KEYRING}=1 with the key in the OS keyring "
+       "(docs/encryption.md)")
+
+
+class Key:
+    """A database key (the bytes of the key file or keyring entry); never shown by ``repr`` or ``str``."""
+
+    __slots__ = ("_derived", "_secret", "source")
+
+    def __init__(self, secret: bytes, source: str) -> None:
+        self._secret = secret
+        self.source = source  # what a message names: "MEMVAULT_KEY_FILE (/path)" or "the OS keyring"
+        self._derived: dict[bytes, bytes] = {}  # salt -> the key SQLite3 Multiple Ciphers derives from it
+
+    def __repr__(self) -> str:
+        return f"Key(from {self.source})"
+
+    __str__ = __repr__
+
+    def apply(self, conn: apsw.Connection, path: Path | str | None = None) -> None:
+        """Give ``conn`` (on the file at ``path``) this key, before its first read (SQLite3 Multiple
+        Ciphers' ``hexkey`` pragma): for an encrypted file, the key derived from its salt (once per
+        salt); for a new file, the key itself, which SQLite derives with a new salt."""
+        require_ciphers()
+        salt = None if path is None else file_salt(path)
+        value = self._secret.hex() if salt is None else self._raw(salt)
+        try:
+            conn.pragma("hexkey", value)
+        except apsw.Error:
+            raise StoreError(f"the key from {self.source} could not be applied") from None
+
+    def _raw(self, salt: bytes) -> str:
+        derived = self._derived.get(salt)
+        if derived is None:
+            derived = hashlib.pbkdf2_hmac("sha256", self._secret, salt, KDF_ITERATIONS, 32)
+            self._derived[salt] = derived
+        return f"raw:{derived.hex()}".encode().hex()
+
+    def uri_parameter(self) -> str:
+        """The key as a URI query parameter (``hexkey=...``) naming an encrypted file to create."""
+        return f"hexkey={self._secret.hex()}"
+
+
+def configured(path: Path | str) -> Key | None:
+    """The key configured for the database at ``path`` (from :data:`KEY_FILE` or the OS keyring),
+    or None when neither is set.
+
+    Raises:
+        StoreError: both are set; the key file is missing, empty, not the user's own or readable by
+            group or others; the keyring lacks ``keyring`` or the entry. The message names what is
+            missing, never the key.
+    """
+    file, ring = os.environ.get(KEY_FILE, "").strip(), os.environ.get(KEYRING, "").strip().lower()
+    if ring not in ("", "0", "1", "true", "false", "yes", "no"):
+        raise StoreError(f"{KEYRING}: must be 1/true/yes or 0/false/no")
+    use_ring = ring in ("1", "true", "yes")
+    if file and use_ring:
+        raise StoreError(f"both {KEY_FILE} and {KEYRING} are set: set one")
+    if file:
+        return _from_file(Path(os.path.expanduser(file)).absolute())
+    if use_ring:
+        return _from_keyring(str(Path(path).absolute()))
+    return None
+
+
+def _from_file(path: Path) -> Key:
+    where = f"{KEY_FILE} ({path})"
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise StoreError(f"{where}: cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError(f"{where}: is not a file")
+    if os.name == "posix" and info.st_mode & 0o077:
+        raise StoreError(f"{where}: has mode {stat.S_IMODE(info.st_mode):o}, readable by others than its "
+                         f"owner: `chmod 600 {path}` (and make a new key if others may have read it)")
+    if os.name == "posix" and info.st_uid != os.geteuid():
+        raise StoreError(f"{where}: belongs to another user (uid {info.st_uid})")
+    try:
+        secret = path.read_bytes().rstrip(b"\r\n")
+    except OSError as exc:
+        raise StoreError(f"{where}: cannot be read: {exc.strerror or exc}") from None
+    if not secret:
+        raise StoreError(f"{where}: is empty")
+    return Key(secret, where)
+
+
+def _from_keyring(name: str) -> Key:
+    if importlib.util.find_spec("keyring") is None:
+        raise StoreError(f'{KEYRING}=1 needs the keyring package: pip install "memvault[encrypted]"')
+    import keyring
+    import keyring.errors
+
+    try:
+        secret = keyring.get_password(SERVICE, name)
+    except keyring.errors.KeyringError as exc:
+        why = f"{type(exc).__name__}: {exc}"
+        raise StoreError(f"{KEYRING}=1: the OS keyring cannot be read ({why})") from None
+    if not secret:
+        raise StoreError(f"{KEYRING}=1: the OS keyring has no key for service {SERVICE!r}, name {name!r}: "
+                         f"`keyring set {SERVICE} {name}` stores one (it asks for it)")
+    return Key(secret.encode("utf-8"), f"the OS keyring ({SERVICE!r}, {name!r})")
+
+
+@functools.cache
+def has_ciphers() -> bool:
+    """Whether the loaded apsw is built with SQLite3 Multiple Ciphers (plain apsw ignores the key pragma)."""
+    conn = apsw.Connection(":memory:")
+    try:
+        conn.execute("SELECT sqlite3mc_version()").fetchall()
+        return True
+    except apsw.SQLError:
+        return False
+    finally:
+        conn.close()
+
+
+def require_ciphers() -> None:
+    """Raise StoreError (naming the fix) when the loaded apsw cannot encrypt."""
+    if not has_ciphers():
+        raise StoreError("a key is configured, but the apsw module installed here has no ciphers (the "
+                         f"`apsw` distribution's files replaced `apsw-sqlite3mc`'s): {REINSTALL} "
+                         "(docs/encryption.md)")
+
+
+def is_plain(path: Path | str) -> bool | None:
+    """True when the file at ``path`` starts as a plain SQLite file, False when it holds bytes that do
+    not (encrypted, or another program's), None when it is missing or empty."""
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return None
+    return None if not header else header == SQLITE_HEADER
+
+
+def file_salt(path: Path | str) -> bytes | None:
+    """The salt an encrypted file starts with, or None (no file, empty, or plain)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(SALT_BYTES)
+    except FileNotFoundError:
+        return None
+    return head if len(head) == SALT_BYTES and head != SQLITE_HEADER else None
+
+
+def check_file(path: Path | str, key: Key | None) -> None:
+    """Refuse before opening: a plain file while a key is configured, an encrypted one without a key.
+
+    Raises:
+        StoreError: the message says which, and the command that converts the file.
+    """
+    plain = is_plain(path)
+    if key is not None and plain:
+        raise StoreError(f"{str(path)!r} is a plain (unencrypted) database, and a key is configured "
+                         f"({key.source}): `memvault encrypt` encrypts it with that key; or unset the key "
+                         "setting to use it plain. Nothing was written.")
+    if key is None and plain is False:
+        raise StoreError(f"{str(path)!r} is encrypted (or not an SQLite file) and no key is configured: "
+                         f"{HOW}. Nothing was written.")
+
+
+def wrong_key(path: Path | str, key: Key) -> StoreError:
+    """The error for a key that does not decrypt the file at ``path``."""
+    return StoreError(f"the key from {key.source} does not decrypt {str(path)!r} (a wrong key, or not "
+                      "memvault's file). Nothing was written.")

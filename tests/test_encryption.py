@@ -1,0 +1,345 @@
+"""Encryption at rest of the SQLite file (issue 30): no memory text or vector in clear in the db,
+-wal or -shm, before and after forget; the key from a private file or the OS keyring, never shown;
+wrong, missing and unwanted keys refused with nothing written; encrypt/decrypt survive SIGKILL."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import keyring
+import keyring.backend
+import pytest
+from conftest import REPO, file_bytes
+from fakes import FakeEmbedder
+
+from memvault.server import cli
+from memvault.storage import maintenance, transfer
+from memvault.storage.errors import StorageUnavailable, StoreError
+from memvault.storage.sqlite import convert, crypto
+from memvault.storage.store import Store
+
+pytestmark = pytest.mark.sqlite_only
+MARKS = ("quokkamark4417 prefers green tea", "wombatmark9921 lives in Tromso", "dingomark3318 fears heights")
+KEY = b"correct horse battery staple 7731"
+RUNNER = Path(__file__).with_name("encrypt_runner.py")
+
+
+def key_file(folder: Path, secret: bytes = KEY, mode: int = 0o600) -> Path:
+    path = folder / f"key-{hashlib.sha256(secret).hexdigest()[:8]}"
+    path.write_bytes(secret + b"\n")
+    path.chmod(mode)
+    return path
+
+
+def fill(db: Path) -> tuple[Store, list[str]]:
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    return store, [store.remember(tenant="t", scope="s", content=text).id for text in MARKS]
+
+
+def in_clear(db: Path) -> list[str]:
+    """Which marked texts, their vectors (float32 bytes) and the key appear in the db, -wal and -shm."""
+    data = file_bytes(db)
+    vectors = FakeEmbedder().embed(list(MARKS))
+    found = [text for text in MARKS if text.split()[0].encode() in data]
+    found += [f"vector {i}" for i, v in enumerate(vectors) if v.tobytes() in data]
+    return found + [k for k in ("key", "hex key") if (KEY if k == "key" else KEY.hex().encode()) in data]
+
+
+@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
+def test_no_text_vector_or_key_in_the_files_of_an_encrypted_store(tmp_path, monkeypatch, encrypted):
+    if encrypted:
+        monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    db = tmp_path / "memvault.db"
+    store, ids = fill(db)
+    try:
+        assert Path(f"{db}-wal").stat().st_size > 0  # the writes sit in the WAL too
+        # The plain store shows the search finds what is there.
+        assert in_clear(db) == ([] if encrypted else [*MARKS, "vector 0", "vector 1", "vector 2"])
+        store.forget(tenant="t", id=ids[0])
+        assert store.upkeep.scrub()
+        assert MARKS[0].split()[0].encode() not in file_bytes(db)
+        assert in_clear(db) == ([] if encrypted else [*MARKS[1:], "vector 1", "vector 2"])
+        hits = store.recall(tenant="t", query="wombatmark9921 lives in Tromso", scopes=["s"], limit=1).hits
+        assert [hit.memory.id for hit in hits] == [ids[1]]
+    finally:
+        store.close()
+
+
+def test_a_wrong_missing_or_unwanted_key_is_refused_naming_it_and_nothing_is_written(tmp_path, monkeypatch):
+    db = tmp_path / "memvault.db"
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    store, _ = fill(db)
+    store.close()
+    before = file_bytes(db)
+    wrong = b"another key 0451"
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path, wrong)))
+    says = r"the key from MEMVAULT_KEY_FILE \(.*\) does not decrypt"
+    with pytest.raises(StoreError, match=says) as refused:
+        Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    assert not any(k in str(refused.value) for k in (wrong.decode(), wrong.hex(), KEY.decode(), KEY.hex()))
+    monkeypatch.delenv(crypto.KEY_FILE)
+    with pytest.raises(StoreError, match="is encrypted .* and no key is configured: set MEMVAULT_KEY_FILE"):
+        Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    assert file_bytes(db) == before
+    plain = tmp_path / "plain.db"
+    Store(plain, FakeEmbedder()).close()  # type: ignore[arg-type]
+    plain_before = file_bytes(plain)
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    with pytest.raises(StoreError, match=r"is a plain \(unencrypted\) database, and a key is configured .*"
+                                         "`memvault encrypt`"):
+        Store(plain, FakeEmbedder())  # type: ignore[arg-type]
+    assert file_bytes(plain) == plain_before
+
+
+def test_a_key_file_others_may_read_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path, mode=0o640)))
+    with pytest.raises(StoreError, match=r"has mode 640, readable by others than its owner: `chmod 600"):
+        Store(tmp_path / "memvault.db", FakeEmbedder())  # type: ignore[arg-type]
+    assert not (tmp_path / "memvault.db").exists()
+    monkeypatch.setenv(crypto.KEY_FILE, str(tmp_path / "missing"))
+    assert cli.main(["stats", "--db", str(tmp_path / "memvault.db")]) == 2
+
+
+def test_a_build_without_ciphers_is_refused_naming_the_fix(tmp_path, monkeypatch):
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    monkeypatch.setattr(crypto, "has_ciphers", lambda: False)
+    with pytest.raises(StoreError, match=r"apsw module installed here has no ciphers.*pip install "
+                                         "--force-reinstall --no-deps apsw-sqlite3mc"):
+        Store(tmp_path / "memvault.db", FakeEmbedder())  # type: ignore[arg-type]
+
+
+def test_the_key_settings_are_documented_and_no_command_takes_a_key():
+    from memvault.server import config
+
+    table = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert all(f"| `{name}` | none (never a flag) |" in table for name in config.ENV_ONLY)
+    flags = [flag for _, flags in cli.COMMANDS.values() for flag in flags]
+    assert not [flag for flag in flags if "key" in flag]
+
+
+def test_a_client_entry_written_by_setup_names_the_key_file_never_the_key(tmp_path, monkeypatch):
+    from memvault.server import config, setup
+
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    entry = setup.for_client("cursor", config.load(db=str(tmp_path / "memvault.db"))).entry
+    assert entry["env"][crypto.KEY_FILE] == str(key_file(tmp_path))  # type: ignore[index]
+    assert KEY.decode() not in str(entry)
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """A keyring in this process's memory (no file, no OS service)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.entries.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.entries[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        del self.entries[(service, username)]
+
+
+def test_the_key_from_the_os_keyring_is_looked_up_by_the_database_path(tmp_path, monkeypatch):
+    previous = keyring.get_keyring()
+    ring = MemoryKeyring()
+    keyring.set_keyring(ring)
+    try:
+        db = tmp_path / "memvault.db"
+        monkeypatch.setenv(crypto.KEYRING, "1")
+        with pytest.raises(StoreError, match=rf"no key for service 'memvault', name '{db}': `keyring set"):
+            Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        ring.set_password("memvault", str(db), KEY.decode())
+        store, ids = fill(db)
+        store.close()
+        assert in_clear(db) == []
+        ring.set_password("memvault", str(db), "not the key")
+        with pytest.raises(StoreError, match=r"the key from the OS keyring .* does not decrypt"):
+            Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        ring.set_password("memvault", str(db), KEY.decode())
+        monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))  # the same key, but two sources
+        with pytest.raises(StoreError, match="both MEMVAULT_KEY_FILE and MEMVAULT_KEYRING are set"):
+            Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        monkeypatch.delenv(crypto.KEY_FILE)
+        store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        assert [m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10)] == ids[::-1]
+        store.close()
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.mark.usefixtures("one_model")
+def test_export_import_doctor_and_reindex_work_on_an_encrypted_store(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    db, copy = tmp_path / "memvault.db", tmp_path / "copy.db"
+    store, ids = fill(db)
+    lines = list(transfer.export_lines(store, "t"))
+    assert maintenance.check(store) == []
+    store.close()
+    exported = tmp_path / "out.jsonl"
+    assert cli.main(["export", "--db", str(db), "--tenant", "t", "-o", str(exported)]) == 0
+    assert exported.read_text().splitlines() == lines
+    assert cli.main(["import", str(exported), "--db", str(copy), "--tenant", "t", "--scope", "s"]) == 0
+    assert cli.main(["reindex", "--db", str(copy)]) == 0
+    assert cli.main(["consolidate", "--db", str(copy)]) == 0
+    assert cli.main(["doctor", "--db", str(copy), "--json"]) == 0
+    assert '"ok": true' in capsys.readouterr().out
+    assert in_clear(copy) == [] and crypto.is_plain(copy) is False
+    monkeypatch.delenv(crypto.KEY_FILE)
+    assert cli.main(["doctor", "--db", str(copy)]) == 2
+    assert "no key is configured" in capsys.readouterr().err
+
+
+def test_encrypt_and_decrypt_keep_every_memory_and_leave_no_copy(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "memvault.db"
+    store, ids = fill(db)
+    store.close()
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    assert cli.main(["encrypt", "--db", str(db)]) == 0
+    err = capsys.readouterr().err
+    assert "encrypted" in err and KEY.decode() not in err and KEY.hex() not in err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("memvault")) == ["memvault.db"]
+    assert in_clear(db) == []
+    assert cli.main(["encrypt", "--db", str(db)]) == 1
+    assert "already encrypted" in capsys.readouterr().err
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    assert sorted(m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10)) == sorted(ids)
+    hits = store.recall(tenant="t", query="dingomark3318 fears heights", scopes=["s"], limit=1).hits
+    assert [hit.memory.id for hit in hits] == [ids[2]] and maintenance.check(store) == []
+    store.close()
+    assert cli.main(["decrypt", "--db", str(db)]) == 0
+    assert "Unset the key setting" in capsys.readouterr().err
+    monkeypatch.delenv(crypto.KEY_FILE)
+    assert crypto.is_plain(db) and MARKS[0].split()[0].encode() in file_bytes(db)
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    assert sorted(m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10)) == sorted(ids)
+    store.close()
+    assert cli.main(["encrypt", "--db", str(db)]) == 2
+    assert "no key is configured" in capsys.readouterr().err
+
+
+def test_encrypt_is_refused_while_another_process_has_the_store_open(tmp_path, monkeypatch):
+    db = tmp_path / "memvault.db"
+    fill(db)[0].close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, apsw; c = apsw.Connection(sys.argv[1]); "
+         "c.execute('SELECT count(*) FROM memories').fetchall(); print('open', flush=True); sys.stdin.read()",
+         str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "open\n"
+        before = file_bytes(db)
+        with pytest.raises(StoreError, match="another process has .* open .*: stop it and run this again"):
+            convert.convert(db, crypto.Key(KEY, "a test"), encrypt=True)
+        assert crypto.is_plain(db) and not Path(f"{db}{convert.SUFFIX}").exists()
+        assert file_bytes(db) == before
+    finally:
+        holder.communicate("")
+
+
+# Where the conversions are killed (decrypt at fewer points: its steps are encrypt's).
+KILLS = [("encrypt", stage) for stage in ("written", "checked", "replaced")]
+KILLS += [("decrypt", stage) for stage in ("written", "replaced")]
+
+
+def test_a_sigkill_at_any_stage_of_encrypt_or_decrypt_leaves_one_whole_store(tmp_path, monkeypatch):
+    """Each conversion is killed where ``convert.reached`` is called; the store then opens, with every
+    memory, with the key (after "replaced" for encrypt, before it for decrypt) or without."""
+    secret = key_file(tmp_path)
+    cases = {}
+    for direction, stage in KILLS:
+        db = tmp_path / f"{direction}-{stage}.db"
+        if direction == "decrypt":
+            monkeypatch.setenv(crypto.KEY_FILE, str(secret))
+        store, ids = fill(db)
+        store.close()
+        monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+        proc = subprocess.Popen([sys.executable, str(RUNNER), str(db), direction, stage],
+                                env={**os.environ, crypto.KEY_FILE: str(secret)}, cwd=REPO,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cases[(direction, stage)] = (db, ids, proc)
+    for (direction, stage), (db, ids, proc) in cases.items():
+        assert proc.stdout.readline() == f"{stage}\n", proc.stderr.read()
+        proc.send_signal(signal.SIGKILL)
+        _, err = proc.communicate()
+        assert KEY.decode() not in err and KEY.hex() not in err
+        converted = stage == "replaced"
+        encrypted = converted if direction == "encrypt" else not converted
+        assert crypto.is_plain(db) is not encrypted, (direction, stage)
+        copy = Path(f"{db}{convert.SUFFIX}")
+        if direction == "encrypt" and copy.exists():  # a copy left by the kill holds no clear text
+            assert crypto.is_plain(copy) is not True and MARKS[0].split()[0].encode() not in copy.read_bytes()
+        if encrypted:
+            monkeypatch.setenv(crypto.KEY_FILE, str(secret))
+        else:
+            monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+        store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        listed = sorted(m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10))
+        assert listed == sorted(ids), (direction, stage)
+        store.close()
+        if not converted:  # a second run finishes the job and removes the copy
+            monkeypatch.setenv(crypto.KEY_FILE, str(secret))
+            key = crypto.configured(db)
+            assert key is not None
+            convert.convert(db, key, encrypt=direction == "encrypt")
+            assert not copy.exists() and crypto.is_plain(db) is (direction == "decrypt")
+
+
+def test_a_store_replaced_while_opening_is_refused(tmp_path, monkeypatch):
+    """A process that opened the old file while encrypt ran never serves the replaced file."""
+    db = tmp_path / "memvault.db"
+    fill(db)[0].close()
+    from memvault.storage.sqlite import db as sqlite_db
+
+    real = sqlite_db.Connection
+
+    def then_replaced(*args, **kwargs):  # type: ignore[no-untyped-def]
+        conn = real(*args, **kwargs)
+        (tmp_path / "other.db").write_bytes(db.read_bytes())
+        os.replace(tmp_path / "other.db", db)
+        return conn
+
+    monkeypatch.setattr(sqlite_db, "Connection", then_replaced)
+    with pytest.raises(StorageUnavailable, match="was replaced by another file while being opened"):
+        sqlite_db.open_connection(db)
+
+
+def test_the_team_server_serves_an_encrypted_store(tmp_path, monkeypatch, real_embedder):
+    """Reads and a forget over HTTP, without waiting for the server's model (the memories are stored
+    here with the same model)."""
+    import anyio
+    from httpwire import HttpServer, client, new_key
+
+    secret = key_file(tmp_path)
+    monkeypatch.setenv(crypto.KEY_FILE, str(secret))
+    db = tmp_path / "memvault.db"
+    store = Store(db, real_embedder)
+    ids = [store.remember(tenant="t", scope="default", content=text).id for text in MARKS]
+    store.close()
+    api_key = new_key(db, "t")
+    server = HttpServer(db, ready=False, MEMVAULT_KEY_FILE=str(secret))
+    try:
+        async def run() -> str:
+            async with client(server.url, api_key) as c:
+                shown = (await c.read_resource(f"memory://memories/{ids[1]}")).contents[0].text
+                forgotten = await c.call_tool("forget", {"id": ids[0]})
+                assert not forgotten.is_error, forgotten
+                return shown
+
+        assert "wombatmark9921" in anyio.run(run)
+        assert server.post(api_key, {"jsonrpc": "2.0", "id": 1, "method": "ping"}).status_code == 200
+        assert in_clear(db) == [] and KEY.decode() not in server.log()
+    finally:
+        server.close()
+    store = Store(db, real_embedder)
+    assert sorted(m.id for m in store.list_memories(tenant="t", scopes=["default"])) == sorted(ids[1:])
+    store.close()
