@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from . import maintenance, strength, validate
 from .backend import NewRow, Search
-from .contradiction import disagreement
+from .contradiction import STRONG_SUBJECT, contradicts, disagreement
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
 from .literal import literal_tokens
@@ -273,12 +273,13 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
     if memory.content is None or memory.vector_pending:
         return set()
     filters = Filters(tenant=memory.tenant, scopes=[memory.scope], now=now, kinds=STATE_KINDS)
-    near = [s for s, cosine in tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector
-            if s != seq and cosine >= SAME_SUBJECT]
+    near = {s: cosine for s, cosine in tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector
+            if s != seq and cosine >= min(SAME_SUBJECT, STRONG_SUBJECT)}
     out = set()
-    for other in tx.memories(memory.tenant, seqs=near).values():
+    for other_seq, other in tx.memories(memory.tenant, seqs=list(near)).items():
         older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))
-        if other.content is not None and disagreement(older.content, newer.content) is not None:  # type: ignore[arg-type]
+        if other.content is not None and contradicts(
+                older.content, newer.content, near[other_seq], SAME_SUBJECT) is not None:  # type: ignore[arg-type]
             out.add((older.id, newer.id))
     return out
 
