@@ -535,6 +535,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
                 "its URL") if url else ("nothing is stored there", "it", "elsewhere", "that file")
         _err(f"no database at {config.db_label} yet: {what[0]}. `memvault remember` or an MCP client creates "
              f"{what[1]}; if your memories are {what[2]}, give {what[3]} with --db or MEMVAULT_DB")
+        _json_error(args, command, "db", f"no database at {config.db_label} yet: {what[0]}")
         return 1
     args.created = None if existed else config.db_where()  # said once the database is sure to stay
     try:
@@ -543,9 +544,17 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
             code = RUN[command](store, handlers.Caller(tenant=config.tenant, scope=config.scope), args)
     except MemvaultError as exc:
         _err(_in_cli_words(exc))
+        _json_error(args, command, getattr(exc, "field", None), _in_cli_words(exc))
         return _exit_code(exc)
     _say_created(args)
     return code
+
+
+def _json_error(args: argparse.Namespace, command: str, field: str | None, message: str) -> None:
+    """With ``consolidate --json``, the error also as JSON on stdout (``{"error": {"field", "message"}}``),
+    so that a script reading it gets a document."""
+    if command == "consolidate" and getattr(args, "json", False):
+        _out(json.dumps({"error": {"field": field, "message": message}}, indent=2))
 
 
 def _say_created(args: argparse.Namespace) -> None:
@@ -1041,7 +1050,7 @@ def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     for tenant in maintenance.stats(store)["by_scope"]:  # type: ignore[attr-defined]
         review = store.review(tenant, list(store.scope_counts(tenant=tenant)))
         waiting[tenant] = {"contradictions": len(review.contradictions), "decayed": len(review.decayed),
-                           "failing": len(review.failing)}
+                           "failing": len(review.failing), "more": review.more}
     result = {**report.as_json(), "waiting": waiting}
     lines = [f"compacted {text.count(sum(len(c.sources) for c in report.compacted), 'episode')} into "
              f"{text.count(len(report.compacted), 'digest')}"]
@@ -1054,8 +1063,8 @@ def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
                      "meanwhile)")
     for tenant, counts in waiting.items():
         lines.append(f"tenant {tenant}: {text.count(counts['contradictions'], 'contradicting pair')}, "
-                     f"{counts['decayed']} decayed, {text.count(counts['failing'], 'failing procedure')} wait for "
-                     "review (memory://review)")
+                     f"{counts['decayed']}{'+' if counts['more'] else ''} decayed, "
+                     f"{text.count(counts['failing'], 'failing procedure')} wait for review (memory://review)")
     lines.append(f"longest write transaction: {report.longest_write_ms:.1f} ms")
     return _emit(args, result, lambda: "\n".join(lines))
 
