@@ -307,9 +307,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
 def _swapped(side: tuple[_Token, ...], other: set[str], placed: bool, clauses: set[int] | None = None) -> bool:
     """Whether ``side`` of a replaced stretch holds a word the other text lacks (in one of ``clauses``
     when given): one standing where a subject stands (``placed``; a name or identifier too), else any
-    content word."""
+    content word but a state's."""
     return any(t.key not in other and (clauses is None or t.clause in clauses) and (
-        t.subject and t.kind not in _POINT_VALUES if placed else t.kind == "word") for t in side)
+        t.subject and t.kind not in _POINT_VALUES if placed else t.kind == "word" and t.shown not in _STATE_GROUP)
+        for t in side)
 
 
 def _differences(old: _Read, new: _Read) -> list[tuple[tuple[_Token, ...], tuple[_Token, ...]]]:
@@ -337,7 +338,7 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     changing = bool(new.changes and not old.changes)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
     strong = lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2)  # one thing (of one or two words) for another
-    if not placed and not (reworded and not lone and not changing):
+    if not placed and not (reworded and not changing):
         found = _agreeing_not(old, new)
         if found is not None:
             return found, strong
