@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
+from typing import NamedTuple
 
 # One character class repeated: linear in the text's length.
 _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
@@ -62,14 +63,18 @@ PRONOUNS = frozenset("i we you he she they it".split())
 DETERMINERS = frozenset("the my our your his her their its this that these those".split())
 CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
-ALIGNED = 300  # content words of each text aligned at most (difflib is quadratic at worst)
+ALIGNED = 64  # words of each text aligned at most (difflib is quadratic at worst: 300 took 1.2 s)
+# Word-for-word likeness (difflib ratio) from which two texts are read as parallel: the pairs of two
+# subjects written for bench/contradiction_pairs.py are at 0.36-0.86, the agentic set's restated
+# changes at 0.04-0.32 (one at 0.48): bench/contradiction_alarms.py, docs/benchmarks.md.
+PARALLEL = 0.35
+SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
 STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
 _SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
 _ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     key: str  # stem of a content word, or a value's normal form
     kind: str  # "word" or the value's type
     shown: str  # as written, lowercased
@@ -252,7 +257,7 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
     """The content words and values of a text in order (but the words of change phrases at
     ``phrases``), each marked where it stands (``_Token``)."""
     out: list[_Token] = []
-    clause: list[tuple[int, _Token]] = []  # (slot index, token) of the clause being read
+    clause: list[int] = []  # slot indexes of the content of the clause being read
     verb = None  # the clause's first verb slot
     pronoun = None  # whether the clause opens with a pronoun (its subject)
     clauses = 0
@@ -262,14 +267,13 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
         if kind == "word" and text in VERBS and verb is None:
             verb = i
         if (anchor[i] is not None and text not in NEGATIONS and i not in phrases) or kind != "word":
-            placed = marks[i][0]
-            determined = i > 0 and slots[i - 1][1] in DETERMINERS
-            clause.append((i, _Token(anchor[i] or text, kind, text, placed, determined)))
+            clause.append(i)
         if marks[i][1] or i == len(slots) - 1:
-            for n, (at, token) in enumerate(clause):
+            for n, at in enumerate(clause):
                 before = at < verb if verb is not None else n == 0 and not pronoun
-                out.append(_Token(token.key, token.kind, token.shown, token.subject or before, token.determined,
-                                  clauses))
+                determined = at > 0 and slots[at - 1][1] in DETERMINERS
+                out.append(_Token(anchor[at] or slots[at][1], slots[at][0], slots[at][1], marks[at][0] or before,
+                                  determined, clauses))
             clause, verb, pronoun, clauses = [], None, None, clauses + 1
     return tuple(out)
 
@@ -333,8 +337,10 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     # The clauses of the older text where the newer says something else: a value, a state replaced.
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
         t.kind != "word" and any(u.kind == t.kind and u.key not in keys_old for u in n)))}
-    placed = any(_swapped(o, keys_new, True, told) and _swapped(n, keys_old, True) for o, n in swaps)
-    reworded = any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False) for o, n in swaps)
+    parallel = _parallel(older, newer)
+    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(n, keys_old, True) for o, n in swaps)
+    reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
+                                for o, n in swaps)
     changing = bool(new.changes and not old.changes)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
     strong = lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2)  # one thing (of one or two words) for another
@@ -342,8 +348,8 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
         found = _agreeing_not(old, new)
         if found is not None:
             return found, strong
-    if lone and not (old.negated or new.negated) and len(swaps[0][0]) == len(swaps[0][1]) == 1 and not (
-            _swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
+    if lone and parallel and not (old.negated or new.negated) and len(swaps[0][0]) == len(swaps[0][1]) == 1 \
+            and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
         if was.kind == now.kind == "word" and not (was.determined or now.determined):
             return f"different word: {was.shown} → {now.shown}", True
@@ -351,6 +357,25 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     if changing and added and not new.addition and not placed:
         return f"change words: {new.changes[0]}", strong
     return None
+
+
+@lru_cache(maxsize=1024)
+def _words(text: str) -> list[str]:
+    return [t[0].lower() for t in _tokens(text[:ALIGNED * 40])][:ALIGNED]
+
+
+@lru_cache(maxsize=4096)
+def _parallel(older: str, newer: str) -> bool:
+    """Whether two texts are worded in parallel (``PARALLEL``; two of at most ``SHORT`` words: their
+    content words, values by type, half alike): only then does a word one replaces tell their
+    subjects apart; a restatement in other words keeps the value test alone."""
+    a, b = (_words(text) for text in (older, newer))
+    if SequenceMatcher(None, a, b, autojunk=False).ratio() >= PARALLEL:
+        return True
+    if max(len(a), len(b)) > SHORT:
+        return False
+    kinds = ([t.key if t.kind == "word" else t.kind for t in _read(text).sequence] for text in (older, newer))
+    return SequenceMatcher(None, *kinds, autojunk=False).ratio() >= 0.5
 
 
 def values_of(read: _Read) -> set[str]:
@@ -398,6 +423,8 @@ def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | Non
 def names_subject(question: str, older: str, newer: str) -> bool:
     """Whether ``question`` names a word or value that only ``older`` holds where ``newer`` holds
     another (the subject telling them apart: "how many nodes has staging?")."""
+    if not _parallel(older, newer):
+        return False
     asked = _read(question).words
     old, new = _read(older), _read(newer)
     keys_new = {t.key for t in new.sequence}
