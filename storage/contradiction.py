@@ -421,12 +421,15 @@ def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | Non
 
 
 def names_subject(question: str, older: str, newer: str) -> bool:
-    """Whether ``question`` names a word or value that only ``older`` holds where ``newer`` holds
-    another (the subject telling them apart: "how many nodes has staging?")."""
+    """Whether ``question`` names a word or name that only ``older`` holds where ``newer`` holds
+    another word or name (the subject telling them apart: "how many nodes has staging?"), in two
+    texts worded in parallel."""
     if not _parallel(older, newer):
         return False
     asked = _read(question).words
     old, new = _read(older), _read(newer)
     keys_new = {t.key for t in new.sequence}
+    keys_old = {t.key for t in old.sequence}
     return any(t.key in asked and t.key not in keys_new and t.kind not in _POINT_VALUES
-               for o, n in _differences(old, new) if o and n for t in o)
+               for o, n in _differences(old, new)
+               if any(u.key not in keys_old and u.kind in ("word", "name") for u in n) for t in o)
