@@ -330,8 +330,14 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     ``disagreement``). Strong: the one difference of two texts otherwise alike, or change words
     beside one value replaced by one other ("Alerts go to PagerDuty" → "Alerts now go to Opsgenie")."""
     old, new = _read(older), _read(newer)
-    diffs = _differences(old, new)
     keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
+    found = _agreeing_not(old, new)
+    changing = bool(new.changes and not old.changes)
+    added = new.words - old.words
+    changed = changing and bool(added) and not new.addition
+    if found is None and not changed and not (len(keys_old - keys_new) == 1 == len(keys_new - keys_old)):
+        return None  # nothing disagrees and no lone word swap: no alignment needed (most pairs)
+    diffs = _differences(old, new)
     swaps = [(o, n) for o, n in diffs if o and n]
     lone = len(diffs) == 1 and len(swaps) == 1 and len(swaps[0][0]) <= 2 and len(swaps[0][1]) <= 2
     # The clauses of the older text where the newer says something else: a value, a state replaced.
@@ -341,20 +347,16 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(n, keys_old, True) for o, n in swaps)
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)
-    changing = bool(new.changes and not old.changes)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
     strong = lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2)  # one thing (of one or two words) for another
-    if not placed and not (reworded and not changing):
-        found = _agreeing_not(old, new)
-        if found is not None:
-            return found, strong
+    if found is not None and not placed and not (reworded and not changing):
+        return found, strong
     if lone and parallel and not (old.negated or new.negated) and len(swaps[0][0]) == len(swaps[0][1]) == 1 \
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
         if was.kind == now.kind == "word" and not (was.determined or now.determined):
             return f"different word: {was.shown} → {now.shown}", True
-    added = new.words - old.words
-    if changing and added and not new.addition and not placed:
+    if changed and not placed:
         return f"change words: {new.changes[0]}", strong
     return None
 
