@@ -108,14 +108,19 @@ def test_consolidate_json_says_more_and_answers_a_missing_database_in_json(db_pa
 
 
 @pytest.mark.parametrize("field", ["last_confirmed_at", "recorded_at"])
-def test_an_import_refuses_a_time_that_has_not_happened(store, clock, field):
-    ahead = format_ms(clock() + 2 * DAY_S * 1000)
-    line = {"content": "The VPN gateway is vpn4.", "confirmations": 2, field: ahead}
-    report = import_lines(store, [json.dumps(line)], tenant="a", scope="proj")
-    assert report.imported == 0 and [(e.line, e.field) for e in report.failed] == [(1, field)]
-    assert "ahead of the server's clock" in report.failed[0].message
-    near = format_ms(clock() + 3_600_000)  # within the clock skew allowed
-    assert import_lines(store, [json.dumps({**line, field: near})], tenant="a", scope="proj").imported == 1
+def test_an_import_refuses_a_time_that_has_not_happened(db_path, clock, field):
+    """Checked before any backend is asked: SQLite only."""
+    store = Store(db_path, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        ahead = format_ms(clock() + 2 * DAY_S * 1000)
+        line = {"content": "The VPN gateway is vpn4.", "confirmations": 2, field: ahead}
+        report = import_lines(store, [json.dumps(line)], tenant="a", scope="proj")
+        assert report.imported == 0 and [(e.line, e.field) for e in report.failed] == [(1, field)]
+        assert "ahead of the server's clock" in report.failed[0].message
+        near = format_ms(clock() + 3_600_000)  # within the clock skew allowed
+        assert import_lines(store, [json.dumps({**line, field: near})], tenant="a", scope="proj").imported == 1
+    finally:
+        store.close()
 
 
 def test_the_prompts_advice_for_a_newer_right_memory_works_as_written(store):
