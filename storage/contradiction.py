@@ -50,12 +50,10 @@ with and or but as it its this that these those there here we our us i my me you
 them who which what when where how per each every all any some about after before into onto than then so if will
 would should can could may might must just very more most up out set get gets got via until since one while
 during""".split())
-# Value types whose one-for-one swap is a change even without a shared neighbour word;
-# a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
 NUMBER_WORDS = {word: str(n) for n, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
-                                                    "hundred": "100", "dozen": "12"}
+    "seventeen eighteen nineteen twenty".split())}
+NUMBER_WORDS |= {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "dozen": "12"}
 # Where the subject of a clause ends and what it says of it begins ("The staging cluster | has 4 nodes").
 VERBS = frozenset("is are was were be been am has have had do does did will would shall should can could may "
                   "might must".split())
@@ -70,6 +68,8 @@ ALIGNED = 64  # words of each text aligned at most (difflib is quadratic at wors
 PARALLEL = 0.35
 SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
 STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
+# Value types whose one-for-one swap is a change even without a shared neighbour word;
+# a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
 _SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
 _ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
 
@@ -78,8 +78,9 @@ class _Token(NamedTuple):
     key: str  # stem of a content word, or a value's normal form
     kind: str  # "word" or the value's type
     shown: str  # as written, lowercased
-    subject: bool  # where a subject stands: possessive ("Anna's"), before its clause's verb ("The staging
-    # cluster has"), or, in a clause without one, its first content word unless a pronoun leads it
+    # Where a subject stands: possessive ("Anna's"), before its clause's verb ("The staging cluster
+    # has"), or, in a clause without one, its first content word unless a pronoun leads it.
+    subject: bool
     determined: bool = False  # just after "the", "my" ...: a thing named ("deploy the api")
     clause: int = 0  # which clause of its text (split at , ; : . and "and", "but" ...)
 
@@ -272,8 +273,9 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
             for n, at in enumerate(clause):
                 before = at < verb if verb is not None else n == 0 and not pronoun
                 determined = at > 0 and slots[at - 1][1] in DETERMINERS
-                out.append(_Token(anchor[at] or slots[at][1], slots[at][0], slots[at][1], marks[at][0] or before,
-                                  determined, clauses))
+                kind, text, _ = slots[at]
+                subject = marks[at][0] or before
+                out.append(_Token(anchor[at] or text, kind, text, subject, determined, clauses))
             clause, verb, pronoun, clauses = [], None, None, clauses + 1
     return tuple(out)
 
@@ -308,13 +310,14 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
     return None
 
 
-def _swapped(side: tuple[_Token, ...], other: set[str], placed: bool, clauses: set[int] | None = None) -> bool:
+def _swapped(side: tuple[_Token, ...], other: set[str], placed: bool,
+             clauses: set[int] | None = None) -> bool:
     """Whether ``side`` of a replaced stretch holds a word the other text lacks (in one of ``clauses``
     when given): one standing where a subject stands (``placed``; a name or identifier too), else any
     content word but a state's."""
     return any(t.key not in other and (clauses is None or t.clause in clauses) and (
-        t.subject and t.kind not in _POINT_VALUES if placed else t.kind == "word" and t.shown not in _STATE_GROUP)
-        for t in side)
+        t.subject and t.kind not in _POINT_VALUES if placed
+        else t.kind == "word" and t.shown not in _STATE_GROUP) for t in side)
 
 
 def _differences(old: _Read, new: _Read) -> list[tuple[tuple[_Token, ...], tuple[_Token, ...]]]:
@@ -344,14 +347,16 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
         t.kind != "word" and any(u.kind == t.kind and u.key not in keys_old for u in n)))}
     parallel = _parallel(older, newer)
-    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(n, keys_old, True) for o, n in swaps)
+    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(n, keys_old, True)
+                              for o, n in swaps)
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
-    strong = lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2)  # one thing (of one or two words) for another
+    strong = lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2)  # one thing for another
     if found is not None and not placed and not (reworded and not changing):
         return found, strong
-    if lone and parallel and not (old.negated or new.negated) and len(swaps[0][0]) == len(swaps[0][1]) == 1 \
+    one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1
+    if one_word and parallel and not (old.negated or new.negated) \
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
         if was.kind == now.kind == "word" and not (was.determined or now.determined):
