@@ -4,7 +4,8 @@ Usage: python bench/contradiction_pairs.py [--show]
 
 Each pair is (older memory, newer memory, whether the newer contradicts the older, category).
 Two halves, A and B, were both written before the word test was tuned; the test was tuned on
-half A only and both are reported. Each half has contradicting pairs (a changed number, time,
+half A only and both are reported. Sets C and D were written apart (bench/contradiction_pairs_c.py,
+bench/contradiction_pairs_d.py: how each was used is said there). Each half has contradicting pairs (a changed number, time,
 day or date, host, name, version or path in the same slot; a negation; change words; a changed
 state) and as many non-contradicting near pairs (paraphrases, an added detail, the same value
 written differently, values in different slots, a negation said another way).
@@ -20,7 +21,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from memvault.storage.contradiction import disagreement
+from contradiction_pairs_c import PAIRS_C
+from contradiction_pairs_d import PAIRS_D
+from memvault.storage.contradiction import STRONG_SUBJECT, contradicts, disagreement
 from memvault.storage.embeddings import Embedder
 from memvault.storage.ranking import SAME_SUBJECT
 
@@ -281,7 +284,8 @@ PAIRS_B = [
     ("Guests have no access to the NAS.", "The NAS is closed to guests.", NO, "negation paraphrase"),
 ]
 
-HALVES = {"A (tuned on)": PAIRS_A, "B (not tuned on)": PAIRS_B}
+HALVES = {"A (tuned on)": PAIRS_A, "B (not tuned on)": PAIRS_B,
+          "C (written apart; the subject rules read its misses)": PAIRS_C, "D (run once, untuned)": PAIRS_D}
 
 
 def precision_recall(flagged: list[bool], truth: list[bool]) -> tuple[float, float]:
@@ -305,18 +309,20 @@ def main() -> None:
     for name, pairs in HALVES.items():
         truth = [expected for _, _, expected, _ in pairs]
         reasons = [disagreement(older, newer) for older, newer, _, _ in pairs]
-        similar = [c >= SAME_SUBJECT for c in cosines(embedder, pairs)]
+        cosine = cosines(embedder, pairs)
+        similar = [c >= SAME_SUBJECT for c in cosine]
         words = [r is not None for r in reasons]
-        both = [w and s for w, s in zip(words, similar)]
+        both = [contradicts(older, newer, c, SAME_SUBJECT) is not None
+                for (older, newer, _, _), c in zip(pairs, cosine)]
         out(f"half {name}: {sum(truth)} contradicting, {len(truth) - sum(truth)} not\n")
-        for label, flagged in (("word test alone", words), (f"end to end (cosine >= {SAME_SUBJECT})", both)):
+        for label, flagged in (("word test alone", words), (f"end to end (cosine >= {SAME_SUBJECT}, strong {STRONG_SUBJECT})", both)):
             precision, recall = precision_recall(flagged, truth)
             out(f"  {label:<30} precision {precision:.3f}  recall {recall:.3f}\n")
             if args.show:
-                for (older, newer, expected, category), got, reason in zip(pairs, flagged, reasons):
+                for (older, newer, expected, category), got, reason, c in zip(pairs, flagged, reasons, cosine):
                     if got != expected:
                         out(f"    {'missed' if expected else 'false alarm'} [{category}] {older!r} -> {newer!r}"
-                            f" ({reason})\n")
+                            f" ({reason}; cosine {c:.2f})\n")
         out(f"  below the cosine gate: {sum(t and not s for t, s in zip(truth, similar))} contradicting, "
             f"{sum(not t and not s for t, s in zip(truth, similar))} not\n")
 

@@ -1,7 +1,7 @@
 """Change over time: how often recall puts an outdated memory above the current one (stale-first)
 when facts change without ``supersede``, the way agents store them.
 
-Usage: python bench/eval_change.py ../shared/eval/agentic [--json OUT]
+Usage: python bench/eval_change.py ../shared/eval/agentic [--json OUT] [--show]
 
 (a) The agentic set's supersession questions (``superseded_ids`` set): each store loaded alone with
     ``remember`` only, the clock at the end of its timeline (as bench/eval_retrieval.py does).
@@ -159,8 +159,9 @@ def agentic(folder: Path, embedder: Embedder, db: Path) -> dict:
     return {"questions": len(asked), "stale_first": stale, "current_first": first}
 
 
-def generated(embedder: Embedder, db: Path) -> dict:
-    """(b): stale-first after each change of the generated timeline."""
+def generated(embedder: Embedder, db: Path, show: bool = False) -> dict:
+    """(b): stale-first after each change of the generated timeline (``show``: print each such
+    question with what came above the current version)."""
     now = [0]
     store = Store(db, embedder, clock=lambda: now[0])
     caller = handlers.Caller(tenant="change", scope="agent")
@@ -182,6 +183,9 @@ def generated(embedder: Embedder, db: Path) -> dict:
             position = ranked.index(current) if current in ranked else len(ranked)
             stale += any(memory_id in older for memory_id in ranked[:position])
             first += position == 0
+            if show and any(memory_id in older for memory_id in ranked[:position]):
+                sys.stdout.write(f"stale first: {FACTS[fact][3]} (current: {content!r})\n" + "".join(
+                    f"  {m.content!r} (outdated by {m.possibly_outdated_by})\n" for m in found[:position]))
             for m in found:
                 if m.id in older and current in ranked:
                     both += 1
@@ -196,11 +200,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("agentic", type=Path, help="the agentic evaluation folder")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--show", action="store_true", help="print (b)'s stale-first questions")
     args = parser.parse_args()
     embedder = Embedder()
     with tempfile.TemporaryDirectory() as tmp:
         report = {"agentic": agentic(args.agentic, embedder, Path(tmp) / "a.db"),
-                  "generated": generated(embedder, Path(tmp) / "b.db")}
+                  "generated": generated(embedder, Path(tmp) / "b.db", args.show)}
     for name, r in report.items():
         sys.stdout.write(f"{name}: {r['questions']} questions, stale first {r['stale_first']} "
                          f"({r['stale_first'] / r['questions']:.1%}), current first {r['current_first']} "

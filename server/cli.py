@@ -562,6 +562,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
                 "its URL") if url else ("nothing is stored there", "it", "elsewhere", "that file")
         err(f"no database at {config.db_label} yet: {what[0]}. `memvault remember` or an MCP client creates "
              f"{what[1]}; if your memories are {what[2]}, give {what[3]} with --db or MEMVAULT_DB")
+        _json_error(args, command, "db", f"no database at {config.db_label} yet: {what[0]}")
         return 1
     args.created = None if existed else config.db_where()  # said once the database is sure to stay
     try:
@@ -570,9 +571,17 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
             code = RUN[command](store, handlers.Caller(tenant=config.tenant, scope=config.scope), args)
     except MemvaultError as exc:
         err(in_cli_words(exc))
+        _json_error(args, command, getattr(exc, "field", None), in_cli_words(exc))
         return exit_code(exc)
     say_created(args)
     return code
+
+
+def _json_error(args: argparse.Namespace, command: str, field: str | None, message: str) -> None:
+    """With ``consolidate --json``, the error also as JSON on stdout (``{"error": {"field", "message"}}``),
+    so that a script reading it gets a document."""
+    if command == "consolidate" and getattr(args, "json", False):
+        out(json.dumps({"error": {"field": field, "message": message}}, indent=2))
 
 
 @contextmanager

@@ -331,7 +331,7 @@ def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     for tenant in maintenance.stats(store)["by_scope"]:  # type: ignore[attr-defined]
         review = store.review(tenant, list(store.scope_counts(tenant=tenant)))
         waiting[tenant] = {"contradictions": len(review.contradictions), "decayed": len(review.decayed),
-                           "failing": len(review.failing)}
+                           "failing": len(review.failing), "more": review.more}
     result = {**report.as_json(), "waiting": waiting}
     lines = [f"compacted {text.count(sum(len(c.sources) for c in report.compacted), 'episode')} into "
              f"{text.count(len(report.compacted), 'digest')}"]
@@ -344,8 +344,8 @@ def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
                      "meanwhile)")
     for tenant, counts in waiting.items():
         lines.append(f"tenant {tenant}: {text.count(counts['contradictions'], 'contradicting pair')}, "
-                     f"{counts['decayed']} decayed, {text.count(counts['failing'], 'failing procedure')} wait for "
-                     "review (memory://review)")
+                     f"{counts['decayed']}{'+' if counts['more'] else ''} decayed, "
+                     f"{text.count(counts['failing'], 'failing procedure')} wait for review (memory://review)")
     lines.append(f"longest write transaction: {report.longest_write_ms:.1f} ms")
     return emit(args, result, lambda: "\n".join(lines))
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
-from .contradiction import disagreement
+from .contradiction import STRONG_SUBJECT, contradicts, disagreement
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
 from .literal import literal_tokens
@@ -43,11 +43,16 @@ STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are
 NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
 SCAN_BATCH = 200  # new memories compared per step (the mark is saved after each)
 PAIRS_KEPT = 1_000  # contradicting pairs kept for review at most, newest first (review shows 20)
-# Memories read at most for the decayed list, oldest written first (the boot context asks for the
-# review: reading 7,478 decayed memories took it from 45-56 ms to 250-300 ms, 500 to 82 ms;
+PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, compared by a later scan
+# Memories read a page at a time for the decayed list, oldest written first, until it holds
+# DECAYED_LISTED or DECAYED_PAGES pages were read (the boot context asks for the review: reading
+# 7,478 decayed memories took it from 45-56 ms to 250-300 ms, 500 to 82 ms;
 # docs/benchmarks.md#consolidation).
 DECAYED_READ = 200
-REVIEW_KEY = "review:"  # setting per tenant: {"mark": highest seq compared, "pairs": [[older id, newer id]]}
+DECAYED_PAGES = 5
+DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait, "50+" when cut
+REVIEW_KEY = "review:"  # setting per tenant: {"mark": highest seq read, "pairs": [[older id, newer id]],
+# "pending": [seqs read before their vectors were made]}
 LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
 DAY_MS = 86_400_000
 _SENTENCE = re.compile(r"(?<=[.!?])\s")
@@ -96,7 +101,7 @@ class Review:
     contradictions: list[tuple[str, str, str]]
     decayed: list[Memory]
     failing: list[Memory]
-    more: bool = False  # the decayed list stopped at ``DECAYED_READ`` memories read: more may wait
+    more: bool = False  # the decayed list was cut (``DECAYED_LISTED`` found or ``DECAYED_PAGES`` read): more may wait
 
     @property
     def waiting(self) -> int:
@@ -229,7 +234,9 @@ def _unchanged(memory: Memory) -> bool:
 
 def _state(tx: Reader, tenant: str) -> dict:  # type: ignore[type-arg]
     saved = tx.settings().get(REVIEW_KEY + tenant)
-    return json.loads(saved) if saved else {"mark": 0, "pairs": []}
+    state = json.loads(saved) if saved else {"mark": 0, "pairs": []}
+    state.setdefault("pending", [])  # seqs passed by the mark whose vectors were pending
+    return state
 
 
 def scan(
@@ -237,9 +244,12 @@ def scan(
 ) -> None:
     """Compare ``tenant``'s current memories of ``STATE_KINDS`` written since the last scan (the
     mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope and kinds;
-    a pair at cosine >= ``ranking.SAME_SUBJECT`` whose words disagree
-    (``contradiction.disagreement``) is kept for review. Pairs no longer both current are dropped.
-    ``SCAN_BATCH`` memories a step, the mark and pairs saved after each (ids only, never text)."""
+    a pair at cosine >= ``ranking.SAME_SUBJECT`` (or ``contradiction.STRONG_SUBJECT`` for strong
+    evidence) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
+    longer both current are dropped. A memory whose vector is pending is kept aside (up to
+    ``PENDING_KEPT``; past that the mark stops before it) and compared by a later scan once it has
+    one. ``SCAN_BATCH`` memories a step, the state saved after each (ids and seqs only, never text)."""
+    retry = True
     while True:
         if stop():
             report.finished = False
@@ -247,24 +257,46 @@ def scan(
         with store.backend.read(tenant) as tx:
             state = _state(tx, tenant)
             pairs = {tuple(p) for p in state["pairs"]}
+            pending: list[int] = []
+            batch: dict[int, Memory] = {}
+            if retry and state["pending"]:
+                for seq, memory in tx.memories(tenant, seqs=state["pending"]).items():
+                    if _current(memory, now):
+                        batch[seq] = memory
             current = Filters(tenant=tenant, scopes=None, now=now, kinds=STATE_KINDS)
-            batch = tx.memories(tenant, filters=current, order="seq", after_seq=state["mark"],
-                                limit=SCAN_BATCH)
+            read = tx.memories(tenant, filters=current, order="seq", after_seq=state["mark"], limit=SCAN_BATCH)
+            mark, cut = state["mark"], False
+            for seq, memory in read.items():
+                if memory.vector_pending and len(pending) + len(state["pending"]) >= PENDING_KEPT:
+                    cut = True  # no room to keep it aside: the mark stays before it
+                    break
+                batch[seq], mark = memory, seq
             for seq, memory in batch.items():
-                pairs |= _disagreeing(tx, seq, memory, now)
+                if memory.vector_pending:
+                    pending.append(seq)
+                else:
+                    pairs |= _disagreeing(tx, seq, memory, now)
+                    report.compared += 1
+            if not retry:
+                pending += [p for p in state["pending"] if p not in batch]
             named = sorted({i for p in pairs for i in p})
             members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
         live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)}
         live = set(sorted(live, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])  # ids: newest last written
         report.contradictions += len(live - {tuple(p) for p in state["pairs"]})
-        report.compared += len(batch)
-        mark = max(batch, default=state["mark"])
-        if batch or live != {tuple(p) for p in state["pairs"]}:
+        pending = sorted(set(pending))
+        if mark != state["mark"] or live != {tuple(p) for p in state["pairs"]} or pending != state["pending"]:
             with _timed(report):
                 maintenance.own(store).put_setting(
-                    REVIEW_KEY + tenant, json.dumps({"mark": mark, "pairs": sorted(live)}))
-        if len(batch) < SCAN_BATCH:
+                    REVIEW_KEY + tenant, json.dumps({"mark": mark, "pairs": sorted(live), "pending": pending}))
+        retry = False
+        if len(read) < SCAN_BATCH or cut:
             return
+
+
+def _current(memory: Memory, now: int) -> bool:
+    live = memory.expires_at is None or memory.expires_at > now
+    return _unchanged(memory) and live and memory.content is not None and memory.kind in STATE_KINDS
 
 
 def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[str, str]]:
@@ -272,21 +304,23 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
     if memory.content is None or memory.vector_pending:
         return set()
     filters = Filters(tenant=memory.tenant, scopes=[memory.scope], now=now, kinds=STATE_KINDS)
-    near = [s for s, cosine in tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector
-            if s != seq and cosine >= SAME_SUBJECT]
+    near = {s: cosine for s, cosine in tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector
+            if s != seq and cosine >= min(SAME_SUBJECT, STRONG_SUBJECT)}
     out = set()
-    for other in tx.memories(memory.tenant, seqs=near).values():
+    for other_seq, other in tx.memories(memory.tenant, seqs=list(near)).items():
         older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))
-        if other.content is not None and disagreement(older.content, newer.content) is not None:  # type: ignore[arg-type]
+        if other.content is not None and contradicts(
+                older.content, newer.content, near[other_seq], SAME_SUBJECT) is not None:  # type: ignore[arg-type]
             out.add((older.id, newer.id))
     return out
 
 
 def review(store: Store, tenant: str, scopes: list[str]) -> Review:
     """What waits in ``scopes``: the kept contradicting pairs still both current, with today's
-    reason; current memories of ``strength.REVIEWED_KINDS`` that need review, weakest first, of the
-    ``DECAYED_READ`` oldest written that are old enough to have decayed that far; procedures
-    failing (see ``Review``)."""
+    reason; current memories of ``strength.REVIEWED_KINDS`` that need review, weakest first, read
+    oldest written first among those old enough to have decayed that far, ``DECAYED_READ`` a page
+    until ``DECAYED_LISTED`` are found, the store is exhausted or ``DECAYED_PAGES`` pages were read
+    (``more`` then); procedures failing (see ``Review``)."""
     now = store.clock()
     with store.backend.read(tenant) as tx:
         pairs = _state(tx, tenant)["pairs"]
@@ -301,10 +335,14 @@ def review(store: Store, tenant: str, scopes: list[str]) -> Review:
                 contradictions.append((older_id, newer_id, reason))
         age = min(_review_age(kind) for kind in STATE_KINDS)
         old = Filters(tenant=tenant, scopes=scopes, now=now, kinds=STATE_KINDS, until=now - age + 1)
-        read = tx.memories(tenant, filters=old, order="seq", limit=DECAYED_READ)
-    decayed = sorted((m for m in read.values() if strength.needs_review(m, now)),
-                     key=lambda m: (strength.strength(m, now), m.id))
-    more = len(read) == DECAYED_READ
+        decayed, more, after = [], False, 0
+        for _ in range(DECAYED_PAGES):
+            read = tx.memories(tenant, filters=old, order="seq", limit=DECAYED_READ, after_seq=after)
+            decayed += [m for m in read.values() if strength.needs_review(m, now)]
+            after, more = max(read, default=after), len(read) == DECAYED_READ
+            if not more or len(decayed) >= DECAYED_LISTED:
+                break
+    decayed.sort(key=lambda m: (strength.strength(m, now), m.id))
     failing = store.failing_procedures(tenant, scopes)
     return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more)
 

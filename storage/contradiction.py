@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
+from typing import NamedTuple
 
 # One character class repeated: linear in the text's length.
 _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
@@ -48,10 +50,39 @@ with and or but as it its this that these those there here we our us i my me you
 them who which what when where how per each every all any some about after before into onto than then so if will
 would should can could may might must just very more most up out set get gets got via until since one while
 during""".split())
+NUMBER_WORDS = {word: str(n) for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+NUMBER_WORDS |= {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "dozen": "12"}
+# Where the subject of a clause ends and what it says of it begins ("The staging cluster | has 4 nodes").
+VERBS = frozenset("is are was were be been am has have had do does did will would shall should can could may "
+                  "might must".split())
+PRONOUNS = frozenset("i we you he she they it".split())
+DETERMINERS = frozenset("the my our your his her their its this that these those".split())
+CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
+_POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
+ALIGNED = 64  # words of each text aligned at most (difflib is quadratic at worst: 300 took 1.2 s)
+# Word-for-word likeness (difflib ratio) from which two texts are read as parallel: the pairs of two
+# subjects written for bench/contradiction_pairs.py are at 0.36-0.86, the agentic set's restated
+# changes at 0.04-0.32 (one at 0.48): bench/contradiction_alarms.py, docs/benchmarks.md.
+PARALLEL = 0.35
+SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
+STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
 # Value types whose one-for-one swap is a change even without a shared neighbour word;
 # a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
 _SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
 _ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
+
+
+class _Token(NamedTuple):
+    key: str  # stem of a content word, or a value's normal form
+    kind: str  # "word" or the value's type
+    shown: str  # as written, lowercased
+    # Where a subject stands: possessive ("Anna's"), before its clause's verb ("The staging cluster
+    # has"), or, in a clause without one, its first content word unless a pronoun leads it.
+    subject: bool
+    determined: bool = False  # just after "the", "my" ...: a thing named ("deploy the api")
+    clause: int = 0  # which clause of its text (split at , ; : . and "and", "but" ...)
 
 
 @dataclass(frozen=True)
@@ -62,6 +93,7 @@ class _Read:
     states: tuple[tuple[int, str], ...]
     changes: tuple[str, ...]
     addition: bool
+    sequence: tuple[_Token, ...]  # the content words and values in order (``_sequence``)
 
 
 def stem(word: str) -> str:
@@ -90,6 +122,8 @@ def _clock(token: str, meridiem: str | None) -> str | None:
 
 def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[str, str, str | None] | None:
     """(type, normal form, unit word) of a token that states a value, else None."""
+    if lower in NUMBER_WORDS:
+        return "number", NUMBER_WORDS[lower], None
     if raw.isalpha():
         return _word_value(raw, lower, initial)
     if "-" in lower and lower.count("-") == 1 and ":" in lower:
@@ -126,20 +160,26 @@ def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | 
     return None
 
 
-def _tokens(text: str) -> list[tuple[str, bool]]:
-    """(token, opens a sentence) in order, edge punctuation removed; "9,800" stays one token."""
-    out: list[tuple[str, bool]] = []
+def _tokens(text: str) -> list[tuple[str, bool, bool, bool]]:
+    """(token, opens a sentence, was possessive, ends a clause) in order, edge punctuation removed;
+    "9,800" stays one token."""
+    out: list[tuple[str, bool, bool, bool]] = []
     initial = True
     for match in _TOKEN.finditer(text):
         raw = match.group()
         if raw in ";!?":
             initial = True
+            if out:
+                out[-1] = out[-1][:3] + (True,)
             continue
         token = raw.strip(_EDGE)
-        if token.endswith(("'s", "’s")):
+        owner = token.endswith(("'s", "’s"))
+        if owner:
             token = token[:-2]
+        ends = raw[-1] in ",:" or token.lower() in CLAUSE_WORDS or (
+            raw[-1] == "." and raw.lower() not in _ABBREVIATIONS)
         if token:
-            out.append((token, initial))
+            out.append((token, initial, owner, ends))
         initial = raw[-1] in ".:" and raw.lower() not in _ABBREVIATIONS
     return out
 
@@ -150,25 +190,32 @@ def _read(text: str) -> _Read:
     the same memories again and again."""
     tokens = _tokens(text)
     slots: list[tuple[str, str, str | None]] = []  # (type or "word", text, unit)
+    marks: list[tuple[bool, bool]] = []  # of each slot: (possessive, ends a clause)
     skip = False
-    for i, (raw, initial) in enumerate(tokens):
+    for i, (raw, initial, owner, ends) in enumerate(tokens):
         if skip:
             skip = False
+            marks[-1] = (marks[-1][0], ends)
             continue
         lower = raw.lower()
         following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
         meridiem = _MERIDIEM.get(following)
         found = _value(raw, lower, meridiem, initial)
+        if lower == "one" and (following in STOP or not following):
+            found = None  # "one of", "the new one": no count
         if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
             found = None  # a unit: "420 GB"
         if found is None:
             slots.append(("word", lower, None))
+            marks.append((owner, ends))
             continue
         kind, norm, unit = found
         skip = kind == "time" and meridiem is not None
         slots.append((kind, norm, None))
+        marks.append((owner and not unit, ends and not unit))
         if unit:
             slots.append(("word", unit, None))
+            marks.append((owner, ends))
     anchor = [stem(t) if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
               for k, t, _ in slots]
     before: list[str | None] = []
@@ -189,9 +236,12 @@ def _read(text: str) -> _Read:
     words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
     lowered = [t for _, t, _ in slots]
     negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
+    phrases: set[int] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
-            changes += [" ".join(p) for p in CHANGE_PHRASES if tuple(lowered[i:i + len(p)]) == p]
+            found = [p for p in CHANGE_PHRASES if tuple(lowered[i:i + len(p)]) == p]
+            changes += [" ".join(p) for p in found]
+            phrases.update(range(i, i + max((len(p) for p in found), default=0)))
         if word in NEGATIONS or word.endswith(("n't", "n’t")):
             # The first content word or value after it: "not drink", "not 15:45".
             target = next((anchor[j] or lowered[j] for j in range(i + 1, min(len(slots), i + 5))
@@ -200,7 +250,34 @@ def _read(text: str) -> _Read:
                 negated.add(target)
     states = tuple((_STATE_GROUP[t], t) for t in lowered if t in _STATE_GROUP)
     return _Read(values, words, frozenset(negated), states, tuple(changes),
-                 any(t in ADDITION_WORDS for t in lowered))
+                 any(t in ADDITION_WORDS for t in lowered), _sequence(slots, anchor, marks, phrases))
+
+
+def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None],
+              marks: list[tuple[bool, bool]], phrases: set[int]) -> tuple[_Token, ...]:
+    """The content words and values of a text in order (but the words of change phrases at
+    ``phrases``), each marked where it stands (``_Token``)."""
+    out: list[_Token] = []
+    clause: list[int] = []  # slot indexes of the content of the clause being read
+    verb = None  # the clause's first verb slot
+    pronoun = None  # whether the clause opens with a pronoun (its subject)
+    clauses = 0
+    for i, (kind, text, _) in enumerate(slots):
+        if pronoun is None:
+            pronoun = text in PRONOUNS
+        if kind == "word" and text in VERBS and verb is None:
+            verb = i
+        if (anchor[i] is not None and text not in NEGATIONS and i not in phrases) or kind != "word":
+            clause.append(i)
+        if marks[i][1] or i == len(slots) - 1:
+            for n, at in enumerate(clause):
+                before = at < verb if verb is not None else n == 0 and not pronoun
+                determined = at > 0 and slots[at - 1][1] in DETERMINERS
+                kind, text, _ = slots[at]
+                subject = marks[at][0] or before
+                out.append(_Token(anchor[at] or text, kind, text, subject, determined, clauses))
+            clause, verb, pronoun, clauses = [], None, None, clauses + 1
+    return tuple(out)
 
 
 @lru_cache(maxsize=1024)
@@ -233,11 +310,87 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
     return None
 
 
-def disagreement(older: str, newer: str) -> str | None:
-    """Why ``newer`` contradicts ``older`` (a short phrase naming the kind: ``"different time:
-    09:15 → 10:30"``, ``"opposite state: open → closed"``, ``"negation: not drink"``,
-    ``"change words: moved"``), or None when nothing in their words disagrees."""
+def _swapped(side: tuple[_Token, ...], other: set[str], placed: bool,
+             clauses: set[int] | None = None) -> bool:
+    """Whether ``side`` of a replaced stretch holds a word the other text lacks (in one of ``clauses``
+    when given): one standing where a subject stands (``placed``; a name or identifier too), else any
+    content word but a state's."""
+    return any(t.key not in other and (clauses is None or t.clause in clauses) and (
+        t.subject and t.kind not in _POINT_VALUES if placed
+        else t.kind == "word" and t.shown not in _STATE_GROUP) for t in side)
+
+
+def _differences(old: _Read, new: _Read) -> list[tuple[tuple[_Token, ...], tuple[_Token, ...]]]:
+    """The stretches of content in which the two texts differ, (older's, newer's), by alignment."""
+    a, b = old.sequence[:ALIGNED], new.sequence[:ALIGNED]
+    matcher = SequenceMatcher(None, [t.key for t in a], [t.key for t in b], autojunk=False)
+    return [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+@lru_cache(maxsize=4096)
+def judge(older: str, newer: str) -> tuple[str, bool] | None:
+    """(why ``newer`` contradicts ``older``, whether the evidence is strong) or None (see
+    ``disagreement``). Strong: the one difference of two texts otherwise alike, or change words
+    beside one value replaced by one other ("Alerts go to PagerDuty" → "Alerts now go to Opsgenie")."""
     old, new = _read(older), _read(newer)
+    keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
+    found = _agreeing_not(old, new)
+    changing = bool(new.changes and not old.changes)
+    added = new.words - old.words
+    changed = changing and bool(added) and not new.addition
+    if found is None and not changed and not (len(keys_old - keys_new) == 1 == len(keys_new - keys_old)):
+        return None  # nothing disagrees and no lone word swap: no alignment needed (most pairs)
+    diffs = _differences(old, new)
+    swaps = [(o, n) for o, n in diffs if o and n]
+    lone = len(diffs) == 1 and len(swaps) == 1 and len(swaps[0][0]) <= 2 and len(swaps[0][1]) <= 2
+    # The clauses of the older text where the newer says something else: a value, a state replaced.
+    told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
+        t.kind != "word" and any(u.kind == t.kind and u.key not in keys_old for u in n)))}
+    parallel = _parallel(older, newer)
+    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(n, keys_old, True)
+                              for o, n in swaps)
+    reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
+                                for o, n in swaps)
+    gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
+    strong = lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2)  # one thing for another
+    if found is not None and not placed and not (reworded and not changing):
+        return found, strong
+    one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1
+    if one_word and parallel and not (old.negated or new.negated) \
+            and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
+        was, now = swaps[0][0][0], swaps[0][1][0]
+        if was.kind == now.kind == "word" and not (was.determined or now.determined):
+            return f"different word: {was.shown} → {now.shown}", True
+    if changed and not placed:
+        return f"change words: {new.changes[0]}", strong
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _words(text: str) -> list[str]:
+    return [t[0].lower() for t in _tokens(text[:ALIGNED * 40])][:ALIGNED]
+
+
+@lru_cache(maxsize=4096)
+def _parallel(older: str, newer: str) -> bool:
+    """Whether two texts are worded in parallel (``PARALLEL``; two of at most ``SHORT`` words: their
+    content words, values by type, half alike): only then does a word one replaces tell their
+    subjects apart; a restatement in other words keeps the value test alone."""
+    a, b = (_words(text) for text in (older, newer))
+    if SequenceMatcher(None, a, b, autojunk=False).ratio() >= PARALLEL:
+        return True
+    if max(len(a), len(b)) > SHORT:
+        return False
+    kinds = ([t.key if t.kind == "word" else t.kind for t in _read(text).sequence] for text in (older, newer))
+    return SequenceMatcher(None, *kinds, autojunk=False).ratio() >= 0.5
+
+
+def values_of(read: _Read) -> set[str]:
+    return {norm for found in read.values.values() for norm in found}
+
+
+def _agreeing_not(old: _Read, new: _Read) -> str | None:
+    """A value changed in its slot, a state swapped for its opposite, or a negation (see ``disagreement``)."""
     changed = _changed_value(old, new)
     if changed is not None:
         return changed
@@ -250,7 +403,40 @@ def disagreement(older: str, newer: str) -> str | None:
         hit = sorted(negated.negated & (plain.words - plain.negated))
         if hit:
             return f"negation: not {hit[0]}"
-    added = new.words - old.words
-    if new.changes and not old.changes and added and not new.addition:
-        return f"change words: {new.changes[0]}"
     return None
+
+
+def disagreement(older: str, newer: str) -> str | None:
+    """Why ``newer`` contradicts ``older`` (a short phrase naming the kind: ``"different time:
+    09:15 → 10:30"``, ``"opposite state: open → closed"``, ``"negation: not drink"``,
+    ``"different word: tabs → spaces"``, ``"change words: moved"``), or None when nothing in their
+    words disagrees, or when they are about different subjects: a word the other lacks stands
+    where a subject stands in each ("staging cluster" / "production cluster", "my daughter" / "my
+    son"), or, without change words, other words replaced besides ("we use Python 3.11" / "drop
+    Python 3.9")."""
+    judged = judge(older, newer)
+    return None if judged is None else judged[0]
+
+
+def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | None:
+    """``disagreement`` of two memories whose vectors' cosine is ``cosine``: at ``gate`` or more,
+    or at ``STRONG_SUBJECT`` or more when the evidence is strong (``judge``)."""
+    judged = judge(older, newer)
+    if judged is None or cosine < (gate if not judged[1] else min(gate, STRONG_SUBJECT)):
+        return None
+    return judged[0]
+
+
+def names_subject(question: str, older: str, newer: str) -> bool:
+    """Whether ``question`` names a word or name that only ``older`` holds where ``newer`` holds
+    another word or name (the subject telling them apart: "how many nodes has staging?"), in two
+    texts worded in parallel."""
+    if not _parallel(older, newer):
+        return False
+    asked = _read(question).words
+    old, new = _read(older), _read(newer)
+    keys_new = {t.key for t in new.sequence}
+    keys_old = {t.key for t in old.sequence}
+    return any(t.key in asked and t.key not in keys_new and t.kind not in _POINT_VALUES
+               for o, n in _differences(old, new)
+               if any(u.key not in keys_old and u.kind in ("word", "name") for u in n) for t in o)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Unpack
 
 from . import consolidate, history, maintenance, validate
 from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
-from .contradiction import disagreement
+from . import contradiction
+from .contradiction import STRONG_SUBJECT
 from .embeddings import Embedded, Embedder
 from .episodes import Episodes
 from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
@@ -361,16 +362,16 @@ class Store:
         (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
-        near = [(seq, similarity) for seq, similarity in found if similarity >= SAME_SUBJECT]
+        near = [(seq, similarity) for seq, similarity in found if similarity >= min(SAME_SUBJECT, STRONG_SUBJECT)]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
         similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
         contradicts = []
-        for seq, _ in near if kind in REVIEWED_KINDS else []:
+        for seq, similarity in near if kind in REVIEWED_KINDS else []:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
             stored = rows[seq].content or ""
             older, newer = (stored, text) if rows[seq].observed_at <= observed else (text, stored)
-            reason = disagreement(older, newer)
+            reason = contradiction.contradicts(older, newer, similarity, SAME_SUBJECT)
             if reason is not None:
                 contradicts.append((rows[seq].id, reason))
         return similar, contradicts
@@ -436,8 +437,8 @@ class Store:
                 same = tx.repeats(tenant, old.scope, content_hash, now, but=old.id).same
                 if same is not None:
                     raise Conflict(
-                        "content", f"memory {same} of this scope already holds this content: forget {old.id} "
-                        "if it is wrong, rather than superseding it with a second copy"
+                        "content", f"memory {same} of this scope already holds this content: supersede "
+                        f"{old.id} with by {same} to mark it replaced by that memory"
                     )
             vectors, degraded = self._stored_vectors(tx, made, degraded)
             row = self._new_row(

@@ -17,7 +17,7 @@ from .errors import Conflict, InvalidInput, ModelUnavailable, shown
 from .ids import new_id
 from .query import Filters
 from .literal import literal_tokens
-from .limits import CONTENT_MAX_CHARS, ID_WHOLE, REASON_MAX_CHARS, SOURCE_MAX_CHARS
+from .limits import CONTENT_MAX_CHARS, FUTURE_TOLERANCE_MS, ID_WHOLE, REASON_MAX_CHARS, SOURCE_MAX_CHARS
 from .records import Memory
 from .runs import OUTCOMES, Run
 from .secrets import refusals, scanned_fields
@@ -391,9 +391,9 @@ def parse_line(
         raise InvalidInput("tags", f"must be a list of strings; got {shown(tags)}")
     content = validate.content(given["content"])
     observed, expires = validate.times(given.get("observed_at"), given.get("expires_at"), now)
-    recorded = validate.timestamp("recorded_at", given.get("recorded_at"))
+    recorded = _past("recorded_at", given.get("recorded_at"), now)
     confirmations = _count("confirmations", given.get("confirmations", 0))
-    confirmed = validate.timestamp("last_confirmed_at", given.get("last_confirmed_at"))
+    confirmed = _past("last_confirmed_at", given.get("last_confirmed_at"), now)
     if confirmed is not None and not confirmations:
         raise InvalidInput("last_confirmed_at", "is set but confirmations is 0: a memory never confirmed has no "
                                                 "last confirmation")
@@ -475,6 +475,16 @@ def _uuid(name: str, value: object) -> str | None:
         return str(uuid.UUID(value))
     except ValueError:
         raise validate.not_an_id(name, value, shape=ID_WHOLE) from None
+
+
+def _past(field: str, value: str | None, now: int) -> int | None:
+    """An optional ISO-8601 time that has happened: at most ``FUTURE_TOLERANCE_MS`` ahead of ``now``
+    (clock skew), as ``observed_at`` is checked (a confirmation in the future would never decay)."""
+    at = validate.timestamp(field, value)
+    if at is not None and at > now + FUTURE_TOLERANCE_MS:
+        raise InvalidInput(field, f"is more than a day ahead of the server's clock ({format_ms(now)}): "
+                                  "it must be a time that has happened")
+    return at
 
 
 def _count(name: str, value: object) -> int:

@@ -95,7 +95,7 @@ def test_memvault_consolidate_json_says_what_it_compacted_and_what_waits(db_path
     (digest,) = out["compacted"]
     assert sorted(digest["sources"]) == sorted(fresh) and digest["tenant"] == "default"
     assert out["compared"] == 0 and out["contradictions_found"] == 0 and out["finished"] is True
-    assert out["waiting"] == {"default": {"contradictions": 1, "decayed": 1, "failing": 0}}
+    assert out["waiting"] == {"default": {"contradictions": 1, "decayed": 1, "failing": 0, "more": False}}
     assert out["longest_write_ms"] >= 0
 
     code = cli.main(["consolidate", "--db", str(db_path)])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from memvault.storage.contradiction import disagreement, stem, values
+from memvault.storage.contradiction import STRONG_SUBJECT, contradicts, disagreement, names_subject, stem, values
 
 
 @pytest.mark.parametrize(("older", "newer", "kind"), [
@@ -66,3 +66,51 @@ def test_long_repeated_input_is_read_in_well_under_a_second(text):
     start = time.perf_counter()
     disagreement(text, text[:-1] + "0 now moved")
     assert time.perf_counter() - start < 0.5
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The staging cluster has 4 nodes.", "The production cluster has 12 nodes."),
+    ("My daughter is 7.", "My son is 10."),
+    ("The staging database listens on port 5432.", "The production database listens on port 6432."),
+    ("The API listens on 8080 in staging.", "The API listens on 9090 in production."),
+    ("We use Python 3.11.", "Drop Python 3.9 from the test matrix."),
+    ("Marta's train leaves at 7:40.", "Oskar's train leaves at 8:10."),
+    ("The Oslo office opens at 8:00.", "The Bergen office opens at 9:00."),
+    ("Ticket OPS-12 is open.", "Ticket OPS-40 is closed."),
+    ("The staging cluster has 4 nodes.", "The production cluster now has 12 nodes."),
+    ("The staging cluster has 4 nodes.", "The production cluster has 4 nodes."),
+    ("Linters run on the frontend repo.", "Linters run on the backend repo."),
+    ("We deploy the api with helm.", "We deploy the worker with helm."),
+    ("Jonas does not eat meat.", "Jonas is a vegetarian and avoids meat."),
+])
+def test_the_same_slot_of_another_subject_is_no_disagreement(older, newer):
+    assert disagreement(older, newer) is None
+
+
+@pytest.mark.parametrize(("older", "newer", "kind"), [
+    ("We indent YAML with tabs.", "We indent YAML with spaces.", "different word: tabs → spaces"),
+    ("The docs site is built with sphinx.", "The docs site is built with mkdocs.", "different word"),
+    ("Invoices are sent weekly.", "Invoices are sent monthly.", "different word: weekly → monthly"),
+    ("The queue keeps three retries.", "The queue keeps five retries.", "different number: 3 → 5"),
+    ("The on-call shift is twelve hours.", "The on-call shift is 10 hours.", "different number: 12 → 10"),
+])
+def test_a_word_or_number_word_swapped_in_the_same_slot_is_a_disagreement(older, newer, kind):
+    reason = disagreement(older, newer)
+    assert reason is not None and reason.startswith(kind)
+
+
+def test_strong_evidence_passes_a_lower_cosine_gate_and_weak_evidence_does_not():
+    lone = ("The release manager is Jonas Berg.", "The release manager is Priya Nair.")
+    loose = ("The release checklist has 14 steps.", "The release calendar lists 9 dates.")
+    assert contradicts(*lone, STRONG_SUBJECT, 0.6) is not None
+    assert contradicts(*lone, STRONG_SUBJECT - 0.01, 0.6) is None
+    weak = ("We keep 3 replicas.", "We keep 5 replicas, 2 standbys and 4 caches.")
+    assert disagreement(*weak) is not None and contradicts(*weak, 0.55, 0.6) is None
+    assert contradicts(*loose, 0.9, 0.6) is None
+
+
+def test_a_question_naming_the_older_ones_subject_word_says_so():
+    older, newer = "We deploy the api with helm.", "We deploy the api with kustomize now."
+    assert not names_subject("How do we deploy the api?", older, newer)
+    assert names_subject("How is the staging cluster sized?", "The staging cluster has 4 nodes.",
+                         "The prod cluster now has 6 nodes.")

@@ -242,7 +242,9 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     waiting = review.waiting
     more = "+" if review.more else ""
     items = "1 item waits" if waiting == 1 and not more else f"{waiting:,}{more} items wait"
-    review_line = f"\n\n{items} for review: read memory://review" if waiting else ""  # in the header's tokens
+    if not waiting and more:
+        items = "Memories may wait (more than one read holds)"
+    review_line = f"\n\n{items} for review: read memory://review" if waiting or more else ""  # header tokens
     digest = _last_digest(store, caller, scopes)
     if digest is not None and digest.id in {m.id for m in leading}:
         digest = None  # shown once, with the task's

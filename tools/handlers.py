@@ -12,7 +12,7 @@ import json
 from memvault.storage import strength as strengths
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput
-from memvault.storage.limits import CURSOR_MAX_CHARS, RECALL_MAX_CONTENT_CHARS
+from memvault.storage.limits import CURSOR_MAX_CHARS, ID_SHAPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # noqa: F401 (tools read them here)
 from memvault.storage.records import Hit, Memory, RecallOutcome
 from memvault.storage.records import Signals as RecordSignals
@@ -277,8 +277,8 @@ def forget(store: Store, caller: Caller, *, session_id: str | None = None, **arg
         outcome = store.episodes.forget(tenant=caller.tenant, session_id=session_id)
         return ForgetResult(forgotten=True, **dataclasses.asdict(outcome))
     if args.get("id") is None:
-        raise InvalidInput("id", "is required: give the id of the memory to forget, or `session_id`, the id "
-                                 "of a session to forget whole")
+        raise InvalidInput("id", f"is required: {ID_SHAPE}; or give `session_id`, the id of a session to "
+                                 "forget whole")
     outcome = store.forget(tenant=caller.tenant, **args)  # type: ignore[arg-type]
     return ForgetResult(forgotten=True, **dataclasses.asdict(outcome))
 

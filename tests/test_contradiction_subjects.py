@@ -1,0 +1,54 @@
+"""Contradictions between subjects and within a slot, through the store with the real model, on each
+backend: the same slot of two subjects is no contradiction at write, in recall or in review; a word
+swapped in the same slot is one; strong evidence is caught under the 0.6 cosine gate; recall never
+outdates a memory whose subject word the question names."""
+
+from __future__ import annotations
+
+import pytest
+from memvault.storage.consolidate import consolidate
+from memvault.storage.store import Store
+
+pytestmark = pytest.mark.contract
+
+
+def remember(store: Store, content: str, observed_at: str):  # type: ignore[no-untyped-def]
+    return store.remember(tenant="t", scope="proj", content=content, kind="fact", observed_at=observed_at)
+
+
+def outdated(store: Store, query: str) -> dict[str, str | None]:
+    return {h.memory.id: h.outdated_by for h in store.recall(tenant="t", query=query, scopes=["proj"]).hits}
+
+
+def test_the_same_slot_of_two_subjects_is_no_contradiction_anywhere(real_store):
+    staging = remember(real_store, "The staging cluster has 4 nodes.", "2025-01-06T09:00:00Z").id
+    production = remember(real_store, "The production cluster has 12 nodes.", "2025-03-03T09:00:00Z")
+    assert production.contradicts == ()
+    hits = real_store.recall(tenant="t", query="How many nodes does the staging cluster have?", scopes=["proj"]).hits
+    assert hits[0].memory.id == staging and hits[0].outdated_by is None
+    consolidate(real_store)
+    assert real_store.review("t", ["proj"]).contradictions == []
+
+
+def test_a_word_swapped_in_the_same_slot_contradicts_and_the_newer_comes_first(real_store):
+    tabs = remember(real_store, "We indent YAML files with tabs.", "2025-01-06T09:00:00Z").id
+    spaces = remember(real_store, "We indent YAML files with spaces.", "2025-03-03T09:00:00Z")
+    assert dict(spaces.contradicts) == {tabs: "different word: tabs → spaces"}
+    hits = real_store.recall(tenant="t", query="How do we indent YAML files?", scopes=["proj"]).hits
+    assert [h.memory.id for h in hits][:2] == [spaces.id, tabs] and hits[1].outdated_by == spaces.id
+
+
+def test_strong_evidence_under_the_cosine_gate_is_caught_at_write_and_in_review(real_store):
+    """The two are at cosine 0.52 (under ranking.SAME_SUBJECT): only the name differs."""
+    jonas = remember(real_store, "The release manager is Jonas Berg.", "2025-01-06T09:00:00Z").id
+    priya = remember(real_store, "The release manager is Priya Nair.", "2025-03-03T09:00:00Z")
+    assert list(dict(priya.contradicts)) == [jonas]
+    consolidate(real_store)
+    assert [(o, n) for o, n, _ in real_store.review("t", ["proj"]).contradictions] == [(jonas, priya.id)]
+
+
+def test_recall_never_outdates_a_memory_whose_subject_word_the_question_names(real_store):
+    staging = remember(real_store, "We run 4 nodes for staging.", "2025-01-06T09:00:00Z").id
+    production = remember(real_store, "We now run 6 nodes for production.", "2025-03-03T09:00:00Z").id
+    assert outdated(real_store, "How many nodes do we run for staging?").get(staging, "absent") is None
+    assert production in outdated(real_store, "How many nodes do we run for production?")
