@@ -144,7 +144,9 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                 "--reason": {"help": "why; kept in the tombstone"},
                 "--history": {"action": "store_true", "help": "also forget every other version"}}),
     "supersede": ("Replace a memory by a corrected version (the old one stays in the history).",
-                  {**MEMORY_ID, "text": {"metavar": "TEXT", "help": "the corrected memory"}, **DB,
+                  {**MEMORY_ID, "text": {"metavar": "TEXT", "nargs": "?", "help": "the corrected memory"},
+                   "--by": {"metavar": "ID", "help": "instead of TEXT: the id of a memory already stored that "
+                            "replaces this one (nothing new is written)"}, **DB,
                    "--tenant": LEADING["--tenant"], "--model-dir": LEADING["--model-dir"], **SECRETS,
                    **FIELDS, **JSON, "--reason": {"help": "why it changed; kept with the history"}}),
     "stats": ("Counts of memories by state, kind, tenant and scope.", {**DB, **JSON}),

@@ -39,8 +39,8 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
     "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history,
                                     "session_id": a.session},
                lambda t, r: t.render(r)),
-    "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "reason": a.reason, "kind": a.kind,
-                                          "tags": a.tags, "importance": a.importance},
+    "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "by": a.by, "reason": a.reason,
+                                          "kind": a.kind, "tags": a.tags, "importance": a.importance},
                   lambda t, r: t.render(r)),
 }
 

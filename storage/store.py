@@ -438,7 +438,7 @@ class Store:
                 if same is not None:
                     raise Conflict(
                         "content", f"memory {same} of this scope already holds this content: supersede "
-                        f"{old.id} with by {same} to mark it replaced by that memory"
+                        f"{old.id} with `by` {same} to mark it replaced by that memory"
                     )
             vectors, degraded = self._stored_vectors(tx, made, degraded)
             row = self._new_row(

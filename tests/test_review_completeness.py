@@ -129,7 +129,7 @@ def test_the_prompts_advice_for_a_newer_right_memory_works_as_written(store):
     assert "supersede with the older's id, by: the newer's id" in advice and "forget the older" not in advice
     older = store.remember(tenant="a", scope="proj", content="Standup is at 9:15.", kind="fact").id
     newer = store.remember(tenant="a", scope="proj", content="Standup is at 10:30.", kind="fact")
-    with pytest.raises(Conflict, match=f"supersede {older} with by {newer.id}"):
+    with pytest.raises(Conflict, match=f"supersede {older} with `by` {newer.id}"):
         store.supersede(tenant="a", id=older, content="Standup is at 10:30.")  # the refusal says how
     done = store.supersede_by(tenant="a", id=older, by=newer.id, reason="moved (review)")
     chain = store.get(tenant="a", id=older)

@@ -84,3 +84,22 @@ async def test_supersede_with_by_over_the_mcp_server_and_its_bad_input(db_path):
     assert not done.is_error
     assert done.structured_content == {"id": new_id, "superseded_id": old["id"], "degraded": None, "stored": False}
     assert [m["id"] for m in listed.structured_content["memories"]] == [new_id]
+
+
+def test_the_command_line_supersedes_with_by_and_names_its_flags(db_path):
+    import json
+    import subprocess
+    import sys
+
+    def memvault(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "memvault.server", *argv, "--db", str(db_path)],
+                              capture_output=True, text=True, timeout=120)
+
+    old = json.loads(memvault("remember", "The VPN gateway is vpn1.", "--json").stdout)["id"]
+    new = json.loads(memvault("remember", "The VPN gateway moved to vpn2.", "--json").stdout)["id"]
+    missing = memvault("supersede", old)
+    copied = memvault("supersede", old, "The VPN gateway moved to vpn2.")
+    done = memvault("supersede", old, "--by", new, "--reason", "moved", "--json")
+    assert missing.returncode == 2 and "TEXT: is required" in missing.stderr and "--by" in missing.stderr
+    assert copied.returncode == 1 and f"with --by {new}" in copied.stderr
+    assert done.returncode == 0 and json.loads(done.stdout)["stored"] is False

@@ -209,7 +209,7 @@ def render(result: BaseModel) -> str:
         if result.not_applied:
             text += f" Not applied (the stored memory keeps its own): {', '.join(result.not_applied)}."
         for c in result.contradicts:
-            how = f": if this one holds now, supersede {c.id} with by {result.id}" if result.created \
+            how = f": if this one holds now, supersede {c.id} with `by` {result.id}" if result.created \
                 else ": supersede the older one with what is true now"
             text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
         return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
