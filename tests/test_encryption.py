@@ -231,9 +231,11 @@ def test_encrypt_and_decrypt_keep_every_memory_and_leave_no_copy(tmp_path, monke
 def test_encrypt_is_refused_while_another_process_has_the_store_open(tmp_path, monkeypatch):
     db = tmp_path / "memvault.db"
     fill(db)[0].close()
+    # A store as a server holds it: open, idle between calls after a write and a read.
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, apsw; c = apsw.Connection(sys.argv[1]); "
-         "c.execute('SELECT count(*) FROM memories').fetchall(); print('open', flush=True); sys.stdin.read()",
+        [sys.executable, "-c", "import sys; from memvault.storage.store import Store; s = Store(sys.argv[1], None); "
+         "s.remember(tenant='t', scope='s', content='held open'); s.recall(tenant='t', query='held', scopes=['s']); "
+         "print('open', flush=True); sys.stdin.read(); s.close()",
          str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline() == "open\n"

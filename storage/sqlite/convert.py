@@ -84,8 +84,12 @@ def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
         if key is not None:
             key.apply(conn, path)
         conn.set_busy_timeout(0)
-        conn.execute("PRAGMA locking_mode=EXCLUSIVE").fetchall()
         try:
+            # A first read before the exclusive mode: it joins the WAL's shared memory, whose lock every
+            # other open connection holds. (Exclusive mode set first never uses it, and would take the
+            # file from under idle servers, whose later writes would go to the replaced file.)
+            conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
+            conn.execute("PRAGMA locking_mode=EXCLUSIVE").fetchall()
             conn.execute("BEGIN EXCLUSIVE")
             conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
             conn.execute("COMMIT")
@@ -95,7 +99,10 @@ def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
         except apsw.NotADBError:
             unreadable = StoreError(f"{str(path)!r} cannot be read")
             raise (crypto.wrong_key(path, key) if key else unreadable) from None
-        conn.execute("PRAGMA journal_mode=DELETE").fetchall()  # WAL copied into the file; -wal, -shm removed
+        mode = conn.execute("PRAGMA journal_mode=DELETE").fetchall()  # WAL copied into the file; -wal, -shm gone
+        if mode != [("delete",)]:  # only the one connection of the file may leave WAL mode
+            raise StoreError(f"another process has {str(path)!r} open: stop it and run this again. Nothing was "
+                             "changed.")
         conn.enable_load_extension(True)  # the vector tables' module, for the copy to read their schema
         conn.load_extension(sqlite_vec.loadable_path())
         conn.enable_load_extension(False)
