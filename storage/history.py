@@ -134,8 +134,9 @@ def digest_sources(tx: Reader, digest: Memory, now: int) -> list[Memory]:
 
 def erase(tx: Writer, memories: list[Memory], now: int, reason: str | None) -> tuple[list[str], list[str]]:
     """Erase the live ``memories`` into tombstones (:meth:`Writer.erase`), keeping compaction honest:
-    a digest quoting one of them is erased too (its words go with theirs), and the other memories
-    of a digest erased here become current again, for the next consolidation to compact anew.
+    a digest quoting one of them is erased too, with every version of it (its words go with theirs),
+    and the other memories of a digest erased here become current again, for the next consolidation
+    to compact anew.
     Returns (ids erased, ids made current again)."""
     live = [m for m in memories if m.forgotten_at is None]
     digests = {d for m in live if (d := compacted_into(m)) is not None} | {m.id for m in live if is_digest(m)}
@@ -144,14 +145,14 @@ def erase(tx: Writer, memories: list[Memory], now: int, reason: str | None) -> t
         tx.erase(member.id, now, reason)
     restored: list[str] = []
     for digest_id in sorted(digests):
-        digest = row(tx, live[0].tenant, digest_id)  # locked, then its sources read
-        if digest.forgotten_at is None:
-            tx.erase(digest.id, now, DIGEST_ERASED)
-            erased.append(digest.id)
-        back = [m.id for m in digest_sources(tx, digest, now) if m.id not in erased]
-        if back:
-            tx.release(digest.id, back)
-            restored += back
+        for version in chain(tx, row(tx, live[0].tenant, digest_id)):  # an edited digest quotes them too
+            if version.forgotten_at is None and version.id not in erased:
+                tx.erase(version.id, now, DIGEST_ERASED)
+                erased.append(version.id)
+            back = [m.id for m in digest_sources(tx, version, now) if m.id not in erased]
+            if back:
+                tx.release(version.id, back)
+                restored += back
     return erased, restored
 
 

@@ -457,3 +457,20 @@ def test_a_procedure_failing_twice_in_a_row_waits_for_review_until_it_succeeds(s
     assert store.review("t", ["other"]).failing == [] and store.review("u", ["s"]).failing == []
     store.confirm(tenant="t", id=deploy, outcome="success")
     assert store.review("t", ["s"]).failing == []
+
+
+def test_an_edited_digest_goes_with_a_forgotten_episode_and_forgetting_it_brings_the_episodes_back(store):
+    gone = episode(store, "Argued with the landlord Quibbleton about the deposit.", 50)
+    kept = episode(store, "Watered the office plants.", 50)
+    (done,) = consolidate(store).compacted
+    edited = store.supersede(tenant="a", id=done.digest_id, content=store.get(tenant="a", id=done.digest_id).content
+                             + "\n(reviewed)").id
+    outcome = store.forget(tenant="a", id=gone)
+    assert sorted(outcome.forgotten_ids) == sorted([gone, done.digest_id, edited]) and outcome.restored_ids == [kept]
+    assert not any("Quibbleton" in text for text in words_found(store, "Quibbleton landlord deposit"))
+    # Forgetting an edited digest itself brings its episodes back.
+    other = [episode(store, f"Filed the {n} expense report.", 60) for n in ("March", "April")]
+    (again,) = [c for c in consolidate(store).compacted if set(c.sources) == set(other)]
+    edited = store.supersede(tenant="a", id=again.digest_id, content="Expense reports filed (edited).").id
+    assert sorted(store.forget(tenant="a", id=edited).restored_ids) == sorted(other)
+    assert all(store.get(tenant="a", id=m).superseded_by is None for m in other)
