@@ -128,6 +128,7 @@ class Episodes:
         sid = validate.session_id(session_id)
         now = self._store.clock()
         ended = now if at is None else _time("at", at, now)
+        written: str | None = None  # a digest an earlier attempt wrote: the next one supersedes it
         for _ in range(END_ATTEMPTS):
             with self._store.backend.read(tenant) as tx:
                 session = _one(tx.sessions(tenant, ids=[sid]), sid)
@@ -135,17 +136,21 @@ class Episodes:
                     return session
                 turns = tx.turns(tenant, sid)
             try:
-                digest_id = self._write_digest(tenant, session, redact(digest(session, turns))[0])
+                written = self._write_digest(tenant, session, redact(digest(session, turns))[0],
+                                             written or session.digest_id)
             except Conflict:  # another end superseded the same digest meanwhile: read its work again
                 continue
             with self._store.backend.write(tenant) as tx:
                 found = tx.sessions(tenant, ids=[sid])  # locked: an append waits
-                if not found:  # forgotten meanwhile: so is the digest just written
-                    written = history.chain(tx, history.row(tx, tenant, digest_id))
-                    history.erase(tx, written, self._store.clock(), FORGOTTEN)
-                elif found[0].turns == session.turns:
-                    tx.end_session(tenant, sid, max(ended, found[0].last_at), digest_id)
-                    return replace(found[0], ended_at=max(ended, found[0].last_at), digest_id=digest_id)
+                same = bool(found) and (found[0].started_at, found[0].turns) == (session.started_at, session.turns)
+                if not found or found[0].started_at != session.started_at:
+                    # forgotten meanwhile (and perhaps begun again): so is the digest just written
+                    history.erase(tx, history.chain(tx, history.row(tx, tenant, written)), self._store.clock(),
+                                  FORGOTTEN)
+                    written = None
+                elif same:
+                    tx.end_session(tenant, sid, max(ended, found[0].last_at), written)
+                    return replace(found[0], ended_at=max(ended, found[0].last_at), digest_id=written)
             _one(found, sid)  # forgotten meanwhile: NotFound
         raise Busy(f"session {sid} kept changing while its digest was written; end it again")
 
@@ -175,15 +180,15 @@ class Episodes:
         return ForgetOutcome(id=None, already_forgotten=False, forgotten_ids=erased, restored_ids=restored,
                              scrubbed=scrubbed, session=sid, turns_deleted=turns)
 
-    def _write_digest(self, tenant: str, session: Session, text: str) -> str:
+    def _write_digest(self, tenant: str, session: Session, text: str, earlier: str | None) -> str:
         """The id of the current digest memory holding ``text``: remembered, or superseding the
-        session's earlier digest (the head of its chain, which a retried end may have written)."""
+        session's ``earlier`` digest (the head of its chain, which a retried end may have written)."""
         store = self._store
         fields = {"tenant": tenant, "content": text, "source": f"session {session.id}",
                   "observed_at": format_ms(session.last_at)}
         head = None
-        if session.digest_id is not None:
-            head = store.history(tenant=tenant, id=session.digest_id)[-1]
+        if earlier is not None:
+            head = store.history(tenant=tenant, id=earlier)[-1]
         if head is None or head.forgotten_at is not None:
             return store.remember(scope=session.scope, kind="episode", tags=[DIGEST_TAG], **fields).id
         if head.content == text:

@@ -101,3 +101,34 @@ async def test_forget_with_session_id_over_the_mcp_server_and_its_bad_input(db_p
     assert not done.is_error and done.structured_content["session"] == "wire-1"
     assert done.structured_content["turns_deleted"] == 2 and done.structured_content["id"] is None
     assert "wire-1" not in sessions
+
+
+@pytest.mark.contract
+def test_an_end_that_races_an_append_leaves_one_digest_and_forgetting_the_session_leaves_none(store, monkeypatch):
+    from memvault.storage.episodes import Episodes
+    from memvault.storage.query import Filters
+
+    captured(store, "race-1")
+    original, calls = Episodes._write_digest, []
+
+    def racing(self, tenant, session, text, earlier):  # type: ignore[no-untyped-def]
+        written = original(self, tenant, session, text, earlier)
+        if not calls:  # a turn arrives while the first digest is written: end tries again
+            store.episodes.append(tenant="a", scope="proj", session_id="race-1",
+                                  turns=[NewTurn("user", f"one more {MARKER} detail")])
+        calls.append(written)
+        return written
+
+    monkeypatch.setattr(Episodes, "_write_digest", racing)
+    ended = store.episodes.end(tenant="a", session_id="race-1")
+
+    def live_digests() -> list[str]:
+        every = Filters(tenant="a", scopes=["proj"], now=store.clock(), kinds=["episode"])
+        with store.backend.read("a") as tx:
+            return [m.id for m in tx.memories("a", filters=every).values() if m.source == "session race-1"]
+
+    assert len(calls) == 2 and live_digests() == [ended.digest_id]
+    store.episodes.forget(tenant="a", session_id="race-1")
+    assert live_digests() == []
+    hits = store.recall(tenant="a", query=f"{MARKER} migration detail", scopes=["proj"], include_history=True).hits
+    assert not any(MARKER in (h.memory.content or "") for h in hits)
