@@ -289,7 +289,8 @@ def _value_end(text: str, offset: int, value: str, end: int) -> int:
 
 # A whole line of key characters right after a credential that ends its line: the credential's
 # rest, wrapped by a terminal or an editor (a line with a space, like ``exit 1``, is not).
-_CONTINUATION = re.compile(r"\n([\w+/=.-]{8,})(?=\n|\Z)")
+# A line of key characters; "=" only as base64's padding at its end ("NAME=value" is a line of its own).
+_CONTINUATION = re.compile(r"\n([\w+/.-]{8,}={0,2})(?=\n|\Z)")
 
 
 def _continued(text: str, end: int) -> int:

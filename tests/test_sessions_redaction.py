@@ -101,3 +101,16 @@ def test_a_named_credential_wrapped_over_lines_takes_every_line_of_it(named: str
 def test_a_line_after_a_credential_that_reads_as_words_is_kept():
     key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     assert redact(f"token {key}\nexit 1\nreadme\nNEXTSTEP")[0] == "token [GitHub token]\nexit 1\nreadme\nNEXTSTEP"
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_credentials_on_adjacent_lines_each_keep_their_line_and_their_kind(order: int):
+    """An ``.env`` file: a line ``NAME=value`` after a credential is its own line, never the rest of
+    the one before (a trial saw the second line vanish, its kind unlisted)."""
+    lines = ["SECRET_KEY=sk_live_" + "a1B2c3D4e5F6g7H8i9J0kLmN",
+             "GITHUB_TOKEN=ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"]
+    lines = lines if order == 0 else lines[::-1]
+    shown, kinds = redact("\n".join(["DEBUG=false", *lines, "PORT=8080"]))
+    assert shown.splitlines()[0] == "DEBUG=false" and shown.splitlines()[-1] == "PORT=8080"
+    assert [line.split("=")[0] for line in shown.splitlines()] == ["DEBUG", *[x.split("=")[0] for x in lines], "PORT"]
+    assert set(kinds) == {"Stripe API key", "GitHub token"} and not find_secrets(shown)[0]
