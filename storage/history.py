@@ -123,6 +123,11 @@ def is_digest(memory: Memory) -> bool:
     return memory.kind == "episode" and memory.source == DIGEST_SOURCE and memory.forgotten_at is None
 
 
+def is_session_digest(memory: Memory) -> bool:
+    """Whether ``memory`` is a session's digest (:mod:`episodes`): tagged "session", from "session <id>"."""
+    return "session" in memory.tags and (memory.source or "").startswith("session ")
+
+
 def digest_sources(tx: Reader, digest: Memory, now: int) -> list[Memory]:
     """The live memories compacted into ``digest``: episodes of its scope from its week, observed at
     or before it (one bounded range read)."""

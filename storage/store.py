@@ -15,7 +15,7 @@ from . import contradiction
 from .contradiction import STRONG_SUBJECT
 from .embeddings import Embedded, Embedder
 from .episodes import Episodes
-from .errors import Conflict, InvalidInput, ModelUnavailable, StoreError, shown
+from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound, StoreError, shown
 from .ids import new_id
 from .literal import literal_tokens
 from .limits import (
@@ -481,7 +481,16 @@ class Store:
             now = self.clock()
             old = history.resolve(tx, tenant, id)
             history.check_supersedable(tx, old, now)
-            new = history.resolve(tx, tenant, by)
+            try:
+                new = history.resolve(tx, tenant, by)
+            except NotFound:
+                raise NotFound(by, "by") from None
+            except InvalidInput as exc:  # the same words, naming `by`
+                raise InvalidInput("by", exc.reason) from None
+            made = [m.id for m in (old, new) if history.is_digest(m) or history.is_session_digest(m)]
+            if made:
+                raise Conflict("by", f"memory {made[0]} is a digest memvault writes (of a week's episodes or of a "
+                                     "session), not a version of another memory: supersede it with new content")
             if new.id == old.id:
                 raise InvalidInput("by", f"names memory {old.id} itself: give the id of the memory that replaces it")
             if new.scope != old.scope:

@@ -55,8 +55,12 @@ def test_supersede_by_refuses_what_would_break_a_history_and_changes_nothing(sto
         with pytest.raises(error, match=words) as raised:
             store.supersede_by(tenant="a", id=old, by=by)
         assert raised.value.field == field
-    with pytest.raises(NotFound):  # another tenant's memory is never found
+    with pytest.raises(NotFound) as missing:  # another tenant's memory is never found
         store.supersede_by(tenant="a", id=old, by=foreign)
+    assert missing.value.field == "by"
+    with pytest.raises(InvalidInput) as bad:
+        store.supersede_by(tenant="a", id=old, by="nope")
+    assert bad.value.field == "by"
     with pytest.raises(Conflict, match="already superseded"):
         store.supersede_by(tenant="a", id=replaced, by=old)
     assert store.get(tenant="a", id=old).superseded_by is None  # nothing changed by any refusal
@@ -103,3 +107,22 @@ def test_the_command_line_supersedes_with_by_and_names_its_flags(db_path):
     assert missing.returncode == 2 and "TEXT: is required" in missing.stderr and "--by" in missing.stderr
     assert copied.returncode == 1 and f"with --by {new}" in copied.stderr
     assert done.returncode == 0 and json.loads(done.stdout)["stored"] is False
+
+
+def test_supersede_by_refuses_a_digest_on_either_side(store, clock):
+    from memvault.storage.consolidate import consolidate
+    from memvault.storage.records import NewTurn
+    from memvault.storage.timefmt import format_ms
+
+    fact_id = fact(store, "The office plants are watered on Mondays.")
+    for n in range(2):
+        store.remember(tenant="a", scope="proj", content=f"Watered plants, round {n}.", kind="episode",
+                       importance=2, observed_at=format_ms(clock() - 40 * 86_400_000))
+    week = consolidate(store).compacted[0].digest_id
+    store.episodes.append(tenant="a", scope="proj", session_id="s-by", turns=[NewTurn("user", "water the plants")])
+    session = store.episodes.end(tenant="a", session_id="s-by").digest_id
+    for older, newer in ((week, fact_id), (fact_id, week), (session, fact_id), (fact_id, session)):
+        with pytest.raises(Conflict, match="a digest memvault writes") as refused:
+            store.supersede_by(tenant="a", id=older, by=newer)
+        assert refused.value.field == "by"
+    assert store.get(tenant="a", id=fact_id).superseded_by is None and store.get(tenant="a", id=fact_id).supersedes is None
