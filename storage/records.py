@@ -108,7 +108,8 @@ class ForgetOutcome:
     """``forgotten_ids``: every memory emptied by this call (with a digest that quoted one of them);
     ``restored_ids``: memories made current again, as the digest that compacted them was emptied
     (the next consolidation compacts them anew); ``session``, ``turns_deleted``: a session
-    forgotten (``id`` None) and how many turns went. ``scrubbed``: the text is in none
+    forgotten (``id`` None) and how many turns went; ``sessions_kept``, sessions whose digest was
+    forgotten here while their turns stay. ``scrubbed``: the text is in none
     of the database's files (SQLite: no scrub pending; PostgreSQL: never, ``pg_wal`` and the
     HNSW index keep it until reused)."""
 
@@ -119,6 +120,7 @@ class ForgetOutcome:
     scrubbed: bool = True
     session: str | None = None
     turns_deleted: int = 0
+    sessions_kept: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

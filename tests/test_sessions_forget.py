@@ -132,3 +132,12 @@ def test_an_end_that_races_an_append_leaves_one_digest_and_forgetting_the_sessio
     assert live_digests() == []
     hits = store.recall(tenant="a", query=f"{MARKER} migration detail", scopes=["proj"], include_history=True).hits
     assert not any(MARKER in (h.memory.content or "") for h in hits)
+
+
+def test_forgetting_a_sessions_digest_says_its_turns_are_kept(store):
+    captured(store, "kept-1")
+    digest_id = store.episodes.end(tenant="a", session_id="kept-1").digest_id
+    outcome = store.forget(tenant="a", id=digest_id or "")
+    assert outcome.sessions_kept == ["kept-1"] and len(store.episodes.turns(tenant="a", session_id="kept-1")) == 2
+    plain = store.remember(tenant="a", scope="proj", content="An ordinary note.").id
+    assert store.forget(tenant="a", id=plain).sessions_kept == []

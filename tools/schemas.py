@@ -239,6 +239,9 @@ class ForgetResult(_Result):
     session: str | None = Field(default=None, description="The session forgotten: its turns deleted, every version "
                                 "of its digest in forgotten_ids.")
     turns_deleted: int = Field(default=0, description="How many of the session's turns were deleted.")
+    sessions_kept: list[str] = Field(default_factory=list, description="Sessions whose digest this call forgot: "
+                                     "their turns are kept, and their next end writes a new digest from them. "
+                                     "forget with session_id removes them.")
     scrubbed: bool = Field(
         description="True when no scrub of deleted text is pending. False (the usual answer) when the text may "
         "still be in the database file bytes: the scrub that removes it started on a background thread and "

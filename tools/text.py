@@ -234,6 +234,9 @@ def render(result: BaseModel) -> str:
             text = f"{result.id} was already forgotten."
         else:
             text = f"Forgot {', '.join(result.forgotten_ids)}: content erased, tombstone kept."
+        for session in result.sessions_kept:
+            text += (f" It was the digest of session {session}, whose turns are kept (its next end writes a new "
+                     f"digest from them): forget with session_id {session} removes them too.")
         if result.restored_ids:
             text += f" Current again (their digest was emptied): {', '.join(result.restored_ids)}."
         if not result.scrubbed:
