@@ -60,6 +60,9 @@ def test_the_printed_url_opens_the_page_once_its_token_is_exchanged_for_a_cookie
         assert "HttpOnly" in cookie and "SameSite=strict" in cookie
         status, headers, body = get("/", cookie.split(";")[0])
         assert status == 200 and headers["cache-control"] == "no-store" and "<title>Memories" in body
+        assert url.query.split("=", 1)[1] not in cookie  # the cookie holds no token
+        status, headers, _ = get(f"//evil.example/?{url.query}")  # never a redirect to another site
+        assert status == 303 and headers["location"] == "/evil.example/"
     finally:
         proc.terminate()
         proc.wait(30)

@@ -96,10 +96,13 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
 
     async def supersede(request: Request) -> Response:
         form = request.state.form
-        tags = [t.strip() for t in form.get("tags", "").split(",") if t.strip()]
-        done = await call(handlers.supersede, writes=True, id=request.path_params["id"],
-                          content=form.get("content", ""), reason=form.get("reason") or None,
-                          kind=form.get("kind") or None, tags=tags, importance=_whole(form.get("importance")))
+        # Tags left as shown are kept as they are (a tag may hold a comma); a browser sends CRLF line breaks.
+        given = form.get("tags", "")
+        tags = None if given == form.get("tags_shown") else [t.strip() for t in given.split(",") if t.strip()]
+        content = form.get("content", "").replace("\r\n", "\n")
+        done = await call(handlers.supersede, writes=True, id=request.path_params["id"], content=content,
+                          reason=form.get("reason") or None, kind=form.get("kind") or None, tags=tags,
+                          importance=_whole(form.get("importance")))
         return RedirectResponse(f"/memories/{done.id}", 303)
 
     async def confirm(request: Request) -> Response:
@@ -118,7 +121,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
     async def forget_session(request: Request) -> Response:
         sid = request.path_params["id"]
         if request.method == "GET":  # the confirmation step
-            found = await call(lambda store, caller: store.episodes.session(tenant=caller.tenant, session_id=sid))
+            found = await call(lambda store, caller: store.episodes.session(tenant=caller.tenant,
+                                                                            session_id=sid))
             return page(request, "forget_session.html", s=found)
         await call(handlers.forget, writes=True, session_id=sid)
         return RedirectResponse("/sessions?done=forgotten", 303)

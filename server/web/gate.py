@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -54,6 +55,10 @@ class Gate:
         self.origins = [o.lower() for o in origins]
         self.hosts = [o.split("://", 1)[1] for o in self.origins]
         self.csrf = csrf_token(token)
+        # The cookie holds a value of its own, not the URL's token, under a name of this port: a browser
+        # sends 127.0.0.1's cookies to every port (docs/ui.md#security).
+        self.session = secrets.token_urlsafe(32)
+        self.cookie = f"{COOKIE}_{self.hosts[0].rsplit(':', 1)[-1]}"
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -87,13 +92,14 @@ class Gate:
                               "`memvault ui` printed (a new start makes a new token)")
             rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
             url = URL(scope=request.scope).replace(query=urlencode(rest))
-            answer = RedirectResponse(f"{url.path}?{url.query}" if url.query else url.path, 303)
-            answer.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", path="/")
+            path = "/" + url.path.lstrip("/")  # never "//host/": a redirect to another site
+            answer = RedirectResponse(f"{path}?{url.query}" if url.query else path, 303)
+            answer.set_cookie(self.cookie, self.session, httponly=True, samesite="strict", path="/")
             return answer
         if request.url.path.startswith("/static/"):
             return None  # the stylesheet holds no memory
-        cookie = request.cookies.get(COOKIE, "")
-        if not hmac.compare_digest(cookie.encode(), self.token.encode()):
+        cookie = request.cookies.get(self.cookie, "")
+        if not hmac.compare_digest(cookie.encode(), self.session.encode()):
             raise Refused(403, "Token missing", "open the URL with its token that `memvault ui` printed "
                           "when it started")
         if request.method == "POST":
