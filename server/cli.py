@@ -457,6 +457,8 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
 
 
 def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
+    from memvault.storage.errors import MemvaultError
+
     from . import web
     from .http import CannotListen
 
@@ -474,6 +476,9 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     except ValueError as exc:
         err(str(exc))
         return 2
+    except MemvaultError as exc:
+        err(str(exc))
+        return 1
     except CannotListen as exc:
         err(str(exc))
         return 1

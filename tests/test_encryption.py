@@ -345,3 +345,15 @@ def test_the_team_server_serves_an_encrypted_store(tmp_path, monkeypatch, real_e
     store = Store(db, real_embedder)
     assert sorted(m.id for m in store.list_memories(tenant="t", scopes=["default"])) == sorted(ids[1:])
     store.close()
+
+
+def test_memvault_ui_refuses_a_wrong_key_and_a_bad_port_before_it_serves(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "memvault.db"
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    fill(db)[0].close()
+    before = file_bytes(db)
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path, b"another key 0451")))
+    assert cli.main(["ui", "--no-browser", "--db", str(db)]) == 1
+    assert "does not decrypt" in capsys.readouterr().err and file_bytes(db) == before
+    assert cli.main(["ui", "--no-browser", "--port", "99999", "--db", str(db)]) == 2
+    assert "--port: 99999 is not a port" in capsys.readouterr().err

@@ -46,16 +46,23 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
     token once the socket listens, and the browser opens it unless not ``open_browser``.
 
     Raises:
-        ValueError: ``host`` is not loopback (the UI has no authentication but its token; docs/ui.md).
+        ValueError: ``host`` is not loopback (the UI has no authentication but its token; docs/ui.md), or
+            ``port`` is not 0-65535.
         CannotListen: the address cannot be bound.
+        MemvaultError: the store cannot be opened (e.g. a wrong key): said before anything is served.
     """
     import webbrowser
 
     import uvicorn
 
+    from memvault.storage.store import Store
+
     from ..http import listen_socket
     from .app import build
 
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65_535:
+        raise ValueError(f"--port: {port!r} is not a port: give 1-65535, or 0 (the default) for a free one")
+    Store(config.db, None).close()  # a wrong key or a damaged file is said now, not on every page
     if not loopback(host):
         raise ValueError(f"--host: {host!r} is not a loopback address; `memvault ui` serves this machine "
                          "only (127.0.0.1, localhost or ::1): its one token is not the team server's "
