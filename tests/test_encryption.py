@@ -66,6 +66,7 @@ def test_no_text_vector_or_key_in_the_files_of_an_encrypted_store(tmp_path, monk
         assert in_clear(db) == ([] if encrypted else [*MARKS[1:], "vector 1", "vector 2"])
         hits = store.recall(tenant="t", query="wombatmark9921 lives in Tromso", scopes=["s"], limit=1).hits
         assert [hit.memory.id for hit in hits] == [ids[1]]
+        assert maintenance.stats(store)["encrypted"] is encrypted  # `memvault stats` says which
     finally:
         store.close()
 

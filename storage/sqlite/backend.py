@@ -259,9 +259,9 @@ class SqliteBackend:
             self._conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (TRAINED_ON, str(stored)))
 
     def stats(self, now: int) -> dict[str, object]:
-        """Counts over the whole file (see ``health.stats``)."""
+        """Counts over the whole file (see ``health.stats``), and whether it is encrypted."""
         with self.read(None) as tx:
-            return {"database": self.location, **health.stats(tx.conn, now)}
+            return {"database": self.location, "encrypted": self._key is not None, **health.stats(tx.conn, now)}
 
     def check(self) -> list[str]:
         """SQLite's and FTS5's integrity checks and the agreement of the derived indexes (see ``health.check``)."""
