@@ -68,9 +68,14 @@ async def test_review_boot_line_and_prompt_over_the_mcp_server(db_path, real_emb
     assert json.loads(stale.group(2)) == "The staging database runs on host db-stg-03."
     assert float(stale.group(3)) < 0.3
     assert "_2 items wait for review._" in review
+    reader = Store(db_path, None)
+    try:  # the day it was stored as, 400 days before the seeding (not before today)
+        stored_day = (format_ms(reader.get(tenant="default", id=ids["stale"]).observed_at) or "")[:10]
+    finally:
+        reader.close()
     assert [line for line in boot.splitlines() if "review" in line] == [
         "2 items wait for review: read memory://review",
-        f"- [{stale.group(1)}] 2025-10-28: \"The staging database runs on host db-stg-03.\" — needs review"]
+        f"- [{stale.group(1)}] {stored_day}: \"The staging database runs on host db-stg-03.\" — needs review"]
     assert all(word in prompt for word in ("memory://review", "confirm", "supersede", "forget"))
 
 
