@@ -214,6 +214,7 @@ def test_sessions_review_and_stats_pages_show_what_the_store_holds(ui: Served, p
     counts = dict(re.findall(r"^(\w+)\t(\d+)$", page.inner_text("main"), re.MULTILINE))
     assert int(counts["default"]) == ui.store.scope_counts(tenant="default")["default"]
     assert int(counts["preference"]) == 1
+    assert "not encrypted" in page.inner_text("main")  # the test's store is plain
     shoot(page, "stats")
 
 

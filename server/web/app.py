@@ -176,7 +176,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
                 if where else None
             return {"scopes": scopes, "kinds": kinds, "size": size, "model": whole["model_id"],
                     "pending": whole["vectors_pending"], "last": format_ms(int(last)) if last else None,
-                    "db": runtime.config.db_label, "health": runtime.health()}
+                    "db": runtime.config.db_label, "health": runtime.health(),
+                    "encrypted": whole.get("encrypted")}
         return page(request, "stats.html", **await call(read))
 
     routes = [
