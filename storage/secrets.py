@@ -318,6 +318,15 @@ def _replaced_lines(text: str, named: dict[int, str]) -> str:
     return "\n".join(out)
 
 
+def _masked(text: str, kinds: set[str]) -> str:
+    """``text`` with the markers ``[kind]`` of ``kinds`` blanked to ``[####]`` (same length, so lines
+    and offsets stay): the later readings must not take a marker's words ("password") for a keyword."""
+    if not kinds:
+        return text
+    marker = re.compile("|".join(re.escape(f"[{kind}]") for kind in sorted(kinds, key=len, reverse=True)))
+    return marker.sub(lambda m: "[" + "#" * (len(m.group(0)) - 2) + "]", text)
+
+
 def redact(text: str) -> tuple[str, tuple[str, ...]]:
     """``text`` (line breaks made single newlines) without its ``<private>...</private>`` spans
     (case-insensitive, across lines; an unclosed one to the end) and with each credential
@@ -348,7 +357,7 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     result = "".join(pieces) + joined[at:]
     from .validate import nfc
 
-    unwrapped = _unwrapped(nfc(result))
+    unwrapped = _unwrapped(nfc(_masked(result, kinds)))
     if unwrapped is not None:
         whole, line_of = unwrapped
         named = {number: kind for offset, _, kind, value, end in _values(whole, whole.splitlines(), most=None)
@@ -356,11 +365,11 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
         kinds.update(named.values())
         result = _replaced_lines(result, named)
     for _ in range(REDACT_PASSES):
-        found = find_secrets(result)[0]
+        found = find_secrets(_masked(result, kinds))[0]
         if not found:
             return result, tuple(sorted(kinds))
         kinds.update(kind for kind, _ in found)
         result = _replaced_lines(result, {line: kind for kind, line in found})
-    found = find_secrets(result)[0]
+    found = find_secrets(_masked(result, kinds))[0]
     kinds.update(kind for kind, _ in found)
     return (f"[{found[0][0]}]" if found else result), tuple(sorted(kinds))

@@ -114,3 +114,17 @@ def test_credentials_on_adjacent_lines_each_keep_their_line_and_their_kind(order
     assert shown.splitlines()[0] == "DEBUG=false" and shown.splitlines()[-1] == "PORT=8080"
     assert [line.split("=")[0] for line in shown.splitlines()] == ["DEBUG", *[x.split("=")[0] for x in lines], "PORT"]
     assert set(kinds) == {"Stripe API key", "GitHub token"} and not find_secrets(shown)[0]
+
+
+@pytest.mark.parametrize("text", [
+    "APP_NAME=demo\nDATABASE_URL=postgres://admin:S3cr3tPassw0rd99@db.internal:5432/app\nREDIS_HOST=cache\nPORT=8080",
+    'export DATABASE_URL="postgres://admin:S3cr3tPassw0rd99@db.internal:5432/app"\nPORT=8080',
+    "DATABASE_URL=postgres://admin:S3cr3tPassw0rd99@db:5432/app\nGITHUB_TOKEN=ghp_"
+    "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\nPORT=8080",
+])
+def test_a_marker_never_reads_as_a_keyword_that_takes_the_lines_after_it(text: str):
+    """``[password in a URL]`` holds the word "password": the later readings took it for a keyword
+    and the rest of the file for its value (a recheck saw an .env file lose every line after it)."""
+    shown, kinds = redact(text)
+    assert [line.split("=")[0] for line in shown.splitlines()] == [line.split("=")[0] for line in text.splitlines()]
+    assert "S3cr3tPassw0rd99" not in shown and "password in a URL" in kinds
