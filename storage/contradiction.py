@@ -335,6 +335,8 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     old, new = _read(older), _read(newer)
     keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
     found = _agreeing_not(old, new)
+    if found is not None and _numbered_apart(old, new):
+        return None
     changing = bool(new.changes and not old.changes)
     added = new.words - old.words
     changed = changing and bool(added) and not new.addition
@@ -383,6 +385,18 @@ def _parallel(older: str, newer: str) -> bool:
         return False
     kinds = ([t.key if t.kind == "word" else t.kind for t in _read(text).sequence] for text in (older, newer))
     return SequenceMatcher(None, *kinds, autojunk=False).ratio() >= 0.5
+
+
+def _numbered_apart(old: _Read, new: _Read) -> bool:
+    """Two numbered subjects, not a change of one: the number right after both texts' first words (a
+    label: "Service 28", "Build agent 7") differs, and so does another value ("... port 9028" / "... 9029").
+    One value changed alone ("Postgres 15" → "Postgres 16 is used") stays a change."""
+    a, b = old.sequence, new.sequence
+    at = next((i for i, t in enumerate(a[:3]) if t.kind != "word"), 0)  # the label's number: after its words
+    if not at or min(len(a), len(b)) <= at + 1 or [t.key for t in a[:at]] != [t.key for t in b[:at]]:
+        return False
+    label = a[at].kind == b[at].kind == "number" and a[at].key != b[at].key
+    return label and a[at].clause == b[at].clause == 0 and len(values_of(old) - values_of(new)) >= 2
 
 
 def values_of(read: _Read) -> set[str]:

@@ -114,3 +114,14 @@ def test_a_question_naming_the_older_ones_subject_word_says_so():
     assert not names_subject("How do we deploy the api?", older, newer)
     assert names_subject("How is the staging cluster sized?", "The staging cluster has 4 nodes.",
                          "The prod cluster now has 6 nodes.")
+
+
+@pytest.mark.parametrize(("older", "newer", "apart"), [
+    ("Service 28 listens on port 9028", "Service 29 listens on port 9029", True),
+    ("Room 4 has 12 chairs", "Room 5 has 20 chairs", True),
+    ("Build agent 7 runs on host ci-07", "Build agent 8 runs on host ci-08", True),
+    ("Node 3 runs 4 pods", "Node 3 runs 6 pods", False),  # the same numbered subject
+    ("Postgres 15 is used in production", "Postgres 16 is used in production", False),  # one value changed
+])
+def test_numbered_subjects_are_told_apart_from_a_change_of_one(older: str, newer: str, apart: bool):
+    assert (disagreement(older, newer) is None) is apart
