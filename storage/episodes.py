@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # whole and replaced (a PEM block of a 4,096-bit key is about 3,300).
 CUT_MARGIN = 4_000
 SEQ_MAX = 2**62
-DIGEST_TAG = "session"
+DIGEST_TAG = history.SESSION_TAG
 END_ATTEMPTS = 3  # digests written again when turns keep arriving while one is written
 FORGOTTEN = "its session was forgotten"  # the forget reason of a forgotten session's digest
 
@@ -184,7 +184,7 @@ class Episodes:
         """The id of the current digest memory holding ``text``: remembered, or superseding the
         session's ``earlier`` digest (the head of its chain, which a retried end may have written)."""
         store = self._store
-        fields = {"tenant": tenant, "content": text, "source": f"session {session.id}",
+        fields = {"tenant": tenant, "content": text, "source": history.session_source(session.id),
                   "observed_at": format_ms(session.last_at)}
         head = None
         if earlier is not None:

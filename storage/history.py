@@ -123,9 +123,24 @@ def is_digest(memory: Memory) -> bool:
     return memory.kind == "episode" and memory.source == DIGEST_SOURCE and memory.forgotten_at is None
 
 
+SESSION_TAG = "session"  # a session's digest (:mod:`episodes`): this tag, and the source "session <id>"
+
+
+def session_source(session_id: str) -> str:
+    """The ``source`` of session ``session_id``'s digest."""
+    return f"{SESSION_TAG} {session_id}"
+
+
+def session_of(memory: Memory) -> str | None:
+    """The id of the session whose digest ``memory`` is, or None."""
+    prefix = session_source("")
+    source = memory.source or ""
+    return source[len(prefix):] if SESSION_TAG in memory.tags and source.startswith(prefix) else None
+
+
 def is_session_digest(memory: Memory) -> bool:
-    """Whether ``memory`` is a session's digest (:mod:`episodes`): tagged "session", from "session <id>"."""
-    return "session" in memory.tags and (memory.source or "").startswith("session ")
+    """Whether ``memory`` is a session's digest (:mod:`episodes`)."""
+    return session_of(memory) is not None
 
 
 def digest_sources(tx: Reader, digest: Memory, now: int) -> list[Memory]:

@@ -529,7 +529,7 @@ class Store:
             if include_history:  # a digest's history: the episodes it compacts
                 chain = history.chain(tx, memory) + (history.digest_sources(tx, memory, now)
                                                      if history.is_digest(memory) else [])
-            sessions = sorted({(m.source or "")[len("session "):] for m in chain
+            sessions = sorted({history.session_of(m) or "" for m in chain
                                if m.forgotten_at is None and history.is_session_digest(m)})
             forgotten, restored = history.erase(tx, chain, now, reason)
         scrubbed = self.upkeep.start_scrub() and self.backend.kind == "sqlite"
