@@ -70,6 +70,9 @@ FIELDS: Flags = {
     "--kind": {"help": ", ".join(KINDS[:-1]) + " or " + KINDS[-1]},
     "--tag": {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"},
     "--importance": {"type": _integer, "help": f"{IMPORTANCE_MIN}-{IMPORTANCE_MAX}"},
+    "--observed-at": {"metavar": "TIME", "help": "when it was observed, ISO-8601 (default now; no offset: UTC)"},
+    "--expires-at": {"metavar": "TIME", "help": "after this ISO-8601 time it is never returned"},
+    "--source": {"help": "where it came from (a file, a URL, a conversation)"},
 }
 MEMORY_ID = {"id": {"help": "the memory's id (as remember, recall or list printed it)"}}
 
@@ -554,22 +557,19 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 
         root = Path(args.file).expanduser() if args.file else DEFAULT_ROOT.expanduser()
         if not root.exists():
-            err(f"{NAMES['file']}: {shown(str(root))} does not exist: no transcripts to import")
-            return 2
+            return _refused(args, "file", f"{shown(str(root))} does not exist: no transcripts to import")
     elif command == "import" and args.file is None:
-        err(f"{NAMES['file']}: give the JSON lines file, or - for stdin (or --from claude-code)")
-        return 2
+        return _refused(args, "file", "give the JSON lines file, or - for stdin (or --from claude-code)")
     elif command == "import" and args.file != "-" and not Path(args.file).is_file():
         what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
-        err(f"{NAMES['file']}: {shown(args.file)} {what}: nothing to import")
-        return 2
+        return _refused(args, "file", f"{shown(args.file)} {what}: nothing to import")
     if command not in ("remember", "import") and not existed:
         url = isinstance(config.db, str)  # PostgreSQL: the server answers, memvault's tables are not there
         what = ("memvault's tables are not in that PostgreSQL database", "them", "in another database",
                 "its URL") if url else ("nothing is stored there", "it", "elsewhere", "that file")
         err(f"no database at {config.db_label} yet: {what[0]}. `memvault remember` or an MCP client creates "
              f"{what[1]}; if your memories are {what[2]}, give {what[3]} with --db or MEMVAULT_DB")
-        _json_error(args, command, "db", f"no database at {config.db_label} yet: {what[0]}")
+        _json_error(args, "db", f"no database at {config.db_label} yet: {what[0]}")
         return 1
     args.created = None if existed else config.db_where()  # said once the database is sure to stay
     try:
@@ -578,16 +578,23 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
             code = RUN[command](store, handlers.Caller(tenant=config.tenant, scope=config.scope), args)
     except MemvaultError as exc:
         err(in_cli_words(exc))
-        _json_error(args, command, getattr(exc, "field", None), in_cli_words(exc))
+        _json_error(args, getattr(exc, "field", None), in_cli_words(exc))
         return exit_code(exc)
     say_created(args)
     return code
 
 
-def _json_error(args: argparse.Namespace, command: str, field: str | None, message: str) -> None:
-    """With ``consolidate --json``, the error also as JSON on stdout (``{"error": {"field", "message"}}``),
-    so that a script reading it gets a document."""
-    if command == "consolidate" and getattr(args, "json", False):
+def _refused(args: argparse.Namespace, field: str, message: str) -> int:
+    """A bad argument: said on stderr in the command line's names (and as JSON with ``--json``); exit 2."""
+    err(f"{NAMES[field]}: {message}")
+    _json_error(args, field, message)
+    return 2
+
+
+def _json_error(args: argparse.Namespace, field: str | None, message: str) -> None:
+    """With ``--json``, the error also as JSON on stdout (``{"error": {"field", "message"}}``), so that a
+    script reading it gets a document."""
+    if getattr(args, "json", False):
         out(json.dumps({"error": {"field": field, "message": message}}, indent=2))
 
 

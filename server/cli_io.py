@@ -16,7 +16,8 @@ NAMES = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds
          "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until",
          "limit": "--limit", "offset": "--offset", "cursor": "--cursor", "reason": "--reason",
          "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name",
-         "session_id": "--session", "by": "--by"}
+         "session_id": "--session", "by": "--by", "observed_at": "--observed-at", "expires_at": "--expires-at",
+         "source": "--source"}
 
 
 def out(text: str) -> None:

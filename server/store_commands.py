@@ -27,20 +27,24 @@ def _filters(args: argparse.Namespace) -> dict[str, Any]:
             "include_history": args.history}
 
 
+def _fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {"kind": args.kind, "tags": args.tags, "importance": args.importance, "observed_at": args.observed_at,
+            "expires_at": args.expires_at, "source": args.source}
+
+
 # Commands that call a tool's handler: (handler, its arguments from the command line, the text
-# a person reads: tools.text, as the model reads it, with the CLI's flags and full ids).
+# a person reads: tools.text, as the model reads it, with the CLI's flags).
 TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
-    "remember": ("remember", lambda a: {"content": a.text, "tags": a.tags, "kind": a.kind,
-                                        "importance": a.importance}, lambda t, r: t.render(r)),
+    "remember": ("remember", lambda a: {"content": a.text, **_fields(a)}, lambda t, r: t.render(r)),
     "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a),  # an empty query with
                                     "scope": a.scope if not a.query.strip() else None},  # --scope lists it
-               lambda t, r: t.recall_text(r, full_ids=True, person=True)),
+               lambda t, r: t.recall_text(r, person=True)),
     "show": ("memory_view", lambda a: {"memory_id": a.id}, lambda t, r: t.memory_view_text(r)),
     "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history,
                                     "session_id": a.session},
                lambda t, r: t.render(r)),
     "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "by": a.by, "reason": a.reason,
-                                          "kind": a.kind, "tags": a.tags, "importance": a.importance},
+                                          **_fields(a)},
                   lambda t, r: t.render(r)),
 }
 

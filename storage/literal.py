@@ -21,6 +21,13 @@ def quoted(text: str | None) -> str:
     return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in literal)
 
 
+def printable(text: str) -> str:
+    """``text`` for a terminal: line breaks and tabs kept, every other control character (an ANSI or OSC
+    escape sequence begins with one) and every format character written as ``\\uXXXX``."""
+    return "".join(c if c in "\n\t" or unicodedata.category(c) not in ("Cc", "Cf") else f"\\u{ord(c):04x}"
+                   for c in text)
+
+
 @functools.cache
 def counter() -> TokenCounter:
     """The bundled tokenizer that budgets count with (loaded on first use, then shared)."""

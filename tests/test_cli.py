@@ -35,8 +35,11 @@ def test_people_can_list_show_supersede_and_forget_without_an_mcp_client(db_path
     first = out.split()[2].rstrip(".")
     run(capsys, "remember", "Prefer dark mode", "--kind", "preference", *db)
     code, out, _ = run(capsys, "list", *db)
-    assert out.splitlines()[0] == "2 of 2 memories, newest first:" and f"[{first}] fact" in out
-    code, out, _ = run(capsys, "supersede", first, "The staging DB is db-stg-04", "--reason", "migrated", "--json", *db)
+    assert out.splitlines()[0] == "2 of 2 memories, newest first:"
+    short = out.splitlines()[2].split("[")[1].split("]")[0]  # the short id list printed: what people type
+    assert out.splitlines()[2].startswith(f"2. [{short}] fact, ") and 8 <= len(short) < len(first)
+    assert first.startswith(short)
+    code, out, _ = run(capsys, "supersede", short, "The staging DB is db-stg-04", "--reason", "migrated", "--json", *db)
     second = json.loads(out)["id"]
     code, out, _ = run(capsys, "show", first, *db)
     assert "The staging DB is db-stg-03" in out and "replaced: migrated" in out and second in out

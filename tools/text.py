@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memvault.storage.backend import DIGEST_SOURCE
-from memvault.storage.literal import quoted
+from memvault.storage.literal import printable, quoted
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 
 if TYPE_CHECKING:  # the wire schemas (pydantic) only where a result is rendered: the boot context needs none
@@ -56,14 +56,12 @@ def runs_text(
     return f"{count(runs, 'run')}, {successes:,} succeeded{last}{flag}{failures}"
 
 
-def memory_line(
-    m: MemoryOut, scope: bool = False, full_id: bool = False, ranked: bool = False, kind: bool = True
-) -> str:
+def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: bool = True) -> str:
     """``[short id] kind, date: "content" — strength 0.60``, with the scope, the confidence (``ranked``),
     a procedure's runs and the history status when set; the supersede reason is quoted like the content."""
     extra = f", scope {m.scope}" if scope else ""
     extra += f", {confidence_text(m.confidence)}" if ranked else ""
-    line = line_head(m.id if full_id else m.short_id or m.id, m.kind if kind else None, m.observed_at, extra) + quoted(m.content)
+    line = line_head(m.short_id or m.id, m.kind if kind else None, m.observed_at, extra) + quoted(m.content)
     line += strength_text(m.strength, m.needs_review)
     if m.runs is not None and m.runs.runs:
         r = m.runs
@@ -81,7 +79,7 @@ def memory_line(
     return line
 
 
-def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False, first: int = 1) -> str:
+def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:
     """One line per memory numbered from ``first``, then what the agent (or, ``person``, a CLI user) can do next."""
     lines: list[str] = []
     if r.memories:
@@ -89,7 +87,7 @@ def recall_text(r: RecallResult, full_ids: bool = False, person: bool = False, f
         lines.append(f"{count(len(r.memories), 'memory', 'memories')}, {order}:")
         several = len({m.scope for m in r.memories}) > 1
         ranked = not r.listing
-        lines += [f"{i}. {memory_line(m, several, full_ids, ranked)}" for i, m in enumerate(r.memories, start=first)]
+        lines += [f"{i}. {memory_line(m, several, ranked)}" for i, m in enumerate(r.memories, start=first)]
         if ranked and max(m.confidence for m in r.memories) < SURE_CONFIDENCE:
             lines.append("No hit is sure (under 0.5 a hit is as likely wrong as right): "
                          + ("check it before relying on it." if person else
@@ -127,10 +125,10 @@ def list_text(r: RecallResult, total: int, offset: int = 0, by_offset: bool = Fa
     shown = len(r.memories)
     if not shown:
         if not total:
-            return recall_text(r, full_ids=True, person=True)
+            return recall_text(r, person=True)
         return f"No memories after the newest {offset:,}: {count(total, 'memory matches', 'memories match')} " \
                "these filters."
-    lines = recall_text(r, full_ids=True, person=True, first=offset + 1).splitlines()
+    lines = recall_text(r, person=True, first=offset + 1).splitlines()
     lines[0] = (f"{shown:,} more of {count(total, 'memory', 'memories')}, newest first:" if paged
                 else f"{shown:,} of {count(total, 'memory', 'memories')}, newest first:" if not offset
                 else f"Memories {offset + 1:,}-{offset + shown:,} of {total:,}, newest first:")
@@ -172,7 +170,7 @@ def memory_view_text(view: dict[str, Any]) -> str:
         last = r["last_run_at"] and r["last_run_at"][:10]
         lines.append("runs:        " + runs_text(r["runs"], r["successes"], last, r["last_outcome"],
                                                  r["failure_modes"], r["flagged"]))
-    lines += ["", m["content"]]
+    lines += ["", printable(m["content"])]
     if len(view["history"]) > 1:
         lines += ["", "history, oldest first:"]
         for h in view["history"]:
