@@ -319,12 +319,33 @@ def _replaced_lines(text: str, named: dict[int, str]) -> str:
 
 
 def _masked(text: str, kinds: set[str]) -> str:
-    """``text`` with the markers ``[kind]`` of ``kinds`` blanked to ``[####]`` (same length, so lines
-    and offsets stay): the later readings must not take a marker's words ("password") for a keyword."""
+    """``text`` with the markers ``[kind]`` of ``kinds`` and those of an earlier redaction
+    (``_PLACED_MARKER``) blanked to ``[####]`` (same length, so lines and offsets stay): the later
+    readings must not take a marker's words ("password") for a keyword."""
+    text = _placed_masked(text)
     if not kinds:
         return text
     marker = re.compile("|".join(re.escape(f"[{kind}]") for kind in sorted(kinds, key=len, reverse=True)))
     return marker.sub(lambda m: "[" + "#" * (len(m.group(0)) - 2) + "]", text)
+
+
+@functools.cache
+def _placed_marker() -> re.Pattern[str]:
+    """A marker :func:`redact` writes (``[<a label>]``, every label it can write) where a value stands:
+    after ":", "=" or "@" and not itself before one ("admin:[password in a URL]@db"). Its words are no
+    keyword for what follows; "[password]: hunter2" is one, and is read."""
+    from .secret_plugins import _KIND_NAMES, key_formats
+
+    labels = {*LABELS.values(), *_KIND_NAMES.values(), *(f.name for f in key_formats()), "JSON Web Token",
+              "password in a URL", "credential", "private"}
+    names = "|".join(re.escape(name) for name in sorted(labels, key=len, reverse=True))
+    return re.compile(rf"(?<=[:=@])([ \t]*)\[({names})\](?![ \t]*[:=])")
+
+
+def _placed_masked(text: str) -> str:
+    """``text`` with each marker of an earlier redaction (:func:`_placed_marker`) blanked to ``[####]``
+    (same length)."""
+    return _placed_marker().sub(lambda m: f"{m.group(1)}[{'#' * len(m.group(2))}]", text)
 
 
 def redact(text: str) -> tuple[str, tuple[str, ...]]:
@@ -339,11 +360,12 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     kept = _without_private(text)
     if kept != text:
         kinds.add("private")
-    lines = kept.splitlines()
-    joined = "\n".join(lines)
+    joined = "\n".join(kept.splitlines())
+    read = _placed_masked(joined)  # the same length: its offsets are joined's
     # Longest first where two start together, then the first detector's (a key format before a named one).
     spans = sorted((offset, -_value_end(joined, offset, value, end), order, kind)
-                   for order, (offset, _, kind, value, end) in enumerate(_values(joined, lines, most=None)))
+                   for order, (offset, _, kind, value, end) in enumerate(_values(read, read.split("\n"),
+                                                                                   most=None)))
     pieces: list[str] = []
     at = 0
     for start, minus_end, _, kind in spans:

@@ -68,9 +68,22 @@ def test_a_wrapped_or_full_width_credential_takes_its_lines(token: str):
     assert wide not in shown and kinds and find_secrets(shown) == [[]]
 
 
-def test_a_redacted_text_redacts_to_itself():
-    text, _ = redact(f"password=hunter2hunter2 and {TOKENS[0]} <private>x</private>")
-    assert redact(text) == (text, ())
+@pytest.mark.parametrize("given", [
+    f"password=hunter2hunter2 and {TOKENS[0]} <private>x</private>",
+    "the db is postgres://admin:Xk29slQpzR7@db:5432/app, then more words",  # a digest quoting a turn
+    "mysql://root:Tr0ub4dor3xx@10.0.0.5:3306/prod and redis://:S3cr3tPassw0rd99@cache:6379/0",
+    "DB_PASSWORD=S3cr3tPassw0rd99\nAPI_KEY=" + TOKENS[1] + "\nHOST=db.example.com:5432/app",
+    f"token: {TOKENS[2]} @ host:8080/path and secret = {TOKENS[4]}:after",
+])
+def test_a_redacted_text_redacts_to_itself(given: str):
+    """A session digest quotes redacted turns: the markers' words ("password") are no keyword then."""
+    text, kinds = redact(given)
+    assert kinds and redact(text) == (text, ())
+
+
+def test_a_credential_after_an_earlier_marker_is_still_found():
+    shown, kinds = redact("password: [password], then the new password: Tr0ub4dor3xxQ9 and db:[password]@h")
+    assert "Tr0ub4dor3xxQ9" not in shown and kinds == ("password",) and shown.count("[password]") == 3
 
 
 def test_a_session_id_that_is_a_credential_is_refused_unquoted(store):
