@@ -13,7 +13,7 @@ from .digest import digest
 from .errors import Busy, Conflict, InvalidInput, NotFound, shown
 from .limits import (
     CLIENT_MAX_CHARS, CWD_MAX_CHARS, DEFAULT_SCOPE, FUTURE_TOLERANCE_MS, SESSIONS_MAX_LIMIT, TURN_MAX_CHARS,
-    TURN_NAME_MAX_CHARS, TURNS_PER_CALL_MAX,
+    REDACTED_KINDS_MAX, TURN_NAME_MAX_CHARS, TURNS_PER_CALL_MAX,
 )
 from .literal import literal_tokens
 from .records import AppendOutcome, ForgetOutcome, NewTurn, Session, Turn
@@ -40,6 +40,14 @@ def cut(text: str, given: int) -> str:
     return text[:TURN_MAX_CHARS] + f"\n[cut: the turn had {given:,} characters; {TURN_MAX_CHARS:,} kept]"
 
 
+def _kinds(field: str, given: object) -> list[str]:
+    """An earlier redaction's kinds: a list of at most ``REDACTED_KINDS_MAX`` short names."""
+    if not isinstance(given, (list, tuple)) or len(given) > REDACTED_KINDS_MAX:
+        raise InvalidInput(field, f"must be a list of at most {REDACTED_KINDS_MAX} kinds; got {shown(given)}")
+    named = [validate.short_text(f"{field}[{j}]", kind, TURN_NAME_MAX_CHARS) for j, kind in enumerate(given)]
+    return [kind for kind in named if kind]
+
+
 class Episodes:
     """Sessions and turns of ``store``'s database (``store.episodes``); every verb takes
     ``tenant``, the isolation boundary, and runs one write transaction at most (``end``: its
@@ -55,6 +63,7 @@ class Episodes:
         given = validate.turn_text(turn.text, f"turns[{i}].text")
         text, kinds = redact(given[:TURN_MAX_CHARS + CUT_MARGIN])
         text = cut(text, len(given))
+        kinds = tuple(sorted(set(kinds) | set(_kinds(f"turns[{i}].redacted", turn.redacted))))
         at = now if turn.at is None else _time(f"turns[{i}].at", turn.at, now)
         return TurnRow(
             role=validate.role(turn.role, f"turns[{i}].role"), text=text,

@@ -158,7 +158,8 @@ class NewTurn:
     """One turn to append to a session (``Episodes.append``): ``role`` one of ``limits.ROLES``;
     ``tool``/``call_id``, the tool's name and the client's id of that call; ``at`` ms since
     the epoch (None: now); ``seq`` given: a retry of that (session, seq) writes nothing;
-    ``ref``, the source's own id of the entry: a second turn with a ref the session has writes nothing."""
+    ``ref``, the source's own id of the entry: a second turn with a ref the session has writes nothing;
+    ``redacted``, the kinds an earlier redaction took out of ``text`` (an exported turn's)."""
 
     role: str
     text: str
@@ -167,6 +168,7 @@ class NewTurn:
     at: int | None = None
     seq: int | None = None
     ref: str | None = None
+    redacted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Sessions in ``memvault export`` and ``import`` (issue 26): each session as lines of at most
 ``TURNS_PER_CALL_MAX`` turns, after the memories. An import appends the turns with their seqs
-(a second import adds nothing; each turn is redacted again, as at capture) and ends a session
+(a second import adds nothing; each turn is redacted again, as at capture, and keeps the kinds its
+export says were redacted) and ends a session
 whose last line says it ended, linked to its digest when that memory is in the tenant."""
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ def session_lines(store: Store, tenant: str) -> Iterator[str]:
 def _line(session: Session, turns: list[Turn], last: bool) -> str:
     record: dict[str, Any] = {SESSION_KEY: session.id, "scope": session.scope, "client": session.client,
                               "cwd": session.cwd, "started_at": format_ms(session.started_at),
-                              "turns": [{**{f: getattr(t, f) for f in TURN_FIELDS}, "at": format_ms(t.at)}
-                                        for t in turns]}
+                              "turns": [{**{f: getattr(t, f) for f in TURN_FIELDS}, "at": format_ms(t.at),
+                                         "redacted": list(t.redacted)} for t in turns]}
     if last:
         record.update(ended_at=format_ms(session.ended_at), digest_id=session.digest_id)
     return json.dumps(record, ensure_ascii=False)
@@ -74,7 +75,8 @@ def import_session(
             raise InvalidInput(f"turns[{i}]", f"must be an object; got {shown(turn)}")
         at = turn.get("at")
         made.append(NewTurn(**{f: turn.get(f) for f in TURN_FIELDS},  # type: ignore[arg-type]
-                            at=None if at is None else parse_iso(f"turns[{i}].at", at)))
+                            at=None if at is None else parse_iso(f"turns[{i}].at", at),
+                            redacted=turn.get("redacted") or ()))
     ended = record.get("ended_at")
     ended_at = None if ended is None else parse_iso("ended_at", ended)
     digest_id = record.get("digest_id")

@@ -56,8 +56,29 @@ def test_a_bad_session_line_is_named_and_writes_nothing_of_itself(store):
         ({"session_id": "has spaces!", "turns": []}, "session_id"),
         ({"session_id": "s-bad", "turns": [{"role": "user", "text": "x", "at": "yesterday-ish"}]}, "turns[0].at"),
         ({"session_id": "s-bad", "turns": [], "ended_at": "2026-13-40"}, "ended_at"),
+        ({"session_id": "s-bad", "turns": [{"role": "user", "text": "x", "redacted": "password"}]},
+         "turns[0].redacted"),
+        ({"session_id": "s-bad", "turns": [{"role": "user", "text": "x", "redacted": ["k"] * 33}]},
+         "turns[0].redacted"),
+        ({"session_id": "s-bad", "turns": [{"role": "user", "text": "x", "redacted": ["ok", 7]}]},
+         "turns[0].redacted[1]"),
     ]
     lines = [json.dumps(good)] + [json.dumps(line) for line, _ in bad]
     report = transfer.import_lines(store, lines, tenant="a", scope="default")
     assert [(e.line, e.field) for e in report.failed] == [(n, field) for n, (_, field) in enumerate(bad, start=2)]
     assert [s.id for s in store.episodes.sessions(tenant="a")] == ["s-ok"]
+
+
+def test_an_imported_turn_keeps_the_kinds_its_export_says_were_redacted(store, new_db, clock):
+    store.episodes.append(tenant="a", scope="proj", session_id="s-1", turns=[
+        NewTurn("user", "the db is postgres://admin:Xk29slQpzR7@db:5432/app"), NewTurn("user", "plain words")])
+    before = [t.redacted for t in store.episodes.turns(tenant="a", session_id="s-1")]
+    assert before[0] and before[1] == ()
+    lines = list(transfer.export_lines(store, "a"))
+    copy = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        transfer.import_lines(copy, lines, tenant="a", scope="default")
+        turns = copy.episodes.turns(tenant="a", session_id="s-1")
+        assert [t.redacted for t in turns] == before and "Xk29slQpzR7" not in turns[0].text
+    finally:
+        copy.close()
