@@ -83,7 +83,8 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
         from memvault.storage.embeddings import Embedder
 
         embedder = Embedder(config.model_dir)
-    store = Store(config.db, embedder, busy_timeout_ms=config.busy_timeout_ms)  # the others: no model
+    # The others: no model. No upkeep either: a hook must not wait for the index or a consolidation.
+    store = Store(config.db, embedder, busy_timeout_ms=config.busy_timeout_ms, upkeep=False)
     try:
         if event in CAPTURE:  # without the tools layer (pydantic): capture is the most frequent hook
             capture(store, config, client, data, end=event == "SessionEnd")

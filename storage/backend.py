@@ -28,14 +28,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-import numpy as np
 
 from .errors import Conflict, InvalidInput
 from .query import Filters
 from .records import ApiKey, Memory, Session, Turn
 from .runs import Run
+
+if TYPE_CHECKING:
+    import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
 
 MODEL_ID, MODEL_DIM, SCRUB_DUE = "model_id", "model_dim", "scrub_due"  # settings keys (see Reader.settings)
 Order = Literal["observed", "importance", "seq"]  # newest observed first; most important, then newest; oldest row first

@@ -10,9 +10,8 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import numpy as np
 
 from . import successors
 from .backend import Found, Reader, Search
@@ -22,6 +21,9 @@ from .query import (
 )
 from .records import Memory
 from .timewords import TimeRange
+
+if TYPE_CHECKING:
+    import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
 
 CONTEXT_COVERAGE = 0.5  # an episode's context covers at half weight (docs/retrieval-tuning.md#coverage)
 _SENTENCE = re.compile(r"[.!?:;]\s+|\n")

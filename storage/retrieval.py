@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
-import numpy as np
 
 from . import ranking as ranking_rules
 from . import validate
@@ -19,6 +18,9 @@ from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
 from .records import Hit, RecallOutcome, Signals
 from .timewords import TimeParser
+
+if TYPE_CHECKING:
+    import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
 
 
 class FilterArgs(TypedDict, total=False):

@@ -80,16 +80,35 @@ class Detector:
     denylist: list[Any]
 
 
+def _detect_secrets_version() -> str:
+    """The installed detect-secrets' version, from its ``__version__.py`` read as text: importing the
+    package brings its whole scanner, and ``importlib.metadata`` the email package (0.05 s in every hook,
+    docs/hooks.md#speed). From ``importlib.metadata`` when that file does not say it."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("detect_secrets")
+    for folder in (spec and spec.submodule_search_locations) or ():
+        path = f"{folder}/__version__.py"
+        try:
+            with open(path, encoding="utf-8") as fh:
+                found = re.search(r"""^VERSION\s*=\s*['"]([^'"]+)['"]""", fh.read(), re.MULTILINE)
+        except OSError:
+            found = None
+        if found:
+            return found.group(1)
+    from importlib.metadata import version
+
+    return version("detect-secrets")
+
+
 def builtin_detectors() -> list[Detector]:
     """detect-secrets' pattern plugins memvault runs, from ``detect_secrets_patterns.json``: each a
     :class:`Detector` named as its plugin class, with the plugin's ``secret_type`` and patterns
     (:func:`linear_source`). Read from detect-secrets itself when the installed version is not the
     file's (never a stale copy)."""
-    from importlib.metadata import version
-
     kept = json.loads(resources.files(__package__).joinpath("detect_secrets_patterns.json")
                       .read_text(encoding="utf-8"))
-    if kept["detect_secrets"] != version("detect-secrets"):
+    if kept["detect_secrets"] != _detect_secrets_version():
         from .secrets import detect_secrets_patterns
 
         kept = detect_secrets_patterns()

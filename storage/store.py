@@ -75,7 +75,8 @@ class Store:
 
     ``embedder`` None runs keyword-only; ``clock`` returns now in ms; ``allow_secrets``
     stores content holding credentials; ``worker`` runs background jobs (closed with the
-    store). Every method takes ``tenant``, the isolation boundary. Times: ISO-8601 in, ms
+    store); ``upkeep`` False starts none (no vector index upkeep, scrub or consolidation: a
+    hook leaves them to the servers and commands, docs/hooks.md#speed). Every method takes ``tenant``, the isolation boundary. Times: ISO-8601 in, ms
     on records. Raises InvalidInput, NotFound, Conflict per method; StoreError on open;
     Busy / StorageUnavailable when the database cannot take a write.
     """
@@ -89,6 +90,7 @@ class Store:
         allow_secrets: bool = False,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
         worker: Worker | None = None,
+        upkeep: bool = True,
     ) -> None:
         self.allow_secrets = allow_secrets
         self.embedder = embedder
@@ -105,9 +107,10 @@ class Store:
         self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
         # A new memory is embedded here while its secrets and duplicates are checked.
         self.embedding_pool = ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memvault-embed-write")
-        if due:
+        if upkeep and due:
             self.upkeep.start()
-        self.upkeep.start_indexing()
+        if upkeep:
+            self.upkeep.start_indexing()
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Load the model, the time parser and the backend's index now (until ``stop()``)."""

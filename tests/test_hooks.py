@@ -587,3 +587,23 @@ def test_import_names_a_transcript_link_to_nothing_and_imports_the_rest(env, tmp
     report = json.loads(result.stdout)
     assert result.returncode == 1 and str(dangling) in report["failed"] and str(dangling) in result.stderr
     assert (report["files"], report["turns_added"]) == (2, 8) and len(_sessions_and_turns(env)[SESSION]) == 8
+
+
+@pytest.mark.parametrize("event, heavy", [
+    # The transcript holds a credential: detect-secrets' own checks of a found value are imported then.
+    ("PostToolUse", {"numpy", "pydantic", "onnxruntime", "sqlite_vec"}),
+    ("SessionEnd", {"numpy", "onnxruntime", "sqlite_vec"}),
+    ("SessionStart", {"numpy", "onnxruntime", "detect_secrets", "email", "sqlite_vec"}),
+])
+def test_a_hook_imports_nothing_it_does_not_use(env, stored, tmp_path, event, heavy):
+    """What a hook loads is most of its time (docs/hooks.md#speed): capture and the boot context touch
+    no vector and no model, and the credential scanner needs neither detect-secrets nor its metadata."""
+    lines = (DATA / "claude_code_session.jsonl").read_bytes().splitlines(keepends=True)
+    transcript = tmp_path / f"{SESSION}.jsonl"
+    transcript.write_bytes(b"".join(lines))
+    result = subprocess.run([sys.executable, "-X", "importtime", *HOOK[1:], event],
+                            input=json.dumps(_payload(event, transcript, source="startup")), env=env,
+                            capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr[-2000:]
+    loaded = {line.split("|")[2].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    assert "memvault.storage.secrets" in loaded and heavy & loaded == set()

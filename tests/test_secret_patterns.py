@@ -39,13 +39,25 @@ def test_a_json_web_token_is_still_checked_by_detect_secrets_own_decoder():
         [("JSON Web Token", 1)], []]
 
 
-def test_another_installed_version_is_read_from_detect_secrets_itself(monkeypatch):
+def test_the_installed_version_is_read_without_importing_detect_secrets():
     import importlib.metadata
+    import subprocess
+    import sys
 
+    from memvault.storage import secret_plugins
+
+    assert secret_plugins._detect_secrets_version() == importlib.metadata.version("detect-secrets")
+    loaded = subprocess.run([sys.executable, "-c", "import sys; from memvault.storage import secret_plugins as s; "
+                             "s.builtin_detectors(); print(sorted({'detect_secrets', 'email'} & set(sys.modules)))"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"
+
+
+def test_another_installed_version_is_read_from_detect_secrets_itself(monkeypatch):
     from memvault.storage import secret_plugins
     from memvault.storage.secrets import detect_secrets_patterns
 
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0-not-the-files")
+    monkeypatch.setattr(secret_plugins, "_detect_secrets_version", lambda: "0.0-not-the-files")
     read = []
     monkeypatch.setattr("memvault.storage.secrets.detect_secrets_patterns",
                         lambda: read.append(1) or detect_secrets_patterns())

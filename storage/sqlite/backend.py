@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import apsw
-import numpy as np
 
 from ..errors import StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
@@ -27,6 +26,7 @@ from .schema import (
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .tx import SqliteTransaction
 from .vector_cache import VectorCache, trim_heap
+
 
 log = logging.getLogger(__name__)
 SCRUB_SETTLE_S = 5.0  # a scrub waits at most this long for this process's older reads to end
@@ -203,6 +203,7 @@ class SqliteBackend:
     def index_vectors(self) -> bool:
         """One bounded step of the vector index's upkeep (see ``cells``); True when more are due.
         More: docs/storage-tuning.md#sqlite-backend-index-vectors."""
+        import numpy as np
         with self.read(None) as r:
             cells = r.cells()
             first = cells.newest_first << vector_cells.CELL_SHIFT
@@ -245,6 +246,7 @@ class SqliteBackend:
     def _train(self, cells: vector_cells.Cells, sample: list[tuple[bytes]], count: int, stored: int) -> None:
         """Record a new generation of ``count`` cells trained on ``sample`` (rows of
         float32 blobs) of ``stored`` vectors, unless the centroids changed meanwhile."""
+        import numpy as np
         matrix = np.frombuffer(b"".join(row[0] for row in sample), dtype=np.float32).reshape(len(sample), -1)
         centroids = vector_cells.kmeans(matrix, min(count, len(matrix)))
         with self.write(None) as w:
@@ -301,6 +303,7 @@ class SqliteBackend:
         about 45 cells a question, 19 s for the whole budget). Stops at the budget, when
         ``stop()`` is true or the store closes (checked between two transactions), or
         when the copy moves to another snapshot (searches load cells as before)."""
+        import numpy as np
         with self.read(None) as tx:
             cells = tx.cells()
             order = np.argsort(-cells.generations, kind="stable")

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import apsw
-import numpy as np
+
+if TYPE_CHECKING:
+    import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
 
 CELL_SHIFT = 40  # seqs stay below 2**40
 SEQ_MASK = (1 << CELL_SHIFT) - 1
@@ -55,6 +58,7 @@ class Cells:
 
     def assign(self, vectors: np.ndarray) -> np.ndarray:
         """The newest generation's nearest cell of each row of ``vectors`` (float32 (m, dim)); 0s when untrained."""
+        import numpy as np
         if not len(self.ids):
             return np.zeros(len(vectors), dtype=np.int64)
         newest = self.generations == self.generations.max()
@@ -62,6 +66,7 @@ class Cells:
 
     def nearest(self, vector: np.ndarray, per_generation: int) -> list[int]:
         """Cell 0 and the ``per_generation`` cells of each generation nearest ``vector``."""
+        import numpy as np
         found = [0]
         if not len(self.ids):
             return found
@@ -82,6 +87,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b.T`` (float32 (m, n)). Without BLAS for fewer than ``BLAS_ROWS`` rows of ``a``,
     whose threads cost more than a small product; with it for more
     (docs/storage-tuning.md#small-products-without-blas)."""
+    import numpy as np
     return a @ b.T if len(a) >= BLAS_ROWS else np.einsum("ik,jk->ij", a, b)
 
 
@@ -105,6 +111,7 @@ VERSION_SQL = (
 
 def load(conn: apsw.Connection) -> Cells:
     """The centroids stored in ``vector_cells``."""
+    import numpy as np
     rows = conn.execute("SELECT cell, generation, centroid FROM vector_cells ORDER BY cell").fetchall()
     if not rows:
         return Cells(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 0), np.float32))
@@ -119,6 +126,7 @@ def kmeans(sample: np.ndarray, cells: int, iterations: int = TRAIN_ITERATIONS, s
     """Spherical k-means: ``cells`` unit centroids (float32 (cells, dim)) of the unit
     rows of ``sample`` (float32 (m, dim), m >= cells), started from random rows; a
     cell left empty restarts from a random row."""
+    import numpy as np
     rng = np.random.default_rng(seed)
     centroids = sample[rng.choice(len(sample), cells, replace=False)].copy()
     for _ in range(iterations):

@@ -4,6 +4,7 @@ More: docs/storage-tuning.md#sqlite-db."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import time
 import urllib.parse
@@ -11,7 +12,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import apsw
-import sqlite_vec
 
 from ..errors import Busy, StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
@@ -24,6 +24,16 @@ from . import crypto
 WAIT_POLL_S = 0.001
 WAIT_FAST_S = 0.25
 WAIT_SLOW_POLL_S = 0.01
+
+
+def vec0_path() -> str:
+    """sqlite-vec's loadable extension, where ``sqlite_vec.loadable_path()`` says it is (beside the
+    package's ``__init__``), found without importing the package: its import brings numpy, 0.1 s in
+    every hook that never touches a vector (docs/hooks.md#speed)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise StoreError("cannot load the sqlite-vec extension: the sqlite-vec package is not installed")
+    return os.path.join(spec.submodule_search_locations[0], "vec0")
 
 
 class Connection(apsw.Connection):
@@ -127,7 +137,7 @@ def open_connection(
         raise
     try:
         conn.enable_load_extension(True)
-        conn.load_extension(sqlite_vec.loadable_path())
+        conn.load_extension(vec0_path())
     except apsw.Error as exc:
         raise StoreError(f"cannot load the sqlite-vec extension: {exc}") from exc
     finally:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import fields, replace
+from typing import TYPE_CHECKING
 
 import apsw
-import numpy as np
 
 from .. import backend
 from ..errors import Conflict
@@ -24,6 +24,9 @@ from . import sessions as session_sql
 from . import sql
 from .schema import VECTOR_SEQ, VECTOR_TABLE, create_keyword_index, keyword_table
 from .vector_cache import VectorCache
+
+if TYPE_CHECKING:
+    import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
 
 Tokenize = Callable[[str], list[str]]
 # Bounds of a keyword search's BM25 work (``SqliteTransaction._keyword``), measured:
@@ -54,6 +57,7 @@ def _api_key(row: tuple) -> ApiKey:
 
 
 def _blob(vector: np.ndarray) -> bytes:
+    import numpy as np
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
@@ -107,6 +111,7 @@ class SqliteTransaction:
         return self._cells[1]
 
     def _cell(self, vector: np.ndarray) -> int:
+        import numpy as np
         return int(self.cells().assign(np.asarray(vector, dtype=np.float32)[None, :])[0])
 
     # -- retrieval candidates -------------------------------------------------------
@@ -130,6 +135,7 @@ class SqliteTransaction:
 
     def _vector_of(self, seq: int) -> np.ndarray | None:
         """Memory ``seq``'s own (window 0) vector, None without one."""
+        import numpy as np
         row = self._one(f"SELECT embedding FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = ?", (seq,))
         return None if row is None else np.frombuffer(row[0], dtype=np.float32)
 
@@ -213,6 +219,7 @@ class SqliteTransaction:
         """Window 0 candidates ``(seq, distance)``: from the nearest cells (``PROBE`` per
         generation, four times more while fewer than ``k`` pass, until every cell is read), or,
         when fewer memories pass the filter than half what those cells hold, from their vectors."""
+        import numpy as np
         cells = self.cells()
         stored = self._one("SELECT ifnull(max(seq), 0) FROM memories")[0]  # type: ignore[index]
         generations = len(np.unique(cells.generations)) or 1
@@ -252,6 +259,7 @@ class SqliteTransaction:
         ``FILTER_FIRST * k`` nearest vectors (at least ``RESCORE_MIN``) read, filtered and
         scored exactly, every vector of the cells when fewer than ``k`` of them pass;
         None when the copy cannot answer for this transaction's snapshot."""
+        import numpy as np
         n = max(vector_cells.FILTER_FIRST * k, vector_cells.RESCORE_MIN)
         may_advance = self.conn.total_changes() == self._changes_at_begin
         picked = self._cache.candidates(self.conn, near, np.asarray(vector, dtype=np.float32), n, may_advance)

@@ -10,12 +10,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import apsw
-import numpy as np
 
 from .cells import CELL_SHIFT, SEQ_MASK
 from .schema import VECTOR_TABLE
+
+if TYPE_CHECKING:
+    import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
 
 CACHE_BYTES = 256 << 20  # about 650,000 vectors of 384 dimensions
 RESET_AFTER = 20_000  # changed keys past which the copy starts again rather than catches up
@@ -40,6 +43,7 @@ class Block:
 
 def quantise(keys: list[int], blobs: list[bytes]) -> Block:
     """A :class:`Block` of float32 vector blobs stored under ``keys``."""
+    import numpy as np
     if not keys:
         return Block(np.zeros(0, np.int64), np.zeros((0, 0), np.int8), np.zeros(0, np.float32))
     matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
@@ -50,6 +54,7 @@ def quantise(keys: list[int], blobs: list[bytes]) -> Block:
 
 
 def _joined(blocks: list[Block]) -> Block:
+    import numpy as np
     blocks = [b for b in blocks if len(b.keys)]
     if len(blocks) <= 1:
         return blocks[0] if blocks else quantise([], [])
@@ -102,6 +107,7 @@ class VectorCache:
         cells, as ``conn``'s open transaction sees them; None when the copy cannot
         answer for that snapshot (it is ahead of it, or behind and ``may_advance`` is
         False: the transaction has written)."""
+        import numpy as np
         now = position(conn)
         with self._lock:
             if self._position < now and may_advance:
@@ -169,6 +175,7 @@ class VectorCache:
 
     def _catch_up(self, conn: apsw.Connection, now: int) -> None:
         """Bring the copy (lock held) from its position to ``now``, ``conn``'s snapshot."""
+        import numpy as np
         oldest, changed = conn.execute(
             "SELECT (SELECT ifnull(min(change), 0) FROM vector_changes), count(DISTINCT key) FROM vector_changes"
             " WHERE change > ?", (self._position,)).fetchone()
