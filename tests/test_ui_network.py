@@ -17,7 +17,7 @@ import httpx2
 import jwt
 import pytest
 from test_oauth import ISSUER, KID, Issuer
-from uiserver import listening
+from uiserver import browser, listening
 
 from memvault.server import cli
 from memvault.server.config import Config, HttpConfig
@@ -122,6 +122,26 @@ def test_two_keys_of_two_tenants_each_see_their_own_memories_only(net, people):
         found = person.get(f"/?q={mine}")
         assert mine in found.text and theirs not in found.text
         assert person.get(f"/memories/{net.ids[tenant]}").status_code == 200
+
+
+def test_a_real_browser_signs_in_with_a_key_and_keeps_only_a_secure_session_cookie(net):
+    with browser() as chromium:
+        context = chromium.new_context()
+        page = context.new_page()
+        page.goto(net.base)  # a loopback address: the team server's hosts and origins allow it
+        assert page.url == f"{net.base}/login"
+        page.fill("input[name=token]", net.keys["acme"])
+        with page.expect_navigation():
+            page.click("button:text('Sign in')")
+        assert page.url == f"{net.base}/" and "rocket" in page.inner_text("ol.memories")
+        assert "recipe" not in page.content() and net.keys["acme"] not in page.content()
+        [cookie] = context.cookies()
+        assert (cookie["name"], cookie["secure"], cookie["httpOnly"], cookie["sameSite"]) == \
+            (COOKIE, True, True, "Strict")
+        with page.expect_navigation():
+            page.click("button:text('Sign out')")
+        assert page.url == f"{net.base}/login" and not context.cookies()
+        context.close()
 
 
 def test_another_tenants_memory_is_not_found_by_url_and_cannot_be_changed(net, people):
