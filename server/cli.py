@@ -183,11 +183,12 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                            "~/.claude/settings.json instead (docs/hooks.md)"}}),
     "ui": ("Open a local web page to see, search and correct the memories (docs/ui.md); Ctrl-C stops.",
            {**OPEN, "--port": {"type": _integer, "default": 0, "help": "port (default: a free one)"},
-            "--host": {"default": "127.0.0.1", "help": "address to bind (default 127.0.0.1; off loopback only "
-                       "with --allow-network)"},
+            "--host": {"default": "127.0.0.1", "help": "address to bind (default 127.0.0.1; off loopback "
+                       "only with --allow-network)"},
             "--no-browser": {"action": "store_true", "help": "print the URL without opening a browser"},
-            "--allow-network": {"action": "store_true", "help": "sign in with the team server's API keys or "
-                                "OAuth (--auth and its flags below) instead of a token (docs/ui.md#security)"},
+            "--allow-network": {"action": "store_true", "help": "sign in with the team server's API keys "
+                                "or OAuth (--auth and its flags below) instead of a token "
+                                "(docs/ui.md#served-to-a-network)"},
             **{flag: spec for flag, spec in HTTP.items() if flag not in ("--transport", "--host", "--port",
                                                                         "--rate-limit")}}),
     "hook": ("Run as a client's hook (setup claude-code --hooks writes them): read the hook's JSON on stdin, "

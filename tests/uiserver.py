@@ -75,7 +75,7 @@ def served(db: Path | str, browsed: bool = True) -> Iterator[Served]:
         chromium()
     runtime = Runtime(Config(db=db))
     token = secrets.token_urlsafe(32)
-    with listening(lambda port: build(runtime, token, origins(port), lifespan=lambda _: running(runtime))) as port:
+    with listening(lambda port: build(runtime, token, origins(port), lambda _: running(runtime))) as port:
         yield Served(f"http://127.0.0.1:{port}", token, runtime)
 
 

@@ -80,7 +80,7 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(32)
     shown = host if ":" not in host or host.startswith("[") else f"[{host}]"
-    app = build(runtime, token, origins(port, shown.lower()), lifespan=lambda _: running(runtime), logins=logins)
+    app = build(runtime, token, origins(port, shown.lower()), lambda _: running(runtime), logins)
     url = f"http://{shown}:{port}/" + ("login" if logins else f"?token={token}")
     say(url)
     if open_browser:

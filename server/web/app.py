@@ -32,7 +32,7 @@ from memvault.tools.caller import Caller
 from ..auth import NotAuthenticated, ReadOnly
 from ..runtime import Runtime
 from .gate import Gate, Refused
-from .login import COOKIE, Logins
+from .login import COOKIE, Logins, address
 
 PAGE_SIZE = 20  # memories a listing page shows
 TURNS_PAGE = 100  # turns a session page shows
@@ -188,14 +188,15 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
                      for k in limits.KINDS} if scopes else {}
             with store.backend.read(None) as tx:
                 last = tx.settings().get(LAST_RUN)
-            where = store.backend.location if store.backend.kind == "sqlite" else None
+            # Signed in with the team server's keys: which database, and its size, stay with its operator.
+            where = store.backend.location if store.backend.kind == "sqlite" and not runtime.authenticated \
+                else None
             size = sum(p.stat().st_size for p in (Path(f"{where}{s}") for s in ("", "-wal")) if p.exists()) \
                 if where else None
-            if runtime.authenticated:  # as the team server: which database stays with its operator
-                size = None
             return {"scopes": scopes, "kinds": kinds, "size": size, "model": whole["model_id"],
                     "pending": whole["vectors_pending"], "last": format_ms(int(last)) if last else None,
-                    "db": None if runtime.authenticated else runtime.config.db_label, "health": runtime.health(),
+                    "db": None if runtime.authenticated else runtime.config.db_label,
+                    "health": runtime.health(),
                     "encrypted": whole.get("encrypted")}
         return page(request, "stats.html", **await call(read))
 
@@ -223,9 +224,8 @@ def signing(logins: Logins, page: Callable[..., HTMLResponse]) -> list[Route]:
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return page(request, "login.html")
-        address = request.client.host if request.client else "unknown"
         try:  # the token is never shown, logged or kept in a refusal: TokenRefused words never hold it
-            session = await logins.start(request.state.form.get("token", "").strip(), address)
+            session = await logins.start(request.state.form.get("token", "").strip(), address(request))
         except IssuerUnreachable as exc:
             return page(request, "login.html", 503, refused=f"{exc.description} (in {exc.retry_s} s)")
         except TokenRefused as exc:

@@ -29,7 +29,7 @@ from starlette.responses import RedirectResponse, Response
 from memvault.storage.errors import MemvaultError
 
 from .login import COOKIE as SIGNED_IN
-from .login import Logins
+from .login import Logins, address
 
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -127,47 +127,56 @@ class Gate:
         return await self._method(request)
 
     async def _method(self, request: Request) -> None:
-        """A POST's form read and checked into ``request.state.form``; methods other than GET and HEAD refused."""
+        """A POST's form, read and checked, into ``request.state.form``; methods but GET and HEAD refused."""
         if request.method == "POST":
             request.state.form = await self._form(request, request.headers, request.state.csrf)
         elif request.method not in ("GET", "HEAD"):
             raise Refused(405, "Method not allowed", f"{request.method} is not served here")
 
     async def _signed_in(self, request: Request, logins: Logins) -> Response | None:
-        """Served to the network: the sign-in page for anyone (its POST limited per address as the team
-        server's failed authentications), every other page for a session whose token holds now."""
+        """Served to the network: the sign-in page for anyone, every other page for a session whose
+        token the team server's verifier accepts now (its identity then in ``scope["user"]``)."""
         from ..auth import IssuerUnreachable, TokenRefused
 
-        path, session = request.url.path, request.cookies.get(SIGNED_IN, "")
-        if path == "/login" or path.startswith("/static/"):
-            wait = logins.failures.wait_s(_address(request), count=False)
-            if request.method == "POST" and wait > 0:
-                raise Refused(429, "Too many sign-ins", f"too many failed sign-ins from this address: retry in "
-                              f"{math.ceil(wait)} s; nothing was checked")
-            origin = request.headers.get("origin", "")
-            if request.method == "POST" and origin.startswith("http://") and not origin.startswith(LOOPBACK):
-                raise Refused(403, "Sign in over https", "the session cookie is Secure and your key would cross "
-                              "the network in clear: open the page through https (a TLS proxy in front, "
-                              "docs/team-server.md); nothing was sent on")
+        if request.url.path == "/login" or request.url.path.startswith("/static/"):
+            if request.method == "POST":
+                self._may_sign_in(request, logins)
             request.state.csrf = logins.csrf(None)
             return await self._method(request)
+        session = request.cookies.get(SIGNED_IN, "")
+        unchecked = "; nothing was changed"
         try:
             verified = await logins.session(session) if session else None
         except IssuerUnreachable as exc:
-            raise Refused(503, "Cannot check your sign-in", f"{exc.description} (in {exc.retry_s} s)") from None
+            raise Refused(503, "Cannot check your sign-in", f"{exc.description} (in {exc.retry_s} s)"
+                          + unchecked) from None
         except TokenRefused as exc:
             raise Refused(401, "Signed out", f"your session ended: {exc.description}. Sign in again at "
-                          "/login; nothing was changed") from None
+                          "/login" + unchecked) from None
         except MemvaultError as exc:
-            raise Refused(503, "Cannot check your sign-in", f"the keys could not be read ({type(exc).__name__})"
-                          "; nothing was changed") from None
+            raise Refused(503, "Cannot check your sign-in", f"the keys could not be read "
+                          f"({type(exc).__name__})" + unchecked) from None
         if verified is None:
             if request.method in ("GET", "HEAD"):
                 return RedirectResponse("/login", 303)
-            raise Refused(401, "Not signed in", "sign in at /login first; nothing was changed")
+            raise Refused(401, "Not signed in", "sign in at /login first" + unchecked)
         request.scope["user"] = AuthenticatedUser(verified)
         request.state.csrf, request.state.session = logins.csrf(session), session
         return await self._method(request)
+
+    @staticmethod
+    def _may_sign_in(request: Request, logins: Logins) -> None:
+        """Refuse a sign-in from an address over its failures (as the team server's failed
+        authentications), or sent from a plain-http page of another host (its Secure cookie would be lost)."""
+        wait = logins.failures.wait_s(address(request), count=False)
+        if wait > 0:
+            raise Refused(429, "Too many sign-ins", "too many failed sign-ins from this address: retry in "
+                          f"{math.ceil(wait)} s; nothing was checked")
+        origin = request.headers.get("origin", "")
+        if origin.startswith("http://") and not origin.startswith(LOOPBACK):
+            raise Refused(403, "Sign in over https", "the session cookie is Secure and your key would cross "
+                          "the network in clear: open the page through https (a TLS proxy in front, "
+                          "docs/team-server.md); nothing was checked")
 
     async def _form(self, request: Request, headers: Headers, csrf: str) -> dict[str, str]:
         """The POST's form fields, once its origin, size and CSRF token (``csrf``) are checked."""
@@ -201,7 +210,3 @@ class Gate:
 
 
 LOOPBACK = tuple(f"http://{name}:" for name in ("127.0.0.1", "localhost", "[::1]"))
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from mcp.server.auth.provider import AccessToken
+from starlette.requests import Request
 
 from ..config import HttpConfig
 from ..http import FAILED_AUTH_PER_MINUTE, RateLimiter, transport_security
@@ -101,6 +102,12 @@ class Logins:
     def end(self, session: str) -> None:
         """Forget ``session`` (sign-out); nothing when it is not held."""
         self._held.pop(session, None)
+
+
+def address(request: Request) -> str:
+    """The client address whose failed sign-ins are counted (the proxy's, behind one: see
+    docs/team-server-security.md)."""
+    return request.client.host if request.client else "unknown"
 
 
 def network(runtime: Runtime, http: HttpConfig) -> Logins:
