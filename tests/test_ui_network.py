@@ -17,7 +17,7 @@ import httpx2
 import jwt
 import pytest
 from test_oauth import ISSUER, KID, Issuer
-from uiserver import browser, listening
+from uiserver import browser, listening, shoot
 
 from memvault.server import cli
 from memvault.server.config import Config, HttpConfig
@@ -130,6 +130,7 @@ def test_a_real_browser_signs_in_with_a_key_and_keeps_only_a_secure_session_cook
         page = context.new_page()
         page.goto(net.base)  # a loopback address: the team server's hosts and origins allow it
         assert page.url == f"{net.base}/login"
+        shoot(page, "login")
         page.fill("input[name=token]", net.keys["acme"])
         with page.expect_navigation():
             page.click("button:text('Sign in')")
