@@ -1,4 +1,5 @@
-"""``memvault ui --allow-network``: sign-in with the team server's authentication (docs/ui.md#served-to-a-network).
+"""``memvault ui --allow-network``: a sign-in with the team server's authentication
+(docs/ui.md#served-to-a-network).
 
 The page takes an API key or an OAuth access token, checked by the team server's own verifier
 (``auth.KeyVerifier`` or ``auth.JwtVerifier``, configured as ``memvault serve --transport http`` reads
