@@ -186,8 +186,14 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                            "~/.claude/settings.json instead (docs/hooks.md)"}}),
     "ui": ("Open a local web page to see, search and correct the memories (docs/ui.md); Ctrl-C stops.",
            {**OPEN, "--port": {"type": _integer, "default": 0, "help": "port (default: a free one)"},
-            "--host": {"default": "127.0.0.1", "help": "loopback address to bind (default 127.0.0.1)"},
-            "--no-browser": {"action": "store_true", "help": "print the URL without opening a browser"}}),
+            "--host": {"default": "127.0.0.1", "help": "address to bind (default 127.0.0.1; off loopback "
+                       "only with --allow-network)"},
+            "--no-browser": {"action": "store_true", "help": "print the URL without opening a browser"},
+            "--allow-network": {"action": "store_true", "help": "sign in with the team server's API keys "
+                                "or OAuth (--auth and its flags below) instead of a token "
+                                "(docs/ui.md#served-to-a-network)"},
+            **{flag: spec for flag, spec in HTTP.items() if flag not in ("--transport", "--host", "--port",
+                                                                        "--rate-limit")}}),
     "hook": ("Run as a client's hook (setup claude-code --hooks writes them): read the hook's JSON on stdin, "
              "print what the client expects; a failure exits 1, which never blocks the client.",
              {"client": {"help": "claude-code or codex"}, "event": {"help": "SessionStart, UserPromptSubmit, "
@@ -468,14 +474,21 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     def say(url: str) -> None:
         out(url)
         sys.stdout.flush()
-        err("serving the memory view on loopback: open the URL above (its token lets only you in); "
-             "Ctrl-C stops")
+        err("serving the memory view: open the URL above (" + ("sign in with an API key or OAuth token"
+            if args.allow_network else "its token lets only you in") + "); Ctrl-C stops")
 
     if not config.db_exists():
         err(f"no database at {config.db_label} yet: nothing to show. Give the one your agent uses with --db")
         return 1
+    taken = [spec.get("dest", flag[2:].replace("-", "_")) for flag, spec in COMMANDS["ui"][1].items()
+             if HTTP.get(flag) is spec]  # the team server's authentication flags
+    if not args.allow_network and any(getattr(args, name) for name in taken):
+        err("--auth, --oauth-* and --allowed-* are taken with --allow-network only (docs/ui.md#security)")
+        return 2
     try:
-        web.serve(config, args.host, args.port, not args.no_browser, say)
+        http = config_module.load_http(host=args.host, **{name: getattr(args, name) for name in taken}) \
+            if args.allow_network else None
+        web.serve(config, args.host, args.port, not args.no_browser, say, http)
     except ValueError as exc:
         err(str(exc))
         return 2

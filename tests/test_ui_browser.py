@@ -11,6 +11,7 @@ import pytest
 from uiserver import CALLER, Served, browser, served, shoot
 
 from memvault.storage import literal
+from memvault.storage.consolidate import consolidate
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from memvault.tools import boot, handlers
@@ -216,6 +217,44 @@ def test_sessions_review_and_stats_pages_show_what_the_store_holds(ui: Served, p
     assert int(counts["preference"]) == 1
     assert "not encrypted" in page.inner_text("main")  # the test's store is plain
     shoot(page, "stats")
+
+
+def test_the_review_page_shows_a_contradicting_pair_together_and_supersedes_the_older_by_the_newer(
+        ui: Served, page):
+    old = handlers.remember(ui.store, CALLER, content="The team standup is at 9:15 every weekday.").id
+    new = handlers.remember(ui.store, CALLER, content="The team standup is at 10:30 every weekday.").id
+    consolidate(ui.store)
+    assert (old, new) in [pair[:2] for pair in ui.store.review("default", CALLER.scopes(None)).contradictions]
+    page.goto(f"{ui.base}/review")
+    pair = page.locator("section.pair").filter(has=page.locator(f"a[href='/memories/{old}']"))
+    assert pair.count() == 1 and pair.locator(".contradicting").inner_text() == "Contradicting"
+    assert pair.locator(".older a").get_attribute("href") == f"/memories/{old}"
+    assert pair.locator(".newer a").get_attribute("href") == f"/memories/{new}"
+    assert "9:15" in pair.inner_text() and "10:30" in pair.inner_text()
+    shoot(page, "review-pair")
+    with page.expect_navigation():
+        pair.locator("button:text('Supersede the older by the newer')").click()
+    assert page.url == f"{ui.base}/memories/{new}", page.inner_text("main")
+    assert ui.store.get(tenant="default", id=old).superseded_by == new
+    assert ui.store.get(tenant="default", id=new).content == "The team standup is at 10:30 every weekday."
+    page.goto(f"{ui.base}/review")
+    assert page.locator(f"section.pair a[href='/memories/{old}']").count() == 0
+
+
+def test_a_sessions_digest_links_its_session_and_a_lookalike_source_does_not(ui: Served, page):
+    ui.store.episodes.append(tenant="default", scope="default", session_id="s-digest", turns=[
+        NewTurn(role="user", text="Rotate the staging certificates before Friday")])
+    digest = ui.store.episodes.end(tenant="default", session_id="s-digest").digest_id
+    lookalike = ui.store.remember(tenant="default", scope="default", content="Pasted from a chat log",
+                                  source="session s-digest").id  # no `session` tag: not a digest
+    page.goto(f"{ui.base}/memories/{digest}")
+    assert page.locator("dd a:text('the session')").get_attribute("href") == "/sessions/s-digest"
+    submit(page, "text=Forget…")
+    whole = page.locator("a:text('Forget the whole session')")
+    assert whole.get_attribute("href") == "/sessions/s-digest/forget"
+    for path in (f"/memories/{lookalike}", f"/memories/{lookalike}/forget"):
+        page.goto(ui.base + path)
+        assert page.locator("a[href^='/sessions/s-digest']").count() == 0
 
 
 def test_forgetting_a_session_asks_first_then_its_turns_are_gone(ui: Served, page):

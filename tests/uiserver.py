@@ -12,7 +12,7 @@ import secrets
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,18 +68,25 @@ class Served:
 
 
 @contextmanager
-def served(db: Path) -> Iterator[Served]:
+def served(db: Path | str, browsed: bool = True) -> Iterator[Served]:
     """The UI over the database ``db`` (tenant and scope ``default``) until the block ends; skipped
-    (failed under CI=true) at once without the browser the tests need."""
-    import uvicorn
-
-    chromium()
+    (failed under CI=true) at once without the browser the tests need, unless not ``browsed``."""
+    if browsed:
+        chromium()
     runtime = Runtime(Config(db=db))
     token = secrets.token_urlsafe(32)
+    with listening(lambda port: build(runtime, token, origins(port), lambda _: running(runtime))) as port:
+        yield Served(f"http://127.0.0.1:{port}", token, runtime)
+
+
+@contextmanager
+def listening(make: Callable[[int], Any]) -> Iterator[int]:
+    """The app ``make(port)`` served by uvicorn on a free loopback port (yielded) until the block ends."""
+    import uvicorn
+
     sock = listen_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    app = build(runtime, token, origins(port), lifespan=lambda _: running(runtime))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(uvicorn.Config(make(port), log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -87,7 +94,7 @@ def served(db: Path) -> Iterator[Served]:
         assert thread.is_alive() and time.monotonic() < deadline, "the UI server did not start"
         time.sleep(0.02)
     try:
-        yield Served(f"http://127.0.0.1:{port}", token, runtime)
+        yield port
     finally:
         server.should_exit = True
         thread.join(30)

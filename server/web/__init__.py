@@ -1,6 +1,7 @@
 """``memvault ui``: a local web view to see, search and correct memories (docs/ui.md).
 
-:func:`serve` binds loopback only, makes the process's token and runs :func:`app.build` under uvicorn.
+:func:`serve` binds loopback only, makes the process's token and runs :func:`app.build` under uvicorn;
+or, told to (``--allow-network``), serves with the team server's authentication (:mod:`.login`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from ..config import Config
+from ..config import Config, HttpConfig
 from ..runtime import Runtime
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
@@ -41,13 +42,15 @@ async def running(runtime: Runtime) -> AsyncIterator[None]:
         runtime.close()
 
 
-def serve(config: Config, host: str, port: int, open_browser: bool, say: Callable[[str], None]) -> None:
+def serve(config: Config, host: str, port: int, open_browser: bool, say: Callable[[str], None],
+          http: HttpConfig | None = None) -> None:
     """Serve the UI on ``host``:``port`` (0: a free port) until Ctrl-C; ``say(url)`` gets the URL with its
-    token once the socket listens, and the browser opens it unless not ``open_browser``.
+    token once the socket listens, and the browser opens it unless not ``open_browser``. With ``http``
+    (the team server's settings), a sign-in replaces the token, on any ``host``.
 
     Raises:
-        ValueError: ``host`` is not loopback (the UI has no authentication but its token; docs/ui.md), or
-            ``port`` is not 0-65535.
+        ValueError: ``host`` is not loopback without ``http`` (the UI has no authentication but its token;
+            docs/ui.md), ``http`` without authentication configured, or ``port`` is not 0-65535.
         CannotListen: the address cannot be bound.
         MemvaultError: the store cannot be opened (e.g. a wrong key): said before anything is served.
     """
@@ -59,23 +62,26 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
 
     from ..http import listen_socket
     from .app import build
+    from .login import network
 
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65_535:
         raise ValueError(f"--port: {port!r} is not a port: give 1-65535, or 0 (the default) for a free one")
     Store(config.db, None).close()  # a wrong key or a damaged file is said now, not on every page
-    if not loopback(host):
+    if http is None and not loopback(host):
         raise ValueError(f"--host: {host!r} is not a loopback address; `memvault ui` serves this machine "
                          "only (127.0.0.1, localhost or ::1): its one token is not the team server's "
                          "authentication (docs/ui.md#security). To reach it from elsewhere, forward the port "
-                         "over SSH.")
+                         "over SSH, or give --allow-network to sign in with the team server's API keys or "
+                         "OAuth.")
+    runtime = Runtime(config, authenticated=http is not None)
+    logins = network(runtime, http) if http is not None else None  # before anything listens
     sock = listen_socket(host, port)
     sock.listen(128)
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(32)
-    runtime = Runtime(config)
     shown = host if ":" not in host or host.startswith("[") else f"[{host}]"
-    app = build(runtime, token, origins(port, shown.lower()), lifespan=lambda _: running(runtime))
-    url = f"http://{shown}:{port}/?token={token}"
+    app = build(runtime, token, origins(port, shown.lower()), lambda _: running(runtime), logins)
+    url = f"http://{shown}:{port}/" + ("login" if logins else f"?token={token}")
     say(url)
     if open_browser:
         webbrowser.open(url)

@@ -19,22 +19,25 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from memvault.storage import limits, literal, maintenance, validate
+from memvault.storage import history, limits, literal, maintenance, validate
 from memvault.storage.consolidate import LAST_RUN
 from memvault.storage.errors import Conflict, InvalidInput, MemvaultError, NotFound
+from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 from memvault.storage.secrets import redact
 from memvault.storage.strength import strength
 from memvault.storage.timefmt import format_ms
 from memvault.tools import boot, handlers
 from memvault.tools.caller import Caller
 
+from ..auth import NotAuthenticated, ReadOnly
 from ..runtime import Runtime
-from .gate import Gate, Refused, csrf_token
+from .gate import Gate, Refused
+from .login import COOKIE, Logins, address
 
 PAGE_SIZE = 20  # memories a listing page shows
 TURNS_PAGE = 100  # turns a session page shows
 SESSIONS_SHOWN = 50
-STATUS = {NotFound: 404, InvalidInput: 400, Conflict: 409}
+STATUS = {NotFound: 404, InvalidInput: 400, Conflict: 409, ReadOnly: 403, NotAuthenticated: 401}
 DONE = {"forgotten": "Forgotten: the text is erased; a tombstone stays in the history."}
 
 
@@ -49,16 +52,22 @@ def _shown(text: str | None) -> str:
     return redact(text)[0] if text else ""
 
 
-def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None) -> Gate:
+def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None,
+          logins: Logins | None = None) -> Gate:
     """The UI's ASGI app for ``runtime``: ``token`` opens it, ``origins`` (``http://127.0.0.1:8000``) are
-    the addresses it answers as; ``lifespan`` is Starlette's."""
+    the addresses it answers as; or, with ``logins`` (``runtime`` authenticated), a sign-in with the team
+    server's authentication does. ``lifespan`` is Starlette's."""
     env = Environment(loader=PackageLoader("memvault.server.web"), autoescape=select_autoescape(default=True))
     env.filters["shown"] = _shown
     env.filters["day"] = lambda iso: (iso or "")[:10]
-    csrf = csrf_token(token)
+    env.globals.update(weak=ANSWER_CONFIDENCE, sure=SURE_CONFIDENCE, network=logins is not None)
 
     def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
-        values = {"csrf": csrf, "tenant": runtime.config.tenant, "path": request.url.path, **values}
+        try:
+            who = runtime.identity()
+        except NotAuthenticated:  # served to the network, before a sign-in
+            who = None
+        values = {"csrf": getattr(request.state, "csrf", ""), "who": who, "path": request.url.path, **values}
         return HTMLResponse(env.get_template(name).render(**values), status)
 
     def refused(request: Request, exc: Exception) -> Response:
@@ -88,14 +97,21 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         return page(request, "memories.html", found=found, query=query, q=q, scopes=scopes,
                     kinds=limits.KINDS, kept=after, done=DONE.get(q.get("done", "")))
 
+    def viewed(store: Any, caller: Caller, memory_id: str) -> tuple[dict[str, Any], str | None]:
+        """The memory's view (``handlers.memory_view``) and the session it is the digest of, if any."""
+        view = handlers.memory_view(store, caller, memory_id)
+        return view, history.session_of(store.get(tenant=caller.tenant, id=view["memory"]["id"]))
+
     async def memory(request: Request) -> Response:
-        view = await call(handlers.memory_view, memory_id=request.path_params["id"])
-        source = view["memory"].get("source") or ""
-        session = source[len("session "):] if source.startswith("session ") else None
+        view, session = await call(viewed, memory_id=request.path_params["id"])
         return page(request, "memory.html", view=view, m=view["memory"], session=session, kinds=limits.KINDS)
 
     async def supersede(request: Request) -> Response:
         form = request.state.form
+        if form.get("by"):  # by a memory already stored: the newer of a contradicting pair (the review page)
+            done = await call(handlers.supersede, writes=True, id=request.path_params["id"], by=form["by"],
+                              reason=form.get("reason") or None)
+            return RedirectResponse(f"/memories/{done.id}", 303)
         # Tags left as shown are kept as they are (a tag may hold a comma); a browser sends CRLF line breaks.
         given = form.get("tags", "")
         tags = None if given == form.get("tags_shown") else [t.strip() for t in given.split(",") if t.strip()]
@@ -111,8 +127,9 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
 
     async def forget(request: Request) -> Response:
         if request.method == "GET":  # the confirmation step
-            view = await call(handlers.memory_view, memory_id=request.path_params["id"])
-            return page(request, "forget.html", m=view["memory"], versions=len(view["history"]))
+            view, session = await call(viewed, memory_id=request.path_params["id"])
+            return page(request, "forget.html", m=view["memory"], versions=len(view["history"]),
+                        session=session)
         form = request.state.form
         await call(handlers.forget, writes=True, id=request.path_params["id"],
                    reason=form.get("reason") or None, include_history=form.get("history") == "on")
@@ -171,12 +188,15 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
                      for k in limits.KINDS} if scopes else {}
             with store.backend.read(None) as tx:
                 last = tx.settings().get(LAST_RUN)
-            where = store.backend.location if store.backend.kind == "sqlite" else None
+            # Signed in with the team server's keys: which database, and its size, stay with its operator.
+            where = store.backend.location if store.backend.kind == "sqlite" and not runtime.authenticated \
+                else None
             size = sum(p.stat().st_size for p in (Path(f"{where}{s}") for s in ("", "-wal")) if p.exists()) \
                 if where else None
             return {"scopes": scopes, "kinds": kinds, "size": size, "model": whole["model_id"],
                     "pending": whole["vectors_pending"], "last": format_ms(int(last)) if last else None,
-                    "db": runtime.config.db_label, "health": runtime.health(),
+                    "db": None if runtime.authenticated else runtime.config.db_label,
+                    "health": runtime.health(),
                     "encrypted": whole.get("encrypted")}
         return page(request, "stats.html", **await call(read))
 
@@ -190,6 +210,34 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         Route("/review", review), Route("/stats", stats),
         Mount("/static", StaticFiles(packages=[("memvault.server.web", "static")]), name="static"),
     ]
+    if logins is not None:
+        routes += signing(logins, page)
     handled = {MemvaultError: refused, 404: refused, 405: refused}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handled)  # type: ignore[arg-type]
-    return Gate(app, token, origins, refused)
+    return Gate(app, token, origins, refused, logins)
+
+
+def signing(logins: Logins, page: Callable[..., HTMLResponse]) -> list[Route]:
+    """``/login`` (the form, then a session for the key or token pasted in it) and ``/logout``."""
+    from ..auth import IssuerUnreachable, TokenRefused
+
+    async def login(request: Request) -> Response:
+        if request.method == "GET":
+            return page(request, "login.html")
+        try:  # the token is never shown, logged or kept in a refusal: TokenRefused words never hold it
+            session = await logins.start(request.state.form.get("token", "").strip(), address(request))
+        except IssuerUnreachable as exc:
+            return page(request, "login.html", 503, refused=f"{exc.description} (in {exc.retry_s} s)")
+        except TokenRefused as exc:
+            return page(request, "login.html", 401, refused=f"{exc.description}: not signed in")
+        answer = RedirectResponse("/", 303)
+        answer.set_cookie(COOKIE, session, httponly=True, samesite="strict", secure=True, path="/")
+        return answer
+
+    async def logout(request: Request) -> Response:
+        logins.end(request.state.session)
+        answer = RedirectResponse("/login", 303)
+        answer.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=True, path="/")
+        return answer
+
+    return [Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"])]

@@ -5,21 +5,31 @@ in the URL (as Jupyter does), becomes an HttpOnly SameSite=Strict cookie and the
 without it; a POST must come from the page's own origin, be a form of at most ``FORM_MAX_BYTES``, and
 carry the CSRF token the page's forms hold (a synchronizer token: an HMAC of the process's token, so a
 page of another origin, which cannot read ours, cannot know it). Tokens are compared in constant time.
-Every answer is ``Cache-Control: no-store`` and may not be framed.
+Every answer is ``Cache-Control: no-store`` and may not be framed. Served to the network
+(:class:`Logins`), a sign-in replaces the URL's token: hosts and origins are the team server's, and each
+request's identity is its session's, checked again (``scope["user"]``, read by the SDK's auth context).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from starlette.datastructures import URL, Headers
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
+
+from memvault.storage.errors import MemvaultError
+
+from .login import COOKIE as SIGNED_IN
+from .login import Logins, address
 
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -31,6 +41,12 @@ FORM_MAX_FIELDS = 16
 HEADERS = {"cache-control": "no-store", "x-frame-options": "DENY", "referrer-policy": "same-origin",
            "x-content-type-options": "nosniff",
            "content-security-policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'"}
+
+
+def listed(value: str, patterns: list[str]) -> bool:
+    """Whether ``value`` (lower case) is one of ``patterns``, where ``name:*`` stands for any port of name."""
+    return any(value == p or (p.endswith(":*") and value.startswith(p[:-1]) and value[len(p) - 1:].isdigit())
+               for p in patterns)
 
 
 def csrf_token(token: str) -> str:
@@ -50,11 +66,14 @@ class Gate:
     """ASGI middleware around the UI's routes; ``page(request, Refused)`` renders a refusal."""
 
     def __init__(self, app: ASGI, token: str, origins: list[str],
-                 page: Callable[[Request, Refused], Response]) -> None:
-        self.app, self.token, self.page = app, token, page
-        self.origins = [o.lower() for o in origins]
-        self.hosts = [o.split("://", 1)[1] for o in self.origins]
+                 page: Callable[[Request, Refused], Response], logins: Logins | None = None) -> None:
+        """``token`` opens the page on ``origins``; or, with ``logins``, a sign-in does (``token`` unused)."""
+        self.app, self.token, self.page, self.logins = app, token, page, logins
+        self.origins = [o.lower() for o in (logins.origins if logins else origins)]
+        self.hosts = logins.hosts if logins else [o.split("://", 1)[1] for o in self.origins]
         self.csrf = csrf_token(token)
+        if logins is not None:
+            self.app = AuthContextMiddleware(app)  # the session's identity for Runtime.identity()
         # The cookie holds a value of its own, not the URL's token, under a name of this port: a browser
         # sends 127.0.0.1's cookies to every port (docs/ui.md#security).
         self.session = secrets.token_urlsafe(32)
@@ -82,9 +101,11 @@ class Gate:
     async def _check(self, request: Request) -> Response | None:
         """None to go on to the page, or the answer (a redirect that sets the cookie)."""
         headers = request.headers
-        if headers.get("host", "").lower() not in self.hosts:
+        if not listed(headers.get("host", "").lower(), self.hosts):
             raise Refused(421, "Wrong Host", f"this page answers only as {', '.join(self.hosts)}: open the "
                           "URL `memvault ui` printed")
+        if self.logins is not None:
+            return await self._signed_in(request, self.logins)
         given = request.query_params.get("token")
         if given is not None:
             if not hmac.compare_digest(given.encode(), self.token.encode()):
@@ -102,16 +123,65 @@ class Gate:
         if not hmac.compare_digest(cookie.encode(), self.session.encode()):
             raise Refused(403, "Token missing", "open the URL with its token that `memvault ui` printed "
                           "when it started")
+        request.state.csrf = self.csrf
+        return await self._method(request)
+
+    async def _method(self, request: Request) -> None:
+        """A POST's form, read and checked, into ``request.state.form``; methods but GET and HEAD refused."""
         if request.method == "POST":
-            request.state.form = await self._form(request, headers)
+            request.state.form = await self._form(request, request.headers, request.state.csrf)
         elif request.method not in ("GET", "HEAD"):
             raise Refused(405, "Method not allowed", f"{request.method} is not served here")
-        return None
 
-    async def _form(self, request: Request, headers: Headers) -> dict[str, str]:
-        """The POST's form fields, once its origin, size and CSRF token are checked."""
+    async def _signed_in(self, request: Request, logins: Logins) -> Response | None:
+        """Served to the network: the sign-in page for anyone, every other page for a session whose
+        token the team server's verifier accepts now (its identity then in ``scope["user"]``)."""
+        from ..auth import IssuerUnreachable, TokenRefused
+
+        if request.url.path == "/login" or request.url.path.startswith("/static/"):
+            if request.method == "POST":
+                self._may_sign_in(request, logins)
+            request.state.csrf = logins.csrf(None)
+            return await self._method(request)
+        session = request.cookies.get(SIGNED_IN, "")
+        unchecked = "; nothing was changed"
+        try:
+            verified = await logins.session(session) if session else None
+        except IssuerUnreachable as exc:
+            raise Refused(503, "Cannot check your sign-in", f"{exc.description} (in {exc.retry_s} s)"
+                          + unchecked) from None
+        except TokenRefused as exc:
+            raise Refused(401, "Signed out", f"your session ended: {exc.description}. Sign in again at "
+                          "/login" + unchecked) from None
+        except MemvaultError as exc:
+            raise Refused(503, "Cannot check your sign-in", f"the keys could not be read "
+                          f"({type(exc).__name__})" + unchecked) from None
+        if verified is None:
+            if request.method in ("GET", "HEAD"):
+                return RedirectResponse("/login", 303)
+            raise Refused(401, "Not signed in", "sign in at /login first" + unchecked)
+        request.scope["user"] = AuthenticatedUser(verified)
+        request.state.csrf, request.state.session = logins.csrf(session), session
+        return await self._method(request)
+
+    @staticmethod
+    def _may_sign_in(request: Request, logins: Logins) -> None:
+        """Refuse a sign-in from an address over its failures (as the team server's failed
+        authentications), or sent from a plain-http page of another host (its Secure cookie would be lost)."""
+        wait = logins.failures.wait_s(address(request), count=False)
+        if wait > 0:
+            raise Refused(429, "Too many sign-ins", "too many failed sign-ins from this address: retry in "
+                          f"{math.ceil(wait)} s; nothing was checked")
+        origin = request.headers.get("origin", "")
+        if origin.startswith("http://") and not origin.startswith(LOOPBACK):
+            raise Refused(403, "Sign in over https", "the session cookie is Secure and your key would cross "
+                          "the network in clear: open the page through https (a TLS proxy in front, "
+                          "docs/team-server.md); nothing was checked")
+
+    async def _form(self, request: Request, headers: Headers, csrf: str) -> dict[str, str]:
+        """The POST's form fields, once its origin, size and CSRF token (``csrf``) are checked."""
         origin = headers.get("origin")
-        if origin is not None and origin.lower() not in self.origins:
+        if origin is not None and not listed(origin.lower(), self.origins):
             raise Refused(403, "Wrong origin", "this form was sent from another site: nothing was changed")
         if headers.get("content-type", "").split(";")[0].strip() != "application/x-www-form-urlencoded":
             raise Refused(415, "Not a form", "send the page's own form: nothing was changed")
@@ -132,8 +202,11 @@ class Gate:
             raise Refused(400, "Unreadable form", f"the form could not be read ({exc}): nothing was "
                           "changed") from exc
         form = dict(pairs)
-        if not hmac.compare_digest(form.pop("csrf", "").encode(), self.csrf.encode()):
+        if not hmac.compare_digest(form.pop("csrf", "").encode(), csrf.encode()):
             raise Refused(403, "Form expired or forged", "this form's CSRF token is not this server's (it "
                           "may be from before a restart): reload the page and send it again; nothing was "
                           "changed")
         return form
+
+
+LOOPBACK = tuple(f"http://{name}:" for name in ("127.0.0.1", "localhost", "[::1]"))
