@@ -122,6 +122,8 @@ def test_two_keys_of_two_tenants_each_see_their_own_memories_only(net, people):
         found = person.get(f"/?q={mine}")
         assert mine in found.text and theirs not in found.text
         assert person.get(f"/memories/{net.ids[tenant]}").status_code == 200
+        stats = person.get("/stats").text  # its own counts; nothing of the whole database
+        assert "<td>fact</td><td>1</td>" in stats and "vectors pending" not in stats and str(net.base) not in stats
 
 
 def test_a_real_browser_signs_in_with_a_key_and_keeps_only_a_secure_session_cookie(net):

@@ -194,7 +194,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
             size = sum(p.stat().st_size for p in (Path(f"{where}{s}") for s in ("", "-wal")) if p.exists()) \
                 if where else None
             return {"scopes": scopes, "kinds": kinds, "size": size, "model": whole["model_id"],
-                    "pending": whole["vectors_pending"], "last": format_ms(int(last)) if last else None,
+                    # the whole database's: not for a tenant signed in on the team server
+                    "pending": None if runtime.authenticated else whole["vectors_pending"], "last": format_ms(int(last)) if last else None,
                     "db": None if runtime.authenticated else runtime.config.db_label,
                     "health": runtime.health(),
                     "encrypted": whole.get("encrypted")}
