@@ -249,52 +249,104 @@ def test_encrypt_is_refused_while_another_process_has_the_store_open(tmp_path, m
         holder.communicate("")
 
 
-# Where the conversions are killed (decrypt at fewer points: its steps are encrypt's).
-KILLS = [("encrypt", stage) for stage in ("written", "checked", "replaced")]
-KILLS += [("decrypt", stage) for stage in ("written", "replaced")]
+# Where the conversions are killed: before the copy, in the middle of it, after it before the rename,
+# after the rename before the folder is flushed, and when all is done.
+STAGES = ("locked", "created", "copying", "written", "checked", "renamed", "replaced")
+KILLS = [(direction, stage) for direction in ("encrypt", "decrypt") for stage in STAGES]
+REMOVED = "the unfinished copy of a `memvault encrypt` or `decrypt` that was stopped"
 
 
-def test_a_sigkill_at_any_stage_of_encrypt_or_decrypt_leaves_one_whole_store(tmp_path, monkeypatch):
-    """Each conversion is killed where ``convert.reached`` is called; the store then opens, with every
-    memory, with the key (after "replaced" for encrypt, before it for decrypt) or without."""
+def clear_elsewhere(folder: Path, db: Path, plain: bool) -> list[str]:
+    """Files of ``folder`` that hold a marked text in clear (the database itself, when plain, aside)."""
+    own = {db.name, f"{db.name}-wal", f"{db.name}-shm"} if plain else set()
+    return [p.name for p in folder.iterdir() if p.name not in own and MARKS[0].split()[0].encode() in p.read_bytes()]
+
+
+def test_a_sigkill_at_any_stage_of_encrypt_or_decrypt_leaves_one_whole_store(tmp_path, monkeypatch, caplog):
+    """Each conversion is killed where ``convert.reached`` is called (all in one process tree); the next
+    open removes what it left, saying so, and the store opens, with every memory, with the key (after the
+    rename for encrypt, before it for decrypt) and not without it, or the reverse; no file holds a
+    marked text in clear but a plain database itself."""
     secret = key_file(tmp_path)
     cases = {}
     for direction, stage in KILLS:
-        db = tmp_path / f"{direction}-{stage}.db"
+        db = tmp_path / f"{direction}-{stage}" / "memvault.db"
+        db.parent.mkdir()
         if direction == "decrypt":
             monkeypatch.setenv(crypto.KEY_FILE, str(secret))
         store, ids = fill(db)
         store.close()
         monkeypatch.delenv(crypto.KEY_FILE, raising=False)
-        proc = subprocess.Popen([sys.executable, str(RUNNER), str(db), direction, stage],
-                                env={**os.environ, crypto.KEY_FILE: str(secret)}, cwd=REPO,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        cases[(direction, stage)] = (db, ids, proc)
-    for (direction, stage), (db, ids, proc) in cases.items():
-        assert proc.stdout.readline() == f"{stage}\n", proc.stderr.read()
-        proc.send_signal(signal.SIGKILL)
-        _, err = proc.communicate()
-        assert KEY.decode() not in err and KEY.hex() not in err
-        converted = stage == "replaced"
+        cases[str(db)] = (direction, stage, ids)
+    runner = subprocess.Popen([sys.executable, str(RUNNER), *(f"{db}:{d}:{s}" for db, (d, s, _) in cases.items())],
+                              env={**os.environ, crypto.KEY_FILE: str(secret)}, cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in cases:
+        pid, stage, db = runner.stdout.readline().split(" ", 2)
+        assert stage == cases[db.strip()][1], (stage, db)
+        os.kill(int(pid), signal.SIGKILL)
+    _, err = runner.communicate(timeout=60)
+    assert KEY.decode() not in err and KEY.hex() not in err
+    left = {}
+    for name, (direction, stage, ids) in cases.items():
+        db = Path(name)
+        converted = stage in ("renamed", "replaced")
         encrypted = converted if direction == "encrypt" else not converted
         assert crypto.is_plain(db) is not encrypted, (direction, stage)
-        copy = Path(f"{db}{convert.SUFFIX}")
-        if direction == "encrypt" and copy.exists():  # a copy left by the kill holds no clear text
-            assert crypto.is_plain(copy) is not True and MARKS[0].split()[0].encode() not in copy.read_bytes()
-        if encrypted:
-            monkeypatch.setenv(crypto.KEY_FILE, str(secret))
-        else:
-            monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+        left[name] = sorted(p.name for p in db.parent.iterdir() if p.name.startswith(db.name + convert.SUFFIX))
+        assert bool(left[name]) == (stage in ("created", "copying", "written", "checked")), (direction, stage)
+        if direction == "decrypt" and stage in ("written", "checked"):  # the kill left a plain copy...
+            assert clear_elsewhere(db.parent, db, not encrypted) == [f"{db.name}{convert.SUFFIX}"]
+    for name, (direction, stage, ids) in cases.items():
+        db = Path(name)
+        encrypted = crypto.is_plain(db) is False
+        monkeypatch.setenv(crypto.KEY_FILE, str(secret)) if not encrypted else monkeypatch.delenv(crypto.KEY_FILE)
+        caplog.clear()
+        with pytest.raises(StoreError, match="and no key is configured" if encrypted else "is a plain"):
+            Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        assert not [p for p in db.parent.iterdir() if p.name.startswith(db.name + convert.SUFFIX)]
+        assert (REMOVED in caplog.text) is bool(left[name]), (direction, stage)
+        monkeypatch.setenv(crypto.KEY_FILE, str(secret)) if encrypted else monkeypatch.delenv(crypto.KEY_FILE)
+        caplog.clear()
         store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
         listed = sorted(m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10))
-        assert listed == sorted(ids), (direction, stage)
         store.close()
-        if not converted:  # a second run finishes the job and removes the copy
+        assert listed == sorted(ids), (direction, stage)
+        assert (REMOVED in caplog.text) is False  # ... removed by the first open, the refused one
+        assert clear_elsewhere(db.parent, db, not encrypted) == [], (direction, stage)
+        # The conversion's own journal (header zeroed: never played back) goes with the first open that reads.
+        assert sorted(p.name for p in db.parent.iterdir()) == ["memvault.db"], (direction, stage)
+        if stage not in ("renamed", "replaced"):  # a second run finishes the job
             monkeypatch.setenv(crypto.KEY_FILE, str(secret))
             key = crypto.configured(db)
             assert key is not None
             convert.convert(db, key, encrypt=direction == "encrypt")
-            assert not copy.exists() and crypto.is_plain(db) is (direction == "decrypt")
+            assert crypto.is_plain(db) is (direction == "decrypt")
+            assert sorted(p.name for p in db.parent.iterdir()) == ["memvault.db"]
+
+
+def test_the_next_command_removes_a_stopped_decrypts_plain_copy_and_says_so(tmp_path, monkeypatch):
+    """A killed ``decrypt``'s plain copy, removed by the next command in another process (on stderr); the
+    copy of a conversion still running is left alone."""
+    secret = key_file(tmp_path)
+    db = tmp_path / "store" / "memvault.db"
+    db.parent.mkdir()
+    monkeypatch.setenv(crypto.KEY_FILE, str(secret))
+    fill(db)[0].close()
+    runner = subprocess.Popen([sys.executable, str(RUNNER), f"{db}:decrypt:checked"], cwd=REPO,
+                              env={**os.environ, crypto.KEY_FILE: str(secret)}, stdout=subprocess.PIPE, text=True)
+    pid, stage, _ = runner.stdout.readline().split(" ", 2)
+    convert.remove_leftover(db)  # while the conversion runs, its copy stays
+    assert stage == "checked" and Path(f"{db}{convert.SUFFIX}").exists()
+    os.kill(int(pid), signal.SIGKILL)
+    runner.communicate(timeout=60)
+    assert clear_elsewhere(db.parent, db, False) == [f"memvault.db{convert.SUFFIX}"]
+    done = subprocess.run([sys.executable, "-m", "memvault.server", "stats", "--db", str(db)], cwd=REPO,
+                          env={**os.environ, crypto.KEY_FILE: str(secret)}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"removed {db}{convert.SUFFIX}" in done.stderr and REMOVED in done.stderr
+    assert KEY.decode() not in done.stderr + done.stdout and KEY.hex() not in done.stderr + done.stdout
+    assert sorted(p.name for p in db.parent.iterdir()) == ["memvault.db"] and crypto.is_plain(db) is False
 
 
 def test_a_store_replaced_while_opening_is_refused(tmp_path, monkeypatch):
