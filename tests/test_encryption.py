@@ -5,6 +5,7 @@ wrong, missing and unwanted keys refused with nothing written; encrypt/decrypt s
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -410,3 +411,104 @@ def test_memvault_ui_refuses_a_wrong_key_and_a_bad_port_before_it_serves(tmp_pat
     assert "does not decrypt" in capsys.readouterr().err and file_bytes(db) == before
     assert cli.main(["ui", "--no-browser", "--port", "99999", "--db", str(db)]) == 2
     assert "--port: 99999 is not a port" in capsys.readouterr().err
+
+
+STATES = ("no key", "wrong", "plain")
+
+
+def mismatched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state: str) -> tuple[Path, str]:
+    """A store, and the environment set, for ``state``; the message :func:`crypto.mismatch` makes for it."""
+    db = tmp_path / f"{state.replace(' ', '-')}.db"
+    monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+    if state != "plain":
+        monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    fill(db)[0].close()
+    monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+    if state != "no key":
+        monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path, b"another key 0451" if state == "wrong" else KEY)))
+    return db, str(crypto.mismatch(db, state, crypto.configured(db)))
+
+
+# Every command that opens a store (encrypt and decrypt where the state is not theirs to refuse otherwise).
+COMMAND_LINES = [["keys", "list"], ["remember", "a new note"], ["recall", "green tea"], ["list"], ["show", "0123abcd"],
+                 ["forget", "0123abcd"], ["supersede", "0123abcd", "new text"], ["stats"], ["reindex"], ["consolidate"],
+                 ["doctor"], ["export"], ["import", "-"], ["ui", "--no-browser"]]
+ONLY = {"no key": [["encrypt"], ["decrypt"]], "wrong": [["decrypt"]], "plain": []}
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_every_command_and_hook_says_a_key_mismatch_in_the_one_wording(tmp_path, monkeypatch, capsys, state):
+    """The message is :func:`crypto.mismatch`'s, whole, on stderr; exit 1 or 2; the file unchanged."""
+    import io
+
+    db, says = mismatched(tmp_path, monkeypatch, state)
+    before = file_bytes(db)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    for line in COMMAND_LINES + ONLY[state]:
+        assert cli.main([*line, "--db", str(db)]) in (1, 2), line
+        err = capsys.readouterr().err
+        assert says in err, (line, err)
+        assert KEY.decode() not in err and KEY.hex() not in err
+    for event in ("SessionStart", "PostToolUse"):
+        hook_input = json.dumps({"session_id": "s1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": "/x"})
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(hook_input.encode())))
+        assert cli.main(["hook", "claude-code", event, "--db", str(db)]) == 1
+        captured = capsys.readouterr()
+        assert says in captured.err and captured.out == "", (event, captured)
+    assert file_bytes(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(db.name)) == [db.name]
+
+
+def test_the_stdio_and_http_servers_say_a_key_mismatch_in_the_one_wording(tmp_path, monkeypatch):
+    """:func:`crypto.mismatch`'s message: a server given no key for an encrypted file stops at start with
+    it on stderr (exit 2); over stdio a tool's error and the server's stderr carry it; over HTTP the client
+    gets 503 (the team server names no path to a caller it cannot authenticate: the keys are in the
+    store) and the server's log the message."""
+    import anyio
+    from conftest import SERVE, server_env
+    from httpwire import HttpServer
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    import threading
+
+    for state in STATES:
+        (tmp_path / state).mkdir()
+    stores = {state: mismatched(tmp_path / state, monkeypatch, state) for state in STATES}
+    keys = {state: str(key_file(tmp_path / state, b"another key 0451" if state == "wrong" else KEY))
+            for state in ("wrong", "plain")}
+    monkeypatch.delenv(crypto.KEY_FILE)
+    before = {state: file_bytes(db) for state, (db, _) in stores.items()}
+    # All three at once (each process starts in about a second, more on a loaded machine).
+    started = subprocess.Popen(SERVE, env=server_env(stores["no key"][0]), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    servers: list[HttpServer] = []
+    starting = threading.Thread(target=lambda: servers.append(
+        HttpServer(stores["plain"][0], ready=False, MEMVAULT_KEY_FILE=keys["plain"])))
+    starting.start()
+    log_path = tmp_path / "stdio.log"
+
+    async def over_stdio() -> tuple[bool, str]:
+        params = StdioServerParameters(command=SERVE[0], args=SERVE[1:],
+                                       env=server_env(stores["wrong"][0], MEMVAULT_KEY_FILE=keys["wrong"]))
+        with log_path.open("w") as log:
+            async with Client(stdio_client(params, errlog=log)) as c:
+                result = await c.call_tool("recall", {"query": "green tea"})
+        return bool(result.is_error), result.content[0].text
+
+    try:
+        is_error, text = anyio.run(over_stdio)
+        out, err = started.communicate(timeout=60)
+        starting.join(60)
+        says = stores["wrong"][1]
+        assert is_error and says in text and says in log_path.read_text()
+        assert started.returncode == 2 and stores["no key"][1] in err and out == ""
+        answer = servers[0].post("mv_not_a_key", {"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert answer.status_code == 503 and answer.json()["error"] == "database_unavailable"
+        assert stores["plain"][1] in servers[0].log()
+        logs = servers[0].log() + log_path.read_text() + err
+        assert KEY.decode() not in logs and KEY.hex() not in logs
+    finally:
+        for server in servers:
+            server.close()
+    assert {state: file_bytes(db) for state, (db, _) in stores.items()} == before

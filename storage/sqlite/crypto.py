@@ -208,7 +208,8 @@ def mismatch(path: Path | str, state: str, key: Key | None = None) -> StoreError
     does not decrypt it) or "plain" (a plain file, ``key`` configured). Never holds the key."""
     where = repr(str(path))
     if state == "no key":
-        text = f"{where} is encrypted (or not an SQLite file) and no key is configured: {HOW}"
+        text = (f"{where} is not an SQLite database in clear: it is encrypted (or another program's file) "
+                f"and no key is configured: {HOW}")
     elif state == "wrong":
         text = (f"the key from {key.source if key else '?'} does not decrypt {where} (a wrong key, or not "
                 f"memvault's file): check {KEY_FILE} / {KEYRING} (docs/encryption.md)")

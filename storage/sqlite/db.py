@@ -190,6 +190,7 @@ def read_header(path: Path | str) -> None:
     """
     uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
     key = crypto.configured(path)
+    crypto.check_file(path, key)  # a plain file with a key: said as such, not as a wrong key
     try:
         conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error as exc:
