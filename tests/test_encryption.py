@@ -14,6 +14,8 @@ from pathlib import Path
 
 import keyring
 import keyring.backend
+import keyring.backends.fail
+import keyring.errors
 import pytest
 from conftest import REPO, file_bytes
 from fakes import FakeEmbedder
@@ -22,6 +24,7 @@ from memvault.server import cli
 from memvault.storage import maintenance, transfer
 from memvault.storage.errors import StorageUnavailable, StoreError
 from memvault.storage.sqlite import convert, crypto
+from memvault.storage.sqlite.vector_cache import quantise
 from memvault.storage.store import Store
 
 pytestmark = pytest.mark.sqlite_only
@@ -43,11 +46,14 @@ def fill(db: Path) -> tuple[Store, list[str]]:
 
 
 def in_clear(db: Path) -> list[str]:
-    """Which marked texts, their vectors (float32 bytes) and the key appear in the db, -wal and -shm."""
+    """Which marked texts, their vectors (float32 bytes, and the int8 codes the search keeps in memory) and
+    the key appear in the db, -wal and -shm."""
     data = file_bytes(db)
     vectors = FakeEmbedder().embed(list(MARKS))
     found = [text for text in MARKS if text.split()[0].encode() in data]
     found += [f"vector {i}" for i, v in enumerate(vectors) if v.tobytes() in data]
+    codes = quantise(list(range(len(MARKS))), [v.tobytes() for v in vectors]).codes  # the search's int8 copy
+    found += [f"int8 vector {i}" for i, c in enumerate(codes) if c.tobytes() in data]
     return found + [k for k in ("key", "hex key") if (KEY if k == "key" else KEY.hex().encode()) in data]
 
 
@@ -512,3 +518,112 @@ def test_the_stdio_and_http_servers_say_a_key_mismatch_in_the_one_wording(tmp_pa
         for server in servers:
             server.close()
     assert {state: file_bytes(db) for state, (db, _) in stores.items()} == before
+
+
+def unusable_key_file(folder: Path, kind: str) -> Path:
+    """A key file that cannot give a key, of ``kind``."""
+    path = folder / f"key-{kind}"
+    if kind == "folder":
+        path.mkdir(mode=0o700)
+        return path
+    if kind != "missing":
+        content = {"empty": b"", "a line end only": b"\n", "white space": b"  \t \r\n"}.get(kind, KEY)
+        path.write_bytes(content)
+        path.chmod({"group-readable": 0o640, "world-readable": 0o604, "unreadable": 0o000}.get(kind, 0o600))
+    if kind == "another user's":
+        os.chown(path, 4242, -1)
+    return path
+
+
+KEY_FILE_FAULTS = [("empty", "is empty: write the key into it"), ("a line end only", "is empty"),
+                   ("white space", "holds only white space"), ("folder", "is a folder; give the file holding"),
+                   ("missing", "cannot be read: No such file"), ("group-readable", "has mode 640, readable by others"),
+                   ("world-readable", "has mode 604, readable by others"), ("unreadable", "cannot be read: Permission"),
+                   ("another user's", "belongs to another user (uid 4242)")]
+
+
+@pytest.mark.parametrize(("kind", "says"), KEY_FILE_FAULTS, ids=[kind for kind, _ in KEY_FILE_FAULTS])
+def test_a_key_file_that_cannot_give_a_key_is_refused_naming_it_and_nothing_is_created(
+        tmp_path, monkeypatch, capsys, kind, says):
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads a file of mode 000")
+    if kind == "another user's" and os.geteuid() != 0:
+        pytest.skip("only root gives a file to another user")
+    path = unusable_key_file(tmp_path, kind)
+    monkeypatch.setenv(crypto.KEY_FILE, str(path))
+    db = tmp_path / "memvault.db"
+    with pytest.raises(StoreError) as refused:
+        Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    assert str(refused.value).startswith(f"MEMVAULT_KEY_FILE ({path}): {says}")
+    assert cli.main(["remember", "a note", "--db", str(db)]) == 2
+    assert f"MEMVAULT_KEY_FILE ({path}): {says}" in capsys.readouterr().err
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("name", [crypto.KEY_FILE, crypto.KEYRING])
+def test_a_key_setting_set_but_empty_means_no_key_and_a_new_plain_store_says_so(tmp_path, monkeypatch, caplog, name):
+    """An empty VAR= unsets, as in shells and compose files; a store created plain then is said on stderr."""
+    monkeypatch.setenv(name, " ")
+    db = tmp_path / "memvault.db"
+    store, _ = fill(db)
+    store.close()
+    assert crypto.is_plain(db) is True
+    assert f"{name} is set but empty, which means no key: the new database {db} is plain" in caplog.text
+    caplog.clear()
+    Store(db, FakeEmbedder()).close()  # type: ignore[arg-type]
+    monkeypatch.delenv(name)
+    Store(tmp_path / "other.db", FakeEmbedder()).close()  # type: ignore[arg-type]
+    assert "set but empty" not in caplog.text  # said once, at creation, and only with the setting there
+
+
+class FailingKeyring(MemoryKeyring):
+    """A keyring whose reads fail with ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise self.error
+
+
+KEYRING_FAULTS = [
+    ("no backend", lambda: keyring.backends.fail.Keyring(), "no OS keyring is available here (keyring found no "
+                                                            "usable backend): use MEMVAULT_KEY_FILE instead"),
+    ("no entry", MemoryKeyring, "the OS keyring has no key for service 'memvault', name '{db}': `keyring set"),
+    ("empty entry", lambda: entry(""), "the OS keyring's entry (service 'memvault', name '{db}') is empty"),
+    ("white space entry", lambda: entry(" \n"), "the OS keyring's entry (service 'memvault', name '{db}') is empty"),
+    ("locked", lambda: FailingKeyring(keyring.errors.KeyringLocked(f"locked {KEY.decode()}")),
+     "the OS keyring (FailingKeyring) failed to read the key (service 'memvault', name '{db}'): KeyringLocked"),
+    ("backend error", lambda: FailingKeyring(RuntimeError(f"D-Bus said {KEY.decode()}")),
+     "the OS keyring (FailingKeyring) failed to read the key (service 'memvault', name '{db}'): RuntimeError"),
+]
+DB_FOR_KEYRING = "memvault.db"
+
+
+def entry(value: str) -> MemoryKeyring:
+    ring = MemoryKeyring()
+    ring.entries[("memvault", DB_FOR_KEYRING)] = value
+    return ring
+
+
+@pytest.mark.parametrize(("fault", "ring", "says"), KEYRING_FAULTS, ids=[f for f, _, _ in KEYRING_FAULTS])
+def test_a_keyring_that_cannot_give_a_key_is_refused_and_nothing_is_created(
+        tmp_path, monkeypatch, capsys, fault, ring, says):
+    db = tmp_path / "memvault.db"
+    monkeypatch.setattr(sys.modules[__name__], "DB_FOR_KEYRING", str(db))
+    previous = keyring.get_keyring()
+    keyring.set_keyring(ring())
+    try:
+        monkeypatch.setenv(crypto.KEYRING, "1")
+        with pytest.raises(StoreError) as refused:
+            Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        assert f"MEMVAULT_KEYRING=1: {says.format(db=db)}" in str(refused.value)
+        assert cli.main(["remember", "a note", "--db", str(db)]) == 2
+        captured = capsys.readouterr()
+        assert f"MEMVAULT_KEYRING=1: {says.format(db=db)}" in captured.err
+        shown = str(refused.value) + captured.err + captured.out
+        assert KEY.decode() not in shown and KEY.hex() not in shown
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        keyring.set_keyring(previous)
