@@ -17,13 +17,16 @@ from memvault.storage.sqlite import convert, crypto
 
 
 def child(db: str, command: str, wanted: str) -> None:
+    def say(what: str, more: str = "") -> None:  # one write: the children share the pipe
+        os.write(1, f"{os.getpid()} {what} {db}{more}\n".encode())
+
     copy = Path(f"{db}{convert.SUFFIX}")
     passed: list[str] = []
 
     def reached(stage: str) -> None:
         passed.append(stage)
         if stage == wanted:
-            print(os.getpid(), stage, db, flush=True)
+            say(stage)
             time.sleep(600)
 
     def copying() -> int:  # while VACUUM INTO writes the copy, once it holds bytes
@@ -49,9 +52,9 @@ def child(db: str, command: str, wanted: str) -> None:
     try:
         convert.convert(db, crypto.configured(db), encrypt=command == "encrypt")  # type: ignore[arg-type]
     except Exception as exc:
-        print(os.getpid(), "error", db, type(exc).__name__, exc, flush=True)
+        say("error", f" {type(exc).__name__} {exc}")
         os._exit(1)
-    print(os.getpid(), "done", db, flush=True)
+    say("done")
     os._exit(0)
 
 

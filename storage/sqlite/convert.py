@@ -34,18 +34,19 @@ def remove_leftover(path: Path | str) -> None:
     if not files:
         return
     try:
-        fd = os.open(files[0], os.O_RDONLY)
+        fd = -1 if os.name == "nt" else os.open(files[0], os.O_RDONLY)
     except FileNotFoundError:  # the conversion renamed or removed it meanwhile
         return
     try:
-        if not _hold(fd, wait=False):
+        if fd >= 0 and not _hold(fd, wait=False):
             return
         for name in files:
             name.unlink(missing_ok=True)
-    except PermissionError:  # Windows: a running conversion has the copy open
+    except PermissionError:  # Windows: a running conversion has the copy open (it cannot be removed)
         return
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
     log.warning("removed %s: the unfinished copy of a `memvault encrypt` or `decrypt` that was stopped "
                 "(%s is whole, as it was before; run the command again to convert it)",
                 " and ".join(str(name) for name in files), path)
@@ -173,7 +174,7 @@ def _check(copy: Path, key: crypto.Key | None) -> None:
 
 def _hold(fd: int, wait: bool) -> bool:
     """Take the lock (``flock``, not SQLite's) that marks a copy as being written; False when another
-    process has it and not ``wait``. Windows has none: there an open file cannot be removed."""
+    process has it and not ``wait``. None on Windows: there an open file cannot be removed."""
     if os.name == "nt":
         return True
     import fcntl
