@@ -33,16 +33,20 @@ def remove_leftover(path: Path | str) -> None:
     files = [name for name in (copy, Path(f"{copy}-journal")) if os.path.lexists(name)]
     if not files:
         return
+    fd = -1
     try:
         fd = -1 if os.name == "nt" else os.open(files[0], os.O_RDONLY)
-    except FileNotFoundError:  # the conversion renamed or removed it meanwhile
-        return
-    try:
         if fd >= 0 and not _hold(fd, wait=False):
             return
         for name in files:
             name.unlink(missing_ok=True)
-    except PermissionError:  # Windows: a running conversion has the copy open (it cannot be removed)
+    except FileNotFoundError:  # the conversion renamed or removed it meanwhile
+        return
+    except OSError as exc:  # a read-only folder or file system: said, and the store opened as it can be
+        running = os.name == "nt" and isinstance(exc, PermissionError)  # Windows: a conversion has it open
+        if not running:
+            log.warning("cannot remove %s, the unfinished copy of a stopped `memvault encrypt` or `decrypt`: %s",
+                        files[0], exc.strerror or exc)
         return
     finally:
         if fd >= 0:
@@ -59,6 +63,7 @@ def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
     Raises:
         StoreError: no database there, already converted, the key does not open it, another connection
             has it open (a server), or the copy cannot be written; the file is then left as it was.
+    A stopped conversion's copy is removed first (:func:`remove_leftover`).
     """
     path = Path(path).absolute()
     plain = crypto.is_plain(path)
