@@ -206,10 +206,9 @@ def _check_db_path(path: Path, name: str) -> None:
         except OSError:  # opening it says why
             header = b""
         if header and header != SQLITE_HEADER and not _key_set():  # with a key, opening checks it
-            raise ValueError(f"{name}: {str(path)!r} is not an SQLite database (it does not start with "
-                             f"{SQLITE_HEADER[:15].decode()!r}), or an encrypted one and no key is "
-                             "configured (MEMVAULT_KEY_FILE or MEMVAULT_KEYRING: docs/encryption.md); give "
-                             "memvault's database file or a new path")
+            from memvault.storage.sqlite import crypto
+
+            raise ValueError(f"{name}: {crypto.mismatch(path, 'no key')}")
         return
     parent = path.parent
     while not parent.exists():

@@ -22,6 +22,8 @@ def run(command: str, config: config_module.Config) -> int:
     path = Path(config.db)
     try:
         key = crypto.configured(path)
+        if key is None and crypto.is_plain(path) is False:
+            return _say(f"{command}: {crypto.mismatch(path, 'no key')}", 2)
         if key is None:
             return _say(f"{command}: no key is configured: {crypto.HOW}", 2)
         crypto.require_ciphers()

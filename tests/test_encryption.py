@@ -5,6 +5,7 @@ wrong, missing and unwanted keys refused with nothing written; encrypt/decrypt s
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import keyring
 import keyring.backend
+import keyring.backends.fail
+import keyring.errors
 import pytest
 from conftest import REPO, file_bytes
 from fakes import FakeEmbedder
@@ -21,6 +24,7 @@ from memvault.server import cli
 from memvault.storage import maintenance, transfer
 from memvault.storage.errors import StorageUnavailable, StoreError
 from memvault.storage.sqlite import convert, crypto
+from memvault.storage.sqlite.vector_cache import quantise
 from memvault.storage.store import Store
 
 pytestmark = pytest.mark.sqlite_only
@@ -42,11 +46,14 @@ def fill(db: Path) -> tuple[Store, list[str]]:
 
 
 def in_clear(db: Path) -> list[str]:
-    """Which marked texts, their vectors (float32 bytes) and the key appear in the db, -wal and -shm."""
+    """Which marked texts, their vectors (float32 bytes, and the int8 codes the search keeps in memory) and
+    the key appear in the db, -wal and -shm."""
     data = file_bytes(db)
     vectors = FakeEmbedder().embed(list(MARKS))
     found = [text for text in MARKS if text.split()[0].encode() in data]
     found += [f"vector {i}" for i, v in enumerate(vectors) if v.tobytes() in data]
+    codes = quantise(list(range(len(MARKS))), [v.tobytes() for v in vectors]).codes  # the search's int8 copy
+    found += [f"int8 vector {i}" for i, c in enumerate(codes) if c.tobytes() in data]
     return found + [k for k in ("key", "hex key") if (KEY if k == "key" else KEY.hex().encode()) in data]
 
 
@@ -249,52 +256,105 @@ def test_encrypt_is_refused_while_another_process_has_the_store_open(tmp_path, m
         holder.communicate("")
 
 
-# Where the conversions are killed (decrypt at fewer points: its steps are encrypt's).
-KILLS = [("encrypt", stage) for stage in ("written", "checked", "replaced")]
-KILLS += [("decrypt", stage) for stage in ("written", "replaced")]
+# Where the conversions are killed: before the copy, in the middle of it, after it before the rename,
+# after the rename before the folder is flushed, and when all is done.
+STAGES = ("locked", "created", "copying", "written", "checked", "renamed", "replaced")
+KILLS = [(direction, stage) for direction in ("encrypt", "decrypt") for stage in STAGES]
+REMOVED = "the unfinished copy of a `memvault encrypt` or `decrypt` that was stopped"
 
 
-def test_a_sigkill_at_any_stage_of_encrypt_or_decrypt_leaves_one_whole_store(tmp_path, monkeypatch):
-    """Each conversion is killed where ``convert.reached`` is called; the store then opens, with every
-    memory, with the key (after "replaced" for encrypt, before it for decrypt) or without."""
+def clear_elsewhere(folder: Path, db: Path, plain: bool) -> list[str]:
+    """Files of ``folder`` that hold a marked text in clear (the database itself, when plain, aside)."""
+    own = {db.name, f"{db.name}-wal", f"{db.name}-shm"} if plain else set()
+    return [p.name for p in folder.iterdir() if p.name not in own and MARKS[0].split()[0].encode() in p.read_bytes()]
+
+
+def test_a_sigkill_at_any_stage_of_encrypt_or_decrypt_leaves_one_whole_store(tmp_path, monkeypatch, caplog):
+    """Each conversion is killed where ``convert.reached`` is called (all in one process tree); the next
+    open removes what it left, saying so, and the store opens, with every memory, with the key (after the
+    rename for encrypt, before it for decrypt) and not without it, or the reverse; no file holds a
+    marked text in clear but a plain database itself."""
     secret = key_file(tmp_path)
     cases = {}
     for direction, stage in KILLS:
-        db = tmp_path / f"{direction}-{stage}.db"
+        db = tmp_path / f"{direction}-{stage}" / "memvault.db"
+        db.parent.mkdir()
         if direction == "decrypt":
             monkeypatch.setenv(crypto.KEY_FILE, str(secret))
         store, ids = fill(db)
         store.close()
         monkeypatch.delenv(crypto.KEY_FILE, raising=False)
-        proc = subprocess.Popen([sys.executable, str(RUNNER), str(db), direction, stage],
-                                env={**os.environ, crypto.KEY_FILE: str(secret)}, cwd=REPO,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        cases[(direction, stage)] = (db, ids, proc)
-    for (direction, stage), (db, ids, proc) in cases.items():
-        assert proc.stdout.readline() == f"{stage}\n", proc.stderr.read()
-        proc.send_signal(signal.SIGKILL)
-        _, err = proc.communicate()
-        assert KEY.decode() not in err and KEY.hex() not in err
-        converted = stage == "replaced"
+        cases[str(db)] = (direction, stage, ids)
+    runner = subprocess.Popen([sys.executable, str(RUNNER), *(f"{db}:{d}:{s}" for db, (d, s, _) in cases.items())],
+                              env={**os.environ, crypto.KEY_FILE: str(secret)}, cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in cases:
+        line = runner.stdout.readline()
+        pid, stage, db = line.split(" ", 2)
+        assert stage == cases[db.split()[0]][1], line  # not "done" or "error ..."
+        os.kill(int(pid), signal.SIGKILL)
+    _, err = runner.communicate(timeout=60)
+    assert KEY.decode() not in err and KEY.hex() not in err
+    left = {}
+    for name, (direction, stage, ids) in cases.items():
+        db = Path(name)
+        converted = stage in ("renamed", "replaced")
         encrypted = converted if direction == "encrypt" else not converted
         assert crypto.is_plain(db) is not encrypted, (direction, stage)
-        copy = Path(f"{db}{convert.SUFFIX}")
-        if direction == "encrypt" and copy.exists():  # a copy left by the kill holds no clear text
-            assert crypto.is_plain(copy) is not True and MARKS[0].split()[0].encode() not in copy.read_bytes()
-        if encrypted:
-            monkeypatch.setenv(crypto.KEY_FILE, str(secret))
-        else:
-            monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+        left[name] = sorted(p.name for p in db.parent.iterdir() if p.name.startswith(db.name + convert.SUFFIX))
+        assert bool(left[name]) == (stage in ("created", "copying", "written", "checked")), (direction, stage)
+        if direction == "decrypt" and stage in ("written", "checked"):  # the kill left a plain copy...
+            assert clear_elsewhere(db.parent, db, not encrypted) == [f"{db.name}{convert.SUFFIX}"]
+    for name, (direction, stage, ids) in cases.items():
+        db = Path(name)
+        encrypted = crypto.is_plain(db) is False
+        monkeypatch.setenv(crypto.KEY_FILE, str(secret)) if not encrypted else monkeypatch.delenv(crypto.KEY_FILE)
+        caplog.clear()
+        with pytest.raises(StoreError, match="and no key is configured" if encrypted else "is a plain"):
+            Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        assert not [p for p in db.parent.iterdir() if p.name.startswith(db.name + convert.SUFFIX)]
+        assert (REMOVED in caplog.text) is bool(left[name]), (direction, stage)
+        monkeypatch.setenv(crypto.KEY_FILE, str(secret)) if encrypted else monkeypatch.delenv(crypto.KEY_FILE)
+        caplog.clear()
         store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
         listed = sorted(m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10))
-        assert listed == sorted(ids), (direction, stage)
         store.close()
-        if not converted:  # a second run finishes the job and removes the copy
+        assert listed == sorted(ids), (direction, stage)
+        assert (REMOVED in caplog.text) is False  # ... removed by the first open, the refused one
+        assert clear_elsewhere(db.parent, db, not encrypted) == [], (direction, stage)
+        # The conversion's own journal (header zeroed: never played back) goes with the first open that reads.
+        assert sorted(p.name for p in db.parent.iterdir()) == ["memvault.db"], (direction, stage)
+        if stage not in ("renamed", "replaced"):  # a second run finishes the job
             monkeypatch.setenv(crypto.KEY_FILE, str(secret))
             key = crypto.configured(db)
             assert key is not None
             convert.convert(db, key, encrypt=direction == "encrypt")
-            assert not copy.exists() and crypto.is_plain(db) is (direction == "decrypt")
+            assert crypto.is_plain(db) is (direction == "decrypt")
+            assert sorted(p.name for p in db.parent.iterdir()) == ["memvault.db"]
+
+
+def test_the_next_command_removes_a_stopped_decrypts_plain_copy_and_says_so(tmp_path, monkeypatch):
+    """A killed ``decrypt``'s plain copy, removed by the next command in another process (on stderr); the
+    copy of a conversion still running is left alone."""
+    secret = key_file(tmp_path)
+    db = tmp_path / "store" / "memvault.db"
+    db.parent.mkdir()
+    monkeypatch.setenv(crypto.KEY_FILE, str(secret))
+    fill(db)[0].close()
+    runner = subprocess.Popen([sys.executable, str(RUNNER), f"{db}:decrypt:checked"], cwd=REPO,
+                              env={**os.environ, crypto.KEY_FILE: str(secret)}, stdout=subprocess.PIPE, text=True)
+    pid, stage, _ = runner.stdout.readline().split(" ", 2)
+    convert.remove_leftover(db)  # while the conversion runs, its copy stays
+    assert stage == "checked" and Path(f"{db}{convert.SUFFIX}").exists()
+    os.kill(int(pid), signal.SIGKILL)
+    runner.communicate(timeout=60)
+    assert clear_elsewhere(db.parent, db, False) == [f"memvault.db{convert.SUFFIX}"]
+    done = subprocess.run([sys.executable, "-m", "memvault.server", "stats", "--db", str(db)], cwd=REPO,
+                          env={**os.environ, crypto.KEY_FILE: str(secret)}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"removed {db}{convert.SUFFIX}" in done.stderr and REMOVED in done.stderr
+    assert KEY.decode() not in done.stderr + done.stdout and KEY.hex() not in done.stderr + done.stdout
+    assert sorted(p.name for p in db.parent.iterdir()) == ["memvault.db"] and crypto.is_plain(db) is False
 
 
 def test_a_store_replaced_while_opening_is_refused(tmp_path, monkeypatch):
@@ -358,3 +418,213 @@ def test_memvault_ui_refuses_a_wrong_key_and_a_bad_port_before_it_serves(tmp_pat
     assert "does not decrypt" in capsys.readouterr().err and file_bytes(db) == before
     assert cli.main(["ui", "--no-browser", "--port", "99999", "--db", str(db)]) == 2
     assert "--port: 99999 is not a port" in capsys.readouterr().err
+
+
+STATES = ("no key", "wrong", "plain")
+
+
+def mismatched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state: str) -> tuple[Path, str]:
+    """A store, and the environment set, for ``state``; the message :func:`crypto.mismatch` makes for it."""
+    db = tmp_path / f"{state.replace(' ', '-')}.db"
+    monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+    if state != "plain":
+        monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    fill(db)[0].close()
+    monkeypatch.delenv(crypto.KEY_FILE, raising=False)
+    if state != "no key":
+        monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path, b"another key 0451" if state == "wrong" else KEY)))
+    return db, str(crypto.mismatch(db, state, crypto.configured(db)))
+
+
+# Every command that opens a store (encrypt and decrypt where the state is not theirs to refuse otherwise).
+COMMAND_LINES = [["keys", "list"], ["remember", "a new note"], ["recall", "green tea"], ["list"], ["show", "0123abcd"],
+                 ["forget", "0123abcd"], ["supersede", "0123abcd", "new text"], ["stats"], ["reindex"], ["consolidate"],
+                 ["doctor"], ["export"], ["import", "-"], ["ui", "--no-browser"]]
+ONLY = {"no key": [["encrypt"], ["decrypt"]], "wrong": [["decrypt"]], "plain": []}
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_every_command_and_hook_says_a_key_mismatch_in_the_one_wording(tmp_path, monkeypatch, capsys, state):
+    """The message is :func:`crypto.mismatch`'s, whole, on stderr; exit 1 or 2; the file unchanged."""
+    import io
+
+    db, says = mismatched(tmp_path, monkeypatch, state)
+    before = file_bytes(db)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    for line in COMMAND_LINES + ONLY[state]:
+        assert cli.main([*line, "--db", str(db)]) in (1, 2), line
+        err = capsys.readouterr().err
+        assert says in err, (line, err)
+        assert KEY.decode() not in err and KEY.hex() not in err
+    for event in ("SessionStart", "PostToolUse"):
+        hook_input = json.dumps({"session_id": "s1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": "/x"})
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(hook_input.encode())))
+        assert cli.main(["hook", "claude-code", event, "--db", str(db)]) == 1
+        captured = capsys.readouterr()
+        assert says in captured.err and captured.out == "", (event, captured)
+    assert file_bytes(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(db.name)) == [db.name]
+
+
+def test_the_stdio_and_http_servers_say_a_key_mismatch_in_the_one_wording(tmp_path, monkeypatch):
+    """:func:`crypto.mismatch`'s message: a server given no key for an encrypted file stops at start with
+    it on stderr (exit 2); over stdio a tool's error and the server's stderr carry it; over HTTP the client
+    gets 503 (the team server names no path to a caller it cannot authenticate: the keys are in the
+    store) and the server's log the message."""
+    import anyio
+    from conftest import SERVE, server_env
+    from httpwire import HttpServer
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    import threading
+
+    for state in STATES:
+        (tmp_path / state).mkdir()
+    stores = {state: mismatched(tmp_path / state, monkeypatch, state) for state in STATES}
+    keys = {state: str(key_file(tmp_path / state, b"another key 0451" if state == "wrong" else KEY))
+            for state in ("wrong", "plain")}
+    monkeypatch.delenv(crypto.KEY_FILE)
+    before = {state: file_bytes(db) for state, (db, _) in stores.items()}
+    # All three at once (each process starts in about a second, more on a loaded machine).
+    started = subprocess.Popen(SERVE, env=server_env(stores["no key"][0]), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    servers: list[HttpServer] = []
+    starting = threading.Thread(target=lambda: servers.append(
+        HttpServer(stores["plain"][0], ready=False, MEMVAULT_KEY_FILE=keys["plain"])))
+    starting.start()
+    log_path = tmp_path / "stdio.log"
+
+    async def over_stdio() -> tuple[bool, str]:
+        params = StdioServerParameters(command=SERVE[0], args=SERVE[1:],
+                                       env=server_env(stores["wrong"][0], MEMVAULT_KEY_FILE=keys["wrong"]))
+        with log_path.open("w") as log:
+            async with Client(stdio_client(params, errlog=log)) as c:
+                result = await c.call_tool("recall", {"query": "green tea"})
+        return bool(result.is_error), result.content[0].text
+
+    try:
+        is_error, text = anyio.run(over_stdio)
+        out, err = started.communicate(timeout=60)
+        starting.join(60)
+        says = stores["wrong"][1]
+        assert is_error and says in text and says in log_path.read_text()
+        assert started.returncode == 2 and stores["no key"][1] in err and out == ""
+        answer = servers[0].post("mv_not_a_key", {"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert answer.status_code == 503 and answer.json()["error"] == "database_unavailable"
+        assert stores["plain"][1] in servers[0].log()
+        logs = servers[0].log() + log_path.read_text() + err
+        assert KEY.decode() not in logs and KEY.hex() not in logs
+    finally:
+        for server in servers:
+            server.close()
+    assert {state: file_bytes(db) for state, (db, _) in stores.items()} == before
+
+
+def unusable_key_file(folder: Path, kind: str) -> Path:
+    """A key file that cannot give a key, of ``kind``."""
+    path = folder / f"key-{kind}"
+    if kind == "folder":
+        path.mkdir(mode=0o700)
+        return path
+    if kind != "missing":
+        content = {"empty": b"", "a line end only": b"\n", "white space": b"  \t \r\n"}.get(kind, KEY)
+        path.write_bytes(content)
+        path.chmod({"group-readable": 0o640, "world-readable": 0o604, "unreadable": 0o000}.get(kind, 0o600))
+    if kind == "another user's":
+        os.chown(path, 4242, -1)
+    return path
+
+
+KEY_FILE_FAULTS = [("empty", "is empty: write the key into it"), ("a line end only", "is empty"),
+                   ("white space", "holds only white space"), ("folder", "is a folder; give the file holding"),
+                   ("missing", "cannot be read: No such file"), ("group-readable", "has mode 640, readable by others"),
+                   ("world-readable", "has mode 604, readable by others"), ("unreadable", "cannot be read: Permission"),
+                   ("another user's", "belongs to another user (uid 4242)")]
+
+
+@pytest.mark.parametrize(("kind", "says"), KEY_FILE_FAULTS, ids=[kind for kind, _ in KEY_FILE_FAULTS])
+def test_a_key_file_that_cannot_give_a_key_is_refused_naming_it_and_nothing_is_created(
+        tmp_path, monkeypatch, capsys, kind, says):
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads a file of mode 000")
+    if kind == "another user's" and os.geteuid() != 0:
+        pytest.skip("only root gives a file to another user")
+    path = unusable_key_file(tmp_path, kind)
+    monkeypatch.setenv(crypto.KEY_FILE, str(path))
+    db = tmp_path / "memvault.db"
+    with pytest.raises(StoreError) as refused:
+        Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    assert str(refused.value).startswith(f"MEMVAULT_KEY_FILE ({path}): {says}")
+    assert cli.main(["remember", "a note", "--db", str(db)]) == 2
+    assert f"MEMVAULT_KEY_FILE ({path}): {says}" in capsys.readouterr().err
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("name", [crypto.KEY_FILE, crypto.KEYRING])
+def test_a_key_setting_set_but_empty_means_no_key_and_a_new_plain_store_says_so(tmp_path, monkeypatch, caplog, name):
+    """An empty VAR= unsets, as in shells and compose files; a store created plain then is said on stderr."""
+    monkeypatch.setenv(name, " ")
+    db = tmp_path / "memvault.db"
+    store, _ = fill(db)
+    store.close()
+    assert crypto.is_plain(db) is True
+    assert f"{name} is set but empty, which means no key: the new database {db} is plain" in caplog.text
+    caplog.clear()
+    Store(db, FakeEmbedder()).close()  # type: ignore[arg-type]
+    monkeypatch.delenv(name)
+    Store(tmp_path / "other.db", FakeEmbedder()).close()  # type: ignore[arg-type]
+    assert "set but empty" not in caplog.text  # said once, at creation, and only with the setting there
+
+
+class FailingKeyring(MemoryKeyring):
+    """A keyring whose reads fail with ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise self.error
+
+
+KEYRING_FAULTS = [
+    ("no backend", lambda: keyring.backends.fail.Keyring(), "no OS keyring is available here (keyring found no "
+                                                            "usable backend): use MEMVAULT_KEY_FILE instead"),
+    ("no entry", MemoryKeyring, "the OS keyring has no key for service 'memvault', name '{db}': `keyring set"),
+    ("empty entry", lambda: entry(""), "the OS keyring's entry (service 'memvault', name '{db}') is empty"),
+    ("white space entry", lambda: entry(" \n"), "the OS keyring's entry (service 'memvault', name '{db}') is empty"),
+    ("locked", lambda: FailingKeyring(keyring.errors.KeyringLocked(f"locked {KEY.decode()}")),
+     "the OS keyring (FailingKeyring) failed to read the key (service 'memvault', name '{db}'): KeyringLocked"),
+    ("backend error", lambda: FailingKeyring(RuntimeError(f"D-Bus said {KEY.decode()}")),
+     "the OS keyring (FailingKeyring) failed to read the key (service 'memvault', name '{db}'): RuntimeError"),
+]
+DB_FOR_KEYRING = "memvault.db"
+
+
+def entry(value: str) -> MemoryKeyring:
+    ring = MemoryKeyring()
+    ring.entries[("memvault", DB_FOR_KEYRING)] = value
+    return ring
+
+
+@pytest.mark.parametrize(("fault", "ring", "says"), KEYRING_FAULTS, ids=[f for f, _, _ in KEYRING_FAULTS])
+def test_a_keyring_that_cannot_give_a_key_is_refused_and_nothing_is_created(
+        tmp_path, monkeypatch, capsys, fault, ring, says):
+    db = tmp_path / "memvault.db"
+    monkeypatch.setattr(sys.modules[__name__], "DB_FOR_KEYRING", str(db))
+    previous = keyring.get_keyring()
+    keyring.set_keyring(ring())
+    try:
+        monkeypatch.setenv(crypto.KEYRING, "1")
+        with pytest.raises(StoreError) as refused:
+            Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        assert f"MEMVAULT_KEYRING=1: {says.format(db=db)}" in str(refused.value)
+        assert cli.main(["remember", "a note", "--db", str(db)]) == 2
+        captured = capsys.readouterr()
+        assert f"MEMVAULT_KEYRING=1: {says.format(db=db)}" in captured.err
+        shown = str(refused.value) + captured.err + captured.out
+        assert KEY.decode() not in shown and KEY.hex() not in shown
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        keyring.set_keyring(previous)

@@ -5,6 +5,7 @@ More: docs/encryption.md#converting-a-store."""
 
 from __future__ import annotations
 
+import logging
 import os
 import urllib.parse
 from pathlib import Path
@@ -16,11 +17,43 @@ from ..errors import StoreError
 from . import crypto
 
 SUFFIX = ".converting"  # the copy's name: the database's own, with this added
+log = logging.getLogger(__name__)
 
 
 def reached(stage: str) -> None:
-    """Called at each stable point of a conversion ("locked", "written", "checked", "replaced"); does
-    nothing (tests replace it to stop the process there)."""
+    """Called at each point of a conversion ("locked", "created", "written", "checked", "renamed",
+    "replaced"); does nothing (tests replace it to stop the process there)."""
+
+
+def remove_leftover(path: Path | str) -> None:
+    """Remove the copy (and its SQLite journal) that a conversion of the database at ``path`` left when
+    it was stopped before its rename, saying so on stderr; the database itself is whole. A copy that a
+    running conversion holds (its lock, :func:`_hold`) is left alone."""
+    copy = Path(f"{path}{SUFFIX}")
+    files = [name for name in (copy, Path(f"{copy}-journal")) if os.path.lexists(name)]
+    if not files:
+        return
+    fd = -1
+    try:
+        fd = -1 if os.name == "nt" else os.open(files[0], os.O_RDONLY)
+        if fd >= 0 and not _hold(fd, wait=False):
+            return
+        for name in files:
+            name.unlink(missing_ok=True)
+    except FileNotFoundError:  # the conversion renamed or removed it meanwhile
+        return
+    except OSError as exc:  # a read-only folder or file system: said, and the store opened as it can be
+        running = os.name == "nt" and isinstance(exc, PermissionError)  # Windows: a conversion has it open
+        if not running:
+            log.warning("cannot remove %s, the unfinished copy of a stopped `memvault encrypt` or `decrypt`: %s",
+                        files[0], exc.strerror or exc)
+        return
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    log.warning("removed %s: the unfinished copy of a `memvault encrypt` or `decrypt` that was stopped "
+                "(%s is whole, as it was before; run the command again to convert it)",
+                " and ".join(str(name) for name in files), path)
 
 
 def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
@@ -30,6 +63,7 @@ def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
     Raises:
         StoreError: no database there, already converted, the key does not open it, another connection
             has it open (a server), or the copy cannot be written; the file is then left as it was.
+    A stopped conversion's copy is removed first (:func:`remove_leftover`).
     """
     path = Path(path).absolute()
     plain = crypto.is_plain(path)
@@ -40,30 +74,44 @@ def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
                          "nothing to do")
     source = _locked(path, None if encrypt else key)
     copy = path.with_name(path.name + SUFFIX)
+    fd, created = -1, False
     try:
         reached("locked")
-        copy.unlink(missing_ok=True)  # a conversion stopped before: its copy never replaced the file
+        remove_leftover(path)  # a conversion stopped before: its copy never replaced the file
         fd = os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-        os.close(fd)
+        created = True
+        _hold(fd, wait=True)  # until the rename: an open of the store then leaves the copy alone
+        reached("created")
         target = f"file:{urllib.parse.quote(str(copy))}?{key.uri_parameter() if encrypt else 'key='}"
         try:
             source.execute("VACUUM INTO ?", (target,))
         except apsw.Error as exc:  # the message would quote the target, key included
             raise StoreError(f"cannot write {str(copy)!r} ({type(exc).__name__}); the database is "
                              "unchanged") from None
+        if os.fstat(fd).st_nlink == 0:  # removed meanwhile (its lock was taken a moment late)
+            raise StoreError(f"{str(copy)!r} was removed while being written; the database is unchanged: "
+                             "run this again")
         _sync(copy)
         reached("written")
         _check(copy, key if encrypt else None)
         reached("checked")
         if os.name == "nt":  # Windows renames no open file
             source.close()
+            os.close(fd)
+            fd = -1
         os.replace(copy, path)
+        created = False
+        reached("renamed")
         _sync(path.parent)
         reached("replaced")
     except BaseException:
-        copy.unlink(missing_ok=True)
+        if created:
+            for name in (copy, Path(f"{copy}-journal")):
+                name.unlink(missing_ok=True)
         raise
     finally:
+        if fd >= 0:
+            os.close(fd)
         source.close()
     return path
 
@@ -98,7 +146,7 @@ def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
                              "or a command): stop it and run this again. Nothing was changed.") from None
         except apsw.NotADBError:
             unreadable = StoreError(f"{str(path)!r} cannot be read")
-            raise (crypto.wrong_key(path, key) if key else unreadable) from None
+            raise (crypto.mismatch(path, "wrong", key) if key else unreadable) from None
         mode = conn.execute("PRAGMA journal_mode=DELETE").fetchall()  # WAL copied into the file; -wal, -shm gone
         if mode != [("delete",)]:  # only the one connection of the file may leave WAL mode
             raise StoreError(f"another process has {str(path)!r} open: stop it and run this again. Nothing was "
@@ -127,6 +175,20 @@ def _check(copy: Path, key: crypto.Key | None) -> None:
         conn.close()
     if result != [("ok",)]:
         raise StoreError(f"the copy {str(copy)!r} is damaged ({result[0][0]}); the database is unchanged")
+
+
+def _hold(fd: int, wait: bool) -> bool:
+    """Take the lock (``flock``, not SQLite's) that marks a copy as being written; False when another
+    process has it and not ``wait``. None on Windows: there an open file cannot be removed."""
+    if os.name == "nt":
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _sync(path: Path) -> None:

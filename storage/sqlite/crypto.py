@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import logging
 import os
 import stat
 from pathlib import Path
@@ -24,6 +25,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every plain SQLi
 # (docs/encryption.md#cost).
 KDF_ITERATIONS = 64_007
 SALT_BYTES = 16
+log = logging.getLogger(__name__)
 REINSTALL = "pip install --force-reinstall --no-deps apsw-sqlite3mc"
 HOW = (f"set {KEY_FILE} to a file holding the key, or {KEYRING}=1 with the key in the OS keyring "
        "(docs/encryption.md)")
@@ -97,7 +99,8 @@ def _from_file(path: Path) -> Key:
     except OSError as exc:
         raise StoreError(f"{where}: cannot be read: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"{where}: is not a file")
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise StoreError(f"{where}: is {what}; give the file holding the key")
     if os.name == "posix" and info.st_mode & 0o077:
         raise StoreError(f"{where}: has mode {stat.S_IMODE(info.st_mode):o}, readable by others than its "
                          f"owner: `chmod 600 {path}` (and make a new key if others may have read it)")
@@ -108,7 +111,9 @@ def _from_file(path: Path) -> Key:
     except OSError as exc:
         raise StoreError(f"{where}: cannot be read: {exc.strerror or exc}") from None
     if not secret:
-        raise StoreError(f"{where}: is empty")
+        raise StoreError(f"{where}: is empty: write the key into it (docs/encryption.md)")
+    if not secret.strip():
+        raise StoreError(f"{where}: holds only white space: write the key into it (docs/encryption.md)")
     return Key(secret, where)
 
 
@@ -118,15 +123,22 @@ def _from_keyring(name: str) -> Key:
     import keyring
     import keyring.errors
 
+    entry = f"service {SERVICE!r}, name {name!r}"
     try:
         secret = keyring.get_password(SERVICE, name)
-    except keyring.errors.KeyringError as exc:
-        why = f"{type(exc).__name__}: {exc}"
-        raise StoreError(f"{KEYRING}=1: the OS keyring cannot be read ({why})") from None
-    if not secret:
-        raise StoreError(f"{KEYRING}=1: the OS keyring has no key for service {SERVICE!r}, name {name!r}: "
-                         f"`keyring set {SERVICE} {name}` stores one (it asks for it)")
-    return Key(secret.encode("utf-8"), f"the OS keyring ({SERVICE!r}, {name!r})")
+    except keyring.errors.NoKeyringError:
+        raise StoreError(f"{KEYRING}=1: no OS keyring is available here (keyring found no usable backend): "
+                         f"use {KEY_FILE} instead (docs/encryption.md)") from None
+    except Exception as exc:  # any backend's failure (D-Bus, Keychain, a locked collection): said, by type
+        raise StoreError(f"{KEYRING}=1: the OS keyring ({type(keyring.get_keyring()).__name__}) failed to "
+                         f"read the key ({entry}): {type(exc).__name__}; nothing was created") from None
+    if secret is None:
+        raise StoreError(f"{KEYRING}=1: the OS keyring has no key for {entry}: `keyring set {SERVICE} {name}` "
+                         "stores one (it asks for it)")
+    if not secret.strip():
+        raise StoreError(f"{KEYRING}=1: the OS keyring's entry ({entry}) is empty: `keyring set {SERVICE} "
+                         f"{name}` stores the key (it asks for it)")
+    return Key(secret.encode("utf-8"), f"the OS keyring ({KEYRING}: {entry})")
 
 
 @functools.cache
@@ -172,22 +184,37 @@ def file_salt(path: Path | str) -> bytes | None:
 
 
 def check_file(path: Path | str, key: Key | None) -> None:
-    """Refuse before opening: a plain file while a key is configured, an encrypted one without a key.
+    """Refuse before opening: a plain file while a key is configured, an encrypted one without a key;
+    say on stderr when a new file is made plain while a key setting is present but empty.
 
     Raises:
-        StoreError: the message says which, and the command that converts the file.
+        StoreError: :func:`mismatch`'s message.
     """
     plain = is_plain(path)
     if key is not None and plain:
-        raise StoreError(f"{str(path)!r} is a plain (unencrypted) database, and a key is configured "
-                         f"({key.source}): `memvault encrypt` encrypts it with that key; or unset the key "
-                         "setting to use it plain. Nothing was written.")
+        raise mismatch(path, "plain", key)
     if key is None and plain is False:
-        raise StoreError(f"{str(path)!r} is encrypted (or not an SQLite file) and no key is configured: "
-                         f"{HOW}. Nothing was written.")
+        raise mismatch(path, "no key")
+    empty = [name for name in (KEY_FILE, KEYRING) if name in os.environ and not os.environ[name].strip()]
+    if key is None and plain is None and empty:
+        log.warning("%s is set but empty, which means no key: the new database %s is plain (unencrypted); "
+                    "set it to a key (or remove it) (docs/encryption.md#setting-it-up)",
+                    " and ".join(empty), str(path))
 
 
-def wrong_key(path: Path | str, key: Key) -> StoreError:
-    """The error for a key that does not decrypt the file at ``path``."""
-    return StoreError(f"the key from {key.source} does not decrypt {str(path)!r} (a wrong key, or not "
-                      "memvault's file). Nothing was written.")
+def mismatch(path: Path | str, state: str, key: Key | None = None) -> StoreError:
+    """The one message, on every surface (commands, servers, ``memvault ui``, hooks), for a key that does
+    not fit the database at ``path``: ``state`` "no key" (encrypted, none configured), "wrong" (``key``
+    does not decrypt it) or "plain" (a plain file, ``key`` configured). Never holds the key."""
+    where = repr(str(path))
+    if state == "no key":
+        text = (f"{where} is not an SQLite database in clear: it is encrypted (or another program's file) "
+                f"and no key is configured: {HOW}")
+    elif state == "wrong":
+        text = (f"the key from {key.source if key else '?'} does not decrypt {where} (a wrong key, or not "
+                f"memvault's file): check {KEY_FILE} / {KEYRING} (docs/encryption.md)")
+    else:
+        text = (f"{where} is a plain (unencrypted) database, and a key is configured "
+                f"({key.source if key else '?'}): `memvault encrypt` encrypts it with that key; or unset "
+                f"{KEY_FILE} / {KEYRING} to use it plain (docs/encryption.md)")
+    return StoreError(f"{text}. Nothing was written.")

@@ -16,7 +16,7 @@ import apsw
 from ..errors import Busy, StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from ..textindex import SQL_FUNCTION, index_text
-from . import crypto
+from . import convert, crypto
 
 
 # A writer blocked by another connection's lock looks again this often during its
@@ -107,6 +107,7 @@ def open_connection(
     # opened read-only, so reads are served and writes refused as read-only; without a
     # -shm file that can be made beside it, as immutable (SQLite's URI parameters).
     read_only = not os.access(path, os.W_OK)
+    convert.remove_leftover(path)  # a stopped `memvault decrypt` may have left a plain copy
     crypto.check_file(path, key)
     inode = path.stat().st_ino
     try:
@@ -159,7 +160,7 @@ def _unlock(conn: apsw.Connection, path: Path, key: crypto.Key) -> None:
     try:
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchall()
     except apsw.NotADBError:
-        raise crypto.wrong_key(path, key) from None
+        raise crypto.mismatch(path, "wrong", key) from None
 
 
 @contextlib.contextmanager
@@ -199,6 +200,7 @@ def read_header(path: Path | str) -> None:
     """
     uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
     key = crypto.configured(path)
+    crypto.check_file(path, key)  # a plain file with a key: said as such, not as a wrong key
     try:
         conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error as exc:
