@@ -219,7 +219,13 @@ def test_encrypt_and_decrypt_keep_every_memory_and_leave_no_copy(tmp_path, monke
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("memvault")) == ["memvault.db"]
     assert in_clear(db) == []
     assert cli.main(["encrypt", "--db", str(db)]) == 1
-    assert "already encrypted" in capsys.readouterr().err
+    assert "already encrypted with this key" in capsys.readouterr().err
+    other = tmp_path / "other"
+    other.mkdir()
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(other, b"another key entirely")))
+    assert cli.main(["encrypt", "--db", str(db)]) == 1  # not "already encrypted": not with that key
+    assert "does not decrypt" in capsys.readouterr().err
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
     store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
     assert sorted(m.id for m in store.list_memories(tenant="t", scopes=["s"], limit=10)) == sorted(ids)
     hits = store.recall(tenant="t", query="dingomark3318 fears heights", scopes=["s"], limit=1).hits

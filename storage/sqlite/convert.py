@@ -69,8 +69,10 @@ def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
     plain = crypto.is_plain(path)
     if plain is None:
         raise StoreError(f"no database at {str(path)!r}")
+    if plain != encrypt and encrypt and not _opens(path, key):
+        raise crypto.mismatch(path, "wrong", key)  # not "already encrypted": not with this key
     if plain != encrypt:
-        raise StoreError(f"{str(path)!r} is {'already encrypted' if encrypt else 'plain already'}: "
+        raise StoreError(f"{str(path)!r} is {'already encrypted with this key' if encrypt else 'plain already'}: "
                          "nothing to do")
     source = _locked(path, None if encrypt else key)
     copy = path.with_name(path.name + SUFFIX)
@@ -158,6 +160,15 @@ def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
         conn.close()
         raise
     return conn
+
+
+def _opens(path: Path, key: crypto.Key) -> bool:
+    """Whether ``key`` decrypts the database at ``path`` (read only)."""
+    try:
+        _check(path, key)
+    except StoreError:
+        return False
+    return True
 
 
 def _check(copy: Path, key: crypto.Key | None) -> None:
