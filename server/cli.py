@@ -70,7 +70,8 @@ FIELDS: Flags = {
     "--kind": {"help": ", ".join(KINDS[:-1]) + " or " + KINDS[-1]},
     "--tag": {"action": "append", "dest": "tags", "metavar": "TAG", "help": "a tag (repeatable)"},
     "--importance": {"type": _integer, "help": f"{IMPORTANCE_MIN}-{IMPORTANCE_MAX}"},
-    "--observed-at": {"metavar": "TIME", "help": "when it was observed, ISO-8601 (default now; no offset: UTC)"},
+    "--observed-at": {"metavar": "TIME",
+                      "help": "when it was observed, ISO-8601 (default now; no offset: UTC)"},
     "--expires-at": {"metavar": "TIME", "help": "after this ISO-8601 time it is never returned"},
     "--source": {"help": "where it came from (a file, a URL, a conversation)"},
 }

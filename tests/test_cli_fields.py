@@ -57,8 +57,8 @@ def test_a_bad_time_names_its_flag_and_stores_nothing(db_path, capsys, flag, val
     assert [m["content"] for m in json.loads(out)["memories"]] == ["The build runs on ci-4"]
 
 
-@pytest.mark.parametrize("command", ["recall x", "list", "show 01a2", "forget 01a2", "supersede 01a2 y", "stats",
-                                     "reindex", "doctor", "consolidate"])
+@pytest.mark.parametrize("command", ["recall x", "list", "show 01a2", "forget 01a2", "supersede 01a2 y",
+                                     "stats", "reindex", "doctor", "consolidate"])
 def test_every_json_command_answers_a_missing_database_with_a_json_error(tmp_path, capsys, command):
     missing = tmp_path / "nothing-here.db"
     code, out, err = run(capsys, *command.split(), "--db", str(missing), "--json")
@@ -68,7 +68,8 @@ def test_every_json_command_answers_a_missing_database_with_a_json_error(tmp_pat
 
 
 def test_an_import_of_a_missing_file_is_a_json_error_with_json(tmp_path, capsys):
-    code, out, err = run(capsys, "import", str(tmp_path / "none.jsonl"), "--db", str(tmp_path / "m.db"), "--json")
+    missing = str(tmp_path / "none.jsonl")
+    code, out, err = run(capsys, "import", missing, "--db", str(tmp_path / "m.db"), "--json")
     assert code == 2 and "FILE:" in err and json.loads(out)["error"]["field"] == "file"
 
 

@@ -605,5 +605,6 @@ def test_a_hook_imports_nothing_it_does_not_use(env, stored, tmp_path, event, he
                             input=json.dumps(_payload(event, transcript, source="startup")), env=env,
                             capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr[-2000:]
-    loaded = {line.split("|")[2].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    loaded = {line.split("|")[2].strip() for line in result.stderr.splitlines()
+              if line.startswith("import time:")}
     assert "memvault.storage.secrets" in loaded and heavy & loaded == set()

@@ -72,8 +72,8 @@ def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
     if plain != encrypt and encrypt and not _opens(path, key):
         raise crypto.mismatch(path, "wrong", key)  # not "already encrypted": not with this key
     if plain != encrypt:
-        raise StoreError(f"{str(path)!r} is {'already encrypted with this key' if encrypt else 'plain already'}: "
-                         "nothing to do")
+        state = "already encrypted with this key" if encrypt else "plain already"
+        raise StoreError(f"{str(path)!r} is {state}: nothing to do")
     source = _locked(path, None if encrypt else key)
     copy = path.with_name(path.name + SUFFIX)
     fd, created = -1, False
