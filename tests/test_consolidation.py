@@ -412,6 +412,19 @@ def test_a_store_told_to_consolidates_on_its_worker_after_n_writes(store):
     assert last_run(store) is not None
 
 
+def test_on_a_scheduled_store_a_contradiction_remember_reports_waits_for_review_at_once(store, clock):
+    store.upkeep.schedule_consolidation(24, 500)  # as a server's store
+    old = store.remember(tenant="a", scope="proj", content="The team standup is at 9:15 every weekday.",
+                         kind="fact").id
+    clock.advance(3600)
+    new = store.remember(tenant="a", scope="proj", content="The team standup is at 10:30 every weekday.",
+                         kind="fact")
+    assert [c[0] for c in new.contradicts] == [old]
+    settled(store, until=lambda: bool(store.review("a", ["proj"]).contradictions))
+    assert [(o, n) for o, n, _ in store.review("a", ["proj"]).contradictions] == [(old, new.id)]
+    assert last_run(store) is None  # a scan, not a consolidation
+
+
 def test_a_servers_round_consolidates_when_the_last_run_is_older_than_the_interval(store, clock):
     store.upkeep.schedule_consolidation(24, 0)
     store.upkeep.run_due(retry=True)
