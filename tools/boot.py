@@ -3,9 +3,10 @@
 Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line, then
 its guaranteed share, then the rest goes in order, so no kind hides the others. A recent section never
 shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
-Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does and a procedure's
-runs; within a section ordered by importance, a decayed memory sinks (:func:`by_strength`). The same
-store and clock give the same text.
+Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does, ``— possibly
+outdated by <short id>`` on the older of a contradicting pair review holds, and a procedure's runs;
+within a section ordered by importance, a decayed memory sinks (:func:`by_strength`) and the newer of
+such a pair comes before the older (:func:`newer_first`). The same store and clock give the same text.
 With a task, the memories recall finds confidently relevant to it come first (:data:`TASK`); the last
 ended session's digest comes last (:data:`LAST_SESSION`); no memory is shown twice.
 """
@@ -64,6 +65,8 @@ SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and thos
 # After a memory that needs review, its strength's only mark here: the figure on every line, or on
 # these, cost lines and sections at small budgets (docs/tools.md#resources).
 REVIEW_MARK = " — needs review"
+# After the older of a contradicting pair review holds (``Store.review``), with the newer's short id.
+OUTDATED_MARK = " — possibly outdated by "
 
 
 @dataclass
@@ -260,8 +263,13 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     if digest is not None:
         parts.append((LAST_SESSION, [digest], 1))
     now = store.clock()
-    parts = [(section, memories if section.newest_first or section.leads else by_strength(memories, now),
-              total) for section, memories, total in parts]
+    # Each older memory of a pair review holds, to the newest memory contradicting it (ids sort as written).
+    newer_of = {older: newer for older, newer, _ in sorted(review.contradictions, key=lambda pair: pair[1])}
+    parts = [(section, memories if section.newest_first or section.leads else
+              newer_first(by_strength(memories, now), newer_of), total) for section, memories, total in parts]
+    shown = {m.id for _, memories, _ in parts for m in memories}
+    newer_ids = sorted({newer_of[i] for i in shown if i in newer_of})
+    outdating = store.short_ids(tenant=caller.tenant, ids=newer_ids) if newer_ids else {}
     procedures = [m.id for _, memories, _ in parts for m in memories if m.kind == "procedure"]
     runs = store.run_summaries(tenant=caller.tenant, ids=procedures) if procedures else {}
 
@@ -275,6 +283,8 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
 
     def details(memory: Memory) -> str:
         held = REVIEW_MARK if needs_review(memory, now) else ""
+        if memory.id in newer_of:
+            held += f"{OUTDATED_MARK}{outdating[newer_of[memory.id]]}"
         r = runs.get(memory.id)
         if r is None:
             return held
@@ -298,6 +308,26 @@ def by_strength(memories: list[Memory], now: int) -> list[Memory]:
     """``memories`` (most important first) by importance times (0.5 + strength at ``now``), stable: a
     decayed memory sinks below fresher ones of a little less importance, and stays in its section."""
     return sorted(memories, key=lambda m: -m.importance * (0.5 + strength(m, now)))
+
+
+def newer_first(memories: list[Memory], newer_of: dict[str, str]) -> list[Memory]:
+    """``memories`` in order, but the newer of a contradicting pair (``newer_of``: older id → newer id)
+    moved just before the older one when both are here and it came after."""
+    by_id = {m.id: m for m in memories}
+    out: list[Memory] = []
+    placed: set[str] = set()
+    for memory in memories:
+        chain = [memory]  # the memory, the one outdating it, the one outdating that ...
+        while chain[-1].id in newer_of and newer_of[chain[-1].id] in by_id:
+            newer = by_id[newer_of[chain[-1].id]]
+            if newer.id in placed or any(m.id == newer.id for m in chain):
+                break
+            chain.append(newer)
+        for m in reversed(chain):
+            if m.id not in placed:
+                placed.add(m.id)
+                out.append(m)
+    return out
 
 
 def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tuple[list[Memory], str]:
