@@ -26,7 +26,8 @@ def facts(boot: str) -> list[tuple[str, str]]:
 def test_the_older_of_a_pair_is_marked_and_the_newer_comes_first(store: Store, clock):
     def fact(content: str, importance: int) -> str:
         clock.advance(3600)
-        return store.remember(tenant="a", scope="proj", kind="fact", content=content, importance=importance).id
+        return store.remember(tenant="a", scope="proj", kind="fact", content=content,
+                              importance=importance).id
 
     old = fact("The team standup is at 9:15 every weekday.", 9)
     other = fact("The CI runners have 4 cores each.", 7)

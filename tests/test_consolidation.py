@@ -426,7 +426,8 @@ def test_on_a_scheduled_store_a_contradiction_remember_reports_waits_for_review_
 
 
 def test_without_consolidation_a_contradicting_remember_starts_no_scan(store, clock):
-    store.remember(tenant="a", scope="proj", content="The team standup is at 9:15 every weekday.", kind="fact")
+    store.remember(tenant="a", scope="proj", content="The team standup is at 9:15 every weekday.",
+                   kind="fact")
     clock.advance(3600)
     new = store.remember(tenant="a", scope="proj", content="The team standup is at 10:30 every weekday.",
                          kind="fact")
@@ -458,8 +459,10 @@ async def test_a_running_server_lists_a_reported_contradiction_for_review_before
     finally:
         made.close()
     async with Client(build_server(Config(db=db_path))) as c:
-        numbered = [await c.call_tool("remember", {"content": text, "kind": "fact"}) for text in numbered_facts()]
-        old = await c.call_tool("remember", {"content": "The team standup is at 9:15 every weekday.", "kind": "fact"})
+        numbered = [await c.call_tool("remember", {"content": text, "kind": "fact"})
+                    for text in numbered_facts()]
+        old = await c.call_tool("remember", {"content": "The team standup is at 9:15 every weekday.",
+                                             "kind": "fact"})
         new = await c.call_tool("remember", {"content": "The team standup is at 10:30 every weekday.",
                                              "kind": "fact"})
         for _ in range(100):  # the scan runs on the server's worker: a few seconds at most
