@@ -7,8 +7,9 @@ Lines are ``- [short id] date: "content"``, then ``— needs review`` when it do
 outdated by <short id>`` on the older of a contradicting pair review holds, and a procedure's runs;
 within a section ordered by importance, a decayed memory sinks (:func:`by_strength`) and the newer of
 such a pair comes before the older (:func:`newer_first`). The same store and clock give the same text.
-With a task, the memories recall finds confidently relevant to it come first (:data:`TASK`); the last
-ended session's digest comes last (:data:`LAST_SESSION`); no memory is shown twice.
+With a task, the memories recall finds confidently relevant to it, and the procedure it ranks best for
+it, come first (:data:`TASK`); the last ended session's digest comes last (:data:`LAST_SESSION`); no
+memory is shown twice.
 """
 
 from __future__ import annotations
@@ -52,7 +53,12 @@ SECTIONS = (  # shares sum to 0.9: a tenth, and every unused share, goes to the 
 )
 # The memories relevant to a task lead, within half the budget: today's sections keep the other half.
 TASK = Section("Relevant to the task", KINDS, newest_first=False, cap=0.5, leads=True)
-TASK_HITS_MAX = 10  # recall hits looked at for a task; those under SURE_CONFIDENCE are left out
+TASK_HITS_MAX = 10  # recall hits looked at for a task; those under SURE_CONFIDENCE are left out, but:
+# the best-ranked procedure when among the first TASK_PROCEDURE_RANK hits, from TASK_PROCEDURE_FLOOR (a
+# procedure for the task that ranks behind a fact on the same thing scores 0.07-0.15, first with a small
+# lead 0.33-0.47: bench/boot_task.py, docs/benchmarks.md#boot-with-a-task).
+TASK_PROCEDURE_RANK = 2
+TASK_PROCEDURE_FLOOR = 0.05
 # Last, so at a budget too small for every section's first line it is the one left out; the
 # unguaranteed tenth is its share, and a quarter its cap: the longest digest (400 tokens) fits
 # the default 2,000 and takes no more from today's sections (measured: docs/tools.md#resources).
@@ -331,16 +337,21 @@ def newer_first(memories: list[Memory], newer_of: dict[str, str]) -> list[Memory
 
 
 def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tuple[list[Memory], str]:
-    """The memories recall finds for ``task`` with at least ``SURE_CONFIDENCE``, best first, and the
-    header's note saying what was found."""
+    """The memories recall finds for ``task`` with at least ``SURE_CONFIDENCE``, and the best-ranked
+    procedure (see ``TASK_PROCEDURE_RANK``), best first; the header's note saying what was found."""
     if len(task) > QUERY_MAX_CHARS:
         raise InvalidInput("task", f"is {len(task):,} characters; the limit is {QUERY_MAX_CHARS:,}")
     validate.no_credential("task", task)
     outcome = store.recall(tenant=caller.tenant, query=task, scopes=scopes, limit=TASK_HITS_MAX)
-    found = [hit.memory for hit in outcome.hits if hit.confidence >= SURE_CONFIDENCE]
-    if found:
-        found_n = text.count(len(found), "memory", "memories")
-        note = f" First: {found_n} `recall` finds surely relevant to the task."
+    best = next((hit for hit in outcome.hits[:TASK_PROCEDURE_RANK] if hit.memory.kind == "procedure"), None)
+    led = best if best is not None and TASK_PROCEDURE_FLOOR <= best.confidence < SURE_CONFIDENCE else None
+    found = [hit.memory for hit in outcome.hits if hit.confidence >= SURE_CONFIDENCE or hit is led]
+    sure = len(found) - (led is not None)
+    how = ", and the procedure it ranks best for it" if led is not None else ""
+    if sure:
+        note = f" First: {text.count(sure, 'memory', 'memories')} `recall` finds surely relevant to the task{how}."
+    elif led is not None:
+        note = " First: the procedure `recall` ranks best for the task; no memory is surely relevant to it."
     else:
         note = " No memory is surely relevant to the task: `recall` may find weaker leads."
     if outcome.degraded:
