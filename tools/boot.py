@@ -349,7 +349,8 @@ def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tup
     sure = len(found) - (led is not None)
     how = ", and the procedure it ranks best for it" if led is not None else ""
     if sure:
-        note = f" First: {text.count(sure, 'memory', 'memories')} `recall` finds surely relevant to the task{how}."
+        found_n = text.count(sure, "memory", "memories")
+        note = f" First: {found_n} `recall` finds surely relevant to the task{how}."
     elif led is not None:
         note = " First: the procedure `recall` ranks best for the task; no memory is surely relevant to it."
     else:
