@@ -94,7 +94,8 @@ def report(name: str, wanted: list[tuple[list[tuple], str]], unwanted: list[list
             hit = sum(want in kept(hits, floor, top) for hits, want in wanted)
             wrong = sum(len(kept(hits, floor, top) - {want}) for hits, want in wanted)
             none = sum(bool(kept(hits, floor, top)) for hits in unwanted)
-            out(f"  best procedure in the first {top:>2} hits from {floor:.2f}: needed one led {hit}/{len(wanted)}, "
+            out(f"  best procedure in the first {top:>2} hits from {floor:.2f}: "
+                f"needed one led {hit}/{len(wanted)}, "
                 f"another led too {wrong}, a procedure led a task needing none {none}/{len(unwanted)}"
                 f"{chosen if (top, floor) == (TASK_PROCEDURE_RANK, TASK_PROCEDURE_FLOOR) else ''}\n")
 

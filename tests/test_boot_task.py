@@ -193,8 +193,9 @@ def test_the_procedure_recall_ranks_second_for_a_task_leads_though_not_surely_re
     def remember(kind: str, content: str) -> str:
         return real_store.remember(tenant="t", scope="proj", kind=kind, content=content).id
 
-    procedure = remember("procedure", "Rotating the staging database password: generate it in Vault, update "
-                                      "the secret in kv/app/staging, then restart the api pods one at a time.")
+    procedure = remember("procedure", "Rotating the staging database password: generate it in Vault, "
+                                      "update the secret in kv/app/staging, then restart the api pods one "
+                                      "at a time.")
     fact = remember("fact", "The staging database password was last rotated on 2 March.")
     remember("fact", "The staging database runs PostgreSQL 16 on host db-stg-03.")
     remember("decision", "We rotate database passwords every 90 days.")
