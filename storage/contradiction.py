@@ -335,7 +335,7 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     old, new = _read(older), _read(newer)
     keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
     found = _agreeing_not(old, new)
-    if found is not None and _numbered_apart(old, new):
+    if found is not None and _numbered_apart(old, new, _words(older), _words(newer)):
         return None
     changing = bool(new.changes and not old.changes)
     added = new.words - old.words
@@ -387,16 +387,24 @@ def _parallel(older: str, newer: str) -> bool:
     return SequenceMatcher(None, *kinds, autojunk=False).ratio() >= 0.5
 
 
-def _numbered_apart(old: _Read, new: _Read) -> bool:
-    """Two numbered subjects, not a change of one: the number right after both texts' first words (a
-    label: "Service 28", "Build agent 7") differs, and so does another value ("... port 9028" / "... 9029").
-    One value changed alone ("Postgres 15" → "Postgres 16 is used") stays a change."""
+def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: list[str]) -> bool:
+    """Two numbered subjects, not a change of one: the number or identifier right after both texts'
+    first words (a label: "Service 28", "On floor 4", "Host web-01"; not "The review is on 14 March")
+    differs, and each text gives the label a value of its own after it, equal or not ("... port 9028"
+    / "... 9029", "... 12 chairs" / "... 12 chairs", "... rack 3" / "... rack 1"). A number changed
+    with no value after it ("Postgres 15" → "Postgres 16 is used") stays a change. ``*_words``: each
+    text's ``_words``."""
     a, b = old.sequence, new.sequence
-    at = next((i for i, t in enumerate(a[:3]) if t.kind != "word"), 0)  # the label's number: after its words
+    at = next((i for i, t in enumerate(a[:3]) if t.kind != "word"), 0)  # the label's value: after its words
     if not at or min(len(a), len(b)) <= at + 1 or [t.key for t in a[:at]] != [t.key for t in b[:at]]:
         return False
-    label = a[at].kind == b[at].kind == "number" and a[at].key != b[at].key
-    return label and a[at].clause == b[at].clause == 0 and len(values_of(old) - values_of(new)) >= 2
+    for side, words in ((a, old_words), (b, new_words)):  # the label's words and number lead the text
+        lead = next((i for i, word in enumerate(words) if word not in STOP), len(words))  # "The", "On"
+        if words[lead:lead + at + 1] != [t.shown for t in side[:at + 1]]:
+            return False
+    label = a[at].kind == b[at].kind and a[at].kind in ("number", "ident") and a[at].key != b[at].key
+    valued = all(any(t.kind != "word" for t in side[at + 1:]) for side in (a, b))
+    return label and a[at].clause == b[at].clause == 0 and valued
 
 
 def values_of(read: _Read) -> set[str]:

@@ -175,6 +175,16 @@ class Upkeep:
         by_time = hours > 0 and now - int(settings.get(LAST_RUN, 0)) >= hours * 3_600_000
         return by_time or 0 < writes <= self._writes
 
+    def start_scan(self, tenant: str) -> None:
+        """When consolidation is scheduled (a server's store), have the worker compare ``tenant``'s
+        memories written since the last scan (``consolidate.scan``): a contradiction ``remember``
+        reported waits for review at once, not from the next consolidation on."""
+        from .consolidate import Report, scan
+
+        if self._consolidation != (0, 0):
+            self.worker.submit("contradiction scan",
+                               lambda: scan(self.store, tenant, self.store.clock(), Report()))
+
     def start_consolidation(self) -> None:
         """Have the worker consolidate every tenant, a step at a time (``consolidate.consolidate``)."""
         from .consolidate import consolidate

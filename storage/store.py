@@ -338,6 +338,8 @@ class Store:
             embedding.cancel()
         if due:
             self.upkeep.start()
+        if contradicts:
+            self.upkeep.start_scan(tenant)
         return RememberOutcome(
             id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts)
         )

@@ -17,6 +17,7 @@ from test_boot import COUNT, parse
 from memvault.server.app import build_server
 from memvault.server.config import Config
 from memvault.storage.errors import InvalidInput
+from memvault.storage.ranking import SURE_CONFIDENCE
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from memvault.tools.boot import LAST_SESSION, SECTIONS, TASK, boot_context
@@ -186,3 +187,22 @@ async def test_the_boot_template_over_the_sdk_client(db_path):
     assert path.startswith("# Memory boot context")  # a task is text: the SDK's path checks do not apply
     assert refused.value.error.code == INVALID_PARAMS
     assert refused.value.error.message.startswith("task: is 2,001")
+
+
+def test_the_procedure_recall_ranks_second_for_a_task_leads_though_not_surely_relevant(real_store: Store):
+    def remember(kind: str, content: str) -> str:
+        return real_store.remember(tenant="t", scope="proj", kind=kind, content=content).id
+
+    procedure = remember("procedure", "Rotating the staging database password: generate it in Vault, "
+                                      "update the secret in kv/app/staging, then restart the api pods one "
+                                      "at a time.")
+    fact = remember("fact", "The staging database password was last rotated on 2 March.")
+    remember("fact", "The staging database runs PostgreSQL 16 on host db-stg-03.")
+    remember("decision", "We rotate database passwords every 90 days.")
+    remember("fact", "The api pods read the database password from Vault at start-up.")
+    task = "rotate the staging database password"
+    hits = real_store.recall(tenant="t", query=task, scopes=["proj", "global"], limit=10).hits
+    assert [h.memory.id for h in hits[:2]] == [fact, procedure]  # behind a fact on the same thing,
+    assert hits[1].confidence < SURE_CONFIDENCE <= hits[0].confidence  # so not surely relevant alone
+    led = sections(boot_context(real_store, CALLER, 2000, task=task))[TASK.title]
+    assert len(led) == 2 and "last rotated on 2 March" in led[0] and "restart the api pods" in led[1]

@@ -412,6 +412,77 @@ def test_a_store_told_to_consolidates_on_its_worker_after_n_writes(store):
     assert last_run(store) is not None
 
 
+def test_on_a_scheduled_store_a_contradiction_remember_reports_waits_for_review_at_once(store, clock):
+    store.upkeep.schedule_consolidation(24, 500)  # as a server's store
+    old = store.remember(tenant="a", scope="proj", content="The team standup is at 9:15 every weekday.",
+                         kind="fact").id
+    clock.advance(3600)
+    new = store.remember(tenant="a", scope="proj", content="The team standup is at 10:30 every weekday.",
+                         kind="fact")
+    assert [c[0] for c in new.contradicts] == [old]
+    settled(store, until=lambda: bool(store.review("a", ["proj"]).contradictions))
+    assert [(o, n) for o, n, _ in store.review("a", ["proj"]).contradictions] == [(old, new.id)]
+    assert last_run(store) is None  # a scan, not a consolidation
+
+
+def test_without_consolidation_a_contradicting_remember_starts_no_scan(store, clock):
+    store.remember(tenant="a", scope="proj", content="The team standup is at 9:15 every weekday.",
+                   kind="fact")
+    clock.advance(3600)
+    new = store.remember(tenant="a", scope="proj", content="The team standup is at 10:30 every weekday.",
+                         kind="fact")
+    assert new.contradicts
+    settled(store)
+    assert store.review("a", ["proj"]).contradictions == []
+
+
+def numbered_facts() -> list[str]:
+    """60 facts about 30 numbered subjects each: ports that follow the label, and chair counts that
+    repeat across rooms and share digits with other labels ("Room 12 has 12 chairs")."""
+    return ([f"Service {n} listens on port {9000 + n}." for n in range(1, 31)]
+            + [f"Room {n} has {(8, 10, 12, 16)[n % 4]} chairs." for n in range(1, 31)])
+
+
+@pytest.mark.asyncio
+async def test_a_running_server_lists_a_reported_contradiction_for_review_before_any_consolidation(
+        db_path, real_embedder, one_model):
+    import anyio
+    from mcp import Client
+
+    from memvault.server.app import build_server
+    from memvault.server.config import Config
+
+    made = Store(str(db_path), real_embedder)
+    try:
+        consolidate(made)  # the last whole run is now: none is due for a day
+        ran = last_run(made)
+    finally:
+        made.close()
+    async with Client(build_server(Config(db=db_path))) as c:
+        numbered = [await c.call_tool("remember", {"content": text, "kind": "fact"})
+                    for text in numbered_facts()]
+        old = await c.call_tool("remember", {"content": "The team standup is at 9:15 every weekday.",
+                                             "kind": "fact"})
+        new = await c.call_tool("remember", {"content": "The team standup is at 10:30 every weekday.",
+                                             "kind": "fact"})
+        for _ in range(100):  # the scan runs on the server's worker: a few seconds at most
+            review = (await c.read_resource("memory://review")).contents[0].text
+            if re.search(r"^## Contradicting pairs \([1-9]", review, re.MULTILINE):
+                break
+            await anyio.sleep(0.05)
+    assert [r.structured_content["contradicts"] for r in numbered] == [[]] * 60
+    assert [x["id"] for x in new.structured_content["contradicts"]] == [old.structured_content["id"]]
+    assert "## Contradicting pairs (1)" in review  # the standup pair, none of the numbered facts
+    pair = re.search(r"^- older \[(\S+)\] .*\n  newer \[(\S+)\] ", review, re.MULTILINE)
+    assert pair and old.structured_content["id"].startswith(pair.group(1))
+    assert new.structured_content["id"].startswith(pair.group(2))
+    reader = Store(str(db_path), None)
+    try:
+        assert last_run(reader) == ran  # a scan, not a consolidation
+    finally:
+        reader.close()
+
+
 def test_a_servers_round_consolidates_when_the_last_run_is_older_than_the_interval(store, clock):
     store.upkeep.schedule_consolidation(24, 0)
     store.upkeep.run_due(retry=True)

@@ -120,6 +120,14 @@ def test_a_question_naming_the_older_ones_subject_word_says_so():
     ("Service 28 listens on port 9028", "Service 29 listens on port 9029", True),
     ("Room 4 has 12 chairs", "Room 5 has 20 chairs", True),
     ("Build agent 7 runs on host ci-07", "Build agent 8 runs on host ci-08", True),
+    ("Room 3 has 12 chairs", "Room 7 has 12 chairs", True),  # the same value: still two rooms
+    ("Server 1 is in rack 3", "Server 3 is in rack 4", True),  # values shared across the slots
+    ("The meeting room 2 seats 8 people", "The meeting room 5 seats 6 people", True),
+    ("Team 1 meets at 11:30", "Team 3 meets at 11:30", True),
+    ("The quarterly review is on 14 March.", "The quarterly review is on 21 March.", False),  # no label
+    ("Host web-01 runs nginx 1.25", "Host web-02 runs nginx 1.24", True),  # an identifier as the label
+    ("On floor 1 there are 30 desks", "On floor 3 there are 30 desks", True),
+    ("The staging database runs on host db-stg-03.", "The staging database runs on host db-stg-07.", False),
     ("Node 3 runs 4 pods", "Node 3 runs 6 pods", False),  # the same numbered subject
     ("Postgres 15 is used in production", "Postgres 16 is used in production", False),  # one value changed
 ])

@@ -3,11 +3,13 @@
 Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line, then
 its guaranteed share, then the rest goes in order, so no kind hides the others. A recent section never
 shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
-Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does and a procedure's
-runs; within a section ordered by importance, a decayed memory sinks (:func:`by_strength`). The same
-store and clock give the same text.
-With a task, the memories recall finds confidently relevant to it come first (:data:`TASK`); the last
-ended session's digest comes last (:data:`LAST_SESSION`); no memory is shown twice.
+Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does, ``— possibly
+outdated by <short id>`` on the older of a contradicting pair review holds, and a procedure's runs;
+within a section ordered by importance, a decayed memory sinks (:func:`by_strength`) and the newer of
+such a pair comes before the older (:func:`newer_first`). The same store and clock give the same text.
+With a task, the memories recall finds confidently relevant to it, and the procedure it ranks best for
+it, come first (:data:`TASK`); the last ended session's digest comes last (:data:`LAST_SESSION`); no
+memory is shown twice.
 """
 
 from __future__ import annotations
@@ -51,7 +53,12 @@ SECTIONS = (  # shares sum to 0.9: a tenth, and every unused share, goes to the 
 )
 # The memories relevant to a task lead, within half the budget: today's sections keep the other half.
 TASK = Section("Relevant to the task", KINDS, newest_first=False, cap=0.5, leads=True)
-TASK_HITS_MAX = 10  # recall hits looked at for a task; those under SURE_CONFIDENCE are left out
+TASK_HITS_MAX = 10  # recall hits looked at for a task; those under SURE_CONFIDENCE are left out, but:
+# the best-ranked procedure when among the first TASK_PROCEDURE_RANK hits, from TASK_PROCEDURE_FLOOR (a
+# procedure for the task that ranks behind a fact on the same thing scores 0.07-0.15, first with a small
+# lead 0.33-0.47: bench/boot_task.py, docs/benchmarks.md#boot-with-a-task).
+TASK_PROCEDURE_RANK = 2
+TASK_PROCEDURE_FLOOR = 0.05
 # Last, so at a budget too small for every section's first line it is the one left out; the
 # unguaranteed tenth is its share, and a quarter its cap: the longest digest (400 tokens) fits
 # the default 2,000 and takes no more from today's sections (measured: docs/tools.md#resources).
@@ -64,6 +71,8 @@ SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and thos
 # After a memory that needs review, its strength's only mark here: the figure on every line, or on
 # these, cost lines and sections at small budgets (docs/tools.md#resources).
 REVIEW_MARK = " — needs review"
+# After the older of a contradicting pair review holds (``Store.review``), with the newer's short id.
+OUTDATED_MARK = " — possibly outdated by "
 
 
 @dataclass
@@ -260,8 +269,13 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     if digest is not None:
         parts.append((LAST_SESSION, [digest], 1))
     now = store.clock()
-    parts = [(section, memories if section.newest_first or section.leads else by_strength(memories, now),
-              total) for section, memories, total in parts]
+    # Each older memory of a pair review holds, to the newest memory contradicting it (ids sort as written).
+    newer_of = {older: newer for older, newer, _ in sorted(review.contradictions, key=lambda pair: pair[1])}
+    parts = [(section, memories if section.newest_first or section.leads else
+              newer_first(by_strength(memories, now), newer_of), total) for section, memories, total in parts]
+    shown = {m.id for _, memories, _ in parts for m in memories}
+    newer_ids = sorted({newer_of[i] for i in shown if i in newer_of})
+    outdating = store.short_ids(tenant=caller.tenant, ids=newer_ids) if newer_ids else {}
     procedures = [m.id for _, memories, _ in parts for m in memories if m.kind == "procedure"]
     runs = store.run_summaries(tenant=caller.tenant, ids=procedures) if procedures else {}
 
@@ -275,6 +289,8 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
 
     def details(memory: Memory) -> str:
         held = REVIEW_MARK if needs_review(memory, now) else ""
+        if memory.id in newer_of:
+            held += f"{OUTDATED_MARK}{outdating[newer_of[memory.id]]}"
         r = runs.get(memory.id)
         if r is None:
             return held
@@ -300,17 +316,43 @@ def by_strength(memories: list[Memory], now: int) -> list[Memory]:
     return sorted(memories, key=lambda m: -m.importance * (0.5 + strength(m, now)))
 
 
+def newer_first(memories: list[Memory], newer_of: dict[str, str]) -> list[Memory]:
+    """``memories`` in order, but the newer of a contradicting pair (``newer_of``: older id → newer id)
+    moved just before the older one when both are here and it came after."""
+    by_id = {m.id: m for m in memories}
+    out: list[Memory] = []
+    placed: set[str] = set()
+    for memory in memories:
+        chain = [memory]  # the memory, the one outdating it, the one outdating that ...
+        while chain[-1].id in newer_of and newer_of[chain[-1].id] in by_id:
+            newer = by_id[newer_of[chain[-1].id]]
+            if newer.id in placed or any(m.id == newer.id for m in chain):
+                break
+            chain.append(newer)
+        for m in reversed(chain):
+            if m.id not in placed:
+                placed.add(m.id)
+                out.append(m)
+    return out
+
+
 def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tuple[list[Memory], str]:
-    """The memories recall finds for ``task`` with at least ``SURE_CONFIDENCE``, best first, and the
-    header's note saying what was found."""
+    """The memories recall finds for ``task`` with at least ``SURE_CONFIDENCE``, and the best-ranked
+    procedure (see ``TASK_PROCEDURE_RANK``), best first; the header's note saying what was found."""
     if len(task) > QUERY_MAX_CHARS:
         raise InvalidInput("task", f"is {len(task):,} characters; the limit is {QUERY_MAX_CHARS:,}")
     validate.no_credential("task", task)
     outcome = store.recall(tenant=caller.tenant, query=task, scopes=scopes, limit=TASK_HITS_MAX)
-    found = [hit.memory for hit in outcome.hits if hit.confidence >= SURE_CONFIDENCE]
-    if found:
-        found_n = text.count(len(found), "memory", "memories")
-        note = f" First: {found_n} `recall` finds surely relevant to the task."
+    best = next((hit for hit in outcome.hits[:TASK_PROCEDURE_RANK] if hit.memory.kind == "procedure"), None)
+    led = best if best is not None and TASK_PROCEDURE_FLOOR <= best.confidence < SURE_CONFIDENCE else None
+    found = [hit.memory for hit in outcome.hits if hit.confidence >= SURE_CONFIDENCE or hit is led]
+    sure = len(found) - (led is not None)
+    how = ", and the procedure it ranks best for it" if led is not None else ""
+    if sure:
+        found_n = text.count(sure, "memory", "memories")
+        note = f" First: {found_n} `recall` finds surely relevant to the task{how}."
+    elif led is not None:
+        note = " First: the procedure `recall` ranks best for the task; no memory is surely relevant to it."
     else:
         note = " No memory is surely relevant to the task: `recall` may find weaker leads."
     if outcome.degraded:
