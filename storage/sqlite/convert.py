@@ -11,7 +11,6 @@ import urllib.parse
 from pathlib import Path
 
 import apsw
-import sqlite_vec
 
 from ..errors import StoreError
 from . import crypto
@@ -153,8 +152,10 @@ def _locked(path: Path, key: crypto.Key | None) -> apsw.Connection:
         if mode != [("delete",)]:  # only the one connection of the file may leave WAL mode
             raise StoreError(f"another process has {str(path)!r} open: stop it and run this again. Nothing was "
                              "changed.")
+        from .db import vec0_path  # (db imports this module)
+
         conn.enable_load_extension(True)  # the vector tables' module, for the copy to read their schema
-        conn.load_extension(sqlite_vec.loadable_path())
+        conn.load_extension(vec0_path())
         conn.enable_load_extension(False)
     except BaseException:
         conn.close()
