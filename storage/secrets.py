@@ -331,21 +331,26 @@ def _masked(text: str, kinds: set[str]) -> str:
 
 @functools.cache
 def _placed_marker() -> re.Pattern[str]:
-    """A marker :func:`redact` writes (``[<a label>]``, every label it can write) where a value stands:
-    after ":", "=" or "@" and not itself before one ("admin:[password in a URL]@db"). Its words are no
-    keyword for what follows; "[password]: hunter2" is one, and is read."""
+    """A marker :func:`redact` writes (``[<a label>]``, every label it can write) where a URL's password
+    stands, between ":" and "@" ("admin:[password in a URL]@db"): its words are no keyword for the host and
+    port after it. Anywhere else a marker's words are read as written ("[password in a URL] is X": X is a
+    password)."""
     from .secret_plugins import _KIND_NAMES, key_formats
 
     labels = {*LABELS.values(), *_KIND_NAMES.values(), *(f.name for f in key_formats()), "JSON Web Token",
               "password in a URL", "credential", "private"}
     names = "|".join(re.escape(name) for name in sorted(labels, key=len, reverse=True))
-    return re.compile(rf"(?<=[:=@])([ \t]*)\[({names})\](?![ \t]*[:=])")
+    return re.compile(rf"(?<=:)\[({names})\](?=@)")
 
 
 def _placed_masked(text: str) -> str:
     """``text`` with each marker of an earlier redaction (:func:`_placed_marker`) blanked to ``[####]``
     (same length)."""
-    return _placed_marker().sub(lambda m: f"{m.group(1)}[{'#' * len(m.group(2))}]", text)
+    return _placed_marker().sub(lambda m: f"[{'#' * len(m.group(1))}]", text)
+
+
+# Line breaks ending a text, as str.splitlines() reads them.
+_TRAILING_BREAKS = re.compile("(?:\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029])+\\Z")
 
 
 def redact(text: str) -> tuple[str, tuple[str, ...]]:
@@ -355,7 +360,23 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     plus "private" when a span was removed. A credential wrapped across lines takes those lines
     (a named value, the whole lines of key characters after it: :func:`_continued`),
     one found only in another reading of the text (NFKC, joined) its line; a PEM private key,
-    its block to the END line (without one, the rest of the text). Linear in the text's length."""
+    its block to the END line (without one, the rest of the text). Read again until nothing changes
+    (a marker can make a word of what followed the credential it replaced: "…[GitHub token]Password:
+    X"), at most ``REDACT_PASSES`` more times, so that a redacted text redacts to itself. Linear in the
+    text's length."""
+    tail = _TRAILING_BREAKS.search(text)
+    body, ends = (text[:tail.start()], "\n" * len(tail.group().splitlines())) if tail else (text, "")
+    result, kinds = _redact_once(body)
+    for _ in range(REDACT_PASSES):
+        again, more = _redact_once(result)
+        if again == result:
+            break
+        result, kinds = again, kinds | more
+    return result + ends, tuple(sorted(kinds))
+
+
+def _redact_once(text: str) -> tuple[str, set[str]]:
+    """One reading of :func:`redact`'s: ``text`` (no line break at its end) redacted, and the kinds."""
     kinds: set[str] = set()
     kept = _without_private(text)
     if kept != text:
@@ -389,9 +410,9 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     for _ in range(REDACT_PASSES):
         found = find_secrets(_masked(result, kinds))[0]
         if not found:
-            return result, tuple(sorted(kinds))
+            return result, kinds
         kinds.update(kind for kind, _ in found)
         result = _replaced_lines(result, {line: kind for kind, line in found})
     found = find_secrets(_masked(result, kinds))[0]
     kinds.update(kind for kind, _ in found)
-    return (f"[{found[0][0]}]" if found else result), tuple(sorted(kinds))
+    return (f"[{found[0][0]}]" if found else result), kinds

@@ -81,6 +81,30 @@ def test_a_redacted_text_redacts_to_itself(given: str):
     assert kinds and redact(text) == (text, ())
 
 
+@pytest.mark.parametrize("given", [
+    "user:[password in a URL] is Xk29slQpz7",  # a marker's words before a value are its keyword
+    "DB url was postgres://app:[password in a URL] for admin is Xk29slQpz7",
+    "login = [password in a URL] is Xk29slQpz7",
+])
+def test_a_marker_is_read_as_written_outside_a_urls_password(given: str):
+    shown, kinds = redact(given)
+    assert "Xk29slQpz7" not in shown and kinds and find_secrets(given)[0]
+
+
+@pytest.mark.parametrize("given", [
+    "line one\n\n\n",
+    "a\r\n\r\nb\r\n",
+    "$DB_PASSWORD [GitHub token]ghp_R8sX2kLmP0qW9eT4yU7iO1aS3dF5gH6jK8lZPassword: Xk29slQpz7",
+    "[GitHub token]ghp_R8sX2kLmP0qW9eT4yU7iO1aS3dF5gH6jK8lZPassword: Xk29slQpz7\n",
+])
+def test_redaction_reads_again_until_nothing_changes(given: str):
+    """A marker can make a word of what followed the credential it replaced; trailing line breaks stay."""
+    once = redact(given)
+    assert redact(once[0]) == (once[0], ()) and "Xk29slQpz7" not in once[0]
+    breaks = len(given[len(given.rstrip("\r\n")):].splitlines())  # line breaks ending it, \r\n as one
+    assert len(once[0]) - len(once[0].rstrip("\n")) == breaks
+
+
 def test_a_credential_after_an_earlier_marker_is_still_found():
     shown, kinds = redact("password: [password], then the new password: Tr0ub4dor3xxQ9 and db:[password]@h")
     assert "Tr0ub4dor3xxQ9" not in shown and kinds == ("password",) and shown.count("[password]") == 3
