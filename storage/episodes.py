@@ -41,7 +41,8 @@ def cut(text: str, given: int) -> str:
 
 
 def _kinds(field: str, given: object) -> list[str]:
-    """An earlier redaction's kinds: a list of at most ``REDACTED_KINDS_MAX`` short names."""
+    """An earlier redaction's kinds: a list of at most ``REDACTED_KINDS_MAX`` short names (a turn keeps
+    those whose marker ``[kind]`` is in its text: a claim is never taken on trust)."""
     if not isinstance(given, (list, tuple)) or len(given) > REDACTED_KINDS_MAX:
         raise InvalidInput(field, f"must be a list of at most {REDACTED_KINDS_MAX} kinds; got {shown(given)}")
     named = [validate.short_text(f"{field}[{j}]", kind, TURN_NAME_MAX_CHARS) for j, kind in enumerate(given)]
@@ -63,7 +64,8 @@ class Episodes:
         given = validate.turn_text(turn.text, f"turns[{i}].text")
         text, kinds = redact(given[:TURN_MAX_CHARS + CUT_MARGIN])
         text = cut(text, len(given))
-        kinds = tuple(sorted(set(kinds) | set(_kinds(f"turns[{i}].redacted", turn.redacted))))
+        said = [kind for kind in _kinds(f"turns[{i}].redacted", turn.redacted) if f"[{kind}]" in text]
+        kinds = tuple(sorted(set(kinds) | set(said)))
         at = now if turn.at is None else _time(f"turns[{i}].at", turn.at, now)
         return TurnRow(
             role=validate.role(turn.role, f"turns[{i}].role"), text=text,

@@ -159,7 +159,8 @@ class NewTurn:
     ``tool``/``call_id``, the tool's name and the client's id of that call; ``at`` ms since
     the epoch (None: now); ``seq`` given: a retry of that (session, seq) writes nothing;
     ``ref``, the source's own id of the entry: a second turn with a ref the session has writes nothing;
-    ``redacted``, the kinds an earlier redaction took out of ``text`` (an exported turn's)."""
+    ``redacted``, the kinds an earlier redaction took out of ``text`` (an exported turn's; kept when
+    their marker ``[kind]`` is in the text)."""
 
     role: str
     text: str

@@ -478,6 +478,8 @@ def session_id(value: object, field: str = "session_id") -> str:
                                   "digits and ._:-")
     if len(value) > limits.SESSION_ID_MAX_CHARS:
         raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.SESSION_ID_MAX_CHARS}")
+    if set(value) == {"."}:  # "." and ".." name folders in a URL's path
+        raise InvalidInput(field, f"is {value!r}; a session id needs a letter, digit or _:- besides dots")
     if not _SESSION_ID.fullmatch(value):
         bad = next(c for c in value if not _SESSION_ID.fullmatch(c))
         raise InvalidInput(field, f"holds {_character(bad)}; a session id is letters, digits and ._:- "

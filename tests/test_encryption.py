@@ -171,6 +171,11 @@ def test_the_key_from_the_os_keyring_is_looked_up_by_the_database_path(tmp_path,
         store, ids = fill(db)
         store.close()
         assert in_clear(db) == []
+        (tmp_path / "link").symlink_to(tmp_path, target_is_directory=True)
+        for spelled in (tmp_path / "link" / "memvault.db", tmp_path / "link" / ".." / tmp_path.name / "memvault.db"):
+            again = Store(spelled, FakeEmbedder())  # type: ignore[arg-type]  # one name, however spelled
+            assert len(again.list_memories(tenant="t", scopes=["s"], limit=10)) == len(ids)
+            again.close()
         ring.set_password("memvault", str(db), "not the key")
         with pytest.raises(StoreError, match=r"the key from the OS keyring .* does not decrypt"):
             Store(db, FakeEmbedder())  # type: ignore[arg-type]
@@ -361,6 +366,20 @@ def test_the_next_command_removes_a_stopped_decrypts_plain_copy_and_says_so(tmp_
     assert f"removed {db}{convert.SUFFIX}" in done.stderr and REMOVED in done.stderr
     assert KEY.decode() not in done.stderr + done.stdout and KEY.hex() not in done.stderr + done.stdout
     assert sorted(p.name for p in db.parent.iterdir()) == ["memvault.db"] and crypto.is_plain(db) is False
+
+
+@pytest.mark.parametrize("mine", [b"my own notes, not memvault's\n", b"x" * 1000])
+def test_a_file_only_named_like_the_copy_is_left_alone_and_encrypt_says_so(tmp_path, monkeypatch, caplog, mine):
+    db = tmp_path / "memvault.db"
+    fill(db)[0].close()
+    theirs = Path(f"{db}{convert.SUFFIX}")
+    theirs.write_bytes(mine)
+    Store(db, FakeEmbedder()).close()  # type: ignore[arg-type]
+    assert theirs.read_bytes() == mine and "left" in caplog.text and "alone" in caplog.text
+    monkeypatch.setenv(crypto.KEY_FILE, str(key_file(tmp_path)))
+    with pytest.raises(StoreError, match="exists and is not a stopped conversion's copy"):
+        convert.convert(db, crypto.configured(db), encrypt=True)  # type: ignore[arg-type]
+    assert theirs.read_bytes() == mine and crypto.is_plain(db) is True
 
 
 def test_a_store_replaced_while_opening_is_refused(tmp_path, monkeypatch):

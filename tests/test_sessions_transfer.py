@@ -54,6 +54,8 @@ def test_a_bad_session_line_is_named_and_writes_nothing_of_itself(store):
         ({"session_id": "s-bad", "turns": [{"role": "robot", "text": "x"}]}, "turns[0].role"),
         ({"session_id": "s-bad", "turns": "nope"}, "turns"),
         ({"session_id": "has spaces!", "turns": []}, "session_id"),
+        ({"session_id": "..", "turns": []}, "session_id"),  # a folder in a URL's path
+        ({"session_id": ".", "turns": []}, "session_id"),
         ({"session_id": "s-bad", "turns": [{"role": "user", "text": "x", "at": "yesterday-ish"}]}, "turns[0].at"),
         ({"session_id": "s-bad", "turns": [], "ended_at": "2026-13-40"}, "ended_at"),
         ({"session_id": "s-bad", "turns": [{"role": "user", "text": "x", "redacted": "password"}]},
@@ -80,5 +82,10 @@ def test_an_imported_turn_keeps_the_kinds_its_export_says_were_redacted(store, n
         transfer.import_lines(copy, lines, tenant="a", scope="default")
         turns = copy.episodes.turns(tenant="a", session_id="s-1")
         assert [t.redacted for t in turns] == before and "Xk29slQpzR7" not in turns[0].text
+        claim = {"session_id": "s-claim", "turns": [{"role": "user", "text": "hello, nothing secret [API key]",
+                                                     "redacted": ["GitHub token", "private", "API key", "made up"]}]}
+        transfer.import_lines(copy, [json.dumps(claim)], tenant="a", scope="default")
+        claimed = copy.episodes.turns(tenant="a", session_id="s-claim")[0]
+        assert claimed.redacted == ("API key",)  # only what its text shows was redacted
     finally:
         copy.close()

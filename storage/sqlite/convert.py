@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import urllib.parse
 from pathlib import Path
 
@@ -32,6 +33,11 @@ def remove_leftover(path: Path | str) -> None:
     files = [name for name in (copy, Path(f"{copy}-journal")) if os.path.lexists(name)]
     if not files:
         return
+    if not all(_made_here(name) for name in files):
+        log.warning("left %s alone: named like the copy a stopped `memvault encrypt` or `decrypt` leaves, but "
+                    "not one (not an SQLite file or journal of yours); move it if it is yours",
+                    " and ".join(str(name) for name in files))
+        return
     fd = -1
     try:
         fd = -1 if os.name == "nt" else os.open(files[0], os.O_RDONLY)
@@ -53,6 +59,24 @@ def remove_leftover(path: Path | str) -> None:
     log.warning("removed %s: the unfinished copy of a `memvault encrypt` or `decrypt` that was stopped "
                 "(%s is whole, as it was before; run the command again to convert it)",
                 " and ".join(str(name) for name in files), path)
+
+
+# The first bytes of a plain SQLite file and of a rollback journal (zeroed once its transaction ends).
+_HEADERS = (b"SQLite format 3\x00", b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", b"\x00" * 8)
+
+
+def _made_here(name: Path) -> bool:
+    """Whether ``name`` can be a conversion's copy or its journal: a regular file of this user, empty
+    (stopped just after it was made), a plain SQLite file or journal, or an encrypted one (whose bytes
+    are random, so only its size tells: whole pages, a multiple of 512 bytes)."""
+    try:
+        info = name.lstat()
+        with open(name, "rb") as fh:
+            head = fh.read(16)
+    except OSError:
+        return False
+    mine = stat.S_ISREG(info.st_mode) and (os.name == "nt" or info.st_uid == os.getuid())
+    return mine and (not head or head.startswith(_HEADERS) or info.st_size % 512 == 0)
 
 
 def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
@@ -79,7 +103,11 @@ def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
     try:
         reached("locked")
         remove_leftover(path)  # a conversion stopped before: its copy never replaced the file
-        fd = os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        try:
+            fd = os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:  # not a copy of ours (remove_leftover said so), or another conversion's
+            raise StoreError(f"{str(copy)!r} exists and is not a stopped conversion's copy: move it away and run "
+                             "this again; the database is unchanged") from None
         created = True
         _hold(fd, wait=True)  # until the rename: an open of the store then leaves the copy alone
         reached("created")

@@ -17,7 +17,7 @@ import apsw
 from ..errors import StoreError
 
 KEY_FILE = "MEMVAULT_KEY_FILE"  # a file holding the key, readable by its owner only
-KEYRING = "MEMVAULT_KEYRING"  # 1: the key is in the OS keyring (service SERVICE, name: the database's path)
+KEYRING = "MEMVAULT_KEYRING"  # 1: the key is in the OS keyring (service SERVICE, name: the database's real path)
 SERVICE = "memvault"
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every plain SQLite file
 # SQLite3 Multiple Ciphers' ChaCha20 key derivation (PBKDF2-HMAC-SHA256, this many rounds, the file's
@@ -88,7 +88,7 @@ def configured(path: Path | str) -> Key | None:
     if file:
         return _from_file(Path(os.path.expanduser(file)).absolute())
     if use_ring:
-        return _from_keyring(str(Path(path).absolute()))
+        return _from_keyring(str(Path(path).resolve()))  # one name however the path is spelled
     return None
 
 
