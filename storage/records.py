@@ -41,7 +41,8 @@ class RememberOutcome:
     """What ``Store.remember`` did: ``created`` False returns an existing id (``duplicate_of``
     for identical content, not a replay); ``not_applied``, fields given that the stored memory
     keeps otherwise; ``similar``, close memories; ``contradicts``, (id, reason) of current
-    memories on the same subject whose words disagree; ``degraded``, why no vector yet."""
+    memories on the same subject whose words disagree, and ``newer``, those of them observed after the
+    new one (a memory written late about an earlier time); ``degraded``, why no vector yet."""
 
     id: str
     created: bool
@@ -50,6 +51,7 @@ class RememberOutcome:
     not_applied: tuple[str, ...] = ()
     similar: tuple[str, ...] = ()
     contradicts: tuple[tuple[str, str], ...] = ()
+    newer: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

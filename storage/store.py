@@ -318,15 +318,15 @@ class Store:
                     return existing
                 due = self.upkeep.due(tx)
                 vectors, degraded = self._stored_vectors(tx, made, degraded)
-                similar, contradicts = (
+                similar, contradicts, newer = (
                     self._similar(tx, tenant, checked_scope, vectors.vectors[0], text, observed,
                                   str(fields["kind"])) if vectors
-                    else ([], [])
+                    else ([], [], [])
                 )
                 if check_similar and similar:
                     return RememberOutcome(
                         id=similar[0], created=False, degraded=degraded, similar=tuple(similar),
-                        contradicts=tuple(contradicts),
+                        contradicts=tuple(contradicts), newer=tuple(newer),
                     )
                 row = self._new_row(
                     tx, **fields, content=text, observed_at=observed,  # type: ignore[arg-type]
@@ -341,7 +341,8 @@ class Store:
         if contradicts:
             self.upkeep.start_scan(tenant)
         return RememberOutcome(
-            id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts)
+            id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts),
+            newer=tuple(newer),
         )
 
     def _seen_repeat(
@@ -359,18 +360,19 @@ class Store:
 
     def _similar(
         self, tx: Reader, tenant: str, scope: str, vector: np.ndarray, text: str, observed: int, kind: str
-    ) -> tuple[list[str], list[tuple[str, str]]]:
-        """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``, and
+    ) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+        """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``;
         (id, reason) of those among the ``SUBJECT_COUNT`` nearest ≥ ``ranking.SAME_SUBJECT``
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
-        the one observed earlier as the older); both of a kind that states how things are
-        (``strength.REVIEWED_KINDS``), as consolidation compares them."""
+        the one observed earlier as the older), and the ids of those observed after it; all of a
+        kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
         near = [(seq, similarity) for seq, similarity in found if similarity >= min(SAME_SUBJECT, STRONG_SUBJECT)]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
         similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
         contradicts = []
+        rows_by_id = {row.id: row for row in rows.values()}
         for seq, similarity in near if kind in REVIEWED_KINDS else []:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
@@ -379,7 +381,7 @@ class Store:
             reason = contradiction.contradicts(older, newer, similarity, SAME_SUBJECT)
             if reason is not None:
                 contradicts.append((rows[seq].id, reason))
-        return similar, contradicts
+        return similar, contradicts, [i for i, _ in contradicts if rows_by_id[i].observed_at > observed]
 
     # -- supersede and forget ------------------------------------------------------------
 

@@ -75,7 +75,8 @@ async def test_the_remember_tool_returns_contradicts_and_recall_possibly_outdate
         second = await c.call_tool("remember", {"content": "Production runs PostgreSQL 16.2 since the upgrade.",
                                                 "observed_at": "2025-04-01T09:00:00Z"})
         assert not second.is_error
-        assert second.structured_content["contradicts"] == [{"id": old, "reason": "different number: 15.4 → 16.2"}]
+        assert second.structured_content["contradicts"] == [
+        {"id": old, "reason": "different number: 15.4 → 16.2", "newer": False}]
         assert f"Contradicts current memory {old}" in second.content[0].text
         found = await c.call_tool("recall", {"query": "Which PostgreSQL version runs in production?"})
         memories = found.structured_content["memories"]
@@ -95,3 +96,15 @@ def test_an_episode_is_never_named_as_contradicting_a_fact_at_write_as_consolida
     newer = real_store.remember(tenant="t", scope="proj", kind="fact", observed_at="2025-02-07T09:00:00Z",
                                 content="The API in production now runs version 2.4.")
     assert [i for i, _ in newer.contradicts] == [fact.id]  # the owner's facts are still compared
+
+
+def test_a_memory_written_late_about_an_earlier_time_is_told_it_may_be_the_outdated_one(real_store):
+    later = remember(real_store, "Production deploys happen on Fridays.", "2025-11-01T09:00:00Z").id
+    late = remember(real_store, "Production deploys happen on Tuesdays.", "2025-09-01T09:00:00Z")
+    assert dict(late.contradicts)[later] and late.newer == (later,)
+    result = handlers.remember(real_store, handlers.Caller(tenant="t", scope="proj"),
+                               content="Production deploys happen on Mondays.")  # observed now: the newest
+    assert {c.id: c.newer for c in result.contradicts} == {later: False, late.id: False}
+    told = text.render(handlers.RememberResult.model_validate(
+        {"id": late.id, "created": True, "contradicts": [{"id": later, "reason": "x", "newer": True}]}))
+    assert f"observed after this one: if that one still holds, supersede {late.id} with `by` {later}" in told

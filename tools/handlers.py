@@ -85,8 +85,10 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     scope = args.pop("scope", None)
     scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
-    contradicts = [{"id": memory_id, "reason": reason} for memory_id, reason in outcome.contradicts]
-    return RememberResult.model_validate({**dataclasses.asdict(outcome), "contradicts": contradicts})
+    contradicts = [{"id": memory_id, "reason": reason, "newer": memory_id in outcome.newer}
+                   for memory_id, reason in outcome.contradicts]
+    fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k != "newer"}
+    return RememberResult.model_validate({**fields, "contradicts": contradicts})
 
 
 def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None = None, **args: object) -> RecallResult:

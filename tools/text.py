@@ -209,6 +209,9 @@ def render(result: BaseModel) -> str:
         for c in result.contradicts:
             how = f": if this one holds now, supersede {c.id} with `by` {result.id}" if result.created \
                 else ": supersede the older one with what is true now"
+            if c.newer and result.created:
+                how = (f", observed after this one: if that one still holds, supersede {result.id} with `by` "
+                       f"{c.id}")
             text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
         return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
     if isinstance(result, SupersedeResult):
