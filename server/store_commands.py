@@ -1,5 +1,5 @@
 """The ``memvault`` commands that work on a store (:data:`RUN`): the tools' own handlers for
-remember, recall, show, forget and supersede, and list, stats, reindex, doctor, export, import and
+remember, recall, show, forget, supersede and confirm, and list, stats, reindex, doctor, export, import and
 consolidate. Each takes the store, the caller and the parsed arguments, and returns the exit code."""
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
     "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history,
                                     "session_id": a.session},
                lambda t, r: t.render(r)),
+    "confirm": ("confirm", lambda a: {"id": a.id, "outcome": a.outcome, "note": a.note},
+                lambda t, r: t.render(r)),
     "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "by": a.by, "reason": a.reason,
                                           **_fields(a)},
                   lambda t, r: t.render(r)),

@@ -85,3 +85,23 @@ def test_show_writes_control_characters_escaped_and_lists_short_ids(db_path, cap
     line = out.splitlines()[1]
     short = line.split("[")[1].split("]")[0]
     assert ident.startswith(short) and len(short) < len(ident) and "\x1b" not in out
+
+
+def test_confirm_records_a_confirmation_and_a_procedures_runs(db_path, capsys):
+    db = ["--db", str(db_path)]
+    code, out, _ = run(capsys, "remember", "To restore staging: run restore.sh, then reindex", "--kind",
+                       "procedure", "--json", *db)
+    ident = json.loads(out)["id"]
+    for note in ("restore.sh missing", "snapshot id format changed"):
+        assert run(capsys, "confirm", ident[:13], "--outcome", "failure", "--note", note, *db)[0] == 0
+    code, out, _ = run(capsys, "confirm", ident, "--json", *db)
+    done = json.loads(out)
+    assert code == 0 and done["confirmations"] == 1 and done["runs"]["flagged"] is True
+    assert done["runs"]["failure_modes"] == ["snapshot id format changed", "restore.sh missing"]
+    code, out, err = run(capsys, "confirm", ident, "--note", "no outcome", "--json", *db)
+    assert code == 2 and json.loads(out)["error"]["field"] == "note" and "--note:" in err
+    store = Store(db_path)
+    try:
+        assert store.get(tenant="default", id=ident).confirmations == 1  # the refused call changed nothing
+    finally:
+        store.close()
