@@ -260,8 +260,9 @@ def rank(
                 and not asked_for(c, c.rows[seq])):
             continue  # unrelated: little similarity and little of the question's words
         kept.append(seq)
-    # Superseded memories are no rival answers (docs/retrieval-tuning.md#confidence).
-    rivals = [seq for seq in kept if c.rows[seq].superseded_by is None]
+    # Superseded memories are no rival answers, nor those a newer one here outdates (their newer would
+    # lose its lead to the very memory it replaces) (docs/retrieval-tuning.md#confidence).
+    rivals = [seq for seq in kept if c.rows[seq].superseded_by is None and seq not in outdated]
     # Memories a subjectless question asks for by time or kind alone answer it equally.
     equal = {seq for seq in rivals if not c.subject and (
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}

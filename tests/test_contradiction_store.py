@@ -108,3 +108,14 @@ def test_a_memory_written_late_about_an_earlier_time_is_told_it_may_be_the_outda
     told = text.render(handlers.RememberResult.model_validate(
         {"id": late.id, "created": True, "contradicts": [{"id": later, "reason": "x", "newer": True}]}))
     assert f"observed after this one: if that one still holds, supersede {late.id} with `by` {later}" in told
+
+
+def test_the_newer_of_a_contradicting_pair_keeps_its_confidence(real_store):
+    """The older memory it outdates is no rival answer: it would take the newer one's lead away."""
+    for content in AROUND:
+        remember(real_store, content, "2025-01-07T09:00:00Z")
+    remember(real_store, "Production deploys happen on Thursdays.", "2025-10-01T09:00:00Z")
+    newer = remember(real_store, "Production deploys happen on Fridays now.", "2025-11-01T09:00:00Z").id
+    hits = real_store.recall(tenant="t", query="which day do production deploys happen?", scopes=["proj"]).hits
+    assert hits[0].memory.id == newer and hits[1].outdated_by == newer
+    assert hits[0].confidence >= 0.5 > hits[1].confidence
