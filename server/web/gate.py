@@ -6,8 +6,9 @@ without it; a POST must come from the page's own origin, be a form of at most ``
 carry the CSRF token the page's forms hold (a synchronizer token: an HMAC of the process's token, so a
 page of another origin, which cannot read ours, cannot know it). Tokens are compared in constant time.
 Every answer is ``Cache-Control: no-store`` and may not be framed. Served to the network
-(:class:`Logins`), a sign-in replaces the URL's token: hosts and origins are the team server's, and each
-request's identity is its session's, checked again (``scope["user"]``, read by the SDK's auth context).
+(:class:`Logins`), a sign-in replaces the URL's token: hosts and origins are the team server's, the
+sign-in form's CSRF token is its visitor's (made of the cookie ``/login`` sets), and each request's
+identity is its session's, checked again (``scope["user"]``, read by the SDK's auth context).
 """
 
 from __future__ import annotations
