@@ -647,9 +647,13 @@ def serve(config: Config, http: HttpConfig) -> None:
         _warn_without_keys(config)
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db_label)
-    uvicorn.Server(uvicorn.Config(
-        app, host=http.host, port=http.port, log_level="info", server_header=False,
-        access_log=False, proxy_headers=False, timeout_keep_alive=5, http=_protocol(),
-        h11_max_incomplete_event_size=HEAD_MAX_BYTES,
-    )).run(sockets=[sock])
+    uvicorn.Server(uvicorn.Config(app, host=http.host, port=http.port, log_level="info",
+                                  **bounded())).run(sockets=[sock])
+
+
+def bounded() -> dict[str, Any]:
+    """uvicorn.Config's settings as the team server serves: the peer's address counted (no
+    X-Forwarded-For), :func:`_protocol`'s connection caps and read timeout, no access log."""
+    return {"server_header": False, "access_log": False, "proxy_headers": False, "timeout_keep_alive": 5,
+            "http": _protocol(), "h11_max_incomplete_event_size": HEAD_MAX_BYTES}
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import socket
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,12 +25,14 @@ from uiserver import browser, listening, shoot
 
 from memvault.server import cli
 from memvault.server.config import Config, HttpConfig
-from memvault.server.http import FAILED_AUTH_PER_MINUTE, RateLimiter
+from memvault.server.http import CONNECTIONS_PER_ADDRESS, FAILED_AUTH_PER_MINUTE, RateLimiter
 from memvault.server.runtime import Runtime
 from memvault.server.web import running
 from memvault.server.web.app import build
-from memvault.server.web.login import COOKIE, network
+from memvault.server.web import login
+from memvault.server.web.login import COOKIE, FORM_COOKIE, network
 from memvault.storage import embeddings, keys
+from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from memvault.tools import handlers
 from memvault.tools.caller import Caller
@@ -44,23 +50,30 @@ class Person:
     def __init__(self, base: str) -> None:
         self.http = httpx2.Client(base_url=base, headers={"host": HOST}, timeout=30)
         self.cookie = ""
+        self.form = ""  # the sign-in page's cookie
         self.csrf = ""
 
+    def cookies(self) -> dict[str, str]:
+        given = "; ".join(c for c in (self.cookie, self.form) if c)
+        return {"cookie": given} if given else {}
+
     def get(self, path: str) -> httpx2.Response:
-        answer = self.http.get(path, headers={"cookie": self.cookie} if self.cookie else {})
+        answer = self.http.get(path, headers=self.cookies())
         self.csrf = next(iter(re.findall(r'name="csrf" value="(\w+)"', answer.text)), self.csrf)
+        self.form = next((c.split(";")[0] for c in answer.headers.get_list("set-cookie")
+                          if c.startswith(f"{FORM_COOKIE}=")), self.form)
         return answer
 
     def post(self, path: str, **form: str) -> httpx2.Response:
         return self.http.post(path, data={"csrf": self.csrf, **form},
-                              headers={"origin": ORIGIN, **({"cookie": self.cookie} if self.cookie else {})})
+                              headers={"origin": ORIGIN, **self.cookies()})
 
     def sign_in(self, key: str) -> httpx2.Response:
         self.get("/login")
         answer = self.post("/login", token=key)
         given = [c for c in answer.headers.get_list("set-cookie") if c.startswith(f"{COOKIE}=")]
         if given:
-            self.cookie = given[0].split(";")[0]
+            self.cookie, self.form = given[0].split(";")[0], ""
         return answer
 
 
@@ -76,6 +89,18 @@ def people():
     yield person
     for one in made:
         one.http.close()
+
+
+@contextmanager
+def attempts(logins: Any, counted: int, address: str = "127.0.0.1") -> Iterator[RateLimiter]:
+    """``logins``' sign-in limit, ``counted`` attempts from ``address`` made, not refilled in the block."""
+    kept, logins.attempts = logins.attempts, RateLimiter(FAILED_AUTH_PER_MINUTE, clock=lambda: 0.0)
+    try:
+        for _ in range(counted):
+            logins.attempts.wait_s(address)
+        yield logins.attempts
+    finally:
+        logins.attempts = kept
 
 
 def shared_model(monkeypatch: pytest.MonkeyPatch, real_embedder: Any) -> None:
@@ -104,6 +129,7 @@ def net(tmp_path_factory: pytest.TempPathFactory, real_embedder):
             ids = {"acme": handlers.remember(store, ACME, content="Acme ships the rocket on Tuesday").id,
                    "zeta": handlers.remember(store, ZETA, content="Zeta keeps the recipe in vault 7").id}
             yield SimpleNamespace(base=f"http://127.0.0.1:{port}", store=store, ids=ids, runtime=runtime,
+                                  logins=logins, port=port,
                                   keys={name: key for name, (_, key) in made_keys.items()},
                                   key_ids={name: record.id for name, (record, _) in made_keys.items()})
 
@@ -124,6 +150,7 @@ def test_two_keys_of_two_tenants_each_see_their_own_memories_only(net, people):
         assert person.get(f"/memories/{net.ids[tenant]}").status_code == 200
         stats = person.get("/stats").text  # its own counts; nothing of the whole database
         assert "<td>fact</td><td>1</td>" in stats and "vectors pending" not in stats and str(net.base) not in stats
+        assert "last consolidation" not in stats  # the whole database's too
 
 
 def test_a_real_browser_signs_in_with_a_key_and_keeps_only_a_secure_session_cookie(net):
@@ -143,7 +170,8 @@ def test_a_real_browser_signs_in_with_a_key_and_keeps_only_a_secure_session_cook
             (COOKIE, True, True, "Strict")
         with page.expect_navigation():
             page.click("button:text('Sign out')")
-        assert page.url == f"{net.base}/login" and not context.cookies()
+        assert page.url == f"{net.base}/login"  # the sign-in page's own cookie again, no session's:
+        assert [c["name"] for c in context.cookies()] == [FORM_COOKIE]
         context.close()
 
 
@@ -215,21 +243,17 @@ def test_host_origin_csrf_and_plain_http_are_refused_at_sign_in(net, people):
     key = net.keys["acme"]
     for headers, says in (({"origin": "https://evil.example"}, "Wrong origin"),
                           ({"origin": f"http://{HOST}"}, "Sign in over https")):
-        answer = person.http.post("/login", data={"csrf": person.csrf, "token": key}, headers=headers)
+        answer = person.http.post("/login", data={"csrf": person.csrf, "token": key},
+                                  headers={**headers, **person.cookies()})
         assert answer.status_code == 403 and says in answer.text and "set-cookie" not in answer.headers
-    forged = person.http.post("/login", data={"csrf": "0" * 64, "token": key}, headers={"origin": ORIGIN})
+    forged = person.http.post("/login", data={"csrf": "0" * 64, "token": key},
+                              headers={"origin": ORIGIN, **person.cookies()})
     assert forged.status_code == 403 and "set-cookie" not in forged.headers
 
 
-def test_failed_sign_ins_are_limited_per_address(net, monkeypatch, real_embedder, people):
-    shared_model(monkeypatch, real_embedder)
-    runtime = Runtime(Config(db=net.runtime.config.db), authenticated=True)
-    logins = network(runtime, HttpConfig(allowed_hosts=(HOST,), allowed_origins=(ORIGIN,)))
-    logins.failures = RateLimiter(FAILED_AUTH_PER_MINUTE, clock=lambda: 0.0)  # no refill while it runs
-    with listening(lambda _: build(runtime, "t", [], lambda _: running(runtime), logins)) as port:
-        person = people(f"http://127.0.0.1:{port}")
-        for _ in range(FAILED_AUTH_PER_MINUTE - 1):  # 59 failures counted already for this address
-            logins.failures.wait_s("127.0.0.1")
+def test_failed_sign_ins_are_limited_per_address(net, people):
+    person = people(net.base)
+    with attempts(net.logins, FAILED_AUTH_PER_MINUTE - 1):  # 59 counted already for this address
         person.get("/login")
         statuses = [person.post("/login", token="mvk_wrong").status_code for _ in range(2)]
         assert statuses == [401, 429]  # the 60th is checked and counted, the 61st refused
@@ -282,3 +306,80 @@ def test_off_loopback_without_the_flag_it_does_not_start(tmp_path, capsys):
     assert cli.main(["ui", "--db", str(db), "--no-browser", "--auth", "keys"]) == 2
     assert "with --allow-network only" in capsys.readouterr().err
 
+
+
+def test_x_forwarded_for_neither_dodges_the_sign_in_limit_nor_locks_another_address_out(net, people):
+    person = people(net.base)
+    person.get("/login")
+    with attempts(net.logins, FAILED_AUTH_PER_MINUTE - 1) as limit:
+        statuses = [person.http.post("/login", data={"csrf": person.csrf, "token": "mvk_wrong"},
+                                     headers={"origin": ORIGIN, "x-forwarded-for": f"10.9.9.{n}",
+                                              **person.cookies()}).status_code for n in range(2)]
+        assert statuses == [401, 429]  # both counted against the peer, 127.0.0.1
+        assert limit.wait_s("10.9.9.0", count=False) == 0  # the address named is not locked out
+
+
+def test_concurrent_sign_ins_are_counted_before_any_is_verified(net, people):
+    crowd = [people(net.base) for _ in range(12)]
+    for one in crowd:
+        one.get("/login")
+    with attempts(net.logins, FAILED_AUTH_PER_MINUTE - 3):
+        with ThreadPoolExecutor(len(crowd)) as pool:
+            answers = pool.map(lambda one: one.post("/login", token="mvk_" + "x" * 43).status_code, crowd)
+            statuses = list(answers)
+    assert sorted(statuses) == [401] * 3 + [429] * 9
+
+
+def test_sign_ins_hold_sessions_per_key_and_a_full_table_ends_nobody_elses(net, people, monkeypatch):
+    zeta = people(net.base)
+    acme = [people(net.base) for _ in range(login.SESSIONS_PER_IDENTITY + 1)]
+    with attempts(net.logins, 0):
+        assert zeta.sign_in(net.keys["zeta"]).status_code == 303
+        assert {one.sign_in(net.keys["acme"]).status_code for one in acme} == {303}
+        assert acme[0].get("/").status_code == 303  # the key's own oldest session ended
+        assert {one.get("/").status_code for one in [zeta, *acme[1:]]} == {200}
+        monkeypatch.setattr(login, "SESSIONS_MAX", 1)  # full
+        refused = people(net.base).sign_in(net.keys["reader"])
+        assert refused.status_code == 503 and "sessions are in use" in refused.text
+        assert "set-cookie" not in refused.headers or COOKIE not in refused.headers["set-cookie"]
+    assert {one.get("/").status_code for one in [zeta, *acme[1:]]} == {200}
+
+
+def test_the_sign_in_forms_token_is_each_visitors_and_needs_its_cookie(net, people):
+    one, other = people(net.base), people(net.base)
+    shown = one.get("/login")
+    other.get("/login")
+    assert one.csrf != other.csrf and one.form and one.form != other.form
+    attributes = next(c for c in shown.headers.get_list("set-cookie") if c.startswith(f"{FORM_COOKIE}="))
+    given = {a.strip().lower() for a in attributes.split(";")}
+    assert {"httponly", "secure", "samesite=strict", "path=/"} <= given
+    key = net.keys["acme"]
+    for cookie in ({}, {"cookie": other.form}):  # no cookie, or another visitor's
+        answer = one.http.post("/login", data={"csrf": one.csrf, "token": key},
+                               headers={"origin": ORIGIN, **cookie})
+        assert answer.status_code == 403 and COOKIE not in answer.headers.get("set-cookie", "")
+    assert one.sign_in(key).status_code == 303 and one.get("/").status_code == 200
+
+
+def test_slow_connections_are_capped_per_address(net):
+    opened = [socket.create_connection(("127.0.0.1", net.port)) for _ in range(CONNECTIONS_PER_ADDRESS + 1)]
+    try:
+        for sock in opened:
+            sock.sendall(f"POST /login HTTP/1.1\r\nHost: {HOST}\r\nContent-Length: 100\r\n\r\n".encode())
+        opened[-1].settimeout(5)
+        assert opened[-1].recv(100).startswith(b"HTTP/1.1 429")
+    finally:
+        for sock in opened:
+            sock.close()
+
+
+def test_dot_session_ids_get_no_link_that_resolves_elsewhere_and_ids_are_encoded(net, people):
+    for sid in ("..", ".", "s:1"):
+        net.store.episodes.append(tenant="acme", scope="default", session_id=sid,
+                                  turns=[NewTurn(role="user", text=f"hello from {sid}")])
+    person = people(net.base)
+    person.sign_in(net.keys["acme"])
+    listing = person.get("/sessions").text
+    links = re.findall(r'href="(/sessions/[^"]*)"', listing)
+    assert "/sessions/s%3A1" in links and not {"/sessions/.", "/sessions/.."} & set(links)
+    assert "<code>..</code>" in listing and person.get("/sessions/s%3A1").status_code == 200

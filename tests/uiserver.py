@@ -24,6 +24,7 @@ from memvault.server.config import Config
 from memvault.server.http import listen_socket
 from memvault.server.runtime import Runtime
 from memvault.server.web import origins, running
+from memvault.server.web import server as served_by
 from memvault.server.web.app import build
 from memvault.storage.store import Store
 from memvault.tools.caller import Caller
@@ -82,11 +83,9 @@ def served(db: Path | str, browsed: bool = True) -> Iterator[Served]:
 @contextmanager
 def listening(make: Callable[[int], Any]) -> Iterator[int]:
     """The app ``make(port)`` served by uvicorn on a free loopback port (yielded) until the block ends."""
-    import uvicorn
-
     sock = listen_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make(port), log_level="warning", access_log=False))
+    server = served_by(make(port))  # as `memvault ui` serves
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

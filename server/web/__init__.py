@@ -10,6 +10,7 @@ import ipaddress
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 from ..config import Config, HttpConfig
 from ..runtime import Runtime
@@ -56,8 +57,6 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
     """
     import webbrowser
 
-    import uvicorn
-
     from memvault.storage.store import Store
 
     from ..http import listen_socket
@@ -85,5 +84,14 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
     say(url)
     if open_browser:
         webbrowser.open(url)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False,
-                                  timeout_keep_alive=5)).run(sockets=[sock])
+    server(app).run(sockets=[sock])
+
+
+def server(app: Any) -> Any:
+    """The ``uvicorn.Server`` of ``app``, on loopback too as the team server serves (:func:`..http.bounded`:
+    the peer's address counted, never X-Forwarded-For; connections capped; a read timeout)."""
+    import uvicorn
+
+    from ..http import bounded
+
+    return uvicorn.Server(uvicorn.Config(app, log_level="warning", **bounded()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
@@ -32,7 +33,7 @@ from memvault.tools.caller import Caller
 from ..auth import NotAuthenticated, ReadOnly
 from ..runtime import Runtime
 from .gate import Gate, Refused
-from .login import COOKIE, Logins, address
+from .login import COOKIE, FORM_COOKIE, Full, Logins
 
 PAGE_SIZE = 20  # memories a listing page shows
 TURNS_PAGE = 100  # turns a session page shows
@@ -60,6 +61,9 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
     env = Environment(loader=PackageLoader("memvault.server.web"), autoescape=select_autoescape(default=True))
     env.filters["shown"] = _shown
     env.filters["day"] = lambda iso: (iso or "")[:10]
+    env.filters["seg"] = lambda value: quote(str(value), safe="")  # an id as one path segment
+    # "." and ".." are dot segments a browser resolves, encoded or not (WHATWG URL): such an id has no page
+    env.tests["addressable"] = lambda value: bool(value) and value not in (".", "..")
     env.globals.update(weak=ANSWER_CONFIDENCE, sure=SURE_CONFIDENCE, network=logins is not None)
 
     def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -195,7 +199,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
                 if where else None
             return {"scopes": scopes, "kinds": kinds, "size": size, "model": whole["model_id"],
                     # the whole database's: not for a tenant signed in on the team server
-                    "pending": None if runtime.authenticated else whole["vectors_pending"], "last": format_ms(int(last)) if last else None,
+                    "pending": None if runtime.authenticated else whole["vectors_pending"],
+                    "last": format_ms(int(last)) if last and not runtime.authenticated else None,
                     "db": None if runtime.authenticated else runtime.config.db_label,
                     "health": runtime.health(),
                     "encrypted": whole.get("encrypted")}
@@ -224,15 +229,21 @@ def signing(logins: Logins, page: Callable[..., HTMLResponse]) -> list[Route]:
 
     async def login(request: Request) -> Response:
         if request.method == "GET":
-            return page(request, "login.html")
+            shown = page(request, "login.html")
+            shown.set_cookie(FORM_COOKIE, request.state.form_cookie, httponly=True, samesite="strict",
+                             secure=True, path="/")  # the form's CSRF token is made of it (Gate)
+            return shown
         try:  # the token is never shown, logged or kept in a refusal: TokenRefused words never hold it
-            session = await logins.start(request.state.form.get("token", "").strip(), address(request))
+            session = await logins.start(request.state.form.get("token", "").strip())
         except IssuerUnreachable as exc:
             return page(request, "login.html", 503, refused=f"{exc.description} (in {exc.retry_s} s)")
         except TokenRefused as exc:
             return page(request, "login.html", 401, refused=f"{exc.description}: not signed in")
+        except Full as exc:
+            return page(request, "login.html", 503, refused=f"{exc}: not signed in")
         answer = RedirectResponse("/", 303)
         answer.set_cookie(COOKIE, session, httponly=True, samesite="strict", secure=True, path="/")
+        answer.delete_cookie(FORM_COOKIE, httponly=True, samesite="strict", secure=True, path="/")
         return answer
 
     async def logout(request: Request) -> Response:

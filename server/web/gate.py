@@ -6,8 +6,9 @@ without it; a POST must come from the page's own origin, be a form of at most ``
 carry the CSRF token the page's forms hold (a synchronizer token: an HMAC of the process's token, so a
 page of another origin, which cannot read ours, cannot know it). Tokens are compared in constant time.
 Every answer is ``Cache-Control: no-store`` and may not be framed. Served to the network
-(:class:`Logins`), a sign-in replaces the URL's token: hosts and origins are the team server's, and each
-request's identity is its session's, checked again (``scope["user"]``, read by the SDK's auth context).
+(:class:`Logins`), a sign-in replaces the URL's token: hosts and origins are the team server's, the
+sign-in form's CSRF token is its visitor's (made of the cookie ``/login`` sets), and each request's
+identity is its session's, checked again (``scope["user"]``, read by the SDK's auth context).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from starlette.responses import RedirectResponse, Response
 from memvault.storage.errors import MemvaultError
 
 from .login import COOKIE as SIGNED_IN
+from .login import FORM_COOKIE
 from .login import Logins, address
 
 Scope = MutableMapping[str, Any]
@@ -139,9 +141,12 @@ class Gate:
         from ..auth import IssuerUnreachable, TokenRefused
 
         if request.url.path == "/login" or request.url.path.startswith("/static/"):
+            form = request.cookies.get(FORM_COOKIE, "")
             if request.method == "POST":
-                self._may_sign_in(request, logins)
-            request.state.csrf = logins.csrf(None)
+                self._may_sign_in(request, logins, form)
+            # The sign-in form's CSRF token is this visitor's: /login sets the cookie it is made of.
+            request.state.form_cookie = form or secrets.token_urlsafe(32)
+            request.state.csrf = logins.csrf(None, request.state.form_cookie)
             return await self._method(request)
         session = request.cookies.get(SIGNED_IN, "")
         unchecked = "; nothing was changed"
@@ -165,13 +170,17 @@ class Gate:
         return await self._method(request)
 
     @staticmethod
-    def _may_sign_in(request: Request, logins: Logins) -> None:
-        """Refuse a sign-in from an address over its failures (as the team server's failed
-        authentications), or sent from a plain-http page of another host (its Secure cookie would be lost)."""
-        wait = logins.failures.wait_s(address(request), count=False)
+    def _may_sign_in(request: Request, logins: Logins, form: str) -> None:
+        """Count the sign-in against its address, before anything is verified, and refuse it over the
+        limit (the team server's for failed authentications), without the sign-in page's cookie
+        ``form``, or sent from a plain-http page of another host (its Secure cookie would be lost)."""
+        wait = logins.attempts.wait_s(address(request))
         if wait > 0:
-            raise Refused(429, "Too many sign-ins", "too many failed sign-ins from this address: retry in "
+            raise Refused(429, "Too many sign-ins", "too many sign-ins from this address: retry in "
                           f"{math.ceil(wait)} s; nothing was checked")
+        if not form:
+            raise Refused(403, "Sign-in page expired", "this sign-in was not sent from the sign-in page "
+                          "(its cookie is missing): open /login again; nothing was checked")
         origin = request.headers.get("origin", "")
         if origin.startswith("http://") and not origin.startswith(LOOPBACK):
             raise Refused(403, "Sign in over https", "the session cookie is Secure and your key would cross "

@@ -24,46 +24,56 @@ from ..runtime import Runtime
 
 # __Host-: the browser keeps it only when Secure, for this host and path / (RFC 6265bis §4.1.3.2).
 COOKIE = "__Host-memvault_ui"
+FORM_COOKIE = "__Host-memvault_ui_login"  # a visitor's own before a sign-in: its form's CSRF token's
 SESSION_MAX_S = 12 * 3_600  # a key that never expires still signs in again twice a day
-SESSIONS_MAX = 1_000  # sessions held at once; the oldest goes first
+SESSIONS_MAX = 1_000  # sessions held at once; then a sign-in is refused (no one else's session ends)
+SESSIONS_PER_IDENTITY = 20  # sessions of one key (or OAuth client and subject); its own oldest ends first
+
+
+class Full(Exception):
+    """Every session place is held (:data:`SESSIONS_MAX`): a sign-in is refused, no session ended."""
 
 
 class Logins:
     """The sessions of one UI process: cookie value -> the token it signed in with; ``hosts`` and
-    ``origins`` (``host:*`` patterns allowed) are the team server's; failed sign-ins are limited per
-    client address as the team server limits failed authentications."""
+    ``origins`` (``host:*`` patterns allowed) are the team server's; sign-in attempts (successes too)
+    are limited per client address as the team server limits failed authentications."""
 
     def __init__(self, verifier: Any, http: HttpConfig) -> None:
         security = transport_security(http)
         self.verifier, self.hosts, self.origins = verifier, security.allowed_hosts, security.allowed_origins
-        self.failures = RateLimiter(FAILED_AUTH_PER_MINUTE)
+        self.attempts = RateLimiter(FAILED_AUTH_PER_MINUTE)
         self._secret = secrets.token_bytes(32)
-        self._held: dict[str, tuple[str, float]] = {}  # session -> (token, time.monotonic() of sign-in)
+        # session -> (token, its caller_of, time.monotonic() of sign-in), oldest first
+        self._held: dict[str, tuple[str, str, float]] = {}
 
-    def csrf(self, session: str | None) -> str:
-        """The CSRF token of the forms of ``session`` (None: the sign-in form's), hex."""
-        return hmac.new(self._secret, f"csrf {session or ''}".encode(), hashlib.sha256).hexdigest()
+    def csrf(self, session: str | None, form: str = "") -> str:
+        """The CSRF token of the forms of ``session`` (None: the sign-in form of the visitor whose
+        :data:`FORM_COOKIE` is ``form``), hex."""
+        return hmac.new(self._secret, f"csrf {session or ''} {form}".encode(), hashlib.sha256).hexdigest()
 
-    async def start(self, token: str, address: str) -> str:
-        """A new session for ``token`` once the verifier accepts it.
+    async def start(self, token: str) -> str:
+        """A new session for ``token`` once the verifier accepts it (attempts are counted before, by
+        the caller: ``attempts``); the identity's own oldest session ends beyond
+        :data:`SESSIONS_PER_IDENTITY`.
 
         Raises:
-            TokenRefused: the verifier's refusal (counted against ``address``), or a token without the
-                memvault:read or memvault:write scope.
+            TokenRefused: the verifier's refusal, or a token without the memvault:read or memvault:write
+                scope. IssuerUnreachable: not judged now. Full: :data:`SESSIONS_MAX` sessions are held.
         """
-        from ..auth import IssuerUnreachable, TokenRefused
+        from ..auth import caller_of
 
-        try:
-            await self.who(token)
-        except IssuerUnreachable:
-            raise
-        except TokenRefused:
-            self.failures.wait_s(address)
-            raise
-        while len(self._held) >= SESSIONS_MAX:
-            del self._held[next(iter(self._held))]
+        who = caller_of(await self.who(token))
+        now = time.monotonic()
+        for old in [s for s, (_, _, at) in self._held.items() if now - at > SESSION_MAX_S]:
+            self.end(old)
+        own = [s for s, (_, whose, _) in self._held.items() if whose == who]
+        for old in own[:max(0, len(own) - SESSIONS_PER_IDENTITY + 1)]:
+            self.end(old)
+        if len(self._held) >= SESSIONS_MAX:
+            raise Full(f"all {SESSIONS_MAX:,} sessions are in use: retry later, or ask the operator")
         session = secrets.token_urlsafe(32)
-        self._held[session] = (token, time.monotonic())
+        self._held[session] = (token, who, now)
         return session
 
     async def who(self, token: str) -> AccessToken:
@@ -93,7 +103,7 @@ class Logins:
         if held is None:
             return None
         try:
-            if time.monotonic() - held[1] > SESSION_MAX_S:
+            if time.monotonic() - held[2] > SESSION_MAX_S:
                 raise TokenRefused(f"sessions last at most {SESSION_MAX_S // 3_600} hours")
             return await self.who(held[0])
         except TokenRefused:
@@ -106,8 +116,8 @@ class Logins:
 
 
 def address(request: Request) -> str:
-    """The client address whose failed sign-ins are counted (the proxy's, behind one: see
-    docs/team-server-security.md)."""
+    """The client address whose sign-ins are counted: the peer's (the proxy's, behind one: see
+    docs/team-server-security.md), never X-Forwarded-For (served with ``proxy_headers=False``)."""
     return request.client.host if request.client else "unknown"
 
 
