@@ -32,6 +32,7 @@ from memvault.server.web.app import build
 from memvault.server.web import login
 from memvault.server.web.login import COOKIE, FORM_COOKIE, network
 from memvault.storage import embeddings, keys
+from memvault.storage.errors import InvalidInput
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from memvault.tools import handlers
@@ -373,13 +374,15 @@ def test_slow_connections_are_capped_per_address(net):
             sock.close()
 
 
-def test_dot_session_ids_get_no_link_that_resolves_elsewhere_and_ids_are_encoded(net, people):
-    for sid in ("..", ".", "s:1"):
-        net.store.episodes.append(tenant="acme", scope="default", session_id=sid,
-                                  turns=[NewTurn(role="user", text=f"hello from {sid}")])
+def test_session_ids_are_encoded_in_links_and_dot_ids_are_never_stored(net, people):
+    """"." and ".." are dot segments a browser resolves, encoded or not (WHATWG URL): refused at write."""
+    for sid in ("..", "."):
+        with pytest.raises(InvalidInput):
+            net.store.episodes.append(tenant="acme", scope="default", session_id=sid,
+                                      turns=[NewTurn(role="user", text="hello")])
+    net.store.episodes.append(tenant="acme", scope="default", session_id="s:1",
+                              turns=[NewTurn(role="user", text="hello from s:1")])
     person = people(net.base)
     person.sign_in(net.keys["acme"])
-    listing = person.get("/sessions").text
-    links = re.findall(r'href="(/sessions/[^"]*)"', listing)
-    assert "/sessions/s%3A1" in links and not {"/sessions/.", "/sessions/.."} & set(links)
-    assert "<code>..</code>" in listing and person.get("/sessions/s%3A1").status_code == 200
+    links = re.findall(r'href="(/sessions/[^"]*)"', person.get("/sessions").text)
+    assert "/sessions/s%3A1" in links and person.get("/sessions/s%3A1").status_code == 200

@@ -62,8 +62,6 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
     env.filters["shown"] = _shown
     env.filters["day"] = lambda iso: (iso or "")[:10]
     env.filters["seg"] = lambda value: quote(str(value), safe="")  # an id as one path segment
-    # "." and ".." are dot segments a browser resolves, encoded or not (WHATWG URL): such an id has no page
-    env.tests["addressable"] = lambda value: bool(value) and value not in (".", "..")
     env.globals.update(weak=ANSWER_CONFIDENCE, sure=SURE_CONFIDENCE, network=logins is not None)
 
     def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
