@@ -22,10 +22,12 @@ def quoted(text: str | None) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` for a terminal: line breaks and tabs kept, every other control character (an ANSI or OSC
-    escape sequence begins with one) and every format character written as ``\\uXXXX``."""
-    return "".join(c if c in "\n\t" or unicodedata.category(c) not in ("Cc", "Cf") else f"\\u{ord(c):04x}"
-                   for c in text)
+    """``text`` for a terminal or a page: line breaks and tabs kept, every other control character (an
+    ANSI or OSC escape sequence begins with one) and every format character (bidi overrides, zero-width
+    characters: "Trojan Source", as ``quoted``) written as ``\\uXXXX``, but the zero-width joiner and
+    non-joiner, which shape emoji and Persian and Indic words."""
+    return "".join(c if c in "\n\t\u200c\u200d" or unicodedata.category(c) not in ("Cc", "Cf")
+                   else f"\\u{ord(c):04x}" for c in text)
 
 
 @functools.cache

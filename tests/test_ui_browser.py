@@ -283,3 +283,17 @@ def test_a_credential_stored_with_allow_secrets_is_named_never_shown(ui: Served,
     assert "The CI token is [GitHub token]" in page.inner_text("ol.memories")
     page.goto(f"{ui.base}/memories/{memory_id}")
     assert "[GitHub token]" in page.inner_text("blockquote") and key not in page.content()
+
+
+def test_bidi_and_invisible_characters_are_written_out_and_the_edit_box_keeps_the_text(ui: Served, page):
+    """A page for people to check what was stored must not let stored text reorder or hide itself."""
+    text = "Pay invoice 4411 to acct \u202e9876\u202c today, zero\u200bwidth, emoji 👩\u200d💻"
+    other = Store(ui.runtime.config.db)  # the agent's process (the validation keeps these characters)
+    try:
+        memory_id = handlers.remember(other, CALLER, content=text, scope="odd").id
+    finally:
+        other.close()
+    page.goto(f"{ui.base}/memories/{memory_id}")
+    shown = page.inner_text("blockquote")
+    assert "\\u202e9876\\u202c" in shown and "zero\\u200bwidth" in shown and "👩\u200d💻" in shown
+    assert "\u202e" not in shown and page.input_value("textarea[name=content]") == text

@@ -24,6 +24,7 @@ from memvault.storage import history, limits, literal, maintenance, validate
 from memvault.storage.consolidate import LAST_RUN
 from memvault.storage.errors import Conflict, InvalidInput, MemvaultError, NotFound
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
+from memvault.storage.literal import printable
 from memvault.storage.secrets import redact
 from memvault.storage.strength import strength
 from memvault.storage.timefmt import format_ms
@@ -49,7 +50,13 @@ def _whole(text: str | None) -> int | str | None:
 
 
 def _shown(text: str | None) -> str:
-    """Stored text as the page shows it: a credential stored with --allow-secrets is named, never shown."""
+    """Stored text as the page shows it: a credential stored with --allow-secrets is named, never shown;
+    control and format characters written as ``\\uXXXX`` (:func:`literal.printable`)."""
+    return printable(redact(text)[0]) if text else ""
+
+
+def _editable(text: str | None) -> str:
+    """Stored text as an edit box holds it: what is saved back, so only credentials are named."""
     return redact(text)[0] if text else ""
 
 
@@ -60,6 +67,7 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
     server's authentication does. ``lifespan`` is Starlette's."""
     env = Environment(loader=PackageLoader("memvault.server.web"), autoescape=select_autoescape(default=True))
     env.filters["shown"] = _shown
+    env.filters["editable"] = _editable
     env.filters["day"] = lambda iso: (iso or "")[:10]
     env.filters["seg"] = lambda value: quote(str(value), safe="")  # an id as one path segment
     env.globals.update(weak=ANSWER_CONFIDENCE, sure=SURE_CONFIDENCE, network=logins is not None)
