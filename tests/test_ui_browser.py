@@ -297,3 +297,9 @@ def test_bidi_and_invisible_characters_are_written_out_and_the_edit_box_keeps_th
     shown = page.inner_text("blockquote")
     assert "\\u202e9876\\u202c" in shown and "zero\\u200bwidth" in shown and "👩\u200d💻" in shown
     assert "\u202e" not in shown and page.input_value("textarea[name=content]") == text
+
+
+def test_a_search_for_a_credential_never_shows_it_back(ui: Served, page):
+    key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    page.goto(f"{ui.base}/?q=where+is+{key}")
+    assert key not in page.content() and "[GitHub token]" in page.inner_text("p.summary")

@@ -194,6 +194,7 @@ def test_a_read_only_key_sees_the_pages_and_every_change_is_refused(net, people)
     mine = net.ids["acme"]
     page = person.get(f"/memories/{mine}")
     assert page.status_code == 200 and "rocket" in page.text and "read-only" in page.text
+    assert f'action="/memories/{mine}/' not in page.text and "/forget" not in page.text  # no control offered
     before = handlers.memory_view(net.store, ACME, mine)
     for action, form in (("supersede", {"content": "Acme ships on Wednesday"}), ("confirm", {}),
                          ("forget", {})):
