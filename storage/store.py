@@ -138,7 +138,7 @@ class Store:
     def model_problem(self) -> str | None:
         """Why this process cannot embed, else None. Loads the model: call outside transactions."""
         if self.embedder is None:
-            return "no embedding model loaded in this process (a hook or a store opened without one): keyword search only"
+            return "no embedding model loaded in this process: keyword search only"
         if self.embedder.preparing:
             return ("embedding model being prepared (the first start on this machine, about 10 s): keyword "
                     "search only, new memories get their vectors when it is ready")
