@@ -472,13 +472,14 @@ class Store:
 
     def supersede_by(self, *, tenant: str, id: str, by: str, reason: str | None = None) -> SupersedeOutcome:
         """Mark the current memory ``id`` superseded by ``by``, a current memory of the same scope
-        already stored that replaces no other (e.g. the newer of a contradicting pair), in one
-        transaction; nothing new is written.
+        already stored (e.g. the newer of a contradicting pair), in one transaction; nothing new is
+        written. When ``by`` has earlier versions, ``id`` joins that history where its observed time
+        falls (:meth:`_insert_version`).
 
         Raises:
             NotFound: either memory is not in this tenant.
-            Conflict: ``id`` cannot be superseded (as for :meth:`supersede`), or ``by`` ended, was
-                superseded or already replaces another memory.
+            Conflict: ``id`` cannot be superseded (as for :meth:`supersede`), or ``by`` ended or was
+                superseded, or ``by`` has earlier versions and ``id`` has its own or is not older.
             InvalidInput: ``by`` names ``id`` itself or another scope; the reason is too long or
                 holds a credential.
         """
@@ -509,11 +510,35 @@ class Store:
             if new.superseded_by is not None:
                 raise Conflict("by", f"memory {new.id} was superseded itself: name its current version "
                                      f"{history.newest(tx, new).id}")
-            if new.supersedes is not None:
-                raise Conflict("by", f"memory {new.id} already replaces memory {new.supersedes} (a memory replaces "
-                                     f"one other at most): supersede {old.id} with new content instead")
-            tx.link(old.id, new.id, reason)
+            if new.supersedes is None:
+                tx.link(old.id, new.id, reason)
+            else:
+                self._insert_version(tx, old, new, reason)
         return SupersedeOutcome(id=new.id, superseded_id=old.id, stored=False)
+
+    @staticmethod
+    def _insert_version(tx: Writer, old: Memory, new: Memory, reason: str | None) -> None:
+        """Put ``old``, a memory with no history, into the history ``new`` ends, where its observed time
+        falls (a review's pairs of three versions of one fact: Tuesday, Thursday, Friday): the versions
+        stay in time order, one chain. Raises Conflict when ``old`` has versions of its own or is not
+        older than ``new``."""
+        if old.supersedes is not None:
+            raise Conflict("by", f"memory {new.id} already replaces memory {new.supersedes}, and memory {old.id} "
+                                 "has earlier versions of its own: two histories are not merged; supersede "
+                                 f"{old.id} with new content instead")
+        if old.observed_at >= new.observed_at:
+            raise Conflict("by", f"memory {new.id} already replaces memory {new.supersedes} and was observed "
+                                 f"before memory {old.id}: supersede {new.id} with `by` {old.id} instead")
+        after = new  # the version that will supersede ``old``
+        before = history.row(tx, new.tenant, new.supersedes)  # type: ignore[arg-type]
+        seen = {new.id}
+        while before is not None and before.observed_at > old.observed_at and before.id not in seen:
+            seen.add(before.id)
+            after = before
+            before = None if before.supersedes is None else history.row(tx, new.tenant, before.supersedes)
+        if before is not None:
+            tx.link(before.id, old.id, before.supersede_reason)
+        tx.link(old.id, after.id, reason)
 
     def forget(
         self, *, tenant: str, id: str, reason: str | None = None, include_history: bool = False

@@ -48,7 +48,6 @@ def test_supersede_by_refuses_what_would_break_a_history_and_changes_nothing(sto
         (old, InvalidInput, "by", "itself"),
         (other_scope, InvalidInput, "by", "scope"),
         (new, Conflict, "by", f"current version {later}"),
-        (successor, Conflict, "by", "already replaces"),
         (gone, Conflict, "by", "was forgotten"),
     ]
     for by, error, field, words in cases:
@@ -127,3 +126,30 @@ def test_supersede_by_refuses_a_digest_on_either_side(store, clock):
             store.supersede_by(tenant="a", id=older, by=newer)
         assert refused.value.field == "by"
     assert store.get(tenant="a", id=fact_id).superseded_by is None and store.get(tenant="a", id=fact_id).supersedes is None
+
+
+def test_a_third_version_joins_the_history_where_its_time_falls(store):
+    """A review's three pairs of one fact (Tuesday, Thursday, Friday): settled in any order, one chain
+    in time order, never a dead end."""
+    def dated(content: str, day: str) -> str:
+        return store.remember(tenant="a", scope="proj", content=content, kind="fact",
+                              observed_at=f"2025-{day}T09:00:00Z").id
+
+    tue, thu, fri = (dated(f"Deploys go out on {d}.", day) for d, day in
+                     (("Tuesdays", "09-01"), ("Thursdays", "10-01"), ("Fridays", "11-01")))
+    store.supersede_by(tenant="a", id=tue, by=fri)  # the outer pair first, as a trial clicked it
+    store.supersede_by(tenant="a", id=thu, by=fri)  # then the inner one: Thursday goes between
+    rows = {i: store.get(tenant="a", id=i) for i in (tue, thu, fri)}
+    assert (rows[tue].supersedes, rows[tue].superseded_by) == (None, thu)
+    assert (rows[thu].supersedes, rows[thu].superseded_by) == (tue, fri)
+    assert (rows[fri].supersedes, rows[fri].superseded_by) == (thu, None)
+    mon = dated("Deploys go out on Mondays.", "08-01")  # older than every version: it goes first
+    store.supersede_by(tenant="a", id=mon, by=fri)
+    assert store.get(tenant="a", id=tue).supersedes == mon
+    assert store.get(tenant="a", id=mon).superseded_by == tue
+    later = dated("Deploys go out on Saturdays.", "11-20")  # observed after Friday: not Friday's version
+    with pytest.raises(Conflict, match=f"supersede {fri} with `by` {later}") as refused:
+        store.supersede_by(tenant="a", id=later, by=fri)
+    assert refused.value.field == "by" and store.get(tenant="a", id=later).superseded_by is None
+    store.worker.run(lambda: None)
+    assert maintenance.own(store).check() == []
