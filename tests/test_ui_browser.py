@@ -132,6 +132,7 @@ def test_an_edit_of_one_field_keeps_line_breaks_and_tags_with_commas(ui: Served,
     assert new != old, page.inner_text("main")
     stored = ui.store.get(tenant="default", id=new)
     assert (stored.content, stored.tags, stored.importance) == ("step one\nstep two", ("ci,cd", "ops"), 7)
+    assert stored.observed_at == ui.store.get(tenant="default", id=old).observed_at  # the same observation
 
 
 def test_forget_asks_first_then_the_text_is_gone_from_the_page_and_the_store(ui: Served, page):

@@ -126,9 +126,12 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         given = form.get("tags", "")
         tags = None if given == form.get("tags_shown") else [t.strip() for t in given.split(",") if t.strip()]
         content = form.get("content", "").replace("\r\n", "\n")
+        old = await call(lambda store, caller: store.get(tenant=caller.tenant, id=request.path_params["id"]))
+        # The same text with other tags, kind or importance is the same observation: it keeps its time.
+        observed = format_ms(old.observed_at) if content == old.content else None
         done = await call(handlers.supersede, writes=True, id=request.path_params["id"], content=content,
                           reason=form.get("reason") or None, kind=form.get("kind") or None, tags=tags,
-                          importance=_whole(form.get("importance")))
+                          importance=_whole(form.get("importance")), observed_at=observed)
         return RedirectResponse(f"/memories/{done.id}", 303)
 
     async def confirm(request: Request) -> Response:
