@@ -479,8 +479,9 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     def say(url: str) -> None:
         out(url)
         sys.stdout.flush()
-        err("serving the memory view: open the URL above (" + ("sign in with an API key or OAuth token"
-            if args.allow_network else "its token lets only you in") + "); Ctrl-C stops")
+        err("serving the memory view: open the URL above (" + (
+            f"through your TLS proxy, which forwards to {args.host}:{args.port}; sign in with an "
+            "API key or OAuth token" if args.allow_network else "its token lets only you in") + "); Ctrl-C stops")
 
     if not config.db_exists():
         err(f"no database at {config.db_label} yet: nothing to show. Give the one your agent uses with --db")

@@ -296,6 +296,14 @@ def test_without_authentication_configured_it_does_not_start(tmp_path, capsys):
     assert "--auth keys" in capsys.readouterr().err
     assert cli.main([*args, "--auth", "oauth"]) == 2
     assert "--oauth-issuer" in capsys.readouterr().err
+    made = Store(db, None)
+    try:
+        keys.create(made, "acme")
+    finally:
+        made.close()
+    for more in ([], ["--allowed-host", "memory.example.com"], ["--port", "8799"]):  # the proxy needs both
+        assert cli.main([*args, *more]) == 2
+        assert "--allowed-host NAME (the address people open) and --port P" in capsys.readouterr().err
 
 
 def test_off_loopback_without_the_flag_it_does_not_start(tmp_path, capsys):

@@ -51,7 +51,8 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
 
     Raises:
         ValueError: ``host`` is not loopback without ``http`` (the UI has no authentication but its token;
-            docs/ui.md), ``http`` without authentication configured, or ``port`` is not 0-65535.
+            docs/ui.md), ``http`` without authentication configured or without an allowed host (the TLS
+            proxy's public name), or ``port`` is not 0-65535.
         CannotListen: the address cannot be bound.
         MemvaultError: the store cannot be opened (e.g. a wrong key): said before anything is served.
     """
@@ -74,13 +75,20 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
                          "OAuth.")
     runtime = Runtime(config, authenticated=http is not None)
     logins = network(runtime, http) if http is not None else None  # before anything listens
+    if http is not None and (not http.allowed_hosts or not port):
+        raise ValueError("--allow-network: give --allowed-host NAME (the address people open) and --port P: "
+                         "sign-in needs https (its cookie is Secure), so the page is served behind a TLS proxy "
+                         "that forwards NAME to this host and port (docs/ui.md#served-to-a-network)")
     sock = listen_socket(host, port)
     sock.listen(128)
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(32)
     shown = host if ":" not in host or host.startswith("[") else f"[{host}]"
     app = build(runtime, token, origins(port, shown.lower()), lambda _: running(runtime), logins)
-    url = f"http://{shown}:{port}/" + ("login" if logins else f"?token={token}")
+    if http is not None:  # what people open: the TLS proxy's address
+        url = f"https://{http.allowed_hosts[0].removesuffix(':*')}/login"
+    else:
+        url = f"http://{shown}:{port}/?token={token}"
     say(url)
     if open_browser:
         webbrowser.open(url)
