@@ -147,6 +147,7 @@ def test_content_the_store_refuses_is_refused_on_the_page(ui: Served, page, memo
             page.click("button:text('Supersede')")
         assert sent.value.status == 400 and says in page.inner_text("#message")
         assert key not in page.content()
+        assert page.get_attribute("text=Back to the memory", "href") == f"/memories/{memory}"
     assert unchanged(ui, memory) == before
 
 

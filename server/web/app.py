@@ -86,7 +86,11 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         if isinstance(exc, HTTPException):  # no such page (404) or method (405)
             return page(request, "error.html", exc.status_code, title="Not here", message=exc.detail)
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 503)
-        return page(request, "error.html", status, title="Not done", message=str(exc))
+        # A change refused on a memory's page: back to that page (not when the memory is not found).
+        parts = request.url.path.split("/")
+        back = f"/memories/{quote(parts[2], safe='')}" if request.method == "POST" and len(parts) > 3 \
+            and parts[1] == "memories" and status != 404 else None
+        return page(request, "error.html", status, title="Not done", message=str(exc), back=back)
 
     async def call(fn: Callable[..., Any], writes: bool = False, **kwargs: Any) -> Any:
         return await runtime.call(fn, writes=writes, **kwargs)
