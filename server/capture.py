@@ -253,7 +253,8 @@ class _State:
 
     def save(self, offset: int, names: dict[str, str]) -> None:
         kept = dict(list(names.items())[-self.NAMES_KEPT:])
-        self.file.parent.mkdir(parents=True, exist_ok=True)
+        self.file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as the database's folder
         tmp = self.file.with_name(f"{self.file.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"offset": offset, "names": kept}), encoding="utf-8")
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as fh:
+            fh.write(json.dumps({"offset": offset, "names": kept}))
         os.replace(tmp, self.file)

@@ -156,6 +156,9 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
     assert set(said.redacted) >= {"GitHub token", "private"}
     data = file_bytes(Path(env["MEMVAULT_DB"]))
     assert TOKEN.encode() not in data and b"my card ends 4242" not in data
+    states = list(Path(env["XDG_STATE_HOME"]).rglob("*.json"))  # where each transcript's capture stopped
+    assert states and {p.stat().st_mode & 0o777 for p in states} == {0o600}
+    assert {p.parent.stat().st_mode & 0o777 for p in states} == {0o700}
     # The offsets lost (a new state folder): the transcript is read again, and nothing is stored twice.
     lost = {**env, "XDG_STATE_HOME": str(tmp_path / "other-state")}
     again = _hook(lost, "Stop", _payload("Stop", transcript))
