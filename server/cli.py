@@ -229,10 +229,16 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\S+")  # a
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose errors (which repeat the refused value) never quote a credential."""
+    """argparse's parser, whose errors (which repeat the refused value) never quote a credential; with
+    ``--json`` in the command line (``json_errors``), also a JSON document on stdout."""
+
+    json_errors = False
 
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
-        super().error(_QUOTED.sub(lambda m: credentials_in(m.group(0)) or m.group(0), message))
+        message = _QUOTED.sub(lambda m: credentials_in(m.group(0)) or m.group(0), message)
+        if self.json_errors:
+            out(json.dumps({"error": {"field": None, "message": message}}, indent=2))
+        super().error(message)
 
 
 def _add(parser: argparse.ArgumentParser, flags: Flags) -> None:
@@ -303,6 +309,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     """``argv`` parsed, the :data:`LEADING` flags before the command read as after it. Exits 2 (as
     argparse) on a refused argument; a flag the command does not take is refused alike before and after it."""
     parser, parsers = _parsers()
+    _Parser.json_errors = "--json" in argv
     given, misplaced = _flags_after_command(argv)
     if misplaced is not None:
         command = next((word for word in given if word in COMMANDS), None)
@@ -516,6 +523,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     existed = config.db_exists()
     if args.action != "create" and not existed:
         err(f"no database at {config.db_label} (check --db / MEMVAULT_DB)")
+        _json_error(args, "db", f"no database at {config.db_label}")
         return 1
     try:
         with _opened(config, existed) as store:
@@ -538,6 +546,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
                 out(json.dumps(_key_json(record), indent=2) if args.json else f"revoked {_key_line(record)}")
     except MemvaultError as exc:
         err(in_cli_words(exc))
+        _json_error(args, getattr(exc, "field", None), in_cli_words(exc))
         return exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
     return 0
 

@@ -3,6 +3,7 @@ terminal, and answers every error as a JSON document when ``--json`` asked for o
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import datetime
 
@@ -105,3 +106,16 @@ def test_confirm_records_a_confirmation_and_a_procedures_runs(db_path, capsys):
         assert store.get(tenant="default", id=ident).confirmations == 1  # the refused call changed nothing
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("argv, field", [
+    (["list", "--bogus"], None), (["show"], None),  # refused by the command line's parser
+    (["keys", "create", "--tenant", "acme", "--expires", "0"], "expires"), (["keys", "revoke", "nope"], "id"),
+])
+def test_a_refused_command_line_is_a_json_error_with_json(db_path, capsys, argv, field):
+    Store(db_path).close()
+    with pytest.raises(SystemExit) if field is None else contextlib.nullcontext():
+        code = cli.main(["--json", *argv, "--db", str(db_path)])
+        assert code in (1, 2)
+    out, err = capsys.readouterr()
+    assert json.loads(out)["error"]["field"] == field and err
