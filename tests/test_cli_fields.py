@@ -8,6 +8,7 @@ import json
 from datetime import datetime
 
 import pytest
+from test_cli import run
 
 from memvault.server import cli
 from memvault.storage.store import Store
@@ -17,12 +18,6 @@ pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded o
 
 def ms(iso: str) -> int:
     return int(datetime.fromisoformat(iso).timestamp() * 1000)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_remember_and_supersede_take_observed_at_expires_at_and_source(db_path, capsys):
