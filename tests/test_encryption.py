@@ -369,10 +369,12 @@ def test_the_next_command_removes_a_stopped_decrypts_plain_copy_and_says_so(tmp_
 
 
 @pytest.mark.parametrize("mine", [b"my own notes, not memvault's\n", b"x" * 1000])
-def test_a_file_only_named_like_the_copy_is_left_alone_and_encrypt_says_so(tmp_path, monkeypatch, caplog, mine):
+@pytest.mark.parametrize("suffix", [convert.SUFFIX, f"{convert.SUFFIX}-journal"])
+def test_a_file_only_named_like_the_copy_is_left_alone_and_encrypt_says_so(tmp_path, monkeypatch, caplog, mine,
+                                                                           suffix):
     db = tmp_path / "memvault.db"
     fill(db)[0].close()
-    theirs = Path(f"{db}{convert.SUFFIX}")
+    theirs = Path(f"{db}{suffix}")
     theirs.write_bytes(mine)
     Store(db, FakeEmbedder()).close()  # type: ignore[arg-type]
     assert theirs.read_bytes() == mine and "left" in caplog.text and "alone" in caplog.text

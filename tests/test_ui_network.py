@@ -195,6 +195,8 @@ def test_a_read_only_key_sees_the_pages_and_every_change_is_refused(net, people)
     page = person.get(f"/memories/{mine}")
     assert page.status_code == 200 and "rocket" in page.text and "read-only" in page.text
     assert f'action="/memories/{mine}/' not in page.text and "/forget" not in page.text  # no control offered
+    asked = person.get(f"/memories/{mine}/forget")  # the confirmation page opened by its address
+    assert asked.status_code == 200 and "Forget for good" not in asked.text and "read-only" in asked.text
     before = handlers.memory_view(net.store, ACME, mine)
     for action, form in (("supersede", {"content": "Acme ships on Wednesday"}), ("confirm", {}),
                          ("forget", {})):

@@ -103,11 +103,17 @@ def convert(path: Path | str, key: crypto.Key, encrypt: bool) -> Path:
     try:
         reached("locked")
         remove_leftover(path)  # a conversion stopped before: its copy never replaced the file
+        # Not a copy of ours (remove_leftover said so), or another conversion's; a journal SQLite would take
+        # for the copy's own, and remove.
+        there = next((name for name in (copy, Path(f"{copy}-journal")) if os.path.lexists(name)), None)
         try:
-            fd = os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-        except FileExistsError:  # not a copy of ours (remove_leftover said so), or another conversion's
-            raise StoreError(f"{str(copy)!r} exists and is not a stopped conversion's copy: move it away and run "
-                             "this again; the database is unchanged") from None
+            if there is None:
+                fd = os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:  # made meanwhile
+            there = copy
+        if there is not None:
+            raise StoreError(f"{str(there)!r} exists and is not a stopped conversion's copy: move it away and run "
+                             "this again; the database is unchanged")
         created = True
         _hold(fd, wait=True)  # until the rename: an open of the store then leaves the copy alone
         reached("created")
