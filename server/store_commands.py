@@ -262,11 +262,13 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         more = text.count(len(failed) - IMPORT_ERRORS_SHOWN, "more failed line")
         err(f"... and {more} (--json lists them all)")
     err(f"imported {report.imported} of {text.count(report.read - report.sessions, 'memory line')} (blank lines "
-         f"skipped): {report.skipped_existing} already there, {len(failed)} failed, {report.vectors_pending} "
-         "waiting for vectors")
+         f"skipped): {report.skipped_existing} already there, {report.vectors_pending} waiting for vectors")
     if report.sessions:
         err(f"sessions: {text.count(report.turns_added, 'turn')} added, {report.turns_existing} already there, "
              f"from {text.count(report.sessions, 'session line')}")
+    if failed:
+        err(f"{text.count(len(failed), 'line')} failed (memory or session lines, named above): nothing of them "
+            "was written")
     if report.degraded:
         err(f"degraded: {report.degraded}")
     if args.json:
