@@ -397,6 +397,13 @@ _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credenti
               "token": "access token"}
 
 
+def own_labels() -> set[str]:
+    """Every label memvault's own detectors give a credential (:func:`named_kind`'s, each key format's,
+    the JWT's, a URL's password), as ``redact`` writes them in its markers."""
+    return {*_KIND_NAMES.values(), *(f.name for f in key_formats()), JwtDetector.secret_type,
+            UrlPasswordDetector.secret_type, "credential"}
+
+
 def named_kind(before: str) -> str:
     """What a credential found after the word naming it is ("password", "PIN", "API key", "secret
     key", "private key", "access token", "bearer token"), by the last such word in ``before`` (the

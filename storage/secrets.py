@@ -335,10 +335,9 @@ def _placed_marker() -> re.Pattern[str]:
     stands, between ":" and "@" ("admin:[password in a URL]@db"): its words are no keyword for the host and
     port after it. Anywhere else a marker's words are read as written ("[password in a URL] is X": X is a
     password)."""
-    from .secret_plugins import _KIND_NAMES, key_formats
+    from .secret_plugins import own_labels
 
-    labels = {*LABELS.values(), *_KIND_NAMES.values(), *(f.name for f in key_formats()), "JSON Web Token",
-              "password in a URL", "credential", "private"}
+    labels = {*LABELS.values(), *own_labels()}
     names = "|".join(re.escape(name) for name in sorted(labels, key=len, reverse=True))
     return re.compile(rf"(?<=:)\[({names})\](?=@)")
 

@@ -158,6 +158,9 @@ def test_forget_asks_first_then_the_text_is_gone_from_the_page_and_the_store(ui:
     page.fill("input[name=q]", "lab door code")
     submit(page, "button:text('Show')")
     assert "lab door" not in page.inner_text("ol.memories")
+    page.goto(f"{ui.base}/memories/{second}/forget")  # again, as a second tab would
+    submit(page, "text=Forget for good")
+    assert page.url == f"{ui.base}/?done=already" and "already forgotten" in page.inner_text("main")
 
 
 def test_boot_preview_shows_the_document_and_its_token_count_at_the_budget(ui: Served, page):

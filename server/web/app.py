@@ -40,7 +40,8 @@ PAGE_SIZE = 20  # memories a listing page shows
 TURNS_PAGE = 100  # turns a session page shows
 SESSIONS_SHOWN = 50
 STATUS = {NotFound: 404, InvalidInput: 400, Conflict: 409, ReadOnly: 403, NotAuthenticated: 401}
-DONE = {"forgotten": "Forgotten: the text is erased; a tombstone stays in the history."}
+DONE = {"forgotten": "Forgotten: the text is erased; a tombstone stays in the history.",
+        "already": "It was already forgotten: nothing changed."}
 
 
 def _whole(text: str | None) -> int | str | None:
@@ -148,9 +149,10 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
             return page(request, "forget.html", m=view["memory"], versions=len(view["history"]),
                         session=session)
         form = request.state.form
-        await call(handlers.forget, writes=True, id=request.path_params["id"],
-                   reason=form.get("reason") or None, include_history=form.get("history") == "on")
-        return RedirectResponse("/?done=forgotten", 303)
+        done = await call(handlers.forget, writes=True, id=request.path_params["id"],
+                          reason=form.get("reason") or None, include_history=form.get("history") == "on")
+        said = "already" if done.already_forgotten and not done.forgotten_ids else "forgotten"
+        return RedirectResponse(f"/?done={said}", 303)
 
     async def forget_session(request: Request) -> Response:
         sid = request.path_params["id"]
