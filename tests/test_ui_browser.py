@@ -188,6 +188,7 @@ def test_listing_pages_skip_and_repeat_nothing_while_another_client_writes(ui: S
     submit(page, "text=Older memories")
     second_page = [a.get_attribute("href").rsplit("/", 1)[1] for a in page.locator("a.content").all()]
     assert sorted(first_page + second_page) == sorted(ids)
+    assert page.get_attribute("a.first", "href") == f"/?scope={scope}"  # back to the newest, same filters
 
 
 def test_another_tenants_memory_is_not_reachable_by_url(ui: Served, page):
