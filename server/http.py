@@ -146,7 +146,7 @@ class Guard:
             return
         refused = _over_long(scope)
         path = scope["path"].rstrip("/") or "/"
-        headers = [(k, v.lower() if _allowed(v.lower(), self.allowed.get(k)) else v) for k, v in scope["headers"]]
+        headers = [(k, v.lower() if allowed(v.lower().decode("latin-1"), self.allowed.get(k)) else v) for k, v in scope["headers"]]
         accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
         sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
         if sse_only or not accept:
@@ -362,8 +362,8 @@ def _over_long(scope: Scope) -> Response | None:
     return None
 
 
-def _allowed(value: bytes, patterns: list[str] | None) -> bool:
-    text = value.decode("latin-1")
+def allowed(text: str, patterns: list[str] | None) -> bool:
+    """Whether ``text`` (a Host or an Origin) is one of ``patterns``, where ``name:*`` is any port of name."""
     return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and text[len(p) - 1:].isdigit())
                for p in patterns or ())
 

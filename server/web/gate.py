@@ -29,9 +29,9 @@ from starlette.responses import RedirectResponse, Response
 
 from memvault.storage.errors import MemvaultError
 
+from ..http import allowed
 from .login import COOKIE as SIGNED_IN
-from .login import FORM_COOKIE
-from .login import Logins, address
+from .login import FORM_COOKIE, Logins, address
 
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -43,12 +43,6 @@ FORM_MAX_FIELDS = 16
 HEADERS = {"cache-control": "no-store", "x-frame-options": "DENY", "referrer-policy": "same-origin",
            "x-content-type-options": "nosniff",
            "content-security-policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'"}
-
-
-def listed(value: str, patterns: list[str]) -> bool:
-    """Whether ``value`` (lower case) is one of ``patterns``, where ``name:*`` stands for any port of name."""
-    return any(value == p or (p.endswith(":*") and value.startswith(p[:-1]) and value[len(p) - 1:].isdigit())
-               for p in patterns)
 
 
 def csrf_token(token: str) -> str:
@@ -103,7 +97,7 @@ class Gate:
     async def _check(self, request: Request) -> Response | None:
         """None to go on to the page, or the answer (a redirect that sets the cookie)."""
         headers = request.headers
-        if not listed(headers.get("host", "").lower(), self.hosts):
+        if not allowed(headers.get("host", "").lower(), self.hosts):
             raise Refused(421, "Wrong Host", f"this page answers only as {', '.join(self.hosts)}: open the "
                           "URL `memvault ui` printed")
         if self.logins is not None:
@@ -190,7 +184,7 @@ class Gate:
     async def _form(self, request: Request, headers: Headers, csrf: str) -> dict[str, str]:
         """The POST's form fields, once its origin, size and CSRF token (``csrf``) are checked."""
         origin = headers.get("origin")
-        if origin is not None and not listed(origin.lower(), self.origins):
+        if origin is not None and not allowed(origin.lower(), self.origins):
             raise Refused(403, "Wrong origin", "this form was sent from another site: nothing was changed")
         if headers.get("content-type", "").split(";")[0].strip() != "application/x-www-form-urlencoded":
             raise Refused(415, "Not a form", "send the page's own form: nothing was changed")
