@@ -4,6 +4,7 @@ supersession chains (bounded: a cycle left by damage ends a walk)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import replace
 
 from . import validate
@@ -133,9 +134,13 @@ def session_source(session_id: str) -> str:
 
 def session_of(memory: Memory) -> str | None:
     """The id of the session whose digest ``memory`` is, or None."""
+    return digest_session(memory.source, memory.tags)
+
+
+def digest_session(source: str | None, tags: Iterable[str]) -> str | None:
+    """The id of the session whose digest a memory with ``source`` and ``tags`` is, or None."""
     prefix = session_source("")
-    source = memory.source or ""
-    return source[len(prefix):] if SESSION_TAG in memory.tags and source.startswith(prefix) else None
+    return source[len(prefix):] if source and SESSION_TAG in tags and source.startswith(prefix) else None
 
 
 def is_session_digest(memory: Memory) -> bool:

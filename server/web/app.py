@@ -115,7 +115,7 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
     def viewed(store: Any, caller: Caller, memory_id: str) -> tuple[dict[str, Any], str | None]:
         """The memory's view (``handlers.memory_view``) and the session it is the digest of, if any."""
         view = handlers.memory_view(store, caller, memory_id)
-        return view, history.session_of(store.get(tenant=caller.tenant, id=view["memory"]["id"]))
+        return view, history.digest_session(view["memory"].get("source"), view["memory"].get("tags", ()))
 
     async def memory(request: Request) -> Response:
         view, session = await call(viewed, memory_id=request.path_params["id"])
