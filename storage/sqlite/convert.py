@@ -25,6 +25,9 @@ def reached(stage: str) -> None:
     "replaced"); does nothing (tests replace it to stop the process there)."""
 
 
+_LEFT_ALONE: set[str] = set()  # the files of a user's named like a copy, already said
+
+
 def remove_leftover(path: Path | str) -> None:
     """Remove the copy (and its SQLite journal) that a conversion of the database at ``path`` left when
     it was stopped before its rename, saying so on stderr; the database itself is whole. A copy that a
@@ -34,6 +37,9 @@ def remove_leftover(path: Path | str) -> None:
     if not files:
         return
     if not all(_made_here(name) for name in files):
+        if str(copy) in _LEFT_ALONE:  # said once a process: every connection's open comes here
+            return
+        _LEFT_ALONE.add(str(copy))
         log.warning("left %s alone: named like the copy a stopped `memvault encrypt` or `decrypt` leaves, but "
                     "not one (not an SQLite file or journal of yours); move it if it is yours",
                     " and ".join(str(name) for name in files))
