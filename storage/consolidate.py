@@ -294,6 +294,23 @@ def scan(
             return
 
 
+def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
+    """Keep ``pairs`` of ids that ``remember`` found disagreeing for review at once (each ordered
+    older first, as :func:`scan` orders them), beside the pairs the scans keep; the scan's mark is
+    not moved. A pair no longer both current is not kept. Raises Busy or StorageUnavailable."""
+    with store.backend.read(tenant) as tx:
+        state = _state(tx, tenant)
+        kept = {tuple(p) for p in state["pairs"]}
+        members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
+        rows = {m.id: m for m in members if _unchanged(m)}
+    ordered = {tuple(m.id for m in sorted((rows[a], rows[b]), key=lambda m: (m.observed_at, m.id)))
+               for a, b in pairs if a in rows and b in rows}
+    if ordered <= kept:
+        return
+    state["pairs"] = sorted(sorted(kept | ordered, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])
+    maintenance.own(store).put_setting(REVIEW_KEY + tenant, json.dumps(state))
+
+
 def _current(memory: Memory, now: int) -> bool:
     live = memory.expires_at is None or memory.expires_at > now
     return _unchanged(memory) and live and memory.content is not None and memory.kind in STATE_KINDS

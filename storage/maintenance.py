@@ -11,6 +11,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent import futures
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,6 +35,7 @@ WORKER_THREAD = "memvault-worker"
 # An expired memory is hidden at once and its content erased (like forget) by the worker
 # after the first write or start-up at least this long after it expired, so expiries share a scrub.
 EXPIRY_GRACE_MS = 3_600_000
+NOTE_WAIT_S = 2.0  # a review read waits at most this long for pairs remember just found
 SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
 
 
@@ -152,6 +154,8 @@ class Upkeep:
         self._scrub_retry_at = 0.0  # time.monotonic(): a failed scrub is retried after writes from then
         self._consolidation = (0, 0)  # (hours, writes): see schedule_consolidation
         self._writes = 0  # writes (remember, supersede) since the last consolidation began
+        self._notes: list[Future[None]] = []  # contradiction pairs queued by remember (note_contradictions)
+        self._notes_lock = threading.Lock()
 
     def due(self, tx: Reader) -> bool:
         """Read in a write's ``tx``: whether expired memories wait to be erased, a scrub is
@@ -175,15 +179,25 @@ class Upkeep:
         by_time = hours > 0 and now - int(settings.get(LAST_RUN, 0)) >= hours * 3_600_000
         return by_time or 0 < writes <= self._writes
 
-    def start_scan(self, tenant: str) -> None:
-        """When consolidation is scheduled (a server's store), have the worker compare ``tenant``'s
-        memories written since the last scan (``consolidate.scan``): a contradiction ``remember``
-        reported waits for review at once, not from the next consolidation on."""
-        from .consolidate import Report, scan
+    def note_contradictions(self, tenant: str, pairs: list[tuple[str, str]]) -> None:
+        """When consolidation is scheduled (a server's store), have the worker keep the disagreeing
+        ``pairs`` of ids ``remember`` found (``consolidate.note``) so they wait for review at once,
+        not from the next consolidation on; :meth:`settle_notes` waits for them."""
+        from .consolidate import note
 
         if self._consolidation != (0, 0):
-            self.worker.submit("contradiction scan",
-                               lambda: scan(self.store, tenant, self.store.clock(), Report()))
+            future = self.worker.submit(None, lambda: note(self.store, tenant, pairs))
+            with self._notes_lock:
+                self._notes = [f for f in self._notes if not f.done()] + [future]
+
+    def settle_notes(self, timeout_s: float = NOTE_WAIT_S) -> None:
+        """Wait (at most ``timeout_s`` in all) for the pairs :meth:`note_contradictions` queued;
+        never on the worker itself (it would wait for itself)."""
+        if threading.current_thread().name == WORKER_THREAD:
+            return
+        with self._notes_lock:
+            notes, self._notes = self._notes, [f for f in self._notes if not f.done()]
+        futures.wait(notes, timeout=timeout_s)
 
     def start_consolidation(self) -> None:
         """Have the worker consolidate every tenant, a step at a time (``consolidate.consolidate``)."""

@@ -339,7 +339,7 @@ class Store:
         if due:
             self.upkeep.start()
         if contradicts:
-            self.upkeep.start_scan(tenant)
+            self.upkeep.note_contradictions(tenant, [(i, row.id) for i, _ in contradicts])
         return RememberOutcome(
             id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts),
             newer=tuple(newer),
@@ -743,5 +743,6 @@ class Store:
 
     def review(self, tenant: str, scopes: list[str]) -> consolidate.Review:
         """What waits for the agent's judgement in ``scopes``: contradicting pairs, decayed memories,
-        failing procedures (see ``consolidate.review``)."""
+        failing procedures (see ``consolidate.review``), once the pairs ``remember`` just found are kept."""
+        self.upkeep.settle_notes()
         return consolidate.review(self, tenant, list(dict.fromkeys(scopes)))
