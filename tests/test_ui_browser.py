@@ -135,6 +135,29 @@ def test_an_edit_of_one_field_keeps_line_breaks_and_tags_with_commas(ui: Served,
     assert stored.observed_at == ui.store.get(tenant="default", id=old).observed_at  # the same observation
 
 
+def test_an_edit_leaving_the_text_as_shown_keeps_its_own_line_breaks(ui: Served, page):
+    """A browser sends every line break of an edit box as CRLF: a lone CR or CRLF stored by an agent
+    stays as it was when the text is left alone."""
+    text = "row one\rrow two\r\nrow three\nrow four"
+    old = handlers.remember(ui.store, CALLER, content=text, kind="procedure").id
+    page.goto(f"{ui.base}/memories/{old}")
+    page.fill("input[name=importance]", "6")
+    submit(page, "button:text('Supersede')")
+    stored = ui.store.get(tenant="default", id=page.url.rsplit("/", 1)[1])
+    assert (stored.content, stored.importance) == (text, 6)
+
+
+def test_a_list_shows_the_head_of_a_long_memory_and_its_page_the_whole(ui: Served, page):
+    text = "Runbook for the nightly export. " + " ".join(f"step{n:04d}" for n in range(800))
+    memory_id = handlers.remember(ui.store, CALLER, content=text, scope="long", kind="procedure").id
+    page.goto(f"{ui.base}/?scope=long")
+    listed = page.inner_text("ol.memories")
+    assert "Runbook for the nightly export." in listed and "step0799" not in listed
+    assert f"{len(text):,} characters" in listed
+    page.goto(f"{ui.base}/memories/{memory_id}")
+    assert page.inner_text("blockquote") == text
+
+
 def test_forget_asks_first_then_the_text_is_gone_from_the_page_and_the_store(ui: Served, page):
     first = handlers.remember(ui.store, CALLER, content="The lab door code is 4471").id
     second = handlers.supersede(ui.store, CALLER, id=first, content="The lab door code is 9130").id

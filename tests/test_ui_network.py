@@ -362,6 +362,7 @@ def test_the_sign_in_forms_token_is_each_visitors_and_needs_its_cookie(net, peop
     shown = one.get("/login")
     other.get("/login")
     assert one.csrf != other.csrf and one.form and one.form != other.form
+    assert 'href="/review"' not in shown.text  # no navigation before a sign-in
     attributes = next(c for c in shown.headers.get_list("set-cookie") if c.startswith(f"{FORM_COOKIE}="))
     given = {a.strip().lower() for a in attributes.split(";")}
     assert {"httponly", "secure", "samesite=strict", "path=/"} <= given
@@ -370,7 +371,9 @@ def test_the_sign_in_forms_token_is_each_visitors_and_needs_its_cookie(net, peop
         answer = one.http.post("/login", data={"csrf": one.csrf, "token": key},
                                headers={"origin": ORIGIN, **cookie})
         assert answer.status_code == 403 and COOKIE not in answer.headers.get("set-cookie", "")
-    assert one.sign_in(key).status_code == 303 and one.get("/").status_code == 200
+    assert one.sign_in(key).status_code == 303
+    signed = one.get("/")
+    assert signed.status_code == 200 and 'href="/review"' in signed.text
 
 
 def test_slow_connections_are_capped_per_address(net):

@@ -37,6 +37,7 @@ from .gate import Gate, Refused
 from .login import COOKIE, FORM_COOKIE, Full, Logins
 
 PAGE_SIZE = 20  # memories a listing page shows
+LISTED_CHARS = 600  # of a memory's text a list shows (its own page shows it whole)
 TURNS_PAGE = 100  # turns a session page shows
 SESSIONS_SHOWN = 50
 STATUS = {NotFound: 404, InvalidInput: 400, Conflict: 409, ReadOnly: 403, NotAuthenticated: 401}
@@ -56,6 +57,20 @@ def _shown(text: str | None) -> str:
     return printable(redact(text)[0]) if text else ""
 
 
+def _listed(text: str | None) -> str:
+    """:func:`_shown`, cut to ``LISTED_CHARS`` with how long the whole is when longer."""
+    shown = _shown(text)
+    if len(shown) <= LISTED_CHARS:
+        return shown
+    return f"{shown[:LISTED_CHARS]}… ({len(shown):,} characters: open it to read it whole)"
+
+
+def _as_sent(text: str) -> str:
+    """``text`` as a browser sends it back from an edit box, CRLF made LF: every line break one LF
+    (HTML's form submission makes each CR, LF and CRLF a CRLF)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _editable(text: str | None) -> str:
     """Stored text as an edit box holds it: what is saved back, so only credentials are named."""
     return redact(text)[0] if text else ""
@@ -69,6 +84,7 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
     env = Environment(loader=PackageLoader("memvault.server.web"), autoescape=select_autoescape(default=True))
     env.filters["shown"] = _shown
     env.filters["editable"] = _editable
+    env.filters["listed"] = _listed
     env.filters["day"] = lambda iso: (iso or "")[:10]
     env.filters["seg"] = lambda value: quote(str(value), safe="")  # an id as one path segment
     env.globals.update(weak=ANSWER_CONFIDENCE, sure=SURE_CONFIDENCE, network=logins is not None)
@@ -132,6 +148,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         tags = None if given == form.get("tags_shown") else [t.strip() for t in given.split(",") if t.strip()]
         content = form.get("content", "").replace("\r\n", "\n")
         old = await call(lambda store, caller: store.get(tenant=caller.tenant, id=request.path_params["id"]))
+        if old.content is not None and content == _as_sent(old.content):
+            content = old.content  # the text left as shown keeps its own line breaks (a lone CR)
         # The same text with other tags, kind or importance is the same observation: it keeps its time.
         observed = format_ms(old.observed_at) if content == old.content else None
         done = await call(handlers.supersede, writes=True, id=request.path_params["id"], content=content,

@@ -206,9 +206,9 @@ class Gate:
                           "changed") from exc
         form = dict(pairs)
         if not hmac.compare_digest(form.pop("csrf", "").encode(), csrf.encode()):
-            raise Refused(403, "Form expired or forged", "this form's CSRF token is not this server's (it "
-                          "may be from before a restart): reload the page and send it again; nothing was "
-                          "changed")
+            raise Refused(403, "Form expired or forged", "this form's CSRF token is not the one this page was "
+                          "given (a form from another sign-in, another browser or before a restart): reload "
+                          "the page and send it again; nothing was changed")
         return form
 
 
