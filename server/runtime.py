@@ -9,11 +9,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.to_thread
 
+from memvault.storage import location
 from memvault.storage.errors import MemvaultError, StoreError
 from memvault.storage.maintenance import Worker
 
@@ -67,6 +69,7 @@ class Runtime:
             from memvault.storage.embeddings import Embedder
             from memvault.storage.store import Store
 
+            created = not location.is_url(self.config.db) and not Path(self.config.db).exists()
             try:
                 self._store = Store(
                     self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
@@ -79,8 +82,8 @@ class Runtime:
             self._store.upkeep.start_warm_up()
             self._store.upkeep.schedule_consolidation(self.config.consolidate_hours,
                                                       self.config.consolidate_after_writes)
-            log.info("memvault database %s opened (model: %s)", self.config.db_label,
-                     self.config.model_dir or "packaged")
+            log.info("memvault database %s %s (model: %s)", self.config.db_label,
+                     "created" if created else "opened", self.config.model_dir or "packaged")
         return self._store
 
     def identity(self) -> Identity:
