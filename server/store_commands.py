@@ -168,6 +168,7 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
     report: dict[str, Any] = {}
     lines = []
+    store.upkeep.scrub()  # (PostgreSQL's is only ever done when asked: here; a busy one stays pending, said below)
     if args.repair:
         made = _run_reindex(store)
         if made is None:

@@ -220,9 +220,10 @@ class Upkeep:
         return False
 
     def scrub(self) -> bool:
-        """Scrub on the worker if one is due, after the jobs queued before; True when no scrub is
-        pending any more (False: the database was busy, still due)."""
-        return self.worker.run(lambda: self._scrub(retry_now=True))
+        """Scrub on the worker if one is due, after the jobs queued before, even where the backend
+        never does it on its own (PostgreSQL's table rewrite: ``memvault doctor``); True when no
+        scrub is pending any more (False: the database was busy, still due)."""
+        return self.worker.run(lambda: own(self.store).scrub())
 
     def scrub_pending(self) -> bool:
         """Whether forgotten bytes may still be in the database's files, once the jobs queued

@@ -246,9 +246,11 @@ class ForgetResult(_Result):
                                      "forget with session_id removes them.")
     scrubbed: bool = Field(
         description="True when no scrub of deleted text is pending. False (the usual answer) when the text may "
-        "still be in the database file bytes: the scrub that removes it started on a background thread and "
-        "normally ends within seconds; if other connections keep the database busy it is retried at a later "
-        "write or start-up (it is recorded and survives a crash). The memory is gone from every answer either way."
+        "still be in the database file bytes until the scrub that removes it: on SQLite it started on a background "
+        "thread and normally ends within seconds (if other connections keep the database busy it is retried at a "
+        "later write or start-up; it is recorded and survives a crash); on PostgreSQL it is `memvault doctor`, run "
+        "by the tables' owner (its table rewrite shuts every caller out while it runs). The memory is gone from "
+        "every answer either way."
     )
 
 

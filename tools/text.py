@@ -241,6 +241,7 @@ def render(result: BaseModel) -> str:
         if result.restored_ids:
             text += f" Current again (their digest was emptied): {', '.join(result.restored_ids)}."
         if not result.scrubbed:
-            text += " Its bytes leave the database files when the background scrub ends (normally within seconds)."
+            text += (" Its bytes leave the database files at the next scrub (SQLite: a background one, normally "
+                     "within seconds; PostgreSQL: `memvault doctor` run by the tables' owner).")
         return text
     return result.model_dump_json()
