@@ -611,3 +611,24 @@ def test_a_hook_imports_nothing_it_does_not_use(env, stored, tmp_path, event, he
     loaded = {line.split("|")[2].strip() for line in result.stderr.splitlines()
               if line.startswith("import time:")}
     assert "memvault.storage.secrets" in loaded and heavy & loaded == set()
+
+
+def test_the_boot_of_a_project_with_memories_about_it_imports_no_numpy(env, real_embedder):
+    """The working directory's name ("shop") finds memories about it: ranking them compares their stored
+    vectors, in SQL from the stored bytes, without numpy (docs/hooks.md#speed)."""
+    store = Store(env["MEMVAULT_DB"], real_embedder)
+    try:
+        # The older one answers "shop" better (ranked first): the ranking asks whether the newer one
+        # is on the same subject, a similarity of their stored vectors.
+        for content, observed in (("Shop: the shop's checkout rounds the cart total once, after all discounts.",
+                                   "2026-01-05"),
+                                  ("The shop's checkout rounds the cart total after each discount.", "2026-03-05")):
+            store.remember(tenant="default", scope="default", content=content, kind="fact", observed_at=observed)
+    finally:
+        store.close()
+    result = subprocess.run([sys.executable, "-X", "importtime", *HOOK[1:], "SessionStart"],
+                            input=json.dumps(_payload("SessionStart", source="startup")), env=env,
+                            capture_output=True, text=True, timeout=180)
+    loaded = {line.split("|")[2].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    assert "memvault.storage.ranking" in loaded and "numpy" not in loaded, result.stderr[-2000:]
+    assert "rounds the cart total after each discount" in _context(result, "SessionStart")
