@@ -74,7 +74,8 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
 
     from .config import default_db_path
 
-    if not isinstance(config.db, str) and config.db != default_db_path() and not Path(config.db).parent.is_dir():
+    # The folder first: the default path is looked up (platformdirs) only when it is missing.
+    if not isinstance(config.db, str) and not Path(config.db).parent.is_dir() and config.db != default_db_path():
         # A typo in --db would start an empty memory that every later hook reads and fills.
         raise HookInputError(f"--db: the folder of {Path(config.db).resolve()} does not exist, and a hook makes no "
                              "database: fix --db (`memvault setup claude-code --hooks` writes the server's)")

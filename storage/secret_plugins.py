@@ -29,7 +29,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any, ClassVar
 
 import re2
@@ -80,6 +80,12 @@ class Detector:
     denylist: list[Any]
 
 
+def _packaged(name: str) -> str:
+    """The text of the data file ``name`` installed beside this module (as ``embeddings`` finds the
+    tokenizer: ``importlib.resources`` took 0.01-0.02 s to import in every hook, docs/hooks.md#speed)."""
+    return Path(__file__).with_name(name).read_text(encoding="utf-8")
+
+
 def _detect_secrets_version() -> str:
     """The installed detect-secrets' version, from its ``__version__.py`` read as text: importing the
     package brings its whole scanner, and ``importlib.metadata`` the email package (0.05 s in every hook,
@@ -106,8 +112,7 @@ def builtin_detectors() -> list[Detector]:
     :class:`Detector` named as its plugin class, with the plugin's ``secret_type`` and patterns
     (:func:`linear_source`). Read from detect-secrets itself when the installed version is not the
     file's (never a stale copy)."""
-    kept = json.loads(resources.files(__package__).joinpath("detect_secrets_patterns.json")
-                      .read_text(encoding="utf-8"))
+    kept = json.loads(_packaged("detect_secrets_patterns.json"))
     if kept["detect_secrets"] != _detect_secrets_version():
         from .secrets import detect_secrets_patterns
 
@@ -149,7 +154,7 @@ class KeyFormat:
 def _table(name: str) -> tuple[tuple[str, ...], ...]:
     """The rows of the tab-separated table ``name`` packaged beside this module, without its
     comments and its header line; read once (the word grammar asks for it some 150 times)."""
-    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    text = _packaged(name)
     rows = (tuple(line.split("\t")) for line in text.splitlines() if line and not line.startswith("#"))
     return tuple(rows)[1:]
 

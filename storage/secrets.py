@@ -320,7 +320,7 @@ def _replaced_lines(text: str, named: dict[int, str]) -> str:
 
 def _masked(text: str, kinds: set[str]) -> str:
     """``text`` with the markers ``[kind]`` of ``kinds`` and those of an earlier redaction
-    (``_PLACED_MARKER``) blanked to ``[####]`` (same length, so lines and offsets stay): the later
+    (``_PLACED``) blanked to ``[####]`` (same length, so lines and offsets stay): the later
     readings must not take a marker's words ("password") for a keyword."""
     text = _placed_masked(text)
     if not kinds:
@@ -329,23 +329,28 @@ def _masked(text: str, kinds: set[str]) -> str:
     return marker.sub(lambda m: "[" + "#" * (len(m.group(0)) - 2) + "]", text)
 
 
+# A bracketed span between ":" and "@" ("admin:[password in a URL]@db"), a marker :func:`redact` wrote
+# there when its words are a label (:func:`_placed_labels`). No label holds a bracket or a line break, so
+# this finds every such marker; one pattern of every label took Python's ``re`` 0.01 s to compile in every
+# hook (docs/hooks.md#speed).
+_PLACED = re.compile(r"(?<=:)\[([^\[\]\n]*)\](?=@)")
+
+
 @functools.cache
-def _placed_marker() -> re.Pattern[str]:
-    """A marker :func:`redact` writes (``[<a label>]``, every label it can write) where a URL's password
-    stands, between ":" and "@" ("admin:[password in a URL]@db"): its words are no keyword for the host and
-    port after it. Anywhere else a marker's words are read as written ("[password in a URL] is X": X is a
-    password)."""
+def _placed_labels() -> frozenset[str]:
+    """Every label :func:`redact` can write in a marker (``LABELS``' and ``secret_plugins.own_labels``)."""
     from .secret_plugins import own_labels
 
-    labels = {*LABELS.values(), *own_labels()}
-    names = "|".join(re.escape(name) for name in sorted(labels, key=len, reverse=True))
-    return re.compile(rf"(?<=:)\[({names})\](?=@)")
+    return frozenset({*LABELS.values(), *own_labels()})
 
 
 def _placed_masked(text: str) -> str:
-    """``text`` with each marker of an earlier redaction (:func:`_placed_marker`) blanked to ``[####]``
-    (same length)."""
-    return _placed_marker().sub(lambda m: f"[{'#' * len(m.group(1))}]", text)
+    """``text`` with each marker of an earlier redaction where a URL's password stands (``_PLACED``, its
+    words a label) blanked to ``[####]`` (same length): its words are no keyword for the host and port
+    after it. Anywhere else a marker's words are read as written ("[password in a URL] is X": X is a
+    password)."""
+    labels = _placed_labels()
+    return _PLACED.sub(lambda m: f"[{'#' * len(m.group(1))}]" if m.group(1) in labels else m.group(0), text)
 
 
 # Line breaks ending a text, as str.splitlines() reads them.

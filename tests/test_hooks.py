@@ -596,7 +596,8 @@ def test_import_names_a_transcript_link_to_nothing_and_imports_the_rest(env, tmp
     # The transcript holds a credential: detect-secrets' own checks of a found value are imported then.
     ("PostToolUse", {"numpy", "pydantic", "onnxruntime", "sqlite_vec"}),
     ("SessionEnd", {"numpy", "onnxruntime", "sqlite_vec"}),
-    ("SessionStart", {"numpy", "onnxruntime", "detect_secrets", "email", "sqlite_vec"}),
+    ("SessionStart", {"numpy", "onnxruntime", "detect_secrets", "email", "sqlite_vec",
+                      "importlib.resources"}),
 ])
 def test_a_hook_imports_nothing_it_does_not_use(env, stored, tmp_path, event, heavy):
     """What a hook loads is most of its time (docs/hooks.md#speed): capture and the boot context touch
@@ -611,3 +612,51 @@ def test_a_hook_imports_nothing_it_does_not_use(env, stored, tmp_path, event, he
     loaded = {line.split("|")[2].strip() for line in result.stderr.splitlines()
               if line.startswith("import time:")}
     assert "memvault.storage.secrets" in loaded and heavy & loaded == set()
+
+
+def test_the_boot_of_a_project_with_memories_about_it_imports_no_numpy(env, real_embedder):
+    """The working directory's name ("shop") finds memories about it: ranking them compares their stored
+    vectors, in SQL from the stored bytes, without numpy (docs/hooks.md#speed)."""
+    store = Store(env["MEMVAULT_DB"], real_embedder)
+    try:
+        # The older one answers "shop" better (ranked first): the ranking asks whether the newer one
+        # is on the same subject, a similarity of their stored vectors.
+        for content, observed in (
+                ("Shop: the shop's checkout rounds the cart total once, after all discounts.", "2026-01-05"),
+                ("The shop's checkout rounds the cart total after each discount.", "2026-03-05")):
+            store.remember(tenant="default", scope="default", content=content, kind="fact",
+                           observed_at=observed)
+    finally:
+        store.close()
+    result = subprocess.run([sys.executable, "-X", "importtime", *HOOK[1:], "SessionStart"],
+                            input=json.dumps(_payload("SessionStart", source="startup")), env=env,
+                            capture_output=True, text=True, timeout=180)
+    loaded = {line.split("|")[2].strip() for line in result.stderr.splitlines()
+              if line.startswith("import time:")}
+    assert "memvault.storage.ranking" in loaded and "numpy" not in loaded, result.stderr[-2000:]
+    assert "rounds the cart total after each discount" in _context(result, "SessionStart")
+
+
+def test_a_capture_without_a_credential_imports_no_scanner_library_nor_package_resources(env, tmp_path):
+    """A tool call and its result, no credential in them, as most captures see: the detectors are built
+    from memvault's own tables (read beside their module) and detect-secrets is never imported."""
+    base = {"sessionId": SESSION, "cwd": CWD, "isSidechain": False, "userType": "external"}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Bash",
+            "input": {"command": "pytest -q tests/test_cart.py"}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "12 passed in 0.4s"}
+    entries = [{**base, "type": "assistant", "uuid": "call-1", "timestamp": "2026-12-01T10:00:00.000Z",
+                "message": {"role": "assistant", "content": [call]}},
+               {**base, "type": "user", "uuid": "result-1", "timestamp": "2026-12-01T10:00:01.000Z",
+                "message": {"role": "user", "content": [result]}}]
+    transcript = tmp_path / f"{SESSION}.jsonl"
+    transcript.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-X", "importtime", *HOOK[1:], "Stop"],
+                          input=json.dumps(_payload("Stop", transcript)), env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = {line.split("|")[2].strip() for line in done.stderr.splitlines()
+              if line.startswith("import time:")}
+    heavy = {"numpy", "onnxruntime", "sqlite_vec", "pydantic", "mcp", "detect_secrets", "importlib.resources"}
+    assert "memvault.storage.secrets" in loaded and heavy & loaded == set()
+    turns = _sessions_and_turns(env)[SESSION]
+    assert [(role, text) for _, role, text in turns][-1:] == [("tool", "12 passed in 0.4s")]

@@ -56,9 +56,20 @@ def _api_key(row: tuple) -> ApiKey:
                   created_at=created_at, expires_at=expires_at, revoked_at=revoked_at)
 
 
-def _blob(vector: np.ndarray) -> bytes:
+def _blob(vector: np.ndarray | bytes) -> bytes:
+    """``vector`` as stored (float32 bytes); a stored vector's bytes as they are."""
+    if isinstance(vector, bytes):
+        return vector
     import numpy as np
     return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _array(vector: np.ndarray | bytes) -> np.ndarray:
+    """``vector`` as a float32 array (a stored vector's bytes read as one)."""
+    import numpy as np
+    if isinstance(vector, bytes):
+        return np.frombuffer(vector, dtype=np.float32)
+    return np.asarray(vector, dtype=np.float32)
 
 
 class SqliteTransaction:
@@ -133,11 +144,11 @@ class SqliteTransaction:
             exists=[self._contains(query.filters, chunks) for chunks in query.exists],
         )
 
-    def _vector_of(self, seq: int) -> np.ndarray | None:
-        """Memory ``seq``'s own (window 0) vector, None without one."""
-        import numpy as np
+    def _vector_of(self, seq: int) -> bytes | None:
+        """Memory ``seq``'s own (window 0) vector as stored (float32 bytes), None without one: a
+        similarity to it is computed in SQL from these bytes, without numpy (docs/hooks.md#speed)."""
         row = self._one(f"SELECT embedding FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = ?", (seq,))
-        return None if row is None else np.frombuffer(row[0], dtype=np.float32)
+        return None if row is None else bytes(row[0])
 
     def _keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
         """Top-``k`` keyword matches of ``words`` (``backend.Found.keyword``): when more than
@@ -205,7 +216,7 @@ class SqliteTransaction:
             return False
         return bool(self._one(*sql.contains_sql(filters, match, table=index[0]))[0])  # type: ignore[index]
 
-    def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    def _vector(self, filters: Filters, vector: np.ndarray | bytes, k: int) -> list[tuple[int, float]]:
         blob = _blob(vector)
         rows = self._nearest(filters, vector, blob, k)
         query, params = sql.window_sql(filters, k)
@@ -215,7 +226,7 @@ class SqliteTransaction:
             best[seq] = max(best.get(seq, -1.0), 1.0 - distance)
         return sorted(best.items(), key=lambda item: item[1], reverse=True)[:k]
 
-    def _nearest(self, filters: Filters, vector: np.ndarray, blob: bytes, k: int) -> list[tuple[int, float]]:
+    def _nearest(self, filters: Filters, vector: np.ndarray | bytes, blob: bytes, k: int) -> list[tuple[int, float]]:
         """Window 0 candidates ``(seq, distance)``: from the nearest cells (``PROBE`` per
         generation, four times more while fewer than ``k`` pass, until every cell is read), or,
         when fewer memories pass the filter than half what those cells hold, from their vectors."""
@@ -230,7 +241,7 @@ class SqliteTransaction:
             if self._passing_count(filters, read) < read:
                 query, params = sql.vector_sql(filters, k, None)
                 return self.conn.execute(query, {**params, "vector": blob}).fetchall()
-            near = cells.nearest(np.asarray(vector, dtype=np.float32), probe)
+            near = cells.nearest(_array(vector), probe)
             found = self._from_cache(filters, vector, blob, near, k)
             if found is None:  # the copy cannot answer for this snapshot: the cells' rows
                 query, params = sql.vector_sql(filters, k, near, vector_cells.FILTER_FIRST * k)
@@ -253,16 +264,15 @@ class SqliteTransaction:
         return self._passing[key]
 
     def _from_cache(
-        self, filters: Filters, vector: np.ndarray, blob: bytes, near: list[int], k: int
+        self, filters: Filters, vector: np.ndarray | bytes, blob: bytes, near: list[int], k: int
     ) -> list[tuple[int, float]] | None:
         """:meth:`_nearest`'s search of the cells ``near`` through the in-memory copy: its
         ``FILTER_FIRST * k`` nearest vectors (at least ``RESCORE_MIN``) read, filtered and
         scored exactly, every vector of the cells when fewer than ``k`` of them pass;
         None when the copy cannot answer for this transaction's snapshot."""
-        import numpy as np
         n = max(vector_cells.FILTER_FIRST * k, vector_cells.RESCORE_MIN)
         may_advance = self.conn.total_changes() == self._changes_at_begin
-        picked = self._cache.candidates(self.conn, near, np.asarray(vector, dtype=np.float32), n, may_advance)
+        picked = self._cache.candidates(self.conn, near, _array(vector), n, may_advance)
         if picked is None:
             return None
         best, every = picked
@@ -272,7 +282,7 @@ class SqliteTransaction:
             found = self.conn.execute(query, {**params, "keys": json.dumps(every), "vector": blob}).fetchall()
         return found
 
-    def _similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
+    def _similarity(self, seqs: list[int], vector: np.ndarray | bytes) -> dict[int, float]:
         out: dict[int, float] = {}
         if not seqs:
             return out
