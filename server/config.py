@@ -206,8 +206,12 @@ def _check_db_path(path: Path, name: str) -> None:
         except OSError:  # opening it says why
             header = b""
         if header and header != SQLITE_HEADER and not _key_set():  # with a key, opening checks it
-            from memvault.storage.sqlite import crypto
+            from memvault.storage.sqlite import crypto, health
 
+            damaged = health.overwritten(path)
+            if damaged is not None:
+                raise ValueError(f"{name}: {str(path)!r}: {damaged}. Nothing was written; to recover, "
+                                 f"see {health.RECOVERY}")
             raise ValueError(f"{name}: {crypto.mismatch(path, 'no key')}")
         return
     parent = path.parent
