@@ -1,7 +1,8 @@
 """Request edges answered alike over stdio and HTTP (issue 25, round 3): a resource URI with a
 query its resource does not take is refused in memvault's words naming what it takes; a lone
 surrogate in a tool's argument names the field over HTTP as over stdio; a key given twice in one
-object is refused, never silently read as its last value."""
+object is refused, never silently read as its last value; a call refused for a credential in its
+reason or note says what it did NOT do, and did not do it (a refused forget said "remove it" only)."""
 
 from __future__ import annotations
 
@@ -109,3 +110,34 @@ def test_a_key_given_twice_is_refused_and_nothing_is_stored(servers, transport, 
     listed = send(servers, transport, b'{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"recall",'
                                       b'"arguments":{"query":"second value first value"}}}')[1]
     assert listed["result"]["structuredContent"]["memories"] == []  # type: ignore[index]
+
+
+TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789AB"  # a GitHub token's shape, nobody's
+
+
+def stored(server: StdioServer, text: str) -> str:
+    return server.call_tool("remember", {"content": text})["structuredContent"]["id"]
+
+
+def unchanged(server: StdioServer, memory_id: str, content: str) -> bool:
+    """The memory still holds its content, is current, and has no confirmation or run."""
+    reply = server.request("resources/read", {"uri": f"memory://memories/{memory_id}"})
+    memory = json.loads(reply["result"]["contents"][0]["text"])["memory"]
+    return (memory["content"], memory["superseded_by"], memory["confirmations"], memory["runs"]) == (
+        content, None, 0, None)
+
+
+@pytest.mark.parametrize("tool, arguments, undone", [
+    ("forget", {"reason": f"it quoted {TOKEN} by mistake"}, "The memory was NOT forgotten"),
+    ("supersede", {"content": "The rotation runs weekly", "reason": f"old key {TOKEN}"}, "Nothing was superseded"),
+    ("confirm", {"outcome": "failure", "note": f"failed with {TOKEN}"}, "Nothing was recorded"),
+])
+def test_a_refused_reason_says_the_call_did_nothing_and_it_did_nothing(servers, tool, arguments, undone):
+    server = servers[0]
+    content = f"The token rotation for {tool} runs nightly"
+    memory_id = stored(server, content)
+    result = server.call_tool(tool, {"id": memory_id, **arguments})
+    text = result["content"][0]["text"]
+    assert result["isError"] and "credential (GitHub token)" in text and undone in text
+    assert TOKEN not in text
+    assert unchanged(server, memory_id, content)
