@@ -295,8 +295,9 @@ class Checks:
 
 def resource_refusal(resources: tuple[str, ...], uri: str) -> str | None:
     """Why ``uri`` is not one of ``resources``, in memvault's words, or None: no resource's path fits
-    it (as the SDK matches: ``{name}`` is any text without ``/``), or its query names a parameter
-    that the resources of that path do not take (the SDK ignores those, or calls the URI unknown)."""
+    it (as the SDK matches: ``{name}`` is any text without ``/``), or it has a query while the
+    resources of its path take none (the SDK calls it unknown). A resource that takes a query
+    ignores parameters it does not know, as RFC 6570 matching does in the SDK."""
     base, _, query = uri.partition("?")
     taken: set[str] = set()
     matched = []
@@ -310,12 +311,10 @@ def resource_refusal(resources: tuple[str, ...], uri: str) -> str | None:
     given = [name for name, _ in parse_qsl(query, keep_blank_values=True)] if query else []
     if query and not given:
         given = [query]
-    unknown = sorted(set(given) - taken)
-    if not unknown:
+    if not given or taken:
         return None
-    takes = f"takes only {', '.join(f'?{n}=...' for n in sorted(taken))}" if taken else "takes no query"
-    return (f"uri: {shown(uri)}: unknown query parameter {', '.join(map(shown, unknown))}; "
-            f"{matched[0].partition('{?')[0]} {takes}")
+    return (f"uri: {shown(uri)}: unknown query parameter {', '.join(map(shown, sorted(set(given))))}; "
+            f"{matched[0]} takes no query (memory://boot?task=... and memory://sessions/{{id}}?tokens=... do)")
 
 
 # ---------------------------------------------------------------- 3. stdio
