@@ -6,18 +6,22 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import server_env
 from fakes import FakeEmbedder
 
+from memvault.server import cli
 from memvault.storage.store import Store
 
-MEMVAULT = [sys.executable, "-m", "memvault.server"]
 PAGE = 4096
+
+
+def doctor(capsys, db: Path, *flags: str) -> tuple[int, str]:
+    """``memvault doctor`` in this process: (exit code, stdout + stderr)."""
+    code = cli.main(["doctor", "--db", str(db), *flags])
+    out, err = capsys.readouterr()
+    return code, out + err
 
 
 @pytest.fixture(scope="module")
@@ -60,34 +64,31 @@ DAMAGE = [  # how the file is damaged, the check doctor names, and its exit code
 
 
 @pytest.mark.parametrize("harm, check, code", DAMAGE, ids=[d[0].__name__ for d in DAMAGE])
-def test_doctor_names_the_failed_check_and_how_to_recover(tmp_path, healthy, harm, check, code):
+def test_doctor_names_the_failed_check_and_how_to_recover(tmp_path, capsys, healthy, harm, check, code):
     db = tmp_path / "memvault.db"
     shutil.copy(healthy, db)
     harm(db)
-    done = subprocess.run([*MEMVAULT, "doctor"], env=server_env(db), capture_output=True, text=True, timeout=120)
-    said = done.stdout + done.stderr
-    assert done.returncode == code, said
+    exit_code, said = doctor(capsys, db)
+    assert exit_code == code, said
     assert check in said and "Traceback" not in said
     assert "says what is wrong" not in said  # no circular advice
     if harm is not wal_lost:
         assert "docs/troubleshooting.md#a-damaged-database" in said
 
 
-def test_doctor_json_gives_the_problems_and_the_recovery(tmp_path, healthy):
+def test_doctor_json_gives_the_problems_and_the_recovery(tmp_path, capsys, healthy):
     db = tmp_path / "memvault.db"
     shutil.copy(healthy, db)
     middle(db)
-    done = subprocess.run([*MEMVAULT, "doctor", "--json"], env=server_env(db), capture_output=True, text=True,
-                          timeout=120)
-    report = json.loads(done.stdout)
-    assert done.returncode == 1 and report["ok"] is False
+    code = cli.main(["doctor", "--json", "--db", str(db)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["ok"] is False
     assert report["problems"][0].startswith("the database file is damaged: SQLite's integrity check failed")
     assert "memvault export -o" in report["recovery"]
 
 
-def test_doctor_on_a_healthy_copy_finds_no_damage(tmp_path, healthy):
+def test_doctor_on_a_healthy_copy_finds_no_damage(tmp_path, capsys, healthy):
     db = tmp_path / "memvault.db"
     shutil.copy(healthy, db)
-    done = subprocess.run([*MEMVAULT, "doctor"], env=server_env(db), capture_output=True, text=True, timeout=120)
-    said = done.stdout + done.stderr
+    _, said = doctor(capsys, db)
     assert "damaged" not in said and "check failed" not in said and "-shm" not in said, said

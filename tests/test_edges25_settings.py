@@ -4,12 +4,11 @@ missing file; without the setting the packaged model is used as before (issue 25
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 from conftest import SERVE, server_env
 
-MEMVAULT = [sys.executable, "-m", "memvault.server"]
+from memvault.server import config
 
 
 def folder(tmp_path, files: dict[str, bytes]):
@@ -29,20 +28,23 @@ CASES = [
 
 
 @pytest.mark.parametrize("files, said", CASES)
-@pytest.mark.parametrize("command", [["recall", "deploy"], ["remember", "a fact"]])
-def test_a_model_folder_without_its_files_is_refused_naming_the_variable(tmp_path, files, said, command):
-    made = folder(tmp_path, files)
-    db = tmp_path / "memvault.db"
-    done = subprocess.run([*MEMVAULT, *command], env=server_env(db, MEMVAULT_MODEL_DIR=str(made)),
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr.startswith("memvault: MEMVAULT_MODEL_DIR: ") and said in done.stderr
-    assert not db.exists()  # nothing written in keyword-only mode
+def test_a_model_folder_without_its_files_is_refused_naming_the_variable(tmp_path, monkeypatch, files, said):
+    monkeypatch.setenv("MEMVAULT_MODEL_DIR", str(folder(tmp_path, files)))
+    with pytest.raises(ValueError, match="^MEMVAULT_MODEL_DIR: ") as refused:
+        config.load(db=str(tmp_path / "m.db"))
+    assert said in str(refused.value)
 
 
-def test_the_flag_is_named_when_the_folder_came_from_it_and_the_server_does_not_start(tmp_path):
+def test_a_model_folder_with_both_files_and_no_setting_are_accepted(tmp_path, monkeypatch):
+    made = folder(tmp_path, {"model.onnx": b"x", "tokenizer.json": b"{}"})  # loading it says more, later
+    assert config.load(db=str(tmp_path / "m.db"), model_dir=str(made)).model_dir == made
+    monkeypatch.delenv("MEMVAULT_MODEL_DIR", raising=False)
+    assert config.load(db=str(tmp_path / "m.db")).model_dir is None  # the packaged model, as before
+
+
+def test_the_flag_is_named_and_the_server_does_not_start(tmp_path):
     made = folder(tmp_path, {})
     done = subprocess.run([*SERVE, "--model-dir", str(made)], env=server_env(tmp_path / "m.db"),
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--model-dir: " in done.stderr and "has no model.onnx" in done.stderr
-    assert done.stdout == ""  # stdio stays clean: the client sees the process end, the log says why
+    assert done.stdout == "" and not (tmp_path / "m.db").exists()  # stdio clean, nothing made
