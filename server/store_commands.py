@@ -203,9 +203,14 @@ def doctor_unopened(path: Path, exc: Exception, args: argparse.Namespace) -> int
 
 
 def _damage(path: Path | str, exc: Exception) -> list[str]:
-    """The failed checks of a damaged SQLite file (``health.damage``), else ``exc``'s message."""
+    """The failed checks of a damaged SQLite file (``health.damage``) when SQLite called it damaged,
+    else ``exc``'s message (a wrong key, a busy or unreadable file say so themselves)."""
+    import apsw
+
     from memvault.storage.sqlite import health
 
+    if not isinstance(exc.__cause__, (apsw.CorruptError, apsw.NotADBError)):
+        return [str(exc)]
     return [f"the database file is damaged: {p}" for p in health.damage(Path(path))] or [str(exc)]
 
 
