@@ -15,6 +15,7 @@ from memvault.server import cli
 from memvault.storage.store import Store
 
 PAGE = 4096
+pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
 
 
 def doctor(capsys, db: Path, *flags: str) -> tuple[int, str]:
@@ -29,8 +30,8 @@ def healthy(tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("healthy") / "memvault.db"
     store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
     try:
-        for i in range(60):
-            store.remember(tenant="default", scope="default", content=f"memory {i}: " + "words " * 80)
+        for i in range(30):
+            store.remember(tenant="default", scope="default", content=f"memory {i}: " + "words " * 120)
     finally:
         store.close()
     return db
