@@ -600,11 +600,20 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         _json_error(args, "db", f"no database at {config.db_label} yet: {what[0]}")
         return 1
     args.created = None if existed else config.db_where()  # said once the database is sure to stay
+    sqlite_doctor = command == "doctor" and not isinstance(config.db, str)
+    if sqlite_doctor:  # before the open, which makes a new -wal
+        from memvault.storage.sqlite.health import lone_shm
+
+        args.before_open = lone_shm(Path(config.db))
     try:
         embedder = Embedder(config.model_dir)
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:
             code = RUN[command](store, handlers.Caller(tenant=config.tenant, scope=config.scope), args)
     except MemvaultError as exc:
+        if sqlite_doctor:
+            from .store_commands import doctor_unopened
+
+            return doctor_unopened(Path(config.db), exc, args)
         err(in_cli_words(exc))
         _json_error(args, getattr(exc, "field", None), in_cli_words(exc))
         return exit_code(exc)

@@ -206,8 +206,12 @@ def _check_db_path(path: Path, name: str) -> None:
         except OSError:  # opening it says why
             header = b""
         if header and header != SQLITE_HEADER and not _key_set():  # with a key, opening checks it
-            from memvault.storage.sqlite import crypto
+            from memvault.storage.sqlite import crypto, health
 
+            damaged = health.overwritten(path)
+            if damaged is not None:
+                raise ValueError(f"{name}: {str(path)!r}: {damaged}. Nothing was written; to recover, "
+                                 f"see {health.RECOVERY}")
             raise ValueError(f"{name}: {crypto.mismatch(path, 'no key')}")
         return
     parent = path.parent
@@ -266,6 +270,13 @@ def load(
     model_path = None if folder is None else expand_path(folder, name)
     if model_path is not None and not model_path.is_dir():
         raise ValueError(f"{name}: {str(model_path)!r} is not a folder")
+    if model_path is not None:  # a model the user asked for that cannot load: no silent keyword-only start
+        from memvault.storage.embeddings import MODEL_FILES, model_dir_problem
+
+        problem = model_dir_problem(model_path)
+        if problem is not None:
+            raise ValueError(f"{name}: {str(model_path)!r} {problem}; a model folder holds "
+                             f"{' and '.join(MODEL_FILES)} (docs/configuration.md); unset it for the packaged model")
     tokens = _whole(boot_tokens, "MEMVAULT_BOOT_TOKENS", DEFAULT_BOOT_TOKENS, 200, 100_000, " tokens")
     secrets, name = _setting(allow_secrets or None, "MEMVAULT_ALLOW_SECRETS")
     if (secrets or "0").lower() not in {"1", "true", "yes", "0", "false", "no"}:

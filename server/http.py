@@ -34,7 +34,7 @@ from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
-from .workarounds import RATE_CHARGE
+from .workarounds import RATE_CHARGE, Checks
 from .workarounds import post as post_body
 
 if TYPE_CHECKING:
@@ -296,8 +296,10 @@ class PostOnly:
     SDK's Host/Origin/Content-Type refusals in JSON, a POST's body bounded (413), a missing
     scope 403 (:func:`_insufficient_scope`), the body to ``workarounds.post``; any other method 405."""
 
-    def __init__(self, app: ASGIApp, security: TransportSecuritySettings, resource_metadata: str | None = None) -> None:
+    def __init__(self, app: ASGIApp, security: TransportSecuritySettings, resource_metadata: str | None = None,
+                 checks: Checks | None = None) -> None:
         self.app, self.security, self.resource_metadata = app, TransportSecurityMiddleware(security), resource_metadata
+        self.checks = checks  # memvault's argument checks, for what the SDK cannot parse (workarounds.post)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != "/mcp":
@@ -321,7 +323,7 @@ class PostOnly:
         if response is not None:
             await response(scope, receive, send)
         else:
-            await post_body(self.app, scope, body or b"", send)
+            await post_body(self.app, scope, body or b"", send, self.checks)
 
 
 def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None) -> Response | None:
@@ -500,7 +502,9 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         app.router.routes.extend(create_protected_resource_routes(  # RFC 9728
             AnyHttpUrl(http.resource), [AnyHttpUrl(http.issuer)], scopes_supported=[READ, WRITE]))
     # Innermost: a refused token still gets 401 first.
-    app.user_middleware.append(Middleware(PostOnly, security=security, resource_metadata=resource_metadata))
+    checks = next((m for m in mcp.middleware if isinstance(m, Checks)), None)
+    app.user_middleware.append(Middleware(PostOnly, security=security, resource_metadata=resource_metadata,
+                                          checks=checks))
     app.add_middleware(Guard, failures=RateLimiter(FAILED_AUTH_PER_MINUTE),
                        limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, watch=watch,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None,

@@ -189,9 +189,40 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
             for path, mode in exposed()]
         report = {"ok": not problems, "problems": problems, **report, **maintenance.stats(store)}
     except StorageUnavailable as exc:  # a damaged file: said as the problem it is, not a traceback
-        problems = [str(exc)]
+        problems = _damage(store.backend.location, exc) if store.backend.kind == "sqlite" else [str(exc)]
         report = {"ok": False, "problems": problems, **report}
+    problems[:0] = getattr(args, "before_open", [])
+    report["ok"] = not problems
+    return _said(args, report, lines, problems)
+
+
+def doctor_unopened(path: Path, exc: Exception, args: argparse.Namespace) -> int:
+    """``memvault doctor`` on an SQLite file that could not be opened: what is wrong with it and how to
+    recover (exit 1)."""
+    problems = [*getattr(args, "before_open", []), *_damage(path, exc)]
+    return _said(args, {"ok": False, "problems": problems}, [], problems)
+
+
+def _damage(path: Path | str, exc: Exception) -> list[str]:
+    """The failed checks of a damaged SQLite file (``health.damage``) when SQLite called it damaged,
+    else ``exc``'s message (a wrong key, a busy or unreadable file say so themselves)."""
+    import apsw
+
+    from memvault.storage.sqlite import health
+
+    if not isinstance(exc.__cause__, (apsw.CorruptError, apsw.NotADBError)):
+        return [str(exc)]
+    return [f"the database file is damaged: {p}" for p in health.damage(Path(path))] or [str(exc)]
+
+
+def _said(args: argparse.Namespace, report: dict[str, Any], lines: list[str], problems: list[str]) -> int:
+    from memvault.storage.sqlite.health import RECOVERY
+
     lines += [f"problem: {p}" for p in problems] or ["ok: no problems found"]
+    if any(p.startswith("the database file is damaged") for p in problems):
+        report["recovery"] = (f"`memvault export -o saved.jsonl` saves what can still be read, to `memvault "
+                              f"import` into a new file; or restore a backup ({RECOVERY})")
+        lines.append(f"to recover: {report['recovery']}")
     emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0
 

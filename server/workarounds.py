@@ -19,6 +19,7 @@ import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
 
 import anyio
 from mcp.shared.exceptions import MCPError
@@ -279,9 +280,10 @@ class Checks:
                 message = f"prompt {name}: {exc}" if name in self.prompts else str(exc)
                 raise MCPError(code=INVALID_PARAMS, message=message) from exc
         uri = params.get("uri")
-        if ctx.method == "resources/read" and isinstance(uri, str) and not _serves(self.resources, uri):
-            raise MCPError(code=INVALID_PARAMS,
-                           message=unknown_name("resource", uri, list(self.resources), "memvault's resources"))
+        refused = resource_refusal(self.resources, uri) if ctx.method == "resources/read" and isinstance(uri, str) \
+            else None
+        if refused is not None:
+            raise MCPError(code=INVALID_PARAMS, message=refused)
         try:
             return await call_next(ctx)
         except MCPError as exc:  # the SDK's "Method not found" sends the method back as its data
@@ -291,10 +293,28 @@ class Checks:
             raise
 
 
-def _serves(resources: tuple[str, ...], uri: str) -> bool:
-    """Whether ``uri`` is one of ``resources`` or fits a template, as the SDK matches it
-    (``{name}`` is any text without ``/``, an empty one too; ``{?name}`` an optional query)."""
-    return any(UriTemplate.parse(r).match(uri) is not None for r in resources)
+def resource_refusal(resources: tuple[str, ...], uri: str) -> str | None:
+    """Why ``uri`` is not one of ``resources``, in memvault's words, or None: no resource's path fits
+    it (as the SDK matches: ``{name}`` is any text without ``/``), or it has a query while the
+    resources of its path take none (the SDK calls it unknown). A resource that takes a query
+    ignores parameters it does not know, as RFC 6570 matching does in the SDK."""
+    base, _, query = uri.partition("?")
+    taken: set[str] = set()
+    matched = []
+    for resource in resources:
+        path, _, names = resource.partition("{?")
+        if UriTemplate.parse(path).match(base) is not None:
+            matched.append(resource)
+            taken.update(n.strip() for n in names.rstrip("}").split(",") if n.strip())
+    if not matched:
+        return unknown_name("resource", uri, list(resources), "memvault's resources")
+    given = [name for name, _ in parse_qsl(query, keep_blank_values=True)] if query else []
+    if query and not given:
+        given = [query]
+    if not given or taken:
+        return None
+    return (f"uri: {shown(uri)}: unknown query parameter {', '.join(map(shown, sorted(set(given))))}; "
+            f"{matched[0]} takes no query (memory://boot?task=... and memory://sessions/{{id}}?tokens=... do)")
 
 
 # ---------------------------------------------------------------- 3. stdio
@@ -321,6 +341,54 @@ def error_reply(request_id: object, code: int, message: str) -> dict[str, Any]:
 
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
+
+
+class DuplicateKey(ValueError):
+    """An object of the message names ``key`` twice (RFC 8259 §4: which one counts is undefined)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"Invalid Request: the key {shown(key)} is given more than once in one object; "
+                         "give each key once")
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for key, item in pairs:
+        if key in value:
+            raise DuplicateKey(key)
+        value[key] = item
+    return value
+
+
+def loads(text: str | bytes) -> Any:
+    """A message as JSON, on both transports: NaN and Infinity refused (ValueError), a key given twice
+    in one object refused (:class:`DuplicateKey`) rather than the last one silently kept."""
+    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
+
+
+def duplicate_reply(text: str | bytes, exc: DuplicateKey) -> dict[str, Any]:
+    """The -32600 reply to a message with a duplicated key, to its id when it has a usable one."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = None
+    request_id = value.get("id") if isinstance(value, dict) else None
+    usable = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
+    return error_reply(request_id if usable else None, INVALID_REQUEST, str(exc))
+
+
+async def unreadable_reply(item: dict[str, Any], checks: Checks | None) -> dict[str, Any]:
+    """The reply to a request the SDK cannot parse (a lone surrogate, nesting too deep): a tool call
+    gets its arguments' refusal, as if the SDK had passed it on; anything else -32600."""
+    params = item.get("params")
+    if item.get("method") == "tools/call" and isinstance(params, dict) and isinstance(params.get("name"), str) \
+            and checks is not None:
+        refused, _ = await checks.refuse_call(params["name"], params.get("arguments"))
+        if refused is not None:
+            result = _refusal(refused).model_dump(mode="json", by_alias=True, exclude_none=True)
+            return {"jsonrpc": "2.0", "id": item["id"], "result": result}
+    return error_reply(item["id"], INVALID_REQUEST, "Invalid Request: the message holds text that is not valid "
+                                               "Unicode (a lone surrogate) or JSON nested too deeply")
 
 
 def checked_message(item: object) -> tuple[JSONRPCMessage | None, dict[str, Any] | None]:
@@ -376,11 +444,14 @@ class Wire:
         if not raw.strip():
             return
         try:
-            value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+            value = loads(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
             refused = f"Parse error: the line is not valid UTF-8 ({exc.reason} at byte {exc.start})"
         except RecursionError:
             refused = "Parse error: the JSON is nested too deeply"
+        except DuplicateKey as exc:
+            await self._write(duplicate_reply(raw, exc))
+            return
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
             refused = f"Parse error: {exc}"
         else:
@@ -406,7 +477,7 @@ class Wire:
         assert isinstance(item, dict)
         line = _sdk_line(item)
         if line is None:  # a lone surrogate, or nested deeper than the SDK's parser goes
-            return await self._answer_unreadable(item) if isinstance(message, JSONRPCRequest) else None
+            return await unreadable_reply(item, self._checks) if isinstance(message, JSONRPCRequest) else None
         if isinstance(message, JSONRPCRequest):
             key = _key(message.id)
             if key in self._open:
@@ -420,19 +491,6 @@ class Wire:
             await self._settle(_key((message.params or {}).get("requestId")))  # no response will come
         await self._to_sdk(line.encode("ascii") + b"\n")
         return None
-
-    async def _answer_unreadable(self, item: dict[str, Any]) -> dict[str, Any]:
-        """The reply to a request the SDK cannot parse: a tool call gets its arguments'
-        refusal, as if the SDK had passed it on; anything else -32600."""
-        params = item.get("params")
-        if item.get("method") == "tools/call" and isinstance(params, dict) and isinstance(params.get("name"), str) \
-                and self._checks is not None:
-            refused, _ = await self._checks.refuse_call(params["name"], params.get("arguments"))
-            if refused is not None:
-                result = _refusal(refused).model_dump(mode="json", by_alias=True, exclude_none=True)
-                return {"jsonrpc": "2.0", "id": item["id"], "result": result}
-        return error_reply(item["id"], INVALID_REQUEST, "Invalid Request: the message holds text that is not valid "
-                                                   "Unicode (a lone surrogate) or JSON nested too deeply")
 
     async def outgoing(self, raw: bytes) -> None:
         """One line from the SDK: written, or kept for the batch it answers."""
@@ -554,27 +612,34 @@ BATCH_MAX = 50  # messages in one HTTP batch: each runs as a request, and the ra
 _ASGI = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 
-async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any) -> None:
+async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks: Checks | None = None) -> None:
     """A POST of ``body`` to the SDK's endpoint ``app``, where the SDK fails a client on
     it: a JSON-RPC batch is answered with one array, each message going to ``app`` as a
     request of its own; a body that is no JSON-RPC message gets ``-32600`` naming what is
-    wrong (both got pydantic's dump as ``-32602``)."""
+    wrong (both got pydantic's dump as ``-32602``); a key given twice, and text the SDK's
+    parser refuses (a lone surrogate), get stdio's answers (:func:`loads`, :func:`unreadable_reply`)."""
     try:
-        value = json.loads(body)
+        value = loads(body)
+    except DuplicateKey as exc:
+        await _json(send, 400, duplicate_reply(body, exc))
+        return
     except (ValueError, RecursionError):
         await app(scope, _replay(body), send)  # the SDK's transport answers -32700 naming where
         return
     if isinstance(value, list):
-        await _batch(app, scope, value, send)
+        await _batch(app, scope, value, send, checks)
         return
     message, reply = checked_message(value)
     if message is None:
         await _json(send, 400 if reply else 202, reply)
         return
+    if _sdk_line(value) is None:
+        await _json(send, 200, await unreadable_reply(value, checks) if isinstance(message, JSONRPCRequest) else None)
+        return
     await app(scope, _replay(body), send)
 
 
-async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any) -> None:
+async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any, checks: Checks | None) -> None:
     """Each message of a batch through ``app`` on its own; one array of the replies (202
     and no body when there are none). A refusal that is no JSON-RPC reply answers the
     whole batch."""
@@ -594,6 +659,9 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any)
         message, reply = checked_message(item)
         if message is None:
             replies.extend([reply] if reply else [])
+            continue
+        if _sdk_line(item) is None:
+            replies.extend([await unreadable_reply(item, checks)] if isinstance(message, JSONRPCRequest) else [])
             continue
         status, headers, body = await _collected(app, scope, json.dumps(item).encode())
         if status not in (200, 202):

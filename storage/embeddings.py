@@ -47,6 +47,19 @@ def bundled_tokenizer_path() -> Path:
     return Path(__file__).parent / "model" / "tokenizer.json"
 
 
+MODEL_FILES = ("model.onnx", "tokenizer.json")  # what a model folder (MEMVAULT_MODEL_DIR) holds
+
+
+def model_dir_problem(folder: Path) -> str | None:
+    """Why ``folder`` cannot be a model folder (a file of :data:`MODEL_FILES` missing or empty), or
+    None; whether onnxruntime can run the model is known only once it loads."""
+    missing = [name for name in MODEL_FILES if not (folder / name).is_file()]
+    if missing:
+        return f"has no {' and no '.join(missing)}"
+    empty = [name for name in MODEL_FILES if (folder / name).stat().st_size == 0]
+    return f"holds an empty {' and an empty '.join(empty)}" if empty else None
+
+
 class Embedder:
     """Turns texts into unit vectors; loads the model on first use, thread-safely.
     More: docs/storage-tuning.md#embeddings-embedder."""

@@ -70,6 +70,9 @@ def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, worker:
     return SqliteBackend(db, busy_timeout_ms=busy_timeout_ms, submit=worker and worker.submit)
 
 
+NOT_SUPERSEDED = "Nothing was superseded: the old memory is still current"
+
+
 class Store:
     """The memory service over one database (:func:`open_backend`).
 
@@ -222,10 +225,17 @@ class Store:
             vectors=None if vectors is None else list(vectors.vectors), model=vectors and vectors.model_id,
         )
 
-    def _refuse_secrets(self, **fields: str | list[str] | None) -> None:
-        """Scan the free-text fields as sent (before normalising), unless allowed."""
-        if not self.allow_secrets:
+    def _refuse_secrets(self, undone: str = "", **fields: str | list[str] | None) -> None:
+        """Scan the free-text fields as sent (before normalising), unless allowed; ``undone``
+        says what the refused call did not do (a forget refused for its reason forgets nothing)."""
+        if self.allow_secrets:
+            return
+        try:
             refuse_secrets(scanned_fields(fields))
+        except InvalidInput as exc:
+            if not undone:
+                raise
+            raise InvalidInput(exc.field, f"{exc.reason}. {undone}") from None
 
     # -- remember ------------------------------------------------------------------------
 
@@ -414,7 +424,7 @@ class Store:
         new_tags = validate.tags(tags) if tags is not None else None
         new_importance = validate.importance(importance) if importance is not None else None
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
-        self._refuse_secrets(content=content, source=source, tags=tags, reason=reason)
+        self._refuse_secrets(NOT_SUPERSEDED, content=content, source=source, tags=tags, reason=reason)
         content_hash = validate.content_hash(text)
         made, degraded = self.embed_memory(text, self.model_problem())
         tokens = literal_tokens([text])[0]  # counted before the write lock, as the vectors are
@@ -483,7 +493,7 @@ class Store:
             InvalidInput: ``by`` names ``id`` itself or another scope; the reason is too long or
                 holds a credential.
         """
-        self._refuse_secrets(reason=reason)
+        self._refuse_secrets(NOT_SUPERSEDED, reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self.backend.write(tenant) as tx:
             now = self.clock()
@@ -551,7 +561,8 @@ class Store:
             NotFound: no such memory in this tenant.
             InvalidInput: the reason is too long or contains a credential.
         """
-        self._refuse_secrets(reason=reason)
+        self._refuse_secrets("The memory was NOT forgotten: give a reason without the credential (say what it "
+                             "was, e.g. 'it held a GitHub token') and forget again", reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self.backend.write(tenant) as tx:
             # Read under the rows' locks: a concurrent supersede is seen here or refused there.
@@ -592,7 +603,7 @@ class Store:
         if outcome is not None and outcome not in OUTCOMES:
             raise InvalidInput("outcome", f"is {shown(outcome)}; it must be one of {', '.join(OUTCOMES)}, "
                                           "or left out")
-        self._refuse_secrets(note=note)
+        self._refuse_secrets("Nothing was recorded: no confirmation, no run", note=note)
         note = validate.short_text("note", note, REASON_MAX_CHARS)
         if note is not None and outcome != "failure":
             raise InvalidInput("note", "is the failure mode of a run: give it with outcome 'failure'")

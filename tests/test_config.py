@@ -20,6 +20,8 @@ MEMVAULT = [sys.executable, "-m", "memvault.server"]
 def home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "home"
     (home / "models").mkdir(parents=True)
+    for name in ("model.onnx", "tokenizer.json"):  # a folder without them is refused (test_edges25_settings.py)
+        (home / "models" / name).write_text("x")
     (home / "afile").write_text("not a folder")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MV_SUB", "sub")

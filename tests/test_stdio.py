@@ -84,6 +84,9 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
 async def test_model_that_cannot_load_degrades_visibly(db, tmp_path):
     empty_model_dir = tmp_path / "no-model"
     empty_model_dir.mkdir()
+    # Files onnxruntime cannot load (a folder without them is refused at start: test_edges25_settings.py).
+    (empty_model_dir / "model.onnx").write_bytes(b"not a model")
+    (empty_model_dir / "tokenizer.json").write_text("{}")
     with open(tmp_path / "server.log", "w") as log:
         async with stdio(db, log, MEMVAULT_MODEL_DIR=str(empty_model_dir)) as c:
             r = await c.call_tool("remember", {"content": "Nightly backups run at 02:00 UTC"})

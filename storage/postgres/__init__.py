@@ -16,7 +16,7 @@ from ..links import on_cycles
 from . import schema
 from ..backend import LINKED, MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
-from .connect import connect, location, open_pool, transaction, translated
+from .connect import connect, location, open_pool, pooled, transaction, translated
 from ..session_rows import MISCOUNTED
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ class PostgresBackend:
                 log.warning("scrub of forgotten content postponed: only the role owning memvault's tables may "
                             "rewrite them (`memvault doctor --repair` as that role; docs/postgresql.md)")
                 return False
-            with translated(self.busy_timeout_ms), self._pool.connection() as conn:
+            with translated(self.busy_timeout_ms), pooled(self._pool, self.busy_timeout_ms / 1000) as conn:
                 conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{SCRUB_LOCK_TIMEOUT_MS}ms",))
                 try:
                     for table in (*SCRUB_TABLES, *schema.VECTOR_TABLES):

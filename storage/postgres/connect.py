@@ -18,6 +18,11 @@ from ..location import is_url, redacted, scrubbed
 from .schema import APP_ROLE
 
 CONNECT_TIMEOUT_S = 10
+# How long a request waits for a pooled connection before asking whether the server can be reached
+# at all, when the pool is not full (so no other request holds what it waits for): under /healthz's
+# 2 s probe, so a stopped server is said as unreachable, not as a timeout or a busy database.
+REACH_AFTER_S = 0.5
+REACH_TIMEOUT_S = 2  # libpq's connect_timeout minimum
 
 
 def location(url: str) -> str:
@@ -108,6 +113,48 @@ def unavailable(exc: Exception, busy_timeout_ms: int) -> StorageUnavailable | No
 
 
 @contextlib.contextmanager
+def pooled(pool: ConnectionPool, timeout_s: float) -> Iterator[psycopg.Connection]:
+    """``pool.connection(timeout_s)``, telling an unreachable server from a full pool: when no
+    connection comes within :data:`REACH_AFTER_S` while the pool is below its size or failed to
+    connect meanwhile, one direct connection attempt says whether the server answers.
+
+    Raises:
+        StorageUnavailable: the server refused or did not answer that attempt (its reason).
+        PoolTimeout: no connection within ``timeout_s`` (the pool full: busy).
+    """
+    first = min(timeout_s, REACH_AFTER_S)
+    failed = pool.get_stats().get("connections_errors", 0)
+    try:
+        conn = pool.getconn(timeout=first)
+    except PoolTimeout:
+        stats = pool.get_stats()  # psycopg_pool's counters: pool_size includes connections being made
+        if stats.get("pool_size", 0) < stats.get("pool_max", pool.max_size) or \
+                stats.get("connections_errors", 0) > failed:
+            _reach(pool)
+        if timeout_s <= first:
+            raise
+        conn = pool.getconn(timeout=timeout_s - first)
+    try:
+        with conn:
+            yield conn
+    finally:
+        pool.putconn(conn)
+
+
+def _reach(pool: ConnectionPool) -> None:
+    """One direct connection to the pool's server, closed at once; raise when it fails."""
+    try:
+        psycopg.connect(pool.conninfo, **{**pool.kwargs, "connect_timeout": REACH_TIMEOUT_S}).close()
+    except psycopg.OperationalError as exc:
+        text = scrubbed(str(exc), pool.conninfo)
+        reason = "; ".join(line.strip() for line in text.splitlines() if line.strip()) or type(exc).__name__
+        raise StorageUnavailable(
+            f"PostgreSQL is unreachable: no connection can be opened ({reason}). Nothing was written; retrying "
+            "is safe once the server is back (docs/troubleshooting.md#postgresql-unreachable)."
+        ) from exc
+
+
+@contextlib.contextmanager
 def translated(busy_timeout_ms: int) -> Iterator[None]:
     """Raise memvault's error (see :func:`unavailable`) for the server's failures in the block."""
     try:
@@ -129,7 +176,7 @@ def transaction(
     Raises:
         Busy, StorageUnavailable: see :func:`unavailable` (rolled back).
     """
-    with translated(busy_timeout_ms), pool.connection() as conn:
+    with translated(busy_timeout_ms), pooled(pool, busy_timeout_ms / 1000) as conn:
         try:
             with conn.pipeline():  # one round trip; set_config('role', ...) is SET LOCAL ROLE
                 conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED" if write else

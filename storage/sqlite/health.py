@@ -7,6 +7,10 @@ Call these inside a read transaction.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+from typing import Any
+
 import apsw
 
 from ..links import on_cycles
@@ -62,9 +66,9 @@ def check(conn: apsw.Connection) -> list[str]:
     # another connection's rebuild, and reported blobs the rebuild had replaced.
     for _, number, _ in tables:
         conn.execute(f"SELECT count(*) FROM {keyword_table(number)} WHERE {keyword_table(number)} MATCH 'memvault'")
-    integrity = [r[0] for r in conn.execute("PRAGMA integrity_check")]
-    if integrity != ["ok"]:
-        problems.append("SQLite integrity_check: " + "; ".join(integrity[:5]))
+    integrity = _failed_pages(conn, "integrity_check")
+    if integrity:
+        problems.append(f"the database file is damaged: {integrity}")
 
     def one(sql: str, params: tuple = ()) -> int:
         return conn.execute(sql, params).fetchone()[0]
@@ -141,3 +145,106 @@ def check(conn: apsw.Connection) -> list[str]:
         problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
                         "or skip a seq")
     return problems
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the file header's first 16 bytes (sqlite.org/fileformat2.html)
+BTREE_PAGE_TYPES = {2, 5, 10, 13}  # the first byte of an interior or leaf b-tree page
+RECOVERY = "docs/troubleshooting.md#a-damaged-database"
+
+
+def damage(path: Path) -> list[str]:
+    """What is wrong with the SQLite file at ``path`` that memvault cannot open or read, as
+    sentences naming the check that failed (file format: sqlite.org/fileformat2.html);
+    an empty list when these checks find nothing. Reads the file only (see also :func:`lone_shm`)."""
+    problems: list[str] = []
+    with path.open("rb") as fh:
+        head = fh.read(100)
+        size = path.stat().st_size
+        if len(head) < 100:
+            return [f"the file is {size:,} bytes, shorter than SQLite's 100-byte header: it was "
+                               "truncated (a copy or write cut short) or is not a database"]
+        page_size = int.from_bytes(head[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        if head[:16] != SQLITE_MAGIC:
+            return [overwritten(path) or (
+                "the header check failed: the file does not start with SQLite's header and its pages are not "
+                "SQLite's: it is encrypted (set MEMVAULT_KEY_FILE), another program's file, or overwritten")]
+        pages = int.from_bytes(head[28:32], "big")
+        counted = head[24:28] == head[92:96]  # the page count is valid only when written by this version
+        if not _power_of_two(page_size) or page_size < 512:
+            problems.append(f"the header check failed: its page size {page_size} is not a power of two "
+                            "from 512 to 65536 (the header was overwritten)")
+        elif counted and size < pages * page_size:
+            problems.append(f"the size check failed: the file is {size:,} bytes but its header counts {pages:,} "
+                            f"pages of {page_size:,} bytes ({pages * page_size:,} bytes): it was truncated "
+                            "(a copy or write cut short, or a full disk)")
+        elif size % page_size:
+            problems.append(f"the size check failed: {size:,} bytes is not a whole number of {page_size:,}-byte "
+                            "pages: it was truncated or appended to")
+    if not problems:
+        problems += _quick_check(path)
+    return problems
+
+
+def overwritten(path: Path) -> str | None:
+    """The problem of a file whose first bytes are not SQLite's header while its next pages are
+    SQLite b-tree pages (an encrypted file's pages look random), or None."""
+    with path.open("rb") as fh:
+        head = fh.read(100)
+        if head[:16] == SQLITE_MAGIC or len(head) < 100:
+            return None
+        page_size = int.from_bytes(head[16:18], "big")
+        page_size = page_size if _power_of_two(page_size) and page_size >= 512 else 4096
+        seen = [_page_type(fh, page_size, n) for n in range(1, 9)]
+    if sum(t in BTREE_PAGE_TYPES for t in seen) < 4:
+        return None
+    return ("the header check failed: the file's first bytes are not SQLite's header ('SQLite format 3') "
+            "although its pages are SQLite's: the header was overwritten")
+
+
+def lone_shm(path: Path) -> list[str]:
+    """The problem of a ``-shm`` left without its ``-wal`` (look before opening: an open makes a new -wal)."""
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    if not shm.exists() or wal.exists():
+        return []
+    return [f"{shm.name} is there without {wal.name}: if the -wal was deleted, or a copy left it behind, the "
+            "changes not yet checkpointed into the file are lost; restore the three files together from the "
+            "same copy if you have one"]
+
+
+def _power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _page_type(fh: Any, page_size: int, number: int) -> int | None:
+    fh.seek(page_size * number)
+    byte = fh.read(1)
+    return byte[0] if byte else None
+
+
+def _quick_check(path: Path) -> list[str]:
+    """SQLite's ``quick_check`` of ``path`` opened read-only, the damaged pages' tables named."""
+    try:
+        conn = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    except apsw.Error as exc:
+        return [f"SQLite cannot open the file ({exc})"]
+    try:
+        found = _failed_pages(conn, "quick_check")
+    except apsw.Error as exc:
+        return [f"SQLite's integrity check failed: it could not read the file ({exc})"]
+    finally:
+        conn.close()
+    return [found] if found else []
+
+
+def _failed_pages(conn: apsw.Connection, pragma: str) -> str | None:
+    """SQLite's ``pragma`` (integrity_check or quick_check) as one sentence naming the tables
+    whose pages are damaged, or None when it says ok."""
+    lines = [line for r in conn.execute(f"PRAGMA {pragma}(20)") for line in r[0].splitlines()
+             if not line.startswith("***")]  # "*** in database main ***" heads the list
+    if lines == ["ok"]:
+        return None
+    roots = dict(conn.execute("SELECT rootpage, name FROM sqlite_schema WHERE rootpage > 0").fetchall())
+    named = sorted({roots[int(m)] for line in lines for m in re.findall(r"Tree (\d+)", line) if int(m) in roots})
+    where = f" in the pages of {', '.join(named)}" if named else ""
+    return f"SQLite's integrity check failed{where}: " + "; ".join(lines[:3])
