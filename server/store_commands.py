@@ -168,7 +168,6 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
     report: dict[str, Any] = {}
     lines = []
-    store.upkeep.scrub()  # (PostgreSQL's is only ever done when asked: here; a busy one stays pending, said below)
     if args.repair:
         made = _run_reindex(store)
         if made is None:
@@ -184,6 +183,7 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         lines.append(f"repaired: keyword index rebuilt, {text.count(made, 'vector')} made, scrub of "
                      f"forgotten content {scrub}{made_private}")
     try:
+        store.upkeep.scrub()  # (PostgreSQL's is only ever done when asked: here; a busy one stays pending)
         problems = maintenance.check(store) + [
             f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)"
             for path, mode in exposed()]

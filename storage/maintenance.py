@@ -400,8 +400,10 @@ def check(store: Store) -> list[str]:
         problems.append("a reindex was interrupted: run `memvault reindex` again to finish it")
     if scrub_pending:
         problems.append(
-            "a scrub of forgotten content is pending (another connection held the database): "
-            "forgotten text may remain in the file bytes until the next write or start-up"
+            "a scrub of forgotten content is pending (another connection held the database): forgotten text "
+            "may remain in the file bytes until the next write or start-up" if store.backend.kind == "sqlite"
+            else "a scrub of forgotten content is pending (the tables' owner runs it: `memvault doctor` with "
+            "the owner's URL): forgotten text may remain in the table files until then"
         )
     reason = store.vector_status()
     if reason is not None:

@@ -132,7 +132,7 @@ def test_forgetting_a_compacted_episode_empties_its_digest_and_the_others_come_b
     assert all(rows[o].superseded_by is None and rows[o].supersede_reason is None for o in others)
     assert not any("Zorblatt" in text for text in words_found(store, "Zorblatt vendor invoice"))
     assert {h.memory.id for h in store.recall(tenant="a", query="offsite venue", scopes=["proj"]).hits} >= {others[0]}
-    assert maintenance.check(store) == []  # after the scrub the forget queued
+    assert store.upkeep.scrub() and maintenance.check(store) == []  # (PostgreSQL: scrubbed when asked)
     (again,) = consolidate(store).compacted  # the next run compacts the others anew, without it
     assert sorted(again.sources) == sorted(others)
     assert "Zorblatt" not in (store.get(tenant="a", id=again.digest_id).content or "")
@@ -149,7 +149,7 @@ def test_forgetting_a_digest_makes_its_episodes_current_and_with_history_forgets
     assert sorted(outcome.forgotten_ids) == sorted([two.digest_id, *second]) and outcome.restored_ids == []
     assert all(store.get(tenant="a", id=m).content is None for m in second)
     assert all(store.get(tenant="a", id=m).content is not None for m in first)  # the other week: kept
-    assert maintenance.check(store) == []
+    assert store.upkeep.scrub() and maintenance.check(store) == []
 
 
 def test_forgetting_an_episode_with_its_history_never_reaches_its_digests_other_episodes(store):
@@ -526,7 +526,7 @@ def test_episodes_continuing_each_other_compact_and_forget_cleanly(store, clock)
     assert ids[0] not in {h.memory.id for h in hits} and ids[1] not in {h.memory.id for h in hits}
     for memory_id in ids:
         store.forget(tenant="a", id=memory_id)
-    assert maintenance.check(store) == []  # after the scrub the forgets queued
+    assert store.upkeep.scrub() and maintenance.check(store) == []  # (PostgreSQL: scrubbed when asked)
 
 
 def test_a_procedure_failing_twice_in_a_row_waits_for_review_until_it_succeeds(store):
