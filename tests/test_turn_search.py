@@ -50,7 +50,8 @@ def found(store: Store, query: str, tenant: str = "a", scopes: list[str] | None 
 def test_the_owner_finds_its_turns_and_another_tenant_never_does(store: Store):
     assert found(store, "roll", scopes=["proj"]) == [("s-1", 1, "proj")]
     hit = store.episodes.search(tenant="a", query="staging", scopes=["proj"], limit=5)
-    assert sorted((h.turn.seq, h.turn.role, h.turn.tool) for h in hit) == [(1, "user", None), (2, "assistant", "Bash")]
+    assert sorted((h.turn.seq, h.turn.role, h.turn.tool) for h in hit) == [
+        (1, "user", None), (2, "assistant", "Bash")]
     assert hit[0].score >= hit[1].score > 0  # best first: the shorter turn's BM25 is higher on SQLite
     assert found(store, "roll", tenant="b") == []
     assert found(store, "bravo", tenant="a") == []
@@ -134,10 +135,12 @@ def test_a_database_made_before_turn_search_indexes_its_turns_on_open(db: str, b
         for (number,) in raw.execute(db, "SELECT number FROM turn_index_tenants"):
             raw.execute(db, f"DROP TABLE {sqlite_schema.turn_index_table(number)}")
         raw.execute(db, "DROP TABLE turn_index_tenants")
-        raw.execute(db, f"PRAGMA user_version = {sqlite_schema.MIGRATIONS.index(sqlite_schema._v14_turn_index)}")
+        before = sqlite_schema.MIGRATIONS.index(sqlite_schema._v14_turn_index)
+        raw.execute(db, f"PRAGMA user_version = {before}")
     else:
         raw.execute(db, "ALTER TABLE turns DROP COLUMN terms")
-        raw.execute(db, f"UPDATE memvault_schema SET version = {pg_schema.MIGRATIONS.index(pg_schema._v_turn_terms)}")
+        before = pg_schema.MIGRATIONS.index(pg_schema._v_turn_terms)
+        raw.execute(db, f"UPDATE memvault_schema SET version = {before}")
     store = Store(db, None)
     try:
         for tenant in ("a", "b"):
@@ -149,4 +152,5 @@ def test_a_database_made_before_turn_search_indexes_its_turns_on_open(db: str, b
     finally:
         store.close()
     if backend == "postgresql":  # the append-only trigger was set aside for the fill only
-        assert raw.execute(db, "SELECT tgenabled FROM pg_trigger WHERE tgname = 'turns_append_only'") == [("O",)]
+        enabled = raw.execute(db, "SELECT tgenabled FROM pg_trigger WHERE tgname = 'turns_append_only'")
+        assert enabled == [("O",)]
