@@ -440,6 +440,22 @@ def _v_turn_terms(conn: psycopg.Connection) -> None:
     conn.execute("ALTER TABLE turns ENABLE TRIGGER turns_append_only")
     conn.execute("ALTER TABLE turns ALTER COLUMN terms SET NOT NULL")
     conn.execute("CREATE INDEX IF NOT EXISTS turns_terms ON turns USING gin (terms)")
+    conn.execute(_TURN_HITS)
+
+
+# The turns of ``for_tenant`` matching ``q`` (``session_rows.TURN_COLUMNS``), with their ``ts_rank``: as the schema's owner, so the
+# GIN index serves the match (under row-level security a non-leakproof ``@@`` is no index condition),
+# and only for the tenant the serving session names (as ``memvault_phrase_hits``).
+_TURN_HITS = f"""
+CREATE OR REPLACE FUNCTION memvault_turn_hits(q tsquery, for_tenant text)
+RETURNS TABLE (session_seq bigint, seq integer, role text, text text, tool text, call_id text, tokens integer,
+    at bigint, redacted text[], ref text, score real)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path FROM CURRENT AS $fn$
+    SELECT t.session_seq, t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref,
+        ts_rank(t.terms, q) FROM turns t
+    WHERE t.terms @@ q AND t.tenant = for_tenant AND for_tenant = {_TENANT}
+$fn$;
+"""
 
 
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
@@ -460,7 +476,7 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     (),
     (),
-    (),
+    ("memvault_turn_hits(tsquery, text)",),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (

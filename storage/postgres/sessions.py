@@ -123,17 +123,20 @@ def search_turns(
     session_id: str | None, limit: int,
 ) -> list[TurnHit]:
     """See ``backend.Reader.search_turns``: ``phrases`` (index words, ``sql.index_words``) as one
-    tsquery of phrases joined by OR, matched through the GIN index ``turns_terms``."""
+    tsquery of phrases joined by OR, matched through the GIN index ``turns_terms``
+    (``schema.memvault_turn_hits``)."""
     if not phrases:
         return []
-    query = " || ".join(f"phraseto_tsquery('{TS_CONFIG}', %(p{i})s)" for i in range(len(phrases)))
+    query = "(" + " || ".join(f"phraseto_tsquery('{TS_CONFIG}', %(p{i})s)" for i in range(len(phrases))) + ")"
     params: dict[str, Any] = {f"p{i}": p for i, p in enumerate(phrases)}
     params |= {"tenant": tenant, "scopes": scopes, "id": session_id, "limit": limit}
     scoped = "" if scopes is None else " AND s.scope = ANY(%(scopes)s)"
-    one = "" if session_id is None else " AND s.id = %(id)s"
+    one = "" if session_id is None else \
+        " AND t.session_seq = (SELECT seq FROM sessions WHERE tenant = %(tenant)s AND id = %(id)s)"
     rows = conn.execute(
-        f"SELECT s.id, {_TURN}, s.scope, ts_rank(t.terms, q.q) AS score FROM (SELECT {query} AS q) q"
-        " JOIN turns t ON t.terms @@ q.q JOIN sessions s ON s.seq = t.session_seq"
-        f" WHERE t.tenant = %(tenant)s AND s.tenant = %(tenant)s{scoped}{one}"
+        # each match's session read by its key (LIMIT 1: never hashed from all the tenant's sessions)
+        f"SELECT s.id, {_TURN}, s.scope, t.score FROM memvault_turn_hits({query}, %(tenant)s) t"
+        " CROSS JOIN LATERAL (SELECT s.id, s.scope FROM sessions s WHERE s.seq = t.session_seq"
+        f" AND s.tenant = %(tenant)s LIMIT 1) s WHERE true{scoped}{one}"
         " ORDER BY score DESC, t.at DESC LIMIT %(limit)s", params).fetchall()  # type: ignore[arg-type]
     return [TurnHit(turn=_turn(row[:-2]), scope=row[-2], score=float(row[-1])) for row in rows]
