@@ -192,7 +192,7 @@ def build_server(
         include_history: Annotated[bool, Field(description="Also return superseded memories (the history).")] = False,
         cursor: Annotated[str, _text("A listing's next page: the next_cursor a listing returned, with the same "
                                      "empty query and filters.", limits.CURSOR_MAX_CHARS, 1)] = None,  # type: ignore[assignment]
-        turns: Annotated[bool, Field(strict=True, description=(
+        turns: Annotated[bool, Field(description=(
             "Search the recorded sessions' turns (what was said and run) instead of memories: by keywords "
             "only, best first, in turns (needs words in query; kinds, tags, since, until, include_history "
             "and cursor are not taken). Default false: memories and session digests only."))] = False,

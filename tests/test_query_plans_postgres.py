@@ -64,8 +64,8 @@ TURNS_MORE = 9
 COPY_TURNS = f"""
 INSERT INTO turns (session_seq, seq, tenant, role, text, tokens, tokens_before, at, terms)
 SELECT c.seq, t.seq, t.tenant, t.role, t.text, t.tokens, t.tokens_before, t.at, t.terms
-FROM sessions o JOIN sessions c ON c.tenant = o.tenant AND c.id LIKE o.id || '-%%' JOIN turns t ON t.session_seq = o.seq
-WHERE o.tenant = 'a' AND o.id NOT LIKE '%%-%%';
+FROM sessions o JOIN sessions c ON c.tenant = o.tenant AND c.id LIKE o.id || '-%%'
+JOIN turns t ON t.session_seq = o.seq WHERE o.tenant = 'a' AND o.id NOT LIKE '%%-%%';
 INSERT INTO turns (session_seq, seq, tenant, role, text, tokens, tokens_before, at, terms)
 SELECT t.session_seq, t.seq + g, t.tenant, t.role, 'routine note x' || g, t.tokens, t.tokens_before, t.at,
        to_tsvector('memvault', 'routine note x' || g)

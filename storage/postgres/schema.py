@@ -443,7 +443,7 @@ def _v_turn_terms(conn: psycopg.Connection) -> None:
     conn.execute(_TURN_HITS)
 
 
-# The turns of ``for_tenant`` matching ``q`` (``session_rows.TURN_COLUMNS``), with their ``ts_rank``: as the schema's owner, so the
+# The turns of ``for_tenant`` matching ``q`` (``session_rows.TURN_COLUMNS``), with their ``ts_rank``, as the schema's owner, so the
 # GIN index serves the match (under row-level security a non-leakproof ``@@`` is no index condition),
 # and only for the tenant the serving session names (as ``memvault_phrase_hits``).
 _TURN_HITS = f"""
