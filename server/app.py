@@ -192,12 +192,18 @@ def build_server(
         include_history: Annotated[bool, Field(description="Also return superseded memories (the history).")] = False,
         cursor: Annotated[str, _text("A listing's next page: the next_cursor a listing returned, with the same "
                                      "empty query and filters.", limits.CURSOR_MAX_CHARS, 1)] = None,  # type: ignore[assignment]
+        turns: Annotated[bool, Field(description=(
+            "Search the recorded sessions' turns (what was said and run) instead of memories: by keywords "
+            "only, best first, in turns (needs words in query; kinds, tags, since, until, include_history "
+            "and cursor are not taken). Default false: memories and session digests only."))] = False,
+        session_id: Annotated[str, _text("With turns: search this session's turns only.",
+                                         limits.SESSION_ID_MAX_CHARS, 1)] = None,  # type: ignore[assignment]
     ) -> Annotated[CallToolResult, s.RecallResult]:
         """Search stored memories by meaning and keywords, best first. Use it before answering anything
         that past sessions may have settled. Returns no memories (abstained: true) when nothing stored is
         relevant: then say you do not know rather than guess. With an empty query and a filter (kinds,
         tags, since, until, scope) it lists the matching memories, newest first: e.g. kinds ["episode"]
-        for what was worked on recently."""
+        for what was worked on recently. With turns true it searches the sessions' raw turns by keywords."""
         return await _call(ctx, "recall", locals())
 
     @tool("Supersede", read_only=False, destructive=False, idempotent=False)

@@ -131,7 +131,10 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                                               "statement"}, **OPEN, **SECRETS, **FIELDS, **JSON}),
     "recall": ("Search memories by meaning and keywords, best first.",
                {"query": {"help": "what to look for, in plain words"}, **OPEN, **FILTERS, **JSON,
-                **_limit(5)}),
+                **_limit(5),
+                "--turns": {"action": "store_true", "help": "search the captured sessions' turns instead, by "
+                            "keywords only (docs/tools.md#searching-turns)"},
+                "--session": {"metavar": "SESSION_ID", "help": "with --turns: this session's turns only"}}),
     "list": ("List memories newest first (all of them, or those that pass the filters).",
              {**DB, "--tenant": LEADING["--tenant"], "--scope": LEADING["--scope"], **FILTERS, **JSON,
               **_limit(20),

@@ -37,7 +37,8 @@ def _fields(args: argparse.Namespace) -> dict[str, Any]:
 TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
     "remember": ("remember", lambda a: {"content": a.text, **_fields(a)}, lambda t, r: t.render(r)),
     "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a),  # an empty query with
-                                    "scope": a.scope if not a.query.strip() else None},  # --scope lists it
+                                    "scope": a.scope if not a.query.strip() else None,  # --scope lists it
+                                    "turns": a.turns, "session_id": a.session},
                lambda t, r: t.recall_text(r, person=True)),
     "show": ("memory_view", lambda a: {"memory_id": a.id}, lambda t, r: t.memory_view_text(r)),
     "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history,

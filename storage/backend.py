@@ -35,6 +35,7 @@ from .errors import Conflict, InvalidInput
 from .query import Filters
 from .records import ApiKey, Memory, Session, Turn
 from .runs import Run
+from .turn_search import TurnHit
 
 if TYPE_CHECKING:
     import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
@@ -277,6 +278,15 @@ class Reader(Protocol):
         """Turns of ``tenant``'s session after ``after_seq``, in seq order, at most ``limit``;
         with ``tokens``: only the newest whose tokens sum to at most ``tokens`` (and of them the
         newest ``limit``), read from the running totals, never summed over the session."""
+        ...
+
+    def search_turns(
+        self, tenant: str, chunks: list[list[str]], *, scopes: list[str] | None, session_id: str | None,
+        limit: int,
+    ) -> list[TurnHit]:
+        """The ``limit`` turns of ``tenant``'s sessions of ``scopes`` (None: all; ``session_id``: that
+        session only) that hold one of the word ``chunks`` (``query.query_chunks``) as a phrase, best
+        keyword score first, then newest; through the tenant's turn index, never a scan of its turns."""
         ...
 
     def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:

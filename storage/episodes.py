@@ -17,8 +17,10 @@ from .limits import (
 )
 from .literal import literal_tokens
 from .records import AppendOutcome, ForgetOutcome, NewTurn, Session, Turn
+from .query import query_chunks
 from .secrets import redact
 from .timefmt import format_ms
+from .turn_search import TurnHit
 
 if TYPE_CHECKING:
     from .store import Store
@@ -130,6 +132,25 @@ class Episodes:
         with self._store.backend.read(tenant) as tx:
             _one(tx.sessions(tenant, ids=[sid]), sid)
             return tx.turns(tenant, sid, after_seq=after, limit=size, tokens=budget)
+
+    def search(
+        self, *, tenant: str, query: str, scopes: list[str] | None, session_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[TurnHit]:
+        """The ``limit`` (1..``RECALL_MAX_LIMIT``, None: the recall default) turns of ``tenant``'s
+        sessions of ``scopes`` (None: all; ``session_id``: that session only) that hold one of the query's
+        words or phrases, best keyword score first. Keyword only: turns have no vectors. Raises
+        InvalidInput (an empty query, a bad field), NotFound (a session the tenant does not have)."""
+        words = query_chunks(validate.query(query))
+        if not words:
+            raise InvalidInput("query", "has no words to search turns for: give words (turns are found by "
+                                        "keywords, never listed)")
+        size = validate.limit(limit)
+        sid = None if session_id is None else validate.session_id(session_id)
+        with self._store.backend.read(tenant) as tx:
+            if sid is not None:
+                _one(tx.sessions(tenant, ids=[sid]), sid)
+            return tx.search_turns(tenant, words, scopes=scopes, session_id=sid, limit=size)
 
     def end(self, *, tenant: str, session_id: str, at: int | None = None) -> Session:
         """End the session at ``at`` (ms; None: now) and write its digest, an ``episode``

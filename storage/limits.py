@@ -51,6 +51,7 @@ SESSION_ID_MAX_CHARS = 128  # letters, digits and ._:- (Claude Code and Codex us
 TURN_MAX_CHARS = 20_000  # a longer turn (a tool's whole output) is cut, with a marker saying how much went
 TURNS_PER_CALL_MAX = 1_000  # turns one append takes
 TURN_NAME_MAX_CHARS = 200  # a turn's tool name, call id and ref
+TURN_EXCERPT_CHARS = 1_000  # the most of a turn's text one hit of a turn search shows
 REDACTED_KINDS_MAX = 32  # the kinds an imported turn may say were redacted from it
 CLIENT_MAX_CHARS = 64
 CWD_MAX_CHARS = 4_096

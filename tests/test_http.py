@@ -25,6 +25,7 @@ from wire import StdioServer
 
 from memvault.server.http import PROBE_CACHE_S
 from memvault.storage import keys
+from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms, now_ms
 from memvault.tools import handlers
@@ -135,6 +136,28 @@ def test_a_read_only_key_may_recall_and_read_but_never_write(server: HttpServer,
                                                         'scope, which the key or token does not grant", '
                                                         'scope="memvault:write"')
     assert _stored(db, tenant) == [(memory_id, "The staging database lives on host db-7.")]
+
+
+def test_a_read_only_key_searches_its_tenants_turns_and_no_other_tenants(server: HttpServer, db: Path) -> None:
+    mine, theirs = (f"turns-{uuid.uuid4().hex[:8]}" for _ in range(2))
+    store = Store(db, None)
+    try:
+        for tenant in (mine, theirs):
+            store.episodes.append(tenant=tenant, scope="proj", session_id="s-1", turns=[
+                NewTurn("user", f"the flaky orchard test of {tenant}")])
+    finally:
+        store.close()
+    keys_of = {tenant: new_key(db, tenant, scope="proj", read_only=True) for tenant in (mine, theirs)}
+
+    async def run(tenant: str) -> list[dict]:
+        async with client(server.url, keys_of[tenant]) as c:
+            found = await c.call_tool("recall", {"query": "flaky orchard", "turns": True})
+            return found.structured_content["turns"]
+
+    for tenant in (mine, theirs):
+        found = anyio.run(run, tenant)
+        assert [(t["session_id"], t["seq"], t["text"]) for t in found] == [
+            ("s-1", 1, f"the flaky orchard test of {tenant}")]
 
 
 def test_a_token_in_the_query_string_is_refused(server: HttpServer, db: Path) -> None:

@@ -14,11 +14,12 @@ import pytest
 
 import sqlite_raw
 from fakes import Clock, FakeEmbedder
+from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from memvault.tools import boot, handlers
 
 # Tables a plan may scan whole: sized by the index's configuration, not by memories.
-SMALL_TABLES = {"settings", "vector_cells", "keyword_tenants", "memory_counts"}
+SMALL_TABLES = {"settings", "vector_cells", "keyword_tenants", "memory_counts", "turn_index_tenants"}
 # Queries that read what passes a filter with no bound in their own plan, and why each is bounded.
 BOUNDED_ELSEWHERE = {
     # the exact vector scan of the memories passing a filter: run only after a count
@@ -51,6 +52,9 @@ def traced(tmp_path) -> Iterator[tuple[Store, list[tuple[str, object]]]]:
                     content=f"note {i} about the kafka deploy of {tenant}" + (" and more words" * 80 if i % 10 == 0 else ""),
                     tags=["ops"] if i % 3 == 0 else [], importance=1 + i % 9,
                 )
+            for i in range(60):  # sessions of both scopes, searched by recall's turns
+                store.episodes.append(tenant=tenant, scope=("proj", "other")[i % 2], session_id=f"s{i % 20}",
+                                      turns=[NewTurn(role="user", text=f"deploy kafka {i} of {tenant}")])
         seen.clear()
         yield store, seen
     finally:
@@ -95,6 +99,9 @@ def calls(store: Store) -> None:
     handlers.recall(store, caller, query="", kinds=["fact"], limit=5)
     handlers.recall(store, caller, query="", tags=["ops"], limit=5)
     handlers.recall(store, caller, query="", kinds=["episode"], since="2020-01-01", limit=5)
+    # turn search: a word of a few turns (one that all hold is rightly read by a scan on PostgreSQL)
+    handlers.recall(store, caller, query="7", turns=True, limit=5)
+    handlers.recall(store, caller, query="kafka 7", turns=True, session_id="s2", limit=5)
     boot.boot_context(store, caller, 1500)
 
 

@@ -58,6 +58,19 @@ INSERT INTO sessions (tenant, id, scope, client, cwd, started_at, last_at, ended
 SELECT tenant, id || '-' || g, scope, client, cwd, started_at - g, last_at - g, ended_at - g, turns, tokens, digest_id
 FROM sessions, generate_series(1, %s) AS g WHERE tenant = 'a'
 """
+# ... and turns for each of tenant a's sessions: its first as the original's, then TURNS_MORE that turn
+# search's query ("7") never matches (turn search reads them by their terms).
+TURNS_MORE = 9
+COPY_TURNS = f"""
+INSERT INTO turns (session_seq, seq, tenant, role, text, tokens, tokens_before, at, terms)
+SELECT c.seq, t.seq, t.tenant, t.role, t.text, t.tokens, t.tokens_before, t.at, t.terms
+FROM sessions o JOIN sessions c ON c.tenant = o.tenant AND c.id LIKE o.id || '-%%'
+JOIN turns t ON t.session_seq = o.seq WHERE o.tenant = 'a' AND o.id NOT LIKE '%%-%%';
+INSERT INTO turns (session_seq, seq, tenant, role, text, tokens, tokens_before, at, terms)
+SELECT t.session_seq, t.seq + g, t.tenant, t.role, 'routine note x' || g, t.tokens, t.tokens_before, t.at,
+       to_tsvector('memvault', 'routine note x' || g)
+FROM turns t, generate_series(1, {TURNS_MORE}) AS g WHERE t.tenant = 'a' AND t.seq = 1
+"""
 
 @pytest.fixture
 def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, Any]]]]:
@@ -78,6 +91,8 @@ def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, An
     with psycopg.connect(pg_url, autocommit=True) as conn:  # the schema's owner: rows made in bulk
         conn.execute(COPY, (COPIES,))
         conn.execute(COPY_SESSIONS, (COPIES,))
+        conn.execute(COPY_TURNS)
+        conn.execute("VACUUM turns")  # the GIN index's pending entries merged, as autovacuum does
         conn.execute("ANALYZE")
     seen: list[tuple[str, Any]] = []
     execute = psycopg.Cursor.execute

@@ -11,7 +11,7 @@ import json
 
 from memvault.storage import strength as strengths
 from memvault.storage import validate
-from memvault.storage.errors import InvalidInput
+from memvault.storage.errors import InvalidInput, shown
 from memvault.storage.limits import CURSOR_MAX_CHARS, ID_SHAPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # noqa: F401 (tools read them here)
 from memvault.storage.records import Hit, Memory, RecallOutcome
@@ -91,14 +91,27 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     return RememberResult.model_validate({**fields, "contradicts": contradicts})
 
 
-def recall(store: Store, caller: Caller, *, query: str = "", scope: str | None = None, **args: object) -> RecallResult:
+def recall(
+    store: Store, caller: Caller, *, query: str = "", scope: str | None = None, turns: object = False,
+    session_id: object = None, **args: object,
+) -> RecallResult:
     """Search memories (``Store.recall``) in the caller's scopes; an empty ``query`` with a filter lists
     them newest first. Hits are kept while their content adds up to ``RECALL_MAX_CONTENT_CHARS``
     (``truncated`` otherwise); when nothing answers surely, ``other_scopes`` names surer scopes.
+    ``turns`` true: the sessions' turns instead (``sessions.search_turns``), of ``session_id`` only if given.
 
     Raises:
         InvalidInput: a bad filter, or an empty query without any filter.
     """
+    if not isinstance(turns, bool):
+        raise InvalidInput("turns", f"must be true or false; got {shown(turns)}")
+    if turns:
+        from .sessions import search_turns  # it imports this module
+
+        return search_turns(store, caller, query, scope, session_id, args)
+    if session_id is not None:
+        raise InvalidInput("session_id", "is taken with `turns: true` only: it names the session whose turns "
+                                         "are searched")
     query = validate.visible(query)  # a query of zero-width spaces is as empty as one of spaces
     listing = not query.strip()
     cursor = args.pop("cursor", None)

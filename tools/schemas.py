@@ -181,6 +181,25 @@ class NamedTime(_Result):
                                 "nothing returned was observed then.")
 
 
+class TurnOut(_Result):
+    """A turn of a session found by a turn search (``recall`` with ``turns: true``)."""
+
+    session_id: str
+    seq: int = Field(description="Its place in the session: 1, 2, 3 ... in the order written.")
+    role: str = Field(description="user, assistant or tool.")
+    text: str = Field(description=f"Its stored text (credentials replaced by [kind]), at most "
+                      f"{limits.TURN_EXCERPT_CHARS:,} characters of it: around the first word found, with … "
+                      "where it was cut.")
+    cut: bool = Field(default=False, description="True when text is an excerpt: "
+                      "memory://sessions/{session_id} reads the whole turn.")
+    tool: str | None = Field(default=None, description="The tool's name, for a tool call or its result.")
+    at: str = Field(description="When it was written, ISO-8601 UTC.")
+    redacted: list[str] = Field(default_factory=list, description="The kinds of credential replaced in it "
+                                "('private' when a <private> span was removed).")
+    scope: str = Field(description="Its session's scope.")
+    score: float = Field(description="Its keyword score, higher is better; comparable within one result.")
+
+
 class RecallResult(_Result):
     """Memories relevant to the query, best first; or, for a listing, newest first."""
 
@@ -213,6 +232,16 @@ class RecallResult(_Result):
         default=None,
         description="A listing only: set when more memories pass the filters; recall again with the same "
         "empty query and filters and this cursor for the next page (stable while others write).",
+    )
+    turns: list[TurnOut] | None = Field(
+        default=None,
+        description="With turns: true only: the sessions' turns that hold the query's words, best first "
+        "(memories is then empty).",
+    )
+    search: str | None = Field(
+        default=None,
+        description="With turns: true only: 'keyword'. Turns have no vectors: they are found by their words, "
+        "never by meaning.",
     )
 
 

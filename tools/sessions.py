@@ -1,19 +1,23 @@
 """The sessions resources as Markdown: ``memory://sessions`` (the caller's recent sessions, each with
-its digest) and ``memory://sessions/{session_id}{?tokens}`` (one session's turns, oldest first).
+its digest) and ``memory://sessions/{session_id}{?tokens}`` (one session's turns, oldest first); and
+recall's turn search (``turns: true``) with its text.
 Stored text is shown as a JSON string literal (``literal.quoted``), as memories are.
 """
 
 from __future__ import annotations
 
 from memvault.storage import validate
-from memvault.storage.errors import NotFound
-from memvault.storage.limits import SESSION_READ_MAX_TOKENS
+from memvault.storage.errors import InvalidInput, NotFound
+from memvault.storage.limits import RECALL_MAX_CONTENT_CHARS, SESSION_READ_MAX_TOKENS
 from memvault.storage.literal import quoted
+from memvault.storage.query import content_words, query_chunks
 from memvault.storage.records import Memory, Session, Turn
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
+from memvault.storage.turn_search import excerpt
 
-from .handlers import Caller
+from .caller import Caller
+from .schemas import RecallResult, TurnOut
 from .text import count
 
 SESSIONS_SHOWN = 20  # sessions memory://sessions lists, newest activity first
@@ -123,3 +127,63 @@ def _turn_line(turn: Turn) -> str:
     if turn.redacted:
         head += f", redacted {', '.join(turn.redacted)}"
     return f"- {head}: {quoted(turn.text)}\n"
+
+
+# Recall's arguments that filter memories only: refused with ``turns: true`` rather than ignored.
+MEMORY_ONLY = ("kinds", "tags", "since", "until", "include_history", "cursor")
+
+
+def search_turns(
+    store: Store, caller: Caller, query: str, scope: str | None, session_id: object, args: dict[str, object]
+) -> RecallResult:
+    """``recall`` with ``turns: true``: the turns of the caller's sessions in its scopes (``scope``: that
+    one) holding the query's words, best first, as excerpts kept while they add up to
+    ``RECALL_MAX_CONTENT_CHARS``. Keyword only (``search`` says so); no model is read.
+
+    Raises:
+        InvalidInput: an empty query, a bad ``session_id`` or ``limit``, or a filter of memories.
+        NotFound: ``session_id`` names no session of the caller's tenant.
+    """
+    extra = [name for name in MEMORY_ONLY if args.get(name)]
+    if extra:
+        raise InvalidInput(extra[0], "is not taken with `turns: true`: turns are searched by their words in "
+                                     "the sessions of the scopes searched (`scope`, `session_id`)")
+    scopes = caller.scopes(scope)
+    hits = store.episodes.search(tenant=caller.tenant, query=query, scopes=scopes, session_id=session_id,
+                                 limit=args.get("limit"))  # type: ignore[arg-type]
+    words = content_words(query_chunks(query))
+    shown, used = [], 0
+    for hit in hits:
+        text, cut = excerpt(hit.turn.text, words)
+        used += len(text)
+        if used > RECALL_MAX_CONTENT_CHARS and shown:
+            break
+        t = hit.turn
+        shown.append(TurnOut(session_id=t.session_id, seq=t.seq, role=t.role, text=text, cut=cut, tool=t.tool,
+                             at=format_ms(t.at), redacted=list(t.redacted), scope=hit.scope,
+                             score=round(hit.score, 6)))
+    return RecallResult(memories=[], scopes=scopes, abstained=False, turns=shown, search="keyword",
+                        truncated=len(shown) < len(hits))
+
+
+def turns_text(r: RecallResult, person: bool = False) -> str:
+    """A turn search's text: one line per turn, best first, then how to read a whole session."""
+    turns = r.turns or []
+    where = ", ".join(r.scopes)
+    if not turns:
+        return f"No turn of the sessions in scopes {where} holds these words (turns are found by keywords)."
+    lines = [f"{count(len(turns), 'turn')} of sessions in scopes {where}, best first (keyword search: turns "
+             "are found by their words, not by meaning):"]
+    for i, t in enumerate(turns, start=1):
+        head = f"{i}. session `{t.session_id}` #{t.seq} {t.role}"
+        if t.tool is not None:
+            head += f", tool {quoted(t.tool)}"
+        head += f", {t.at}"
+        if t.redacted:
+            head += f", redacted {', '.join(t.redacted)}"
+        lines.append(f"{head}: {quoted(t.text)}" + (" (an excerpt)" if t.cut else ""))
+    if r.truncated:
+        lines.append("More matched but were left out to keep this short: narrow the query or lower "
+                     + ("--limit." if person else "the limit."))
+    lines.append(f"{DATA} memory://sessions/{{id}} reads a session's turns in order.")
+    return "\n".join(lines)

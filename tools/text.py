@@ -81,6 +81,10 @@ def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: b
 
 def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:
     """One line per memory numbered from ``first``, then what the agent (or, ``person``, a CLI user) can do next."""
+    if r.turns is not None:
+        from .sessions import turns_text  # it imports this module
+
+        return turns_text(r, person)
     lines: list[str] = []
     if r.memories:
         order = "newest first" if r.listing else "best first"

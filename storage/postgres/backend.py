@@ -18,6 +18,7 @@ from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory, Session, Turn
 from ..runs import Run
+from ..turn_search import TurnHit
 from . import schema
 from . import sessions as session_sql
 from .sql import (
@@ -307,6 +308,13 @@ class PgReader:
         tokens: int | None = None,
     ) -> list[Turn]:
         return session_sql.turns(self.conn, tenant, session_id, after_seq, limit, tokens)
+
+    def search_turns(
+        self, tenant: str, chunks: list[list[str]], *, scopes: list[str] | None, session_id: str | None,
+        limit: int,
+    ) -> list[TurnHit]:
+        phrases = list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
+        return session_sql.search_turns(self.conn, tenant, phrases, scopes, session_id, limit)
 
     def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:
         ids = {seq: memory.id for seq, memory in self.memories(tenant, ids=memory_ids).items()}

@@ -11,7 +11,7 @@ from psycopg import sql
 
 from ..errors import StoreError
 from ..literal import fill_tokens
-from .sql import TS_CONFIG
+from .sql import TS_CONFIG, index_words
 
 APP_ROLE = "memvault_app"
 TENANT_TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys")
@@ -420,8 +420,47 @@ def _v_runs(conn: psycopg.Connection) -> None:
 # A session and its turns can be forgotten (storage/episodes.py): the serving role deletes them.
 _V_FORGET_SESSIONS = f"GRANT DELETE ON sessions, turns TO {APP_ROLE};"
 
+
+
+def _v_turn_terms(conn: psycopg.Connection) -> None:
+    """Version 13: turn search (issue 26). Each turn's index words (``sql.index_words`` of its stored,
+    redacted text) as a tsvector written by the append, with a GIN index; ``ts_rank`` scores a
+    turn alone, so no tenant's turns weigh another's. The turns stored before are filled here, the
+    append-only trigger set aside for it (the serving role still may not update a turn); kept when
+    present (a database set back to redo an earlier step has it)."""
+    conn.execute("ALTER TABLE turns ADD COLUMN IF NOT EXISTS terms tsvector")
+    conn.execute("ALTER TABLE turns DISABLE TRIGGER turns_append_only")
+    after = (0, 0)
+    while rows := conn.execute("SELECT session_seq, seq, text FROM turns WHERE (session_seq, seq) > (%s, %s)"
+                               " AND terms IS NULL ORDER BY session_seq, seq LIMIT 5000", after).fetchall():
+        conn.cursor().executemany(
+            f"UPDATE turns SET terms = to_tsvector('{TS_CONFIG}', %s) WHERE session_seq = %s AND seq = %s",
+            [(index_words(text), key, seq) for key, seq, text in rows])
+        after = rows[-1][:2]
+    conn.execute("ALTER TABLE turns ENABLE TRIGGER turns_append_only")
+    conn.execute("ALTER TABLE turns ALTER COLUMN terms SET NOT NULL")
+    conn.execute("CREATE INDEX IF NOT EXISTS turns_terms ON turns USING gin (terms)")
+    conn.execute(_TURN_HITS)
+
+
+# The turns of ``for_tenant`` matching ``q`` (``session_rows.TURN_COLUMNS``), with their ``ts_rank``, as the schema's owner, so the
+# GIN index serves the match (under row-level security a non-leakproof ``@@`` is no index condition),
+# and only for the tenant the serving session names (as ``memvault_phrase_hits``).
+_TURN_HITS = f"""
+CREATE OR REPLACE FUNCTION memvault_turn_hits(q tsquery, for_tenant text)
+RETURNS TABLE (session_seq bigint, seq integer, role text, text text, tool text, call_id text, tokens integer,
+    at bigint, redacted text[], ref text, score real)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path FROM CURRENT AS $fn$
+    SELECT t.session_seq, t.seq, t.role, t.text, t.tool, t.call_id, t.tokens, t.at, t.redacted, t.ref,
+        ts_rank(t.terms, q) FROM turns t
+    WHERE t.terms @@ q AND t.tenant = for_tenant AND for_tenant = {_TENANT}
+$fn$;
+"""
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
-    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs, _V_FORGET_SESSIONS)
+    _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
+    _V_FORGET_SESSIONS, _v_turn_terms)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -437,10 +476,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     (),
     (),
+    ("memvault_turn_hits(tsquery, text)",),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -12,6 +12,8 @@ import psycopg
 
 from ..backend import TurnRow, number_turns
 from ..records import Session, Turn
+from ..turn_search import TurnHit
+from .sql import TS_CONFIG, index_words
 from ..session_rows import SESSION_COLUMNS as _SESSION
 from ..session_rows import TURN_COLUMNS as _TURN
 from ..session_rows import session_of as _session
@@ -80,11 +82,12 @@ def append_turns(
     values = []
     for seq, t in numbered:
         values.append((key, seq, tenant, t.role, t.text, t.tool, t.call_id, t.ref, t.tokens, before, t.at,
-                       list(t.redacted)))
+                       list(t.redacted), index_words(t.text)))
         before += t.tokens
     conn.cursor().executemany(
         "INSERT INTO turns(session_seq, seq, tenant, role, text, tool, call_id, ref, tokens, tokens_before,"
-        " at, redacted) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", values)
+        " at, redacted, terms) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+        f" to_tsvector('{TS_CONFIG}', %s))", values)
     if numbered:
         times = [t.at for _, t in numbered]
         conn.execute("UPDATE sessions SET turns = turns + %s, tokens = %s, last_at = greatest(last_at, %s),"
@@ -113,3 +116,27 @@ def end_session(
     """See ``backend.Writer.end_session``."""
     conn.execute("UPDATE sessions SET ended_at = %s, digest_id = %s WHERE tenant = %s AND id = %s",
                  (ended_at, digest_id, tenant, session_id))
+
+
+def search_turns(
+    conn: psycopg.Connection, tenant: str, phrases: list[str], scopes: list[str] | None,
+    session_id: str | None, limit: int,
+) -> list[TurnHit]:
+    """See ``backend.Reader.search_turns``: ``phrases`` (index words, ``sql.index_words``) as one
+    tsquery of phrases joined by OR, matched through the GIN index ``turns_terms``
+    (``schema.memvault_turn_hits``)."""
+    if not phrases:
+        return []
+    query = "(" + " || ".join(f"phraseto_tsquery('{TS_CONFIG}', %(p{i})s)" for i in range(len(phrases))) + ")"
+    params: dict[str, Any] = {f"p{i}": p for i, p in enumerate(phrases)}
+    params |= {"tenant": tenant, "scopes": scopes, "id": session_id, "limit": limit}
+    scoped = "" if scopes is None else " AND s.scope = ANY(%(scopes)s)"
+    one = "" if session_id is None else \
+        " AND t.session_seq = (SELECT seq FROM sessions WHERE tenant = %(tenant)s AND id = %(id)s)"
+    rows = conn.execute(
+        # each match's session read by its key (LIMIT 1: never hashed from all the tenant's sessions)
+        f"SELECT s.id, {_TURN}, s.scope, t.score FROM memvault_turn_hits({query}, %(tenant)s) t"
+        " CROSS JOIN LATERAL (SELECT s.id, s.scope FROM sessions s WHERE s.seq = t.session_seq"
+        f" AND s.tenant = %(tenant)s LIMIT 1) s WHERE true{scoped}{one}"
+        " ORDER BY score DESC, t.at DESC LIMIT %(limit)s", params).fetchall()  # type: ignore[arg-type]
+    return [TurnHit(turn=_turn(row[:-2]), scope=row[-2], score=float(row[-1])) for row in rows]

@@ -13,6 +13,7 @@ from .db import write_transaction
 from ..errors import StoreError
 from ..literal import fill_tokens
 from ..textindex import index_text
+from ..turn_search import turn_key
 
 VECTOR_TABLE = "memory_vectors"
 # The memory seq of a row of VECTOR_TABLE: written exactly so wherever the expression
@@ -353,9 +354,46 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_by_memory ON runs(memory_seq, at);
 """
 
+# Turn search (issue 26): each tenant's turns in its own contentless FTS5 table, as its memories
+# are (``keyword_table``: BM25's statistics count that tenant's turns only), written in the append's
+# transaction and emptied of a session's rows in its forget's. A row's rowid is
+# ``turn_search.turn_key``; ``contentless_delete``: a forget deletes a session's rowid range.
+def turn_index_table(number: int) -> str:
+    """The FTS5 table of the tenant numbered ``number`` in ``turn_index_tenants``."""
+    return f"turns_fts_{int(number)}"
+
+
+def create_turn_index(conn: apsw.Connection, tenant: str) -> str:
+    """Number ``tenant`` and create its empty turn index (inside a write); the table's name."""
+    conn.execute("INSERT INTO turn_index_tenants(tenant) VALUES (?)", (tenant,))
+    table = turn_index_table(conn.last_insert_rowid())
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {table} USING fts5(text, content='', contentless_delete=1,"
+        f" tokenize='{KEYWORD_TOKENIZER}');"
+        f"INSERT INTO {table}({table}, rank) VALUES ('secure-delete', 1);"
+    )
+    return table
+
+
+def _v14_turn_index(conn: apsw.Connection) -> None:
+    """Every tenant's turns already stored, indexed (redacted text, as stored); a turn index there
+    before (a database set back to redo an earlier step) is made anew."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'turn_index_tenants'").fetchone():
+        for (number,) in conn.execute("SELECT number FROM turn_index_tenants").fetchall():
+            conn.execute(f"DROP TABLE IF EXISTS {turn_index_table(number)}")
+        conn.execute("DROP TABLE turn_index_tenants")
+    conn.execute("CREATE TABLE turn_index_tenants (number INTEGER PRIMARY KEY, tenant TEXT NOT NULL UNIQUE)")
+    for (tenant,) in conn.execute("SELECT DISTINCT tenant FROM sessions WHERE turns > 0").fetchall():
+        table = create_turn_index(conn, tenant)
+        rows = conn.execute("SELECT t.session_seq, t.seq, t.text FROM turns t JOIN sessions s"
+                            " ON s.seq = t.session_seq WHERE s.tenant = ?", (tenant,)).fetchall()
+        conn.executemany(f"INSERT INTO {table}(rowid, text) VALUES (?, ?)",
+                         [(turn_key(key, seq), index_text(text)) for key, seq, text in rows])
+
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
-    _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS,
+    _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -11,6 +11,9 @@ import apsw
 
 from ..backend import TurnRow, number_turns
 from ..records import Session, Turn
+from ..textindex import index_text
+from ..turn_search import TURN_KEY_MASK, TURN_KEY_SHIFT, TurnHit, session_keys, turn_key
+from .schema import create_turn_index, turn_index_table
 from ..session_rows import SESSION_COLUMNS as _SESSION
 from ..session_rows import TURN_COLUMNS as _TURN
 from ..session_rows import session_of as _session
@@ -85,6 +88,9 @@ def append_turns(
     conn.executemany("INSERT INTO turns(session_seq, seq, role, text, tool, call_id, ref, tokens,"
                      " tokens_before, at, redacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
     if numbered:
+        table = _turn_index(conn, tenant) or create_turn_index(conn, tenant)
+        conn.executemany(f"INSERT INTO {table}(rowid, text) VALUES (?, ?)",
+                         [(turn_key(key, seq), index_text(t.text)) for seq, t in numbered])
         times = [t.at for _, t in numbered]
         conn.execute("UPDATE sessions SET turns = turns + ?, tokens = ?, last_at = max(last_at, ?),"
                      " started_at = min(started_at, ?), ended_at = NULL WHERE seq = ?",
@@ -102,6 +108,9 @@ def delete_session(conn: apsw.Connection, tenant: str, session_id: str) -> int:
         return 0
     conn.execute("DELETE FROM turns WHERE session_seq = ?", key)
     gone = conn.changes()
+    table = _turn_index(conn, tenant)
+    if table is not None:
+        conn.execute(f"DELETE FROM {table} WHERE rowid BETWEEN ? AND ?", session_keys(key[0]))
     conn.execute("DELETE FROM sessions WHERE seq = ?", key)
     return gone
 
@@ -112,3 +121,37 @@ def end_session(
     """See ``backend.Writer.end_session``."""
     conn.execute("UPDATE sessions SET ended_at = ?, digest_id = ? WHERE tenant = ? AND id = ?",
                  (ended_at, digest_id, tenant, session_id))
+
+
+def _turn_index(conn: apsw.Connection, tenant: str) -> str | None:
+    """``tenant``'s turn index (``schema.turn_index_table``); None before its first turn."""
+    row = conn.execute("SELECT number FROM turn_index_tenants WHERE tenant = ?", (tenant,)).fetchone()
+    return None if row is None else turn_index_table(row[0])
+
+
+def search_turns(
+    conn: apsw.Connection, tenant: str, match: str, scopes: list[str] | None, session_id: str | None,
+    limit: int,
+) -> list[TurnHit]:
+    """See ``backend.Reader.search_turns``: the tenant's turn index matched (one session: its rowid
+    range), each match's session and turn read by key."""
+    table = _turn_index(conn, tenant)
+    if table is None:
+        return []
+    params: dict[str, object] = {"match": match, "limit": limit, "tenant": tenant,
+                                 "scopes": None if scopes is None else json.dumps(scopes)}
+    if session_id is not None:
+        found = conn.execute("SELECT seq FROM sessions WHERE tenant = ? AND id = ?",
+                             (tenant, session_id)).fetchone()
+        if found is None:
+            return []
+        params["lo"], params["hi"] = session_keys(found[0])
+    within = " AND rowid BETWEEN :lo AND :hi" if session_id is not None else ""
+    query = (f"SELECT s.id, {_TURN}, s.scope, f.score FROM (SELECT rowid AS key, bm25({table}) AS score"
+             f" FROM {table} WHERE {table} MATCH :match{within}) f"
+             f" JOIN sessions s ON s.seq = f.key >> {TURN_KEY_SHIFT} AND s.tenant = :tenant"
+             f" JOIN turns t ON t.session_seq = s.seq AND t.seq = f.key & {TURN_KEY_MASK}"
+             " WHERE (:scopes IS NULL OR s.scope IN (SELECT value FROM json_each(:scopes)))"
+             " ORDER BY f.score, t.at DESC LIMIT :limit")
+    rows = conn.execute(query, params).fetchall()
+    return [TurnHit(turn=_turn(row[:-2]), scope=row[-2], score=-row[-1]) for row in rows]

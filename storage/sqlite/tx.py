@@ -19,6 +19,7 @@ from ..query import Filters
 from ..records import ApiKey, Memory, Session, Turn
 from ..runs import Run
 from ..textindex import index_text
+from ..turn_search import TurnHit
 from . import cells as vector_cells
 from . import sessions as session_sql
 from . import sql
@@ -421,6 +422,15 @@ class SqliteTransaction:
         tokens: int | None = None,
     ) -> list[Turn]:
         return session_sql.turns(self.conn, tenant, session_id, after_seq, limit, tokens)
+
+    def search_turns(
+        self, tenant: str, chunks: list[list[str]], *, scopes: list[str] | None, session_id: str | None,
+        limit: int,
+    ) -> list[TurnHit]:
+        match = sql.match_expression(chunks)
+        if match is None:
+            return []
+        return session_sql.search_turns(self.conn, tenant, match, scopes, session_id, limit)
 
     def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:
         found: dict[str, list[Run]] = {}
