@@ -1,14 +1,15 @@
 """What the agent waits for: each call timed over MCP stdio beside the same call in process.
 
 Usage: python bench/wire.py SIZES [--work DIR] [--queries 100] [--locomo DIR] [--json OUT]
-                                  [--backend sqlite|postgresql] [--pg-url postgresql://...]
+                                  [--backend sqlite|postgresql] [--pg-url postgresql://...] [--existing DB]
 
 SIZES: comma-separated memory counts, e.g. ``10000,100000``. The stores are the ones
 ``bench/scale.py`` builds in the same ``--work`` folder (built here the same way when
 missing: ``transfer.import_lines``, the code of ``memvault import``, then the vector
 index brought up to date), tenant "bench", scope "s". With ``--backend postgresql`` the same
 JSON lines are imported into a new PostgreSQL database (on ``--pg-url``'s server, else on a
-temporary ``pgserver``: ``bench/pgtemp.py``), dropped at the end.
+temporary ``pgserver``: ``bench/pgtemp.py``), dropped at the end. ``--existing`` measures a
+store kept from before (a path or URL holding the one size given) as it is.
 
 For each size, three columns per call, each p50/p95 ms:
 - ``store``: the ``Store`` method alone, in this process (``recall``; ``boot_section``
@@ -226,10 +227,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--pg-url", help="a PostgreSQL server to make the databases on (default: a temporary one)")
+    parser.add_argument("--existing", help="measure this store as it is (a path or a postgresql:// URL holding the "
+                        "one size given, built or imported before, e.g. by an earlier run); nothing is built")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
-        new_pg = stack.enter_context(databases(args.pg_url)) if args.backend == "postgresql" else None
+        new_pg = stack.enter_context(databases(args.pg_url)) \
+            if args.backend == "postgresql" and not args.existing else None
         run(args, new_pg)
 
 
@@ -244,6 +248,26 @@ def imported_pg(url: str, jsonl: Path, embedder: PerturbedEmbedder) -> None:
         store.close()
 
 
+def prepared(args: argparse.Namespace, size: int, turns: list[str], new_pg) -> Path | str:  # type: ignore[no-untyped-def]
+    """The store of ``size`` memories: built in ``--work`` when missing, and with ``--backend
+    postgresql`` imported into a new database (its URL)."""
+    path = args.work / f"scale-{size}-{INTEGER}.db"
+    perturbed = None
+    if not path.exists() or new_pg is not None:
+        real = Embedder()
+        real.follow(f"{VARIANT_NAMES[INTEGER]}@")
+        real.load()
+        perturbed = PerturbedEmbedder(real, real.embed(turns))
+    if not path.exists():
+        built = build(path, suffixed(turns, size), perturbed)  # type: ignore[arg-type]
+        path.with_suffix(".build.json").write_text(json.dumps(built))
+    if new_pg is None:
+        return path
+    url = new_pg(f"bench_wire_{size}")
+    imported_pg(url, path.with_suffix(".jsonl"), perturbed)  # type: ignore[arg-type]
+    return url
+
+
 def run(args: argparse.Namespace, new_pg) -> None:  # type: ignore[no-untyped-def]
     """Every size's table, printed and (``--json``) written."""
     by_conversation, queries = load(args.locomo)
@@ -251,20 +275,7 @@ def run(args: argparse.Namespace, new_pg) -> None:  # type: ignore[no-untyped-de
     questions = random.Random(11).sample([q.question for q in queries], args.queries)
     results = {}
     for size in (int(s) for s in args.sizes.split(",")):
-        path = args.work / f"scale-{size}-{INTEGER}.db"
-        perturbed = None
-        if not path.exists() or new_pg is not None:
-            real = Embedder()
-            real.follow(f"{VARIANT_NAMES[INTEGER]}@")
-            real.load()
-            perturbed = PerturbedEmbedder(real, real.embed(turns))
-        if not path.exists():
-            built = build(path, suffixed(turns, size), perturbed)  # type: ignore[arg-type]
-            path.with_suffix(".build.json").write_text(json.dumps(built))
-        db: Path | str = path
-        if new_pg is not None:
-            db = new_pg(f"bench_wire_{size}")
-            imported_pg(db, path.with_suffix(".jsonl"), perturbed)  # type: ignore[arg-type]
+        db = args.existing or prepared(args, size, turns, new_pg)
         figures = anyio.run(over_stdio, db, questions)  # first: the server meets the store as left by import
         for more in (over_raw(db, questions), in_process(db, questions)):
             for call, cols in more.items():
