@@ -6,6 +6,8 @@ Stored text is shown as a JSON string literal (``literal.quoted``), as memories 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, NotFound
 from memvault.storage.limits import RECALL_MAX_CONTENT_CHARS, SESSION_READ_MAX_TOKENS
@@ -120,13 +122,12 @@ def session_document(store: Store, caller: Caller, session_id: str, tokens: str 
 
 def _turn_line(turn: Turn) -> str:
     """``- #3 assistant, tool "Bash", 2026-12-01T10:00:05.000Z, redacted GitHub token: "text"``."""
-    head = f"#{turn.seq} {turn.role}"
-    if turn.tool is not None:
-        head += f", tool {quoted(turn.tool)}"
-    head += f", {format_ms(turn.at)}"
-    if turn.redacted:
-        head += f", redacted {', '.join(turn.redacted)}"
-    return f"- {head}: {quoted(turn.text)}\n"
+    return f"- {_turn_head(turn.seq, turn.role, turn.tool, format_ms(turn.at), turn.redacted)}: {quoted(turn.text)}\n"
+
+
+def _turn_head(seq: int, role: str, tool: str | None, at: str | None, redacted: Sequence[str]) -> str:
+    head = f"#{seq} {role}" + (f", tool {quoted(tool)}" if tool is not None else "") + f", {at}"
+    return head + (f", redacted {', '.join(redacted)}" if redacted else "")
 
 
 # Recall's arguments that filter memories only: refused with ``turns: true`` rather than ignored.
@@ -175,12 +176,7 @@ def turns_text(r: RecallResult, person: bool = False) -> str:
     lines = [f"{count(len(turns), 'turn')} of sessions in scopes {where}, best first (keyword search: turns "
              "are found by their words, not by meaning):"]
     for i, t in enumerate(turns, start=1):
-        head = f"{i}. session `{t.session_id}` #{t.seq} {t.role}"
-        if t.tool is not None:
-            head += f", tool {quoted(t.tool)}"
-        head += f", {t.at}"
-        if t.redacted:
-            head += f", redacted {', '.join(t.redacted)}"
+        head = f"{i}. session `{t.session_id}` {_turn_head(t.seq, t.role, t.tool, t.at, t.redacted)}"
         lines.append(f"{head}: {quoted(t.text)}" + (" (an excerpt)" if t.cut else ""))
     if r.truncated:
         lines.append("More matched but were left out to keep this short: narrow the query or lower "
