@@ -165,3 +165,27 @@ def test_a_marker_never_reads_as_a_keyword_that_takes_the_lines_after_it(text: s
     shown, kinds = redact(text)
     assert [line.split("=")[0] for line in shown.splitlines()] == [line.split("=")[0] for line in text.splitlines()]
     assert "S3cr3tPassw0rd99" not in shown and "password in a URL" in kinds
+
+
+URL_FORMS = [f"{scheme}://{user}:Hunter2Zebra9Quokka@{host}{port}{path}"
+             for scheme in ("postgresql", "mysql", "https", "redis", "amqp")
+             for user in ("reporter", "svc-1")
+             for host in ("db-rep-07.internal", "10.0.0.7", "[::1]")
+             for port in ("", ":5432", ":8080")
+             for path in ("", "/reports", "/app?sslmode=require")]
+CONTEXTS = ["{}", "Asked: connect to the reporting database, the URL is {}", "DATABASE_URL={}",
+            "- run psql {} then exit", "the password is in {} (rotated monthly)"]
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_what_redaction_leaves_of_a_credential_passes_the_check_it_came_from(context: str):
+    """A digest quotes redacted turns and is stored as a memory, so the credential check must pass
+    what redaction wrote: a URL's password marker before a port was read as "password ...: 5432"."""
+    from test_policies import SECRETS
+
+    texts = [context.format(url) for url in URL_FORMS] + [content for _, content in SECRETS] + [
+        context.format(token) for token in TOKENS]
+    for text in texts:
+        assert find_secrets(text)[0], text  # each holds a credential
+        shown, kinds = redact(text)
+        assert kinds and find_secrets(shown) == [[]], (text, shown)
