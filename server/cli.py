@@ -400,6 +400,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = config_module.load(**{name: getattr(args, name, None) for name in settings},
                                     serving=command == "serve", writing=command in WRITING)
+    except config_module.DamagedFile as exc:
+        if command == "doctor":  # the damage is its report
+            from .store_commands import doctor_report
+
+            return doctor_report(args, [f"the database file is damaged: {exc.problem}"])
+        err(str(exc))
+        return client_commands.hooks_exit() if command == "hook" else 2
     except ValueError as exc:
         err(str(exc))
         return client_commands.hooks_exit() if command == "hook" else 2
@@ -608,6 +615,12 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         from memvault.storage.sqlite.health import lone_shm
 
         args.before_open = lone_shm(Path(config.db))
+        if existed and Path(config.db).stat().st_size == 0:  # opening would write a new schema into it
+            from .store_commands import doctor_report
+
+            return doctor_report(args, ["the database file is empty (0 bytes): it holds no memories (memvault "
+                                        "never leaves it empty); if it should, restore a backup. Nothing was "
+                                        "written"])
     try:
         embedder = Embedder(config.model_dir)
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:

@@ -184,6 +184,15 @@ def _database(flag: str | None, serving: bool) -> Path | str:
     return path
 
 
+class DamagedFile(ValueError):
+    """``--db`` names an SQLite file that is damaged (``problem``: the check it failed, from
+    ``health``): every command refuses it, ``memvault doctor`` reports it."""
+
+    def __init__(self, message: str, problem: str) -> None:
+        super().__init__(message)
+        self.problem = problem
+
+
 def _check_db_path(path: Path, name: str) -> None:
     """Refuse a database path that can never be opened: under :data:`SYSTEM_ROOTS`, a folder, a file
     that is not SQLite, or a new file below a file or an unwritable folder."""
@@ -210,8 +219,8 @@ def _check_db_path(path: Path, name: str) -> None:
 
             damaged = health.overwritten(path)
             if damaged is not None:
-                raise ValueError(f"{name}: {str(path)!r}: {damaged}. Nothing was written; to recover, "
-                                 f"see {health.RECOVERY}")
+                raise DamagedFile(f"{name}: {str(path)!r}: {damaged}. Nothing was written; to recover, "
+                                  f"see {health.RECOVERY}", damaged)
             raise ValueError(f"{name}: {crypto.mismatch(path, 'no key')}")
         return
     parent = path.parent

@@ -5,6 +5,7 @@ consolidate. Each takes the store, the caller and the parsed arguments, and retu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -183,8 +184,9 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         scrub = "still pending (busy)" if scrub_pending else "none pending"
         lines.append(f"repaired: keyword index rebuilt, {text.count(made, 'vector')} made, scrub of "
                      f"forgotten content {scrub}{made_private}")
+    with contextlib.suppress(StorageUnavailable):  # (a damaged file: the checks below name it)
+        store.upkeep.scrub()  # PostgreSQL's is only ever done when asked: here; a busy one stays pending
     try:
-        store.upkeep.scrub()  # (PostgreSQL's is only ever done when asked: here; a busy one stays pending)
         problems = maintenance.check(store) + [
             f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)"
             for path, mode in exposed()]
@@ -200,7 +202,11 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 def doctor_unopened(path: Path, exc: Exception, args: argparse.Namespace) -> int:
     """``memvault doctor`` on an SQLite file that could not be opened: what is wrong with it and how to
     recover (exit 1)."""
-    problems = [*getattr(args, "before_open", []), *_damage(path, exc)]
+    return doctor_report(args, [*getattr(args, "before_open", []), *_damage(path, exc)])
+
+
+def doctor_report(args: argparse.Namespace, problems: list[str]) -> int:
+    """``memvault doctor``'s report of ``problems`` found without opening the store (exit 1)."""
     return _said(args, {"ok": False, "problems": problems}, [], problems)
 
 
@@ -220,9 +226,14 @@ def _said(args: argparse.Namespace, report: dict[str, Any], lines: list[str], pr
     from memvault.storage.sqlite.health import RECOVERY
 
     lines += [f"problem: {p}" for p in problems] or ["ok: no problems found"]
-    if any(p.startswith("the database file is damaged") for p in problems):
+    damaged = [p for p in problems if p.startswith("the database file is damaged")]
+    unreadable = any(check in p for p in damaged for check in ("the size check", "the header check"))
+    if unreadable:  # no memvault command can open it: export neither
+        report["recovery"] = f"restore a backup: the file cannot be opened to export from it ({RECOVERY})"
+    elif damaged:
         report["recovery"] = (f"`memvault export -o saved.jsonl` saves what can still be read, to `memvault "
                               f"import` into a new file; or restore a backup ({RECOVERY})")
+    if damaged:
         lines.append(f"to recover: {report['recovery']}")
     emit(args, report, lambda: "\n".join(lines))
     return 1 if problems else 0

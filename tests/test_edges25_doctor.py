@@ -58,8 +58,8 @@ def wal_lost(db: Path) -> None:
 
 DAMAGE = [  # how the file is damaged, the check doctor names, and its exit code
     (truncated, "the size check failed", 1),
-    (header, "the header check failed", 2),  # refused before opening, as every command refuses it
-    (middle, "SQLite's integrity check failed in the pages of", 1),
+    (header, "the header check failed", 1),  # refused before opening by every other command
+    (middle, "SQLite's integrity check failed", 1),  # in the pages of ..., or reading them (by layout)
     (wal_lost, "memvault.db-shm is there without memvault.db-wal", 1),
 ]
 
@@ -75,6 +75,9 @@ def test_doctor_names_the_failed_check_and_how_to_recover(tmp_path, capsys, heal
     assert "says what is wrong" not in said  # no circular advice
     if harm is not wal_lost:
         assert "docs/troubleshooting.md#a-damaged-database" in said
+        exported = cli.main(["export", "--db", str(db), "-o", str(tmp_path / "saved.jsonl")])
+        capsys.readouterr()
+        assert (exported == 0) == ("memvault export -o" in said), said  # the advice given is one that works
 
 
 def test_doctor_json_gives_the_problems_and_the_recovery(tmp_path, capsys, healthy):
@@ -93,3 +96,10 @@ def test_doctor_on_a_healthy_copy_finds_no_damage(tmp_path, capsys, healthy):
     shutil.copy(healthy, db)
     _, said = doctor(capsys, db)
     assert "damaged" not in said and "check failed" not in said and "-shm" not in said, said
+
+
+def test_doctor_on_an_empty_file_says_so_and_writes_nothing(tmp_path, capsys):
+    db = tmp_path / "memvault.db"
+    db.touch()
+    code, said = doctor(capsys, db)
+    assert code == 1 and "empty (0 bytes)" in said and db.stat().st_size == 0

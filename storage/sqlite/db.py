@@ -256,9 +256,8 @@ def damaged(exc: apsw.Error) -> StorageUnavailable:
     """memvault's error for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB): what happened,
     that nothing was written, and how to recover."""
     return StorageUnavailable(
-        f"the database file is damaged ({exc}). Nothing was written. `memvault doctor` says what is wrong; "
-        "`memvault export -o saved.jsonl` saves what can still be read, to `memvault import` into a new "
-        "file (or restore a backup)."
+        f"the database file is damaged ({exc}). Nothing was written. `memvault doctor` says what is wrong "
+        "and how to recover (docs/troubleshooting.md#a-damaged-database)."
     )
 
 
