@@ -28,7 +28,7 @@ from . import config as config_module
 from . import version
 from .cli_io import NAMES, err, exit_code, in_cli_words, out
 from .setup import CLIENTS
-from .store_commands import RUN, say_created
+from .store_commands import RUN, damaged, say_created
 
 if TYPE_CHECKING:
     from memvault.storage.store import Store
@@ -626,7 +626,7 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:
             code = RUN[command](store, handlers.Caller(tenant=config.tenant, scope=config.scope), args)
     except MemvaultError as exc:
-        if sqlite_doctor:
+        if sqlite_doctor and damaged(exc):  # (a wrong key, a busy file: said as by every command)
             from .store_commands import doctor_unopened
 
             return doctor_unopened(Path(config.db), exc, args)

@@ -199,9 +199,16 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     return _said(args, report, lines, problems)
 
 
+def damaged(exc: Exception) -> bool:
+    """Whether SQLite called the file damaged (corrupt, or not a database) when ``exc`` was raised."""
+    import apsw
+
+    return isinstance(exc.__cause__, (apsw.CorruptError, apsw.NotADBError))
+
+
 def doctor_unopened(path: Path, exc: Exception, args: argparse.Namespace) -> int:
-    """``memvault doctor`` on an SQLite file that could not be opened: what is wrong with it and how to
-    recover (exit 1)."""
+    """``memvault doctor`` on an SQLite file that could not be opened because it is damaged: what is
+    wrong with it and how to recover (exit 1)."""
     return doctor_report(args, [*getattr(args, "before_open", []), *_damage(path, exc)])
 
 
@@ -213,11 +220,9 @@ def doctor_report(args: argparse.Namespace, problems: list[str]) -> int:
 def _damage(path: Path | str, exc: Exception) -> list[str]:
     """The failed checks of a damaged SQLite file (``health.damage``) when SQLite called it damaged,
     else ``exc``'s message (a wrong key, a busy or unreadable file say so themselves)."""
-    import apsw
-
     from memvault.storage.sqlite import health
 
-    if not isinstance(exc.__cause__, (apsw.CorruptError, apsw.NotADBError)):
+    if not damaged(exc):
         return [str(exc)]
     return [f"the database file is damaged: {p}" for p in health.damage(Path(path))] or [str(exc)]
 

@@ -203,7 +203,11 @@ class Episodes:
         sid = validate.session_id(session_id)
         store = self._store
         with store.backend.write(tenant) as tx:
-            session = _one(tx.sessions(tenant, ids=[sid]), sid)  # locked: an append or end waits
+            found = tx.sessions(tenant, ids=[sid])  # locked: an append or end waits
+            if not found:  # a forgotten session leaves nothing behind, so a retry lands here
+                raise NotFound(sid, "session_id", "session", " (never captured in this tenant, or already "
+                               "forgotten: forgetting removes a session whole)")
+            session = found[0]
             digest = [history.row(tx, tenant, session.digest_id)] if session.digest_id else []
             versions = history.chain(tx, digest[0]) if digest else []
             erased, restored = history.erase(tx, versions, store.clock(), FORGOTTEN)

@@ -81,9 +81,9 @@ class NotFound(MemvaultError):
     """No memory with that id in the caller's tenant (the same message for another tenant's);
     ``field``/``what`` name another thing looked up (a session)."""
 
-    def __init__(self, memory_id: str, field: str = "id", what: str = "memory with id") -> None:
+    def __init__(self, memory_id: str, field: str = "id", what: str = "memory with id", why: str = "") -> None:
         self.field = field
-        self.reason = f"no {what} {shown(memory_id)}"
+        self.reason = f"no {what} {shown(memory_id)}{why}"
         super().__init__(f"{self.field}: {self.reason}")
         self.memory_id = memory_id
 

@@ -73,8 +73,8 @@ async def test_recall_with_turns_over_the_sdk_client(db: Path):
     assert "session_id" in says["session_id"] and "128" in says["session_id"]
     assert "session_id" in says["unknown"] and "s-none" in says["unknown"]
     assert says["query"].startswith("query: has no words")
-    assert says["kinds"].startswith("kinds: is not taken with `turns: true`")
-    assert says["alone"].startswith("session_id: is taken with `turns: true` only")
+    assert says["kinds"].startswith("kinds: is not taken with `turns` (true)")
+    assert says["alone"].startswith("session_id: is taken with `turns` (true) only")
 
 
 def test_memvault_recall_turns_in_text_and_json(db: Path, capsys):
@@ -89,3 +89,12 @@ def test_memvault_recall_turns_in_text_and_json(db: Path, capsys):
     assert out["search"] == "keyword" and GITHUB_TOKEN not in json.dumps(out)
     assert cli.main(["recall", "orchard", "--turns", "--session", "s-none", *flags]) == 1
     assert "s-none" in capsys.readouterr().err
+
+
+def test_the_command_line_names_its_own_flags_in_a_turn_search_refusal(db: Path, capsys):
+    flags = ["--db", str(db), "--tenant", "t", "--scope", "proj"]
+    assert cli.main(["recall", "orchard", "--session", "s-build", *flags]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("memvault: --session: is taken with --turns (true) only") and "`" not in said
+    assert cli.main(["recall", "orchard", "--turns", "--kind", "fact", *flags]) == 2
+    assert "--kind: is not taken with --turns (true)" in capsys.readouterr().err

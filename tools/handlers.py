@@ -110,7 +110,7 @@ def recall(
 
         return search_turns(store, caller, query, scope, session_id, args)
     if session_id is not None:
-        raise InvalidInput("session_id", "is taken with `turns: true` only: it names the session whose turns "
+        raise InvalidInput("session_id", "is taken with `turns` (true) only: it names the session whose turns "
                                          "are searched")
     query = validate.visible(query)  # a query of zero-width spaces is as empty as one of spaces
     listing = not query.strip()

@@ -147,7 +147,7 @@ def search_turns(
     """
     extra = [name for name in MEMORY_ONLY if args.get(name)]
     if extra:
-        raise InvalidInput(extra[0], "is not taken with `turns: true`: turns are searched by their words in "
+        raise InvalidInput(extra[0], "is not taken with `turns` (true): turns are searched by their words in "
                                      "the sessions of the scopes searched (`scope`, `session_id`)")
     scopes = caller.scopes(scope)
     hits = store.episodes.search(tenant=caller.tenant, query=query, scopes=scopes, session_id=session_id,
