@@ -498,6 +498,44 @@ def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
         b.close()
 
 
+def test_a_forgotten_sessions_turns_and_a_procedures_run_notes_leave_no_marker_after_the_scrub(pg_server, pg_url):
+    """Every table holding text is rewritten: the turns (and their word index), the sessions (cwd,
+    client) and the notes of a forgotten procedure's runs, not only the memories."""
+    if pg_server.data is None:
+        pytest.skip("needs the data directory of the test server")
+    from fakes import FakeEmbedder
+
+    from memvault.storage.records import NewTurn
+    from memvault.storage.store import Store
+
+    marker = "zq" + new_id().replace("-", "")
+    store = Store(pg_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        store.episodes.append(tenant="a", scope="s", session_id="s-1", cwd=f"/home/{marker}",
+                              turns=[NewTurn(role="user", text=f"deploy {marker} tonight")])
+        kept = store.episodes.append(tenant="a", scope="s", session_id="s-2",
+                                     turns=[NewTurn(role="user", text="an unrelated session")])
+        procedure = store.remember(tenant="a", scope="s", content="Restart the queue worker", kind="procedure")
+        store.confirm(tenant="a", id=procedure.id, outcome="failure", note=f"it hung on {marker}")
+        with store.backend.read(None) as r:
+            dboid = r.conn.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("CHECKPOINT")
+
+        def leaking() -> list[str]:
+            return [str(p) for p in (pg_server.data / "base" / str(dboid)).rglob("*")
+                    if p.is_file() and marker.encode() in p.read_bytes()]
+
+        assert leaking()
+        store.episodes.forget(tenant="a", session_id="s-1")
+        store.forget(tenant="a", id=procedure.id)
+        assert store.upkeep.scrub()
+        assert leaking() == []
+        assert kept and [t.text for t in store.episodes.turns(tenant="a", session_id="s-2")] == ["an unrelated session"]
+    finally:
+        store.close()
+
+
 # -- many writers ------------------------------------------------------------------------------
 
 # (8 writers in 2 processes and a raced supersede, through Store on every backend: test_concurrency.py)

@@ -187,3 +187,37 @@ def test_a_serving_role_cannot_create_the_schema_and_is_told_which_role_can(pg_s
         served.close()
     finally:
         _drop(pg_server, (owner, serve))
+
+
+def test_a_server_at_its_connection_limit_is_busy_not_unreachable(pg_server):
+    """A full server refuses a new connection (SQLSTATE 53300): the call waits for the pool's own
+    connection as it would for a full pool, and is answered once it comes back."""
+    import threading
+    import time
+
+    url = pg_server.new_database()
+    Store(url, None).close()  # the schema, as the administrator
+    role = f"mv_limit_{os.getpid()}"
+    pg_server.admin(f"CREATE ROLE {role} LOGIN CONNECTION LIMIT 2 IN ROLE {schema.APP_ROLE}")
+    pg_server.admin(f'GRANT CONNECT ON DATABASE "{pg_server.dbname(url)}" TO {role}')
+    limited = pg_server.url(pg_server.dbname(url), user=role)
+    store = Store(limited, None)
+    other = psycopg.connect(limited)  # another client of the role takes the last place
+    held = threading.Event()
+
+    def long_read() -> None:
+        with store.backend.read("t"):
+            held.set()
+            time.sleep(1.5)
+
+    reader = threading.Thread(target=long_read)
+    try:
+        reader.start()
+        held.wait()
+        assert store.recall(tenant="t", query="anything", scopes=["p"]).hits == []  # waited, then answered
+    finally:
+        reader.join()
+        other.close()
+        store.close()
+        pg_server.admin(f'DROP DATABASE IF EXISTS "{pg_server.dbname(url)}" WITH (FORCE)')
+        pg_server.admin(f"DROP ROLE IF EXISTS {role}")

@@ -353,7 +353,7 @@ def test_a_database_from_before_sessions_keeps_its_memories_and_gains_sessions(
         assert raw.execute(db, "SELECT id, tenant, content, tokens FROM memories ORDER BY id") == before
         assert store.get(tenant="b", id=kept[4]).content == "note 1 of b"
         assert append(store, "after-upgrade", NewTurn("user", "hello")).added == (1,)
-        assert maintenance.check(store) == []
+        assert store.upkeep.scrub() and maintenance.check(store) == []  # (PostgreSQL scrubs when asked)
     finally:
         store.close()
 

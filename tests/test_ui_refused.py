@@ -107,7 +107,7 @@ def test_a_forged_or_missing_csrf_token_changes_nothing(ui: Served, page, memory
     for action in ("confirm", "forget", "supersede"):
         answer = page.request.post(f"{ui.base}/memories/{memory}/{action}", headers={"Origin": ui.base},
                                    form={**form, "content": "The printer works again"})
-        assert answer.status == 403 and "CSRF token is not this" in answer.text()
+        assert answer.status == 403 and "CSRF token is not the one this page was given" in answer.text()
     assert unchanged(ui, memory) == before
 
 

@@ -141,11 +141,19 @@ def pooled(pool: ConnectionPool, timeout_s: float) -> Iterator[psycopg.Connectio
         pool.putconn(conn)
 
 
+def _full(exc: psycopg.OperationalError) -> bool:
+    """Whether the server refused the connection for being at its connection limit (SQLSTATE 53300,
+    ``too_many_connections``: the role's, the database's or the server's)."""
+    return exc.sqlstate == "53300" or "too many connections" in str(exc)
+
+
 def _reach(pool: ConnectionPool) -> None:
     """One direct connection to the pool's server, closed at once; raise when it fails."""
     try:
         psycopg.connect(pool.conninfo, **{**pool.kwargs, "connect_timeout": REACH_TIMEOUT_S}).close()
     except psycopg.OperationalError as exc:
+        if _full(exc):  # the server answers, at its connection limit: busy, as a full pool is
+            return
         text = scrubbed(str(exc), pool.conninfo)
         reason = "; ".join(line.strip() for line in text.splitlines() if line.strip()) or type(exc).__name__
         raise StorageUnavailable(
