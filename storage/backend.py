@@ -354,6 +354,11 @@ class Writer(Reader, Protocol):
         """Store an API key by the SHA-256 hex of the key itself (a key of the same id: its revocation time)."""
         ...
 
+    def change_setting(self, key: str, change: Callable[[str | None], str]) -> None:
+        """Set the setting ``key`` to ``change(its value now)``, the value read under a lock that
+        another writer of ``key`` waits for (a read-modify-write no other process interleaves)."""
+        ...
+
     def append_turns(
         self, tenant: str, scope: str, session_id: str, *, client: str | None, cwd: str | None, now: int,
         turns: list[TurnRow],

@@ -233,7 +233,10 @@ def _unchanged(memory: Memory) -> bool:
 
 
 def _state(tx: Reader, tenant: str) -> dict:  # type: ignore[type-arg]
-    saved = tx.settings().get(REVIEW_KEY + tenant)
+    return _parsed(tx.settings().get(REVIEW_KEY + tenant))
+
+
+def _parsed(saved: str | None) -> dict:  # type: ignore[type-arg]
     state = json.loads(saved) if saved else {"mark": 0, "pairs": []}
     state.setdefault("pending", [])  # seqs passed by the mark whose vectors were pending
     return state
@@ -282,13 +285,13 @@ def scan(
             named = sorted({i for p in pairs for i in p})
             members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
         live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)}
-        live = set(sorted(live, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])  # ids: newest last written
-        report.contradictions += len(live - {tuple(p) for p in state["pairs"]})
+        live = set(_newest(live))
+        read = {tuple(p) for p in state["pairs"]}
+        report.contradictions += len(live - read)
         pending = sorted(set(pending))
-        if mark != state["mark"] or live != {tuple(p) for p in state["pairs"]} or pending != state["pending"]:
-            with _timed(report):
-                maintenance.own(store).put_setting(
-                    REVIEW_KEY + tenant, json.dumps({"mark": mark, "pairs": sorted(live), "pending": pending}))
+        if mark != state["mark"] or live != read or pending != state["pending"]:
+            with _timed(report), store.backend.write(tenant) as tx:
+                tx.change_setting(REVIEW_KEY + tenant, lambda saved: _saved(saved, read, live, mark, pending))
         retry = False
         if len(read) < SCAN_BATCH or cut:
             return
@@ -299,16 +302,35 @@ def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
     older first, as :func:`scan` orders them), beside the pairs the scans keep; the scan's mark is
     not moved. A pair no longer both current is not kept. Raises Busy or StorageUnavailable."""
     with store.backend.read(tenant) as tx:
-        state = _state(tx, tenant)
-        kept = {tuple(p) for p in state["pairs"]}
         members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
         rows = {m.id: m for m in members if _unchanged(m)}
     ordered = {tuple(m.id for m in sorted((rows[a], rows[b]), key=lambda m: (m.observed_at, m.id)))
                for a, b in pairs if a in rows and b in rows}
-    if ordered <= kept:
-        return
-    state["pairs"] = sorted(sorted(kept | ordered, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])
-    maintenance.own(store).put_setting(REVIEW_KEY + tenant, json.dumps(state))
+
+    def kept(saved: str | None) -> str:
+        state = _parsed(saved)
+        state["pairs"] = _newest({tuple(p) for p in state["pairs"]} | ordered)
+        return json.dumps(state)
+
+    if ordered:
+        with store.backend.write(tenant) as tx:
+            tx.change_setting(REVIEW_KEY + tenant, kept)
+
+
+def _newest(pairs: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), sorted."""
+    return sorted(sorted(pairs, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])
+
+
+def _saved(saved: str | None, read: set[tuple[str, ...]], live: set[tuple[str, ...]], mark: int,
+           pending: list[int]) -> str:
+    """A scan step's state merged with what another writer saved since the step read ``read``: pairs
+    kept meanwhile (``note``) stay; a mark another scan moved further keeps its place and pending."""
+    now = _parsed(saved)
+    pairs = live | ({tuple(p) for p in now["pairs"]} - read)
+    if now["mark"] > mark:
+        mark, pending = now["mark"], sorted(set(pending) | set(now["pending"]))
+    return json.dumps({"mark": mark, "pairs": _newest(pairs), "pending": pending})
 
 
 def _current(memory: Memory, now: int) -> bool:

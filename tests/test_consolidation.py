@@ -556,3 +556,27 @@ def test_an_edited_digest_goes_with_a_forgotten_episode_and_forgetting_it_brings
     edited = store.supersede(tenant="a", id=again.digest_id, content="Expense reports filed (edited).").id
     assert sorted(store.forget(tenant="a", id=edited).restored_ids) == sorted(other)
     assert all(store.get(tenant="a", id=m).superseded_by is None for m in other)
+
+
+def test_pairs_kept_while_a_scan_compares_survive_its_save(store, db, clock, monkeypatch):
+    """Another process keeps a pair (``note``) while a scan is between reading the review state and
+    saving it: the save merges, it does not write back what it read."""
+    first, second = (store.remember(tenant="a", scope="proj", content=text, kind="fact").id
+                     for text in ("The office plants are watered on Mondays.", "Lunch is ordered from Nadia's."))
+    real, raced = consolidation._disagreeing, []
+
+    def racing(tx, seq, memory, now):  # type: ignore[no-untyped-def]
+        if not raced:  # another process, between the scan's read of the state and its save
+            raced.append(seq)
+            other = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+            try:
+                consolidation.note(other, "a", [(first, second)])
+            finally:
+                other.close()
+        return real(tx, seq, memory, now)
+
+    monkeypatch.setattr(consolidation, "_disagreeing", racing)
+    consolidation.scan(store, "a", store.clock(), consolidation.Report())
+    with store.backend.read("a") as tx:
+        state = consolidation._state(tx, "a")
+    assert raced and [first, second] in state["pairs"] and state["mark"] > 0

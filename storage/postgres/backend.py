@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -539,6 +540,11 @@ class PgWriter(PgReader):
         self._add_vectors(seq, row[0], vectors)
         self.conn.execute("UPDATE memories SET vector_pending = false WHERE seq = %s", (seq,))
         return True
+
+    def change_setting(self, key: str, change: Callable[[str | None], str]) -> None:
+        self._advisory("setting", key)  # (the row may not exist yet: FOR UPDATE would lock nothing)
+        row = self.conn.execute("SELECT value FROM settings WHERE key = %s", (key,)).fetchone()
+        put_settings(self.conn, {key: change(row[0] if row else None)})
 
     def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(

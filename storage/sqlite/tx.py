@@ -612,6 +612,11 @@ class SqliteTransaction:
         self.conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
         return True
 
+    def change_setting(self, key: str, change: Callable[[str | None], str]) -> None:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()  # (the write lock)
+        self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
+                          (key, change(row[0] if row else None)))
+
     def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(
             f"INSERT INTO api_keys(key_hash, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
