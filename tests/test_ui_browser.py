@@ -103,6 +103,8 @@ def test_a_memory_shows_its_whole_chain_from_any_version(ui: Served, page):
         [f"/memories/{m}" for m in (first, second, third)]
     assert "because “nfs-01 retired”" in versions.nth(0).inner_text()
     assert "current" in versions.nth(2).inner_text()
+    assert "this version, shown above" in versions.nth(0).inner_text()  # its text once on its page
+    assert "nfs-02" in versions.nth(1).inner_text() and page.content().count("lives on nfs-01") == 1
     shoot(page, "memory")
 
 
