@@ -47,7 +47,8 @@ def test_a_forgotten_sessions_words_leave_the_turn_index_bytes(tmp_path, others:
         # The owner's other sessions, and the other tenant's session of the same id, are still found.
         kept = store.episodes.search(tenant="a", query="kafka consumer lag", scopes=None, limit=50)
         assert len(kept) == min(others * 50, 50) and {h.turn.session_id for h in kept} <= {"keep"}
-        assert [h.turn.session_id for h in store.episodes.search(tenant="b", query="kafka", scopes=None)] == ["gone"]
+        other = store.episodes.search(tenant="b", query="kafka", scopes=None)
+        assert [h.turn.session_id for h in other] == ["gone"]
     finally:
         store.close()
     assert markers_in(db) == []
