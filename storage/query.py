@@ -10,6 +10,11 @@ from .textindex import index_text
 
 _WORD = re.compile(r"\w+")
 MAX_PHRASES = 64  # chunks of a question that reach the keyword index
+# A phrase costs the index about (its words) x (their occurrences in each text holding them): a
+# chunk is matched as phrases of at most MAX_PHRASE_WORDS words, and a question's phrases hold at most
+# MAX_QUERY_WORDS words in all (docs/how-recall-works.md#long-chunks, bench/phrase_cost.py).
+MAX_PHRASE_WORDS = 8
+MAX_QUERY_WORDS = 64
 
 # Function words: a chunk made only of them is dropped from keyword queries (under OR they
 # add matches, not evidence); "s", "t", "ll", ... are what "it's" and "don't" leave behind.
@@ -75,17 +80,25 @@ class Filters:
 
 
 def query_chunks(query: str) -> list[list[str]]:
-    """The words of ``query`` by white-space chunk, CJK runs as bigrams, stop-word-only
-    chunks left out (all kept when nothing else is left); chunks without words and
-    repeated chunks dropped; at most ``MAX_PHRASES``."""
-    chunks = [_WORD.findall(index_text(chunk.replace("_", " ")) or "") for chunk in query.split()]
-    chunks = [words for words in chunks if words]
+    """The words of ``query`` by white-space chunk, CJK runs as bigrams, a chunk of more than
+    ``MAX_PHRASE_WORDS`` words cut into consecutive chunks of that many (the last shorter);
+    stop-word-only chunks left out (all kept when nothing else is left); chunks without words and
+    repeated chunks dropped; at most ``MAX_PHRASES`` chunks of ``MAX_QUERY_WORDS`` words in all
+    (the last cut to fit)."""
+    chunks: list[list[str]] = []
+    for chunk in query.split():
+        words = _WORD.findall(index_text(chunk.replace("_", " ")) or "")
+        chunks.extend(words[i:i + MAX_PHRASE_WORDS] for i in range(0, len(words), MAX_PHRASE_WORDS))
     content = [words for words in chunks if not all(w.lower() in STOP_WORDS for w in words)]
     unique: list[list[str]] = []
+    left = MAX_QUERY_WORDS
     for words in content or chunks:
+        if left == 0 or len(unique) == MAX_PHRASES:
+            break
         if words not in unique:
-            unique.append(words)
-    return unique[:MAX_PHRASES]
+            unique.append(words[:left])
+            left -= len(unique[-1])
+    return unique
 
 
 def content_words(chunks: list[list[str]]) -> list[str]:

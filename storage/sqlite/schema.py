@@ -357,7 +357,8 @@ CREATE INDEX IF NOT EXISTS runs_by_memory ON runs(memory_seq, at);
 # Turn search (issue 26): each tenant's turns in its own contentless FTS5 table, as its memories
 # are (``keyword_table``: BM25's statistics count that tenant's turns only), written in the append's
 # transaction and emptied of a session's rows in its forget's. A row's rowid is
-# ``turn_search.turn_key``; ``contentless_delete``: a forget deletes a session's rowid range.
+# ``turn_search.turn_key``. Contentless with secure-delete, as the memories' index: a forget repeats
+# each turn's indexed text (``sessions.delete_session``), so its words leave the index's pages.
 def turn_index_table(number: int) -> str:
     """The FTS5 table of the tenant numbered ``number`` in ``turn_index_tenants``."""
     return f"turns_fts_{int(number)}"
@@ -368,8 +369,7 @@ def create_turn_index(conn: apsw.Connection, tenant: str) -> str:
     conn.execute("INSERT INTO turn_index_tenants(tenant) VALUES (?)", (tenant,))
     table = turn_index_table(conn.last_insert_rowid())
     conn.execute(
-        f"CREATE VIRTUAL TABLE {table} USING fts5(text, content='', contentless_delete=1,"
-        f" tokenize='{KEYWORD_TOKENIZER}');"
+        f"CREATE VIRTUAL TABLE {table} USING fts5(text, content='', tokenize='{KEYWORD_TOKENIZER}');"
         f"INSERT INTO {table}({table}, rank) VALUES ('secure-delete', 1);"
     )
     return table
@@ -391,9 +391,17 @@ def _v14_turn_index(conn: apsw.Connection) -> None:
                          [(turn_key(key, seq), index_text(text)) for key, seq, text in rows])
 
 
+def _v15_turn_index_deletes(conn: apsw.Connection) -> None:
+    """Every turn index made anew without ``contentless_delete`` (whose deletes by rowid left a
+    forgotten session's words in its pages): the words of sessions forgotten before go with the old
+    pages (``secure_delete``), and a forget can now give FTS5 each turn's text to remove."""
+    _v14_turn_index(conn)
+
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
     _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
+    _v15_turn_index_deletes,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

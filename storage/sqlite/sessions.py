@@ -106,11 +106,15 @@ def delete_session(conn: apsw.Connection, tenant: str, session_id: str) -> int:
     key = conn.execute("SELECT seq FROM sessions WHERE tenant = ? AND id = ?", (tenant, session_id)).fetchone()
     if key is None:
         return 0
-    conn.execute("DELETE FROM turns WHERE session_seq = ?", key)
-    gone = conn.changes()
     table = _turn_index(conn, tenant)
     if table is not None:
-        conn.execute(f"DELETE FROM {table} WHERE rowid BETWEEN ? AND ?", session_keys(key[0]))
+        # Each turn removed with the text it was indexed with: FTS5 (secure-delete) then erases its
+        # terms from the index's pages; a delete by rowid alone would leave them there.
+        rows = conn.execute("SELECT seq, text FROM turns WHERE session_seq = ?", key).fetchall()
+        conn.executemany(f"INSERT INTO {table}({table}, rowid, text) VALUES ('delete', ?, ?)",
+                         [(turn_key(key[0], seq), index_text(text)) for seq, text in rows])
+    conn.execute("DELETE FROM turns WHERE session_seq = ?", key)
+    gone = conn.changes()
     conn.execute("DELETE FROM sessions WHERE seq = ?", key)
     return gone
 
