@@ -10,11 +10,15 @@ hid a key given twice); an ``id`` given twice is answered with a null id."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import httpx2
 import pytest
 from httpwire import HttpServer
 from wire import StdioServer
+
+from conftest import server_env
 
 from memvault.server.workarounds import Checks, Wire
 from memvault.storage.errors import credentials_in
@@ -281,3 +285,21 @@ async def test_a_fault_on_one_stdio_message_answers_it_and_the_next_is_still_rea
     assert "a fault in memvault" not in written[0]["error"]["message"]  # the exception's text may quote the request
     assert passed == [{"jsonrpc": "2.0", "id": 41, "method": "ping"}]
     assert any(r.exc_info is not None and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+
+
+READER_DIES = """
+import sys
+from memvault.server import cli, workarounds
+
+async def incoming(self, raw):
+    raise RuntimeError("the reader itself failed")
+
+workarounds.Wire.incoming = incoming
+sys.exit(cli.main(["serve"]))
+"""
+
+
+def test_a_stdio_server_whose_reader_fails_ends_instead_of_hanging(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", READER_DIES], input=PING % 1 + b"\n", capture_output=True,
+                          env=server_env(tmp_path / "m.db"), timeout=60)  # it hung for good: the SDK waited on stdin
+    assert proc.returncode == 1 and b"the reader itself failed" in proc.stderr and proc.stdout == b""
