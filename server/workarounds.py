@@ -50,6 +50,7 @@ _SYNONYMS = {
 }
 _SHAPES = {"id": limits.ID_SHAPE}  # what a valid value is, where its type and limits do not say it
 _TOO_LONG = {"content": limits.SPLIT_ADVICE}  # advice added when the text is over its limit
+_NOT_UNICODE = "must be valid Unicode (it contains a lone surrogate)"
 
 
 def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
@@ -73,6 +74,34 @@ class UnknownName(InvalidInput):
 
     def __str__(self) -> str:
         return self.reason
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def not_unicode(value: object, where: str = "") -> tuple[str, str] | None:
+    """``(field, why)`` for the first text in ``value`` (parsed JSON, found at ``where``) that is not valid
+    Unicode: a string (``tags[2]``, :data:`_NOT_UNICODE`) or a name in an object (``arguments``, "a name
+    '\\ud800' is not valid Unicode (a lone surrogate)"); None if there is none. Such text must reach
+    no encoder and no credential scanner. Iterative: ``value`` may be nested as deep as JSON allows."""
+    stack = [(where, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str) and not _encodable(item):
+            return where, _NOT_UNICODE
+        if isinstance(item, dict):
+            name = next((n for n in item if not _encodable(str(n))), None)
+            if name is not None:
+                return where, f"a name {shown(name)} is not valid Unicode (a lone surrogate)"
+            stack.extend((f"{where}.{n}" if where else str(n), child) for n, child in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", child) for i, child in reversed(list(enumerate(item))))
+    return None
 
 
 def plain(schema: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +163,9 @@ def check_value(name: str, prop: dict[str, Any], value: object) -> object:
     Raises:
         InvalidInput: naming the field, what was wrong and the limit.
     """
+    bad = not_unicode(value, name)
+    if bad is not None:
+        raise InvalidInput(*bad)
     kind = prop.get("type")
     if kind != "string" and isinstance(value, str):
         try:
@@ -160,10 +192,6 @@ def check_value(name: str, prop: dict[str, Any], value: object) -> object:
         assert isinstance(value, str)
         if "enum" in prop and value not in prop["enum"]:
             raise validate.not_one_of(name, value, prop["enum"])
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise InvalidInput(name, "must be valid Unicode (it contains a lone surrogate)") from None
         most = prop.get("maxLength")
         if most is not None and len(value) > most:
             if len(value.strip()) > most:
@@ -192,6 +220,9 @@ def check_arguments(what: str, schema: dict[str, Any], arguments: object) -> dic
     properties: dict[str, Any] = schema["properties"]
     if not isinstance(arguments, dict):
         raise InvalidInput("arguments", f"must be an object with the fields {', '.join(properties)}")
+    bad = not_unicode(dict.fromkeys(arguments), "arguments")  # names only: a value is refused by its field
+    if bad is not None:
+        raise InvalidInput(*bad)
     for name in arguments:
         if name not in properties:
             raise UnknownName(str(name), unknown_name("argument", str(name), list(properties), f"{what} takes"))
@@ -229,6 +260,9 @@ class Checks:
     async def refuse_call(self, name: str, arguments: object) -> tuple[str | None, dict[str, Any]]:
         """``(why the tools/call is refused, {})`` or ``(None, the arguments converted)``."""
         tools = await self.tool_schemas()
+        bad = not_unicode(name, "name")
+        if bad is not None:
+            return ": ".join(bad), {}
         if name not in tools:
             return unknown_name("tool", name, list(tools), "memvault's tools"), {}
         try:
@@ -243,6 +277,9 @@ class Checks:
         Raises:
             InvalidInput: as :func:`check_arguments`, or an unknown prompt.
         """
+        bad = not_unicode(name, "name")
+        if bad is not None:
+            raise InvalidInput(*bad)
         if name not in self.prompts:
             raise UnknownName("name", unknown_name("prompt", name, list(self.prompts), "memvault's prompts"))
         schema = plain(TypeAdapter(self.prompts[name]).json_schema())
@@ -252,6 +289,14 @@ class Checks:
                 raise validate.empty(arg, value, schema["properties"][arg].get("maxLength", 0))
             validate.no_credential(arg, value)
         return out
+
+    def prompt_refusal(self, name: str, arguments: object) -> str | None:
+        """Why a ``prompts/get`` is refused (:meth:`check_prompt`), naming the prompt it is for, or None."""
+        try:
+            self.check_prompt(name, arguments)
+        except InvalidInput as exc:
+            return f"prompt {name}: {exc}" if name in self.prompts else str(exc)
+        return None
 
     async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         params = ctx.params if isinstance(ctx.params, dict) else {}
@@ -274,11 +319,9 @@ class Checks:
                     block["text"] = block["text"][len(prefix):]
             return result
         if ctx.method == "prompts/get" and isinstance(name, str):
-            try:
-                self.check_prompt(name, params.get("arguments"))
-            except InvalidInput as exc:
-                message = f"prompt {name}: {exc}" if name in self.prompts else str(exc)
-                raise MCPError(code=INVALID_PARAMS, message=message) from exc
+            refused = self.prompt_refusal(name, params.get("arguments"))
+            if refused is not None:
+                raise MCPError(code=INVALID_PARAMS, message=refused)
         uri = params.get("uri")
         refused = resource_refusal(self.resources, uri) if ctx.method == "resources/read" and isinstance(uri, str) \
             else None
@@ -319,7 +362,7 @@ def resource_refusal(resources: tuple[str, ...], uri: str) -> str | None:
 
 # ---------------------------------------------------------------- 3. stdio
 
-PARSE_ERROR, INVALID_REQUEST = -32700, -32600  # JSON-RPC 2.0 §5.1
+PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603  # JSON-RPC 2.0 §5.1
 DRAIN_TIMEOUT_S = 30.0  # how long requests in flight may still finish once stdin is closed
 
 
@@ -339,8 +382,12 @@ def error_reply(request_id: object, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+class NotJson(ValueError):
+    """The message holds NaN, Infinity or -Infinity, which Python's parser reads and JSON has not."""
+
+
 def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
+    raise NotJson(f"{name} is not JSON")
 
 
 class DuplicateKey(ValueError):
@@ -361,34 +408,59 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def loads(text: str | bytes) -> Any:
-    """A message as JSON, on both transports: NaN and Infinity refused (ValueError), a key given twice
-    in one object refused (:class:`DuplicateKey`) rather than the last one silently kept."""
+    """A message as JSON, on both transports: NaN and Infinity refused (:class:`NotJson`), a key given
+    twice in one object refused (:class:`DuplicateKey`) rather than the last one silently kept."""
     return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
 
 
+class _Pairs(list):  # type: ignore[type-arg]
+    """An object's ``(key, value)`` pairs, every one kept (``object_pairs_hook``)."""
+
+
+def _usable(request_id: object) -> bool:
+    return isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
+
+
 def duplicate_reply(text: str | bytes, exc: DuplicateKey) -> dict[str, Any]:
-    """The -32600 reply to a message with a duplicated key, to its id when it has a usable one."""
+    """The -32600 reply to a message with a duplicated key, to its id when it has one usable id (null
+    when ``id`` itself is given twice: which request is refused is unknown)."""
     try:
-        value = json.loads(text)
+        pairs = json.loads(text, object_pairs_hook=_Pairs)
     except (ValueError, RecursionError):
-        value = None
-    request_id = value.get("id") if isinstance(value, dict) else None
-    usable = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
-    return error_reply(request_id if usable else None, INVALID_REQUEST, str(exc))
+        pairs = None
+    ids = [value for key, value in pairs if key == "id"] if isinstance(pairs, _Pairs) else []
+    return error_reply(ids[0] if len(ids) == 1 and _usable(ids[0]) else None, INVALID_REQUEST, str(exc))
 
 
 async def unreadable_reply(item: dict[str, Any], checks: Checks | None) -> dict[str, Any]:
     """The reply to a request the SDK cannot parse (a lone surrogate, nesting too deep): a tool call
-    gets its arguments' refusal, as if the SDK had passed it on; anything else -32600."""
-    params = item.get("params")
-    if item.get("method") == "tools/call" and isinstance(params, dict) and isinstance(params.get("name"), str) \
-            and checks is not None:
-        refused, _ = await checks.refuse_call(params["name"], params.get("arguments"))
+    gets its arguments' refusal and a prompt its -32602, as if the SDK had passed them on; anything
+    else -32600 naming where the text that is not valid Unicode is (:func:`not_unicode`)."""
+    params = item["params"] if isinstance(item.get("params"), dict) else {}
+    name = params.get("name")
+    if item.get("method") == "tools/call" and isinstance(name, str) and checks is not None:
+        refused, _ = await checks.refuse_call(name, params.get("arguments"))
         if refused is not None:
             result = _refusal(refused).model_dump(mode="json", by_alias=True, exclude_none=True)
             return {"jsonrpc": "2.0", "id": item["id"], "result": result}
-    return error_reply(item["id"], INVALID_REQUEST, "Invalid Request: the message holds text that is not valid "
-                                               "Unicode (a lone surrogate) or JSON nested too deeply")
+    if item.get("method") == "prompts/get" and isinstance(name, str) and checks is not None:
+        refused = checks.prompt_refusal(name, params.get("arguments"))
+        if refused is not None:
+            return error_reply(item["id"], INVALID_PARAMS, refused)
+    bad = not_unicode(item)
+    why = "the message is nested too deeply for the server's JSON parser" if bad is None else ": ".join(
+        part for part in bad if part)
+    return error_reply(item["id"], INVALID_REQUEST, f"Invalid Request: {why}")
+
+
+def internal_reply(item: object, exc: Exception) -> dict[str, Any] | None:
+    """The -32603 reply to a request memvault failed on with ``exc`` (a fault of its own, logged), or
+    None for a message that takes no reply. The exception's text is not sent: it may quote the request."""
+    request_id = item.get("id") if isinstance(item, dict) else None
+    if not isinstance(item, dict) or "method" not in item or not _usable(request_id):
+        return None
+    return error_reply(request_id, INTERNAL_ERROR, f"Internal error: memvault failed on this request "
+                       f"({type(exc).__name__}; its log has the traceback); it still serves other requests")
 
 
 def checked_message(item: object) -> tuple[JSONRPCMessage | None, dict[str, Any] | None]:
@@ -407,8 +479,8 @@ def checked_message(item: object) -> tuple[JSONRPCMessage | None, dict[str, Any]
             first = exc.errors()[0]
             reason = f"{'.'.join(str(p) for p in first['loc'][1:]) or 'message'}: {first['msg']}"
         request_id = item.get("id")
-        usable = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
-        return None, error_reply(request_id if usable else None, INVALID_REQUEST, f"Invalid Request: {reason}")
+        return None, error_reply(request_id if _usable(request_id) else None, INVALID_REQUEST,
+                                 f"Invalid Request: {reason}")
     if isinstance(message, JSONRPCNotification) and isinstance(item, dict) and "id" in item:
         return None, error_reply(None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
     return message, None
@@ -461,7 +533,11 @@ class Wire:
             return
         batch = _Batch() if isinstance(value, list) else None
         for item in value if batch is not None else [value]:
-            reply = await self._one(item, batch)
+            try:
+                reply = await self._one(item, batch)
+            except Exception as exc:  # a fault in one message must not end the reader (nothing more served)
+                log.exception("memvault failed on a message from the client; it is answered with -32603")
+                reply = internal_reply(item, exc)
             if reply is not None and batch is not None:
                 batch.replies.append(reply)
             elif reply is not None:
@@ -587,10 +663,12 @@ async def serve(server: MCPServer[Any]) -> None:
         async with anyio.create_task_group() as tg:
 
             async def read() -> None:
-                async for line in _lines(client_in):
-                    await wire.incoming(line)
-                await wire.drained(DRAIN_TIMEOUT_S)
-                os.close(to_sdk_w)  # the SDK's transport reads its end of input
+                try:
+                    async for line in _lines(client_in):
+                        await wire.incoming(line)
+                    await wire.drained(DRAIN_TIMEOUT_S)
+                finally:  # the SDK's transport reads its end of input (its reader thread cannot be cancelled)
+                    os.close(to_sdk_w)
 
             async def write() -> None:
                 async for line in _lines(from_sdk_r):
@@ -617,11 +695,15 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
     it: a JSON-RPC batch is answered with one array, each message going to ``app`` as a
     request of its own; a body that is no JSON-RPC message gets ``-32600`` naming what is
     wrong (both got pydantic's dump as ``-32602``); a key given twice, and text the SDK's
-    parser refuses (a lone surrogate), get stdio's answers (:func:`loads`, :func:`unreadable_reply`)."""
+    parser refuses (a lone surrogate), and NaN or Infinity (which the SDK reads), get stdio's answers
+    (:func:`loads`, :func:`unreadable_reply`)."""
     try:
         value = loads(body)
     except DuplicateKey as exc:
         await _json(send, 400, duplicate_reply(body, exc))
+        return
+    except NotJson as exc:
+        await _json(send, 400, error_reply(None, PARSE_ERROR, f"Parse error: {exc}"))
         return
     except (ValueError, RecursionError):
         await app(scope, _replay(body), send)  # the SDK's transport answers -32700 naming where
@@ -634,7 +716,8 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
         await _json(send, 400 if reply else 202, reply)
         return
     if _sdk_line(value) is None:
-        await _json(send, 200, await unreadable_reply(value, checks) if isinstance(message, JSONRPCRequest) else None)
+        reply = await unreadable_reply(value, checks) if isinstance(message, JSONRPCRequest) else None
+        await _json(send, 200 if reply else 202, reply)  # a notification: 202, as the SDK answers one
         return
     await app(scope, _replay(body), send)
 

@@ -19,6 +19,7 @@ value refused (:func:`shown`) and the limit expected; the MCP layer makes it ``i
 from __future__ import annotations
 
 import json
+import re
 
 SHOWN_MAX_CHARS = 60  # of an offending value quoted in a message
 SHOWN_SCAN_CHARS = 1_000  # of an offending value searched for a credential before it is quoted
@@ -49,13 +50,26 @@ def shown(value: object) -> str:
 
 
 def credentials_in(*texts: str) -> str | None:
-    """``a value that looks like a GitHub token`` (each kind found in ``texts`` once), or None."""
+    """``a value that looks like a GitHub token`` (each kind found in ``texts`` once), or None. A lone
+    surrogate (text from JSON's ``\\ud800`` or an undecodable argv byte) is read as U+FFFD: the scanner
+    takes valid Unicode only."""
     from .secrets import find_secrets  # secrets imports this module
 
-    kinds = dict.fromkeys(kind for found in find_secrets(*texts) for kind, _ in found)
+    kinds = dict.fromkeys(kind for found in find_secrets(*map(_unicode, texts)) for kind, _ in found)
     if not kinds:
         return None
     return "a value that looks like " + " and ".join(_with_article(kind) for kind in kinds)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unicode(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def _with_article(kind: str) -> str:

@@ -2,16 +2,26 @@
 URI that takes none is refused in memvault's words naming the resources that take one; a lone
 surrogate in a tool's argument names the field over HTTP as over stdio; a key given twice in one
 object is refused, never silently read as its last value; a call refused for a credential in its
-reason or note says what it did NOT do, and did not do it (a refused forget said "remove it" only)."""
+reason or note says what it did NOT do, and did not do it (a refused forget said "remove it" only).
+Round 40: a lone surrogate anywhere (an argument's name hung stdio for good) is refused naming where,
+and the server answers the next request; NaN and Infinity are refused over HTTP as over stdio (they
+hid a key given twice); an ``id`` given twice is answered with a null id."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import httpx2
 import pytest
 from httpwire import HttpServer
 from wire import StdioServer
+
+from conftest import server_env
+
+from memvault.server.workarounds import Checks, Wire
+from memvault.storage.errors import credentials_in
 
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream",
            "mcp-protocol-version": "2025-06-18"}
@@ -25,6 +35,7 @@ def servers(tmp_path_factory):
     yield stdio, http
     stdio.close()
     http.close()
+    assert stdio.proc.returncode == 0  # stdin closed: the stdio server ended, after every refusal above
 
 
 def send(servers, transport: str, raw: bytes) -> tuple[int | None, object]:
@@ -140,3 +151,155 @@ def test_a_refused_reason_says_the_call_did_nothing_and_it_did_nothing(servers, 
     assert result["isError"] and "credential (GitHub token)" in text and undone in text
     assert TOKEN not in text
     assert unchanged(server, memory_id, content)
+
+
+# Round 40: text that is not valid Unicode anywhere in a request, NaN and Infinity, and an id given twice.
+
+PING = b'{"jsonrpc":"2.0","id":%d,"method":"ping"}'
+
+
+def said(reply: dict) -> tuple[int | None, str]:
+    """(the JSON-RPC error code, or None for a tool result, and the text the client reads)."""
+    if "error" in reply:
+        return reply["error"]["code"], reply["error"]["message"]
+    assert reply["result"]["isError"], reply
+    return None, reply["result"]["content"][0]["text"]
+
+
+def answers_next(servers, transport: str, request_id: int) -> bool:
+    """The server still answers a request after the one before."""
+    return send(servers, transport, PING % request_id)[1] == {"jsonrpc": "2.0", "id": request_id, "result": {}}
+
+
+def request(method: str, params: str, request_id: int = 30) -> bytes:
+    return b'{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}' % (request_id, method.encode(), params.encode())
+
+
+UNREADABLE = [  # a request holding a lone surrogate, the code of its refusal (None: a tool result), its text
+    (request("tools/call", '{"name":"recall","arguments":{"query":"z","\\ud800":1}}'), None,
+     "arguments: a name '\\ud800' is not valid Unicode (a lone surrogate)"),
+    (request("tools/call", '{"name":"remember","arguments":{"content":{"a\\udc00":1}}}'), None,
+     "content: a name 'a\\udc00' is not valid Unicode (a lone surrogate)"),
+    (request("tools/call", '{"name":"rec\\ud800all","arguments":{"query":"z"}}'), None,
+     "name: must be valid Unicode (it contains a lone surrogate)"),
+    (request("tools/call", '{"_meta":{"a":["\\udc00"]},"name":"recall","arguments":{"query":"z"}}'), -32600,
+     "Invalid Request: params._meta.a[0]: must be valid Unicode (it contains a lone surrogate)"),
+    (request("ping", '{"_meta":{"a":"\\udc00"}}'), -32600,
+     "Invalid Request: params._meta.a: must be valid Unicode (it contains a lone surrogate)"),
+    (request("prompts/get", '{"name":"save_session","arguments":{"\\ud800":"x"}}'), -32602,
+     "prompt save_session: arguments: a name '\\ud800' is not valid Unicode (a lone surrogate)"),
+    (request("prompts/get", '{"name":"save_session","arguments":{"focus":"x\\udc00"}}'), -32602,
+     "prompt save_session: focus: must be valid Unicode (it contains a lone surrogate)"),
+    (request("resources/read", '{"uri":"memory://boot?task=\\udc00"}'), -32600,
+     "Invalid Request: params.uri: must be valid Unicode (it contains a lone surrogate)"),
+    (b'{"jsonrpc":"2.0","id":30,"method":"pi\\ud800ng"}', -32600,
+     "Invalid Request: method: must be valid Unicode (it contains a lone surrogate)"),
+]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("raw, code, text", UNREADABLE,
+                         ids=["argument-name", "nested-name", "tool-name", "meta", "ping-meta", "prompt-argument-name",
+                              "prompt-argument", "resource-uri", "method"])
+def test_a_lone_surrogate_anywhere_is_refused_naming_where_and_the_server_goes_on(servers, transport, raw, code,
+                                                                                  text):
+    status, reply = send(servers, transport, raw)
+    assert status in (None, 200) and reply["id"] == 30  # type: ignore[index]
+    assert said(reply) == (code, text)  # type: ignore[arg-type]
+    assert answers_next(servers, transport, 31)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_credential_in_a_name_that_is_not_unicode_is_described_not_quoted(servers, transport):
+    raw = request("tools/call", '{"name":"recall","arguments":{"query":"z","%s\\ud800":1}}' % TOKEN)
+    code, text = said(send(servers, transport, raw)[1])  # type: ignore[arg-type]
+    assert code is None and text.startswith("arguments: a name a value that looks like a GitHub token is not valid")
+    assert TOKEN not in text and answers_next(servers, transport, 32)
+
+
+def test_the_credential_check_reads_text_that_is_not_valid_unicode():  # an undecodable argv byte is one
+    assert credentials_in(f"{TOKEN} \udcff") == "a value that looks like a GitHub token"
+    assert credentials_in("--bo\udcffgus") is None
+
+
+def recalled(servers, transport: str, query: str) -> list:
+    raw = request("tools/call", json.dumps({"name": "recall", "arguments": {"query": query}}), 33)
+    return send(servers, transport, raw)[1]["result"]["structuredContent"]["memories"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("raw, constant", [
+    (b'{"x":NaN,"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"name":"remember","arguments":'
+     b'{"content":"nanfirst alpha","content":"nanfirst beta"}}}', "NaN"),
+    (b'{"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"_meta":{"z":Infinity},"name":"remember",'
+     b'"arguments":{"content":"nanfirst gamma","content":"nanfirst delta"}}}', "Infinity"),
+    (b'{"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"name":"remember","arguments":'
+     b'{"content":"nanfirst epsilon","importance":-Infinity}}}', "-Infinity"),
+    (b'{"x":NaN,"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"name":"remember","arguments":'
+     b'{"content":"nanfirst lone \\ud800 zeta"}}}', "NaN"),
+])
+def test_nan_and_infinity_are_refused_on_both_transports_and_nothing_is_stored(servers, transport, raw, constant):
+    status, reply = send(servers, transport, raw)
+    assert status in (None, 400)
+    assert reply == {"jsonrpc": "2.0", "id": None, "error": {"code": -32700,
+                                                            "message": f"Parse error: {constant} is not JSON"}}
+    assert recalled(servers, transport, "nanfirst alpha beta gamma delta epsilon zeta") == []
+    assert answers_next(servers, transport, 35)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("raw, request_id", [
+    (b'{"jsonrpc":"2.0","id":36,"id":37,"method":"ping"}', None),  # which request is refused is unknown
+    (b'{"jsonrpc":"2.0","id":36,"method":"ping","id":36}', None),
+    (request("tools/call", '{"name":"forget","arguments":{"id":"a","id":"b"}}', 36), 36),  # the request's id is one
+])
+def test_an_id_given_twice_is_answered_with_a_null_id(servers, transport, raw, request_id):
+    status, reply = send(servers, transport, raw)
+    assert status in (None, 400)
+    assert reply["id"] == request_id and reply["error"]["code"] == -32600  # type: ignore[index]
+    assert "the key 'id' is given more than once" in reply["error"]["message"]  # type: ignore[index]
+    assert answers_next(servers, transport, 38)
+
+
+@pytest.mark.anyio
+async def test_a_fault_on_one_stdio_message_answers_it_and_the_next_is_still_read(monkeypatch, caplog):
+    async def broken(name: str, arguments: object) -> None:
+        raise ZeroDivisionError("a fault in memvault's own code")
+
+    checks = Checks(resources=())
+    monkeypatch.setattr(checks, "refuse_call", broken)
+    written: list = []
+    passed: list = []
+
+    async def out(data: bytes) -> None:
+        written.append(json.loads(data))
+
+    async def to_sdk(data: bytes) -> None:
+        passed.append(json.loads(data))
+
+    wire = Wire(out, to_sdk, checks)
+    await wire.incoming(request("tools/call", '{"name":"recall","arguments":{"\\ud800":1}}', 40))
+    await wire.incoming(PING % 41)
+    assert [(w["id"], w["error"]["code"]) for w in written] == [(40, -32603)]
+    assert "(ZeroDivisionError; its log has the traceback)" in written[0]["error"]["message"]
+    assert "a fault in memvault" not in written[0]["error"]["message"]  # the exception's text may quote the request
+    assert passed == [{"jsonrpc": "2.0", "id": 41, "method": "ping"}]
+    assert any(r.exc_info is not None and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+
+
+READER_DIES = """
+import sys
+from memvault.server import cli, workarounds
+
+async def incoming(self, raw):
+    raise RuntimeError("the reader itself failed")
+
+workarounds.Wire.incoming = incoming
+sys.exit(cli.main(["serve"]))
+"""
+
+
+def test_a_stdio_server_whose_reader_fails_ends_instead_of_hanging(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", READER_DIES], input=PING % 1 + b"\n", capture_output=True,
+                          env=server_env(tmp_path / "m.db"), timeout=60)  # it hung for good: the SDK waited on stdin
+    assert proc.returncode == 1 and b"the reader itself failed" in proc.stderr and proc.stdout == b""
