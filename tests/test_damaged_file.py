@@ -18,14 +18,19 @@ MEMVAULT = [sys.executable, "-m", "memvault.server"]
 PAGE = 4096
 
 
-def damaged(db, every: int) -> None:
-    """A database of 40 memories with every ``every``-th page after the first two overwritten."""
+def filled(db, count: int, words: int) -> None:  # type: ignore[no-untyped-def]
+    """A database of ``count`` memories of ``words`` words each."""
     store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
     try:
-        for i in range(40):
-            store.remember(tenant="default", scope="default", content=f"memory {i}: " + "words " * 60)
+        for i in range(count):
+            store.remember(tenant="default", scope="default", content=f"memory {i}: " + "words " * words)
     finally:
         store.close()
+
+
+def damaged(db, every: int) -> None:
+    """A database of 40 memories with every ``every``-th page after the first two overwritten."""
+    filled(db, 40, 60)
     size = os.path.getsize(db)
     with open(db, "r+b") as fh:
         for offset in range(2 * PAGE, size, every * PAGE):

@@ -9,10 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fakes import FakeEmbedder
+from test_damaged_file import filled
 
 from memvault.server import cli
-from memvault.storage.store import Store
 
 PAGE = 4096
 pytestmark = pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
@@ -28,12 +27,7 @@ def doctor(capsys, db: Path, *flags: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def healthy(tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("healthy") / "memvault.db"
-    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
-    try:
-        for i in range(30):
-            store.remember(tenant="default", scope="default", content=f"memory {i}: " + "words " * 120)
-    finally:
-        store.close()
+    filled(db, 30, 120)
     return db
 
 
