@@ -331,5 +331,7 @@ def test_bidi_and_invisible_characters_are_written_out_and_the_edit_box_keeps_th
 
 def test_a_search_for_a_credential_never_shows_it_back(ui: Served, page):
     key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
-    page.goto(f"{ui.base}/?q=where+is+{key}")
+    handlers.remember(ui.store, CALLER, content="The release token rotation runbook is in the wiki", scope="vault")
+    page.goto(f"{ui.base}/?q=release+token+rotation+runbook+{key}")
+    assert page.locator("p.summary a").count() >= 1  # a link to the other scope, carrying the query
     assert key not in page.content() and "[GitHub token]" in page.inner_text("p.summary")
