@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .limits import DIGEST_MAX_TOKENS, ID_PREFIX_MIN_CHARS
+from .limits import CONTENT_MAX_CHARS, DIGEST_MAX_TOKENS, ID_PREFIX_MIN_CHARS
 from .literal import literal_tokens
 from .records import Session, Turn
 from .timefmt import format_ms
@@ -19,13 +19,18 @@ OWN_PREFIX = "mcp__memvault__"
 ASKED_WORDS = 12  # words of each user turn the digest quotes
 ERROR_WORDS = 12  # words of an error's line
 WHERE_CHARS = 200  # of the client's name and working directory
+QUOTE_CHARS = 120  # of each quoted entry (a user turn's or an error's words)
 _ERROR = re.compile(r"\b(?:error|failed|failure)\b|Traceback", re.IGNORECASE)
 _MEMORY_ID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 
 
 def _words(text: str, count: int) -> str:
+    """The first ``count`` words of ``text``, at most ``QUOTE_CHARS`` characters (a pasted blob
+    is one word), "..." when cut."""
     words = text.split()
-    return " ".join(words[:count]) + (" ..." if len(words) > count else "")
+    quoted = " ".join(words[:count])
+    cut = len(words) > count or len(quoted) > QUOTE_CHARS
+    return quoted[:QUOTE_CHARS] + (" ..." if cut else "")
 
 
 def _count(n: int, noun: str) -> str:
@@ -90,7 +95,7 @@ def _text(head: str, asked: list[str], more_asked: int, tools: str, changes: lis
 
 def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOKENS) -> str:
     """The digest of ``session`` (its ``turns`` in seq order), at most ``max_tokens`` literal
-    tokens: entries are dropped from the end of the longest list (asked, errors, memory
+    tokens and ``CONTENT_MAX_CHARS`` characters (it is stored as a memory): entries are dropped from the end of the longest list (asked, errors, memory
     changes) until it fits, each list then saying how many more there were; the tools line
     is cut by its last tools the same way."""
     head, asked, tools, changes, errors = parts(session, turns)
@@ -104,7 +109,7 @@ def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOK
                      len(changes) - kept[2], errors[:kept[1]], len(errors) - kept[1])
 
     current = text()
-    while literal_tokens([current])[0] > max_tokens:  # type: ignore[operator]
+    while literal_tokens([current])[0] > max_tokens or len(current) > CONTENT_MAX_CHARS:  # type: ignore[operator]
         longest = max(range(3), key=lambda i: kept[i])
         if kept[longest] > 0:
             kept[longest] -= 1

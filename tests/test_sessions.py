@@ -10,7 +10,7 @@ from fakes import Clock, FakeEmbedder
 
 from memvault.storage import maintenance
 from memvault.storage.errors import Conflict, InvalidInput, NotFound
-from memvault.storage.limits import DIGEST_MAX_TOKENS, TURN_MAX_CHARS, TURNS_PER_CALL_MAX
+from memvault.storage.limits import CONTENT_MAX_CHARS, DIGEST_MAX_TOKENS, TURN_MAX_CHARS, TURNS_PER_CALL_MAX
 from memvault.storage.literal import literal_tokens
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
@@ -308,6 +308,16 @@ def test_a_long_session_s_digest_stays_within_its_token_cap(store: Store):
     content = store.get(tenant="a", id=ended.digest_id or "").content or ""
     assert literal_tokens([content])[0] <= DIGEST_MAX_TOKENS  # type: ignore[operator]
     assert "; and " in content and " more" in content and "Session long:" in content.splitlines()[0]
+
+
+@pytest.mark.parametrize("blob", ["QUJDRA" * 2000, "{\"a\":1," * 1500, "x" * 7000 + " then " + "é" * 3000])
+def test_a_session_whose_turns_hold_long_runs_without_spaces_ends_with_a_digest(store: Store, blob: str):
+    """A pasted blob is one "word" and few tokens: the digest must still fit a memory's characters."""
+    append(store, "blobs", *(NewTurn("user", f"decode this {n}: {blob}") for n in range(3)),
+           NewTurn("tool", f"error: {blob}", tool="Bash"))
+    ended = store.episodes.end(tenant="a", session_id="blobs")
+    content = store.get(tenant="a", id=ended.digest_id or "").content or ""
+    assert 0 < len(content) <= CONTENT_MAX_CHARS and "decode this 0" in content
 
 
 def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_model_fills_it(
