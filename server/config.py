@@ -184,6 +184,9 @@ def _database(flag: str | None, serving: bool) -> Path | str:
     return path
 
 
+MIN_DATABASE_BYTES = 512  # SQLite's smallest page: a database file holds one page at least
+
+
 class DamagedFile(ValueError):
     """``--db`` names an SQLite file that is damaged (``problem``: the check it failed, from
     ``health``): every command refuses it, ``memvault doctor`` reports it."""
@@ -214,6 +217,12 @@ def _check_db_path(path: Path, name: str) -> None:
                 header = fh.read(len(SQLITE_HEADER))
         except OSError:  # opening it says why
             header = b""
+        size = path.stat().st_size if header else 0
+        if 0 < size < MIN_DATABASE_BYTES:  # (no key makes so short a file a database)
+            problem = (f"the size check failed: the file is {size:,} bytes, shorter than any SQLite database "
+                       f"({MIN_DATABASE_BYTES:,} bytes at least): a database cut short, or another program's file")
+            raise DamagedFile(f"{name}: {str(path)!r} is not an SQLite database: {problem}. Nothing was written",
+                              problem)
         if header and header != SQLITE_HEADER and not _key_set():  # with a key, opening checks it
             from memvault.storage.sqlite import crypto, health
 

@@ -97,3 +97,12 @@ def test_doctor_on_an_empty_file_says_so_and_writes_nothing(tmp_path, capsys):
     db.touch()
     code, said = doctor(capsys, db)
     assert code == 1 and "empty (0 bytes)" in said and db.stat().st_size == 0
+
+
+@pytest.mark.parametrize("size", [1, 100, 511])
+def test_doctor_on_a_file_shorter_than_any_database_says_it_was_truncated(tmp_path, capsys, healthy, size):
+    db = tmp_path / "memvault.db"
+    db.write_bytes(healthy.read_bytes()[:size])
+    code, said = doctor(capsys, db)
+    assert code == 1 and "the size check failed" in said and "restore a backup" in said, said
+    assert db.stat().st_size == size

@@ -221,3 +221,17 @@ def test_a_server_at_its_connection_limit_is_busy_not_unreachable(pg_server):
         store.close()
         pg_server.admin(f'DROP DATABASE IF EXISTS "{pg_server.dbname(url)}" WITH (FORCE)')
         pg_server.admin(f"DROP ROLE IF EXISTS {role}")
+
+
+@pytest.mark.parametrize(("said", "full"), [
+    ('connection to server on socket "/tmp/.s.PGSQL.5432" failed: FATAL:  sorry, too many clients already', True),
+    ('connection failed: FATAL:  too many connections for role "mv_serve"', True),
+    ('connection failed: FATAL:  too many connections for database "memvault"', True),
+    ('connection to server at "db" (10.0.0.7), port 5432 failed: Connection refused', False),
+    ('connection failed: FATAL:  password authentication failed for user "mv_serve"', False),
+])
+def test_a_refusal_for_being_full_is_told_from_one_for_being_away(said, full):
+    """The server's three ways of saying it is full come without their SQLSTATE on a new connection."""
+    from memvault.storage.postgres.connect import _full
+
+    assert _full(psycopg.OperationalError(said)) is full

@@ -143,8 +143,9 @@ def pooled(pool: ConnectionPool, timeout_s: float) -> Iterator[psycopg.Connectio
 
 def _full(exc: psycopg.OperationalError) -> bool:
     """Whether the server refused the connection for being at its connection limit (SQLSTATE 53300,
-    ``too_many_connections``: the role's, the database's or the server's)."""
-    return exc.sqlstate == "53300" or "too many connections" in str(exc)
+    ``too_many_connections``: the role's, the database's, or the server's "sorry, too many clients
+    already", which a connection attempt gets without its SQLSTATE)."""
+    return exc.sqlstate == "53300" or any(said in str(exc) for said in ("too many connections", "too many clients"))
 
 
 def _reach(pool: ConnectionPool) -> None:
