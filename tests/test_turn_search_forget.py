@@ -78,3 +78,27 @@ def test_an_index_that_kept_a_forgotten_sessions_words_loses_them_on_upgrade(tmp
     finally:
         store.close()
     assert markers_in(db) == []
+
+
+def test_doctor_names_a_lost_turn_index_and_repair_rebuilds_it(tmp_path, capsys):
+    """A turn index dropped or emptied is said by doctor, and ``doctor --repair`` makes it anew from the turns."""
+    import json
+
+    from memvault.server import cli
+
+    db = tmp_path / "m.db"
+    store = Store(db, None)
+    try:
+        for n in range(2):
+            store.episodes.append(tenant="default", scope="default", session_id=f"s-{n}",
+                                  turns=[NewTurn(role="user", text=f"the heron migration plan {n}")])
+    finally:
+        store.close()
+    (number,), = raw.execute(db, "SELECT number FROM turn_index_tenants")
+    raw.execute(db, f"DROP TABLE {schema.turn_index_table(number)}")
+    assert cli.main(["doctor", "--db", str(db)]) == 1
+    assert "the turn index of tenant 'default' is missing" in capsys.readouterr().out
+    assert cli.main(["doctor", "--repair", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert cli.main(["recall", "heron", "--turns", "--json", "--db", str(db)]) == 0
+    assert len(json.loads(capsys.readouterr().out)["turns"]) == 2

@@ -22,6 +22,7 @@ from . import crypto, health
 from .db import damaged, fts_tokenizer, open_connection, scrub, write_transaction
 from .schema import (
     VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
+    rebuild_turn_index,
 )
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .tx import SqliteTransaction
@@ -271,8 +272,10 @@ class SqliteBackend:
             return health.check(tx.conn)
 
     def rebuild_keyword_index(self) -> None:
-        """Rebuild every tenant's FTS5 index from the memories, in one transaction."""
+        """Rebuild every tenant's FTS5 index from the memories, and its turn index from its turns, in
+        one transaction."""
         with self.write(None):
+            rebuild_turn_index(self._conn)
             numbers = dict(self._conn.execute("SELECT tenant, number FROM keyword_tenants").fetchall())
             for (tenant,) in self._conn.execute(
                     "SELECT DISTINCT tenant FROM memories WHERE content IS NOT NULL").fetchall():

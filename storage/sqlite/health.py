@@ -15,7 +15,7 @@ import apsw
 
 from ..links import on_cycles
 from .cells import SEQ_MASK
-from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table
+from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table, turn_index_table
 from ..session_rows import MISCOUNTED
 from ..backend import LINKED, SCRUB_DUE
 
@@ -100,6 +100,7 @@ def check(conn: apsw.Connection) -> list[str]:
                     " AND tenant NOT IN (SELECT tenant FROM keyword_tenants)")
     if unindexed:
         problems.append(f"FTS5: {unindexed} memories lack an entry")
+    problems += _turn_index_problems(conn)
     missing_vec = one(
         f"SELECT count(*) FROM memories m WHERE m.content IS NOT NULL AND m.vector_pending = 0"
         f" AND NOT EXISTS (SELECT 1 FROM {VECTOR_TABLE} WHERE {VECTOR_SEQ} = +m.seq)"
@@ -144,6 +145,25 @@ def check(conn: apsw.Connection) -> list[str]:
     if miscounted:
         problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
                         "or skip a seq")
+    return problems
+
+
+def _turn_index_problems(conn: apsw.Connection) -> list[str]:
+    """Each tenant's turn index (``schema.turn_index_table``) is there and holds one entry a turn."""
+    repair = "`memvault doctor --repair` rebuilds it from the turns"
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'turn_index_tenants'").fetchone():
+        return [f"the turn index is missing (table turn_index_tenants): {repair}"]
+    problems = []
+    numbers = dict(conn.execute("SELECT tenant, number FROM turn_index_tenants").fetchall())
+    counts = conn.execute("SELECT s.tenant, count(*) FROM turns t JOIN sessions s ON s.seq = t.session_seq"
+                          " GROUP BY s.tenant").fetchall()
+    for tenant, turns in counts:
+        table = turn_index_table(numbers[tenant]) if tenant in numbers else None
+        if table is None or not conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone():
+            problems.append(f"the turn index of tenant {tenant!r} is missing: {repair}")
+        elif (entries := conn.execute(f"SELECT count(*) FROM {table}_docsize").fetchone()[0]) != turns:
+            problems.append(f"the turn index of tenant {tenant!r} holds {entries:,} entries for {turns:,} turns: "
+                            f"{repair}")
     return problems
 
 

@@ -376,8 +376,13 @@ def create_turn_index(conn: apsw.Connection, tenant: str) -> str:
 
 
 def _v14_turn_index(conn: apsw.Connection) -> None:
-    """Every tenant's turns already stored, indexed (redacted text, as stored); a turn index there
-    before (a database set back to redo an earlier step) is made anew."""
+    """Every tenant's turns already stored, indexed (:func:`rebuild_turn_index`)."""
+    rebuild_turn_index(conn)
+
+
+def rebuild_turn_index(conn: apsw.Connection) -> None:
+    """Every tenant's turn index made anew from its stored turns (redacted text, as stored), inside a
+    write: a migration, a database set back to redo an earlier step, ``memvault doctor --repair``."""
     if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'turn_index_tenants'").fetchone():
         for (number,) in conn.execute("SELECT number FROM turn_index_tenants").fetchall():
             conn.execute(f"DROP TABLE IF EXISTS {turn_index_table(number)}")
@@ -395,7 +400,7 @@ def _v15_turn_index_deletes(conn: apsw.Connection) -> None:
     """Every turn index made anew without ``contentless_delete`` (whose deletes by rowid left a
     forgotten session's words in its pages): the words of sessions forgotten before go with the old
     pages (``secure_delete``), and a forget can now give FTS5 each turn's text to remove."""
-    _v14_turn_index(conn)
+    rebuild_turn_index(conn)
 
 
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
