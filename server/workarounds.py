@@ -29,7 +29,7 @@ from mcp_types import JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, jsonr
 from pydantic import TypeAdapter, ValidationError
 
 from memvault.storage import limits, timefmt, validate
-from memvault.storage.errors import InvalidInput, credentials_in, shown
+from memvault.storage.errors import NOT_UNICODE, InvalidInput, credentials_in, encodable, shown
 from memvault.tools.schemas import self_contained
 
 if TYPE_CHECKING:
@@ -50,7 +50,6 @@ _SYNONYMS = {
 }
 _SHAPES = {"id": limits.ID_SHAPE}  # what a valid value is, where its type and limits do not say it
 _TOO_LONG = {"content": limits.SPLIT_ADVICE}  # advice added when the text is over its limit
-_NOT_UNICODE = "must be valid Unicode (it contains a lone surrogate)"
 
 
 def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
@@ -76,26 +75,18 @@ class UnknownName(InvalidInput):
         return self.reason
 
 
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def not_unicode(value: object, where: str = "") -> tuple[str, str] | None:
     """``(field, why)`` for the first text in ``value`` (parsed JSON, found at ``where``) that is not valid
-    Unicode: a string (``tags[2]``, :data:`_NOT_UNICODE`) or a name in an object (``arguments``, "a name
+    Unicode: a string (``tags[2]``, :data:`NOT_UNICODE`) or a name in an object (``arguments``, "a name
     '\\ud800' is not valid Unicode (a lone surrogate)"); None if there is none. Such text must reach
     no encoder and no credential scanner. Iterative: ``value`` may be nested as deep as JSON allows."""
     stack = [(where, value)]
     while stack:
         where, item = stack.pop()
-        if isinstance(item, str) and not _encodable(item):
-            return where, _NOT_UNICODE
+        if isinstance(item, str) and not encodable(item):
+            return where, NOT_UNICODE
         if isinstance(item, dict):
-            name = next((n for n in item if not _encodable(str(n))), None)
+            name = next((n for n in item if not encodable(str(n))), None)
             if name is not None:
                 return where, f"a name {shown(name)} is not valid Unicode (a lone surrogate)"
             stack.extend((f"{where}.{n}" if where else str(n), child) for n, child in reversed(item.items()))

@@ -62,14 +62,17 @@ def credentials_in(*texts: str) -> str | None:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+NOT_UNICODE = "must be valid Unicode (it contains a lone surrogate)"  # a text field's refusal when not encodable
+
+
+def encodable(text: str) -> bool:
+    """Whether ``text`` is valid Unicode: no lone surrogate (JSON's ``\\ud800``, an undecodable
+    argv byte), which no encoder and no RE2 pattern takes."""
+    return _SURROGATE.search(text) is None
 
 
 def _unicode(text: str) -> str:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-    return text
+    return text if encodable(text) else _SURROGATE.sub("\ufffd", text)
 
 
 def _with_article(kind: str) -> str:

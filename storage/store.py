@@ -381,8 +381,7 @@ class Store:
         near = [(seq, similarity) for seq, similarity in found if similarity >= min(SAME_SUBJECT, STRONG_SUBJECT)]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
         similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
-        contradicts = []
-        rows_by_id = {row.id: row for row in rows.values()}
+        contradicts, later = [], []
         for seq, similarity in near if kind in REVIEWED_KINDS else []:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
@@ -391,7 +390,8 @@ class Store:
             reason = contradiction.contradicts(older, newer, similarity, SAME_SUBJECT)
             if reason is not None:
                 contradicts.append((rows[seq].id, reason))
-        return similar, contradicts, [i for i, _ in contradicts if rows_by_id[i].observed_at > observed]
+                later += [rows[seq].id] if rows[seq].observed_at > observed else []
+        return similar, contradicts, later
 
     # -- supersede and forget ------------------------------------------------------------
 

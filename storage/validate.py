@@ -21,7 +21,7 @@ import unicodedata
 import regex
 
 from . import limits
-from .errors import InvalidInput, credentials_in, shown
+from .errors import NOT_UNICODE, InvalidInput, credentials_in, encodable, shown
 from .timefmt import format_ms, parse_iso
 
 _SPACES = re.compile(r"\s+")
@@ -62,10 +62,8 @@ def _check_text(field: str, value: str) -> str:
         raise InvalidInput(field, f"must be a string; got {shown(value)}")
     if "\x00" in value:
         raise InvalidInput(field, "must not contain NUL characters")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInput(field, "must be valid Unicode (it contains a lone surrogate)") from None
+    if not encodable(value):
+        raise InvalidInput(field, NOT_UNICODE)
     return value
 
 
@@ -458,10 +456,8 @@ def query(value: str) -> str:
         raise InvalidInput("query", f"must be a string; got {shown(value)}")
     if len(value) > limits.QUERY_MAX_CHARS:
         raise InvalidInput("query", f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInput("query", "must be valid Unicode (it contains a lone surrogate)") from None
+    if not encodable(value):
+        raise InvalidInput("query", NOT_UNICODE)
     return visible(value)
 
 
