@@ -286,12 +286,12 @@ def scan(
             members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
         live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)}
         live = set(_newest(live))
-        read = {tuple(p) for p in state["pairs"]}
-        report.contradictions += len(live - read)
+        before = {tuple(p) for p in state["pairs"]}
+        report.contradictions += len(live - before)
         pending = sorted(set(pending))
-        if mark != state["mark"] or live != read or pending != state["pending"]:
+        if mark != state["mark"] or live != before or pending != state["pending"]:
             with _timed(report), store.backend.write(tenant) as tx:
-                tx.change_setting(REVIEW_KEY + tenant, lambda saved: _saved(saved, read, live, mark, pending))
+                tx.change_setting(REVIEW_KEY + tenant, lambda saved: _saved(saved, before, live, mark, pending))
         retry = False
         if len(read) < SCAN_BATCH or cut:
             return

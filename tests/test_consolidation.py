@@ -348,6 +348,21 @@ def test_only_memories_written_since_the_last_run_are_compared(store):
     assert report.compared == 1 and report.contradictions == 1
 
 
+def test_one_run_compares_every_memory_written_since_the_last_in_steps_of_the_batch(store, monkeypatch):
+    """More new memories than one step holds (``SCAN_BATCH``): the run goes on step by step to the
+    last, and finds the pair at the end."""
+    monkeypatch.setattr(consolidation, "SCAN_BATCH", 2)
+    facts = ["The billing service listens on port 8000.", "Cache entries expire after 30 minutes.",
+             "Backups are kept for 14 days.", "Deploys need 2 approvals.", "The VPN gateway is vpn4.",
+             "The billing service listens on port 9000."]
+    for content in facts:
+        store.remember(tenant="a", scope="proj", content=content, kind="fact")
+    report = consolidate(store)
+    assert (report.compared, report.finished) == (6, True)
+    assert len(store.review("a", ["proj"]).contradictions) == 1
+    assert consolidate(store).compared == 0
+
+
 def test_a_fact_left_unconfirmed_past_its_half_life_waits_for_review(store, clock):
     fact = store.remember(tenant="a", scope="proj", content="The build server is ci3.", kind="fact").id
     confirmed = store.remember(tenant="a", scope="proj", content="Releases ship on Tuesdays.", kind="fact").id
