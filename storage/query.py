@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .textindex import index_text
+from .textindex import index_text, is_cjk
 
 _WORD = re.compile(r"\w+")
 MAX_PHRASES = 64  # chunks of a question that reach the keyword index
@@ -79,16 +79,32 @@ class Filters:
     include_history: bool = False
 
 
+def _cjk_apart(words: list[str]) -> list[list[str]]:
+    """``words`` (one white-space chunk's) with each CJK bigram a chunk of its own: a question
+    written without spaces is rarely a substring of a memory, so its bigrams are OR-ed terms, as
+    search engines query CJK bigrams (Lucene's CJKBigramFilter without phrase queries), and BM25
+    ranks the memories holding more and rarer of them first. Other words stay together."""
+    parts: list[list[str]] = []
+    for word in words:
+        if is_cjk(word):
+            parts.append([word])
+        elif parts and parts[-1] and not is_cjk(parts[-1][-1]):
+            parts[-1].append(word)
+        else:
+            parts.append([word])
+    return parts
+
+
 def query_chunks(query: str) -> list[list[str]]:
-    """The words of ``query`` by white-space chunk, CJK runs as bigrams, a chunk of more than
+    """The words of ``query`` by white-space chunk, CJK runs as bigrams each its own chunk, a chunk of more than
     ``MAX_PHRASE_WORDS`` words cut into consecutive chunks of that many (the last shorter);
     stop-word-only chunks left out (all kept when nothing else is left); chunks without words and
     repeated chunks dropped; at most ``MAX_PHRASES`` chunks of ``MAX_QUERY_WORDS`` words in all
     (the last cut to fit)."""
     chunks: list[list[str]] = []
     for chunk in query.split():
-        words = _WORD.findall(index_text(chunk.replace("_", " ")) or "")
-        chunks.extend(words[i:i + MAX_PHRASE_WORDS] for i in range(0, len(words), MAX_PHRASE_WORDS))
+        for words in _cjk_apart(_WORD.findall(index_text(chunk.replace("_", " ")) or "")):
+            chunks.extend(words[i:i + MAX_PHRASE_WORDS] for i in range(0, len(words), MAX_PHRASE_WORDS))
     content = [words for words in chunks if not all(w.lower() in STOP_WORDS for w in words)]
     unique: list[list[str]] = []
     left = MAX_QUERY_WORDS

@@ -35,6 +35,11 @@ def _bigrams(match: re.Match[str]) -> str:
     return " " + " ".join(run[i : i + 2] for i in range(len(run) - 1)) + " "
 
 
+def is_cjk(word: str) -> bool:
+    """Whether ``word`` (a token of :func:`index_text`) is a CJK bigram or run."""
+    return _CJK_RUN.fullmatch(word) is not None
+
+
 def index_text(text: str | None) -> str | None:
     """``text`` with CJK runs as bigrams, ``_FOLD`` letters folded, Arabic and Hebrew marks
     removed and each symbol spelled as a word. More: docs/storage-tuning.md#textindex-index-text."""

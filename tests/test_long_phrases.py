@@ -26,8 +26,8 @@ URL = "https://github.com/acme/widgets/pull/1234/files#diff-abc"  # 10 words
      [["how", "to", "deploy", "the", "kafka", "consumer", "in", "staging"], ["with", "helm"], ["now"]]),
     ("one-two-three-four-five-six-seven-eight-of",  # the ninth word alone, a stop word: dropped
      [["one", "two", "three", "four", "five", "six", "seven", "eight"]]),
-    ("東京のサーバーを再起動した", [["東京", "京の", "のサ", "サー", "ーバ", "バー", "ーを", "を再"],
-                                  ["再起", "起動", "動し", "した"]]),
+    ("東京のサーバーを再起動した", [["東京"], ["京の"], ["のサ"], ["サー"], ["ーバ"], ["バー"], ["ーを"], ["を再"],
+                                  ["再起"], ["起動"], ["動し"], ["した"]]),  # CJK bigrams: each a term
     ("v2.3.1 end-of-life", [["v2", "3", "1"], ["end", "of", "life"]]),  # short chunks as before
 ])
 def test_a_long_chunk_is_cut_into_phrases_of_at_most_eight_words(query, chunks):

@@ -72,6 +72,23 @@ def test_cjk_text_is_found_by_any_part_of_two_or_more_characters(real_store, con
         assert outcome.hits[0].signals.keyword_rank == 1
 
 
+@pytest.mark.parametrize(
+    ("content", "query"),
+    [
+        ("用户身份验证失败时必须记录审计日志", "身份验证失败要记录什么？"),
+        ("データベースのバックアップは毎晩三時に実行する", "バックアップはいつ実行しますか"),
+        ("김지현은 다음 주에 서울 본사로 출장을 간다", "김지현의 출장은 언제야?"),
+        ("生产数据库的主机是 db7.internal", "数据库主机"),
+    ],
+)
+def test_a_cjk_question_that_is_no_substring_of_the_memory_finds_it_by_its_bigrams(real_store, content, query):
+    with_filler(real_store)
+    remember(real_store, "会议室的投影仪需要新的转换器")
+    wanted = remember(real_store, content)
+    outcome = real_store.recall(tenant="t", query=query, scopes=SCOPES)
+    assert outcome.hits[0].memory.id == wanted and outcome.hits[0].signals.keyword_rank == 1
+
+
 def test_accented_names_match_when_typed_without_accents(real_store):
     with_filler(real_store)
     soren = remember(real_store, "Søren Østergaard reviews every schema migration before it ships.")

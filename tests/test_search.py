@@ -22,8 +22,9 @@ from memvault.storage.sqlite import sql as search
         ("end-of-life policy", '"end of life" OR "policy"'),  # stop words inside a chunk stay
         ("state-of-the-art of the model", '"state of the art" OR "model"'),
         ("it's the don't", '"it s" OR "the" OR "don t"'),  # nothing but stop words: all kept
-        ("身份验证", '"身份 份验 验证"'),  # CJK: the phrase of its bigrams
-        ("審計 ログ 김지현", '"審計" OR "ログ" OR "김지 지현"'),
+        ("身份验证", '"身份" OR "份验" OR "验证"'),  # CJK: its bigrams, each a term
+        ("審計 ログ 김지현", '"審計" OR "ログ" OR "김지" OR "지현"'),
+        ("Redis缓存 v2.3", '"Redis" OR "缓存" OR "v2 3"'),  # other words of the chunk stay a phrase
     ],
 )
 def test_match_expression_quotes_every_word_and_drops_syntax(query, expected):
