@@ -1,6 +1,7 @@
 """A forgotten session's words leave SQLite's turn index itself, not only its search: after the
 forget and the scrub no byte of them is in the database, its -wal or -shm (FTS5 is given each turn's
-indexed text to remove), whether the tenant has other sessions in several index segments or none;
+indexed text to remove), whether the tenant has other sessions in several index segments or none,
+and whether the turns leave the index one by one or by a rewrite of the whole index;
 and a database whose index kept the words of a session forgotten before loses them on upgrade."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from conftest import file_bytes
 
 import raw
 from memvault.storage.records import NewTurn
-from memvault.storage.sqlite import schema
+from memvault.storage.sqlite import schema, sessions
 from memvault.storage.store import Store
 
 # Words the stemmer keeps as they are, sharing no first letters with the other turns' words.
@@ -23,8 +24,10 @@ def markers_in(db: str) -> list[str]:
     return [m for m in MARKERS if m.encode() in data]
 
 
+@pytest.mark.parametrize("share", [0, 10 ** 12], ids=["one by one", "whole index rewritten"])
 @pytest.mark.parametrize("others", [0, 20])
-def test_a_forgotten_sessions_words_leave_the_turn_index_bytes(tmp_path, others: int):
+def test_a_forgotten_sessions_words_leave_the_turn_index_bytes(tmp_path, monkeypatch, others: int, share: int):
+    monkeypatch.setattr(sessions, "WHOLE_REWRITE_SHARE", share)
     db = str(tmp_path / "m.db")
     store = Store(db, None)
     try:

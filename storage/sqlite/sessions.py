@@ -13,11 +13,16 @@ from ..backend import TurnRow, number_turns
 from ..records import Session, Turn
 from ..textindex import index_text
 from ..turn_search import TURN_KEY_MASK, TURN_KEY_SHIFT, TurnHit, session_keys, turn_key
-from .schema import create_turn_index, turn_index_table
 from ..session_rows import SESSION_COLUMNS as _SESSION
 from ..session_rows import TURN_COLUMNS as _TURN
 from ..session_rows import session_of as _session
 from ..session_rows import turn_of as _turn
+from .schema import create_turn_index, turn_index_table
+
+# Past 1 / WHOLE_REWRITE_SHARE of a tenant's indexed turns, a forgotten session's turns leave the turn
+# index by a rewrite of the whole index rather than one by one
+# (docs/benchmarks.md#forgetting-a-session-sqlite-turn-index).
+WHOLE_REWRITE_SHARE = 2000
 
 
 def sessions(
@@ -108,15 +113,30 @@ def delete_session(conn: apsw.Connection, tenant: str, session_id: str) -> int:
         return 0
     table = _turn_index(conn, tenant)
     if table is not None:
-        # Each turn removed with the text it was indexed with: FTS5 (secure-delete) then erases its
-        # terms from the index's pages; a delete by rowid alone would leave them there.
-        rows = conn.execute("SELECT seq, text FROM turns WHERE session_seq = ?", key).fetchall()
-        conn.executemany(f"INSERT INTO {table}({table}, rowid, text) VALUES ('delete', ?, ?)",
-                         [(turn_key(key[0], seq), index_text(text)) for seq, text in rows])
+        _unindex(conn, table, tenant, key[0])
     conn.execute("DELETE FROM turns WHERE session_seq = ?", key)
     gone = conn.changes()
     conn.execute("DELETE FROM sessions WHERE seq = ?", key)
     return gone
+
+
+def _unindex(conn: apsw.Connection, table: str, tenant: str, session_key: int) -> None:
+    """Remove session ``session_key``'s turns from ``tenant``'s turn index ``table`` so that none of
+    their terms stays in the index's pages (a delete by rowid alone would leave them there). Each
+    turn is given to FTS5 with the text it was indexed with. While the session is small beside the
+    index (at most ``1 / WHOLE_REWRITE_SHARE`` of its turns), secure-delete erases each turn's
+    terms where they lie, a cost per turn that grows with the index; a larger session is deleted
+    as tombstones and the index rewritten whole (``optimize``), a cost of the index's size alone."""
+    rows = conn.execute("SELECT seq, text FROM turns WHERE session_seq = ?", (session_key,)).fetchall()
+    (indexed,), = conn.execute("SELECT coalesce(sum(turns), 0) FROM sessions WHERE tenant = ?", (tenant,))
+    whole = len(rows) * WHOLE_REWRITE_SHARE > indexed
+    if whole:
+        conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('secure-delete', 0)")
+    conn.executemany(f"INSERT INTO {table}({table}, rowid, text) VALUES ('delete', ?, ?)",
+                     [(turn_key(session_key, seq), index_text(text)) for seq, text in rows])
+    if whole:
+        conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+        conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('secure-delete', 1)")
 
 
 def end_session(
