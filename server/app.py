@@ -2,7 +2,7 @@
 SDK's ``MCPServer`` examples do.
 
 Tool parameters are annotated with the limits of ``storage.limits`` (the ``inputSchema``, checked in
-memvault's words by ``workarounds.Checks``); results are pydantic models (``outputSchema``) with a
+memvault's words by ``checks.Checks``); results are pydantic models (``outputSchema``) with a
 ``tools.text`` rendering. Errors reach the client as ``ToolError`` with their message.
 """
 
@@ -29,7 +29,7 @@ from . import version
 from .auth import WRITE_TOOLS
 from .config import Config
 from .runtime import Runtime
-from .workarounds import Checks
+from .checks import Checks
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

@@ -449,7 +449,7 @@ def _serve(config: config_module.Config) -> int:
     import anyio
 
     from .app import build_server
-    from .workarounds import serve as serve_stdio
+    from .wire import serve as serve_stdio
 
     # The SDK reads stdin on a thread Ctrl-C cannot interrupt; every write is one transaction, so
     # exiting at once loses nothing. Stdin's blocking mode is restored first (for the next program).

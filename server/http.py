@@ -34,8 +34,9 @@ from memvault.storage.errors import MemvaultError, credentials_in
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
-from .workarounds import RATE_CHARGE, Checks
-from .workarounds import post as post_body
+from .checks import Checks
+from .wire import RATE_CHARGE
+from .wire import post as post_body
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -294,12 +295,12 @@ class DatabaseWatch:
 class PostOnly:
     """ASGI middleware just in front of the SDK's ``/mcp`` endpoint (after authentication): the
     SDK's Host/Origin/Content-Type refusals in JSON, a POST's body bounded (413), a missing
-    scope 403 (:func:`_insufficient_scope`), the body to ``workarounds.post``; any other method 405."""
+    scope 403 (:func:`_insufficient_scope`), the body to ``wire.post``; any other method 405."""
 
     def __init__(self, app: ASGIApp, security: TransportSecuritySettings, resource_metadata: str | None = None,
                  checks: Checks | None = None) -> None:
         self.app, self.security, self.resource_metadata = app, TransportSecurityMiddleware(security), resource_metadata
-        self.checks = checks  # memvault's argument checks, for what the SDK cannot parse (workarounds.post)
+        self.checks = checks  # memvault's argument checks, for what the SDK cannot parse (wire.post)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != "/mcp":

@@ -20,7 +20,8 @@ from wire import StdioServer
 
 from conftest import server_env
 
-from memvault.server.workarounds import Checks, Wire
+from memvault.server.checks import Checks
+from memvault.server.wire import Wire
 from memvault.storage.errors import credentials_in
 
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream",
@@ -289,12 +290,12 @@ async def test_a_fault_on_one_stdio_message_answers_it_and_the_next_is_still_rea
 
 READER_DIES = """
 import sys
-from memvault.server import cli, workarounds
+from memvault.server import cli, wire
 
 async def incoming(self, raw):
     raise RuntimeError("the reader itself failed")
 
-workarounds.Wire.incoming = incoming
+wire.Wire.incoming = incoming
 sys.exit(cli.main(["serve"]))
 """
 

@@ -1,12 +1,12 @@
-"""Where the MCP Python SDK (mcp 2.3) fails a client, the smallest fix, through its public API only.
+"""The JSON-RPC messages the MCP Python SDK (mcp 2.3) drops or answers with pydantic's dump, answered
+following JSON-RPC 2.0, through its public API only (arguments are checked by :mod:`.checks`).
 
-1. Arguments: :class:`Checks` (server middleware) checks ``tools/call`` and ``prompts/get`` in memvault's words.
-2. Schemas: ``tools/list`` publishes plain, self-contained schemas (anthropics/claude-code#76040).
 3. stdio: :func:`serve` answers what the SDK drops (python-sdk#2751, batches #444).
 4. Streamable HTTP: :func:`post` answers batches and non-object bodies.
 
 Why each exists: docs/architecture.md, "The server around the MCP SDK". Delete a part once the SDK does it.
 """
+
 
 from __future__ import annotations
 
@@ -17,338 +17,22 @@ import math
 import os
 import stat
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl
 
 import anyio
-from mcp.shared.exceptions import MCPError
-from mcp.shared.uri_template import UriTemplate
-from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, TextContent
+from mcp.types import INVALID_PARAMS
 from mcp_types import JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, jsonrpc_message_adapter
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
-from memvault.storage import limits, timefmt, validate
-from memvault.storage.errors import NOT_UNICODE, InvalidInput, credentials_in, encodable, shown
-from memvault.tools.schemas import self_contained
+from memvault.storage.errors import shown
+
+from .checks import Checks, not_unicode, refusal
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
 log = logging.getLogger(__name__)
-
-# ---------------------------------------------------------------- 1. arguments
-
-_TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
-# Names agents reach for that look nothing like the right one (validate.closest finds the rest).
-_SYNONYMS = {
-    "type": "kind", "category": "kind", "text": "content", "memory": "content", "body": "content",
-    "q": "query", "search": "query", "k": "limit", "n": "limit", "top_k": "limit", "max_results": "limit",
-    "memory_id": "id", "uuid": "id", "namespace": "scope", "project": "scope", "priority": "importance",
-    "labels": "tags", "label": "tags", "from": "since", "after": "since", "before": "until", "to": "until",
-    "why": "reason", "types": "kinds", "history": "include_history",
-}
-_SHAPES = {"id": limits.ID_SHAPE}  # what a valid value is, where its type and limits do not say it
-_TOO_LONG = {"content": limits.SPLIT_ADVICE}  # advice added when the text is over its limit
-
-
-def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
-    """The one wording of a name that is not one of ``valid``: ``unknown argument 'tag';
-    did you mean 'tags'? remember takes: ...``, suggesting a valid name only when one is
-    close (:func:`validate.closest`) or a known synonym (``type`` for ``kind``)."""
-    guess = _SYNONYMS.get(name.lower())
-    if guess not in valid:
-        guess = validate.closest(name, valid)
-    hint = f"; did you mean {guess!r}?" if guess else "."
-    return f"unknown {what} {shown(name)}{hint} {offers}: {', '.join(valid)}"
-
-
-class UnknownName(InvalidInput):
-    """An argument or prompt memvault does not have; the message alone names it and
-    the closest valid one."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
-        self.args = (message,)
-
-    def __str__(self) -> str:
-        return self.reason
-
-
-def not_unicode(value: object, where: str = "") -> tuple[str, str] | None:
-    """``(field, why)`` for the first text in ``value`` (parsed JSON, found at ``where``) that is not valid
-    Unicode: a string (``tags[2]``, :data:`NOT_UNICODE`) or a name in an object (``arguments``, "a name
-    '\\ud800' is not valid Unicode (a lone surrogate)"); None if there is none. Such text must reach
-    no encoder and no credential scanner. Iterative: ``value`` may be nested as deep as JSON allows."""
-    stack = [(where, value)]
-    while stack:
-        where, item = stack.pop()
-        if isinstance(item, str) and not encodable(item):
-            return where, NOT_UNICODE
-        if isinstance(item, dict):
-            name = next((n for n in item if not encodable(str(n))), None)
-            if name is not None:
-                return where, f"a name {shown(name)} is not valid Unicode (a lone surrogate)"
-            stack.extend((f"{where}.{n}" if where else str(n), child) for n, child in reversed(item.items()))
-        elif isinstance(item, list):
-            stack.extend((f"{where}[{i}]", child) for i, child in reversed(list(enumerate(item))))
-    return None
-
-
-def plain(schema: dict[str, Any]) -> dict[str, Any]:
-    """An argument schema as the SDK derives it from a function, as memvault publishes
-    and checks it: no ``$ref``, no titles, an optional argument's ``anyOf [T, null]``
-    read as ``T`` (null means left out), and no other arguments allowed."""
-    schema = self_contained(schema)
-    properties = {}
-    for name, prop in schema.get("properties", {}).items():
-        prop = {k: v for k, v in prop.items() if k != "title"}
-        branches = [b for b in prop.pop("anyOf", []) if b.get("type") != "null"]
-        if branches:
-            prop = {**branches[0], **prop}
-        if "default" in prop and prop["default"] is None:
-            del prop["default"]
-        properties[name] = prop
-    out = {k: v for k, v in schema.items() if k != "title"}
-    return {**out, "properties": properties, "required": schema.get("required", []), "additionalProperties": False}
-
-
-def _expected(name: str, prop: dict[str, Any]) -> str:
-    """What a valid value is, in words: "an integer from 1 to 10"."""
-    kind = prop.get("type")
-    if name in _SHAPES:
-        return _SHAPES[name]
-    if "enum" in prop:
-        return "one of " + ", ".join(prop["enum"])
-    if kind == "integer" and "minimum" in prop and "maximum" in prop:
-        return f"an integer from {prop['minimum']} to {prop['maximum']}"
-    if kind == "array":
-        items = prop.get("items", {})
-        plural = "of " + ", ".join(items["enum"]) if "enum" in items else \
-            f"strings of at most {items['maxLength']:,} characters" if "maxLength" in items else "strings"
-        return f"a list of at most {prop.get('maxItems')} {plural}"
-    if prop.get("format") == "date-time":
-        return "an ISO-8601 date-time string such as 2024-05-01T13:56:00Z"
-    if kind == "string" and "maxLength" in prop:
-        least = f"{prop['minLength']}-" if prop.get("minLength") else "at most "
-        return f"a string of {least}{prop['maxLength']:,} characters"
-    return _TYPE_WORDS.get(kind, "a value")
-
-
-def _has_type(kind: str | None, value: object) -> bool:
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "integer":
-        return not isinstance(value, bool) and (isinstance(value, int) or (isinstance(value, float)
-                                                                            and value.is_integer()))
-    return isinstance(value, list)
-
-
-def check_value(name: str, prop: dict[str, Any], value: object) -> object:
-    """``value`` of argument ``name`` checked against its schema ``prop`` and converted by the one
-    coercion rule of docs/tools.md (a string holding JSON of the field's type; a whole float as an
-    integer); a text over its limit only by white space around it is passed on trimmed.
-
-    Raises:
-        InvalidInput: naming the field, what was wrong and the limit.
-    """
-    bad = not_unicode(value, name)
-    if bad is not None:
-        raise InvalidInput(*bad)
-    kind = prop.get("type")
-    if kind != "string" and isinstance(value, str):
-        try:
-            parsed = json.loads(value)
-        except (ValueError, RecursionError):
-            parsed = None
-        if parsed is not None and _has_type(kind, parsed):
-            value = parsed
-    if not _has_type(kind, value):
-        if name in _SHAPES:
-            raise validate.not_an_id(name, value)
-        if prop.get("format") == "date-time":
-            raise timefmt.not_a_date_time(name, value)
-        if "enum" in prop:
-            raise validate.not_one_of(name, value, prop["enum"])
-        raise InvalidInput(name, f"must be {_expected(name, prop)}; got {shown(value)}")
-    if kind == "integer":
-        number = int(value)  # type: ignore[call-overload]
-        low, high = prop.get("minimum"), prop.get("maximum")
-        if (low is not None and number < low) or (high is not None and number > high):
-            raise validate.out_of_range(name, low, high, value)  # type: ignore[arg-type]
-        return number
-    if kind == "string":
-        assert isinstance(value, str)
-        if "enum" in prop and value not in prop["enum"]:
-            raise validate.not_one_of(name, value, prop["enum"])
-        most = prop.get("maxLength")
-        if most is not None and len(value) > most:
-            if len(value.strip()) > most:
-                advice = f". {_TOO_LONG[name.split('[')[0]]}" if name.split("[")[0] in _TOO_LONG else ""
-                raise InvalidInput(name, f"is {len(value.strip()):,} characters; the limit is {most:,}{advice}")
-            value = value.strip()
-        if prop.get("minLength") and len(value) < prop["minLength"]:
-            raise validate.empty(name, value, most or 0)
-        return value
-    if kind == "array":
-        assert isinstance(value, list)
-        if prop.get("maxItems") is not None and len(value) > prop["maxItems"]:
-            raise InvalidInput(name, f"has {len(value):,} items; the limit is {prop['maxItems']}")
-        return [check_value(f"{name}[{i}]", prop.get("items", {}), item) for i, item in enumerate(value)]
-    return value
-
-
-def check_arguments(what: str, schema: dict[str, Any], arguments: object) -> dict[str, Any]:
-    """``arguments`` of a call to ``what`` checked against its (:func:`plain`) schema and
-    converted (:func:`check_value`); arguments left out or null are absent from the result.
-
-    Raises:
-        InvalidInput: an unknown argument (naming the closest valid one), a missing
-            required one, or a value of the wrong type or outside its limits.
-    """
-    properties: dict[str, Any] = schema["properties"]
-    if not isinstance(arguments, dict):
-        raise InvalidInput("arguments", f"must be an object with the fields {', '.join(properties)}")
-    bad = not_unicode(dict.fromkeys(arguments), "arguments")  # names only: a value is refused by its field
-    if bad is not None:
-        raise InvalidInput(*bad)
-    for name in arguments:
-        if name not in properties:
-            raise UnknownName(str(name), unknown_name("argument", str(name), list(properties), f"{what} takes"))
-    out: dict[str, Any] = {}
-    for name, prop in properties.items():
-        if arguments.get(name) is None:
-            if name in schema["required"]:
-                raise InvalidInput(name, f"is required: {_expected(name, prop)}")
-            continue
-        out[name] = check_value(name, prop, arguments[name])
-    return out
-
-
-def _refusal(text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-
-
-@dataclass
-class Checks:
-    """Server middleware (``MCPServer(middleware=[checks])``): part 1 and 2 of the module
-    doc. ``server`` and ``prompts`` (name to function) are set once they exist."""
-
-    resources: tuple[str, ...]
-    server: MCPServer[Any] | None = None
-    prompts: dict[str, Callable[..., Any]] = field(default_factory=dict)
-    _tools: dict[str, dict[str, Any]] | None = None
-
-    async def tool_schemas(self) -> dict[str, dict[str, Any]]:
-        """Each tool's ``inputSchema`` as published, by name."""
-        if self._tools is None:
-            assert self.server is not None
-            self._tools = {t.name: plain(t.input_schema) for t in await self.server.list_tools()}
-        return self._tools
-
-    async def refuse_call(self, name: str, arguments: object) -> tuple[str | None, dict[str, Any]]:
-        """``(why the tools/call is refused, {})`` or ``(None, the arguments converted)``."""
-        tools = await self.tool_schemas()
-        bad = not_unicode(name, "name")
-        if bad is not None:
-            return ": ".join(bad), {}
-        if name not in tools:
-            return unknown_name("tool", name, list(tools), "memvault's tools"), {}
-        try:
-            return None, check_arguments(name, tools[name], {} if arguments is None else arguments)
-        except InvalidInput as exc:
-            return str(exc), {}
-
-    def check_prompt(self, name: str, arguments: object) -> dict[str, Any]:
-        """The arguments of a ``prompts/get``: as a tool's, and a required text must hold
-        more than white space and none may look like a credential (the prompt repeats it).
-
-        Raises:
-            InvalidInput: as :func:`check_arguments`, or an unknown prompt.
-        """
-        bad = not_unicode(name, "name")
-        if bad is not None:
-            raise InvalidInput(*bad)
-        if name not in self.prompts:
-            raise UnknownName("name", unknown_name("prompt", name, list(self.prompts), "memvault's prompts"))
-        schema = plain(TypeAdapter(self.prompts[name]).json_schema())
-        out = check_arguments(name, schema, {} if arguments is None else arguments)
-        for arg, value in out.items():
-            if arg in schema["required"] and not value.strip():
-                raise validate.empty(arg, value, schema["properties"][arg].get("maxLength", 0))
-            validate.no_credential(arg, value)
-        return out
-
-    def prompt_refusal(self, name: str, arguments: object) -> str | None:
-        """Why a ``prompts/get`` is refused (:meth:`check_prompt`), naming the prompt it is for, or None."""
-        try:
-            self.check_prompt(name, arguments)
-        except InvalidInput as exc:
-            return f"prompt {name}: {exc}" if name in self.prompts else str(exc)
-        return None
-
-    async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
-        params = ctx.params if isinstance(ctx.params, dict) else {}
-        name = params.get("name")
-        if ctx.method == "tools/list":
-            result = await call_next(ctx)
-            for tool in result.get("tools", []):
-                tool["inputSchema"] = plain(tool["inputSchema"])
-                if tool.get("outputSchema"):
-                    tool["outputSchema"] = self_contained(tool["outputSchema"])
-            return result
-        if ctx.method == "tools/call" and isinstance(name, str):
-            refused, arguments = await self.refuse_call(name, params.get("arguments"))
-            if refused is not None:
-                return _refusal(refused)
-            result = await call_next(replace(ctx, params={**params, "arguments": arguments}))
-            prefix = f"Error executing tool {name}: "  # memvault's messages start with their field
-            for block in result.get("content", []) if result.get("isError") else []:
-                if block.get("type") == "text" and block["text"].startswith(prefix):
-                    block["text"] = block["text"][len(prefix):]
-            return result
-        if ctx.method == "prompts/get" and isinstance(name, str):
-            refused = self.prompt_refusal(name, params.get("arguments"))
-            if refused is not None:
-                raise MCPError(code=INVALID_PARAMS, message=refused)
-        uri = params.get("uri")
-        refused = resource_refusal(self.resources, uri) if ctx.method == "resources/read" and isinstance(uri, str) \
-            else None
-        if refused is not None:
-            raise MCPError(code=INVALID_PARAMS, message=refused)
-        try:
-            return await call_next(ctx)
-        except MCPError as exc:  # the SDK's "Method not found" sends the method back as its data
-            masked = credentials_in(exc.error.data) if isinstance(exc.error.data, str) else None
-            if exc.error.code == METHOD_NOT_FOUND and masked is not None:
-                raise MCPError(code=METHOD_NOT_FOUND, message=exc.error.message, data=masked) from None
-            raise
-
-
-def resource_refusal(resources: tuple[str, ...], uri: str) -> str | None:
-    """Why ``uri`` is not one of ``resources``, in memvault's words, or None: no resource's path fits
-    it (as the SDK matches: ``{name}`` is any text without ``/``), or it has a query while the
-    resources of its path take none (the SDK calls it unknown). A resource that takes a query
-    ignores parameters it does not know, as RFC 6570 matching does in the SDK."""
-    base, _, query = uri.partition("?")
-    taken: set[str] = set()
-    matched = []
-    for resource in resources:
-        path, _, names = resource.partition("{?")
-        if UriTemplate.parse(path).match(base) is not None:
-            matched.append(resource)
-            taken.update(n.strip() for n in names.rstrip("}").split(",") if n.strip())
-    if not matched:
-        return unknown_name("resource", uri, list(resources), "memvault's resources")
-    given = [name for name, _ in parse_qsl(query, keep_blank_values=True)] if query else []
-    if query and not given:
-        given = [query]
-    if not given or taken:
-        return None
-    return (f"uri: {shown(uri)}: unknown query parameter {', '.join(map(shown, sorted(set(given))))}; "
-            f"{matched[0]} takes no query (memory://boot?task=... and memory://sessions/{{id}}?tokens=... do)")
 
 
 # ---------------------------------------------------------------- 3. stdio
@@ -432,10 +116,10 @@ async def unreadable_reply(item: dict[str, Any], checks: Checks | None) -> dict[
     if item.get("method") == "tools/call" and isinstance(name, str) and checks is not None:
         refused, _ = await checks.refuse_call(name, params.get("arguments"))
         if refused is not None:
-            result = _refusal(refused).model_dump(mode="json", by_alias=True, exclude_none=True)
+            result = refusal(refused).model_dump(mode="json", by_alias=True, exclude_none=True)
             return {"jsonrpc": "2.0", "id": item["id"], "result": result}
     if item.get("method") == "prompts/get" and isinstance(name, str) and checks is not None:
-        refused = checks.prompt_refusal(name, params.get("arguments"))
+        refused = checks.promptrefusal(name, params.get("arguments"))
         if refused is not None:
             return error_reply(item["id"], INVALID_PARAMS, refused)
     bad = not_unicode(item)
