@@ -188,21 +188,38 @@ class KeyFormatDetector(Detector):
     its row's regex at a word boundary, or after its row's context words on the same line
     (within 40 characters), and labelled by its row's name.
 
-    One RE2 pattern for the whole table, without groups, finds where a value is; the row
+    One RE2 pattern for the rows a text can hold, without groups, finds where a value is; the row
     that matched there is then told apart by its own pattern (:func:`_row_pattern`, compiled when
     a match first needs it), so the groups of a hundred rows are never computed over a long match
-    (that took 0.5 s on 256 KiB of one key)."""
+    (that took 0.5 s on 256 KiB of one key). The rows a text can hold (:meth:`patterns`) are those
+    whose :func:`required_literals` it holds (the context's without regard to case): a row left out
+    matches nowhere in the text, so the one pattern of the others finds the same values. RE2 took
+    0.02-0.03 s to compile the whole table's pattern, in every hook (docs/hooks.md#speed)."""
 
     secret_type = "key format"  # each finding is labelled by its format
 
     def __init__(self) -> None:
-        rows = key_formats()
-        self._patterns = [compile_linear("|".join(_row_source(row, f"(?:{row.regex})") for row in rows), _TABLE_OPTIONS)]
-        self._rows = rows
+        self._rows = key_formats()
+        self._needs = [(None if not row.context else _folded(required_literals(row.context)),
+                        required_literals(row.regex)) for row in self._rows]
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the table, not a class constant
-        return self._patterns
+        return [_table_pattern(tuple(range(len(self._rows))))]
+
+    def patterns(self, text: str) -> list[Any]:
+        """The pattern of the rows ``text`` can hold (none when it can hold none)."""
+        folded: str | None = None
+        kept = []
+        for number, (context, value) in enumerate(self._needs):
+            if value is not None and not any(literal in text for literal in value):
+                continue
+            if context is not None:
+                folded = text.casefold() if folded is None else folded
+                if not any(literal in folded for literal in context):
+                    continue
+            kept.append(number)
+        return [_table_pattern(tuple(kept))] if kept else []
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """``(label, value)`` of a match: the first row whose pattern matches where it starts
@@ -212,6 +229,124 @@ class KeyFormatDetector(Detector):
             if found and all(_HOLDS[c].search(found.group(1)) for c in row.holds):
                 yield row.name, found.group(1)
                 return
+
+
+# Patterns of sets of rows kept (the whole table's, and those of the few sets a session's texts need).
+TABLE_PATTERNS_KEPT = 16
+
+
+@functools.lru_cache(maxsize=TABLE_PATTERNS_KEPT)
+def _table_pattern(rows: tuple[int, ...]) -> Any:
+    """One RE2 pattern of the rows numbered ``rows`` of :func:`key_formats`, in the table's order."""
+    table = key_formats()
+    return compile_linear("|".join(_row_source(table[i], f"(?:{table[i].regex})") for i in rows), _TABLE_OPTIONS)
+
+
+def _folded(literals: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """``literals`` as ``str.casefold`` writes them: what a text casefolded holds where RE2's ``(?i)``
+    matched them (each character of an ASCII letter's case orbit, K and the Kelvin sign, s and the long
+    s, casefolds to the letter); None (always run) when one is not ASCII."""
+    if literals is None or not all(literal.isascii() for literal in literals):
+        return None
+    return tuple(literal.casefold() for literal in literals)
+
+
+# A repeat: it makes the character or group before it optional or repeated.
+_REPEAT = re.compile(r"(?:[?*+]|\{\d+(?:,\d*)?\})\??")
+
+
+def required_literals(regex: str) -> tuple[str, ...] | None:
+    """Strings one of which a text holds wherever ``regex`` matches in it: for each alternative at the
+    top level, its longest run of characters matched as written (not in a group, a class or a repeat).
+    None when an alternative has no such run, or holds syntax this reading does not take apart (a flag,
+    ``\\p``, ``\\x``, ``\\Q``, a group other than ``(?:``): the caller then always runs it."""
+    alternatives = _alternatives(regex)
+    if alternatives is None:
+        return None
+    runs = [_longest_run(alternative) for alternative in alternatives]
+    return None if None in runs or "" in runs else tuple(runs)  # type: ignore[arg-type]
+
+
+def _class_end(regex: str, at: int) -> int:
+    """The offset after the class ``[...]`` starting at ``at`` (a ``]`` first in it is a member)."""
+    i = at + 1 + regex.startswith("^", at + 1)
+    i += regex.startswith("]", i)
+    while i < len(regex) and regex[i] != "]":
+        i += 2 if regex[i] == "\\" else 1
+    return i + 1
+
+
+def _alternatives(regex: str) -> list[str] | None:
+    """``regex``'s alternatives at its top level, or None when a group or a class is not closed."""
+    pieces, depth, start, i = [], 0, 0, 0
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = _class_end(regex, i)
+            continue
+        depth += (c == "(") - (c == ")")
+        if c == "|" and depth == 0:
+            pieces.append(regex[start:i])
+            start = i + 1
+        i += 1
+    return None if depth != 0 or i > len(regex) else [*pieces, regex[start:]]
+
+
+def _group_end(regex: str, at: int) -> int:
+    """The offset after the group starting at ``at``."""
+    depth, i = 0, at
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = _class_end(regex, i)
+            continue
+        depth += (c == "(") - (c == ")")
+        i += 1
+        if depth == 0:
+            return i
+    return len(regex) + 1
+
+
+def _longest_run(alternative: str) -> str | None:
+    """The longest run of characters ``alternative`` matches as written; None: syntax not taken apart."""
+    runs, run, i = [""], "", 0
+    while i < len(alternative):
+        c, literal = alternative[i], None
+        if c == "\\":
+            escaped = alternative[i + 1:i + 2]
+            if escaped in ("", "p", "P", "x", "Q", "E", "C") or escaped.isdigit():
+                return None
+            literal = None if escaped.isalnum() else escaped  # \d, \s, \b...: no character as written
+            i += 2
+        elif c == "[":
+            i = _class_end(alternative, i)
+        elif c == "(":
+            if not alternative.startswith("(?:", i):
+                return None
+            i = _group_end(alternative, i)
+            if i > len(alternative):
+                return None
+        elif c in ".^$":
+            i += 1
+        elif c in "?*+{})|]":
+            return None  # a repeat of nothing, or a bracket out of place: not taken apart
+        else:
+            literal, i = c, i + 1
+        repeat = _REPEAT.match(alternative, i)
+        if repeat:
+            i = repeat.end()
+        if literal is not None and not repeat:
+            run += literal
+        else:
+            runs.append(run)
+            run = ""
+    return max([*runs, run], key=len)
 
 
 @functools.cache
@@ -368,7 +503,8 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
     captures only the token's prefix), else (and for a named credential) the value's."""
     values = getattr(detector, "values", None)
     valid = getattr(detector, "is_formally_valid", None)
-    for pattern in detector.denylist:
+    kept = getattr(detector, "patterns", None)
+    for pattern in detector.denylist if kept is None else kept(text):
         for match in pattern.finditer(text):
             found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
             for label, value in found:
