@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.storage.secret_plugins import KeyFormatDetector, key_formats, required_literals
+from memvault.storage.regex_literals import required_literals
+from memvault.storage.secret_plugins import KeyFormatDetector, key_formats
 
 from test_secret_scan import FORMATS
 
