@@ -116,7 +116,8 @@ def before_tree(commit: str, into: Path) -> Path:
     source.mkdir(parents=True)
     package.mkdir(parents=True)
     repository = Path(__file__).resolve().parent.parent
-    archive = subprocess.run(["git", "-C", str(repository), "archive", commit], capture_output=True, check=True)
+    archive = subprocess.run(["git", "-C", str(repository), "archive", commit], capture_output=True,
+                             check=True)
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive.stdout, check=True)
     for name in ("server", "storage", "tools"):
         (package / name).symlink_to(source / name)
@@ -160,7 +161,8 @@ def main() -> None:
             for name, folder in trees.items():
                 bare.append(timed([sys.executable, "-c", "pass"], "", envs[name]))
                 payload = {"session_id": SESSION, "transcript_path": str(folder / f"{SESSION}.jsonl"),
-                           "cwd": "/home/dev/shop", "hook_event_name": event, "prompt": PROMPT, "source": "startup"}
+                           "cwd": "/home/dev/shop", "hook_event_name": event, "prompt": PROMPT,
+                           "source": "startup"}
                 if event not in ("SessionStart", "UserPromptSubmit"):
                     with (folder / f"{SESSION}.jsonl").open("a", encoding="utf-8") as fh:
                         fh.writelines(entries(written))
@@ -173,15 +175,16 @@ def main() -> None:
           f"{os.getloadavg()[0]:.2f} at the end; {args.size:,} memories; median of {args.runs} runs")
     print(f"bare `python -c pass`: {base[0]:.3f} s wall, {base[1]:.3f} s CPU\n")
     before = f" | {args.before}'s CPU above bare, s" if args.before else ""
-    print(f"| hook | wall s | wall above bare, s | CPU s | CPU above bare, s{before} | target above bare, s |")
+    print(f"| hook | wall s | wall above bare, s | CPU s | CPU above bare, s{before} | "
+          "target above bare, s |")
     print("|---|---|---|---|---|---|" + ("---|" if args.before else ""))
     for event in EVENTS:
         wall, cpu = (statistics.median(t[i] for t in times["this", event]) for i in (0, 1))
         mark = "" if wall - base[0] <= TARGETS_S[event] else " (over)"
         then = (f" | {statistics.median(t[1] for t in times['before', event]) - base[1]:.3f}"
                 if args.before else "")
-        print(f"| {event} | {wall:.3f} | {wall - base[0]:.3f}{mark} | {cpu:.3f} | {cpu - base[1]:.3f}{then} | "
-              f"{TARGETS_S[event]} |")
+        print(f"| {event} | {wall:.3f} | {wall - base[0]:.3f}{mark} | {cpu:.3f} | "
+              f"{cpu - base[1]:.3f}{then} | {TARGETS_S[event]} |")
     if args.importtime:
         for event in ("SessionStart", "UserPromptSubmit", "PostToolUse"):
             payload = {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": event,

@@ -249,7 +249,8 @@ TABLE_PATTERNS_KEPT = 16
 def _table_pattern(rows: tuple[int, ...]) -> Any:
     """One RE2 pattern of the rows numbered ``rows`` of :func:`key_formats`, in the table's order."""
     table = key_formats()
-    return compile_linear("|".join(_row_source(table[i], f"(?:{table[i].regex})") for i in rows), _TABLE_OPTIONS)
+    source = "|".join(_row_source(table[i], f"(?:{table[i].regex})") for i in rows)
+    return compile_linear(source, _TABLE_OPTIONS)
 
 
 def _folded(literals: tuple[str, ...] | None) -> tuple[str, ...] | None:

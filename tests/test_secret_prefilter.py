@@ -29,7 +29,7 @@ from test_secret_scan import FORMATS
     (r"ab\x{41}cd", None),
     (r"ab(cd", None),  # not closed
 ])
-def test_the_literals_a_match_needs_are_read_from_a_pattern(regex: str, literals: tuple[str, ...] | None) -> None:
+def test_the_literals_a_match_needs_are_read_from_a_pattern(regex: str, literals: tuple[str, ...] | None):
     assert required_literals(regex) == literals
 
 
@@ -52,7 +52,8 @@ def _spans(patterns: list, text: str) -> list[tuple[int, int]]:
 
 TEXTS = [*(f"for the build use {sample} please" for sample in FORMATS.values()),
          "\n".join(FORMATS.values()),  # every row at once
-         "o\u212ata api token = 00Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678",  # the Kelvin sign: (?i) matches it
+         # the Kelvin sign, which (?i) matches for k
+         "o\u212ata api token = 00Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678",
          "command: pytest -q tests/test_1.py", "1 passed in 0.4s", "", "okta"]
 
 
