@@ -3,13 +3,16 @@ Claude Code runs it) over a 10,000-memory store, against a bare ``python -c pass
 run (issue 26's targets: SessionStart <= 0.4 s above it, capture <= 0.25 s, UserPromptSubmit <= 1.0 s).
 
 Usage: python bench/hooks.py [--size 10000] [--runs 7] [--work DIR] [--locomo DIR] [--importtime]
+                             [--before COMMIT]
 
 The store is ``bench/scale.py``'s (its builder: LoCoMo turns with varied suffixes, real vectors plus a
 small perturbation; tenant "bench", scope "s"), copied so that the hooks' sessions never change the
 original. Runs alternate between the bare interpreter and each hook; each figure is the median of
 ``--runs``. Capture hooks each find two new transcript entries (a tool call and its result), as after a
 tool runs; SessionEnd also writes the digest. ``--importtime`` prints each hook's heaviest imports
-(``python -X importtime``, cumulative).
+(``python -X importtime``, cumulative). ``--before COMMIT`` also runs that commit's memvault (``git archive``
+of this repository, imported through ``PYTHONPATH`` by the same interpreter and packages), each hook
+alternating with this tree's on its own copy of the store, and prints its CPU time above bare beside.
 
 memvault's modules are byte-compiled first (``__pycache__`` beside them), as ``pip install`` leaves
 them: without it, a shell with ``PYTHONDONTWRITEBYTECODE=1`` runs an editable install's modules from
@@ -107,6 +110,21 @@ def compiled() -> None:
             compileall.compile_dir(folder, quiet=1)
 
 
+def before_tree(commit: str, into: Path) -> Path:
+    """A folder to put on ``PYTHONPATH`` that imports ``commit``'s memvault (byte-compiled)."""
+    source, package = into / "source", into / "package" / "memvault"
+    source.mkdir(parents=True)
+    package.mkdir(parents=True)
+    repository = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(repository), "archive", commit], capture_output=True,
+                             check=True)
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive.stdout, check=True)
+    for name in ("server", "storage", "tools"):
+        (package / name).symlink_to(source / name)
+        compileall.compile_dir(source / name, quiet=1)
+    return package.parent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=10_000)
@@ -114,45 +132,59 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "memvault-scale")
     parser.add_argument("--importtime", action="store_true")
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument("--before", metavar="COMMIT", help="also run this commit's hooks, alternating")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     original = store(args.size, args.work, args.locomo)
     run_dir = Path(tempfile.mkdtemp(prefix="memvault-hooks-"))
-    db = run_dir / "m.db"
-    shutil.copy(original, db)
-    transcript = run_dir / f"{SESSION}.jsonl"
-    transcript.write_text("", encoding="utf-8")
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")},
-           "XDG_STATE_HOME": str(run_dir / "state")}
     compiled()
+    trees = {"this": run_dir / "this"} | ({"before": run_dir / "before"} if args.before else {})
+    envs, dbs = {}, {}
+    for name, folder in trees.items():
+        folder.mkdir()
+        dbs[name] = folder / "m.db"
+        shutil.copy(original, dbs[name])
+        (folder / f"{SESSION}.jsonl").write_text("", encoding="utf-8")
+        envs[name] = {**{k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")},
+                      "XDG_STATE_HOME": str(folder / "state")}
+    if args.before:
+        envs["before"]["PYTHONPATH"] = str(before_tree(args.before, run_dir / "before-code"))
+    env, db, transcript = envs["this"], dbs["this"], trees["this"] / f"{SESSION}.jsonl"
     hook = [sys.executable, "-m", "memvault.server", "hook", "claude-code"]
     flags = ["--db", str(db), "--tenant", "bench", "--scope", "s"]
     load_start = os.getloadavg()[0]
     bare: list[tuple[float, float]] = []
-    times: dict[str, list[tuple[float, float]]] = {event: [] for event in EVENTS}
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {(t, e): [] for t in trees for e in EVENTS}
     written = 0
     for _ in range(args.runs):
         for event in EVENTS:
-            bare.append(timed([sys.executable, "-c", "pass"], "", env))
-            payload = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": "/home/dev/shop",
-                       "hook_event_name": event, "prompt": PROMPT, "source": "startup"}
-            if event not in ("SessionStart", "UserPromptSubmit"):
-                with transcript.open("a", encoding="utf-8") as fh:
-                    fh.writelines(entries(written))
-                written += 1
-            times[event].append(timed([*hook, event, *flags], json.dumps(payload), env))
+            for name, folder in trees.items():
+                bare.append(timed([sys.executable, "-c", "pass"], "", envs[name]))
+                payload = {"session_id": SESSION, "transcript_path": str(folder / f"{SESSION}.jsonl"),
+                           "cwd": "/home/dev/shop", "hook_event_name": event, "prompt": PROMPT,
+                           "source": "startup"}
+                if event not in ("SessionStart", "UserPromptSubmit"):
+                    with (folder / f"{SESSION}.jsonl").open("a", encoding="utf-8") as fh:
+                        fh.writelines(entries(written))
+                argv = [*hook, event, "--db", str(dbs[name]), "--tenant", "bench", "--scope", "s"]
+                times[name, event].append(timed(argv, json.dumps(payload), envs[name]))
+            written += event not in ("SessionStart", "UserPromptSubmit")
     base = [statistics.median(b[i] for b in bare) for i in (0, 1)]
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, load average {load_start:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end; {args.size:,} memories; median of {args.runs} runs")
     print(f"bare `python -c pass`: {base[0]:.3f} s wall, {base[1]:.3f} s CPU\n")
-    print("| hook | wall s | wall above bare, s | CPU s | CPU above bare, s | target above bare, s |")
-    print("|---|---|---|---|---|---|")
+    before = f" | {args.before}'s CPU above bare, s" if args.before else ""
+    print(f"| hook | wall s | wall above bare, s | CPU s | CPU above bare, s{before} | "
+          "target above bare, s |")
+    print("|---|---|---|---|---|---|" + ("---|" if args.before else ""))
     for event in EVENTS:
-        wall, cpu = (statistics.median(t[i] for t in times[event]) for i in (0, 1))
+        wall, cpu = (statistics.median(t[i] for t in times["this", event]) for i in (0, 1))
         mark = "" if wall - base[0] <= TARGETS_S[event] else " (over)"
-        print(f"| {event} | {wall:.3f} | {wall - base[0]:.3f}{mark} | {cpu:.3f} | {cpu - base[1]:.3f} | "
-              f"{TARGETS_S[event]} |")
+        then = (f" | {statistics.median(t[1] for t in times['before', event]) - base[1]:.3f}"
+                if args.before else "")
+        print(f"| {event} | {wall:.3f} | {wall - base[0]:.3f}{mark} | {cpu:.3f} | "
+              f"{cpu - base[1]:.3f}{then} | {TARGETS_S[event]} |")
     if args.importtime:
         for event in ("SessionStart", "UserPromptSubmit", "PostToolUse"):
             payload = {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": event,

@@ -34,6 +34,8 @@ from typing import Any, ClassVar
 
 import re2
 
+from .regex_literals import required_literals
+
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
 # The key format table's one pattern, and the prose grammar's, outgrow RE2's default 8 MiB of DFA
@@ -169,8 +171,16 @@ def key_formats() -> tuple[KeyFormat, ...]:
 def words(role: str, language: str | None = None) -> str:
     """The words of ``role`` in ``secret_words.tsv`` (the word for password, the verbs and
     prepositions around it), of ``language`` or of every language, as one regex alternation."""
-    return "|".join(f"(?:{alternatives})" for lang, row_role, alternatives, *_ in _table("secret_words.tsv")
-                    if row_role == role and language in (None, lang))
+    return "|".join(f"(?:{alternatives})" for lang, alternatives in _words_of(role)
+                    if language in (None, lang))
+
+
+@functools.cache
+def _words_of(role: str) -> tuple[tuple[str, str], ...]:
+    """``(language, alternatives)`` of each row of ``role`` in ``secret_words.tsv``, in order: the grammar
+    asks :func:`words` some 150 times, by role and language (reading every row each time took 0.003 s)."""
+    return tuple((lang, alternatives) for lang, row_role, alternatives, *_ in _table("secret_words.tsv")
+                 if row_role == role)
 
 
 _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[0-9]")}
@@ -188,21 +198,38 @@ class KeyFormatDetector(Detector):
     its row's regex at a word boundary, or after its row's context words on the same line
     (within 40 characters), and labelled by its row's name.
 
-    One RE2 pattern for the whole table, without groups, finds where a value is; the row
+    One RE2 pattern for the rows a text can hold, without groups, finds where a value is; the row
     that matched there is then told apart by its own pattern (:func:`_row_pattern`, compiled when
     a match first needs it), so the groups of a hundred rows are never computed over a long match
-    (that took 0.5 s on 256 KiB of one key)."""
+    (that took 0.5 s on 256 KiB of one key). The rows a text can hold (:meth:`patterns`) are those
+    whose :func:`required_literals` it holds (the context's without regard to case): a row left out
+    matches nowhere in the text, so the one pattern of the others finds the same values. RE2 took
+    0.02-0.03 s to compile the whole table's pattern, in every hook (docs/hooks.md#speed)."""
 
     secret_type = "key format"  # each finding is labelled by its format
 
     def __init__(self) -> None:
-        rows = key_formats()
-        self._patterns = [compile_linear("|".join(_row_source(row, f"(?:{row.regex})") for row in rows), _TABLE_OPTIONS)]
-        self._rows = rows
+        self._rows = key_formats()
+        self._needs = [(None if not row.context else _folded(required_literals(row.context)),
+                        required_literals(row.regex)) for row in self._rows]
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the table, not a class constant
-        return self._patterns
+        return [_table_pattern(tuple(range(len(self._rows))))]
+
+    def patterns(self, text: str) -> list[Any]:
+        """The pattern of the rows ``text`` can hold (none when it can hold none)."""
+        folded: str | None = None
+        kept = []
+        for number, (context, value) in enumerate(self._needs):
+            if value is not None and not any(literal in text for literal in value):
+                continue
+            if context is not None:
+                folded = text.casefold() if folded is None else folded
+                if not any(literal in folded for literal in context):
+                    continue
+            kept.append(number)
+        return [_table_pattern(tuple(kept))] if kept else []
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """``(label, value)`` of a match: the first row whose pattern matches where it starts
@@ -212,6 +239,27 @@ class KeyFormatDetector(Detector):
             if found and all(_HOLDS[c].search(found.group(1)) for c in row.holds):
                 yield row.name, found.group(1)
                 return
+
+
+# Patterns of sets of rows kept (the whole table's, and those of the few sets a session's texts need).
+TABLE_PATTERNS_KEPT = 16
+
+
+@functools.lru_cache(maxsize=TABLE_PATTERNS_KEPT)
+def _table_pattern(rows: tuple[int, ...]) -> Any:
+    """One RE2 pattern of the rows numbered ``rows`` of :func:`key_formats`, in the table's order."""
+    table = key_formats()
+    source = "|".join(_row_source(table[i], f"(?:{table[i].regex})") for i in rows)
+    return compile_linear(source, _TABLE_OPTIONS)
+
+
+def _folded(literals: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """``literals`` as ``str.casefold`` writes them: what a text casefolded holds where RE2's ``(?i)``
+    matched them (each character of an ASCII letter's case orbit, K and the Kelvin sign, s and the long
+    s, casefolds to the letter); None (always run) when one is not ASCII."""
+    if literals is None or not all(literal.isascii() for literal in literals):
+        return None
+    return tuple(literal.casefold() for literal in literals)
 
 
 @functools.cache
@@ -361,6 +409,7 @@ def _named_patterns() -> list[Any]:
 
 def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]:
     """``(offset, label or None, value, end)`` of each value ``detector`` finds in ``text``, each pattern
+    (its ``denylist``, or those its ``patterns(text)`` gives for this text: :class:`KeyFormatDetector`)
     run once over the whole text (a generator: the caller stops when it has enough). A value is
     what the plugin's own ``analyze_string`` would yield (every group that matched, or the whole
     match), kept when the plugin's own check of it (a JWT's ``is_formally_valid``) passes. ``end``:
@@ -368,7 +417,8 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
     captures only the token's prefix), else (and for a named credential) the value's."""
     values = getattr(detector, "values", None)
     valid = getattr(detector, "is_formally_valid", None)
-    for pattern in detector.denylist:
+    kept = getattr(detector, "patterns", None)
+    for pattern in detector.denylist if kept is None else kept(text):
         for match in pattern.finditer(text):
             found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
             for label, value in found:

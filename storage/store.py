@@ -4,15 +4,14 @@ model runs inside a write transaction. Background work: ``maintenance.Upkeep``."
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Unpack
 
-from . import consolidate, history, maintenance, validate
+from . import history, maintenance, validate
 from .backend import Backend, NewRow, Reader, Search, Writer, recorded_model
-from . import contradiction
-from .contradiction import STRONG_SUBJECT
 from .embeddings import Embedded, Embedder
 from .episodes import Episodes
 from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound, StoreError, shown
@@ -24,17 +23,17 @@ from .limits import (
 )
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
-from .ranking import SAME_SUBJECT
 from .maintenance import Upkeep, Worker
 from .records import ConfirmOutcome, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
-from .retrieval import FilterArgs, Retriever, checked_filters
-from .runs import OUTCOMES, RunSummary, summarize
 from .secrets import refuse_secrets, scanned_fields
-from .strength import REVIEWED_KINDS
 from .timefmt import format_ms, now_ms
 
 if TYPE_CHECKING:
     import numpy as np  # annotations only (numpy comes with the backend: docs/hooks.md#speed)
+
+    from . import consolidate
+    from .retrieval import FilterArgs, Retriever
+    from .runs import RunSummary
 
 SIMILAR_MEMORY = 0.7  # cosine; measured in docs/retrieval-tuning.md#similar-memories
 SIMILAR_COUNT = 3  # similar memories named at most
@@ -107,7 +106,11 @@ class Store:
             due = self.upkeep.due(tx)
         if embedder is not None and recorded is not None:
             embedder.follow(recorded[0])
-        self._retriever = Retriever(self.backend, embedder, self.model_problem, self.recorded_model_problem)
+        # Searching (retrieval, ranking, contradiction) is imported and set up by the first search: a hook
+        # that only appends turns never needs it (0.01-0.02 s of imports: docs/hooks.md#speed). The lock:
+        # two first searches on two threads would each make one, and one would never be closed.
+        self._searching: Retriever | None = None
+        self._searching_made = threading.Lock()
         # A new memory is embedded here while its secrets and duplicates are checked.
         self.embedding_pool = ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memvault-embed-write")
         if upkeep and due:
@@ -118,15 +121,26 @@ class Store:
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Load the model, the time parser and the backend's index now (until ``stop()``)."""
         self.vector_status()
-        self._retriever.time.warm_up()
+        self._retriever().time.warm_up()
         maintenance.own(self).warm_up(stop)
 
     def close(self) -> None:
         """Finish queued work, then release the backend; the store cannot be used afterwards."""
-        self._retriever.close()
+        if self._searching is not None:
+            self._searching.close()
         self.worker.close()
         self.embedding_pool.shutdown(wait=True)
         self.backend.close()
+
+    def _retriever(self) -> Retriever:
+        """The store's searches (``retrieval.Retriever``), made by the first that needs them."""
+        with self._searching_made:
+            if self._searching is None:
+                from .retrieval import Retriever
+
+                self._searching = Retriever(self.backend, self.embedder, self.model_problem,
+                                            self.recorded_model_problem)
+            return self._searching
 
     # -- the embedding model and new rows ------------------------------------------------
 
@@ -376,6 +390,11 @@ class Store:
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
         the one observed earlier as the older), and the ids of those observed after it; all of a
         kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
+        from . import contradiction
+        from .contradiction import STRONG_SUBJECT
+        from .ranking import SAME_SUBJECT
+        from .strength import REVIEWED_KINDS
+
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
         near = [(seq, similarity) for seq, similarity in found if similarity >= min(SAME_SUBJECT, STRONG_SUBJECT)]
@@ -600,6 +619,8 @@ class Store:
             InvalidInput: another outcome, an outcome for a memory that is not a procedure, or a
                 note without a failure, too long or holding a credential.
         """
+        from .runs import OUTCOMES, summarize
+
         if outcome is not None and outcome not in OUTCOMES:
             raise InvalidInput("outcome", f"is {shown(outcome)}; it must be one of {', '.join(OUTCOMES)}, "
                                           "or left out")
@@ -635,17 +656,22 @@ class Store:
 
     def run_summaries(self, *, tenant: str, ids: list[str]) -> dict[str, RunSummary]:
         """The :class:`runs.RunSummary` of each of ``ids`` that has runs."""
+        from .runs import summarize
+
         with self.backend.read(tenant) as tx:
             return {memory_id: summarize(runs) for memory_id, runs in tx.runs(tenant, ids).items()}
 
     def failing_procedures(self, tenant: str, scopes: list[str]) -> list[Memory]:
         """The current procedures of ``scopes`` whose last runs failed (``RunSummary.flagged``),
         among the ``consolidate.DECAYED_READ`` most important (a bounded read: boot asks for it)."""
+        from .consolidate import DECAYED_READ
+        from .runs import summarize
+
         filters = Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(),
                           kinds=["procedure"])
         with self.backend.read(tenant) as tx:
             procedures = list(tx.memories(tenant, filters=filters, order="importance",
-                                          limit=consolidate.DECAYED_READ).values())
+                                          limit=DECAYED_READ).values())
             runs = tx.runs(tenant, [m.id for m in procedures])
         return [m for m in procedures if m.id in runs and summarize(runs[m.id]).flagged]
 
@@ -677,13 +703,15 @@ class Store:
         ``scopes`` passing the filters: at most ``limit`` hits, or none and ``abstained``.
         Raises InvalidInput for a bad limit, kind, tag or date."""
         query = validate.nfc(validate.query(query))
+        from .retrieval import checked_filters
+
         checked = checked_filters(tenant, scopes, self.clock(), **filters)
-        return self._retriever.recall(checked, query, validate.limit(limit))
+        return self._retriever().recall(checked, query, validate.limit(limit))
 
     def ranked_lists(self, *, tenant: str, query: str, scopes: list[str], k: int) -> tuple[list[str], list[str]]:
         """The keyword-only and vector-only (cosine) top-``k`` ids, for evaluation baselines."""
         filters = Filters(tenant=tenant, scopes=scopes, now=self.clock())
-        ranked = self._retriever.ranking(filters, validate.query(query), k, rank=False)
+        ranked = self._retriever().ranking(filters, validate.query(query), k, rank=False)
         if ranked is None:
             return [], []
         found = ranked[0]
@@ -705,6 +733,8 @@ class Store:
         Raises:
             InvalidInput: a bad limit, offset, filter; ``after`` with an offset or unknown.
         """
+        from .retrieval import checked_filters
+
         checked = checked_filters(tenant, scopes, self.clock(), **filters)
         size, skip = validate.limit(limit), validate.offset(offset)
         if after is not None and skip:
@@ -721,6 +751,8 @@ class Store:
 
     def count_memories(self, *, tenant: str, scopes: list[str], **filters: Unpack[FilterArgs]) -> int:
         """How many memories :meth:`list_memories` has to show (InvalidInput: a bad filter)."""
+        from .retrieval import checked_filters
+
         checked = checked_filters(tenant, scopes, self.clock(), **filters)
         with self.backend.read(tenant) as tx:
             return sum(tx.counts(checked).values())
@@ -756,4 +788,6 @@ class Store:
         """What waits for the agent's judgement in ``scopes``: contradicting pairs, decayed memories,
         failing procedures (see ``consolidate.review``), once the pairs ``remember`` just found are kept."""
         self.upkeep.settle_notes()
+        from . import consolidate
+
         return consolidate.review(self, tenant, list(dict.fromkeys(scopes)))

@@ -592,10 +592,15 @@ def test_import_names_a_transcript_link_to_nothing_and_imports_the_rest(env, tmp
     assert (report["files"], report["turns_added"]) == (2, 8) and len(_sessions_and_turns(env)[SESSION]) == 8
 
 
+# What searching imports, which a capture never does (docs/hooks.md#speed).
+SEARCHING = {"memvault.storage.retrieval", "memvault.storage.ranking", "memvault.storage.contradiction",
+             "memvault.storage.consolidate", "memvault.storage.candidates", "memvault.storage.timewords"}
+
+
 @pytest.mark.parametrize("event, heavy", [
     # The transcript holds a credential: detect-secrets' own checks of a found value are imported then.
-    ("PostToolUse", {"numpy", "pydantic", "onnxruntime", "sqlite_vec"}),
-    ("SessionEnd", {"numpy", "onnxruntime", "sqlite_vec"}),
+    ("PostToolUse", {"numpy", "pydantic", "onnxruntime", "sqlite_vec", *SEARCHING}),
+    ("SessionEnd", {"numpy", "onnxruntime", "sqlite_vec", *SEARCHING}),
     ("SessionStart", {"numpy", "onnxruntime", "detect_secrets", "email", "sqlite_vec",
                       "importlib.resources"}),
 ])
@@ -656,7 +661,8 @@ def test_a_capture_without_a_credential_imports_no_scanner_library_nor_package_r
     assert done.returncode == 0, done.stderr[-2000:]
     loaded = {line.split("|")[2].strip() for line in done.stderr.splitlines()
               if line.startswith("import time:")}
-    heavy = {"numpy", "onnxruntime", "sqlite_vec", "pydantic", "mcp", "detect_secrets", "importlib.resources"}
+    heavy = {"numpy", "onnxruntime", "sqlite_vec", "pydantic", "mcp", "detect_secrets", "importlib.resources",
+             *SEARCHING}
     assert "memvault.storage.secrets" in loaded and heavy & loaded == set()
     turns = _sessions_and_turns(env)[SESSION]
     assert [(role, text) for _, role, text in turns][-1:] == [("tool", "12 passed in 0.4s")]
