@@ -240,6 +240,10 @@ _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
 # printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
 # under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
 _ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{10FFFF}]))"
+# A password after its user ("admin:X", "admin / X"): not a path or a URL's rest ("login: https://x/y2").
+_PAIRED = r"[^\s\"'`/][^\s\"'`]{4,}[^\s\"'`.,;:!?)\]]"
+# What digits after a word for password count when they are no password ("2024年", "8位", "4桁").
+_COUNTERS = "年月日桁位個个回号號時时分秒件人字円元歳岁%"
 # A value in quotes of any kind is a value whatever it holds ("correct horse battery staple").
 _QUOTE = "[\"'`“‘«„‹「『]"
 _QUOTED = _QUOTE + "(?P<whole>[^\n]{4,200}?)[\"'`”’“»›」』]"
@@ -263,8 +267,8 @@ def said(role: str) -> str:
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
     return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?"
-            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
-            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+)"
+            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
+            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+)|['’]s[ \\t]+"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
 
 
@@ -312,8 +316,18 @@ class NamedCredentialDetector(Detector):
         letter and a digit."""
         value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
         name = self._names[match.re.pattern].get(match.lastindex, "")
+        if name.startswith("whole"):
+            yield None, value
+            return
         mixed = value.lower() != value != value.upper()
-        if name.startswith("whole") or _is_value(value) and (name != "mixed" or mixed):
+        if name == "markup":
+            kept = not _WORD.fullmatch(value)
+        elif name == "said" and value.isdigit():
+            kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
+        else:
+            kept = _is_value(value) and (name != "mixed" or mixed)
+        assigned = match.string[max(match.start(), match.start(match.lastindex) - 3):match.start(match.lastindex)]
+        if kept and not _DESCRIBED.fullmatch(value) and not ("=" in assigned and _CODE.fullmatch(value)):
             yield None, value
 
 
@@ -325,12 +339,18 @@ def _named_patterns() -> list[Any]:
     spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     return [
-        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?({_VALUE}))"
+        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
                        f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
                        f"|{_AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
                        f"|(?:{words('key')}|{words('password-strict')})[ \\t]+({key})"
                        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
         compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
+        # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
+        # something ("パスワードを2024年に変更", "密码至少8位")
+        compile_linear(f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)"),
+        # the word alone on its line, its value alone on the next ("Password", then "Xk29slQpz")
+        compile_linear(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}(?:{spaced}|{words('password-strict')}|{words('key')})"
+                       f"[ \\t]*\\r?\\n[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
         # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
         # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
         compile_linear(f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
@@ -344,11 +364,24 @@ def _named_patterns() -> list[Any]:
         compile_linear(r"(?i)(?:\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
                        r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
                        r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
-                       r"[\"']?[^\s:\"']+:)[\"']?([^\s\"'-][^\s\"']{3,})"),
+                       r"[\"']?[^\s:\"']+:"
+                       # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net user's
+                       # password, htpasswd -b's (after the file and the user), ldapsearch's -w X, xfreerdp's /p:X
+                       r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+                       r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"
+                       r"|\bnet[ \t]+user[ \t]+[\"']?[^\s/\"']+[\"']?[ \t]+"
+                       r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}[ \t]+"
+                       r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:)"
+                       r"[\"']?([^\s\"'*/-][^\s\"']{3,})"
+                       # a password piped to sudo -S: echo X | sudo -S
+                       r"|\b(?:echo|printf)[ \t]+[\"']?([^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[ \t]*sudo\b[^\n|]*?"
+                       r"[ \t]-[a-zA-Z]*(?-i:S)"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
         compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
                        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
-        compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
+        # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a digit
+        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+(?P<whole>[\w.~+/-]{16,}=*)"
+                       r"|\bbearer[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
                        r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
@@ -356,6 +389,15 @@ def _named_patterns() -> list[Any]:
         compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
         compile_linear(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
                        + _QUOTED),
+        # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>; a .NET setting
+        # <add key="DbPassword" value="X"/>
+        compile_linear(f"(?i)<[\\w:.-]*(?:{_CODE_WORDS})(?:[ \\t][^<>\\n]*)?>[ \\t]*(?P<markup>[^<>\\s]{{4,200}})"
+                       f"[ \\t]*</|\\bkey[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"'][ \\t]+value[ \\t]*="
+                       f"[ \\t]*{_QUOTED}"),
+        # abbreviations and pairs: "pass: X", "creds: admin:X", "login: admin / X", "user/pass: admin/X"
+        compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?({_VALUE})"
+                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*[:=]?[ \\t]+[\"']?[^\\s:/%\"']+[\"']?"
+                       f"[ \\t]*[:/%][ \\t]*({_PAIRED})"),
     ]
 
 
@@ -379,6 +421,17 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
 
 
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
+# A plain word between tags is no value ("<password>required</password>"): one with a digit, a symbol or
+# mixed cases is.
+_WORD = re.compile(r"[A-Za-z][a-z]*")
+# Words that describe a credential rather than being one: "the id token is RS256-signed", "base64url-encoded".
+_DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready)")
+# Code on the right of "=" that names a value instead of being one: a call or a subscript
+# (``get_key(env2)``, ``Token.objects.get(id=k2)``, ``tokens[i]``), an attribute (``self.secret_v2``,
+# ``form.password2``), a snake_case or CONSTANT_CASE name (``next_token2``, ``API_KEY_2``). A name
+# without "_" or "." ("hunter22", "Zq81kkLm") is a value.
+_CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+"
+                   r"|_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*")
 
 
 def _is_value(text: str) -> bool:
@@ -419,11 +472,12 @@ def named_kind(before: str) -> str:
 
 
 # A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,
-# CHANGEME), a run of x, * or dots, or the bare word password/passwd/pass/pwd/secret/token;
+# CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/pwd/secret/token, or the name
+# of the 1Password manager ("パスワードは1Passwordにあります": where it is kept);
 # any other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db").
 _PLACEHOLDER = re.compile(
     r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
-    r"|(?i:pass(?:word|wd)?|pwd|secret|token)")
+    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)")
 # Only the detectors that read a password out of free text; key formats are never placeholders.
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
