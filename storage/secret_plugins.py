@@ -260,15 +260,18 @@ _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:"
 @functools.cache
 def said(role: str) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
-    perhaps a note in brackets or a phrase saying whose (a preposition and up to four words), then
-    a verb (perhaps then ``:``), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or
-    ``=``, the value may start the next line); the prepositions and
-    verbs of English and of the languages that have a word of ``role``."""
+    perhaps a note in brackets or after a comma ("password, prod: X"), or a phrase saying whose (a
+    preposition or a relative word, "that", "we", "used", and up to six words), then a verb (perhaps
+    then ``:``; English's "was changed to", "will be", "has been reset to"), ``'s`` (not after a word
+    for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb,
+    ``:`` or ``=``, the value may start the next line); the prepositions and verbs of English and of
+    the languages that have a word of ``role``."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
-    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?"
+    owned = "|['’]s[ \\t]+" if role != "key" else ""  # "my password's X"; "the token's scope2 field" is none
+    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
-            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+)|['’]s[ \\t]+"
+            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
 
 
@@ -312,8 +315,10 @@ class NamedCredentialDetector(Detector):
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match (labelled by :func:`named_kind`): a ``whole`` group's as it is, a
-        ``mixed`` one's when it holds a digit and letters of both cases, another's when it holds a
-        letter and a digit."""
+        ``mixed`` one's when it holds a digit and letters of both cases, a ``markup`` one's when it is
+        not a plain word, a ``said`` one's also when it is 6 digits or more, another's when it holds a
+        letter and a digit; but not a compound that describes one (``_DESCRIBED``), nor after ``=`` (or
+        ``pass:``) code that names one (``_CODE``)."""
         value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
         name = self._names[match.re.pattern].get(match.lastindex, "")
         if name.startswith("whole"):
@@ -326,8 +331,10 @@ class NamedCredentialDetector(Detector):
             kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
         else:
             kept = _is_value(value) and (name != "mixed" or mixed)
-        assigned = match.string[max(match.start(), match.start(match.lastindex) - 3):match.start(match.lastindex)]
-        if kept and not _DESCRIBED.fullmatch(value) and not ("=" in assigned and _CODE.fullmatch(value)):
+        at = match.start(match.lastindex)
+        assigned = match.string[max(match.start(), at - 3):at]
+        code = ("=" in assigned or name == "pass") and _CODE.fullmatch(value)
+        if kept and not code and not _DESCRIBED.fullmatch(value):
             yield None, value
 
 
@@ -349,8 +356,9 @@ def _named_patterns() -> list[Any]:
         # something ("パスワードを2024年に変更", "密码至少8位")
         compile_linear(f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)"),
         # the word alone on its line, its value alone on the next ("Password", then "Xk29slQpz")
-        compile_linear(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}(?:{spaced}|{words('password-strict')}|{words('key')})"
-                       f"[ \\t]*\\r?\\n[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
+        compile_linear(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
+                       f"(?:{spaced}|{words('password-strict')}|{words('key')})[ \\t]*\\r?\\n"
+                       f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
         # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
         # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
         compile_linear(f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
@@ -365,22 +373,29 @@ def _named_patterns() -> list[Any]:
                        r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
                        r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
                        r"[\"']?[^\s:\"']+:"
-                       # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net user's
-                       # password, htpasswd -b's (after the file and the user), ldapsearch's -w X, xfreerdp's /p:X
-                       r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
-                       r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"
+                       # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
+                       # user's password, htpasswd -b's (after the file and the user), ldapsearch's -w X,
+                       # xfreerdp's /p:X
+                       r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:"
+                       r"|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+                       r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p"
+                       r"|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"
                        r"|\bnet[ \t]+user[ \t]+[\"']?[^\s/\"']+[\"']?[ \t]+"
-                       r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}[ \t]+"
+                       r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}"
+                       r"[ \t]+"
                        r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:)"
                        r"[\"']?([^\s\"'*/-][^\s\"']{3,})"
                        # a password piped to sudo -S: echo X | sudo -S
-                       r"|\b(?:echo|printf)[ \t]+[\"']?([^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[ \t]*sudo\b[^\n|]*?"
+                       r"|\b(?:echo|printf)[ \t]+[\"']?([^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[ \t]*sudo\b"
+                       r"[^\n|]*?"
                        r"[ \t]-[a-zA-Z]*(?-i:S)"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
         compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
                        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
-        # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a digit
-        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+(?P<whole>[\w.~+/-]{16,}=*)"
+        # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
+        # digit
+        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
+                       r"(?P<whole>[\w.~+/-]{16,}=*)"
                        r"|\bbearer[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
@@ -391,13 +406,14 @@ def _named_patterns() -> list[Any]:
                        + _QUOTED),
         # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>; a .NET setting
         # <add key="DbPassword" value="X"/>
-        compile_linear(f"(?i)<[\\w:.-]*(?:{_CODE_WORDS})(?:[ \\t][^<>\\n]*)?>[ \\t]*(?P<markup>[^<>\\s]{{4,200}})"
-                       f"[ \\t]*</|\\bkey[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"'][ \\t]+value[ \\t]*="
-                       f"[ \\t]*{_QUOTED}"),
+        compile_linear(f"(?i)<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
+                       f"[ \\t]*(?P<markup>[^<>\\s]{{4,200}})[ \\t]*</"
+                       f"|\\bkey[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
+                       f"[ \\t]+value[ \\t]*=[ \\t]*{_QUOTED}"),
         # abbreviations and pairs: "pass: X", "creds: admin:X", "login: admin / X", "user/pass: admin/X"
-        compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?({_VALUE})"
-                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*[:=]?[ \\t]+[\"']?[^\\s:/%\"']+[\"']?"
-                       f"[ \\t]*[:/%][ \\t]*({_PAIRED})"),
+        compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
+                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*(?:[:=]|[ \\t]-)?[ \\t]+"
+                       f"[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"),
     ]
 
 

@@ -206,10 +206,10 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
 
     Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``),
     joined (``validate.joined``) and with look-alike letters read as ASCII (:func:`latin_lookalikes`),
-    so a key split by an invisible character, a combining mark or an odd space, typed full-width, or a
-    word for password written with a Cyrillic letter, is found; and without the line breaks and tabs inside runs
-    of key characters (a key wrapped by a terminal). A value two detectors both find on a line is named
-    once, by the first. A marker :func:`redact` put where a URL's password stood is read blanked, so a
+    so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
+    a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
+    inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a
+    line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read blanked, so a
     redacted text passes. Linear time in the texts' length (every pattern runs in RE2); no lock.
     """
     from .validate import bare, joined, nfc
@@ -218,7 +218,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     for text in texts:
         found: list[tuple[str, int]] = []
         text = _placed_masked(text)  # memvault's own marker where a URL's password stood is no keyword
-        for form in dict.fromkeys((text, nfc(text), bare(text), joined(text), latin_lookalikes(joined(text)))):
+        together = joined(text)
+        for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together))):
             found += [f for f in _scan(form) if f not in found]
         unwrapped = _unwrapped(nfc(text))
         if unwrapped is not None:
