@@ -268,7 +268,7 @@ def said(role: str) -> str:
     the languages that have a word of ``role``."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
-    owned = "|['’]s[ \\t]+" if role != "key" else ""  # "my password's X"; "the token's scope2 field" is none
+    owned = "|['’]s[ \\t]+" if role != "key" else ""  # "password's X"; "the token's scope2 field": none
     return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
@@ -335,7 +335,8 @@ class NamedCredentialDetector(Detector):
         assigned = match.string[max(match.start(), at - 3):at]
         code = ("=" in assigned or name == "pass") and _CODE.fullmatch(value)
         if kept and not code and not _DESCRIBED.fullmatch(value):
-            yield None, value
+            before = match.string[match.start():at]  # its word on the line above: named from there
+            yield (named_kind(before) if "\n" in before else None), value
 
 
 @functools.cache

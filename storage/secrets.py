@@ -209,8 +209,9 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a
-    line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read blanked, so a
-    redacted text passes. Linear time in the texts' length (every pattern runs in RE2); no lock.
+    line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read
+    blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
+    no lock.
     """
     from .validate import bare, joined, nfc
 
