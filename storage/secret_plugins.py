@@ -289,9 +289,16 @@ class NamedCredentialDetector(Detector):
       A value holds a letter and a digit (after a word written without spaces, printable ASCII),
       or is quoted after a word for password; a word that qualifies another noun ("password
       hint", "token budget") is not followed by a value;
-    - a PIN (``pin`` words): "card PIN: 4821", 4 to 8 digits;
+    - a PIN (``pin`` words): "card PIN: 4821", "PIN ist 4821", 4 to 8 digits; 6 digits or more after
+      the prose grammar ("my password is 19871203"), 4 to 12 after a word written without spaces
+      ("暗証番号は4821です", not "2024年");
+    - the word alone on its line, the value alone on the next ("Password", then "Xk29slQpz");
     - command lines: ``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``redis-cli -a X``,
-      ``--password X`` (``--db-password=X``), ``curl -u user:X``, and a ``.pgpass`` line;
+      ``--password X`` (``--db-password=X``), ``curl -u user:X``, ``-pass pass:X``, ``zip -P X``,
+      ``7z -pX``, ``smbclient -U user%X``, ``net user NAME X``, ``htpasswd -b FILE USER X``,
+      ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
+    - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
+      value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
       API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
@@ -336,7 +343,8 @@ class NamedCredentialDetector(Detector):
         code = ("=" in assigned or name == "pass") and _CODE.fullmatch(value)
         if kept and not code and not _DESCRIBED.fullmatch(value):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            yield (named_kind(before) if "\n" in before else None), value
+            kind = "password" if name.startswith("cmd") else named_kind(before) if "\n" in before else None
+            yield kind, value
 
 
 @functools.cache
@@ -384,12 +392,21 @@ def _named_patterns() -> list[Any]:
                        r"|\bnet[ \t]+user[ \t]+[\"']?[^\s/\"']+[\"']?[ \t]+"
                        r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}"
                        r"[ \t]+"
-                       r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:)"
-                       r"[\"']?([^\s\"'*/-][^\s\"']{3,})"
+                       r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:"
+                       # mongo's, PsExec's, az login's -p X, sqlcmd's -P X, ssh-keygen's -N/-P X, keytool's
+                       # -storepass X, gpg's --passphrase X, rabbitmqctl add_user U X, net use SHARE X
+                       r"|\b(?:mongo(?:sh|dump|restore|import|export)?|psexec(?:64)?|az[ \t]+login)\b[^\n]*?[ \t]-p[ \t]+"
+                       r"|\b(?:sqlcmd|bcp|osql)\b[^\n]*?[ \t](?-i:-P)[ \t]*|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
+                       r"|[ \t]-(?:src|dest|new)?(?:store|key)pass[ \t]+|[ \t]--passphrase[ \t=]+"
+                       r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
+                       r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
+                       r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
                        # a password piped to sudo -S: echo X | sudo -S
-                       r"|\b(?:echo|printf)[ \t]+[\"']?([^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[ \t]*sudo\b"
+                       r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[ \t]*sudo\b"
                        r"[^\n|]*?"
-                       r"[ \t]-[a-zA-Z]*(?-i:S)"),
+                       r"[ \t]-[a-zA-Z]*(?-i:S)"
+                       # chpasswd: echo user:X | chpasswd
+                       r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
         compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
                        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
@@ -442,7 +459,7 @@ _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
 # mixed cases is.
 _WORD = re.compile(r"[A-Za-z][a-z]*")
 # Words that describe a credential rather than being one: "the id token is RS256-signed", "base64url-encoded".
-_DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready)")
+_DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready|compatible)")
 # Code on the right of "=" that names a value instead of being one: a call or a subscript
 # (``get_key(env2)``, ``Token.objects.get(id=k2)``, ``tokens[i]``), an attribute (``self.secret_v2``,
 # ``form.password2``), a snake_case or CONSTANT_CASE name (``next_token2``, ``API_KEY_2``). A name
