@@ -173,6 +173,13 @@ def words(role: str, language: str | None = None) -> str:
                     if row_role == role and language in (None, lang))
 
 
+@functools.cache
+def lookalikes() -> dict[int, str]:
+    """``secret_lookalikes.tsv`` as a ``str.translate`` table: each letter of another script that reads
+    as one ASCII letter, to that letter."""
+    return {ord(letter): ascii_letter for letter, ascii_letter, *_ in _table("secret_lookalikes.tsv")}
+
+
 _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[0-9]")}
 
 

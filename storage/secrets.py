@@ -179,22 +179,21 @@ def _scan(text: str, line_of: Callable[[int], int] | None = None) -> list[tuple[
     return named
 
 
-# Cyrillic and Greek letters that read as one ASCII letter (Unicode TR39 confusables, by the
-# confusable-homoglyphs package's data; a test checks this copy against it): "pаssword" with a
-# Cyrillic а reads "password".
-_LOOKALIKES = str.maketrans("αаЬϲсԁеҽһιͺіꙇӏϳјΙІӀοσоρϱрԛᴦгѕυνѵѡԝхγуүΑАΒВϹСΕЕϜԌΗНͿЈΚКΜϺМΝΟОΡРЅΤТѴԜΧХΥϒУҮΖ",
-                            "aabccdeehiiiiijjlllooopppqrrsuvvwwxyyyAABBCCEEFGHHJJKKMMMNOOPPSTTVWXXYYYYZ")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
 def latin_lookalikes(text: str) -> str:
-    """``text`` with each word written in ASCII letters and look-alikes of them (``_LOOKALIKES``, at
-    least one) read as ASCII ("pаsswоrd" → "password"); other words as they are ("пароль"). Linear."""
+    """``text`` with each word written in ASCII letters and look-alikes of them (at least one, from
+    ``secret_lookalikes.tsv``: Unicode's confusables) read as ASCII ("pаsswоrd" → "password"); other
+    words as they are ("пароль"). Linear."""
     if text.isascii():
         return text
+    from .secret_plugins import lookalikes
+
+    table = lookalikes()
 
     def read(word: re.Match[str]) -> str:
-        latin = word.group().translate(_LOOKALIKES)
+        latin = word.group().translate(table)
         return latin if latin.isascii() else word.group()
 
     return _WORD.sub(read, text)
