@@ -259,6 +259,8 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
                r"|contrase[ñn]a")
 # The words of English prose that names a credential after its value.
+# An attribute naming a credential: key="DbPassword", name='api_key'.
+_NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
@@ -275,7 +277,8 @@ def said(role: str) -> str:
     the languages that have a word of ``role``."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
-    owned = "|['’]s[ \\t]+" if role != "key" else ""  # "password's X"; "the token's scope2 field": none
+    # "my password's X"; not after a word for a key: "the token's scope2 field"
+    owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
@@ -346,8 +349,8 @@ class NamedCredentialDetector(Detector):
         else:
             kept = _is_value(value) and (name != "mixed" or mixed)
         at = match.start(match.lastindex)
-        assigned = match.string[max(match.start(), at - 3):at]
-        code = ("=" in assigned or name == "pass") and _CODE.fullmatch(value)
+        assigned = _ASSIGNED.search(match.string[max(match.start(), at - 4):at]) or name == "pass"
+        code = assigned and _CODE.fullmatch(value)
         if kept and not code and not _DESCRIBED.fullmatch(value):
             before = match.string[match.start():at]  # its word on the line above: named from there
             kind = "password" if name.startswith("cmd") else named_kind(before) if "\n" in before else None
@@ -402,18 +405,21 @@ def _named_patterns() -> list[Any]:
                        r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:"
                        # mongo's, PsExec's, az login's -p X, sqlcmd's -P X, ssh-keygen's -N/-P X, keytool's
                        # -storepass X, gpg's --passphrase X, rabbitmqctl add_user U X, net use SHARE X
-                       r"|\b(?:mongo(?:sh|dump|restore|import|export)?|psexec(?:64)?|az[ \t]+login)\b[^\n]*?[ \t]-p[ \t]+"
-                       r"|\b(?:sqlcmd|bcp|osql)\b[^\n]*?[ \t](?-i:-P)[ \t]*|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
+                       r"|\b(?:mongo(?:sh|dump|restore|import|export)?|psexec(?:64)?|az[ \t]+login)\b[^\n]*?"
+                       r"[ \t]-p[ \t]+|\b(?:sqlcmd|bcp|osql)\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+                       r"|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
                        r"|[ \t]-(?:src|dest|new)?(?:store|key)pass[ \t]+|[ \t]--passphrase[ \t=]+"
                        r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
                        r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
                        r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
                        # a password piped to sudo -S: echo X | sudo -S
-                       r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[ \t]*sudo\b"
+                       r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|"
+                       r"[ \t]*sudo\b"
                        r"[^\n|]*?"
                        r"[ \t]-[a-zA-Z]*(?-i:S)"
                        # chpasswd: echo user:X | chpasswd
-                       r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
+                       r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
+                       r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
         compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
                        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
@@ -429,12 +435,12 @@ def _named_patterns() -> list[Any]:
         compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
         compile_linear(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
                        + _QUOTED),
-        # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>; a .NET setting
-        # <add key="DbPassword" value="X"/>
-        compile_linear(f"(?i)<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
+        # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>, <entry key="password">X</entry>;
+        # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
+        compile_linear(f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
+                       f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
                        f"[ \\t]*(?P<markup>[^<>\\s]{{4,200}})[ \\t]*</"
-                       f"|\\bkey[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
-                       f"[ \\t]+value[ \\t]*=[ \\t]*{_QUOTED}"),
+                       f"|{_NAMED_ATTRIBUTE}[ \\t]+value[ \\t]*=[ \\t]*{_QUOTED}"),
         # abbreviations and pairs: "pass: X", "creds: admin:X", "login: admin / X", "user/pass: admin/X"
         compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
                        f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*(?:[:=]|[ \\t]-)?[ \\t]+"
@@ -466,11 +472,13 @@ _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
 # mixed cases is.
 _WORD = re.compile(r"[A-Za-z][a-z]*")
 # Words that describe a credential rather than being one: "the id token is RS256-signed", "base64url-encoded".
-_DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready|compatible)")
+_DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready"
+                       r"|compatible)")
 # Code on the right of "=" that names a value instead of being one: a call or a subscript
 # (``get_key(env2)``, ``Token.objects.get(id=k2)``, ``tokens[i]``), an attribute (``self.secret_v2``,
 # ``form.password2``), a snake_case or CONSTANT_CASE name (``next_token2``, ``API_KEY_2``). A name
 # without "_" or "." ("hunter22", "Zq81kkLm") is a value.
+_ASSIGNED = re.compile(r"=|\bto\s*$")  # "token = next_token2", "pass the token to next_handler2"
 _CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+"
                    r"|_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*")
 

@@ -34,7 +34,8 @@ REFUSED = {
         f"the password became {L}",
         f"the password will now be {V}", f"the new password is going to be {V}",
         f"the password we chose is {L}",
-        f"the password used on the router is {V}",
+        f"the password used on the router is {V}", f"the password has changed to {V}",
+        f"the password got changed to {L}", f"the password's now {V}",
     ],
     "a note after a comma, the value on the next line": [
         f"password, prod: {V}", f"password, staging db: {L}", f"Password, VPN - {V}", f"Password\n{V}",
@@ -46,7 +47,8 @@ REFUSED = {
         "<password>hunter22</password>", f'<add key="SmtpPassword" value="{V}" />',
         "<add key='ApiKey' value='correct horse battery staple'/>", f"[db]\npassword={V}",
         f"db:\n  password: {L}", f'{{"password": "{V}"}}', f'<user name="admin" password="{V}"/>',
-        f"[auth]\napi_key = '{V}'",
+        f"[auth]\napi_key = '{V}'", f'<entry key="password">{V}</entry>',
+        f'<property name="db.password" value="{L}"/>',
     ],
     "abbreviations and user:password pairs": [
         f"pass: {V}", f"Pass = {L}", f"pw: {V}", f"PW {V}", f"pwd={V}", f"pwd: {L}", f"creds: admin:{V}",
@@ -98,6 +100,7 @@ REFUSED = {
         "le code PIN est 4821", "el PIN es 4821", "il PIN è 4821", "o PIN é 4821", "de PIN is 4821",
         "my PIN is 4821", "暗証番号は4821", "暗証番号は4821です", "暗証番号：4821", "暗証番号4821",
         "密码是482133", "비밀번호는 482133",
+        "PINコードは4821", "PIN码是4821",
     ],
     "look-alike letters": [
         f"my p\u0430ssword is {V}", f"p\u0430ssw\u043erd: {V}", f"my passw\u043erd is {V}",
@@ -117,7 +120,8 @@ STORED = {
         "api_key = config.api_key_v2",
         "api_key = API_KEY_V2", "secret = SECRET_2", "password = make_password(pw1)",
         "token := next_token2",
-        "token = lexer.next_token2()", "pass: test_login_v2",
+        "token = lexer.next_token2()", "pass: test_login_v2", "pass the token to next_handler2",
+        "send the API key to key_service2",
     ],
     "words that describe a credential": [
         "the id token is RS256-signed", "the id token is ES256-signed",
@@ -172,7 +176,9 @@ STORED = {
         "Authorization: Bearer ${API_TOKEN}", "Authorization: Bearer xxxxxxxxxxxxxxxxxxxx",
         "<password>{{ db_password }}</password>", "<password>${DB_PASS}</password>",
         "<password>required</password>",
-        "<token>string</token>", "<passwordPolicy>Strict</passwordPolicy>", "<password>********</password>",
+        "<token>string</token>", '<entry key="password">required</entry>',
+        "<passwordPolicy>Strict</passwordPolicy>",
+        "<password>********</password>",
     ],
     "text in other scripts": [
         "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
