@@ -40,7 +40,8 @@ SHAPES = [
     # look-alike letters, code after "="
     "password was changed to ", "password will now be ", "password that we use for ", "password, a ",
     "password's ",
-    "Password\n", "Password\na1b2c3\n", "<password>", "<password>a1", "<a password=1>", 'key="password" value="',
+    "Password\n", "Password\na1b2c3\n", "<password>", "<password>a1", "<a password=1>",
+    'key="password" value="',
     "pass: ", "creds: a:", "login: a / ", "WPA2 key: ", "wifi password ", " -pass pass:", "zip -P ", "7z -p",
     " -U a%", "net user a ", "htpasswd -b f u ", "htpasswd -b ", "echo a1b2 | sudo -S", "echo a1b2 ", "| sudo -",
     "ldapsearch -w ", "xfreerdp /p:", "Authorization: Bearer ", "bearer token ", "PIN ist ", "暗証番号は", "暗証番号1",
