@@ -36,18 +36,11 @@ SHAPES = [
     "password (", "password [", "password is “", "“", "Serverpasswort: ", "паролата е ", "PIN ", "PIN: 4",
     "--password ", "sshpass -p ", "redis-cli -a ", "root password A", "$apr1$", "$argon2id$v=19$m=1,t=1,p=1$",
     "Authorization basic a1", "datadog ", "\U0001171e",
-    # round 8: verb forms, notes, the word above its value, markup, pairs, Wi-Fi, command lines, digits,
-    # look-alike letters, code after "="
-    "password was changed to ", "password will now be ", "password that we use for ", "password, a ",
-    "password's ",
-    "Password\n", "Password\na1b2c3\n", "<password>", "<password>a1", "<a password=1>",
-    'key="password" value="',
-    "pass: ", "creds: a:", "login: a / ", "WPA2 key: ", "wifi password ", " -pass pass:", "zip -P ", "7z -p",
-    " -U a%", "net user a ", "htpasswd -b f u ", "htpasswd -b ", "echo a1b2 | sudo -S", "echo a1b2 ", "| sudo -",
-    "ldapsearch -w ", "xfreerdp /p:", "Authorization: Bearer ", "bearer token ", "PIN ist ", "暗証番号は", "暗証番号1",
-    "\u0430", "p\u0430ss ", "token = a_b.", "token = a(", "a-signed ", "1", '<a key="password">', '<a name="token" ',
-    'name="api_key" ', "mongosh -p ", "sqlcmd -P ", "keytool -storepass ", "net use \\\\", "echo a:b1c2 | ",
-    "PINコードは", "password has changed to ", "password's now ", "\ua4d1", "p\u13aass ",
+    # round 8: the relative clause, a note after a comma, the word above its value, markup with attributes,
+    # pairs, htpasswd's two words, echo | sudo, look-alike letters, code after "="
+    "password that we use for ", "password, a ", "password's ", "Password\na1b2c3\n", '<a key="password">',
+    "<password>a1", "login: a / ", "htpasswd -b f u ", "echo a1b2 ", "echo a:b1c2 | ", "\u0430", "p\u0430ss ",
+    "token = a_b.", "token = a(", "a-signed ", "PINコードは",
 ]
 
 
