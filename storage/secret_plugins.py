@@ -427,7 +427,7 @@ def _named_patterns() -> list[Any]:
         # digit
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
                        r"(?P<whole>[\w.~+/-]{16,}=*)"
-                       r"|\bbearer[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
+                       r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
                        r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
@@ -439,8 +439,9 @@ def _named_patterns() -> list[Any]:
         # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
         compile_linear(f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
                        f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
-                       f"[ \\t]*(?P<markup>[^<>\\s]{{4,200}})[ \\t]*</"
-                       f"|{_NAMED_ATTRIBUTE}[ \\t]+value[ \\t]*=[ \\t]*{_QUOTED}"),
+                       f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
+                       f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
+                       f"value[ \\t]*=[ \\t]*{_QUOTED}"),
         # abbreviations and pairs: "pass: X", "creds: admin:X", "login: admin / X", "user/pass: admin/X"
         compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
                        f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*(?:[:=]|[ \\t]-)?[ \\t]+"
@@ -476,11 +477,13 @@ _DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|
                        r"|compatible)")
 # Code on the right of "=" that names a value instead of being one: a call or a subscript
 # (``get_key(env2)``, ``Token.objects.get(id=k2)``, ``tokens[i]``), an attribute (``self.secret_v2``,
-# ``form.password2``), a snake_case or CONSTANT_CASE name (``next_token2``, ``API_KEY_2``). A name
-# without "_" or "." ("hunter22", "Zq81kkLm") is a value.
+# ``form.password2``), a snake_case or CONSTANT_CASE name (``next_token2``, ``API_KEY_2``), a word for a
+# credential and one digit (``password2``, ``token2``). Another name without "_" or "." ("hunter22",
+# "Zq81kkLm", "secret123") is a value.
 _ASSIGNED = re.compile(r"=|\bto\s*$")  # "token = next_token2", "pass the token to next_handler2"
 _CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+"
-                   r"|_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*")
+                   r"|_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*"
+                   r"|(?:password|passwd|pwd|pw|token|secret|key)[0-9]")
 
 
 def _is_value(text: str) -> bool:

@@ -19,7 +19,8 @@ from memvault.storage.store import Store
 
 V = "Tr0ub4dor3x"  # a password mixing cases and digits
 L = "sunflower2024"  # one in lower case and digits
-VALUES = r"hunter22|correct horse battery staple|\d{4,}|[A-Za-z0-9]{16,}"  # the other values of the tables
+# the other values of the tables
+VALUES = r"hunter22|secret123|correct horse battery staple|\d{4,}|[A-Za-z0-9]{16,}"
 
 REFUSED = {
     "value before its word": [
@@ -35,7 +36,8 @@ REFUSED = {
         f"the password will now be {V}", f"the new password is going to be {V}",
         f"the password we chose is {L}",
         f"the password used on the router is {V}", f"the password has changed to {V}",
-        f"the password got changed to {L}", f"the password's now {V}",
+        f"the password got changed to {L}", f"the password's now {V}", f"the password we're using is {V}",
+        f"the password has now been changed to {L}",
     ],
     "a note after a comma, the value on the next line": [
         f"password, prod: {V}", f"password, staging db: {L}", f"Password, VPN - {V}", f"Password\n{V}",
@@ -48,7 +50,8 @@ REFUSED = {
         "<add key='ApiKey' value='correct horse battery staple'/>", f"[db]\npassword={V}",
         f"db:\n  password: {L}", f'{{"password": "{V}"}}', f'<user name="admin" password="{V}"/>',
         f"[auth]\napi_key = '{V}'", f'<entry key="password">{V}</entry>',
-        f'<property name="db.password" value="{L}"/>',
+        f'<property name="db.password" value="{L}"/>', f"<Password><![CDATA[{V}]]></Password>",
+        f'<password value="{V}"/>', "password=secret123", "password = hunter22",
     ],
     "abbreviations and user:password pairs": [
         f"pass: {V}", f"Pass = {L}", f"pw: {V}", f"PW {V}", f"pwd={V}", f"pwd: {L}", f"creds: admin:{V}",
@@ -88,7 +91,7 @@ REFUSED = {
     ],
     "bearer tokens": [
         "Authorization: Bearer qwfpgjluyarstdhne", "authorization: bearer QWERTYuiopasdfghj",
-        "Authorization: Bearer a1b2c3d4e5f6g7h8i", "Bearer a1b2c3d4e5f6g7h8i",
+        "Authorization: Bearer a1b2c3d4e5f6g7h8i", "Bearer a1b2c3d4e5f6g7h8i", "Bearer: a1b2c3d4e5f6g7h8i9",
         "bearer token Zq81kkLm9x2mPq4rS",
         '"Authorization": "Bearer mnbvcxzlkjhgfdsapoiu"',
     ],
@@ -121,7 +124,7 @@ STORED = {
         "api_key = API_KEY_V2", "secret = SECRET_2", "password = make_password(pw1)",
         "token := next_token2",
         "token = lexer.next_token2()", "pass: test_login_v2", "pass the token to next_handler2",
-        "send the API key to key_service2",
+        "send the API key to key_service2", "token=token2", "self.password = password2",
     ],
     "words that describe a credential": [
         "the id token is RS256-signed", "the id token is ES256-signed",
