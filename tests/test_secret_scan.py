@@ -40,7 +40,7 @@ SHAPES = [
     # pairs, htpasswd's two words, echo | sudo, look-alike letters, code after "="
     "password that we use for ", "password, a ", "password's ", "Password\na1b2c3\n", '<a key="password">',
     "<password>a1", "login: a / ", "htpasswd -b f u ", "echo a1b2 ", "echo a:b1c2 | ", "\u0430", "p\u0430ss ",
-    "token = a_b.", "token = a(", "a-signed ", "PINコードは",
+    "token = a_b.", "token = a(", "a-signed ", "PINコードは", "<password><![CDATA[", '<password value="',
 ]
 
 
