@@ -183,6 +183,13 @@ def _words_of(role: str) -> tuple[tuple[str, str], ...]:
                  if row_role == role)
 
 
+@functools.cache
+def lookalikes() -> dict[int, str]:
+    """``secret_lookalikes.tsv`` as a ``str.translate`` table: each letter of another script that reads
+    as one ASCII letter, to that letter."""
+    return {ord(letter): ascii_letter for letter, ascii_letter, *_ in _table("secret_lookalikes.tsv")}
+
+
 _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[0-9]")}
 
 
@@ -288,6 +295,10 @@ _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
 # printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
 # under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
 _ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{10FFFF}]))"
+# A password after its user ("admin:X", "admin / X"): not a path or a URL's rest ("login: https://x/y2").
+_PAIRED = r"[^\s\"'`/][^\s\"'`]{4,}[^\s\"'`.,;:!?)\]]"
+# What digits after a word for password count when they are no password ("2024年", "8位", "4桁").
+_COUNTERS = "年月日桁位個个回号號時时分秒件人字円元歳岁%"
 # A value in quotes of any kind is a value whatever it holds ("correct horse battery staple").
 _QUOTE = "[\"'`“‘«„‹「『]"
 _QUOTED = _QUOTE + "(?P<whole>[^\n]{4,200}?)[\"'`”’“»›」』]"
@@ -296,6 +307,8 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
                r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
                r"|contrase[ñn]a")
 # The words of English prose that names a credential after its value.
+# An attribute naming a credential: key="DbPassword", name='api_key'.
+_NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
@@ -304,15 +317,19 @@ _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:"
 @functools.cache
 def said(role: str) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
-    perhaps a note in brackets or a phrase saying whose (a preposition and up to four words), then
-    a verb (perhaps then ``:``), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or
-    ``=``, the value may start the next line); the prepositions and
-    verbs of English and of the languages that have a word of ``role``."""
+    perhaps a note in brackets or after a comma ("password, prod: X"), or a phrase saying whose (a
+    preposition or a relative word, "that", "we", "used", and up to six words), then a verb (perhaps
+    then ``:``; English's "was changed to", "will be", "has been reset to"), ``'s`` (not after a word
+    for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb,
+    ``:`` or ``=``, the value may start the next line); the prepositions and verbs of English and of
+    the languages that have a word of ``role``."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in _table("secret_words.tsv") if of == role])
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
-    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,4}?"
-            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]])?"
-            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+)"
+    # "my password's X"; not after a word for a key: "the token's scope2 field"
+    owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
+    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
+            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
+            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
 
 
@@ -330,9 +347,16 @@ class NamedCredentialDetector(Detector):
       A value holds a letter and a digit (after a word written without spaces, printable ASCII),
       or is quoted after a word for password; a word that qualifies another noun ("password
       hint", "token budget") is not followed by a value;
-    - a PIN (``pin`` words): "card PIN: 4821", 4 to 8 digits;
+    - a PIN (``pin`` words): "card PIN: 4821", "PIN ist 4821", 4 to 8 digits; 6 digits or more after
+      the prose grammar ("my password is 19871203"), 4 to 12 after a word written without spaces
+      ("暗証番号は4821です", not "2024年");
+    - the word alone on its line, the value alone on the next ("Password", then "Xk29slQpz");
     - command lines: ``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``redis-cli -a X``,
-      ``--password X`` (``--db-password=X``), ``curl -u user:X``, and a ``.pgpass`` line;
+      ``--password X`` (``--db-password=X``), ``curl -u user:X``, ``-pass pass:X``, ``zip -P X``,
+      ``7z -pX``, ``smbclient -U user%X``, ``net user NAME X``, ``htpasswd -b FILE USER X``,
+      ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
+    - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
+      value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
       API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
@@ -356,13 +380,29 @@ class NamedCredentialDetector(Detector):
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match (labelled by :func:`named_kind`): a ``whole`` group's as it is, a
-        ``mixed`` one's when it holds a digit and letters of both cases, another's when it holds a
-        letter and a digit."""
+        ``mixed`` one's when it holds a digit and letters of both cases, a ``markup`` one's when it is
+        not a plain word, a ``said`` one's also when it is 6 digits or more, another's when it holds a
+        letter and a digit; but not a compound that describes one (``_DESCRIBED``), nor after ``=`` (or
+        ``pass:``) code that names one (``_CODE``)."""
         value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
         name = self._names[match.re.pattern].get(match.lastindex, "")
-        mixed = value.lower() != value != value.upper()
-        if name.startswith("whole") or _is_value(value) and (name != "mixed" or mixed):
+        if name.startswith("whole"):
             yield None, value
+            return
+        mixed = value.lower() != value != value.upper()
+        if name == "markup":
+            kept = not _WORD.fullmatch(value)
+        elif name == "said" and value.isdigit():
+            kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
+        else:
+            kept = _is_value(value) and (name != "mixed" or mixed)
+        at = match.start(match.lastindex)
+        assigned = _ASSIGNED.search(match.string[max(match.start(), at - 4):at]) or name == "pass"
+        code = assigned and _CODE.fullmatch(value)
+        if kept and not code and not _DESCRIBED.fullmatch(value):
+            before = match.string[match.start():at]  # its word on the line above: named from there
+            kind = "password" if name.startswith("cmd") else named_kind(before) if "\n" in before else None
+            yield kind, value
 
 
 @functools.cache
@@ -373,12 +413,19 @@ def _named_patterns() -> list[Any]:
     spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     return [
-        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?({_VALUE}))"
+        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
                        f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
                        f"|{_AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
                        f"|(?:{words('key')}|{words('password-strict')})[ \\t]+({key})"
                        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
         compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
+        # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
+        # something ("パスワードを2024年に変更", "密码至少8位")
+        compile_linear(f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)"),
+        # the word alone on its line, its value alone on the next ("Password", then "Xk29slQpz")
+        compile_linear(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
+                       f"(?:{spaced}|{words('password-strict')}|{words('key')})[ \\t]*\\r?\\n"
+                       f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
         # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
         # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
         compile_linear(f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
@@ -392,11 +439,43 @@ def _named_patterns() -> list[Any]:
         compile_linear(r"(?i)(?:\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
                        r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
                        r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
-                       r"[\"']?[^\s:\"']+:)[\"']?([^\s\"'-][^\s\"']{3,})"),
+                       r"[\"']?[^\s:\"']+:"
+                       # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
+                       # user's password, htpasswd -b's (after the file and the user), ldapsearch's -w X,
+                       # xfreerdp's /p:X
+                       r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:"
+                       r"|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+                       r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p"
+                       r"|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"
+                       r"|\bnet[ \t]+user[ \t]+[\"']?[^\s/\"']+[\"']?[ \t]+"
+                       r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}"
+                       r"[ \t]+"
+                       r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:"
+                       # mongo's, PsExec's, az login's -p X, sqlcmd's -P X, ssh-keygen's -N/-P X, keytool's
+                       # -storepass X, gpg's --passphrase X, rabbitmqctl add_user U X, net use SHARE X
+                       r"|\b(?:mongo(?:sh|dump|restore|import|export)?|psexec(?:64)?|az[ \t]+login)\b[^\n]*?"
+                       r"[ \t]-p[ \t]+|\b(?:sqlcmd|bcp|osql)\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+                       r"|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
+                       r"|[ \t]-(?:src|dest|new)?(?:store|key)pass[ \t]+|[ \t]--passphrase[ \t=]+"
+                       r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
+                       r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
+                       r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
+                       # a password piped to sudo -S: echo X | sudo -S
+                       r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|"
+                       r"[ \t]*sudo\b"
+                       r"[^\n|]*?"
+                       r"[ \t]-[a-zA-Z]*(?-i:S)"
+                       # chpasswd: echo user:X | chpasswd
+                       r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
+                       r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
         compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
                        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
-        compile_linear(r"(?i)\bbearer[ \t]+([\w.~+/-]{16,}=*)"),
+        # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
+        # digit
+        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
+                       r"(?P<whole>[\w.~+/-]{16,}=*)"
+                       r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
                        r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
@@ -404,6 +483,17 @@ def _named_patterns() -> list[Any]:
         compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
         compile_linear(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
                        + _QUOTED),
+        # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>, <entry key="password">X</entry>;
+        # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
+        compile_linear(f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
+                       f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
+                       f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
+                       f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
+                       f"value[ \\t]*=[ \\t]*{_QUOTED}"),
+        # abbreviations and pairs: "pass: X", "creds: admin:X", "login: admin / X", "user/pass: admin/X"
+        compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
+                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*(?:[:=]|[ \\t]-)?[ \\t]+"
+                       f"[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"),
     ]
 
 
@@ -429,6 +519,21 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
 
 
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
+# A plain word between tags is no value ("<password>required</password>"): one with a digit, a symbol or
+# mixed cases is.
+_WORD = re.compile(r"[A-Za-z][a-z]*")
+# Words that describe a credential rather than being one: "the id token is RS256-signed", "base64url-encoded".
+_DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready"
+                       r"|compatible)")
+# Code on the right of "=" that names a value instead of being one: a call or a subscript
+# (``get_key(env2)``, ``Token.objects.get(id=k2)``, ``tokens[i]``), an attribute (``self.secret_v2``,
+# ``form.password2``), a snake_case or CONSTANT_CASE name (``next_token2``, ``API_KEY_2``), a word for a
+# credential and one digit (``password2``, ``token2``). Another name without "_" or "." ("hunter22",
+# "Zq81kkLm", "secret123") is a value.
+_ASSIGNED = re.compile(r"=|\bto\s*$")  # "token = next_token2", "pass the token to next_handler2"
+_CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+"
+                   r"|_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*"
+                   r"|(?:password|passwd|pwd|pw|token|secret|key)[0-9]")
 
 
 def _is_value(text: str) -> bool:
@@ -469,11 +574,12 @@ def named_kind(before: str) -> str:
 
 
 # A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,
-# CHANGEME), a run of x, * or dots, or the bare word password/passwd/pass/pwd/secret/token;
+# CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/pwd/secret/token, or the name
+# of the 1Password manager ("パスワードは1Passwordにあります": where it is kept);
 # any other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db").
 _PLACEHOLDER = re.compile(
     r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
-    r"|(?i:pass(?:word|wd)?|pwd|secret|token)")
+    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)")
 # Only the detectors that read a password out of free text; key formats are never placeholders.
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 

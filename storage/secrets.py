@@ -179,16 +179,38 @@ def _scan(text: str, line_of: Callable[[int], int] | None = None) -> list[tuple[
     return named
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def latin_lookalikes(text: str) -> str:
+    """``text`` with each word written in ASCII letters and look-alikes of them (at least one, from
+    ``secret_lookalikes.tsv``: Unicode's confusables) read as ASCII ("pаsswоrd" → "password"); other
+    words as they are ("пароль"). Linear."""
+    if text.isascii():
+        return text
+    from .secret_plugins import lookalikes
+
+    table = lookalikes()
+
+    def read(word: re.Match[str]) -> str:
+        latin = word.group().translate(table)
+        return latin if latin.isascii() else word.group()
+
+    return _WORD.sub(read, text)
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
 
-    Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``)
-    and joined (``validate.joined``), so a key split by an invisible character, a combining mark or
-    an odd space, or typed full-width, is found; and without the line breaks and tabs inside runs
-    of key characters (a key wrapped by a terminal). A value two detectors both find on a line is named
-    once, by the first. A marker :func:`redact` put where a URL's password stood is read blanked, so a
-    redacted text passes. Linear time in the texts' length (every pattern runs in RE2); no lock.
+    Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``),
+    joined (``validate.joined``) and with look-alike letters read as ASCII (:func:`latin_lookalikes`),
+    so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
+    a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
+    inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a
+    line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read
+    blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
+    no lock.
     """
     from .validate import bare, joined, nfc
 
@@ -196,7 +218,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     for text in texts:
         found: list[tuple[str, int]] = []
         text = _placed_masked(text)  # memvault's own marker where a URL's password stood is no keyword
-        for form in dict.fromkeys((text, nfc(text), bare(text), joined(text))):
+        together = joined(text)
+        for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together))):
             found += [f for f in _scan(form) if f not in found]
         unwrapped = _unwrapped(nfc(text))
         if unwrapped is not None:

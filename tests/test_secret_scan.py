@@ -36,6 +36,11 @@ SHAPES = [
     "password (", "password [", "password is “", "“", "Serverpasswort: ", "паролата е ", "PIN ", "PIN: 4",
     "--password ", "sshpass -p ", "redis-cli -a ", "root password A", "$apr1$", "$argon2id$v=19$m=1,t=1,p=1$",
     "Authorization basic a1", "datadog ", "\U0001171e",
+    # round 8: the relative clause, a note after a comma, the word above its value, markup with attributes,
+    # pairs, htpasswd's two words, echo | sudo, look-alike letters, code after "="
+    "password that we use for ", "password, a ", "password's ", "Password\na1b2c3\n", '<a key="password">',
+    "<password>a1", "login: a / ", "htpasswd -b f u ", "echo a1b2 ", "echo a:b1c2 | ", "\u0430", "p\u0430ss ",
+    "token = a_b.", "token = a(", "a-signed ", "PINコードは", "<password><![CDATA[", '<password value="',
 ]
 
 

@@ -1,0 +1,245 @@
+"""Kinds of credential the check missed, and code it took for one (issue 25, item 1.8, round 8).
+
+Each kind is a table of texts the check must refuse (several per kind, not only the sample an
+audit stored) and texts near it that must be stored. ``remember`` refuses what ``find_secrets``
+finds, and a captured turn's ``redact`` takes it out: the store-level tests check both over the
+same tables, with one store for the module."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+from fakes import FakeEmbedder
+
+from memvault.storage.errors import InvalidInput
+from memvault.storage.secrets import find_secrets, latin_lookalikes, redact
+from memvault.storage.store import Store
+
+V = "Tr0ub4dor3x"  # a password mixing cases and digits
+L = "sunflower2024"  # one in lower case and digits
+# the other values of the tables
+VALUES = r"hunter22|secret123|correct horse battery staple|\d{4,}|[A-Za-z0-9]{16,}"
+
+REFUSED = {
+    "value before its word": [
+        f"{V} is the password for prod", f"use {V} as the password", f"please use {V} as your password",
+        f"{V} is the wifi password", f"{V} was the password for the VPN",
+    ],
+    "verb forms": [
+        f"the password was changed to {V}", f"the password will be {V}", f"my password's {V}",
+        f"password’s {V}",
+        f"the password that we use for staging is {V}", f"the password that the team uses for prod is {V}",
+        f"the root password has been reset to {V}", f"the password is now set to {V}",
+        f"the password became {L}",
+        f"the password will now be {V}", f"the new password is going to be {V}",
+        f"the password we chose is {L}",
+        f"the password used on the router is {V}", f"the password has changed to {V}",
+        f"the password got changed to {L}", f"the password's now {V}", f"the password we're using is {V}",
+        f"the password has now been changed to {L}",
+    ],
+    "a note after a comma, the value on the next line": [
+        f"password, prod: {V}", f"password, staging db: {L}", f"Password, VPN - {V}", f"Password\n{V}",
+        f"password\n  {L}", f"Root password\n{V}", f"WiFi Password\n{V}", f"API key\n{V}", f"Passwort\n{V}",
+    ],
+    "markup and settings": [
+        f"<password>{V}</password>", f"<Password>{L}</Password>", f"<db:password id='1'>{V}</db:password>",
+        f"<dbPassword>{V}</dbPassword>", f"<secret_key>{V}</secret_key>", f"<apiKey>{V}</apiKey>",
+        "<password>hunter22</password>", f'<add key="SmtpPassword" value="{V}" />',
+        "<add key='ApiKey' value='correct horse battery staple'/>", f"[db]\npassword={V}",
+        f"db:\n  password: {L}", f'{{"password": "{V}"}}', f'<user name="admin" password="{V}"/>',
+        f"[auth]\napi_key = '{V}'", f'<entry key="password">{V}</entry>',
+        f'<property name="db.password" value="{L}"/>', f"<Password><![CDATA[{V}]]></Password>",
+        f'<password value="{V}"/>', "password=secret123", "password = hunter22",
+    ],
+    "abbreviations and user:password pairs": [
+        f"pass: {V}", f"Pass = {L}", f"pw: {V}", f"PW {V}", f"pwd={V}", f"pwd: {L}", f"creds: admin:{V}",
+        f"creds admin:{L}", f"creds - root/{V}", f"login: admin / {V}", f"Login: bob:{V}",
+        f"credentials: deploy/{V}",
+        f"user/pass: admin/{V}",
+    ],
+    "Wi-Fi keys": [
+        f"WPA2 key: {V}", f"WPA2-PSK: {L}", f"WPA passphrase: {V}", f"wifi password {L}",
+        f"Wi-Fi key is {V}",
+        f"the wifi password is {L}", f"WLAN key: {V}", f"network key {L}", f"PSK: {V}",
+        f"pre-shared key: {L}",
+    ],
+    "command lines": [
+        f"openssl enc -aes-256-cbc -in a -out b -pass pass:{V}",
+        f"openssl pkcs12 -in a.p12 -passin pass:{L}",
+        f"openssl pkcs12 -export -passout pass:{V}", f"zip -P {V} out.zip a.txt",
+        f"zip -er -P {L} a.zip dir",
+        f"unzip -P {V} backup.zip", f"7z a -p{V} out.7z dir", f"7z x -p{L} -oout a.7z",
+        f"7za a -p{V} a.7z x",
+        f"rar a -p{V} a.rar x", f"smbclient //srv/share -U admin%{V}", f"smbclient -L host -U alice%{L}",
+        f"rpcclient -U 'alice%{V}' 10.0.0.1", f"net user admin {V} /add",
+        f"net user alice {L} /add /domain",
+        f"htpasswd -b .htpasswd alice {V}", f"htpasswd -bc /etc/nginx/.htpasswd alice {L}",
+        f"htpasswd -nbB alice {V}",
+        f"echo {V} | sudo -S apt update", f"echo '{L}' | sudo -S reboot", f'echo "{V}" | sudo -kS ls',
+        f"mysql -u root -p{V}", f"mysql -h db -u root -p{L} app", f"sshpass -p '{V}' ssh root@h",
+        f"curl -u user:{V} https://x", f"ldapsearch -x -D cn=admin -w {V}",
+        f"xfreerdp /u:admin /p:{V} /v:host",
+        f"mongosh -u admin -p {V}", f"psexec \\\\host -u admin -p {V} cmd",
+        f"az login -u a@b.example -p {L}",
+        f"sqlcmd -S db -U sa -P {V}", f"ssh-keygen -t ed25519 -N {V} -f key",
+        f"keytool -genkey -storepass {L}",
+        f"keytool -importkeystore -srcstorepass {V}", f"gpg --batch --passphrase {V} -c f",
+        f"rabbitmqctl add_user admin {V}", f"net use Z: \\\\srv\\share {V} /user:dom\\bob",
+        f"echo 'bob:{V}' | sudo chpasswd",
+    ],
+    "bearer tokens": [
+        "Authorization: Bearer qwfpgjluyarstdhne", "authorization: bearer QWERTYuiopasdfghj",
+        "Authorization: Bearer a1b2c3d4e5f6g7h8i", "Bearer a1b2c3d4e5f6g7h8i", "Bearer: a1b2c3d4e5f6g7h8i9",
+        "bearer token Zq81kkLm9x2mPq4rS",
+        '"Authorization": "Bearer mnbvcxzlkjhgfdsapoiu"',
+    ],
+    "all-digit passwords and PINs": [
+        "my password is 19871203", "the password is 48213377", "Password: 884213",
+        "das Passwort ist 19871203",
+        "PIN ist 4821", "die PIN lautet 4821", "meine PIN ist 0815", "PIN-Nummer ist 4821",
+        "Geheimzahl: 4821",
+        "le code PIN est 4821", "el PIN es 4821", "il PIN è 4821", "o PIN é 4821", "de PIN is 4821",
+        "my PIN is 4821", "暗証番号は4821", "暗証番号は4821です", "暗証番号：4821", "暗証番号4821",
+        "密码是482133", "비밀번호는 482133",
+        "PINコードは4821", "PIN码是4821",
+    ],
+    "look-alike letters": [
+        f"my p\u0430ssword is {V}", f"p\u0430ssw\u043erd: {V}", f"my passw\u043erd is {V}",
+        f"P\u0410SSWORD={V}",
+        f"\u03a1ASSWORD={V}", f"the \u0391PI key is {V}", f"t\u043eken: {V}", f"\u0440assword: {L}",
+        f"\ua4d1ASSWORD={V}", f"p\u13aassword: {V}", f"p\u0251\u0455sword is {V}",
+    ],
+}
+
+STORED = {
+    "code that names a value": [
+        "token = next_token2", "token = uuid4()", "api_key = get_key(env2)",
+        "password = hash_password(raw1)",
+        "token = tokens[i]", "token = tokens[i2]", "password = form.cleaned_data['password1']",
+        "password = form.password2", "secret = self.secret_v2", "api_key = settings.OPENAI_API_KEY",
+        "token = jwt.encode(payload2, key)", "token = Token.objects.get(id=k2)",
+        "api_key = config.api_key_v2",
+        "api_key = API_KEY_V2", "secret = SECRET_2", "password = make_password(pw1)",
+        "token := next_token2",
+        "token = lexer.next_token2()", "pass: test_login_v2", "pass the token to next_handler2",
+        "send the API key to key_service2", "token=token2", "self.password = password2",
+    ],
+    "words that describe a credential": [
+        "the id token is RS256-signed", "the id token is ES256-signed",
+        "the access token is base64url-encoded",
+        "the API key is SHA256-hashed", "the password is argon2id-hashed",
+        "the refresh token is AES256-encrypted",
+        "パスワードは1Passwordにあります", "the token's scope2 field",
+    ],
+    "prose about passwords": [
+        "reset your password in settings", "the password field is required", "passwordless login",
+        "Password reset links expire after 24 hours", "the password must be at least 12 characters long",
+        "password, username and email are required", "Password\nReset it from the console.",
+        "Password\n\nForgot it?",
+        "the password we use is in Vault", "the password that we use for prod is in 1Password",
+        "the password was changed on Monday", "the password will be rotated", "the password has been reset",
+        "password's length is 12", "the password should be base64-encoded",
+        "the password is now set to expire",
+        "password, prod: see 1Password", "the token will be valid for 2h",
+        "the token is going to be refreshed",
+        "the password is 12 characters", "use a password manager such as 1Password",
+    ],
+    "abbreviations, pairs and Wi-Fi": [
+        "login: admin", "login: https://example.com/login2", "login - see the wiki page v2", "pass: true",
+        "pass: 3/4",
+        "PASS: 12 tests", "the pass rate was 98%", "creds: in 1Password", "credentials: see docs/setup2.md",
+        "the wifi password is on the fridge", "WPA2 key: printed on the router", "WPA2 is the key protocol",
+        "wifi 6 router", "the network key exchange uses ECDH", "PSK mode", "pre-shared key authentication",
+        "WPA2 key length is 63",
+    ],
+    "command lines without a password": [
+        "zip -r out.zip dir", "unzip -p a.zip file.txt", "unzip -P $ZIP_PASS a.zip",
+        "7z a -p archive.7z dir",
+        "7z a -mx9 x.7z d", "net user admin /active:yes", "net user alice * /add",
+        "htpasswd -c .htpasswd alice",
+        "htpasswd -B -C 12 file alice", "echo hello | sudo -S tee x", "echo $PASS | sudo -S ls",
+        "openssl enc -pass env:PASS", "openssl enc -pass file:pw.txt", "smbclient -U alice //srv/share",
+        "ldapsearch -x -W -D cn=admin", "curl -u $USER:$PASS https://x",
+        'ssh-keygen -t ed25519 -N "" -f key',
+        "mongosh -p", "keytool -list -storepass $STORE_PASS", "sqlcmd -S db -P", "mongodump -o /tmp/dump",
+        "net use Z: \\\\srv\\share /user:bob", "echo bob | sudo chpasswd",
+        "gpg --passphrase-file pw.txt -c f",
+    ],
+    "PINs and digits that are not one": [
+        "my PIN is secret", "PIN ist falsch", "the 4821 PIN", "PIN codes rotate every 90 days",
+        "pin the version to 4821", "暗証番号は4桁です", "密码是2024年设置的", "パスワードを2024年に変更",
+        "密码至少8位",
+        "비밀번호는 8자 이상", "the password is 123456 in docs (a sequence)",
+    ],
+    "bearer placeholders and markup that holds none": [
+        "Bearer authentication is used", "Authorization: Bearer <token>", "Authorization: Bearer $TOKEN",
+        "Authorization: Bearer YOUR_ACCESS_TOKEN", "Authorization: Bearer {{token}}",
+        "Authorization: Bearer ${API_TOKEN}", "Authorization: Bearer xxxxxxxxxxxxxxxxxxxx",
+        "<password>{{ db_password }}</password>", "<password>${DB_PASS}</password>",
+        "<password>required</password>",
+        "<token>string</token>", '<entry key="password">required</entry>',
+        "<passwordPolicy>Strict</passwordPolicy>",
+        "<password>********</password>",
+    ],
+    "text in other scripts": [
+        "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
+    ],
+}
+
+
+def _cases(table: dict[str, list[str]]) -> list[pytest.param]:
+    return [pytest.param(text, id=f"{kind}: {text[:40]}") for kind, texts in table.items() for text in texts]
+
+
+@pytest.fixture(scope="module")
+def one_store(tmp_path_factory):
+    s = Store(str(tmp_path_factory.mktemp("kinds") / "m.db"), FakeEmbedder())  # type: ignore[arg-type]
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize("text", _cases(REFUSED))
+def test_each_kind_is_refused_by_remember_and_redacted_in_a_turn(one_store, text: str) -> None:
+    with pytest.raises(InvalidInput, match="credential") as refused:
+        one_store.remember(tenant="a", scope="s", content=text)
+    assert refused.value.field == "content"
+    redacted, kinds = redact(text)
+    assert kinds and redacted != text and find_secrets(redacted) == [[]]
+    values = [v for v in (V, L) if v in text] or re.findall(VALUES, text)[-1:]
+    assert values and not any(v in redacted for v in values)
+
+
+@pytest.mark.parametrize("text", _cases(STORED))
+def test_code_and_prose_near_each_kind_are_stored_and_left_alone(one_store, text: str) -> None:
+    assert one_store.remember(tenant="a", scope="s", content=text).created
+    assert redact(text) == (text, ())
+
+
+def test_the_word_above_its_value_names_it() -> None:
+    assert find_secrets(f"Password\n{V}", f"WiFi key\n{V}", f"password:\n{V}") == [[("password", 2)]] * 3
+    assert redact(f"Root password\n{V}\nnext") == ("Root password\n[password]\nnext", ("password",))
+
+
+def test_the_look_alike_table_is_what_unicode_confusables_say() -> None:
+    """``secret_lookalikes.tsv`` is every letter that the installed confusable-homoglyphs lists as
+    confusable with an ASCII letter (NFKC leaves it non-ASCII), read as one of that case when there is."""
+    import unicodedata
+
+    from confusable_homoglyphs import confusables
+
+    from memvault.storage.secret_plugins import lookalikes
+
+    readings: dict[str, list[str]] = {}
+    for ascii_letter in string.ascii_letters:
+        for item in confusables.is_confusable(ascii_letter, greedy=True, preferred_aliases=[]) or []:
+            for glyph in (g["c"] for g in item["homoglyphs"]):
+                if len(glyph) == 1 and glyph.isalpha() and not unicodedata.normalize("NFKC", glyph).isascii():
+                    readings.setdefault(glyph, []).append(ascii_letter)
+    cased = {g: [a for a in read if a.isupper() == g.isupper()] if g.lower() != g.upper() else []
+             for g, read in readings.items()}
+    expected = {ord(g): (cased[g] or read)[0] for g, read in readings.items()}
+    assert lookalikes() == expected and len(expected) > 400
+    read = latin_lookalikes("p\u0430ssw\u043erd \u0420\u0410SS пароль Москва")
+    assert read == "password PASS пароль Москва"
