@@ -210,7 +210,7 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None
         " d AS MATERIALIZED (SELECT coalesce(sum(k.documents), 0)::float8 AS n FROM keyword_documents k"
         " WHERE k.tenant = %(tenant)s),"
         " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
-        f" greatest(ln(((SELECT n FROM d) - {df} + 0.5) / ({df} + 0.5)), 1e-6) AS idf FROM h GROUP BY h.phrase),"
+        f" greatest(ln((greatest((SELECT n FROM d) - {df}, 0) + 0.5) / ({df} + 0.5)), 1e-6) AS idf FROM h GROUP BY h.phrase),"
         # IDFs and the average length read once (an InitPlan each), not joined to every match.
         " i AS MATERIALIZED (SELECT array_agg(coalesce(w.idf, 0) ORDER BY g.i) AS idf"
         " FROM generate_series(1, %(phrase_count)s) g(i) LEFT JOIN w ON w.phrase = g.i),"
