@@ -171,7 +171,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
         cosines = similarities(older, later) if later else {}
         near = [seq for seq in later if cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)]
-        rivals = [seq for seq in near if disagreement(old.content or "", c.rows[seq].content or "") is not None
+        rivals = [seq for seq in near
+                  if disagreement(old.content or "", c.rows[seq].content or "") is not None
                   and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
                   and not names_subject(question, old.content or "", c.rows[seq].content or "")]
         for newer in rivals:

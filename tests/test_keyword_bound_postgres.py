@@ -31,15 +31,18 @@ def store(pg_url, monkeypatch):
     lines += [{"content": f"zeppelin {i} weather", "scope": "old"} for i in range(3)]
     lines += [{"content": f"the weather was grey over the harbour and the hills today {i}", "scope": "new"}
               for i in range(NEW)]
-    assert transfer.import_lines(s, (json.dumps(line) for line in lines), tenant="t", scope="new").imported == len(lines)
-    transfer.import_lines(s, (json.dumps({"content": f"weather elsewhere {i}"}) for i in range(3)), tenant="u", scope="o")
+    imported = transfer.import_lines(s, (json.dumps(line) for line in lines), tenant="t", scope="new")
+    assert imported.imported == len(lines)
+    other = (json.dumps({"content": f"weather elsewhere {i}"}) for i in range(3))
+    transfer.import_lines(s, other, tenant="u", scope="o")
     yield s
     s.close()
 
 
 def keyword(store: Store, query: str, k: int, scopes: list[str]) -> list[str]:
     with store.backend.read("t") as tx:
-        found = searching.keyword(tx, Filters(tenant="t", scopes=scopes, now=store.clock()), query_chunks(query), k)
+        filters = Filters(tenant="t", scopes=scopes, now=store.clock())
+        found = searching.keyword(tx, filters, query_chunks(query), k)
         rows = searching.rows(tx, [seq for seq, _, _ in found])
     return [rows[seq].content for seq, _, _ in found]  # type: ignore[misc]
 
@@ -75,7 +78,8 @@ def test_the_term_counts_follow_every_write(store, pg_url):
         counted = conn.execute(
             "SELECT tenant, term, count(*) FILTER (WHERE content), count(*) FILTER (WHERE NOT content) FROM ("
             " SELECT tenant, t, true FROM memories, unnest(tsvector_to_array(content_terms)) t UNION ALL"
-            " SELECT tenant, t, false FROM memories, unnest(tsvector_to_array(context_terms)) t) d(tenant, term, content)"
+            " SELECT tenant, t, false FROM memories, unnest(tsvector_to_array(context_terms)) t)"
+            " d(tenant, term, content)"
             " GROUP BY 1, 2 ORDER BY 1, 2").fetchall()
     assert kept_counts == counted
     with store.backend.read("t") as tx:

@@ -16,17 +16,21 @@ TEXTS = {1: "The release manager is Jonas Berg.", 2: "The release manager is Pri
 
 
 def memory(seq: int) -> Memory:
-    return Memory(id=f"m{seq}", tenant="t", scope="s", kind="fact", content=TEXTS[seq], tags=(), importance=5,
-                  source=None, observed_at=seq * 1000, recorded_at=seq * 1000, expires_at=None, supersedes=None,
-                  superseded_by=None, supersede_reason=None, forgotten_at=None, forget_reason=None, confirmations=0,
-                  last_confirmed_at=None, vector_pending=False, tokens=None)
+    return Memory(id=f"m{seq}", tenant="t", scope="s", kind="fact", content=TEXTS[seq], tags=(),
+                  importance=5, source=None, observed_at=seq * 1000, recorded_at=seq * 1000, expires_at=None,
+                  supersedes=None, superseded_by=None, supersede_reason=None, forgotten_at=None,
+                  forget_reason=None, confirmations=0, last_confirmed_at=None, vector_pending=False,
+                  tokens=None)
 
 
-def outdated(cosines: dict[tuple[int, int], float], monkeypatch) -> tuple[dict[int, str], list[tuple[str, str]]]:
+Pairs = dict[tuple[int, int], float]
+
+
+def outdated(cosines: Pairs, monkeypatch) -> tuple[dict[int, str], list[tuple[str, str]]]:
     """outdate over memories 1-3 with these cosines, and the pairs whose words it compared."""
     rows = {seq: memory(seq) for seq in TEXTS}
-    c = Candidates(keyword=[], vector=[], rows=rows, similarity={}, coverage={s: 0.5 for s in rows}, when=None,
-                   degraded=None, unknown_names=[])
+    c = Candidates(keyword=[], vector=[], rows=rows, similarity={}, coverage={s: 0.5 for s in rows},
+                   when=None, degraded=None, unknown_names=[])
     read: list[tuple[str, str]] = []
     compare = ranking.disagreement
 
@@ -36,7 +40,8 @@ def outdated(cosines: dict[tuple[int, int], float], monkeypatch) -> tuple[dict[i
 
     monkeypatch.setattr(ranking, "disagreement", spy)
     scores = {1: 3.0, 2: 2.0, 3: 1.0}
-    found = ranking.outdate([1, 2, 3], c, scores, lambda a, seqs: {s: cosines[a, s] for s in seqs if (a, s) in cosines})
+    found = ranking.outdate([1, 2, 3], c, scores,
+                            lambda a, seqs: {s: cosines[a, s] for s in seqs if (a, s) in cosines})
     return found, read
 
 

@@ -23,8 +23,9 @@ from ..turn_search import TurnHit
 from . import schema
 from . import sessions as session_sql
 from .sql import (
-    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, contains_sql, documents_sql,
-    filter_sql, index_words, keyword_sql, keyword_texts, listing_sql, similarity_sql, vector_sql, window_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, contains_sql,
+    documents_sql, filter_sql, index_words, keyword_sql, keyword_texts, listing_sql, similarity_sql,
+    vector_sql, window_sql,
 )
 
 # The keyword search's bound, as SQLite's (storage/sqlite/tx.py; chosen in

@@ -465,7 +465,8 @@ $fn$;
 # as ``memvault_phrase_hits``, of the phrases ranked ``whole``, and of the others those among the
 # memories read for them and the tenant's ``newest`` newest (by id: UUIDv7, time-sortable).
 _ROW = ("m.seq, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at, m.forgotten_at, m.superseded_by,"
-        " length(m.content_terms) + coalesce(length(m.context_terms), 0) AS terms, m.content_terms, m.context_terms")
+        " length(m.content_terms) + coalesce(length(m.context_terms), 0) AS terms,"
+        " m.content_terms, m.context_terms")
 _POOLED = "k.tenant, k.scope, k.kind, k.observed_at, k.expires_at, k.forgotten_at, k.superseded_by, k.terms"
 _OWN = f"m.tenant = for_tenant AND for_tenant = {_TENANT}"
 _V_BOUNDED_KEYWORD = f"""
@@ -493,23 +494,26 @@ BEGIN
         UNION ALL SELECT old_tenant, t, 0, -1 FROM unnest(tsvector_to_array(old_context)) t
     ) d(tenant, term, content, context)
     GROUP BY d.tenant, d.term HAVING sum(d.content) <> 0 OR sum(d.context) <> 0 ORDER BY d.tenant, d.term
-    ON CONFLICT (tenant, term) DO UPDATE SET content = k.content + EXCLUDED.content, context = k.context + EXCLUDED.context;
+    ON CONFLICT (tenant, term) DO UPDATE
+        SET content = k.content + EXCLUDED.content, context = k.context + EXCLUDED.context;
     RETURN NULL;
 END $$;
 CREATE CONSTRAINT TRIGGER keyword_terms_insert AFTER INSERT ON memories DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (NEW.content_terms IS NOT NULL OR NEW.context_terms IS NOT NULL)
     EXECUTE FUNCTION memvault_count_terms();
-CREATE CONSTRAINT TRIGGER keyword_terms_update AFTER UPDATE OF content_terms, context_terms, tenant ON memories
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-    WHEN (OLD.content_terms IS DISTINCT FROM NEW.content_terms OR OLD.context_terms IS DISTINCT FROM NEW.context_terms
-          OR OLD.tenant IS DISTINCT FROM NEW.tenant)
+CREATE CONSTRAINT TRIGGER keyword_terms_update AFTER UPDATE OF content_terms, context_terms, tenant
+    ON memories DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+    WHEN (OLD.content_terms IS DISTINCT FROM NEW.content_terms
+          OR OLD.context_terms IS DISTINCT FROM NEW.context_terms OR OLD.tenant IS DISTINCT FROM NEW.tenant)
     EXECUTE FUNCTION memvault_count_terms();
 CREATE CONSTRAINT TRIGGER keyword_terms_delete AFTER DELETE ON memories DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (OLD.content_terms IS NOT NULL OR OLD.context_terms IS NOT NULL)
     EXECUTE FUNCTION memvault_count_terms();
-INSERT INTO keyword_terms SELECT d.tenant, d.term, count(*) FILTER (WHERE d.content), count(*) FILTER (WHERE NOT d.content)
+INSERT INTO keyword_terms
+    SELECT d.tenant, d.term, count(*) FILTER (WHERE d.content), count(*) FILTER (WHERE NOT d.content)
     FROM (SELECT m.tenant, t, true FROM memories m, unnest(tsvector_to_array(m.content_terms)) t
-          UNION ALL SELECT m.tenant, t, false FROM memories m, unnest(tsvector_to_array(m.context_terms)) t) d(tenant, term, content)
+          UNION ALL SELECT m.tenant, t, false FROM memories m, unnest(tsvector_to_array(m.context_terms)) t)
+        d(tenant, term, content)
     GROUP BY d.tenant, d.term;
 ALTER TABLE keyword_terms FORCE ROW LEVEL SECURITY;
 DO $do$ BEGIN
@@ -527,9 +531,9 @@ LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $
         f" WHERE {_OWN} AND m.{column} @@ p.q) m WHERE p.w"
         for flag, column in (("true", "content_terms"), ("false", "context_terms")))}),
     recent AS MATERIALIZED (SELECT {_ROW} FROM memories m WHERE {_OWN} ORDER BY m.id DESC LIMIT newest),
-    pool AS MATERIALIZED (SELECT DISTINCT ON (k.seq) k.* FROM (SELECT {_POOLED}, k.content_terms, k.context_terms,
-        k.seq FROM found k UNION ALL SELECT {_POOLED}, k.content_terms, k.context_terms, k.seq FROM recent k) k
-        ORDER BY k.seq)
+    pool AS MATERIALIZED (SELECT DISTINCT ON (k.seq) k.* FROM (
+        SELECT {_POOLED}, k.content_terms, k.context_terms, k.seq FROM found k
+        UNION ALL SELECT {_POOLED}, k.content_terms, k.context_terms, k.seq FROM recent k) k ORDER BY k.seq)
     SELECT k.i, k.seq, k.in_content, {_POOLED} FROM found k
     UNION ALL SELECT p.i, k.seq, true, {_POOLED} FROM p JOIN pool k ON k.content_terms @@ p.q WHERE NOT p.w
     UNION ALL SELECT p.i, k.seq, false, {_POOLED} FROM p JOIN pool k ON k.context_terms @@ p.q WHERE NOT p.w
@@ -559,7 +563,8 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), ("keyword_terms",))
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (),
+    ("keyword_terms",))
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -119,7 +119,8 @@ class Keyword:
             candidates=[(int(a), float(b), float(c) + 0.0) for part, a, b, c, _, _ in rows if part == 0],
             total=next((int(b) for part, _, b, _, _, _ in rows if part == 2), 0),
             texts={
-                self.texts[a - 1]: TextStats(tuple(lexemes), int(b), int(c) if a <= self.phrases and c is not None else None)
+                self.texts[a - 1]: TextStats(tuple(lexemes), int(b),
+                                             int(c) if a <= self.phrases and c is not None else None)
                 for part, a, b, c, lexemes, _ in rows if part == 1
             },
             terms={int(a): (set(own), set(context)) for part, a, _, _, own, context in rows if part == 0},
@@ -141,7 +142,8 @@ def keyword_texts(chunks: list[list[str]]) -> tuple[list[str], int]:
     """The texts the keyword statement counts: the chunks' phrases, then the content words
     that are no phrase of their own; and how many of them are phrases."""
     phrases = _phrases(chunks)
-    words = [w for w in dict.fromkeys(index_words(w) for w in content_words(chunks)) if w and w not in phrases]
+    words = [w for w in dict.fromkeys(index_words(w) for w in content_words(chunks))
+             if w and w not in phrases]
     return phrases + words, len(phrases)
 
 
@@ -149,20 +151,22 @@ def documents_sql(tenant: str, texts: list[str]) -> tuple[str, dict[str, object]
     """Rows ``(i, in content, anywhere)``: of each of ``texts`` (1-based), how many of the
     tenant's memories hold it in their own text and in either column, from the counts kept
     per index term (``keyword_terms``): a text of several terms counts as its rarest."""
-    sql = (f"SELECT t.i, coalesce(min(coalesce(k.content, 0)), 0), coalesce(min(coalesce(k.content + k.context, 0)), 0)"
+    sql = ("SELECT t.i, coalesce(min(coalesce(k.content, 0)), 0),"
+           " coalesce(min(coalesce(k.content + k.context, 0)), 0)"
            " FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS t(p, i)"
            f" LEFT JOIN LATERAL unnest(tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p))) AS l(term) ON true"
-           " LEFT JOIN keyword_terms k ON k.tenant = %(tenant)s AND k.term = l.term GROUP BY t.i ORDER BY t.i")
+           " LEFT JOIN keyword_terms k ON k.tenant = %(tenant)s AND k.term = l.term"
+           " GROUP BY t.i ORDER BY t.i")
     return sql, {"texts": texts, "tenant": tenant}
 
 
 @dataclass(frozen=True)
 class Bound:
-    """A keyword search ranking only some matches (docs/storage-tuning.md#bounding-the-keyword-search):
-    of each phrase, whether all its matches are ranked (``whole``), else those among the
-    tenant's ``newest`` newest memories and the whole phrases' matches; of each text, the tenant's memories holding it
-    in their own text (``documents``) and anywhere (``anywhere``, the IDF's count of a phrase
-    not ranked whole)."""
+    """A keyword search ranking only some matches: of each phrase, whether all its matches
+    are ranked (``whole``), else those among the tenant's ``newest`` newest memories and the
+    whole phrases' matches; of each text, the tenant's memories holding it in their own text
+    (``documents``) and anywhere (``anywhere``, the IDF's count of a phrase not ranked whole).
+    More: docs/storage-tuning.md#bounding-the-keyword-search."""
 
     whole: list[bool]
     newest: int
@@ -185,22 +189,24 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None
                 f" + {BM25_K1}::float8 * ({1 - BM25_B}::float8 + {BM25_B}::float8 * h.length / (SELECT avgdl FROM a)))"
                 " ELSE 0 END")
 
-    tsqueries = f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p) FROM unnest(%({{}})s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)"
+    tsqueries = (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
+                 " FROM unnest(%({})s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)")
     extra: dict[str, object] = {}
     if bound is None:
         hits = f"memvault_phrase_hits({tsqueries.format('phrases')}, %(tenant)s)"
         # n: the matches passing the filters; the tenant's memories holding each text in their own text.
         df, passing = "count(*)", "coalesce(w.passing, 0)"
-        documents = ("o.n", " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits GROUP BY"
-                     " phrase) o ON o.phrase = t.i")
+        documents = ("o.n", " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits"
+                     " GROUP BY phrase) o ON o.phrase = t.i")
     else:
         hits = f"memvault_bounded_hits({tsqueries.format('ranked')}, %(whole)s, %(newest)s, %(tenant)s)"
         # A phrase not ranked whole: n is every memory of the tenant holding it (as FTS5 counts).
-        df = "CASE WHEN (%(whole)s::boolean[])[h.phrase] THEN count(*) ELSE (%(anywhere)s::bigint[])[h.phrase] END"
+        df = ("CASE WHEN (%(whole)s::boolean[])[h.phrase] THEN count(*)"
+              " ELSE (%(anywhere)s::bigint[])[h.phrase] END")
         passing = "CASE WHEN (%(whole)s::boolean[])[t.i] THEN coalesce(w.passing, 0) END"
         documents = ("(%(documents)s::bigint[])[t.i]", "")
-        extra = {"ranked": phrases, "whole": bound.whole, "newest": bound.newest, "documents": bound.documents,
-                 "anywhere": bound.anywhere}
+        extra = {"ranked": phrases, "whole": bound.whole, "newest": bound.newest,
+                 "documents": bound.documents, "anywhere": bound.anywhere}
     sql = (
         f"WITH hits AS MATERIALIZED (SELECT * FROM {hits}),"
         " h AS MATERIALIZED (SELECT m.phrase, m.seq, max(m.in_content::int)::float8 AS fc,"
@@ -210,7 +216,8 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None
         " d AS MATERIALIZED (SELECT coalesce(sum(k.documents), 0)::float8 AS n FROM keyword_documents k"
         " WHERE k.tenant = %(tenant)s),"
         " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
-        f" greatest(ln((greatest((SELECT n FROM d) - {df}, 0) + 0.5) / ({df} + 0.5)), 1e-6) AS idf FROM h GROUP BY h.phrase),"
+        f" greatest(ln((greatest((SELECT n FROM d) - {df}, 0) + 0.5) / ({df} + 0.5)), 1e-6) AS idf"
+        " FROM h GROUP BY h.phrase),"
         # IDFs and the average length read once (an InitPlan each), not joined to every match.
         " i AS MATERIALIZED (SELECT array_agg(coalesce(w.idf, 0) ORDER BY g.i) AS idf"
         " FROM generate_series(1, %(phrase_count)s) g(i) LEFT JOIN w ON w.phrase = g.i),"
