@@ -496,6 +496,9 @@ BEGIN
     GROUP BY d.tenant, d.term HAVING sum(d.content) <> 0 OR sum(d.context) <> 0 ORDER BY d.tenant, d.term
     ON CONFLICT (tenant, term) DO UPDATE
         SET content = k.content + EXCLUDED.content, context = k.context + EXCLUDED.context;
+    -- A term no memory holds any more leaves no row (a forgotten memory's words: the scrub rewrites the table).
+    DELETE FROM keyword_terms k WHERE k.tenant = old_tenant AND k.content = 0 AND k.context = 0
+        AND k.term = ANY(tsvector_to_array(old_content) || tsvector_to_array(old_context));
     RETURN NULL;
 END $$;
 CREATE CONSTRAINT TRIGGER keyword_terms_insert AFTER INSERT ON memories DEFERRABLE INITIALLY DEFERRED
