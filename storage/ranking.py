@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .candidates import Candidates, Through
-from .contradiction import contradicts, disagreement, least_cosine, names_subject, values
+from .contradiction import contradicts, disagreement, names_subject, values
 from .query import EPISODE_GAP_MS
 from .records import Memory
 from .strength import strength
@@ -157,7 +157,6 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     ``scores``: raised just above it when it answers about as well, else the older one is put
     just below it. Not when the question names a value only the older one holds ("number 17"
     asks for 17) or the word naming its subject where the newer names another ("staging").
-    The words are read only of pairs whose cosine may contradict (``contradiction.least_cosine``).
     Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
     asked = values(question)
@@ -169,12 +168,10 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             continue
         later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at),
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        cosines = similarities(older, later) if later else {}
-        near = [seq for seq in later if cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)]
-        rivals = [seq for seq in near
-                  if disagreement(old.content or "", c.rows[seq].content or "") is not None
+        rivals = [seq for seq in later if disagreement(old.content or "", c.rows[seq].content or "") is not None
                   and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
                   and not names_subject(question, old.content or "", c.rows[seq].content or "")]
+        cosines = similarities(older, rivals) if rivals else {}
         for newer in rivals:
             new = c.rows[newer]
             if contradicts(old.content or "", new.content or "", cosines.get(newer, -1.0), SAME_SUBJECT):

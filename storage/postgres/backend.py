@@ -166,8 +166,8 @@ class PgReader:
         if built is None:
             return False
         known = self._stats(built[1]["phrases"], filters)  # type: ignore[arg-type]
-        if known is not None and all(s.passing is not None for s in known):
-            return any(s.passing for s in known)  # type: ignore[misc]
+        if known is not None and (any(s.passing for s in known) or all(s.passing is not None for s in known)):
+            return any(s.passing for s in known)
         return bool(self._one(*built)[0])  # type: ignore[index]
 
     def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:

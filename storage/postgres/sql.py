@@ -97,7 +97,7 @@ def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, ob
 class TextStats:
     """Of one phrase or content word: its index terms, the tenant's memories whose own text
     holds it, and those passing the filters holding it anywhere (None: not a phrase, or not
-    counted: a phrase the bounded search ranks only among its newest matches)."""
+    known; of a phrase a bounded search ranks only in part, those of the memories ranked)."""
 
     lexemes: tuple[str, ...]
     documents: int
@@ -203,7 +203,9 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None
         # A phrase not ranked whole: n is every memory of the tenant holding it (as FTS5 counts).
         df = ("CASE WHEN (%(whole)s::boolean[])[h.phrase] THEN count(*)"
               " ELSE (%(anywhere)s::bigint[])[h.phrase] END")
-        passing = "CASE WHEN (%(whole)s::boolean[])[t.i] THEN coalesce(w.passing, 0) END"
+        # A phrase not ranked whole: the memories ranked that hold it, when there are any (then some pass).
+        passing = ("CASE WHEN (%(whole)s::boolean[])[t.i] THEN coalesce(w.passing, 0)"
+                   " WHEN w.passing > 0 THEN w.passing END")
         documents = ("(%(documents)s::bigint[])[t.i]", "")
         extra = {"ranked": phrases, "whole": bound.whole, "newest": bound.newest,
                  "documents": bound.documents, "anywhere": bound.anywhere}
