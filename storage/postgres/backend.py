@@ -31,7 +31,7 @@ from .sql import (
 # The keyword search's bound, as SQLite's (storage/sqlite/tx.py; chosen in
 # docs/storage-tuning.md#bounding-the-keyword-search).
 KEYWORD_RANKED = 3_000
-KEYWORD_NEWEST = 3_000  # memories, the tenant's newest: the common chunks' matches ranked are among them
+KEYWORD_NEWEST = 1_000  # memories, the tenant's newest: the common chunks' matches ranked are among them
 EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
 _ORDER = {"observed": "m.observed_at DESC, m.seq DESC", "importance": "m.importance DESC, m.observed_at DESC, m.seq DESC",
           "seq": "m.seq"}
@@ -165,9 +165,17 @@ class PgReader:
         built = contains_sql(filters, words)
         if built is None:
             return False
-        known = self._stats(built[1]["phrases"], filters)  # type: ignore[arg-type]
+        phrases: list[str] = built[1]["phrases"]  # type: ignore[assignment]
+        known = self._stats(phrases, filters)
         if known is not None and (any(s.passing for s in known) or all(s.passing is not None for s in known)):
             return any(s.passing for s in known)
+        held = [n for _, _, n in self._all(*documents_sql(filters.tenant, phrases))]
+        if not any(held):
+            return False  # no memory of the tenant holds one
+        if sum(held) > KEYWORD_RANKED:  # the newest memories first: a common name is found among them
+            newest = contains_sql(filters, words, KEYWORD_NEWEST)
+            if newest is not None and self._one(*newest)[0]:  # type: ignore[index]
+                return True
         return bool(self._one(*built)[0])  # type: ignore[index]
 
     def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:

@@ -72,10 +72,11 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
 
 # The (phrase, memory, in content) matches of ``phrases`` for ``tenant``, with the columns
 # ``filter_sql`` reads and the memory's number of index terms: alias it ``m``.
-_HITS = (
-    f"memvault_phrase_hits(ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
-    " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i), %(tenant)s)"
-)
+_PHRASE_QUERIES = (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
+                   " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)")
+_HITS = f"memvault_phrase_hits({_PHRASE_QUERIES}, %(tenant)s)"
+# The same matches among the tenant's ``newest`` newest memories only.
+_NEWEST_HITS = f"memvault_bounded_hits({_PHRASE_QUERIES}, '{{}}'::boolean[], %(newest)s, %(tenant)s)"
 
 
 def _phrases(chunks: list[list[str]]) -> list[str]:
@@ -83,14 +84,17 @@ def _phrases(chunks: list[list[str]]) -> list[str]:
     return list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
 
 
-def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, object]] | None:
-    """One row: whether a memory passing ``f`` holds one of the chunks' phrases (None: no words)."""
+def contains_sql(
+    f: Filters, chunks: list[list[str]], newest: int | None = None
+) -> tuple[str, dict[str, object]] | None:
+    """One row: whether a memory passing ``f`` holds one of the chunks' phrases (None: no words);
+    with ``newest``, one of the tenant's ``newest`` newest memories (``memvault_bounded_hits``)."""
     phrases = _phrases(chunks)
     if not phrases:
         return None
     where, params = filter_sql(f)
-    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS} m WHERE {where})"
-    return sql, {**params, "phrases": phrases}
+    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS if newest is None else _NEWEST_HITS} m WHERE {where})"
+    return sql, {**params, "phrases": phrases} | ({} if newest is None else {"newest": newest})
 
 
 @dataclass(frozen=True)
