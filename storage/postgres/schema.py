@@ -470,14 +470,14 @@ _ROW = ("m.seq, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at, m.forgot
 _POOLED = "k.tenant, k.scope, k.kind, k.observed_at, k.expires_at, k.forgotten_at, k.superseded_by, k.terms"
 _OWN = f"m.tenant = for_tenant AND for_tenant = {_TENANT}"
 _V_BOUNDED_KEYWORD = f"""
-CREATE TABLE keyword_terms (
+CREATE TABLE IF NOT EXISTS keyword_terms (
     tenant  text COLLATE "C" NOT NULL,
     term    text COLLATE "C" NOT NULL,
     content bigint NOT NULL,
     context bigint NOT NULL,
     PRIMARY KEY (tenant, term)
 );
-CREATE FUNCTION memvault_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION memvault_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     old_content tsvector := CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE OLD.content_terms END;
     old_context tsvector := CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE OLD.context_terms END;
@@ -496,11 +496,15 @@ BEGIN
     GROUP BY d.tenant, d.term HAVING sum(d.content) <> 0 OR sum(d.context) <> 0 ORDER BY d.tenant, d.term
     ON CONFLICT (tenant, term) DO UPDATE
         SET content = k.content + EXCLUDED.content, context = k.context + EXCLUDED.context;
-    -- A term no memory holds any more leaves no row (a forgotten memory's words: the scrub rewrites the table).
+    -- A term no memory holds any more leaves no row (a forgotten memory's words; the scrub
+    -- rewrites the table).
     DELETE FROM keyword_terms k WHERE k.tenant = old_tenant AND k.content = 0 AND k.context = 0
         AND k.term = ANY(tsvector_to_array(old_content) || tsvector_to_array(old_context));
     RETURN NULL;
 END $$;
+DROP TRIGGER IF EXISTS keyword_terms_insert ON memories;
+DROP TRIGGER IF EXISTS keyword_terms_update ON memories;
+DROP TRIGGER IF EXISTS keyword_terms_delete ON memories;
 CREATE CONSTRAINT TRIGGER keyword_terms_insert AFTER INSERT ON memories DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (NEW.content_terms IS NOT NULL OR NEW.context_terms IS NOT NULL)
     EXECUTE FUNCTION memvault_count_terms();
@@ -512,18 +516,27 @@ CREATE CONSTRAINT TRIGGER keyword_terms_update AFTER UPDATE OF content_terms, co
 CREATE CONSTRAINT TRIGGER keyword_terms_delete AFTER DELETE ON memories DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (OLD.content_terms IS NOT NULL OR OLD.context_terms IS NOT NULL)
     EXECUTE FUNCTION memvault_count_terms();
+DELETE FROM keyword_terms;
 INSERT INTO keyword_terms
     SELECT d.tenant, d.term, count(*) FILTER (WHERE d.content), count(*) FILTER (WHERE NOT d.content)
     FROM (SELECT m.tenant, t, true FROM memories m, unnest(tsvector_to_array(m.content_terms)) t
           UNION ALL SELECT m.tenant, t, false FROM memories m, unnest(tsvector_to_array(m.context_terms)) t)
         d(tenant, term, content)
     GROUP BY d.tenant, d.term;
+-- Granted as _grants grants a tenant table, in a form that may run again (tests re-run migrations).
+GRANT SELECT, INSERT, UPDATE, DELETE ON keyword_terms TO {APP_ROLE};
+ALTER TABLE keyword_terms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE keyword_terms FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS memvault_tenant ON keyword_terms;
+CREATE POLICY memvault_tenant ON keyword_terms TO {APP_ROLE}
+    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
+DROP POLICY IF EXISTS memvault_owner ON keyword_terms;
 DO $do$ BEGIN
     EXECUTE format('CREATE POLICY memvault_owner ON keyword_terms TO %I USING (true) WITH CHECK (true)',
                    (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'keyword_terms'::regclass));
 END $do$;
-CREATE FUNCTION memvault_bounded_hits(phrases tsquery[], whole boolean[], newest integer, for_tenant text)
+CREATE OR REPLACE FUNCTION memvault_bounded_hits(
+    phrases tsquery[], whole boolean[], newest integer, for_tenant text)
 RETURNS TABLE (phrase integer, seq bigint, in_content boolean, tenant text, scope text, kind text,
     observed_at bigint, expires_at bigint, forgotten_at bigint, superseded_by text, terms integer)
 LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $fn$
@@ -566,8 +579,7 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (),
-    ("keyword_terms",))
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
