@@ -443,10 +443,17 @@ def disagreement(older: str, newer: str) -> str | None:
 def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | None:
     """``disagreement`` of two memories whose vectors' cosine is ``cosine``: at ``gate`` or more,
     or at ``STRONG_SUBJECT`` or more when the evidence is strong (``judge``)."""
+    if cosine < least_cosine(gate):
+        return None  # under both gates: no need to read the words
     judged = judge(older, newer)
-    if judged is None or cosine < (gate if not judged[1] else min(gate, STRONG_SUBJECT)):
+    if judged is None or cosine < (gate if not judged[1] else least_cosine(gate)):
         return None
     return judged[0]
+
+
+def least_cosine(gate: float) -> float:
+    """The lowest cosine at which :func:`contradicts` with ``gate`` can find a contradiction."""
+    return min(gate, STRONG_SUBJECT)
 
 
 def names_subject(question: str, older: str, newer: str) -> bool:

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 POOL_SIZE = 8
 # Rewritten by a scrub (VACUUM FULL); the vector tables get a plain VACUUM
 # (docs/storage-tuning.md#postgres-init-scrub).
-SCRUB_TABLES = ("memories", "memory_tags", "idempotency_keys", "sessions", "turns", "runs")
+SCRUB_TABLES = ("memories", "memory_tags", "idempotency_keys", "sessions", "turns", "runs", "keyword_terms")
 SCRUB_LOCK_TIMEOUT_MS = 1_000  # a waiting VACUUM FULL queues every reader behind it: give up soon
 
 __all__ = ["PostgresBackend", "schema_exists"]

@@ -23,10 +23,15 @@ from ..turn_search import TurnHit
 from . import schema
 from . import sessions as session_sql
 from .sql import (
-    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, KeywordFound, TextStats, contains_sql, filter_sql,
-    index_words, keyword_sql, listing_sql, similarity_sql, vector_sql, window_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, contains_sql,
+    documents_sql, filter_sql, index_words, keyword_sql, keyword_texts, listing_sql, similarity_sql,
+    vector_sql, window_sql,
 )
 
+# The keyword search's bound, as SQLite's (storage/sqlite/tx.py; chosen in
+# docs/storage-tuning.md#bounding-the-keyword-search).
+KEYWORD_RANKED = 3_000
+KEYWORD_NEWEST = 1_000  # memories, the tenant's newest: the common chunks' matches ranked are among them
 EF_SEARCH_MIN = 40  # pgvector's default hnsw.ef_search; raised to k for larger candidate pools
 _ORDER = {"observed": "m.observed_at DESC, m.seq DESC", "importance": "m.importance DESC, m.observed_at DESC, m.seq DESC",
           "seq": "m.seq"}
@@ -115,13 +120,39 @@ class PgReader:
         return None if row is None else np.asarray(row[0].to_numpy(), dtype=np.float32)
 
     def _keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
-        built = keyword_sql(filters, words, k)
+        """Top-``k`` keyword matches of ``words``: when more than ``KEYWORD_RANKED`` memories
+        may match, ranked as on SQLite (:meth:`_bound`), every match when the filter passes fewer
+        than ``k`` of those. More: docs/storage-tuning.md#bounding-the-keyword-search."""
+        bound = self._bound(filters.tenant, words)
+        built = keyword_sql(filters, words, k, bound)
         if built is None:
             return []
         found = built.split(self._all(built.sql, built.params))
+        if bound is not None and len(found.candidates) < k:
+            built = keyword_sql(filters, words, k)
+            found = built.split(self._all(built.sql, built.params))  # type: ignore[union-attr]
         if not self._writes and filters.tenant == self.tenant:
             self._learnt = (filters, found)
         return found.candidates
+
+    def _bound(self, tenant: str, words: list[list[str]]) -> Bound | None:
+        """The phrases whose matches are all ranked: the rarest, at most ``KEYWORD_RANKED``
+        matches in all by the tenant's counts; the others only among those and the tenant's
+        ``KEYWORD_NEWEST`` newest memories. None when every match is ranked."""
+        texts, phrase_count = keyword_texts(words)
+        if not phrase_count:
+            return None
+        rows = self._all(*documents_sql(tenant, texts))
+        documents = [int(n) for _, n, _ in rows]
+        anywhere = [int(n) for _, _, n in rows]
+        whole = [False] * phrase_count
+        total = 0
+        for i in sorted(range(phrase_count), key=lambda i: anywhere[i]):
+            total += anywhere[i]
+            whole[i] = total <= KEYWORD_RANKED
+        if all(whole):
+            return None
+        return Bound(whole, KEYWORD_NEWEST, documents, anywhere)
 
     def _stats(self, texts: list[str], filters: Filters | None = None) -> list[TextStats] | None:
         """The last keyword query's statistics of ``texts`` (under ``filters``), or None."""
@@ -134,9 +165,17 @@ class PgReader:
         built = contains_sql(filters, words)
         if built is None:
             return False
-        known = self._stats(built[1]["phrases"], filters)  # type: ignore[arg-type]
-        if known is not None and all(s.passing is not None for s in known):
-            return any(s.passing for s in known)  # type: ignore[misc]
+        phrases: list[str] = built[1]["phrases"]  # type: ignore[assignment]
+        known = self._stats(phrases, filters)
+        if known is not None and (any(s.passing for s in known) or all(s.passing is not None for s in known)):
+            return any(s.passing for s in known)
+        held = [n for _, _, n in self._all(*documents_sql(filters.tenant, phrases))]
+        if not any(held):
+            return False  # no memory of the tenant holds one
+        if sum(held) > KEYWORD_RANKED:  # the newest memories first: a common name is found among them
+            newest = contains_sql(filters, words, KEYWORD_NEWEST)
+            if newest is not None and self._one(*newest)[0]:  # type: ignore[index]
+                return True
         return bool(self._one(*built)[0])  # type: ignore[index]
 
     def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:

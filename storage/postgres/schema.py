@@ -458,9 +458,107 @@ $fn$;
 """
 
 
+# Version 14: the keyword search bounded as on SQLite (docs/storage-tuning.md#bounding-the-keyword-search).
+# ``keyword_terms``: per tenant and index term, the memories holding it in their content and in their
+# episode context, kept by deferred triggers (after keyword_documents': a tenant's writers meet there
+# first, so they take the term rows in turn). ``memvault_bounded_hits``: the (phrase, memory) matches,
+# as ``memvault_phrase_hits``, of the phrases ranked ``whole``, and of the others those among the
+# memories read for them and the tenant's ``newest`` newest (by id: UUIDv7, time-sortable).
+_ROW = ("m.seq, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at, m.forgotten_at, m.superseded_by,"
+        " length(m.content_terms) + coalesce(length(m.context_terms), 0) AS terms,"
+        " m.content_terms, m.context_terms")
+_POOLED = "k.tenant, k.scope, k.kind, k.observed_at, k.expires_at, k.forgotten_at, k.superseded_by, k.terms"
+_OWN = f"m.tenant = for_tenant AND for_tenant = {_TENANT}"
+_V_BOUNDED_KEYWORD = f"""
+CREATE TABLE IF NOT EXISTS keyword_terms (
+    tenant  text COLLATE "C" NOT NULL,
+    term    text COLLATE "C" NOT NULL,
+    content bigint NOT NULL,
+    context bigint NOT NULL,
+    PRIMARY KEY (tenant, term)
+);
+CREATE OR REPLACE FUNCTION memvault_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    old_content tsvector := CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE OLD.content_terms END;
+    old_context tsvector := CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE OLD.context_terms END;
+    old_tenant text := CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE OLD.tenant END;
+    new_content tsvector := CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE NEW.content_terms END;
+    new_context tsvector := CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE NEW.context_terms END;
+    new_tenant text := CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE NEW.tenant END;
+BEGIN
+    INSERT INTO keyword_terms AS k (tenant, term, content, context)
+    SELECT d.tenant, d.term, sum(d.content), sum(d.context) FROM (
+        SELECT new_tenant, t, 1, 0 FROM unnest(tsvector_to_array(new_content)) t
+        UNION ALL SELECT new_tenant, t, 0, 1 FROM unnest(tsvector_to_array(new_context)) t
+        UNION ALL SELECT old_tenant, t, -1, 0 FROM unnest(tsvector_to_array(old_content)) t
+        UNION ALL SELECT old_tenant, t, 0, -1 FROM unnest(tsvector_to_array(old_context)) t
+    ) d(tenant, term, content, context)
+    GROUP BY d.tenant, d.term HAVING sum(d.content) <> 0 OR sum(d.context) <> 0 ORDER BY d.tenant, d.term
+    ON CONFLICT (tenant, term) DO UPDATE
+        SET content = k.content + EXCLUDED.content, context = k.context + EXCLUDED.context;
+    -- A term no memory holds any more leaves no row (a forgotten memory's words; the scrub
+    -- rewrites the table).
+    DELETE FROM keyword_terms k WHERE k.tenant = old_tenant AND k.content = 0 AND k.context = 0
+        AND k.term = ANY(tsvector_to_array(old_content) || tsvector_to_array(old_context));
+    RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS keyword_terms_insert ON memories;
+DROP TRIGGER IF EXISTS keyword_terms_update ON memories;
+DROP TRIGGER IF EXISTS keyword_terms_delete ON memories;
+CREATE CONSTRAINT TRIGGER keyword_terms_insert AFTER INSERT ON memories DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW WHEN (NEW.content_terms IS NOT NULL OR NEW.context_terms IS NOT NULL)
+    EXECUTE FUNCTION memvault_count_terms();
+CREATE CONSTRAINT TRIGGER keyword_terms_update AFTER UPDATE OF content_terms, context_terms, tenant
+    ON memories DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+    WHEN (OLD.content_terms IS DISTINCT FROM NEW.content_terms
+          OR OLD.context_terms IS DISTINCT FROM NEW.context_terms OR OLD.tenant IS DISTINCT FROM NEW.tenant)
+    EXECUTE FUNCTION memvault_count_terms();
+CREATE CONSTRAINT TRIGGER keyword_terms_delete AFTER DELETE ON memories DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW WHEN (OLD.content_terms IS NOT NULL OR OLD.context_terms IS NOT NULL)
+    EXECUTE FUNCTION memvault_count_terms();
+DELETE FROM keyword_terms;
+INSERT INTO keyword_terms
+    SELECT d.tenant, d.term, count(*) FILTER (WHERE d.content), count(*) FILTER (WHERE NOT d.content)
+    FROM (SELECT m.tenant, t, true FROM memories m, unnest(tsvector_to_array(m.content_terms)) t
+          UNION ALL SELECT m.tenant, t, false FROM memories m, unnest(tsvector_to_array(m.context_terms)) t)
+        d(tenant, term, content)
+    GROUP BY d.tenant, d.term;
+-- Granted as _grants grants a tenant table, in a form that may run again (tests re-run migrations).
+GRANT SELECT, INSERT, UPDATE, DELETE ON keyword_terms TO {APP_ROLE};
+ALTER TABLE keyword_terms ENABLE ROW LEVEL SECURITY;
+ALTER TABLE keyword_terms FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS memvault_tenant ON keyword_terms;
+CREATE POLICY memvault_tenant ON keyword_terms TO {APP_ROLE}
+    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
+DROP POLICY IF EXISTS memvault_owner ON keyword_terms;
+DO $do$ BEGIN
+    EXECUTE format('CREATE POLICY memvault_owner ON keyword_terms TO %I USING (true) WITH CHECK (true)',
+                   (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'keyword_terms'::regclass));
+END $do$;
+CREATE OR REPLACE FUNCTION memvault_bounded_hits(
+    phrases tsquery[], whole boolean[], newest integer, for_tenant text)
+RETURNS TABLE (phrase integer, seq bigint, in_content boolean, tenant text, scope text, kind text,
+    observed_at bigint, expires_at bigint, forgotten_at bigint, superseded_by text, terms integer)
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $fn$
+    WITH p AS MATERIALIZED (SELECT u.q, u.i::integer AS i, coalesce(whole[u.i], false) AS w
+        FROM unnest(phrases) WITH ORDINALITY AS u(q, i)),
+    found AS MATERIALIZED ({" UNION ALL ".join(
+        f"SELECT p.i, {flag} AS in_content, {_ROW} FROM p CROSS JOIN LATERAL (SELECT * FROM memories m"
+        f" WHERE {_OWN} AND m.{column} @@ p.q) m WHERE p.w"
+        for flag, column in (("true", "content_terms"), ("false", "context_terms")))}),
+    recent AS MATERIALIZED (SELECT {_ROW} FROM memories m WHERE {_OWN} ORDER BY m.id DESC LIMIT newest),
+    pool AS MATERIALIZED (SELECT DISTINCT ON (k.seq) k.* FROM (
+        SELECT {_POOLED}, k.content_terms, k.context_terms, k.seq FROM found k
+        UNION ALL SELECT {_POOLED}, k.content_terms, k.context_terms, k.seq FROM recent k) k ORDER BY k.seq)
+    SELECT k.i, k.seq, k.in_content, {_POOLED} FROM found k
+    UNION ALL SELECT p.i, k.seq, true, {_POOLED} FROM p JOIN pool k ON k.content_terms @@ p.q WHERE NOT p.w
+    UNION ALL SELECT p.i, k.seq, false, {_POOLED} FROM p JOIN pool k ON k.context_terms @@ p.q WHERE NOT p.w
+$fn$;
+"""
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
-    _V_FORGET_SESSIONS, _v_turn_terms)
+    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -477,10 +575,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     (),
     ("memvault_turn_hits(tsquery, text)",),
+    ("memvault_count_terms()", "memvault_bounded_hits(tsquery[], boolean[], integer, text)"),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

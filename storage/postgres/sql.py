@@ -72,10 +72,11 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
 
 # The (phrase, memory, in content) matches of ``phrases`` for ``tenant``, with the columns
 # ``filter_sql`` reads and the memory's number of index terms: alias it ``m``.
-_HITS = (
-    f"memvault_phrase_hits(ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
-    " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i), %(tenant)s)"
-)
+_PHRASE_QUERIES = (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
+                   " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)")
+_HITS = f"memvault_phrase_hits({_PHRASE_QUERIES}, %(tenant)s)"
+# The same matches among the tenant's ``newest`` newest memories only.
+_NEWEST_HITS = f"memvault_bounded_hits({_PHRASE_QUERIES}, '{{}}'::boolean[], %(newest)s, %(tenant)s)"
 
 
 def _phrases(chunks: list[list[str]]) -> list[str]:
@@ -83,20 +84,24 @@ def _phrases(chunks: list[list[str]]) -> list[str]:
     return list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
 
 
-def contains_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, object]] | None:
-    """One row: whether a memory passing ``f`` holds one of the chunks' phrases (None: no words)."""
+def contains_sql(
+    f: Filters, chunks: list[list[str]], newest: int | None = None
+) -> tuple[str, dict[str, object]] | None:
+    """One row: whether a memory passing ``f`` holds one of the chunks' phrases (None: no words);
+    with ``newest``, one of the tenant's ``newest`` newest memories (``memvault_bounded_hits``)."""
     phrases = _phrases(chunks)
     if not phrases:
         return None
     where, params = filter_sql(f)
-    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS} m WHERE {where})"
-    return sql, {**params, "phrases": phrases}
+    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS if newest is None else _NEWEST_HITS} m WHERE {where})"
+    return sql, {**params, "phrases": phrases} | ({} if newest is None else {"newest": newest})
 
 
 @dataclass(frozen=True)
 class TextStats:
     """Of one phrase or content word: its index terms, the tenant's memories whose own text
-    holds it, and those passing the filters holding it anywhere (None: not a phrase)."""
+    holds it, and those passing the filters holding it anywhere (None: not a phrase, or not
+    known; of a phrase a bounded search ranks only in part, those of the memories ranked)."""
 
     lexemes: tuple[str, ...]
     documents: int
@@ -118,7 +123,8 @@ class Keyword:
             candidates=[(int(a), float(b), float(c) + 0.0) for part, a, b, c, _, _ in rows if part == 0],
             total=next((int(b) for part, _, b, _, _, _ in rows if part == 2), 0),
             texts={
-                self.texts[a - 1]: TextStats(tuple(lexemes), int(b), int(c) if a <= self.phrases else None)
+                self.texts[a - 1]: TextStats(tuple(lexemes), int(b),
+                                             int(c) if a <= self.phrases and c is not None else None)
                 for part, a, b, c, lexemes, _ in rows if part == 1
             },
             terms={int(a): (set(own), set(context)) for part, a, _, _, own, context in rows if part == 0},
@@ -136,14 +142,50 @@ class KeywordFound:
     terms: dict[int, tuple[set[str], set[str]]]
 
 
-def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
+def keyword_texts(chunks: list[list[str]]) -> tuple[list[str], int]:
+    """The texts the keyword statement counts: the chunks' phrases, then the content words
+    that are no phrase of their own; and how many of them are phrases."""
+    phrases = _phrases(chunks)
+    words = [w for w in dict.fromkeys(index_words(w) for w in content_words(chunks))
+             if w and w not in phrases]
+    return phrases + words, len(phrases)
+
+
+def documents_sql(tenant: str, texts: list[str]) -> tuple[str, dict[str, object]]:
+    """Rows ``(i, in content, anywhere)``: of each of ``texts`` (1-based), how many of the
+    tenant's memories hold it in their own text and in either column, from the counts kept
+    per index term (``keyword_terms``): a text of several terms counts as its rarest."""
+    sql = ("SELECT t.i, coalesce(min(coalesce(k.content, 0)), 0),"
+           " coalesce(min(coalesce(k.content + k.context, 0)), 0)"
+           " FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS t(p, i)"
+           f" LEFT JOIN LATERAL unnest(tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p))) AS l(term) ON true"
+           " LEFT JOIN keyword_terms k ON k.tenant = %(tenant)s AND k.term = l.term"
+           " GROUP BY t.i ORDER BY t.i")
+    return sql, {"texts": texts, "tenant": tenant}
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A keyword search ranking only some matches: of each phrase, whether all its matches
+    are ranked (``whole``), else those among the tenant's ``newest`` newest memories and the
+    whole phrases' matches; of each text, the tenant's memories holding it in their own text
+    (``documents``) and anywhere (``anywhere``, the IDF's count of a phrase not ranked whole).
+    More: docs/storage-tuning.md#bounding-the-keyword-search."""
+
+    whole: list[bool]
+    newest: int
+    documents: list[int]
+    anywhere: list[int]
+
+
+def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None = None) -> Keyword | None:
     """Top-``k`` full-text candidates, best first, with their index terms, then statistics
     rows (read them with :meth:`Keyword.split`); None when the chunks have no index words.
-    More: docs/storage-tuning.md#postgres-sql-keyword-sql."""
-    phrases = _phrases(chunks)
-    if not phrases:
+    ``bound``: rank only the matches it names. More: docs/storage-tuning.md#postgres-sql-keyword-sql."""
+    texts, phrase_count = keyword_texts(chunks)
+    if not phrase_count:
         return None
-    texts = phrases + [w for w in dict.fromkeys(index_words(w) for w in content_words(chunks)) if w and w not in phrases]
+    phrases = texts[:phrase_count]
     where, params = filter_sql(f)
 
     def bm25(tf: str) -> str:
@@ -151,8 +193,28 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
                 f" + {BM25_K1}::float8 * ({1 - BM25_B}::float8 + {BM25_B}::float8 * h.length / (SELECT avgdl FROM a)))"
                 " ELSE 0 END")
 
+    tsqueries = (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
+                 " FROM unnest(%({})s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)")
+    extra: dict[str, object] = {}
+    if bound is None:
+        hits = f"memvault_phrase_hits({tsqueries.format('phrases')}, %(tenant)s)"
+        # n: the matches passing the filters; the tenant's memories holding each text in their own text.
+        df, passing = "count(*)", "coalesce(w.passing, 0)"
+        documents = ("o.n", " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits"
+                     " GROUP BY phrase) o ON o.phrase = t.i")
+    else:
+        hits = f"memvault_bounded_hits({tsqueries.format('ranked')}, %(whole)s, %(newest)s, %(tenant)s)"
+        # A phrase not ranked whole: n is every memory of the tenant holding it (as FTS5 counts).
+        df = ("CASE WHEN (%(whole)s::boolean[])[h.phrase] THEN count(*)"
+              " ELSE (%(anywhere)s::bigint[])[h.phrase] END")
+        # A phrase not ranked whole: the memories ranked that hold it, when there are any (then some pass).
+        passing = ("CASE WHEN (%(whole)s::boolean[])[t.i] THEN coalesce(w.passing, 0)"
+                   " WHEN w.passing > 0 THEN w.passing END")
+        documents = ("(%(documents)s::bigint[])[t.i]", "")
+        extra = {"ranked": phrases, "whole": bound.whole, "newest": bound.newest,
+                 "documents": bound.documents, "anywhere": bound.anywhere}
     sql = (
-        f"WITH hits AS MATERIALIZED (SELECT * FROM {_HITS}),"
+        f"WITH hits AS MATERIALIZED (SELECT * FROM {hits}),"
         " h AS MATERIALIZED (SELECT m.phrase, m.seq, max(m.in_content::int)::float8 AS fc,"
         " max((NOT m.in_content)::int)::float8 AS fx, max(m.terms)::float8 AS length"
         f" FROM hits m WHERE m.phrase <= %(phrase_count)s AND {where} GROUP BY m.phrase, m.seq),"
@@ -160,7 +222,8 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
         " d AS MATERIALIZED (SELECT coalesce(sum(k.documents), 0)::float8 AS n FROM keyword_documents k"
         " WHERE k.tenant = %(tenant)s),"
         " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
-        " greatest(ln(((SELECT n FROM d) - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf FROM h GROUP BY h.phrase),"
+        f" greatest(ln((greatest((SELECT n FROM d) - {df}, 0) + 0.5) / ({df} + 0.5)), 1e-6) AS idf"
+        " FROM h GROUP BY h.phrase),"
         # IDFs and the average length read once (an InitPlan each), not joined to every match.
         " i AS MATERIALIZED (SELECT array_agg(coalesce(w.idf, 0) ORDER BY g.i) AS idf"
         " FROM generate_series(1, %(phrase_count)s) g(i) LEFT JOIN w ON w.phrase = g.i),"
@@ -171,14 +234,15 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int) -> Keyword | None:
         " tsvector_to_array(coalesce(m.content_terms, ''::tsvector)) AS lexemes,"
         " tsvector_to_array(coalesce(m.context_terms, ''::tsvector)) AS context"
         " FROM top JOIN memories m ON m.seq = top.seq"
-        " UNION ALL SELECT 1, t.i, coalesce(o.n, 0), coalesce(w.passing, 0),"
+        f" UNION ALL SELECT 1, t.i, coalesce({documents[0]}, 0), {passing},"
         f" tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p)), NULL FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
-        " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits GROUP BY phrase) o ON o.phrase = t.i"
+        f"{documents[1]}"
         " LEFT JOIN w ON w.phrase = t.i"
         " UNION ALL SELECT 2, 0, d.n, 0, NULL, NULL FROM d"
         " ORDER BY part, score, seq DESC"
     )
-    return Keyword(sql, {**params, "phrases": texts, "phrase_count": len(phrases), "k": k}, texts, len(phrases))
+    return Keyword(sql, {**params, **extra, "phrases": texts, "phrase_count": phrase_count, "k": k}, texts,
+                   phrase_count)
 
 
 def vector_sql(f: Filters, k: int, exact: bool) -> tuple[str, dict[str, object]]:
