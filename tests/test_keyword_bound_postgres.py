@@ -85,3 +85,19 @@ def test_the_term_counts_follow_every_write(store, pg_url):
     with store.backend.read("t") as tx:
         # 3 imported, the deck and its head (a superseded memory keeps its words), the episode
         assert searching.term_counts(tx, ["zeppelin"])[1] == {"zeppelin": 6}
+
+
+def test_doctor_names_keyword_counts_that_disagree_and_repair_counts_them_again(store, pg_url):
+    assert not [p for p in store.backend.check() if p.startswith("keyword statistics")]
+    with psycopg.connect(pg_url) as conn:  # the schema's owner; triggers off while the counts are spoilt
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("UPDATE keyword_terms SET content = content + 5 WHERE tenant = 't' AND term = 'zeppelin'")
+        conn.execute("DELETE FROM keyword_terms WHERE tenant = 'u' AND term = 'elsewher'")
+        conn.execute("UPDATE keyword_documents SET documents = 1 WHERE tenant = 'u'")
+    problems = [p for p in store.backend.check() if p.startswith("keyword statistics")]
+    assert problems == ["keyword statistics: 1 tenants' memory counts and 2 words' counts disagree with the "
+                        "memories (`memvault doctor --repair` counts them again)"]
+    store.backend.rebuild_keyword_index()
+    assert not [p for p in store.backend.check() if p.startswith("keyword statistics")]
+    with store.backend.read("t") as tx:
+        assert searching.term_counts(tx, ["zeppelin"])[1] == {"zeppelin": 3}

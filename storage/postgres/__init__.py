@@ -196,6 +196,14 @@ class PostgresBackend:
             )
             if tombstones:
                 problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+            documents = one(f"SELECT count(*) FROM ({schema.DOCUMENT_COUNTS}) want(tenant, n) FULL JOIN"
+                            " keyword_documents k USING (tenant) WHERE want.n IS DISTINCT FROM nullif(k.documents, 0)")
+            terms = one(f"SELECT count(*) FROM ({schema.TERM_COUNTS}) want(tenant, term, content, context)"
+                        " FULL JOIN keyword_terms k USING (tenant, term) WHERE want.content IS DISTINCT FROM"
+                        " k.content OR want.context IS DISTINCT FROM k.context")
+            if documents or terms:
+                problems.append(f"keyword statistics: {documents} tenants' memory counts and {terms} words' counts "
+                                "disagree with the memories (`memvault doctor --repair` counts them again)")
             miscounted = one(MISCOUNTED)
             if miscounted:
                 problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
@@ -203,9 +211,15 @@ class PostgresBackend:
         return problems
 
     def rebuild_keyword_index(self) -> None:
-        """Write every memory's stored ``tsvector``s again from its content (one transaction)."""
+        """Write every memory's stored ``tsvector``s again from its content, and the keyword
+        statistics from them (one transaction)."""
         with self.write(None) as w:
             w.index_keywords()
+            w.conn.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the counting triggers fire now, not after the recount
+            w.conn.execute("DELETE FROM keyword_terms")
+            w.conn.execute(f"INSERT INTO keyword_terms {schema.TERM_COUNTS}")
+            w.conn.execute("DELETE FROM keyword_documents")
+            w.conn.execute(f"INSERT INTO keyword_documents {schema.DOCUMENT_COUNTS}")
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Drop every vector, record ``model_id``/``dim`` (new vector tables of that dimension)

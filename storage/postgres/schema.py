@@ -458,6 +458,14 @@ $fn$;
 """
 
 
+# What ``keyword_terms`` holds, counted from the memories (version 14; ``doctor`` compares, ``--repair`` rewrites).
+TERM_COUNTS = """SELECT d.tenant, d.term, count(*) FILTER (WHERE d.content), count(*) FILTER (WHERE NOT d.content)
+    FROM (SELECT m.tenant, t, true FROM memories m, unnest(tsvector_to_array(m.content_terms)) t
+          UNION ALL SELECT m.tenant, t, false FROM memories m, unnest(tsvector_to_array(m.context_terms)) t)
+        d(tenant, term, content)
+    GROUP BY d.tenant, d.term"""
+# What ``keyword_documents`` holds, counted from the memories (version 8).
+DOCUMENT_COUNTS = "SELECT tenant, count(*) FROM memories WHERE content_terms IS NOT NULL GROUP BY tenant"
 # Version 14: the keyword search bounded as on SQLite (docs/storage-tuning.md#bounding-the-keyword-search).
 # ``keyword_terms``: per tenant and index term, the memories holding it in their content and in their
 # episode context, kept by deferred triggers (after keyword_documents': a tenant's writers meet there
@@ -517,12 +525,7 @@ CREATE CONSTRAINT TRIGGER keyword_terms_delete AFTER DELETE ON memories DEFERRAB
     FOR EACH ROW WHEN (OLD.content_terms IS NOT NULL OR OLD.context_terms IS NOT NULL)
     EXECUTE FUNCTION memvault_count_terms();
 DELETE FROM keyword_terms;
-INSERT INTO keyword_terms
-    SELECT d.tenant, d.term, count(*) FILTER (WHERE d.content), count(*) FILTER (WHERE NOT d.content)
-    FROM (SELECT m.tenant, t, true FROM memories m, unnest(tsvector_to_array(m.content_terms)) t
-          UNION ALL SELECT m.tenant, t, false FROM memories m, unnest(tsvector_to_array(m.context_terms)) t)
-        d(tenant, term, content)
-    GROUP BY d.tenant, d.term;
+INSERT INTO keyword_terms {TERM_COUNTS};
 -- Granted as _grants grants a tenant table, in a form that may run again (tests re-run migrations).
 GRANT SELECT, INSERT, UPDATE, DELETE ON keyword_terms TO {APP_ROLE};
 ALTER TABLE keyword_terms ENABLE ROW LEVEL SECURITY;
