@@ -601,6 +601,12 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     elif command == "import" and args.file != "-" and not Path(args.file).is_file():
         what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
         return _refused(args, "file", f"{shown(args.file)} {what}: nothing to import")
+    if command == "doctor" and not isinstance(config.db, str) and Path(config.db).is_file() and not existed:
+        from .store_commands import doctor_report  # an empty file: opening would write a new schema into it
+
+        return doctor_report(args, ["the database file is empty (0 bytes): it holds no memories (memvault "
+                                    "never leaves it empty); if it should, restore a backup. Nothing was "
+                                    "written"])
     if command not in ("remember", "import") and not existed:
         url = isinstance(config.db, str)  # PostgreSQL: the server answers, memvault's tables are not there
         what = ("memvault's tables are not in that PostgreSQL database", "them", "in another database",
@@ -615,12 +621,6 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         from memvault.storage.sqlite.health import lone_shm
 
         args.before_open = lone_shm(Path(config.db))
-        if existed and Path(config.db).stat().st_size == 0:  # opening would write a new schema into it
-            from .store_commands import doctor_report
-
-            return doctor_report(args, ["the database file is empty (0 bytes): it holds no memories (memvault "
-                                        "never leaves it empty); if it should, restore a backup. Nothing was "
-                                        "written"])
     try:
         embedder = Embedder(config.model_dir)
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:

@@ -76,8 +76,8 @@ class Config:
     def db_exists(self) -> bool:
         """Whether a memvault database is there: a file, or a PostgreSQL database holding memvault's
         schema (one that cannot be reached counts as there: opening it says why not)."""
-        if not isinstance(self.db, str):
-            return self.db.is_file()
+        if not isinstance(self.db, str):  # an empty file holds none: SQLite makes one in it, said as made
+            return self.db.is_file() and self.db.stat().st_size > 0
         from memvault.storage.errors import StoreError
         from memvault.storage.postgres import schema_exists
 
@@ -223,6 +223,13 @@ def _check_db_path(path: Path, name: str) -> None:
                        f"({MIN_DATABASE_BYTES:,} bytes at least): a database cut short, or another program's file")
             raise DamagedFile(f"{name}: {str(path)!r} is not an SQLite database: {problem}. Nothing was written",
                               problem)
+        if header == SQLITE_HEADER:
+            from memvault.storage.sqlite import health
+
+            cut = health.cut_in_a_page(path)
+            if cut is not None:
+                raise DamagedFile(f"{name}: {str(path)!r} is damaged: {cut}. Nothing was written; to recover, "
+                                  f"see {health.RECOVERY}", cut)
         if header and header != SQLITE_HEADER and not _key_set():  # with a key, opening checks it
             from memvault.storage.sqlite import crypto, health
 

@@ -46,12 +46,17 @@ def middle(db: Path) -> None:
         fh.write(b"\xa5" * PAGE)
 
 
+def tail_cut(db: Path) -> None:  # inside the last page, which held nothing SQLite reads
+    os.truncate(db, os.path.getsize(db) - 1000)
+
+
 def wal_lost(db: Path) -> None:
     (db.parent / f"{db.name}-shm").write_bytes(b"\0" * 32768)
 
 
 DAMAGE = [  # how the file is damaged, the check doctor names, and its exit code
     (truncated, "the size check failed", 1),
+    (tail_cut, "is not a whole number of 4,096-byte pages", 1),
     (header, "the header check failed", 1),  # refused before opening by every other command
     (middle, "SQLite's integrity check failed", 1),  # in the pages of ..., or reading them (by layout)
     (wal_lost, "memvault.db-shm is there without memvault.db-wal", 1),
@@ -106,3 +111,25 @@ def test_doctor_on_a_file_shorter_than_any_database_says_it_was_truncated(tmp_pa
     code, said = doctor(capsys, db)
     assert code == 1 and "the size check failed" in said and "restore a backup" in said, said
     assert db.stat().st_size == size
+
+
+@pytest.mark.parametrize("cut", [1, 1000, PAGE - 1, PAGE + 7])
+def test_a_file_ending_inside_a_page_is_refused_by_every_command_and_nothing_written(tmp_path, capsys, healthy, cut):
+    db = tmp_path / "memvault.db"
+    shutil.copy(healthy, db)
+    os.truncate(db, os.path.getsize(db) - cut)
+    before = db.read_bytes()
+    for command in (["remember", "written into a cut file"], ["recall", "memory"], ["list"]):
+        code = cli.main([command[0], "--db", str(db), *command[1:]])
+        said = capsys.readouterr().err
+        assert code != 0 and "is not a whole number of 4,096-byte pages" in said and "Traceback" not in said, said
+    assert db.read_bytes() == before and not (tmp_path / "memvault.db-wal").exists()
+
+
+def test_remember_into_an_empty_file_says_it_made_a_new_database_and_recall_says_none_is_there(tmp_path, capsys):
+    db = tmp_path / "memvault.db"
+    db.touch()
+    assert cli.main(["recall", "--db", str(db), "anything"]) == 1
+    assert "no database at" in capsys.readouterr().err and db.stat().st_size == 0
+    assert cli.main(["remember", "--db", str(db), "the deploy runs at noon"]) == 0
+    assert "created a new database at" in capsys.readouterr().err
