@@ -74,7 +74,11 @@ def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
         err(f"--hooks: only claude-code's hooks are written (docs/hooks.md says what {args.client} offers)")
         return 2
     path = hook_settings.settings_path()
-    wanted = hook_settings.commands(config)
+    try:
+        wanted = hook_settings.commands(config)
+    except ValueError as exc:  # a password in the database URL: nothing written
+        err(f"--db: {exc}; nothing was written")
+        return 1
 
     def change(document: dict[str, Any]) -> bool:
         current = document.get("hooks", {})

@@ -136,11 +136,13 @@ def prompt_context(store: Store, caller: Caller, prompt: str) -> str | None:
     model when it loads (a degraded search is said in the text): docs/hooks.md#userpromptsubmit."""
     from memvault.storage import literal
     from memvault.storage.errors import InvalidInput
-    from memvault.storage.limits import KINDS, QUERY_MAX_CHARS
+    from memvault.storage.limits import CONTENT_MAX_CHARS, KINDS, QUERY_MAX_CHARS
     from memvault.storage.secrets import redact
     from memvault.tools import handlers, text
 
-    query, kinds = redact(prompt)
+    # Only the head a query can use is redacted: a pasted megabyte costs no more than a line. The margin
+    # past the cut holds any credential that starts before it (the longest, a PEM key, fits).
+    query, kinds = redact(prompt[:QUERY_MAX_CHARS + CONTENT_MAX_CHARS])
     for kind in kinds:  # a credential's marker is no word of the question
         query = query.replace(f"[{kind}]", " ")
     try:

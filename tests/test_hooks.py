@@ -666,3 +666,25 @@ def test_a_capture_without_a_credential_imports_no_scanner_library_nor_package_r
     assert "memvault.storage.secrets" in loaded and heavy & loaded == set()
     turns = _sessions_and_turns(env)[SESSION]
     assert [(role, text) for _, role, text in turns][-1:] == [("tool", "12 passed in 0.4s")]
+
+
+def test_a_pasted_megabyte_prompt_is_redacted_only_as_far_as_the_query_reads(tmp_path, monkeypatch):
+    """UserPromptSubmit redacts the head of the prompt a query can use (and a margin), not the
+    whole paste: its cost does not grow with the prompt (a 20 MB paste took 48 s)."""
+    from fakes import FakeEmbedder
+
+    from memvault.server import hooks
+    from memvault.storage import limits, secrets
+    from memvault.tools.caller import Caller
+
+    seen: list[int] = []
+    redact = secrets.redact
+    monkeypatch.setattr(secrets, "redact", lambda text: seen.append(len(text)) or redact(text))
+    store = Store(tmp_path / "m.db", FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        store.remember(tenant="default", scope="default", content="The staging database listens on port 5433")
+        hooks.prompt_context(store, Caller(tenant="default", scope="default"),
+                             f"staging database port? my token is {TOKEN} " + "lorem ipsum " * 300_000)
+    finally:
+        store.close()
+    assert seen == [limits.QUERY_MAX_CHARS + limits.CONTENT_MAX_CHARS]

@@ -225,6 +225,12 @@ def test_a_bundle_never_carries_a_database_password(home, tmp_path, capsys):
     assert code == 1 and "password" in err and "s3cretPW" not in err and not (tmp_path / "m.mcpb").exists()
 
 
+def test_hooks_are_never_written_with_a_database_password(home, tmp_path, capsys):
+    code, _, err = run(capsys, "setup", "claude-code", "--hooks", "--db", "postgresql://u:s3cretPW@db.example/m")
+    assert code == 1 and "--db: the database URL holds a password" in err and "Traceback" not in err
+    assert "s3cretPW" not in err and not (home / ".claude" / "settings.json").exists()
+
+
 def test_bundle_is_for_claude_desktop_only(home, tmp_path, capsys):
     code, _, err = run(capsys, "setup", "cursor", "--bundle", "m.mcpb")
     assert code == 2 and "claude-desktop" in err and not (tmp_path / "m.mcpb").exists()

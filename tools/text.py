@@ -6,6 +6,7 @@ Stored content is shown as a JSON string literal: quoted data, never the server'
 from __future__ import annotations
 
 import json
+import math
 import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,8 @@ def count(n: int, noun: str, nouns: str | None = None) -> str:
 def confidence_text(confidence: float) -> str:
     """``confidence 0.68``, marked ``unsure`` under ``SURE_CONFIDENCE``, ``weak lead`` under ``ANSWER_CONFIDENCE``."""
     mark = ", weak lead" if confidence < ANSWER_CONFIDENCE else ", unsure" if confidence < SURE_CONFIDENCE else ""
-    return f"confidence {confidence:.2f}{mark}"
+    shown = math.floor(confidence * 100 + 1e-9) / 100  # cut, not rounded: 0.4996 is no "0.50, unsure"
+    return f"confidence {shown:.2f}{mark}"
 
 
 def line_head(ident: str, kind: str | None, date: str, extra: str = "") -> str:
