@@ -590,6 +590,11 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 
     logging.getLogger().setLevel(logging.WARNING)
     existed = config.db_exists()
+    folder = None if isinstance(config.db, str) else Path(config.db).resolve().parent
+    if (command in ("remember", "import") and not existed and folder is not None and not folder.is_dir()
+            and config.db != config_module.default_db_path()):
+        return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {command} makes a database but "
+                                    "no folders (a typo would start an empty memory); create it, or fix --db")
     if command == "import" and args.source:
         from .transcripts import DEFAULT_ROOT
 

@@ -17,7 +17,7 @@ NAMES = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds
          "limit": "--limit", "offset": "--offset", "cursor": "--cursor", "reason": "--reason",
          "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name",
          "session_id": "--session", "by": "--by", "observed_at": "--observed-at", "expires_at": "--expires-at",
-         "source": "--source", "outcome": "--outcome", "note": "--note", "turns": "--turns"}
+         "source": "--source", "outcome": "--outcome", "note": "--note", "turns": "--turns", "db": "--db"}
 
 
 def out(text: str) -> None:

@@ -97,10 +97,19 @@ def test_db_that_is_a_folder_is_named_as_one(tmp_path, capsys):
 
 def test_a_new_database_is_reported_with_its_absolute_path(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
     code, _, err = run(capsys, "remember", "hello", "--db", "sub/new.db")
     assert code == 0 and f"created a new database at {tmp_path / 'sub' / 'new.db'}" in err
     code, _, err = run(capsys, "remember", "again", "--db", "sub/new.db")
     assert "created" not in err
+
+
+@pytest.mark.parametrize("command", [["remember", "hello"], ["import", "-"]])
+def test_remember_and_import_make_a_database_but_no_folders(tmp_path, capsys, command):
+    """A typo in --db's folder would start an empty memory: refused, as hooks refuse it (serve makes folders)."""
+    code, _, err = run(capsys, *command, "--db", str(tmp_path / "typo" / "deeper" / "m.db"))
+    assert code == 2 and f"--db: the folder '{tmp_path / 'typo' / 'deeper'}' does not exist" in err
+    assert not (tmp_path / "typo").exists()
 
 
 @pytest.mark.parametrize("client", [c for c in setup.CLIENTS if c != "codex"])  # TOML: tests/test_setup.py
