@@ -206,7 +206,7 @@ class Episodes:
             found = tx.sessions(tenant, ids=[sid])  # locked: an append or end waits
             if not found:  # a forgotten session leaves nothing behind, so a retry lands here
                 raise NotFound(sid, "session_id", "session", " (never captured in this tenant, or already "
-                               "forgotten: forgetting removes a session whole)")
+                               f"forgotten: forgetting removes a session whole){_WHOLE_ID}")
             session = found[0]
             digest = [history.row(tx, tenant, session.digest_id)] if session.digest_id else []
             versions = history.chain(tx, digest[0]) if digest else []
@@ -237,7 +237,11 @@ def _time(field: str, value: object, now: int) -> int:
     return validate.integer(field, value, 0, now + FUTURE_TOLERANCE_MS, " ms since the epoch")
 
 
+# A session id is its client's, matched whole and exactly (a memory id may be shortened: it is memvault's).
+_WHOLE_ID = "; a session is named by its whole id, exactly as its client gave it, case included"
+
+
 def _one(found: list[Session], session_id: str) -> Session:
     if not found:
-        raise NotFound(session_id, "session_id", "session")
+        raise NotFound(session_id, "session_id", "session", f" ({_WHOLE_ID[2:]})")
     return found[0]

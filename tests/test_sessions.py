@@ -420,3 +420,12 @@ def test_an_empty_append_opens_a_session_and_an_empty_session_ends_with_a_digest
         "Recap of a working session (codex, /home/dev/app), 2026-01-01T00:00:00.000Z to "
         "2026-01-01T00:00:00.000Z: what we worked on and where we left off. Session opened: "
         "0 turns, 0 from the user, 0 tool calls."]
+
+
+@pytest.mark.parametrize("asked", ["Shared-Id", "shared", "SHARED-ID"])
+def test_a_session_is_found_by_its_whole_id_only_and_the_refusal_says_so(store: Store, asked: str):
+    append(store, "shared-id", NewTurn("user", "tenant a's words"), client="claude-code")
+    for read in (store.episodes.session, store.episodes.forget):
+        with pytest.raises(NotFound, match="named by its whole id, exactly as its client gave it, case included"):
+            read(tenant="a", session_id=asked)
+    assert store.episodes.session(tenant="a", session_id="shared-id").turns == 1
