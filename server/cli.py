@@ -148,7 +148,7 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                {"id": {**MEMORY_ID["id"], "nargs": "?"}, **DB, "--tenant": LEADING["--tenant"], **JSON,
                 "--session": {"metavar": "SESSION_ID", "help": "instead of an id: forget a captured session "
                               "whole, its turns and its digest"},
-                "--reason": {"help": "why; kept in the tombstone"},
+                "--reason": {"help": "why; kept in the tombstone (a memory's only: not with --session)"},
                 "--history": {"action": "store_true", "help": "also forget every other version"}}),
     "supersede": ("Replace a memory by a corrected version (the old one stays in the history).",
                   {**MEMORY_ID, "text": {"metavar": "TEXT", "nargs": "?", "help": "the corrected memory"},

@@ -185,7 +185,11 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         lines.append(f"repaired: keyword index rebuilt, {text.count(made, 'vector')} made, scrub of "
                      f"forgotten content {scrub}{made_private}")
     with contextlib.suppress(StorageUnavailable):  # (a damaged file: the checks below name it)
-        store.upkeep.scrub()  # PostgreSQL's is only ever done when asked: here; a busy one stays pending
+        pending = store.upkeep.scrub_pending()
+        # PostgreSQL's is only ever done when asked: here; a busy one stays pending (a problem below).
+        if store.upkeep.scrub() and pending:
+            report["scrubbed"] = True
+            lines.append("scrubbed: the forgotten content a scrub was pending for is gone from the files")
     try:
         problems = maintenance.check(store) + [
             f"{path} has mode {mode:o}: others can read it (chmod go-rwx, or doctor --repair)"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import searching
 
 import contextlib
+import json
 import subprocess
 import sys
 import threading
@@ -898,3 +899,18 @@ def test_a_remember_writes_only_once_embedded_then_only_the_search_the_insert_an
         assert not any(check in q for q in statements), check
     assert sum(own_trip for _, own_trip in sent) <= 4  # the search (and its exact retry), the insert, the commit
     store.close()
+
+
+def test_doctor_says_it_scrubbed_what_a_forget_left_pending(pg_url, capsys):
+    from memvault.server import cli
+
+    assert cli.main(["remember", "--db", pg_url, "--json", "the old gate code is kept in the safe"]) == 0
+    said = capsys.readouterr()
+    memory_id = json.loads(said.out)["id"]
+    assert cli.main(["forget", "--db", pg_url, memory_id]) == 0
+    capsys.readouterr()
+    assert cli.main(["doctor", "--db", pg_url, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["scrubbed"] is True and report["scrub_pending"] is False
+    assert cli.main(["doctor", "--db", pg_url]) == 0  # nothing pending: nothing said of it
+    assert "scrubbed" not in capsys.readouterr().out
