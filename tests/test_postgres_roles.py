@@ -248,7 +248,7 @@ def test_a_database_keeping_review_state_in_settings_moves_it_to_each_tenant(pg_
         conn.execute("DROP TABLE tenant_settings")
         conn.execute("ALTER FUNCTION memvault_api_key(text) SET search_path = \"$user\", public")
         conn.execute("UPDATE memvault_schema SET version = %s",
-                     (schema.MIGRATIONS.index(schema._V_TENANT_SETTINGS),))
+                     (schema.MIGRATIONS.index(schema._v_tenant_settings),))
     store = Store(pg_url, FakeEmbedder())  # type: ignore[arg-type]
     try:
         assert {t: _reviewed(store, t) for t in pairs} == {t: [p] for t, p in pairs.items()}

@@ -562,25 +562,38 @@ $fn$;
 # Version 15: each tenant's own state (its review pairs, ``consolidate.REVIEW_KEY``) under the tenant
 # policy, moved out of the untenanted ``settings``, whose keys ``review:<tenant>`` named every tenant
 # to every serving session (issue 25, §1.9). The functions' search path is pinned by ``migrate``.
-_V_TENANT_SETTINGS = """
+_TENANT_SETTINGS = f"""
 CREATE TABLE tenant_settings (
     tenant text COLLATE "C" NOT NULL,
     key    text COLLATE "C" NOT NULL,
     value  text NOT NULL,
     PRIMARY KEY (tenant, key)
 );
+GRANT SELECT, INSERT, UPDATE, DELETE ON tenant_settings TO {APP_ROLE};
+ALTER TABLE tenant_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE tenant_settings FORCE ROW LEVEL SECURITY;
+CREATE POLICY memvault_tenant ON tenant_settings TO {APP_ROLE}
+    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
 DO $$ BEGIN
     EXECUTE format('CREATE POLICY memvault_owner ON tenant_settings TO %I USING (true) WITH CHECK (true)',
                    current_user);
 END $$;
-INSERT INTO tenant_settings SELECT substr(key, 8), 'review', value FROM settings WHERE key LIKE 'review:%';
-DELETE FROM settings WHERE key LIKE 'review:%';
 """
+
+
+def _v_tenant_settings(conn: psycopg.Connection) -> None:
+    """Version 15: ``_TENANT_SETTINGS`` (kept when present: a database set back to redo an earlier
+    step has it), then the review states of ``settings`` moved into it."""
+    if not _scalar(conn, "SELECT to_regclass('tenant_settings') IS NOT NULL"):
+        conn.execute(_TENANT_SETTINGS)
+    conn.execute("INSERT INTO tenant_settings SELECT substr(key, 8), 'review', value FROM settings"
+                 " WHERE key LIKE 'review:%' ON CONFLICT (tenant, key) DO NOTHING")
+    conn.execute("DELETE FROM settings WHERE key LIKE 'review:%'")
+
 
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
-    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _V_TENANT_SETTINGS)
+    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -602,8 +615,7 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (),
-    ("tenant_settings",))
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
