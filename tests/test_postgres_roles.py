@@ -226,9 +226,11 @@ def test_temporary_tables_of_a_serving_session_change_nothing_a_definer_function
 
 def test_every_memvault_function_searches_its_schema_then_pg_temp_and_none_the_caller_may_create_in(roles):
     with psycopg.connect(roles.owner_url) as conn:
-        paths = dict(conn.execute("SELECT p.oid::regprocedure::text, p.proconfig FROM pg_proc p"
-                                  " WHERE p.proname LIKE 'memvault%%' AND p.prokind = 'f'").fetchall())
-        assert "memvault_api_key(text)" in paths and "memvault_count_terms()" in paths
+        paths = dict(conn.execute("SELECT p.proname, p.proconfig FROM pg_proc p"
+                                  " WHERE p.prosecdef OR (p.proname LIKE 'memvault%%' AND p.prokind = 'f')"
+                                  ).fetchall())
+        assert {"memvault_api_key", "memvault_vector_tables", "memvault_turn_hits", "memvault_phrase_hits",
+                "memvault_term_documents", "memvault_bounded_hits", "memvault_count_terms"} <= set(paths)
         assert set(map(tuple, paths.values())) == {("search_path=public, pg_temp",)}
         assert conn.execute("SELECT has_schema_privilege(%s, 'public', 'CREATE'),"
                             " has_database_privilege(%s, current_database(), 'CREATE')",

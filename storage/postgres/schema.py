@@ -793,10 +793,10 @@ def migrate(conn: psycopg.Connection) -> int:
 
 
 def _pin_search_path(conn: psycopg.Connection) -> None:
-    """Give every memvault function (the definer functions and the triggers) the search path of
-    memvault's schema, then pgvector's, then ``pg_temp`` last, so no temporary table of the caller,
-    nor any schema the caller may create (``"$user"`` was one), is searched before memvault's
-    tables (PostgreSQL's "Writing SECURITY DEFINER Functions Safely")."""
+    """Give every memvault function (the ``SECURITY DEFINER`` ones, and the triggers alike) the search
+    path of memvault's schema, then pgvector's, then ``pg_temp`` last, so no temporary table of the
+    caller, nor any schema the caller may create (``"$user"`` was one), is searched before memvault's
+    tables (PostgreSQL's "Writing SECURITY DEFINER Functions Safely"). Cost: docs/storage-tuning.md."""
     schemas = [s for (s,) in conn.execute(
         "SELECT current_schema() UNION ALL SELECT n.nspname FROM pg_extension e JOIN pg_namespace n"
         " ON n.oid = e.extnamespace WHERE e.extname = 'vector' AND n.nspname <> current_schema()"
