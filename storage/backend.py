@@ -257,6 +257,11 @@ class Reader(Protocol):
         files, markers of unfinished work."""
         ...
 
+    def tenant_setting(self, tenant: str, key: str) -> str | None:
+        """The value of ``tenant``'s own setting ``key`` (state of one tenant, such as its review
+        pairs), None when unset. On PostgreSQL under the tenant's row-level policy."""
+        ...
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         """Every API key by its stored hash, oldest first (by creation time, then id); with
         ``key_hash``, only the key of that hash (the caller compares in constant time)."""
@@ -354,9 +359,9 @@ class Writer(Reader, Protocol):
         """Store an API key by the SHA-256 hex of the key itself (a key of the same id: its revocation time)."""
         ...
 
-    def change_setting(self, key: str, change: Callable[[str | None], str]) -> None:
-        """Set the setting ``key`` to ``change(its value now)``, the value read under a lock that
-        another writer of ``key`` waits for (a read-modify-write no other process interleaves)."""
+    def change_tenant_setting(self, tenant: str, key: str, change: Callable[[str | None], str]) -> None:
+        """Set ``tenant``'s setting ``key`` to ``change(its value now)``, the value read under a lock
+        that another writer of it waits for (a read-modify-write no other process interleaves)."""
         ...
 
     def append_turns(

@@ -51,7 +51,7 @@ PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, com
 DECAYED_READ = 200
 DECAYED_PAGES = 5
 DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait, "50+" when cut
-REVIEW_KEY = "review:"  # setting per tenant: {"mark": highest seq read, "pairs": [[older id, newer id]],
+REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pairs": [[older id, newer id]],
 # "pending": [seqs read before their vectors were made]}
 LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
 DAY_MS = 86_400_000
@@ -233,7 +233,7 @@ def _unchanged(memory: Memory) -> bool:
 
 
 def _state(tx: Reader, tenant: str) -> dict:  # type: ignore[type-arg]
-    return _parsed(tx.settings().get(REVIEW_KEY + tenant))
+    return _parsed(tx.tenant_setting(tenant, REVIEW_KEY))
 
 
 def _parsed(saved: str | None) -> dict:  # type: ignore[type-arg]
@@ -291,7 +291,8 @@ def scan(
         pending = sorted(set(pending))
         if mark != state["mark"] or live != before or pending != state["pending"]:
             with _timed(report), store.backend.write(tenant) as tx:
-                tx.change_setting(REVIEW_KEY + tenant, lambda saved: _saved(saved, before, live, mark, pending))
+                tx.change_tenant_setting(
+                    tenant, REVIEW_KEY, lambda saved: _saved(saved, before, live, mark, pending))
         retry = False
         if len(read) < SCAN_BATCH or cut:
             return
@@ -314,7 +315,7 @@ def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
 
     if ordered:
         with store.backend.write(tenant) as tx:
-            tx.change_setting(REVIEW_KEY + tenant, kept)
+            tx.change_tenant_setting(tenant, REVIEW_KEY, kept)
 
 
 def _newest(pairs: set[tuple[str, ...]]) -> list[tuple[str, ...]]:

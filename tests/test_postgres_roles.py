@@ -14,13 +14,15 @@ import psycopg
 import pytest
 from fakes import FakeEmbedder
 
+from memvault.storage import consolidate as consolidation
 from memvault.storage import keys
 from memvault.storage.errors import NotFound, StorageUnavailable, StoreError
 from memvault.storage.postgres import PostgresBackend, schema
 from memvault.storage.store import Store
 
 TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys", "memory_counts", "memory_vectors",
-          "memory_windows")
+          "memory_windows", "tenant_settings")
+STANDUPS = ("The team standup is at 9:15 every weekday.", "The team standup is at 10:30 every weekday.")
 
 
 @dataclass
@@ -30,6 +32,7 @@ class Roles:
     serve: str
     serve_url: str
     alpha_key: str  # an API key of tenant alpha
+    pairs: dict[str, tuple[str, str]]  # each tenant's contradicting pair kept for review
 
 
 def _database(pg_server, tag: str) -> tuple[str, str, str, str]:
@@ -57,7 +60,8 @@ def _drop(pg_server, roles: tuple[str, ...]) -> None:
 @pytest.fixture(scope="module")
 def roles(pg_server) -> Iterator[Roles]:
     """One database for the module: tenants alpha and bravo written by a store as the owner
-    (memories with tags, keys, vectors, an episode with a later window), an API key each."""
+    (memories with tags, keys, vectors, an episode with a later window), an API key each, a
+    contradicting pair each kept for review."""
     owner, owner_url, serve, serve_url = _database(pg_server, f"{os.getpid()}_m")
     store = Store(owner_url, FakeEmbedder())  # type: ignore[arg-type]
     try:
@@ -68,10 +72,22 @@ def roles(pg_server) -> Iterator[Roles]:
                            content=f"{tenant} long episode " + "with many words " * 200)
         _, alpha_key = keys.create(store, "alpha")
         keys.create(store, "bravo")
+        pairs = {tenant: _contradiction(store, tenant) for tenant in ("alpha", "bravo")}
     finally:
         store.close()
-    yield Roles(owner, owner_url, serve, serve_url, alpha_key)
+    yield Roles(owner, owner_url, serve, serve_url, alpha_key, pairs)
     _drop(pg_server, (owner, serve))
+
+
+def _contradiction(store: Store, tenant: str) -> tuple[str, str]:
+    """Two disagreeing facts of ``tenant``, kept for review (older first)."""
+    pair = tuple(store.remember(tenant=tenant, scope="s", content=text, kind="fact").id for text in STANDUPS)
+    consolidation.note(store, tenant, [pair])  # type: ignore[list-item]
+    return pair  # type: ignore[return-value]
+
+
+def _reviewed(store: Store, tenant: str) -> list[tuple[str, str]]:
+    return [(older, newer) for older, newer, _ in store.review(tenant, ["s"]).contradictions]
 
 
 def _tenants(conn: psycopg.Connection, table: str) -> set[str]:
@@ -149,6 +165,101 @@ def test_definer_functions_give_nothing_without_a_tenant(roles):
         assert conn.execute(
             "SELECT count(*) FROM memvault_phrase_hits(ARRAY[plainto_tsquery('memvault', 'vault seven')], 'bravo')"
         ).fetchone() == (0,)
+
+
+def test_a_tenant_named_reads_and_writes_only_its_own_review_state(roles):
+    """Review state is a tenant's own (``tenant_settings``, under the tenant policy); the untenanted
+    ``settings`` names no tenant (adversarial review 41, fault 5)."""
+    with psycopg.connect(roles.serve_url, autocommit=True) as conn:
+        conn.execute(f"SET ROLE {schema.APP_ROLE}")
+        conn.execute("SET memvault.tenant = 'alpha'")
+        for key, value in conn.execute("SELECT key, value FROM settings").fetchall():
+            assert "alpha" not in key + value and "bravo" not in key + value
+            assert not {i for pair in roles.pairs.values() for i in pair} & set(value.split('"'))
+        assert conn.execute("SELECT tenant, key FROM tenant_settings").fetchall() == [("alpha", "review")]
+        assert conn.execute("UPDATE tenant_settings SET value = '{}' WHERE tenant = 'bravo'").rowcount == 0
+        assert conn.execute("DELETE FROM tenant_settings WHERE tenant = 'bravo'").rowcount == 0
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            conn.execute("INSERT INTO tenant_settings VALUES ('bravo', 'review', '{}')")
+    served = Store(roles.serve_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:  # the serving role keeps and finds alpha's own pairs (a scan saves under the policy)
+        consolidation.scan(served, "alpha", served.clock(), consolidation.Report())
+        consolidation.note(served, "alpha", [roles.pairs["alpha"]])
+        assert _reviewed(served, "alpha") == [roles.pairs["alpha"]]
+    finally:
+        served.close()
+    owner = Store(roles.owner_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        assert {t: _reviewed(owner, t) for t in roles.pairs} == {t: [p] for t, p in roles.pairs.items()}
+    finally:
+        owner.close()
+
+
+def test_temporary_tables_of_a_serving_session_change_nothing_a_definer_function_returns(roles):
+    """A temporary ``api_keys`` or ``memories`` made in a serving session is not read by the
+    definer functions (their search path ends with pg_temp; adversarial review 41, fault 6)."""
+    forged = ("zebra", keys.digest("forged key"))
+    with psycopg.connect(roles.serve_url, autocommit=True) as conn:
+        conn.execute(f"SET ROLE {schema.APP_ROLE}")
+        conn.execute("CREATE TEMP TABLE api_keys (LIKE api_keys)")
+        conn.execute("INSERT INTO api_keys VALUES ('forged', %s, 'bravo', 's', 'forged', false, 0, NULL,"
+                     " NULL)", (forged[1],))
+        conn.execute("CREATE TEMP TABLE memories (LIKE memories INCLUDING DEFAULTS)")
+        conn.execute("INSERT INTO memories(seq, id, tenant, scope, kind, content, importance, observed_at,"
+                     " recorded_at, content_terms) VALUES (1, 'forged', 'alpha', 's', 'fact', %s, 5, 1, 1,"
+                     " to_tsvector('memvault', %s))", forged[:1] * 2)
+        conn.execute(f"GRANT SELECT ON pg_temp.api_keys, pg_temp.memories TO {roles.owner}")
+        conn.execute("SET memvault.tenant = 'alpha'")
+        assert conn.execute("SELECT count(*) FROM memories").fetchone() == (1,)  # the session's own shadow
+        phrases = "ARRAY[plainto_tsquery('memvault', %s)]"
+        assert conn.execute("SELECT tenant FROM memvault_api_key(%s)", (forged[1],)).fetchall() == []
+        assert conn.execute("SELECT tenant FROM memvault_api_key(%s)",
+                            (keys.digest(roles.alpha_key),)).fetchall() == [("alpha",)]
+        for word, found in (("zebra", 0), ("vault seven", 1)):
+            assert conn.execute(f"SELECT count(*) FROM memvault_phrase_hits({phrases}, 'alpha')",
+                                (word,)).fetchone() == (found,)
+            assert conn.execute(f"SELECT count(*) FROM memvault_bounded_hits({phrases}, ARRAY[true], 10,"
+                                " 'alpha')", (word,)).fetchone() == (found,)
+        assert conn.execute("SELECT documents FROM memvault_term_documents(ARRAY['zebra'], 'alpha')"
+                            ).fetchall() == [(0,)]
+
+
+def test_every_memvault_function_searches_its_schema_then_pg_temp_and_none_the_caller_may_create_in(roles):
+    with psycopg.connect(roles.owner_url) as conn:
+        paths = dict(conn.execute("SELECT p.proname, p.proconfig FROM pg_proc p"
+                                  " WHERE p.prosecdef OR (p.proname LIKE 'memvault%%' AND p.prokind = 'f')"
+                                  ).fetchall())
+        assert {"memvault_api_key", "memvault_vector_tables", "memvault_turn_hits", "memvault_phrase_hits",
+                "memvault_term_documents", "memvault_bounded_hits", "memvault_count_terms"} <= set(paths)
+        assert set(map(tuple, paths.values())) == {("search_path=public, pg_temp",)}
+        assert conn.execute("SELECT has_schema_privilege(%s, 'public', 'CREATE'),"
+                            " has_database_privilege(%s, current_database(), 'CREATE')",
+                            (roles.serve, roles.serve)).fetchone() == (False, False)
+
+
+def test_a_database_keeping_review_state_in_settings_moves_it_to_each_tenant(pg_url):
+    """A database of schema version 14 (review state under ``review:<tenant>`` in ``settings``, the
+    functions' search path without pg_temp) is migrated: each tenant keeps its pairs."""
+    store = Store(pg_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        pairs = {tenant: _contradiction(store, tenant) for tenant in ("alpha", "bravo")}
+    finally:
+        store.close()
+    with psycopg.connect(pg_url) as conn:  # as version 14 kept them
+        conn.execute("INSERT INTO settings SELECT 'review:' || tenant, value FROM tenant_settings")
+        conn.execute("DROP TABLE tenant_settings")
+        conn.execute("ALTER FUNCTION memvault_api_key(text) SET search_path = \"$user\", public")
+        conn.execute("UPDATE memvault_schema SET version = %s",
+                     (schema.MIGRATIONS.index(schema._v_tenant_settings),))
+    store = Store(pg_url, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        assert {t: _reviewed(store, t) for t in pairs} == {t: [p] for t, p in pairs.items()}
+    finally:
+        store.close()
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT count(*) FROM settings WHERE key LIKE 'review%%'").fetchone() == (0,)
+        pinned = conn.execute("SELECT proconfig FROM pg_proc WHERE proname = 'memvault_api_key'").fetchone()
+        assert pinned == (["search_path=public, pg_temp"],)
 
 
 def test_tenants_served_by_the_serving_role_find_their_own_memories_and_no_others(roles):

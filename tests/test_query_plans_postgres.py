@@ -22,7 +22,8 @@ from memvault.storage.store import Store
 from test_query_plans import calls
 
 # Tables a plan may scan whole: sized by configuration, not by memories.
-SMALL_TABLES = {"settings", "schema_version", "memory_counts"}  # memory_counts: a row per scope and kind
+# memory_counts: a row per scope and kind; tenant_settings: a row per tenant and key (its primary key)
+SMALL_TABLES = {"settings", "schema_version", "memory_counts", "tenant_settings"}
 # Tables that grow with a tenant's memories.
 TENANT_TABLES = {"memories", "memory_tags", "memory_vectors", "memory_windows", "idempotency_keys", "sessions", "turns"}
 # Index conditions that name only the tenant (and scopes): what they find is everything

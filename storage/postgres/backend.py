@@ -329,6 +329,11 @@ class PgReader:
     def settings(self) -> dict[str, str]:
         return dict(self._all("SELECT key, value FROM settings"))
 
+    def tenant_setting(self, tenant: str, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM tenant_settings WHERE tenant = %s AND key = %s",
+                                (tenant, key)).fetchone()
+        return row[0] if row else None
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         own, params = self._own()
         # By hash through the owner's function: a serving role reads no key before a tenant is known.
@@ -580,10 +585,12 @@ class PgWriter(PgReader):
         self.conn.execute("UPDATE memories SET vector_pending = false WHERE seq = %s", (seq,))
         return True
 
-    def change_setting(self, key: str, change: Callable[[str | None], str]) -> None:
-        self._advisory("setting", key)  # (the row may not exist yet: FOR UPDATE would lock nothing)
-        row = self.conn.execute("SELECT value FROM settings WHERE key = %s", (key,)).fetchone()
-        put_settings(self.conn, {key: change(row[0] if row else None)})
+    def change_tenant_setting(self, tenant: str, key: str, change: Callable[[str | None], str]) -> None:
+        self._advisory("setting", tenant, key)  # (the row may not exist yet: FOR UPDATE would lock nothing)
+        value = change(self.tenant_setting(tenant, key))
+        self.conn.execute("INSERT INTO tenant_settings(tenant, key, value) VALUES (%s, %s, %s)"
+                          " ON CONFLICT (tenant, key) DO UPDATE SET value = excluded.value",
+                          (tenant, key, value))
 
     def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(

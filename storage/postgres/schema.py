@@ -559,9 +559,41 @@ LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $
 $fn$;
 """
 
+# Version 15: each tenant's own state (its review pairs, ``consolidate.REVIEW_KEY``) under the tenant
+# policy, moved out of the untenanted ``settings``, whose keys ``review:<tenant>`` named every tenant
+# to every serving session (issue 25, §1.9). The functions' search path is pinned by ``migrate``.
+_TENANT_SETTINGS = f"""
+CREATE TABLE tenant_settings (
+    tenant text COLLATE "C" NOT NULL,
+    key    text COLLATE "C" NOT NULL,
+    value  text NOT NULL,
+    PRIMARY KEY (tenant, key)
+);
+GRANT SELECT, INSERT, UPDATE, DELETE ON tenant_settings TO {APP_ROLE};
+ALTER TABLE tenant_settings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE tenant_settings FORCE ROW LEVEL SECURITY;
+CREATE POLICY memvault_tenant ON tenant_settings TO {APP_ROLE}
+    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
+DO $$ BEGIN
+    EXECUTE format('CREATE POLICY memvault_owner ON tenant_settings TO %I USING (true) WITH CHECK (true)',
+                   current_user);
+END $$;
+"""
+
+
+def _v_tenant_settings(conn: psycopg.Connection) -> None:
+    """Version 15: ``_TENANT_SETTINGS`` (kept when present: a database set back to redo an earlier
+    step has it), then the review states of ``settings`` moved into it."""
+    if not _scalar(conn, "SELECT to_regclass('tenant_settings') IS NOT NULL"):
+        conn.execute(_TENANT_SETTINGS)
+    conn.execute("INSERT INTO tenant_settings SELECT substr(key, 8), 'review', value FROM settings"
+                 " WHERE key LIKE 'review:%' ON CONFLICT (tenant, key) DO NOTHING")
+    conn.execute("DELETE FROM settings WHERE key LIKE 'review:%'")
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
-    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD)
+    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -579,10 +611,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("memvault_turn_hits(tsquery, text)",),
     ("memvault_count_terms()", "memvault_bounded_hits(tsquery[], boolean[], integer, text)"),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -749,6 +782,7 @@ def migrate(conn: psycopg.Connection) -> int:
                             sql.SQL(function), sql.Identifier(APP_ROLE)))
                     current += 1
                     conn.execute("UPDATE memvault_schema SET version = %s", (current,))
+                _pin_search_path(conn)
         except psycopg.errors.InsufficientPrivilege as exc:
             raise StoreError(
                 f"this PostgreSQL role may not create or change memvault's schema ({exc.diag.message_primary}): "
@@ -756,6 +790,23 @@ def migrate(conn: psycopg.Connection) -> int:
                 "(docs/postgresql.md, the two-role set-up). Nothing was changed."
             ) from exc
     return current
+
+
+def _pin_search_path(conn: psycopg.Connection) -> None:
+    """Give every memvault function (the ``SECURITY DEFINER`` ones, and the triggers alike) the search
+    path of memvault's schema, then pgvector's, then ``pg_temp`` last, so no temporary table of the
+    caller, nor any schema the caller may create (``"$user"`` was one), is searched before memvault's
+    tables (PostgreSQL's "Writing SECURITY DEFINER Functions Safely"). Cost: docs/storage-tuning.md."""
+    schemas = [s for (s,) in conn.execute(
+        "SELECT current_schema() UNION ALL SELECT n.nspname FROM pg_extension e JOIN pg_namespace n"
+        " ON n.oid = e.extnamespace WHERE e.extname = 'vector' AND n.nspname <> current_schema()"
+    ).fetchall()]
+    path = sql.SQL(", ").join([*map(sql.Identifier, schemas), sql.SQL("pg_temp")])
+    for (function,) in conn.execute(
+        "SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+        " WHERE n.nspname = current_schema() AND left(p.proname, 9) = 'memvault_' AND p.prokind = 'f'"
+    ).fetchall():
+        conn.execute(sql.SQL("ALTER FUNCTION {} SET search_path = {}").format(sql.SQL(function), path))
 
 
 def is_owner(conn: psycopg.Connection) -> bool:

@@ -406,6 +406,10 @@ class SqliteTransaction:
     def settings(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT key, value FROM settings").fetchall())
 
+    def tenant_setting(self, tenant: str, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (f"{key}:{tenant}",)).fetchone()
+        return row[0] if row else None  # (a file of one user: its settings table, "key:tenant")
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         rows = self.conn.execute(f"SELECT key_hash, {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?1 OR ?1 IS NULL"
                                  " ORDER BY created_at, id", (key_hash,))
@@ -612,10 +616,10 @@ class SqliteTransaction:
         self.conn.execute("UPDATE memories SET vector_pending = 0 WHERE seq = ?", (seq,))
         return True
 
-    def change_setting(self, key: str, change: Callable[[str | None], str]) -> None:
-        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()  # (the write lock)
-        self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
-                          (key, change(row[0] if row else None)))
+    def change_tenant_setting(self, tenant: str, key: str, change: Callable[[str | None], str]) -> None:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (f"{key}:{tenant}",)).fetchone()
+        self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",  # (the write lock)
+                          (f"{key}:{tenant}", change(row[0] if row else None)))
 
     def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(
