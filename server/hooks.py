@@ -65,6 +65,14 @@ def payload(text: str, client: str, event: str) -> dict[str, Any]:
     for field in needed:
         if not isinstance(data.get(field), str) or not data[field]:
             raise HookInputError(f"{field}: a non-empty string is expected in the {event} input")
+    if event == "SessionStart":  # checked as a capture's (it stores nothing: the first capture opens it)
+        from memvault.storage import validate
+        from memvault.storage.errors import InvalidInput
+
+        try:
+            validate.session_id(data["session_id"])
+        except InvalidInput as exc:
+            raise HookInputError(str(exc)) from None
     return data
 
 

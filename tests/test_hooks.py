@@ -688,3 +688,13 @@ def test_a_pasted_megabyte_prompt_is_redacted_only_as_far_as_the_query_reads(tmp
     finally:
         store.close()
     assert seen == [limits.QUERY_MAX_CHARS + limits.CONTENT_MAX_CHARS]
+
+
+@pytest.mark.parametrize("session_id", ["has space!", "x" * 300, "ID\n2"])
+def test_session_start_checks_its_session_id_as_a_capture_does(session_id):
+    from memvault.server import hooks
+
+    text = json.dumps({"session_id": session_id, "hook_event_name": "SessionStart", "cwd": "/tmp"})
+    with pytest.raises(hooks.HookInputError, match="^session_id: "):
+        hooks.payload(text, "claude-code", "SessionStart")
+    assert hooks.payload(text.replace(json.dumps(session_id), '"5d0c7a51-aa"'), "claude-code", "SessionStart")
