@@ -168,8 +168,7 @@ def prompt_context(store: Store, caller: Caller, prompt: str) -> str | None:
     used = counter.lengths([head])[0]
     lines = []
     for m in sure:
-        line = "- " + text.line_head(m.short_id or m.id, m.kind, m.observed_at or "",
-                                     f", confidence {m.confidence:.2f}") + literal.quoted(m.content) + "\n"
+        line = "- " + text.memory_line(m, ranked=True) + "\n"  # as recall says it: runs, review, outdating
         cost = counter.lengths([line])[0]
         if used + cost <= PROMPT_TOKENS:
             lines.append(line)

@@ -698,3 +698,22 @@ def test_session_start_checks_its_session_id_as_a_capture_does(session_id):
     with pytest.raises(hooks.HookInputError, match="^session_id: "):
         hooks.payload(text, "claude-code", "SessionStart")
     assert hooks.payload(text.replace(json.dumps(session_id), '"5d0c7a51-aa"'), "claude-code", "SessionStart")
+
+
+def test_the_prompt_hook_says_of_a_memory_what_recall_says_a_failing_procedures_flag_too(tmp_path):
+    from fakes import FakeEmbedder
+
+    from memvault.server import hooks
+    from memvault.tools.caller import Caller
+
+    store = Store(tmp_path / "m.db", FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        procedure = store.remember(tenant="default", scope="default", kind="procedure",
+                                   content="To rotate the TLS certificate run certbot renew on the gateway").id
+        for note in ("certbot timed out", "the gateway refused the reload"):
+            store.confirm(tenant="default", id=procedure, outcome="failure", note=note)
+        said = hooks.prompt_context(store, Caller(tenant="default", scope="default"),
+                                    "rotate the TLS certificate on the gateway with certbot renew")
+    finally:
+        store.close()
+    assert said is not None and "certbot renew" in said and "(flagged: the last two runs failed)" in said
