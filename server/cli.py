@@ -158,7 +158,7 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                    **FIELDS, **JSON, "--reason": {"help": "why it changed; kept with the history"}}),
     "confirm": ("Confirm a memory still holds (its strength rises), or record a run of a procedure.",
                 {**MEMORY_ID, **DB, "--tenant": LEADING["--tenant"], **JSON,
-                 "--outcome": {"choices": ["success", "failure"], "help": "a procedure's run: how it went"},
+                 "--outcome": {"metavar": "success|failure", "help": "a procedure's run: how it went"},
                  "--note": {"help": "with --outcome failure: the failure mode"}}),
     "stats": ("Counts of memories by state, kind, tenant and scope.", {**DB, **JSON}),
     "reindex": ("Rebuild the keyword index and every vector; Ctrl-C stops it, a re-run resumes.",
