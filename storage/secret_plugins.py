@@ -481,7 +481,8 @@ def _named_patterns() -> list[Any]:
                        r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
                        r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
-        compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
+        compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
+                       r"|TOKEN|API_?KEY"
                        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
         # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
         # digit
@@ -507,10 +508,11 @@ def _named_patterns() -> list[Any]:
         # a list of pairs
         compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
                        f"|{_AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
-                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
+                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*"
+                       f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
                        f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"
-                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*[:=][ \\t]*[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+"
-                       f"{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
+                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*[:=][ \\t]*"
+                       f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
                        # a list of users' passwords: "passwords: root=X, admin=Y", taken whole
                        f"|{_AFTER}passwords[ \\t]*[:=][ \\t]*"
                        r"(?P<pairs>[^\s=,;]+=[^\s,;]+(?:[ \t]*[,;][ \t]*[^\s=,;]+=[^\s,;]+)*)"),
@@ -569,7 +571,8 @@ def _kind_words() -> re.Pattern[str]:
     return re.compile(
         r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<pin>" + words("pin") + ")"
         r"|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
-        + "|".join(words(role) for role in ("password", "password-strict", "password-tail", "password-unspaced"))
+        + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
+                                            "password-unspaced"))
         + r")|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
         r"|(?P<api>(?:api|access|auth)[ _-]?key|(?:" + words("provider") + r")[ _-]?(?:api[ _-]?)?keys?)"
         r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
