@@ -402,8 +402,8 @@ class NamedCredentialDetector(Detector):
         mixed = value.lower() != value != value.upper()
         if name == "markup":
             kept = not _WORD.fullmatch(value)
-        elif name.startswith("spaced"):  # after only a space: mixed, not a word and digits ("Gandalf2")
-            kept = mixed and _is_value(value) and not _WORDLIKE.fullmatch(value)
+        elif name.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
+            kept = mixed and len(value) >= 8 and _is_value(value) and not _WORDLIKE.fullmatch(value)
         elif name == "said" and value.isdigit():
             kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
         else:
@@ -490,6 +490,9 @@ def _named_patterns() -> list[Any]:
                        r"(?P<whole>[\w.~+/-]{16,}=*)"
                        r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
+        # an HTTP session cookie (RFC 6265): "Cookie: session=...", "Set-Cookie: sid=...; HttpOnly"
+        compile_linear(r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?:[^\s;=]+=[^\s;]*;[ \t]*){0,8}"
+                       r"[\w.-]*(?:sess(?:ion)?|sid|token|auth|jwt|remember)[\w.-]*=[\"']?([^\s;\"',]{16,})"),
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
                        r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
                        r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
@@ -513,6 +516,9 @@ def _named_patterns() -> list[Any]:
                        f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"
                        f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*[:=][ \\t]*"
                        f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
+                       # "log in as admin with X", "sign in as root using X"
+                       f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
+                       f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"
                        # a list of users' passwords: "passwords: root=X, admin=Y", taken whole
                        f"|{_AFTER}passwords[ \\t]*[:=][ \\t]*"
                        r"(?P<pairs>[^\s=,;]+=[^\s,;]+(?:[ \t]*[,;][ \t]*[^\s=,;]+=[^\s,;]+)*)"),

@@ -122,6 +122,11 @@ REFUSED = {
         f"creds were root:{V}", f"credentials are deploy/{L}", f"login is admin/{V}", f"pass {V}",
         f"pass {V}.", f"Pass '{V}'", f"login: admin {V}", f"creds: root {V}.", f"login: 'bob' {V}",
     ],
+    "logging in as a user with a password, a session cookie (round 9)": [
+        f"log in as admin with {V}", f"login as root using {V}", f"sign in as deploy with '{V}'",
+        f"Cookie: session={V}{V}", f"Set-Cookie: sid={V}{V}; HttpOnly; Secure",
+        f"Cookie: theme=dark; sessionid={V}{V}", "Cookie: session=d59291f0cde2e5738713a818d8962058765a6ca7cf",
+    ],
     "a keyword in digits and symbols, a token reversed behind U+202E (round 9)": [
         f"p4ssw0rd: {V}", f"P@ssw0rd: {V}", f"pa55word is {L}", f"passw0rd = {V}", f"P4SSW0RD={V}",
         f"my p4ssphr4se is {V}",
@@ -226,6 +231,8 @@ STORED = {
         "client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQVRBTkJn",
         "certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMr",
         "Arabic \u202eright to left\u202c text",
+        "log in as admin with OAuth2", "log in as admin with SSO", "the session cookie expires after 2h",
+        "Cookie: session=${SESSION_ID}", "cookie: tokenVersion=v2", "Set-Cookie: theme=dark; Max-Age=31536000",
     ],
     "text in other scripts": [
         "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
@@ -291,7 +298,7 @@ def test_the_look_alike_table_is_what_unicode_confusables_say() -> None:
 
 # Round 9's new readings and phrasings, each repeated to 256 KiB: the check stays linear on them.
 ROUND_9_SHAPES = ["pass a1b2C3d4 ", "login: a ", "passwords: a=b1c2, ", "creds are a/", "stripe key ",
-                  "p4ssw0rd ",
+                  "p4ssw0rd ", "log in as a with ", "Cookie: a=b; ",
                   "\u202e", "\u202ea1b2", "LS0tLS1CRUdJTi", "tskey-auth-a-"]
 
 
