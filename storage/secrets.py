@@ -233,7 +233,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
         found: list[tuple[str, int]] = []
         text = _placed_masked(text)  # memvault's own marker where a URL's password stood is no keyword
         together = joined(text)
-        shown = joined(displayed(text))  # a run reversed by a RIGHT-TO-LEFT OVERRIDE, as a reader sees it
+        # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
+        shown = joined(displayed(text)) if "\u202e" in text else together
         for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together), shown)):
             found += [f for f in _scan(form) if f not in found]
         unwrapped = _unwrapped(nfc(text))
