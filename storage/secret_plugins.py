@@ -311,7 +311,15 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
 _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
+_ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
+
+
+@functools.cache
+def key_words() -> str:
+    """The words for a key or token (``key`` in ``secret_words.tsv``) and a service's name (``provider``)
+    before key, secret or token, "api" perhaps between: "the Stripe key", "OpenAI API key", "GitHub token"."""
+    return f"{words('key')}|(?:{words('provider')})[ _-]?(?:api[ _-]?)?(?:keys?|secret|token)"
 
 
 @functools.cache
@@ -327,7 +335,8 @@ def said(role: str) -> str:
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
-    return (f"(?:{words(role)})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
+    named = key_words() if role == "key" else words(role)
+    return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
@@ -380,7 +389,8 @@ class NamedCredentialDetector(Detector):
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match (labelled by :func:`named_kind`): a ``whole`` group's as it is, a
-        ``mixed`` one's when it holds a digit and letters of both cases, a ``markup`` one's when it is
+        ``mixed`` one's when it holds a digit and letters of both cases (a ``spaced`` one's also when it is no
+        word and digits, ``_WORDLIKE``), a ``markup`` one's when it is
         not a plain word, a ``said`` one's also when it is 6 digits or more, another's when it holds a
         letter and a digit; but not a compound that describes one (``_DESCRIBED``), nor after ``=`` (or
         ``pass:``) code that names one (``_CODE``)."""
@@ -392,6 +402,8 @@ class NamedCredentialDetector(Detector):
         mixed = value.lower() != value != value.upper()
         if name == "markup":
             kept = not _WORD.fullmatch(value)
+        elif name.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
+            kept = mixed and len(value) >= 8 and _is_value(value) and not _WORDLIKE.fullmatch(value)
         elif name == "said" and value.isdigit():
             kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
         else:
@@ -416,7 +428,7 @@ def _named_patterns() -> list[Any]:
         compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
                        f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
                        f"|{_AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
-                       f"|(?:{words('key')}|{words('password-strict')})[ \\t]+({key})"
+                       f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
                        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
         compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
         # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
@@ -424,7 +436,7 @@ def _named_patterns() -> list[Any]:
         compile_linear(f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)"),
         # the word alone on its line, its value alone on the next ("Password", then "Xk29slQpz")
         compile_linear(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
-                       f"(?:{spaced}|{words('password-strict')}|{words('key')})[ \\t]*\\r?\\n"
+                       f"(?:{spaced}|{words('password-strict')}|{key_words()})[ \\t]*\\r?\\n"
                        f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
         # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
         # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
@@ -469,7 +481,8 @@ def _named_patterns() -> list[Any]:
                        r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
                        r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
         compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
-        compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY"
+        compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
+                       r"|TOKEN|API_?KEY"
                        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
         # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
         # digit
@@ -477,6 +490,9 @@ def _named_patterns() -> list[Any]:
                        r"(?P<whole>[\w.~+/-]{16,}=*)"
                        r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
         compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
+        # an HTTP session cookie (RFC 6265): "Cookie: session=...", "Set-Cookie: sid=...; HttpOnly"
+        compile_linear(r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?:[^\s;=]+=[^\s;]*;[ \t]*){0,8}"
+                       r"[\w.-]*(?:sess(?:ion)?|sid|token|auth|jwt|remember)[\w.-]*=[\"']?([^\s;\"',]{16,})"),
         compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
                        r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
                        r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
@@ -490,10 +506,22 @@ def _named_patterns() -> list[Any]:
                        f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
                        f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
                        f"value[ \\t]*=[ \\t]*{_QUOTED}"),
-        # abbreviations and pairs: "pass: X", "creds: admin:X", "login: admin / X", "user/pass: admin/X"
+        # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
+        # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
+        # a list of pairs
         compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
-                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*(?:[:=]|[ \\t]-)?[ \\t]+"
-                       f"[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"),
+                       f"|{_AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
+                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*"
+                       f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
+                       f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"
+                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*[:=][ \\t]*"
+                       f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
+                       # "log in as admin with X", "sign in as root using X"
+                       f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
+                       f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"
+                       # a list of users' passwords: "passwords: root=X, admin=Y", taken whole
+                       f"|{_AFTER}passwords[ \\t]*[:=][ \\t]*"
+                       r"(?P<pairs>[^\s=,;]+=[^\s,;]+(?:[ \t]*[,;][ \t]*[^\s=,;]+=[^\s,;]+)*)"),
     ]
 
 
@@ -522,6 +550,8 @@ _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
 # A plain word between tags is no value ("<password>required</password>"): one with a digit, a symbol or
 # mixed cases is.
 _WORD = re.compile(r"[A-Za-z][a-z]*")
+# A word and digits, or a camelCase name: no password after only a space ("pass Gandalf2", "pass userId2").
+_WORDLIKE = re.compile(r"[A-Za-z][a-z]+[0-9]{1,4}|[a-z]+(?:[A-Z][a-z]+)+[0-9]{0,4}")
 # Words that describe a credential rather than being one: "the id token is RS256-signed", "base64url-encoded".
 _DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready"
                        r"|compatible)")
@@ -547,9 +577,10 @@ def _kind_words() -> re.Pattern[str]:
     return re.compile(
         r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<pin>" + words("pin") + ")"
         r"|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
-        + "|".join(words(role) for role in ("password", "password-tail", "password-unspaced")) + ")"
-        r"|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
-        r"|(?P<api>(?:api|access|auth)[ _-]?key)"
+        + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
+                                            "password-unspaced"))
+        + r")|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
+        r"|(?P<api>(?:api|access|auth)[ _-]?key|(?:" + words("provider") + r")[ _-]?(?:api[ _-]?)?keys?)"
         r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
     )
 _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "pin": "PIN",

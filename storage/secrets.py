@@ -199,12 +199,26 @@ def latin_lookalikes(text: str) -> str:
     return _WORD.sub(read, text)
 
 
+# U+202E RIGHT-TO-LEFT OVERRIDE shows what follows it right to left, to U+202C POP DIRECTIONAL FORMATTING or
+# the end of its paragraph (Unicode UAX #9, rules X6 and X8): "\u202eGQ69...lyb_phg" shows "ghp_byl...96QG".
+_OVERRIDDEN = re.compile("\u202e([^\u202c\n\r\v\f\x1c-\x1e\x85\u2028\u2029]*)\u202c?")
+
+
+def displayed(text: str) -> str:
+    """``text`` as it is shown: each run after a RIGHT-TO-LEFT OVERRIDE reversed, to its POP DIRECTIONAL
+    FORMATTING or the line's end, the two controls left out; the same lines. Linear."""
+    if "\u202e" not in text:
+        return text
+    return _OVERRIDDEN.sub(lambda run: run.group(1)[::-1], text)
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
 
     Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``),
-    joined (``validate.joined``) and with look-alike letters read as ASCII (:func:`latin_lookalikes`),
+    joined (``validate.joined``), with look-alike letters read as ASCII (:func:`latin_lookalikes`) and
+    with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`),
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a
@@ -219,7 +233,9 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
         found: list[tuple[str, int]] = []
         text = _placed_masked(text)  # memvault's own marker where a URL's password stood is no keyword
         together = joined(text)
-        for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together))):
+        # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
+        shown = joined(displayed(text)) if "\u202e" in text else together
+        for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together), shown)):
             found += [f for f in _scan(form) if f not in found]
         unwrapped = _unwrapped(nfc(text))
         if unwrapped is not None:
