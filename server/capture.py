@@ -76,6 +76,7 @@ class Stored:
         self.already = 0
         self.other_scope: dict[str, int] = {}
         self.refused = 0
+        self.why: str | None = None  # the store's words for the first turn it refused
 
     def skipped(self, bad: int = 0, refused: int = 0) -> str:
         """What was skipped, in words ("" when nothing): ``bad`` unreadable lines and ``refused`` entries
@@ -89,7 +90,7 @@ class Stored:
                   "(1-128 letters, digits and ._:-, no credential)"] if refused else []
         parts += [f"{count(n, 'turn')} of session {sid}, which belongs to another scope"
                   for sid, n in self.other_scope.items()]
-        parts += [f"{count(self.refused, 'turn')} refused by the store"] if self.refused else []
+        parts += [f"{count(self.refused, 'turn')} refused by the store (the first: {self.why})"] if self.refused else []
         return "; ".join(parts)
 
 
@@ -125,8 +126,9 @@ def store_turns(store: Store, tenant: str, scope: str, turns: Iterable[tuple[str
             for turn in batch:
                 try:
                     append(session_id, cwd, [turn])
-                except InvalidInput:
+                except InvalidInput as exc:
                     stored.refused += 1
+                    stored.why = stored.why or str(exc)
         if session_id in stored.other_scope:
             stored.other_scope[session_id] += len(batch)
         batch.clear()
