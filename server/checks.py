@@ -14,22 +14,29 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl
 
+import anyio.to_thread
 from mcp.shared.exceptions import MCPError
 from mcp.shared.uri_template import UriTemplate
 from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, TextContent
 from pydantic import TypeAdapter
 
 from memvault.storage import limits, timefmt, validate
-from memvault.storage.errors import NOT_UNICODE, InvalidInput, credentials_in, encodable, shown
+from memvault.storage.errors import (NOT_UNICODE, SHOWN_SCAN_CHARS, InvalidInput, credentials_in, encodable,
+                                     shown)
 from memvault.tools.schemas import self_contained
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+    from .runtime import Runtime
+
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+# Runs a check (``work()``) off the event loop: a credential scan is CPU work.
+Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 
 # ---------------------------------------------------------------- 1. arguments
@@ -244,9 +251,16 @@ class Checks:
             self._tools = {t.name: plain(t.input_schema) for t in await self.server.list_tools()}
         return self._tools
 
-    async def refuse_call(self, name: str, arguments: object) -> tuple[str | None, dict[str, Any]]:
-        """``(why the tools/call is refused, {})`` or ``(None, the arguments converted)``."""
+    async def refuse_call(self, name: str, arguments: object, run: Runner[Any] = anyio.to_thread.run_sync
+                          ) -> tuple[str | None, dict[str, Any]]:
+        """``(why the tools/call is refused, {})`` or ``(None, the arguments converted)``; checked by
+        ``run`` (on a thread)."""
         tools = await self.tool_schemas()
+        return await run(lambda: self._refused_call(tools, name, arguments))
+
+    @staticmethod
+    def _refused_call(tools: dict[str, dict[str, Any]], name: str, arguments: object
+                      ) -> tuple[str | None, dict[str, Any]]:
         bad = not_unicode(name, "name")
         if bad is not None:
             return ": ".join(bad), {}
@@ -286,6 +300,9 @@ class Checks:
         return None
 
     async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        """Checks run on a thread in one of the caller's turns (``Runtime.in_turn``): a credential scan
+        of a refused value holds neither the event loop nor more than the caller's own calls at once."""
+        runtime: Runtime = ctx.lifespan_context
         params = ctx.params if isinstance(ctx.params, dict) else {}
         name = params.get("name")
         if ctx.method == "tools/list":
@@ -296,7 +313,7 @@ class Checks:
                     tool["outputSchema"] = self_contained(tool["outputSchema"])
             return result
         if ctx.method == "tools/call" and isinstance(name, str):
-            refused, arguments = await self.refuse_call(name, params.get("arguments"))
+            refused, arguments = await self.refuse_call(name, params.get("arguments"), runtime.in_turn)
             if refused is not None:
                 return refusal(refused)
             result = await call_next(replace(ctx, params={**params, "arguments": arguments}))
@@ -306,21 +323,35 @@ class Checks:
                     block["text"] = block["text"][len(prefix):]
             return result
         if ctx.method == "prompts/get" and isinstance(name, str):
-            refused = self.promptrefusal(name, params.get("arguments"))
+            refused = await runtime.in_turn(lambda: self.promptrefusal(name, params.get("arguments")))
             if refused is not None:
                 raise MCPError(code=INVALID_PARAMS, message=refused)
         uri = params.get("uri")
-        refused = resourcerefusal(self.resources, uri) if ctx.method == "resources/read" and isinstance(uri, str) \
-            else None
-        if refused is not None:
-            raise MCPError(code=INVALID_PARAMS, message=refused)
+        if ctx.method == "resources/read" and isinstance(uri, str):
+            refused = await runtime.in_turn(lambda: resourcerefusal(self.resources, uri))
+            if refused is not None:
+                raise MCPError(code=INVALID_PARAMS, message=refused)
         try:
             return await call_next(ctx)
         except MCPError as exc:  # the SDK's "Method not found" sends the method back as its data
-            masked = credentials_in(exc.error.data) if isinstance(exc.error.data, str) else None
-            if exc.error.code == METHOD_NOT_FOUND and masked is not None:
-                raise MCPError(code=METHOD_NOT_FOUND, message=exc.error.message, data=masked) from None
-            raise
+            data = exc.error.data
+            if exc.error.code != METHOD_NOT_FOUND or not isinstance(data, str):
+                raise
+            masked = await runtime.in_turn(lambda: method_data(data))
+            if masked == data:
+                raise
+            raise MCPError(code=METHOD_NOT_FOUND, message=exc.error.message, data=masked) from None
+
+
+def method_data(method: str) -> str:
+    """What an unknown method's error sends back as ``data``: the method, or what it looks like when its
+    first ``SHOWN_SCAN_CHARS`` hold a credential (:func:`credentials_in`); a longer one cut there, as
+    :func:`shown` scans a name from a bounded prefix only."""
+    head = method[:SHOWN_SCAN_CHARS]
+    masked = credentials_in(head)
+    if masked is not None:
+        return masked
+    return method if head == method else head + "..."
 
 
 def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:

@@ -133,12 +133,12 @@ class Runtime:
                     self._calls -= 1
                     self._idle.notify_all()
 
-        result = await self._in_turn(work)
+        result = await self.in_turn(work)
         if getattr(result, "degraded", None):
             self.worker.submit(ROUND, self._round)
         return result
 
-    async def _in_turn(self, work: Callable[[], T]) -> T:
+    async def in_turn(self, work: Callable[[], T]) -> T:
         """``work()`` on a thread once one of the caller's :data:`CALLS_AT_ONCE` slots is free
         (every call at once without authentication: one client per process)."""
         from mcp.server.auth.middleware.auth_context import get_access_token

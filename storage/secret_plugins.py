@@ -25,6 +25,7 @@ detect-secrets' own), except :class:`NamedCredentialDetector`'s (:func:`named_ki
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -226,6 +227,12 @@ class KeyFormatDetector(Detector):
 
     def patterns(self, text: str) -> list[Any]:
         """The pattern of the rows ``text`` can hold (none when it can hold none)."""
+        kept = self._kept(text)
+        return [_table_pattern(kept)] if kept else []
+
+    @functools.lru_cache(maxsize=4)  # noqa: B019  # the detectors live as long as the process
+    def _kept(self, text: str) -> tuple[int, ...]:
+        """The numbers of the rows ``text`` can hold, for :meth:`patterns` and then :meth:`values`."""
         folded: str | None = None
         kept = []
         for number, (context, value) in enumerate(self._needs):
@@ -236,16 +243,32 @@ class KeyFormatDetector(Detector):
                 if not any(literal in folded for literal in context):
                     continue
             kept.append(number)
-        return [_table_pattern(tuple(kept))] if kept else []
+        return tuple(kept)
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
-        """``(label, value)`` of a match: the first row whose pattern matches where it starts
-        and whose value holds what the row asks."""
-        for row in self._rows:
-            found = _row_pattern(row).match(match.string, match.start())
-            if found and all(_HOLDS[c].search(found.group(1)) for c in row.holds):
-                yield row.name, found.group(1)
+        """``(label, value)`` of a match: the first row (of those the text can hold: a row left out
+        matches nowhere in it) whose pattern matches where it starts and whose value holds what the row
+        asks. The rows run on the text's UTF-8 (:func:`_utf8`)."""
+        encoded, offsets = _utf8(match.string)
+        start = match.start() if offsets is None else offsets[match.start()]
+        for number in self._kept(match.string):
+            row = self._rows[number]
+            found = _row_pattern(row).match(encoded, start)
+            value = found and found.group(1).decode()
+            if value and all(_HOLDS[c].search(value) for c in row.holds):
+                yield row.name, value
                 return
+
+
+@functools.lru_cache(maxsize=4)
+def _utf8(text: str) -> tuple[bytes, list[int] | None]:
+    """``text`` in UTF-8, and the byte offset of each of its characters (None: ASCII, the same). RE2's
+    wrapper encodes a ``str`` whole, and counts up to the offset asked, at every call: a row matched at
+    each of many matches of a long text took quadratic time (23 s on 32,000 characters)."""
+    if text.isascii():
+        return text.encode(), None
+    widths = (1 if c < "\x80" else 2 if c < "\u0800" else 3 if c < "\U00010000" else 4 for c in text)
+    return text.encode("utf-8", "surrogatepass"), [0, *itertools.accumulate(widths)]
 
 
 # Patterns of sets of rows kept (the whole table's, and those of the few sets a session's texts need).
@@ -410,8 +433,9 @@ class NamedCredentialDetector(Detector):
             kept = _is_value(value) and (name != "mixed" or mixed)
         at = match.start(match.lastindex)
         assigned = _ASSIGNED.search(match.string[max(match.start(), at - 4):at]) or name == "pass"
-        code = assigned and _CODE.fullmatch(value)
-        if kept and not code and not _DESCRIBED.fullmatch(value):
+        short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
+        code = assigned and short and _CODE.fullmatch(value)
+        if kept and not code and not (short and _DESCRIBED.fullmatch(value)):
             before = match.string[match.start():at]  # its word on the line above: named from there
             kind = "password" if name.startswith("cmd") else named_kind(before) if "\n" in before else None
             yield kind, value
@@ -546,6 +570,10 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
                     yield at, label, value, match.end() if whole_match else at + len(value)
 
 
+# Values longer than this are no placeholder, reference, code or description: the filters that say so
+# (``_PLACEHOLDER``, ``_CODE``, ``_DESCRIBED``, ``secrets._REFERENCE``) never read more of a value than
+# this, whatever length a detector found (each is linear, and a detector's value is unbounded).
+FILTERED_MAX_CHARS = 256
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
 # A plain word between tags is no value ("<password>required</password>"): one with a digit, a symbol or
 # mixed cases is.
@@ -553,6 +581,7 @@ _WORD = re.compile(r"[A-Za-z][a-z]*")
 # A word and digits, or a camelCase name: no password after only a space ("pass Gandalf2", "pass userId2").
 _WORDLIKE = re.compile(r"[A-Za-z][a-z]+[0-9]{1,4}|[a-z]+(?:[A-Z][a-z]+)+[0-9]{0,4}")
 # Words that describe a credential rather than being one: "the id token is RS256-signed", "base64url-encoded".
+# Python's re (Unicode's \w), linear: the repeat before "-" cannot take a "-", so one split is tried.
 _DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready"
                        r"|compatible)")
 # Code on the right of "=" that names a value instead of being one: a call or a subscript
@@ -561,6 +590,8 @@ _DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|
 # credential and one digit (``password2``, ``token2``). Another name without "_" or "." ("hunter22",
 # "Zq81kkLm", "secret123") is a value.
 _ASSIGNED = re.compile(r"=|\bto\s*$")  # "token = next_token2", "pass the token to next_handler2"
+# Python's re (Unicode's \w), linear: adjacent repeats take disjoint characters (".", "_" and a bracket
+# part them), so a failing match gives back each character once; values over FILTERED_MAX_CHARS skip it.
 _CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+"
                    r"|_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*"
                    r"|(?:password|passwd|pwd|pw|token|secret|key)[0-9]")
@@ -571,17 +602,18 @@ def _is_value(text: str) -> bool:
 
 
 # The words naming a credential, by kind. Checked in this order at each position, so
-# "SECRET_ACCESS_KEY" is a secret key, not an access key.
+# "SECRET_ACCESS_KEY" is a secret key, not an access key. RE2: Python's ``re`` took 0.3-0.5 ms per value
+# to try every word at each of 200 characters (a text of many values took seconds to redact).
 @functools.cache
-def _kind_words() -> re.Pattern[str]:
-    return re.compile(
+def _kind_words() -> Any:
+    return compile_linear(
         r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<pin>" + words("pin") + ")"
         r"|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
         + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
                                             "password-unspaced"))
         + r")|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
         r"|(?P<api>(?:api|access|auth)[ _-]?key|(?:" + words("provider") + r")[ _-]?(?:api[ _-]?)?keys?)"
-        r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)"
+        r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)", _TABLE_OPTIONS
     )
 _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "pin": "PIN",
               "password": "password", "secret": "secret key", "private": "private key", "api": "API key",
@@ -608,14 +640,17 @@ def named_kind(before: str) -> str:
 # CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/pwd/secret/token, or the name
 # of the 1Password manager ("パスワードは1Passwordにあります": where it is kept);
 # any other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db").
-_PLACEHOLDER = re.compile(
+# RE2: Python's ``re`` took quadratic time on a run of PASS (0.6 s on 8,000 characters).
+_PLACEHOLDER = re2.compile(
     r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
-    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)")
+    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", _OPTIONS)
 # Only the detectors that read a password out of free text; key formats are never placeholders.
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
 
 def is_placeholder(secret: str, plugin: Detector) -> bool:
     """True for a password value that stands for a credential instead of being one, found
-    by a detector of :data:`PASSWORD_DETECTORS`: see ``_PLACEHOLDER``."""
-    return type(plugin).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(secret))
+    by a detector of :data:`PASSWORD_DETECTORS`: see ``_PLACEHOLDER``; one over
+    :data:`FILTERED_MAX_CHARS` never is."""
+    return (type(plugin).__name__ in PASSWORD_DETECTORS and len(secret) <= FILTERED_MAX_CHARS
+            and bool(_PLACEHOLDER.fullmatch(secret)))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import InvalidInput
-from .secret_plugins import find
+from .secret_plugins import FILTERED_MAX_CHARS, compile_linear, find
 
 # detect-secrets' plugins left out: the generic high-entropy ones and the public-IP one
 # (ordinary memories carry commit hashes, UUIDs and addresses), and the keyword plugin,
@@ -76,32 +76,37 @@ def detect_secrets_patterns() -> dict[str, Any]:
 # digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
 # What :func:`redact` writes in a credential's place (``[GitHub token]``) is one too.
 # So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
-# ``secrets.token_hex(16)``, ``os.urandom(24)``).
-_REFERENCE = re.compile(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\(\w+\)|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}"
-                        r"|\[[A-Za-z][A-Za-z .-]*\]|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\w., =]*\)?")
+# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
+# cubic time on a quoted value of spaces (0.15 s on 200 characters).
+_REFERENCE = compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
+                            r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
+                            r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
 
 
 def _filtered(value: str, detector: Any) -> bool:
     """detect-secrets' sequence filter of a value (its ``filters.heuristic``), punctuation only
     (digits are a value: a PIN), memvault's placeholder filter, and references and placeholders
-    (``_REFERENCE``). A UUID is a value: every detector finds it where a credential is named
-    ("HEROKU_API_KEY=<uuid>", a URL's password)."""
+    (``_REFERENCE``, on values of at most ``FILTERED_MAX_CHARS``). A UUID is a value: every detector
+    finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
     from detect_secrets.filters import heuristic
 
     from .secret_plugins import is_placeholder
 
-    return (heuristic.is_sequential_string(value) or bool(_REFERENCE.fullmatch(value))
+    reference = len(value) <= FILTERED_MAX_CHARS and bool(_REFERENCE.fullmatch(value))
+    return (heuristic.is_sequential_string(value) or reference
             or not any(c.isalnum() for c in value) or is_placeholder(value, detector))
 
 
-def label(secret_type: str, line: str, value: str | None) -> str:
-    """What a refusal calls a credential of ``secret_type`` found as ``value`` in ``line``
-    (see ``LABELS``; a named credential by the word naming it)."""
+def label(secret_type: str, line: str, value: str | None, at: int | None = None) -> str:
+    """What a refusal calls a credential of ``secret_type`` found as ``value`` in ``line`` (at offset
+    ``at`` of it when given: else where ``value`` first is) (see ``LABELS``; a named credential by the
+    word naming it, among the 200 characters before it)."""
     from .secret_plugins import NamedCredentialDetector, named_kind
 
     if secret_type == NamedCredentialDetector.secret_type:
-        at = line.find(value) if value else -1
-        return named_kind(line if at < 0 else line[:at])
+        if at is None:
+            at = line.find(value) if value else -1
+        return named_kind(line if at < 0 else line[max(0, at - 200):at])
     return LABELS.get(secret_type, secret_type)
 
 
@@ -156,7 +161,7 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
                 continue
             number = bisect.bisect_right(starts, offset) - 1
             line = number + 1 if line_of is None else line_of(offset)
-            named = kind or label(detector.secret_type, lines[number], value)
+            named = kind or label(detector.secret_type, lines[number], value, offset - starts[number])
             found.append((offset, line, named, value, end))
             kept += 1
             if most is not None and kept >= most:
@@ -290,7 +295,8 @@ def refuse_secrets(fields: dict[str, str]) -> None:
 
 
 # The tags of a ``<private>`` span, with spaces or attributes inside: ``<private note=1>``, ``< /private >``.
-_PRIVATE_TAG = re.compile(r"<\s*(/?)\s*private\b[^<>]*>", re.IGNORECASE)
+# Linear: "/" parts the two runs of white space (``<\s*/?\s*`` took quadratic time on "<" and spaces).
+_PRIVATE_TAG = re.compile(r"<\s*(?:(/)\s*)?private\b[^<>]*>", re.IGNORECASE)
 
 
 def _without_private(text: str) -> str:
@@ -314,18 +320,34 @@ def _without_private(text: str) -> str:
 
 
 # The detectors name a PEM private key by its first line: the block goes to its END line.
-_PEM_BEGIN = re.compile(r"BEGIN[A-Z ]* PRIVATE KEY")
-_PEM_END = re.compile(r"-----END[A-Z ]* PRIVATE KEY-----")
+_PEM_BEGIN = compile_linear(r"BEGIN[A-Z ]* PRIVATE KEY")
+_PEM_END = compile_linear(r"-----END[A-Z ]* PRIVATE KEY-----")
 REDACT_PASSES = 3  # rounds of whole-line replacement before a text still named is replaced whole
 
 
-def _value_end(text: str, offset: int, value: str, end: int) -> int:
-    """Where the credential ``value`` found at ``offset`` of ``text`` ends: at ``end``, or a PEM
-    private key's block at its END line (the text's end when there is none)."""
+def _pem_ends(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each PEM private key's END line in ``text`` (``_PEM_END`` where it matches at
+    each "-----END"), in order. Linear: the runs the pattern reads from two starts do not overlap."""
+    found = []
+    at = text.find("-----END")
+    while at >= 0:
+        dash = text.find("-", at + 8)  # a match ends at the first "-" after "-----END", plus 4
+        closing = _PEM_END.match(text[at:dash + 5]) if dash >= 0 else None  # a slice: RE2 encodes its text
+        if closing is not None:
+            found.append((at, at + closing.end()))
+        at = text.find("-----END", at + 1)
+    return found
+
+
+def _value_end(text: str, value: str, end: int, pem_ends: Callable[[], list[tuple[int, int]]]) -> int:
+    """Where the credential ``value`` ending at ``end`` of ``text`` ends: at ``end``, or a PEM private
+    key's block at the first END line from there (``pem_ends()``: :func:`_pem_ends` of ``text``; the
+    text's end when there is none)."""
     if not _PEM_BEGIN.search(value):
         return end
-    closing = _PEM_END.search(text, end)
-    return len(text) if closing is None else closing.end()
+    ends = pem_ends()
+    i = bisect.bisect_left(ends, (end, -1))
+    return len(text) if i == len(ends) else ends[i][1]
 
 
 # A whole line of key characters right after a credential that ends its line: the credential's
@@ -394,8 +416,9 @@ def _placed_masked(text: str) -> str:
     return _PLACED.sub(lambda m: f"[{'#' * len(m.group(1))}]" if m.group(1) in labels else m.group(0), text)
 
 
-# Line breaks ending a text, as str.splitlines() reads them.
-_TRAILING_BREAKS = re.compile("(?:\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029])+\\Z")
+# The characters str.splitlines() breaks lines at ("\r\n" is one break). Stripped, not matched: a pattern of
+# them at the text's end took Python's ``re`` exponential time on "\r\n" repeated, quadratic on "\n" repeated.
+_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def redact(text: str) -> tuple[str, tuple[str, ...]]:
@@ -409,8 +432,8 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     (a marker can make a word of what followed the credential it replaced: "…[GitHub token]Password:
     X"), at most ``REDACT_PASSES`` more times, so that a redacted text redacts to itself. Linear in the
     text's length."""
-    tail = _TRAILING_BREAKS.search(text)
-    body, ends = (text[:tail.start()], "\n" * len(tail.group().splitlines())) if tail else (text, "")
+    body = text.rstrip(_BREAKS)
+    ends = "\n" * len(text[len(body):].splitlines())
     result, kinds = _redact_once(body)
     for _ in range(REDACT_PASSES):
         again, more = _redact_once(result)
@@ -428,8 +451,9 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         kinds.add("private")
     joined = "\n".join(kept.splitlines())
     read = _placed_masked(joined)  # the same length: its offsets are joined's
+    pem_ends = functools.cache(lambda: _pem_ends(joined))
     # Longest first where two start together, then the first detector's (a key format before a named one).
-    spans = sorted((offset, -_value_end(joined, offset, value, end), order, kind)
+    spans = sorted((offset, -_value_end(joined, value, end, pem_ends), order, kind)
                    for order, (offset, _, kind, value, end) in enumerate(_values(read, read.split("\n"),
                                                                                    most=None)))
     pieces: list[str] = []

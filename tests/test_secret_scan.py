@@ -129,6 +129,63 @@ def test_a_pathological_read_does_not_freeze_the_team_server(tmp_path) -> None:
     assert refused["isError"] and "kinds[0]: '_PASS_PASS" in refused["content"][0]["text"]
 
 
+
+# -- round 41 (an adversarial pass): runs inside one value, quoted decoys, markup and line breaks ---------
+DECOY = 'pwd="{' + " " * 196 + '!"'  # a quoted value a filter reads as a reference, until its "!"
+# Each took quadratic or worse time in a filter or a pattern of Python's re: the placeholder filter on a
+# value of PASS (1.1 s at 8,000 characters), the reference filter on a quoted value of spaces (0.15 s each),
+# the <private> tag on "<" and spaces (2 s), the line breaks ending a text (exponential on "\r\n"), a
+# key format's rows and a PEM key's END line matched again over the whole text at each value.
+ROUND41 = {
+    "URL password of PASS": "://u:" + "PASS" * (SIZE // 4) + "1@h",
+    "URL password of TOKEN": "://u:" + "TOKEN" * (SIZE // 5) + "1@h",
+    ".env value of PASS": "DB_PASSWORD=" + "PASS" * (SIZE // 4) + "1",
+    ".env value of KEY_": "DB_PASSWORD=" + "KEY_" * (SIZE // 4) + "a1",
+    "quoted decoys": "\uff41\u00a0" + _text(DECOY),
+    "a tag's start and spaces": "<" + " " * SIZE + "/",
+    "line breaks then a letter": "\n" * SIZE + "x",
+    "CR LF then a letter": "\r\n" * (SIZE // 2) + "x",
+    "PEM keys without an END line": _text("-----BEGIN RSA PRIVATE KEY-----\n"),
+    "key formats in another script": _text("\u0430 -----BEGIN RSA PRIVATE KEY-----\n"),
+}
+
+
+@pytest.mark.parametrize("shape", ROUND41)
+def test_the_check_and_redaction_take_linear_time_on_runs_decoys_and_breaks(shape: str) -> None:
+    from memvault.storage.secrets import redact
+
+    text = ROUND41[shape]
+    redact("warm up: password is Xk29slQpz")
+    assert _timed(text) < BOUND_S
+    start = time.perf_counter()
+    redact(text)
+    assert time.perf_counter() - start < BOUND_S
+
+
+def test_what_the_slow_shapes_hold_is_still_found_and_what_they_fake_still_passes() -> None:
+    """The same answers as before the filters were made linear; a value over FILTERED_MAX_CHARS is
+    never a placeholder or a reference."""
+    from memvault.storage.secrets import redact
+
+    assert find_secrets(ROUND41["URL password of PASS"][:2_000] + "1@h") == [[("password in a URL", 1)]]
+    assert find_secrets("://u:" + "PASS" * 60 + "@h") == [[]]  # all capitals naming it: a placeholder
+    assert find_secrets("://u:" + "PASS" * 70 + "@h") == [[("password in a URL", 1)]]  # 280 characters
+    assert find_secrets(DECOY * 30) == [[]]  # "{ ... !" holds no letter or digit: no value
+    assert find_secrets(DECOY * 30 + "\nmy password is Xk29slQpz") == [[("password", 2)]]
+    assert find_secrets('pwd="{ your password }"') == [[]]
+    assert find_secrets("DB_PASSWORD=" + "PASS" * 100 + "1") == [[("password", 1)]]
+    assert redact("keep <  private  >hidden</private> this\r\n\r\n") == ("keep  this\n\n", ("private",))
+    key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"
+    assert redact(f"{key}\nafter\n{key}") == ("[private key]\nafter\n[private key]", ("private key",))
+
+
+def test_a_refused_value_of_quoted_decoys_is_described_quickly() -> None:
+    start = time.perf_counter()
+    said = [shown("\uff41\u00a0" + DECOY * 4 + f" my password is Xk29slQpz{i}") for i in range(50)]
+    assert time.perf_counter() - start < BOUND_S
+    assert said[0] == "a value that looks like a password"
+
+
 # -- item 8: the text that is stored, in the formats people paste ----------------------------------
 # Made-up values in each provider's published format (prefix, alphabet, length).
 FORMATS = {
