@@ -520,7 +520,7 @@ def test_a_turn_the_store_refuses_is_skipped_and_counted_and_the_others_of_its_p
     path.write_text("".join(_entry(f"u{n}", SESSION, f"turn {n}", at=at) + "\n" for n, at in enumerate(
         ["2025-11-30T09:00:00", "2027-01-01T00:00:00", "2025-11-30T09:00:02"])))
     stored = capture.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
-    assert stored.refused == 1 and "1 turn refused by the store (the first: at: " in stored.skipped()
+    assert stored.refused == 1 and "1 turn refused by the store (the first: turns[0].at: must be an integer" in stored.skipped()
     assert [t.ref for t in store.episodes.turns(tenant="default", session_id=SESSION)] == ["u0", "u2"]
 
 
