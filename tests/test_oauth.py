@@ -87,7 +87,8 @@ class Issuer:
 
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.jwks_url = f"http://127.0.0.1:{self.http.server_address[1]}/jwks.json"
-        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+        # serve_forever polls for shutdown every 0.05 s (its default, 0.5 s, was each test's teardown)
+        self.thread = threading.Thread(target=self.http.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
     def public_pem(self) -> bytes:
