@@ -115,7 +115,7 @@ class KeySet:
                     self._tried = now
                     try:
                         self._held = (self._read(), now)
-                    except (jwt.PyJWTError, ValueError, OSError, httpx2.HTTPError) as exc:
+                    except (ValueError, OSError, httpx2.HTTPError) as exc:
                         log.warning("could not read the issuer's JWKS: %s", type(exc).__name__)
             finally:
                 self._reading.release()
@@ -128,11 +128,12 @@ class KeySet:
         return found
 
     def _read(self) -> list[Any]:
-        """The signing keys the issuer lists now (``use`` "sig" or unset, with a kid), read within
-        ``timeout_s`` in all (PyJWKClient times each socket read only).
+        """The signing keys the issuer lists now (``use`` "sig" or unset, with a kid, of a type PyJWT
+        knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
+        without one is a reading too: the issuer has withdrawn every key, and every token is refused.
 
         Raises:
-            TimeoutError, httpx2.HTTPError, ValueError, jwt.PyJWTError: not read, or no signing key.
+            TimeoutError, httpx2.HTTPError, ValueError: not read, or not a JWKS (RFC 7517 §5).
         """
         import jwt
 
@@ -142,9 +143,21 @@ class KeySet:
                     response = await client.get(self.url, headers={"accept": "application/json"})
                     return response.raise_for_status().json()
 
-        keys = [k for k in jwt.PyJWKSet.from_dict(anyio.run(fetch)).keys if k.public_key_use in ("sig", None) and k.key_id]
+        document = anyio.run(fetch)
+        listed = document.get("keys") if isinstance(document, dict) else None
+        if not isinstance(listed, list):
+            raise ValueError("the JWKS is not a JSON object with a keys list")
+        keys = []
+        for item in listed:
+            # PyJWKSet refuses a set without a usable key: here that is an empty set, not a failed reading.
+            try:
+                key = jwt.PyJWK(item) if isinstance(item, dict) else None
+            except jwt.PyJWTError:  # an unknown kty or curve, a malformed key: it signs no token taken here
+                continue
+            if key is not None and key.public_key_use in ("sig", None) and key.key_id:
+                keys.append(key)
         if not keys:
-            raise jwt.PyJWKClientError("the JWKS lists no signing key")
+            log.warning("the issuer's JWKS lists no signing key: every token is refused until it lists one")
         return keys
 
     def _find(self, kid: object) -> tuple[Any, bool]:
@@ -249,7 +262,10 @@ class JwtVerifier:
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt
 
-        key = self._keys.key(jwt.get_unverified_header(token).get("kid"))
+        header = jwt.get_unverified_header(token)
+        key = self._keys.key(header.get("kid"))
+        if header.get("alg") in JWT_ALGORITHMS and not fits(header["alg"], key.key):
+            raise KeyMismatch  # PyJWT would raise TypeError or InvalidKeyError, which name no check
         # Time claims are checked by check_times: PyJWT takes "exp": "9999999999" (int() of a string).
         return jwt.decode(
             token, key.key, algorithms=list(JWT_ALGORITHMS), audience=self.http.resource, issuer=self.http.issuer,
@@ -268,10 +284,11 @@ class JwtVerifier:
             claims = await anyio.to_thread.run_sync(self._decode, token)
         except IssuerUnreachable:
             raise
-        except Exception as exc:  # noqa: BLE001 - every failure is a 401 (PyJWT raises TypeError for an alg that does not fit the key)
-            # The kind only: PyJWT's messages quote the token's own header (a kid with a newline forged a log line).
-            log.warning("refused a JWT: %s", type(exc).__name__)
-            raise TokenRefused(self._failed_check(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - every failure is a 401, whatever PyJWT raises
+            # The check only: PyJWT's messages quote the token's header (a kid's newline forged a log line).
+            failed = self._failed_check(exc)
+            log.warning("refused a JWT: %s", failed)
+            raise TokenRefused(failed) from None
         try:
             check_times(claims, time.time(), self.http.max_token_lifetime_s)
             for name in ("azp", "client_id", "sub"):  # who the caller is: its rate limit and turns
@@ -308,7 +325,28 @@ class JwtVerifier:
             return "signed by a key the issuer does not publish (kid not in its JWKS)"
         if isinstance(exc, jwt.DecodeError):
             return "malformed token (not a signed JWT)"
-        return f"invalid token ({type(exc).__name__})"
+        if isinstance(exc, KeyMismatch):
+            return "the signature algorithm (alg) does not fit the type or curve of the key of its kid"
+        log.warning("a JWT failed a check without a name: %s", type(exc).__name__)  # for the operator
+        return "invalid token: it could not be verified"
+
+
+class KeyMismatch(Exception):
+    """A token's ``alg`` is allowed but does not fit the issuer's key for its ``kid`` (:func:`fits`)."""
+
+
+def fits(alg: str, key: object) -> bool:
+    """Whether ``key`` (a ``cryptography`` public key) can check a signature of ``alg``, one of
+    :data:`JWT_ALGORITHMS` (RFC 7518 §3.1, RFC 8037 §3.1: RS/PS an RSA key, ES256/384/512 an EC key
+    on P-256/384/521, EdDSA an Ed25519 or Ed448 key)."""
+    from cryptography.hazmat.primitives.asymmetric import ec, ed448, ed25519, rsa
+
+    if alg.startswith(("RS", "PS")):
+        return isinstance(key, rsa.RSAPublicKey)
+    if alg == "EdDSA":
+        return isinstance(key, (ed25519.Ed25519PublicKey, ed448.Ed448PublicKey))
+    curve = {"ES256": "secp256r1", "ES384": "secp384r1", "ES512": "secp521r1"}.get(alg)
+    return isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name == curve
 
 
 def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:

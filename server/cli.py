@@ -26,7 +26,7 @@ from memvault.storage.location import redacted
 from . import client_commands
 from . import config as config_module
 from . import version
-from .cli_io import NAMES, err, exit_code, in_cli_words, out
+from .cli_io import NAMES, OutputFailed, err, exit_code, flush, in_cli_words, out
 from .setup import CLIENTS
 from .store_commands import RUN, damaged, say_created
 
@@ -417,13 +417,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "serve":
         return _serve_http(args, config) if getattr(args, "transport", "stdio") == "http" else _serve(config)
     if command == "ui":
-        return _ui(args, config)
+        return _printing(lambda: _ui(args, config))
     if command == "keys":
         return _printing(lambda: _keys(args, config))
     if command == "setup":
         return _printing(lambda: client_commands.setup(args, config))
     if command == "hook":
-        return client_commands.hook(args, config)
+        return _printing(lambda: client_commands.hook(args, config), failed=client_commands.hooks_exit())
     if command in ("encrypt", "decrypt"):
         from . import encrypt_cli
 
@@ -431,18 +431,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _printing(lambda: _with_store(command, args, config))
 
 
-def _printing(run: Callable[[], int]) -> int:
+def _printing(run: Callable[[], int], failed: int = 1) -> int:
     """Run a command that prints: text the console cannot encode comes out escaped; a reader that
-    stops (``| head``) ends it quietly with exit 141 (Python docs, ``signal``: "Note on SIGPIPE")."""
+    stops (``| head``) ends it quietly with exit 141 (Python docs, ``signal``: "Note on SIGPIPE");
+    output that cannot be written (stdout closed, a full disk) is said in one line, exit ``failed``
+    (stdout closed: before the command runs)."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
+        if sys.stdout is None:
+            raise OutputFailed("standard output is closed")
         code = run()
-        sys.stdout.flush()
+        flush()
         return code
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the flush at exit must not fail
+        _drop_output()
         return 141  # 128 + SIGPIPE (13); Windows has no SIGPIPE constant
+    except OutputFailed as exc:
+        _drop_output()
+        err(f"could not write the output: {exc}")
+        return failed
+
+
+def _drop_output() -> None:
+    """Point stdout at the null device: the output Python still holds, flushed at exit, must not fail."""
+    if sys.stdout is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _serve(config: config_module.Config) -> int:
@@ -495,7 +509,7 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
 
     def say(url: str) -> None:
         out(url)
-        sys.stdout.flush()
+        flush()
         err("serving the memory view: open the URL above (" + (
             f"through your TLS proxy, which forwards to {args.host}:{args.port}; sign in with an "
             "API key or OAuth token" if args.allow_network else "its token lets only you in") + "); Ctrl-C stops")
@@ -542,7 +556,13 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
                                           args.expires)
                 if not existed:
                     err(f"created a new database at {config.db_where()} (give the server the same --db)")
-                out(json.dumps({"key": key, **_key_json(record)}, indent=2) if args.json else key)
+                try:
+                    out(json.dumps({"key": key, **_key_json(record)}, indent=2) if args.json else key)
+                    flush()
+                except (OutputFailed, BrokenPipeError):  # a key nobody saw must not stay in force
+                    keys.revoke(store, record.id)
+                    err(f"revoked the new key {record.id} at once: it could not be shown")
+                    raise
                 err(f"created API key {_key_line(record)}; it is shown only this once")
             elif args.action == "list":
                 records = keys.list_keys(store)

@@ -20,12 +20,45 @@ NAMES = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds
          "source": "--source", "outcome": "--outcome", "note": "--note", "turns": "--turns", "db": "--db"}
 
 
+class OutputFailed(Exception):
+    """Standard output cannot be written: closed (``>&-``), a full disk, an I/O error (a reader
+    that stops, ``| head``, is a ``BrokenPipeError`` instead). The message says why."""
+
+
 def out(text: str) -> None:
-    sys.stdout.write(text + "\n")
+    """Write ``text`` and a line end on stdout.
+
+    Raises:
+        OutputFailed: stdout is closed or the write failed (BrokenPipeError as itself).
+    """
+    if sys.stdout is None:  # Python's stdout when the process started without file descriptor 1
+        raise OutputFailed("standard output is closed")
+    try:
+        sys.stdout.write(text + "\n")
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputFailed(exc.strerror or type(exc).__name__) from exc
+
+
+def flush() -> None:
+    """Flush stdout (nothing when it is closed).
+
+    Raises:
+        OutputFailed: the buffered output could not be written (BrokenPipeError as itself).
+    """
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputFailed(exc.strerror or type(exc).__name__) from exc
 
 
 def err(text: str) -> None:
-    sys.stderr.write(f"memvault: {text}\n")
+    if sys.stderr is not None:  # started without file descriptor 2: nowhere to say it
+        sys.stderr.write(f"memvault: {text}\n")
 
 
 def in_cli_words(exc: Exception) -> str:

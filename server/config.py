@@ -393,6 +393,12 @@ def load_http(
         raise ValueError(f"refusing to serve {http.host} without authentication: --auth none is only allowed "
                          "on a loopback address; use --auth keys or --auth oauth (MEMVAULT_AUTH), or --host "
                          "127.0.0.1")
+    _refuse_unused(mode, name, {"MEMVAULT_OAUTH_ISSUER": issuer, "MEMVAULT_OAUTH_RESOURCE": resource,
+                                "MEMVAULT_OAUTH_JWKS_URL": jwks_url,
+                                "MEMVAULT_OAUTH_TENANT_CLAIM": tenant_claim,
+                                "MEMVAULT_OAUTH_JWKS_MAX_AGE": jwks_max_age,
+                                "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME": max_token_lifetime,
+                                "MEMVAULT_RATE_LIMIT": rate_limit})
     if mode != "oauth":
         return http
     issuer_url = _url(issuer, "MEMVAULT_OAUTH_ISSUER")
@@ -408,6 +414,26 @@ def load_http(
         max_token_lifetime_s=_whole(max_token_lifetime, "MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME",
                                     HttpConfig.max_token_lifetime_s, 60, 31_536_000, " s"),
     )
+
+
+def _refuse_unused(mode: str, source: str, settings: dict[str, object]) -> None:
+    """Refuse a setting that ``mode`` (from ``source``, a flag or a variable) would ignore: the
+    ``--oauth-*`` ones unless ``oauth``, ``--rate-limit`` under ``none`` (no verified caller to count).
+    ``settings`` maps each variable to its flag's value (None: not given).
+
+    Raises:
+        ValueError: naming each setting given (the flag, or the variable) and the mode.
+    """
+    ignored = [env for env in settings if env.startswith("MEMVAULT_OAUTH_")] if mode != "oauth" else []
+    ignored += ["MEMVAULT_RATE_LIMIT"] if mode == "none" else []
+    given = [name for env in ignored for value, name in [_setting(settings[env], env)] if value is not None]
+    if given:
+        where = f"given by {source}" if source.startswith("--") or os.environ.get(source) else "the default"
+        needs = "--auth oauth" if any("OAUTH" in name.upper() for name in given) else "--auth keys or oauth"
+        one = len(given) == 1
+        raise ValueError(f"{', '.join(given)}: {'has' if one else 'have'} no effect with --auth {mode} "
+                         f"({where}), so {'it is' if one else 'they are'} refused rather than ignored: "
+                         f"remove {'it' if one else 'them'}, or serve with {needs}")
 
 
 def _listed(flag: list[str] | None, env: str) -> tuple[str, ...]:

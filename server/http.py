@@ -17,16 +17,17 @@ import socket
 import time
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlsplit
 
 import anyio
-from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
+from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from pydantic import AnyHttpUrl
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memvault.storage import limits
@@ -147,7 +148,8 @@ class Guard:
             return
         refused = _over_long(scope)
         path = scope["path"].rstrip("/") or "/"
-        headers = [(k, v.lower() if allowed(v.lower().decode("latin-1"), self.allowed.get(k)) else v) for k, v in scope["headers"]]
+        headers = [(k, v.lower() if allowed(v.lower().decode("latin-1"), self.allowed.get(k)) else v)
+                   for k, v in _combined(scope["headers"])]
         accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
         sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
         if sse_only or not accept:
@@ -307,10 +309,16 @@ class PostOnly:
             await self.app(scope, receive, send)
             return
         post = scope["method"] == "POST"
+        # The SDK compares media types as sent, which are case-insensitive (RFC 9110 §8.3.1).
+        headers = [(k, _media_type_lowered(v) if k == b"content-type" else v) for k, v in scope["headers"]]
+        scope, types = {**scope, "headers": headers}, [v for k, v in headers if k == b"content-type"]
         refused = await self.security.validate_request(Request(scope, receive), is_post=post)  # headers only
-        body = await _body(scope, receive, MAX_BODY_BYTES) if post and refused is None else None
-        if refused is not None:
-            response: Response | None = _json_refusal(refused.status_code)
+        status = None if refused is None else refused.status_code
+        if status is None and post and [t.partition(b";")[0] for t in types] != [b"application/json"]:
+            status = 400  # the SDK's check took application/jsonx (then its transport's 415 in another shape)
+        body = await _body(scope, receive, MAX_BODY_BYTES) if post and status is None else None
+        if status is not None:
+            response: Response | None = _json_refusal(status)
         elif not post:
             response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
                 "code": -32600, "message": f"Method Not Allowed: {scope['method']} /mcp; this stateless server "
@@ -345,6 +353,33 @@ def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None
 
 
 _PRINTABLE = re.compile(rb"[\x21-\x7e]*")
+# Request fields whose value is a comma-separated list (RFC 9110 §5.6.1), and so may come on several lines.
+_LIST_FIELDS = frozenset({b"accept", b"accept-encoding", b"accept-language", b"cache-control", b"if-match",
+                          b"if-none-match", b"te", b"via"})
+
+
+def _combined(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` with a list field (:data:`_LIST_FIELDS`) sent on several lines as one line in place
+    of its first, the values joined by ", " in order (RFC 9110 §5.3): the SDK reads a field's first
+    line only (two Accept lines, text/event-stream then application/json, got 406). Others as sent."""
+    lines: dict[bytes, list[bytes]] = {}
+    for key, value in headers:
+        if key in _LIST_FIELDS:
+            lines.setdefault(key, []).append(value)
+    combined, placed = [], set()
+    for key, value in headers:
+        if key not in lines:
+            combined.append((key, value))
+        elif key not in placed:  # the field's first line: every line's value, in order
+            placed.add(key)
+            combined.append((key, b", ".join(lines[key])))
+    return combined
+
+
+def _media_type_lowered(value: bytes) -> bytes:
+    """A Content-Type value with its media type (before any ``;`` parameter) trimmed, in lower case."""
+    media_type, semicolon, parameters = value.partition(b";")
+    return media_type.strip().lower() + semicolon + parameters
 
 
 def _over_long(scope: Scope) -> Response | None:
@@ -500,8 +535,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     if http.auth == "oauth":
         assert http.resource and http.issuer
         resource_metadata = str(build_resource_metadata_url(AnyHttpUrl(http.resource)))
-        app.router.routes.extend(create_protected_resource_routes(  # RFC 9728
-            AnyHttpUrl(http.resource), [AnyHttpUrl(http.issuer)], scopes_supported=[READ, WRITE]))
+        app.router.routes.append(_metadata_route(http, resource_metadata, [READ, WRITE]))
     # Innermost: a refused token still gets 401 first.
     checks = next((m for m in mcp.middleware if isinstance(m, Checks)), None)
     app.user_middleware.append(Middleware(PostOnly, security=security, resource_metadata=resource_metadata,
@@ -512,6 +546,23 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
                        verifier=verifier, resource_metadata=resource_metadata,
                        hosts=security.allowed_hosts, origins=security.allowed_origins)
     return app
+
+
+def _metadata_route(http: HttpConfig, url: str, scopes: list[str]) -> Route:
+    """RFC 9728's Protected Resource Metadata, served at ``url``'s path: the resource and the issuer
+    exactly as configured, which tokens' ``aud`` and ``iss`` must equal (the SDK's route publishes
+    them as pydantic URLs, which add a slash to a bare origin: RFC 8414 §3.3 and RFC 9728 §3.3
+    compare them exactly), ``scopes``, and bearer tokens in the header only."""
+    from mcp.server.auth.routes import cors_middleware
+
+    document = {"resource": http.resource, "authorization_servers": [http.issuer], "scopes_supported": scopes,
+                "bearer_methods_supported": ["header"]}
+
+    async def metadata(_: Request) -> Response:
+        return JSONResponse(document, headers={"Cache-Control": "public, max-age=3600"})
+
+    return Route(urlsplit(url).path, endpoint=cors_middleware(metadata, ["GET", "OPTIONS"]),
+                 methods=["GET", "OPTIONS"])
 
 
 class CannotListen(MemvaultError):

@@ -143,3 +143,77 @@ def test_an_http_flag_without_transport_http_is_refused_not_ignored(db_path, fla
     named = [f for f in flags if f.startswith("--") and f != "--transport"]
     assert all(f in refused.stderr for f in named) and "add --transport http" in refused.stderr
     assert not db_path.exists()  # nothing was opened
+
+
+FULL = "memvault: could not write the output: No space left on device\n"
+CLOSED = "memvault: could not write the output: standard output is closed\n"
+
+
+def _to(target, db, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``memvault argv`` with stdout on ``target``: a path (opened for writing), or None for no
+    stdout at all (as `>&-` starts it: Python then has sys.stdout None)."""
+    closed = target is None
+    with open(os.devnull if closed else target, "w") as sink:
+        return subprocess.run([*MEMVAULT, *argv], env=server_env(db), stdout=sink, stderr=subprocess.PIPE,
+                              text=True, timeout=180, preexec_fn=(lambda: os.close(1)) if closed else None)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", [["export"], ["list", "--json"]])
+def test_output_to_a_full_disk_is_one_line_naming_the_failure_and_exit_1(db_path, argv):
+    """`memvault export > /dev/full` (a backup to a full disk) ended in an OSError traceback."""
+    fill(db_path, 60, size=40)  # more than one buffer of output
+    failed = _to("/dev/full", db_path, *argv)
+    assert failed.returncode == 1 and failed.stderr == FULL
+
+
+@pytest.mark.parametrize("argv", [["keys", "list"], ["remember", "Written with stdout closed."]])
+def test_a_closed_stdout_is_said_before_the_command_runs(db_path, argv):
+    """`memvault list >&-` ended in an AttributeError traceback; nothing is written when the
+    answer cannot be given."""
+    from memvault.tools import handlers
+
+    fill(db_path, 2)
+    failed = _to(None, db_path, *argv)
+    assert failed.returncode == 1 and failed.stderr == CLOSED
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        assert len(handlers.list_memories(store, handlers.Caller("default", "default")).memories) == 2
+    finally:
+        store.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_new_key_that_cannot_be_shown_is_revoked_at_once(db_path):
+    fill(db_path, 1)
+    failed = _to("/dev/full", db_path, "keys", "create", "--tenant", "acme")
+    assert failed.returncode == 1 and failed.stderr.endswith(FULL)
+    [key] = json.loads(memvault(db_path, "keys", "list", "--json").stdout)
+    assert key["state"] == "revoked" and f"revoked the new key {key['id']} at once" in failed.stderr
+
+
+@pytest.mark.parametrize(("argv", "env", "named"), [
+    (["--auth", "keys", "--oauth-issuer", "http://x", "--oauth-jwks-url", "http://evil.example/",
+      "--oauth-tenant-claim", "org"], {},
+     "--oauth-issuer, --oauth-jwks-url, --oauth-tenant-claim: have no effect with --auth keys (given by "
+     "--auth)"),
+    (["--oauth-resource", "https://m.example/mcp"], {},
+     "--oauth-resource: has no effect with --auth keys (the default)"),
+    (["--oauth-jwks-max-age", "5", "--oauth-max-token-lifetime", "600"], {"MEMVAULT_AUTH": "keys"},
+     "--oauth-jwks-max-age, --oauth-max-token-lifetime: have no effect with --auth keys (given by "
+     "MEMVAULT_AUTH)"),
+    ([], {"MEMVAULT_OAUTH_ISSUER": "https://id.example"},
+     "MEMVAULT_OAUTH_ISSUER: has no effect with --auth keys"),
+    (["--auth", "none", "--rate-limit", "5"], {},
+     "--rate-limit: has no effect with --auth none (given by --auth)"),
+    (["--auth", "none"], {"MEMVAULT_OAUTH_TENANT_CLAIM": "org"},
+     "MEMVAULT_OAUTH_TENANT_CLAIM: has no effect with --auth none"),
+])
+def test_a_setting_the_auth_mode_ignores_is_refused_naming_it_and_the_mode(db_path, capsys, monkeypatch, argv,
+                                                                          env, named):
+    """`--auth keys --oauth-issuer ... --oauth-jwks-url http://evil.example/` started silently."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code, out, err = run(capsys, "serve", "--transport", "http", "--db", str(db_path), *argv)
+    assert code == 2 and out == "" and named in err and "refused rather than ignored" in err
+    assert not db_path.exists()  # nothing was opened

@@ -555,6 +555,43 @@ def test_an_event_stream_only_accept_gets_the_reply_as_one_event(server: HttpSer
     assert server.post(key, PING, accept="text/html").status_code == 406  # still not acceptable
 
 
+def test_content_type_is_read_without_regard_to_case_and_every_refusal_is_memvault_s_json(
+        server: HttpServer, db: Path) -> None:
+    """RFC 9110 §8.3.1: `APPLICATION/JSON` got 415, and refusals came in two shapes (400 memvault JSON
+    for text/plain or none, a 415 JSON-RPC error for upper case or application/jsonx)."""
+    key = new_key(db, "acme")
+    for accepted in ("APPLICATION/JSON", "Application/Json; charset=utf-8",
+                     "application/JSON ;charset=UTF-8"):
+        response = server.post(key, PING, **{"content-type": accepted})
+        assert response.status_code == 200 and response.json()["result"] == {}, (accepted, response.text)
+    for refused in ("application/jsonx", "APPLICATION/JSONX", "application/json-seq", "text/plain", "",
+                    "application/x-www-form-urlencoded"):
+        response = server.post(key, PING, **{"content-type": refused})
+        assert "application/json" in _json_error(response, 400, "invalid_request"), refused
+    two = [("authorization", f"Bearer {key}"), ("accept", "application/json"),
+           ("content-type", "application/json"), ("content-type", "text/plain")]
+    response = httpx2.post(server.url, content=json.dumps(PING), headers=two, timeout=30)
+    _json_error(response, 400, "invalid_request")
+
+
+def _accepting(server: HttpServer, key: str, lines: list[str]) -> httpx2.Response:
+    """PING sent with one Accept header line per item of ``lines``."""
+    sent = [("authorization", f"Bearer {key}"), ("content-type", "application/json")]
+    return httpx2.post(server.url, content=json.dumps(PING), headers=sent + [("accept", a) for a in lines],
+                       timeout=30)
+
+
+@pytest.mark.parametrize("lines", [["text/event-stream", "application/json"], ["", "application/json"],
+                                   ["text/html", "application/json"],
+                                   ["application/json", "text/event-stream"]])
+def test_accept_sent_on_several_lines_is_read_as_one_list(server: HttpServer, db: Path, lines) -> None:
+    """RFC 9110 §5.3: the SDK read the first Accept line only (event-stream, then application/json: 406)."""
+    key = new_key(db, "acme")
+    response = _accepting(server, key, lines)
+    assert response.status_code == 200 and response.json()["result"] == {}, response.text
+    assert _accepting(server, key, ["text/html", "image/png"]).status_code == 406
+
+
 def test_a_batch_gets_one_array_with_a_reply_per_request(server: HttpServer, db: Path) -> None:
     tenant = f"batch-{uuid.uuid4().hex[:8]}"
     key = new_key(db, tenant)

@@ -139,3 +139,42 @@ def test_an_issuer_dripping_its_answer_holds_no_reading_past_the_timeout(issuer,
     issuer.drip = False
     clock.now += COOLDOWN_S  # the next reading is allowed, and the issuer answers again
     assert keys.key(KID).key_id == KID and issuer.requests == 2
+
+
+@pytest.mark.parametrize("withdrawn", [
+    {"published": {}},  # {"keys": []}
+    {"uses": {KID: "enc"}},  # the key is listed for encryption only
+    {"published": {}, "extra": [{"kty": "oct", "k": "c2VjcmV0"}, {"kty": "XYZ", "kid": KID}, "not a key",
+                                {"kty": "RSA", "kid": KID, "n": 5, "e": "AQAB"}]},  # no key PyJWT can use
+])
+def test_a_set_without_a_signing_key_is_a_reading_and_refuses_every_kid(issuer, clock, withdrawn) -> None:
+    """An issuer withdrawing every signing key was not believed (PyJWKSet refuses a set without a
+    usable key, read as a failed reading): the withdrawn key kept working up to the max age, then
+    every token got 503 "could not be read" forever, never 401."""
+    keys = keys_of(issuer, clock)
+    assert keys.key(KID).key_id == KID
+    for name, value in withdrawn.items():
+        setattr(issuer, name, value)
+    clock.now += MAX_AGE_S / 2  # the next reading is due
+    for step in range(3):  # refused by the reading, and by each reading after it: never IssuerUnreachable
+        with pytest.raises(jwt.PyJWKClientError):
+            keys.key(KID)
+        clock.now += MAX_AGE_S
+    assert issuer.requests == 4
+    issuer.published, issuer.uses, issuer.extra = {KID: issuer.key}, {}, []
+    clock.now += COOLDOWN_S
+    assert keys.key(KID).key_id == KID  # listed again: found by the reading its kid causes
+
+
+@pytest.mark.parametrize("document", [{}, {"keys": "k1"}, ["keys"]])
+def test_a_document_that_is_no_jwks_is_a_failed_reading_not_an_empty_set(issuer, clock, document) -> None:
+    """RFC 7517 §5: a JWKS is an object with a "keys" list; anything else was not read, and the
+    set in hand keeps its trust until its max age, as when the issuer is down."""
+    keys = keys_of(issuer, clock)
+    assert keys.key(KID).key_id == KID
+    issuer.document = document
+    clock.now += MAX_AGE_S / 2
+    assert keys.key(KID).key_id == KID and issuer.requests == 2  # not read: the set in hand is still trusted
+    clock.now += MAX_AGE_S / 2
+    with pytest.raises(IssuerUnreachable):
+        keys.key(KID)

@@ -36,13 +36,17 @@ JWKS_MAX_AGE_S = 2  # the server's MEMVAULT_OAUTH_JWKS_MAX_AGE (half of it its J
 
 class Issuer:
     """RSA signing keys and a loopback server publishing the public ones of ``published``
-    (kid -> private key) as its JWKS; ``requests`` counts the reads of it, ``most_at_once``
-    the most read at once. While ``down``, a read waits until ``gate`` is set (at most 20 s),
-    then gets 500. While ``drip``, the JWKS comes one byte a second."""
+    (kid -> private key) as its JWKS, each with the ``use`` of ``uses`` (default "sig"), then
+    the JWKs of ``extra`` as they are (or ``document`` instead, when set); ``requests`` counts
+    the reads of it, ``most_at_once`` the most read at once. While ``down``, a read waits until
+    ``gate`` is set (at most 20 s), then gets 500. While ``drip``, the JWKS comes one byte a second."""
 
     def __init__(self) -> None:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.published: dict[str, Any] = {KID: self.key}
+        self.uses: dict[str, str] = {}
+        self.extra: list[Any] = []
+        self.document: Any = None
         self.requests = self.reading = self.most_at_once = 0
         self.down, self.drip, self.gate, lock = False, False, threading.Event(), threading.Lock()
         self.gate.set()
@@ -60,9 +64,11 @@ class Issuer:
                         with suppress(OSError):  # memvault may have given up on this read
                             self.send_error(500)
                         return
-                    body = json.dumps({"keys": [
-                        {**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())), "kid": kid, "use": "sig",
-                         "alg": "RS256"} for kid, key in issuer.published.items()]}).encode()
+                    listed = [{**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())), "kid": kid,
+                               "use": issuer.uses.get(kid, "sig"), "alg": "RS256"}
+                              for kid, key in issuer.published.items()]
+                    document = {"keys": listed + issuer.extra} if issuer.document is None else issuer.document
+                    body = json.dumps(document).encode()
                     self.send_response(200)
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(body)))
@@ -81,7 +87,8 @@ class Issuer:
 
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.jwks_url = f"http://127.0.0.1:{self.http.server_address[1]}/jwks.json"
-        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+        # serve_forever polls for shutdown every 0.05 s (its default, 0.5 s, was each test's teardown)
+        self.thread = threading.Thread(target=self.http.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
     def public_pem(self) -> bytes:
@@ -461,6 +468,31 @@ def test_a_key_withdrawn_from_the_jwks_is_refused_within_its_documented_max_age(
         assert response.status_code == 401, response.text
         assert response.json()["error_description"] == "signed by a key the issuer does not publish (kid not in its JWKS)"
     assert _stored(db, tenant) == ["Written before the key was withdrawn."]
+
+
+def test_an_issuer_withdrawing_every_key_gets_401_from_its_next_reading(setup) -> None:  # type: ignore
+    """With {"keys": []} or only `use: enc` keys, the withdrawn key kept writing for the whole max age,
+    then every token got 503 "could not be read; retry later" forever (adversarial review 41, fault 4)."""
+    server, issuer, resource, db = setup
+    tenant = f"e-{uuid.uuid4().hex[:6]}"
+    token = _token(issuer, _claims(resource, org=tenant, scope="memvault:write"))
+    try:
+        for withdrawn in ({"published": {}}, {"uses": {KID: "enc"}}):
+            for name, value in withdrawn.items():
+                setattr(issuer, name, value)
+            time.sleep(JWKS_MAX_AGE_S / 2 + 0.2)  # the set in hand is due for a reading, its cooldown past
+            for _ in range(2):  # the reading the first request makes, and the set it read
+                response = server.post(token, _call("remember", {"content": f"Written after {withdrawn}."}))
+                assert response.status_code == 401, response.text
+                assert response.json()["error_description"] == ("signed by a key the issuer does not publish "
+                                                                "(kid not in its JWKS)")
+            issuer.published, issuer.uses = {KID: issuer.key}, {}
+    finally:
+        issuer.published, issuer.uses = {KID: issuer.key}, {}
+    time.sleep(JWKS_MAX_AGE_S / 2 + 0.2)
+    response = server.post(token, _call("remember", {"content": "Written once the key is back."}))
+    assert response.status_code == 200 and not response.json()["result"]["isError"], response.text
+    assert _stored(db, tenant) == ["Written once the key is back."]
 
 
 def test_a_flood_of_unknown_kids_reads_the_jwks_at_most_once_per_cooldown(tmp_path: Path) -> None:
