@@ -7,7 +7,6 @@ MCP Python SDK (mcp 2.3) answers with pydantic's dump or "Internal error"; throu
 Why each exists: docs/architecture.md, "The server around the MCP SDK". Delete a part once the SDK does it.
 """
 
-
 from __future__ import annotations
 
 import json

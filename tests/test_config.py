@@ -148,7 +148,7 @@ def test_the_server_refuses_to_start_on_a_bad_setting(tmp_path, env, says):
 @pytest.mark.slow
 def test_an_unexpanded_home_creates_the_database_under_home_and_logs_its_absolute_path(tmp_path):
     home, work = tmp_path / "home", tmp_path / "work"
-    home.mkdir()
+    (home / "mv").mkdir(parents=True)  # remember makes a database, not its folders
     work.mkdir()
     env = {**server_env(Path("unused")), "HOME": str(home), "MEMVAULT_DB": "$HOME/mv/m.db"}
     run = subprocess.run([*MEMVAULT, "remember", "stored under home"], env=env, capture_output=True, text=True,

@@ -51,6 +51,7 @@ def test_a_command_typed_with_a_relative_db_flag_uses_the_shell_s_folder_and_say
 
 
 def test_a_path_under_home_in_memvault_db_is_absolute(tmp_path):
+    (tmp_path / "notes").mkdir()  # remember makes a database, not its folders
     stored = run(tmp_path, "remember", "The build runs on Fridays", db="~/notes/memvault.db")
     assert stored.returncode == 0, stored.stderr
     assert (tmp_path / "notes" / "memvault.db").is_file()
