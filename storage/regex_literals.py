@@ -6,6 +6,7 @@ it answers None for (the pattern is then always run)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 # A repeat: it makes the character or group before it optional or repeated.
 _REPEAT = re.compile(r"(?:[?*+]|\{\d+(?:,\d*)?\})\??")
@@ -32,27 +33,10 @@ def _class_end(regex: str, at: int) -> int:
     return i + 1
 
 
-def _alternatives(regex: str) -> list[str] | None:
-    """``regex``'s alternatives at its top level, or None when a group or a class is not closed."""
-    pieces, depth, start, i = [], 0, 0, 0
-    while i < len(regex):
-        c = regex[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            i = _class_end(regex, i)
-            continue
-        depth += (c == "(") - (c == ")")
-        if c == "|" and depth == 0:
-            pieces.append(regex[start:i])
-            start = i + 1
-        i += 1
-    return None if depth != 0 or i > len(regex) else [*pieces, regex[start:]]
-
-
-def _group_end(regex: str, at: int) -> int:
-    """The offset after the group starting at ``at``."""
+def _tops(regex: str, at: int = 0) -> Iterator[tuple[int, str, int]]:
+    """Each character of ``regex`` from ``at`` outside escapes and classes, as (offset, character,
+    group depth after it); then (the offset reached, "", depth): past ``len(regex)`` when an escape
+    or a class is cut short."""
     depth, i = 0, at
     while i < len(regex):
         c = regex[i]
@@ -63,9 +47,28 @@ def _group_end(regex: str, at: int) -> int:
             i = _class_end(regex, i)
             continue
         depth += (c == "(") - (c == ")")
+        yield i, c, depth
         i += 1
+    yield i, "", depth
+
+
+def _alternatives(regex: str) -> list[str] | None:
+    """``regex``'s alternatives at its top level, or None when a group or a class is not closed."""
+    pieces, start = [], 0
+    for i, c, depth in _tops(regex):  # the last: where the walk ended, and the depth there
+        if c == "|" and depth == 0:
+            pieces.append(regex[start:i])
+            start = i + 1
+    return None if depth != 0 or i > len(regex) else [*pieces, regex[start:]]
+
+
+def _group_end(regex: str, at: int) -> int:
+    """The offset after the group starting at ``at``."""
+    for i, c, depth in _tops(regex, at):
+        if not c:
+            break
         if depth == 0:
-            return i
+            return i + 1
     return len(regex) + 1
 
 

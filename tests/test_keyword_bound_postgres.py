@@ -16,8 +16,12 @@ import pytest
 from fakes import FakeEmbedder
 from memvault.storage import transfer
 from memvault.storage.postgres import backend as pg_backend
-from memvault.storage.query import Filters, query_chunks
 from memvault.storage.store import Store
+from test_keyword_bound import (  # noqa: F401 (the tests run here again, with this module's PostgreSQL store)
+    keyword,
+    test_a_filter_passing_only_older_matches_still_gets_a_full_top_k,
+    test_every_memory_with_a_rare_word_is_ranked_whatever_its_age,
+)
 
 OLD, NEW = 30, 30  # memories matching only the common word: short (best BM25) first, then long
 
@@ -39,29 +43,10 @@ def store(pg_url, monkeypatch):
     s.close()
 
 
-def keyword(store: Store, query: str, k: int, scopes: list[str]) -> list[str]:
-    with store.backend.read("t") as tx:
-        filters = Filters(tenant="t", scopes=scopes, now=store.clock())
-        found = searching.keyword(tx, filters, query_chunks(query), k)
-        rows = searching.rows(tx, [seq for seq, _, _ in found])
-    return [rows[seq].content for seq, _, _ in found]  # type: ignore[misc]
-
-
 def test_a_common_word_is_ranked_among_the_newest_memories_only(store):
     found = keyword(store, "weather", 8, ["old", "new"])
     # Unbounded, the 30 short old memories would win; bounded, only the newest memories are ranked.
     assert len(found) == 8 and all(text.startswith("the weather was grey") for text in found)
-
-
-def test_every_memory_with_a_rare_word_is_ranked_whatever_its_age(store):
-    found = keyword(store, "zeppelin weather", 8, ["old", "new"])
-    assert len(found) == 8 and {t for t in found[:3]} == {f"zeppelin {i} weather" for i in range(3)}
-    assert all(t.startswith("the weather was grey") for t in found[3:])
-
-
-def test_a_filter_passing_only_older_matches_still_gets_a_full_top_k(store):
-    found = keyword(store, "weather", 8, ["old"])
-    assert len(found) == 8 and all(t.startswith(("weather ", "zeppelin ")) for t in found)
 
 
 def test_the_term_counts_follow_every_write(store, pg_url):
