@@ -212,11 +212,9 @@ def _check_db_path(path: Path, name: str) -> None:
         raise ValueError(f"{name}: {str(path)!r} is a folder; give a file path such as "
                          f"{str(path / 'memvault.db')!r}")
     if path.exists():
-        try:
-            with path.open("rb") as fh:
-                header = fh.read(len(SQLITE_HEADER))
-        except OSError:  # opening it says why
-            header = b""
+        from memvault.storage.sqlite.crypto import file_head
+
+        header = file_head(path, len(SQLITE_HEADER)) or b""  # (unreadable: opening it says why)
         size = path.stat().st_size if header else 0
         if 0 < size < MIN_DATABASE_BYTES:  # (no key makes so short a file a database)
             problem = (f"the size check failed: the file is {size:,} bytes, shorter than any SQLite database "

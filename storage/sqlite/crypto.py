@@ -162,25 +162,36 @@ def require_ciphers() -> None:
                          "(docs/encryption.md)")
 
 
+def file_head(path: Path | str, size: int) -> bytes | None:
+    """The first ``size`` bytes of the file at ``path`` (fewer when it is shorter), None when it cannot
+    be opened. Read through SQLite's own unix file layer, never Python's: closing any descriptor of a
+    file drops every POSIX lock this process holds on it, SQLite's too, so that another SQLite program
+    takes itself for the file's last user and deletes its -wal (sqlite.org/howtocorrupt.html, 2.2);
+    SQLite defers its own closes while this process holds locks on the file."""
+    try:
+        file = apsw.VFSFile("unix", str(path), [apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_MAIN_DB, 0])
+    except apsw.Error:  # missing, a folder, unreadable: opening it says why
+        return None
+    try:  # the size from the file system: SQLite reports a 1-byte file as empty (its ticket #3260)
+        length = min(size, os.stat(path).st_size)
+        return file.xRead(length, 0) if length else b""
+    except (apsw.Error, OSError):  # a folder, or a file gone meanwhile
+        return None
+    finally:
+        file.xClose()
+
+
 def is_plain(path: Path | str) -> bool | None:
     """True when the file at ``path`` starts as a plain SQLite file, False when it holds bytes that do
     not (encrypted, or another program's), None when it is missing or empty."""
-    try:
-        with open(path, "rb") as fh:
-            header = fh.read(len(SQLITE_HEADER))
-    except FileNotFoundError:
-        return None
+    header = file_head(path, len(SQLITE_HEADER))
     return None if not header else header == SQLITE_HEADER
 
 
 def file_salt(path: Path | str) -> bytes | None:
     """The salt an encrypted file starts with, or None (no file, empty, or plain)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(SALT_BYTES)
-    except FileNotFoundError:
-        return None
-    return head if len(head) == SALT_BYTES and head != SQLITE_HEADER else None
+    head = file_head(path, SALT_BYTES)
+    return head if head is not None and len(head) == SALT_BYTES and head != SQLITE_HEADER else None
 
 
 def check_file(path: Path | str, key: Key | None) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import apsw
 
 from ..links import on_cycles
+from .crypto import file_head
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table, turn_index_table
 from ..session_rows import MISCOUNTED
@@ -216,9 +217,8 @@ def cut_in_a_page(path: Path) -> str | None:
     """:func:`part_page`'s problem when the SQLite file at ``path`` (its header read) ends inside a
     page, else None. Cheap enough for every open; unlike a page count larger than the file, never
     true of a healthy file while another process checkpoints into it."""
-    with path.open("rb") as fh:
-        head = fh.read(100)
-    if len(head) < 100 or head[:16] != SQLITE_MAGIC:
+    head = file_head(path, 100)  # not Python's open: see crypto.file_head
+    if head is None or len(head) < 100 or head[:16] != SQLITE_MAGIC:
         return None
     page_size = int.from_bytes(head[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
