@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import apsw
 
@@ -178,29 +177,28 @@ def damage(path: Path) -> list[str]:
     sentences naming the check that failed (file format: sqlite.org/fileformat2.html);
     an empty list when these checks find nothing. Reads the file only (see also :func:`lone_shm`)."""
     problems: list[str] = []
-    with path.open("rb") as fh:
-        head = fh.read(100)
-        size = path.stat().st_size
-        if len(head) < 100:
-            return [f"the file is {size:,} bytes, shorter than SQLite's 100-byte header: it was "
-                               "truncated (a copy or write cut short) or is not a database"]
-        page_size = int.from_bytes(head[16:18], "big")
-        page_size = 65536 if page_size == 1 else page_size
-        if head[:16] != SQLITE_MAGIC:
-            return [overwritten(path) or (
-                "the header check failed: the file does not start with SQLite's header and its pages are not "
-                "SQLite's: it is encrypted (set MEMVAULT_KEY_FILE), another program's file, or overwritten")]
-        pages = int.from_bytes(head[28:32], "big")
-        counted = head[24:28] == head[92:96]  # the page count is valid only when written by this version
-        if not _power_of_two(page_size) or page_size < 512:
-            problems.append(f"the header check failed: its page size {page_size} is not a power of two "
-                            "from 512 to 65536 (the header was overwritten)")
-        elif counted and size < pages * page_size:
-            problems.append(f"the size check failed: the file is {size:,} bytes but its header counts {pages:,} "
-                            f"pages of {page_size:,} bytes ({pages * page_size:,} bytes): it was truncated "
-                            "(a copy or write cut short, or a full disk)")
-        elif size % page_size:
-            problems.append(part_page(size, page_size))
+    head = file_head(path, 100) or b""  # not Python's open: see crypto.file_head
+    size = path.stat().st_size
+    if len(head) < 100:
+        return [f"the file is {size:,} bytes, shorter than SQLite's 100-byte header: it was "
+                "truncated (a copy or write cut short) or is not a database"]
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if head[:16] != SQLITE_MAGIC:
+        return [overwritten(path) or (
+            "the header check failed: the file does not start with SQLite's header and its pages are not "
+            "SQLite's: it is encrypted (set MEMVAULT_KEY_FILE), another program's file, or overwritten")]
+    pages = int.from_bytes(head[28:32], "big")
+    counted = head[24:28] == head[92:96]  # the page count is valid only when written by this version
+    if not _power_of_two(page_size) or page_size < 512:
+        problems.append(f"the header check failed: its page size {page_size} is not a power of two "
+                        "from 512 to 65536 (the header was overwritten)")
+    elif counted and size < pages * page_size:
+        problems.append(f"the size check failed: the file is {size:,} bytes but its header counts {pages:,} "
+                        f"pages of {page_size:,} bytes ({pages * page_size:,} bytes): it was truncated "
+                        "(a copy or write cut short, or a full disk)")
+    elif size % page_size:
+        problems.append(part_page(size, page_size))
     if not problems:
         problems += _quick_check(path)
     return problems
@@ -231,13 +229,13 @@ def cut_in_a_page(path: Path) -> str | None:
 def overwritten(path: Path) -> str | None:
     """The problem of a file whose first bytes are not SQLite's header while its next pages are
     SQLite b-tree pages (an encrypted file's pages look random), or None."""
-    with path.open("rb") as fh:
-        head = fh.read(100)
-        if head[:16] == SQLITE_MAGIC or len(head) < 100:
-            return None
-        page_size = int.from_bytes(head[16:18], "big")
-        page_size = page_size if _power_of_two(page_size) and page_size >= 512 else 4096
-        seen = [_page_type(fh, page_size, n) for n in range(1, 9)]
+    head = file_head(path, 100) or b""  # not Python's open: see crypto.file_head
+    if head[:16] == SQLITE_MAGIC or len(head) < 100:
+        return None
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = page_size if _power_of_two(page_size) and page_size >= 512 else 4096
+    pages = file_head(path, 9 * page_size) or b""
+    seen = [pages[page_size * n] if len(pages) > page_size * n else None for n in range(1, 9)]
     if sum(t in BTREE_PAGE_TYPES for t in seen) < 4:
         return None
     return ("the header check failed: the file's first bytes are not SQLite's header ('SQLite format 3') "
@@ -256,12 +254,6 @@ def lone_shm(path: Path) -> list[str]:
 
 def _power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
-
-
-def _page_type(fh: Any, page_size: int, number: int) -> int | None:
-    fh.seek(page_size * number)
-    byte = fh.read(1)
-    return byte[0] if byte else None
 
 
 def _quick_check(path: Path) -> list[str]:
