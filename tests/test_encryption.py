@@ -404,8 +404,8 @@ def test_a_store_replaced_while_opening_is_refused(tmp_path, monkeypatch):
 
 
 def test_the_team_server_serves_an_encrypted_store(tmp_path, monkeypatch, real_embedder):
-    """Reads and a forget over HTTP, without waiting for the server's model (the memories are stored
-    here with the same model)."""
+    """Reads and a forget over HTTP once /healthz says the encrypted database is open (the memories
+    are stored here with the same model; the server's own model is not waited for)."""
     import anyio
     from httpwire import HttpServer, client, new_key
 
@@ -416,7 +416,7 @@ def test_the_team_server_serves_an_encrypted_store(tmp_path, monkeypatch, real_e
     ids = [store.remember(tenant="t", scope="default", content=text).id for text in MARKS]
     store.close()
     api_key = new_key(db, "t")
-    server = HttpServer(db, ready=False, MEMVAULT_KEY_FILE=str(secret))
+    server = HttpServer(db, MEMVAULT_KEY_FILE=str(secret))
     try:
         async def run() -> str:
             async with client(server.url, api_key) as c:
