@@ -414,6 +414,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if db and redacted(db) != db:  # a password in argv: any user of the machine reads it in `ps`
         err("warning: the password given in --db is visible to every user of this machine in the process "
              "list; give the URL in MEMVAULT_DB, or the password in ~/.pgpass or PGPASSWORD, instead")
+    folder = config_module.missing_folder(config.db) if _creates_database(command, args) else None
+    if folder is not None and command != "hook":  # (a hook says it as a hook: hooks.run)
+        what = {"serve": "the server", "keys": "keys create"}.get(command, command)
+        return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {what} makes a database but no "
+                                    "folders (a typo would start an empty memory); create it, or fix --db")
     if command == "serve":
         return _serve_http(args, config) if getattr(args, "transport", "stdio") == "http" else _serve(config)
     if command == "ui":
@@ -429,6 +434,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return encrypt_cli.run(command, config)
     return _printing(lambda: _with_store(command, args, config))
+
+
+def _creates_database(command: str, args: argparse.Namespace) -> bool:
+    """Whether ``command`` makes the database when it is not there: the server (over stdio at its first
+    write, over HTTP at once), ``keys create``, ``remember``, ``import`` and a hook; each is refused when
+    the folder of ``--db`` is missing (:func:`config.missing_folder`)."""
+    return command in ("serve", "remember", "import", "hook") or (command == "keys" and args.action == "create")
 
 
 def _printing(run: Callable[[], int], failed: int = 1) -> int:
@@ -610,11 +622,6 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 
     logging.getLogger().setLevel(logging.WARNING)
     existed = config.db_exists()
-    folder = None if isinstance(config.db, str) else Path(config.db).resolve().parent
-    if (command in ("remember", "import") and not existed and folder is not None and not folder.is_dir()
-            and config.db != config_module.default_db_path()):
-        return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {command} makes a database but "
-                                    "no folders (a typo would start an empty memory); create it, or fix --db")
     if command == "import" and args.source:
         from .transcripts import DEFAULT_ROOT
 
