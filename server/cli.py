@@ -405,8 +405,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .store_commands import doctor_report
 
             return doctor_report(args, [f"the database file is damaged: {exc.problem}"])
-        err(str(exc))
-        return client_commands.hooks_exit() if command == "hook" else 2
+        err(str(exc))  # damage found before opening exits as damage found by opening does: 1, not a bad flag's 2
+        return client_commands.hooks_exit() if command == "hook" else 1
     except ValueError as exc:
         err(str(exc))
         return client_commands.hooks_exit() if command == "hook" else 2
@@ -433,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import encrypt_cli
 
         return encrypt_cli.run(command, config)
-    return _printing(lambda: _with_store(command, args, config))
+    return _printing(lambda: _with_store(command, args, config), done=lambda: getattr(args, "done", None))
 
 
 def _creates_database(command: str, args: argparse.Namespace) -> bool:
@@ -443,11 +443,12 @@ def _creates_database(command: str, args: argparse.Namespace) -> bool:
     return command in ("serve", "remember", "import", "hook") or (command == "keys" and args.action == "create")
 
 
-def _printing(run: Callable[[], int], failed: int = 1) -> int:
+def _printing(run: Callable[[], int], failed: int = 1, done: Callable[[], str | None] = lambda: None) -> int:
     """Run a command that prints: text the console cannot encode comes out escaped; a reader that
     stops (``| head``) ends it quietly with exit 141 (Python docs, ``signal``: "Note on SIGPIPE");
     output that cannot be written (stdout closed, a full disk) is said in one line, exit ``failed``
-    (stdout closed: before the command runs)."""
+    (stdout closed: before the command runs), with what the command wrote all the same (``done()``: a
+    memory stored before its result could be printed)."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
@@ -461,7 +462,9 @@ def _printing(run: Callable[[], int], failed: int = 1) -> int:
         return 141  # 128 + SIGPIPE (13); Windows has no SIGPIPE constant
     except OutputFailed as exc:
         _drop_output()
-        err(f"could not write the output: {exc}")
+        written = done()
+        err(f"{written}, but its result could not be printed: {exc}" if written else
+            f"could not write the output: {exc}")
         return failed
 
 
