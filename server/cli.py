@@ -405,8 +405,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .store_commands import doctor_report
 
             return doctor_report(args, [f"the database file is damaged: {exc.problem}"])
-        err(str(exc))
-        return client_commands.hooks_exit() if command == "hook" else 2
+        err(str(exc))  # damage found before opening exits as damage found by opening does: 1, not a bad flag's 2
+        return client_commands.hooks_exit() if command == "hook" else 1
     except ValueError as exc:
         err(str(exc))
         return client_commands.hooks_exit() if command == "hook" else 2
@@ -414,6 +414,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if db and redacted(db) != db:  # a password in argv: any user of the machine reads it in `ps`
         err("warning: the password given in --db is visible to every user of this machine in the process "
              "list; give the URL in MEMVAULT_DB, or the password in ~/.pgpass or PGPASSWORD, instead")
+    folder = config_module.missing_folder(config.db) if _creates_database(command, args) else None
+    if folder is not None and command != "hook":  # (a hook says it as a hook: hooks.run)
+        what = {"serve": "the server", "keys": "keys create"}.get(command, command)
+        return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {what} makes a database but no "
+                                    "folders (a typo would start an empty memory); create it, or fix --db")
     if command == "serve":
         return _serve_http(args, config) if getattr(args, "transport", "stdio") == "http" else _serve(config)
     if command == "ui":
@@ -428,14 +433,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import encrypt_cli
 
         return encrypt_cli.run(command, config)
-    return _printing(lambda: _with_store(command, args, config))
+    return _printing(lambda: _with_store(command, args, config), done=lambda: getattr(args, "done", None))
 
 
-def _printing(run: Callable[[], int], failed: int = 1) -> int:
+def _creates_database(command: str, args: argparse.Namespace) -> bool:
+    """Whether ``command`` makes the database when it is not there: the server (over stdio at its first
+    write, over HTTP at once), ``keys create``, ``remember``, ``import`` and a hook; each is refused when
+    the folder of ``--db`` is missing (:func:`config.missing_folder`)."""
+    return command in ("serve", "remember", "import", "hook") or (command == "keys" and args.action == "create")
+
+
+def _printing(run: Callable[[], int], failed: int = 1, done: Callable[[], str | None] = lambda: None) -> int:
     """Run a command that prints: text the console cannot encode comes out escaped; a reader that
     stops (``| head``) ends it quietly with exit 141 (Python docs, ``signal``: "Note on SIGPIPE");
     output that cannot be written (stdout closed, a full disk) is said in one line, exit ``failed``
-    (stdout closed: before the command runs)."""
+    (stdout closed: before the command runs), with what the command wrote all the same (``done()``: a
+    memory stored before its result could be printed)."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
@@ -449,7 +462,9 @@ def _printing(run: Callable[[], int], failed: int = 1) -> int:
         return 141  # 128 + SIGPIPE (13); Windows has no SIGPIPE constant
     except OutputFailed as exc:
         _drop_output()
-        err(f"could not write the output: {exc}")
+        written = done()
+        err(f"{written}, but its result could not be printed: {exc}" if written else
+            f"could not write the output: {exc}")
         return failed
 
 
@@ -610,11 +625,6 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
 
     logging.getLogger().setLevel(logging.WARNING)
     existed = config.db_exists()
-    folder = None if isinstance(config.db, str) else Path(config.db).resolve().parent
-    if (command in ("remember", "import") and not existed and folder is not None and not folder.is_dir()
-            and config.db != config_module.default_db_path()):
-        return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {command} makes a database but "
-                                    "no folders (a typo would start an empty memory); create it, or fix --db")
     if command == "import" and args.source:
         from .transcripts import DEFAULT_ROOT
 

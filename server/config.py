@@ -49,6 +49,19 @@ def default_db_path() -> Path:
     return user_data_path("memvault", appauthor=False) / "memvault.db"
 
 
+def missing_folder(database: Path | str) -> Path | None:
+    """The folder of a database file that is not there, when memvault would have to make it: memvault
+    makes a database but never the folders of a path it is given (a typo in ``--db`` would start an
+    empty memory that later calls read and fill), only the default path's, its own. None for a folder
+    that is there, the default path and a PostgreSQL URL. Every command that can make a database asks
+    this before it opens one (``cli.main``, ``hooks.run``)."""
+    if isinstance(database, str):
+        return None
+    folder = Path(database).resolve().parent
+    # The folder first: the default path is looked up (platformdirs) only when it is missing.
+    return None if folder.is_dir() or database == default_db_path() else folder
+
+
 @dataclass(frozen=True)
 class Config:
     """A memvault process's settings: ``db`` a file or a PostgreSQL URL (as given); ``tenant`` the

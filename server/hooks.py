@@ -80,11 +80,9 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
     """Do ``event``'s work on the configured store; the JSON document to print (None: print nothing)."""
     from memvault.storage.store import Store
 
-    from .config import default_db_path
+    from .config import missing_folder
 
-    # The folder first: the default path is looked up (platformdirs) only when it is missing.
-    if not isinstance(config.db, str) and not Path(config.db).parent.is_dir() and config.db != default_db_path():
-        # A typo in --db would start an empty memory that every later hook reads and fills.
+    if missing_folder(config.db) is not None:  # a typo in --db would start an empty memory
         raise HookInputError(f"--db: the folder of {Path(config.db).resolve()} does not exist, and a hook makes no "
                              "database: fix --db (`memvault setup claude-code --hooks` writes the server's)")
     embedder = None

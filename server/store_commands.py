@@ -53,6 +53,20 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
 }
 
 
+def done(command: str, result: Any) -> str | None:
+    """What a command's call wrote, in a person's words (None: it wrote nothing): said when its result
+    cannot be printed (``cli._printing``), so that a full disk under stdout does not read as a failed write."""
+    if command == "remember":
+        return f"the memory was stored as {result.id}" if result.created else None
+    if command == "supersede" and result.stored:
+        return f"memory {result.superseded_id} was superseded by {result.id}"
+    if command == "forget" and result.forgotten and not result.already_forgotten:
+        return f"session {result.session} was forgotten" if result.session else f"memory {result.id} was forgotten"
+    if command == "confirm":
+        return "the confirmation was recorded"
+    return None
+
+
 def _tool(command: str) -> Callable[[Store, Caller, argparse.Namespace], int]:
     name, arguments, render = TOOLS[command]
 
@@ -60,6 +74,7 @@ def _tool(command: str) -> Callable[[Store, Caller, argparse.Namespace], int]:
         from memvault.tools import handlers, text
 
         result = getattr(handlers, name)(store, caller, **arguments(args))
+        args.done = done(command, result)  # written: whatever happens to the output now
         return emit(args, result, lambda: render(text, result))
 
     return run

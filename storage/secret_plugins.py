@@ -24,11 +24,12 @@ detect-secrets' own), except :class:`NamedCredentialDetector`'s (:func:`named_ki
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -334,6 +335,11 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
 _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
+# A word for credentials and one for a list of them ("password list", "login table", "credentials dump").
+_LIST_OF = (r"(?:passwords?|passwd|pwds?|creds|credentials?|logins?|logons?)[ \t]+"
+            r"(?:list|table|dump|file|sheet|set|entries|pairs|combos?)s?")
+# A user and a password, as in a list of them: "admin:X", "bob / X", "eve%X".
+_USER_PAIR = f"[\"']?[^\\s:/%\"',;]+[\"']?[ \\t]*[:/%][ \\t]*{_PAIRED}"
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
 
@@ -434,7 +440,8 @@ class NamedCredentialDetector(Detector):
         at = match.start(match.lastindex)
         assigned = _ASSIGNED.search(match.string[max(match.start(), at - 4):at]) or name == "pass"
         short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
-        code = assigned and short and _CODE.fullmatch(value)
+        code = assigned and short and (_CODE.fullmatch(value) or _CAMEL.fullmatch(value) and not (
+            _ENV_NAME.search(match.string[max(0, at - 80):at])))
         if kept and not code and not (short and _DESCRIBED.fullmatch(value)):
             before = match.string[match.start():at]  # its word on the line above: named from there
             kind = "password" if name.startswith("cmd") else named_kind(before) if "\n" in before else None
@@ -535,17 +542,22 @@ def _named_patterns() -> list[Any]:
         # a list of pairs
         compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
                        f"|{_AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
-                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*"
+                       f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*"
                        f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
                        f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"
-                       f"|{_AFTER}(?:creds|credentials|login|logon)[ \\t]*[:=][ \\t]*"
+                       f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*[:=][ \\t]*"
                        f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
                        # "log in as admin with X", "sign in as root using X"
                        f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
                        f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"
                        # a list of users' passwords: "passwords: root=X, admin=Y", taken whole
                        f"|{_AFTER}passwords[ \\t]*[:=][ \\t]*"
-                       r"(?P<pairs>[^\s=,;]+=[^\s,;]+(?:[ \t]*[,;][ \t]*[^\s=,;]+=[^\s,;]+)*)"),
+                       r"(?P<pairs>[^\s=,;]+=[^\s,;]+(?:[ \t]*[,;][ \t]*[^\s=,;]+=[^\s,;]+)*)"
+                       # a word for a credential and one for a list, then users and their passwords, taken
+                       # whole: "password list: admin:X", "login list - bob:X, eve:Y", "credential table:" and
+                       # a pair a line
+                       f"|{_AFTER}(?:{_LIST_OF})[ \\t]*(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))[ \\t]*{_NEXT_LINE}"
+                       f"(?P<pair_list>{_USER_PAIR}(?:(?:[ \\t]*[,;][ \\t]*|[ \\t]*\\r?\\n[ \\t]*){_USER_PAIR})*)"),
     ]
 
 
@@ -560,14 +572,61 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
     values = getattr(detector, "values", None)
     valid = getattr(detector, "is_formally_valid", None)
     kept = getattr(detector, "patterns", None)
+    encoded, offsets = _utf8(text)
+    chars = None if offsets is None else _char_offsets(text)
     for pattern in detector.denylist if kept is None else kept(text):
-        for match in pattern.finditer(text):
+        for found_bytes in pattern.finditer(encoded):
+            match = _TextMatch(found_bytes, text, chars)
             found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
             for label, value in found:
                 if valid is None or valid(value):  # at the value: a match may start at the line break before it
                     at = match.start() + match.group(0).find(value)
                     whole_match = values is None and at == match.start()  # named values are whole
                     yield at, label, value, match.end() if whole_match else at + len(value)
+
+
+class _TextMatch:
+    """An RE2 match over a text's UTF-8 (:func:`_utf8`) read as a match over the text: offsets in
+    characters, groups as ``str``. RE2's wrapper decodes every offset of every match of a ``str`` (its
+    own ``finditer`` took 2-3 times as long per match; decoys such as "pwd='" repeated match every few
+    characters: issue 25)."""
+
+    __slots__ = ("_match", "_chars", "string", "re", "_last")
+
+    def __init__(self, match: Any, text: str, chars: list[int] | None) -> None:
+        self._match, self._chars, self.string, self.re, self._last = match, chars, text, match.re, 0
+
+    @property
+    def lastindex(self) -> int | None:
+        if self._last == 0:  # the wrapper reads every group's span each time it is asked
+            self._last = self._match.lastindex
+        return self._last
+
+    def start(self, group: int = 0) -> int:
+        at: int = self._match.start(group)
+        return at if self._chars is None or at < 0 else self._chars[at]
+
+    def end(self, group: int = 0) -> int:
+        at: int = self._match.end(group)
+        return at if self._chars is None or at < 0 else self._chars[at]
+
+    def group(self, group: int = 0) -> str | None:
+        raw = self._match.group(group)
+        return None if raw is None else raw.decode("utf-8", "surrogatepass")
+
+    def groups(self) -> tuple[str | None, ...]:
+        return tuple(None if raw is None else raw.decode("utf-8", "surrogatepass") for raw in self._match.groups())
+
+
+@functools.lru_cache(maxsize=4)
+def _char_offsets(text: str) -> list[int]:
+    """The character offset of each byte offset of ``text``'s UTF-8 that starts a character (and of its
+    end); only those are read (RE2 matches a UTF-8 text at characters' starts)."""
+    encoded, offsets = _utf8(text)
+    chars = [0] * (len(encoded) + 1)
+    for number, at in enumerate(offsets or range(len(text) + 1)):
+        chars[at] = number
+    return chars
 
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
@@ -597,6 +656,14 @@ _CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-
                    r"|(?:password|passwd|pwd|pw|token|secret|key)[0-9]")
 
 
+# A camelCase or PascalCase name of words, perhaps numbered: code on the right of "=" names a value
+# (``token = nextToken2``, ``secret = refreshToken``), except after an environment variable's name
+# (``API_KEY=nextToken2`` in a ``.env`` file or a shell is the value itself). Digits inside ("Zq81kkLm",
+# "myApp2Secret") or a one-letter part ("aB3xY9") make a value.
+_CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]{2,})+[0-9]{0,3}|(?:[A-Z][a-z]{2,}){2,}[0-9]{0,3}")
+_ENV_NAME = re.compile(r"(?:^|[^\w.])[A-Z][A-Z0-9_]*[ \t]*=[ \t]*$")
+
+
 def _is_value(text: str) -> bool:
     return bool(_LETTER.search(text) and _DIGIT.search(text))
 
@@ -604,17 +671,28 @@ def _is_value(text: str) -> bool:
 # The words naming a credential, by kind. Checked in this order at each position, so
 # "SECRET_ACCESS_KEY" is a secret key, not an access key. RE2: Python's ``re`` took 0.3-0.5 ms per value
 # to try every word at each of 200 characters (a text of many values took seconds to redact).
+def _kind_source() -> str:
+    return (r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<pin>" + words("pin") + ")"
+            r"|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
+            + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
+                                                "password-unspaced"))
+            + r")|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
+            r"|(?P<api>(?:api|access|auth)[ _-]?key|(?:" + words("provider") + r")[ _-]?(?:api[ _-]?)?keys?)"
+            r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)")
+
+
 @functools.cache
 def _kind_words() -> Any:
-    return compile_linear(
-        r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<pin>" + words("pin") + ")"
-        r"|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
-        + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
-                                            "password-unspaced"))
-        + r")|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
-        r"|(?P<api>(?:api|access|auth)[ _-]?key|(?:" + words("provider") + r")[ _-]?(?:api[ _-]?)?keys?)"
-        r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)", _TABLE_OPTIONS
-    )
+    return compile_linear(_kind_source(), _TABLE_OPTIONS)
+
+
+@functools.cache
+def _kind_spots() -> Any:
+    """``_kind_words`` without its groups: where the words are, by RE2's DFA alone (a match with groups
+    cost 0.03-0.1 ms, and a line of decoys ("pwd='" repeated) holds a word every few characters)."""
+    return compile_linear(re.sub(r"\(\?P<\w+>", "(?:", _kind_source()), _TABLE_OPTIONS)
+
+
 _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credential", "pin": "PIN",
               "password": "password", "secret": "secret key", "private": "private key", "api": "API key",
               "token": "access token"}
@@ -630,10 +708,50 @@ def own_labels() -> set[str]:
 def named_kind(before: str) -> str:
     """What a credential found after the word naming it is ("password", "PIN", "API key", "secret
     key", "private key", "access token", "bearer token"), by the last such word in ``before`` (the
-    line up to the value): ``DB_PASSWORD=`` holds a password, ``Authorization: Bearer`` a bearer
-    token. "credential" when no word names it."""
-    found = list(_kind_words().finditer(before[-200:]))  # the last word is next to the value
-    return _KIND_NAMES[found[-1].lastgroup or ""] if found else "credential"
+    line up to the value) starting within ``KIND_REACH`` characters of its end: ``DB_PASSWORD=`` holds a
+    password, ``Authorization: Bearer`` a bearer token. "credential" when no word names it."""
+    before = before[-2 * KIND_REACH:]  # the words near the value read as in its whole line
+    return kinds_before(before)(len(before))
+
+
+KIND_REACH = 200  # characters before a value where the word naming it may start
+
+
+def kinds_before(line: str) -> Callable[[int], str]:
+    """:func:`named_kind` of ``line[:at]`` for each offset ``at`` of ``line``, the words of ``line`` found
+    once (a line of many values, each read again from 200 characters before it, took 0.1 ms a character
+    to redact: issue 25). The words are those one scan of the line finds (a word cut at the value, as
+    the value's start reads it); their kinds are read when asked."""
+    words_ = _kind_spots().finditer(line)
+    spots: list[tuple[int, int]] = []
+    starts: list[int] = []
+
+    def kind(at: int) -> str:
+        while not starts or starts[-1] < at:  # the line read as far as asked (a scan wants the first few)
+            word = next(words_, None)
+            if word is None:
+                break
+            spots.append((word.start(), word.end()))
+            starts.append(word.start())
+        i = bisect.bisect_left(starts, at)  # the words before ``i`` start before the value
+        if i and spots[i - 1][1] > at:  # a word the value cuts: read as the text up to the value reads it
+            cut = _last_kind(line[spots[i - 1][0]:at])
+            if cut is not None:
+                return cut
+            i -= 1
+        if not i or spots[i - 1][0] < at - KIND_REACH:
+            return "credential"
+        return _last_kind(line[spots[i - 1][0]:spots[i - 1][1]]) or "credential"
+
+    return kind
+
+
+@functools.lru_cache(maxsize=1024)
+def _last_kind(words_: str) -> str | None:
+    """The kind of the last word naming a credential in the short text ``words_`` (None: no word).
+    Kept by its text: a match of ``_kind_words``' groups cost 0.03 ms, and decoys repeat one word."""
+    found = list(_kind_words().finditer(words_))
+    return _KIND_NAMES[found[-1].lastgroup or ""] if found else None
 
 
 # A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,

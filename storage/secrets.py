@@ -100,13 +100,13 @@ def _filtered(value: str, detector: Any) -> bool:
 def label(secret_type: str, line: str, value: str | None, at: int | None = None) -> str:
     """What a refusal calls a credential of ``secret_type`` found as ``value`` in ``line`` (at offset
     ``at`` of it when given: else where ``value`` first is) (see ``LABELS``; a named credential by the
-    word naming it, among the 200 characters before it)."""
+    word naming it, among the 200 characters before it: ``secret_plugins.named_kind``)."""
     from .secret_plugins import NamedCredentialDetector, named_kind
 
     if secret_type == NamedCredentialDetector.secret_type:
         if at is None:
             at = line.find(value) if value else -1
-        return named_kind(line if at < 0 else line[max(0, at - 200):at])
+        return named_kind(line if at < 0 else line[:at])
     return LABELS.get(secret_type, secret_type)
 
 
@@ -152,15 +152,25 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
     """``(offset, 1-based line, label, value, end)`` of each value the detectors find in ``joined``
     (``lines`` joined by single newlines), in the detectors' order, at most ``most`` per detector
     (None: every one); ``line_of`` as for :func:`_scan`; ``end`` as ``secret_plugins.find`` says."""
+    from .secret_plugins import NamedCredentialDetector, kinds_before
+
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     found: list[tuple[int, int, str, str, int]] = []
+    kinds: dict[int, Callable[[int], str]] = {}  # the words naming credentials of each line, read once
     for detector in _detectors():
         kept = 0  # values the filters keep count towards ``most``, not decoys they drop
+        filtered: dict[str, bool] = {}  # decoys repeat a value: each is judged once
         for offset, kind, value, end in find(detector, joined):
-            if _filtered(value, detector):
+            if value not in filtered:
+                filtered[value] = _filtered(value, detector)
+            if filtered[value]:
                 continue
             number = bisect.bisect_right(starts, offset) - 1
             line = number + 1 if line_of is None else line_of(offset)
+            if kind is None and detector.secret_type == NamedCredentialDetector.secret_type:
+                if number not in kinds:
+                    kinds[number] = kinds_before(lines[number])
+                kind = kinds[number](offset - starts[number])
             named = kind or label(detector.secret_type, lines[number], value, offset - starts[number])
             found.append((offset, line, named, value, end))
             kept += 1
@@ -231,22 +241,26 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
     no lock.
     """
+    return [_found(text) for text in texts]
+
+
+def _found(text: str, clean: str | None = None) -> list[tuple[str, int]]:
+    """:func:`find_secrets` of one text; ``clean``: a reading of it known to hold none (every value the
+    detectors find in it is filtered out), not read again."""
     from .validate import bare, joined, nfc
 
-    results: list[list[tuple[str, int]]] = []
-    for text in texts:
-        found: list[tuple[str, int]] = []
-        text = _placed_masked(text)  # memvault's own marker where a URL's password stood is no keyword
-        together = joined(text)
-        # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
-        shown = joined(displayed(text)) if "\u202e" in text else together
-        for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together), shown)):
+    found: list[tuple[str, int]] = []
+    text = _placed_masked(text)  # memvault's own marker where a URL's password stood is no keyword
+    together = joined(text)
+    # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
+    shown = joined(displayed(text)) if "\u202e" in text else together
+    for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together), shown)):
+        if form != clean:
             found += [f for f in _scan(form) if f not in found]
-        unwrapped = _unwrapped(nfc(text))
-        if unwrapped is not None:
-            found += [f for f in _scan(*unwrapped) if f not in found]
-        results.append(found)
-    return results
+    unwrapped = _unwrapped(nfc(text))
+    if unwrapped is not None:
+        found += [f for f in _scan(*unwrapped) if f not in found]
+    return found
 
 
 def scanned_fields(fields: Mapping[str, str | list[str] | None]) -> dict[str, str]:
@@ -476,8 +490,10 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
                  for number in range(line_of(offset), line_of(max(offset, end - 1)) + 1)}
         kinds.update(named.values())
         result = _replaced_lines(result, named)
+    # Read as it stands, a text this reading left as it was holds nothing (``spans`` found nothing in it).
+    clean = read if result == joined and not kinds else None
     for _ in range(REDACT_PASSES):
-        found = find_secrets(_masked(result, kinds))[0]
+        found = _found(_masked(result, kinds), clean)
         if not found:
             return result, kinds
         kinds.update(kind for kind, _ in found)

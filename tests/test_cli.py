@@ -104,12 +104,33 @@ def test_a_new_database_is_reported_with_its_absolute_path(tmp_path, capsys, mon
     assert "created" not in err
 
 
-@pytest.mark.parametrize("command", [["remember", "hello"], ["import", "-"]])
-def test_remember_and_import_make_a_database_but_no_folders(tmp_path, capsys, command):
-    """A typo in --db's folder would start an empty memory: refused, as hooks refuse it (serve makes folders)."""
-    code, _, err = run(capsys, *command, "--db", str(tmp_path / "typo" / "deeper" / "m.db"))
-    assert code == 2 and f"--db: the folder '{tmp_path / 'typo' / 'deeper'}' does not exist" in err
-    assert not (tmp_path / "typo").exists()
+@pytest.mark.parametrize("folders", [("typo",), ("typo", "deeper")])
+@pytest.mark.parametrize("command", [["remember", "hello"], ["import", "-"], ["keys", "create", "--tenant", "t"],
+                                     ["serve"], ["serve", "--transport", "http", "--port", "0"]])
+def test_every_command_that_makes_a_database_makes_no_folders(tmp_path, capsys, command, folders):
+    """A typo in --db's folder would start an empty memory: every command that can make a database
+    refuses it before it opens one (the stdio server used to make it at its first remember), as hooks do."""
+    folder = tmp_path.joinpath(*folders)
+    code, out, err = run(capsys, *command, "--db", str(folder / "m.db"))
+    assert code == 2 and f"--db: the folder '{folder}' does not exist" in err and "create it, or fix --db" in err
+    assert out == "" and not (tmp_path / "typo").exists()
+
+
+def test_a_hook_makes_no_folders_and_lets_the_session_go_on(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    from memvault.server.hooks import NON_BLOCKING
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"session_id": "s1", "cwd": "/tmp"}')))
+    code, out, err = run(capsys, "hook", "claude-code", "SessionStart", "--db", str(tmp_path / "typo" / "m.db"))
+    assert code == NON_BLOCKING and "does not exist, and a hook makes no database" in err
+    assert out == "" and not (tmp_path / "typo").exists()
+
+
+def test_a_command_makes_its_database_in_a_folder_that_is_there(tmp_path, capsys):
+    code, out, err = run(capsys, "keys", "create", "--tenant", "t", "--db", str(tmp_path / "m.db"))
+    assert code == 0 and out.strip() and (tmp_path / "m.db").is_file()
 
 
 @pytest.mark.parametrize("client", [c for c in setup.CLIENTS if c != "codex"])  # TOML: tests/test_setup.py

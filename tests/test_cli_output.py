@@ -167,6 +167,37 @@ def test_output_to_a_full_disk_is_one_line_naming_the_failure_and_exit_1(db_path
     assert failed.returncode == 1 and failed.stderr == FULL
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize(("argv", "said"), [
+    (["remember", "Written with stdout on a full disk."], "the memory was stored as "),
+    (["remember", "Written with stdout on a full disk.", "--json"], "the memory was stored as "),
+    (["forget", "FIRST"], "memory FIRST was forgotten"),
+    (["supersede", "FIRST", "Replaced with stdout on a full disk."], "memory FIRST was superseded by "),
+])
+def test_a_write_whose_result_cannot_be_printed_says_it_was_written(db_path, argv, said):
+    """`memvault remember ... > /dev/full` said only that the output failed: the memory was stored."""
+    from memvault.tools import handlers
+
+    fill(db_path, 1)
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        first = handlers.list_memories(store, handlers.Caller("default", "default")).memories[0].id
+    finally:
+        store.close()
+    argv = [first if a == "FIRST" else a for a in argv]
+    failed = _to("/dev/full", db_path, *argv)
+    said = said.replace("FIRST", first)
+    assert failed.returncode == 1 and said in failed.stderr, failed.stderr
+    assert failed.stderr.endswith(", but its result could not be printed: No space left on device\n")
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        current = [m.content for m in handlers.list_memories(store, handlers.Caller("default", "default")).memories]
+    finally:
+        store.close()
+    written = {"remember": 2, "forget": 0, "supersede": 1}[argv[0]]
+    assert len(current) == written and (argv[0] != "remember" or argv[1] in current)
+
+
 @pytest.mark.parametrize("argv", [["keys", "list"], ["remember", "Written with stdout closed."]])
 def test_a_closed_stdout_is_said_before_the_command_runs(db_path, argv):
     """`memvault list >&-` ended in an AttributeError traceback; nothing is written when the
