@@ -440,7 +440,7 @@ class NamedCredentialDetector(Detector):
         at = match.start(match.lastindex)
         assigned = _ASSIGNED.search(match.string[max(match.start(), at - 4):at]) or name == "pass"
         short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
-        code = assigned and short and (_CODE.fullmatch(value) or _CAMEL.fullmatch(value) and not (
+        code = assigned and short and (_CODE.fullmatch(value) or _camel_name(value) and not (
             _ENV_NAME.search(match.string[max(0, at - 80):at])))
         if kept and not code and not (short and _DESCRIBED.fullmatch(value)):
             before = match.string[match.start():at]  # its word on the line above: named from there
@@ -656,11 +656,21 @@ _CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-
                    r"|(?:password|passwd|pwd|pw|token|secret|key)[0-9]")
 
 
-# A camelCase or PascalCase name of words, perhaps numbered: code on the right of "=" names a value
-# (``token = nextToken2``, ``secret = refreshToken``), except after an environment variable's name
-# (``API_KEY=nextToken2`` in a ``.env`` file or a shell is the value itself). Digits inside ("Zq81kkLm",
-# "myApp2Secret") or a one-letter part ("aB3xY9") make a value.
+# A camelCase or PascalCase name of words, perhaps numbered, one of them a credential's word: code on the
+# right of "=" names a value (``token = nextToken2``, ``secret = refreshToken``, ``password = newPassword1``),
+# except after an environment variable's name (``API_KEY=nextToken2`` in a ``.env`` file or a shell is the
+# value itself). Other words ("correctHorse9", "WelcomeHome1"), digits inside ("Zq81kkLm", "myApp2Secret")
+# or a one-letter part ("aB3xY9") make a value.
 _CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]{2,})+[0-9]{0,3}|(?:[A-Z][a-z]{2,}){2,}[0-9]{0,3}")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+")
+_CREDENTIAL_PARTS = frozenset({"token", "tokens", "password", "passwd", "pwd", "pass", "secret", "secrets", "key",
+                               "keys", "cred", "creds", "credential", "credentials", "auth"})
+
+
+def _camel_name(value: str) -> bool:
+    """Whether ``value`` is a camelCase or PascalCase name holding a credential's word (``_CAMEL``)."""
+    return bool(_CAMEL.fullmatch(value)) and any(
+        part.lower() in _CREDENTIAL_PARTS for part in _CAMEL_PART.findall(value))
 _ENV_NAME = re.compile(r"(?:^|[^\w.])[A-Z][A-Z0-9_]*[ \t]*=[ \t]*$")
 
 

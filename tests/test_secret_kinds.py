@@ -355,3 +355,13 @@ def test_a_camel_case_value_of_an_environment_variable_is_the_value_itself() -> 
     """In a .env file or a shell, what follows ``NAME=`` is the value, whatever it looks like."""
     assert find_secrets("API_KEY=nextToken2", "export DB_PASSWORD=correctHorse9", "token = nextToken2") == [
         [("API key", 1)], [("password", 1)], []]
+
+
+@pytest.mark.parametrize("text", [
+    "password = correctHorse9", "pwd = WelcomeHome1", "password = keyboardCat9", "the wifi password = BlueOcean77",
+    "secret = purpleMonkey42", "db password = SummerBreeze2",
+])
+def test_a_camel_case_value_without_a_credential_word_is_a_password(text: str) -> None:
+    """Only a camelCase name holding a credential's word (``nextToken2``, ``newPassword1``) reads as code:
+    "password = correctHorse9" is how a password is written down."""
+    assert find_secrets(text) != [[]], text
