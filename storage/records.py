@@ -1,4 +1,4 @@
-"""The values the store returns: frozen dataclasses, no behaviour."""
+"""The values the store returns: frozen dataclasses, no behaviour. A recall's are in ``hits``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from .timefmt import format_ms
 
 if TYPE_CHECKING:  # annotations only: the time words' patterns cost a hook 0.005 s (docs/hooks.md#speed)
     from .runs import RunSummary
-    from .timewords import TimeRange
 
 
 @dataclass(frozen=True)
@@ -67,45 +66,6 @@ class SupersedeOutcome:
     superseded_id: str
     degraded: str | None = None
     stored: bool = True
-
-
-@dataclass(frozen=True)
-class Signals:
-    """Why a memory was recalled: 1-based ranks in each candidate list (None: not there), BM25
-    (higher is better), cosine of the best window, ``coverage`` (IDF-weighted share of the
-    question's words, in [0, 1]), and ``through``, the superseded version that found it."""
-
-    keyword_rank: int | None = None
-    keyword_score: float | None = None
-    vector_rank: int | None = None
-    vector_similarity: float | None = None
-    coverage: float | None = None
-    through: str | None = None
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A recalled memory with its fused ``score`` (only the order matters), its
-    ``confidence`` in [0, 1] (see ``ranking.confidence``) and the signals behind it;
-    ``outdated_by``, a newer current memory on the same subject that contradicts it."""
-
-    memory: Memory
-    score: float
-    signals: Signals
-    confidence: float = 0.0
-    outdated_by: str | None = None
-
-
-@dataclass(frozen=True)
-class RecallOutcome:
-    """``hits`` best first; ``abstained`` when nothing was relevant enough;
-    ``degraded`` says what part of the search did not run, and why; ``time``, the time
-    the question names, as read (a soft preference: hits may lie outside it)."""
-
-    hits: list[Hit]
-    abstained: bool
-    degraded: str | None = None
-    time: TimeRange | None = None
 
 
 @dataclass(frozen=True)

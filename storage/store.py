@@ -24,7 +24,7 @@ from .limits import (
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
-from .records import ConfirmOutcome, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
+from .records import ConfirmOutcome, ForgetOutcome, Memory, RememberOutcome, SupersedeOutcome
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     import numpy as np  # annotations only (numpy comes with the backend: docs/hooks.md#speed)
 
     from . import consolidate
+    from .hits import RecallOutcome
     from .retrieval import FilterArgs, Retriever
     from .runs import RunSummary
 
