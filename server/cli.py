@@ -352,20 +352,13 @@ class _QuietParser(argparse.ArgumentParser):
         raise _Refused(message)
 
 
-def _unprinted(prog: str) -> argparse.HelpFormatter:
-    """The formatter of a parser whose help is never printed: argparse builds one for each argument
-    added, and the default one measures the terminal (importing shutil, 0.002-0.005 s a hook)."""
-    return argparse.HelpFormatter(prog, width=80)
-
-
 def _hook_args(argv: Sequence[str]) -> argparse.Namespace | None:
     """``memvault hook ...`` parsed by the ``hook`` command's parser alone, or None when ``argv`` is
     not a hook's or that parser refuses it (then :func:`parse` refuses it in its own words). Building
     every command's parser takes 0.03-0.05 s, a tenth of a hook's budget (docs/hooks.md#speed)."""
     if argv[:1] != ["hook"]:
         return None
-    # -h: an extra word, for parse(), whose help is printed
-    parser = _QuietParser(prog="memvault hook", add_help=False, formatter_class=_unprinted)
+    parser = _QuietParser(prog="memvault hook", add_help=False)  # -h: an extra word, for parse()
     _add(parser, COMMANDS["hook"][1])
     try:
         args, extra = parser.parse_known_args(argv[1:])
