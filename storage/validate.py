@@ -12,7 +12,6 @@ following the Unicode caseless matching of chapter 3.13, ``NFC(casefold(NFD(t)))
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import os
@@ -281,6 +280,8 @@ def content_hash(text: str) -> str:
 def closest(value: str, choices: list[str] | tuple[str, ...]) -> str | None:
     """The choice ``value`` (in any case) is a likely typo of: difflib's ratio at least
     :data:`limits.CLOSE_MATCH`; None when no choice is that close."""
+    import difflib  # only a refused value is compared: a hook's start-up does without it
+
     return next(iter(difflib.get_close_matches(value.lower(), choices, n=1, cutoff=limits.CLOSE_MATCH)), None)
 
 
