@@ -645,9 +645,9 @@ def test_the_boot_of_a_project_with_memories_about_it_imports_no_numpy(env, real
 # What a capture of ASCII text never needs (docs/hooks.md#speed): the regex package (Unicode classes of
 # non-ASCII text), uuid and platform (ids are written by hand), ctypes (malloc_trim, looked up when cells
 # are dropped), difflib (suggestions for a refused value), the setup command's module, a recall's records,
-# a procedure's runs.
+# a procedure's runs, what the store's writes of memories return.
 START_UP = {"regex", "uuid", "platform", "ctypes", "difflib", "memvault.server.setup", "memvault.storage.hits",
-            "memvault.storage.runs", "memvault.server.http", "memvault.tools.handlers"}
+            "memvault.storage.runs", "memvault.storage.outcomes", "memvault.server.http", "memvault.tools.handlers"}
 
 
 def test_a_capture_without_a_credential_imports_no_scanner_library_nor_package_resources(env, tmp_path):
