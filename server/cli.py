@@ -27,7 +27,7 @@ from . import client_commands
 from . import config as config_module
 from . import version
 from .cli_io import NAMES, OutputFailed, err, exit_code, flush, in_cli_words, out
-from .setup import CLIENTS
+from .clients import CLIENTS
 from .store_commands import RUN, damaged, say_created
 
 if TYPE_CHECKING:

@@ -18,9 +18,9 @@ from typing import Any
 
 from memvault.storage.location import secrets_in
 
+from .clients import CLIENTS
 from .config import ENV_ONLY, Config
 
-CLIENTS = ("claude-desktop", "claude-code", "cursor", "vscode", "codex", "windsurf", "gemini-cli", "zed")
 SERVER_NAME = "memvault"
 
 

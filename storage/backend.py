@@ -34,11 +34,12 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from .errors import Conflict, InvalidInput
 from .query import Filters
 from .records import ApiKey, Memory, Session, Turn
-from .runs import Run
 from .turn_search import TurnHit
 
 if TYPE_CHECKING:
     import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
+
+    from .runs import Run  # annotations; a procedure's runs are read by few calls (no hook)
 
 MODEL_ID, MODEL_DIM, SCRUB_DUE = "model_id", "model_dim", "scrub_due"  # settings keys (see Reader.settings)
 Order = Literal["observed", "importance", "seq"]  # newest observed first; most important, then newest; oldest row first

@@ -16,13 +16,14 @@ from .limits import (
     REDACTED_KINDS_MAX, TURN_NAME_MAX_CHARS, TURNS_PER_CALL_MAX,
 )
 from .literal import literal_tokens
-from .records import AppendOutcome, ForgetOutcome, NewTurn, Session, Turn
+from .records import AppendOutcome, NewTurn, Session, Turn
 from .query import query_chunks
 from .secrets import redact
 from .timefmt import format_ms
 from .turn_search import TurnHit
 
 if TYPE_CHECKING:
+    from .outcomes import ForgetOutcome
     from .store import Store
 
 # Characters past TURN_MAX_CHARS read before the cut, so a credential across the cut is found
@@ -200,6 +201,8 @@ class Episodes:
         """Forget ``tenant``'s session: its turns deleted and every version of its digest memory
         erased (``history.erase``), in one transaction; the scrub then starts on the worker.
         Raises NotFound, InvalidInput."""
+        from .outcomes import ForgetOutcome
+
         sid = validate.session_id(session_id)
         store = self._store
         with store.backend.write(tenant) as tx:

@@ -1,15 +1,11 @@
-"""The values the store returns: frozen dataclasses, no behaviour."""
+"""The values the store returns: frozen dataclasses, no behaviour. A recall's are in ``hits``, what its
+writes did in ``outcomes``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .timefmt import format_ms
-
-if TYPE_CHECKING:  # annotations only: the time words' patterns cost a hook 0.005 s (docs/hooks.md#speed)
-    from .runs import RunSummary
-    from .timewords import TimeRange
 
 
 @dataclass(frozen=True)
@@ -37,95 +33,6 @@ class Memory:
     last_confirmed_at: int | None
     vector_pending: bool
     tokens: int | None
-
-
-@dataclass(frozen=True)
-class RememberOutcome:
-    """What ``Store.remember`` did: ``created`` False returns an existing id (``duplicate_of``
-    for identical content, not a replay); ``not_applied``, fields given that the stored memory
-    keeps otherwise; ``similar``, close memories; ``contradicts``, (id, reason) of current
-    memories on the same subject whose words disagree, and ``newer``, those of them observed after the
-    new one (a memory written late about an earlier time); ``degraded``, why no vector yet."""
-
-    id: str
-    created: bool
-    duplicate_of: str | None = None
-    degraded: str | None = None
-    not_applied: tuple[str, ...] = ()
-    similar: tuple[str, ...] = ()
-    contradicts: tuple[tuple[str, str], ...] = ()
-    newer: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class SupersedeOutcome:
-    """What ``Store.supersede`` did: ``id`` is the new memory, ``superseded_id`` the
-    replaced one; ``degraded`` says why the new memory has no vector yet; ``stored`` False
-    when ``id`` was stored before (``Store.supersede_by``)."""
-
-    id: str
-    superseded_id: str
-    degraded: str | None = None
-    stored: bool = True
-
-
-@dataclass(frozen=True)
-class Signals:
-    """Why a memory was recalled: 1-based ranks in each candidate list (None: not there), BM25
-    (higher is better), cosine of the best window, ``coverage`` (IDF-weighted share of the
-    question's words, in [0, 1]), and ``through``, the superseded version that found it."""
-
-    keyword_rank: int | None = None
-    keyword_score: float | None = None
-    vector_rank: int | None = None
-    vector_similarity: float | None = None
-    coverage: float | None = None
-    through: str | None = None
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A recalled memory with its fused ``score`` (only the order matters), its
-    ``confidence`` in [0, 1] (see ``ranking.confidence``) and the signals behind it;
-    ``outdated_by``, a newer current memory on the same subject that contradicts it."""
-
-    memory: Memory
-    score: float
-    signals: Signals
-    confidence: float = 0.0
-    outdated_by: str | None = None
-
-
-@dataclass(frozen=True)
-class RecallOutcome:
-    """``hits`` best first; ``abstained`` when nothing was relevant enough;
-    ``degraded`` says what part of the search did not run, and why; ``time``, the time
-    the question names, as read (a soft preference: hits may lie outside it)."""
-
-    hits: list[Hit]
-    abstained: bool
-    degraded: str | None = None
-    time: TimeRange | None = None
-
-
-@dataclass(frozen=True)
-class ForgetOutcome:
-    """``forgotten_ids``: every memory emptied by this call (with a digest that quoted one of them);
-    ``restored_ids``: memories made current again, as the digest that compacted them was emptied
-    (the next consolidation compacts them anew); ``session``, ``turns_deleted``: a session
-    forgotten (``id`` None) and how many turns went; ``sessions_kept``, sessions whose digest was
-    forgotten here while their turns stay. ``scrubbed``: the text is in none
-    of the database's files (SQLite: no scrub pending; PostgreSQL: never, ``pg_wal`` and the
-    HNSW index keep it until reused)."""
-
-    id: str | None
-    already_forgotten: bool
-    forgotten_ids: list[str] = field(default_factory=list)
-    restored_ids: list[str] = field(default_factory=list)
-    scrubbed: bool = True
-    session: str | None = None
-    turns_deleted: int = 0
-    sessions_kept: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -223,13 +130,3 @@ class AppendOutcome:
     added: tuple[int, ...]
     repeated: int
     redacted: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ConfirmOutcome:
-    """What ``Store.confirm`` did: ``memory`` as stored after it; ``runs``, a procedure's runs
-    (None for other kinds); ``outcome``, the run recorded (None: a plain confirmation)."""
-
-    memory: Memory
-    runs: RunSummary | None = None
-    outcome: str | None = None

@@ -16,7 +16,7 @@ from .candidates import Candidates, gather
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
-from .records import Hit, RecallOutcome, Signals
+from .hits import Hit, RecallOutcome, Signals
 from .timewords import TimeParser
 
 if TYPE_CHECKING:

@@ -78,21 +78,25 @@ def detect_secrets_patterns() -> dict[str, Any]:
 # So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
 # ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
 # cubic time on a quoted value of spaces (0.15 s on 200 characters).
-_REFERENCE = compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
-                            r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
-                            r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
+@functools.cache
+def _reference() -> Any:
+    """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
+    hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
+    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
+                          r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
+                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
 
 
 def _filtered(value: str, detector: Any) -> bool:
     """detect-secrets' sequence filter of a value (its ``filters.heuristic``), punctuation only
     (digits are a value: a PIN), memvault's placeholder filter, and references and placeholders
-    (``_REFERENCE``, on values of at most ``FILTERED_MAX_CHARS``). A UUID is a value: every detector
+    (:func:`_reference`, on values of at most ``FILTERED_MAX_CHARS``). A UUID is a value: every detector
     finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
     from detect_secrets.filters import heuristic
 
     from .secret_plugins import is_placeholder
 
-    reference = len(value) <= FILTERED_MAX_CHARS and bool(_REFERENCE.fullmatch(value))
+    reference = len(value) <= FILTERED_MAX_CHARS and bool(_reference().fullmatch(value))
     return (heuristic.is_sequential_string(value) or reference
             or not any(c.isalnum() for c in value) or is_placeholder(value, detector))
 

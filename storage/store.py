@@ -24,7 +24,7 @@ from .limits import (
 from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
-from .records import ConfirmOutcome, ForgetOutcome, Memory, RecallOutcome, RememberOutcome, SupersedeOutcome
+from .records import Memory
 from .secrets import refuse_secrets, scanned_fields
 from .timefmt import format_ms, now_ms
 
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     import numpy as np  # annotations only (numpy comes with the backend: docs/hooks.md#speed)
 
     from . import consolidate
+    from .hits import RecallOutcome
+    # imported by the verbs that make them: a hook's capture makes none (docs/hooks.md#speed)
+    from .outcomes import ConfirmOutcome, ForgetOutcome, RememberOutcome, SupersedeOutcome
     from .retrieval import FilterArgs, Retriever
     from .runs import RunSummary
 
@@ -258,6 +261,8 @@ class Store:
     ) -> RememberOutcome | None:
         """Inside a write: the outcome when nothing new is stored: a live idempotency key
         replays (Conflict for other content), else identical current content is confirmed."""
+        from .outcomes import RememberOutcome
+
         now = self.clock()
         repeats = tx.repeats(tenant, scope, content_hash, now, key=key, keys_since=now - IDEMPOTENCY_KEY_TTL_MS)
         if repeats.keyed is not None:
@@ -305,6 +310,8 @@ class Store:
             InvalidInput: a field breaks its limits or holds a credential.
             Conflict: the idempotency key was used for other content.
         """
+        from .outcomes import RememberOutcome
+
         text = validate.content(content)
         fields = dict(
             tenant=tenant,
@@ -437,6 +444,8 @@ class Store:
             Conflict: it has a successor, was forgotten or expired, or the content repeats.
             InvalidInput: as for :meth:`remember`, or an inherited expiry already past.
         """
+        from .outcomes import SupersedeOutcome
+
         text = validate.content(content)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         new_kind = validate.kind(kind) if kind is not None else None
@@ -512,6 +521,8 @@ class Store:
             InvalidInput: ``by`` names ``id`` itself or another scope; the reason is too long or
                 holds a credential.
         """
+        from .outcomes import SupersedeOutcome
+
         self._refuse_secrets(NOT_SUPERSEDED, reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self.backend.write(tenant) as tx:
@@ -580,6 +591,8 @@ class Store:
             NotFound: no such memory in this tenant.
             InvalidInput: the reason is too long or contains a credential.
         """
+        from .outcomes import ForgetOutcome
+
         self._refuse_secrets("The memory was NOT forgotten: give a reason without the credential (say what it "
                              "was, e.g. 'it held a GitHub token') and forget again", reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
@@ -619,6 +632,8 @@ class Store:
             InvalidInput: another outcome, an outcome for a memory that is not a procedure, or a
                 note without a failure, too long or holding a credential.
         """
+        from .outcomes import ConfirmOutcome
+
         from .runs import OUTCOMES, summarize
 
         if outcome is not None and outcome not in OUTCOMES:

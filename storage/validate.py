@@ -12,13 +12,12 @@ following the Unicode caseless matching of chapter 3.13, ``NFC(casefold(NFD(t)))
 
 from __future__ import annotations
 
-import difflib
+import functools
 import hashlib
 import os
 import re
 import unicodedata
-
-import regex
+from typing import Any
 
 from . import limits
 from .errors import NOT_UNICODE, InvalidInput, credentials_in, encodable, shown
@@ -41,16 +40,32 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad"))
 # characters, Hangul fillers, the Mongolian vowel separator, the combining grapheme joiner),
 # every format (Cf) and control (Cc) character but tab and the line breaks: a credential
 # split by one of them reads whole (:func:`bare`).
-_IGNORABLE = regex.compile(r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]--[\t\n\r]]", regex.V1)
+_IGNORABLE = r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]--[\t\n\r]]"
 # What a name (scope, tenant, tag, key name) may not hold: the above, tab and line breaks,
 # private-use characters and white space other than the plain space (no-break, thin, ideographic).
 # Blank symbols (U+2800 BRAILLE PATTERN BLANK, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD) too, and a combining mark with no letter before it.
-_NOT_IN_NAMES = regex.compile(
+_NOT_IN_NAMES = (
     r"[[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{Co}\p{Zl}\p{Zp}\p{Zs}\p{White_Space}\u2800\U0001D159]--[\x20]]"
-    r"|(?:^|(?<=[^\p{L}\p{M}]))\p{M}", regex.V1)
+    r"|(?:^|(?<=[^\p{L}\p{M}]))\p{M}")
 # What joins a credential split by a character a reader may not notice: combining marks (Mc too: Unicode
 # 16 made U+1171E one), white space but the plain space, line and paragraph separators, blank symbols.
-_SPLITTERS = regex.compile(r"[[\p{M}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]", regex.V1)
+_SPLITTERS = r"[[\p{M}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]"
+# The same three on ASCII text, where each is a set of control characters (no ASCII code point is
+# default-ignorable, a format character, a mark, private-use or a separator but the plain space):
+# ASCII text, most of what a hook scans, needs no `regex` (0.015-0.02 s to import: docs/hooks.md#speed).
+_ASCII_IGNORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ASCII_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f]")
+
+
+@functools.cache
+def unicode_pattern(source: str) -> Any:
+    """``source`` (``_IGNORABLE``, ``_NOT_IN_NAMES``, ``_SPLITTERS``) compiled by the ``regex`` package
+    (Unicode properties and set difference, which ``re`` lacks), on first use."""
+    import regex
+
+    return regex.compile(source, regex.V1)
+
+
 # A name mixes no two scripts (Unicode Scripts.txt, by the confusable-homoglyphs package's data)
 # but those TR39's "highly restrictive" level allows together: Latin with Han and the Japanese
 # or Korean scripts.
@@ -81,7 +96,9 @@ def joined(text: str) -> str:
     """:func:`bare` of ``text`` without combining marks, white space other than the plain space
     and blank symbols (``_SPLITTERS``): a credential split by U+0301, U+00A0 or U+2800 reads
     whole. Scanned for credentials only; linear in the text's length."""
-    return bare(_SPLITTERS.sub("", text))
+    if text.isascii():  # nothing in it is a splitter
+        return bare(text)
+    return bare(unicode_pattern(_SPLITTERS).sub("", text))
 
 
 def _mixed_scripts(text: str) -> tuple[str, str, int] | None:
@@ -130,7 +147,10 @@ def bare(text: str) -> str:
     """``text`` as a reader sees it: in Unicode NFKC (full-width ``ｇｈｐ＿`` reads ``ghp_``,
     ``\u212a`` reads ``K``), without any code point of ``_IGNORABLE``. What the credential
     check also scans; linear in the text's length."""
-    return _IGNORABLE.sub("", unicodedata.normalize("NFKC", text))
+    normal = unicodedata.normalize("NFKC", text)
+    if normal.isascii():
+        return _ASCII_IGNORABLE.sub("", normal)
+    return unicode_pattern(_IGNORABLE).sub("", normal)
 
 
 def _character(char: str) -> str:
@@ -159,7 +179,7 @@ def name(field: str, value: str, max_chars: int) -> str:
     no_credential(field, text)  # first: the messages below quote the name
     rule = ("a name holds letters, digits, punctuation and symbols, with single plain spaces (U+0020) "
             "between words, so that two names never look alike")
-    bad = _NOT_IN_NAMES.search(text)
+    bad = (_ASCII_NOT_IN_NAMES if text.isascii() else unicode_pattern(_NOT_IN_NAMES)).search(text)
     if bad is not None:
         category = unicodedata.category(bad[0])
         what = ("white space other than a plain space" if bad[0].isspace() or category[0] == "Z"
@@ -260,6 +280,8 @@ def content_hash(text: str) -> str:
 def closest(value: str, choices: list[str] | tuple[str, ...]) -> str | None:
     """The choice ``value`` (in any case) is a likely typo of: difflib's ratio at least
     :data:`limits.CLOSE_MATCH`; None when no choice is that close."""
+    import difflib  # only a refused value is compared: a hook's start-up does without it
+
     return next(iter(difflib.get_close_matches(value.lower(), choices, n=1, cutoff=limits.CLOSE_MATCH)), None)
 
 

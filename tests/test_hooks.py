@@ -642,6 +642,14 @@ def test_the_boot_of_a_project_with_memories_about_it_imports_no_numpy(env, real
     assert "rounds the cart total after each discount" in _context(result, "SessionStart")
 
 
+# What a capture of ASCII text never needs (docs/hooks.md#speed): the regex package (Unicode classes of
+# non-ASCII text), uuid and platform (ids are written by hand), ctypes (malloc_trim, looked up when cells
+# are dropped), difflib (suggestions for a refused value), the setup command's module, a recall's records,
+# a procedure's runs, what the store's writes of memories return.
+START_UP = {"regex", "uuid", "platform", "ctypes", "difflib", "memvault.server.setup", "memvault.storage.hits",
+            "memvault.storage.runs", "memvault.storage.outcomes", "memvault.server.http", "memvault.tools.handlers"}
+
+
 def test_a_capture_without_a_credential_imports_no_scanner_library_nor_package_resources(env, tmp_path):
     """A tool call and its result, no credential in them, as most captures see: the detectors are built
     from memvault's own tables (read beside their module) and detect-secrets is never imported."""
@@ -662,7 +670,7 @@ def test_a_capture_without_a_credential_imports_no_scanner_library_nor_package_r
     loaded = {line.split("|")[2].strip() for line in done.stderr.splitlines()
               if line.startswith("import time:")}
     heavy = {"numpy", "onnxruntime", "sqlite_vec", "pydantic", "mcp", "detect_secrets", "importlib.resources",
-             *SEARCHING}
+             *SEARCHING, *START_UP}
     assert "memvault.storage.secrets" in loaded and heavy & loaded == set()
     turns = _sessions_and_turns(env)[SESSION]
     assert [(role, text) for _, role, text in turns][-1:] == [("tool", "12 passed in 0.4s")]

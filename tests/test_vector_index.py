@@ -455,7 +455,8 @@ def test_the_copy_gives_freed_memory_back_on_the_worker_each_time_a_quarter_of_i
     from memvault.storage.sqlite import vector_cache
 
     releases: list[str] = []
-    monkeypatch.setattr(vector_cache, "malloc_trim", lambda pad: releases.append(threading.current_thread().name))
+    monkeypatch.setattr(vector_cache, "malloc_trim",
+                        lambda: lambda pad: releases.append(threading.current_thread().name))
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     fill(store, 400)
     indexed(store)
@@ -482,7 +483,7 @@ def test_the_heap_is_given_back_where_the_c_library_has_malloc_trim():
 
     from memvault.storage.sqlite import vector_cache
 
-    assert (vector_cache.malloc_trim is None) == (getattr(ctypes.CDLL(None), "malloc_trim", None) is None)
+    assert (vector_cache.malloc_trim() is None) == (getattr(ctypes.CDLL(None), "malloc_trim", None) is None)
     vector_cache.trim_heap()  # (glibc: returns freed pages; elsewhere nothing)
 
 

@@ -14,8 +14,9 @@ from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, shown
 from memvault.storage.limits import CURSOR_MAX_CHARS, ID_SHAPE, RECALL_MAX_CONTENT_CHARS
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # noqa: F401 (tools read them here)
-from memvault.storage.records import Hit, Memory, RecallOutcome
-from memvault.storage.records import Signals as RecordSignals
+from memvault.storage.hits import Hit, RecallOutcome
+from memvault.storage.hits import Signals as RecordSignals
+from memvault.storage.records import Memory
 from memvault.storage.runs import RunSummary
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms, now_ms

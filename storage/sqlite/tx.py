@@ -17,7 +17,6 @@ from ..backend import KEPT_REASON, MODEL_DIM, MODEL_ID, SCRUB_DUE, recorded_mode
 from ..ids import new_id
 from ..query import Filters
 from ..records import ApiKey, Memory, Session, Turn
-from ..runs import Run
 from ..textindex import index_text
 from ..turn_search import TurnHit
 from . import cells as vector_cells
@@ -28,6 +27,8 @@ from .vector_cache import VectorCache
 
 if TYPE_CHECKING:
     import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
+
+    from ..runs import Run
 
 Tokenize = Callable[[str], list[str]]
 # Bounds of a keyword search's BM25 work (``SqliteTransaction._keyword``), measured:
@@ -437,6 +438,8 @@ class SqliteTransaction:
         return session_sql.search_turns(self.conn, tenant, match, scopes, session_id, limit)
 
     def runs(self, tenant: str, memory_ids: list[str]) -> dict[str, list[Run]]:
+        from ..runs import Run  # (no hook reads runs: docs/hooks.md#speed)
+
         found: dict[str, list[Run]] = {}
         for memory_id, at, outcome, note in self.conn.execute(sql.RUNS, (tenant, json.dumps(memory_ids))):
             found.setdefault(memory_id, []).append(Run(at, outcome, note))

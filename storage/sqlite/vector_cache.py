@@ -4,7 +4,7 @@ More: docs/storage-tuning.md#sqlite-vector-cache."""
 
 from __future__ import annotations
 
-import ctypes
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -25,7 +25,15 @@ RESET_AFTER = 20_000  # changed keys past which the copy starts again rather tha
 # Freed heap goes back to the OS each time 1/TRIM_SHARE of the budget was dropped: glibc keeps
 # freed blocks, pinned by long-lived ones (docs/storage-tuning.md#giving-freed-memory-back).
 TRIM_SHARE = 4
-malloc_trim = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc 2.8+ (man 3 malloc_trim); None elsewhere
+
+
+@functools.cache
+def malloc_trim() -> Callable[[int], object] | None:
+    """The C library's ``malloc_trim`` (glibc 2.8+, man 3 malloc_trim); None elsewhere. Looked up on first
+    use: ctypes costs a process that never drops a cell (a hook) 0.003 s (docs/hooks.md#speed)."""
+    import ctypes
+
+    return getattr(ctypes.CDLL(None), "malloc_trim", None)
 
 
 @dataclass(frozen=True)
@@ -74,8 +82,9 @@ def position(conn: apsw.Connection) -> int:
 
 def trim_heap() -> None:
     """Give the heap pages freed by dropped cells back to the operating system (1-20 ms, GIL released)."""
-    if malloc_trim is not None:
-        malloc_trim(0)
+    trim = malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 class VectorCache:
