@@ -7,7 +7,9 @@ host, path, name) in the same slot, a state word swapped for its opposite (open 
 a negation one text puts on a word the other states plainly, or change words ("now",
 "moved", "no longer", "switched" ...) in the newer one beside something it adds. Values are
 compared as written in a normal form ("9.15 am" = "09:15", "1,000" = "1000", "v3.9" =
-"3.9"). Deterministic, no model (docs/how-memory-works.md#contradictions; measured in
+"3.9"). A capitalised word opening a sentence is a name only on evidence in the two texts
+(``_names_at``), and what a name owns or leads is the subject it speaks of ("Alice owns the
+billing service"). Deterministic, no model (docs/how-memory-works.md#contradictions; measured in
 bench/contradiction_pairs.py).
 """
 
@@ -166,13 +168,15 @@ def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[s
 
 
 def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | None:
-    """A day, month or name (a capitalised word not opening a sentence; a short all-capitals word)."""
+    """A day, month or name (a capitalised word not opening a sentence, but "I'm", "I'd"; a short
+    all-capitals word)."""
     bare = lower.rstrip("s")
     if bare in DAYS:
         return "day", bare, None
     if lower in MONTHS and raw[0].isupper():
         return "month", lower, None
-    if raw[0].isupper() and not initial and (not raw.isupper() or 2 <= len(raw) <= 6 and raw.isalpha()):
+    if raw[0].isupper() and not initial and (not raw.isupper() or 2 <= len(raw) <= 6 and raw.isalpha()) \
+            and not lower.startswith(("i'", "i’")):
         return "name", lower, None
     return None
 
@@ -413,14 +417,16 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
 
 def _told_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
     """Whether the clauses holding value ``was`` in ``old`` and ``now`` in ``new`` have subjects and
-    none in common ("The admin UI talks to Postgres through the API" / "The API talks to Postgres
-    through PgBouncer"): then the values are in the slots of two subjects, not one."""
-    subjects = []
+    neither text holds the other's ("The admin UI talks to Postgres through the API" / "The API talks
+    to Postgres through PgBouncer"; a name the other holds after its verb does not count, as in
+    ``_shares_subject``): then the values are in the slots of two subjects, not one."""
+    subjects, held = [], []
     for read, value in ((old, was), (new, now)):
         clauses = {t.clause for t in read.sequence if t.key == value}
         subjects.append({t.key for t in read.sequence
                          if t.clause in clauses and t.subject and t.kind not in _POINT_VALUES and t.key != value})
-    return bool(subjects[0]) and bool(subjects[1]) and subjects[0].isdisjoint(subjects[1])
+        held.append({t.key for t in read.sequence if t.subject or t.kind == "word"})
+    return all(subjects) and subjects[0].isdisjoint(held[1]) and subjects[1].isdisjoint(held[0])
 
 
 def _swapped(side: tuple[_Token, ...], other: set[str], placed: bool,

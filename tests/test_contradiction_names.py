@@ -58,6 +58,8 @@ def test_a_name_opening_a_sentence_swapped_in_the_owners_slot_is_a_change(older:
     ("Standup notes\nThe staging cluster has 4 nodes.", set(), {"the", "standup"}),
     ("Install Docker before running the tests.", {"docker"}, {"install"}),
     ("Restart Nginx after changing its config.", {"nginx"}, {"restart"}),
+    ("Caroline: Hey Mel! I'm keen on counseling - I'd love to help, and I've seen it work.", {"mel"},
+     {"caroline", "i'm", "i'd", "i've"}),
 ])
 def test_which_words_opening_a_sentence_are_read_as_names(text: str, names: set[str], not_names: set[str]) -> None:
     found = values(text)
