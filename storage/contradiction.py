@@ -96,7 +96,8 @@ class _Token(NamedTuple):
     kind: str  # "word" or the value's type
     shown: str  # as written, lowercased
     # Where a subject stands: possessive ("Anna's"), before its clause's verb ("The staging cluster
-    # has"), or, in a clause without one, its first content word unless a pronoun leads it.
+    # has"), or, in a clause without one, its first content word unless a pronoun leads it; after
+    # names and a verb of ``OWNING`` (or "is the"), what they hold ("Alice owns | the billing service").
     subject: bool
     determined: bool = False  # just after "the", "my" ...: a thing named ("deploy the api")
     clause: int = 0  # which clause of its text (split at , ; : . and "and", "but" ...)
