@@ -7,7 +7,9 @@ host, path, name) in the same slot, a state word swapped for its opposite (open 
 a negation one text puts on a word the other states plainly, or change words ("now",
 "moved", "no longer", "switched" ...) in the newer one beside something it adds. Values are
 compared as written in a normal form ("9.15 am" = "09:15", "1,000" = "1000", "v3.9" =
-"3.9"). Deterministic, no model (docs/how-memory-works.md#contradictions; measured in
+"3.9"). A capitalised word opening a sentence is a name only on evidence in the two texts
+(``_names_at``), and what a name owns or leads is the subject it speaks of ("Alice owns the
+billing service"). Deterministic, no model (docs/how-memory-works.md#contradictions; measured in
 bench/contradiction_pairs.py).
 """
 
@@ -60,6 +62,21 @@ VERBS = frozenset("is are was were be been am has have had do does did will woul
 PRONOUNS = frozenset("i we you he she they it".split())
 DETERMINERS = frozenset("the my our your his her their its this that these those".split())
 CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
+# A list marker opening a line: "-", "*", "•", "1.", "2)".
+_BULLET = re.compile(r"[-*•·–—+>]|\d{1,3}[.)]")
+# Capitalised words opening a sentence that are never read as names, even before "is" (``_names_at``).
+NOT_NAMES = STOP | DETERMINERS | PRONOUNS | CLAUSE_WORDS | NEGATIONS | frozenset(NUMBER_WORDS) | frozenset(
+    DAYS) | frozenset(MONTHS) | frozenset("""today yesterday tomorrow tonight now currently recently lately
+    everything nothing something anything everyone everybody someone somebody anyone anybody nobody another both
+    either neither such also still again here there please""".split())
+# Verbs whose object is what a name before them holds ("Alice owns the billing service"; also "Jonas
+# Berg is the release manager"): that object is the subject, the name the value in its slot.
+OWNING = frozenset("""owns owned leads manages managed heads chairs maintains oversees supervises
+coordinates""".split())
+# Verbs of state or ownership after which a capitalised word opening a sentence is a name ("Alice owns").
+NAME_VERBS = OWNING | {"is", "was", "has"}
+_BEFORE_VERB = CHANGE_WORDS | ADDITION_WORDS | {"still", "currently"}  # "Bob now owns", "Alice also leads"
+NAME_PARTICLES = frozenset("de da di del della der den van von la le du dos das ter ten bin ibn al".split())
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
 ALIGNED = 64  # words of each text aligned at most (difflib is quadratic at worst: 300 took 1.2 s)
 # Word-for-word likeness (difflib ratio) from which two texts are read as parallel: the pairs of two
@@ -79,7 +96,8 @@ class _Token(NamedTuple):
     kind: str  # "word" or the value's type
     shown: str  # as written, lowercased
     # Where a subject stands: possessive ("Anna's"), before its clause's verb ("The staging cluster
-    # has"), or, in a clause without one, its first content word unless a pronoun leads it.
+    # has"), or, in a clause without one, its first content word unless a pronoun leads it; after
+    # names and a verb of ``OWNING`` (or "is the"), what they hold ("Alice owns | the billing service").
     subject: bool
     determined: bool = False  # just after "the", "my" ...: a thing named ("deploy the api")
     clause: int = 0  # which clause of its text (split at , ; : . and "and", "but" ...)
@@ -94,6 +112,8 @@ class _Read:
     changes: tuple[str, ...]
     addition: bool
     sequence: tuple[_Token, ...]  # the content words and values in order (``_sequence``)
+    change_clauses: frozenset[int]  # the clauses holding a change word
+    subjects: frozenset[str]  # names only standing where a subject stands ("Marta's train", "Helix is")
 
 
 def stem(word: str) -> str:
@@ -149,29 +169,36 @@ def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[s
 
 
 def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | None:
-    """A day, month or name (a capitalised word not opening a sentence; a short all-capitals word)."""
+    """A day, month or name (a capitalised word not opening a sentence, but "I'm", "I'd"; a short
+    all-capitals word)."""
     bare = lower.rstrip("s")
     if bare in DAYS:
         return "day", bare, None
     if lower in MONTHS and raw[0].isupper():
         return "month", lower, None
-    if raw[0].isupper() and not initial and (not raw.isupper() or 2 <= len(raw) <= 6 and raw.isalpha()):
+    if raw[0].isupper() and not initial and (not raw.isupper() or 2 <= len(raw) <= 6 and raw.isalpha()) \
+            and not lower.startswith(("i'", "i’")):
         return "name", lower, None
     return None
 
 
 def _tokens(text: str) -> list[tuple[str, bool, bool, bool]]:
     """(token, opens a sentence, was possessive, ends a clause) in order, edge punctuation removed;
-    "9,800" stays one token."""
+    "9,800" stays one token. A line opens a sentence, and a list marker opening it ("-", "*", "•",
+    "1.") is no token."""
     out: list[tuple[str, bool, bool, bool]] = []
     initial = True
+    end = 0
     for match in _TOKEN.finditer(text):
         raw = match.group()
-        if raw in ";!?":
+        line_start = match.start() == 0 or "\n" in text[end:match.start()]
+        end = match.end()
+        if line_start or raw in ";!?":
             initial = True
             if out:
                 out[-1] = out[-1][:3] + (True,)
-            continue
+            if raw in ";!?" or _BULLET.fullmatch(raw):
+                continue  # a list marker is no token, and what follows it opens a sentence
         token = raw.strip(_EDGE)
         owner = token.endswith(("'s", "’s"))
         if owner:
@@ -184,11 +211,70 @@ def _tokens(text: str) -> list[tuple[str, bool, bool, bool]]:
     return out
 
 
+def _capitalised(token: str) -> bool:
+    return token[:1].isupper() and token.isalpha()
+
+
+def _names_at(tokens: list[tuple[str, bool, bool, bool]], known: frozenset[str]) -> tuple[set[int], set[int]]:
+    """Which tokens opening a sentence are read as names, and which particles inside a name are no
+    word of their own ("Anne de Vries"). A capitalised word opening a sentence is a name when it is
+    no function word ("The", "Our", "Yesterday": ``NOT_NAMES``) and either it, with the capitalised
+    words and particles after it, stands right before a verb of state or ownership ("Alice Martin
+    owns", "Jonas Berg is", "Bob now leads": ``NAME_VERBS``), is possessive ("Maya's rent"), or is in
+    ``known`` (written as a name inside a sentence of either text compared). Why these: see
+    docs/how-memory-works.md#contradictions."""
+    named: set[int] = set()
+    particles: set[int] = set()
+    count = len(tokens)
+    for i, (raw, initial, owner, ends) in enumerate(tokens):
+        # Particles between two capitalised words, wherever they stand: "de" in "Anne de Vries".
+        if raw in NAME_PARTICLES and i and _capitalised(tokens[i - 1][0]) and not tokens[i - 1][3]:
+            k = i
+            while k < count and tokens[k][0] in NAME_PARTICLES and not tokens[k][3]:
+                k += 1
+            if k < count and _capitalised(tokens[k][0]) and not tokens[k][1]:
+                particles.update(range(i, k))
+        if not initial or not _capitalised(raw) or raw.lower() in NOT_NAMES:
+            continue
+        if owner or raw.lower() in known:
+            named.add(i)
+            continue
+        j = i  # the name's last word
+        while not tokens[j][3] and not tokens[j][2] and j + 1 < count:
+            k = j + 1
+            while k < count and tokens[k][0] in NAME_PARTICLES and not tokens[k][3]:
+                k += 1
+            if k < count and _capitalised(tokens[k][0]) and not tokens[k][1]:
+                j = k
+                continue
+            break
+        k = j + 1
+        while k < count and tokens[k][0].lower() in _BEFORE_VERB and not tokens[k - 1][3]:
+            k += 1
+        if not tokens[k - 1][3] and k < count and tokens[k][0].lower() in NAME_VERBS:
+            named.add(i)
+    return named, particles
+
+
 @lru_cache(maxsize=1024)
-def _read(text: str) -> _Read:
-    """What the word test compares of one text (see the module doc); cached: recall compares
-    the same memories again and again."""
+def openers(text: str) -> frozenset[str]:
+    """Capitalised words opening a sentence of ``text``, lowercased."""
+    return frozenset(t.lower() for t, initial, _, _ in _tokens(text) if initial and _capitalised(t))
+
+
+@lru_cache(maxsize=1024)
+def inner_names(text: str) -> frozenset[str]:
+    """Words ``text`` writes capitalised inside a sentence (names: "Helix", "Alice"), lowercased."""
+    return frozenset(t.lower() for t, initial, _, _ in _tokens(text) if not initial and _capitalised(t))
+
+
+@lru_cache(maxsize=1024)
+def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
+    """What the word test compares of one text (see the module doc); ``known``: words opening a
+    sentence that the other text writes as names (``_names_at``). Cached: recall compares the
+    same memories again and again."""
     tokens = _tokens(text)
+    named, particles = _names_at(tokens, known)
     slots: list[tuple[str, str, str | None]] = []  # (type or "word", text, unit)
     marks: list[tuple[bool, bool]] = []  # of each slot: (possessive, ends a clause)
     skip = False
@@ -197,10 +283,12 @@ def _read(text: str) -> _Read:
             skip = False
             marks[-1] = (marks[-1][0], ends)
             continue
+        if i in particles:
+            continue
         lower = raw.lower()
         following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
         meridiem = _MERIDIEM.get(following)
-        found = _value(raw, lower, meridiem, initial)
+        found = _value(raw, lower, meridiem, initial and i not in named)
         if lower == "one" and (following in STOP or not following):
             found = None  # "one of", "the new one": no count
         if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
@@ -249,35 +337,51 @@ def _read(text: str) -> _Read:
             if target is not None:
                 negated.add(target)
     states = tuple((_STATE_GROUP[t], t) for t in lowered if t in _STATE_GROUP)
+    sequence, changed = _sequence(slots, anchor, marks, phrases)
+    subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
+    subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
-                 any(t in ADDITION_WORDS for t in lowered), _sequence(slots, anchor, marks, phrases))
+                 any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects))
 
 
 def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None],
-              marks: list[tuple[bool, bool]], phrases: set[int]) -> tuple[_Token, ...]:
+              marks: list[tuple[bool, bool]], phrases: set[int]) -> tuple[tuple[_Token, ...], frozenset[int]]:
     """The content words and values of a text in order (but the words of change phrases at
-    ``phrases``), each marked where it stands (``_Token``)."""
+    ``phrases``), each marked where it stands (``_Token``), and the clauses holding a change word."""
     out: list[_Token] = []
     clause: list[int] = []  # slot indexes of the content of the clause being read
     verb = None  # the clause's first verb slot
+    owning = None  # the slot of an ``OWNING`` verb (or "is the") right after the clause's names
     pronoun = None  # whether the clause opens with a pronoun (its subject)
     clauses = 0
+    changed: set[int] = set()
     for i, (kind, text, _) in enumerate(slots):
         if pronoun is None:
             pronoun = text in PRONOUNS
+        following = slots[i + 1][1] if i + 1 < len(slots) else ""
+        if owning is None and verb is None and clause and (
+                (text in OWNING and following in DETERMINERS) or (text in ("is", "was") and following == "the")) \
+                and all(slots[at][0] == "name" and not marks[at][0] or slots[at][1] in _BEFORE_VERB
+                        for at in clause):
+            owning = i
         if kind == "word" and text in VERBS and verb is None:
             verb = i
+        if kind == "word" and (text in CHANGE_WORDS or i in phrases):
+            changed.add(clauses)
         if (anchor[i] is not None and text not in NEGATIONS and i not in phrases) or kind != "word":
             clause.append(i)
         if marks[i][1] or i == len(slots) - 1:
             for n, at in enumerate(clause):
-                before = at < verb if verb is not None else n == 0 and not pronoun
+                if owning is not None:
+                    before = at > owning  # what the names hold stands where the subject does
+                else:
+                    before = at < verb if verb is not None else n == 0 and not pronoun
                 determined = at > 0 and slots[at - 1][1] in DETERMINERS
                 kind, text, _ = slots[at]
                 subject = marks[at][0] or before
                 out.append(_Token(anchor[at] or text, kind, text, subject, determined, clauses))
-            clause, verb, pronoun, clauses = [], None, None, clauses + 1
-    return tuple(out)
+            clause, verb, owning, pronoun, clauses = [], None, None, None, clauses + 1
+    return tuple(out), frozenset(changed)
 
 
 @lru_cache(maxsize=1024)
@@ -296,8 +400,9 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
     """"different <type>: <old> → <new>" for a value of one type replaced in the same slot."""
     for kind in sorted(old.values.keys() & new.values.keys()):
         olds, news = old.values[kind], new.values[kind]
-        gone = [norm for norm in olds if norm not in news]
-        came = [norm for norm in news if norm not in olds]
+        # A name standing where a subject stands names the subject, not a value in a slot.
+        gone = [norm for norm in olds if norm not in news and not (kind == "name" and norm in old.subjects)]
+        came = [norm for norm in news if norm not in olds and not (kind == "name" and norm in new.subjects)]
         if kind == "name" and len(gone) * len(came) <= 64:
             gone = [g for g in gone if not any(_same_name(g, c) for c in came)]
             came = [c for c in came if not any(_same_name(g, c) for g in olds)]
@@ -305,9 +410,24 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
         shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
-        if shared or (kind in _SWAPPABLE and len(gone) == 1 and len(came) == 1):
+        if shared or (kind in _SWAPPABLE and len(gone) == 1 and len(came) == 1
+                      and not _told_apart(old, gone[0], new, came[0])):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
     return None
+
+
+def _told_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
+    """Whether the clauses holding value ``was`` in ``old`` and ``now`` in ``new`` have subjects and
+    neither text holds the other's ("The admin UI talks to Postgres through the API" / "The API talks
+    to Postgres through PgBouncer"; a name the other holds after its verb does not count, as in
+    ``_shares_subject``): then the values are in the slots of two subjects, not one."""
+    subjects, held = [], []
+    for read, value in ((old, was), (new, now)):
+        clauses = {t.clause for t in read.sequence if t.key == value}
+        subjects.append({t.key for t in read.sequence
+                         if t.clause in clauses and t.subject and t.kind not in _POINT_VALUES and t.key != value})
+        held.append({t.key for t in read.sequence if t.subject or t.kind == "word"})
+    return all(subjects) and subjects[0].isdisjoint(held[1]) and subjects[1].isdisjoint(held[0])
 
 
 def _swapped(side: tuple[_Token, ...], other: set[str], placed: bool,
@@ -332,12 +452,13 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     """(why ``newer`` contradicts ``older``, whether the evidence is strong) or None (see
     ``disagreement``). Strong: the one difference of two texts otherwise alike, or change words
     beside one value replaced by one other ("Alerts go to PagerDuty" → "Alerts now go to Opsgenie")."""
-    old, new = _read(older), _read(newer)
+    known = inner_names(older) | inner_names(newer)  # "Alice drinks tea." / "Since May Alice drinks coffee."
+    old, new = _read(older, openers(older) & known), _read(newer, openers(newer) & known)
     keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
     found = _agreeing_not(old, new)
     if found is not None and _numbered_apart(old, new, _words(older), _words(newer)):
         return None
-    changing = bool(new.changes and not old.changes)
+    changing = bool(new.changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     changed = changing and bool(added) and not new.addition
     if found is None and not changed and not (len(keys_old - keys_new) == 1 == len(keys_new - keys_old)):
@@ -366,6 +487,20 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     if changed and not placed:
         return f"change words: {new.changes[0]}", strong
     return None
+
+
+def _shares_subject(old: _Read, new: _Read) -> bool:
+    """Whether the newer text's change words can act on the older: the subject of a clause holding
+    them (``_Token.subject``: "The API now uses gRPC") is among the older's words, or the older's
+    subject among the newer's, or either has none (a pronoun leads: "We moved builds to Buildkite").
+    A value standing elsewhere than a subject does not count ("... through the API" is no memory
+    about the API)."""
+    told = {t.key for t in new.sequence if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses}
+    was = {t.key for t in old.sequence if t.subject and t.kind not in _POINT_VALUES}
+    if not told or not was:
+        return True
+    return not told.isdisjoint(t.key for t in old.sequence if t.subject or t.kind == "word") or \
+        not was.isdisjoint(t.key for t in new.sequence if t.subject or t.kind == "word")
 
 
 @lru_cache(maxsize=1024)
