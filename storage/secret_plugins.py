@@ -440,8 +440,8 @@ class NamedCredentialDetector(Detector):
         at = match.start(match.lastindex)
         assigned = _ASSIGNED.search(match.string[max(match.start(), at - 4):at]) or name == "pass"
         short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
-        code = assigned and short and (_CODE.fullmatch(value) or _camel_name(value) and not (
-            _ENV_NAME.search(match.string[max(0, at - 80):at])))
+        code = assigned and short and (_CODE.fullmatch(value) or bool(_CAMEL.fullmatch(value)) and _declared(
+            match.string, match.start()))
         if kept and not code and not (short and _DESCRIBED.fullmatch(value)):
             before = match.string[match.start():at]  # its word on the line above: named from there
             kind = "password" if name.startswith("cmd") else named_kind(before) if "\n" in before else None
@@ -656,22 +656,27 @@ _CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-
                    r"|(?:password|passwd|pwd|pw|token|secret|key)[0-9]")
 
 
-# A camelCase or PascalCase name of words, perhaps numbered, one of them a credential's word: code on the
-# right of "=" names a value (``token = nextToken2``, ``secret = refreshToken``, ``password = newPassword1``),
-# except after an environment variable's name (``API_KEY=nextToken2`` in a ``.env`` file or a shell is the
-# value itself). Other words ("correctHorse9", "WelcomeHome1"), digits inside ("Zq81kkLm", "myApp2Secret")
-# or a one-letter part ("aB3xY9") make a value.
+# A camelCase or PascalCase name of words, perhaps numbered: on the right of "=" it names a value in code
+# only, where the name assigned is declared or an attribute (``const authToken = refreshToken2;``,
+# ``let accessToken = NextPageToken``, ``this.token = nextToken2``). Elsewhere it is how a password is
+# written down (``password = secretGarden1``, ``pwd=superSecret1``, ``--password=PassWord1``,
+# ``API_KEY=nextToken2``): the same text reads both ways, and a credential stored is the worse mistake.
+# Digits inside ("Zq81kkLm", "myApp2Secret") or a one-letter part ("aB3xY9") make a value anyway.
 _CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]{2,})+[0-9]{0,3}|(?:[A-Z][a-z]{2,}){2,}[0-9]{0,3}")
-_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+")
-_CREDENTIAL_PARTS = frozenset({"token", "tokens", "password", "passwd", "pwd", "pass", "secret", "secrets", "key",
-                               "keys", "cred", "creds", "credential", "credentials", "auth"})
+# Before the name assigned, on its line: a declaration's word, or an object whose attribute it is.
+_DECLARATION = re.compile(r"(?:^|[\s;{(])(?:const|let|var|val|final|auto|static|private|public|protected)\s+"
+                          r"(?:[A-Za-z_$][\w$<>\[\]]*\s+)?$|(?:^|[^\w.])(?:this|self)\.$")
 
 
-def _camel_name(value: str) -> bool:
-    """Whether ``value`` is a camelCase or PascalCase name holding a credential's word (``_CAMEL``)."""
-    return bool(_CAMEL.fullmatch(value)) and any(
-        part.lower() in _CREDENTIAL_PARTS for part in _CAMEL_PART.findall(value))
-_ENV_NAME = re.compile(r"(?:^|[^\w.])[A-Z][A-Z0-9_]*[ \t]*=[ \t]*$")
+def _declared(text: str, start: int) -> bool:
+    """Whether the name assigned at ``start`` of ``text`` is declared or an attribute there (``_DECLARATION``)."""
+    head = text[max(0, start - 120):start + 8]  # bounded: a scan calls this once per value
+    at = min(start, 120)
+    while at < len(head) and not (head[at].isalnum() or head[at] in "_$"):  # a match opens on a boundary
+        at += 1
+    while at and (head[at - 1].isalnum() or head[at - 1] in "_$"):  # the whole name ("authToken")
+        at -= 1
+    return bool(_DECLARATION.search(head[head.rfind("\n", 0, at) + 1:at]))
 
 
 def _is_value(text: str) -> bool:

@@ -244,10 +244,11 @@ STORED = {
         "log in as admin with OAuth2", "log in as admin with SSO", "the session cookie expires after 2h",
         "Cookie: session=${SESSION_ID}", "cookie: tokenVersion=v2", "Set-Cookie: theme=dark; Max-Age=31536000",
     ],
-    "code assigning a camelCase name (issue 25, round 3)": [
-        "token = nextToken2", "token = getToken()", "secret = self.secretName", "apiKey = config.apiKey",
-        "const authToken = refreshToken2;", "let accessToken = NextPageToken;", "password = newPassword1",
-        "var secret = appSecretValue", "token = nextToken2  # from the previous page",
+    "code assigning a camelCase name to a declared name or an attribute (issue 25, round 3)": [
+        "token = getToken()", "secret = self.secretName", "apiKey = config.apiKey",
+        "const authToken = refreshToken2;", "let accessToken = NextPageToken;", "this.token = nextToken2",
+        "var secret = appSecretValue", "self.password = newPassword1", "  private String token = nextToken;",
+        "final apiKey = storedApiKey", "val pwd = defaultPass2",
     ],
     "lists that hold no password (issue 25, round 3)": [
         "password list: see the vault", "password list: 12 entries", "login list: alice, bob",
@@ -351,17 +352,15 @@ def test_an_api_key_named_like_a_credential_is_refused(tmp_path) -> None:
         s.close()
 
 
-def test_a_camel_case_value_of_an_environment_variable_is_the_value_itself() -> None:
-    """In a .env file or a shell, what follows ``NAME=`` is the value, whatever it looks like."""
-    assert find_secrets("API_KEY=nextToken2", "export DB_PASSWORD=correctHorse9", "token = nextToken2") == [
-        [("API key", 1)], [("password", 1)], []]
-
-
 @pytest.mark.parametrize("text", [
     "password = correctHorse9", "pwd = WelcomeHome1", "password = keyboardCat9", "the wifi password = BlueOcean77",
-    "secret = purpleMonkey42", "db password = SummerBreeze2",
+    "secret = purpleMonkey42", "db password = SummerBreeze2", "token = nextToken2", "password = newPassword1",
+    "pwd=superSecret1", "Use --password=PassWord1 for the admin console.", "db_password=adminPass1",
+    "password = secretGarden1", "The admin password = masterKey42 for now.", "Server=x;Uid=y;Pwd=superSecret1;",
+    "API_KEY=nextToken2", "export DB_PASSWORD=correctHorse9", "token = nextToken2  # from the previous page",
 ])
-def test_a_camel_case_value_without_a_credential_word_is_a_password(text: str) -> None:
-    """Only a camelCase name holding a credential's word (``nextToken2``, ``newPassword1``) reads as code:
-    "password = correctHorse9" is how a password is written down."""
+def test_a_camel_case_value_is_a_credential_unless_code_declares_what_it_is_assigned_to(text: str) -> None:
+    """``token = nextToken2`` reads as code and as a password written down alike ("pwd=superSecret1",
+    "password = correctHorse9"): only a declared name or an attribute (``const``, ``let``, ``this.``) makes
+    the camelCase value a name in code; a credential stored is the worse mistake (issue 25, round 3)."""
     assert find_secrets(text) != [[]], text
