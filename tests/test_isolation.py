@@ -144,7 +144,7 @@ def migrated_db(backend: str, new_db: Callable[[], str], request: pytest.Fixture
 def test_no_operation_of_one_tenant_sees_or_changes_another_tenants_memories(migrated_db: Callable[[], str]) -> None:
     machine = type("BoundIsolation", (Isolation,), {"new_db": staticmethod(migrated_db)})
     run_state_machine_as_test(
-        machine, settings=settings(max_examples=200 if HEAVY else 15, stateful_step_count=30, deadline=None)
+        machine, settings=settings(max_examples=200 if HEAVY else 10, stateful_step_count=30, deadline=None)
     )
 
 
