@@ -225,6 +225,26 @@ def test_vectors_pending_then_set_and_similarity(backend):
         assert found[seq] == pytest.approx(1.0, abs=1e-5)
 
 
+def test_a_memory_as_the_question_scores_as_its_own_vector_does_asked_once_or_again(backend):
+    """``search`` with a memory's seq as the vector (ranking's same-subject checks) gives what its
+    window-0 vector gives, over every window of the others; nothing for a memory without a vector
+    or of another tenant; the same when the pairs are asked again in the transaction."""
+    seqs = insert(backend, row("first", seed=1), row("second", seed=2, vectors=False),
+                  row("third", seed=3, vectors=[unit(3), unit(4)]), row("fourth", seed=6))
+    [other] = insert(backend, row("elsewhere", tenant="b", seed=7))
+    with backend.read("a") as r:
+        own = {seqs[0]: unit(1), seqs[2]: unit(3), seqs[3]: unit(6)}  # window 0 of each with a vector
+        for of in seqs:
+            asked = [s for s in seqs if s != of] + [other]
+            expected = searching.similarity(r, asked, own[of]) if of in own else {}
+            assert (len(expected) == 2) == (of != seqs[1])  # neither the one without a vector nor tenant b's
+            for _ in range(2):
+                assert searching.similarity(r, asked, of) == pytest.approx(expected, abs=1e-6)
+                assert searching.similarity(r, asked[:1], of) == pytest.approx(
+                    {k: v for k, v in expected.items() if k == asked[0]}, abs=1e-6)
+        assert searching.similarity(r, seqs, other) == {}  # another tenant's memory is no question here
+
+
 def test_claim_model_and_reset_vectors(backend):
     insert(backend, row("embedded"))
     with backend.write("a") as w:

@@ -70,6 +70,8 @@ class PgReader:
         self._vectors = False
         # The last keyword query's filters and statistics: later questions answer from them.
         self._learnt: tuple[Filters, KeywordFound] | None = None
+        # Cosines between memories asked in this transaction: {memory: {other: cosine, None: no vector}}.
+        self._cosines: dict[int, dict[int, float | None]] = {}
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
         return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
@@ -96,6 +98,11 @@ class PgReader:
     def search(self, query: Search) -> Found:
         """``backend.Reader.search``; the keyword statement also brings statistics and terms."""
         filters = replace(query.filters, include_history=True) if query.history else query.filters
+        if isinstance(query.vector, int) and not (query.words or query.k or query.terms or query.exists):
+            # A memory's similarity to others (ranking's same-subject checks): one statement, and
+            # none for pairs already asked in this transaction.
+            return Found(keyword=[], vector=[], similarity=self._similarity_of(query.vector, query.seqs),
+                         terms=self._document_terms(query.seqs) if query.seqs else {})
         keyword = self._keyword(filters, query.words, query.k) if query.words and query.k > 0 else []
         vector = self._vector_of(query.vector) if isinstance(query.vector, int) else query.vector
         lexemes = self._lexemes(query.terms) if query.terms else {}
@@ -203,6 +210,19 @@ class PgReader:
             return {}
         rows = self._all(similarity_sql(self.tenant), {"seqs": seqs, "vector": vector, "tenant": self.tenant})
         return {seq: 1.0 - float(distance) for seq, distance in rows}
+
+    def _similarity_of(self, of: int, seqs: list[int]) -> dict[int, float]:
+        """The cosine of memory ``of``'s own vector to each of ``seqs`` with a vector (best window)."""
+        if not seqs or not self.has_vectors():
+            return {}
+        known = {} if self._writes else self._cosines.setdefault(of, {})
+        missing = [seq for seq in dict.fromkeys(seqs) if seq not in known]
+        if missing:
+            rows = dict(self._all(similarity_sql(self.tenant, of_memory=True),
+                                  {"seqs": missing, "of": of, "tenant": self.tenant}))
+            for seq in missing:
+                known[seq] = None if rows.get(seq) is None else 1.0 - float(rows[seq])
+        return {seq: cosine for seq in seqs if (cosine := known[seq]) is not None}
 
     def _lexemes(self, words: list[str]) -> dict[str, list[str]]:
         """Each word's index terms (from the last keyword query when it has them all)."""

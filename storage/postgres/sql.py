@@ -275,15 +275,19 @@ def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
     return sql, {**params, "k": k}
 
 
-def similarity_sql(tenant: str | None) -> str:
+def similarity_sql(tenant: str | None, of_memory: bool = False) -> str:
     """Rows ``(seq, best cosine distance)`` of the memories ``seqs`` (bind it and ``vector``,
-    and ``tenant`` when not None) over all their windows."""
+    and ``tenant`` when not None) over all their windows. ``of_memory``: the question is the
+    own (window 0) vector of memory ``of`` (bind it instead of ``vector``; no rows without one),
+    read in the same statement."""
     own = " AND tenant = %(tenant)s" if tenant is not None else ""
+    vector = "q.embedding" if of_memory else "%(vector)s"
+    source = f" FROM (SELECT embedding FROM memory_vectors WHERE memory_seq = %(of)s{own}) q," if of_memory else " FROM"
     return (
         "SELECT seq, min(distance) FROM ("
-        f" SELECT memory_seq AS seq, embedding <=> %(vector)s AS distance FROM memory_vectors"
+        f" SELECT memory_seq AS seq, v.embedding <=> {vector} AS distance{source} memory_vectors v"
         f" WHERE memory_seq = ANY(%(seqs)s){own}"
-        " UNION ALL SELECT memory_seq, embedding <=> %(vector)s FROM memory_windows"
+        f" UNION ALL SELECT memory_seq, w.embedding <=> {vector}{source} memory_windows w"
         f" WHERE memory_seq = ANY(%(seqs)s){own}) d GROUP BY seq"
     )
 
