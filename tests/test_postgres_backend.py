@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -934,3 +935,27 @@ def test_doctor_says_it_scrubbed_what_a_forget_left_pending(pg_url, capsys):
     assert report["scrubbed"] is True and report["scrub_pending"] is False
     assert cli.main(["doctor", "--db", pg_url]) == 0  # nothing pending: nothing said of it
     assert "scrubbed" not in capsys.readouterr().out
+
+
+CHECKED_FILTERS = [
+    {}, {"scopes": ["o"]}, {"scopes": None}, {"kinds": ["decision"]}, {"tags": ["pets"]}, {"tags": ["pets", "x"]},
+    {"since": 1_500}, {"until": 1_500}, {"include_history": True}, {"kinds": ["fact"], "tags": ["pets", "pets"]},
+]
+
+
+@pytest.mark.parametrize("narrowed", CHECKED_FILTERS)
+def test_whether_a_memory_passing_the_filters_holds_a_name_is_what_the_keyword_search_finds(backend, narrowed):
+    """The check of the names a question asks for (``Search.exists``), stopping at the first memory
+    found, answers as the whole keyword search does, for every kind of filter."""
+    paris = row("Audrey moved to Paris", kind="decision", observed_at=1_000)
+    insert(backend, row("Audrey walks the dogs", tags=("pets", "x")), paris,
+           row("Audrey moved to Lyon", kind="decision", observed_at=2_000, supersedes=paris.id),
+           row("Bob keeps the keys", scope="o", tags=("pets",)), row("Zed left", expires_at=1_500),
+           row("Dora feeds the cat", observed_at=1_200, tags=("pets",)))
+    insert(backend, row("Carol elsewhere", tenant="b"))
+    filters = replace(everything(), **narrowed)
+    with backend.read("a") as r:
+        for name in ("Audrey", "Paris", "Lyon", "Bob", "Zed", "Carol", "dogs walks", "feeds the cat", "Nobody"):
+            chunks = query_chunks(name)
+            expected = bool(searching.keyword(r, filters, chunks, 100))
+            assert searching.contains(r, filters, chunks) is expected, name

@@ -23,7 +23,7 @@ from ..turn_search import TurnHit
 from . import schema
 from . import sessions as session_sql
 from .sql import (
-    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, contains_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, holds_sql,
     documents_sql, filter_sql, index_words, keyword_sql, keyword_texts, listing_sql, similarity_sql,
     vector_sql, window_sql,
 )
@@ -169,20 +169,13 @@ class PgReader:
         return [stats[t] for t in texts] if all(t in stats for t in texts) else None
 
     def _contains(self, filters: Filters, words: list[list[str]]) -> bool:
-        built = contains_sql(filters, words)
+        built = holds_sql(filters, words)
         if built is None:
             return False
         phrases: list[str] = built[1]["phrases"]  # type: ignore[assignment]
         known = self._stats(phrases, filters)
         if known is not None and (any(s.passing for s in known) or all(s.passing is not None for s in known)):
             return any(s.passing for s in known)
-        held = [n for _, _, n in self._all(*documents_sql(filters.tenant, phrases))]
-        if not any(held):
-            return False  # no memory of the tenant holds one
-        if sum(held) > KEYWORD_RANKED:  # the newest memories first: a common name is found among them
-            newest = contains_sql(filters, words, KEYWORD_NEWEST)
-            if newest is not None and self._one(*newest)[0]:  # type: ignore[index]
-                return True
         return bool(self._one(*built)[0])  # type: ignore[index]
 
     def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:

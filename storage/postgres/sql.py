@@ -70,13 +70,9 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
-# The (phrase, memory, in content) matches of ``phrases`` for ``tenant``, with the columns
-# ``filter_sql`` reads and the memory's number of index terms: alias it ``m``.
+# The ``tsquery`` of each of ``phrases``, in order (built once, not again for every row).
 _PHRASE_QUERIES = (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
                    " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)")
-_HITS = f"memvault_phrase_hits({_PHRASE_QUERIES}, %(tenant)s)"
-# The same matches among the tenant's ``newest`` newest memories only.
-_NEWEST_HITS = f"memvault_bounded_hits({_PHRASE_QUERIES}, '{{}}'::boolean[], %(newest)s, %(tenant)s)"
 
 
 def _phrases(chunks: list[list[str]]) -> list[str]:
@@ -84,17 +80,17 @@ def _phrases(chunks: list[list[str]]) -> list[str]:
     return list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
 
 
-def contains_sql(
-    f: Filters, chunks: list[list[str]], newest: int | None = None
-) -> tuple[str, dict[str, object]] | None:
-    """One row: whether a memory passing ``f`` holds one of the chunks' phrases (None: no words);
-    with ``newest``, one of the tenant's ``newest`` newest memories (``memvault_bounded_hits``)."""
+def holds_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, object]] | None:
+    """One row: whether a memory passing ``f`` holds one of the chunks' phrases, found by the
+    first such memory (``memvault_holds``, schema version 16); None when the chunks have no words."""
     phrases = _phrases(chunks)
     if not phrases:
         return None
-    where, params = filter_sql(f)
-    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS if newest is None else _NEWEST_HITS} m WHERE {where})"
-    return sql, {**params, "phrases": phrases} | ({} if newest is None else {"newest": newest})
+    sql = (f"SELECT memvault_holds({_PHRASE_QUERIES}, %(tenant)s, %(scopes)s, %(kinds)s, %(tags)s,"
+           " %(now)s, %(history)s, %(since)s, %(until)s)")
+    return sql, {"phrases": phrases, "tenant": f.tenant, "scopes": None if f.scopes is None else list(f.scopes),
+                 "kinds": list(f.kinds) if f.kinds else None, "tags": list(dict.fromkeys(f.tags)) if f.tags else None,
+                 "now": f.now, "history": f.include_history, "since": f.since, "until": f.until}
 
 
 @dataclass(frozen=True)
