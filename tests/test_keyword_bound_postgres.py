@@ -86,3 +86,24 @@ def test_doctor_names_keyword_counts_that_disagree_and_repair_counts_them_again(
     assert not [p for p in store.backend.check() if p.startswith("keyword statistics")]
     with store.backend.read("t") as tx:
         assert searching.term_counts(tx, ["zeppelin"])[1] == {"zeppelin": 3}
+
+
+@pytest.mark.parametrize("words", [["zeppelin"], ["weather", "zeppelin"], ["Zeppelins", "harbour", "nowhere"]])
+def test_a_readers_word_counts_are_the_memories_holding_them_and_a_writer_counts_its_own(store, pg_url, words):
+    """A reader's document counts of words (the coverage weights) come from ``keyword_terms``,
+    without counting the index's matches; a writer's include what it wrote and has not committed."""
+    store.supersede(tenant="t", id=store.remember(tenant="t", scope="new", content="zeppelin weather log").id,
+                    content="zeppelin weather log, amended")
+    store.forget(tenant="t", id=store.remember(tenant="t", scope="new", content="zeppelin harbour").id)
+    with psycopg.connect(pg_url) as conn:  # the schema's owner: what the memories hold, counted
+        counted = dict(conn.execute(
+            "SELECT t, count(*) FROM memories m, unnest(tsvector_to_array(m.content_terms)) t"
+            " WHERE m.tenant = 't' GROUP BY t").fetchall())
+    with store.backend.read("t") as tx:
+        documents, counts = searching.term_counts(tx, words)
+        assert counts == {t: counted[t] for t in searching.query_terms(tx, words) if t in counted}
+        assert documents == OLD + 3 + NEW + 2  # the superseded memory keeps its words; the forgotten one none
+    with store.backend.write("t") as w:
+        w.conn.execute("UPDATE memories SET content_terms = to_tsvector('memvault', content || ' nowhere')"
+                       " WHERE tenant = 't' AND content LIKE 'zeppelin 1 %'")
+        assert searching.term_counts(w, ["nowhere"])[1] == {"nowher": 1}

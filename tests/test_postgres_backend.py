@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -223,6 +224,26 @@ def test_vectors_pending_then_set_and_similarity(backend):
         assert searching.similarity(r, [long_seq], seq)[long_seq] == pytest.approx(float(unit(1) @ unit(5)), abs=1e-5)
         found = dict(searching.vector(r, everything(), unit(2), 5))
         assert found[seq] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_memory_as_the_question_scores_as_its_own_vector_does_asked_once_or_again(backend):
+    """``search`` with a memory's seq as the vector (ranking's same-subject checks) gives what its
+    window-0 vector gives, over every window of the others; nothing for a memory without a vector
+    or of another tenant; the same when the pairs are asked again in the transaction."""
+    seqs = insert(backend, row("first", seed=1), row("second", seed=2, vectors=False),
+                  row("third", seed=3, vectors=[unit(3), unit(4)]), row("fourth", seed=6))
+    [other] = insert(backend, row("elsewhere", tenant="b", seed=7))
+    with backend.read("a") as r:
+        own = {seqs[0]: unit(1), seqs[2]: unit(3), seqs[3]: unit(6)}  # window 0 of each with a vector
+        for of in seqs:
+            asked = [s for s in seqs if s != of] + [other]
+            expected = searching.similarity(r, asked, own[of]) if of in own else {}
+            assert (len(expected) == 2) == (of != seqs[1])  # neither the one without a vector nor tenant b's
+            for _ in range(2):
+                assert searching.similarity(r, asked, of) == pytest.approx(expected, abs=1e-6)
+                assert searching.similarity(r, asked[:1], of) == pytest.approx(
+                    {k: v for k, v in expected.items() if k == asked[0]}, abs=1e-6)
+        assert searching.similarity(r, seqs, other) == {}  # another tenant's memory is no question here
 
 
 def test_claim_model_and_reset_vectors(backend):
@@ -914,3 +935,27 @@ def test_doctor_says_it_scrubbed_what_a_forget_left_pending(pg_url, capsys):
     assert report["scrubbed"] is True and report["scrub_pending"] is False
     assert cli.main(["doctor", "--db", pg_url]) == 0  # nothing pending: nothing said of it
     assert "scrubbed" not in capsys.readouterr().out
+
+
+CHECKED_FILTERS = [
+    {}, {"scopes": ["o"]}, {"scopes": None}, {"kinds": ["decision"]}, {"tags": ["pets"]}, {"tags": ["pets", "x"]},
+    {"since": 1_500}, {"until": 1_500}, {"include_history": True}, {"kinds": ["fact"], "tags": ["pets", "pets"]},
+]
+
+
+@pytest.mark.parametrize("narrowed", CHECKED_FILTERS)
+def test_whether_a_memory_passing_the_filters_holds_a_name_is_what_the_keyword_search_finds(backend, narrowed):
+    """The check of the names a question asks for (``Search.exists``), stopping at the first memory
+    found, answers as the whole keyword search does, for every kind of filter."""
+    paris = row("Audrey moved to Paris", kind="decision", observed_at=1_000)
+    insert(backend, row("Audrey walks the dogs", tags=("pets", "x")), paris,
+           row("Audrey moved to Lyon", kind="decision", observed_at=2_000, supersedes=paris.id),
+           row("Bob keeps the keys", scope="o", tags=("pets",)), row("Zed left", expires_at=1_500),
+           row("Dora feeds the cat", observed_at=1_200, tags=("pets",)))
+    insert(backend, row("Carol elsewhere", tenant="b"))
+    filters = replace(everything(), **narrowed)
+    with backend.read("a") as r:
+        for name in ("Audrey", "Paris", "Lyon", "Bob", "Zed", "Carol", "dogs walks", "feeds the cat", "Nobody"):
+            chunks = query_chunks(name)
+            expected = bool(searching.keyword(r, filters, chunks, 100))
+            assert searching.contains(r, filters, chunks) is expected, name

@@ -230,8 +230,12 @@ def test_every_memvault_function_searches_its_schema_then_pg_temp_and_none_the_c
                                   " WHERE p.prosecdef OR (p.proname LIKE 'memvault%%' AND p.prokind = 'f')"
                                   ).fetchall())
         assert {"memvault_api_key", "memvault_vector_tables", "memvault_turn_hits", "memvault_phrase_hits",
-                "memvault_term_documents", "memvault_bounded_hits", "memvault_count_terms"} <= set(paths)
-        assert set(map(tuple, paths.values())) == {("search_path=public, pg_temp",)}
+                "memvault_term_documents", "memvault_bounded_hits", "memvault_count_terms", "memvault_holds"} <= set(paths)
+        assert {n: [c for c in config if c.startswith("search_path=")] for n, config in paths.items()} \
+            == {n: ["search_path=public, pg_temp"] for n in paths}
+        # memvault_holds plans with bitmap scans only (schema.py, version 16); no other function sets more
+        assert {n: sorted(c for c in config if not c.startswith("search_path=")) for n, config in paths.items()
+                if len(config) > 1} == {"memvault_holds": ["enable_indexscan=off", "enable_seqscan=off"]}
         assert conn.execute("SELECT has_schema_privilege(%s, 'public', 'CREATE'),"
                             " has_database_privilege(%s, current_database(), 'CREATE')",
                             (roles.serve, roles.serve)).fetchone() == (False, False)

@@ -165,3 +165,25 @@ def test_the_check_sees_a_scan_and_an_index_walked_for_a_whole_tenant():
     assert unbounded({"Node Type": "Limit", "Plans": [{"Node Type": "Sort", "Plans": [wide]}]})
     assert not unbounded({"Node Type": "Index Scan", "Relation Name": "memories", "Index Name": "memories_pkey",
                           "Index Cond": "(seq = m.seq)"})
+
+@pytest.mark.parametrize("name, scopes", [("Kafka", ["proj"]), ("Kafka", ["nowhere"]), ("Zanzibar", None)])
+def test_the_check_of_a_name_reaches_memories_through_the_word_index_only(traced, pg_url: str, name, scopes):
+    """``memvault_holds`` (whether a memory passing a recall's filters holds a name) stops at the
+    first memory found; its body, planned as it runs (the function's own settings, the owner's
+    role), reads memories through the full-text indexes whatever the name and the filters: a
+    first-row plan walking an index of the tenant would read all of it when nothing passes."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        body, settings = conn.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memvault_holds'").fetchone()
+        arguments = {"phrases": "ARRAY[phraseto_tsquery('memvault', %(name)s)]", "for_tenant": "'a'::text",
+                     "scopes": "%(scopes)s::text[]", "kinds": "NULL::text[]", "tags": "NULL::text[]",
+                     "now_ms": "0::bigint", "history": "false", "since_ms": "NULL::bigint", "until_ms": "NULL::bigint"}
+        for argument, value in arguments.items():
+            body = re.sub(rf"(?<![.\w]){argument}(?!\w)", f"({value})", body)
+        with conn.transaction():
+            for setting in settings:
+                key, value = setting.split("=", 1)
+                conn.execute("SELECT set_config(%s, %s, true)", (key, value))
+            conn.execute("SELECT set_config('memvault.tenant', 'a', true)")
+            plan = conn.execute("EXPLAIN (FORMAT JSON) " + body, {"name": name, "scopes": scopes}).fetchone()[0][0]["Plan"]
+    assert not unbounded(plan), plan
+    assert any(node.get("Index Name", "").endswith("_terms") for node, _ in nodes(plan)), plan

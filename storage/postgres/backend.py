@@ -23,7 +23,7 @@ from ..turn_search import TurnHit
 from . import schema
 from . import sessions as session_sql
 from .sql import (
-    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, contains_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, holds_sql,
     documents_sql, filter_sql, index_words, keyword_sql, keyword_texts, listing_sql, similarity_sql,
     vector_sql, window_sql,
 )
@@ -70,6 +70,8 @@ class PgReader:
         self._vectors = False
         # The last keyword query's filters and statistics: later questions answer from them.
         self._learnt: tuple[Filters, KeywordFound] | None = None
+        # Cosines between memories asked in this transaction: {memory: {other: cosine, None: no vector}}.
+        self._cosines: dict[int, dict[int, float | None]] = {}
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
         return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
@@ -96,6 +98,11 @@ class PgReader:
     def search(self, query: Search) -> Found:
         """``backend.Reader.search``; the keyword statement also brings statistics and terms."""
         filters = replace(query.filters, include_history=True) if query.history else query.filters
+        if isinstance(query.vector, int) and not (query.words or query.k or query.terms or query.exists):
+            # A memory's similarity to others (ranking's same-subject checks): one statement, and
+            # none for pairs already asked in this transaction.
+            return Found(keyword=[], vector=[], similarity=self._similarity_of(query.vector, query.seqs),
+                         terms=self._document_terms(query.seqs) if query.seqs else {})
         keyword = self._keyword(filters, query.words, query.k) if query.words and query.k > 0 else []
         vector = self._vector_of(query.vector) if isinstance(query.vector, int) else query.vector
         lexemes = self._lexemes(query.terms) if query.terms else {}
@@ -162,20 +169,13 @@ class PgReader:
         return [stats[t] for t in texts] if all(t in stats for t in texts) else None
 
     def _contains(self, filters: Filters, words: list[list[str]]) -> bool:
-        built = contains_sql(filters, words)
+        built = holds_sql(filters, words)
         if built is None:
             return False
         phrases: list[str] = built[1]["phrases"]  # type: ignore[assignment]
         known = self._stats(phrases, filters)
         if known is not None and (any(s.passing for s in known) or all(s.passing is not None for s in known)):
             return any(s.passing for s in known)
-        held = [n for _, _, n in self._all(*documents_sql(filters.tenant, phrases))]
-        if not any(held):
-            return False  # no memory of the tenant holds one
-        if sum(held) > KEYWORD_RANKED:  # the newest memories first: a common name is found among them
-            newest = contains_sql(filters, words, KEYWORD_NEWEST)
-            if newest is not None and self._one(*newest)[0]:  # type: ignore[index]
-                return True
         return bool(self._one(*built)[0])  # type: ignore[index]
 
     def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -203,6 +203,19 @@ class PgReader:
             return {}
         rows = self._all(similarity_sql(self.tenant), {"seqs": seqs, "vector": vector, "tenant": self.tenant})
         return {seq: 1.0 - float(distance) for seq, distance in rows}
+
+    def _similarity_of(self, of: int, seqs: list[int]) -> dict[int, float]:
+        """The cosine of memory ``of``'s own vector to each of ``seqs`` with a vector (best window)."""
+        if not seqs or not self.has_vectors():
+            return {}
+        known = {} if self._writes else self._cosines.setdefault(of, {})
+        missing = [seq for seq in dict.fromkeys(seqs) if seq not in known]
+        if missing:
+            rows = dict(self._all(similarity_sql(self.tenant, of_memory=True),
+                                  {"seqs": missing, "of": of, "tenant": self.tenant}))
+            for seq in missing:
+                known[seq] = None if rows.get(seq) is None else 1.0 - float(rows[seq])
+        return {seq: cosine for seq in seqs if (cosine := known[seq]) is not None}
 
     def _lexemes(self, words: list[str]) -> dict[str, list[str]]:
         """Each word's index terms (from the last keyword query when it has them all)."""
@@ -238,6 +251,15 @@ class PgReader:
                 return learnt.total, {t: counts[t] for t in terms if counts[t]}
         if not terms:
             return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
+        if self.tenant is not None and not self._writes:
+            # Kept per tenant and term by triggers (schema.py, version 14), one index look-up a term,
+            # where counting the GIN index's matches grew with the store. A writer counts its own
+            # changes too, which the deferred triggers have not added yet.
+            rows = self._all(f"SELECT {total}, k.term, sum(k.content) FROM keyword_terms k"
+                             f" WHERE k.term = ANY(%(terms)s){own} GROUP BY k.term", {**params, "terms": terms})
+            if not rows:
+                return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
+            return int(rows[0][0]), {term: int(n) for _, term, n in rows if n}
         # Through the GIN index (schema.py); 'simple' reads a lexeme back as itself.
         if self.tenant is None:  # the owner: no policy applies
             counts = ("SELECT t.term, (SELECT count(*) FROM memories m WHERE m.content_terms"

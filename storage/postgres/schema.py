@@ -591,9 +591,38 @@ def _v_tenant_settings(conn: psycopg.Connection) -> None:
     conn.execute("DELETE FROM settings WHERE key LIKE 'review:%'")
 
 
+# Version 16 (issue 28): whether a memory passing a recall's filters holds one of the phrases (the
+# check of names a question asks for), stopping at the first such memory: EXISTS over
+# ``memvault_phrase_hits`` read every match of a common name first (a definer function's rows are
+# all made before its caller reads one). The filter is ``sql.filter_sql``'s, its parameters null when
+# not given, applied above a fence (OFFSET 0), and the tenant compared as an expression, so that the
+# memories are found through the GIN indexes alone, in bitmap scans: not through an index of the
+# tenant or scope filtered by the words (chosen on a small tenant: it reads every memory there when
+# none holds the name).
+_OWN_EXPRESSION = f"(m.tenant || '') = for_tenant AND for_tenant = {_TENANT}"  # _OWN, no index condition
+_V_HOLDS = f"""
+CREATE OR REPLACE FUNCTION memvault_holds(phrases tsquery[], for_tenant text, scopes text[], kinds text[],
+    tags text[], now_ms bigint, history boolean, since_ms bigint, until_ms bigint)
+RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER
+SET enable_indexscan = off SET enable_seqscan = off SET search_path FROM CURRENT AS $fn$
+    SELECT EXISTS (SELECT 1 FROM unnest(phrases) AS p(q) CROSS JOIN LATERAL (
+        {" UNION ALL ".join(f"(SELECT m.* FROM memories m WHERE {_OWN_EXPRESSION}"
+                            f" AND m.{column} @@ p.q OFFSET 0)"
+                            for column in ("content_terms", "context_terms"))}) m
+        WHERE m.forgotten_at IS NULL AND (m.expires_at IS NULL OR m.expires_at > now_ms)
+        AND (scopes IS NULL OR m.scope = ANY(scopes)) AND (history OR m.superseded_by IS NULL)
+        AND (kinds IS NULL OR m.kind = ANY(kinds))
+        AND (tags IS NULL OR (SELECT count(DISTINCT t.tag) FROM memory_tags t
+                              WHERE t.memory_seq = m.seq AND t.tag = ANY(tags)) = cardinality(tags))
+        AND (since_ms IS NULL OR m.observed_at >= since_ms)
+        AND (until_ms IS NULL OR m.observed_at < until_ms))
+$fn$;
+"""
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
-    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings)
+    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -612,10 +641,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_turn_hits(tsquery, text)",),
     ("memvault_count_terms()", "memvault_bounded_hits(tsquery[], boolean[], integer, text)"),
     (),
+    ("memvault_holds(tsquery[], text, text[], text[], text[], bigint, boolean, bigint, bigint)",),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -70,13 +70,9 @@ def filter_sql(f: Filters) -> tuple[str, dict[str, object]]:
     return " AND ".join(parts), params
 
 
-# The (phrase, memory, in content) matches of ``phrases`` for ``tenant``, with the columns
-# ``filter_sql`` reads and the memory's number of index terms: alias it ``m``.
+# The ``tsquery`` of each of ``phrases``, in order (built once, not again for every row).
 _PHRASE_QUERIES = (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
                    " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)")
-_HITS = f"memvault_phrase_hits({_PHRASE_QUERIES}, %(tenant)s)"
-# The same matches among the tenant's ``newest`` newest memories only.
-_NEWEST_HITS = f"memvault_bounded_hits({_PHRASE_QUERIES}, '{{}}'::boolean[], %(newest)s, %(tenant)s)"
 
 
 def _phrases(chunks: list[list[str]]) -> list[str]:
@@ -84,17 +80,17 @@ def _phrases(chunks: list[list[str]]) -> list[str]:
     return list(dict.fromkeys(p for p in (index_words(" ".join(words)) for words in chunks) if p))
 
 
-def contains_sql(
-    f: Filters, chunks: list[list[str]], newest: int | None = None
-) -> tuple[str, dict[str, object]] | None:
-    """One row: whether a memory passing ``f`` holds one of the chunks' phrases (None: no words);
-    with ``newest``, one of the tenant's ``newest`` newest memories (``memvault_bounded_hits``)."""
+def holds_sql(f: Filters, chunks: list[list[str]]) -> tuple[str, dict[str, object]] | None:
+    """One row: whether a memory passing ``f`` holds one of the chunks' phrases, found by the
+    first such memory (``memvault_holds``, schema version 16); None when the chunks have no words."""
     phrases = _phrases(chunks)
     if not phrases:
         return None
-    where, params = filter_sql(f)
-    sql = f"SELECT EXISTS (SELECT 1 FROM {_HITS if newest is None else _NEWEST_HITS} m WHERE {where})"
-    return sql, {**params, "phrases": phrases} | ({} if newest is None else {"newest": newest})
+    sql = (f"SELECT memvault_holds({_PHRASE_QUERIES}, %(tenant)s, %(scopes)s, %(kinds)s, %(tags)s,"
+           " %(now)s, %(history)s, %(since)s, %(until)s)")
+    return sql, {"phrases": phrases, "tenant": f.tenant, "scopes": None if f.scopes is None else list(f.scopes),
+                 "kinds": list(f.kinds) if f.kinds else None, "tags": list(dict.fromkeys(f.tags)) if f.tags else None,
+                 "now": f.now, "history": f.include_history, "since": f.since, "until": f.until}
 
 
 @dataclass(frozen=True)
@@ -275,15 +271,19 @@ def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
     return sql, {**params, "k": k}
 
 
-def similarity_sql(tenant: str | None) -> str:
+def similarity_sql(tenant: str | None, of_memory: bool = False) -> str:
     """Rows ``(seq, best cosine distance)`` of the memories ``seqs`` (bind it and ``vector``,
-    and ``tenant`` when not None) over all their windows."""
+    and ``tenant`` when not None) over all their windows. ``of_memory``: the question is the
+    own (window 0) vector of memory ``of`` (bind it instead of ``vector``; no rows without one),
+    read in the same statement."""
     own = " AND tenant = %(tenant)s" if tenant is not None else ""
+    vector = "q.embedding" if of_memory else "%(vector)s"
+    source = f" FROM (SELECT embedding FROM memory_vectors WHERE memory_seq = %(of)s{own}) q," if of_memory else " FROM"
     return (
         "SELECT seq, min(distance) FROM ("
-        f" SELECT memory_seq AS seq, embedding <=> %(vector)s AS distance FROM memory_vectors"
+        f" SELECT memory_seq AS seq, v.embedding <=> {vector} AS distance{source} memory_vectors v"
         f" WHERE memory_seq = ANY(%(seqs)s){own}"
-        " UNION ALL SELECT memory_seq, embedding <=> %(vector)s FROM memory_windows"
+        f" UNION ALL SELECT memory_seq, w.embedding <=> {vector}{source} memory_windows w"
         f" WHERE memory_seq = ANY(%(seqs)s){own}) d GROUP BY seq"
     )
 
