@@ -470,9 +470,10 @@ class NamedCredentialDetector(Detector):
         if name.startswith("whole"):
             yield None, value
             return
-        if name == "pair_list":  # taken whole when one of its secrets is a value
+        if name == "pair_list":  # taken whole when one of its secrets is a value; named by its header
             if _listed_secrets(value):
-                yield None, value
+                before = match.string[match.start():match.start(match.lastindex)]
+                yield (named_kind(before) if "\n" in before else None), value
             return
         if name == "pair" and _LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
             return  # "login list: alice:2024-01-03" is a list's first pair, judged as a list's (``_PAIR_LIST``)
