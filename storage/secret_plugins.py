@@ -335,11 +335,53 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
 _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
-# A word for credentials and one for a list of them ("password list", "login table", "credentials dump").
-_LIST_OF = (r"(?:passwords?|passwd|pwds?|creds|credentials?|logins?|logons?)[ \t]+"
-            r"(?:list|table|dump|file|sheet|set|entries|pairs|combos?)s?")
-# A user and a password, as in a list of them: "admin:X", "bob / X", "eve%X".
-_USER_PAIR = f"[\"']?[^\\s:/%\"',;]+[\"']?[ \\t]*[:/%][ \\t]*{_PAIRED}"
+# A list of users and their secrets under a header naming credentials (issue 25): the header ("password
+# list", "user table", "accounts", "passwords (prod)", "Passwortliste", "список паролей"), perhaps quoted,
+# then ":", "=", " - " or a verb, perhaps "{", blank lines, a Markdown table's head; then pairs ("admin:X",
+# "'bob': 'Y'", "eve=Z", "root -> W", "| svc | V |", "admin X"), parted by commas, "|", "and", spaces or
+# line breaks (each line perhaps a bullet). Taken whole, so every pair goes (:func:`_listed_secrets`).
+_CRED_NOUN = r"(?:passwords?|passwd|pwds?|creds|credentials?|logins?|logons?|users?|accounts?|user[ _-]?names?)"
+_LIST_HEADER = (_CRED_NOUN + r"[ \t]+(?:list|table|dump|file|sheet|set|entries|pairs|combos?)s?"
+                r"|passwords|pwds|creds|credentials|logins|logons|accounts"
+                r"|passwortliste|kennwortliste|passw[öo]rter|kennw[öo]rter|zugangsdaten"
+                r"|(?:liste[ \t]+des[ \t]+)?mots[ \t]+de[ \t]+passe|(?:lista[ \t]+de[ \t]+)?contrase[ñn]as"
+                r"|(?:lista[ \t]+de[ \t]+)?senhas|(?:elenco|lista)[ \t]+(?:delle[ \t]+)?password"
+                r"|(?:список[ \t]+)?паролей|пароли|wachtwoorden|has[łl]a")
+_LIST_USER = r"""["'`]?[^\s:/%"'`,;=|(){}\[\]<>→-][^\s:/%"'`,;=|(){}\[\]<>→]{0,63}["'`]?"""
+_LIST_QUOTED = r"""["'`]({0}[^"'`\n]{{4,200}})["'`]"""  # {0}: "" for a group, "?:" for none
+_LIST_BARE = r"""({0}[^\s"'`/|,;{{}}\[\]][^\s"'`|,;{{}}]{{4,}}[^\s"'`.,;:!?)\]|{{}}])"""
+_LIST_JOIN = r"[ \t]*(?:[:=/%|→]|->|=>|[—–])[ \t]*|[ \t]+-[ \t]+|[ \t]+"
+# One pair, its secret a group (quoted, or not), to judge each secret (:func:`_listed_secrets`).
+_LIST_PAIR_PARTS = f"(?:{_LIST_USER})({_LIST_JOIN})(?:{_LIST_QUOTED.format('')}|{_LIST_BARE.format('')})"
+_LIST_PAIR = f"(?:{_LIST_USER})(?:{_LIST_JOIN})(?:{_LIST_QUOTED.format('?:')}|{_LIST_BARE.format('?:')})"
+_LIST_BULLET = r"(?:[-*•+][ \t]+|\d{1,3}[.)][ \t]+|\|[ \t]*)?"
+_LIST_NEXT = (r"[ \t]*[,;|][ \t]*(?:and[ \t]+)?|[ \t]+(?:(?:and|&)[ \t]+)?"
+              r"|[ \t]*[,;]?[ \t]*\|?[ \t]*(?:\r?\n[ \t]*){1,2}" + _LIST_BULLET)
+_LIST_TABLE_HEAD = r"(?:\|[^\n]*\r?\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\r?\n[ \t]*)?"
+_PAIR_LIST = (f"(?i){_AFTER}[\"']?(?:{_LIST_HEADER})[\"']?[ \\t]*(?:[(\\[][^()\\[\\]\\n]{{1,40}}[)\\]][ \\t]*)?"
+              r"(?:[:=]|[ \t]-|[ \t]+(?:are|is|were|was))[ \t]*[{\[]?(?:[ \t]*\r?\n){0,3}[ \t]*"
+              f"{_LIST_TABLE_HEAD}{_LIST_BULLET}"
+              f"(?P<pair_list>{_LIST_PAIR}(?:(?:{_LIST_NEXT}){_LIST_PAIR})*)")
+# A list's header up to its first pair ("login list: "), where a pair after "login" is read.
+_LIST_NAMED = re.compile(r"(?i)[^\w]*\w+[ \t]+(?:list|table|dump|file|sheet|set|entries|pairs|combos?)s?[ \t]*[:=]")
+# A date or a time is no password ("login list: alice:2024-01-03").
+_DATE = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?")
+
+
+@functools.cache
+def _list_pair_parts() -> Any:
+    return compile_linear(_LIST_PAIR_PARTS)
+
+
+def _listed_secrets(pairs: str) -> bool:
+    """Whether a list of pairs (``_PAIR_LIST``'s) holds a secret: one holding a letter and a digit, no date.
+    A user and a secret parted by a space alone count in a list of two pairs or more: one is prose ("creds:
+    in 1Password", "the password list is in 1Password")."""
+    found = list(_list_pair_parts().finditer(pairs))
+    return any((pair.group(1).strip(" \t") or len(found) > 1) and _is_value(secret := pair.group(2) or pair.group(3))
+               and not _DATE.fullmatch(secret) for pair in found)
+
+
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
 
@@ -428,6 +470,13 @@ class NamedCredentialDetector(Detector):
         if name.startswith("whole"):
             yield None, value
             return
+        if name == "pair_list":  # taken whole when one of its secrets is a value; named by its header
+            if _listed_secrets(value):
+                before = match.string[match.start():match.start(match.lastindex)]
+                yield (named_kind(before) if "\n" in before else None), value
+            return
+        if name == "pair" and _LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
+            return  # "login list: alice:2024-01-03" is a list's first pair, judged as a list's (``_PAIR_LIST``)
         mixed = value.lower() != value != value.upper()
         if name == "markup":
             kept = not _WORD.fullmatch(value)
@@ -544,20 +593,13 @@ def _named_patterns() -> list[Any]:
                        f"|{_AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
                        f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*"
                        f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
-                       f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*({_PAIRED})"
+                       f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*(?P<pair>{_PAIRED})"
                        f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*[:=][ \\t]*"
                        f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
                        # "log in as admin with X", "sign in as root using X"
                        f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
-                       f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"
-                       # a list of users' passwords: "passwords: root=X, admin=Y", taken whole
-                       f"|{_AFTER}passwords[ \\t]*[:=][ \\t]*"
-                       r"(?P<pairs>[^\s=,;]+=[^\s,;]+(?:[ \t]*[,;][ \t]*[^\s=,;]+=[^\s,;]+)*)"
-                       # a word for a credential and one for a list, then users and their passwords, taken
-                       # whole: "password list: admin:X", "login list - bob:X, eve:Y", "credential table:" and
-                       # a pair a line
-                       f"|{_AFTER}(?:{_LIST_OF})[ \\t]*(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))[ \\t]*{_NEXT_LINE}"
-                       f"(?P<pair_list>{_USER_PAIR}(?:(?:[ \\t]*[,;][ \\t]*|[ \\t]*\\r?\\n[ \\t]*){_USER_PAIR})*)"),
+                       f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"),
+        compile_linear(_PAIR_LIST),
     ]
 
 
