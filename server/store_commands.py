@@ -405,7 +405,7 @@ def _consolidate(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     report = consolidate(store)
     waiting = {}
     for tenant in maintenance.stats(store)["by_scope"]:  # type: ignore[attr-defined]
-        review = store.review(tenant, list(store.scope_counts(tenant=tenant)))
+        review = store.review(tenant, list(store.scope_counts(tenant=tenant)), reasons=0)
         waiting[tenant] = {"contradictions": len(review.contradictions), "decayed": len(review.decayed),
                            "failing": len(review.failing), "more": review.more}
     result = {**report.as_json(), "waiting": waiting}

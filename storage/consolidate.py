@@ -51,6 +51,7 @@ PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, com
 DECAYED_READ = 200
 DECAYED_PAGES = 5
 DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait, "50+" when cut
+KEPT_REASON = "kept when compared; the words no longer read as disagreeing"
 REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pairs": [[older id, newer id]],
 # "pending": [seqs read before their vectors were made]}
 LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
@@ -95,10 +96,11 @@ class Report:
 
 @dataclass(frozen=True)
 class Review:
-    """What waits for the agent's judgement: ``contradictions`` ``(older id, newer id, reason)``,
-    ``decayed`` memories (``strength.needs_review``, weakest first), ``failing`` procedures."""
+    """What waits for the agent's judgement: ``contradictions`` ``(older id, newer id, reason)``
+    (reason None where it was not asked for: see :func:`review`), ``decayed`` memories
+    (``strength.needs_review``, weakest first), ``failing`` procedures."""
 
-    contradictions: list[tuple[str, str, str]]
+    contradictions: list[tuple[str, str, str | None]]
     decayed: list[Memory]
     failing: list[Memory]
     more: bool = False  # the decayed list was cut (``DECAYED_LISTED`` found or ``DECAYED_PAGES`` read): more may wait
@@ -355,24 +357,25 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
     return out
 
 
-def review(store: Store, tenant: str, scopes: list[str]) -> Review:
-    """What waits in ``scopes``: the kept contradicting pairs still both current, with today's
-    reason; current memories of ``strength.REVIEWED_KINDS`` that need review, weakest first, read
-    oldest written first among those old enough to have decayed that far, ``DECAYED_READ`` a page
-    until ``DECAYED_LISTED`` are found, the store is exhausted or ``DECAYED_PAGES`` pages were read
-    (``more`` then); procedures failing (see ``Review``)."""
+def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = None) -> Review:
+    """What waits in ``scopes``: the kept contradicting pairs still both current (the verdict the
+    scan or ``remember`` kept: never judged again here), with today's reason for the first
+    ``reasons`` of them (None: all; a count needs none); current memories of
+    ``strength.REVIEWED_KINDS`` that need review, weakest first, read oldest written first among
+    those old enough to have decayed that far, ``DECAYED_READ`` a page until ``DECAYED_LISTED`` are
+    found, the store is exhausted or ``DECAYED_PAGES`` pages were read (``more`` then); procedures
+    failing (see ``Review``)."""
     now = store.clock()
     with store.backend.read(tenant) as tx:
         pairs = _state(tx, tenant)["pairs"]
         rows = {m.id: m for m in tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()}
-        contradictions = []
+        contradictions: list[tuple[str, str, str | None]] = []
         for older_id, newer_id in pairs:
             older, newer = rows.get(older_id), rows.get(newer_id)
             if older is None or newer is None or not all(_shown(m, now, scopes) for m in (older, newer)):
                 continue
-            reason = disagreement(older.content, newer.content)  # type: ignore[arg-type]
-            if reason is not None:
-                contradictions.append((older_id, newer_id, reason))
+            asked = reasons is None or len(contradictions) < reasons
+            contradictions.append((older_id, newer_id, _reason(older, newer) if asked else None))
         age = min(_review_age(kind) for kind in STATE_KINDS)
         old = Filters(tenant=tenant, scopes=scopes, now=now, kinds=STATE_KINDS, until=now - age + 1)
         decayed, more, after = [], False, 0
@@ -385,6 +388,13 @@ def review(store: Store, tenant: str, scopes: list[str]) -> Review:
     decayed.sort(key=lambda m: (strength.strength(m, now), m.id))
     failing = store.failing_procedures(tenant, scopes)
     return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more)
+
+
+def _reason(older: Memory, newer: Memory) -> str:
+    """Why the kept pair disagrees, as ``contradiction.disagreement`` reads it today (a pair kept
+    by an earlier reading that today's finds no disagreement in stays until it is settled)."""
+    found = disagreement(older.content, newer.content)  # type: ignore[arg-type]
+    return found if found is not None else KEPT_REASON
 
 
 def _shown(memory: Memory, now: int, scopes: list[str]) -> bool:

@@ -799,10 +799,11 @@ class Store:
             order = "observed" if newest_first else "importance"
             return list(tx.memories(tenant, filters=filters, order=order, limit=max_rows).values()), total
 
-    def review(self, tenant: str, scopes: list[str]) -> consolidate.Review:
-        """What waits for the agent's judgement in ``scopes``: contradicting pairs, decayed memories,
-        failing procedures (see ``consolidate.review``), once the pairs ``remember`` just found are kept."""
+    def review(self, tenant: str, scopes: list[str], reasons: int | None = None) -> consolidate.Review:
+        """What waits for the agent's judgement in ``scopes``: contradicting pairs (the reason of the
+        first ``reasons``; None: all), decayed memories, failing procedures (see
+        ``consolidate.review``), once the pairs ``remember`` just found are kept."""
         self.upkeep.settle_notes()
         from . import consolidate
 
-        return consolidate.review(self, tenant, list(dict.fromkeys(scopes)))
+        return consolidate.review(self, tenant, list(dict.fromkeys(scopes)), reasons)

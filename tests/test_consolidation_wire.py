@@ -111,9 +111,9 @@ def test_memvault_consolidate_json_says_what_it_compacted_and_what_waits(db_path
 
 
 def test_review_never_says_nothing_waits_while_more_may(store, monkeypatch):
-    monkeypatch.setattr(store, "review", lambda tenant, scopes: Review([], [], [], more=True))
+    monkeypatch.setattr(store, "review", lambda tenant, scopes, reasons=None: Review([], [], [], more=True))
     assert "Nothing waits" not in review_document(store, Caller(tenant="t", scope="s"))
-    monkeypatch.setattr(store, "review", lambda tenant, scopes: Review([], [], []))
+    monkeypatch.setattr(store, "review", lambda tenant, scopes, reasons=None: Review([], [], []))
     assert "Nothing waits" in review_document(store, Caller(tenant="t", scope="s"))
 
 

@@ -108,6 +108,39 @@ def test_user_prompt_submit_gives_a_sure_memory_and_nothing_for_an_unrelated_pro
     assert (unrelated.returncode, unrelated.stdout) == (0, "")
 
 
+@pytest.mark.parametrize("prompt", [
+    "which package manager does the shop use and where does the staging database listen?",
+    "Which package manager does the shop use? Which port is the staging database on?",
+    "what package manager is used in the shop; which port does the staging DB listen on",
+])
+def test_a_prompt_of_two_questions_gives_the_memory_answering_each(env, stored, real_embedder, prompt):
+    store = Store(env["MEMVAULT_DB"], real_embedder)
+    try:
+        store.remember(tenant="default", scope="default", content="The shop uses pnpm as its package manager.",
+                       kind="fact")
+    finally:
+        store.close()
+    context = _context(_hook(env, "UserPromptSubmit", _payload("UserPromptSubmit", prompt=prompt)),
+                       "UserPromptSubmit")
+    assert "pnpm" in context and MEMORIES[0][0] in context, context
+    assert context.count("\n- ") == 2 and MEMORIES[1][0] not in context  # each once, only what answers
+
+
+@pytest.mark.parametrize(("prompt", "asked"), [
+    ("which package manager does the shop use and where is the staging database?",
+     ["which package manager does the shop use", "where is the staging database?"]),
+    ("Which port? Who owns billing? When do we deploy? How big is staging?",
+     ["Which port?", "Who owns billing?", "When do we deploy?"]),  # the first PROMPT_QUESTIONS
+    ("What is the difference between staging and production?", []),  # one question: "and" joins nouns
+    ("Build and deploy the shop, then tell me how it went", []),
+    ("where is the staging database", []),
+])
+def test_the_questions_of_a_prompt_are_asked_apart(prompt, asked):
+    from memvault.server.hooks import questions
+
+    assert questions(prompt) == asked
+
+
 def test_a_prompt_is_redacted_before_it_is_searched_and_episodes_are_left_to_the_boot_context(env, stored):
     store = _open(env)
     try:  # an episode quoting the question (as a session's digest does) answers nothing

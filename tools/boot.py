@@ -83,6 +83,15 @@ class _Part:
     used: int = 0  # tokens of the lines chosen, their heading included
 
 
+@dataclass
+class Costed:
+    """What :func:`render` costed, kept for a render of the same parts with another header."""
+
+    lines: dict[tuple[str, int], tuple[str, int, int]] = field(default_factory=dict)  # text, tokens, floored
+    headings: dict[str, int] = field(default_factory=dict)  # tokens of each heading
+    shorts: dict[str, str] = field(default_factory=dict)
+
+
 def _footer(shown: int, left: int, tokens: int) -> str:
     """``_6 of 6 memories shown, within 313 tokens._`` (the whole document is at most ``tokens``)."""
     them = "it" if left == 1 else "them"
@@ -99,11 +108,13 @@ def render(
     budget: int,
     note: str = "",
     details: Callable[[Memory], str] = lambda memory: "",
+    costed: Costed | None = None,
 ) -> str:
     """Markdown of ``parts`` (section, memories in order, true total) within ``budget`` tokens of
     ``literal.counter``; a memory's line is costed from its stored ``tokens``, never tokenized whole.
     ``note`` ends the header (it goes with it when the budget leaves room for the title alone);
-    ``details(memory)``: what its line adds after the content."""
+    ``details(memory)``: what its line adds after the content; ``costed``: the lines costed by an
+    earlier render of the same parts, details and short ids (filled in here)."""
     counter = literal.counter()
     where = ", ".join(f"`{s}`" for s in scopes)
     total = sum(t for _, _, t in parts)
@@ -119,9 +130,8 @@ def render(
         header = "# Memory boot context\n"
     room = budget - counter(header) - footer
     state = [_Part(section, memories) for section, memories, _ in parts]
-    lines: dict[tuple[str, int], tuple[str, int, int]] = {}  # made when first costed: text, tokens, floored
-    headings: dict[str, int] = {}  # tokens of each heading
-    shorts: dict[str, str] = {}
+    costed = Costed() if costed is None else costed
+    lines, headings, shorts = costed.lines, costed.headings, costed.shorts
 
     def cost(part: _Part, i: int) -> int:
         # Pieces counted apart: WordPiece never joins tokens across a line break or a quotation
@@ -247,7 +257,7 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     """
     scopes = caller.scopes(None)
     leading, note = _relevant(store, caller, scopes, task) if task and task.strip() else ([], "")
-    review = store.review(caller.tenant, scopes)
+    review = store.review(caller.tenant, scopes, reasons=0)  # a count and the pairs' ids: no reason read
     waiting = review.waiting
     more = "+" if review.more else ""
     items = "1 item waits" if waiting == 1 and not more else f"{waiting:,}{more} items wait"
@@ -298,9 +308,10 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
         return f"{held}{'; ' if held else ' — '}" + text.runs_text(
             r.runs, r.successes, last and last[:10], r.last_outcome, r.failure_modes, r.flagged)
 
-    document = render(parts, short_ids, caller, scopes, budget, note, details)
+    costed = Costed()
+    document = render(parts, short_ids, caller, scopes, budget, note, details, costed)
     if review_line:  # the line never costs a section its place
-        with_line = render(parts, short_ids, caller, scopes, budget, note + review_line, details)
+        with_line = render(parts, short_ids, caller, scopes, budget, note + review_line, details, costed)
         if _HEADING.findall(with_line) == _HEADING.findall(document):
             document = with_line
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}

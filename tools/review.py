@@ -23,7 +23,7 @@ def review_document(store: Store, caller: Caller) -> str:
     caller's scopes, at most ``SHOWN`` of each, then how many items wait in all."""
     scopes = caller.scopes(None)
     where = ", ".join(f"`{s}`" for s in scopes)
-    review = store.review(caller.tenant, scopes)
+    review = store.review(caller.tenant, scopes, reasons=SHOWN)
     if not review.waiting and not review.more:
         return f"# Review\n\nNothing waits for review in tenant `{caller.tenant}`, scopes {where}.\n"
     pairs = review.contradictions[:SHOWN]
