@@ -456,6 +456,7 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
         # A name standing where a subject stands names the subject, not a value in a slot.
         gone = [norm for norm in olds if norm not in news and not (kind == "name" and norm in old.subjects)]
         came = [norm for norm in news if norm not in olds and not (kind == "name" and norm in new.subjects)]
+        counted = len(gone), len(came)
         if kind == "name":
             gone = [g for g in gone if _in_slot(old, g, new)]
             came = [c for c in came if _in_slot(new, c, old)]
@@ -463,6 +464,7 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             # "met Bob on Monday" / "met Carol on Tuesday": two meetings, not one moved
             gone = [g for g in gone if g not in old.adding]
             came = [c for c in came if c not in new.adding]
+        lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
         if kind == "name" and len(gone) * len(came) <= 64:
             gone = [g for g in gone if not any(_same_name(g, c) for c in came)]
             came = [c for c in came if not any(_same_name(g, c) for g in olds)]
@@ -470,7 +472,7 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
         shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
-        if shared or (kind in _SWAPPABLE and len(gone) == 1 and len(came) == 1
+        if shared or (kind in _SWAPPABLE and lone and len(gone) == 1 and len(came) == 1
                       and not _told_apart(old, gone[0], new, came[0])):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
     return None

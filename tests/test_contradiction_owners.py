@@ -83,6 +83,14 @@ def test_another_owner_of_a_part_a_narrower_thing_or_in_no_plain_statement_is_no
     assert disagreement(older, newer) is None
 
 
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The public API is versioned in the URL path.", "José Álvarez owns the web client and the public OpenAPI spec."),
+    ("Mum collects Moomin mugs.", "Priya likes Rust, and Mum turns 70 in July."),
+])
+def test_names_set_aside_leave_no_one_for_one_swap_behind(older: str, newer: str) -> None:
+    assert disagreement(older, newer) is None
+
+
 @pytest.mark.parametrize(("older", "newer"), ADDED_NOT_REPLACED)
 def test_a_second_object_of_a_verb_that_adds_is_no_change(older: str, newer: str) -> None:
     assert disagreement(older, newer) is None
