@@ -374,6 +374,11 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
                  frozenset(adding))
 
 
+def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:
+    """Whether slot ``at`` says from when ("since March", "as of today"): no part of what is held."""
+    return slots[at - 1][1] == "since" or [t for _, t, _ in slots[max(0, at - 2):at]] == ["as", "of"]
+
+
 def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None],
               marks: list[tuple[bool, bool, int]], phrases: set[int], hedged: set[int],
               ) -> tuple[tuple[_Token, ...], frozenset[int], tuple[tuple[frozenset[str], frozenset[str], bool], ...]]:
@@ -425,7 +430,7 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
                 mine = out[len(out) - len(clause):]
                 if owning is not None:
                     owners = {t.key for t, at in zip(mine, clause) if at < owning and t.kind == "name"}
-                    held = {t.key for t, at in zip(mine, clause) if at > owning}
+                    held = {t.key for t, at in zip(mine, clause) if at > owning and not _dated(slots, at)}
                     past = slots[owning][1] in PAST_OWNING
                 else:
                     owners = {t.key for t, at in zip(mine, clause) if at > passive and t.kind == "name"}

@@ -65,6 +65,9 @@ ADDED_NOT_REPLACED = [
 STILL_A_CHANGE = [
     (OWNS, "Bob Chen owns the billing service."),
     (OWNS, "Bob Chen now owns the billing service."),
+    (OWNS, "Bob Chen owns the billing service since March."),
+    (OWNS, "Bob Chen owns the billing service as of today."),
+    (OWNS, "From Monday, Bob Chen owns the billing service."),
     ("Alice owns the billing service.", "The billing service is owned by Bob."),
     ("Alice owns the billing service.", "The billing service is now owned by Bob."),
     (LEADS, "Bob Chen leads the payments team."),
