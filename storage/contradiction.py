@@ -76,6 +76,14 @@ coordinates""".split())
 # Verbs of state or ownership after which a capitalised word opening a sentence is a name ("Alice owns").
 NAME_VERBS = OWNING | {"is", "was", "has"}
 _BEFORE_VERB = CHANGE_WORDS | ADDITION_WORDS | {"still", "currently"}  # "Bob now owns", "Alice also leads"
+# An owner's slot holds one name only in a plain present statement: "owned", "managed" and "was the"
+# tell the past; a sentence with one of ``HEDGES``, a negation, an addition ("too", "as well") or a
+# question mark supposes, denies, adds or asks ("If Bob owns the billing service, ask him").
+PAST_OWNING = frozenset({"owned", "managed", "was"})
+HEDGES = frozenset("""if unless whether when whenever maybe perhaps probably suppose supposing assuming
+might could would should""".split())
+# Passive ownership: "The billing service is (now) owned by Bob".
+PASSIVE_OWNING = frozenset("owned managed led maintained headed chaired overseen supervised coordinated run".split())
 NAME_PARTICLES = frozenset("de da di del della der den van von la le du dos das ter ten bin ibn al".split())
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
 ALIGNED = 64  # words of each text aligned at most (difflib is quadratic at worst: 300 took 1.2 s)
@@ -114,6 +122,10 @@ class _Read:
     sequence: tuple[_Token, ...]  # the content words and values in order (``_sequence``)
     change_clauses: frozenset[int]  # the clauses holding a change word
     subjects: frozenset[str]  # names only standing where a subject stands ("Marta's train", "Helix is")
+    # Of each clause naming owners (``_Token.subject``): (the owners' names, the keys of what they hold,
+    # whether it is a plain present statement: ``PAST_OWNING``, ``HEDGES``).
+    owned: tuple[tuple[frozenset[str], frozenset[str], bool], ...] = ()
+    adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING``
 
 
 def stem(word: str) -> str:
@@ -123,6 +135,14 @@ def stem(word: str) -> str:
             word = word[: -len(suffix)] + replace
             break
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+# Verbs that add rather than replace: one speaks French and German, meets Bob and Carol. A name in a
+# clause holding one is no value in a single-valued slot. Forms as written ("reviews", "plays" are nouns
+# too; "called" renames: "The service is called Helix").
+ADDING = frozenset("""speak speaks spoke know knows knew visited met meet meets emailed messaged pinged phoned
+texted thanked reviewed like likes liked love loves loved enjoy enjoys enjoyed learned learns studied played
+watched mentioned helped contacted invited interviewed hired trained mentored saw sees joined""".split())
 
 
 def _clock(token: str, meridiem: str | None) -> str | None:
@@ -182,11 +202,11 @@ def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | 
     return None
 
 
-def _tokens(text: str) -> list[tuple[str, bool, bool, bool]]:
-    """(token, opens a sentence, was possessive, ends a clause) in order, edge punctuation removed;
-    "9,800" stays one token. A line opens a sentence, and a list marker opening it ("-", "*", "•",
-    "1.") is no token."""
-    out: list[tuple[str, bool, bool, bool]] = []
+def _tokens(text: str) -> list[tuple[str, bool, bool, bool, bool]]:
+    """(token, opens a sentence, was possessive, ends a clause, a question mark follows) in order, edge
+    punctuation removed; "9,800" stays one token. A line opens a sentence, and a list marker opening
+    it ("-", "*", "•", "1.") is no token."""
+    out: list[tuple[str, bool, bool, bool, bool]] = []
     initial = True
     end = 0
     for match in _TOKEN.finditer(text):
@@ -196,7 +216,7 @@ def _tokens(text: str) -> list[tuple[str, bool, bool, bool]]:
         if line_start or raw in ";!?":
             initial = True
             if out:
-                out[-1] = out[-1][:3] + (True,)
+                out[-1] = out[-1][:3] + (True, raw == "?")
             if raw in ";!?" or _BULLET.fullmatch(raw):
                 continue  # a list marker is no token, and what follows it opens a sentence
         token = raw.strip(_EDGE)
@@ -206,7 +226,7 @@ def _tokens(text: str) -> list[tuple[str, bool, bool, bool]]:
         ends = raw[-1] in ",:" or token.lower() in CLAUSE_WORDS or (
             raw[-1] == "." and raw.lower() not in _ABBREVIATIONS)
         if token:
-            out.append((token, initial, owner, ends))
+            out.append((token, initial, owner, ends, False))
         initial = raw[-1] in ".:" and raw.lower() not in _ABBREVIATIONS
     return out
 
@@ -215,7 +235,7 @@ def _capitalised(token: str) -> bool:
     return token[:1].isupper() and token.isalpha()
 
 
-def _names_at(tokens: list[tuple[str, bool, bool, bool]], known: frozenset[str]) -> tuple[set[int], set[int]]:
+def _names_at(tokens: list[tuple[str, bool, bool, bool, bool]], known: frozenset[str]) -> tuple[set[int], set[int]]:
     """Which tokens opening a sentence are read as names, and which particles inside a name are no
     word of their own ("Anne de Vries"). A capitalised word opening a sentence is a name when it is
     no function word ("The", "Our", "Yesterday": ``NOT_NAMES``) and either it, with the capitalised
@@ -226,7 +246,7 @@ def _names_at(tokens: list[tuple[str, bool, bool, bool]], known: frozenset[str])
     named: set[int] = set()
     particles: set[int] = set()
     count = len(tokens)
-    for i, (raw, initial, owner, ends) in enumerate(tokens):
+    for i, (raw, initial, owner, _, _) in enumerate(tokens):
         # Particles between two capitalised words, wherever they stand: "de" in "Anne de Vries".
         if raw in NAME_PARTICLES and i and _capitalised(tokens[i - 1][0]) and not tokens[i - 1][3]:
             k = i
@@ -259,13 +279,13 @@ def _names_at(tokens: list[tuple[str, bool, bool, bool]], known: frozenset[str])
 @lru_cache(maxsize=1024)
 def openers(text: str) -> frozenset[str]:
     """Capitalised words opening a sentence of ``text``, lowercased."""
-    return frozenset(t.lower() for t, initial, _, _ in _tokens(text) if initial and _capitalised(t))
+    return frozenset(t.lower() for t, initial, _, _, _ in _tokens(text) if initial and _capitalised(t))
 
 
 @lru_cache(maxsize=1024)
 def inner_names(text: str) -> frozenset[str]:
     """Words ``text`` writes capitalised inside a sentence (names: "Helix", "Alice"), lowercased."""
-    return frozenset(t.lower() for t, initial, _, _ in _tokens(text) if not initial and _capitalised(t))
+    return frozenset(t.lower() for t, initial, _, _, _ in _tokens(text) if not initial and _capitalised(t))
 
 
 @lru_cache(maxsize=1024)
@@ -276,16 +296,22 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     tokens = _tokens(text)
     named, particles = _names_at(tokens, known)
     slots: list[tuple[str, str, str | None]] = []  # (type or "word", text, unit)
-    marks: list[tuple[bool, bool]] = []  # of each slot: (possessive, ends a clause)
+    marks: list[tuple[bool, bool, int]] = []  # of each slot: (possessive, ends a clause, sentence)
     skip = False
-    for i, (raw, initial, owner, ends) in enumerate(tokens):
+    sentence = -1
+    hedged: set[int] = set()  # sentences that ask, suppose, deny or add (``HEDGES``)
+    for i, (raw, initial, owner, ends, asked) in enumerate(tokens):
+        sentence += initial
+        lower = raw.lower()
+        if asked or lower in HEDGES or lower in NEGATIONS or lower.endswith(("n't", "n’t")) or lower in ADDITION_WORDS \
+                or (lower == "well" and i and tokens[i - 1][0].lower() == "as"):
+            hedged.add(sentence)
         if skip:
             skip = False
-            marks[-1] = (marks[-1][0], ends)
+            marks[-1] = (marks[-1][0], ends, sentence)
             continue
         if i in particles:
             continue
-        lower = raw.lower()
         following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
         meridiem = _MERIDIEM.get(following)
         found = _value(raw, lower, meridiem, initial and i not in named)
@@ -295,15 +321,15 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
             found = None  # a unit: "420 GB"
         if found is None:
             slots.append(("word", lower, None))
-            marks.append((owner, ends))
+            marks.append((owner, ends, sentence))
             continue
         kind, norm, unit = found
         skip = kind == "time" and meridiem is not None
         slots.append((kind, norm, None))
-        marks.append((owner and not unit, ends and not unit))
+        marks.append((owner and not unit, ends and not unit, sentence))
         if unit:
             slots.append(("word", unit, None))
-            marks.append((owner, ends))
+            marks.append((owner, ends, sentence))
     anchor = [stem(t) if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
               for k, t, _ in slots]
     before: list[str | None] = []
@@ -337,18 +363,32 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
             if target is not None:
                 negated.add(target)
     states = tuple((_STATE_GROUP[t], t) for t in lowered if t in _STATE_GROUP)
-    sequence, changed = _sequence(slots, anchor, marks, phrases)
+    sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
+    adding_clauses = {t.clause for t in sequence if t.kind == "word" and t.shown in ADDING
+                      and not (t.subject or t.determined)}  # a verb, not "the architecture review"
+    adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
-                 any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects))
+                 any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
+                 frozenset(adding))
+
+
+def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:
+    """Whether slot ``at`` says from when ("since March", "as of today"): no part of what is held."""
+    return slots[at - 1][1] == "since" or [t for _, t, _ in slots[max(0, at - 2):at]] == ["as", "of"]
 
 
 def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None],
-              marks: list[tuple[bool, bool]], phrases: set[int]) -> tuple[tuple[_Token, ...], frozenset[int]]:
+              marks: list[tuple[bool, bool, int]], phrases: set[int], hedged: set[int],
+              ) -> tuple[tuple[_Token, ...], frozenset[int], tuple[tuple[frozenset[str], frozenset[str], bool], ...]]:
     """The content words and values of a text in order (but the words of change phrases at
-    ``phrases``), each marked where it stands (``_Token``), and the clauses holding a change word."""
+    ``phrases``), each marked where it stands (``_Token``), the clauses holding a change word, and
+    what the owners a clause names hold (``_Read.owned``; ``hedged``: sentences that are no plain
+    statement)."""
     out: list[_Token] = []
+    owned: list[tuple[frozenset[str], frozenset[str], bool]] = []
+    passive = None  # the slot of "by" in "is owned by", after the clause's verb
     clause: list[int] = []  # slot indexes of the content of the clause being read
     verb = None  # the clause's first verb slot
     owning = None  # the slot of an ``OWNING`` verb (or "is the") right after the clause's names
@@ -366,6 +406,12 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
             owning = i
         if kind == "word" and text in VERBS and verb is None:
             verb = i
+            k = i + 1
+            while k < len(slots) and slots[k][1] in _BEFORE_VERB:
+                k += 1
+            if text in ("is", "are", "was", "were") and k + 1 < len(slots) and slots[k][1] in PASSIVE_OWNING \
+                    and slots[k + 1][1] == "by":
+                passive = k + 1
         if kind == "word" and (text in CHANGE_WORDS or i in phrases):
             changed.add(clauses)
         if (anchor[i] is not None and text not in NEGATIONS and i not in phrases) or kind != "word":
@@ -380,8 +426,20 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
                 kind, text, _ = slots[at]
                 subject = marks[at][0] or before
                 out.append(_Token(anchor[at] or text, kind, text, subject, determined, clauses))
-            clause, verb, owning, pronoun, clauses = [], None, None, None, clauses + 1
-    return tuple(out), frozenset(changed)
+            if owning is not None or passive is not None:
+                mine = out[len(out) - len(clause):]
+                if owning is not None:
+                    owners = {t.key for t, at in zip(mine, clause) if at < owning and t.kind == "name"}
+                    held = {t.key for t, at in zip(mine, clause) if at > owning and not _dated(slots, at)}
+                    past = slots[owning][1] in PAST_OWNING
+                else:
+                    owners = {t.key for t, at in zip(mine, clause) if at > passive and t.kind == "name"}
+                    held = {t.key for t, at in zip(mine, clause) if at < verb}  # type: ignore[operator]
+                    past = slots[verb][1] in ("was", "were")  # type: ignore[index]
+                plain = not past and marks[i][2] not in hedged
+                owned.append((frozenset(owners), frozenset(held), plain))
+            clause, verb, owning, pronoun, passive, clauses = [], None, None, None, None, clauses + 1
+    return tuple(out), frozenset(changed), tuple(owned)
 
 
 @lru_cache(maxsize=1024)
@@ -403,6 +461,15 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
         # A name standing where a subject stands names the subject, not a value in a slot.
         gone = [norm for norm in olds if norm not in news and not (kind == "name" and norm in old.subjects)]
         came = [norm for norm in news if norm not in olds and not (kind == "name" and norm in new.subjects)]
+        counted = len(gone), len(came)
+        if kind == "name":
+            gone = [g for g in gone if _in_slot(old, g, new)]
+            came = [c for c in came if _in_slot(new, c, old)]
+        elif old.adding | new.adding and _names_in(old, old.adding) != _names_in(new, new.adding):
+            # "met Bob on Monday" / "met Carol on Tuesday": two meetings, not one moved
+            gone = [g for g in gone if g not in old.adding]
+            came = [c for c in came if c not in new.adding]
+        lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
         if kind == "name" and len(gone) * len(came) <= 64:
             gone = [g for g in gone if not any(_same_name(g, c) for c in came)]
             came = [c for c in came if not any(_same_name(g, c) for g in olds)]
@@ -410,10 +477,28 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
         shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
-        if shared or (kind in _SWAPPABLE and len(gone) == 1 and len(came) == 1
+        if shared or (kind in _SWAPPABLE and lone and len(gone) == 1 and len(came) == 1
                       and not _told_apart(old, gone[0], new, came[0])):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
     return None
+
+
+def _in_slot(read: _Read, name: str, other: _Read) -> bool:
+    """Whether ``name`` in ``read`` can be one value of a single-valued slot that ``other`` fills:
+    not the object of a verb that adds (``ADDING``: "speaks French"), and, as an owner, holding in a
+    plain present statement the very thing (the same words) that owners in ``other`` hold so ("Bob
+    owns the billing service", not its tests, "the new billing service", "... too", "If Bob owns")."""
+    if name in read.adding:
+        return False
+    held = {h for owners, h, plain in read.owned if name in owners}
+    if not held:
+        return True
+    mine = {h for owners, h, plain in read.owned if name in owners and plain}
+    return not mine.isdisjoint(h for owners, h, plain in other.owned if plain and owners)
+
+
+def _names_in(read: _Read, norms: frozenset[str]) -> frozenset[str]:
+    return frozenset(norms & read.values.get("name", {}).keys())
 
 
 def _told_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
@@ -491,16 +576,21 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
 
 def _shares_subject(old: _Read, new: _Read) -> bool:
     """Whether the newer text's change words can act on the older: the subject of a clause holding
-    them (``_Token.subject``: "The API now uses gRPC") is among the older's words, or the older's
-    subject among the newer's, or either has none (a pronoun leads: "We moved builds to Buildkite").
-    A value standing elsewhere than a subject does not count ("... through the API" is no memory
-    about the API)."""
+    them (``_Token.subject``: "The API now uses gRPC") is among the older's words, or the whole
+    subject of a clause of the older among the newer's ("the billing service", not "billing" alone:
+    "Now Bob is on the billing team" changes no owner of the billing service), or either has none (a
+    pronoun leads: "We moved builds to Buildkite"). A value standing elsewhere than a subject does not
+    count ("... through the API" is no memory about the API)."""
     told = {t.key for t in new.sequence if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses}
-    was = {t.key for t in old.sequence if t.subject and t.kind not in _POINT_VALUES}
+    was: dict[int, set[str]] = {}
+    for t in old.sequence:
+        if t.subject and t.kind not in _POINT_VALUES:
+            was.setdefault(t.clause, set()).add(t.key)
     if not told or not was:
         return True
+    held = {t.key for t in new.sequence if t.subject or t.kind == "word"}
     return not told.isdisjoint(t.key for t in old.sequence if t.subject or t.kind == "word") or \
-        not was.isdisjoint(t.key for t in new.sequence if t.subject or t.kind == "word")
+        any(subject <= held for subject in was.values())
 
 
 @lru_cache(maxsize=1024)
@@ -555,12 +645,19 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     for group, word in new.states:
         if group in old_states and old_states[group] != word and word not in {w for _, w in old.states}:
             return f"opposite state: {old_states[group]} → {word}"
-    if bool(old.negated) != bool(new.negated):
+    if bool(old.negated) != bool(new.negated) and not _named_apart(old, new):
         negated, plain = (new, old) if new.negated else (old, new)
         hit = sorted(negated.negated & (plain.words - plain.negated))
         if hit:
             return f"negation: not {hit[0]}"
     return None
+
+
+def _named_apart(old: _Read, new: _Read) -> bool:
+    """Whether both texts name someone or something and share no name: "Bob doesn't own the billing
+    service" denies nothing "Alice owns the billing service" states."""
+    a, b = old.values.get("name", {}).keys(), new.values.get("name", {}).keys()
+    return bool(a) and bool(b) and a.isdisjoint(b)
 
 
 def disagreement(older: str, newer: str) -> str | None:
