@@ -317,7 +317,7 @@ def refuse_secrets(fields: dict[str, str]) -> None:
 _PRIVATE_TAG = re.compile(r"<\s*(?:(/)\s*)?private\b[^<>]*>", re.IGNORECASE)
 
 
-def _without_private(text: str) -> str:
+def without_private(text: str) -> str:
     """``text`` without its ``<private>`` spans: nested spans go whole (to the outer closing tag), an
     unclosed one to the end of the text, and a closing tag without its opening one with all the text
     before it (the span began in an earlier block or turn of the same message)."""
@@ -464,7 +464,7 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
 def _redact_once(text: str) -> tuple[str, set[str]]:
     """One reading of :func:`redact`'s: ``text`` (no line break at its end) redacted, and the kinds."""
     kinds: set[str] = set()
-    kept = _without_private(text)
+    kept = without_private(text)
     if kept != text:
         kinds.add("private")
     joined = "\n".join(kept.splitlines())
