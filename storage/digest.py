@@ -20,7 +20,7 @@ ASKED_WORDS = 12  # words of each user turn the digest quotes
 ERROR_WORDS = 12  # words of an error's line
 WHERE_CHARS = 200  # of the client's name and working directory
 QUOTE_CHARS = 120  # of each quoted entry (a user turn's or an error's words)
-_ERROR = re.compile(r"\b(?:error|failed|failure|fatal|panic)\b|[a-z](?:Error|Exception)\b|\bERR!|Traceback",
+_ERROR = re.compile(r"\b(?:error|failed|failure|fatal|panic)\b|(?-i:[a-z](?:Error|Exception))\b|\bERR!|Traceback",
                     re.IGNORECASE)
 # What a captured tool result that failed starts with (``server/transcripts``: Claude Code's ``is_error``): a
 # mark, not the output's words, so it is no error line of its own.
