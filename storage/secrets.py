@@ -338,10 +338,12 @@ def without_private(text: str) -> str:
 
 
 # The detectors name a PEM private key by its first line: the block goes to its END line.
-_PEM_BEGIN = compile_linear(r"BEGIN[A-Z ]* PRIVATE KEY")
+_PEM_BEGIN = compile_linear(r"BEGIN[A-Z0-9 ]* PRIVATE KEY")  # SSH2 ENCRYPTED too
 REDACT_PASSES = 3  # rounds of whole-line replacement before a text still named is replaced whole
 # A line break as a JSON (or YAML, Python) string writes it: "\\n", "\\r\\n".
 _ESCAPED_BREAK = re.compile(r"(?:\\r)?\\n")
+# The rest of a BEGIN line after the label a detector matched: " BLOCK-----".
+_HEADER_REST = re.compile(r"[A-Z0-9 ]*-*[ \t\r]*")
 # A line of a key's body: base64 (PEM, OpenSSH, PGP), indented as in a YAML block scalar.
 _BODY_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/=]{16,}[ \t\r]*")
 
@@ -366,7 +368,7 @@ def _key_block_end(text: str, end: int) -> int:
             at = escaped.end()
         return at
     line_end = text.find("\n", end, limit)
-    if line_end < 0 or text[end:line_end].strip(" \t\r-"):  # the string or the line holds the key
+    if line_end < 0 or not _HEADER_REST.fullmatch(text, end, line_end):  # the string or the line holds the key
         return limit if line_end < 0 else line_end
     at, body = line_end, False
     while at < limit:

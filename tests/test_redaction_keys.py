@@ -61,6 +61,9 @@ CASES = {
     "ec": ("before\n" + _pem("EC PRIVATE KEY") + KEPT_AFTER, ["before\n"]),
     "encrypted-rsa": (_pem("RSA PRIVATE KEY", headers=("Proc-Type: 4,ENCRYPTED",
                                                         "DEK-Info: AES-128-CBC,3F17F5316E2BAC89")) + KEPT_AFTER, []),
+    "ssh2-encrypted": (_pem("SSH2 ENCRYPTED PRIVATE KEY", headers=("Comment: rsa-key",)) + KEPT_AFTER, []),
+    "pgp-no-end": ("before\n" + _pem("PGP PRIVATE KEY BLOCK", end=False, headers=("Version: GnuPG v2",)) + "\n"
+                   + KEPT_AFTER, ["before\n"]),
     "pgp": ("gpg --export-secret-keys\n" + _pem("PGP PRIVATE KEY BLOCK", headers=("Version: GnuPG v2",))
             + KEPT_AFTER, ["gpg --export-secret-keys\n"]),
 }
