@@ -41,7 +41,7 @@ def _words(text: str, count: int) -> str:
 def error_line(text: str) -> str | None:
     """The line of a tool's output that says its error: the last traceback's exception (its first line
     after the frames, which are indented), else the first line holding an error word (``_ERROR``), else,
-    for a result marked failed (``FAILED_MARK``), its first line that is not blank; None for output
+    for a result marked failed (``FAILED_MARK``), its first line that is not blank, marked; None for output
     that says no error. The mark itself is no error word."""
     lines = text.splitlines()
     marked = bool(lines) and lines[0].startswith(FAILED_MARK)
@@ -56,8 +56,8 @@ def error_line(text: str) -> str | None:
     if exception is not None:
         return exception.strip()
     found = next((x for x in lines if _ERROR.search(x)), None)
-    if found is None and marked:
-        found = next((x for x in lines if x.strip()), None)
+    if found is None and marked:  # failed, in no words of its own: its first line, marked as the result was
+        found = FAILED_MARK + next((x for x in lines if x.strip()), "").strip()
     return None if found is None else found.strip()
 
 

@@ -25,7 +25,7 @@ OUTPUTS = {
     "rust": ("   Compiling app v0.1.0\nerror[E0308]: mismatched types\n --> src/main.rs:4:5",
              "error[E0308]: mismatched types"),
     "npm": ("> build\n> tsc\nnpm ERR! code ELIFECYCLE\nnpm ERR! errno 2", "npm ERR! code ELIFECYCLE"),
-    "marked-no-word": (FAILED_MARK + "\nexit status 3\n", "exit status 3"),
+    "marked-no-word": (FAILED_MARK + "\nexit status 3\n", "error: exit status 3"),
     "pytest": ("collected 3 items\n\nFAILED tests/test_a.py::test_b - AssertionError", "FAILED tests/test_a.py::test_b"),
 }
 
