@@ -348,46 +348,73 @@ _HEADER_REST = re.compile(r"[A-Z0-9 ]*-*[ \t\r]*")
 _BODY_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/=]{16,}[ \t\r]*")
 
 
-def _key_block_end(text: str, end: int) -> int:
-    """Where a private key whose BEGIN line's label ends at ``end`` of ``text`` ends. A key's body holds
-    no quote, so the first ``"`` or ``'`` after it closes the string that holds the key (a JSON value
-    with escaped line breaks, a quoted YAML or Python string): the block ends at its END line's last
-    "-----" (any label: ``END PGP PRIVATE KEY BLOCK``) before that quote, and the escaped line breaks
-    right after it (``-----END PRIVATE KEY-----\\n"``), keeping the string's closing quote and what
-    follows. Without an END line before it (a key cut short), the block ends where what holds it ends:
-    the string (at the quote), the BEGIN line when the key goes on on that line (one line with spaces),
-    else its paragraph (to the first blank line after a line of the body, a PGP armor's headers are
-    followed by one before the body). Linear in what it reads."""
-    quotes = [i for i in (text.find('"', end), text.find("'", end)) if i >= 0]
-    limit = min(quotes, default=len(text))
-    closing = text.find("-----END", end, limit)
-    if closing >= 0:
-        dashes = text.find("-----", closing + 8, limit)
-        at = limit if dashes < 0 else dashes + 5
-        while (escaped := _ESCAPED_BREAK.match(text, at, limit)) is not None:
-            at = escaped.end()
-        return at
-    line_end = text.find("\n", end, limit)
-    if line_end < 0 or not _HEADER_REST.fullmatch(text, end, line_end):  # the string or the line holds the key
-        return limit if line_end < 0 else line_end
-    at, body = line_end, False
-    while at < limit:
-        following = text.find("\n", at + 1, limit)
-        following = limit if following < 0 else following
-        line = text[at + 1:following]
-        if not line.strip():
-            if body:
-                return at
-        elif _BODY_LINE.fullmatch(line):
-            body = True
-        at = following
-    return limit
+class _KeyBlocks:
+    """Where each private key of one text ends (:meth:`end`). What a search finds from one key (the next
+    quote, END line or paragraph end) is kept for the keys after it, which start before it: many keys
+    without an END line cost one pass over the text, not one each."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[str, tuple[int, int]] = {}  # what -> (searched from, found at: -1 none)
+        self._paragraph = (-1, -1)  # (searched from, its end)
+
+    def _next(self, what: str, at: int) -> int:
+        start, found = self._found.get(what, (-1, -1))
+        if not (0 <= start <= at and (found < 0 or at <= found)):
+            found = self.text.find(what, at)
+            self._found[what] = (at, found)
+        return found
+
+    def end(self, end: int) -> int:
+        """Where a private key whose BEGIN line's label ends at ``end`` ends. A key's body holds no quote,
+        so the first ``"`` or ``'`` after it closes the string that holds the key (a JSON value with
+        escaped line breaks, a quoted YAML or Python string): the block ends at its END line's last
+        "-----" (any label: ``END PGP PRIVATE KEY BLOCK``) before that quote, and the escaped line
+        breaks right after it (``-----END PRIVATE KEY-----\\n"``), keeping the string's closing quote
+        and what follows. Without an END line before it (a key cut short), the block ends where what
+        holds it ends: the string (at the quote), the BEGIN line when the key goes on on that line (one
+        line with spaces), else its paragraph (to the first blank line after a line of the body: a PGP
+        armor's headers are followed by one before the body)."""
+        text = self.text
+        quotes = [i for i in (self._next('"', end), self._next("'", end)) if i >= 0]
+        limit = min(quotes, default=len(text))
+        closing = self._next("-----END", end)
+        if 0 <= closing < limit:
+            dashes = text.find("-----", closing + 8, limit)
+            at = limit if dashes < 0 else dashes + 5
+            while (escaped := _ESCAPED_BREAK.match(text, at, limit)) is not None:
+                at = escaped.end()
+            return at
+        line_end = text.find("\n", end, limit)
+        if line_end < 0 or not _HEADER_REST.fullmatch(text, end, line_end):  # the string or line holds the key
+            return limit if line_end < 0 else line_end
+        start, found = self._paragraph
+        if not (0 <= start <= line_end < found):
+            found = self._paragraph_end(line_end)
+            self._paragraph = (line_end, found)
+        return min(found, limit)
+
+    def _paragraph_end(self, at: int) -> int:
+        """The end of the paragraph whose line break ``at`` follows a BEGIN line: the first blank line
+        after a line of the body (``_BODY_LINE``), else the text's end."""
+        text, body = self.text, False
+        while at < len(text):
+            following = text.find("\n", at + 1)
+            following = len(text) if following < 0 else following
+            line = text[at + 1:following]
+            if not line.strip():
+                if body:
+                    return at
+            elif _BODY_LINE.fullmatch(line):
+                body = True
+            at = following
+        return len(text)
 
 
-def _value_end(text: str, value: str, end: int) -> int:
-    """Where the credential ``value`` ending at ``end`` of ``text`` ends: at ``end``, or a private key's
-    block where :func:`_key_block_end` says."""
-    return _key_block_end(text, end) if _PEM_BEGIN.search(value) else end
+def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
+    """Where the credential ``value`` ending at ``end`` of the text of ``blocks`` ends: at ``end``, or a
+    private key's block where :meth:`_KeyBlocks.end` says."""
+    return blocks.end(end) if _PEM_BEGIN.search(value) else end
 
 
 # A whole line of key characters right after a credential that ends its line: the credential's
@@ -469,7 +496,7 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     (a named value, the whole lines of key characters after it: :func:`_continued`),
     one found only in another reading of the text (NFKC, joined) its line; a private key (PEM,
     OpenSSH, PGP), its block to the END line, or without one to the end of the string, line or paragraph
-    holding it (:func:`_key_block_end`), the rest kept. Read again until nothing changes
+    holding it (:meth:`_KeyBlocks.end`), the rest kept. Read again until nothing changes
     (a marker can make a word of what followed the credential it replaced: "…[GitHub token]Password:
     X"), at most ``REDACT_PASSES`` more times, so that a redacted text redacts to itself. Linear in the
     text's length."""
@@ -492,8 +519,9 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         kinds.add("private")
     joined = "\n".join(kept.splitlines())
     read = _placed_masked(joined)  # the same length: its offsets are joined's
+    blocks = _KeyBlocks(joined)
     # Longest first where two start together, then the first detector's (a key format before a named one).
-    spans = sorted((offset, -_value_end(joined, value, end), order, kind)
+    spans = sorted((offset, -_value_end(blocks, value, end), order, kind)
                    for order, (offset, _, kind, value, end) in enumerate(_values(read, read.split("\n"),
                                                                                    most=None)))
     pieces: list[str] = []
