@@ -165,6 +165,7 @@ def test_the_claude_code_command_survives_paths_with_spaces(tmp_path, capsys, mo
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "Application Support" / "mem vault.db"
+    db.parent.mkdir()  # (setup refuses a --db whose folder is missing, as every command does)
     code, out, _ = run(capsys, "setup", "claude-code", "--db", str(db))
     line = next(x for x in out.splitlines() + [""] if "claude mcp add" in x)
     words = shlex.split(line[line.index("claude mcp add"):])
