@@ -42,8 +42,7 @@ def capture(store: Store, config: Config, client: str, data: dict[str, Any], end
     stored = Stored(known={} if state.offset == 0 else None)
     bad = refused = 0
     if not path.is_file():
-        logging.getLogger(__name__).warning("transcript_path: %s is %s: nothing captured", path,
-                                            "a folder" if path.is_dir() else "not there")
+        logging.getLogger(__name__).warning("transcript_path: %s %s: nothing captured", path, _not_a_file(path))
     else:
         for got in transcripts.chunks(path, state.offset, session_id, state.names, turns=APPEND_AT_ONCE):
             store_turns(store, config.tenant, config.scope, got.turns, client, stored)
@@ -62,6 +61,21 @@ def capture(store: Store, config: Config, client: str, data: dict[str, Any], end
     if end:
         store.episodes.end(tenant=config.tenant, session_id=session_id)
     return stored
+
+
+def _not_a_file(path: Path) -> str:
+    """What ``path``, which is no regular file, is instead, in words ("is not there", "is a folder")."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "is not there" if not path.is_symlink() else "is a broken link"
+    if stat.S_ISDIR(mode):
+        return "is a folder"
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"is not a regular file (it is {kind})" if kind != "not a regular file" else "is not a regular file"
 
 
 class Stored:

@@ -26,7 +26,7 @@ from memvault.storage.location import redacted
 from . import client_commands
 from . import config as config_module
 from . import version
-from .cli_io import NAMES, OutputFailed, err, exit_code, flush, in_cli_words, out
+from .cli_io import NAMES, OutputFailed, RedactedStream, err, exit_code, flush, in_cli_words, out
 from .clients import CLIENTS
 from .store_commands import RUN, damaged, say_created
 
@@ -190,8 +190,8 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                "--write": {"action": "store_true", "help": "merge the entry into the client's config file"},
                "--bundle": {"metavar": "OUT.mcpb", "help": "claude-desktop: write a Claude Desktop extension "
                             "running this memvault instead, to install by opening it"},
-               "--hooks": {"action": "store_true", "help": "claude-code: merge memvault's hooks into "
-                           "~/.claude/settings.json instead (docs/hooks.md)"}}),
+               "--hooks": {"action": "store_true", "help": "claude-code: print memvault's hooks merged into "
+                           "~/.claude/settings.json instead (with --write: merge them there; docs/hooks.md)"}}),
     "ui": ("Open a local web page to see, search and correct the memories (docs/ui.md); Ctrl-C stops.",
            {**OPEN, "--port": {"type": _integer, "default": 0, "help": "port (default: a free one)"},
             "--host": {"default": "127.0.0.1", "help": "address to bind (default 127.0.0.1; off loopback "
@@ -202,7 +202,7 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                                 "(docs/ui.md#served-to-a-network)"},
             **{flag: spec for flag, spec in HTTP.items() if flag not in ("--transport", "--host", "--port",
                                                                         "--rate-limit")}}),
-    "hook": ("Run as a client's hook (setup claude-code --hooks writes them): read the hook's JSON on stdin, "
+    "hook": ("Run as a client's hook (setup claude-code --hooks --write writes them): read the hook's JSON on stdin, "
              "print what the client expects; a failure exits 1, which never blocks the client.",
              {"client": {"help": "claude-code or codex"}, "event": {"help": "SessionStart, UserPromptSubmit, "
               "PostToolUse, Stop, PreCompact or SessionEnd (codex: the first two)"}, **DB,
@@ -384,8 +384,21 @@ WRITING = ("serve", "remember", "supersede", "import", "hook")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``memvault`` console script; returns the exit code."""
+    """Entry point of the ``memvault`` console script; returns the exit code. A hook's stderr is
+    redacted as a whole (:class:`cli_io.RedactedStream`): whatever message quotes its input, no
+    credential is printed."""
     argv = sys.argv[1:] if argv is None else argv
+    if "hook" not in argv or sys.stderr is None:  # (anywhere: ``--db X hook ...`` is a hook's too)
+        return _main(argv)
+    stderr = sys.stderr
+    sys.stderr = RedactedStream(stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _main(argv: Sequence[str]) -> int:
     try:
         args = _hook_args(argv) or parse(argv)
     except SystemExit as exc:  # a hook's refused argument must not exit 2: its client would block on it
@@ -393,6 +406,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return client_commands.hooks_exit()
         raise
     command = args.command or "serve"
+    if command == "setup" and getattr(args, "hooks", False):  # before the URL is read: that needs no driver
+        from .hook_settings import refuse_password
+
+        try:
+            refuse_password(args.db if args.db is not None else os.environ.get("MEMVAULT_DB") or "")
+        except ValueError as exc:
+            err(f"{NAMES['db']}: {exc}; nothing was written")
+            return 1
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="memvault %(levelname)s %(name)s: %(message)s")
     settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets", "consolidate_hours",
@@ -416,6 +437,11 @@ def main(argv: Sequence[str] | None = None) -> int:
              "list; give the URL in MEMVAULT_DB, or the password in ~/.pgpass or PGPASSWORD, instead")
     folder = config_module.missing_folder(config.db) if _creates_database(command, args) else None
     if folder is not None and command != "hook":  # (a hook says it as a hook: hooks.run)
+        if command == "setup":
+            return _refused(args, "db", f"the folder {str(folder)!r} does not exist, and memvault makes a database "
+                                        "but no folders (a typo would start an empty memory): the server and "
+                                        "the hooks would refuse it, so setup writes no configuration for it; "
+                                        "create it, or fix --db")
         what = {"serve": "the server", "keys": "keys create"}.get(command, command)
         return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {what} makes a database but no "
                                     "folders (a typo would start an empty memory); create it, or fix --db")
@@ -438,9 +464,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _creates_database(command: str, args: argparse.Namespace) -> bool:
     """Whether ``command`` makes the database when it is not there: the server (over stdio at its first
-    write, over HTTP at once), ``keys create``, ``remember``, ``import`` and a hook; each is refused when
-    the folder of ``--db`` is missing (:func:`config.missing_folder`)."""
-    return command in ("serve", "remember", "import", "hook") or (command == "keys" and args.action == "create")
+    write, over HTTP at once), ``keys create``, ``remember``, ``import`` and a hook, and ``setup``, whose
+    configuration makes the client start one; each is refused when the folder of ``--db`` is missing
+    (:func:`config.missing_folder`)."""
+    return (command in ("serve", "remember", "import", "hook", "setup")
+            or (command == "keys" and args.action == "create"))
 
 
 def _printing(run: Callable[[], int], failed: int = 1, done: Callable[[], str | None] = lambda: None) -> int:

@@ -61,6 +61,24 @@ def err(text: str) -> None:
         sys.stderr.write(f"memvault: {text}\n")
 
 
+class RedactedStream:
+    """A text stream (``sys.stderr``) whose every write is redacted first (``secrets.redact``: each
+    credential replaced by its kind, private spans dropped): a hook's messages quote its input (paths,
+    session ids, tool names), and a hook never prints a credential. Other attributes are the stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        from memvault.storage.secrets import redact
+
+        self.stream.write(redact(text)[0] if text.strip() else text)
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def in_cli_words(exc: Exception) -> str:
     """``exc``'s message with its field, and each argument its reason names (in backticks), as the
     command line spells them (``kinds[0]``: ``--kind``; ``query``: ``QUERY``)."""

@@ -67,7 +67,8 @@ def _bundle(args: argparse.Namespace, config: config_module.Config) -> int:
 
 
 def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
-    """Merge memvault's hooks into Claude Code's user settings (a backup first); says when nothing changed."""
+    """Print Claude Code's ``hooks`` setting with memvault's merged in, and the file it belongs in; with
+    ``--write``, merge them into that file (a backup first), saying when nothing changed."""
     from . import hook_settings, hooks, setup
 
     if args.client != "claude-code":
@@ -79,6 +80,9 @@ def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
     except ValueError as exc:  # a password in the database URL: nothing written
         err(f"--db: {exc}; nothing was written")
         return 1
+
+    if not args.write:
+        return _print_hooks(args, path, wanted)
 
     def change(document: dict[str, Any]) -> bool:
         current = document.get("hooks", {})
@@ -107,6 +111,26 @@ def _setup_hooks(args: argparse.Namespace, config: config_module.Config) -> int:
         err(f"wrote memvault's hooks ({', '.join(hooks.EVENTS['claude-code'])}) into {path}{kept}. "
              "Claude Code runs them from its next session. The memory tools are the MCP server's: "
              "`memvault setup claude-code` sets it up.")
+    return 0
+
+
+def _print_hooks(args: argparse.Namespace, path: Path, wanted: dict[str, str]) -> int:
+    """``setup claude-code --hooks`` without ``--write``: the settings' ``hooks`` with memvault's merged in
+    (the file's own hooks kept, when it can be read), printed with the file it belongs in; nothing written."""
+    from . import hook_settings
+
+    try:
+        current = json.loads(path.read_text(encoding="utf-8")).get("hooks", {})
+        merged = hook_settings.merged(current if isinstance(current, dict) else {}, wanted)
+    except (OSError, ValueError, AttributeError):  # none yet, or not a plain JSON object: memvault's alone
+        merged = hook_settings.merged({}, wanted)
+    if args.json:
+        out(json.dumps({"client": args.client, "path": str(path), "written": False, "hooks": merged}, indent=2))
+        return 0
+    out(f"Merge this into {path} (or run this command again with --write to merge it there, a backup "
+        "kept; other hooks there stay):\n")
+    out(json.dumps({"hooks": merged}, indent=2))
+    out("\nThe memory tools are the MCP server's: `memvault setup claude-code` sets it up.")
     return 0
 
 

@@ -53,13 +53,18 @@ def missing_folder(database: Path | str) -> Path | None:
     """The folder of a database file that is not there, when memvault would have to make it: memvault
     makes a database but never the folders of a path it is given (a typo in ``--db`` would start an
     empty memory that later calls read and fill), only the default path's, its own. None for a folder
-    that is there, the default path and a PostgreSQL URL. Every command that can make a database asks
-    this before it opens one (``cli.main``, ``hooks.run``)."""
+    that is there, the default path and a PostgreSQL URL; else the first folder of the path, as the system
+    reads it (unresolved: ``a/nope/../b`` needs ``a/nope``), that is missing. Every command that can make
+    a database asks this before it opens one (``cli.main``, ``hooks.run``), so the storage's ``mkdir``
+    only ever makes the default path's folder."""
     if isinstance(database, str):
         return None
-    folder = Path(database).resolve().parent
+    # The folder as the system reads it (``a/nope/../b`` needs ``a/nope``): what opening the file needs.
+    folder = Path(database).absolute().parent
     # The folder first: the default path is looked up (platformdirs) only when it is missing.
-    return None if folder.is_dir() or database == default_db_path() else folder
+    if folder.is_dir() or database == default_db_path():
+        return None
+    return next((f for f in reversed(folder.parents) if not f.is_dir()), folder)  # the first one missing
 
 
 @dataclass(frozen=True)

@@ -27,21 +27,30 @@ def commands(config: Config, client: str = "claude-code") -> dict[str, str]:
     """
     import shlex
 
-    from memvault.storage.location import secrets_in
-
     from .setup import launcher
 
     command, args = launcher()
     db = config.db if isinstance(config.db, str) else str(Path(config.db).resolve())
-    if secrets_in(db):
-        raise ValueError("the database URL holds a password, which a hook's command line would show to "
-                         "every user of this machine: keep it in ~/.pgpass or PGPASSWORD and give the URL "
-                         "without it")
+    refuse_password(db)
     flags = ["--db", db]
     flags += ["--tenant", config.tenant] if config.tenant != "default" else []
     flags += ["--scope", config.scope] if config.scope != "default" else []
     return {event: shlex.join([command, *args[:-1], "hook", client, event, *flags])
             for event in EVENTS[client]}
+
+
+def refuse_password(db: str) -> None:
+    """Refuse a database setting (as given: a URL needs no driver to be read) that holds a password.
+
+    Raises:
+        ValueError: it does; a hook's command line would show it in the process list.
+    """
+    from memvault.storage.location import secrets_in
+
+    if secrets_in(db):
+        raise ValueError("the database URL holds a password, which a hook's command line would show to "
+                         "every user of this machine: keep it in ~/.pgpass or PGPASSWORD and give the URL "
+                         "without it")
 
 
 def _ours(hook: object) -> bool:

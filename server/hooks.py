@@ -90,9 +90,11 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
 
     from .config import missing_folder
 
-    if missing_folder(config.db) is not None:  # a typo in --db would start an empty memory
-        raise HookInputError(f"--db: the folder of {Path(config.db).resolve()} does not exist, and a hook makes no "
-                             "database: fix --db (`memvault setup claude-code --hooks` writes the server's)")
+    folder = missing_folder(config.db)
+    if folder is not None:  # a typo in --db would start an empty memory
+        raise HookInputError(f"--db: the folder {folder} of {Path(config.db).absolute()} does not exist, and a hook "
+                             "makes no database: fix --db (`memvault setup claude-code --hooks --write` writes the "
+                             "server's)")
     embedder = None
     if event == "UserPromptSubmit":  # the one hook that searches by meaning: docs/hooks.md#userpromptsubmit
         from memvault.storage.embeddings import Embedder

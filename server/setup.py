@@ -89,7 +89,7 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
                  *(part for k, v in env.items() for part in ("-e", f"{k}={v}")), "--", command, *args]
         return Setup(client, here / ".mcp.json", "mcpServers", entry, "Project scope (this folder); Claude "
                      f"Code asks once to approve it. For every project instead: {shlex.join(every)}. Then `memvault setup "
-                     "claude-code --hooks` brings the boot context and the memories that answer a prompt into "
+                     "claude-code --hooks --write` brings the boot context and the memories that answer a prompt into "
                      "every session, without the agent asking (docs/hooks.md).", private)
     if client == "cursor":
         cursor = Path.home() / ".cursor" / "mcp.json"

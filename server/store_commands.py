@@ -334,6 +334,11 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if report.sessions:
         err(f"sessions: {text.count(report.turns_added, 'turn')} added, {report.turns_existing} already there, "
              f"from {text.count(report.sessions, 'session line')}")
+    if report.private_removed:
+        lines = ", ".join(map(str, report.private_removed[:IMPORT_ERRORS_SHOWN]))
+        more = ", ..." if len(report.private_removed) > IMPORT_ERRORS_SHOWN else ""
+        err(f"redacted: the text inside <private>...</private> was removed, not stored, from "
+            f"{text.count(len(report.private_removed), 'line')} ({lines}{more})")
     if failed:
         err(f"{text.count(len(failed), 'line')} failed (memory or session lines, named above): nothing of them "
             "was written")

@@ -169,7 +169,9 @@ def _blocks(
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
             text = _result_text(block.get("content"))
             if block.get("is_error"):
-                text = f"error: {text}"
+                from memvault.storage.digest import FAILED_MARK
+
+                text = FAILED_MARK + text
             yield "tool", text, names.get(call_id or ""), call_id
 
 

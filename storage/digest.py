@@ -20,7 +20,12 @@ ASKED_WORDS = 12  # words of each user turn the digest quotes
 ERROR_WORDS = 12  # words of an error's line
 WHERE_CHARS = 200  # of the client's name and working directory
 QUOTE_CHARS = 120  # of each quoted entry (a user turn's or an error's words)
-_ERROR = re.compile(r"\b(?:error|failed|failure)\b|Traceback", re.IGNORECASE)
+_ERROR = re.compile(r"\b(?:error|failed|failure|fatal|panic)\b|(?-i:[a-z](?:Error|Exception))\b|\bERR!|Traceback",
+                    re.IGNORECASE)
+# What a captured tool result that failed starts with (``server/transcripts``: Claude Code's ``is_error``): a
+# mark, not the output's words, so it is no error line of its own.
+FAILED_MARK = "error: "
+_TRACEBACK = "Traceback (most recent call last)"
 _MEMORY_ID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 
 
@@ -31,6 +36,29 @@ def _words(text: str, count: int) -> str:
     quoted = " ".join(words[:count])
     cut = len(words) > count or len(quoted) > QUOTE_CHARS
     return quoted[:QUOTE_CHARS] + (" ..." if cut else "")
+
+
+def error_line(text: str) -> str | None:
+    """The line of a tool's output that says its error: the last traceback's exception (its first line
+    after the frames, which are indented), else the first line holding an error word (``_ERROR``), else,
+    for a result marked failed (``FAILED_MARK``), its first line that is not blank, marked; None for output
+    that says no error. The mark itself is no error word."""
+    lines = text.splitlines()
+    marked = bool(lines) and lines[0].startswith(FAILED_MARK)
+    if marked:
+        lines[0] = lines[0][len(FAILED_MARK):]
+    exception = None
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(_TRACEBACK):
+            indent = len(line) - len(line.lstrip())
+            exception = next((x for x in lines[i + 1:] if x.strip() and len(x) - len(x.lstrip()) <= indent
+                              and not x.lstrip().startswith(_TRACEBACK)), exception)
+    if exception is not None:
+        return exception.strip()
+    found = next((x for x in lines if _ERROR.search(x)), None)
+    if found is None and marked:  # failed, in no words of its own: its first line, marked as the result was
+        found = FAILED_MARK + next((x for x in lines if x.strip()), "").strip()
+    return None if found is None else found.strip()
 
 
 def _count(n: int, noun: str) -> str:
@@ -71,11 +99,10 @@ def parts(session: Session, turns: list[Turn]) -> tuple[str, list[str], list[str
         if own is not None:
             ids = dict.fromkeys(m[:ID_PREFIX_MIN_CHARS] for t in call for m in _MEMORY_ID.findall(t.text))
             changes.append(f"{own} {' '.join(ids)}".strip())
-        failed = next((t for t in call if _ERROR.search(t.text)), None)
-        if failed is not None:
-            line = next(x for x in failed.text.splitlines() if _ERROR.search(x))
+        said = next(((t, line) for t in call if (line := error_line(t.text)) is not None), None)
+        if said is not None:
             name = call[0].tool or "unnamed tool"
-            errors.append(f'{name} (turn {failed.seq}): "{_words(line, ERROR_WORDS)}"')
+            errors.append(f'{name} (turn {said[0].seq}): "{_words(said[1], ERROR_WORDS)}"')
     return head, asked, tools, changes, errors
 
 

@@ -35,12 +35,19 @@ END_ATTEMPTS = 3  # digests written again when turns keep arriving while one is 
 FORGOTTEN = "its session was forgotten"  # the forget reason of a forgotten session's digest
 
 
-def cut(text: str, given: int) -> str:
+def cut(text: str, given: int, kinds: tuple[str, ...] = ()) -> str:
     """``text`` (redacted from a turn of ``given`` characters) cut to ``TURN_MAX_CHARS``, with a
-    line saying so, when it is longer or the turn was longer than what was read of it."""
+    line saying so, when it is longer or the turn was longer than what was read of it. A redaction's
+    marker (``[kind]`` of ``kinds``) the cut would split goes whole: the cut comes before it."""
     if len(text) <= TURN_MAX_CHARS and given <= TURN_MAX_CHARS + CUT_MARGIN:
         return text
-    return text[:TURN_MAX_CHARS] + f"\n[cut: the turn had {given:,} characters; {TURN_MAX_CHARS:,} kept]"
+    at = TURN_MAX_CHARS
+    for kind in kinds:
+        marker = f"[{kind}]"
+        start = text.find(marker, max(0, TURN_MAX_CHARS - len(marker) + 1), TURN_MAX_CHARS + len(marker) - 1)
+        if 0 <= start < at:
+            at = start
+    return text[:at] + f"\n[cut: the turn had {given:,} characters; {at:,} kept]"
 
 
 def _kinds(field: str, given: object) -> list[str]:
@@ -66,7 +73,7 @@ class Episodes:
             raise InvalidInput(f"turns[{i}]", f"must be a NewTurn; got {shown(turn)}")
         given = validate.turn_text(turn.text, f"turns[{i}].text")
         text, kinds = redact(given[:TURN_MAX_CHARS + CUT_MARGIN])
-        text = cut(text, len(given))
+        text = cut(text, len(given), kinds)
         said = [kind for kind in _kinds(f"turns[{i}].redacted", turn.redacted) if f"[{kind}]" in text]
         kinds = tuple(sorted(set(kinds) | set(said)))
         at = now if turn.at is None else _time(f"turns[{i}].at", turn.at, now)

@@ -18,7 +18,8 @@ class RememberOutcome:
     for identical content, not a replay); ``not_applied``, fields given that the stored memory
     keeps otherwise; ``similar``, close memories; ``contradicts``, (id, reason) of current
     memories on the same subject whose words disagree, and ``newer``, those of them observed after the
-    new one (a memory written late about an earlier time); ``degraded``, why no vector yet."""
+    new one (a memory written late about an earlier time); ``degraded``, why no vector yet; ``redacted``,
+    ``("private",)`` when the content's ``<private>`` spans were dropped before it was stored."""
 
     id: str
     created: bool
@@ -28,18 +29,20 @@ class RememberOutcome:
     similar: tuple[str, ...] = ()
     contradicts: tuple[tuple[str, str], ...] = ()
     newer: tuple[str, ...] = ()
+    redacted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class SupersedeOutcome:
     """What ``Store.supersede`` did: ``id`` is the new memory, ``superseded_id`` the
     replaced one; ``degraded`` says why the new memory has no vector yet; ``stored`` False
-    when ``id`` was stored before (``Store.supersede_by``)."""
+    when ``id`` was stored before (``Store.supersede_by``); ``redacted`` as ``RememberOutcome``'s."""
 
     id: str
     superseded_id: str
     degraded: str | None = None
     stored: bool = True
+    redacted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,7 @@ def refuse_secrets(fields: dict[str, str]) -> None:
 _PRIVATE_TAG = re.compile(r"<\s*(?:(/)\s*)?private\b[^<>]*>", re.IGNORECASE)
 
 
-def _without_private(text: str) -> str:
+def without_private(text: str) -> str:
     """``text`` without its ``<private>`` spans: nested spans go whole (to the outer closing tag), an
     unclosed one to the end of the text, and a closing tag without its opening one with all the text
     before it (the span began in an earlier block or turn of the same message)."""
@@ -338,34 +338,83 @@ def _without_private(text: str) -> str:
 
 
 # The detectors name a PEM private key by its first line: the block goes to its END line.
-_PEM_BEGIN = compile_linear(r"BEGIN[A-Z ]* PRIVATE KEY")
-_PEM_END = compile_linear(r"-----END[A-Z ]* PRIVATE KEY-----")
+_PEM_BEGIN = compile_linear(r"BEGIN[A-Z0-9 ]* PRIVATE KEY")  # SSH2 ENCRYPTED too
 REDACT_PASSES = 3  # rounds of whole-line replacement before a text still named is replaced whole
+# A line break as a JSON (or YAML, Python) string writes it: "\\n", "\\r\\n".
+_ESCAPED_BREAK = re.compile(r"(?:\\r)?\\n")
+# The rest of a BEGIN line after the label a detector matched: " BLOCK-----".
+_HEADER_REST = re.compile(r"[A-Z0-9 ]*-*[ \t\r]*")
+# A line of a key's body: base64 (PEM, OpenSSH, PGP), indented as in a YAML block scalar.
+_BODY_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/=]{16,}[ \t\r]*")
 
 
-def _pem_ends(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each PEM private key's END line in ``text`` (``_PEM_END`` where it matches at
-    each "-----END"), in order. Linear: the runs the pattern reads from two starts do not overlap."""
-    found = []
-    at = text.find("-----END")
-    while at >= 0:
-        dash = text.find("-", at + 8)  # a match ends at the first "-" after "-----END", plus 4
-        closing = _PEM_END.match(text[at:dash + 5]) if dash >= 0 else None  # a slice: RE2 encodes its text
-        if closing is not None:
-            found.append((at, at + closing.end()))
-        at = text.find("-----END", at + 1)
-    return found
+class _KeyBlocks:
+    """Where each private key of one text ends (:meth:`end`). What a search finds from one key (the next
+    quote, END line or paragraph end) is kept for the keys after it, which start before it: many keys
+    without an END line cost one pass over the text, not one each."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[str, tuple[int, int]] = {}  # what -> (searched from, found at: -1 none)
+        self._paragraph = (-1, -1)  # (searched from, its end)
+
+    def _next(self, what: str, at: int) -> int:
+        start, found = self._found.get(what, (-1, -1))
+        if not (0 <= start <= at and (found < 0 or at <= found)):
+            found = self.text.find(what, at)
+            self._found[what] = (at, found)
+        return found
+
+    def end(self, end: int) -> int:
+        """Where a private key whose BEGIN line's label ends at ``end`` ends. A key's body holds no quote,
+        so the first ``"`` or ``'`` after it closes the string that holds the key (a JSON value with
+        escaped line breaks, a quoted YAML or Python string): the block ends at its END line's last
+        "-----" (any label: ``END PGP PRIVATE KEY BLOCK``) before that quote, and the escaped line
+        breaks right after it (``-----END PRIVATE KEY-----\\n"``), keeping the string's closing quote
+        and what follows. Without an END line before it (a key cut short), the block ends where what
+        holds it ends: the string (at the quote), the BEGIN line when the key goes on on that line (one
+        line with spaces), else its paragraph (to the first blank line after a line of the body: a PGP
+        armor's headers are followed by one before the body)."""
+        text = self.text
+        quotes = [i for i in (self._next('"', end), self._next("'", end)) if i >= 0]
+        limit = min(quotes, default=len(text))
+        closing = self._next("-----END", end)
+        if 0 <= closing < limit:
+            dashes = text.find("-----", closing + 8, limit)
+            at = limit if dashes < 0 else dashes + 5
+            while (escaped := _ESCAPED_BREAK.match(text, at, limit)) is not None:
+                at = escaped.end()
+            return at
+        line_end = text.find("\n", end, limit)
+        if line_end < 0 or not _HEADER_REST.fullmatch(text, end, line_end):  # the string or line holds the key
+            return limit if line_end < 0 else line_end
+        start, found = self._paragraph
+        if not (0 <= start <= line_end < found):
+            found = self._paragraph_end(line_end)
+            self._paragraph = (line_end, found)
+        return min(found, limit)
+
+    def _paragraph_end(self, at: int) -> int:
+        """The end of the paragraph whose line break ``at`` follows a BEGIN line: the first blank line
+        after a line of the body (``_BODY_LINE``), else the text's end."""
+        text, body = self.text, False
+        while at < len(text):
+            following = text.find("\n", at + 1)
+            following = len(text) if following < 0 else following
+            line = text[at + 1:following]
+            if not line.strip():
+                if body:
+                    return at
+            elif _BODY_LINE.fullmatch(line):
+                body = True
+            at = following
+        return len(text)
 
 
-def _value_end(text: str, value: str, end: int, pem_ends: Callable[[], list[tuple[int, int]]]) -> int:
-    """Where the credential ``value`` ending at ``end`` of ``text`` ends: at ``end``, or a PEM private
-    key's block at the first END line from there (``pem_ends()``: :func:`_pem_ends` of ``text``; the
-    text's end when there is none)."""
-    if not _PEM_BEGIN.search(value):
-        return end
-    ends = pem_ends()
-    i = bisect.bisect_left(ends, (end, -1))
-    return len(text) if i == len(ends) else ends[i][1]
+def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
+    """Where the credential ``value`` ending at ``end`` of the text of ``blocks`` ends: at ``end``, or a
+    private key's block where :meth:`_KeyBlocks.end` says."""
+    return blocks.end(end) if _PEM_BEGIN.search(value) else end
 
 
 # A whole line of key characters right after a credential that ends its line: the credential's
@@ -445,8 +494,9 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     :func:`find_secrets` finds replaced by ``[<its label>]``; and the labels replaced, sorted,
     plus "private" when a span was removed. A credential wrapped across lines takes those lines
     (a named value, the whole lines of key characters after it: :func:`_continued`),
-    one found only in another reading of the text (NFKC, joined) its line; a PEM private key,
-    its block to the END line (without one, the rest of the text). Read again until nothing changes
+    one found only in another reading of the text (NFKC, joined) its line; a private key (PEM,
+    OpenSSH, PGP), its block to the END line, or without one to the end of the string, line or paragraph
+    holding it (:meth:`_KeyBlocks.end`), the rest kept. Read again until nothing changes
     (a marker can make a word of what followed the credential it replaced: "…[GitHub token]Password:
     X"), at most ``REDACT_PASSES`` more times, so that a redacted text redacts to itself. Linear in the
     text's length."""
@@ -464,14 +514,14 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
 def _redact_once(text: str) -> tuple[str, set[str]]:
     """One reading of :func:`redact`'s: ``text`` (no line break at its end) redacted, and the kinds."""
     kinds: set[str] = set()
-    kept = _without_private(text)
+    kept = without_private(text)
     if kept != text:
         kinds.add("private")
     joined = "\n".join(kept.splitlines())
     read = _placed_masked(joined)  # the same length: its offsets are joined's
-    pem_ends = functools.cache(lambda: _pem_ends(joined))
+    blocks = _KeyBlocks(joined)
     # Longest first where two start together, then the first detector's (a key format before a named one).
-    spans = sorted((offset, -_value_end(joined, value, end, pem_ends), order, kind)
+    spans = sorted((offset, -_value_end(blocks, value, end), order, kind)
                    for order, (offset, _, kind, value, end) in enumerate(_values(read, read.split("\n"),
                                                                                    most=None)))
     pieces: list[str] = []

@@ -25,7 +25,7 @@ from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
 from .records import Memory
-from .secrets import refuse_secrets, scanned_fields
+from .secrets import refuse_secrets, scanned_fields, without_private
 from .timefmt import format_ms, now_ms
 
 if TYPE_CHECKING:
@@ -310,9 +310,12 @@ class Store:
             InvalidInput: a field breaks its limits or holds a credential.
             Conflict: the idempotency key was used for other content.
         """
+        from dataclasses import replace
+
         from .outcomes import RememberOutcome
 
-        text = validate.content(content)
+        text, private = validate.public_content(content)
+        said = (validate.PRIVATE_REMOVED,) if private else ()
         fields = dict(
             tenant=tenant,
             scope=validate.scope(scope, DEFAULT_SCOPE),
@@ -335,18 +338,19 @@ class Store:
         # for a refused or repeated memory.
         embedding = self.embedding_pool.submit(self.embed_memory, text, self.model_problem())
         try:
-            self._refuse_secrets(
-                content=content, scope=scope, tags=tags, source=source, idempotency_key=idempotency_key
+            self._refuse_secrets(  # the content as sent, but its private spans: they are never stored
+                content=without_private(content) if private else content, scope=scope, tags=tags, source=source,
+                idempotency_key=idempotency_key,
             )
             tokens = literal_tokens([text])[0]
             repeated = self._seen_repeat(tenant, checked_scope, content_hash, key, given)
             if repeated is not None:
-                return repeated
+                return replace(repeated, redacted=said)
             made, degraded = embedding.result()
             with self.backend.write(tenant) as tx:
                 existing = self._replay_or_duplicate(tx, tenant, checked_scope, content_hash, key, given)
                 if existing is not None:
-                    return existing
+                    return replace(existing, redacted=said)
                 due = self.upkeep.due(tx)
                 vectors, degraded = self._stored_vectors(tx, made, degraded)
                 similar, contradicts, newer = (
@@ -357,7 +361,7 @@ class Store:
                 if check_similar and similar:
                     return RememberOutcome(
                         id=similar[0], created=False, degraded=degraded, similar=tuple(similar),
-                        contradicts=tuple(contradicts), newer=tuple(newer),
+                        contradicts=tuple(contradicts), newer=tuple(newer), redacted=said,
                     )
                 row = self._new_row(
                     tx, **fields, content=text, observed_at=observed,  # type: ignore[arg-type]
@@ -373,7 +377,7 @@ class Store:
             self.upkeep.note_contradictions(tenant, [(i, row.id) for i, _ in contradicts])
         return RememberOutcome(
             id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts),
-            newer=tuple(newer),
+            newer=tuple(newer), redacted=said,
         )
 
     def _seen_repeat(
@@ -446,13 +450,14 @@ class Store:
         """
         from .outcomes import SupersedeOutcome
 
-        text = validate.content(content)
+        text, private = validate.public_content(content)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         new_kind = validate.kind(kind) if kind is not None else None
         new_tags = validate.tags(tags) if tags is not None else None
         new_importance = validate.importance(importance) if importance is not None else None
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
-        self._refuse_secrets(NOT_SUPERSEDED, content=content, source=source, tags=tags, reason=reason)
+        self._refuse_secrets(NOT_SUPERSEDED, content=without_private(content) if private else content, source=source,
+                             tags=tags, reason=reason)
         content_hash = validate.content_hash(text)
         made, degraded = self.embed_memory(text, self.model_problem())
         tokens = literal_tokens([text])[0]  # counted before the write lock, as the vectors are
@@ -506,7 +511,8 @@ class Store:
             due = self.upkeep.due(tx)
         if due:
             self.upkeep.start()
-        return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded)
+        return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded,
+                                redacted=(validate.PRIVATE_REMOVED,) if private else ())
 
     def supersede_by(self, *, tenant: str, id: str, by: str, reason: str | None = None) -> SupersedeOutcome:
         """Mark the current memory ``id`` superseded by ``by``, a current memory of the same scope

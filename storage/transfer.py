@@ -108,7 +108,8 @@ class LineError:
 class ImportReport:
     """What an import did: ``skipped_existing`` counts lines whose id exists or whose content
     repeats a current memory; ``vectors_pending`` memories have no vector yet (``degraded``: why);
-    ``sessions`` session lines read, ``turns_added`` turns appended (``turns_existing`` there already)."""
+    ``sessions`` session lines read, ``turns_added`` turns appended (``turns_existing`` there already);
+    ``private_removed``, the lines whose content's ``<private>`` spans were dropped (never stored)."""
 
     read: int
     imported: int
@@ -119,6 +120,7 @@ class ImportReport:
     sessions: int = 0
     turns_added: int = 0
     turns_existing: int = 0
+    private_removed: tuple[int, ...] = ()
 
 
 def import_lines(
@@ -151,6 +153,7 @@ def import_lines(
         read=state.read, imported=state.imported, skipped_existing=state.skipped, failed=tuple(state.failed),
         vectors_pending=state.pending, degraded=state.degraded if state.pending else None,
         sessions=state.sessions, turns_added=state.turns_added, turns_existing=state.turns_existing,
+        private_removed=tuple(state.private),
     )
 
 
@@ -189,6 +192,7 @@ class _Import:
     turns_added: int = 0
     turns_existing: int = 0
     model_id: str | None = None  # of the batch's vectors
+    private: list[int] = field(default_factory=list)  # lines whose content's private spans were dropped
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
         """The batch's checked rows not there yet, its time, and why no vectors can be made."""
@@ -200,13 +204,15 @@ class _Import:
             if self._session(number, text):
                 continue
             try:
-                row, successor, as_sent, runs = parse_line(
+                row, successor, as_sent, runs, private = parse_line(
                     text, tenant=self.tenant, scope=self.scope, now=now)
             except InvalidInput as exc:
                 self.failed.append(LineError(number, exc.field, exc.reason))
                 continue
             if runs:
                 self.runs[row.id] = runs
+            if private:
+                self.private.append(number)
             checked.append((number, row, as_sent))
             if successor is not None:
                 successors[row.id] = successor
@@ -358,9 +364,10 @@ def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason
 
 def parse_line(
     text: str, *, tenant: str, scope: str, now: int
-) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str], list[Run]]:
+) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str], list[Run], bool]:
     """The row a line asks for (no vectors yet), its successor link, its free-text fields as
-    sent (for the secret scan) and a procedure's runs; fields checked as ``Store.remember`` does.
+    sent (for the secret scan), a procedure's runs and whether ``<private>`` spans were dropped from its
+    content; fields checked as ``Store.remember`` does (``validate.public_content``).
 
     Raises:
         InvalidInput: naming the field ("line" when the line is not a JSON object).
@@ -389,7 +396,11 @@ def parse_line(
     tags = given.get("tags")
     if tags is not None and not isinstance(tags, list):
         raise InvalidInput("tags", f"must be a list of strings; got {shown(tags)}")
-    content = validate.content(given["content"])
+    content, private = validate.public_content(given["content"])
+    if private:  # the secret scan reads what is stored: a private span is not
+        from .secrets import without_private
+
+        given["content"] = without_private(given["content"])
     observed, expires = validate.times(given.get("observed_at"), given.get("expires_at"), now)
     recorded = _past("recorded_at", given.get("recorded_at"), now)
     confirmations = _count("confirmations", given.get("confirmations", 0))
@@ -420,7 +431,7 @@ def parse_line(
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
     runs = _runs(given.get(RUNS), row.kind)
     as_sent.update(scanned_fields({f"runs[{i}].note": run.note for i, run in enumerate(runs)}))
-    return row, None if successor is None else (successor, reason), as_sent, runs
+    return row, None if successor is None else (successor, reason), as_sent, runs, private
 
 
 def _runs(value: object, kind: str) -> list[Run]:

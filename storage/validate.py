@@ -253,6 +253,32 @@ def content(value: str, field: str = "content") -> str:
     return text
 
 
+PRIVATE_REMOVED = "private"  # what a result's ``redacted`` names when ``<private>`` spans were dropped
+
+
+def public_content(value: str, field: str = "content") -> tuple[str, bool]:
+    """:func:`content` of ``value`` without its ``<private>...</private>`` spans (issue 26: text inside
+    them is never stored; an unclosed one runs to the end: ``secrets.without_private``, as the hooks
+    drop them), and whether any was dropped.
+
+    Raises:
+        InvalidInput: as :func:`content`, or nothing is left once the spans are dropped.
+    """
+    from .secrets import without_private
+
+    if isinstance(value, str):
+        kept = without_private(value)
+        if kept != value:
+            lead = len(value) - len(value.lstrip(" \t"))  # the first line's own indentation, not the span's gap
+            if kept[:lead] == value[:lead]:
+                kept = value[:lead] + kept[lead:].lstrip(" \t")
+            if not visible(kept).strip():
+                raise InvalidInput(field, "is empty once its <private>...</private> spans are removed (text inside "
+                                          "them is never stored): give what is to be remembered outside them")
+            return content(kept, field), True
+    return content(value, field), False
+
+
 def content_hash(text: str) -> str:
     """sha256 of the content with the white space that carries no meaning folded.
 

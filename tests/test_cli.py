@@ -112,7 +112,8 @@ def test_every_command_that_makes_a_database_makes_no_folders(tmp_path, capsys, 
     refuses it before it opens one (the stdio server used to make it at its first remember), as hooks do."""
     folder = tmp_path.joinpath(*folders)
     code, out, err = run(capsys, *command, "--db", str(folder / "m.db"))
-    assert code == 2 and f"--db: the folder '{folder}' does not exist" in err and "create it, or fix --db" in err
+    # the first folder missing is named
+    assert code == 2 and f"--db: the folder '{tmp_path / 'typo'}' does not exist" in err and "create it, or fix --db" in err
     assert out == "" and not (tmp_path / "typo").exists()
 
 
@@ -164,6 +165,7 @@ def test_the_claude_code_command_survives_paths_with_spaces(tmp_path, capsys, mo
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "Application Support" / "mem vault.db"
+    db.parent.mkdir()  # (setup refuses a --db whose folder is missing, as every command does)
     code, out, _ = run(capsys, "setup", "claude-code", "--db", str(db))
     line = next(x for x in out.splitlines() + [""] if "claude mcp add" in x)
     words = shlex.split(line[line.index("claude mcp add"):])

@@ -62,3 +62,33 @@ def test_serve_logs_the_absolute_database_path(tmp_path):
     served = subprocess.run([*MEMVAULT, "serve"], env={**os.environ, "MEMVAULT_DB": str(db)}, input="",
                             capture_output=True, text=True, timeout=180, cwd=tmp_path)
     assert f"database {db}" in served.stderr
+
+
+@pytest.mark.parametrize("argv", [["remember", "x"], ["import", "-"], ["setup", "claude-code", "--write"]])
+def test_a_path_through_a_missing_folder_is_refused_and_that_folder_is_not_made(tmp_path, argv):
+    """``nope/../real/m.db`` needs ``nope`` to be opened: it is refused as a missing folder, not made."""
+    (tmp_path / "real").mkdir()
+    db = tmp_path / "nope" / ".." / "real" / "m.db"
+    result = run(tmp_path, *argv, "--db", str(db))
+    assert result.returncode == 2 and f"the folder '{tmp_path / 'nope'}' does not exist" in result.stderr
+    assert not (tmp_path / "nope").exists() and list((tmp_path / "real").iterdir()) == []
+
+
+def test_a_hook_given_a_path_through_a_missing_folder_makes_nothing(tmp_path):
+    (tmp_path / "real").mkdir()
+    db = tmp_path / "nope" / ".." / "real" / "m.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+    env["HOME"] = str(tmp_path)
+    result = subprocess.run([*MEMVAULT, "hook", "claude-code", "SessionStart", "--db", str(db)], cwd=tmp_path,
+                            env=env, input='{"session_id": "s1"}', capture_output=True, text=True, timeout=180)
+    assert result.returncode == 1 and "does not exist, and a hook makes no database" in result.stderr
+    assert not (tmp_path / "nope").exists() and list((tmp_path / "real").iterdir()) == []
+
+
+def test_the_default_databases_folder_is_the_one_made(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+    env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data" / "share"))
+    result = subprocess.run([*MEMVAULT, "keys", "create", "--tenant", "t"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "data" / "share" / "memvault" / "memvault.db").is_file()

@@ -311,7 +311,8 @@ def test_import_twice_gives_the_same_sessions_and_turns_and_a_hook_adds_none_of_
 
 
 def _setup(env: dict[str, str], *more: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memvault.server", "setup", "claude-code", "--hooks", *more],
+    """``setup claude-code --hooks --write`` (without --write it only prints: tests/test_setup.py)."""
+    return subprocess.run([sys.executable, "-m", "memvault.server", "setup", "claude-code", "--hooks", "--write", *more],
                           env=env, capture_output=True, text=True, timeout=60)
 
 

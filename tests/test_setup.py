@@ -288,3 +288,93 @@ def test_a_loop_of_symbolic_links_is_refused_with_nothing_written(tmp_path: Path
     with pytest.raises(ValueError, match="cannot be followed"):
         setup.merge_json(path, lambda document: True)
     assert path.is_symlink() and list(tmp_path.iterdir()) == [path]
+
+
+# -- setup claude-code --hooks prints unless --write; a bad --db is refused before anything ---------------
+
+
+@pytest.fixture
+def claude_dir(home, monkeypatch) -> Path:
+    folder = home / ".claude"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--scope", "work"]])
+def test_setup_hooks_without_write_prints_the_merged_settings_and_writes_nothing(claude_dir, tmp_path, capsys, extra):
+    claude_dir.mkdir()
+    settings = claude_dir / "settings.json"
+    theirs = {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "their-linter"}]}]}
+    settings.write_text(json.dumps({"model": "opus", "hooks": theirs}))
+    before = settings.read_bytes()
+    code, out, err = run(capsys, "setup", "claude-code", "--hooks", "--db", str(tmp_path / "m.db"), *extra)
+    assert code == 0 and settings.read_bytes() == before and list(claude_dir.iterdir()) == [settings]
+    if "--json" in extra:
+        document = json.loads(out)
+        assert document["path"] == str(settings) and document["written"] is False
+        hooks = document["hooks"]
+    else:
+        assert str(settings) in out and "--write" in out
+        hooks = json.loads(out[out.index("{"):out.rindex("}") + 1])["hooks"]
+    assert hooks["PostToolUse"][0] == theirs["PostToolUse"][0]  # theirs kept, first
+    commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
+    assert sum("hook claude-code" in c for c in commands) == 6 and "their-linter" in commands
+    assert all(str(tmp_path / "m.db") in c for c in commands if "hook claude-code" in c)
+    assert ("--scope work" in " ".join(commands)) == ("--scope" in extra)
+
+
+def test_setup_hooks_without_write_and_without_settings_prints_memvaults_alone(claude_dir, tmp_path, capsys):
+    code, out, _ = run(capsys, "setup", "claude-code", "--hooks", "--json", "--db", str(tmp_path / "m.db"))
+    assert code == 0 and not claude_dir.exists()
+    assert sorted(json.loads(out)["hooks"]) == sorted(["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop",
+                                                        "PreCompact", "SessionEnd"])
+
+
+def test_setup_hooks_with_write_writes_them(claude_dir, tmp_path, capsys):
+    code, _, err = run(capsys, "setup", "claude-code", "--hooks", "--write", "--db", str(tmp_path / "m.db"))
+    assert code == 0 and "wrote memvault's hooks" in err
+    assert len(json.loads((claude_dir / "settings.json").read_text())["hooks"]) == 6
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:pw123@host/db", "postgres://admin:s3cr3t%21@db.internal:5433/mem",
+                                 "postgresql://host/db?user=u&password=pw123"])
+@pytest.mark.parametrize("where", ["flag", "env"])
+def test_setup_hooks_refuses_a_password_in_the_url_before_asking_for_the_driver(claude_dir, capsys, monkeypatch,
+                                                                                url, where):
+    from memvault.storage import location
+
+    monkeypatch.setattr(location, "postgres_extra_missing", lambda: ["psycopg"])  # no driver installed
+    from memvault.server import config
+
+    monkeypatch.setattr(config, "postgres_extra_missing", lambda: ["psycopg"])
+    argv = ["setup", "claude-code", "--hooks", "--write"]
+    if where == "flag":
+        argv += ["--db", url]
+    else:
+        monkeypatch.setenv("MEMVAULT_DB", url)
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and "holds a password" in err and "nothing was written" in err
+    assert "postgres extra" not in err and "pw123" not in err + out and "s3cr3t" not in err + out
+    assert not claude_dir.exists()
+
+
+@pytest.mark.parametrize("argv", [["setup", "claude-code", "--write"], ["setup", "claude-code", "--hooks", "--write"],
+                                  ["setup", "claude-code", "--hooks"], ["setup", "codex", "--write"],
+                                  ["setup", "cursor"], ["setup", "claude-desktop", "--json"]])
+@pytest.mark.parametrize("where", ["flag", "env"])
+@pytest.mark.parametrize("folders", [("nope",), ("nope", "deeper")])
+def test_setup_refuses_a_database_whose_folder_is_missing_and_writes_nothing(home, tmp_path, capsys, monkeypatch,
+                                                                            argv, where, folders):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    db = tmp_path.joinpath(*folders) / "m.db"
+    if where == "env":
+        monkeypatch.setenv("MEMVAULT_DB", str(db))
+    before = sorted(p for p in tmp_path.rglob("*"))
+    code, out, err = run(capsys, *argv, *(["--db", str(db)] if where == "flag" else []))
+    assert code == 2 and f"the folder '{tmp_path / 'nope'}' does not exist" in err and "fix --db" in err
+    assert sorted(p for p in tmp_path.rglob("*")) == before  # no client file, no folder
+
+
+def test_setup_takes_a_database_whose_folder_is_there(home, tmp_path, capsys):
+    code, out, _ = run(capsys, "setup", "codex", "--write", "--db", str(tmp_path / "m.db"))
+    assert code == 0 and (home / ".codex" / "config.toml").is_file()

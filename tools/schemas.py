@@ -66,6 +66,10 @@ class RememberResult(_Result):
         "'now' or 'moved'), with the reason. Recall ranks the newer first and marks the older possibly outdated; "
         "if the newer one is right, supersede the older (forget the new copy first if one was stored).",
     )
+    redacted: list[str] = Field(
+        default_factory=list, description='["private"] when text inside <private>...</private> was dropped from the '
+        "content before it was stored (it never is; an unclosed <private> runs to the end)."
+    )
 
 
 class Signals(_Result):
@@ -255,6 +259,10 @@ class SupersedeResult(_Result):
     )
     stored: bool = Field(default=True, description="False when `by` named a memory stored before: nothing new "
                          "was written.")
+    redacted: list[str] = Field(
+        default_factory=list, description='["private"] when text inside <private>...</private> was dropped from the '
+        "content before it was stored (it never is; an unclosed <private> runs to the end)."
+    )
 
 
 class ForgetResult(_Result):

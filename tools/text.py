@@ -192,6 +192,12 @@ def memory_view_text(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _private_dropped(redacted: list[str]) -> str:
+    """The line saying a memory's ``<private>`` spans were dropped ("" when none was)."""
+    return ("\nRedacted: the text inside <private>...</private> was removed, not stored." if "private" in redacted
+            else "")
+
+
 def render(result: BaseModel) -> str:
     """The compact text of any tool result."""
     from .schemas import ConfirmResult, ForgetResult, RecallResult, RememberResult, SupersedeResult
@@ -219,11 +225,12 @@ def render(result: BaseModel) -> str:
                 how = (f", observed after this one: if that one still holds, supersede {result.id} with `by` "
                        f"{c.id}")
             text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
-        return text + (f"\nDegraded: {result.degraded}" if result.degraded else "")
+        return text + _private_dropped(result.redacted) + (f"\nDegraded: {result.degraded}" if result.degraded else "")
     if isinstance(result, SupersedeResult):
         if not result.stored:
             return f"{result.superseded_id} is now superseded by {result.id}; it stays in the history."
-        return f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."
+        return (f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."
+                + _private_dropped(result.redacted))
     if isinstance(result, ConfirmResult):
         did = f"Recorded a {result.outcome} of {result.id}" if result.outcome else f"Confirmed {result.id}"
         text = f"{did}: strength {result.strength:.2f}" + (", needs review." if result.needs_review else ".")
