@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from memvault.storage import maintenance
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 
@@ -57,6 +58,7 @@ def billing_session(store: Store) -> str:
     store.episodes.append(tenant="t", scope="proj", session_id="s-billing", turns=turns, client="claude-code")
     digest = store.episodes.end(tenant="t", session_id="s-billing").digest_id
     assert digest is not None
+    maintenance.fill_pending(store)  # the digest's vector, as a server writes it: not left to a race with recall
     return digest
 
 
