@@ -116,15 +116,7 @@ def test_a_denial_or_a_rename_of_the_same_subject_is_still_a_change(older: str, 
 
 # -- through the store and the tool, real model, each backend ----------------------------------------
 
-AROUND = [
-    "The design review covered the onboarding flow and the colour of the primary buttons.",
-    "The staging database is refreshed from a production snapshot every Sunday.",
-    "Invoices are generated on the first working day of each month.",
-]
-
-
-def remember(store: Store, content: str, observed_at: str):  # type: ignore[no-untyped-def]
-    return store.remember(tenant="t", scope="proj", content=content, kind="fact", observed_at=observed_at)
+from test_contradiction_names import AROUND, remember  # noqa: E402  (the same store and memories around)
 
 
 def _store_pair(store: Store, old: str, new: str):  # type: ignore[no-untyped-def]
