@@ -13,6 +13,7 @@ import time
 import pytest
 
 from memvault.storage.secrets import find_secrets, redact
+from test_secret_scan import _text  # a unit repeated to a size
 
 SIZE = 32 * 1024
 PROSE = "the quick brown fox jumps over the lazy dog. "
@@ -21,10 +22,6 @@ SHAPES = ["pwd='", "pwd='a' ", "pwd='ab c' ", 'password="', "token: ", "Bearer "
           "AKIA", "aGVsbG8gd29ybGQhIFRoaXMgaXMgYmFzZTY0Lw+/=", "abc.def/ghi-jkl_mno:pqr;", "secret = 'x1' ",
           "password: a1 ", "Password\n"]
 RATIO = 60  # of prose's time; main: 40-130 on the pwd shapes, now 5-35 (RE2's allocations vary)
-
-
-def _text(unit: str, size: int = SIZE) -> str:
-    return (unit * (size // len(unit) + 1))[:size]
 
 
 def _cpu(function, text: str) -> float:
@@ -36,8 +33,8 @@ def _cpu(function, text: str) -> float:
 @pytest.mark.parametrize("unit", SHAPES)
 def test_redaction_of_decoys_costs_a_small_multiple_of_prose(unit: str) -> None:
     redact("warm up: password is Xk29slQpz1")
-    prose = min(_cpu(redact, _text(PROSE)) for _ in range(2))
-    decoys = _cpu(redact, _text(unit))
+    prose = min(_cpu(redact, _text(PROSE, SIZE)) for _ in range(2))
+    decoys = _cpu(redact, _text(unit, SIZE))
     assert decoys < RATIO * max(prose, 0.002)
 
 

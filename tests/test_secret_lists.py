@@ -10,6 +10,7 @@ from fakes import FakeEmbedder
 from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import find_secrets, redact
 from memvault.storage.store import Store
+from test_secret_kinds import _cases  # the cases' ids
 
 A, B = "Tr0ub4dor", "Sunshine22"  # the two users' secrets of every list below
 
@@ -70,8 +71,6 @@ NOT_LISTS = [
 ]
 
 
-def _cases() -> list[pytest.param]:
-    return [pytest.param(text, id=f"{kind}: {text[:40]}") for kind, texts in LISTS.items() for text in texts]
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +80,7 @@ def one_store(tmp_path_factory):
     s.close()
 
 
-@pytest.mark.parametrize("text", _cases())
+@pytest.mark.parametrize("text", _cases(LISTS))
 def test_a_list_of_passwords_is_refused_naming_the_kind(one_store, text: str) -> None:
     with pytest.raises(InvalidInput, match=r"looks like it contains a credential \((password|credential)") as refused:
         one_store.remember(tenant="refused", scope="s", content=text)
@@ -89,7 +88,7 @@ def test_a_list_of_passwords_is_refused_naming_the_kind(one_store, text: str) ->
     assert one_store.scope_counts(tenant="refused") == {}  # nothing stored
 
 
-@pytest.mark.parametrize("text", _cases())
+@pytest.mark.parametrize("text", _cases(LISTS))
 def test_a_captured_list_of_passwords_loses_every_pair_and_keeps_the_rest(text: str) -> None:
     redacted, kinds = redact(f"before it\n{text}\nafter it")
     assert A not in redacted and B not in redacted
