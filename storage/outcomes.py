@@ -51,7 +51,8 @@ class ForgetOutcome:
     ``restored_ids``: memories made current again, as the digest that compacted them was emptied
     (the next consolidation compacts them anew); ``session``, ``turns_deleted``: a session
     forgotten (``id`` None) and how many turns went; ``sessions_kept``, sessions whose digest was
-    forgotten here while their turns stay. ``scrubbed``: the text is in none
+    forgotten here while their turns stay; ``redacted``, ``("private",)`` when the reason's
+    ``<private>`` spans were dropped (never stored). ``scrubbed``: the text is in none
     of the database's files (SQLite: no scrub pending; PostgreSQL: never, ``pg_wal`` and the
     HNSW index keep it until reused)."""
 
@@ -63,13 +64,16 @@ class ForgetOutcome:
     session: str | None = None
     turns_deleted: int = 0
     sessions_kept: list[str] = field(default_factory=list)
+    redacted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class ConfirmOutcome:
     """What ``Store.confirm`` did: ``memory`` as stored after it; ``runs``, a procedure's runs
-    (None for other kinds); ``outcome``, the run recorded (None: a plain confirmation)."""
+    (None for other kinds); ``outcome``, the run recorded (None: a plain confirmation);
+    ``redacted``, ``("private",)`` when the note's ``<private>`` spans were dropped (never stored)."""
 
     memory: Memory
     runs: RunSummary | None = None
     outcome: str | None = None
+    redacted: tuple[str, ...] = ()

@@ -315,7 +315,8 @@ class Store:
         from .outcomes import RememberOutcome
 
         text, private = validate.public_content(content)
-        said = (validate.PRIVATE_REMOVED,) if private else ()
+        source, private_source = validate.public(source)
+        said = (validate.PRIVATE_REMOVED,) if private or private_source else ()
         fields = dict(
             tenant=tenant,
             scope=validate.scope(scope, DEFAULT_SCOPE),
@@ -451,6 +452,8 @@ class Store:
         from .outcomes import SupersedeOutcome
 
         text, private = validate.public_content(content)
+        (reason, private_reason), (source, private_source) = validate.public(reason), validate.public(source)
+        said = (validate.PRIVATE_REMOVED,) if private or private_reason or private_source else ()
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         new_kind = validate.kind(kind) if kind is not None else None
         new_tags = validate.tags(tags) if tags is not None else None
@@ -511,8 +514,7 @@ class Store:
             due = self.upkeep.due(tx)
         if due:
             self.upkeep.start()
-        return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded,
-                                redacted=(validate.PRIVATE_REMOVED,) if private else ())
+        return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded, redacted=said)
 
     def supersede_by(self, *, tenant: str, id: str, by: str, reason: str | None = None) -> SupersedeOutcome:
         """Mark the current memory ``id`` superseded by ``by``, a current memory of the same scope
@@ -529,6 +531,7 @@ class Store:
         """
         from .outcomes import SupersedeOutcome
 
+        reason, private = validate.public(reason)
         self._refuse_secrets(NOT_SUPERSEDED, reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
         with self.backend.write(tenant) as tx:
@@ -560,7 +563,8 @@ class Store:
                 tx.link(old.id, new.id, reason)
             else:
                 self._insert_version(tx, old, new, reason)
-        return SupersedeOutcome(id=new.id, superseded_id=old.id, stored=False)
+        return SupersedeOutcome(id=new.id, superseded_id=old.id, stored=False,
+                                redacted=(validate.PRIVATE_REMOVED,) if private else ())
 
     @staticmethod
     def _insert_version(tx: Writer, old: Memory, new: Memory, reason: str | None) -> None:
@@ -599,6 +603,7 @@ class Store:
         """
         from .outcomes import ForgetOutcome
 
+        reason, private = validate.public(reason)
         self._refuse_secrets("The memory was NOT forgotten: give a reason without the credential (say what it "
                              "was, e.g. 'it held a GitHub token') and forget again", reason=reason)
         reason = validate.short_text("reason", reason, REASON_MAX_CHARS)
@@ -621,6 +626,7 @@ class Store:
             restored_ids=restored,
             scrubbed=scrubbed,
             sessions_kept=sessions,
+            redacted=(validate.PRIVATE_REMOVED,) if private else (),
         )
 
     # -- confirmations and runs ----------------------------------------------------------
@@ -645,6 +651,7 @@ class Store:
         if outcome is not None and outcome not in OUTCOMES:
             raise InvalidInput("outcome", f"is {shown(outcome)}; it must be one of {', '.join(OUTCOMES)}, "
                                           "or left out")
+        note, private = validate.public(note)
         self._refuse_secrets("Nothing was recorded: no confirmation, no run", note=note)
         note = validate.short_text("note", note, REASON_MAX_CHARS)
         if note is not None and outcome != "failure":
@@ -673,7 +680,8 @@ class Store:
                 tx.add_run(memory.id, now, outcome, note)
             runs = tx.runs(tenant, [memory.id]).get(memory.id, [])
             stored = history.row(tx, tenant, memory.id)
-        return ConfirmOutcome(stored, summarize(runs) if memory.kind == "procedure" else None, outcome)
+        return ConfirmOutcome(stored, summarize(runs) if memory.kind == "procedure" else None, outcome,
+                              (validate.PRIVATE_REMOVED,) if private else ())
 
     def run_summaries(self, *, tenant: str, ids: list[str]) -> dict[str, RunSummary]:
         """The :class:`runs.RunSummary` of each of ``ids`` that has runs."""

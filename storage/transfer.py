@@ -109,7 +109,7 @@ class ImportReport:
     """What an import did: ``skipped_existing`` counts lines whose id exists or whose content
     repeats a current memory; ``vectors_pending`` memories have no vector yet (``degraded``: why);
     ``sessions`` session lines read, ``turns_added`` turns appended (``turns_existing`` there already);
-    ``private_removed``, the lines whose content's ``<private>`` spans were dropped (never stored)."""
+    ``private_removed``, the lines whose ``<private>`` spans were dropped (never stored)."""
 
     read: int
     imported: int
@@ -192,7 +192,7 @@ class _Import:
     turns_added: int = 0
     turns_existing: int = 0
     model_id: str | None = None  # of the batch's vectors
-    private: list[int] = field(default_factory=list)  # lines whose content's private spans were dropped
+    private: list[int] = field(default_factory=list)  # lines whose private spans were dropped
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
         """The batch's checked rows not there yet, its time, and why no vectors can be made."""
@@ -367,7 +367,7 @@ def parse_line(
 ) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str], list[Run], bool]:
     """The row a line asks for (no vectors yet), its successor link, its free-text fields as
     sent (for the secret scan), a procedure's runs and whether ``<private>`` spans were dropped from its
-    content; fields checked as ``Store.remember`` does (``validate.public_content``).
+    free text (content, source, supersede_reason, a run's note); fields checked as ``Store.remember`` does (``validate.public_content``).
 
     Raises:
         InvalidInput: naming the field ("line" when the line is not a JSON object).
@@ -397,10 +397,9 @@ def parse_line(
     if tags is not None and not isinstance(tags, list):
         raise InvalidInput("tags", f"must be a list of strings; got {shown(tags)}")
     content, private = validate.public_content(given["content"])
-    if private:  # the secret scan reads what is stored: a private span is not
-        from .secrets import without_private
-
-        given["content"] = without_private(given["content"])
+    for name in ("content", "source", "supersede_reason"):  # the secret scan reads what is stored: not these
+        given[name], dropped = validate.public(given.get(name))
+        private = private or dropped
     observed, expires = validate.times(given.get("observed_at"), given.get("expires_at"), now)
     recorded = _past("recorded_at", given.get("recorded_at"), now)
     confirmations = _count("confirmations", given.get("confirmations", 0))
@@ -429,20 +428,21 @@ def parse_line(
     successor = _uuid("superseded_by", given.get("superseded_by"))
     reason = validate.short_text("supersede_reason", given.get("supersede_reason"), REASON_MAX_CHARS)
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
-    runs = _runs(given.get(RUNS), row.kind)
+    runs, dropped = _runs(given.get(RUNS), row.kind)
     as_sent.update(scanned_fields({f"runs[{i}].note": run.note for i, run in enumerate(runs)}))
-    return row, None if successor is None else (successor, reason), as_sent, runs, private
+    return row, None if successor is None else (successor, reason), as_sent, runs, private or dropped
 
 
-def _runs(value: object, kind: str) -> list[Run]:
-    """A line's ``runs`` checked as ``Store.confirm`` checks a run (none: an empty list)."""
+def _runs(value: object, kind: str) -> tuple[list[Run], bool]:
+    """A line's ``runs`` checked as ``Store.confirm`` checks a run (none: an empty list), and whether
+    a note's ``<private>`` spans were dropped."""
     if value is None:
-        return []
+        return [], False
     if kind != "procedure":
         raise InvalidInput(RUNS, f"only a procedure has runs; this line's kind is {kind}")
     if not isinstance(value, list):
         raise InvalidInput(RUNS, f'must be a list of {{"at", "outcome", "note"}} objects; got {shown(value)}')
-    runs = []
+    runs, private = [], False
     for i, item in enumerate(value):
         name = f"runs[{i}]"
         if not isinstance(item, dict) or set(item) - {"at", "outcome", "note"}:
@@ -454,11 +454,13 @@ def _runs(value: object, kind: str) -> list[Run]:
         at = validate.timestamp(f"{name}.at", item.get("at"))
         if at is None:
             raise InvalidInput(f"{name}.at", "is required: an ISO-8601 time")
-        note = validate.short_text(f"{name}.note", item.get("note"), REASON_MAX_CHARS)
+        note, dropped = validate.public(item.get("note"))
+        private = private or dropped
+        note = validate.short_text(f"{name}.note", note, REASON_MAX_CHARS)
         if note is not None and outcome != "failure":
             raise InvalidInput(f"{name}.note", "is the failure mode of a run: only a failure has one")
         runs.append(Run(at, str(outcome), note))
-    return runs
+    return runs, private
 
 
 def _typed(value: object, kind: type) -> object:

@@ -177,6 +177,9 @@ def name(field: str, value: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
     no_credential(field, text)  # first: the messages below quote the name
+    if "<" in text and text != public(text)[0]:
+        raise InvalidInput(field, "holds a <private> span; a name is shown wherever its memory is, so it has no "
+                                  "private part: leave the private text out of it")
     rule = ("a name holds letters, digits, punctuation and symbols, with single plain spaces (U+0020) "
             "between words, so that two names never look alike")
     bad = (_ASCII_NOT_IN_NAMES if text.isascii() else unicode_pattern(_NOT_IN_NAMES)).search(text)
@@ -277,6 +280,18 @@ def public_content(value: str, field: str = "content") -> tuple[str, bool]:
                                           "them is never stored): give what is to be remembered outside them")
             return content(kept, field), True
     return content(value, field), False
+
+
+def public(value: str | None) -> tuple[str | None, bool]:
+    """A free-text field other than content (``source``, ``reason``, ``note``) without its
+    ``<private>...</private>`` spans, as :func:`public_content` drops them (never stored, never
+    scanned), and whether any was dropped; None stays None. Trimmed and checked later, as given."""
+    if not isinstance(value, str) or "<" not in value:
+        return value, False
+    from .secrets import without_private
+
+    kept = without_private(value)
+    return kept, kept != value
 
 
 def content_hash(text: str) -> str:

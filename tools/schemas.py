@@ -24,6 +24,13 @@ def _nullable_as_type_lists(schema: dict[str, Any]) -> None:
             prop["type"] = [simple[0]["type"], "null"]
 
 
+def _redacted() -> Any:
+    """The ``redacted`` field of a write's result (remember, supersede, confirm, forget)."""
+    return Field(default_factory=list, description='["private"] when text inside <private>...</private> was '
+                 "dropped from a field (content, source, reason, note) before it was stored (it never is; an "
+                 "unclosed <private> runs to the end).")
+
+
 class _Result(BaseModel):
     model_config = ConfigDict(json_schema_extra=_nullable_as_type_lists)
 
@@ -66,10 +73,7 @@ class RememberResult(_Result):
         "'now' or 'moved'), with the reason. Recall ranks the newer first and marks the older possibly outdated; "
         "if the newer one is right, supersede the older (forget the new copy first if one was stored).",
     )
-    redacted: list[str] = Field(
-        default_factory=list, description='["private"] when text inside <private>...</private> was dropped from the '
-        "content before it was stored (it never is; an unclosed <private> runs to the end)."
-    )
+    redacted: list[str] = _redacted()
 
 
 class Signals(_Result):
@@ -165,6 +169,7 @@ class ConfirmResult(_Result):
     needs_review: bool = Field(default=False, description="True when its strength is still under the review "
                                "threshold.")
     runs: RunsOut | None = Field(default=None, description="A procedure's runs, this one included.")
+    redacted: list[str] = _redacted()
 
 
 class ScopeMatches(_Result):
@@ -259,10 +264,7 @@ class SupersedeResult(_Result):
     )
     stored: bool = Field(default=True, description="False when `by` named a memory stored before: nothing new "
                          "was written.")
-    redacted: list[str] = Field(
-        default_factory=list, description='["private"] when text inside <private>...</private> was dropped from the '
-        "content before it was stored (it never is; an unclosed <private> runs to the end)."
-    )
+    redacted: list[str] = _redacted()
 
 
 class ForgetResult(_Result):
@@ -289,6 +291,7 @@ class ForgetResult(_Result):
         "by the tables' owner (its table rewrite shuts every caller out while it runs). The memory is gone from "
         "every answer either way."
     )
+    redacted: list[str] = _redacted()
 
 
 def self_contained(schema: dict[str, Any]) -> dict[str, Any]:

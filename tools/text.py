@@ -193,7 +193,7 @@ def memory_view_text(view: dict[str, Any]) -> str:
 
 
 def _private_dropped(redacted: list[str]) -> str:
-    """The line saying a memory's ``<private>`` spans were dropped ("" when none was)."""
+    """The line saying a call's ``<private>`` spans were dropped ("" when none was)."""
     return ("\nRedacted: the text inside <private>...</private> was removed, not stored." if "private" in redacted
             else "")
 
@@ -239,7 +239,7 @@ def render(result: BaseModel) -> str:
             last = r.last_run_at and r.last_run_at[:10]
             text += " Runs: " + runs_text(r.runs, r.successes, last, r.last_outcome, r.failure_modes,
                                           r.flagged) + "."
-        return text
+        return text + _private_dropped(result.redacted)
     if isinstance(result, ForgetResult):
         if result.session is not None:
             digests = f"; its digest erased ({', '.join(result.forgotten_ids)})" if result.forgotten_ids else ""
@@ -256,5 +256,5 @@ def render(result: BaseModel) -> str:
         if not result.scrubbed:
             text += (" Its bytes leave the database files at the next scrub (SQLite: a background one, normally "
                      "within seconds; PostgreSQL: `memvault doctor` run by the tables' owner).")
-        return text
+        return text + _private_dropped(result.redacted)
     return result.model_dump_json()
