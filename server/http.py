@@ -164,6 +164,12 @@ class Guard:
 
     async def refusal(self, scope: Scope) -> Response | None:
         """The response refusing the request of ``scope``, or None to pass it on."""
+        for name, status in ((b"host", 421), (b"origin", 403)):  # DNS-rebinding protection, before the SDK's
+            value = next((v.decode("latin-1") for k, v in scope["headers"] if k == name), None)
+            # The SDK matches "name:*" as a prefix ("localhost:1:2" passed); a port here is digits, whole.
+            if (value is not None or name == b"host") and not allowed((value or "").lower(), self.allowed[name]):
+                log.warning("refused the %s header %r", name.decode(), value)
+                return _json_refusal(status)
         query = scope.get("query_string", b"").decode("latin-1")
         named = sorted({name for name, _ in parse_qsl(query, keep_blank_values=True)} & QUERY_TOKEN_NAMES)
         if named:
@@ -494,7 +500,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
 
     # Stateless, the SDK logs "Terminating session: None" for every request (docs/architecture.md).
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
-    logging.getLogger("mcp.server.transport_security").addFilter(_mask_credential)
+    for logger in (log, logging.getLogger("mcp.server.transport_security")):
+        logger.addFilter(_mask_credential)
     runtime = Runtime(config, authenticated=http.auth != "none")
     verifier: Any = None
     settings = None

@@ -202,10 +202,13 @@ def _json_error(response: httpx2.Response, status: int, error: str) -> str:
 def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> None:
     """Refused in the JSON shape of the 400 and 401 (a new-user trial found them plain text)."""
     key = new_key(db, "acme")
-    for host in ("evil.example", f"attacker.test:{server.port}"):
+    # a port is digits, whole (the SDK's "localhost:*" matched "localhost:1:2" as a prefix)
+    for host in ("evil.example", f"attacker.test:{server.port}", f"localhost:{server.port}:1",
+                 f"127.0.0.1:{server.port}x", "localhost:", f"[::1]:{server.port}:80", "localhost.:1"):
         described = _json_error(server.post(key, PING, host=host), 421, "invalid_host")
         assert "--allowed-host" in described and host not in described
-    for origin in ("http://evil.example", f"https://127.0.0.1.evil.example:{server.port}"):
+    for origin in ("http://evil.example", f"https://127.0.0.1.evil.example:{server.port}",
+                   f"http://localhost:{server.port}:1", f"http://127.0.0.1:{server.port}/x"):
         described = _json_error(server.post(key, PING, origin=origin), 403, "invalid_origin")
         assert "--allowed-origin" in described and origin not in described
     plain = httpx2.post(server.url, content=json.dumps(PING), timeout=30, headers={
@@ -213,6 +216,8 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
     assert "application/json" in _json_error(plain, 400, "invalid_request")
     allowed = server.post(key, PING, origin=f"http://localhost:{server.port}")
     assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
+    for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}", "localhost", f"LOCALHOST:{server.port}"):
+        assert server.post(key, PING, host=host).status_code == 200, host
 
 
 def test_a_credential_in_a_refused_host_or_origin_stays_out_of_the_log(server: HttpServer, db: Path) -> None:
