@@ -597,19 +597,26 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _warn_without_keys(config: Config) -> None:
-    """Log a warning when the database holds no API key: every request would get 401."""
+def _warn_at_start(config: Config, http: HttpConfig) -> None:
+    """Log a warning when the database holds no API key (``--auth keys``: every request would get
+    401), and when a PostgreSQL database is served by a role with its tables' owner's privileges
+    (row-level security then does not hold against SQL in a serving session: docs/postgresql.md)."""
     from memvault.storage import keys
     from memvault.storage.store import Store
 
     try:
-        store = Store(config.db)  # no model: only the keys are read
+        store = Store(config.db)  # no model: only the keys and the role are read
     except MemvaultError:
         return  # requests get 503 naming the database, and /healthz says why
     try:
-        if not keys.list_keys(store):
+        if http.auth == "keys" and not keys.list_keys(store):
             log.warning("no API key in database %s yet: every request gets 401 until "
                         "`memvault keys create --tenant T --db ...` makes one", config.db_label)
+        if store.backend.kind == "postgresql" and getattr(store.backend, "owner", False):
+            log.warning("serving database %s as a role with the privileges of its tables' owner: row-level "
+                        "security keeps every query of memvault to its tenant, but not SQL run in a serving "
+                        "session; for a server others reach, serve as a role that owns nothing "
+                        "(docs/postgresql.md#one-role-or-two)", config.db_label)
     finally:
         store.close()
 
@@ -706,8 +713,7 @@ def serve(config: Config, http: HttpConfig) -> None:
 
     app = build_app(config, http)  # refuses a setting it cannot use before anything is bound
     sock = listen_socket(http.host, http.port)
-    if http.auth == "keys":
-        _warn_without_keys(config)
+    _warn_at_start(config, http)
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db_label)
     uvicorn.Server(uvicorn.Config(app, host=http.host, port=http.port, log_level="info",

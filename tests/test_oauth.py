@@ -279,7 +279,7 @@ def test_a_token_with_only_the_read_scope_gets_403_for_every_write_tool_and_may_
     token = _token(issuer, _claims(resource, org=tenant, scope="openid memvault:read"))
     for body in (_call("remember", {"content": "A read-only token wrote this."}),
                  _call("supersede", {"id": memory_id, "content": "The build cache is on cache-9."}),
-                 _call("forget", {"id": memory_id}),
+                 _call("forget", {"id": memory_id}), _call("confirm", {"id": memory_id}),
                  [_call("recall", {"query": "build cache"}), _call("forget", {"id": memory_id}, 2)]):
         _insufficient(server.post(token, body), "memvault:write", server)
     found = server.post(token, _call("recall", {"query": "build cache"}))

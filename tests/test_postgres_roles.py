@@ -350,3 +350,19 @@ def test_a_refusal_for_being_full_is_told_from_one_for_being_away(said, full):
     from memvault.storage.postgres.connect import _full
 
     assert _full(psycopg.OperationalError(said)) is full
+
+
+def test_a_team_server_run_as_the_tables_owner_warns_and_one_run_as_the_serving_role_does_not(roles, tmp_path):
+    """Issue 25 §1.9: one role (the quick start) is the owner; the team server says so at start."""
+    from httpwire import PING, HttpServer
+
+    said = {}
+    for who, url in (("owner", roles.owner_url), ("serve", roles.serve_url)):
+        server = HttpServer(url, logs=tmp_path)
+        try:
+            assert server.post(roles.alpha_key, PING).status_code == 200
+            said[who] = server.log()
+        finally:
+            server.close()
+    assert "privileges of its tables' owner" in said["owner"] and "one-role-or-two" in said["owner"]
+    assert "owner" not in said["serve"].lower(), said["serve"]
