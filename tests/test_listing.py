@@ -303,3 +303,50 @@ def test_a_bad_or_foreign_cursor_is_refused_and_names_the_field(store):
         assert refused.value.field == "cursor"
     assert [m.id for m in handlers.recall(store, b, query="", kinds=["fact"], cursor=foreign).memories] != [theirs]
     assert {m.id for m in handlers.recall(store, a, query="", kinds=["fact"], cursor=own).memories} < {mine, other}
+
+
+@pytest.mark.asyncio
+async def test_over_mcp_a_listing_pages_by_its_cursor_while_another_client_writes(db_path):
+    """Issue 25 §4, over the MCP surface where it was found: 60 episodes listed 50 with no way on."""
+    async with client(str(db_path)) as c, client(str(db_path)) as writer:
+        for i in range(60):
+            await writer.call_tool("remember", {"content": f"Session {i} on the refunds service", "kind": "episode",
+                                                "observed_at": f"2025-03-{1 + i % 28:02d}T{i // 28:02d}:00:00Z"})
+        seen, cursor, pages = [], None, 0
+        while True:
+            args = {"query": "", "kinds": ["episode"], "limit": 25} | ({"cursor": cursor} if cursor else {})
+            page = (await c.call_tool("recall", args)).structured_content
+            seen += [m["content"] for m in page["memories"]]
+            pages += 1
+            await writer.call_tool("remember", {"content": f"A newer session written after page {pages}",
+                                                "kind": "episode"})
+            cursor = page.get("next_cursor")
+            if cursor is None:
+                break
+    assert pages == 3 and len(seen) == len(set(seen)) == 60
+    assert set(seen) == {f"Session {i} on the refunds service" for i in range(60)}
+
+
+def test_the_cli_pages_by_cursor_while_another_process_writes(db_path, capsys):
+    """Issue 25 §4: `memvault list --offset` showed one memory twice and skipped another while another
+    client wrote between pages; `--cursor` does neither."""
+    import json
+
+    from memvault.server import cli
+
+    db = ["--db", str(db_path)]
+    for i in range(12):
+        assert cli.main(["remember", f"Fact {i} about the deploy", "--observed-at",
+                         f"2025-02-{1 + i:02d}T09:00:00Z", *db]) == 0
+    capsys.readouterr()
+    seen, cursor = [], None
+    while True:
+        assert cli.main(["list", "--limit", "5", "--json", *db, *(["--cursor", cursor] if cursor else [])]) == 0
+        page = json.loads(capsys.readouterr().out)
+        seen += [m["content"] for m in page["memories"]]
+        assert cli.main(["remember", f"A newer fact after {len(seen)} rows", *db]) == 0
+        capsys.readouterr()
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert len(seen) == len(set(seen)) == 12 and set(seen) == {f"Fact {i} about the deploy" for i in range(12)}
