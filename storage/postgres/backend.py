@@ -23,8 +23,8 @@ from ..turn_search import TurnHit
 from . import schema
 from . import sessions as session_sql
 from .sql import (
-    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, Bound, KeywordFound, TextStats, holds_sql,
-    documents_sql, filter_sql, index_words, keyword_sql, keyword_texts, listing_sql, similarity_sql,
+    MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, KeywordFound, TextStats, holds_sql,
+    filter_sql, index_words, keyword_sql, listing_sql, similarity_sql,
     vector_sql, window_sql,
 )
 
@@ -109,10 +109,11 @@ class PgReader:
         documents, counts = self._term_counts(sorted({t for ts in lexemes.values() for t in ts})) \
             if lexemes else (0, {})
         seqs = list(dict.fromkeys([seq for seq, _, _ in keyword] + query.seqs))
+        nearest, similarity = self._vector(filters, vector, query.k, query.seqs) if vector is not None else ([], {})
         return Found(
             keyword=keyword,
-            vector=self._vector(filters, vector, query.k) if vector is not None and query.k > 0 else [],
-            similarity=self._similarity(query.seqs, vector) if vector is not None else {},
+            vector=nearest,
+            similarity=similarity,
             terms=self._document_terms(seqs) if seqs else {},
             lexemes=lexemes, documents=documents, counts=counts,
             exists=[self._contains(query.filters, chunks) for chunks in query.exists],
@@ -128,38 +129,20 @@ class PgReader:
 
     def _keyword(self, filters: Filters, words: list[list[str]], k: int) -> list[tuple[int, float, float]]:
         """Top-``k`` keyword matches of ``words``: when more than ``KEYWORD_RANKED`` memories
-        may match, ranked as on SQLite (:meth:`_bound`), every match when the filter passes fewer
-        than ``k`` of those. More: docs/storage-tuning.md#bounding-the-keyword-search."""
-        bound = self._bound(filters.tenant, words)
-        built = keyword_sql(filters, words, k, bound)
+        may match, ranked as on SQLite (the rarest phrases' matches, the others' among those and
+        the tenant's ``KEYWORD_NEWEST`` newest memories, decided in the same statement), every
+        match when the filter passes fewer than ``k`` of those.
+        More: docs/storage-tuning.md#bounding-the-keyword-search."""
+        built = keyword_sql(filters, words, k, KEYWORD_RANKED, KEYWORD_NEWEST)
         if built is None:
             return []
         found = built.split(self._all(built.sql, built.params))
-        if bound is not None and len(found.candidates) < k:
+        if found.bounded and len(found.candidates) < k:
             built = keyword_sql(filters, words, k)
             found = built.split(self._all(built.sql, built.params))  # type: ignore[union-attr]
         if not self._writes and filters.tenant == self.tenant:
             self._learnt = (filters, found)
         return found.candidates
-
-    def _bound(self, tenant: str, words: list[list[str]]) -> Bound | None:
-        """The phrases whose matches are all ranked: the rarest, at most ``KEYWORD_RANKED``
-        matches in all by the tenant's counts; the others only among those and the tenant's
-        ``KEYWORD_NEWEST`` newest memories. None when every match is ranked."""
-        texts, phrase_count = keyword_texts(words)
-        if not phrase_count:
-            return None
-        rows = self._all(*documents_sql(tenant, texts))
-        documents = [int(n) for _, n, _ in rows]
-        anywhere = [int(n) for _, _, n in rows]
-        whole = [False] * phrase_count
-        total = 0
-        for i in sorted(range(phrase_count), key=lambda i: anywhere[i]):
-            total += anywhere[i]
-            whole[i] = total <= KEYWORD_RANKED
-        if all(whole):
-            return None
-        return Bound(whole, KEYWORD_NEWEST, documents, anywhere)
 
     def _stats(self, texts: list[str], filters: Filters | None = None) -> list[TextStats] | None:
         """The last keyword query's statistics of ``texts`` (under ``filters``), or None."""
@@ -178,16 +161,26 @@ class PgReader:
             return any(s.passing for s in known)
         return bool(self._one(*built)[0])  # type: ignore[index]
 
-    def _vector(self, filters: Filters, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        if not self.has_vectors() or k <= 0:
-            return []
+    def _vector(self, filters: Filters, vector: np.ndarray, k: int,
+                seqs: list[int]) -> tuple[list[tuple[int, float]], dict[int, float]]:
+        """The top-``k`` ``(seq, cosine)`` nearest ``vector`` best first, and the cosine of each of
+        ``seqs`` with a vector (best window): one round trip."""
+        if not self.has_vectors() or (k <= 0 and not seqs):
+            return [], {}
         ann, params = vector_sql(filters, k, exact=False)
         windows, window_params = window_sql(filters, k)
-        with self.conn.pipeline():  # the settings and both searches in one round trip
-            self.conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-                              " set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH_MIN, k))),))
-            nearest = self.conn.execute(ann, {**params, "vector": vector})
-            by_window = self.conn.execute(windows, {**window_params, "vector": vector})
+        with self.conn.pipeline():  # the settings, both searches and the similarities in one round trip
+            if k > 0:
+                self.conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                                  " set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH_MIN, k))),))
+                nearest = self.conn.execute(ann, {**params, "vector": vector})
+                by_window = self.conn.execute(windows, {**window_params, "vector": vector})
+            if seqs:
+                cosines = self.conn.execute(similarity_sql(self.tenant),
+                                            {"seqs": seqs, "vector": vector, "tenant": self.tenant})
+        similarity = {seq: 1.0 - float(distance) for seq, distance in cosines.fetchall()} if seqs else {}
+        if k <= 0:
+            return [], similarity
         rows = nearest.fetchall()
         if len(rows) < k:
             # The index scan stopped at hnsw.max_scan_tuples: few pass, an exact scan is cheap.
@@ -196,13 +189,7 @@ class PgReader:
         best = {seq: 1.0 - float(d) for seq, d in rows}
         for seq, distance in by_window.fetchall():
             best[seq] = max(best.get(seq, -1.0), 1.0 - float(distance))
-        return sorted(best.items(), key=lambda item: (-item[1], -item[0]))[:k]
-
-    def _similarity(self, seqs: list[int], vector: np.ndarray) -> dict[int, float]:
-        if not seqs or not self.has_vectors():
-            return {}
-        rows = self._all(similarity_sql(self.tenant), {"seqs": seqs, "vector": vector, "tenant": self.tenant})
-        return {seq: 1.0 - float(distance) for seq, distance in rows}
+        return sorted(best.items(), key=lambda item: (-item[1], -item[0]))[:k], similarity
 
     def _similarity_of(self, of: int, seqs: list[int]) -> dict[int, float]:
         """The cosine of memory ``of``'s own vector to each of ``seqs`` with a vector (best window)."""

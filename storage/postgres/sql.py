@@ -14,6 +14,7 @@ from ..records import Memory
 from ..textindex import index_text
 
 TS_CONFIG = "memvault"  # text search configuration created by schema.py
+BOUNDLESS = 2**62  # a bound no count reaches: every match ranked
 CONTEXT_WEIGHT = 0.3  # weight of the episode-context column, content counting 1.0 (as on SQLite)
 BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
 _WORD = re.compile(r"\w+")
@@ -118,6 +119,7 @@ class Keyword:
         return KeywordFound(
             candidates=[(int(a), float(b), float(c) + 0.0) for part, a, b, c, _, _ in rows if part == 0],
             total=next((int(b) for part, _, b, _, _, _ in rows if part == 2), 0),
+            bounded=any(part == 2 and c for part, _, _, c, _, _ in rows),
             texts={
                 self.texts[a - 1]: TextStats(tuple(lexemes), int(b),
                                              int(c) if a <= self.phrases and c is not None else None)
@@ -130,10 +132,12 @@ class Keyword:
 @dataclass(frozen=True)
 class KeywordFound:
     """``candidates`` ``(seq, score, content score)`` best first; ``total``, BM25's N;
-    ``texts``' statistics; ``terms``, each candidate's own and context index terms."""
+    ``texts``' statistics; ``terms``, each candidate's own and context index terms;
+    ``bounded``: whether some phrase's matches were not all ranked."""
 
     candidates: list[tuple[int, float, float]]
     total: int
+    bounded: bool
     texts: dict[str, TextStats]
     terms: dict[int, tuple[set[str], set[str]]]
 
@@ -147,41 +151,28 @@ def keyword_texts(chunks: list[list[str]]) -> tuple[list[str], int]:
     return phrases + words, len(phrases)
 
 
-def documents_sql(tenant: str, texts: list[str]) -> tuple[str, dict[str, object]]:
-    """Rows ``(i, in content, anywhere)``: of each of ``texts`` (1-based), how many of the
-    tenant's memories hold it in their own text and in either column, from the counts kept
-    per index term (``keyword_terms``): a text of several terms counts as its rarest."""
-    sql = ("SELECT t.i, coalesce(min(coalesce(k.content, 0)), 0),"
-           " coalesce(min(coalesce(k.content + k.context, 0)), 0)"
-           " FROM unnest(%(texts)s::text[]) WITH ORDINALITY AS t(p, i)"
+# Of each text (1-based ``i``), the tenant's memories holding it in their own text and in either
+# column, from the counts kept per index term (``keyword_terms``, schema version 14): a text of
+# several terms counts as its rarest.
+_COUNTS = ("SELECT t.i::integer AS i, coalesce(min(coalesce(k.content, 0)), 0)::bigint AS content,"
+           " coalesce(min(coalesce(k.content + k.context, 0)), 0)::bigint AS anywhere"
+           " FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
            f" LEFT JOIN LATERAL unnest(tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p))) AS l(term) ON true"
            " LEFT JOIN keyword_terms k ON k.tenant = %(tenant)s AND k.term = l.term"
-           " GROUP BY t.i ORDER BY t.i")
-    return sql, {"texts": texts, "tenant": tenant}
+           " GROUP BY t.i")
 
 
-@dataclass(frozen=True)
-class Bound:
-    """A keyword search ranking only some matches: of each phrase, whether all its matches
-    are ranked (``whole``), else those among the tenant's ``newest`` newest memories and the
-    whole phrases' matches; of each text, the tenant's memories holding it in their own text
-    (``documents``) and anywhere (``anywhere``, the IDF's count of a phrase not ranked whole).
-    More: docs/storage-tuning.md#bounding-the-keyword-search."""
-
-    whole: list[bool]
-    newest: int
-    documents: list[int]
-    anywhere: list[int]
-
-
-def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None = None) -> Keyword | None:
+def keyword_sql(f: Filters, chunks: list[list[str]], k: int, ranked: int | None = None,
+                newest: int = 0) -> Keyword | None:
     """Top-``k`` full-text candidates, best first, with their index terms, then statistics
     rows (read them with :meth:`Keyword.split`); None when the chunks have no index words.
-    ``bound``: rank only the matches it names. More: docs/storage-tuning.md#postgres-sql-keyword-sql."""
+    ``ranked``: when the phrases' counts (``keyword_terms``) sum past it, rank whole only the
+    rarest phrases, at most ``ranked`` matches in all, and the others' matches among those and
+    the tenant's ``newest`` newest memories, decided in the same statement (None: rank every
+    match). More: docs/storage-tuning.md#postgres-sql-keyword-sql."""
     texts, phrase_count = keyword_texts(chunks)
     if not phrase_count:
         return None
-    phrases = texts[:phrase_count]
     where, params = filter_sql(f)
 
     def bm25(tf: str) -> str:
@@ -189,34 +180,33 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None
                 f" + {BM25_K1}::float8 * ({1 - BM25_B}::float8 + {BM25_B}::float8 * h.length / (SELECT avgdl FROM a)))"
                 " ELSE 0 END")
 
-    tsqueries = (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p)"
-                 " FROM unnest(%({})s::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i)")
-    extra: dict[str, object] = {}
-    if bound is None:
-        hits = f"memvault_phrase_hits({tsqueries.format('phrases')}, %(tenant)s)"
-        # n: the matches passing the filters; the tenant's memories holding each text in their own text.
-        df, passing = "count(*)", "coalesce(w.passing, 0)"
-        documents = ("o.n", " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits"
-                     " GROUP BY phrase) o ON o.phrase = t.i")
-    else:
-        hits = f"memvault_bounded_hits({tsqueries.format('ranked')}, %(whole)s, %(newest)s, %(tenant)s)"
-        # A phrase not ranked whole: n is every memory of the tenant holding it (as FTS5 counts).
-        df = ("CASE WHEN (%(whole)s::boolean[])[h.phrase] THEN count(*)"
-              " ELSE (%(anywhere)s::bigint[])[h.phrase] END")
-        # A phrase not ranked whole: the memories ranked that hold it, when there are any (then some pass).
-        passing = ("CASE WHEN (%(whole)s::boolean[])[t.i] THEN coalesce(w.passing, 0)"
-                   " WHEN w.passing > 0 THEN w.passing END")
-        documents = ("(%(documents)s::bigint[])[t.i]", "")
-        extra = {"ranked": phrases, "whole": bound.whole, "newest": bound.newest,
-                 "documents": bound.documents, "anywhere": bound.anywhere}
+    def tsqueries(last: str) -> str:
+        return (f"ARRAY(SELECT phraseto_tsquery('{TS_CONFIG}', t.p) FROM unnest(%(phrases)s::text[])"
+                f" WITH ORDINALITY AS t(p, i) WHERE t.i <= {last} ORDER BY t.i)")
+
+    whole = "(SELECT whole FROM b)"
+    df = f"CASE WHEN {whole}[h.phrase] THEN count(*) ELSE (SELECT anywhere FROM b)[h.phrase] END"
+    every = "(SELECT every FROM b)"  # every phrase ranked whole: no bound
     sql = (
-        f"WITH hits AS MATERIALIZED (SELECT * FROM {hits}),"
+        f"WITH c AS MATERIALIZED ({_COUNTS}),"
+        # The rarest phrases, by count, while their counts sum to at most %(ranked)s (ties by order).
+        " b AS MATERIALIZED (SELECT array_agg(x.whole ORDER BY x.i) AS whole, bool_and(x.whole) AS every,"
+        " array_agg(x.anywhere ORDER BY x.i) AS anywhere"
+        " FROM (SELECT c.i, c.anywhere, sum(c.anywhere) OVER (ORDER BY c.anywhere, c.i) <= %(ranked)s AS whole"
+        " FROM c WHERE c.i <= %(phrase_count)s) x),"
+        # Unbounded: every text's matches (the content words' count the texts); bounded: the phrases'.
+        f" hits AS MATERIALIZED (SELECT * FROM memvault_phrase_hits({tsqueries('cardinality(%(phrases)s::text[])')},"
+        f" %(tenant)s) WHERE {every}"
+        f" UNION ALL SELECT * FROM memvault_bounded_hits({tsqueries('%(phrase_count)s')}, {whole}, %(newest)s,"
+        f" %(tenant)s) WHERE NOT {every}),"
         " h AS MATERIALIZED (SELECT m.phrase, m.seq, max(m.in_content::int)::float8 AS fc,"
         " max((NOT m.in_content)::int)::float8 AS fx, max(m.terms)::float8 AS length"
         f" FROM hits m WHERE m.phrase <= %(phrase_count)s AND {where} GROUP BY m.phrase, m.seq),"
         # N, kept by a trigger (schema.py, keyword_documents).
         " d AS MATERIALIZED (SELECT coalesce(sum(k.documents), 0)::float8 AS n FROM keyword_documents k"
         " WHERE k.tenant = %(tenant)s),"
+        # n: the matches passing the filters; of a phrase not ranked whole, every memory of the
+        # tenant holding it (as FTS5 counts).
         " w AS MATERIALIZED (SELECT h.phrase, count(*) AS passing,"
         f" greatest(ln((greatest((SELECT n FROM d) - {df}, 0) + 0.5) / ({df} + 0.5)), 1e-6) AS idf"
         " FROM h GROUP BY h.phrase),"
@@ -230,15 +220,20 @@ def keyword_sql(f: Filters, chunks: list[list[str]], k: int, bound: Bound | None
         " tsvector_to_array(coalesce(m.content_terms, ''::tsvector)) AS lexemes,"
         " tsvector_to_array(coalesce(m.context_terms, ''::tsvector)) AS context"
         " FROM top JOIN memories m ON m.seq = top.seq"
-        f" UNION ALL SELECT 1, t.i, coalesce({documents[0]}, 0), {passing},"
+        # The tenant's memories holding each text in their own text: counted among the matches
+        # when all are read, else kept per term. Passing: of a phrase not ranked whole, the
+        # memories ranked that hold it, when there are any (then some pass).
+        f" UNION ALL SELECT 1, t.i, CASE WHEN {every} THEN coalesce(o.n, 0) ELSE c.content END,"
+        f" CASE WHEN {every} OR {whole}[t.i] THEN coalesce(w.passing, 0) WHEN w.passing > 0 THEN w.passing END,"
         f" tsvector_to_array(to_tsvector('{TS_CONFIG}', t.p)), NULL FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS t(p, i)"
-        f"{documents[1]}"
+        " JOIN c ON c.i = t.i"
+        " LEFT JOIN (SELECT phrase, count(*) FILTER (WHERE in_content) AS n FROM hits GROUP BY phrase) o ON o.phrase = t.i"
         " LEFT JOIN w ON w.phrase = t.i"
-        " UNION ALL SELECT 2, 0, d.n, 0, NULL, NULL FROM d"
+        f" UNION ALL SELECT 2, 0, d.n, (NOT {every})::int, NULL, NULL FROM d"
         " ORDER BY part, score, seq DESC"
     )
-    return Keyword(sql, {**params, **extra, "phrases": texts, "phrase_count": phrase_count, "k": k}, texts,
-                   phrase_count)
+    return Keyword(sql, {**params, "phrases": texts, "phrase_count": phrase_count, "k": k,
+                         "ranked": BOUNDLESS if ranked is None else ranked, "newest": newest}, texts, phrase_count)
 
 
 def vector_sql(f: Filters, k: int, exact: bool) -> tuple[str, dict[str, object]]:
