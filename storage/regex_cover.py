@@ -76,17 +76,27 @@ def cover(regex: str) -> Cover | None:
     return _covered(node)
 
 
+_ENTRY, _FIELD = "\ue000", "\ue001"
+
+
 def indexed(covers: list[Cover | None]) -> dict[str, Any]:
-    """The strings of ``covers`` for :func:`holding`: ``{"count": how many covers, "following": [each set of characters that may follow
-    a string, written as one string; "" for any], "index": {its first three characters (or fewer): [[a string,
-    the number of its following, the number of its cover], ...]}}``."""
+    """The strings of ``covers`` for :func:`holding`: ``{"count": how many covers, "following": [each set of
+    characters that may follow a string, written as one string; "" for any], "index": {its first three
+    characters (or fewer): its strings}}``, the strings of one head written as one string (JSON reads one
+    string faster than a list of lists, and :func:`holding` splits only those of the heads a text holds):
+    each string, the number of its following and the number of its cover, parted by ``_FIELD``, each
+    entry by ``_ENTRY`` (private-use characters, which JSON writes as they are)."""
     following: dict[str, int] = {"": 0}
-    index: dict[str, list[list[Any]]] = {}  # lists, as JSON reads them back
+    index: dict[str, list[str]] = {}
     for number, pairs in enumerate(covers):
         for string, chars in sorted(pairs or (), key=lambda p: (p[0], sorted(p[1] or ()))):
+            if _FIELD in string or _ENTRY in string:
+                raise ValueError(f"a cover's string holds U+E000 or U+E001: {string!r}")
             written = "".join(sorted(chars or ()))
-            index.setdefault(string[:3], []).append([string, following.setdefault(written, len(following)), number])
-    return {"count": len(covers), "following": list(following), "index": dict(sorted(index.items()))}
+            entry = f"{string}{_FIELD}{following.setdefault(written, len(following))}{_FIELD}{number}"
+            index.setdefault(string[:3], []).append(entry)
+    return {"count": len(covers), "following": list(following),
+            "index": {head: _ENTRY.join(entries) for head, entries in sorted(index.items())}}
 
 
 # The characters of text :func:`holding` reads at most (in ``str.find``'s passes) before it answers every
@@ -109,10 +119,12 @@ def holding(folded: str, covers: dict[str, Any]) -> set[int]:
             return set(range(covers["count"]))
         if head not in folded:
             continue
-        for string, following, number in entries:
+        for entry in entries.split(_ENTRY):
+            string, following, written = entry.split(_FIELD)
+            number = int(written)
             if number in found:
                 continue
-            chars, start = follows[following], 0
+            chars, start = follows[int(following)], 0
             while True:
                 at = folded.find(string, start)
                 budget -= max(_LOOK, (len(folded) if at < 0 else at + len(string)) - start)

@@ -93,8 +93,10 @@ def _spelled() -> list[str]:
     every other one in capitals and quoted."""
     kept = named_covers()
     texts = []
-    for number, (string, following, _) in enumerate(e for entries in kept["index"].values() for e in entries):
-        after = (kept["following"][following] or " ")[number % len(kept["following"][following] or " ")]
+    entries = [e.split("\ue001") for joined in kept["index"].values() for e in joined.split("\ue000")]
+    for number, (string, following, _) in enumerate(entries):
+        chars = kept["following"][int(following)] or " "
+        after = chars[number % len(chars)]
         texts.append(f"{string}{after}Zq81kkLm9" if number % 2 else f"x {string.upper()}{after} 'Zq81kkLm9'")
     return texts
 
