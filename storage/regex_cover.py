@@ -102,7 +102,7 @@ def indexed(covers: list[Cover | None]) -> dict[str, Any]:
 # The characters of text :func:`holding` reads at most (in ``str.find``'s passes) before it answers every
 # cover: a few milliseconds, past which compiling every pattern costs less than the search would. Each look
 # counts as reading ``_LOOK`` characters at least (a step of Python's costs about that).
-HOLDING_MOST_READ = 3_000_000
+HOLDING_MOST_READ = 1_000_000
 _LOOK = 1_000
 
 
