@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 import re2
 
+from .regex_cover import cover, holding, indexed
 from .regex_literals import required_literals
 
 _OPTIONS = re2.Options()
@@ -452,11 +453,20 @@ class NamedCredentialDetector(Detector):
     secret_type = "Named credential"
 
     def __init__(self) -> None:
-        self._names = {p.pattern: {i: name for name, i in p.groupindex.items()} for p in _named_patterns()}
+        self._names: dict[str, dict[int, str]] = {}  # each pattern's group names by number, read when it matches
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
         return _named_patterns()
+
+    def patterns(self, text: str) -> list[Any]:
+        """The patterns that can match in ``text``, in order: those whose cover (``regex_cover``, the
+        words naming a credential and what may follow them) ``text`` casefolded holds, compiled when first
+        needed. A pattern left out matches nowhere in ``text``, so the others find the same values. RE2
+        took 0.04-0.2 s to compile all of them, in every hook (docs/hooks.md#speed)."""
+        covers = _named_covers()
+        kept = holding(text.casefold(), covers).union(covers["always"])
+        return [_named_pattern(i) for i in sorted(kept)]
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match (labelled by :func:`named_kind`): a ``whole`` group's as it is, a
@@ -466,7 +476,10 @@ class NamedCredentialDetector(Detector):
         letter and a digit; but not a compound that describes one (``_DESCRIBED``), nor after ``=`` (or
         ``pass:``) code that names one (``_CODE``)."""
         value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
-        name = self._names[match.re.pattern].get(match.lastindex, "")
+        names = self._names.get(match.re.pattern)
+        if names is None:
+            names = self._names[match.re.pattern] = {i: name for name, i in match.re.groupindex.items()}
+        name = names.get(match.lastindex, "")
         if name.startswith("whole"):
             yield None, value
             return
@@ -497,109 +510,158 @@ class NamedCredentialDetector(Detector):
             yield kind, value
 
 
-@functools.cache
 def _named_patterns() -> list[Any]:
-    """:class:`NamedCredentialDetector`'s patterns; a group's name says how its value is checked
-    (:meth:`NamedCredentialDetector.values`)."""
+    """:class:`NamedCredentialDetector`'s patterns, each compiled once; a group's name says how its value is
+    checked (:meth:`NamedCredentialDetector.values`)."""
+    return [_named_pattern(i) for i in range(len(_named_sources()))]
+
+
+@functools.cache
+def _named_pattern(number: int) -> Any:
+    source, options = _named_sources()[number]
+    return compile_linear(source, options)
+
+
+COVERS_FILE = "named_credential_covers.json"
+
+
+def named_covers() -> dict[str, Any]:
+    """What ``named_credential_covers.json`` holds: a digest of the named-credential patterns' sources, the
+    numbers of those always run (``regex_cover.cover`` is None) and the strings of the others' covers
+    (``regex_cover.indexed``). Write it again when the patterns or the word table change
+    (``tests/test_secret_named_prefilter.py`` says how): computing the covers takes 0.05-0.3 s."""
+    sources = _named_sources()
+    covers = [cover(source) for source, _ in sources]
+    return {"sources": _sources_digest(sources), "always": [i for i, c in enumerate(covers) if c is None],
+            **indexed(covers)}
+
+
+def _sources_digest(sources: list[tuple[str, Any]]) -> str:
+    """A check of the sources (CRC-32 and length: ``hashlib`` took 0.004 s to import in every hook)."""
+    import zlib
+
+    joined = "\0".join(source for source, _ in sources).encode()
+    return f"{zlib.crc32(joined):08x}-{len(joined)}"
+
+
+@functools.cache
+def _named_covers() -> dict[str, Any]:
+    """:func:`named_covers`, from ``named_credential_covers.json`` when it was written for these patterns,
+    else computed (never a stale copy)."""
+    try:
+        kept: dict[str, Any] = json.loads(_packaged(COVERS_FILE))
+    except FileNotFoundError:
+        kept = {"sources": None}
+    return kept if kept["sources"] == _sources_digest(_named_sources()) else named_covers()
+
+
+def _sourced(source: str, options: Any = _OPTIONS) -> tuple[str, Any]:
+    return source, options
+
+
+@functools.cache
+def _named_sources() -> list[tuple[str, Any]]:
+    """The sources of :class:`NamedCredentialDetector`'s patterns (for :func:`compile_linear`), and their
+    RE2 options."""
     named = f"{_AFTER}(?:{said('password')}|{said('password-strict')})|{said('password-tail')}"
     spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     return [
-        compile_linear(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
-                       f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
-                       f"|{_AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
-                       f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
-                       f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
-        compile_linear(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
+        _sourced(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
+                 f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
+                 f"|{_AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
+                 f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
+                 f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
+        _sourced(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
         # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
         # something ("パスワードを2024年に変更", "密码至少8位")
-        compile_linear(f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)"),
+        _sourced(f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)"),
         # the word alone on its line, its value alone on the next ("Password", then "Xk29slQpz")
-        compile_linear(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
-                       f"(?:{spaced}|{words('password-strict')}|{key_words()})[ \\t]*\\r?\\n"
-                       f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
+        _sourced(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
+                 f"(?:{spaced}|{words('password-strict')}|{key_words()})[ \\t]*\\r?\\n"
+                 f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
         # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
         # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
-        compile_linear(f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
-                       r"|a|an)[ \t]+)?(?:[\w-]+[ \t]+){0,3}?" f"(?:{_PROSE_WORDS})s?"
-                       r"(?:[ \t]*$|[ \t]*[.,;:!?)]|[ \t]+(?:for|of|on|to|in|at)\b)"
-                       f"|(?:{_PROSE_WORDS})[ \\t]*,[ \\t]*({_VALUE})[ \\t]*,"),
-        compile_linear(f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
-                       r"(?:[^\pL\pN]|$)"),
+        _sourced(f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
+                 r"|a|an)[ \t]+)?(?:[\w-]+[ \t]+){0,3}?" f"(?:{_PROSE_WORDS})s?"
+                 r"(?:[ \t]*$|[ \t]*[.,;:!?)]|[ \t]+(?:for|of|on|to|in|at)\b)"
+                 f"|(?:{_PROSE_WORDS})[ \\t]*,[ \\t]*({_VALUE})[ \\t]*,"),
+        _sourced(f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
+                 r"(?:[^\pL\pN]|$)"),
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
         # password, --password password (--http-password, --db-password), curl's -u user:password
-        compile_linear(r"(?i)(?:\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
-                       r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
-                       r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
-                       r"[\"']?[^\s:\"']+:"
-                       # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
-                       # user's password, htpasswd -b's (after the file and the user), ldapsearch's -w X,
-                       # xfreerdp's /p:X
-                       r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:"
-                       r"|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
-                       r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p"
-                       r"|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"
-                       r"|\bnet[ \t]+user[ \t]+[\"']?[^\s/\"']+[\"']?[ \t]+"
-                       r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}"
-                       r"[ \t]+"
-                       r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:"
-                       # mongo's, PsExec's, az login's -p X, sqlcmd's -P X, ssh-keygen's -N/-P X, keytool's
-                       # -storepass X, gpg's --passphrase X, rabbitmqctl add_user U X, net use SHARE X
-                       r"|\b(?:mongo(?:sh|dump|restore|import|export)?|psexec(?:64)?|az[ \t]+login)\b[^\n]*?"
-                       r"[ \t]-p[ \t]+|\b(?:sqlcmd|bcp|osql)\b[^\n]*?[ \t](?-i:-P)[ \t]*"
-                       r"|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
-                       r"|[ \t]-(?:src|dest|new)?(?:store|key)pass[ \t]+|[ \t]--passphrase[ \t=]+"
-                       r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
-                       r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
-                       r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
-                       # a password piped to sudo -S: echo X | sudo -S
-                       r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|"
-                       r"[ \t]*sudo\b"
-                       r"[^\n|]*?"
-                       r"[ \t]-[a-zA-Z]*(?-i:S)"
-                       # chpasswd: echo user:X | chpasswd
-                       r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
-                       r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
-        compile_linear(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
-        compile_linear(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
-                       r"|TOKEN|API_?KEY"
-                       r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
+        _sourced(r"(?i)(?:\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
+                 r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
+                 r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
+                 r"[\"']?[^\s:\"']+:"
+                 # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
+                 # user's password, htpasswd -b's (after the file and the user), ldapsearch's -w X,
+                 # xfreerdp's /p:X
+                 r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:"
+                 r"|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+                 r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p"
+                 r"|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"
+                 r"|\bnet[ \t]+user[ \t]+[\"']?[^\s/\"']+[\"']?[ \t]+"
+                 r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}"
+                 r"[ \t]+"
+                 r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:"
+                 # mongo's, PsExec's, az login's -p X, sqlcmd's -P X, ssh-keygen's -N/-P X, keytool's
+                 # -storepass X, gpg's --passphrase X, rabbitmqctl add_user U X, net use SHARE X
+                 r"|\b(?:mongo(?:sh|dump|restore|import|export)?|psexec(?:64)?|az[ \t]+login)\b[^\n]*?"
+                 r"[ \t]-p[ \t]+|\b(?:sqlcmd|bcp|osql)\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+                 r"|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
+                 r"|[ \t]-(?:src|dest|new)?(?:store|key)pass[ \t]+|[ \t]--passphrase[ \t=]+"
+                 r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
+                 r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
+                 r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
+                 # a password piped to sudo -S: echo X | sudo -S
+                 r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|"
+                 r"[ \t]*sudo\b"
+                 r"[^\n|]*?"
+                 r"[ \t]-[a-zA-Z]*(?-i:S)"
+                 # chpasswd: echo user:X | chpasswd
+                 r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
+                 r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
+        _sourced(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
+        _sourced(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
+                 r"|TOKEN|API_?KEY"
+                 r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
         # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
         # digit
-        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
-                       r"(?P<whole>[\w.~+/-]{16,}=*)"
-                       r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
-        compile_linear(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
+        _sourced(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
+                 r"(?P<whole>[\w.~+/-]{16,}=*)"
+                 r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
+        _sourced(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
         # an HTTP session cookie (RFC 6265): "Cookie: session=...", "Set-Cookie: sid=...; HttpOnly"
-        compile_linear(r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?:[^\s;=]+=[^\s;]*;[ \t]*){0,8}"
-                       r"[\w.-]*(?:sess(?:ion)?|sid|token|auth|jwt|remember)[\w.-]*=[\"']?([^\s;\"',]{16,})"),
-        compile_linear(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
-                       r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
-                       r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
-        compile_linear(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
-        compile_linear(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
-                       + _QUOTED),
+        _sourced(r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?:[^\s;=]+=[^\s;]*;[ \t]*){0,8}"
+                 r"[\w.-]*(?:sess(?:ion)?|sid|token|auth|jwt|remember)[\w.-]*=[\"']?([^\s;\"',]{16,})"),
+        _sourced(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
+                 r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
+                 r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
+        _sourced(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
+        _sourced(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
+                 + _QUOTED),
         # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>, <entry key="password">X</entry>;
         # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
-        compile_linear(f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
-                       f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
-                       f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
-                       f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
-                       f"value[ \\t]*=[ \\t]*{_QUOTED}"),
+        _sourced(f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
+                 f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
+                 f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
+                 f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
+                 f"value[ \\t]*=[ \\t]*{_QUOTED}"),
         # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
         # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
         # a list of pairs
-        compile_linear(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
-                       f"|{_AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
-                       f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*"
-                       f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
-                       f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*(?P<pair>{_PAIRED})"
-                       f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*[:=][ \\t]*"
-                       f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
-                       # "log in as admin with X", "sign in as root using X"
-                       f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
-                       f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"),
-        compile_linear(_PAIR_LIST),
+        _sourced(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
+                 f"|{_AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
+                 f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*"
+                 f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
+                 f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*(?P<pair>{_PAIRED})"
+                 f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*[:=][ \\t]*"
+                 f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
+                 # "log in as admin with X", "sign in as root using X"
+                 f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
+                 f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"),
+        _sourced(_PAIR_LIST),
     ]
 
 

@@ -1,0 +1,124 @@
+"""The named-credential detector compiles and runs, for each text, only the patterns whose cover the text
+holds (``regex_cover``: the words naming a credential and what may follow them): a pattern left out
+must match nowhere in the text, so the values found are the same."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+import re2
+
+from memvault.storage import secret_plugins
+from memvault.storage.regex_cover import cover, holding, indexed
+from memvault.storage.secret_plugins import NamedCredentialDetector, named_covers
+
+from test_secret_kinds import REFUSED, STORED
+from test_secret_lists import LISTS, NOT_LISTS
+from test_secret_scan import MORE, PROSE
+
+WRITE = ("python -c \"import json; from memvault.storage.secret_plugins import named_covers as c; "
+         "t = json.dumps(c(), ensure_ascii=False, separators=(',', ':')) + '\\n'; "
+         "open('storage/named_credential_covers.json', 'w', encoding='utf-8').write(t)\"")
+
+
+def test_the_kept_covers_are_those_of_the_patterns() -> None:
+    kept = json.loads(secret_plugins._packaged(secret_plugins.COVERS_FILE))
+    assert kept == named_covers(), f"the patterns or the word table changed: write the file again ({WRITE})"
+
+
+def test_each_character_re2_matches_without_regard_to_case_has_the_same_casefold() -> None:
+    """What makes a cover read on casefolded text hold wherever ``(?i)`` matches: every character RE2 takes
+    for another under ``(?i)`` casefolds as it does."""
+    cased = sorted({c for c in map(chr, range(sys.maxunicode + 1))
+                    if not 0xD800 <= ord(c) <= 0xDFFF and (c.lower() != c or c.upper() != c or c.casefold() != c)})
+    related = sorted({*cased, *(m for c in cased for m in (c.lower(), c.upper(), c.casefold()) if len(m) == 1)})
+    everything = "".join(related)
+    different = []
+    for c in cased:
+        for match in re2.compile("(?i)" + re2.escape(c)).finditer(everything):
+            if match.group().casefold() != c.casefold():
+                different.append((c, match.group()))
+    assert different == []
+
+
+def _strings(regex: str) -> list[tuple[str, str]] | None:
+    found = cover(regex)
+    return None if found is None else sorted((s, "".join(sorted(f or ()))) for s, f in found)
+
+
+@pytest.mark.parametrize(("regex", "strings"), [
+    ("(?i)pass(?:word|wd)?[ \\t]*[:=]", [("pass", "\t :="), ("passwd", "\t :="), ("password", "\t :=")]),
+    ("(?:api|access)[ _-]?key", sorted((f"{w}{s}key", "") for w in ("api", "access") for s in ("", " ", "_", "-"))),
+    # "api" then " ", "_" or "-" is more selective than "key" alone
+    ("(?:api|access)[ _-]+key", [("access", " -_"), ("api", " -_")]),
+    ("p[a4@]ss", [("p4ss", ""), ("p@ss", ""), ("pass", "")]),
+    ("(?P<v>Token)=", [("token=", "")]),  # a named group, casefolded
+    ("(?-i:PIN)\\d{4}", [("pin", "0123456789")]),
+    ("abc|[0-9]+", None),  # an alternative without a string
+    ("a(?=b)", None),  # syntax RE2 has not: not read
+    ("ab(cd", None),  # not closed
+    ("x?", None),  # may match nothing
+])
+def test_a_cover_is_read_from_a_pattern(regex: str, strings: list[tuple[str, str]] | None) -> None:
+    assert _strings(regex) == strings
+
+
+def _flat(cases: object) -> list[str]:
+    if isinstance(cases, str):
+        return [cases]
+    if isinstance(cases, dict):
+        cases = list(cases.values())
+    return [text for case in cases for text in _flat(case)] if isinstance(cases, (list, tuple)) else []
+
+
+def _texts() -> list[str]:
+    texts = _flat([REFUSED, STORED, LISTS, NOT_LISTS, MORE, PROSE,
+                   "5 passed in 0.4s", "pytest -q tests/test_1.py", "bench", ""])
+    # each also in capitals, with the Kelvin sign for k and the long s for s (RE2's (?i) matches both)
+    return texts + [t.upper() for t in texts] + [t.replace("k", "\u212a").replace("s", "\u017f") for t in texts]
+
+
+@pytest.mark.parametrize("number", range(len(secret_plugins._named_sources())))
+def test_a_pattern_left_out_for_a_text_matches_nowhere_in_it(number: int) -> None:
+    pattern = secret_plugins._named_pattern(number)
+    detector = NamedCredentialDetector()
+    missed = [text for text in _texts() if pattern.search(text) and pattern not in detector.patterns(text)]
+    assert missed == []
+
+
+def _spelled() -> list[str]:
+    """A text for every string of every cover: the string, then a character that may follow it, then a value;
+    every other one in capitals and quoted."""
+    kept = named_covers()
+    texts = []
+    entries = [e.split("\ue001") for joined in kept["index"].values() for e in joined.split("\ue000")]
+    for number, (string, following, _) in enumerate(entries):
+        chars = kept["following"][int(following)] or " "
+        after = chars[number % len(chars)]
+        texts.append(f"{string}{after}Zq81kkLm9" if number % 2 else f"x {string.upper()}{after} 'Zq81kkLm9'")
+    return texts
+
+
+def test_each_string_of_a_cover_keeps_its_pattern() -> None:
+    detector = NamedCredentialDetector()
+    missed = []
+    for text in _spelled():
+        matching = [p for p in detector.denylist if p.search(text)]
+        if matching:
+            kept = detector.patterns(text)
+            missed += [(text, p.pattern[:40]) for p in matching if p not in kept]
+    assert missed == []
+
+
+def test_a_text_without_any_word_naming_a_credential_compiles_no_pattern() -> None:
+    assert NamedCredentialDetector().patterns("pytest -q tests/test_1.py") == []
+    assert len(NamedCredentialDetector().patterns("5 passed in 0.4s")) <= 1  # not the grammar: "passed"
+
+
+def test_a_long_text_runs_every_pattern() -> None:
+    """Past what :func:`holding` reads, every pattern runs: a cover is never read wrong, only not read."""
+    covers = indexed([cover("abc"), cover("xyz")])
+    assert holding("abc" * 10, covers) == {0}
+    assert holding("q" * 10_000_000, covers) == {0, 1}
