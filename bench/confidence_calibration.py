@@ -14,8 +14,8 @@ the share relevant per confidence bucket, log loss, R@1 / R@5 / MRR.
 ``--json`` writes every question's ranked ids and top-five confidences; ``--against`` reads such
 a file from another version of the code (run on the same machine) and reports the questions
 whose order changed (a confidence-only rule must change none) and the top-five hits whose
-confidence changed: how many, the share relevant, their mean confidence before and after and
-the log loss of both on them.
+confidence changed (all, those lowered, those raised): how many, the share relevant, their mean
+confidence before and after and the log loss of both on them.
 """
 
 from __future__ import annotations
@@ -119,14 +119,18 @@ def compare(answers: dict[str, dict], old: dict[str, dict]) -> dict:
                 touched.append((was, new, memory_id in a["relevant"], rank))
     out(f"  against the older run: {len(moved)} questions ordered otherwise; {len(touched)} top-{TOP} hits "
         f"changed confidence ({sum(t[3] == 0 for t in touched)} first hits)\n")
-    if touched:
-        share = sum(t[2] for t in touched) / len(touched)
-        before = sum(t[0] for t in touched) / len(touched)
-        after = sum(t[1] for t in touched) / len(touched)
-        out(f"    relevant {share:.0%}; mean confidence {before:.3f} -> {after:.3f}; log loss on them "
-            f"{log_loss([(t[0], t[2]) for t in touched]):.4f} -> {log_loss([(t[1], t[2]) for t in touched]):.4f}\n")
-        for was, new, right, rank in touched[:40]:
-            out(f"      rank {rank + 1}: {was:.3f} -> {new:.3f} {'relevant' if right else 'wrong'}\n")
+    for what, group in (("all", touched), ("lowered", [t for t in touched if t[1] < t[0]]),
+                        ("raised", [t for t in touched if t[1] > t[0]])):
+        if not group:
+            continue
+        share = sum(t[2] for t in group) / len(group)
+        before = sum(t[0] for t in group) / len(group)
+        after = sum(t[1] for t in group) / len(group)
+        out(f"    {what} ({len(group)}): relevant {share:.0%}; mean confidence {before:.3f} -> {after:.3f}; "
+            f"log loss on them {log_loss([(t[0], t[2]) for t in group]):.4f} -> "
+            f"{log_loss([(t[1], t[2]) for t in group]):.4f}\n")
+    for was, new, right, rank in touched[:40]:
+        out(f"      rank {rank + 1}: {was:.3f} -> {new:.3f} {'relevant' if right else 'wrong'}\n")
     return {"moved": moved, "touched": touched}
 
 
