@@ -203,6 +203,23 @@ def test_a_question_naming_nobody_is_answered_surely_by_its_time(store, question
     assert hits[0].memory.id == unnamed[then] and hits[0].confidence >= 0.5
 
 
+@pytest.mark.parametrize(("question", "at"), [
+    ("What did Mel and her kids paint in July?", "2026-07-15T18:00:00Z"),
+    ("what did Mel's kids paint yesterday?", "2026-11-26T18:00:00Z"),
+])
+def test_a_turn_not_naming_whom_a_question_without_a_kind_asks_about_stays_sure(store, question, at):
+    """In a conversation the answering turn often does not name its speaker; only a question
+    naming a kind ("decide") makes a memory naming the person a rival (LoCoMo: "What did Mel and
+    her kids paint ... in July 2023?" fell from 0.22 to 0.05 without that condition)."""
+    with_filler(store)
+    wanted = remember(store, "We love painting together: our latest one is a sunset over the lake with the kids",
+                      kind="episode", at=at)
+    remember(store, "Wow Mel, that is amazing, the colours are so bold!", kind="episode", at=at[:-6] + "05:00Z")
+    remember(store, "Mel said the kids' school starts again in September", kind="episode", at="2026-05-02T10:00:00Z")
+    hits = recall(store, question)
+    assert hits[0].memory.id == wanted and hits[0].confidence >= 0.5
+
+
 def test_memories_that_answer_equally_are_equally_sure(store):
     """Issue 25: of all the decisions of last week only the first was confident (0.65-0.82), the
     rest 0.01-0.13."""
