@@ -169,6 +169,7 @@ def unnamed_decisions(store: Store) -> dict[str, str]:
         "We picked Terraform Cloud for the infrastructure runs"), strict=True)}
 
 
+@pytest.mark.contract  # which memory holds a name is read from each backend's own index
 @pytest.mark.parametrize(("named", "question", "then"), NAMED_DECISIONS)
 def test_a_decision_of_the_time_asked_not_naming_whom_is_not_sure(store, named, question, then):
     """Issue 25: "What did Mark decide yesterday?" gave yesterday's decision naming nobody at 0.72
