@@ -62,6 +62,7 @@ class Candidates:
     kind_only: bool = False
     through: dict[int, Through] = field(default_factory=dict)
     subject: bool = True
+    named: frozenset[int] | None = None
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -198,9 +199,30 @@ def gather(
     if older and unknown:  # a name only a superseded memory holds is known through its head
         held = set().union(*(terms.get(seq, (set(), set()))[0] for seq in older))
         unknown = [name for name in unknown if not lexemes(name_words[name]) <= held]
+    # Only a question naming a time is asked who holds its names (ranking.unearned).
+    known = [lexemes(name_words[name]) for name in asked if name not in unknown] if when is not None else []
+    named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query))
+                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query), named)
+
+
+def holding(
+    tx: Reader, filters: Filters, rows: dict[int, Memory], older: dict[int, tuple[int, Memory]],
+    terms: dict[int, tuple[set[str], set[str]]], names: list[set[str]],
+) -> frozenset[int]:
+    """The seqs of ``rows`` whose text or episode context holds every index term of one of
+    ``names`` (each a name's lexemes), or whose superseded version ``older`` does; the terms
+    of rows missing from ``terms`` are read in ``tx``."""
+    missing = [seq for seq in [*rows, *older] if seq not in terms]
+    if missing:
+        terms = {**terms, **tx.search(Search(filters, seqs=missing)).terms}
+
+    def holds(seq: int) -> bool:
+        own, context = terms.get(seq, (set(), set()))
+        return any(name <= own | context for name in names)
+
+    return frozenset({seq for seq in rows if holds(seq)} | {head for seq, (head, _) in older.items() if holds(seq)})
 
 
 def credit_heads(

@@ -122,9 +122,15 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
 
 def unearned(c: Candidates, seq: int, best: float) -> float:
     """The part of ``seq``'s time bonus its evidence does not bear out in a question with a
-    subject: scaled by its cosine over ``best``; it ranks but makes no surer."""
+    subject: all of it when ``seq`` lacks the question's names (``c.named``) and a candidate
+    of a kind the question names holds one, else scaled by its cosine over ``best``; it ranks
+    but makes no surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
-    if not (c.subject and dated_then(c, c.rows[seq])) or similarity is None or best <= 0:
+    if not (c.subject and dated_then(c, c.rows[seq])):
+        return 0.0
+    if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
+        return TIME_BONUS  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
+    if similarity is None or best <= 0:
         return 0.0
     return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
 
