@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import successors
 from .backend import Found, Reader, Search
+from .history import SESSION_TAG
 from .query import (
-    PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_password, content_words, names_no_subject,
-    query_chunks,
+    LAST_SESSION_DIGESTS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_last_session,
+    asks_for_password, content_words, names_no_subject, query_chunks,
 )
 from .records import Memory
 from .timewords import TimeRange
@@ -63,6 +64,7 @@ class Candidates:
     through: dict[int, Through] = field(default_factory=dict)
     subject: bool = True
     named: frozenset[int] | None = None
+    newest_digest: int | None = None  # for a question asking for the last session (``last_digests``)
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -169,9 +171,13 @@ def gather(
     added = [head for head, _ in older.values() if head not in rows]
     rows.update((head, memory) for head, memory in older.values())
     seqs += list(dict.fromkeys(added))
-    if older:
-        unscored = [seq for seq in [*older, *added] if seq not in similarity] if embedding is not None else []
-        unread = [seq for seq in older if seq not in terms]
+    listed = last_digests(tx, filters, words_query)
+    digests = {seq: memory for seq, memory in listed.items() if seq not in rows}
+    rows.update(digests)
+    seqs += list(digests)
+    if older or digests:
+        unscored = [seq for seq in [*older, *added, *digests] if seq not in similarity] if embedding is not None else []
+        unread = [seq for seq in [*older, *digests] if seq not in terms]
         more = tx.search(Search(filters, vector=embedding, seqs=list(dict.fromkeys(unscored + unread))))
         similarity.update((seq, more.similarity[seq]) for seq in unscored if seq in more.similarity)
         terms.update((seq, more.terms[seq]) for seq in unread if seq in more.terms)
@@ -204,7 +210,8 @@ def gather(
     named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query), named)
+                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query), named,
+                      next(iter(listed), None))
 
 
 def holding(
@@ -223,6 +230,16 @@ def holding(
         return any(name <= own | context for name in names)
 
     return frozenset({seq for seq in rows if holds(seq)} | {head for seq, (head, _) in older.items() if holds(seq)})
+
+
+def last_digests(tx: Reader, filters: Filters, words_query: str) -> dict[int, Memory]:
+    """For a question asking what happened in the last session (``query.asks_for_last_session``), the
+    newest :data:`LAST_SESSION_DIGESTS` session digests passing ``filters``, newest first: candidates even
+    without a vector (a capture hook writes a digest without the model) or a word shared with the question."""
+    if not asks_for_last_session(words_query) or (filters.kinds and "episode" not in filters.kinds):
+        return {}
+    digests = replace(filters, kinds=["episode"], tags=[*(filters.tags or []), SESSION_TAG])
+    return tx.memories(filters.tenant, filters=digests, limit=LAST_SESSION_DIGESTS)
 
 
 def credit_heads(

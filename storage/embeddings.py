@@ -60,6 +60,13 @@ def model_dir_problem(folder: Path) -> str | None:
     return f"holds an empty {' and an empty '.join(empty)}" if empty else None
 
 
+def _verified(path: Path, expected: str, actual: str | None = None) -> None:
+    """Raise ModelUnavailable unless ``path``'s sha256 (``actual`` when known) is ``expected``."""
+    actual = actual or file_sha256(path)
+    if actual != expected:
+        raise ModelUnavailable(f"checksum mismatch for {path}: sha256 {actual}, expected {expected}; reinstall memvault")
+
+
 class Embedder:
     """Turns texts into unit vectors; loads the model on first use, thread-safely.
     More: docs/storage-tuning.md#embeddings-embedder."""
@@ -137,32 +144,33 @@ class Embedder:
         for path in (model_path, tokenizer_path):
             if not path.is_file():
                 raise ModelUnavailable(f"model file missing: {path}")
-        model_sha = file_sha256(model_path)
-        if self.model_dir is None:
-            for path, actual, expected in (
-                (model_path, model_sha, MODEL_SHA256),
-                (tokenizer_path, file_sha256(tokenizer_path), TOKENIZER_SHA256),
-            ):
-                if actual != expected:
-                    raise ModelUnavailable(
-                        f"checksum mismatch for {path}: sha256 {actual}, expected {expected}; reinstall memvault"
-                    )
+        packaged = self.model_dir is None
         run_path: Path | bytes = model_path
+        derived = None
+        if packaged and self.variant == INTEGER:
+            from . import int8model
+
+            derived = int8model.cached_path(MODEL_SHA256)
+        if derived is not None and int8model.intact(derived):
+            # the file that runs is checked (its stamp); the packaged one it came from was, when derived
+            model_sha, run_path = MODEL_SHA256, derived
+            _verified(tokenizer_path, TOKENIZER_SHA256)
+        else:
+            model_sha = file_sha256(model_path)
+            if packaged:
+                _verified(model_path, MODEL_SHA256, model_sha)
+                _verified(tokenizer_path, TOKENIZER_SHA256)
         try:
             import numpy as np
             import onnxruntime as ort
             from tokenizers import Tokenizer
 
-            if self.model_dir is None and self.variant == INTEGER:
-                from . import int8model
-
-                run_path = int8model.cached_path(model_sha)
-                if not int8model.intact(run_path):
-                    self._preparing = True
-                    try:
-                        run_path = int8model.build(model_path, run_path)
-                    finally:
-                        self._preparing = False
+            if derived is not None and run_path is model_path:
+                self._preparing = True
+                try:
+                    run_path = int8model.build(model_path, derived)
+                finally:
+                    self._preparing = False
 
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
@@ -175,18 +183,20 @@ class Embedder:
             options.enable_mem_pattern = False
             source = run_path if isinstance(run_path, bytes) else str(run_path)
             session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
-            probe = tokenizer.encode_batch(["memvault"])
-            ids = np.array([e.ids for e in probe], dtype=np.int64)
-            out = session.run(
-                None,
-                {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)},
-            )[0]
+            dim = session.get_outputs()[0].shape[-1]
+            if not packaged or not isinstance(dim, int):  # a model of unknown shape runs once: it must run
+                probe = tokenizer.encode_batch(["memvault"])
+                ids = np.array([e.ids for e in probe], dtype=np.int64)
+                dim = session.run(
+                    None,
+                    {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)},
+                )[0].shape[-1]
         except ModelUnavailable:
             raise
         except Exception as exc:  # onnx, onnxruntime and tokenizers raise their own many types
             raise ModelUnavailable(f"cannot load the embedding model from {model_path}: {exc}") from exc
-        self.dim = int(out.shape[-1])
-        name = VARIANT_NAMES[self.variant] if self.model_dir is None else "custom"
+        self.dim = int(dim)
+        name = VARIANT_NAMES[self.variant] if packaged else "custom"
         self.model_id = f"{name}@{model_sha[:16]}"
         self._tokenizer = tokenizer
         self._session = session

@@ -15,11 +15,12 @@ log = logging.getLogger(__name__)
 
 
 def cached_path(source_sha: str) -> Path:
-    """Where the derived model of ``source_sha`` is cached, one file per onnxruntime version."""
+    """Where the derived model of ``source_sha`` is cached, one file per onnxruntime version
+    (its graph optimised by that version: docs/storage-tuning.md#int8model-optimised)."""
     import onnxruntime
     from platformdirs import user_cache_path
 
-    name = f"minilm-matmulinteger-{source_sha[:16]}-ort{onnxruntime.__version__}.onnx"
+    name = f"minilm-matmulinteger-{source_sha[:16]}-ort{onnxruntime.__version__}-optimised.onnx"
     return user_cache_path("memvault") / "models" / name
 
 
@@ -48,12 +49,23 @@ def build(source: Path, target: Path) -> Path | bytes:
 
 
 def intact(path: Path) -> bool:
-    """True when ``path`` and its ``.sha256`` exist and agree."""
+    """True when ``path`` and its ``.sha256`` exist and agree: the digest is computed again unless the
+    file's size and modification time are still those the stamp recorded when it was written
+    (docs/storage-tuning.md#int8model-stamp)."""
     stamp = path.with_name(path.name + ".sha256")
     try:
-        return stamp.read_text().strip() == file_sha256(path)
+        digest, _, written = stamp.read_text().partition("\n")
+        if written.strip() and written.split() == _stat_words(path):
+            return True
+        return digest.strip() == file_sha256(path)
     except OSError:
         return False
+
+
+def _stat_words(path: Path) -> list[str]:
+    """``path``'s size in bytes and modification time in ns, as the stamp's second line holds them."""
+    stat = path.stat()
+    return [str(stat.st_size), str(stat.st_mtime_ns)]
 
 
 def derive(source: Path, target: Path) -> None:
@@ -83,13 +95,29 @@ def derive(source: Path, target: Path) -> None:
             quantize_dynamic(folded, quantised, weight_type=QuantType.QInt8, per_channel=True,
                              op_types_to_quantize=["MatMul"])
             _check_weights(onnx.load(str(quantised)), originals)
+            optimised = Path(tmp) / "optimised.onnx"
+            _optimise(quantised, optimised)
             stamp = Path(tmp) / "stamp"
-            stamp.write_text(file_sha256(quantised) + "\n")
-            os.replace(quantised, target)
+            stamp.write_text(file_sha256(optimised) + "\n" + " ".join(_stat_words(optimised)) + "\n")
+            os.replace(optimised, target)
             os.replace(stamp, target.with_name(target.name + ".sha256"))
     finally:
         root.removeFilter(_only_warnings)
     log.info("derived the integer model %s", target)
+
+
+def _optimise(source: Path, target: Path) -> None:
+    """Write ``source`` with the graph optimisations onnxruntime would otherwise apply at every session
+    start (constant folding, fused attention and layer norms: ``ORT_ENABLE_EXTENDED``) to ``target``
+    (onnxruntime documentation, "Graph optimizations", offline mode). More:
+    docs/storage-tuning.md#int8model-optimised."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    options.optimized_model_filepath = str(target)
+    ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
 
 
 def _only_warnings(record: logging.LogRecord) -> bool:

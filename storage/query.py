@@ -62,6 +62,20 @@ ACTIVITY_WORDS = frozenset(
     .split()
 )
 CANDIDATES_MIN = 50
+# A question asking what happened in the last session ("what did we do last time?", "where did we leave
+# off?") asks for the newest session digests (docs/retrieval-tuning.md#the-last-session): these phrases,
+# and no word but those of :data:`SESSION_WORDS` and the generic ones.
+LAST_SESSION = re.compile(
+    r"\b(?:last|previous|prior|earlier|latest|recent|most recent|yesterday(?:['’]?s)?|other day['’]?s?)"
+    r"\s+(?:session|sessions|time|conversation|conversations|chat|chats|meeting|sitting)\b"
+    r"|\b(?:left|leave|stopped|stop)\s+off\b|\bwhere\s+were\s+we\b", re.IGNORECASE)
+SESSION_WORDS = frozenset(
+    "session sessions time conversation conversations chat chats meeting sitting yesterday previous prior earlier"
+    " latest recent most other day left leave stopped stop off recap summary summarise summarize summarised"
+    " summarized remind reminder again talk talked talking discuss discussed discussing doing busy about catch"
+    .split()
+)
+LAST_SESSION_DIGESTS = 3  # the newest digests such a question makes candidates
 
 
 @dataclass(frozen=True)
@@ -127,12 +141,26 @@ def content_words(chunks: list[list[str]]) -> list[str]:
 def named_kinds(query: str) -> tuple[frozenset[str], bool]:
     """The memory kinds ``query`` names (:data:`KIND_WORDS`, :data:`KIND_PHRASES`), and
     whether it names nothing else: every other word is a stop word or one of
-    :data:`GENERIC_WORDS` ("what decisions did we make?")."""
+    :data:`GENERIC_WORDS` ("what decisions did we make?"). A question for the last session
+    (:func:`asks_for_last_session`) names episodes and nothing else."""
+    if asks_for_last_session(query):
+        return frozenset({"episode"}), True
     words = _WORD.findall(query.lower())
     kinds = {_KIND_OF_WORD[w] for w in words if w in _KIND_OF_WORD}
     kinds.update(kind for kind, phrase in KIND_PHRASES if phrase.search(query))
     only = bool(kinds) and all(w in _KIND_OF_WORD or w in STOP_WORDS or w in GENERIC_WORDS for w in words)
     return frozenset(kinds), only
+
+
+def asks_for_last_session(query: str) -> bool:
+    """Whether ``query`` asks what happened in the last session: it holds a phrase of
+    :data:`LAST_SESSION` and names no subject (each other word a stop word or one of
+    :data:`SESSION_WORDS`, :data:`GENERIC_WORDS`, :data:`ACTIVITY_WORDS` or a kind word):
+    "what did we do last time?" does, "what did we decide last time about the database?" does not."""
+    if not LAST_SESSION.search(query):
+        return False
+    return all(w in STOP_WORDS or w in SESSION_WORDS or w in GENERIC_WORDS or w in ACTIVITY_WORDS
+               or w in _KIND_OF_WORD for w in _WORD.findall(LAST_SESSION.sub(" ", query.lower())))
 
 
 def asks_for_password(query: str) -> bool:

@@ -115,6 +115,8 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         if memory.kind in c.kinds:
             # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
             score += TIME_BONUS if c.kind_only and c.when is None else KIND_BONUS
+        if seq == c.newest_digest:  # "what did we do last time?" asks for the newest session digest
+            score += TIME_BONUS
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + STRENGTH_WEIGHT * strength(memory, now)
         scores[seq] = score
     return scores

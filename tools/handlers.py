@@ -12,7 +12,7 @@ import json
 from memvault.storage import strength as strengths
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, shown
-from memvault.storage.limits import CURSOR_MAX_CHARS, ID_SHAPE, RECALL_MAX_CONTENT_CHARS
+from memvault.storage.limits import CURSOR_MAX_CHARS, ID_SHAPE
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # noqa: F401 (tools read them here)
 from memvault.storage.hits import Hit, RecallOutcome
 from memvault.storage.hits import Signals as RecordSignals
@@ -22,6 +22,7 @@ from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms, now_ms
 from memvault.storage.timewords import TimeRange
 
+from .search import within_budget
 from .caller import Caller  # here too: the tools and their callers import it from handlers
 from .schemas import (
     ConfirmResult,
@@ -145,12 +146,7 @@ def _recall_result(
     listing = not query.strip()
     outcome = _search(store, caller, query, scopes, args, cursor)
     hits = outcome.hits
-    shown, used = [], 0
-    for hit in hits:
-        used += len(hit.memory.content or "")
-        if used > RECALL_MAX_CONTENT_CHARS and shown:
-            break
-        shown.append(hit)
+    shown = within_budget(hits)
     short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
     now, runs = store.clock(), _procedure_runs(store, caller, [h.memory for h in shown])
     return RecallResult(

@@ -9,6 +9,7 @@ import json
 import math
 import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memvault.storage.backend import DIGEST_SOURCE
@@ -17,6 +18,9 @@ from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 
 if TYPE_CHECKING:  # the wire schemas (pydantic) only where a result is rendered: the boot context needs none
     from pydantic import BaseModel
+
+    from memvault.storage.hits import Hit
+    from memvault.storage.runs import RunSummary
 
     from .schemas import MemoryOut, RecallResult
 
@@ -79,6 +83,58 @@ def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: b
     if m.possibly_outdated_by:
         line += f" — possibly outdated by the newer {m.possibly_outdated_by}"
     return line
+
+
+@dataclass(frozen=True)
+class _Runs:
+    runs: int
+    successes: int
+    last_run_at: str | None
+    last_outcome: str | None
+    failure_modes: tuple[str, ...]
+    flagged: bool
+
+
+@dataclass(frozen=True)
+class _HitShown:
+    """The fields of ``handlers.memory_out`` that :func:`memory_line` reads, from a recall's hit."""
+
+    id: str
+    short_id: str
+    kind: str
+    scope: str
+    observed_at: str
+    content: str
+    confidence: float
+    strength: float
+    needs_review: bool
+    runs: _Runs | None
+    superseded_by: str | None
+    supersede_reason: str | None
+    source: str | None
+    signals: Any
+    possibly_outdated_by: str | None
+
+
+def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
+    """``memory_line(m, ranked=True)`` of the memory ``handlers`` shapes from ``hit`` (strength at ``now``,
+    ms; a procedure's ``runs``), without the wire model: the prompt hook imports no pydantic
+    (docs/hooks.md#speed)."""
+    from memvault.storage import strength as strengths
+    from memvault.storage.timefmt import format_ms
+
+    memory = hit.memory
+    shown_runs = None
+    if memory.kind == "procedure" and runs is not None:
+        shown_runs = _Runs(runs.runs, runs.successes, format_ms(runs.last_run_at), runs.last_outcome,
+                           tuple(runs.failure_modes), runs.flagged)
+    return memory_line(_HitShown(  # type: ignore[arg-type]
+        id=memory.id, short_id=short_id, kind=memory.kind, scope=memory.scope,
+        observed_at=format_ms(memory.observed_at), content=memory.content or "", confidence=hit.confidence,
+        strength=strengths.strength(memory, now),
+        needs_review=memory.superseded_by is None and strengths.needs_review(memory, now), runs=shown_runs,
+        superseded_by=memory.superseded_by, supersede_reason=memory.supersede_reason, source=memory.source,
+        signals=hit.signals, possibly_outdated_by=hit.outdated_by), ranked=True)
 
 
 def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:

@@ -71,7 +71,7 @@ class Cells:
         if not len(self.ids):
             return found
         similarity = _dot(vector[None, :], self.centroids)[0]
-        for generation in np.unique(self.generations):
+        for generation in sorted(set(self.generations.tolist())):  # np.unique imports numpy.ma (0.02 s)
             mine = np.flatnonzero(self.generations == generation)
             best = mine[np.argsort(-similarity[mine])[:per_generation]]
             found += self.ids[best].tolist()
