@@ -149,11 +149,14 @@ def prompt_context(store: Store, caller: Caller, prompt: str) -> str | None:
     """The memories of state (every kind but ``episode``) recall is sure answer ``prompt`` (redacted as
     a turn is, its first ``QUERY_MAX_CHARS`` characters), as lines within :data:`PROMPT_TOKENS`; None
     when none is sure or the prompt cannot be a query. Episodes are left to the boot context: a
-    session's digest quotes what was asked, and would outrank the memory that answers it. With the
+    session's digest quotes what was asked, and would outrank the memory that answers it; but a
+    question for the last session ("where did we leave off?": ``query.asks_for_last_session``) is
+    asked of every kind, so that its digest answers it. With the
     model when it loads (a degraded search is said in the text): docs/hooks.md#userpromptsubmit."""
     from memvault.storage import literal
     from memvault.storage.errors import InvalidInput
     from memvault.storage.limits import CONTENT_MAX_CHARS, KINDS, QUERY_MAX_CHARS
+    from memvault.storage.query import asks_for_last_session
     from memvault.storage.ranking import SURE_CONFIDENCE
     from memvault.storage.secrets import redact
     from memvault.tools import search, text
@@ -167,8 +170,8 @@ def prompt_context(store: Store, caller: Caller, prompt: str) -> str | None:
     found, degraded = [], None
     for asked in [query] + questions(query):
         try:  # as the recall tool searches, without its wire models (pydantic: 0.1-0.2 s to import)
-            outcome, shown = search.recall(store, caller, asked, limit=PROMPT_MEMORIES,
-                                           kinds=[kind for kind in KINDS if kind != "episode"])
+            outcome, shown = search.recall(store, caller, asked, limit=PROMPT_MEMORIES, kinds=[
+                kind for kind in KINDS if kind != "episode" or asks_for_last_session(asked)])
         except InvalidInput:  # e.g. a prompt of symbols only: no memory can answer it
             continue
         found.append([hit for hit in shown if hit.confidence >= SURE_CONFIDENCE])

@@ -73,6 +73,7 @@ SESSION_WORDS = frozenset(
     "session sessions time conversation conversations chat chats meeting sitting yesterday previous prior earlier"
     " latest recent most other day left leave stopped stop off recap summary summarise summarize summarised"
     " summarized remind reminder again talk talked talking discuss discussed discussing doing busy about catch"
+    " please pls plz thanks thank quick quickly brief briefly short happened happen going"  # courtesy: no subject
     .split()
 )
 LAST_SESSION_DIGESTS = 3  # the newest digests such a question makes candidates

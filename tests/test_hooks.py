@@ -201,6 +201,13 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
         assert store.episodes.turns(tenant="default", session_id=SESSION) == turns
     finally:
         store.close()
+    # The next session asks for the last one: its digest answers, though the hook leaves other episodes out
+    # and no server has filled the digest's vector.
+    for prompt in ("where did we leave off?", "what did we do last time?", "recap of the last session please"):
+        context = _context(_hook(env, "UserPromptSubmit", {**_payload("UserPromptSubmit", prompt=prompt),
+                                                           "session_id": "6e1d8b62-3f4a-4c9b-8d2e-1f7a8b9c0d12"}),
+                           "UserPromptSubmit")
+        assert digest.id[:8] in context, (prompt, context)
 
 
 def test_codex_gets_the_boot_context_at_session_start_and_has_no_capture_hook(env, stored):

@@ -135,6 +135,10 @@ def test_a_question_naming_a_subject_ranks_the_subjects_memory_before_the_digest
     ("recap of yesterday's session", True),
     ("what were we working on in the last session?", True),
     ("catch me up on our previous conversation", True),
+    ("recap of the last session please", True),  # courtesy words name no subject
+    ("thanks! can you give me a quick recap of the previous session?", True),
+    ("what happened last time?", True),
+    ("what happened to the billing service last time?", False),
     ("what did we decide last time about the database?", False),
     ("the last time I checked, the price was 5 dollars", False),
     ("what happened last time the deploy failed?", False),
