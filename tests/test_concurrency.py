@@ -73,7 +73,7 @@ async def test_four_servers_and_a_reindex_share_one_database(db_path, tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_many_requests_in_flight_on_one_server(db_path):
+async def test_many_requests_in_flight_on_one_server(db_path, one_model):
     from memvault.server.app import build_server
     from memvault.server.config import Config
 

@@ -51,7 +51,7 @@ def _markdown_files() -> list[Path]:
 
 
 @pytest.mark.asyncio
-async def test_every_tool_resource_and_prompt_is_in_the_readme_and_every_parameter_in_docs_tools(db_path):
+async def test_every_tool_resource_and_prompt_is_in_the_readme_and_every_parameter_in_docs_tools(db_path, one_model):
     readme, tools_page = _page("README.md"), _page("docs/tools.md")
     async with Client(build_server(Config(db=db_path))) as client:
         tools = (await client.list_tools()).tools

@@ -24,19 +24,12 @@ def inspector(db, *args: str) -> dict:
     return json.loads(done.stdout)
 
 
+# Each Inspector call starts Node and a server (3-4 s): remembering and recalling are the next
+# test's, with arguments of each JSON type the schema declares.
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
-def test_inspector_lists_tools_then_remembers_and_recalls(db_path):
+def test_inspector_lists_the_tools(db_path):
     listed = inspector(db_path, "--method", "tools/list")
     assert {t["name"] for t in listed["tools"]} == {"remember", "recall", "supersede", "forget", "confirm"}
-    stored = inspector(
-        db_path, "--method", "tools/call", "--tool-name", "remember",
-        "--tool-arg", "content=The release train leaves every second Thursday",
-    )
-    memory_id = stored["structuredContent"]["id"]
-    found = inspector(
-        db_path, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=when does the release train leave"
-    )
-    assert found["structuredContent"]["memories"][0]["id"] == memory_id
 
 
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")

@@ -163,7 +163,7 @@ def test_the_rate_limiter_lets_a_minutes_worth_through_then_says_how_long_to_wai
 
 
 @pytest.mark.asyncio
-async def test_with_auth_on_a_request_without_a_verified_token_uses_no_tenant(db_path) -> None:
+async def test_with_auth_on_a_request_without_a_verified_token_uses_no_tenant(db_path, one_model) -> None:
     config = Config(db=db_path, tenant="process-tenant")
     async with Client(build_server(config, runtime=Runtime(config, authenticated=True))) as c:
         refused = await c.call_tool("remember", {"content": "Written with the process's tenant."})

@@ -806,7 +806,7 @@ def test_a_missing_role_is_named_as_such_not_as_a_missing_database(pg_server, pg
     assert "no such database" not in str(caught.value)
 
 
-def test_read_only_commands_leave_a_database_without_memvault_untouched(pg_server, pg_url, capsys):
+def test_read_only_commands_leave_a_database_without_memvault_untouched(pg_server, pg_url, capsys, one_model):
     from memvault.server import cli
 
     for command in (["recall", "hello"], ["stats"], ["list"], ["doctor"]):
@@ -922,7 +922,7 @@ def test_a_remember_writes_only_once_embedded_then_only_the_search_the_insert_an
     store.close()
 
 
-def test_doctor_says_it_scrubbed_what_a_forget_left_pending(pg_url, capsys):
+def test_doctor_says_it_scrubbed_what_a_forget_left_pending(pg_url, capsys, one_model):
     from memvault.server import cli
 
     assert cli.main(["remember", "--db", pg_url, "--json", "the old gate code is kept in the safe"]) == 0

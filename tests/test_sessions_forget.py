@@ -79,7 +79,7 @@ def test_the_serving_role_forgets_a_session_of_its_tenant_only(pg_server):
 
 
 @pytest.mark.asyncio
-async def test_forget_with_session_id_over_the_mcp_server_and_its_bad_input(db_path):
+async def test_forget_with_session_id_over_the_mcp_server_and_its_bad_input(db_path, one_model):
     store = Store(db_path, None)
     try:
         captured(store, "wire-1", tenant="default")

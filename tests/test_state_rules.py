@@ -236,7 +236,7 @@ def test_a_prefix_of_another_tenants_memory_looks_like_an_unknown_id(store):
 
 
 @pytest.mark.anyio
-async def test_the_memory_resource_takes_an_upper_case_id(db):
+async def test_the_memory_resource_takes_an_upper_case_id(db, one_model):
     async with Client(build_server(Config(db=db, tenant="default", scope="proj"))) as c:
         first = (await c.call_tool("remember", {"content": "The wiki lives at wiki.internal"})).structured_content
         doc = json.loads((await c.read_resource(f"memory://memories/{first['id'].upper()}")).contents[0].text)

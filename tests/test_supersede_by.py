@@ -69,7 +69,7 @@ def test_supersede_by_refuses_what_would_break_a_history_and_changes_nothing(sto
 
 
 @pytest.mark.asyncio
-async def test_supersede_with_by_over_the_mcp_server_and_its_bad_input(db_path):
+async def test_supersede_with_by_over_the_mcp_server_and_its_bad_input(db_path, one_model):
     async with Client(build_server(Config(db=db_path))) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
         assert "by" in tools["supersede"].input_schema["properties"]

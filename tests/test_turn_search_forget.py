@@ -83,7 +83,7 @@ def test_an_index_that_kept_a_forgotten_sessions_words_loses_them_on_upgrade(tmp
     assert markers_in(db) == []
 
 
-def test_doctor_names_a_lost_turn_index_and_repair_rebuilds_it(tmp_path, capsys):
+def test_doctor_names_a_lost_turn_index_and_repair_rebuilds_it(tmp_path, capsys, one_model):
     """A turn index dropped or emptied is said by doctor, and ``doctor --repair`` makes it anew from the turns."""
     import json
 

@@ -502,7 +502,7 @@ def test_warm_up_stops_between_two_transactions_once_asked_to(db_path, small_cel
 
 
 @pytest.mark.parametrize("command", ["import", "reindex"])
-def test_import_and_reindex_leave_the_vector_index_up_to_date(tmp_path, small_cells, capsys, command):
+def test_import_and_reindex_leave_the_vector_index_up_to_date(tmp_path, small_cells, capsys, command, one_model):
     from memvault.server import cli
 
     dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"

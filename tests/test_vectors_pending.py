@@ -49,7 +49,7 @@ async def wait_until_filled(db: Path) -> None:
 
 
 @pytest.mark.anyio
-async def test_a_running_server_fills_vectors_another_process_left_pending(db_path, tmp_path):
+async def test_a_running_server_fills_vectors_another_process_left_pending(db_path, tmp_path, one_model):
     broken = tmp_path / "broken-model"
     broken.mkdir()
     (broken / "model.onnx").write_bytes(b"not a model")
