@@ -283,7 +283,10 @@ class Upkeep:
         self.worker.run(lambda: self.maintain(lambda: False))
 
     def start_indexing(self) -> None:
-        """Have the worker bring the vector index up to date, a step at a time."""
+        """Have the worker bring the vector index up to date, a step at a time. numpy (which the index's
+        upkeep uses) is imported first on this thread: imported by two threads at once (the caller loading
+        the model meanwhile) it can fail half-initialised (python/cpython#91238, numpy/numpy#21223)."""
+        import numpy  # noqa: F401
         self.worker.in_turns("vector index upkeep", self.maintain)
 
     def maintain(self, stop: Callable[[], bool]) -> None:
