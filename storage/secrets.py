@@ -423,9 +423,17 @@ def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
 _CONTINUATION = re.compile(r"\n([\w+/.-]{8,}={0,2})(?=\n|\Z)")
 
 
+# "!", "?" and "." right after a value, before a space, a quote or the end: a detector ends a password at
+# them (they close sentences too), but passwords end in them as often ("Tr0ub4dor&3xQ!"): replaced with it.
+_TRAILING = re.compile(r"[!?.]+(?=[\s\"'`)\]]|\Z)")
+
+
 def _continued(text: str, end: int) -> int:
-    """``end`` moved over the lines that continue the credential ending there: each a run of key
-    characters mixing two of lower case, upper case and digits. Reads only when ``end`` ends a line."""
+    """``end`` moved over the marks that may end the credential ending there (``_TRAILING``), and over the
+    lines that continue it: each a run of key characters mixing two of lower case, upper case and digits.
+    Reads lines only when ``end`` ends a line."""
+    marks = _TRAILING.match(text, end)
+    end = marks.end() if marks else end
     while text.startswith("\n", end):
         line = _CONTINUATION.match(text, end)
         if line is None or sum(any(test(c) for c in line.group(1)) for test in (str.islower, str.isupper,

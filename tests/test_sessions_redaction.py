@@ -189,3 +189,14 @@ def test_what_redaction_leaves_of_a_credential_passes_the_check_it_came_from(con
         assert find_secrets(text)[0], text  # each holds a credential
         shown, kinds = redact(text)
         assert kinds and find_secrets(shown) == [[]], (text, shown)
+
+
+@pytest.mark.parametrize("password", ["Tr0ub4dor&3xQ!", "Sup3r$ecret!!", "Abc123xyz?", "Pa55word.", "Zebra-77!?"])
+@pytest.mark.parametrize("around", ["my password is {} and more", "password: {}", 'the password is "{}"',
+                                    "mot de passe est {}\nnext line"])
+def test_marks_that_may_end_a_password_go_with_it(password: str, around: str):
+    """A trial found "my password is Tr0ub4dor&3xQ!" stored as "[password]!": its last character kept."""
+    text = around.format(password)
+    redacted, kinds = redact(text)
+    assert kinds == ("password",) and password[-1] not in redacted.replace("[password]", ""), redacted
+    assert redacted.startswith(around.split("{}")[0].rstrip('"')) and redact(redacted)[0] == redacted
