@@ -51,9 +51,10 @@ def capture(store: Store, config: Config, client: str, data: dict[str, Any], end
     skipped = stored.skipped(bad, refused)
     if skipped:
         logging.getLogger(__name__).warning("%s: skipped %s", path, skipped)
-    if end and not transcripts.usable(session_id):  # e.g. a credential: never stored as a session's name
+    if not transcripts.usable(session_id):  # e.g. a credential: never stored as a session's name
         raise HookInputError("session_id: cannot be a session id (1-128 letters, digits and ._:-, no "
-                             "credential); the transcript's other sessions were captured, none was ended")
+                             "credential); the transcript's sessions were captured"
+                             + (", none was ended" if end else ""))
     if end and not any(o.session_id == session_id for o in stored.outcomes):  # nothing new: make it exist
         stored.outcomes.append(store.episodes.append(
             tenant=config.tenant, scope=config.scope, session_id=session_id, turns=[], client=client,

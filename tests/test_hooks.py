@@ -565,15 +565,26 @@ def test_a_turn_the_store_refuses_is_skipped_and_counted_and_the_others_of_its_p
     assert [t.ref for t in store.episodes.turns(tenant="default", session_id=SESSION)] == ["u0", "u2"]
 
 
-def test_session_end_with_a_credential_as_its_session_id_stores_and_says_no_credential(env, tmp_path):
+@pytest.mark.parametrize("event", ["SessionEnd", "Stop", "PostToolUse", "PreCompact"])
+def test_a_capture_with_a_credential_as_its_session_id_stores_and_says_no_credential(env, tmp_path, event):
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(_entry("u1", TOKEN, "hello there") + "\n" + _entry("u2", "other", "kept") + "\n")
-    result = _hook(env, "SessionEnd", {**_payload("SessionEnd", transcript), "session_id": TOKEN})
+    result = _hook(env, event, {**_payload(event, transcript), "session_id": TOKEN})
     assert (result.returncode, result.stdout) == (1, "")
     assert "session_id: cannot be a session id" in result.stderr
     assert TOKEN not in result.stderr and TOKEN.encode() not in file_bytes(Path(env["MEMVAULT_DB"]))
     assert {s: [text for _, _, text in turns] for s, turns in _sessions_and_turns(env).items()} == {
         "other": ["kept"]}
+
+
+@pytest.mark.parametrize("session_id", ["../../etc/passwd", "a/b", "..", "sess\u0000id", "x" * 200])
+def test_every_capture_hook_refuses_a_session_id_as_session_start_does(env, tmp_path, session_id):
+    """A trial found Stop, PostToolUse and PreCompact silent on ids SessionStart and SessionEnd refuse."""
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(_entry("u1", "fine-session", "hello there") + "\n")
+    for event in ("SessionStart", "Stop"):
+        result = _hook(env, event, {**_payload(event, transcript), "session_id": session_id})
+        assert result.returncode == 1 and "session_id:" in result.stderr, (event, result.stderr)
 
 
 def test_import_ends_a_session_at_its_newest_stored_turn_when_a_turn_is_dated_in_the_future(env, tmp_path):
