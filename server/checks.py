@@ -353,11 +353,19 @@ def method_data(method: str) -> str:
     return method if head == method else head + "..."
 
 
+# The longest resource URI read: a task of QUERY_MAX_CHARS characters percent-encoded (9 a character at most,
+# a 3-byte UTF-8 one) with room for the rest.
+URI_MAX_CHARS = 9 * limits.QUERY_MAX_CHARS + 1_000
+
+
 def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:
-    """Why ``uri`` is not one of ``resources``, in memvault's words, or None: no resource's path fits
+    """Why ``uri`` is not one of ``resources``, in memvault's words, or None: longer than
+    :data:`URI_MAX_CHARS`, no resource's path fits
     it (as the SDK matches: ``{name}`` is any text without ``/``), or it has a query while the
     resources of its path take none (the SDK calls it unknown). A resource that takes a query
     ignores parameters it does not know, as RFC 6570 matching does in the SDK."""
+    if len(uri) > URI_MAX_CHARS:  # the SDK's own refusal of a longer one quoted it whole, into its log too
+        return f"uri: is {len(uri):,} characters; the limit is {URI_MAX_CHARS:,}"
     base, _, query = uri.partition("?")
     taken: set[str] = set()
     matched = []

@@ -329,10 +329,10 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if len(failed) > IMPORT_ERRORS_SHOWN:
         more = text.count(len(failed) - IMPORT_ERRORS_SHOWN, "more failed line")
         err(f"... and {more} (--json lists them all)")
-    err(f"imported {report.imported} of {text.count(report.read - report.sessions, 'memory line')} (blank lines "
-         f"skipped): {report.skipped_existing} already there, {report.vectors_pending} waiting for vectors")
+    err(f"imported {report.imported:,} of {text.count(report.read - report.sessions, 'memory line')} (blank lines "
+         f"skipped): {report.skipped_existing:,} already there, {report.vectors_pending:,} waiting for vectors")
     if report.sessions:
-        err(f"sessions: {text.count(report.turns_added, 'turn')} added, {report.turns_existing} already there, "
+        err(f"sessions: {text.count(report.turns_added, 'turn')} added, {report.turns_existing:,} already there, "
              f"from {text.count(report.sessions, 'session line')}")
     if report.private_removed:
         lines = ", ".join(map(str, report.private_removed[:IMPORT_ERRORS_SHOWN]))
@@ -380,7 +380,8 @@ def _import_transcripts(store: Store, caller: Caller, args: argparse.Namespace) 
     replaced = f"; replaced in the text: {', '.join(report['redacted'])}" if report["redacted"] else ""
     turns, sessions = text.count(report["turns_added"], "turn"), text.count(report["sessions"], "session")
     err(f"imported {turns} of {sessions} "
-         f"from {text.count(len(files), 'transcript')} under {root}: {report['turns_already_there']:,} "
+         f"from {text.count(len(files), 'transcript')}{'' if root.is_file() else f' under {root}'}: "
+         f"{report['turns_already_there']:,} "
          f"already there{nothing}{replaced}{said_ended}")
     for path, lines in report["unreadable_lines"].items():
         err(f"{path}: {text.count(len(lines), 'line')} not JSON, skipped (e.g. line {lines[0]})")

@@ -55,6 +55,7 @@ def read(servers, transport: str, uri: str) -> dict:
 
 
 TRANSPORTS = ["stdio", "http"]
+TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789AB"  # a GitHub token's shape, nobody's
 UNTAKEN = [  # a URI of a resource that takes no query, and the parameter it names
     ("memory://sessions?foo", "'foo'", "memory://sessions takes no query"),
     ("memory://sessions?limit=5&foo=1", "'foo', 'limit'", "memory://sessions takes no query"),
@@ -79,6 +80,20 @@ def test_a_query_on_a_resource_that_takes_none_is_refused_naming_what_takes_one(
                                  "memory://boot?task=deploy&utm=x"])  # a query-taking resource ignores the rest
 def test_a_query_the_resource_takes_is_still_read(servers, transport, uri):
     assert "contents" in read(servers, transport, uri)["result"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("uri", ["memory://boot?task=" + "x" * 70_000 + "+token+" + TOKEN,
+                                 "memory://sessions/" + "y" * 40_000 + TOKEN, "memory://" + TOKEN * 600])
+def test_an_over_long_resource_uri_is_refused_by_its_length_and_never_quoted(servers, transport, uri):
+    """An adversarial pass: 70,000 characters passed memvault's checks, and the SDK's "Unknown resource"
+    sent the URI back whole (140 KB, a GitHub token in it) and logged it twice."""
+    reply = read(servers, transport, uri)
+    message = reply["error"]["message"]
+    assert reply["error"]["code"] == -32602 and message.startswith("uri: is ") and "the limit is" in message
+    assert TOKEN not in json.dumps(reply) and len(json.dumps(reply)) < 1_000
+    assert TOKEN not in servers[1].log()
+    assert "contents" in read(servers, transport, "memory://boot?task=" + "deploy " * 280)["result"]  # 1,960
 
 
 def call(arguments: str, request_id: int = 9) -> bytes:
@@ -123,7 +138,6 @@ def test_a_key_given_twice_is_refused_and_nothing_is_stored(servers, transport, 
     assert listed["result"]["structuredContent"]["memories"] == []  # type: ignore[index]
 
 
-TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789AB"  # a GitHub token's shape, nobody's
 
 
 def stored(server: StdioServer, text: str) -> str:
