@@ -64,3 +64,19 @@ def test_a_tool_over_stdio_says_the_file_is_damaged_not_a_memvault_fault(db_path
             assert result["isError"] and "the database file is damaged" in said and "memvault fault" not in said
     finally:
         server.close()
+
+
+
+@pytest.mark.parametrize("argv", [["recall", "memory words"], ["list", "--limit", "50"], ["export"]])
+def test_a_text_written_over_with_bytes_that_are_not_utf8_is_damage_not_a_fault(db_path, argv):
+    """An adversarial pass: random bytes in the memories' pages made reads a "memvault fault"
+    (UnicodeDecodeError) and a traceback on the command line."""
+    filled(db_path, 40, 60)
+    data = bytearray(db_path.read_bytes())
+    at = data.index(b"memory 7: words")
+    data[at + 10:at + 15] = b"\xff\xfe\xa5\xa5\xff"  # the record's header intact: only its text is broken
+    db_path.write_bytes(bytes(data))
+    done = subprocess.run([*MEMVAULT, *argv], env=server_env(db_path), capture_output=True, text=True, timeout=180)
+    said = done.stderr + done.stdout
+    assert "Traceback" not in said and "memvault fault" not in said, said
+    assert done.returncode == 1 and "the database file is damaged" in said and "not UTF-8" in said, said

@@ -116,6 +116,8 @@ class SqliteBackend:
                 tx.conn.execute("COMMIT")
         except (apsw.CorruptError, apsw.NotADBError) as exc:
             raise damaged(exc) from exc
+        except UnicodeDecodeError as exc:  # memvault writes only UTF-8: bytes written over a text's
+            raise damaged(apsw.CorruptError(f"a text is not UTF-8: {exc.reason}")) from exc
         finally:
             with self._reads_changed:
                 self._reads[generation] -= 1

@@ -256,7 +256,7 @@ def damaged(exc: apsw.Error) -> StorageUnavailable:
     """memvault's error for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB): what happened,
     that nothing was written, and how to recover."""
     return StorageUnavailable(
-        f"the database file is damaged ({exc}). Nothing was written. `memvault doctor` says what is wrong "
+        f"the database file is damaged ({exc}). Nothing was changed. `memvault doctor` says what is wrong "
         "and how to recover (docs/troubleshooting.md#a-damaged-database)."
     )
 
