@@ -71,8 +71,9 @@ def backend(request) -> str:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def db(backend: str, request, db_path: Path) -> str:  # type: ignore[no-untyped-def]
-    """Where the test's database lives: ``db_path`` on SQLite, a fresh database's URL on PostgreSQL."""
-    return request.getfixturevalue("pg_url") if backend == "postgresql" else str(db_path)
+    """Where the test's database lives: ``db_path`` on SQLite (no file yet), on PostgreSQL a fresh
+    database's URL, memvault's schema in it (``pg_store_url``; ``pg_url`` for an empty one)."""
+    return request.getfixturevalue("pg_store_url") if backend == "postgresql" else str(db_path)
 
 
 @pytest.fixture
