@@ -186,9 +186,10 @@ class Identity:
 
 
 def caller_of(token: AccessToken) -> str:
-    """Who sent a verified token (its client id and subject): the key of that caller's rate limit
-    and of its turns at the tools."""
-    return f"{token.client_id}\x00{token.subject or ''}"
+    """Who sent a verified token (its tenant, client id and subject): the key of that caller's rate
+    limit and of its turns at the tools. With the tenant, tokens naming no client or subject (one
+    "oauth" caller otherwise) never share a limit across tenants."""
+    return f"{(token.claims or {}).get(_TENANT, '')}\x00{token.client_id}\x00{token.subject or ''}"
 
 
 def access_token(token: str, client_id: str, identity: Identity, expires_at: int | None = None,

@@ -559,3 +559,16 @@ def test_while_the_issuer_is_down_one_jwks_read_at_a_time_and_other_requests_are
         assert issuer.requests - before <= 1 + (time.monotonic() - start) / cooldown_s
         assert issuer.most_at_once == 1
         assert "Traceback" not in server.log()
+
+
+def test_tokens_naming_no_client_or_subject_share_no_limit_across_tenants() -> None:
+    """An adversarial pass: tokens without sub, azp or client_id were one caller "oauth" for the rate
+    limit and the turns at the tools, so one tenant's calls got another's 429s."""
+    from memvault.server.auth import Identity, access_token, caller_of
+
+    def caller(tenant: str, client: str = "oauth", subject: str | None = None) -> str:
+        return caller_of(access_token("t", client, Identity(tenant=tenant, scope="default"), subject=subject))
+
+    assert caller("alpha") != caller("bravo") and caller("alpha") == caller("alpha")
+    assert caller("alpha", "app-1", "u1") != caller("bravo", "app-1", "u1")
+    assert caller("alpha", "app-1", "u1") != caller("alpha", "app-1", "u2")
