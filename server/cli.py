@@ -46,8 +46,9 @@ def _integer(text: str) -> int | str:
 
 # Flags allowed before the command too (`memvault --db X stats`): moved after it before parsing.
 LEADING: Flags = {
-    "--db": {"help": "database file, or a postgresql://user:password@host/database URL "
-                     "(env MEMVAULT_DB; default: a file in the user data directory)"},
+    "--db": {"help": "database file, or a postgresql://user@host/database URL (its password in ~/.pgpass or "
+                     "PGPASSWORD: arguments are shown in the process list) (env MEMVAULT_DB; default: a file in "
+                     "the user data directory)"},
     "--tenant": {"help": "tenant: hard isolation boundary (env MEMVAULT_TENANT; default 'default')"},
     "--scope": {"help": "scope (env MEMVAULT_SCOPE; default 'default'; 'global' is shared)"},
     "--model-dir": {"help": "folder with model.onnx + tokenizer.json (env MEMVAULT_MODEL_DIR)"},

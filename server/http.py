@@ -478,7 +478,7 @@ def transport_security(http: HttpConfig) -> TransportSecuritySettings:
     if not http.loopback:
         hosts += [http.host, f"{http.host}:*"]
     hosts += list(http.allowed_hosts)
-    origins = [f"http://{h}:*" for h in LOOPBACK_HOSTS] + list(http.allowed_origins)
+    origins = [f"http://{h}{port}" for h in LOOPBACK_HOSTS for port in (":*", "")] + list(http.allowed_origins)
     # Guard lower-cases both headers when they are then allowed: names and schemes are case-insensitive.
     hosts, origins = [h.lower() for h in hosts], [o.lower() for o in origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,

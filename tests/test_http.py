@@ -218,6 +218,8 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
     assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
     for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}", "localhost", f"LOCALHOST:{server.port}"):
         assert server.post(key, PING, host=host).status_code == 200, host
+    for origin in ("http://localhost", "http://127.0.0.1", "http://[::1]"):  # port 80, not written
+        assert server.post(key, PING, origin=origin).status_code == 200, origin
 
 
 def test_a_credential_in_a_refused_host_or_origin_stays_out_of_the_log(server: HttpServer, db: Path) -> None:
