@@ -337,13 +337,14 @@ _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORD
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 _AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 # A list of users and their secrets under a header naming credentials (issue 25): the header ("password
-# list", "user table", "accounts", "passwords (prod)", "Passwortliste", "список паролей"), perhaps quoted,
-# then ":", "=", " - " or a verb, perhaps "{", blank lines, a Markdown table's head; then pairs ("admin:X",
+# list", "user table", "accounts", "users", "passwords (prod)", "Passwortliste", "список паролей"), perhaps
+# quoted, then ":", "=", " - " or a verb, perhaps "{", blank lines, a Markdown table's head; or the header
+# alone on its line ("Logins", "## Accounts", "**Users:**", issue 25 §1.8); then pairs ("admin:X",
 # "'bob': 'Y'", "eve=Z", "root -> W", "| svc | V |", "admin X"), parted by commas, "|", "and", spaces or
 # line breaks (each line perhaps a bullet). Taken whole, so every pair goes (:func:`_listed_secrets`).
 _CRED_NOUN = r"(?:passwords?|passwd|pwds?|creds|credentials?|logins?|logons?|users?|accounts?|user[ _-]?names?)"
 _LIST_HEADER = (_CRED_NOUN + r"[ \t]+(?:list|table|dump|file|sheet|set|entries|pairs|combos?)s?"
-                r"|passwords|pwds|creds|credentials|logins|logons|accounts"
+                r"|passwords|pwds|creds|credentials|logins|logons|accounts|users|user[ _-]?names"
                 r"|passwortliste|kennwortliste|passw[öo]rter|kennw[öo]rter|zugangsdaten"
                 r"|(?:liste[ \t]+des[ \t]+)?mots[ \t]+de[ \t]+passe|(?:lista[ \t]+de[ \t]+)?contrase[ñn]as"
                 r"|(?:lista[ \t]+de[ \t]+)?senhas|(?:elenco|lista)[ \t]+(?:delle[ \t]+)?password"
@@ -359,8 +360,12 @@ _LIST_BULLET = r"(?:[-*•+][ \t]+|\d{1,3}[.)][ \t]+|\|[ \t]*)?"
 _LIST_NEXT = (r"[ \t]*[,;|][ \t]*(?:and[ \t]+)?|[ \t]+(?:(?:and|&)[ \t]+)?"
               r"|[ \t]*[,;]?[ \t]*\|?[ \t]*(?:\r?\n[ \t]*){1,2}" + _LIST_BULLET)
 _LIST_TABLE_HEAD = r"(?:\|[^\n]*\r?\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\r?\n[ \t]*)?"
-_PAIR_LIST = (f"(?i){_AFTER}[\"']?(?:{_LIST_HEADER})[\"']?[ \\t]*(?:[(\\[][^()\\[\\]\\n]{{1,40}}[)\\]][ \\t]*)?"
+_LIST_NOTE = r"[ \t]*(?:[(\[][^()\[\]\n]{1,40}[)\]][ \t]*)?"
+_PAIR_LIST = (f"(?i)(?:{_AFTER}[\"']?(?:{_LIST_HEADER})[\"']?{_LIST_NOTE}"
               r"(?:[:=]|[ \t]-|[ \t]+(?:are|is|were|was))[ \t]*[{\[]?(?:[ \t]*\r?\n){0,3}[ \t]*"
+              # the header alone on its line, perhaps a Markdown heading or bold: the pairs start the next
+              f"|^[ \\t]*(?:#{{1,6}}[ \\t]+|[*_]{{1,2}})?[\"']?(?:{_LIST_HEADER})[\"']?{_LIST_NOTE}(?:[*_]{{1,2}})?"
+              r"[ \t]*:?[ \t]*(?:[*_]{1,2})?[ \t]*\r?\n(?:[ \t]*\r?\n){0,2}[ \t]*)"
               f"{_LIST_TABLE_HEAD}{_LIST_BULLET}"
               f"(?P<pair_list>{_LIST_PAIR}(?:(?:{_LIST_NEXT}){_LIST_PAIR})*)")
 # A list's header up to its first pair ("login list: "), where a pair after "login" is read.
@@ -381,6 +386,103 @@ def _listed_secrets(pairs: str) -> bool:
     found = list(_list_pair_parts().finditer(pairs))
     return any((pair.group(1).strip(" \t") or len(found) > 1) and _is_value(secret := pair.group(2) or pair.group(3))
                and not _DATE.fullmatch(secret) for pair in found)
+
+
+# A Markdown table with a column for passwords (issue 25 §1.8): its head names the column ("| user | pass |",
+# "| Benutzer | Passwort |", "| db password (prod) |"; a word for password, perhaps after two words and before a
+# note, alone in its cell: not "password hint"), its delimiter row, then its rows, taken whole when a cell
+# of that column is a value (:func:`_table_secrets`).
+@functools.cache
+def _column_words() -> str:
+    return ("pass(?:word|wd|phrase|code)?s?|pwds?|pw|secrets?|(?:api|access|secret|auth)[ _-]?(?:keys?|tokens?)"
+            "|tokens?|" + "|".join(words(role) for role in ("password", "password-strict", "password-tail"))
+            + "|[\\w.-]*(?:" + words("password-tail") + ")|" + words("password-unspaced"))
+
+
+def _column() -> str:
+    """A table head's cell naming a password column, between its pipes (RE2)."""
+    return (r"[ \t]*[*_`]{0,2}(?:[\w.-]+[ \t]+){0,2}(?:" + _column_words() + r")[*_`]{0,2}"
+            r"(?:[ \t]*[(\[][^()\[\]|\n]{1,40}[)\]])?[ \t]*")
+
+
+def _table_source() -> str:
+    return (r"(?i)^[ \t]*(?:\|?[^|\n]*\|)*?" + _column() + r"(?:\|[^\n]*)?\r?\n"
+            r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?)?[ \t]*\r?\n"
+            r"(?P<table_rows>[^\n]*\|[^\n]*(?:\r?\n[^\n]*\|[^\n]*)*)")
+
+
+@functools.cache
+def _column_cell() -> Any:
+    return compile_linear(f"(?i)^{_column()}$")
+
+
+def _cells(row: str) -> list[str]:
+    """The cells of a Markdown table's row, without the pipes at its ends."""
+    row = row.strip()
+    return row[row.startswith("|"):len(row) - row.endswith("|")].split("|")
+
+
+def _table_secrets(head: str, rows: str) -> bool:
+    """Whether the rows of a table (``_table_source``'s) whose ``head`` names password columns hold a secret:
+    a cell of such a column holding a letter and a digit, without white space, no date."""
+    columns = [i for i, cell in enumerate(_cells(head)) if _column_cell().search(cell)]
+    for row in rows.split("\n"):
+        cells = _cells(row)
+        for i in columns:
+            cell = cells[i].strip(" \t*_`") if i < len(cells) else ""
+            if _is_value(cell) and not any(c.isspace() for c in cell) and not _DATE.fullmatch(cell):
+                return True
+    return False
+
+
+# Code that passes a user and a password to a call or a keyword named for authentication (issue 25 §1.8):
+# ``auth=('alice', 'X')``, ``HTTPBasicAuth("alice", "X")``, ``new PasswordAuthentication("alice", "X".toCharArray())``,
+# ``new NetworkCredential("alice", "X")``, ``Credentials.basic("alice", "X")``, ``smtp.login("me@x.org", "X")``.
+# Two string literals: the second whatever it holds (as ``password = "X"``); a name then a literal: a literal
+# holding a letter and a digit.
+_STRING = r"""(?:"[^"\n]{0,100}"|'[^'\n]{0,100}'|`[^`\n]{0,100}`)"""
+_AUTH_CALL = (r"(?i)(?:auth(?:entication|enticate|orization)?(?:token)?|credentials?(?:\.basic)?|creds|log_?in"
+              r"|sign_?in)[\"']?"
+              r"[ \t]*(?::|=>?)?[ \t]*(?:new[ \t]+[\w.$]+[ \t]*)?[(\[][ \t]*"
+              f"(?:{_STRING}[ \\t]*,[ \\t]*[\"'`](?P<whole_auth>[^\"'`\\n]{{1,200}})"
+              r"|[\w.$]+(?:\[[^\]\n]{0,40}\])?[ \t]*,[ \t]*[\"'`](?P<auth_value>[^\"'`\n]{4,200}))"
+              r"[\"'`][ \t]*(?:[)\],]|\.\w)")
+# Prose: "login with alice:X", "log in using alice / X", "sign in with the account bob:X" (issue 25 §1.8);
+# after "/" (a service's pair, "sign in with Google/Microsoft365") only a value mixing cases and digits that
+# is no word and digits.
+_LOGIN_WITH = (f"(?i){_AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)?[ -]?(?:in|on)"
+               r"|authenticat(?:e|es|ed|ing))[ \t]+(?:with|using|via|as)[ \t]+"
+               r"(?:(?:the|my|your|our|this)[ \t]+)?(?:(?:credentials?|creds|account|user(?:name)?)[ \t]*:?[ \t]+)?"
+               r"[\"'`]?[^\s:/\"'`]+"
+               f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED}))")
+# Several passwords named by a plural word: "the passwords are hunter2!, Tr0ub4dor&3 and correcthorse#99",
+# "API keys: X, Y" (issue 25 §1.8). Taken whole when one of them is a value (:func:`_listed_values`).
+_PLURAL = (r"passwords|passwds|pwds|passphrases|passcodes|(?:api|access|secret|auth)[ _-]?(?:keys|tokens)"
+           r"|passw[öo]rter|kennw[öo]rter|mots[ \t]+de[ \t]+passe|contrase[ñn]as|senhas|пароли|wachtwoorden"
+           r"|has[łl]a")
+_ITEM = r"""[“‘"'`]?[^\s"'`,;“”‘’]{4,200}[”’"'`]?"""
+_ITEM_NEXT = r"[ \t]*[,;][ \t]*(?:(?:and|or|&)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+"
+_VALUE_LIST = (f"(?i){_AFTER}(?:{_PLURAL})"
+               r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[^\s:=,]+(?:[ \t]+[^\s:=,]+){0,3}?)?"
+               r"[ \t]*(?:[(\[][^()\[\]\n]{1,40}[)\]][ \t]*)?(?:[:=]|[ \t]+(?:are|were)(?:[ \t]*:)?)[ \t]*"
+               f"(?P<value_list>{_ITEM}(?:(?:{_ITEM_NEXT}){_ITEM})+)")
+
+
+@functools.cache
+def _list_items() -> Any:
+    return compile_linear(f"(?i){_ITEM_NEXT}")
+
+
+def _listed_values(values: str) -> bool:
+    """Whether a list of values (``_VALUE_LIST``'s) holds a secret: one of 6 characters or more holding a
+    letter and a digit, no date. Split by RE2: Python's ``re`` took quadratic time on a run of spaces."""
+    at, items = 0, []
+    for separator in _list_items().finditer(values):
+        items.append(values[at:separator.start()])
+        at = separator.end()
+    items.append(values[at:])
+    return any(len(item := piece.strip("“”‘’\"'`.!?")) >= 6 and _is_value(item) and not _DATE.fullmatch(item)
+               for piece in items)
 
 
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
@@ -437,7 +539,12 @@ class NamedCredentialDetector(Detector):
       ``7z -pX``, ``smbclient -U user%X``, ``net user NAME X``, ``htpasswd -b FILE USER X``,
       ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
     - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
-      value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``;
+      value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``, "login with user:X";
+    - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
+      under a head naming a password column (``| user | pass |``), several values after a plural
+      word ("the passwords are X, Y and Z"), each taken whole;
+    - code passing a user and a password to a call or keyword for authentication (``auth=("u", "X")``,
+      ``HTTPBasicAuth("u", "X")``), and ``-p'X'`` / ``-u USER -pX`` without a command's name;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
       API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
@@ -481,12 +588,17 @@ class NamedCredentialDetector(Detector):
             names = self._names[match.re.pattern] = {i: name for name, i in match.re.groupindex.items()}
         name = names.get(match.lastindex, "")
         if name.startswith("whole"):
-            yield None, value
+            yield ("password" if name == "whole_auth" else None), value  # a pair's second: its password
             return
         if name == "pair_list":  # taken whole when one of its secrets is a value; named by its header
             if _listed_secrets(value):
                 before = match.string[match.start():match.start(match.lastindex)]
                 yield (named_kind(before) if "\n" in before else None), value
+            return
+        if name in ("table_rows", "value_list"):  # taken whole when one of its secrets is a value
+            before = match.string[match.start():match.start(match.lastindex)]
+            if (_table_secrets(before.split("\n", 1)[0], value) if name == "table_rows" else _listed_values(value)):
+                yield named_kind(before), value
             return
         if name == "pair" and _LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
             return  # "login list: alice:2024-01-03" is a list's first pair, judged as a list's (``_PAIR_LIST``)
@@ -506,7 +618,8 @@ class NamedCredentialDetector(Detector):
             match.string, match.start()))
         if kept and not code and not (short and _DESCRIBED.fullmatch(value)):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            kind = "password" if name.startswith("cmd") else named_kind(before) if "\n" in before else None
+            paired = name.startswith(("cmd", "auth", "login", "spaced_login"))  # a password by where it stands
+            kind = "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
 
 
@@ -590,7 +703,10 @@ def _named_sources() -> list[tuple[str, Any]]:
                  r"(?:[^\pL\pN]|$)"),
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
         # password, --password password (--http-password, --db-password), curl's -u user:password
-        _sourced(r"(?i)(?:\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
+        _sourced(r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"
+                 r"[^\n]*?[ \t]-p"
+                 # mysql's style without its name: -u USER -pX
+                 r"|(?:^|[ \t])-u[ \t]*[\"']?[^\s\"'-][^\s\"']*[\"']?[ \t]+-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
                  r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
                  r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
                  r"[\"']?[^\s:\"']+:"
@@ -614,6 +730,8 @@ def _named_sources() -> list[tuple[str, Any]]:
                  r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
                  r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
                  r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
+                 # a password quoted right after -p, whatever the command: -p'X', -p"X"
+                 r"|(?:^|[ \t])-p[\"'](?P<cmd_quoted>[^\s\"'*/-][^\s\"']{3,})[\"']"
                  # a password piped to sudo -S: echo X | sudo -S
                  r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|"
                  r"[ \t]*sudo\b"
@@ -662,6 +780,10 @@ def _named_sources() -> list[tuple[str, Any]]:
                  f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
                  f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"),
         _sourced(_PAIR_LIST),
+        _sourced(_table_source()),
+        _sourced(_AUTH_CALL),
+        _sourced(_LOGIN_WITH),
+        _sourced(_VALUE_LIST),
     ]
 
 
