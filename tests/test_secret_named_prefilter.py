@@ -17,6 +17,7 @@ from memvault.storage.secret_plugins import NamedCredentialDetector, named_cover
 from test_secret_kinds import REFUSED, STORED
 from test_secret_lists import LISTS, NOT_LISTS
 from test_secret_scan import MORE, PROSE
+from test_secret_shapes4 import NEAR_MISSES, SHAPES
 
 WRITE = ("python -c \"import json; from memvault.storage.secret_plugins import named_covers as c; "
          "t = json.dumps(c(), ensure_ascii=False, separators=(',', ':')) + '\\n'; "
@@ -74,7 +75,7 @@ def _flat(cases: object) -> list[str]:
 
 
 def _texts() -> list[str]:
-    texts = _flat([REFUSED, STORED, LISTS, NOT_LISTS, MORE, PROSE,
+    texts = _flat([REFUSED, STORED, LISTS, NOT_LISTS, MORE, PROSE, SHAPES, NEAR_MISSES,
                    "5 passed in 0.4s", "pytest -q tests/test_1.py", "bench", ""])
     # each also in capitals, with the Kelvin sign for k and the long s for s (RE2's (?i) matches both)
     return texts + [t.upper() for t in texts] + [t.replace("k", "\u212a").replace("s", "\u017f") for t in texts]
