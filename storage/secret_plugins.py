@@ -383,37 +383,52 @@ def _listed_secrets(pairs: str) -> bool:
     """Whether a list of pairs (``_PAIR_LIST``'s) holds a secret: one holding a letter and a digit, no date.
     A user and a secret parted by a space alone count in a list of two pairs or more: one is prose ("creds:
     in 1Password", "the password list is in 1Password")."""
-    found = list(_list_pair_parts().finditer(pairs))
-    return any((pair.group(1).strip(" \t") or len(found) > 1) and _is_value(secret := pair.group(2) or pair.group(3))
+    # over UTF-8: RE2's wrapper reads a ``str``'s offsets again at each match (a list of 20,000 pairs took 1 s)
+    found = list(_list_pair_parts().finditer(pairs.encode("utf-8", "surrogatepass")))
+    return any((pair.group(1).strip(b" \t") or len(found) > 1)
+               and _is_value(secret := (pair.group(2) or pair.group(3)).decode("utf-8", "surrogatepass"))
                and not _DATE.fullmatch(secret) for pair in found)
 
 
-# A Markdown table with a column for passwords (issue 25 §1.8): its head names the column ("| user | pass |",
-# "| Benutzer | Passwort |", "| db password (prod) |"; a word for password, perhaps after two words and before a
-# note, alone in its cell: not "password hint"), its delimiter row, then its rows, taken whole when a cell
-# of that column is a value (:func:`_table_secrets`).
+# A Markdown table (or CSV, TSV) with a column for passwords (issue 25 §1.8): its head names the column
+# ("| user | pass |", "| Benutzer | Passwort |", "| db password (prod) |"; a word for password, perhaps after
+# two words and before a note, alone in its cell: not "password hint"), its delimiter row, then its rows,
+# taken whole when a cell of that column is a value (:func:`_table_secrets`, :func:`_csv_secrets`).
 @functools.cache
 def _column_words() -> str:
     return ("pass(?:word|wd|phrase|code)?s?|pwds?|pw|secrets?|(?:api|access|secret|auth)[ _-]?(?:keys?|tokens?)"
-            "|tokens?|" + "|".join(words(role) for role in ("password", "password-strict", "password-tail"))
-            + "|[\\w.-]*(?:" + words("password-tail") + ")|" + words("password-unspaced"))
+            "|tokens?|" + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
+                                                              "password-unspaced")))
 
 
-def _column() -> str:
-    """A table head's cell naming a password column, between its pipes (RE2)."""
-    return (r"[ \t]*[*_`]{0,2}(?:[\w.-]+[ \t]+){0,2}(?:" + _column_words() + r")[*_`]{0,2}"
-            r"(?:[ \t]*[(\[][^()\[\]|\n]{1,40}[)\]])?[ \t]*")
+_CELL_WORDS = r"(?:[\w.-]+[ \t]+){0,2}"  # a Markdown cell's words before the word for password ("db password")
+_CSV_BEFORE = r"(?:[\w.-]*[_.-])?"  # in CSV a name's prefix ("db_"), no words: "Reset the password, then" is prose
+
+
+def _column(before: str, after: str) -> str:
+    """A table head's cell naming a password column (RE2): ``before`` the word, a compound ending in a word of
+    ``password-tail`` ("Serverpasswort"), then ``after`` it (the rest of the line: each alternative ends with
+    it, so the prefilter's cover reads which characters follow the word, ``regex_cover``)."""
+    rest = r"[*_`\"']{0,2}(?:[ \t]*[(\[][^()\[\]|\n]{1,40}[)\]])?[ \t]*" + after
+    return (r"[ \t]*[*_`\"']{0,2}(?:" + before + "(?:" + _column_words() + ")" + rest
+            + r"|[\w.-]*(?:" + words("password-tail") + ")" + rest + ")")
 
 
 def _table_source() -> str:
-    return (r"(?i)^[ \t]*(?:\|?[^|\n]*\|)*?" + _column() + r"(?:\|[^\n]*)?\r?\n"
-            r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?)?[ \t]*\r?\n"
+    return (r"(?i)^[ \t]*(?:\|?[^|\n]*\|)*?" + _column(_CELL_WORDS, r"(?:\|[^\n]*)?\r?\n")
+            + r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?)?[ \t]*\r?\n"
             r"(?P<table_rows>[^\n]*\|[^\n]*(?:\r?\n[^\n]*\|[^\n]*)*)")
 
 
+def _csv_source() -> str:
+    """The same in CSV or TSV: a head of cells parted by ",", ";" or a tab, then rows (:func:`_csv_secrets`)."""
+    return (r"(?i)^(?:[^,;\t\n]*[,;\t])*?" + _column(_CSV_BEFORE, r"(?:[,;\t][^\n]*)?\r?\n")
+            + r"(?P<csv_rows>[^\n]*[,;\t][^\n]*(?:\r?\n[^\n]*[,;\t][^\n]*)*)")
+
+
 @functools.cache
-def _column_cell() -> Any:
-    return compile_linear(f"(?i)^{_column()}$")
+def _column_cell(before: str = _CELL_WORDS) -> Any:
+    return compile_linear(f"(?i)^{_column(before, '$')}")
 
 
 def _cells(row: str) -> list[str]:
@@ -426,13 +441,27 @@ def _table_secrets(head: str, rows: str) -> bool:
     """Whether the rows of a table (``_table_source``'s) whose ``head`` names password columns hold a secret:
     a cell of such a column holding a letter and a digit, without white space, no date."""
     columns = [i for i, cell in enumerate(_cells(head)) if _column_cell().search(cell)]
-    for row in rows.split("\n"):
-        cells = _cells(row)
-        for i in columns:
-            cell = cells[i].strip(" \t*_`") if i < len(cells) else ""
-            if _is_value(cell) and not any(c.isspace() for c in cell) and not _DATE.fullmatch(cell):
-                return True
+    return any(_is_secret_cell(cells[i]) for row in rows.split("\n") for cells in [_cells(row)]
+               for i in columns if i < len(cells))
+
+
+def _csv_secrets(head: str, rows: str) -> bool:
+    """:func:`_table_secrets` for CSV or TSV (``_csv_source``): the separator is the first of a tab, ";" and ","
+    that parts the head into cells naming a password column; a row counts when it has as many cells (prose
+    with commas has not)."""
+    for separator in ("\t", ";", ","):
+        heads = head.split(separator)
+        columns = [i for i, cell in enumerate(heads) if len(heads) > 1 and _column_cell(_CSV_BEFORE).search(cell)]
+        if columns:
+            return any(_is_secret_cell(cells[i]) for row in rows.split("\n")
+                       if len(cells := row.split(separator)) == len(heads) for i in columns)
     return False
+
+
+def _is_secret_cell(cell: str) -> bool:
+    """Whether a table's cell holds a value: a letter and a digit, no white space, no date."""
+    cell = cell.strip(" \t*_`\"'")
+    return _is_value(cell) and not any(c.isspace() for c in cell) and not _DATE.fullmatch(cell)
 
 
 # Code that passes a user and a password to a call or a keyword named for authentication (issue 25 §1.8):
@@ -595,9 +624,10 @@ class NamedCredentialDetector(Detector):
                 before = match.string[match.start():match.start(match.lastindex)]
                 yield (named_kind(before) if "\n" in before else None), value
             return
-        if name in ("table_rows", "value_list"):  # taken whole when one of its secrets is a value
+        if name in ("table_rows", "csv_rows", "value_list"):  # taken whole when one of its secrets is a value
             before = match.string[match.start():match.start(match.lastindex)]
-            if (_table_secrets(before.split("\n", 1)[0], value) if name == "table_rows" else _listed_values(value)):
+            judged = {"table_rows": _table_secrets, "csv_rows": _csv_secrets}.get(name)
+            if judged(before.split("\n", 1)[0], value) if judged else _listed_values(value):
                 yield named_kind(before), value
             return
         if name == "pair" and _LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
@@ -781,6 +811,7 @@ def _named_sources() -> list[tuple[str, Any]]:
                  f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"),
         _sourced(_PAIR_LIST),
         _sourced(_table_source()),
+        _sourced(_csv_source()),
         _sourced(_AUTH_CALL),
         _sourced(_LOGIN_WITH),
         _sourced(_VALUE_LIST),

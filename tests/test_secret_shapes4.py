@@ -1,5 +1,5 @@
 """Credential shapes an adversarial pass stored (issue 25 §1.8): a list under a header that names no
-password, a Markdown table with a password column, a password quoted right after ``-p``, a (user,
+password, a Markdown, CSV or TSV table with a password column, a password quoted right after ``-p``, a (user,
 password) pair of literals passed for authentication, "login with user:password", and several passwords
 after a plural word, also typed full-width. ``remember`` refuses each, naming the kind and storing
 nothing; a captured turn's ``redact`` takes the secrets out and keeps the text around them. Their
@@ -29,14 +29,22 @@ SHAPES = {
         f"Credentials:\n  alice : {P}\n  bob : {Q}", f"Logins\r\nalice / {P}\r\nbob / {Q}",
     ],
     "a Markdown table with a password column": [
-        f"| user | pass |\n|---|---|\n| alice | {P} |", f"| user | password |\n|---|---|\n| alice | {P} |\n| bob | {Q} |",
+        f"| user | pass |\n|---|---|\n| alice | {P} |",
+        f"| user | password |\n|---|---|\n| alice | {P} |\n| bob | {Q} |",
         f"| host | user | pwd |\n| --- | --- | --- |\n| db1 | alice | {P} |",
         f"| User | Secret |\n|:--|:--|\n| alice | `{P}` |", f"| Benutzer | Passwort |\n|---|---|\n| alice | {P} |",
         f"| utilisateur | mot de passe |\n|---|---|\n| alice | {P} |",
-        f"| usuario | contraseña |\n|---|---|\n| alice | {P} |", f"| login | **Password** |\n|---|---|\n| alice | {P} |",
+        f"| usuario | contraseña |\n|---|---|\n| alice | {P} |",
+        f"| login | **Password** |\n|---|---|\n| alice | {P} |",
         f"user | passwd\n--- | ---\nalice | {P}", f"| account | initial password (temp) |\n|---|---|\n| alice | {P} |",
-        f"| Name | Serverpasswort |\n|---|---|\n| alice | {P} |", f"| пользователь | пароль |\n|---|---|\n| alice | {P} |",
+        f"| Name | Serverpasswort |\n|---|---|\n| alice | {P} |",
+        f"| пользователь | пароль |\n|---|---|\n| alice | {P} |",
         f"| password |\n|---|\n| {P} |",
+    ],
+    "a CSV or TSV head with a password column": [
+        f"username,password\nalice,{P}\nbob,{Q}", f"user\tpass\nalice\t{P}", f"email;password\na@b.c;{P}",
+        f'host,user,db_pwd\ndb1,alice,"{P}"', f'"user","password"\n"alice","{P}"', f"Benutzer;Kennwort\nalice;{P}",
+        f"utilisateur,mot de passe\nalice,{P}",
     ],
     "a password quoted right after -p, or -u USER -pX": [
         f"mysql -u root -p'{P}' db", f'mysql -p"{P}"', f"mariadb -u root -p'{P}'", f"mariadb-dump -uroot -p{P} db",
@@ -76,6 +84,8 @@ NEAR_MISSES = [
     "the passwords are rotated every 90 days", "passwords are stored in Vault, not here",
     "the passwords are weak, reused and short", "Users: 3 active, 2 locked", "## Accounts\nSee the wiki.",
     "Passwords\nmust be 12 characters", "the API keys are in Vault, in 1Password and in env2 files",
+    "name,role\nalice,admin2x", "user,password hint\nalice,dog2name", "user,password\nalice,********",
+    "Reset the password, then log in\nrotate2x,bob", "user,password,group\nalice,,admin2x",
 ]
 
 
@@ -130,13 +140,15 @@ def test_a_password_in_a_pair_is_called_a_password() -> None:
 # Each new pattern's words and what may follow them, repeated to 256 KiB, and a run of spaces inside each
 # shape: the check stays linear (test_secret_scan.BOUND_S).
 UNITS = ["Logins\n", "## Accounts\n", "**Users**\n", "Users:\n", "a / b1c2d3e4\n", "| user | pass |\n", "|---|---|\n",
-         "| a | b1c2d3e4 |\n", "| pass |\n|---|---|\n", "|", "auth=('a', ", "auth(a, '", 'auth=("a", "', "HTTPBasicAuth(",
-         "login with a:", "log in with a / ", "login with ", "-p'", "-u a -p", "passwords are ", "passwords are a1b2c3, ",
-         "passwords: ", "ｐａｓｓｗｏｒｄｓ ａｒｅ ", "a1b2c3d4, "]
+         "| a | b1c2d3e4 |\n", "| pass |\n|---|---|\n", "|", "auth=('a', ", "auth(a, '", 'auth=("a", "',
+         "HTTPBasicAuth(", "login with a:", "log in with a / ", "login with ", "-p'", "-u a -p", "passwords are ",
+         "passwords are a1b2c3, ", "passwords: ", "ｐａｓｓｗｏｒｄｓ ａｒｅ ", "a1b2c3d4, ", "user,password\n",
+         "a,b1c2d3e4\n", "db_pwd;", ",\t;"]
 SPACES = " " * (256 * 1024)
 SPACED = [f"passwords: a1b2c3d4{SPACES}, x1y2z3w4", f"Logins\na{SPACES}b1c2d3e4",
           f"| user |{SPACES}pass |\n|---|---|\n| a | b1c2d3e4 |", f"auth=('a',{SPACES}'b1c2d3e4')",
-          f"login with a{SPACES}/ b1C2d3E4x", "| user | pass |\n|---|---|\n" + "| a | b1c2d3e4 |\n" * 16384]
+          f"login with a{SPACES}/ b1C2d3E4x", "| user | pass |\n|---|---|\n" + "| a | b1c2d3e4 |\n" * 16384,
+          "user,password\n" + "a,b1c2d3e4,\n" * 16384, f"user,{SPACES}password\na,b1c2d3e4"]
 
 
 @pytest.mark.parametrize("text", [(u * (256 * 1024 // len(u) + 1))[:256 * 1024] for u in UNITS] + SPACED,
