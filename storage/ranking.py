@@ -204,15 +204,22 @@ def same_conversation(order: list[int], c: Candidates, scores: dict[int, float])
             scores[seq] += CONVERSATION_BONUS
 
 
-def dated_then(c: Candidates, memory: Memory) -> bool:
+def observed_then(c: Candidates, memory: Memory) -> bool:
     """Whether ``memory`` is of a dated kind and observed in the time the question names."""
     return c.when is not None and memory.kind in DATED_KINDS and c.when.holds(memory.observed_at)
 
 
+def dated_then(c: Candidates, memory: Memory) -> bool:
+    """Whether ``memory`` is of the time the question names: :func:`observed_then`, or of any
+    kind and its text names that time ("December freeze", "2027-03-14" for March)."""
+    return observed_then(c, memory) or memory.id in c.said
+
+
 def asked_for(c: Candidates, memory: Memory) -> bool:
     """Whether the question asks for ``memory`` by its generic words alone: it is of a dated
-    kind observed in the time named, or of the kind a question naming only a kind names."""
-    return dated_then(c, memory) or (c.kind_only and memory.kind in c.kinds)
+    kind observed in the time named, or of the kind a question naming only a kind names. A
+    memory only saying the time is not: the time's words never alone make recall answer."""
+    return observed_then(c, memory) or (c.kind_only and memory.kind in c.kinds)
 
 
 def answers(c: Candidates, unknown_names: list[str]) -> bool:
