@@ -200,7 +200,11 @@ def gather(
         return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
 
     coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}
-    said = frozenset(rows[seq].id for seq in seqs if says_then(rows[seq]))
+    # Saying the time ranks a memory as one observed then only with another word of a question that
+    # has a subject: the time alone never makes it the answer (docs/how-recall-works.md#4-time-in-the-question).
+    subject = not names_no_subject(words_query)
+    said = frozenset(rows[seq].id for seq in seqs if says_then(rows[seq])
+                     and (not subject or covered(terms.get(seq, (set(), set()))[0]) > 0))
     closest = terms.get(vector[0][0], (set(), set()))[0] if vector else set()
     keyword, vector, raised_by = credit_heads(
         keyword, vector, similarity, coverage, {seq: head for seq, (head, _) in older.items()},
@@ -216,7 +220,7 @@ def gather(
     named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query), named,
+                      unknown, unknown_password, kinds, kind_only, through, subject, named,
                       next(iter(listed), None), said)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import calendar
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from . import limits
@@ -266,6 +266,8 @@ class TimeParser:
                     if said is not None and not since:
                         return TimeRange(0, 0, text, said=said)
                     continue
+                if said is not None:  # a past March is that year's; a past Monday, one day no text names
+                    said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
                 return TimeRange(start, latest if since else min(end, latest), f"since {text}" if since else text,
                                  said=said)
         return recent(query, now_ms)

@@ -186,3 +186,29 @@ def test_times_ahead_are_read_with_no_range(question, text, ahead):
                                       "which service listens on port 2049?", "what did we buy for May's party?"])
 def test_no_time_is_read_where_none_is_named(question):
     assert TimeParser().find(question, NOW_MS) is None
+
+
+@pytest.mark.parametrize("question", ["which database did we pick in March?", "what did Aiko choose for the CDN in March?"])
+def test_a_memory_saying_only_the_time_is_not_made_the_answer(store, question):
+    """The time raises a memory that matches the question's other words; alone it is no answer."""
+    for text in FILLER:
+        remember(store, text)
+    saying = remember(store, "March 2026 offsite: the whole team meets in Lisbon", at="2026-01-10T10:00:00Z")
+    remember(store, "Chose PostgreSQL over MySQL for the billing database", kind="decision", at="2026-03-12T10:00:00Z")
+    hits = recall(store, question).hits
+    assert not hits or hits[0].memory.id != saying  # Aiko, whom nothing names: abstains
+    assert all(h.confidence < 0.5 for h in hits if h.memory.id == saying)
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    ("Release 2025-03-14 is the planned GA date", False), ("Release 2026-03-14 is the planned GA date", True),
+    ("The GA release is planned for March", True),
+])
+def test_a_past_month_is_that_year_s_in_a_memory_s_text(store, content, says):
+    """"what was planned in March?" (March 2026 on 27 November 2026) is not a date of March 2025."""
+    for text in FILLER:
+        remember(store, text)
+    wanted = remember(store, content, at="2025-01-10T10:00:00Z")
+    out = recall(store, "what release was planned in March?")
+    hit = next(h for h in out.hits if h.memory.id == wanted)
+    assert (hit.score > 0.8) is says  # the time's bonus (ranking.TIME_BONUS), or none
