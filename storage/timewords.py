@@ -110,7 +110,7 @@ class Said:
             named = _said(found)
             if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS:
                 before = _WORD_BEFORE.search(text, 0, found.start())
-                if not before or before.group(1).lower() not in _MONTH_LEAD:
+                if not before or before.group(1).lower() not in _MONTH_LEAD | _AHEAD_LEAD:
                     continue
             if self.weekday is not None:
                 if named.weekday == self.weekday:
