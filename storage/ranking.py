@@ -123,14 +123,17 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
 
 
 def unearned(c: Candidates, seq: int, best: float) -> float:
-    """The part of ``seq``'s time bonus its evidence does not bear out in a question with a
-    subject: all of it when ``seq`` lacks the question's names (``c.named``) and a candidate
+    """The part of ``seq``'s time bonus its evidence does not bear out: all of ``SAID_BONUS``
+    (the time's words count in its coverage instead); in a question with a subject, all of
+    ``TIME_BONUS`` when ``seq`` lacks the question's names (``c.named``) and a candidate
     of a kind the question names holds one, else scaled by its cosine over ``best``; it ranks
     but makes no surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
-    if not (c.subject and dated_then(c, c.rows[seq])):
+    if not observed_then(c, c.rows[seq]):
+        return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
+    if not c.subject:
         return 0.0
-    bonus = time_bonus(c, c.rows[seq])
+    bonus = TIME_BONUS
     if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
         return bonus  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
     if similarity is None or best <= 0:
