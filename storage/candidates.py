@@ -65,6 +65,7 @@ class Candidates:
     subject: bool = True
     named: frozenset[int] | None = None
     newest_digest: int | None = None  # for a question asking for the last session (``last_digests``)
+    said: frozenset[str] = frozenset()  # ids of memories whose text names the time (``TimeRange.said``)
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -189,12 +190,21 @@ def gather(
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
+    def says_then(memory: Memory) -> bool:
+        return when is not None and when.said is not None and when.said.in_text(memory.content or "")
+
     def coverage_of(seq: int, memory: Memory) -> float:
         own, context = terms.get(seq, (set(), set()))
-        then = when is not None and (when.holds(memory.observed_at) or bool(time_terms and time_terms <= own))
+        then = when is not None and (when.holds(memory.observed_at) or bool(time_terms and time_terms <= own)
+                                     or says_then(memory))
         return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
 
     coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}
+    # Saying the time ranks a memory as one observed then only with another word of a question that
+    # has a subject: the time alone never makes it the answer (docs/how-recall-works.md#4-time-in-the-question).
+    subject = not names_no_subject(words_query)
+    said = frozenset(rows[seq].id for seq in seqs if says_then(rows[seq])
+                     and (not subject or covered(terms.get(seq, (set(), set()))[0]) > 0))
     closest = terms.get(vector[0][0], (set(), set()))[0] if vector else set()
     keyword, vector, raised_by = credit_heads(
         keyword, vector, similarity, coverage, {seq: head for seq, (head, _) in older.items()},
@@ -210,8 +220,8 @@ def gather(
     named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
-                      unknown, unknown_password, kinds, kind_only, through, not names_no_subject(words_query), named,
-                      next(iter(listed), None))
+                      unknown, unknown_password, kinds, kind_only, through, subject, named,
+                      next(iter(listed), None), said)
 
 
 def holding(

@@ -20,6 +20,7 @@ KEYWORD_WEIGHT = 5.0
 RRF_K = 5
 KEYWORD_TRUST_COVERAGE = 0.35  # below this best coverage the keyword term shrinks with its cube
 TIME_BONUS = 0.8  # dated memories observed in the time named (docs/retrieval-tuning.md#time)
+SAID_BONUS = 0.4  # memories whose text names that time (docs/retrieval-tuning.md#time)
 # Under ANSWER_CONFIDENCE a hit is a weak lead; under SURE_CONFIDENCE other scopes are searched and
 # named when surer: docs/how-recall-works.md ("Confidence") and docs/tools.md ("Other scopes").
 ANSWER_CONFIDENCE = 0.2
@@ -110,8 +111,7 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         score = VECTOR_WEIGHT * (c.similarity.get(seq) or 0.0)
         if seq in keyword_rank:
             score += KEYWORD_WEIGHT * c.coverage.get(seq, 0.0) * trust / (RRF_K + keyword_rank[seq])
-        if dated_then(c, memory):
-            score += TIME_BONUS
+        score += time_bonus(c, memory)
         if memory.kind in c.kinds:
             # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
             score += TIME_BONUS if c.kind_only and c.when is None else KIND_BONUS
@@ -123,18 +123,22 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
 
 
 def unearned(c: Candidates, seq: int, best: float) -> float:
-    """The part of ``seq``'s time bonus its evidence does not bear out in a question with a
-    subject: all of it when ``seq`` lacks the question's names (``c.named``) and a candidate
+    """The part of ``seq``'s time bonus its evidence does not bear out: all of ``SAID_BONUS``
+    (the time's words count in its coverage instead); in a question with a subject, all of
+    ``TIME_BONUS`` when ``seq`` lacks the question's names (``c.named``) and a candidate
     of a kind the question names holds one, else scaled by its cosine over ``best``; it ranks
     but makes no surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
-    if not (c.subject and dated_then(c, c.rows[seq])):
+    if not observed_then(c, c.rows[seq]):
+        return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
+    if not c.subject:
         return 0.0
+    bonus = TIME_BONUS
     if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
-        return TIME_BONUS  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
+        return bonus  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
     if similarity is None or best <= 0:
         return 0.0
-    return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
+    return bonus * (1.0 - max(0.0, min(1.0, similarity / best)))
 
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
@@ -204,15 +208,28 @@ def same_conversation(order: list[int], c: Candidates, scores: dict[int, float])
             scores[seq] += CONVERSATION_BONUS
 
 
-def dated_then(c: Candidates, memory: Memory) -> bool:
+def observed_then(c: Candidates, memory: Memory) -> bool:
     """Whether ``memory`` is of a dated kind and observed in the time the question names."""
     return c.when is not None and memory.kind in DATED_KINDS and c.when.holds(memory.observed_at)
 
 
+def dated_then(c: Candidates, memory: Memory) -> bool:
+    """Whether ``memory`` is of the time the question names: :func:`observed_then`, or of any
+    kind and its text names that time ("December freeze", "2027-03-14" for March)."""
+    return observed_then(c, memory) or memory.id in c.said
+
+
+def time_bonus(c: Candidates, memory: Memory) -> float:
+    """``TIME_BONUS`` for a memory :func:`observed_then`, else ``SAID_BONUS`` for one whose text
+    names the time: an event observed then answers "what happened in May?" before one saying May."""
+    return TIME_BONUS if observed_then(c, memory) else SAID_BONUS if memory.id in c.said else 0.0
+
+
 def asked_for(c: Candidates, memory: Memory) -> bool:
     """Whether the question asks for ``memory`` by its generic words alone: it is of a dated
-    kind observed in the time named, or of the kind a question naming only a kind names."""
-    return dated_then(c, memory) or (c.kind_only and memory.kind in c.kinds)
+    kind observed in the time named, or of the kind a question naming only a kind names. A
+    memory only saying the time is not: the time's words never alone make recall answer."""
+    return observed_then(c, memory) or (c.kind_only and memory.kind in c.kinds)
 
 
 def answers(c: Candidates, unknown_names: list[str]) -> bool:

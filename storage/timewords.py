@@ -7,7 +7,7 @@ from __future__ import annotations
 import calendar
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from . import limits
@@ -17,6 +17,7 @@ _MONTHS = (
     "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_QUARTER = r"q[1-4]"
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _YEAR_DIGITS = r"(?:19|20)\d\d"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
@@ -27,6 +28,7 @@ _SPAN = re.compile(
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|today|tonight)"
+    rf"|(?P<quarter>{_QUARTER}(?:\s+{_YEAR_DIGITS})?)"
     rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
     r"(?![\w-]|\.\w|['’]s\b)",
     re.IGNORECASE,
@@ -47,6 +49,10 @@ _NOT_PAST = re.compile(
     r"\b(?:can|could|should|shall|will|would|might|must|is|are|am|does|usually|always|never|every|each|next)\b",
     re.IGNORECASE,
 )
+# The word before a month, weekday or quarter that names a time ahead ("planned for March", "next
+# Monday"): a memory saying it covers it, none is observed then (:class:`Said`).
+_AHEAD_WORDS = frozenset("next coming upcoming".split())
+_AHEAD_LEAD = _AHEAD_WORDS | {"for", "by"}
 _WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
 # Vague recent times, which dateparser does not read, in days back from now.
 _RECENT = re.compile(
@@ -60,18 +66,94 @@ RECENT_DEFAULT_DAYS = 30
 _YEAR = re.compile(_YEAR_DIGITS)
 # dateparser reads "last week" but not "past week" or "previous week": the same time to memvault.
 _PAST = re.compile(r"^(?:past|previous)\b", re.IGNORECASE)
+_QUARTER_YEAR = re.compile(rf"^q([1-4])\s+({_YEAR_DIGITS})$", re.IGNORECASE)
 _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
 
 
+# A month, date, quarter or weekday written in a memory's text (``Said.in_text``).
+_TEXT_TIME = re.compile(
+    rf"(?<![\w.-])(?:(?P<iso_year>\d{{4}})-(?P<iso_month>\d\d)(?:-(?P<iso_day>\d\d))?"
+    rf"|(?P<month>{_MONTHS})\.?(?:\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?)?(?:,?\s*(?P<year>{_YEAR_DIGITS}))?"
+    rf"|(?P<day_first>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month_after>{_MONTHS})\.?(?:,?\s*(?P<year_after>{_YEAR_DIGITS}))?"
+    rf"|(?P<quarter>{_QUARTER})(?:\s+(?P<quarter_year>{_YEAR_DIGITS}))?|(?P<weekday>{_WEEKDAYS})s?)(?![\w-])",
+    re.IGNORECASE,
+)
+# Month names that are a month wherever a text writes them; "May", "March", "June" ... only
+# with a day, a year or a word of ``_MONTH_LEAD`` before them ("we may ship", "June approved").
+_PLAIN_MONTHS = frozenset("january february july september october november december feb sept oct nov dec".split())
+
+
+def _month(name: str) -> int:
+    return "jan feb mar apr may jun jul aug sep oct nov dec".split().index(name[:3].lower()) + 1
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a memory's text must say to name a time: one of ``months`` (1-12) of ``year`` (any
+    when None) on ``day`` (any when None), or the ``weekday`` (0 for Monday)."""
+
+    months: frozenset[int] = frozenset()
+    year: int | None = None
+    day: int | None = None
+    weekday: int | None = None
+
+    @classmethod
+    def of(cls, expression: str) -> Said | None:
+        """What names the time ``expression`` (a month, date, quarter or weekday), or None."""
+        found = _TEXT_TIME.search(expression)
+        return None if found is None else _said(found)
+
+    def in_text(self, text: str) -> bool:
+        """Whether ``text`` names this time ("December", "2027-03-14", "14 March", "Q1", "Mondays")."""
+        for found in _TEXT_TIME.finditer(text):
+            named = _said(found)
+            if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS:
+                before = _WORD_BEFORE.search(text, 0, found.start())
+                if not before or before.group(1).lower() not in _MONTH_LEAD | _AHEAD_LEAD:
+                    continue
+            if self.weekday is not None:
+                if named.weekday == self.weekday:
+                    return True
+            elif (self.months & named.months and (self.year is None or named.year in (None, self.year))
+                  and (self.day is None or named.day in (None, self.day))):
+                return True
+        return False
+
+
+def _said(found: re.Match[str]) -> Said:
+    """The :class:`Said` of one ``_TEXT_TIME`` match."""
+    if found["weekday"]:
+        return Said(weekday=_WEEKDAYS.split("|").index(found["weekday"].lower()))
+    if found["quarter"]:
+        first = 3 * int(found["quarter"][1]) - 2
+        year = found["quarter_year"]
+        return Said(frozenset(range(first, first + 3)), int(year) if year else None)
+    if found["iso_year"]:
+        month, day, year = int(found["iso_month"]), found["iso_day"], found["iso_year"]
+    elif found["month"]:
+        month, day, year = _month(found["month"]), found["day"], found["year"]
+    else:
+        month, day, year = _month(found["month_after"]), found["day_first"], found["year_after"]
+    return Said(frozenset({month}), int(year) if year else None, int(day) if day else None)
+
+
 @dataclass(frozen=True)
 class TimeRange:
-    """``observed_at`` in [``start``, ``end``) ms, named by ``text``; ``vague`` for "recently"."""
+    """``observed_at`` in [``start``, ``end``) ms, named by ``text``; ``vague`` for "recently";
+    ``said``: what a memory's text says to name it. A time ahead ("for next March") has an
+    empty range: only a memory saying it covers it."""
 
     start: int
     end: int
     text: str
     vague: bool = False
+    said: Said | None = None
+
+    @property
+    def observable(self) -> bool:
+        """Whether anything can be observed in this time (it is not only ahead)."""
+        return self.start < self.end
 
     def holds(self, ms: int) -> bool:
         """Whether the moment ``ms`` (since the epoch) lies in this range."""
@@ -87,10 +169,14 @@ def _ms(moment: datetime) -> int:
 
 
 def period_range(moment: datetime, period: str) -> tuple[int, int]:
-    """The ms range of the ``period`` ("day", "week", "month", "year") that holds ``moment``;
+    """The ms range of the ``period`` ("day", "week", "month", "quarter", "year") that holds ``moment``;
     a week runs from Monday (ISO 8601)."""
     if period == "year":
         return _ms(datetime(moment.year, 1, 1)), _ms(datetime(moment.year + 1, 1, 1))
+    if period == "quarter":
+        first = datetime(moment.year, 3 * ((moment.month - 1) // 3) + 1, 1)
+        after = datetime(first.year + first.month // 10, (first.month + 2) % 12 + 1, 1)
+        return _ms(first), _ms(after)
     if period == "month":
         first = datetime(moment.year, moment.month, 1)
         days = calendar.monthrange(moment.year, moment.month)[1]
@@ -105,14 +191,16 @@ def period_range(moment: datetime, period: str) -> tuple[int, int]:
 def _temporal(kind: str, before: str, query: str) -> bool:
     """Whether a span of ``kind`` (a ``_SPAN`` group) preceded by the word ``before`` is a
     time in ``query``."""
+    if kind == "quarter":
+        return True
     if kind == "month":
-        return before in _MONTH_LEAD
+        return before in _MONTH_LEAD or before in _AHEAD_LEAD
     if kind == "year":
         return before in _YEAR_LEAD
     if kind == "weekday":
-        if before in ("since", "last", "this", "past", "previous"):
+        if before in ("since", "last", "this", "past", "previous") or before in _AHEAD_LEAD:
             return True
-        if before in ("a", "an", "every", "each", "next"):
+        if before in ("a", "an", "every", "each"):
             return False
         return bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
     return True
@@ -132,12 +220,17 @@ class TimeParser:
     def find(self, query: str, now_ms: int) -> TimeRange | None:
         """The most specific time expression of ``query`` as a range, or None.
         More: docs/retrieval-tuning.md#timewords-find."""
-        spans: list[tuple[str, bool]] = []  # (text, since)
+        spans: list[tuple[str, bool, bool]] = []  # (text, since, ahead)
         for m in _SPAN.finditer(query):
             found = _WORD_BEFORE.search(query, 0, m.start())
             before = found.group(1).lower() if found else ""
-            if _temporal(m.lastgroup or "", before, query):
-                spans.append((m.group(0), before == "since"))
+            kind = m.lastgroup or ""
+            if _temporal(kind, before, query):
+                # A quarter without a year, or a time after "for", "next": only a memory saying it covers it.
+                ahead = before in _AHEAD_LEAD or (kind == "quarter" and not _YEAR.search(m.group(0)))
+                # "next March" is removed from the question whole; "for" stays a word of it.
+                text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
+                spans.append((text, before == "since", ahead))
         # The most specific first: a span with a year, then the longest ("Black Friday 2024" is 2024).
         spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[0])), reverse=True)
         if not spans:
@@ -149,9 +242,17 @@ class TimeParser:
         settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True}
         with self._lock:
             parser = DateDataParser(languages=["en"], settings=settings)
-            for text, since in spans:
+            for text, since, ahead in spans:
+                said = Said.of(text)
+                if ahead:
+                    if said is not None:
+                        return TimeRange(0, 0, text, said=said)
+                    continue
+                quarter = _QUARTER_YEAR.match(text)
                 this_day = _THIS_WEEKDAY.match(text)
-                if this_day:  # that day of this week (dateparser reads "this Monday" as the next one)
+                if quarter:
+                    moment, period = datetime(int(quarter[2]), 3 * int(quarter[1]) - 2, 1), "quarter"
+                elif this_day:  # that day of this week (dateparser reads "this Monday" as the next one)
                     monday = base - timedelta(days=base.weekday())
                     moment: datetime | None = monday + timedelta(days=_WEEKDAYS.split("|").index(this_day[1].lower()))
                     period = "day"
@@ -161,9 +262,14 @@ class TimeParser:
                 if moment is None:
                     continue
                 start, end = period_range(moment, period)
-                if start >= latest:
-                    continue  # nothing is observed then
-                return TimeRange(start, latest if since else min(end, latest), f"since {text}" if since else text)
+                if start >= latest:  # nothing is observed then; a memory may say it
+                    if said is not None and not since:
+                        return TimeRange(0, 0, text, said=said)
+                    continue
+                if said is not None:  # a past March is that year's; a past Monday, one day no text names
+                    said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
+                return TimeRange(start, latest if since else min(end, latest), f"since {text}" if since else text,
+                                 said=said)
         return recent(query, now_ms)
 
 
