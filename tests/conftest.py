@@ -93,6 +93,14 @@ def store(db: str, clock: Clock):
     s.close()
 
 
+@pytest.fixture(scope="module")
+def one_store(tmp_path_factory):
+    """One SQLite store (fake model) shared by a module's tests of what is refused or redacted."""
+    s = Store(str(tmp_path_factory.mktemp("one") / "m.db"), FakeEmbedder())  # type: ignore[arg-type]
+    yield s
+    s.close()
+
+
 @pytest.fixture(scope="session")
 def real_embedder() -> Embedder:
     embedder = Embedder()

@@ -265,13 +265,6 @@ def _cases(table: dict[str, list[str]]) -> list[pytest.param]:
     return [pytest.param(text, id=f"{kind}: {text[:40]}") for kind, texts in table.items() for text in texts]
 
 
-@pytest.fixture(scope="module")
-def one_store(tmp_path_factory):
-    s = Store(str(tmp_path_factory.mktemp("kinds") / "m.db"), FakeEmbedder())  # type: ignore[arg-type]
-    yield s
-    s.close()
-
-
 @pytest.mark.parametrize("text", _cases(REFUSED))
 def test_each_kind_is_refused_by_remember_and_redacted_in_a_turn(one_store, text: str) -> None:
     with pytest.raises(InvalidInput, match="credential") as refused:

@@ -5,11 +5,9 @@ turn's ``redact`` takes every pair out, keeping the header and the text around i
 from __future__ import annotations
 
 import pytest
-from fakes import FakeEmbedder
 
 from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import find_secrets, redact
-from memvault.storage.store import Store
 from test_secret_kinds import _cases  # the cases' ids
 
 A, B = "Tr0ub4dor", "Sunshine22"  # the two users' secrets of every list below
@@ -71,13 +69,6 @@ NOT_LISTS = [
 ]
 
 
-
-
-@pytest.fixture(scope="module")
-def one_store(tmp_path_factory):
-    s = Store(str(tmp_path_factory.mktemp("lists") / "m.db"), FakeEmbedder())  # type: ignore[arg-type]
-    yield s
-    s.close()
 
 
 @pytest.mark.parametrize("text", _cases(LISTS))

@@ -10,11 +10,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from fakes import FakeEmbedder
 
 from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import find_secrets, redact
-from memvault.storage.store import Store
 from test_secret_kinds import _cases  # the cases' ids
 
 P, Q = "Gq7xT2mVk9", "Hx8yU3nWl0"  # the secrets of every shape below
@@ -87,13 +85,6 @@ NEAR_MISSES = [
     "name,role\nalice,admin2x", "user,password hint\nalice,dog2name", "user,password\nalice,********",
     "Reset the password, then log in\nrotate2x,bob", "user,password,group\nalice,,admin2x",
 ]
-
-
-@pytest.fixture(scope="module")
-def one_store(tmp_path_factory):
-    s = Store(str(tmp_path_factory.mktemp("shapes4") / "m.db"), FakeEmbedder())  # type: ignore[arg-type]
-    yield s
-    s.close()
 
 
 @pytest.mark.parametrize("text", _cases(SHAPES))
