@@ -133,12 +133,11 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
         return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
     if not c.subject:
         return 0.0
-    bonus = TIME_BONUS
     if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
-        return bonus  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
+        return TIME_BONUS  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
     if similarity is None or best <= 0:
         return 0.0
-    return bonus * (1.0 - max(0.0, min(1.0, similarity / best)))
+    return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
 
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],

@@ -102,7 +102,8 @@ class Retriever:
         if degraded is None and pending:
             degraded = ("1 matching memory has no vector yet" if pending == 1
                         else f"{pending} matching memories have no vector yet")
-        return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded, time=candidates.when if candidates.when is not None and candidates.when.observable else None)
+        when = candidates.when if candidates.when is not None and candidates.when.observable else None
+        return RecallOutcome(hits=hits, abstained=ranking.abstained, degraded=degraded, time=when)
 
     def ranking(
         self, filters: Filters, query: str, pool: int, rank: bool = True
