@@ -116,7 +116,7 @@ class Said:
                 if named.weekday == self.weekday:
                     return True
             elif (self.months & named.months and (self.year is None or named.year in (None, self.year))
-                  and (self.day is None or named.day in (None, self.day))):
+                  and (self.day is None or named.day == self.day)):  # "in August" names no 15 August
                 return True
         return False
 
@@ -226,8 +226,11 @@ class TimeParser:
             before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
             if _temporal(kind, before, query):
-                # A quarter without a year, or a time after "for", "next": only a memory saying it covers it.
-                ahead = before in _AHEAD_LEAD or (kind == "quarter" and not _YEAR.search(m.group(0)))
+                # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
+                # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
+                # when it is to come (below).
+                ahead = before in _AHEAD_WORDS or (
+                    (before in _AHEAD_LEAD or kind == "quarter") and not _YEAR.search(m.group(0)))
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
                 spans.append((text, before == "since", ahead))

@@ -163,6 +163,10 @@ def test_a_month_word_that_is_no_month_in_a_memory_does_not_count(store, content
     ("Monday", "No deploys on Tuesdays", False),
     ("2027-03-14", "14 March 2027", True),
     ("2027-03-14", "15 March 2027", False),
+    ("2027-03-14", "in March 2027", False),  # a day is said only with its day
+    ("Aug 15th", "Last August I was in Rome", False),
+    ("Aug 15th", "On the 15th of August we met", True),
+    ("March 2027", "on 14 March 2027", True),
 ])
 def test_what_a_text_must_say_to_name_a_time(expression, text, says):
     said = Said.of(expression)
@@ -177,6 +181,14 @@ def test_what_a_text_must_say_to_name_a_time(expression, text, says):
     ("what is planned in March 2027?", "March 2027", True),
     ("what is due next Monday?", "next Monday", True),
     ("what changed in December?", "December", False),
+    # "for" or "by" with a year: that time, ahead only when it is to come (NOW is 2026-11-27).
+    ("How many tournaments had Nate won by July 10, 2022?", "July 10, 2022", False),
+    ("what did we plan for March 2024?", "March 2024", False),
+    ("what was finished by Q3 2025?", "Q3 2025", False),
+    ("what was due by 2026-03-14?", "2026-03-14", False),
+    ("what is due by 2027-03-14?", "2027-03-14", True),
+    ("what is planned for March 2027?", "March 2027", True),
+    ("what ships by Friday?", "Friday", True),
 ])
 def test_times_ahead_are_read_with_no_range(question, text, ahead):
     found = TimeParser().find(question, NOW_MS)
