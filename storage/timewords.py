@@ -54,6 +54,8 @@ _NOT_PAST = re.compile(
 _AHEAD_WORDS = frozenset("next coming upcoming".split())
 _AHEAD_LEAD = _AHEAD_WORDS | {"for", "by"}
 _WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
+_LOOKBACK = 64  # characters read back for the word before a time (constant work per time found)
+PARSED_MAX = 3  # a question's time spans parsed at most, the most specific first (dateparser runs locked)
 # Vague recent times, which dateparser does not read, in days back from now.
 _RECENT = re.compile(
     r"(?<![\w.-])(?:recently|lately|of late|these days"
@@ -84,6 +86,17 @@ _TEXT_TIME = re.compile(
 _PLAIN_MONTHS = frozenset("january february july september october november december feb sept oct nov dec".split())
 
 
+def _word_before(text: str, end: int) -> re.Match[str] | None:
+    """The word right before ``end`` (spaces and commas between) as group 1, or None; reads at most
+    ``_LOOKBACK`` characters back, so a text's times cost linear time (issue 25 §1.1): a word longer
+    than that is no word a time follows."""
+    start = max(0, end - _LOOKBACK)
+    found = _WORD_BEFORE.search(text, start, end)
+    if found is not None and found.start(1) == start and start and re.match(r"\w", text[start - 1]):
+        return None
+    return found
+
+
 def _month(name: str) -> int:
     return "jan feb mar apr may jun jul aug sep oct nov dec".split().index(name[:3].lower()) + 1
 
@@ -109,7 +122,7 @@ class Said:
         for found in _TEXT_TIME.finditer(text):
             named = _said(found)
             if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS:
-                before = _WORD_BEFORE.search(text, 0, found.start())
+                before = _word_before(text, found.start())
                 if not before or before.group(1).lower() not in _MONTH_LEAD | _AHEAD_LEAD:
                     continue
             if self.weekday is not None:
@@ -188,9 +201,9 @@ def period_range(moment: datetime, period: str) -> tuple[int, int]:
     return _ms(day), _ms(day + timedelta(days=1))
 
 
-def _temporal(kind: str, before: str, query: str) -> bool:
+def _temporal(kind: str, before: str, past: bool) -> bool:
     """Whether a span of ``kind`` (a ``_SPAN`` group) preceded by the word ``before`` is a
-    time in ``query``."""
+    time in a question (``past``: asked in the past tense)."""
     if kind == "quarter":
         return True
     if kind == "month":
@@ -202,7 +215,7 @@ def _temporal(kind: str, before: str, query: str) -> bool:
             return True
         if before in ("a", "an", "every", "each"):
             return False
-        return bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
+        return past
     return True
 
 
@@ -221,11 +234,12 @@ class TimeParser:
         """The most specific time expression of ``query`` as a range, or None.
         More: docs/retrieval-tuning.md#timewords-find."""
         spans: list[tuple[str, bool, bool]] = []  # (text, since, ahead)
+        past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
         for m in _SPAN.finditer(query):
-            found = _WORD_BEFORE.search(query, 0, m.start())
+            found = _word_before(query, m.start())
             before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
-            if _temporal(kind, before, query):
+            if _temporal(kind, before, past):
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
@@ -236,6 +250,7 @@ class TimeParser:
                 spans.append((text, before == "since", ahead))
         # The most specific first: a span with a year, then the longest ("Black Friday 2024" is 2024).
         spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[0])), reverse=True)
+        spans = list(dict.fromkeys(spans))[:PARSED_MAX]
         if not spans:
             return recent(query, now_ms)
         from dateparser.date import DateDataParser

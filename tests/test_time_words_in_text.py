@@ -5,13 +5,14 @@ never makes recall abstain when a memory matches the question's other words."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from memvault.storage.ranking import SAID_BONUS
 from memvault.storage.store import Store
-from memvault.storage.timewords import Said, TimeParser
+from memvault.storage.timewords import PARSED_MAX, Said, TimeParser
 
 NOW = datetime(2026, 11, 27, 15, 0, tzinfo=UTC)
 NOW_MS = int(NOW.timestamp() * 1000)
@@ -226,3 +227,49 @@ def test_a_past_month_is_that_year_s_in_a_memory_s_text(store, content, says):
     without = next(h for h in recall(store, "what release was planned?").hits if h.memory.id == wanted)
     hit = next(h for h in recall(store, "what release was planned in March?").hits if h.memory.id == wanted)
     assert (hit.score - without.score >= SAID_BONUS / 2) is says, (hit.score, without.score)
+
+
+BOUND_S = 5.0  # generous for a loaded CI: linear work takes 0.01-0.2 s here; the quadratic reading took minutes
+SIZE = 64 * 1024
+
+
+@pytest.mark.parametrize("unit", ["may ", "in may ", "May, ", "x" * 70 + " March ", "Mondays ", "Q1 ", "14 ",
+                                  "2027-03-", "for\t\t", "on the 15th of "])
+def test_reading_the_times_of_a_long_text_takes_linear_time(unit):
+    """Each time a text holds is read with a bounded look back (issue 25 §1.1: 8,000 characters of
+    "may may ..." took 2 s, 64 KiB would take two minutes)."""
+    text = (unit * (SIZE // len(unit) + 1))[:SIZE]
+    for said in (Said.of("May"), Said.of("14 March 2027")):
+        start = time.perf_counter()
+        said.in_text(text)
+        assert time.perf_counter() - start < BOUND_S
+
+
+def test_a_word_before_a_time_is_read_past_a_long_run_of_spaces_only_as_far_as_the_look_back():
+    assert Said.of("May").in_text("we meet in May") and Said.of("May").in_text("in" + " " * 20 + "May")
+    assert not Said.of("May").in_text("a" * 200 + "in May"[2:])  # "...aaa May": no word "in" before it
+
+
+def test_a_question_s_times_are_parsed_at_most_parsed_max_times(monkeypatch):
+    """One question naming hundreds of times holds dateparser's lock for a few parses only, so one
+    tenant's question never makes another's wait (issue 25 §1.1)."""
+    from dateparser.date import DateDataParser
+
+    calls = []
+    original = DateDataParser.get_date_data
+
+    def counted(self, text, *args, **kwargs):
+        calls.append(text)
+        return original(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(DateDataParser, "get_date_data", counted)
+    questions = [("on Feb 30 2020 " * 200)[:1990],
+                 " ".join(f"on Feb {d} {y}" for y in range(1990, 2020) for d in (29, 30, 31))[:1990],
+                 " ".join(f"what happened on {day} or" for day in ("Monday", "Tuesday", "Friday") * 60)[:1990]]
+    for question in questions:
+        calls.clear()
+        TimeParser().find(question, NOW_MS)
+        assert 1 <= len(calls) <= PARSED_MAX
+    calls.clear()
+    found = TimeParser().find("what did we ship on Feb 30 2020 or on 3 March 2020?", NOW_MS)
+    assert found is not None and found.text == "3 March 2020"  # a later span is read when an earlier fails
