@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 import anyio
@@ -84,6 +84,22 @@ class IssuerUnreachable(TokenRefused):
         self.retry_s = retry_s
 
 
+class SigningKey(NamedTuple):
+    """One signing key of the issuer's JWKS: the ``PyJWK`` and the ``alg`` its JWK lists, if any
+    (RFC 7517 §4.4: then only tokens of that algorithm are checked with it)."""
+
+    jwk: Any
+    alg: str | None
+
+    @property
+    def key_id(self) -> str:
+        return self.jwk.key_id
+
+    @property
+    def key(self) -> Any:
+        return self.jwk.key
+
+
 class KeySet:
     """The issuer's signing keys (JWKS), read within ``timeout_s`` in all and trusted for ``max_age_s``
     from the start of their reading. A reading is due when the set is missing, half its max age old,
@@ -93,12 +109,12 @@ class KeySet:
     def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = 10,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.url, self.max_age_s, self.cooldown_s, self.timeout_s, self._clock = url, max_age_s, cooldown_s, timeout_s, clock
-        self._held: tuple[list[Any], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
+        self._held: tuple[list[SigningKey], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
         self._tried = -math.inf
         self._reading = threading.Lock()
 
-    def key(self, kid: object) -> Any:
-        """The ``PyJWK`` the set lists under ``kid``.
+    def key(self, kid: object) -> SigningKey:
+        """The signing key the set lists under ``kid``.
 
         Raises:
             IssuerUnreachable: the set is too old and could not be read now.
@@ -127,9 +143,9 @@ class KeySet:
             raise jwt.PyJWKClientError("kid not in the JWKS")
         return found
 
-    def _read(self) -> list[Any]:
-        """The signing keys the issuer lists now (``use`` "sig" or unset, with a kid, of a type PyJWT
-        knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
+    def _read(self) -> list[SigningKey]:
+        """The signing keys the issuer lists now (``use`` "sig" or unset, ``key_ops`` holding "verify"
+        or unset (RFC 7517 §4.2-4.3), with a kid, of a type PyJWT knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
         without one is a reading too: the issuer has withdrawn every key, and every token is refused.
 
         Raises:
@@ -154,13 +170,16 @@ class KeySet:
                 key = jwt.PyJWK(item) if isinstance(item, dict) else None
             except jwt.PyJWTError:  # an unknown kty or curve, a malformed key: it signs no token taken here
                 continue
-            if key is not None and key.public_key_use in ("sig", None) and key.key_id:
-                keys.append(key)
+            ops = item.get("key_ops") if key is not None else None
+            if key is not None and key.public_key_use in ("sig", None) and key.key_id and (
+                    ops is None or isinstance(ops, list) and "verify" in ops):
+                alg = item.get("alg")
+                keys.append(SigningKey(key, alg if isinstance(alg, str) else None))
         if not keys:
             log.warning("the issuer's JWKS lists no signing key: every token is refused until it lists one")
         return keys
 
-    def _find(self, kid: object) -> tuple[Any, bool]:
+    def _find(self, kid: object) -> tuple[SigningKey | None, bool]:
         """The key listed under ``kid`` (or None), and whether the set is within its max age."""
         keys, read = self._held
         fresh = self._clock() - read < self.max_age_s
@@ -267,6 +286,8 @@ class JwtVerifier:
         key = self._keys.key(header.get("kid"))
         if header.get("alg") in JWT_ALGORITHMS and not fits(header["alg"], key.key):
             raise KeyMismatch  # PyJWT would raise TypeError or InvalidKeyError, which name no check
+        if key.alg is not None and header.get("alg") in JWT_ALGORITHMS and header["alg"] != key.alg:
+            raise KeyMismatch(key.alg)
         # Time claims are checked by check_times: PyJWT takes "exp": "9999999999" (int() of a string).
         return jwt.decode(
             token, key.key, algorithms=list(JWT_ALGORITHMS), audience=self.http.resource, issuer=self.http.issuer,
@@ -326,6 +347,8 @@ class JwtVerifier:
             return "signed by a key the issuer does not publish (kid not in its JWKS)"
         if isinstance(exc, jwt.DecodeError):
             return "malformed token (not a signed JWT)"
+        if isinstance(exc, KeyMismatch) and exc.args:
+            return f"the signature algorithm (alg) is not the one the issuer's key of its kid lists ({exc.args[0]})"
         if isinstance(exc, KeyMismatch):
             return "the signature algorithm (alg) does not fit the type or curve of the key of its kid"
         log.warning("a JWT failed a check without a name: %s", type(exc).__name__)  # for the operator
@@ -333,7 +356,8 @@ class JwtVerifier:
 
 
 class KeyMismatch(Exception):
-    """A token's ``alg`` is allowed but does not fit the issuer's key for its ``kid`` (:func:`fits`)."""
+    """A token's ``alg`` is allowed but does not fit the issuer's key for its ``kid`` (:func:`fits`),
+    or is not the ``alg`` that key's JWK lists (its one argument then)."""
 
 
 def fits(alg: str, key: object) -> bool:

@@ -202,6 +202,9 @@ def _bad_token(case: str, issuer: Issuer, resource: str) -> tuple[str, str]:
     if case == "unknown signing key":
         return (jwt.encode(claims, other, algorithm="ES256", headers={"kid": "someone-else"}),
                 "signed by a key the issuer does not publish (kid not in its JWKS)")
+    if case == "an algorithm the key's JWK does not list":  # the JWK lists RS256 (RFC 7517 §4.4)
+        return (jwt.encode(claims, issuer.key, algorithm="PS256", headers={"kid": KID}),
+                "the signature algorithm (alg) is not the one the issuer's key of its kid lists (RS256)")
     if case == "not a JWT":
         return "definitely.not-a.jwt", "malformed token (not a signed JWT)"
     assert case == "no tenant claim"
@@ -210,7 +213,7 @@ def _bad_token(case: str, issuer: Issuer, resource: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("case", ["wrong audience", "wrong issuer", "expired", "alg none", "HS256 with the public key",
                                   "no tenant claim", "unknown signing key", "audience of another path",
-                                  "bad signature", "no expiry", "not a JWT"])
+                                  "bad signature", "no expiry", "not a JWT", "an algorithm the key's JWK does not list"])
 def test_bad_tokens_are_refused_with_401_naming_the_failed_check(setup, case: str) -> None:  # type: ignore
     server, issuer, resource, _ = setup
     token, description = _bad_token(case, issuer, resource)
@@ -449,6 +452,29 @@ def test_a_token_living_just_under_the_limit_writes(setup) -> None:  # type: ign
     response = server.post(token, _call("remember", {"content": "A day-long token wrote this."}))
     assert response.status_code == 200 and not response.json()["result"]["isError"], response.text
     assert _stored(db, tenant) == ["A day-long token wrote this."]
+
+
+def test_a_key_whose_jwk_is_for_encryption_verifies_no_token(setup) -> None:  # type: ignore[no-untyped-def]
+    """RFC 7517 §4.3-4.4: a JWK whose key_ops lack "verify", or whose alg is an encryption algorithm,
+    checks no signature, while a signing key listed beside it does."""
+    server, issuer, resource, _ = setup
+    keys = {kid: rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            for kid in ("ops-encrypt", "ops-verify", "alg-oaep")}
+    listed = {kid: json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())) for kid, key in keys.items()}
+    issuer.extra = [{**listed["ops-encrypt"], "kid": "ops-encrypt", "key_ops": ["encrypt", "wrapKey"]},
+                    {**listed["ops-verify"], "kid": "ops-verify", "key_ops": ["verify"]},
+                    {**listed["alg-oaep"], "kid": "alg-oaep", "alg": "RSA-OAEP"}]
+    try:
+        time.sleep(JWKS_MAX_AGE_S + 0.5)  # the server's set is read again and lists the three
+        unpublished = "signed by a key the issuer does not publish (kid not in its JWKS)"
+        expected = {"ops-encrypt": (401, unpublished), "alg-oaep": (401, unpublished), "ops-verify": (200, None)}
+        for kid, (status, description) in expected.items():
+            token = jwt.encode(_claims(resource, scope="memvault:read"), keys[kid], algorithm="RS256", headers={"kid": kid})
+            response = server.post(token, PING)
+            assert response.status_code == status, (kid, response.text)
+            assert description is None or response.json()["error_description"] == description
+    finally:
+        issuer.extra = []
 
 
 def test_a_key_withdrawn_from_the_jwks_is_refused_within_its_documented_max_age(setup) -> None:  # type: ignore
