@@ -64,8 +64,9 @@ def challenge(description: str | None = None, resource_metadata: str | None = No
     ``resource_metadata`` is RFC 9728 §5.1's."""
     params = [f'realm="{REALM}"']  # §3: the scheme MUST be followed by at least one auth-param
     if description is not None:
-        # §3: error_description is %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash).
-        safe = "".join(c if " " <= c <= "~" and c not in '"\\' else "?" for c in description)
+        # §3: error_description is %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash): another
+        # character is written as its code point ("ä" as U+00E4), so the description stays exact.
+        safe = "".join(c if " " <= c <= "~" and c not in '"\\' else f"U+{ord(c):04X}" for c in description)
         params += [f'error="{error}"', f'error_description="{safe}"']
     if scope is not None:
         params.append(f'scope="{scope}"')

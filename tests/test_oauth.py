@@ -385,6 +385,10 @@ def test_a_tenant_claim_that_trimming_or_nfc_changes_is_refused(setup, tenant) -
     server, issuer, resource, _ = setup
     response = server.post(_token(issuer, _claims(resource, org=tenant, scope="memvault:write")), PING)
     assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
+    # The header's description is the body's, each character outside RFC 6750's set as its code point.
+    described, header = response.json()["error_description"], response.headers["www-authenticate"]
+    assert all(f"U+{ord(c):04X}" in header for c in described if not " " <= c <= "~")
+    assert header.count("?") == described.count("?")
 
 
 @pytest.mark.parametrize("header", [
