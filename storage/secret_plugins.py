@@ -28,6 +28,7 @@ import bisect
 import functools
 import itertools
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -37,7 +38,6 @@ from typing import Any, ClassVar
 import re2
 
 from .regex_cover import cover, holding, indexed
-from .regex_literals import required_literals
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
@@ -212,7 +212,7 @@ class KeyFormatDetector(Detector):
     that matched there is then told apart by its own pattern (:func:`_row_pattern`, compiled when
     a match first needs it), so the groups of a hundred rows are never computed over a long match
     (that took 0.5 s on 256 KiB of one key). The rows a text can hold (:meth:`patterns`) are those
-    whose :func:`required_literals` it holds (the context's without regard to case): a row left out
+    whose regex's cover and context's cover (``regex_cover``) the text casefolded holds: a row left out
     matches nowhere in the text, so the one pattern of the others finds the same values. RE2 took
     0.02-0.03 s to compile the whole table's pattern, in every hook (docs/hooks.md#speed)."""
 
@@ -220,8 +220,6 @@ class KeyFormatDetector(Detector):
 
     def __init__(self) -> None:
         self._rows = key_formats()
-        self._needs = [(None if not row.context else _folded(required_literals(row.context)),
-                        required_literals(row.regex)) for row in self._rows]
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the table, not a class constant
@@ -235,17 +233,10 @@ class KeyFormatDetector(Detector):
     @functools.lru_cache(maxsize=4)  # noqa: B019  # the detectors live as long as the process
     def _kept(self, text: str) -> tuple[int, ...]:
         """The numbers of the rows ``text`` can hold, for :meth:`patterns` and then :meth:`values`."""
-        folded: str | None = None
-        kept = []
-        for number, (context, value) in enumerate(self._needs):
-            if value is not None and not any(literal in text for literal in value):
-                continue
-            if context is not None:
-                folded = text.casefold() if folded is None else folded
-                if not any(literal in folded for literal in context):
-                    continue
-            kept.append(number)
-        return tuple(kept)
+        # a look at each string, however long the text, and not at what follows each place it is (a loop in
+        # Python): a text of "-" (Mailgun's "-" then a hex digit) would take 0.2 s, every row 0.5 s at 64 KiB
+        held, rows = holding(text.casefold(), _key_format_covers(), math.inf, follow=False), len(self._rows)
+        return tuple(number for number in range(rows) if number in held and rows + number in held)
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """``(label, value)`` of a match: the first row (of those the text can hold: a row left out
@@ -285,13 +276,16 @@ def _table_pattern(rows: tuple[int, ...]) -> Any:
     return compile_linear(source, _TABLE_OPTIONS)
 
 
-def _folded(literals: tuple[str, ...] | None) -> tuple[str, ...] | None:
-    """``literals`` as ``str.casefold`` writes them: what a text casefolded holds where RE2's ``(?i)``
-    matched them (each character of an ASCII letter's case orbit, K and the Kelvin sign, s and the long
-    s, casefolds to the letter); None (always run) when one is not ASCII."""
-    if literals is None or not all(literal.isascii() for literal in literals):
-        return None
-    return tuple(literal.casefold() for literal in literals)
+def key_format_sources() -> list[str]:
+    """The regexes whose covers say which rows of :func:`key_formats` a text can hold: each row's regex,
+    then each row's context words ("" for none: any text holds them)."""
+    rows = key_formats()
+    return [row.regex for row in rows] + [f"(?i:{row.context})" if row.context else "" for row in rows]
+
+
+@functools.cache
+def _key_format_covers() -> dict[str, Any]:
+    return packaged_covers("key_format_covers.json", key_format_sources())
 
 
 @functools.cache
@@ -600,8 +594,7 @@ class NamedCredentialDetector(Detector):
         words naming a credential and what may follow them) ``text`` casefolded holds, compiled when first
         needed. A pattern left out matches nowhere in ``text``, so the others find the same values. RE2
         took 0.04-0.2 s to compile all of them, in every hook (docs/hooks.md#speed)."""
-        covers = _named_covers()
-        kept = holding(text.casefold(), covers).union(covers["always"])
+        kept = holding(text.casefold(), _named_covers())
         return [_named_pattern(i) for i in sorted(kept)]
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
@@ -656,84 +649,77 @@ class NamedCredentialDetector(Detector):
 def _named_patterns() -> list[Any]:
     """:class:`NamedCredentialDetector`'s patterns, each compiled once; a group's name says how its value is
     checked (:meth:`NamedCredentialDetector.values`)."""
-    return [_named_pattern(i) for i in range(len(_named_sources()))]
+    return [_named_pattern(i) for i in range(len(named_sources()))]
 
 
 @functools.cache
 def _named_pattern(number: int) -> Any:
-    source, options = _named_sources()[number]
-    return compile_linear(source, options)
+    # the prose grammar's pattern (the first) outgrows RE2's default DFA memory, as the key format table's
+    return compile_linear(named_sources()[number], _TABLE_OPTIONS if number == 0 else _OPTIONS)
 
 
-COVERS_FILE = "named_credential_covers.json"
+def covers(sources: list[str]) -> dict[str, Any]:
+    """What a packaged covers file holds (:func:`packaged_covers`): a check of the regexes ``sources`` and
+    the index of their covers (``regex_cover.indexed``). Write the file again when the patterns or the
+    tables change (``tests/test_secret_named_prefilter.py`` says how): computing the named-credential
+    patterns' covers takes 0.05-0.3 s, the key format table's 0.02 s."""
+    return {"sources": _sources_digest(sources), **indexed([cover(source) for source in sources])}
 
 
-def named_covers() -> dict[str, Any]:
-    """What ``named_credential_covers.json`` holds: a digest of the named-credential patterns' sources, the
-    numbers of those always run (``regex_cover.cover`` is None) and the strings of the others' covers
-    (``regex_cover.indexed``). Write it again when the patterns or the word table change
-    (``tests/test_secret_named_prefilter.py`` says how): computing the covers takes 0.05-0.3 s."""
-    sources = _named_sources()
-    covers = [cover(source) for source, _ in sources]
-    return {"sources": _sources_digest(sources), "always": [i for i, c in enumerate(covers) if c is None],
-            **indexed(covers)}
+def packaged_covers(name: str, sources: list[str]) -> dict[str, Any]:
+    """:func:`covers` of ``sources``, from the packaged file ``name`` when it was written for them, else
+    computed (never a stale copy)."""
+    try:
+        kept: dict[str, Any] = json.loads(_packaged(name))
+    except FileNotFoundError:
+        kept = {"sources": None}
+    return kept if kept["sources"] == _sources_digest(sources) else covers(sources)
 
 
-def _sources_digest(sources: list[tuple[str, Any]]) -> str:
+def _sources_digest(sources: list[str]) -> str:
     """A check of the sources (CRC-32 and length: ``hashlib`` took 0.004 s to import in every hook)."""
     import zlib
 
-    joined = "\0".join(source for source, _ in sources).encode()
+    joined = "\0".join(sources).encode()
     return f"{zlib.crc32(joined):08x}-{len(joined)}"
 
 
 @functools.cache
 def _named_covers() -> dict[str, Any]:
-    """:func:`named_covers`, from ``named_credential_covers.json`` when it was written for these patterns,
-    else computed (never a stale copy)."""
-    try:
-        kept: dict[str, Any] = json.loads(_packaged(COVERS_FILE))
-    except FileNotFoundError:
-        kept = {"sources": None}
-    return kept if kept["sources"] == _sources_digest(_named_sources()) else named_covers()
-
-
-def _sourced(source: str, options: Any = _OPTIONS) -> tuple[str, Any]:
-    return source, options
+    return packaged_covers("named_credential_covers.json", named_sources())
 
 
 @functools.cache
-def _named_sources() -> list[tuple[str, Any]]:
-    """The sources of :class:`NamedCredentialDetector`'s patterns (for :func:`compile_linear`), and their
-    RE2 options."""
+def named_sources() -> list[str]:
+    """The sources of :class:`NamedCredentialDetector`'s patterns (for :func:`compile_linear`)."""
     named = f"{_AFTER}(?:{said('password')}|{said('password-strict')})|{said('password-tail')}"
     spaced, key = f"{_AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     return [
-        _sourced(f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
+        f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
                  f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
                  f"|{_AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
                  f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
-                 f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))", _TABLE_OPTIONS),
-        _sourced(f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}"),
+                 f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))",
+        f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}",
         # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
         # something ("パスワードを2024年に変更", "密码至少8位")
-        _sourced(f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)"),
+        f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)",
         # the word alone on its line, its value alone on the next ("Password", then "Xk29slQpz")
-        _sourced(f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
+        f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
                  f"(?:{spaced}|{words('password-strict')}|{key_words()})[ \\t]*\\r?\\n"
-                 f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$"),
+                 f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$",
         # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
         # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
-        _sourced(f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
+        f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
                  r"|a|an)[ \t]+)?(?:[\w-]+[ \t]+){0,3}?" f"(?:{_PROSE_WORDS})s?"
                  r"(?:[ \t]*$|[ \t]*[.,;:!?)]|[ \t]+(?:for|of|on|to|in|at)\b)"
-                 f"|(?:{_PROSE_WORDS})[ \\t]*,[ \\t]*({_VALUE})[ \\t]*,"),
-        _sourced(f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
-                 r"(?:[^\pL\pN]|$)"),
+                 f"|(?:{_PROSE_WORDS})[ \\t]*,[ \\t]*({_VALUE})[ \\t]*,",
+        f"(?i){_AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
+                 r"(?:[^\pL\pN]|$)",
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
         # password, --password password (--http-password, --db-password), curl's -u user:password
-        _sourced(r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"
+        r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"
                  r"[^\n]*?[ \t]-p"
                  # mysql's style without its name: -u USER -pX
                  r"|(?:^|[ \t])-u[ \t]*[\"']?[^\s\"'-][^\s\"']*[\"']?[ \t]+-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
@@ -769,37 +755,37 @@ def _named_sources() -> list[tuple[str, Any]]:
                  r"[ \t]-[a-zA-Z]*(?-i:S)"
                  # chpasswd: echo user:X | chpasswd
                  r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
-                 r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"),
-        _sourced(r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$"),  # a .pgpass line
-        _sourced(r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
+                 r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b",
+        r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$",  # a .pgpass line
+        r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
                  r"|TOKEN|API_?KEY"
-                 r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})"),
+                 r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})",
         # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
         # digit
-        _sourced(r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
+        r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
                  r"(?P<whole>[\w.~+/-]{16,}=*)"
-                 r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)"),
-        _sourced(r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)"),
+                 r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)",
+        r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)",
         # an HTTP session cookie (RFC 6265): "Cookie: session=...", "Set-Cookie: sid=...; HttpOnly"
-        _sourced(r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?:[^\s;=]+=[^\s;]*;[ \t]*){0,8}"
-                 r"[\w.-]*(?:sess(?:ion)?|sid|token|auth|jwt|remember)[\w.-]*=[\"']?([^\s;\"',]{16,})"),
-        _sourced(r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
+        r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?:[^\s;=]+=[^\s;]*;[ \t]*){0,8}"
+                 r"[\w.-]*(?:sess(?:ion)?|sid|token|auth|jwt|remember)[\w.-]*=[\"']?([^\s;\"',]{16,})",
+        r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
                  r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
-                 r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))"),
-        _sourced(r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""),
-        _sourced(f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
-                 + _QUOTED),
+                 r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))",
+        r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\"",
+        f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
+                 + _QUOTED,
         # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>, <entry key="password">X</entry>;
         # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
-        _sourced(f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
+        f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
                  f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
                  f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
                  f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
-                 f"value[ \\t]*=[ \\t]*{_QUOTED}"),
+                 f"value[ \\t]*=[ \\t]*{_QUOTED}",
         # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
         # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
         # a list of pairs
-        _sourced(f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
+        f"(?i){_AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
                  f"|{_AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
                  f"|{_AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*"
                  f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
@@ -808,13 +794,13 @@ def _named_sources() -> list[tuple[str, Any]]:
                  f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
                  # "log in as admin with X", "sign in as root using X"
                  f"|{_AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
-                 f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"),
-        _sourced(_PAIR_LIST),
-        _sourced(_table_source()),
-        _sourced(_csv_source()),
-        _sourced(_AUTH_CALL),
-        _sourced(_LOGIN_WITH),
-        _sourced(_VALUE_LIST),
+                 f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})",
+        _PAIR_LIST,
+        _table_source(),
+        _csv_source(),
+        _AUTH_CALL,
+        _LOGIN_WITH,
+        _VALUE_LIST,
     ]
 
 
