@@ -11,16 +11,19 @@ import sys
 import pytest
 import re2
 
-from memvault.storage import secret_plugins
+from memvault.storage import secret_named
 from memvault.storage.regex_cover import cover, holding, indexed
-from memvault.storage.secret_plugins import NamedCredentialDetector, covers, key_format_sources, named_sources
+from memvault.storage.secret_named import NamedCredentialDetector, named_sources
+from memvault.storage.secret_plugins import key_format_sources
+from memvault.storage.secret_tables import covers, packaged
 
 from test_secret_kinds import REFUSED, STORED
 from test_secret_lists import LISTS, NOT_LISTS
 from test_secret_scan import MORE, PROSE
 from test_secret_shapes4 import NEAR_MISSES, SHAPES
 
-WRITE = ("python -c \"import json; from memvault.storage.secret_plugins import covers, {sources} as s; "
+WRITE = ("python -c \"import json; from memvault.storage.secret_tables import covers; "
+         "from {module} import {sources} as s; "
          "t = json.dumps(covers(s()), ensure_ascii=False, separators=(',', ':')) + '\\n'; "
          "open('storage/{name}', 'w', encoding='utf-8').write(t)\"")
 
@@ -28,8 +31,8 @@ WRITE = ("python -c \"import json; from memvault.storage.secret_plugins import c
 @pytest.mark.parametrize(("name", "sources"), [("named_credential_covers.json", named_sources),
                                                ("key_format_covers.json", key_format_sources)])
 def test_the_kept_covers_are_those_of_the_patterns(name, sources) -> None:
-    kept = json.loads(secret_plugins._packaged(name))
-    write = WRITE.format(sources=sources.__name__, name=name)
+    kept = json.loads(packaged(name))
+    write = WRITE.format(module=sources.__module__, sources=sources.__name__, name=name)
     assert kept == covers(sources()), f"the patterns or the tables changed: write the file again ({write})"
 
 
@@ -87,7 +90,7 @@ def _texts() -> list[str]:
 
 @pytest.mark.parametrize("number", range(len(named_sources())))
 def test_a_pattern_left_out_for_a_text_matches_nowhere_in_it(number: int) -> None:
-    pattern = secret_plugins._named_pattern(number)
+    pattern = secret_named._named_pattern(number)
     detector = NamedCredentialDetector()
     missed = [text for text in _texts() if pattern.search(text) and pattern not in detector.patterns(text)]
     assert missed == []
