@@ -47,7 +47,7 @@ def _detect_secrets_version() -> str:
 def builtin_detectors() -> list[Detector]:
     """detect-secrets' pattern plugins memvault runs, from ``detect_secrets_patterns.json``: each a
     :class:`Detector` named as its plugin class, with the plugin's ``secret_type`` and patterns
-    (:func:`linear_source`). Read from detect-secrets itself when the installed version is not the
+    (``secret_re2.linear_source``). Read from detect-secrets itself when the installed version is not the
     file's (never a stale copy)."""
     kept = json.loads(packaged("detect_secrets_patterns.json"))
     if kept["detect_secrets"] != _detect_secrets_version():

@@ -46,6 +46,9 @@ def key_formats() -> tuple[KeyFormat, ...]:
     return tuple(KeyFormat(*row) for row in tsv_rows("secret_formats.tsv"))
 
 
+AFTER = r"(?:^|[^\pL])"  # where a word of the table starts: after a non-letter
+
+
 @functools.cache
 def words(role: str, language: str | None = None) -> str:
     """The words of ``role`` in ``secret_words.tsv`` (the word for password, the verbs and
@@ -67,7 +70,6 @@ def lookalikes() -> dict[int, str]:
     """``secret_lookalikes.tsv`` as a ``str.translate`` table: each letter of another script that reads
     as one ASCII letter, to that letter."""
     return {ord(letter): ascii_letter for letter, ascii_letter, *_ in tsv_rows("secret_lookalikes.tsv")}
-AFTER = r"(?:^|[^\pL])"  # a word starts after a non-letter
 
 
 def covers(sources: list[str]) -> dict[str, Any]:

@@ -1,15 +1,17 @@
 """Whether a value a credential detector found is a credential: it holds a letter and a digit
-(:func:`is_value`), is no placeholder (:func:`is_placeholder`), and, after the word naming it, no code
+(:func:`is_value`), is no placeholder or reference (:func:`is_filtered`), and, after the word naming it, no code
 or description (:func:`named_value_kept`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 import re2
 
-from .secret_re2 import OPTIONS, Detector
+from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
 # (``_PLACEHOLDER``, ``_CODE``, ``_DESCRIBED``, ``secrets._reference``) never read more of a value than
@@ -78,12 +80,34 @@ _PLACEHOLDER = re2.compile(
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
 
-def is_placeholder(secret: str, plugin: Detector) -> bool:
-    """True for a password value that stands for a credential instead of being one, found
-    by a detector of :data:`PASSWORD_DETECTORS`: see ``_PLACEHOLDER``; one over
-    :data:`FILTERED_MAX_CHARS` never is."""
-    return (type(plugin).__name__ in PASSWORD_DETECTORS and len(secret) <= FILTERED_MAX_CHARS
-            and bool(_PLACEHOLDER.fullmatch(secret)))
+# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
+# ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
+# digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
+# What ``secrets.redact`` writes in a credential's place (``[GitHub token]``) is one too.
+# So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
+# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
+# cubic time on a quoted value of spaces (0.15 s on 200 characters).
+@functools.cache
+def _reference() -> Any:
+    """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
+    hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
+    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
+                          r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
+                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
+
+
+def is_filtered(value: str, detector: Detector) -> bool:
+    """Whether ``value``, found by ``detector``, is no credential: detect-secrets' sequence filter (its
+    ``filters.heuristic``), punctuation only (digits are a value: a PIN), a password placeholder
+    (``_PLACEHOLDER``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
+    (:func:`_reference`); the last two on values of at most ``FILTERED_MAX_CHARS``. A UUID is a value: every
+    detector finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
+    from detect_secrets.filters import heuristic
+
+    short = len(value) <= FILTERED_MAX_CHARS
+    placeholder = short and type(detector).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(value))
+    return (heuristic.is_sequential_string(value) or (short and bool(_reference().fullmatch(value)))
+            or not any(c.isalnum() for c in value) or placeholder)
 
 
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:

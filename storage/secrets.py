@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import InvalidInput
 from .secret_re2 import compile_linear, find
-from .secret_values import FILTERED_MAX_CHARS
+from .secret_values import is_filtered
 
 # detect-secrets' plugins left out: the generic high-entropy ones and the public-IP one
 # (ordinary memories carry commit hashes, UUIDs and addresses), and the keyword plugin,
@@ -72,36 +72,6 @@ def detect_secrets_patterns() -> dict[str, Any]:
                if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
                and issubclass(cls, RegexBasedDetector)]
     return {"detect_secrets": version("detect-secrets"), "plugins": plugins}
-
-
-# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
-# ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
-# digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
-# What :func:`redact` writes in a credential's place (``[GitHub token]``) is one too.
-# So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
-# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
-# cubic time on a quoted value of spaces (0.15 s on 200 characters).
-@functools.cache
-def _reference() -> Any:
-    """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
-    hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
-    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
-                          r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
-                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
-
-
-def _filtered(value: str, detector: Any) -> bool:
-    """detect-secrets' sequence filter of a value (its ``filters.heuristic``), punctuation only
-    (digits are a value: a PIN), memvault's placeholder filter, and references and placeholders
-    (:func:`_reference`, on values of at most ``FILTERED_MAX_CHARS``). A UUID is a value: every detector
-    finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
-    from detect_secrets.filters import heuristic
-
-    from .secret_values import is_placeholder
-
-    reference = len(value) <= FILTERED_MAX_CHARS and bool(_reference().fullmatch(value))
-    return (heuristic.is_sequential_string(value) or reference
-            or not any(c.isalnum() for c in value) or is_placeholder(value, detector))
 
 
 def label(secret_type: str, line: str, value: str | None, at: int | None = None) -> str:
@@ -171,7 +141,7 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
         filtered: dict[str, bool] = {}  # decoys repeat a value: each is judged once
         for offset, kind, value, end in find(detector, joined):
             if value not in filtered:
-                filtered[value] = _filtered(value, detector)
+                filtered[value] = is_filtered(value, detector)
             if filtered[value]:
                 continue
             number = bisect.bisect_right(starts, offset) - 1
