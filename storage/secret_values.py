@@ -14,7 +14,7 @@ import re2
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
-# (``_PLACEHOLDER``, ``_CODE``, ``_DESCRIBED``, ``secrets._reference``) never read more of a value than
+# (``_PLACEHOLDER``, ``_CODE``, ``_DESCRIBED``, ``_reference``) never read more of a value than
 # this, whatever length a detector found (each is linear, and a detector's value is unbounded).
 FILTERED_MAX_CHARS = 256
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
