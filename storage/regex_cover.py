@@ -1,10 +1,9 @@
 """Strings one of which a text must hold for an RE2 pattern to match in it, read from the pattern's
-text: a text that holds none of them holds no match, so the pattern need not be compiled for it
-(``secret_plugins.NamedCredentialDetector`` compiles its patterns only for the texts that hold one of
-their words). Unlike ``regex_literals.required_literals`` (the key-format table's, case-sensitive),
-this reads inside groups (``(?:a|b)c`` needs "ac" or "bc"), named and flag groups and small classes,
-ignores case, and says which characters may follow each string ("pass" then a space, ":" or "=", so
-"5 passed" is not read as a word for password).
+text: a text that holds none of them holds no match, so the pattern need not be compiled for it (the
+named-credential detector compiles its patterns, and the key-format detector its table's rows, only for
+the texts that hold one of their strings). It reads inside groups (``(?:a|b)c`` needs "ac" or "bc"),
+named and flag groups and small classes, ignores case, and says which characters may follow each string
+("pass" then a space, ":" or "=", so "5 passed" is not read as a word for password).
 
 Conservative: syntax it does not take apart makes it answer None (the pattern always runs), and a part
 it cannot spell out is read as "any text".
@@ -80,12 +79,13 @@ _ENTRY, _FIELD = "\ue000", "\ue001"
 
 
 def indexed(covers: list[Cover | None]) -> dict[str, Any]:
-    """The strings of ``covers`` for :func:`holding`: ``{"count": how many covers, "following": [each set of
-    characters that may follow a string, written as one string; "" for any], "index": {its first three
-    characters (or fewer): its strings}}``, the strings of one head written as one string (JSON reads one
-    string faster than a list of lists, and :func:`holding` splits only those of the heads a text holds):
-    each string, the number of its following and the number of its cover, parted by ``_FIELD``, each
-    entry by ``_ENTRY`` (private-use characters, which JSON writes as they are)."""
+    """The strings of ``covers`` for :func:`holding`: ``{"count": how many covers, "always": the numbers of
+    those None (every text may hold a match), "following": [each set of characters that may follow a string,
+    written as one string; "" for any], "index": {its first three characters (or fewer): its strings}}``,
+    the strings of one head written as one string (JSON reads one string faster than a list of lists, and
+    :func:`holding` splits only those of the heads a text holds): each string, the number of its following
+    and the number of its cover, parted by ``_FIELD``, each entry by ``_ENTRY`` (private-use characters,
+    which JSON writes as they are)."""
     following: dict[str, int] = {"": 0}
     index: dict[str, list[str]] = {}
     for number, pairs in enumerate(covers):
@@ -95,7 +95,8 @@ def indexed(covers: list[Cover | None]) -> dict[str, Any]:
             written = "".join(sorted(chars or ()))
             entry = f"{string}{_FIELD}{following.setdefault(written, len(following))}{_FIELD}{number}"
             index.setdefault(string[:3], []).append(entry)
-    return {"count": len(covers), "following": list(following),
+    return {"count": len(covers), "always": [i for i, c in enumerate(covers) if c is None],
+            "following": list(following),
             "index": {head: _ENTRY.join(entries) for head, entries in sorted(index.items())}}
 
 
@@ -106,14 +107,14 @@ HOLDING_MOST_READ = 1_000_000
 _LOOK = 1_000
 
 
-def holding(folded: str, covers: dict[str, Any]) -> set[int]:
+def holding(folded: str, covers: dict[str, Any], most_read: float = HOLDING_MOST_READ, follow: bool = True) -> set[int]:
     """The numbers of the covers (:func:`indexed`) that ``folded``, a text casefolded, holds: one of their
-    strings, followed by one of its characters where it names them. Only the strings whose first characters
-    the text holds are looked for (a cover has some thousands of strings); every cover once the looks would
-    read more than ``HOLDING_MOST_READ`` characters (a long text)."""
+    strings, followed by one of its characters where it names them; and those that are None. Only the
+    strings whose first characters the text holds are looked for (a cover has some thousands of strings);
+    every cover once the looks would read more than ``most_read`` characters (a long text)."""
     index, follows = covers["index"], covers["following"]
-    budget = HOLDING_MOST_READ - len(index) * len(folded)  # each first characters looked for, at most
-    found: set[int] = set()
+    budget = most_read - len(index) * len(folded)  # each first characters looked for, at most
+    found: set[int] = set(covers["always"])
     for head, entries in index.items():
         if budget < 0:
             return set(range(covers["count"]))
@@ -124,7 +125,7 @@ def holding(folded: str, covers: dict[str, Any]) -> set[int]:
             number = int(written)
             if number in found:
                 continue
-            chars, start = follows[int(following)], 0
+            chars, start = follows[int(following)] if follow else "", 0
             while True:
                 at = folded.find(string, start)
                 budget -= max(_LOOK, (len(folded) if at < 0 else at + len(string)) - start)

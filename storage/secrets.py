@@ -3,9 +3,10 @@
 A memory store keeps text for a long time, copies it into indexes and shows it to
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
-connection strings, JWTs) are used, run by RE2 in linear time, with memvault's own
-detectors for newer key formats and named credentials and a placeholder filter
-(``secret_plugins.py``); see ``_EXCLUDED`` for the plugins left out.
+connection strings, JWTs) are used, run by RE2 in linear time (``secret_re2``), with memvault's
+own detectors for newer key formats (``secret_plugins``) and named credentials (``secret_named``,
+``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
+``_EXCLUDED`` for the plugins left out.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import InvalidInput
-from .secret_plugins import FILTERED_MAX_CHARS, compile_linear, find
+from .secret_re2 import compile_linear, find
+from .secret_values import is_filtered
 
 # detect-secrets' plugins left out: the generic high-entropy ones and the public-IP one
 # (ordinary memories carry commit hashes, UUIDs and addresses), and the keyword plugin,
@@ -44,24 +46,25 @@ LABELS = {
 
 @functools.cache
 def _detectors() -> tuple[Any, ...]:
-    """The detectors, built once (``secret_plugins``): detect-secrets' pattern plugins run by
-    RE2, then memvault's. Each is stateless, so scans run side by side without a lock."""
+    """The detectors, built once (``secret_plugins``, ``secret_named``): detect-secrets' pattern plugins run
+    by RE2, then memvault's. Each is stateless, so scans run side by side without a lock."""
     from . import secret_plugins as own
+    from .secret_named import NamedCredentialDetector
 
     return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(),
-            own.NamedCredentialDetector())
+            NamedCredentialDetector())
 
 
 def detect_secrets_patterns() -> dict[str, Any]:
     """What ``detect_secrets_patterns.json`` holds, from the installed detect-secrets: its version and
     its pattern plugins but ``_EXCLUDED``, each ``{"plugin", "secret_type", "patterns"}`` (for RE2:
-    ``secret_plugins.linear_source``). Write it again when detect-secrets changes (the test says how)."""
+    ``secret_re2.linear_source``). Write it again when detect-secrets changes (the test says how)."""
     from importlib.metadata import version
 
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    from .secret_plugins import linear_source
+    from .secret_re2 import linear_source
 
     plugins = [{"plugin": cls.__name__, "secret_type": cls.secret_type,
                 "patterns": [linear_source(p) for p in cls.denylist]}
@@ -71,41 +74,12 @@ def detect_secrets_patterns() -> dict[str, Any]:
     return {"detect_secrets": version("detect-secrets"), "plugins": plugins}
 
 
-# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
-# ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
-# digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
-# What :func:`redact` writes in a credential's place (``[GitHub token]``) is one too.
-# So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
-# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
-# cubic time on a quoted value of spaces (0.15 s on 200 characters).
-@functools.cache
-def _reference() -> Any:
-    """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
-    hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
-    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
-                          r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
-                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
-
-
-def _filtered(value: str, detector: Any) -> bool:
-    """detect-secrets' sequence filter of a value (its ``filters.heuristic``), punctuation only
-    (digits are a value: a PIN), memvault's placeholder filter, and references and placeholders
-    (:func:`_reference`, on values of at most ``FILTERED_MAX_CHARS``). A UUID is a value: every detector
-    finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
-    from detect_secrets.filters import heuristic
-
-    from .secret_plugins import is_placeholder
-
-    reference = len(value) <= FILTERED_MAX_CHARS and bool(_reference().fullmatch(value))
-    return (heuristic.is_sequential_string(value) or reference
-            or not any(c.isalnum() for c in value) or is_placeholder(value, detector))
-
-
 def label(secret_type: str, line: str, value: str | None, at: int | None = None) -> str:
     """What a refusal calls a credential of ``secret_type`` found as ``value`` in ``line`` (at offset
     ``at`` of it when given: else where ``value`` first is) (see ``LABELS``; a named credential by the
-    word naming it, among the 200 characters before it: ``secret_plugins.named_kind``)."""
-    from .secret_plugins import NamedCredentialDetector, named_kind
+    word naming it, among the 200 characters before it: ``secret_kinds.named_kind``)."""
+    from .secret_kinds import named_kind
+    from .secret_named import NamedCredentialDetector
 
     if secret_type == NamedCredentialDetector.secret_type:
         if at is None:
@@ -155,8 +129,9 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
             most: int | None = MOST_FOUND) -> list[tuple[int, int, str, str, int]]:
     """``(offset, 1-based line, label, value, end)`` of each value the detectors find in ``joined``
     (``lines`` joined by single newlines), in the detectors' order, at most ``most`` per detector
-    (None: every one); ``line_of`` as for :func:`_scan`; ``end`` as ``secret_plugins.find`` says."""
-    from .secret_plugins import NamedCredentialDetector, kinds_before
+    (None: every one); ``line_of`` as for :func:`_scan`; ``end`` as ``secret_re2.find`` says."""
+    from .secret_kinds import kinds_before
+    from .secret_named import NamedCredentialDetector
 
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     found: list[tuple[int, int, str, str, int]] = []
@@ -166,7 +141,7 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
         filtered: dict[str, bool] = {}  # decoys repeat a value: each is judged once
         for offset, kind, value, end in find(detector, joined):
             if value not in filtered:
-                filtered[value] = _filtered(value, detector)
+                filtered[value] = is_filtered(value, detector)
             if filtered[value]:
                 continue
             number = bisect.bisect_right(starts, offset) - 1
@@ -207,7 +182,7 @@ def latin_lookalikes(text: str) -> str:
     words as they are ("пароль"). Linear."""
     if text.isascii():
         return text
-    from .secret_plugins import lookalikes
+    from .secret_tables import lookalikes
 
     table = lookalikes()
 
@@ -476,8 +451,8 @@ _PLACED = re.compile(r"(?<=:)\[([^\[\]\n]*)\](?=@)")
 
 @functools.cache
 def _placed_labels() -> frozenset[str]:
-    """Every label :func:`redact` can write in a marker (``LABELS``' and ``secret_plugins.own_labels``)."""
-    from .secret_plugins import own_labels
+    """Every label :func:`redact` can write in a marker (``LABELS``' and ``secret_kinds.own_labels``)."""
+    from .secret_kinds import own_labels
 
     return frozenset({*LABELS.values(), *own_labels()})
 

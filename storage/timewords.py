@@ -12,10 +12,8 @@ from datetime import UTC, datetime, timedelta
 
 from . import limits
 
-_MONTHS = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
+_MONTH_NAMES = "january february march april may june july august september october november december".split()
+_MONTHS = "|".join([*_MONTH_NAMES, *(name[:3] for name in _MONTH_NAMES if name != "may"), "sept"])
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _QUARTER = r"q[1-4]"
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -98,7 +96,7 @@ def _word_before(text: str, end: int) -> re.Match[str] | None:
 
 
 def _month(name: str) -> int:
-    return "jan feb mar apr may jun jul aug sep oct nov dec".split().index(name[:3].lower()) + 1
+    return [month[:3] for month in _MONTH_NAMES].index(name[:3].lower()) + 1
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def test_credentials_written_without_quotes_are_refused_naming_what_they_are(sto
     ("GITLAB_TOKEN: ", "access token"), ("the password for the api key is ", "API key"), ("value: ", "credential"),
 ])
 def test_a_credential_after_its_name_is_labelled_by_the_last_word_naming_it(before, kind):
-    from memvault.storage.secret_plugins import named_kind
+    from memvault.storage.secret_kinds import named_kind
 
     assert named_kind(before) == kind
 
@@ -113,7 +113,9 @@ def test_every_detector_has_a_label_that_says_what_it_finds():
     """detect-secrets names some finds by how they were found ("Basic Auth Credentials"):
     every detector memvault runs is given a label of what the credential is."""
     from memvault.storage import secrets
-    from memvault.storage.secret_plugins import KeyFormatDetector, NamedCredentialDetector, key_formats
+    from memvault.storage.secret_named import NamedCredentialDetector
+    from memvault.storage.secret_plugins import KeyFormatDetector
+    from memvault.storage.secret_tables import key_formats
 
     running = {d.secret_type for d in secrets._detectors()
                if not isinstance(d, (KeyFormatDetector, NamedCredentialDetector))}

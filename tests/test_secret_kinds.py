@@ -294,7 +294,7 @@ def test_the_look_alike_table_is_what_unicode_confusables_say() -> None:
 
     from confusable_homoglyphs import confusables
 
-    from memvault.storage.secret_plugins import lookalikes
+    from memvault.storage.secret_tables import lookalikes
 
     readings: dict[str, list[str]] = {}
     for ascii_letter in string.ascii_letters:

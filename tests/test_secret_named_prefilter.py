@@ -1,6 +1,7 @@
 """The named-credential detector compiles and runs, for each text, only the patterns whose cover the text
 holds (``regex_cover``: the words naming a credential and what may follow them): a pattern left out
-must match nowhere in the text, so the values found are the same."""
+must match nowhere in the text, so the values found are the same. The key format detector's covers are
+checked in ``test_secret_prefilter.py``."""
 
 from __future__ import annotations
 
@@ -10,23 +11,29 @@ import sys
 import pytest
 import re2
 
-from memvault.storage import secret_plugins
+from memvault.storage import secret_named
 from memvault.storage.regex_cover import cover, holding, indexed
-from memvault.storage.secret_plugins import NamedCredentialDetector, named_covers
+from memvault.storage.secret_named import NamedCredentialDetector, named_sources
+from memvault.storage.secret_plugins import key_format_sources
+from memvault.storage.secret_tables import covers, packaged
 
 from test_secret_kinds import REFUSED, STORED
 from test_secret_lists import LISTS, NOT_LISTS
 from test_secret_scan import MORE, PROSE
 from test_secret_shapes4 import NEAR_MISSES, SHAPES
 
-WRITE = ("python -c \"import json; from memvault.storage.secret_plugins import named_covers as c; "
-         "t = json.dumps(c(), ensure_ascii=False, separators=(',', ':')) + '\\n'; "
-         "open('storage/named_credential_covers.json', 'w', encoding='utf-8').write(t)\"")
+WRITE = ("python -c \"import json; from memvault.storage.secret_tables import covers; "
+         "from {module} import {sources} as s; "
+         "t = json.dumps(covers(s()), ensure_ascii=False, separators=(',', ':')) + '\\n'; "
+         "open('storage/{name}', 'w', encoding='utf-8').write(t)\"")
 
 
-def test_the_kept_covers_are_those_of_the_patterns() -> None:
-    kept = json.loads(secret_plugins._packaged(secret_plugins.COVERS_FILE))
-    assert kept == named_covers(), f"the patterns or the word table changed: write the file again ({WRITE})"
+@pytest.mark.parametrize(("name", "sources"), [("named_credential_covers.json", named_sources),
+                                               ("key_format_covers.json", key_format_sources)])
+def test_the_kept_covers_are_those_of_the_patterns(name, sources) -> None:
+    kept = json.loads(packaged(name))
+    write = WRITE.format(module=sources.__module__, sources=sources.__name__, name=name)
+    assert kept == covers(sources()), f"the patterns or the tables changed: write the file again ({write})"
 
 
 def test_each_character_re2_matches_without_regard_to_case_has_the_same_casefold() -> None:
@@ -81,9 +88,9 @@ def _texts() -> list[str]:
     return texts + [t.upper() for t in texts] + [t.replace("k", "\u212a").replace("s", "\u017f") for t in texts]
 
 
-@pytest.mark.parametrize("number", range(len(secret_plugins._named_sources())))
+@pytest.mark.parametrize("number", range(len(named_sources())))
 def test_a_pattern_left_out_for_a_text_matches_nowhere_in_it(number: int) -> None:
-    pattern = secret_plugins._named_pattern(number)
+    pattern = secret_named._named_pattern(number)
     detector = NamedCredentialDetector()
     missed = [text for text in _texts() if pattern.search(text) and pattern not in detector.patterns(text)]
     assert missed == []
@@ -92,7 +99,7 @@ def test_a_pattern_left_out_for_a_text_matches_nowhere_in_it(number: int) -> Non
 def _spelled() -> list[str]:
     """A text for every string of every cover: the string, then a character that may follow it, then a value;
     every other one in capitals and quoted."""
-    kept = named_covers()
+    kept = covers(named_sources())
     texts = []
     entries = [e.split("\ue001") for joined in kept["index"].values() for e in joined.split("\ue000")]
     for number, (string, following, _) in enumerate(entries):
@@ -120,6 +127,6 @@ def test_a_text_without_any_word_naming_a_credential_compiles_no_pattern() -> No
 
 def test_a_long_text_runs_every_pattern() -> None:
     """Past what :func:`holding` reads, every pattern runs: a cover is never read wrong, only not read."""
-    covers = indexed([cover("abc"), cover("xyz")])
-    assert holding("abc" * 10, covers) == {0}
-    assert holding("q" * 10_000_000, covers) == {0, 1}
+    index = indexed([cover("abc"), cover("xyz"), cover("[a-z]+")])
+    assert holding("abc" * 10, index) == {0, 2}  # a pattern without a cover is held by every text
+    assert holding("q" * 10_000_000, index) == {0, 1, 2}

@@ -225,7 +225,7 @@ FORMATS = {
     "age secret key": "AGE-SECRET-KEY-1" + "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" + "QPZRY9X8GF2TVDW0S3JN54KHCE",
     "private key": "-----BEGIN ENCRYPTED PRIVATE KEY-----",
     "password in a URL": "postgres://app:CORRECTHORSEBATTERYSTAPLE@db.internal/app",
-    # issue 25 round 3: the gitleaks family of prefixed formats (storage/secret_plugins.py)
+    # issue 25 round 3: the gitleaks family of prefixed formats (storage/secret_formats.tsv)
     "PyPI API token": "pypi-AgEIcHlwaS5vcmcCJDk3ZjFhN2E5LTk5YmQtNDc2Yi1iNjQ4LWE2ZjU1YzI3ZjM4NQACKlsz",
     "Mailgun API key": "key-0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b",
     "Doppler token": "dp.st.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901",
@@ -457,7 +457,7 @@ def test_more_values_of_each_kind_are_refused_and_named(kind: str, text: str) ->
 
 def test_every_row_of_the_format_table_has_a_sample_and_a_source() -> None:
     """Adding a format is adding a row; this makes the row's test come with it."""
-    from memvault.storage.secret_plugins import key_formats
+    from memvault.storage.secret_tables import key_formats
 
     rows = key_formats()
     assert len(rows) >= 100 and len({row.name for row in rows}) == len(rows)
@@ -508,7 +508,8 @@ def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group() ->
     repeated without a break and of its context words repeated, well under the bound."""
     import re2
 
-    from memvault.storage.secret_plugins import KeyFormatDetector, key_formats
+    from memvault.storage.secret_plugins import KeyFormatDetector
+    from memvault.storage.secret_tables import key_formats
 
     rows = key_formats()
     assert [row.name for row in rows if repeats_inside_repeats(row.regex)] == []
@@ -531,9 +532,9 @@ def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group() ->
 
 def test_the_word_table_has_the_languages_users_write_in() -> None:
     """Round 5 asked for these; each language's word for password is one row of data."""
-    from memvault.storage.secret_plugins import _table
+    from memvault.storage.secret_tables import tsv_rows
 
-    languages = {language for language, role, *_ in _table("secret_words.tsv") if role.startswith("password")}
+    languages = {language for language, role, *_ in tsv_rows("secret_words.tsv") if role.startswith("password")}
     asked = {"az", "bn", "ta", "ur", "te", "gu", "pa", "my", "km", "am", "mn", "kk", "is", "sq", "gl", "cy", "ga", "sw"}
     assert asked | {"de", "fr", "es", "it", "pt", "ru", "zh", "ja", "ko", "ar", "hi"} <= languages
 
@@ -749,9 +750,9 @@ def test_a_refusal_names_the_credential_by_its_word(text: str, kind: str) -> Non
 
 def test_the_word_table_says_where_each_new_word_comes_from() -> None:
     """Round 6: each row added since sources were kept names one (the table's header says the forms)."""
-    from memvault.storage.secret_plugins import _table
+    from memvault.storage.secret_tables import tsv_rows
 
-    rows = _table("secret_words.tsv")
+    rows = tsv_rows("secret_words.tsv")
     sourced = {(language, role) for language, role, _, *source in rows if source}
     assert all(re.fullmatch(r"bitwarden:[a-z_]+|issue:25|usage:\".+\"( \(.+\))?", source) for *_, source in
                (row for row in rows if len(row) > 3))

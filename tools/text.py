@@ -9,7 +9,6 @@ import json
 import math
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memvault.storage.backend import DIGEST_SOURCE
@@ -67,53 +66,12 @@ def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: b
     a procedure's runs and the history status when set; the supersede reason is quoted like the content."""
     extra = f", scope {m.scope}" if scope else ""
     extra += f", {confidence_text(m.confidence)}" if ranked else ""
-    line = line_head(m.short_id or m.id, m.kind if kind else None, m.observed_at, extra) + quoted(m.content)
-    line += strength_text(m.strength, m.needs_review)
-    if m.runs is not None and m.runs.runs:
-        r = m.runs
-        line += "; " + runs_text(r.runs, r.successes, r.last_run_at and r.last_run_at[:10], r.last_outcome,
-                                 r.failure_modes, r.flagged)
-    if m.superseded_by:
-        reason = f" (reason {quoted(m.supersede_reason)})" if m.supersede_reason else ""
-        line += f" — superseded by {m.superseded_by}{reason}"
-    elif m.signals.through and m.source == DIGEST_SOURCE:
-        line += f" — found through {m.signals.through}, an episode it compacts"
-    elif m.signals.through:
-        line += f" — found through its earlier version {m.signals.through}"
-    if m.possibly_outdated_by:
-        line += f" — possibly outdated by the newer {m.possibly_outdated_by}"
-    return line
-
-
-@dataclass(frozen=True)
-class _Runs:
-    runs: int
-    successes: int
-    last_run_at: str | None
-    last_outcome: str | None
-    failure_modes: tuple[str, ...]
-    flagged: bool
-
-
-@dataclass(frozen=True)
-class _HitShown:
-    """The fields of ``handlers.memory_out`` that :func:`memory_line` reads, from a recall's hit."""
-
-    id: str
-    short_id: str
-    kind: str
-    scope: str
-    observed_at: str
-    content: str
-    confidence: float
-    strength: float
-    needs_review: bool
-    runs: _Runs | None
-    superseded_by: str | None
-    supersede_reason: str | None
-    source: str | None
-    signals: Any
-    possibly_outdated_by: str | None
+    r = m.runs
+    runs = r and r.runs and runs_text(r.runs, r.successes, r.last_run_at and r.last_run_at[:10], r.last_outcome,
+                                      r.failure_modes, r.flagged)
+    return _line(line_head(m.short_id or m.id, m.kind if kind else None, m.observed_at, extra), m.content,
+                 m.strength, m.needs_review, runs or None, m.superseded_by, m.supersede_reason, m.signals.through,
+                 m.source == DIGEST_SOURCE, m.possibly_outdated_by)
 
 
 def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
@@ -125,16 +83,35 @@ def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
 
     memory = hit.memory
     shown_runs = None
-    if memory.kind == "procedure" and runs is not None:
-        shown_runs = _Runs(runs.runs, runs.successes, format_ms(runs.last_run_at), runs.last_outcome,
-                           tuple(runs.failure_modes), runs.flagged)
-    return memory_line(_HitShown(  # type: ignore[arg-type]
-        id=memory.id, short_id=short_id, kind=memory.kind, scope=memory.scope,
-        observed_at=format_ms(memory.observed_at), content=memory.content or "", confidence=hit.confidence,
-        strength=strengths.strength(memory, now),
-        needs_review=memory.superseded_by is None and strengths.needs_review(memory, now), runs=shown_runs,
-        superseded_by=memory.superseded_by, supersede_reason=memory.supersede_reason, source=memory.source,
-        signals=hit.signals, possibly_outdated_by=hit.outdated_by), ranked=True)
+    if memory.kind == "procedure" and runs is not None and runs.runs:
+        last = format_ms(runs.last_run_at)
+        shown_runs = runs_text(runs.runs, runs.successes, last and last[:10], runs.last_outcome,
+                               runs.failure_modes, runs.flagged)
+    head = line_head(short_id or memory.id, memory.kind, format_ms(memory.observed_at),
+                     f", {confidence_text(hit.confidence)}")
+    review = memory.superseded_by is None and strengths.needs_review(memory, now)
+    return _line(head, memory.content or "", strengths.strength(memory, now), review, shown_runs,
+                 memory.superseded_by, memory.supersede_reason, hit.signals.through, memory.source == DIGEST_SOURCE,
+                 hit.outdated_by)
+
+
+def _line(head: str, content: str, strength: float, needs_review: bool, runs: str | None, superseded_by: str | None,
+          reason: str | None, through: str | None, digest: bool, outdated_by: str | None) -> str:
+    """The line of one memory (:func:`memory_line`) from its fields: ``head`` (:func:`line_head`), its runs'
+    text, what replaced it and why, the version or digest (``digest``) it was found through, what may
+    outdate it."""
+    line = head + quoted(content) + strength_text(strength, needs_review)
+    if runs:
+        line += "; " + runs
+    if superseded_by:
+        line += f" — superseded by {superseded_by}" + (f" (reason {quoted(reason)})" if reason else "")
+    elif through and digest:
+        line += f" — found through {through}, an episode it compacts"
+    elif through:
+        line += f" — found through its earlier version {through}"
+    if outdated_by:
+        line += f" — possibly outdated by the newer {outdated_by}"
+    return line
 
 
 def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:

@@ -1,0 +1,328 @@
+"""The named-credential detector: a credential after the word naming it, in prose of some 70
+languages, command lines, code, configuration and markup (:class:`NamedCredentialDetector`; the list
+shapes are ``secret_lists``'). It replaces detect-secrets' keyword plugin, whose patterns need
+back-references RE2 cannot run.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+from .regex_cover import holding
+from .secret_kinds import named_kind
+from .secret_lists import (
+    LIST_NAMED,
+    PAIR_LIST,
+    VALUE_LIST,
+    csv_secrets,
+    csv_source,
+    listed_secrets,
+    listed_values,
+    table_secrets,
+    table_source,
+)
+from .secret_re2 import OPTIONS, TABLE_OPTIONS, Detector, compile_linear
+from .secret_tables import AFTER, packaged_covers, tsv_rows, words
+from .secret_values import named_value_kept
+
+# A credential's value as people write it after its word: 6 characters or more without white space
+# or quotes, not ending in sentence punctuation; it must hold a letter and a digit (:func:`is_value`),
+# so "is rotated", "is 12 characters" and "is JWT-based" are not values.
+_VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
+# The same after a word for password written without spaces around it (Chinese, Japanese, ...):
+# printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
+# under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
+_ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{10FFFF}]))"
+# A password after its user ("admin:X", "admin / X"): not a path or a URL's rest ("login: https://x/y2").
+_PAIRED = r"[^\s\"'`/][^\s\"'`]{4,}[^\s\"'`.,;:!?)\]]"
+# What digits after a word for password count when they are no password ("2024年", "8位", "4桁").
+_COUNTERS = "年月日桁位個个回号號時时分秒件人字円元歳岁%"
+# A value in quotes of any kind is a value whatever it holds ("correct horse battery staple").
+_QUOTE = "[\"'`“‘«„‹「『]"
+_QUOTED = _QUOTE + "(?P<whole>[^\n]{4,200}?)[\"'`”’“»›」』]"
+# detect-secrets' keyword plugin's words (plugins/keyword.py DENYLIST), for quoted values.
+_CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key"
+               r"|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|passphrase|pwd|secret|token"
+               r"|contrase[ñn]a")
+# An attribute naming a credential: key="DbPassword", name='api_key'.
+_NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
+# The words of English prose that names a credential after its value.
+_PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
+
+
+# Code that passes a user and a password to a call or a keyword named for authentication (issue 25 §1.8):
+# ``auth=('alice', 'X')``, ``HTTPBasicAuth("alice", "X")``, ``new PasswordAuthentication("alice", "X".toCharArray())``,
+# ``new NetworkCredential("alice", "X")``, ``Credentials.basic("alice", "X")``, ``smtp.login("me@x.org", "X")``.
+# Two string literals: the second whatever it holds (as ``password = "X"``); a name then a literal: a literal
+# holding a letter and a digit.
+_STRING = r"""(?:"[^"\n]{0,100}"|'[^'\n]{0,100}'|`[^`\n]{0,100}`)"""
+_AUTH_CALL = (r"(?i)(?:auth(?:entication|enticate|orization)?(?:token)?|credentials?(?:\.basic)?|creds|log_?in"
+              r"|sign_?in)[\"']?"
+              r"[ \t]*(?::|=>?)?[ \t]*(?:new[ \t]+[\w.$]+[ \t]*)?[(\[][ \t]*"
+              f"(?:{_STRING}[ \\t]*,[ \\t]*[\"'`](?P<whole_auth>[^\"'`\\n]{{1,200}})"
+              r"|[\w.$]+(?:\[[^\]\n]{0,40}\])?[ \t]*,[ \t]*[\"'`](?P<auth_value>[^\"'`\n]{4,200}))"
+              r"[\"'`][ \t]*(?:[)\],]|\.\w)")
+# Prose: "login with alice:X", "log in using alice / X", "sign in with the account bob:X" (issue 25 §1.8);
+# after "/" (a service's pair, "sign in with Google/Microsoft365") only a value mixing cases and digits that
+# is no word and digits.
+_LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)?[ -]?(?:in|on)"
+               r"|authenticat(?:e|es|ed|ing))[ \t]+(?:with|using|via|as)[ \t]+"
+               r"(?:(?:the|my|your|our|this)[ \t]+)?(?:(?:credentials?|creds|account|user(?:name)?)[ \t]*:?[ \t]+)?"
+               r"[\"'`]?[^\s:/\"'`]+"
+               f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED}))")
+
+
+_ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
+_NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
+
+
+@functools.cache
+def key_words() -> str:
+    """The words for a key or token (``key`` in ``secret_words.tsv``) and a service's name (``provider``)
+    before key, secret or token, "api" perhaps between: "the Stripe key", "OpenAI API key", "GitHub token"."""
+    return f"{words('key')}|(?:{words('provider')})[ _-]?(?:api[ _-]?)?(?:keys?|secret|token)"
+
+
+@functools.cache
+def said(role: str) -> str:
+    """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
+    perhaps a note in brackets or after a comma ("password, prod: X"), or a phrase saying whose (a
+    preposition or a relative word, "that", "we", "used", and up to six words), then a verb (perhaps
+    then ``:``; English's "was changed to", "will be", "has been reset to"), ``'s`` (not after a word
+    for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb,
+    ``:`` or ``=``, the value may start the next line); the prepositions and verbs of English and of
+    the languages that have a word of ``role``."""
+    langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in tsv_rows("secret_words.tsv") if of == role])
+    whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
+    # "my password's X"; not after a word for a key: "the token's scope2 field"
+    owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
+    named = key_words() if role == "key" else words(role)
+    return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
+            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
+            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
+            f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
+
+
+class NamedCredentialDetector(Detector):
+    """A credential after the word naming it:
+
+    - prose, in English and some 70 other languages and scripts (``secret_words.tsv``, :func:`said`):
+      the word (password, pwd, API key, token, Passwort, пароль, a compound such as Serverpasswort),
+      perhaps "(prod)" or a phrase saying whose, then its verb, ``:``, ``=`` or a dash and the
+      value: "my password is hunter2", "the staging DB password for admin is Xk29slQpz",
+      "Passwort für den Server lautet Zq81kk", "password (prod) = Zq81kk", "密码是Zq81kk". After only
+      a space: a value after the word for password in other languages ("мой пароль Zq81kk"), one
+      mixing cases and digits after an English one ("root password Zq81kkLm", not "password
+      sha256"), a key-like one of 20 characters or more ("AWS secret access key wJalrXUtnF...").
+      A value holds a letter and a digit (after a word written without spaces, printable ASCII),
+      or is quoted after a word for password; a word that qualifies another noun ("password
+      hint", "token budget") is not followed by a value;
+    - a PIN (``pin`` words): "card PIN: 4821", "PIN ist 4821", 4 to 8 digits; 6 digits or more after
+      the prose grammar ("my password is 19871203"), 4 to 12 after a word written without spaces
+      ("暗証番号は4821です", not "2024年");
+    - the word alone on its line, the value alone on the next ("Password", then "Xk29slQpz");
+    - command lines: ``mysql -pX``, ``sshpass -p X``, ``docker login -p X``, ``redis-cli -a X``,
+      ``--password X`` (``--db-password=X``), ``curl -u user:X``, ``-pass pass:X``, ``zip -P X``,
+      ``7z -pX``, ``smbclient -U user%X``, ``net user NAME X``, ``htpasswd -b FILE USER X``,
+      ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
+    - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
+      value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``, "login with user:X";
+    - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
+      under a head naming a password column (``| user | pass |``), several values after a plural
+      word ("the passwords are X, Y and Z"), each taken whole;
+    - code passing a user and a password to a call or keyword for authentication (``auth=("u", "X")``,
+      ``HTTPBasicAuth("u", "X")``), and ``-p'X'`` / ``-u USER -pX`` without a command's name;
+    - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
+      API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
+    - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
+      digit, and a ``.netrc`` entry's password;
+    - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617; without the colon,
+      a value that is not a plain word), a Docker ``config.json`` ``"auth": "<base64>"``, and
+      code and configuration: a name holding one of detect-secrets' keyword plugin's words, an
+      assignment or comparison and a quoted value (``password = "bar"``, ``"api_key": "..."``).
+
+    Refusals name what was found by its word (:func:`named_kind`), never by this type.
+    """
+
+    secret_type = "Named credential"
+
+    def __init__(self) -> None:
+        self._names: dict[str, dict[int, str]] = {}  # each pattern's group names by number, read when it matches
+
+    @property
+    def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
+        return _named_patterns()
+
+    def patterns(self, text: str) -> list[Any]:
+        """The patterns that can match in ``text``, in order: those whose cover (``regex_cover``, the
+        words naming a credential and what may follow them) ``text`` casefolded holds, compiled when first
+        needed. A pattern left out matches nowhere in ``text``, so the others find the same values. RE2
+        took 0.04-0.2 s to compile all of them, in every hook (docs/hooks.md#speed)."""
+        kept = holding(text.casefold(), _named_covers())
+        return [_named_pattern(i) for i in sorted(kept)]
+
+    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
+        """The value of a match (labelled by ``secret_kinds.named_kind``): a ``whole`` group's as it is, a
+        list's when one of its secrets is a value (``secret_lists``), another's when it is a credential
+        (``secret_values.named_value_kept``)."""
+        value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
+        names = self._names.get(match.re.pattern)
+        if names is None:
+            names = self._names[match.re.pattern] = {i: name for name, i in match.re.groupindex.items()}
+        name = names.get(match.lastindex, "")
+        if name.startswith("whole"):
+            yield ("password" if name == "whole_auth" else None), value  # a pair's second: its password
+            return
+        if name == "pair_list":  # taken whole when one of its secrets is a value; named by its header
+            if listed_secrets(value):
+                before = match.string[match.start():match.start(match.lastindex)]
+                yield (named_kind(before) if "\n" in before else None), value
+            return
+        if name in ("table_rows", "csv_rows", "value_list"):  # taken whole when one of its secrets is a value
+            before = match.string[match.start():match.start(match.lastindex)]
+            judged = {"table_rows": table_secrets, "csv_rows": csv_secrets}.get(name)
+            if judged(before.split("\n", 1)[0], value) if judged else listed_values(value):
+                yield named_kind(before), value
+            return
+        if name == "pair" and LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
+            return  # "login list: alice:2024-01-03" is a list's first pair, judged as a list's (``PAIR_LIST``)
+        at = match.start(match.lastindex)
+        if named_value_kept(name, value, match.string, match.start(), at):
+            before = match.string[match.start():at]  # its word on the line above: named from there
+            paired = name.startswith(("cmd", "auth", "login", "spaced_login"))  # a password by where it stands
+            kind = "password" if paired else named_kind(before) if "\n" in before else None
+            yield kind, value
+
+
+def _named_patterns() -> list[Any]:
+    """:class:`NamedCredentialDetector`'s patterns, each compiled once; a group's name says how its value is
+    checked (:meth:`NamedCredentialDetector.values`)."""
+    return [_named_pattern(i) for i in range(len(named_sources()))]
+
+
+@functools.cache
+def _named_pattern(number: int) -> Any:
+    # the prose grammar's pattern (the first) outgrows RE2's default DFA memory, as the key format table's
+    return compile_linear(named_sources()[number], TABLE_OPTIONS if number == 0 else OPTIONS)
+
+
+@functools.cache
+def _named_covers() -> dict[str, Any]:
+    return packaged_covers("named_credential_covers.json", named_sources())
+
+
+@functools.cache
+def named_sources() -> list[str]:
+    """The sources of :class:`NamedCredentialDetector`'s patterns (for :func:`compile_linear`)."""
+    named = f"{AFTER}(?:{said('password')}|{said('password-strict')})|{said('password-tail')}"
+    spaced, key = f"{AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
+    unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
+    return [
+        f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
+        f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
+        f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
+        f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
+        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))",
+        f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}",
+        # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
+        # something ("パスワードを2024年に変更", "密码至少8位")
+        f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)",
+        # the word alone on its line, its value alone on the next ("Password", then "Xk29slQpz")
+        f"(?i)^[ \\t]*(?:[\\w-]+[ \\t]+){{0,2}}"
+        f"(?:{spaced}|{words('password-strict')}|{key_words()})[ \\t]*\\r?\\n"
+        f"[ \\t]*{_QUOTE}?({_VALUE}){_QUOTE}?[ \\t]*$",
+        # English prose with the value first: "Xk29slQpz is the root password", "use Xk29slQpz as my
+        # password for staging"; and between commas: "the DB password, Xk29slQpz, rotates monthly"
+        f"(?i)(?:^|[ \\t(])({_VALUE})[ \\t]+(?:is|was|as)[ \\t]+(?:(?:my|the|our|your|his|her|their"
+        r"|a|an)[ \t]+)?(?:[\w-]+[ \t]+){0,3}?" f"(?:{_PROSE_WORDS})s?"
+        r"(?:[ \t]*$|[ \t]*[.,;:!?)]|[ \t]+(?:for|of|on|to|in|at)\b)"
+        f"|(?:{_PROSE_WORDS})[ \\t]*,[ \\t]*({_VALUE})[ \\t]*,",
+        f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
+        r"(?:[^\pL\pN]|$)",
+        # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
+        # password, --password password (--http-password, --db-password), curl's -u user:password
+        r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"
+        r"[^\n]*?[ \t]-p"
+        # mysql's style without its name: -u USER -pX
+        r"|(?:^|[ \t])-u[ \t]*[\"']?[^\s\"'-][^\s\"']*[\"']?[ \t]+-p|\b(?:sshpass|(?:docker|podman|nerdctl)"
+        r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
+        r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
+        r"[\"']?[^\s:\"']+:"
+        # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
+        # user's password, htpasswd -b's (after the file and the user), ldapsearch's -w X,
+        # xfreerdp's /p:X
+        r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:"
+        r"|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+        r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p"
+        r"|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"
+        r"|\bnet[ \t]+user[ \t]+[\"']?[^\s/\"']+[\"']?[ \t]+"
+        r"|\bhtpasswd\b[^\n]*?[ \t]-[a-z]*b[a-z]*(?:[ \t]+-[a-z]+)*(?:[ \t]+[^\s-]\S*){1,2}"
+        r"[ \t]+"
+        r"|\bldap\w*\b[^\n]*?[ \t]-w[ \t]*|\b[xw]freerdp\b[^\n]*?[ \t]/p:"
+        # mongo's, PsExec's, az login's -p X, sqlcmd's -P X, ssh-keygen's -N/-P X, keytool's
+        # -storepass X, gpg's --passphrase X, rabbitmqctl add_user U X, net use SHARE X
+        r"|\b(?:mongo(?:sh|dump|restore|import|export)?|psexec(?:64)?|az[ \t]+login)\b[^\n]*?"
+        r"[ \t]-p[ \t]+|\b(?:sqlcmd|bcp|osql)\b[^\n]*?[ \t](?-i:-P)[ \t]*"
+        r"|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
+        r"|[ \t]-(?:src|dest|new)?(?:store|key)pass[ \t]+|[ \t]--passphrase[ \t=]+"
+        r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
+        r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
+        r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
+        # a password quoted right after -p, whatever the command: -p'X', -p"X"
+        r"|(?:^|[ \t])-p[\"'](?P<cmd_quoted>[^\s\"'*/-][^\s\"']{3,})[\"']"
+        # a password piped to sudo -S: echo X | sudo -S
+        r"|\b(?:echo|printf)[ \t]+[\"']?(?P<cmd_sudo>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|"
+        r"[ \t]*sudo\b"
+        r"[^\n|]*?"
+        r"[ \t]-[a-zA-Z]*(?-i:S)"
+        # chpasswd: echo user:X | chpasswd
+        r"|\b(?:echo|printf)[ \t]+[\"']?[^\s:\"'|]+:(?P<cmd_chpasswd>[^\s\"'|]{4,})[\"']?"
+        r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b",
+        r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$",  # a .pgpass line
+        r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
+        r"|TOKEN|API_?KEY"
+        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})",
+        # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
+        # digit
+        r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"
+        r"(?P<whole>[\w.~+/-]{16,}=*)"
+        r"|\bbearer[ \t]*:?[ \t]+(?:token[ \t]+)?([\w.~+/-]{16,}=*)",
+        r"(?i)(?:^|\s)machine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)",
+        # an HTTP session cookie (RFC 6265): "Cookie: session=...", "Set-Cookie: sid=...; HttpOnly"
+        r"(?i)\b(?:set-)?cookie[\"']?[ \t]*:[ \t]*(?:[^\s;=]+=[^\s;]*;[ \t]*){0,8}"
+        r"[\w.-]*(?:sess(?:ion)?|sid|token|auth|jwt|remember)[\w.-]*=[\"']?([^\s;\"',]{16,})",
+        r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
+        r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
+        r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))",
+        r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\"",
+        f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
+        + _QUOTED,
+        # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>, <entry key="password">X</entry>;
+        # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
+        f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
+        f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
+        f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
+        f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
+        f"value[ \\t]*=[ \\t]*{_QUOTED}",
+        # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
+        # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
+        # a list of pairs
+        f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
+        f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
+        f"|{AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*"
+        f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
+        f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*(?P<pair>{_PAIRED})"
+        f"|{AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*[:=][ \\t]*"
+        f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
+        # "log in as admin with X", "sign in as root using X"
+        f"|{AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
+        f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})",
+        PAIR_LIST,
+        table_source(),
+        csv_source(),
+        _AUTH_CALL,
+        _LOGIN_WITH,
+        VALUE_LIST,
+    ]

@@ -1,0 +1,144 @@
+"""Credential patterns run by RE2 (google-re2), in time linear in the text searched.
+
+detect-secrets' patterns are written for Python's backtracking ``re``, and several take
+quadratic or cubic time on text an attacker chooses (its keyword plugin on
+``"PASSWORD" * 200``, the npm plugin on a run of ``/``, the assignment patterns of the
+Cloudant and IBM plugins on a run of spaces). RE2 matches any pattern in linear time, so
+:func:`linear_source` rewrites each plugin's patterns for it; RE2 has no look-around, so the
+few look-aheads of those patterns are rewritten to consume the character they looked at,
+outside any group. :func:`find` runs a :class:`Detector`'s patterns over a whole text.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import re2
+
+OPTIONS = re2.Options()
+OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
+# The key format table's one pattern, and the prose grammar's, outgrow RE2's default 8 MiB of DFA
+# memory on a long run of key characters, and RE2 then falls back to its NFA, 40 times slower (4 s
+# on 256 KiB): 32 MiB for those patterns alone (the DFA grows to it only on such input).
+TABLE_OPTIONS = re2.Options()
+TABLE_OPTIONS.log_errors, TABLE_OPTIONS.max_mem = False, 32 << 20
+
+
+def compile_linear(source: str, options: Any = OPTIONS) -> Any:
+    """``source`` compiled by RE2 (linear time in the text searched), ``^`` and ``$`` at
+    each line's ends: a text is searched whole, not line by line."""
+    return re2.compile("(?m)" + source, options)
+
+
+# detect-secrets' look-arounds: ``(?!\w)`` / ``(?![...])``, perhaps closing a group, and
+# build_assignment_regex's ``(?:(?<=\W)|(?<=^))``.
+_LOOKAHEAD = re.compile(r"\(\?!(\\w|\[[^\]]*\])\)(\))?")
+_LOOKBEHIND = "(?:(?<=\\W)|(?<=^))"
+_LONG_REPEAT = re.compile(r"\{(\d+),\d{4,}\}")  # RE2 repeats at most 1,000 times
+
+
+def linear_source(pattern: re.Pattern[str]) -> str:
+    """A detect-secrets pattern's source for RE2 (:func:`compile_linear`): each look-ahead becomes the
+    class it refused or the end of the line, consumed outside the group it closed (so a value found is
+    the same), the look-behind the start of the line or a non-word character, and a repeat of more
+    than 1,000 open-ended."""
+
+    def ahead(match: re.Match[str]) -> str:
+        refused = match.group(1)
+        allowed = "\\W" if refused == "\\w" else "[^" + refused[1:]
+        return (match.group(2) or "") + f"(?:{allowed}|$)"
+
+    source = _LONG_REPEAT.sub(r"{\1,}", _LOOKAHEAD.sub(ahead, pattern.pattern.replace(_LOOKBEHIND, "(?:^|\\W)")))
+    flags = ("i" if pattern.flags & re.IGNORECASE else "") + ("s" if pattern.flags & re.DOTALL else "")
+    return f"(?{flags}){source}" if flags else source
+
+
+class Detector:
+    """A credential detector: what a refusal calls what it finds (``secret_type``, see
+    ``secrets.LABELS``) and its RE2 patterns (``denylist``), each run over a whole text by :func:`find`."""
+
+    secret_type: ClassVar[str]
+    denylist: list[Any]
+
+
+@functools.lru_cache(maxsize=4)
+def utf8(text: str) -> tuple[bytes, list[int] | None]:
+    """``text`` in UTF-8, and the byte offset of each of its characters (None: ASCII, the same). RE2's
+    wrapper encodes a ``str`` whole, and counts up to the offset asked, at every call: a row matched at
+    each of many matches of a long text took quadratic time (23 s on 32,000 characters)."""
+    if text.isascii():
+        return text.encode(), None
+    widths = (1 if c < "\x80" else 2 if c < "\u0800" else 3 if c < "\U00010000" else 4 for c in text)
+    return text.encode("utf-8", "surrogatepass"), [0, *itertools.accumulate(widths)]
+
+
+def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]:
+    """``(offset, label or None, value, end)`` of each value ``detector`` finds in ``text``, each pattern
+    (its ``denylist``, or those its ``patterns(text)`` gives for this text: :class:`KeyFormatDetector`)
+    run once over the whole text (a generator: the caller stops when it has enough). A value is
+    what the plugin's own ``analyze_string`` would yield (every group that matched, or the whole
+    match), kept when the plugin's own check of it (a JWT's ``is_formally_valid``) passes. ``end``:
+    where the credential ends, the match's end when the value starts it (GitHub's pattern
+    captures only the token's prefix), else (and for a named credential) the value's."""
+    values = getattr(detector, "values", None)
+    valid = getattr(detector, "is_formally_valid", None)
+    kept = getattr(detector, "patterns", None)
+    encoded, offsets = utf8(text)
+    chars = None if offsets is None else _char_offsets(text)
+    for pattern in detector.denylist if kept is None else kept(text):
+        for found_bytes in pattern.finditer(encoded):
+            match = _TextMatch(found_bytes, text, chars)
+            found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
+            for label, value in found:
+                if valid is None or valid(value):  # at the value: a match may start at the line break before it
+                    at = match.start() + match.group(0).find(value)
+                    whole_match = values is None and at == match.start()  # named values are whole
+                    yield at, label, value, match.end() if whole_match else at + len(value)
+
+
+class _TextMatch:
+    """An RE2 match over a text's UTF-8 (:func:`utf8`) read as a match over the text: offsets in
+    characters, groups as ``str``. RE2's wrapper decodes every offset of every match of a ``str`` (its
+    own ``finditer`` took 2-3 times as long per match; decoys such as "pwd='" repeated match every few
+    characters: issue 25)."""
+
+    __slots__ = ("_match", "_chars", "string", "re", "_last")
+
+    def __init__(self, match: Any, text: str, chars: list[int] | None) -> None:
+        self._match, self._chars, self.string, self.re, self._last = match, chars, text, match.re, 0
+
+    @property
+    def lastindex(self) -> int | None:
+        if self._last == 0:  # the wrapper reads every group's span each time it is asked
+            self._last = self._match.lastindex
+        return self._last
+
+    def start(self, group: int = 0) -> int:
+        at: int = self._match.start(group)
+        return at if self._chars is None or at < 0 else self._chars[at]
+
+    def end(self, group: int = 0) -> int:
+        at: int = self._match.end(group)
+        return at if self._chars is None or at < 0 else self._chars[at]
+
+    def group(self, group: int = 0) -> str | None:
+        raw = self._match.group(group)
+        return None if raw is None else raw.decode("utf-8", "surrogatepass")
+
+    def groups(self) -> tuple[str | None, ...]:
+        return tuple(None if raw is None else raw.decode("utf-8", "surrogatepass") for raw in self._match.groups())
+
+
+@functools.lru_cache(maxsize=4)
+def _char_offsets(text: str) -> list[int]:
+    """The character offset of each byte offset of ``text``'s UTF-8 that starts a character (and of its
+    end); only those are read (RE2 matches a UTF-8 text at characters' starts)."""
+    encoded, offsets = utf8(text)
+    chars = [0] * (len(encoded) + 1)
+    for number, at in enumerate(offsets or range(len(text) + 1)):
+        chars[at] = number
+    return chars

@@ -1,0 +1,132 @@
+"""Whether a value a credential detector found is a credential: it holds a letter and a digit
+(:func:`is_value`), is no placeholder or reference (:func:`is_filtered`), and, after the word naming it, no code
+or description (:func:`named_value_kept`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import re2
+
+from .secret_re2 import OPTIONS, Detector, compile_linear
+
+# Values longer than this are no placeholder, reference, code or description: the filters that say so
+# (``_PLACEHOLDER``, ``_CODE``, ``_DESCRIBED``, ``_reference``) never read more of a value than
+# this, whatever length a detector found (each is linear, and a detector's value is unbounded).
+FILTERED_MAX_CHARS = 256
+_LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
+# A plain word between tags is no value ("<password>required</password>"): one with a digit, a symbol or
+# mixed cases is.
+_WORD = re.compile(r"[A-Za-z][a-z]*")
+# A word and digits, or a camelCase name: no password after only a space ("pass Gandalf2", "pass userId2").
+_WORDLIKE = re.compile(r"[A-Za-z][a-z]+[0-9]{1,4}|[a-z]+(?:[A-Z][a-z]+)+[0-9]{0,4}")
+# Words that describe a credential rather than being one: "the id token is RS256-signed", "base64url-encoded".
+# Python's re (Unicode's \w), linear: the repeat before "-" cannot take a "-", so one split is tried.
+_DESCRIBED = re.compile(r"[\w.]+-(?:[a-z]+(?:ed|ing)|based|only|like|style|wide|safe|free|less|aware|ready"
+                       r"|compatible)")
+# Code on the right of "=" that names a value instead of being one: a call or a subscript
+# (``get_key(env2)``, ``Token.objects.get(id=k2)``, ``tokens[i]``), an attribute (``self.secret_v2``,
+# ``form.password2``), a snake_case or CONSTANT_CASE name (``next_token2``, ``API_KEY_2``), a word for a
+# credential and one digit (``password2``, ``token2``). Another name without "_" or "." ("hunter22",
+# "Zq81kkLm", "secret123") is a value.
+_ASSIGNED = re.compile(r"=|\bto\s*$")  # "token = next_token2", "pass the token to next_handler2"
+# Python's re (Unicode's \w), linear: adjacent repeats take disjoint characters (".", "_" and a bracket
+# part them), so a failing match gives back each character once; values over FILTERED_MAX_CHARS skip it.
+_CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*[(\[].*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+"
+                   r"|_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*"
+                   r"|(?:password|passwd|pwd|pw|token|secret|key)[0-9]")
+
+
+# A camelCase or PascalCase name of words, perhaps numbered: on the right of "=" it names a value in code
+# only, where the name assigned is declared or an attribute (``const authToken = refreshToken2;``,
+# ``let accessToken = NextPageToken``, ``this.token = nextToken2``). Elsewhere it is how a password is
+# written down (``password = secretGarden1``, ``pwd=superSecret1``, ``--password=PassWord1``,
+# ``API_KEY=nextToken2``): the same text reads both ways, and a credential stored is the worse mistake.
+# Digits inside ("Zq81kkLm", "myApp2Secret") or a one-letter part ("aB3xY9") make a value anyway.
+_CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]{2,})+[0-9]{0,3}|(?:[A-Z][a-z]{2,}){2,}[0-9]{0,3}")
+# Before the name assigned, on its line: a declaration's word, or an object whose attribute it is.
+_DECLARATION = re.compile(r"(?:^|[\s;{(])(?:const|let|var|val|final|auto|static|private|public|protected)\s+"
+                          r"(?:[A-Za-z_$][\w$<>\[\]]*\s+)?$|(?:^|[^\w.])(?:this|self)\.$")
+
+
+def _declared(text: str, start: int) -> bool:
+    """Whether the name assigned at ``start`` of ``text`` is declared or an attribute there (``_DECLARATION``)."""
+    head = text[max(0, start - 120):start + 8]  # bounded: a scan calls this once per value
+    at = min(start, 120)
+    while at < len(head) and not (head[at].isalnum() or head[at] in "_$"):  # a match opens on a boundary
+        at += 1
+    while at and (head[at - 1].isalnum() or head[at - 1] in "_$"):  # the whole name ("authToken")
+        at -= 1
+    return bool(_DECLARATION.search(head[head.rfind("\n", 0, at) + 1:at]))
+
+
+def is_value(text: str) -> bool:
+    """Whether ``text`` holds a letter and a digit."""
+    return bool(_LETTER.search(text) and _DIGIT.search(text))
+
+
+# A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,
+# CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/pwd/secret/token, or the name
+# of the 1Password manager ("パスワードは1Passwordにあります": where it is kept);
+# any other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db").
+# RE2: Python's ``re`` took quadratic time on a run of PASS (0.6 s on 8,000 characters).
+_PLACEHOLDER = re2.compile(
+    r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
+    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", OPTIONS)
+# Only the detectors that read a password out of free text; key formats are never placeholders.
+PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
+
+
+# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
+# ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
+# digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
+# What ``secrets.redact`` writes in a credential's place (``[GitHub token]``) is one too.
+# So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
+# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
+# cubic time on a quoted value of spaces (0.15 s on 200 characters).
+@functools.cache
+def _reference() -> Any:
+    """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
+    hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
+    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
+                          r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
+                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
+
+
+def is_filtered(value: str, detector: Detector) -> bool:
+    """Whether ``value``, found by ``detector``, is no credential: detect-secrets' sequence filter (its
+    ``filters.heuristic``), punctuation only (digits are a value: a PIN), a password placeholder
+    (``_PLACEHOLDER``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
+    (:func:`_reference`); the last two on values of at most ``FILTERED_MAX_CHARS``. A UUID is a value: every
+    detector finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
+    from detect_secrets.filters import heuristic
+
+    short = len(value) <= FILTERED_MAX_CHARS
+    placeholder = short and type(detector).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(value))
+    return (heuristic.is_sequential_string(value) or (short and bool(_reference().fullmatch(value)))
+            or not any(c.isalnum() for c in value) or placeholder)
+
+
+def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
+    """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
+    starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
+    cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
+    a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
+    another's when it holds a letter and a digit; but not a compound that describes one (``_DESCRIBED``),
+    nor after ``=`` (or ``pass:``) code that names one (``_CODE``)."""
+    mixed = value.lower() != value != value.upper()
+    if group == "markup":
+        kept = not _WORD.fullmatch(value)
+    elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
+        kept = mixed and len(value) >= 8 and is_value(value) and not _WORDLIKE.fullmatch(value)
+    elif group == "said" and value.isdigit():
+        kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
+    else:
+        kept = is_value(value) and (group != "mixed" or mixed)
+    assigned = _ASSIGNED.search(text[max(start, at - 4):at]) or group == "pass"
+    short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
+    code = assigned and short and (_CODE.fullmatch(value) or bool(_CAMEL.fullmatch(value)) and _declared(text, start))
+    return bool(kept and not code and not (short and _DESCRIBED.fullmatch(value)))
