@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_plus
 
 import anyio.to_thread
 from mcp.shared.exceptions import MCPError
@@ -360,12 +360,17 @@ URI_MAX_CHARS = 9 * limits.QUERY_MAX_CHARS + 1_000
 
 def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:
     """Why ``uri`` is not one of ``resources``, in memvault's words, or None: longer than
-    :data:`URI_MAX_CHARS`, no resource's path fits
+    :data:`URI_MAX_CHARS`; holding a credential anywhere, as sent or percent-decoded (a read's result
+    sends its URI back, and a parameter it ignores is still in it); no resource's path fits
     it (as the SDK matches: ``{name}`` is any text without ``/``), or it has a query while the
     resources of its path take none (the SDK calls it unknown). A resource that takes a query
     ignores parameters it does not know, as RFC 6570 matching does in the SDK."""
     if len(uri) > URI_MAX_CHARS:  # the SDK's own refusal of a longer one quoted it whole, into its log too
         return f"uri: is {len(uri):,} characters; the limit is {URI_MAX_CHARS:,}"
+    described = credentials_in(uri, unquote_plus(uri))
+    if described is not None:  # a name, a value or the path: described, never quoted
+        return (f"uri: holds {described} (in its path or query, a parameter's name or value); memvault reads "
+                "no URI holding a credential, as a read sends its URI back: remove it")
     base, _, query = uri.partition("?")
     taken: set[str] = set()
     matched = []

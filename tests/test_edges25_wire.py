@@ -96,6 +96,35 @@ def test_an_over_long_resource_uri_is_refused_by_its_length_and_never_quoted(ser
     assert "contents" in read(servers, transport, "memory://boot?task=" + "deploy " * 280)["result"]  # 1,960
 
 
+CREDENTIALS = [TOKEN, "AKIA" + "IOSFODNN7EXAMPLQ", "xoxb-" + "123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
+               "sk-proj-" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL0123456789ab"]
+IN_URI = [  # where a credential may sit in a URI; {} is the credential, {q} it percent-encoded whole
+    "memory://boot?{}=1", "memory://boot?{}", "memory://boot?task=deploy&{}=1", "memory://boot?task=deploy&x={}",
+    "memory://boot?{q}=1", "memory://sessions?{}=1", "memory://review?a=1&{q}", "memory://sessions/abc?tokens=5&{}=1",
+    "memory://memories/{}", "memory://nowhere/{}", "memory://boot?task={}",
+]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("credential", CREDENTIALS)
+@pytest.mark.parametrize("shape", IN_URI)
+def test_a_resource_uri_holding_a_credential_anywhere_is_refused_and_never_sent_back(servers, transport, credential,
+                                                                                    shape):
+    """An adversarial pass: a query parameter's NAME holding a token on memory://boot (which ignores the
+    parameters it does not take) was read, and the result's ``uri`` sent the token back."""
+    from urllib.parse import quote
+
+    encoded = "".join(f"%{b:02X}" for b in credential.encode())  # every character, "_" and "-" too
+    uri = shape.replace("{q}", encoded).replace("{}", credential)
+    reply = read(servers, transport, uri)
+    text = json.dumps(reply)
+    assert "result" not in reply and reply["error"]["code"] == -32602, text
+    assert credential not in text and encoded not in text and quote(credential) not in text
+    assert "a value that looks like" in reply["error"]["message"] and reply["error"]["message"].startswith(
+        ("uri: ", "task: "))
+    assert credential not in servers[1].log()
+
+
 def call(arguments: str, request_id: int = 9) -> bytes:
     return (b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"remember","arguments":%s}}'
             % (request_id, arguments.encode()))
