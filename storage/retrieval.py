@@ -120,7 +120,7 @@ class Retriever:
         named = named_kinds(words_query)
         degraded = self.model_problem()
         # A question of symbols alone is answered by the memories holding them, never by a vector's
-        # nearest (docs/how-recall-works.md#symbols).
+        # nearest (docs/how-recall-works.md#symbols-alone).
         vectors = not symbols_only(query_chunks(words_query))
         with self.backend.read(filters.tenant) as tx:
             degraded = degraded or self.recorded_model_problem(tx)
