@@ -20,6 +20,7 @@ from pathlib import Path
 
 import apsw
 
+from ..limits import KINDS
 from ..records import Memory
 from .crypto import Key
 
@@ -28,7 +29,6 @@ _COLUMNS = ("seq", "id", "tenant", "scope", "kind", "content", "content_hash", "
             "recorded_at", "expires_at", "supersedes", "superseded_by", "supersede_reason", "forgotten_at",
             "forget_reason", "confirmations", "last_confirmed_at", "vector_pending", "context_seq", "tokens")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-_KINDS = frozenset({"fact", "preference", "decision", "episode", "procedure", "failure"})
 _MAGIC = b"SQLite format 3\x00"
 _TABLE_LEAF, _INDEX_LEAF, _INDEX_INTERIOR = 0x0D, 0x0A, 0x02
 _WAL_MAGIC = (0x377F0682, 0x377F0683)
@@ -40,9 +40,9 @@ class Salvaged:
     """What could be read: ``memories`` by their row number (of every tenant); ``missing``, the row
     numbers from 1 to the highest seen (in a row or an index entry) whose row could not be read
     (memories are never deleted, only emptied: each is a memory lost to the damage); ``lost``, the
-    ids and tenants of those an index entry still names; ``untagged``, the ids of memories read whose tags
-    may not all have been read (their pages are damaged); ``exact``, whether ``missing`` is the count
-    (SQLite read the highest number) or at least it."""
+    ids and tenants of those an index entry still names; ``untagged``, the ids of memories read whose
+    tags may not all have been read (their pages are damaged); ``exact``, whether ``missing`` is the
+    count (SQLite read the highest number) or at least it."""
 
     memories: dict[int, Memory] = field(default_factory=dict)
     missing: int = 0
@@ -80,7 +80,7 @@ def _memory_values(values: list[object]) -> bool:
     """Whether a record's ``values`` have the shape of a ``memories`` row (its number stored as NULL)."""
     return (len(values) >= len(_COLUMNS) - 1 and values[0] is None and isinstance(values[1], str)
             and _UUID.fullmatch(values[1]) is not None and all(isinstance(v, str) for v in values[2:5])
-            and values[4] in _KINDS and isinstance(values[7], int) and 1 <= values[7] <= 10
+            and values[4] in KINDS and isinstance(values[7], int) and 1 <= values[7] <= 10
             and isinstance(values[9], int) and isinstance(values[10], int))
 
 
@@ -213,7 +213,8 @@ def _leaf_records(pages: dict[int, bytes], number: int, page: bytes, usable: int
         rowid = None
         if kind == _TABLE_LEAF:
             rowid, at = _varint(page, at)
-        local = size if size <= most else (lambda k: k if k <= most else least)(least + (size - least) % (usable - 4))
+        spill = least + (size - least) % (usable - 4)  # the file format's local part of a payload that overflows
+        local = size if size <= most else spill if spill <= most else least
         payload = page[at:at + local]
         if local < size:
             payload += _overflow(pages, struct.unpack(">I", page[at + local:at + local + 4])[0], size - local, usable)
