@@ -11,6 +11,7 @@ More: docs/troubleshooting.md#a-damaged-database.
 
 from __future__ import annotations
 
+import mmap
 import re
 import struct
 import urllib.parse
@@ -85,49 +86,69 @@ def _memory_values(values: list[object]) -> bool:
 
 
 def _by_page(path: Path) -> Rows:
-    """Every ``memories`` row and ``memory_tags`` entry found in a leaf page that parses."""
-    data = path.read_bytes()
-    size, reserved = 4096, 0
-    if data[:16] == _MAGIC:
-        size = struct.unpack(">H", data[16:18])[0]
-        size = 65536 if size == 1 else size
-        reserved = data[20]
-    pages = {n + 1: data[n * size:(n + 1) * size] for n in range(len(data) // size)}
-    pages.update(_wal_pages(Path(f"{path}-wal"), size))
-    usable = size - reserved
-    records: dict[int, list[tuple[int | None, list[object]]]] = {}
-    for number, page in pages.items():
-        try:
-            records[number] = list(_leaf_records(pages, number, page, usable))
-        except (IndexError, ValueError, struct.error, UnicodeDecodeError, RecursionError):
-            continue  # a damaged page: its cells are lost
-    rows: dict[int, list[object]] = {}
-    named: dict[int, tuple[str, str]] = {}
-    roots: dict[str, int] = {}
-    for found in records.values():
-        for rowid, values in found:
-            if rowid is not None and _memory_values(values):
-                rows.setdefault(rowid, values)
-            elif rowid is None and len(values) == 3 and isinstance(values[0], str) and isinstance(values[1], str) \
-                    and _UUID.fullmatch(values[1]) and isinstance(values[2], int):
-                named[values[2]] = (values[0], values[1])  # memories_tenant_id: (tenant, id, row number)
-            elif rowid is not None and len(values) == 5 and values[0] in ("table", "index") and isinstance(values[3], int):
-                roots[str(values[1])] = values[3]  # sqlite_schema
-    tags: set[tuple[int, str]] = set()
-    whole = False
-    for tree, order in (("memory_tags", 1), ("memory_tags_by_tag", -1)):  # (memory_seq, tag) and (tag, memory_seq)
-        leaves = _leaves(pages, roots[tree], usable) if tree in roots else None
-        whole = whole or (leaves is not None and all(n in records for n in leaves))
-        for number in leaves or ():
-            for _, values in records.get(number, []):
-                seq, tag = values[::order]
-                if isinstance(seq, int) and isinstance(tag, str) and seq in rows:
-                    tags.add((seq, tag))
+    """Every ``memories`` row and ``memory_tags`` entry found in a leaf page that parses (the file
+    mapped, not read into memory; only memory-shaped records are kept)."""
+    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        size, reserved = 4096, 0
+        if data[:16] == _MAGIC:
+            size = struct.unpack(">H", data[16:18])[0]
+            size = 65536 if size == 1 else size
+            reserved = data[20]
+        pages = _Pages(data, size, _wal_pages(Path(f"{path}-wal"), size))
+        usable = size - reserved
+        rows: dict[int, list[object]] = {}
+        named: dict[int, tuple[str, str]] = {}
+        roots: dict[str, int] = {}
+        damaged: set[int] = set()
+        for number in pages:
+            try:
+                for rowid, values in _leaf_records(pages, number, pages[number], usable):
+                    if rowid is not None and _memory_values(values):
+                        rows.setdefault(rowid, values)
+                    elif rowid is None and len(values) == 3 and isinstance(values[0], str) \
+                            and isinstance(values[1], str) and _UUID.fullmatch(values[1]) and isinstance(values[2], int):
+                        named[values[2]] = (values[0], values[1])  # memories_tenant_id: (tenant, id, row number)
+                    elif rowid is not None and len(values) == 5 and values[0] in ("table", "index") \
+                            and isinstance(values[3], int):
+                        roots[str(values[1])] = values[3]  # sqlite_schema
+            except (IndexError, ValueError, struct.error, RecursionError):
+                damaged.add(number)  # a damaged page: its cells are lost
+        tags: set[tuple[int, str]] = set()
+        whole = False
+        for tree, order in (("memory_tags", 1), ("memory_tags_by_tag", -1)):  # (memory_seq, tag), (tag, memory_seq)
+            leaves = _leaves(pages, roots[tree], usable) if tree in roots else None
+            whole = whole or (leaves is not None and not damaged.intersection(leaves))
+            for number in set(leaves or ()) - damaged:
+                for _, values in _leaf_records(pages, number, pages[number], usable):
+                    seq, tag = values[::order]
+                    if isinstance(seq, int) and isinstance(tag, str) and seq in rows:
+                        tags.add((seq, tag))
     untagged = [] if whole else sorted(rows)
     return rows, sorted(tags), named, max(named, default=0), untagged
 
 
-def _leaves(pages: dict[int, bytes], root: int, usable: int) -> list[int] | None:
+class _Pages:
+    """The pages of a file by number (1-based), a committed ``-wal`` copy in place of the file's."""
+
+    def __init__(self, data: mmap.mmap, size: int, newer: dict[int, bytes]) -> None:
+        self.data, self.size, self.newer = data, size, newer
+        self.count = len(data) // size
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted(set(range(1, self.count + 1)) | self.newer.keys()))
+
+    def __contains__(self, number: object) -> bool:
+        return number in self.newer or (isinstance(number, int) and 1 <= number <= self.count)
+
+    def __getitem__(self, number: int) -> bytes:
+        if number in self.newer:
+            return self.newer[number]
+        if not 1 <= number <= self.count:
+            raise KeyError(number)
+        return self.data[(number - 1) * self.size:number * self.size]
+
+
+def _leaves(pages: _Pages, root: int, usable: int) -> list[int] | None:
     """The leaf pages of the index b-tree at ``root``, or None when a page on the way is damaged."""
     leaves, todo, seen = [], [root], set()
     while todo:
@@ -198,7 +219,7 @@ def _varint(buf: bytes, at: int) -> tuple[int, int]:
     return (value << 8) | buf[at + 8], at + 9
 
 
-def _leaf_records(pages: dict[int, bytes], number: int, page: bytes, usable: int) -> Iterator[tuple[int | None, list]]:
+def _leaf_records(pages: _Pages, number: int, page: bytes, usable: int) -> Iterator[tuple[int | None, list]]:
     """``(rowid, values)`` of each cell of a table leaf page, ``(None, values)`` of an index leaf page."""
     start = 100 if number == 1 else 0
     kind = page[start]
@@ -227,7 +248,7 @@ def _leaf_records(pages: dict[int, bytes], number: int, page: bytes, usable: int
         yield rowid, values
 
 
-def _overflow(pages: dict[int, bytes], number: int, length: int, usable: int) -> bytes:
+def _overflow(pages: _Pages, number: int, length: int, usable: int) -> bytes:
     chunks, seen = [], set()
     while length > 0:
         if number in seen or number not in pages:
