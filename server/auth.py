@@ -403,7 +403,7 @@ def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:
 def granted(claims: dict[str, Any]) -> set[str]:
     """The scopes a token grants: its ``scope`` claim (RFC 9068 §2.2.3), or its ``scp``
     claim; either a string of scope tokens separated by single spaces, or a list of scope
-    tokens (RFC 6749 §3.3 grammar, case-sensitive).
+    tokens (RFC 6749 §3.3 grammar, case-sensitive); an empty string or list grants none.
 
     Raises:
         InvalidInput: both claims present (which one counts would be a guess), or one
@@ -415,6 +415,8 @@ def granted(claims: dict[str, Any]) -> set[str]:
     if len(present) > 1:
         raise InvalidInput("claims scope and scp", "a token may carry one of them, not both")
     value = claims[present[0]]
+    if value in ("", []):  # an empty scope, as a string or a list: a valid token granting none (403, not 401)
+        return set()
     items = value.split(" ") if isinstance(value, str) else value if isinstance(value, list) else None
     if items is None or not all(isinstance(item, str) and _SCOPE_TOKEN.fullmatch(item) for item in items):
         raise InvalidInput(f"claim {present[0]}", "must be scope tokens (printable ASCII without space, quote or "

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_plus
 
 import anyio.to_thread
 from mcp.shared.exceptions import MCPError
@@ -360,10 +360,13 @@ URI_MAX_CHARS = 9 * limits.QUERY_MAX_CHARS + 1_000
 
 def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:
     """Why ``uri`` is not one of ``resources``, in memvault's words, or None: longer than
-    :data:`URI_MAX_CHARS`, no resource's path fits
-    it (as the SDK matches: ``{name}`` is any text without ``/``), or it has a query while the
-    resources of its path take none (the SDK calls it unknown). A resource that takes a query
-    ignores parameters it does not know, as RFC 6570 matching does in the SDK."""
+    :data:`URI_MAX_CHARS`; no resource's path fits it (as the SDK matches: ``{name}`` is any
+    text without ``/``); a query parameter's name, or the value of one its resource does not
+    take, holds a credential, as sent or percent-decoded (a read's result sends its URI back,
+    a parameter it ignores still in it; a value it takes is checked as that field, ``task``);
+    or it has a query while the resources of its path take none (the SDK calls it unknown). A
+    resource that takes a query ignores parameters it does not know, as RFC 6570 matching does
+    in the SDK."""
     if len(uri) > URI_MAX_CHARS:  # the SDK's own refusal of a longer one quoted it whole, into its log too
         return f"uri: is {len(uri):,} characters; the limit is {URI_MAX_CHARS:,}"
     base, _, query = uri.partition("?")
@@ -376,6 +379,13 @@ def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:
             taken.update(n.strip() for n in names.rstrip("}").split(",") if n.strip())
     if not matched:
         return unknown_name("resource", uri, list(resources), "memvault's resources")
+    pieces = [piece.partition("=") for piece in query.split("&")] if query else []
+    held = credentials_in(*(text for name, eq, value in pieces for text in (
+        (name, unquote_plus(name)) if unquote_plus(name) in taken else
+        (name + eq + value, unquote_plus(name), unquote_plus(value)))))
+    if held is not None:  # described, never quoted
+        return (f"uri: a query parameter holds {held} (in its name, or the value of one {matched[0]} does not "
+                "take); memvault reads no URI holding a credential, as a read sends its URI back: remove it")
     given = [name for name, _ in parse_qsl(query, keep_blank_values=True)] if query else []
     if query and not given:
         given = [query]

@@ -694,6 +694,10 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
             from .store_commands import doctor_unopened
 
             return doctor_unopened(Path(config.db), exc, args)
+        if command == "export" and not isinstance(config.db, str) and damaged(exc):
+            from .store_commands import export_unopened  # every memory that can be read around the damage
+
+            return export_unopened(Path(config.db), config.tenant, args, exc)
         err(in_cli_words(exc))
         _json_error(args, getattr(exc, "field", None), in_cli_words(exc))
         return exit_code(exc)

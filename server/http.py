@@ -23,6 +23,7 @@ import anyio
 from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import AnyHttpUrl
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -31,7 +32,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memvault.storage import limits
-from memvault.storage.errors import MemvaultError, credentials_in
+from memvault.storage.errors import MemvaultError, credentials_in, shown
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
@@ -46,6 +47,8 @@ log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024  # a memory is at most 8,000 characters: JSON-escaped, far below this
 QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "key", "bearer"})
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+# MCP-Protocol-Version values taken (the SDK's: those of the initialize handshake, and the stateless one).
+PROTOCOL_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
 UNAVAILABLE = "the database cannot be opened; the server's log says which and why"
 # Connections open at once from one client address (429 beyond), and in all (503 beyond):
 # see docs/team-server-security.md.
@@ -91,10 +94,36 @@ class RateLimiter:
         return 0.0
 
 
-def _error(status: int, error: str | None, description: str, **headers: str) -> Response:
-    """memvault's refusal in JSON: ``{"error": ..., "error_description": ...}`` (headers by name: ``Retry_After``)."""
-    body = {"error": error, "error_description": description} if error else {"error_description": description}
+def _error(status: int, error: str | None, description: str, supported: list[str] | None = None,
+           **headers: str) -> Response:
+    """memvault's refusal in JSON: ``{"error": ..., "error_description": ...}`` and the values ``supported``
+    when given (headers by name: ``Retry_After``)."""
+    body: dict[str, Any] = {"error": error, "error_description": description} if error else {
+        "error_description": description}
+    if supported is not None:
+        body["supported"] = supported
     return JSONResponse(body, status_code=status, headers={k.replace("_", "-"): v for k, v in headers.items()} or None)
+
+
+def _request_target(scope: Scope) -> tuple[str, Response | None]:
+    """The path of the request's target, and a refusal or None. A path (origin form) as sent; the
+    absolute form (``GET http://host:port/mcp``, which a server must accept: RFC 9112 §3.2.2) its
+    path, when it names the host of the Host header; the asterisk and authority forms, or an absolute
+    form naming another host, refused in JSON naming what is accepted (never quoting the target)."""
+    target = scope["path"]
+    if target.startswith("/"):
+        return target, None
+    parts = urlsplit(target)
+    host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
+    if parts.scheme.lower() in ("http", "https") and parts.netloc:
+        if parts.netloc.lower() == host.lower():
+            return parts.path or "/", None
+        return "/", _error(400, "invalid_request", "the request target is in absolute form and names another host "
+                           "than the Host header; send the path alone (POST /mcp, GET /healthz) with the host in the "
+                           "Host header")
+    return "/", _error(400, "invalid_request", "the request target must be a path (POST /mcp, GET /healthz), or "
+                       "an absolute http:// URL of this server; the asterisk form (*) and the authority form "
+                       "(host:port) are not served")
 
 
 def _too_many(wait: float, whose: str) -> Response:
@@ -147,7 +176,9 @@ class Guard:
             await self.app(scope, receive, send)
             return
         refused = _over_long(scope)
-        path = scope["path"].rstrip("/") or "/"
+        target, wrong_target = _request_target(scope)
+        refused = refused or wrong_target
+        path = target.rstrip("/") or "/"
         headers = [(k, v.lower() if allowed(v.lower().decode("latin-1"), self.allowed.get(k)) else v)
                    for k, v in _combined(scope["headers"])]
         accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
@@ -170,6 +201,13 @@ class Guard:
             if (value is not None or name == b"host") and not allowed((value or "").lower(), self.allowed[name]):
                 log.warning("refused the %s header %r", name.decode(), value)
                 return _json_refusal(status)
+        versions = [v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-protocol-version"]
+        unknown = next((v for v in versions if v not in PROTOCOL_VERSIONS), None)
+        if unknown is not None:  # the SDK took it for a newer protocol and answered about `params._meta`
+            return _error(400, "unsupported_protocol_version", f"the MCP-Protocol-Version header is {shown(unknown)}, "
+                          f"a version this server does not speak; it accepts {', '.join(PROTOCOL_VERSIONS)} (the "
+                          "version agreed at initialize), or no header (then 2025-03-26)",
+                          supported=list(PROTOCOL_VERSIONS))
         query = scope.get("query_string", b"").decode("latin-1")
         named = sorted({name for name, _ in parse_qsl(query, keep_blank_values=True)} & QUERY_TOKEN_NAMES)
         if named:
@@ -538,10 +576,23 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=MAX_BODY_BYTES,
         transport_security=security, host=http.host,
     )
+    served = ["POST /mcp", "GET /healthz"]  # and the OAuth metadata's path (below)
+
+    async def not_found(request: Request, exc: Exception) -> Response:  # Starlette's is plain text
+        return _error(404, "not_found", f"nothing is at this path; this server answers {', '.join(served)}")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        allow = (getattr(exc, "headers", None) or {}).get("Allow")
+        return _error(405, "method_not_allowed", f"{shown(request.method)} is not answered at this path; this "
+                      f"server answers {', '.join(served)}", **({"Allow": allow} if allow else {}))
+
+    app.add_exception_handler(404, not_found)
+    app.add_exception_handler(405, not_allowed)
     resource_metadata = None
     if http.auth == "oauth":
         assert http.resource and http.issuer
         resource_metadata = str(build_resource_metadata_url(AnyHttpUrl(http.resource)))
+        served.append(f"GET {urlsplit(resource_metadata).path}")
         app.router.routes.append(_metadata_route(http, resource_metadata, [READ, WRITE]))
     # Innermost: a refused token still gets 401 first.
     checks = next((m for m in mcp.middleware if isinstance(m, Checks)), None)

@@ -10,7 +10,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -268,25 +268,109 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import text
 
     left_out: list[str] = []
-    lines = transfer.export_lines(store, caller.tenant, left_out=left_out)
-    if args.output is None:  # UTF-8 JSON lines whatever the console's encoding (`export > backup.jsonl`)
-        if isinstance(sys.stdout, io.TextIOWrapper):
-            sys.stdout.reconfigure(encoding="utf-8", errors="strict", newline="\n")
-        for line in lines:
-            out(line)
-    else:
-        try:
-            fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
-        except OSError as exc:  # no such folder, a folder, no permission: one line, not a traceback
-            err(f"--output: cannot write {shown(args.output)}: {exc.strerror}")
+    exported: set[str] = set()
+    with _export_sink(args) as write:
+        if write is None:
             return 2
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for line in lines:
-                fh.write(line + "\n")
+        try:
+            for line in transfer.export_lines(store, caller.tenant, left_out=left_out, written=exported):
+                write(line)
+        except Exception as exc:
+            if store.backend.kind != "sqlite" or not (damaged(exc) or isinstance(exc.__cause__, UnicodeDecodeError)):
+                raise  # (bytes written over a text: damage too, said by the backend as such)
+            return _salvage(Path(store.backend.location), caller.tenant, store.clock(), write, exported, exc)
     if left_out:
         err(f"left out {text.count(len(left_out), 'superseded memory', 'superseded memories')} whose newest "
              f"version was forgotten or has expired (history without a current version), e.g. {left_out[0]}")
     return 0
+
+
+def export_unopened(path: Path, tenant: str, args: argparse.Namespace, exc: Exception) -> int:
+    """``memvault export`` of an SQLite file too damaged to open: what :func:`_salvage` reads (exit 1)."""
+    from memvault.storage.timefmt import now_ms
+
+    with _export_sink(args) as write:
+        if write is None:
+            return 2
+        return _salvage(path, tenant, now_ms(), write, set(), exc)
+
+
+@contextlib.contextmanager
+def _export_sink(args: argparse.Namespace) -> Iterator[Callable[[str], None] | None]:
+    """Where export writes its lines: ``--output`` (private, made anew) or stdout as UTF-8 whatever the
+    console's encoding (``export > backup.jsonl``); None when ``--output`` cannot be written (said)."""
+    if args.output is None:
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(encoding="utf-8", errors="strict", newline="\n")
+        yield out
+        return
+    try:
+        fd = os.open(args.output, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    except OSError as exc:  # no such folder, a folder, no permission: one line, not a traceback
+        err(f"--output: cannot write {shown(args.output)}: {exc.strerror}")
+        yield None
+        return
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        yield lambda line: fh.write(line + "\n")
+
+
+def _salvage(path: Path, tenant: str, now: int, write: Callable[[str], None], written: set[str],
+             exc: Exception) -> int:
+    """Write ``tenant``'s memories that can be read around the damaged pages of the SQLite file at ``path``
+    (``sqlite.salvage``), those of ``written`` excepted, and say on stderr that the export is incomplete:
+    how many were saved, how many could not be read and why (exit 1)."""
+    import apsw
+
+    from memvault.storage import transfer
+    from memvault.storage.errors import MemvaultError
+    from memvault.storage.sqlite import crypto, salvage
+    from memvault.tools import text
+
+    try:
+        found = salvage.salvage(path, crypto.configured(path))
+    except (OSError, MemvaultError, apsw.Error) as failed:  # (the file went away, or its key cannot be read)
+        err(f"export is incomplete: the database file is damaged ({exc}); its memories could not be read "
+            f"around the damage ({failed}). {RECOVERY_WORDS}")
+        return 1
+    left_out: list[str] = []
+    saved = len(written)
+    for line in transfer.salvaged_lines(found.memories, tenant, now, skip=written, left_out=left_out):
+        write(line)
+        saved += 1
+    lost = [memory_id for memory_id, owner in found.lost.items() if owner == tenant]
+    said = (f"export is incomplete: the database file is damaged ({_reason(exc)}). Saved "
+            f"{text.count(saved, 'memory', 'memories')} read around the damaged pages; ")
+    if found.missing:
+        said += (f"{'' if found.exact else 'at least '}{text.count(found.missing, 'stored memory', 'stored memories')} "
+                 f"(of any tenant) could not be "
+                 f"read from the damaged pages")
+        said += f", e.g. {lost[0]}" if lost else ""
+    elif not found.memories:
+        said += "no memory could be read: every page holding them is damaged"
+    else:
+        said += "every memory row found in the file was read"
+    said += ("; procedures' runs and sessions are not saved from a damaged file"
+             if found.memories or found.missing else "")
+    untagged = [m.id for m in found.memories.values() if m.tenant == tenant and m.id in found.untagged]
+    if untagged:
+        said += (f"; the tags of {text.count(len(untagged), 'memory', 'memories')} could not all be read (their "
+                 f"pages are damaged): saved with those that could, e.g. {untagged[0]}")
+    if left_out:
+        said += (f"; left out {text.count(len(left_out), 'superseded memory', 'superseded memories')} whose "
+                 "newest version could not be read or is gone")
+    err(f"{said}. {RECOVERY_WORDS}")
+    return 1
+
+
+RECOVERY_WORDS = ("Import what was saved into a new file (`memvault import`), or restore a backup; `memvault "
+                  "doctor` says what else is damaged (docs/troubleshooting.md#a-damaged-database).")
+
+
+def _reason(exc: Exception) -> str:
+    """SQLite's words for the damage within ``exc``'s message (``database disk image is malformed``)."""
+    message = str(exc)
+    inner = message.partition("(")[2].partition(")")[0]
+    return inner or message
 
 
 IMPORT_ERRORS_SHOWN = 20  # failed lines listed on stderr; --json lists them all

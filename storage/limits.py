@@ -30,7 +30,7 @@ KEY_ID_SHAPE = (f"a key id is {ID_CHARS} hex digits and hyphens, as `memvault ke
                 f"{ID_PREFIX_MIN_CHARS} or more characters")
 
 QUERY_MAX_CHARS = 2_000
-CURSOR_MAX_CHARS = 64  # a listing's cursor (``tools.handlers``): a memory id, encoded
+CURSOR_MAX_CHARS = 96  # a listing's cursor (``tools.handlers``): a memory id and two checks, encoded (72)
 RECALL_DEFAULT_LIMIT = 5
 RECALL_MAX_LIMIT = 50
 LIST_MAX_OFFSET = 1_000_000_000

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .textindex import index_text, is_cjk
+from .textindex import index_text, is_cjk, is_symbol
 
 _WORD = re.compile(r"\w+")
 MAX_PHRASES = 64  # chunks of a question that reach the keyword index
@@ -98,12 +98,13 @@ def _cjk_apart(words: list[str]) -> list[list[str]]:
     """``words`` (one white-space chunk's) with each CJK bigram a chunk of its own: a question
     written without spaces is rarely a substring of a memory, so its bigrams are OR-ed terms, as
     search engines query CJK bigrams (Lucene's CJKBigramFilter without phrase queries), and BM25
-    ranks the memories holding more and rarer of them first. Other words stay together."""
+    ranks the memories holding more and rarer of them first. Each symbol is one too ("🙂🚀" finds
+    a memory holding 🚀). Other words stay together."""
     parts: list[list[str]] = []
     for word in words:
-        if is_cjk(word):
+        if is_cjk(word) or is_symbol(word):
             parts.append([word])
-        elif parts and parts[-1] and not is_cjk(parts[-1][-1]):
+        elif parts and parts[-1] and not (is_cjk(parts[-1][-1]) or is_symbol(parts[-1][-1])):
             parts[-1].append(word)
         else:
             parts.append([word])
@@ -130,6 +131,14 @@ def query_chunks(query: str) -> list[list[str]]:
             unique.append(words[:left])
             left -= len(unique[-1])
     return unique
+
+
+def symbols_only(chunks: list[list[str]]) -> bool:
+    """Whether the content words of ``chunks`` (:func:`content_words`) are all symbols ("😀", "is
+    there a ✨?"): such a question has no meaning a model's vector carries (most symbols embed as
+    one unknown token, alike), only the symbols themselves to find."""
+    words = content_words(chunks)
+    return bool(words) and all(is_symbol(w) for w in words)
 
 
 def content_words(chunks: list[list[str]]) -> list[str]:

@@ -15,7 +15,7 @@ from .backend import Backend, Reader, Search
 from .candidates import Candidates, gather
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
-from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks
+from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks, symbols_only
 from .hits import Hit, RecallOutcome, Signals
 from .timewords import TimeParser
 
@@ -119,11 +119,14 @@ class Retriever:
             when, words_query = None, query
         named = named_kinds(words_query)
         degraded = self.model_problem()
+        # A question of symbols alone is answered by the memories holding them, never by a vector's
+        # nearest (docs/how-recall-works.md#symbols-alone).
+        vectors = not symbols_only(query_chunks(words_query))
         with self.backend.read(filters.tenant) as tx:
             degraded = degraded or self.recorded_model_problem(tx)
             # The question is embedded on a worker thread while the keyword side runs here.
             side: Future[np.ndarray] | None = None
-            if self.embedder is not None and degraded is None:
+            if self.embedder is not None and degraded is None and vectors:
                 side = self._pool.submit(lambda: self.embedder.embed([query])[0])  # type: ignore[union-attr]
 
             def nearest() -> np.ndarray | None:

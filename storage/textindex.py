@@ -45,6 +45,18 @@ def is_cjk(word: str) -> bool:
     return not word.isascii() and _non_ascii()[0].fullmatch(word) is not None
 
 
+_SPELLED = re.compile(r"sym([0-9a-f]{4,5})")
+
+
+def is_symbol(word: str) -> bool:
+    """Whether ``word`` (a token of :func:`index_text`) spells a symbol (``sym1f680``: 🚀)."""
+    spelled = _SPELLED.fullmatch(word)
+    if spelled is None:
+        return False
+    ch = chr(int(spelled.group(1), 16))
+    return _non_ascii()[1].fullmatch(ch) is not None and ch not in _DROPPED and unicodedata.category(ch) == "So"
+
+
 def index_text(text: str | None) -> str | None:
     """``text`` with CJK runs as bigrams, ``_FOLD`` letters folded, Arabic and Hebrew marks
     removed and each symbol spelled as a word. More: docs/storage-tuning.md#textindex-index-text."""

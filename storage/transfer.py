@@ -49,11 +49,12 @@ def export_line(memory: Memory, runs: list[Run] | None = None) -> str:
 
 
 def export_lines(
-    store: Store, tenant: str, *, page: int = EXPORT_PAGE, left_out: list[str] | None = None
+    store: Store, tenant: str, *, page: int = EXPORT_PAGE, left_out: list[str] | None = None,
+    written: set[str] | None = None,
 ) -> Iterator[str]:
     """JSON lines of ``tenant``'s memories, history included, neither forgotten nor expired,
     in the order stored, then its sessions (:mod:`session_transfer`); ids of history left out
-    (newest version not exported) go to ``left_out``."""
+    (newest version not exported) go to ``left_out``, those of memories yielded to ``written``."""
     now, after = store.clock(), 0
     while True:
         with store.backend.read(tenant) as tx:
@@ -67,10 +68,41 @@ def export_lines(
                     left_out.append(memory)
                 continue
             yield export_line(memory, runs.get(memory.id))
+            if written is not None:
+                written.add(memory.id)
         if len(rows) < page:
             break
         after = rows[-1][0]
     yield from session_lines(store, tenant)
+
+
+class _Read:
+    """Memories read around a damaged file's pages (``sqlite.salvage``), as ``_exported_links`` looks them up."""
+
+    def __init__(self, memories: dict[int, Memory]) -> None:
+        self.by_id = {m.id: (seq, m) for seq, m in memories.items()}
+
+    def memories(self, tenant: str, *, ids: list[str]) -> dict[int, Memory]:
+        found = [self.by_id[i] for i in ids if i in self.by_id and self.by_id[i][1].tenant == tenant]
+        return dict(found)
+
+
+def salvaged_lines(
+    memories: dict[int, Memory], tenant: str, now: int, *, skip: set[str], left_out: list[str] | None = None
+) -> Iterator[str]:
+    """JSON lines of ``tenant``'s ``memories`` read around a damaged file's pages, as :func:`export_lines`
+    writes them (none forgotten or expired, links to exported versions only), except ``skip``'s ids
+    (already written), and without procedures' runs (their table is not read)."""
+    read = _Read(memories)
+    for _, memory in sorted(memories.items()):
+        if memory.tenant != tenant or memory.id in skip or memory.forgotten_at is not None or history.expired(memory, now):
+            continue
+        linked = _exported_links(read, memory, now)  # type: ignore[arg-type]
+        if isinstance(linked, str):
+            if left_out is not None:
+                left_out.append(linked)
+            continue
+        yield export_line(linked)
 
 
 def _exported_links(tx: Reader, memory: Memory, now: int) -> Memory | str:

@@ -563,6 +563,8 @@ def test_list_json_gives_the_total_and_the_next_offset_null_at_the_end(db_path, 
     assert sizes == [3, 3, 1] and seen == [f"Note number {i}" for i in range(7, 0, -1)]
     code, _, err = run(capsys, "list", "--cursor", "nope!", *db)
     assert code == 2 and err.startswith("memvault: --cursor: is not a cursor a listing gave")
+    code, _, err = run(capsys, "list", "--limit", "3", "--cursor", (page["next_cursor"] or cursor)[:-2], *db)
+    assert code == 2 and err.startswith("memvault: --cursor: is not a cursor a listing gave") and "changed or cut" in err
     code, _, err = run(capsys, "list", "--cursor", page["next_cursor"] or cursor, "--kind", "fact", *db)
     assert code == 2 and err.startswith("memvault: --cursor: was given by a listing with other filters or scopes: "
                                         "page with the same --kind, --tag, --since, --until and --scope")

@@ -10,6 +10,7 @@ hid a key given twice); an ``id`` given twice is answered with a null id."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 
@@ -94,6 +95,34 @@ def test_an_over_long_resource_uri_is_refused_by_its_length_and_never_quoted(ser
     assert TOKEN not in json.dumps(reply) and len(json.dumps(reply)) < 1_000
     assert TOKEN not in servers[1].log()
     assert "contents" in read(servers, transport, "memory://boot?task=" + "deploy " * 280)["result"]  # 1,960
+
+
+CREDENTIALS = [TOKEN, "AKIA" + "IOSFODNN7EXAMPLQ", "xoxb-" + "123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
+               "sk-proj-" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL0123456789ab"]
+IN_URI = [  # where a credential may sit in a URI; {} is the credential, {q} it percent-encoded whole
+    "memory://boot?{}=1", "memory://boot?{}", "memory://boot?task=deploy&{}=1", "memory://boot?task=deploy&x={}",
+    "memory://boot?{q}=1", "memory://sessions?{}=1", "memory://review?a=1&{q}", "memory://sessions/abc?tokens=5&{}=1",
+    "memory://memories/{}", "memory://nowhere/{}", "memory://boot?task={}",
+]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("credential", CREDENTIALS)
+@pytest.mark.parametrize("shape", IN_URI)
+def test_a_resource_uri_holding_a_credential_anywhere_is_refused_and_never_sent_back(servers, transport, credential,
+                                                                                    shape):
+    """An adversarial pass: a query parameter's NAME holding a token on memory://boot (which ignores the
+    parameters it does not take) was read, and the result's ``uri`` sent the token back."""
+    from urllib.parse import quote
+
+    encoded = "".join(f"%{b:02X}" for b in credential.encode())  # every character, "_" and "-" too
+    uri = shape.replace("{q}", encoded).replace("{}", credential)
+    reply = read(servers, transport, uri)
+    text = json.dumps(reply)
+    assert "result" not in reply and reply["error"]["code"] == -32602, text
+    assert credential not in text and encoded not in text and quote(credential) not in text
+    assert "a value that looks like" in reply["error"]["message"]  # described by its kind (uri, task, id, ...)
+    assert credential not in servers[1].log()
 
 
 def call(arguments: str, request_id: int = 9) -> bytes:
@@ -318,3 +347,75 @@ def test_a_stdio_server_whose_reader_fails_ends_instead_of_hanging(tmp_path):
     proc = subprocess.run([sys.executable, "-c", READER_DIES], input=PING % 1 + b"\n", capture_output=True,
                           env=server_env(tmp_path / "m.db"), timeout=60)  # it hung for good: the SDK waited on stdin
     assert proc.returncode == 1 and b"the reader itself failed" in proc.stderr and proc.stdout == b""
+
+
+def raw_http(servers, target: str, method: str = "POST", headers: str = "", body: str = "") -> tuple[int, str, str]:
+    """One request with ``target`` as sent on the request line: (status, Content-Type, body)."""
+    from urllib.parse import urlsplit
+
+    url = urlsplit(servers[1].url)
+    body = body or json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    with socket.create_connection((url.hostname, url.port), timeout=30) as conn:
+        conn.sendall((f"{method} {target} HTTP/1.1\r\nHost: {url.netloc}\r\nContent-Type: application/json\r\n"
+                      f"Accept: application/json, text/event-stream\r\n{headers}Content-Length: {len(body)}\r\n"
+                      f"Connection: close\r\n\r\n{body}").encode())
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, content = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    kind = next((line.split(":", 1)[1].strip() for line in lines if line.lower().startswith("content-type:")), "")
+    return int(lines[0].split()[1]), kind, content.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("target", ["http://{host}/mcp", "HTTP://{host}/mcp/", "http://{HOST}/mcp"])
+def test_an_absolute_form_target_naming_this_server_is_served_as_its_path(servers, target):
+    """RFC 9112 §3.2.2: a server must accept the absolute form; it got Starlette's plain-text 404."""
+    from urllib.parse import urlsplit
+
+    host = urlsplit(servers[1].url).netloc
+    status, kind, body = raw_http(servers, target.format(host=host, HOST=host.upper()))
+    assert status == 200 and kind == "application/json" and json.loads(body)["result"]["tools"]
+
+
+@pytest.mark.parametrize("target", ["*", "{host}", "http://evil.example/mcp", f"http://evil.example/mcp?{TOKEN}=1",
+                                    "mcp", f"http://{TOKEN}.example/healthz"])
+@pytest.mark.parametrize("method", ["POST", "GET", "OPTIONS"])
+def test_any_other_request_target_is_refused_in_json_naming_what_is_accepted(servers, target, method):
+    from urllib.parse import urlsplit
+
+    status, kind, body = raw_http(servers, target.format(host=urlsplit(servers[1].url).netloc), method)
+    said = json.loads(body)
+    assert status == 400 and kind == "application/json" and said["error"] == "invalid_request"
+    assert "request target" in said["error_description"] and "POST /mcp" in said["error_description"]
+    assert TOKEN not in body and "evil" not in body
+
+
+@pytest.mark.parametrize(("method", "path", "status"), [("GET", "/nope", 404), ("POST", f"/{TOKEN}", 404),
+                                                        ("POST", "/mcp/tools", 404), ("POST", "/healthz", 405),
+                                                        ("DELETE", "/healthz", 405)])
+def test_an_unknown_path_or_method_gets_memvaults_json_naming_what_is_served(servers, method, path, status):
+    got, kind, body = raw_http(servers, path, method)
+    said = json.loads(body)
+    assert got == status and kind == "application/json" and said["error"] in ("not_found", "method_not_allowed")
+    assert "POST /mcp, GET /healthz" in said["error_description"] and TOKEN not in body
+
+
+@pytest.mark.parametrize("version", ["2099-01-01", "bogus", "", "2025-6-18", "2025-06-18, 2025-03-26", "1" * 5_000,
+                                     TOKEN])
+def test_an_unknown_protocol_version_is_refused_naming_the_header_and_the_versions_accepted(servers, version):
+    """It got the SDK's message about ``params._meta`` envelope keys (taken for a newer protocol)."""
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+    status, kind, body = raw_http(servers, "/mcp", headers=f"MCP-Protocol-Version: {version}\r\n")
+    said = json.loads(body)
+    assert status == 400 and kind == "application/json" and said["error"] == "unsupported_protocol_version"
+    assert "the MCP-Protocol-Version header is" in said["error_description"] and "_meta" not in body
+    assert all(v in said["error_description"] and v in said["supported"] for v in HANDSHAKE_PROTOCOL_VERSIONS)
+    assert TOKEN not in body and len(body) < 1_000
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_every_handshake_protocol_version_is_still_served(servers, version):
+    status, _, body = raw_http(servers, "/mcp", headers=f"MCP-Protocol-Version: {version}\r\n")
+    assert status == 200 and json.loads(body)["result"]["tools"]

@@ -350,3 +350,43 @@ def test_the_cli_pages_by_cursor_while_another_process_writes(db_path, capsys):
         if cursor is None:
             break
     assert len(seen) == len(set(seen)) == 12 and set(seen) == {f"Fact {i} about the deploy" for i in range(12)}
+
+
+def _tampered(cursor: str) -> list[str]:
+    """``cursor`` changed or cut as a person or a proxy might: each character replaced, the end cut, a
+    character added, one outside base64's alphabet inserted (its decoder skips those)."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    changed = [cursor[:i] + alphabet[(alphabet.index(c) + 1) % 64] + cursor[i + 1:] for i, c in enumerate(cursor)]
+    return [*changed, cursor[:-1], cursor[:-2], cursor[:-4], cursor[:40], cursor + "A", cursor[:10] + "!" + cursor[10:],
+            cursor + "==", " " + cursor]
+
+
+def test_a_changed_or_cut_cursor_is_said_to_be_no_cursor_this_server_gave_never_other_filters(store):
+    """An adversarial pass: a tampered cursor was reported as one of a listing "with other filters"."""
+    for i in range(3):
+        store.remember(tenant="a", scope="proj", content=f"Tenant a's fact number {i}")
+    a = handlers.Caller("a", "proj")
+    cursor = handlers.recall(store, a, query="", kinds=["fact"], limit=1).next_cursor
+    assert cursor
+    for bad in _tampered(cursor):
+        with pytest.raises(InvalidInput) as refused:
+            handlers.recall(store, a, query="", kinds=["fact"], limit=1, cursor=bad)
+        said = str(refused.value)
+        assert refused.value.field == "cursor" and "other filters" not in said, (bad, said)
+        assert "is not a cursor a listing gave" in said and "changed or cut" in said
+    # A whole cursor of another listing is still said as such, and the cursor itself still pages.
+    with pytest.raises(InvalidInput, match="other filters or scopes"):
+        handlers.recall(store, a, query="", kinds=["fact", "episode"], limit=1, cursor=cursor)
+    assert len(handlers.recall(store, a, query="", kinds=["fact"], limit=1, cursor=cursor).memories) == 1
+
+
+@pytest.mark.asyncio
+async def test_over_mcp_a_changed_cursor_is_refused_naming_the_field(db_path):
+    async with client(str(db_path)) as c:
+        for i in range(3):
+            await c.call_tool("remember", {"content": f"Deploy note number {i}"})
+        cursor = (await c.call_tool("recall", {"query": "", "kinds": ["fact"], "limit": 1})).structured_content["next_cursor"]
+        for bad in (cursor[:-1], cursor[:5] + ("B" if cursor[5] != "B" else "C") + cursor[6:], cursor + "A"):
+            said = await c.call_tool("recall", {"query": "", "kinds": ["fact"], "limit": 1, "cursor": bad})
+            text = said.content[0].text
+            assert said.is_error and text.startswith("cursor: is not a cursor a listing gave"), text

@@ -309,10 +309,18 @@ def test_write_needs_the_write_scope_in_any_claim_form(setup, claims, writes) ->
 
 
 @pytest.mark.parametrize("claims", [{}, {"scope": "openid profile"}, {"scope": "MEMVAULT:READ MEMVAULT:WRITE"},
-                                    {"scp": []}, {"scope": []}])
+                                    {"scp": []}, {"scope": []}, {"scope": ""}, {"scp": ""},
+                                    {"scp": "openid"}, {"scope": ["openid"]}])
 def test_a_token_without_a_memvault_scope_gets_403_insufficient_scope(setup, claims) -> None:  # type: ignore
-    server, issuer, resource, _ = setup
+    """An empty scope, as a string or a list, is a valid token granting none: 403 (RFC 6750 §3.1), as
+    ``scope: []`` was while ``scope: ""`` was 401 (an adversarial pass). Nothing is written."""
+    server, issuer, resource, db = setup
     _insufficient(server.post(_token(issuer, _claims(resource, **claims)), PING), "memvault:read", server)
+    tenant = f"e-{uuid.uuid4().hex[:6]}"
+    response = server.post(_token(issuer, _claims(resource, org=tenant, **claims)), _call("remember", {
+        "content": "Written by a token granting no scope."}))
+    _insufficient(response, "memvault:read", server)
+    assert _stored(db, tenant) == []
 
 
 @pytest.mark.parametrize("claims", [
@@ -320,10 +328,11 @@ def test_a_token_without_a_memvault_scope_gets_403_insufficient_scope(setup, cla
     {"scope": "memvault:read\u00a0memvault:write"}, {"scope": "memvault:read\tmemvault:write"},
     {"scope": "memvault:read\nmemvault:write"}, {"scope": "memvault:write\u200b"}, {"scope": "memvault:wri\u00adte"},
     {"scope": "memvault:write\x1b[2J"}, {"scope": "memvault:\"write"}, {"scope": "memvault:write\\"},
-    {"scope": ""}, {"scope": 7}, {"scope": None}, {"scope": {"memvault:write": True}},
+    {"scope": " "}, {"scope": 7}, {"scope": None}, {"scope": {"memvault:write": True}}, {"scp": "  "},
     {"scp": ["memvault:write "]}, {"scp": ["memvault:read memvault:write"]}, {"scp": [""]}, {"scp": [7]},
     {"scope": ["memvault:write", "\u00a0memvault:write"]}, {"scp": "memvault:write\u3000"},
     {"scope": "memvault:read", "scp": "memvault:write"}, {"scope": "memvault:write", "scp": ["memvault:write"]},
+    {"scope": "", "scp": ["memvault:write"]}, {"scope": [], "scp": ""},
 ])
 def test_a_scope_claim_that_breaks_rfc_6749_grammar_is_401_naming_the_claim(setup, claims) -> None:  # type: ignore
     """Scope strings were split on any white space (NBSP, tab), scope and scp combined, and

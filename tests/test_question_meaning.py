@@ -252,6 +252,33 @@ def test_an_emoji_finds_the_memories_holding_it(store, content, query):
     assert hits and hits[0].memory.id == wanted
 
 
+SYMBOL_MEMORIES = ("Release 2.3 is out 🚀 thanks to everyone", "Team lunch on Friday 🎉 for the launch",
+                   "Payment API status 🔴 since the last deploy", "🎉🎉🎉", "Status: 🟢", "x")
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("query", ["😀", "✨✨", "★", "🐛 🦄", "☕?", "is there a ✨?", "😀😀😀", "🫠", "⚙️ ⚡"])
+def test_a_symbol_question_matching_no_stored_text_abstains(store, query):
+    """An adversarial pass: "😀", stored nowhere, got a hit at 0.33: most symbols embed as one unknown
+    token, so a memory of symbols (or of little text) was the vector side's near match."""
+    with_filler(store)
+    for text in SYMBOL_MEMORIES:
+        remember(store, text)
+    outcome = store.recall(tenant="t", query=query, scopes=SCOPES)
+    assert outcome.hits == [] and outcome.abstained, [(h.memory.content, h.confidence) for h in outcome.hits]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("query", ["🙂🚀", "🚀✨", "🎉", "is it 🔴?", "😀 🔴"])
+def test_a_symbol_question_finds_the_memories_holding_any_of_its_symbols_and_only_those(store, query):
+    """"🙂🚀" was one phrase of two symbols: the memory holding 🚀 alone was not found."""
+    with_filler(store)
+    ids = [remember(store, text) for text in SYMBOL_MEMORIES]
+    hits = recall(store, query)
+    holding = {ids[i] for i, text in enumerate(SYMBOL_MEMORIES) if any(ch in text for ch in query if not ch.isascii())}
+    assert hits and hits[0].signals.keyword_rank == 1 and {h.memory.id for h in hits} == holding
+
+
 @pytest.mark.contract
 @pytest.mark.parametrize(("content", "query"), [
     ("اجتماع الفريق مع مُحَمَّد يوم الأحد", "محمد"),

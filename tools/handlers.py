@@ -169,21 +169,34 @@ def _listing(scopes: list[str], args: dict[str, object]) -> str:
 
 
 def _cursor(memory_id: str, listing: str) -> str:
-    """A listing's opaque cursor: the last id shown and its listing's :func:`_listing`, base64url."""
-    return base64.urlsafe_b64encode(f"{memory_id}.{listing}".encode()).decode().rstrip("=")
+    """A listing's opaque cursor: the last id shown, its listing's :func:`_listing` and a check of
+    both (:func:`_check`), base64url."""
+    body = f"{memory_id}.{listing}"
+    return base64.urlsafe_b64encode(f"{body}.{_check(body)}".encode()).decode().rstrip("=")
+
+
+def _check(body: str) -> str:
+    """8 hex digits of a cursor's content: a cursor changed or cut (not only one of another listing) is told."""
+    return hashlib.sha256(f"memvault cursor {body}".encode()).hexdigest()[:8]
 
 
 def _after(cursor: object, listing: str) -> str:
     """The memory id a :func:`_cursor` of the same ``listing`` stands for. Raises InvalidInput for
-    anything else: a cursor of a listing with other scopes or filters would page the wrong rows."""
-    problem = "is not a cursor a listing gave (give it as given): start again without it"
+    anything else: a cursor this server did not give, or one changed or cut, said as such; one of a
+    listing with other scopes or filters (it would page the wrong rows), said as that."""
+    problem = ("is not a cursor a listing gave (a listing's cursor carries a check of itself), or it was changed "
+               "or cut: give it exactly as the listing returned it, or start again without it")
     if not isinstance(cursor, str) or not 0 < len(cursor) <= CURSOR_MAX_CHARS:
         raise InvalidInput("cursor", f"must be a cursor a listing gave, at most {CURSOR_MAX_CHARS} characters")
     try:
-        memory_id, _, made_for = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii").rpartition(".")
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidInput("cursor", problem) from exc
-    if not memory_id:
+    body, _, check = text.rpartition(".")
+    memory_id, _, made_for = body.rpartition(".")
+    # Base64 decoding skips characters outside its alphabet and a last character's spare bits: only the
+    # cursor as encoded is one.
+    if not memory_id or check != _check(body) or _cursor(memory_id, made_for) != cursor:
         raise InvalidInput("cursor", problem)
     if made_for != listing:
         raise InvalidInput("cursor", "was given by a listing with other filters or scopes: page with the same "
