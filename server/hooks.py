@@ -102,9 +102,15 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
                              "makes no database: fix --db (`memvault setup claude-code --hooks --write` writes the "
                              "server's)")
     if event in CONTEXT and not isinstance(config.db, str) and not Path(config.db).exists():
-        # a hook that only reads makes no database: a typo in the file's name would start an empty one
-        raise HookInputError(f"--db: there is no database at {Path(config.db).absolute()}, and {event} only reads "
-                             "one: fix --db, or let a capture hook or `memvault serve` make it")
+        # A hook that only reads makes no database (a typo in the file's name would start an empty one), and
+        # has nothing to say: exit 0, as a new user's first session has none until a capture or the server
+        # makes it (docs/hooks.md).
+        import logging
+
+        logging.getLogger(__name__).warning("--db: there is no database at %s yet: %s shows nothing (a capture "
+                                            "hook or `memvault serve` makes it; if the name is a typo, fix --db)",
+                                            Path(config.db).absolute(), event)
+        return None
     embedder = None
     if event == "UserPromptSubmit":  # the one hook that searches by meaning: docs/hooks.md#userpromptsubmit
         from memvault.storage.embeddings import Embedder

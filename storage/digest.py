@@ -126,10 +126,11 @@ def _line(name: str, entries: list[str], more: int) -> list[str]:
 
 
 def _text(head: str, asked: list[str], more_asked: int, tools: str, changes: list[str], more_changes: int,
-          errors: list[str], more_errors: int) -> str:
+          errors: list[str], more_errors: int, reply: str | None = None) -> str:
     tools_line = [f"Tools: {tools}."] if tools else []
     return "\n".join([head, *_line("Asked", asked, more_asked), *tools_line,
-                      *_line("Memories", changes, more_changes), *_line("Errors", errors, more_errors)])
+                      *_line("Memories", changes, more_changes), *_line("Errors", errors, more_errors),
+                      *([f"Left off with: {reply}"] if reply else [])])
 
 
 def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOKENS) -> str:
@@ -138,6 +139,7 @@ def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOK
     changes) until it fits, each list then saying how many more there were; the tools line
     is cut by its last tools the same way."""
     head, asked, tools, changes, errors = parts(session, turns)
+    reply = last_reply(turns)  # where it left off: the last line, never cut (the lists are)
     kept = [_fitting(asked, max_tokens), _fitting(errors, max_tokens), _fitting(changes, max_tokens)]
     kept_tools = len(tools)
 
@@ -145,11 +147,8 @@ def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOK
         shown_tools = ", ".join(tools[:kept_tools]) + (
             f", and {len(tools) - kept_tools} more" if kept_tools < len(tools) else "")
         return _text(head, asked[:kept[0]], len(asked) - kept[0], shown_tools, changes[:kept[2]],
-                     len(changes) - kept[2], errors[:kept[1]], len(errors) - kept[1])
+                     len(changes) - kept[2], errors[:kept[1]], len(errors) - kept[1], reply)
 
-    reply = last_reply(turns)
-    if reply is not None:  # where it left off: right after the head, before the lists that are cut
-        head += f"\nLeft off with: {reply}"
     current = text()
     while literal_tokens([current])[0] > max_tokens or len(current) > CONTENT_MAX_CHARS:  # type: ignore[operator]
         longest = max(range(3), key=lambda i: kept[i])

@@ -238,6 +238,6 @@ def test_the_digest_quotes_the_last_assistant_message_cut_to_a_small_cap(store, 
         NewTurn(role="user", text="Migrate the checkout"), NewTurn(role="assistant", text="Working on it."),
         NewTurn(role="assistant", text=reply), NewTurn(role="tool", text="ok", tool="Bash", call_id="c1")])
     digest = store.get(tenant="t", id=store.episodes.end(tenant="t", session_id="d-1").digest_id).content
-    line = next(x for x in digest.splitlines() if x.startswith("Left off with: "))
+    line = digest.splitlines()[-1]
     assert line.startswith('Left off with: "Next: add a retry to the webhook handler.')
     assert "Working on it" not in digest and len(line) < 300

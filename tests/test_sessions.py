@@ -277,6 +277,7 @@ def test_the_digest_says_what_was_asked_which_tools_ran_what_changed_and_errors(
     assert lines[2] == "Tools: Bash x2, Read x1, mcp__memvault__remember x1, supersede x1."
     assert lines[3] == "Memories: remember 0190a8e4; supersede 0190a8e4 0190a8e5"
     assert lines[4] == 'Errors: Bash (turn 4): "FAILED tests/test_login.py::test_expiry - AssertionError"'
+    assert lines[5] == 'Left off with: "Looking at it."'  # the last assistant message: where it left off
     assert literal_tokens([memory.content])[0] <= DIGEST_MAX_TOKENS  # type: ignore[operator]
     assert store.episodes.session(tenant="a", session_id="work-1") == ended
 
