@@ -183,13 +183,14 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
     question that speaks of the last session ("where did we leave off?", "what did we do last time on
     the checkout test?": ``query.refers_to_last_session``) is asked of every kind, and its first line is
     the last session's digest as the boot context picks it (``boot.last_session``: the working
-    directory ``cwd``'s, else the newest anywhere, said), instead of other sessions' digests. With the
+    directory ``cwd``'s, else the newest anywhere, said), instead of other sessions' digests; a question
+    naming no subject (``query.asks_for_last_session``) is answered by it alone. With the
     model when it loads (a degraded search is said in the text): docs/hooks.md#userpromptsubmit."""
     from memvault.storage import literal
     from memvault.storage.errors import InvalidInput
     from memvault.storage.history import is_session_digest
     from memvault.storage.limits import CONTENT_MAX_CHARS, KINDS, QUERY_MAX_CHARS
-    from memvault.storage.query import refers_to_last_session
+    from memvault.storage.query import asks_for_last_session, refers_to_last_session
     from memvault.storage.ranking import SURE_CONFIDENCE
     from memvault.storage.secrets import redact
     from memvault.tools import search, text
@@ -207,6 +208,8 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
         last = last_session(store, caller, caller.scopes(None), cwd)
     found, degraded = [], None
     for asked in asked_all:
+        if last is not None and asks_for_last_session(asked):  # the digest is its whole answer: no more episodes
+            continue
         try:  # as the recall tool searches, without its wire models (pydantic: 0.1-0.2 s to import)
             outcome, shown = search.recall(store, caller, asked, limit=PROMPT_MEMORIES, kinds=[
                 kind for kind in KINDS if kind != "episode" or refers_to_last_session(asked)])
