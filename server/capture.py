@@ -41,7 +41,8 @@ def capture(store: Store, config: Config, client: str, data: dict[str, Any], end
     state = _State.of(config, path)
     stored = Stored(known={} if state.offset == 0 else None)
     bad = refused = 0
-    if not path.is_file():
+    missing = not path.is_file()
+    if missing:
         logging.getLogger(__name__).warning("transcript_path: %s %s: nothing captured", path, _not_a_file(path))
     else:
         for got in transcripts.chunks(path, state.offset, session_id, state.names, turns=APPEND_AT_ONCE):
@@ -53,15 +54,29 @@ def capture(store: Store, config: Config, client: str, data: dict[str, Any], end
         logging.getLogger(__name__).warning("%s: skipped %s", path, skipped)
     if not transcripts.usable(session_id):  # e.g. a credential: never stored as a session's name
         raise HookInputError("session_id: cannot be a session id (1-128 letters, digits and ._:-, no "
-                             "credential); the transcript's sessions were captured"
+                             "credential)" + ("" if missing else "; the transcript's sessions were captured")
                              + (", none was ended" if end else ""))
-    if end and not any(o.session_id == session_id for o in stored.outcomes):  # nothing new: make it exist
-        stored.outcomes.append(store.episodes.append(
-            tenant=config.tenant, scope=config.scope, session_id=session_id, turns=[], client=client,
-            cwd=nonempty_text(data.get("cwd"))))
     if end:
-        store.episodes.end(tenant=config.tenant, session_id=session_id)
+        _end_captured(store, config.tenant, session_id)
     return stored
+
+
+def _end_captured(store: Store, tenant: str, session_id: str) -> None:
+    """End the hook's session (its digest written) when a turn of it was ever captured; a session
+    without one is no session (docs/hooks.md: a client that never captures leaves none): said on stderr."""
+    import logging
+
+    from memvault.storage.errors import NotFound
+
+    try:
+        session = store.episodes.session(tenant=tenant, session_id=session_id)
+    except NotFound:
+        session = None
+    if session is None or not session.turns:
+        logging.getLogger(__name__).warning("session %s: no turn of it was captured, so there is no session to "
+                                            "end and no digest", session_id)
+        return
+    store.episodes.end(tenant=tenant, session_id=session_id)
 
 
 def _not_a_file(path: Path) -> str:

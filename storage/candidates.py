@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import successors
 from .backend import Found, Reader, Search
-from .history import SESSION_TAG
+from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_last_session,
     asks_for_password, content_words, names_no_subject, query_chunks,
@@ -249,7 +249,13 @@ def last_digests(tx: Reader, filters: Filters, words_query: str) -> dict[int, Me
     if not asks_for_last_session(words_query) or (filters.kinds and "episode" not in filters.kinds):
         return {}
     digests = replace(filters, kinds=["episode"], tags=[*(filters.tags or []), SESSION_TAG])
-    return tx.memories(filters.tenant, filters=digests, limit=LAST_SESSION_DIGESTS)
+    found = tx.memories(filters.tenant, filters=digests, limit=LAST_SESSION_DIGESTS * 2)
+    # A session without a turn is none (an older version wrote its digest): never the last session.
+    named = {seq: session_of(memory) for seq, memory in found.items()}
+    ids = [i for i in named.values() if i]
+    turns = {s.id: s.turns for s in tx.sessions(filters.tenant, ids=ids)} if ids else {}
+    kept = [seq for seq in found if turns.get(named[seq] or "", 1)]  # a digest whose session is gone: kept
+    return {seq: found[seq] for seq in kept[:LAST_SESSION_DIGESTS]}
 
 
 def credit_heads(

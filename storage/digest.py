@@ -1,5 +1,6 @@
 """A session's digest without a model (issue 26, item 2): deterministic and extractive, what
-was asked, which tools ran, which memories were stored or changed, and errors seen, within
+was asked, where it left off (the last assistant message), which tools ran, which memories were stored
+or changed, and errors seen, within
 ``limits.DIGEST_MAX_TOKENS`` literal tokens."""
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ ASKED_WORDS = 12  # words of each user turn the digest quotes
 ERROR_WORDS = 12  # words of an error's line
 WHERE_CHARS = 200  # of the client's name and working directory
 QUOTE_CHARS = 120  # of each quoted entry (a user turn's or an error's words)
+# Of the session's last assistant message, quoted as where it left off ("Next: add a retry ..."): about 60
+# tokens, so that the asked, tools and errors lines keep most of the digest's budget.
+LAST_REPLY_WORDS = 40
+LAST_REPLY_CHARS = 240
 _ERROR = re.compile(r"\b(?:error|failed|failure|fatal|panic)\b|(?-i:[a-z](?:Error|Exception))\b|\bERR!|Traceback",
                     re.IGNORECASE)
 # What a captured tool result that failed starts with (``server/transcripts``: Claude Code's ``is_error``): a
@@ -29,13 +34,20 @@ _TRACEBACK = "Traceback (most recent call last)"
 _MEMORY_ID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 
 
-def _words(text: str, count: int) -> str:
-    """The first ``count`` words of ``text``, at most ``QUOTE_CHARS`` characters (a pasted blob
+def _words(text: str, count: int, chars: int = QUOTE_CHARS) -> str:
+    """The first ``count`` words of ``text``, at most ``chars`` characters (a pasted blob
     is one word), "..." when cut."""
     words = text.split()
     quoted = " ".join(words[:count])
-    cut = len(words) > count or len(quoted) > QUOTE_CHARS
-    return quoted[:QUOTE_CHARS] + (" ..." if cut else "")
+    cut = len(words) > count or len(quoted) > chars
+    return quoted[:chars] + (" ..." if cut else "")
+
+
+def last_reply(turns: list[Turn]) -> str | None:
+    """The session's last assistant message (one with text), its first ``LAST_REPLY_WORDS`` words and
+    ``LAST_REPLY_CHARS`` characters, quoted: where the session left off. None when it has none."""
+    last = next((t for t in reversed(turns) if t.role == "assistant" and t.text.strip()), None)
+    return None if last is None else f'"{_words(last.text, LAST_REPLY_WORDS, LAST_REPLY_CHARS)}"'
 
 
 def error_line(text: str) -> str | None:
@@ -114,10 +126,11 @@ def _line(name: str, entries: list[str], more: int) -> list[str]:
 
 
 def _text(head: str, asked: list[str], more_asked: int, tools: str, changes: list[str], more_changes: int,
-          errors: list[str], more_errors: int) -> str:
+          errors: list[str], more_errors: int, reply: str | None = None) -> str:
     tools_line = [f"Tools: {tools}."] if tools else []
     return "\n".join([head, *_line("Asked", asked, more_asked), *tools_line,
-                      *_line("Memories", changes, more_changes), *_line("Errors", errors, more_errors)])
+                      *_line("Memories", changes, more_changes), *_line("Errors", errors, more_errors),
+                      *([f"Left off with: {reply}"] if reply else [])])
 
 
 def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOKENS) -> str:
@@ -126,6 +139,7 @@ def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOK
     changes) until it fits, each list then saying how many more there were; the tools line
     is cut by its last tools the same way."""
     head, asked, tools, changes, errors = parts(session, turns)
+    reply = last_reply(turns)  # where it left off: the last line, never cut (the lists are)
     kept = [_fitting(asked, max_tokens), _fitting(errors, max_tokens), _fitting(changes, max_tokens)]
     kept_tools = len(tools)
 
@@ -133,7 +147,7 @@ def digest(session: Session, turns: list[Turn], max_tokens: int = DIGEST_MAX_TOK
         shown_tools = ", ".join(tools[:kept_tools]) + (
             f", and {len(tools) - kept_tools} more" if kept_tools < len(tools) else "")
         return _text(head, asked[:kept[0]], len(asked) - kept[0], shown_tools, changes[:kept[2]],
-                     len(changes) - kept[2], errors[:kept[1]], len(errors) - kept[1])
+                     len(changes) - kept[2], errors[:kept[1]], len(errors) - kept[1], reply)
 
     current = text()
     while literal_tokens([current])[0] > max_tokens or len(current) > CONTENT_MAX_CHARS:  # type: ignore[operator]

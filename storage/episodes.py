@@ -91,7 +91,8 @@ class Episodes:
         cwd: str | None = None,
     ) -> AppendOutcome:
         """Append ``turns`` (at most ``TURNS_PER_CALL_MAX``) to the session, creating it when
-        absent; a turn with a seq the session has reached, or a ref it has, writes nothing.
+        absent (no turns: nothing is written, no session made); a turn with a seq the session has
+        reached, or a ref it has, writes nothing.
         Never loads the embedding model. Raises InvalidInput (a field, or a seq beyond the
         next), Conflict (the session belongs to another scope)."""
         sid = validate.session_id(session_id)
@@ -104,6 +105,8 @@ class Episodes:
             raise InvalidInput("turns", f"must be a list of at most {TURNS_PER_CALL_MAX:,} turns; got {got}")
         now = self._store.clock()
         rows = [self._row(i, turn, now) for i, turn in enumerate(turns)]
+        if not rows:  # no turn, no session: a client that never captures leaves none (docs/hooks.md)
+            return AppendOutcome(session_id=sid, added=(), repeated=0, redacted=())
         counted = literal_tokens([row.text for row in rows])
         rows = [replace(row, tokens=n) for row, n in zip(rows, counted, strict=True)]  # type: ignore[arg-type]
         with self._store.backend.write(tenant) as tx:
@@ -163,7 +166,8 @@ class Episodes:
     def end(self, *, tenant: str, session_id: str, at: int | None = None) -> Session:
         """End the session at ``at`` (ms; None: now) and write its digest, an ``episode``
         memory tagged ``session`` (superseding the one of an earlier end); the vector stays
-        pending without a model. An ended session that has not changed is returned as it is.
+        pending without a model. An ended session that has not changed, or a session without a
+        turn (it has nothing to digest), is returned as it is.
         Raises NotFound, InvalidInput."""
         sid = validate.session_id(session_id)
         now = self._store.clock()
@@ -172,7 +176,7 @@ class Episodes:
         for _ in range(END_ATTEMPTS):
             with self._store.backend.read(tenant) as tx:
                 session = _one(tx.sessions(tenant, ids=[sid]), sid)
-                if session.ended_at is not None and session.digest_id is not None:
+                if (session.ended_at is not None and session.digest_id is not None) or not session.turns:
                     return session
                 turns = tx.turns(tenant, sid)
             try:

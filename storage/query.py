@@ -62,18 +62,32 @@ ACTIVITY_WORDS = frozenset(
     .split()
 )
 CANDIDATES_MIN = 50
-# A question asking what happened in the last session ("what did we do last time?", "where did we leave
-# off?") asks for the newest session digests (docs/retrieval-tuning.md#the-last-session): these phrases,
-# and no word but those of :data:`SESSION_WORDS` and the generic ones.
-LAST_SESSION = re.compile(
+# A question about the last session (docs/retrieval-tuning.md#the-last-session) holds a phrase of one of
+# three kinds. The previous session named ("last time", "the previous session"), unless "last time" opens a
+# clause of its own ("last time I checked") or the session is a part of something ("the last session of
+# the conference"); resuming it ("pick up where we left off", "continue from ...", "where were we?");
+# recapping it ("remind me what we did", "what was I doing before?").
+_PRONOUN = r"(?:i|we|you|he|she|they|it|that|this)"
+_PREVIOUS = (
     r"\b(?:last|previous|prior|earlier|latest|recent|most recent|yesterday(?:['’]?s)?|other day['’]?s?)"
     r"\s+(?:session|sessions|time|conversation|conversations|chat|chats|meeting|sitting)\b"
-    r"|\b(?:left|leave|stopped|stop)\s+off\b|\bwhere\s+were\s+we\b", re.IGNORECASE)
+    rf"(?!\s+of\b)(?!\s+{_PRONOUN}\s+(?!(?:met|talked|spoke|chatted|worked|left|stopped)\b)\w+)")
+_RESUMING = (
+    r"\b(?:left|leave|stopped|stop)\s+off\b|\bwhere\s+(?:were|was)\s+(?:we|i)\b"
+    r"|\bwhere\s+(?:did|do|had)\s+(?:we|i)\s+(?:stop|end|get\s+to)\b"
+    r"|\b(?:continue|continuing|resume|resuming|carry\s+on|pick(?:ing)?\s+(?:it\s+|things\s+|this\s+)?(?:back\s+)?up)"
+    r"\s+(?:from\s+)?(?:where|before|previously)\b")
+_RECAPPING = (
+    r"\bremind\s+me\s+(?:of\s+)?(?:what|where)\s+(?:we|i|you)\b"
+    r"|\bwhat\s+(?:was|were)\s+(?:we|i)\s+(?:doing|working\s+on|up\s+to)\s+(?:before|earlier|previously)\b"
+    r"|\bwhat\s+did\s+(?:we|i|you)\s+(?:do|work\s+on|get\s+done)\s+(?:before|earlier|previously)\b")
+LAST_SESSION = re.compile("|".join((_PREVIOUS, _RESUMING, _RECAPPING)), re.IGNORECASE)
 SESSION_WORDS = frozenset(
     "session sessions time conversation conversations chat chats meeting sitting yesterday previous prior earlier"
     " latest recent most other day left leave stopped stop off recap summary summarise summarize summarised"
     " summarized remind reminder again talk talked talking discuss discussed discussing doing busy about catch"
-    " please pls plz thanks thank quick quickly brief briefly short happened happen going"  # courtesy: no subject
+    " continue continuing resume resuming carry pick picking back where next before previously"
+    " please pls plz thanks thank ok okay let lets now quick quickly brief briefly short happened happen going"  # courtesy: no subject
     .split()
 )
 LAST_SESSION_DIGESTS = 3  # the newest digests such a question makes candidates
@@ -162,12 +176,18 @@ def named_kinds(query: str) -> tuple[frozenset[str], bool]:
     return frozenset(kinds), only
 
 
+def refers_to_last_session(query: str) -> bool:
+    """Whether ``query`` speaks of the last session (a phrase of :data:`LAST_SESSION`), with a subject or
+    without: "what did we do last time on the checkout test?" does, "last time I checked it was down" not."""
+    return LAST_SESSION.search(query) is not None
+
+
 def asks_for_last_session(query: str) -> bool:
     """Whether ``query`` asks what happened in the last session: it holds a phrase of
     :data:`LAST_SESSION` and names no subject (each other word a stop word or one of
     :data:`SESSION_WORDS`, :data:`GENERIC_WORDS`, :data:`ACTIVITY_WORDS` or a kind word):
     "what did we do last time?" does, "what did we decide last time about the database?" does not."""
-    if not LAST_SESSION.search(query):
+    if not refers_to_last_session(query):
         return False
     return all(w in STOP_WORDS or w in SESSION_WORDS or w in GENERIC_WORDS or w in ACTIVITY_WORDS
                or w in _KIND_OF_WORD for w in _WORD.findall(LAST_SESSION.sub(" ", query.lower())))

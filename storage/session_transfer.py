@@ -85,6 +85,17 @@ def import_session(
     outcome = store.episodes.append(tenant=tenant, scope=record.get("scope") or scope,
                                     session_id=record[SESSION_KEY], turns=made, client=record.get("client"),
                                     cwd=record.get("cwd"))
-    if end and ended_at is not None:
+    if end and ended_at is not None and (outcome.added or outcome.repeated or _exists(store, tenant, outcome.session_id)):
         store.episodes.mark_ended(tenant=tenant, session_id=outcome.session_id, at=ended_at, digest_id=digest_id)
     return len(outcome.added), outcome.repeated
+
+
+def _exists(store: Store, tenant: str, session_id: str) -> bool:
+    """Whether ``tenant`` has the session (a line without turns makes none: ``Episodes.append``)."""
+    from .errors import NotFound
+
+    try:
+        store.episodes.session(tenant=tenant, session_id=session_id)
+    except NotFound:
+        return False
+    return True

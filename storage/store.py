@@ -326,6 +326,7 @@ class Store:
             source=validate.short_text("source", source, SOURCE_MAX_CHARS),
         )
         key = validate.short_text("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS)
+        key = key and validate.no_private("idempotency_key", key, "a key is stored and matched whole")
         if idempotency_key is not None and key is None:
             raise validate.empty("idempotency_key", idempotency_key, IDEMPOTENCY_KEY_MAX_CHARS, ", or left out")
         observed, expires = validate.times(observed_at, expires_at, self.clock())

@@ -177,9 +177,7 @@ def name(field: str, value: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
     no_credential(field, text)  # first: the messages below quote the name
-    if "<" in text and text != public(text)[0]:
-        raise InvalidInput(field, "holds a <private> span; a name is shown wherever its memory is, so it has no "
-                                  "private part: leave the private text out of it")
+    no_private(field, text, "a name is shown wherever its memory is")
     rule = ("a name holds letters, digits, punctuation and symbols, with single plain spaces (U+0020) "
             "between words, so that two names never look alike")
     bad = (_ASCII_NOT_IN_NAMES if text.isascii() else unicode_pattern(_NOT_IN_NAMES)).search(text)
@@ -438,6 +436,19 @@ def importance(value: int | None) -> int:
     return integer("importance", value, limits.IMPORTANCE_MIN, limits.IMPORTANCE_MAX)
 
 
+def no_private(field: str, text: str, why: str) -> str:
+    """``text`` when it holds no ``<private>`` span (:func:`public` would drop one): for a field stored or
+    shown whole (a name, a key), where dropping part of it would change what it names.
+
+    Raises:
+        InvalidInput: naming the field, with ``why`` it can have no private part.
+    """
+    if "<" in text and text != public(text)[0]:
+        raise InvalidInput(field, f"holds a <private> span; {why}, so it has no private part: leave the private "
+                                  "text out of it")
+    return text
+
+
 def short_text(field: str, value: str | None, max_chars: int) -> str | None:
     """Trim and NFC-normalise an optional free-text field; empty becomes None; at most ``max_chars``."""
     if value is None:
@@ -460,7 +471,7 @@ def scope(value: str | None, default: str, field: str = "scope", reading: bool =
     text = short_text(field, value, limits.SCOPE_MAX_CHARS)
     if text is None:
         raise empty(field, value, limits.SCOPE_MAX_CHARS)
-    return no_credential(field, text)
+    return no_private(field, no_credential(field, text), "a scope is said in results")
 
 
 def timestamp(field: str, value: str | None) -> int | None:
@@ -512,8 +523,12 @@ def query(value: str) -> str:
     """Check a recall query: a string of at most QUERY_MAX_CHARS characters.
 
     NUL and other control characters are allowed (they are simply not words);
-    lone surrogates are not, since they cannot be encoded. Returns the query without
-    invisible characters (``_INVISIBLE``), which would split its words.
+    lone surrogates are not, since they cannot be encoded. Returns the query without its
+    ``<private>`` spans (:func:`public`) and invisible characters (``_INVISIBLE``), which would split
+    its words.
+
+    Raises:
+        InvalidInput: not such a string, or nothing is left once its private spans are dropped.
     """
     if not isinstance(value, str):
         raise InvalidInput("query", f"must be a string; got {shown(value)}")
@@ -521,7 +536,12 @@ def query(value: str) -> str:
         raise InvalidInput("query", f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
     if not encodable(value):
         raise InvalidInput("query", NOT_UNICODE)
-    return visible(value)
+    kept, dropped = public(value)  # never searched, as a hook's prompt: the one place every search passes
+    kept = visible(kept or "")
+    if dropped and not kept.strip():
+        raise InvalidInput("query", "is empty once its <private>...</private> spans are removed (text inside them "
+                                    "is never searched): give words outside them")
+    return kept
 
 
 _SESSION_ID = re.compile(r"[A-Za-z0-9._:-]+")

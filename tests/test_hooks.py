@@ -349,9 +349,15 @@ def test_setup_hooks_merges_into_the_settings_keeps_a_backup_and_a_second_run_ch
     assert list(settings.parent.glob("settings.json.*.bak")) == backups
     # The command written runs, through a shell as Claude Code runs it.
     command = written["hooks"]["SessionStart"][-1]["hooks"][0]["command"]
-    ran = subprocess.run(command, shell=True, input=json.dumps(_payload("SessionStart")), env=env,
-                         capture_output=True, text=True, timeout=120)
-    assert _context(ran, "SessionStart").startswith("No memories are stored yet")
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(command, shell=True, input=json.dumps(_payload("SessionStart")), env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    first_run = run()  # no database yet: SessionStart only reads, so it makes none and says so
+    assert (first_run.returncode, first_run.stdout) == (0, "") and "no database at" in first_run.stderr
+    assert not Path(env["MEMVAULT_DB"]).exists()
+    _open(env).close()  # made by a capture hook or the server
+    assert _context(run(), "SessionStart").startswith("No memories are stored yet")
 
 
 def test_setup_hooks_refuses_settings_with_comments_and_writes_nothing(env):

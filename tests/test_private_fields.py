@@ -113,3 +113,65 @@ def test_import_drops_private_spans_from_source_reason_and_notes_and_names_the_l
     release = next(m for m in store.list_memories(tenant="default", scopes=["default"], limit=20)
                    if m.kind == "procedure")
     assert store.run_summaries(tenant="default", ids=[release.id])[release.id].failure_modes == (SPANS[1][1],)
+
+
+@pytest.mark.parametrize("key", ["k1<private>PRIVIDEM</private>", "<private>k</private>", "k <PRIVATE a=1>x",
+                                 "k</private>"])
+def test_an_idempotency_key_with_a_private_span_is_refused_and_nothing_is_stored(store, key):
+    with pytest.raises(InvalidInput) as refused:
+        handlers.remember(store, CALLER, content="The wiki runs on Docusaurus", idempotency_key=key)
+    assert refused.value.field == "idempotency_key" and "<private>" in refused.value.reason
+    assert "PRIVIDEM" not in str(refused.value)
+    assert store.count_memories(tenant="default", scopes=["default"]) == 0
+    kept = handlers.remember(store, CALLER, content="The wiki runs on Docusaurus", idempotency_key="k1")
+    again = handlers.remember(store, CALLER, content="The wiki runs on Docusaurus", idempotency_key="k1")
+    assert again.id == kept.id
+
+
+@pytest.mark.parametrize("scope", ["<private>hr</private>", "team<private>x</private>"])
+def test_a_scope_filter_with_a_private_span_is_refused(store, scope):
+    handlers.remember(store, CALLER, content="The wiki runs on Docusaurus")
+    with pytest.raises(InvalidInput) as refused:
+        handlers.recall(store, CALLER, query="wiki", scope=scope)
+    assert refused.value.field == "scope" and "<private>" in refused.value.reason
+
+
+@pytest.mark.parametrize("query", ["wiki <private>PRIVQUERY</private>", "<private>PRIVQUERY</private> wiki",
+                                   "wiki <PRIVATE>PRIVQUERY", "wiki <private note=1>PRIV\nQUERY</private>"])
+def test_recall_searches_without_the_querys_private_spans(store, query):
+    memory = handlers.remember(store, CALLER, content="The wiki runs on Docusaurus")
+    plain = handlers.recall(store, CALLER, query="wiki")
+    found = handlers.recall(store, CALLER, query=query)
+    assert [m.id for m in found.memories] == [m.id for m in plain.memories] == [memory.id]
+    assert "PRIV" not in found.model_dump_json()
+    turns = handlers.recall(store, CALLER, query=query, turns=True)
+    assert "PRIV" not in turns.model_dump_json()
+
+
+@pytest.mark.parametrize("query", ["<private>PRIVQUERY</private>", "<private>wiki", "  <private>x</private>  "])
+def test_a_query_that_is_only_private_is_refused_and_never_lists(store, query):
+    handlers.remember(store, CALLER, content="The wiki runs on Docusaurus")
+    for filters in ({}, {"kinds": ["fact"]}):
+        with pytest.raises(InvalidInput) as refused:
+            handlers.recall(store, CALLER, query=query, **filters)
+        assert refused.value.field == "query" and "PRIV" not in str(refused.value)
+
+
+@pytest.mark.usefixtures("one_model")
+@pytest.mark.asyncio
+async def test_private_spans_over_the_sdk_client_key_refused_query_stripped(db_path):
+    from mcp import Client
+
+    from memvault.server.app import build_server
+    from memvault.server.config import Config
+
+    async with Client(build_server(Config(db=db_path))) as c:
+        refused = await c.call_tool("remember", {"content": "The wiki runs on Docusaurus",
+                                                 "idempotency_key": "k1<private>PRIVIDEM</private>"})
+        stored = await c.call_tool("remember", {"content": "The wiki runs on Docusaurus", "idempotency_key": "k1"})
+        found = await c.call_tool("recall", {"query": "wiki <private>PRIVQUERY</private>"})
+    assert refused.is_error and "idempotency_key" in refused.content[0].text
+    assert "PRIVIDEM" not in refused.content[0].text
+    assert not stored.is_error and not found.is_error
+    assert "Docusaurus" in found.content[0].text and "PRIVQUERY" not in found.content[0].text
+    assert b"PRIVIDEM" not in db_path.read_bytes()

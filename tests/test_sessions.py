@@ -277,6 +277,7 @@ def test_the_digest_says_what_was_asked_which_tools_ran_what_changed_and_errors(
     assert lines[2] == "Tools: Bash x2, Read x1, mcp__memvault__remember x1, supersede x1."
     assert lines[3] == "Memories: remember 0190a8e4; supersede 0190a8e4 0190a8e5"
     assert lines[4] == 'Errors: Bash (turn 4): "FAILED tests/test_login.py::test_expiry - AssertionError"'
+    assert lines[5] == 'Left off with: "Looking at it."'  # the last assistant message: where it left off
     assert literal_tokens([memory.content])[0] <= DIGEST_MAX_TOKENS  # type: ignore[operator]
     assert store.episodes.session(tenant="a", session_id="work-1") == ended
 
@@ -405,21 +406,27 @@ def test_two_ends_at_once_leave_one_current_digest(db: str, clock: Clock):
             s.close()
 
 
-def test_an_empty_append_opens_a_session_and_an_empty_session_ends_with_a_digest(store: Store, clock: Clock):
+def test_an_empty_append_makes_no_session_and_a_session_keeps_the_first_client_and_cwd_given(
+        store: Store, clock: Clock):
     out = append(store, "opened", cwd="/home/dev/<private>x</private>app")
     assert (out.added, out.repeated) == ((), 0)
+    with pytest.raises(NotFound):  # no turn, no session: a client that never captures leaves none
+        store.episodes.session(tenant="a", session_id="opened")
+    with pytest.raises(NotFound):
+        store.episodes.end(tenant="a", session_id="opened")
+    append(store, "opened", NewTurn("user", "hello"), cwd="/home/dev/<private>x</private>app")
     opened = store.episodes.session(tenant="a", session_id="opened")
-    assert (opened.turns, opened.tokens, opened.client, opened.cwd) == (0, 0, None, "/home/dev/app")
+    assert (opened.turns, opened.client, opened.cwd) == (1, None, "/home/dev/app")
     assert opened.started_at == opened.last_at == clock.now
-    append(store, "opened", client="codex", cwd="/elsewhere")  # fills what it lacked, keeps what it had
+    append(store, "opened", NewTurn("user", "again"), client="codex", cwd="/elsewhere")  # fills what it lacked
     again = store.episodes.session(tenant="a", session_id="opened")
     assert (again.client, again.cwd) == ("codex", "/home/dev/app")
     ended = store.episodes.end(tenant="a", session_id="opened")
     content = store.get(tenant="a", id=ended.digest_id or "").content or ""
-    assert content.splitlines() == [
+    assert content.splitlines()[0] == (
         "Recap of a working session (codex, /home/dev/app), 2026-01-01T00:00:00.000Z to "
         "2026-01-01T00:00:00.000Z: what we worked on and where we left off. Session opened: "
-        "0 turns, 0 from the user, 0 tool calls."]
+        "2 turns, 2 from the user, 0 tool calls.")
 
 
 @pytest.mark.parametrize("asked", ["Shared-Id", "shared", "SHARED-ID"])

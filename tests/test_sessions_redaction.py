@@ -9,6 +9,7 @@ import unicodedata
 import pytest
 
 from memvault.storage.errors import InvalidInput
+from memvault.storage.records import NewTurn
 from memvault.storage.secrets import MOST_FOUND, find_secrets, redact
 
 TOKENS = ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIAQYLPMN5HFIQR7BZX",
@@ -116,7 +117,8 @@ def test_a_session_id_that_is_a_credential_is_refused_unquoted(store):
         store.episodes.append(tenant="t", scope="s", session_id=token, turns=[])
     assert token not in str(refused.value)
     assert store.episodes.sessions(tenant="t") == []
-    store.episodes.append(tenant="t", scope="s", session_id="5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01", turns=[])
+    store.episodes.append(tenant="t", scope="s", session_id="5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01",
+                          turns=[NewTurn("user", "hello")])
     assert [s.id for s in store.episodes.sessions(tenant="t")] == ["5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01"]
 
 

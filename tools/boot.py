@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memvault.storage import literal, validate
 from memvault.storage.embeddings import floor_tokens
@@ -63,7 +63,11 @@ TASK_PROCEDURE_FLOOR = 0.05
 # unguaranteed tenth is its share, and a quarter its cap: the longest digest (400 tokens) fits
 # the default 2,000 and takes no more from today's sections (measured: docs/tools.md#resources).
 LAST_SESSION = Section("Last session", ("episode",), newest_first=True, share=0.1, cap=0.25)
-SESSIONS_LOOKED_AT = 20  # the newest sessions searched for the last ended one
+# Its title when the boot is for a working directory: that folder's last session, or, when it has none,
+# the newest of any folder, said as such.
+LAST_HERE = "Last session in this folder"
+LAST_ELSEWHERE = "Last session (in another folder: none in this one yet)"
+SESSIONS_LOOKED_AT = 100  # the newest sessions searched for the last ended one (SESSIONS_MAX_LIMIT)
 # Every line costs at least this many tokens, so budget // MIN_LINE_TOKENS rows per section suffice.
 MIN_LINE_TOKENS = 8
 _HEADING = re.compile(r"^## .*$", re.MULTILINE)
@@ -248,9 +252,10 @@ def _assemble(header: str, state: list[_Part], lines: dict[tuple[str, int], tupl
     return "".join(body)
 
 
-def boot_context(store: Store, caller: Caller, budget: int, task: str | None = None) -> str:
+def boot_context(store: Store, caller: Caller, budget: int, task: str | None = None, cwd: str | None = None) -> str:
     """The ``memory://boot`` document for ``caller`` within ``budget`` tokens; with ``task`` (a few
-    words on what the session is for; empty: none) the memories relevant to it lead.
+    words on what the session is for; empty: none) the memories relevant to it lead; with ``cwd`` (the
+    client's working directory) the last session is that folder's when it has one (:func:`last_session`).
 
     Raises:
         InvalidInput: ``task`` is longer than ``QUERY_MAX_CHARS`` or holds a credential.
@@ -264,7 +269,10 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     if not waiting and more:
         items = "Memories may wait (more than one read holds)"
     review_line = f"\n\n{items} for review: read memory://review" if waiting or more else ""  # header tokens
-    digest = _last_digest(store, caller, scopes)
+    last = last_session(store, caller, scopes, cwd)
+    digest = None if last is None else last.digest
+    last_section = LAST_SESSION if cwd is None or last is None else replace(
+        LAST_SESSION, title=LAST_HERE if last.here else LAST_ELSEWHERE)
     if digest is not None and digest.id in {m.id for m in leading}:
         digest = None  # shown once, with the task's
     extra = leading + [digest] if digest is not None else leading
@@ -277,7 +285,7 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
         elsewhere = {m.id for m in extra if m.kind in section.kinds}  # counted here, shown in their section
         parts.append((section, [m for m in memories if m.id not in elsewhere], total - len(elsewhere)))
     if digest is not None:
-        parts.append((LAST_SESSION, [digest], 1))
+        parts.append((last_section, [digest], 1))
     now = store.clock()
     # Each older memory of a pair review holds, to the newest memory contradicting it (ids sort as written).
     newer_of = {older: newer for older, newer, _ in sorted(review.contradictions, key=lambda pair: pair[1])}
@@ -371,15 +379,36 @@ def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tup
     return found, note
 
 
-def _last_digest(store: Store, caller: Caller, scopes: list[str]) -> Memory | None:
-    """The digest of the caller's last ended session in ``scopes``, if it is a current memory."""
+@dataclass(frozen=True)
+class LastSession:
+    """The digest of a last session, and whether that session ran in the working directory asked about."""
+
+    digest: Memory
+    here: bool
+
+
+def same_folder(stored: str | None, cwd: str | None) -> bool:
+    """Whether a session's stored ``cwd`` (redacted when stored) is the working directory ``cwd``."""
+    if not stored or not cwd:
+        return False
+    from memvault.storage.secrets import redact
+
+    return stored.rstrip("/") in {cwd.rstrip("/"), redact(cwd)[0].rstrip("/")}
+
+
+def last_session(store: Store, caller: Caller, scopes: list[str], cwd: str | None = None) -> LastSession | None:
+    """The digest of the caller's last ended session in ``scopes`` that has turns (one without is no
+    session), if it is a current memory; with ``cwd``, the last such session in that working directory,
+    else (``here`` False) the last anywhere. Among the newest ``SESSIONS_LOOKED_AT`` sessions."""
     sessions = store.episodes.sessions(tenant=caller.tenant, scopes=scopes, limit=SESSIONS_LOOKED_AT)
-    ended = next((s for s in sessions if s.ended_at is not None and s.digest_id is not None), None)
-    if ended is None:
-        return None
-    try:
-        digest = store.get(tenant=caller.tenant, id=ended.digest_id)  # type: ignore[arg-type]
-    except NotFound:  # forgotten with its history
-        return None
-    current = digest.content is not None and digest.superseded_by is None and digest.scope in scopes
-    return digest if current and digest.kind == "episode" else None
+    ended = [s for s in sessions if s.ended_at is not None and s.digest_id is not None and s.turns]
+    here = [s for s in ended if same_folder(s.cwd, cwd)]
+    for session in here + [s for s in ended if s not in here]:
+        try:
+            digest = store.get(tenant=caller.tenant, id=session.digest_id)  # type: ignore[arg-type]
+        except NotFound:  # forgotten with its history
+            continue
+        if digest.content is not None and digest.superseded_by is None and digest.scope in scopes \
+                and digest.kind == "episode":
+            return LastSession(digest, session in here)
+    return None

@@ -114,7 +114,8 @@ def recall(
     if session_id is not None:
         raise InvalidInput("session_id", "is taken with `turns` (true) only: it names the session whose turns "
                                          "are searched")
-    query = validate.visible(query)  # a query of zero-width spaces is as empty as one of spaces
+    # a query of zero-width spaces is as empty as one of spaces; its private spans are never searched
+    query = validate.query(query)
     listing = not query.strip()
     cursor = args.pop("cursor", None)
     if cursor is not None and not listing:

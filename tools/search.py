@@ -36,7 +36,7 @@ def recall(store: Store, caller: Caller, query: str, **filters: object) -> tuple
     """
     from memvault.storage.errors import InvalidInput
 
-    query = validate.visible(query)
+    query = validate.query(query)  # its private spans dropped, as recall's
     if not query.strip():
         raise InvalidInput("query", "is empty: give words to search for")
     outcome = store.recall(tenant=caller.tenant, query=query, scopes=caller.scopes(None), **filters)  # type: ignore[arg-type]

@@ -150,6 +150,7 @@ def search_turns(
         raise InvalidInput(extra[0], "is not taken with `turns` (true): turns are searched by their words in "
                                      "the sessions of the scopes searched (`scope`, `session_id`)")
     scopes = caller.scopes(scope)
+    query = validate.query(query)  # its private spans dropped: neither searched nor marked in excerpts
     hits = store.episodes.search(tenant=caller.tenant, query=query, scopes=scopes, session_id=session_id,
                                  limit=args.get("limit"))  # type: ignore[arg-type]
     words = content_words(query_chunks(query))
