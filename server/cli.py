@@ -421,7 +421,7 @@ def _main(argv: Sequence[str]) -> int:
                 "consolidate_after_writes")
     try:
         config = config_module.load(**{name: getattr(args, name, None) for name in settings},
-                                    serving=command == "serve", writing=command in WRITING)
+                                    serving=command in ("serve", "hook"), writing=command in WRITING)
     except config_module.DamagedFile as exc:
         if command == "doctor":  # the damage is its report
             from .store_commands import doctor_report

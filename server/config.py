@@ -167,8 +167,9 @@ def expand_path(value: str, name: str) -> Path:
 
 def _database(flag: str | None, serving: bool) -> Path | str:
     """The database setting: a PostgreSQL URL as given, or a file path that can be opened. A relative
-    path is refused from MEMVAULT_DB, and from ``--db`` when ``serving`` (each client starts the server
-    in a folder of its choosing); another command reads a relative ``--db`` from the current folder."""
+    path is refused from MEMVAULT_DB, and from ``--db`` when ``serving`` (the server and the hooks: each
+    client starts them in a folder of its choosing); another command reads a relative ``--db`` from the
+    current folder."""
     value, name = _setting(flag, "MEMVAULT_DB")
     if value is not None and not value.strip():
         raise ValueError(f"{name}: is {'only white space' if value else 'empty'}; give a file path or a "

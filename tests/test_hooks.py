@@ -783,3 +783,16 @@ def test_the_prompt_hook_says_of_a_memory_what_recall_says_a_failing_procedures_
     finally:
         store.close()
     assert said is not None and "certbot renew" in said and "(flagged: the last two runs failed)" in said
+
+
+@pytest.mark.parametrize("given", ["rel.db", "./rel.db", "sub/../rel.db"])
+def test_a_hook_with_a_relative_db_is_refused_and_makes_nothing(env, tmp_path, given):
+    """A client starts a hook in a folder of its choosing: a relative --db would open another file in
+    each (as `serve` refuses it)."""
+    for event in ("SessionStart", "Stop"):
+        command = [*HOOK[:3], "hook", "--db", given, *HOOK[4:], event]
+        result = subprocess.run(command, input=json.dumps(_payload(event)), env=env, capture_output=True,
+                                text=True, timeout=180, cwd=tmp_path)
+        assert result.returncode == 1 and result.stdout == "", result.stderr
+        assert "relative path" in result.stderr and "--db" in result.stderr
+        assert not (tmp_path / "rel.db").exists()
