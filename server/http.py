@@ -509,14 +509,25 @@ def _json_refusal(status: int) -> Response:
     return _error(status, *_HEADER_REFUSALS.get(status, ("invalid_request", "the request's headers were refused")))
 
 
+def _default_ports(authority: str) -> tuple[str, ...]:
+    """The default ports ``authority`` (a host, or an origin with its scheme) may be written with when
+    it names none: ":443" for https, ":80" for http, both for a bare host (its scheme is the proxy's)."""
+    scheme, _, host = authority.rpartition("://")
+    if host.endswith("]") or ":" not in host:  # no port given ("[::1]" is a host alone)
+        return {"https": (":443",), "http": (":80",)}.get(scheme.lower(), () if scheme else (":80", ":443"))
+    return ()
+
+
 def transport_security(http: HttpConfig) -> TransportSecuritySettings:
     """DNS-rebinding protection: Host must be loopback, the bound address or an allowed
     host; Origin (when sent) loopback or an allowed origin."""
     hosts = [f"{h}:*" for h in LOOPBACK_HOSTS] + [*LOOPBACK_HOSTS]
     if not http.loopback:
         hosts += [http.host, f"{http.host}:*"]
-    hosts += list(http.allowed_hosts)
-    origins = [f"http://{h}{port}" for h in LOOPBACK_HOSTS for port in (":*", "")] + list(http.allowed_origins)
+    # A default port written out is the same authority (RFC 9110 §4.2.3): "name" allows "name:443".
+    hosts += [f"{h}{port}" for h in http.allowed_hosts for port in ("", *_default_ports(h))]
+    origins = [f"http://{h}{port}" for h in LOOPBACK_HOSTS for port in (":*", "")] + [
+        f"{o}{port}" for o in http.allowed_origins for port in ("", *_default_ports(o))]
     # Guard lower-cases both headers when they are then allowed: names and schemes are case-insensitive.
     hosts, origins = [h.lower() for h in hosts], [o.lower() for o in origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,

@@ -23,7 +23,8 @@ from npx import npx_command
 from hypothesis import strategies as st
 from wire import StdioServer
 
-from memvault.server.http import PROBE_CACHE_S
+from memvault.server.config import HttpConfig
+from memvault.server.http import PROBE_CACHE_S, allowed, transport_security
 from memvault.storage import keys
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
@@ -220,6 +221,27 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
         assert server.post(key, PING, host=host).status_code == 200, host
     for origin in ("http://localhost", "http://127.0.0.1", "http://[::1]"):  # port 80, not written
         assert server.post(key, PING, origin=origin).status_code == 200, origin
+
+
+def test_an_allowed_host_or_origin_may_write_its_default_port_and_no_other() -> None:
+    """RFC 9110 §4.2.3: "name:443" is "name" behind a TLS proxy (an adversarial pass got 421); a port
+    given in the setting is matched whole, and another port of a name given without one is refused."""
+    security = transport_security(HttpConfig(
+        allowed_hosts=("memory.example.com", "other.example:8443", "[2001:db8::1]"),
+        allowed_origins=("https://memory.example.com", "http://plain.example", "https://ported.example:8443")))
+    hosts, origins = security.allowed_hosts, security.allowed_origins
+    for host in ("memory.example.com", "memory.example.com:443", "memory.example.com:80", "other.example:8443",
+                 "[2001:db8::1]", "[2001:db8::1]:443"):
+        assert allowed(host, hosts), host
+    for host in ("memory.example.com:8443", "memory.example.com:4430", "memory.example.com:44", "other.example",
+                 "other.example:443", "[2001:db8::1]:8080", "memory.example.com:443:443"):
+        assert not allowed(host, hosts), host
+    for origin in ("https://memory.example.com", "https://memory.example.com:443", "http://plain.example",
+                   "http://plain.example:80", "https://ported.example:8443"):
+        assert allowed(origin, origins), origin
+    for origin in ("https://memory.example.com:80", "http://memory.example.com", "http://plain.example:443",
+                   "https://ported.example", "https://ported.example:443"):
+        assert not allowed(origin, origins), origin
 
 
 def test_a_credential_in_a_refused_host_or_origin_stays_out_of_the_log(server: HttpServer, db: Path) -> None:
