@@ -177,7 +177,7 @@ def name(field: str, value: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
     no_credential(field, text)  # first: the messages below quote the name
-    no_private(field, text, "a name is shown wherever its memory is")
+    no_private(field, text, "a name is shown whole in results, listings and logs")
     rule = ("a name holds letters, digits, punctuation and symbols, with single plain spaces (U+0020) "
             "between words, so that two names never look alike")
     bad = (_ASCII_NOT_IN_NAMES if text.isascii() else unicode_pattern(_NOT_IN_NAMES)).search(text)

@@ -1,7 +1,7 @@
 """<private>...</private> spans in the free-text fields other than content (source, a supersede's or
 forget's reason, a failed run's note; the same fields of an import line) are dropped as content's are,
 never stored, never refused for a credential inside them, and the result says so; a name (tag,
-scope) with such a span is refused naming the field (a name is shown wherever its memory is).
+scope) with such a span is refused naming the field (a name is shown whole in results, listings and logs).
 Asserted on the store (both backends) and on the results."""
 
 from __future__ import annotations
