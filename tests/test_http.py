@@ -262,6 +262,9 @@ def test_healthz_reports_readiness_without_authentication_or_secrets(server: Htt
 INSPECTOR, MCP_REMOTE = "@modelcontextprotocol/inspector@0.15.0", "mcp-remote@0.15.1"
 
 
+# On SQLite only: this is about the transport (the Inspector and mcp-remote over HTTP with a key);
+# PostgreSQL's keys, writes and reads over HTTP are the other tests' here, on both backends.
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed")
 def test_the_inspector_cli_lists_tools_and_remembers_and_recalls_over_http_with_a_key(
         server: HttpServer, db: Path, tmp_path: Path) -> None:
