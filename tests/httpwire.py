@@ -27,19 +27,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# ``memvault serve`` with another read timeout (memvault.server.http.READ_TIMEOUT_S, 10 s), so a
+# test of what that timeout does waits a few seconds, not ten, for each connection it lets expire.
+_WITH_READ_TIMEOUT = ("import sys; from memvault.server import http; http.READ_TIMEOUT_S = float(sys.argv.pop(1)); "
+                      "from memvault.server.cli import main; raise SystemExit(main())")
+
+
 class HttpServer:
     """A running team server; ``log`` reads its stderr so far."""
 
     def __init__(self, db: Path | str, *flags: str, port: int | None = None, logs: Path | None = None,
-                 ready: bool = True, **env: str) -> None:
-        """Start the server; wait until ``/healthz`` answers (200 with ``ready``, any answer without)."""
+                 ready: bool = True, read_timeout: float | None = None, **env: str) -> None:
+        """Start the server; wait until ``/healthz`` answers (200 with ``ready``, any answer without).
+        ``read_timeout``: seconds a client has to send a whole request, instead of the server's own."""
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
         self._log_path = (logs or Path(db).parent) / f"server.{self.port}.log"
         self._log = self._log_path.open("w")
+        serve = SERVE if read_timeout is None else [SERVE[0], "-c", _WITH_READ_TIMEOUT, str(read_timeout), "serve"]
         self.proc = subprocess.Popen(
-            [*SERVE, "--transport", "http", "--port", str(self.port), *flags], env=server_env(db, **env),
+            [*serve, "--transport", "http", "--port", str(self.port), *flags], env=server_env(db, **env),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log,
         )
         deadline = time.monotonic() + 60
