@@ -126,8 +126,9 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
     """The part of ``seq``'s time bonus its evidence does not bear out: all of ``SAID_BONUS``
     (the time's words count in its coverage instead); in a question with a subject, all of
     ``TIME_BONUS`` when ``seq`` lacks the question's names (``c.named``) and a candidate
-    of a kind the question names holds one, else scaled by its cosine over ``best``; it ranks
-    but makes no surer (docs/retrieval-tuning.md#time)."""
+    of a kind the question names holds one, or holds no word of the subject
+    (``c.subject_held``), else scaled by its cosine over ``best``; it ranks but makes no
+    surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
     if not observed_then(c, c.rows[seq]):
         return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
@@ -135,6 +136,8 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
         return 0.0
     if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
         return TIME_BONUS  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
+    if c.subject_held is not None and seq not in c.subject_held:
+        return TIME_BONUS  # "what did the finance team decide on Tuesday?": not Marketing's of Tuesday
     if similarity is None or best <= 0:
         return 0.0
     return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
@@ -309,7 +312,8 @@ def rank(
         lead = earned[seq] - (second if seq == best_seq else best_earned)
         best_similarity = max(similar[group], similarity or 0.0) if seq in equal else similar[group]
         gap = max(0.0, best_similarity - (similarity or 0.0))
-        sure = confidence(coverage, gap, first, lead)
+        # A hit holding no word of the question's subject is not surer for covering its time.
+        sure = confidence(c.untimed.get(seq, coverage), gap, first, lead)
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
