@@ -103,14 +103,18 @@ def through_confidence(
     return max(own, round(sure * max(0.0, kept_meaning), 3))
 
 
-def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, float]:
+def _keyword_terms(c: Candidates, keyword_rank: dict[int, int], coverage: dict[int, float]) -> dict[int, float]:
+    """Each keyword candidate's keyword term of its fused score, for ``coverage`` of each."""
     best_coverage = max(c.coverage.values(), default=0.0)
     trust = best_coverage * min(1.0, best_coverage / KEYWORD_TRUST_COVERAGE) ** 3
+    return {seq: KEYWORD_WEIGHT * coverage.get(seq, 0.0) * trust / (RRF_K + at) for seq, at in keyword_rank.items()}
+
+
+def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, float]:
+    keyword = _keyword_terms(c, keyword_rank, c.coverage)
     scores: dict[int, float] = {}
     for seq, memory in c.rows.items():
-        score = VECTOR_WEIGHT * (c.similarity.get(seq) or 0.0)
-        if seq in keyword_rank:
-            score += KEYWORD_WEIGHT * c.coverage.get(seq, 0.0) * trust / (RRF_K + keyword_rank[seq])
+        score = VECTOR_WEIGHT * (c.similarity.get(seq) or 0.0) + keyword.get(seq, 0.0)
         score += time_bonus(c, memory)
         if memory.kind in c.kinds:
             # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
@@ -294,7 +298,10 @@ def rank(
     equal = {seq for seq in rivals if not c.subject and (
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
     best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)
-    earned = {seq: scores[seq] - unearned(c, seq, best) for seq in kept}
+    # A hit holding no word of the question's subject earns nothing by the time's words either.
+    timed, untimed = _keyword_terms(c, keyword_rank, c.coverage), _keyword_terms(c, keyword_rank, c.untimed)
+    earned = {seq: scores[seq] - unearned(c, seq, best)
+              - (timed.get(seq, 0.0) - untimed.get(seq, 0.0) if seq in c.untimed else 0.0) for seq in kept}
     others = [s for s in rivals if s not in equal]  # what a memory of ``equal`` is measured against
     top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned)}
     similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
