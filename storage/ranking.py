@@ -130,8 +130,8 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
     """The part of ``seq``'s time bonus its evidence does not bear out: all of ``SAID_BONUS``
     (the time's words count in its coverage instead); in a question with a subject, all of
     ``TIME_BONUS`` when ``seq`` lacks the question's names (``c.named``) and a candidate
-    of a kind the question names holds one, or holds no word of the subject
-    (``c.subject_held``), else scaled by its cosine over ``best``; it ranks but makes no
+    of a kind the question names holds one, or ``seq`` is of such a kind and holds no word of
+    the subject (``c.subject_held``), else scaled by its cosine over ``best``; it ranks but makes no
     surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
     if not observed_then(c, c.rows[seq]):
@@ -140,7 +140,7 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
         return 0.0
     if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
         return TIME_BONUS  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
-    if c.subject_held is not None and seq not in c.subject_held:
+    if seq in c.untimed:
         return TIME_BONUS  # "what did the finance team decide on Tuesday?": not Marketing's of Tuesday
     if similarity is None or best <= 0:
         return 0.0
@@ -298,7 +298,8 @@ def rank(
     equal = {seq for seq in rivals if not c.subject and (
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
     best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)
-    # A hit holding no word of the question's subject earns nothing by the time's words either.
+    # A hit of the kind asked holding no word of the question's subject earns nothing by the time's
+    # words either (docs/retrieval-tuning.md#time).
     timed, untimed = _keyword_terms(c, keyword_rank, c.coverage), _keyword_terms(c, keyword_rank, c.untimed)
     earned = {seq: scores[seq] - unearned(c, seq, best)
               - (timed.get(seq, 0.0) - untimed.get(seq, 0.0) if seq in c.untimed else 0.0) for seq in kept}
