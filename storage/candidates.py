@@ -18,7 +18,7 @@ from .backend import Found, Reader, Search
 from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_last_session,
-    asks_for_password, content_words, names_no_subject, query_chunks,
+    asks_for_password, content_words, names_no_subject, query_chunks, subject_words,
 )
 from .records import Memory
 from .timewords import TimeRange
@@ -32,6 +32,10 @@ _NAME = re.compile(r"\w[\w'-]*")
 # An acronym, not a proper name (:func:`named_around`; docs/retrieval-tuning.md#acronyms).
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
+# Kinds whose text names what they are about: a decision of the time asked holding no word of the
+# question's subject earns no confidence by the time (an episode or failure is told by its symptoms:
+# "Heat pump stopped" answers "what broke at home?"; docs/retrieval-tuning.md#time).
+SUBJECT_KINDS = frozenset({"decision"})
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,11 @@ class Candidates:
     named: frozenset[int] | None = None
     newest_digest: int | None = None  # for a question asking for the last session (``last_digests``)
     said: frozenset[str] = frozenset()  # ids of memories whose text names the time (``TimeRange.said``)
+    # seqs holding a word of the subject of a question naming a time and one of ``SUBJECT_KINDS``
+    # (``query.subject_words``); None without them (ranking.unearned)
+    subject_held: frozenset[int] | None = None
+    # coverage without the time of the memories of such a kind not ``subject_held``
+    untimed: dict[int, float] = field(default_factory=dict)
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -193,10 +202,11 @@ def gather(
     def says_then(memory: Memory) -> bool:
         return when is not None and when.said is not None and when.said.in_text(memory.content or "")
 
-    def coverage_of(seq: int, memory: Memory) -> float:
+    def coverage_of(seq: int, memory: Memory, timed: bool = True) -> float:
         own, context = terms.get(seq, (set(), set()))
-        then = when is not None and (when.holds(memory.observed_at) or bool(time_terms and time_terms <= own)
-                                     or says_then(memory))
+        then = timed and when is not None and (
+            when.holds(memory.observed_at) or says_then(memory)
+            or bool(time_terms and time_terms <= own and when.written_in(memory.content or "")))
         return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
 
     coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}
@@ -218,10 +228,15 @@ def gather(
     # Only a question naming a time is asked who holds its names (ranking.unearned).
     known = [lexemes(name_words[name]) for name in asked if name not in unknown] if when is not None else []
     named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
+    about = [{term} for term in lexemes(subject_words(content_words(chunks)))] \
+        if when is not None and kinds & SUBJECT_KINDS else []
+    subject_held = holding(tx, filters, rows, older, terms, about) if about else None
+    untimed = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs
+               if subject_held is not None and seq not in subject_held and rows[seq].kind in kinds & SUBJECT_KINDS}
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said)
+                      next(iter(listed), None), said, subject_held, untimed)
 
 
 def holding(

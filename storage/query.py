@@ -201,5 +201,12 @@ def asks_for_password(query: str) -> bool:
 def names_no_subject(query: str) -> bool:
     """Whether every word of ``query`` is a stop word, a kind word or one of
     :data:`GENERIC_WORDS` and :data:`ACTIVITY_WORDS` ("what did we change?", "what happened?")."""
-    return all(w in STOP_WORDS or w in GENERIC_WORDS or w in ACTIVITY_WORDS or w in _KIND_OF_WORD
-               for w in _WORD.findall(query.lower()))
+    return not subject_words(_WORD.findall(query))
+
+
+def subject_words(words: list[str]) -> list[str]:
+    """The ``words`` naming a question's subject: all but stop words, kind words and those of
+    :data:`GENERIC_WORDS` and :data:`ACTIVITY_WORDS` ("finance", "team" of "what did the finance
+    team decide?")."""
+    return [w for w in words if (lower := w.lower()) not in STOP_WORDS and lower not in GENERIC_WORDS
+            and lower not in ACTIVITY_WORDS and lower not in _KIND_OF_WORD]

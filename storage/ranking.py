@@ -103,14 +103,18 @@ def through_confidence(
     return max(own, round(sure * max(0.0, kept_meaning), 3))
 
 
-def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, float]:
+def _keyword_terms(c: Candidates, keyword_rank: dict[int, int], coverage: dict[int, float]) -> dict[int, float]:
+    """Each keyword candidate's keyword term of its fused score, for ``coverage`` of each."""
     best_coverage = max(c.coverage.values(), default=0.0)
     trust = best_coverage * min(1.0, best_coverage / KEYWORD_TRUST_COVERAGE) ** 3
+    return {seq: KEYWORD_WEIGHT * coverage.get(seq, 0.0) * trust / (RRF_K + at) for seq, at in keyword_rank.items()}
+
+
+def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, float]:
+    keyword = _keyword_terms(c, keyword_rank, c.coverage)
     scores: dict[int, float] = {}
     for seq, memory in c.rows.items():
-        score = VECTOR_WEIGHT * (c.similarity.get(seq) or 0.0)
-        if seq in keyword_rank:
-            score += KEYWORD_WEIGHT * c.coverage.get(seq, 0.0) * trust / (RRF_K + keyword_rank[seq])
+        score = VECTOR_WEIGHT * (c.similarity.get(seq) or 0.0) + keyword.get(seq, 0.0)
         score += time_bonus(c, memory)
         if memory.kind in c.kinds:
             # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
@@ -126,8 +130,9 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
     """The part of ``seq``'s time bonus its evidence does not bear out: all of ``SAID_BONUS``
     (the time's words count in its coverage instead); in a question with a subject, all of
     ``TIME_BONUS`` when ``seq`` lacks the question's names (``c.named``) and a candidate
-    of a kind the question names holds one, else scaled by its cosine over ``best``; it ranks
-    but makes no surer (docs/retrieval-tuning.md#time)."""
+    of a kind the question names holds one, or ``seq`` is of such a kind and holds no word of
+    the subject (``c.subject_held``), else scaled by its cosine over ``best``; it ranks but makes no
+    surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
     if not observed_then(c, c.rows[seq]):
         return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
@@ -135,6 +140,8 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
         return 0.0
     if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
         return TIME_BONUS  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
+    if seq in c.untimed:
+        return TIME_BONUS  # "what did the finance team decide on Tuesday?": not Marketing's of Tuesday
     if similarity is None or best <= 0:
         return 0.0
     return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
@@ -291,7 +298,11 @@ def rank(
     equal = {seq for seq in rivals if not c.subject and (
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
     best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)
-    earned = {seq: scores[seq] - unearned(c, seq, best) for seq in kept}
+    # A hit of the kind asked holding no word of the question's subject earns nothing by the time's
+    # words either (docs/retrieval-tuning.md#time).
+    timed, untimed = _keyword_terms(c, keyword_rank, c.coverage), _keyword_terms(c, keyword_rank, c.untimed)
+    earned = {seq: scores[seq] - unearned(c, seq, best)
+              - (timed.get(seq, 0.0) - untimed.get(seq, 0.0) if seq in c.untimed else 0.0) for seq in kept}
     others = [s for s in rivals if s not in equal]  # what a memory of ``equal`` is measured against
     top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned)}
     similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
@@ -309,7 +320,8 @@ def rank(
         lead = earned[seq] - (second if seq == best_seq else best_earned)
         best_similarity = max(similar[group], similarity or 0.0) if seq in equal else similar[group]
         gap = max(0.0, best_similarity - (similarity or 0.0))
-        sure = confidence(coverage, gap, first, lead)
+        # A hit holding no word of the question's subject is not surer for covering its time.
+        sure = confidence(c.untimed.get(seq, coverage), gap, first, lead)
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)

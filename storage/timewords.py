@@ -170,6 +170,19 @@ class TimeRange:
         """Whether the moment ``ms`` (since the epoch) lies in this range."""
         return self.start <= ms < self.end
 
+    def written_in(self, text: str) -> bool:
+        """Whether ``text`` may write this time's words as this time: a bare year only as a time
+        (in a date, or after a word that makes it one: "in 2019"), not as a number ("Ticket 2019
+        tracks ...", "port 2049"), as a question reads it (issue 25)."""
+        if not _YEAR.fullmatch(self.text):
+            return True
+        for m in _SPAN.finditer(text):
+            if self.text in m.group(0):
+                found = _word_before(text, m.start())
+                if _temporal(m.lastgroup or "", found.group(1).lower() if found else "", True):
+                    return True
+        return False
+
     def remove_from(self, query: str) -> str:
         """``query`` without this expression (only where it stands alone, as it was found)."""
         return re.sub(rf"(?<![\w.-]){re.escape(self.text)}(?![\w-]|\.\w)", " ", query, count=1)

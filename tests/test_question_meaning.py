@@ -192,6 +192,82 @@ def test_a_named_decision_of_the_time_asked_is_first_and_sure(store, named, ques
     assert hits[0].memory.id == mark and hits[0].confidence >= 0.5
 
 
+# Decisions of other teams, each on a time a question below names (NOW is Friday 27 November 2026).
+TEAM_DECISIONS = {
+    "tuesday": ("Marketing decided to pause the newsletter", "2026-11-24T10:00:00Z"),
+    "yesterday": ("Tom decided to drop the legacy export endpoint", "2026-11-26T10:00:00Z"),
+    "1 december": ("Marketing decided to move the launch to spring", "2025-12-01T10:00:00Z"),
+    "october": ("The design guild settled on a single icon set", "2026-10-14T10:00:00Z"),
+}
+
+
+def team_decisions(store: Store) -> dict[str, str]:
+    """:data:`TEAM_DECISIONS` stored: {time: id}."""
+    return {then: remember(store, text, kind="decision", at=at) for then, (text, at) in TEAM_DECISIONS.items()}
+
+
+@pytest.mark.contract  # which memory holds a subject's words is read from each backend's own index
+@pytest.mark.parametrize(("question", "then"), [
+    ("what did the finance team decide on Tuesday?", "tuesday"),
+    ("what did finance decide on Tuesday?", "tuesday"),
+    ("What did the landlord decide on Tuesday?", "tuesday"),
+    ("what did legal decide yesterday?", "yesterday"),
+    ("what did our landlord decide yesterday?", "yesterday"),
+    ("What did the mobile app team decide yesterday?", "yesterday"),
+    ("what did product decide on 1 December?", "1 december"),
+    ("what did the CFO decide on 1 December?", "1 december"),
+    ("what did procurement decide in October?", "october"),
+    ("what did the security reviewers choose in October?", "october"),
+    ("what did Priya decide on Tuesday?", "tuesday"),  # a name only a fact holds
+    ("What did Priya's platform team agree on yesterday?", "yesterday"),
+])
+def test_a_decision_of_the_time_asked_about_another_subject_is_not_sure(store, question, then):
+    """Issue 25: "what did the finance team decide on Tuesday?" gave Marketing's decision of that
+    Tuesday at 0.91 (0.32 without "on Tuesday"): a subject in common nouns that no hit holds."""
+    with_filler(store)
+    ids = team_decisions(store)
+    remember(store, "We chose Loki over Elasticsearch for the application logs", kind="decision", days_ago=40)
+    remember(store, "Priya leads the platform team since the spring reorganisation", days_ago=90)
+    hits = recall(store, question)
+    assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
+        (h.memory.content, h.confidence) for h in hits]
+    assert not hits or ids[then] in {h.memory.id for h in hits}  # still found, only not sure
+
+
+@pytest.mark.parametrize(("question", "then"), [
+    ("what did Marketing decide on Tuesday?", "tuesday"),
+    ("what did marketing decide on Tuesday?", "tuesday"),
+    ("What did the marketing team decide on Tuesday?", "tuesday"),
+    ("what did Tom decide yesterday?", "yesterday"),
+    ("which endpoint did we decide to drop yesterday?", "yesterday"),
+    ("what did Marketing decide on 1 December?", "1 december"),
+    ("what did the design guild decide in October?", "october"),
+    ("what did we decide on Tuesday?", "tuesday"),
+    ("what did we decide in October?", "october"),
+])
+def test_a_decision_holding_the_subject_and_the_time_stays_first_and_sure(store, question, then):
+    with_filler(store)
+    ids = team_decisions(store)
+    hits = recall(store, question)
+    assert hits[0].memory.id == ids[then] and hits[0].confidence >= 0.5, [
+        (h.memory.content, h.confidence) for h in hits]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("question", ["what happened in 2019?", "What did we do in 2019?", "anything from 2019?"])
+def test_a_number_in_a_memory_is_not_the_year_a_question_names(store, question):
+    """Issue 25: "what happened in 2019?" gave "Ticket 2019 tracks the flaky login test" (stored
+    in 2026) at 0.50: the identifier read as the year."""
+    with_filler(store)
+    ticket = remember(store, "Ticket 2019 tracks the flaky login test", days_ago=80)
+    port = remember(store, "The staging proxy listens on port 2019", days_ago=60)
+    then = remember(store, "We moved the office to Lisbon in 2019", days_ago=50)
+    hits = recall(store, question)
+    assert hits and hits[0].memory.id == then, [(h.memory.content, h.confidence) for h in hits]
+    assert all(h.confidence < 0.5 for h in hits if h.memory.id in (ticket, port)), [
+        (h.memory.content, h.confidence) for h in hits]
+
+
 @pytest.mark.parametrize(("question", "then"), [
     ("what did we decide yesterday?", "yesterday"), ("what was decided last week?", "last week"),
     ("which decisions did we make today?", "today"),
