@@ -177,7 +177,7 @@ def name(field: str, value: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
     no_credential(field, text)  # first: the messages below quote the name
-    if "<" in text and text != public(text)[0]:
+    if ("<" in text or not text.isascii()) and text != public(text)[0]:
         raise InvalidInput(field, "holds a <private> span; a name is shown wherever its memory is, so it has no "
                                   "private part: leave the private text out of it")
     rule = ("a name holds letters, digits, punctuation and symbols, with single plain spaces (U+0020) "
@@ -286,7 +286,7 @@ def public(value: str | None) -> tuple[str | None, bool]:
     """A free-text field other than content (``source``, ``reason``, ``note``) without its
     ``<private>...</private>`` spans, as :func:`public_content` drops them (never stored, never
     scanned), and whether any was dropped; None stays None. Trimmed and checked later, as given."""
-    if not isinstance(value, str) or "<" not in value:
+    if not isinstance(value, str) or ("<" not in value and value.isascii()):
         return value, False
     from .secrets import without_private
 
