@@ -1,7 +1,7 @@
 """A text as the named-credential detector should read its labels (issue 25 §1.8): the marks of
 Markdown, HTML, YAML and JSON around a word naming a credential taken away, and the white space inside
 such a word made one space, so ``**Password:** X``, ``<b>Password:</b> X``, ``### Password`` over
-``X``, ``| **Password** | X |``, ``password: |`` over ``X``, ``{"pw": "X"}`` and ``api  key: X`` read
+``X``, ``| **Password** | X |``, an HTML table's password column, ``password: |`` over ``X``, ``{"pw": "X"}`` and ``api  key: X`` read
 as ``Password: X`` does. One more reading of ``secrets.find_secrets``; the same lines (a credential
 found only here is redacted with its line), linear in the text's length.
 """
@@ -34,6 +34,40 @@ _SPLIT_WORD = re.compile(r"(?i)\b(pass)[ \t]+(word|phrase)\b")
 _BROKEN_NAME = re.compile(r"(?i)\b(api|access|secret|private|auth|pass)[ \t]*\n[ \t]*(keys?|tokens?|word|phrase)\b")
 
 
+# The tags of an HTML table that part its rows and cells.
+_TABLE_TAG = re.compile(r"(?i)<(/?)(table|tr|th|td)\b[^<>\n]{0,200}>")
+
+
+def _html_cells(text: str) -> str:
+    """``text`` with each cell of an HTML table's password column (its ``<th>`` names one:
+    ``secret_lists.names_password_column``) written "password: X" where the cell starts, X its text without
+    its tags (``<code>X</code>``). Linear: each cell's text is read once, to the table's next tag."""
+    from .secret_lists import names_password_column
+
+    pieces: list[str] = []
+    at, cell, columns = 0, -1, set()
+    opened: tuple[str, int] | None = None  # the cell open before this tag: its kind and where its text starts
+    for tag in _TABLE_TAG.finditer(text):
+        if opened is not None:
+            kind, start = opened
+            content = _TAG.sub("", text[start:tag.start()]).strip()  # a cell over lines is left as it is
+            if kind == "th" and names_password_column(content):
+                columns.add(cell)
+            elif kind == "td" and cell in columns and content and "\n" not in text[start:tag.start()]:
+                pieces += [text[at:start], "password: ", content, " " * (tag.start() - start - len(content))]
+                at = tag.start()
+            opened = None
+        name = tag.group(2).lower()
+        if name == "table":
+            columns = set()
+        elif name == "tr":
+            cell = -1
+        elif not tag.group(1):  # a cell opens
+            cell += 1
+            opened = (name, tag.end())
+    return "".join(pieces) + text[at:] if pieces else text
+
+
 def _two_cells(line: str) -> str:
     """A Markdown table's row of two cells ("| Password | X |") as "Password: X"; another line as it is."""
     row = line.strip()
@@ -51,7 +85,7 @@ def unmarked(text: str) -> str:
     if "|" in text:
         text = "\n".join(_two_cells(line) if "|" in line else line for line in text.split("\n"))
     if "<" in text:
-        text = _TAG.sub(" ", text)
+        text = _TAG.sub(" ", _html_cells(text))
     if "[" in text:
         text = _LINK.sub(r"\1", text)
     if "#" in text:

@@ -4,7 +4,7 @@ A memory store keeps text for a long time, copies it into indexes and shows it t
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
 connection strings, JWTs) are used, run by RE2 in linear time (``secret_re2``), with memvault's
-own detectors for newer key formats (``secret_plugins``) and named credentials (``secret_named``,
+own detectors for newer key formats (``secret_plugins``) and named credentials (``secret_named``, ``secret_marks``,
 ``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
 ``_EXCLUDED`` for the plugins left out.
 """
@@ -524,6 +524,25 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     return result + ends, tuple(sorted(kinds))
 
 
+def _unmarked_lines(result: str, kinds: set[str]) -> str:
+    """``result`` with each line holding a credential found only without the marks around its name
+    (``secret_marks.unmarked``, as :func:`_found` reads it) replaced by ``[kind]``, every one in one
+    pass (:func:`_found` names at most ``MOST_FOUND`` a pass: a text of thousands took a pass each few);
+    ``kinds`` gains theirs."""
+    from .validate import bare
+
+    masked = _masked(result, kinds)
+    plain = unmarked("\n".join(bare(masked).splitlines()))
+    if plain == masked or plain.count("\n") != result.count("\n"):
+        return result
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in plain.split("\n"))]
+    named = {number: kind for offset, _, kind, _, end in _values(plain, plain.split("\n"), most=None)
+             for number in range(bisect.bisect_right(starts, offset),
+                                 bisect.bisect_right(starts, max(offset, end - 1)) + 1)}
+    kinds.update(named.values())
+    return _replaced_lines(result, named)
+
+
 def _redact_once(text: str) -> tuple[str, set[str]]:
     """One reading of :func:`redact`'s: ``text`` (no line break at its end) redacted, and the kinds."""
     kinds: set[str] = set()
@@ -557,6 +576,7 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
                  for number in range(line_of(offset), line_of(max(offset, end - 1)) + 1)}
         kinds.update(named.values())
         result = _replaced_lines(result, named)
+    result = _unmarked_lines(result, kinds)
     # Read as it stands, a text this reading left as it was holds nothing (``spans`` found nothing in it).
     clean = read if result == joined and not kinds else None
     for _ in range(REDACT_PASSES):

@@ -169,3 +169,23 @@ def test_turn_fields_without_credentials_are_kept_as_given(store):
     [turn] = store.episodes.turns(tenant="t", session_id="s-2")
     assert (turn.tool, turn.call_id, turn.ref) == ("Bash", "toolu_01AbC", "e-17")
     assert store.episodes.sessions(tenant="t")[0].client == "claude-code 2.1"
+
+
+@pytest.mark.parametrize("head", ["Password", "DB password", "<b>Pass</b>", "API key", "Passwort", "pwd"])
+@pytest.mark.parametrize("cell", ["{}", "<code>{}</code>", "  {}  ", "<b>{}</b>"])
+@pytest.mark.parametrize("breaks", ["", "\n"])
+def test_an_html_tables_password_column_is_read_as_its_markdown_table_is(head: str, cell: str, breaks: str):
+    value = "Xk29slQpz1Vb"
+    text = (f"<table>{breaks}<tr><th>User</th><th>{head}</th></tr>{breaks}"
+            f"<tr><td>alice</td><td>{cell.format(value)}</td></tr>{breaks}</table>")
+    assert find_secrets(text)[0], text
+    assert value not in redact(text)[0]
+
+
+@pytest.mark.parametrize("text", [
+    "<table><tr><th>User</th><th>Password</th></tr><tr><td>alice</td><td>see the vault</td></tr></table>",
+    "<table><tr><th>Name</th><th>Version</th></tr><tr><td>api</td><td>v2.3.1</td></tr></table>",
+    "<table><tr><th>Password</th><th>Rule</th></tr><tr><td>length</td><td>min12chars</td></tr></table>",
+])
+def test_an_html_table_without_a_password_in_its_password_column_stays(text: str):
+    assert find_secrets(text) == [[]]
