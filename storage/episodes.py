@@ -59,6 +59,12 @@ def _kinds(field: str, given: object) -> list[str]:
     return [kind for kind in named if kind]
 
 
+def _redacted(value: str | None) -> tuple[str | None, tuple[str, ...]]:
+    """A short field (``cwd``, ``client``, a turn's ``tool``, ``call_id``, ``ref``) through ``secrets.redact``,
+    and the kinds replaced; None stays None."""
+    return (value, ()) if not value else redact(value)
+
+
 class Episodes:
     """Sessions and turns of ``store``'s database (``store.episodes``); every verb takes
     ``tenant``, the isolation boundary, and runs one write transaction at most (``end``: its
@@ -75,13 +81,14 @@ class Episodes:
         text, kinds = redact(given[:TURN_MAX_CHARS + CUT_MARGIN])
         text = cut(text, len(given), kinds)
         said = [kind for kind in _kinds(f"turns[{i}].redacted", turn.redacted) if f"[{kind}]" in text]
-        kinds = tuple(sorted(set(kinds) | set(said)))
+        # the short fields are redacted as the text is, as cwd is (issue 25 §1.8: an import stored them verbatim)
+        names = {name: _redacted(validate.short_text(f"turns[{i}].{name}", getattr(turn, name), TURN_NAME_MAX_CHARS))
+                 for name in ("tool", "call_id", "ref")}
+        kinds = tuple(sorted(set(kinds) | set(said) | {kind for _, more in names.values() for kind in more}))
         at = now if turn.at is None else _time(f"turns[{i}].at", turn.at, now)
         return TurnRow(
             role=validate.role(turn.role, f"turns[{i}].role"), text=text,
-            tool=validate.short_text(f"turns[{i}].tool", turn.tool, TURN_NAME_MAX_CHARS),
-            call_id=validate.short_text(f"turns[{i}].call_id", turn.call_id, TURN_NAME_MAX_CHARS),
-            ref=validate.short_text(f"turns[{i}].ref", turn.ref, TURN_NAME_MAX_CHARS),
+            tool=names["tool"][0], call_id=names["call_id"][0], ref=names["ref"][0],
             tokens=0, at=at, redacted=kinds,
             seq=None if turn.seq is None else validate.integer(f"turns[{i}].seq", turn.seq, 1, SEQ_MAX),
         )
@@ -97,9 +104,8 @@ class Episodes:
         next), Conflict (the session belongs to another scope)."""
         sid = validate.session_id(session_id)
         checked_scope = validate.scope(scope, DEFAULT_SCOPE)
-        client = validate.short_text("client", client, CLIENT_MAX_CHARS)
-        cwd = validate.short_text("cwd", cwd, CWD_MAX_CHARS)
-        cwd = cwd and redact(cwd)[0]
+        client = _redacted(validate.short_text("client", client, CLIENT_MAX_CHARS))[0]
+        cwd = _redacted(validate.short_text("cwd", cwd, CWD_MAX_CHARS))[0]
         if not isinstance(turns, (list, tuple)) or len(turns) > TURNS_PER_CALL_MAX:
             got = f"{len(turns):,} turns" if isinstance(turns, (list, tuple)) else shown(turns)
             raise InvalidInput("turns", f"must be a list of at most {TURNS_PER_CALL_MAX:,} turns; got {got}")

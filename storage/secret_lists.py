@@ -115,6 +115,12 @@ def _column_cell(before: str = _CELL_WORDS) -> Any:
     return compile_linear(f"(?i)^{_column(before, '$')}")
 
 
+def names_password_column(cell: str) -> bool:
+    """Whether a table's head cell names a password column ("Password", "db pass", "API key"), as a
+    Markdown table's head is read."""
+    return bool(_column_cell().search(cell))
+
+
 def _cells(row: str) -> list[str]:
     """The cells of a Markdown table's row, without the pipes at its ends."""
     row = row.strip()

@@ -7,6 +7,7 @@ back-references RE2 cannot run.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,7 +26,7 @@ from .secret_lists import (
 )
 from .secret_re2 import OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, packaged_covers, tsv_rows, words
-from .secret_values import named_value_kept
+from .secret_values import is_value, named_value_kept
 
 # A credential's value as people write it after its word: 6 characters or more without white space
 # or quotes, not ending in sentence punctuation; it must hold a letter and a digit (:func:`is_value`),
@@ -76,6 +77,7 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
 
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
+_KEY_SHAPED = r"[A-Za-z0-9/+_=.-]{24,}"  # a generated key's alphabet (base64, base64url, hex), 24 or more
 
 
 @functools.cache
@@ -166,7 +168,14 @@ class NamedCredentialDetector(Detector):
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match (labelled by ``secret_kinds.named_kind``): a ``whole`` group's as it is, a
         list's when one of its secrets is a value (``secret_lists``), another's when it is a credential
-        (``secret_values.named_value_kept``)."""
+        (``secret_values.named_value_kept``); a URL query's parameter's to its ``&`` or ``#``
+        (:func:`query_value`)."""
+        for kind, value in self._values(match):
+            cut = query_value(match.string, match.start() + match.group(0).find(value), value)
+            if cut == value or is_value(cut):  # what the next parameter held made it a value: it is none
+                yield kind, cut
+
+    def _values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
         names = self._names.get(match.re.pattern)
         if names is None:
@@ -196,6 +205,23 @@ class NamedCredentialDetector(Detector):
             yield kind, value
 
 
+# Where a URL query's parameter's value ends: the next parameter, the fragment (RFC 3986 section 3.4).
+_QUERY_END = re.compile(r"[&#]")
+
+
+def query_value(text: str, at: int, value: str) -> str:
+    """``value``, found at ``at`` of ``text``, cut at its first ``&`` or ``#`` when it is the value of a URL
+    query's parameter ("?access_token=X&x=1": X), else as it is. Reads at most 64 characters before it."""
+    if at < 2 or text[at - 1] != "=" or not _QUERY_END.search(value):
+        return value
+    name = at - 1
+    while name > max(0, at - 65) and (text[name - 1].isalnum() or text[name - 1] in "_.-"):
+        name -= 1
+    if name == 0 or text[name - 1] not in "?&;":
+        return value
+    return value[:_QUERY_END.search(value).start()]  # type: ignore[union-attr]
+
+
 def _named_patterns() -> list[Any]:
     """:class:`NamedCredentialDetector`'s patterns, each compiled once; a group's name says how its value is
     checked (:meth:`NamedCredentialDetector.values`)."""
@@ -219,13 +245,20 @@ def named_sources() -> list[str]:
     named = f"{AFTER}(?:{said('password')}|{said('password-strict')})|{said('password-tail')}"
     spaced, key = f"{AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
+    # its value may start the next line after ":" ("パスワード:", then the value), as after "password:"
+    unspaced_next = (f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*"
+                     f"{_NEXT_LINE}|[ \\t]+)?")
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
         f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
         f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
         f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
         f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))",
-        f"(?i){unspaced}{_QUOTE}?{_ASCII_VALUE}",
+        f"(?i){unspaced_next}{_QUOTE}?{_ASCII_VALUE}",
+        # a value shaped like a generated key after the plain word "key": "the key is \"vo/hBKq...\"", "use
+        # key X to sign" (``secret_values.named_value_kept``: mixed cases and digits, no name)
+        f"(?i){AFTER}key[\"']?(?:[ \\t]+(?:is|was)[ \\t]+|[ \\t]*[:=][ \\t]*|[ \\t]+){_QUOTE}?"
+        f"(?P<keyshaped>{_KEY_SHAPED})",
         # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
         # something ("パスワードを2024年に変更", "密码至少8位")
         f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)",

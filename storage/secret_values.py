@@ -110,6 +110,30 @@ def is_filtered(value: str, detector: Detector) -> bool:
             or not any(c.isalnum() for c in value) or placeholder)
 
 
+# Bits per character a generated key's characters reach at least (Shannon entropy of their counts): a
+# base64 key of 24 characters or more scores 4 or more; "AAAAAAAAAAAAAAAAAAAAAAAAb1" about 0.5.
+KEY_ENTROPY_MIN = 3.5
+_WORDS_IN = re.compile(r"[A-Z]?[a-z]{3,}")  # the words of a name written in camelCase or PascalCase
+
+
+def key_shaped(value: str) -> bool:
+    """Whether ``value`` looks generated: a digit, "/" or "+" among letters of both cases, no name of
+    words (``_CAMEL``, ``_CODE``, mostly words of three letters or more: ``_WORDS_IN``), and its characters' entropy at least ``KEY_ENTROPY_MIN`` bits each.
+    Linear."""
+    import math
+    from collections import Counter
+
+    if value.lower() == value or value.upper() == value or not (_DIGIT.search(value) or "/" in value
+                                                                 or "+" in value):
+        return False
+    if len(value) <= FILTERED_MAX_CHARS and (_CAMEL.fullmatch(value) or _CODE.fullmatch(value)):
+        return False
+    if sum(len(word) for word in _WORDS_IN.findall(value)) >= len(value) * 0.6:  # "Base64EncodedSigningKey"
+        return False
+    counts = Counter(value).values()
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts) >= KEY_ENTROPY_MIN
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
@@ -118,6 +142,8 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     another's when it holds a letter and a digit; but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``)."""
     mixed = value.lower() != value != value.upper()
+    if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word
+        return key_shaped(value)
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")

@@ -4,7 +4,7 @@ A memory store keeps text for a long time, copies it into indexes and shows it t
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
 connection strings, JWTs) are used, run by RE2 in linear time (``secret_re2``), with memvault's
-own detectors for newer key formats (``secret_plugins``) and named credentials (``secret_named``,
+own detectors for newer key formats (``secret_plugins``) and named credentials (``secret_named``, ``secret_marks``,
 ``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
 ``_EXCLUDED`` for the plugins left out.
 """
@@ -15,10 +15,11 @@ import bisect
 import functools
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from .errors import InvalidInput
+from .secret_marks import unmarked
 from .secret_re2 import compile_linear, find
 from .secret_values import is_filtered
 
@@ -211,8 +212,9 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
 
     Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``),
-    joined (``validate.joined``), with look-alike letters read as ASCII (:func:`latin_lookalikes`) and
-    with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`),
+    joined (``validate.joined``), with look-alike letters read as ASCII (:func:`latin_lookalikes`),
+    with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`) and with the marks of Markdown,
+    HTML, YAML and JSON around a credential's name taken away (``secret_marks.unmarked``),
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a
@@ -233,7 +235,9 @@ def _found(text: str, clean: str | None = None) -> list[tuple[str, int]]:
     together = joined(text)
     # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
     shown = joined(displayed(text)) if "\u202e" in text else together
-    for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together), shown)):
+    # the labels without the marks around them and with one space inside them (``secret_marks``)
+    plain = unmarked("\n".join(bare(text).splitlines()))
+    for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together), shown, plain)):
         if form != clean:
             found += [f for f in _scan(form) if f not in found]
     unwrapped = _unwrapped(nfc(text))
@@ -293,23 +297,49 @@ _PRIVATE_TAG = re.compile(r"<\s*(?:(/)\s*)?private\b[^<>]*>", re.IGNORECASE)
 
 
 def without_private(text: str) -> str:
-    """``text`` without its ``<private>`` spans: nested spans go whole (to the outer closing tag), an
+    """``text`` without its ``<private>`` spans (full-width and split tags too: :func:`_private_tags`): nested spans go whole (to the outer closing tag), an
     unclosed one to the end of the text, and a closing tag without its opening one with all the text
     before it (the span began in an earlier block or turn of the same message)."""
     kept: list[str] = []
     at, depth = 0, 0
-    for tag in _PRIVATE_TAG.finditer(text):
-        if not tag.group(1):  # an opening tag
+    for opening, start, end in _private_tags(text):
+        if opening:
             if depth == 0:
-                kept.append(text[at:tag.start()])
+                kept.append(text[at:start])
             depth += 1
         elif depth > 0:
             depth -= 1
         else:  # a stray closing tag: what came before it was private
             kept.clear()
         if depth == 0:
-            at = tag.end()
+            at = end
     return "".join(kept) + (text[at:] if depth == 0 else "")
+
+
+def _private_tags(text: str) -> Iterator[tuple[bool, int, int]]:
+    """``(opening, start, end)`` of each ``<private>`` tag of ``text``, read as the credential check reads
+    it (``validate.bare`` of each character: ``＜ｐｒｉｖａｔｅ＞`` and ``<pri\u200bvate>`` are tags). Linear."""
+    if "<" not in text and "\uff1c" not in text and "\ufe64" not in text:  # the characters NFKC reads as "<"
+        return
+    if text.isascii():
+        for tag in _PRIVATE_TAG.finditer(text):
+            yield not tag.group(1), tag.start(), tag.end()
+        return
+    from .validate import bare
+
+    folded: list[str] = []
+    where: list[int] = []  # the offset in text of each character of the folded text
+    read: dict[str, str] = {}
+    for i, char in enumerate(text):
+        if char >= "\x80":
+            if char not in read:
+                read[char] = bare(char)
+            char = read[char]
+        folded.append(char)
+        where += [i] * len(char)
+    where.append(len(text))
+    for tag in _PRIVATE_TAG.finditer("".join(folded)):
+        yield not tag.group(1), where[tag.start()], where[tag.end() - 1] + 1
 
 
 # The detectors name a PEM private key by its first line: the block goes to its END line.
@@ -494,6 +524,25 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     return result + ends, tuple(sorted(kinds))
 
 
+def _unmarked_lines(result: str, kinds: set[str]) -> str:
+    """``result`` with each line holding a credential found only without the marks around its name
+    (``secret_marks.unmarked``, as :func:`_found` reads it) replaced by ``[kind]``, every one in one
+    pass (:func:`_found` names at most ``MOST_FOUND`` a pass: a text of thousands took a pass each few);
+    ``kinds`` gains theirs."""
+    from .validate import bare
+
+    masked = _masked(result, kinds)
+    plain = unmarked("\n".join(bare(masked).splitlines()))
+    if plain == masked or plain.count("\n") != result.count("\n"):
+        return result
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in plain.split("\n"))]
+    named = {number: kind for offset, _, kind, _, end in _values(plain, plain.split("\n"), most=None)
+             for number in range(bisect.bisect_right(starts, offset),
+                                 bisect.bisect_right(starts, max(offset, end - 1)) + 1)}
+    kinds.update(named.values())
+    return _replaced_lines(result, named)
+
+
 def _redact_once(text: str) -> tuple[str, set[str]]:
     """One reading of :func:`redact`'s: ``text`` (no line break at its end) redacted, and the kinds."""
     kinds: set[str] = set()
@@ -527,6 +576,7 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
                  for number in range(line_of(offset), line_of(max(offset, end - 1)) + 1)}
         kinds.update(named.values())
         result = _replaced_lines(result, named)
+    result = _unmarked_lines(result, kinds)
     # Read as it stands, a text this reading left as it was holds nothing (``spans`` found nothing in it).
     clean = read if result == joined and not kinds else None
     for _ in range(REDACT_PASSES):

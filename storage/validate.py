@@ -284,7 +284,7 @@ def public(value: str | None) -> tuple[str | None, bool]:
     """A free-text field other than content (``source``, ``reason``, ``note``) without its
     ``<private>...</private>`` spans, as :func:`public_content` drops them (never stored, never
     scanned), and whether any was dropped; None stays None. Trimmed and checked later, as given."""
-    if not isinstance(value, str) or "<" not in value:
+    if not isinstance(value, str) or ("<" not in value and value.isascii()):
         return value, False
     from .secrets import without_private
 
@@ -443,7 +443,7 @@ def no_private(field: str, text: str, why: str) -> str:
     Raises:
         InvalidInput: naming the field, with ``why`` it can have no private part.
     """
-    if "<" in text and text != public(text)[0]:
+    if ("<" in text or not text.isascii()) and text != public(text)[0]:  # full-width tags too
         raise InvalidInput(field, f"holds a <private> span; {why}, so it has no private part: leave the private "
                                   "text out of it")
     return text

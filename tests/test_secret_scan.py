@@ -41,6 +41,13 @@ SHAPES = [
     "password that we use for ", "password, a ", "password's ", "Password\na1b2c3\n", '<a key="password">',
     "<password>a1", "login: a / ", "htpasswd -b f u ", "echo a1b2 ", "echo a:b1c2 | ", "\u0430", "p\u0430ss ",
     "token = a_b.", "token = a(", "a-signed ", "PINコードは", "<password><![CDATA[", '<password value="',
+    # round 5 of §1.8: marks around a name (secret_marks), white space inside it, ":" then a line break after a
+    # CJK word, a generated key after "key", a URL query's parameters, full-width <private> tags
+    "*", "`", "~", "_", "**Password:** ", "`pw`: ", "<b>", "<b>Password:</b> ", "### Password\n", "| **Password** | ",
+    "|a|b|\n", "password: |\n", "password: !!str ", '"pw": "', "'pass': '", "[password]: ", "api  key: ", "api\t",
+    "a  ", "mot  de  passe ", "pass word ", "API\nKEY: ", "パスワード:\n", "密码：\n", "key is ", "key=",
+    "key aZ3kP9qLm2Xv8Rt5Wn1Yb6 ", "?access_token=a1&", "&token=a1b2c3d4e5#", "＜private＞", "﹤private",
+    "<pri\u200bvate>", "<th>Password</th>", "<td>a1b2c3d4", "<tr><td>",
 ]
 
 
@@ -147,6 +154,13 @@ ROUND41 = {
     "CR LF then a letter": "\r\n" * (SIZE // 2) + "x",
     "PEM keys without an END line": _text("-----BEGIN RSA PRIVATE KEY-----\n"),
     "key formats in another script": _text("\u0430 -----BEGIN RSA PRIVATE KEY-----\n"),
+    # round 5 of §1.8: each a value found in the reading without marks, or a run the marks' patterns retry
+    "bold names and values": _text("**Password:** Xk29slQpz1Vb\n"),
+    "a YAML block scalar's values": _text("password: |\n  Xk29slQpz1Vb\n"),
+    "an HTML table's password column": "<table><tr><th>Password</th></tr>" + _text("<tr><td>Xk29slQpz1Vb</td></tr>"),
+    "a run of stars": "a" + "*" * SIZE,
+    "URL parameters after a token": "?access_token=" + _text("a1b2c3d4&x=1"),
+    "full-width private tags": _text("\uff1cprivate\uff1e a \uff1c/private\uff1e"),
 }
 
 

@@ -1,0 +1,99 @@
+"""A text as the named-credential detector should read its labels (issue 25 §1.8): the marks of
+Markdown, HTML, YAML and JSON around a word naming a credential taken away, and the white space inside
+such a word made one space, so ``**Password:** X``, ``<b>Password:</b> X``, ``### Password`` over
+``X``, ``| **Password** | X |``, an HTML table's password column, ``password: |`` over ``X``, ``{"pw": "X"}`` and ``api  key: X`` read
+as ``Password: X`` does. One more reading of ``secrets.find_secrets``; the same lines (a credential
+found only here is redacted with its line), linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run
+# standing alone ("password: ****") is a placeholder, kept.
+# Linear: a run is tried from its first mark only (a run of "*" tried from each took quadratic time).
+_MARKS = re.compile(r"(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\w)|(?<=[\w:])_{1,2}(?!\w)")
+# An HTML tag (``<b>``, ``</th>``, ``<td class="x">``): a space.
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:[ \t][^<>\n]{0,200})?/?>")
+# A link's label before ":" or "=" ("[password]: X"), a Markdown heading's marks ("### Password").
+_LINK = re.compile(r"\[([^\[\]\n]{1,60})\](?=[ \t]*[:=])")
+_HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+")
+# YAML after a key's ":": a block scalar's indicator ending the line ("password: |", ">-", "|2+"), whose
+# value is the next line, and a tag before a value ("password: !!str X").
+_BLOCK = re.compile(r"(?m)(:[ \t]*)(?:!{1,2}[A-Za-z][\w-]{0,30}[ \t]+)?[|>][-+0-9]{0,2}[ \t]*$")
+_YAML_TAG = re.compile(r"(:[ \t]*)!{1,2}[A-Za-z][\w-]{0,30}[ \t]+")
+# A JSON (or Python) key's quotes ('"pw": "X"' reads 'pw: "X"', as a short word for password is read in prose).
+_JSON_KEY = re.compile(r"([\"'])([A-Za-z_][\w-]{0,40})\1([ \t]*:)")
+# White space inside a name: a run of spaces and tabs between two letters ("api  key", "secret\tkey"), not
+# elsewhere (spaces inside a quoted value are the value's), and "pass word".
+_SPACES = re.compile(r"(?<=[^\W\d_])(?:\t|[ \t]{2,})(?=[^\W\d_])")
+_SPLIT_WORD = re.compile(r"(?i)\b(pass)[ \t]+(word|phrase)\b")
+# A name broken across two lines ("API" over "KEY: X"): the line break moved before it, so the value's
+# line holds the whole name.
+_BROKEN_NAME = re.compile(r"(?i)\b(api|access|secret|private|auth|pass)[ \t]*\n[ \t]*(keys?|tokens?|word|phrase)\b")
+
+
+# The tags of an HTML table that part its rows and cells.
+_TABLE_TAG = re.compile(r"(?i)<(/?)(table|tr|th|td)\b[^<>\n]{0,200}>")
+
+
+def _html_cells(text: str) -> str:
+    """``text`` with each cell of an HTML table's password column (its ``<th>`` names one:
+    ``secret_lists.names_password_column``) written "password: X" where the cell starts, X its text without
+    its tags (``<code>X</code>``). Linear: each cell's text is read once, to the table's next tag."""
+    from .secret_lists import names_password_column
+
+    pieces: list[str] = []
+    at, cell, columns = 0, -1, set()
+    opened: tuple[str, int] | None = None  # the cell open before this tag: its kind and where its text starts
+    for tag in _TABLE_TAG.finditer(text):
+        if opened is not None:
+            kind, start = opened
+            content = _TAG.sub("", text[start:tag.start()]).strip()  # a cell over lines is left as it is
+            if kind == "th" and names_password_column(content):
+                columns.add(cell)
+            elif kind == "td" and cell in columns and content and "\n" not in text[start:tag.start()]:
+                pieces += [text[at:start], "password: ", content, " " * (tag.start() - start - len(content))]
+                at = tag.start()
+            opened = None
+        name = tag.group(2).lower()
+        if name == "table":
+            columns = set()
+        elif name == "tr":
+            cell = -1
+        elif not tag.group(1):  # a cell opens
+            cell += 1
+            opened = (name, tag.end())
+    return "".join(pieces) + text[at:] if pieces else text
+
+
+def _two_cells(line: str) -> str:
+    """A Markdown table's row of two cells ("| Password | X |") as "Password: X"; another line as it is."""
+    row = line.strip()
+    if not row.startswith("|") or row.count("|") > 3:
+        return line
+    cells = row.strip("|").split("|")
+    if len(cells) != 2 or not cells[0].strip():
+        return line
+    return f"{cells[0].strip()}: {cells[1].strip()}"
+
+
+def unmarked(text: str) -> str:
+    """``text`` with the marks around words taken away as the module says, the same number of lines.
+    ``text``'s line breaks are single newlines (as ``secrets._scan`` reads them). Linear."""
+    if "|" in text:
+        text = "\n".join(_two_cells(line) if "|" in line else line for line in text.split("\n"))
+    if "<" in text:
+        text = _TAG.sub(" ", _html_cells(text))
+    if "[" in text:
+        text = _LINK.sub(r"\1", text)
+    if "#" in text:
+        text = _HEADING.sub("", text)
+    if ":" in text:
+        text = _YAML_TAG.sub(r"\1", _BLOCK.sub(r"\1", text))
+        if '"' in text or "'" in text:
+            text = _JSON_KEY.sub(r"\2\3", text)
+    text = _MARKS.sub("", text)
+    text = _BROKEN_NAME.sub(r"\n\1 \2", _SPLIT_WORD.sub(r"\1\2", _SPACES.sub(" ", text)))
+    return text
