@@ -44,10 +44,16 @@ def _words(text: str, count: int, chars: int = QUOTE_CHARS) -> str:
 
 
 def last_reply(turns: list[Turn]) -> str | None:
-    """The session's last assistant message (one with text), its first ``LAST_REPLY_WORDS`` words and
-    ``LAST_REPLY_CHARS`` characters, quoted: where the session left off. None when it has none."""
-    last = next((t for t in reversed(turns) if t.role == "assistant" and t.text.strip()), None)
-    return None if last is None else f'"{_words(last.text, LAST_REPLY_WORDS, LAST_REPLY_CHARS)}"'
+    """The session's last assistant message (one with text, not a tool call), its last
+    ``LAST_REPLY_WORDS`` words and ``LAST_REPLY_CHARS`` characters (a long answer ends with what
+    comes next), quoted: where the session left off. None when it has none."""
+    last = next((t for t in reversed(turns) if t.role == "assistant" and t.tool is None and t.text.strip()), None)
+    if last is None:
+        return None
+    words = last.text.split()
+    quoted = " ".join(words[-LAST_REPLY_WORDS:])
+    cut = len(words) > LAST_REPLY_WORDS or len(quoted) > LAST_REPLY_CHARS
+    return f'"{"... " if cut else ""}{quoted[-LAST_REPLY_CHARS:]}"'
 
 
 def error_line(text: str) -> str | None:

@@ -110,16 +110,18 @@ class Episodes:
             got = f"{len(turns):,} turns" if isinstance(turns, (list, tuple)) else shown(turns)
             raise InvalidInput("turns", f"must be a list of at most {TURNS_PER_CALL_MAX:,} turns; got {got}")
         now = self._store.clock()
-        rows = [self._row(i, turn, now) for i, turn in enumerate(turns)]
+        made = [self._row(i, turn, now) for i, turn in enumerate(turns)]
+        kinds = tuple(sorted({kind for row in made for kind in row.redacted}))
+        # A turn that was only <private> text is no turn (unless its seq is given: seqs stay contiguous).
+        rows = [row for row in made if row.seq is not None or row.text.strip()]
         if not rows:  # no turn, no session: a client that never captures leaves none (docs/hooks.md)
-            return AppendOutcome(session_id=sid, added=(), repeated=0, redacted=())
+            return AppendOutcome(session_id=sid, added=(), repeated=0, redacted=kinds)
         counted = literal_tokens([row.text for row in rows])
         rows = [replace(row, tokens=n) for row, n in zip(rows, counted, strict=True)]  # type: ignore[arg-type]
         with self._store.backend.write(tenant) as tx:
             added, repeated = tx.append_turns(tenant, checked_scope, sid, client=client, cwd=cwd, now=now,
                                               turns=rows)
-        kinds = sorted({kind for row in rows for kind in row.redacted})
-        return AppendOutcome(session_id=sid, added=tuple(added), repeated=repeated, redacted=tuple(kinds))
+        return AppendOutcome(session_id=sid, added=tuple(added), repeated=repeated, redacted=kinds)
 
     def session(self, *, tenant: str, session_id: str) -> Session:
         """The session ``session_id`` of ``tenant``. Raises NotFound, InvalidInput."""

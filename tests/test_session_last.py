@@ -103,6 +103,23 @@ def test_an_append_of_no_turns_makes_no_session_and_an_end_of_a_session_without_
     assert store.episodes.sessions(tenant="t") == []
 
 
+@pytest.mark.parametrize("texts", [["<private>just my notes</private>"],
+                                   ["<private>notes</private>", "  <PRIVATE>reply</private>\n"],
+                                   ["\uff1cprivate\uff1emine\uff1c/private\uff1e"]])
+def test_turns_that_were_only_private_text_are_no_turns_and_make_no_session(store, texts):
+    """A session whose only prompt was private is as empty as one that captured nothing: it never
+    becomes the next boot's last session (a recheck found an empty "redacted private" turn kept)."""
+    turns = [NewTurn(role=role, text=text) for role, text in zip(("user", "assistant"), texts)]
+    outcome = store.episodes.append(tenant="t", scope="s", session_id="priv-1", turns=turns)
+    assert outcome.added == () and "private" in outcome.redacted
+    with pytest.raises(NotFound):
+        store.episodes.session(tenant="t", session_id="priv-1")
+    kept = store.episodes.append(tenant="t", scope="s", session_id="priv-2", turns=[
+        *turns, NewTurn(role="user", text="Fix the login <private>my notes</private> bug")])
+    assert len(kept.added) == 1
+    assert [t.text.strip() for t in store.episodes.turns(tenant="t", session_id="priv-2")] == ["Fix the login  bug"]
+
+
 @pytest.mark.parametrize("ended", [None, "2025-12-01T09:00:00Z"])
 def test_an_imported_session_line_without_turns_makes_no_session(store, ended):
     record = {"session_id": "imp-1", "scope": "s", "turns": [], "ended_at": ended, "digest_id": None}
@@ -231,13 +248,18 @@ def test_a_question_with_a_subject_gets_the_last_session_that_names_it(config, t
 
 # -- 5. where it left off ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("reply", ["Next: add a retry to the webhook handler.",
-                                   "Next: add a retry to the webhook handler. " + "More words here. " * 80])
-def test_the_digest_quotes_the_last_assistant_message_cut_to_a_small_cap(store, reply):
+@pytest.mark.parametrize(("reply", "cut"), [("Next: add a retry to the webhook handler.", False),
+                                            ("More words here. " * 80 + "Next: add a retry to the webhook handler.", True)])
+def test_the_digest_quotes_the_end_of_the_last_assistant_message_cut_to_a_small_cap(store, reply, cut):
+    """Where the session left off: the last message's end (a long answer ends with what comes next),
+    never a tool call the assistant made after it (a recheck found "command: ./deploy.sh" quoted)."""
     store.episodes.append(tenant="t", scope="s", session_id="d-1", turns=[
         NewTurn(role="user", text="Migrate the checkout"), NewTurn(role="assistant", text="Working on it."),
-        NewTurn(role="assistant", text=reply), NewTurn(role="tool", text="ok", tool="Bash", call_id="c1")])
+        NewTurn(role="assistant", text=reply),
+        NewTurn(role="assistant", text="command: ./deploy.sh", tool="Bash", call_id="c1"),
+        NewTurn(role="tool", text="ok", tool="Bash", call_id="c1")])
     digest = store.get(tenant="t", id=store.episodes.end(tenant="t", session_id="d-1").digest_id).content
     line = digest.splitlines()[-1]
-    assert line.startswith('Left off with: "Next: add a retry to the webhook handler.')
-    assert "Working on it" not in digest and len(line) < 300
+    assert line.endswith('Next: add a retry to the webhook handler."') and line.startswith(
+        'Left off with: "... ' if cut else 'Left off with: "Next:')
+    assert "Working on it" not in line and "deploy.sh" not in line and len(line) < 300
