@@ -16,6 +16,7 @@ nothing.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,12 @@ from memvault.storage.timefmt import parse_iso
 
 DEFAULT_ROOT = Path("~/.claude/projects")  # where Claude Code keeps its transcripts
 SKIPPED_FLAGS = ("isMeta", "isCompactSummary", "isSidechain")
+# What Claude Code writes for a built-in slash command run in the terminal (/model, /clear ...) and its
+# output: no turn of the conversation, unless the command was given arguments (then it says what was asked).
+_COMMAND_ONLY = re.compile(
+    r"\s*(?:<(command-name|command-message|command-args|local-command-stdout|local-command-stderr)>.*?</\1>\s*)+",
+    re.DOTALL)
+_COMMAND_ARGS = re.compile(r"<command-args>\s*[^\s<]")
 
 
 @dataclass(frozen=True)
@@ -149,7 +156,7 @@ def _blocks(
 ) -> Iterator[tuple[str, str, str | None, str | None]]:
     """(role, text, tool, call id) of each kept part of a message's ``content``."""
     if isinstance(content, str):
-        if content.strip():
+        if content.strip() and not (_COMMAND_ONLY.fullmatch(content) and not _COMMAND_ARGS.search(content)):
             yield kind, content, None, None
         return
     if not isinstance(content, list):

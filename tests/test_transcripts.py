@@ -46,6 +46,25 @@ def test_thinking_meta_sidechain_summary_and_system_entries_are_skipped():
         assert skipped not in texts
 
 
+@pytest.mark.parametrize(("content", "kept"), [
+    ("<command-name>/model</command-name>\n            <command-message>model</command-message>\n"
+     "            <command-args></command-args>", False),
+    ("<local-command-stdout>Set model to Opus</local-command-stdout>", False),
+    ("<local-command-stderr>Error: unknown model</local-command-stderr>", False),
+    ("<command-message>clear</command-message>\n<command-name>/clear</command-name>", False),
+    ("<command-name>/review-pr</command-name>\n<command-args>123</command-args>", True),  # says what was asked
+    ("Run <command-name>/model</command-name> next time", True),
+    ("<local-command-stdout>ok</local-command-stdout> and then fix the build", True),
+])
+def test_a_built_in_slash_command_and_its_output_are_no_turn(tmp_path, content, kept):
+    """A session where the user only ran /model is no session (a recheck found it the next boot's last)."""
+    entry = {"type": "user", "uuid": "u-1", "sessionId": "s", "timestamp": "2026-11-30T09:00:00Z",
+             "message": {"role": "user", "content": content}}
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(entry) + "\n")
+    assert [t.text for _, _, t in transcripts.read(path).turns] == ([content] if kept else [])
+
+
 def test_several_turns_of_one_entry_get_distinct_refs_and_images_are_named(tmp_path):
     entry = {"type": "assistant", "uuid": "u-1", "sessionId": "s", "timestamp": "2026-11-30T09:00:00Z",
              "message": {"role": "assistant", "content": [
