@@ -41,7 +41,7 @@ BACKGROUND = ("PostToolUse", "Stop", "PreCompact")
 NON_BLOCKING = 1
 PROMPT_TOKENS = 400  # context added to one prompt, at most (docs/hooks.md#userpromptsubmit)
 # Characters of context a hook prints at most: past 10,000, Claude Code shows the model a preview and a
-# file's path instead (docs/hooks.md#sessionstart has the sources); a larger boot is made again smaller.
+# file's path instead (docs/hooks.md#what-claude-code-sends-and-reads has the sources); a larger boot is made again smaller.
 CONTEXT_MAX_CHARS = 10_000
 CUT_NOTE_CHARS = 300  # room kept under CONTEXT_MAX_CHARS for the line saying the boot was made smaller
 PROMPT_MEMORIES = 3  # memories recalled for a prompt, at most
