@@ -20,7 +20,7 @@ from memvault.storage.errors import InvalidInput, shown
 from memvault.storage.secrets import find_secrets
 
 SIZE = 256 * 1024
-BOUND_S = 5.0  # generous on a busy machine; real times are far lower (bench/, and the report of issue 25)
+BOUND_S = 5.0  # CPU time of the scanning thread (not wall: other tests share the cores); real times are far lower (bench/, and the report of issue 25)
 # The shapes that were slow, and others built against each kind of pattern: runs that a
 # pattern's repeat can take again and again from many starts.
 SHAPES = [
@@ -56,9 +56,9 @@ def _text(unit: str, size: int = SIZE) -> str:
 
 
 def _timed(text: str) -> float:
-    start = time.perf_counter()
+    start = time.thread_time()
     find_secrets(text)
-    return time.perf_counter() - start
+    return time.thread_time() - start
 
 
 @pytest.mark.parametrize("unit", SHAPES)
@@ -85,9 +85,9 @@ def test_the_check_takes_linear_time_on_shapes_built_from_every_pattern() -> Non
 
 
 def test_a_refused_value_is_described_from_a_bounded_prefix() -> None:
-    start = time.perf_counter()
+    start = time.thread_time()
     said = shown("_PASS" * 50_000)
-    assert time.perf_counter() - start < 1.0 and said == "'" + "_PASS" * 11 + "_P...'"
+    assert time.thread_time() - start < 1.0 and said == "'" + "_PASS" * 11 + "_P...'"
     assert shown("x" * 200 + " ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A") == "a value that looks like a GitHub token"
 
 
@@ -171,9 +171,9 @@ def test_the_check_and_redaction_take_linear_time_on_runs_decoys_and_breaks(shap
     text = ROUND41[shape]
     redact("warm up: password is Xk29slQpz")
     assert _timed(text) < BOUND_S
-    start = time.perf_counter()
+    start = time.thread_time()
     redact(text)
-    assert time.perf_counter() - start < BOUND_S
+    assert time.thread_time() - start < BOUND_S
 
 
 def test_what_the_slow_shapes_hold_is_still_found_and_what_they_fake_still_passes() -> None:
@@ -194,9 +194,9 @@ def test_what_the_slow_shapes_hold_is_still_found_and_what_they_fake_still_passe
 
 
 def test_a_refused_value_of_quoted_decoys_is_described_quickly() -> None:
-    start = time.perf_counter()
+    start = time.thread_time()
     said = [shown("\uff41\u00a0" + DECOY * 4 + f" my password is Xk29slQpz{i}") for i in range(50)]
-    assert time.perf_counter() - start < BOUND_S
+    assert time.thread_time() - start < BOUND_S
     assert said[0] == "a value that looks like a password"
 
 
@@ -535,11 +535,11 @@ def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group() ->
         units = {sample[:3], sample[: len(sample) // 2], sample[:-1], sample, sample + " ", row.context.split("|")[0] + " "}
         for unit in units - {" "}:
             text = _text(unit)
-            start = time.perf_counter()
+            start = time.thread_time()
             for pattern in patterns:
                 for _ in pattern.finditer(text):
                     pass
-            if time.perf_counter() - start > BOUND_S / 5:  # a quiet machine: 0.03-0.1 s; the NFA fallback took 4 s
+            if time.thread_time() - start > BOUND_S / 5:  # a quiet machine: 0.03-0.1 s; the NFA fallback took 4 s
                 slow.append((row.name, unit[:20]))
     assert not slow
 

@@ -146,6 +146,6 @@ SPACED = [f"passwords: a1b2c3d4{SPACES}, x1y2z3w4", f"Logins\na{SPACES}b1c2d3e4"
                          ids=[repr(u) for u in UNITS] + [f"spaced {i}" for i in range(len(SPACED))])
 def test_the_check_takes_linear_time_on_the_new_shapes(text: str) -> None:
     find_secrets("warm up")
-    start = time.perf_counter()
+    start = time.thread_time()
     find_secrets(text)
-    assert time.perf_counter() - start < 5.0
+    assert time.thread_time() - start < 5.0

@@ -240,9 +240,9 @@ def test_reading_the_times_of_a_long_text_takes_linear_time(unit):
     "may may ..." took 2 s, 64 KiB would take two minutes)."""
     text = (unit * (SIZE // len(unit) + 1))[:SIZE]
     for said in (Said.of("May"), Said.of("14 March 2027")):
-        start = time.perf_counter()
+        start = time.thread_time()
         said.in_text(text)
-        assert time.perf_counter() - start < BOUND_S
+        assert time.thread_time() - start < BOUND_S
 
 
 def test_a_word_before_a_time_is_read_past_a_long_run_of_spaces_only_as_far_as_the_look_back():
