@@ -70,10 +70,8 @@ class Candidates:
     named: frozenset[int] | None = None
     newest_digest: int | None = None  # for a question asking for the last session (``last_digests``)
     said: frozenset[str] = frozenset()  # ids of memories whose text names the time (``TimeRange.said``)
-    # seqs holding a word of the subject of a question naming a time and one of ``SUBJECT_KINDS``
-    # (``query.subject_words``); None without them (ranking.unearned)
-    subject_held: frozenset[int] | None = None
-    # coverage without the time of the memories of such a kind not ``subject_held``
+    # In a question naming a time and one of ``SUBJECT_KINDS``: the coverage without the time of each
+    # memory of such a kind holding no word of its subject (``query.subject_words``; ranking.unearned)
     untimed: dict[int, float] = field(default_factory=dict)
 
 
@@ -236,7 +234,7 @@ def gather(
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said, subject_held, untimed)
+                      next(iter(listed), None), said, untimed)
 
 
 def holding(

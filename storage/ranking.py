@@ -131,7 +131,7 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
     (the time's words count in its coverage instead); in a question with a subject, all of
     ``TIME_BONUS`` when ``seq`` lacks the question's names (``c.named``) and a candidate
     of a kind the question names holds one, or ``seq`` is of such a kind and holds no word of
-    the subject (``c.subject_held``), else scaled by its cosine over ``best``; it ranks but makes no
+    the subject (``c.untimed``), else scaled by its cosine over ``best``; it ranks but makes no
     surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
     if not observed_then(c, c.rows[seq]):
