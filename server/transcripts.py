@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,16 +187,29 @@ def input_text(value: object) -> str:
     """A tool call's input as the text stored: each string field as ``key: value`` with its own line
     breaks (a nested field by its path: ``edits[0].new_string``), other values as JSON, one field a
     line; an empty input as ``{}``. Not JSON: an escaped line break or quote would hide a credential
-    from the scanner that redacts the turn (``SECRET_KEY=...`` written into a ``.env``)."""
+    from the scanner that redacts the turn (``SECRET_KEY=...`` written into a ``.env``). What the
+    scanner must see together stays on one line: a list of one-line scalars as a shell would write it
+    (``args: --password X``), and a ``{"name": N, "value": V}`` entry as ``N: V`` (an ``env`` list)."""
     lines: list[str] = []
     _fields(value, "", lines)
     return "\n".join(lines)
 
 
+_NAME_VALUE = ({"name", "value"}, {"key", "value"}, {"parameterkey", "parametervalue"})
+
+
 def _fields(value: object, path: str, lines: list[str]) -> None:
-    if isinstance(value, dict) and value:
+    if isinstance(value, dict) and len(value) == 2 and {str(k).lower() for k in value} in _NAME_VALUE \
+            and all(isinstance(v, str) and "\n" not in v for v in value.values()):
+        name, item = sorted(value.items(), key=lambda kv: "value" in str(kv[0]).lower())
+        lines.append(f"{path}.{name[1]}: {item[1]}" if path else f"{name[1]}: {item[1]}")
+    elif isinstance(value, dict) and value:
         for key, item in value.items():
             _fields(item, f"{path}.{key}" if path else str(key), lines)
+    elif isinstance(value, list) and value and all(
+            isinstance(item, (str, int, float)) and "\n" not in str(item) for item in value):
+        joined = shlex.join(str(item) for item in value)
+        lines.append(f"{path}: {joined}" if path else joined)
     elif isinstance(value, list) and value:
         for i, item in enumerate(value):
             _fields(item, f"{path}[{i}]", lines)

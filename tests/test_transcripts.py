@@ -65,6 +65,23 @@ def test_a_built_in_slash_command_and_its_output_are_no_turn(tmp_path, content, 
     assert [t.text for _, _, t in transcripts.read(path).turns] == ([content] if kept else [])
 
 
+@pytest.mark.parametrize(("given", "text"), [
+    ({"args": ["--password", "Xk29slQpz1Vb"]}, "args: --password [password]"),
+    ({"argv": ["sshpass", "-p", "Xk29slQpz1Vb", "ssh", "db.internal"]}, "argv: sshpass -p [password] ssh db.internal"),
+    ({"cmd": ["mysql", "-u", "root", "--password=Xk29slQpz1Vb"]}, "cmd: mysql -u root --password=[password]"),
+    ({"env": [{"name": "DB_PASSWORD", "value": "Xk29slQpz1Vb"}]}, "env[0].DB_PASSWORD: [password]"),
+    ({"env": [{"Name": "API_TOKEN", "Value": "Xk29slQpz1Vb"}]}, "env[0].API_TOKEN: [access token]"),
+    ({"flags": [1, 2, "a b"]}, "flags: 1 2 'a b'"),  # no credential: as a shell writes it
+    ({"edits": [{"old_string": "a", "new_string": "b"}]}, "edits[0].old_string: a\nedits[0].new_string: b"),
+])
+def test_a_tool_input_keeps_a_flag_and_its_value_on_one_line_so_redaction_sees_them(given, text):
+    """An argv list or an env entry flattened one item a line hid `--password X` from the scanner
+    (the adversarial pass of stop 44 found it stored from a hook)."""
+    from memvault.storage.secrets import redact
+
+    assert redact(transcripts.input_text(given))[0] == text
+
+
 def test_several_turns_of_one_entry_get_distinct_refs_and_images_are_named(tmp_path):
     entry = {"type": "assistant", "uuid": "u-1", "sessionId": "s", "timestamp": "2026-11-30T09:00:00Z",
              "message": {"role": "assistant", "content": [
