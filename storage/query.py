@@ -204,9 +204,16 @@ def names_no_subject(query: str) -> bool:
     return not subject_words(_WORD.findall(query))
 
 
+# Words for a group of people, which name a subject only with another word ("the support team"): a
+# memory of the data team holds "team" too (adversarial pass of stop 44).
+GROUP_WORDS = frozenset(
+    "team teams group groups department departments dept folks people crew squad org orgs organisation"
+    " organization committee staff guys unit division".split())
+
+
 def subject_words(words: list[str]) -> list[str]:
     """The ``words`` naming a question's subject: all but stop words, kind words and those of
-    :data:`GENERIC_WORDS` and :data:`ACTIVITY_WORDS` ("finance", "team" of "what did the finance
-    team decide?")."""
+    :data:`GENERIC_WORDS`, :data:`ACTIVITY_WORDS` and :data:`GROUP_WORDS` ("finance" of "what did the
+    finance team decide?")."""
     return [w for w in words if (lower := w.lower()) not in STOP_WORDS and lower not in GENERIC_WORDS
-            and lower not in ACTIVITY_WORDS and lower not in _KIND_OF_WORD]
+            and lower not in ACTIVITY_WORDS and lower not in _KIND_OF_WORD and lower not in GROUP_WORDS]

@@ -234,6 +234,26 @@ def test_a_decision_of_the_time_asked_about_another_subject_is_not_sure(store, q
     assert not hits or ids[then] in {h.memory.id for h in hits}  # still found, only not sure
 
 
+@pytest.mark.contract
+@pytest.mark.parametrize("question", [
+    "what did the support team decide on Tuesday?", "what did the finance team decide on Tuesday?",
+    "what did the security group decide on Tuesday?", "what did the HR department decide on Tuesday?",
+    "what did the ops folks decide on Tuesday?", "What did the legal people decide on Tuesday?",
+])
+def test_a_word_for_a_group_is_no_subject_a_decision_holds(store, question):
+    """The adversarial pass of stop 44: "the support team" was held by the data team's decision, which
+    says "team" too (0.82); a word for a group names a subject only with another word."""
+    with_filler(store)
+    data = remember(store, "The data team settled on Parquet for exports", kind="decision", at="2026-11-24T10:00:00Z")
+    also = remember(store, "The platform group and the sales department agreed on weekly syncs", kind="decision",
+                    at="2026-11-24T11:00:00Z")
+    hits = recall(store, question)
+    assert all(h.confidence < 0.5 for h in hits if h.memory.id in (data, also)), [
+        (h.memory.content, h.confidence) for h in hits]
+    owned = recall(store, "what did the data team decide on Tuesday?")
+    assert owned[0].memory.id == data and owned[0].confidence >= 0.5  # its own subject still held
+
+
 @pytest.mark.parametrize(("question", "then"), [
     ("what did Marketing decide on Tuesday?", "tuesday"),
     ("what did marketing decide on Tuesday?", "tuesday"),
