@@ -387,13 +387,14 @@ class LastSession:
     here: bool
 
 
-def same_folder(stored: str | None, cwd: str | None) -> bool:
-    """Whether a session's stored ``cwd`` (redacted when stored) is the working directory ``cwd``."""
-    if not stored or not cwd:
-        return False
+def _folder_forms(cwd: str | None) -> set[str]:
+    """The forms a session's stored ``cwd`` takes for the working directory ``cwd`` (as given, and
+    redacted as stored), without a trailing slash; none without ``cwd``."""
+    if not cwd:
+        return set()
     from memvault.storage.secrets import redact
 
-    return stored.rstrip("/") in {cwd.rstrip("/"), redact(cwd)[0].rstrip("/")}
+    return {cwd.rstrip("/"), redact(cwd)[0].rstrip("/")}
 
 
 def last_session(store: Store, caller: Caller, scopes: list[str], cwd: str | None = None) -> LastSession | None:
@@ -402,7 +403,8 @@ def last_session(store: Store, caller: Caller, scopes: list[str], cwd: str | Non
     else (``here`` False) the last anywhere. Among the newest ``SESSIONS_LOOKED_AT`` sessions."""
     sessions = store.episodes.sessions(tenant=caller.tenant, scopes=scopes, limit=SESSIONS_LOOKED_AT)
     ended = [s for s in sessions if s.ended_at is not None and s.digest_id is not None and s.turns]
-    here = [s for s in ended if same_folder(s.cwd, cwd)]
+    forms = _folder_forms(cwd)  # redacted once, not once a session
+    here = [s for s in ended if s.cwd and s.cwd.rstrip("/") in forms]
     for session in here + [s for s in ended if s not in here]:
         try:
             digest = store.get(tenant=caller.tenant, id=session.digest_id)  # type: ignore[arg-type]
