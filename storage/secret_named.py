@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .regex_cover import holding
+from .secret_code import code_sources, code_values
 from .secret_kinds import named_kind
 from .secret_lists import (
     LIST_NAMED,
@@ -138,6 +139,11 @@ class NamedCredentialDetector(Detector):
       ``HTTPBasicAuth("u", "X")``), and ``-p'X'`` / ``-u USER -pX`` without a command's name;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
       API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
+    - code and command lines (``secret_code``): SQL's ``IDENTIFIED BY 'X'`` and ``PASSWORD 'X'``, ``config
+      set`` of a credential's name, a flag named for one (``-Password X``), a value piped to
+      ``--password-stdin``, a DSN's ``user:X@host``, ``getConnection(url, "u", "X")``, ``setPassword("X")``;
+      a credential's name as an identifier (``pass_word``, ``dbPassword``, ``rootpw``, ``pwd2``) and
+      ``p`` beside a user key;
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
       digit, and a ``.netrc`` entry's password;
     - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617; without the colon,
@@ -181,6 +187,9 @@ class NamedCredentialDetector(Detector):
         if names is None:
             names = self._names[match.re.pattern] = {i: name for name, i in match.re.groupindex.items()}
         name = names.get(match.lastindex, "")
+        if name.startswith("code_"):  # code and command lines (``secret_code``)
+            yield from code_values(name, value, match)
+            return
         if name.startswith("whole"):
             yield ("password" if name == "whole_auth" else None), value  # a pair's second: its password
             return
@@ -358,4 +367,5 @@ def named_sources() -> list[str]:
         _AUTH_CALL,
         _LOGIN_WITH,
         VALUE_LIST,
+        *code_sources(),
     ]

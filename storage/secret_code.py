@@ -1,0 +1,137 @@
+"""Credentials in code and on command lines, for the named-credential detector (``secret_named``): a value
+passed to a statement, call, command or flag whose name says it is a credential, and a credential's name
+written as an identifier (issue 25 §1.8).
+
+- SQL: ``CREATE USER app IDENTIFIED BY 'X'`` (also ``IDENTIFIED WITH plugin BY``), ``ALTER USER|ROLE ...
+  [ENCRYPTED] PASSWORD 'X'``, ``= PASSWORD('X')``; a quoted literal after ``password`` anywhere;
+- a setting of a credential's name: ``aws configure set aws_secret_access_key X``, ``npm config set
+  //registry/:_authToken X``, ``git config --global credential.token X``, ``setx API_TOKEN X``;
+- a flag named for one, ``-`` or ``--``, its name ending in the word: ``-Password "X"``, ``--api-key X``,
+  ``-Token:X`` (not ``--password-stdin``, ``--token-file``, ``--no-password``);
+- a value piped or here-string fed to a command reading a password from stdin: ``echo X | docker login
+  --password-stdin``, ``... <<< X``, ``echo X | passwd --stdin u``, ``| gh auth login --with-token``;
+- a password before ``@`` and a host in a DSN without a scheme: ``root:X@tcp(db:3306)/app``,
+  ``u:X@db:5432/app`` (with a scheme, ``secret_plugins.UrlPasswordDetector``'s);
+- calls: ``DriverManager.getConnection(url, "sa", "X")`` and the positional connects of PHP and Python's
+  MySQL drivers, ``ConvertTo-SecureString "X" -AsPlainText``, setters and builders ``setPassword("X")``,
+  ``set_password("X")``, ``withApiKey("X")``, ``.password("X")`` (a literal, not a variable);
+- an identifier naming a credential, then ``:`` or ``=`` and the value: a word written with an inner
+  separator (``pass-word``, ``pass_word``, ``api-`` at a line's end then ``key``), glued or in camelCase
+  after another (``rootpw``, ``dbPassword``, ``DbPwd``), numbered (``pw1``, ``pwd2``, ``PASSWORD_1``);
+- the one-letter key ``p`` beside a user key (``u``, ``user``, ``username``, ``login``, ``email``) in one
+  object or call on one line: ``{"p": "X", "u": "alice"}``. Alone, ``p`` names too much to be one.
+
+A group's name says how its value is judged and named (:func:`code_values`): ``code_pw_*`` a password,
+``code_nm_*`` named by the words before it; ``*_q*`` a quoted literal taken whole (as ``password = "bar"``),
+``*_v*`` a value holding a letter and a digit (``secret_values.named_value_kept``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .secret_kinds import named_kind
+from .secret_values import named_value_kept
+
+# A value as after "password:" (``secret_named._VALUE``), and a literal's content.
+_VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
+_LIT = r"""(?:"[^"\n]{0,100}"|'[^'\n]{0,100}')"""
+_SEP = r"(?:[_.-]|-\r?\n[ \t]*)?"  # inside a name: "pass-word", "pass_word", "api-" then the next line's "key"
+# The words a flag's, a setting's or a setter's name ends with.
+_WORDS = (r"pass(?:word|wd|phrase)?|pwd|secret|token|(?:api|access|auth|secret|private|client)[_-]?"
+          r"(?:key|secret|token)")
+
+
+def _either(group: str) -> str:
+    """A quoted literal (``{group}q``, taken whole) or a bare value (``{group}v``, judged)."""
+    return f"(?:[\"'](?P<{group}q>[^\"'\\n]{{1,200}})[\"']|(?P<{group}v>{_VALUE}))"
+
+
+def _sql() -> str:
+    return ("(?i)\\bIDENTIFIED(?:[ \\t]+(?:WITH|USING)[ \\t]+[\"'`]?[\\w$-]+[\"'`]?)?[ \\t]+BY"
+            "(?:[ \\t]+PASSWORD)?[ \\t]*\\r?\\n?[ \\t]*" + _either("code_pw_sql")
+            + r"|\b(?:USER|ROLE|LOGIN|GROUP)\b[^;\n]{0,200}?\bPASSWORD[ \t]+[\"'](?P<code_pw_userq>[^\"'\n]{1,200})[\"']"
+            + r"|=[ \t]*PASSWORD[ \t]*\([ \t]*[\"'](?P<code_pw_fnq>[^\"'\n]{1,200})[\"']"
+            + r"|\b(?:ENCRYPTED[ \t]+)?PASSWORD[ \t]+[\"'](?P<code_pw_quotedv>[^\"'\n]{1,200})[\"']")
+
+
+def _settings() -> str:
+    command = (r"\bconfig(?:ure)?(?:[ \t]*:[ \t]*|[ \t]+)set|\bgit[ \t]+config|\bsetx|\buser-secrets[ \t]+set"
+               r"|\bsecrets?[ \t]+set")
+    return (f"(?i)(?:{command})(?:[ \\t]+--?[\\w-]+)*[ \\t]+[\"']?[^\\s\"'=]*(?:{_WORDS})\\d{{0,3}}[\"']?"
+            f"(?:[ \\t]*=[ \\t]*|[ \\t]+)" + _either("code_nm_set"))
+
+
+def _flags() -> str:
+    return (f"(?i)(?:^|[ \\t(])--?(?:[\\w]+-)*[\\w]*(?:{_WORDS})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
+            + _either("code_nm_flag"))
+
+
+def _stdin() -> str:
+    reads = (r"--?pass(?:word|wd|phrase)?-stdin\b|--stdin-pass(?:word)?\b|--with-token\b"
+             r"|\bpasswd\b[^\n|]*?[ \t]--stdin\b")
+    return (r"(?i)\b(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+[\"']%s(?:\\n)?[\"'])?[ \t]+[\"']?"
+            r"(?P<code_pw_echov>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[^\n|]*?" f"(?:{reads})"
+            f"|(?:{reads})[^\\n]*?<<<[ \\t]*[\"']?(?P<code_pw_herev>[^\\s\"'$][^\\s\"']{{3,}})")
+
+
+def _dsn() -> str:
+    return (r"(?:^|[\s\"'`=(,])[\w.+-]{1,64}:(?P<code_pw_dsnv>[^\s:@/\"'`]{1,200})@"
+            r"(?:(?:tcp|udp|unix)\(|[\w.-]+:\d{2,5}(?:[/\s\"'`]|$)|[\w.-]*/)")
+
+
+def _calls() -> str:
+    connect = (r"\b(?:getConnection|mysqli_connect|mysql_connect|mysqli|PDO"
+               r"|(?:MySQLdb|pymysql|mysql\.connector|pgdb)\.connect)")
+    return (f"(?:{connect}[ \\t]*\\([ \\t]*(?:{_LIT}|[\\w.$>\\[\\]-]{{1,100}})[ \\t]*,[ \\t]*{_LIT}[ \\t]*,[ \\t]*"
+            r"[\"'](?P<code_pw_connectq>[^\"'\n]{1,200})[\"'])"
+            r"|(?i:\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force|String))*[ \t]+"
+            r"[\"'](?P<code_pw_secureq>[^\"'\n]{1,200})[\"'])"
+            f"|(?i:(?:(?:^|[^\\w$])(?:set|with|use|put)_?(?:[a-z0-9]+_?)??|\\.)(?:{_WORDS})[ \\t]*\\([ \\t]*"
+            r"[\"'`](?P<code_nm_setterq>[^\"'`\n]{1,200})[\"'`][ \t]*(?:[),]|\.\w))")
+
+
+def _names() -> str:
+    words = (f"pass{_SEP}word|pass{_SEP}wd|passwd|pass{_SEP}phrase|pwd|pw"
+             f"|(?:api|access|auth|secret|private|client){_SEP}(?:key|secret|token)|secret|token")
+    camel = (r"(?-i:Pass(?:[_.-]?[Ww]ord|wd|phrase)?|PASS(?:WORD|WD)?|Pwd|PWD|Pw|PW|Secret|SECRET|Token|TOKEN"
+             r"|(?:Api|API|Access|Auth|Private|Client)(?:Key|Secret|Token))")
+    head = r"(?:[A-Za-z0-9]+[_.-])*"
+    name = (f"(?:{head}(?:{words})|{head}[A-Za-z0-9]*[a-z0-9](?:pw|pwd|passwd|password)"
+            f"|{head}[A-Za-z0-9]*(?-i:[a-z0-9]){camel})")
+    return (f"(?i)(?:^|[^\\w.$@/\\\\-])[\"']?(?:{name})(?:[_.-]?\\d{{1,3}})?[\"']?[ \\t]*(?::=|=>|=|:)[ \\t]*"
+            r"[\"'`]?(?P<code_nm_namev>" f"{_VALUE})")
+
+
+def _one_letter() -> str:
+    user = r"[\"']?(?:u|usr|user|username|login|email)[\"']?[ \t]*[:=][ \t]*"
+    password = r"[\"']?p[\"']?[ \t]*[:=][ \t]*[\"'](?P<code_pw_p%sv>[^\"'\n]{4,200})[\"']"
+    return (f"(?i)[{{(,][ \\t]*{password % 1}[^{{}}()\\n]{{0,200}}?,[ \\t]*{user}"
+            f"|[{{(,][ \\t]*{user}(?:{_LIT}|[\\w.$]+)[^{{}}()\\n]{{0,200}}?,[ \\t]*{password % 2}")
+
+
+def code_sources() -> list[str]:
+    """The RE2 sources of this module's patterns (each its own; ``secret_named.named_sources`` adds them)."""
+    return [_sql(), _settings(), _flags(), _stdin(), _dsn(), _calls(), _names(), _one_letter()]
+
+
+_UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag
+
+
+def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None, str]]:
+    """``(kind, value)`` of a match of :func:`code_sources` whose group ``name`` holds ``value``: a quoted
+    literal (``*q``) whole, another (``*v``) when ``secret_values.named_value_kept`` keeps it; a password
+    (``code_pw_*``) or named by the words before it (``secret_kinds.named_kind``, a name broken over lines
+    read joined)."""
+    start, at = match.start(), match.start(match.lastindex)
+    before = match.string[start:at]
+    if name.startswith("code_nm_flag") and _UNFLAGGED.search(before):
+        return
+    if not name.endswith("q") and not named_value_kept("", value, match.string, start, at):
+        return
+    if name.startswith("code_pw_"):
+        yield "password", value
+    else:
+        yield named_kind(re.sub(r"-\r?\n[ \t]*", "", before)), value

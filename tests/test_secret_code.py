@@ -1,0 +1,148 @@
+"""Credentials in code and on command lines, and credential names written as identifiers (issue 25 §1.8,
+``storage/secret_code.py``): a value passed to a statement, call, command or flag whose name says it is a
+credential, and a name with an inner separator, glued or camelCase, numbered, or ``p`` beside a user key.
+``remember`` refuses each (naming the field, never the value) on both backends, a captured turn keeps
+the text around it; their near misses are stored as they are."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.errors import InvalidInput
+from memvault.storage.records import NewTurn
+from memvault.storage.secrets import find_secrets, redact
+from test_secret_kinds import _cases  # the cases' ids
+
+V, W = "Xk29slQpz1Vb", "q7Rt2#mWz9!e"  # the secrets of every shape below
+
+SHAPES = {
+    "SQL": [
+        f"ALTER USER app WITH PASSWORD '{V}';", f"CREATE USER app IDENTIFIED BY '{V}';",
+        f"CREATE ROLE app LOGIN PASSWORD '{V}';", f"SET PASSWORD FOR 'app'@'%' = '{V}';",
+        f"CREATE USER 'app'@'%' IDENTIFIED WITH mysql_native_password BY '{V}';",
+        f"alter role reporting with encrypted password '{W}'", f"CREATE USER app\n  IDENTIFIED BY \"{V}\"",
+        f"CREATE USER scott IDENTIFIED BY {V};", f"GRANT ALL ON db.* TO 'u'@'%' IDENTIFIED BY '{W}';",
+        f"ALTER USER 'root'@'localhost' IDENTIFIED WITH caching_sha2_password BY '{V}';",
+        f"SET PASSWORD = PASSWORD('{V}');", f"the password '{V}' works", f"CREATE USER app WITH PASSWORD 'opensesame';",
+    ],
+    "a setting of a credential's name": [
+        f"aws configure set aws_secret_access_key {V}", f"aws configure set aws_session_token {V} --profile dev",
+        f"npm config set //registry.npmjs.org/:_authToken {V}", f"npm config set //npm.pkg.github.com/:_authToken={V}",
+        f"git config --global credential.token {V}", f"yarn config set npmAuthToken {V}",
+        f"heroku config:set STRIPE_SECRET={V}", f'dotnet user-secrets set "Db:Password" "{V}"',
+        f"setx OPENAI_API_KEY {V}", f"git config user.password '{W}'",
+    ],
+    "a flag named for a credential": [
+        f'Invoke-Sqlcmd -ServerInstance db -Password "{V}"', f"New-Thing -ApiKey {V} -Force",
+        f"Connect-Service -AccessToken:{V}", f"tool --api-key {V}", f"cli --client-secret={V}",
+        f"vault login -token {V}", f"run.sh --db-token '{W}' --verbose", f"deploy --secret-key {V}",
+    ],
+    "a value piped to a command reading it from stdin": [
+        f'echo "{V}" | docker login --password-stdin', f"printf {V} | docker login -u me --password-stdin",
+        f"docker login --password-stdin <<< {V}", f"printf '%s' '{V}' | podman login --password-stdin quay.io",
+        f"echo -n {V} | helm registry login ghcr.io --username me --password-stdin",
+        f"echo {V} | passwd --stdin alice", f"echo {V} | gh auth login --with-token",
+        f'skopeo login --username me --password-stdin reg.io <<< "{V}"',
+    ],
+    "a DSN's user:password@host without a scheme": [
+        f'sql.Open("mysql", "root:{V}@tcp(db:3306)/app")', f"dsn := \"app:{V}@unix(/run/mysqld.sock)/shop\"",
+        f"DATABASE=alice:{V}@db.internal:5432/app", f"connect to bob:{V}@10.0.0.5:6379 now",
+        f'gorm.Open(mysql.Open("u:{V}@/shop?parseTime=true"))',
+    ],
+    "a call taking a credential": [
+        f'DriverManager.getConnection(url, "sa", "{V}")', f'DriverManager.getConnection("jdbc:h2:mem:x", "sa", "{W}");',
+        f'$db = new mysqli("localhost", "app", "{V}", "shop");', f'new PDO($dsn, "app", "{V}")',
+        f'MySQLdb.connect("db", "root", "{V}", "shop")', f'ConvertTo-SecureString "{V}" -AsPlainText -Force',
+        f"$pw = ConvertTo-SecureString -String '{W}' -AsPlainText -Force",
+        f'setPassword("{V}")', f'user.set_password("{V}")', f'.withPassword("{V}")', f'cfg.setApiKey("{V}");',
+        f'Client.builder().token("{V}").build()', f'ds.setPassword("{V}".toCharArray());',
+        f'conn.with_secret_key("{W}")', f"SetPassword('{V}')", f'b.password("{V}")',
+        f'psycopg2.connect(host="db", password="{V}")', f'pymysql.connect(host="db", passwd="{V}")',
+    ],
+    "a credential's name written as an identifier": [
+        f"pass-word: {V}", f"pass_word: {V}", f"api-\nkey: {V}", f'{{"rootpw": "{V}"}}', f'{{"pw1": "{V}"}}',
+        f"admin_pw: {V}", f"pwd2: {V}", f"DbPassword: {V}", f"dbPassword: {V}", f"PASSWORD_1: {V}",
+        f"mysql_root_password: {V}", f"rootPw = {V}", f"smtpPass: {V}", f"redisPassword2={V}",
+        f"PASS_WORD={V}", f"adminpassword: '{V}'", f"client-\nsecret: {V}", f"Pass.Word: {V}", f"db.pwd3 = {V}",
+        f"apiToken: {V}", f"access_token_2: {V}",
+    ],
+    "p beside a user key": [
+        f'{{"p": "{V}", "u": "alice"}}', f'{{"u": "alice", "p": "{V}"}}', f"{{'user': 'bob', 'p': '{W}'}}",
+        f'login(u="alice", p="{V}")', f'{{"email": "a@b.c", "p": "{V}"}}',
+    ],
+}
+
+NEAR_MISSES = [
+    "ALTER USER app WITH LOGIN", "setPassword(newPassword)", "the password-stdin flag reads from stdin",
+    "postgres://user@db:5432/app", "user:@host", "http://host:8080/", "http://host:8080/path2",
+    "use IDENTIFIED BY to set a password in MySQL", "CREATE USER app IDENTIFIED BY PASSWORD;",
+    "CREATE USER app IDENTIFIED WITH auth_socket;", "ALTER ROLE app PASSWORD NULL;", "setPassword(null)",
+    "user.set_password(form.cleaned_data['password1'])", "getPassword(\"db2\")", "checkPassword('x')",
+    "reset_password(\"alice\")", "echo $TOKEN | docker login --password-stdin", "docker login --password-stdin ghcr2.io",
+    "cat pw.txt | docker login --username me --password-stdin", "psql --no-password db2", "--token-file ~/t2.txt",
+    "--max-tokens 4096", "git config credential.helper 'cache --timeout=3600'", "npm config set always-auth true",
+    "aws configure set region eu-west-2", "git@github.com:org/repo2.git", "contact:john123@example.com",
+    "at 10:30@home", "user@db.internal:5432/app", "sql.Open(\"mysql\", dsn)",
+    "DriverManager.getConnection(url, user, password)", 'DriverManager.getConnection(url, "sa", "")',
+    'ConvertTo-SecureString $plain -AsPlainText -Force', "Invoke-Sqlcmd -Password $pw",
+    'config.token = os.environ["TOKEN2"]', "password_hash: 5f4dcc3b5aa765d61d8327deb882cf99x",
+    '{"p": 2, "u": "alice"}', '{"p": "paragraph2", "q": "x"}', '{"u": "alice", "page": "a2b3c4"}',
+    "tokens: 12k2", "the passphrase-only mode", "PASSWORD_POLICY=strict",
+    "dbPassword: ${DB_PASSWORD}", "rootPw = getPw(env2)", "api-\nkey rotation is weekly",
+]
+
+
+@pytest.mark.parametrize("text", _cases(SHAPES))
+def test_each_shape_is_found_and_redacted_keeping_the_rest(text: str) -> None:
+    found = find_secrets(text)[0]
+    assert found and all(kind != "credential" for kind, _ in found), found
+    redacted, kinds = redact(f"before it\n{text}\nafter it")
+    assert V not in redacted and W not in redacted and "opensesame" not in redacted
+    assert redacted.startswith("before it\n") and redacted.endswith("\nafter it")
+    assert kinds and find_secrets(redacted) == [[]]
+    assert redact(redacted) == (redacted, ())
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_near_misses_are_left_alone(text: str) -> None:
+    assert find_secrets(text) == [[]]
+    assert redact(text) == (text, ())
+
+
+def test_a_password_by_where_it_stands_is_called_a_password_and_a_name_by_its_word() -> None:
+    assert find_secrets(f'{{"p": "{V}", "u": "alice"}}') == [[("password", 1)]]
+    assert find_secrets(f"CREATE USER app IDENTIFIED BY '{V}';") == [[("password", 1)]]
+    assert find_secrets(f"aws configure set aws_secret_access_key {V}") == [[("secret key", 1)]]
+    assert find_secrets(f"api-\nkey: {V}") == [[("API key", 2)]]
+    assert find_secrets(f"tool --api-key {V}") == [[("API key", 1)]]
+
+
+# One of each kind over the tool surface, on both backends.
+ONE_OF_EACH = [texts[0] for texts in SHAPES.values()]
+KINDS = ("password", "secret key", "API key", "access token")
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("text", ONE_OF_EACH)
+def test_remember_refuses_each_kind_naming_the_field_and_a_captured_turn_loses_it(store, text: str) -> None:
+    kinds = "|".join(KINDS)
+    with pytest.raises(InvalidInput, match=rf"looks like an? ({kinds})") as refused:
+        store.remember(tenant="t", scope="s", content="deploy notes", tags=["ops", text.replace("\n", " ")])
+    assert refused.value.field == "tags[1]" and V not in str(refused.value)
+    with pytest.raises(InvalidInput, match=rf"looks like it contains a credential \(({kinds}) in its line 2") as refused:
+        store.remember(tenant="t", scope="s", content=f"setup:\n{text}")
+    assert refused.value.field == "content" and V not in str(refused.value)
+    assert store.scope_counts(tenant="t") == {}
+    store.episodes.append(tenant="t", scope="s", session_id="code-1",
+                          turns=[NewTurn("user", f"run this\n{text}\nthen restart")])
+    [turn] = store.episodes.turns(tenant="t", session_id="code-1")
+    assert V not in turn.text and turn.text.startswith("run this\n") and turn.text.endswith("\nthen restart")
+    assert any(f"[{kind}]" in turn.text for kind in KINDS)
+
+
+@pytest.mark.contract
+def test_the_near_misses_are_stored_as_they_are(store) -> None:
+    for text in NEAR_MISSES[:12]:
+        assert store.remember(tenant="t", scope="s", content=text).created
+    store.episodes.append(tenant="t", scope="s", session_id="code-2", turns=[NewTurn("user", NEAR_MISSES[2])])
+    assert [t.text for t in store.episodes.turns(tenant="t", session_id="code-2")] == [NEAR_MISSES[2]]
