@@ -94,14 +94,19 @@ def _calls() -> str:
 
 
 def _names() -> str:
-    words = (f"pass{_SEP}word|pass{_SEP}wd|passwd|pass{_SEP}phrase|pwd|pw"
-             f"|(?:api|access|auth|secret|private|client){_SEP}(?:key|secret|token)|secret|token")
-    camel = (r"(?-i:Pass(?:[_.-]?[Ww]ord|wd|phrase)?|PASS(?:WORD|WD)?|Pwd|PWD|Pw|PW|Secret|SECRET|Token|TOKEN"
-             r"|(?:Api|API|Access|Auth|Private|Client)(?:Key|Secret|Token))")
+    words = [f"pass{_SEP}word", f"pass{_SEP}wd", "passwd", f"pass{_SEP}phrase", "pwd", "pw", "secret", "token",
+             f"(?:api|access|auth|secret|private|client){_SEP}(?:key|secret|token)"]
+    glued = ["pw", "pwd", "passwd", "password"]
+    camel = ["Pass(?:[_.-]?[Ww]ord|wd|phrase)?", "PASS(?:WORD|WD)?", "Pwd", "PWD", "Pw", "PW", "Secret", "SECRET",
+             "Token", "TOKEN", "(?:Api|API|Access|Auth|Private|Client)(?:Key|Secret|Token)"]
+    # the name's end written out after each word: a cover (``regex_cover``) reads what may follow a word
+    # only so ("5 passed", "upward" hold none)
+    end = r"(?:[_.-]?\d{1,3})?[\"']?[ \t]*(?::=|=>|=|:)"
     head = r"(?:[A-Za-z0-9]+[_.-])*"
-    name = (f"(?:{head}(?:{words})|{head}[A-Za-z0-9]*[a-z0-9](?:pw|pwd|passwd|password)"
-            f"|{head}[A-Za-z0-9]*(?-i:[a-z0-9]){camel})")
-    return (f"(?i)(?:^|[^\\w.$@/\\\\-])[\"']?(?:{name})(?:[_.-]?\\d{{1,3}})?[\"']?[ \\t]*(?::=|=>|=|:)[ \\t]*"
+    name = (f"{head}(?:{'|'.join(w + end for w in words)})"
+            f"|{head}[A-Za-z0-9]*[a-z0-9](?:{'|'.join(w + end for w in glued)})"
+            f"|{head}[A-Za-z0-9]*(?-i:[a-z0-9])(?-i:{'|'.join(w + end for w in camel)})")
+    return (f"(?i)(?:^|[^\\w.$@/\\\\-])[\"']?(?:{name})[ \\t]*"
             r"[\"'`]?(?P<code_nm_namev>" f"{_VALUE})")
 
 
@@ -118,6 +123,10 @@ def code_sources() -> list[str]:
 
 
 _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag
+# A shell's or a template's expansion in a literal: "$(cat key2)", "${{ secrets.TOKEN }}", "%API_KEY%".
+_EXPANDED = re.compile(r"\$[({]|\{\{|%\w+%")
+_SPEC = re.compile(r"[\w.-]+=")  # a flag's key=value spec: docker build's "--secret id=npmrc2,src=..."
+_LAST_PART = re.compile(r"([\w$]+)[^\w$]*$")
 
 
 def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None, str]]:
@@ -129,6 +138,12 @@ def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None,
     before = match.string[start:at]
     if name.startswith("code_nm_flag") and _UNFLAGGED.search(before):
         return
+    if name.endswith("q") and _EXPANDED.search(value):
+        return
+    if name.startswith(("code_nm_flag", "code_nm_set")) and _SPEC.match(value):
+        return
+    if name.startswith("code_nm_name"):  # the name assigned is the last part ("this.token = ..."'s "token")
+        start += _LAST_PART.search(before).start(1)  # type: ignore[union-attr]  # the pattern ends with one
     if not name.endswith("q") and not named_value_kept("", value, match.string, start, at):
         return
     if name.startswith("code_pw_"):

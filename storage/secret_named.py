@@ -353,10 +353,10 @@ def named_sources() -> list[str]:
         # a list of pairs
         f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
-        f"|{AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*"
+        f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
         f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*(?P<pair>{_PAIRED})"
-        f"|{AFTER}(?:creds|credentials|logins?|logons?)[ \\t]*[:=][ \\t]*"
+        f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*[:=][ \\t]*"
         f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
         # "log in as admin with X", "sign in as root using X"
         f"|{AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"

@@ -23,7 +23,7 @@ SHAPES = {
         f"alter role reporting with encrypted password '{W}'", f"CREATE USER app\n  IDENTIFIED BY \"{V}\"",
         f"CREATE USER scott IDENTIFIED BY {V};", f"GRANT ALL ON db.* TO 'u'@'%' IDENTIFIED BY '{W}';",
         f"ALTER USER 'root'@'localhost' IDENTIFIED WITH caching_sha2_password BY '{V}';",
-        f"SET PASSWORD = PASSWORD('{V}');", f"the password '{V}' works", f"CREATE USER app WITH PASSWORD 'opensesame';",
+        f"SET PASSWORD = PASSWORD('{V}');", f"the password '{V}' works", "CREATE USER app WITH PASSWORD 'opensesame';",
     ],
     "a setting of a credential's name": [
         f"aws configure set aws_secret_access_key {V}", f"aws configure set aws_session_token {V} --profile dev",
@@ -89,6 +89,9 @@ NEAR_MISSES = [
     '{"p": 2, "u": "alice"}', '{"p": "paragraph2", "q": "x"}', '{"u": "alice", "page": "a2b3c4"}',
     "tokens: 12k2", "the passphrase-only mode", "PASSWORD_POLICY=strict",
     "dbPassword: ${DB_PASSWORD}", "rootPw = getPw(env2)", "api-\nkey rotation is weekly",
+    "this.token = nextToken2", "self.dbPassword = newPassword1", "docker build --secret id=npmrc2,src=.npmrc .",
+    '--api-key "$(cat ~/.key2)"', '--token "${{ secrets.GH_TOKEN2 }}"', 'setPassword("${DB_PASS2}")',
+    "set PWD=%CD2%", "5 passed in 0.4s, upward2: 3",
 ]
 
 
@@ -146,3 +149,12 @@ def test_the_near_misses_are_stored_as_they_are(store) -> None:
         assert store.remember(tenant="t", scope="s", content=text).created
     store.episodes.append(tenant="t", scope="s", session_id="code-2", turns=[NewTurn("user", NEAR_MISSES[2])])
     assert [t.text for t in store.episodes.turns(tenant="t", session_id="code-2")] == [NEAR_MISSES[2]]
+
+
+@pytest.mark.parametrize("text", [
+    f'$params = @{{ Username = "alice"; Password = "{V}" }}', f'Connect-X @{{Credential = "alice:{V}"}}',
+    f'-Credential (New-Object PSCredential("alice", (ConvertTo-SecureString "{V}" -AsPlainText -Force)))',
+    f"credential: alice/{V}",
+])
+def test_a_powershell_splat_or_credential_object_is_found(text: str) -> None:
+    assert find_secrets(text)[0] and V not in redact(text)[0]

@@ -17,6 +17,8 @@ from memvault.storage.secret_named import NamedCredentialDetector, named_sources
 from memvault.storage.secret_plugins import key_format_sources
 from memvault.storage.secret_tables import covers, packaged
 
+from test_secret_code import NEAR_MISSES as CODE_NEAR_MISSES
+from test_secret_code import SHAPES as CODE_SHAPES
 from test_secret_kinds import REFUSED, STORED
 from test_secret_lists import LISTS, NOT_LISTS
 from test_secret_scan import MORE, PROSE
@@ -82,8 +84,8 @@ def _flat(cases: object) -> list[str]:
 
 
 def _texts() -> list[str]:
-    texts = _flat([REFUSED, STORED, LISTS, NOT_LISTS, MORE, PROSE, SHAPES, NEAR_MISSES,
-                   "5 passed in 0.4s", "pytest -q tests/test_1.py", "bench", ""])
+    texts = _flat([REFUSED, STORED, LISTS, NOT_LISTS, MORE, PROSE, SHAPES, NEAR_MISSES, CODE_SHAPES,
+                   CODE_NEAR_MISSES, "5 passed in 0.4s", "pytest -q tests/test_1.py", "bench", ""])
     # each also in capitals, with the Kelvin sign for k and the long s for s (RE2's (?i) matches both)
     return texts + [t.upper() for t in texts] + [t.replace("k", "\u212a").replace("s", "\u017f") for t in texts]
 

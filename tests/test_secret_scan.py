@@ -773,3 +773,36 @@ def test_the_word_table_says_where_each_new_word_comes_from() -> None:
     new = {"af": "password-tail", "eo": "password", "si": "password", "ml": "password", "kn": "password",
            "mr": "password", "ne": "password", "be": "password", "mk": "password", "en": "pin"}
     assert set(new.items()) <= sourced
+
+
+# -- code and command lines, credential names as identifiers (``secret_code``) -----------------------------
+# Each pattern's words and what may follow them, repeated to 256 KiB; a run of spaces or of name characters
+# inside each shape, where a repeat could be retried from many starts.
+CODE_UNITS = [
+    "IDENTIFIED BY ", "IDENTIFIED WITH p BY '", "USER a PASSWORD '", "= PASSWORD('", "PASSWORD '",
+    "config set a_token ", "git config --a ", "configure set --a ", "-Password ", "--api-key=", "-a-b-token:",
+    "echo a1b2 | ", "echo a1b2 | x --password-stdin ", "--password-stdin <<< ", "a:b1c2@", "a:b1c2@tcp(", "a:",
+    "getConnection(u, 'a', ", "getConnection(", "ConvertTo-SecureString -Force ", "setPassword(\"",
+    "set_a_b_token('", ".token(\"", "pass-word: ", "pass_", "api-\nkey: ", "dbPassword", "rootpw", "a_pw1=",
+    "a_b.", "a-", "aPw", "{\"p\": \"a1b2\", ", "{\"u\": \"a\", ", "(u=a, ", "{'p': 'a1b2c3'",
+]
+CODE_RUNS = [
+    "CREATE USER a IDENTIFIED BY" + " " * SIZE + "'a1b2c3'", "ALTER USER a" + " " * SIZE + "PASSWORD 'a1b2'",
+    "npm config set" + " --a" * (SIZE // 4) + " _authToken a1b2c3", "--api-key" + " " * SIZE + "a1b2c3",
+    "echo a1b2c3" + " " * SIZE + "| docker login --password-stdin", "root:" + "a" * SIZE + "@tcp(db)",
+    "getConnection(" + " " * SIZE + "u, 'a', 'b1c2d3')", "setPassword(" + " " * SIZE + "'a1b2c3')",
+    "a_" * (SIZE // 2) + "pw: a1b2c3", "a" * SIZE + "Password: a1b2c3", "pass" + "-\n" * (SIZE // 2) + "word: a1",
+    '{"p": "a1b2c3"' + " " * SIZE + ', "u": "alice"}', '{"u": "a",' + " x" * (SIZE // 2) + ', "p": "a1b2"}',
+]
+
+
+@pytest.mark.parametrize("text", [_text(u) for u in CODE_UNITS] + CODE_RUNS,
+                         ids=[repr(u) for u in CODE_UNITS] + [f"run {i}" for i in range(len(CODE_RUNS))])
+def test_the_check_and_redaction_take_linear_time_on_code_and_command_lines(text: str) -> None:
+    from memvault.storage.secrets import redact
+
+    redact("warm up: setPassword(\"Xk29slQpz\")")
+    assert _timed(text) < BOUND_S
+    start = time.thread_time()
+    redact(text)
+    assert time.thread_time() - start < BOUND_S
