@@ -23,7 +23,7 @@ SHAPES = {
         f"alter role reporting with encrypted password '{W}'", f"CREATE USER app\n  IDENTIFIED BY \"{V}\"",
         f"CREATE USER scott IDENTIFIED BY {V};", f"GRANT ALL ON db.* TO 'u'@'%' IDENTIFIED BY '{W}';",
         f"ALTER USER 'root'@'localhost' IDENTIFIED WITH caching_sha2_password BY '{V}';",
-        f"SET PASSWORD = PASSWORD('{V}');", f"the password '{V}' works", "CREATE USER app WITH PASSWORD 'opensesame';",
+        f"SET PASSWORD = PASSWORD('{V}');", f"CREATE ROLE app WITH LOGIN ENCRYPTED PASSWORD '{V}'", f"the password '{V}' works", "CREATE USER app WITH PASSWORD 'opensesame';",
     ],
     "a setting of a credential's name": [
         f"aws configure set aws_secret_access_key {V}", f"aws configure set aws_session_token {V} --profile dev",
@@ -35,14 +35,14 @@ SHAPES = {
     "a flag named for a credential": [
         f'Invoke-Sqlcmd -ServerInstance db -Password "{V}"', f"New-Thing -ApiKey {V} -Force",
         f"Connect-Service -AccessToken:{V}", f"tool --api-key {V}", f"cli --client-secret={V}",
-        f"vault login -token {V}", f"run.sh --db-token '{W}' --verbose", f"deploy --secret-key {V}",
+        f"vault login -token {V}", f"run.sh --db-token '{W}' --verbose", f"deploy --secret-key {V}", f"kubectl config set-credentials me --token={V}",
     ],
     "a value piped to a command reading it from stdin": [
         f'echo "{V}" | docker login --password-stdin', f"printf {V} | docker login -u me --password-stdin",
         f"docker login --password-stdin <<< {V}", f"printf '%s' '{V}' | podman login --password-stdin quay.io",
         f"echo -n {V} | helm registry login ghcr.io --username me --password-stdin",
         f"echo {V} | passwd --stdin alice", f"echo {V} | gh auth login --with-token",
-        f'skopeo login --username me --password-stdin reg.io <<< "{V}"',
+        f'printf "%s" "{V}" | docker login --password-stdin', f'skopeo login --username me --password-stdin reg.io <<< "{V}"',
     ],
     "a DSN's user:password@host without a scheme": [
         f'sql.Open("mysql", "root:{V}@tcp(db:3306)/app")', f"dsn := \"app:{V}@unix(/run/mysqld.sock)/shop\"",
@@ -56,7 +56,7 @@ SHAPES = {
         f"$pw = ConvertTo-SecureString -String '{W}' -AsPlainText -Force",
         f'setPassword("{V}")', f'user.set_password("{V}")', f'.withPassword("{V}")', f'cfg.setApiKey("{V}");',
         f'Client.builder().token("{V}").build()', f'ds.setPassword("{V}".toCharArray());',
-        f'conn.with_secret_key("{W}")', f"SetPassword('{V}')", f'b.password("{V}")',
+        f'conn.with_secret_key("{W}")', f'conn.setAuthToken("{V}")', f"SetPassword('{V}')", f'b.password("{V}")',
         f'psycopg2.connect(host="db", password="{V}")', f'pymysql.connect(host="db", passwd="{V}")',
     ],
     "a credential's name written as an identifier": [
@@ -64,7 +64,8 @@ SHAPES = {
         f"admin_pw: {V}", f"pwd2: {V}", f"DbPassword: {V}", f"dbPassword: {V}", f"PASSWORD_1: {V}",
         f"mysql_root_password: {V}", f"rootPw = {V}", f"smtpPass: {V}", f"redisPassword2={V}",
         f"PASS_WORD={V}", f"adminpassword: '{V}'", f"client-\nsecret: {V}", f"Pass.Word: {V}", f"db.pwd3 = {V}",
-        f"apiToken: {V}", f"access_token_2: {V}",
+        f"apiToken: {V}", f"access_token_2: {V}", f"pw_1: {V}", f"ADMIN_PW2={V}", f"privateKeyPassword: {V}",
+        f"dbPASSWORD: {V}", f"pass.word={V}",
     ],
     "p beside a user key": [
         f'{{"p": "{V}", "u": "alice"}}', f'{{"u": "alice", "p": "{V}"}}', f"{{'user': 'bob', 'p': '{W}'}}",
