@@ -159,3 +159,20 @@ def test_the_near_misses_are_stored_as_they_are(store) -> None:
 ])
 def test_a_powershell_splat_or_credential_object_is_found(text: str) -> None:
     assert find_secrets(text)[0] and V not in redact(text)[0]
+
+
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("one_model")  # the packaged model loaded once (conftest)
+async def test_the_remember_tool_refuses_each_kind_naming_the_field_never_the_value(db_path) -> None:
+    from mcp import Client
+
+    from memvault.server.app import build_server
+    from memvault.server.config import Config
+
+    async with Client(build_server(Config(db=db_path))) as c:
+        for text in ONE_OF_EACH:
+            r = await c.call_tool("remember", {"content": f"setup:\n{text}"})
+            said = r.content[0].text
+            assert r.is_error and said.startswith("content: looks like it contains a credential (") and V not in said
+        listed = await c.call_tool("recall", {"query": "", "scope": "default"})
+    assert listed.structured_content["memories"] == []
