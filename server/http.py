@@ -578,7 +578,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
             return JSONResponse({"status": "starting", **health}, status_code=503)
         problem = await watch.problem()
         if problem is None:
-            return JSONResponse({"status": "ok", **health, "database": "ready"})
+            return JSONResponse({"status": "ok", **health, "database": health["database"]
+                                 if health["database"] == "read-only" else "ready"})
         return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
                              "model": health["model"]}, status_code=503)
 
