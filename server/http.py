@@ -175,7 +175,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refused = _over_long(scope)
+        refused = _two_lengths(scope) or _over_long(scope)
         target, wrong_target = _request_target(scope)
         refused = refused or wrong_target
         path = target.rstrip("/") or "/"
@@ -424,6 +424,21 @@ def _media_type_lowered(value: bytes) -> bytes:
     """A Content-Type value with its media type (before any ``;`` parameter) trimmed, in lower case."""
     media_type, semicolon, parameters = value.partition(b";")
     return media_type.strip().lower() + semicolon + parameters
+
+
+def _two_lengths(scope: Scope) -> Response | None:
+    """400 when the request has both Content-Length and Transfer-Encoding, with ``Connection: close``
+    (uvicorn then closes the connection): where its body ends is ambiguous, and a proxy before this
+    server may have read it otherwise, so what follows on the connection may be a smuggled request
+    (RFC 9112 §6.1, §6.3: the server MUST close the connection after responding). h11 reads the
+    body as chunked and kept the connection open."""
+    names = {key for key, _ in scope["headers"]}
+    if b"content-length" not in names or b"transfer-encoding" not in names:
+        return None
+    log.warning("refused a request with both Content-Length and Transfer-Encoding; its connection is closed")
+    return _error(400, "invalid_request", "the request has both Content-Length and Transfer-Encoding, so where "
+                  "its body ends is ambiguous (RFC 9112 §6.1); send one of them. This connection is closed",
+                  Connection="close")
 
 
 def _over_long(scope: Scope) -> Response | None:
