@@ -206,10 +206,12 @@ class Identity:
 
 
 def caller_of(token: AccessToken) -> str:
-    """Who sent a verified token (its tenant, client id and subject): the key of that caller's rate
-    limit and of its turns at the tools. With the tenant, tokens naming no client or subject (one
-    "oauth" caller otherwise) never share a limit across tenants."""
-    return f"{(token.claims or {}).get(_TENANT, '')}\x00{token.client_id}\x00{token.subject or ''}"
+    """Who sent a verified token: the key of that caller's rate limit and of its turns at the tools.
+    An OAuth token's (``subject`` a string): its tenant and ``sub`` (unique at the one issuer trusted),
+    whichever client asked for it, since anyone may register more clients; a token naming no subject,
+    its tenant. An API key's (``subject`` None): its tenant and key id (keys are made by the operator)."""
+    who = token.client_id if token.subject is None else f"sub\x00{token.subject}"
+    return f"{(token.claims or {}).get(_TENANT, '')}\x00{who}"
 
 
 def access_token(token: str, client_id: str, identity: Identity, expires_at: int | None = None,
@@ -327,8 +329,9 @@ class JwtVerifier:
         expires = int(claims["exp"])
         if READ not in scopes and WRITE not in scopes:  # answered 403 insufficient_scope (missing_scope)
             return AccessToken(token=token, client_id="oauth", scopes=[], expires_at=expires)
+        # The subject "" when none: still an OAuth caller, limited by its tenant (caller_of).
         return access_token(token, str(claims.get("azp") or claims.get("client_id") or claims.get("sub") or "oauth"),
-                            identity, expires, subject=claims.get("sub"))
+                            identity, expires, subject=claims.get("sub") or "")
 
     def _failed_check(self, exc: Exception) -> str:
         """The check of :meth:`_decode` that ``exc`` reports, in words for the client."""

@@ -49,7 +49,25 @@ QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "ke
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 # MCP-Protocol-Version values taken (the SDK's: those of the initialize handshake, and the stateless one).
 PROTOCOL_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
-UNAVAILABLE = "the database cannot be opened; the server's log says which and why"
+# What an authenticated caller is told when the database cannot serve (never which database: the
+# log says), by what memvault's storage said happened (its messages' openings), per backend.
+UNAVAILABLE = "the server's log says which database and why"
+_SAID_UNAVAILABLE = {
+    "postgresql": (
+        (("PostgreSQL is unreachable", "the connection to PostgreSQL failed", "cannot open connections to PostgreSQL"),
+         "PostgreSQL is unreachable (stopped, or the network to it is down); retrying is safe once it is back"),
+        (("cannot connect to PostgreSQL",), "PostgreSQL cannot be reached or refused this server's login"),
+        (("the database is busy",), "the database is busy: every pooled connection is in use; retry shortly"),
+        (("",), "the PostgreSQL database cannot be read"),
+    ),
+    "sqlite": (
+        (("the database file is damaged",), "the database file is damaged; `memvault doctor` says how to recover"),
+        (("the database is busy",), "the database is busy: another process holds its lock; retry shortly"),
+        (("",), "the database file cannot be opened or read"),
+    ),
+}
+_SAID_MOVED = {"file gone": "the database file is gone (moved or deleted while the server ran)",
+               "file replaced": "the database file was replaced while the server ran; the server must be restarted"}
 # Connections open at once from one client address (429 beyond), and in all (503 beyond):
 # see docs/team-server-security.md.
 CONNECTIONS_PER_ADDRESS = 32
@@ -175,7 +193,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refused = _over_long(scope)
+        refused = _two_lengths(scope) or _over_long(scope)
         target, wrong_target = _request_target(scope)
         refused = refused or wrong_target
         path = target.rstrip("/") or "/"
@@ -235,7 +253,7 @@ class Guard:
             if self.challenge is not None:  # an authentication that cannot succeed: counted, the database named in the log only
                 self._failed(scope)
                 log.warning("database unavailable: %s", why)
-                why = UNAVAILABLE
+                why = said_unavailable(problem, self.watch.backend)
             return _unavailable(why)
         if self.verifier is None or not header:
             return None
@@ -254,7 +272,7 @@ class Guard:
         except MemvaultError as exc:  # the keys could not be read: an expected failure, counted, no traceback
             self._failed(scope)
             log.warning("could not check a bearer token: %s", exc)
-            return _unavailable(f"the database could not be read ({type(exc).__name__})")
+            return _unavailable(said_unavailable(("unavailable", str(exc)), self.watch.backend))
         if self.limiter is not None:
             caller = caller_of(identity)
             wait = self.limiter.wait_s(caller)
@@ -263,6 +281,18 @@ class Guard:
             limiter = self.limiter
             scope.setdefault("state", {})[RATE_CHARGE] = lambda: limiter.wait_s(caller)  # a batch's other messages
         return None
+
+
+def said_unavailable(problem: tuple[str, str], backend: str) -> str:
+    """What happened to the database, as :class:`DatabaseWatch`'s ``problem`` says it, in words safe
+    for any caller: per ``backend`` ("sqlite" or "postgresql"), never which database or where."""
+    kind, why = problem
+    if kind == "timeout":  # (its words name no database)
+        return f"{why}; {UNAVAILABLE}"
+    if kind in _SAID_MOVED:
+        return f"{_SAID_MOVED[kind]}; {UNAVAILABLE}"
+    said = next(words for openings, words in _SAID_UNAVAILABLE[backend] if why.startswith(openings))
+    return f"{said}; {UNAVAILABLE}"
 
 
 def _unavailable(why: str) -> Response:
@@ -275,7 +305,10 @@ class DatabaseWatch:
     at a time on a worker thread, its answer cached for :data:`PROBE_CACHE_S`)."""
 
     def __init__(self, runtime: Runtime) -> None:
+        from memvault.storage.location import is_url
+
         self.runtime = runtime
+        self.backend = "postgresql" if is_url(runtime.config.db) else "sqlite"
         self._file: tuple[int, int] | None = None  # (device, inode) of the SQLite file first served
         self._lock = anyio.Lock()
         self._answer: tuple[str, str] | None = None
@@ -424,6 +457,21 @@ def _media_type_lowered(value: bytes) -> bytes:
     """A Content-Type value with its media type (before any ``;`` parameter) trimmed, in lower case."""
     media_type, semicolon, parameters = value.partition(b";")
     return media_type.strip().lower() + semicolon + parameters
+
+
+def _two_lengths(scope: Scope) -> Response | None:
+    """400 when the request has both Content-Length and Transfer-Encoding, with ``Connection: close``
+    (uvicorn then closes the connection): where its body ends is ambiguous, and a proxy before this
+    server may have read it otherwise, so what follows on the connection may be a smuggled request
+    (RFC 9112 §6.1, §6.3: the server MUST close the connection after responding). h11 reads the
+    body as chunked and kept the connection open."""
+    names = {key for key, _ in scope["headers"]}
+    if b"content-length" not in names or b"transfer-encoding" not in names:
+        return None
+    log.warning("refused a request with both Content-Length and Transfer-Encoding; its connection is closed")
+    return _error(400, "invalid_request", "the request has both Content-Length and Transfer-Encoding, so where "
+                  "its body ends is ambiguous (RFC 9112 §6.1); send one of them. This connection is closed",
+                  Connection="close")
 
 
 def _over_long(scope: Scope) -> Response | None:
@@ -578,7 +626,8 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
             return JSONResponse({"status": "starting", **health}, status_code=503)
         problem = await watch.problem()
         if problem is None:
-            return JSONResponse({"status": "ok", **health, "database": "ready"})
+            return JSONResponse({"status": "ok", **health, "database": health["database"]
+                                 if health["database"] == "read-only" else "ready"})
         return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
                              "model": health["model"]}, status_code=503)
 

@@ -80,10 +80,14 @@ class Runtime:
                 raise
             self.open_error = None
             self._store.upkeep.start_warm_up()
-            self._store.upkeep.schedule_consolidation(self.config.consolidate_hours,
-                                                      self.config.consolidate_after_writes)
+            if not self._store.backend.read_only:  # every round's writes would be refused (and logged)
+                self._store.upkeep.schedule_consolidation(self.config.consolidate_hours,
+                                                          self.config.consolidate_after_writes)
             log.info("memvault database %s %s (model: %s)", self.config.db_label,
                      "created" if created else "opened", self.config.model_dir or "packaged")
+            if self._store.backend.read_only:
+                log.warning("memvault database %s is read-only here (%s): recall and reads are served, every "
+                            "write is refused", self.config.db_label, self._store.backend.read_only)
         return self._store
 
     def identity(self) -> Identity:
@@ -166,26 +170,30 @@ class Runtime:
         if self._closing:
             return
         last_reason, store = self.vector_reason, self.store()  # (a failure is logged by the worker)
-        store.upkeep.run_due(retry=True)
+        if not store.backend.read_only:  # a read-only file: no scrub or vector can be written
+            store.upkeep.run_due(retry=True)
         reason = self.vector_reason = store.vector_status()
         if reason is not None and reason != last_reason:
             log.warning("memvault runs degraded: %s", reason)
         elif reason is None and last_reason not in (None, "not checked yet"):
             log.info("vectors can be made again")
-        if reason is None:
+        if reason is None and not store.backend.read_only:
             store.upkeep.start_filling(FILL_BATCH)
 
     def health(self) -> dict[str, str]:
-        """Readiness without blocking: ``database`` "ready", "opening" or "error: <why>", ``model``
-        "ready", "loading" or "degraded: keyword search only"."""
-        opened = self._store is not None
-        if not opened and self.open_error is not None:
+        """Readiness without blocking: ``database`` "ready", "read-only" (reads served; ``writes``
+        then says why they are refused), "opening" or "error: <why>", ``model`` "ready", "loading"
+        or "degraded: keyword search only"."""
+        store = self._store
+        if store is None and self.open_error is not None:
             return {"database": f"error: {self.open_error}", "model": "not loaded"}
-        if not opened or self.vector_reason == "not checked yet":
+        if store is None or self.vector_reason == "not checked yet":
             model = "loading"
         else:
             model = "ready" if self.vector_reason is None else "degraded: keyword search only"
-        return {"database": "ready" if opened else "opening", "model": model}
+        if store is not None and store.backend.read_only:
+            return {"database": "read-only", "writes": f"refused: {store.backend.read_only}", "model": model}
+        return {"database": "ready" if store is not None else "opening", "model": model}
 
     def close(self, timeout_s: float = 60.0) -> None:
         """Wait for calls in flight (at most ``timeout_s``), close the worker, then the store."""

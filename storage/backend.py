@@ -391,13 +391,15 @@ class Backend(Protocol):
     """A database holding memories of many tenants.
 
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
-    password. What the CLI and a server's start ask beyond the memory rules (``stats``,
+    password; ``read_only``: why every write will be refused (a SQLite file on a read-only
+    file system), or None. What the CLI and a server's start ask beyond the memory rules (``stats``,
     ``check``, ``rebuild_keyword_index``, ``reset_vectors``, ``put_setting``, ``warm_up``)
     are each backend's own methods (the same on both), not this contract.
     """
 
     kind: str
     location: str
+    read_only: str | None
 
     def read(self, tenant: str | None) -> AbstractContextManager[Reader]:
         """One read transaction bound to ``tenant`` (None: maintenance across tenants)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -37,17 +37,20 @@ class HttpServer:
     """A running team server; ``log`` reads its stderr so far."""
 
     def __init__(self, db: Path | str, *flags: str, port: int | None = None, logs: Path | None = None,
-                 ready: bool = True, read_timeout: float | None = None, **env: str) -> None:
+                 ready: bool = True, read_timeout: float | None = None,
+                 wrap: Callable[[list[str]], list[str]] | None = None, **env: str) -> None:
         """Start the server; wait until ``/healthz`` answers (200 with ``ready``, any answer without).
-        ``read_timeout``: seconds a client has to send a whole request, instead of the server's own."""
+        ``read_timeout``: seconds a client has to send a whole request, instead of the server's own;
+        ``wrap``: the command line run for the server's (e.g. inside ``unshare``)."""
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
         self._log_path = (logs or Path(db).parent) / f"server.{self.port}.log"
         self._log = self._log_path.open("w")
         serve = SERVE if read_timeout is None else [SERVE[0], "-c", _WITH_READ_TIMEOUT, str(read_timeout), "serve"]
+        command = [*serve, "--transport", "http", "--port", str(self.port), *flags]
         self.proc = subprocess.Popen(
-            [*serve, "--transport", "http", "--port", str(self.port), *flags], env=server_env(db, **env),
+            wrap(command) if wrap else command, env=server_env(db, **env),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log,
         )
         deadline = time.monotonic() + 60

@@ -9,6 +9,7 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx2
 import pytest
@@ -78,3 +79,29 @@ def test_a_full_pool_is_busy_and_a_stopped_postgresql_is_unreachable_on_healthz_
         if pool is not None:
             pool.close()
         served.close()
+
+
+def test_a_stopped_postgresql_is_said_unreachable_to_an_authenticated_caller(own_postgres):
+    """Closing pass of issue 25: with keys, the 503 said "the database cannot be opened" while the
+    docs said the tools say PostgreSQL is unreachable; it says what happened, never which database."""
+    from httpwire import PING, new_key
+
+    url, stop, data = own_postgres
+    key = new_key(url, "acme")
+    served = HttpServer(url, logs=data)
+    try:
+        assert served.post(key, PING).status_code == 200
+        stop()
+        time.sleep(1.1)  # past the cached healthz answer (PROBE_CACHE_S)
+        said = served.post(key, RECALL)
+        log = served.log()
+    finally:
+        served.close()
+    assert said.status_code == 503 and said.json()["error"] == "database_unavailable", said.text
+    description = said.json()["error_description"]
+    assert description.startswith("PostgreSQL is unreachable (stopped"), description
+    assert "busy" not in description and "the server's log says which database and why" in description
+    parts = urlsplit(url)
+    for private in (parts.path.strip("/"), parts.username, parts.hostname, str(data)):
+        assert not private or private not in description, private
+    assert "Traceback" not in log

@@ -475,6 +475,26 @@ def test_a_database_that_cannot_be_opened_is_a_503_naming_it_never_a_500(tmp_pat
         s.close()
 
 
+def test_a_database_file_damaged_while_serving_is_a_503_saying_damaged(tmp_path: Path) -> None:
+    """Closing pass of issue 25: an authenticated caller was told "the database cannot be opened"
+    whatever happened (PostgreSQL stopped too); now what happened, never which database."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    s = HttpServer(db, logs=tmp_path)
+    try:
+        assert s.post(key, PING).status_code == 200
+        with open(db, "r+b") as f:
+            f.seek(100)  # past the header: the schema's page
+            f.write(b"not a database page" * 50)
+        time.sleep(PROBE_CACHE_S + 0.2)
+        described = _json_error(s.post(key, PING), 503, "database_unavailable")
+        log = s.log()
+    finally:
+        s.close()
+    assert described.startswith("the database file is damaged") and "memvault doctor" in described, described
+    assert str(db) not in described and "damaged" in log and "Traceback" not in log
+
+
 def test_a_server_without_keys_warns_and_a_key_after_two_spaces_is_still_read(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     s = HttpServer(db)
@@ -706,6 +726,8 @@ def test_a_database_file_gone_while_serving_is_503_and_healthz_says_so(tmp_path:
             # the database cannot be opened, the log names which and why.
             described = _json_error(s.post(key, call), 503, "database_unavailable")
             assert str(db) not in described and "log" in described
+            assert described.startswith("the database file is gone" if how == "moved" else
+                                        "the database file was replaced"), described
             assert _json_error(s.post(None, PING, Authorization="Bearer mvk_x"), 503, "database_unavailable")
             health = httpx2.get(f"{s.base}/healthz", timeout=10)
             assert health.status_code == 503 and health.json()["status"] == "error"

@@ -611,3 +611,35 @@ def test_tokens_naming_no_client_or_subject_share_no_limit_across_tenants() -> N
     assert caller("alpha") != caller("bravo") and caller("alpha") == caller("alpha")
     assert caller("alpha", "app-1", "u1") != caller("bravo", "app-1", "u1")
     assert caller("alpha", "app-1", "u1") != caller("alpha", "app-1", "u2")
+
+
+def test_the_rate_limit_is_one_users_whichever_clients_asked_for_its_tokens(tmp_path: Path) -> None:
+    """Closing pass of issue 25: the limit was keyed on (client, subject), so one user with 8
+    registered clients (dynamic registration lets anyone register more) got 8 times the limit."""
+    issuer, port = Issuer(), free_port()
+    resource = f"http://127.0.0.1:{port}/mcp"
+    server = HttpServer(tmp_path / "memvault.db", "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource",
+                        resource, "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org",
+                        "--rate-limit", "5", port=port)
+
+    def served(count: int, **claims: Any) -> int:
+        sent = {k: v for k, v in _claims(resource, scope="memvault:read", **claims).items()
+                if v is not None}  # None: no such claim
+        return sum(server.post(_token(issuer, sent), PING).status_code == 200 for _ in range(count))
+
+    try:
+        # One user's tokens from 8 clients, named by azp, client_id or both: one limit of 5.
+        one_user = sum(served(2, **{name: f"app-{n}"}) for n in range(8)
+                       for name in (["azp", "client_id"][n % 2],))
+        assert one_user == 5
+        assert served(1, azp="app-new", client_id="app-new") == 0
+        assert served(3, sub="user-2") == 3  # another user keeps its own limit
+        assert served(3, org="bravo") == 3  # the same subject in another tenant: its own
+        # Tokens naming no subject: one limit for their tenant, whichever client.
+        nobody = {"org": "charlie", "sub": None}
+        assert sum(served(2, **nobody, azp=f"app-{n}") for n in range(4)) == 5
+        log = server.log()
+    finally:
+        server.close()
+        issuer.close()
+    assert "Traceback" not in log

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 
+import httpx2
 import pytest
 from conftest import server_env
 from fakes import FakeEmbedder
@@ -27,13 +28,17 @@ def _can_mount_read_only() -> bool:
 pytestmark = pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare -m and mount (root)")
 
 
+def mounted_read_only(folder, command: list[str]) -> list[str]:
+    """``command`` run with ``folder`` mounted read-only for that process only."""
+    script = f"mount --bind {shlex.quote(str(folder))} {shlex.quote(str(folder))} && " \
+             f"mount -o remount,ro,bind {shlex.quote(str(folder))} && exec {shlex.join(command)}"
+    return ["unshare", "-m", "sh", "-c", script]
+
+
 def read_only(folder, db, *argv: str) -> subprocess.CompletedProcess[str]:
     """``memvault ARGV`` with ``folder`` mounted read-only for that process only."""
-    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "memvault.server", *argv])
-    script = f"mount --bind {shlex.quote(str(folder))} {shlex.quote(str(folder))} && " \
-             f"mount -o remount,ro,bind {shlex.quote(str(folder))} && exec {command}"
-    return subprocess.run(["unshare", "-m", "sh", "-c", script], env=server_env(db), capture_output=True,
-                          text=True, timeout=180)
+    return subprocess.run(mounted_read_only(folder, [sys.executable, "-m", "memvault.server", *argv]),
+                          env=server_env(db), capture_output=True, text=True, timeout=180)
 
 
 @pytest.fixture
@@ -82,3 +87,65 @@ def test_a_write_on_a_read_only_file_system_is_refused_as_read_only(stored, argv
 def test_a_new_database_on_a_read_only_file_system_says_read_only(tmp_path):
     done = read_only(tmp_path, tmp_path / "new.db", "remember", "Nowhere to go")
     assert done.returncode == 2 and "is on a read-only file system" in done.stderr and not (tmp_path / "new.db").exists()
+
+
+REFUSED = "the database is read-only here (the file is on a read-only file system)"
+
+
+async def _reads_served_writes_refused(c) -> None:
+    """Recall, the boot resource and a memory's resource answer; each write is refused, naming why."""
+    r = await c.call_tool("recall", {"query": "which host is the staging database"})
+    assert not r.is_error and "db-stg-03" in r.structured_content["memories"][0]["content"]
+    first = r.structured_content["memories"][0]["id"]
+    assert "Deploys go out on Tuesdays" in (await c.read_resource("memory://boot")).contents[0].text
+    assert first in (await c.read_resource(f"memory://memories/{first}")).contents[0].text
+    for tool, args in [("remember", {"content": "Written on a read-only disk"}), ("forget", {"id": first}),
+                       ("supersede", {"id": first, "content": "The staging DB is db-stg-04"}),
+                       ("confirm", {"id": first})]:
+        r = await c.call_tool(tool, args)
+        text = r.content[0].text
+        assert r.is_error and REFUSED in text and "nothing was written" in text, (tool, text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("auth", ["none", "keys"])
+@pytest.mark.asyncio
+async def test_the_team_server_serves_reads_from_a_read_only_file_system(stored, auth):
+    """Issue 25's closing pass: the server opened the file, then its readiness read opened it again
+    without SQLite's immutable flag, and every call (recall too) got 503 "unable to open database file"."""
+    from httpwire import HttpServer, client, new_key
+
+    folder, db = stored
+    key = new_key(db, "default") if auth == "keys" else "none"
+    before = sorted(p.name for p in folder.iterdir())
+    server = HttpServer(db, "--auth", auth, logs=folder.parent,
+                        wrap=lambda command: mounted_read_only(folder, command))
+    try:
+        health = httpx2.get(f"{server.base}/healthz", timeout=10)
+        assert health.status_code == 200, health.text
+        assert health.json()["database"] == "read-only"
+        assert health.json()["writes"] == "refused: the file is on a read-only file system"
+        async with client(server.url, key) as c:
+            await _reads_served_writes_refused(c)
+        log = server.log()
+    finally:
+        server.close()
+    assert "unable to open" not in log and "Traceback" not in log, log
+    assert "is read-only here (the file is on a read-only file system)" in log
+    assert sorted(p.name for p in folder.iterdir()) == before
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_stdio_serves_reads_from_a_read_only_file_system(stored, tmp_path):
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    folder, db = stored
+    command = mounted_read_only(folder, [sys.executable, "-m", "memvault.server", "serve"])
+    params = StdioServerParameters(command=command[0], args=command[1:], env=server_env(db))
+    with open(tmp_path / "server.log", "w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog)) as c:
+            await _reads_served_writes_refused(c)
+    log = (tmp_path / "server.log").read_text()
+    assert "unable to open" not in log and "Traceback" not in log, log

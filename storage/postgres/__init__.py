@@ -39,6 +39,7 @@ class PostgresBackend:
     """
 
     kind = "postgresql"
+    read_only: str | None = None  # as SqliteBackend's: a read-only server refuses each write itself
 
     def __init__(self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> None:
         self.location = location(url)

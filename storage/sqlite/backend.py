@@ -69,6 +69,7 @@ class SqliteBackend:
         self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms,
                                      key=self._key)
         migrate(self._conn)
+        self.read_only = self._conn.read_only  # why writes are refused (read-only file system or file), or None
         self._submit = submit
         if submit is not None:
             self._conn.set_wal_hook(self._committed)  # (replaces SQLite's checkpoint inside the commit)

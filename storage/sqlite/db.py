@@ -42,6 +42,7 @@ class Connection(apsw.Connection):
     0 once a busy handler of Python's is installed)."""
 
     busy_timeout_ms: int = 0
+    read_only: str | None = None  # why this connection was opened read-only (:func:`read_only_reason`)
 
 
 def wait_for_locks(conn: Connection, timeout_ms: int) -> None:
@@ -104,17 +105,15 @@ def open_connection(
     except OSError as exc:
         raise StoreError(f"cannot create database {str(path)!r}: {exc.strerror or exc}") from exc
     # A file this process cannot write (a read-only file system, a read-only file) is
-    # opened read-only, so reads are served and writes refused as read-only; without a
-    # -shm file that can be made beside it, as immutable (SQLite's URI parameters).
-    read_only = not os.access(path, os.W_OK)
+    # opened read-only, so reads are served and writes refused as read-only.
+    read_only = read_only_reason(path)
     convert.remove_leftover(path)  # a stopped `memvault decrypt` may have left a plain copy
     crypto.check_file(path, key)
     inode = path.stat().st_ino
     try:
         if read_only:
-            immutable = not os.access(path.parent, os.W_OK) and not Path(f"{path}-shm").exists()
-            uri = f"file:{urllib.parse.quote(str(path))}?mode=ro{'&immutable=1' if immutable else ''}"
-            conn = Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+            conn = Connection(read_only_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+            conn.read_only = read_only
         else:
             conn = Connection(str(path))
     except apsw.Error as exc:
@@ -152,6 +151,29 @@ def open_connection(
         raise StorageUnavailable(f"{str(path)!r} was replaced by another file while being opened (`memvault "
                                  "encrypt` or `decrypt`?). Nothing was written; opening it again is safe.")
     return conn
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why this process cannot write the existing file at ``path`` ("the file is on a read-only
+    file system", or "this process may not write the file"), or None when it can."""
+    if os.access(path, os.W_OK):
+        return None
+    try:
+        on_read_only_mount = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        on_read_only_mount = False
+    return "the file is on a read-only file system" if on_read_only_mount else "this process may not write the file"
+
+
+def read_only_uri(path: Path | str) -> str:
+    """The URI every read-only connection to ``path`` opens (the server's, the CLI's, a readiness
+    probe's): ``mode=ro``, and ``immutable=1`` when the file cannot be written and no ``-shm`` file
+    exists beside it or can be made there (a WAL file cannot be read without one: "unable to open
+    database file"). SQLite's URI parameters: https://sqlite.org/uri.html."""
+    path = Path(path)
+    immutable = not os.access(path, os.W_OK) and not os.access(path.parent, os.W_OK) and \
+        not Path(f"{path}-shm").exists()
+    return f"file:{urllib.parse.quote(str(path))}?mode=ro{'&immutable=1' if immutable else ''}"
 
 
 def _unlock(conn: apsw.Connection, path: Path, key: crypto.Key) -> None:
@@ -198,11 +220,10 @@ def read_header(path: Path | str) -> None:
         StorageUnavailable: the file is damaged, busy or cannot be read (:func:`unavailable`).
         StoreError: it cannot be opened.
     """
-    uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
     key = crypto.configured(path)
     crypto.check_file(path, key)  # a plain file with a key: said as such, not as a wrong key
     try:
-        conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        conn = apsw.Connection(read_only_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error as exc:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
     try:
@@ -240,9 +261,10 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
             "but fails again until space is freed."
         )
     if isinstance(exc, apsw.ReadOnlyError):
+        why = getattr(conn, "read_only", None) or f"{exc}: a read-only file system or file"
         return StorageUnavailable(
-            f"the database is read-only here ({exc}: a read-only file system or file): recall and reads are "
-            "served, nothing was written. To write, make the file and its folder writable, or copy it elsewhere."
+            f"the database is read-only here ({why}): recall and reads are served, nothing was written. "
+            "To write, make the file and its folder writable, or copy it elsewhere."
         )
     if isinstance(exc, apsw.IOError):
         return StorageUnavailable(
