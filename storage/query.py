@@ -49,12 +49,12 @@ _KIND_OF_WORD = {w: kind for kind, words in KIND_WORDS.items() for w in words.sp
 # "Heat pump stopped ..." answers "what broke?"; "Deployed the billing service" does not, nor a
 # decision (docs/retrieval-tuning.md#time).
 MEANINGS: dict[str, tuple[str | None, str, str]] = {
-    "failure": ("failure", KIND_WORDS["failure"] + " break breaks error errors bug bugs",
+    "failure": ("failure", KIND_WORDS["failure"] + " break breaks error errors errored bug bugs",
                 "fail failed failure broke broken crash crashed outage down error bug incident stopped stuck lost"
                 " leak timeout late delayed slow spiked diverged alarm alert fired paged rollback mitigated retry"
                 " fix fixed workaround restarted exhausted killed corrupt refused"),
-    "decision": ("decision", KIND_WORDS["decision"] + " approve approves approved approval pick picked"
-                 " reject rejected",
+    "decision": ("decision", KIND_WORDS["decision"] + " agree agrees approve approves approved approval pick"
+                 " picked opt opted reject rejected",
                  "decide decided decision chose chosen picked agreed approved settled signed rejected adopted"),
     "release": (None, "deploy deploys deployed deploying deployment deployments ship ships shipped shipping"
                 " release releases released launch launched roll rolled",

@@ -357,6 +357,7 @@ VERBS = {
     "what did we decide {}?": {"decision"},
     "what did we approve {}?": {"decision"},
     "what was chosen {}?": {"decision"},
+    "what did we agree to {}?": {"decision"},
     "what did we deploy {}?": {"release"},
     "what did we ship {}?": {"release"},
     "what was released {}?": {"release"},
@@ -394,7 +395,7 @@ def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(
 @pytest.mark.parametrize("question", [
     "what was decided by the finance folks {}?", "what did legal approve {}?", "what did the finance team decide {}?",
     "what did the landlord choose {}?", "what did the auditors approve {}?", "what did the security team sign off on {}?",
-    "what did the mobile team decide {}?",
+    "what did the mobile team decide {}?", "what did the board agree on {}?",
 ])
 def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(store, question, then):
     """Issue 25 §2.6 (adversarial pass): "what was decided by the finance folks on December 1?" gave
