@@ -119,8 +119,8 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         if memory.kind in c.kinds:
             # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
             score += TIME_BONUS if c.kind_only and c.when is None else KIND_BONUS
-        elif seq in c.fits:  # of what the question's verb asks for ("what did we deploy yesterday?")
-            score += KIND_BONUS
+        elif seq in c.fits and not c.subject:  # of what its verb asks for ("what did we ship yesterday?")
+            score += KIND_BONUS  # with a subject, its words order the hits (docs/retrieval-tuning.md#time)
         if seq == c.newest_digest:  # "what did we do last time?" asks for the newest session digest
             score += TIME_BONUS
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + STRENGTH_WEIGHT * strength(memory, now)
