@@ -17,8 +17,8 @@ from . import successors
 from .backend import Found, Reader, Search
 from .history import SESSION_TAG, session_of
 from .query import (
-    LAST_SESSION_DIGESTS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asks_for_last_session,
-    asks_for_password, content_words, names_no_subject, query_chunks, subject_words,
+    LAST_SESSION_DIGESTS, MEANINGS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_meanings,
+    asks_for_last_session, asks_for_password, content_words, names_no_subject, query_chunks, subject_words,
 )
 from .records import Memory
 from .timewords import TimeRange
@@ -70,9 +70,12 @@ class Candidates:
     named: frozenset[int] | None = None
     newest_digest: int | None = None  # for a question asking for the last session (``last_digests``)
     said: frozenset[str] = frozenset()  # ids of memories whose text names the time (``TimeRange.said``)
-    # In a question naming a time and one of ``SUBJECT_KINDS``: the coverage without the time of each
-    # memory of such a kind holding no word of its subject (``query.subject_words``; ranking.unearned)
+    # In a question naming a time: the coverage without the time of each memory holding no word of its
+    # subject (``query.subject_words``) that is of one of ``SUBJECT_KINDS`` it asks for, or not of what its
+    # verb asks for (``query.MEANINGS``; ranking.unearned)
     untimed: dict[int, float] = field(default_factory=dict)
+    # In a question naming a time and a meaning (``query.MEANINGS``): the memories of that meaning
+    fits: frozenset[int] = frozenset()
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -136,13 +139,15 @@ def gather(
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
     time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None else []
     asked = names(words_query)
+    meanings = asked_meanings(words_query) if when is not None else frozenset()
+    meaning_words = [w for m in sorted(meanings) for w in MEANINGS[m][2].split()]
     name_words = {name: content_words(query_chunks(name)) for name in asked}
     password = asks_for_password(words_query)
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
     found, older_keyword, _ = current_and_older(tx, Search(
         filters, k=pool, words=chunks + time_chunks,
         terms=list(dict.fromkeys(content_words(chunks) + (content_words(time_chunks) if time_chunks else [])
-                                 + [w for ws in name_words.values() for w in ws] + asked)),
+                                 + [w for ws in name_words.values() for w in ws] + asked + meaning_words)),
         exists=([[[w] for w in PASSWORD_WORDS]] if password else []) + [query_chunks(name) for name in asked],
     ), known, credit)
     keyword = found.keyword
@@ -226,31 +231,38 @@ def gather(
     # Only a question naming a time is asked who holds its names (ranking.unearned).
     known = [lexemes(name_words[name]) for name in asked if name not in unknown] if when is not None else []
     named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
-    about = [{term} for term in lexemes(subject_words(content_words(chunks)))] \
-        if when is not None and kinds & SUBJECT_KINDS else []
-    subject_held = holding(tx, filters, rows, older, terms, about) if about else None
-    untimed = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs
-               if subject_held is not None and seq not in subject_held and rows[seq].kind in kinds & SUBJECT_KINDS}
+    # A decision of a time holding no word of the question's subject, or a hit of any kind holding none
+    # and not of what the question's verb asks for (``query.MEANINGS``), earns nothing sure from the time.
+    held_kinds = (kinds | {MEANINGS[m][0] for m in meanings}) & SUBJECT_KINDS if when is not None else frozenset()
+    about = [{term} for term in lexemes(subject_words(content_words(chunks)))] if held_kinds or meanings else []
+    subject_held = holding(tx, filters, rows, older, terms, about) if about else frozenset()
+    # Of a meaning by its own words: an episode's context is the turn before it, of another meaning.
+    fitting_kinds = {MEANINGS[m][0] for m in meanings}
+    fits = frozenset(seq for seq in rows if rows[seq].kind in fitting_kinds) | holding(
+        tx, filters, rows, older, terms, [{t} for t in lexemes(meaning_words)], context=False) \
+        if meanings else frozenset()
+    untimed = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs if seq not in subject_held and (
+        (about and rows[seq].kind in held_kinds) or (meanings and seq not in fits))}
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said, untimed)
+                      next(iter(listed), None), said, untimed, fits)
 
 
 def holding(
     tx: Reader, filters: Filters, rows: dict[int, Memory], older: dict[int, tuple[int, Memory]],
-    terms: dict[int, tuple[set[str], set[str]]], names: list[set[str]],
+    terms: dict[int, tuple[set[str], set[str]]], names: list[set[str]], context: bool = True,
 ) -> frozenset[int]:
-    """The seqs of ``rows`` whose text or episode context holds every index term of one of
-    ``names`` (each a name's lexemes), or whose superseded version ``older`` does; the terms
-    of rows missing from ``terms`` are read in ``tx``."""
+    """The seqs of ``rows`` whose text or (with ``context``) episode context holds every index term
+    of one of ``names`` (each a name's lexemes), or whose superseded version ``older`` does; the
+    terms of rows missing from ``terms`` are read in ``tx``."""
     missing = [seq for seq in [*rows, *older] if seq not in terms]
     if missing:
         terms = {**terms, **tx.search(Search(filters, seqs=missing)).terms}
 
     def holds(seq: int) -> bool:
-        own, context = terms.get(seq, (set(), set()))
-        return any(name <= own | context for name in names)
+        own, before = terms.get(seq, (set(), set()))
+        return any(name <= (own | before if context else own) for name in names)
 
     return frozenset({seq for seq in rows if holds(seq)} | {head for seq, (head, _) in older.items() if holds(seq)})
 

@@ -44,6 +44,26 @@ KIND_WORDS = {
     "fact": "fact facts",
 }
 _KIND_OF_WORD = {w: kind for kind, words in KIND_WORDS.items() for w in words.split()}
+# What a question's verb asks for, read only in a question naming a time: {meaning: (the kind of a
+# memory of that meaning or None, words asking for it, words by which a memory of any kind is of it)}.
+# "Heat pump stopped ..." answers "what broke?"; "Deployed the billing service" does not, nor a
+# decision (docs/retrieval-tuning.md#time).
+MEANINGS: dict[str, tuple[str | None, str, str]] = {
+    "failure": ("failure", KIND_WORDS["failure"] + " break breaks error errors errored bug bugs",
+                "fail failed failure broke broken crash crashed outage down error bug incident stopped stuck lost"
+                " leak timeout late delayed slow spiked diverged alarm alert fired paged rollback mitigated retry"
+                " fix fixed workaround restarted exhausted killed corrupt refused"),
+    "decision": ("decision", KIND_WORDS["decision"] + " agree agrees approve approves approved approval pick"
+                 " picked opt opted reject rejected",
+                 "decide decided decision chose chosen picked agreed approved settled signed rejected adopted"),
+    "release": (None, "deploy deploys deployed deploying deployment deployments ship ships shipped shipping"
+                " release releases released launch launched roll rolled",
+                "deploy deployed deployment release released ship shipped launch launched rolled rollout"
+                " upgraded migrated published"),
+    "meeting": (None, "meet meets met meeting meetings",
+                "meet met meeting call sync standup interview demo visit visited"),
+}
+_MEANING_OF_WORD = {w: meaning for meaning, (_, asking, _) in MEANINGS.items() for w in asking.split()}
 KIND_PHRASES = (
     ("procedure", re.compile(r"\bhow (?:do|can|should) (?:i|we)\b|\bhow[- ]to\b", re.IGNORECASE)),
     ("failure", re.compile(r"\bwhy (?:did|was|were)\b(?! we\b)|\bwhat caused\b", re.IGNORECASE)),
@@ -176,6 +196,12 @@ def named_kinds(query: str) -> tuple[frozenset[str], bool]:
     return frozenset(kinds), only
 
 
+def asked_meanings(query: str) -> frozenset[str]:
+    """The :data:`MEANINGS` whose words ``query`` asks with ("what failed?", "what did legal approve?")."""
+    words = set(_WORD.findall(query.lower()))
+    return frozenset(_MEANING_OF_WORD[w] for w in words if w in _MEANING_OF_WORD)
+
+
 def refers_to_last_session(query: str) -> bool:
     """Whether ``query`` speaks of the last session (a phrase of :data:`LAST_SESSION`), with a subject or
     without: "what did we do last time on the checkout test?" does, "last time I checked it was down" not."""
@@ -212,8 +238,9 @@ GROUP_WORDS = frozenset(
 
 
 def subject_words(words: list[str]) -> list[str]:
-    """The ``words`` naming a question's subject: all but stop words, kind words and those of
-    :data:`GENERIC_WORDS`, :data:`ACTIVITY_WORDS` and :data:`GROUP_WORDS` ("finance" of "what did the
-    finance team decide?")."""
+    """The ``words`` naming a question's subject: all but stop words, kind words, the words asking for
+    one of :data:`MEANINGS` and those of :data:`GENERIC_WORDS`, :data:`ACTIVITY_WORDS` and
+    :data:`GROUP_WORDS` ("finance" of "what did the finance team approve?")."""
     return [w for w in words if (lower := w.lower()) not in STOP_WORDS and lower not in GENERIC_WORDS
-            and lower not in ACTIVITY_WORDS and lower not in _KIND_OF_WORD and lower not in GROUP_WORDS]
+            and lower not in ACTIVITY_WORDS and lower not in _KIND_OF_WORD and lower not in GROUP_WORDS
+            and lower not in _MEANING_OF_WORD]

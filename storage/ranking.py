@@ -119,6 +119,8 @@ def _scores(c: Candidates, now: int, keyword_rank: dict[int, int]) -> dict[int, 
         if memory.kind in c.kinds:
             # Naming only a kind asks for it, unless a time is named too (docs/retrieval-tuning.md#kinds).
             score += TIME_BONUS if c.kind_only and c.when is None else KIND_BONUS
+        elif seq in c.fits and not c.subject:  # of what its verb asks for ("what did we ship yesterday?")
+            score += KIND_BONUS  # with a subject, its words order the hits (docs/retrieval-tuning.md#time)
         if seq == c.newest_digest:  # "what did we do last time?" asks for the newest session digest
             score += TIME_BONUS
         score += IMPORTANCE_WEIGHT * (memory.importance - 5) + STRENGTH_WEIGHT * strength(memory, now)
@@ -136,12 +138,12 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
     similarity = c.similarity.get(seq)
     if not observed_then(c, c.rows[seq]):
         return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
+    if seq in c.untimed:
+        return TIME_BONUS  # "what did the finance team decide on Tuesday?": not Marketing's of Tuesday
     if not c.subject:
         return 0.0
     if c.named is not None and seq not in c.named and any(c.rows[s].kind in c.kinds for s in c.named):
         return TIME_BONUS  # "what did Mark decide yesterday?": Mark's decision, not yesterday's other one
-    if seq in c.untimed:
-        return TIME_BONUS  # "what did the finance team decide on Tuesday?": not Marketing's of Tuesday
     if similarity is None or best <= 0:
         return 0.0
     return TIME_BONUS * (1.0 - max(0.0, min(1.0, similarity / best)))
@@ -295,7 +297,7 @@ def rank(
     # lose its lead to the very memory it replaces) (docs/retrieval-tuning.md#confidence).
     rivals = [seq for seq in kept if c.rows[seq].superseded_by is None and seq not in outdated]
     # Memories a subjectless question asks for by time or kind alone answer it equally.
-    equal = {seq for seq in rivals if not c.subject and (
+    equal = {seq for seq in rivals if not c.subject and seq not in c.untimed and (
         dated_then(c, c.rows[seq]) if c.when is not None else c.kind_only and c.rows[seq].kind in c.kinds)}
     best = max((c.similarity.get(seq) or 0.0 for seq in rivals), default=0.0)
     # A hit of the kind asked holding no word of the question's subject earns nothing by the time's
@@ -311,8 +313,10 @@ def rank(
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
         group = "others" if seq in equal else "rivals"
-        # Against: the rivals; for a memory of ``equal``, the others and itself, in rank order.
-        first = seq == next((s for s in rivals if s not in equal or s == seq), None) if seq in equal \
+        # Against: the rivals; for a memory of ``equal``, the others and itself, in rank order (a hit
+        # above it by the time alone, ``c.untimed``, is not ahead of it).
+        first = seq == next((s for s in rivals if s not in equal and s not in c.untimed or s == seq), None) \
+            if seq in equal \
             else bool(rivals) and seq == rivals[0]
         # The lead is over the best other hit (for the first, the second; 0 when alone), by
         # their scores without what a time alone gave them (``unearned``).

@@ -332,6 +332,115 @@ def test_memories_that_answer_equally_are_equally_sure(store):
     assert min(sure) >= 0.5 and max(sure) - min(sure) < 0.2, sure
 
 
+# One memory of each meaning a question's verb may ask for (``query.MEANINGS``), all of one time,
+# and one of none: {meaning: (text, kind)}.
+OF_A_DAY = {
+    "failure": ("The CI runners ran out of disk space", "failure"),
+    "failure episode": ("The checkout page returned errors for ten minutes after the cache flush", "episode"),
+    "decision": ("Tom decided to drop support for Python 3.9", "decision"),
+    "release": ("Deployed the billing service v3", "episode"),
+    "meeting": ("Met the Acme procurement lead to go over the contract", "episode"),
+    "none": ("Sales closed the Acme deal", "episode"),
+}
+# Times a question names (NOW is Friday 27 November 2026) and when such a memory was observed.
+TIMES = {
+    "yesterday": "2026-11-26T10:00:00Z", "on Tuesday": "2026-11-24T10:00:00Z", "2 days ago": "2026-11-25T10:00:00Z",
+    "on November 24th": "2026-11-24T10:00:00Z", "in October": "2026-10-14T10:00:00Z",
+}
+# Questions whose verb asks for a meaning, naming no subject: {question ({} the time): meanings that fit}.
+VERBS = {
+    "what failed {}?": {"failure", "failure episode"},
+    "what went wrong {}?": {"failure", "failure episode"},
+    "what broke {}?": {"failure", "failure episode"},
+    "what crashed {}?": {"failure", "failure episode"},
+    "which errors did we get {}?": {"failure", "failure episode"},
+    "what did we decide {}?": {"decision"},
+    "what did we approve {}?": {"decision"},
+    "what was chosen {}?": {"decision"},
+    "what did we agree to {}?": {"decision"},
+    "what did we deploy {}?": {"release"},
+    "what did we ship {}?": {"release"},
+    "what was released {}?": {"release"},
+    "who did we meet {}?": {"meeting"},
+    "which meetings did we have {}?": {"meeting"},
+}
+
+
+def of_a_day(store: Store, at: str) -> dict[str, str]:
+    """:data:`OF_A_DAY` stored, each observed an hour apart from ``at`` (no episode the context of
+    another): {meaning: id}."""
+    start = datetime.fromisoformat(at)
+    return {meaning: remember(store, text, kind=kind, at=(start + timedelta(hours=i)).isoformat())
+            for i, (meaning, (text, kind)) in enumerate(OF_A_DAY.items())}
+
+
+@pytest.mark.contract  # which memory holds a meaning's words is read from each backend's own index
+@pytest.mark.parametrize("then", list(TIMES))
+@pytest.mark.parametrize("question", list(VERBS))
+def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(store, question, then):
+    """Issue 25 §2.6 (adversarial pass): "what failed yesterday?" gave yesterday's decision "Tom
+    decided to drop support for Python 3.9" at 0.86 and a deployment at 0.82: a time alone."""
+    with_filler(store)
+    ids = of_a_day(store, TIMES[then])
+    hits = recall(store, question.format(then))
+    fitting = {ids[meaning] for meaning in VERBS[question]}
+    assert all(h.confidence < 0.5 for h in hits if h.memory.id in set(ids.values()) - fitting), [
+        (h.memory.content, h.confidence) for h in hits]
+    assert hits and hits[0].memory.id in fitting and hits[0].confidence >= 0.5, [
+        (h.memory.content, h.confidence) for h in hits]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("then", ["yesterday", "on Tuesday", "2 days ago", "on November 24th"])
+@pytest.mark.parametrize("question", [
+    "what was decided by the finance folks {}?", "what did legal approve {}?", "what did the finance team decide {}?",
+    "what did the landlord choose {}?", "what did the auditors approve {}?", "what did the security team sign off on {}?",
+    "what did the mobile team decide {}?", "what did the board agree on {}?",
+])
+def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(store, question, then):
+    """Issue 25 §2.6 (adversarial pass): "what was decided by the finance folks on December 1?" gave
+    the episode "Sales closed the Acme deal" of that day at 0.58: only decisions were held to the subject."""
+    with_filler(store)
+    ids = of_a_day(store, TIMES[then])
+    hits = recall(store, question.format(then))
+    assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
+        (h.memory.content, h.confidence) for h in hits]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("what failed yesterday?", "The CI runners ran out of disk space"),
+    ("what did Priya decide yesterday?", "Priya chose Redis for the session cache"),
+    ("What broke at home in January 2024?", "Heat pump stopped with alarm code A11 during the cold snap"),
+    ("what went wrong in the kitchen last week?", "The dishwasher leaked all over the floor"),
+    ("What did Sales do on Tuesday?", "Sales closed the Acme deal"),
+])
+def test_what_the_verb_asks_for_stays_first_and_sure(store, question, wanted):
+    with_filler(store)
+    of_a_day(store, "2026-11-26T10:00:00Z")
+    remember(store, "Sales closed the Acme deal", kind="episode", at="2026-11-24T10:00:00Z")
+    remember(store, "Priya chose Redis for the session cache", kind="decision", at="2026-11-26T12:00:00Z")
+    remember(store, "Priya leads the platform team since the spring reorganisation", days_ago=90)
+    remember(store, "Heat pump stopped with alarm code A11 during the cold snap", kind="failure",
+             at="2024-01-16T07:15:00Z")
+    remember(store, "We decided to keep the thermostat at 20 degrees over winter", kind="decision",
+             at="2024-01-20T10:00:00Z")
+    remember(store, "Booked the chimney sweep for February", kind="episode", at="2024-01-22T10:00:00Z")
+    remember(store, "The dishwasher leaked all over the floor", kind="episode", at="2026-11-18T19:00:00Z")
+    remember(store, "Bought new curtains for the living room", kind="episode", at="2026-11-19T19:00:00Z")
+    hits = recall(store, question)
+    assert hits[0].memory.content == wanted and hits[0].confidence >= 0.5, [
+        (h.memory.content, h.confidence) for h in hits]
+
+
+@pytest.mark.parametrize("question", ["what happened yesterday?", "what did we do yesterday?"])
+def test_a_question_without_a_verb_of_meaning_is_answered_surely_by_its_time(store, question):
+    with_filler(store)
+    ids = of_a_day(store, TIMES["yesterday"])
+    sure = {h.memory.id: h.confidence for h in recall(store, question)}
+    assert all(sure.get(i, 0.0) >= 0.5 for i in ids.values()), sure
+
+
 @pytest.mark.contract
 @pytest.mark.parametrize(("content", "query"), [
     ("Release 2.3 is out 🚀 thanks to everyone", "🚀"),
