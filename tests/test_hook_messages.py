@@ -96,3 +96,17 @@ def test_a_transcript_path_that_is_no_file_is_said_for_what_it_is_and_nothing_is
         assert store.episodes.sessions(tenant="default") == []
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("exc", "said"), [
+    (PermissionError(13, "Permission denied", "/data/m.db"), "Permission denied (/data/m.db)"),
+    (RuntimeError("the queue closed"), "a memvault fault (the queue closed); please report it"),
+    (KeyError("x"), "a memvault fault ('x'); please report it"),
+    (ValueError(), "a memvault fault (it gave no message); please report it"),
+])
+def test_a_hook_failure_is_said_without_a_class_name(exc, said):
+    from memvault.server.client_commands import hook_failure
+    from memvault.storage.errors import Busy
+
+    assert hook_failure(exc).startswith(said) and type(exc).__name__ not in hook_failure(exc)
+    assert "Busy" not in hook_failure(Busy("the database is busy; nothing was written"))
