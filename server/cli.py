@@ -665,6 +665,10 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     elif command == "import" and args.file != "-" and not Path(args.file).is_file():
         what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
         return _refused(args, "file", f"{shown(args.file)} {what}: nothing to import")
+    elif command == "import" and (wrong := _not_utf8_input(args.file)) is not None:
+        said = "stdin" if args.file == "-" else shown(args.file)
+        return _refused(args, "file", f"{said}: {wrong}. memvault imports JSON lines in UTF-8: convert it "
+                                      "(e.g. with iconv -t UTF-8); nothing was imported")
     if command == "doctor" and not isinstance(config.db, str) and Path(config.db).is_file() and not existed:
         from .store_commands import doctor_report  # an empty file: opening would write a new schema into it
 
@@ -703,6 +707,19 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         return exit_code(exc)
     say_created(args)
     return code
+
+
+def _not_utf8_input(path: str) -> str | None:
+    """Why the file at ``path`` is not UTF-8 text (``cli_io.not_utf8``), read once whole, or None; for
+    ``-``, of stdin what its buffer holds (read on, it is not taken back): a later line is checked as
+    it is imported (``store_commands._import``)."""
+    from .cli_io import UTF8_SAMPLE_BYTES, not_utf8
+
+    if path == "-":
+        peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
+        return not_utf8([peek(UTF8_SAMPLE_BYTES)], whole=False) if peek is not None else None
+    with open(path, "rb") as fh:
+        return not_utf8(iter(lambda: fh.read(UTF8_SAMPLE_BYTES), b""))
 
 
 def _refused(args: argparse.Namespace, field: str, message: str) -> int:
