@@ -709,3 +709,26 @@ def test_import_from_stdin_not_in_utf8_says_so_once(tmp_path, late):
         assert "imported 2,000 of 2,000 memory lines" in said and said.count("not UTF-8") == 1
     else:
         assert done.returncode == 2 and "stdin: it is not UTF-8 (byte 0xE9 at offset 16" in said and not db.exists()
+
+
+@pytest.mark.parametrize(("line", "field", "name"), [
+    ({"content": "The VPN is on port 1194", "colour": "red"}, "line", "colour"),  # a memory line, as before
+    ({"session_id": "s-2", "turns": [], "tenant_hint": "x"}, "line", "tenant_hint"),
+    ({"session_id": "s-2", "started": "2026-01-01T00:00:00Z", "turns": [{"seq": 1, "role": "user", "text": "hi"}]},
+     "line", "started"),
+    ({"session_id": "s-2", "turns": [{"seq": 1, "role": "user", "text": "hi", "mood": "fine"}]}, "turns[0]", "mood"),
+    ({"session_id": "s-2", "turns": [{"seq": 1, "role": "user", "text": "hi"},
+                                     {"seq": 2, "role": "assistant", "txt": "typo"}]}, "turns[1]", "txt"),
+])
+def test_import_refuses_an_unknown_field_on_memory_session_and_turn_lines_alike(tmp_path, capsys, line, field, name):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    good = {"session_id": "s-1", "turns": [{"seq": 1, "role": "user", "text": "hello"}]}
+    dump.write_text(json.dumps(good) + "\n" + json.dumps(line) + "\n")
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    assert code == 1 and f"line 2: {field}: has the field '{name}', which " in err, err
+    assert "in memvault's export format does not have (" in err or "memvault's export format does not have (" in err
+    store = Store(db)
+    try:
+        assert [s.id for s in store.episodes.sessions(tenant="default")] == ["s-1"]  # nothing of line 2
+    finally:
+        store.close()
