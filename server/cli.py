@@ -438,14 +438,15 @@ def _main(argv: Sequence[str]) -> int:
              "list; give the URL in MEMVAULT_DB, or the password in ~/.pgpass or PGPASSWORD, instead")
     folder = config_module.missing_folder(config.db) if _creates_database(command, args) else None
     if folder is not None and command != "hook":  # (a hook says it as a hook: hooks.run)
+        given = config.db_from  # --db, or MEMVAULT_DB when the value came from there
         if command == "setup":
             return _refused(args, "db", f"the folder {str(folder)!r} does not exist, and memvault makes a database "
                                         "but no folders (a typo would start an empty memory): the server and "
                                         "the hooks would refuse it, so setup writes no configuration for it; "
-                                        "create it, or fix --db")
+                                        f"create it, or fix {given}", given)
         what = {"serve": "the server", "keys": "keys create"}.get(command, command)
         return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {what} makes a database but no "
-                                    "folders (a typo would start an empty memory); create it, or fix --db")
+                                    f"folders (a typo would start an empty memory); create it, or fix {given}", given)
     if command == "serve":
         return _serve_http(args, config) if getattr(args, "transport", "stdio") == "http" else _serve(config)
     if command == "ui":
@@ -722,9 +723,10 @@ def _not_utf8_input(path: str) -> str | None:
         return not_utf8(iter(lambda: fh.read(UTF8_SAMPLE_BYTES), b""))
 
 
-def _refused(args: argparse.Namespace, field: str, message: str) -> int:
-    """A bad argument: said on stderr in the command line's names (and as JSON with ``--json``); exit 2."""
-    err(f"{NAMES[field]}: {message}")
+def _refused(args: argparse.Namespace, field: str, message: str, name: str | None = None) -> int:
+    """A bad argument: said on stderr in the command line's names (``name``: the variable it came from
+    instead), and as JSON with ``--json``; exit 2."""
+    err(f"{name or NAMES[field]}: {message}")
     _json_error(args, field, message)
     return 2
 
