@@ -418,6 +418,11 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     say_created(args)
     if report.imported:
         _index_vectors(store)
+    if stopped:  # one error for the line, and none for those after it: they were not read
+        report = dataclasses.replace(report, failed=(*report.failed, transfer.LineError(
+            stopped[0], "line", "is not UTF-8: the import stopped here (the lines before it were imported); memvault "
+                                "imports JSON lines in UTF-8: convert the rest (e.g. with iconv -t UTF-8) and import "
+                                "it again")))
     failed = sorted(report.failed, key=lambda e: e.line)
     for error in failed[:IMPORT_ERRORS_SHOWN]:
         err(f"line {error.line}: {error.field}: {error.message}")
@@ -439,14 +444,9 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
             "was written")
     if report.degraded:
         err(f"degraded: {report.degraded}")
-    if stopped:
-        where = "stdin" if args.file == "-" else shown(args.file)
-        err(f"{where}: line {stopped[0]:,} is not UTF-8: the import stopped there (the lines before it were "
-            "imported). memvault imports JSON lines in UTF-8: convert the rest (e.g. with iconv -t UTF-8) and "
-            "import it again")
     if args.json:
         out(json.dumps(dataclasses.asdict(report), indent=2))
-    return 1 if failed or stopped else 0
+    return 1 if failed else 0
 
 
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape reads it

@@ -705,7 +705,7 @@ def test_import_from_stdin_not_in_utf8_says_so_once(tmp_path, late):
     said = done.stderr.decode()
     assert "lone surrogate" not in said and "not valid JSON" not in said, said
     if late:  # past what stdin's buffer held: the lines before it are imported, and the import stops there
-        assert done.returncode == 1 and "stdin: line 2,001 is not UTF-8: the import stopped there" in said
+        assert done.returncode == 1 and "line 2001: line: is not UTF-8: the import stopped here" in said
         assert "imported 2,000 of 2,000 memory lines" in said and said.count("not UTF-8") == 1
     else:
         assert done.returncode == 2 and "stdin: it is not UTF-8 (byte 0xE9 at offset 16" in said and not db.exists()
