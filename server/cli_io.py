@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import json
+import logging
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -165,3 +166,19 @@ def _looks_like(chunk: bytes, at: int, byte: int | None = None) -> str:
         best = from_bytes(chunk).best()
         guess = f"; it looks like {best.encoding}" if best is not None and best.encoding != "utf_8" else ""
     return f"it is not UTF-8 (byte 0x{byte:02X} at offset {at:,}{guess})"
+
+
+def failure_words(exc: Exception) -> str:
+    """What a failed hook or file says of ``exc`` in memvault's words, never a class name: memvault's own
+    message, an operating-system error's reason and file, or, for anything else, that it is a fault
+    of memvault's (its message kept, the traceback logged at debug level)."""
+    from memvault.storage.errors import MemvaultError
+
+    if isinstance(exc, MemvaultError):
+        return in_cli_words(exc)
+    if isinstance(exc, OSError):
+        return (f"{exc.strerror}{f' ({exc.filename})' if exc.filename else ''}" if exc.strerror
+                else str(exc) or "the operating system refused it")
+    logging.getLogger(__name__).debug("failure", exc_info=exc)
+    said = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "it gave no message"
+    return f"a memvault fault ({said}); please report it with the command that ran"

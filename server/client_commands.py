@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config as config_module
-from .cli_io import err, in_cli_words, out
+from .cli_io import err, failure_words, out
 
 
 def setup(args: argparse.Namespace, config: config_module.Config) -> int:
@@ -141,21 +141,6 @@ def hooks_exit() -> int:
     return NON_BLOCKING
 
 
-def hook_failure(exc: Exception) -> str:
-    """What a failed hook says of ``exc`` in memvault's words, never a class name: memvault's own
-    message, an operating-system error's reason and file, or, for anything else, that it is a fault
-    of memvault's (its message kept, the traceback logged at debug level)."""
-    from memvault.storage.errors import MemvaultError
-
-    if isinstance(exc, MemvaultError):
-        return in_cli_words(exc)
-    if isinstance(exc, OSError) and exc.strerror:
-        return f"{exc.strerror}{f' ({exc.filename})' if exc.filename else ''}"
-    logging.getLogger(__name__).debug("hook failure", exc_info=exc)
-    said = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "it gave no message"
-    return f"a memvault fault ({said}); please report it with the command that ran"
-
-
 def hook(args: argparse.Namespace, config: config_module.Config) -> int:
     """``memvault hook CLIENT EVENT``: the client's JSON (if any) on stdout, nothing else; every failure
     said on stderr with the non-blocking exit code (memory failing never stops the user's session)."""
@@ -172,7 +157,7 @@ def hook(args: argparse.Namespace, config: config_module.Config) -> int:
         err(f"{args.client} {args.event} hook: stdin: not UTF-8 ({exc.reason} at byte {exc.start})")
         return hooks.NON_BLOCKING
     except Exception as exc:  # any failure (database busy, disk full...): said, and the session goes on
-        err(f"{args.client} {args.event} hook failed: {hook_failure(exc)}")
+        err(f"{args.client} {args.event} hook failed: {failure_words(exc)}")
         return hooks.NON_BLOCKING
     if document is not None:
         out(json.dumps(document))

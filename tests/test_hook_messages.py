@@ -105,7 +105,7 @@ def test_a_transcript_path_that_is_no_file_is_said_for_what_it_is_and_nothing_is
     (ValueError(), "a memvault fault (it gave no message); please report it"),
 ])
 def test_a_hook_failure_is_said_without_a_class_name(exc, said):
-    from memvault.server.client_commands import hook_failure
+    from memvault.server.cli_io import failure_words as hook_failure
     from memvault.storage.errors import Busy
 
     assert hook_failure(exc).startswith(said) and type(exc).__name__ not in hook_failure(exc)

@@ -126,3 +126,14 @@ def test_doctor_on_a_read_only_file_system_says_the_fts5_check_could_not_run_onc
     done = read_only(folder, db, "doctor")
     said = done.stdout + done.stderr
     assert said.count("the FTS5 index could not be checked: the database is read-only here") == 1, said
+
+
+def test_import_of_transcripts_on_a_read_only_file_system_names_no_class(stored, tmp_path):
+    from pathlib import Path
+
+    folder, db = stored
+    transcript = tmp_path / "5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01.jsonl"
+    transcript.write_bytes((Path(__file__).parent / "data" / "claude_code_session.jsonl").read_bytes())
+    done = read_only(folder, db, "import", "--from", "claude-code", str(transcript))
+    assert done.returncode == 1 and "the database is read-only here" in done.stderr, done.stderr
+    assert "StorageUnavailable" not in done.stderr and "Traceback" not in done.stderr
