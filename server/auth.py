@@ -111,6 +111,7 @@ class KeySet:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.url, self.max_age_s, self.cooldown_s, self.timeout_s, self._clock = url, max_age_s, cooldown_s, timeout_s, clock
         self._held: tuple[list[SigningKey], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
+        self._unusable: dict[str, str] = {}  # kid -> why the set's JWK of that kid verifies nothing
         self._tried = -math.inf
         self._reading = threading.Lock()
 
@@ -119,10 +120,15 @@ class KeySet:
 
         Raises:
             IssuerUnreachable: the set is too old and could not be read now.
+            KeyRefused: the token names no kid, or the set lists its kid only under a JWK that verifies
+                nothing here (its use, key_ops or alg: the reason said).
             jwt.PyJWKClientError: the set in hand (within its max age) does not list ``kid``.
         """
         import jwt
 
+        if not isinstance(kid, str) or not kid:
+            raise KeyRefused("the token names no signing key (its header has no kid): the issuer's keys are "
+                             "found by kid")
         found, fresh = self._find(kid)
         now = self._clock()
         due = found is None or now - self._held[1] >= self.max_age_s / 2
@@ -131,7 +137,8 @@ class KeySet:
                 if now - self._tried >= self.cooldown_s:  # not read by another thread meanwhile
                     self._tried = now
                     try:
-                        self._held = (self._read(), now)
+                        keys, self._unusable = self._read()
+                        self._held = (keys, now)
                     except (ValueError, OSError, httpx2.HTTPError) as exc:
                         log.warning("could not read the issuer's JWKS: %s", type(exc).__name__)
             finally:
@@ -140,14 +147,17 @@ class KeySet:
         if not fresh:  # -inf when another thread began the first reading a moment ago
             wait = self._tried + self.cooldown_s - self._clock()
             raise IssuerUnreachable(math.ceil(wait) if wait > 1 else 1)
+        if found is None and kid in self._unusable:
+            raise KeyRefused(f"the issuer's key with this token's kid cannot verify it: {self._unusable[kid]}")
         if found is None:
             raise jwt.PyJWKClientError("kid not in the JWKS")
         return found
 
-    def _read(self) -> list[SigningKey]:
+    def _read(self) -> tuple[list[SigningKey], dict[str, str]]:
         """The signing keys the issuer lists now (``use`` "sig" or unset, ``key_ops`` holding "verify"
         or unset (RFC 7517 §4.2-4.3), with a kid, of a type PyJWT knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
         without one is a reading too: the issuer has withdrawn every key, and every token is refused.
+        Beside them, for each other JWK with a kid, why it verifies nothing (:func:`unusable_jwk`).
 
         Raises:
             TimeoutError, httpx2.HTTPError, ValueError: not read, or not a JWKS (RFC 7517 §5).
@@ -164,27 +174,61 @@ class KeySet:
         listed = document.get("keys") if isinstance(document, dict) else None
         if not isinstance(listed, list):
             raise ValueError("the JWKS is not a JSON object with a keys list")
-        keys = []
+        keys, unusable = [], {}
         for item in listed:
             # PyJWKSet refuses a set without a usable key: here that is an empty set, not a failed reading.
-            try:
-                key = jwt.PyJWK(item) if isinstance(item, dict) else None
-            except jwt.PyJWTError:  # an unknown kty or curve, a malformed key: it signs no token taken here
+            if not isinstance(item, dict):
                 continue
-            ops = item.get("key_ops") if key is not None else None
-            if key is not None and key.public_key_use in ("sig", None) and key.key_id and (
-                    ops is None or isinstance(ops, list) and "verify" in ops):
+            try:
+                key = jwt.PyJWK(item)
+            except jwt.PyJWTError:  # an unknown kty or curve, a malformed key: it signs no token taken here
+                key = None
+            reason = unusable_jwk(item, key is not None)
+            if key is not None and reason is None and key.key_id:
                 alg = item.get("alg")
                 keys.append(SigningKey(key, alg if isinstance(alg, str) else None))
+            elif reason is not None and isinstance(item.get("kid"), str):
+                unusable[item["kid"]] = reason
         if not keys:
             log.warning("the issuer's JWKS lists no signing key: every token is refused until it lists one")
-        return keys
+        return keys, {kid: why for kid, why in unusable.items() if not any(k.key_id == kid for k in keys)}
 
     def _find(self, kid: object) -> tuple[SigningKey | None, bool]:
         """The key listed under ``kid`` (or None), and whether the set is within its max age."""
         keys, read = self._held
         fresh = self._clock() - read < self.max_age_s
         return (next((k for k in keys if k.key_id == kid), None) if fresh else None), fresh
+
+
+def _shown(value: object) -> str:
+    """A JWK member's value for a message: a short JSON string (control characters escaped), or its type."""
+    return json.dumps(value[:40]) if isinstance(value, str) else f"a JSON {type(value).__name__}"
+
+
+def unusable_jwk(item: dict[str, Any], known: bool) -> str | None:
+    """Why the JWK ``item`` verifies no token here (``known``: PyJWT made a key of it), or None: its
+    ``use`` is not "sig", its ``key_ops`` lack "verify" (RFC 7517 §4.2-4.3), its ``alg`` is not one of
+    :data:`JWT_ALGORITHMS` (they are case-sensitive: RFC 7518 §3.1) or does not fit its ``kty``."""
+    use, ops, alg, kty = item.get("use"), item.get("key_ops"), item.get("alg"), item.get("kty")
+    if use not in ("sig", None):
+        return f"it is not for verifying signatures (its JWK's use is {_shown(use)}, not \"sig\")"
+    if ops is not None and not (isinstance(ops, list) and "verify" in ops):
+        return "it is not for verifying signatures (its JWK's key_ops do not include \"verify\")"
+    if alg is not None and alg not in JWT_ALGORITHMS:
+        case = " (algorithm names are case-sensitive)" if isinstance(alg, str) and alg.upper() in (
+            a.upper() for a in JWT_ALGORITHMS) else ""
+        return (f"its JWK's alg {_shown(alg)} is not a signature algorithm taken here{case} "
+                f"(taken: {', '.join(JWT_ALGORITHMS)})")
+    if not known and alg is not None:
+        return f"its JWK's alg {_shown(alg)} does not fit its key type (kty {_shown(kty)})"
+    if not known:
+        return f"its JWK is not a public key memvault can use (kty {_shown(kty)})"
+    return None
+
+
+class KeyRefused(Exception):
+    """The key a token names cannot verify it: it names none, or the issuer's JWK of its kid verifies
+    nothing here (the one argument: why, for the client)."""
 
 
 class NotAuthenticated(MemvaultError):
@@ -347,6 +391,8 @@ class JwtVerifier:
             return f"signature algorithm not allowed (allowed: {', '.join(JWT_ALGORITHMS)})"
         if isinstance(exc, jwt.InvalidSignatureError):
             return "bad signature"
+        if isinstance(exc, KeyRefused):
+            return str(exc)
         if isinstance(exc, jwt.PyJWKClientError):
             return "signed by a key the issuer does not publish (kid not in its JWKS)"
         if isinstance(exc, jwt.DecodeError):

@@ -225,7 +225,9 @@ def import_transcripts(store: Store, tenant: str, scope: str, files: list[Path],
                     report["sessions"] += 1
                     report["sessions_ended"] += _end(store, tenant, session_id)
         except (OSError, MemvaultError) as exc:
-            report["failed"][str(path)] = f"{type(exc).__name__}: {exc}"
+            from .cli_io import failure_words
+
+            report["failed"][str(path)] = failure_words(exc)
         if stored.other_scope:
             report["other_scope"][str(path)] = dict(stored.other_scope)
         report["turns_added"] += sum(len(o.added) for o in stored.outcomes)

@@ -438,14 +438,15 @@ def _main(argv: Sequence[str]) -> int:
              "list; give the URL in MEMVAULT_DB, or the password in ~/.pgpass or PGPASSWORD, instead")
     folder = config_module.missing_folder(config.db) if _creates_database(command, args) else None
     if folder is not None and command != "hook":  # (a hook says it as a hook: hooks.run)
+        given = config.db_from  # --db, or MEMVAULT_DB when the value came from there
         if command == "setup":
             return _refused(args, "db", f"the folder {str(folder)!r} does not exist, and memvault makes a database "
                                         "but no folders (a typo would start an empty memory): the server and "
                                         "the hooks would refuse it, so setup writes no configuration for it; "
-                                        "create it, or fix --db")
+                                        f"create it, or fix {given}", given)
         what = {"serve": "the server", "keys": "keys create"}.get(command, command)
         return _refused(args, "db", f"the folder {str(folder)!r} does not exist: {what} makes a database but no "
-                                    "folders (a typo would start an empty memory); create it, or fix --db")
+                                    f"folders (a typo would start an empty memory); create it, or fix {given}", given)
     if command == "serve":
         return _serve_http(args, config) if getattr(args, "transport", "stdio") == "http" else _serve(config)
     if command == "ui":
@@ -665,6 +666,10 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     elif command == "import" and args.file != "-" and not Path(args.file).is_file():
         what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
         return _refused(args, "file", f"{shown(args.file)} {what}: nothing to import")
+    elif command == "import" and (wrong := _not_utf8_input(args.file)) is not None:
+        said = "stdin" if args.file == "-" else shown(args.file)
+        return _refused(args, "file", f"{said}: {wrong}. memvault imports JSON lines in UTF-8: convert it "
+                                      "(e.g. with iconv -t UTF-8); nothing was imported")
     if command == "doctor" and not isinstance(config.db, str) and Path(config.db).is_file() and not existed:
         from .store_commands import doctor_report  # an empty file: opening would write a new schema into it
 
@@ -705,9 +710,23 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     return code
 
 
-def _refused(args: argparse.Namespace, field: str, message: str) -> int:
-    """A bad argument: said on stderr in the command line's names (and as JSON with ``--json``); exit 2."""
-    err(f"{NAMES[field]}: {message}")
+def _not_utf8_input(path: str) -> str | None:
+    """Why the file at ``path`` is not UTF-8 text (``cli_io.not_utf8``), read once whole, or None; for
+    ``-``, of stdin what its buffer holds (read on, it is not taken back): a later line is checked as
+    it is imported (``store_commands._import``)."""
+    from .cli_io import UTF8_SAMPLE_BYTES, not_utf8
+
+    if path == "-":
+        peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
+        return not_utf8([peek(UTF8_SAMPLE_BYTES)], whole=False) if peek is not None else None
+    with open(path, "rb") as fh:
+        return not_utf8(iter(lambda: fh.read(UTF8_SAMPLE_BYTES), b""))
+
+
+def _refused(args: argparse.Namespace, field: str, message: str, name: str | None = None) -> int:
+    """A bad argument: said on stderr in the command line's names (``name``: the variable it came from
+    instead), and as JSON with ``--json``; exit 2."""
+    err(f"{name or NAMES[field]}: {message}")
     _json_error(args, field, message)
     return 2
 

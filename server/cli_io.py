@@ -4,10 +4,12 @@ and errors on stderr in the command line's own names, progress bars on a termina
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
+import logging
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 
@@ -115,3 +117,68 @@ def progress_bar(**kwargs: Any) -> Any:
     from tqdm import tqdm
 
     return tqdm(file=sys.stderr, disable=None, **kwargs)
+
+
+UTF8_SAMPLE_BYTES = 1 << 16  # read at once when a file is checked; of stdin, what is looked at before importing
+_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF16_LE, "UTF-16"),
+         (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def not_utf8(chunks: Iterable[bytes], whole: bool = True) -> str | None:
+    """Why the bytes of ``chunks`` are not UTF-8 text (what they look like when that is cheap to tell:
+    a byte-order mark, NUL bytes, charset-normalizer's guess when it is installed), or None. ``whole``:
+    the chunks are all of it (else a sample, whose last character may be cut)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
+    for chunk in chunks:
+        head = chunk if offset == 0 else b""
+        if head.startswith(tuple(bom for bom, _ in _BOMS)):
+            return _looks_like(chunk, 0)
+        if b"\x00" in chunk:  # valid UTF-8, but never in JSON lines: UTF-16 or UTF-32 text
+            return _looks_like(chunk, offset + chunk.find(b"\x00"))
+        try:
+            decoder.decode(chunk)
+        except UnicodeDecodeError as exc:
+            return _looks_like(chunk[max(0, exc.start - 2048):exc.start + 2048], offset + exc.start,
+                               chunk[exc.start])
+        offset += len(chunk)
+    if whole:
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return f"it is not UTF-8 (it ends inside a character, at byte {offset:,})"
+    return None
+
+
+def _looks_like(chunk: bytes, at: int, byte: int | None = None) -> str:
+    """``not_utf8``'s words for the bytes ``chunk`` around offset ``at`` (``byte``: the one not UTF-8 there)."""
+    for bom, name in _BOMS:
+        if at == 0 and chunk.startswith(bom):
+            return f"it is not UTF-8: it looks like {name} (it starts with a {name} byte-order mark)"
+    if byte is None:
+        return "it is not UTF-8: it looks like UTF-16 or UTF-32 (it holds NUL bytes)"
+    guess = ""
+    try:
+        from charset_normalizer import from_bytes  # not a dependency: a guess when it is there
+    except ImportError:
+        pass
+    else:
+        best = from_bytes(chunk).best()
+        guess = f"; it looks like {best.encoding}" if best is not None and best.encoding != "utf_8" else ""
+    return f"it is not UTF-8 (byte 0x{byte:02X} at offset {at:,}{guess})"
+
+
+def failure_words(exc: Exception) -> str:
+    """What a failed hook or file says of ``exc`` in memvault's words, never a class name: memvault's own
+    message, an operating-system error's reason and file, or, for anything else, that it is a fault
+    of memvault's (its message kept, the traceback logged at debug level)."""
+    from memvault.storage.errors import MemvaultError
+
+    if isinstance(exc, MemvaultError):
+        return in_cli_words(exc)
+    if isinstance(exc, OSError):
+        return (f"{exc.strerror}{f' ({exc.filename})' if exc.filename else ''}" if exc.strerror
+                else str(exc) or "the operating system refused it")
+    logging.getLogger(__name__).debug("failure", exc_info=exc)
+    said = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "it gave no message"
+    return f"a memvault fault ({said}); please report it with the command that ran"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config as config_module
-from .cli_io import err, in_cli_words, out
+from .cli_io import err, failure_words, out
 
 
 def setup(args: argparse.Namespace, config: config_module.Config) -> int:
@@ -157,7 +157,7 @@ def hook(args: argparse.Namespace, config: config_module.Config) -> int:
         err(f"{args.client} {args.event} hook: stdin: not UTF-8 ({exc.reason} at byte {exc.start})")
         return hooks.NON_BLOCKING
     except Exception as exc:  # any failure (database busy, disk full...): said, and the session goes on
-        err(f"{args.client} {args.event} hook failed: {type(exc).__name__}: {in_cli_words(exc)}")
+        err(f"{args.client} {args.event} hook failed: {failure_words(exc)}")
         return hooks.NON_BLOCKING
     if document is not None:
         out(json.dumps(document))

@@ -98,8 +98,9 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
 
     folder = missing_folder(config.db)
     if folder is not None:  # a typo in --db would start an empty memory
-        raise HookInputError(f"--db: the folder {folder} of {Path(config.db).absolute()} does not exist, and a hook "
-                             "makes no database: fix --db (`memvault setup claude-code --hooks --write` writes the "
+        raise HookInputError(f"{config.db_from}: the folder {folder} of {Path(config.db).absolute()} does not exist, "
+                             f"and a hook makes no database: fix {config.db_from} (`memvault setup claude-code "
+                             "--hooks --write` writes the "
                              "server's)")
     if event in CONTEXT and not isinstance(config.db, str) and not Path(config.db).exists():
         # A hook that only reads makes no database (a typo in the file's name would start an empty one), and
@@ -107,9 +108,9 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
         # makes it (docs/hooks.md).
         import logging
 
-        logging.getLogger(__name__).warning("--db: there is no database at %s yet: %s shows nothing (a capture "
-                                            "hook or `memvault serve` makes it; if the name is a typo, fix --db)",
-                                            Path(config.db).absolute(), event)
+        logging.getLogger(__name__).warning("%s: there is no database at %s yet: %s shows nothing (a capture "
+                                            "hook or `memvault serve` makes it; if the name is a typo, fix %s)",
+                                            config.db_from, Path(config.db).absolute(), event, config.db_from)
         return None
     embedder = None
     if event == "UserPromptSubmit":  # the one hook that searches by meaning: docs/hooks.md#userpromptsubmit

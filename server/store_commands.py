@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -385,7 +386,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
     if args.source:
         return _import_transcripts(store, caller, args)
-    # Undecodable bytes reach the checks as lone surrogates: that line fails, not the import.
+    # A file was checked whole before (cli._not_utf8_input); of stdin, what its buffer held, and a
+    # later line that is not UTF-8 (its bytes reach here as lone surrogates) stops the import there.
     if args.file == "-":
         source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
         total = None
@@ -394,8 +396,17 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         with open(args.file, "rb") as fh:
             total = sum(1 for _ in fh)
     bar = progress_bar(total=total, unit="line", desc="import")
+    stopped: list[int] = []
+
+    def utf8_lines() -> Iterator[str]:
+        for number, line in enumerate(source, start=1):
+            if _ESCAPED_BYTE.search(line):
+                stopped.append(number)
+                return
+            yield line
+
     try:
-        report = transfer.import_lines(store, source, tenant=caller.tenant, scope=caller.scope,
+        report = transfer.import_lines(store, utf8_lines(), tenant=caller.tenant, scope=caller.scope,
                                        progress=lambda lines: bar.update(lines - bar.n))
     except KeyboardInterrupt:
         err("import stopped; what was imported stays. Run the same command again to resume.")
@@ -407,6 +418,11 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     say_created(args)
     if report.imported:
         _index_vectors(store)
+    if stopped:  # one error for the line, and none for those after it: they were not read
+        report = dataclasses.replace(report, failed=(*report.failed, transfer.LineError(
+            stopped[0], "line", "is not UTF-8: the import stopped here (the lines before it were imported); memvault "
+                                "imports JSON lines in UTF-8: convert the rest (e.g. with iconv -t UTF-8) and import "
+                                "it again")))
     failed = sorted(report.failed, key=lambda e: e.line)
     for error in failed[:IMPORT_ERRORS_SHOWN]:
         err(f"line {error.line}: {error.field}: {error.message}")
@@ -431,6 +447,9 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if args.json:
         out(json.dumps(dataclasses.asdict(report), indent=2))
     return 1 if failed else 0
+
+
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape reads it
 
 
 def say_created(args: argparse.Namespace) -> None:

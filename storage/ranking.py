@@ -103,6 +103,20 @@ def through_confidence(
     return max(own, round(sure * max(0.0, kept_meaning), 3))
 
 
+def keyword_ranks(keyword: list[tuple[int, float, float]]) -> dict[int, int]:
+    """Each keyword candidate's rank (1 the best) in ``keyword`` (``(seq, bm25, content bm25)``, best
+    first): candidates of equal BM25 share the best rank among them, since a backend's order among
+    them is no signal (FTS5 gave the older first, PostgreSQL the newer, and "who is August?" took
+    its answer from that order alone)."""
+    ranks: dict[int, int] = {}
+    first, score = 0, None
+    for i, (seq, bm25, _) in enumerate(keyword, start=1):
+        if score is None or not math.isclose(bm25, score, rel_tol=1e-9, abs_tol=1e-12):
+            first, score = i, bm25
+        ranks[seq] = first
+    return ranks
+
+
 def _keyword_terms(c: Candidates, keyword_rank: dict[int, int], coverage: dict[int, float]) -> dict[int, float]:
     """Each keyword candidate's keyword term of its fused score, for ``coverage`` of each."""
     best_coverage = max(c.coverage.values(), default=0.0)
@@ -273,7 +287,7 @@ def rank(
 
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
-    keyword_rank = {seq: i for i, (seq, _, _) in enumerate(c.keyword, start=1)}
+    keyword_rank = keyword_ranks(c.keyword)
     scores = _scores(c, now, keyword_rank)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     prefer_newer(order, c, scores, same_subject)
@@ -285,11 +299,11 @@ def rank(
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}
     vector_rank = {seq: i for i, (seq, _) in enumerate(c.vector, start=1)}
     floor = RELATIVE_HIT_SIMILARITY * max(c.similarity.values(), default=0.0)
-    best_keyword = c.keyword[0][0] if c.keyword else None
+    best_keyword = {seq for seq, at in keyword_rank.items() if at == 1}
     kept = []
     for seq in order:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
-        if (similarity is not None and similarity < floor and coverage < KEEP_COVERAGE and seq != best_keyword
+        if (similarity is not None and similarity < floor and coverage < KEEP_COVERAGE and seq not in best_keyword
                 and not asked_for(c, c.rows[seq])):
             continue  # unrelated: little similarity and little of the question's words
         kept.append(seq)

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 SESSION_KEY = "session_id"  # a line with this key is a session's; memory lines have none
 TURN_FIELDS = ("seq", "role", "text", "tool", "call_id", "ref")
+# What a session's line and each of its turns may hold (what ``_line`` writes): as for a memory's line,
+# any other field is refused by name, not dropped unread.
+SESSION_FIELDS = (SESSION_KEY, "scope", "client", "cwd", "started_at", "turns", "ended_at", "digest_id")
+TURN_LINE_FIELDS = (*TURN_FIELDS, "at", "redacted")
 
 
 def session_lines(store: Store, tenant: str) -> Iterator[str]:
@@ -66,6 +70,7 @@ def import_session(
         InvalidInput: naming the field (``turns[3].role``, ``ended_at`` ...); nothing of the line written.
         Conflict: the session exists in another scope.
     """
+    _known_fields("line", record, SESSION_FIELDS, "a session's line")
     turns = record.get("turns")
     if not isinstance(turns, list):
         raise InvalidInput("turns", f"must be a list of turns; got {shown(turns)}")
@@ -73,6 +78,7 @@ def import_session(
     for i, turn in enumerate(turns):
         if not isinstance(turn, dict):
             raise InvalidInput(f"turns[{i}]", f"must be an object; got {shown(turn)}")
+        _known_fields(f"turns[{i}]", turn, TURN_LINE_FIELDS, "a turn")
         at = turn.get("at")
         made.append(NewTurn(**{f: turn.get(f) for f in TURN_FIELDS},  # type: ignore[arg-type]
                             at=None if at is None else parse_iso(f"turns[{i}].at", at),
@@ -88,6 +94,18 @@ def import_session(
     if end and ended_at is not None and (outcome.added or outcome.repeated or _exists(store, tenant, outcome.session_id)):
         store.episodes.mark_ended(tenant=tenant, session_id=outcome.session_id, at=ended_at, digest_id=digest_id)
     return len(outcome.added), outcome.repeated
+
+
+def _known_fields(field: str, record: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    """Refuse the first name of ``record`` that is not in ``known`` (``what`` it is, for the message).
+
+    Raises:
+        InvalidInput: ``field``, naming the unknown field and those expected.
+    """
+    for name in record:
+        if name not in known:
+            raise InvalidInput(field, f"has the field {shown(name)}, which {what} in memvault's export format does "
+                                      f"not have ({', '.join(known)})")
 
 
 def _exists(store: Store, tenant: str, session_id: str) -> bool:

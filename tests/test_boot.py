@@ -179,3 +179,53 @@ def test_short_ids_are_looked_up_a_few_lines_at_a_time(counted, monkeypatch):
     lines = parse(boot)[0]
     assert lines == 75 and len(asked) <= 3 + lines // 16  # one read per section and per 16 lines, not per line
     assert all(f"[{short_ids(tenant='t', ids=[i])[i]}]" in boot for ids in asked for i in ids)
+
+
+def _long(i: int, sentences: bool = True) -> str:
+    """About 8,000 characters (the longest content a memory holds), in sentences or one run of words."""
+    words = ["the", "nightly", "backup", "of", "ledger", f"shard{i}", "runs", "after", "the", "audit", "window"]
+    parts, n = [], 0
+    while sum(len(p) + 1 for p in parts) < 7_900:
+        n += 1
+        parts.append(" ".join(words[(n + k) % len(words)] for k in range(9)) + (f" step {n}." if sentences else ""))
+    return " ".join(parts)[:7_990]
+
+
+@pytest.mark.parametrize("budget", [300, 800, 2000, 5000])
+@pytest.mark.parametrize("kinds", [("fact",), ("decision", "procedure", "fact", "failure", "episode")])
+@pytest.mark.parametrize("sentences", [True, False])
+def test_memories_all_too_long_for_the_budget_show_excerpts_not_nothing(counted, budget, kinds, sentences):
+    contents, importance = {}, {}
+    for i in range(16):
+        m = counted.remember(tenant="t", scope="proj", kind=kinds[i % len(kinds)], source="user",
+                             content=_long(i, sentences), importance=1 + i % 10)
+        contents[m.id], importance[m.id] = _long(i, sentences), 1 + i % 10
+    boot = boot_context(counted, CALLER, budget)
+    lines, shown, total, tokens = parse(boot)
+    assert total == 16 and 1 <= shown == lines and tokens <= budget
+    cuts = re.findall(r'^- \[([0-9a-f-]+)\] (?:\w+, )?[\d-]+: "(.*)" — an excerpt, ([\d,]+) of ([\d,]+) characters: '
+                      r"memory://memories/([0-9a-f-]+) has it whole$", boot, re.MULTILINE)
+    whole = [c for c in contents.values() if f'"{c}"' in boot]
+    assert len(cuts) + len(whole) == shown and (len(cuts) == shown if budget <= 2000 else whole)
+    if not whole:
+        assert ("It is an excerpt." if shown == 1 else f"{shown} of them are excerpts.") in boot
+    for short, cut, chars, whole, named in cuts:
+        assert named == short
+        [memory_id] = [i for i in contents if i.startswith(short)]
+        content = contents[memory_id]
+        assert cut.endswith("…") and content.startswith(cut[:-1]) and int(chars.replace(",", "")) == len(cut) - 1
+        assert int(whole.replace(",", "")) == len(content)
+        after = content[len(cut) - 1:]
+        assert after[:1].isspace() or cut[-2] in ".!?"  # a word or sentence boundary, never inside a word
+        if sentences and len(cut) > 200:
+            assert cut[-2] == "."
+    if "fact" in kinds and len(kinds) == 1 and budget >= 2000:  # the most important first
+        first = re.search(r"^- \[([0-9a-f-]+)\]", boot, re.MULTILINE).group(1)
+        assert importance[next(i for i in contents if i.startswith(first))] == 10
+
+
+def test_a_short_memory_is_still_shown_whole_beside_long_ones(counted):
+    counted.remember(tenant="t", scope="proj", kind="fact", source="user", content=_long(1), importance=9)
+    counted.remember(tenant="t", scope="proj", kind="fact", source="user", content="The VPN is on port 1194.")
+    boot = boot_context(counted, CALLER, 300)
+    assert '"The VPN is on port 1194."\n' in boot and "an excerpt" not in boot  # the section had a line

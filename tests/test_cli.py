@@ -650,3 +650,85 @@ def test_import_into_a_new_database_says_so_before_its_summary(tmp_path, capsys)
     code, _, err = run(capsys, "import", str(dump), "--db", str(db))
     assert code == 0 and err.count("created a new database") == 1
     assert err.index(f"created a new database at {db}") < err.index("imported 1 of 1 memory line")
+
+
+_LINES = [{"content": "Caf\u00e9 au lait is what Ren\u00e9e drinks at standup", "kind": "preference"},
+          {"content": "The na\u00efve retry loop was removed from the billing worker"}]
+
+
+@pytest.mark.parametrize(("encoding", "says"), [
+    ("latin-1", "it is not UTF-8 (byte 0xE9 at offset 16"),
+    ("cp1252", "it is not UTF-8 (byte 0xE9 at offset 16"),
+    ("utf-16", "it looks like UTF-16 (it starts with a UTF-16 byte-order mark)"),
+    ("utf-16-le", "it looks like UTF-16 or UTF-32 (it holds NUL bytes)"),
+    ("utf-16-be", "it looks like UTF-16 or UTF-32 (it holds NUL bytes)"),
+    ("utf-32", "it looks like UTF-32 (it starts with a UTF-32 byte-order mark)"),
+])
+def test_import_of_a_file_not_in_utf8_is_one_error_naming_the_encoding_and_writes_nothing(tmp_path, capsys,
+                                                                                            encoding, says):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    dump.write_bytes("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in _LINES * 30).encode(encoding))
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    assert code == 2 and says in err and "memvault imports JSON lines in UTF-8" in err, err
+    assert "nothing was imported" in err and err.count("\n") == 1  # one error, not one per line
+    assert "lone surrogate" not in err and "not valid JSON" not in err and not db.exists()
+
+
+def test_import_of_utf8_with_a_byte_order_mark_is_taken(tmp_path, capsys):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    dump.write_bytes(b"\xef\xbb\xbf" + "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in _LINES).encode())
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    assert code == 0 and "imported 2 of 2 memory lines" in err, err
+
+
+def test_import_of_a_file_whose_late_line_is_latin1_is_refused_whole(tmp_path, capsys):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    good = "".join(json.dumps({"content": f"Runner {i} builds the nightly image"}) + "\n" for i in range(3000))
+    dump.write_bytes(good.encode() + json.dumps(_LINES[0], ensure_ascii=False).encode("latin-1") + b"\n")
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    assert code == 2 and f"byte 0xE9 at offset {len(good.encode()) + 16:,}" in err and not db.exists(), err
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_import_from_stdin_not_in_utf8_says_so_once(tmp_path, late):
+    import subprocess
+    import sys
+
+    from conftest import server_env
+
+    db = tmp_path / "m.db"
+    head = b"".join(json.dumps({"content": f"Runner {i} builds the nightly image"}).encode() + b"\n"
+                    for i in range(2000 if late else 0))
+    data = head + b"".join(json.dumps(line, ensure_ascii=False).encode("latin-1") + b"\n" for line in _LINES * 5)
+    done = subprocess.run([sys.executable, "-m", "memvault.server", "import", "-"], input=data,
+                          env=server_env(db), capture_output=True, timeout=180)
+    said = done.stderr.decode()
+    assert "lone surrogate" not in said and "not valid JSON" not in said, said
+    if late:  # past what stdin's buffer held: the lines before it are imported, and the import stops there
+        assert done.returncode == 1 and "line 2001: line: is not UTF-8: the import stopped here" in said
+        assert "imported 2,000 of 2,000 memory lines" in said and said.count("not UTF-8") == 1
+    else:
+        assert done.returncode == 2 and "stdin: it is not UTF-8 (byte 0xE9 at offset 16" in said and not db.exists()
+
+
+@pytest.mark.parametrize(("line", "field", "name"), [
+    ({"content": "The VPN is on port 1194", "colour": "red"}, "line", "colour"),  # a memory line, as before
+    ({"session_id": "s-2", "turns": [], "tenant_hint": "x"}, "line", "tenant_hint"),
+    ({"session_id": "s-2", "started": "2026-01-01T00:00:00Z", "turns": [{"seq": 1, "role": "user", "text": "hi"}]},
+     "line", "started"),
+    ({"session_id": "s-2", "turns": [{"seq": 1, "role": "user", "text": "hi", "mood": "fine"}]}, "turns[0]", "mood"),
+    ({"session_id": "s-2", "turns": [{"seq": 1, "role": "user", "text": "hi"},
+                                     {"seq": 2, "role": "assistant", "txt": "typo"}]}, "turns[1]", "txt"),
+])
+def test_import_refuses_an_unknown_field_on_memory_session_and_turn_lines_alike(tmp_path, capsys, line, field, name):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    good = {"session_id": "s-1", "turns": [{"seq": 1, "role": "user", "text": "hello"}]}
+    dump.write_text(json.dumps(good) + "\n" + json.dumps(line) + "\n")
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    assert code == 1 and f"line 2: {field}: has the field '{name}', which " in err, err
+    assert "in memvault's export format does not have (" in err or "memvault's export format does not have (" in err
+    store = Store(db)
+    try:
+        assert [s.id for s in store.episodes.sessions(tenant="default")] == ["s-1"]  # nothing of line 2
+    finally:
+        store.close()

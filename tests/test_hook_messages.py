@@ -96,3 +96,33 @@ def test_a_transcript_path_that_is_no_file_is_said_for_what_it_is_and_nothing_is
         assert store.episodes.sessions(tenant="default") == []
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("exc", "said"), [
+    (PermissionError(13, "Permission denied", "/data/m.db"), "Permission denied (/data/m.db)"),
+    (RuntimeError("the queue closed"), "a memvault fault (the queue closed); please report it"),
+    (KeyError("x"), "a memvault fault ('x'); please report it"),
+    (ValueError(), "a memvault fault (it gave no message); please report it"),
+])
+def test_a_hook_failure_is_said_without_a_class_name(exc, said):
+    from memvault.server.cli_io import failure_words as hook_failure
+    from memvault.storage.errors import Busy
+
+    assert hook_failure(exc).startswith(said) and type(exc).__name__ not in hook_failure(exc)
+    assert "Busy" not in hook_failure(Busy("the database is busy; nothing was written"))
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "Stop"])
+@pytest.mark.parametrize("given", ["MEMVAULT_DB", "--db"])
+@pytest.mark.parametrize("path", ["~/x.db", "~/nope/x.db"])
+def test_a_hooks_message_on_the_database_names_where_its_value_came_from(env, event, given, path):
+    env = {**env, "MEMVAULT_DB": path} if given == "MEMVAULT_DB" else {k: v for k, v in env.items() if k != "MEMVAULT_DB"}
+    argv = [event] if given == "MEMVAULT_DB" else [event, "--db", path]
+    done = _hook(env, argv, {"session_id": "s1", "cwd": "/tmp", "prompt": "where is the VPN?",
+                             "transcript_path": "/nowhere/t.jsonl"})
+    said = [line for line in done.stderr.splitlines() if "database" in line]
+    assert done.returncode in (0, 1) and (said or event == "Stop"), done.stderr
+    other = "--db" if given == "MEMVAULT_DB" else "MEMVAULT_DB"
+    for line in said:
+        assert f"{given}: " in line and f"fix {given}" in line and other not in line, line
+    assert not (Path(env["HOME"]) / "x.db").exists() or event == "Stop"

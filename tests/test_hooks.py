@@ -796,3 +796,17 @@ def test_a_hook_with_a_relative_db_is_refused_and_makes_nothing(env, tmp_path, g
         assert result.returncode == 1 and result.stdout == "", result.stderr
         assert "relative path" in result.stderr and "--db" in result.stderr
         assert not (tmp_path / "rel.db").exists()
+
+
+def test_session_start_shows_excerpts_when_every_memory_is_too_long_for_the_budget(env, real_embedder):
+    sentence = "The ledger shard {i} is backed up after the audit window closes. "
+    store = Store(env["MEMVAULT_DB"], real_embedder)
+    try:
+        for i in range(4):
+            store.remember(tenant="default", scope="default", kind="fact",
+                           content=(sentence.format(i=i) * 130)[:7_990], importance=5 + i)
+    finally:
+        store.close()
+    context = _context(_hook(env, "SessionStart", _payload("SessionStart", source="startup")), "SessionStart")
+    assert "0 of 4" not in context and "ledger shard 3 is backed up" in context
+    assert context.count("— an excerpt, ") >= 1 and "memory://memories/" in context and "excerpt" in context.split("_")[-2]

@@ -11,7 +11,7 @@ import jwt
 import pytest
 from test_oauth import KID, Issuer
 
-from memvault.server.auth import IssuerUnreachable, KeySet
+from memvault.server.auth import IssuerUnreachable, KeyRefused, KeySet
 
 MAX_AGE_S, COOLDOWN_S = 60, 10
 
@@ -157,8 +157,9 @@ def test_a_set_without_a_signing_key_is_a_reading_and_refuses_every_kid(issuer, 
         setattr(issuer, name, value)
     clock.now += MAX_AGE_S / 2  # the next reading is due
     for step in range(3):  # refused by the reading, and by each reading after it: never IssuerUnreachable
-        with pytest.raises(jwt.PyJWKClientError):
+        with pytest.raises((jwt.PyJWKClientError, KeyRefused)) as refused:  # no kid, or one no key verifies with
             keys.key(KID)
+        assert isinstance(refused.value, KeyRefused) == bool(withdrawn.get("uses") or withdrawn.get("extra"))
         clock.now += MAX_AGE_S
     assert issuer.requests == 4
     issuer.published, issuer.uses, issuer.extra = {KID: issuer.key}, {}, []

@@ -467,27 +467,59 @@ def test_a_token_living_just_under_the_limit_writes(setup) -> None:  # type: ign
     assert _stored(db, tenant) == ["A day-long token wrote this."]
 
 
-def test_a_key_whose_jwk_is_for_encryption_verifies_no_token(setup) -> None:  # type: ignore[no-untyped-def]
-    """RFC 7517 §4.3-4.4: a JWK whose key_ops lack "verify", or whose alg is an encryption algorithm,
-    checks no signature, while a signing key listed beside it does."""
+def test_a_key_whose_jwk_verifies_no_token_is_refused_saying_why_not_as_unpublished(setup) -> None:  # type: ignore
+    """RFC 7517 §4.2-4.4: a JWK for encryption (use, key_ops), with a lowercase or an encryption alg, or an
+    alg that does not fit its kty, checks no signature, while a signing key listed beside it does; the
+    refusal names what is wrong with the key of that kid, not "kid not in its JWKS"."""
     server, issuer, resource, _ = setup
-    keys = {kid: rsa.generate_private_key(public_exponent=65537, key_size=2048)
-            for kid in ("ops-encrypt", "ops-verify", "alg-oaep")}
+    kids = ("use-enc", "ops-encrypt", "ops-verify", "alg-oaep", "alg-lower", "alg-ec-on-rsa", "alg-hs")
+    keys = {kid: rsa.generate_private_key(public_exponent=65537, key_size=2048) for kid in kids}
     listed = {kid: json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())) for kid, key in keys.items()}
-    issuer.extra = [{**listed["ops-encrypt"], "kid": "ops-encrypt", "key_ops": ["encrypt", "wrapKey"]},
-                    {**listed["ops-verify"], "kid": "ops-verify", "key_ops": ["verify"]},
-                    {**listed["alg-oaep"], "kid": "alg-oaep", "alg": "RSA-OAEP"}]
+    changes: dict[str, dict[str, Any]] = {
+        "use-enc": {"use": "enc"}, "ops-encrypt": {"key_ops": ["encrypt", "wrapKey"]}, "ops-verify": {"key_ops": ["verify"]},
+        "alg-oaep": {"alg": "RSA-OAEP"}, "alg-lower": {"alg": "rs256"}, "alg-ec-on-rsa": {"alg": "ES256"},
+        "alg-hs": {"alg": "HS256"}}
+    issuer.extra = [{**listed[kid], "kid": kid, **changes[kid]} for kid in kids]
+    for jwk in issuer.extra:
+        if "key_ops" not in changes[jwk["kid"]]:
+            jwk.pop("key_ops", None)
+    cannot = "the issuer's key with this token's kid cannot verify it: "
+    taken = f"(taken: {', '.join(JWT_ALGORITHMS)})"
+    expected = {
+        "use-enc": (401, cannot + 'it is not for verifying signatures (its JWK\'s use is "enc", not "sig")'),
+        "ops-encrypt": (401, cannot + 'it is not for verifying signatures (its JWK\'s key_ops do not include "verify")'),
+        "alg-oaep": (401, cannot + f'its JWK\'s alg "RSA-OAEP" is not a signature algorithm taken here {taken}'),
+        "alg-lower": (401, cannot + 'its JWK\'s alg "rs256" is not a signature algorithm taken here (algorithm '
+                      f"names are case-sensitive) {taken}"),
+        "alg-ec-on-rsa": (401, cannot + 'its JWK\'s alg "ES256" does not fit its key type (kty "RSA")'),
+        "alg-hs": (401, cannot + f'its JWK\'s alg "HS256" is not a signature algorithm taken here {taken}'),
+        "ops-verify": (200, None)}
     try:
-        time.sleep(JWKS_MAX_AGE_S + 0.5)  # the server's set is read again and lists the three
-        unpublished = "signed by a key the issuer does not publish (kid not in its JWKS)"
-        expected = {"ops-encrypt": (401, unpublished), "alg-oaep": (401, unpublished), "ops-verify": (200, None)}
+        time.sleep(JWKS_MAX_AGE_S + 0.5)  # the server's set is read again and lists them
         for kid, (status, description) in expected.items():
             token = jwt.encode(_claims(resource, scope="memvault:read"), keys[kid], algorithm="RS256", headers={"kid": kid})
             response = server.post(token, PING)
             assert response.status_code == status, (kid, response.text)
-            assert description is None or response.json()["error_description"] == description
+            assert description is None or response.json()["error_description"] == description, kid
+            assert "kid not in its JWKS" not in response.text
+        unknown = jwt.encode(_claims(resource), keys["ops-verify"], algorithm="RS256", headers={"kid": "nobody"})
+        assert server.post(unknown, PING).json()["error_description"] == (
+            "signed by a key the issuer does not publish (kid not in its JWKS)")
     finally:
         issuer.extra = []
+
+
+@pytest.mark.parametrize("kid", [None, ""])
+def test_a_token_naming_no_kid_is_told_so(setup, kid) -> None:  # type: ignore[no-untyped-def]
+    server, issuer, resource, _ = setup
+    headers = {} if kid is None else {"kid": kid}
+    token = jwt.encode(_claims(resource), issuer.key, algorithm="RS256", headers=headers)
+    if kid is None:
+        assert "kid" not in jwt.get_unverified_header(token)
+    response = server.post(token, PING)
+    assert response.status_code == 401
+    assert response.json()["error_description"] == (
+        "the token names no signing key (its header has no kid): the issuer's keys are found by kid")
 
 
 def test_a_key_withdrawn_from_the_jwks_is_refused_within_its_documented_max_age(setup) -> None:  # type: ignore
@@ -523,8 +555,10 @@ def test_an_issuer_withdrawing_every_key_gets_401_from_its_next_reading(setup) -
             for _ in range(2):  # the reading the first request makes, and the set it read
                 response = server.post(token, _call("remember", {"content": f"Written after {withdrawn}."}))
                 assert response.status_code == 401, response.text
-                assert response.json()["error_description"] == ("signed by a key the issuer does not publish "
-                                                                "(kid not in its JWKS)")
+                assert response.json()["error_description"] == (
+                    "signed by a key the issuer does not publish (kid not in its JWKS)" if "published" in withdrawn
+                    else "the issuer's key with this token's kid cannot verify it: it is not for verifying "
+                         'signatures (its JWK\'s use is "enc", not "sig")')
             issuer.published, issuer.uses = {KID: issuer.key}, {}
     finally:
         issuer.published, issuer.uses = {KID: issuer.key}, {}

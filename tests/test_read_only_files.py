@@ -4,6 +4,7 @@ namespace (``unshare -m``, as root); skipped where there is none."""
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -149,3 +150,57 @@ async def test_stdio_serves_reads_from_a_read_only_file_system(stored, tmp_path)
             await _reads_served_writes_refused(c)
     log = (tmp_path / "server.log").read_text()
     assert "unable to open" not in log and "Traceback" not in log, log
+
+
+HOOK_EVENTS = ["Stop", "PostToolUse", "SessionEnd", "PreCompact", "SessionStart", "UserPromptSubmit"]
+
+
+@pytest.mark.parametrize("event", HOOK_EVENTS)
+def test_a_hook_on_a_read_only_file_system_says_so_in_memvaults_words(stored, tmp_path, event):
+    import json
+    from pathlib import Path
+
+    folder, db = stored
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes((Path(__file__).parent / "data" / "claude_code_session.jsonl").read_bytes())
+    payload = {"session_id": "5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01", "transcript_path": str(transcript),
+               "cwd": "/tmp", "hook_event_name": event, "prompt": "where is the staging DB?", "tool_name": "Bash",
+               "tool_input": {"command": "ls"}, "tool_response": {"stdout": "x"}}
+    (tmp_path / "in.json").write_text(json.dumps(payload))
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "memvault.server", "hook", "claude-code", event])
+    script = f"mount --bind {shlex.quote(str(folder))} {shlex.quote(str(folder))} && " \
+             f"mount -o remount,ro,bind {shlex.quote(str(folder))} && exec {command} < {tmp_path / 'in.json'}"
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], env=server_env(db), capture_output=True,
+                          text=True, timeout=180)
+    assert done.returncode in (0, 1), done.stderr  # never 2: that would block the session
+    assert not re.search(r"\b[A-Z][a-z]+[A-Z]\w*(Error|Unavailable|Exception)?\b:", done.stderr), done.stderr
+    assert "Traceback" not in done.stderr and "StorageUnavailable" not in done.stderr
+    if done.returncode:  # a hook that writes: refused as read-only, in the words every command uses
+        assert f"claude-code {event} hook failed: the database is read-only here" in done.stderr
+        assert "nothing was written" in done.stderr
+
+
+def test_doctor_on_a_read_only_file_system_says_the_fts5_check_could_not_run_once(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "memvault.db"
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        for tenant in ("alpha", "bravo", "charlie", "delta"):
+            store.remember(tenant=tenant, scope="default", content=f"{tenant} deploys on Tuesdays")
+    finally:
+        store.close()
+    done = read_only(folder, db, "doctor")
+    said = done.stdout + done.stderr
+    assert said.count("the FTS5 index could not be checked: the database is read-only here") == 1, said
+
+
+def test_import_of_transcripts_on_a_read_only_file_system_names_no_class(stored, tmp_path):
+    from pathlib import Path
+
+    folder, db = stored
+    transcript = tmp_path / "5d0c7a51-2f3e-4b8a-9c1d-0e6f7a8b9c01.jsonl"
+    transcript.write_bytes((Path(__file__).parent / "data" / "claude_code_session.jsonl").read_bytes())
+    done = read_only(folder, db, "import", "--from", "claude-code", str(transcript))
+    assert done.returncode == 1 and "the database is read-only here" in done.stderr, done.stderr
+    assert "StorageUnavailable" not in done.stderr and "Traceback" not in done.stderr

@@ -371,7 +371,8 @@ def test_setup_refuses_a_database_whose_folder_is_missing_and_writes_nothing(hom
         monkeypatch.setenv("MEMVAULT_DB", str(db))
     before = sorted(p for p in tmp_path.rglob("*"))
     code, out, err = run(capsys, *argv, *(["--db", str(db)] if where == "flag" else []))
-    assert code == 2 and f"the folder '{tmp_path / 'nope'}' does not exist" in err and "fix --db" in err
+    given = "--db" if where == "flag" else "MEMVAULT_DB"  # named as it was given
+    assert code == 2 and f"{given}: the folder '{tmp_path / 'nope'}' does not exist" in err and f"fix {given}" in err
     assert sorted(p for p in tmp_path.rglob("*")) == before  # no client file, no folder
 
 

@@ -77,6 +77,12 @@ SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and thos
 REVIEW_MARK = " — needs review"
 # After the older of a contradicting pair review holds (``Store.review``), with the newer's short id.
 OUTDATED_MARK = " — possibly outdated by "
+# A section whose every memory is too long for the room left shows excerpts of its first ones instead of
+# nothing: each at most this part of the budget, none shorter than EXCERPT_MIN_TOKENS (the 16 longest
+# memories a tenant can store otherwise showed "0 of 16 memories shown" at the default 2,000 tokens).
+EXCERPT_SHARE = 0.25
+EXCERPT_MIN_TOKENS = 40
+_SENTENCE_END = re.compile(r"[.!?…](?=\s)|\n")
 
 
 @dataclass
@@ -96,12 +102,28 @@ class Costed:
     shorts: dict[str, str] = field(default_factory=dict)
 
 
-def _footer(shown: int, left: int, tokens: int) -> str:
-    """``_6 of 6 memories shown, within 313 tokens._`` (the whole document is at most ``tokens``)."""
+def _footer(shown: int, left: int, tokens: int, cut: int = 0) -> str:
+    """``_6 of 6 memories shown, within 313 tokens._`` (the whole document is at most ``tokens``); with
+    ``cut``, how many of those shown are excerpts."""
     them = "it" if left == 1 else "them"
     more = f" {left:,} more: `recall` to see {them} (an empty query with a filter lists {them})." if left else ""
     memories = text.count(shown + left, "memory", "memories")
-    return f"\n_{shown:,} of {memories} shown, within {text.count(tokens, 'token')}.{more}_\n"
+    excerpts = (f" {'It is an excerpt' if shown == 1 else f'{cut:,} of them are excerpts' if cut > 1 else '1 of them is an excerpt'}."
+                if cut else "")
+    return f"\n_{shown:,} of {memories} shown, within {text.count(tokens, 'token')}.{excerpts}{more}_\n"
+
+
+def cut_text(content: str, chars: int) -> str:
+    """At most ``chars`` characters of ``content`` from its start, then "…": cut after the last sentence
+    end in the second half of them, else at the last white space, else within a word."""
+    if len(content) <= chars:
+        return content
+    head = content[:chars]
+    ends = [m.end() for m in _SENTENCE_END.finditer(head) if m.end() > chars // 2]
+    if ends:
+        return head[:ends[-1]].rstrip() + "…"
+    space = max(head.rfind(" "), head.rfind("\t"), head.rfind("\n"))
+    return (head[:space] if space > chars // 2 else head).rstrip() + "…"
 
 
 def render(
@@ -200,35 +222,83 @@ def render(
         room -= fill(part, min(room, int(budget * part.section.share) - used[n]))
     for part in filled:
         room -= fill(part, room)
+    cuts: dict[tuple[str, int], tuple[str, int, int]] = {}  # excerpts chosen, by (title, index)
+
+    def excerpt(part: _Part, limit: int) -> int:
+        # The first memory not shown, cut to fit ``limit`` with its heading when it is the first line.
+        i = next(i for i in range(len(part.memories)) if i not in part.chosen)
+        memory, title = part.memories[i], part.section.title
+        cost(part, i)  # its short id and heading
+        heading = 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
+        kind = memory.kind if len(part.section.kinds) > 1 else None
+        prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
+        content = memory.content or ""
+        chars = 4 * (limit - heading - sum(counter.lengths([prefix, details(memory)])) - 24)
+        for _ in range(6):  # the tokenizer decides: shrink the guess until the line fits
+            if chars < 4 * MIN_LINE_TOKENS:
+                return 0
+            shown = cut_text(content, chars)
+            if len(shown) >= len(content):
+                return 0  # it would fit whole: not this pass's to show
+            tail = (f"{details(memory)} — an excerpt, {len(shown) - 1:,} of {len(content):,} characters: "
+                    f"memory://memories/{shorts[memory.id]} has it whole")
+            line = f"{prefix}{literal.quoted(shown)}{tail}\n"
+            raw = sum(counter.lengths([prefix, literal.quoted(shown), tail]))
+            tokens = max(raw, floor_tokens(line))
+            if heading + tokens <= limit:
+                cuts[(title, i)] = line, raw, tokens
+                part.chosen.append(i)
+                part.used += heading + tokens
+                return heading + tokens
+            chars = int(min(len(shown), chars) * (limit - heading) / (heading + tokens) * 0.95)
+        return 0
+
+    waiting = [part for part in state if part.memories and not part.chosen]
+    while waiting:  # a round: the next excerpt of each, keeping the least one for each still without a line
+        added = 0
+        for n, part in enumerate(waiting):
+            ahead = sum(1 for p in waiting[n + 1:] if not p.chosen)
+            limit = min(room - ahead * EXCERPT_MIN_TOKENS, int(budget * EXCERPT_SHARE),
+                        int(budget * part.section.cap) - part.used)
+            if limit >= EXCERPT_MIN_TOKENS and len(part.chosen) < len(part.memories):
+                used = excerpt(part, limit)
+                room -= used
+                added += used
+        if not added:
+            break
+    made = {**lines, **cuts}  # an excerpt's line in place of its whole one
     while True:
         shown = sum(len(p.chosen) for p in state)
-        body = _assemble(header, state, lines)
+        cut = sum(1 for p in state for i in p.chosen if (p.section.title, i) in cuts)
+        body = _assemble(header, state, made)
         raw = counter.lengths([header])[0] + sum(
-            headings[p.section.title] + sum(lines[(p.section.title, i)][1] for i in p.chosen) for p in state if p.chosen)
-        document, tokens = _with_footer(body, shown, total - shown, _counted_with(body, raw))
+            headings[p.section.title] + sum(made[(p.section.title, i)][1] for i in p.chosen) for p in state if p.chosen)
+        document, tokens = _with_footer(body, shown, total - shown, _counted_with(body, raw), cut)
         last = next((p for p in reversed(state) if p.chosen), None)
         if tokens <= budget or last is None:
             return document
         last.chosen.pop()  # the footer's numbers tokenized longer than reserved: drop a line
 
 
-def _with_footer(text: str, shown: int, left: int, count_with: Callable[[str], int]) -> tuple[str, int]:
+def _with_footer(
+    text: str, shown: int, left: int, count_with: Callable[[str], int], cut: int = 0,
+) -> tuple[str, int]:
     """``text`` with a footer whose count bounds the whole document, and that count: a fixed point
     searched near an estimate, else the smallest bound found (WordPiece may offer no fixed point).
-    ``count_with(footer)``: the tokens of ``text`` followed by ``footer``."""
-    guess = count_with(_footer(shown, left, 0))
+    ``count_with(footer)``: the tokens of ``text`` followed by ``footer``; ``cut``: excerpts shown."""
+    guess = count_with(_footer(shown, left, 0, cut))
     for _ in range(3):  # usually a fixed point within two steps
-        n = count_with(_footer(shown, left, guess))
+        n = count_with(_footer(shown, left, guess, cut))
         if n == guess:
-            return text + _footer(shown, left, n), n
+            return text + _footer(shown, left, n, cut), n
         guess = n
     for n in range(max(guess - 5, 0), guess + 20):
-        if count_with(_footer(shown, left, n)) == n:
-            return text + _footer(shown, left, n), n
+        if count_with(_footer(shown, left, n, cut)) == n:
+            return text + _footer(shown, left, n, cut), n
     n = guess
-    while count_with(_footer(shown, left, n)) > n:
+    while count_with(_footer(shown, left, n, cut)) > n:
         n += 1
-    return text + _footer(shown, left, n), n
+    return text + _footer(shown, left, n, cut), n
 
 
 def _counted_with(body: str, raw: int) -> Callable[[str], int]:

@@ -73,18 +73,20 @@ def check(conn: apsw.Connection) -> list[str]:
     def one(sql: str, params: tuple = ()) -> int:
         return conn.execute(sql, params).fetchone()[0]
 
+    unchecked: str | None = None  # why FTS5's check could not run: said once, not once per tenant
     for tenant, number, documents in tables:
         table = keyword_table(number)
         # FTS5's check is an INSERT command: in this read transaction it needs the write lock,
         # which another connection may hold, or which a commit made since this snapshot began
-        # refuses. That says nothing about the index, and the message says so.
+        # refuses. That says nothing about the index, and the message says so; the next
+        # tenant's check would meet the same lock, so none is tried after it.
         try:
-            conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', 0)")
+            if unchecked is None:
+                conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', 0)")
         except (apsw.BusyError, apsw.LockedError) as exc:
-            problems.append(f"the FTS5 index could not be checked: another connection was writing ({exc}); "
-                            "run the check again")
+            unchecked = f"another connection was writing ({exc}); run the check again"
         except apsw.ReadOnlyError:  # the check needs the write lock
-            problems.append("the FTS5 index could not be checked: the database is read-only here")
+            unchecked = "the database is read-only here"
         except apsw.Error as exc:
             problems.append(f"the FTS5 index of tenant {tenant!r} is damaged ({exc})")
         missing_fts = one(
@@ -96,6 +98,8 @@ def check(conn: apsw.Connection) -> list[str]:
         if missing_fts or stray_fts or one(f"SELECT count(*) FROM {table}_docsize") != documents:
             problems.append(f"FTS5: {missing_fts} memories of tenant {tenant!r} lack an entry, "
                             f"{stray_fts} entries have no memory")
+    if unchecked is not None:
+        problems.append(f"the FTS5 index could not be checked: {unchecked}")
     unindexed = one("SELECT count(*) FROM memories WHERE content IS NOT NULL"
                     " AND tenant NOT IN (SELECT tenant FROM keyword_tenants)")
     if unindexed:
