@@ -62,6 +62,11 @@ def _named(name: str) -> str:
     return _CAMEL.sub("_", name)
 
 
+def _one(name: str) -> str:
+    """The name of one item of a list named ``name`` ("passwords" → "password", "api_tokens" → "api_token")."""
+    return name[:-1] if len(name) > 3 and name[-1] in "sS" and name[-2] not in "sS" else name
+
+
 def _scalar(match: re.Match[str], at: int) -> str:
     return next(group for group in match.groups()[at:at + 3] if group is not None)
 
@@ -99,25 +104,29 @@ def _lists(lines: list[str], out: dict[int, str]) -> None:
     """Each item of a list under a name (the line before the list, or the key of a flow list on its line)
     rewritten ``name: item``."""
     name: str | None = None
-    key_line = -1
+    key_line, blank = -1, False
     for number, line in enumerate(lines):
         item = _ITEM.fullmatch(line) if name is not None else None
         if item is not None and number not in out:
             text = item.group(2) if item.group(2) is not None else item.group(3)
             if text:
-                out[number] = f"{item.group(1)}{name}: {text}"
+                out[number] = f"{item.group(1)}{_one(name)}: {text}"
                 # the name stands on each item's line: left over it, the detector took "name:" over
                 # "name: X" for one name and its value
-                if key_line not in out:
-                    out[key_line] = ""
+                for line_number in (key_line, key_line - blank):
+                    out.setdefault(line_number, "")
             continue
-        key = _LIST_KEY.fullmatch(line)
+        if not line.strip() and name is not None and number == key_line + 1 and not blank:
+            blank = True  # one blank line between a label and its list ("Passwords:", blank, "- X")
+            key_line = number
+            continue
+        key, blank = _LIST_KEY.fullmatch(line), False
         name = key.group(1).strip() if key is not None and key.group(1).strip() else None
         key_line = number
         if name is None and "[" in line and number not in out:
             flows = list(_FLOW_LIST.finditer(line))
             if flows:
-                out[number] = "; ".join(f"{flow.group(1).strip()}: {value}" for flow in flows
+                out[number] = "; ".join(f"{_one(flow.group(1).strip())}: {value}" for flow in flows
                                         for value in _flow_items(flow.group(2)))
 
 
@@ -265,11 +274,24 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
         elif isinstance(node, SequenceNode) and name is not None:
             for item in node.value:
                 if isinstance(item, ScalarNode):
-                    emit(item, name, item.value)
+                    emit(item, _one(name), item.value)
                 elif not again:
                     stack.append((item, name))
         elif isinstance(node, SequenceNode) and not again:
             stack += [(item, None) for item in node.value]
+
+
+# A flattened field's path before its value ("Parameters[0].DBPassword: X", a captured tool input:
+# ``transcripts.input_text``; "spring.datasource.password=X"): read by its last name, camelCase apart.
+_PATH = re.compile(r"[ \t]*[\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}\.([A-Za-z][A-Za-z0-9_-]{1,60})[ \t]*([:=][ \t]*\S[^\n]*)")
+
+
+def _paths(lines: list[str], out: dict[int, str]) -> None:
+    for number, line in enumerate(lines):
+        if "." in line and number not in out:
+            path = _PATH.fullmatch(line)
+            if path is not None:
+                out[number] = f"{_named(path.group(1))}{path.group(2)}"
 
 
 def structured(text: str, found: Mapping[int, str] | None = None) -> str:
@@ -284,6 +306,7 @@ def structured(text: str, found: Mapping[int, str] | None = None) -> str:
         _pairs(lines, out)
     _lists(lines, out)
     _labels(lines, out)
+    _paths(lines, out)
     for number, line in (found or {}).items():
         if number < len(lines):
             out.setdefault(number, line)

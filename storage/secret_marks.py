@@ -21,6 +21,9 @@ _MARKS = re.compile(r"(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:[ \t][^<>\n]{0,200})?/?>")
 # A link's label before ":" or "=" ("[password]: X"), a Markdown heading's marks ("### Password").
 _LINK = re.compile(r"\[([^\[\]\n]{1,60})\](?=[ \t]*[:=])")
+# A captured tool input's field name before a document's first line ("content: ## Password", over the
+# rest: ``transcripts.input_text``): the line read as the document's.
+_FIELD = re.compile(r"(?m)^[\w.\[\]-]{1,80}:[ \t]+(?=#{1,6}[ \t]|```|~~~|[^\s:]{1,40}:[ \t]*\[?[ \t]*$)")
 _HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+")
 # YAML after a key's ":": a block scalar's indicator ending the line ("password: |", ">-", "|2+"), whose
 # value is the next line, and a tag before a value ("password: !!str X").
@@ -108,6 +111,8 @@ def unmarked(text: str) -> str:
     """``text`` with the marks around words taken away as the module says, the same number of lines.
     ``text``'s line breaks are single newlines (as ``secrets._scan`` reads them). Linear."""
     found = parsed(text)  # before the marks go: "*" names a YAML alias
+    if ":" in text:
+        text = _FIELD.sub("", text)
     if "&" in text:
         text = _entities(text)
     if "\\" in text:
