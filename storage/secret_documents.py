@@ -36,6 +36,7 @@ _PAIR_KEY = re.compile(r"""(?i)(?<![\w-])["']?(""" + _NAME_KEYS + "|" + _VALUE_K
 _IS_NAME = re.compile(r"(?i)(?:" + _NAME_KEYS + ")")
 _IS_VALUE = re.compile(r"(?i)(?:" + _VALUE_KEYS + ")")
 _IDENTIFIER = re.compile(r"[A-Za-z\u00c0-\uffff][\w.\-\u00c0-\uffff]{0,80}")
+SHORT = 300  # characters of a line read as a label, a list's name or item (each pattern's time grows with it)
 PAIR_LINES = 3  # lines a pair's value may follow (or precede) its name by: one object's keys
 # camelCase written apart ("DBPassword" reads "DB_Password", "dbPassword" "db_Password").
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -43,7 +44,7 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # A name alone on its line: a YAML or JSON key opening a list ("passwords:", '"passwords": ['), a label
 # ("Passwords", "Password:"); at most four words.
 _LIST_KEY = re.compile(r"""[ \t]*(?:[-*+][ \t]+|[{\[][ \t]*)?["']?([^\s:"'\[\]{}|#=-][^:"'\[\]{}|=\n]{0,40}?)["']?"""
-                       r"""[ \t]*(?::[ \t]*\[?|=[ \t]*\[|\[)?[ \t]*""")
+                       r"""[ \t]*(?::[ \t]*(?:\[[ \t]*)?|=[ \t]*\[[ \t]*|\[[ \t]*)?""")
 # An item of a list: a bullet or a number and its text, or a quoted JSON string ('"X",').
 _ITEM = re.compile(r"""([ \t]*)(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+["']?([^\s"']{1,200})["']?|["']([^\s"']{1,200})["'])[ \t]*,?[ \t]*""")
 # A flow list after a key on one line: ``passwords: ["X", "Y"]``, ``password = [X]``.
@@ -106,7 +107,7 @@ def _lists(lines: list[str], out: dict[int, str]) -> None:
     name: str | None = None
     key_line, blank = -1, False
     for number, line in enumerate(lines):
-        item = _ITEM.fullmatch(line) if name is not None else None
+        item = _ITEM.fullmatch(line) if name is not None and len(line) <= SHORT else None
         if item is not None and number not in out:
             text = item.group(2) if item.group(2) is not None else item.group(3)
             if text:
@@ -120,7 +121,7 @@ def _lists(lines: list[str], out: dict[int, str]) -> None:
             blank = True  # one blank line between a label and its list ("Passwords:", blank, "- X")
             key_line = number
             continue
-        key, blank = _LIST_KEY.fullmatch(line), False
+        key, blank = (_LIST_KEY.fullmatch(line) if len(line) <= SHORT else None), False
         name = key.group(1).strip() if key is not None and key.group(1).strip() else None
         key_line = number
         if name is None and "[" in line and number not in out:
@@ -146,14 +147,14 @@ def _labels(lines: list[str], out: dict[int, str]) -> None:
     a definition's ``: value``) rewritten ``label: value``; a single word's next line too (``密碼`` over
     ``X``)."""
     for number, line in enumerate(lines):
-        label = _LABEL.fullmatch(line) if line.strip() and number not in out else None
+        label = _LABEL.fullmatch(line) if line.strip() and len(line) <= SHORT and number not in out else None
         if label is None:
             continue
         after, gap = number + 1, False
-        while after < len(lines) and after <= number + 3 and (not lines[after].strip()
-                                                              or _UNDERLINE.fullmatch(lines[after])):
+        while after < len(lines) and after <= number + 3 and (not lines[after].strip() or (
+                len(lines[after]) <= SHORT and _UNDERLINE.fullmatch(lines[after]))):
             after, gap = after + 1, True
-        if after >= len(lines) or after in out:
+        if after >= len(lines) or after in out or len(lines[after]) > SHORT:
             continue
         definition = _DEFINITION.fullmatch(lines[after])
         if definition is not None:

@@ -2,8 +2,9 @@
 Markdown, HTML, YAML and JSON around a word naming a credential taken away, and the white space inside
 such a word made one space, so ``**Password:** X``, ``<b>Password:</b> X``, ``### Password`` over
 ``X``, ``| **Password** | X |``, an HTML table's password column, ``password: |`` over ``X``, ``{"pw": "X"}`` and ``api  key: X`` read
-as ``Password: X`` does. One more reading of ``secrets.find_secrets``; the same lines (a credential
-found only here is redacted with its line), linear in the text's length.
+as ``Password: X`` does; also HTML entities, LaTeX commands, ``<input>`` fields and CJK bracket labels,
+then a document's structures (``secret_documents``). One more reading of ``secrets.find_secrets``; the
+same lines (a credential found only here is redacted with its line), linear in the text's length.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:[ \t][^<>\n]{0,200})?/?>")
 _LINK = re.compile(r"\[([^\[\]\n]{1,60})\](?=[ \t]*[:=])")
 # A captured tool input's field name before a document's first line ("content: ## Password", over the
 # rest: ``transcripts.input_text``): the line read as the document's.
-_FIELD = re.compile(r"(?m)^[\w.\[\]-]{1,80}:[ \t]+(?=#{1,6}[ \t]|```|~~~|[^\s:]{1,40}:[ \t]*\[?[ \t]*$)")
+_FIELD = re.compile(r"(?m)^[\w.\[\]-]{1,80}:[ \t]+(?=#{1,6}[ \t]|```|~~~|[^\s:]{1,40}:[ \t]*(?:\[[ \t]*)?$)")
 _HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+")
 # YAML after a key's ":": a block scalar's indicator ending the line ("password: |", ">-", "|2+"), whose
 # value is the next line, and a tag before a value ("password: !!str X").
