@@ -283,8 +283,9 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
 
 
 # A flattened field's path before its value ("Parameters[0].DBPassword: X", a captured tool input:
-# ``transcripts.input_text``; "spring.datasource.password=X"): read by its last name, camelCase apart.
-_PATH = re.compile(r"[ \t]*[\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}\.([A-Za-z][A-Za-z0-9_-]{1,60})[ \t]*([:=][ \t]*\S[^\n]*)")
+# ``transcripts.input_text``): read by its last name, camelCase apart. Not "=": code assigns an attribute
+# ("this.token = nextToken2").
+_PATH = re.compile(r"[ \t]*[\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}\.([A-Za-z][A-Za-z0-9_-]{1,60})(:[ \t]+\S[^\n]*)")
 
 
 def _paths(lines: list[str], out: dict[int, str]) -> None:
