@@ -2,13 +2,17 @@
 Markdown, HTML, YAML and JSON around a word naming a credential taken away, and the white space inside
 such a word made one space, so ``**Password:** X``, ``<b>Password:</b> X``, ``### Password`` over
 ``X``, ``| **Password** | X |``, an HTML table's password column, ``password: |`` over ``X``, ``{"pw": "X"}`` and ``api  key: X`` read
-as ``Password: X`` does. One more reading of ``secrets.find_secrets``; the same lines (a credential
-found only here is redacted with its line), linear in the text's length.
+as ``Password: X`` does; also HTML entities, LaTeX commands, ``<input>`` fields and CJK bracket labels,
+then a document's structures (``secret_documents``). One more reading of ``secrets.find_secrets``; the
+same lines (a credential found only here is redacted with its line), linear in the text's length.
 """
 
 from __future__ import annotations
 
+import html
 import re
+
+from .secret_documents import parsed, structured
 
 # Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run
 # standing alone ("password: ****") is a placeholder, kept.
@@ -18,6 +22,9 @@ _MARKS = re.compile(r"(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:[ \t][^<>\n]{0,200})?/?>")
 # A link's label before ":" or "=" ("[password]: X"), a Markdown heading's marks ("### Password").
 _LINK = re.compile(r"\[([^\[\]\n]{1,60})\](?=[ \t]*[:=])")
+# A captured tool input's field name before a document's first line ("content: ## Password", over the
+# rest: ``transcripts.input_text``): the line read as the document's.
+_FIELD = re.compile(r"(?m)^[\w.\[\]-]{1,80}:[ \t]+(?=#{1,6}[ \t]|```|~~~|[^\s:]{1,40}:[ \t]*(?:\[[ \t]*)?$)")
 _HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+")
 # YAML after a key's ":": a block scalar's indicator ending the line ("password: |", ">-", "|2+"), whose
 # value is the next line, and a tag before a value ("password: !!str X").
@@ -68,24 +75,51 @@ def _html_cells(text: str) -> str:
     return "".join(pieces) + text[at:] if pieces else text
 
 
-def _two_cells(line: str) -> str:
-    """A Markdown table's row of two cells ("| Password | X |") as "Password: X"; another line as it is."""
-    row = line.strip()
-    if not row.startswith("|") or row.count("|") > 3:
-        return line
-    cells = row.strip("|").split("|")
-    if len(cells) != 2 or not cells[0].strip():
-        return line
-    return f"{cells[0].strip()}: {cells[1].strip()}"
+# HTML's character references ("Password&#58; X", "&quot;pw&quot;"), read per line: one that writes a line
+# break reads as a space, so the lines stay.
+_BREAKS = re.compile("[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+# A LaTeX command's argument ("\\textbf{Password}: X" reads "Password: X").
+_LATEX = re.compile(r"\\[A-Za-z]{1,20}\{([^{}\n]{1,80})\}")
+# An HTML form's field with its value: ``<input type="password" value="X">`` reads "password: X", a field
+# of another type by its name (``<input name="db_pass" value="X">``), the attributes in any order.
+_INPUT = re.compile(r"(?i)<input\b([^<>\n]{0,500})>")
+_ATTRIBUTE = re.compile(r"""([\w-]{1,40})[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'>]+))""")
+# A label in CJK brackets ("【密码】X", "「パスワード」X", "《密码》：X") or in square brackets when it holds a
+# letter of another script than Latin ("[비밀번호] X": an English "[password]" is a redaction's marker).
+_CJK_LABEL = re.compile(r"[【〔「『《〈]([^【】〔〕「」『』《》〈〉\n]{1,20})[】〕」』》〉][ \t]*[:：]?[ \t]*"
+                        r"|\[([^\[\]\n]{0,19}[^\x00-\u024f\[\]\n][^\[\]\n]{0,19})\][ \t]*[:：]?[ \t]*(?=\S)")
+# A note in parentheses between a label in another script than Latin and its colon ("密码（生产）：X").
+_CJK_NOTE = re.compile(r"(?<=[^\x00-\u024f])[ \t]*[(（][^()（）\n]{1,20}[)）](?=[ \t]*[:：])")
+
+
+def _entities(text: str) -> str:
+    return "\n".join(_BREAKS.sub(" ", html.unescape(line)) if "&" in line else line for line in text.split("\n"))
+
+
+def _input_field(tag: re.Match[str]) -> str:
+    """An ``<input>`` tag with a value as "password: X" (its type password) or "<its name>: X"; else a space."""
+    attributes = {a.group(1).lower(): next(v for v in a.groups()[1:] if v is not None)
+                  for a in _ATTRIBUTE.finditer(tag.group(1))}
+    value = attributes.get("value")
+    if not value:
+        return " "
+    if attributes.get("type", "").lower() == "password":
+        return f" password: {value} "
+    return f" {attributes['name']}: {value} " if attributes.get("name") else " "
 
 
 def unmarked(text: str) -> str:
     """``text`` with the marks around words taken away as the module says, the same number of lines.
     ``text``'s line breaks are single newlines (as ``secrets._scan`` reads them). Linear."""
-    if "|" in text:
-        text = "\n".join(_two_cells(line) if "|" in line else line for line in text.split("\n"))
+    found = parsed(text)  # before the marks go: "*" names a YAML alias
+    if ":" in text:
+        text = _FIELD.sub("", text)
+    if "&" in text:
+        text = _entities(text)
+    if "\\" in text:
+        text = _LATEX.sub(r"\1", text)
     if "<" in text:
-        text = _TAG.sub(" ", _html_cells(text))
+        text = _TAG.sub(" ", _html_cells(_INPUT.sub(_input_field, text)))
     if "[" in text:
         text = _LINK.sub(r"\1", text)
     if "#" in text:
@@ -96,4 +130,6 @@ def unmarked(text: str) -> str:
             text = _JSON_KEY.sub(r"\2\3", text)
     text = _MARKS.sub("", text)
     text = _BROKEN_NAME.sub(r"\n\1 \2", _SPLIT_WORD.sub(r"\1\2", _SPACES.sub(" ", text)))
-    return text
+    if not text.isascii():
+        text = _CJK_LABEL.sub(lambda m: f"{m.group(1) or m.group(2)}: ", _CJK_NOTE.sub("", text))
+    return structured(text, found)

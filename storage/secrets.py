@@ -5,7 +5,7 @@ models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
 connection strings, JWTs) are used, run by RE2 in linear time (``secret_re2``), with memvault's
 own detectors for newer key formats (``secret_plugins``) and named credentials (``secret_named``, ``secret_marks``,
-``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
+``secret_documents``, ``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
 ``_EXCLUDED`` for the plugins left out.
 """
 
@@ -214,7 +214,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``),
     joined (``validate.joined``), with look-alike letters read as ASCII (:func:`latin_lookalikes`),
     with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`) and with the marks of Markdown,
-    HTML, YAML and JSON around a credential's name taken away (``secret_marks.unmarked``),
+    HTML, YAML and JSON around a credential's name taken away and a document's structures written as
+    ``name: value`` lines (``secret_marks.unmarked``, ``secret_documents``),
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a

@@ -161,6 +161,27 @@ ROUND41 = {
     "a run of stars": "a" + "*" * SIZE,
     "URL parameters after a token": "?access_token=" + _text("a1b2c3d4&x=1"),
     "full-width private tags": _text("\uff1cprivate\uff1e a \uff1c/private\uff1e"),
+    # the closing pass of §1.8: document structures (secret_documents), each parsed as YAML where it parses
+    "Kubernetes env pairs": _text("- name: DB_PASSWORD\n  value: Xk29slQpz1Vb\n"),
+    "ECS pairs on one line": "[" + _text('{"name": "DB_PASSWORD", "value": "Xk29slQpz1Vb"}, ') + "]",
+    "pretty JSON pairs": "[\n" + _text('  {\n    "Name": "password",\n    "Value": "Xk29slQpz1Vb"\n  },\n') + "]",
+    "a YAML list of passwords": "passwords:\n" + _text("  - Xk29slQpz1Vb\n"),
+    "a JSON list of passwords": '{"passwords": [' + _text('"Xk29slQpz1Vb", ') + "]}",
+    "aliases": "".join(f"x{i}: &a{i} Xk29slQpz1Vb\npassword: *a{i}\n" for i in range(SIZE // 40)),
+    "a billion laughs": "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefghijklmnopqrstuvwxy", "bcdefghijklmnopqrstuvwxyz")),
+    "headings over blank lines": _text("## Password\n\nXk29slQpz1Vb\n"),
+    "setext labels": _text("Password\n--------\nXk29slQpz1Vb\n"),
+    "rows under a head without delimiter": "User | Password\n" + _text("alice | Xk29slQpz1Vb\n"),
+    "Confluence rows": "||User||Password||\n" + _text("|alice|Xk29slQpz1Vb|\n"),
+    "input fields": _text('<input type="password" value="Xk29slQpz1Vb">'),
+    "entities": _text("Password&#58; Xk29slQpz1Vb "), "LaTeX labels": _text("\\textbf{Password}: Xk29slQpz1Vb "),
+    "CJK labels": _text("【密码】Xk29slQpz1Vb\n密碼\nXk29slQpz1Vb\n"), "CJK notes": _text("密码（生产）：Xk29slQpz1Vb\n"),
+    "a key then spaces": "name:" + " " * SIZE + "x", "a flow list's start then spaces": "passwords: [" + " " * SIZE,
+    "a field then spaces": "content: a:" + " " * SIZE + "x", "dotted paths": _text("a.") + ": x",
+    "a bullet then spaces": "- " + " " * SIZE + "x", "a word then spaces then a colon": "a" + " " * SIZE + ":",
+    "deep block sequences": _text("- "), "fences": _text("```\n"), "unclosed flow": _text("{"),
 }
 
 

@@ -1,0 +1,317 @@
+"""A text's document structures read as ``name: value`` lines (issue 25 §1.8), so the named-credential
+detector reads a credential however a document holds it:
+
+- a name/value pair: ``- name: DB_PASSWORD`` over ``value: X`` (Kubernetes, Helm), ``{"Name": "password",
+  "Value": "X"}`` (ECS), ``{"ParameterKey": "DBPassword", "ParameterValue": "X"}`` (CloudFormation), in a
+  document or a snippet in prose, either order: the value's line reads ``DB_PASSWORD: X``;
+- a list under a name: ``passwords:`` over ``- X``, ``{"passwords": ["X", "Y"]}``, ``Passwords`` over a
+  Markdown list: each item's line reads ``passwords: X``;
+- a label over its value: a heading over a blank line (``## Password``, blank, ``X``), a setext heading
+  (``Password`` over ``----``), a definition (``Password`` over ``: X``), a one-word label (``密碼`` over
+  ``X``): the value's line reads ``Password: X``;
+- a table's password column under a head without a delimiter row or outer pipes (``User | Password`` over
+  ``alice | X``, Confluence's ``||User||Password||``), and a row of two cells (``Password | X``).
+
+One reading of ``secrets.find_secrets`` (through ``secret_marks.unmarked``): the same lines, each line
+rewritten at most once; what a line held is left to the other readings. Linear in the text's length:
+each line is read a bounded number of times, every pattern on one line.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+
+# A key naming the entry of a name/value pair, and a key holding its value (Kubernetes' env, ECS'
+# environment, CloudFormation's Parameters, Helm's extraEnv, Terraform's set blocks).
+_NAME_KEYS = r"(?:parameter|param|var|variable|env|setting|field|option)?[_-]?(?:name|key)|variable"
+_VALUE_KEYS = r"(?:parameter|param|var|variable|env|setting|field|option)?[_-]?value|val"
+# ``key: scalar`` inside a line: the key perhaps quoted, the scalar perhaps quoted (no line break, no
+# bracket, no comma: one scalar). Each starts at a quote or a letter, never at white space (linear).
+_SCALAR = r"""(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([^\s"',{}\[\]][^\s,{}\[\]]{0,199}))"""
+_PAIR_KEY = re.compile(r"""(?i)(?<![\w-])["']?(""" + _NAME_KEYS + "|" + _VALUE_KEYS
+                       + r""")["']?[ \t]*[:=][ \t]*""" + _SCALAR)
+_IS_NAME = re.compile(r"(?i)(?:" + _NAME_KEYS + ")")
+_IS_VALUE = re.compile(r"(?i)(?:" + _VALUE_KEYS + ")")
+_IDENTIFIER = re.compile(r"[A-Za-z\u00c0-\uffff][\w.\-\u00c0-\uffff]{0,80}")
+SHORT = 300  # characters of a line read as a label, a list's name or item (each pattern's time grows with it)
+PAIR_LINES = 3  # lines a pair's value may follow (or precede) its name by: one object's keys
+# camelCase written apart ("DBPassword" reads "DB_Password", "dbPassword" "db_Password").
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+# A name alone on its line: a YAML or JSON key opening a list ("passwords:", '"passwords": ['), a label
+# ("Passwords", "Password:"); at most four words.
+_LIST_KEY = re.compile(r"""[ \t]*(?:[-*+][ \t]+|[{\[][ \t]*)?["']?([^\s:"'\[\]{}|#=-][^:"'\[\]{}|=\n]{0,40}?)["']?"""
+                       r"""[ \t]*(?::[ \t]*(?:\[[ \t]*)?|=[ \t]*\[[ \t]*|\[[ \t]*)?""")
+# An item of a list: a bullet or a number and its text, or a quoted JSON string ('"X",').
+_ITEM = re.compile(r"""([ \t]*)(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+["']?([^\s"']{1,200})["']?|["']([^\s"']{1,200})["'])[ \t]*,?[ \t]*""")
+# A flow list after a key on one line: ``passwords: ["X", "Y"]``, ``password = [X]``.
+_FLOW_LIST = re.compile(r"""(?<![\w-])["']?([A-Za-z\u00c0-\uffff][\w .\-\u00c0-\uffff]{0,40}?)["']?[ \t]*[:=][ \t]*\[([^\[\]\n]+)\]""")
+_FLOW_ITEM = re.compile(r"""[ \t]*(?:"([^"]*)"|'([^']*)'|([^,]*))[ \t]*(?:,|$)""")
+
+# A label alone on its line: a few words, perhaps ending in ":"; a setext underline, a definition's value.
+_LABEL = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=-][^:|<>{}\[\]=\n]{0,40}?)[ \t]*:?[ \t]*")
+_WORD = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=,.;!?-]{1,20})[ \t]*")  # one word, to read the next line as its value
+_TOKEN = re.compile(r"[ \t]*(?=[^\s\w]{0,199}\w)\S{1,200}[ \t]*")  # a value alone on its line: one run without white space
+_UNDERLINE = re.compile(r"[ \t]*(?:=+|-+)[ \t]*")
+_DEFINITION = re.compile(r"[ \t]*:[ \t]+(\S[^\n]*)")
+
+
+def _named(name: str) -> str:
+    return _CAMEL.sub("_", name)
+
+
+def _one(name: str) -> str:
+    """The name of one item of a list named ``name`` ("passwords" → "password", "api_tokens" → "api_token")."""
+    return name[:-1] if len(name) > 3 and name[-1] in "sS" and name[-2] not in "sS" else name
+
+
+def _scalar(match: re.Match[str], at: int) -> str:
+    return next(group for group in match.groups()[at:at + 3] if group is not None)
+
+
+def _pairs(lines: list[str], out: dict[int, str]) -> None:
+    """Each name/value pair's value line rewritten ``NAME: value`` in ``out`` (by line number)."""
+    keys: list[tuple[int, re.Match[str]]] = []  # (line, match) of each name or value key, in order
+    for number, line in enumerate(lines):
+        if ":" in line or "=" in line:
+            keys += [(number, key) for key in _PAIR_KEY.finditer(line)]
+    edits: dict[int, list[tuple[re.Match[str], str]]] = {}
+    used: set[int] = set()
+    for i, (number, key) in enumerate(keys):
+        if not _IS_NAME.fullmatch(key.group(1)) or i in used:
+            continue
+        name = _scalar(key, 1)
+        if not _IDENTIFIER.fullmatch(name):
+            continue
+        # the value key nearest it, after it or (none there) before it, within one object's lines
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(keys) and j not in used and abs(keys[j][0] - number) <= PAIR_LINES \
+                    and not _IS_NAME.fullmatch(keys[j][1].group(1)):
+                used.update((i, j))
+                edits.setdefault(keys[j][0], []).append((keys[j][1], f"{_named(name)}: {_scalar(keys[j][1], 1)}"))
+                break
+    for number, changes in edits.items():
+        line, pieces, at = lines[number], [], 0
+        for key, text in sorted(changes, key=lambda change: change[0].start()):
+            pieces += [line[at:key.start()], text]
+            at = key.end()
+        out[number] = "".join(pieces) + line[at:]
+
+
+def _lists(lines: list[str], out: dict[int, str]) -> None:
+    """Each item of a list under a name (the line before the list, or the key of a flow list on its line)
+    rewritten ``name: item``."""
+    name: str | None = None
+    key_line, blank = -1, False
+    for number, line in enumerate(lines):
+        item = _ITEM.fullmatch(line) if name is not None and len(line) <= SHORT else None
+        if item is not None and number not in out:
+            text = item.group(2) if item.group(2) is not None else item.group(3)
+            if text:
+                out[number] = f"{item.group(1)}{_one(name)}: {text}"
+                # the name stands on each item's line: left over it, the detector took "name:" over
+                # "name: X" for one name and its value
+                for line_number in (key_line, key_line - blank):
+                    out.setdefault(line_number, "")
+            continue
+        if not line.strip() and name is not None and number == key_line + 1 and not blank:
+            blank = True  # one blank line between a label and its list ("Passwords:", blank, "- X")
+            key_line = number
+            continue
+        key, blank = (_LIST_KEY.fullmatch(line) if len(line) <= SHORT else None), False
+        name = key.group(1).strip() if key is not None and key.group(1).strip() else None
+        key_line = number
+        if name is None and "[" in line and number not in out:
+            flows = list(_FLOW_LIST.finditer(line))
+            if flows:
+                out[number] = "; ".join(f"{_one(flow.group(1).strip())}: {value}" for flow in flows
+                                        for value in _flow_items(flow.group(2)))
+
+
+def _flow_items(items: str) -> list[str]:
+    values = []
+    for item in _FLOW_ITEM.finditer(items):
+        value = next((group for group in item.groups() if group is not None), "").strip()
+        if value:
+            values.append(value)
+        if item.end() >= len(items):
+            break
+    return values
+
+
+def _labels(lines: list[str], out: dict[int, str]) -> None:
+    """The line after a label alone on its line (past one or two blank lines or a setext underline, or
+    a definition's ``: value``) rewritten ``label: value``; a single word's next line too (``密碼`` over
+    ``X``)."""
+    for number, line in enumerate(lines):
+        label = _LABEL.fullmatch(line) if line.strip() and len(line) <= SHORT and number not in out else None
+        if label is None:
+            continue
+        after, gap = number + 1, False
+        while after < len(lines) and after <= number + 3 and (not lines[after].strip() or (
+                len(lines[after]) <= SHORT and _UNDERLINE.fullmatch(lines[after]))):
+            after, gap = after + 1, True
+        if after >= len(lines) or after in out or len(lines[after]) > SHORT:
+            continue
+        definition = _DEFINITION.fullmatch(lines[after])
+        if definition is not None:
+            out[after] = f"{label.group(1)}: {definition.group(1)}"
+        elif (gap or _WORD.fullmatch(line)) and _TOKEN.fullmatch(lines[after]):
+            out[after] = f"{label.group(1)}: {lines[after].strip()}"
+
+
+# A table's row: cells parted by "|" ("||" in Confluence's head), with or without the outer pipes.
+_CONFLUENCE = re.compile(r"\|\|")
+
+
+def _cells(line: str) -> list[str]:
+    row = _CONFLUENCE.sub("|", line.strip())
+    return [cell.strip() for cell in row[row.startswith("|"):len(row) - row.endswith("|")].split("|")]
+
+
+_DELIMITER = re.compile(r"[ \t|:-]*-[ \t|:-]*")
+
+
+def _tables(lines: list[str], out: dict[int, str]) -> None:
+    """Each row under a table's head naming a password column (``secret_lists.names_password_column``),
+    with as many cells as the head, rewritten ``<column>: <cell>`` for those columns; a row of two cells
+    that follows no such head, ``<first>: <second>``."""
+    from .secret_lists import names_password_column
+
+    head: tuple[int, list[str], list[int]] | None = None  # cells' count, names, password columns
+    for number, line in enumerate(lines):
+        if "|" not in line:
+            head = None
+            continue
+        if _DELIMITER.fullmatch(line):
+            continue
+        cells = _cells(line)
+        if head is not None and len(cells) == head[0]:
+            out[number] = "; ".join(f"{head[1][i]}: {cells[i]}" for i in head[2] if cells[i])
+            continue
+        columns = [i for i, cell in enumerate(cells) if cell and names_password_column(cell)]
+        head = (len(cells), cells, columns) if columns and len(cells) > 1 else None
+        if len(cells) == 2 and cells[0]:
+            out[number] = f"{cells[0]}: {cells[1]}"
+
+
+# A text worth parsing as YAML (JSON is YAML): a line opening a flow collection, a list's item or a key.
+_DOCUMENT = re.compile(r"""(?m)^[ \t]*(?:[{\[]|-[ \t]|["']?[\w.-]{1,80}["']?[ \t]*:(?:[ \t]|$))""")
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)[^\n]*")
+MOST_PARSED = 256 * 1024  # characters parsed as YAML at most: what a memory holds (limits.MAX_CONTENT_CHARS)
+
+
+@functools.lru_cache(maxsize=4)  # a redaction reads one text in two readings, and again each round
+def parsed(text: str) -> Mapping[int, str]:
+    """The lines (0-based) of ``text`` rewritten from its YAML or JSON, whole or in fenced blocks, parsed
+    with PyYAML's composer, which never expands an alias (a billion laughs is one node): a name/value
+    pair's value line ``NAME: value``; a list's scalar items under a key ``key: item``; a key's scalar
+    met again through an alias, or starting below its key (a block scalar), ``key: value``. Several on one
+    line parted by "; ". Linear: each node is read once, libyaml bounds nesting to 1,000 levels; a text
+    longer than ``MOST_PARSED`` is not parsed."""
+    if len(text) > MOST_PARSED or not _DOCUMENT.search(text):
+        return MappingProxyType({})
+    out: dict[int, list[str]] = {}
+    if not _compose(text, 0, out):
+        block: list[str] | None = None
+        for number, line in enumerate(text.split("\n")):
+            if _FENCE.fullmatch(line):
+                if block is not None:
+                    _compose("\n".join(block), number - len(block), out)
+                block = None if block is not None else []
+            elif block is not None:
+                block.append(line)
+    return MappingProxyType({number: "; ".join(texts) for number, texts in out.items()})
+
+
+def _compose(text: str, first: int, out: dict[int, list[str]]) -> bool:
+    """Each document of ``text`` read into ``out`` (its lines from ``first``); False when it is no YAML."""
+    import yaml
+
+    try:
+        roots = list(yaml.compose_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return False
+    budget = [len(text) // 2]  # emissions at most: a list aliased many times is read again for each
+    for root in roots:
+        if root is not None:
+            _walk(root, first, out, budget)
+    return True
+
+
+def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]) -> None:
+    from yaml import MappingNode, ScalarNode, SequenceNode
+
+    def emit(node: ScalarNode, name: str, value: str) -> None:
+        if budget[0] > 0 and value.strip():
+            budget[0] -= 1
+            line = first + node.start_mark.line + (node.style in ("|", ">"))
+            out.setdefault(line, []).append(f"{_named(name)}: {value}")
+
+    seen: set[int] = set()
+    stack: list[tuple[object, str | None]] = [(root, None)]
+    while stack:
+        node, name = stack.pop()
+        again = id(node) in seen
+        seen.add(id(node))
+        if isinstance(node, MappingNode) and not again:
+            scalars = [(k.value, v) for k, v in node.value
+                       if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)]
+            names = [v.value for k, v in scalars if _IS_NAME.fullmatch(k) and _IDENTIFIER.fullmatch(v.value)]
+            values = [v for k, v in scalars if _IS_VALUE.fullmatch(k)]
+            if len(names) == 1 and len(values) == 1:
+                emit(values[0], names[0], values[0].value)
+            for key, value in node.value:
+                key_name = key.value if isinstance(key, ScalarNode) else name
+                if isinstance(value, ScalarNode):
+                    if key_name is not None and (id(value) in seen or value.start_mark.line > key.start_mark.line):
+                        emit(value, key_name, value.value)
+                    seen.add(id(value))
+                else:
+                    stack.append((value, key_name))
+        elif isinstance(node, SequenceNode) and name is not None:
+            for item in node.value:
+                if isinstance(item, ScalarNode):
+                    emit(item, _one(name), item.value)
+                elif not again:
+                    stack.append((item, name))
+        elif isinstance(node, SequenceNode) and not again:
+            stack += [(item, None) for item in node.value]
+
+
+# A flattened field's path before its value ("Parameters[0].DBPassword: X", a captured tool input:
+# ``transcripts.input_text``): read by its last name, camelCase apart. Not "=": code assigns an attribute
+# ("this.token = nextToken2").
+_PATH = re.compile(r"[ \t]*[\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}\.([A-Za-z][A-Za-z0-9_-]{1,60})(:[ \t]+\S[^\n]*)")
+
+
+def _paths(lines: list[str], out: dict[int, str]) -> None:
+    for number, line in enumerate(lines):
+        if "." in line and number not in out:
+            path = _PATH.fullmatch(line)
+            if path is not None:
+                out[number] = f"{_named(path.group(1))}{path.group(2)}"
+
+
+def structured(text: str, found: Mapping[int, str] | None = None) -> str:
+    """``text`` (line breaks single newlines) with the lines the module's structures rewrite, the same
+    number of lines, and those of ``found`` (:func:`parsed`) the structures leave; ``text`` itself when
+    none is. Linear."""
+    lines = text.split("\n")
+    out: dict[int, str] = {}
+    if "|" in text:
+        _tables(lines, out)
+    if ":" in text or "=" in text:
+        _pairs(lines, out)
+    _lists(lines, out)
+    _labels(lines, out)
+    _paths(lines, out)
+    for number, line in (found or {}).items():
+        if number < len(lines):
+            out.setdefault(number, line)
+    if not out:
+        return text
+    return "\n".join(out.get(number, line) for number, line in enumerate(lines))

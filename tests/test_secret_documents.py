@@ -1,0 +1,159 @@
+"""Credentials a document's structure holds (issue 25 §1.8, the closing adversarial pass): a name/value
+pair (Kubernetes, ECS, Helm, CloudFormation), a list of passwords under a name, a label over its value
+(a heading over a blank line, setext, a definition, a table without a delimiter row or outer pipes,
+Confluence, an ``<input>`` field, HTML entities, LaTeX), CJK labels in brackets or with a note. Each
+kind over variations, with what must stay stored; on the scanner, on redaction, over the tool surface
+and in a captured turn (``secret_documents``)."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from memvault.server import transcripts
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.storage.errors import InvalidInput
+from memvault.storage.records import NewTurn
+from memvault.storage.secret_documents import parsed, structured
+from memvault.storage.secrets import find_secrets, redact
+
+VALUES = ["Xk29slQpz1Vb", "Tr0ub4dor&3xQ", "q7W!mZ2#pL9v"]
+OTHER = "Yb82kslQ1zVx"
+NAMES = ["DB_PASSWORD", "API_TOKEN", "SECRET_KEY", "DBPassword", "password", "db-pass"]
+# {n}: a name, {v}: its value
+PAIRS = [
+    "env:\n  - name: {n}\n    value: {v}", 'env:\n- name: {n}\n  value: "{v}"',
+    '"environment": [{{"name": "{n}", "value": "{v}"}}]', "- key: {n}\n  value: {v}", '{{"Name": "{n}", "Value": "{v}"}}',
+    '[{{"ParameterKey": "{n}", "ParameterValue": "{v}"}}]', '[{{"value": "{v}", "name": "{n}"}}]',
+    "Set it with {{name: {n}, value: {v}}} and restart.", 'then add {{"name": "{n}", "value": "{v}"}} to the task',
+    '{{\n  "Parameters": [\n    {{\n      "ParameterKey": "{n}",\n      "UsePreviousValue": false,\n'
+    '      "ParameterValue": "{v}"\n    }}\n  ]\n}}',
+    "extraEnv:\n  - name: {n}\n    description: used by the app\n    required: true\n    type: string\n"
+    "    default: none\n    value: '{v}'",
+    "Deploy with:\n\n```yaml\nenv:\n  - name: {n}\n    value: {v}\n```", "- name: {n}\n  value: |\n    {v}",
+    '<input name="{n}" value="{v}">', "set:\n  - name: {n}\n    val: {v}",
+]
+# {v}, {w}: two values
+LISTS = [
+    "passwords:\n  - {v}\n  - {w}", '{{"passwords": ["{v}", "{w}"]}}', "Passwords\n- {v}\n- {w}", "password:\n  - {v}",
+    '{{"passwords": [\n  "{v}",\n  "{w}"\n]}}', "api_tokens:\n  - {v}", "Passwords:\n\n* {v}\n* {w}",
+    "creds:\n  passwords:\n    - {v}", "Passwords\n1. {v}\n2. {w}", "passwords = ['{v}', '{w}']",
+]
+LABELLED = [
+    "## Password\n\n{v}", "### DB password\n\n\n{v}", "Password\n--------\n{v}", "Password\n========\n\n{v}",
+    "Password\n: {v}", "Password | {v}", "User | Password\nalice | {v}", "Host | User | Password\ndb1 | alice | {v}",
+    "||Password||{v}||", "||User||Password||\n|alice|{v}|", '<input type="password" value="{v}">',
+    "<input value='{v}' type=password>", "Password&#58; {v}", "Password&colon; {v}", "Password&#x3a; {v}",
+    "&quot;password&quot;: &quot;{v}&quot;", "\\textbf{{Password}}: {v}", "\\emph{{Password}}: {v}",
+]
+CJK = [
+    "密碼\n{v}", "密码\n{v}", "암호\n{v}", "비밀번호\n{v}", "【密码】{v}", "【密碼】：{v}", "密码（生产）：{v}",
+    "密碼（正式環境）: {v}", "「パスワード」{v}", "『パスワード』：{v}", "パスワード（本番）：{v}", "[비밀번호] {v}",
+    "〔암호〕 {v}", "비밀번호 (운영): {v}", "《密码》：{v}", "〈密码〉{v}",
+]
+KEPT = [
+    "name: DB_HOST\nvalue: db.internal", '[{"name": "DB_HOST", "value": "db.internal"}, {"name": "PORT", "value": "5432"}]',
+    "colours:\n  - red\n  - green\n  - blue", '{"colours": ["red", "green", "navy2"]}', "## Password policy\n\nUse 12 characters",
+    "## Password\n\nAsk the on-call engineer.", "| Rule | Password |\n|---|---|\n| length | at least 12 characters |",
+    "Rule | Password\nlength | 12 characters or more\nreuse | never", '<input type="password">',
+    '<input type="password" name="pw" placeholder="Password">', "Passwords\n- must be 12 characters\n- rotate every 90 days",
+    "The password is kept in the vault; rotate it quarterly.",
+    "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password",
+    "- name: DB_PASSWORD\n  value: ${DB_PASSWORD}", "密码策略\n至少12个字符", "Password&#58; &lt;your password&gt;",
+    "\\textbf{Password}: see the vault", "Passwords\n\nWe rotate them every quarter.", "【注意】请勿分享",
+    "x: &anchor red\ncolour: *anchor", "Steps\n- build\n- test\n- deploy",
+]
+
+
+def _refused_and_redacted(text: str, *values: str) -> None:
+    assert find_secrets(text)[0], text
+    redacted, kinds = redact(text)
+    assert kinds and not any(value in redacted for value in values), redacted
+    assert not find_secrets(redacted)[0], redacted
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("shape", PAIRS)
+def test_a_name_value_pair_is_read_as_the_name_and_its_value(shape: str, name: str, value: str) -> None:
+    _refused_and_redacted(shape.format(n=name, v=value), value)
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("shape", LISTS)
+def test_a_list_of_passwords_under_its_name_is_read_item_by_item(shape: str, value: str) -> None:
+    _refused_and_redacted(shape.format(v=value, w=OTHER), value, OTHER)
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("shape", LABELLED + CJK)
+def test_a_label_over_or_around_its_value_is_read_as_label_then_value(shape: str, value: str) -> None:
+    _refused_and_redacted(shape.format(v=value), value)
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_documents_and_prose_without_a_credential_stay(text: str) -> None:
+    assert not find_secrets(text)[0]
+    assert redact(text) == (text, ())
+
+
+def test_an_alias_gives_its_anchors_value_the_key_that_names_it() -> None:
+    text = "defaults: &db Xk29slQpz1Vb\nservice:\n  password: *db"
+    assert parsed(text) == {0: "password: Xk29slQpz1Vb"}
+    _refused_and_redacted(text, "Xk29slQpz1Vb")
+
+
+def test_the_reading_keeps_every_line_and_a_text_without_structure_as_it_is() -> None:
+    text = "notes\n\nenv:\n  - name: DB_PASSWORD\n    value: x1\n| a | b |\nplain words here"
+    assert structured(text).count("\n") == text.count("\n")
+    assert structured("just a sentence, nothing more") == "just a sentence, nothing more"
+
+
+def test_a_billion_laughs_is_read_once_per_node() -> None:
+    laughs = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefghijklmnopqrstuvwxy", "bcdefghijklmnopqrstuvwxyz"))
+    assert len(parsed(laughs)) <= 26  # each line's items once: 9 ** 25 if aliases were expanded
+    assert not find_secrets(laughs)[0]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("text", [PAIRS[0].format(n="DB_PASSWORD", v=VALUES[0]), LISTS[1].format(v=VALUES[0], w=OTHER),
+                                  LABELLED[0].format(v=VALUES[0]), CJK[0].format(v=VALUES[0])])
+def test_remember_refuses_and_a_turn_redacts_each_kind(store, text: str) -> None:
+    with pytest.raises(InvalidInput):
+        store.remember(tenant="t", scope="s", content=text)
+    store.episodes.append(tenant="t", scope="s", session_id="s-1", turns=[NewTurn(role="user", text=text)])
+    stored = store.episodes.turns(tenant="t", session_id="s-1")[-1].text
+    assert VALUES[0] not in stored and OTHER not in stored
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("given", [
+    {"command": 'aws ecs register-task-definition --container-definitions \'[{"environment": '
+                '[{"name": "DB_PASSWORD", "value": "Xk29slQpz1Vb"}]}]\''},
+    {"file_path": "values.yaml", "content": "env:\n  - name: API_TOKEN\n    value: Xk29slQpz1Vb\n"},
+    {"file_path": "creds.json", "content": '{"passwords": ["Xk29slQpz1Vb", "Yb82kslQ1zVx"]}'},
+    {"file_path": "README.md", "content": "## Password\n\nXk29slQpz1Vb\n"},
+    {"Parameters": [{"ParameterKey": "DBPassword", "ParameterValue": "Xk29slQpz1Vb"}]},
+])
+def test_a_captured_tool_input_holding_a_document_is_redacted(store, given) -> None:
+    text = transcripts.input_text(given)
+    store.episodes.append(tenant="t", scope="s", session_id="s-2", turns=[NewTurn(role="assistant", text=text)])
+    [turn] = store.episodes.turns(tenant="t", session_id="s-2")
+    assert "Xk29slQpz1Vb" not in turn.text and "Yb82kslQ1zVx" not in turn.text and turn.redacted
+
+
+@pytest.mark.asyncio
+async def test_the_remember_tool_refuses_each_kind_naming_the_field(db_path, one_model) -> None:
+    async with Client(build_server(Config(db=db_path))) as c:
+        for field, text in [("content", PAIRS[4].format(n="password", v=VALUES[0])),
+                            ("content", LISTS[0].format(v=VALUES[0], w=OTHER)),
+                            ("source", LABELLED[10].format(v=VALUES[0])), ("content", CJK[4].format(v=VALUES[0]))]:
+            args = {"content": "the deploy notes", field: text}
+            r = await c.call_tool("remember", args)
+            said = r.content[0].text
+            assert r.is_error and field in said and "credential" in said and VALUES[0] not in said, said
+        listed = await c.call_tool("recall", {"query": "", "scope": "default"})
+    assert listed.structured_content["memories"] == []
