@@ -104,3 +104,20 @@ def test_doctor_flags_readable_wal_and_shm_files_and_repair_makes_them_private(f
     assert report["repaired"]["made_private"] == [str(p) for p in side]
     assert all(path.stat().st_mode & 0o777 == 0o600 for path in side) and db_path.stat().st_mode & 0o777 == 0o600
     assert store.get(tenant="t", id=filled[1][0]).content.startswith("fact number 0")  # the data is still there
+
+
+
+@pytest.mark.parametrize("folder", ["a#b", "a?b", "a%20b"])
+def test_the_damage_check_reads_a_file_whose_path_holds_uri_characters(tmp_path, folder):
+    """The check doctor and every open that failed run opened ``file:{path}?mode=ro`` unquoted: "#" or
+    "?" cut the path short, "%20" named another file: "SQLite cannot open the file" for a sound one."""
+    from memvault.storage.sqlite import health
+
+    db = tmp_path / folder / "memvault.db"
+    db.parent.mkdir()
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        store.remember(tenant="t", scope="s", content="fact about the staging cluster")
+    finally:
+        store.close()
+    assert health.damage(db) == []

@@ -14,6 +14,7 @@ import apsw
 
 from ..links import on_cycles
 from .crypto import file_head
+from .db import read_only_uri
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table, turn_index_table
 from ..session_rows import MISCOUNTED
@@ -263,7 +264,7 @@ def _power_of_two(n: int) -> bool:
 def _quick_check(path: Path) -> list[str]:
     """SQLite's ``quick_check`` of ``path`` opened read-only, the damaged pages' tables named."""
     try:
-        conn = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        conn = apsw.Connection(read_only_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error as exc:
         return [f"SQLite cannot open the file ({exc})"]
     try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import mmap
 import re
 import struct
-import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ import apsw
 from ..limits import KINDS
 from ..records import Memory
 from .crypto import Key
+from .db import read_only_uri
 
 # The columns of a ``memories`` record in the order of the table (schema.py: ``_V1``, then ``tokens``).
 _COLUMNS = ("seq", "id", "tenant", "scope", "kind", "content", "content_hash", "importance", "source", "observed_at",
@@ -297,8 +297,7 @@ def _record(payload: bytes) -> list[object]:
 
 def _by_lookup(path: Path, key: Key) -> Rows:
     """Every ``memories`` row SQLite can still reach by its number, up to the highest it can read."""
-    uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
-    conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    conn = apsw.Connection(read_only_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     rows: dict[int, list[object]] = {}
     tags: list[tuple[int, str]] = []
     untagged: list[int] = []
