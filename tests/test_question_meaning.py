@@ -532,3 +532,14 @@ def test_a_file_indexed_before_symbols_were_words_is_reindexed_on_opening(db_pat
         assert store.recall(tenant="t", query="🚀", scopes=SCOPES).hits == []
     finally:
         store.close()
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("question", ["what failed yesterday?", "what did Priya decide yesterday?",
+                                      "deploy notes from last week", "zebra quartz yesterday"])
+def test_a_question_no_memory_of_the_tenant_holds_a_word_of_is_answered_on_every_backend(store, question):
+    """PostgreSQL's keyword statistics read the tenant's document count as a ``numeric`` (a Decimal) when
+    none of the question's terms was counted, and recall failed with a TypeError (adversarial pass)."""
+    remember(store, "The office plants need water on Mondays", days_ago=40)
+    store.remember(tenant="other", scope="proj", content="Priya decided the deploy failed yesterday")
+    assert all(h.confidence < 0.5 for h in recall(store, question))

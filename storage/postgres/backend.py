@@ -237,7 +237,7 @@ class PgReader:
             if all(t in counts for t in terms):
                 return learnt.total, {t: counts[t] for t in terms if counts[t]}
         if not terms:
-            return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
+            return int(self._one(f"SELECT {total}", params)[0]), {}  # type: ignore[index]  (sum() is numeric)
         if self.tenant is not None and not self._writes:
             # Kept per tenant and term by triggers (schema.py, version 14), one index look-up a term,
             # where counting the GIN index's matches grew with the store. A writer counts its own
@@ -245,7 +245,7 @@ class PgReader:
             rows = self._all(f"SELECT {total}, k.term, sum(k.content) FROM keyword_terms k"
                              f" WHERE k.term = ANY(%(terms)s){own} GROUP BY k.term", {**params, "terms": terms})
             if not rows:
-                return self._one(f"SELECT {total}", params)[0], {}  # type: ignore[index]
+                return int(self._one(f"SELECT {total}", params)[0]), {}  # type: ignore[index]
             return int(rows[0][0]), {term: int(n) for _, term, n in rows if n}
         # Through the GIN index (schema.py); 'simple' reads a lexeme back as itself.
         if self.tenant is None:  # the owner: no policy applies
