@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.storage.errors import shown
 
-from .cli_io import emit, err, out, progress_bar
+from .cli_io import convert_command, emit, err, out, progress_bar
 
 if TYPE_CHECKING:
     from memvault.storage.store import Store
@@ -391,6 +391,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if args.file == "-":
         source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
         total = None
+    elif not Path(args.file).is_file():  # a named pipe, /dev/null, <(zcat dump.gz): read once, as stdin
+        source, total = open(args.file, encoding="utf-8-sig", errors="surrogateescape"), None
     else:
         source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
         with open(args.file, "rb") as fh:
@@ -421,8 +423,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if stopped:  # one error for the line, and none for those after it: they were not read
         report = dataclasses.replace(report, failed=(*report.failed, transfer.LineError(
             stopped[0], "line", "is not UTF-8: the import stopped here (the lines before it were imported); memvault "
-                                "imports JSON lines in UTF-8: convert the rest (e.g. with iconv -t UTF-8) and import "
-                                "it again")))
+                                "imports JSON lines in UTF-8: convert the rest, naming the encoding it is in, e.g. "
+                                f"{convert_command(args.file, None)}, and import it again")))
     failed = sorted(report.failed, key=lambda e: e.line)
     for error in failed[:IMPORT_ERRORS_SHOWN]:
         err(f"line {error.line}: {error.field}: {error.message}")
