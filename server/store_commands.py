@@ -216,6 +216,12 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         report = {"ok": False, "problems": problems, **report}
     problems[:0] = getattr(args, "before_open", [])
     report["ok"] = not problems
+    if store.backend.kind == "sqlite" and store.backend.read_only:  # not a problem: what could not be done
+        note = (f"the database is read-only here ({store.backend.read_only}): every check that reads ran, not "
+                "the FTS5 index's own check, which needs the write lock; nothing can be repaired here (doctor "
+                "--repair writes)")
+        report["notes"] = [note]
+        lines.append(f"note: {note}")
     return _said(args, report, lines, problems)
 
 
