@@ -276,12 +276,14 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
     left_out: list[str] = []
     exported: set[str] = set()
+    lines = 0
     with _export_sink(args) as write:
         if write is None:
             return 2
         try:
             for line in transfer.export_lines(store, caller.tenant, left_out=left_out, written=exported):
                 write(line)
+                lines += 1
         except Exception as exc:
             if store.backend.kind != "sqlite" or not (damaged(exc) or isinstance(exc.__cause__, UnicodeDecodeError)):
                 raise  # (bytes written over a text: damage too, said by the backend as such)
@@ -289,6 +291,9 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if left_out:
         err(f"left out {text.count(len(left_out), 'superseded memory', 'superseded memories')} whose newest "
              f"version was forgotten or has expired (history without a current version), e.g. {left_out[0]}")
+    if not lines:  # decided: not an error (an empty tenant's backup is empty), but never silent (a mistyped --tenant)
+        err(f"exported nothing: tenant {shown(caller.tenant)} has no memories or sessions in this database; "
+            "if yours are under another tenant, give it with --tenant or MEMVAULT_TENANT")
     return 0
 
 

@@ -786,3 +786,21 @@ def test_import_refuses_an_unknown_field_on_memory_session_and_turn_lines_alike(
         assert [s.id for s in store.episodes.sessions(tenant="default")] == ["s-1"]  # nothing of line 2
     finally:
         store.close()
+
+
+def test_an_export_of_a_tenant_with_nothing_says_so_on_stderr(tmp_path):
+    """It wrote 0 bytes and said nothing (a mistyped --tenant looked like a good backup)."""
+    import sys
+
+    db = tmp_path / "m.db"
+    memvault = [sys.executable, "-m", "memvault.server"]
+    made = subprocess.run([*memvault, "remember", "Deploys go out on Tuesdays"], env=server_env(db),
+                          capture_output=True, text=True, timeout=180)
+    assert made.returncode == 0, made.stderr
+    for tenant, lines in (("nosuch", 0), ("default", 1)):
+        done = subprocess.run([*memvault, "export", "--tenant", tenant], env=server_env(db), capture_output=True,
+                              text=True, timeout=180)
+        assert done.returncode == 0 and len(done.stdout.splitlines()) == lines, done.stderr
+        said = (f"exported nothing: tenant '{tenant}' has no memories or sessions in this database; if yours are "
+                "under another tenant, give it with --tenant or MEMVAULT_TENANT")
+        assert (said in done.stderr) == (lines == 0), done.stderr
