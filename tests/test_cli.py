@@ -804,3 +804,15 @@ def test_an_export_of_a_tenant_with_nothing_says_so_on_stderr(tmp_path):
         said = (f"exported nothing: tenant '{tenant}' has no memories or sessions in this database; if yours are "
                 "under another tenant, give it with --tenant or MEMVAULT_TENANT")
         assert (said in done.stderr) == (lines == 0), done.stderr
+
+
+@pytest.mark.parametrize(("name", "meant"), [("text", True), ("body", True), ("note", True), ("Text", True),
+                                             ("colour", False), ("contents", False)])
+def test_an_unknown_field_another_format_uses_for_the_text_asks_whether_content_was_meant(tmp_path, capsys, name,
+                                                                                       meant):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    dump.write_text(json.dumps({"content": "The VPN is on port 1194"}) + "\n" + json.dumps({name: "x"}) + "\n")
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    said = f"line 2: {name}: is not a field of memvault's export format"
+    assert code == 1 and said in err and ("(did you mean content?)" in err) == meant, err
+    assert "needs only content" in err and "imported 1 of 2 memory lines" in err, err
