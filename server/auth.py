@@ -236,17 +236,35 @@ class NotAuthenticated(MemvaultError):
 
 
 class ReadOnly(MemvaultError):
-    """A read-only caller asked for a write; nothing was written (over HTTP the request
-    gets 403 first: :func:`missing_scope`)."""
+    """A read-only caller asked for a write; nothing was written. A tool call's error result over
+    stdio and for an API key over HTTP; an OAuth token's write call gets 403 first (:func:`missing_scope`)."""
+
+
+def read_only_refusal(key_id: str | None) -> str:
+    """Why a read-only caller's write was refused (:class:`ReadOnly`): naming the API key ``key_id``,
+    or a token when None, and what it may still do."""
+    who = f"this API key (id {key_id}) is read-only" if key_id else "this token is read-only"
+    fix = ("; writing needs a key made without --read-only (memvault keys create)" if key_id else
+           "; writing needs a token granting memvault:write")
+    return (f"{who}: it lacks the memvault:write scope, so it may recall and read resources but not remember, "
+            f"supersede, forget or confirm; nothing was written{fix}")
 
 
 @dataclass(frozen=True)
 class Identity:
-    """The caller of one request: ``tenant`` (hard isolation), ``scope`` (default), ``read_only``."""
+    """The caller of one request: ``tenant`` (hard isolation), ``scope`` (default), ``read_only``,
+    and ``key_id``: the API key's id when the caller is one (None: an OAuth token, or no authentication)."""
 
     tenant: str
     scope: str
     read_only: bool = False
+    key_id: str | None = None
+
+
+def is_key(token: AccessToken) -> bool:
+    """Whether a verified token is a memvault API key (:class:`KeyVerifier` gives no subject; an OAuth
+    token's is its ``sub``, "" when it names none)."""
+    return token.subject is None
 
 
 def caller_of(token: AccessToken) -> str:
@@ -254,7 +272,7 @@ def caller_of(token: AccessToken) -> str:
     An OAuth token's (``subject`` a string): its tenant and ``sub`` (unique at the one issuer trusted),
     whichever client asked for it, since anyone may register more clients; a token naming no subject,
     its tenant. An API key's (``subject`` None): its tenant and key id (keys are made by the operator)."""
-    who = token.client_id if token.subject is None else f"sub\x00{token.subject}"
+    who = token.client_id if is_key(token) else f"sub\x00{token.subject}"
     return f"{(token.claims or {}).get(_TENANT, '')}\x00{who}"
 
 
@@ -269,7 +287,8 @@ def access_token(token: str, client_id: str, identity: Identity, expires_at: int
 def identity_of(token: AccessToken) -> Identity:
     """The identity an ``AccessToken`` made by :func:`access_token` carries."""
     claims = token.claims or {}
-    return Identity(tenant=claims[_TENANT], scope=claims[_SCOPE], read_only=WRITE not in token.scopes)
+    return Identity(tenant=claims[_TENANT], scope=claims[_SCOPE], read_only=WRITE not in token.scopes,
+                    key_id=token.client_id if is_key(token) else None)
 
 
 class KeyVerifier:
@@ -372,7 +391,7 @@ class JwtVerifier:
         identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=WRITE not in scopes)
         expires = int(claims["exp"])
         if READ not in scopes and WRITE not in scopes:  # answered 403 insufficient_scope (missing_scope)
-            return AccessToken(token=token, client_id="oauth", scopes=[], expires_at=expires)
+            return AccessToken(token=token, client_id="oauth", scopes=[], expires_at=expires, subject=claims.get("sub") or "")
         # The subject "" when none: still an OAuth caller, limited by its tenant (caller_of).
         return access_token(token, str(claims.get("azp") or claims.get("client_id") or claims.get("sub") or "oauth"),
                             identity, expires, subject=claims.get("sub") or "")
@@ -473,14 +492,17 @@ def granted(claims: dict[str, Any]) -> set[str]:
     return set(items)
 
 
-def missing_scope(granted: Collection[str], body: bytes) -> str | None:
+def missing_scope(granted: Collection[str], body: bytes, key: bool = False) -> str | None:
     """The scope that a POST of ``body`` needs and a token granting ``granted`` lacks, or
     None: ``memvault:read`` or write (write includes reading) for any request, ``memvault:write`` for a
     ``tools/call`` of a :data:`WRITE_TOOLS` tool, alone or in a JSON-RPC batch (RFC 6750
-    §3.1 ``insufficient_scope``)."""
+    §3.1 ``insufficient_scope``). A read-only API key (``key``) lacks no scope here: its write call
+    is answered by the tool, an error result naming the key (``Runtime.call``'s :class:`ReadOnly`),
+    since no authorization server can step a key up (the MCP authorization spec's 403 is for
+    that) and the SDK's client shows nobody a 403's body."""
     if READ not in granted and WRITE not in granted:
         return READ
-    if WRITE in granted:
+    if WRITE in granted or key:
         return None
     try:
         value = json.loads(body)

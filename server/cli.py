@@ -663,13 +663,16 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
             return _refused(args, "file", f"{shown(str(root))} does not exist: no transcripts to import")
     elif command == "import" and args.file is None:
         return _refused(args, "file", "give the JSON lines file, or - for stdin (or --from claude-code)")
-    elif command == "import" and args.file != "-" and not Path(args.file).is_file():
+    elif command == "import" and args.file != "-" and (Path(args.file).is_dir() or not os.path.exists(args.file)):
+        # (a named pipe, /dev/null, <(zcat dump.gz) exist: read as a stream, as stdin is)
         what = "is a folder, not a file" if Path(args.file).is_dir() else "does not exist"
         return _refused(args, "file", f"{shown(args.file)} {what}: nothing to import")
     elif command == "import" and (wrong := _not_utf8_input(args.file)) is not None:
+        from .cli_io import convert_command
+
         said = "stdin" if args.file == "-" else shown(args.file)
-        return _refused(args, "file", f"{said}: {wrong}. memvault imports JSON lines in UTF-8: convert it "
-                                      "(e.g. with iconv -t UTF-8); nothing was imported")
+        return _refused(args, "file", f"{said}: {wrong[0]}. memvault imports JSON lines in UTF-8: convert it, "
+                                      f"e.g. {convert_command(args.file, wrong[1])}; nothing was imported")
     if command == "doctor" and not isinstance(config.db, str) and Path(config.db).is_file() and not existed:
         from .store_commands import doctor_report  # an empty file: opening would write a new schema into it
 
@@ -710,12 +713,14 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     return code
 
 
-def _not_utf8_input(path: str) -> str | None:
-    """Why the file at ``path`` is not UTF-8 text (``cli_io.not_utf8``), read once whole, or None; for
-    ``-``, of stdin what its buffer holds (read on, it is not taken back): a later line is checked as
-    it is imported (``store_commands._import``)."""
+def _not_utf8_input(path: str) -> tuple[str, str | None] | None:
+    """Why the file at ``path`` is not UTF-8 text and its likely encoding (``cli_io.not_utf8``), read once
+    whole, or None; for ``-``, of stdin what its buffer holds (read on, it is not taken back), and nothing
+    of another stream (a pipe): a later line is checked as it is imported (``store_commands._import``)."""
     from .cli_io import UTF8_SAMPLE_BYTES, not_utf8
 
+    if path != "-" and not Path(path).is_file():
+        return None
     if path == "-":
         peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
         return not_utf8([peek(UTF8_SAMPLE_BYTES)], whole=False) if peek is not None else None

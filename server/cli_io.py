@@ -8,6 +8,7 @@ import codecs
 import json
 import logging
 import re
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -124,10 +125,11 @@ _BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (code
          (codecs.BOM_UTF16_BE, "UTF-16"))
 
 
-def not_utf8(chunks: Iterable[bytes], whole: bool = True) -> str | None:
+def not_utf8(chunks: Iterable[bytes], whole: bool = True) -> tuple[str, str | None] | None:
     """Why the bytes of ``chunks`` are not UTF-8 text (what they look like when that is cheap to tell:
-    a byte-order mark, NUL bytes, charset-normalizer's guess when it is installed), or None. ``whole``:
-    the chunks are all of it (else a sample, whose last character may be cut)."""
+    a byte-order mark, NUL bytes, charset-normalizer's guess when it is installed) and the encoding they
+    are likely in, as iconv names it (None: not known), or None. ``whole``: the chunks are all of it (else
+    a sample, whose last character may be cut)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     offset = 0
     for chunk in chunks:
@@ -146,26 +148,42 @@ def not_utf8(chunks: Iterable[bytes], whole: bool = True) -> str | None:
         try:
             decoder.decode(b"", final=True)
         except UnicodeDecodeError:
-            return f"it is not UTF-8 (it ends inside a character, at byte {offset:,})"
+            return f"it is not UTF-8 (it ends inside a character, at byte {offset:,})", None
     return None
 
 
-def _looks_like(chunk: bytes, at: int, byte: int | None = None) -> str:
-    """``not_utf8``'s words for the bytes ``chunk`` around offset ``at`` (``byte``: the one not UTF-8 there)."""
+def _looks_like(chunk: bytes, at: int, byte: int | None = None) -> tuple[str, str | None]:
+    """``not_utf8``'s words and encoding for the bytes ``chunk`` around offset ``at`` (``byte``: the one
+    not UTF-8 there)."""
     for bom, name in _BOMS:
         if at == 0 and chunk.startswith(bom):
-            return f"it is not UTF-8: it looks like {name} (it starts with a {name} byte-order mark)"
-    if byte is None:
-        return "it is not UTF-8: it looks like UTF-16 or UTF-32 (it holds NUL bytes)"
+            return f"it is not UTF-8: it looks like {name} (it starts with a {name} byte-order mark)", name
+    if byte is None:  # a line starts with "{": where its NUL bytes are tells the width and byte order
+        head = chunk[:4]
+        encoding = ("UTF-32BE" if head[:3] == b"\x00\x00\x00" else "UTF-32LE" if head[1:4] == b"\x00\x00\x00"
+                    else "UTF-16BE" if head[:1] == b"\x00" else "UTF-16LE" if head[1:2] == b"\x00" else None)
+        return "it is not UTF-8: it looks like UTF-16 or UTF-32 (it holds NUL bytes)", encoding
     guess = ""
     try:
         from charset_normalizer import from_bytes  # not a dependency: a guess when it is there
     except ImportError:
         pass
-    else:
+    else:  # said, not put in the command: on a few lines of Western text it guesses cp1257 as often
         best = from_bytes(chunk).best()
         guess = f"; it looks like {best.encoding}" if best is not None and best.encoding != "utf_8" else ""
-    return f"it is not UTF-8 (byte 0x{byte:02X} at offset {at:,}{guess})"
+    return f"it is not UTF-8 (byte 0x{byte:02X} at offset {at:,}{guess})", None
+
+
+def convert_command(path: str, encoding: str | None) -> str:
+    """A command that converts the import file ``path`` (``-``: stdin) from ``encoding`` to UTF-8 for
+    ``memvault import``: iconv needs ``-f`` (without it, it reads the locale's, UTF-8, and stops at the
+    same byte); an unknown encoding is given as CP1252 (Windows' Western European, the most common),
+    with a word to name the file's own."""
+    source = shlex.quote(path)
+    named = encoding or "CP1252"
+    command = (f"`... | iconv -f {named} -t UTF-8 | memvault import -`" if path == "-" else
+               f"`iconv -f {named} -t UTF-8 {source} > {shlex.quote(path + '.utf8')}` and import that")
+    return command if encoding else f"{command} (after -f, name the encoding the file is in if not CP1252)"
 
 
 def failure_words(exc: Exception) -> str:

@@ -414,16 +414,17 @@ class PostOnly:
 
 def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None) -> Response | None:
     """403 ``insufficient_scope`` (RFC 6750 §3.1) naming the scope that the verified caller
-    of ``scope`` lacks for ``body`` (``auth.missing_scope``), or None."""
-    from .auth import challenge, missing_scope
+    of ``scope`` lacks for ``body`` (``auth.missing_scope``: never a read-only API key's write), or None."""
+    from .auth import challenge, is_key, missing_scope
 
-    if not getattr(scope.get("user"), "is_authenticated", False):  # --auth none
+    user = scope.get("user")
+    if not getattr(user, "is_authenticated", False):  # --auth none
         return None
-    needed = missing_scope(scope["auth"].scopes, body)
+    needed = missing_scope(scope["auth"].scopes, body, key=is_key(user.access_token))
     if needed is None:
         return None
     log.warning("refused a request lacking the %s scope", needed)
-    description = f"this request needs the {needed} scope, which the key or token does not grant"
+    description = f"this request needs the {needed} scope, which the token does not grant"
     return JSONResponse({"error": "insufficient_scope", "error_description": description, "scope": needed},
                         status_code=403, headers={"WWW-Authenticate": challenge(
                             description, resource_metadata, error="insufficient_scope", scope=needed)})

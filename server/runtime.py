@@ -116,13 +116,11 @@ class Runtime:
             ReadOnly: ``writes`` and the caller is read-only (``fn`` is not run).
             NotAuthenticated: see :meth:`identity`.
         """
-        from .auth import ReadOnly
+        from .auth import ReadOnly, read_only_refusal
 
         identity = self.identity()
-        if writes and identity.read_only:  # over HTTP such a call got 403 first (auth.missing_scope)
-            raise ReadOnly("this caller lacks the memvault:write scope (a read-only API key or token): it "
-                           "may recall and read resources, not remember, supersede, forget or confirm; nothing "
-                           "was written")
+        if writes and identity.read_only:  # over HTTP an OAuth token's got 403 first (auth.missing_scope)
+            raise ReadOnly(read_only_refusal(identity.key_id))
         from memvault.tools.caller import Caller
 
         caller = Caller(tenant=identity.tenant, scope=identity.scope)

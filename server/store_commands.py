@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.storage.errors import shown
 
-from .cli_io import emit, err, out, progress_bar
+from .cli_io import convert_command, emit, err, out, progress_bar
 
 if TYPE_CHECKING:
     from memvault.storage.store import Store
@@ -216,6 +216,12 @@ def _doctor(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         report = {"ok": False, "problems": problems, **report}
     problems[:0] = getattr(args, "before_open", [])
     report["ok"] = not problems
+    if store.backend.kind == "sqlite" and store.backend.read_only:  # not a problem: what could not be done
+        note = (f"the database is read-only here ({store.backend.read_only}): every check that reads ran, not "
+                "the FTS5 index's own check, which needs the write lock; nothing can be repaired here (doctor "
+                "--repair writes)")
+        report["notes"] = [note]
+        lines.append(f"note: {note}")
     return _said(args, report, lines, problems)
 
 
@@ -270,12 +276,14 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
 
     left_out: list[str] = []
     exported: set[str] = set()
+    lines = 0
     with _export_sink(args) as write:
         if write is None:
             return 2
         try:
             for line in transfer.export_lines(store, caller.tenant, left_out=left_out, written=exported):
                 write(line)
+                lines += 1
         except Exception as exc:
             if store.backend.kind != "sqlite" or not (damaged(exc) or isinstance(exc.__cause__, UnicodeDecodeError)):
                 raise  # (bytes written over a text: damage too, said by the backend as such)
@@ -283,6 +291,9 @@ def _export(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if left_out:
         err(f"left out {text.count(len(left_out), 'superseded memory', 'superseded memories')} whose newest "
              f"version was forgotten or has expired (history without a current version), e.g. {left_out[0]}")
+    if not lines:  # decided: not an error (an empty tenant's backup is empty), but never silent (a mistyped --tenant)
+        err(f"exported nothing: tenant {shown(caller.tenant)} has no memories or sessions in this database; "
+            "if yours are under another tenant, give it with --tenant or MEMVAULT_TENANT")
     return 0
 
 
@@ -391,6 +402,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if args.file == "-":
         source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
         total = None
+    elif not Path(args.file).is_file():  # a named pipe, /dev/null, <(zcat dump.gz): read once, as stdin
+        source, total = open(args.file, encoding="utf-8-sig", errors="surrogateescape"), None
     else:
         source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
         with open(args.file, "rb") as fh:
@@ -421,8 +434,8 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     if stopped:  # one error for the line, and none for those after it: they were not read
         report = dataclasses.replace(report, failed=(*report.failed, transfer.LineError(
             stopped[0], "line", "is not UTF-8: the import stopped here (the lines before it were imported); memvault "
-                                "imports JSON lines in UTF-8: convert the rest (e.g. with iconv -t UTF-8) and import "
-                                "it again")))
+                                "imports JSON lines in UTF-8: convert the rest, naming the encoding it is in, e.g. "
+                                f"{convert_command(args.file, None)}, and import it again")))
     failed = sorted(report.failed, key=lambda e: e.line)
     for error in failed[:IMPORT_ERRORS_SHOWN]:
         err(f"line {error.line}: {error.field}: {error.message}")

@@ -7,6 +7,7 @@ whose last line says it ended, linked to its digest when that memory is in the t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -97,15 +98,26 @@ def import_session(
 
 
 def _known_fields(field: str, record: dict[str, Any], known: tuple[str, ...], what: str) -> None:
-    """Refuse the first name of ``record`` that is not in ``known`` (``what`` it is, for the message).
+    """Refuse the first name of ``record`` that is not in ``known`` (``what`` it is, for the message),
+    naming that field: ``field.name``, or the name alone for the line's own (``field`` "line").
 
     Raises:
-        InvalidInput: ``field``, naming the unknown field and those expected.
+        InvalidInput: the unknown field, with those expected.
     """
     for name in record:
         if name not in known:
-            raise InvalidInput(field, f"has the field {shown(name)}, which {what} in memvault's export format does "
-                                      f"not have ({', '.join(known)})")
+            named = field_name(name)
+            raise InvalidInput(named if field == "line" else f"{field}.{named}",
+                               f"is not a field of {what} in memvault's export format (the fields: {', '.join(known)})")
+
+
+def field_name(name: str) -> str:
+    """A line's field ``name`` as a message names it: as is when plain (letters, digits, ``_.-``, at most
+    40), else quoted (``shown``), so no name can break or forge a line of the message."""
+    return name if _PLAIN_NAME.fullmatch(name) else shown(name)
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
 def _exists(store: Store, tenant: str, session_id: str) -> bool:

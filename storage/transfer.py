@@ -21,7 +21,7 @@ from .limits import CONTENT_MAX_CHARS, FUTURE_TOLERANCE_MS, ID_WHOLE, REASON_MAX
 from .records import Memory
 from .runs import OUTCOMES, Run
 from .secrets import refusals, scanned_fields
-from .session_transfer import import_session, is_session_line, session_lines
+from .session_transfer import field_name, import_session, is_session_line, session_lines
 from .timefmt import format_ms
 
 if TYPE_CHECKING:
@@ -394,6 +394,20 @@ def _with_vectors(store: Store, rows: list[tuple[int, NewRow]], now: int, reason
     return out, now, None, made.model_id
 
 
+# What other memory formats call a memory's text: a line using one most likely meant content.
+CONTENT_ELSEWHERE = frozenset({"text", "body", "note", "notes", "memory", "message"})
+
+
+def _unknown_field(name: str) -> InvalidInput:
+    """The refusal of a memory line's field ``name`` that memvault's export format does not have, naming
+    that field, with the format's fields, that a line from elsewhere needs only ``content``, and "did you
+    mean content?" for another format's name of it."""
+    meant = " (did you mean content?)" if name.lower() in CONTENT_ELSEWHERE else ""
+    return InvalidInput(field_name(name), f"is not a field of memvault's export format{meant}; a line from "
+                        f'elsewhere needs only content, e.g. {{"content": "..."}} (the fields: '
+                        f'{", ".join((*FIELDS, RUNS))})')
+
+
 def parse_line(
     text: str, *, tenant: str, scope: str, now: int
 ) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str], list[Run], bool]:
@@ -412,8 +426,7 @@ def parse_line(
         raise InvalidInput("line", 'must be a JSON object such as {"content": "..."}')
     for name in record:
         if name not in (*FIELDS, RUNS):
-            raise InvalidInput("line", f"has the field {shown(name)}, which memvault's export format does not "
-                                       f"have ({', '.join((*FIELDS, RUNS))})")
+            raise _unknown_field(name)
     given: dict[str, Any] = {name: value for name, value in record.items() if value is not None}
     if "content" not in given:
         raise InvalidInput("content", f"is required: a string of 1-{CONTENT_MAX_CHARS:,} characters")

@@ -674,6 +674,53 @@ def test_import_of_a_file_not_in_utf8_is_one_error_naming_the_encoding_and_write
     assert "lone surrogate" not in err and "not valid JSON" not in err and not db.exists()
 
 
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le"])
+def test_the_conversion_an_import_not_in_utf8_suggests_works(tmp_path, encoding):
+    """The command said is run as said (it was `iconv -t UTF-8`, which without -f reads UTF-8 and fails)."""
+    import sys
+
+    from memvault.tools import handlers
+
+    dump, db = tmp_path / "my dump.jsonl", tmp_path / "m.db"
+    dump.write_bytes("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in _LINES * 30).encode(encoding))
+    memvault = [sys.executable, "-m", "memvault.server"]
+    refused = subprocess.run([*memvault, "import", str(dump)], env=server_env(db), capture_output=True, text=True,
+                             timeout=180)
+    assert refused.returncode == 2 and not db.exists(), refused.stderr
+    command = re.search(r"convert it, e\.g\. `(iconv [^`]+)` and import that", refused.stderr)
+    assert command is not None, refused.stderr
+    subprocess.run(command[1], shell=True, check=True, cwd=tmp_path, timeout=60)
+    done = subprocess.run([*memvault, "import", f"{dump}.utf8"], env=server_env(db), capture_output=True, text=True,
+                          timeout=180)
+    assert done.returncode == 0 and "imported 2 of 60 memory lines" in done.stderr, done.stderr
+    store = Store(db)
+    try:
+        stored = {m.content for m in handlers.list_memories(store, handlers.Caller("default", "default")).memories}
+    finally:
+        store.close()
+    assert stored == {line["content"] for line in _LINES}
+
+
+def test_import_reads_a_named_pipe_and_dev_null_as_streams(tmp_path):
+    """A named pipe, /dev/null and <(...) exist: they were said not to ("does not exist")."""
+    import sys
+    import threading
+
+    db, pipe = tmp_path / "m.db", tmp_path / "lines"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_text(json.dumps({"content": "The pipe carried this"}) + "\n"))
+    writer.start()
+    memvault = [sys.executable, "-m", "memvault.server", "import"]
+    done = subprocess.run([*memvault, str(pipe)], env=server_env(db), capture_output=True, text=True, timeout=180)
+    writer.join()
+    assert done.returncode == 0 and "imported 1 of 1 memory line" in done.stderr, done.stderr
+    empty = subprocess.run([*memvault, "/dev/null"], env=server_env(db), capture_output=True, text=True, timeout=180)
+    assert empty.returncode == 0 and "imported 0 of 0 memory lines" in empty.stderr, empty.stderr
+    gone = subprocess.run([*memvault, str(tmp_path / "nowhere.jsonl")], env=server_env(db), capture_output=True,
+                          text=True, timeout=180)
+    assert gone.returncode == 2 and "' does not exist: nothing to import" in gone.stderr, gone.stderr
+
+
 def test_import_of_utf8_with_a_byte_order_mark_is_taken(tmp_path, capsys):
     dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
     dump.write_bytes(b"\xef\xbb\xbf" + "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in _LINES).encode())
@@ -711,24 +758,61 @@ def test_import_from_stdin_not_in_utf8_says_so_once(tmp_path, late):
         assert done.returncode == 2 and "stdin: it is not UTF-8 (byte 0xE9 at offset 16" in said and not db.exists()
 
 
-@pytest.mark.parametrize(("line", "field", "name"), [
-    ({"content": "The VPN is on port 1194", "colour": "red"}, "line", "colour"),  # a memory line, as before
-    ({"session_id": "s-2", "turns": [], "tenant_hint": "x"}, "line", "tenant_hint"),
+@pytest.mark.parametrize(("line", "field", "what"), [
+    ({"content": "The VPN is on port 1194", "colour": "red"}, "colour", "a line"),  # a memory line, as before
+    ({"session_id": "s-2", "turns": [], "tenant_hint": "x"}, "tenant_hint", "a session's line"),
     ({"session_id": "s-2", "started": "2026-01-01T00:00:00Z", "turns": [{"seq": 1, "role": "user", "text": "hi"}]},
-     "line", "started"),
-    ({"session_id": "s-2", "turns": [{"seq": 1, "role": "user", "text": "hi", "mood": "fine"}]}, "turns[0]", "mood"),
+     "started", "a session's line"),
+    ({"session_id": "s-2", "turns": [{"seq": 1, "role": "user", "text": "hi", "mood": "fine"}]}, "turns[0].mood",
+     "a turn"),
     ({"session_id": "s-2", "turns": [{"seq": 1, "role": "user", "text": "hi"},
-                                     {"seq": 2, "role": "assistant", "txt": "typo"}]}, "turns[1]", "txt"),
+                                     {"seq": 2, "role": "assistant", "txt": "typo"}]}, "turns[1].txt", "a turn"),
+    ({"content": "x", "a\nline 9: forged": 1}, "'a\\nline 9: forged'", "a line"),  # quoted: no forged line
 ])
-def test_import_refuses_an_unknown_field_on_memory_session_and_turn_lines_alike(tmp_path, capsys, line, field, name):
+def test_import_refuses_an_unknown_field_on_memory_session_and_turn_lines_alike(tmp_path, capsys, line, field, what):
+    """The unknown field is named as the field (it was "line: has the field 'colour'")."""
     dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
     good = {"session_id": "s-1", "turns": [{"seq": 1, "role": "user", "text": "hello"}]}
     dump.write_text(json.dumps(good) + "\n" + json.dumps(line) + "\n")
     code, _, err = run(capsys, "import", "--db", str(db), str(dump))
-    assert code == 1 and f"line 2: {field}: has the field '{name}', which " in err, err
-    assert "in memvault's export format does not have (" in err or "memvault's export format does not have (" in err
+    said = f"line 2: {field}: is not a field of "
+    assert code == 1 and said in err and not any(shown.startswith("line 9") for shown in err.splitlines()), err
+    if what == "a line":
+        assert f"{said}memvault's export format; a line from elsewhere needs only content, e.g. " in err, err
+    else:
+        assert f"{said}{what} in memvault's export format (the fields: " in err, err
     store = Store(db)
     try:
         assert [s.id for s in store.episodes.sessions(tenant="default")] == ["s-1"]  # nothing of line 2
     finally:
         store.close()
+
+
+def test_an_export_of_a_tenant_with_nothing_says_so_on_stderr(tmp_path):
+    """It wrote 0 bytes and said nothing (a mistyped --tenant looked like a good backup)."""
+    import sys
+
+    db = tmp_path / "m.db"
+    memvault = [sys.executable, "-m", "memvault.server"]
+    made = subprocess.run([*memvault, "remember", "Deploys go out on Tuesdays"], env=server_env(db),
+                          capture_output=True, text=True, timeout=180)
+    assert made.returncode == 0, made.stderr
+    for tenant, lines in (("nosuch", 0), ("default", 1)):
+        done = subprocess.run([*memvault, "export", "--tenant", tenant], env=server_env(db), capture_output=True,
+                              text=True, timeout=180)
+        assert done.returncode == 0 and len(done.stdout.splitlines()) == lines, done.stderr
+        said = (f"exported nothing: tenant '{tenant}' has no memories or sessions in this database; if yours are "
+                "under another tenant, give it with --tenant or MEMVAULT_TENANT")
+        assert (said in done.stderr) == (lines == 0), done.stderr
+
+
+@pytest.mark.parametrize(("name", "meant"), [("text", True), ("body", True), ("note", True), ("Text", True),
+                                             ("colour", False), ("contents", False)])
+def test_an_unknown_field_another_format_uses_for_the_text_asks_whether_content_was_meant(tmp_path, capsys, name,
+                                                                                       meant):
+    dump, db = tmp_path / "m.jsonl", tmp_path / "m.db"
+    dump.write_text(json.dumps({"content": "The VPN is on port 1194"}) + "\n" + json.dumps({name: "x"}) + "\n")
+    code, _, err = run(capsys, "import", "--db", str(db), str(dump))
+    said = f"line 2: {name}: is not a field of memvault's export format"
+    assert code == 1 and said in err and ("(did you mean content?)" in err) == meant, err
+    assert "needs only content" in err and "imported 1 of 2 memory lines" in err, err

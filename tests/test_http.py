@@ -125,19 +125,39 @@ def test_a_read_only_key_may_recall_and_read_but_never_write(server: HttpServer,
         return memory_id
 
     memory_id = anyio.run(run)
-    # One answer for keys and OAuth tokens: 403 insufficient_scope (RFC 6750 §3.1), alone or in a batch.
-    calls = [{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": args}}
-             for i, (name, args) in enumerate((("remember", {"content": "Read-only keys can write."}),
-                                               ("supersede", {"id": memory_id, "content": "It is on db-9."}),
-                                               ("forget", {"id": memory_id}), ("confirm", {"id": memory_id})))]
-    for body in (*calls, [{**calls[0], "method": "ping", "params": {}}, calls[2]]):
+    [record] = [k for k in _keys_of(db) if k.tenant == tenant and k.read_only]
+    said = (f"this API key (id {record.id}) is read-only: it lacks the memvault:write scope, so it may recall and "
+            "read resources but not remember, supersede, forget or confirm; nothing was written; writing needs a "
+            "key made without --read-only (memvault keys create)")
+    calls = [("remember", {"content": "Read-only keys can write."}),
+             ("supersede", {"id": memory_id, "content": "It is on db-9."}),
+             ("forget", {"id": memory_id}), ("confirm", {"id": memory_id})]
+
+    async def refused() -> list[tuple[bool, str]]:  # what the SDK's client (and so the agent) gets
+        async with client(server.url, reader) as c:
+            return [(r.is_error, r.content[0].text) for r in [await c.call_tool(n, a) for n, a in calls]]
+
+    # A key cannot step up (no authorization server grants it more): the tool answers, naming the key,
+    # where a 403 would reach the agent as "Server returned an error response" alone.
+    assert anyio.run(refused) == [(True, said)] * len(calls)
+    raw = [{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": args}}
+           for i, (name, args) in enumerate(calls)]
+    for body in raw:
         response = server.post(reader, body)
-        assert response.status_code == 403 and response.json()["scope"] == "memvault:write", response.text
-        assert response.headers["www-authenticate"] == ('Bearer realm="memvault", error="insufficient_scope", '
-                                                        'error_description="this request needs the memvault:write '
-                                                        'scope, which the key or token does not grant", '
-                                                        'scope="memvault:write"')
+        assert response.status_code == 200 and "www-authenticate" not in response.headers, response.text
+        assert response.json()["result"]["isError"] and response.json()["result"]["content"][0]["text"] == said
+    batch = server.post(reader, [{**raw[0], "method": "ping", "params": {}}, raw[2]])
+    assert batch.status_code == 200, batch.text
+    assert [(r["id"], r["result"].get("isError")) for r in batch.json()] == [(0, None), (2, True)]
     assert _stored(db, tenant) == [(memory_id, "The staging database lives on host db-7.")]
+
+
+def _keys_of(db: Path) -> list:
+    store = Store(db, None)
+    try:
+        return keys.list_keys(store)
+    finally:
+        store.close()
 
 
 def test_a_read_only_key_searches_its_tenants_turns_and_no_other_tenants(server: HttpServer, db: Path) -> None:

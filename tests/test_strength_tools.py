@@ -127,3 +127,6 @@ def test_confirm_needs_the_write_scope():
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "confirm", "arguments": {}}}
     assert auth.missing_scope({auth.READ}, json.dumps(call).encode()) == auth.WRITE
     assert auth.missing_scope({auth.WRITE}, json.dumps(call).encode()) is None
+    # A read-only key is answered by the tool (auth.ReadOnly naming it), a read-only token with 403.
+    assert auth.missing_scope({auth.READ}, json.dumps(call).encode(), key=True) is None
+    assert auth.missing_scope(set(), json.dumps(call).encode(), key=True) == auth.READ

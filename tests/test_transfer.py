@@ -132,7 +132,7 @@ BAD_LINES = [
     ({"content": "x", "importance": "nine"}, "importance"),
     ({"content": "x", "confirmations": "1.5"}, "confirmations"),
     ({"content": "x", "confirmations": -1}, "confirmations"),
-    ({"content": "x", "colour": "red"}, "line"),
+    ({"content": "x", "colour": "red"}, "colour"),  # the unknown field itself (was "line")
     ('{"content": "unterminated', "line"),
     ('["content", "in a list"]', "line"),
 ]

@@ -107,6 +107,11 @@ def test_a_read_only_refusal_names_the_credential_that_was_used(tmp_path):
         oauth.close()
         keyed.close()
         issuer.close()
-    for refused in (by_token, by_key):  # one answer for both (RFC 6750 §3.1), naming the scope
-        assert refused.status_code == 403 and refused.json()["error"] == "insufficient_scope", refused.text
-        assert "memvault:write" in refused.json()["error_description"] and "API key" not in refused.text
+    # A token: 403 with the scope to ask its authorization server for (RFC 6750 §3.1, the MCP step-up).
+    assert by_token.status_code == 403 and by_token.json()["error"] == "insufficient_scope", by_token.text
+    assert by_token.json()["error_description"] == "this request needs the memvault:write scope, which the token does not grant"
+    # A key cannot step up: the tool's error result, which the client shows, names the read-only key.
+    assert by_key.status_code == 200 and by_key.json()["result"]["isError"], by_key.text
+    said = by_key.json()["result"]["content"][0]["text"]
+    assert said.startswith("this API key (id ") and "is read-only: it lacks the memvault:write scope" in said
+    assert "memvault keys create" in said and key not in said and "token" not in said

@@ -86,8 +86,8 @@ def check(conn: apsw.Connection) -> list[str]:
                 conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', 0)")
         except (apsw.BusyError, apsw.LockedError) as exc:
             unchecked = f"another connection was writing ({exc}); run the check again"
-        except apsw.ReadOnlyError:  # the check needs the write lock
-            unchecked = "the database is read-only here"
+        except apsw.ReadOnlyError:  # the check needs the write lock: a read-only file, not a problem (doctor's note)
+            unchecked = ""
         except apsw.Error as exc:
             problems.append(f"the FTS5 index of tenant {tenant!r} is damaged ({exc})")
         missing_fts = one(
@@ -99,7 +99,7 @@ def check(conn: apsw.Connection) -> list[str]:
         if missing_fts or stray_fts or one(f"SELECT count(*) FROM {table}_docsize") != documents:
             problems.append(f"FTS5: {missing_fts} memories of tenant {tenant!r} lack an entry, "
                             f"{stray_fts} entries have no memory")
-    if unchecked is not None:
+    if unchecked:
         problems.append(f"the FTS5 index could not be checked: {unchecked}")
     unindexed = one("SELECT count(*) FROM memories WHERE content IS NOT NULL"
                     " AND tenant NOT IN (SELECT tenant FROM keyword_tenants)")
