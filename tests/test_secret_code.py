@@ -176,3 +176,38 @@ async def test_the_remember_tool_refuses_each_kind_naming_the_field_never_the_va
             assert r.is_error and said.startswith("content: looks like it contains a credential (") and V not in said
         listed = await c.call_tool("recall", {"query": "", "scope": "default"})
     assert listed.structured_content["memories"] == []
+
+
+# Where a secret is kept, as a refusal asks a user to write instead ("describe where the secret is kept"):
+# a CI expression, CloudFormation's dynamic reference, an Ansible lookup, a secret store's ARN or path.
+WHERE_KEPT = [
+    'password: "${{ secrets.DB_PASSWORD }}"', "token: ${{secrets.NPM_TOKEN}}",
+    'MasterUserPassword: "{{resolve:secretsmanager:prod/db:SecretString:password}}"',
+    "password: '{{resolve:ssm-secure:/prod/db/pass:1}}'", "db_password: \"{{ lookup('env','DB_PASS') }}\"",
+    "api_key: \"{{ lookup('hashi_vault', 'secret=secret/data/api:key') }}\"",
+    "password: arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf",
+    "DB_PASSWORD=arn:aws:ssm:eu-west-2:210987654321:parameter/prod/db2",
+    "password: vault:secret/data/db#password", "DB_PASSWORD=$(cat /run/secrets/db)",
+    "password: $(cat /run/secrets/db)", "password: op://vault/item/password", "DB_PASSWORD=op://Prod/db2/password",
+    "the db password is op://Prod/db2/password", "token: ref+vault://secret/api2#/token",
+]
+# The same wrappings holding a value instead of a path or a name: still found.
+WRAPPED_VALUES = [f"password: op://{V}", f'password: "${{{{ {V} }}}}"', f"password: vault:{V}",
+                  f'password: "{{{{resolve:{V}}}}}"', f"password: arn:aws:secretsmanager:{V}"]
+
+
+@pytest.mark.parametrize("text", WHERE_KEPT)
+def test_where_a_secret_is_kept_is_no_secret(text: str) -> None:
+    assert find_secrets(text) == [[]]
+    assert redact(text) == (text, ())
+
+
+@pytest.mark.parametrize("text", WRAPPED_VALUES)
+def test_a_value_in_a_reference_s_wrapping_is_found(text: str) -> None:
+    assert find_secrets(text)[0]
+
+
+@pytest.mark.contract
+def test_remember_stores_where_a_secret_is_kept(store) -> None:
+    for text in WHERE_KEPT:
+        assert store.remember(tenant="t", scope="s", content=f"deploy notes\n{text}").created
