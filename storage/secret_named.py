@@ -292,10 +292,10 @@ def named_sources() -> list[str]:
         r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
         r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
         r"[\"']?[^\s:\"']+:"
-        # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
+        # openssl's -pass pass:X and -k X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
         # user's password, htpasswd -b's (after the file and the user), ldapsearch's -w X,
         # xfreerdp's /p:X
-        r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:"
+        r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:|\bopenssl\b[^\n]*?[ \t](?-i:-k)[ \t]+"
         r"|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
         r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p"
         r"|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"

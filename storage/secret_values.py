@@ -97,13 +97,15 @@ def _reference() -> Any:
                           # where a secret is kept, as the refusal asks ("describe where the secret is
                           # kept"): a CI expression ("${{ secrets.DB_PASSWORD }}"), CloudFormation's
                           # "{{resolve:secretsmanager:...}}", Ansible's "{{ lookup('env', ...) }}" (cut
-                          # at its quote), an ARN of a secret store, "op://vault/item/field", "vault:path#key"
+                          # at its quote), an ARN of a secret store, "op://vault/item/field", "vault:path#key",
                           r"|\$\{\{[ ]*(?:secrets|vars|env|inputs|steps|needs)\.[\pL\pN_.-]+[ ]*\}\}"
                           r"|\{\{-?[ ]*resolve:(?:secretsmanager|ssm-secure|ssm):[^{}\s]+[ ]*\}\}"
                           r"|\{\{-?[ ]*(?:lookup|query|q)\([^{}\n]*(?:\)[ ]*-?\}\})?"
                           r"|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):[a-z0-9-]*:\d{12}:[\pL\pN_/+=.@:-]+"
                           r"|(?:op|vault|ref\+[a-z0-9]+)://[^\s/\"'`]+/[^\s/\"'`]+(?:/[^\s\"'`]+)?"
-                          r"|vault:[\pL\pN_.-]+/[\pL\pN_/.-]+(?:#[\pL\pN_.-]+)?")
+                          r"|vault:[\pL\pN_.-]+/[\pL\pN_/.-]+(?:#[\pL\pN_.-]+)?"
+                          # a file holding it ("--from-file=password=./pw2.txt", "/run/secrets/db2")
+                          r"|(?:file://)?(?:(?:\.{1,2}|~)/|/(?:run|var/run|etc|dev)/)[\pL\pN_./-]+")
 
 
 def is_filtered(value: str, detector: Detector) -> bool:

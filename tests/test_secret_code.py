@@ -67,6 +67,29 @@ SHAPES = {
         f"apiToken: {V}", f"access_token_2: {V}", f"pw_1: {V}", f"ADMIN_PW2={V}", f"privateKeyPassword: {V}",
         f"dbPASSWORD: {V}", f"pass.word={V}",
     ],
+    "a command storing a secret under a credential's name": [
+        f"aws ssm put-parameter --name /prod/db/password --value {V} --type SecureString",
+        f"aws ssm put-parameter --type SecureString --value '{W}' --name prod-api-token",
+        f"az keyvault secret set --vault-name kv --name db-password --value {V}",
+        f'gcloud secrets versions add db-pass --data-file=- <<< "{V}"',
+        f'echo -n "{V}" | gcloud secrets create api-token --data-file=- --replication-policy=automatic',
+        f"echo {V} | kubectl create secret generic x --from-file=password=/dev/stdin",
+        f"kubectl create secret generic x --from-literal=db_pass={V}",
+        f"cat <<< '{V}' | docker login --username bob --password-stdin", f"openssl enc -aes-256-cbc -k {V} -in a",
+        f"rclone config create r s3 provider AWS secret_access_key {V}", f"rclone config update r pass={V}",
+        f"java -Djavax.net.ssl.keyStorePassword={V} -jar app.jar", f"mvn -Dsonar.login.token={V} verify",
+        f"CREATE LOGIN app WITH PASSWORD = N'{V}';", f"ALTER LOGIN sa WITH PASSWORD='{W}', CHECK_POLICY = OFF;",
+    ],
+    "a row inserted with a password": [
+        f"INSERT INTO users (name, password) VALUES ('admin', '{V}');",
+        f"insert into accounts(email, pwd, role) values ('a@b.c', '{W}', 'admin');",
+        f'INSERT INTO `app`.`users` (`id`, `login`, `user_pass`) VALUES (1, "root", "{V}")',
+        f"INSERT INTO users VALUES (1, 'admin', '{V}');", f"INSERT INTO credentials VALUES ('svc', '{V}')",
+    ],
+    "a user and a password shaped like a generated one": [
+        f"admin:{V}", f"root / {V} works on the staging box", f"log in with user deploy / {V}.",
+        f"(postgres:{V})", f"userpass: {V}", f"pwd_prod: {V}", f"password-staging={V}", f"dbpass: {V}",
+    ],
     "p beside a user key": [
         f'{{"p": "{V}", "u": "alice"}}', f'{{"u": "alice", "p": "{V}"}}', f"{{'user': 'bob', 'p': '{W}'}}",
         f'login(u="alice", p="{V}")', f'{{"email": "a@b.c", "p": "{V}"}}',
@@ -93,6 +116,14 @@ NEAR_MISSES = [
     "this.token = nextToken2", "self.dbPassword = newPassword1", "docker build --secret id=npmrc2,src=.npmrc .",
     '--api-key "$(cat ~/.key2)"', '--token "${{ secrets.GH_TOKEN2 }}"', 'setPassword("${DB_PASS2}")',
     "set PWD=%CD2%", "5 passed in 0.4s, upward2: 3",
+    "aws ssm get-parameter --name /prod/db/password --with-decryption", "openssl enc -kfile key2.txt -in a",
+    "aws ssm put-parameter --name /prod/db/password-policy --value strict2",
+    "kubectl create secret generic x --from-file=password=./pw2.txt", "java -Djavax.net.ssl.keyStore=/etc/ks2.jks",
+    "rclone config create r s3 provider AWS env_auth true", "CREATE LOGIN app FROM WINDOWS2;",
+    "INSERT INTO users (name, password) VALUES ('admin', ?);", "INSERT INTO users (name, pw) VALUES (:n, :pw2)",
+    "INSERT INTO users (name, password_hash) VALUES ('a', 'x2')", "INSERT INTO users VALUES (1, 'alice2', 'a@b.c')",
+    "INSERT INTO orders VALUES (1, 'Xq9kLm2Pzt')", "meet at 10:30", "ratio 3:1", "and/or", "root / admin2 works",
+    "admin:Admin123", "root:x:0:0:root:/root:/bin/bash", "compass: N45W12", "bypass: rule7", "password_policy: strict2",
 ]
 
 
