@@ -12,18 +12,28 @@ written as an identifier (issue 25 §1.8).
   --password-stdin``, ``... <<< X``, ``echo X | passwd --stdin u``, ``| gh auth login --with-token``;
 - a password before ``@`` and a host in a DSN without a scheme: ``root:X@tcp(db:3306)/app``,
   ``u:X@db:5432/app`` (with a scheme, ``secret_plugins.UrlPasswordDetector``'s);
+- a command storing a value under a credential's name: ``aws ssm put-parameter --name /prod/db/password
+  --value X``, ``az keyvault secret set --name db-password --value X``, ``rclone config create r s3
+  secret_access_key X``, or reading it from stdin (``gcloud secrets create t --data-file=-``,
+  ``--from-file=password=/dev/stdin``); SQL Server's ``PASSWORD = N'X'``;
+- SQL rows: ``INSERT INTO users (name, password) VALUES ('admin', 'X')`` (the literal at the password
+  column's place), and a literal shaped like a password in a row of a users', accounts' or credentials'
+  table inserted without a column list;
+- a user's name and a value shaped like a password: ``admin:X``, ``root / X works``;
 - calls: ``DriverManager.getConnection(url, "sa", "X")`` and the positional connects of PHP and Python's
   MySQL drivers, ``ConvertTo-SecureString "X" -AsPlainText``, setters and builders ``setPassword("X")``,
   ``set_password("X")``, ``withApiKey("X")``, ``.password("X")`` (a literal, not a variable);
 - an identifier naming a credential, then ``:`` or ``=`` and the value: a word written with an inner
   separator (``pass-word``, ``pass_word``, ``api-`` at a line's end then ``key``), glued or in camelCase
-  after another (``rootpw``, ``dbPassword``, ``DbPwd``), numbered (``pw1``, ``pwd2``, ``PASSWORD_1``);
+  after another (``rootpw``, ``dbPassword``, ``DbPwd``, ``userpass``), numbered (``pw1``, ``pwd2``,
+  ``PASSWORD_1``), for an environment (``pwd_prod``), a Java property (``-Djavax.net.ssl.keyStorePassword``);
 - the one-letter key ``p`` beside a user key (``u``, ``user``, ``username``, ``login``, ``email``) in one
   object or call on one line: ``{"p": "X", "u": "alice"}``. Alone, ``p`` names too much to be one.
 
 A group's name says how its value is judged and named (:func:`code_values`): ``code_pw_*`` a password,
 ``code_nm_*`` named by the words before it; ``*_q*`` a quoted literal taken whole (as ``password = "bar"``),
-``*_v*`` a value holding a letter and a digit (``secret_values.named_value_kept``).
+``*_v*`` a value holding a letter and a digit (``secret_values.named_value_kept``), ``*s`` one shaped like a
+password (mixed cases and a digit, 8 characters or more, no word and digits: as after a space).
 """
 
 from __future__ import annotations

@@ -141,7 +141,9 @@ class NamedCredentialDetector(Detector):
       API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
     - code and command lines (``secret_code``): SQL's ``IDENTIFIED BY 'X'`` and ``PASSWORD 'X'``, ``config
       set`` of a credential's name, a flag named for one (``-Password X``), a value piped to
-      ``--password-stdin``, a DSN's ``user:X@host``, ``getConnection(url, "u", "X")``, ``setPassword("X")``;
+      ``--password-stdin``, a DSN's ``user:X@host``, ``getConnection(url, "u", "X")``, ``setPassword("X")``,
+      ``put-parameter --name /db/password --value X``, ``INSERT INTO users (name, password) VALUES (...)``,
+      ``admin:X`` with X shaped like a password;
       a credential's name as an identifier (``pass_word``, ``dbPassword``, ``rootpw``, ``pwd2``) and
       ``p`` beside a user key;
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
