@@ -12,18 +12,28 @@ written as an identifier (issue 25 §1.8).
   --password-stdin``, ``... <<< X``, ``echo X | passwd --stdin u``, ``| gh auth login --with-token``;
 - a password before ``@`` and a host in a DSN without a scheme: ``root:X@tcp(db:3306)/app``,
   ``u:X@db:5432/app`` (with a scheme, ``secret_plugins.UrlPasswordDetector``'s);
+- a command storing a value under a credential's name: ``aws ssm put-parameter --name /prod/db/password
+  --value X``, ``az keyvault secret set --name db-password --value X``, ``rclone config create r s3
+  secret_access_key X``, or reading it from stdin (``gcloud secrets create t --data-file=-``,
+  ``--from-file=password=/dev/stdin``); SQL Server's ``PASSWORD = N'X'``;
+- SQL rows: ``INSERT INTO users (name, password) VALUES ('admin', 'X')`` (the literal at the password
+  column's place), and a literal shaped like a password in a row of a users', accounts' or credentials'
+  table inserted without a column list;
+- a user's name and a value shaped like a password: ``admin:X``, ``root / X works``;
 - calls: ``DriverManager.getConnection(url, "sa", "X")`` and the positional connects of PHP and Python's
   MySQL drivers, ``ConvertTo-SecureString "X" -AsPlainText``, setters and builders ``setPassword("X")``,
   ``set_password("X")``, ``withApiKey("X")``, ``.password("X")`` (a literal, not a variable);
 - an identifier naming a credential, then ``:`` or ``=`` and the value: a word written with an inner
   separator (``pass-word``, ``pass_word``, ``api-`` at a line's end then ``key``), glued or in camelCase
-  after another (``rootpw``, ``dbPassword``, ``DbPwd``), numbered (``pw1``, ``pwd2``, ``PASSWORD_1``);
+  after another (``rootpw``, ``dbPassword``, ``DbPwd``, ``userpass``), numbered (``pw1``, ``pwd2``,
+  ``PASSWORD_1``), for an environment (``pwd_prod``), a Java property (``-Djavax.net.ssl.keyStorePassword``);
 - the one-letter key ``p`` beside a user key (``u``, ``user``, ``username``, ``login``, ``email``) in one
   object or call on one line: ``{"p": "X", "u": "alice"}``. Alone, ``p`` names too much to be one.
 
 A group's name says how its value is judged and named (:func:`code_values`): ``code_pw_*`` a password,
 ``code_nm_*`` named by the words before it; ``*_q*`` a quoted literal taken whole (as ``password = "bar"``),
-``*_v*`` a value holding a letter and a digit (``secret_values.named_value_kept``).
+``*_v*`` a value holding a letter and a digit (``secret_values.named_value_kept``), ``*s`` one shaped like a
+password (mixed cases and a digit, 8 characters or more, no word and digits: as after a space).
 """
 
 from __future__ import annotations
@@ -51,7 +61,7 @@ def _either(group: str) -> str:
 def _sql() -> str:
     return ("(?i)\\bIDENTIFIED(?:[ \\t]+(?:WITH|USING)[ \\t]+[\"'`]?[\\w$-]+[\"'`]?)?[ \\t]+BY"
             "(?:[ \\t]+PASSWORD)?[ \\t]*\\r?\\n?[ \\t]*" + _either("code_pw_sql")
-            + r"|\b(?:USER|ROLE|LOGIN|GROUP)\b[^;\n]{0,200}?\bPASSWORD[ \t]+[\"'](?P<code_pw_userq>[^\"'\n]{1,200})[\"']"
+            + r"|\b(?:USER|ROLE|LOGIN|GROUP)\b[^;\n]{0,200}?\bPASSWORD(?:[ \t]*=[ \t]*N?|[ \t]+)[\"'](?P<code_pw_userq>[^\"'\n]{1,200})[\"']"
             + r"|=[ \t]*PASSWORD[ \t]*\([ \t]*[\"'](?P<code_pw_fnq>[^\"'\n]{1,200})[\"']"
             + r"|\b(?:ENCRYPTED[ \t]+)?PASSWORD[ \t]+[\"'](?P<code_pw_quotedv>[^\"'\n]{1,200})[\"']")
 
@@ -60,7 +70,9 @@ def _settings() -> str:
     command = (r"\bconfig(?:ure)?(?:[ \t]*:[ \t]*|[ \t]+)set|\bgit[ \t]+config|\bsetx|\buser-secrets[ \t]+set"
                r"|\bsecrets?[ \t]+set")
     return (f"(?i)(?:{command})(?:[ \\t]+--?[\\w-]+)*[ \\t]+[\"']?[^\\s\"'=]*(?:{_WORDS})\\d{{0,3}}[\"']?"
-            f"(?:[ \\t]*=[ \\t]*|[ \\t]+)" + _either("code_nm_set"))
+            f"(?:[ \\t]*=[ \\t]*|[ \\t]+)" + _either("code_nm_set")
+            + f"|\\brclone[ \\t]+config[ \\t]+(?:create|update)\\b(?:[ \\t]+[^\\s=]+)*?[ \\t]+[\\w.-]*(?:{_WORDS})"
+            f"(?:[ \\t]*=[ \\t]*|[ \\t]+)" + _either("code_nm_setr"))
 
 
 def _flags() -> str:
@@ -70,10 +82,47 @@ def _flags() -> str:
 
 def _stdin() -> str:
     reads = (r"--?pass(?:word|wd|phrase)?-stdin\b|--stdin-pass(?:word)?\b|--with-token\b"
-             r"|\bpasswd\b[^\n|]*?[ \t]--stdin\b")
-    return (r"(?i)\b(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+[\"']%s(?:\\n)?[\"'])?[ \t]+[\"']?"
+             r"|\bpasswd\b[^\n|]*?[ \t]--stdin\b"
+             # a secret store's or Kubernetes' command reading the secret from stdin
+             r"|\bsecrets?[ \t]+(?:create|versions[ \t]+add)\b[^\n|]*?[ \t]--data-file[ \t=]+-(?:[ \t]|$)"
+             r"|[ \t]--from-file=[\w.-]+=/dev/stdin\b")
+    return (r"(?i)(?:\b(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*|\bcat[ \t]+<<<)(?:[ \t]+[\"']%s(?:\\n)?[\"'])?[ \t]+[\"']?"
             r"(?P<code_pw_echov>[^\s\"'|$-][^\s\"'|]{3,})[\"']?[ \t]*\|[^\n|]*?" f"(?:{reads})"
             f"|(?:{reads})[^\\n]*?<<<[ \\t]*[\"']?(?P<code_pw_herev>[^\\s\"'$][^\\s\"']{{3,}})")
+
+
+def _stores() -> str:
+    """A command storing a value under a name ending in a credential's word, in either order: ``aws ssm
+    put-parameter --name /prod/db/password --value X``, ``az keyvault secret set --name db-password --value X``."""
+    name = f"--name[ \\t=]+[\"']?[^\\s\"']*(?:{_WORDS})(?:[_.-]?\\d{{1,3}})?[\"']?(?:[ \\t]|$)"
+    value = r"--(?:value|secret-string)(?:[ \t]*=[ \t]*|[ \t]+)"
+    return (f"(?i){name}(?:[^\\n|;&]*?[ \\t])?{value}" + _either("code_nm_store")
+            + f"|{value}" + _either("code_pw_storer") + f"[^\\n|;&]*?[ \\t]{name}")
+
+
+def _inserts() -> str:
+    """SQL inserting a literal in a password column (``INSERT INTO users (name, password) VALUES ('admin',
+    'X')``: the literal at the column's place, up to the ninth), and a literal shaped like a generated
+    password in a row inserted without a column list into a table of users or credentials."""
+    column = r"[\"`\[]?[\w.]+[\"`\]]?[ \t]*,[ \t]*"
+    literal = r"(?:N?'[^'\n]*'|\"[^\"\n]*\"|[^\s,()'\"]+)[ \t]*,[ \t]*"  # unbounded: RE2 caps repeats' sizes
+    password = r"[\"`\[]?\w*(?:password|passwd|pass|pwd|pw)[\"`\]]?[ \t]*(?:,[^()\n]*)?\)"
+    head = r"(?i)\bINSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[\w.\"`\[\]]+[ \t]*\([ \t]*"
+    places = [f"(?:{column}){{{n}}}{password}[ \\t]*VALUES[ \\t]*\\([ \\t]*"
+              f"(?:{literal}){{{n}}}N?['\"](?P<code_pw_insert{n}q>[^'\"\\n]{{1,200}})['\"]" for n in range(9)]
+    tables = r"[\w\"`\[]*(?:users?|accounts?|credentials?|logins?|members?|admins?)[\"`\]]?"
+    return (f"{head}(?:{'|'.join(places)})"
+            f"|(?i)\\bINSERT[ \\t]+(?:IGNORE[ \\t]+)?INTO[ \\t]+(?:[\\w\"`\\[\\]]+\\.)?{tables}[ \\t]+VALUES"
+            f"[ \\t]*\\((?:[^()\\n]{{0,400}}?,)?[ \\t]*N?['\"](?P<code_pw_rows>[^'\"\\s]{{8,200}})['\"][ \\t]*[,)]")
+
+
+def _pairs() -> str:
+    """A user's name, ``:`` or ``/``, and a value shaped like a generated password: ``admin:X``, ``root / X
+    works on the staging box``, ``user admin / X`` (judged as after a space: ``code_values``)."""
+    users = (r"admin|administrator|root|sa|postgres|ubuntu|ec2-user|pi|guest|oracle|sysadmin|superuser|elastic"
+             r"|jenkins|deploy|mysql|rabbitmq|minio|grafana|(?:user(?:name)?|login)[ \t]+[\w.@-]+")
+    return (f"(?i)(?:^|[\\s\"'(\\[,])(?:{users})(?::|[ \\t]*/[ \\t]*)[\"']?(?P<code_pw_pairs>{_VALUE})"
+            r"(?:[\"']|[.,;:!?)\]]*(?:\s|$))")
 
 
 def _dsn() -> str:
@@ -110,8 +159,14 @@ def _names() -> str:
     head = r"(?:[A-Za-z0-9]+[_.-])*"
     name = (f"{head}(?:{'|'.join(w + end for w in parted)}|{'|'.join(w + numbered for w in words)})"
             f"|{head}[A-Za-z0-9]*[a-z0-9](?:{'|'.join(w + end for w in glued)})"
-            f"|{head}[A-Za-z0-9]*(?-i:[a-z0-9])(?-i:{'|'.join(w + end for w in camel)})")
-    return (f"(?i)(?:^|[^\\w.$@/\\\\-])[\"']?(?:{name})[ \\t]*"
+            f"|{head}[A-Za-z0-9]*(?-i:[a-z0-9])(?-i:{'|'.join(w + end for w in camel)})"
+            # "pass" glued after a user's word ("userpass", not "compass"); a word and an environment's
+            # ("pwd_prod", "password-staging")
+            f"|{head}(?:user|usr|admin|root|db|login|sys)pass{end}"
+            f"|{head}(?:password|passwd|pwd|pw|pass)[_.-](?:prod|production|dev|stage|staging|test|qa|uat|live"
+            f"|local|new|old|admin|root|db|main|primary|backup|default|temp|tmp){end}")
+    # a Java system property's name after -D ("-Djavax.net.ssl.keyStorePassword=X")
+    return (f"(?i)(?:^|[^\\w.$@/\\\\-]|(?:^|[ \\t\"'(])-D)[\"']?(?:{name})[ \\t]*"
             r"[\"'`]?(?P<code_nm_namev>" f"{_VALUE})")
 
 
@@ -124,7 +179,8 @@ def _one_letter() -> str:
 
 def code_sources() -> list[str]:
     """The RE2 sources of this module's patterns (each its own; ``secret_named.named_sources`` adds them)."""
-    return [_sql(), _settings(), _flags(), _stdin(), _dsn(), _calls(), _names(), _one_letter()]
+    return [_sql(), _settings(), _flags(), _stdin(), _stores(), _inserts(), _pairs(), _dsn(), _calls(), _names(),
+            _one_letter()]
 
 
 _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag
@@ -149,7 +205,8 @@ def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None,
         return
     if name.startswith("code_nm_name"):  # the name assigned is the last part ("this.token = ..."'s "token")
         start += _LAST_PART.search(before).start(1)  # type: ignore[union-attr]  # the pattern ends with one
-    if not name.endswith("q") and not named_value_kept("", value, match.string, start, at):
+    judged = "spaced" if name.endswith("s") else ""  # standing by a user or in a row: shaped like a password
+    if not name.endswith("q") and not named_value_kept(judged, value, match.string, start, at):
         return
     if name.startswith("code_pw_"):
         yield "password", value

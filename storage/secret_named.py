@@ -141,7 +141,9 @@ class NamedCredentialDetector(Detector):
       API_KEY, ACCESS_KEY or PRIVATE_KEY, ``=`` or ``:``, the value (a letter and a digit);
     - code and command lines (``secret_code``): SQL's ``IDENTIFIED BY 'X'`` and ``PASSWORD 'X'``, ``config
       set`` of a credential's name, a flag named for one (``-Password X``), a value piped to
-      ``--password-stdin``, a DSN's ``user:X@host``, ``getConnection(url, "u", "X")``, ``setPassword("X")``;
+      ``--password-stdin``, a DSN's ``user:X@host``, ``getConnection(url, "u", "X")``, ``setPassword("X")``,
+      ``put-parameter --name /db/password --value X``, ``INSERT INTO users (name, password) VALUES (...)``,
+      ``admin:X`` with X shaped like a password;
       a credential's name as an identifier (``pass_word``, ``dbPassword``, ``rootpw``, ``pwd2``) and
       ``p`` beside a user key;
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
@@ -292,10 +294,10 @@ def named_sources() -> list[str]:
         r"[ \t]+login)\b[^\n]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n]*?[ \t]-a[ \t]*"
         r"|[ \t]--[\w-]*pass(?:word|wd)?(?:=|[ \t]+)|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*"
         r"[\"']?[^\s:\"']+:"
-        # openssl's -pass pass:X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
+        # openssl's -pass pass:X and -k X, zip's -P X, 7z's and rar's -pX, Samba's -U user%X, net
         # user's password, htpasswd -b's (after the file and the user), ldapsearch's -w X,
         # xfreerdp's /p:X
-        r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:"
+        r"|[ \t]-pass(?:in|out|word)?[ \t]+pass:|\bopenssl\b[^\n]*?[ \t](?-i:-k)[ \t]+"
         r"|\b(?:un)?zip(?:cloak)?\b[^\n]*?[ \t](?-i:-P)[ \t]*"
         r"|\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t]-p"
         r"|[ \t](?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%"

@@ -93,7 +93,19 @@ def _reference() -> Any:
     hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
     return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
                           r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
-                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?")
+                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?"
+                          # where a secret is kept, as the refusal asks ("describe where the secret is
+                          # kept"): a CI expression ("${{ secrets.DB_PASSWORD }}"), CloudFormation's
+                          # "{{resolve:secretsmanager:...}}", Ansible's "{{ lookup('env', ...) }}" (cut
+                          # at its quote), an ARN of a secret store, "op://vault/item/field", "vault:path#key",
+                          r"|\$\{\{[ ]*(?:secrets|vars|env|inputs|steps|needs)\.[\pL\pN_.-]+[ ]*\}\}"
+                          r"|\{\{-?[ ]*resolve:(?:secretsmanager|ssm-secure|ssm):[^{}\s]+[ ]*\}\}"
+                          r"|\{\{-?[ ]*(?:lookup|query|q)\([^{}\n]*(?:\)[ ]*-?\}\})?"
+                          r"|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):[a-z0-9-]*:\d{12}:[\pL\pN_/+=.@:-]+"
+                          r"|(?:op|vault|ref\+[a-z0-9]+)://[^\s/\"'`]+/[^\s/\"'`]+(?:/[^\s\"'`]+)?"
+                          r"|vault:[\pL\pN_.-]+/[\pL\pN_/.-]+(?:#[\pL\pN_.-]+)?"
+                          # a file holding it ("--from-file=password=./pw2.txt", "/run/secrets/db2")
+                          r"|(?:file://)?(?:(?:\.{1,2}|~)/|/(?:run|var/run|etc|dev)/)[\pL\pN_./-]+")
 
 
 def is_filtered(value: str, detector: Detector) -> bool:

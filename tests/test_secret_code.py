@@ -67,6 +67,29 @@ SHAPES = {
         f"apiToken: {V}", f"access_token_2: {V}", f"pw_1: {V}", f"ADMIN_PW2={V}", f"privateKeyPassword: {V}",
         f"dbPASSWORD: {V}", f"pass.word={V}",
     ],
+    "a command storing a secret under a credential's name": [
+        f"openssl enc -aes-256-cbc -k {V} -in a", f"aws ssm put-parameter --name /prod/db/password --value {V} --type SecureString",
+        f"aws ssm put-parameter --type SecureString --value '{W}' --name prod-api-token",
+        f"az keyvault secret set --vault-name kv --name db-password --value {V}",
+        f'gcloud secrets versions add db-pass --data-file=- <<< "{V}"',
+        f'echo -n "{V}" | gcloud secrets create api-token --data-file=- --replication-policy=automatic',
+        f"echo {V} | kubectl create secret generic x --from-file=password=/dev/stdin",
+        f"kubectl create secret generic x --from-literal=db_pass={V}",
+        f"cat <<< '{V}' | docker login --username bob --password-stdin",
+        f"rclone config create r s3 provider AWS secret_access_key {V}", f"rclone config update r pass={V}",
+        f"java -Djavax.net.ssl.keyStorePassword={V} -jar app.jar", f"mvn -Dsonar.login.token={V} verify",
+        f"CREATE LOGIN app WITH PASSWORD = N'{V}';", f"ALTER LOGIN sa WITH PASSWORD='{W}', CHECK_POLICY = OFF;",
+    ],
+    "a row inserted with a password": [
+        f"INSERT INTO credentials VALUES ('svc', '{V}')", f"INSERT INTO users (name, password) VALUES ('admin', '{V}');",
+        f"insert into accounts(email, pwd, role) values ('a@b.c', '{W}', 'admin');",
+        f'INSERT INTO `app`.`users` (`id`, `login`, `user_pass`) VALUES (1, "root", "{V}")',
+        f"INSERT INTO users VALUES (1, 'admin', '{V}');",
+    ],
+    "a user and a password shaped like a generated one": [
+        f"admin:{V}", f"root / {V} works on the staging box", f"log in with user deploy / {V}.",
+        f"(postgres:{V})", f"userpass: {V}", f"pwd_prod: {V}", f"password-staging={V}", f"dbpass: {V}",
+    ],
     "p beside a user key": [
         f'{{"p": "{V}", "u": "alice"}}', f'{{"u": "alice", "p": "{V}"}}', f"{{'user': 'bob', 'p': '{W}'}}",
         f'login(u="alice", p="{V}")', f'{{"email": "a@b.c", "p": "{V}"}}',
@@ -93,6 +116,14 @@ NEAR_MISSES = [
     "this.token = nextToken2", "self.dbPassword = newPassword1", "docker build --secret id=npmrc2,src=.npmrc .",
     '--api-key "$(cat ~/.key2)"', '--token "${{ secrets.GH_TOKEN2 }}"', 'setPassword("${DB_PASS2}")',
     "set PWD=%CD2%", "5 passed in 0.4s, upward2: 3",
+    "aws ssm get-parameter --name /prod/db/password --with-decryption", "openssl enc -kfile key2.txt -in a",
+    "aws ssm put-parameter --name /prod/db/password-policy --value strict2",
+    "kubectl create secret generic x --from-file=password=./pw2.txt", "java -Djavax.net.ssl.keyStore=/etc/ks2.jks",
+    "rclone config create r s3 provider AWS env_auth true", "CREATE LOGIN app FROM WINDOWS2;",
+    "INSERT INTO users (name, password) VALUES ('admin', ?);", "INSERT INTO users (name, pw) VALUES (:n, :pw2)",
+    "INSERT INTO users (name, password_hash) VALUES ('a', 'x2')", "INSERT INTO users VALUES (1, 'alice2', 'a@b.c')",
+    "INSERT INTO orders VALUES (1, 'Xq9kLm2Pzt')", "meet at 10:30", "ratio 3:1", "and/or", "root / admin2 works",
+    "admin:Admin123", "root:x:0:0:root:/root:/bin/bash", "compass: N45W12", "bypass: rule7", "password_policy: strict2",
 ]
 
 
@@ -176,3 +207,38 @@ async def test_the_remember_tool_refuses_each_kind_naming_the_field_never_the_va
             assert r.is_error and said.startswith("content: looks like it contains a credential (") and V not in said
         listed = await c.call_tool("recall", {"query": "", "scope": "default"})
     assert listed.structured_content["memories"] == []
+
+
+# Where a secret is kept, as a refusal asks a user to write instead ("describe where the secret is kept"):
+# a CI expression, CloudFormation's dynamic reference, an Ansible lookup, a secret store's ARN or path.
+WHERE_KEPT = [
+    'password: "${{ secrets.DB_PASSWORD }}"', "token: ${{secrets.NPM_TOKEN}}",
+    'MasterUserPassword: "{{resolve:secretsmanager:prod/db:SecretString:password}}"',
+    "password: '{{resolve:ssm-secure:/prod/db/pass:1}}'", "db_password: \"{{ lookup('env','DB_PASS') }}\"",
+    "api_key: \"{{ lookup('hashi_vault', 'secret=secret/data/api:key') }}\"",
+    "password: arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf",
+    "DB_PASSWORD=arn:aws:ssm:eu-west-2:210987654321:parameter/prod/db2",
+    "password: vault:secret/data/db#password", "DB_PASSWORD=$(cat /run/secrets/db)",
+    "password: $(cat /run/secrets/db)", "password: op://vault/item/password", "DB_PASSWORD=op://Prod/db2/password",
+    "the db password is op://Prod/db2/password", "token: ref+vault://secret/api2#/token",
+]
+# The same wrappings holding a value instead of a path or a name: still found.
+WRAPPED_VALUES = [f"password: op://{V}", f'password: "${{{{ {V} }}}}"', f"password: vault:{V}",
+                  f'password: "{{{{resolve:{V}}}}}"', f"password: arn:aws:secretsmanager:{V}"]
+
+
+@pytest.mark.parametrize("text", WHERE_KEPT)
+def test_where_a_secret_is_kept_is_no_secret(text: str) -> None:
+    assert find_secrets(text) == [[]]
+    assert redact(text) == (text, ())
+
+
+@pytest.mark.parametrize("text", WRAPPED_VALUES)
+def test_a_value_in_a_reference_s_wrapping_is_found(text: str) -> None:
+    assert find_secrets(text)[0]
+
+
+@pytest.mark.contract
+def test_remember_stores_where_a_secret_is_kept(store) -> None:
+    for text in WHERE_KEPT:
+        assert store.remember(tenant="t", scope="s", content=f"deploy notes\n{text}").created
