@@ -64,10 +64,10 @@ _FLOW_LIST = re.compile(r"""(?<![\w-])["']?([A-Za-z\u00c0-\uffff][\w .\-\u00c0-\
 _FLOW_ITEM = re.compile(r"""[ \t]*(?:"([^"]*)"|'([^']*)'|([^,]*))[ \t]*(?:,|$)""")
 
 # A label alone on its line: a few words, perhaps ending in ":"; a setext underline, a definition's value.
-_LABEL = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=-][^:|<>{}\[\]=\n]{0,40}?)[ \t]*:?[ \t]*")
+_LABEL = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=-][^:|<>{}\[\]=\n]{0,40}?)[ \t]*:{0,2}[ \t]*")  # RST's "Password::"
 _WORD = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=,.;!?-]{1,20})[ \t]*")  # one word, to read the next line as its value
 _TOKEN = re.compile(r"[ \t]*(?=[^\s\w]{0,199}\w)\S{1,200}[ \t]*")  # a value alone on its line: one run without white space
-_UNDERLINE = re.compile(r"[ \t]*(?:=+|-+)[ \t]*")
+_UNDERLINE = re.compile(r"[ \t]*(?:=+|-+|~+|\^+|\*+|\++|#+)[ \t]*")  # setext's, RST's
 _DEFINITION = re.compile(r"[ \t]*:[ \t]+(\S[^\n]*)")
 
 
@@ -75,7 +75,7 @@ def _named(name: str) -> str:
     return _CAMEL.sub("_", name)
 
 
-def _parent(name: str) -> str | None:
+def credential_parent(name: str) -> str | None:
     """What each scalar under a parent named ``name`` is called ("secrets" → "secret", "api_keys" →
     "api_key", "credentials" → "secret"), or None when ``name`` names no credentials."""
     if len(name) > 80 or not _PARENT.fullmatch(name):
@@ -217,6 +217,8 @@ def _tables(lines: list[str], out: dict[int, str]) -> None:
         head = (len(cells), cells, columns) if columns and len(cells) > 1 else None
         if len(cells) == 2 and cells[0]:
             out[number] = f"{cells[0]}: {cells[1]}"
+        elif len(cells) > 2 and cells[0] and names_password_column(cells[0]):  # "Password | X | prod"
+            out[number] = f"{cells[0]}: {cells[1]}"
 
 
 # A text worth parsing as YAML (JSON is YAML): a line opening a flow collection, a list's item or a key.
@@ -287,7 +289,7 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
                       or [v for k, v in scalars if _GENERIC_VALUE.fullmatch(k)])
             if len(names) == 1 and len(values) == 1:
                 emit(values[0], names[0], values[0].value)
-            parent = _parent(name) if name is not None and not names else None
+            parent = credential_parent(name) if name is not None and not names else None
             for key, value in node.value:
                 key_name = key.value if isinstance(key, ScalarNode) else name
                 if isinstance(value, ScalarNode):
@@ -336,7 +338,7 @@ _FLOW_PAIR = re.compile(r"""["']?([\w.-]{1,80}+)["']?[ \t]*[:=][ \t]*""" + _SCAL
 def _rewritten(name: str, key: str) -> str | None:
     """The name a child ``key`` of a block named ``name`` is read by: the parent's one when it names
     credentials (``secrets`` → "secret"), ``name`` when ``key`` holds its value (``default``), else None."""
-    parent = _parent(name)
+    parent = credential_parent(name)
     if parent is not None:
         return parent
     return _named(name) if _CHILD_VALUE.fullmatch(key) else None
@@ -375,9 +377,43 @@ def _blocks(lines: list[str], out: dict[int, str]) -> None:
 _PATH = re.compile(r"[ \t]*[\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}\.([A-Za-z][A-Za-z0-9_-]{1,60})(:[ \t]+\S[^\n]*)")
 
 
+# Any such path (``secrets.db: X``, ``tokens[0]: X``, ``headers[0]: X-Api-Key X``): its segments, each
+# perhaps with an index.
+_ANY_PATH = re.compile(r"[ \t]*([\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}):[ \t]+(\S[^\n]*)")
+_SEGMENT = re.compile(r"([\w-]{1,80})((?:\[\d{1,6}\])*)")
+# A list's item holding a name and its value (a header written as a pair: ``["X-Api-Key", X]``).
+_NAMED_ITEM = re.compile(r"([A-Za-z][\w-]{1,60})[ \t]+(\S{1,200})")
+
+
+def _under_parent(line: str) -> str | None:
+    """A path line read by a segment naming credentials before its last name or holding an index
+    (``secrets.db: X`` → "secret: X", ``tokens[0]: X`` → "token: X"), or an indexed item's own name and
+    value (``headers[0]: X-Api-Key X`` → "X-Api-Key: X"); None for another."""
+    path = _ANY_PATH.fullmatch(line)
+    if path is None:
+        return None
+    segments = [_SEGMENT.fullmatch(segment) for segment in path.group(1).split(".")]
+    if any(segment is None for segment in segments):
+        return None
+    for i, segment in enumerate(segments):
+        if (i < len(segments) - 1 or segment.group(2)) and (parent := credential_parent(segment.group(1))):  # type: ignore[union-attr]
+            return f"{parent}: {path.group(2)}"
+    item = _NAMED_ITEM.fullmatch(path.group(2))
+    if segments[-1].group(2) and item is not None:  # type: ignore[union-attr]
+        return f"{item.group(1)}: {item.group(2)}"
+    return None
+
+
 def _paths(lines: list[str], out: dict[int, str]) -> None:
     for number, line in enumerate(lines):
-        if "." in line and number not in out:
+        if number in out:
+            continue
+        if ("." in line or "[" in line) and len(line) <= 4 * SHORT:
+            rewritten = _under_parent(line)
+            if rewritten is not None:
+                out[number] = rewritten
+                continue
+        if "." in line:
             path = _PATH.fullmatch(line)
             if path is not None:
                 out[number] = f"{_named(path.group(1))}{path.group(2)}"
