@@ -33,6 +33,7 @@ _VALUE_KEYS = r"(?:parameter|param|var|variable|env|setting|field|option)?[_-]?v
 # of these counts when the mapping has none of ``_VALUE_KEYS``.
 _GENERIC_NAME = re.compile(r"(?i)k|label|param|field|id")
 _GENERIC_VALUE = re.compile(r"(?i)v|content|default")
+_LABEL_NAME = re.compile(r"[A-Za-z\u00c0-\uffff][\w .\-\u00c0-\uffff]{0,40}")  # a label's few words ("DB password")
 # The one key of a child mapping holding its parent's value: ``{"adminPassword": {"value": V}}`` (ARM),
 # ``password: {type: string, default: V}``, Terraform's ``variable "db_password" { default = V }``.
 _CHILD_VALUE = re.compile(r"(?i)value|default")
@@ -283,8 +284,8 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
         if isinstance(node, MappingNode) and not again:
             scalars = [(k.value, v) for k, v in node.value
                        if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)]
-            names = [v.value for k, v in scalars if (_IS_NAME.fullmatch(k) or _GENERIC_NAME.fullmatch(k))
-                     and _IDENTIFIER.fullmatch(v.value)]
+            names = [v.value for k, v in scalars if _IS_NAME.fullmatch(k) and _IDENTIFIER.fullmatch(v.value)
+                     or _GENERIC_NAME.fullmatch(k) and _LABEL_NAME.fullmatch(v.value)]
             values = ([v for k, v in scalars if _IS_VALUE.fullmatch(k)]
                       or [v for k, v in scalars if _GENERIC_VALUE.fullmatch(k)])
             if len(names) == 1 and len(values) == 1:
@@ -299,8 +300,9 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
                         emit(value, key_name, value.value)
                     seen.add(id(value))
                 else:
-                    if isinstance(value, MappingNode) and key_name is not None:
-                        _child_value(value, key_name, emit)
+                    if isinstance(value, MappingNode) and key_name is not None and _child_value(value, key_name, emit):
+                        # the name stands on its value's line: left over it, "name:" is read as the name's pair
+                        out.setdefault(first + key.start_mark.line, [])
                     stack.append((value, key_name))
         elif isinstance(node, SequenceNode) and name is not None:
             for item in node.value:
@@ -312,15 +314,17 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
             stack += [(item, None) for item in node.value]
 
 
-def _child_value(node: object, name: str, emit: Callable[..., None]) -> None:
+def _child_value(node: object, name: str, emit: Callable[..., None]) -> bool:
     """A child mapping's one value key (``_CHILD_VALUE``) emitted as its parent's ``name``, when no key
-    of it names an entry (``{"adminPassword": {"value": V}}``)."""
+    of it names an entry (``{"adminPassword": {"value": V}}``); whether it was."""
     from yaml import ScalarNode
 
     keys = [(k.value, v) for k, v in node.value if isinstance(k, ScalarNode)]  # type: ignore[attr-defined]
     values = [v for k, v in keys if isinstance(v, ScalarNode) and _CHILD_VALUE.fullmatch(k)]
     if len(values) == 1 and not any(_IS_NAME.fullmatch(k) for k, _ in keys):
         emit(values[0], name, values[0].value)
+        return True
+    return False
 
 
 # A block's head alone on its line: a key opening a mapping (``secrets:``, ``"adminPassword": {``), a
@@ -348,7 +352,7 @@ def _blocks(lines: list[str], out: dict[int, str]) -> None:
     """Each child ``key: V`` of a block under a head (``_HEAD``; deeper than it, or any line to the next
     blank or section in an INI file) rewritten ``name: V`` (:func:`_rewritten`); each item of a flow
     mapping after a key the same way, on its line."""
-    head: tuple[str, int, bool] | None = None  # its name, its indentation, whether it is an INI section
+    head: tuple[str, int, bool, int] | None = None  # its name, indentation, whether an INI section, line
     for number, line in enumerate(lines):
         short = len(line) <= SHORT
         child = _CHILD.fullmatch(line) if short and head is not None else None
@@ -356,13 +360,14 @@ def _blocks(lines: list[str], out: dict[int, str]) -> None:
             name = _rewritten(head[0], child.group(2))  # type: ignore[index]
             if name is not None and number not in out:
                 out[number] = f"{child.group(1)}{name}: {_scalar(child, 2)}"
+                out.setdefault(head[3], "")  # type: ignore[index]  # as ``_lists`` does
             continue
         found = _HEAD.fullmatch(line) if short else None
         if found is not None:
             ini = found.group(4) is not None
-            head = (found.group(4) if ini else found.group(2), len(found.group(3 if ini else 1)), ini)
-        elif not (head is not None and head[2] and line.strip() and not line.lstrip().startswith(("#", ";"))):
-            head = None
+            head = (found.group(4) if ini else found.group(2), len(found.group(3 if ini else 1)), ini, number)
+        elif not (head is not None and head[2] and (not line.strip() or line.lstrip().startswith(("#", ";")))):
+            head = None  # an INI section lasts over blank lines and comments
         if "{" in line and number not in out and len(line) <= 4 * SHORT:
             pairs = [f"{name}: {_scalar(pair, 1)}" for flow in _FLOW_MAP.finditer(line)
                      for pair in _FLOW_PAIR.finditer(flow.group(2))

@@ -86,12 +86,19 @@ _HTML_TAGS = (r"(?:a|b|i|u|s|em|strong|code|kbd|samp|tt|var|span|p|div|li|dt|dd|
 _XML_LEAF = re.compile(r"<(?!" + _HTML_TAGS + r">)([A-Za-z][\w.-]{0,40}+)>([^<>\n]{1,200}+)</\1>")
 _XML_PARENT = re.compile(r"<([A-Za-z][\w.-]{0,40}+)>((?:[ \t]*<([A-Za-z][\w.-]{0,40}+)>[^<>\n]{1,200}+</\3>)++)"
                          r"[ \t]*</\1>")
+_XML_OPEN = re.compile(r"(?m)^([ \t]*)<([A-Za-z][\w.-]{0,40}+)>[ \t]*$")  # a parent over its lines: "passwords:"
 _XML_ITEM = re.compile(r"<([A-Za-z][\w.-]{0,40}+)>([^<>\n]{1,200}+)</\1>")
 # LaTeX's description item ("\\item[Password] X" reads "Password: X").
 _LATEX_ITEM = re.compile(r"\\item\[([^\[\]\n]{1,80})\][ \t]*")
 # A space or a colon of another code point ("Password&nbsp;: X", "password\u2236 X").
 _ODD = str.maketrans({"\xa0": " ", "\u2007": " ", "\u202f": " ", "\u2236": ":", "\ua789": ":", "\u02f8": ":",
                       "\ufe55": ":", "\ufe13": ":"})
+
+
+def _xml_open(element: re.Match[str]) -> str:
+    from .secret_documents import credential_parent
+
+    return f"{element.group(1)}{element.group(2)}:" if credential_parent(element.group(2)) else element.group()
 
 
 def _xml_parent(element: re.Match[str]) -> str:
@@ -148,7 +155,7 @@ def unmarked(text: str) -> str:
     if "<" in text:
         text = _html_cells(_INPUT.sub(_input_field, text))
         if "</" in text:
-            text = _XML_LEAF.sub(r" \1: \2 ", _XML_PARENT.sub(_xml_parent, text))
+            text = _XML_LEAF.sub(r" \1: \2 ", _XML_OPEN.sub(_xml_open, _XML_PARENT.sub(_xml_parent, text)))
         text = _TAG.sub(" ", text)
     if "[" in text:
         text = _LINK.sub(r"\1", text)
