@@ -9,6 +9,10 @@ detector reads a credential however a document holds it:
 - a label over its value: a heading over a blank line (``## Password``, blank, ``X``), a setext heading
   (``Password`` over ``----``), a definition (``Password`` over ``: X``), a one-word label (``密碼`` over
   ``X``): the value's line reads ``Password: X``;
+- a value in its name's child mapping (``{"adminPassword": {"value": "X"}}``, Terraform's ``variable "pw" {``
+  over ``default = "X"``), a generic pair (``{"k": "password", "v": "X"}``, ``- id: password`` over ``default: X``),
+  each scalar under a parent naming credentials (``secrets:`` over ``db: X``, ``[passwords]``, ``secrets = {...}``,
+  ``secrets.db: X``, ``tokens[0]: X``): the value's line reads ``adminPassword: X``, ``secret: X``;
 - a table's password column under a head without a delimiter row or outer pipes (``User | Password`` over
   ``alice | X``, Confluence's ``||User||Password||``), and a row of two cells (``Password | X``).
 
