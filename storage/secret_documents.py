@@ -9,6 +9,10 @@ detector reads a credential however a document holds it:
 - a label over its value: a heading over a blank line (``## Password``, blank, ``X``), a setext heading
   (``Password`` over ``----``), a definition (``Password`` over ``: X``), a one-word label (``密碼`` over
   ``X``): the value's line reads ``Password: X``;
+- a value in its name's child mapping (``{"adminPassword": {"value": "X"}}``, Terraform's ``variable "pw" {``
+  over ``default = "X"``), a generic pair (``{"k": "password", "v": "X"}``, ``- id: password`` over ``default: X``),
+  each scalar under a parent naming credentials (``secrets:`` over ``db: X``, ``[passwords]``, ``secrets = {...}``,
+  ``secrets.db: X``, ``tokens[0]: X``): the value's line reads ``adminPassword: X``, ``secret: X``;
 - a table's password column under a head without a delimiter row or outer pipes (``User | Password`` over
   ``alice | X``, Confluence's ``||User||Password||``), and a row of two cells (``Password | X``).
 
@@ -21,13 +25,26 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 # A key naming the entry of a name/value pair, and a key holding its value (Kubernetes' env, ECS'
 # environment, CloudFormation's Parameters, Helm's extraEnv, Terraform's set blocks).
 _NAME_KEYS = r"(?:parameter|param|var|variable|env|setting|field|option)?[_-]?(?:name|key)|variable"
 _VALUE_KEYS = r"(?:parameter|param|var|variable|env|setting|field|option)?[_-]?value|val"
+# A generic pair's keys, read in a parsed document only: ``{"k": N, "v": V}``, ``{"field": N, "content": V}``,
+# ``{"label": N, "value": V}``, ``{"param": N, "val": V}``, ``- id: N`` over ``default: V``; a value key
+# of these counts when the mapping has none of ``_VALUE_KEYS``.
+_GENERIC_NAME = re.compile(r"(?i)k|label|param|field|id")
+_GENERIC_VALUE = re.compile(r"(?i)v|content|default")
+_LABEL_NAME = re.compile(r"[A-Za-z\u00c0-\uffff][\w .\-\u00c0-\uffff]{0,40}")  # a label's few words ("DB password")
+# The one key of a child mapping holding its parent's value: ``{"adminPassword": {"value": V}}`` (ARM),
+# ``password: {type: string, default: V}``, Terraform's ``variable "db_password" { default = V }``.
+_CHILD_VALUE = re.compile(r"(?i)value|default")
+# A parent naming credentials, each of whose scalars is one (``secrets:`` over ``db: V``, ``[passwords]``,
+# ``secrets.db: V``); its name as the detector reads it (:func:`_parent`).
+_PARENT = re.compile(r"(?i)(?:[\w.-]{0,40}[_.-])?(?:secrets?|passwords?|passwds?|pwds?|passphrases?"
+                     r"|(?:api|access|secret|auth)[_-]?(?:keys?|tokens?))|tokens?|credentials?|creds")
 # ``key: scalar`` inside a line: the key perhaps quoted, the scalar perhaps quoted (no line break, no
 # bracket, no comma: one scalar). Each starts at a quote or a letter, never at white space (linear).
 _SCALAR = r"""(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([^\s"',{}\[\]][^\s,{}\[\]]{0,199}))"""
@@ -52,15 +69,24 @@ _FLOW_LIST = re.compile(r"""(?<![\w-])["']?([A-Za-z\u00c0-\uffff][\w .\-\u00c0-\
 _FLOW_ITEM = re.compile(r"""[ \t]*(?:"([^"]*)"|'([^']*)'|([^,]*))[ \t]*(?:,|$)""")
 
 # A label alone on its line: a few words, perhaps ending in ":"; a setext underline, a definition's value.
-_LABEL = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=-][^:|<>{}\[\]=\n]{0,40}?)[ \t]*:?[ \t]*")
+_LABEL = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=-][^:|<>{}\[\]=\n]{0,40}?)[ \t]*:{0,2}[ \t]*")  # RST's "Password::"
 _WORD = re.compile(r"[ \t]*([^\s:|<>{}\[\]()=,.;!?-]{1,20})[ \t]*")  # one word, to read the next line as its value
 _TOKEN = re.compile(r"[ \t]*(?=[^\s\w]{0,199}\w)\S{1,200}[ \t]*")  # a value alone on its line: one run without white space
-_UNDERLINE = re.compile(r"[ \t]*(?:=+|-+)[ \t]*")
+_UNDERLINE = re.compile(r"[ \t]*(?:=+|-+|~+|\^+|\*+|\++|#+)[ \t]*")  # setext's, RST's
 _DEFINITION = re.compile(r"[ \t]*:[ \t]+(\S[^\n]*)")
 
 
 def _named(name: str) -> str:
     return _CAMEL.sub("_", name)
+
+
+def credential_parent(name: str) -> str | None:
+    """What each scalar under a parent named ``name`` is called ("secrets" → "secret", "api_keys" →
+    "api_key", "credentials" → "secret"), or None when ``name`` names no credentials."""
+    if len(name) > 80 or not _PARENT.fullmatch(name):
+        return None
+    one = _one(name)
+    return "secret" if one.lower().endswith(("credential", "cred")) else one
 
 
 def _one(name: str) -> str:
@@ -196,6 +222,8 @@ def _tables(lines: list[str], out: dict[int, str]) -> None:
         head = (len(cells), cells, columns) if columns and len(cells) > 1 else None
         if len(cells) == 2 and cells[0]:
             out[number] = f"{cells[0]}: {cells[1]}"
+        elif len(cells) > 2 and cells[0] and names_password_column(cells[0]):  # "Password | X | prod"
+            out[number] = f"{cells[0]}: {cells[1]}"
 
 
 # A text worth parsing as YAML (JSON is YAML): a line opening a flow collection, a list's item or a key.
@@ -260,17 +288,25 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
         if isinstance(node, MappingNode) and not again:
             scalars = [(k.value, v) for k, v in node.value
                        if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)]
-            names = [v.value for k, v in scalars if _IS_NAME.fullmatch(k) and _IDENTIFIER.fullmatch(v.value)]
-            values = [v for k, v in scalars if _IS_VALUE.fullmatch(k)]
+            names = [v.value for k, v in scalars if _IS_NAME.fullmatch(k) and _IDENTIFIER.fullmatch(v.value)
+                     or _GENERIC_NAME.fullmatch(k) and _LABEL_NAME.fullmatch(v.value)]
+            values = ([v for k, v in scalars if _IS_VALUE.fullmatch(k)]
+                      or [v for k, v in scalars if _GENERIC_VALUE.fullmatch(k)])
             if len(names) == 1 and len(values) == 1:
                 emit(values[0], names[0], values[0].value)
+            parent = credential_parent(name) if name is not None and not names else None
             for key, value in node.value:
                 key_name = key.value if isinstance(key, ScalarNode) else name
                 if isinstance(value, ScalarNode):
-                    if key_name is not None and (id(value) in seen or value.start_mark.line > key.start_mark.line):
+                    if parent is not None:  # ``secrets:`` over ``db: V``
+                        emit(value, parent, value.value)
+                    elif key_name is not None and (id(value) in seen or value.start_mark.line > key.start_mark.line):
                         emit(value, key_name, value.value)
                     seen.add(id(value))
                 else:
+                    if isinstance(value, MappingNode) and key_name is not None and _child_value(value, key_name, emit):
+                        # the name stands on its value's line: left over it, "name:" is read as the name's pair
+                        out.setdefault(first + key.start_mark.line, [])
                     stack.append((value, key_name))
         elif isinstance(node, SequenceNode) and name is not None:
             for item in node.value:
@@ -282,15 +318,111 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
             stack += [(item, None) for item in node.value]
 
 
+def _child_value(node: object, name: str, emit: Callable[..., None]) -> bool:
+    """A child mapping's one value key (``_CHILD_VALUE``) emitted as its parent's ``name``, when no key
+    of it names an entry (``{"adminPassword": {"value": V}}``); whether it was."""
+    from yaml import ScalarNode
+
+    keys = [(k.value, v) for k, v in node.value if isinstance(k, ScalarNode)]  # type: ignore[attr-defined]
+    values = [v for k, v in keys if isinstance(v, ScalarNode) and _CHILD_VALUE.fullmatch(k)]
+    if len(values) == 1 and not any(_IS_NAME.fullmatch(k) for k, _ in keys):
+        emit(values[0], name, values[0].value)
+        return True
+    return False
+
+
+# A block's head alone on its line: a key opening a mapping (``secrets:``, ``"adminPassword": {``), a
+# Terraform block (``variable "db_password" {``), an INI section (``[passwords]``); and a child's
+# ``key: scalar`` or ``key = scalar`` line under it.
+_HEAD = re.compile(r"""([ \t]*)(?:[A-Za-z][\w-]{0,40}[ \t]+)?["']?([A-Za-z][\w.-]{0,80})["']?"""
+                   r"""[ \t]*(?:[:=][ \t]*\{?|\{)[ \t]*|([ \t]*)\[([A-Za-z][\w.-]{0,80})\][ \t]*""")
+_CHILD = re.compile(r"""([ \t]*)["']?([\w.-]{1,80})["']?[ \t]*[:=][ \t]*""" + _SCALAR + r"[ \t]*[,;]?[ \t]*")
+# A flow mapping after a key on one line (``secrets = {"db": V}``, ``{"adminPassword": {"value": V}}``),
+# and its ``key: scalar`` items.
+_FLOW_MAP = re.compile(r"""(?<![\w.-])["']?([A-Za-z][\w.-]{0,80}+)["']?[ \t]*[:=][ \t]*\{([^{}\n]{1,400}+)\}""")
+_FLOW_PAIR = re.compile(r"""["']?([\w.-]{1,80}+)["']?[ \t]*[:=][ \t]*""" + _SCALAR)
+
+
+def _rewritten(name: str, key: str) -> str | None:
+    """The name a child ``key`` of a block named ``name`` is read by: the parent's one when it names
+    credentials (``secrets`` → "secret"), ``name`` when ``key`` holds its value (``default``), else None."""
+    parent = credential_parent(name)
+    if parent is not None:
+        return parent
+    return _named(name) if _CHILD_VALUE.fullmatch(key) else None
+
+
+def _blocks(lines: list[str], out: dict[int, str]) -> None:
+    """Each child ``key: V`` of a block under a head (``_HEAD``; deeper than it, or any line to the next
+    blank or section in an INI file) rewritten ``name: V`` (:func:`_rewritten`); each item of a flow
+    mapping after a key the same way, on its line."""
+    head: tuple[str, int, bool, int] | None = None  # its name, indentation, whether an INI section, line
+    for number, line in enumerate(lines):
+        short = len(line) <= SHORT
+        child = _CHILD.fullmatch(line) if short and head is not None else None
+        if child is not None and (head[2] or len(child.group(1)) > head[1]):  # type: ignore[index]
+            name = _rewritten(head[0], child.group(2))  # type: ignore[index]
+            if name is not None and number not in out:
+                out[number] = f"{child.group(1)}{name}: {_scalar(child, 2)}"
+                out.setdefault(head[3], "")  # type: ignore[index]  # as ``_lists`` does
+            continue
+        found = _HEAD.fullmatch(line) if short else None
+        if found is not None:
+            ini = found.group(4) is not None
+            head = (found.group(4) if ini else found.group(2), len(found.group(3 if ini else 1)), ini, number)
+        elif not (head is not None and head[2] and (not line.strip() or line.lstrip().startswith(("#", ";")))):
+            head = None  # an INI section lasts over blank lines and comments
+        if "{" in line and number not in out and len(line) <= 4 * SHORT:
+            pairs = [f"{name}: {_scalar(pair, 1)}" for flow in _FLOW_MAP.finditer(line)
+                     for pair in _FLOW_PAIR.finditer(flow.group(2))
+                     if (name := _rewritten(flow.group(1), pair.group(1))) is not None]
+            if pairs:
+                out[number] = "; ".join(pairs)
+
+
 # A flattened field's path before its value ("Parameters[0].DBPassword: X", a captured tool input:
 # ``transcripts.input_text``): read by its last name, camelCase apart. Not "=": code assigns an attribute
 # ("this.token = nextToken2").
 _PATH = re.compile(r"[ \t]*[\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}\.([A-Za-z][A-Za-z0-9_-]{1,60})(:[ \t]+\S[^\n]*)")
 
 
+# Any such path (``secrets.db: X``, ``tokens[0]: X``, ``headers[0]: X-Api-Key X``): its segments, each
+# perhaps with an index.
+_ANY_PATH = re.compile(r"[ \t]*([\w\[\]-]{1,80}(?:\.[\w\[\]-]{1,80}){0,8}):[ \t]+(\S[^\n]*)")
+_SEGMENT = re.compile(r"([\w-]{1,80})((?:\[\d{1,6}\])*)")
+# A list's item holding a name and its value (a header written as a pair: ``["X-Api-Key", X]``).
+_NAMED_ITEM = re.compile(r"([A-Za-z][\w-]{1,60})[ \t]+(\S{1,200})")
+
+
+def _under_parent(line: str) -> str | None:
+    """A path line read by a segment naming credentials before its last name or holding an index
+    (``secrets.db: X`` → "secret: X", ``tokens[0]: X`` → "token: X"), or an indexed item's own name and
+    value (``headers[0]: X-Api-Key X`` → "X-Api-Key: X"); None for another."""
+    path = _ANY_PATH.fullmatch(line)
+    if path is None:
+        return None
+    segments = [_SEGMENT.fullmatch(segment) for segment in path.group(1).split(".")]
+    if any(segment is None for segment in segments):
+        return None
+    for i, segment in enumerate(segments):
+        if (i < len(segments) - 1 or segment.group(2)) and (parent := credential_parent(segment.group(1))):  # type: ignore[union-attr]
+            return f"{parent}: {path.group(2)}"
+    item = _NAMED_ITEM.fullmatch(path.group(2))
+    if segments[-1].group(2) and item is not None:  # type: ignore[union-attr]
+        return f"{item.group(1)}: {item.group(2)}"
+    return None
+
+
 def _paths(lines: list[str], out: dict[int, str]) -> None:
     for number, line in enumerate(lines):
-        if "." in line and number not in out:
+        if number in out:
+            continue
+        if ("." in line or "[" in line) and len(line) <= 4 * SHORT:
+            rewritten = _under_parent(line)
+            if rewritten is not None:
+                out[number] = rewritten
+                continue
+        if "." in line:
             path = _PATH.fullmatch(line)
             if path is not None:
                 out[number] = f"{_named(path.group(1))}{path.group(2)}"
@@ -307,6 +439,8 @@ def structured(text: str, found: Mapping[int, str] | None = None) -> str:
     if ":" in text or "=" in text:
         _pairs(lines, out)
     _lists(lines, out)
+    if ":" in text or "=" in text:
+        _blocks(lines, out)
     _labels(lines, out)
     _paths(lines, out)
     for number, line in (found or {}).items():

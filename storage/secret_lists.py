@@ -81,7 +81,7 @@ def listed_secrets(pairs: str) -> bool:
 @functools.cache
 def _column_words() -> str:
     return ("pass(?:word|wd|phrase|code)?s?|pwds?|pw|secrets?|(?:api|access|secret|auth)[ _-]?(?:keys?|tokens?)"
-            "|tokens?|" + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
+            "|tokens?|credentials?|creds|" + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
                                                               "password-unspaced")))
 
 

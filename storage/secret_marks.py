@@ -21,11 +21,11 @@ _MARKS = re.compile(r"(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\
 # An HTML tag (``<b>``, ``</th>``, ``<td class="x">``): a space.
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:[ \t][^<>\n]{0,200})?/?>")
 # A link's label before ":" or "=" ("[password]: X"), a Markdown heading's marks ("### Password").
-_LINK = re.compile(r"\[([^\[\]\n]{1,60})\](?=[ \t]*[:=])")
+_LINK = re.compile(r"(?<![\w\]])\[([^\[\]\n]{1,60})\](?=[ \t]*[:=])")  # not an index ("tokens[0]: X")
 # A captured tool input's field name before a document's first line ("content: ## Password", over the
 # rest: ``transcripts.input_text``): the line read as the document's.
 _FIELD = re.compile(r"(?m)^[\w.\[\]-]{1,80}:[ \t]+(?=#{1,6}[ \t]|```|~~~|[^\s:]{1,40}:[ \t]*(?:\[[ \t]*)?$)")
-_HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+")
+_HEADING = re.compile(r"(?m)^[ \t]*(?:#{1,6}|h[1-6]\.)[ \t]+")  # Markdown's, Jira's ("h3. Password")
 # YAML after a key's ":": a block scalar's indicator ending the line ("password: |", ">-", "|2+"), whose
 # value is the next line, and a tag before a value ("password: !!str X").
 _BLOCK = re.compile(r"(?m)(:[ \t]*)(?:!{1,2}[A-Za-z][\w-]{0,30}[ \t]+)?[|>][-+0-9]{0,2}[ \t]*$")
@@ -78,6 +78,38 @@ def _html_cells(text: str) -> str:
 # HTML's character references ("Password&#58; X", "&quot;pw&quot;"), read per line: one that writes a line
 # break reads as a space, so the lines stay.
 _BREAKS = re.compile("[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+# An XML element holding text alone (``<Name>DbPassword</Name>``) reads "Name: DbPassword", not HTML's
+# marks around words; a parent naming credentials around such elements on one line
+# (``<passwords><item>X</item></passwords>``) reads "password: X" for each.
+_HTML_TAGS = (r"(?:a|b|i|u|s|em|strong|code|kbd|samp|tt|var|span|p|div|li|dt|dd|h[1-6]|pre|small|big|mark|del"
+              r"|ins|sub|sup|label|button|option|td|th|tr|caption|title|font|abbr|cite|q|blockquote|summary)")
+_XML_LEAF = re.compile(r"<(?!" + _HTML_TAGS + r">)([A-Za-z][\w.-]{0,40}+)>([^<>\n]{1,200}+)</\1>")
+_XML_PARENT = re.compile(r"<([A-Za-z][\w.-]{0,40}+)>((?:[ \t]*<([A-Za-z][\w.-]{0,40}+)>[^<>\n]{1,200}+</\3>)++)"
+                         r"[ \t]*</\1>")
+_XML_OPEN = re.compile(r"(?m)^([ \t]*)<([A-Za-z][\w.-]{0,40}+)>[ \t]*$")  # a parent over its lines: "passwords:"
+_XML_ITEM = re.compile(r"<([A-Za-z][\w.-]{0,40}+)>([^<>\n]{1,200}+)</\1>")
+# LaTeX's description item ("\\item[Password] X" reads "Password: X").
+_LATEX_ITEM = re.compile(r"\\item\[([^\[\]\n]{1,80})\][ \t]*")
+# A space or a colon of another code point ("Password&nbsp;: X", "password\u2236 X").
+_ODD = str.maketrans({"\xa0": " ", "\u2007": " ", "\u202f": " ", "\u2236": ":", "\ua789": ":", "\u02f8": ":",
+                      "\ufe55": ":", "\ufe13": ":"})
+
+
+def _xml_open(element: re.Match[str]) -> str:
+    from .secret_documents import credential_parent
+
+    return f"{element.group(1)}{element.group(2)}:" if credential_parent(element.group(2)) else element.group()
+
+
+def _xml_parent(element: re.Match[str]) -> str:
+    from .secret_documents import credential_parent
+
+    parent = credential_parent(element.group(1))
+    if parent is None:
+        return element.group()
+    return " " + "; ".join(f"{parent}: {item.group(2)}" for item in _XML_ITEM.finditer(element.group(2))) + " "
+
+
 # A LaTeX command's argument ("\\textbf{Password}: X" reads "Password: X").
 _LATEX = re.compile(r"\\[A-Za-z]{1,20}\{([^{}\n]{1,80})\}")
 # An HTML form's field with its value: ``<input type="password" value="X">`` reads "password: X", a field
@@ -116,13 +148,18 @@ def unmarked(text: str) -> str:
         text = _FIELD.sub("", text)
     if "&" in text:
         text = _entities(text)
+    if not text.isascii():
+        text = text.translate(_ODD)
     if "\\" in text:
-        text = _LATEX.sub(r"\1", text)
+        text = _LATEX.sub(r"\1", _LATEX_ITEM.sub(r"\1: ", text))
     if "<" in text:
-        text = _TAG.sub(" ", _html_cells(_INPUT.sub(_input_field, text)))
+        text = _html_cells(_INPUT.sub(_input_field, text))
+        if "</" in text:
+            text = _XML_LEAF.sub(r" \1: \2 ", _XML_OPEN.sub(_xml_open, _XML_PARENT.sub(_xml_parent, text)))
+        text = _TAG.sub(" ", text)
     if "[" in text:
         text = _LINK.sub(r"\1", text)
-    if "#" in text:
+    if "#" in text or "h" in text:
         text = _HEADING.sub("", text)
     if ":" in text:
         text = _YAML_TAG.sub(r"\1", _BLOCK.sub(r"\1", text))

@@ -52,6 +52,30 @@ CJK = [
     "密碼（正式環境）: {v}", "「パスワード」{v}", "『パスワード』：{v}", "パスワード（本番）：{v}", "[비밀번호] {v}",
     "〔암호〕 {v}", "비밀번호 (운영): {v}", "《密码》：{v}", "〈密码〉{v}",
 ]
+# A value in a child mapping of its name, a generic pair's keys (issue 25 §1.8); {n}: a name, {v}: its value
+CHILDREN = [
+    '{{"{n}": {{"value": "{v}"}}}}', 'Use {{"{n}": {{"value": "{v}"}}}} in the template',
+    '{{\n  "parameters": {{\n    "{n}": {{\n      "type": "securestring",\n      "value": "{v}"\n    }}\n  }}\n}}',
+    "parameters:\n  {n}:\n    value: {v}", "env:\n  {n}:\n    value: {v}", '{{"{n}": {{"type": "string", "default": "{v}"}}}}',
+    'variable "{n}" {{\n  type    = string\n  default = "{v}"\n}}', 'Set:\nvariable "{n}" {{\n  default = "{v}"\n}}\nthen apply.',
+    "<Parameter><Name>{n}</Name><Value>{v}</Value></Parameter>", '{{"k": "{n}", "v": "{v}"}}',
+    '[{{"field": "{n}", "content": "{v}"}}]', '[{{"label": "{n}", "value": "{v}"}}]', '{{"param":"{n}","val":"{v}"}}',
+    "- id: {n}\n  default: {v}",
+]
+# Each scalar under a parent naming credentials, a label's other shapes; {v}: a value
+UNDER_PARENTS = [
+    "secrets:\n  db: {v}", "Notes:\nsecrets:\n  db: {v}\n  redis: {v}\nthat is all", 'secrets = {{"db": "{v}"}}',
+    'api_keys = {{"stripe": "{v}", "twilio": "{v}"}}', "api_keys:\n  stripe: {v}", "tokens:\n  github: {v}",
+    "credentials:\n  prod: {v}", "[passwords]\nroot = {v}", "[credentials]\n; prod\n\nprod = {v}",
+    "<passwords><item>{v}</item></passwords>", "<secrets><db>{v}</db></secrets>", "<passwords>\n  <item>{v}</item>\n</passwords>",
+    "secrets.db: {v}", "passwords.root: {v}", "credentials.prod: {v}", "tokens[0]: {v}", "config.secrets.db: {v}",
+    "auth.tokens[1]: {v}", "headers[0]: X-Api-Key {v}", "headers[2]: Authorization-Token {v}",
+    "Password\n~~~~~~~~\n{v}", "Password\n^^^^^^^^\n{v}", "h3. Password\n{v}", "h2. API token\n{v}",
+    "Password::\n\n    {v}", "API key::\n\n    {v}", "\\item[Password] {v}", "\\item[DB password] {v}",
+    "Password | {v} | prod", "Password&nbsp;: {v}", "password\u2236 {v}", "Passwort\u2236 {v}",
+    "| user | credentials |\n|---|---|\n| admin | {v} |", "| host | creds |\n|---|---|\n| db1 | {v} |",
+    "패스워드\n{v}", "패스워드: {v}", "密钥：{v}", "密钥\n{v}",
+]
 KEPT = [
     "name: DB_HOST\nvalue: db.internal", '[{"name": "DB_HOST", "value": "db.internal"}, {"name": "PORT", "value": "5432"}]',
     "colours:\n  - red\n  - green\n  - blue", '{"colours": ["red", "green", "navy2"]}', "## Password policy\n\nUse 12 characters",
@@ -63,6 +87,14 @@ KEPT = [
     "- name: DB_PASSWORD\n  value: ${DB_PASSWORD}", "密码策略\n至少12个字符", "Password&#58; &lt;your password&gt;",
     "\\textbf{Password}: see the vault", "Passwords\n\nWe rotate them every quarter.", "【注意】请勿分享",
     "x: &anchor red\ncolour: *anchor", "Steps\n- build\n- test\n- deploy",
+    # placeholders, names of secrets without values, configuration without secrets
+    "secrets:\n  db: ${{ secrets.DB }}", "secrets:\n  - DB_PASSWORD\n  - API_KEY", "secrets:\n  db: DB_PASSWORD",
+    'secrets = {"db": "${DB_PASS}"}', "passwords:\n  root: <redacted>", "credentials.prod: see vault",
+    "tokens:\n  input: 1200\n  output: 340", "max_tokens:\n  gpt4: 4096", "[server]\nport = 8080\nhost = db.internal",
+    'variable "region" {\n  default = "us-east-1"\n}', "<Parameter><Name>Region</Name><Value>eu-west-1a</Value></Parameter>",
+    "h3. Password policy\nUse 12 characters", "Password | required | yes", "| host | credentials |\n|---|---|\n| db1 | in vault |",
+    "config.port: 8080", "items[0]: Alpha Bravo", '{"id": "abc123", "content": "meeting at 10am"}',
+    "Token usage\n~~~~~~~~~~~\n\nmoderate", "<title>Password reset</title>", "<item>apple2</item>",
 ]
 
 
@@ -89,6 +121,19 @@ def test_a_list_of_passwords_under_its_name_is_read_item_by_item(shape: str, val
 @pytest.mark.parametrize("value", VALUES)
 @pytest.mark.parametrize("shape", LABELLED + CJK)
 def test_a_label_over_or_around_its_value_is_read_as_label_then_value(shape: str, value: str) -> None:
+    _refused_and_redacted(shape.format(v=value), value)
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("name", ["adminPassword", "DB_PASSWORD", "api_token", "secret_key"])
+@pytest.mark.parametrize("shape", CHILDREN)
+def test_a_value_in_a_child_mapping_or_a_generic_pair_is_read_as_its_name(shape: str, name: str, value: str) -> None:
+    _refused_and_redacted(shape.format(n=name, v=value), value)
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("shape", UNDER_PARENTS)
+def test_a_value_under_a_parent_naming_credentials_or_a_label_is_read(shape: str, value: str) -> None:
     _refused_and_redacted(shape.format(v=value), value)
 
 
@@ -137,6 +182,8 @@ def test_remember_refuses_and_a_turn_redacts_each_kind(store, text: str) -> None
     {"file_path": "creds.json", "content": '{"passwords": ["Xk29slQpz1Vb", "Yb82kslQ1zVx"]}'},
     {"file_path": "README.md", "content": "## Password\n\nXk29slQpz1Vb\n"},
     {"Parameters": [{"ParameterKey": "DBPassword", "ParameterValue": "Xk29slQpz1Vb"}]},
+    {"secrets": {"db": "Xk29slQpz1Vb"}}, {"headers": [["X-Api-Key", "Xk29slQpz1Vb"]]},
+    {"tokens": ["Xk29slQpz1Vb", {"github": "Yb82kslQ1zVx"}]},
 ])
 def test_a_captured_tool_input_holding_a_document_is_redacted(store, given) -> None:
     text = transcripts.input_text(given)

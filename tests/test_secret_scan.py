@@ -48,6 +48,12 @@ SHAPES = [
     "a  ", "mot  de  passe ", "pass word ", "API\nKEY: ", "パスワード:\n", "密码：\n", "key is ", "key=",
     "key aZ3kP9qLm2Xv8Rt5Wn1Yb6 ", "?access_token=a1&", "&token=a1b2c3d4e5#", "＜private＞", "﹤private",
     "<pri\u200bvate>", "<th>Password</th>", "<td>a1b2c3d4", "<tr><td>",
+    # round 9 of §1.8: child mappings, parents naming credentials, paths, XML, labels (secret_documents)
+    '{"a": {"value": "', '{"a": {', "a:\n  b:\n    value: a1\n", 'variable "a" {\n', "default = a1\n",
+    "secrets:\n", "  db: a1b2\n", "[passwords]\n", "a = a1\n", 'secrets = {"a": "', "secrets = {", "{a:{a:{",
+    "secrets.", "tokens[0]", "a.b[1].", "headers[0]: X-Api-Key a1\n", "<a><b>", "<passwords><item>a1</item>",
+    "<Name>a</Name>", "<passwords>\n", "~\n", "^^^\n", "h3. ", "Password::\n\n", "\\item[", "\\item[a] ",
+    "| a | b | c ", "Password | a1 | ", "&nbsp;", "\u2236", "패스워드\n", "密钥：", '{"k": "a", "v": "',
 ]
 
 
