@@ -24,8 +24,9 @@ _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _SPAN = re.compile(
     rf"(?<![\w.-])(?:(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
-    rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})"
-    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|today|tonight)"
+    rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:days?|weeks?|months?|years?)|past\s+(?:day|week|month|year))"
+    rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})|week\s+before\s+last"
+    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|last\s+night|today|tonight)"
     rf"|(?P<quarter>{_QUARTER}(?:\s+{_YEAR_DIGITS})?)"
     rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
     r"(?![\w-]|\.\w|['’]s\b)",
@@ -64,11 +65,21 @@ _RECENT = re.compile(
 RECENT_DAYS = {"days": 7, "weeks": 30, "months": 90}
 RECENT_DEFAULT_DAYS = 30
 _YEAR = re.compile(_YEAR_DIGITS)
-# dateparser reads "last week" but not "past week" or "previous week": the same time to memvault.
-_PAST = re.compile(r"^(?:past|previous)\b", re.IGNORECASE)
+# dateparser reads "last week" but not "previous week": the same time to memvault ("past week" is
+# the last seven days, ``_ROLLING``).
+_PAST = re.compile(r"^previous\b", re.IGNORECASE)
+# A rolling window up to now: "the past 2 weeks", "last 14 days", "over the past month" (issue 25).
+_ROLLING = re.compile(rf"^(?:(?:last|past|previous)\s+({_NUMBER})|past)\s+(day|week|month|year)s?$", re.IGNORECASE)
+_ROLLING_MAX = 100_000  # units back at most: "the last 10**9 days" reaches the epoch
+_NUMBER_WORDS = "a one two three four five six seven eight nine ten eleven twelve".split()
+# Words dateparser does not read as the days they name (issue 25): "the day before yesterday" is two
+# days ago, "the week before last" the calendar week two weeks back, "last night" yesterday and today
+# (the night runs over midnight, in the asker's time zone, which the server does not know).
+_SAID_AS = {"day before yesterday": "2 days ago", "week before last": "2 weeks ago", "last night": "yesterday"}
 _QUARTER_YEAR = re.compile(rf"^q([1-4])\s+({_YEAR_DIGITS})$", re.IGNORECASE)
 _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
+_EPOCH = datetime(1970, 1, 1)
 
 
 # A month, date, quarter or weekday written in a memory's text (``Said.in_text``).
@@ -160,6 +171,12 @@ class TimeRange:
     text: str
     vague: bool = False
     said: Said | None = None
+    shown_end: int | None = None  # the end shown to people: now, where ``end`` runs a day on (clock skew)
+
+    @property
+    def until(self) -> int:
+        """The end shown to people ([start, until)): ``end`` without the day of clock skew."""
+        return self.end if self.shown_end is None else self.shown_end
 
     @property
     def observable(self) -> bool:
@@ -278,7 +295,12 @@ class TimeParser:
                         return TimeRange(0, 0, text, said=said)
                     continue
                 quarter = _QUARTER_YEAR.match(text)
+                said_as = text
                 this_day = _THIS_WEEKDAY.match(text)
+                rolling = _ROLLING.match(text)
+                if rolling:
+                    start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
+                    return TimeRange(start, latest, text, shown_end=now_ms)
                 if quarter:
                     moment, period = datetime(int(quarter[2]), 3 * int(quarter[1]) - 2, 1), "quarter"
                 elif this_day:  # that day of this week (dateparser reads "this Monday" as the next one)
@@ -286,19 +308,23 @@ class TimeParser:
                     moment: datetime | None = monday + timedelta(days=_WEEKDAYS.split("|").index(this_day[1].lower()))
                     period = "day"
                 else:
-                    data = parser.get_date_data(_PAST.sub("last", text))
+                    said_as = _SAID_AS.get(" ".join(text.lower().split()), text)
+                    data = parser.get_date_data(_PAST.sub("last", said_as))
                     moment, period = data.date_obj, data.period or "day"
                 if moment is None:
                     continue
                 start, end = period_range(moment, period)
+                if said_as == "yesterday" and said_as != text:  # last night: yesterday and today
+                    end = period_range(base, "day")[1]
                 if start >= latest:  # nothing is observed then; a memory may say it
                     if said is not None and not since:
                         return TimeRange(0, 0, text, said=said)
                     continue
                 if said is not None:  # a past March is that year's; a past Monday, one day no text names
                     said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
-                return TimeRange(start, latest if since else min(end, latest), f"since {text}" if since else text,
-                                 said=said)
+                end = latest if since else min(end, latest)
+                return TimeRange(start, end, f"since {text}" if since else text, said=said,
+                                 shown_end=min(end, now_ms))
         return recent(query, now_ms)
 
 
@@ -309,4 +335,28 @@ def recent(query: str, now_ms: int) -> TimeRange | None:
     if found is None:
         return None
     days = RECENT_DAYS.get((found.group("recent") or found.group("few") or "").lower(), RECENT_DEFAULT_DAYS)
-    return TimeRange(now_ms - days * _DAY_MS, now_ms + limits.FUTURE_TOLERANCE_MS, found.group(0), vague=True)
+    return TimeRange(now_ms - days * _DAY_MS, now_ms + limits.FUTURE_TOLERANCE_MS, found.group(0), vague=True,
+                     shown_end=now_ms)
+
+
+def _count(number: str | None) -> int:
+    """The count a ``_NUMBER`` writes ("3", "two", "a"); 1 when None ("the past week")."""
+    if number is None:
+        return 1
+    word = number.lower()
+    if word.isdigit():
+        return _ROLLING_MAX if len(word) > 5 else min(int(word), _ROLLING_MAX)
+    return max(1, _NUMBER_WORDS.index("a" if word == "an" else word))
+
+
+def _back(moment: datetime, count: int, unit: str) -> datetime:
+    """``moment`` ``count`` days, weeks, months or years earlier (a month's day kept, or its last),
+    never before the epoch."""
+    if unit in ("day", "week"):
+        days = count * (7 if unit == "week" else 1)
+        return max(_EPOCH, moment - timedelta(days=min(days, (moment - _EPOCH).days + 1)))
+    months = moment.year * 12 + moment.month - 1 - count * (12 if unit == "year" else 1)
+    year, month = months // 12, months % 12 + 1
+    if year < _EPOCH.year:
+        return _EPOCH
+    return moment.replace(year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1]))

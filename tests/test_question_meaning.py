@@ -132,6 +132,33 @@ def test_this_week_and_since_run_from_their_start_to_now(store, question, wanted
     assert {h.memory.id for h in hits[:len(wanted)]} == {ids[name] for name in wanted}
 
 
+@pytest.mark.contract  # the time range is a candidate filter in each backend's own query
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("what did we change in the last two weeks?", {"night", "2d", "10d"}),
+    ("what did we change over the past 14 days?", {"night", "2d", "10d"}),
+    ("what did we change in the past 3 days?", {"night", "2d"}),
+    ("what did we change over the past week?", {"night", "2d"}),
+    ("what did we change in the past month?", {"night", "2d", "10d", "20d"}),
+    ("what did we change over the last three months", {"night", "2d", "10d", "20d", "60d"}),
+    ("what did we change the day before yesterday?", {"2d"}),
+    ("what did we change last night?", {"night"}),
+])
+def test_a_window_back_from_now_finds_what_was_observed_in_it(store, question, wanted):
+    """Issue 25: "the last two weeks", "past 3 days" were no time, "the day before yesterday" was
+    yesterday, "last night" no time."""
+    days = {"night": 0.5, "2d": 2, "10d": 10, "20d": 20, "60d": 60, "200d": 200}
+    ids = {name: remember(store, text, kind="episode", days_ago=ago) for (name, ago), text in zip(days.items(), [
+        "Changed the log retention of the API gateway to 14 days",
+        "Changed the default instance type of the CI runners",
+        "Changed the alert threshold of the disk usage check",
+        "Changed the TTL of the DNS records of the status page",
+        "Changed the timeout of the payment webhook to 10 seconds",
+        "Changed the owner of the nightly backup job",
+    ], strict=True)}
+    hits = recall(store, question)
+    assert {h.memory.id for h in hits[:len(wanted)]} == {ids[name] for name in wanted}
+
+
 def test_a_time_match_alone_does_not_make_a_hit_sure(store):
     """Issue 25: "what did Aiko decide today?" returned today's decision not mentioning Aiko at 0.84."""
     with_filler(store)

@@ -273,3 +273,14 @@ def test_a_question_s_times_are_parsed_at_most_parsed_max_times(monkeypatch):
     calls.clear()
     found = TimeParser().find("what did we ship on Feb 30 2020 or on 3 March 2020?", NOW_MS)
     assert found is not None and found.text == "3 March 2020"  # a later span is read when an earlier fails
+
+
+@pytest.mark.parametrize("unit", ["last 2 weeks ", "past 999", "last\t\t", "the day before ", "day before yesterday ",
+                                  "week before last ", "last night ", "previous " + "9" * 70 + " ", "past three "])
+def test_reading_a_long_question_of_windows_back_takes_linear_time(unit):
+    """Issue 25 §2's new times ("the last 2 weeks", "the day before yesterday") keep a question's
+    reading linear: each is a fixed run of words, and a window back is read without dateparser."""
+    question = (unit * (SIZE // len(unit) + 1))[:SIZE]
+    start = time.thread_time()
+    TimeParser().find(question, NOW_MS)
+    assert time.thread_time() - start < BOUND_S

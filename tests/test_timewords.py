@@ -25,9 +25,12 @@ NOW = parse_iso("now", "2025-02-19T12:00:00Z")
         ("deploy of 2024-03-12", "2024-03-12", "2024-03-13", "2024-03-12"),
         ("what did we ship in Sept 2024", "2024-09-01", "2024-10-01", "Sept 2024"),
         # The pattern finds "past"/"previous"; dateparser reads only "last" (second new-user trial).
-        ("what happened in the past week", "2025-02-10", "2025-02-17", "past week"),
         ("incidents of the previous month", "2025-01-01", "2025-02-01", "previous month"),
-        ("what did we decide the past year", "2024-01-01", "2025-01-01", "past year"),
+        ("what happened the previous week", "2025-02-10", "2025-02-17", "previous week"),
+        # Before yesterday, before last (issue 25: "the day before yesterday" was yesterday).
+        ("what broke the day before yesterday", "2025-02-17", "2025-02-18", "day before yesterday"),
+        ("what broke the day  before Yesterday", "2025-02-17", "2025-02-18", "day  before Yesterday"),
+        ("what did we ship the week before last?", "2025-02-03", "2025-02-10", "week before last"),
         # Vague recent times: the days up to now, and a day on (clock skew; new-user trial).
         ("what did we change recently?", "2025-01-20", "2025-02-20", "recently"),
         ("Lately, what broke?", "2025-01-20", "2025-02-20", "Lately"),
@@ -43,6 +46,66 @@ def test_a_time_expression_becomes_the_range_it_names(question, start, end, word
     found = TimeParser().find(question, NOW)
     assert found is not None
     assert (format_ms(found.start)[:10], format_ms(found.end)[:10], found.text) == (start, end, words)
+
+
+@pytest.mark.parametrize("lead", ["", "in the ", "over the ", "during the ", "for the "])
+@pytest.mark.parametrize("word", ["last", "past", "previous", "Past"])
+@pytest.mark.parametrize(("count", "unit", "start"), [
+    ("2", "weeks", "2025-02-05T12:00"), ("two", "weeks", "2025-02-05T12:00"), ("14", "days", "2025-02-05T12:00"),
+    ("10", "days", "2025-02-09T12:00"), ("three", "days", "2025-02-16T12:00"), ("1", "day", "2025-02-18T12:00"),
+    ("3", "months", "2024-11-19T12:00"), ("twelve", "months", "2024-02-19T12:00"), ("a", "month", "2025-01-19T12:00"),
+    ("2", "years", "2023-02-19T12:00"), ("one", "year", "2024-02-19T12:00"), ("six", "weeks", "2025-01-08T12:00"),
+])
+def test_a_number_of_units_back_is_a_rolling_window_up_to_now(lead, word, count, unit, start):
+    """Issue 25: "the last two weeks", "past 3 days", "over the last 3 months" were no time. The
+    range runs a day past now inside (clock skew) and is shown ending now."""
+    found = TimeParser().find(f"what did we change {lead}{word} {count} {unit}?", NOW)
+    assert found is not None and found.text == f"{word} {count} {unit}"
+    assert (format_ms(found.start)[:16], format_ms(found.end)[:16]) == (start, "2025-02-20T12:00")
+    assert format_ms(found.until)[:16] == "2025-02-19T12:00"
+
+
+@pytest.mark.parametrize(("question", "start", "words"), [
+    ("what happened in the past week", "2025-02-12T12:00", "past week"),
+    ("what broke over the past week?", "2025-02-12T12:00", "past week"),
+    ("failures the past month", "2025-01-19T12:00", "past month"),
+    ("what did we decide over the past year", "2024-02-19T12:00", "past year"),
+    ("anything in the past day?", "2025-02-18T12:00", "past day"),
+])
+def test_the_past_week_month_or_year_is_that_long_up_to_now(question, start, words):
+    """Issue 25: "in the past week" is the last seven days (it was the calendar week before this
+    one, which "last week" and "the previous week" still are); "the past month" one month back."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.text == words
+    assert (format_ms(found.start)[:16], format_ms(found.until)[:16]) == (start, "2025-02-19T12:00")
+
+
+def test_a_month_back_from_a_day_the_month_before_lacks_ends_on_its_last_day():
+    found = TimeParser().find("what broke in the past month", parse_iso("now", "2025-03-31T08:00:00Z"))
+    assert found is not None and format_ms(found.start)[:16] == "2025-02-28T08:00"
+
+
+@pytest.mark.parametrize("count", ["99999", "100000000000000000000", "9" * 5000])
+@pytest.mark.parametrize("unit", ["days", "weeks", "months", "years"])
+def test_a_window_back_past_the_epoch_starts_at_it(count, unit):
+    found = TimeParser().find(f"what changed in the last {count} {unit}", NOW)
+    assert found is not None and found.start == 0
+
+
+@pytest.mark.parametrize("question", ["what failed last night?", "did the backup run Last  Night",
+                                      "what did the nightly job break last night"])
+def test_last_night_is_yesterday_and_today(question):
+    """Issue 25: "last night" was no time. The night runs over midnight in the asker's time zone,
+    which the server does not know: yesterday and today up to now."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None
+    assert (format_ms(found.start)[:16], format_ms(found.until)[:16]) == ("2025-02-18T00:00", "2025-02-19T12:00")
+
+
+@pytest.mark.parametrize("question", ["what happened two days before?",
+                                      "the last one", "what did we ship last"])
+def test_a_count_or_before_without_a_time_it_counts_from_is_none(question):
+    assert TimeParser().find(question, NOW) is None
 
 
 FRIDAY = parse_iso("now", "2025-02-21T12:00:00Z")
@@ -80,6 +143,18 @@ def test_a_time_in_a_temporal_context_is_the_range_it_names_up_to_now(question, 
     found = TimeParser().find(question, FRIDAY)
     assert found is not None
     assert (format_ms(found.start)[:16], format_ms(found.end)[:16], found.text) == (start, end, words)
+
+
+@pytest.mark.parametrize(("question", "until"), [
+    ("what changed this week?", "2025-02-21T12:00"), ("what changed the last few weeks?", "2025-02-21T12:00"),
+    ("what changed since Monday?", "2025-02-21T12:00"), ("what did we do today", "2025-02-21T12:00"),
+    ("what changed recently", "2025-02-21T12:00"), ("what did we do this month", "2025-02-21T12:00"),
+    ("what happened yesterday", "2025-02-21T00:00"), ("what happened last week?", "2025-02-17T00:00"),
+])
+def test_the_range_shown_ends_by_now_without_the_day_of_clock_skew(question, until):
+    """Issue 25: "this week" was shown ending tomorrow; the day of clock skew stays in ``end``."""
+    found = TimeParser().find(question, FRIDAY)
+    assert found is not None and format_ms(found.until)[:16] == until and found.until <= found.end
 
 
 @pytest.mark.parametrize(

@@ -62,6 +62,21 @@ async def test_output_schemas_need_no_reference_resolved_and_describe_the_result
         jsonschema.validate(result.structured_content, tools[name].output_schema)
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("query", ["what changed this week about releases?", "releases the last few weeks",
+                                   "releases in the past 2 weeks", "what did we release today"])
+async def test_a_time_read_in_a_question_is_shown_ending_by_now(db_path, real_embedder, query):
+    """Issue 25: "this week" was shown ending tomorrow (the day of clock skew kept for matching)."""
+    from memvault.storage.timefmt import now_ms, parse_iso
+
+    async with client(db_path) as c:
+        await c.call_tool("remember", {"content": "Releases ship on Tuesdays", "tags": ["release"]})
+        found = await c.call_tool("recall", {"query": query})
+    time = found.structured_content["time"]
+    assert time is not None and parse_iso("until", time["until"]) <= now_ms()
+    assert parse_iso("since", time["since"]) < parse_iso("until", time["until"])
+
+
 def branches(node) -> list[list]:
     """Every ``anyOf`` anywhere in a schema."""
     if isinstance(node, list):

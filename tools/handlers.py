@@ -253,7 +253,7 @@ def _other_scopes(
 
 
 def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:
-    return NamedTime(text=time.text, since=format_ms(time.start), until=format_ms(time.end),  # type: ignore[arg-type]
+    return NamedTime(text=time.text, since=format_ms(time.start), until=format_ms(time.until),  # type: ignore[arg-type]
                      memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown))
 
 
