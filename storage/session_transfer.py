@@ -113,8 +113,10 @@ def _known_fields(field: str, record: dict[str, Any], known: tuple[str, ...], wh
 
 def field_name(name: str) -> str:
     """A line's field ``name`` as a message names it: as is when plain (letters, digits, ``_.-``, at most
-    40), else quoted (``shown``), so no name can break or forge a line of the message."""
-    return name if _PLAIN_NAME.fullmatch(name) else shown(name)
+    40) and no credential, else as ``shown`` says it (quoted, or described by its kind), so no name can
+    break or forge a line of the message or repeat a secret."""
+    said = shown(name)
+    return name if _PLAIN_NAME.fullmatch(name) and said == f"'{name}'" else said
 
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")

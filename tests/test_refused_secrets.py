@@ -147,7 +147,9 @@ def test_a_secret_in_an_import_line_is_named_never_printed(db_path, capsys):
     assert secret not in out + err
     report = json.loads(out)
     assert len(report["failed"]) == len(lines) - 1
-    assert all("a value that looks like a GitHub token" in failed["message"] for failed in report["failed"]), report
+    # an unknown field's name is the field named (described by its kind), its value in the message
+    assert all("a value that looks like a GitHub token" in failed["field"] + failed["message"]
+               for failed in report["failed"]), report
 
 
 @pytest.mark.slow
