@@ -118,10 +118,11 @@ def _inserts() -> str:
 
 def _pairs() -> str:
     """A user's name, ``:`` or ``/``, and a value shaped like a generated password: ``admin:X``, ``root / X
-    works on the staging box``, ``user admin / X`` (judged as after a space: ``code_values``)."""
+    works on the staging box``, ``user admin / X`` (judged as after a space: ``code_values``); never a URL's
+    ``//`` after a user-like scheme (``mysql://``, ``postgres://``: the URL detector's)."""
     users = (r"admin|administrator|root|sa|postgres|ubuntu|ec2-user|pi|guest|oracle|sysadmin|superuser|elastic"
              r"|jenkins|deploy|mysql|rabbitmq|minio|grafana|(?:user(?:name)?|login)[ \t]+[\w.@-]+")
-    return (f"(?i)(?:^|[\\s\"'(\\[,])(?:{users})(?::|[ \\t]*/[ \\t]*)[\"']?(?P<code_pw_pairs>{_VALUE})"
+    return (f"(?i)(?:^|[\\s\"'(\\[,])(?:{users})(?::|[ \\t]*/[ \\t]*)[\"']?(?P<code_pw_pairs>[^\\s\"'`/][^\\s\"'`]{{4,}}[^\\s\"'`.,;:!?)\\]])"
             r"(?:[\"']|[.,;:!?)\]]*(?:\s|$))")
 
 
