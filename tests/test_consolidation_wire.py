@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 
 import pytest
 from mcp import Client
@@ -35,9 +36,13 @@ def seeded(db_path, embedder) -> dict[str, str]:
         ids = {"old": fact("The team standup is at 9:15 every weekday."),
                "new": fact("The team standup is at 10:30 every weekday."),
                "stale": fact("The staging database runs on host db-stg-03.", 400)}
+        # Monday to Friday of one ISO week ten weeks back: compaction is per week, so five days
+        # counted back from today would span two weeks on some days of the week.
+        monday = now_ms() - 70 * DAY_MS
+        monday -= datetime.fromtimestamp(monday / 1000, UTC).weekday() * DAY_MS
         for n in range(5):
             store.remember(**WHERE, content=f"Looked into the flaky export test, attempt {n}.",
-                           kind="episode", importance=3, observed_at=format_ms(now_ms() - (60 + n) * DAY_MS))
+                           kind="episode", importance=3, observed_at=format_ms(monday + n * DAY_MS))
         consolidate(store)
     finally:
         store.close()
