@@ -59,6 +59,13 @@ def others_in(store: Store, month: str) -> list[str]:
     ("The data centre migration is set for 2026-09-20, a Sunday", "what is set for the data centre in September?",
      "2026-09"),
     ("Hiring pauses from 1 March until the new budget is approved", "what pauses in March?", "2026-03"),
+    # The word leading to the time is no keyword either ("during" alone lowered the coverage of the
+    # memory saying December below unrelated ones observed then).
+    ("December freeze: no production changes after the 18th", "which changes are frozen throughout December?",
+     "2025-12"),
+    ("Hiring pauses from 1 March until the new budget is approved", "what pauses during March?", "2026-03"),
+    ("The budget review moves to October, after the fiscal close", "when is the budget review within October?",
+     "2026-10"),
 ])
 def test_a_memory_saying_the_month_is_found_over_others_observed_then(store, content, question, month):
     """Issue 25: a decision saying "December" observed in September was not in the top 4 of

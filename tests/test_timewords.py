@@ -209,4 +209,16 @@ def test_a_year_inside_an_identifier_is_not_a_time(question):
 def test_the_expression_is_removed_where_it_stands_alone_only():
     found = TimeParser().find("what happened in 2024 with INC-2024-014?", NOW)
     assert found is not None and found.text == "2024"
-    assert found.remove_from("what happened in 2024 with INC-2024-014?") == "what happened in   with INC-2024-014?"
+    assert found.remove_from("what happened in 2024 with INC-2024-014?") == "what happened   with INC-2024-014?"
+
+
+@pytest.mark.parametrize(("question", "left"), [
+    ("which changes are frozen during December?", "which changes are frozen  ?"),
+    ("what shipped until the last week?", "what shipped  ?"),
+    ("what was paused throughout Q3 2026?", "what was paused  ?"),
+    ("what did Duringham say on Tuesday?", "what did Duringham say  ?"),
+])
+def test_the_word_leading_to_the_time_goes_with_it(question, left):
+    """A preposition left without its time ("during") would be a keyword no memory of that time holds."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.remove_from(question) == left
