@@ -113,9 +113,10 @@ class KeySet:
     """The issuer's signing keys (JWKS), read within ``timeout_s`` in all and trusted for ``max_age_s``
     from the start of their reading. A reading is due when the set is missing, half its max age old,
     or lacks a requested kid; at most one runs at a time, none within ``cooldown_s`` of the last. Only
-    the request that starts a reading and needs it (no fresh set, or its kid unlisted) waits for it; a
-    reading the set in hand does not wait for runs on a thread of its own, and every other request is
-    answered from the set in hand (docs/team-server-security.md)."""
+    the request that starts a reading and needs it (its kid unlisted, or the set in hand too old, or
+    too near its max age to outlive the reading) waits for it; a reading the set in hand does not need
+    runs on a thread of its own, and every other request is answered from the set in hand, never
+    waiting for another's reading (docs/team-server-security.md)."""
 
     def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = JWKS_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -146,10 +147,10 @@ class KeySet:
         if due and now - self._tried >= self.cooldown_s and self._reading.acquire(blocking=False):
             if now - self._tried < self.cooldown_s:  # read by another thread meanwhile
                 self._reading.release()
-            elif found is not None:
-                # The set in hand verifies this token: it is answered now, and the set read behind it. A
-                # thread of its own: a slow issuer made the request that came at half the max age wait
-                # for the whole reading (5 s, every cooldown while the issuer was slow; test_auth_lows).
+            elif found is not None and now - self._held[1] + self.timeout_s < self.max_age_s:
+                # The set in hand verifies this token and outlives the reading: the request is answered
+                # now, and the set read behind it. A thread of its own: a slow issuer made the request that
+                # came at half the max age wait for the whole reading (5 s, every cooldown; test_auth_lows).
                 self._tried = now
                 threading.Thread(target=self._refresh, args=(now,), name="memvault-jwks", daemon=True).start()
             else:
