@@ -44,7 +44,7 @@ WRITE_TOOLS = frozenset({"remember", "supersede", "forget", "confirm"})  # the t
 # Least time between two reads of the issuer's key set, successful or not (a flood of unknown kids
 # cannot make more), or half the set's maximum age when that is shorter (docs/team-server-security.md).
 JWKS_COOLDOWN_S = 10
-# Seconds a reading of the key set has in all (the MCP SDK's HTTP client's default per phase); a request
+# Seconds a reading of the key set has in all (httpx's default per phase, which was the wait measured); a request
 # waits for it only when it needs the set read (docs/team-server-security.md, "Waits for the key set").
 JWKS_TIMEOUT_S = 5
 # RFC 7518 §3.3 (RS*) and §3.5 (PS*): an RSA key of this many bits or more.
