@@ -6,6 +6,7 @@ token raises :class:`TokenRefused`, logged without the token. docs/team-server-s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -43,6 +44,13 @@ WRITE_TOOLS = frozenset({"remember", "supersede", "forget", "confirm"})  # the t
 # Least time between two reads of the issuer's key set, successful or not (a flood of unknown kids
 # cannot make more), or half the set's maximum age when that is shorter (docs/team-server-security.md).
 JWKS_COOLDOWN_S = 10
+# Seconds a reading of the key set has in all (httpx's default per phase, which was the wait measured); a request
+# waits for it only when it needs the set read (docs/team-server-security.md, "Waits for the key set").
+JWKS_TIMEOUT_S = 5
+# RFC 7518 §3.3 (RS*) and §3.5 (PS*): an RSA key of this many bits or more.
+RSA_MIN_BITS = 2048
+# The curve each ES algorithm names (RFC 7518 §3.4), by the JWK's crv and cryptography's name.
+_CURVES = {"ES256": ("P-256", "secp256r1"), "ES384": ("P-384", "secp384r1"), "ES512": ("P-521", "secp521r1")}
 # RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
 _SCOPE_TOKEN = re.compile(r"[\x21\x23-\x5b\x5d-\x7e]+")
 
@@ -104,16 +112,20 @@ class SigningKey(NamedTuple):
 class KeySet:
     """The issuer's signing keys (JWKS), read within ``timeout_s`` in all and trusted for ``max_age_s``
     from the start of their reading. A reading is due when the set is missing, half its max age old,
-    or lacks a requested kid; at most one runs at a time, none within ``cooldown_s`` of the last, and
-    no request waits for it (docs/team-server-security.md)."""
+    or lacks a requested kid; at most one runs at a time, none within ``cooldown_s`` of the last. Only
+    the request that starts a reading and needs it (its kid unlisted, or the set in hand too old, or
+    too near its max age to outlive the reading) waits for it; a reading the set in hand does not need
+    runs on a thread of its own, and every other request is answered from the set in hand, never
+    waiting for another's reading (docs/team-server-security.md)."""
 
-    def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = 10,
+    def __init__(self, url: str, max_age_s: float, cooldown_s: float, timeout_s: float = JWKS_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.url, self.max_age_s, self.cooldown_s, self.timeout_s, self._clock = url, max_age_s, cooldown_s, timeout_s, clock
         self._held: tuple[list[SigningKey], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
         self._unusable: dict[str, str] = {}  # kid -> why the set's JWK of that kid verifies nothing
+        self._said: frozenset[tuple[int, str, str]] = frozenset()  # the unusable JWKs the log last named
         self._tried = -math.inf
-        self._reading = threading.Lock()
+        self._reading = threading.Lock()  # held while a reading runs, released by the thread that ran it
 
     def key(self, kid: object) -> SigningKey:
         """The signing key the set lists under ``kid``.
@@ -133,17 +145,18 @@ class KeySet:
         now = self._clock()
         due = found is None or now - self._held[1] >= self.max_age_s / 2
         if due and now - self._tried >= self.cooldown_s and self._reading.acquire(blocking=False):
-            try:
-                if now - self._tried >= self.cooldown_s:  # not read by another thread meanwhile
-                    self._tried = now
-                    try:
-                        keys, self._unusable = self._read()
-                        self._held = (keys, now)
-                    except (ValueError, OSError, httpx2.HTTPError) as exc:
-                        log.warning("could not read the issuer's JWKS: %s", type(exc).__name__)
-            finally:
+            if now - self._tried < self.cooldown_s:  # read by another thread meanwhile
                 self._reading.release()
-            found, fresh = self._find(kid)
+            elif found is not None and now - self._held[1] + self.timeout_s < self.max_age_s:
+                # The set in hand verifies this token and outlives the reading: the request is answered
+                # now, and the set read behind it. A thread of its own: a slow issuer made the request that
+                # came at half the max age wait for the whole reading (5 s, every cooldown; test_auth_lows).
+                self._tried = now
+                threading.Thread(target=self._refresh, args=(now,), name="memvault-jwks", daemon=True).start()
+            else:
+                self._tried = now
+                self._refresh(now)
+                found, fresh = self._find(kid)
         if not fresh:  # -inf when another thread began the first reading a moment ago
             wait = self._tried + self.cooldown_s - self._clock()
             raise IssuerUnreachable(math.ceil(wait) if wait > 1 else 1)
@@ -153,11 +166,30 @@ class KeySet:
             raise jwt.PyJWKClientError("kid not in the JWKS")
         return found
 
+    def _refresh(self, started: float) -> None:
+        """Read the set (its reading begun at ``started``, by the clock) and hold it, or log why not;
+        then release the reading lock, which the caller took."""
+        try:
+            keys, unusable = self._read()
+            self._held, self._unusable = (keys, started), unusable
+        except (ValueError, OSError, httpx2.HTTPError) as exc:
+            log.warning("could not read the issuer's JWKS: %s", type(exc).__name__)
+        finally:
+            self._reading.release()
+
+    def idle(self, timeout_s: float) -> bool:
+        """Wait until no reading is under way, at most ``timeout_s``; whether none is."""
+        if not self._reading.acquire(timeout=timeout_s):
+            return False
+        self._reading.release()
+        return True
+
     def _read(self) -> tuple[list[SigningKey], dict[str, str]]:
         """The signing keys the issuer lists now (``use`` "sig" or unset, ``key_ops`` holding "verify"
         or unset (RFC 7517 §4.2-4.3), with a kid, of a type PyJWT knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
         without one is a reading too: the issuer has withdrawn every key, and every token is refused.
-        Beside them, for each other JWK with a kid, why it verifies nothing (:func:`unusable_jwk`).
+        Beside them, for each other JWK with a kid, why it verifies nothing (:func:`unusable_jwk`); each
+        JWK that verifies nothing is logged by its place and a hash of its kid when the set first lists it.
 
         Raises:
             TimeoutError, httpx2.HTTPError, ValueError: not read, or not a JWKS (RFC 7517 §5).
@@ -166,7 +198,8 @@ class KeySet:
 
         async def fetch() -> Any:
             with anyio.fail_after(self.timeout_s):
-                async with httpx2.AsyncClient(verify=ssl.create_default_context()) as client:  # the system's CAs, as urllib
+                async with httpx2.AsyncClient(verify=ssl.create_default_context(),  # the system's CAs, as urllib
+                                              timeout=self.timeout_s) as client:
                     response = await client.get(self.url, headers={"accept": "application/json"})
                     return response.raise_for_status().json()
 
@@ -174,8 +207,8 @@ class KeySet:
         listed = document.get("keys") if isinstance(document, dict) else None
         if not isinstance(listed, list):
             raise ValueError("the JWKS is not a JSON object with a keys list")
-        keys, unusable = [], {}
-        for item in listed:
+        keys, unusable, said = [], {}, set()
+        for index, item in enumerate(listed):
             # PyJWKSet refuses a set without a usable key: here that is an empty set, not a failed reading.
             if not isinstance(item, dict):
                 continue
@@ -183,14 +216,21 @@ class KeySet:
                 key = jwt.PyJWK(item)
             except jwt.PyJWTError:  # an unknown kty or curve, a malformed key: it signs no token taken here
                 key = None
-            reason = unusable_jwk(item, key is not None)
+            reason = unusable_jwk(item, key.key if key is not None else None)
             if key is not None and reason is None and key.key_id:
                 alg = item.get("alg")
                 keys.append(SigningKey(key, alg if isinstance(alg, str) else None))
-            elif reason is not None and isinstance(item.get("kid"), str):
-                unusable[item["kid"]] = reason
+            elif reason is not None:
+                kid = item.get("kid")
+                said.add((index, _kid_hash(kid), reason))
+                if isinstance(kid, str):
+                    unusable[kid] = reason
+        for index, kid, reason in sorted(said - self._said):  # the issuer's text only as escaped by _shown
+            log.warning("the issuer's JWKS key #%d (kid %s) is not used: %s", index, kid, reason)
+        self._said = frozenset(said)
         if not keys:
-            log.warning("the issuer's JWKS lists no signing key: every token is refused until it lists one")
+            log.warning("the issuer's JWKS lists no signing key memvault can use (%d listed): every token is "
+                        "refused until it lists one", len(listed))
         return keys, {kid: why for kid, why in unusable.items() if not any(k.key_id == kid for k in keys)}
 
     def _find(self, kid: object) -> tuple[SigningKey | None, bool]:
@@ -205,10 +245,19 @@ def _shown(value: object) -> str:
     return json.dumps(value[:40]) if isinstance(value, str) else f"a JSON {type(value).__name__}"
 
 
-def unusable_jwk(item: dict[str, Any], known: bool) -> str | None:
-    """Why the JWK ``item`` verifies no token here (``known``: PyJWT made a key of it), or None: its
-    ``use`` is not "sig", its ``key_ops`` lack "verify" (RFC 7517 §4.2-4.3), its ``alg`` is not one of
-    :data:`JWT_ALGORITHMS` (they are case-sensitive: RFC 7518 §3.1) or does not fit its ``kty``."""
+def _kid_hash(kid: object) -> str:
+    """A JWK's kid for the log: the start of its SHA-256 (never the issuer's text), or "none"."""
+    if not isinstance(kid, str):
+        return "none"
+    return "sha256:" + hashlib.sha256(kid.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def unusable_jwk(item: dict[str, Any], key: object = None) -> str | None:
+    """Why the JWK ``item`` verifies no token here (``key``: the public key PyJWT made of it, or None),
+    or None: its ``use`` is not "sig", its ``key_ops`` lack "verify" (RFC 7517 §4.2-4.3), its ``alg`` is
+    not one of :data:`JWT_ALGORITHMS` (they are case-sensitive: RFC 7518 §3.1), does not fit its ``kty``,
+    or the key is too weak for it (:func:`weak_key`)."""
+    known = key is not None
     use, ops, alg, kty = item.get("use"), item.get("key_ops"), item.get("alg"), item.get("kty")
     if use not in ("sig", None):
         return f"it is not for verifying signatures (its JWK's use is {_shown(use)}, not \"sig\")"
@@ -223,6 +272,25 @@ def unusable_jwk(item: dict[str, Any], known: bool) -> str | None:
         return f"its JWK's alg {_shown(alg)} does not fit its key type (kty {_shown(kty)})"
     if not known:
         return f"its JWK is not a public key memvault can use (kty {_shown(kty)})"
+    return weak_key(key, alg)
+
+
+def weak_key(key: object, alg: object = None) -> str | None:
+    """Why ``key`` (a ``cryptography`` public key; ``alg`` its JWK's, if any) may sign no token taken
+    here, or None: an RSA key under :data:`RSA_MIN_BITS` bits (RFC 7518 §3.3, §3.5), an EC key on a
+    curve that no ES algorithm names, or on another than the one its JWK's ``alg`` names (RFC 7518 §3.4)."""
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    if isinstance(key, rsa.RSAPublicKey) and key.key_size < RSA_MIN_BITS:
+        return f"it is a {key.key_size}-bit RSA key; RFC 7518 §3.3 asks {RSA_MIN_BITS} bits or more"
+    if isinstance(key, ec.EllipticCurvePublicKey):
+        named = {curve: crv for crv, curve in _CURVES.values()}
+        curve = named.get(key.curve.name, key.curve.name)
+        if isinstance(alg, str) and alg in _CURVES and key.curve.name != _CURVES[alg][1]:
+            return f"it is an EC key on {curve}, and its JWK's alg {alg} names {_CURVES[alg][0]} (RFC 7518 §3.4)"
+        if key.curve.name not in named:
+            return (f"it is an EC key on {curve}, a curve no algorithm taken here names (ES256 P-256, ES384 P-384, "
+                    "ES512 P-521: RFC 7518 §3.4)")
     return None
 
 
@@ -343,7 +411,8 @@ class JwtVerifier:
             raise ValueError(f"--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL: must be https:// (http:// only on "
                              f"loopback); got {url.scheme}://{url.hostname}")
         self.http = http
-        self._keys = KeySet(http.jwks_url, http.jwks_max_age_s, min(JWKS_COOLDOWN_S, http.jwks_max_age_s / 2))
+        self._keys = KeySet(http.jwks_url, http.jwks_max_age_s, min(JWKS_COOLDOWN_S, http.jwks_max_age_s / 2),
+                            JWKS_TIMEOUT_S)
 
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt
@@ -382,6 +451,8 @@ class JwtVerifier:
             for name in ("azp", "client_id", "sub"):  # who the caller is: its rate limit and turns
                 if claims.get(name) is not None:
                     _text(claims[name], f"claim {name}")
+            if claims.get("sub"):  # one spelling per subject, as per tenant: its rate limit is keyed on it
+                validate.identifier("claim sub", claims["sub"])
             scopes = granted(claims)
             field = f"claim {self.http.tenant_claim}"
             tenant = validate.scope(_text(claims.get(self.http.tenant_claim), field), DEFAULT_SCOPE, field=field)

@@ -82,6 +82,49 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+# Byte order marks of the encodings JSON once allowed (RFC 4627 §3), longest first: UTF-32LE's starts as UTF-16LE's.
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe", "UTF-16LE"),
+         (b"\xfe\xff", "UTF-16BE"))
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """The encoding a JSON text ``data`` is in when it is UTF-16 or UTF-32 ("UTF-16LE (with a byte order
+    mark)"), by its byte order mark or else by where the NUL bytes of its first ASCII characters fall
+    (RFC 4627 §3, as Python's ``json`` detects it); None for anything else."""
+    for mark, name in _BOMS:
+        if data.startswith(mark):
+            return f"{name} (with a byte order mark)"
+    if len(data) >= 4 and not data[0]:
+        return "UTF-16BE" if data[1] else "UTF-32BE"
+    if len(data) >= 4 and not data[1]:
+        return "UTF-16LE" if data[2] or data[3] else "UTF-32LE"
+    return None
+
+
+def not_utf8(data: bytes, what: str) -> str | None:
+    """Why ``data``, ``what`` the client sent ("the body", "the line"), is no JSON text memvault reads, or
+    None: JSON-RPC is UTF-8 (RFC 8259 §8.1), so UTF-16 and UTF-32 are refused naming the encoding found
+    (Python's parser would read them, the SDK's not), and invalid UTF-8 naming its first bad byte. A UTF-8
+    byte order mark is not refused (RFC 8259 §8.1: a parser MAY ignore it): take :func:`without_bom` first."""
+    wide = wide_encoding(data)
+    if wide is not None:
+        return (f"Parse error: {what} is {wide}; JSON-RPC messages must be UTF-8 (RFC 8259 §8.1): send the same "
+                "text encoded as UTF-8")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"Parse error: {what} is not valid UTF-8 ({exc.reason} at byte {exc.start}); JSON-RPC messages " \
+               "must be UTF-8 (RFC 8259 §8.1)"
+    return None
+
+
+def without_bom(data: bytes) -> bytes:
+    """``data`` without a leading UTF-8 byte order mark (RFC 8259 §8.1: a parser MAY ignore it; Windows
+    editors and PowerShell 5's ``-Encoding UTF8`` write one)."""
+    return data.removeprefix(UTF8_BOM)
+
+
 def loads(text: str | bytes) -> Any:
     """A message as JSON, on both transports: NaN and Infinity refused (:class:`NotJson`), a key given
     twice in one object refused (:class:`DuplicateKey`) rather than the last one silently kept."""
@@ -171,6 +214,7 @@ class Wire:
         self._batches: dict[str, _Batch] = {}  # id of a request in a batch -> its batch
         self._open: set[str] = set()  # ids of requests passed on and not answered yet
         self._answered = anyio.Event()
+        self._carried = 0  # NUL bytes of the last line's break left at the start of the next (UTF-16/32LE)
 
     async def drained(self, timeout_s: float) -> None:
         """Wait (at most ``timeout_s``) until every request passed on has been answered."""
@@ -187,13 +231,18 @@ class Wire:
         await self._out(data + b"\n")
 
     async def incoming(self, raw: bytes) -> None:
-        """One line from the client: its messages passed on to the SDK, or answered."""
+        """One line from the client: its messages passed on to the SDK, or answered. A line in UTF-16 or
+        UTF-32 is answered naming that encoding (:func:`not_utf8`); a UTF-8 byte order mark is ignored."""
+        if self._carried and raw.startswith(b"\x00" * self._carried):
+            raw = raw[self._carried:]  # the rest of the line break of a UTF-16LE or UTF-32LE line before
+        raw = without_bom(raw)
         if not raw.strip():
             return
+        wide = wide_encoding(raw) or ""
+        self._carried = 1 if wide.startswith("UTF-16LE") else 3 if wide.startswith("UTF-32LE") else 0
+        refused = not_utf8(raw, "the line")
         try:
-            value = loads(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            refused = f"Parse error: the line is not valid UTF-8 ({exc.reason} at byte {exc.start})"
+            value = loads(raw.decode("utf-8")) if refused is None else None
         except RecursionError:
             refused = "Parse error: the JSON is nested too deeply"
         except DuplicateKey as exc:
@@ -202,7 +251,7 @@ class Wire:
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
             refused = f"Parse error: {exc}"
         else:
-            refused = "Invalid Request: the batch is empty" if value == [] else None
+            refused = refused or ("Invalid Request: the batch is empty" if value == [] else None)
         if refused is not None:
             await self._write(error_reply(None, PARSE_ERROR if refused.startswith("Parse") else INVALID_REQUEST, refused))
             return
@@ -371,7 +420,15 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
     request of its own; a body that is no JSON-RPC message gets ``-32600`` naming what is
     wrong (both got pydantic's dump as ``-32602``); a key given twice, and text the SDK's
     parser refuses (a lone surrogate), and NaN or Infinity (which the SDK reads), get stdio's answers
-    (:func:`loads`, :func:`unreadable_reply`)."""
+    (:func:`loads`, :func:`unreadable_reply`). A body in UTF-16 or UTF-32, or not valid UTF-8, gets -32700
+    naming what it is (:func:`not_utf8`); a UTF-8 byte order mark is ignored."""
+    if body.startswith(UTF8_BOM):
+        body = without_bom(body)
+        scope = _sized(scope, body)
+    refused = not_utf8(body, "the body")
+    if refused is not None:
+        await _json(send, 400, error_reply(None, PARSE_ERROR, refused))
+        return
     try:
         value = loads(body)
     except DuplicateKey as exc:
@@ -452,9 +509,14 @@ async def _collected(app: _ASGI, scope: dict[str, Any], body: bytes) -> tuple[in
         elif event["type"] == "http.response.body":
             got["body"] += event.get("body", b"")
 
-    headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
-    await app({**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}, _replay(body), send)
+    await app(_sized(scope, body), _replay(body), send)
     return got["status"], got["headers"], got["body"]
+
+
+def _sized(scope: dict[str, Any], body: bytes) -> dict[str, Any]:
+    """``scope`` with a Content-Length header of ``body``'s length in place of the one sent."""
+    headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
+    return {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
 
 
 async def _json(send: Any, status: int, value: object) -> None:

@@ -211,6 +211,34 @@ def name(field: str, value: str, max_chars: int) -> str:
     return text
 
 
+def identifier(field: str, value: str) -> str:
+    """``value`` when it is an identifier another system assigned (an OAuth token's ``sub``) that memvault
+    keys state on, spelled one way: the rules of :func:`name` that make two look-alike spellings one
+    (unchanged by Unicode NFKC and by trimming, single plain spaces between words, no control, format,
+    invisible or private-use character), without its limits of length, script and credentials, which
+    an issuer's identifiers need not meet. Refused, never rewritten: an issuer compares its identifiers
+    exactly (RFC 7519 §2 StringOrURI), so a rewritten one could be another's.
+
+    Raises:
+        InvalidInput: naming the field, the rule and where, never quoting the value.
+    """
+    text = _check_text(field, value)
+    rule = ("memvault takes one spelling of each: no white space but single plain spaces between words, no "
+            "invisible, format or control character, unchanged by Unicode NFKC")
+    bad = (_ASCII_NOT_IN_NAMES if text.isascii() else unicode_pattern(_NOT_IN_NAMES)).search(text)
+    if bad is not None:
+        raise InvalidInput(field, f"holds {_character(bad[0])} at character {bad.start() + 1}; {rule}")
+    if text != text.strip(" ") or "  " in text:
+        where = "starts or ends with a space" if text != text.strip(" ") else "has two spaces in a row"
+        raise InvalidInput(field, f"{where}; {rule}")
+    if unicodedata.normalize("NFKC", text) != text:
+        at = next((i for i, c in enumerate(text) if unicodedata.normalize("NFKC", c) != c), None)
+        which = f"holds {_character(text[at])}, a compatibility form" if at is not None else \
+            "is not in Unicode normalization form NFKC (a letter and a separate accent)"
+        raise InvalidInput(field, f"{which}; {rule}")
+    return text
+
+
 def fold_tag(text: str) -> str:
     """A tag's stored form: case-folded and NFC (Unicode caseless matching, ch. 3.13),
     without invisible characters (``_INVISIBLE``)."""

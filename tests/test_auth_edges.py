@@ -107,3 +107,25 @@ def test_fits_pairs_each_allowed_algorithm_with_its_key_type_and_curve() -> None
     assert set(expected) == set(JWT_ALGORITHMS)
     for alg in JWT_ALGORITHMS:
         assert [name for name, key in keys.items() if fits(alg, key)] == [expected[alg]], alg
+
+
+@pytest.mark.parametrize(("make", "alg", "weak"), [
+    (lambda: rsa.generate_private_key(public_exponent=65537, key_size=1024), None, "it is a 1024-bit RSA key"),
+    (lambda: rsa.generate_private_key(public_exponent=65537, key_size=2040), "PS512", "it is a 2040-bit RSA key"),
+    (lambda: rsa.generate_private_key(public_exponent=65537, key_size=2048), "RS256", None),
+    (lambda: rsa.generate_private_key(public_exponent=65537, key_size=3072), "PS384", None),
+    (lambda: ec.generate_private_key(ec.SECP256R1()), "ES256", None),
+    (lambda: ec.generate_private_key(ec.SECP256R1()), None, None),  # the token's alg is checked by fits()
+    (lambda: ec.generate_private_key(ec.SECP521R1()), "ES512", None),
+    (lambda: ec.generate_private_key(ec.SECP384R1()), "ES256", "it is an EC key on P-384, and its JWK's alg ES256"),
+    (lambda: ec.generate_private_key(ec.SECP521R1()), "ES384", "it is an EC key on P-521, and its JWK's alg ES384"),
+    (lambda: ec.generate_private_key(ec.SECP256K1()), None, "it is an EC key on secp256k1, a curve no algorithm"),
+    (lambda: ec.generate_private_key(ec.SECP224R1()), None, "it is an EC key on secp224r1, a curve no algorithm"),
+    (lambda: ed25519.Ed25519PrivateKey.generate(), "EdDSA", None),
+])
+def test_a_key_too_weak_for_what_it_would_verify_is_named_by_its_kind(make, alg, weak) -> None:
+    """RFC 7518 §3.3-3.5: RSA keys of 2048 bits or more, an EC key on the curve its alg names."""
+    from memvault.server.auth import weak_key
+
+    found = weak_key(make().public_key(), alg)
+    assert (found is None) if weak is None else (found is not None and found.startswith(weak)), found

@@ -52,8 +52,8 @@ def test_a_set_past_its_max_age_is_never_trusted_while_the_issuer_is_down(issuer
     keys = keys_of(issuer, clock)
     assert keys.key(KID).key_id == KID and issuer.requests == 1
     issuer.down = True
-    clock.now += MAX_AGE_S / 2  # due: read again, but the set in hand is still trusted
-    assert keys.key(KID).key_id == KID and issuer.requests == 2
+    clock.now += MAX_AGE_S / 2  # due: read again behind the request, the set in hand still trusted
+    assert keys.key(KID).key_id == KID and keys.idle(30) and issuer.requests == 2
     clock.now += MAX_AGE_S / 2  # past the max age of the one good reading; the last attempt is 30 s old
     with pytest.raises(IssuerUnreachable) as refused:
         keys.key(KID)
@@ -93,6 +93,8 @@ def test_a_new_key_is_found_by_the_reading_its_kid_causes(issuer, clock) -> None
     assert keys.key("rotated").key_id == "rotated"
     del issuer.published["rotated"]
     clock.now += MAX_AGE_S / 2  # withdrawn: refused from the next reading, due at half the max age
+    assert keys.key("rotated").key_id == "rotated"  # the set in hand answers; the reading runs behind it
+    assert keys.idle(30)
     with pytest.raises(jwt.PyJWKClientError):
         keys.key("rotated")
     assert issuer.requests == 3
@@ -155,7 +157,8 @@ def test_a_set_without_a_signing_key_is_a_reading_and_refuses_every_kid(issuer, 
     assert keys.key(KID).key_id == KID
     for name, value in withdrawn.items():
         setattr(issuer, name, value)
-    clock.now += MAX_AGE_S / 2  # the next reading is due
+    clock.now += MAX_AGE_S / 2  # the next reading is due: it runs behind the request the set in hand answers
+    assert keys.key(KID).key_id == KID and keys.idle(30)
     for step in range(3):  # refused by the reading, and by each reading after it: never IssuerUnreachable
         with pytest.raises((jwt.PyJWKClientError, KeyRefused)) as refused:  # no kid, or one no key verifies with
             keys.key(KID)
@@ -175,6 +178,7 @@ def test_a_document_that_is_no_jwks_is_a_failed_reading_not_an_empty_set(issuer,
     assert keys.key(KID).key_id == KID
     issuer.document = document
     clock.now += MAX_AGE_S / 2
+    assert keys.key(KID).key_id == KID and keys.idle(30)
     assert keys.key(KID).key_id == KID and issuer.requests == 2  # not read: the set in hand is still trusted
     clock.now += MAX_AGE_S / 2
     with pytest.raises(IssuerUnreachable):

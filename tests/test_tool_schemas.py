@@ -289,3 +289,36 @@ def test_strict_tools_over_real_stdio(db_path):
         assert f'[{memory["short_id"]}] preference' in boot and "_1 of 1 memory shown" in boot
     finally:
         server.close()
+
+
+@pytest.mark.asyncio
+async def test_the_named_times_until_is_described_as_recall_shows_it(db_path, real_embedder):
+    """Issue 25: the schema said "(exclusive)" while a time running on to now is shown ending at now
+    (a memory observed then is in it). A past time ends at the first moment after it; a time running on
+    to now ends at now; none ends after now."""
+    from datetime import UTC, datetime, timedelta
+
+    from memvault.storage.timefmt import now_ms, parse_iso
+
+    async with client(db_path) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        await c.call_tool("remember", {"content": "The deploy of the billing service failed"})
+        before = now_ms()
+        found = {q: (await c.call_tool("recall", {"query": q})).structured_content["time"]
+                 for q in ("what failed yesterday?", "what failed this week?", "what failed in the last 3 days?",
+                           "what failed today?", "what failed last week?")}
+        after = now_ms()
+    described = tools["recall"].output_schema["properties"]["time"]
+    described = next(s for s in described.get("anyOf", [described]) if s.get("type") == "object")
+    until = described["properties"]["until"]["description"]
+    assert "exclusive" not in until and "never later than now" in until.lower() and "yesterday" in until
+    midnight = datetime.fromtimestamp(before / 1000, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    ms = {q: (parse_iso("since", t["since"]), parse_iso("until", t["until"])) for q, t in found.items()}
+    day = int(timedelta(days=1).total_seconds() * 1000)
+    today = int(midnight.timestamp() * 1000)
+    assert ms["what failed yesterday?"] == (today - day, today)  # ends at today's 00:00
+    for q in ("what failed this week?", "what failed in the last 3 days?", "what failed today?"):
+        assert before <= ms[q][1] <= after, q  # runs on to now: ends at now
+    assert ms["what failed in the last 3 days?"][1] - ms["what failed in the last 3 days?"][0] == 3 * day
+    assert ms["what failed last week?"][1] <= today - (midnight.weekday() * day)  # ends where this week starts
+    assert all(u <= after for _, u in ms.values())

@@ -185,7 +185,10 @@ class NamedTime(_Result):
 
     text: str = Field(description="The words of the question that name it, e.g. 'last month'.")
     since: str = Field(description="Its start, ISO-8601 UTC (inclusive).")
-    until: str = Field(description="Its end, ISO-8601 UTC (exclusive).")
+    until: str = Field(description="Its end, ISO-8601 UTC: for a time wholly past, the first moment after "
+                       "it ('yesterday' ends at today's 00:00, which is not in it); for a time running on to "
+                       "now ('today', 'this week', 'last 3 days', 'in December' during December), now. Never "
+                       "later than now; with an until filter, times are counted back from it instead of now.")
     memories_in_it: int = Field(description="How many of the memories returned were observed in it; 0 means "
                                 "nothing returned was observed then.")
 
