@@ -199,6 +199,22 @@ class Upkeep:
             notes, self._notes = self._notes, [f for f in self._notes if not f.done()]
         futures.wait(notes, timeout=timeout_s)
 
+    def check_damage(self, wait: bool = False) -> None:
+        """Have the worker run SQLite's ``quick_check`` of the file once (``SqliteBackend.check_damage``:
+        damage found refuses every write from then on), and with ``wait`` wait for it; a check closing
+        the store stops is left unfinished. Nothing for PostgreSQL."""
+        if self.store.backend.kind != "sqlite":
+            return
+        backend = own(self.store)
+
+        def check() -> None:
+            backend.check_damage(lambda: self.worker.closing)
+
+        if wait:
+            self.worker.run(check)
+        else:
+            self.worker.submit("damage check", check)
+
     def start_consolidation(self) -> None:
         """Have the worker consolidate every tenant, a step at a time (``consolidate.consolidate``)."""
         from .consolidate import consolidate

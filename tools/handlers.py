@@ -158,7 +158,8 @@ def _recall_result(
         other_scopes=_other_scopes(store, caller, query, scopes, args, hits, listing),
         abstained=outcome.abstained,
         time=None if outcome.time is None else _named_time(outcome.time, shown),
-        degraded=outcome.degraded,
+        degraded="; ".join(filter(None, [outcome.degraded, store.backend.damaged and
+                                         f"memories in damaged pages are not found: {store.backend.damaged}"])) or None,
         truncated=len(shown) < len(hits),
     )
 
