@@ -163,8 +163,9 @@ class SqliteBackend:
         error = damaged(exc)
         if self.damaged is None:
             self.damaged = str(error)
-            log.warning("memvault database %s: %s Reads are served where they can be; every write is refused "
-                        "until the file is recovered and memvault restarted", self.location, error)
+            log.warning("memvault database %s is damaged (%s): reads are served where SQLite can read them, every "
+                        "write is refused until memvault is started again on a recovered file; `memvault doctor` "
+                        "says how to recover (docs/troubleshooting.md#a-damaged-database)", self.location, exc)
         return error
 
     def check_damage(self, stop: Callable[[], bool]) -> str | None:
