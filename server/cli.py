@@ -700,7 +700,10 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         embedder = Embedder(config.model_dir)
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:
             if command in CHECKED_FIRST and existed:  # damage in pages this write never reads refuses it too
-                store.upkeep.check_damage(wait=True)
+                checked = store.upkeep.check_damage()
+                if command in ("remember", "supersede", "import"):
+                    store.vector_status()  # the model loads meanwhile (the command would load it first thing)
+                checked.result()
             code = RUN[command](store, handlers.Caller(tenant=config.tenant, scope=config.scope), args)
     except MemvaultError as exc:
         if sqlite_doctor and damaged(exc):  # (a wrong key, a busy file: said as by every command)

@@ -199,7 +199,7 @@ def test_a_sound_file_is_never_found_damaged_while_others_write_during_the_check
         thread.start()
         try:
             for _ in range(5):
-                store.upkeep.check_damage(wait=True)
+                store.upkeep.check_damage().result()
                 assert store.backend.damaged is None
         finally:
             stop.set()

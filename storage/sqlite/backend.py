@@ -43,7 +43,7 @@ PRELOAD_BATCH = 64  # cells read into the vector copy per read transaction at wa
 SCRUB_GAP_S = 0.02
 MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
 TRAINED_ON = "vector_cells_trained_on"  # settings key: vectors the newest cells were trained on
-CHECK_STEPS = 100_000  # SQLite VM steps between two looks at whether a damage check must stop (ms apart)
+CHECK_STEPS = 1_000  # SQLite progress steps between two looks at whether a damage check must stop (docs/storage-tuning.md#the-damage-check)
 CHECKPOINT_PAGES = 1000  # WAL pages after a commit from which a checkpoint is asked for (SQLite's default)
 
 
@@ -169,22 +169,28 @@ class SqliteBackend:
         return error
 
     def check_damage(self, stop: Callable[[], bool]) -> str | None:
-        """SQLite's ``quick_check`` of the whole file (``health.failed_pages``) in one read transaction
-        on this thread's reader (WAL: writers and readers go on meanwhile), so that damage in pages
-        no call has read yet is known (:meth:`found_damage`); returns the problem found, or None (also
-        when ``stop()``, asked every ``CHECK_STEPS`` of SQLite's steps, ended it first). Run once per
-        server start, and by the CLI before a write (docs/troubleshooting.md#a-damaged-database)."""
+        """SQLite's ``quick_check`` of the whole file (``health.failed_pages``; FTS5's own check of each
+        keyword index included) in one read transaction on a connection of its own (WAL: writers and
+        readers go on meanwhile), so that damage in pages no call has read yet is known
+        (:meth:`found_damage`); returns the problem found, or None (also when ``stop()``, asked every
+        ``CHECK_STEPS`` of SQLite's steps, ended it first). A new connection: on one that had read
+        the file before, FTS5's check used the index structure it kept from an earlier snapshot while
+        another connection wrote, and reported a sound file damaged. Run once per server start, and
+        by the CLI before a write (docs/troubleshooting.md#a-damaged-database)."""
+        conn = open_connection(self.path, busy_timeout_ms=self._busy_timeout_ms, key=self._key)
         try:
-            with self.read(None) as tx:
-                tx.conn.set_progress_handler(stop, CHECK_STEPS)
-                try:
-                    found = health.failed_pages(tx.conn, "quick_check")
-                except apsw.InterruptError:
-                    return None
-                finally:
-                    tx.conn.set_progress_handler(None)
-        except StorageUnavailable as exc:  # it met the damage itself (read() called found_damage)
-            return str(exc) if self.damaged else None
+            conn.set_progress_handler(stop, CHECK_STEPS)
+            conn.execute("BEGIN")
+            try:
+                found = health.failed_pages(conn, "quick_check")
+            finally:
+                conn.execute("COMMIT")
+        except apsw.InterruptError:
+            return None
+        except (apsw.CorruptError, apsw.NotADBError) as exc:  # it met the damage itself
+            found = str(exc)
+        finally:
+            conn.close()
         if found is not None:
             self.found_damage(apsw.CorruptError(found))
         return found
