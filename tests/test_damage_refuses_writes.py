@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 
+import anyio
 import apsw
 import httpx2
 import pytest
@@ -54,7 +55,8 @@ def _files(db) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
 
 
 def _cli(db, *argv: str) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
-    return subprocess.run([*MEMVAULT, *argv], env=server_env(db), capture_output=True, text=True, timeout=180)
+    return subprocess.run([*MEMVAULT, *argv], env=server_env(db), capture_output=True, text=True, timeout=180,
+                          check=False)
 
 
 @pytest.mark.parametrize("write", ["remember", "supersede", "forget"])
@@ -96,7 +98,7 @@ async def test_a_fresh_stdio_server_refuses_writes_once_its_check_found_the_dama
         async with Client(stdio_client(params, errlog=errlog)) as c:
             deadline = time.monotonic() + WAIT_S
             while "Writes are refused" not in (boot := await _boot(c)) and time.monotonic() < deadline:
-                time.sleep(0.2)
+                await anyio.sleep(0.2)
             assert f"**Writes are refused**: {DAMAGED}" in boot and "memvault doctor" in boot
             assert "web-4.example" in boot  # the boot resource reads on
             for tool, args in [("remember", {"content": "The staging DB is db-stg-03"}),
