@@ -159,13 +159,14 @@ class SqliteBackend:
         """The error for damage met (SQLITE_CORRUPT, SQLITE_NOTADB, a text not UTF-8, or
         :meth:`check_damage`'s finding; ``db.damaged``), remembered in ``damaged``: from now on this
         process refuses every write with it, before beginning one, and reads go on where SQLite can
-        serve them. The only place ``damaged`` is set; said once in the log."""
+        serve them. The only place ``damaged`` is set; said once in the log, at INFO (a server's log shows
+        it; a CLI command's error already says it)."""
         error = damaged(exc)
         if self.damaged is None:
             self.damaged = str(error)
-            log.warning("memvault database %s is damaged (%s): reads are served where SQLite can read them, every "
-                        "write is refused until memvault is started again on a recovered file; `memvault doctor` "
-                        "says how to recover (docs/troubleshooting.md#a-damaged-database)", self.location, exc)
+            log.info("memvault database %s is damaged (%s): reads are served where SQLite can read them, every "
+                     "write is refused until memvault is started again on a recovered file; `memvault doctor` "
+                     "says how to recover (docs/troubleshooting.md#a-damaged-database)", self.location, exc)
         return error
 
     def check_damage(self, stop: Callable[[], bool]) -> str | None:
