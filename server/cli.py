@@ -383,7 +383,7 @@ def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoRe
 # Commands that store memories (or sessions) in the scope setting.
 WRITING = ("serve", "remember", "supersede", "import", "hook")
 # Commands that write memories: SQLite's quick check of the file runs first (issue 25; its cost:
-# docs/troubleshooting.md#a-damaged-database). Not doctor or reindex, which repair.
+# docs/storage-tuning.md#the-damage-check). Not doctor or reindex, which repair.
 CHECKED_FIRST = ("remember", "supersede", "forget", "confirm", "import", "consolidate")
 
 

@@ -392,7 +392,8 @@ class Backend(Protocol):
 
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
     password; ``read_only``: why every write will be refused (a SQLite file on a read-only
-    file system), or None; ``damaged``: the same once this process found the SQLite file damaged. What the CLI and a server's start ask beyond the memory rules (``stats``,
+    file system), or None; ``damaged``: the same once this process found the SQLite file
+    damaged. What the CLI and a server's start ask beyond the memory rules (``stats``,
     ``check``, ``rebuild_keyword_index``, ``reset_vectors``, ``put_setting``, ``warm_up``)
     are each backend's own methods (the same on both), not this contract.
     """

@@ -210,3 +210,16 @@ def test_a_sound_file_is_never_found_damaged_while_others_write_during_the_check
         store.remember(tenant="default", scope="default", content="The staging DB is db-stg-03")
     finally:
         store.close()
+
+
+def test_a_check_stopped_by_closing_says_nothing_and_leaves_the_store_whole(db_path, damaged):
+    """The check asks ``stop()`` (the worker closing) while SQLite runs it: stopped, it found nothing,
+    sets no refusal and leaves no transaction open; a check run to its end finds the damage."""
+    store = Store(db_path, FakeEmbedder(), upkeep=False)  # type: ignore[arg-type]
+    try:
+        assert store.backend.check_damage(lambda: True) is None  # type: ignore[union-attr]
+        assert store.backend.damaged is None
+        assert "memory_tags_by_tag" in store.backend.check_damage(lambda: False)  # type: ignore[union-attr,operator]
+        assert store.backend.damaged is not None
+    finally:
+        store.close()

@@ -181,11 +181,8 @@ class SqliteBackend:
         conn = open_connection(self.path, busy_timeout_ms=self._busy_timeout_ms, key=self._key)
         try:
             conn.set_progress_handler(stop, CHECK_STEPS)
-            conn.execute("BEGIN")
-            try:
-                found = health.failed_pages(conn, "quick_check")
-            finally:
-                conn.execute("COMMIT")
+            conn.execute("BEGIN")  # ended by the close: an interrupted check may have ended it already
+            found = health.failed_pages(conn, "quick_check")
         except apsw.InterruptError:
             return None
         except (apsw.CorruptError, apsw.NotADBError) as exc:  # it met the damage itself
