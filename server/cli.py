@@ -382,6 +382,9 @@ def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoRe
 
 # Commands that store memories (or sessions) in the scope setting.
 WRITING = ("serve", "remember", "supersede", "import", "hook")
+# Commands that write memories: SQLite's quick check of the file runs first (issue 25; its cost:
+# docs/storage-tuning.md#the-damage-check). Not doctor or reindex, which repair.
+CHECKED_FIRST = ("remember", "supersede", "forget", "confirm", "import", "consolidate")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -696,6 +699,11 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     try:
         embedder = Embedder(config.model_dir)
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:
+            if command in CHECKED_FIRST and existed:  # damage in pages this write never reads refuses it too
+                checked = store.upkeep.check_damage()
+                if command in ("remember", "supersede", "import"):
+                    store.vector_status()  # the model loads meanwhile (the command would load it first thing)
+                checked.result()
             code = RUN[command](store, handlers.Caller(tenant=config.tenant, scope=config.scope), args)
     except MemvaultError as exc:
         if sqlite_doctor and damaged(exc):  # (a wrong key, a busy file: said as by every command)

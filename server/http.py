@@ -628,7 +628,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
         problem = await watch.problem()
         if problem is None:
             return JSONResponse({"status": "ok", **health, "database": health["database"]
-                                 if health["database"] == "read-only" else "ready"})
+                                 if health["database"] in ("read-only", "damaged") else "ready"})
         return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
                              "model": health["model"]}, status_code=503)
 

@@ -79,6 +79,7 @@ class Runtime:
                 self.open_error = str(exc)
                 raise
             self.open_error = None
+            self._store.upkeep.check_damage()  # first: pages no call reads may be damaged (found: writes refused)
             self._store.upkeep.start_warm_up()
             if not self._store.backend.read_only:  # every round's writes would be refused (and logged)
                 self._store.upkeep.schedule_consolidation(self.config.consolidate_hours,
@@ -168,20 +169,21 @@ class Runtime:
         if self._closing:
             return
         last_reason, store = self.vector_reason, self.store()  # (a failure is logged by the worker)
-        if not store.backend.read_only:  # a read-only file: no scrub or vector can be written
+        writable = not (store.backend.read_only or store.backend.damaged)
+        if writable:  # a read-only or damaged file: no scrub or vector can be written
             store.upkeep.run_due(retry=True)
         reason = self.vector_reason = store.vector_status()
         if reason is not None and reason != last_reason:
             log.warning("memvault runs degraded: %s", reason)
         elif reason is None and last_reason not in (None, "not checked yet"):
             log.info("vectors can be made again")
-        if reason is None and not store.backend.read_only:
+        if reason is None and writable:
             store.upkeep.start_filling(FILL_BATCH)
 
     def health(self) -> dict[str, str]:
-        """Readiness without blocking: ``database`` "ready", "read-only" (reads served; ``writes``
-        then says why they are refused), "opening" or "error: <why>", ``model`` "ready", "loading"
-        or "degraded: keyword search only"."""
+        """Readiness without blocking: ``database`` "ready", "read-only" or "damaged" (reads served where
+        they can be; ``writes`` then says why they are refused), "opening" or "error: <why>", ``model``
+        "ready", "loading" or "degraded: keyword search only"."""
         store = self._store
         if store is None and self.open_error is not None:
             return {"database": f"error: {self.open_error}", "model": "not loaded"}
@@ -189,6 +191,8 @@ class Runtime:
             model = "loading"
         else:
             model = "ready" if self.vector_reason is None else "degraded: keyword search only"
+        if store is not None and store.backend.damaged:
+            return {"database": "damaged", "writes": f"refused: {store.backend.damaged}", "model": model}
         if store is not None and store.backend.read_only:
             return {"database": "read-only", "writes": f"refused: {store.backend.read_only}", "model": model}
         return {"database": "ready" if store is not None else "opening", "model": model}

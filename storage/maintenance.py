@@ -199,6 +199,21 @@ class Upkeep:
             notes, self._notes = self._notes, [f for f in self._notes if not f.done()]
         futures.wait(notes, timeout=timeout_s)
 
+    def check_damage(self) -> Future[None]:
+        """Have the worker run SQLite's ``quick_check`` of the file once (``SqliteBackend.check_damage``:
+        damage found refuses every write from then on); its future (for PostgreSQL, nothing to do: one
+        done). A check the store's closing stops is left unfinished."""
+        if self.store.backend.kind != "sqlite":
+            done: Future[None] = Future()
+            done.set_result(None)
+            return done
+        backend = own(self.store)
+
+        def check() -> None:
+            backend.check_damage(lambda: self.worker.closing)
+
+        return self.worker.submit("damage check", check)
+
     def start_consolidation(self) -> None:
         """Have the worker consolidate every tenant, a step at a time (``consolidate.consolidate``)."""
         from .consolidate import consolidate

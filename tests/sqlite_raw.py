@@ -88,3 +88,21 @@ def keyword_table(conn: apsw.Connection, tenant: str) -> str:
     from memvault.storage.sqlite.schema import keyword_table as name
 
     return name(conn.execute("SELECT number FROM keyword_tenants WHERE tenant = ?", (tenant,)).fetchone()[0])
+
+
+def overwrite_pages(path: object, name: str, byte: bytes = b"\xa5") -> list[int]:
+    """Overwrite every page of the b-tree ``name`` (a table or index) in the SQLite file at ``path``
+    (closed, its WAL checkpointed) with ``byte``, as a disk or a stray write would; returns the pages
+    (numbered from 1, SQLite's ``dbstat``)."""
+    conn = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", (name,))]
+    finally:
+        conn.close()
+    assert pages, name
+    with open(str(path), "r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * size)
+            fh.write(byte * size)
+    return pages

@@ -392,6 +392,8 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
         with_line = render(parts, short_ids, caller, scopes, budget, note + review_line, details, costed)
         if _HEADING.findall(with_line) == _HEADING.findall(document):
             document = with_line
+    if store.backend.damaged:  # first, whatever the budget: every write the session tries will be refused
+        document = f"**Writes are refused**: {store.backend.damaged}\n\n{document}"
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}
     if any(total for _, _, total in parts) or not others:
         return document

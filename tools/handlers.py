@@ -158,9 +158,15 @@ def _recall_result(
         other_scopes=_other_scopes(store, caller, query, scopes, args, hits, listing),
         abstained=outcome.abstained,
         time=None if outcome.time is None else _named_time(outcome.time, shown),
-        degraded=outcome.degraded,
+        degraded=_degraded(outcome.degraded, store.backend.damaged),
         truncated=len(shown) < len(hits),
     )
+
+
+def _degraded(search: str | None, damaged: str | None) -> str | None:
+    """A recall's ``degraded``: why part of the search did not run, and that the file is damaged."""
+    said = [search, damaged and f"memories in damaged pages are not found: {damaged}"]
+    return "; ".join(s for s in said if s) or None
 
 
 def _listing(scopes: list[str], args: dict[str, object]) -> str:

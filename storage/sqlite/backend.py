@@ -43,6 +43,7 @@ PRELOAD_BATCH = 64  # cells read into the vector copy per read transaction at wa
 SCRUB_GAP_S = 0.02
 MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
 TRAINED_ON = "vector_cells_trained_on"  # settings key: vectors the newest cells were trained on
+CHECK_STEPS = 1_000  # SQLite progress steps between two looks at whether a damage check must stop (docs/storage-tuning.md#the-damage-check)
 CHECKPOINT_PAGES = 1000  # WAL pages after a commit from which a checkpoint is asked for (SQLite's default)
 
 
@@ -70,6 +71,7 @@ class SqliteBackend:
                                      key=self._key)
         migrate(self._conn)
         self.read_only = self._conn.read_only  # why writes are refused (read-only file system or file), or None
+        self.damaged: str | None = None  # why writes are refused once damage was seen (:meth:`found_damage`), or None
         self._submit = submit
         if submit is not None:
             self._conn.set_wal_hook(self._committed)  # (replaces SQLite's checkpoint inside the commit)
@@ -116,9 +118,9 @@ class SqliteBackend:
             finally:
                 tx.conn.execute("COMMIT")
         except (apsw.CorruptError, apsw.NotADBError) as exc:
-            raise damaged(exc) from exc
+            raise self.found_damage(exc) from exc
         except UnicodeDecodeError as exc:  # memvault writes only UTF-8: bytes written over a text's
-            raise damaged(apsw.CorruptError(f"a text is not UTF-8: {exc.reason}")) from exc
+            raise self.found_damage(apsw.CorruptError(f"a text is not UTF-8: {exc.reason}")) from exc
         finally:
             with self._reads_changed:
                 self._reads[generation] -= 1
@@ -138,10 +140,58 @@ class SqliteBackend:
 
     @contextlib.contextmanager
     def write(self, tenant: str | None) -> Iterator[SqliteTransaction]:
-        """One ``BEGIN IMMEDIATE`` transaction. Raises Busy or StorageUnavailable (nothing written)."""
-        with self._lock, write_transaction(self._conn):
-            self._tx.begun(tenant, writes=True)
-            yield self._tx
+        """One ``BEGIN IMMEDIATE`` transaction. Raises Busy or StorageUnavailable (nothing written): also
+        at once, nothing begun, once damage was seen (:meth:`found_damage`)."""
+        if self.damaged is not None:
+            raise StorageUnavailable(self.damaged)
+        try:
+            with self._lock, write_transaction(self._conn):
+                self._tx.begun(tenant, writes=True)
+                yield self._tx
+        except StorageUnavailable as exc:  # (write_transaction rolled back and said it with db.damaged)
+            if isinstance(exc.__cause__, (apsw.CorruptError, apsw.NotADBError)):
+                self.found_damage(exc.__cause__)
+            raise
+        except UnicodeDecodeError as exc:  # rolled back: as in read()
+            raise self.found_damage(apsw.CorruptError(f"a text is not UTF-8: {exc.reason}")) from exc
+
+    def found_damage(self, exc: apsw.Error) -> StorageUnavailable:
+        """The error for damage met (SQLITE_CORRUPT, SQLITE_NOTADB, a text not UTF-8, or
+        :meth:`check_damage`'s finding; ``db.damaged``), remembered in ``damaged``: from now on this
+        process refuses every write with it, before beginning one, and reads go on where SQLite can
+        serve them. The only place ``damaged`` is set; said once in the log, at INFO (a server's log shows
+        it; a CLI command's error already says it)."""
+        error = damaged(exc)
+        if self.damaged is None:
+            self.damaged = str(error)
+            log.info("memvault database %s is damaged (%s): reads are served where SQLite can read them, every "
+                     "write is refused until memvault is started again on a recovered file; `memvault doctor` "
+                     "says how to recover (docs/troubleshooting.md#a-damaged-database)", self.location, exc)
+        return error
+
+    def check_damage(self, stop: Callable[[], bool]) -> str | None:
+        """SQLite's ``quick_check`` of the whole file (``health.failed_pages``; FTS5's own check of each
+        keyword index included) in one read transaction on a connection of its own (WAL: writers and
+        readers go on meanwhile), so that damage in pages no call has read yet is known
+        (:meth:`found_damage`); returns the problem found, or None (also when ``stop()``, asked every
+        ``CHECK_STEPS`` of SQLite's steps, ended it first). A new connection: on one that had read
+        the file before, FTS5's check used the index structure it kept from an earlier snapshot while
+        another connection wrote, and reported a sound file damaged. Run once per server start, and
+        by the CLI before a write (docs/troubleshooting.md#a-damaged-database)."""
+        conn = open_connection(self.path, busy_timeout_ms=self._busy_timeout_ms, key=self._key)
+        try:
+            conn.set_progress_handler(stop, CHECK_STEPS)
+            conn.execute("BEGIN")  # ended by the close: an interrupted check may have ended it already
+            found = health.failed_pages(conn, "quick_check")
+        except apsw.InterruptError:
+            return None
+        except (apsw.CorruptError, apsw.NotADBError) as exc:  # it met the damage itself
+            found = str(exc)
+        finally:
+            conn.close()
+        if found is not None:
+            self.found_damage(apsw.CorruptError(found))
+        return found
 
     def _committed(self, _conn: apsw.Connection, _name: str, pages: int) -> int:
         if pages >= CHECKPOINT_PAGES and self._submit is not None:

@@ -67,7 +67,7 @@ def check(conn: apsw.Connection) -> list[str]:
     # another connection's rebuild, and reported blobs the rebuild had replaced.
     for _, number, _ in tables:
         conn.execute(f"SELECT count(*) FROM {keyword_table(number)} WHERE {keyword_table(number)} MATCH 'memvault'")
-    integrity = _failed_pages(conn, "integrity_check")
+    integrity = failed_pages(conn, "integrity_check")
     if integrity:
         problems.append(f"the database file is damaged: {integrity}")
 
@@ -268,7 +268,7 @@ def _quick_check(path: Path) -> list[str]:
     except apsw.Error as exc:
         return [f"SQLite cannot open the file ({exc})"]
     try:
-        found = _failed_pages(conn, "quick_check")
+        found = failed_pages(conn, "quick_check")
     except apsw.Error as exc:
         return [f"SQLite's integrity check failed: it could not read the file ({exc})"]
     finally:
@@ -276,7 +276,7 @@ def _quick_check(path: Path) -> list[str]:
     return [found] if found else []
 
 
-def _failed_pages(conn: apsw.Connection, pragma: str) -> str | None:
+def failed_pages(conn: apsw.Connection, pragma: str) -> str | None:
     """SQLite's ``pragma`` (integrity_check or quick_check) as one sentence naming the tables
     whose pages are damaged, or None when it says ok."""
     lines = [line for r in conn.execute(f"PRAGMA {pragma}(20)") for line in r[0].splitlines()
