@@ -120,3 +120,18 @@ def test_the_check_sees_a_scan_and_a_sort_of_a_whole_tenant():
     assert unbounded("SELECT id FROM memories m ORDER BY importance", wide) == wide[:1]
     assert unbounded("SELECT count(*) FROM memories m", wide[:1]) == wide[:1]
     assert not unbounded("SELECT id FROM memories m WHERE seq = ?", ["SEARCH m USING INTEGER PRIMARY KEY (rowid=?)"])
+
+
+def test_remember_supersede_and_forget_read_no_tenant_whole(traced):
+    """Issue 28's kind on the write path: a write's reads (duplicates, idempotency, chains, counts)
+    go through indexes that bound them, as recall's do."""
+    store, seen = traced
+    caller = handlers.Caller(tenant="a", scope="proj")
+    first = handlers.remember(store, caller, content="The deploy window moved to Thursday evenings", kind="fact")
+    handlers.remember(store, caller, content="The deploy window moved to Thursday evenings", kind="fact")
+    newer = handlers.supersede(store, caller, id=first.id, content="The deploy window moved to Friday mornings")
+    handlers.forget(store, caller, id=newer.id, include_history=True)
+    found = plans(store, seen)
+    assert len(found) > 5
+    bad = {sql.strip(): lines for sql, plan in found.items() if (lines := unbounded(sql, plan))}
+    assert not bad, bad
