@@ -19,13 +19,28 @@ _DROPPED = frozenset({"\ufe0e", "\ufe0f", "\u200d", *map(chr, range(0x1F3FB, 0x1
 
 
 @functools.cache
-def _non_ascii() -> tuple[re.Pattern[str], re.Pattern[str], dict[int, None]]:
-    """The CJK run and symbol patterns and the marks of the Hebrew and Arabic blocks (and Arabic
-    Extended-A's) and the tatweel, which are removed: made for the first text that is not ASCII (none of
-    them is ASCII; compiling the two patterns took 0.002-0.004 s in every hook, docs/hooks.md#speed)."""
+def _non_ascii() -> tuple[re.Pattern[str], re.Pattern[str], dict[int, str | None]]:
+    """The CJK run and symbol patterns, and a table removing the marks of the Hebrew and Arabic
+    blocks (and Arabic Extended-A's) and the tatweel and folding Greek and Cyrillic accents: made for
+    the first text that is not ASCII (none of them is ASCII; compiling the two patterns took
+    0.002-0.004 s in every hook, docs/hooks.md#speed)."""
     marks = {cp: None for cp in (*range(0x0591, 0x0700), *range(0x08D3, 0x0900))
              if unicodedata.category(chr(cp)) == "Mn"} | {0x0640: None}
-    return re.compile(_CJK_SOURCE), re.compile(_SYMBOL_SOURCE), marks
+    return re.compile(_CJK_SOURCE), re.compile(_SYMBOL_SOURCE), marks | accents_folded()
+
+
+@functools.cache
+def accents_folded() -> dict[int, str]:
+    """Greek and Cyrillic letters with marks, each to its letter without them ("ά" to "α", "ё" to
+    "е"): FTS5's ``remove_diacritics`` folds Latin letters only, and Greek is often typed without
+    its accents. PostgreSQL's index removes every mark already (``postgres.sql.index_words``): the
+    two backends read these words alike."""
+    folded: dict[int, str] = {}
+    for cp in (*range(0x0370, 0x0500), *range(0x1F00, 0x2000)):
+        parts = unicodedata.normalize("NFD", chr(cp))
+        if len(parts) > 1 and all(unicodedata.combining(c) for c in parts[1:]):
+            folded[cp] = parts[0]
+    return folded
 
 
 def _symbol(match: re.Match[str]) -> str:
@@ -58,8 +73,9 @@ def is_symbol(word: str) -> bool:
 
 
 def index_text(text: str | None) -> str | None:
-    """``text`` with CJK runs as bigrams, ``_FOLD`` letters folded, Arabic and Hebrew marks
-    removed and each symbol spelled as a word. More: docs/storage-tuning.md#textindex-index-text."""
+    """``text`` with CJK runs as bigrams, ``_FOLD`` letters folded, Arabic and Hebrew marks removed,
+    Greek and Cyrillic accents folded (:func:`accents_folded`) and each symbol spelled as a word.
+    More: docs/storage-tuning.md#textindex-index-text."""
     if text is None or text.isascii():  # nothing of the above is ASCII
         return text
     cjk, symbol, marks = _non_ascii()

@@ -12,7 +12,7 @@ from .cells import SEQ_MASK
 from .db import write_transaction
 from ..errors import StoreError
 from ..literal import fill_tokens
-from ..textindex import index_text
+from ..textindex import accents_folded, index_text
 from ..turn_search import turn_key
 
 VECTOR_TABLE = "memory_vectors"
@@ -403,10 +403,27 @@ def _v15_turn_index_deletes(conn: apsw.Connection) -> None:
     rebuild_turn_index(conn)
 
 
+def _v16_accents_folded(conn: apsw.Connection) -> None:
+    """The keyword index of each tenant holding a Greek or Cyrillic letter with an accent filled anew,
+    and the turn indexes if a turn holds one: ``index_text`` now folds them
+    (``textindex.accents_folded``), and a contentless index's 'delete' must repeat what was indexed."""
+    letters = frozenset(map(chr, accents_folded()))
+    conn.create_scalar_function("memvault_accented", lambda text: bool(text) and not letters.isdisjoint(text), 1,
+                                deterministic=True)
+    for tenant, number in conn.execute(
+            "SELECT k.tenant, k.number FROM keyword_tenants k WHERE EXISTS (SELECT 1 FROM memories m"
+            " WHERE m.tenant = k.tenant AND memvault_accented(m.content))").fetchall():
+        table = keyword_table(number)
+        conn.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
+        fill_keyword_index(conn, tenant, number)
+    if conn.execute("SELECT 1 FROM turns WHERE memvault_accented(text) LIMIT 1").fetchone():
+        rebuild_turn_index(conn)
+
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
     _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
-    _v15_turn_index_deletes,
+    _v15_turn_index_deletes, _v16_accents_folded,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
