@@ -83,9 +83,9 @@ _KEY_SHAPED = r"[A-Za-z0-9/+_=.-]{24,}"  # a generated key's alphabet (base64, b
 
 @functools.cache
 def key_words() -> str:
-    """The words for a key or token (``key`` in ``secret_words.tsv``) and a service's name (``provider``)
+    """The words for a key or token (``key`` and ``token`` in ``secret_words.tsv``) and a service's name (``provider``)
     before key, secret or token, "api" perhaps between: "the Stripe key", "OpenAI API key", "GitHub token"."""
-    return f"{words('key')}|(?:{words('provider')})[ _-]?(?:api[ _-]?)?(?:keys?|secret|token)"
+    return f"{words('key')}|{words('token')}|(?:{words('provider')})[ _-]?(?:api[ _-]?)?(?:keys?|secret|token)"
 
 
 @functools.cache
@@ -102,7 +102,7 @@ def said(role: str) -> str:
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role)
-    return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
+    return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
@@ -257,7 +257,7 @@ def named_sources() -> list[str]:
     spaced, key = f"{AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     # its value may start the next line after ":" ("パスワード:", then the value), as after "password:"
-    unspaced_next = (f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*"
+    unspaced_next = (f"(?:{words('password-unspaced')}|{words('key-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*"
                      f"{_NEXT_LINE}|[ \\t]+)?")
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
