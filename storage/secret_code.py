@@ -132,17 +132,25 @@ def _stores() -> str:
 
 
 def _inserts() -> str:
-    """SQL inserting a literal in a password column (``INSERT INTO users (name, password) VALUES ('admin',
-    'X')``: the literal at the column's place, up to the ninth), and a literal shaped like a generated
+    """SQL inserting a literal in a password, secret, token or key column (``INSERT INTO users (name, password)
+    VALUES ('admin', 'X')``: the literal at the column's place, up to the ninth; a table of keys' ``key`` or
+    ``value`` column, holding a letter and a digit: ``INSERT INTO api_keys (owner, key) VALUES ('b', 'X')``), and a literal shaped like a generated
     password in a row inserted without a column list into a table of users or credentials."""
     column = r"[\"`\[]?[\w.]+[\"`\]]?[ \t]*,[ \t]*"
     literal = r"(?:N?'[^'\n]*'|\"[^\"\n]*\"|[^\s,()'\"]+)[ \t]*,[ \t]*"  # unbounded: RE2 caps repeats' sizes
-    password = r"[\"`\[]?\w*(?:password|passwd|pass|pwd|pw)[\"`\]]?[ \t]*(?:,[^()\n]*)?\)"
+    password = (r"[\"`\[]?\w*(?:password|passwd|pass|pwd|pw|secret|token|(?:api|access|private|secret)_?key)[\"`\]]?"
+                r"[ \t]*(?:,[^()\n]*)?\)")
+    # a table of keys or tokens: its "key", "value" or "hash" column holds one ("INSERT INTO api_keys (owner, key)")
+    keyed = r"[\"`\[]?(?:key|value)[\"`\]]?[ \t]*(?:,[^()\n]*)?\)"
     head = r"(?i)\bINSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[\w.\"`\[\]]+[ \t]*\([ \t]*"
+    keys_head = (r"(?i)\bINSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[\w.\"`\[\]]*(?:keys|tokens|secrets|credentials)"
+                 r"[\"`\]]?[ \t]*\([ \t]*")
     places = [f"(?:{column}){{{n}}}{password}[ \\t]*VALUES[ \\t]*\\([ \\t]*"
-              f"(?:{literal}){{{n}}}N?['\"](?P<code_pw_insert{n}q>[^'\"\\n]{{1,200}})['\"]" for n in range(9)]
+              f"(?:{literal}){{{n}}}N?['\"](?P<code_nm_insert{n}q>[^'\"\\n]{{1,200}})['\"]" for n in range(9)]
+    keyed_places = [f"(?:{column}){{{n}}}{keyed}[ \\t]*VALUES[ \\t]*\\([ \\t]*"
+                    f"(?:{literal}){{{n}}}N?['\"](?P<code_nm_insert{n}v>[^'\"\\n]{{4,200}})['\"]" for n in range(9)]
     tables = r"[\w\"`\[]*(?:users?|accounts?|credentials?|logins?|members?|admins?)[\"`\]]?"
-    return (f"{head}(?:{'|'.join(places)})"
+    return (f"{head}(?:{'|'.join(places)})|{keys_head}(?:{'|'.join(keyed_places)})"
             f"|(?i)\\bINSERT[ \\t]+(?:IGNORE[ \\t]+)?INTO[ \\t]+(?:[\\w\"`\\[\\]]+\\.)?{tables}[ \\t]+VALUES"
             f"[ \\t]*\\((?:[^()\\n]{{0,400}}?,)?[ \\t]*N?['\"](?P<code_pw_rows>[^'\"\\s]{{8,200}})['\"][ \\t]*[,)]")
 
