@@ -183,9 +183,10 @@ def _calls() -> str:
             r"[\"'](?P<code_pw_secureq>[^\"'\n]{1,200})[\"'])"
             f"|(?i:(?:(?:^|[^\\w$])(?:set|with|use|put)_?(?:[a-z0-9]+_?)??|\\.)(?:{_WORDS})[ \\t]*\\([ \\t]*"
             r"[\"'`](?P<code_nm_setterq>[^\"'`\n]{1,200})[\"'`][ \t]*(?:[),]|\.\w))"
-            # a name and its value passed together: props.setProperty("password", "X"), put("api_key", "X"),
-            # [Environment]::SetEnvironmentVariable("API_TOKEN", "X")
-            + f"|(?i:\\b(?:set|put|add|append|insert|with|define|store)\\w{{0,40}}[ \\t]*\\([ \\t]*[\"'`][^\"'`\\n]{{0,80}}?"
+            # a name and its value passed together, perhaps after a section's: props.setProperty("password", "X"),
+            # put("api_key", "X"), [Environment]::SetEnvironmentVariable("API_TOKEN", "X"), config.set("auth", "password", "X")
+            + f"|(?i:\\b(?:set|put|add|append|insert|with|define|store)\\w{{0,40}}[ \\t]*\\([ \\t]*(?:{_LIT}[ \\t]*,[ \\t]*){{0,2}}"
+            f"[\"'`][^\"'`\\n]{{0,80}}?"
             f"(?:{_WORDS})\\d{{0,3}}[\"'`][ \\t]*,[ \\t]*"
             r"[\"'`](?P<code_nm_keyedv>[^\"'`\n]{4,200})[\"'`])")
 

@@ -348,8 +348,10 @@ def named_sources() -> list[str]:
         r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""
         # .npmrc's "_auth=<base64 of user:password>", perhaps for one registry ("//registry/:_auth=")
         r"|(?:^|[\s\"'])(?:[^\s=]*:)?_auth[ \t]*=[ \t]*[\"']?(?P<whole_npmrc>[A-Za-z0-9+/]{12,}={0,2})(?:[\s\"']|$)",
-        f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
-        + _QUOTED,
+        f"(?i)(?:{_CODE_WORDS})" r"\w*(?:\\?[\]\"']){0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
+        + _QUOTED
+        # the same inside a string, its quotes escaped: "... password=\"X\";" (a JAAS config, JSON in JSON)
+        + f"|(?i)(?:{_CODE_WORDS})" r"\w*(?:\\[\"'])?[ \t]*(?:=|:)[ \t]*\\[\"'](?P<whole_escaped>[^\n\\\"']{4,200})\\[\"']",
         # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>, <entry key="password">X</entry>;
         # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
         f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"

@@ -80,7 +80,7 @@ _PLACEHOLDER = re2.compile(
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
 
-# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
+# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``, ``$env:API_KEY``,
 # ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
 # digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
 # What ``secrets.redact`` writes in a credential's place (``[GitHub token]``) is one too.
@@ -91,7 +91,7 @@ PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredenti
 def _reference() -> Any:
     """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
     hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
-    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
+    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)|\$env:[\pL\pN_]+"
                           # a command's output in its place: "$(op read op://dev/x/key)", "$(cat ~/.pw)"
                           r"|\$\([^()\n]{1,200}\)?"
                           # an encrypted value's envelope: Ansible Vault's header, SOPS' "ENC[AES256_GCM,...]"
@@ -166,13 +166,21 @@ def key_shaped(value: str) -> bool:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts) >= KEY_ENTROPY_MIN
 
 
+# A hash's name between a credential's word and its value: the value is a digest, not the credential ("password
+# (sha256): 5e88...", "password md5 = ...", "token hash: ...").
+_HASHED = re.compile(r"(?i)(?<![a-z])(?:sha-?(?:1|224|256|384|512)|md5|bcrypt|argon2(?:id|i|d)?|scrypt|pbkdf2"
+                     r"|hash(?:ed)?|digest|checksum|fingerprint)(?![a-z])")
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
     a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit; but not a compound that describes one (``_DESCRIBED``),
-    nor after ``=`` (or ``pass:``) code that names one (``_CODE``)."""
+    nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``)."""
+    if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS:
+        return False
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word
         return key_shaped(value)
