@@ -72,7 +72,8 @@ def _sql() -> str:
 _PROCEDURES = {"sp_addlogin": 1, "sp_password": 1, "sp_addlinkedsrvlogin": 4, "sp_change_users_login": 3,
                "sp_addapprole": 1, "sp_setapprole": 1}
 _ARGUMENT = r"(?:N?'[^'\n]{0,200}'|[\w@$.]{1,100})[ \t]*,[ \t]*"  # an unnamed argument, a literal or a name
-_PROCEDURE = r"(?i)\b(?:[\w\[\]]{1,100}\.){0,2}\[?%s\]?(?:[ \t]+|[ \t]*\([ \t]*)"
+# Its name, perhaps after a schema's ("master.dbo.sp_addlogin", "[dbo].[sp_password]": "." parts them).
+_PROCEDURE = r"(?i)(?:\b|\[)%s\]?(?:[ \t]+|[ \t]*\([ \t]*)"
 
 
 def _procedures() -> str:
