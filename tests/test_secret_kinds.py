@@ -277,7 +277,8 @@ STORED = {
         "Der API-Schlüssel liegt im Tresor.", "La clé API est stockée dans Vault.", "El token de acceso caduca en 1 hora.",
         "APIキーは管理画面で再発行できます。", "访问令牌的有效期是3600秒。", "API 키는 매달 교체합니다.", "Ключ API хранится в Vault.",
         "The storage account key is rotated every 60 days.", "net use Z: \\\\srv\\share /user:CORP\\jdoe /persistent:no",
-        '<add key="PartitionKey" value="CustomerIdAndRegionCode" />',
+        '<add key="PartitionKey" value="CustomerIdAndRegionCode" />', "routing key: orders.created.v2",
+        "encryption key id: alias/app-2024",
     ],
     "text in other scripts": [
         "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
