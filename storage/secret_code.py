@@ -66,6 +66,31 @@ def _sql() -> str:
             + r"|\b(?:ENCRYPTED[ \t]+)?PASSWORD[ \t]+[\"'](?P<code_pw_quotedv>[^\"'\n]{1,200})[\"']")
 
 
+# SQL Server's system procedures taking a password at a place (0-based, among unnamed arguments): sp_addlogin's
+# @passwd, sp_password's @new (and @old: ``_procedure_old``), sp_addlinkedsrvlogin's @rmtpassword,
+# sp_change_users_login's @Password, sp_addapprole's and sp_setapprole's @password.
+_PROCEDURES = {"sp_addlogin": 1, "sp_password": 1, "sp_addlinkedsrvlogin": 4, "sp_change_users_login": 3,
+               "sp_addapprole": 1, "sp_setapprole": 1}
+_ARGUMENT = r"(?:N?'[^'\n]{0,200}'|[\w@$.]{1,100})[ \t]*,[ \t]*"  # an unnamed argument, a literal or a name
+# Its name, perhaps after a schema's ("master.dbo.sp_addlogin", "[dbo].[sp_password]": "." parts them).
+_PROCEDURE = r"(?i)(?:\b|\[)%s\]?(?:[ \t]+|[ \t]*\([ \t]*)"
+
+
+def _procedures() -> str:
+    """A literal at a system procedure's password place (``_PROCEDURES``: ``EXEC sp_addlogin 'u', 'X'``,
+    ``sp_password NULL, 'X', 'sa'``), or after a named password argument (``@passwd = 'X'``, ``@new = N'X'``)."""
+    places = "|".join(f"{_PROCEDURE % name}(?:{_ARGUMENT}){{{n}}}N?'(?P<code_pw_proc{i}q>[^'\n]{{1,200}})'"
+                      for i, (name, n) in enumerate(_PROCEDURES.items()))
+    named = (r"|(?i)\bsp_\w{1,60}\b[^;\n]{0,400}?@(?:passwd|password|new|old|rmtpassword|encryptopt_password)"
+             r"[ \t]*=[ \t]*N?'(?P<code_pw_procnq>[^'\n]{1,200})'")
+    return places + named
+
+
+def _procedure_old() -> str:
+    """sp_password's first argument, the old password, when it is a literal (not NULL)."""
+    return (_PROCEDURE % "sp_password") + r"N?'(?P<code_pw_procoldq>[^'\n]{1,200})'"
+
+
 def _settings() -> str:
     command = (r"\bconfig(?:ure)?(?:[ \t]*:[ \t]*|[ \t]+)set|\bgit[ \t]+config|\bsetx|\buser-secrets[ \t]+set"
                r"|\bsecrets?[ \t]+set")
@@ -78,6 +103,13 @@ def _settings() -> str:
 def _flags() -> str:
     return (f"(?i)(?:^|[ \\t(])--?(?:[\\w]+-)*[\\w]*(?:{_WORDS})(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
             + _either("code_nm_flag"))
+
+
+def _echoed_file() -> str:
+    """A value echoed in a process substitution given to a flag for a password's file: ``--vault-password-file
+    <(echo X)``, ``--password-file=<(printf '%s' X)``."""
+    return (f"(?i)(?:^|[ \\t])--?[\\w-]*(?:{_WORDS})[\\w-]*(?:[ \\t]*=[ \\t]*|[ \\t]+)[<$]\\([ \\t]*(?:echo|printf)"
+            r"(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+[\"']%s(?:\\n)?[\"'])?[ \t]+[\"']?(?P<code_pw_echofilev>[^\s\"'|)$-][^\s\"'|)]{3,})")
 
 
 def _stdin() -> str:
@@ -94,24 +126,32 @@ def _stdin() -> str:
 def _stores() -> str:
     """A command storing a value under a name ending in a credential's word, in either order: ``aws ssm
     put-parameter --name /prod/db/password --value X``, ``az keyvault secret set --name db-password --value X``."""
-    name = f"--name[ \\t=]+[\"']?[^\\s\"']*(?:{_WORDS})(?:[_.-]?\\d{{1,3}})?[\"']?(?:[ \\t]|$)"
-    value = r"--(?:value|secret-string)(?:[ \t]*=[ \t]*|[ \t]+)"
+    name = f"--?(?:name|path)[ \\t=]+[\"']?[^\\s\"']*(?:{_WORDS})(?:[_.-]?\\d{{1,3}})?[\"']?(?:[ \\t]|$)"
+    value = r"--?(?:value|secret-string)(?:[ \t]*=[ \t]*|[ \t]+)"
     return (f"(?i){name}(?:[^\\n|;&]*?[ \\t])?{value}" + _either("code_nm_store")
             + f"|{value}" + _either("code_pw_storer") + f"[^\\n|;&]*?[ \\t]{name}")
 
 
 def _inserts() -> str:
-    """SQL inserting a literal in a password column (``INSERT INTO users (name, password) VALUES ('admin',
-    'X')``: the literal at the column's place, up to the ninth), and a literal shaped like a generated
+    """SQL inserting a literal in a password, secret, token or key column (``INSERT INTO users (name, password)
+    VALUES ('admin', 'X')``: the literal at the column's place, up to the ninth; a table of keys' ``key`` or
+    ``value`` column, holding a letter and a digit: ``INSERT INTO api_keys (owner, key) VALUES ('b', 'X')``), and a literal shaped like a generated
     password in a row inserted without a column list into a table of users or credentials."""
     column = r"[\"`\[]?[\w.]+[\"`\]]?[ \t]*,[ \t]*"
     literal = r"(?:N?'[^'\n]*'|\"[^\"\n]*\"|[^\s,()'\"]+)[ \t]*,[ \t]*"  # unbounded: RE2 caps repeats' sizes
-    password = r"[\"`\[]?\w*(?:password|passwd|pass|pwd|pw)[\"`\]]?[ \t]*(?:,[^()\n]*)?\)"
+    password = (r"[\"`\[]?\w*(?:password|passwd|pass|pwd|pw|secret|token|(?:api|access|private|secret)_?key)[\"`\]]?"
+                r"[ \t]*(?:,[^()\n]*)?\)")
+    # a table of keys or tokens: its "key", "value" or "hash" column holds one ("INSERT INTO api_keys (owner, key)")
+    keyed = r"[\"`\[]?(?:key|value)[\"`\]]?[ \t]*(?:,[^()\n]*)?\)"
     head = r"(?i)\bINSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[\w.\"`\[\]]+[ \t]*\([ \t]*"
+    keys_head = (r"(?i)\bINSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[\w.\"`\[\]]*(?:keys|tokens|secrets|credentials)"
+                 r"[\"`\]]?[ \t]*\([ \t]*")
     places = [f"(?:{column}){{{n}}}{password}[ \\t]*VALUES[ \\t]*\\([ \\t]*"
-              f"(?:{literal}){{{n}}}N?['\"](?P<code_pw_insert{n}q>[^'\"\\n]{{1,200}})['\"]" for n in range(9)]
+              f"(?:{literal}){{{n}}}N?['\"](?P<code_nm_insert{n}q>[^'\"\\n]{{1,200}})['\"]" for n in range(9)]
+    keyed_places = [f"(?:{column}){{{n}}}{keyed}[ \\t]*VALUES[ \\t]*\\([ \\t]*"
+                    f"(?:{literal}){{{n}}}N?['\"](?P<code_nm_insert{n}v>[^'\"\\n]{{4,200}})['\"]" for n in range(9)]
     tables = r"[\w\"`\[]*(?:users?|accounts?|credentials?|logins?|members?|admins?)[\"`\]]?"
-    return (f"{head}(?:{'|'.join(places)})"
+    return (f"{head}(?:{'|'.join(places)})|{keys_head}(?:{'|'.join(keyed_places)})"
             f"|(?i)\\bINSERT[ \\t]+(?:IGNORE[ \\t]+)?INTO[ \\t]+(?:[\\w\"`\\[\\]]+\\.)?{tables}[ \\t]+VALUES"
             f"[ \\t]*\\((?:[^()\\n]{{0,400}}?,)?[ \\t]*N?['\"](?P<code_pw_rows>[^'\"\\s]{{8,200}})['\"][ \\t]*[,)]")
 
@@ -127,8 +167,12 @@ def _pairs() -> str:
 
 
 def _dsn() -> str:
+    """A DSN without a scheme (``root:X@tcp(db:3306)/app``, ``u:X@db:5432/app``) and Oracle's ``user/X@db``
+    after a tool of its or a JDBC thin URL (``sqlplus scott/X@orcl``, ``jdbc:oracle:thin:scott/X@db:1521/ORCL``)."""
+    oracle = (r"|(?i:\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\b(?:[ \t]+-\w+)*[ \t]+(?:userid=)?"
+              r"|jdbc:oracle:(?:thin|oci8?):)[\"']?[\w$#.]{1,64}/(?P<code_pw_oraclev>[^\s@/\"'`]{1,200})@")
     return (r"(?:^|[\s\"'`=(,])[\w.+-]{1,64}:(?P<code_pw_dsnv>[^\s:@/\"'`]{1,200})@"
-            r"(?:(?:tcp|udp|unix)\(|[\w.-]+:\d{2,5}(?:[/\s\"'`]|$)|[\w.-]*/)")
+            r"(?:(?:tcp|udp|unix)\(|[\w.-]+:\d{2,5}(?:[/\s\"'`]|$)|[\w.-]*/)" + oracle)
 
 
 def _calls() -> str:
@@ -139,7 +183,13 @@ def _calls() -> str:
             r"|(?i:\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force|String))*[ \t]+"
             r"[\"'](?P<code_pw_secureq>[^\"'\n]{1,200})[\"'])"
             f"|(?i:(?:(?:^|[^\\w$])(?:set|with|use|put)_?(?:[a-z0-9]+_?)??|\\.)(?:{_WORDS})[ \\t]*\\([ \\t]*"
-            r"[\"'`](?P<code_nm_setterq>[^\"'`\n]{1,200})[\"'`][ \t]*(?:[),]|\.\w))")
+            r"[\"'`](?P<code_nm_setterq>[^\"'`\n]{1,200})[\"'`][ \t]*(?:[),]|\.\w))"
+            # a name and its value passed together, perhaps after a section's: props.setProperty("password", "X"),
+            # put("api_key", "X"), [Environment]::SetEnvironmentVariable("API_TOKEN", "X"), config.set("auth", "password", "X")
+            + f"|(?i:\\b(?:set|put|add|append|insert|with|define|store)\\w{{0,40}}[ \\t]*\\([ \\t]*(?:{_LIT}[ \\t]*,[ \\t]*){{0,2}}"
+            f"[\"'`][^\"'`\\n]{{0,80}}?"
+            f"(?:{_WORDS})\\d{{0,3}}[\"'`][ \\t]*,[ \\t]*"
+            r"[\"'`](?P<code_nm_keyedv>[^\"'`\n]{4,200})[\"'`])")
 
 
 def _names() -> str:
@@ -181,7 +231,7 @@ def _one_letter() -> str:
 def code_sources() -> list[str]:
     """The RE2 sources of this module's patterns (each its own; ``secret_named.named_sources`` adds them)."""
     return [_sql(), _settings(), _flags(), _stdin(), _stores(), _inserts(), _pairs(), _dsn(), _calls(), _names(),
-            _one_letter()]
+            _one_letter(), _procedures(), _procedure_old(), _echoed_file()]
 
 
 _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag

@@ -10,7 +10,8 @@ detector reads a credential however a document holds it:
   (``Password`` over ``----``), a definition (``Password`` over ``: X``), a one-word label (``密碼`` over
   ``X``): the value's line reads ``Password: X``;
 - a value in its name's child mapping (``{"adminPassword": {"value": "X"}}``, Terraform's ``variable "pw" {``
-  over ``default = "X"``), a generic pair (``{"k": "password", "v": "X"}``, ``- id: password`` over ``default: X``),
+  over ``default = "X"``), a generic pair (``{"k": "password", "v": "X"}``, ``- id: password`` over ``default: X``,
+  a flat object inside a sentence too),
   each scalar under a parent naming credentials (``secrets:`` over ``db: X``, ``[passwords]``, ``secrets = {...}``,
   ``secrets.db: X``, ``tokens[0]: X``): the value's line reads ``adminPassword: X``, ``secret: X``;
 - a table's password column under a head without a delimiter row or outer pipes (``User | Password`` over
@@ -413,6 +414,31 @@ def _under_parent(line: str) -> str | None:
     return None
 
 
+# A flat object inside a line of prose or code (``{"k": "password", "v": "X"}`` in a sentence, where the text
+# does not parse): its pairs, read as a parsed document's generic pair is.
+_INLINE_OBJECT = re.compile(r"\{([^{}\n]{1,400}+)\}")
+
+
+def _inline_pairs(lines: list[str], out: dict[int, str]) -> None:
+    """Each flat object of a line holding one name key (a generic one, ``k``, ``label``, or ``name``, ``key``)
+    whose value is a label and one value key (``v``, ``content``, ``default``, ``value``) rewritten ``name:
+    value``, the line's objects parted by "; "."""
+    for number, line in enumerate(lines):
+        if number in out or "{" not in line or len(line) > 4 * SHORT:
+            continue
+        read = []
+        for flat in _INLINE_OBJECT.finditer(line):
+            pairs = [(pair.group(1), _scalar(pair, 1)) for pair in _FLOW_PAIR.finditer(flat.group(1))]
+            names = [v for k, v in pairs if (_GENERIC_NAME.fullmatch(k) or _IS_NAME.fullmatch(k))
+                     and _LABEL_NAME.fullmatch(v)]
+            values = [v for k, v in pairs if _IS_VALUE.fullmatch(k)] or [v for k, v in pairs
+                                                                         if _GENERIC_VALUE.fullmatch(k)]
+            if len(names) == 1 and len(values) == 1:
+                read.append(f"{_named(names[0])}: {values[0]}")
+        if read:
+            out[number] = "; ".join(read)
+
+
 def _paths(lines: list[str], out: dict[int, str]) -> None:
     for number, line in enumerate(lines):
         if number in out:
@@ -443,6 +469,8 @@ def structured(text: str, found: Mapping[int, str] | None = None) -> str:
         _blocks(lines, out)
     _labels(lines, out)
     _paths(lines, out)
+    if "{" in text:
+        _inline_pairs(lines, out)
     for number, line in (found or {}).items():
         if number < len(lines):
             out.setdefault(number, line)

@@ -22,8 +22,16 @@ def _kind_source() -> str:
             + "|".join(words(role) for role in ("password", "password-strict", "password-tail",
                                                 "password-unspaced"))
             + r")|(?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)|(?P<private>private[ _-]?key)"
-            r"|(?P<api>(?:api|access|auth)[ _-]?key|(?:" + words("provider") + r")[ _-]?(?:api[ _-]?)?keys?)"
-            r"|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token)")
+            r"|(?P<api>(?:api|access|auth)[ _-]?key|(?:" + words("provider") + r")[ _-]?(?:api[ _-]?)?keys?|"
+            + "|".join(words("key", lang) for lang in _languages("key") if lang != "en") + "|" + words("key-unspaced")
+            + r")|(?P<token>(?:(?:api|access|auth|private)[ _-]?)?token|" + words("token") + ")")
+
+
+def _languages(role: str) -> list[str]:
+    """The languages with words of ``role`` in ``secret_words.tsv``, in its order."""
+    from .secret_tables import tsv_rows
+
+    return list(dict.fromkeys(lang for lang, of, *_ in tsv_rows("secret_words.tsv") if of == role))
 
 
 @functools.cache

@@ -180,3 +180,23 @@ def listed_values(values: str) -> bool:
     items.append(values[at:])
     return any(len(item := piece.strip("“”‘’\"'`.!?")) >= 6 and _is_secret(item)
                for piece in items)
+
+
+# Values parted by spaces alone under a plural word for keys or tokens ("tokens: a1b2c3... d4e5f6...", a captured
+# list, issue 25 §1.8): taken whole when every one is shaped like a generated value (:func:`spaced_values`), so
+# "tokens: 1532 prompt 220 completion" and "api keys: gpt4o-mini and o3" are prose.
+_RUN_PLURAL = _PLURAL + r"|tokens|secrets|keys|(?:api|access|auth|secret|private|client)[ _-]?secrets"
+_RUN_ITEM = r"""["'`]?[^\s"'`,;]{12,200}["'`]?"""
+VALUE_RUN = (f"(?i){AFTER}(?:{_RUN_PLURAL})[ \\t]*(?:[(\\[][^()\\[\\]\\n]{{1,40}}[)\\]][ \\t]*)?[:=][ \\t]*"
+             f"(?P<value_run>{_RUN_ITEM}(?:[ \\t]+{_RUN_ITEM})+)[ \\t]*$")
+RUN_ITEM_MIN = 12  # characters of each value of such a run (``_RUN_ITEM``)
+# A word between separators names a value ("db-password-2024", "redis_prod_2"): a generated one has none.
+_NAMED_PART = re.compile(r"(?:^|[-_./:])[A-Za-z]{3,}(?=[-_./:]|$)")
+
+
+def spaced_values(values: str) -> bool:
+    """Whether the values of a ``VALUE_RUN`` are generated ones: each of ``RUN_ITEM_MIN`` characters or more
+    holds a letter and a digit, no date and no word between separators (``_NAMED_PART``)."""
+    items = [item.strip("\"'`") for item in values.split()]
+    return len(items) > 1 and all(len(item) >= RUN_ITEM_MIN and _is_secret(item) and not _NAMED_PART.search(item)
+                                  for item in items)

@@ -18,10 +18,12 @@ from .secret_lists import (
     LIST_NAMED,
     PAIR_LIST,
     VALUE_LIST,
+    VALUE_RUN,
     csv_secrets,
     csv_source,
     listed_secrets,
     listed_values,
+    spaced_values,
     table_secrets,
     table_source,
 )
@@ -83,9 +85,9 @@ _KEY_SHAPED = r"[A-Za-z0-9/+_=.-]{24,}"  # a generated key's alphabet (base64, b
 
 @functools.cache
 def key_words() -> str:
-    """The words for a key or token (``key`` in ``secret_words.tsv``) and a service's name (``provider``)
+    """The words for a key or token (``key`` and ``token`` in ``secret_words.tsv``) and a service's name (``provider``)
     before key, secret or token, "api" perhaps between: "the Stripe key", "OpenAI API key", "GitHub token"."""
-    return f"{words('key')}|(?:{words('provider')})[ _-]?(?:api[ _-]?)?(?:keys?|secret|token)"
+    return f"{words('key')}|{words('token')}|(?:{words('provider')})[ _-]?(?:api[ _-]?)?(?:keys?|secret|token)"
 
 
 @functools.cache
@@ -102,7 +104,7 @@ def said(role: str) -> str:
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role)
-    return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+[^\s:=]+){1,6}?"
+    return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
@@ -200,10 +202,11 @@ class NamedCredentialDetector(Detector):
                 before = match.string[match.start():match.start(match.lastindex)]
                 yield (named_kind(before) if "\n" in before else None), value
             return
-        if name in ("table_rows", "csv_rows", "value_list"):  # taken whole when one of its secrets is a value
+        if name in ("table_rows", "csv_rows", "value_list", "value_run"):  # whole when one of its secrets is a value
             before = match.string[match.start():match.start(match.lastindex)]
             judged = {"table_rows": table_secrets, "csv_rows": csv_secrets}.get(name)
-            if judged(before.split("\n", 1)[0], value) if judged else listed_values(value):
+            listed = spaced_values if name == "value_run" else listed_values
+            if judged(before.split("\n", 1)[0], value) if judged else listed(value):
                 yield named_kind(before), value
             return
         if name == "pair" and LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
@@ -257,7 +260,7 @@ def named_sources() -> list[str]:
     spaced, key = f"{AFTER}(?:{words('password')})|{words('password-tail')}", r"[A-Za-z0-9/+_=.~-]{20,}"
     unspaced = f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*|[ \\t]+)?"
     # its value may start the next line after ":" ("パスワード:", then the value), as after "password:"
-    unspaced_next = (f"(?:{words('password-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*"
+    unspaced_next = (f"(?:{words('password-unspaced')}|{words('key-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*"
                      f"{_NEXT_LINE}|[ \\t]+)?")
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
@@ -312,7 +315,9 @@ def named_sources() -> list[str]:
         r"|\bssh-keygen\b[^\n]*?[ \t](?-i:-[NP])[ \t]+"
         r"|[ \t]-(?:src|dest|new)?(?:store|key)pass[ \t]+|[ \t]--passphrase[ \t=]+"
         r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+"
-        r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+)"
+        r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+"
+        # net use's password after its /user: switch ("net use Z: \\\\srv\\share /user:CORP\\jdoe X")
+        r"|\bnet[ \t]+use\b[^\n]*?[ \t]/u(?:ser)?:\S+[ \t]+)"
         r"[\"']?(?P<cmd>[^\s\"'*/-][^\s\"']{3,})"
         # a password quoted right after -p, whatever the command: -p'X', -p"X"
         r"|(?:^|[ \t])-p[\"'](?P<cmd_quoted>[^\s\"'*/-][^\s\"']{3,})[\"']"
@@ -340,16 +345,24 @@ def named_sources() -> list[str]:
         r"(?i)\bauthorization[\"']?[ \t]*(?:[:=][ \t]*[\"']?basic[ \t]+"
         r"(?P<whole>[A-Za-z0-9+/]{8,}={0,2})|basic[ \t]+"  # no colon: not a plain word
         r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))",
-        r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\"",
-        f"(?i)(?:{_CODE_WORDS})" r"\w*[\]\"']{0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
-        + _QUOTED,
+        r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""
+        # .npmrc's "_auth=<base64 of user:password>", perhaps for one registry ("//registry/:_auth=")
+        r"|(?:^|[\s\"'])(?:[^\s=]*:)?_auth[ \t]*=[ \t]*[\"']?(?P<whole_npmrc>[A-Za-z0-9+/]{12,}={0,2})(?:[\s\"']|$)",
+        f"(?i)(?:{_CODE_WORDS})" r"\w*(?:\\?[\]\"']){0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
+        + _QUOTED
+        # the same inside a string, its quotes escaped: "... password=\"X\";" (a JAAS config, JSON in JSON)
+        + f"|(?i)(?:{_CODE_WORDS})" r"\w*(?:\\[\"'])?[ \t]*(?:=|:)[ \t]*\\[\"'](?P<whole_escaped>[^\n\\\"']{4,200})\\[\"']",
         # markup: <password>X</password>, <db:apiKey id="1">X</db:apiKey>, <entry key="password">X</entry>;
         # a setting's value: <add key="DbPassword" value="X"/>, <property name="password" value="X"/>
         f"(?i)(?:<[\\w:.-]*(?:{_CODE_WORDS})(?:[_.-]?(?:key|value|text))?(?:[ \\t][^<>\\n]*)?>"
         f"|<[\\w:.-]+[ \\t][^<>\\n]*?{_NAMED_ATTRIBUTE}[^<>\\n]*>)"
         f"[ \\t]*(?:<!\\[CDATA\\[)?(?P<markup>[^<>\\s\\]]{{4,200}})(?:\\]\\]>)?[ \\t]*</"
         f"|(?:{_NAMED_ATTRIBUTE}[ \\t]+|<[\\w:.-]*(?:{_CODE_WORDS})[ \\t][^<>\\n]*?\\b)"
-        f"value[ \\t]*=[ \\t]*{_QUOTED}",
+        f"value[ \\t]*=[ \\t]*{_QUOTED}"
+        # a setting named for a key of any kind whose value is shaped like a generated one: <add key="StorageKey"
+        # value="..."/> (``secret_values.key_shaped``)
+        r"|\b(?:key|name)[ \t]*=[ \t]*[\"'][\w.:-]*key[\"'][ \t]+value[ \t]*=[ \t]*[\"']"
+        f"(?P<keyshaped>{_KEY_SHAPED})[\"']",
         # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
         # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
         # a list of pairs
@@ -369,5 +382,6 @@ def named_sources() -> list[str]:
         _AUTH_CALL,
         _LOGIN_WITH,
         VALUE_LIST,
+        VALUE_RUN,
         *code_sources(),
     ]

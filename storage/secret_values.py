@@ -80,7 +80,7 @@ _PLACEHOLDER = re2.compile(
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
 
-# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``,
+# A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``, ``$env:API_KEY``,
 # ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
 # digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
 # What ``secrets.redact`` writes in a credential's place (``[GitHub token]``) is one too.
@@ -91,7 +91,12 @@ PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredenti
 def _reference() -> Any:
     """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
     hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
-    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)"
+    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)|\$env:[\pL\pN_]+"
+                          # a command's output in its place: "$(op read op://dev/x/key)", "$(cat ~/.pw)"
+                          r"|\$\([^()\n]{1,200}\)?"
+                          # an encrypted value's envelope: Ansible Vault's header, SOPS' "ENC[AES256_GCM,...]"
+                          r"|\$ANSIBLE_VAULT;[\d.]+;[\pL\pN_]+(?:;[\pL\pN_.-]+)?"
+                          r"|(?:sops:)?ENC\[(?:AES256_GCM|PGP|AGE|KMS)\b[^\]\n]*\]?"
                           r"|[{<]{1,2}[ ]*[A-Za-z_ .-]*[ ]*[}>]{1,2}|\[[A-Za-z][A-Za-z .-]*\]"
                           r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\([\pL\pN_., =]*\)?"
                           # where a secret is kept, as the refusal asks ("describe where the secret is
@@ -108,9 +113,23 @@ def _reference() -> Any:
                           r"|(?:file://)?(?:(?:\.{1,2}|~)/|/(?:run|var/run|etc|dev)/)[\pL\pN_./-]+")
 
 
+# A key's placeholder written in a key's format: one character repeated in its random part
+# ("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "AKIAXXXXXXXXXXXXXXXX", "sk-proj-000000000000...").
+_MASKED = re2.compile(r"(?i)(?:x{8,}|\*{8,}|0{8,}|\.{8,}|#{8,})", OPTIONS)
+MASKED_SHARE = 0.5  # of a value's characters a run of one such character takes in a placeholder
+# A command substitution that only prints its text holds the value: "$(echo Xk29slQpz)".
+_ECHOED = re.compile(r"\$\([ \t]*(?:echo|printf)\b")
+
+
+def masked(value: str) -> bool:
+    """Whether ``value`` is a key's placeholder: a run of x, X, "*", 0, "." or "#" makes half of it or more.
+    Linear."""
+    return any(run.end() - run.start() >= MASKED_SHARE * len(value) for run in _MASKED.finditer(value))
+
+
 def is_filtered(value: str, detector: Detector) -> bool:
     """Whether ``value``, found by ``detector``, is no credential: detect-secrets' sequence filter (its
-    ``filters.heuristic``), punctuation only (digits are a value: a PIN), a password placeholder
+    ``filters.heuristic``), a key's placeholder (:func:`masked`), punctuation only (digits are a value: a PIN), a password placeholder
     (``_PLACEHOLDER``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
     (:func:`_reference`); the last two on values of at most ``FILTERED_MAX_CHARS``. A UUID is a value: every
     detector finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
@@ -118,7 +137,8 @@ def is_filtered(value: str, detector: Detector) -> bool:
 
     short = len(value) <= FILTERED_MAX_CHARS
     placeholder = short and type(detector).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(value))
-    return (heuristic.is_sequential_string(value) or (short and bool(_reference().fullmatch(value)))
+    referred = short and bool(_reference().fullmatch(value)) and not _ECHOED.match(value)
+    return (heuristic.is_sequential_string(value) or referred or masked(value)
             or not any(c.isalnum() for c in value) or placeholder)
 
 
@@ -146,13 +166,21 @@ def key_shaped(value: str) -> bool:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts) >= KEY_ENTROPY_MIN
 
 
+# A hash's name between a credential's word and its value: the value is a digest, not the credential ("password
+# (sha256): 5e88...", "password md5 = ...", "token hash: ...").
+_HASHED = re.compile(r"(?i)(?<![a-z])(?:sha-?(?:1|224|256|384|512)|md5|bcrypt|argon2(?:id|i|d)?|scrypt|pbkdf2"
+                     r"|hash(?:ed)?|digest|checksum|fingerprint)(?![a-z])")
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
     a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit; but not a compound that describes one (``_DESCRIBED``),
-    nor after ``=`` (or ``pass:``) code that names one (``_CODE``)."""
+    nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``)."""
+    if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS:
+        return False
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word
         return key_shaped(value)

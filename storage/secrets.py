@@ -21,7 +21,7 @@ from typing import Any
 from .errors import InvalidInput
 from .secret_marks import unmarked
 from .secret_re2 import compile_linear, find
-from .secret_values import is_filtered
+from .secret_values import is_filtered, masked
 
 # detect-secrets' plugins left out: the generic high-entropy ones and the public-IP one
 # (ordinary memories carry commit hashes, UUIDs and addresses), and the keyword plugin,
@@ -143,7 +143,8 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
         for offset, kind, value, end in find(detector, joined):
             if value not in filtered:
                 filtered[value] = is_filtered(value, detector)
-            if filtered[value]:
+            # a pattern's group may hold only a key's prefix ("ghp"): its placeholder is read whole
+            if filtered[value] or end - offset > len(value) and masked(joined[offset:min(end, offset + 512)]):
                 continue
             number = bisect.bisect_right(starts, offset) - 1
             line = number + 1 if line_of is None else line_of(offset)

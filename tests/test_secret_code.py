@@ -90,6 +90,24 @@ SHAPES = {
         f"admin:{V}", f"root / {V} works on the staging box", f"log in with user deploy / {V}.",
         f"(postgres:{V})", f"userpass: {V}", f"pwd_prod: {V}", f"password-staging={V}", f"dbpass: {V}",
     ],
+    "SQL Server's system procedures (issue 25 §1.8, round 8)": [
+        f"EXEC sp_addlogin 'reporting', '{V}'", f"EXEC master.dbo.sp_addlogin N'svc', N'{V}', 'AppDb'",
+        f"EXEC sp_password NULL, '{V}', 'sa'", f"exec dbo.sp_password '{W}', '{V}', 'app_user'",
+        f"exec sp_password @old = NULL, @new = '{V}', @loginame = 'app'",
+        f"EXEC sp_addlinkedsrvlogin 'REMOTE', 'false', NULL, 'rlogin', '{V}'",
+        f"EXEC sp_change_users_login 'Auto_Fix', 'app', NULL, '{V}'", f"EXEC sp_setapprole 'Payroll', '{V}'",
+    ],
+    "Oracle's user/password@db, a name and its value in one call, an echoed password file (round 8)": [
+        f"sqlplus system/{V}@//db.internal:1521/XEPDB1", f"jdbc:oracle:thin:scott/{V}@db.internal:1521/ORCL",
+        f'props.setProperty("password", "{V}");', f"config.set('auth', 'password', '{V}')",
+        f"[Environment]::SetEnvironmentVariable('GITHUB_TOKEN', '{V}', 'User')",
+        f"Set-Variable -Name ApiKey -Value '{V}'", f"New-Item -Path Env:API_KEY -Value '{V}'",
+        f"ansible-vault decrypt s.yml --vault-password-file <(echo {V})",
+        f"rsync -av --password-file=<(echo {V}) src/ rsync://backup@nas/module",
+        f"INSERT INTO api_keys (owner, key) VALUES ('billing', '{V}');",
+        f"INSERT INTO service_tokens (service, token) VALUES ('billing', '{V}');",
+        f'conf.put("sasl.jaas.config", "PlainLoginModule required username=\\"app\\" password=\\"{V}\\";");',
+    ],
     "p beside a user key": [
         f'{{"p": "{V}", "u": "alice"}}', f'{{"u": "alice", "p": "{V}"}}', f"{{'user': 'bob', 'p': '{W}'}}",
         f'login(u="alice", p="{V}")', f'{{"email": "a@b.c", "p": "{V}"}}',
@@ -124,6 +142,13 @@ NEAR_MISSES = [
     "INSERT INTO users (name, password_hash) VALUES ('a', 'x2')", "INSERT INTO users VALUES (1, 'alice2', 'a@b.c')",
     "INSERT INTO orders VALUES (1, 'Xq9kLm2Pzt')", "meet at 10:30", "ratio 3:1", "and/or", "root / admin2 works",
     "admin:Admin123", "root:x:0:0:root:/root:/bin/bash", "compass: N45W12", "bypass: rule7", "password_policy: strict2",
+    # round 8: a procedure's variables, a statement's parameters, an expansion, a password file, a switch
+    "EXEC sp_addlogin @loginame = @login, @passwd = @pwd", "EXEC sp_addlinkedsrvlogin 'REMOTE2', 'true'",
+    "sp_password is deprecated: use ALTER LOGIN2", "INSERT INTO api_keys (owner, key) VALUES (:owner, :key2);",
+    "INSERT INTO settings (key, value) VALUES ('theme', 'dark2');", 'props.setProperty("password.min.length", "12")',
+    'props.setProperty("password", System.getenv("DB_PASSWORD2"));', "sqlplus / as sysdba",
+    "sqlplus scott/$ORACLE_PASSWORD2@orcl", "ansible-playbook site.yml --vault-password-file ~/.vault_pass2",
+    "Set-Variable -Name ApiKey -Value $env:API_KEY2", 'password=\\"${DB_PASSWORD2}\\"',
 ]
 
 

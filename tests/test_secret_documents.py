@@ -61,6 +61,9 @@ CHILDREN = [
     "<Parameter><Name>{n}</Name><Value>{v}</Value></Parameter>", '{{"k": "{n}", "v": "{v}"}}',
     '[{{"field": "{n}", "content": "{v}"}}]', '[{{"label": "{n}", "value": "{v}"}}]', '{{"param":"{n}","val":"{v}"}}',
     "- id: {n}\n  default: {v}",
+    # a flat object's generic pair inside a sentence, where the text does not parse (round 8)
+    'I told Ben the mapping was {{"k": "{n}", "v": "{v}"}} but he mistyped it.',
+    'He said the config was {{"field": "{n}", "content": "{v}"}}, which I doubt.',
 ]
 # Each scalar under a parent naming credentials, a label's other shapes; {v}: a value
 UNDER_PARENTS = [
@@ -95,6 +98,10 @@ KEPT = [
     "h3. Password policy\nUse 12 characters", "Password | required | yes", "| host | credentials |\n|---|---|\n| db1 | in vault |",
     "config.port: 8080", "items[0]: Alpha Bravo", '{"id": "abc123", "content": "meeting at 10am"}',
     "Token usage\n~~~~~~~~~~~\n\nmoderate", "<title>Password reset</title>", "<item>apple2</item>",
+    # round 8: a vault reference under a parent, generic pairs in prose holding none
+    "secrets:\n  db: vault:secret/db", "secrets:\n  db: vault:kv/prod/db#password\n  api: vault:kv/prod/api#key",
+    'The mapping looks like {"k": "password", "v": "<set in vault>"}.', 'They use {"label": "color", "value": "blue2"} here.',
+    'We store {"label": "api key", "value": "${API_KEY}"} in the form schema.',
 ]
 
 

@@ -4,6 +4,8 @@ turn's ``redact`` takes every pair out, keeping the header and the text around i
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from memvault.storage.errors import InvalidInput
@@ -91,5 +93,34 @@ def test_a_captured_list_of_passwords_loses_every_pair_and_keeps_the_rest(text: 
 
 @pytest.mark.parametrize("text", NOT_LISTS)
 def test_lists_without_passwords_are_stored_and_left_alone(one_store, text: str) -> None:
+    assert one_store.remember(tenant="a", scope="s", content=text).created
+    assert redact(text) == (text, ())
+
+
+# Values parted by spaces alone under a plural word for keys or tokens (issue 25 §1.8, round 8): a captured list.
+VALUE_RUNS = [
+    "tokens: 3329085a3a6b74a5b075538c0fdf7616 c38f3b92b5758315ee8f84efd67ae013",
+    f"tokens: cszYWkxBN9lUxbYxcW67kjbg 9V6rggdWVAf0g55SkPCrXRyV {A}x{B}",
+    "api keys = 689d94e04eab561bbfa6eeb909491440 866dd53c4135bc998d5470ded9dbeedc",
+    "secrets: KSaKX4IVa5xbes4tvQ5mNPRSLvZs XCVXgddCsCnmKLbqEiN8Jjl8AIgb",
+]
+NOT_RUNS = [
+    "tokens: 1532 prompt 220 completion 1752 total", "secrets: db-password-2024 redis-password-2024",
+    "keys: id_rsa.pub id_ed25519.pub", "tokens: ${CI_TOKEN} ${DEPLOY_TOKEN}", "tokens: v1.2.3-beta4 v1.2.4-rc1x",
+    "api keys: stored-in-vault rotated-monthly",
+]
+
+
+@pytest.mark.parametrize("text", VALUE_RUNS)
+def test_values_parted_by_spaces_under_a_plural_word_go_whole(one_store, text: str) -> None:
+    with pytest.raises(InvalidInput, match=r"looks like it contains a credential"):
+        one_store.remember(tenant="refused", scope="s", content=text)
+    redacted, kinds = redact(f"before it\n{text}\nafter it")
+    assert kinds and all(value not in redacted for value in re.split("[:=]", text, maxsplit=1)[1].split())
+    assert redacted.startswith("before it\n") and redacted.endswith("\nafter it")
+
+
+@pytest.mark.parametrize("text", NOT_RUNS)
+def test_names_counts_and_references_parted_by_spaces_are_stored(one_store, text: str) -> None:
     assert one_store.remember(tenant="a", scope="s", content=text).created
     assert redact(text) == (text, ())

@@ -54,6 +54,12 @@ SHAPES = [
     "secrets.", "tokens[0]", "a.b[1].", "headers[0]: X-Api-Key a1\n", "<a><b>", "<passwords><item>a1</item>",
     "<Name>a</Name>", "<passwords>\n", "~\n", "^^^\n", "h3. ", "Password::\n\n", "\\item[", "\\item[a] ",
     "| a | b | c ", "Password | a1 | ", "&nbsp;", "\u2236", "패스워드\n", "密钥：", '{"k": "a", "v": "',
+    # round 8 of §1.8: system procedures (a schema's prefix before one read 100 characters from each start: 2 s
+    # on "tokens[0]"), runs of values, flat objects in prose, calls and escaped quotes, masked keys, other words
+    "sp_addlogin 'a', ", "EXEC sp_x @new = ", "[a].", "tokens: a1b2c3d4e5f6g7 ", '{"k": "password", "v": "a1"} ',
+    "INSERT INTO api_keys (a, key) VALUES (", 'set("a", "password", ', 'password=\\"', "--password-file <(echo ",
+    "net use /user:a ", "sqlplus a/", "_auth=", 'key="aKey" value="', "password (sha256): ", "ghp_xxxxxxxx",
+    "$(", "ENC[AES256_GCM,", "Der API-Schlüssel ", "APIキー：", "password dell'", "-Name ApiKey -Value ",
 ]
 
 
