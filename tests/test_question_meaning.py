@@ -757,3 +757,18 @@ def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(store, q
     hits = recall(store, question)
     assert hits[0].memory.id == then and all(h.confidence < 0.5 for h in hits if h.memory.id == named), [
         (h.memory.content, h.confidence) for h in hits]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("then", list(TIMES))
+@pytest.mark.parametrize("question", [
+    "what did we roll out {}?", "what got rolled out {}?", "what was rolled out {}?", "what did the team roll out {}?",
+    "what went out {}?", "what did we push out {}?", "what did we launch {}?",
+])
+def test_no_hit_of_the_time_asked_is_surer_than_one_above_it(store, question, then):
+    """Issue 25 §2.6 (round 4): "what did we roll out yesterday?" put the CI failure of that day first
+    at 0.20 and the deployment fifth at 0.29: a hit the time makes sure ranks above those it does not."""
+    with_filler(store)
+    ids = of_a_day(store, TIMES[then])
+    hits = recall(store, question.format(then))
+    no_rise(hits, set(ids.values()))
