@@ -143,7 +143,7 @@ def gather(
     meanings = asked_meanings(words_query) if when is not None else frozenset()
     meaning_words = [w for m in sorted(meanings) for w in MEANINGS[m][2].split()]
     act = asked_act(words_query) if when is not None else None
-    act_words = verb_forms(act.verb) if act is not None and act.verb else []
+    act_words = [w for verb in act.verbs for w in verb_forms(verb)] if act is not None else []
     doer_words = content_words(query_chunks(" ".join(act.doer))) if act is not None and act.doer else []
     name_words = {name: content_words(query_chunks(name)) for name in asked}
     password = asks_for_password(words_query)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
 from .contradiction import contradicts, disagreement, names_subject, values
@@ -307,10 +307,6 @@ def rank(
                 and not asked_for(c, c.rows[seq])):
             continue  # unrelated: little similarity and little of the question's words
         kept.append(seq)
-    if c.when is not None:  # of the time's hits, those it makes sure first (docs/retrieval-tuning.md#time)
-        slots = [i for i, seq in enumerate(kept) if dated_then(c, c.rows[seq])]
-        for i, seq in zip(slots, sorted((kept[i] for i in slots), key=lambda s: s in c.untimed), strict=True):
-            kept[i] = seq
     # Superseded memories are no rival answers, nor those a newer one here outdates (their newer would
     # lose its lead to the very memory it replaces) (docs/retrieval-tuning.md#confidence).
     rivals = [seq for seq in kept if c.rows[seq].superseded_by is None and seq not in outdated]
@@ -328,7 +324,6 @@ def rank(
     similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
                for name, group in (("rivals", rivals), ("others", others))}
     hits: list[Scored] = []
-    ceiling = 1.0  # of the time's hits: none surer than one above it
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
         group = "others" if seq in equal else "rivals"
@@ -348,9 +343,28 @@ def rank(
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
-        if c.when is not None and dated_then(c, c.rows[seq]):
-            sure = ceiling = min(sure, ceiling)
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
-    return Ranking(hits, not hits)
+    return Ranking(the_time_first(c, hits) if c.when is not None else hits, not hits)
+
+
+def the_time_first(c: Candidates, hits: list[Scored]) -> list[Scored]:
+    """``hits`` with each of the time asked that it leaves unsure (``c.untimed``) after any other of that
+    time surer than it, and no surer than any of that time above it (docs/retrieval-tuning.md#time)."""
+    slots = [i for i, hit in enumerate(hits) if dated_then(c, hit.memory)]
+    timed: list[Scored] = []
+    for hit in (hits[i] for i in slots):
+        at = len(timed)
+        while hit.seq not in c.untimed and at and timed[at - 1].seq in c.untimed and timed[at - 1].confidence < hit.confidence:
+            at -= 1
+        timed.insert(at, hit)
+    ordered = list(hits)
+    for i, hit in zip(slots, timed, strict=True):
+        ordered[i] = hit
+    least = 1.0
+    for i in slots:
+        if ordered[i].seq in c.untimed and ordered[i].confidence > least:
+            ordered[i] = replace(ordered[i], confidence=least)
+        least = min(least, ordered[i].confidence)
+    return ordered

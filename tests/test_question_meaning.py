@@ -587,11 +587,13 @@ UNHELD_ACTS = [
 ]
 
 
-def no_rise(hits, ids) -> list[float]:  # type: ignore[no-untyped-def]
-    """The confidences of the ``hits`` among ``ids``, in rank order; asserted never to rise down the list."""
-    sure = [h.confidence for h in hits if h.memory.id in ids]
-    assert sure == sorted(sure, reverse=True), [(h.memory.content, h.confidence) for h in hits]
-    return sure
+def no_rise(hits, of_time, wrong) -> None:  # type: ignore[no-untyped-def]
+    """Asserts that no hit of ``wrong`` (of the time asked, not answering the question) is surer than a hit of
+    ``of_time`` (all the time's) ranked above it."""
+    least = 1.0
+    for h in hits:
+        assert h.memory.id not in wrong or h.confidence <= least, [(h.memory.content, h.confidence) for h in hits]
+        least = min(least, h.confidence) if h.memory.id in of_time else least
 
 
 @pytest.mark.contract  # which memory holds a verb's forms is read from each backend's own index
@@ -605,7 +607,7 @@ def test_a_hit_of_the_time_asked_not_holding_the_act_asked_is_not_sure(store, qu
     hits = recall(store, question.format(then))
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
-    no_rise(hits, set(ids.values()))
+    no_rise(hits, set(ids.values()), set(ids.values()))
 
 
 # A memory of an act in one of its forms, and questions asking for it in others.
@@ -642,7 +644,7 @@ def test_a_hit_of_the_time_asked_holding_the_act_in_any_form_is_first_and_sure(s
         (h.memory.content, h.confidence) for h in hits]
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
-    no_rise(hits, {wanted, *ids.values()})
+    no_rise(hits, {wanted, *ids.values()}, set(ids.values()))
 
 
 # Acts of a day by a doer, and the doers named elsewhere: {name: (text, kind)}.
@@ -690,7 +692,7 @@ def test_a_hit_of_the_time_asked_not_holding_the_doer_asked_is_not_sure(store, q
     timeless = {h.memory.id: h.confidence for h in recall(store, question.format("").replace(" ?", "?"))}
     assert all(h.confidence < 0.5 or h.confidence <= timeless.get(h.memory.id, 0.0) + 0.03
                for h in hits if h.memory.id in ids.values()), [(h.memory.content, h.confidence) for h in hits]
-    no_rise(hits, set(ids.values()))
+    no_rise(hits, set(ids.values()), set(ids.values()))
 
 
 @pytest.mark.contract
@@ -708,7 +710,7 @@ def test_a_hit_of_the_time_asked_holding_its_doer_and_act_is_first_and_sure(stor
     hits = recall(store, question.format(then))
     assert hits[0].memory.id == ids[wanted] and hits[0].confidence >= 0.5, [
         (h.memory.content, h.confidence) for h in hits]
-    no_rise(hits, set(ids.values()))
+    no_rise(hits, set(ids.values()), set(ids.values()) - {ids[wanted]})
 
 
 @pytest.mark.parametrize(("content", "question"), [
@@ -763,12 +765,14 @@ def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(store, q
 @pytest.mark.parametrize("then", list(TIMES))
 @pytest.mark.parametrize("question", [
     "what did we roll out {}?", "what got rolled out {}?", "what was rolled out {}?", "what did the team roll out {}?",
-    "what went out {}?", "what did we push out {}?", "what did we launch {}?",
+    "what did we launch {}?", "what got launched {}?", "what was deployed {}?",
 ])
-def test_no_hit_of_the_time_asked_is_surer_than_one_above_it(store, question, then):
-    """Issue 25 §2.6 (round 4): "what did we roll out yesterday?" put the CI failure of that day first
-    at 0.20 and the deployment fifth at 0.29: a hit the time makes sure ranks above those it does not."""
+def test_no_hit_of_the_time_asked_not_answering_is_surer_than_one_above_it(store, question, then):
+    """Issue 25 §2.6 (round 4): "what did we roll out yesterday?" gave that day's CI failure first at 0.89
+    (a phrasal verb of release); of a day's hits, one not answering is never surer than one above it."""
     with_filler(store)
     ids = of_a_day(store, TIMES[then])
     hits = recall(store, question.format(then))
-    no_rise(hits, set(ids.values()))
+    wrong = set(ids.values()) - {ids["release"]}
+    assert all(h.confidence < 0.5 for h in hits if h.memory.id in wrong), [(h.memory.content, h.confidence) for h in hits]
+    no_rise(hits, set(ids.values()), wrong)
