@@ -73,7 +73,8 @@ class Candidates:
     said: frozenset[str] = frozenset()  # ids of memories whose text names the time (``TimeRange.said``)
     # In a question naming a time: the coverage without the time of each memory holding no word of its
     # subject (``query.subject_words``) that is of one of ``SUBJECT_KINDS`` it asks for, or not of what its
-    # verb asks for (``query.MEANINGS``; ranking.unearned)
+    # verb asks for (``query.MEANINGS``; ranking.unearned); and of each not holding the act or the doer the
+    # question names (``query.asked_act``)
     untimed: dict[int, float] = field(default_factory=dict)
     # In a question naming a time and a meaning (``query.MEANINGS``): the memories of that meaning
     fits: frozenset[int] = frozenset()
