@@ -17,8 +17,9 @@ from . import successors
 from .backend import Found, Reader, Search
 from .history import SESSION_TAG, session_of
 from .query import (
-    LAST_SESSION_DIGESTS, MEANINGS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_meanings,
-    asks_for_last_session, asks_for_password, content_words, names_no_subject, query_chunks, subject_words,
+    LAST_SESSION_DIGESTS, MEANINGS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
+    asked_meanings, asks_for_last_session, asks_for_password, content_words, names_no_subject, query_chunks,
+    subject_words, verb_forms,
 )
 from .records import Memory
 from .timewords import TimeRange
@@ -72,7 +73,8 @@ class Candidates:
     said: frozenset[str] = frozenset()  # ids of memories whose text names the time (``TimeRange.said``)
     # In a question naming a time: the coverage without the time of each memory holding no word of its
     # subject (``query.subject_words``) that is of one of ``SUBJECT_KINDS`` it asks for, or not of what its
-    # verb asks for (``query.MEANINGS``; ranking.unearned)
+    # verb asks for (``query.MEANINGS``; ranking.unearned); and of each not holding the act or the doer the
+    # question names (``query.asked_act``)
     untimed: dict[int, float] = field(default_factory=dict)
     # In a question naming a time and a meaning (``query.MEANINGS``): the memories of that meaning
     fits: frozenset[int] = frozenset()
@@ -141,13 +143,17 @@ def gather(
     asked = names(words_query)
     meanings = asked_meanings(words_query) if when is not None else frozenset()
     meaning_words = [w for m in sorted(meanings) for w in MEANINGS[m][2].split()]
+    act = asked_act(words_query) if when is not None else None
+    act_words = [w for verb in act.verbs for w in verb_forms(verb)] if act is not None else []
+    doer_words = content_words(query_chunks(" ".join(act.doer))) if act is not None and act.doer else []
     name_words = {name: content_words(query_chunks(name)) for name in asked}
     password = asks_for_password(words_query)
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
     found, older_keyword, _ = current_and_older(tx, Search(
         filters, k=pool, words=chunks + time_chunks,
         terms=list(dict.fromkeys(content_words(chunks) + (content_words(time_chunks) if time_chunks else [])
-                                 + [w for ws in name_words.values() for w in ws] + asked + meaning_words)),
+                                 + [w for ws in name_words.values() for w in ws] + asked + meaning_words
+                                 + act_words + doer_words)),
         exists=([[[w] for w in PASSWORD_WORDS]] if password else []) + [query_chunks(name) for name in asked],
     ), known, credit)
     keyword = found.keyword
@@ -241,8 +247,15 @@ def gather(
     fits = frozenset(seq for seq in rows if rows[seq].kind in fitting_kinds) | holding(
         tx, filters, rows, older, terms, [{t} for t in lexemes(meaning_words)], context=False) \
         if meanings else frozenset()
-    untimed = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs if seq not in subject_held and (
-        (about and rows[seq].kind in held_kinds) or (meanings and seq not in fits))}
+    # Nor a hit not holding the act the question names (its verb's forms, or of its meaning) or not
+    # holding its doer ("what did legal deploy?": not someone else's deployment).
+    acted = fits | holding(tx, filters, rows, older, terms, [{t} for t in lexemes(act_words)], context=False) \
+        if act_words else frozenset(rows)
+    by_doer = holding(tx, filters, rows, older, terms, [{t} for t in lexemes(doer_words)]) \
+        if doer_words else frozenset(rows)
+    untimed = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs if (seq not in subject_held and (
+        (about and rows[seq].kind in held_kinds) or (meanings and seq not in fits)))
+        or seq not in acted or seq not in by_doer}
     unknown = named_around(unknown, set(weights), closest, lexemes)
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,

@@ -244,3 +244,134 @@ def subject_words(words: list[str]) -> list[str]:
     return [w for w in words if (lower := w.lower()) not in STOP_WORDS and lower not in GENERIC_WORDS
             and lower not in ACTIVITY_WORDS and lower not in _KIND_OF_WORD and lower not in GROUP_WORDS
             and lower not in _MEANING_OF_WORD]
+
+
+# --- the act a question names and who does it (docs/retrieval-tuning.md#time) -------------------
+# Irregular verbs by their base form: a memory saying "Built the image" holds the act of "what did we
+# build?" (the index's Porter stems join the regular forms: "merged", "merging", "merge").
+_IRREGULAR = (
+    "be was were been|become became|begin began begun|bend bent|bind bound|break broke broken|bring brought|build built"
+    "|buy bought|catch caught|choose chose chosen|come came|cut|deal dealt|dig dug|do did done|draw drew drawn"
+    "|drive drove driven|eat ate eaten|fall fell fallen|feed fed|feel felt|fight fought|find found|fly flew flown"
+    "|forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|get got gotten|give gave given|go went gone|grow grew grown"
+    "|hang hung|have had|hear heard|hide hid hidden|hit|hold held|keep kept|know knew known|lay laid|lead led"
+    "|leave left|lend lent|let|lose lost|make made|mean meant|meet met|override overrode overridden|pay paid|put|quit"
+    "|read|rebuild rebuilt|rewrite rewrote rewritten|ride rode ridden|ring rang rung|rise rose risen|run ran"
+    "|see saw seen|seek sought|sell sold|send sent|set|shake shook shaken|shoot shot|show showed shown"
+    "|shrink shrank shrunk|shut|sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid|speak spoke spoken"
+    "|spend spent|spin spun|split|spread|stand stood|steal stole stolen|stick stuck|strike struck"
+    "|swear swore sworn|sweep swept|swim swam swum|take took taken|teach taught|tear tore torn|tell told|think thought|throw threw"
+    " thrown|undo undid undone|upset|wake woke woken|wear wore worn|win won|wind wound|withdraw withdrew"
+    " withdrawn|withhold withheld|write wrote written"
+)
+_VERB_FORMS = {forms.split()[0]: forms.split() for forms in _IRREGULAR.split("|")}
+_BASE_OF = {form: base for base, forms in _VERB_FORMS.items() for form in forms}
+# Verbs naming no act a memory must hold: what any memory of the time answers ("what did we change?"),
+# or a saying the memory itself is ("what did Tom say on Monday?").
+NO_ACT_WORDS = frozenset(
+    "change work update happen go become say tell talk discuss mention ask think feel want like need"
+    " try start keep get make take have do be deal handle face experience encounter find learn discover"
+    " notice see hear know realise realize".split()
+)
+_AUXILIARIES = frozenset("did do does will would can could should has have had".split())
+_PASSIVE = frozenset("was were is are got get gets been be being".split())
+# Words ending the clause of a doer and its verb ("what did legal approve on ...", "... by the CFO").
+_PREPOSITIONS = frozenset(
+    "in on at since during for from to with about by into onto under after before until of than as over"
+    " without via through across against around between".split()
+)
+_PARTICLES = frozenset("out up off down back away".split())
+_DETERMINERS = frozenset("a an the our my your their his her its this that these those some all and or".split())
+_PRONOUNS = frozenset("i we you they he she it me us them".split())
+# A question of where, when, why or how may name an object after its verb ("where did Nate buy the game?"):
+# its act is not read.
+_ADVERBIAL = frozenset("where when why how".split())
+_WH = frozenset("what which who whom whose where when why how".split())
+
+
+def lemma(word: str) -> str:
+    """The base form of the verb ``word`` (lower case) when it is of an irregular verb ("sold" ->
+    "sell", "choosing" -> "choose"), else ``word`` with its -s, -es, -ed or -ing stripped when that
+    gives such a base, else ``word`` itself: a regular verb's forms share the index's Porter stem."""
+    if word in _BASE_OF:
+        return _BASE_OF[word]
+    for cut, add in ((1, ""), (2, ""), (3, ""), (3, "e"), (2, "e")):
+        stem = word[:-cut] + add
+        if len(stem) > 2 and word.endswith(("s", "ed", "ing")) and stem in _VERB_FORMS:
+            return stem
+    return word
+
+
+def verb_forms(word: str) -> list[str]:
+    """``word`` and every written form of its verb that the index's stemming does not join to it
+    ("build" -> build, built; "sold" -> sold, sell)."""
+    return list(dict.fromkeys([word.lower(), *_VERB_FORMS.get(lemma(word.lower()), [])]))
+
+
+@dataclass(frozen=True)
+class Act:
+    """What a question asks someone did: ``verbs``, the verb as written (lower case) and any joined to it
+    by "and" ("watch and enjoy"), empty when it names none a memory must hold (:data:`NO_ACT_WORDS`,
+    :data:`GENERIC_WORDS`, stop words, or a where/when/why/how question: :data:`_ADVERBIAL`); ``doer``, the
+    words naming who did it ("legal", "Lena", "infra" of "the infra team"), empty for "we" or nobody."""
+
+    verbs: tuple[str, ...]
+    doer: tuple[str, ...]
+
+
+def _content(word: str) -> bool:
+    lower = word.lower()
+    return lower not in STOP_WORDS and lower not in _DETERMINERS and lower not in GROUP_WORDS
+
+
+def _clause(words: list[str]) -> list[str]:
+    """``words`` up to the first preposition (the clause of a doer and its verb)."""
+    end = next((i for i, w in enumerate(words) if w.lower() in _PREPOSITIONS), len(words))
+    return words[:end]
+
+
+def _no_act(word: str) -> bool:
+    lower = word.lower()
+    return (lemma(lower) in NO_ACT_WORDS or lower in NO_ACT_WORDS or lower in GENERIC_WORDS or lower in STOP_WORDS
+            or (lower in _KIND_OF_WORD and lower not in _MEANING_OF_WORD))
+
+
+def _as_act(verbs: list[str], doer: list[str], why: bool) -> Act:
+    named = () if why or any(_no_act(v) for v in verbs) else tuple(v.lower() for v in verbs)
+    return Act(named, tuple(w for w in doer if _content(w)))
+
+
+def asked_act(query: str) -> Act | None:
+    """The act and doer a wh-question names, read from its words alone (no part-of-speech model):
+    "what did legal approve?" (the verb ends the clause after "did": legal, approve), "what was sold
+    by the sales team?" (passive: sold; by: sales), "who deployed the billing service?" (the first
+    word in -ed or an irregular past: deployed). None for any other question."""
+    words = [w for w in _WORD.findall(re.sub(r"['’]s\b", "", query)) if w.lower() not in _PARTICLES]
+    lower = [w.lower() for w in words]
+    if not lower or lower[0] not in _WH:
+        return None
+    why = lower[0] in _ADVERBIAL
+    at = next((i for i, w in enumerate(lower) if w in _AUXILIARIES or w in _PASSIVE), None)
+    if at is not None and lower[at] in _AUXILIARIES and not (at + 1 < len(lower) and lower[at + 1] in _PASSIVE):
+        clause = [w for w in _clause(words[at + 1:]) if not w.lower().endswith("ly")
+                  and (w.lower() == "and" or w.lower() not in _DETERMINERS) and w.lower() not in _PRONOUNS]
+        generic = next((i for i, w in enumerate(clause) if _no_act(w) and w.lower() != "and"), None)
+        if generic is not None:  # "what did Sales do?", "where did we go skiing?"
+            return _as_act([clause[generic]], clause[:generic], why)
+        while clause and clause[-1].lower() == "and":
+            clause.pop()
+        if not clause:
+            return Act((), ())
+        joined = len(clause) > 2 and clause[-2].lower() == "and"  # "did Nate watch and enjoy"
+        verbs = clause[-3::2] if joined else clause[-1:]
+        return _as_act(verbs, clause[:-3] if joined else clause[:-1], why)
+    if at is not None:  # passive: "what was chosen by the board?", "what has been deployed?"
+        rest = [w for w in words[at + 1:] if w.lower() not in _PASSIVE]
+        verb = rest[0] if rest else ""
+        if not (verb.lower() in _BASE_OF or verb.lower().endswith(("ed", "en"))):
+            return Act((), ())  # "why were parcel lookups slow?": no act
+        by = [i for i, w in enumerate(rest) if w.lower() == "by"]
+        return _as_act([verb], _clause(rest[by[0] + 1:]) if by else [], why)
+    past = next((w for w in words[1:] if w.lower() in _BASE_OF or w.lower() in _MEANING_OF_WORD
+                 or w.lower().endswith("ed")), None)
+    return _as_act([past] if past else [], [], why)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
 from .contradiction import contradicts, disagreement, names_subject, values
@@ -346,4 +346,25 @@ def rank(
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
-    return Ranking(hits, not hits)
+    return Ranking(the_time_first(c, hits) if c.when is not None else hits, not hits)
+
+
+def the_time_first(c: Candidates, hits: list[Scored]) -> list[Scored]:
+    """``hits`` with each of the time asked that it leaves unsure (``c.untimed``) after any other of that
+    time surer than it, and no surer than any of that time above it (docs/retrieval-tuning.md#time)."""
+    slots = [i for i, hit in enumerate(hits) if dated_then(c, hit.memory)]
+    timed: list[Scored] = []
+    for hit in (hits[i] for i in slots):
+        at = len(timed)
+        while hit.seq not in c.untimed and at and timed[at - 1].seq in c.untimed and timed[at - 1].confidence < hit.confidence:
+            at -= 1
+        timed.insert(at, hit)
+    ordered = list(hits)
+    for i, hit in zip(slots, timed, strict=True):
+        ordered[i] = hit
+    least = 1.0
+    for i in slots:
+        if ordered[i].seq in c.untimed and ordered[i].confidence > least:
+            ordered[i] = replace(ordered[i], confidence=least)
+        least = min(least, ordered[i].confidence)
+    return ordered

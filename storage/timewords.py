@@ -38,6 +38,9 @@ _MONTH_LEAD = frozenset(
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
 _TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|in|on|at|since|by)"
+# Months that are also first names: alone, a month only after a word of ``_MONTH_LEAD`` other than
+# "the" and before no verb ("since May joined", "the May team").
+_NAME_MONTHS = frozenset("may june april august march jan".split())
 # The word before a bare year that makes it a year ("in 2024", "Christmas 2024", "Q3 2024").
 _YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozenset(
     "from year spring summer autumn fall winter christmas easter thanksgiving halloween hanukkah diwali ramadan"
@@ -54,6 +57,19 @@ _NOT_PAST = re.compile(
 # Monday"): a memory saying it covers it, none is observed then (:class:`Said`).
 _AHEAD_WORDS = frozenset("next coming upcoming".split())
 _AHEAD_LEAD = _AHEAD_WORDS | {"for", "by"}
+_NAME_VERB = re.compile(
+    r"\s+(?:is|was|has|had|will|would|did|does|said|says|told|thinks|wants|likes|prefers|left|joined|\w+ed)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_name(month: str, before: str, text: str, end: int) -> bool:
+    """Whether ``month``, written alone after the word ``before`` and ending at ``end`` of ``text``, is
+    a person ("the May team", "from May", "since May joined") though one of :data:`_MONTH_LEAD` may lead it."""
+    return month.lower().rstrip(".") in _NAME_MONTHS and (
+        before not in _MONTH_LEAD | _AHEAD_LEAD or before == "the" or _NAME_VERB.match(text, end) is not None)
+
+
 _WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
 _LOOKBACK = 64  # characters read back for the word before a time (constant work per time found)
 PARSED_MAX = 3  # a question's time spans parsed at most, the most specific first (dateparser runs locked)
@@ -134,7 +150,8 @@ class Said:
             named = _said(found)
             if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS:
                 before = _word_before(text, found.start())
-                if not before or before.group(1).lower() not in _MONTH_LEAD | _AHEAD_LEAD:
+                lead = before.group(1).lower() if before else ""
+                if lead not in _MONTH_LEAD | _AHEAD_LEAD or _a_name(found["month"], lead, text, found.end()):
                     continue
             if self.weekday is not None:
                 if named.weekday == self.weekday:
@@ -272,7 +289,7 @@ class TimeParser:
             found = _word_before(query, m.start())
             before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
-            if _temporal(kind, before, past):
+            if _temporal(kind, before, past) and not (kind == "month" and _a_name(m.group(0), before, query, m.end())):
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
