@@ -673,7 +673,7 @@ class Store:
                 raise Conflict("id", f"memory {memory.id} was superseded; its current version is {last.id}: "
                                      f"confirm {last.id} if it still holds")
             if outcome is not None and memory.kind != "procedure":
-                raise InvalidInput("outcome", f"records a run of a procedure, and memory {memory.id} is a "
+                raise InvalidInput("outcome", f"records a run of a procedure, and memory {memory.id} is of kind "
                                               f"{memory.kind}: confirm it without an outcome")
             if outcome != "failure":
                 tx.confirm(memory.id, now)

@@ -90,7 +90,7 @@ def test_an_outcome_is_refused_for_a_memory_that_is_not_a_procedure(store: Store
     memory_id = store.remember(tenant="t", scope="proj", content="The release branch is main").id
     with pytest.raises(InvalidInput) as caught:
         store.confirm(tenant="t", id=memory_id, outcome="success")
-    assert names_field(str(caught.value), "outcome") and "is a fact" in str(caught.value)
+    assert names_field(str(caught.value), "outcome") and "is of kind fact" in str(caught.value)
     assert store.get(tenant="t", id=memory_id).confirmations == 0
     assert store.run_summaries(tenant="t", ids=[memory_id]) == {}
 

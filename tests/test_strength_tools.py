@@ -104,7 +104,7 @@ async def test_confirm_refusals_name_their_field(db):
         ).structured_content
         await c.call_tool("forget", {"id": gone["id"]})
         cases = [
-            ({"id": memory_id, "outcome": "success"}, "outcome", "is a fact"),
+            ({"id": memory_id, "outcome": "success"}, "outcome", "is of kind fact"),
             ({"id": procedure, "outcome": "partial"}, "outcome", "partial"),
             (
                 {"id": procedure, "outcome": "failure", "note": f"push refused {GITHUB_TOKEN}"},
