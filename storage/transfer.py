@@ -141,7 +141,8 @@ class ImportReport:
     """What an import did: ``skipped_existing`` counts lines whose id exists or whose content
     repeats a current memory; ``vectors_pending`` memories have no vector yet (``degraded``: why);
     ``sessions`` session lines read, ``turns_added`` turns appended (``turns_existing`` there already);
-    ``private_removed``, the lines whose ``<private>`` spans were dropped (never stored)."""
+    ``private_removed``, the lines whose ``<private>`` spans were dropped (never stored); ``failed``
+    by line."""
 
     read: int
     imported: int
@@ -182,7 +183,8 @@ def import_lines(
         state.write(ahead[1].result(), ahead[0], progress)
     state.end_sessions()
     return ImportReport(
-        read=state.read, imported=state.imported, skipped_existing=state.skipped, failed=tuple(state.failed),
+        read=state.read, imported=state.imported, skipped_existing=state.skipped,
+        failed=tuple(sorted(state.failed, key=lambda e: e.line)),  # each step refuses in turn
         vectors_pending=state.pending, degraded=state.degraded if state.pending else None,
         sessions=state.sessions, turns_added=state.turns_added, turns_existing=state.turns_existing,
         private_removed=tuple(state.private),

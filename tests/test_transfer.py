@@ -364,3 +364,14 @@ def test_a_batch_is_written_in_short_transactions_that_other_writers_wait_for_on
     assert report.imported == 40
     assert writes == [transfer.WRITE_BATCH, transfer.WRITE_BATCH, 40 - 2 * transfer.WRITE_BATCH]
     assert target.count_memories(tenant="t", scopes=["s"]) == 40
+
+
+def test_failed_lines_are_reported_in_the_order_of_the_file(target):
+    """Lines fail at different steps (read, the credential check, the write): the report lists them
+    by line whatever step refused each (the trial saw line 6 after line 8)."""
+    bad = [text if isinstance(text, str) else json.dumps(text) for text, _ in BAD_LINES]
+    lines = [json.dumps({"content": f"good line {n}"}) if n % 2 else bad[n // 2 % len(bad)]
+             for n in range(2 * len(bad))]
+    report = import_lines(target, lines, tenant="t", scope="s", batch=3)
+    numbers = [e.line for e in report.failed]
+    assert len(numbers) == len(bad) and numbers == sorted(numbers)
