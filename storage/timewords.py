@@ -9,6 +9,7 @@ import re
 import threading
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from . import limits
 
@@ -38,6 +39,9 @@ _MONTH_LEAD = frozenset(
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
 _TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|in|on|at|since|by)"
+# Two times joined as one range: "between A and B", "from A to B" (the range runs from A's start to B's end).
+_RANGE_LEAD = frozenset({"between", "from"})
+_RANGE_JOIN = re.compile(r"\s*[-\u2013\u2014]\s*|\s+(?:and|to|until|till|through|thru)\s+", re.IGNORECASE)
 # Months that are also first names: alone, a month only after a word of ``_MONTH_LEAD`` other than
 # "the" and before no verb ("since May joined", "the May team").
 _NAME_MONTHS = frozenset("may june april august march jan".split())
@@ -285,7 +289,9 @@ class TimeParser:
         More: docs/retrieval-tuning.md#timewords-find."""
         spans: list[tuple[str, bool, bool]] = []  # (text, since, ahead)
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
-        for m in _SPAN.finditer(query):
+        matches = list(_SPAN.finditer(query))
+        pair = _pair(query, matches)
+        for m in matches:
             found = _word_before(query, m.start())
             before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
@@ -301,7 +307,7 @@ class TimeParser:
         # The most specific first: a span with a year, then the longest ("Black Friday 2024" is 2024).
         spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[0])), reverse=True)
         spans = list(dict.fromkeys(spans))[:PARSED_MAX]
-        if not spans:
+        if not spans and pair is None:
             return recent(query, now_ms)
         from dateparser.date import DateDataParser
 
@@ -310,44 +316,69 @@ class TimeParser:
         settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True}
         with self._lock:
             parser = DateDataParser(languages=["en"], settings=settings)
+            if pair is not None:
+                first, last = (self._range(parser, text, False, False, base, now_ms) for text in pair[1:])
+                if first is not None and last is not None and first.observable and last.observable \
+                        and first.start <= last.start:
+                    end = min(last.end, latest)
+                    return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
             for text, since, ahead in spans:
-                said = Said.of(text)
-                if ahead:
-                    if said is not None:
-                        return TimeRange(0, 0, text, said=said)
-                    continue
-                quarter = _QUARTER_YEAR.match(text)
-                said_as = text
-                this_day = _THIS_WEEKDAY.match(text)
-                rolling = _ROLLING.match(text)
-                if rolling:
-                    start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
-                    return TimeRange(start, latest, text, shown_end=now_ms)
-                if quarter:
-                    moment, period = datetime(int(quarter[2]), 3 * int(quarter[1]) - 2, 1), "quarter"
-                elif this_day:  # that day of this week (dateparser reads "this Monday" as the next one)
-                    monday = base - timedelta(days=base.weekday())
-                    moment: datetime | None = monday + timedelta(days=_WEEKDAYS.split("|").index(this_day[1].lower()))
-                    period = "day"
-                else:
-                    said_as = _SAID_AS.get(" ".join(text.lower().split()), text)
-                    data = parser.get_date_data(_PAST.sub("last", said_as))
-                    moment, period = data.date_obj, data.period or "day"
-                if moment is None:
-                    continue
-                start, end = period_range(moment, period)
-                if said_as == "yesterday" and said_as != text:  # last night: yesterday and today
-                    end = period_range(base, "day")[1]
-                if start >= latest:  # nothing is observed then; a memory may say it
-                    if said is not None and not since:
-                        return TimeRange(0, 0, text, said=said)
-                    continue
-                if said is not None:  # a past March is that year's; a past Monday, one day no text names
-                    said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
-                end = latest if since else min(end, latest)
-                return TimeRange(start, end, f"since {text}" if since else text, said=said,
-                                 shown_end=min(end, now_ms))
+                found_range = self._range(parser, text, since, ahead, base, now_ms)
+                if found_range is not None:
+                    return found_range
         return recent(query, now_ms)
+
+    @staticmethod
+    def _range(parser: Any, text: str, since: bool, ahead: bool, base: datetime, now_ms: int) -> TimeRange | None:
+        """The range the span ``text`` names (after "since": up to now; ``ahead``: only a memory saying
+        it covers it), or None when dateparser reads no time in it or it lies ahead unsaid."""
+        latest = now_ms + limits.FUTURE_TOLERANCE_MS
+        said = Said.of(text)
+        if ahead:
+            if said is not None:
+                return TimeRange(0, 0, text, said=said)
+            return None
+        quarter = _QUARTER_YEAR.match(text)
+        said_as = text
+        this_day = _THIS_WEEKDAY.match(text)
+        rolling = _ROLLING.match(text)
+        if rolling:
+            start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
+            return TimeRange(start, latest, text, shown_end=now_ms)
+        if quarter:
+            moment, period = datetime(int(quarter[2]), 3 * int(quarter[1]) - 2, 1), "quarter"
+        elif this_day:  # that day of this week (dateparser reads "this Monday" as the next one)
+            monday = base - timedelta(days=base.weekday())
+            moment: datetime | None = monday + timedelta(days=_WEEKDAYS.split("|").index(this_day[1].lower()))
+            period = "day"
+        else:
+            said_as = _SAID_AS.get(" ".join(text.lower().split()), text)
+            data = parser.get_date_data(_PAST.sub("last", said_as))
+            moment, period = data.date_obj, data.period or "day"
+        if moment is None:
+            return None
+        start, end = period_range(moment, period)
+        if said_as == "yesterday" and said_as != text:  # last night: yesterday and today
+            end = period_range(base, "day")[1]
+        if start >= latest:  # nothing is observed then; a memory may say it
+            if said is not None and not since:
+                return TimeRange(0, 0, text, said=said)
+            return None
+        if said is not None:  # a past March is that year's; a past Monday, one day no text names
+            said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
+        end = latest if since else min(end, latest)
+        return TimeRange(start, end, f"since {text}" if since else text, said=said,
+                         shown_end=min(end, now_ms))
+
+
+def _pair(query: str, matches: list[re.Match[str]]) -> tuple[str, str, str] | None:
+    """``(phrase, first, last)`` for two times ``query`` joins as one range ("between November 10 and
+    November 20", "from Monday to Wednesday", "from 2026-11-10 - 2026-11-20"), or None."""
+    for a, b in zip(matches, matches[1:]):
+        found = _word_before(query, a.start())
+        if found and found.group(1).lower() in _RANGE_LEAD and _RANGE_JOIN.fullmatch(query, a.end(), b.start()):
+            return query[found.start(1):b.end()], a.group(0), b.group(0)
+    return None
 
 
 def recent(query: str, now_ms: int) -> TimeRange | None:

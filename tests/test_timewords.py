@@ -48,6 +48,32 @@ def test_a_time_expression_becomes_the_range_it_names(question, start, end, word
     assert (format_ms(found.start)[:10], format_ms(found.end)[:10], found.text) == (start, end, words)
 
 
+@pytest.mark.parametrize(("question", "start", "end", "words"), [
+    ("what happened between January 10 and January 20?", "2025-01-10", "2025-01-21",
+     "between January 10 and January 20"),
+    ("what happened between 2024-11-10 and 2024-11-20?", "2024-11-10", "2024-11-21",
+     "between 2024-11-10 and 2024-11-20"),
+    ("what happened from January 10 to January 20", "2025-01-10", "2025-01-21", "from January 10 to January 20"),
+    ("what shipped from Monday to Tuesday?", "2025-02-17", "2025-02-19", "from Monday to Tuesday"),
+    ("what changed between March and May 2024?", "2024-03-01", "2024-06-01", "between March and May 2024"),
+    ("incidents from 2023 through 2024", "2023-01-01", "2025-01-01", "from 2023 through 2024"),
+    ("what broke between Jan 3 - Jan 9?", "2025-01-03", "2025-01-10", "between Jan 3 - Jan 9"),
+    ("what broke from Jan 3 until Jan 9?", "2025-01-03", "2025-01-10", "from Jan 3 until Jan 9"),
+])
+def test_two_times_joined_as_a_range_are_the_whole_range(question, start, end, words):
+    """The trial's "between November 10 and November 20" was November 10 alone."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.remove_from(question).strip(" ?") == question.split(words)[0].strip(" ?")
+    assert (format_ms(found.start)[:10], format_ms(found.end)[:10], found.text) == (start, end, words)
+
+
+@pytest.mark.parametrize("question", ["what happened between February 10 and January 5?",
+                                      "who moved from Berlin to Paris?", "what changed from v2 to v3 in 2024?"])
+def test_a_range_whose_end_comes_first_or_that_joins_no_times_is_no_range(question):
+    found = TimeParser().find(question, NOW)
+    assert found is None or not found.text.lower().startswith(("between", "from"))
+
+
 @pytest.mark.parametrize("lead", ["", "in the ", "over the ", "during the ", "for the "])
 @pytest.mark.parametrize("word", ["last", "past", "previous", "Past"])
 @pytest.mark.parametrize(("count", "unit", "start"), [
