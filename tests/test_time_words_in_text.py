@@ -291,3 +291,19 @@ def test_reading_a_long_question_of_windows_back_takes_linear_time(unit):
     start = time.thread_time()
     TimeParser().find(question, NOW_MS)
     assert time.thread_time() - start < BOUND_S
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("question", ["what happened between November 10 and November 20?",
+                                      "what happened from 2026-11-10 to 2026-11-20?"])
+def test_a_range_between_two_times_ranks_every_memory_of_it_first(store, question):
+    """The trial: "between November 10 and November 20" was read as November 10, and the episodes
+    of the 12th to the 20th fell to unsure or out of the list."""
+    inside = [remember(store, text, kind="episode", at=f"2026-11-{day}T10:00:00Z") for day, text in
+              zip((12, 15, 18, 20), ("Paired on the billing export", "Ran the quarterly restore drill",
+                                     "Reviewed the onboarding survey answers", "Rotated the on-call rota"), strict=True)]
+    for day, text in zip(("06-03", "11-21", "11-25", "10-30"), OTHERS, strict=True):
+        remember(store, text, kind="episode", at=f"2026-{day}T10:00:00Z")
+    out = store.recall(tenant="t", query=question, scopes=["proj"], limit=8)
+    assert out.time is not None and out.time.text.lower().startswith(("between", "from"))
+    assert {h.memory.id for h in out.hits[:4]} == set(inside)
