@@ -459,8 +459,8 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
     for kind in sorted(old.values.keys() & new.values.keys()):
         olds, news = old.values[kind], new.values[kind]
         # A name standing where a subject stands names the subject, not a value in a slot.
-        gone = [norm for norm in olds if norm not in news and not (kind == "name" and norm in old.subjects)]
-        came = [norm for norm in news if norm not in olds and not (kind == "name" and norm in new.subjects)]
+        gone = [norm for norm in olds if norm not in news and not (kind == "name" and _subject(old, norm))]
+        came = [norm for norm in news if norm not in olds and not (kind == "name" and _subject(new, norm))]
         counted = len(gone), len(came)
         if kind == "name":
             gone = [g for g in gone if _in_slot(old, g, new)]
@@ -481,6 +481,15 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
                       and not _told_apart(old, gone[0], new, came[0])):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
     return None
+
+
+def _subject(read: _Read, name: str) -> bool:
+    """Whether the name ``name`` is what ``read`` is about, not a value in a slot: standing where a
+    subject stands, or assigned (``SVC=auth-svc``) where the text also says it as a word ("To debug
+    auth-svc locally ... SVC=auth-svc": a runbook written for each service, trial of stop 46)."""
+    assigned = name.partition("=")[2]
+    return name in read.subjects or bool(assigned) and any(
+        t.kind == "word" and t.shown == assigned for t in read.sequence)
 
 
 def _in_slot(read: _Read, name: str, other: _Read) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from memvault.storage.consolidate import consolidate
+from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
 
 pytestmark = pytest.mark.contract
@@ -52,3 +53,23 @@ def test_recall_never_outdates_a_memory_whose_subject_word_the_question_names(re
     production = remember(real_store, "We now run 6 nodes for production.", "2025-03-03T09:00:00Z").id
     assert outdated(real_store, "How many nodes do we run for staging?").get(staging, "absent") is None
     assert production in outdated(real_store, "How many nodes do we run for production?")
+
+
+@pytest.mark.parametrize("template", [
+    "To debug {s} locally run `docker compose up {s}` and tail the logs with `make logs SVC={s}`.",
+    "Restart {s} with `kubectl rollout restart deploy/{s}`, then check `make status APP={s}`.",
+    "The {s} runbook: page the owner, then run `./scripts/drain.sh SERVICE={s}`.",
+])
+def test_a_runbook_written_for_each_service_names_its_subject_not_a_changed_value(template):
+    """The trial of stop 46: per-service notes differing only in the service's name (said as a word
+    and assigned, ``SVC=auth-svc``) filled the review with 29 false contradictions."""
+    older, newer = template.format(s="auth-svc"), template.format(s="billing-api")
+    assert disagreement(older, newer) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Run make logs SVC=auth-svc to see the logs", "Run make logs SVC=billing-api to see the logs"),
+    ("Deploy auth-svc with REGION=eu-west-1", "Deploy auth-svc with REGION=us-east-1"),
+])
+def test_an_assigned_value_the_text_does_not_repeat_still_changes(older, newer):
+    assert disagreement(older, newer) is not None
