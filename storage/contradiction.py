@@ -97,6 +97,8 @@ STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradi
 # a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
 _SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
 _ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
+_NO_SLOT = frozenset("under over above below within through till around across along among between behind beyond"
+                     " near".split())  # content words (not in ``STOP``) naming no value's slot (``_read``)
 
 
 class _Token(NamedTuple):
@@ -332,16 +334,18 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
             marks.append((owner, ends, sentence))
     anchor = [stem(t) if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
               for k, t, _ in slots]
+    # A preposition names no slot: "port 9104 under /metrics" and "latency under 180 ms" share no value's slot.
+    slotted = [None if a in _NO_SLOT else a for a in anchor]
     before: list[str | None] = []
     last = None
-    for a in anchor:
+    for a in slotted:
         before.append(last)
         last = a if a is not None else last
     after: list[str | None] = [None] * len(slots)
     last = None
     for i in range(len(slots) - 1, -1, -1):
         after[i] = last
-        last = anchor[i] if anchor[i] is not None else last
+        last = slotted[i] if slotted[i] is not None else last
     values: dict[str, dict[str, set[str]]] = {}
     for i, (k, t, _) in enumerate(slots):
         if k != "word":

@@ -73,3 +73,24 @@ def test_a_runbook_written_for_each_service_names_its_subject_not_a_changed_valu
 ])
 def test_an_assigned_value_the_text_does_not_repeat_still_changes(older, newer):
     assert disagreement(older, newer) is not None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The img-resizer service exposes metrics on port 9104 under /metrics.",
+     "Decision: img-resizer must keep p95 latency under 180 ms."),
+    ("The scheduler serves metrics on port 9108 under /metrics.", "The scheduler must keep p95 under 260 ms."),
+    ("Uploads to img-resizer stay under 25 MB.", "img-resizer must keep p95 latency under 180 ms."),
+    ("The ledger queue holds under 500 messages at peak.", "The ledger backups run under 40 minutes."),
+    ("Search answers within 200 ms on the staging cluster.", "Search keeps 3 replicas within each region."),
+])
+def test_numbers_beside_one_preposition_only_are_in_different_slots(older, newer):
+    """The trial: "port 9104 under /metrics" and "latency under 180 ms" read as one number changed."""
+    assert disagreement(older, newer) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("img-resizer must keep p95 latency under 180 ms.", "img-resizer must keep p95 latency under 250 ms."),
+    ("Alert when CPU is above 90 percent", "Alert when CPU is above 95 percent"),
+])
+def test_a_number_of_the_same_slot_beside_a_preposition_still_changes(older, newer):
+    assert disagreement(older, newer) is not None
