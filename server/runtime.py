@@ -79,8 +79,8 @@ class Runtime:
                 self.open_error = str(exc)
                 raise
             self.open_error = None
-            self._store.upkeep.check_damage()  # first: pages no call reads may be damaged (found: writes refused)
-            self._store.upkeep.start_warm_up()
+            self._store.upkeep.start_warm_up()  # the model and the time parser first: the first call needs them
+            self._store.upkeep.check_damage()  # then pages no call reads may be damaged (found: writes refused)
             if not self._store.backend.read_only:  # every round's writes would be refused (and logged)
                 self._store.upkeep.schedule_consolidation(self.config.consolidate_hours,
                                                           self.config.consolidate_after_writes)
