@@ -214,12 +214,13 @@ class Wire:
         self._batches: dict[str, _Batch] = {}  # id of a request in a batch -> its batch
         self._open: set[str] = set()  # ids of requests passed on and not answered yet
         self._answered = anyio.Event()
+        self._writing = 0  # responses being written
         self._carried = 0  # NUL bytes of the last line's break left at the start of the next (UTF-16/32LE)
 
     async def drained(self, timeout_s: float) -> None:
         """Wait (at most ``timeout_s``) until every request passed on has been answered."""
         with anyio.move_on_after(timeout_s):
-            while self._open:
+            while self._open or self._writing:
                 await self._answered.wait()
                 self._answered = anyio.Event()
 
@@ -306,18 +307,23 @@ class Wire:
 
     async def _settle(self, key: str, response: dict[str, Any] | None = None) -> None:
         """Request ``key`` is answered by ``response`` (or cancelled, None): write it,
-        alone or with the rest of its batch once that is complete."""
+        alone or with the rest of its batch once that is complete. Its id is free before the
+        write: a client that reads the response may send the same id again at once."""
         batch = self._batches.pop(key, None)
-        if batch is None and response is not None:
-            await self._write(response)
-        elif batch is not None:
-            if response is not None:
-                batch.replies.append(response)
-            batch.waiting.discard(key)
-            if not batch.waiting and batch.replies:
-                await self._write(batch.replies)
         self._open.discard(key)
-        self._answered.set()
+        self._writing += 1
+        try:
+            if batch is None and response is not None:
+                await self._write(response)
+            elif batch is not None:
+                if response is not None:
+                    batch.replies.append(response)
+                batch.waiting.discard(key)
+                if not batch.waiting and batch.replies:
+                    await self._write(batch.replies)
+        finally:
+            self._writing -= 1
+            self._answered.set()
 
 
 def _sdk_line(message: dict[str, Any]) -> str | None:

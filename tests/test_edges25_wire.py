@@ -419,3 +419,34 @@ def test_an_unknown_protocol_version_is_refused_naming_the_header_and_the_versio
 def test_every_handshake_protocol_version_is_still_served(servers, version):
     status, _, body = raw_http(servers, "/mcp", headers=f"MCP-Protocol-Version: {version}\r\n")
     assert status == 200 and json.loads(body)["result"]["tools"]
+
+
+@pytest.mark.anyio
+async def test_an_id_is_free_again_once_its_response_is_being_written():
+    """CI (1 run in 6): the stdio client read the reply to id 7 and sent id 7 again while the reply's
+    write had not returned; the id was still held, and the next request got -32600 "already used"."""
+    import anyio
+
+    written: list = []
+    passed: list = []
+    wire: Wire
+
+    async def out(data: bytes) -> None:  # the client reads the reply, and reuses its id, before the write returns
+        written.append(json.loads(data))
+        if len(written) == 1:
+            await wire.incoming(PING % 7)
+        await anyio.sleep(0)
+
+    async def to_sdk(data: bytes) -> None:
+        passed.append(json.loads(data))
+
+    wire = Wire(out, to_sdk, None)
+    await wire.incoming(PING % 7)
+    await wire.outgoing(b'{"jsonrpc":"2.0","id":7,"result":{}}')
+    assert written == [{"jsonrpc": "2.0", "id": 7, "result": {}}]  # no -32600 for the second ping
+    assert passed == [{"jsonrpc": "2.0", "id": 7, "method": "ping"}] * 2
+    with anyio.fail_after(5):  # the second ping is open: drained waits for it, then returns once it is answered
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(wire.drained, 10.0)
+            await wire.outgoing(b'{"jsonrpc":"2.0","id":7,"result":{}}')
+    assert len(written) == 2
