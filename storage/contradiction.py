@@ -482,9 +482,18 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
         anchors = {a for norm in gone for a in olds[norm]}
         shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
         if shared or (kind in _SWAPPABLE and lone and len(gone) == 1 and len(came) == 1
-                      and not _told_apart(old, gone[0], new, came[0])):
+                      and not _told_apart(old, gone[0], new, came[0])
+                      and not _beside_apart(olds[gone[0]], new, news[came[0]], old)):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
     return None
+
+
+def _beside_apart(was: set[str], new: _Read, now: set[str], old: _Read) -> bool:
+    """Whether two values stand beside words (``was`` in ``old``, ``now`` in ``new``) that the other
+    text never says: each in a slot the other does not name ("its repository is git.example.com/x" /
+    "exposes metrics on port 9104 under /metrics", trial of stop 46), not one slot refilled ("Standup
+    is at 9:15" / "Standup now happens at 10:30": "standup" is in both)."""
+    return bool(was) and bool(now) and was.isdisjoint(new.words) and now.isdisjoint(old.words)
 
 
 def _subject(read: _Read, name: str) -> bool:

@@ -94,3 +94,31 @@ def test_numbers_beside_one_preposition_only_are_in_different_slots(older, newer
 ])
 def test_a_number_of_the_same_slot_beside_a_preposition_still_changes(older, newer):
     assert disagreement(older, newer) is not None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The img-resizer service is owned by Tom and its repository is git.example.com/platform/img-resizer.",
+     "The img-resizer service exposes metrics on port 9104 under /metrics."),
+    ("The crm-sync job is owned by Fatima and its dashboard is grafana.example.com/d/crm.",
+     "The crm-sync job stores exports in s3://exports/crm."),
+    ("The auth-svc is owned by Lena and its changelog is at /docs/auth/CHANGELOG.md.",
+     "The auth-svc serves login at /oauth/login."),
+    ("The ledger service keeps its config in /etc/ledger/app.yaml.",
+     "The ledger service writes backups nightly to /var/backups/ledger."),
+])
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_lone_value_beside_words_the_other_text_never_says_is_another_slot(older, newer, order):
+    """The trial of stop 46's last false pair: a repository's path and a metrics path of one service
+    read as one path changed, each text's only path swapped for the other's."""
+    assert disagreement(*(older, newer)[::order]) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Standup is at 9:15.", "Standup now happens at 10:30."),
+    ("The config lives in /etc/app/config.yaml.", "The config now lives in /opt/app/config.yaml."),
+    ("The repository is git.example.com/platform/ledger.", "The repository moved to gitlab.example.com/platform/ledger."),
+    ("Backups go to /var/backups.", "Backups now go to /mnt/backups."),
+    ("The release train leaves on Tuesday.", "The release train now leaves on Thursday."),
+])
+def test_a_lone_value_refilling_a_slot_both_texts_name_still_changes(older, newer):
+    assert disagreement(older, newer) is not None
