@@ -116,7 +116,8 @@ def test_a_lone_value_beside_words_the_other_text_never_says_is_another_slot(old
 @pytest.mark.parametrize(("older", "newer"), [
     ("Standup is at 9:15.", "Standup now happens at 10:30."),
     ("The config lives in /etc/app/config.yaml.", "The config now lives in /opt/app/config.yaml."),
-    ("The repository is git.example.com/platform/ledger.", "The repository moved to gitlab.example.com/platform/ledger."),
+    ("The repository is git.example.com/platform/ledger.",
+     "The repository moved to gitlab.example.com/platform/ledger."),
     ("Backups go to /var/backups.", "Backups now go to /mnt/backups."),
     ("The release train leaves on Tuesday.", "The release train now leaves on Thursday."),
 ])
