@@ -458,6 +458,16 @@ def _same_name(a: str, b: str) -> bool:
     return long.startswith(short) and long[len(short):].isalpha()
 
 
+_DOMAIN_TAIL = re.compile(r"(?:\.[a-z][a-z0-9-]*)+")
+
+
+def _same_host(a: str, b: str) -> bool:
+    """"stg-db-07" and "stg-db-07.lan": one host named with its domain (trial of stop 47), not
+    "kong-3.6" and "kong-3.6.1" (a version spelt further is another)."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and _DOMAIN_TAIL.fullmatch(long[len(short):]) is not None
+
+
 def _changed_value(old: _Read, new: _Read) -> str | None:
     """"different <type>: <old> → <new>" for a value of one type replaced in the same slot."""
     for kind in sorted(old.values.keys() & new.values.keys()):
@@ -474,9 +484,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             gone = [g for g in gone if g not in old.adding]
             came = [c for c in came if c not in new.adding]
         lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
-        if kind == "name" and len(gone) * len(came) <= 64:
-            gone = [g for g in gone if not any(_same_name(g, c) for c in came)]
-            came = [c for c in came if not any(_same_name(g, c) for g in olds)]
+        same = _same_name if kind == "name" else _same_host if kind == "ident" else None
+        if same is not None and len(gone) * len(came) <= 64:
+            gone = [g for g in gone if not any(same(g, c) for c in came)]
+            came = [c for c in came if not any(same(g, c) for g in olds)]
         if not gone or not came:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
@@ -567,7 +578,7 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
         return None
     changing = bool(new.changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
-    changed = changing and bool(added) and not new.addition
+    changed = changing and bool(added) and not new.addition and not _announced(old, new)
     if found is None and not changed and not (len(keys_old - keys_new) == 1 == len(keys_new - keys_old)):
         return None  # nothing disagrees and no lone word swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
@@ -597,13 +608,18 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
 
 
 def _shares_subject(old: _Read, new: _Read) -> bool:
-    """Whether the newer text's change words can act on the older: the subject of a clause holding
-    them (``_Token.subject``: "The API now uses gRPC") is among the older's words, or the whole
+    """Whether the newer text's change words can act on the older: half the words of the subject of a
+    clause holding them (``_Token.subject``: "The API now uses gRPC", "Zoë's swimming group now
+    meets") are among the older's words (not "The API rate limit is now 250" beside "The SLO for the
+    public API", trial of stop 47), or the whole
     subject of a clause of the older among the newer's ("the billing service", not "billing" alone:
     "Now Bob is on the billing team" changes no owner of the billing service), or either has none (a
     pronoun leads: "We moved builds to Buildkite"). A value standing elsewhere than a subject does not
     count ("... through the API" is no memory about the API)."""
-    told = {t.key for t in new.sequence if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses}
+    told: dict[int, set[str]] = {}
+    for t in new.sequence:
+        if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses:
+            told.setdefault(t.clause, set()).add(t.key)
     was: dict[int, set[str]] = {}
     for t in old.sequence:
         if t.subject and t.kind not in _POINT_VALUES:
@@ -611,7 +627,8 @@ def _shares_subject(old: _Read, new: _Read) -> bool:
     if not told or not was:
         return True
     held = {t.key for t in new.sequence if t.subject or t.kind == "word"}
-    return not told.isdisjoint(t.key for t in old.sequence if t.subject or t.kind == "word") or \
+    had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
+    return any(2 * len(subject & had) >= len(subject) for subject in told.values()) or \
         any(subject <= held for subject in was.values())
 
 
@@ -656,6 +673,15 @@ def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: lis
 
 def values_of(read: _Read) -> set[str]:
     return {norm for found in read.values.values() for norm in found}
+
+
+def _announced(old: _Read, new: _Read) -> bool:
+    """Whether every value of the newer text is one the older already names: its change words report
+    what the older planned or did ("Decided to migrate the staging database to stg-db-07" / "The
+    staging database is now stg-db-07.lan", trial of stop 47), not a value replaced."""
+    was = values_of(old)
+    now = values_of(new) - new.subjects  # "The API now uses gRPC": the API is what changed
+    return bool(now) and all(v in was or any(_same_host(v, w) for w in was) for v in now)
 
 
 def _agreeing_not(old: _Read, new: _Read) -> str | None:

@@ -123,3 +123,46 @@ def test_a_lone_value_beside_words_the_other_text_never_says_is_another_slot(old
 ])
 def test_a_lone_value_refilling_a_slot_both_texts_name_still_changes(older, newer):
     assert disagreement(older, newer) is not None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The SLO for the public API is 99.9% availability measured monthly.",
+     "The API rate limit is now 250 requests per second per customer after the gateway upgrade."),
+    ("The retention policy for the billing database is 30 days.",
+     "The billing team standup is now at 10:00 on Tuesdays."),
+    ("The on-call rotation for the search cluster is weekly.", "The search index refresh interval is now 5 seconds."),
+])
+def test_change_words_on_a_subject_sharing_one_word_change_nothing_of_the_older(older, newer):
+    """The trial of stop 47: "The API rate limit is now 250" outdated "The SLO for the public API"."""
+    assert disagreement(older, newer) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Decided to migrate the staging database to stg-db-07 because stg-db-03 ran out of disk IOPS.",
+     "The staging database is now stg-db-07.lan after the migration off stg-db-03."),
+    ("We will move CI builds to Buildkite next sprint.", "CI builds now run on Buildkite."),
+    ("Plan: switch the alerts from PagerDuty to Opsgenie in Q3.", "Alerts now go to Opsgenie."),
+])
+def test_change_words_reporting_the_value_the_older_planned_contradict_nothing(older, newer):
+    assert disagreement(older, newer) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The primary database host is db1.", "The primary database host is db1.internal.example.com."),
+    ("Connect to the cache at redis-7 on port 6379.", "Connect to the cache at redis-7.prod.example.net on port 6379."),
+])
+def test_a_host_named_with_its_domain_is_the_same_host(older, newer):
+    assert disagreement(older, newer) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The API uses REST.", "The API now uses gRPC."),
+    ("Zoë's swimming lessons are on Wednesdays at 17:30.",
+     "From this autumn Zoë's swimming group meets on Saturdays at 09:00 instead of Wednesday evenings."),
+    ("The primary database host is db1.", "The primary database host is now db2.internal."),
+    ("The gateway runs Kong 3.6.", "The gateway now runs Kong 3.6.1."),
+    ("The rate limit is 100 requests per second.", "The API rate limit is now 250 requests per second."),
+    ("We moved CI builds to Jenkins.", "CI builds now run on Buildkite."),
+])
+def test_a_value_replaced_on_the_same_subject_still_changes(older, newer):
+    assert disagreement(older, newer) is not None
