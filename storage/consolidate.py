@@ -184,8 +184,9 @@ def compact(
     progress: Callable[[Compacted], None] | None = None,
 ) -> None:
     """Compact ``tenant``'s current episodes observed more than ``COMPACT_AFTER_DAYS`` before
-    ``now`` with importance below ``COMPACT_BELOW``: one digest per scope and ISO week, embedded
-    before its write, inserted in one transaction that marks its sources superseded by it."""
+    ``now`` with importance below ``COMPACT_BELOW``: one digest per scope and ISO week (of two
+    episodes or more: a lone one stays as it is), embedded before its write, inserted in one
+    transaction that marks its sources superseded by it."""
     cutoff = now - COMPACT_AFTER_DAYS * DAY_MS
     old = Filters(tenant=tenant, scopes=None, now=now, kinds=["episode"], until=cutoff)
     with store.backend.read(tenant) as tx:
@@ -197,6 +198,8 @@ def compact(
         weeks.setdefault((memory.scope, iso_week(memory.observed_at)), []).append(memory)
     for (scope, week), sources in sorted(weeks.items()):
         for text, members in digest_parts(scope, week, sources, short):
+            if len(members) < 2:
+                continue  # a digest of one episode would only reword it
             if stop():
                 report.finished = False
                 return

@@ -53,9 +53,12 @@ def listed(digest: Memory) -> list[str]:
 def test_old_unimportant_episodes_become_one_digest_per_scope_and_week(store, clock):
     # Clock: Thursday 2026-01-01. 40 and 41 days back share a week; 47 days back is the week before.
     week_a = [episode(store, f"Deployed build {n} to staging. Then lunch.", 40 + n / 10) for n in range(3)]
-    week_b = [episode(store, "Paired on the flaky login test. It passed after a retry.", 47)]
-    other_scope = [episode(store, "Wrote the quarterly report draft.", 40, scope="ops")]
+    week_b = [episode(store, "Paired on the flaky login test. It passed after a retry.", 47),
+              episode(store, "Cleaned up the staging buckets.", 47.2)]
+    other_scope = [episode(store, "Wrote the quarterly report draft.", 40, scope="ops"),
+                   episode(store, "Sent the report to finance.", 40.1, scope="ops")]
     kept = [
+        episode(store, "Alone in its week: a digest of one episode would only reword it.", 54),
         episode(store, "Fixed the outage in the payment service.", 40, importance=5),  # important
         episode(store, "Reviewed the caching pull request.", COMPACT_AFTER_DAYS - 1),  # recent
         store.remember(tenant="a", scope="proj", content="Staging runs on host db2.", kind="fact",
@@ -168,6 +171,7 @@ def test_a_compacted_episode_cannot_be_superseded_or_confirmed_and_the_error_nam
     from memvault.storage.errors import Conflict
 
     source = episode(store, "Triaged the nightly failures.", 40)
+    episode(store, "Reran the nightly build.", 40.1)
     (done,) = consolidate(store).compacted
     for call in (lambda: store.supersede(tenant="a", id=source, content="Triaged them all."),
                  lambda: store.confirm(tenant="a", id=source)):
@@ -179,9 +183,9 @@ def test_an_episode_with_an_expiry_is_never_compacted(store, clock):
     expiring = store.remember(tenant="a", scope="proj", content="Door code for the office is 4471.", kind="episode",
                               importance=2, observed_at=format_ms(clock() - 40 * DAY_MS),
                               expires_at=format_ms(clock() + 30 * DAY_MS)).id
-    kept = episode(store, "Cleaned the shared drive.", 40)
+    kept = episode(store, "Cleaned the shared drive.", 40), episode(store, "Archived old tickets.", 40.1)
     (done,) = consolidate(store).compacted
-    assert done.sources == (kept,) and store.get(tenant="a", id=expiring).superseded_by is None
+    assert sorted(done.sources) == sorted(kept) and store.get(tenant="a", id=expiring).superseded_by is None
 
 
 def test_a_compacted_episode_that_expires_empties_its_digest_when_erased(store, new_db, clock):
@@ -224,6 +228,7 @@ def test_a_week_longer_than_one_memory_is_split_into_digests_within_the_limit(st
 def test_a_source_changed_after_the_read_leaves_its_digest_to_the_next_run(store, monkeypatch):
     first = episode(store, "Rotated the on-call schedule.", 40)
     episode(store, "Renewed the TLS certificate.", 40)
+    episode(store, "Updated the status page.", 40)
     embed = store.embed_memory
     changed: list[str] = []
 
@@ -388,8 +393,9 @@ def test_review_age_bound_never_leaves_out_a_memory_that_needs_review():
 
 
 def test_consolidation_runs_for_every_tenant_apart(store):
-    episode(store, "Tenant a shipped the release.", 40, tenant="a")
-    episode(store, "Tenant b shipped the release.", 40, tenant="b")
+    for tenant in "ab":
+        episode(store, f"Tenant {tenant} shipped the release.", 40, tenant=tenant)
+        episode(store, f"Tenant {tenant} wrote the release notes.", 40.1, tenant=tenant)
     report = consolidate(store)
     assert sorted(c.tenant for c in report.compacted) == ["a", "b"]
     for tenant in "ab":
