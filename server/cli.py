@@ -418,8 +418,9 @@ def _main(argv: Sequence[str]) -> int:
         except ValueError as exc:
             err(f"{NAMES['db']}: {exc}; nothing was written")
             return 1
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
-                        format="memvault %(levelname)s %(name)s: %(message)s")
+    stamped = "%(asctime)s " if command == "serve" else ""  # a server's log is read later; a command's at once
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, datefmt="%Y-%m-%dT%H:%M:%S%z",
+                        format=stamped + "memvault %(levelname)s %(name)s: %(message)s")
     settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets", "consolidate_hours",
                 "consolidate_after_writes")
     try:

@@ -146,7 +146,9 @@ def test_ctrl_c_stops_the_server_at_once(db_path):
     proc = subprocess.Popen(SERVE, env=server_env(db_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
-    assert "serving MCP on stdio" in proc.stderr.readline()
+    first = proc.stderr.readline()
+    assert "serving MCP on stdio" in first
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} memvault INFO ", first)  # a server's log is stamped
     time.sleep(1.0)  # let the background warm-up start too
     proc.send_signal(signal.SIGINT)
     try:
