@@ -164,14 +164,29 @@ def _scan(text: str, line_of: Callable[[int], int] | None = None) -> list[tuple[
     """``(label, 1-based line)`` of each credential in ``text``, first line first, in time
     linear in its length: each detector's patterns run once over the whole text. ``line_of``:
     the line an offset of ``text`` stands for in the text the caller was given."""
+    from .secret_tables import key_formats
+
     lines = text.splitlines()
     joined = "\n".join(lines)  # a line break of any kind is one newline, so lines keep their numbers
     named: list[tuple[str, int]] = []
-    values: set[tuple[str, int]] = set()  # one credential found by two detectors is named once
-    for _, number, kind, value, _ in sorted(_values(joined, lines, line_of), key=lambda f: f[1]):
-        if (kind, number) not in named and (value, number) not in values:
+    spans: list[tuple[int, int, int]] = []  # of each named: its line, and its value's start and end
+    formats = {row.name for row in key_formats()}
+    for offset, number, kind, value, _ in sorted(_values(joined, lines, line_of), key=lambda f: f[1]):
+        stop = offset + len(value)
+        # One credential found by two detectors (the same or overlapping values) is named once: by its
+        # format where one detector knows it ("key=sk_live_...": a Stripe key, not an IBM Cloud one),
+        # and of two formats by the one matching more of it (a PuTTY key, not a private key).
+        same = next((i for i, (line, start, end) in enumerate(spans) if line == number and start < stop
+                     and offset < end), None)
+        if same is not None:
+            _, start, end = spans[same]
+            better = named[same][0] not in formats or stop - offset > end - start
+            if kind in formats and better and (kind, number) not in named:
+                named[same] = (kind, number)
+                spans[same] = (number, offset, stop)
+        elif (kind, number) not in named:
             named.append((kind, number))
-            values.add((value, number))
+            spans.append((number, offset, stop))
     return named
 
 

@@ -382,3 +382,22 @@ def test_a_camel_case_value_is_a_credential_unless_code_declares_what_it_is_assi
     "password = correctHorse9"): only a declared name or an attribute (``const``, ``let``, ``this.``) makes
     the camelCase value a name in code; a credential stored is the worse mistake (issue 25, round 3)."""
     assert find_secrets(text) != [[]], text
+
+
+STRIPE = "sk_live_" + "51Hq8TzL2mKp9Vx3Rb7Nc4Wd6Ye1Uf5Gi0Jo"  # 44 characters: also an IBM Cloud key's length
+
+
+@pytest.mark.parametrize("text", [
+    f"kubectl create secret generic stripe --from-literal=key={STRIPE}",
+    f"key={STRIPE}",
+    f'{{"api_key": "{STRIPE}"}}',
+    f"export PAYMENTS_TOKEN={STRIPE}",
+])
+def test_one_value_two_detectors_find_is_named_once_by_its_format(text):
+    """Trial 47: "key=sk_live_..." was "IBM Cloud API key; Stripe API key" (one value, two names)."""
+    assert [label for label, _ in find_secrets(text)[0]] == ["Stripe API key"]
+
+
+def test_two_values_on_one_line_are_both_named():
+    found = find_secrets(f"password=hunter2hunter2 token=ghp_{'a1B2' * 9}")[0]
+    assert sorted(label for label, _ in found) == ["GitHub token", "password"]
