@@ -355,12 +355,11 @@ class DatabaseWatch:
 
     def _check(self) -> tuple[str, str] | None:
         from memvault.storage.location import is_url
-        from memvault.storage.sqlite.db import read_header
 
         try:
             store = self.runtime.store()
             if not is_url(self.runtime.config.db):  # moved or replaced: problem() asked _moved() first
-                read_header(self.runtime.config.db)
+                store.backend.read_header()  # damage found here is damage met: writes refused from now on
             else:
                 with store.backend.read(None) as tx:  # a real read: a refused connection raises
                     tx.settings()

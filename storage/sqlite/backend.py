@@ -19,7 +19,7 @@ from ..errors import StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from . import cells as vector_cells
 from . import crypto, health
-from .db import damaged, fts_tokenizer, open_connection, scrub, write_transaction
+from .db import damaged, fts_tokenizer, open_connection, read_header, scrub, write_transaction
 from .schema import (
     VECTOR_SEQ, VECTOR_TABLE, check_compatible, create_keyword_index, fill_keyword_index, keyword_table, migrate,
     rebuild_turn_index,
@@ -168,6 +168,17 @@ class SqliteBackend:
                      "write is refused until memvault is started again on a recovered file; `memvault doctor` "
                      "says how to recover (docs/troubleshooting.md#a-damaged-database)", self.location, exc)
         return error
+
+    def read_header(self) -> None:
+        """Read the file's header and schema on a new connection (``db.read_header``: this process's
+        connections may still serve a damaged file from their page caches); damage found there is
+        remembered as damage met (:meth:`found_damage`). Raises StorageUnavailable or StoreError."""
+        try:
+            read_header(self.path)
+        except StorageUnavailable as exc:
+            if isinstance(exc.__cause__, (apsw.CorruptError, apsw.NotADBError)):
+                raise self.found_damage(exc.__cause__) from exc.__cause__
+            raise
 
     def check_damage(self, stop: Callable[[], bool]) -> str | None:
         """SQLite's ``quick_check`` of the whole file (``health.failed_pages``; FTS5's own check of each
