@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from httpwire import PING, HttpServer, client, free_port
 
-from memvault.server.auth import JWT_ALGORITHMS
+from memvault.server.auth import JWKS_TIMEOUT_S, JWT_ALGORITHMS
 from memvault.storage.timefmt import format_ms
 
 pytestmark = pytest.mark.slow
@@ -611,7 +611,10 @@ def test_while_the_issuer_is_down_one_jwks_read_at_a_time_and_other_requests_are
         meanwhile = [httpx2.post(server.url, json=PING, timeout=15, headers={
             "accept": "application/json, text/event-stream", "authorization": f"Bearer {token}"})
             for token in [valid, _forged(issuer, resource)] * 5]
-        assert issuer.requests == before + 1 and issuer.reading == 1  # answered while the one read still hangs
+        # Answered while the one read still hangs; on a machine so loaded that these ten took longer than
+        # the server waits for a read and its cooldown, the server gave up that read and may start one more.
+        waited = time.monotonic() - start
+        assert issuer.requests == before + 1 and issuer.reading == 1 or waited > JWKS_TIMEOUT_S + cooldown_s
         assert [r.status_code for r in meanwhile] == [503] * 10, [r.text for r in meanwhile]
         assert meanwhile[0].json()["error"] == "temporarily_unavailable"
         assert 1 <= int(meanwhile[0].headers["retry-after"]) <= cooldown_s
@@ -630,7 +633,7 @@ def test_while_the_issuer_is_down_one_jwks_read_at_a_time_and_other_requests_are
             assert server.post(_forged(issuer, resource), PING).status_code == 401  # unknown kid, read once
             time.sleep(0.2)  # under the limit of failed authentications per address
         assert issuer.requests - before <= 1 + (time.monotonic() - start) / cooldown_s
-        assert issuer.most_at_once == 1
+        assert issuer.most_at_once == 1 or waited > JWKS_TIMEOUT_S + cooldown_s
         assert "Traceback" not in server.log()
 
 
