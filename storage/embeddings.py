@@ -237,7 +237,9 @@ class Embedder:
 
     def windows(self, text: str) -> list[str]:
         """``[text]``, then, when it is over ``MAX_TOKENS``, up to ``MAX_WINDOWS`` windows of
-        ``WINDOW_TOKENS`` overlapping by ``WINDOW_OVERLAP``, each at a word's start."""
+        ``WINDOW_TOKENS`` overlapping by ``WINDOW_OVERLAP``, each at a word's start when one is
+        within the overlap, else where it falls (text without spaces: Chinese, Japanese, JSON, URLs:
+        each window then still moves on through the text)."""
         offsets = self._tokens().offsets(text)
         if len(offsets) <= MAX_TOKENS - 2:
             return [text]
@@ -245,10 +247,14 @@ class Embedder:
         start = 0
         while start < len(offsets) and len(out) <= MAX_WINDOWS:
             first = start
-            while first > 0 and offsets[first][0] == offsets[first - 1][1]:  # begin at a word's start
-                first -= 1
+            while first > max(0, start - WINDOW_OVERLAP) and offsets[first][0] == offsets[first - 1][1]:
+                first -= 1  # back to a word's start
+            if first and offsets[first][0] == offsets[first - 1][1]:
+                first = start  # none within the overlap
             end = min(first + WINDOW_TOKENS, len(offsets))
-            out.append(text[offsets[first][0] : offsets[end - 1][1]])
+            window = text[offsets[first][0] : offsets[end - 1][1]]
+            if window not in out:  # a text repeating itself: the same window is embedded once
+                out.append(window)
             if end == len(offsets):
                 break
             start += WINDOW_TOKENS - WINDOW_OVERLAP
