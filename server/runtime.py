@@ -6,9 +6,10 @@ the model meanwhile, and earlier tool calls wait for it on an anyio thread.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,7 +32,8 @@ T = TypeVar("T")
 WARM_UP_DELAY_S = 0.5
 ROUND = "the server's maintenance round"  # the worker's job (and log) name
 FILL_BATCH = 16  # memories embedded per batch: shutdown waits for at most one batch
-# Tool calls one authenticated caller runs at once (docs/architecture.md, "Calls per caller").
+# Tool calls one authenticated caller runs at once, and one tenant whichever of its callers send them
+# (docs/architecture.md, "Calls per caller").
 CALLS_AT_ONCE = 2
 
 
@@ -51,7 +53,8 @@ class Runtime:
         self.worker = Worker()
         self._closing = False
         self._calls = 0
-        self._turns: dict[str, anyio.Semaphore] = {}  # an authenticated caller's CALLS_AT_ONCE slots
+        # CALLS_AT_ONCE slots of an authenticated ("caller", caller_of) and of its ("tenant", name)
+        self._turns: dict[tuple[str, str], anyio.Semaphore] = {}
         self._idle = threading.Condition()  # close() waits for calls in flight: closing under one fails it
 
     def store(self) -> Store:
@@ -142,20 +145,28 @@ class Runtime:
         return result
 
     async def in_turn(self, work: Callable[[], T]) -> T:
-        """``work()`` on a thread once one of the caller's :data:`CALLS_AT_ONCE` slots is free
-        (every call at once without authentication: one client per process)."""
+        """``work()`` on a thread once one of the caller's :data:`CALLS_AT_ONCE` slots is free, then one
+        of its tenant's (a tenant with many keys or users takes no more threads and embedding workers
+        from other tenants than one caller; a caller waits for its tenant's slot behind at most
+        ``CALLS_AT_ONCE`` calls of each other caller of its tenant). Every call at once without
+        authentication: one client per process."""
         from mcp.server.auth.middleware.auth_context import get_access_token
 
-        from .auth import caller_of
+        from .auth import caller_of, identity_of
 
         token = get_access_token() if self.authenticated else None
         if token is None:
             return await anyio.to_thread.run_sync(work)
-        who = caller_of(token)
+        async with self._turn(("caller", caller_of(token))), self._turn(("tenant", identity_of(token).tenant)):
+            return await anyio.to_thread.run_sync(work)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, who: tuple[str, str]) -> AsyncIterator[None]:
+        """One of ``who``'s :data:`CALLS_AT_ONCE` slots, waited for in order; none kept once ``who`` is idle."""
         turn = self._turns.setdefault(who, anyio.Semaphore(CALLS_AT_ONCE))
         try:
             async with turn:
-                return await anyio.to_thread.run_sync(work)
+                yield
         finally:
             if turn.value == CALLS_AT_ONCE and not turn.statistics().tasks_waiting:
                 self._turns.pop(who, None)

@@ -58,3 +58,64 @@ async def test_one_callers_calls_wait_their_turn_while_another_callers_call_runs
         runtime.close()
     assert most[0] == runtime_module.CALLS_AT_ONCE and done.count("acme") == 6
     assert not runtime._turns  # noqa: SLF001 (no slot kept once a caller is done)
+
+
+@pytest.mark.asyncio
+async def test_a_tenants_keys_and_users_together_run_no_more_calls_than_one_and_each_gets_its_turn(db_path, one_model):
+    """adversarial pass 47: a tenant with two keys ran four calls at once and filled the embedding
+    workers, delaying other tenants' writes 6-11 times; now its callers share the tenant's turns, and
+    one caller's backlog waits behind the others' calls (each caller queues at most its own turns)."""
+    runtime = Runtime(Config(db=str(db_path)), authenticated=True)
+    release, running, most, order = threading.Event(), [0], [0], []
+    lock = threading.Lock()
+
+    def blocking(label: str):  # type: ignore[no-untyped-def]
+        def fn(store, caller):  # type: ignore[no-untyped-def]
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+                order.append(label)
+            release.wait(30)
+            with lock:
+                running[0] -= 1
+            return label
+        return fn
+
+    def quick(store, caller):  # type: ignore[no-untyped-def]
+        return caller.tenant
+
+    def as_key(key: str, tenant: str):  # type: ignore[no-untyped-def]
+        return AuthenticatedUser(access_token(f"mvk_{key}", key, Identity(tenant=tenant, scope="default")))
+
+    def as_user(sub: str, tenant: str):  # type: ignore[no-untyped-def]
+        return AuthenticatedUser(access_token("a.jwt", "client-1", Identity(tenant=tenant, scope="default"),
+                                              subject=sub))
+
+    done: list[str] = []
+    try:
+        async with anyio.create_task_group() as tg:
+            async def call(user, fn) -> None:  # type: ignore[no-untyped-def]
+                auth_context_var.set(user)
+                done.append(await runtime.call(fn))
+
+            for _ in range(5):  # key a's burst first
+                tg.start_soon(call, as_key("a", "acme"), blocking("a"))
+            with anyio.fail_after(20):
+                while running[0] < runtime_module.CALLS_AT_ONCE:
+                    await anyio.sleep(0.02)
+                for label, caller in (("b", as_key("b", "acme")), ("c", as_user("c", "acme")),
+                                      ("d", as_user("d", "acme"))):
+                    tg.start_soon(call, caller, blocking(label))
+                    await anyio.sleep(0.1)
+                assert running[0] == runtime_module.CALLS_AT_ONCE  # acme's other callers wait for its turns
+                await call(as_key("e", "bravo"), quick)  # another tenant's call runs meanwhile
+                assert done == ["bravo"]
+            release.set()
+    finally:
+        release.set()
+        runtime.close()
+    assert most[0] == runtime_module.CALLS_AT_ONCE and sorted(done) == ["a"] * 5 + ["b", "bravo", "c", "d"]
+    # b, c and d started before a's backlog: at most one of a's three waiting calls started with them
+    # (threads started together record their start in either order)
+    assert order[:2] == ["a", "a"] and {"b", "c", "d"} <= set(order[2:6]) and order.count("a") == 5, order
+    assert not runtime._turns  # noqa: SLF001
