@@ -116,15 +116,19 @@ def _reference() -> Any:
 # A key's placeholder written in a key's format: one character repeated in its random part
 # ("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "AKIAXXXXXXXXXXXXXXXX", "sk-proj-000000000000...").
 _MASKED = re2.compile(r"(?i)(?:x{8,}|\*{8,}|0{8,}|\.{8,}|#{8,})", OPTIONS)
+# A vendor's documented sample key says EXAMPLE in its random part (AWS's "AKIAIOSFODNN7EXAMPLE" and
+# "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"): seven given capitals no generated key holds by chance.
+_DOCUMENTED = "EXAMPLE"
 MASKED_SHARE = 0.5  # of a value's characters a run of one such character takes in a placeholder
 # A command substitution that only prints its text holds the value: "$(echo Xk29slQpz)".
 _ECHOED = re.compile(r"\$\([ \t]*(?:echo|printf)\b")
 
 
 def masked(value: str) -> bool:
-    """Whether ``value`` is a key's placeholder: a run of x, X, "*", 0, "." or "#" makes half of it or more.
-    Linear."""
-    return any(run.end() - run.start() >= MASKED_SHARE * len(value) for run in _MASKED.finditer(value))
+    """Whether ``value`` is a key's placeholder: a run of x, X, "*", 0, "." or "#" makes half of it or more,
+    or it says EXAMPLE (a vendor's documented sample key). Linear."""
+    return _DOCUMENTED in value or any(run.end() - run.start() >= MASKED_SHARE * len(value)
+                                       for run in _MASKED.finditer(value))
 
 
 def is_filtered(value: str, detector: Detector) -> bool:

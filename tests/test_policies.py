@@ -17,7 +17,7 @@ from memvault.tools.boot import boot_context
 
 SECRETS = [
     ("GitHub token", "my token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
-    ("AWS access key", "aws key AKIAIOSFODNN7EXAMPLE for the deploy user"),
+    ("AWS access key", "aws key AKIAIOSFODNN7QX7RTZW for the deploy user"),
     ("password in a URL", "connect with postgres://admin:s3cr3tP4ss@db.internal:5432/app"),
     ("private key", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"),
     ("Slack token", "bot token xoxb-123456789012-1234567890123-abcdefghijABCDEFGHIJklmn"),
@@ -71,7 +71,7 @@ UNQUOTED = [
     "wifi passphrase: Tr0ub4dor&3",
     "pw=hunter2 for the test box",
     "DB_PASSWORD=Xk29slQpz",
-    "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYQX7RTZWKEY",
     "GITHUB_TOKEN: 9f8e7d6c5b4a3f2e1d0c",
     "api_key: 9f8e7d6c5b4a3f2e1d0c",
     "the secret key was 7hQ2mZ9xLp",

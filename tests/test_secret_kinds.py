@@ -280,6 +280,12 @@ STORED = {
         '<add key="PartitionKey" value="CustomerIdAndRegionCode" />', "routing key: orders.created.v2",
         "encryption key id: alias/app-2024",
     ],
+    "vendors' documented sample keys, saying EXAMPLE (trial 47: AWS's docs pasted were refused)": [
+        "The AWS docs use AKIAIOSFODNN7EXAMPLE as the access key id.",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "token: ghp_EXAMPLE0123456789abcdefghijklmnopqrstu",
+        "STRIPE_KEY=sk_live_EXAMPLE4eC39HqLyjWDarjtT1zdp7dc", "api_key=EXAMPLE_KEY_1234567890abcdef",
+    ],
     "text in other scripts": [
         "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
     ],
@@ -401,3 +407,10 @@ def test_one_value_two_detectors_find_is_named_once_by_its_format(text):
 def test_two_values_on_one_line_are_both_named():
     found = find_secrets(f"password=hunter2hunter2 token=ghp_{'a1B2' * 9}")[0]
     assert sorted(label for label, _ in found) == ["GitHub token", "password"]
+
+
+@pytest.mark.parametrize("text", STORED["vendors' documented sample keys, saying EXAMPLE (trial 47: AWS's docs pasted "
+                                        "were refused)"])
+def test_a_sample_key_is_refused_once_it_no_longer_says_example(text: str) -> None:
+    assert find_secrets(text) == [[]]
+    assert find_secrets(text.replace("EXAMPLE", "QX7RTZW"))[0], text

@@ -69,7 +69,7 @@ def test_a_cjk_word_for_password_then_a_line_break_then_the_value(word: str, col
         assert value not in redact(text)[0]
 
 
-GENERATED = ["vo/hBKqFYY/7Lz3kQeXp9Wm2Tn8Rj4Yc6Hd1VOq0aZbE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+GENERATED = ["vo/hBKqFYY/7Lz3kQeXp9Wm2Tn8Rj4Yc6Hd1VOq0aZbE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYQX7RTZWKEY",
              "aZ3kP9qLm2Xv8Rt5Wn1Yb6Hc4", "Q2hhbmdlTWUxMjM0NTY3ODkwYWJjZGVm+x/Yz", "k8Jd_3mQp-Z7vXr2Lw9Tb4Nc6Hs1"]
 
 

@@ -422,7 +422,7 @@ MORE = [
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
          "the staging password is Zq81kkLm", 'api_key: "mysecretvalue"', '"password": "S3cure!x"',
          # a key-like value right after the word, no "is" or ":" (a new-user trial stored the first)
-         "AWS secret access key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+         "AWS secret access key wJalrXUtnFEMI/K7MDENG/bPxRfiCYQX7RTZWKEY",
          "the api key sk8Hq2LmN0pQrStUvWxYz12345 for staging", "my password Xk29slQpzR7tW3vB9nMq1",
          "access token 3f2a9c1b7e4d8f6a2c5b9e1d7f3a6c8b",
          # round 3: HTTP Basic, .netrc, Docker's config.json, and the word for password in other languages

@@ -125,7 +125,7 @@ def test_a_session_id_that_is_a_credential_is_refused_unquoted(store):
 @pytest.mark.parametrize(("named", "rest"), [
     ("token: sk-proj-Abc123Def456Ghi789", ["Jkl012Mno345Pqr678Stu901Vwx"]),
     ("password: Xy7#kLm9Qw2Er4", ["Ty6Ui8Op0Zx"]),
-    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxR", ["fiCYEXAMPLEKEY", "Abcdef123456"]),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxR", ["fiCYQX7RTZWKEY", "Abcdef123456"]),
     ("api_key=Qw3rTy8Ui9Op0As1Df", ["Gh2Jk3Lz4Xc5Vb6Nm7"]),
 ])
 def test_a_named_credential_wrapped_over_lines_takes_every_line_of_it(named: str, rest: list[str]):
