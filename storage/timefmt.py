@@ -20,7 +20,8 @@ SUPPORTED = "the supported range 1900-01-01 to 9999-12-29"  # MIN_MS up to the l
 _SHAPE = re.compile(
     r"(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
     r"(?:[T ](?P<hour>\d{2})(?::(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?)?"
-    r"(?P<offset>Z|[+-]\d{2}(?::?\d{2})?)?)?"
+    r"(?P<offset>Z|[+-]\d{2}(?::?\d{2})?)?)?",
+    re.ASCII,  # the digits fromisoformat reads: "٢٠٢٤-٠١-٠١" is no date-time
 )
 
 
@@ -68,7 +69,7 @@ def _impossible(text: str) -> str | None:
     for name, high in (("hour", 23), ("minute", 59), ("second", 59)):
         if found[name] is not None and int(found[name]) > high:
             return f"{shown(text)} is not a time: {name} {int(found[name])} is not from 0 to {high}"
-    if found["offset"] is not None and int(found["offset"][1:3]) > 23:
+    if found["offset"] not in (None, "Z") and int(found["offset"][1:3]) > 23:
         return f"{shown(text)} is not a time: the offset {found['offset']} is not less than 24 hours"
     return None
 

@@ -237,22 +237,19 @@ def _ms(moment: datetime) -> int:
 
 def period_range(moment: datetime, period: str) -> tuple[int, int]:
     """The ms range of the ``period`` ("day", "week", "month", "quarter", "year") that holds ``moment``;
-    a week runs from Monday (ISO 8601)."""
-    if period == "year":
-        return _ms(datetime(moment.year, 1, 1)), _ms(datetime(moment.year + 1, 1, 1))
-    if period == "quarter":
-        first = datetime(moment.year, 3 * ((moment.month - 1) // 3) + 1, 1)
-        after = datetime(first.year + first.month // 10, (first.month + 2) % 12 + 1, 1)
-        return _ms(first), _ms(after)
-    if period == "month":
-        first = datetime(moment.year, moment.month, 1)
-        days = calendar.monthrange(moment.year, moment.month)[1]
-        return _ms(first), _ms(first + timedelta(days=days))
-    day = datetime(moment.year, moment.month, moment.day)
+    a week runs from Monday (ISO 8601). Counted in ms from the period's first day, so the period of
+    9999-12-31 ends past ``datetime``'s range without overflowing."""
+    if period in ("year", "quarter", "month"):
+        first_month = {"year": 1, "quarter": 3 * ((moment.month - 1) // 3) + 1, "month": moment.month}[period]
+        months = {"year": 12, "quarter": 3, "month": 1}[period]
+        start = _ms(datetime(moment.year, first_month, 1))
+        days = sum(calendar.monthrange(moment.year, m)[1] for m in range(first_month, first_month + months))
+        return start, start + days * _DAY_MS
+    day = _ms(datetime(moment.year, moment.month, moment.day))
     if period == "week":
-        monday = day - timedelta(days=day.weekday())
-        return _ms(monday), _ms(monday + timedelta(days=7))
-    return _ms(day), _ms(day + timedelta(days=1))
+        monday = day - moment.weekday() * _DAY_MS
+        return monday, monday + 7 * _DAY_MS
+    return day, day + _DAY_MS
 
 
 def _temporal(kind: str, before: str, past: bool) -> bool:
