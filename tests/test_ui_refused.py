@@ -155,3 +155,17 @@ def test_pages_holding_memory_text_are_never_cached(ui: Served, page, memory: st
     answer = page.goto(f"{ui.base}/memories/{memory}")
     assert answer.headers["cache-control"] == "no-store"
     assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+
+
+@pytest.mark.parametrize(("path", "field"), [
+    ("/sessions/x?after=" + "9" * 5_000, "after"), ("/boot?tokens=" + "9" * 5_000, "tokens"),
+    ("/boot?tokens=" + "9" * 25, "tokens"), ("/boot?task=until+9999-12-31", None),
+    ("/?q=what+happened+on+9999-12-31", None)])
+def test_numbers_past_every_range_and_times_at_the_calendars_edge_get_a_page_not_a_500(ui: Served, page, path: str,
+                                                                                     field: str | None):
+    """adversarial pass 48: 5,000 digits (past what int reads) and 9999-12-31 in a question gave 500 and a traceback."""
+    answer = page.goto(f"{ui.base}{path}")
+    assert answer.status == (400 if field else 200), page.content()[:500]
+    if field:
+        assert f"{field}: must be an integer" in page.inner_text("#message")
+    assert "Internal Server Error" not in page.content()

@@ -46,9 +46,10 @@ DONE = {"forgotten": "Forgotten: the text is erased; a tombstone stays in the hi
 
 
 def _whole(text: str | None) -> int | str | None:
-    """The integer typed, else the text (the field's own check refuses it with its range)."""
+    """The integer typed, else the text (the field's own check refuses it with its range): also one of
+    over 19 digits, beyond every field's range (and past 4,300, more than ``int`` reads: adversarial pass 48)."""
     text = (text or "").strip()
-    return int(text) if text.isascii() and text.isdigit() else (text or None)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 19 else (text or None)
 
 
 def _shown(text: str | None) -> str:
