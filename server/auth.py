@@ -418,6 +418,8 @@ class JwtVerifier:
         import jwt
 
         header = jwt.get_unverified_header(token)
+        if "typ" in header and (not isinstance(header["typ"], str) or header["typ"].lower() not in ACCESS_TOKEN_TYPES):
+            raise NotAnAccessToken  # an ID token, a logout token, ... of the same issuer (RFC 9068 §4)
         key = self._keys.key(header.get("kid"))
         if header.get("alg") in JWT_ALGORITHMS and not fits(header["alg"], key.key):
             raise KeyMismatch  # PyJWT would raise TypeError or InvalidKeyError, which name no check
@@ -487,12 +489,23 @@ class JwtVerifier:
             return "signed by a key the issuer does not publish (kid not in its JWKS)"
         if isinstance(exc, jwt.DecodeError):
             return "malformed token (not a signed JWT)"
+        if isinstance(exc, NotAnAccessToken):
+            return ("the token's type (its typ header) is not an access token's: send an access token (typ at+jwt "
+                    "or JWT, RFC 9068 §4), not an ID or logout token")
         if isinstance(exc, KeyMismatch) and exc.args:
             return f"the signature algorithm (alg) is not the one the issuer's key of its kid lists ({exc.args[0]})"
         if isinstance(exc, KeyMismatch):
             return "the signature algorithm (alg) does not fit the type or curve of the key of its kid"
         log.warning("a JWT failed a check without a name: %s", type(exc).__name__)  # for the operator
         return "invalid token: it could not be verified"
+
+
+# A JWT's typ header an access token may carry (RFC 9068 §2.1 "at+jwt"; many issuers send "JWT"), lower case
+ACCESS_TOKEN_TYPES = ("at+jwt", "application/at+jwt", "jwt")
+
+
+class NotAnAccessToken(Exception):
+    """A token's ``typ`` header names another kind of JWT (:data:`ACCESS_TOKEN_TYPES`)."""
 
 
 class KeyMismatch(Exception):

@@ -680,3 +680,26 @@ def test_the_rate_limit_is_one_users_whichever_clients_asked_for_its_tokens(tmp_
         server.close()
         issuer.close()
     assert "Traceback" not in log
+
+
+@pytest.mark.parametrize("typ", ["id_token+jwt", "logout+jwt", "dpop+jwt", "secevent+jwt", "JOSE", 7, None])
+def test_a_token_whose_typ_is_not_an_access_tokens_is_refused(setup, typ) -> None:  # type: ignore
+    """adversarial pass 48: ID, logout, DPoP and event tokens of the same issuer were served (RFC 9068 §4)."""
+    server, issuer, resource, _ = setup
+    header = {"alg": "RS256", "kid": KID, "typ": typ}
+    token = _unsigned(header, _claims(resource, scope="memvault:write"),
+                      lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256()))
+    response = server.post(token, PING)
+    assert response.status_code == 401, response.text
+    assert response.json()["error_description"] == (  # the type named by memvault's words, never as sent
+        "the token's type (its typ header) is not an access token's: send an access token (typ at+jwt or JWT, "
+        "RFC 9068 §4), not an ID or logout token")
+
+
+@pytest.mark.parametrize("typ", ["at+jwt", "application/at+jwt", "JWT", "jwt", "AT+JWT", ...])
+def test_an_access_tokens_typ_or_none_is_taken(setup, typ) -> None:  # type: ignore
+    server, issuer, resource, _ = setup
+    header = {"alg": "RS256", "kid": KID, **({} if typ is ... else {"typ": typ})}
+    token = _unsigned(header, _claims(resource, scope="memvault:write"),
+                      lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256()))
+    assert server.post(token, PING).status_code == 200
