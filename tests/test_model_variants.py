@@ -149,6 +149,28 @@ def test_a_damaged_derived_file_is_built_again(tmp_path, monkeypatch, real_embed
     assert int8model.intact(derived)
 
 
+def test_what_a_derivation_stopped_midway_left_is_removed_by_the_next(tmp_path, monkeypatch):
+    """trial 48: a first start stopped while deriving left 53 MB in the cache for good. Another
+    target's derivation folder (another onnxruntime version's, maybe in progress) is left alone."""
+    target = tmp_path / "models" / "minilm-x-ort1.0-optimised.onnx"
+    target.parent.mkdir()
+    left = target.parent / (target.name + ".deriving-abc123")
+    left.mkdir()
+    (left / "folded.onnx").write_bytes(b"x" * 1000)
+    other = target.parent / "minilm-x-ort2.0-optimised.onnx.deriving-def456"
+    other.mkdir()
+    derived = []
+
+    def fake_derive(source, into):  # type: ignore[no-untyped-def]
+        derived.append(sorted(p.name for p in into.parent.iterdir()))
+        into.write_bytes(b"model")
+        into.with_name(into.name + ".sha256").write_text(int8model.file_sha256(into) + "\n")
+
+    monkeypatch.setattr(int8model, "derive", fake_derive)
+    assert int8model.build(tmp_path / "source.onnx", target) == target
+    assert not left.exists() and other.is_dir() and left.name not in derived[0]
+
+
 def test_an_unwritable_cache_derives_the_model_in_memory_and_leaves_nothing(tmp_path, monkeypatch, caplog):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
