@@ -4,10 +4,7 @@ keywords; a time alone never makes a hit sure; emoji and vowel-marked scripts ma
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
@@ -34,56 +31,10 @@ def store(db, real_embedder):
     s.close()
 
 
-KEPT = 8  # stores kept open at once per worker (each PostgreSQL one holds a connection)
-
-
 @pytest.fixture(scope="module")
-def kept_stores():
-    """The stores :func:`kept` filled, newest last: {(backend, fill, args): (store, fill's result, drop)}."""
-    stores: OrderedDict[tuple, tuple[Store, Any, Callable[[], None]]] = OrderedDict()
-    yield stores
-    while stores:
-        _, (s, _, drop) = stores.popitem(last=False)
-        s.close()
-        drop()
-
-
-@pytest.fixture
-def kept(kept_stores, backend, request, real_embedder, tmp_path_factory):
-    """``kept(fill, *args)``: a store of the test's backend holding what ``fill(store, *args)`` stored, and
-    what ``fill`` returned; made once for every case of the same set-up. Recall writes nothing, so each
-    case still asks its question of exactly the memories a store of its own would hold."""
-
-    def kept(fill: Callable[..., Any], *args: Any) -> tuple[Store, Any]:
-        key = (backend, fill, args)
-        if key in kept_stores:
-            kept_stores.move_to_end(key)
-            return kept_stores[key][:2]
-        if backend == "postgresql":
-            server = request.getfixturevalue("pg_server")
-            url = server.new_database(template=request.getfixturevalue("pg_migrated"))
-            name = server.dbname(url)
-            server.made.remove(name)  # outlives the test (each test's own databases are dropped after it)
-
-            def drop() -> None:
-                server.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        else:
-            url, drop = str(tmp_path_factory.mktemp("kept") / "m.db"), lambda: None
-        s = Store(url, real_embedder, clock=clock)
-        try:
-            made = fill(s, *args)
-        except BaseException:
-            s.close()
-            drop()
-            raise
-        kept_stores[key] = (s, made, drop)
-        while len(kept_stores) > KEPT:
-            _, (old, _, old_drop) = kept_stores.popitem(last=False)
-            old.close()
-            old_drop()
-        return s, made
-
-    return kept
+def kept_clock():
+    """The clock of the stores ``kept`` fills (conftest)."""
+    return clock
 
 
 def remember(store: Store, content: str, kind: str = "fact", days_ago: float | None = None,
