@@ -136,17 +136,17 @@ def one_model(monkeypatch, real_embedder: Embedder) -> None:
 
 
 @pytest.fixture(scope="module")
-def kept_clock():
-    """The clock of the stores :func:`kept` fills (milliseconds since the epoch); a module overrides it."""
+def shared_clock():
+    """The clock of the stores :func:`shared_store` fills (milliseconds since the epoch); a module overrides it."""
     return now_ms
 
 
-KEPT = 8  # stores ``kept`` keeps open at once per worker (each PostgreSQL one holds a connection)
+SHARED_OPEN = 8  # stores ``shared_store`` keeps open at once per worker (each PostgreSQL one holds a connection)
 
 
 @pytest.fixture(scope="module")
-def kept_stores():
-    """The stores :func:`kept` filled, newest last: {(backend, fill, args): (store, fill's result, drop)}."""
+def shared_stores():
+    """The stores :func:`shared_store` filled, newest last: {(backend, fill, args): (store, fill's result, drop)}."""
     stores: OrderedDict[tuple, tuple[Store, Any, Callable[[], None]]] = OrderedDict()
     yield stores
     while stores:
@@ -156,17 +156,17 @@ def kept_stores():
 
 
 @pytest.fixture
-def kept(kept_stores, kept_clock, backend, request, real_embedder, tmp_path_factory):
-    """``kept(fill, *args)``: a store of the test's backend (real model, the module's ``kept_clock``) holding
-    what ``fill(store, *args)`` stored, and what ``fill`` returned; made once for every case of the same set-up
-    (``fill`` a module-level function). Recall writes nothing, so each
-    case still asks its question of exactly the memories a store of its own would hold."""
+def shared_store(shared_stores, shared_clock, backend, request, real_embedder, tmp_path_factory):
+    """``shared_store(fill, *args)``: a store of the test's backend (real model, the module's ``shared_clock``)
+    holding what ``fill(store, *args)`` stored, and what ``fill`` returned; made once for every case of the same
+    set-up (``fill`` a module-level function). Only for cases that write nothing to it (recall writes nothing):
+    each case still asks its question of exactly the memories a store of its own would hold."""
 
-    def kept(fill: Callable[..., Any], *args: Any) -> tuple[Store, Any]:
+    def shared_store(fill: Callable[..., Any], *args: Any) -> tuple[Store, Any]:
         key = (backend, fill, args)
-        if key in kept_stores:
-            kept_stores.move_to_end(key)
-            return kept_stores[key][:2]
+        if key in shared_stores:
+            shared_stores.move_to_end(key)
+            return shared_stores[key][:2]
         if backend == "postgresql":
             server = request.getfixturevalue("pg_server")
             url = server.new_database(template=request.getfixturevalue("pg_migrated"))
@@ -176,22 +176,22 @@ def kept(kept_stores, kept_clock, backend, request, real_embedder, tmp_path_fact
             def drop() -> None:
                 server.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         else:
-            url, drop = str(tmp_path_factory.mktemp("kept") / "m.db"), lambda: None
-        s = Store(url, real_embedder, clock=kept_clock)
+            url, drop = str(tmp_path_factory.mktemp("shared") / "m.db"), lambda: None
+        s = Store(url, real_embedder, clock=shared_clock)
         try:
             made = fill(s, *args)
         except BaseException:
             s.close()
             drop()
             raise
-        kept_stores[key] = (s, made, drop)
-        while len(kept_stores) > KEPT:
-            _, (old, _, old_drop) = kept_stores.popitem(last=False)
+        shared_stores[key] = (s, made, drop)
+        while len(shared_stores) > SHARED_OPEN:
+            _, (old, _, old_drop) = shared_stores.popitem(last=False)
             old.close()
             old_drop()
         return s, made
 
-    return kept
+    return shared_store
 
 
 @pytest.fixture

@@ -32,8 +32,8 @@ def store(db, real_embedder):
 
 
 @pytest.fixture(scope="module")
-def kept_clock():
-    """The clock of the stores ``kept`` fills (conftest)."""
+def shared_clock():
+    """The clock of the stores ``shared_store`` fills (conftest)."""
     return clock
 
 
@@ -139,9 +139,9 @@ def changes_this_week(store: Store) -> dict[str, str]:
     ("what did we change since Monday?", {"mon", "wed", "thu"}),
     ("what did we change since Wednesday?", {"wed", "thu"}),
 ])
-def test_this_week_and_since_run_from_their_start_to_now(kept, question, wanted):
+def test_this_week_and_since_run_from_their_start_to_now(shared_store, question, wanted):
     """Issue 25: "this week" on a Friday was Friday to next Friday; "since Monday" was Monday alone."""
-    store, ids = kept(changes_this_week)
+    store, ids = shared_store(changes_this_week)
     hits = recall(store, question)
     assert {h.memory.id for h in hits[:len(wanted)]} == {ids[name] for name in wanted}
 
@@ -169,10 +169,10 @@ def changes_back_to_200_days(store: Store) -> dict[str, str]:
     ("what did we change the day before yesterday?", {"2d"}),
     ("what did we change last night?", {"night"}),
 ])
-def test_a_window_back_from_now_finds_what_was_observed_in_it(kept, question, wanted):
+def test_a_window_back_from_now_finds_what_was_observed_in_it(shared_store, question, wanted):
     """Issue 25: "the last two weeks", "past 3 days" were no time, "the day before yesterday" was
     yesterday, "last night" no time."""
-    store, ids = kept(changes_back_to_200_days)
+    store, ids = shared_store(changes_back_to_200_days)
     hits = recall(store, question)
     assert {h.memory.id for h in hits[:len(wanted)]} == {ids[name] for name in wanted}
 
@@ -280,10 +280,10 @@ def team_decisions_and_others(store: Store) -> dict[str, str]:
     ("what did Priya decide on Tuesday?", "tuesday"),  # a name only a fact holds
     ("What did Priya's platform team agree on yesterday?", "yesterday"),
 ])
-def test_a_decision_of_the_time_asked_about_another_subject_is_not_sure(kept, question, then):
+def test_a_decision_of_the_time_asked_about_another_subject_is_not_sure(shared_store, question, then):
     """Issue 25: "what did the finance team decide on Tuesday?" gave Marketing's decision of that
     Tuesday at 0.91 (0.32 without "on Tuesday"): a subject in common nouns that no hit holds."""
-    store, ids = kept(team_decisions_and_others)
+    store, ids = shared_store(team_decisions_and_others)
     hits = recall(store, question)
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
@@ -304,10 +304,10 @@ def group_decisions(store: Store) -> tuple[str, str]:
     "what did the security group decide on Tuesday?", "what did the HR department decide on Tuesday?",
     "what did the ops folks decide on Tuesday?", "What did the legal people decide on Tuesday?",
 ])
-def test_a_word_for_a_group_is_no_subject_a_decision_holds(kept, question):
+def test_a_word_for_a_group_is_no_subject_a_decision_holds(shared_store, question):
     """The adversarial pass of stop 44: "the support team" was held by the data team's decision, which
     says "team" too (0.82); a word for a group names a subject only with another word."""
-    store, (data, also) = kept(group_decisions)
+    store, (data, also) = shared_store(group_decisions)
     hits = recall(store, question)
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in (data, also)), [
         (h.memory.content, h.confidence) for h in hits]
@@ -326,8 +326,8 @@ def test_a_word_for_a_group_is_no_subject_a_decision_holds(kept, question):
     ("what did we decide on Tuesday?", "tuesday"),
     ("what did we decide in October?", "october"),
 ])
-def test_a_decision_holding_the_subject_and_the_time_stays_first_and_sure(kept, question, then):
-    store, ids = kept(filler_and_team_decisions)
+def test_a_decision_holding_the_subject_and_the_time_stays_first_and_sure(shared_store, question, then):
+    store, ids = shared_store(filler_and_team_decisions)
     hits = recall(store, question)
     assert hits[0].memory.id == ids[then] and hits[0].confidence >= 0.5, [
         (h.memory.content, h.confidence) for h in hits]
@@ -342,10 +342,10 @@ def numbers_and_a_year(store: Store) -> tuple[str, str, str]:
 
 @pytest.mark.contract
 @pytest.mark.parametrize("question", ["what happened in 2019?", "What did we do in 2019?", "anything from 2019?"])
-def test_a_number_in_a_memory_is_not_the_year_a_question_names(kept, question):
+def test_a_number_in_a_memory_is_not_the_year_a_question_names(shared_store, question):
     """Issue 25: "what happened in 2019?" gave "Ticket 2019 tracks the flaky login test" (stored
     in 2026) at 0.50: the identifier read as the year."""
-    store, (ticket, port, then) = kept(numbers_and_a_year)
+    store, (ticket, port, then) = shared_store(numbers_and_a_year)
     hits = recall(store, question)
     assert hits and hits[0].memory.id == then, [(h.memory.content, h.confidence) for h in hits]
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in (ticket, port)), [
@@ -364,8 +364,8 @@ def unnamed_and_mark(store: Store) -> dict[str, str]:
     ("what did we decide yesterday?", "yesterday"), ("what was decided last week?", "last week"),
     ("which decisions did we make today?", "today"),
 ])
-def test_a_question_naming_nobody_is_answered_surely_by_its_time(kept, question, then):
-    store, unnamed = kept(unnamed_and_mark)
+def test_a_question_naming_nobody_is_answered_surely_by_its_time(shared_store, question, then):
+    store, unnamed = shared_store(unnamed_and_mark)
     hits = recall(store, question)
     assert hits[0].memory.id == unnamed[then] and hits[0].confidence >= 0.5
 
@@ -453,10 +453,10 @@ def filler_and_day(store: Store, at: str) -> dict[str, str]:
 @pytest.mark.contract  # which memory holds a meaning's words is read from each backend's own index
 @pytest.mark.parametrize("then", list(TIMES))
 @pytest.mark.parametrize("question", list(VERBS))
-def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(kept, question, then):
+def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (adversarial pass): "what failed yesterday?" gave yesterday's decision "Tom
     decided to drop support for Python 3.9" at 0.86 and a deployment at 0.82: a time alone."""
-    store, ids = kept(filler_and_day, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     fitting = {ids[meaning] for meaning in VERBS[question]}
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in set(ids.values()) - fitting), [
@@ -472,10 +472,10 @@ def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(
     "what did the landlord choose {}?", "what did the auditors approve {}?", "what did the security team sign off on {}?",
     "what did the mobile team decide {}?", "what did the board agree on {}?",
 ])
-def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(kept, question, then):
+def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (adversarial pass): "what was decided by the finance folks on December 1?" gave
     the episode "Sales closed the Acme deal" of that day at 0.58: only decisions were held to the subject."""
-    store, ids = kept(filler_and_day, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
@@ -489,8 +489,8 @@ def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(kep
     ("what went wrong in the kitchen last week?", "The dishwasher leaked all over the floor"),
     ("What did Sales do on Tuesday?", "Sales closed the Acme deal"),
 ])
-def test_what_the_verb_asks_for_stays_first_and_sure(kept, question, wanted):
-    store, _ = kept(acts_at_work_and_home)
+def test_what_the_verb_asks_for_stays_first_and_sure(shared_store, question, wanted):
+    store, _ = shared_store(acts_at_work_and_home)
     hits = recall(store, question)
     assert hits[0].memory.content == wanted and hits[0].confidence >= 0.5, [
         (h.memory.content, h.confidence) for h in hits]
@@ -512,8 +512,8 @@ def acts_at_work_and_home(store: Store) -> None:
 
 
 @pytest.mark.parametrize("question", ["what happened yesterday?", "what did we do yesterday?"])
-def test_a_question_without_a_verb_of_meaning_is_answered_surely_by_its_time(kept, question):
-    store, ids = kept(filler_and_day, TIMES["yesterday"])  # six: more than the default limit of hits
+def test_a_question_without_a_verb_of_meaning_is_answered_surely_by_its_time(shared_store, question):
+    store, ids = shared_store(filler_and_day, TIMES["yesterday"])  # six: more than the default limit of hits
     sure = {h.memory.id: h.confidence
             for h in store.recall(tenant="t", query=question, scopes=SCOPES, limit=len(ids)).hits}
     assert all(sure.get(i, 0.0) >= 0.5 for i in ids.values()), sure
@@ -547,19 +547,19 @@ def filler_and_symbols(store: Store) -> list[str]:
 
 @pytest.mark.contract
 @pytest.mark.parametrize("query", ["😀", "✨✨", "★", "🐛 🦄", "☕?", "is there a ✨?", "😀😀😀", "🫠", "⚙️ ⚡"])
-def test_a_symbol_question_matching_no_stored_text_abstains(kept, query):
+def test_a_symbol_question_matching_no_stored_text_abstains(shared_store, query):
     """An adversarial pass: "😀", stored nowhere, got a hit at 0.33: most symbols embed as one unknown
     token, so a memory of symbols (or of little text) was the vector side's near match."""
-    store, _ = kept(filler_and_symbols)
+    store, _ = shared_store(filler_and_symbols)
     outcome = store.recall(tenant="t", query=query, scopes=SCOPES)
     assert outcome.hits == [] and outcome.abstained, [(h.memory.content, h.confidence) for h in outcome.hits]
 
 
 @pytest.mark.contract
 @pytest.mark.parametrize("query", ["🙂🚀", "🚀✨", "🎉", "is it 🔴?", "😀 🔴"])
-def test_a_symbol_question_finds_the_memories_holding_any_of_its_symbols_and_only_those(kept, query):
+def test_a_symbol_question_finds_the_memories_holding_any_of_its_symbols_and_only_those(shared_store, query):
     """"🙂🚀" was one phrase of two symbols: the memory holding 🚀 alone was not found."""
-    store, ids = kept(filler_and_symbols)
+    store, ids = shared_store(filler_and_symbols)
     hits = recall(store, query)
     holding = {ids[i] for i, text in enumerate(SYMBOL_MEMORIES) if any(ch in text for ch in query if not ch.isascii())}
     assert hits and hits[0].signals.keyword_rank == 1 and {h.memory.id for h in hits} == holding
@@ -623,10 +623,10 @@ def plants_and_another_tenant(store: Store) -> None:
 @pytest.mark.contract
 @pytest.mark.parametrize("question", ["what failed yesterday?", "what did Priya decide yesterday?",
                                       "deploy notes from last week", "zebra quartz yesterday"])
-def test_a_question_no_memory_of_the_tenant_holds_a_word_of_is_answered_on_every_backend(kept, question):
+def test_a_question_no_memory_of_the_tenant_holds_a_word_of_is_answered_on_every_backend(shared_store, question):
     """PostgreSQL's keyword statistics read the tenant's document count as a ``numeric`` (a Decimal) when
     none of the question's terms was counted, and recall failed with a TypeError (adversarial pass)."""
-    store, _ = kept(plants_and_another_tenant)
+    store, _ = shared_store(plants_and_another_tenant)
     assert all(h.confidence < 0.5 for h in recall(store, question))
 
 
@@ -656,10 +656,10 @@ def no_rise(hits, of_time, wrong) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.contract  # which memory holds a verb's forms is read from each backend's own index
 @pytest.mark.parametrize("then", ["yesterday", "on Tuesday", "in October"])
 @pytest.mark.parametrize("question", UNHELD_ACTS)
-def test_a_hit_of_the_time_asked_not_holding_the_act_asked_is_not_sure(kept, question, then):
+def test_a_hit_of_the_time_asked_not_holding_the_act_asked_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (round 4): "what got fixed yesterday?" gave that day's checkout errors at 0.82 and
     "what got merged yesterday?" the sales deal at 0.60: only the four meanings' verbs were held to a hit."""
-    store, ids = kept(filler_and_day, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
@@ -698,8 +698,8 @@ def day_and_act(store: Store, at: str, content: str, ana: bool) -> tuple[dict[st
 
 @pytest.mark.parametrize("then", ["yesterday", "on Tuesday"])
 @pytest.mark.parametrize(("content", "question"), [(c, q) for c, qs in HELD_ACTS for q in qs])
-def test_a_hit_of_the_time_asked_holding_the_act_in_any_form_is_first_and_sure(kept, content, question, then):
-    store, (ids, wanted) = kept(day_and_act, TIMES[then], content, "Ana" in question)
+def test_a_hit_of_the_time_asked_holding_the_act_in_any_form_is_first_and_sure(shared_store, content, question, then):
+    store, (ids, wanted) = shared_store(day_and_act, TIMES[then], content, "Ana" in question)
     hits = recall(store, question.format(then))
     assert hits and hits[0].memory.id == wanted and (hits[0].confidence >= 0.5) != ("Ana" in question), [
         (h.memory.content, h.confidence) for h in hits]
@@ -748,10 +748,10 @@ def filler_and_doers(store: Store, at: str) -> dict[str, str]:
     "what did HR restart {}?", "what did Priya's team restart {}?", "what did Lena decide {}?",
     "what did the infra team fail {}?", "what did Omar meet {}?",
 ])
-def test_a_hit_of_the_time_asked_not_holding_the_doer_asked_is_not_sure(kept, question, then):
+def test_a_hit_of_the_time_asked_not_holding_the_doer_asked_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (round 4): "what did legal deploy yesterday?" gave someone else's deployment of
     that day at 0.88, "what did HR pause on Tuesday?" Marketing's pause at 0.91."""
-    store, ids = kept(filler_and_doers, TIMES[then])
+    store, ids = shared_store(filler_and_doers, TIMES[then])
     hits = recall(store, question.format(then))
     # Sure only as sure as without the time (whose words move the question's vector a little): the act
     # alone ("Marketing paused ..." for "what did legal pause?") is the base model's call, not the time's.
@@ -770,8 +770,8 @@ def test_a_hit_of_the_time_asked_not_holding_the_doer_asked_is_not_sure(kept, qu
     ("what did Tom decide {}?", "decision"), ("What did Sales close {}?", "none"), ("what did we pause {}?",
                                                                                     "marketing pause"),
 ])
-def test_a_hit_of_the_time_asked_holding_its_doer_and_act_is_first_and_sure(kept, question, wanted, then):
-    store, ids = kept(filler_and_doers, TIMES[then])
+def test_a_hit_of_the_time_asked_holding_its_doer_and_act_is_first_and_sure(shared_store, question, wanted, then):
+    store, ids = shared_store(filler_and_doers, TIMES[then])
     hits = recall(store, question.format(then))
     assert hits[0].memory.id == ids[wanted] and hits[0].confidence >= 0.5, [
         (h.memory.content, h.confidence) for h in hits]
@@ -813,8 +813,8 @@ def filler_and_may(store: Store) -> None:
     "what happened in May 2026?", "what did we do in early May?", "what was decided at the end of May?",
     "what did we do in June?", "what happened in August?", "what did we ship in Jan?",
 ])
-def test_a_month_written_as_a_month_is_a_time(kept, question):
-    store, _ = kept(filler_and_may)
+def test_a_month_written_as_a_month_is_a_time(shared_store, question):
+    store, _ = shared_store(filler_and_may)
     outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert outcome.time is not None
 
@@ -827,8 +827,8 @@ def may_and_a_decision_in_may(store: Store) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("question", ["what was decided in May?", "what happened in May?", "what did we decide in May?"])
-def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(kept, question):
-    store, (named, then) = kept(may_and_a_decision_in_may)
+def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(shared_store, question):
+    store, (named, then) = shared_store(may_and_a_decision_in_may)
     hits = recall(store, question)
     assert hits[0].memory.id == then and all(h.confidence < 0.5 for h in hits if h.memory.id == named), [
         (h.memory.content, h.confidence) for h in hits]
@@ -840,10 +840,10 @@ def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(kept, qu
     "what did we roll out {}?", "what got rolled out {}?", "what was rolled out {}?", "what did the team roll out {}?",
     "what did we launch {}?", "what got launched {}?", "what was deployed {}?",
 ])
-def test_no_hit_of_the_time_asked_not_answering_is_surer_than_one_above_it(kept, question, then):
+def test_no_hit_of_the_time_asked_not_answering_is_surer_than_one_above_it(shared_store, question, then):
     """Issue 25 §2.6 (round 4): "what did we roll out yesterday?" gave that day's CI failure first at 0.89
     (a phrasal verb of release); of a day's hits, one not answering is never surer than one above it."""
-    store, ids = kept(filler_and_day, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     wrong = set(ids.values()) - {ids["release"]}
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in wrong), [(h.memory.content, h.confidence) for h in hits]

@@ -264,8 +264,8 @@ def test_turns_of_the_conversation_that_answers_come_up_together(tmp_path, real_
     "question",
     ["Who is the CEO of Vandelay Industries?", "What is the capital of Mongolia?", "Recipe for sourdough bread"],
 )
-def test_a_question_about_something_never_stored_abstains(kept, question):
-    store, _ = kept(agent_memories)
+def test_a_question_about_something_never_stored_abstains(shared_store, question):
+    store, _ = shared_store(agent_memories)
     outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert outcome.abstained and outcome.hits == []
 
@@ -298,11 +298,11 @@ ACRONYM_STORE = [
     ("When is the QBR with the sales team?", 4),
 ])
 def test_an_unknown_acronym_does_not_stop_a_question_the_rest_of_whose_words_a_memory_answers(
-        kept, question, wanted):
+        shared_store, question, wanted):
     """New-user trial: "How do we renew the HTTPS certificates?" abstained beside a memory on
     renewing the TLS certificates: an abbreviation no memory holds was taken for an unknown
     proper name. SLA, PRs and QBR abstained the same way (best cosine 0.39-0.40)."""
-    store, ids = kept(acronym_agent_and_filler)  # one store for every question (recall writes nothing)
+    store, ids = shared_store(acronym_agent_and_filler)  # one store for every question (recall writes nothing)
     outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert not outcome.abstained and outcome.hits[0].memory.id == ids[wanted]
 
@@ -311,8 +311,8 @@ def test_an_unknown_acronym_does_not_stop_a_question_the_rest_of_whose_words_a_m
     "Who is the CEO?", "Which CDN serves the static assets for the web app?", "When is our SOC 2 audit scheduled?",
     "Who is the CEO of Vandelay Industries?",
 ])
-def test_an_unknown_acronym_still_stops_a_question_whose_other_words_no_memory_answers(kept, question):
-    store, _ = kept(acronym_agent_and_filler)
+def test_an_unknown_acronym_still_stops_a_question_whose_other_words_no_memory_answers(shared_store, question):
+    store, _ = shared_store(acronym_agent_and_filler)
     outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert outcome.abstained and outcome.hits == []
 

@@ -39,8 +39,8 @@ def store(db, real_embedder):
 
 
 @pytest.fixture(scope="module")
-def kept_clock():
-    """The clock of the stores ``kept`` fills (conftest)."""
+def shared_clock():
+    """The clock of the stores ``shared_store`` fills (conftest)."""
     return clock
 
 
@@ -85,10 +85,10 @@ def month_said_and_others(store: Store, content: str, month: str) -> tuple[str, 
     ("The budget review moves to October, after the fiscal close", "when is the budget review within October?",
      "2026-10"),
 ])
-def test_a_memory_saying_the_month_is_found_over_others_observed_then(kept, content, question, month):
+def test_a_memory_saying_the_month_is_found_over_others_observed_then(shared_store, content, question, month):
     """Issue 25: a decision saying "December" observed in September was not in the top 4 of
     "what changes are frozen in december?"; unrelated decisions observed in December led."""
-    store, (wanted, others) = kept(month_said_and_others, content, month)
+    store, (wanted, others) = shared_store(month_said_and_others, content, month)
     out = recall(store, question)
     assert not out.abstained
     assert out.hits[0].memory.id == wanted and out.hits[0].confidence >= 0.5
@@ -109,10 +109,10 @@ def release_planned_and_march(store: Store) -> str:
     "what is planned for Q1?", "What is planned for Q1 2027?", "what is planned for 14 March?",
     "what is planned for 2027-03-14?",
 ])
-def test_a_time_ahead_is_covered_by_a_memory_saying_it(kept, question):
+def test_a_time_ahead_is_covered_by_a_memory_saying_it(shared_store, question):
     """Issue 25: "what is planned for March?" abstained though "Release 2027-03-14 is the
     planned GA date" answers it ("what is planned?" found it at 0.64)."""
-    store, wanted = kept(release_planned_and_march)
+    store, wanted = shared_store(release_planned_and_march)
     out = recall(store, question)
     assert not out.abstained
     assert out.hits[0].memory.id == wanted and out.hits[0].confidence >= 0.5
@@ -154,9 +154,9 @@ def decided_in_march_and_may(store: Store) -> str:
 
 
 @pytest.mark.parametrize("question", ["what did we decide in March?", "what was decided in March 2026?"])
-def test_a_decision_observed_in_the_month_is_still_found(kept, question):
+def test_a_decision_observed_in_the_month_is_still_found(shared_store, question):
     """The time's words in a text add to being observed then, never replace it."""
-    store, decided = kept(decided_in_march_and_may)
+    store, decided = shared_store(decided_in_march_and_may)
     out = recall(store, question)
     assert out.hits[0].memory.id == decided and out.hits[0].confidence >= 0.5
     assert out.time is not None and out.time.text.startswith("March")
@@ -244,9 +244,9 @@ def offsite_and_database(store: Store) -> str:
 
 
 @pytest.mark.parametrize("question", ["which database did we pick in March?", "what did Aiko choose for the CDN in March?"])
-def test_a_memory_saying_only_the_time_is_not_made_the_answer(kept, question):
+def test_a_memory_saying_only_the_time_is_not_made_the_answer(shared_store, question):
     """The time raises a memory that matches the question's other words; alone it is no answer."""
-    store, saying = kept(offsite_and_database)
+    store, saying = shared_store(offsite_and_database)
     hits = recall(store, question).hits
     assert not hits or hits[0].memory.id != saying  # Aiko, whom nothing names: abstains
     assert all(h.confidence < 0.5 for h in hits if h.memory.id == saying)
@@ -326,10 +326,10 @@ def test_reading_a_long_question_of_windows_back_takes_linear_time(unit):
 @pytest.mark.contract
 @pytest.mark.parametrize("question", ["what happened between November 10 and November 20?",
                                       "what happened from 2026-11-10 to 2026-11-20?"])
-def test_a_range_between_two_times_ranks_every_memory_of_it_first(kept, question):
+def test_a_range_between_two_times_ranks_every_memory_of_it_first(shared_store, question):
     """The trial: "between November 10 and November 20" was read as November 10, and the episodes
     of the 12th to the 20th fell to unsure or out of the list."""
-    store, inside = kept(inside_and_around_november)
+    store, inside = shared_store(inside_and_around_november)
     out = store.recall(tenant="t", query=question, scopes=["proj"], limit=8)
     assert out.time is not None and out.time.text.lower().startswith(("between", "from"))
     assert {h.memory.id for h in out.hits[:4]} == set(inside)
