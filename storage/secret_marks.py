@@ -9,6 +9,7 @@ same lines (a credential found only here is redacted with its line), linear in t
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -140,6 +141,7 @@ def _input_field(tag: re.Match[str]) -> str:
     return f" {attributes['name']}: {value} " if attributes.get("name") else " "
 
 
+@functools.lru_cache(maxsize=4)  # a redaction reads one text again in each reading and round
 def unmarked(text: str) -> str:
     """``text`` with the marks around words taken away as the module says, the same number of lines.
     ``text``'s line breaks are single newlines (as ``secrets._scan`` reads them). Linear."""

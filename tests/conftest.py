@@ -6,7 +6,10 @@ import glob
 import os
 import re
 import sys
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import Clock, FakeEmbedder
@@ -14,6 +17,7 @@ from fakes import Clock, FakeEmbedder
 from memvault.storage import int8model
 from memvault.storage.embeddings import MODEL_SHA256, Embedder
 from memvault.storage.store import Store
+from memvault.storage.timefmt import now_ms
 
 pytest_plugins = ["pg"]  # the pg_server and pg_url fixtures (PostgreSQL)
 
@@ -129,6 +133,65 @@ def one_model(monkeypatch, real_embedder: Embedder) -> None:
         return real_embedder if model_dir is None and not args and not kwargs else made(model_dir, *args, **kwargs)
 
     monkeypatch.setattr(embeddings, "Embedder", shared)
+
+
+@pytest.fixture(scope="module")
+def shared_clock():
+    """The clock of the stores :func:`shared_store` fills (milliseconds since the epoch); a module overrides it."""
+    return now_ms
+
+
+SHARED_OPEN = 8  # stores ``shared_store`` keeps open at once per worker (each PostgreSQL one holds a connection)
+
+
+@pytest.fixture(scope="module")
+def shared_stores():
+    """The stores :func:`shared_store` filled, newest last: {(backend, fill, args): (store, fill's result, drop)}."""
+    stores: OrderedDict[tuple, tuple[Store, Any, Callable[[], None]]] = OrderedDict()
+    yield stores
+    while stores:
+        _, (s, _, drop) = stores.popitem(last=False)
+        s.close()
+        drop()
+
+
+@pytest.fixture
+def shared_store(shared_stores, shared_clock, backend, request, real_embedder, tmp_path_factory):
+    """``shared_store(fill, *args)``: a store of the test's backend (real model, the module's ``shared_clock``)
+    holding what ``fill(store, *args)`` stored, and what ``fill`` returned; made once for every case of the same
+    set-up (``fill`` a module-level function). Only for cases that write nothing to it (recall writes nothing):
+    each case still asks its question of exactly the memories a store of its own would hold."""
+
+    def shared_store(fill: Callable[..., Any], *args: Any) -> tuple[Store, Any]:
+        key = (backend, fill, args)
+        if key in shared_stores:
+            shared_stores.move_to_end(key)
+            return shared_stores[key][:2]
+        if backend == "postgresql":
+            server = request.getfixturevalue("pg_server")
+            url = server.new_database(template=request.getfixturevalue("pg_migrated"))
+            name = server.dbname(url)
+            server.made.remove(name)  # outlives the test (each test's own databases are dropped after it)
+
+            def drop() -> None:
+                server.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        else:
+            url, drop = str(tmp_path_factory.mktemp("shared") / "m.db"), lambda: None
+        s = Store(url, real_embedder, clock=shared_clock)
+        try:
+            made = fill(s, *args)
+        except BaseException:
+            s.close()
+            drop()
+            raise
+        shared_stores[key] = (s, made, drop)
+        while len(shared_stores) > SHARED_OPEN:
+            _, (old, _, old_drop) = shared_stores.popitem(last=False)
+            old.close()
+            old_drop()
+        return s, made
+
+    return shared_store
 
 
 @pytest.fixture

@@ -20,11 +20,21 @@ FILLER = [
 ]
 
 
+def clock() -> int:
+    return int(NOW.timestamp() * 1000)
+
+
 @pytest.fixture
 def store(db, real_embedder):
-    s = Store(db, real_embedder, clock=lambda: int(NOW.timestamp() * 1000))
+    s = Store(db, real_embedder, clock=clock)
     yield s
     s.close()
+
+
+@pytest.fixture(scope="module")
+def shared_clock():
+    """The clock of the stores ``shared_store`` fills (conftest)."""
+    return clock
 
 
 def remember(store: Store, content: str, kind: str = "fact", days_ago: float | None = None,
@@ -113,23 +123,39 @@ def test_a_date_written_in_a_memory_keeps_its_keyword_weight(store, content, que
     assert hits[0].memory.id == wanted and hits[0].confidence >= 0.6
 
 
-@pytest.mark.parametrize(("question", "wanted"), [
-    ("what did we change this week?", {"mon", "wed", "thu"}),
-    ("what did we change since Monday?", {"mon", "wed", "thu"}),
-    ("what did we change since Wednesday?", {"wed", "thu"}),
-])
-def test_this_week_and_since_run_from_their_start_to_now(store, question, wanted):
-    """Issue 25: "this week" on a Friday was Friday to next Friday; "since Monday" was Monday alone."""
+def changes_this_week(store: Store) -> dict[str, str]:
     days = {"mon": 4, "wed": 2, "thu": 1, "last-fri": 7, "last-tue": 10}
-    ids = {name: remember(store, text, kind="episode", days_ago=ago) for (name, ago), text in zip(days.items(), [
+    return {name: remember(store, text, kind="episode", days_ago=ago) for (name, ago), text in zip(days.items(), [
         "Changed the log retention of the API gateway to 14 days",
         "Changed the default instance type of the CI runners",
         "Changed the alert threshold of the disk usage check",
         "Changed the TTL of the DNS records of the status page",
         "Changed the timeout of the payment webhook to 10 seconds",
     ], strict=True)}
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("what did we change this week?", {"mon", "wed", "thu"}),
+    ("what did we change since Monday?", {"mon", "wed", "thu"}),
+    ("what did we change since Wednesday?", {"wed", "thu"}),
+])
+def test_this_week_and_since_run_from_their_start_to_now(shared_store, question, wanted):
+    """Issue 25: "this week" on a Friday was Friday to next Friday; "since Monday" was Monday alone."""
+    store, ids = shared_store(changes_this_week)
     hits = recall(store, question)
     assert {h.memory.id for h in hits[:len(wanted)]} == {ids[name] for name in wanted}
+
+
+def changes_back_to_200_days(store: Store) -> dict[str, str]:
+    days = {"night": 0.5, "2d": 2, "10d": 10, "20d": 20, "60d": 60, "200d": 200}
+    return {name: remember(store, text, kind="episode", days_ago=ago) for (name, ago), text in zip(days.items(), [
+        "Changed the log retention of the API gateway to 14 days",
+        "Changed the default instance type of the CI runners",
+        "Changed the alert threshold of the disk usage check",
+        "Changed the TTL of the DNS records of the status page",
+        "Changed the timeout of the payment webhook to 10 seconds",
+        "Changed the owner of the nightly backup job",
+    ], strict=True)}
 
 
 @pytest.mark.contract  # the time range is a candidate filter in each backend's own query
@@ -143,18 +169,10 @@ def test_this_week_and_since_run_from_their_start_to_now(store, question, wanted
     ("what did we change the day before yesterday?", {"2d"}),
     ("what did we change last night?", {"night"}),
 ])
-def test_a_window_back_from_now_finds_what_was_observed_in_it(store, question, wanted):
+def test_a_window_back_from_now_finds_what_was_observed_in_it(shared_store, question, wanted):
     """Issue 25: "the last two weeks", "past 3 days" were no time, "the day before yesterday" was
     yesterday, "last night" no time."""
-    days = {"night": 0.5, "2d": 2, "10d": 10, "20d": 20, "60d": 60, "200d": 200}
-    ids = {name: remember(store, text, kind="episode", days_ago=ago) for (name, ago), text in zip(days.items(), [
-        "Changed the log retention of the API gateway to 14 days",
-        "Changed the default instance type of the CI runners",
-        "Changed the alert threshold of the disk usage check",
-        "Changed the TTL of the DNS records of the status page",
-        "Changed the timeout of the payment webhook to 10 seconds",
-        "Changed the owner of the nightly backup job",
-    ], strict=True)}
+    store, ids = shared_store(changes_back_to_200_days)
     hits = recall(store, question)
     assert {h.memory.id for h in hits[:len(wanted)]} == {ids[name] for name in wanted}
 
@@ -233,6 +251,20 @@ def team_decisions(store: Store) -> dict[str, str]:
     return {then: remember(store, text, kind="decision", at=at) for then, (text, at) in TEAM_DECISIONS.items()}
 
 
+def filler_and_team_decisions(store: Store) -> dict[str, str]:
+    with_filler(store)
+    return team_decisions(store)
+
+
+def team_decisions_and_others(store: Store) -> dict[str, str]:
+    """The filler, :func:`team_decisions` (its result) and two memories of other times."""
+    with_filler(store)
+    ids = team_decisions(store)
+    remember(store, "We chose Loki over Elasticsearch for the application logs", kind="decision", days_ago=40)
+    remember(store, "Priya leads the platform team since the spring reorganisation", days_ago=90)
+    return ids
+
+
 @pytest.mark.contract  # which memory holds a subject's words is read from each backend's own index
 @pytest.mark.parametrize(("question", "then"), [
     ("what did the finance team decide on Tuesday?", "tuesday"),
@@ -248,17 +280,22 @@ def team_decisions(store: Store) -> dict[str, str]:
     ("what did Priya decide on Tuesday?", "tuesday"),  # a name only a fact holds
     ("What did Priya's platform team agree on yesterday?", "yesterday"),
 ])
-def test_a_decision_of_the_time_asked_about_another_subject_is_not_sure(store, question, then):
+def test_a_decision_of_the_time_asked_about_another_subject_is_not_sure(shared_store, question, then):
     """Issue 25: "what did the finance team decide on Tuesday?" gave Marketing's decision of that
     Tuesday at 0.91 (0.32 without "on Tuesday"): a subject in common nouns that no hit holds."""
-    with_filler(store)
-    ids = team_decisions(store)
-    remember(store, "We chose Loki over Elasticsearch for the application logs", kind="decision", days_ago=40)
-    remember(store, "Priya leads the platform team since the spring reorganisation", days_ago=90)
+    store, ids = shared_store(team_decisions_and_others)
     hits = recall(store, question)
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
     assert not hits or ids[then] in {h.memory.id for h in hits}  # still found, only not sure
+
+
+def group_decisions(store: Store) -> tuple[str, str]:
+    with_filler(store)
+    data = remember(store, "The data team settled on Parquet for exports", kind="decision", at="2026-11-24T10:00:00Z")
+    also = remember(store, "The platform group and the sales department agreed on weekly syncs", kind="decision",
+                    at="2026-11-24T11:00:00Z")
+    return data, also
 
 
 @pytest.mark.contract
@@ -267,13 +304,10 @@ def test_a_decision_of_the_time_asked_about_another_subject_is_not_sure(store, q
     "what did the security group decide on Tuesday?", "what did the HR department decide on Tuesday?",
     "what did the ops folks decide on Tuesday?", "What did the legal people decide on Tuesday?",
 ])
-def test_a_word_for_a_group_is_no_subject_a_decision_holds(store, question):
+def test_a_word_for_a_group_is_no_subject_a_decision_holds(shared_store, question):
     """The adversarial pass of stop 44: "the support team" was held by the data team's decision, which
     says "team" too (0.82); a word for a group names a subject only with another word."""
-    with_filler(store)
-    data = remember(store, "The data team settled on Parquet for exports", kind="decision", at="2026-11-24T10:00:00Z")
-    also = remember(store, "The platform group and the sales department agreed on weekly syncs", kind="decision",
-                    at="2026-11-24T11:00:00Z")
+    store, (data, also) = shared_store(group_decisions)
     hits = recall(store, question)
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in (data, also)), [
         (h.memory.content, h.confidence) for h in hits]
@@ -292,37 +326,46 @@ def test_a_word_for_a_group_is_no_subject_a_decision_holds(store, question):
     ("what did we decide on Tuesday?", "tuesday"),
     ("what did we decide in October?", "october"),
 ])
-def test_a_decision_holding_the_subject_and_the_time_stays_first_and_sure(store, question, then):
-    with_filler(store)
-    ids = team_decisions(store)
+def test_a_decision_holding_the_subject_and_the_time_stays_first_and_sure(shared_store, question, then):
+    store, ids = shared_store(filler_and_team_decisions)
     hits = recall(store, question)
     assert hits[0].memory.id == ids[then] and hits[0].confidence >= 0.5, [
         (h.memory.content, h.confidence) for h in hits]
 
 
+def numbers_and_a_year(store: Store) -> tuple[str, str, str]:
+    with_filler(store)
+    return (remember(store, "Ticket 2019 tracks the flaky login test", days_ago=80),
+            remember(store, "The staging proxy listens on port 2019", days_ago=60),
+            remember(store, "We moved the office to Lisbon in 2019", days_ago=50))
+
+
 @pytest.mark.contract
 @pytest.mark.parametrize("question", ["what happened in 2019?", "What did we do in 2019?", "anything from 2019?"])
-def test_a_number_in_a_memory_is_not_the_year_a_question_names(store, question):
+def test_a_number_in_a_memory_is_not_the_year_a_question_names(shared_store, question):
     """Issue 25: "what happened in 2019?" gave "Ticket 2019 tracks the flaky login test" (stored
     in 2026) at 0.50: the identifier read as the year."""
-    with_filler(store)
-    ticket = remember(store, "Ticket 2019 tracks the flaky login test", days_ago=80)
-    port = remember(store, "The staging proxy listens on port 2019", days_ago=60)
-    then = remember(store, "We moved the office to Lisbon in 2019", days_ago=50)
+    store, (ticket, port, then) = shared_store(numbers_and_a_year)
     hits = recall(store, question)
     assert hits and hits[0].memory.id == then, [(h.memory.content, h.confidence) for h in hits]
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in (ticket, port)), [
         (h.memory.content, h.confidence) for h in hits]
 
 
+def unnamed_and_mark(store: Store) -> dict[str, str]:
+    """The filler, :func:`unnamed_decisions` (its result) and Mark's decision of a month ago."""
+    with_filler(store)
+    unnamed = unnamed_decisions(store)
+    remember(store, "Mark approved moving the billing database to PostgreSQL 18", kind="decision", days_ago=30)
+    return unnamed
+
+
 @pytest.mark.parametrize(("question", "then"), [
     ("what did we decide yesterday?", "yesterday"), ("what was decided last week?", "last week"),
     ("which decisions did we make today?", "today"),
 ])
-def test_a_question_naming_nobody_is_answered_surely_by_its_time(store, question, then):
-    with_filler(store)
-    unnamed = unnamed_decisions(store)
-    remember(store, "Mark approved moving the billing database to PostgreSQL 18", kind="decision", days_ago=30)
+def test_a_question_naming_nobody_is_answered_surely_by_its_time(shared_store, question, then):
+    store, unnamed = shared_store(unnamed_and_mark)
     hits = recall(store, question)
     assert hits[0].memory.id == unnamed[then] and hits[0].confidence >= 0.5
 
@@ -401,14 +444,19 @@ def of_a_day(store: Store, at: str) -> dict[str, str]:
             for i, (meaning, (text, kind)) in enumerate(OF_A_DAY.items())}
 
 
+def filler_and_day(store: Store, at: str) -> dict[str, str]:
+    """The filler and :func:`of_a_day` (its result)."""
+    with_filler(store)
+    return of_a_day(store, at)
+
+
 @pytest.mark.contract  # which memory holds a meaning's words is read from each backend's own index
 @pytest.mark.parametrize("then", list(TIMES))
 @pytest.mark.parametrize("question", list(VERBS))
-def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(store, question, then):
+def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (adversarial pass): "what failed yesterday?" gave yesterday's decision "Tom
     decided to drop support for Python 3.9" at 0.86 and a deployment at 0.82: a time alone."""
-    with_filler(store)
-    ids = of_a_day(store, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     fitting = {ids[meaning] for meaning in VERBS[question]}
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in set(ids.values()) - fitting), [
@@ -424,11 +472,10 @@ def test_a_hit_of_the_time_asked_that_is_not_what_the_verb_asks_for_is_not_sure(
     "what did the landlord choose {}?", "what did the auditors approve {}?", "what did the security team sign off on {}?",
     "what did the mobile team decide {}?", "what did the board agree on {}?",
 ])
-def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(store, question, then):
+def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (adversarial pass): "what was decided by the finance folks on December 1?" gave
     the episode "Sales closed the Acme deal" of that day at 0.58: only decisions were held to the subject."""
-    with_filler(store)
-    ids = of_a_day(store, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
@@ -442,7 +489,14 @@ def test_a_hit_of_the_time_asked_not_of_the_verb_nor_the_subject_is_not_sure(sto
     ("what went wrong in the kitchen last week?", "The dishwasher leaked all over the floor"),
     ("What did Sales do on Tuesday?", "Sales closed the Acme deal"),
 ])
-def test_what_the_verb_asks_for_stays_first_and_sure(store, question, wanted):
+def test_what_the_verb_asks_for_stays_first_and_sure(shared_store, question, wanted):
+    store, _ = shared_store(acts_at_work_and_home)
+    hits = recall(store, question)
+    assert hits[0].memory.content == wanted and hits[0].confidence >= 0.5, [
+        (h.memory.content, h.confidence) for h in hits]
+
+
+def acts_at_work_and_home(store: Store) -> None:
     with_filler(store)
     of_a_day(store, "2026-11-26T10:00:00Z")
     remember(store, "Sales closed the Acme deal", kind="episode", at="2026-11-24T10:00:00Z")
@@ -455,15 +509,11 @@ def test_what_the_verb_asks_for_stays_first_and_sure(store, question, wanted):
     remember(store, "Booked the chimney sweep for February", kind="episode", at="2024-01-22T10:00:00Z")
     remember(store, "The dishwasher leaked all over the floor", kind="episode", at="2026-11-18T19:00:00Z")
     remember(store, "Bought new curtains for the living room", kind="episode", at="2026-11-19T19:00:00Z")
-    hits = recall(store, question)
-    assert hits[0].memory.content == wanted and hits[0].confidence >= 0.5, [
-        (h.memory.content, h.confidence) for h in hits]
 
 
 @pytest.mark.parametrize("question", ["what happened yesterday?", "what did we do yesterday?"])
-def test_a_question_without_a_verb_of_meaning_is_answered_surely_by_its_time(store, question):
-    with_filler(store)
-    ids = of_a_day(store, TIMES["yesterday"])  # six: more than the default limit of hits
+def test_a_question_without_a_verb_of_meaning_is_answered_surely_by_its_time(shared_store, question):
+    store, ids = shared_store(filler_and_day, TIMES["yesterday"])  # six: more than the default limit of hits
     sure = {h.memory.id: h.confidence
             for h in store.recall(tenant="t", query=question, scopes=SCOPES, limit=len(ids)).hits}
     assert all(sure.get(i, 0.0) >= 0.5 for i in ids.values()), sure
@@ -489,24 +539,27 @@ SYMBOL_MEMORIES = ("Release 2.3 is out 🚀 thanks to everyone", "Team lunch on 
                    "Payment API status 🔴 since the last deploy", "🎉🎉🎉", "Status: 🟢", "x")
 
 
+def filler_and_symbols(store: Store) -> list[str]:
+    """The filler and :data:`SYMBOL_MEMORIES`: their ids."""
+    with_filler(store)
+    return [remember(store, text) for text in SYMBOL_MEMORIES]
+
+
 @pytest.mark.contract
 @pytest.mark.parametrize("query", ["😀", "✨✨", "★", "🐛 🦄", "☕?", "is there a ✨?", "😀😀😀", "🫠", "⚙️ ⚡"])
-def test_a_symbol_question_matching_no_stored_text_abstains(store, query):
+def test_a_symbol_question_matching_no_stored_text_abstains(shared_store, query):
     """An adversarial pass: "😀", stored nowhere, got a hit at 0.33: most symbols embed as one unknown
     token, so a memory of symbols (or of little text) was the vector side's near match."""
-    with_filler(store)
-    for text in SYMBOL_MEMORIES:
-        remember(store, text)
+    store, _ = shared_store(filler_and_symbols)
     outcome = store.recall(tenant="t", query=query, scopes=SCOPES)
     assert outcome.hits == [] and outcome.abstained, [(h.memory.content, h.confidence) for h in outcome.hits]
 
 
 @pytest.mark.contract
 @pytest.mark.parametrize("query", ["🙂🚀", "🚀✨", "🎉", "is it 🔴?", "😀 🔴"])
-def test_a_symbol_question_finds_the_memories_holding_any_of_its_symbols_and_only_those(store, query):
+def test_a_symbol_question_finds_the_memories_holding_any_of_its_symbols_and_only_those(shared_store, query):
     """"🙂🚀" was one phrase of two symbols: the memory holding 🚀 alone was not found."""
-    with_filler(store)
-    ids = [remember(store, text) for text in SYMBOL_MEMORIES]
+    store, ids = shared_store(filler_and_symbols)
     hits = recall(store, query)
     holding = {ids[i] for i, text in enumerate(SYMBOL_MEMORIES) if any(ch in text for ch in query if not ch.isascii())}
     assert hits and hits[0].signals.keyword_rank == 1 and {h.memory.id for h in hits} == holding
@@ -562,14 +615,18 @@ def test_a_file_indexed_before_symbols_were_words_is_reindexed_on_opening(db_pat
         store.close()
 
 
+def plants_and_another_tenant(store: Store) -> None:
+    remember(store, "The office plants need water on Mondays", days_ago=40)
+    store.remember(tenant="other", scope="proj", content="Priya decided the deploy failed yesterday")
+
+
 @pytest.mark.contract
 @pytest.mark.parametrize("question", ["what failed yesterday?", "what did Priya decide yesterday?",
                                       "deploy notes from last week", "zebra quartz yesterday"])
-def test_a_question_no_memory_of_the_tenant_holds_a_word_of_is_answered_on_every_backend(store, question):
+def test_a_question_no_memory_of_the_tenant_holds_a_word_of_is_answered_on_every_backend(shared_store, question):
     """PostgreSQL's keyword statistics read the tenant's document count as a ``numeric`` (a Decimal) when
     none of the question's terms was counted, and recall failed with a TypeError (adversarial pass)."""
-    remember(store, "The office plants need water on Mondays", days_ago=40)
-    store.remember(tenant="other", scope="proj", content="Priya decided the deploy failed yesterday")
+    store, _ = shared_store(plants_and_another_tenant)
     assert all(h.confidence < 0.5 for h in recall(store, question))
 
 
@@ -599,11 +656,10 @@ def no_rise(hits, of_time, wrong) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.contract  # which memory holds a verb's forms is read from each backend's own index
 @pytest.mark.parametrize("then", ["yesterday", "on Tuesday", "in October"])
 @pytest.mark.parametrize("question", UNHELD_ACTS)
-def test_a_hit_of_the_time_asked_not_holding_the_act_asked_is_not_sure(store, question, then):
+def test_a_hit_of_the_time_asked_not_holding_the_act_asked_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (round 4): "what got fixed yesterday?" gave that day's checkout errors at 0.82 and
     "what got merged yesterday?" the sales deal at 0.60: only the four meanings' verbs were held to a hit."""
-    with_filler(store)
-    ids = of_a_day(store, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in ids.values()), [
         (h.memory.content, h.confidence) for h in hits]
@@ -629,16 +685,21 @@ HELD_ACTS = [
 ]
 
 
-@pytest.mark.parametrize("then", ["yesterday", "on Tuesday"])
-@pytest.mark.parametrize(("content", "question"), [(c, q) for c, qs in HELD_ACTS for q in qs])
-def test_a_hit_of_the_time_asked_holding_the_act_in_any_form_is_first_and_sure(store, content, question, then):
-    with_filler(store)
-    ids = of_a_day(store, TIMES[then])
-    wanted = remember(store, content, kind="episode", at=(datetime.fromisoformat(TIMES[then])
-                                                          + timedelta(hours=7)).isoformat())
-    if "Ana" in question:
+def day_and_act(store: Store, at: str, content: str, ana: bool) -> tuple[dict[str, str], str]:
+    """The filler, :func:`of_a_day` of ``at``, ``content`` seven hours after it (and with ``ana`` Ana's
+    postmortem long before): of_a_day's ids and ``content``'s."""
+    ids = filler_and_day(store, at)
+    wanted = remember(store, content, kind="episode", at=(datetime.fromisoformat(at) + timedelta(hours=7)).isoformat())
+    if ana:
         store.remember(tenant="t", scope="proj", content="Ana wrote the postmortem", kind="episode",
                        observed_at=(NOW - timedelta(days=300)).isoformat())
+    return ids, wanted
+
+
+@pytest.mark.parametrize("then", ["yesterday", "on Tuesday"])
+@pytest.mark.parametrize(("content", "question"), [(c, q) for c, qs in HELD_ACTS for q in qs])
+def test_a_hit_of_the_time_asked_holding_the_act_in_any_form_is_first_and_sure(shared_store, content, question, then):
+    store, (ids, wanted) = shared_store(day_and_act, TIMES[then], content, "Ana" in question)
     hits = recall(store, question.format(then))
     assert hits and hits[0].memory.id == wanted and (hits[0].confidence >= 0.5) != ("Ana" in question), [
         (h.memory.content, h.confidence) for h in hits]
@@ -671,6 +732,12 @@ def doers(store: Store, at: str) -> dict[str, str]:
     return ids
 
 
+def filler_and_doers(store: Store, at: str) -> dict[str, str]:
+    """The filler and :func:`doers` (its result)."""
+    with_filler(store)
+    return doers(store, at)
+
+
 @pytest.mark.contract  # which memory holds the doer is read from each backend's own index
 @pytest.mark.parametrize("then", ["yesterday", "on Tuesday", "2 days ago", "in October"])
 @pytest.mark.parametrize("question", [
@@ -681,11 +748,10 @@ def doers(store: Store, at: str) -> dict[str, str]:
     "what did HR restart {}?", "what did Priya's team restart {}?", "what did Lena decide {}?",
     "what did the infra team fail {}?", "what did Omar meet {}?",
 ])
-def test_a_hit_of_the_time_asked_not_holding_the_doer_asked_is_not_sure(store, question, then):
+def test_a_hit_of_the_time_asked_not_holding_the_doer_asked_is_not_sure(shared_store, question, then):
     """Issue 25 §2.6 (round 4): "what did legal deploy yesterday?" gave someone else's deployment of
     that day at 0.88, "what did HR pause on Tuesday?" Marketing's pause at 0.91."""
-    with_filler(store)
-    ids = doers(store, TIMES[then])
+    store, ids = shared_store(filler_and_doers, TIMES[then])
     hits = recall(store, question.format(then))
     # Sure only as sure as without the time (whose words move the question's vector a little): the act
     # alone ("Marketing paused ..." for "what did legal pause?") is the base model's call, not the time's.
@@ -704,9 +770,8 @@ def test_a_hit_of_the_time_asked_not_holding_the_doer_asked_is_not_sure(store, q
     ("what did Tom decide {}?", "decision"), ("What did Sales close {}?", "none"), ("what did we pause {}?",
                                                                                     "marketing pause"),
 ])
-def test_a_hit_of_the_time_asked_holding_its_doer_and_act_is_first_and_sure(store, question, wanted, then):
-    with_filler(store)
-    ids = doers(store, TIMES[then])
+def test_a_hit_of_the_time_asked_holding_its_doer_and_act_is_first_and_sure(shared_store, question, wanted, then):
+    store, ids = shared_store(filler_and_doers, TIMES[then])
     hits = recall(store, question.format(then))
     assert hits[0].memory.id == ids[wanted] and hits[0].confidence >= 0.5, [
         (h.memory.content, h.confidence) for h in hits]
@@ -738,24 +803,32 @@ def test_a_month_written_as_a_name_is_no_time(store, content, question):
         (h.memory.content, h.confidence) for h in outcome.hits]
 
 
+def filler_and_may(store: Store) -> None:
+    with_filler(store)
+    remember(store, "May approved the new hiring plan.", kind="decision", at="2026-09-10T10:00:00Z")
+
+
 @pytest.mark.parametrize("question", [
     "what did we ship in May?", "what happened during May?", "what changed since May?", "what did we do on May 3rd?",
     "what happened in May 2026?", "what did we do in early May?", "what was decided at the end of May?",
     "what did we do in June?", "what happened in August?", "what did we ship in Jan?",
 ])
-def test_a_month_written_as_a_month_is_a_time(store, question):
-    with_filler(store)
-    remember(store, "May approved the new hiring plan.", kind="decision", at="2026-09-10T10:00:00Z")
+def test_a_month_written_as_a_month_is_a_time(shared_store, question):
+    store, _ = shared_store(filler_and_may)
     outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert outcome.time is not None
 
 
-@pytest.mark.parametrize("question", ["what was decided in May?", "what happened in May?", "what did we decide in May?"])
-def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(store, question):
+def may_and_a_decision_in_may(store: Store) -> tuple[str, str]:
     with_filler(store)
-    named = remember(store, "May approved the new hiring plan for the support desk", kind="decision",
-                     at="2026-09-10T10:00:00Z")
-    then = remember(store, "Picked Hetzner for the new build servers", kind="decision", at="2026-05-12T10:00:00Z")
+    return (remember(store, "May approved the new hiring plan for the support desk", kind="decision",
+                     at="2026-09-10T10:00:00Z"),
+            remember(store, "Picked Hetzner for the new build servers", kind="decision", at="2026-05-12T10:00:00Z"))
+
+
+@pytest.mark.parametrize("question", ["what was decided in May?", "what happened in May?", "what did we decide in May?"])
+def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(shared_store, question):
+    store, (named, then) = shared_store(may_and_a_decision_in_may)
     hits = recall(store, question)
     assert hits[0].memory.id == then and all(h.confidence < 0.5 for h in hits if h.memory.id == named), [
         (h.memory.content, h.confidence) for h in hits]
@@ -767,11 +840,10 @@ def test_a_memory_naming_a_person_after_a_month_does_not_say_that_month(store, q
     "what did we roll out {}?", "what got rolled out {}?", "what was rolled out {}?", "what did the team roll out {}?",
     "what did we launch {}?", "what got launched {}?", "what was deployed {}?",
 ])
-def test_no_hit_of_the_time_asked_not_answering_is_surer_than_one_above_it(store, question, then):
+def test_no_hit_of_the_time_asked_not_answering_is_surer_than_one_above_it(shared_store, question, then):
     """Issue 25 §2.6 (round 4): "what did we roll out yesterday?" gave that day's CI failure first at 0.89
     (a phrasal verb of release); of a day's hits, one not answering is never surer than one above it."""
-    with_filler(store)
-    ids = of_a_day(store, TIMES[then])
+    store, ids = shared_store(filler_and_day, TIMES[then])
     hits = recall(store, question.format(then))
     wrong = set(ids.values()) - {ids["release"]}
     assert all(h.confidence < 0.5 for h in hits if h.memory.id in wrong), [(h.memory.content, h.confidence) for h in hits]

@@ -264,11 +264,23 @@ def test_turns_of_the_conversation_that_answers_come_up_together(tmp_path, real_
     "question",
     ["Who is the CEO of Vandelay Industries?", "What is the capital of Mongolia?", "Recipe for sourdough bread"],
 )
-def test_a_question_about_something_never_stored_abstains(real_store, question):
-    for kind, text in AGENT:
-        remember(real_store, text, kind=kind)
-    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+def test_a_question_about_something_never_stored_abstains(shared_store, question):
+    store, _ = shared_store(agent_memories)
+    outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert outcome.abstained and outcome.hits == []
+
+
+def agent_memories(store: Store) -> None:
+    for kind, text in AGENT:
+        remember(store, text, kind=kind)
+
+
+def acronym_agent_and_filler(store: Store) -> list[str]:
+    """:data:`ACRONYM_STORE` (their ids), the agent's memories and the filler."""
+    ids = [remember(store, text) for text in ACRONYM_STORE]
+    agent_memories(store)
+    with_filler(store)
+    return ids
 
 
 ACRONYM_STORE = [
@@ -286,15 +298,12 @@ ACRONYM_STORE = [
     ("When is the QBR with the sales team?", 4),
 ])
 def test_an_unknown_acronym_does_not_stop_a_question_the_rest_of_whose_words_a_memory_answers(
-        real_store, question, wanted):
+        shared_store, question, wanted):
     """New-user trial: "How do we renew the HTTPS certificates?" abstained beside a memory on
     renewing the TLS certificates: an abbreviation no memory holds was taken for an unknown
     proper name. SLA, PRs and QBR abstained the same way (best cosine 0.39-0.40)."""
-    ids = [remember(real_store, text) for text in ACRONYM_STORE]
-    for kind, text in AGENT:
-        remember(real_store, text, kind=kind)
-    with_filler(real_store)
-    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+    store, ids = shared_store(acronym_agent_and_filler)  # one store for every question (recall writes nothing)
+    outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert not outcome.abstained and outcome.hits[0].memory.id == ids[wanted]
 
 
@@ -302,13 +311,9 @@ def test_an_unknown_acronym_does_not_stop_a_question_the_rest_of_whose_words_a_m
     "Who is the CEO?", "Which CDN serves the static assets for the web app?", "When is our SOC 2 audit scheduled?",
     "Who is the CEO of Vandelay Industries?",
 ])
-def test_an_unknown_acronym_still_stops_a_question_whose_other_words_no_memory_answers(real_store, question):
-    for text in ACRONYM_STORE:
-        remember(real_store, text)
-    for kind, text in AGENT:
-        remember(real_store, text, kind=kind)
-    with_filler(real_store)
-    outcome = real_store.recall(tenant="t", query=question, scopes=SCOPES)
+def test_an_unknown_acronym_still_stops_a_question_whose_other_words_no_memory_answers(shared_store, question):
+    store, _ = shared_store(acronym_agent_and_filler)
+    outcome = store.recall(tenant="t", query=question, scopes=SCOPES)
     assert outcome.abstained and outcome.hits == []
 
 

@@ -122,9 +122,9 @@ def test_the_newest_sessions_digest_comes_first(real_store: Store):
     ("how do we release?", "To release: tag the commit"),
     ("what do I prefer for commit messages?", "The user prefers short commit messages"),
 ])
-def test_a_question_naming_a_subject_ranks_the_subjects_memory_before_the_digest(real_store: Store, query, answer):
-    digest = billing_session(real_store)
-    found = hits(real_store, query)
+def test_a_question_naming_a_subject_ranks_the_subjects_memory_before_the_digest(shared_store, query, answer):
+    store, digest = shared_store(billing_session)  # one store for every question (recall writes nothing)
+    found = hits(store, query)
     assert found and found[0][1].startswith(answer) and found[0][0] != digest, (query, found)
 
 

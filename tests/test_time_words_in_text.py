@@ -27,11 +27,21 @@ OTHERS = ("Chose Grafana over Kibana for the team dashboards", "We picked Terraf
           "Adopted Renovate for dependency updates", "Moved the design reviews to Thursdays")
 
 
+def clock() -> int:
+    return NOW_MS
+
+
 @pytest.fixture
 def store(db, real_embedder):
-    s = Store(db, real_embedder, clock=lambda: NOW_MS)
+    s = Store(db, real_embedder, clock=clock)
     yield s
     s.close()
+
+
+@pytest.fixture(scope="module")
+def shared_clock():
+    """The clock of the stores ``shared_store`` fills (conftest)."""
+    return clock
 
 
 def remember(store: Store, content: str, kind: str = "fact", at: str | None = None) -> str:
@@ -47,6 +57,14 @@ def others_in(store: Store, month: str) -> list[str]:
     """Unrelated decisions observed on four days of ``month`` ("2025-12")."""
     return [remember(store, text, kind="decision", at=f"{month}-{day:02d}T10:00:00Z")
             for day, text in zip((3, 9, 15, 21), OTHERS, strict=True)]
+
+
+def month_said_and_others(store: Store, content: str, month: str) -> tuple[str, list[str]]:
+    """The filler, ``content`` (a decision observed in June 2025) and :func:`others_in` ``month``: their ids."""
+    for text in FILLER:
+        remember(store, text)
+    wanted = remember(store, content, kind="decision", at="2025-06-10T10:00:00Z")
+    return wanted, others_in(store, month)
 
 
 @pytest.mark.contract
@@ -67,17 +85,22 @@ def others_in(store: Store, month: str) -> list[str]:
     ("The budget review moves to October, after the fiscal close", "when is the budget review within October?",
      "2026-10"),
 ])
-def test_a_memory_saying_the_month_is_found_over_others_observed_then(store, content, question, month):
+def test_a_memory_saying_the_month_is_found_over_others_observed_then(shared_store, content, question, month):
     """Issue 25: a decision saying "December" observed in September was not in the top 4 of
     "what changes are frozen in december?"; unrelated decisions observed in December led."""
-    for text in FILLER:
-        remember(store, text)
-    wanted = remember(store, content, kind="decision", at="2025-06-10T10:00:00Z")
-    others = others_in(store, month)
+    store, (wanted, others) = shared_store(month_said_and_others, content, month)
     out = recall(store, question)
     assert not out.abstained
     assert out.hits[0].memory.id == wanted and out.hits[0].confidence >= 0.5
     assert all(h.confidence < 0.5 for h in out.hits if h.memory.id in others)
+
+
+def release_planned_and_march(store: Store) -> str:
+    for text in FILLER:
+        remember(store, text)
+    wanted = remember(store, "Release 2027-03-14 is the planned GA date", at="2026-10-10T10:00:00Z")
+    others_in(store, "2026-03")
+    return wanted
 
 
 @pytest.mark.contract
@@ -86,13 +109,10 @@ def test_a_memory_saying_the_month_is_found_over_others_observed_then(store, con
     "what is planned for Q1?", "What is planned for Q1 2027?", "what is planned for 14 March?",
     "what is planned for 2027-03-14?",
 ])
-def test_a_time_ahead_is_covered_by_a_memory_saying_it(store, question):
+def test_a_time_ahead_is_covered_by_a_memory_saying_it(shared_store, question):
     """Issue 25: "what is planned for March?" abstained though "Release 2027-03-14 is the
     planned GA date" answers it ("what is planned?" found it at 0.64)."""
-    for text in FILLER:
-        remember(store, text)
-    wanted = remember(store, "Release 2027-03-14 is the planned GA date", at="2026-10-10T10:00:00Z")
-    others_in(store, "2026-03")
+    store, wanted = shared_store(release_planned_and_march)
     out = recall(store, question)
     assert not out.abstained
     assert out.hits[0].memory.id == wanted and out.hits[0].confidence >= 0.5
@@ -124,14 +144,19 @@ def test_a_question_without_a_time_is_unchanged(store, question, words):
     assert out.hits[0].memory.id == wanted and out.hits[0].confidence >= 0.5 and out.time is None
 
 
-@pytest.mark.parametrize("question", ["what did we decide in March?", "what was decided in March 2026?"])
-def test_a_decision_observed_in_the_month_is_still_found(store, question):
-    """The time's words in a text add to being observed then, never replace it."""
+def decided_in_march_and_may(store: Store) -> str:
     for text in FILLER:
         remember(store, text)
     decided = remember(store, "Chose Grafana over Kibana for the team dashboards", kind="decision",
                        at="2026-03-12T10:00:00Z")
     remember(store, "Adopted Renovate for dependency updates", kind="decision", at="2026-05-12T10:00:00Z")
+    return decided
+
+
+@pytest.mark.parametrize("question", ["what did we decide in March?", "what was decided in March 2026?"])
+def test_a_decision_observed_in_the_month_is_still_found(shared_store, question):
+    """The time's words in a text add to being observed then, never replace it."""
+    store, decided = shared_store(decided_in_march_and_may)
     out = recall(store, question)
     assert out.hits[0].memory.id == decided and out.hits[0].confidence >= 0.5
     assert out.time is not None and out.time.text.startswith("March")
@@ -210,13 +235,18 @@ def test_no_time_is_read_where_none_is_named(question):
     assert TimeParser().find(question, NOW_MS) is None
 
 
-@pytest.mark.parametrize("question", ["which database did we pick in March?", "what did Aiko choose for the CDN in March?"])
-def test_a_memory_saying_only_the_time_is_not_made_the_answer(store, question):
-    """The time raises a memory that matches the question's other words; alone it is no answer."""
+def offsite_and_database(store: Store) -> str:
     for text in FILLER:
         remember(store, text)
     saying = remember(store, "March 2026 offsite: the whole team meets in Lisbon", at="2026-01-10T10:00:00Z")
     remember(store, "Chose PostgreSQL over MySQL for the billing database", kind="decision", at="2026-03-12T10:00:00Z")
+    return saying
+
+
+@pytest.mark.parametrize("question", ["which database did we pick in March?", "what did Aiko choose for the CDN in March?"])
+def test_a_memory_saying_only_the_time_is_not_made_the_answer(shared_store, question):
+    """The time raises a memory that matches the question's other words; alone it is no answer."""
+    store, saying = shared_store(offsite_and_database)
     hits = recall(store, question).hits
     assert not hits or hits[0].memory.id != saying  # Aiko, whom nothing names: abstains
     assert all(h.confidence < 0.5 for h in hits if h.memory.id == saying)
@@ -296,14 +326,20 @@ def test_reading_a_long_question_of_windows_back_takes_linear_time(unit):
 @pytest.mark.contract
 @pytest.mark.parametrize("question", ["what happened between November 10 and November 20?",
                                       "what happened from 2026-11-10 to 2026-11-20?"])
-def test_a_range_between_two_times_ranks_every_memory_of_it_first(store, question):
+def test_a_range_between_two_times_ranks_every_memory_of_it_first(shared_store, question):
     """The trial: "between November 10 and November 20" was read as November 10, and the episodes
     of the 12th to the 20th fell to unsure or out of the list."""
+    store, inside = shared_store(inside_and_around_november)
+    out = store.recall(tenant="t", query=question, scopes=["proj"], limit=8)
+    assert out.time is not None and out.time.text.lower().startswith(("between", "from"))
+    assert {h.memory.id for h in out.hits[:4]} == set(inside)
+
+
+def inside_and_around_november(store: Store) -> list[str]:
+    """Four episodes of 12-20 November 2026 (their ids) and four of other days."""
     inside = [remember(store, text, kind="episode", at=f"2026-11-{day}T10:00:00Z") for day, text in
               zip((12, 15, 18, 20), ("Paired on the billing export", "Ran the quarterly restore drill",
                                      "Reviewed the onboarding survey answers", "Rotated the on-call rota"), strict=True)]
     for day, text in zip(("06-03", "11-21", "11-25", "10-30"), OTHERS, strict=True):
         remember(store, text, kind="episode", at=f"2026-{day}T10:00:00Z")
-    out = store.recall(tenant="t", query=question, scopes=["proj"], limit=8)
-    assert out.time is not None and out.time.text.lower().startswith(("between", "from"))
-    assert {h.memory.id for h in out.hits[:4]} == set(inside)
+    return inside
