@@ -80,9 +80,10 @@ _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[
 
 
 def _row_source(row: KeyFormat, value: str) -> str:
-    """A row's pattern: its context words and up to 40 characters of its line, or a word
-    boundary, then ``value`` (the row's regex, as a group or not), where its alphabet ends."""
-    before = f"(?i:{row.context})[^\\n]{{0,40}}?[^A-Za-z0-9_-]" if row.context else "(?:^|[^A-Za-z0-9_-])"
+    """A row's pattern: its context words and up to 40 characters of its line, or the start of a
+    word (after no letter or digit: a key joined to a name by ``_`` or ``-``, "bravo_mvk_...", is
+    found), then ``value`` (the row's regex, as a group or not), where its alphabet ends."""
+    before = f"(?i:{row.context})[^\\n]{{0,40}}?[^A-Za-z0-9_-]" if row.context else "(?:^|[^A-Za-z0-9])"
     return before + value + r"(?:[^A-Za-z0-9_-]|$)"
 
 

@@ -166,6 +166,17 @@ REFUSED = {
         f"token = {V}", f'token = "{V}"', f"secret = {L}", f"const token = '{L}';",
         f"API_KEY={V}", "token = xK9mQ2vLp7RtY4wZ8nB3",
     ],
+    "a key joined to a name by _ or -, or cut short (adversarial pass 48)": [
+        "bravo bot uses mvk_FzS8wG0KPi6FpLDFITShZ2nVzl4NnQVqq8blADV9nls-prod",
+        "keyfile name: bravo_mvk_FzS8wG0KPi6FpLDFITShZ2nVzl4NnQVqq8blADV9nls.txt",
+        "id 01a2410c-mvk_FzS8wG0KPi6FpLDFITShZ2nVzl4NnQVqq8blADV9nls", "mvk_FzS8wG0KPi6FpLDFITShZ2nVzl4NnQVq",
+        "OPENAI=key-sk-proj-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "deploy_ghp_0123456789abcdefghijABCDEFGHIJ012345",
+        "token: xoxb_-sk_live_a1B2c3D4e5F6g7H8i9J0kLmN",
+    ],
+    "a system's pass (trial 48)": [
+        f"ssh pass for builder@10.0.3.4 is {V}", f"the vpn pass for the office is {V}", f"db pass: {L}",
+        "root pass hunter22x", f"the LDAP pass of svc-ci is {V}", f"sudo pass = {V}",
+    ],
 }
 
 STORED = {
@@ -279,12 +290,21 @@ STORED = {
         "The storage account key is rotated every 60 days.", "net use Z: \\\\srv\\share /user:CORP\\jdoe /persistent:no",
         '<add key="PartitionKey" value="CustomerIdAndRegionCode" />', "routing key: orders.created.v2",
         "encryption key id: alias/app-2024",
+        "webhook: https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "SLACK_WEBHOOK=https://hooks.slack.com/services/TXXXXXXXX/BXXXXXXXX/XXXXXXXXXXXXXXXXXXXXXXXX",
     ],
     "vendors' documented sample keys, saying EXAMPLE (trial 47: AWS's docs pasted were refused)": [
         "The AWS docs use AKIAIOSFODNN7EXAMPLE as the access key id.",
         "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
         "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "token: ghp_EXAMPLE0123456789abcdefghijklmnopqrstu",
         "STRIPE_KEY=sk_live_EXAMPLE4eC39HqLyjWDarjtT1zdp7dc", "api_key=EXAMPLE_KEY_1234567890abcdef",
+    ],
+    "pass as a pass, a pass of work, or passing (trial 48's credential kind, its look-alikes)": [
+        "The pass for parking is on the fridge.", "my pass is valid until Friday",
+        "boarding pass for flight LH123 is in the app", "the day pass for the event is 25EUR", "pass 2 of 3 done",
+        "the pass rate is 98%", "First pass: 12 files changed, 3 tests fail", "The CI pass on main is green",
+        "ssh pass rotated monthly", "We pass X2 to the function", "mountain pass R2 is closed",
+        "the second pass is run by worker-2", "the vault pass is in 1Password",
     ],
     "text in other scripts": [
         "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
