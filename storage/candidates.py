@@ -33,6 +33,7 @@ _NAME = re.compile(r"\w[\w'-]*")
 # An acronym, not a proper name (:func:`named_around`; docs/retrieval-tuning.md#acronyms).
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
+_OPENING_MARKS = "\u00bf\u00a1"  # "¿" and "¡", which open a Spanish question or exclamation
 # Kinds whose text names what they are about: a decision of the time asked holding no word of the
 # question's subject earns no confidence by the time (an episode or failure is told by its symptoms:
 # "Heat pump stopped" answers "what broke at home?"; docs/retrieval-tuning.md#time).
@@ -380,7 +381,8 @@ def names(query: str) -> list[str]:
         words = _NAME.findall(sentence)
         for position, word in enumerate(words):
             word = _POSSESSIVE.sub("", word)
-            opens = position == 0 and sentence[:1].isalpha()
+            # Spanish opens a question or an exclamation with "¿" / "¡": still the sentence's first word.
+            opens = position == 0 and sentence.lstrip(_OPENING_MARKS)[:1].isalpha()
             digit = any(ch.isdigit() for ch in word)
             identifier = digit or (not shouted and sum(ch.isupper() for ch in word) > 1)
             if (opens or shouted) and not identifier:
