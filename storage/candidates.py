@@ -212,8 +212,14 @@ def gather(
     def says_then(memory: Memory) -> bool:
         return when is not None and when.said is not None and when.said.in_text(memory.content or "")
 
+    # An acronym and its words meet both ways ("DR" and "disaster recovery"; ``spelled_out``).
+    question_words = _NAME.findall(words_query)
+
     def coverage_of(seq: int, memory: Memory, timed: bool = True) -> float:
         own, context = terms.get(seq, (set(), set()))
+        joined = spelled_out(question_words, memory.content or "")
+        if joined:
+            own = own | lexemes(content_words([[w.lower() for w in joined]]))
         then = timed and when is not None and (
             when.holds(memory.observed_at) or says_then(memory)
             or bool(time_terms and time_terms <= own and when.written_in(memory.content or "")))
@@ -235,6 +241,9 @@ def gather(
     if older and unknown:  # a name only a superseded memory holds is known through its head
         held = set().union(*(terms.get(seq, (set(), set()))[0] for seq in older))
         unknown = [name for name in unknown if not lexemes(name_words[name]) <= held]
+    if unknown:  # an acronym whose words a candidate says is known ("DR" in "disaster recovery drill")
+        spelled = {w for seq in seqs for w in spelled_out(unknown, rows[seq].content or "")}
+        unknown = [name for name in unknown if name not in spelled]
     # Only a question naming a time is asked who holds its names (ranking.unearned).
     known = [lexemes(name_words[name]) for name in asked if name not in unknown] if when is not None else []
     named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
@@ -402,3 +411,29 @@ def named_around(
     acronyms = [name for name in unknown if _ACRONYM.fullmatch(name)]
     rest = question - lexemes(acronyms) if acronyms else set()
     return [name for name in unknown if name not in acronyms] if rest and rest <= closest else unknown
+
+
+def spelled_out(question: list[str], text: str) -> list[str]:
+    """The words of ``question`` (its words in order) that ``text`` says the other way round: an
+    acronym of the question whose letters open consecutive words of ``text`` ("DR" in "disaster
+    recovery"), and consecutive words of the question whose first letters spell an acronym of ``text``
+    (docs/retrieval-tuning.md#acronyms)."""
+    said = _NAME.findall(text)
+    found: list[str] = []
+    for word in question:
+        if _ACRONYM.fullmatch(word) and word not in said and _spelling(word, said):
+            found.append(word)
+    for acronym in {w for w in said if _ACRONYM.fullmatch(w)} - set(question):
+        found.extend(_spelling(acronym, question))
+    return found
+
+
+def _spelling(acronym: str, words: list[str]) -> list[str]:
+    """The first run of consecutive ``words``, none a stop word, whose first letters spell ``acronym``
+    (a plural's "s" aside), or []."""
+    letters = acronym.lower().removesuffix("s") if len(acronym) > 2 else acronym.lower()
+    for start in range(len(words) - len(letters) + 1):
+        run = words[start:start + len(letters)]
+        if all(w[:1].lower() == ch and w.lower() not in STOP_WORDS for w, ch in zip(run, letters, strict=True)):
+            return run
+    return []
