@@ -210,7 +210,8 @@ def gather(
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
     def says_then(memory: Memory) -> bool:
-        return when is not None and when.said is not None and when.said.in_text(memory.content or "")
+        return when is not None and (when.said is not None and when.said.in_text(memory.content or "")
+                                     or when.said_relative(memory.content or "", memory.observed_at))
 
     # An acronym and its words meet both ways ("DR" and "disaster recovery"; ``spelled_out``).
     question_words = _NAME.findall(words_query)
