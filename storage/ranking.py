@@ -12,7 +12,6 @@ from .candidates import Candidates, Through
 from .contradiction import contradicts, disagreement, names_subject, values
 from .query import EPISODE_GAP_MS
 from .records import Memory
-from .rivals import says_rival
 from .strength import strength
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
@@ -26,8 +25,6 @@ SAID_BONUS = 0.4  # memories whose text names that time (docs/retrieval-tuning.m
 # named when surer: docs/how-recall-works.md ("Confidence") and docs/tools.md ("Other scopes").
 ANSWER_CONFIDENCE = 0.2
 SURE_CONFIDENCE = 0.5
-# The most a hit saying a sibling of the question's word is sure of (docs/retrieval-tuning.md#rival-words).
-RIVAL_CONFIDENCE = 0.15
 # The most a hit is sure of, in a question asking by a time alone, when neither observed then nor saying it
 # (docs/retrieval-tuning.md#time).
 UNDATED_CONFIDENCE = 0.15
@@ -352,8 +349,6 @@ def rank(
         if sure > UNDATED_CONFIDENCE and not c.subject and c.when is not None and c.when.observable \
                 and not dated_then(c, c.rows[seq]):
             sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
-        if sure > RIVAL_CONFIDENCE and says_rival(question, c.rows[seq].content or ""):
-            sure = RIVAL_CONFIDENCE  # "billing service port": not the payments service's
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
