@@ -33,6 +33,7 @@ _NAME = re.compile(r"\w[\w'-]*")
 # An acronym, not a proper name (:func:`named_around`; docs/retrieval-tuning.md#acronyms).
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
+_OPENING_MARKS = "\u00bf\u00a1"  # "¿" and "¡", which open a Spanish question or exclamation
 # Kinds whose text names what they are about: a decision of the time asked holding no word of the
 # question's subject earns no confidence by the time (an episode or failure is told by its symptoms:
 # "Heat pump stopped" answers "what broke at home?"; docs/retrieval-tuning.md#time).
@@ -209,10 +210,17 @@ def gather(
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
     def says_then(memory: Memory) -> bool:
-        return when is not None and when.said is not None and when.said.in_text(memory.content or "")
+        return when is not None and (when.said is not None and when.said.in_text(memory.content or "")
+                                     or when.said_relative(memory.content or "", memory.observed_at))
+
+    # An acronym and its words meet both ways ("DR" and "disaster recovery"; ``spelled_out``).
+    question_words = _NAME.findall(words_query)
 
     def coverage_of(seq: int, memory: Memory, timed: bool = True) -> float:
         own, context = terms.get(seq, (set(), set()))
+        joined = spelled_out(question_words, memory.content or "")
+        if joined:
+            own = own | lexemes(content_words([[w.lower() for w in joined]]))
         then = timed and when is not None and (
             when.holds(memory.observed_at) or says_then(memory)
             or bool(time_terms and time_terms <= own and when.written_in(memory.content or "")))
@@ -234,6 +242,9 @@ def gather(
     if older and unknown:  # a name only a superseded memory holds is known through its head
         held = set().union(*(terms.get(seq, (set(), set()))[0] for seq in older))
         unknown = [name for name in unknown if not lexemes(name_words[name]) <= held]
+    if unknown:  # an acronym whose words a candidate says is known ("DR" in "disaster recovery drill")
+        spelled = {w for seq in seqs for w in spelled_out(unknown, rows[seq].content or "")}
+        unknown = [name for name in unknown if name not in spelled]
     # Only a question naming a time is asked who holds its names (ranking.unearned).
     known = [lexemes(name_words[name]) for name in asked if name not in unknown] if when is not None else []
     named = holding(tx, filters, rows, older, terms, [words for words in known if words]) if any(known) else None
@@ -380,7 +391,8 @@ def names(query: str) -> list[str]:
         words = _NAME.findall(sentence)
         for position, word in enumerate(words):
             word = _POSSESSIVE.sub("", word)
-            opens = position == 0 and sentence[:1].isalpha()
+            # Spanish opens a question or an exclamation with "¿" / "¡": still the sentence's first word.
+            opens = position == 0 and sentence.lstrip(_OPENING_MARKS)[:1].isalpha()
             digit = any(ch.isdigit() for ch in word)
             identifier = digit or (not shouted and sum(ch.isupper() for ch in word) > 1)
             if (opens or shouted) and not identifier:
@@ -400,3 +412,29 @@ def named_around(
     acronyms = [name for name in unknown if _ACRONYM.fullmatch(name)]
     rest = question - lexemes(acronyms) if acronyms else set()
     return [name for name in unknown if name not in acronyms] if rest and rest <= closest else unknown
+
+
+def spelled_out(question: list[str], text: str) -> list[str]:
+    """The words of ``question`` (its words in order) that ``text`` says the other way round: an
+    acronym of the question whose letters open consecutive words of ``text`` ("DR" in "disaster
+    recovery"), and consecutive words of the question whose first letters spell an acronym of ``text``
+    (docs/retrieval-tuning.md#acronyms)."""
+    said = _NAME.findall(text)
+    found: list[str] = []
+    for word in question:
+        if _ACRONYM.fullmatch(word) and word not in said and _spelling(word, said):
+            found.append(word)
+    for acronym in {w for w in said if _ACRONYM.fullmatch(w)} - set(question):
+        found.extend(_spelling(acronym, question))
+    return found
+
+
+def _spelling(acronym: str, words: list[str]) -> list[str]:
+    """The first run of consecutive ``words``, none a stop word, whose first letters spell ``acronym``
+    (a plural's "s" aside), or []."""
+    letters = acronym.lower().removesuffix("s") if len(acronym) > 2 else acronym.lower()
+    for start in range(len(words) - len(letters) + 1):
+        run = words[start:start + len(letters)]
+        if all(w[:1].lower() == ch and w.lower() not in STOP_WORDS for w, ch in zip(run, letters, strict=True)):
+            return run
+    return []

@@ -73,6 +73,7 @@ KIND_PHRASES = (
 GENERIC_WORDS = frozenset(
     "list show give tell all any every recent latest last past new current make made hit have got get take took"
     " record recorded store stored note noted save saved remember remembered know kept keep ever far so went recently"
+    " anything something everything nothing"
     .split()
 )
 # Words asking what went on without a subject ("what did we change recently?").
@@ -332,7 +333,11 @@ def _clause(words: list[str]) -> list[str]:
 
 def _no_act(word: str) -> bool:
     lower = word.lower()
-    return (lemma(lower) in NO_ACT_WORDS or lower in NO_ACT_WORDS or lower in GENERIC_WORDS or lower in STOP_WORDS
+    # A regular form of a generic verb is generic too ("what changed in November?": any act changes).
+    regular = {lower[:-cut] + add for cut, add in ((1, ""), (2, ""), (3, ""), (3, "e"), (2, "e"))
+               if lower.endswith(("s", "ed", "ing")) and len(lower) - cut > 2}
+    return (lemma(lower) in NO_ACT_WORDS or not NO_ACT_WORDS.isdisjoint(regular | {lower}) or lower in GENERIC_WORDS
+            or lower in STOP_WORDS
             or (lower in _KIND_OF_WORD and lower not in _MEANING_OF_WORD))
 
 

@@ -25,6 +25,9 @@ SAID_BONUS = 0.4  # memories whose text names that time (docs/retrieval-tuning.m
 # named when surer: docs/how-recall-works.md ("Confidence") and docs/tools.md ("Other scopes").
 ANSWER_CONFIDENCE = 0.2
 SURE_CONFIDENCE = 0.5
+# The most a hit is sure of, in a question asking by a time alone, when neither observed then nor saying it
+# (docs/retrieval-tuning.md#time).
+UNDATED_CONFIDENCE = 0.15
 KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 STRENGTH_WEIGHT = 0.01  # times strength.strength (docs/retrieval-tuning.md#strength)
@@ -343,6 +346,9 @@ def rank(
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
+        if sure > UNDATED_CONFIDENCE and not c.subject and c.when is not None and c.when.observable \
+                and not dated_then(c, c.rows[seq]):
+            sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))

@@ -101,6 +101,16 @@ _SAID_AS = {"day before yesterday": "2 days ago", "week before last": "2 weeks a
 _QUARTER_YEAR = re.compile(rf"^q([1-4])\s+({_YEAR_DIGITS})$", re.IGNORECASE)
 _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
+# A weekday as a question names it: one day (or since it), which a text writing the weekday does not name.
+_WEEKDAY_TIME = re.compile(rf"(?:(?:since|last|this|past|previous)\s+)?(?:{_WEEKDAYS})", re.IGNORECASE)
+# Days a text names relative to when it was observed (``TimeRange.said_relative``), in days back.
+_DAYS_BACK = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
+              "yesterday": 1, "last night": 1, "day before yesterday": 2}
+_DAYS_SAID = re.compile(
+    rf"(?<![\w-])(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night|today|tonight"
+    rf"|this\s+(?:morning|afternoon|evening)|(?P<count>{_NUMBER})\s+days?\s+ago)(?![\w-])",
+    re.IGNORECASE,
+)
 _EPOCH = datetime(1970, 1, 1)
 
 
@@ -213,7 +223,10 @@ class TimeRange:
     def written_in(self, text: str) -> bool:
         """Whether ``text`` may write this time's words as this time: a bare year only as a time
         (in a date, or after a word that makes it one: "in 2019"), not as a number ("Ticket 2019
-        tracks ...", "port 2049"), as a question reads it (issue 25)."""
+        tracks ...", "port 2049"), as a question reads it (issue 25); a weekday never: "Wednesday"
+        in a text is any Wednesday ("stand-up moves to Wednesdays"), not the one asked."""
+        if _WEEKDAY_TIME.fullmatch(self.text):
+            return False
         if not _YEAR.fullmatch(self.text):
             return True
         for m in _SPAN.finditer(text):
@@ -221,6 +234,22 @@ class TimeRange:
                 found = _word_before(text, m.start())
                 if _temporal(m.lastgroup or "", found.group(1).lower() if found else "", True):
                     return True
+        return False
+
+    def said_relative(self, text: str, observed_ms: int) -> bool:
+        """Whether ``text``, observed at ``observed_ms``, names a day of this time by a word relative to
+        that moment ("yesterday" in a memory of Thursday is Wednesday; :data:`_DAYS_BACK`)."""
+        if not self.observable:
+            return False
+        for found in _DAYS_SAID.finditer(text):
+            word = " ".join(found.group(0).lower().split()).removeprefix("the ")
+            back = _DAYS_BACK.get(word)
+            if back is None:
+                back = _count(found.group("count"))
+            start = period_range(datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
+                                 - timedelta(days=back), "day")[0]
+            if start < self.end and self.start < start + _DAY_MS:
+                return True
         return False
 
     def remove_from(self, query: str) -> str:
