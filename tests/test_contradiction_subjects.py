@@ -131,9 +131,13 @@ def test_a_lone_value_refilling_a_slot_both_texts_name_still_changes(older, newe
     ("The retention policy for the billing database is 30 days.",
      "The billing team standup is now at 10:00 on Tuesdays."),
     ("The on-call rotation for the search cluster is weekly.", "The search index refresh interval is now 5 seconds."),
+    # trial 48: half of a two-word subject ("the analytics role"), the other word elsewhere ("ledger replica")
+    ("The analytics replica is db-analytics-01.internal.",
+     "The analytics role now has statement_timeout set to 60 seconds on the ledger replica."),
 ])
 def test_change_words_on_a_subject_sharing_one_word_change_nothing_of_the_older(older, newer):
-    """The trial of stop 47: "The API rate limit is now 250" outdated "The SLO for the public API"."""
+    """The trials of stops 47 and 48: "The API rate limit is now 250" outdated "The SLO for the public API";
+    "The analytics role now has ..." outdated "The analytics replica is ..."."""
     assert disagreement(older, newer) is None
 
 
@@ -163,6 +167,8 @@ def test_a_host_named_with_its_domain_is_the_same_host(older, newer):
     ("The gateway runs Kong 3.6.", "The gateway now runs Kong 3.6.1."),
     ("The rate limit is 100 requests per second.", "The API rate limit is now 250 requests per second."),
     ("We moved CI builds to Jenkins.", "CI builds now run on Buildkite."),
+    ("The analytics replica is db-analytics-01.internal.", "The analytics replica is now db-analytics-02.internal."),
+    ("Zoë's swimming lessons are at 17:30.", "From this autumn Zoë's swimming lessons are now at 18:00."),
 ])
 def test_a_value_replaced_on_the_same_subject_still_changes(older, newer):
     assert disagreement(older, newer) is not None
