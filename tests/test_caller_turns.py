@@ -17,6 +17,18 @@ from memvault.server.config import Config
 from memvault.server.runtime import Runtime
 
 
+def _quick(store, caller):  # type: ignore[no-untyped-def]
+    return caller.tenant
+
+
+def _as_key(key: str, tenant: str) -> AuthenticatedUser:
+    return AuthenticatedUser(access_token(f"mvk_{key}", key, Identity(tenant=tenant, scope="default")))
+
+
+def _as_user(sub: str, tenant: str) -> AuthenticatedUser:
+    return AuthenticatedUser(access_token("a.jwt", "client-1", Identity(tenant=tenant, scope="default"), subject=sub))
+
+
 @pytest.mark.asyncio
 async def test_one_callers_calls_wait_their_turn_while_another_callers_call_runs(db_path, one_model):
     runtime = Runtime(Config(db=str(db_path)), authenticated=True)
@@ -32,12 +44,6 @@ async def test_one_callers_calls_wait_their_turn_while_another_callers_call_runs
             running[0] -= 1
         return caller.tenant
 
-    def quick(store, caller):  # type: ignore[no-untyped-def]
-        return caller.tenant
-
-    def as_caller(key: str, tenant: str):  # type: ignore[no-untyped-def]
-        return AuthenticatedUser(access_token(f"mvk_{key}", key, Identity(tenant=tenant, scope="default")))
-
     done: list[str] = []
     try:
         async with anyio.create_task_group() as tg:
@@ -46,11 +52,11 @@ async def test_one_callers_calls_wait_their_turn_while_another_callers_call_runs
                 done.append(await runtime.call(fn))
 
             for _ in range(6):
-                tg.start_soon(call, as_caller("a", "acme"), blocking)
+                tg.start_soon(call, _as_key("a", "acme"), blocking)
             with anyio.fail_after(20):
                 while running[0] < runtime_module.CALLS_AT_ONCE:
                     await anyio.sleep(0.02)
-                await call(as_caller("b", "bravo"), quick)  # runs while acme's calls hold their turns
+                await call(_as_key("b", "bravo"), _quick)  # runs while acme's calls hold their turns
             assert done == ["bravo"] and running[0] == runtime_module.CALLS_AT_ONCE
             release.set()
     finally:
@@ -81,16 +87,6 @@ async def test_a_tenants_keys_and_users_together_run_no_more_calls_than_one_and_
             return label
         return fn
 
-    def quick(store, caller):  # type: ignore[no-untyped-def]
-        return caller.tenant
-
-    def as_key(key: str, tenant: str):  # type: ignore[no-untyped-def]
-        return AuthenticatedUser(access_token(f"mvk_{key}", key, Identity(tenant=tenant, scope="default")))
-
-    def as_user(sub: str, tenant: str):  # type: ignore[no-untyped-def]
-        return AuthenticatedUser(access_token("a.jwt", "client-1", Identity(tenant=tenant, scope="default"),
-                                              subject=sub))
-
     done: list[str] = []
     try:
         async with anyio.create_task_group() as tg:
@@ -99,16 +95,16 @@ async def test_a_tenants_keys_and_users_together_run_no_more_calls_than_one_and_
                 done.append(await runtime.call(fn))
 
             for _ in range(5):  # key a's burst first
-                tg.start_soon(call, as_key("a", "acme"), blocking("a"))
+                tg.start_soon(call, _as_key("a", "acme"), blocking("a"))
             with anyio.fail_after(20):
                 while running[0] < runtime_module.CALLS_AT_ONCE:
                     await anyio.sleep(0.02)
-                for label, caller in (("b", as_key("b", "acme")), ("c", as_user("c", "acme")),
-                                      ("d", as_user("d", "acme"))):
+                for label, caller in (("b", _as_key("b", "acme")), ("c", _as_user("c", "acme")),
+                                      ("d", _as_user("d", "acme"))):
                     tg.start_soon(call, caller, blocking(label))
                     await anyio.sleep(0.1)
                 assert running[0] == runtime_module.CALLS_AT_ONCE  # acme's other callers wait for its turns
-                await call(as_key("e", "bravo"), quick)  # another tenant's call runs meanwhile
+                await call(_as_key("e", "bravo"), _quick)  # another tenant's call runs meanwhile
                 assert done == ["bravo"]
             release.set()
     finally:
