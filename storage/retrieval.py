@@ -124,11 +124,13 @@ class Retriever:
         vectors = not symbols_only(query_chunks(words_query))
         with self.backend.read(filters.tenant) as tx:
             degraded = degraded or self.recorded_model_problem(tx)
-            # The question is embedded on a worker thread while the keyword side runs here; without its
-            # time when it names a subject besides, which the time's own search answers ("what did legal
-            # pause 2 days ago?": the words "2 days ago" raised someone else's pause from 0.48 to 0.57),
-            # with it when the time is all it names ("what changed during November?").
-            meant = words_query if when is not None and not names_no_subject(words_query) else query
+            # The question is embedded on a worker thread while the keyword side runs here; without a time
+            # no memory's text says as such ("2 days ago", "on Wednesday": the time's own search answers it;
+            # "what did legal pause 2 days ago?" raised someone else's pause from 0.48 to 0.57) when it
+            # names a subject besides; with a month or date a text may say ("moves to October"), or when the
+            # time is all it names ("what changed during November?").
+            meant = words_query if when is not None and when.said is None and not names_no_subject(words_query) \
+                else query
             side: Future[np.ndarray] | None = None
             if self.embedder is not None and degraded is None and vectors:
                 side = self._pool.submit(lambda: self.embedder.embed([meant])[0])  # type: ignore[union-attr]
