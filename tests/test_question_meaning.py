@@ -123,15 +123,24 @@ def test_a_date_written_in_a_memory_keeps_its_keyword_weight(store, content, que
     assert hits[0].memory.id == wanted and hits[0].confidence >= 0.6
 
 
+CHANGES = [
+    "Changed the log retention of the API gateway to 14 days",
+    "Changed the default instance type of the CI runners",
+    "Changed the alert threshold of the disk usage check",
+    "Changed the TTL of the DNS records of the status page",
+    "Changed the timeout of the payment webhook to 10 seconds",
+    "Changed the owner of the nightly backup job",
+]
+
+
+def _changes(store: Store, days: dict[str, float]) -> dict[str, str]:
+    """The first ``len(days)`` of :data:`CHANGES`, each an episode ``days[name]`` days ago: {name: id}."""
+    return {name: remember(store, text, kind="episode", days_ago=ago)
+            for (name, ago), text in zip(days.items(), CHANGES[:len(days)], strict=True)}
+
+
 def changes_this_week(store: Store) -> dict[str, str]:
-    days = {"mon": 4, "wed": 2, "thu": 1, "last-fri": 7, "last-tue": 10}
-    return {name: remember(store, text, kind="episode", days_ago=ago) for (name, ago), text in zip(days.items(), [
-        "Changed the log retention of the API gateway to 14 days",
-        "Changed the default instance type of the CI runners",
-        "Changed the alert threshold of the disk usage check",
-        "Changed the TTL of the DNS records of the status page",
-        "Changed the timeout of the payment webhook to 10 seconds",
-    ], strict=True)}
+    return _changes(store, {"mon": 4, "wed": 2, "thu": 1, "last-fri": 7, "last-tue": 10})
 
 
 @pytest.mark.parametrize(("question", "wanted"), [
@@ -147,15 +156,7 @@ def test_this_week_and_since_run_from_their_start_to_now(shared_store, question,
 
 
 def changes_back_to_200_days(store: Store) -> dict[str, str]:
-    days = {"night": 0.5, "2d": 2, "10d": 10, "20d": 20, "60d": 60, "200d": 200}
-    return {name: remember(store, text, kind="episode", days_ago=ago) for (name, ago), text in zip(days.items(), [
-        "Changed the log retention of the API gateway to 14 days",
-        "Changed the default instance type of the CI runners",
-        "Changed the alert threshold of the disk usage check",
-        "Changed the TTL of the DNS records of the status page",
-        "Changed the timeout of the payment webhook to 10 seconds",
-        "Changed the owner of the nightly backup job",
-    ], strict=True)}
+    return _changes(store, {"night": 0.5, "2d": 2, "10d": 10, "20d": 20, "60d": 60, "200d": 200})
 
 
 @pytest.mark.contract  # the time range is a candidate filter in each backend's own query
