@@ -254,7 +254,7 @@ def scan(
     mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope and kinds;
     a pair at cosine >= ``ranking.SAME_SUBJECT`` (or ``contradiction.STRONG_SUBJECT`` for strong
     evidence) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
-    longer both current are dropped. A memory whose vector is pending is kept aside (up to
+    longer both current, or whose older was confirmed since (``strength.upheld``), are dropped. A memory whose vector is pending is kept aside (up to
     ``PENDING_KEPT``; past that the mark stops before it) and compared by a later scan once it has
     one. ``SCAN_BATCH`` memories a step, the state saved after each (ids and seqs only, never text)."""
     retry = True
@@ -289,7 +289,8 @@ def scan(
                 pending += [p for p in state["pending"] if p not in batch]
             named = sorted({i for p in pairs for i in p})
             members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
-        live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)}
+        live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)
+                and not strength.upheld(members[p[0]], members[p[1]])}
         live = set(_newest(live))
         before = {tuple(p) for p in state["pairs"]}
         report.contradictions += len(live - before)
@@ -361,8 +362,9 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
 
 
 def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = None) -> Review:
-    """What waits in ``scopes``: the kept contradicting pairs still both current (the verdict the
-    scan or ``remember`` kept: never judged again here), with today's reason for the first
+    """What waits in ``scopes``: the kept contradicting pairs still both current whose older was not
+    confirmed since the newer was stored (``strength.upheld``; the verdict the scan or ``remember``
+    kept is never judged again here), with today's reason for the first
     ``reasons`` of them (None: all; a count needs none); current memories of
     ``strength.REVIEWED_KINDS`` that need review, weakest first, read oldest written first among
     those old enough to have decayed that far, ``DECAYED_READ`` a page until ``DECAYED_LISTED`` are
@@ -375,7 +377,8 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
         contradictions: list[tuple[str, str, str | None]] = []
         for older_id, newer_id in pairs:
             older, newer = rows.get(older_id), rows.get(newer_id)
-            if older is None or newer is None or not all(_shown(m, now, scopes) for m in (older, newer)):
+            if older is None or newer is None or not all(_shown(m, now, scopes) for m in (older, newer)) \
+                    or strength.upheld(older, newer):
                 continue
             asked = reasons is None or len(contradictions) < reasons
             contradictions.append((older_id, newer_id, _reason(older, newer) if asked else None))

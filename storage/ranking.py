@@ -12,7 +12,7 @@ from .candidates import Candidates, Through
 from .contradiction import contradicts, disagreement, names_subject, values
 from .query import EPISODE_GAP_MS
 from .records import Memory
-from .strength import strength
+from .strength import strength, upheld
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
 VECTOR_WEIGHT = 0.5
@@ -193,8 +193,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     subject whose words contradict it (``contradiction.disagreement``) goes above it, in
     ``scores``: raised just above it when it answers about as well, else the older one is put
     just below it. Not when the question names a value only the older one holds ("number 17"
-    asks for 17) or the word naming its subject where the newer names another ("staging").
-    Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
+    asks for 17) or the word naming its subject where the newer names another ("staging"), nor
+    when the older was confirmed after the newer was stored (``strength.upheld``). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
     asked = values(question)
     present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
@@ -205,7 +205,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             continue
         later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at),
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        rivals = [seq for seq in later if disagreement(old.content or "", c.rows[seq].content or "") is not None
+        rivals = [seq for seq in later if not upheld(old, c.rows[seq])
+                  and disagreement(old.content or "", c.rows[seq].content or "") is not None
                   and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
                   and not names_subject(question, old.content or "", c.rows[seq].content or "")]
         cosines = similarities(older, rivals) if rivals else {}

@@ -54,3 +54,34 @@ def test_newer_first_moves_each_newer_memory_just_before_the_one_it_outdates(ord
     newer_of = {"a": "b", "b": "c"}  # a is outdated by b, b by c; d stands alone
     memories = [SimpleNamespace(id=i) for i in order]
     assert "".join(m.id for m in newer_first(memories, newer_of)) == expected  # type: ignore[arg-type]
+
+
+def test_confirming_the_older_of_a_pair_settles_it_in_review_boot_and_recall(store: Store, clock):
+    """Trial 48 (M1): a pair judged no contradiction could not be dismissed. Confirming the older
+    after the newer was stored is that verdict; confirming the newer says nothing of the older."""
+    old = store.remember(tenant="a", scope="proj", kind="fact", content="The team standup is at 9:15 every weekday.").id
+    clock.advance(3600)
+    new = store.remember(tenant="a", scope="proj", kind="fact", content="The team standup is at 10:30 every weekday.").id
+    consolidate(store)
+
+    def pairs() -> list[tuple[str, str]]:
+        return [(o, n) for o, n, _ in store.review("a", ["proj"]).contradictions]
+
+    def marked() -> dict[str, str | None]:
+        return {h.memory.id: h.outdated_by for h in store.recall(tenant="a", query="standup", scopes=["proj"]).hits}
+
+    clock.advance(60)
+    store.confirm(tenant="a", id=new)
+    assert pairs() == [(old, new)] and marked()[old] == new
+    assert OUTDATED_MARK in boot_context(store, CALLER, 2000) and "for review" in boot_context(store, CALLER, 2000)
+    clock.advance(60)
+    store.confirm(tenant="a", id=old)
+    assert pairs() == [] and marked() == {old: None, new: None}
+    boot = boot_context(store, CALLER, 2000)
+    assert OUTDATED_MARK not in boot and "for review" not in boot
+    consolidate(store)
+    assert pairs() == []
+    clock.advance(3600)  # a change stored after the confirmation is a contradiction again
+    newest = store.remember(tenant="a", scope="proj", kind="fact", content="The team standup is at 11:00 every weekday.").id
+    consolidate(store)
+    assert (old, newest) in pairs() and marked()[old] == newest

@@ -335,3 +335,19 @@ def test_a_search_for_a_credential_never_shows_it_back(ui: Served, page):
     page.goto(f"{ui.base}/?q=release+token+rotation+runbook+{key}")
     assert page.locator("p.summary a").count() >= 1  # a link to the other scope, carrying the query
     assert key not in page.content() and "[GitHub token]" in page.inner_text("p.summary")
+
+
+def test_the_review_page_settles_a_pair_that_both_hold_by_confirming_the_older(ui: Served, page):
+    old = handlers.remember(ui.store, CALLER, content="The office printer is on floor 2.").id
+    new = handlers.remember(ui.store, CALLER, content="The office printer is on floor 3.").id
+    consolidate(ui.store)
+    assert (old, new) in [pair[:2] for pair in ui.store.review("default", CALLER.scopes(None)).contradictions]
+    page.goto(f"{ui.base}/review")
+    pair = page.locator("section.pair").filter(has=page.locator(f"a[href='/memories/{old}']"))
+    with page.expect_navigation():
+        pair.locator("button:text('Both hold: confirm the older')").click()
+    assert page.url == f"{ui.base}/memories/{old}", page.inner_text("main")
+    assert ui.store.get(tenant="default", id=old).confirmations == 1
+    assert ui.store.get(tenant="default", id=old).superseded_by is None
+    page.goto(f"{ui.base}/review")
+    assert page.locator(f"section.pair a[href='/memories/{old}']").count() == 0
