@@ -80,11 +80,32 @@ _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[
 
 
 def _row_source(row: KeyFormat, value: str) -> str:
-    """A row's pattern: its context words and up to 40 characters of its line, or the start of a
-    word (after no letter or digit: a key joined to a name by ``_`` or ``-``, "bravo_mvk_...", is
-    found), then ``value`` (the row's regex, as a group or not), where its alphabet ends."""
-    before = f"(?i:{row.context})[^\\n]{{0,40}}?[^A-Za-z0-9_-]" if row.context else "(?:^|[^A-Za-z0-9])"
+    """A row's pattern: its context words and up to 40 characters of its line; or, for a row whose
+    regex opens with a vendor's prefix (:func:`prefixed`: "sk-proj-", "github_pat_", "mvk_"), anywhere
+    ("TheOpenAIkeyissk-proj-..."); or else the start of a word (after no letter or digit: a key
+    joined to a name by ``_`` or ``-``, "bravo_sk_...", is found); then ``value`` (the row's regex, as
+    a group or not), where its alphabet ends."""
+    before = f"(?i:{row.context})[^\\n]{{0,40}}?[^A-Za-z0-9_-]" if row.context \
+        else "" if prefixed(row.regex) else "(?:^|[^A-Za-z0-9])"
     return before + value + r"(?:[^A-Za-z0-9_-]|$)"
+
+
+# A regex's opening literal: letters and digits then a separator ("sk-", "github_pat_", "dt0c01\\."),
+# then literal alternatives ("(?:proj|svcacct|admin)"), counted by the shortest.
+_OPENING = re.compile(r"((?:[A-Za-z0-9]{2,}(?:[_-]|\\\.))+)(?:\(\?:([A-Za-z0-9|]+)\))?")
+PREFIX_MIN_CHARS = 4  # "mvk_", "npm_": no word ends in a letter glued to one; "sk-", "hf_" too short
+
+
+def prefixed(regex: str) -> bool:
+    """Whether ``regex`` opens with a vendor's prefix of ``PREFIX_MIN_CHARS`` or more (its shortest
+    spelling): a key of it glued after letters is still that key (a vendor chose the prefix to be
+    found: github.blog, "Behind GitHub's new authentication token formats", 2021)."""
+    opening = _OPENING.match(regex)
+    if opening is None:
+        return False
+    literal = len(opening.group(1).replace("\\", ""))
+    alternatives = opening.group(2)
+    return literal + (min(map(len, alternatives.split("|"))) if alternatives else 0) >= PREFIX_MIN_CHARS
 
 
 class KeyFormatDetector(Detector):

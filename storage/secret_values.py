@@ -119,6 +119,11 @@ _MASKED = re2.compile(r"(?i)(?:x{8,}|\*{8,}|0{8,}|\.{8,}|#{8,})", OPTIONS)
 # A vendor's documented sample key says EXAMPLE in its random part (AWS's "AKIAIOSFODNN7EXAMPLE" and
 # "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"): seven given capitals no generated key holds by chance.
 _DOCUMENTED = "EXAMPLE"
+# Keys their vendor publishes with the page or app, whose formats the key table leaves out: Stripe's
+# publishable keys (docs.stripe.com/keys: "publishable keys ... can be publicly accessible"; gitleaks'
+# stripe rule takes only sk_ and rk_), Mapbox's public tokens (docs.mapbox.com/accounts/guides/tokens:
+# pk.), PostHog's project key (posthog.com/docs: phc_ is public). A value of one is no credential.
+_PUBLIC = re.compile(r"(?:pk_(?:test|live)_|pk\.eyJ|phc_)[A-Za-z0-9_.-]+")
 MASKED_SHARE = 0.5  # of a value's characters a run of one such character takes in a placeholder
 # A command substitution that only prints its text holds the value: "$(echo Xk29slQpz)".
 _ECHOED = re.compile(r"\$\([ \t]*(?:echo|printf)\b")
@@ -136,7 +141,8 @@ def is_filtered(value: str, detector: Detector) -> bool:
     """Whether ``value``, found by ``detector``, is no credential: detect-secrets' sequence filter (its
     ``filters.heuristic``), a key's placeholder (:func:`masked`), punctuation only (digits are a value: a PIN), a password placeholder
     (``_PLACEHOLDER``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
-    (:func:`_reference`); the last two on values of at most ``FILTERED_MAX_CHARS``. A UUID is a value: every
+    (:func:`_reference`), the last two on values of at most ``FILTERED_MAX_CHARS``; a vendor's public key
+    (``_PUBLIC``). A UUID is a value: every
     detector finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
     from detect_secrets.filters import heuristic
 
@@ -144,7 +150,7 @@ def is_filtered(value: str, detector: Detector) -> bool:
     placeholder = short and type(detector).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(value))
     referred = short and bool(_reference().fullmatch(value)) and not _ECHOED.match(value)
     return (heuristic.is_sequential_string(value) or referred or masked(value)
-            or not any(c.isalnum() for c in value) or placeholder)
+            or not any(c.isalnum() for c in value) or placeholder or bool(_PUBLIC.fullmatch(value)))
 
 
 # Bits per character a generated key's characters reach at least (Shannon entropy of their counts): a
@@ -183,8 +189,9 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
     a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit; but not a compound that describes one (``_DESCRIBED``),
-    nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``)."""
-    if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS:
+    nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
+    vendor's public key (``_PUBLIC``)."""
+    if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS or _PUBLIC.fullmatch(value):
         return False
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word

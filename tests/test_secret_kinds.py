@@ -173,6 +173,11 @@ REFUSED = {
         "OPENAI=key-sk-proj-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "deploy_ghp_0123456789abcdefghijABCDEFGHIJ012345",
         "token: xoxb_-sk_live_a1B2c3D4e5F6g7H8i9J0kLmN",
     ],
+    "a key glued after letters, its vendor's prefix long enough to be found anywhere (trial 50)": [
+        "TheOpenAIkeyissk-proj-Tq8vX2mN4pL7rK9sW3yB6hJ1dF5gA0cE2uI8oP4zQ7xVandthatisall",
+        "keymvk_FzS8wG0KPi6FpLDFITShZ2nVzl4NnQVqq8blADV9nls", "patisgithub_pat_11ABCDEFG0123456789ab_"
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456", "usesk-ant-api03-" + "aB3dE5fG7hJ9kL1m" * 6 + "AA",
+    ],
     "a system's pass (trial 48)": [
         f"ssh pass for builder@10.0.3.4 is {V}", f"the vpn pass for the office is {V}", f"db pass: {L}",
         "root pass hunter22x", f"the LDAP pass of svc-ci is {V}", f"sudo pass = {V}",
@@ -305,6 +310,14 @@ STORED = {
         "the pass rate is 98%", "First pass: 12 files changed, 3 tests fail", "The CI pass on main is green",
         "ssh pass rotated monthly", "We pass X2 to the function", "mountain pass R2 is closed",
         "the second pass is run by worker-2", "the vault pass is in 1Password",
+    ],
+    "a vendor's public key, named as a key (trial 50: Stripe's documented publishable key was refused)": [
+        "Use the Stripe publishable test key pk_test_TYooMQauvdEDq54NiTphI7jx from their docs",
+        "STRIPE_PUBLISHABLE_KEY=pk_live_51H8aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z",
+        "the PostHog project key is phc_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5AbCdE",
+    ],
+    "ids with a short prefix glued after letters (the prefix alone is too short to mean a key)": [
+        "task-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a", "deskhf_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f",
     ],
     "text in other scripts": [
         "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
