@@ -143,23 +143,30 @@ def test_a_pathological_read_does_not_freeze_the_team_server(tmp_path) -> None:
     db = tmp_path / "m.db"
     reader, other = new_key(db, "acme", read_only=True), new_key(db, "globex")
     server = HttpServer(db, logs=tmp_path)
+
+    def others() -> tuple[httpx2.Response, httpx2.Response, float]:
+        start = time.perf_counter()
+        health = httpx2.get(f"{server.base}/healthz", timeout=30)
+        stored = server.post(other, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                     "params": {"name": "remember", "arguments": {"content": "globex keeps going"}}})
+        return health, stored, time.perf_counter() - start
+
     try:
+        idle = min(others()[2] for _ in range(2))  # the same calls with nothing else running: the machine's pace
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                 "params": {"name": "recall", "arguments": {"query": "x", "kinds": ["_PASS" * 50_000]}}}
         answers: dict[str, httpx2.Response] = {}
         slow = threading.Thread(target=lambda: answers.update(slow=server.post(reader, call)))
         slow.start()
         time.sleep(0.3)
-        start = time.perf_counter()
-        health = httpx2.get(f"{server.base}/healthz", timeout=30)
-        stored = server.post(other, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                                     "params": {"name": "remember", "arguments": {"content": "globex keeps going"}}})
-        waited = time.perf_counter() - start
+        health, stored, waited = others()
         slow.join(60)
         assert not slow.is_alive()
     finally:
         server.close()
-    assert health.status_code == 200 and stored.status_code == 200 and waited < BOUND_S
+    # A frozen server made them wait for the whole scan (36 s at 4,000 characters); measured against their
+    # pace idle in this run, so a loaded machine is not taken for a freeze.
+    assert health.status_code == 200 and stored.status_code == 200 and waited < BOUND_S + 4 * idle
     assert not stored.json()["result"]["isError"], stored.text
     refused = answers["slow"].json()["result"]
     assert refused["isError"] and "kinds[0]: '_PASS_PASS" in refused["content"][0]["text"]
