@@ -418,23 +418,29 @@ def spelled_out(question: list[str], text: str) -> list[str]:
     """The words of ``question`` (its words in order) that ``text`` says the other way round: an
     acronym of the question whose letters open consecutive words of ``text`` ("DR" in "disaster
     recovery"), and consecutive words of the question whose first letters spell an acronym of ``text``
-    (docs/retrieval-tuning.md#acronyms)."""
+    (docs/retrieval-tuning.md#acronyms); each word once. Linear in the two texts for each distinct
+    acronym (a question of one acronym repeated 1,000 times took 34 s against 8 long memories)."""
     said = _NAME.findall(text)
-    found: list[str] = []
-    for word in question:
-        if _ACRONYM.fullmatch(word) and word not in said and _spelling(word, said):
-            found.append(word)
-    for acronym in {w for w in said if _ACRONYM.fullmatch(w)} - set(question):
-        found.extend(_spelling(acronym, question))
-    return found
+    spoken, asked = _initials(said), _initials(question)
+    found: dict[str, None] = {}
+    named = set(said)
+    for word in dict.fromkeys(w for w in question if _ACRONYM.fullmatch(w) and w not in named):
+        if _spelling(word, said, spoken):
+            found[word] = None
+    for acronym in sorted({w for w in said if _ACRONYM.fullmatch(w)} - set(question)):
+        found.update(dict.fromkeys(_spelling(acronym, question, asked)))
+    return list(found)
 
 
-def _spelling(acronym: str, words: list[str]) -> list[str]:
-    """The first run of consecutive ``words``, none a stop word, whose first letters spell ``acronym``
-    (a plural's "s" aside), or []."""
+def _initials(words: list[str]) -> str:
+    """One character a word: its first letter lowercased, or NUL for a stop word (no run holds one)."""
+    return "".join(
+        "\0" if w.lower() in STOP_WORDS or len(first := w[:1].lower()) != 1 else first for w in words)
+
+
+def _spelling(acronym: str, words: list[str], initials: str) -> list[str]:
+    """The first run of consecutive ``words`` (``initials``: theirs, :func:`_initials`), none a stop
+    word, whose first letters spell ``acronym`` (a plural's "s" aside), or []."""
     letters = acronym.lower().removesuffix("s") if len(acronym) > 2 else acronym.lower()
-    for start in range(len(words) - len(letters) + 1):
-        run = words[start:start + len(letters)]
-        if all(w[:1].lower() == ch and w.lower() not in STOP_WORDS for w, ch in zip(run, letters, strict=True)):
-            return run
-    return []
+    start = initials.find(letters)
+    return words[start:start + len(letters)] if start >= 0 else []
