@@ -1,7 +1,8 @@
 """Tool and prompt arguments, tool schemas and resource URIs checked in memvault's words, where the
 MCP Python SDK (mcp 2.3) answers with pydantic's dump or "Internal error"; through its public API only.
 
-1. Arguments: :class:`Checks` (server middleware) checks ``tools/call`` and ``prompts/get``.
+1. Arguments: :class:`Checks` (server middleware) checks ``tools/call`` and ``prompts/get``, and names
+   the field of any method's params the SDK refuses (:mod:`.params`).
 2. Schemas: ``tools/list`` publishes plain, self-contained schemas (anthropics/claude-code#76040).
 
 Why each exists: docs/architecture.md, "The server around the MCP SDK". Delete a part once the SDK does it.
@@ -20,12 +21,14 @@ import anyio.to_thread
 from mcp.shared.exceptions import MCPError
 from mcp.shared.uri_template import UriTemplate
 from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, TextContent
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from memvault.storage import limits, timefmt, validate
 from memvault.storage.errors import (NOT_UNICODE, SHOWN_SCAN_CHARS, InvalidInput, credentials_in, encodable,
                                      shown)
 from memvault.tools.schemas import self_contained
+
+from .params import params_refusal
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -299,6 +302,14 @@ class Checks:
         return None
 
     async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        """The request checked (:meth:`_checked`); params the SDK refuses are refused naming the field
+        and what the method takes (:func:`.params.params_refusal`), where the SDK would send no data."""
+        try:
+            return await self._checked(ctx, call_next)
+        except ValidationError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=params_refusal(ctx.method, exc)) from None
+
+    async def _checked(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         """Checks run on a thread in one of the caller's turns (``Runtime.in_turn``): a credential scan
         of a refused value holds neither the event loop nor more than the caller's own calls at once."""
         runtime: Runtime = ctx.lifespan_context
