@@ -26,6 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 from memvault.storage import limits, timefmt, validate
 from memvault.storage.errors import (NOT_UNICODE, SHOWN_SCAN_CHARS, InvalidInput, credentials_in, encodable,
                                      shown)
+from memvault.tools.prompts import ARGUMENT_RULES
 from memvault.tools.schemas import self_contained
 
 from .params import params_refusal
@@ -64,6 +65,8 @@ def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
     if guess not in valid:
         guess = validate.closest(name, valid)
     hint = f"; did you mean {guess!r}?" if guess else "."
+    if not valid:
+        return f"unknown {what} {shown(name)}{hint} {offers} no {what}s"
     return f"unknown {what} {shown(name)}{hint} {offers}: {', '.join(valid)}"
 
 
@@ -275,7 +278,8 @@ class Checks:
 
     def check_prompt(self, name: str, arguments: object) -> dict[str, Any]:
         """The arguments of a ``prompts/get``: as a tool's, and a required text must hold
-        more than white space and none may look like a credential (the prompt repeats it).
+        more than white space and none may look like a credential (the prompt repeats it); one the
+        prompt passes to a tool is checked as that tool's field (``tools.prompts.ARGUMENT_RULES``).
 
         Raises:
             InvalidInput: as :func:`check_arguments`, or an unknown prompt.
@@ -291,6 +295,9 @@ class Checks:
             if arg in schema["required"] and not value.strip():
                 raise validate.empty(arg, value, schema["properties"][arg].get("maxLength", 0))
             validate.no_credential(arg, value)
+            rule = ARGUMENT_RULES.get((name, arg))
+            if rule is not None and value != "":  # "" is an optional argument left blank
+                rule(arg, value)
         return out
 
     def promptrefusal(self, name: str, arguments: object) -> str | None:
