@@ -4,7 +4,9 @@ MCP Python SDK (mcp 2.3) answers -32602 "Invalid request parameters" with empty 
 The SDK checks each spec method's ``params`` after the server middleware and raises pydantic's
 ``ValidationError`` through it (``mcp.server.context``: "failure reaches the middleware as a raised ...
 ValidationError for malformed params"); :class:`.checks.Checks` turns it into :func:`params_refusal`.
-What a method takes is read from the public request models of ``mcp.types.ClientRequest``.
+What a method takes is read from the public request models of ``mcp.types.ClientRequest``. The SDK's
+empty data is deliberate ("no pydantic text on the wire", ``mcp.shared.jsonrpc_dispatcher``); no
+upstream issue asks for the field, so none is linked here.
 
 Why it exists: docs/architecture.md, "The server around the MCP SDK". Delete it once the SDK names the field.
 """
