@@ -143,3 +143,23 @@ def test_the_boot_resource_over_stdio_shows_the_procedures_excerpt_at_200_tokens
         shown = sections(boot)
         assert list(shown) == ["Preferences and decisions", "Procedures", "Facts"], (budget, boot)
         assert shown["Procedures"][0].count("— an excerpt, ") == 1
+
+
+@pytest.mark.parametrize("budget", [400, 600, 1000, 2000])
+@pytest.mark.parametrize(("long_kinds", "short"), [
+    (("procedure", "failure", "episode"), {"fact": 20, "decision": 3}),  # short facts that could fill any budget
+    (("procedure", "fact", "failure", "episode", "decision"), {}),  # every section long
+])
+def test_several_sections_of_long_memories_each_show_an_excerpt_beside_many_short_ones(counted, budget, long_kinds,
+                                                                                       short):
+    for kind in long_kinds:
+        counted.remember(tenant="t", scope="proj", kind=kind, content=LONG_RUNBOOK.replace("runbook", kind))
+    for kind, n in short.items():
+        for i in range(n):
+            counted.remember(tenant="t", scope="proj", kind=kind, content=f"{kind} {i}: always run the tests on port {9000 + i}")
+    boot = boot_context(counted, CALLER, budget)
+    shown = sections(boot)
+    assert list(shown) == [s.title for s in SECTIONS], boot
+    for kind in long_kinds:
+        title = next(s.title for s in SECTIONS if kind in s.kinds)
+        assert any(f'"The {kind} for failover: ' in line and "— an excerpt, " in line for line in shown[title]), boot
