@@ -1,7 +1,8 @@
 """Tool and prompt arguments, tool schemas and resource URIs checked in memvault's words, where the
 MCP Python SDK (mcp 2.3) answers with pydantic's dump or "Internal error"; through its public API only.
 
-1. Arguments: :class:`Checks` (server middleware) checks ``tools/call`` and ``prompts/get``.
+1. Arguments: :class:`Checks` (server middleware) checks ``tools/call`` and ``prompts/get``, and names
+   the field of any method's params the SDK refuses (:mod:`.params`).
 2. Schemas: ``tools/list`` publishes plain, self-contained schemas (anthropics/claude-code#76040).
 
 Why each exists: docs/architecture.md, "The server around the MCP SDK". Delete a part once the SDK does it.
@@ -20,12 +21,15 @@ import anyio.to_thread
 from mcp.shared.exceptions import MCPError
 from mcp.shared.uri_template import UriTemplate
 from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, TextContent
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from memvault.storage import limits, timefmt, validate
 from memvault.storage.errors import (NOT_UNICODE, SHOWN_SCAN_CHARS, InvalidInput, credentials_in, encodable,
                                      shown)
+from memvault.tools.prompts import ARGUMENT_RULES
 from memvault.tools.schemas import self_contained
+
+from .params import params_refusal
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -61,6 +65,8 @@ def unknown_name(what: str, name: str, valid: list[str], offers: str) -> str:
     if guess not in valid:
         guess = validate.closest(name, valid)
     hint = f"; did you mean {guess!r}?" if guess else "."
+    if not valid:
+        return f"unknown {what} {shown(name)}{hint} {offers} no {what}s"
     return f"unknown {what} {shown(name)}{hint} {offers}: {', '.join(valid)}"
 
 
@@ -272,7 +278,8 @@ class Checks:
 
     def check_prompt(self, name: str, arguments: object) -> dict[str, Any]:
         """The arguments of a ``prompts/get``: as a tool's, and a required text must hold
-        more than white space and none may look like a credential (the prompt repeats it).
+        more than white space and none may look like a credential (the prompt repeats it); one the
+        prompt passes to a tool is checked as that tool's field (``tools.prompts.ARGUMENT_RULES``).
 
         Raises:
             InvalidInput: as :func:`check_arguments`, or an unknown prompt.
@@ -288,6 +295,9 @@ class Checks:
             if arg in schema["required"] and not value.strip():
                 raise validate.empty(arg, value, schema["properties"][arg].get("maxLength", 0))
             validate.no_credential(arg, value)
+            rule = ARGUMENT_RULES.get((name, arg))
+            if rule is not None and value != "":  # "" is an optional argument left blank
+                rule(arg, value)
         return out
 
     def promptrefusal(self, name: str, arguments: object) -> str | None:
@@ -299,6 +309,14 @@ class Checks:
         return None
 
     async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        """The request checked (:meth:`_checked`); params the SDK refuses are refused naming the field
+        and what the method takes (:func:`.params.params_refusal`), where the SDK would send no data."""
+        try:
+            return await self._checked(ctx, call_next)
+        except ValidationError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=params_refusal(ctx.method, exc)) from None
+
+    async def _checked(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         """Checks run on a thread in one of the caller's turns (``Runtime.in_turn``): a credential scan
         of a refused value holds neither the event loop nor more than the caller's own calls at once."""
         runtime: Runtime = ctx.lifespan_context

@@ -94,3 +94,72 @@ def test_the_boot_resource_over_stdio_shows_every_kind_at_300_tokens(db_path):
         assert len(shown[title]) == 1 and f'"{kind} {ALL[kind] - 1}: port' in shown[title][0]  # the next is long
     assert not any(re.match(r"- \[[0-9a-f-]+\] (fact|procedure|failure|episode), ", line)
                    for title, lines in shown.items() for line in lines)
+
+
+LONG_RUNBOOK = ("The runbook for failover: " + "step: drain the primary, promote the replica, repoint DNS. " * 130)[:8000]
+
+
+def fill_one_long(store: Store, long_kind: str, short: dict[str, int]) -> None:
+    """One 8,000-character memory of ``long_kind`` (the longest a memory holds), and ``short``
+    memories of other kinds, a few words each."""
+    store.remember(tenant="t", scope="proj", kind=long_kind, content=LONG_RUNBOOK.replace("runbook", long_kind))
+    for kind, n in short.items():
+        for i in range(n):
+            store.remember(tenant="t", scope="proj", kind=kind, content=f"{kind} {i}: always run the tests on port {9000 + i}")
+
+
+@pytest.mark.parametrize("budget", [200, 250, 300, 500])
+@pytest.mark.parametrize(("long_kind", "short"), [
+    ("procedure", {"preference": 1, "fact": 3}),  # the new-user trial's store (trial 50, section 6)
+    ("procedure", {"decision": 2, "fact": 12}),
+    ("fact", {"preference": 1, "procedure": 2}),
+    ("preference", {"fact": 8}),
+    ("failure", {"fact": 6, "episode": 1}),
+])
+def test_a_section_whose_only_memory_is_too_long_shows_an_excerpt_at_small_budgets(counted, budget, long_kind, short):
+    fill_one_long(counted, long_kind, short)
+    boot = boot_context(counted, CALLER, budget)
+    shown = sections(boot)
+    expected = [s.title for s in SECTIONS if set(s.kinds) & ({long_kind} | set(short))]
+    assert list(shown) == expected, boot
+    title = next(s.title for s in SECTIONS if long_kind in s.kinds)
+    assert len(shown[title]) == 1 and "— an excerpt, " in shown[title][0] and "It is an excerpt" not in boot
+    assert "1 of them is an excerpt." in boot
+
+
+@pytest.mark.slow
+def test_the_boot_resource_over_stdio_shows_the_procedures_excerpt_at_200_tokens(db_path):
+    for budget in ("200", "300"):
+        server = StdioServer(db_path, MEMVAULT_BOOT_TOKENS=budget)
+        try:
+            if budget == "200":
+                server.call_tool("remember", {"content": LONG_RUNBOOK, "kind": "procedure"})
+                server.call_tool("remember", {"content": "Prefer squash merges on main", "kind": "preference"})
+                for fact in ("The VPN is on port 1194", "Deploys need two approvals", "global rule: always run tests"):
+                    server.call_tool("remember", {"content": fact, "kind": "fact"})
+            boot = server.request("resources/read", {"uri": "memory://boot"})["result"]["contents"][0]["text"]
+        finally:
+            server.close()
+        shown = sections(boot)
+        assert list(shown) == ["Preferences and decisions", "Procedures", "Facts"], (budget, boot)
+        assert shown["Procedures"][0].count("— an excerpt, ") == 1
+
+
+@pytest.mark.parametrize("budget", [400, 600, 1000, 2000])
+@pytest.mark.parametrize(("long_kinds", "short"), [
+    (("procedure", "failure", "episode"), {"fact": 20, "decision": 3}),  # short facts that could fill any budget
+    (("procedure", "fact", "failure", "episode", "decision"), {}),  # every section long
+])
+def test_several_sections_of_long_memories_each_show_an_excerpt_beside_many_short_ones(counted, budget, long_kinds,
+                                                                                       short):
+    for kind in long_kinds:
+        counted.remember(tenant="t", scope="proj", kind=kind, content=LONG_RUNBOOK.replace("runbook", kind))
+    for kind, n in short.items():
+        for i in range(n):
+            counted.remember(tenant="t", scope="proj", kind=kind, content=f"{kind} {i}: always run the tests on port {9000 + i}")
+    boot = boot_context(counted, CALLER, budget)
+    shown = sections(boot)
+    assert list(shown) == [s.title for s in SECTIONS], boot
+    for kind in long_kinds:
+        title = next(s.title for s in SECTIONS if kind in s.kinds)
+        assert any(f'"The {kind} for failover: ' in line and "— an excerpt, " in line for line in shown[title]), boot

@@ -811,3 +811,23 @@ def test_session_start_shows_excerpts_when_every_memory_is_too_long_for_the_budg
     context = _context(_hook(env, "SessionStart", _payload("SessionStart", source="startup")), "SessionStart")
     assert "0 of 4" not in context and "ledger shard 3 is backed up" in context
     assert context.count("— an excerpt, ") >= 1 and "memory://memories/" in context and "excerpt" in context.split("_")[-2]
+
+
+@pytest.mark.parametrize("budget", ["200", "300"])
+def test_session_start_at_a_small_budget_shows_a_line_of_every_section(env, real_embedder, budget):
+    """New-user trial 50, section 6: an 8,000-character procedure, a preference and three facts; at 200
+    and 300 tokens the Procedures section was left out while the facts took the room."""
+    store = Store(env["MEMVAULT_DB"], real_embedder)
+    try:
+        store.remember(tenant="default", scope="default", kind="procedure",
+                       content=("The runbook for failover: " + "drain the primary, promote the replica. " * 200)[:8_000])
+        store.remember(tenant="default", scope="default", kind="preference", content="Prefer squash merges on main")
+        for fact in ("The VPN is on port 1194", "Deploys need two approvals", "The wiki lives on Confluence"):
+            store.remember(tenant="default", scope="default", kind="fact", content=fact)
+    finally:
+        store.close()
+    context = _context(_hook({**env, "MEMVAULT_BOOT_TOKENS": budget}, "SessionStart",
+                             _payload("SessionStart", source="startup")), "SessionStart")
+    headings = [line for line in context.splitlines() if line.startswith("## ")]
+    assert headings == ["## Preferences and decisions", "## Procedures", "## Facts"], context
+    assert '"The runbook for failover: ' in context and "— an excerpt, " in context

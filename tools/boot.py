@@ -1,7 +1,8 @@
 """The boot context: a Markdown digest of current memories within a token budget.
 
-Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line, then
-its guaranteed share, then the rest goes in order, so no kind hides the others. A recent section never
+Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line (an
+excerpt of its first memory when none fits whole), then its guaranteed share, then the rest goes in
+order, so no kind hides the others. A recent section never
 shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
 Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does, ``— possibly
 outdated by <short id>`` on the older of a contradicting pair review holds, and a procedure's runs;
@@ -82,6 +83,9 @@ OUTDATED_MARK = " — possibly outdated by "
 # memories a tenant can store otherwise showed "0 of 16 memories shown" at the default 2,000 tokens).
 EXCERPT_SHARE = 0.25
 EXCERPT_MIN_TOKENS = 40
+# The shortest excerpt: a section that has memories gets one (its share, when larger) before the sections
+# share what is left, whenever the budget holds the header and a line of each (docs/tools.md#resources).
+EXCERPT_MIN_CHARS = 4 * MIN_LINE_TOKENS
 _SENTENCE_END = re.compile(r"[.!?…](?=\s)|\n")
 
 
@@ -152,8 +156,9 @@ def render(
         f"`memory://memories/{{id}}`; `recall` searches for more.{note}\n"
     )
     footer = counter(_footer(total, total, budget))
+    title_only = "# Memory boot context\n"
     if counter(header) + footer + MIN_LINE_TOKENS > budget:  # long names, small budget: the title alone
-        header = "# Memory boot context\n"
+        header = title_only
     room = budget - counter(header) - footer
     state = [_Part(section, memories) for section, memories, _ in parts]
     costed = Costed() if costed is None else costed
@@ -205,65 +210,112 @@ def render(
         part.used += used
         return used
 
-    # A first line for every section, in order, each leaving room for the first lines of
-    # the sections after it; when they cannot all fit, the earlier sections come first.
-    for part in state:
-        if part.section.leads and part.memories:
-            room -= fill(part, room)
-    filled = [part for part in state if part.memories and not part.section.leads]
-    firsts = [cost(part, 0) if cost(part, 0) <= budget * part.section.cap else 0 for part in filled]
-    if sum(firsts) > room:
-        firsts = [0] * len(filled)
-    used = [0] * len(filled)
-    for n, part in enumerate(filled):
-        used[n] = fill(part, room - sum(firsts[n + 1:]), most=1)
-        room -= used[n]
-    for n, part in enumerate(filled):  # then the guaranteed shares
-        room -= fill(part, min(room, int(budget * part.section.share) - used[n]))
-    for part in filled:
-        room -= fill(part, room)
     cuts: dict[tuple[str, int], tuple[str, int, int]] = {}  # excerpts chosen, by (title, index)
+
+    def excerpt_line(part: _Part, i: int, chars: int) -> tuple[str, int, int] | None:
+        # Memory i's line with at most ``chars`` of its content (text, tokens, floored); None: it is whole.
+        memory = part.memories[i]
+        cost(part, i)  # its short id and heading
+        kind = memory.kind if len(part.section.kinds) > 1 else None
+        prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
+        content = memory.content or ""
+        shown = cut_text(content, chars)
+        if len(shown) >= len(content):
+            return None
+        tail = (f"{details(memory)} — an excerpt, {len(shown) - 1:,} of {len(content):,} characters: "
+                f"memory://memories/{shorts[memory.id]} has it whole")
+        line = f"{prefix}{literal.quoted(shown)}{tail}\n"
+        raw = sum(counter.lengths([prefix, literal.quoted(shown), tail]))
+        return line, raw, max(raw, floor_tokens(line))
+
+    def heading_cost(part: _Part) -> int:
+        title = part.section.title
+        return 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
 
     def excerpt(part: _Part, limit: int) -> int:
         # The first memory not shown, cut to fit ``limit`` with its heading when it is the first line.
         i = next(i for i in range(len(part.memories)) if i not in part.chosen)
         memory, title = part.memories[i], part.section.title
         cost(part, i)  # its short id and heading
-        heading = 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
+        heading = heading_cost(part)
         kind = memory.kind if len(part.section.kinds) > 1 else None
         prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
-        content = memory.content or ""
         chars = 4 * (limit - heading - sum(counter.lengths([prefix, details(memory)])) - 24)
-        for _ in range(6):  # the tokenizer decides: shrink the guess until the line fits
-            if chars < 4 * MIN_LINE_TOKENS:
-                return 0
-            shown = cut_text(content, chars)
-            if len(shown) >= len(content):
+        for attempt in range(8):  # the tokenizer decides: shrink the guess until the line fits
+            chars = max(chars, EXCERPT_MIN_CHARS) if attempt < 7 else EXCERPT_MIN_CHARS  # the last: the shortest
+            made = excerpt_line(part, i, chars)
+            if made is None:
                 return 0  # it would fit whole: not this pass's to show
-            tail = (f"{details(memory)} — an excerpt, {len(shown) - 1:,} of {len(content):,} characters: "
-                    f"memory://memories/{shorts[memory.id]} has it whole")
-            line = f"{prefix}{literal.quoted(shown)}{tail}\n"
-            raw = sum(counter.lengths([prefix, literal.quoted(shown), tail]))
-            tokens = max(raw, floor_tokens(line))
+            tokens = made[2]
             if heading + tokens <= limit:
-                cuts[(title, i)] = line, raw, tokens
+                cuts[(title, i)] = made
                 part.chosen.append(i)
                 part.used += heading + tokens
                 return heading + tokens
-            chars = int(min(len(shown), chars) * (limit - heading) / (heading + tokens) * 0.95)
+            if chars <= EXCERPT_MIN_CHARS:
+                return 0
+            shown = len(cut_text(memory.content or "", chars))
+            chars = int(min(shown, chars) * (limit - heading) / (heading + tokens) * 0.95)
         return 0
 
-    waiting = [part for part in state if part.memories and not part.chosen]
+    def least(part: _Part) -> tuple[int, bool]:
+        # The tokens of the shortest line it can have, its heading included, and whether that is an
+        # excerpt: one of its first memories whole (a recent section: the newest), or the first cut to
+        # EXCERPT_MIN_CHARS when the whole one exceeds its share (no memory text is tokenized for
+        # a section whose lines fit: the counts kept suffice); 0 when neither fits its cap.
+        first = 1 if part.section.newest_first else min(len(part.memories), SHORT_IDS_AT_ONCE)
+        whole = min(cost(part, i) for i in range(first))
+        made = excerpt_line(part, 0, EXCERPT_MIN_CHARS) if whole > budget * part.section.share else None
+        cut = heading_cost(part) + made[2] if made is not None else whole
+        fits = sorted((c, c < whole) for c in (whole, cut) if c <= budget * part.section.cap)
+        return fits[0] if fits else (0, False)
+
+    # A first line for every section, in order, each leaving room for the first lines of the sections
+    # after it and for the least excerpt of each before it that had no line whole (the footer then
+    # says how many are excerpts); when they cannot all fit, the earlier sections come first.
+    filled = [part for part in state if part.memories and not part.section.leads]
+    firsts, cut_first = [list(t) for t in zip(*(least(part) for part in filled))] or ([], [])
+    noted = counter(_footer(total, total, budget, cut=total)) - footer if any(cut_first) else 0
+    needed = sum(firsts) + noted
+    if needed > room and needed <= budget - counter(title_only) - footer:  # the sections before the header's words
+        header = title_only
+        room = budget - counter(header) - footer
+    for part in state:
+        if part.section.leads and part.memories:
+            room -= fill(part, room)
+    if needed > room:
+        firsts, noted = [0] * len(filled), 0
+    room -= noted
+    used = [0] * len(filled)
+    owed = 0  # what the sections before that had no line whole keep for their excerpt
+    for n, part in enumerate(filled):
+        used[n] = fill(part, room - owed - sum(firsts[n + 1:]), most=1)
+        room -= used[n]
+        owed += 0 if part.chosen else firsts[n]
+    for n, part in enumerate(filled):  # then the guaranteed shares, kept for an excerpt when it had no line
+        share = int(budget * part.section.share) - used[n]
+        if part.chosen:
+            room -= fill(part, min(room - owed, share))
+        elif firsts[n]:
+            owed += max(0, min(share - firsts[n], room - owed))
+    for part in filled:
+        room -= fill(part, room - owed)
+    if not any(firsts[n] and not part.chosen for n, part in enumerate(filled)):
+        room += noted  # no excerpt is owed: the footer's words for them go back to the sections
+    owing = {part.section.title: first for part, first in zip(filled, firsts) if first and not part.chosen}
+
+    waiting = [part for part in state if part.memories and all((part.section.title, i) in cuts for i in part.chosen)]
     while waiting:  # a round: the next excerpt of each, keeping the least one for each still without a line
         added = 0
         for n, part in enumerate(waiting):
-            ahead = sum(1 for p in waiting[n + 1:] if not p.chosen)
-            limit = min(room - ahead * EXCERPT_MIN_TOKENS, int(budget * EXCERPT_SHARE),
+            ahead = sum(owing.get(p.section.title, EXCERPT_MIN_TOKENS) for p in waiting[n + 1:] if not p.chosen)
+            least_here = owing.get(part.section.title, EXCERPT_MIN_TOKENS) if not part.chosen else EXCERPT_MIN_TOKENS
+            limit = min(room - ahead, max(int(budget * EXCERPT_SHARE), least_here),
                         int(budget * part.section.cap) - part.used)
-            if limit >= EXCERPT_MIN_TOKENS and len(part.chosen) < len(part.memories):
-                used = excerpt(part, limit)
-                room -= used
-                added += used
+            if limit >= least_here and len(part.chosen) < len(part.memories):
+                used_now = excerpt(part, limit)
+                room -= used_now
+                added += used_now
         if not added:
             break
     made = {**lines, **cuts}  # an excerpt's line in place of its whole one
@@ -274,7 +326,8 @@ def render(
         raw = counter.lengths([header])[0] + sum(
             headings[p.section.title] + sum(made[(p.section.title, i)][1] for i in p.chosen) for p in state if p.chosen)
         document, tokens = _with_footer(body, shown, total - shown, _counted_with(body, raw), cut)
-        last = next((p for p in reversed(state) if p.chosen), None)
+        last = next((p for p in reversed(state) if len(p.chosen) > 1), None) or next(
+            (p for p in reversed(state) if p.chosen), None)  # a section's only line goes last
         if tokens <= budget or last is None:
             return document
         last.chosen.pop()  # the footer's numbers tokenized longer than reserved: drop a line
