@@ -14,11 +14,13 @@ from .embeddings import TokenCounter
 
 def quoted(text: str | None) -> str:
     """``text`` as a JSON string literal, non-ASCII kept but format characters (Unicode Cf: bidi
-    overrides, zero-width) escaped (Boucher & Anderson, "Trojan Source", 2021)."""
+    overrides, zero-width; Boucher & Anderson, "Trojan Source", 2021) and the control characters JSON
+    leaves raw (DEL and the C1 controls: U+009B and U+009D open escape sequences in xterm and VTE)
+    escaped."""
     literal = json.dumps(text or "", ensure_ascii=False)
-    if literal.isascii():  # no format character is ASCII
+    if literal.isascii() and "\x7f" not in literal:  # no format character is ASCII
         return literal
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in literal)
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cf", "Cc") else c for c in literal)
 
 
 def printable(text: str) -> str:

@@ -267,3 +267,19 @@ def test_a_setting_the_auth_mode_ignores_is_refused_naming_it_and_the_mode(db_pa
     code, out, err = run(capsys, "serve", "--transport", "http", "--db", str(db_path), *argv)
     assert code == 2 and out == "" and named in err and "refused rather than ignored" in err
     assert not db_path.exists()  # nothing was opened
+
+
+def test_no_control_character_reaches_the_terminal_from_stored_text(db_path):
+    """Adversarial pass 50: ESC was escaped but the C1 controls were printed raw (U+009B opens a
+    control sequence and U+009D a window title in xterm and VTE); DEL too."""
+    stored = "Deploy note \x9d0;OWNED\x9c \x9b2J \x1b[31mred\x1b[0m \x7f done"
+    store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        store.remember(tenant="default", scope="default", content=stored)
+    finally:
+        store.close()
+    for argv in (["list"], ["recall", "deploy note"]):
+        out = memvault(db_path, *argv).stdout.decode()
+        line = next(line for line in out.splitlines() if "Deploy note" in line)
+        assert not any(0x7f <= ord(c) <= 0x9f or ord(c) < 0x20 for c in line), repr(line)
+        assert "\\u009b2J" in line and "\\u001b[31m" in line  # shown, escaped
