@@ -527,11 +527,15 @@ def fits(alg: str, key: object) -> bool:
     return isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name == curve
 
 
+CLOCK_SKEW_S = 60  # the issuer's clock and the server's may differ by this much (RFC 7519 §4.1.4-5 "small leeway")
+
+
 def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:
     """Check ``exp`` (required), ``nbf`` and ``iat``: each a JSON number (RFC 7519 §2
     NumericDate: not a string, not a boolean), finite and not negative; ``exp`` not past,
-    ``nbf`` and ``iat`` not future (seconds; ``now`` from the epoch), and the token's lifetime
-    (``exp`` minus ``iat``, or minus ``now`` without ``iat``) at most ``most_s``.
+    ``nbf`` and ``iat`` not future, each give or take ``CLOCK_SKEW_S`` (seconds; ``now`` from the
+    epoch), and the token's lifetime (``exp`` minus ``iat``, or minus ``now`` without ``iat``) at
+    most ``most_s``.
 
     Raises:
         InvalidInput: naming the claim.
@@ -542,10 +546,10 @@ def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:
                                or not math.isfinite(value) or value < 0):
             raise InvalidInput(f"claim {name}", "must be a number of seconds since 1970-01-01 (RFC 7519 NumericDate)")
     exp = claims["exp"]
-    if exp <= now:
+    if exp + CLOCK_SKEW_S <= now:
         raise InvalidInput("claim exp", f"token expired on {format_ms(int(exp * 1000))}")
     for name in ("nbf", "iat"):
-        if claims.get(name, 0) > now:
+        if claims.get(name, 0) > now + CLOCK_SKEW_S:
             raise InvalidInput(f"claim {name}", "token not yet valid (the time it names is in the future)")
     if exp - min(claims.get("iat", now), now) > most_s:
         raise InvalidInput("claim exp", f"the token's lifetime is over this server's limit of {most_s:,} s "

@@ -703,3 +703,21 @@ def test_an_access_tokens_typ_or_none_is_taken(setup, typ) -> None:  # type: ign
     token = _unsigned(header, _claims(resource, scope="memvault:write"),
                       lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256()))
     assert server.post(token, PING).status_code == 200
+
+
+def test_a_small_clock_difference_with_the_issuer_is_allowed_and_a_large_one_is_not():
+    """Adversarial pass 50 F5: a token whose iat or nbf was one second ahead of the server got 401 and
+    counted as a failed login; RFC 7519 §4.1.4-5 allow a small leeway."""
+    from memvault.server.auth import CLOCK_SKEW_S, check_times
+    from memvault.storage.errors import InvalidInput
+
+    now = 1_800_000_000.0
+    for claims in ({"iat": now + 1, "exp": now + 300}, {"nbf": now + CLOCK_SKEW_S - 1, "exp": now + 300},
+                   {"iat": now - 300, "exp": now - CLOCK_SKEW_S + 1}):
+        check_times(claims, now, 86_400)
+    for claims, name in (({"iat": now + CLOCK_SKEW_S + 1, "exp": now + 300}, "claim iat"),
+                         ({"nbf": now + 600, "exp": now + 900}, "claim nbf"),
+                         ({"iat": now - 300, "exp": now - CLOCK_SKEW_S}, "claim exp")):
+        with pytest.raises(InvalidInput) as refused:
+            check_times(claims, now, 86_400)
+        assert refused.value.field == name
