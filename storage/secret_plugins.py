@@ -80,13 +80,14 @@ _HOLDS = {"a": re.compile("[a-z]"), "A": re.compile("[A-Z]"), "1": re.compile("[
 
 
 def _row_source(row: KeyFormat, value: str) -> str:
-    """A row's pattern: its context words and up to 40 characters of its line; or, for a row whose
-    regex opens with a vendor's prefix (:func:`prefixed`: "sk-proj-", "github_pat_", "mvk_"), anywhere
-    ("TheOpenAIkeyissk-proj-..."); or else the start of a word (after no letter or digit: a key
-    joined to a name by ``_`` or ``-``, "bravo_sk_...", is found); then ``value`` (the row's regex, as
-    a group or not), where its alphabet ends."""
-    before = f"(?i:{row.context})[^\\n]{{0,40}}?[^A-Za-z0-9_-]" if row.context \
-        else "" if prefixed(row.regex) else "(?:^|[^A-Za-z0-9])"
+    """A row's pattern: for a row whose regex opens with a vendor's prefix (:func:`prefixed`:
+    "sk-proj-", "github_pat_", "npm_"), ``value`` (the row's regex, as a group or not) anywhere, glued
+    to letters before or after ("prodsk-proj-...", "npm_..._ci"); else its context words and up to 40
+    characters of its line, or the start of a word (after no letter or digit: a key joined to a name
+    by ``_`` or ``-``, "bravo_sk_...", is found), then ``value`` where its alphabet ends."""
+    if not row.context and prefixed(row.regex):
+        return value
+    before = f"(?i:{row.context})[^\\n]{{0,40}}?[^A-Za-z0-9_-]" if row.context else "(?:^|[^A-Za-z0-9])"
     return before + value + r"(?:[^A-Za-z0-9_-]|$)"
 
 

@@ -54,6 +54,9 @@ _SPLITTERS = r"[[\p{M}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]"
 # default-ignorable, a format character, a mark, private-use or a separator but the plain space):
 # ASCII text, most of what a hook scans, needs no `regex` (0.015-0.02 s to import: docs/hooks.md#speed).
 _ASCII_IGNORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Dashes a reader takes for "-" that NFKC leaves as they are (U+2011 becomes U+2010): a key written with
+# one of them reads as the key (adversarial pass 50: "sk\u2010proj-..." was stored).
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2012\u2013\u2014\u2015\u2043\u2212", "-"))
 _ASCII_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -145,12 +148,12 @@ def _passes_for_latin(text: str) -> tuple[str, str] | None:
 
 def bare(text: str) -> str:
     """``text`` as a reader sees it: in Unicode NFKC (full-width ``ｇｈｐ＿`` reads ``ghp_``,
-    ``\u212a`` reads ``K``), without any code point of ``_IGNORABLE``. What the credential
-    check also scans; linear in the text's length."""
+    ``\u212a`` reads ``K``), dashes as ``-`` (``_DASHES``), without any code point of ``_IGNORABLE``.
+    What the credential check also scans; linear in the text's length."""
     normal = unicodedata.normalize("NFKC", text)
     if normal.isascii():
         return _ASCII_IGNORABLE.sub("", normal)
-    return unicode_pattern(_IGNORABLE).sub("", normal)
+    return unicode_pattern(_IGNORABLE).sub("", normal.translate(_DASHES))
 
 
 def _character(char: str) -> str:

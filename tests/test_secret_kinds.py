@@ -177,6 +177,13 @@ REFUSED = {
         "TheOpenAIkeyissk-proj-Tq8vX2mN4pL7rK9sW3yB6hJ1dF5gA0cE2uI8oP4zQ7xVandthatisall",
         "keymvk_FzS8wG0KPi6FpLDFITShZ2nVzl4NnQVqq8blADV9nls", "patisgithub_pat_11ABCDEFG0123456789ab_"
         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456", "usesk-ant-api03-" + "aB3dE5fG7hJ9kL1m" * 6 + "AA",
+        # adversarial pass 50: a word or a digit before, "_ci" after
+        "use prodsk-proj-Tq8vX2mN4pL7rK9sW3yB6hJ1dF5gA0cE2uI8oP4zQ7xV", "use 1sk-proj-Tq8vX2mN4pL7rK9sW3yB6hJ1dF5gA0cE2uI8",
+        "cinpm_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A9", "token npm_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A9_ci",
+    ],
+    "a key written with a dash that reads as '-' (adversarial pass 50)": [
+        "key sk\u2010proj-Tq8vX2mN4pL7rK9sW3yB6hJ1dF5gA0cE2uI8oP4zQ7xV", "glpat\u2013aB3dE5fG7hJ9kL1mN3pQ",
+        "xoxb\u20111234567890-1234567890123-aB3dE5fG7hJ9kL1mN3pQ5rS7", "sk-ant-api03\u2212" + "aB3dE5fG7hJ9kL1m" * 6 + "AA",
     ],
     "a system's pass (trial 48)": [
         f"ssh pass for builder@10.0.3.4 is {V}", f"the vpn pass for the office is {V}", f"db pass: {L}",
