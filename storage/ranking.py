@@ -5,13 +5,15 @@ More: docs/retrieval-tuning.md#ranking."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
-from .contradiction import contradicts, disagreement, names_subject, values
-from .query import EPISODE_GAP_MS
+from .contradiction import contradicts, disagreement, names_subject, stem, values
+from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
+from .siblings import sibling
 from .strength import strength, upheld
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
@@ -28,6 +30,9 @@ SURE_CONFIDENCE = 0.5
 # The most a hit is sure of, in a question asking by a time alone, when neither observed then nor saying it
 # (docs/retrieval-tuning.md#time).
 UNDATED_CONFIDENCE = 0.15
+# The most a hit is sure of when it is about a sibling of what the question names ("the Q1 deadline" for
+# the Q2 one: ``siblings.sibling``; docs/retrieval-tuning.md#siblings): unsure, so other scopes are searched.
+SIBLING_CONFIDENCE = 0.45
 KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 STRENGTH_WEIGHT = 0.01  # times strength.strength (docs/retrieval-tuning.md#strength)
@@ -53,6 +58,11 @@ WEAK_COVERAGE = 0.2
 # coverage, gap below the best similarity, ranks first, score lead, bias (see confidence;
 # docs/retrieval-tuning.md#confidence).
 CONFIDENCE_WEIGHTS = (0.843, -1.907, 1.014, 3.129, -1.791)
+# A hit restating the best one (a memory stored again in other words) is no rival of it: cosine at least
+# RESTATED_COSINE, among the RESTATED_TOP hits after it (docs/retrieval-tuning.md#confidence).
+RESTATED_COSINE = 0.8
+RESTATED_WORDS = 0.5  # of the two texts' words (stems, no stop words), at least this share in both
+RESTATED_TOP = 5
 # --- which hits are returned -------------------------------------------------------
 RELATIVE_HIT_SIMILARITY = 0.4  # under 0.4 × the best similarity and covering little: unrelated
 KEEP_COVERAGE = 0.5
@@ -271,6 +281,27 @@ def answers(c: Candidates, unknown_names: list[str]) -> bool:
     return best_similarity >= WEAK_SIMILARITY or best_coverage >= WEAK_COVERAGE
 
 
+def restates(memory: Memory, best: Memory, cosine: float) -> bool:
+    """Whether ``memory`` says what ``best`` says, in other words: cosine at least ``RESTATED_COSINE``,
+    no disagreement between them (``contradiction.disagreement``), at least ``RESTATED_WORDS`` of
+    their words shared, and the values one states all among the other's. "Team lunch happens at the café on
+    Rue Saint-Honoré" restates "The team lunch is at the café on Rue Saint-Honoré"; "Our SLA for
+    priority-2 incidents ..." does not restate "... priority-1 ...", nor "Paris" "Berlin"."""
+    if cosine < RESTATED_COSINE or not memory.content or not best.content:
+        return False
+    if disagreement(best.content, memory.content) is not None:
+        return False
+    mine, theirs = (frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS)
+                    for text in (memory.content, best.content))
+    if len(mine & theirs) < RESTATED_WORDS * len(mine | theirs):
+        return False
+    mine, theirs = values(memory.content), values(best.content)
+    return mine <= theirs or theirs <= mine
+
+
+_WORD = re.compile(r"\w[\w'-]*")
+
+
 def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | None, float], float]:
     """``((seq, value), second value)`` of the two largest ``earned`` among ``seqs`` (0.0 where missing)."""
     ordered = sorted(seqs, key=earned.__getitem__, reverse=True)[:2]
@@ -281,9 +312,11 @@ def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | Non
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
     similarities: Callable[[int, list[int]], dict[int, float]] = lambda a, seqs: {}, question: str = "",
+    asked: str = "",
 ) -> Ranking:
     """Fuse, judge and order the candidates of one recall: ``similarities(a, seqs)``, the cosine of
-    memory ``a`` to each of ``seqs`` that has a vector; ``question``, its words, for :func:`outdate`.
+    memory ``a`` to each of ``seqs`` that has a vector; ``question``, its words, for :func:`outdate`;
+    ``asked``, the question as asked (its time words too), for ``siblings.sibling``.
     More: docs/retrieval-tuning.md#ranking-rank."""
 
     def same_subject(a: int, b: int) -> float | None:
@@ -325,6 +358,9 @@ def rank(
               - (timed.get(seq, 0.0) - untimed.get(seq, 0.0) if seq in c.untimed else 0.0) for seq in kept}
     others = [s for s in rivals if s not in equal]  # what a memory of ``equal`` is measured against
     top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned)}
+    # The best rival and the hits restating it answer alike: each is first, its lead over the rest.
+    restated = _restating([s for s in rivals if s not in equal][:RESTATED_TOP + 1], c, similarities)
+    beyond = max((earned[s] for s in rivals if s not in restated), default=0.0)
     similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
                for name, group in (("rivals", rivals), ("others", others))}
     hits: list[Scored] = []
@@ -340,6 +376,8 @@ def rank(
         # their scores without what a time alone gave them (``unearned``).
         (best_seq, best_earned), second = top[group]
         lead = earned[seq] - (second if seq == best_seq else best_earned)
+        if seq in restated and group == "rivals":
+            first, lead = True, earned[seq] - beyond
         best_similarity = max(similar[group], similarity or 0.0) if seq in equal else similar[group]
         gap = max(0.0, best_similarity - (similarity or 0.0))
         # A hit holding no word of the question's subject is not surer for covering its time.
@@ -350,10 +388,27 @@ def rank(
         if sure > UNDATED_CONFIDENCE and not c.subject and c.when is not None and c.when.observable \
                 and not dated_then(c, c.rows[seq]):
             sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
+        if sure > SIBLING_CONFIDENCE and asked and sibling(asked, c.rows[seq].content or "") is not None:
+            sure = SIBLING_CONFIDENCE
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
+    ceiling = 1.0
+    for i, hit in enumerate(hits):  # a restatement is no surer than those above it that it restates
+        if hit.seq in restated:
+            hits[i] = replace(hit, confidence=min(hit.confidence, ceiling))
+            ceiling = hits[i].confidence
     return Ranking(the_time_first(c, hits) if c.when is not None else hits, not hits)
+
+
+def _restating(top: list[int], c: Candidates, similarities: Callable[[int, list[int]], dict[int, float]]) -> set[int]:
+    """The first of ``top`` and those of the rest that restate it (:func:`restates`); empty when none does.
+    One cosine read: the first against the rest."""
+    if len(top) < 2:
+        return set()
+    cosines = similarities(top[0], top[1:])
+    found = {s for s in top[1:] if restates(c.rows[s], c.rows[top[0]], cosines.get(s, -1.0))}
+    return found | {top[0]} if found else set()
 
 
 def the_time_first(c: Candidates, hits: list[Scored]) -> list[Scored]:

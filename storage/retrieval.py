@@ -145,4 +145,4 @@ class Retriever:
             def similarities(a: int, seqs: list[int]) -> dict[int, float]:
                 return tx.search(Search(filters, vector=a, seqs=seqs)).similarity
 
-            return found, ranking_rules.rank(found, filters.now, found.unknown_names, similarities, words_query)
+            return found, ranking_rules.rank(found, filters.now, found.unknown_names, similarities, words_query, query)

@@ -12,7 +12,8 @@ _CJK_SOURCE = ("[\u1100-\u11ff\u3040-\u309f\u30a0-\u30ff\u3130-\u318f\u3400-\u4d
                "\uac00-\ud7af\uf900-\ufaff]{2,}")
 SQL_FUNCTION = "memvault_index_text"
 # Latin letters Unicode does not decompose ("Søren" typed "Soren" matches only folded).
-_FOLD = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+# Letters without a decomposition that search reads as plain Latin ones ("Søren" is "Soren").
+FOLDED_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
                        "Æ": "AE", "œ": "oe", "Œ": "OE", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ı": "i"})
 _SYMBOL_SOURCE = "[\u200d\ufe0e\ufe0f\u2100-\u2bff\u3297\u3299\U0001f000-\U0001faff]"
 _DROPPED = frozenset({"\ufe0e", "\ufe0f", "\u200d", *map(chr, range(0x1F3FB, 0x1F400))})
@@ -73,10 +74,10 @@ def is_symbol(word: str) -> bool:
 
 
 def index_text(text: str | None) -> str | None:
-    """``text`` with CJK runs as bigrams, ``_FOLD`` letters folded, Arabic and Hebrew marks removed,
+    """``text`` with CJK runs as bigrams, ``FOLDED_LETTERS`` folded, Arabic and Hebrew marks removed,
     Greek and Cyrillic accents folded (:func:`accents_folded`) and each symbol spelled as a word.
     More: docs/storage-tuning.md#textindex-index-text."""
     if text is None or text.isascii():  # nothing of the above is ASCII
         return text
     cjk, symbol, marks = _non_ascii()
-    return cjk.sub(_bigrams, symbol.sub(_symbol, text.translate(_FOLD).translate(marks)))
+    return cjk.sub(_bigrams, symbol.sub(_symbol, text.translate(FOLDED_LETTERS).translate(marks)))

@@ -12,7 +12,7 @@ from memvault.storage.textindex import index_text, is_cjk
 def _whole(text: str) -> str:
     """What ``index_text`` does to a text that is not ASCII, done to any text."""
     cjk, symbol, marks = textindex._non_ascii()
-    return cjk.sub(textindex._bigrams, symbol.sub(textindex._symbol, text.translate(textindex._FOLD).translate(marks)))
+    return cjk.sub(textindex._bigrams, symbol.sub(textindex._symbol, text.translate(textindex.FOLDED_LETTERS).translate(marks)))
 
 
 def test_an_ascii_text_indexes_as_itself() -> None:

@@ -1,0 +1,89 @@
+"""A memory stored again in other words is no rival of the one it restates (trial 50: the team
+lunch found at 0.96 dropped to 0.20 once reworded, and three agreeing copies were all "unsure"),
+while a sibling (another quarter, city, tier) still is.
+Real model, both backends."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.ranking import SURE_CONFIDENCE, restates
+from memvault.storage.records import Memory
+from memvault.storage.store import Store
+
+FILLER = [
+    "The design review covered the onboarding flow and the colour of the primary buttons.",
+    "Kenji prefers Slack over email for urgent issues.",
+    "The checkout service runs on port 8080.",
+    "Quarterly planning produced eleven goals, three of them about developer experience.",
+]
+
+
+@pytest.fixture
+def store(db, real_embedder):
+    s = Store(db, real_embedder)
+    for text in FILLER:
+        s.remember(tenant="t", scope="p", content=text)
+    yield s
+    s.close()
+
+
+def confidences(store: Store, query: str) -> dict[str, float]:
+    return {h.memory.content: h.confidence for h in store.recall(tenant="t", query=query, scopes=["p"]).hits}
+
+
+@pytest.mark.parametrize(("copies", "query"), [
+    (["The team lunch is at the café on Rue Saint-Honoré", "Team lunch happens at the café on Rue Saint-Honoré",
+      "The team lunch is at the café on Rue Saint-Honoré (Fridays)"], "where is the team lunch?"),
+    (["The staging database is db-stg-03.internal", "The staging database host is db-stg-03.internal",
+      "Our staging database runs on db-stg-03.internal"], "which host is the staging database?"),
+    (["Never deploy on Fridays.", "Do not deploy on Fridays."], "can we deploy on Friday?"),
+])
+def test_copies_in_other_words_are_each_as_sure_as_the_first_alone(store, copies, query):
+    store.remember(tenant="t", scope="p", content=copies[0])
+    alone = confidences(store, query)[copies[0]]
+    assert alone >= SURE_CONFIDENCE
+    for copy in copies[1:]:
+        store.remember(tenant="t", scope="p", content=copy)
+    hits = store.recall(tenant="t", query=query, scopes=["p"]).hits
+    shown = [h.confidence for h in hits if h.memory.content in copies]
+    assert len(shown) == len(copies) and min(shown) >= SURE_CONFIDENCE, shown
+    assert shown == sorted(shown, reverse=True)  # best first, as the list says
+
+
+@pytest.mark.parametrize(("asked", "sibling", "query"), [
+    ("The Q1 security audit deadline is 2027-03-15.", "The Q2 security audit deadline is 2027-06-30.",
+     "when is the Q1 security audit deadline?"),
+    ("The Berlin office wifi network is called MV-Guest.", "The Paris office wifi network is called PARIS-5G.",
+     "what is the Berlin office wifi?"),
+    ("Our SLA for priority-1 incidents is a 15 minute response.",
+     "Our SLA for priority-2 incidents is a 4 hour response.", "what is our SLA for priority-1 incidents?"),
+])
+def test_a_sibling_or_a_disagreeing_memory_stays_a_rival(store, asked, sibling, query):
+    store.remember(tenant="t", scope="p", content=asked)
+    alone = confidences(store, query)
+    store.remember(tenant="t", scope="p", content=sibling)
+    both = confidences(store, query)
+    assert both[sibling] < SURE_CONFIDENCE <= alone[asked], both
+
+
+def _memory(content: str) -> Memory:
+    return Memory(id=content, tenant="t", scope="p", kind="fact", content=content, tags=(), importance=5, source=None,
+                  observed_at=0, recorded_at=0, expires_at=None, supersedes=None, superseded_by=None,
+                  supersede_reason=None, forgotten_at=None, forget_reason=None, confirmations=0,
+                  last_confirmed_at=None, vector_pending=False, tokens=None)
+
+
+@pytest.mark.parametrize(("best", "other", "cosine", "expected"), [
+    ("Alice prefers dark mode", "Alice prefers dark mode in every editor", 0.83, True),  # no values: words
+    ("Alice prefers dark mode", "Alice prefers light mode", 0.9, False),  # disagree
+    ("Our SLA for priority-1 incidents is a 15 minute response",
+     "Our SLA for priority-2 incidents is a 15 minute response", 0.98, False),  # another value
+    ("The staging database is db-stg-03.internal", "The staging database host is db-stg-03.internal", 0.9, True),
+    ("The staging database is db-stg-03.internal", "The staging database host is db-stg-03.internal", 0.79, False),
+    ("The staging database is db-stg-03.internal", "Staging DB host: db-stg-03.internal", 0.86, True),  # half the words
+    ("Caroline said the support group was powerful.", "Melanie painted a sunset after the group.", 0.85, False),
+    ("The standup is at 9:15", "The standup is no longer at 9:15", 0.95, False),  # negation
+])
+def test_what_restates_what(best, other, cosine, expected):
+    assert restates(_memory(other), _memory(best), cosine) is expected
