@@ -764,3 +764,30 @@ def names_subject(question: str, older: str, newer: str) -> bool:
     return any(t.key in asked and t.key not in keys_new and t.kind not in _POINT_VALUES
                for o, n in _differences(old, new)
                if any(u.key not in keys_old and u.kind in ("word", "name") for u in n) for t in o)
+
+
+# What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
+# host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
+# for that question (trial 50: "The payments-api port is 9443" outdated the host's memory for "which host").
+ASKED_KINDS = {
+    "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
+    "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},
+    "url": {"ident", "path"}, "endpoint": {"ident", "path"}, "domain": {"ident", "path"},
+    "port": {"number"}, "many": {"number"}, "much": {"number"}, "limit": {"number"}, "size": {"number"},
+    "when": {"time", "day", "month", "date"}, "time": {"time", "day", "month", "date"},
+    "date": {"time", "day", "month", "date"}, "day": {"time", "day", "month", "date"},
+    "who": {"name"}, "whom": {"name"}, "owner": {"name"}, "owns": {"name"},
+}
+_DIFFERENT = re.compile(r"different (\w+):")
+
+
+def about_another_value(question: str, reason: str) -> bool:
+    """Whether ``reason`` (of :func:`disagreement`) is a value of a kind ``question`` does not ask for
+    (``ASKED_KINDS``): "different number: 8443 → 9443" for "which host runs payments-api?". False when
+    the question names no such word or the reason is no changed value (a negation, change words)."""
+    changed = _DIFFERENT.match(reason)
+    if changed is None:
+        return False
+    asked = set().union(*(ASKED_KINDS.get(w, set()) for w in re.findall(r"[a-z]+", question.lower())))
+    return bool(asked) and changed.group(1) not in asked
+

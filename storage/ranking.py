@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
-from .contradiction import contradicts, disagreement, names_subject, stem, values
+from .contradiction import about_another_value, contradicts, disagreement, names_subject, stem, values
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -204,7 +204,9 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     ``scores``: raised just above it when it answers about as well, else the older one is put
     just below it. Not when the question names a value only the older one holds ("number 17"
     asks for 17) or the word naming its subject where the newer names another ("staging"), nor
-    when the older was confirmed after the newer was stored (``strength.upheld``). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
+    when the older was confirmed after the newer was stored (``strength.upheld``), nor when the value
+    they disagree on is of a kind the question does not ask for (``contradiction.about_another_value``:
+    a port for "which host"). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
     asked = values(question)
     present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
@@ -216,7 +218,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at),
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
         rivals = [seq for seq in later if not upheld(old, c.rows[seq])
-                  and disagreement(old.content or "", c.rows[seq].content or "") is not None
+                  and (reason := disagreement(old.content or "", c.rows[seq].content or "")) is not None
+                  and not about_another_value(question, reason)
                   and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
                   and not names_subject(question, old.content or "", c.rows[seq].content or "")]
         cosines = similarities(older, rivals) if rivals else {}

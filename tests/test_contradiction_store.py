@@ -119,3 +119,34 @@ def test_the_newer_of_a_contradicting_pair_keeps_its_confidence(real_store):
     hits = real_store.recall(tenant="t", query="which day do production deploys happen?", scopes=["proj"]).hits
     assert hits[0].memory.id == newer and hits[1].outdated_by == newer
     assert hits[0].confidence >= 0.5 > hits[1].confidence
+
+
+def test_a_change_of_another_value_does_not_outdate_the_answer_to_what_is_asked(real_store):
+    """Trial 50: "The payments-api port is 9443" outdated the host's memory for "which host runs
+    payments-api?", ranked first, and left the right host unsure at 0.27."""
+    for content in AROUND:
+        remember(real_store, content, "2025-01-05T09:00:00Z")
+    old_host = remember(real_store, "The payments-api service runs on host pay-prod-01.internal, port 8443",
+                        "2025-01-06T09:00:00Z").id
+    new_host = remember(real_store, "The payments-api service now runs on host pay-prod-07.internal, port 8443",
+                        "2025-02-03T09:00:00Z").id
+    port = remember(real_store, "The payments-api port is 9443", "2025-03-03T09:00:00Z").id
+    hits = real_store.recall(tenant="t", query="which host runs payments-api?", scopes=["proj"]).hits
+    assert hits[0].memory.id == new_host and hits[0].outdated_by is None and hits[0].confidence >= 0.5
+    assert {h.memory.id: h.outdated_by for h in hits}[old_host] == new_host
+    asked = real_store.recall(tenant="t", query="what port does payments-api use?", scopes=["proj"]).hits
+    assert asked[0].memory.id == port and {h.memory.id: h.outdated_by for h in asked}[new_host] == port
+
+
+@pytest.mark.parametrize(("question", "reason", "expected"), [
+    ("which host runs payments-api?", "different number: 8443 → 9443", True),
+    ("which host runs payments-api?", "different ident: pay-prod-01.internal → pay-prod-07.internal", False),
+    ("when is the standup?", "different time: 09:15 → 10:30", False),
+    ("who owns billing?", "different time: 09:15 → 10:30", True),
+    ("what do we use for error tracking?", "different name: sentry → rollbar", False),  # asks no kind
+    ("which host runs payments-api?", "negation: not run", False),
+])
+def test_a_reason_about_a_value_the_question_does_not_ask_for(question, reason, expected):
+    from memvault.storage.contradiction import about_another_value
+
+    assert about_another_value(question, reason) is expected
