@@ -25,7 +25,8 @@ _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 # A month or quarter with a relative year, a weekday with a relative week: the one time both name
 # ("March last year" is March 2025, never all of 2025; new-user trial 50), or "this"/"last" March.
 _RELATIVE = r"(?:last|previous|this|next)"
-_COMBINED = (rf"(?:(?:{_MONTHS})\.?|{_QUARTER}),?\s+(?:of\s+)?{_RELATIVE}\s+year|{_RELATIVE}\s+year,?\s+in\s+(?:{_MONTHS}|{_QUARTER})"
+_COMBINED = (rf"(?:(?:{_MONTHS})\.?|{_QUARTER}),?\s+(?:of\s+)?{_RELATIVE}\s+year"
+             rf"|{_RELATIVE}\s+year,?\s+in\s+(?:{_MONTHS}|{_QUARTER})"
              rf"|(?:{_WEEKDAYS}),?\s+(?:of\s+)?{_RELATIVE}\s+week|{_RELATIVE}\s+week,?\s+on\s+(?:{_WEEKDAYS})"
              rf"|(?:last|previous)\s+(?:{_MONTHS})|this\s+(?!may\b)(?:{_MONTHS})")  # "this may be"
 _COMBINED_PARTS = re.compile(
@@ -39,7 +40,8 @@ _ISO_DATE_TIME = re.compile(r"\d{4}-")
 # Time expressions by kind (the group's name), never inside a larger token (INC-2024-014) nor
 # before a possessive; a month, year or weekday alone only where ``_temporal`` says so.
 _SPAN = re.compile(
-    rf"(?<![\w./-])(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
+    rf"(?<![\w./-])(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
+    rf"|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:days?|weeks?|months?|years?)|past\s+(?:day|week|month|year))"
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})|week\s+before\s+last"
@@ -57,6 +59,12 @@ _MONTH_LEAD = frozenset(
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
 _TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|in|on|at|since|by)"
+# A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry
+# a day, so it narrows nothing and goes with the time (left a word, it buried the day's answer: trial 50).
+# Before the time only after a word leading to it ("to 02:00 yesterday" may be what was moved).
+_CLOCK_LEAD = r"(?:at|around|about|by|after|before)\s+"
+_CLOCK = (r"(?:\d{1,2}(?::\d\d){0,2}\s*(?:[ap]\.?m\.?(?!\w))"
+          r"|\d{1,2}:\d\d(?::\d\d)?(?:\s*(?:utc|gmt|z)\b)?|noon\b|midnight\b)")
 # Two times joined as one range: "between A and B", "from A to B" (the range runs from A's start to B's end).
 _RANGE_LEAD = frozenset({"between", "from"})
 _RANGE_JOIN = re.compile(r"\s*[-\u2013\u2014]\s*|\s+(?:and|to|until|till|through|thru)\s+", re.IGNORECASE)
@@ -272,10 +280,11 @@ class TimeRange:
 
     def remove_from(self, query: str) -> str:
         """``query`` without this expression (only where it stands alone, as it was found) and the
-        preposition leading to it ("during", "until the"): left alone it would be a keyword no
-        memory of the time holds, lowering the coverage of those that do."""
-        return re.sub(rf"(?<![\w.-])(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?{re.escape(self.text)}(?![\w-]|\.\w)",
-                      " ", query, count=1, flags=re.IGNORECASE)
+        preposition leading to it ("during", "until the"), and a clock time beside it (``_CLOCK``): left
+        alone it would be a keyword no memory of the time holds, lowering the coverage of those that do."""
+        before = rf"(?:{_CLOCK_LEAD}{_CLOCK}\s*,?\s+)?(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?"
+        after = rf"(?![\w-]|\.\w)(?:\s*,?\s+(?:{_CLOCK_LEAD})?{_CLOCK}(?![\w:-]))?"
+        return re.sub(rf"(?<![\w.-]){before}{re.escape(self.text)}{after}", " ", query, count=1, flags=re.IGNORECASE)
 
 
 def _ms(moment: datetime) -> int:

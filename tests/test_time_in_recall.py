@@ -61,3 +61,19 @@ def test_a_time_read_whole_finds_the_memory_of_then_surely(shared_store, questio
     outcome = recall(shared_store, question)
     assert not outcome.abstained and outcome.hits[0].memory.content == answer
     assert outcome.hits[0].confidence >= 0.5
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("what did we decide at 10am on Tuesday?", "We decided to freeze the API schema until the v3 launch"),
+    ("what did we decide on Tuesday at 10:00?", "We decided to freeze the API schema until the v3 launch"),
+    ("what did we decide on Tuesday, around 10 a.m.?", "We decided to freeze the API schema until the v3 launch"),
+    ("what did we decide at noon today?", "We decided to rename the repo to memvault-core"),
+    ("what did we decide today at 9:00 UTC?", "We decided to rename the repo to memvault-core"),
+    ("what did we decide at 4pm last Friday?", "We decided to move the nightly backup to 02:00 UTC"),
+    ("what did we deploy yesterday at 3pm?", "Deployed the new search ranking to production"),
+])
+def test_a_clock_time_beside_a_day_keeps_the_days_answer_sure(shared_store, question, answer):
+    """A memory carries a day; the clock time was left a word no memory holds, burying the answer
+    (trial 50: 0.93 "on Tuesday", 0.12 "at 10am on Tuesday")."""
+    outcome = recall(shared_store, question)
+    assert outcome.hits[0].memory.content == answer and outcome.hits[0].confidence >= 0.5

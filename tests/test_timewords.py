@@ -248,3 +248,19 @@ def test_the_word_leading_to_the_time_goes_with_it(question, left):
     """A preposition left without its time ("during") would be a keyword no memory of that time holds."""
     found = TimeParser().find(question, NOW)
     assert found is not None and found.remove_from(question) == left
+
+
+@pytest.mark.parametrize(("question", "left"), [
+    ("what did we decide at 10am on Tuesday?", "what did we decide  ?"),
+    ("what did we decide on Tuesday at 10:00?", "what did we decide  ?"),
+    ("what did we decide on Tuesday, around 10 a.m.?", "what did we decide  ?"),
+    ("what did we decide at noon yesterday?", "what did we decide  ?"),
+    ("what broke yesterday 3pm", "what broke  "),
+    ("what did we decide today at 9:00 UTC?", "what did we decide  ?"),
+    ("what did we move to 02:00 yesterday?", "what did we move to 02:00  ?"),  # maybe what was moved
+    ("what did we decide on Tuesday at the meeting?", "what did we decide   at the meeting?"),
+])
+def test_a_clock_time_beside_the_time_goes_with_it(question, left):
+    """Memories carry a day: a clock time left a keyword buried the day's answer (trial 50)."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.remove_from(question) == left
