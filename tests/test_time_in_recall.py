@@ -77,3 +77,17 @@ def test_a_clock_time_beside_a_day_keeps_the_days_answer_sure(shared_store, ques
     (trial 50: 0.93 "on Tuesday", 0.12 "at 10am on Tuesday")."""
     outcome = recall(shared_store, question)
     assert outcome.hits[0].memory.content == answer and outcome.hits[0].confidence >= 0.5
+
+
+@pytest.mark.parametrize("question", [
+    "what did we decide on Wednesday?", "what did we decide yesterday?", "what did we decide at 10am on Tuesday?",
+    "what did we deploy on Tuesday?", "what did we decide in May?", "what failed last week?",
+    "what did we decide about Python?", "what is due in March?", "what happens on Mondays?", "what did we decide?",
+])
+def test_no_hit_is_surer_than_a_hit_above_it(shared_store, question):
+    """Hits are listed best first: a later one shown surer contradicts the order (trial 50: 0.12 then 0.20)."""
+    store, _ = shared_store(fill)
+    hits = store.recall(tenant="t", query=question, scopes=["proj"], limit=10).hits
+    sureness = [hit.confidence for hit in hits]
+    assert sureness == sorted(sureness, reverse=True)
+
