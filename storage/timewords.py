@@ -87,6 +87,10 @@ _NOT_PAST = re.compile(
 # Monday"): a memory saying it covers it, none is observed then (:class:`Said`).
 _AHEAD_WORDS = frozenset("next coming upcoming".split())
 _AHEAD_LEAD = _AHEAD_WORDS | {"for", "by"}
+# A question asking what is due names a month that a memory may say in any year ("what is due in
+# March?" and "The audit deadline is 2027-03-15"), besides the one observed then (trial 50).
+_DUE = re.compile(r"\b(?:due|deadlines?|scheduled|planned)\b", re.IGNORECASE)
+_MONTH_ALONE = re.compile(rf"(?:{_MONTHS})\.?|{_QUARTER}", re.IGNORECASE)
 _NAME_VERB = re.compile(
     r"\s+(?:is|was|has|had|will|would|did|does|said|says|told|thinks|wants|likes|prefers|left|joined|\w+ed)\b",
     re.IGNORECASE,
@@ -342,6 +346,7 @@ class TimeParser:
         More: docs/retrieval-tuning.md#timewords-find."""
         spans: list[tuple[str, bool, bool]] = []  # (text, since, ahead)
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
+        due = not past and _DUE.search(query) is not None  # "what was planned in March?" is the past March
         matches = list(_SPAN.finditer(query))
         pair = _pair(query, matches)
         for m in matches:
@@ -377,6 +382,8 @@ class TimeParser:
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
             for text, since, ahead in spans:
                 found_range = self._range(parser, text, since, ahead, base, now_ms)
+                if found_range is not None and found_range.said is not None and due and _MONTH_ALONE.fullmatch(text):
+                    found_range = replace(found_range, said=replace(found_range.said, year=None))
                 if found_range is not None:
                     return found_range
         return recent(query, now_ms)

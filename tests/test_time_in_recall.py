@@ -91,3 +91,21 @@ def test_no_hit_is_surer_than_a_hit_above_it(shared_store, question):
     sureness = [hit.confidence for hit in hits]
     assert sureness == sorted(sureness, reverse=True)
 
+
+@pytest.mark.parametrize("question", ["what is due in March?", "what deadlines are in March?",
+                                      "what is scheduled for March?", "what is due in Q1?", "which deadline falls in March?"])
+def test_what_is_due_in_a_month_is_a_date_a_memory_says_not_one_merely_observed_then(shared_store, question):
+    """Trial 50: "what is due in March?" answered a decision observed in March 2026 at 0.89 and missed
+    "The Q1 security audit deadline is 2027-03-15"."""
+    hits = recall(shared_store, question).hits
+    assert hits and hits[0].memory.content == "The Q1 security audit deadline is 2027-03-15"
+    assert all(hit.confidence < 0.5 for hit in hits if hit.memory.content.startswith("We decided to postpone"))
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("what did we decide in March?", "We decided to postpone the Postgres upgrade"),
+    ("what did we decide in July 2025?", "We decided to retire the staging cluster"),
+])
+def test_a_month_asked_of_decisions_still_finds_the_one_observed_then_surely(shared_store, question, answer):
+    hits = recall(shared_store, question).hits
+    assert hits[0].memory.content == answer and hits[0].confidence >= 0.5

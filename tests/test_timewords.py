@@ -264,3 +264,14 @@ def test_a_clock_time_beside_the_time_goes_with_it(question, left):
     """Memories carry a day: a clock time left a keyword buried the day's answer (trial 50)."""
     found = TimeParser().find(question, NOW)
     assert found is not None and found.remove_from(question) == left
+
+
+@pytest.mark.parametrize(("question", "year"), [
+    ("what is due in March?", None), ("which deadlines are in Q2?", None), ("what is scheduled in May?", None),
+    ("what was planned in January?", 2025), ("what did we decide in January?", 2025),
+    ("what is due in March 2024?", 2024), ("what is due on 5 January?", 2025),
+])
+def test_a_month_asked_as_due_is_one_a_memory_may_say_in_any_year(question, year):
+    """"what is due in March?" and "The audit deadline is 2027-03-15" (trial 50); a past "was planned" is that year's."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.said is not None and found.said.year == year
