@@ -33,7 +33,7 @@ _COMBINED_PARTS = re.compile(
     rf"(?:(?P<month>{_MONTHS})|(?P<quarter>{_QUARTER})|(?P<weekday>{_WEEKDAYS}))"
     rf"|(?P<relative>{_RELATIVE})(?:\s+(?P<unit>year|week))?", re.IGNORECASE)
 # A date in digits: an ISO 8601 date-time (a clock time and an offset), or day, month and year
-# with slashes or dots in either order (:meth:`TimeParser._digits`).
+# with slashes or dots in either order (:func:`_in_digits`).
 _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
            r"|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\.\d{1,2}\.\d{4}")
 _ISO_DATE_TIME = re.compile(r"\d{4}-")
@@ -468,8 +468,8 @@ def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
 def _in_digits(text: str) -> tuple[datetime, str, Said] | None:
     """``(moment, "day", said)`` of a ``_DIGITS`` ``text``, or None: an ISO 8601 date-time is the UTC
     day holding its moment (memories' days are UTC days); "27/11/2026" or "11/27/2026" its one day,
-    read both ways by dateparser, which reads neither way where a day is over 12; two ways that
-    name two days ("12/02/2026") name no time (docs/how-recall-works.md#dates-in-digits)."""
+    read day first and month first by dateparser (both read 27 November: 27 can only be the day);
+    two readings that name two days ("12/02/2026") name no time (docs/how-recall-works.md#dates-in-digits)."""
     if _ISO_DATE_TIME.match(text):
         try:
             ms = parse_iso("question", text.replace(",", "."))
