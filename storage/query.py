@@ -62,6 +62,9 @@ MEANINGS: dict[str, tuple[str | None, str, str]] = {
                 " upgraded migrated published"),
     "meeting": (None, "meet meets met meeting meetings",
                 "meet met meeting call sync standup interview demo visit visited"),
+    # "what is due in March?" asks for a date a memory says, not what was observed in March (trial 50).
+    "due": (None, "due deadline deadlines scheduled planned",
+            "due deadline deadlines scheduled planned schedule target expires expiry milestone cutoff"),
 }
 _MEANING_OF_WORD = {w: meaning for meaning, (_, asking, _) in MEANINGS.items() for w in asking.split()}
 KIND_PHRASES = (

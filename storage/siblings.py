@@ -13,7 +13,7 @@ from .contradiction import stem
 from .query import GENERIC_WORDS, STOP_WORDS
 from .textindex import FOLDED_LETTERS
 
-_TOKEN = re.compile(r"\w(?:[\w.-]*\w)?")
+_TOKEN = re.compile(r"\w(?:[\w.:+-]*\w)?")  # a time with its offset is one word: "09:00+01:00"
 _PARTS = re.compile(r"[-_.]")
 _SHAPE = re.compile(r"([a-z])[a-z]*|([0-9])[0-9]*")
 MONTHS = frozenset("january february march april may june july august september october november december".split())

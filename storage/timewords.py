@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from . import limits
+from .errors import InvalidInput
+from .timefmt import parse_iso
 
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
 _MONTHS = "|".join([*_MONTH_NAMES, *(name[:3] for name in _MONTH_NAMES if name != "may"), "sept"])
@@ -20,25 +22,49 @@ _QUARTER = r"q[1-4]"
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _YEAR_DIGITS = r"(?:19|20)\d\d"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# A month or quarter with a relative year, a weekday with a relative week: the one time both name
+# ("March last year" is March 2025, never all of 2025; new-user trial 50), or "this"/"last" March.
+_RELATIVE = r"(?:last|previous|this|next)"
+_COMBINED = (rf"(?:(?:{_MONTHS})\.?|{_QUARTER}),?\s+(?:of\s+)?{_RELATIVE}\s+year"
+             rf"|{_RELATIVE}\s+year,?\s+in\s+(?:{_MONTHS}|{_QUARTER})"
+             rf"|(?:{_WEEKDAYS}),?\s+(?:of\s+)?{_RELATIVE}\s+week|{_RELATIVE}\s+week,?\s+on\s+(?:{_WEEKDAYS})"
+             rf"|(?:last|previous)\s+(?:{_MONTHS})|this\s+(?!may\b)(?:{_MONTHS})")  # "this may be"
+_COMBINED_PARTS = re.compile(
+    rf"(?:(?P<month>{_MONTHS})|(?P<quarter>{_QUARTER})|(?P<weekday>{_WEEKDAYS}))"
+    rf"|(?P<relative>{_RELATIVE})(?:\s+(?P<unit>year|week))?", re.IGNORECASE)
+# A date in digits: an ISO 8601 date-time (a clock time and an offset), or day, month and year
+# with slashes or dots in either order (:func:`_in_digits`).
+_DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
+           r"|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\.\d{1,2}\.\d{4}")
+_ISO_DATE_TIME = re.compile(r"\d{4}-")
 # Time expressions by kind (the group's name), never inside a larger token (INC-2024-014) nor
 # before a possessive; a month, year or weekday alone only where ``_temporal`` says so.
 _SPAN = re.compile(
-    rf"(?<![\w.-])(?:(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
+    rf"(?<![\w./-])(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
+    rf"|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:days?|weeks?|months?|years?)|past\s+(?:day|week|month|year))"
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})|week\s+before\s+last"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|last\s+night|today|tonight)"
     rf"|(?P<quarter>{_QUARTER}(?:\s+{_YEAR_DIGITS})?)"
     rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
-    r"(?![\w-]|\.\w|['’]s\b)",
+    r"(?![\w-]|[./]\w|['’]s\b)",
     re.IGNORECASE,
 )
+_COMBINED_TEXT = re.compile(_COMBINED, re.IGNORECASE)
+_DIGITS_TEXT = re.compile(_DIGITS)
 # The word before a month name that makes it a month ("in May"; "from May" may be a person).
 _MONTH_LEAD = frozenset(
     "in during since until till through throughout before after of early mid late last this past previous the".split()
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
 _TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|in|on|at|since|by)"
+# A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry
+# a day, so it narrows nothing and goes with the time (left a word, it buried the day's answer: trial 50).
+# Before the time only after a word leading to it ("to 02:00 yesterday" may be what was moved).
+_CLOCK_LEAD = r"(?:at|around|about|by|after|before)\s+"
+_CLOCK = (r"(?:\d{1,2}(?::\d\d){0,2}\s*(?:[ap]\.?m\.?(?!\w))"
+          r"|\d{1,2}:\d\d(?::\d\d)?(?:\s*(?:utc|gmt|z)\b)?|noon\b|midnight\b)")
 # Two times joined as one range: "between A and B", "from A to B" (the range runs from A's start to B's end).
 _RANGE_LEAD = frozenset({"between", "from"})
 _RANGE_JOIN = re.compile(r"\s*[-\u2013\u2014]\s*|\s+(?:and|to|until|till|through|thru)\s+", re.IGNORECASE)
@@ -61,6 +87,10 @@ _NOT_PAST = re.compile(
 # Monday"): a memory saying it covers it, none is observed then (:class:`Said`).
 _AHEAD_WORDS = frozenset("next coming upcoming".split())
 _AHEAD_LEAD = _AHEAD_WORDS | {"for", "by"}
+# A question asking what is due names a month that a memory may say in any year ("what is due in
+# March?" and "The audit deadline is 2027-03-15"), besides the one observed then (trial 50).
+_DUE = re.compile(r"\b(?:due|deadlines?|scheduled|planned)\b", re.IGNORECASE)
+_MONTH_ALONE = re.compile(rf"(?:{_MONTHS})\.?|{_QUARTER}", re.IGNORECASE)
 _NAME_VERB = re.compile(
     r"\s+(?:is|was|has|had|will|would|did|does|said|says|told|thinks|wants|likes|prefers|left|joined|\w+ed)\b",
     re.IGNORECASE,
@@ -254,10 +284,11 @@ class TimeRange:
 
     def remove_from(self, query: str) -> str:
         """``query`` without this expression (only where it stands alone, as it was found) and the
-        preposition leading to it ("during", "until the"): left alone it would be a keyword no
-        memory of the time holds, lowering the coverage of those that do."""
-        return re.sub(rf"(?<![\w.-])(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?{re.escape(self.text)}(?![\w-]|\.\w)",
-                      " ", query, count=1, flags=re.IGNORECASE)
+        preposition leading to it ("during", "until the"), and a clock time beside it (``_CLOCK``): left
+        alone it would be a keyword no memory of the time holds, lowering the coverage of those that do."""
+        before = rf"(?:{_CLOCK_LEAD}{_CLOCK}\s*,?\s+)?(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?"
+        after = rf"(?![\w-]|\.\w)(?:\s*,?\s+(?:{_CLOCK_LEAD})?{_CLOCK}(?![\w:-]))?"
+        return re.sub(rf"(?<![\w.-]){before}{re.escape(self.text)}{after}", " ", query, count=1, flags=re.IGNORECASE)
 
 
 def _ms(moment: datetime) -> int:
@@ -315,6 +346,7 @@ class TimeParser:
         More: docs/retrieval-tuning.md#timewords-find."""
         spans: list[tuple[str, bool, bool]] = []  # (text, since, ahead)
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
+        due = not past and _DUE.search(query) is not None  # "what was planned in March?" is the past March
         matches = list(_SPAN.finditer(query))
         pair = _pair(query, matches)
         for m in matches:
@@ -325,8 +357,8 @@ class TimeParser:
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
-                ahead = before in _AHEAD_WORDS or (
-                    (before in _AHEAD_LEAD or kind == "quarter") and not _YEAR.search(m.group(0)))
+                ahead = kind not in ("combined", "digits") and (before in _AHEAD_WORDS or (
+                    (before in _AHEAD_LEAD or kind == "quarter") and not _YEAR.search(m.group(0))))
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
                 spans.append((text, before == "since", ahead))
@@ -350,6 +382,8 @@ class TimeParser:
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
             for text, since, ahead in spans:
                 found_range = self._range(parser, text, since, ahead, base, now_ms)
+                if found_range is not None and found_range.said is not None and due and _MONTH_ALONE.fullmatch(text):
+                    found_range = replace(found_range, said=replace(found_range.said, year=None))
                 if found_range is not None:
                     return found_range
         return recent(query, now_ms)
@@ -360,6 +394,12 @@ class TimeParser:
         it covers it), or None when dateparser reads no time in it or it lies ahead unsaid."""
         latest = now_ms + limits.FUTURE_TOLERANCE_MS
         said = Said.of(text)
+        if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
+            read = _combined(text, base) if _COMBINED_TEXT.fullmatch(text) else _in_digits(text)
+            if read is None:
+                return None
+            moment, period, said = read
+            return _timed(text, since, moment, period, said, latest, now_ms)
         if ahead:
             if said is not None:
                 return TimeRange(0, 0, text, said=said)
@@ -383,18 +423,68 @@ class TimeParser:
             moment, period = data.date_obj, data.period or "day"
         if moment is None:
             return None
-        start, end = period_range(moment, period)
-        if said_as == "yesterday" and said_as != text:  # last night: yesterday and today
-            end = period_range(base, "day")[1]
-        if start >= latest:  # nothing is observed then; a memory may say it
-            if said is not None and not since:
-                return TimeRange(0, 0, text, said=said)
+        # last night: yesterday and today
+        night_end = period_range(base, "day")[1] if said_as == "yesterday" and said_as != text else None
+        return _timed(text, since, moment, period, said, latest, now_ms, night_end)
+
+
+def _timed(text: str, since: bool, moment: datetime, period: str, said: Said | None, latest: int, now_ms: int,
+           end: int | None = None) -> TimeRange | None:
+    """The range of the ``period`` holding ``moment`` (to ``end`` when given), named by ``text``; after
+    "since", up to now; none observed yet, only a memory saying it (``said``), or None."""
+    start, period_end = period_range(moment, period)
+    end = period_end if end is None else end
+    if start >= latest:  # nothing is observed then; a memory may say it
+        if said is not None and not since:
+            return TimeRange(0, 0, text, said=said)
+        return None
+    if said is not None:  # a past March is that year's; a past Monday, one day no text names
+        said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
+    end = latest if since else min(end, latest)
+    return TimeRange(start, end, f"since {text}" if since else text, said=said, shown_end=min(end, now_ms))
+
+
+def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
+    """``(moment, period, said)`` of a ``_COMBINED`` ``text`` read at ``base``: the month or quarter of
+    the year, the weekday of the week, that the relative word names ("March last year", "Tuesday
+    next week"); "last March" is the latest March before this month, "this March" this year's."""
+    parts: dict[str, str] = {}
+    for found in _COMBINED_PARTS.finditer(text):
+        parts.update({name: value.lower() for name, value in found.groupdict().items() if value})
+    offset = {"last": -1, "previous": -1, "this": 0, "next": 1}[parts["relative"]]
+    if parts.get("unit") == "week":
+        day = base - timedelta(days=base.weekday() - 7 * offset) + timedelta(
+            days=_WEEKDAYS.split("|").index(parts["weekday"]))
+        return day, "day", Said(frozenset({day.month}), day.year, day.day)
+    first = _month(parts["month"]) if "month" in parts else 3 * int(parts["quarter"][1]) - 2
+    months = frozenset({first}) if "month" in parts else frozenset(range(first, first + 3))
+    if "unit" in parts:
+        year = base.year + offset
+    else:  # "this March", "last March"
+        year = base.year if offset == 0 or first < base.month else base.year - 1
+    return datetime(year, first, 1), "month" if "month" in parts else "quarter", Said(months, year)
+
+
+def _in_digits(text: str) -> tuple[datetime, str, Said] | None:
+    """``(moment, "day", said)`` of a ``_DIGITS`` ``text``, or None: an ISO 8601 date-time is the UTC
+    day holding its moment (memories' days are UTC days); "27/11/2026" or "11/27/2026" its one day,
+    read day first and month first by dateparser (both read 27 November: 27 can only be the day);
+    two readings that name two days ("12/02/2026") name no time (docs/how-recall-works.md#dates-in-digits)."""
+    if _ISO_DATE_TIME.match(text):
+        try:
+            ms = parse_iso("question", text.replace(",", "."))
+        except InvalidInput:
             return None
-        if said is not None:  # a past March is that year's; a past Monday, one day no text names
-            said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
-        end = latest if since else min(end, latest)
-        return TimeRange(start, end, f"since {text}" if since else text, said=said,
-                         shown_end=min(end, now_ms))
+        moment = datetime.fromtimestamp(ms / 1000, tz=UTC).replace(tzinfo=None)
+    else:
+        from dateparser.date import DateDataParser
+
+        days = {DateDataParser(languages=["en"], settings={"DATE_ORDER": order}).get_date_data(text).date_obj
+                for order in ("DMY", "MDY")}
+        if len(days) != 1 or None in days:
+            return None
+        moment = days.pop()
+    return moment, "day", Said(frozenset({moment.month}), moment.year, moment.day)
 
 
 def _pair(query: str, matches: list[re.Match[str]]) -> tuple[str, str, str] | None:

@@ -39,6 +39,7 @@ ANSWERS = [
     ("How does Kenji like code reviews?", "Kenji prefers written, asynchronous review comments."),
     ("Which Sentry project receives frontend errors?", "Backend errors go to the Sentry project quorvel-backend."),
     ("What did we find out in the April 2024 long-context experiment?", "exp-0419: 500k. Long-context retrieval held."),
+    ("what did we decide on 2026-11-27T09:00+01:00?", "We decided to move the nightly backup to 02:00 UTC"),
 ]
 
 

@@ -248,3 +248,30 @@ def test_the_word_leading_to_the_time_goes_with_it(question, left):
     """A preposition left without its time ("during") would be a keyword no memory of that time holds."""
     found = TimeParser().find(question, NOW)
     assert found is not None and found.remove_from(question) == left
+
+
+@pytest.mark.parametrize(("question", "left"), [
+    ("what did we decide at 10am on Tuesday?", "what did we decide  ?"),
+    ("what did we decide on Tuesday at 10:00?", "what did we decide  ?"),
+    ("what did we decide on Tuesday, around 10 a.m.?", "what did we decide  ?"),
+    ("what did we decide at noon yesterday?", "what did we decide  ?"),
+    ("what broke yesterday 3pm", "what broke  "),
+    ("what did we decide today at 9:00 UTC?", "what did we decide  ?"),
+    ("what did we move to 02:00 yesterday?", "what did we move to 02:00  ?"),  # maybe what was moved
+    ("what did we decide on Tuesday at the meeting?", "what did we decide   at the meeting?"),
+])
+def test_a_clock_time_beside_the_time_goes_with_it(question, left):
+    """Memories carry a day: a clock time left a keyword buried the day's answer (trial 50)."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.remove_from(question) == left
+
+
+@pytest.mark.parametrize(("question", "year"), [
+    ("what is due in March?", None), ("which deadlines are in Q2?", None), ("what is scheduled in May?", None),
+    ("what was planned in January?", 2025), ("what did we decide in January?", 2025),
+    ("what is due in March 2024?", 2024), ("what is due on 5 January?", 2025),
+])
+def test_a_month_asked_as_due_is_one_a_memory_may_say_in_any_year(question, year):
+    """"what is due in March?" and "The audit deadline is 2027-03-15" (trial 50); a past "was planned" is that year's."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.said is not None and found.said.year == year

@@ -1,0 +1,50 @@
+"""Dates written in digits in a question (new-user trial 50: "on 27/11/2026" and "on
+2026-11-27T09:00+01:00" were read as no time). An ISO 8601 date-time names the UTC day holding
+its moment; a day/month/year written with slashes or dots names its day when only one order is a
+date or both orders are the same day, and no time when the orders name two days ("12/02/2026":
+docs/how-recall-works.md#dates-in-digits)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.timefmt import format_ms, parse_iso
+from memvault.storage.timewords import TimeParser
+
+NOW = parse_iso("now", "2026-12-04T15:00:00Z")
+
+
+@pytest.mark.parametrize(("question", "day", "words"), [
+    ("what did we decide on 27/11/2026?", "2026-11-27", "27/11/2026"),
+    ("what did we decide on 11/27/2026?", "2026-11-27", "11/27/2026"),
+    ("what did we decide on 27.11.2026?", "2026-11-27", "27.11.2026"),
+    ("what happened on 5/5/2026", "2026-05-05", "5/5/2026"),
+    ("what did we decide on 2026-11-27T09:00+01:00?", "2026-11-27", "2026-11-27T09:00+01:00"),
+    ("what did we decide on 2026-11-27T09:00:00Z?", "2026-11-27", "2026-11-27T09:00:00Z"),
+    ("what happened at 2026-11-27T23:30:00-05:00?", "2026-11-28", "2026-11-27T23:30:00-05:00"),
+    ("what happened on 2026-11-27 09:00?", "2026-11-27", "2026-11-27 09:00"),
+    ("what happened on 2026-11-27T00:30:00.123+02:00", "2026-11-26", "2026-11-27T00:30:00.123+02:00"),
+])
+def test_a_date_in_digits_is_the_day_it_names(question, day, words):
+    found = TimeParser().find(question, NOW)
+    assert found is not None, question
+    assert (format_ms(found.start)[:10], found.end - found.start, found.text) == (day, 86_400_000, words)
+    assert words not in found.remove_from(question)
+
+
+@pytest.mark.parametrize("question", ["what happened on 12/02/2026?", "what happened on 03.04.2026",
+                                      "what did we ship on 1/2/2026?"])
+def test_a_date_whose_day_and_month_may_be_either_is_no_time(question):
+    assert TimeParser().find(question, NOW) is None
+
+
+@pytest.mark.parametrize("question", ["what happened on 31/02/2026?", "what happened on 13/13/2026?",
+                                      "what happened on 2026-11-27T25:00?", "is 1/2/3 a fraction", "page 12/2026"])
+def test_digits_naming_no_date_are_no_time(question):
+    assert TimeParser().find(question, NOW) is None
+
+
+def test_two_dates_in_digits_joined_are_the_range():
+    found = TimeParser().find("what happened between 20/11/2026 and 27/11/2026?", NOW)
+    assert found is not None
+    assert (format_ms(found.start)[:10], format_ms(found.end)[:10]) == ("2026-11-20", "2026-11-28")
