@@ -45,6 +45,7 @@ _SPAN = re.compile(
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:days?|weeks?|months?|years?)|past\s+(?:day|week|month|year))"
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})|week\s+before\s+last"
+    rf"|(?:{_WEEKDAYS})\s+before\s+last|{_NUMBER}\s+(?:{_WEEKDAYS})s\s+ago|(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|last\s+night|today|tonight)"
     rf"|(?P<quarter>{_QUARTER}(?:\s+{_YEAR_DIGITS})?)"
     rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
@@ -128,6 +129,11 @@ _NUMBER_WORDS = "a one two three four five six seven eight nine ten eleven twelv
 # days ago, "the week before last" the calendar week two weeks back, "last night" yesterday and today
 # (the night runs over midnight, in the asker's time zone, which the server does not know).
 _SAID_AS = {"day before yesterday": "2 days ago", "week before last": "2 weeks ago", "last night": "yesterday"}
+# A weekday counted back ("Friday before last", "two Fridays ago": the one a week before last Friday, the
+# latest before today), or ahead from one ("a week from Monday": only a memory saying it covers it);
+# dateparser read the first as last Friday and the last as last Monday (adversarial pass 50).
+_WEEKDAY_BACK = re.compile(rf"^({_WEEKDAYS})\s+before\s+last$|^({_NUMBER})\s+({_WEEKDAYS})s\s+ago$", re.IGNORECASE)
+_WEEK_FROM = re.compile(rf"^(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})$", re.IGNORECASE)
 _QUARTER_YEAR = re.compile(rf"^q([1-4])\s+({_YEAR_DIGITS})$", re.IGNORECASE)
 _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
@@ -358,7 +364,8 @@ class TimeParser:
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
                 ahead = kind not in ("combined", "digits") and (before in _AHEAD_WORDS or (
-                    (before in _AHEAD_LEAD or kind == "quarter") and not _YEAR.search(m.group(0))))
+                    (before in _AHEAD_LEAD or kind == "quarter") and not _YEAR.search(m.group(0)))
+                    or _WEEK_FROM.match(m.group(0)) is not None)
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
                 spans.append((text, before == "since", ahead))
@@ -407,12 +414,17 @@ class TimeParser:
         quarter = _QUARTER_YEAR.match(text)
         said_as = text
         this_day = _THIS_WEEKDAY.match(text)
+        back = _WEEKDAY_BACK.match(text)
         rolling = _ROLLING.match(text)
         if rolling:
             start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
             return TimeRange(start, latest, text, shown_end=now_ms)
         if quarter:
             moment, period = datetime(int(quarter[2]), 3 * int(quarter[1]) - 2, 1), "quarter"
+        elif back:  # the latest such weekday before today, then a week back for each one more
+            weekday = _WEEKDAYS.split("|").index((back[1] or back[3]).lower())
+            weeks = 1 if back[1] else _count(back[2]) - 1
+            moment, period = base - timedelta(days=(base.weekday() - weekday) % 7 or 7, weeks=weeks), "day"
         elif this_day:  # that day of this week (dateparser reads "this Monday" as the next one)
             monday = base - timedelta(days=base.weekday())
             moment: datetime | None = monday + timedelta(days=_WEEKDAYS.split("|").index(this_day[1].lower()))

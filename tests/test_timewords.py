@@ -275,3 +275,29 @@ def test_a_month_asked_as_due_is_one_a_memory_may_say_in_any_year(question, year
     """"what is due in March?" and "The audit deadline is 2027-03-15" (trial 50); a past "was planned" is that year's."""
     found = TimeParser().find(question, NOW)
     assert found is not None and found.said is not None and found.said.year == year
+
+
+DEC_4 = parse_iso("now", "2026-12-04T12:00:00Z")  # a Friday
+
+
+@pytest.mark.parametrize(("question", "day", "words"), [
+    ("what happened Friday before last?", "2026-11-20", "Friday before last"),
+    ("what happened the Friday before last?", "2026-11-20", "Friday before last"),
+    ("what happened Monday before last?", "2026-11-23", "Monday before last"),
+    ("what happened two Fridays ago?", "2026-11-20", "two Fridays ago"),
+    ("what did we ship 3 Thursdays ago?", "2026-11-19", "3 Thursdays ago"),
+    ("what happened last Friday?", "2026-11-27", "last Friday"),
+])
+def test_a_weekday_counted_back_is_that_day(question, day, words):
+    """Adversarial pass 50: "Friday before last" was read as last Friday, "Monday before last" as this
+    Monday, "two Fridays ago" as nothing (asked on Friday 2026-12-04)."""
+    found = TimeParser().find(question, DEC_4)
+    assert found is not None and found.observable
+    assert (format_ms(found.start)[:10], (found.end - found.start) // 86_400_000, found.text) == (day, 1, words)
+
+
+@pytest.mark.parametrize("question", ["what happened a week from Monday?", "what is planned a week from Friday?"])
+def test_a_week_from_a_weekday_lies_ahead(question):
+    """It was read as last Monday; a day to come is observed by no memory."""
+    found = TimeParser().find(question, DEC_4)
+    assert found is None or not found.observable
