@@ -249,14 +249,19 @@ def test_sessions_review_and_stats_pages_show_what_the_store_holds(ui: Served, p
     shoot(page, "stats")
 
 
-def test_the_review_page_shows_a_contradicting_pair_together_and_supersedes_the_older_by_the_newer(
-        ui: Served, page):
-    old = handlers.remember(ui.store, CALLER, content="The team standup is at 9:15 every weekday.").id
-    new = handlers.remember(ui.store, CALLER, content="The team standup is at 10:30 every weekday.").id
+def _review_pair(ui: Served, page, older: str, newer: str):  # type: ignore[no-untyped-def]
+    """Store two contradicting memories, keep the pair for review, open /review: their ids and section."""
+    old, new = (handlers.remember(ui.store, CALLER, content=content).id for content in (older, newer))
     consolidate(ui.store)
     assert (old, new) in [pair[:2] for pair in ui.store.review("default", CALLER.scopes(None)).contradictions]
     page.goto(f"{ui.base}/review")
-    pair = page.locator("section.pair").filter(has=page.locator(f"a[href='/memories/{old}']"))
+    return old, new, page.locator("section.pair").filter(has=page.locator(f"a[href='/memories/{old}']"))
+
+
+def test_the_review_page_shows_a_contradicting_pair_together_and_supersedes_the_older_by_the_newer(
+        ui: Served, page):
+    old, new, pair = _review_pair(ui, page, "The team standup is at 9:15 every weekday.",
+                                  "The team standup is at 10:30 every weekday.")
     assert pair.count() == 1 and pair.locator(".contradicting").inner_text() == "Contradicting"
     assert pair.locator(".older a").get_attribute("href") == f"/memories/{old}"
     assert pair.locator(".newer a").get_attribute("href") == f"/memories/{new}"
@@ -338,12 +343,7 @@ def test_a_search_for_a_credential_never_shows_it_back(ui: Served, page):
 
 
 def test_the_review_page_settles_a_pair_that_both_hold_by_confirming_the_older(ui: Served, page):
-    old = handlers.remember(ui.store, CALLER, content="The office printer is on floor 2.").id
-    new = handlers.remember(ui.store, CALLER, content="The office printer is on floor 3.").id
-    consolidate(ui.store)
-    assert (old, new) in [pair[:2] for pair in ui.store.review("default", CALLER.scopes(None)).contradictions]
-    page.goto(f"{ui.base}/review")
-    pair = page.locator("section.pair").filter(has=page.locator(f"a[href='/memories/{old}']"))
+    old, _, pair = _review_pair(ui, page, "The office printer is on floor 2.", "The office printer is on floor 3.")
     with page.expect_navigation():
         pair.locator("button:text('Both hold: confirm the older')").click()
     assert page.url == f"{ui.base}/memories/{old}", page.inner_text("main")
