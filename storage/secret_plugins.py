@@ -98,15 +98,33 @@ PREFIX_MIN_CHARS = 4  # "mvk_", "npm_": no word ends in a letter glued to one; "
 
 
 def prefixed(regex: str) -> bool:
-    """Whether ``regex`` opens with a vendor's prefix of ``PREFIX_MIN_CHARS`` or more (its shortest
-    spelling): a key of it glued after letters is still that key (a vendor chose the prefix to be
+    """Whether each alternative of ``regex`` opens with a vendor's prefix of ``PREFIX_MIN_CHARS`` or more
+    (its shortest spelling): a key of it glued after letters is still that key (when it looks generated:
+    :meth:`KeyFormatDetector.values`) (a vendor chose the prefix to be
     found: github.blog, "Behind GitHub's new authentication token formats", 2021)."""
+    return all(_prefix_chars(alternative) >= PREFIX_MIN_CHARS for alternative in _alternatives(regex))
+
+
+def _alternatives(regex: str) -> list[str]:
+    """``regex``'s alternatives at its top level ("sq0atp-...|EAAA...": both)."""
+    out, depth, at = [], 0, 0
+    for i, c in enumerate(regex):
+        if c == "\\" or (i and regex[i - 1] == "\\"):
+            continue
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if c == "|" and depth == 0:
+            out.append(regex[at:i])
+            at = i + 1
+    return [*out, regex[at:]]
+
+
+def _prefix_chars(regex: str) -> int:
+    """The length of ``regex``'s opening literal (:data:`_OPENING`, its shortest spelling), 0 without one."""
     opening = _OPENING.match(regex)
     if opening is None:
-        return False
-    literal = len(opening.group(1).replace("\\", ""))
+        return 0
     alternatives = opening.group(2)
-    return literal + (min(map(len, alternatives.split("|"))) if alternatives else 0) >= PREFIX_MIN_CHARS
+    return len(opening.group(1).replace("\\", "")) + (min(map(len, alternatives.split("|"))) if alternatives else 0)
 
 
 class KeyFormatDetector(Detector):
@@ -148,13 +166,16 @@ class KeyFormatDetector(Detector):
         """``(label, value)`` of a match: the first row (of those the text can hold: a row left out
         matches nowhere in it) whose pattern matches where it starts and whose value holds what the row
         asks. The rows run on the text's UTF-8 (:func:`utf8`)."""
+        from .secret_values import key_shaped
+
         encoded, offsets = utf8(match.string)
         start = match.start() if offsets is None else offsets[match.start()]
+        glued = encoded[start - 1:start].isalnum()  # after a letter or digit: a generated key only
         for number in self._kept(match.string):
             row = self._rows[number]
             found = _row_pattern(row).match(encoded, start)
             value = found and found.group(1).decode()
-            if value and all(_HOLDS[c].search(value) for c in row.holds):
+            if value and all(_HOLDS[c].search(value) for c in row.holds) and not (glued and not key_shaped(value)):
                 yield row.name, value
                 return
 

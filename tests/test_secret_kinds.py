@@ -326,6 +326,10 @@ STORED = {
     "ids with a short prefix glued after letters (the prefix alone is too short to mean a key)": [
         "task-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a", "deskhf_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f",
     ],
+    "a vendor's prefix glued inside words or base64 that is no generated key (re-check of stop 49)": [
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "the repository task-proj-managementdashboardfrontendversiontwo", "see ourcsk-proj-notes-and-task-list-for-the-quarter",
+    ],
     "text in other scripts": [
         "Москва сорок пароль", "ΑΒΓ τοκεν", "Он сказал: token", "пароль от почты лежит в менеджере",
     ],
