@@ -462,7 +462,7 @@ class JwtVerifier:
             log.warning("refused a JWT: %s", exc.field)
             raise TokenRefused(str(exc)) from None
         identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=WRITE not in scopes)
-        expires = int(claims["exp"])
+        expires = int(claims["exp"]) + CLOCK_SKEW_S  # the SDK refuses a token past it, with no leeway of its own
         if READ not in scopes and WRITE not in scopes:  # answered 403 insufficient_scope (missing_scope)
             return AccessToken(token=token, client_id="oauth", scopes=[], expires_at=expires, subject=claims.get("sub") or "")
         # The subject "" when none: still an OAuth caller, limited by its tenant (caller_of).

@@ -721,3 +721,13 @@ def test_a_small_clock_difference_with_the_issuer_is_allowed_and_a_large_one_is_
         with pytest.raises(InvalidInput) as refused:
             check_times(claims, now, 86_400)
         assert refused.value.field == name
+
+
+def test_a_token_a_few_seconds_off_the_servers_clock_is_served(setup) -> None:  # type: ignore[no-untyped-def]
+    """Re-check of adversarial pass 50 F5: memvault allowed the skew, but the SDK's own check refused a
+    token past ``exp`` with no leeway ("Authentication required")."""
+    server, issuer, resource, _ = setup
+    now = int(time.time())
+    for shifted in ({"iat": now + 5}, {"nbf": now + 30}, {"iat": now - 600, "exp": now - 20}):
+        response = server.post(_token(issuer, {**_claims(resource, scope="memvault:read"), **shifted}), PING)
+        assert response.status_code == 200, (shifted, response.text)
