@@ -275,11 +275,13 @@ def test_no_control_character_reaches_the_terminal_from_stored_text(db_path):
     stored = "Deploy note \x9d0;OWNED\x9c \x9b2J \x1b[31mred\x1b[0m \x7f done"
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     try:
-        store.remember(tenant="default", scope="default", content=stored)
+        old = store.remember(tenant="default", scope="default", content=stored, source="src \x1b[31m\x9b2J").id
+        new = store.supersede(tenant="default", id=old, content=stored + " again", reason="why \x9d0;T\x9c \x1b]0;x\a").id
     finally:
         store.close()
-    for argv in (["list"], ["recall", "deploy note"]):
+    for argv in (["list"], ["recall", "deploy note"], ["show", new]):
         out = memvault(db_path, *argv).stdout.decode()
-        line = next(line for line in out.splitlines() if "Deploy note" in line)
-        assert not any(0x7f <= ord(c) <= 0x9f or ord(c) < 0x20 for c in line), repr(line)
-        assert "\\u009b2J" in line and "\\u001b[31m" in line  # shown, escaped
+        for line in out.splitlines():
+            assert not any(0x7f <= ord(c) <= 0x9f or ord(c) < 0x20 and c != "\t" for c in line), repr(line)
+        assert "\\u009b2J" in out and "\\u001b[31m" in out  # shown, escaped
+    assert "\\u009d0;T" in out  # the reason of the version it replaced

@@ -185,18 +185,19 @@ def next_offset(total: int, offset: int, shown: int) -> int | None:
 
 
 def memory_view_text(view: dict[str, Any]) -> str:
-    """A memory and its history (see ``handlers.memory_view``) for people."""
+    """A memory and its history (see ``handlers.memory_view``) for people; every text a writer chose shown
+    printable (``literal.printable``: no control character reaches a terminal)."""
     m = view["memory"]
     if "expired_at" in m:
         return f"{m['id']} expired at {m['expired_at']}; its content is erased"
     if "content" not in m:
-        why = f" ({m['forget_reason']})" if m["forget_reason"] else ""
+        why = f" ({printable(m['forget_reason'])})" if m["forget_reason"] else ""
         return f"{m['id']} was forgotten at {m['forgotten_at']}{why}"
     lines = [
         f"id:          {m['id']}",
         f"kind:        {m['kind']} (importance {m['importance']}, scope {m['scope']})",
         f"tags:        {', '.join(m['tags']) or '-'}",
-        f"source:      {m['source'] or '-'}",
+        f"source:      {printable(m['source'] or '-')}",
         f"observed at: {m['observed_at']} (recorded {m['recorded_at']})",
     ]
     if m.get("expires_at"):
@@ -220,7 +221,7 @@ def memory_view_text(view: dict[str, Any]) -> str:
             if "content" not in h:
                 lines.append(f"{mark} {h['id']} forgotten {h['forgotten_at']}")
                 continue
-            why = f" — replaced: {h['supersede_reason']}" if h.get("supersede_reason") else ""
+            why = f" — replaced: {printable(h['supersede_reason'])}" if h.get("supersede_reason") else ""
             lines.append(f"{mark} {h['id']} {h['observed_at'][:10]} {quoted(h['content'])}{why}")
     return "\n".join(lines)
 
