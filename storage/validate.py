@@ -54,9 +54,10 @@ _SPLITTERS = r"[[\p{M}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]"
 # default-ignorable, a format character, a mark, private-use or a separator but the plain space):
 # ASCII text, most of what a hook scans, needs no `regex` (0.015-0.02 s to import: docs/hooks.md#speed).
 _ASCII_IGNORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-# Dashes a reader takes for "-" that NFKC leaves as they are (U+2011 becomes U+2010): a key written with
-# one of them reads as the key (adversarial pass 50: "sk\u2010proj-..." was stored).
-_DASHES = str.maketrans(dict.fromkeys("\u2010\u2012\u2013\u2014\u2015\u2043\u2212", "-"))
+# Dashes a reader takes for "-", and lines for "_", that NFKC leaves as they are (U+2011 becomes U+2010):
+# a key written with one of them reads as the key (adversarial pass 50: "sk\u2010proj-..." was stored).
+_DASHES = str.maketrans({**dict.fromkeys("\u02d7\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u2796\u2e3a\u2e3b\u301c", "-"),
+                         "\u2017": "_"})
 _ASCII_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -148,12 +149,13 @@ def _passes_for_latin(text: str) -> tuple[str, str] | None:
 
 def bare(text: str) -> str:
     """``text`` as a reader sees it: in Unicode NFKC (full-width ``ｇｈｐ＿`` reads ``ghp_``,
-    ``\u212a`` reads ``K``), dashes as ``-`` (``_DASHES``), without any code point of ``_IGNORABLE``.
+    ``\u212a`` reads ``K``), dashes as ``-`` and U+2017 as ``_`` (``_DASHES``), without any code point of ``_IGNORABLE``.
     What the credential check also scans; linear in the text's length."""
-    normal = unicodedata.normalize("NFKC", text)
-    if normal.isascii():
-        return _ASCII_IGNORABLE.sub("", normal)
-    return unicode_pattern(_IGNORABLE).sub("", normal.translate(_DASHES))
+    if text.isascii():
+        return _ASCII_IGNORABLE.sub("", unicodedata.normalize("NFKC", text))
+    # before NFKC (which takes U+2017 apart) and after it (which makes U+FE58 an em dash)
+    normal = unicodedata.normalize("NFKC", text.translate(_DASHES)).translate(_DASHES)
+    return unicode_pattern(_IGNORABLE).sub("", normal)
 
 
 def _character(char: str) -> str:

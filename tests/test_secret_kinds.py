@@ -184,6 +184,10 @@ REFUSED = {
     "a key written with a dash that reads as '-' (adversarial pass 50)": [
         "key sk\u2010proj-Tq8vX2mN4pL7rK9sW3yB6hJ1dF5gA0cE2uI8oP4zQ7xV", "glpat\u2013aB3dE5fG7hJ9kL1mN3pQ",
         "xoxb\u20111234567890-1234567890123-aB3dE5fG7hJ9kL1mN3pQ5rS7", "sk-ant-api03\u2212" + "aB3dE5fG7hJ9kL1m" * 6 + "AA",
+        # the re-check's: a modifier minus, a heavy minus, a two-em dash, a wave dash, a small em dash; a
+        # double low line for "_"
+        *(f"key sk{dash}proj-Tq8vX2mN4pL7rK9sW3yB6hJ1dF5gA0cE2uI8oP4zQ7xV" for dash in "\u02d7\u2796\u2e3a\u301c\ufe58"),
+        "ghp\u2017aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A",
     ],
     "a system's pass (trial 48)": [
         f"ssh pass for builder@10.0.3.4 is {V}", f"the vpn pass for the office is {V}", f"db pass: {L}",
