@@ -170,11 +170,12 @@ class KeyFormatDetector(Detector):
 
         encoded, offsets = utf8(match.string)
         start = match.start() if offsets is None else offsets[match.start()]
-        glued = encoded[start - 1:start].isalnum()  # after a letter or digit: a generated key only
         for number in self._kept(match.string):
             row = self._rows[number]
             found = _row_pattern(row).match(encoded, start)
             value = found and found.group(1).decode()
+            # a vendor prefix after a letter or digit (:func:`prefixed`): a generated key only
+            glued = bool(found) and prefixed(row.regex) and encoded[found.start(1) - 1:found.start(1)].isalnum()
             if value and all(_HOLDS[c].search(value) for c in row.holds) and not (glued and not key_shaped(value)):
                 yield row.name, value
                 return
