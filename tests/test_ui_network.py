@@ -24,6 +24,7 @@ from test_oauth import ISSUER, KID, Issuer
 from uiserver import browser, listening, shoot
 
 from memvault.server import cli
+from memvault.server.auth import CLOCK_SKEW_S
 from memvault.server.config import Config, HttpConfig
 from memvault.server.http import CONNECTIONS_PER_ADDRESS, FAILED_AUTH_PER_MINUTE, RateLimiter
 from memvault.server.runtime import Runtime
@@ -275,8 +276,9 @@ def test_a_jwt_session_ends_when_the_token_expires(tmp_path, monkeypatch, real_e
         logins = network(runtime, http)
         with listening(lambda _: build(runtime, "t", [], lambda _: running(runtime), logins)) as port:
             ends = time.time() + 4.0  # fractional (RFC 7519 §2 allows it); room for signing in on a loaded machine
-            token = jwt.encode({"iss": ISSUER, "aud": f"{ORIGIN}/mcp", "sub": "u", "iat": int(time.time()),
-                                "exp": ends, "org": "acme", "scope": "memvault:read"}, issuer.key,
+            # a token is served up to CLOCK_SKEW_S past its exp (the issuer's clock may run behind)
+            token = jwt.encode({"iss": ISSUER, "aud": f"{ORIGIN}/mcp", "sub": "u", "iat": int(time.time()) - 120,
+                                "exp": ends - CLOCK_SKEW_S, "org": "acme", "scope": "memvault:read"}, issuer.key,
                                algorithm="RS256", headers={"kid": KID})
             person = people(f"http://127.0.0.1:{port}")
             assert person.sign_in(token).status_code == 303
