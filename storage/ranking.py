@@ -290,9 +290,12 @@ def restates(memory: Memory, best: Memory, cosine: float) -> bool:
     their words shared, and the values one states all among the other's. "Team lunch happens at the café on
     Rue Saint-Honoré" restates "The team lunch is at the café on Rue Saint-Honoré"; "Our SLA for
     priority-2 incidents ..." does not restate "... priority-1 ...", nor "Paris" "Berlin"."""
-    if cosine < RESTATED_COSINE or not memory.content or not best.content:
-        return False
-    if disagreement(best.content, memory.content) is not None:
+    return cosine >= RESTATED_COSINE and _says_alike(memory, best)
+
+
+def _says_alike(memory: Memory, best: Memory) -> bool:
+    """:func:`restates` without the cosine: what its words alone decide."""
+    if not memory.content or not best.content or disagreement(best.content, memory.content) is not None:
         return False
     mine, theirs = (frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS)
                     for text in (memory.content, best.content))
@@ -416,11 +419,13 @@ def best_first(hits: list[Scored]) -> list[Scored]:
 
 def _restating(top: list[int], c: Candidates, similarities: Callable[[int, list[int]], dict[int, float]]) -> set[int]:
     """The first of ``top`` and those of the rest that restate it (:func:`restates`); empty when none does.
-    One cosine read: the first against the rest."""
-    if len(top) < 2:
+    The words decide first; the cosines are read (one read, the first against those left) only when
+    some hit's words say what the first's say, so most recalls read none."""
+    alike = [s for s in top[1:] if _says_alike(c.rows[s], c.rows[top[0]])]
+    if not alike:
         return set()
-    cosines = similarities(top[0], top[1:])
-    found = {s for s in top[1:] if restates(c.rows[s], c.rows[top[0]], cosines.get(s, -1.0))}
+    cosines = similarities(top[0], alike)
+    found = {s for s in alike if cosines.get(s, -1.0) >= RESTATED_COSINE}
     return found | {top[0]} if found else set()
 
 
