@@ -6,8 +6,8 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +103,17 @@ def new_key(db: Path | str, tenant: str, **kwargs: Any) -> str:
 
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+
+
+@contextmanager
+def stdio_and_http(folder: Path) -> Iterator[tuple[Any, HttpServer]]:
+    """A stdio server and an HTTP server without authentication, each on its own store in ``folder``;
+    both closed after."""
+    from wire import StdioServer
+
+    stdio, http = StdioServer(folder / "stdio.db"), HttpServer(folder / "http.db", "--auth", "none")
+    try:
+        yield stdio, http
+    finally:
+        stdio.close()
+        http.close()

@@ -16,7 +16,7 @@ import sys
 
 import httpx2
 import pytest
-from httpwire import HttpServer
+from httpwire import stdio_and_http
 from wire import StdioServer
 
 from conftest import server_env
@@ -31,12 +31,8 @@ HEADERS = {"content-type": "application/json", "accept": "application/json, text
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("wire")
-    stdio = StdioServer(folder / "stdio.db")
-    http = HttpServer(folder / "http.db", "--auth", "none")
-    yield stdio, http
-    stdio.close()
-    http.close()
+    with stdio_and_http(tmp_path_factory.mktemp("wire")) as (stdio, http):
+        yield stdio, http
     assert stdio.proc.returncode == 0  # stdin closed: the stdio server ended, after every refusal above
 
 

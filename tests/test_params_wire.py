@@ -9,8 +9,7 @@ import json
 
 import httpx2
 import pytest
-from httpwire import HttpServer
-from wire import StdioServer
+from httpwire import stdio_and_http
 
 from memvault.server.params import takes
 
@@ -22,12 +21,8 @@ TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789AB"  # a GitHub token's sh
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("params")
-    stdio = StdioServer(folder / "stdio.db")
-    http = HttpServer(folder / "http.db", "--auth", "none")
-    yield stdio, http
-    stdio.close()
-    http.close()
+    with stdio_and_http(tmp_path_factory.mktemp("params")) as both:
+        yield both
 
 
 def send(servers, transport: str, method: str, params: object = None) -> dict:
