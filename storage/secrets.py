@@ -160,33 +160,40 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
     return found
 
 
-def _scan(text: str, line_of: Callable[[int], int] | None = None) -> list[tuple[str, int]]:
-    """``(label, 1-based line)`` of each credential in ``text``, first line first, in time
-    linear in its length: each detector's patterns run once over the whole text. ``line_of``:
-    the line an offset of ``text`` stands for in the text the caller was given."""
+def _scan(text: str, line_of: Callable[[int], int] | None = None,
+          most: int | None = MOST_FOUND) -> list[tuple[str, int, int]]:
+    """``(label, first line, last line)`` (1-based) of each credential in ``text``, first line first, at
+    most ``most`` per detector (None: every one), in time linear in its length: each detector's patterns
+    run once over the whole text. ``line_of``: the line an offset of ``text`` stands for in the text the
+    caller was given."""
     from .secret_tables import key_formats
 
     lines = text.splitlines()
     joined = "\n".join(lines)  # a line break of any kind is one newline, so lines keep their numbers
-    named: list[tuple[str, int]] = []
-    spans: list[tuple[int, int, int]] = []  # of each named: its line, and its value's start and end
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
+    named: list[tuple[str, int, int]] = []
+    seen: set[tuple[str, int]] = set()
+    on_line: dict[int, list[tuple[int, int, int]]] = {}  # line -> (index in named, value's start, end)
     formats = {row.name for row in key_formats()}
-    for offset, number, kind, value, _ in sorted(_values(joined, lines, line_of), key=lambda f: f[1]):
+    for offset, number, kind, value, end in sorted(_values(joined, lines, line_of, most), key=lambda f: f[1]):
         stop = offset + len(value)
+        last = bisect.bisect_right(starts, max(offset, end - 1)) if line_of is None else line_of(max(offset, end - 1))
         # One credential found by two detectors (the same or overlapping values) is named once: by its
         # format where one detector knows it ("key=sk_live_...": a Stripe key, not an IBM Cloud one),
         # and of two formats by the one matching more of it (a PuTTY key, not a private key).
-        same = next((i for i, (line, start, end) in enumerate(spans) if line == number and start < stop
-                     and offset < end), None)
+        same = next(((i, start, stop_) for i, start, stop_ in on_line.get(number, ()) if start < stop
+                     and offset < stop_), None)
         if same is not None:
-            _, start, end = spans[same]
-            better = named[same][0] not in formats or stop - offset > end - start
-            if kind in formats and better and (kind, number) not in named:
-                named[same] = (kind, number)
-                spans[same] = (number, offset, stop)
-        elif (kind, number) not in named:
-            named.append((kind, number))
-            spans.append((number, offset, stop))
+            i, start, stop_ = same
+            better = named[i][0] not in formats or stop - offset > stop_ - start
+            if kind in formats and better and (kind, number) not in seen:
+                seen.add((kind, number))
+                named[i] = (kind, number, max(last, named[i][2]))
+                on_line[number] = [(j, offset, stop) if j == i else (j, a, b) for j, a, b in on_line[number]]
+        elif (kind, number) not in seen:
+            seen.add((kind, number))
+            on_line.setdefault(number, []).append((len(named), offset, stop))
+            named.append((kind, number, last))
     return named
 
 
@@ -239,28 +246,36 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
     no lock.
     """
-    return [_found(text) for text in texts]
+    return [[(kind, line) for kind, line, _ in _found(text)] for text in texts]
 
 
-def _found(text: str, clean: str | None = None) -> list[tuple[str, int]]:
-    """:func:`find_secrets` of one text; ``clean``: a reading of it known to hold none (every value the
-    detectors find in it is filtered out), not read again."""
+def _plain(text: str) -> str:
+    """``text`` as a reader sees it (``validate.bare``) with the marks around a credential's name taken away
+    and a document's structures written as ``name: value`` lines (``secret_marks.unmarked``); the same lines."""
+    from .validate import bare
+
+    return unmarked("\n".join(bare(text).splitlines()))
+
+
+def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -> list[tuple[str, int, int]]:
+    """``(label, first line, last line)`` of the credentials of one text in every reading of
+    :func:`find_secrets`, at most ``most`` per detector and reading (None: every one); ``clean``: a reading
+    of it known to hold none (every value the detectors find in it is filtered out), not read again."""
     from .validate import bare, joined, nfc
 
-    found: list[tuple[str, int]] = []
+    found: dict[tuple[str, int], int] = {}  # (label, first line) -> last line
     text = _placed_masked(text)  # memvault's own marker where a URL's password stood is no keyword
     together = joined(text)
     # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
     shown = joined(displayed(text)) if "\u202e" in text else together
-    # the labels without the marks around them and with one space inside them (``secret_marks``)
-    plain = unmarked("\n".join(bare(text).splitlines()))
-    for form in dict.fromkeys((text, nfc(text), bare(text), together, latin_lookalikes(together), shown, plain)):
-        if form != clean:
-            found += [f for f in _scan(form) if f not in found]
+    scans = [_scan(form, most=most) for form in dict.fromkeys(
+        (text, nfc(text), bare(text), together, latin_lookalikes(together), shown, _plain(text))) if form != clean]
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
-        found += [f for f in _scan(*unwrapped) if f not in found]
-    return found
+        scans.append(_scan(*unwrapped, most=most))
+    for kind, first, last in itertools.chain(*scans):
+        found[kind, first] = max(last, found.get((kind, first), first))
+    return [(kind, first, last) for (kind, first), last in found.items()]
 
 
 def scanned_fields(fields: Mapping[str, str | list[str] | None]) -> dict[str, str]:
@@ -480,13 +495,14 @@ def _replaced_lines(text: str, named: dict[int, str]) -> str:
 
 def _masked(text: str, kinds: set[str]) -> str:
     """``text`` with the markers ``[kind]`` of ``kinds`` and those of an earlier redaction
-    (``_PLACED``) blanked to ``[####]`` (same length, so lines and offsets stay): the later
-    readings must not take a marker's words ("password") for a keyword."""
+    (``_PLACED``) blanked to ``[----]`` (same length, so lines and offsets stay): the later
+    readings must not take a marker's words ("password") for a keyword, and a document stays one
+    (``[####]`` opened a YAML comment inside a flow sequence: a YAML text no longer parsed)."""
     text = _placed_masked(text)
     if not kinds:
         return text
     marker = re.compile("|".join(re.escape(f"[{kind}]") for kind in sorted(kinds, key=len, reverse=True)))
-    return marker.sub(lambda m: "[" + "#" * (len(m.group(0)) - 2) + "]", text)
+    return marker.sub(lambda m: "[" + "-" * (len(m.group(0)) - 2) + "]", text)
 
 
 # A bracketed span between ":" and "@" ("admin:[password in a URL]@db"), a marker :func:`redact` wrote
@@ -541,25 +557,6 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     return result + ends, tuple(sorted(kinds))
 
 
-def _unmarked_lines(result: str, kinds: set[str]) -> str:
-    """``result`` with each line holding a credential found only without the marks around its name
-    (``secret_marks.unmarked``, as :func:`_found` reads it) replaced by ``[kind]``, every one in one
-    pass (:func:`_found` names at most ``MOST_FOUND`` a pass: a text of thousands took a pass each few);
-    ``kinds`` gains theirs."""
-    from .validate import bare
-
-    masked = _masked(result, kinds)
-    plain = unmarked("\n".join(bare(masked).splitlines()))
-    if plain == masked or plain.count("\n") != result.count("\n"):
-        return result
-    starts = [0, *itertools.accumulate(len(line) + 1 for line in plain.split("\n"))]
-    named = {number: kind for offset, _, kind, _, end in _values(plain, plain.split("\n"), most=None)
-             for number in range(bisect.bisect_right(starts, offset),
-                                 bisect.bisect_right(starts, max(offset, end - 1)) + 1)}
-    kinds.update(named.values())
-    return _replaced_lines(result, named)
-
-
 def _redact_once(text: str) -> tuple[str, set[str]]:
     """One reading of :func:`redact`'s: ``text`` (no line break at its end) redacted, and the kinds."""
     kinds: set[str] = set()
@@ -569,10 +566,17 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
     joined = "\n".join(kept.splitlines())
     read = _placed_masked(joined)  # the same length: its offsets are joined's
     blocks = _KeyBlocks(joined)
-    # Longest first where two start together, then the first detector's (a key format before a named one).
-    spans = sorted((offset, -_value_end(blocks, value, end), order, kind)
-                   for order, (offset, _, kind, value, end) in enumerate(_values(read, read.split("\n"),
-                                                                                   most=None)))
+    values = _values(read, read.split("\n"), most=None)
+    spans = [(offset, -_value_end(blocks, value, end), order, kind)
+             for order, (offset, _, kind, value, end) in enumerate(values)]
+    # What a document's structure makes a credential, read before anything is replaced (a replaced YAML
+    # alias named "password" leaves its anchor's value unnamed): the lines of each that no span touches.
+    inline = {line for _, line, _, _, _ in values}
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in read.split("\n"))]
+    spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
+              for order, (kind, first, last) in enumerate(_scan(_plain(read), most=None))
+              if not inline.intersection(range(first, last + 1))]
+    spans.sort()  # longest first where two start together, then the first detector's (a key format first)
     pieces: list[str] = []
     at = 0
     for start, minus_end, _, kind in spans:
@@ -584,24 +588,20 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         kinds.add(kind)
         at = _continued(joined, end)
     result = "".join(pieces) + joined[at:]
-    from .validate import nfc
-
-    unwrapped = _unwrapped(nfc(_masked(result, kinds)))
-    if unwrapped is not None:
-        whole, line_of = unwrapped
-        named = {number: kind for offset, _, kind, value, end in _values(whole, whole.splitlines(), most=None)
-                 for number in range(line_of(offset), line_of(max(offset, end - 1)) + 1)}
-        kinds.update(named.values())
-        result = _replaced_lines(result, named)
-    result = _unmarked_lines(result, kinds)
     # Read as it stands, a text this reading left as it was holds nothing (``spans`` found nothing in it).
     clean = read if result == joined and not kinds else None
     for _ in range(REDACT_PASSES):
-        found = _found(_masked(result, kinds), clean)
+        # Every reading's every line at once: a line replaced can break the structure (a YAML alias's
+        # anchor) that made another line's value a credential.
+        found = _found(_masked(result, kinds), clean, most=None)
         if not found:
             return result, kinds
-        kinds.update(kind for kind, _ in found)
-        result = _replaced_lines(result, {line: kind for kind, line in found})
+        named: dict[int, str] = {}
+        for kind, first, last in found:
+            for number in range(first, last + 1):
+                named.setdefault(number, kind)
+        kinds.update(named.values())
+        result = _replaced_lines(result, named)
     found = find_secrets(_masked(result, kinds))[0]
     kinds.update(kind for kind, _ in found)
     return (f"[{found[0][0]}]" if found else result), kinds

@@ -228,14 +228,7 @@ def test_the_check_takes_linear_time_on_runs_decoys_and_breaks(shape: str) -> No
     assert _grows_linearly(lambda size: _round41(size)[shape]) is None
 
 
-# Known, not fixed (stop 49's closing note): redaction of YAML aliases grows about 3 times a doubling
-# (0.41 s at 64 KiB, 1.22 s at 128 KiB, 4.1 s at 256 KiB on a quiet machine); the check itself is linear.
-SUPERLINEAR_REDACTION = {"aliases"}
-
-
-@pytest.mark.parametrize("shape", [
-    pytest.param(shape, marks=pytest.mark.xfail(reason="redaction is super-linear on YAML aliases", strict=False))
-    if shape in SUPERLINEAR_REDACTION else shape for shape in _round41(0)])
+@pytest.mark.parametrize("shape", _round41(0))
 def test_redaction_takes_linear_time_on_runs_decoys_and_breaks(shape: str) -> None:
     from memvault.storage.secrets import redact
 
