@@ -421,14 +421,17 @@ def spelled_out(question: list[str], text: str) -> list[str]:
     (docs/retrieval-tuning.md#acronyms); each word once. Linear in the two texts for each distinct
     acronym (a question of one acronym repeated 1,000 times took 34 s against 8 long memories)."""
     said = _NAME.findall(text)
-    spoken, asked = _initials(said), _initials(question)
-    found: dict[str, None] = {}
     named = set(said)
-    for word in dict.fromkeys(w for w in question if _ACRONYM.fullmatch(w) and w not in named):
-        if _spelling(word, said, spoken):
-            found[word] = None
-    for acronym in sorted({w for w in said if _ACRONYM.fullmatch(w)} - set(question)):
-        found.update(dict.fromkeys(_spelling(acronym, question, asked)))
+    asking = [w for w in dict.fromkeys(question) if _ACRONYM.fullmatch(w) and w not in named]
+    saying = sorted({w for w in said if _ACRONYM.fullmatch(w)} - set(question))
+    found: dict[str, None] = {}
+    if asking:  # most texts and questions hold no acronym: no initials read
+        spoken = _initials(said)
+        found.update((word, None) for word in asking if _spelling(word, said, spoken))
+    if saying:
+        asked = _initials(question)
+        for acronym in saying:
+            found.update(dict.fromkeys(_spelling(acronym, question, asked)))
     return list(found)
 
 

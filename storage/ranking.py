@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
-from .contradiction import about_another_value, contradicts, disagreement, names_subject, stem, values
+from .contradiction import about_another_value, contradicts, disagreement, least_cosine, names_subject, stem, values
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -217,12 +217,14 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             continue
         later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at),
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        rivals = [seq for seq in later if not upheld(old, c.rows[seq])
+        # The vectors first: a pair under both cosine gates contradicts nothing whatever its words say.
+        cosines = similarities(older, later) if later else {}
+        rivals = [seq for seq in later if cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)
+                  and not upheld(old, c.rows[seq])
                   and (reason := disagreement(old.content or "", c.rows[seq].content or "")) is not None
                   and not about_another_value(question, reason)
                   and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
                   and not names_subject(question, old.content or "", c.rows[seq].content or "")]
-        cosines = similarities(older, rivals) if rivals else {}
         for newer in rivals:
             new = c.rows[newer]
             if contradicts(old.content or "", new.content or "", cosines.get(newer, -1.0), SAME_SUBJECT):
