@@ -133,7 +133,8 @@ class Runtime:
             with self._idle:
                 self._calls += 1
             try:
-                return fn(self.store(), caller, **kwargs)
+                with self.worker.serving():  # the background turns wait
+                    return fn(self.store(), caller, **kwargs)
             finally:
                 with self._idle:
                     self._calls -= 1

@@ -41,7 +41,7 @@ SENTENCE_CHARS = 160  # of each source's first sentence, quoted in its digest
 SOURCES_PER_DIGEST = 40
 STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are: compared for contradictions
 NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
-SCAN_BATCH = 200  # new memories compared per step (the mark is saved after each)
+SCAN_BATCH = 25  # new memories compared per step, the mark saved after each (docs/storage-tuning.md#consolidation-steps)
 PAIRS_KEPT = 1_000  # contradicting pairs kept for review at most, newest first (review shows 20)
 PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, compared by a later scan
 # Memories read a page at a time for the decayed list, oldest written first, until it holds
@@ -121,17 +121,13 @@ def consolidate(
     (what was committed stays, a run again goes on)."""
     report = Report()
     now = store.clock() if now is None else now
-    for tenant in _tenants(store, now):
+    for tenant in maintenance.own(store).tenants():
         compact(store, tenant, now, report, stop, progress)
         scan(store, tenant, now, report, stop)
     if report.finished:
         with _timed(report):
             maintenance.own(store).put_setting(LAST_RUN, str(now))
     return report
-
-
-def _tenants(store: Store, now: int) -> list[str]:
-    return sorted(maintenance.own(store).stats(now)["by_scope"])  # type: ignore[arg-type]
 
 
 @contextmanager

@@ -6,11 +6,12 @@ More: docs/storage-tuning.md#maintenance."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent import futures
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -35,6 +36,8 @@ WORKER_THREAD = "memvault-worker"
 # An expired memory is hidden at once and its content erased (like forget) by the worker
 # after the first write or start-up at least this long after it expired, so expiries share a scrub.
 EXPIRY_GRACE_MS = 3_600_000
+QUIET_S = 0.2  # a background turn waits this long after a call (an agent's next call often follows at once)
+HELD_MAX_S = 2.0  # ... and never longer than this: under calls without end, a step every HELD_MAX_S
 NOTE_WAIT_S = 2.0  # a review read waits at most this long for pairs remember just found
 SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
 
@@ -43,8 +46,10 @@ class Worker:
     """One thread and its queue running every background job of a store, one at a time,
     in the order asked (aiosqlite's model: one thread drains a queue of calls). A named job
     asked for while it waits is not queued twice; a long job runs in turns (:meth:`in_turns`),
-    so a scrub waits for one step of it at most. The thread starts with the first job;
-    :meth:`close` runs the jobs queued and stops it."""
+    so a scrub waits for one step of it at most, and yields to the calls a server serves
+    (:meth:`serving`): its turns wait while one is served and ``QUIET_S`` after, at most
+    ``HELD_MAX_S``. The thread starts with the first job; :meth:`close` runs the jobs queued and
+    stops it."""
 
     def __init__(self) -> None:
         self._jobs: OrderedDict[object, tuple[Callable[[], Any], Future[Any]]] = OrderedDict()
@@ -52,7 +57,34 @@ class Worker:
         self._thread: threading.Thread | None = None
         self._every: tuple[float, str, Callable[[], object]] | None = None
         self._next_round = 0.0
+        self._turns: set[object] = set()  # the names of the jobs queued by in_turns
+        self._serving = 0  # calls served now (:meth:`serving`)
+        self._served_at = -QUIET_S  # time.monotonic() when the last one ended
+        self._held_since: float | None = None  # since when a turn waits for the calls
         self.closing = False
+
+    @contextlib.contextmanager
+    def serving(self) -> Iterator[None]:
+        """Around a call a server serves: the background turns wait for it (a consolidation's
+        step took the GIL from recalls: twice their time at 100,000 memories)."""
+        with self._changed:
+            self._serving += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._serving -= 1
+                self._served_at = time.monotonic()
+                self._changed.notify()
+
+    def _turns_held_until(self, now: float) -> float:
+        """When the queued turns may run (``now`` or before: at once). Under the queue's lock."""
+        if self.closing or not self._serving and now - self._served_at >= QUIET_S:
+            return now
+        if self._held_since is None:
+            self._held_since = now
+        deadline = self._held_since + HELD_MAX_S
+        return deadline if self._serving else min(deadline, self._served_at + QUIET_S)
 
     def submit(self, name: str | None, job: Callable[[], T]) -> Future[T]:
         """Queue ``job``; while a job of that ``name`` waits, its future instead (None: always
@@ -85,22 +117,28 @@ class Worker:
 
     def in_turns(self, name: str, job: Callable[[Callable[[], bool]], object]) -> None:
         """Queue ``job(stop)``, which calls ``stop()`` before each of its steps and returns
-        when it is true: after its first step of a turn once another job waits (``job`` is
-        queued again behind it and must go on where it stopped), and when the worker closes."""
+        when it is true: after its first step of a turn once another job waits or a call is
+        served (``job`` is queued again behind it and must go on where it stopped), and when the
+        worker closes."""
         def turn() -> None:
             calls, yielded = 0, False
 
             def stop() -> bool:
                 nonlocal calls, yielded
                 calls += 1
-                yielded = calls > 1 and bool(self._jobs)
+                yielded = calls > 1 and bool(self._jobs or self._serving)
                 return yielded or self.closing
 
             job(stop)
             if yielded:
-                self.submit(name, turn)
+                self._queue_turn(name, turn)
 
-        self.submit(name, turn)
+        self._queue_turn(name, turn)
+
+    def _queue_turn(self, name: str, turn: Callable[[], None]) -> None:
+        with self._changed:  # (re-entrant: submit takes it again)
+            self._turns.add(name)
+            self.submit(name, turn)
 
     def close(self) -> None:
         """Run the jobs already queued (turns stop at once, nothing new is queued), then stop the thread."""
@@ -122,11 +160,22 @@ class Worker:
                     seconds, name, job = self._every
                     self._next_round = time.monotonic() + seconds
                     self._jobs.setdefault(name, (job, Future()))
-                if self._jobs:
-                    return self._jobs.popitem(last=False)
-                if self.closing:
+                now = time.monotonic()
+                self._turns.intersection_update(self._jobs)  # (a turn queued while closing never was)
+                if not self._turns:
+                    self._held_since = None
+                held_until = self._turns_held_until(now) if self._turns else now
+                for name in self._jobs:  # the first queued, but a turn only once the calls let it
+                    if name not in self._turns or held_until <= now:
+                        if name in self._turns:
+                            self._turns.discard(name)
+                            self._held_since = None
+                        return name, self._jobs.pop(name)
+                if self.closing and not self._jobs:
                     return None
-                self._changed.wait(None if self._every is None else self._next_round - time.monotonic())
+                wake = [t for t in (held_until if self._jobs else None,
+                                    None if self._every is None else self._next_round) if t is not None]
+                self._changed.wait(min(wake) - now if wake else None)
 
     def _run(self) -> None:
         while (queued := self._next()) is not None:
@@ -334,7 +383,7 @@ def stats(store: Store) -> dict[str, object]:
 
 
 def own(store: Store) -> SqliteBackend | PostgresBackend:
-    """The store's backend with its own methods outside the contract (``stats``, ``check``,
+    """The store's backend with its own methods outside the contract (``stats``, ``tenants``, ``check``,
     ``rebuild_keyword_index``, ``reset_vectors``, ``put_setting``, ``warm_up``: the same on both)."""
     return store.backend  # type: ignore[return-value]
 

@@ -147,6 +147,12 @@ class PostgresBackend:
                 "by_scope": by_scope,
             }
 
+    def tenants(self) -> list[str]:
+        """The tenants holding current memories, from the counts kept as memories change (no scan)."""
+        with self.read(None) as r:
+            return [row[0] for row in r._all(
+                "SELECT DISTINCT tenant FROM memory_counts WHERE current > 0 ORDER BY tenant")]
+
     def check(self) -> list[str]:
         """Every inconsistency of the database's structures, as sentences (``maintenance.check``)."""
         problems: list[str] = []

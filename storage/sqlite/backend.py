@@ -330,6 +330,12 @@ class SqliteBackend:
         with self.read(None) as tx:
             return {"database": self.location, "encrypted": self._key is not None, **health.stats(tx.conn, now)}
 
+    def tenants(self) -> list[str]:
+        """The tenants holding current memories, from the counts kept as memories change (no scan)."""
+        with self.read(None) as tx:
+            return [row[0] for row in tx.conn.execute(
+                "SELECT DISTINCT tenant FROM memory_counts WHERE current > 0 ORDER BY tenant")]
+
     def check(self) -> list[str]:
         """SQLite's and FTS5's integrity checks and the agreement of the derived indexes (see ``health.check``)."""
         with self.read(None) as tx:
