@@ -24,11 +24,19 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
                 "stg": "staging", "development": "development", "dev": "development", "test": "testing",
                 "testing": "testing", "qa": "qa", "sandbox": "sandbox", "preview": "preview"}
 
+# Closed sets of alternatives written as common words: one in place of another is another thing
+# ("the web app" for "the mobile app", "the pro plan" for "the free plan", "gold" for "silver").
+ALTERNATIVES = {
+    **dict.fromkeys(("web", "mobile", "ios", "android", "desktop", "macos", "windows", "linux"), "platform"),
+    **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter"), "tier"),
+    **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
+}
+
 
 def sibling(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)``: a word of ``question`` that ``content`` lacks and a word of
     ``content`` of the same type (:func:`_type`: a name, a code with digits of one form, a month, a
-    weekday, an environment), not in the question, in its place: both followed by the same word
+    weekday, an environment, a platform, a tier, a level), not in the question, in its place: both followed by the same word
     ("Q2 security" / "Q1 security", "Paris office" / "Berlin office", "Maria prefer" / "Kenji
     prefers") or after the same word, stop words aside ("account for production" / "account for
     staging"), or codes sharing their first or last part ("es-logs-01" / "es-logs-02"); None when
@@ -80,7 +88,7 @@ def _folded(word: str) -> str:
 
 
 def _type(word: str) -> str | None:
-    """"month", "weekday", "environment", "code:<form>" (a digit or an inner "-", "_" or "." in it:
+    """"month", "weekday", "environment", a set of ``ALTERNATIVES`` ("platform", "tier", "level"), "code:<form>" (a digit or an inner "-", "_" or "." in it:
     "Q2" and "Q7" share the form "a9", "es-logs-01" "a-a-9", "search-api" "a-a"), "name" (capitalized, not all capitals of three or more), or None."""
     lower = _folded(word)
     if lower in MONTHS:
@@ -89,6 +97,8 @@ def _type(word: str) -> str | None:
         return "weekday"
     if lower in ENVIRONMENTS:
         return "environment"
+    if lower in ALTERNATIVES:
+        return ALTERNATIVES[lower]
     if any(c.isdigit() for c in word) or _PARTS.search(word.strip("._-")):
         return _type_of(lower)
     if word[:1].isupper() and lower not in STOP_WORDS and not (len(word) > 2 and word.isupper()):

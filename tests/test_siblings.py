@@ -11,8 +11,8 @@ from memvault.storage.siblings import sibling
 from memvault.storage.store import Store
 from memvault.tools import handlers
 
-# A name, a code of one form, a month, a weekday or an environment in place of another. Common words in
-# place of others ("web" / "mobile app", "enterprise" / "free-tier customers") are not read (docs/limits.md).
+# A name, a code of one form, a month, a weekday, an environment, a platform, a plan's tier or a level in
+# place of another. Other common words in place of others are not read (docs/limits.md).
 NEAR_MISSES = [
     ("when is the Q2 security audit deadline?", "The Q1 security audit deadline is 2027-03-15."),
     ("what is our SLA for priority-2 incidents?", "Our SLA for priority-1 incidents is a 15 minute response."),
@@ -25,6 +25,11 @@ NEAR_MISSES = [
     ("what port does the staging database use?", "The production database is db-prod-01.internal on port 5432."),
     ("what is planned for May 2027?", "The Munich datacenter migration is planned for April 2027."),
     ("what did we decide on Tuesday morning?", "On Monday morning we decided to freeze the API schema."),
+    # common words of a closed set (siblings.ALTERNATIVES): a platform, a plan's tier, a level
+    ("what framework does the mobile app use?", "The web app uses Next.js with server components."),
+    ("what is the rate limit on the free plan?", "The enterprise plan allows 10,000 requests a minute."),
+    ("what do silver members get?", "Gold members get free shipping and early access."),
+    ("how do we sign the Android build?", "The iOS build is signed with the distribution certificate."),
 ]
 ANSWERS = [
     ("where is the team lunch?", "The team lunch is at the café on Rue Saint-Honoré."),
@@ -40,6 +45,9 @@ ANSWERS = [
     ("Which Sentry project receives frontend errors?", "Backend errors go to the Sentry project quorvel-backend."),
     ("What did we find out in the April 2024 long-context experiment?", "exp-0419: 500k. Long-context retrieval held."),
     ("what did we decide on 2026-11-27T09:00+01:00?", "We decided to move the nightly backup to 02:00 UTC"),
+    ("what framework does the web app use?", "The web app uses Next.js with server components."),
+    ("do I have free time on Friday?", "I have free time on Friday afternoon."),
+    ("how do I reset the password on the pro plan?", "To reset a password on any plan, use the account page."),
 ]
 
 
