@@ -278,7 +278,11 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
         if budget[0] > 0 and value.strip():
             budget[0] -= 1
             line = first + node.start_mark.line + (node.style in ("|", ">"))
-            out.setdefault(line, []).append(f"{_named(name)}: {value}")
+            # a literal block's lines are the text's, each read as the value's: the others read as one line
+            parts = value.splitlines() if node.style == "|" else [" ".join(value.splitlines())]
+            for at, part in enumerate(parts):
+                if part.strip():
+                    out.setdefault(line + at, []).append(f"{_named(name)}: {part.strip()}")
 
     seen: set[int] = set()
     stack: list[tuple[object, str | None]] = [(root, None)]
@@ -455,9 +459,9 @@ def _paths(lines: list[str], out: dict[int, str]) -> None:
 
 
 def structured(text: str, found: Mapping[int, str] | None = None) -> str:
-    """``text`` (line breaks single newlines) with the lines the module's structures rewrite, the same
-    number of lines, and those of ``found`` (:func:`parsed`) the structures leave; ``text`` itself when
-    none is. Linear."""
+    """``text`` (line breaks single newlines) with the lines the module's structures rewrite and those of
+    ``found`` (:func:`parsed`) in their place, the same number of lines; ``text`` itself when none is.
+    Linear."""
     lines = text.split("\n")
     out: dict[int, str] = {}
     if "|" in text:
@@ -471,9 +475,9 @@ def structured(text: str, found: Mapping[int, str] | None = None) -> str:
     _paths(lines, out)
     if "{" in text:
         _inline_pairs(lines, out)
-    for number, line in (found or {}).items():
-        if number < len(lines):
-            out.setdefault(number, line)
+    # a parsed document's lines over the structures' guesses: a YAML block's second line is its value,
+    # not the value of a label standing on the first
+    out.update((number, line) for number, line in (found or {}).items() if number < len(lines))
     if not out:
         return text
     return "\n".join(out.get(number, line) for number, line in enumerate(lines))

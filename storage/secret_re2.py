@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import string
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -97,7 +98,19 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
                 if valid is None or valid(value):  # at the value: a match may start at the line break before it
                     at = match.start() + match.group(0).find(value)
                     whole_match = values is None and at == match.start()  # named values are whole
-                    yield at, label, value, match.end() if whole_match else at + len(value)
+                    yield at, label, value, _key_end(text, at + len(value), match.end()) if whole_match \
+                        else at + len(value)
+
+
+_KEY_CHARS = frozenset(string.ascii_letters + string.digits + "_-+/=.")
+
+
+def _key_end(text: str, least: int, end: int) -> int:
+    """``end`` moved back over what a pattern took after the key (its boundary: the line break or
+    space that follows a GitLab token), never before ``least``: the marker keeps the next line's."""
+    while end > least and text[end - 1] not in _KEY_CHARS:
+        end -= 1
+    return end
 
 
 class _TextMatch:

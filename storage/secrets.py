@@ -573,9 +573,11 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
     # alias named "password" leaves its anchor's value unnamed): the lines of each that no span touches.
     inline = {line for _, line, _, _, _ in values}
     starts = [0, *itertools.accumulate(len(line) + 1 for line in read.split("\n"))]
-    spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
-              for order, (kind, first, last) in enumerate(_scan(_plain(read), most=None))
-              if not inline.intersection(range(first, last + 1))]
+    plain = _plain(read)
+    if plain.count("\n") == read.count("\n"):  # (a flow mapping may be written over more lines)
+        spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
+                  for order, (kind, first, last) in enumerate(_scan(plain, most=None))
+                  if not inline.intersection(range(first, last + 1))]
     spans.sort()  # longest first where two start together, then the first detector's (a key format first)
     pieces: list[str] = []
     at = 0

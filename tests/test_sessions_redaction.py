@@ -202,3 +202,32 @@ def test_marks_that_may_end_a_password_go_with_it(password: str, around: str):
     redacted, kinds = redact(text)
     assert kinds == ("password",) and password[-1] not in redacted.replace("[password]", ""), redacted
     assert redacted.startswith(around.split("{}")[0].rstrip('"')) and redact(redacted)[0] == redacted
+
+
+# A pattern that takes the character after a key as its boundary (detect-secrets' GitLab rows take the
+# line break or space after "glpat-..."): the marker stops at the key (trial 51: the next line was glued
+# to the marker, or the whole text replaced).
+BOUNDED = ["glpat-NqVwYS81VP7Hb1DX8pPd", "glrt-NqVwYS81VP7Hb1DX8pPd", "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"]
+
+
+@pytest.mark.parametrize("token", BOUNDED)
+@pytest.mark.parametrize("after", ["\nNEXT_LINE=1", "\nnext line 3", " and then, more words", ", the rest)", "\r\nlast"])
+@pytest.mark.parametrize("before", ["GITLAB_TOKEN=", "token ", ""])
+def test_a_key_s_marker_ends_where_the_key_ends(token: str, after: str, before: str):
+    text, kinds = redact(before + token + after)
+    assert token not in text and len(kinds) == 1
+    assert text == f"{before}[{kinds[0]}]{after.replace(chr(13), '')}"
+
+
+# A YAML document read into "name: value" lines (secret_documents.parsed) never changes the number of
+# lines (adversarial pass 52: a literal block's value kept its line break, so the reading had one line
+# more, and redaction raised IndexError: a Stop hook failed on every later turn of that session).
+@pytest.mark.parametrize("block", ["|", "|-", "|+", ">", ">-"])
+def test_a_block_scalar_in_a_document_never_breaks_redaction_and_each_of_its_lines_goes(block: str):
+    text = (f"creds:\n  private_value: {block}\n    zGx93JxiQskS14qbd87x\n    Qw8zLp2VxK9mTr4\n\n\n"
+            "db: {user: app, pass: 9ZwsjEJri9fVJsSheA7x, host: db}\nafter: the end")
+    redacted, kinds = redact(text)
+    assert "zGx93JxiQskS14qbd87x" not in redacted and "9ZwsjEJri9fVJsSheA7x" not in redacted
+    assert "Qw8zLp2VxK9mTr4" not in redacted or block.startswith(">")  # a folded block reads as one line
+    assert redacted.startswith("creds:\n  private_value:") and redacted.endswith("\nafter: the end")
+    assert redacted.count("\n") <= text.count("\n") and find_secrets(redacted) == [[]]
