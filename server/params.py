@@ -26,7 +26,7 @@ from memvault.storage.errors import shown
 _TYPE_WORDS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
                "array": "a list", "object": "an object"}
 # pydantic's error types in memvault's words (its message names a model class for an object)
-_MUST = {"missing": "is required", "model_type": "must be an object", "dict_type": "must be an object",
+MUST = {"missing": "is required", "model_type": "must be an object", "dict_type": "must be an object",
          "model_attributes_type": "must be an object", "string_type": "must be a string",
          "int_type": "must be an integer", "bool_type": "must be true or false", "list_type": "must be a list"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}$")  # a field's name shown as it is; any other key quoted
@@ -54,6 +54,11 @@ def _kind(prop: dict[str, Any]) -> str:
     return " or ".join(words) or "a value"
 
 
+def knows(method: str) -> bool:
+    """Whether ``method`` is a client request of the protocol (one whose params :func:`takes` describes)."""
+    return method in _params_models()
+
+
 def takes(method: str) -> str:
     """What ``method``'s params are, in words: ``an object with uri (a string)``; its required fields
     alone (the others are optional), or ``an object`` when it requires none."""
@@ -79,5 +84,5 @@ def params_refusal(method: str, exc: ValidationError) -> str:
     string; tools/call takes params as an object with name (a string)``."""
     error = exc.errors()[0]
     field = _field(tuple(error["loc"]))
-    why = _MUST.get(error["type"], error["msg"])
+    why = MUST.get(error["type"], error["msg"])
     return f"{field}: {why}; {method} takes params as {takes(method)}"

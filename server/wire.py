@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from memvault.storage.errors import shown
 
 from .checks import Checks, not_unicode, refusal
+from .params import MUST, knows, takes
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -192,13 +193,19 @@ def checked_message(item: object) -> tuple[JSONRPCMessage | None, dict[str, Any]
         if "method" not in item and ("result" in item or "error" in item):
             log.warning("a malformed response from the client was dropped (%s)", type(exc).__name__)  # never its text
             return None, None
+        request_id = item.get("id") if _usable(item.get("id")) else None
+        if "params" in item and not isinstance(item["params"], dict) and isinstance(item.get("method"), str) \
+                and knows(item["method"]) and request_id is not None:  # the envelope is right, the method's params are not (docs/tools.md)
+            method = item["method"]
+            return None, error_reply(request_id, INVALID_PARAMS,
+                                     f"params: must be an object; {method} takes params as {takes(method)}")
         reason = "nested too deeply"
         if isinstance(exc, ValidationError):
             first = exc.errors()[0]
-            reason = f"{'.'.join(str(p) for p in first['loc'][1:]) or 'message'}: {first['msg']}"
-        request_id = item.get("id")
-        return None, error_reply(request_id if _usable(request_id) else None, INVALID_REQUEST,
-                                 f"Invalid Request: {reason}")
+            where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+            why = 'must be "2.0"' if where == "jsonrpc" else MUST.get(first["type"], first["msg"])
+            reason = f"{where}: {why}"
+        return None, error_reply(request_id, INVALID_REQUEST, f"Invalid Request: {reason}")
     if isinstance(message, JSONRPCNotification) and isinstance(item, dict) and "id" in item:
         return None, error_reply(None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
     return message, None

@@ -49,6 +49,11 @@ CASES = [  # the trial's four, then the same kind on other methods and fields
     ("prompts/list", {"cursor": {"a": 1}}, "cursor: must be a string; prompts/list takes"),
     ("tools/call", {"name": "recall", "arguments": {"query": "x"}, "_meta": 5}, "_meta: must be an object; tools/call"),
     ("logging/setLevel", {"level": "loud"}, "level: Input should be 'alert', "),
+    # params that are no object at all (trial 52: -32600 and pydantic's "Input should be a valid dictionary")
+    ("tools/call", [1, 2], "params: must be an object; tools/call takes params as an object with name (a string)"),
+    ("resources/read", "x", "params: must be an object; resources/read takes params as an object with uri (a string)"),
+    ("tools/list", 5, "params: must be an object; tools/list takes params as an object"),
+    ("prompts/get", True, "params: must be an object; prompts/get takes"),
 ]
 
 
@@ -84,3 +89,20 @@ def test_a_refused_params_key_holding_a_credential_is_described_never_sent_back(
 def test_a_request_after_refused_params_is_still_served(servers, transport):
     send(servers, transport, "resources/read", {})
     assert "contents" in send(servers, transport, "resources/read", {"uri": "memory://boot"})["result"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("message, says", [
+    ({"jsonrpc": "1.0", "id": 5, "method": "tools/list"}, 'Invalid Request: jsonrpc: must be "2.0"'),
+    ({"jsonrpc": "2.0", "id": 5, "method": 7}, "Invalid Request: method: must be a string"),
+    ({"jsonrpc": "2.0", "id": 5, "method": "no/such", "params": "x"}, "Invalid Request: "),
+])
+def test_a_malformed_envelope_is_refused_in_memvaults_words(servers, transport, message, says):
+    stdio, http = servers
+    if transport == "stdio":
+        stdio.send_raw(json.dumps(message).encode() + b"\n")
+        reply = stdio.receive()
+    else:
+        reply = httpx2.post(http.url, json=message, headers=HEADERS, timeout=30).json()
+    assert reply["error"]["code"] == -32600 and reply["error"]["message"].startswith(says), reply
+    assert "Input should be" not in reply["error"]["message"]
