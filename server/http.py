@@ -11,10 +11,11 @@ import http as http_status
 import json
 import logging
 import math
-import re
 import os
+import re
 import socket
 import time
+from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
@@ -197,9 +198,9 @@ class Guard:
         target, wrong_target = _request_target(scope)
         refused = refused or wrong_target
         path = target.rstrip("/") or "/"
-        headers = [(k, v.lower() if allowed(v.lower().decode("latin-1"), self.allowed.get(k)) else v)
+        headers = [(k, _named(k, v) if allowed(_named(k, v).decode("latin-1"), self.allowed.get(k)) else v)
                    for k, v in _combined(scope["headers"])]
-        accept = {t.split(b";")[0].strip().lower() for k, v in headers if k == b"accept" for t in v.split(b",")}
+        accept = _accepted(v for k, v in headers if k == b"accept")
         sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
         if sse_only or not accept:
             headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
@@ -490,6 +491,27 @@ def _over_long(scope: Scope) -> Response | None:
         return _error(400, "invalid_request", f"the request line and headers are {size:,} bytes; "
                       f"the limit is {HEAD_MAX_BYTES:,}")
     return None
+
+
+_NOT_ACCEPTABLE = re.compile(rb";\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)", re.IGNORECASE)
+
+
+def _accepted(values: Iterable[bytes]) -> set[bytes]:
+    """The media types Accept headers name, lower-cased, but those of quality 0: "not acceptable"
+    (RFC 9110 §12.4.2; trial 52: ``application/json;q=0, text/event-stream`` got JSON)."""
+    return {item.split(b";")[0].strip().lower() for value in values for item in value.split(b",")
+            if not _NOT_ACCEPTABLE.search(item)}
+
+
+def _named(header: bytes, value: bytes) -> bytes:
+    """A Host or Origin as the guard compares it: lower-cased (names are case-insensitive), and a Host's
+    name without the dot that ends a fully qualified one ("localhost.:8000" is "localhost:8000", RFC 1034
+    §3.1)."""
+    value = value.lower()
+    if header == b"host" and not value.startswith(b"["):
+        name, colon, port = value.partition(b":")
+        value = name.removesuffix(b".") + colon + port
+    return value
 
 
 def allowed(text: str, patterns: list[str] | None) -> bool:

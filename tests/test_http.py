@@ -226,7 +226,8 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
     key = new_key(db, "acme")
     # a port is digits, whole (the SDK's "localhost:*" matched "localhost:1:2" as a prefix)
     for host in ("evil.example", f"attacker.test:{server.port}", f"localhost:{server.port}:1",
-                 f"127.0.0.1:{server.port}x", "localhost:", f"[::1]:{server.port}:80", "localhost.:1"):
+                 f"127.0.0.1:{server.port}x", "localhost:", f"[::1]:{server.port}:80", "evil.example.",
+                 f"localhost..:{server.port}", f"localhost.:{server.port}x"):
         described = _json_error(server.post(key, PING, host=host), 421, "invalid_host")
         assert "--allowed-host" in described and host not in described
     for origin in ("http://evil.example", f"https://127.0.0.1.evil.example:{server.port}",
@@ -238,7 +239,9 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
     assert "application/json" in _json_error(plain, 400, "invalid_request")
     allowed = server.post(key, PING, origin=f"http://localhost:{server.port}")
     assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
-    for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}", "localhost", f"LOCALHOST:{server.port}"):
+    # a fully qualified name's final dot is the same name (RFC 1034 §3.1; trial 51 got 421)
+    for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}", "localhost", f"LOCALHOST:{server.port}",
+                 f"localhost.:{server.port}", f"127.0.0.1.:{server.port}", "localhost."):
         assert server.post(key, PING, host=host).status_code == 200, host
     for origin in ("http://localhost", "http://127.0.0.1", "http://[::1]"):  # port 80, not written
         assert server.post(key, PING, origin=origin).status_code == 200, origin
@@ -612,7 +615,10 @@ def _events(response: httpx2.Response) -> list[dict]:
     return [json.loads(line[5:]) for line in response.text.splitlines() if line.startswith("data:")]
 
 
-@pytest.mark.parametrize("accept", ["text/event-stream", "text/event-stream; q=1.0", "TEXT/EVENT-STREAM"])
+@pytest.mark.parametrize("accept", ["text/event-stream", "text/event-stream; q=1.0", "TEXT/EVENT-STREAM",
+                                    # a type of quality 0 is not acceptable (RFC 9110 §12.4.2; trial 52 got JSON)
+                                    "application/json;q=0, text/event-stream", "text/event-stream, application/json; Q=0.000",
+                                    "*/*;q=0, text/event-stream"])
 def test_an_event_stream_only_accept_gets_the_reply_as_one_event(server: HttpServer, db: Path, accept: str) -> None:
     """A hosted connector's proxy sends exactly Accept: text/event-stream (406 before)."""
     tenant = f"sse-{uuid.uuid4().hex[:8]}"
