@@ -129,7 +129,7 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                                               f"default {config_module.CONSOLIDATE_AFTER_WRITES})"}, **HTTP}),
     "keys": ("Manage the API keys of the HTTP team server: create, list, revoke.", {}),
     "remember": ("Store a memory.", {"text": {"metavar": "TEXT", "help": "the memory: one self-contained "
-                                              "statement"}, **OPEN, **SECRETS, **FIELDS, **JSON}),
+                                              "statement (- reads it from standard input)"}, **OPEN, **SECRETS, **FIELDS, **JSON}),
     "recall": ("Search memories by meaning and keywords, best first.",
                {"query": {"help": "what to look for, in plain words"}, **OPEN, **FILTERS, **JSON,
                 **_limit(5),
@@ -152,7 +152,8 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                 "--reason": {"help": "why; kept in the tombstone (a memory's only: not with --session)"},
                 "--history": {"action": "store_true", "help": "also forget every other version"}}),
     "supersede": ("Replace a memory by a corrected version (the old one stays in the history).",
-                  {**MEMORY_ID, "text": {"metavar": "TEXT", "nargs": "?", "help": "the corrected memory"},
+                  {**MEMORY_ID, "text": {"metavar": "TEXT", "nargs": "?", "help": "the corrected memory (- reads it from "
+                                                                           "standard input)"},
                    "--by": {"metavar": "ID", "help": "instead of TEXT: the id of a memory already stored that "
                             "replaces this one (nothing new is written)"}, **DB,
                    "--tenant": LEADING["--tenant"], "--model-dir": LEADING["--model-dir"], **SECRETS,

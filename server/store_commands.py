@@ -37,7 +37,7 @@ def _fields(args: argparse.Namespace) -> dict[str, Any]:
 # Commands that call a tool's handler: (handler, its arguments from the command line, the text
 # a person reads: tools.text, as the model reads it, with the CLI's flags).
 TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
-    "remember": ("remember", lambda a: {"content": a.text, **_fields(a)}, lambda t, r: t.render(r)),
+    "remember": ("remember", lambda a: {"content": _text(a.text), **_fields(a)}, lambda t, r: t.render(r)),
     "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a),  # an empty query with
                                     "scope": a.scope if not a.query.strip() else None,  # --scope lists it
                                     "turns": a.turns, "session_id": a.session},
@@ -48,10 +48,16 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
                lambda t, r: t.render(r)),
     "confirm": ("confirm", lambda a: {"id": a.id, "outcome": a.outcome, "note": a.note},
                 lambda t, r: t.render(r)),
-    "supersede": ("supersede", lambda a: {"id": a.id, "content": a.text, "by": a.by, "reason": a.reason,
+    "supersede": ("supersede", lambda a: {"id": a.id, "content": _text(a.text), "by": a.by, "reason": a.reason,
                                           **_fields(a)},
                   lambda t, r: t.render(r)),
 }
+
+
+def _text(given: str | None) -> str | None:
+    """A command's TEXT: "-" reads it from standard input, as ``import -`` reads its lines (trial 51 stored
+    a memory "-")."""
+    return sys.stdin.read() if given == "-" else given
 
 
 def done(command: str, result: Any) -> str | None:

@@ -816,3 +816,21 @@ def test_an_unknown_field_another_format_uses_for_the_text_asks_whether_content_
     said = f"line 2: {name}: is not a field of memvault's export format"
     assert code == 1 and said in err and ("(did you mean content?)" in err) == meant, err
     assert "needs only content" in err and "imported 1 of 2 memory lines" in err, err
+
+
+@pytest.mark.usefixtures("one_model")
+def test_remember_and_supersede_read_their_text_from_stdin_given_a_dash(tmp_path, capsys, monkeypatch):
+    """As ``import -`` reads its lines (trial 51: ``remember -`` stored a memory "-")."""
+    import io
+    import sys
+
+    db = str(tmp_path / "m.db")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("The deploy runs from the ops laptop.\n".encode())))
+    code, out, _ = run(capsys, "remember", "-", "--db", db, "--json")
+    assert code == 0
+    memory_id = json.loads(out)["id"]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("The deploy runs from CI since May.".encode())))
+    code, out, _ = run(capsys, "supersede", memory_id, "-", "--db", db, "--json")
+    assert code == 0
+    code, out, _ = run(capsys, "list", "--db", db, "--json")
+    assert [m["content"] for m in json.loads(out)["memories"]] == ["The deploy runs from CI since May."]

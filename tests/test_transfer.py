@@ -154,6 +154,20 @@ def test_a_value_of_the_wrong_type_is_shown_in_the_report(target):
     assert [(e.line, e.field, e.message) for e in report.failed] == [(1, "importance", "must be an integer from 1 to 10; got '9.5'")]
 
 
+@pytest.mark.parametrize("line", [
+    '{"content": "first value", "content": "second value"}',
+    '{"content": "a note", "tags": ["x"], "tags": ["y"]}',
+    '{"content": "ran it", "runs": [{"at": "2026-12-01T10:00:00Z", "outcome": "success", "outcome": "failure"}]}',
+])
+def test_a_line_giving_a_key_twice_is_refused_naming_it_and_nothing_of_it_lands(target, line):
+    """RFC 8259 §4 leaves which of two keys counts undefined: an import took the last (trial 51), where
+    the tools over stdio and HTTP refuse the message."""
+    report = import_lines(target, [line, json.dumps({"content": "a fine line"})], tenant="t", scope="s")
+    [failed] = report.failed
+    assert (failed.line, failed.field) == (1, "line") and "more than once in one object" in failed.message
+    assert [m.content for m in target.list_memories(tenant="t", scopes=["s"])] == ["a fine line"]
+
+
 @pytest.mark.sqlite_only
 @pytest.mark.usefixtures("one_model")
 @pytest.mark.parametrize("given", [9, 9.0, "9", " 9 ", "9.0", "9.5", 9.5, "nine", "", True, "true", "[9]", [9], "11",
