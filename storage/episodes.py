@@ -52,7 +52,8 @@ def cut(text: str, given: int, kinds: tuple[str, ...] = ()) -> str:
 
 def _kinds(field: str, given: object) -> list[str]:
     """An earlier redaction's kinds: a list of at most ``REDACTED_KINDS_MAX`` short names (a turn keeps
-    those whose marker ``[kind]`` is in its text: a claim is never taken on trust)."""
+    those whose marker ``[kind]`` is in its text, and "private", which leaves none: a claim that a
+    credential was there is never taken on trust)."""
     if not isinstance(given, (list, tuple)) or len(given) > REDACTED_KINDS_MAX:
         raise InvalidInput(field, f"must be a list of at most {REDACTED_KINDS_MAX} kinds; got {shown(given)}")
     named = [validate.short_text(f"{field}[{j}]", kind, TURN_NAME_MAX_CHARS) for j, kind in enumerate(given)]
@@ -80,7 +81,9 @@ class Episodes:
         given = validate.turn_text(turn.text, f"turns[{i}].text")
         text, kinds = redact(given[:TURN_MAX_CHARS + CUT_MARGIN])
         text = cut(text, len(given), kinds)
-        said = [kind for kind in _kinds(f"turns[{i}].redacted", turn.redacted) if f"[{kind}]" in text]
+        # a kind whose marker ``[kind]`` is in the text, and "private" (a removed span leaves none: an
+        # export's turn lost it on import, trial 52; the claim only says that text is missing)
+        said = [kind for kind in _kinds(f"turns[{i}].redacted", turn.redacted) if f"[{kind}]" in text or kind == "private"]
         # the short fields are redacted as the text is, as cwd is (issue 25 §1.8: an import stored them verbatim)
         names = {name: _redacted(validate.short_text(f"turns[{i}].{name}", getattr(turn, name), TURN_NAME_MAX_CHARS))
                  for name in ("tool", "call_id", "ref")}

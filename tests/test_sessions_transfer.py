@@ -73,9 +73,10 @@ def test_a_bad_session_line_is_named_and_writes_nothing_of_itself(store):
 
 def test_an_imported_turn_keeps_the_kinds_its_export_says_were_redacted(store, new_db, clock):
     store.episodes.append(tenant="a", scope="proj", session_id="s-1", turns=[
-        NewTurn("user", "the db is postgres://admin:Xk29slQpzR7@db:5432/app"), NewTurn("user", "plain words")])
+        NewTurn("user", "the db is postgres://admin:Xk29slQpzR7@db:5432/app"), NewTurn("user", "plain words"),
+        NewTurn("user", "keep this <private>but not this</private> part")])
     before = [t.redacted for t in store.episodes.turns(tenant="a", session_id="s-1")]
-    assert before[0] and before[1] == ()
+    assert before[0] and before[1] == () and before[2] == ("private",)
     lines = list(transfer.export_lines(store, "a"))
     copy = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
@@ -86,6 +87,6 @@ def test_an_imported_turn_keeps_the_kinds_its_export_says_were_redacted(store, n
                                                      "redacted": ["GitHub token", "private", "API key", "made up"]}]}
         transfer.import_lines(copy, [json.dumps(claim)], tenant="a", scope="default")
         claimed = copy.episodes.turns(tenant="a", session_id="s-claim")[0]
-        assert claimed.redacted == ("API key",)  # only what its text shows was redacted
+        assert claimed.redacted == ("API key", "private")  # what its text shows, and a span removed (no marker)
     finally:
         copy.close()
