@@ -89,6 +89,7 @@ _YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozens
 # A bare weekday is a past day only in a past-tense question ("what did we ship on Monday?",
 # not "can I ship on Monday?", issue 25).
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|happened|went|broke|made|got|\w+[^\We]ed)\b", re.IGNORECASE)
+_STATE_VERB = re.compile(r"\b(?:was|were)\b(?!\s+\w+ed\b)", re.IGNORECASE)  # "was decided" is an act
 _NOT_PAST = re.compile(
     r"\b(?:can|could|should|shall|will|would|might|must|is|are|am|does|usually|always|never|every|each|next)\b",
     re.IGNORECASE,
@@ -257,6 +258,9 @@ class TimeRange:
     vague: bool = False
     said: Said | None = None
     shown_end: int | None = None  # the end shown to people: now, where ``end`` runs a day on (clock skew)
+    # Asked of what is or was so then (a state), not only of what happened: a question not in the past
+    # tense, one of "was"/"were" ("what was the rate limit in Q3?"), or a time up to now ("since October").
+    present: bool = False
 
     @property
     def until(self) -> int:
@@ -411,17 +415,20 @@ class TimeParser:
                     end = min(last.end, latest)
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
             for text, since, ahead in spans:
-                found_range = self._range(parser, text, since, ahead, base, now_ms)
+                found_range = self._range(parser, text, since, ahead, base, now_ms, past)
                 if found_range is not None and found_range.said is not None and due and _MONTH_ALONE.fullmatch(text):
                     found_range = replace(found_range, said=replace(found_range.said, year=None))
                 if found_range is not None:
-                    return found_range
+                    return replace(found_range, present=not past or found_range.end > now_ms
+                                   or _STATE_VERB.search(query) is not None)
         return recent(query, now_ms)
 
     @staticmethod
-    def _range(parser: Any, text: str, since: bool, ahead: bool, base: datetime, now_ms: int) -> TimeRange | None:
+    def _range(parser: Any, text: str, since: bool, ahead: bool, base: datetime, now_ms: int,
+               past: bool = False) -> TimeRange | None:
         """The range the span ``text`` names (after "since": up to now; ``ahead``: only a memory saying
-        it covers it), or None when dateparser reads no time in it or it lies ahead unsaid."""
+        it covers it; ``past``: asked in the past tense), or None when dateparser reads no time in it or it
+        lies ahead unsaid."""
         latest = now_ms + limits.FUTURE_TOLERANCE_MS
         said = Said.of(text)
         if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
@@ -486,8 +493,9 @@ class TimeParser:
             said_as = _SAID_AS.get(" ".join(text.lower().split()), text)
             data = parser.get_date_data(_PAST.sub("last", said_as))
             moment, period = data.date_obj, data.period or "day"
-            if moment is not None and _MONTH_DAY.match(text) and moment.year != base.year:
-                # a month and day without a year is this year's, ahead or past (docs/how-recall-works.md)
+            if moment is not None and _MONTH_DAY.match(text) and moment.year != base.year and not past:
+                # a month and day without a year is this year's, ahead or past; asked in the past tense,
+                # the latest before today ("what did we decide on 1 December?"; docs/how-recall-works.md)
                 try:
                     moment = moment.replace(year=base.year)
                 except ValueError:  # 29 February of a common year: the last year that had one

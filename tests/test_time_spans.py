@@ -19,6 +19,7 @@ def span(question: str, now: int = FRIDAY) -> tuple[str, str, str] | None:
 
 @pytest.mark.parametrize(("question", "said"), [
     ("what is due on December 20?", (2026, 12, 20)),
+    ("can I deploy on December 20?", (2026, 12, 20)),
     ("what happens on 20 December?", (2026, 12, 20)),
     ("anything planned for Dec 31st?", (2026, 12, 31)),
 ])
@@ -101,3 +102,11 @@ def test_hours_back_are_that_span_up_to_now(question, start):
                                       "which port does Redis use?"])
 def test_no_time_is_read_where_none_is_asked(question):
     assert span(question) is None
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    ("what did we decide on December 20?", "2025-12-20"),
+    ("what happened on 31 December?", "2025-12-31"),
+])
+def test_a_month_and_day_asked_in_the_past_tense_is_the_latest_before_today(question, day):
+    assert span(question)[1] == f"{day}T00:00"
