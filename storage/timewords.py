@@ -68,7 +68,7 @@ _MONTH_LEAD = frozenset(
     "in during since until till through throughout before after of early mid late last this past previous the".split()
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
-_TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|in|on|at|since|by)"
+_TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|over|in|on|at|since|by)"
 # A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry
 # a day, so it narrows nothing and goes with the time (left a word, it buried the day's answer: trial 50).
 # Before the time only after a word leading to it ("to 02:00 yesterday" may be what was moved).

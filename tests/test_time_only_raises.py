@@ -114,3 +114,18 @@ def test_the_other_part_of_the_day_is_not_sure(shared_store, question):
     """Trial 51: "yesterday evening" answered with yesterday morning's load test at 0.82."""
     found = dict(hits(shared_store, question))
     assert found.get("Load test of the checkout reached 900 rps", 0.0) < 0.5, found
+
+
+def test_every_memory_of_the_weekend_answers_over_the_weekend(real_embedder, tmp_path):
+    """Trial 51: "over the weekend" was no time; "over" then stayed a word of the question."""
+    store = Store(str(tmp_path / "m.db"), real_embedder, clock=lambda: int(NOW.timestamp() * 1000))
+    try:
+        for text, at in (("Closed the November books", "2026-11-28T12:00:00Z"),  # Saturday
+                         ("Migrated billing to Postgres 16", "2026-11-29T10:00:00Z"),  # Sunday
+                         ("Wrote the DNS postmortem", "2026-11-30T16:00:00Z")):  # Monday
+            store.remember(tenant="t", scope="proj", content=text, kind="episode", observed_at=at)
+        found = store.recall(tenant="t", query="what happened over the weekend?", scopes=SCOPES, limit=3).hits
+    finally:
+        store.close()
+    assert {h.memory.content for h in found[:2]} == {"Closed the November books", "Migrated billing to Postgres 16"}
+    assert all(h.confidence >= 0.5 for h in found[:2]), [(h.memory.content, h.confidence) for h in found]
