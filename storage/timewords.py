@@ -137,8 +137,8 @@ _ROLLING = re.compile(rf"^(?:(?:last|past|previous)\s+({_NUMBER})|past)\s+(hour|
 _ROLLING_MAX = 100_000  # units back at most: "the last 10**9 days" reaches the epoch
 _NUMBER_WORDS = "a one two three four five six seven eight nine ten eleven twelve".split()
 # Words dateparser does not read as the days they name (issue 25): "the day before yesterday" is two
-# days ago, "the week before last" the calendar week two weeks back, "last night" yesterday and today
-# (the night runs over midnight, in the asker's time zone, which the server does not know).
+# days ago, "the week before last" the calendar week two weeks back ("last night" is a part of a day,
+# ``_PART_HOURS``).
 _SAID_AS = {"day before yesterday": "2 days ago", "week before last": "2 weeks ago"}
 # A weekday counted back ("Friday before last", "two Fridays ago": the one a week before last Friday, the
 # latest before today), or ahead from one ("a week from Monday": only a memory saying it covers it);
