@@ -79,6 +79,9 @@ class Candidates:
     untimed: dict[int, float] = field(default_factory=dict)
     # In a question naming a time and a meaning (``query.MEANINGS``): the memories of that meaning
     fits: frozenset[int] = frozenset()
+    # In a question naming a time and a subject: ids of the memories whose text holds a word of that
+    # subject (``query.subject_words``): of the time whatever their kind when observed then (ranking.observed_then)
+    worded: frozenset[str] = frozenset()
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -268,9 +271,11 @@ def gather(
         (about and rows[seq].kind in held_kinds) or (meanings and seq not in fits)))
         or seq not in acted or seq not in by_doer}
     unknown = named_around(unknown, set(weights), closest, lexemes)
+    subject_terms = lexemes(subject_words(content_words(chunks))) if when is not None and subject else set()
+    worded = frozenset(rows[seq].id for seq in seqs if subject_terms & terms.get(seq, (set(), set()))[0])
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said, untimed, fits)
+                      next(iter(listed), None), said, untimed, fits, worded)
 
 
 def holding(

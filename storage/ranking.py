@@ -39,6 +39,10 @@ STRENGTH_WEIGHT = 0.01  # times strength.strength (docs/retrieval-tuning.md#stre
 STATE_KINDS = frozenset({"fact", "preference", "decision", "procedure"})
 # Kinds a question naming their time asks for ("what did we decide in March?").
 DATED_KINDS = frozenset({"episode", "failure", "decision"})
+# A question naming a time and neither a subject nor decisions ("what did we do this week?") asks for
+# events first: a decision of the time gets this much less of TIME_BONUS (docs/retrieval-tuning.md#time).
+EVENT_KINDS = frozenset({"episode", "failure"})
+EVENTS_FIRST = 0.3
 SUBJECT_TOP = 3
 # How well a newer memory must answer to outdate an older one (docs/retrieval-tuning.md#newer).
 NEWER_COVERAGE_SLACK = 0.1
@@ -183,6 +187,8 @@ def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
     top = order[:SUBJECT_TOP]
     for older in (seq for seq in top if c.rows[seq].kind in STATE_KINDS):
         for newer in top:
+            if after_the_time(c, c.rows[newer]):
+                continue  # "the rate limit in Q3": not the one set in Q4
             as_well = _as_well(c, scores, newer, older)
             if c.rows[newer].observed_at > c.rows[older].observed_at and scores[older] >= scores[newer] and as_well:
                 similarity = same_subject(older, newer)
@@ -215,7 +221,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         old = c.rows[older]
         if old.kind not in STATE_KINDS and not present:
             continue
-        later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at),
+        later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at
+                        and not after_the_time(c, c.rows[seq])),
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
         # The vectors first: a pair under both cosine gates contradicts nothing whatever its words say.
         cosines = similarities(older, later) if later else {}
@@ -249,9 +256,26 @@ def same_conversation(order: list[int], c: Candidates, scores: dict[int, float])
             scores[seq] += CONVERSATION_BONUS
 
 
+def after_the_time(c: Candidates, memory: Memory) -> bool:
+    """Whether ``memory`` was observed after the time the question names: it outdates none of that time."""
+    return c.when is not None and c.when.observable and memory.observed_at >= c.when.end
+
+
 def observed_then(c: Candidates, memory: Memory) -> bool:
-    """Whether ``memory`` is of a dated kind and observed in the time the question names."""
-    return c.when is not None and memory.kind in DATED_KINDS and c.when.holds(memory.observed_at)
+    """Whether ``memory`` is observed in the time the question names and of it: of a dated kind, or of
+    any kind holding a word of the question's subject (``c.worded``: "which port did Redis use since
+    October?" asks for the Redis fact of then, not the episodes of then); a state memory holding one and
+    still current was so since it was observed."""
+    if c.when is None:
+        return False
+    asked = memory.kind in c.kinds or any(c.rows[s].id == memory.id for s in c.fits)
+    if memory.id in c.worded and memory.kind in STATE_KINDS and not asked and memory.superseded_by is None \
+            and c.when.present:
+        # what is still so was so since it was observed: "which port has Redis used since last month?"
+        return c.when.observable and memory.observed_at < c.when.end
+    if not c.when.holds(memory.observed_at):
+        return False
+    return memory.kind in DATED_KINDS or memory.id in c.worded and c.when.present
 
 
 def dated_then(c: Candidates, memory: Memory) -> bool:
@@ -262,8 +286,18 @@ def dated_then(c: Candidates, memory: Memory) -> bool:
 
 def time_bonus(c: Candidates, memory: Memory) -> float:
     """``TIME_BONUS`` for a memory :func:`observed_then`, else ``SAID_BONUS`` for one whose text
-    names the time: an event observed then answers "what happened in May?" before one saying May."""
-    return TIME_BONUS if observed_then(c, memory) else SAID_BONUS if memory.id in c.said else 0.0
+    names the time: an event observed then answers "what happened in May?" before one saying May.
+    Less ``EVENTS_FIRST`` for a decision a question asks for by its time alone (``second_to_events``)."""
+    if observed_then(c, memory):
+        return TIME_BONUS - (EVENTS_FIRST if second_to_events(c, memory) else 0.0)
+    return SAID_BONUS if memory.id in c.said else 0.0
+
+
+def second_to_events(c: Candidates, memory: Memory) -> bool:
+    """Whether ``memory`` is not an event and the question asks by its time alone, for no decision nor
+    other kind ("what did we do this week?": the week's episodes before the rules set in it)."""
+    return (not c.subject and memory.kind not in EVENT_KINDS and memory.kind not in c.kinds
+            and not any(c.rows[s].id == memory.id for s in c.fits))
 
 
 def asked_for(c: Candidates, memory: Memory) -> bool:

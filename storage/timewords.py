@@ -19,6 +19,12 @@ _MONTH_NAMES = "january february march april may june july august september octo
 _MONTHS = "|".join([*_MONTH_NAMES, *(name[:3] for name in _MONTH_NAMES if name != "may"), "sept"])
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _QUARTER = r"q[1-4]"
+# A quarter by its ordinal ("the third quarter", "Q3"), a part of a day ("yesterday evening"), a weekend.
+_ORDINALS = "first second third fourth".split()
+_QUARTER_WORDS = rf"(?:{'|'.join(_ORDINALS)}|1st|2nd|3rd|4th)\s+quarter"
+_PARTS = r"morning|afternoon|evening|night"
+_PART_DAY = rf"(?:(?:day\s+before\s+)?yesterday|today|this|(?:(?:last|this)\s+)?(?:{_WEEKDAYS}))"
+_PART_HOURS = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 24), "night": (18, 30)}
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _YEAR_DIGITS = r"(?:19|20)\d\d"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
@@ -43,11 +49,14 @@ _SPAN = re.compile(
     rf"(?<![\w./-])(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
     rf"|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
-    rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:days?|weeks?|months?|years?)|past\s+(?:day|week|month|year))"
+    rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:hours?|days?|weeks?|months?|years?)"
+    rf"|past\s+(?:hour|day|week|month|year))"
+    rf"|(?P<part>{_PART_DAY}\s+(?:{_PARTS})|last\s+night|tonight)"
+    rf"|(?P<weekend>(?:(?:last|this|past|previous)\s+)?weekend)"
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})|week\s+before\s+last"
     rf"|(?:{_WEEKDAYS})\s+before\s+last|{_NUMBER}\s+(?:{_WEEKDAYS})s\s+ago|(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})"
-    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|last\s+night|today|tonight)"
-    rf"|(?P<quarter>{_QUARTER}(?:\s+{_YEAR_DIGITS})?)"
+    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|today)"
+    rf"|(?P<quarter>(?:{_QUARTER}|{_QUARTER_WORDS})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?)"
     rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
     r"(?![\w-]|[./]\w|['’]s\b)",
     re.IGNORECASE,
@@ -59,7 +68,7 @@ _MONTH_LEAD = frozenset(
     "in during since until till through throughout before after of early mid late last this past previous the".split()
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
-_TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|in|on|at|since|by)"
+_TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|over|in|on|at|since|by)"
 # A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry
 # a day, so it narrows nothing and goes with the time (left a word, it buried the day's answer: trial 50).
 # Before the time only after a word leading to it ("to 02:00 yesterday" may be what was moved).
@@ -80,6 +89,7 @@ _YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozens
 # A bare weekday is a past day only in a past-tense question ("what did we ship on Monday?",
 # not "can I ship on Monday?", issue 25).
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|happened|went|broke|made|got|\w+[^\We]ed)\b", re.IGNORECASE)
+_STATE_VERB = re.compile(r"\b(?:was|were)\b(?!\s+\w+ed\b)", re.IGNORECASE)  # "was decided" is an act
 _NOT_PAST = re.compile(
     r"\b(?:can|could|should|shall|will|would|might|must|is|are|am|does|usually|always|never|every|each|next)\b",
     re.IGNORECASE,
@@ -122,19 +132,26 @@ _YEAR = re.compile(_YEAR_DIGITS)
 # the last seven days, ``_ROLLING``).
 _PAST = re.compile(r"^previous\b", re.IGNORECASE)
 # A rolling window up to now: "the past 2 weeks", "last 14 days", "over the past month" (issue 25).
-_ROLLING = re.compile(rf"^(?:(?:last|past|previous)\s+({_NUMBER})|past)\s+(day|week|month|year)s?$", re.IGNORECASE)
+_ROLLING = re.compile(rf"^(?:(?:last|past|previous)\s+({_NUMBER})|past)\s+(hour|day|week|month|year)s?$",
+                      re.IGNORECASE)
 _ROLLING_MAX = 100_000  # units back at most: "the last 10**9 days" reaches the epoch
 _NUMBER_WORDS = "a one two three four five six seven eight nine ten eleven twelve".split()
 # Words dateparser does not read as the days they name (issue 25): "the day before yesterday" is two
-# days ago, "the week before last" the calendar week two weeks back, "last night" yesterday and today
-# (the night runs over midnight, in the asker's time zone, which the server does not know).
-_SAID_AS = {"day before yesterday": "2 days ago", "week before last": "2 weeks ago", "last night": "yesterday"}
+# days ago, "the week before last" the calendar week two weeks back ("last night" is a part of a day,
+# ``_PART_HOURS``).
+_SAID_AS = {"day before yesterday": "2 days ago", "week before last": "2 weeks ago"}
 # A weekday counted back ("Friday before last", "two Fridays ago": the one a week before last Friday, the
 # latest before today), or ahead from one ("a week from Monday": only a memory saying it covers it);
 # dateparser read the first as last Friday and the last as last Monday (adversarial pass 50).
 _WEEKDAY_BACK = re.compile(rf"^({_WEEKDAYS})\s+before\s+last$|^({_NUMBER})\s+({_WEEKDAYS})s\s+ago$", re.IGNORECASE)
 _WEEK_FROM = re.compile(rf"^(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})$", re.IGNORECASE)
-_QUARTER_YEAR = re.compile(rf"^q([1-4])\s+({_YEAR_DIGITS})$", re.IGNORECASE)
+_QUARTER_YEAR = re.compile(
+    rf"^(?:q([1-4])|({'|'.join(_ORDINALS)}|1st|2nd|3rd|4th)\s+quarter)(?:,?\s+(?:of\s+)?({_YEAR_DIGITS}))?$",
+    re.IGNORECASE)
+_PART_TEXT = re.compile(rf"^(?:last\s+(night)|to(night)|(.+?)\s+({_PARTS}))$", re.IGNORECASE)
+_WEEKEND = re.compile(r"^(?:(last|this|past|previous)\s+)?weekend$", re.IGNORECASE)
+# A month and day without a year ("December 20", "20 December"): this year's day, ahead or past.
+_MONTH_DAY = re.compile(rf"^(?:(?:{_MONTHS})\.?\s+{_DAY}|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?)$", re.IGNORECASE)
 _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
 # A weekday as a question names it: one day (or since it), which a text writing the weekday does not name.
@@ -241,6 +258,9 @@ class TimeRange:
     vague: bool = False
     said: Said | None = None
     shown_end: int | None = None  # the end shown to people: now, where ``end`` runs a day on (clock skew)
+    # Asked of what is or was so then (a state), not only of what happened: a question not in the past
+    # tense, one of "was"/"were" ("what was the rate limit in Q3?"), or a time up to now ("since October").
+    present: bool = False
 
     @property
     def until(self) -> int:
@@ -318,11 +338,15 @@ def period_range(moment: datetime, period: str) -> tuple[int, int]:
     return day, day + _DAY_MS
 
 
-def _temporal(kind: str, before: str, past: bool) -> bool:
+def _temporal(kind: str, before: str, past: bool, bare_weekday: bool = False) -> bool:
     """Whether a span of ``kind`` (a ``_SPAN`` group) preceded by the word ``before`` is a
-    time in a question (``past``: asked in the past tense)."""
+    time in a question (``past``: asked in the past tense; ``bare_weekday``: the span opens with a weekday)."""
     if kind == "quarter":
         return True
+    if kind == "part":  # "Wednesday evening" as a bare weekday is; "yesterday evening" always
+        return before not in ("a", "an", "every", "each") and (not bare_weekday or _temporal("weekday", before, past))
+    if kind == "weekend":  # "over the weekend" in a past question; "on weekends" is no time
+        return before in ("last", "this", "past", "previous") or past
     if kind == "month":
         return before in _MONTH_LEAD or before in _AHEAD_LEAD
     if kind == "year":
@@ -359,12 +383,15 @@ class TimeParser:
             found = _word_before(query, m.start())
             before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
-            if _temporal(kind, before, past) and not (kind == "month" and _a_name(m.group(0), before, query, m.end())):
+            bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
+            if _temporal(kind, before, past, bare) and not (kind == "month" and _a_name(m.group(0), before, query, m.end())):
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
+                # A quarter without a year is this year's in a past-tense question ("what did we do in Q3?"),
+                # else only a memory's saying it ("what ships in Q1?").
                 ahead = kind not in ("combined", "digits") and (before in _AHEAD_WORDS or (
-                    (before in _AHEAD_LEAD or kind == "quarter") and not _YEAR.search(m.group(0)))
+                    (before in _AHEAD_LEAD or kind == "quarter" and not past) and not _YEAR.search(m.group(0)))
                     or _WEEK_FROM.match(m.group(0)) is not None)
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
@@ -388,17 +415,20 @@ class TimeParser:
                     end = min(last.end, latest)
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
             for text, since, ahead in spans:
-                found_range = self._range(parser, text, since, ahead, base, now_ms)
+                found_range = self._range(parser, text, since, ahead, base, now_ms, past)
                 if found_range is not None and found_range.said is not None and due and _MONTH_ALONE.fullmatch(text):
                     found_range = replace(found_range, said=replace(found_range.said, year=None))
                 if found_range is not None:
-                    return found_range
+                    return replace(found_range, present=not past or found_range.end > now_ms
+                                   or _STATE_VERB.search(query) is not None)
         return recent(query, now_ms)
 
     @staticmethod
-    def _range(parser: Any, text: str, since: bool, ahead: bool, base: datetime, now_ms: int) -> TimeRange | None:
+    def _range(parser: Any, text: str, since: bool, ahead: bool, base: datetime, now_ms: int,
+               past: bool = False) -> TimeRange | None:
         """The range the span ``text`` names (after "since": up to now; ``ahead``: only a memory saying
-        it covers it), or None when dateparser reads no time in it or it lies ahead unsaid."""
+        it covers it; ``past``: asked in the past tense), or None when dateparser reads no time in it or it
+        lies ahead unsaid."""
         latest = now_ms + limits.FUTURE_TOLERANCE_MS
         said = Said.of(text)
         if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
@@ -408,6 +438,9 @@ class TimeParser:
             moment, period, said = read
             return _timed(text, since, moment, period, said, latest, now_ms)
         if ahead:
+            if said is not None and said.day is not None and said.year is None and _MONTH_DAY.match(text):
+                # "for December 20": the next one (this year's, or next year's once past)
+                said = replace(said, year=base.year + ((min(said.months), said.day) < (base.month, base.day)))
             if said is not None:
                 return TimeRange(0, 0, text, said=said)
             return None
@@ -416,11 +449,38 @@ class TimeParser:
         this_day = _THIS_WEEKDAY.match(text)
         back = _WEEKDAY_BACK.match(text)
         rolling = _ROLLING.match(text)
+        part = _PART_TEXT.match(text)
+        weekend = _WEEKEND.match(text)
         if rolling:
             start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
             return TimeRange(start, latest, text, shown_end=now_ms)
-        if quarter:
-            moment, period = datetime(int(quarter[2]), 3 * int(quarter[1]) - 2, 1), "quarter"
+        if part:  # the part of the day named, in UTC hours (the asker's time zone is not known)
+            day_text, name = part[3] or ("yesterday" if part[1] else "today"), (part[1] or part[2] or part[4]).lower()
+            day = TimeParser._range(parser, "today" if day_text.lower() == "this" else day_text, False, False, base,
+                                    now_ms)
+            if day is None or not day.observable:
+                return None
+            first, last = _PART_HOURS[name]
+            start = day.start + first * 3_600_000
+            end = latest if since else min(day.start + last * 3_600_000, latest)
+            if start >= latest:
+                return None
+            return TimeRange(start, end, f"since {text}" if since else text, shown_end=min(end, now_ms))
+        if weekend:  # Saturday and Sunday: "last" the previous week's, else the latest begun ("this": this week's)
+            monday = base - timedelta(days=base.weekday())
+            back_weeks = 1 if (weekend[1] or "").lower() in ("last", "previous") or (
+                not weekend[1] or weekend[1].lower() == "past") and base.weekday() < 5 else 0
+            start = period_range(monday + timedelta(days=5, weeks=-back_weeks), "day")[0]
+            if start >= latest:
+                return None
+            end = latest if since else min(start + 2 * _DAY_MS, latest)
+            return TimeRange(start, end, f"since {text}" if since else text, shown_end=min(end, now_ms))
+        if quarter:  # without a year, this year's (ahead: only a memory saying it)
+            number = int(quarter[1] or quarter[2][0]) if (quarter[1] or quarter[2][0].isdigit()) \
+                else _ORDINALS.index(quarter[2].lower()) + 1
+            year = int(quarter[3]) if quarter[3] else base.year
+            moment, period = datetime(year, 3 * number - 2, 1), "quarter"
+            said = Said(frozenset(range(3 * number - 2, 3 * number + 1)), int(quarter[3]) if quarter[3] else None)
         elif back:  # the latest such weekday before today, then a week back for each one more
             weekday = _WEEKDAYS.split("|").index((back[1] or back[3]).lower())
             weeks = 1 if back[1] else _count(back[2]) - 1
@@ -433,11 +493,17 @@ class TimeParser:
             said_as = _SAID_AS.get(" ".join(text.lower().split()), text)
             data = parser.get_date_data(_PAST.sub("last", said_as))
             moment, period = data.date_obj, data.period or "day"
+            if moment is not None and _MONTH_DAY.match(text) and moment.year != base.year and not past:
+                # a month and day without a year is this year's, ahead or past; asked in the past tense,
+                # the latest before today ("what did we decide on 1 December?"; docs/how-recall-works.md)
+                try:
+                    moment = moment.replace(year=base.year)
+                except ValueError:  # 29 February of a common year: the last year that had one
+                    pass
+                said = said and replace(said, year=moment.year)
         if moment is None:
             return None
-        # last night: yesterday and today
-        night_end = period_range(base, "day")[1] if said_as == "yesterday" and said_as != text else None
-        return _timed(text, since, moment, period, said, latest, now_ms, night_end)
+        return _timed(text, since, moment, period, said, latest, now_ms)
 
 
 def _timed(text: str, since: bool, moment: datetime, period: str, said: Said | None, latest: int, now_ms: int,
@@ -533,6 +599,8 @@ def _count(number: str | None) -> int:
 def _back(moment: datetime, count: int, unit: str) -> datetime:
     """``moment`` ``count`` days, weeks, months or years earlier (a month's day kept, or its last),
     never before the epoch."""
+    if unit == "hour":
+        return max(_EPOCH, moment - timedelta(hours=min(count, 24 * ((moment - _EPOCH).days + 1))))
     if unit in ("day", "week"):
         days = count * (7 if unit == "week" else 1)
         return max(_EPOCH, moment - timedelta(days=min(days, (moment - _EPOCH).days + 1)))
