@@ -30,55 +30,105 @@ ALTERNATIVES = {
     **dict.fromkeys(("web", "mobile", "ios", "android", "desktop", "macos", "windows", "linux"), "platform"),
     **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
+    **dict.fromkeys(("eu", "us", "uk", "emea", "apac", "amer", "latam"), "region"),
 }
+
+
+# Words naming a group, a place or a product line: the word right before one names which ("the
+# search team" / "the payments team", "the Madrid office"), so another word there is another one.
+HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
+                  " repository project account plan tier".split())
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+NEAR = 2  # words (stop words aside) either side of a word that place it: "the Berlin half marathon"
 
 
 def sibling(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)``: a word of ``question`` that ``content`` lacks and a word of
-    ``content`` of the same type (:func:`_type`: a name, a code with digits of one form, a month, a
-    weekday, an environment, a platform, a tier, a level), not in the question, in its place: both followed by the same word
-    ("Q2 security" / "Q1 security", "Paris office" / "Berlin office", "Maria prefer" / "Kenji
-    prefers") or after the same word, stop words aside ("account for production" / "account for
-    staging"), or codes sharing their first or last part ("es-logs-01" / "es-logs-02"); None when
-    there is none. Words compare without case or accents ("Soren" is "Søren"). Linear in the words."""
+    ``content`` of the same type (:func:`_kinds`: a name, a code with digits of one form, a month, a
+    weekday, an environment, a platform, a tier, a level, a region, the word before a group such as a
+    team or an office), not in the question, in its place: both within ``NEAR`` words (stop words
+    aside) of the same word, on either side ("Q2 security" / "Q1 security", "Madrid office" / "office
+    in Lisbon", "Paris marathon" / "Berlin half marathon", "March's bill" / "February's bill"), a
+    region in a code ("US region" / "bucket webshop-assets-eu"), codes sharing their first or last
+    part ("es-logs-01" / "es-logs-02"), or a name the memory's name lengthens ("August" /
+    "Augustin"); None when there is none. Words compare without case or accents ("Soren" is
+    "Søren"). Linear in the words."""
     asked, said = _words(question), _words(content)
-    have, wanted = {stem(w) for w, _ in said}, {stem(w) for w, _ in asked}
-    beside: dict[tuple[str, str, str], str] = {}  # (type, "after" or "before", the stem there) of typed words
+    have, wanted = {stem(w) for w, _, _ in said}, {stem(w) for w, _, _ in asked}
+    beside: dict[tuple[str, str], str] = {}  # (type, the stem of a word near it) of typed words
     codes: list[str] = []
-    for at, (word, kind) in enumerate(said):
-        if kind is None or stem(word) in wanted:
+    longer: list[tuple[str, set[str]]] = []  # the memory's names, with the words near them
+    for at, (word, kinds, written) in enumerate(said):
+        if not kinds or stem(word) in wanted:
             continue
-        for side, other in _neighbours(said, at):
-            beside.setdefault((kind, side, other), word)
-        if kind.startswith("code"):
-            codes.append(word)
-    for at, (word, kind) in enumerate(asked):
-        if kind is None or word in STOP_WORDS or word in GENERIC_WORDS or stem(word) in have:
+        near = _neighbours(said, at)
+        for kind in kinds:
+            for other in near:
+                beside.setdefault((kind, other), word)
+            if kind.startswith("code"):
+                codes.append(word)
+        if "name" in kinds and written[1:].islower():
+            longer.append((word, near))
+        for part in _PARTS.split(word) if any(k.startswith("code") for k in kinds) else ():
+            kind = _closed(part)
+            if kind is not None and part not in wanted:
+                for other in near:
+                    beside.setdefault((kind, other), part)
+    for at, (word, kinds, written) in enumerate(asked):
+        if not kinds or (word in STOP_WORDS and written != "US") or word in GENERIC_WORDS or stem(word) in have:
             continue
-        for side, other in _neighbours(asked, at):
-            if other in have and (kind, side, other) in beside:
-                return word, beside[(kind, side, other)]
-        for other in codes:
-            if _type_of(other) == kind and _shared_part(word, other):
-                return word, other
+        near = _neighbours(asked, at) & have
+        for kind in kinds:
+            for other in near:
+                if (kind, other) in beside:
+                    return word, beside[(kind, other)]
+            for other in codes:
+                if _type_of(other) == kind and _shared_part(word, other):
+                    return word, other
+        if written[:1].isupper() and len(word) > 2:
+            for name, around in longer:
+                if name.startswith(word) and len(name) > len(word) + 1 and near & around:
+                    return word, name
     return None
 
 
-def _neighbours(words: list[tuple[str, str | None]], at: int) -> list[tuple[str, str]]:
-    """("after", the stem of the word right after ``at``) unless it is a stop word, and ("before", the
-    stem of the nearest word before it that is none)."""
-    out = []
-    if at + 1 < len(words) and words[at + 1][0] not in STOP_WORDS:
-        out.append(("after", stem(words[at + 1][0])))
-    before = next((w for w, _ in reversed(words[:at]) if w not in STOP_WORDS), None)
-    if before is not None:
-        out.append(("before", stem(before)))
-    return out
+def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int) -> set[str]:
+    """The stems of the ``NEAR`` nearest words before ``at`` and after it that are no stop words."""
+    before = [w for w, _, _ in reversed(words[:at]) if w not in STOP_WORDS][:NEAR]
+    after = [w for w, _, _ in words[at + 1:] if w not in STOP_WORDS][:NEAR]
+    return {stem(w) for w in before + after}
 
 
-def _words(text: str) -> list[tuple[str, str | None]]:
-    """Each word of ``text``, lowercased without accents, with its type (:func:`_type`)."""
-    return [(_folded(w), _type(w)) for w in _TOKEN.findall(text)]
+def _words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """Each word of ``text`` ("'s" aside), lowercased without accents, with its types (:func:`_kinds`)
+    and as written."""
+    written = _TOKEN.findall(_POSSESSIVE.sub("", text))
+    folded = [_folded(w) for w in written]
+    return [(lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None), word)
+            for at, (word, lower) in enumerate(zip(written, folded, strict=True))]
+
+
+def _kinds(word: str, following: str | None) -> tuple[str, ...]:
+    """The types of ``word`` (:func:`_type`), and "before:<head>" when the word after it is one of
+    ``HEADS`` and it is no stop or generic word ("search" in "the search team")."""
+    kind = _type(word)
+    lower = _folded(word)
+    kinds = () if kind is None else (kind,)
+    if following in HEADS and lower not in HEADS and lower not in STOP_WORDS and lower not in GENERIC_WORDS \
+            and not lower.isdigit():
+        kinds += ("before:" + following,)
+    return kinds
+
+
+def _closed(lower: str) -> str | None:
+    """The closed set ``lower`` is of: "month", "weekday", "environment", a set of ``ALTERNATIVES``."""
+    if lower in MONTHS:
+        return "month"
+    if lower in WEEKDAYS:
+        return "weekday"
+    if lower in ENVIRONMENTS:
+        return "environment"
+    return ALTERNATIVES.get(lower)
 
 
 def _folded(word: str) -> str:
@@ -91,14 +141,11 @@ def _type(word: str) -> str | None:
     """"month", "weekday", "environment", a set of ``ALTERNATIVES`` ("platform", "tier", "level"), "code:<form>" (a digit or an inner "-", "_" or "." in it:
     "Q2" and "Q7" share the form "a9", "es-logs-01" "a-a-9", "search-api" "a-a"), "name" (capitalized, not all capitals of three or more), or None."""
     lower = _folded(word)
-    if lower in MONTHS:
-        return "month"
-    if lower in WEEKDAYS:
-        return "weekday"
-    if lower in ENVIRONMENTS:
-        return "environment"
-    if lower in ALTERNATIVES:
-        return ALTERNATIVES[lower]
+    if lower == "us" and word != "US":
+        return None  # the pronoun
+    closed = _closed(lower)
+    if closed is not None:
+        return closed
     if any(c.isdigit() for c in word) or _PARTS.search(word.strip("._-")):
         return _type_of(lower)
     if word[:1].isupper() and lower not in STOP_WORDS and not (len(word) > 2 and word.isupper()):
