@@ -89,7 +89,35 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             for name, around in longer:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
-    return None
+    return _name_as_word(asked, said)
+
+
+# Words after which a lowercase word is a verb or an adjective, no name: "what did we mark as done?",
+# "will it be sunny?".
+_NOT_BEFORE_NAMES = frozenset("i we you they be been being".split())
+_NOT_AFTER_NAMES = frozenset("the a an this that these those our my your their his her its to into onto on in from"
+                             " with for at by of up down out".split())
+
+
+def _name_as_word(asked: list[tuple[str, tuple[str, ...], str]],
+                  said: list[tuple[str, tuple[str, ...], str]]) -> tuple[str, str] | None:
+    """``(question word, memory word)`` when the one word of the question that ``said`` holds (stop and
+    generic words aside) is written in lowercase after a pronoun or "be" and is capitalised wherever
+    the memory holds it: "mark" in "what did we mark as done?" is not "Mark prefers ..."."""
+    have = {stem(w) for w, _, _ in said}
+    shared = [(at, w) for at, (w, _, _) in enumerate(asked)
+              if w not in STOP_WORDS and w not in GENERIC_WORDS and stem(w) in have]
+    if len({stem(w) for _, w in shared}) != 1:
+        return None
+    at, word = shared[0]
+    if not (at and asked[at][2].islower() and asked[at - 1][0] in _NOT_BEFORE_NAMES):
+        return None
+    written = [(form, said[i + 1][0] if i + 1 < len(said) else "") for i, (w, _, form) in enumerate(said)
+               if stem(w) == stem(word)]
+    # A name is written as asked and names a doer ("Mark prefers"); "Deployed the service" and
+    # "Deploy to staging" are verbs.
+    return (word, written[0][0]) if all(form[:1].isupper() and form.lower() == word and after not in _NOT_AFTER_NAMES
+                                        for form, after in written) else None
 
 
 def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int) -> set[str]:
