@@ -44,6 +44,9 @@ _STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays"})
+# "X instead of Y", "X rather than Y" deny Y as "X, not Y" does ("We use pnpm instead of npm" agrees
+# with "we use pnpm, never npm").
+_CONTRASTS = {"instead": "of", "rather": "than"}
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"))
 _PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES)
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
@@ -360,7 +363,10 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
             found = [p for p in CHANGE_PHRASES if tuple(lowered[i:i + len(p)]) == p]
             changes += [" ".join(p) for p in found]
             phrases.update(range(i, i + max((len(p) for p in found), default=0)))
-        if word in NEGATIONS or word.endswith(("n't", "n’t")):
+        contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word]
+        if contrast and word in CHANGE_WORDS:
+            changes.remove(word)  # "pnpm instead of npm" sets one against the other; "now pnpm instead" changes
+        if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
             # The first content word or value after it: "not drink", "not 15:45".
             target = next((anchor[j] or lowered[j] for j in range(i + 1, min(len(slots), i + 5))
                            if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
@@ -711,8 +717,8 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     if bool(old.negated) != bool(new.negated) and not _named_apart(old, new):
         negated, plain = (new, old) if new.negated else (old, new)
         hit = sorted(negated.negated & (plain.words - plain.negated))
-        if hit:
-            return f"negation: not {hit[0]}"
+        if hit:  # the word as written, not its stem ("not coffee", not "not coffe")
+            return "negation: not " + next((t.shown for t in negated.sequence if t.key == hit[0]), hit[0])
     return None
 
 
