@@ -37,55 +37,61 @@ ALTERNATIVES = {
 # Words naming a group, a place or a product line: the word right before one names which ("the
 # search team" / "the payments team", "the Madrid office"), so another word there is another one.
 HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
-                  " repository project account plan tier".split())
+                  " repository account plan tier".split())
+# Who speaks in a transcript's turn ("Melanie: Yeah, I play clarinet!"): the speaker stands in no
+# word's place.
+_SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
-NEAR = 2  # words (stop words aside) either side of a word that place it: "the Berlin half marathon"
+NEAR = 2  # words (stop words aside) after a word, and before one of a closed set, that place it ("Berlin half marathon")
 
 
 def sibling(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)``: a word of ``question`` that ``content`` lacks and a word of
     ``content`` of the same type (:func:`_kinds`: a name, a code with digits of one form, a month, a
     weekday, an environment, a platform, a tier, a level, a region, the word before a group such as a
-    team or an office), not in the question, in its place: both within ``NEAR`` words (stop words
-    aside) of the same word, on either side ("Q2 security" / "Q1 security", "Madrid office" / "office
-    in Lisbon", "Paris marathon" / "Berlin half marathon", "March's bill" / "February's bill"), a
+    team or an office), not in the question, in its place: both followed by the same word within
+    ``NEAR`` words (stop words aside) or after the same word (within ``NEAR`` for the closed sets, the
+    nearest for the rest) ("Q2 security" / "Q1 security", "Paris marathon" / "Berlin half marathon",
+    "March's bill" / "February's bill", "Marco like to do code reviews" / "Priya prefers code
+    reviews"), beside one of ``HEADS`` on either side ("Madrid office" / "office in Lisbon"), a
     region in a code ("US region" / "bucket webshop-assets-eu"), codes sharing their first or last
-    part ("es-logs-01" / "es-logs-02"), or a name the memory's name lengthens ("August" /
-    "Augustin"); None when there is none. Words compare without case or accents ("Soren" is
-    "Søren"). Linear in the words."""
+    part ("es-logs-01" / "es-logs-02"), or a month or weekday the memory's name lengthens
+    ("August" / "Augustin"); None when there is none. Words compare without case or accents
+    ("Soren" is "Søren"). Linear in the words."""
     asked, said = _words(question), _words(content)
-    have, wanted = {stem(w) for w, _, _ in said}, {stem(w) for w, _, _ in asked}
-    beside: dict[tuple[str, str], str] = {}  # (type, the stem of a word near it) of typed words
+    parts = {stem(p) for w, kinds, _ in said if any(k.startswith("code") for k in kinds) for p in _PARTS.split(w)}
+    have, wanted = {stem(w) for w, _, _ in said} | parts, {stem(w) for w, _, _ in asked}
+    beside: dict[tuple[str, str, str], str] = {}  # (type, side, the stem of a word there) of typed words
     codes: list[str] = []
-    longer: list[tuple[str, set[str]]] = []  # the memory's names, with the words near them
+    longer: list[tuple[str, set[tuple[str, str]]]] = []  # the memory's names, with the words near them
+    opening = _openings(content)
     for at, (word, kinds, written) in enumerate(said):
         if not kinds or stem(word) in wanted:
             continue
-        near = _neighbours(said, at)
-        for kind in kinds:
-            for other in near:
-                beside.setdefault((kind, other), word)
+        for kind in kinds:  # a word opening a sentence is placed by the word right after it only
+            for side, other in _neighbours(said, at, kind, far=at not in opening):
+                beside.setdefault((kind, side, other), word)
             if kind.startswith("code"):
                 codes.append(word)
         if "name" in kinds and written[1:].islower():
-            longer.append((word, near))
+            longer.append((word, _neighbours(said, at, "name", far=True)))
         for part in _PARTS.split(word) if any(k.startswith("code") for k in kinds) else ():
             kind = _closed(part)
-            if kind is not None and part not in wanted:
-                for other in near:
-                    beside.setdefault((kind, other), part)
+            if kind is not None and stem(part) not in wanted:
+                for side, other in _neighbours(said, at, kind, far=True):
+                    beside.setdefault((kind, side, other), part)
     for at, (word, kinds, written) in enumerate(asked):
         if not kinds or (word in STOP_WORDS and written != "US") or word in GENERIC_WORDS or stem(word) in have:
             continue
-        near = _neighbours(asked, at) & have
         for kind in kinds:
-            for other in near:
-                if (kind, other) in beside:
-                    return word, beside[(kind, other)]
+            for side, other in _neighbours(asked, at, kind):
+                if other in have and (kind, side, other) in beside:
+                    return word, beside[(kind, side, other)]
             for other in codes:
                 if _type_of(other) == kind and _shared_part(word, other):
                     return word, other
-        if written[:1].isupper() and len(word) > 2:
+        if written[:1].isupper() and ("month" in kinds or "weekday" in kinds):
+            near = _neighbours(asked, at, "name")
             for name, around in longer:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
@@ -120,19 +126,35 @@ def _name_as_word(asked: list[tuple[str, tuple[str, ...], str]],
                                         for form, after in written) else None
 
 
-def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int) -> set[str]:
-    """The stems of the ``NEAR`` nearest words before ``at`` and after it that are no stop words."""
-    before = [w for w, _, _ in reversed(words[:at]) if w not in STOP_WORDS][:NEAR]
-    after = [w for w, _, _ in words[at + 1:] if w not in STOP_WORDS][:NEAR]
-    return {stem(w) for w in before + after}
+def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int, kind: str,
+                far: bool = False) -> set[tuple[str, str]]:
+    """("after", stem) of the word right after ``at`` unless it is a stop word and ("before", stem) of
+    the nearest before it that is none: of ``NEAR`` for a closed set's ``kind``, and after it when ``far`` (the
+    memory's side: "Paris marathon" / "Berlin half marathon"); one of ``HEADS`` is on either side
+    ("our Madrid office", "our office in Lisbon")."""
+    wide = kind in _CLOSED_KINDS
+    before = [w for w, _, _ in reversed(words[:at]) if w not in STOP_WORDS][:NEAR if wide else 1]
+    after = [w for w, _, _ in words[at + 1:] if w not in STOP_WORDS][:NEAR] if wide or far \
+        else [w for w, _, _ in words[at + 1:at + 2] if w not in STOP_WORDS]
+    out = {("before", stem(w)) for w in before} | {("after", stem(w)) for w in after}
+    return out | {(side, stem(w)) for w in before + after if w in HEADS for side in ("before", "after")}
+
+
+def _openings(text: str) -> set[int]:
+    """The positions of the words of :func:`_words` that open a sentence of ``text``."""
+    stripped = _POSSESSIVE.sub("", text)
+    return {at for at, m in enumerate(_TOKEN.finditer(stripped))
+            if not stripped[:m.start()].strip() or stripped[:m.start()].rstrip()[-1] in ".!?:;\"'"}
 
 
 def _words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
-    """Each word of ``text`` ("'s" aside), lowercased without accents, with its types (:func:`_kinds`)
-    and as written."""
+    """Each word of ``text`` ("'s" aside), lowercased without accents, with its types (:func:`_kinds`;
+    none for a turn's speaker) and as written."""
+    label = _SPEAKER.match(text)
+    speaker = len(_TOKEN.findall(label.group(0))) if label else 0
     written = _TOKEN.findall(_POSSESSIVE.sub("", text))
     folded = [_folded(w) for w in written]
-    return [(lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None), word)
+    return [(lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
             for at, (word, lower) in enumerate(zip(written, folded, strict=True))]
 
 
@@ -146,6 +168,9 @@ def _kinds(word: str, following: str | None) -> tuple[str, ...]:
             and not lower.isdigit():
         kinds += ("before:" + following,)
     return kinds
+
+
+_CLOSED_KINDS = frozenset({"month", "weekday", "environment", *ALTERNATIVES.values()})
 
 
 def _closed(lower: str) -> str | None:

@@ -33,16 +33,15 @@ NEAR_MISSES = [
     # a possessive, a word two places away, another word order (trial 51 #6, trial 52 #1)
     ("what was June's electricity bill?", "May's electricity bill was 310 EUR."),
     ("where is Uncle Tom's cabin key?", "Aunt Mia's cabin key is under the mat."),
-    ("what was my Lisbon half marathon time?", "Ran the Porto marathon in 3:41."),
+    ("what was my Lisbon marathon time?", "Ran the Porto half marathon in 3:41."),
     ("when does our Oslo office close?", "Our office in Dublin closes at 18:00."),
-    ("When does Lena like to have standups?", "Omar prefers standups at 9:30."),
     ("Which Redis version runs in staging?", "Redis runs 7.2 in production and 7.0 in development."),
     ("what did we decide about the v3 endpoint?", "We will deprecate the v2 public endpoint in June."),
     # the word before a team, an office, an app ... (siblings.HEADS), a region in a code, a longer name
     ("who leads the billing team?", "Sara leads the platform team."),
     ("which channel does the data squad use?", "The mobile squad uses the #mobile-dev channel."),
     ("which bucket holds the UK region's backups?", "Backups go to the bucket acme-backups-eu."),
-    ("what does Chris maintain?", "Christoph maintains the deploy scripts."),
+    ("what does August review?", "Augustine reviews the deploy scripts."),
     ("what does the Business plan cost?", "The Pro plan costs 20 EUR a month."),
 ]
 ANSWERS = [
@@ -66,10 +65,11 @@ ANSWERS = [
     ("when does our Dublin office close?", "Our office in Dublin closes at 18:00."),
     ("what was May's electricity bill?", "The electricity bill for May was 310 EUR."),
     ("which bucket holds the EU backups?", "Backups go to the bucket acme-backups-eu."),
-    ("what does Christoph maintain?", "Christoph maintains the deploy scripts."),
     ("what does Anna's team own?", "Anna's team owns the search service."),
     ("How does Kenji like code reviews?", "Kenji prefers written review comments, not calls."),
     ("what do we tell us customers?", "We tell customers about outages within the hour."),
+    ("What is Tim's favorite book?", "Tim: Harry Potter is my favorite book."),
+    ("What did Gina say about the store?", "Jon: Hey Gina! How is the store doing?"),
 ]
 
 
