@@ -145,6 +145,8 @@ def gather(
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
     time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None else []
     asked = names(words_query)
+    # A name that is also a function word ("Will", "Don", "Can") is a word of the question's subject.
+    chunks += [[name] for name in asked if name.lower() in STOP_WORDS and [name] not in chunks]
     meanings = asked_meanings(words_query) if when is not None else frozenset()
     meaning_words = [w for m in sorted(meanings) for w in MEANINGS[m][2].split()]
     act = asked_act(words_query) if when is not None else None
@@ -155,7 +157,7 @@ def gather(
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
     found, older_keyword, _ = current_and_older(tx, Search(
         filters, k=pool, words=chunks + time_chunks,
-        terms=list(dict.fromkeys(content_words(chunks) + (content_words(time_chunks) if time_chunks else [])
+        terms=list(dict.fromkeys(content_words(chunks, asked) + (content_words(time_chunks) if time_chunks else [])
                                  + [w for ws in name_words.values() for w in ws] + asked + meaning_words
                                  + act_words + doer_words)),
         exists=([[[w] for w in PASSWORD_WORDS]] if password else []) + [query_chunks(name) for name in asked],
@@ -165,7 +167,7 @@ def gather(
     def lexemes(words: list[str]) -> set[str]:
         return {t for w in words for t in found.lexemes.get(w, [])}
 
-    weights = idf_weights(found, lexemes(content_words(chunks)))
+    weights = idf_weights(found, lexemes(content_words(chunks, asked)))
     time_terms = lexemes(content_words(time_chunks)) if time_chunks else None
     # Only keyword candidates hold the question's words (past the top ``pool``: coverage 0).
     terms = {seq: found.terms[seq] for seq, _, _ in keyword if seq in found.terms}
@@ -396,6 +398,10 @@ def names(query: str) -> list[str]:
         words = _NAME.findall(sentence)
         for position, word in enumerate(words):
             word = _POSSESSIVE.sub("", word)
+            if position and word.lower() in STOP_WORDS and word[:1].isupper() and word[1:].islower() \
+                    and words[position - 1].islower() and word.lower() != "i" and word not in found:
+                found.append(word)  # "what does Will own?": a name, as "May" is; "What Does Will Own" is a title
+                continue
             # Spanish opens a question or an exclamation with "¿" / "¡": still the sentence's first word.
             opens = position == 0 and sentence.lstrip(_OPENING_MARKS)[:1].isalpha()
             digit = any(ch.isdigit() for ch in word)

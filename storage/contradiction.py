@@ -44,6 +44,9 @@ _STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays"})
+# "X instead of Y", "X rather than Y" deny Y as "X, not Y" does ("We use pnpm instead of npm" agrees
+# with "we use pnpm, never npm").
+_CONTRASTS = {"instead": "of", "rather": "than"}
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"))
 _PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES)
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
@@ -128,6 +131,7 @@ class _Read:
     # whether it is a plain present statement: ``PAST_OWNING``, ``HEDGES``).
     owned: tuple[tuple[frozenset[str], frozenset[str], bool], ...] = ()
     adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING``
+    contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
 
 
 def stem(word: str) -> str:
@@ -354,18 +358,22 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
     lowered = [t for _, t, _ in slots]
     negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
+    contrasted: set[str] = set()
     phrases: set[int] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
             found = [p for p in CHANGE_PHRASES if tuple(lowered[i:i + len(p)]) == p]
             changes += [" ".join(p) for p in found]
             phrases.update(range(i, i + max((len(p) for p in found), default=0)))
-        if word in NEGATIONS or word.endswith(("n't", "n’t")):
+        contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word]
+        if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
             # The first content word or value after it: "not drink", "not 15:45".
             target = next((anchor[j] or lowered[j] for j in range(i + 1, min(len(slots), i + 5))
                            if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
             if target is not None:
                 negated.add(target)
+                if contrast:
+                    contrasted.add(target)
     states = tuple((_STATE_GROUP[t], t) for t in lowered if t in _STATE_GROUP)
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
@@ -375,7 +383,7 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
-                 frozenset(adding))
+                 frozenset(adding), frozenset(contrasted))
 
 
 def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:
@@ -576,7 +584,10 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     found = _agreeing_not(old, new)
     if found is not None and _numbered_apart(old, new, _words(older), _words(newer)):
         return None
-    changing = bool(new.changes and not old.changes) and _shares_subject(old, new)
+    # "instead of" what the older denies too changes nothing ("tea, not coffee" / "tea instead of coffee").
+    changes = [w for w in new.changes if w != "instead"] if new.contrasted and new.contrasted <= old.negated \
+        else new.changes
+    changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     changed = changing and bool(added) and not new.addition and not _announced(old, new)
     if found is None and not changed and not (len(keys_old - keys_new) == 1 == len(keys_new - keys_old)):
@@ -603,7 +614,7 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
         if was.kind == now.kind == "word" and not (was.determined or now.determined):
             return f"different word: {was.shown} → {now.shown}", True
     if changed and not placed:
-        return f"change words: {new.changes[0]}", strong
+        return f"change words: {changes[0]}", strong
     return None
 
 
@@ -711,8 +722,8 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     if bool(old.negated) != bool(new.negated) and not _named_apart(old, new):
         negated, plain = (new, old) if new.negated else (old, new)
         hit = sorted(negated.negated & (plain.words - plain.negated))
-        if hit:
-            return f"negation: not {hit[0]}"
+        if hit:  # the word as written, not its stem ("not coffee", not "not coffe")
+            return "negation: not " + next((t.shown for t in negated.sequence if t.key == hit[0]), hit[0])
     return None
 
 
@@ -764,6 +775,30 @@ def names_subject(question: str, older: str, newer: str) -> bool:
     return any(t.key in asked and t.key not in keys_new and t.kind not in _POINT_VALUES
                for o, n in _differences(old, new)
                if any(u.key not in keys_old and u.kind in ("word", "name") for u in n) for t in o)
+
+
+def asks_the_part_left(question: str, older: str, newer: str) -> bool:
+    """Whether ``older`` says two things in parts joined by "and", ";", "," or "but" ("The web app and
+    the API both run in eu-west-1", "The production API runs in eu-west-1; the staging API runs in
+    us-east-2"), ``newer`` is about another part than the one ``question`` asks about by a word
+    ``newer`` lacks ("where does the web app run?" for "The API runs in us-east-1"): what the newer
+    says leaves that part of the older as it was. The part asked about shares no word with ``newer``
+    that the other part lacks ("The daily standup meeting is at 9:15, and we run it in room B" is
+    outdated by "We now run the standup at 10:30" for "when is the daily standup meeting?")."""
+    parts = [_content(part) for part in _JOINTS.split(older[:ALIGNED * 40])]
+    if len(parts) < 2:
+        return False
+    new = _content(newer)
+    left_out = (_content(question) & set().union(*parts)) - new
+    return any(one & left_out and other & new and one & new <= other
+               for i, one in enumerate(parts) for j, other in enumerate(parts) if i != j)
+
+
+_JOINTS = re.compile(r"[;,]|\b(?:and|but|while)\b", re.IGNORECASE)
+
+
+def _content(text: str) -> set[str]:
+    return {stem(w) for w in _words(text) if w not in STOP}
 
 
 # What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a

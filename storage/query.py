@@ -179,11 +179,12 @@ def symbols_only(chunks: list[list[str]]) -> bool:
     return bool(words) and all(is_symbol(w) for w in words)
 
 
-def content_words(chunks: list[list[str]]) -> list[str]:
-    """The words of ``chunks`` that are not :data:`STOP_WORDS` (all of them when every
-    one is), in order: the words whose index terms weigh a question's coverage."""
+def content_words(chunks: list[list[str]], names: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The words of ``chunks`` that are not :data:`STOP_WORDS` or are ``names`` ("Will" in "what
+    does Will own?") (all of them when every one is), in order: the words whose index terms weigh a
+    question's coverage."""
     words = [w for chunk in chunks for w in chunk]
-    return [w for w in words if w.lower() not in STOP_WORDS] or words
+    return [w for w in words if w.lower() not in STOP_WORDS or w in names] or words
 
 
 def named_kinds(query: str) -> tuple[frozenset[str], bool]:

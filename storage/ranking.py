@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
-from .contradiction import about_another_value, contradicts, disagreement, least_cosine, names_subject, stem, values
+from .contradiction import about_another_value, asks_the_part_left, contradicts, disagreement, least_cosine, names_subject, stem, values
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -212,7 +212,9 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     asks for 17) or the word naming its subject where the newer names another ("staging"), nor
     when the older was confirmed after the newer was stored (``strength.upheld``), nor when the value
     they disagree on is of a kind the question does not ask for (``contradiction.about_another_value``:
-    a port for "which host"). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
+    a port for "which host"), nor when the question asks about a part of the older the newer leaves
+    out (``contradiction.asks_the_part_left``: "the web app" of "the web app and the API"), nor by a
+    memory of another scope (an override, as ``remember`` reads it). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
     asked = values(question)
     present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
@@ -226,12 +228,16 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
         # The vectors first: a pair under both cosine gates contradicts nothing whatever its words say.
         cosines = similarities(older, later) if later else {}
-        rivals = [seq for seq in later if cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)
+        # Another scope's memory overrides, it does not outdate: remember, boot and review compare a
+        # memory with its own scope's only (a project's "one approval" beside the global "two").
+        rivals = [seq for seq in later if c.rows[seq].scope == old.scope
+                  and cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)
                   and not upheld(old, c.rows[seq])
                   and (reason := disagreement(old.content or "", c.rows[seq].content or "")) is not None
                   and not about_another_value(question, reason)
                   and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
-                  and not names_subject(question, old.content or "", c.rows[seq].content or "")]
+                  and not names_subject(question, old.content or "", c.rows[seq].content or "")
+                  and not asks_the_part_left(question, old.content or "", c.rows[seq].content or "")]
         for newer in rivals:
             new = c.rows[newer]
             if contradicts(old.content or "", new.content or "", cosines.get(newer, -1.0), SAME_SUBJECT):

@@ -30,55 +30,158 @@ ALTERNATIVES = {
     **dict.fromkeys(("web", "mobile", "ios", "android", "desktop", "macos", "windows", "linux"), "platform"),
     **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
+    **dict.fromkeys(("eu", "us", "uk", "emea", "apac", "amer", "latam"), "region"),
 }
+
+
+# Words naming a group, a place or a product line: the word right before one names which ("the
+# search team" / "the payments team", "the Madrid office"), so another word there is another one.
+HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
+                  " repository account plan tier".split())
+# Who speaks in a transcript's turn ("Melanie: Yeah, I play clarinet!"): the speaker stands in no
+# word's place.
+_SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+NEAR = 2  # words (stop words aside) after a word, and before one of a closed set, that place it ("Berlin half marathon")
 
 
 def sibling(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)``: a word of ``question`` that ``content`` lacks and a word of
-    ``content`` of the same type (:func:`_type`: a name, a code with digits of one form, a month, a
-    weekday, an environment, a platform, a tier, a level), not in the question, in its place: both followed by the same word
-    ("Q2 security" / "Q1 security", "Paris office" / "Berlin office", "Maria prefer" / "Kenji
-    prefers") or after the same word, stop words aside ("account for production" / "account for
-    staging"), or codes sharing their first or last part ("es-logs-01" / "es-logs-02"); None when
-    there is none. Words compare without case or accents ("Soren" is "Søren"). Linear in the words."""
+    ``content`` of the same type (:func:`_kinds`: a name, a code with digits of one form, a month, a
+    weekday, an environment, a platform, a tier, a level, a region, the word before a group such as a
+    team or an office), not in the question, in its place: both followed by the same word within
+    ``NEAR`` words (stop words aside) or after the same word (within ``NEAR`` for the closed sets, the
+    nearest for the rest) ("Q2 security" / "Q1 security", "Paris marathon" / "Berlin half marathon",
+    "March's bill" / "February's bill", "Marco like to do code reviews" / "Priya prefers code
+    reviews"), beside one of ``HEADS`` on either side ("Madrid office" / "office in Lisbon"), a
+    region in a code ("US region" / "bucket webshop-assets-eu"), codes sharing their first or last
+    part ("es-logs-01" / "es-logs-02"), or a month or weekday the memory's name lengthens
+    ("August" / "Augustin"); None when there is none. Words compare without case or accents
+    ("Soren" is "Søren"). Linear in the words."""
     asked, said = _words(question), _words(content)
-    have, wanted = {stem(w) for w, _ in said}, {stem(w) for w, _ in asked}
-    beside: dict[tuple[str, str, str], str] = {}  # (type, "after" or "before", the stem there) of typed words
+    parts = {stem(p) for w, kinds, _ in said if any(k.startswith("code") for k in kinds) for p in _PARTS.split(w)}
+    have, wanted = {stem(w) for w, _, _ in said} | parts, {stem(w) for w, _, _ in asked}
+    beside: dict[tuple[str, str, str], str] = {}  # (type, side, the stem of a word there) of typed words
     codes: list[str] = []
-    for at, (word, kind) in enumerate(said):
-        if kind is None or stem(word) in wanted:
+    longer: list[tuple[str, set[tuple[str, str]]]] = []  # the memory's names, with the words near them
+    opening = _openings(content)
+    for at, (word, kinds, written) in enumerate(said):
+        if not kinds or stem(word) in wanted:
             continue
-        for side, other in _neighbours(said, at):
-            beside.setdefault((kind, side, other), word)
-        if kind.startswith("code"):
-            codes.append(word)
-    for at, (word, kind) in enumerate(asked):
-        if kind is None or word in STOP_WORDS or word in GENERIC_WORDS or stem(word) in have:
+        for kind in kinds:  # a word opening a sentence is placed by the word right after it only
+            for side, other in _neighbours(said, at, kind, far=at not in opening):
+                beside.setdefault((kind, side, other), word)
+            if kind.startswith("code"):
+                codes.append(word)
+        if "name" in kinds and written[1:].islower():
+            longer.append((word, _neighbours(said, at, "name", far=True)))
+        for part in _PARTS.split(word) if any(k.startswith("code") for k in kinds) else ():
+            kind = _closed(part)
+            if kind is not None and stem(part) not in wanted:
+                for side, other in _neighbours(said, at, kind, far=True):
+                    beside.setdefault((kind, side, other), part)
+    for at, (word, kinds, written) in enumerate(asked):
+        if not kinds or (word in STOP_WORDS and written != "US") or word in GENERIC_WORDS or stem(word) in have:
             continue
-        for side, other in _neighbours(asked, at):
-            if other in have and (kind, side, other) in beside:
-                return word, beside[(kind, side, other)]
-        for other in codes:
-            if _type_of(other) == kind and _shared_part(word, other):
-                return word, other
-    return None
+        for kind in kinds:
+            for side, other in _neighbours(asked, at, kind):
+                if other in have and (kind, side, other) in beside:
+                    return word, beside[(kind, side, other)]
+            for other in codes:
+                if _type_of(other) == kind and _shared_part(word, other):
+                    return word, other
+        if written[:1].isupper() and ("month" in kinds or "weekday" in kinds):
+            near = _neighbours(asked, at, "name")
+            for name, around in longer:
+                if name.startswith(word) and len(name) > len(word) + 1 and near & around:
+                    return word, name
+    return _name_as_word(asked, said)
 
 
-def _neighbours(words: list[tuple[str, str | None]], at: int) -> list[tuple[str, str]]:
-    """("after", the stem of the word right after ``at``) unless it is a stop word, and ("before", the
-    stem of the nearest word before it that is none)."""
-    out = []
-    if at + 1 < len(words) and words[at + 1][0] not in STOP_WORDS:
-        out.append(("after", stem(words[at + 1][0])))
-    before = next((w for w, _ in reversed(words[:at]) if w not in STOP_WORDS), None)
-    if before is not None:
-        out.append(("before", stem(before)))
-    return out
+# Words after which a lowercase word is a verb or an adjective, no name: "what did we mark as done?",
+# "will it be sunny?".
+_NOT_BEFORE_NAMES = frozenset("i we you they be been being".split())
+_NOT_AFTER_NAMES = frozenset("the a an this that these those our my your their his her its to into onto on in from"
+                             " with for at by of up down out".split())
 
 
-def _words(text: str) -> list[tuple[str, str | None]]:
-    """Each word of ``text``, lowercased without accents, with its type (:func:`_type`)."""
-    return [(_folded(w), _type(w)) for w in _TOKEN.findall(text)]
+def _name_as_word(asked: list[tuple[str, tuple[str, ...], str]],
+                  said: list[tuple[str, tuple[str, ...], str]]) -> tuple[str, str] | None:
+    """``(question word, memory word)`` when the one word of the question that ``said`` holds (stop and
+    generic words aside) is written in lowercase after a pronoun or "be" and is capitalised wherever
+    the memory holds it: "mark" in "what did we mark as done?" is not "Mark prefers ..."."""
+    have = {stem(w) for w, _, _ in said}
+    shared = [(at, w) for at, (w, _, _) in enumerate(asked)
+              if w not in STOP_WORDS and w not in GENERIC_WORDS and stem(w) in have]
+    if len({stem(w) for _, w in shared}) != 1:
+        return None
+    at, word = shared[0]
+    if not (at and asked[at][2].islower() and asked[at - 1][0] in _NOT_BEFORE_NAMES):
+        return None
+    written = [(form, said[i + 1][0] if i + 1 < len(said) else "") for i, (w, _, form) in enumerate(said)
+               if stem(w) == stem(word)]
+    # A name is written as asked and names a doer ("Mark prefers"); "Deployed the service" and
+    # "Deploy to staging" are verbs.
+    return (word, written[0][0]) if all(form[:1].isupper() and form.lower() == word and after not in _NOT_AFTER_NAMES
+                                        for form, after in written) else None
+
+
+def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int, kind: str,
+                far: bool = False) -> set[tuple[str, str]]:
+    """("after", stem) of the word right after ``at`` unless it is a stop word and ("before", stem) of
+    the nearest before it that is none: of ``NEAR`` for a closed set's ``kind``, and after it when ``far`` (the
+    memory's side: "Paris marathon" / "Berlin half marathon"); one of ``HEADS`` is on either side
+    ("our Madrid office", "our office in Lisbon")."""
+    wide = kind in _CLOSED_KINDS
+    before = [w for w, _, _ in reversed(words[:at]) if w not in STOP_WORDS][:NEAR if wide else 1]
+    after = [w for w, _, _ in words[at + 1:] if w not in STOP_WORDS][:NEAR] if wide or far \
+        else [w for w, _, _ in words[at + 1:at + 2] if w not in STOP_WORDS]
+    out = {("before", stem(w)) for w in before} | {("after", stem(w)) for w in after}
+    return out | {(side, stem(w)) for w in before + after if w in HEADS for side in ("before", "after")}
+
+
+def _openings(text: str) -> set[int]:
+    """The positions of the words of :func:`_words` that open a sentence of ``text``."""
+    stripped = _POSSESSIVE.sub("", text)
+    return {at for at, m in enumerate(_TOKEN.finditer(stripped))
+            if not stripped[:m.start()].strip() or stripped[:m.start()].rstrip()[-1] in ".!?:;\"'"}
+
+
+def _words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """Each word of ``text`` ("'s" aside), lowercased without accents, with its types (:func:`_kinds`;
+    none for a turn's speaker) and as written."""
+    label = _SPEAKER.match(text)
+    speaker = len(_TOKEN.findall(label.group(0))) if label else 0
+    written = _TOKEN.findall(_POSSESSIVE.sub("", text))
+    folded = [_folded(w) for w in written]
+    return [(lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
+            for at, (word, lower) in enumerate(zip(written, folded, strict=True))]
+
+
+def _kinds(word: str, following: str | None) -> tuple[str, ...]:
+    """The types of ``word`` (:func:`_type`), and "before:<head>" when the word after it is one of
+    ``HEADS`` and it is no stop or generic word ("search" in "the search team")."""
+    kind = _type(word)
+    lower = _folded(word)
+    kinds = () if kind is None else (kind,)
+    if following in HEADS and lower not in HEADS and lower not in STOP_WORDS and lower not in GENERIC_WORDS \
+            and not lower.isdigit():
+        kinds += ("before:" + following,)
+    return kinds
+
+
+_CLOSED_KINDS = frozenset({"month", "weekday", "environment", *ALTERNATIVES.values()})
+
+
+def _closed(lower: str) -> str | None:
+    """The closed set ``lower`` is of: "month", "weekday", "environment", a set of ``ALTERNATIVES``."""
+    if lower in MONTHS:
+        return "month"
+    if lower in WEEKDAYS:
+        return "weekday"
+    if lower in ENVIRONMENTS:
+        return "environment"
+    return ALTERNATIVES.get(lower)
 
 
 def _folded(word: str) -> str:
@@ -91,14 +194,11 @@ def _type(word: str) -> str | None:
     """"month", "weekday", "environment", a set of ``ALTERNATIVES`` ("platform", "tier", "level"), "code:<form>" (a digit or an inner "-", "_" or "." in it:
     "Q2" and "Q7" share the form "a9", "es-logs-01" "a-a-9", "search-api" "a-a"), "name" (capitalized, not all capitals of three or more), or None."""
     lower = _folded(word)
-    if lower in MONTHS:
-        return "month"
-    if lower in WEEKDAYS:
-        return "weekday"
-    if lower in ENVIRONMENTS:
-        return "environment"
-    if lower in ALTERNATIVES:
-        return ALTERNATIVES[lower]
+    if lower == "us" and word != "US":
+        return None  # the pronoun
+    closed = _closed(lower)
+    if closed is not None:
+        return closed
     if any(c.isdigit() for c in word) or _PARTS.search(word.strip("._-")):
         return _type_of(lower)
     if word[:1].isupper() and lower not in STOP_WORDS and not (len(word) > 2 and word.isupper()):
