@@ -52,8 +52,8 @@ def _detectors() -> tuple[Any, ...]:
     from . import secret_plugins as own
     from .secret_named import NamedCredentialDetector
 
-    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(),
-            NamedCredentialDetector())
+    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), *own.pair_detectors(),
+            own.UrlPasswordDetector(), NamedCredentialDetector())
 
 
 def detect_secrets_patterns() -> dict[str, Any]:
@@ -379,6 +379,10 @@ _PEM_BEGIN = compile_linear(r"BEGIN[A-Z0-9 ]* PRIVATE KEY")  # SSH2 ENCRYPTED to
 REDACT_PASSES = 3  # rounds of whole-line replacement before a text still named is replaced whole
 # A line break as a JSON (or YAML, Python) string writes it: "\\n", "\\r\\n".
 _ESCAPED_BREAK = re.compile(r"(?:\\r)?\\n")
+# A PuTTY key's first line (``secret_formats.tsv``), and its last: the MAC (formats 2 and 3) or hash (1)
+# of the key, in hex (the.earth.li/~sgtatham/putty/latest/htmldoc/AppendixC.html).
+_PUTTY_BEGIN = re.compile(r"PuTTY-User-Key-File-[0-9]:")
+_PUTTY_END = re.compile(r"Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]*")
 # The rest of a BEGIN line after the label a detector matched: " BLOCK-----".
 _HEADER_REST = re.compile(r"[A-Z0-9 ]*-*[ \t\r]*")
 # A line of a key's body: base64 (PEM, OpenSSH, PGP), indented as in a YAML block scalar.
@@ -425,11 +429,29 @@ class _KeyBlocks:
         line_end = text.find("\n", end, limit)
         if line_end < 0 or not _HEADER_REST.fullmatch(text, end, line_end):  # the string or line holds the key
             return limit if line_end < 0 else line_end
+        return min(self._paragraph_after(line_end), limit)
+
+    def _paragraph_after(self, line_end: int) -> int:
+        """:meth:`_paragraph_end` from ``line_end``, kept for the keys after it that start before it."""
         start, found = self._paragraph
         if not (0 <= start <= line_end < found):
             found = self._paragraph_end(line_end)
             self._paragraph = (line_end, found)
-        return min(found, limit)
+        return found
+
+    def putty_end(self, end: int) -> int:
+        """Where a PuTTY private key whose first line's label ends at ``end`` ends: a PPK file (formats 1 to
+        3) closes with its ``Private-MAC:`` (``Private-Hash:`` in format 1) line, so the block ends after
+        that line's hex digits, found before the first quote (a key in a string) and the paragraph's end;
+        without one (a key cut short), at the first of those."""
+        text = self.text
+        quotes = [i for i in (self._next('"', end), self._next("'", end)) if i >= 0]
+        limit = min(quotes, default=len(text))
+        line_end = text.find("\n", end, limit)
+        if line_end >= 0:
+            limit = min(limit, self._paragraph_after(line_end))
+        closing = [i for i in (self._next("Private-MAC:", end), self._next("Private-Hash:", end)) if 0 <= i < limit]
+        return _PUTTY_END.match(text, min(closing)).end() if closing else limit
 
     def _paragraph_end(self, at: int) -> int:
         """The end of the paragraph whose line break ``at`` follows a BEGIN line: the first blank line
@@ -450,8 +472,11 @@ class _KeyBlocks:
 
 def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
     """Where the credential ``value`` ending at ``end`` of the text of ``blocks`` ends: at ``end``, or a
-    private key's block where :meth:`_KeyBlocks.end` says."""
-    return blocks.end(end) if _PEM_BEGIN.search(value) else end
+    private key's block: a PEM, OpenSSH or PGP one where :meth:`_KeyBlocks.end` says, a PuTTY one where
+    :meth:`_KeyBlocks.putty_end` says."""
+    if _PEM_BEGIN.search(value):
+        return blocks.end(end)
+    return blocks.putty_end(end) if _PUTTY_BEGIN.match(value) else end
 
 
 # A whole line of key characters right after a credential that ends its line: the credential's
@@ -542,7 +567,8 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     (a named value, the whole lines of key characters after it: :func:`_continued`),
     one found only in another reading of the text (NFKC, joined) its line; a private key (PEM,
     OpenSSH, PGP), its block to the END line, or without one to the end of the string, line or paragraph
-    holding it (:meth:`_KeyBlocks.end`), the rest kept. Read again until nothing changes
+    holding it (:meth:`_KeyBlocks.end`), a PuTTY key's to its ``Private-MAC:`` line
+    (:meth:`_KeyBlocks.putty_end`), the rest kept. Read again until nothing changes
     (a marker can make a word of what followed the credential it replaced: "…[GitHub token]Password:
     X"), at most ``REDACT_PASSES`` more times, so that a redacted text redacts to itself. Linear in the
     text's length."""
