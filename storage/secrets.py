@@ -230,6 +230,47 @@ def displayed(text: str) -> str:
     return _OVERRIDDEN.sub(lambda run: run.group(1)[::-1], text)
 
 
+# Groups of key characters parted by single spaces, three or more: a key written in groups to be read out
+# or typed ("ghp_ u8jz Pde0 IgxL …", "sk-ant-a pi03-YgC frL1spNx …"). Groups are short: the run is linear.
+_GROUPS = re.compile(r"[\w+/=-]{2,16}(?: [\w+/=-]{2,16}){2,}")
+_HAS_DIGIT, _HAS_CAPITAL = re.compile(r"[0-9]"), re.compile(r"[A-Z]")
+# What a key found only with its groups joined may be: detect-secrets' own formats that open with a
+# vendor's prefix (besides the key format table's prefixed rows, ``secret_plugins.prefixed``).
+_PREFIXED_LABELS = frozenset({"GitHub token", "AWS access key", "Slack token", "Stripe API key", "npm access token",
+                              "OpenAI API key", "PyPI API token", "SendGrid API key", "GitLab token"})
+
+
+@functools.cache
+def _groupable_kinds() -> frozenset[str]:
+    """The kinds a key found with its groups joined may be (:func:`_grouped_keys`): a vendor's prefix says it."""
+    from .secret_plugins import prefixed
+    from .secret_tables import key_formats
+
+    return _PREFIXED_LABELS | {row.name for row in key_formats() if prefixed(row.regex)}
+
+
+def _grouped_keys(text: str, most: int | None) -> list[tuple[str, int, int]]:
+    """``(label, line, line)`` of each key of a vendor's prefixed format (:func:`_groupable_kinds`) found only
+    once the single spaces inside runs of groups of key characters (``_GROUPS``, a run holding a digit and a
+    capital) are taken out, and
+    holding a digit and a capital (prose joined is lower-case words). Lines keep their numbers. Linear."""
+    def join(run: re.Match[str]) -> str:  # prose's runs (no digit or no capital) stay: no reading for them
+        groups = run.group()
+        return groups.replace(" ", "") if _HAS_DIGIT.search(groups) and _HAS_CAPITAL.search(groups) else groups
+
+    joined = _GROUPS.sub(join, text)
+    if joined == text:
+        return []
+    lines = joined.split("\n")  # (``text`` is NFC with single newlines as :func:`_found` gives it)
+    kinds = _groupable_kinds()
+    found = []
+    for offset, line, kind, value, end in _values(joined, lines, most=most):
+        key = joined[offset:max(end, offset + len(value))]  # a pattern's group may hold only the prefix
+        if kind in kinds and key not in text and _HAS_DIGIT.search(key) and _HAS_CAPITAL.search(key):
+            found.append((kind, line, line))
+    return found
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
@@ -273,6 +314,7 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
+    scans.append(_grouped_keys(nfc(text), most))
     for kind, first, last in itertools.chain(*scans):
         found[kind, first] = max(last, found.get((kind, first), first))
     return [(kind, first, last) for (kind, first), last in found.items()]
@@ -604,6 +646,9 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
                   for order, (kind, first, last) in enumerate(_scan(plain, most=None))
                   if not inline.intersection(range(first, last + 1))]
+    # a key in groups (:func:`_grouped_keys`) takes its line before a word naming it takes its first group
+    spans += [(starts[line - 1], 1 - starts[line], len(spans) + order, kind)
+              for order, (kind, line, _) in enumerate(_grouped_keys(read, None))]
     spans.sort()  # longest first where two start together, then the first detector's (a key format first)
     pieces: list[str] = []
     at = 0
