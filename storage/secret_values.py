@@ -83,14 +83,15 @@ WORDS_SHARE_MAX = 0.6  # of the value's characters, that words take
 
 def generated(value: str) -> bool:
     """Whether ``value``, holding no digit, reads as generated rather than as a word, a name or a
-    placeholder: ``GENERATED_MIN_CHARS`` or more ASCII characters, no space, capitals inside it
+    placeholder: ``GENERATED_MIN_CHARS`` or more ASCII characters, no space, "/" or ":" (a path or an ARN's
+    parts, "prod/db-AbCdEf"), capitals inside it
     (``_INNER_CAPITAL`` twice: "tRoUbAdOuR", not "Postgres" or "Password") or two symbols among letters
     ("gr^c$bxd*u&y"), and under ``VOWELS_SHARE_MAX`` of vowels among the letters outside acronyms or under
     ``WORDS_SHARE_MAX`` of it in words (``_WORD_PARTS``): "CorrectHorseBatteryStaple", "GitHubActions",
     "your-password-here" and "ChangeMeNow!" are names. Linear."""
     if not GENERATED_MIN_CHARS <= len(value) <= FILTERED_MAX_CHARS or not value.isascii():
         return False
-    if any(c.isspace() or c.isdigit() for c in value):
+    if any(c.isspace() or c.isdigit() or c in "/:" for c in value):  # a path, a URL, an ARN's parts
         return False
     if len(_INNER_CAPITAL.findall(value)) < 2 and len(_SYMBOL.findall(value)) < 2:
         return False

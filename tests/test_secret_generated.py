@@ -41,7 +41,7 @@ def test_most_random_letter_passwords_are_found() -> None:
 @pytest.mark.parametrize("value", [
     "changeme", "${DB_PASSWORD}", "xxxxxxxxxx", "<password>", "your-password-here", "secret", "hunter",
     "PostgreSQL", "JavaScript", "GitHubActions", "CorrectHorseBatteryStaple", "ChangeMeNow!", "McDonaldsRules",
-    "https://vault.example.com/db", "XMLHttpRequest", "OpenTelemetry", "YourPasswordHere", "refreshToken",
+    "https://vault.example.com/db", "prod/db-AbCdEf", "XMLHttpRequest", "OpenTelemetry", "YourPasswordHere", "refreshToken",
 ])
 @pytest.mark.parametrize("shape", ["password={v}", "DB_PASSWORD: {v}", "the password is {v}"])
 def test_words_names_and_placeholders_stay_stored(shape: str, value: str) -> None:
