@@ -249,10 +249,11 @@ def _groupable_kinds() -> frozenset[str]:
     return _PREFIXED_LABELS | {row.name for row in key_formats() if prefixed(row.regex)}
 
 
-def _grouped_keys(text: str, most: int | None) -> list[tuple[str, int, int]]:
+def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> list[tuple[str, int, int]]:
     """``(label, line, line)`` of each key of a vendor's prefixed format (:func:`_groupable_kinds`) found only
     once the single spaces inside runs of groups of key characters (``_GROUPS``, a run holding a digit and a
-    capital) are taken out, and
+    capital) are taken out (not one of ``known``, the ``(label, line)`` found in ``text`` as it is: a key
+    followed by words), and
     holding a digit and a capital (prose joined is lower-case words). Lines keep their numbers. Linear."""
     def join(run: re.Match[str]) -> str:  # prose's runs (no digit or no capital) stay: no reading for them
         groups = run.group()
@@ -266,7 +267,8 @@ def _grouped_keys(text: str, most: int | None) -> list[tuple[str, int, int]]:
     found = []
     for offset, line, kind, value, end in _values(joined, lines, most=most):
         key = joined[offset:max(end, offset + len(value))]  # a pattern's group may hold only the prefix
-        if kind in kinds and key not in text and _HAS_DIGIT.search(key) and _HAS_CAPITAL.search(key):
+        if kind in kinds and (kind, line) not in known and key not in text and _HAS_DIGIT.search(key) \
+                and _HAS_CAPITAL.search(key):
             found.append((kind, line, line))
     return found
 
@@ -314,7 +316,7 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
-    scans.append(_grouped_keys(nfc(text), most))
+    scans.append(_grouped_keys(nfc(text), most, {(kind, first) for kind, first, _ in itertools.chain(*scans)}))
     for kind, first, last in itertools.chain(*scans):
         found[kind, first] = max(last, found.get((kind, first), first))
     return [(kind, first, last) for (kind, first), last in found.items()]
@@ -648,7 +650,7 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
                   if not inline.intersection(range(first, last + 1))]
     # a key in groups (:func:`_grouped_keys`) takes its line before a word naming it takes its first group
     spans += [(starts[line - 1], 1 - starts[line], len(spans) + order, kind)
-              for order, (kind, line, _) in enumerate(_grouped_keys(read, None))]
+              for order, (kind, line, _) in enumerate(_grouped_keys(read, None, {(k, n) for _, n, k, _, _ in values}))]
     spans.sort()  # longest first where two start together, then the first detector's (a key format first)
     pieces: list[str] = []
     at = 0
