@@ -128,9 +128,9 @@ def _pairs(lines: list[str], out: dict[int, str]) -> None:
         out[number] = "".join(pieces) + line[at:]
 
 
-def _lists(lines: list[str], out: dict[int, str]) -> None:
+def _lists(lines: list[str], out: dict[int, str], block: set[int]) -> None:
     """Each item of a list under a name (the line before the list, or the key of a flow list on its line)
-    rewritten ``name: item``."""
+    rewritten ``name: item``. A line of a YAML block scalar (``block``) names no list: it is its key's value."""
     name: str | None = None
     key_line, blank = -1, False
     for number, line in enumerate(lines):
@@ -148,7 +148,7 @@ def _lists(lines: list[str], out: dict[int, str]) -> None:
             blank = True  # one blank line between a label and its list ("Passwords:", blank, "- X")
             key_line = number
             continue
-        key, blank = (_LIST_KEY.fullmatch(line) if len(line) <= SHORT else None), False
+        key, blank = (_LIST_KEY.fullmatch(line) if len(line) <= SHORT and number not in block else None), False
         name = key.group(1).strip() if key is not None and key.group(1).strip() else None
         key_line = number
         if name is None and "[" in line and number not in out:
@@ -169,19 +169,41 @@ def _flow_items(items: str) -> list[str]:
     return values
 
 
-def _labels(lines: list[str], out: dict[int, str]) -> None:
+# A key opening a YAML block scalar ("password: |", "key: >-", "token: |2"): the lines indented deeper
+# after it are its value, whatever follows the document.
+_BLOCK_KEY = re.compile(r"([ \t]*)(?:-[ \t]+)?[^\s#][^\n]{0,200}?:[ \t]+[|>][+-]?[0-9]?[+-]?[ \t]*")
+
+
+def block_scalar_lines(lines: list[str]) -> set[int]:
+    """The numbers of the lines of ``lines`` inside a YAML block scalar (``_BLOCK_KEY``): each line after
+    its key, to the first one not blank and indented no deeper than the key. Linear."""
+    inside: set[int] = set()
+    indent: int | None = None  # the key's indentation while in a block
+    for number, line in enumerate(lines):
+        stripped = line.lstrip(" \t")
+        if indent is not None and (not stripped or len(line) - len(stripped) > indent):
+            inside.add(number)
+            continue
+        key = _BLOCK_KEY.fullmatch(line) if len(line) <= SHORT else None
+        indent = None if key is None else len(key.group(1))
+    return inside
+
+
+def _labels(lines: list[str], out: dict[int, str], block: set[int]) -> None:
     """The line after a label alone on its line (past one or two blank lines or a setext underline, or
     a definition's ``: value``) rewritten ``label: value``; a single word's next line too (``密碼`` over
-    ``X``)."""
+    ``X``). A line of a YAML block scalar (``block``) is its key's value, neither label nor labelled
+    ("password: |" over its value, then a note's list)."""
     for number, line in enumerate(lines):
-        label = _LABEL.fullmatch(line) if line.strip() and len(line) <= SHORT and number not in out else None
+        label = _LABEL.fullmatch(line) if line.strip() and len(line) <= SHORT and number not in out \
+            and number not in block else None
         if label is None:
             continue
         after, gap = number + 1, False
         while after < len(lines) and after <= number + 3 and (not lines[after].strip() or (
                 len(lines[after]) <= SHORT and _UNDERLINE.fullmatch(lines[after]))):
             after, gap = after + 1, True
-        if after >= len(lines) or after in out or len(lines[after]) > SHORT:
+        if after >= len(lines) or after in out or after in block or len(lines[after]) > SHORT:
             continue
         definition = _DEFINITION.fullmatch(lines[after])
         if definition is not None:
@@ -458,20 +480,22 @@ def _paths(lines: list[str], out: dict[int, str]) -> None:
                 out[number] = f"{_named(path.group(1))}{path.group(2)}"
 
 
-def structured(text: str, found: Mapping[int, str] | None = None) -> str:
+def structured(text: str, found: Mapping[int, str] | None = None, block: set[int] | None = None) -> str:
     """``text`` (line breaks single newlines) with the lines the module's structures rewrite and those of
     ``found`` (:func:`parsed`) in their place, the same number of lines; ``text`` itself when none is.
-    Linear."""
+    ``block``: the lines inside a YAML block scalar (:func:`block_scalar_lines`), when ``text`` lost the
+    marks that say so. Linear."""
     lines = text.split("\n")
     out: dict[int, str] = {}
+    block = block_scalar_lines(lines) if block is None else block
     if "|" in text:
         _tables(lines, out)
     if ":" in text or "=" in text:
         _pairs(lines, out)
-    _lists(lines, out)
+    _lists(lines, out, block)
     if ":" in text or "=" in text:
         _blocks(lines, out)
-    _labels(lines, out)
+    _labels(lines, out, block)
     _paths(lines, out)
     if "{" in text:
         _inline_pairs(lines, out)

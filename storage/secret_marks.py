@@ -13,7 +13,7 @@ import functools
 import html
 import re
 
-from .secret_documents import parsed, structured
+from .secret_documents import block_scalar_lines, parsed, structured
 
 # Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run
 # standing alone ("password: ****") is a placeholder, kept.
@@ -146,6 +146,7 @@ def unmarked(text: str) -> str:
     """``text`` with the marks around words taken away as the module says, the same number of lines.
     ``text``'s line breaks are single newlines (as ``secrets._scan`` reads them). Linear."""
     found = parsed(text)  # before the marks go: "*" names a YAML alias
+    block = block_scalar_lines(text.split("\n"))  # and "|" a block scalar
     if ":" in text:
         text = _FIELD.sub("", text)
     if "&" in text:
@@ -171,4 +172,4 @@ def unmarked(text: str) -> str:
     text = _BROKEN_NAME.sub(r"\n\1 \2", _SPLIT_WORD.sub(r"\1\2", _SPACES.sub(" ", text)))
     if not text.isascii():
         text = _CJK_LABEL.sub(lambda m: f"{m.group(1) or m.group(2)}: ", _CJK_NOTE.sub("", text))
-    return structured(text, found)
+    return structured(text, found, block)

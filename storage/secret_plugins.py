@@ -1,6 +1,7 @@
 """The credential detectors besides the named-credential one (``secret_named``): detect-secrets'
 pattern plugins with their patterns run by RE2 (``secret_re2``), its JWT plugin, the key formats of
-``secret_formats.tsv`` and a password in a URL.
+``secret_formats.tsv``, the unnamed secret half of a key pair after its id (``secret_pairs.tsv``) and a
+password in a URL.
 
 detect-secrets' plugins are not imported to scan: their patterns, as ``secret_re2.linear_source``
 rewrites them, are kept in ``detect_secrets_patterns.json`` (:func:`builtin_detectors`; a test checks it
@@ -210,6 +211,26 @@ def _row_pattern(row: KeyFormat) -> Any:
     """A key format row's own pattern, its value a group. Compiled when first needed: the hundred of
     them take 0.03-0.05 s, and most texts match no key format (docs/hooks.md#speed)."""
     return compile_linear(_row_source(row, f"({row.regex})"))
+
+
+# A key character, for where a partner secret (``secret_pairs.tsv``) starts and ends: its run is whole.
+_PAIR_EDGE = "[^A-Za-z0-9+/=_-]"
+
+
+def pair_detectors() -> list[Detector]:
+    """One detector a row of ``secret_pairs.tsv``: the secret half of a key pair, a whole run of key
+    characters of the row's regex after the row's key id on the same line (a CSV or table row, a command's
+    output, "id secret"), holding what the row asks; labelled by the row's name."""
+    from .secret_tables import tsv_rows
+
+    detectors: list[Detector] = []
+    for name, _source, id_regex, holds, regex in tsv_rows("secret_pairs.tsv"):
+        source = (f"(?:^|[^A-Za-z0-9])(?:{id_regex})[^\\n]*?{_PAIR_EDGE}({regex})(?:{_PAIR_EDGE}|$)")
+        tests = [_HOLDS[c] for c in holds]
+        detectors.append(type("PairedSecretDetector", (Detector,), {
+            "secret_type": name, "denylist": [compile_linear(source)],
+            "is_formally_valid": staticmethod(lambda value, tests=tests: all(t.search(value) for t in tests))})())
+    return detectors
 
 
 class UrlPasswordDetector(Detector):

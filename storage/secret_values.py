@@ -1,5 +1,5 @@
 """Whether a value a credential detector found is a credential: it holds a letter and a digit
-(:func:`is_value`), is no placeholder or reference (:func:`is_filtered`), and, after the word naming it, no code
+(:func:`is_value`) or reads as generated (:func:`generated`), is no placeholder or reference (:func:`is_filtered`), and, after the word naming it, no code
 or description (:func:`named_value_kept`).
 """
 
@@ -66,6 +66,39 @@ def _declared(text: str, start: int) -> bool:
 def is_value(text: str) -> bool:
     """Whether ``text`` holds a letter and a digit."""
     return bool(_LETTER.search(text) and _DIGIT.search(text))
+
+
+# A generated value without a digit (a password manager's letters, or letters and symbols): this many
+# characters or more, capitals inside it (not only a word's first letter) or symbols, and not a name of
+# words: few vowels (a name's words hold a third or more; random letters a fifth), or few words of three
+# letters or more. Measured in docs/limits.md ("Secret detection").
+GENERATED_MIN_CHARS = 10
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Z][a-z][A-Z]")
+_SYMBOL = re.compile(r"[!@#$%^&*+=?~|]")
+_ACRONYM = re.compile(r"[A-Z]{2,}(?![a-z])")  # "SQL" in "PostgreSQL": no vowels to count
+_WORD_PARTS = re.compile(r"[A-Z][a-z]{2,}|[a-z]{3,}")  # "Git", "Hub", "actions": a name's words
+VOWELS_SHARE_MAX = 0.25  # of the letters outside acronyms ("McDonaldsRules" has 0.29)
+WORDS_SHARE_MAX = 0.6  # of the value's characters, that words take
+
+
+def generated(value: str) -> bool:
+    """Whether ``value``, holding no digit, reads as generated rather than as a word, a name or a
+    placeholder: ``GENERATED_MIN_CHARS`` or more ASCII characters, no space, "/" or ":" (a path or an ARN's
+    parts, "prod/db-AbCdEf"), capitals inside it
+    (``_INNER_CAPITAL`` twice: "tRoUbAdOuR", not "Postgres" or "Password") or two symbols among letters
+    ("gr^c$bxd*u&y"), and under ``VOWELS_SHARE_MAX`` of vowels among the letters outside acronyms or under
+    ``WORDS_SHARE_MAX`` of it in words (``_WORD_PARTS``): "CorrectHorseBatteryStaple", "GitHubActions",
+    "your-password-here" and "ChangeMeNow!" are names. Linear."""
+    if not GENERATED_MIN_CHARS <= len(value) <= FILTERED_MAX_CHARS or not value.isascii():
+        return False
+    if any(c.isspace() or c.isdigit() or c in "/:" for c in value):  # a path, a URL, an ARN's parts
+        return False
+    if len(_INNER_CAPITAL.findall(value)) < 2 and len(_SYMBOL.findall(value)) < 2:
+        return False
+    letters = [c for c in _ACRONYM.sub("", value) if c.isalpha()]
+    vowels = sum(c in "aeiouyAEIOUY" for c in letters)
+    return vowels < VOWELS_SHARE_MAX * len(letters) or \
+        sum(len(word) for word in _WORD_PARTS.findall(value)) < WORDS_SHARE_MAX * len(value)
 
 
 # A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,
@@ -188,7 +221,7 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
     a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
-    another's when it holds a letter and a digit; but not a compound that describes one (``_DESCRIBED``),
+    another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
     vendor's public key (``_PUBLIC``)."""
     if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS or _PUBLIC.fullmatch(value):
@@ -203,7 +236,7 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     elif group == "said" and value.isdigit():
         kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
     else:
-        kept = is_value(value) and (group != "mixed" or mixed)
+        kept = (is_value(value) or generated(value)) and (group != "mixed" or mixed)
     assigned = _ASSIGNED.search(text[max(start, at - 4):at]) or group == "pass"
     short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
     code = assigned and short and (_CODE.fullmatch(value) or bool(_CAMEL.fullmatch(value)) and _declared(text, start))

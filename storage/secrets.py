@@ -52,8 +52,8 @@ def _detectors() -> tuple[Any, ...]:
     from . import secret_plugins as own
     from .secret_named import NamedCredentialDetector
 
-    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.UrlPasswordDetector(),
-            NamedCredentialDetector())
+    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), *own.pair_detectors(),
+            own.UrlPasswordDetector(), NamedCredentialDetector())
 
 
 def detect_secrets_patterns() -> dict[str, Any]:
@@ -230,6 +230,49 @@ def displayed(text: str) -> str:
     return _OVERRIDDEN.sub(lambda run: run.group(1)[::-1], text)
 
 
+# Groups of key characters parted by single spaces, three or more: a key written in groups to be read out
+# or typed ("ghp_ u8jz Pde0 IgxL …", "sk-ant-a pi03-YgC frL1spNx …"). Groups are short: the run is linear.
+_GROUPS = re.compile(r"[\w+/=-]{2,16}(?: [\w+/=-]{2,16}){2,}")
+_HAS_DIGIT, _HAS_CAPITAL = re.compile(r"[0-9]"), re.compile(r"[A-Z]")
+# What a key found only with its groups joined may be: detect-secrets' own formats that open with a
+# vendor's prefix (besides the key format table's prefixed rows, ``secret_plugins.prefixed``).
+_PREFIXED_LABELS = frozenset({"GitHub token", "AWS access key", "Slack token", "Stripe API key", "npm access token",
+                              "OpenAI API key", "PyPI API token", "SendGrid API key", "GitLab token"})
+
+
+@functools.cache
+def _groupable_kinds() -> frozenset[str]:
+    """The kinds a key found with its groups joined may be (:func:`_grouped_keys`): a vendor's prefix says it."""
+    from .secret_plugins import prefixed
+    from .secret_tables import key_formats
+
+    return _PREFIXED_LABELS | {row.name for row in key_formats() if prefixed(row.regex)}
+
+
+def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> list[tuple[str, int, int]]:
+    """``(label, line, line)`` of each key of a vendor's prefixed format (:func:`_groupable_kinds`) found only
+    once the single spaces inside runs of groups of key characters (``_GROUPS``, a run holding a digit and a
+    capital) are taken out (not one of ``known``, the ``(label, line)`` found in ``text`` as it is: a key
+    followed by words), and
+    holding a digit and a capital (prose joined is lower-case words). Lines keep their numbers. Linear."""
+    def join(run: re.Match[str]) -> str:  # prose's runs (no digit or no capital) stay: no reading for them
+        groups = run.group()
+        return groups.replace(" ", "") if _HAS_DIGIT.search(groups) and _HAS_CAPITAL.search(groups) else groups
+
+    joined = _GROUPS.sub(join, text)
+    if joined == text:
+        return []
+    lines = joined.split("\n")  # (``text`` is NFC with single newlines as :func:`_found` gives it)
+    kinds = _groupable_kinds()
+    found = []
+    for offset, line, kind, value, end in _values(joined, lines, most=most):
+        key = joined[offset:max(end, offset + len(value))]  # a pattern's group may hold only the prefix
+        if kind in kinds and (kind, line) not in known and key not in text and _HAS_DIGIT.search(key) \
+                and _HAS_CAPITAL.search(key):
+            found.append((kind, line, line))
+    return found
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
@@ -273,6 +316,7 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
+    scans.append(_grouped_keys(nfc(text), most, {(kind, first) for kind, first, _ in itertools.chain(*scans)}))
     for kind, first, last in itertools.chain(*scans):
         found[kind, first] = max(last, found.get((kind, first), first))
     return [(kind, first, last) for (kind, first), last in found.items()]
@@ -379,6 +423,10 @@ _PEM_BEGIN = compile_linear(r"BEGIN[A-Z0-9 ]* PRIVATE KEY")  # SSH2 ENCRYPTED to
 REDACT_PASSES = 3  # rounds of whole-line replacement before a text still named is replaced whole
 # A line break as a JSON (or YAML, Python) string writes it: "\\n", "\\r\\n".
 _ESCAPED_BREAK = re.compile(r"(?:\\r)?\\n")
+# A PuTTY key's first line (``secret_formats.tsv``), and its last: the MAC (formats 2 and 3) or hash (1)
+# of the key, in hex (the.earth.li/~sgtatham/putty/latest/htmldoc/AppendixC.html).
+_PUTTY_BEGIN = re.compile(r"PuTTY-User-Key-File-[0-9]:")
+_PUTTY_END = re.compile(r"Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]*")
 # The rest of a BEGIN line after the label a detector matched: " BLOCK-----".
 _HEADER_REST = re.compile(r"[A-Z0-9 ]*-*[ \t\r]*")
 # A line of a key's body: base64 (PEM, OpenSSH, PGP), indented as in a YAML block scalar.
@@ -425,11 +473,29 @@ class _KeyBlocks:
         line_end = text.find("\n", end, limit)
         if line_end < 0 or not _HEADER_REST.fullmatch(text, end, line_end):  # the string or line holds the key
             return limit if line_end < 0 else line_end
+        return min(self._paragraph_after(line_end), limit)
+
+    def _paragraph_after(self, line_end: int) -> int:
+        """:meth:`_paragraph_end` from ``line_end``, kept for the keys after it that start before it."""
         start, found = self._paragraph
         if not (0 <= start <= line_end < found):
             found = self._paragraph_end(line_end)
             self._paragraph = (line_end, found)
-        return min(found, limit)
+        return found
+
+    def putty_end(self, end: int) -> int:
+        """Where a PuTTY private key whose first line's label ends at ``end`` ends: a PPK file (formats 1 to
+        3) closes with its ``Private-MAC:`` (``Private-Hash:`` in format 1) line, so the block ends after
+        that line's hex digits, found before the first quote (a key in a string) and the paragraph's end;
+        without one (a key cut short), at the first of those."""
+        text = self.text
+        quotes = [i for i in (self._next('"', end), self._next("'", end)) if i >= 0]
+        limit = min(quotes, default=len(text))
+        line_end = text.find("\n", end, limit)
+        if line_end >= 0:
+            limit = min(limit, self._paragraph_after(line_end))
+        closing = [i for i in (self._next("Private-MAC:", end), self._next("Private-Hash:", end)) if 0 <= i < limit]
+        return _PUTTY_END.match(text, min(closing)).end() if closing else limit
 
     def _paragraph_end(self, at: int) -> int:
         """The end of the paragraph whose line break ``at`` follows a BEGIN line: the first blank line
@@ -450,8 +516,11 @@ class _KeyBlocks:
 
 def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
     """Where the credential ``value`` ending at ``end`` of the text of ``blocks`` ends: at ``end``, or a
-    private key's block where :meth:`_KeyBlocks.end` says."""
-    return blocks.end(end) if _PEM_BEGIN.search(value) else end
+    private key's block: a PEM, OpenSSH or PGP one where :meth:`_KeyBlocks.end` says, a PuTTY one where
+    :meth:`_KeyBlocks.putty_end` says."""
+    if _PEM_BEGIN.search(value):
+        return blocks.end(end)
+    return blocks.putty_end(end) if _PUTTY_BEGIN.match(value) else end
 
 
 # A whole line of key characters right after a credential that ends its line: the credential's
@@ -542,7 +611,8 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     (a named value, the whole lines of key characters after it: :func:`_continued`),
     one found only in another reading of the text (NFKC, joined) its line; a private key (PEM,
     OpenSSH, PGP), its block to the END line, or without one to the end of the string, line or paragraph
-    holding it (:meth:`_KeyBlocks.end`), the rest kept. Read again until nothing changes
+    holding it (:meth:`_KeyBlocks.end`), a PuTTY key's to its ``Private-MAC:`` line
+    (:meth:`_KeyBlocks.putty_end`), the rest kept. Read again until nothing changes
     (a marker can make a word of what followed the credential it replaced: "…[GitHub token]Password:
     X"), at most ``REDACT_PASSES`` more times, so that a redacted text redacts to itself. Linear in the
     text's length."""
@@ -578,6 +648,9 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
                   for order, (kind, first, last) in enumerate(_scan(plain, most=None))
                   if not inline.intersection(range(first, last + 1))]
+    # a key in groups (:func:`_grouped_keys`) takes its line before a word naming it takes its first group
+    spans += [(starts[line - 1], 1 - starts[line], len(spans) + order, kind)
+              for order, (kind, line, _) in enumerate(_grouped_keys(read, None, {(k, n) for _, n, k, _, _ in values}))]
     spans.sort()  # longest first where two start together, then the first detector's (a key format first)
     pieces: list[str] = []
     at = 0
