@@ -26,6 +26,14 @@ def _stepping(steps: list[tuple[float, float]], started: threading.Event, step_s
     return job
 
 
+@pytest.fixture
+def job():
+    """A worker, the steps its job took and the event of its first step; closed after the test."""
+    worker = Worker()
+    yield worker, [], threading.Event()
+    worker.close()
+
+
 def _until(done) -> bool:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + WAIT_S
     while not done() and time.monotonic() < deadline:
@@ -33,60 +41,43 @@ def _until(done) -> bool:  # type: ignore[no-untyped-def]
     return bool(done())
 
 
-def test_a_background_turn_waits_while_a_call_is_served_and_runs_once_it_ends() -> None:
-    worker = Worker()
-    steps: list[tuple[float, float]] = []
-    started = threading.Event()
-    try:
-        with worker.serving():
-            worker.in_turns("long job", _stepping(steps, started))
-            assert worker.run(lambda: 42) == 42  # a job a call waits for still runs
-            assert not started.wait(0.5)  # (HELD_MAX_S is 2 s)
-            ended = time.monotonic()
-        assert _until(lambda: bool(steps))
-        assert min(begun for begun, _ in steps) >= ended
-    finally:
-        worker.close()
-
-
-def test_a_running_job_stops_after_its_step_when_a_call_begins(monkeypatch) -> None:
-    monkeypatch.setattr(maintenance, "HELD_MAX_S", 60.0)
-    worker = Worker()
-    steps: list[tuple[float, float]] = []
-    started = threading.Event()
-    try:
+def test_a_background_turn_waits_while_a_call_is_served_and_runs_once_it_ends(job) -> None:
+    worker, steps, started = job
+    with worker.serving():
         worker.in_turns("long job", _stepping(steps, started))
-        assert started.wait(WAIT_S)
-        with worker.serving():
-            began = time.monotonic()
-            time.sleep(0.5)
-            during = [s for s in steps if s[0] > began]
-        assert during == []  # the step under way when the call began may end; none begins
-        count = len(steps)
-        assert _until(lambda: len(steps) > count)  # and it goes on once the call ended
-    finally:
-        worker.close()
+        assert worker.run(lambda: 42) == 42  # a job a call waits for still runs
+        assert not started.wait(0.5)  # (HELD_MAX_S is 2 s)
+        ended = time.monotonic()
+    assert _until(lambda: bool(steps))
+    assert min(begun for begun, _ in steps) >= ended
 
 
-def test_under_calls_without_end_a_turn_still_takes_a_step_now_and_then(monkeypatch) -> None:
+def test_a_running_job_stops_after_its_step_when_a_call_begins(job, monkeypatch) -> None:
+    monkeypatch.setattr(maintenance, "HELD_MAX_S", 60.0)
+    worker, steps, started = job
+    worker.in_turns("long job", _stepping(steps, started))
+    assert started.wait(WAIT_S)
+    with worker.serving():
+        began = time.monotonic()
+        time.sleep(0.5)
+        during = [s for s in steps if s[0] > began]
+    assert during == []  # the step under way when the call began may end; none begins
+    count = len(steps)
+    assert _until(lambda: len(steps) > count)  # and it goes on once the call ended
+
+
+def test_under_calls_without_end_a_turn_still_takes_a_step_now_and_then(job, monkeypatch) -> None:
     monkeypatch.setattr(maintenance, "HELD_MAX_S", 0.3)
-    worker = Worker()
-    steps: list[tuple[float, float]] = []
-    started = threading.Event()
-    try:
-        with worker.serving():
-            worker.in_turns("long job", _stepping(steps, started))
-            assert started.wait(WAIT_S)  # after HELD_MAX_S, one step
-            time.sleep(1.0)
-            assert 1 <= len(steps) <= 1.0 / 0.3 + 2  # a step each HELD_MAX_S, not a run
-    finally:
-        worker.close()
+    worker, steps, started = job
+    with worker.serving():
+        worker.in_turns("long job", _stepping(steps, started))
+        assert started.wait(WAIT_S)  # after HELD_MAX_S, one step
+        time.sleep(1.0)
+        assert 1 <= len(steps) <= 1.0 / 0.3 + 2  # a step each HELD_MAX_S, not a run
 
 
-def test_close_ends_a_held_turn_at_once() -> None:
-    worker = Worker()
-    steps: list[tuple[float, float]] = []
-    started = threading.Event()
+def test_close_ends_a_held_turn_at_once(job) -> None:
+    worker, steps, started = job
     with worker.serving():
         worker.in_turns("long job", _stepping(steps, started))
         closing = threading.Thread(target=worker.close)
