@@ -287,24 +287,28 @@ def _compose(text: str, first: int, out: dict[int, list[str]]) -> bool:
     except (yaml.YAMLError, RecursionError, ValueError):
         return False
     budget = [len(text) // 2]  # emissions at most: a list aliased many times is read again for each
+    lines = text.split("\n")
     for root in roots:
         if root is not None:
-            _walk(root, first, out, budget)
+            _walk(root, first, out, budget, lines)
     return True
 
 
-def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]) -> None:
+def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int], lines: list[str]) -> None:
+    """The name/value lines of the document ``root`` of ``lines`` (the text from its line ``first``) into ``out``."""
     from yaml import MappingNode, ScalarNode, SequenceNode
 
     def emit(node: ScalarNode, name: str, value: str) -> None:
         if budget[0] > 0 and value.strip():
             budget[0] -= 1
-            line = first + node.start_mark.line + (node.style in ("|", ">"))
-            # a literal block's lines are the text's, each read as the value's: the others read as one line
-            parts = value.splitlines() if node.style == "|" else [" ".join(value.splitlines())]
-            for at, part in enumerate(parts):
+            if node.style in ("|", ">"):  # a block's lines (literal or folded), each read as the value's
+                last = min(node.end_mark.line - (node.end_mark.column == 0), len(lines) - 1)
+                parts = [(n, lines[n]) for n in range(node.start_mark.line + 1, last + 1)]
+            else:  # a scalar over several lines reads as one line, on its first
+                parts = [(node.start_mark.line, " ".join(value.splitlines()))]
+            for number, part in parts:
                 if part.strip():
-                    out.setdefault(line + at, []).append(f"{_named(name)}: {part.strip()}")
+                    out.setdefault(first + number, []).append(f"{_named(name)}: {part.strip()}")
 
     seen: set[int] = set()
     stack: list[tuple[object, str | None]] = [(root, None)]
