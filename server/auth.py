@@ -461,6 +461,9 @@ class JwtVerifier:
         except InvalidInput as exc:
             log.warning("refused a JWT: %s", exc.field)
             raise TokenRefused(str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - a signed token's claims no check foresaw: still a 401, never a 500
+            log.warning("refused a JWT: its claims could not be read (%s)", type(exc).__name__)
+            raise TokenRefused("the token's claims could not be read") from None
         identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=WRITE not in scopes)
         expires = int(claims["exp"]) + CLOCK_SKEW_S  # the SDK refuses a token past it, with no leeway of its own
         if READ not in scopes and WRITE not in scopes:  # answered 403 insufficient_scope (missing_scope)
@@ -528,11 +531,12 @@ def fits(alg: str, key: object) -> bool:
 
 
 CLOCK_SKEW_S = 60  # the issuer's clock and the server's may differ by this much (RFC 7519 §4.1.4-5 "small leeway")
+LAST_NUMERIC_DATE = 253_402_300_799  # 9999-12-31T23:59:59Z: a time claim past it is no date a token can hold
 
 
 def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:
     """Check ``exp`` (required), ``nbf`` and ``iat``: each a JSON number (RFC 7519 §2
-    NumericDate: not a string, not a boolean), finite and not negative; ``exp`` not past,
+    NumericDate: not a string, not a boolean), from 0 to ``LAST_NUMERIC_DATE``; ``exp`` not past,
     ``nbf`` and ``iat`` not future, each give or take ``CLOCK_SKEW_S`` (seconds; ``now`` from the
     epoch), and the token's lifetime (``exp`` minus ``iat``, or minus ``now`` without ``iat``) at
     most ``most_s``.
@@ -543,8 +547,9 @@ def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:
     for name in ("exp", "nbf", "iat"):
         value = claims.get(name)
         if name in claims and (isinstance(value, bool) or not isinstance(value, (int, float))
-                               or not math.isfinite(value) or value < 0):
-            raise InvalidInput(f"claim {name}", "must be a number of seconds since 1970-01-01 (RFC 7519 NumericDate)")
+                               or not 0 <= value <= LAST_NUMERIC_DATE):  # NaN compares false; an int of any size
+            raise InvalidInput(f"claim {name}", "must be a number of seconds from 1970-01-01 to 9999-12-31 "
+                               "(RFC 7519 NumericDate)")
     exp = claims["exp"]
     if exp + CLOCK_SKEW_S <= now:
         raise InvalidInput("claim exp", f"token expired on {format_ms(int(exp * 1000))}")

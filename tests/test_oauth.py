@@ -428,6 +428,9 @@ def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
         "iss a list": {"iss": [ISSUER]}, "iss a number": {"iss": 7}, "tenant a list": {"org": ["acme"]},
         "tenant a number": {"org": 7}, "sub a number": {"sub": 7},
         "azp a number": {"azp": 5}, "client_id a list": {"client_id": ["a"]},  # round 4: the caller's identity
+        # adversarial pass 53 F2: an integer too large for a float was a 500 and three tracebacks
+        "exp 10**400": {"exp": 10**400}, "iat 10**400": {"iat": 10**400}, "nbf 10**400": {"nbf": 10**400},
+        "exp -10**400": {"exp": -10**400}, "nbf 2**64": {"nbf": 2**64}, "exp in year 10000": {"exp": 253_402_300_800},
     }
     claims = {**_claims(resource, scope="memvault:write"), **cases[case]}
     return {k: v for k, v in claims.items() if v is not None}
@@ -438,7 +441,7 @@ def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
     "nbf a string", "nbf infinite", "iat a string", "iat an object", "iat false", "lifetime over a day",
     "issued two days ago", "no iat, exp in two days", "aud with a number", "aud an object", "aud a number",
     "iss a list", "iss a number", "tenant a list", "tenant a number", "sub a number", "azp a number",
-    "client_id a list"])
+    "client_id a list", "exp 10**400", "iat 10**400", "nbf 10**400", "exp -10**400", "nbf 2**64", "exp in year 10000"])
 def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_server, case: str) -> None:  # type: ignore
     """``exp`` as a string, or 1e20, was accepted (PyJWT reads int("...")); time claims must be
     JSON numbers and a token may live at most MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME (a day)."""
