@@ -422,6 +422,11 @@ def _main(argv: Sequence[str]) -> int:
     stamped = "%(asctime)s " if command == "serve" else ""  # a server's log is read later; a command's at once
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, datefmt="%Y-%m-%dT%H:%M:%S%z",
                         format=stamped + "memvault %(levelname)s %(name)s: %(message)s")
+    if command == "serve":
+        from .log_limit import LinesPerMessage
+
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(LinesPerMessage())
     settings = ("db", "tenant", "scope", "model_dir", "boot_tokens", "allow_secrets", "consolidate_hours",
                 "consolidate_after_writes")
     try:

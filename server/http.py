@@ -213,12 +213,19 @@ class Guard:
         self.failures.wait_s(_address(scope))
 
     async def refusal(self, scope: Scope) -> Response | None:
-        """The response refusing the request of ``scope``, or None to pass it on."""
+        """The response refusing the request of ``scope``, or None to pass it on. Each refusal
+        logged counts against its address (``FAILED_AUTH_PER_MINUTE``): past it, 429 and no log
+        line, so one client cannot grow the log without bound (adversarial pass 53 F3)."""
+        wait = self.failures.wait_s(_address(scope), count=False)
+        if wait > 0:
+            return _too_many(wait, "with refused requests or failed authentication from this address")
         for name, status in ((b"host", 421), (b"origin", 403)):  # DNS-rebinding protection, before the SDK's
             value = next((v.decode("latin-1") for k, v in scope["headers"] if k == name), None)
             # The SDK matches "name:*" as a prefix ("localhost:1:2" passed); a port here is digits, whole.
             if (value is not None or name == b"host") and not allowed((value or "").lower(), self.allowed[name]):
-                log.warning("refused the %s header %r", name.decode(), value)
+                self._failed(scope)
+                log.warning("refused the %s header %s (%d characters)", name.decode(), shown(value or ""),
+                            len(value or ""))
                 return _json_refusal(status)
         versions = [v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-protocol-version"]
         unknown = next((v for v in versions if v not in PROTOCOL_VERSIONS), None)
@@ -230,15 +237,13 @@ class Guard:
         query = scope.get("query_string", b"").decode("latin-1")
         named = sorted({name for name, _ in parse_qsl(query, keep_blank_values=True)} & QUERY_TOKEN_NAMES)
         if named:
+            self._failed(scope)
             log.warning("refused a request with a token in the query string (parameter %s)", named[0])
             return _error(400, "invalid_request", f"query parameter {named[0]!r}: tokens are accepted only in the "
                           "Authorization header (Authorization: Bearer <token>)")
-        if self.challenge is not None:
-            wait = self.failures.wait_s(_address(scope), count=False)
-            if wait > 0:
-                return _too_many(wait, "with failed authentication from this address")
         given = Request(scope).headers.getlist("authorization")
         if len(given) > 1:  # which one counts would differ between this server and a proxy before it
+            self._failed(scope)
             log.warning("refused a request with %d Authorization headers", len(given))
             return _error(400, "invalid_request", "send one Authorization header (this request has "
                           f"{len(given)})")

@@ -16,7 +16,7 @@ import httpx2
 import pytest
 from httpwire import PING, HttpServer, new_key
 
-from memvault.server import http
+from memvault.server import http, log_limit
 
 pytestmark = pytest.mark.slow
 RECALL = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -272,3 +272,41 @@ def test_a_host_or_origin_holding_control_or_non_ascii_bytes_is_refused_and_neve
     assert all(a.startswith(b"HTTP/1.1 400") for a in answers), answers
     assert "FORGED" not in log
     assert fine.status_code == 200
+
+
+def _status_from(address: str, server: HttpServer, host: str) -> int:
+    """The status of a ping sent from ``address`` with ``host`` as its Host header, on a new connection."""
+    body = json.dumps(PING).encode()
+    head = (f"POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    sock = _open_from(address, server, head + body)
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    sock.close()
+    return int(received.split()[1])
+
+
+def test_refused_host_headers_count_against_their_address_and_the_log_stays_bounded(tmp_path: Path) -> None:
+    """Adversarial pass 53 F3: each refused Host header was logged with 1,000 bytes of it and never
+    counted: 387 requests in 5 s wrote 418 KB of log (7 GB a day)."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db)
+    try:
+        before = len(server.log())
+        started = time.monotonic()
+        statuses = [_status_from("127.0.0.9", server, "h" * 900 + f"{i}.example") for i in range(150)]
+        elapsed = time.monotonic() - started
+        again = _status_from("127.0.0.9", server, f"127.0.0.1:{server.port}")
+        other = server.post(key, PING)  # another address
+        logged = server.log()[before:]
+    finally:
+        server.close()
+    refused = statuses.count(421)
+    assert http.FAILED_AUTH_PER_MINUTE <= refused <= http.FAILED_AUTH_PER_MINUTE + elapsed + 1, (refused, elapsed)
+    assert statuses.count(429) == len(statuses) - refused and again == 429
+    assert other.status_code == 200
+    lines = [line for line in logged.splitlines() if "refused the host header" in line]
+    assert 1 <= len(lines) <= log_limit.LINES_PER_MINUTE, len(lines)
+    assert all(len(line) < 300 for line in lines) and "h" * 100 not in logged
