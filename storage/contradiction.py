@@ -578,6 +578,9 @@ def judge(older: str, newer: str) -> tuple[str, bool] | None:
     """(why ``newer`` contradicts ``older``, whether the evidence is strong) or None (see
     ``disagreement``). Strong: the one difference of two texts otherwise alike, or change words
     beside one value replaced by one other ("Alerts go to PagerDuty" → "Alerts now go to Opsgenie")."""
+    flipped = _reversed(older, newer)
+    if flipped is not None:
+        return flipped, True
     known = inner_names(older) | inner_names(newer)  # "Alice drinks tea." / "Since May Alice drinks coffee."
     old, new = _read(older, openers(older) & known), _read(newer, openers(newer) & known)
     keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
@@ -656,6 +659,31 @@ def _in_order(subject: set[str], sequence: tuple[_Token, ...]) -> bool:
     "the analytics role ... on the ledger replica": trial 48)."""
     keys = [t.key if t.subject or t.kind == "word" else "" for t in sequence]  # a value standing elsewhere: none
     return any(set(keys[i:i + len(subject)]) == subject for i in range(len(keys) - len(subject) + 1))
+
+
+# Words that put two things in an order or a choice: "tabs over spaces", "pnpm instead of npm", "staging
+# before production", "from MySQL to Postgres" (the last two: "to" only after "from", below).
+_ORDERING = frozenset({"over", "instead", "rather", "than", "vs", "versus", "not", "before", "after", "then"})
+
+
+def _reversed(older: str, newer: str) -> str | None:
+    """``reversed: tabs over spaces → spaces over tabs`` when the newer text is the older with two
+    of its words exchanged across a word of order or choice (``_ORDERING``, or "from ... to"), change
+    words ("now") aside; else None. The same words in another order and nothing else: no other
+    test sees a difference."""
+    a, b = ([w for w in _words(text) if w not in CHANGE_WORDS or w == "instead"] for text in (older, newer))
+    if len(a) != len(b):
+        return None
+    apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(apart) != 2:
+        return None
+    i, j = apart
+    if a[i] != b[j] or a[j] != b[i] or a[i] in STOP or a[j] in STOP:
+        return None
+    between = a[i + 1:j]
+    if not (_ORDERING & set(between) or ("to" in between and "from" in a[max(0, i - 2):i])):
+        return None
+    return f"reversed: {' '.join(a[i:j + 1])} → {' '.join(b[i:j + 1])}"
 
 
 @lru_cache(maxsize=1024)

@@ -47,6 +47,30 @@ def test_a_paraphrase_an_added_detail_or_another_slot_is_no_disagreement(older, 
     assert disagreement(older, newer) is None
 
 
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Priya prefers tabs over spaces.", "Priya prefers spaces over tabs."),
+    ("We use pnpm instead of npm.", "We now use npm instead of pnpm."),
+    ("Run the linter rather than the formatter on save.", "Run the formatter rather than the linter on save."),
+    ("Deploy staging before production.", "Deploy production before staging."),
+    ("We moved from MySQL to Postgres last year.", "We moved from Postgres to MySQL last year."),
+    ("Kafka is favoured over RabbitMQ for events.", "RabbitMQ is favoured over Kafka for events."),
+])
+def test_two_things_exchanged_across_a_word_of_choice_or_order_are_reversed(older, newer):
+    reason = disagreement(older, newer)
+    assert reason is not None and reason.startswith("reversed: "), reason
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Priya prefers tabs over spaces.", "Marcus prefers spaces over tabs."),  # another person: not one value
+    ("Alice meets Bob on Mondays.", "Bob meets Alice on Mondays."),  # no word of order between them
+    ("Alice and Bob own billing.", "Bob and Alice own billing."),
+    ("Priya prefers tabs over spaces.", "Priya prefers tabs over spaces in Go."),
+])
+def test_the_same_words_in_another_order_without_a_choice_between_them_are_not_reversed(older, newer):
+    reason = disagreement(older, newer)
+    assert reason is None or not reason.startswith("reversed: "), reason
+
+
 def test_the_reason_names_the_values_in_normal_form():
     assert disagreement("Standup is at 9.15 am.", "Standup is at 10:30.") == "different time: 09:15 → 10:30"
     assert values("The import handles 1,000 rows at 2pm on db-7.") == {"1000", "14:00", "db-7"}

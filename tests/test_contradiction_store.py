@@ -58,6 +58,26 @@ def test_the_newer_of_two_disagreeing_memories_comes_first_and_marks_the_older(r
     assert f"possibly outdated by the newer {newer}" in shown
 
 
+@pytest.mark.parametrize(("old", "new", "query"), [
+    ("Priya prefers tabs over spaces in Go code reviews.", "Priya prefers spaces over tabs in Go code reviews.",
+     "Does Priya want tabs or spaces?"),
+    ("We use pnpm instead of npm for the web app.", "We now use npm instead of pnpm for the web app.",
+     "Which package manager does the web app use?"),
+    ("Deploy staging before production on release day.", "Deploy production before staging on release day.",
+     "What is deployed first on release day?"),
+])
+def test_a_choice_or_order_reversed_contradicts_the_older_and_marks_it(real_store, old, new, query):
+    """New-user trial 53 #4: "prefers spaces over tabs" after "prefers tabs over spaces" was no
+    contradiction; recall and boot showed both, alike and unmarked."""
+    older = remember(real_store, old, "2025-01-06T09:00:00Z").id
+    for content in AROUND:
+        remember(real_store, content, "2025-01-07T09:00:00Z")
+    newer = remember(real_store, new, "2025-03-03T09:00:00Z")
+    assert dict(newer.contradicts).get(older, "").startswith("reversed: "), newer.contradicts
+    hits = real_store.recall(tenant="t", query=query, scopes=["proj"]).hits
+    assert {h.memory.id: h.outdated_by for h in hits}.get(older) == newer.id
+
+
 def test_a_question_naming_the_older_value_still_finds_the_older_memory_first(real_store):
     older = remember(real_store, "Parallel memory number 17 is about the printer.", "2025-01-06T09:00:00Z").id
     remember(real_store, "Parallel memory number 18 is about the printer.", "2025-03-03T09:00:00Z")
