@@ -23,7 +23,9 @@ from . import limits
 from .errors import NOT_UNICODE, InvalidInput, credentials_in, encodable, shown
 from .timefmt import format_ms, parse_iso
 
-_SPACES = re.compile(r"\s+")
+# A quoted span of a line, kept whole, or a run of spaces, folded to one (``content_hash``): linear, as
+# a quote with no closing one on its line means no later one of its kind there to start a scan.
+_QUOTED_OR_SPACES = re.compile(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|[^\S\t]+""")
 _LEADING_BLANK_LINES = re.compile(r"\A\s*\n")  # up to the last line break before the first character
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
 # Characters that show nothing and mean nothing inside running text: zero-width space,
@@ -328,22 +330,23 @@ def public(value: str | None) -> tuple[str | None, bool]:
 def content_hash(text: str) -> str:
     """sha256 of the content with the white space that carries no meaning folded.
 
-    Indentation carries meaning (code, YAML, nested lists): a line that is indented
-    more than the least indented line keeps its line break and its indentation as
-    given (spaces and tabs apart). Every other run of white space (within a line, at
-    its end, a line break before a line that is not indented, blank lines) counts as
-    one space, so rewrapped prose hashes alike; so do invisible characters
-    (``_INVISIBLE``), Unicode normalization form and indentation shared by every line.
-    Case and every other character matter. Content without indented lines hashes as
-    it did before indentation counted.
+    A line break counts as one space, and so does a run of white space within a line other than a
+    tab, so rewrapped prose hashes alike, unless the line after the break is indented more than the
+    least indented line: then it keeps its line break and its own indentation as given (code,
+    YAML, nested lists). Blank
+    lines, white space at the ends of lines, indentation shared by every line, invisible characters
+    (``_INVISIBLE``) and the Unicode normalization form do not count. Spaces inside quotes (``'a  b'``
+    in SQL, a grep pattern in backticks) and tabs (tab-separated columns) count as written, as do
+    case and every other character.
     """
-    lines = [line for line in nfc(visible(text)).splitlines() if line.strip()]
+    lines = [line for line in nfc(visible(text)).rstrip().splitlines() if line.strip()]
     indents = [line[: len(line) - len(line.lstrip())] for line in lines]
     shared = len(os.path.commonprefix(indents))
     pieces = []
     for line, indent in zip(lines, indents, strict=True):
         own = indent[shared:]
-        pieces.append(("\n" + own if own else " ") + _SPACES.sub(" ", line.strip()))
+        body = _QUOTED_OR_SPACES.sub(lambda m: m.group() if m.group()[0] in "'\"`" else " ", line[len(indent):].rstrip())
+        pieces.append(("\n" + own if own else " ") + body)
     folded = "".join(pieces)
     folded = folded[1:] if folded.startswith(" ") else folded
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()

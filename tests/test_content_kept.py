@@ -1,6 +1,6 @@
 """Content is kept as given: white space that carries meaning (indentation, the line
-breaks before indented lines) is stored and counts for duplicates; white space that
-does not (rewrapped prose, trailing spaces, blank lines, CRLF) still folds. Export and
+breaks before indented lines, spaces inside quotes, tabs) is stored and counts for duplicates;
+white space that does not (rewrapped prose, trailing spaces, blank lines, CRLF) still folds. Export and
 import keep every field, ``last_confirmed_at`` too."""
 
 from __future__ import annotations
@@ -29,6 +29,12 @@ DISTINCT = [
     ("def f():\n\treturn 1", "def f():\n    return 1"),  # a tab vs spaces
     ("all:\n\tmake build", "all:\nmake build"),  # a Makefile recipe vs a target line
     ("    x = 1\ny = 2", "x = 1\ny = 2"),  # the first line's own indentation
+    # adversarial pass 53 F4: white space within a line that a program reads
+    ("SELECT id FROM users WHERE name = 'Ann  Lee'", "SELECT id FROM users WHERE name = 'Ann Lee'"),
+    ('grep -n "TODO  fix" src/', 'grep -n "TODO fix" src/'),
+    ("Search with `foo  bar` in the logs", "Search with `foo bar` in the logs"),
+    ("host\tport\tuser\ndb1\t5432\tapp", "host port user\ndb1 5432 app"),  # tab-separated columns
+    ("cut -d'\t' -f2", "cut -d' ' -f2"),
 ]
 # Pairs that differ only in white space that means nothing: one memory.
 SAME = [
@@ -37,7 +43,9 @@ SAME = [
     ("line one\nline two", "line one  \r\nline two\r\n"),  # trailing spaces, CRLF
     ("first\n\n\nsecond", "first\nsecond"),  # blank lines
     ("def f():\n    return 1", "    def f():\n        return 1"),  # a whole block shifted right
-    ("a:\n  b:   1", "a:\n  b: 1"),  # a run of spaces inside a line
+    ("a:\n  b:   1", "a:\n  b: 1"),  # a run of spaces inside a line, unquoted
+    ("Deploys go\u00a0out on Tuesdays", "Deploys go out on Tuesdays"),  # a no-break space
+    ("Don't  deploy on Fridays", "Don't deploy on Fridays"),  # an apostrophe opens no quote
 ]
 
 
@@ -126,3 +134,35 @@ def test_indentation_is_kept_over_stdio_and_through_the_cli(db_path):
                               timeout=120, check=True).stdout.splitlines()
     rows = {json.loads(line)["id"]: json.loads(line) for line in exported}
     assert rows[first["id"]]["content"] == yaml_a and rows[second["id"]]["last_confirmed_at"] is not None
+
+
+def test_a_database_hashed_by_the_rule_before_is_hashed_anew_and_tells_the_quoted_spaces_apart(backend, db, clock):
+    """The migration makes every hash again (SQLite 17, PostgreSQL 17): a memory stored when
+    `'Ann  Lee'` and `'Ann Lee'` hashed alike must not take the other as its duplicate after the
+    upgrade, and its idempotency key still replays."""
+    import raw
+
+    from memvault.storage import validate
+    from memvault.storage.postgres import schema as pg_schema
+    from memvault.storage.sqlite import schema as sqlite_schema
+
+    store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        first = store.remember(tenant="t", scope="s", content="WHERE name = 'Ann  Lee'", idempotency_key="k1")
+    finally:
+        store.close()
+    before = validate.content_hash("WHERE name = 'Ann Lee'")  # what folding every run of spaces gave
+    raw.execute(db, "UPDATE memories SET content_hash = ?", before)
+    raw.execute(db, "UPDATE idempotency_keys SET content_hash = ?", before)
+    if backend == "sqlite":
+        raw.execute(db, f"PRAGMA user_version = {sqlite_schema.MIGRATIONS.index(sqlite_schema._V17_HASHES)}")
+    else:
+        raw.execute(db, "UPDATE memvault_schema SET version = ?", pg_schema.MIGRATIONS.index(pg_schema._v_hashes))
+    store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        other = store.remember(tenant="t", scope="s", content="WHERE name = 'Ann Lee'")
+        assert other.created and other.duplicate_of is None
+        again = store.remember(tenant="t", scope="s", content="WHERE name = 'Ann  Lee'", idempotency_key="k1")
+        assert again.id == first.id  # the key's replay: its hash made again with the memory's
+    finally:
+        store.close()

@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from .. import validate
 from ..errors import StoreError
 from ..literal import fill_tokens
 from .sql import TS_CONFIG, index_words
@@ -620,9 +621,22 @@ $fn$;
 """
 
 
+def _v_hashes(conn: psycopg.Connection) -> None:
+    """Every content hash made again, and each idempotency key's: white space within a line now
+    tells duplicates apart (``validate.content_hash``; SQLite's ``_V17_HASHES``)."""
+    after = 0
+    while rows := conn.execute("SELECT seq, content FROM memories WHERE seq > %s AND content IS NOT NULL"
+                               " ORDER BY seq LIMIT 5000", (after,)).fetchall():
+        conn.cursor().executemany("UPDATE memories SET content_hash = %s WHERE seq = %s",
+                                  [(validate.content_hash(content), seq) for seq, content in rows])
+        after = rows[-1][0]
+    conn.execute("UPDATE idempotency_keys k SET content_hash = m.content_hash FROM memories m"
+                 " WHERE m.seq = k.memory_seq AND m.content IS NOT NULL")
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
-    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS)
+    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
@@ -642,10 +656,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_count_terms()", "memvault_bounded_hits(tsquery[], boolean[], integer, text)"),
     (),
     ("memvault_holds(tsquery[], text, text[], text[], text[], bigint, boolean, bigint, bigint)",),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

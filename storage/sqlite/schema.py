@@ -420,10 +420,19 @@ def _v16_accents_folded(conn: apsw.Connection) -> None:
         rebuild_turn_index(conn)
 
 
+# Duplicates told apart by the white space within a line (``validate.content_hash``, adversarial pass 53
+# F4: `'a  b'` and `'a b'` in SQL were one memory): every hash, and each idempotency key's, made again.
+_V17_HASHES = """
+UPDATE memories SET content_hash = memvault_hash(content) WHERE content IS NOT NULL;
+UPDATE idempotency_keys SET content_hash = (SELECT m.content_hash FROM memories m WHERE m.seq = memory_seq)
+WHERE EXISTS (SELECT 1 FROM memories m WHERE m.seq = memory_seq AND m.content IS NOT NULL);
+"""
+
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
     _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
-    _v15_turn_index_deletes, _v16_accents_folded,
+    _v15_turn_index_deletes, _v16_accents_folded, _V17_HASHES,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
