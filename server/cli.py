@@ -230,6 +230,7 @@ def flags_of(command: str) -> list[str]:
             for flag in (name, *spec.get("aliases", ()))]
 
 
+_REQUIRED = re.compile(r"the following arguments are required: (.+)")
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\S+")  # a quoted value, or a word
 
 
@@ -241,8 +242,15 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
         message = _QUOTED.sub(lambda m: credentials_in(m.group(0)) or m.group(0), message)
+        field = None
+        required = _REQUIRED.fullmatch(message)
+        if required:  # argparse's words: "the following arguments are required: ID, TEXT"
+            names = required.group(1).split(", ")
+            field = names[0].lstrip("-").lower().replace("-", "_")
+            message = (f"{', '.join(names)}: {'is' if len(names) == 1 else 'are'} required "
+                       f"(`{self.prog} -h` says what {'it takes' if len(names) == 1 else 'they take'})")
         if self.json_errors:
-            out(json.dumps({"error": {"field": None, "message": message}}, indent=2))
+            out(json.dumps({"error": {"field": field, "message": message}}, indent=2))
         super().error(message)
 
 
@@ -325,6 +333,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     if given and given[0].split("=", 1)[0] in LEADING:  # a person typed only flags
         parser.error(f"{given[0].split('=', 1)[0]} goes with a COMMAND, e.g. `memvault stats "
                      f"{' '.join(given)}` (see `memvault -h` for the commands)")
+    at = next((i for i, word in enumerate(given) if word in KEYS), 0) if given[:1] == ["keys"] else 0
+    if at > 1 and not {"-h", "--help"} & set(given[1:at]):  # `keys --db FILE list`: the action's flags, as after it
+        given = ["keys", given[at], *given[1:at], *given[at + 1:]]
     args, extra = parser.parse_known_args(given)
     command = " ".join(word for word in (args.command, getattr(args, "action", None)) if word)
     if extra:  # named with the command's own usage (its error masks credentials)

@@ -105,14 +105,32 @@ def test_confirm_records_a_confirmation_and_a_procedures_runs(db_path, capsys):
         store.close()
 
 
-@pytest.mark.parametrize("argv, field", [
-    (["list", "--bogus"], None), (["show"], None),  # refused by the command line's parser
-    (["keys", "create", "--tenant", "acme", "--expires", "0"], "expires"), (["keys", "revoke", "nope"], "id"),
+@pytest.mark.parametrize("argv, field, parser", [
+    (["list", "--bogus"], None, True), (["show"], "id", True),  # refused by the command line's parser
+    (["remember"], "text", True), (["supersede"], "id", True), (["keys", "create"], "tenant", True),
+    (["keys", "create", "--tenant", "acme", "--expires", "0"], "expires", False), (["keys", "revoke", "nope"], "id", False),
 ])
-def test_a_refused_command_line_is_a_json_error_with_json(db_path, capsys, argv, field):
+def test_a_refused_command_line_is_a_json_error_with_json(db_path, capsys, argv, field, parser):
+    """New-user trial 53 #7: a missing argument was `"field": null` in argparse's words."""
     Store(db_path).close()
-    with pytest.raises(SystemExit) if field is None else contextlib.nullcontext():
+    with pytest.raises(SystemExit) if parser else contextlib.nullcontext():
         code = cli.main(["--json", *argv, "--db", str(db_path)])
         assert code in (1, 2)
     out, err = capsys.readouterr()
-    assert json.loads(out)["error"]["field"] == field and err
+    error = json.loads(out)["error"]
+    assert error["field"] == field and err and "the following arguments" not in error["message"]
+    if field is not None and parser:
+        assert error["message"].startswith(f"{field.upper() if field in ('id', 'text') else '--' + field}: is required")
+
+
+@pytest.mark.parametrize("before", [["--json"], ["--db", "{db}"], ["--db={db}", "--json"]])
+def test_the_flags_of_a_keys_action_may_come_before_it(db_path, capsys, before):
+    """New-user trial 53 #7: `keys --json list` said list "takes no --json; its flags: --db, --json", and
+    `keys --db FILE list` took the file for the action."""
+    Store(db_path).close()
+    code, out, _ = run(capsys, "keys", *[b.format(db=db_path) for b in before], "create", "--tenant", "acme",
+                       *([] if any(b.startswith("--db") for b in before) else ["--db", str(db_path)]))
+    assert code == 0
+    code, out, err = run(capsys, "keys", *[b.format(db=db_path) for b in before], "list", "--json",
+                         *([] if any(b.startswith("--db") for b in before) else ["--db", str(db_path)]))
+    assert code == 0 and [key["tenant"] for key in json.loads(out)] == ["acme"], err
