@@ -319,6 +319,16 @@ def render(
                 added += used_now
         if not added:
             break
+    # Then, with room left, an excerpt of the first memory each section left out for its length (the
+    # most important, or the newest): a long memory is not dropped while the room would show its start.
+    noted_now = 0 if cuts else counter(_footer(total, total, budget, cut=total)) - footer
+    for part in filled:
+        limit = min(room - noted_now, int(budget * EXCERPT_SHARE), int(budget * part.section.cap) - part.used)
+        if len(part.chosen) < len(part.memories) and limit >= EXCERPT_MIN_TOKENS:
+            used_now = excerpt(part, limit)
+            if used_now:
+                room -= used_now + noted_now
+                noted_now = 0
     made = {**lines, **cuts}  # an excerpt's line in place of its whole one
     while True:
         shown = sum(len(p.chosen) for p in state)
