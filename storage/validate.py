@@ -26,6 +26,8 @@ from .timefmt import format_ms, parse_iso
 # A quoted span of a line, kept whole, or a run of spaces, folded to one (``content_hash``): linear, as
 # a quote with no closing one on its line means no later one of its kind there to start a scan.
 _QUOTED_OR_SPACES = re.compile(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|[^\S\t]+""")
+_FINAL_STOP = re.compile(r"[.。]\Z")  # a restatement ending in a full stop is the same memory (trial 53 #11)
+_INLINE_CODE_MARK = re.compile(r"(?<!`)`(?!`)")  # `npm ci` and npm ci alike; a fence (```) stays
 _LEADING_BLANK_LINES = re.compile(r"\A\s*\n")  # up to the last line break before the first character
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
 # Characters that show nothing and mean nothing inside running text: zero-width space,
@@ -335,9 +337,10 @@ def content_hash(text: str) -> str:
     least indented line: then it keeps its line break and its own indentation as given (code,
     YAML, nested lists). Blank
     lines, white space at the ends of lines, indentation shared by every line, invisible characters
-    (``_INVISIBLE``) and the Unicode normalization form do not count. Spaces inside quotes (``'a  b'``
-    in SQL, a grep pattern in backticks) and tabs (tab-separated columns) count as written, as do
-    case and every other character.
+    (``_INVISIBLE``), the Unicode normalization form, a full stop ending the text, the backquotes
+    of inline code and the case of a capitalised first word do not count. Spaces inside quotes
+    (``'a  b'`` in SQL, a grep pattern in backquotes) and tabs (tab-separated columns) count as
+    written, as do case elsewhere and every other character.
     """
     lines = [line for line in nfc(visible(text)).rstrip().splitlines() if line.strip()]
     indents = [line[: len(line) - len(line.lstrip())] for line in lines]
@@ -347,8 +350,9 @@ def content_hash(text: str) -> str:
         own = indent[shared:]
         body = _QUOTED_OR_SPACES.sub(lambda m: m.group() if m.group()[0] in "'\"`" else " ", line[len(indent):].rstrip())
         pieces.append(("\n" + own if own else " ") + body)
-    folded = "".join(pieces)
-    folded = folded[1:] if folded.startswith(" ") else folded
+    folded = _INLINE_CODE_MARK.sub("", _FINAL_STOP.sub("", "".join(pieces).lstrip(" ")))
+    if folded[1:2].islower() and folded[:1].isupper():  # "The API ..." / "the API ...", not "US" / "us"
+        folded = folded[0].lower() + folded[1:]
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()
 
 

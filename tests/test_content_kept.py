@@ -35,6 +35,9 @@ DISTINCT = [
     ("Search with `foo  bar` in the logs", "Search with `foo bar` in the logs"),
     ("host\tport\tuser\ndb1\t5432\tapp", "host port user\ndb1 5432 app"),  # tab-separated columns
     ("cut -d'\t' -f2", "cut -d' ' -f2"),
+    ("US staff get the bonus", "us staff get the bonus"),  # an acronym's case
+    ("Is the deploy done", "Is the deploy done?"),  # a question is not the statement
+    ("Deploy with the API", "Deploy with the api"),
 ]
 # Pairs that differ only in white space that means nothing: one memory.
 SAME = [
@@ -46,6 +49,10 @@ SAME = [
     ("a:\n  b:   1", "a:\n  b: 1"),  # a run of spaces inside a line, unquoted
     ("Deploys go\u00a0out on Tuesdays", "Deploys go out on Tuesdays"),  # a no-break space
     ("Don't  deploy on Fridays", "Don't deploy on Fridays"),  # an apostrophe opens no quote
+    # trial 53 #11: restatements that differ in form only crowded recall with copies
+    ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays."),  # a final full stop
+    ("The API uses gRPC", "the API uses gRPC"),  # a capitalised first word
+    ("Run npm ci before the tests", "Run `npm ci` before the tests"),  # inline code's backquotes
 ]
 
 

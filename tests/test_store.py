@@ -109,8 +109,8 @@ def test_identical_content_is_confirmed_not_duplicated(store, clock: Clock):
     assert again.id == first.id and not again.created and again.duplicate_of == first.id
     memory = store.get(tenant="a", id=first.id)
     assert memory.confirmations == 1 and memory.last_confirmed_at == clock.now
-    other_case = remember(store, "the API rate limit is 100 req/s")
-    assert other_case.created  # case matters
+    other_case = remember(store, "The api rate limit is 100 req/s")
+    assert other_case.created  # case matters (but for a capitalised first word: tests/test_content_kept.py)
     other_scope = remember(store, "The API rate limit is 100 req/s", scope="other")
     assert other_scope.created
 
