@@ -208,10 +208,11 @@ def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | 
     return None
 
 
-def _tokens(text: str) -> list[tuple[str, bool, bool, bool, bool]]:
+@lru_cache(maxsize=2048)
+def _tokens(text: str) -> tuple[tuple[str, bool, bool, bool, bool], ...]:
     """(token, opens a sentence, was possessive, ends a clause, a question mark follows) in order, edge
     punctuation removed; "9,800" stays one token. A line opens a sentence, and a list marker opening
-    it ("-", "*", "•", "1.") is no token."""
+    it ("-", "*", "•", "1.") is no token. Cached: a text's names, reading and words each start here."""
     out: list[tuple[str, bool, bool, bool, bool]] = []
     initial = True
     end = 0
@@ -234,14 +235,14 @@ def _tokens(text: str) -> list[tuple[str, bool, bool, bool, bool]]:
         if token:
             out.append((token, initial, owner, ends, False))
         initial = raw[-1] in ".:" and raw.lower() not in _ABBREVIATIONS
-    return out
+    return tuple(out)
 
 
 def _capitalised(token: str) -> bool:
     return token[:1].isupper() and token.isalpha()
 
 
-def _names_at(tokens: list[tuple[str, bool, bool, bool, bool]], known: frozenset[str]) -> tuple[set[int], set[int]]:
+def _names_at(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], known: frozenset[str]) -> tuple[set[int], set[int]]:
     """Which tokens opening a sentence are read as names, and which particles inside a name are no
     word of their own ("Anne de Vries"). A capitalised word opening a sentence is a name when it is
     no function word ("The", "Our", "Yesterday": ``NOT_NAMES``) and either it, with the capitalised
