@@ -242,7 +242,8 @@ def _capitalised(token: str) -> bool:
     return token[:1].isupper() and token.isalpha()
 
 
-def _names_at(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], known: frozenset[str]) -> tuple[set[int], set[int]]:
+def _names_at(tokens: tuple[tuple[str, bool, bool, bool, bool], ...],
+              known: frozenset[str]) -> tuple[set[int], set[int]]:
     """Which tokens opening a sentence are read as names, and which particles inside a name are no
     word of their own ("Anne de Vries"). A capitalised word opening a sentence is a name when it is
     no function word ("The", "Our", "Yesterday": ``NOT_NAMES``) and either it, with the capitalised

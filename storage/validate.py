@@ -348,7 +348,8 @@ def content_hash(text: str) -> str:
     pieces = []
     for line, indent in zip(lines, indents, strict=True):
         own = indent[shared:]
-        body = _QUOTED_OR_SPACES.sub(lambda m: m.group() if m.group()[0] in "'\"`" else " ", line[len(indent):].rstrip())
+        body = _QUOTED_OR_SPACES.sub(lambda m: m.group() if m.group()[0] in "'\"`" else " ",
+                                     line[len(indent):].rstrip())
         pieces.append(("\n" + own if own else " ") + body)
     folded = _INLINE_CODE_MARK.sub("", _FINAL_STOP.sub("", "".join(pieces).lstrip(" ")))
     if folded[1:2].islower() and folded[:1].isupper():  # "The API ..." / "the API ...", not "US" / "us"

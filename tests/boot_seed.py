@@ -1,6 +1,7 @@
 """A store of fixed ids, times and contents for the boot context's golden texts
-(``tests/data/boot_golden.json``, made by the boot code before memories kept their token counts; the two with excerpts made again
-when an excerpt's line stopped repeating its id in a URI)."""
+(``tests/data/boot_golden.json``, made by the boot code before memories kept their token counts;
+those with excerpts made again when an excerpt's line stopped repeating its id in a URI and when
+the room left went to excerpts)."""
 
 from __future__ import annotations
 

@@ -108,7 +108,8 @@ def test_confirm_records_a_confirmation_and_a_procedures_runs(db_path, capsys):
 @pytest.mark.parametrize("argv, field, parser", [
     (["list", "--bogus"], None, True), (["show"], "id", True),  # refused by the command line's parser
     (["remember"], "text", True), (["supersede"], "id", True), (["keys", "create"], "tenant", True),
-    (["keys", "create", "--tenant", "acme", "--expires", "0"], "expires", False), (["keys", "revoke", "nope"], "id", False),
+    (["keys", "create", "--tenant", "acme", "--expires", "0"], "expires", False),
+    (["keys", "revoke", "nope"], "id", False),
 ])
 def test_a_refused_command_line_is_a_json_error_with_json(db_path, capsys, argv, field, parser):
     """New-user trial 53 #7: a missing argument was `"field": null` in argparse's words."""

@@ -22,5 +22,6 @@ def test_each_message_has_its_own_lines_a_minute_whatever_its_values_and_the_nex
     now[0] = 61.0
     later = _record("refused the %s header %s", "host", "'y'")
     assert limit.filter(later)
-    assert later.getMessage() == "refused the host header 'y' (8 more lines like this were left out in the minute before)"
+    assert later.getMessage() == ("refused the host header 'y' (8 more lines like this were left out in the "
+                                  "minute before)")
     assert [limit.filter(_record("refused the %s header %s", "host", "'z'")) for _ in range(5)] == [True] * 4 + [False]

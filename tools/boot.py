@@ -112,8 +112,8 @@ def _footer(shown: int, left: int, tokens: int, cut: int = 0) -> str:
     them = "it" if left == 1 else "them"
     more = f" {left:,} more: `recall` to see {them} (an empty query with a filter lists {them})." if left else ""
     memories = text.count(shown + left, "memory", "memories")
-    excerpts = (f" {'It is an excerpt' if shown == 1 else f'{cut:,} of them are excerpts' if cut > 1 else '1 of them is an excerpt'}"
-                f"; `memory://memories/{{id}}` has {'each' if cut > 1 else 'it'} whole." if cut else "")
+    said = "It is an excerpt" if shown == 1 else f"{cut:,} of them are excerpts" if cut > 1 else "1 of them is an excerpt"
+    excerpts = f" {said}; `memory://memories/{{id}}` has {'each' if cut > 1 else 'it'} whole." if cut else ""
     return f"\n_{shown:,} of {memories} shown, within {text.count(tokens, 'token')}.{excerpts}{more}_\n"
 
 
