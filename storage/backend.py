@@ -329,7 +329,8 @@ class Writer(Reader, Protocol):
         ...
 
     def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
-        """Count one more confirmation of a memory, and record the idempotency ``key`` against it."""
+        """Count one more confirmation of a memory, made at ``now`` (ms; its last confirmation stays
+        the later of the two), and record the idempotency ``key`` against it."""
         ...
 
     def add_run(self, memory_id: str, at: int, outcome: str, note: str | None) -> None:

@@ -278,7 +278,8 @@ class Store:
         if memory_id is None:
             return None
         stored = history.row(tx, tenant, memory_id)
-        tx.confirm(memory_id, now, key)
+        said = given.get("observed_at")  # a restatement dated in the past confirms then, not now (trial 27 #6)
+        tx.confirm(memory_id, min(now, said) if isinstance(said, int) else now, key)
         return RememberOutcome(
             id=memory_id, created=False, duplicate_of=memory_id, not_applied=differences(stored, given)
         )

@@ -41,6 +41,25 @@ def test_each_confirmation_raises_strength_and_a_duplicate_counts_as_one(store: 
     assert store.get(tenant="t", id=first).confirmations == 2 and held(store, first) == 0.9
 
 
+def test_a_restatement_dated_in_the_past_confirms_then_not_now(store: Store, clock: Clock):
+    """Trial 27 #6: a six-month-old restatement cleared needs_review and started decay anew today."""
+    clock.advance(400 * DAY_S)
+    old = fact(store, "The build cache lives on cache-3", observed_at="2026-05-01T00:00:00Z")
+    assert strengths.needs_review(store.get(tenant="t", id=old), clock())
+    again = store.remember(tenant="t", scope="proj", content="The build cache lives on cache-3",
+                           observed_at="2026-05-15T00:00:00Z")
+    assert again.duplicate_of == old and again.not_applied == ("observed_at",)
+    stored = store.get(tenant="t", id=old)
+    assert stored.confirmations == 1 and stored.last_confirmed_at == 1_778_803_200_000  # 2026-05-15
+    assert strengths.needs_review(stored, clock())  # still six months without a confirmation
+    store.remember(tenant="t", scope="proj", content="The build cache lives on cache-3",
+                   observed_at="2026-05-02T00:00:00Z")  # older than the last: that one stays
+    assert store.get(tenant="t", id=old).last_confirmed_at == 1_778_803_200_000
+    store.remember(tenant="t", scope="proj", content="The build cache lives on cache-3")  # now
+    assert store.get(tenant="t", id=old).last_confirmed_at == clock()
+    assert not strengths.needs_review(store.get(tenant="t", id=old), clock())
+
+
 def test_one_half_life_halves_strength_and_a_fact_needs_review_after_six_months(store: Store, clock: Clock):
     memory_id = fact(store, "The VPN endpoint is vpn.example.org")
     store.confirm(tenant="t", id=memory_id)  # 0.8

@@ -490,7 +490,8 @@ class PgWriter(PgReader):
     def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
         own, params = self._own()
         self.conn.execute(
-            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = %(now)s"
+            "UPDATE memories SET confirmations = confirmations + 1,"
+            " last_confirmed_at = GREATEST(coalesce(last_confirmed_at, 0), %(now)s)"
             f" WHERE id = %(id)s{own}", {"now": now, "id": memory_id, **params},
         )
         if key is not None:

@@ -505,7 +505,8 @@ class SqliteTransaction:
 
     def confirm(self, memory_id: str, now: int, key: str | None = None) -> None:
         self.conn.execute(
-            "UPDATE memories SET confirmations = confirmations + 1, last_confirmed_at = ? WHERE id = ?", (now, memory_id)
+            "UPDATE memories SET confirmations = confirmations + 1,"
+            " last_confirmed_at = max(coalesce(last_confirmed_at, 0), ?) WHERE id = ?", (now, memory_id)
         )
         if key is not None:
             seq, tenant, content_hash = self._one(  # type: ignore[misc]
