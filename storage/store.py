@@ -651,13 +651,12 @@ class Store:
         from .runs import OUTCOMES, summarize
 
         if outcome is not None and outcome not in OUTCOMES:
-            raise InvalidInput("outcome", f"is {shown(outcome)}; it must be one of {', '.join(OUTCOMES)}, "
-                                          "or left out")
+            raise validate.not_one_of("outcome", outcome, OUTCOMES)  # the words of every path (trial 27 #7)
         note, private = validate.public(note)
         self._refuse_secrets("Nothing was recorded: no confirmation, no run", note=note)
         note = validate.short_text("note", note, REASON_MAX_CHARS)
         if note is not None and outcome != "failure":
-            raise InvalidInput("note", "is the failure mode of a run: give it with outcome 'failure'")
+            raise InvalidInput("note", "is the failure mode of a run: give it with `outcome` failure")
         with self.backend.write(tenant) as tx:
             memory = history.resolve(tx, tenant, id)  # read under the row's lock, as supersede does
             now = self.clock()

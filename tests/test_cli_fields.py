@@ -96,8 +96,9 @@ def test_confirm_records_a_confirmation_and_a_procedures_runs(db_path, capsys):
     assert done["runs"]["failure_modes"] == ["snapshot id format changed", "restore.sh missing"]
     code, out, err = run(capsys, "confirm", ident, "--note", "no outcome", "--json", *db)
     assert code == 2 and json.loads(out)["error"]["field"] == "note" and "--note:" in err
+    assert "give it with --outcome failure" in err  # the flag, not the tool's field (trial 27 #7)
     code, out, err = run(capsys, "confirm", ident, "--outcome", "nope", *db)  # memvault's words, not argparse's
-    assert code == 2 and "--outcome: is 'nope'; it must be one of success, failure" in err and "usage:" not in err
+    assert code == 2 and "--outcome: 'nope' is not one of success, failure" in err and "usage:" not in err
     store = Store(db_path)
     try:
         assert store.get(tenant="default", id=ident).confirmations == 1  # the refused call changed nothing
