@@ -539,7 +539,8 @@ def times(observed_at: str | None, expires_at: str | None, now: int) -> tuple[in
     observed = now if observed is None else observed
     expires = timestamp("expires_at", expires_at)
     if expires is not None and observed_at is not None and expires <= observed:
-        raise InvalidInput("expires_at", "must be later than observed_at")
+        raise InvalidInput("expires_at", f"is {format_ms(expires)}, which must be later than observed_at "
+                                         f"({format_ms(observed)})")
     if expires is not None and expires <= now:
         raise InvalidInput("expires_at", f"is already past (the server's clock reads {format_ms(now)}): "
                                          "the memory would never be shown")
