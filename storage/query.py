@@ -345,6 +345,21 @@ def _no_act(word: str) -> bool:
             or (lower in _KIND_OF_WORD and lower not in _MEANING_OF_WORD))
 
 
+# Words by which a question asks how, how much or when, not what about: a memory answering need not
+# hold them ("how many", "usually", "still").
+MANNER_WORDS = frozenset(
+    "many much often long old far soon else also again yet just even only very quite really still now anymore"
+    " nowadays ago exactly usually always never sometimes mostly".split()
+)
+
+
+def asks_how(word: str) -> bool:
+    """Whether ``word`` asks how, how much or when (:data:`MANNER_WORDS`, an adverb in -ly) or is a verb
+    naming no act (:data:`NO_ACT_WORDS`: "like", "think", "want"), not what a question is about."""
+    lower = word.lower()
+    return lower in MANNER_WORDS or (lower.endswith("ly") and len(lower) > 4) or _no_act(lower)
+
+
 def _as_act(verbs: list[str], doer: list[str], why: bool) -> Act:
     named = () if why or any(_no_act(v) for v in verbs) else tuple(v.lower() for v in verbs)
     return Act(named, tuple(w for w in doer if _content(w)))
