@@ -17,7 +17,7 @@ from . import successors
 from .backend import Found, Reader, Search
 from .history import SESSION_TAG, session_of
 from .query import (
-    LAST_SESSION_DIGESTS, MEANINGS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
+    LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
     asked_meanings, asks_for_last_session, asks_for_password, asks_how, content_words, names_no_subject, query_chunks,
     subject_words, verb_forms,
 )
@@ -33,6 +33,7 @@ _NAME = re.compile(r"\w[\w'-]*")
 # An acronym, not a proper name (:func:`named_around`; docs/retrieval-tuning.md#acronyms).
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
+_INFINITIVE = re.compile(r"\bto\s+(\w+)", re.IGNORECASE)
 _OPENING_MARKS = "\u00bf\u00a1"  # "¿" and "¡", which open a Spanish question or exclamation
 # Kinds whose text names what they are about: a decision of the time asked holding no word of the
 # question's subject earns no confidence by the time (an episode or failure is told by its symptoms:
@@ -279,15 +280,18 @@ def gather(
     subject_terms = lexemes(subject_words(content_words(chunks))) if when is not None and subject else set()
     worded = frozenset(rows[seq].id for seq in seqs if subject_terms & terms.get(seq, (set(), set()))[0])
     heard = [name for name in asked if name not in unknown]
-    unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)), asked, found) if heard else ()
+    verbs = (act if act is not None else asked_act(words_query) or Act((), ())).verbs if heard else ()
+    after_to = _INFINITIVE.findall(words_query) if heard else []  # "prefer to drink": a verb
+    unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)), [*asked, *verbs, *after_to],
+                                             found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
                       next(iter(listed), None), said, untimed, fits, worded, unheard)
 
 
 def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str, ...]:
-    """The ``words`` (a question's subject, ``query.subject_words``) that are no name of ``names``
-    and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
+    """The ``words`` (a question's subject, ``query.subject_words``) that are none of ``names`` (its
+    names, the verbs of its act and after "to": "use" of "which port does Redis use?") and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
     that ask how rather than what aside (``query.asks_how``)."""
     lowered = {name.lower() for name in names}
     return tuple(dict.fromkeys(
