@@ -69,6 +69,9 @@ _MONTH_LEAD = frozenset(
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
 _TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|over|in|on|at|since|by)"
+# Words placing what is asked within the time named, which name nothing without it ("earlier this month",
+# "back in March"): they go with the time (left a word, "earlier" was a subject no memory holds: issue 25 §2).
+_WITHIN_TIME = r"\b(?:earlier|later|sometime|back)"
 # A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry
 # a day, so it narrows nothing and goes with the time (left a word, it buried the day's answer: trial 50).
 # Before the time only after a word leading to it ("to 02:00 yesterday" may be what was moved).
@@ -310,9 +313,11 @@ class TimeRange:
 
     def remove_from(self, query: str) -> str:
         """``query`` without this expression (only where it stands alone, as it was found) and the
-        preposition leading to it ("during", "until the"), and a clock time beside it (``_CLOCK``): left
-        alone it would be a keyword no memory of the time holds, lowering the coverage of those that do."""
-        before = rf"(?:{_CLOCK_LEAD}{_CLOCK}\s*,?\s+)?(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?"
+        preposition leading to it ("during", "until the"), a word placing within it ("earlier", "back":
+        ``_WITHIN_TIME``) and a clock time beside it (``_CLOCK``): left alone it would be a keyword no
+        memory of the time holds, lowering the coverage of those that do."""
+        before = (rf"(?:{_CLOCK_LEAD}{_CLOCK}\s*,?\s+)?(?:{_WITHIN_TIME}\s+)?"
+                  rf"(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?")
         after = rf"(?![\w-]|\.\w)(?:\s*,?\s+(?:{_CLOCK_LEAD})?{_CLOCK}(?![\w:-]))?"
         return re.sub(rf"(?<![\w.-]){before}{re.escape(self.text)}{after}", " ", query, count=1, flags=re.IGNORECASE)
 
