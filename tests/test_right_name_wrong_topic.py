@@ -34,6 +34,7 @@ def store(db, real_embedder):
     s.close()
 
 
+@pytest.mark.contract
 @pytest.mark.parametrize(("question", "about"), [
     ("What does Marcus prefer for indentation?", "Marcus"),
     ("What does Marcus prefer for code formatting?", "Marcus"),
@@ -49,6 +50,7 @@ def test_a_named_persons_memory_about_another_topic_is_unsure(store: Store, ques
     assert all(h.confidence < SURE_CONFIDENCE for h in hits if about in (h.memory.content or "")), hits[:2]
 
 
+@pytest.mark.contract
 @pytest.mark.parametrize(("question", "right"), [
     ("What does Marcus prefer for merges?", MEMORIES[0]),
     ("What does Marcus usually prefer for feature branches?", MEMORIES[0]),
