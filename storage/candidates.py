@@ -34,6 +34,7 @@ _NAME = re.compile(r"\w[\w'-]*")
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
 _INFINITIVE = re.compile(r"\bto\s+(\w+)", re.IGNORECASE)
+_WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE)
 _OPENING_MARKS = "\u00bf\u00a1"  # "¿" and "¡", which open a Spanish question or exclamation
 # Kinds whose text names what they are about: a decision of the time asked holding no word of the
 # question's subject earns no confidence by the time (an episode or failure is told by its symptoms:
@@ -280,7 +281,10 @@ def gather(
     subject_terms = lexemes(subject_words(content_words(chunks))) if when is not None and subject else set()
     worded = frozenset(rows[seq].id for seq in seqs if subject_terms & terms.get(seq, (set(), set()))[0])
     heard = [name for name in asked if name not in unknown]
-    verbs = (act if act is not None else asked_act(words_query) or Act((), ())).verbs if heard else ()
+    # The act of the question from its wh-word on ("According to Gina, what makes ...").
+    wh = _WH_WORD.search(words_query)
+    verbs = (act if act is not None else asked_act(words_query[wh.start():] if wh else words_query)
+             or Act((), ())).verbs if heard else ()
     after_to = _INFINITIVE.findall(words_query) if heard else []  # "prefer to drink": a verb
     unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)), [*asked, *verbs, *after_to],
                                              found) if heard else ()

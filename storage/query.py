@@ -349,9 +349,9 @@ def _no_act(word: str) -> bool:
 # hold them ("how many", "usually", "still").
 MANNER_WORDS = frozenset(
     "many much often long old far soon else also again yet just even only very quite really still now anymore"
-    " nowadays ago exactly usually always never sometimes mostly"
+    " nowadays ago exactly usually always never sometimes mostly should shall must might ought"
     " within throughout till upon beyond near inside outside toward towards per among behind below above beside"
-    " besides except despite along"  # prepositions beyond those ending an act's clause
+    " besides except despite along according regarding concerning"  # prepositions beyond those ending a clause
     # what kind of answer is asked for, which a memory states without naming it ("which PostgreSQL version
     # does pg-main run?": "pg-main runs PostgreSQL 16"; Li & Roth 2002's answer types)
     " version name number date time day year place address location port url link email phone size price cost"

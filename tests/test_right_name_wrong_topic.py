@@ -65,7 +65,7 @@ def test_the_named_persons_memory_about_the_topic_asked_is_first_and_sure(store:
     assert hits[0].memory.content == right and hits[0].confidence >= SURE_CONFIDENCE, hits[:2]
 
 
-@pytest.mark.parametrize("word", ["many", "usually", "exactly", "still", "like", "think", "wants"])
+@pytest.mark.parametrize("word", ["many", "usually", "exactly", "still", "like", "think", "wants", "according", "within"])
 def test_words_asking_how_or_naming_no_act_are_no_topic(word):
     assert asks_how(word)
 
@@ -73,3 +73,10 @@ def test_words_asking_how_or_naming_no_act_are_no_topic(word):
 @pytest.mark.parametrize("word", ["indentation", "editor", "system", "merges", "layout"])
 def test_words_naming_a_thing_are_a_topic(word):
     assert not asks_how(word)
+
+
+def test_a_speaker_named_as_the_source_is_no_topic(store: Store):
+    """"According to Marcus" names who says it, not what is asked about."""
+    hits = store.recall(tenant="t", query="According to Marcus, what should feature branches use for merges?",
+                        scopes=["p"]).hits
+    assert hits[0].memory.content == MEMORIES[0] and hits[0].confidence >= SURE_CONFIDENCE, hits[:2]
