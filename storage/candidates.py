@@ -17,8 +17,8 @@ from . import successors
 from .backend import Found, Reader, Search
 from .history import SESSION_TAG, session_of
 from .query import (
-    LAST_SESSION_DIGESTS, MEANINGS, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
-    asked_meanings, asks_for_last_session, asks_for_password, content_words, names_no_subject, query_chunks,
+    LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
+    asked_meanings, asks_for_last_session, asks_for_password, asks_how, content_words, names_no_subject, query_chunks,
     subject_words, verb_forms,
 )
 from .records import Memory
@@ -33,6 +33,8 @@ _NAME = re.compile(r"\w[\w'-]*")
 # An acronym, not a proper name (:func:`named_around`; docs/retrieval-tuning.md#acronyms).
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
+_INFINITIVE = re.compile(r"\bto\s+(\w+)", re.IGNORECASE)
+_WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE)
 _OPENING_MARKS = "\u00bf\u00a1"  # "¿" and "¡", which open a Spanish question or exclamation
 # Kinds whose text names what they are about: a decision of the time asked holding no word of the
 # question's subject earns no confidence by the time (an episode or failure is told by its symptoms:
@@ -82,6 +84,9 @@ class Candidates:
     # In a question naming a time and a subject: ids of the memories whose text holds a word of that
     # subject (``query.subject_words``): of the time whatever their kind when observed then (ranking.observed_then)
     worded: frozenset[str] = frozenset()
+    # In a question naming someone or something the store knows: the words of what it asks about that no
+    # memory holds (``unheard``; "indentation" of "what does Marcus prefer for indentation?")
+    unheard: tuple[str, ...] = ()
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -275,9 +280,27 @@ def gather(
     unknown = named_around(unknown, set(weights), closest, lexemes)
     subject_terms = lexemes(subject_words(content_words(chunks))) if when is not None and subject else set()
     worded = frozenset(rows[seq].id for seq in seqs if subject_terms & terms.get(seq, (set(), set()))[0])
+    heard = [name for name in asked if name not in unknown]
+    # The act of the question from its wh-word on ("According to Gina, what makes ...").
+    wh = _WH_WORD.search(words_query)
+    verbs = (act if act is not None else asked_act(words_query[wh.start():] if wh else words_query)
+             or Act((), ())).verbs if heard else ()
+    after_to = _INFINITIVE.findall(words_query) if heard else []  # "prefer to drink": a verb
+    unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)), [*asked, *verbs, *after_to],
+                                             found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said, untimed, fits, worded)
+                      next(iter(listed), None), said, untimed, fits, worded, unheard)
+
+
+def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str, ...]:
+    """The ``words`` (a question's subject, ``query.subject_words``) that are none of ``names`` (its
+    names, the verbs of its act and after "to": "use" of "which port does Redis use?") and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
+    that ask how rather than what aside (``query.asks_how``)."""
+    lowered = {name.lower() for name in names}
+    return tuple(dict.fromkeys(
+        w for w in words if w.lower() not in lowered and not asks_how(w) and found.lexemes.get(w)
+        and not any(found.counts.get(t, 0) for t in found.lexemes[w])))
 
 
 def holding(

@@ -345,6 +345,29 @@ def _no_act(word: str) -> bool:
             or (lower in _KIND_OF_WORD and lower not in _MEANING_OF_WORD))
 
 
+# Words by which a question asks how, how much or when, not what about: a memory answering need not
+# hold them ("how many", "usually", "still").
+MANNER_WORDS = frozenset(
+    "many much often long old far soon else also again yet just even only very quite really still now anymore"
+    " nowadays ago exactly usually always never sometimes mostly should shall must might ought"
+    " within throughout till upon beyond near inside outside toward towards per among behind below above beside"
+    " besides except despite along according regarding concerning"  # prepositions beyond those ending a clause
+    # what kind of answer is asked for, which a memory states without naming it ("which PostgreSQL version
+    # does pg-main run?": "pg-main runs PostgreSQL 16"; Li & Roth 2002's answer types)
+    " version name number date time day year place address location port url link email phone size price cost"
+    " amount value id age type status role title".split()
+)
+
+
+def asks_how(word: str) -> bool:
+    """Whether ``word`` asks how, how much or when (:data:`MANNER_WORDS`, an adverb in -ly), is a verb
+    naming no act (:data:`NO_ACT_WORDS`: "like", "think", "want") or a preposition, determiner, pronoun
+    or particle: not what a question is about."""
+    lower = word.lower()
+    return (lower in MANNER_WORDS or (lower.endswith("ly") and len(lower) > 4) or _no_act(lower)
+            or lower in _PREPOSITIONS or lower in _DETERMINERS or lower in _PRONOUNS or lower in _PARTICLES)
+
+
 def _as_act(verbs: list[str], doer: list[str], why: bool) -> Act:
     named = () if why or any(_no_act(v) for v in verbs) else tuple(v.lower() for v in verbs)
     return Act(named, tuple(w for w in doer if _content(w)))

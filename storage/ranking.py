@@ -439,6 +439,8 @@ def rank(
             sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
         if sure > SIBLING_CONFIDENCE and asked and sibling(asked, c.rows[seq].content or "") is not None:
             sure = SIBLING_CONFIDENCE
+        if sure > SIBLING_CONFIDENCE and c.unheard:
+            sure = SIBLING_CONFIDENCE  # "what does Marcus prefer for indentation?": no memory says indentation
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))

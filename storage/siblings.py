@@ -28,7 +28,7 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
 # ("the web app" for "the mobile app", "the pro plan" for "the free plan", "gold" for "silver").
 ALTERNATIVES = {
     **dict.fromkeys(("web", "mobile", "ios", "android", "desktop", "macos", "windows", "linux"), "platform"),
-    **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter"), "tier"),
+    **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter", "basic"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
     **dict.fromkeys(("eu", "us", "uk", "emea", "apac", "amer", "latam"), "region"),
 }
@@ -38,6 +38,9 @@ ALTERNATIVES = {
 # search team" / "the payments team", "the Madrid office"), so another word there is another one.
 HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
                   " repository account plan tier".split())
+# Words naming a plan one subscribes to: the word right before one is a tier whatever else it may mean
+# ("the Team tier", "the Business plan", "the Family plan" for "the Pro tier").
+PLAN_HEADS = frozenset("tier tiers plan plans edition editions subscription subscriptions license licence".split())
 # Who speaks in a transcript's turn ("Melanie: Yeah, I play clarinet!"): the speaker stands in no
 # word's place.
 _SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
@@ -159,14 +162,18 @@ def _words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
 
 
 def _kinds(word: str, following: str | None) -> tuple[str, ...]:
-    """The types of ``word`` (:func:`_type`), and "before:<head>" when the word after it is one of
-    ``HEADS`` and it is no stop or generic word ("search" in "the search team")."""
+    """The types of ``word`` (:func:`_type`), and, when it is no stop or generic word or number,
+    "before:<head>" when the word after it is one of ``HEADS`` ("search" in "the search team") and
+    "tier" when it is one of ``PLAN_HEADS`` ("Team" in "the Team tier")."""
     kind = _type(word)
     lower = _folded(word)
     kinds = () if kind is None else (kind,)
-    if following in HEADS and lower not in HEADS and lower not in STOP_WORDS and lower not in GENERIC_WORDS \
-            and not lower.isdigit():
+    if lower in STOP_WORDS or lower in GENERIC_WORDS or lower.isdigit():
+        return kinds
+    if following in HEADS and lower not in HEADS:
         kinds += ("before:" + following,)
+    if following in PLAN_HEADS and lower not in PLAN_HEADS and "tier" not in kinds:
+        kinds += ("tier",)
     return kinds
 
 

@@ -39,9 +39,12 @@ _COMBINED_PARTS = re.compile(
     rf"(?:(?P<month>{_MONTHS})|(?P<quarter>{_QUARTER})|(?P<weekday>{_WEEKDAYS}))"
     rf"|(?P<relative>{_RELATIVE})(?:\s+(?P<unit>year|week))?", re.IGNORECASE)
 # A date in digits: an ISO 8601 date-time (a clock time and an offset), or day, month and year
-# with slashes or dots in either order (:func:`_in_digits`).
+# with slashes or dots in either order (:func:`_in_digits`), or day and month with a slash ("11/27": only
+# after a word of ``_SHORT_DATE_LEAD``; "24/7" is always, no day).
 _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
-           r"|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\.\d{1,2}\.\d{4}")
+           r"|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\.\d{1,2}\.\d{4}|(?!24/7(?!\d))\d{1,2}/\d{1,2}")
+_SHORT_DATE = re.compile(r"(\d{1,2})/(\d{1,2})")
+_SHORT_DATE_LEAD = frozenset("on since until till by before after from through for during".split())
 _ISO_DATE_TIME = re.compile(r"\d{4}-")
 # Time expressions by kind (the group's name), never inside a larger token (INC-2024-014) nor
 # before a possessive; a month, year or weekday alone only where ``_temporal`` says so.
@@ -69,6 +72,9 @@ _MONTH_LEAD = frozenset(
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
 _TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|over|in|on|at|since|by)"
+# Words placing what is asked within the time named, which name nothing without it ("earlier this month",
+# "back in March"): they go with the time (left a word, "earlier" was a subject no memory holds: issue 25 §2).
+_WITHIN_TIME = r"\b(?:earlier|later|sometime|back)"
 # A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry
 # a day, so it narrows nothing and goes with the time (left a word, it buried the day's answer: trial 50).
 # Before the time only after a word leading to it ("to 02:00 yesterday" may be what was moved).
@@ -310,9 +316,11 @@ class TimeRange:
 
     def remove_from(self, query: str) -> str:
         """``query`` without this expression (only where it stands alone, as it was found) and the
-        preposition leading to it ("during", "until the"), and a clock time beside it (``_CLOCK``): left
-        alone it would be a keyword no memory of the time holds, lowering the coverage of those that do."""
-        before = rf"(?:{_CLOCK_LEAD}{_CLOCK}\s*,?\s+)?(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?"
+        preposition leading to it ("during", "until the"), a word placing within it ("earlier", "back":
+        ``_WITHIN_TIME``) and a clock time beside it (``_CLOCK``): left alone it would be a keyword no
+        memory of the time holds, lowering the coverage of those that do."""
+        before = (rf"(?:{_CLOCK_LEAD}{_CLOCK}\s*,?\s+)?(?:{_WITHIN_TIME}\s+)?"
+                  rf"(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?")
         after = rf"(?![\w-]|\.\w)(?:\s*,?\s+(?:{_CLOCK_LEAD})?{_CLOCK}(?![\w:-]))?"
         return re.sub(rf"(?<![\w.-]){before}{re.escape(self.text)}{after}", " ", query, count=1, flags=re.IGNORECASE)
 
@@ -384,6 +392,10 @@ class TimeParser:
             before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
+            if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and before not in _SHORT_DATE_LEAD:
+                continue  # "a 16/9 screen", "3/4 of the budget": no day
+            if kind == "year" and _measured(query, m, found):
+                continue  # "the timeout of 1990", "after 2000 requests": a number
             if _temporal(kind, before, past, bare) and not (kind == "month" and _a_name(m.group(0), before, query, m.end())):
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
@@ -432,7 +444,7 @@ class TimeParser:
         latest = now_ms + limits.FUTURE_TOLERANCE_MS
         said = Said.of(text)
         if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
-            read = _combined(text, base) if _COMBINED_TEXT.fullmatch(text) else _in_digits(text)
+            read = _combined(text, base) if _COMBINED_TEXT.fullmatch(text) else _in_digits(text, base, past)
             if read is None:
                 return None
             moment, period, said = read
@@ -543,11 +555,24 @@ def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
     return datetime(year, first, 1), "month" if "month" in parts else "quarter", Said(months, year)
 
 
-def _in_digits(text: str) -> tuple[datetime, str, Said] | None:
+def _in_digits(text: str, base: datetime, past: bool = False) -> tuple[datetime, str, Said] | None:
     """``(moment, "day", said)`` of a ``_DIGITS`` ``text``, or None: an ISO 8601 date-time is the UTC
     day holding its moment (memories' days are UTC days); "27/11/2026" or "11/27/2026" its one day,
     read day first and month first by dateparser (both read 27 November: 27 can only be the day);
-    two readings that name two days ("12/02/2026") name no time (docs/how-recall-works.md#dates-in-digits)."""
+    two readings that name two days ("12/02/2026") name no time (docs/how-recall-works.md#dates-in-digits).
+    Without a year ("11/27"), the day of ``base``'s year, or (``past``) the latest before ``base``."""
+    short = _SHORT_DATE.fullmatch(text)
+    if short:
+        first, second = int(short[1]), int(short[2])
+        days = {day for day in ((first, second), (second, first)) if _a_day(base.year, *day)}
+        if len(days) != 1:
+            return None
+        month, day = days.pop()
+        year = base.year - 1 if past and (month, day) > (base.month, base.day) else base.year
+        while not _a_day(year, month, day, strict=True):  # 29 February: the last year that had one
+            year -= 1
+        moment = datetime(year, month, day)
+        return moment, "day", Said(frozenset({month}), year, day)
     if _ISO_DATE_TIME.match(text):
         try:
             ms = parse_iso("question", text.replace(",", "."))
@@ -563,6 +588,40 @@ def _in_digits(text: str) -> tuple[datetime, str, Said] | None:
             return None
         moment = days.pop()
     return moment, "day", Said(frozenset({moment.month}), moment.year, moment.day)
+
+
+def _a_day(year: int, month: int, day: int, strict: bool = False) -> bool:
+    """Whether ``month`` and ``day`` name a day of ``year`` (29 February of any, unless ``strict``)."""
+    if not 1 <= month <= 12:
+        return False
+    last = calendar.monthrange(year, month)[1] if strict or month != 2 else 29
+    return 1 <= day <= last
+
+
+# Words naming an amount, after which a number is one ("the timeout of 1990", "port 2020", "max 2000"),
+# and units after a number ("after 2000 requests", "in 2048 MB").
+_MEASURES = frozenset(
+    "timeout timeouts limit limits port ports size sizes max maximum min minimum cap caps capacity quota threshold"
+    " ttl length count total batch buffer pool retries interval delay latency rate width height depth number"
+    " price cost fee amount value id ticket".split())
+_UNIT = re.compile(
+    r"\s*(?:%|(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|hrs?|bytes?|[kmgt]i?b|rows?|requests?|reqs?|rps|qps"
+    r"|users?|seats?|items?|records?|connections?|tokens?|px|characters?|chars?|lines?|words?|entries|messages?"
+    r"|calls?|retries|points?|eur|usd|gbp|euros?|dollars?)\b)", re.IGNORECASE)
+
+
+def _measured(query: str, year: re.Match[str], before: re.Match[str] | None) -> bool:
+    """Whether the bare year ``year`` found in ``query`` is a number: a unit follows it, or one of
+    ``_MEASURES`` is the word before it or before the "of" leading to it."""
+    if _UNIT.match(query, year.end()):
+        return True
+    if before is None:
+        return False
+    word = before.group(1).lower()
+    if word == "of":
+        before = _word_before(query, before.start(1))
+        word = before.group(1).lower() if before else ""
+    return word in _MEASURES
 
 
 def _pair(query: str, matches: list[re.Match[str]]) -> tuple[str, str, str] | None:

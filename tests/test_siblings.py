@@ -43,6 +43,14 @@ NEAR_MISSES = [
     ("which bucket holds the UK region's backups?", "Backups go to the bucket acme-backups-eu."),
     ("what does August review?", "Augustine reviews the deploy scripts."),
     ("what does the Business plan cost?", "The Pro plan costs 20 EUR a month."),
+    # a common word before a plan's word is a tier whatever else it means (issue 25 §2: "Team" is a group too)
+    ("How many seats does the Team tier allow?", "The Pro tier allows 50 seats and SSO."),
+    ("what does the Business plan include?", "The Starter plan includes 3 projects."),
+    ("is SSO in the Plus tier?", "The Free tier has no SSO."),
+    ("what does the Family plan cost?", "The Personal plan costs 5 EUR a month."),
+    ("how much storage does the Growth plan give?", "The Scale plan gives 1 TB of storage."),
+    ("how many seats does the Pro tier allow?", "The Team tier allows 10 seats."),
+    ("what is the rate limit of the Basic plan?", "The Enterprise plan has a rate limit of 10,000 requests a minute."),
 ]
 ANSWERS = [
     ("where is the team lunch?", "The team lunch is at the café on Rue Saint-Honoré."),
@@ -70,6 +78,9 @@ ANSWERS = [
     ("what do we tell us customers?", "We tell customers about outages within the hour."),
     ("What is Tim's favorite book?", "Tim: Harry Potter is my favorite book."),
     ("What did Gina say about the store?", "Jon: Hey Gina! How is the store doing?"),
+    ("How many seats does the Team tier allow?", "The Team tier allows 10 seats."),
+    ("what does the team plan to ship next?", "The team plans to ship the importer in March."),
+    ("what does the Family plan cost?", "The family plan costs 15 EUR a month."),
 ]
 
 
@@ -114,3 +125,15 @@ def test_a_near_miss_by_possessive_word_order_group_region_or_longer_name_is_uns
     missed = store.remember(tenant="t", scope="p", content=content).id
     hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
     assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.id == missed), hits[:1]
+
+
+@pytest.mark.parametrize(("asked", "other"), [("Team", "Pro"), ("Business", "Starter"), ("Plus", "Free")])
+def test_the_tier_asked_is_first_and_sure_and_another_tier_unsure(store: Store, asked, other):
+    right = store.remember(tenant="t", scope="p", content=f"The {asked} tier allows 10 seats.").id
+    wrong = store.remember(tenant="t", scope="p", content=f"The {other} tier allows 50 seats and SSO.").id
+    hits = store.recall(tenant="t", query=f"How many seats does the {asked} tier allow?", scopes=["p"]).hits
+    assert hits[0].memory.id == right and hits[0].confidence >= SURE_CONFIDENCE, hits[:2]
+    assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.id == wrong), hits[:2]
+    store.forget(tenant="t", id=right)
+    hits = store.recall(tenant="t", query=f"How many seats does the {asked} tier allow?", scopes=["p"]).hits
+    assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.id == wrong), hits[:2]

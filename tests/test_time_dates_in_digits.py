@@ -48,3 +48,27 @@ def test_two_dates_in_digits_joined_are_the_range():
     found = TimeParser().find("what happened between 20/11/2026 and 27/11/2026?", NOW)
     assert found is not None
     assert (format_ms(found.start)[:10], format_ms(found.end)[:10]) == ("2026-11-20", "2026-11-28")
+
+
+@pytest.mark.parametrize(("question", "day", "words"), [
+    ("what happened on 11/27?", "2026-11-27", "11/27"),
+    ("what did we decide on 27/11?", "2026-11-27", "27/11"),
+    ("what broke since 11/30?", "2026-11-30", "since 11/30"),
+    ("what did we ship on 12/31?", "2025-12-31", "12/31"),  # asked in the past tense: the latest before today
+    ("what did we decide on 2/29?", "2024-02-29", "2/29"),  # the last year that had one
+])
+def test_a_day_and_month_in_digits_without_a_year_is_that_day_as_27_november_is(question, day, words):
+    """Issue 25 §2: "on 11/27" was no time while "on 27 November" was that day."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None, question
+    assert (format_ms(found.start)[:10], found.text) == (day, words)
+    assert words.removeprefix("since ") not in found.remove_from(question)
+
+
+@pytest.mark.parametrize("question", [
+    "what happened on 12/02?",  # 12 February or 2 December
+    "what is our 24/7 on-call policy?", "we are on 24/7 support", "is a 16/9 screen fine?",
+    "what is 3/4 of the budget?", "does the 11/27 ratio hold?", "what did we ship on 13/13?",
+])
+def test_a_day_and_month_in_digits_that_may_be_either_or_stand_for_no_day_is_no_time(question):
+    assert TimeParser().find(question, NOW) is None

@@ -197,6 +197,10 @@ def test_the_range_shown_ends_by_now_without_the_day_of_clock_skew(question, unt
         # A number that is no year.
         "which service listens on port 2049?", "which service listens on port 2023?", "what does error 1999 mean",
         "ICML 2025 camera-ready deadline", "room 2010 projector", "the 2048 game", "pid 2020 is stuck",
+        # A number after a measure word, or before a unit (issue 25 §2: "timeout of 1990" was 1990).
+        "what is the search timeout of 1990?", "what is the rate limit of 2000?", "is the max of 2000 enough?",
+        "what is the size of 2024 in the pool?", "what happens after 2000 requests?", "what fails in 2000 ms?",
+        "which pool has a capacity of 2000?", "what did we set the timeout to after 2000 seconds?",
     ],
 )
 def test_a_word_that_may_be_a_time_is_none_outside_a_temporal_context(question):
@@ -301,3 +305,28 @@ def test_a_week_from_a_weekday_lies_ahead(question):
     """It was read as last Monday; a day to come is observed by no memory."""
     found = TimeParser().find(question, DEC_4)
     assert found is None or not found.observable
+
+
+@pytest.mark.parametrize(("question", "start", "words"), [
+    ("what happened in the summer of 1990?", "1990-01-01", "1990"),
+    ("what did we ship at the end of 2024?", "2024-01-01", "2024"),
+    ("what did the team decide in 2023?", "2023-01-01", "2023"),
+    ("what was the timeout in 2023?", "2023-01-01", "2023"),
+])
+def test_a_year_after_of_or_in_is_still_a_year_where_no_measure_leads_to_it(question, start, words):
+    found = TimeParser().find(question, NOW)
+    assert found is not None and (format_ms(found.start)[:10], found.text) == (start, words)
+
+
+@pytest.mark.parametrize(("question", "words", "left"), [
+    ("what happened earlier this month?", "this month", "what happened ?"),
+    ("what did we decide earlier this week?", "this week", "what did we decide ?"),
+    ("what broke earlier today", "today", "what broke  "),
+    ("what did we ship back in January?", "January", "what did we ship ?"),
+    ("what did we plan later this week?", "this week", "what did we plan ?"),
+])
+def test_a_word_placing_the_question_within_its_time_goes_with_the_time(question, words, left):
+    """Issue 25 §2: "earlier" of "earlier this month" stayed a word of the question's subject."""
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.text == words
+    assert found.remove_from(question).split() == left.split()
