@@ -166,10 +166,15 @@ def _clock(token: str, meridiem: str | None) -> str | None:
     return f"{hours:02d}:{minutes or '00'}"
 
 
+_CLOCK_WORDS = {"midnight": "00:00", "noon": "12:00", "midday": "12:00"}
+
+
 def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[str, str, str | None] | None:
     """(type, normal form, unit word) of a token that states a value, else None."""
     if lower in NUMBER_WORDS:
         return "number", NUMBER_WORDS[lower], None
+    if lower in _CLOCK_WORDS:  # "at midnight" / "at 2am": two times
+        return "time", _CLOCK_WORDS[lower], None
     if raw.isalpha():
         return _word_value(raw, lower, initial)
     if "-" in lower and lower.count("-") == 1 and ":" in lower:
@@ -195,15 +200,15 @@ def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[s
 
 
 def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | None:
-    """A day, month or name (a capitalised word not opening a sentence, but "I'm", "I'd"; a short
-    all-capitals word)."""
+    """A day, month or name (a capitalised word not opening a sentence, but "I", "I'm", "I'd"; a short
+    all-capitals word, a single letter too)."""
     bare = lower.rstrip("s")
     if bare in DAYS:
         return "day", bare, None
     if lower in MONTHS and raw[0].isupper():
         return "month", lower, None
-    if raw[0].isupper() and not initial and (not raw.isupper() or 2 <= len(raw) <= 6 and raw.isalpha()) \
-            and not lower.startswith(("i'", "i’")):
+    if raw[0].isupper() and not initial and (not raw.isupper() or len(raw) <= 6 and raw.isalpha()) \
+            and raw != "I" and not lower.startswith(("i'", "i’")):  # "pool A" / "pool B": a label's letter
         return "name", lower, None
     return None
 

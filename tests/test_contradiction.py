@@ -23,6 +23,9 @@ from memvault.storage.contradiction import STRONG_SUBJECT, contradicts, disagree
     ("Dana drinks coffee in the afternoon.", "Dana does not drink coffee in the afternoon.", "negation"),
     ("Maya takes the bus to work.", "Maya no longer takes the bus to work.", "negation"),
     ("The standup is held in the morning.", "The standup has moved to the afternoon.", "change words"),
+    ("The nightly cron job runs at midnight.", "The nightly cron job runs at 2am.", "different time"),  # trial 27 #2
+    ("Lunch is at noon.", "Lunch is at 1pm.", "different time"),
+    ("Plan A is the default.", "Plan B is the default.", "different name"),
 ])
 def test_a_changed_value_state_negation_or_change_is_a_disagreement(older, newer, kind):
     reason = disagreement(older, newer)
@@ -42,6 +45,8 @@ def test_a_changed_value_state_negation_or_change_is_a_disagreement(older, newer
     ("Dana does not drink coffee in the afternoon.", "Dana never has coffee in the afternoon."),
     ("The service is stateless.", "The service does not keep any state."),
     ("The pipeline runs the unit tests.", "The pipeline now also runs the unit tests and a linter."),
+    ("Building C has 4 floors.", "Building D has 5 floors."),  # a label's letter names another subject
+    ("The cron job runs at midnight.", "The cron job runs at 00:00."),
 ])
 def test_a_paraphrase_an_added_detail_or_another_slot_is_no_disagreement(older, newer):
     assert disagreement(older, newer) is None
