@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .secret_kinds import named_kind
-from .secret_values import named_value_kept
+from .secret_values import generated_key, key_shaped, named_value_kept
 
 # A value as after "password:" (``secret_named._VALUE``), and a literal's content.
 _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
@@ -221,6 +221,23 @@ def _names() -> str:
             r"[\"'`]?(?P<code_nm_namev>" f"{_VALUE})")
 
 
+# A generated key's run after a name for a key: whole (to a quote, white space, "," ";" "}" "]" or the line's end).
+_KEY_RUN = r"[\"'`]?(?P<%s>[A-Za-z0-9+/=_.-]{16,})(?:[\"'`\s,;}\]]|$)"
+
+
+def _keys() -> str:
+    """A value read as a generated key (``secret_values.generated_key``) under a document's name ``key`` alone,
+    the name a line's or an object's first (``{"username": "u", "key": "..."}`` of kaggle.json, TOML's ``key =
+    "..."``, YAML's ``key: ...``), or one mixing cases (``secret_values.key_shaped``) under a name ending in
+    ``Key`` or ``_key`` (``jwtSigningKey: ...``, ``HMAC_KEY=...``) but a published key's (``_PUBLIC_NAME``);
+    "sort key: created_at" and "primary key = id" hold no such value."""
+    bare = (r"(?i)(?:^|[{,\[])[ \t]*(?:-[ \t]+)?[\"']?key[\"']?[ \t]*(?::=|=>|=|:)[ \t]*"
+            + _KEY_RUN % "code_key_barev")
+    named = (r"(?:^|[^\w.$@/\\-])[\"']?(?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*[a-z0-9](?:Key|KEY)"
+             r"|[A-Za-z0-9]+[_.-](?i:key))[\"']?[ \t]*(?::=|=>|=|:)[ \t]*" + _KEY_RUN % "code_key_namev")
+    return f"{bare}|{named}"
+
+
 def _one_letter() -> str:
     user = r"[\"']?(?:u|usr|user|username|login|email)[\"']?[ \t]*[:=][ \t]*"
     password = r"[\"']?p[\"']?[ \t]*[:=][ \t]*[\"'](?P<code_pw_p%sv>[^\"'\n]{4,200})[\"']"
@@ -231,12 +248,14 @@ def _one_letter() -> str:
 def code_sources() -> list[str]:
     """The RE2 sources of this module's patterns (each its own; ``secret_named.named_sources`` adds them)."""
     return [_sql(), _settings(), _flags(), _stdin(), _stores(), _inserts(), _pairs(), _dsn(), _calls(), _names(),
-            _one_letter(), _procedures(), _procedure_old(), _echoed_file()]
+            _one_letter(), _procedures(), _procedure_old(), _echoed_file(), _keys()]
 
 
 _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag
 # A shell's or a template's expansion in a literal: "$(cat key2)", "${{ secrets.TOKEN }}", "%API_KEY%".
 _EXPANDED = re.compile(r"\$[({]|\{\{|%\w+%")
+# A name for a key that is published: a public key, a verifying one, reCAPTCHA's site key.
+_PUBLIC_NAME = re.compile(r"(?i)pub|site|verif")
 _SPEC = re.compile(r"[\w.-]+=")  # a flag's key=value spec: docker build's "--secret id=npmrc2,src=..."
 _LAST_PART = re.compile(r"([\w$]+)[^\w$]*$")
 
@@ -248,6 +267,13 @@ def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None,
     read joined)."""
     start, at = match.start(), match.start(match.lastindex)
     before = match.string[start:at]
+    if name.startswith("code_key_"):
+        # under "key" alone any generated key; a name's "Key" says less ("cacheKey: <md5>"): mixed cases only
+        judged = generated_key if name == "code_key_barev" else key_shaped
+        if judged(value) and not _PUBLIC_NAME.search(before):
+            kind = named_kind(before)
+            yield ("secret key" if kind == "credential" else kind), value
+        return
     if name.startswith("code_nm_flag") and _UNFLAGGED.search(before):
         return
     if name.endswith("q") and _EXPANDED.search(value):
