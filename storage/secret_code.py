@@ -238,6 +238,21 @@ def _keys() -> str:
     return f"{bare}|{named}"
 
 
+def _logins() -> str:
+    """A key given as the argument of a command logging in (``wandb login KEY``, ``wandb login --relogin KEY``,
+    ``snyk auth TOKEN``, ``ngrok authtoken TOKEN``, ``ngrok config add-authtoken TOKEN``, ``doctl auth init
+    TOKEN``), its flags without values or with ``=`` skipped: judged as a generated key, a UUID too after
+    ``auth``; and a token a command printed (``heroku auth:token``, ``gcloud auth print-access-token``) on one of
+    the three lines after it, alone on its line."""
+    command = r"(?P<login>log-?in)|auth(?:[ \t]+(?:login|init|add|set))?|(?:add-)?auth-?token"
+    # a command that prints a token, its output within the next three lines (after a warning): ``heroku auth:token``
+    prints = r"auth[: \t]token|print-(?:access|identity)-token|get-login-password|print[ \t]+token"
+    return (r"(?i)(?:^|[\s;&|(`$])(?:" + command + r")(?:[ \t]+--?[\w-]+(?:=[^\s\"']*)?)*[ \t]+[\"']?"
+            r"(?P<code_login_v>[A-Za-z0-9_+/=.-]{20,})[\"']?(?:\s|$)"
+            r"|(?i)(?:" + prints + r")\b[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?P<code_login_printedv>[A-Za-z0-9_+/=.-]{20,})"
+            r"[ \t]*$")
+
+
 def _one_letter() -> str:
     user = r"[\"']?(?:u|usr|user|username|login|email)[\"']?[ \t]*[:=][ \t]*"
     password = r"[\"']?p[\"']?[ \t]*[:=][ \t]*[\"'](?P<code_pw_p%sv>[^\"'\n]{4,200})[\"']"
@@ -248,7 +263,7 @@ def _one_letter() -> str:
 def code_sources() -> list[str]:
     """The RE2 sources of this module's patterns (each its own; ``secret_named.named_sources`` adds them)."""
     return [_sql(), _settings(), _flags(), _stdin(), _stores(), _inserts(), _pairs(), _dsn(), _calls(), _names(),
-            _one_letter(), _procedures(), _procedure_old(), _echoed_file(), _keys()]
+            _one_letter(), _procedures(), _procedure_old(), _echoed_file(), _keys(), _logins()]
 
 
 _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag
@@ -256,6 +271,7 @@ _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, 
 _EXPANDED = re.compile(r"\$[({]|\{\{|%\w+%")
 # A name for a key that is published: a public key, a verifying one, reCAPTCHA's site key.
 _PUBLIC_NAME = re.compile(r"(?i)pub|site|verif")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 _SPEC = re.compile(r"[\w.-]+=")  # a flag's key=value spec: docker build's "--secret id=npmrc2,src=..."
 _LAST_PART = re.compile(r"([\w$]+)[^\w$]*$")
 
@@ -267,6 +283,12 @@ def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None,
     read joined)."""
     start, at = match.start(), match.start(match.lastindex)
     before = match.string[start:at]
+    if name.startswith("code_login_"):  # a UUID after "login" in prose is an id; a CLI's auth takes one (snyk, heroku)
+        uuid = match.group("login") is None and _UUID.fullmatch(value)
+        if generated_key(value) or uuid:
+            kind = named_kind(before)
+            yield ("API key" if kind == "credential" else kind), value
+        return
     if name.startswith("code_key_"):
         # under "key" alone any generated key; a name's "Key" says less ("cacheKey: <md5>"): mixed cases only
         judged = generated_key if name == "code_key_barev" else key_shaped
