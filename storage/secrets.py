@@ -96,8 +96,11 @@ MOST_FOUND = 8
 
 
 # A line break or a tab between two runs of key characters: a key wrapped by a terminal or an
-# email, which reads whole once they are taken out (:func:`_unwrapped`).
-_WRAP = re.compile(r"(?<=[\w+/=.-]{4})[\n\t](?=[\w+/=.-]{4})")
+# email, which reads whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or
+# after a shell's "\\", or the quotes (and a concatenating "+", "." or "&", perhaps a line break) between two
+# string literals holding a key's halves ("ghp_u8jz..." +\n "...hJ0a").
+_WRAP = re.compile(r"(?<=[\w+/=.-]{4})(?:[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t"
+                   r"|[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"'])(?=[\w+/=.-]{4})")
 
 
 def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
@@ -274,18 +277,47 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
     return found
 
 
+# What formatting leaves inside a key when it is pasted from a terminal, a web page or Markdown: an ANSI
+# escape sequence (a colour: ECMA-48's CSI, and OSC), an inline HTML tag ("<b>sk-proj-</b>..."), a Markdown
+# backslash escape of punctuation ("ghp\\_...", CommonMark section 2.4).
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_INLINE_TAG = re.compile(r"(?i)</?(?:a|b|i|u|s|em|strong|code|kbd|samp|var|tt|span|mark|small|big|sub|sup|font|del"
+                         r"|ins|strike|wbr)(?:[ \t][^<>\n]*)?/?>")
+_MARKDOWN_ESCAPE = re.compile(r"\\([!#-/:-@\[\]^_`{-~])")
+
+
+def unformatted(text: str) -> str:
+    """``text`` without ANSI escape sequences and inline HTML tags, its Markdown backslash escapes read, and
+    its HTML character references read when that keeps its lines (``&#95;`` is ``_``); the same lines.
+    Linear."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "<" in text:
+        text = _INLINE_TAG.sub("", text)
+    if "\\" in text:
+        text = _MARKDOWN_ESCAPE.sub(r"\1", text)
+    if "&" in text:
+        import html
+
+        read = html.unescape(text)
+        text = read if read.count("\n") == text.count("\n") else text
+    return text
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
 
     Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``),
     joined (``validate.joined``), with look-alike letters read as ASCII (:func:`latin_lookalikes`),
-    with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`) and with the marks of Markdown,
+    with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`), without the formatting pasted
+    inside a key (:func:`unformatted`: ANSI colours, inline HTML tags, Markdown escapes), with the marks of Markdown,
     HTML, YAML and JSON around a credential's name taken away and a document's structures written as
     ``name: value`` lines (``secret_marks.unmarked``, ``secret_documents``),
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
-    inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a
+    inside runs of key characters (a key wrapped by a terminal, indented, continued by a shell's ``\\`` or
+    concatenated from two string literals). A value two detectors both find on a
     line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read
     blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
     no lock.
@@ -313,7 +345,8 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
     shown = joined(displayed(text)) if "\u202e" in text else together
     scans = [_scan(form, most=most) for form in dict.fromkeys(
-        (text, nfc(text), bare(text), together, latin_lookalikes(together), shown, _plain(text))) if form != clean]
+        (text, nfc(text), bare(text), together, latin_lookalikes(together), shown, _plain(text),
+         joined(unformatted(text)))) if form != clean]
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
@@ -649,6 +682,14 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
                   for order, (kind, first, last) in enumerate(_scan(plain, most=None))
                   if not inline.intersection(range(first, last + 1))]
+    # a key found only with its pieces joined (:func:`_unwrapped`) takes their lines whole before a value named on
+    # its first line takes its first half ("token = \"ghp_u8jz...\" +" then the rest on the next line)
+    unwrapped = _unwrapped(read)
+    if unwrapped is not None:
+        known = {(kind, line) for _, line, kind, _, _ in values}
+        spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
+                  for order, (kind, first, last) in enumerate(_scan(*unwrapped, most=None))
+                  if last > first or (kind, first) not in known]
     # a key in groups (:func:`_grouped_keys`) takes its line before a word naming it takes its first group
     spans += [(starts[line - 1], 1 - starts[line], len(spans) + order, kind)
               for order, (kind, line, _) in enumerate(_grouped_keys(read, None, {(k, n) for _, n, k, _, _ in values}))]
