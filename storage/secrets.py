@@ -4,7 +4,8 @@ A memory store keeps text for a long time, copies it into indexes and shows it t
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
 connection strings, JWTs) are used, run by RE2 in linear time (``secret_re2``), with memvault's
-own detectors for newer key formats (``secret_plugins``), seed phrases (``secret_phrases``) and named credentials (``secret_named``, ``secret_marks``,
+own detectors for newer key formats (``secret_plugins``), seed phrases (``secret_phrases``) and named
+credentials (``secret_named``, ``secret_marks``,
 ``secret_documents``, ``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
 ``_EXCLUDED`` for the plugins left out.
 """
@@ -561,6 +562,11 @@ def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
 # rest, wrapped by a terminal or an editor (a line with a space, like ``exit 1``, is not).
 # A line of key characters; "=" only as base64's padding at its end ("NAME=value" is a line of its own).
 _CONTINUATION = re.compile(r"\n([\w+/.-]{8,}={0,2})(?=\n|\Z)")
+# The rest of a key in a string literal concatenated to the one a credential ends, on its line or the next
+# ("token = \"ghp_u8jz...\" +" then "\"...hJ0a\""; ``_WRAP``'s quotes), or on the next line after an indentation
+# or a shell's "\\": its end.
+_LITERAL_REST = re.compile(r"[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"'][\w+/=.-]{4,}")
+_INDENTED_REST = re.compile(r"[ \t]*(?:\\[ \t]*)?\n[ \t]+[\w+/.-]{8,}={0,2}(?=[ \t]*(?:\n|\Z))")
 
 
 # "!", "?" and "." right after a value, before a space, a quote or the end: a detector ends a password at
@@ -569,11 +575,14 @@ _TRAILING = re.compile(r"[!?.]+(?=[\s\"'`)\]]|\Z)")
 
 
 def _continued(text: str, end: int) -> int:
-    """``end`` moved over the marks that may end the credential ending there (``_TRAILING``), and over the
-    lines that continue it: each a run of key characters mixing two of lower case, upper case and digits.
+    """``end`` moved over the marks that may end the credential ending there (``_TRAILING``), the rest of it in
+    a string literal concatenated to it or on an indented line (``_LITERAL_REST``, ``_INDENTED_REST``), and over
+    the lines that continue it: each a run of key characters mixing two of lower case, upper case and digits.
     Reads lines only when ``end`` ends a line."""
     marks = _TRAILING.match(text, end)
     end = marks.end() if marks else end
+    while (rest := _LITERAL_REST.match(text, end) or _INDENTED_REST.match(text, end)) is not None:
+        end = rest.end()
     while text.startswith("\n", end):
         line = _CONTINUATION.match(text, end)
         if line is None or sum(any(test(c) for c in line.group(1)) for test in (str.islower, str.isupper,
@@ -682,14 +691,6 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
                   for order, (kind, first, last) in enumerate(_scan(plain, most=None))
                   if not inline.intersection(range(first, last + 1))]
-    # a key found only with its pieces joined (:func:`_unwrapped`) takes their lines whole before a value named on
-    # its first line takes its first half ("token = \"ghp_u8jz...\" +" then the rest on the next line)
-    unwrapped = _unwrapped(read)
-    if unwrapped is not None:
-        known = {(kind, line) for _, line, kind, _, _ in values}
-        spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
-                  for order, (kind, first, last) in enumerate(_scan(*unwrapped, most=None))
-                  if last > first or (kind, first) not in known]
     # a key in groups (:func:`_grouped_keys`) takes its line before a word naming it takes its first group
     spans += [(starts[line - 1], 1 - starts[line], len(spans) + order, kind)
               for order, (kind, line, _) in enumerate(_grouped_keys(read, None, {(k, n) for _, n, k, _, _ in values}))]
