@@ -27,11 +27,15 @@ written as an identifier (issue 25 §1.8).
   separator (``pass-word``, ``pass_word``, ``api-`` at a line's end then ``key``), glued or in camelCase
   after another (``rootpw``, ``dbPassword``, ``DbPwd``, ``userpass``), numbered (``pw1``, ``pwd2``,
   ``PASSWORD_1``), for an environment (``pwd_prod``), a Java property (``-Djavax.net.ssl.keyStorePassword``);
+- a generated key under a name for a key: ``key`` alone in a document (``{"key": "<32 hex>"}``, ``key = "..."``),
+  a name ending in ``Key`` or ``_key`` (``jwtSigningKey: ...``); a key given to a command that logs in (``wandb
+  login KEY``, ``snyk auth TOKEN``) or printed by one (``heroku auth:token``);
 - the one-letter key ``p`` beside a user key (``u``, ``user``, ``username``, ``login``, ``email``) in one
   object or call on one line: ``{"p": "X", "u": "alice"}``. Alone, ``p`` names too much to be one.
 
 A group's name says how its value is judged and named (:func:`code_values`): ``code_pw_*`` a password,
-``code_nm_*`` named by the words before it; ``*_q*`` a quoted literal taken whole (as ``password = "bar"``),
+``code_nm_*`` named by the words before it, ``code_key_*`` and ``code_login_*`` a generated key's; ``*_q*`` a quoted
+literal taken whole (as ``password = "bar"``),
 ``*_v*`` a value holding a letter and a digit (``secret_values.named_value_kept``), ``*s`` one shaped like a
 password (mixed cases and a digit, 8 characters or more, no word and digits: as after a space).
 """

@@ -213,8 +213,9 @@ class NamedCredentialDetector(Detector):
                 yield named_kind(before), value
             return
         if name == "phrase":
-            if passphrase(value) and not _HASHED_BEFORE.search(match.string, match.start(), match.start(match.lastindex)):
-                yield named_kind(match.string[match.start():match.start(match.lastindex)]), value
+            at = match.start(match.lastindex)
+            if passphrase(value) and not _HASHED_BEFORE.search(match.string, match.start(), at):
+                yield named_kind(match.string[match.start():at]), value
             return
         if name == "pair" and LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
             return  # "login list: alice:2024-01-03" is a list's first pair, judged as a list's (``PAIR_LIST``)
