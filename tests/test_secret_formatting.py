@@ -48,3 +48,12 @@ def test_a_key_disguised_by_formatting_is_refused_and_redacted(text: str) -> Non
 ])
 def test_formatting_around_prose_and_code_is_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
+
+
+@pytest.mark.parametrize("unit", ["\x1b[0m", "<b>", "<b", "\\_", "&#95;", "abcd\n    ", 'abcd" + "', "abcd \\\n",
+                                  "\x1b]8;;", f"token = \"{GITHUB[:20]}\" +\n"])
+def test_the_formatting_readings_take_linear_time(unit: str) -> None:
+    from test_secret_scan import _grows_linearly
+
+    assert _grows_linearly(lambda size: unit * (size // len(unit))) is None
+    assert _grows_linearly(lambda size: unit * (size // len(unit)), redact) is None

@@ -80,3 +80,13 @@ def test_bip39_words_one_a_line_or_numbered_without_a_label_are_not_a_seed_phras
 ])
 def test_sentences_about_a_password_and_prose_of_common_words_are_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
+
+
+@pytest.mark.parametrize("unit", ["abandon ", "abandon,\n", "1. abandon\n", " ".join(_WORDS[:11]) + " the ",
+                                  "seed: " + "zoo " * 11 + "\n", "my passphrase is apple ", "password: apple-",
+                                  "passphrase is " + "horse " * 13 + ". "])
+def test_the_word_readings_take_linear_time(unit: str) -> None:
+    from test_secret_scan import _grows_linearly
+
+    assert _grows_linearly(lambda size: unit * (size // len(unit))) is None
+    assert _grows_linearly(lambda size: unit * (size // len(unit)), redact) is None
