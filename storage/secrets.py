@@ -305,6 +305,17 @@ def unformatted(text: str) -> str:
     return text
 
 
+def _encoded(text: str, most: int | None) -> list[tuple[str, int, int]]:
+    """``(label, line, line)`` of each credential found base64- or hex-encoded after the encoding's name
+    (``secret_encoded.encoded_secrets``), ``text`` read as :func:`_scan` reads it."""
+    from .secret_encoded import encoded_secrets
+    from .secret_kinds import named_kind
+
+    if "\n" in text or "\r" in text:
+        text = "\n".join(text.splitlines())
+    return encoded_secrets(text, lambda probe: _scan(probe, most=most), named_kind)
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
@@ -318,7 +329,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal, indented, continued by a shell's ``\\`` or
-    concatenated from two string literals). A value two detectors both find on a
+    concatenated from two string literals); and a run of base64 or hex after the encoding's name decoded
+    (``secret_encoded``: "the key base64 is QUtJQ..."). A value two detectors both find on a
     line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read
     blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
     no lock.
@@ -352,6 +364,7 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
     scans.append(_grouped_keys(nfc(text), most, {(kind, first) for kind, first, _ in itertools.chain(*scans)}))
+    scans.append(_encoded(together, most))
     for kind, first, last in itertools.chain(*scans):
         found[kind, first] = max(last, found.get((kind, first), first))
     return [(kind, first, last) for (kind, first), last in found.items()]
