@@ -275,6 +275,9 @@ _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, 
 _EXPANDED = re.compile(r"\$[({]|\{\{|%\w+%")
 # A name for a key that is published: a public key, a verifying one, reCAPTCHA's site key.
 _PUBLIC_NAME = re.compile(r"(?i)pub|site|verif")
+# A type's name (PascalCase words and digits): unquoted after ``key:`` it is an annotation, ``key: Ed25519PrivateKey``.
+# A random key of mixed cases reads so about 1 time in 8 (a lower-case letter never after a digit, nor first).
+_TYPE_NAME = re.compile(r"(?:[A-Z][a-z]*|[0-9]+)+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 _SPEC = re.compile(r"[\w.-]+=")  # a flag's key=value spec: docker build's "--secret id=npmrc2,src=..."
 _LAST_PART = re.compile(r"([\w$]+)[^\w$]*$")
@@ -296,7 +299,8 @@ def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None,
     if name.startswith("code_key_"):
         # under "key" alone any generated key; a name's "Key" says less ("cacheKey: <md5>"): mixed cases only
         judged = generated_key if name == "code_key_barev" else key_shaped
-        if judged(value) and not _PUBLIC_NAME.search(before):
+        typed = match.string[at - 1:at] not in ("\"", "'", "`") and _TYPE_NAME.fullmatch(value)
+        if judged(value) and not typed and not _PUBLIC_NAME.search(before):
             kind = named_kind(before)
             yield ("secret key" if kind == "credential" else kind), value
         return

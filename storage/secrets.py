@@ -99,9 +99,23 @@ MOST_FOUND = 8
 # A line break or a tab between two runs of key characters: a key wrapped by a terminal or an
 # email, which reads whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or
 # after a shell's "\\", or the quotes (and a concatenating "+", "." or "&", perhaps a line break) between two
-# string literals holding a key's halves ("ghp_u8jz..." +\n "...hJ0a").
+# string literals holding a key's halves ("ghp_u8jz..." +\n "...hJ0a"), these when both runs hold a digit.
 _WRAP = re.compile(r"(?<=[\w+/=.-]{4})(?:[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t"
                    r"|[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"'])(?=[\w+/=.-]{4})")
+
+
+_KEY_RUN_END = re.compile(r"[\w+/=.-]*$")
+_KEY_RUN = re.compile(r"[\w+/=.-]*")
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _key_halves(text: str, start: int, end: int) -> bool:
+    """Whether the runs of key characters on both sides of ``text[start:end]`` (their 16 characters nearest it)
+    each hold a digit: a key's halves, which an indentation, a shell's "\\" or a string's quotes may part, not a
+    docstring's words ("a value" then "    both found")."""
+    before = _KEY_RUN_END.search(text, max(0, start - 16), start)
+    after = _KEY_RUN.match(text, end, end + 16)
+    return bool(before and after and _DIGIT.search(before.group()) and _DIGIT.search(after.group()))
 
 
 def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
@@ -114,6 +128,8 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
     starts: list[tuple[int, int]] = []  # (offset in the result, offset in text) of each piece
     at = size = 0
     for wrap in _WRAP.finditer(text):
+        if wrap.group() not in ("\n", "\t") and not _key_halves(text, wrap.start(), wrap.end()):
+            continue
         pieces.append(text[at:wrap.start()])
         starts.append((size, at))
         size, at = size + wrap.start() - at, wrap.end()

@@ -44,7 +44,8 @@ def test_a_key_disguised_by_formatting_is_refused_and_redacted(text: str) -> Non
     "Use \\*args and \\_private names in the \\# heading", "<b>bold</b> and <code>code</code> in the docs",
     "\x1b[1;32mPASSED\x1b[0m tests/test_store.py::test_remember", "line one of the notes\n    indented line two",
     'print("release-2024" + "-final")', "run make \\\n  install", "Tom &amp; Jerry &#95; underscore",
-    "the key point is <em>this</em>", "the <kbd>Ctrl</kbd>+<kbd>C</kbd> key", "a\u200bb is a zero width space",
+    "the key point is <em>this</em>",
+    'def f():\n    """Only the spellings the prose misses: "password:" is its, and a value\n    both found costs twice."""', "the <kbd>Ctrl</kbd>+<kbd>C</kbd> key", "a\u200bb is a zero width space",
 ])
 def test_formatting_around_prose_and_code_is_stored(text: str) -> None:
     assert find_secrets(text) == [[]]

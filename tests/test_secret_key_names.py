@@ -59,6 +59,9 @@ def test_a_generated_key_under_a_name_for_a_key_is_redacted(text: str) -> None:
     f"cacheKey: {HEX[0]}", f"etag_key: {HEX[1]}", "publicKey: MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3",
     f"siteKey: 6Lc{MIXED[2]}", f"vapidPublicKey: {MIXED[1]}", f"verifyKey: {MIXED[0]}",
     "the cache key is 5d41402abc4b2a76b9719d911017c592", "commit 5d41402abc4b2a76b9719d911017c592ab12cd34",
+    # type annotations: a type's name is no key
+    "self, msg: str | bytes, key: Ed25519PrivateKey | Ed448PrivateKey", "[key: Ed25519PrivateKey]",
+    "@dataclass\nclass Signer:\n    key: Ed25519PrivateKey\n    sessionKey: Curve25519KeyPair\n",
 ])
 def test_a_key_name_holding_no_generated_secret_is_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
