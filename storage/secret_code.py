@@ -27,11 +27,15 @@ written as an identifier (issue 25 §1.8).
   separator (``pass-word``, ``pass_word``, ``api-`` at a line's end then ``key``), glued or in camelCase
   after another (``rootpw``, ``dbPassword``, ``DbPwd``, ``userpass``), numbered (``pw1``, ``pwd2``,
   ``PASSWORD_1``), for an environment (``pwd_prod``), a Java property (``-Djavax.net.ssl.keyStorePassword``);
+- a generated key under a name for a key: ``key`` alone in a document (``{"key": "<32 hex>"}``, ``key = "..."``),
+  a name ending in ``Key`` or ``_key`` (``jwtSigningKey: ...``); a key given to a command that logs in (``wandb
+  login KEY``, ``snyk auth TOKEN``) or printed by one (``heroku auth:token``);
 - the one-letter key ``p`` beside a user key (``u``, ``user``, ``username``, ``login``, ``email``) in one
   object or call on one line: ``{"p": "X", "u": "alice"}``. Alone, ``p`` names too much to be one.
 
 A group's name says how its value is judged and named (:func:`code_values`): ``code_pw_*`` a password,
-``code_nm_*`` named by the words before it; ``*_q*`` a quoted literal taken whole (as ``password = "bar"``),
+``code_nm_*`` named by the words before it, ``code_key_*`` and ``code_login_*`` a generated key's; ``*_q*`` a quoted
+literal taken whole (as ``password = "bar"``),
 ``*_v*`` a value holding a letter and a digit (``secret_values.named_value_kept``), ``*s`` one shaped like a
 password (mixed cases and a digit, 8 characters or more, no word and digits: as after a space).
 """
@@ -43,7 +47,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .secret_kinds import named_kind
-from .secret_values import named_value_kept
+from .secret_values import generated_key, key_shaped, named_value_kept
 
 # A value as after "password:" (``secret_named._VALUE``), and a literal's content.
 _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
@@ -221,6 +225,38 @@ def _names() -> str:
             r"[\"'`]?(?P<code_nm_namev>" f"{_VALUE})")
 
 
+# A generated key's run after a name for a key: whole (to a quote, white space, "," ";" "}" "]" or the line's end).
+_KEY_RUN = r"[\"'`]?(?P<%s>[A-Za-z0-9+/=_.-]{16,})(?:[\"'`\s,;}\]]|$)"
+
+
+def _keys() -> str:
+    """A value read as a generated key (``secret_values.generated_key``) under a document's name ``key`` alone,
+    the name a line's or an object's first (``{"username": "u", "key": "..."}`` of kaggle.json, TOML's ``key =
+    "..."``, YAML's ``key: ...``), or one mixing cases (``secret_values.key_shaped``) under a name ending in
+    ``Key`` or ``_key`` (``jwtSigningKey: ...``, ``HMAC_KEY=...``) but a published key's (``_PUBLIC_NAME``);
+    "sort key: created_at" and "primary key = id" hold no such value."""
+    bare = (r"(?i)(?:^|[{,\[])[ \t]*(?:-[ \t]+)?[\"']?key[\"']?[ \t]*(?::=|=>|=|:)[ \t]*"
+            + _KEY_RUN % "code_key_barev")
+    named = (r"(?:^|[^\w.$@/\\-])[\"']?(?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*[a-z0-9](?:Key|KEY)"
+             r"|[A-Za-z0-9]+[_.-](?i:key))[\"']?[ \t]*(?::=|=>|=|:)[ \t]*" + _KEY_RUN % "code_key_namev")
+    return f"{bare}|{named}"
+
+
+def _logins() -> str:
+    """A key given as the argument of a command logging in (``wandb login KEY``, ``wandb login --relogin KEY``,
+    ``snyk auth TOKEN``, ``ngrok authtoken TOKEN``, ``ngrok config add-authtoken TOKEN``, ``doctl auth init
+    TOKEN``), its flags without values or with ``=`` skipped: judged as a generated key, a UUID too after
+    ``auth``; and a token a command printed (``heroku auth:token``, ``gcloud auth print-access-token``) on one of
+    the three lines after it, alone on its line."""
+    command = r"(?P<login>log-?in)|auth(?:[ \t]+(?:login|init|add|set))?|(?:add-)?auth-?token"
+    # a command that prints a token, its output within the next three lines (after a warning): ``heroku auth:token``
+    prints = r"auth[: \t]token|print-(?:access|identity)-token|get-login-password|print[ \t]+token"
+    return (r"(?i)(?:^|[\s;&|(`$])(?:" + command + r")(?:[ \t]+--?[\w-]+(?:=[^\s\"']*)?)*[ \t]+[\"']?"
+            r"(?P<code_login_v>[A-Za-z0-9_+/=.-]{20,})[\"']?(?:\s|$)"
+            r"|(?i)(?:" + prints + r")\b[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?P<code_login_printedv>[A-Za-z0-9_+/=.-]{20,})"
+            r"[ \t]*$")
+
+
 def _one_letter() -> str:
     user = r"[\"']?(?:u|usr|user|username|login|email)[\"']?[ \t]*[:=][ \t]*"
     password = r"[\"']?p[\"']?[ \t]*[:=][ \t]*[\"'](?P<code_pw_p%sv>[^\"'\n]{4,200})[\"']"
@@ -231,12 +267,18 @@ def _one_letter() -> str:
 def code_sources() -> list[str]:
     """The RE2 sources of this module's patterns (each its own; ``secret_named.named_sources`` adds them)."""
     return [_sql(), _settings(), _flags(), _stdin(), _stores(), _inserts(), _pairs(), _dsn(), _calls(), _names(),
-            _one_letter(), _procedures(), _procedure_old(), _echoed_file()]
+            _one_letter(), _procedures(), _procedure_old(), _echoed_file(), _keys(), _logins()]
 
 
 _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag
 # A shell's or a template's expansion in a literal: "$(cat key2)", "${{ secrets.TOKEN }}", "%API_KEY%".
 _EXPANDED = re.compile(r"\$[({]|\{\{|%\w+%")
+# A name for a key that is published: a public key, a verifying one, reCAPTCHA's site key.
+_PUBLIC_NAME = re.compile(r"(?i)pub|site|verif")
+# A type's name (PascalCase words and digits): unquoted after ``key:`` it is an annotation, ``key: Ed25519PrivateKey``.
+# A random key of mixed cases reads so about 1 time in 8 (a lower-case letter never after a digit, nor first).
+_TYPE_NAME = re.compile(r"(?:[A-Z][a-z]*|[0-9]+)+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 _SPEC = re.compile(r"[\w.-]+=")  # a flag's key=value spec: docker build's "--secret id=npmrc2,src=..."
 _LAST_PART = re.compile(r"([\w$]+)[^\w$]*$")
 
@@ -248,6 +290,20 @@ def code_values(name: str, value: str, match: Any) -> Iterator[tuple[str | None,
     read joined)."""
     start, at = match.start(), match.start(match.lastindex)
     before = match.string[start:at]
+    if name.startswith("code_login_"):  # a UUID after "login" in prose is an id; a CLI's auth takes one (snyk, heroku)
+        uuid = match.group("login") is None and _UUID.fullmatch(value)
+        if generated_key(value) or uuid:
+            kind = named_kind(before)
+            yield ("API key" if kind == "credential" else kind), value
+        return
+    if name.startswith("code_key_"):
+        # under "key" alone any generated key; a name's "Key" says less ("cacheKey: <md5>"): mixed cases only
+        judged = generated_key if name == "code_key_barev" else key_shaped
+        typed = match.string[at - 1:at] not in ("\"", "'", "`") and _TYPE_NAME.fullmatch(value)
+        if judged(value) and not typed and not _PUBLIC_NAME.search(before):
+            kind = named_kind(before)
+            yield ("secret key" if kind == "credential" else kind), value
+        return
     if name.startswith("code_nm_flag") and _UNFLAGGED.search(before):
         return
     if name.endswith("q") and _EXPANDED.search(value):

@@ -27,6 +27,7 @@ from .secret_lists import (
     table_secrets,
     table_source,
 )
+from .secret_phrases import passphrase
 from .secret_re2 import OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
@@ -91,19 +92,21 @@ def key_words() -> str:
 
 
 @functools.cache
-def said(role: str) -> str:
+def said(role: str, language: str | None = None) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
     perhaps a note in brackets or after a comma ("password, prod: X"), or a phrase saying whose (a
     preposition or a relative word, "that", "we", "used", and up to six words), then a verb (perhaps
     then ``:``; English's "was changed to", "will be", "has been reset to"), ``'s`` (not after a word
     for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb,
     ``:`` or ``=``, the value may start the next line); the prepositions and verbs of English and of
-    the languages that have a word of ``role``."""
+    the languages that have a word of ``role`` (of ``language`` alone when given)."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in tsv_rows("secret_words.tsv") if of == role])
+    if language is not None:
+        langs = {language: None}
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
-    named = key_words() if role == "key" else words(role)
+    named = key_words() if role == "key" else words(role, language)
     return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
@@ -209,6 +212,11 @@ class NamedCredentialDetector(Detector):
             if judged(before.split("\n", 1)[0], value) if judged else listed(value):
                 yield named_kind(before), value
             return
+        if name == "phrase":
+            at = match.start(match.lastindex)
+            if passphrase(value) and not _HASHED_BEFORE.search(match.string, match.start(), at):
+                yield named_kind(match.string[match.start():at]), value
+            return
         if name == "pair" and LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
             return  # "login list: alice:2024-01-03" is a list's first pair, judged as a list's (``PAIR_LIST``)
         at = match.start(match.lastindex)
@@ -217,6 +225,10 @@ class NamedCredentialDetector(Detector):
             paired = name.startswith(("cmd", "auth", "login", "spaced_login"))  # a password by where it stands
             kind = "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
+
+
+# A hash's name before a passphrase's words: they describe how it is kept ("password hash is bcrypt with cost twelve").
+_HASHED_BEFORE = re.compile(r"(?i)hash|digest|sha|md5|bcrypt|argon|scrypt|pbkdf")
 
 
 # Where a URL query's parameter's value ends: the next parameter, the fragment (RFC 3986 section 3.4).
@@ -286,6 +298,10 @@ def named_sources() -> list[str]:
         r"|a|an)[ \t]+)?(?:[\w-]+[ \t]+){0,3}?" f"(?:{_PROSE_WORDS})s?"
         r"(?:[ \t]*$|[ \t]*[.,;:!?)]|[ \t]+(?:for|of|on|to|in|at)\b)"
         f"|(?:{_PROSE_WORDS})[ \\t]*,[ \\t]*({_VALUE})[ \\t]*,",
+        # a passphrase of words after its English word: "my gpg passphrase is correct horse battery staple" (ending
+        # its line or sentence; ``secret_phrases.passphrase`` judges the words, against English prose)
+        f"(?i){AFTER}(?:{said('password', 'en')}|{said('password-strict', 'en')})"
+        r"(?P<phrase>[a-z]{2,12}(?:[ -][a-z]{2,12}){3,11})[ \t]*(?:[.!?;,)](?:[ \t]|$)|$)",
         f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
         r"(?:[^\pL\pN]|$)",
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a

@@ -1,6 +1,6 @@
 """The credential detectors besides the named-credential one (``secret_named``): detect-secrets'
 pattern plugins with their patterns run by RE2 (``secret_re2``), its JWT plugin, the key formats of
-``secret_formats.tsv``, the unnamed secret half of a key pair after its id (``secret_pairs.tsv``) and a
+``secret_formats.tsv``, the unnamed secret half of a key pair on its id's line (``secret_pairs.tsv``) and a
 password in a URL.
 
 detect-secrets' plugins are not imported to scan: their patterns, as ``secret_re2.linear_source``
@@ -220,15 +220,20 @@ _PAIR_EDGE = "[^A-Za-z0-9+/=_-]"
 def pair_detectors() -> list[Detector]:
     """One detector a row of ``secret_pairs.tsv``: the secret half of a key pair, a whole run of key
     characters of the row's regex after the row's key id on the same line (a CSV or table row, a command's
-    output, "id secret"), holding what the row asks; labelled by the row's name."""
+    output, "id secret") or before it ("secret X for id"), holding what the row asks; labelled by the row's
+    name."""
     from .secret_tables import tsv_rows
 
     detectors: list[Detector] = []
     for name, _source, id_regex, holds, regex in tsv_rows("secret_pairs.tsv"):
         source = (f"(?:^|[^A-Za-z0-9])(?:{id_regex})[^\\n]*?{_PAIR_EDGE}({regex})(?:{_PAIR_EDGE}|$)")
+        # the secret written first, its id later on the line ("secret X for AKIA...", "X AKIA...")
+        before = f"(?:^|{_PAIR_EDGE})({regex}){_PAIR_EDGE}(?:[^\\n]*[^A-Za-z0-9])?(?:{id_regex})(?:[^A-Za-z0-9]|$)"
         tests = [_HOLDS[c] for c in holds]
         detectors.append(type("PairedSecretDetector", (Detector,), {
-            "secret_type": name, "denylist": [compile_linear(source)],
+            "secret_type": name, "denylist": [compile_linear(source), compile_linear(before)],
+            # the secret alone, where it stands (a match opening with it would otherwise end at the id's end)
+            "values": lambda self, match: iter(((None, match.group(1)),)),
             "is_formally_valid": staticmethod(lambda value, tests=tests: all(t.search(value) for t in tests))})())
     return detectors
 

@@ -210,6 +210,45 @@ def key_shaped(value: str) -> bool:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts) >= KEY_ENTROPY_MIN
 
 
+# A key of letters and digits of one case (hex, base36): 16 characters or more, 3 digits and 3 letters or more
+# (a UUID, written in groups, is none: an id far more often than a key).
+_SINGLE_CASE_KEY = re.compile(r"[a-z0-9]{16,}|[A-Z0-9]{16,}")
+SINGLE_CASE_MIN_DIGITS = SINGLE_CASE_MIN_LETTERS = 3
+# Bits a character such a key reaches at least: 99.9% of random 32 hex digits do (a hex digit's at most 4 bits),
+# "ab12ab12ab12ab12" (2 bits) does not.
+SINGLE_CASE_ENTROPY_MIN = 3.0
+# Words of letters and digits ("release2024candidate") hold a third of vowels or more among their letters and
+# are mostly runs of three letters or more; random letters (a sixth to a fifth of vowels) rarely both.
+SINGLE_CASE_VOWELS_SHARE = 0.3
+
+
+def _entropy(value: str) -> float:
+    """Bits per character of ``value``'s characters (Shannon entropy of their counts)."""
+    import math
+    from collections import Counter
+
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in Counter(value).values())
+
+
+def generated_key(value: str) -> bool:
+    """Whether ``value`` reads as a generated key under a name that says only "key" (``{"key": "..."}``,
+    ``jwtSigningKey: ...``): :func:`key_shaped`, or letters and digits of one case (``_SINGLE_CASE_KEY``: a
+    Kaggle key's 32 hex digits) not read as words (``SINGLE_CASE_VOWELS_SHARE`` of vowels among its letters
+    and ``WORDS_SHARE_MAX`` of it in runs of letters) and at least ``SINGLE_CASE_ENTROPY_MIN`` bits
+    a character. Linear."""
+    if key_shaped(value):
+        return True
+    if len(value) > FILTERED_MAX_CHARS or not _SINGLE_CASE_KEY.fullmatch(value):
+        return False
+    digits = sum(c.isdigit() for c in value)
+    if digits < SINGLE_CASE_MIN_DIGITS or len(value) - digits < SINGLE_CASE_MIN_LETTERS:
+        return False
+    letters = [c for c in value.lower() if c.isalpha()]
+    wordy = sum(c in "aeiouy" for c in letters) >= SINGLE_CASE_VOWELS_SHARE * len(letters) and \
+        sum(len(word) for word in _WORDS_IN.findall(value.lower())) >= len(value) * WORDS_SHARE_MAX
+    return not wordy and _entropy(value) >= SINGLE_CASE_ENTROPY_MIN
+
+
 # A hash's name between a credential's word and its value: the value is a digest, not the credential ("password
 # (sha256): 5e88...", "password md5 = ...", "token hash: ...").
 _HASHED = re.compile(r"(?i)(?<![a-z])(?:sha-?(?:1|224|256|384|512)|md5|bcrypt|argon2(?:id|i|d)?|scrypt|pbkdf2"

@@ -4,7 +4,8 @@ A memory store keeps text for a long time, copies it into indexes and shows it t
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
 connection strings, JWTs) are used, run by RE2 in linear time (``secret_re2``), with memvault's
-own detectors for newer key formats (``secret_plugins``) and named credentials (``secret_named``, ``secret_marks``,
+own detectors for newer key formats (``secret_plugins``), seed phrases (``secret_phrases``) and named
+credentials (``secret_named``, ``secret_marks``,
 ``secret_documents``, ``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
 ``_EXCLUDED`` for the plugins left out.
 """
@@ -51,9 +52,10 @@ def _detectors() -> tuple[Any, ...]:
     by RE2, then memvault's. Each is stateless, so scans run side by side without a lock."""
     from . import secret_plugins as own
     from .secret_named import NamedCredentialDetector
+    from .secret_phrases import SeedPhraseDetector
 
     return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), *own.pair_detectors(),
-            own.UrlPasswordDetector(), NamedCredentialDetector())
+            own.UrlPasswordDetector(), NamedCredentialDetector(), SeedPhraseDetector())
 
 
 def detect_secrets_patterns() -> dict[str, Any]:
@@ -95,8 +97,25 @@ MOST_FOUND = 8
 
 
 # A line break or a tab between two runs of key characters: a key wrapped by a terminal or an
-# email, which reads whole once they are taken out (:func:`_unwrapped`).
-_WRAP = re.compile(r"(?<=[\w+/=.-]{4})[\n\t](?=[\w+/=.-]{4})")
+# email, which reads whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or
+# after a shell's "\\", or the quotes (and a concatenating "+", "." or "&", perhaps a line break) between two
+# string literals holding a key's halves ("ghp_u8jz..." +\n "...hJ0a"), these when both runs hold a digit.
+_WRAP = re.compile(r"(?<=[\w+/=.-]{4})(?:[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t"
+                   r"|[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"'])(?=[\w+/=.-]{4})")
+
+
+_KEY_RUN_END = re.compile(r"[\w+/=.-]*$")
+_KEY_RUN = re.compile(r"[\w+/=.-]*")
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _key_halves(text: str, start: int, end: int) -> bool:
+    """Whether the runs of key characters on both sides of ``text[start:end]`` (their 16 characters nearest it)
+    each hold a digit: a key's halves, which an indentation, a shell's "\\" or a string's quotes may part, not a
+    docstring's words ("a value" then "    both found")."""
+    before = _KEY_RUN_END.search(text, max(0, start - 16), start)
+    after = _KEY_RUN.match(text, end, end + 16)
+    return bool(before and after and _DIGIT.search(before.group()) and _DIGIT.search(after.group()))
 
 
 def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
@@ -109,6 +128,8 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
     starts: list[tuple[int, int]] = []  # (offset in the result, offset in text) of each piece
     at = size = 0
     for wrap in _WRAP.finditer(text):
+        if wrap.group() not in ("\n", "\t") and not _key_halves(text, wrap.start(), wrap.end()):
+            continue
         pieces.append(text[at:wrap.start()])
         starts.append((size, at))
         size, at = size + wrap.start() - at, wrap.end()
@@ -273,18 +294,59 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
     return found
 
 
+# What formatting leaves inside a key when it is pasted from a terminal, a web page or Markdown: an ANSI
+# escape sequence (a colour: ECMA-48's CSI, and OSC), an inline HTML tag ("<b>sk-proj-</b>..."), a Markdown
+# backslash escape of punctuation ("ghp\\_...", CommonMark section 2.4).
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_INLINE_TAG = re.compile(r"(?i)</?(?:a|b|i|u|s|em|strong|code|kbd|samp|var|tt|span|mark|small|big|sub|sup|font|del"
+                         r"|ins|strike|wbr)(?:[ \t][^<>\n]*)?/?>")
+_MARKDOWN_ESCAPE = re.compile(r"\\([!#-/:-@\[\]^_`{-~])")
+
+
+def unformatted(text: str) -> str:
+    """``text`` without ANSI escape sequences and inline HTML tags, its Markdown backslash escapes read, and
+    its HTML character references read when that keeps its lines (``&#95;`` is ``_``); the same lines.
+    Linear."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "<" in text:
+        text = _INLINE_TAG.sub("", text)
+    if "\\" in text:
+        text = _MARKDOWN_ESCAPE.sub(r"\1", text)
+    if "&" in text:
+        import html
+
+        read = html.unescape(text)
+        text = read if read.count("\n") == text.count("\n") else text
+    return text
+
+
+def _encoded(text: str, most: int | None) -> list[tuple[str, int, int]]:
+    """``(label, line, line)`` of each credential found base64- or hex-encoded after the encoding's name
+    (``secret_encoded.encoded_secrets``), ``text`` read as :func:`_scan` reads it."""
+    from .secret_encoded import encoded_secrets
+    from .secret_kinds import named_kind
+
+    if "\n" in text or "\r" in text:
+        text = "\n".join(text.splitlines())
+    return encoded_secrets(text, lambda probe: _scan(probe, most=most), named_kind)
+
+
 def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     """Credentials found in each of ``texts``, as ``(label, 1-based line)`` pairs, no values; the
     label says what the credential is (:func:`label`: "bearer token", "password in a URL").
 
     Each text is searched as given, in NFC (what is stored), as a reader sees it (``validate.bare``),
     joined (``validate.joined``), with look-alike letters read as ASCII (:func:`latin_lookalikes`),
-    with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`) and with the marks of Markdown,
+    with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`), without the formatting pasted
+    inside a key (:func:`unformatted`: ANSI colours, inline HTML tags, Markdown escapes), with the marks of Markdown,
     HTML, YAML and JSON around a credential's name taken away and a document's structures written as
     ``name: value`` lines (``secret_marks.unmarked``, ``secret_documents``),
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
-    inside runs of key characters (a key wrapped by a terminal). A value two detectors both find on a
+    inside runs of key characters (a key wrapped by a terminal, indented, continued by a shell's ``\\`` or
+    concatenated from two string literals); and a run of base64 or hex after the encoding's name decoded
+    (``secret_encoded``: "the key base64 is QUtJQ..."). A value two detectors both find on a
     line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read
     blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
     no lock.
@@ -312,11 +374,13 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
     shown = joined(displayed(text)) if "\u202e" in text else together
     scans = [_scan(form, most=most) for form in dict.fromkeys(
-        (text, nfc(text), bare(text), together, latin_lookalikes(together), shown, _plain(text))) if form != clean]
+        (text, nfc(text), bare(text), together, latin_lookalikes(together), shown, _plain(text),
+         joined(unformatted(text)))) if form != clean]
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
     scans.append(_grouped_keys(nfc(text), most, {(kind, first) for kind, first, _ in itertools.chain(*scans)}))
+    scans.append(_encoded(together, most))
     for kind, first, last in itertools.chain(*scans):
         found[kind, first] = max(last, found.get((kind, first), first))
     return [(kind, first, last) for (kind, first), last in found.items()]
@@ -527,6 +591,11 @@ def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
 # rest, wrapped by a terminal or an editor (a line with a space, like ``exit 1``, is not).
 # A line of key characters; "=" only as base64's padding at its end ("NAME=value" is a line of its own).
 _CONTINUATION = re.compile(r"\n([\w+/.-]{8,}={0,2})(?=\n|\Z)")
+# The rest of a key in a string literal concatenated to the one a credential ends, on its line or the next
+# ("token = \"ghp_u8jz...\" +" then "\"...hJ0a\""; ``_WRAP``'s quotes), or on the next line after an indentation
+# or a shell's "\\": its end.
+_LITERAL_REST = re.compile(r"[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"'][\w+/=.-]{4,}")
+_INDENTED_REST = re.compile(r"[ \t]*(?:\\[ \t]*)?\n[ \t]+[\w+/.-]{8,}={0,2}(?=[ \t]*(?:\n|\Z))")
 
 
 # "!", "?" and "." right after a value, before a space, a quote or the end: a detector ends a password at
@@ -535,11 +604,14 @@ _TRAILING = re.compile(r"[!?.]+(?=[\s\"'`)\]]|\Z)")
 
 
 def _continued(text: str, end: int) -> int:
-    """``end`` moved over the marks that may end the credential ending there (``_TRAILING``), and over the
-    lines that continue it: each a run of key characters mixing two of lower case, upper case and digits.
+    """``end`` moved over the marks that may end the credential ending there (``_TRAILING``), the rest of it in
+    a string literal concatenated to it or on an indented line (``_LITERAL_REST``, ``_INDENTED_REST``), and over
+    the lines that continue it: each a run of key characters mixing two of lower case, upper case and digits.
     Reads lines only when ``end`` ends a line."""
     marks = _TRAILING.match(text, end)
     end = marks.end() if marks else end
+    while (rest := _LITERAL_REST.match(text, end) or _INDENTED_REST.match(text, end)) is not None:
+        end = rest.end()
     while text.startswith("\n", end):
         line = _CONTINUATION.match(text, end)
         if line is None or sum(any(test(c) for c in line.group(1)) for test in (str.islower, str.isupper,

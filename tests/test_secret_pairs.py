@@ -52,6 +52,39 @@ def test_the_secret_after_its_key_id_is_refused_and_redacted(text: str, secret: 
     assert find_secrets(redacted) == [[]]
 
 
+# the secret half written before its id on the line (issue 25 §1.8: "secret X for AKIA...")
+SECRET_FIRST = [
+    (f"secret {AWS_SECRET} for {AWS_ID}", AWS_SECRET),
+    (f"{AWS_SECRET} {AWS_ID}", AWS_SECRET),
+    (f"Secret access key,Access key ID\n{AWS_SECRET},{AWS_ID}\n", AWS_SECRET),
+    (f"| {AWS_SECRET} | {AWS_ID} | ci |", AWS_SECRET),
+    (f"new creds: {AWS_SECRET} (id {AWS_ID})", AWS_SECRET),
+    (f"{TWILIO_TOKEN} is the auth token of {TWILIO_SID}", TWILIO_TOKEN),
+    (f"{ALIBABA_SECRET} / {ALIBABA_ID}", ALIBABA_SECRET),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRET_FIRST)
+def test_the_secret_before_its_key_id_is_refused_and_redacted(text: str, secret: str) -> None:
+    found = [kind for kind, _ in find_secrets(text)[0]]
+    assert any(kind.endswith(("secret access key", "auth token", "access key secret")) for kind in found), found
+    redacted, kinds = redact(text)
+    assert secret not in redacted and len(kinds) == 2, (redacted, kinds)
+    assert find_secrets(redacted) == [[]]
+
+
+@pytest.mark.parametrize("text", [
+    # a commit hash, a UUID or a build id before the id: no secret half; the documented sample pair
+    f"3f2a9c1e0b7d4a6f8e2c1b0a9d8e7f6a5b4c3d2e rotated {AWS_ID}",
+    f"0b7d4a6f-8e2c-1b0a-9d8e-7f6a5b4c3d2e was the ticket for {AWS_ID}",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY for AKIAIOSFODNN7EXAMPLE",
+    f"SM{_draw(32, '0123456789abcdef')} was sent by {TWILIO_SID}",
+])
+def test_what_only_resembles_a_secret_before_its_id_is_kept(text: str) -> None:
+    kinds = [kind for kind, _ in find_secrets(text)[0]]
+    assert not any(kind.endswith(("secret access key", "auth token", "access key secret")) for kind in kinds)
+
+
 @pytest.mark.parametrize("text", [
     # a commit hash (no upper-case letter), a UUID, an ARN, a word of 40 letters: no secret half
     f"rotated {AWS_ID} in commit 3f2a9c1e0b7d4a6f8e2c1b0a9d8e7f6a5b4c3d2e",

@@ -1,0 +1,65 @@
+"""Credentials written encoded: a run of base64 or hex after a word naming the encoding ("the key base64 is
+QUtJQ...", "db password hex 6875..."), decoded and read again (issue 25 §1.8). A key of a known format decoded is
+that key; a value decoded after a word for a credential ("password", "token") is read as written after it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .secret_re2 import compile_linear
+
+# Where a run of an encoding follows its name on the line, within 40 characters: the run whole (base64, base64url
+# or hex; 16 characters or more, a key of 12 bytes or more).
+_SOURCE = (r"(?i)(?:^|[^a-z])(?:base-?(?:64|32)|b64|hex(?:adecimal)?)\b[^\n]{0,40}?"
+           r"(?:^|[^A-Za-z0-9+/=_-])([A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+/=_-]|$)")
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
+# Before a hash's name the run is a digest, not an encoded credential ("sha256 hex: 5e88...").
+_HASHED = re.compile(r"(?i)hash|digest|sha-?\d|md5|checksum|fingerprint")
+ENCODED_MOST_CHARS = 4096  # a run longer than this is a file's content, not a credential
+
+
+@functools.cache
+def _pattern() -> Any:
+    return compile_linear(_SOURCE)
+
+
+def decoded(run: str) -> str | None:
+    """``run`` decoded from hex (an even number of hex digits) or base64 (standard or URL-safe, padded or not),
+    when that gives printable text (UTF-8, no control character); else None."""
+    try:
+        if _HEX.fullmatch(run):
+            raw = bytes.fromhex(run)
+        else:
+            raw = base64.b64decode(run.replace("-", "+").replace("_", "/") + "=" * (-len(run) % 4), validate=True)
+        text = raw.decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return None
+    return text if text.isprintable() and text.strip() else None
+
+
+def encoded_secrets(text: str, scan: Callable[[str], list[tuple[str, int, int]]],
+                    named: Callable[[str], str]) -> list[tuple[str, int, int]]:
+    """``(label, line, line)`` (1-based) of each credential found encoded in ``text`` (lines parted by single
+    newlines): each run after an encoding's name decoded (:func:`decoded`) and read by ``scan`` alone, and after
+    the word naming a credential before it on its line (``named``: what ``secret_kinds.named_kind`` calls it)
+    as ``<word>: <decoded>``. Linear: each run is decoded and read once."""
+    found: list[tuple[str, int, int]] = []
+    for match in _pattern().finditer(text):
+        run = match.group(1)
+        value = decoded(run) if len(run) <= ENCODED_MOST_CHARS else None
+        if value is None:
+            continue
+        start = match.start(1)
+        line_start = text.rfind("\n", 0, start) + 1
+        before = text[line_start:start]
+        line = text.count("\n", 0, start) + 1
+        kind = named(before)
+        probe = value if kind == "credential" or _HASHED.search(before) else f"{kind}: {value}"
+        found += [(label, line, line) for label, _, _ in scan(probe)]
+    return found

@@ -1,0 +1,60 @@
+"""A key disguised by the formatting it was pasted with (issue 25 §1.8): a Markdown escape inside it, an inline
+HTML tag, an ANSI colour, a zero-width character, or split over two lines (indented, after a shell's "\\",
+or as two string literals concatenated) is refused and redacted; formatting around prose is stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.secrets import find_secrets, redact
+
+GITHUB = "ghp_u8jzPde0IgxLq2mW7vR4tY9sK1nB3cF6hJ0a"
+OPENAI = "sk-proj-Tq3vX8mK2pL9wR4sN7bY1cF6hJ0dG5aE8uZ2iO4"
+SLACK = "xoxb-4826153097-7391046285731-Qm2Xv9KpL4wR8sT1nB6cF3hJ"
+
+
+def _split(key: str, at: int, mark: str) -> str:
+    return key[:at] + mark + key[at:]
+
+
+DISGUISED = [
+    *(_split(key, key.index("_") if "_" in key[:5] else 3, "\\") for key in (GITHUB,)),  # ghp\_...
+    _split(OPENAI, 2, "\\"), _split(OPENAI, 7, "\\"), _split(SLACK, 4, "\\"),
+    f"<b>{OPENAI[:8]}</b>{OPENAI[8:]}", f"<code>{GITHUB[:12]}</code><code>{GITHUB[12:]}</code>",
+    _split(GITHUB, 14, "<wbr>"), f'<span class="k">{SLACK[:10]}</span>{SLACK[10:]}',
+    _split(GITHUB, 10, "\x1b[0m"), f"\x1b[1;32m{OPENAI[:12]}\x1b[0m\x1b[33m{OPENAI[12:]}\x1b[0m",
+    _split(SLACK, 9, "\x1b]8;;\x07"),
+    _split(GITHUB, 3, "\u200b"), _split(OPENAI, 6, "\u2060"),
+    _split(GITHUB, 20, "\n    "), _split(OPENAI, 20, " \\\n"), _split(SLACK, 16, "\\\n  "),
+    f'token = "{GITHUB[:20]}" +\n    "{GITHUB[20:]}"', f"key = '{OPENAI[:18]}' . '{OPENAI[18:]}'",
+    f'"{SLACK[:15]}" "{SLACK[15:]}"',
+]
+
+
+@pytest.mark.parametrize("text", DISGUISED)
+def test_a_key_disguised_by_formatting_is_refused_and_redacted(text: str) -> None:
+    assert find_secrets(text)[0]
+    redacted, kinds = redact(text)
+    assert kinds
+    for key in (GITHUB, OPENAI, SLACK):  # no half of a key is left
+        assert key[:10] not in redacted.replace("\\", "") and key[-10:] not in redacted
+
+
+@pytest.mark.parametrize("text", [
+    "Use \\*args and \\_private names in the \\# heading", "<b>bold</b> and <code>code</code> in the docs",
+    "\x1b[1;32mPASSED\x1b[0m tests/test_store.py::test_remember", "line one of the notes\n    indented line two",
+    'print("release-2024" + "-final")', "run make \\\n  install", "Tom &amp; Jerry &#95; underscore",
+    "the key point is <em>this</em>",
+    'def f():\n    """Only the spellings the prose misses: "password:" is its, and a value\n    both found costs twice."""', "the <kbd>Ctrl</kbd>+<kbd>C</kbd> key", "a\u200bb is a zero width space",
+])
+def test_formatting_around_prose_and_code_is_stored(text: str) -> None:
+    assert find_secrets(text) == [[]]
+
+
+@pytest.mark.parametrize("unit", ["\x1b[0m", "<b>", "<b", "\\_", "&#95;", "abcd\n    ", 'abcd" + "', "abcd \\\n",
+                                  "\x1b]8;;", f"token = \"{GITHUB[:20]}\" +\n"])
+def test_the_formatting_readings_take_linear_time(unit: str) -> None:
+    from test_secret_scan import _grows_linearly
+
+    assert _grows_linearly(lambda size: unit * (size // len(unit))) is None
+    assert _grows_linearly(lambda size: unit * (size // len(unit)), redact) is None
