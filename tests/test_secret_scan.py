@@ -398,6 +398,10 @@ FORMATS = {
     "Slack configuration token": "xoxe-1-" + "XQ7LM2NP9RT4VW8YZ3BC6DF1GH5JK0MS" * 5,
     "1Password secret key": "A3-XQ7LM2-NP9RT4VW8YZ-3BC6D-F1GH5-JK0MS",
     "HashiCorp Vault token (legacy)": "s.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    "NuGet API key": "oy2" + "kq7lm2np5rt4vw6yz3bc6df4gh5jk7ms3bc6df4gh5j",
+    "Adafruit IO key": "aio_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5J",
+    "Braintree access token": "access_token$production$xq7lm2np9rt4vw8y$" + "0a1b2c3d4e5f6a7b" * 2,
+    "Fly.io macaroon token": "FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6Rm4aK7wrVodHRwczovL2FwaS5mbHkuaW8vdjGW",
 }
 # More values of the kinds the table's rows cover than one sample a row (round 5).
 MORE = [
@@ -441,6 +445,13 @@ MORE = [
     ("Stripe API key", "sk_prod_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0"),
     ("memvault API key", "MEMVAULT_KEY=mvk_" + "-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms_3Bc6Df1Gh"),
     ("password hash", "root:$y$j9T$Xq7Lm2Np9Rt4Vw8Y$Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
+    ("NuGet API key", "dotnet nuget push pkg.nupkg --api-key oy2" + "abcdefghijklmnopqrstuvwxyz234567abcdefghijk"),
+    ("NuGet API key", "NUGET_API_KEY=oy2" + "mnbvcxzlkjhgfdsapoiuytrewq234567abcdefg7654"),
+    ("Adafruit IO key", "curl -H 'X-AIO-Key: aio_" + "gHnr301vnG494RWYq490x3vmPJ7H' https://io.adafruit.com/api/v2/me/feeds"),
+    ("Braintree access token", "gateway = braintree.BraintreeGateway(access_token='access_token$sandbox$"
+                               "sypyzs38xxxgm9pq$25a89b8fab203be7ae5cec73b05a8ed2')"),
+    ("Fly.io macaroon token", "FLY_API_TOKEN='FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6,fm2_lJPEThYcUfcM1qam03BuSSCjB94'"),
+    ("Fly.io macaroon token", "token fm2_lJPEThYcUfcM1qam03BuSSCjB94moXmKpU7Ff5I0SkIrtaIfA6FTI/YkbS6ef4k3vA=="),
     ("password hash", "ana:$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"),
 ]
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
