@@ -349,7 +349,7 @@ FORMATS = {
     # round 5 (an adversarial pass stored these kinds): webhooks, SAS URLs, and values named by their vendor
     "Atlassian API token (legacy)": "jira token Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
     "Mailgun sending key": "0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-1a2b3c4d-5e6f7a8b",
-    "Azure shared access signature": "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&sp=r"
+    "signed URL signature": "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&sp=r"
                                      "&se=2026-12-31T00:00:00Z&spr=https&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2BAb%3D",
     "Microsoft Teams webhook URL": "https://contoso.webhook.office.com/webhookb2/0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f"
                                    "@0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f/IncomingWebhook/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
@@ -411,12 +411,12 @@ MORE = [
     ("Doppler token", "dp.st.prd_eu-west.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
     ("Atlassian API token", "ATATT3xFfGF0" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 2 + "=0A1B2C3D"),
     ("Atlassian API token", "ATCTT3xFfGN0" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 3),
-    ("Azure shared access signature", "https://ns.servicebus.windows.net/q?sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2F%3D"
+    ("signed URL signature", "https://ns.servicebus.windows.net/q?sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2F%3D"
                                       "&se=1767225600&skn=RootManageSharedAccessKey"),
-    ("Azure shared access signature", "BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b"
+    ("signed URL signature", "BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b"
                                       "&srt=sco&sp=rl&se=2026-12-31&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%3D"),
     # a Teams workflow (Power Automate) URL: its signature is the same kind
-    ("Azure shared access signature", "https://prod-01.westus.logic.azure.com:443/workflows/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
+    ("signed URL signature", "https://prod-01.westus.logic.azure.com:443/workflows/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
                                       "/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun"
                                       "&sv=1.0&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678_-a"),
     ("Discord webhook URL", "https://canary.discordapp.com/api/v10/webhooks/1234567890123456789/" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5" * 2
