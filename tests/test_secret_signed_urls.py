@@ -31,6 +31,7 @@ SIGNED = [
      f"&X-Amz-Signature={HEX}", HEX),
     (f"https://acct.blob.core.windows.net/c/b.txt?sv=2021-06-08&se=2024-01-01&sr=b&sp=r&sig={AZURE}", AZURE),
     (f"download it from https://acct.blob.core.windows.net/c/b.txt?sig={AZURE}&se=2024-01-01 today", AZURE),
+    (f"use ?sv=2021-06-08&sig={AZURE} as the query", AZURE), (f"x.sas = 'se=2024-01-01&sp=r&sig={AZURE}'", AZURE),
     (f"Cookie: CloudFront-Policy=eyJTdGF0ZW1lbnQiOlt9; CloudFront-Signature={CLOUDFRONT}; CloudFront-Key-Pair-Id=K2J",
      CLOUDFRONT),
     (f"https://oss.example.aliyuncs.com/o?OSSAccessKeyId=LTAIabc&Expires=1141889120&Signature={B64}", B64),
