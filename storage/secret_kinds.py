@@ -57,7 +57,8 @@ def own_labels() -> set[str]:
     from .secret_plugins import BASE58CHECK_LABELS, JwtDetector, UrlPasswordDetector, pair_detectors
 
     return {*_KIND_NAMES.values(), *(f.name for f in key_formats()), JwtDetector.secret_type,
-            UrlPasswordDetector.secret_type, *BASE58CHECK_LABELS, *(d.secret_type for d in pair_detectors()), "credential"}
+            UrlPasswordDetector.secret_type, *BASE58CHECK_LABELS, *(d.secret_type for d in pair_detectors()),
+            "credential"}
 
 
 def named_kind(before: str) -> str:

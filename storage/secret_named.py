@@ -221,7 +221,8 @@ class NamedCredentialDetector(Detector):
             return
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            paired = name.startswith(("cmd", "auth", "login", "spaced_login", "wifi", "glued", "asked", "pair_and"))  # a password by where it stands
+            paired = name.startswith(("cmd", "auth", "login", "spaced_login", "wifi", "glued", "asked",
+                                      "pair_and"))  # a password by where it stands
             kind = "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
 
@@ -381,7 +382,7 @@ def named_sources() -> list[str]:
         # "creds are admin and X": a user and a password after "and", when the value mixes cases and digits
         f"|[ \\t]+(?:and|&)[ \\t]+{_QUOTE}?(?P<pair_and>{_PAIRED}))"
         # a Wi-Fi network and its password: "WiFi: ACME-Guest / X", "wlan Home-5G / X"
-        f"|{AFTER}(?:wi-?fi|wlan|wireless)(?:[ \\t]+(?:network|ssid))?[ \\t]*[:=]?[ \\t]+[\"']?[^\\s/\"']+[\"']?"
+        f"|{AFTER}(?:wi-?fi|wlan|wireless|ssid)(?:[ \\t]+(?:network|ssid))?[ \\t]*[:=]?[ \\t]+[\"']?[^\\s/\"']+[\"']?"
         f"[ \\t]*/[ \\t]*{_QUOTE}?(?P<wifi_pair>{_PAIRED})"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*[:=][ \\t]*"
         f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
@@ -390,10 +391,13 @@ def named_sources() -> list[str]:
         f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})",
         # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
-        f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=])(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{{6,64}})"
-        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})[ \\t]*\\?[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
+        f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=]|[ \\t]+)"
+        r"(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})"
+        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
+        f"[ \\t]*(?:\\?+|\\.{{3,}}|…)[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
         f"{_QUOTE}?(?P<asked>{_VALUE})"
-        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])[ \\t]*"
+        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
+        f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=]|[ \\t]+[-–—][ \\t]+)[ \\t]*"
         r"(?P<spelled>(?:[^\s\"'`] ){5,63}[^\s\"'`])(?:[ \t]*(?:$|[\r\n]|[^\w\s])|[ \t]+\S\S)",
         PAIR_LIST,
         table_source(),

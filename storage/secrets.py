@@ -52,7 +52,8 @@ def _detectors() -> tuple[Any, ...]:
     from . import secret_plugins as own
     from .secret_named import NamedCredentialDetector
 
-    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.Base58CheckKeyDetector(), *own.pair_detectors(),
+    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.Base58CheckKeyDetector(),
+            *own.pair_detectors(),
             own.UrlPasswordDetector(), NamedCredentialDetector())
 
 

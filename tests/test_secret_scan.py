@@ -447,10 +447,12 @@ MORE = [
     ("password hash", "root:$y$j9T$Xq7Lm2Np9Rt4Vw8Y$Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
     ("NuGet API key", "dotnet nuget push pkg.nupkg --api-key oy2" + "abcdefghijklmnopqrstuvwxyz234567abcdefghijk"),
     ("NuGet API key", "NUGET_API_KEY=oy2" + "mnbvcxzlkjhgfdsapoiuytrewq234567abcdefg7654"),
-    ("Adafruit IO key", "curl -H 'X-AIO-Key: aio_" + "gHnr301vnG494RWYq490x3vmPJ7H' https://io.adafruit.com/api/v2/me/feeds"),
+    ("Adafruit IO key", "curl -H 'X-AIO-Key: aio_" + "gHnr301vnG494RWYq490x3vmPJ7H' "
+                        "https://io.adafruit.com/api/v2/me/feeds"),
     ("Braintree access token", "gateway = braintree.BraintreeGateway(access_token='access_token$sandbox$"
                                "sypyzs38xxxgm9pq$25a89b8fab203be7ae5cec73b05a8ed2')"),
-    ("Fly.io macaroon token", "FLY_API_TOKEN='FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6,fm2_lJPEThYcUfcM1qam03BuSSCjB94'"),
+    ("Fly.io macaroon token",
+     "FLY_API_TOKEN='FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6,fm2_lJPEThYcUfcM1qam03BuSSCjB94'"),
     ("Fly.io macaroon token", "token fm2_lJPEThYcUfcM1qam03BuSSCjB94moXmKpU7Ff5I0SkIrtaIfA6FTI/YkbS6ef4k3vA=="),
     ("password hash", "ana:$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"),
 ]

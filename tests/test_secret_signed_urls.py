@@ -24,9 +24,11 @@ SIGNED = [
     (f"https://storage.googleapis.com/b/o.png?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam"
      f".gserviceaccount.com%2F20240101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20240101T000000Z"
      f"&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature={RSA_HEX}", RSA_HEX),
-    (f"https://d111111abcdef8.cloudfront.net/a.jpg?Expires=1700000000&Signature={CLOUDFRONT}&Key-Pair-Id=K2JCJMDEHXQW5F",
+    (f"https://d111111abcdef8.cloudfront.net/a.jpg?Expires=1700000000&Signature={CLOUDFRONT}"
+     "&Key-Pair-Id=K2JCJMDEHXQW5F",
      CLOUDFRONT),
-    (f"https://b.s3.amazonaws.com/a.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524"
+    (f"https://b.s3.amazonaws.com/a.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE"
+     f"%2F20130524"
      f"%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host"
      f"&X-Amz-Signature={HEX}", HEX),
     (f"https://acct.blob.core.windows.net/c/b.txt?sv=2021-06-08&se=2024-01-01&sr=b&sp=r&sig={AZURE}", AZURE),
