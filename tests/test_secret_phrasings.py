@@ -53,3 +53,21 @@ def test_an_everyday_phrasing_of_a_password_is_refused_and_its_value_redacted(te
 ])
 def test_prose_code_names_and_placeholders_are_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("text", [
+    "mypasswordisboiAzX7DOcZ4", "the db's password? it's Zk9x2mQ7Lp4R", "password: Z k 9 x 2 m Q 7 L p 4 R",
+    "WiFi: ACME-Guest / Zk9x2mQ7Lp4R", "creds are admin and Zk9x2mQ7Lp4R",
+    "KwdMAjGmerYanjeui5SHS7JkmpZvVipYvB2LJGU1ZxJwYvP98617",
+    "https://b.s3.amazonaws.com/a.txt?X-Amz-Expires=86400&X-Amz-Signature=" + "ab12" * 16,
+])
+def test_remember_refuses_and_a_turn_redacts_each_new_kind(store, text: str) -> None:
+    from memvault.storage.errors import InvalidInput
+    from memvault.storage.records import NewTurn
+
+    with pytest.raises(InvalidInput):
+        store.remember(tenant="t", scope="s", content=f"note: {text}")
+    store.episodes.append(tenant="t", scope="s", session_id="s-1", turns=[NewTurn(role="user", text=text)])
+    kept = store.episodes.turns(tenant="t", session_id="s-1")[-1].text
+    assert kept != text and "Zk9x2mQ7Lp4R" not in kept and "boiAzX7DOcZ4" not in kept and "ab12ab12" not in kept
