@@ -137,6 +137,9 @@ class NamedCredentialDetector(Detector):
       ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
     - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
       value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``, "login with user:X";
+    - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits), after a question
+      ("the db's password? it's X"), spelled one character at a time ("password: Z k 9 x 2 m"), after a Wi-Fi
+      network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X");
     - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
       under a head naming a password column (``| user | pass |``), several values after a plural
       word ("the passwords are X, Y and Z"), each taken whole;
@@ -220,9 +223,14 @@ class NamedCredentialDetector(Detector):
         if name == "pair" and LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
             return  # "login list: alice:2024-01-03" is a list's first pair, judged as a list's (``PAIR_LIST``)
         at = match.start(match.lastindex)
+        if name == "spelled":  # one character at a time: the characters joined are the value
+            if is_value(value.replace(" ", "")):
+                yield "password", value
+            return
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            paired = name.startswith(("cmd", "auth", "login", "spaced_login"))  # a password by where it stands
+            paired = name.startswith(("cmd", "auth", "login", "spaced_login", "wifi", "glued", "asked",
+                                      "pair_and"))  # a password by where it stands
             kind = "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
 
@@ -386,12 +394,27 @@ def named_sources() -> list[str]:
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
-        f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*[:/%][ \\t]*(?P<pair>{_PAIRED})"
+        f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*(?:[:/%][ \\t]*(?P<pair>{_PAIRED})"
+        # "creds are admin and X": a user and a password after "and", when the value mixes cases and digits
+        f"|[ \\t]+(?:and|&)[ \\t]+{_QUOTE}?(?P<pair_and>{_PAIRED}))"
+        # a Wi-Fi network and its password: "WiFi: ACME-Guest / X", "wlan Home-5G / X"
+        f"|{AFTER}(?:wi-?fi|wlan|wireless|ssid)(?:[ \\t]+(?:network|ssid))?[ \\t]*[:=]?[ \\t]+[\"']?[^\\s/\"']+[\"']?"
+        f"[ \\t]*/[ \\t]*{_QUOTE}?(?P<wifi_pair>{_PAIRED})"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*[:=][ \\t]*"
         f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
         # "log in as admin with X", "sign in as root using X"
         f"|{AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
         f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})",
+        # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
+        # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
+        f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=]|[ \\t]+)"
+        r"(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})"
+        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
+        f"[ \\t]*(?:\\?+|\\.{{3,}}|…)[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
+        f"{_QUOTE}?(?P<asked>{_VALUE})"
+        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
+        f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=]|[ \\t]+[-–—][ \\t]+)[ \\t]*"
+        r"(?P<spelled>(?:[^\s\"'`] ){5,63}[^\s\"'`])(?:[ \t]*(?:$|[\r\n]|[^\w\s])|[ \t]+\S\S)",
         PAIR_LIST,
         table_source(),
         csv_source(),

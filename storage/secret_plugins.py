@@ -1,7 +1,7 @@
 """The credential detectors besides the named-credential one (``secret_named``): detect-secrets'
 pattern plugins with their patterns run by RE2 (``secret_re2``), its JWT plugin, the key formats of
-``secret_formats.tsv``, the unnamed secret half of a key pair on its id's line (``secret_pairs.tsv``) and a
-password in a URL.
+``secret_formats.tsv``, the unnamed secret half of a key pair on its id's line (``secret_pairs.tsv``), a
+password in a URL and a Bitcoin private key in base58check (its checksum checked).
 
 detect-secrets' plugins are not imported to scan: their patterns, as ``secret_re2.linear_source``
 rewrites them, are kept in ``detect_secrets_patterns.json`` (:func:`builtin_detectors`; a test checks it
@@ -247,3 +247,55 @@ class UrlPasswordDetector(Detector):
 
     secret_type = "password in a URL"
     denylist = [compile_linear(r"://[^\s:/?#\[\]@]*:([^\s/?@]+)@")]
+
+
+# Bitcoin's base58 alphabet (no 0, O, I or l): en.bitcoin.it/wiki/Base58Check_encoding.
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+# What a base58check private key's version says it is, by its length once decoded without its checksum:
+# a WIF key (en.bitcoin.it/wiki/Wallet_import_format: 0x80 mainnet, 0xef testnet, then 32 bytes and 0x01 for
+# a compressed public key) and a BIP 32 extended private key (github.com/bitcoin/bips/blob/master/bip-0032.mediawiki:
+# xprv, tprv; SLIP-132's yprv, zprv, uprv, vprv, Yprv, Zprv, Uprv, Vprv: 78 bytes).
+_WIF_VERSIONS = {b"\x80", b"\xef"}
+_EXTENDED_VERSIONS = {bytes.fromhex(v) for v in ("0488ade4", "04358394", "049d7878", "044a4e28", "04b2430c",
+                                                 "045f18bc", "0295b005", "02aa7a99", "024285b5", "02575048")}
+
+
+def _base58check(value: str) -> bytes | None:
+    """``value``'s payload when it is base58check (its last 4 bytes the first 4 of the payload's double
+    SHA-256), else None. ``value`` is at most some 112 characters (the detector's pattern)."""
+    import hashlib
+
+    number = 0
+    for char in value:
+        number = number * 58 + _BASE58.index(char)
+    size = (number.bit_length() + 7) // 8
+    raw = b"\0" * (len(value) - len(value.lstrip("1"))) + number.to_bytes(size, "big")
+    payload, checksum = raw[:-4], raw[-4:]
+    if len(raw) < 5 or hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4] != checksum:
+        return None
+    return payload
+
+
+BASE58CHECK_LABELS = ("Bitcoin private key", "extended private key")  # what :class:`Base58CheckKeyDetector` finds
+
+
+class Base58CheckKeyDetector(Detector):
+    """A Bitcoin private key in base58check: a WIF key (51 characters opening 5 or 9, 52 opening K, L or c) or
+    an extended private key (``xprv``, ``tprv`` and SLIP-132's, 111 characters), kept when its checksum
+    holds and its version byte(s) say a private key (``_WIF_VERSIONS``, ``_EXTENDED_VERSIONS``): random base58
+    text, an address or an extended public key (``xpub``) is not one."""
+
+    secret_type = "Bitcoin private key"
+    denylist = [compile_linear(f"(?:^|[^A-Za-z0-9])([59][{_BASE58}]{{50}}|[KLc][{_BASE58}]{{51}}"
+                               f"|[xtyzuvYZUV]prv[{_BASE58}]{{107,108}})(?:[^A-Za-z0-9]|$)")]
+
+    def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
+        """``(label, value)`` of a match whose checksum and version say a private key."""
+        value = match.group(1)
+        payload = _base58check(value)
+        if payload is None:
+            return
+        if len(payload) in (33, 34) and payload[:1] in _WIF_VERSIONS and (len(payload) == 33 or payload[-1] == 1):
+            yield BASE58CHECK_LABELS[0], value
+        elif len(payload) == 78 and payload[:4] in _EXTENDED_VERSIONS:
+            yield BASE58CHECK_LABELS[1], value

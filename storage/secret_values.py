@@ -268,6 +268,10 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word
         return key_shaped(value)
+    if group == "wifi_pair" and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
+        return False
+    if group in ("glued", "pair_and"):  # glued to its word, or after "user and": mixed cases and digits, no name
+        return mixed and is_value(value) and not _WORDLIKE.fullmatch(value) and not _CAMEL.fullmatch(value)
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")

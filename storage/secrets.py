@@ -54,8 +54,8 @@ def _detectors() -> tuple[Any, ...]:
     from .secret_named import NamedCredentialDetector
     from .secret_phrases import SeedPhraseDetector
 
-    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), *own.pair_detectors(),
-            own.UrlPasswordDetector(), NamedCredentialDetector(), SeedPhraseDetector())
+    return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.Base58CheckKeyDetector(),
+            *own.pair_detectors(), own.UrlPasswordDetector(), NamedCredentialDetector(), SeedPhraseDetector())
 
 
 def detect_secrets_patterns() -> dict[str, Any]:
@@ -120,15 +120,24 @@ def _key_halves(text: str, start: int, end: int) -> bool:
 
 def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
     """``text``, its line breaks made one newline each as :func:`_scan` reads it, without the line
-    breaks and tabs of ``_WRAP``; and the 1-based line of ``text`` each offset of the result comes
-    from. None when ``text`` has none of them. Linear in its length."""
+    breaks and tabs of ``_WRAP`` (a longer wrap, an indented line or a shell's backslash, only between two
+    halves of a key: :func:`_key_halves`) but those before a key of a known format
+    (:func:`_format_starts`: a line that opens with a key starts it, as an age key file's secret key
+    after its public key's line); and
+    the 1-based line of ``text`` each offset of the result comes from. None when ``text`` has none of
+    them. Linear in its length."""
     lines = text.splitlines()
     text = "\n".join(lines)
     pieces: list[str] = []
     starts: list[tuple[int, int]] = []  # (offset in the result, offset in text) of each piece
     at = size = 0
+    keys: set[int] | None = None  # where a key of a known format starts, read at the first wrap
     for wrap in _WRAP.finditer(text):
         if wrap.group() not in ("\n", "\t") and not _key_halves(text, wrap.start(), wrap.end()):
+            continue
+        if keys is None:
+            keys = _format_starts(text)
+        if wrap.end() in keys:
             continue
         pieces.append(text[at:wrap.start()])
         starts.append((size, at))
@@ -145,6 +154,21 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
         return bisect.bisect_right(line_starts, source + offset - first)
 
     return "".join(pieces), line_of
+
+
+@functools.cache
+def _format_detectors() -> tuple[Any, ...]:
+    """The detectors of keys by their format: detect-secrets' pattern plugins and the key format table's."""
+    from .secret_plugins import JwtDetector, UrlPasswordDetector
+    from .secret_named import NamedCredentialDetector
+
+    others = (JwtDetector, UrlPasswordDetector, NamedCredentialDetector)
+    return tuple(d for d in _detectors() if not isinstance(d, others) and type(d).__name__ != "PairedSecretDetector")
+
+
+def _format_starts(text: str) -> set[int]:
+    """The offsets of ``text`` where a key of a vendor's format starts (:func:`_format_detectors`). Linear."""
+    return {offset for detector in _format_detectors() for offset, _, _, _ in find(detector, text)}
 
 
 def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None = None,

@@ -349,7 +349,7 @@ FORMATS = {
     # round 5 (an adversarial pass stored these kinds): webhooks, SAS URLs, and values named by their vendor
     "Atlassian API token (legacy)": "jira token Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
     "Mailgun sending key": "0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-1a2b3c4d-5e6f7a8b",
-    "Azure shared access signature": "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&sp=r"
+    "signed URL signature": "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&sp=r"
                                      "&se=2026-12-31T00:00:00Z&spr=https&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2BAb%3D",
     "Microsoft Teams webhook URL": "https://contoso.webhook.office.com/webhookb2/0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f"
                                    "@0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f/IncomingWebhook/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
@@ -398,6 +398,10 @@ FORMATS = {
     "Slack configuration token": "xoxe-1-" + "XQ7LM2NP9RT4VW8YZ3BC6DF1GH5JK0MS" * 5,
     "1Password secret key": "A3-XQ7LM2-NP9RT4VW8YZ-3BC6D-F1GH5-JK0MS",
     "HashiCorp Vault token (legacy)": "s.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    "NuGet API key": "oy2" + "kq7lm2np5rt4vw6yz3bc6df4gh5jk7ms3bc6df4gh5j",
+    "Adafruit IO key": "aio_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5J",
+    "Braintree access token": "access_token$production$xq7lm2np9rt4vw8y$" + "0a1b2c3d4e5f6a7b" * 2,
+    "Fly.io macaroon token": "FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6Rm4aK7wrVodHRwczovL2FwaS5mbHkuaW8vdjGW",
 }
 # More values of the kinds the table's rows cover than one sample a row (round 5).
 MORE = [
@@ -407,12 +411,12 @@ MORE = [
     ("Doppler token", "dp.st.prd_eu-west.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
     ("Atlassian API token", "ATATT3xFfGF0" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 2 + "=0A1B2C3D"),
     ("Atlassian API token", "ATCTT3xFfGN0" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" * 3),
-    ("Azure shared access signature", "https://ns.servicebus.windows.net/q?sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2F%3D"
+    ("signed URL signature", "https://ns.servicebus.windows.net/q?sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2F%3D"
                                       "&se=1767225600&skn=RootManageSharedAccessKey"),
-    ("Azure shared access signature", "BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b"
+    ("signed URL signature", "BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b"
                                       "&srt=sco&sp=rl&se=2026-12-31&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%3D"),
     # a Teams workflow (Power Automate) URL: its signature is the same kind
-    ("Azure shared access signature", "https://prod-01.westus.logic.azure.com:443/workflows/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
+    ("signed URL signature", "https://prod-01.westus.logic.azure.com:443/workflows/0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"
                                       "/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun"
                                       "&sv=1.0&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678_-a"),
     ("Discord webhook URL", "https://canary.discordapp.com/api/v10/webhooks/1234567890123456789/" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5" * 2
@@ -441,6 +445,15 @@ MORE = [
     ("Stripe API key", "sk_prod_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0"),
     ("memvault API key", "MEMVAULT_KEY=mvk_" + "-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms_3Bc6Df1Gh"),
     ("password hash", "root:$y$j9T$Xq7Lm2Np9Rt4Vw8Y$Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678901"),
+    ("NuGet API key", "dotnet nuget push pkg.nupkg --api-key oy2" + "abcdefghijklmnopqrstuvwxyz234567abcdefghijk"),
+    ("NuGet API key", "NUGET_API_KEY=oy2" + "mnbvcxzlkjhgfdsapoiuytrewq234567abcdefg7654"),
+    ("Adafruit IO key", "curl -H 'X-AIO-Key: aio_" + "gHnr301vnG494RWYq490x3vmPJ7H' "
+                        "https://io.adafruit.com/api/v2/me/feeds"),
+    ("Braintree access token", "gateway = braintree.BraintreeGateway(access_token='access_token$sandbox$"
+                               "sypyzs38xxxgm9pq$25a89b8fab203be7ae5cec73b05a8ed2')"),
+    ("Fly.io macaroon token",
+     "FLY_API_TOKEN='FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6,fm2_lJPEThYcUfcM1qam03BuSSCjB94'"),
+    ("Fly.io macaroon token", "token fm2_lJPEThYcUfcM1qam03BuSSCjB94moXmKpU7Ff5I0SkIrtaIfA6FTI/YkbS6ef4k3vA=="),
     ("password hash", "ana:$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"),
 ]
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",

@@ -1,0 +1,73 @@
+"""Everyday phrasings of a password whose value is key-like (issue 25 §1.8): glued to its word
+("mypasswordisX"), after a question ("the db's password? it's X"), written one character at a time
+("password: Z k 9 x ..."), a Wi-Fi network then its password ("WiFi: ACME-Guest / X") and a user "and" its
+password ("creds are admin and X") are refused, and redaction takes the value; prose about passwords,
+code names and placeholders are stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.secrets import find_secrets, redact
+
+REFUSED = [
+    # glued to the word
+    ("mypasswordisboiAzX7DOcZ4", "boiAzX7DOcZ4"), ("thewifipasswordisHq7Lm2Np9R", "Hq7Lm2Np9R"),
+    ("mypasswordwas:Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"), ("adminpassword=Zk9x2mQ7Lp4R!", "Zk9x2mQ7Lp4R"),
+    ("mypassword boiAzX7DOcZ4", "boiAzX7DOcZ4"),
+    # a question, then the value
+    ("the db's password? it's Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"), ("wifi password? Hq7Lm2Np9R", "Hq7Lm2Np9R"),
+    ("what's the root password? It is 8Hq2LmN0pQ", "8Hq2LmN0pQ"), ("the passcode? that's 8Hq2LmN0pQ.", "8Hq2LmN0pQ"),
+    ("the db password... it's Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"), ("password?? it's Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+    # one character at a time
+    ("password: Z k 9 x 2 m Q 7 L p 4 R", "Z k 9 x 2 m Q 7 L p 4 R"),
+    ("the password is h u n t e r 2", "h u n t e r 2"),
+    ("Passwort: Z k 9 x 2 m", "Z k 9 x 2 m"), ("pwd = a 1 b 2 c 3, then press enter", "a 1 b 2 c 3"),
+    ("password - Z k 9 x 2 m Q 7", "Z k 9 x 2 m Q 7"),
+    # a Wi-Fi network, then its password
+    ("WiFi: ACME-Guest / Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"), ("wifi ACME-Guest / sunflower2024", "sunflower2024"),
+    ("Wi-Fi network Home5G / Hq7Lm2Np9R", "Hq7Lm2Np9R"), ("SSID ACME-Guest / Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+    # a user, then its password
+    ("creds are admin and Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"), ("login: admin & Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+    ("credentials are root and Hq7Lm2Np9R", "Hq7Lm2Np9R"), ("login admin / Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), REFUSED)
+def test_an_everyday_phrasing_of_a_password_is_refused_and_its_value_redacted(text: str, value: str) -> None:
+    assert find_secrets(text)[0]
+    redacted, kinds = redact(text)
+    assert value not in redacted and kinds
+
+
+@pytest.mark.parametrize("text", [
+    "passwordIsValid2 and passwordWasChanged2024 and userPasswordIsSet2",
+    "the password? it's on the sticky note", "forgot your password? Reset it at example.com/reset2",
+    "https://example.com/reset-password?next=/home2", "password: a b c d e f g",
+    "the password policy: 1 2 3 4 5 6", "WiFi: ACME-Guest / guest network for visitors",
+    "wifi network 5GHz / 2.4GHz", "credentials are stored and rotated2024", "creds are admin and changeme",
+    "Home Wi-Fi network name: Lindgarden-5G; guests use Lindgarden-Guest.", "mypasswordis<your-password>",
+    "the password? it's xxxxxxxx", "resetpassword ForgotPassword2 and changepassword Button3",
+    "the password... it's complicated", "password - a b c",
+    "SSID ACME-Guest / 5GHz band", "passwordhash=ab12CD34ef56 is a column", "wifi: see the card / ask reception",
+])
+def test_prose_code_names_and_placeholders_are_stored(text: str) -> None:
+    assert find_secrets(text) == [[]]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("text", [
+    "mypasswordisboiAzX7DOcZ4", "the db's password? it's Zk9x2mQ7Lp4R", "password: Z k 9 x 2 m Q 7 L p 4 R",
+    "WiFi: ACME-Guest / Zk9x2mQ7Lp4R", "creds are admin and Zk9x2mQ7Lp4R",
+    "KwdMAjGmerYanjeui5SHS7JkmpZvVipYvB2LJGU1ZxJwYvP98617",
+    "https://b.s3.amazonaws.com/a.txt?X-Amz-Expires=86400&X-Amz-Signature=" + "ab12" * 16,
+])
+def test_remember_refuses_and_a_turn_redacts_each_new_kind(store, text: str) -> None:
+    from memvault.storage.errors import InvalidInput
+    from memvault.storage.records import NewTurn
+
+    with pytest.raises(InvalidInput):
+        store.remember(tenant="t", scope="s", content=f"note: {text}")
+    store.episodes.append(tenant="t", scope="s", session_id="s-1", turns=[NewTurn(role="user", text=text)])
+    kept = store.episodes.turns(tenant="t", session_id="s-1")[-1].text
+    assert kept != text and "Zk9x2mQ7Lp4R" not in kept and "boiAzX7DOcZ4" not in kept and "ab12ab12" not in kept
