@@ -27,7 +27,7 @@ class LinesPerMessage(logging.Filter):
         if now - start >= 60:
             if dropped and isinstance(record.args, tuple):
                 record.msg = f"{record.msg} (%d more lines like this were left out in the minute before)"
-                record.args = (*(record.args if isinstance(record.args, tuple) else ()), dropped)
+                record.args = (*record.args, dropped)
             start, passed, dropped = now, 0, 0
         if len(self._minutes) > 1_000:  # messages are format strings: a few dozen; never grows with clients
             self._minutes.clear()
