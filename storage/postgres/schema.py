@@ -622,8 +622,8 @@ $fn$;
 
 
 def _v_hashes(conn: psycopg.Connection) -> None:
-    """Every content hash made again, and each idempotency key's: white space within a line now
-    tells duplicates apart (``validate.content_hash``; SQLite's ``_V17_HASHES``)."""
+    """Every content hash made again, and each idempotency key's: duplicates are read anew
+    (``validate.content_hash``; SQLite's ``_V17_HASHES``)."""
     after = 0
     while rows := conn.execute("SELECT seq, content FROM memories WHERE seq > %s AND content IS NOT NULL"
                                " ORDER BY seq LIMIT 5000", (after,)).fetchall():

@@ -420,8 +420,9 @@ def _v16_accents_folded(conn: apsw.Connection) -> None:
         rebuild_turn_index(conn)
 
 
-# Duplicates told apart by the white space within a line (``validate.content_hash``, adversarial pass 53
-# F4: `'a  b'` and `'a b'` in SQL were one memory): every hash, and each idempotency key's, made again.
+# Duplicates read anew (``validate.content_hash``): spaces inside quotes and tabs count (adversarial pass 53
+# F4: `'a  b'` and `'a b'` in SQL were one memory), a final full stop, inline code's backquotes and a
+# capitalised first word do not (trial 53 #11): every hash, and each idempotency key's, made again.
 _V17_HASHES = """
 UPDATE memories SET content_hash = memvault_hash(content) WHERE content IS NOT NULL;
 UPDATE idempotency_keys SET content_hash = (SELECT m.content_hash FROM memories m WHERE m.seq = memory_seq)
