@@ -49,6 +49,7 @@ def differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
     stored = {
         "kind": memory.kind, "tags": sorted(memory.tags), "importance": memory.importance,
         "source": memory.source, "observed_at": memory.observed_at, "expires_at": memory.expires_at,
+        "scope": memory.scope,
     }
     return tuple(
         name for name, value in given.items()
@@ -335,6 +336,7 @@ class Store:
             "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
             "importance": importance and fields["importance"], "source": fields["source"],
             "observed_at": observed_at and observed, "expires_at": expires,
+            "scope": fields["scope"],  # a key's replay names the memory of another scope (adversarial pass 54 #4)
         }
         checked_scope, content_hash = str(fields["scope"]), validate.content_hash(text)
         # Embedded while the checks run, never inside the write; cancelled, unless it began,

@@ -66,6 +66,17 @@ def test_same_idempotency_key_and_content_returns_the_first_id(store):
     assert all_memories(store) == 1
 
 
+def test_a_keys_replay_asked_for_another_scope_says_the_scope_was_not_applied(store):
+    """Adversarial pass 54 #4: the same key and content sent to another scope returned the first
+    memory with ``not_applied`` silent on the scope: nothing was stored where it was asked."""
+    first = remember(store, "Build cache lives in /var/cache/ci", idempotency_key="req-2", scope="proj")
+    again = remember(store, "Build cache lives in /var/cache/ci", idempotency_key="req-2", scope="other")
+    assert again.id == first.id and not again.created and again.not_applied == ("scope",)
+    assert remember(store, "Build cache lives in /var/cache/ci", idempotency_key="req-2",
+                    scope="proj").not_applied == ()
+    assert all_memories(store) == 1
+
+
 def test_same_idempotency_key_with_other_content_is_a_conflict_naming_the_key(store):
     remember(store, "first content", idempotency_key="req-7")
     with pytest.raises(Conflict, match="req-7"):
