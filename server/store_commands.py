@@ -55,9 +55,29 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
 
 
 def _text(given: str | None) -> str | None:
-    """A command's TEXT: "-" reads it from standard input, as ``import -`` reads its lines (trial 51 stored
-    a memory "-")."""
-    return sys.stdin.read() if given == "-" else given
+    """A command's TEXT: "-" reads it from standard input as UTF-8 (a byte-order mark dropped), as
+    ``import -`` reads its lines, whatever the terminal's code page (trial 51 stored a memory "-";
+    trial 54 #8: cp1252 raised a traceback, or stored a BOM and mojibake).
+
+    Raises:
+        InvalidInput: ``content`` (TEXT), when standard input is not UTF-8, saying why.
+    """
+    if given != "-":
+        return given
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a text stream without bytes beneath: as it decodes
+        return sys.stdin.read()
+    data = buffer.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        from memvault.storage.errors import InvalidInput
+
+        from .cli_io import not_utf8
+
+        why, encoding = not_utf8([data]) or ("it is not UTF-8", None)
+        hint = f" (convert it: iconv -f {encoding} -t UTF-8)" if encoding else ""
+        raise InvalidInput("content", f"standard input: {why}; memvault reads UTF-8 text{hint}") from None
 
 
 def done(command: str, result: Any) -> str | None:

@@ -834,3 +834,27 @@ def test_remember_and_supersede_read_their_text_from_stdin_given_a_dash(tmp_path
     assert code == 0
     code, out, _ = run(capsys, "list", "--db", db, "--json")
     assert [m["content"] for m in json.loads(out)["memories"]] == ["The deploy runs from CI since May."]
+
+
+@pytest.mark.usefixtures("one_model")
+def test_remember_from_stdin_reads_utf8_whatever_the_code_page_and_says_when_it_is_not(tmp_path):
+    """Trial 54 #8: under PYTHONIOENCODING=cp1252 ``remember -`` raised a traceback on UTF-8 input, or
+    stored a byte-order mark and mojibake."""
+    import sys
+
+    db = tmp_path / "m.db"
+    env = {**server_env(db), "PYTHONIOENCODING": "cp1252"}
+    text = "The BOM note: naïve résumé — “quoted” 東京"
+    done = subprocess.run([sys.executable, "-m", "memvault.server", "remember", "-", "--json"],
+                          input=b"\xef\xbb\xbf" + text.encode(), env=env, capture_output=True, timeout=180)
+    assert done.returncode == 0 and "Traceback" not in done.stderr.decode("utf-8", "replace")
+    memory_id = json.loads(done.stdout)["id"]
+    store = Store(db)
+    try:
+        assert store.get(tenant="default", id=memory_id).content == text
+    finally:
+        store.close()
+    refused = subprocess.run([sys.executable, "-m", "memvault.server", "remember", "-"], input="café".encode("latin-1"),
+                             env=env, capture_output=True, timeout=180)
+    said = refused.stderr.decode("cp1252", "replace")
+    assert refused.returncode == 2 and "TEXT: standard input: it is not UTF-8" in said and "Traceback" not in said
