@@ -26,7 +26,7 @@ from .timefmt import format_ms, parse_iso
 # A quoted span of a line, kept whole, or a run of spaces, folded to one (``content_hash``): linear, as
 # a quote with no closing one on its line means no later one of its kind there to start a scan.
 _QUOTED_OR_SPACES = re.compile(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|[^\S\t]+""")
-_FINAL_STOP = re.compile(r"[.。]\Z")  # a restatement ending in a full stop is the same memory (trial 53 #11)
+_FINAL_STOP = re.compile(r"(?:[.。!！]|…|\.\.\.)\Z")  # a restatement ending in a stop is the same (trials 53 #11, 54 #6)
 _INLINE_CODE_MARK = re.compile(r"(?<!`)`(?!`)")  # `npm ci` and npm ci alike; a fence (```) stays
 _LEADING_BLANK_LINES = re.compile(r"\A\s*\n")  # up to the last line break before the first character
 _ID_CHARS = re.compile(r"[0-9a-f-]+")
@@ -337,7 +337,7 @@ def content_hash(text: str) -> str:
     least indented line: then it keeps its line break and its own indentation as given (code,
     YAML, nested lists). Blank
     lines, white space at the ends of lines, indentation shared by every line, invisible characters
-    (``_INVISIBLE``), the Unicode normalization form, a full stop ending the text, the backquotes
+    (``_INVISIBLE``), the Unicode normalization form, a full stop, "!" or "…" ending the text, the backquotes
     of inline code and the case of a capitalised first word do not count. Spaces inside quotes
     (``'a  b'`` in SQL, a grep pattern in backquotes) and tabs (tab-separated columns) count as
     written, as do case elsewhere and every other character.

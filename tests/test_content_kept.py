@@ -51,6 +51,8 @@ SAME = [
     ("Don't  deploy on Fridays", "Don't deploy on Fridays"),  # an apostrophe opens no quote
     # trial 53 #11: restatements that differ in form only crowded recall with copies
     ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays."),  # a final full stop
+    ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays!"),
+    ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays…"),
     ("The API uses gRPC", "the API uses gRPC"),  # a capitalised first word
     ("Run npm ci before the tests", "Run `npm ci` before the tests"),  # inline code's backquotes
 ]

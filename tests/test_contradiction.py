@@ -47,6 +47,9 @@ def test_a_changed_value_state_negation_or_change_is_a_disagreement(older, newer
     ("The pipeline runs the unit tests.", "The pipeline now also runs the unit tests and a linter."),
     ("Building C has 4 floors.", "Building D has 5 floors."),  # a label's letter names another subject
     ("The cron job runs at midnight.", "The cron job runs at 00:00."),
+    ("Deploys go through ArgoCD", "Deploys go through ArgoCD…"),  # trial 54 #6: a restatement, no new name
+    ("Deploys go through ArgoCD", "Deploys go through ArgoCD™"),
+    ("Deploys go through ArgoCD", "Deploys go through ArgoCD®"),
 ])
 def test_a_paraphrase_an_added_detail_or_another_slot_is_no_disagreement(older, newer):
     assert disagreement(older, newer) is None
