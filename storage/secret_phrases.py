@@ -15,6 +15,9 @@ from .secret_re2 import Detector, compile_linear
 # BIP39's shortest mnemonic: 12 words (128 bits of entropy; 15, 18, 21 and 24 hold more). A run of 12 of its
 # words is none of prose's: the evaluation sets' longest is 7 (docs/limits.md).
 SEED_WORDS_MIN = 12
+# Of a seed phrase's words, at least this many differ: 12 words drawn from 2,048 repeat one at most in ~3 % of
+# phrases, while "word word word ..." or a chorus repeats a few (a test's filler text was refused).
+SEED_DISTINCT_MIN = 9
 _TOKEN = re.compile(r"[A-Za-z]+")
 
 
@@ -35,7 +38,8 @@ LABEL_REACH = 200  # characters before a seed phrase where its label may be
 
 
 class SeedPhraseDetector(Detector):
-    """A wallet's seed phrase: ``SEED_WORDS_MIN`` or more words of BIP39's list in a row, parted by spaces, or
+    """A wallet's seed phrase: ``SEED_WORDS_MIN`` or more words of BIP39's list in a row (``SEED_DISTINCT_MIN``
+    of them different), parted by spaces, or
     after its label by line breaks, commas or a list's numbers ("1. abandon 2. ability ..."). The
     pattern finds runs of words of 3 to 8 letters; :meth:`values` keeps the runs of BIP39's words in them."""
 
@@ -52,12 +56,15 @@ class SeedPhraseDetector(Detector):
         labelled: bool | None = None
         first = last = None
         count = 0
+        seen: set[str] = set()
         for token in [*_TOKEN.finditer(run), None]:
             if token is not None and token.group().lower() in words:
                 first = token if count == 0 else first
                 last, count = token, count + 1
+                seen.add(token.group().lower())
                 continue
-            if count >= SEED_WORDS_MIN and first is not None and last is not None:
+            distinct, seen = len(seen), set()
+            if count >= SEED_WORDS_MIN and distinct >= SEED_DISTINCT_MIN and first is not None and last is not None:
                 phrase = run[first.start():last.end()]
                 if not _SPACED.fullmatch(phrase):
                     if labelled is None:

@@ -90,3 +90,13 @@ def test_the_word_readings_take_linear_time(unit: str) -> None:
 
     assert _grows_linearly(lambda size: unit * (size // len(unit))) is None
     assert _grows_linearly(lambda size: unit * (size // len(unit)), redact) is None
+
+
+def test_a_run_of_a_few_list_words_repeated_is_no_seed_phrase():
+    """CI of stop 51: a test's filler ("word " * 100) was refused as a seed phrase: a seed phrase's words
+    are drawn from 2,048, and 12 of them repeat one at most in ~3 % of phrases."""
+    for text in ("hello number 3 " + "word " * 100, "ten ten ten ten ten ten ten ten ten ten ten ten",
+                 "sing along: " + "happy birthday to you " * 6, "abandon " * 11 + "about"):
+        assert find_secrets(text) == [[]], text
+    assert find_secrets("seed: legal winner thank year wave sausage worth useful legal winner thank yellow") == \
+        [[("wallet seed phrase", 1)]]

@@ -170,6 +170,7 @@ def test_a_file_with_vectors_in_the_old_vec0_table_keeps_them(db_path):
     """Schema version 4 files keep window 0 vectors in a vec0 table; the migration
     moves them, searchable at once, with no vector made again."""
     from memvault.storage.sqlite.db import open_connection, write_transaction
+    from memvault.storage.validate import content_hash
 
     conn = open_connection(db_path)
     conn.create_scalar_function("memvault_nfc", lambda s: s, 1)
@@ -197,7 +198,8 @@ def test_a_file_with_vectors_in_the_old_vec0_table_keeps_them(db_path):
         found = searching.vector(tx, Filters(tenant="t", scopes=["s"], now=1), vectors[2], 5)
         assert len(found) == 5 and found[0][0] == 3 and found[0][1] == pytest.approx(1.0, abs=1e-5)
     with store.backend.read("t") as tx:  # the key, now timed from its memory's recording
-        assert searching.idempotency_key(tx, "t", "k") == ("0190a000-0000-7000-8000-000000000002", "h2")
+        assert searching.idempotency_key(tx, "t", "k") == (  # its hash made again by schema 17
+            "0190a000-0000-7000-8000-000000000002", content_hash("kafka staging deploy number 1"))
     assert maintenance_check(store) == []
     with sqlite_raw.connection(store) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
