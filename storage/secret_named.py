@@ -82,6 +82,11 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 _NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
 _KEY_SHAPED = r"[A-Za-z0-9/+_=.-]{24,}"  # a generated key's alphabet (base64, base64url, hex), 24 or more
+# One or two bare words saying whose or which credential, between its word and ":" or " =" ("password root:",
+# "API key prod =", "пароль администратора:", "mot de passe admin :"), each starting with a letter, after spaces
+# (a tab separates a table's cells); only before ":" or " =", never a verb ("password hint is ..." stays prose) nor
+# a flag's "id=" ("--secret id=npmrc2"); "key id:" and the like are judged by ``secret_values`` (issue 25 §1.8).
+_QUALIFIER = r"(?: +\pL[\pL\pN_.@-]{0,29}){1,2}(?: *:=? *| +=)"
 
 
 @functools.cache
@@ -107,10 +112,11 @@ def said(role: str, language: str | None = None) -> str:
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
-    return (f"(?:{named})(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
+    return (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
-            f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)")
+            f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
+            f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE})")
 
 
 class NamedCredentialDetector(Detector):

@@ -255,6 +255,13 @@ _HASHED = re.compile(r"(?i)(?<![a-z])(?:sha-?(?:1|224|256|384|512)|md5|bcrypt|ar
                      r"|hash(?:ed)?|digest|checksum|fingerprint)(?![a-z])")
 
 
+# A word naming what identifies or describes a credential, not the credential, right before ":" or "=" ("encryption
+# key id: alias/app-2024", "API key name: ci-2024", "token type: Bearer1", "secret arn = arn:aws:...").
+_NAMING = re.compile(r"(?i)(?<![\w-])(?:ids?|identifier|names?|arn|alias|label|type|kind|version|prefix|suffix|path"
+                     r"|file(?:name)?|url|uri|length|size|format|scope|owner|expir\w*|created|updated|hint|policy"
+                     r"|rotation|reference|ref)[ \t]*:?=?[ \t]*\r?\n?[ \t]*$")
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
@@ -262,8 +269,11 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
-    vendor's public key (``_PUBLIC``)."""
+    value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public
+    key (``_PUBLIC``)."""
     if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS or _PUBLIC.fullmatch(value):
+        return False
+    if at - start <= FILTERED_MAX_CHARS and _NAMING.search(text[start:at]):
         return False
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word

@@ -349,6 +349,8 @@ FORMATS = {
     # round 5 (an adversarial pass stored these kinds): webhooks, SAS URLs, and values named by their vendor
     "Atlassian API token (legacy)": "jira token Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
     "Mailgun sending key": "0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-1a2b3c4d-5e6f7a8b",
+    "Mailgun API key (base 36)": "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+    "Nostr private key": "nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5",
     "signed URL signature": "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&sp=r"
                                      "&se=2026-12-31T00:00:00Z&spr=https&sig=Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms12345678%2BAb%3D",
     "Microsoft Teams webhook URL": "https://contoso.webhook.office.com/webhookb2/0a1b2c3d-0a1b-2c3d-4e5f-0a1b2c3d4e5f"
