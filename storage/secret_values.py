@@ -262,6 +262,11 @@ _NAMING = re.compile(r"(?i)(?<![\w-])(?:ids?|identifier|names?|arn|alias|label|t
                      r"|rotation|reference|ref)[ \t]*:?=?[ \t]*\r?\n?[ \t]*$")
 
 
+# reCAPTCHA's site key, published in every page that shows the widget (developers.google.com/recaptcha/docs/display:
+# ``data-sitekey``); its secret key is not ("site key: 6Le...", "sitekey = ..."; not "site key and secret: ...").
+_SITE_KEY = re.compile(r"(?i)(?<![a-z])site[ _-]?key(?:[^\n]*secret)?")
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
@@ -270,10 +275,12 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
     value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public
-    key (``_PUBLIC``)."""
+    key (``_PUBLIC``) or one named a site key (``_SITE_KEY``)."""
     if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS or _PUBLIC.fullmatch(value):
         return False
-    if at - start <= FILTERED_MAX_CHARS and _NAMING.search(text[start:at]):
+    if at - start <= FILTERED_MAX_CHARS and (_NAMING.search(text[start:at]) or any(
+            "secret" not in site.group(0).lower()  # its word may stand before the match ("site " before "key:")
+            for site in _SITE_KEY.finditer(text, max(start - 16, text.rfind("\n", 0, start) + 1), at))):
         return False
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word
