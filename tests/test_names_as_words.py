@@ -5,6 +5,7 @@ and a lowercase word that a memory holds only as a name ("we mark", "be sunny") 
 from __future__ import annotations
 
 import pytest
+from stores import store_of
 
 from memvault.storage.candidates import names
 from memvault.storage.ranking import SURE_CONFIDENCE
@@ -14,13 +15,7 @@ PEOPLE = ["Augustin owns the search service", "Will prefers Vim over Emacs", "Do
           "Can reviews the Terraform changes", "Ray approves the cloud budget", "Kasia prefers VS Code"]
 
 
-@pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder)
-    for text in PEOPLE:
-        s.remember(tenant="t", scope="p", content=text)
-    yield s
-    s.close()
+store = store_of(PEOPLE)
 
 
 @pytest.mark.parametrize(("question", "name"), [

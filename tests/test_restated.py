@@ -6,6 +6,7 @@ Real model, both backends."""
 from __future__ import annotations
 
 import pytest
+from stores import store_of
 
 from memvault.storage.ranking import SURE_CONFIDENCE, restates
 from memvault.storage.records import Memory
@@ -19,13 +20,7 @@ FILLER = [
 ]
 
 
-@pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder)
-    for text in FILLER:
-        s.remember(tenant="t", scope="p", content=text)
-    yield s
-    s.close()
+store = store_of(FILLER)
 
 
 def confidences(store: Store, query: str) -> dict[str, float]:

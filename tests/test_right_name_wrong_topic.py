@@ -6,6 +6,7 @@ the same question about what the memory says is. Real model."""
 from __future__ import annotations
 
 import pytest
+from stores import store_of
 
 from memvault.storage.query import asks_how
 from memvault.storage.ranking import SURE_CONFIDENCE
@@ -25,13 +26,7 @@ MEMORIES = [
 ]
 
 
-@pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder)
-    for text in MEMORIES:
-        s.remember(tenant="t", scope="p", content=text)
-    yield s
-    s.close()
+store = store_of(MEMORIES)
 
 
 @pytest.mark.contract
