@@ -158,12 +158,11 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
 
 @functools.cache
 def _format_detectors() -> tuple[Any, ...]:
-    """The detectors of keys by their format: detect-secrets' pattern plugins and the key format table's."""
-    from .secret_plugins import JwtDetector, UrlPasswordDetector
-    from .secret_named import NamedCredentialDetector
+    """The detectors of keys by their format: detect-secrets' pattern plugins, the key format table's and
+    base58check private keys'."""
+    from . import secret_plugins as own
 
-    others = (JwtDetector, UrlPasswordDetector, NamedCredentialDetector)
-    return tuple(d for d in _detectors() if not isinstance(d, others) and type(d).__name__ != "PairedSecretDetector")
+    return (*own.builtin_detectors(), own.KeyFormatDetector(), own.Base58CheckKeyDetector())
 
 
 def _format_starts(text: str) -> set[int]:
