@@ -114,6 +114,9 @@ HTTP: Flags = {
     "--allowed-origin": {"action": "append", "dest": "allowed_origins", "metavar": "ORIGIN", "help": "also "
                          "accept this Origin header, e.g. https://memory.example.com (repeatable; "
                          "env MEMVAULT_ALLOWED_ORIGINS)"},
+    "--trusted-proxy": {"action": "append", "dest": "trusted_proxies", "metavar": "ADDRESS", "help": "a reverse "
+                        "proxy's IP address or network, e.g. 127.0.0.1: its X-Forwarded-For names the client "
+                        "that failed-authentication limits count (repeatable; env MEMVAULT_TRUSTED_PROXIES)"},
 }
 
 COMMANDS: dict[str, tuple[str, Flags]] = {

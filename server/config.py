@@ -29,8 +29,8 @@ DEFAULT_RATE_LIMIT = 600  # requests per minute per key
 SETTINGS = tuple(f"MEMVAULT_{name}" for name in (
     "DB", "TENANT", "SCOPE", "MODEL_DIR", "BOOT_TOKENS", "ALLOW_SECRETS", "HOST", "PORT", "AUTH",
     "OAUTH_ISSUER", "OAUTH_RESOURCE", "OAUTH_JWKS_URL", "OAUTH_TENANT_CLAIM", "OAUTH_JWKS_MAX_AGE",
-    "OAUTH_MAX_TOKEN_LIFETIME", "RATE_LIMIT", "ALLOWED_HOSTS", "ALLOWED_ORIGINS", "CONSOLIDATE_HOURS",
-    "CONSOLIDATE_AFTER_WRITES"))
+    "OAUTH_MAX_TOKEN_LIFETIME", "RATE_LIMIT", "ALLOWED_HOSTS", "ALLOWED_ORIGINS", "TRUSTED_PROXIES",
+    "CONSOLIDATE_HOURS", "CONSOLIDATE_AFTER_WRITES"))
 # Settings with no flag: the database key's source, never on a command line (docs/encryption.md).
 ENV_ONLY = ("MEMVAULT_KEY_FILE", "MEMVAULT_KEYRING")
 # What os.path.expandvars leaves alone when the variable is not set ($NAME, ${NAME}, ${NAME:-x}).
@@ -342,7 +342,8 @@ class HttpConfig:
     for audience ``resource``, tenant in ``tenant_claim``; the key set read again once
     ``jwks_max_age_s`` old; a token living longer than ``max_token_lifetime_s`` refused) or "none"
     (loopback only); ``rate_limit`` per token per minute in this process (0: none);
-    ``allowed_hosts``/``allowed_origins`` accepted besides loopback (DNS-rebinding protection)."""
+    ``allowed_hosts``/``allowed_origins`` accepted besides loopback (DNS-rebinding protection);
+    ``trusted_proxies``: the addresses or networks whose ``X-Forwarded-For`` names the client."""
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
@@ -356,6 +357,7 @@ class HttpConfig:
     rate_limit: int = DEFAULT_RATE_LIMIT
     allowed_hosts: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[str, ...] = ()
 
     @property
     def loopback(self) -> bool:
@@ -387,7 +389,7 @@ def load_http(
     host: str | None = None, port: int | None = None, auth: str | None = None, issuer: str | None = None,
     resource: str | None = None, jwks_url: str | None = None, tenant_claim: str | None = None,
     rate_limit: int | None = None, allowed_hosts: list[str] | None = None,
-    allowed_origins: list[str] | None = None,
+    allowed_origins: list[str] | None = None, trusted_proxies: list[str] | None = None,
     jwks_max_age: int | None = None, max_token_lifetime: int | None = None,
 ) -> HttpConfig:
     """The HTTP settings: each flag wins over its variable; MEMVAULT_ALLOWED_HOSTS and _ORIGINS
@@ -407,6 +409,7 @@ def load_http(
                           " requests a minute"),
         allowed_hosts=_listed(allowed_hosts, "MEMVAULT_ALLOWED_HOSTS"),
         allowed_origins=_listed(allowed_origins, "MEMVAULT_ALLOWED_ORIGINS"),
+        trusted_proxies=_networks(trusted_proxies, "MEMVAULT_TRUSTED_PROXIES"),
     )
     if mode == "none" and not http.loopback:
         raise ValueError(f"refusing to serve {http.host} without authentication: --auth none is only allowed "
@@ -458,3 +461,18 @@ def _refuse_unused(mode: str, source: str, settings: dict[str, object]) -> None:
 def _listed(flag: list[str] | None, env: str) -> tuple[str, ...]:
     values = list(flag or []) + (os.environ.get(env) or "").split(",")
     return tuple(v.strip() for v in values if v.strip())
+
+
+def _networks(flag: list[str] | None, env: str) -> tuple[str, ...]:
+    """:func:`_listed`, each an IP address or network (``10.0.0.0/8``); a name or ``*`` refused (a
+    client that could reach the server past the proxy would choose its own address)."""
+    import ipaddress
+
+    values = _listed(flag, env)
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ValueError(f"--trusted-proxy / {env}: {shown(value)} is not an IP address or network (e.g. "
+                             "127.0.0.1 or 10.0.0.0/8): only a proxy's own address may name the client") from None
+    return values

@@ -690,6 +690,10 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
                        challenge=challenge(None, resource_metadata) if verifier is not None else None,
                        verifier=verifier, resource_metadata=resource_metadata,
                        hosts=security.allowed_hosts, origins=security.allowed_origins)
+    if http.trusted_proxies:  # outermost: Guard counts failures per client, not per proxy
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(http.trusted_proxies))
     return app
 
 
@@ -859,8 +863,8 @@ def serve(config: Config, http: HttpConfig) -> None:
 
 
 def bounded() -> dict[str, Any]:
-    """uvicorn.Config's settings as the team server serves: the peer's address counted (no
-    X-Forwarded-For), :func:`_protocol`'s connection caps and read timeout, no access log."""
+    """uvicorn.Config's settings as the team server serves: the peer's address counted (X-Forwarded-For
+    only from ``--trusted-proxy``, read in :func:`build_app`), :func:`_protocol`'s connection caps and read timeout, no access log."""
     return {"server_header": False, "access_log": False, "proxy_headers": False, "timeout_keep_alive": 5,
             "http": _protocol(), "h11_max_incomplete_event_size": HEAD_MAX_BYTES}
 

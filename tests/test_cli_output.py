@@ -150,6 +150,7 @@ def test_a_bad_number_in_a_subprocess_names_the_flag_and_its_range(db_path):
 @pytest.mark.parametrize("flags", [
     ["--port", "9000"], ["--host", "0.0.0.0"], ["--auth", "none"], ["--rate-limit", "5"],
     ["--allowed-host", "memory.example.com"], ["--allowed-origin", "https://x.example"],
+    ["--trusted-proxy", "127.0.0.1"],
     ["--oauth-issuer", "https://id.example"], ["--oauth-resource", "https://m.example/mcp"],
     ["--oauth-jwks-url", "https://id.example/jwks"], ["--oauth-tenant-claim", "org"],
     ["--oauth-jwks-max-age", "5"], ["--oauth-max-token-lifetime", "600"],

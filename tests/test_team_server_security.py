@@ -78,6 +78,41 @@ def test_failed_authentications_are_limited_per_client_address(tmp_path) -> None
     assert any(r[-1] == 429 for r in rounds) and all(429 in r for r in rounds), rounds
 
 
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_failures_count_per_forwarded_client(tmp_path, trusted: bool) -> None:
+    """Adversarial pass 54 F5: behind a reverse proxy every client had the proxy's address, so one
+    client's failed guesses shut every key out. With --trusted-proxy the proxy's X-Forwarded-For
+    names the client; without it the header is ignored (a client cannot choose a fresh address)."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db, *(["--trusted-proxy", "127.0.0.0/8"] if trusted else []), logs=tmp_path)
+    try:
+        with ThreadPoolExecutor(16) as pool:
+            guesses = list(pool.map(lambda i: server.post(f"mvk_guess{i}", PING, **{"x-forwarded-for": (
+                "203.0.113.9" if trusted else f"203.0.113.{i % 200}")}).status_code,
+                range(2 * http.FAILED_AUTH_PER_MINUTE)))
+            # The right key from another client, while the guesser's bucket is empty (more guesses first).
+            rounds = [list(pool.map(lambda pair: server.post(pair[0], PING, **{"x-forwarded-for": pair[1]}).status_code,
+                                    [("mvk_more", "203.0.113.9")] * 24 + [(key, "198.51.100.7")]))
+                      for _ in range(3)]
+    finally:
+        server.close()
+    assert 429 in guesses and 401 in guesses, guesses
+    assert all(429 in r[:-1] for r in rounds), rounds  # the guesser stays held
+    if trusted:
+        assert [r[-1] for r in rounds] == [200, 200, 200], rounds
+    else:  # every client is the proxy: the right key is held with the guesser, as documented
+        assert any(r[-1] == 429 for r in rounds), rounds
+
+
+@pytest.mark.parametrize("value", ["*", "proxy.internal", "10.0.0.0/33", "127.0.0.1, *"])
+def test_a_trusted_proxy_that_is_not_an_address_stops_the_server(tmp_path, value: str) -> None:
+    proc = subprocess.run([*SERVE, "--transport", "http", "--port", str(free_port()), "--trusted-proxy", value],
+                          env=server_env(tmp_path / "m.db"), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2 and "--trusted-proxy" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("url", ["http://issuer.example/jwks.json", "http://10.0.0.5/jwks", "ftp://issuer.example/j"])
 def test_a_jwks_url_in_clear_off_loopback_stops_the_server(tmp_path, url: str) -> None:
     proc = subprocess.run([*SERVE, "--transport", "http", "--port", str(free_port()), "--auth", "oauth", "--oauth-issuer",
