@@ -1,9 +1,9 @@
 """The boot context: a Markdown digest of current memories within a token budget.
 
-Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line (an
-excerpt of its first memory when none fits whole), then its guaranteed share, then the rest goes in
-order, so no kind hides the others. A recent section never
-shows an older memory in place of a newer one. The footer (shown, left, tokens) is reserved and true.
+Sections in the order an agent needs them (:data:`SECTIONS`); each with memories gets one line, then
+its guaranteed share, then the rest goes in order, so no kind hides the others. A section shows its
+first memories in its order, the one that does not fit whole as an excerpt: a less important or older
+memory never takes the place of one before it. The footer (shown, left, tokens) is reserved and true.
 Lines are ``- [short id] date: "content"``, then ``— needs review`` when it does, ``— possibly
 outdated by <short id>`` on the older of a contradicting pair review holds, and a procedure's runs;
 within a section ordered by importance, a decayed memory sinks (:func:`by_strength`) and the newer of
@@ -78,9 +78,9 @@ SHORT_IDS_AT_ONCE = 16  # short ids looked up together: a costed line's and thos
 REVIEW_MARK = " — needs review"
 # After the older of a contradicting pair review holds (``Store.review``), with the newer's short id.
 OUTDATED_MARK = " — possibly outdated by "
-# A section whose every memory is too long for the room left shows excerpts of its first ones instead of
-# nothing: each at most this part of the budget, none shorter than EXCERPT_MIN_TOKENS (the 16 longest
-# memories a tenant can store otherwise showed "0 of 16 memories shown" at the default 2,000 tokens).
+# A memory too long for the room left is shown as an excerpt of at most this part of the budget, when
+# EXCERPT_MIN_TOKENS are left (the 16 longest memories a tenant can store otherwise showed "0 of 16
+# memories shown" at the default 2,000 tokens).
 EXCERPT_SHARE = 0.25
 EXCERPT_MIN_TOKENS = 40
 # The shortest excerpt: a section that has memories gets one (its share, when larger) before the sections
@@ -187,39 +187,17 @@ def render(
         heading = 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
         return heading + lines[(title, i)][2]
 
-    def fill(part: _Part, limit: int, most: int | None = None) -> int:
-        # A recency section never skips a newer memory for an older one that fits: what it
-        # shows is always the newest. The others may skip a long line for a shorter one.
-        if part.section.cap < 1:
-            limit = min(limit, int(budget * part.section.cap) - part.used)
-        used = 0
-        chosen = set(part.chosen)
-        for i in range(len(part.memories)):
-            if i in chosen:
-                continue
-            if limit - used < MIN_LINE_TOKENS or len(part.chosen) == most:  # no line fits any more
-                break
-            if (part.memories[i].tokens or 0) > limit - used:  # cannot fit: its line is not made
-                if part.section.newest_first:
-                    break
-                continue
-            c = cost(part, i)
-            if used + c <= limit:
-                part.chosen.append(i)
-                used += c
-            elif part.section.newest_first:
-                break
-        part.used += used
-        return used
-
     cuts: dict[tuple[str, int], tuple[str, int, int]] = {}  # excerpts chosen, by (title, index)
 
-    def excerpt_line(part: _Part, i: int, chars: int) -> tuple[str, int, int] | None:
-        # Memory i's line with at most ``chars`` of its content (text, tokens, floored); None: it is whole.
+    def prefix_of(part: _Part, i: int) -> str:
         memory = part.memories[i]
         cost(part, i)  # its short id and heading
         kind = memory.kind if len(part.section.kinds) > 1 else None
-        prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
+        return "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
+
+    def excerpt_line(part: _Part, i: int, chars: int) -> tuple[str, int, int] | None:
+        # Memory i's line with at most ``chars`` of its content (text, tokens, floored); None: it is whole.
+        memory, prefix = part.memories[i], prefix_of(part, i)
         content = memory.content or ""
         shown = cut_text(content, chars)
         if len(shown) >= len(content):
@@ -233,102 +211,85 @@ def render(
         title = part.section.title
         return 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
 
-    def excerpt(part: _Part, limit: int) -> int:
-        # The first memory not shown, cut to fit ``limit`` with its heading when it is the first line.
-        i = next(i for i in range(len(part.memories)) if i not in part.chosen)
-        memory, title = part.memories[i], part.section.title
-        cost(part, i)  # its short id and heading
+    def excerpt(part: _Part, i: int, limit: int) -> int:
+        # Memory i cut to fit ``limit`` tokens with its heading when it is the section's first line.
+        memory, prefix = part.memories[i], prefix_of(part, i)
         heading = heading_cost(part)
-        kind = memory.kind if len(part.section.kinds) > 1 else None
-        prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
         chars = 4 * (limit - heading - sum(counter.lengths([prefix, details(memory)])) - 24)
         for attempt in range(8):  # the tokenizer decides: shrink the guess until the line fits
             chars = max(chars, EXCERPT_MIN_CHARS) if attempt < 7 else EXCERPT_MIN_CHARS  # the last: the shortest
             made = excerpt_line(part, i, chars)
             if made is None:
-                return 0  # it would fit whole: not this pass's to show
-            tokens = made[2]
-            if heading + tokens <= limit:
-                cuts[(title, i)] = made
+                return 0
+            if heading + made[2] <= limit:
+                cuts[(part.section.title, i)] = made
                 part.chosen.append(i)
-                part.used += heading + tokens
-                return heading + tokens
+                return heading + made[2]
             if chars <= EXCERPT_MIN_CHARS:
                 return 0
             shown = len(cut_text(memory.content or "", chars))
-            chars = int(min(shown, chars) * (limit - heading) / (heading + tokens) * 0.95)
+            chars = int(min(shown, chars) * (limit - heading) / (heading + made[2]) * 0.95)
         return 0
 
-    def least(part: _Part) -> tuple[int, bool]:
-        # The tokens of the shortest line it can have, its heading included, and whether that is an
-        # excerpt: one of its first memories whole (a recent section: the newest), or the first cut to
-        # EXCERPT_MIN_CHARS when the whole one exceeds its share (no memory text is tokenized for
-        # a section whose lines fit: the counts kept suffice); 0 when neither fits its cap.
-        first = 1 if part.section.newest_first else min(len(part.memories), SHORT_IDS_AT_ONCE)
-        whole = min(cost(part, i) for i in range(first))
-        made = excerpt_line(part, 0, EXCERPT_MIN_CHARS) if whole > budget * part.section.share else None
-        cut = heading_cost(part) + made[2] if made is not None else whole
-        fits = sorted((c, c < whole) for c in (whole, cut) if c <= budget * part.section.cap)
-        return fits[0] if fits else (0, False)
+    def fill(part: _Part, limit: int, most: int | None = None, least_excerpt: int | None = EXCERPT_MIN_TOKENS) -> int:
+        # In order, each memory whole when it fits, else an excerpt of it (at most EXCERPT_SHARE of the
+        # budget) when ``least_excerpt`` tokens are left (None: no excerpt); the section stops at the first
+        # that does not fit: a less important or older memory never takes the place of the one before it.
+        limit = min(limit, int(budget * part.section.cap) - part.used)
+        used = 0
+        for i in range(len(part.chosen), len(part.memories)):  # what it shows is a prefix of its memories
+            left = limit - used
+            if left < MIN_LINE_TOKENS or len(part.chosen) == most:
+                break
+            if (part.memories[i].tokens or 0) <= left and cost(part, i) <= left:
+                used += cost(part, i)
+                part.chosen.append(i)
+                continue
+            note = 0 if cuts or reserved else noted  # the first excerpt also pays for the footer's words on them
+            if least_excerpt is None or left - note < least_excerpt:
+                break
+            taken = excerpt(part, i, min(left - note, max(int(budget * EXCERPT_SHARE), least_excerpt)))
+            if not taken:
+                break
+            used += taken + note
+        part.used += used
+        return used
 
-    # A first line for every section, in order, each leaving room for the first lines of the sections
-    # after it and for the least excerpt of each before it that had no line whole (the footer then
-    # says how many are excerpts); when they cannot all fit, the earlier sections come first.
+    def least(part: _Part) -> tuple[int, bool]:
+        # The tokens of its shortest first line, its heading included (its first memory whole, or cut
+        # to EXCERPT_MIN_CHARS when that exceeds its share), and whether it is an excerpt; 0 when
+        # neither fits its cap (no memory text is tokenized for a section whose first line fits its share).
+        whole = cost(part, 0)
+        made = excerpt_line(part, 0, EXCERPT_MIN_CHARS) if whole > budget * part.section.share else None
+        shortest = min(whole, heading_cost(part) + made[2]) if made is not None else whole
+        return (shortest, shortest < whole) if shortest <= budget * part.section.cap else (0, False)
+
+    # The footer's words on excerpts: reserved when a first line is to be cut, else paid by the first excerpt.
+    noted = counter(_footer(total, total, budget, cut=total)) - footer
+    reserved = 0
+    # A first line for every section, in order, each leaving room for the shortest first lines of the
+    # sections after it; when they cannot all fit, the earlier sections come first.
     filled = [part for part in state if part.memories and not part.section.leads]
     firsts, cut_first = [list(t) for t in zip(*(least(part) for part in filled))] or ([], [])
-    noted = counter(_footer(total, total, budget, cut=total)) - footer if any(cut_first) else 0
-    needed = sum(firsts) + noted
-    if needed > room and needed <= budget - counter(title_only) - footer:  # the sections before the header's words
+    needed = sum(firsts) + (noted if any(cut_first) else 0)
+    if needed > room and needed <= budget - counter(title_only) - footer:
+        room += counter(header) - counter(title_only)  # the sections before the header's words
         header = title_only
-        room = budget - counter(header) - footer
     for part in state:
         if part.section.leads and part.memories:
             room -= fill(part, room)
     if needed > room:
-        firsts, noted = [0] * len(filled), 0
-    room -= noted
-    used = [0] * len(filled)
-    owed = 0  # what the sections before that had no line whole keep for their excerpt
+        firsts = [0] * len(filled)
+    reserved = noted if needed <= room and any(cut_first) else 0  # for the first lines cut
+    room -= reserved
     for n, part in enumerate(filled):
-        used[n] = fill(part, room - owed - sum(firsts[n + 1:]), most=1)
-        room -= used[n]
-        owed += 0 if part.chosen else firsts[n]
-    for n, part in enumerate(filled):  # then the guaranteed shares, kept for an excerpt when it had no line
-        share = int(budget * part.section.share) - used[n]
-        if part.chosen:
-            room -= fill(part, min(room - owed, share))
-        elif firsts[n]:
-            owed += max(0, min(share - firsts[n], room - owed))
+        room -= fill(part, room - sum(firsts[n + 1:]), most=1, least_excerpt=0)
+    if not cuts:
+        room, reserved = room + reserved, 0
+    for part in filled:  # then the guaranteed shares (whole lines: an excerpt waits for the room left), the rest
+        room -= fill(part, min(room, int(budget * part.section.share) - part.used), least_excerpt=None)
     for part in filled:
-        room -= fill(part, room - owed)
-    if not any(firsts[n] and not part.chosen for n, part in enumerate(filled)):
-        room += noted  # no excerpt is owed: the footer's words for them go back to the sections
-    owing = {part.section.title: first for part, first in zip(filled, firsts) if first and not part.chosen}
-
-    waiting = [part for part in state if part.memories and all((part.section.title, i) in cuts for i in part.chosen)]
-    while waiting:  # a round: the next excerpt of each, keeping the least one for each still without a line
-        added = 0
-        for n, part in enumerate(waiting):
-            ahead = sum(owing.get(p.section.title, EXCERPT_MIN_TOKENS) for p in waiting[n + 1:] if not p.chosen)
-            least_here = owing.get(part.section.title, EXCERPT_MIN_TOKENS) if not part.chosen else EXCERPT_MIN_TOKENS
-            limit = min(room - ahead, max(int(budget * EXCERPT_SHARE), least_here),
-                        int(budget * part.section.cap) - part.used)
-            if limit >= least_here and len(part.chosen) < len(part.memories):
-                used_now = excerpt(part, limit)
-                room -= used_now
-                added += used_now
-        if not added:
-            break
-    # Then, with room left, an excerpt of the first memory each section left out for its length (the
-    # most important, or the newest): a long memory is not dropped while the room would show its start.
-    noted_now = 0 if cuts else counter(_footer(total, total, budget, cut=total)) - footer
-    for part in filled:
-        limit = min(room - noted_now, int(budget * EXCERPT_SHARE), int(budget * part.section.cap) - part.used)
-        if len(part.chosen) < len(part.memories) and limit >= EXCERPT_MIN_TOKENS:
-            used_now = excerpt(part, limit)
-            if used_now:
-                room -= used_now + noted_now
-                noted_now = 0
+        room -= fill(part, room)
     made = {**lines, **cuts}  # an excerpt's line in place of its whole one
     while True:
         shown = sum(len(p.chosen) for p in state)
