@@ -116,6 +116,8 @@ _UNITS = frozenset(f"{unit}{plural}" for plural in ("", "s") for unit in [
 _PART_OF = re.compile(
     r"\b(?:(?:the\s+)?(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week|(beginning|start|middle|end)"
     r"|(week))\s+of|(early|mid|late))(?:\s+|-)$", re.IGNORECASE)
+# The words before a time in a question that make it no time asked in (:func:`names_another`).
+_NOT_ASKED = frozenset("before after since until till than to from between and through thru of".split())
 _THIRDS = {"beginning": 0, "start": 0, "early": 0, "middle": 1, "mid": 1, "end": 2, "late": 2}
 _NOUN_AFTER = re.compile(r"\s+(?!(?:" + "|".join(sorted(STOP_WORDS)) + r")\b)[a-z]+\b")
 # Words placing what is asked within the time named, which name nothing without it ("earlier this month",
@@ -211,12 +213,14 @@ _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
 # A weekday as a question names it: one day (or since it), which a text writing the weekday does not name.
 _WEEKDAY_TIME = re.compile(rf"(?:(?:since|last|this|past|previous)\s+)?(?:{_WEEKDAYS})", re.IGNORECASE)
-# Days a text names relative to when it was observed (``TimeRange.said_relative``), in days back.
+# Days a text names relative to when it was observed (``TimeRange.said_relative``), in days back, and
+# the week, weekend, month, year, weekday or season before it ("last week", "last Friday", "last summer").
 _DAYS_BACK = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
               "yesterday": 1, "last night": 1, "day before yesterday": 2}
 _DAYS_SAID = re.compile(
     rf"(?<![\w-])(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night|today|tonight"
-    rf"|this\s+(?:morning|afternoon|evening)|(?P<count>{_NUMBER})\s+days?\s+ago)(?![\w-])",
+    rf"|this\s+(?:morning|afternoon|evening)|(?P<count>{_NUMBER})\s+days?\s+ago"
+    rf"|last\s+(?P<last>week(?:end)?|month|year|{_WEEKDAYS}|{'|'.join(_SEASONS)}))(?![\w-])",
     re.IGNORECASE,
 )
 _EPOCH = datetime(1970, 1, 1)
@@ -234,6 +238,25 @@ _TEXT_TIME = re.compile(
 # Month names that are a month wherever a text writes them; "May", "March", "June" ... only
 # with a day, a year or a word of ``_MONTH_LEAD`` before them ("we may ship", "June approved").
 _PLAIN_MONTHS = frozenset("january february july september october november december feb sept oct nov dec".split())
+
+
+def _told(found: re.Match[str], observed: datetime) -> tuple[int, int]:
+    """The ms range a ``_DAYS_SAID`` match names in a text observed at ``observed``."""
+    last = (found["last"] or "").lower()
+    if last in _SEASONS:
+        start = _season(_SEASONS[last], None, "last", observed)
+        return _ms(start), _ms(_back(start, -3, "month"))
+    if last in ("week", "month", "year"):
+        return period_range(_back(observed, 1, last), last)
+    if last:  # the weekend of the week before, or the latest such weekday before that day
+        weekday = 5 if last == "weekend" else _WEEKDAYS.split("|").index(last)
+        days = observed.weekday() + 2 if last == "weekend" else (observed.weekday() - weekday) % 7 or 7
+        start = period_range(observed - timedelta(days=days), "day")[0]
+        return start, start + (2 if last == "weekend" else 1) * _DAY_MS
+    word = " ".join(found.group(0).lower().split()).removeprefix("the ")
+    back = _DAYS_BACK[word] if word in _DAYS_BACK else _count(found.group("count"))
+    start = period_range(observed - timedelta(days=back), "day")[0]
+    return start, start + _DAY_MS
 
 
 def _season(first: int, year: int | None, relative: str, base: datetime) -> datetime:
@@ -283,13 +306,7 @@ class Said:
 
     def in_text(self, text: str) -> bool:
         """Whether ``text`` names this time ("December", "2027-03-14", "14 March", "Q1", "Mondays")."""
-        for found in _TEXT_TIME.finditer(text):
-            named = _said(found)
-            if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS:
-                before = _word_before(text, found.start())
-                lead = before.group(1).lower() if before else ""
-                if lead not in _MONTH_LEAD | _AHEAD_LEAD or _a_name(found["month"], lead, text, found.end()):
-                    continue
+        for named, _ in _periods(text, years=False):
             if self.weekday is not None:
                 if named.weekday == self.weekday:
                     return True
@@ -297,6 +314,47 @@ class Said:
                   and (self.day is None or named.day == self.day)):  # "in August" names no 15 August
                 return True
         return False
+
+    def other(self, named: Said) -> bool:
+        """Whether ``named``, of the same kind (a weekday, or a month, quarter, date or year), is another
+        time: another weekday, no month in common, another year or another day."""
+        if self.weekday is not None:
+            return named.weekday != self.weekday
+        pairs = ((self.year, named.year), (self.day, named.day))
+        return not self.months & named.months or any(None not in pair and pair[0] != pair[1] for pair in pairs)
+
+
+def _periods(text: str, years: bool = True) -> list[tuple[Said, str]]:
+    """The times ``text`` names (:class:`Said`), each with the word before it: a month, date, quarter or
+    weekday (``_TEXT_TIME``; "May", "March" ... only with a day, a year or a word of ``_MONTH_LEAD`` before
+    them, so "we may ship" names none; no weekday of a named day: "Black Friday"), and with ``years``
+    a year written as one ("in 2027", not "port 2049": :func:`_temporal`, :func:`_measured`)."""
+    days = [found.span() for found in _HOLIDAY_TEXT.finditer(text)]
+    periods = []
+    for found in _TEXT_TIME.finditer(text):
+        before = _word_before(text, found.start())
+        lead = before.group(1).lower() if before else ""
+        if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS \
+                and (lead not in _MONTH_LEAD | _AHEAD_LEAD or _a_name(found["month"], lead, text, found.end())):
+            continue
+        if not (found["weekday"] and any(start <= found.start() < end for start, end in days)):
+            periods.append((_said(found), lead))
+    for year in _SPAN.finditer(text) if years else ():
+        before = _word_before(text, year.start())
+        lead = before.group(1).lower() if before else ""
+        if year.lastgroup == "year" and _temporal("year", lead, True) and not _measured(text, year, before):
+            periods.append((Said(frozenset(range(1, 13)), int(year.group(0))), lead))
+    return periods
+
+
+def names_another(question: str, text: str) -> bool:
+    """Whether ``text`` names a quarter, month, date, year or weekday of the kind ``question`` asks in
+    ("in Q2", "in February", "in 2026", "on Saturdays") but never the one it asks ("Q3 2026", "2027-01-14",
+    "April 2027", "Sundays"); a time after "before", "since", "between", "of" ... is no time asked in."""
+    asked = [said for said, lead in _periods(question) if lead not in _NOT_ASKED]
+    pairs = [(mine, said) for mine in asked for said, _ in (_periods(text) if asked else [])
+             if (mine.weekday is None) == (said.weekday is None)]
+    return bool(pairs) and all(mine.other(said) for mine, said in pairs)
 
 
 def _said(found: re.Match[str]) -> Said:
@@ -367,17 +425,14 @@ class TimeRange:
 
     def said_relative(self, text: str, observed_ms: int) -> bool:
         """Whether ``text``, observed at ``observed_ms``, names a day of this time by a word relative to
-        that moment ("yesterday" in a memory of Thursday is Wednesday; :data:`_DAYS_BACK`)."""
+        that moment ("yesterday" in a memory of Thursday is Wednesday, "last summer" in one of November
+        this year's summer; :data:`_DAYS_SAID`)."""
         if not self.observable:
             return False
+        observed = datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
         for found in _DAYS_SAID.finditer(text):
-            word = " ".join(found.group(0).lower().split()).removeprefix("the ")
-            back = _DAYS_BACK.get(word)
-            if back is None:
-                back = _count(found.group("count"))
-            start = period_range(datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
-                                 - timedelta(days=back), "day")[0]
-            if start < self.end and self.start < start + _DAY_MS:
+            start, end = _told(found, observed)
+            if start < self.end and self.start < end:
                 return True
         return False
 
@@ -504,7 +559,7 @@ class TimeParser:
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
                 spans.append((text, direction, ahead, _part(part), query[begin:m.end()],
                               query[head.start() if head else begin:m.end()]))
-        # The most specific first: a span with a year, then the longest ("Black Friday 2024" is 2024).
+        # The most specific first: a span with a year, then the longest ("Christmas 2024" is 2024).
         spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[0])), reverse=True)
         spans = list(dict.fromkeys(spans))[:PARSED_MAX]
         if not spans and pair is None:

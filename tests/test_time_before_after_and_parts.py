@@ -1,6 +1,7 @@
-"""Time words that turn or narrow a time (new-user trial 54, findings 1 and 12): "before / after /
+"""Time words that turn or narrow a time (new-user trial 54, findings 1, 3 and 12): "before / after /
 prior to / older than X", a named day holding a weekday's name ("Black Friday"), a part of a time
-("the week of Nov 16", "mid-September"), a season."""
+("the week of Nov 16", "mid-September"), a season; and a memory naming another quarter, month, year
+or weekday than the one asked."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms, parse_iso
-from memvault.storage.timewords import TimeParser
+from memvault.storage.timewords import TimeParser, names_another
 
 NOW = datetime(2026, 12, 4, 15, 0, tzinfo=UTC)  # a Friday
 NOW_MS = int(NOW.timestamp() * 1000)
@@ -116,6 +117,51 @@ def test_a_season_is_its_three_months_in_the_northern_hemisphere(question, expec
     assert read(question) == expected
 
 
+@pytest.mark.parametrize(("question", "text", "observed", "said"), [
+    ("what did we do in the second week of November?", "We flew to the UK last Friday", "2026-11-19T10:00:00Z", True),
+    ("what did we do in the second week of November?", "We flew to the UK last Friday", "2026-11-27T10:00:00Z", False),
+    ("what did we do in the summer?", "I took that picture on a hike last summer", "2026-11-09T10:00:00Z", True),
+    ("what happened in October?", "Last month we moved offices", "2026-11-03T10:00:00Z", True),
+    ("what happened in October?", "Last month we moved offices", "2026-12-01T10:00:00Z", False),
+    ("what happened in 2025?", "Last year we moved offices", "2026-02-01T10:00:00Z", True),
+    ("what happened two weeks ago?", "Last week the build broke twice", "2026-11-25T10:00:00Z", True),
+    ("what did we do over the weekend?", "Last weekend we hiked", "2026-12-01T10:00:00Z", True),
+])
+def test_a_memory_saying_last_week_or_last_summer_names_that_time_from_when_it_was_observed(
+        question, text, observed, said):
+    """A memory tells of a time after it: "last summer" in November is this year's summer."""
+    found = TimeParser().find(question, NOW_MS)
+    assert found is not None and found.said_relative(text, parse_iso("observed_at", observed)) is said
+
+
+@pytest.mark.parametrize(("question", "text", "another"), [
+    ("what was the revenue target in Q2?", "The Q3 2026 revenue target was 1.2M EUR", True),
+    ("what was the revenue target in Q3?", "The Q3 2026 revenue target was 1.2M EUR", False),
+    ("what was the revenue target in August?", "The Q3 2026 revenue target was 1.2M EUR", False),
+    ("what was the revenue target in 2025?", "The Q3 2026 revenue target was 1.2M EUR", True),
+    ("when is my dentist appointment in February?", "My dentist appointment is on 2027-01-14 at 8:30", True),
+    ("when is my dentist appointment in January?", "My dentist appointment is on 2027-01-14 at 8:30", False),
+    ("when is my dentist appointment on 15 January?", "My dentist appointment is on 2027-01-14 at 8:30", True),
+    ("which half marathon am I running in 2026?", "I decided to run the Berlin half marathon in April 2027", True),
+    ("which half marathon am I running in 2027?", "I decided to run the Berlin half marathon in April 2027", False),
+    ("is the gym open on Saturdays?", "The gym is closed on Sundays", True),
+    ("is the gym open on Sundays?", "The gym is closed on Sundays", False),
+    ("what is due on Monday?", "Send the quarterly report by Friday", True),
+    ("what is due on Friday?", "Send the quarterly report by Friday", False),
+    ("what is due in March?", "The audit is due March 3 and the review in April", False),
+    # no time of the kind asked, or none asked
+    ("is the gym open on Saturdays?", "The gym opens at 6 in 2026", False),
+    ("what was the revenue target in Q2?", "The revenue target was 1.2M EUR", False),
+    ("what did we do before November?", "In October we moved the office", False),
+    ("what happened since October?", "In November we moved the office", False),
+    ("what happened between March and May?", "In April we moved the office", False),
+    ("what is on sale on Black Friday?", "Cyber Monday deals start at 9", False),
+    ("what did we ship in 2026?", "The service listens on port 2049", False),
+])
+def test_a_text_naming_another_time_of_the_kind_asked_is_told_apart(question, text, another):
+    assert names_another(question, text) is another
+
+
 # --- in recall, with the real model -----------------------------------------------------------------
 
 EPISODES = [
@@ -184,3 +230,17 @@ def test_a_part_of_a_time_or_a_season_finds_its_memory_surely(shared_store, ques
     """Trial 54 §12: 0.10, 0.45, 0.35 (another first) and 0.48 before."""
     found = hits(shared_store, question)
     assert found[0].memory.content.startswith(answer) and found[0].confidence >= 0.5
+
+
+@pytest.mark.parametrize(("question", "sure"), [
+    ("what was the revenue target in Q2?", False), ("what was the revenue target in Q3?", True),
+    ("when is my dentist appointment in February?", False), ("when is my dentist appointment in January?", True),
+    ("which half marathon am I running in 2026?", False), ("which half marathon am I running in 2027?", True),
+    ("is the gym open on Saturdays?", False), ("is the gym closed on Sundays?", True),
+    ("what did we decide in March?", True),  # observed then: "April 14" is what was decided
+])
+def test_a_memory_naming_another_quarter_month_year_or_weekday_is_no_sure_answer(shared_store, question, sure):
+    """Trial 54 §3: Q3 for Q2 at 0.89, January for February at 0.91, 2027 for 2026 at 0.95, Sundays for
+    Saturdays at 0.66."""
+    found = hits(shared_store, question, "f")
+    assert found and (found[0].confidence >= 0.5) is sure
