@@ -148,7 +148,7 @@ def gather(
     kinds, kind_only = named
     chunks = query_chunks(words_query)
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
-    time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None else []
+    time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None and when.written else []
     asked = names(words_query)
     # A name that is also a function word ("Will", "Don", "Can") is a word of the question's subject.
     chunks += [[name] for name in asked if name.lower() in STOP_WORDS and [name] not in chunks]

@@ -14,6 +14,7 @@ from .contradiction import about_another_value, asks_the_part_left, contradicts,
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
+from .timewords import names_another
 from .strength import strength, upheld
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
@@ -284,6 +285,14 @@ def observed_then(c: Candidates, memory: Memory) -> bool:
     return memory.kind in DATED_KINDS or memory.id in c.worded and c.when.present
 
 
+def another_time(c: Candidates, question: str, memory: Memory) -> bool:
+    """Whether ``memory``'s text names another quarter, month, date, year or weekday than ``question`` asks
+    in (``timewords.names_another``: "Q3 2026" for "in Q2"), unless it was observed in the time asked, of
+    what happened then ("moved the launch to April", noted in March, for "what did we decide in March?")."""
+    return not (c.when is not None and c.when.holds(memory.observed_at) and not c.when.present) \
+        and names_another(question, memory.content or "")
+
+
 def dated_then(c: Candidates, memory: Memory) -> bool:
     """Whether ``memory`` is of the time the question names: :func:`observed_then`, or of any
     kind and its text names that time ("December freeze", "2027-03-14" for March)."""
@@ -437,7 +446,8 @@ def rank(
         if sure > UNDATED_CONFIDENCE and not c.subject and c.when is not None and c.when.observable \
                 and not dated_then(c, c.rows[seq]):
             sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
-        if sure > SIBLING_CONFIDENCE and asked and sibling(asked, c.rows[seq].content or "") is not None:
+        if sure > SIBLING_CONFIDENCE and asked and (sibling(asked, c.rows[seq].content or "") is not None
+                                                     or another_time(c, asked, c.rows[seq])):
             sure = SIBLING_CONFIDENCE
         if sure > SIBLING_CONFIDENCE and c.unheard:
             sure = SIBLING_CONFIDENCE  # "what does Marcus prefer for indentation?": no memory says indentation

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import limits
 from .errors import InvalidInput
+from .query import STOP_WORDS
 from .timefmt import parse_iso
 
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
@@ -46,17 +47,39 @@ _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::
 _SHORT_DATE = re.compile(r"(\d{1,2})/(\d{1,2})")
 _SHORT_DATE_LEAD = frozenset("on since until till by before after from through for during".split())
 _ISO_DATE_TIME = re.compile(r"\d{4}-")
+# Named days holding a weekday's name, in days from a day each year has (US Thanksgiving, the fourth
+# Thursday of November; Western Easter): no weekday ("before Black Friday" is not before a Friday). None:
+# no such rule (Super Bowl Sunday), so no day (docs/how-recall-works.md#4-time-in-the-question).
+_HOLIDAYS: dict[str, tuple[str, int] | None] = {
+    "black friday": ("thanksgiving", 1), "small business saturday": ("thanksgiving", 2),
+    "cyber monday": ("thanksgiving", 4), "giving tuesday": ("thanksgiving", 5), "palm sunday": ("easter", -7),
+    "maundy thursday": ("easter", -3), "holy thursday": ("easter", -3), "good friday": ("easter", -2),
+    "holy saturday": ("easter", -1), "easter sunday": ("easter", 0), "easter monday": ("easter", 1),
+    "ash wednesday": ("easter", -46), "shrove tuesday": ("easter", -47), "fat tuesday": ("easter", -47),
+    "whit sunday": ("easter", 49), "pentecost sunday": ("easter", 49), "whit monday": ("easter", 50),
+    "super bowl sunday": None, "super tuesday": None, "blue monday": None, "black monday": None,
+    "black tuesday": None, "bloody sunday": None,
+}
+_HOLIDAY_NAMES = "|".join(name.replace(" ", r"\s+") for name in _HOLIDAYS)
+_HOLIDAY_TEXT = re.compile(rf"\b(?:{_HOLIDAY_NAMES})\b", re.IGNORECASE)
+# Seasons by their first month, in the northern hemisphere (meteorological: winter is December to February).
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_SEASON = re.compile(rf"^(?:(last|this|past|previous)\s+)?({'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?({_YEAR_DIGITS}))?$",
+                     re.IGNORECASE)
 # Time expressions by kind (the group's name), never inside a larger token (INC-2024-014) nor
-# before a possessive; a month, year or weekday alone only where ``_temporal`` says so.
+# before a possessive ("mid-" may lead one: ``_PART_OF``); a month, year or weekday alone only where
+# ``_temporal`` says so.
 _SPAN = re.compile(
-    rf"(?<![\w./-])(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
+    rf"(?:(?<![\w./-])|(?<=\bmid-)|(?<=\bearly-)|(?<=\blate-))(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
     rf"|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:hours?|days?|weeks?|months?|years?)"
     rf"|past\s+(?:hour|day|week|month|year))"
     rf"|(?P<part>{_PART_DAY}\s+(?:{_PARTS})|last\s+night|tonight)"
     rf"|(?P<weekend>(?:(?:last|this|past|previous)\s+)?weekend)"
-    rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})|week\s+before\s+last"
+    rf"|(?P<holiday>(?:{_HOLIDAY_NAMES})(?:,?\s+{_YEAR_DIGITS})?)"
+    rf"|(?P<season>(?:(?:last|this|past|previous)\s+)?(?:{'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?)"
+    rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})(?!\s+of\s)|week\s+before\s+last"
     rf"|(?:{_WEEKDAYS})\s+before\s+last|{_NUMBER}\s+(?:{_WEEKDAYS})s\s+ago|(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|today)"
     rf"|(?P<quarter>(?:{_QUARTER}|{_QUARTER_WORDS})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?)"
@@ -72,6 +95,31 @@ _MONTH_LEAD = frozenset(
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
 _TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|over|in|on|at|since|by)"
+# Words before a time that ask for the time before or after it (:func:`_beyond`), by what they read as:
+# "before", up to its start ("before November", "prior to last week", "older than this month"); "until",
+# up to its end ("until Monday", "up to Q3"); "after", from its end ("after October", "later than 2024");
+# "since", from its start. "Not" or "no" turns one ("not before May" is since May, "no later than Friday"
+# until Friday). "By" stays a day or a deadline (``_AHEAD_LEAD``). After a unit ("the Sunday before
+# October 25", "the week before 16 November") none: the day named is when a memory tells of it.
+_DIRECTION = re.compile(
+    r"(?:\b(not|no)\s+)?\b(before|prior\s+to|earlier\s+than|older\s+than|ahead\s+of|until|till|up\s+(?:to|until)"
+    r"|after|later\s+than|newer\s+than|since)\s+(?:the\s+)?$", re.IGNORECASE)
+_DIRECTIONS = {"after": "after", "later": "after", "newer": "after", "since": "since", "until": "until",
+               "till": "until", "up": "until"}  # by the first word; the rest read as "before"
+_TURNED = {"before": "since", "until": "since", "after": "until", "since": "since"}
+_UNITS = frozenset(f"{unit}{plural}" for plural in ("", "s") for unit in [
+    "day", "night", "week", "weekend", "month", "year", "quarter", "morning", "afternoon", "evening",
+    *_WEEKDAYS.split("|")])
+# Words before a time naming a part of it (:func:`_part_of`): "the first week of November" (days 1-7),
+# "the last week of" (its last seven days), "the week of Nov 16" (the calendar week holding that day),
+# "early", "the beginning of" (its first third), "mid", "the middle of" (the second), "late", "the end of".
+_PART_OF = re.compile(
+    r"\b(?:(?:the\s+)?(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week|(beginning|start|middle|end)"
+    r"|(week))\s+of|(early|mid|late))(?:\s+|-)$", re.IGNORECASE)
+# The words before a time in a question that make it no time asked in (:func:`names_another`).
+_NOT_ASKED = frozenset("before after since until till than to from between and through thru of".split())
+_THIRDS = {"beginning": 0, "start": 0, "early": 0, "middle": 1, "mid": 1, "end": 2, "late": 2}
+_NOUN_AFTER = re.compile(r"\s+(?!(?:" + "|".join(sorted(STOP_WORDS)) + r")\b)[a-z]+\b")
 # Words placing what is asked within the time named, which name nothing without it ("earlier this month",
 # "back in March"): they go with the time (left a word, "earlier" was a subject no memory holds: issue 25 §2).
 _WITHIN_TIME = r"\b(?:earlier|later|sometime|back)"
@@ -89,8 +137,7 @@ _RANGE_JOIN = re.compile(r"\s*[-\u2013\u2014]\s*|\s+(?:and|to|until|till|through
 _NAME_MONTHS = frozenset("may june april august march jan".split())
 # The word before a bare year that makes it a year ("in 2024", "Christmas 2024", "Q3 2024").
 _YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozenset(
-    "from year spring summer autumn fall winter christmas easter thanksgiving halloween hanukkah diwali ramadan"
-    " eid new friday monday q1 q2 q3 q4 h1 h2".split()
+    "from year christmas easter thanksgiving halloween hanukkah diwali ramadan eid new q1 q2 q3 q4 h1 h2".split()
 )
 # A bare weekday is a past day only in a past-tense question ("what did we ship on Monday?",
 # not "can I ship on Monday?", issue 25).
@@ -104,6 +151,10 @@ _NOT_PAST = re.compile(
 # Monday"): a memory saying it covers it, none is observed then (:class:`Said`).
 _AHEAD_WORDS = frozenset("next coming upcoming".split())
 _AHEAD_LEAD = _AHEAD_WORDS | {"for", "by"}
+# The words before a season or named day that make it a time ("in the summer", "on Black Friday"; "the"
+# is skipped), and those that make a named day a thing (in a past-tense question it is a time after any other).
+_NAMED_LEAD = _MONTH_LEAD - {"the", "of"} | _AHEAD_LEAD | {"on", "over", "at", "around"}
+_OWNERS = frozenset("a an every each our my your their his her its".split())
 # A question asking what is due names a month that a memory may say in any year ("what is due in
 # March?" and "The audit deadline is 2027-03-15"), besides the one observed then (trial 50).
 _DUE = re.compile(r"\b(?:due|deadlines?|scheduled|planned)\b", re.IGNORECASE)
@@ -162,15 +213,18 @@ _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 _DAY_MS = 86_400_000
 # A weekday as a question names it: one day (or since it), which a text writing the weekday does not name.
 _WEEKDAY_TIME = re.compile(rf"(?:(?:since|last|this|past|previous)\s+)?(?:{_WEEKDAYS})", re.IGNORECASE)
-# Days a text names relative to when it was observed (``TimeRange.said_relative``), in days back.
+# Days a text names relative to when it was observed (``TimeRange.said_relative``), in days back, and
+# the week, weekend, month, year, weekday or season before it ("last week", "last Friday", "last summer").
 _DAYS_BACK = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
               "yesterday": 1, "last night": 1, "day before yesterday": 2}
 _DAYS_SAID = re.compile(
     rf"(?<![\w-])(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night|today|tonight"
-    rf"|this\s+(?:morning|afternoon|evening)|(?P<count>{_NUMBER})\s+days?\s+ago)(?![\w-])",
+    rf"|this\s+(?:morning|afternoon|evening)|(?P<count>{_NUMBER})\s+days?\s+ago"
+    rf"|last\s+(?P<last>week(?:end)?|month|year|{_WEEKDAYS}|{'|'.join(_SEASONS)}))(?![\w-])",
     re.IGNORECASE,
 )
 _EPOCH = datetime(1970, 1, 1)
+_FAR_MS = 32_503_680_000_000  # 3000-01-01: a "now" after any time a question names, to read it whole
 
 
 # A month, date, quarter or weekday written in a memory's text (``Said.in_text``).
@@ -184,6 +238,39 @@ _TEXT_TIME = re.compile(
 # Month names that are a month wherever a text writes them; "May", "March", "June" ... only
 # with a day, a year or a word of ``_MONTH_LEAD`` before them ("we may ship", "June approved").
 _PLAIN_MONTHS = frozenset("january february july september october november december feb sept oct nov dec".split())
+
+
+def _told(found: re.Match[str], observed: datetime) -> tuple[int, int]:
+    """The ms range a ``_DAYS_SAID`` match names in a text observed at ``observed``."""
+    last = (found["last"] or "").lower()
+    if last in _SEASONS:
+        start = _season(_SEASONS[last], None, "last", observed)
+        return _ms(start), _ms(_back(start, -3, "month"))
+    if last in ("week", "month", "year"):
+        return period_range(_back(observed, 1, last), last)
+    if last:  # the weekend of the week before, or the latest such weekday before that day
+        weekday = 5 if last == "weekend" else _WEEKDAYS.split("|").index(last)
+        days = observed.weekday() + 2 if last == "weekend" else (observed.weekday() - weekday) % 7 or 7
+        start = period_range(observed - timedelta(days=days), "day")[0]
+        return start, start + (2 if last == "weekend" else 1) * _DAY_MS
+    word = " ".join(found.group(0).lower().split()).removeprefix("the ")
+    back = _DAYS_BACK[word] if word in _DAYS_BACK else _count(found.group("count"))
+    start = period_range(observed - timedelta(days=back), "day")[0]
+    return start, start + _DAY_MS
+
+
+def _season(first: int, year: int | None, relative: str, base: datetime) -> datetime:
+    """The first day of the season beginning in the month ``first``: of ``year``; else the latest begun
+    by ``base``, "last" the latest ended, "this" the one of ``base`` or else this year's."""
+    if year is not None:
+        return datetime(year, first, 1)
+    year = base.year - (base.month < first)
+    ends = _back(datetime(year, first, 1), -3, "month")
+    if relative in ("last", "past", "previous") and ends > base:
+        year -= 1
+    elif relative == "this" and ends <= base:
+        year = base.year
+    return datetime(year, first, 1)
 
 
 def _word_before(text: str, end: int) -> re.Match[str] | None:
@@ -219,13 +306,7 @@ class Said:
 
     def in_text(self, text: str) -> bool:
         """Whether ``text`` names this time ("December", "2027-03-14", "14 March", "Q1", "Mondays")."""
-        for found in _TEXT_TIME.finditer(text):
-            named = _said(found)
-            if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS:
-                before = _word_before(text, found.start())
-                lead = before.group(1).lower() if before else ""
-                if lead not in _MONTH_LEAD | _AHEAD_LEAD or _a_name(found["month"], lead, text, found.end()):
-                    continue
+        for named, _ in _periods(text, years=False):
             if self.weekday is not None:
                 if named.weekday == self.weekday:
                     return True
@@ -233,6 +314,47 @@ class Said:
                   and (self.day is None or named.day == self.day)):  # "in August" names no 15 August
                 return True
         return False
+
+    def other(self, named: Said) -> bool:
+        """Whether ``named``, of the same kind (a weekday, or a month, quarter, date or year), is another
+        time: another weekday, no month in common, another year or another day."""
+        if self.weekday is not None:
+            return named.weekday != self.weekday
+        pairs = ((self.year, named.year), (self.day, named.day))
+        return not self.months & named.months or any(None not in pair and pair[0] != pair[1] for pair in pairs)
+
+
+def _periods(text: str, years: bool = True) -> list[tuple[Said, str]]:
+    """The times ``text`` names (:class:`Said`), each with the word before it: a month, date, quarter or
+    weekday (``_TEXT_TIME``; "May", "March" ... only with a day, a year or a word of ``_MONTH_LEAD`` before
+    them, so "we may ship" names none; no weekday of a named day: "Black Friday"), and with ``years``
+    a year written as one ("in 2027", not "port 2049": :func:`_temporal`, :func:`_measured`)."""
+    days = [found.span() for found in _HOLIDAY_TEXT.finditer(text)]
+    periods = []
+    for found in _TEXT_TIME.finditer(text):
+        before = _word_before(text, found.start())
+        lead = before.group(1).lower() if before else ""
+        if found["month"] and not (found["day"] or found["year"]) and found["month"].lower() not in _PLAIN_MONTHS \
+                and (lead not in _MONTH_LEAD | _AHEAD_LEAD or _a_name(found["month"], lead, text, found.end())):
+            continue
+        if not (found["weekday"] and any(start <= found.start() < end for start, end in days)):
+            periods.append((_said(found), lead))
+    for year in _SPAN.finditer(text) if years else ():
+        before = _word_before(text, year.start())
+        lead = before.group(1).lower() if before else ""
+        if year.lastgroup == "year" and _temporal("year", lead, True) and not _measured(text, year, before):
+            periods.append((Said(frozenset(range(1, 13)), int(year.group(0))), lead))
+    return periods
+
+
+def names_another(question: str, text: str) -> bool:
+    """Whether ``text`` names a quarter, month, date, year or weekday of the kind ``question`` asks in
+    ("in Q2", "in February", "in 2026", "on Saturdays") but never the one it asks ("Q3 2026", "2027-01-14",
+    "April 2027", "Sundays"); a time after "before", "since", "between", "of" ... is no time asked in."""
+    asked = [said for said, lead in _periods(question) if lead not in _NOT_ASKED]
+    pairs = [(mine, said) for mine in asked for said, _ in (_periods(text) if asked else [])
+             if (mine.weekday is None) == (said.weekday is None)]
+    return bool(pairs) and all(mine.other(said) for mine, said in pairs)
 
 
 def _said(found: re.Match[str]) -> Said:
@@ -267,6 +389,8 @@ class TimeRange:
     # Asked of what is or was so then (a state), not only of what happened: a question not in the past
     # tense, one of "was"/"were" ("what was the rate limit in Q3?"), or a time up to now ("since October").
     present: bool = False
+    # Whether a text writing the time's words names it: not "before November", "the first week of November".
+    written: bool = True
 
     @property
     def until(self) -> int:
@@ -287,30 +411,28 @@ class TimeRange:
         (in a date, or after a word that makes it one: "in 2019"), not as a number ("Ticket 2019
         tracks ...", "port 2049"), as a question reads it (issue 25); a weekday never: "Wednesday"
         in a text is any Wednesday ("stand-up moves to Wednesdays"), not the one asked."""
-        if _WEEKDAY_TIME.fullmatch(self.text):
+        if not self.written or _WEEKDAY_TIME.fullmatch(self.text):
             return False
         if not _YEAR.fullmatch(self.text):
             return True
         for m in _SPAN.finditer(text):
             if self.text in m.group(0):
                 found = _word_before(text, m.start())
-                if _temporal(m.lastgroup or "", found.group(1).lower() if found else "", True):
+                lead = found.group(1).lower() if found else ""
+                if m.lastgroup in ("season", "holiday") or _temporal(m.lastgroup or "", lead, True):
                     return True
         return False
 
     def said_relative(self, text: str, observed_ms: int) -> bool:
         """Whether ``text``, observed at ``observed_ms``, names a day of this time by a word relative to
-        that moment ("yesterday" in a memory of Thursday is Wednesday; :data:`_DAYS_BACK`)."""
+        that moment ("yesterday" in a memory of Thursday is Wednesday, "last summer" in one of November
+        this year's summer; :data:`_DAYS_SAID`)."""
         if not self.observable:
             return False
+        observed = datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
         for found in _DAYS_SAID.finditer(text):
-            word = " ".join(found.group(0).lower().split()).removeprefix("the ")
-            back = _DAYS_BACK.get(word)
-            if back is None:
-                back = _count(found.group("count"))
-            start = period_range(datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
-                                 - timedelta(days=back), "day")[0]
-            if start < self.end and self.start < start + _DAY_MS:
+            start, end = _told(found, observed)
+            if start < self.end and self.start < end:
                 return True
         return False
 
@@ -344,6 +466,19 @@ def period_range(moment: datetime, period: str) -> tuple[int, int]:
         monday = day - moment.weekday() * _DAY_MS
         return monday, monday + 7 * _DAY_MS
     return day, day + _DAY_MS
+
+
+def _named_time(span: re.Match[str], query: str, before: str, past: bool) -> bool:
+    """Whether the season or named day ``span`` of ``query``, after the word ``before`` ("the" skipped), is a
+    time: with a year or a relative word ("summer 2021", "last winter"), after a word of ``_NAMED_LEAD`` ("in
+    the summer", "on Black Friday"), or a named day in a past-tense question after no word of ``_OWNERS``; a
+    season never before a noun nor capitalised ("the summer camp", "in Spring Boot")."""
+    text = span.group(0)
+    if _YEAR.search(text) or span.lastgroup == "season" and _SEASON.match(text)[1]:  # type: ignore[index]
+        return True
+    if span.lastgroup == "season":
+        return before in _NAMED_LEAD and not _NOUN_AFTER.match(query, span.end()) and not text[0].isupper()
+    return before in _NAMED_LEAD or past and before not in _OWNERS
 
 
 def _temporal(kind: str, before: str, past: bool, bare_weekday: bool = False) -> bool:
@@ -382,7 +517,8 @@ class TimeParser:
     def find(self, query: str, now_ms: int) -> TimeRange | None:
         """The most specific time expression of ``query`` as a range, or None.
         More: docs/retrieval-tuning.md#timewords-find."""
-        spans: list[tuple[str, bool, bool]] = []  # (text, since, ahead)
+        # (text, direction, ahead, part, the words naming the part, the words naming it all)
+        spans: list[tuple[str, str, bool, tuple[str, int], str, str]] = []
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
         due = not past and _DUE.search(query) is not None  # "what was planned in March?" is the past March
         matches = list(_SPAN.finditer(query))
@@ -391,12 +527,26 @@ class TimeParser:
             found = _word_before(query, m.start())
             before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
+            if kind in ("season", "holiday") and before == "the":  # "in the summer", "the summer camp"
+                found = _word_before(query, found.start(1)) if found else None
+                before = found.group(1).lower() if found else ""
+            part = _PART_OF.search(query, max(0, m.start() - _LOOKBACK), m.start())
+            begin = part.start() if part else found.start(1) if found and before in _AHEAD_WORDS else m.start()
+            head = _DIRECTION.search(query, max(0, begin - _LOOKBACK), begin)
+            unit = _word_before(query, head.start()) if head else None
+            if unit and unit.group(1).lower() in _UNITS:
+                head = None  # "the Sunday before October 25": read as that day, when a memory tells of it
+            direction = _direction(head) if head else ""
+            lead = direction or ("during" if part else before)  # the word the time reads as led by
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
-            if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and before not in _SHORT_DATE_LEAD:
+            if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and lead not in _SHORT_DATE_LEAD:
                 continue  # "a 16/9 screen", "3/4 of the budget": no day
             if kind == "year" and _measured(query, m, found):
                 continue  # "the timeout of 1990", "after 2000 requests": a number
-            if _temporal(kind, before, past, bare) and not (kind == "month" and _a_name(m.group(0), before, query, m.end())):
+            if kind in ("season", "holiday") and not _named_time(m, query, lead, past):
+                continue  # "the summer camp", "in Spring Boot", "our Black Friday sale"
+            if _temporal(kind, lead, past, bare) and not (kind == "month" and _a_name(m.group(0), lead, query,
+                                                                                       m.end())):
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
@@ -407,8 +557,9 @@ class TimeParser:
                     or _WEEK_FROM.match(m.group(0)) is not None)
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
-                spans.append((text, before == "since", ahead))
-        # The most specific first: a span with a year, then the longest ("Black Friday 2024" is 2024).
+                spans.append((text, direction, ahead, _part(part), query[begin:m.end()],
+                              query[head.start() if head else begin:m.end()]))
+        # The most specific first: a span with a year, then the longest ("Christmas 2024" is 2024).
         spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[0])), reverse=True)
         spans = list(dict.fromkeys(spans))[:PARSED_MAX]
         if not spans and pair is None:
@@ -421,34 +572,40 @@ class TimeParser:
         with self._lock:
             parser = DateDataParser(languages=["en"], settings=settings)
             if pair is not None:
-                first, last = (self._range(parser, text, False, False, base, now_ms) for text in pair[1:])
+                first, last = (self._range(parser, text, False, base, now_ms) for text in pair[1:])
                 if first is not None and last is not None and first.observable and last.observable \
                         and first.start <= last.start:
                     end = min(last.end, latest)
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
-            for text, since, ahead in spans:
-                found_range = self._range(parser, text, since, ahead, base, now_ms, past)
+            for text, direction, ahead, part, named, phrase in spans:
+                found_range = self._range(parser, text, ahead, base, now_ms, past)
                 if found_range is not None and found_range.said is not None and due and _MONTH_ALONE.fullmatch(text):
                     found_range = replace(found_range, said=replace(found_range.said, year=None))
+                if found_range is not None and found_range.observable and part[0]:  # of the whole period
+                    whole = self._range(parser, text, ahead, base, _FAR_MS, past) or found_range
+                    found_range = _part_of(whole, part, named, now_ms) or found_range
+                if found_range is not None and direction:
+                    found_range = _beyond(found_range, direction, phrase, now_ms)
                 if found_range is not None:
                     return replace(found_range, present=not past or found_range.end > now_ms
                                    or _STATE_VERB.search(query) is not None)
         return recent(query, now_ms)
 
     @staticmethod
-    def _range(parser: Any, text: str, since: bool, ahead: bool, base: datetime, now_ms: int,
+    def _range(parser: Any, text: str, ahead: bool, base: datetime, now_ms: int,
                past: bool = False) -> TimeRange | None:
-        """The range the span ``text`` names (after "since": up to now; ``ahead``: only a memory saying
-        it covers it; ``past``: asked in the past tense), or None when dateparser reads no time in it or it
-        lies ahead unsaid."""
+        """The range the span ``text`` names (``ahead``: only a memory saying it covers it; ``past``: asked
+        in the past tense), or None when dateparser reads no time in it or it lies ahead unsaid."""
         latest = now_ms + limits.FUTURE_TOLERANCE_MS
+        if _HOLIDAY_TEXT.match(text):
+            return _holiday(text, base, latest, now_ms, past, ahead)
         said = Said.of(text)
         if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
             read = _combined(text, base) if _COMBINED_TEXT.fullmatch(text) else _in_digits(text, base, past)
             if read is None:
                 return None
             moment, period, said = read
-            return _timed(text, since, moment, period, said, latest, now_ms)
+            return _timed(text, moment, period, said, latest, now_ms)
         if ahead:
             if said is not None and said.day is not None and said.year is None and _MONTH_DAY.match(text):
                 # "for December 20": the next one (this year's, or next year's once past)
@@ -463,21 +620,25 @@ class TimeParser:
         rolling = _ROLLING.match(text)
         part = _PART_TEXT.match(text)
         weekend = _WEEKEND.match(text)
+        season = _SEASON.match(text)
+        if season:  # the latest begun; "last": the latest ended; "this": the one of now, else this year's
+            moment = _season(_SEASONS[season[2].lower()], int(season[3]) if season[3] else None,
+                             (season[1] or "").lower(), base)
+            return _timed(text, moment, "month", None, latest, now_ms, end=_ms(_back(moment, -3, "month")))
         if rolling:
             start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
             return TimeRange(start, latest, text, shown_end=now_ms)
         if part:  # the part of the day named, in UTC hours (the asker's time zone is not known)
             day_text, name = part[3] or ("yesterday" if part[1] else "today"), (part[1] or part[2] or part[4]).lower()
-            day = TimeParser._range(parser, "today" if day_text.lower() == "this" else day_text, False, False, base,
-                                    now_ms)
+            day = TimeParser._range(parser, "today" if day_text.lower() == "this" else day_text, False, base, now_ms)
             if day is None or not day.observable:
                 return None
             first, last = _PART_HOURS[name]
             start = day.start + first * 3_600_000
-            end = latest if since else min(day.start + last * 3_600_000, latest)
+            end = min(day.start + last * 3_600_000, latest)
             if start >= latest:
                 return None
-            return TimeRange(start, end, f"since {text}" if since else text, shown_end=min(end, now_ms))
+            return TimeRange(start, end, text, shown_end=min(end, now_ms))
         if weekend:  # Saturday and Sunday: "last" the previous week's, else the latest begun ("this": this week's)
             monday = base - timedelta(days=base.weekday())
             back_weeks = 1 if (weekend[1] or "").lower() in ("last", "previous") or (
@@ -485,8 +646,8 @@ class TimeParser:
             start = period_range(monday + timedelta(days=5, weeks=-back_weeks), "day")[0]
             if start >= latest:
                 return None
-            end = latest if since else min(start + 2 * _DAY_MS, latest)
-            return TimeRange(start, end, f"since {text}" if since else text, shown_end=min(end, now_ms))
+            end = min(start + 2 * _DAY_MS, latest)
+            return TimeRange(start, end, text, shown_end=min(end, now_ms))
         if quarter:  # without a year, this year's (ahead: only a memory saying it)
             number = int(quarter[1] or quarter[2][0]) if (quarter[1] or quarter[2][0].isdigit()) \
                 else _ORDINALS.index(quarter[2].lower()) + 1
@@ -515,23 +676,100 @@ class TimeParser:
                 said = said and replace(said, year=moment.year)
         if moment is None:
             return None
-        return _timed(text, since, moment, period, said, latest, now_ms)
+        return _timed(text, moment, period, said, latest, now_ms)
 
 
-def _timed(text: str, since: bool, moment: datetime, period: str, said: Said | None, latest: int, now_ms: int,
+def _timed(text: str, moment: datetime, period: str, said: Said | None, latest: int, now_ms: int,
            end: int | None = None) -> TimeRange | None:
-    """The range of the ``period`` holding ``moment`` (to ``end`` when given), named by ``text``; after
-    "since", up to now; none observed yet, only a memory saying it (``said``), or None."""
+    """The range of the ``period`` holding ``moment`` (to ``end`` when given), named by ``text``; none
+    observed yet, only a memory saying it (``said``), or None."""
     start, period_end = period_range(moment, period)
     end = period_end if end is None else end
     if start >= latest:  # nothing is observed then; a memory may say it
-        if said is not None and not since:
-            return TimeRange(0, 0, text, said=said)
-        return None
+        return None if said is None else TimeRange(0, 0, text, said=said)
     if said is not None:  # a past March is that year's; a past Monday, one day no text names
         said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
-    end = latest if since else min(end, latest)
-    return TimeRange(start, end, f"since {text}" if since else text, said=said, shown_end=min(end, now_ms))
+    end = min(end, latest)
+    return TimeRange(start, end, text, said=said, shown_end=min(end, now_ms))
+
+
+def _holiday(text: str, base: datetime, latest: int, now_ms: int, past: bool, ahead: bool) -> TimeRange | None:
+    """The day the named day ``text`` names ("Black Friday", "Good Friday 2024"): that year's, else this
+    year's, the latest before ``base`` asked in the past tense, the next asked ahead; None for one of no
+    fixed rule (with a year, that year)."""
+    written = _YEAR.search(text)
+    rule = _HOLIDAYS[" ".join(text[:written.start() if written else len(text)].lower().replace(",", " ").split())]
+    year = int(written.group(0)) if written else base.year
+    if rule is None:
+        return None if written is None else _timed(text, datetime(year, 1, 1), "year", None, latest, now_ms)
+
+    def day(year: int) -> datetime:
+        if rule[0] == "easter":
+            from dateutil.easter import easter
+
+            return datetime.combine(easter(year), datetime.min.time()) + timedelta(days=rule[1])
+        november = datetime(year, 11, 1)  # Thanksgiving: the fourth Thursday
+        return november + timedelta(days=(3 - november.weekday()) % 7 + 21 + rule[1])
+
+    moment = day(year)
+    if not written and (past or ahead) and (moment > base) == past:
+        moment = day(year - 1 if past else year + 1)
+    return _timed(text, moment, "day", Said(frozenset({moment.month}), moment.year, moment.day), latest, now_ms)
+
+
+def _direction(head: re.Match[str]) -> str:
+    """What the ``_DIRECTION`` match ``head`` reads as: "before", "until", "after" or "since"."""
+    direction = _DIRECTIONS.get(head[2].split()[0].lower(), "before")
+    return _TURNED[direction] if head[1] else direction
+
+
+def _part(part: re.Match[str] | None) -> tuple[str, int]:
+    """The part of a time the ``_PART_OF`` match ``part`` names: ("week", n) for the n-th week of it
+    (-1: the last), ("week", 0) for the week of a day, ("third", n) for its n-th third; ("", 0) for none."""
+    if part is None:
+        return "", 0
+    if part[1]:
+        word = part[1].lower()
+        return "week", -1 if word == "last" else (_ORDINALS.index(word) + 1 if word in _ORDINALS else int(word[0]))
+    return ("week", 0) if part[3] else ("third", _THIRDS[(part[2] or part[4]).lower()])
+
+
+def _part_of(found: TimeRange, part: tuple[str, int], text: str, now_ms: int) -> TimeRange | None:
+    """The ``part`` (:func:`_part`) of the whole time ``found``, named by ``text``, up to now: a week of a
+    month or longer (days 1-7, 8-14 ..., or its last seven), the calendar week of a day, a third of its
+    days (ahead: only a memory saying ``found`` covers it); None when the part does not fit it ("the week of
+    November")."""
+    days = (found.end - found.start) // _DAY_MS
+    unit, number = part
+    if not (days == 1 if part == ("week", 0) else days >= (28 if unit == "week" else 3)):
+        return None
+    if part == ("week", 0):
+        start, end = period_range(datetime.fromtimestamp(found.start / 1000, tz=UTC).replace(tzinfo=None), "week")
+    elif unit == "week":
+        start = found.end - 7 * _DAY_MS if number < 0 else found.start + 7 * (number - 1) * _DAY_MS
+        end = min(start + 7 * _DAY_MS, found.end)
+    else:
+        start, end = (found.start + days * n // 3 * _DAY_MS for n in (number, number + 1))
+        end = found.end if number == 2 else end
+    end = min(end, now_ms + limits.FUTURE_TOLERANCE_MS)
+    if start >= min(end, now_ms):
+        return TimeRange(0, 0, text, said=found.said, written=False)
+    return TimeRange(start, end, text, said=found.said if unit == "third" else None, shown_end=min(end, now_ms),
+                     written=False)
+
+
+def _beyond(found: TimeRange, direction: str, text: str, now_ms: int) -> TimeRange | None:
+    """The time before or after ``found`` that ``direction`` (:func:`_direction`) names, named by ``text``:
+    "before", from the epoch to its start; "until", to its end; "after", from its end up to now; "since",
+    from its start. None when none of it is past, or ``found`` lies ahead (nothing observed)."""
+    latest = now_ms + limits.FUTURE_TOLERANCE_MS
+    start, end = {"before": (0, found.start), "until": (0, found.end), "after": (found.end, latest),
+                  "since": (found.start, latest)}[direction]
+    end = min(end, latest)
+    if not found.observable or start >= min(end, now_ms):
+        return None
+    return TimeRange(start, end, text, said=found.said if direction == "since" else None, shown_end=min(end, now_ms),
+                     written=direction == "since")
 
 
 def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
