@@ -407,13 +407,12 @@ class Store:
         the one observed earlier as the older), and the ids of those observed after it; all of a
         kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         from . import contradiction
-        from .contradiction import STRONG_SUBJECT
         from .ranking import SAME_SUBJECT
         from .strength import REVIEWED_KINDS
 
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
-        near = [(seq, similarity) for seq, similarity in found if similarity >= min(SAME_SUBJECT, STRONG_SUBJECT)]
+        near = [(seq, similarity) for seq, similarity in found if similarity >= contradiction.least_cosine(SAME_SUBJECT)]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
         similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
         contradicts, later = [], []

@@ -1,0 +1,110 @@
+"""A change written with a change verb ("relocated", "rewritten in", "renamed to", "took over as",
+"switched ... to", "migrated", "replaced ... with", "ported", "swapped") said of the older memory's
+subject contradicts it even when their vectors are far apart (cosine from
+``contradiction.CHANGED_SUBJECT``): ``remember`` returns it, recall marks the older outdated by the
+newer, and consolidation keeps the pair for review. A change of another subject, a restatement, or
+a change said only with "now" beside another subject does not (new-user trial 54 #2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.consolidate import consolidate
+from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts
+from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.store import Store
+
+CHANGES = [  # (older, newer, a question about the older's subject)
+    ("The mobile app uses React Native.", "The mobile app was rewritten in Flutter.",
+     "What framework does the mobile app use?"),
+    ("Ana is the CTO.", "Bruno took over as CTO from Ana.", "Who is the CTO?"),
+    ("Payments go through Stripe.", "We switched payment processing to Adyen.", "Which payment provider do we use?"),
+    ("The office is in Lisbon.", "We relocated the office to Porto.", "Where is the office?"),
+    ("The main branch is called master.", "The default branch was renamed to main.", "What is the main branch called?"),
+    ("Our database is MySQL.", "We migrated the database to Postgres.", "Which database do we run?"),
+    ("The API gateway is Kong.", "We swapped Kong for Traefik.", "Which API gateway do we run?"),
+    ("The CLI is written in Python.", "The CLI was ported to Rust.", "What language is the CLI written in?"),
+    ("Error tracking is done with Sentry.", "Sentry was replaced by Rollbar for error tracking.",
+     "What do we use for error tracking?"),
+    ("Builds run on CircleCI.", "Builds were migrated to Buildkite.", "Where do builds run?"),
+]
+
+NOT_CHANGES = [  # (older, newer): another subject changed, a restatement, a change of the same value
+    ("Payments go through Stripe.", "We switched the CI to GitHub Actions."),
+    ("The office is in Lisbon.", "We moved the meeting to Tuesday."),
+    ("The standup is at 9:15.", "We moved the meeting to Tuesday."),
+    ("The office is in Lisbon.", "Our office is located in Lisbon."),
+    ("The mobile app uses React Native.", "The web app was rewritten in Svelte."),
+    ("Ana is the CTO.", "Bruno took over as CFO."),
+    ("The main branch is called master.", "The docs repo was renamed to handbook."),
+    ("The office is in Lisbon.", "We relocated the server racks to Frankfurt."),
+    ("The blog runs on WordPress.", "We migrated the wiki to Notion."),
+    ("We use Jira for tickets.", "We replaced the coffee machine."),
+    ("The mobile app uses React Native.", "The mobile app was rewritten in React Native."),
+    ("Payments go through Stripe.", "We switched payment processing to Stripe."),
+    ("Our database is MySQL.", "We migrated the cache to Redis."),
+    ("The staging database is refreshed every Sunday.", "We migrated the database to Postgres."),
+    ("The newsletter goes out on Mondays.", "The standup moved to Thursdays."),
+    ("We host the webshop on Heroku.", "We moved the blog to Netlify."),
+    ("The UI uses React.", "The API now uses gRPC."),
+    ("Alerts go to PagerDuty.", "Logs now go to Loki."),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "_"), CHANGES)
+def test_a_change_verb_on_the_older_subject_contradicts_it_far_under_the_usual_gates(old, new, _):
+    assert contradicts(old, new, CHANGED_SUBJECT, SAME_SUBJECT) is not None
+    assert contradicts(old, new, CHANGED_SUBJECT - 0.01, SAME_SUBJECT) is None
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_CHANGES)
+def test_a_change_of_another_subject_or_a_restatement_contradicts_nothing_under_the_strong_gate(old, new):
+    assert contradicts(old, new, STRONG_SUBJECT - 0.01, SAME_SUBJECT) is None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Melanie: Hey Caroline! Good to see you! I'm swamped with the kids and work. What's up with you?",
+     "Caroline: Thanks, Mel. Finding self-acceptance was a long process, but now I'm ready to offer help."),
+    ("Zoë's birthday is 9 April (born 2016). She has asked for a climbing-gym party this time.",
+     "From this autumn Zoë's swimming group meets on Saturdays at 09:00 instead of Wednesday evenings."),
+])
+def test_now_or_instead_or_a_long_text_needs_the_strong_gate(old, new):
+    """Only a change verb in a short statement lowers the gate: "now" beside a speaker's name, or
+    "instead" beside a possessive the older shares, is no evidence of its subject changing."""
+    assert contradicts(old, new, STRONG_SUBJECT - 0.01, SAME_SUBJECT) is None
+
+
+FILLER = [
+    "The design review covered the onboarding flow and the colour of the primary buttons.",
+    "The staging database is refreshed from a production snapshot every Sunday.",
+    "Expense reports are due by the fifth working day of each month.",
+]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("old", "new", "question"), CHANGES[:6])
+def test_remember_recall_and_review_see_a_change_written_with_a_change_verb(real_store: Store, old, new, question):
+    older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-10-01T09:00:00Z").id
+    for content in FILLER:
+        real_store.remember(tenant="t", scope="p", content=content, observed_at="2026-10-02T09:00:00Z")
+    newer = real_store.remember(tenant="t", scope="p", content=new, observed_at="2026-11-01T09:00:00Z")
+    assert older in dict(newer.contradicts)
+    hits = real_store.recall(tenant="t", query=question, scopes=["p"]).hits
+    ids = [h.memory.id for h in hits]
+    assert ids.index(newer.id) < ids.index(older)
+    assert {h.memory.id: h.outdated_by for h in hits}[older] == newer.id
+    consolidate(real_store)
+    assert [(o, n) for o, n, _ in real_store.review("t", ["p"]).contradictions] == [(older, newer.id)]
+
+
+@pytest.mark.contract
+def test_a_change_of_another_subject_outdates_nothing(real_store: Store):
+    for content in ["Payments go through Stripe.", "The office is in Lisbon.", *FILLER]:
+        real_store.remember(tenant="t", scope="p", content=content, observed_at="2026-10-01T09:00:00Z")
+    for content in ["We switched the CI to GitHub Actions.", "We moved the meeting to Tuesday."]:
+        assert real_store.remember(tenant="t", scope="p", content=content,
+                                   observed_at="2026-11-01T09:00:00Z").contradicts == ()
+    for question in ["Which payment provider do we use?", "Where is the office?"]:
+        assert all(h.outdated_by is None for h in real_store.recall(tenant="t", query=question, scopes=["p"]).hits)
+    consolidate(real_store)
+    assert real_store.review("t", ["p"]).contradictions == []
