@@ -623,8 +623,7 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
-    brief = max(len(_words(older)), len(_words(newer))) <= 2 * SHORT  # one statement each, not a chat turn
-    said = brief and any(w not in _WHEN_CHANGED for w in changes)  # a verb says what changed: "relocated"
+    said = brief(older) and brief(newer) and any(w not in _WHEN_CHANGED for w in changes)  # "relocated"
     strong = 2 if changing and said and _changes_subject(old, new) else int(
         lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2))  # one thing for another
     if found is not None and not placed and not (reworded and not changing):
@@ -715,6 +714,12 @@ def _reversed(older: str, newer: str) -> str | None:
     if not (_ORDERING & set(between) or ("to" in between and "from" in a[max(0, i - 2):i])):
         return None
     return f"reversed: {' '.join(a[i:j + 1])} → {' '.join(b[i:j + 1])}"
+
+
+def brief(text: str) -> bool:
+    """Whether ``text`` is one short statement (at most ``2 * SHORT`` words), not a chat turn or a
+    note: only there does a change verb lower the cosine gate (``CHANGED_SUBJECT``)."""
+    return len(_words(text)) <= 2 * SHORT
 
 
 @lru_cache(maxsize=1024)
