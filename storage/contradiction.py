@@ -25,6 +25,7 @@ from typing import NamedTuple
 _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
 _EDGE = ".,:'’\"*`…™®~"  # trial 54 #6: "ArgoCD…", "ArgoCD™" were another name than "ArgoCD"
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?(am|pm|a\.m|p\.m)?")
+_HOUR = re.compile(r"(\d{1,2})h(\d{2})?")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}")
 _NUMBER = re.compile(r"v?(\d{1,3}(?:,\d{3})+|\d+)((?:\.\d+)*)(%?)([a-z]{0,3})")
 _DIGIT = re.compile(r"\d")
@@ -32,6 +33,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 _MERIDIEM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm"}
 _ABBREVIATIONS = frozenset({"dr.", "mr.", "mrs.", "ms.", "st.", "e.g.", "i.e.", "vs.", "etc.", "approx."})
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Days in the other languages whose words the test reads (French, German, Spanish), as English's.
+_DAY_WORDS = dict(zip("""lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag
+samstag sonntag lunes martes miércoles jueves viernes sábado domingo""".split(), DAYS * 3))
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")
 # Opposite states: a word of a group in each text, a different one.
@@ -160,6 +164,9 @@ watched mentioned helped contacted invited interviewed hired trained mentored sa
 def _clock(token: str, meridiem: str | None) -> str | None:
     """``token`` as a time "HH:MM" (``meridiem`` "am"/"pm" from the next word), else None."""
     match = _CLOCK.fullmatch(token)
+    hour = _HOUR.fullmatch(token)  # French "14h", "9h30"
+    if hour is not None and int(hour[1]) <= 23 and int(hour[2] or 0) <= 59:
+        return f"{int(hour[1]):02d}:{hour[2] or '00'}"
     if match is None:
         return None
     hours, minutes, suffix = int(match[1]), match[2], _MERIDIEM.get(match[3] or "") or meridiem
@@ -208,7 +215,7 @@ def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[s
 def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | None:
     """A day, month or name (a capitalised word not opening a sentence, but "I", "I'm", "I'd"; a short
     all-capitals word, a single letter too)."""
-    bare = lower.rstrip("s")
+    bare = _DAY_WORDS.get(lower) or _DAY_WORDS.get(lower.rstrip("s")) or lower.rstrip("s")
     if bare in DAYS:
         return "day", bare, None
     if lower in MONTHS and raw[0].isupper():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memvault.storage.consolidate import consolidate
-from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts
+from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement
 from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.store import Store
 
@@ -126,3 +126,18 @@ def test_a_change_among_many_memories_worded_alike_is_found_at_write_and_by_cons
     assert None not in reported
     consolidate(real_store)
     assert {(o, n) for o, n, _ in real_store.review("t", ["p"]).contradictions} >= set(reported)
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("La réunion de planification a lieu le jeudi à 14h.", "La réunion de planification a lieu le mardi à 10h.",
+     "different day: thursday → tuesday"),
+    ("Die Abrechnung läuft am Sonntag um 02:00.", "Die Abrechnung läuft am Samstag um 02:00.",
+     "different day: sunday → saturday"),
+    ("La reunión es los lunes a las 9:00.", "La reunión es los martes a las 9:00.", "different day: monday → tuesday"),
+    ("Le standup est à 9h15.", "Le standup est à 10h30.", "different time: 09:15 → 10:30"),
+    ("La réunion a lieu le jeudi à 14h.", "La réunion a lieu le jeudi à 14h00.", None),
+    ("The review is on Thursday at 14:00.", "La revue est le jeudi à 14h.", None),
+])
+def test_french_german_and_spanish_days_and_french_hours_are_values(old, new, reason):
+    """Trial 27 #2: "le jeudi à 14h" → "le mardi à 10h" was missed, "Sonntag" → "Samstag" read as a name."""
+    assert disagreement(old, new) == reason
