@@ -750,7 +750,8 @@ def _parallel(older: str, newer: str) -> bool:
 
 def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: list[str]) -> bool:
     """Two numbered subjects, not a change of one: the number or identifier right after both texts'
-    first words (a label: "Service 28", "On floor 4", "Host web-01"; not "The review is on 14 March")
+    first words (a label: "Service 28", "On floor 4", "Host web-01", "Worker pool A"; not "The review
+    is on 14 March")
     differs, and each text gives the label a value of its own after it, equal or not ("... port 9028"
     / "... 9029", "... 12 chairs" / "... 12 chairs", "... rack 3" / "... rack 1"). A number changed
     with no value after it ("Postgres 15" → "Postgres 16 is used") stays a change. ``*_words``: each
@@ -763,7 +764,8 @@ def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: lis
         lead = next((i for i, word in enumerate(words) if word not in STOP), len(words))  # "The", "On"
         if words[lead:lead + at + 1] != [t.shown for t in side[:at + 1]]:
             return False
-    label = a[at].kind == b[at].kind and a[at].kind in ("number", "ident") and a[at].key != b[at].key
+    label = a[at].kind == b[at].kind and a[at].key != b[at].key and (
+        a[at].kind in ("number", "ident") or a[at].kind == "name" and len(a[at].key) == len(b[at].key) == 1)
     valued = all(any(t.kind != "word" for t in side[at + 1:]) for side in (a, b))
     return label and a[at].clause == b[at].clause == 0 and valued
 

@@ -141,3 +141,14 @@ def test_a_change_among_many_memories_worded_alike_is_found_at_write_and_by_cons
 def test_french_german_and_spanish_days_and_french_hours_are_values(old, new, reason):
     """Trial 27 #2: "le jeudi à 14h" → "le mardi à 10h" was missed, "Sonntag" → "Samstag" read as a name."""
     assert disagreement(old, new) == reason
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("Worker pool A runs 4 replicas.", "Worker pool B runs 6 replicas.", None),
+    ("Pool A runs 4 replicas.", "Pool B runs 4 replicas.", None),
+    ("Worker pool A runs 4 replicas.", "Worker pool A runs 6 replicas.", "different number: 4 → 6"),
+    ("Plan A is the default.", "Plan B is the default.", "different name: a → b"),
+])
+def test_a_one_letter_label_leading_each_text_with_a_value_after_it_names_two_subjects(old, new, reason):
+    """Trial 27 #2: "Worker pool A runs 4 replicas" / "Worker pool B runs 6 replicas" was a changed name."""
+    assert disagreement(old, new) == reason
