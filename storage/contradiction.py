@@ -599,8 +599,8 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     """(why ``newer`` contradicts ``older``, how strong the evidence is: 0, 1 or 2) or None (see
     ``disagreement``). Strong (1): the one difference of two texts otherwise alike, or change words
     beside one value replaced by one other ("Alerts go to PagerDuty" → "Alerts now go to Opsgenie").
-    Stronger (2): change words said of a word of the older's subject ("The office is in Lisbon" →
-    "We relocated the office to Porto"; ``_changes_subject``)."""
+    Stronger (2): a change verb, in two brief texts (``brief``), said of the older's subject ("The
+    office is in Lisbon" → "We relocated the office to Porto"; ``_changes_subject``)."""
     flipped = _reversed(older, newer)
     if flipped is not None:
         return flipped, 1
