@@ -5,10 +5,10 @@ memories about different things; the agentic set's facts that change are among t
 Usage: python bench/contradiction_alarms.py ../shared/eval/agentic [../shared/eval/locomo] [--show N]
 
 Each conversation's memories of the kinds consolidation compares (all of a set whose memories
-have no kind) are embedded with the packaged model; every pair at cosine >= 0.4 is judged
-(``contradiction.contradicts``, older by ``observed_at``) and counted by band: under
-``STRONG_SUBJECT``, from it to ``ranking.SAME_SUBJECT``, above. ``--show`` prints N flagged pairs
-of each band.
+have no kind) are embedded with the packaged model; every pair at cosine >= 0.3 (or the lowest
+gate, ``contradiction.least_cosine``, when lower) is judged (``contradiction.contradicts``, older by
+``observed_at``) and counted by band: under ``STRONG_SUBJECT`` (change words on the older's subject
+only), from it to ``ranking.SAME_SUBJECT``, above. ``--show`` prints N flagged pairs of each band.
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ import sys
 from pathlib import Path
 
 from locomo_data import load
-from memvault.storage.contradiction import STRONG_SUBJECT, contradicts
+from memvault.storage.contradiction import STRONG_SUBJECT, contradicts, least_cosine
 from memvault.storage.embeddings import Embedder
 from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.strength import REVIEWED_KINDS
 
-FLOOR = 0.4
 
 
 def main() -> None:
@@ -35,7 +34,7 @@ def main() -> None:
     out = sys.stdout.write
     for folder in args.folders:
         turns, _ = load(folder)
-        bands = {"strong band": [0, 0, []], "gate and above": [0, 0, []]}  # pairs, flagged, shown
+        bands = {"changed band": [0, 0, []], "strong band": [0, 0, []], "gate and above": [0, 0, []]}
         for conversation in turns.values():
             kept = [t for t in conversation if t.kind is None or t.kind in REVIEWED_KINDS]
             kept.sort(key=lambda t: t.observed_at)
@@ -46,9 +45,10 @@ def main() -> None:
             for i in range(len(kept)):
                 for j in range(i + 1, len(kept)):
                     cosine = float(cosines[i, j])
-                    if cosine < STRONG_SUBJECT:
+                    if cosine < min(0.3, least_cosine(SAME_SUBJECT)):
                         continue
-                    band = bands["gate and above" if cosine >= SAME_SUBJECT else "strong band"]
+                    band = bands["gate and above" if cosine >= SAME_SUBJECT else
+                                 "strong band" if cosine >= STRONG_SUBJECT else "changed band"]
                     band[0] += 1
                     reason = contradicts(kept[i].content, kept[j].content, cosine, SAME_SUBJECT)
                     if reason is not None:

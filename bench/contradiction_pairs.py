@@ -25,7 +25,7 @@ import sys
 from contradiction_pairs_c import PAIRS_C
 from contradiction_pairs_d import PAIRS_D
 from contradiction_pairs_e import PAIRS_E
-from memvault.storage.contradiction import STRONG_SUBJECT, contradicts, disagreement
+from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement
 from memvault.storage.embeddings import Embedder
 from memvault.storage.ranking import SAME_SUBJECT
 
@@ -318,7 +318,7 @@ def main() -> None:
         both = [contradicts(older, newer, c, SAME_SUBJECT) is not None
                 for (older, newer, _, _), c in zip(pairs, cosine)]
         out(f"half {name}: {sum(truth)} contradicting, {len(truth) - sum(truth)} not\n")
-        for label, flagged in (("word test alone", words), (f"end to end (cosine >= {SAME_SUBJECT}, strong {STRONG_SUBJECT})", both)):
+        for label, flagged in (("word test alone", words), (f"end to end (cosine >= {SAME_SUBJECT}, strong {STRONG_SUBJECT}, changed {CHANGED_SUBJECT})", both)):
             precision, recall = precision_recall(flagged, truth)
             out(f"  {label:<30} precision {precision:.3f}  recall {recall:.3f}\n")
             if args.show:

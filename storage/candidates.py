@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import successors
 from .backend import Found, Reader, Search
+from .contradiction import brief
 from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
@@ -291,6 +292,20 @@ def gather(
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
                       next(iter(listed), None), said, untimed, fits, worded, unheard)
+
+
+def worded_near(tx: Reader, filters: Filters, text: str, vector: np.ndarray | int, k: int,
+                near: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """``near`` (``(seq, cosine)`` nearest ``vector``) and the ``k`` best keyword matches of a brief
+    ``text`` (``contradiction.brief``) not among them, with their cosine: a change's older memory
+    beyond the nearest in meaning, among many worded alike ("The config key limit_17 is set to
+    40") or worded apart ("We switched payment processing to Adyen")."""
+    if not brief(text):
+        return near
+    seen = {seq for seq, _ in near}
+    more = [seq for seq, _, _ in tx.search(Search(filters, k=k, words=query_chunks(text))).keyword if seq not in seen]
+    cosines = tx.search(Search(filters, vector=vector, seqs=more)).similarity if more else {}
+    return near + [(seq, cosines[seq]) for seq in more if seq in cosines]
 
 
 def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str, ...]:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
-from .contradiction import STRONG_SUBJECT, contradicts, disagreement
+from .candidates import worded_near
+from .contradiction import contradicts, disagreement, least_cosine
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
 from .literal import literal_tokens
@@ -247,9 +248,10 @@ def scan(
     store: Store, tenant: str, now: int, report: Report, stop: Callable[[], bool] = lambda: False
 ) -> None:
     """Compare ``tenant``'s current memories of ``STATE_KINDS`` written since the last scan (the
-    mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope and kinds;
-    a pair at cosine >= ``ranking.SAME_SUBJECT`` (or ``contradiction.STRONG_SUBJECT`` for strong
-    evidence) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
+    mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope and kinds,
+    and, for a brief one, its best keyword matches (``candidates.worded_near``);
+    a pair at cosine >= ``ranking.SAME_SUBJECT`` (or lower for strong evidence:
+    ``contradiction.least_cosine``) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
     longer both current, or whose older was confirmed since (``strength.upheld``), are dropped. A memory whose vector is pending is kept aside (up to
     ``PENDING_KEPT``; past that the mark stops before it) and compared by a later scan once it has
     one. ``SCAN_BATCH`` memories a step, the state saved after each (ids and seqs only, never text)."""
@@ -346,8 +348,9 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
     if memory.content is None or memory.vector_pending:
         return set()
     filters = Filters(tenant=memory.tenant, scopes=[memory.scope], now=now, kinds=STATE_KINDS)
-    near = {s: cosine for s, cosine in tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector
-            if s != seq and cosine >= min(SAME_SUBJECT, STRONG_SUBJECT)}
+    found = worded_near(tx, filters, memory.content, seq, NEIGHBOURS + 1,
+                        tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector)
+    near = {s: cosine for s, cosine in found if s != seq and cosine >= least_cosine(SAME_SUBJECT)}
     out = set()
     for other_seq, other in tx.memories(memory.tenant, seqs=list(near)).items():
         older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))

@@ -402,18 +402,21 @@ class Store:
         self, tx: Reader, tenant: str, scope: str, vector: np.ndarray, text: str, observed: int, kind: str
     ) -> tuple[list[str], list[tuple[str, str]], list[str]]:
         """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``;
-        (id, reason) of those among the ``SUBJECT_COUNT`` nearest ≥ ``ranking.SAME_SUBJECT``
+        (id, reason) of those among the ``SUBJECT_COUNT`` nearest and best keyword matches
+        (``candidates.worded_near``) ≥ ``ranking.SAME_SUBJECT``
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
         the one observed earlier as the older), and the ids of those observed after it; all of a
         kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         from . import contradiction
-        from .contradiction import STRONG_SUBJECT
+        from .candidates import worded_near
         from .ranking import SAME_SUBJECT
         from .strength import REVIEWED_KINDS
 
         filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
-        near = [(seq, similarity) for seq, similarity in found if similarity >= min(SAME_SUBJECT, STRONG_SUBJECT)]
+        if kind in REVIEWED_KINDS:
+            found = worded_near(tx, filters, text, vector, SUBJECT_COUNT, found)
+        near = [(seq, similarity) for seq, similarity in found if similarity >= contradiction.least_cosine(SAME_SUBJECT)]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
         similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
         contradicts, later = [], []

@@ -8,7 +8,7 @@ import pytest
 
 from memvault.storage import ranking
 from memvault.storage.candidates import Candidates
-from memvault.storage.contradiction import STRONG_SUBJECT, contradicts, least_cosine
+from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, least_cosine
 from memvault.storage.records import Memory
 
 TEXTS = {1: "The release manager is Jonas Berg.", 2: "The release manager is Priya Nair.",
@@ -26,16 +26,22 @@ def memory(seq: int) -> Memory:
 
 
 def test_the_gate_is_the_lowest_cosine_contradicts_accepts():
-    pair = (TEXTS[1], TEXTS[2])  # strong evidence: a name swapped in the same slot
-    assert GATE == min(ranking.SAME_SUBJECT, STRONG_SUBJECT)
+    pair = ("The office is in Lisbon.", "We relocated the office to Porto.")  # a change verb on its subject
+    assert GATE == min(ranking.SAME_SUBJECT, STRONG_SUBJECT, CHANGED_SUBJECT)
     assert contradicts(*pair, GATE, ranking.SAME_SUBJECT) is not None
     assert contradicts(*pair, GATE - 0.001, ranking.SAME_SUBJECT) is None
 
 
+def test_strong_evidence_without_change_words_needs_the_strong_gate():
+    pair = (TEXTS[1], TEXTS[2])  # strong evidence: a name swapped in the same slot
+    assert contradicts(*pair, STRONG_SUBJECT, ranking.SAME_SUBJECT) is not None
+    assert contradicts(*pair, STRONG_SUBJECT - 0.001, ranking.SAME_SUBJECT) is None
+
+
 @pytest.mark.parametrize("newest, next_newest, outdated_by", [
     (0.9, 0.9, "m3"),  # both over the gate: the newest contradicting one
-    (GATE - 0.001, 0.9, "m2"),  # the newest under it is passed over
-    (GATE, 0.2, "m3"),  # at the gate: outdates (strong evidence)
+    (STRONG_SUBJECT - 0.001, 0.9, "m2"),  # the newest under it is passed over
+    (STRONG_SUBJECT, 0.2, "m3"),  # at the gate: outdates (strong evidence)
     (0.3, 0.2, None),  # both under: nothing outdated
 ])
 def test_the_newest_later_memory_at_or_over_the_gate_outdates(newest, next_newest, outdated_by):
