@@ -54,10 +54,13 @@ CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "any
 _CONTRASTS = {"instead": "of", "rather": "than"}
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
                   ("taken", "over"), ("handed", "over"))
-_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES)
+# Phrases dating a change when they open the text ("As of this week the lead is Priya"); later in it they
+# date a state ("three refills left as of March").
+OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective", "from"))
+_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES)
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
-                           "these days"})
+                           "these days", "as of", "starting from", "effective from"})
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
 STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
 with and or but as it its this that these those there here we our us i my me you your he she his her they their
@@ -382,7 +385,8 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     phrases: set[int] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
-            found = [p for p in CHANGE_PHRASES if tuple(lowered[i:i + len(p)]) == p]
+            found = [p for p in CHANGE_PHRASES + (OPENING_CHANGE_PHRASES if i == 0 else ())
+                     if tuple(lowered[i:i + len(p)]) == p]
             changes += [" ".join(p) for p in found]
             phrases.update(range(i, i + max((len(p) for p in found), default=0)))
         contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word]

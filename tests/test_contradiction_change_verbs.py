@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memvault.storage.consolidate import consolidate
-from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement
+from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement, judge
 from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.store import Store
 
@@ -152,3 +152,25 @@ def test_french_german_and_spanish_days_and_french_hours_are_values(old, new, re
 def test_a_one_letter_label_leading_each_text_with_a_value_after_it_names_two_subjects(old, new, reason):
     """Trial 27 #2: "Worker pool A runs 4 replicas" / "Worker pool B runs 6 replicas" was a changed name."""
     assert disagreement(old, new) == reason
+
+
+@pytest.mark.parametrize("newer", [
+    "As of this week the payments team lead is Priya Nair.",
+    "As of today, the payments team lead is Priya Nair.",
+    "As of yesterday the payments team lead is Priya.",
+])
+def test_a_text_opening_with_as_of_dates_a_change_and_outdates_the_older(newer: str) -> None:
+    """The generated timeline of bench/eval_change.py: "As of this week X is Y" after "X is Z" was the
+    one stale-first answer left (cosine 0.54, under the 0.6 gate, with no change word)."""
+    judged = judge("The payments team lead is Jonas Berg.", newer)
+    assert judged is not None and judged[1], judged
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The payments team lead is Jonas Berg.", "As of this week the payments team lead is still Jonas Berg."),
+    ("Zoë takes the inhaler before sports.", "Three refills of the inhaler are left as of March."),
+    ("The payments team lead is Jonas Berg.", "The payments team had 5 people as of 2024."),
+])
+def test_as_of_later_in_a_text_dates_a_state_not_a_change(older: str, newer: str) -> None:
+    judged = judge(older, newer)
+    assert judged is None or not judged[1], judged
