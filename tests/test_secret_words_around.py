@@ -2,9 +2,9 @@
 more languages between the word and its verb ("heslo k serveru je X", "пароль до бази є X"), a word for
 password with a possessive suffix ("kata sandinya X", "salasanani on X"), the everyday abbreviations of the
 word ("le mdp du NAS c'est X", "la contra del wifi es X"), a password with no word naming it before "to log
-in" ("Use X to log into Grafana"), and a key sent in labelled parts ("part 1: ghp_... part 2: ..."). Each
-is refused by ``remember`` and redacted from a captured turn by the same check; prose about passwords and
-words that only look alike are stored."""
+in" ("Use X to log into Grafana", "Nutze X zum Einloggen"), a key sent in labelled parts ("part 1: ghp_...
+part 2: ..."), and formats docs/limits.md listed as stored. Each is refused by ``remember`` and redacted from a
+captured turn by the same check; prose about passwords and words that only look alike are stored."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ REFUSED = [
     f"gebruikersnaam admin en ww: {PW}", f"pswd: {PW}", f"the pword is {PW}",
     # no word for it: a password's shape before "to log in"
     f"Use {PW} to log into the Grafana admin account", f'use "{PW}" to sign in as admin',
-    f"Enter {PW} when logging in to the router", f"use Tr0ub4dor&3x to unlock the laptop",
+    f"Enter {PW} when logging in to the router", "use Tr0ub4dor&3x to unlock the laptop",
+    f"utilise {PW} pour te connecter au NAS", f"Nutze {PW} zum Einloggen", f"usa {PW} para iniciar sesión",
+    f"usa {PW} per accedere al server", f"digite {PW} para entrar", f"gebruik {PW} om in te loggen",
 ]
 
 
@@ -65,7 +67,8 @@ def test_a_key_sent_in_labelled_parts_is_refused_and_each_part_redacted(text: st
     "Use the staging VPN to log into Grafana", "Use OAuth2 to sign in", "use SAML2.0 to log in",
     "Use GoogleSSO2 to sign in", "use OktaProd2024 to sign in", "Use Python311 to log in via the script",
     "Released v1.2.3 part 2: build 4501 follows", "Chapter 3 part 2: section 4b1 and section 5a2",
-    "a jelszó legalább 12 karakter", "salasanani on vaihdettu eilen",
+    "a jelszó legalább 12 karakter", "salasanani on vaihdettu eilen", "utilise le VPN pour te connecter",
+    "usa Python3 para entrar", "nutze OAuth2 zum Anmelden", "usa GoogleSSO2 per accedere",
 ])
 def test_prose_about_passwords_and_look_alike_words_are_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
