@@ -20,6 +20,8 @@ written as an identifier (issue 25 §1.8).
   column's place), and a literal shaped like a password in a row of a users', accounts' or credentials'
   table inserted without a column list;
 - a user's name and a value shaped like a password: ``admin:X``, ``root / X works``;
+- the default of an environment variable named for a credential: ``os.environ.get("DB_PASSWORD", "X")``,
+  ``process.env.API_KEY || "X"``, ``${DB_PASSWORD:-X}``;
 - calls: ``DriverManager.getConnection(url, "sa", "X")`` and the positional connects of PHP and Python's
   MySQL drivers, ``ConvertTo-SecureString "X" -AsPlainText``, setters and builders ``setPassword("X")``,
   ``set_password("X")``, ``withApiKey("X")``, ``.password("X")`` (a literal, not a variable);
@@ -196,6 +198,21 @@ def _calls() -> str:
             r"[\"'`](?P<code_nm_keyedv>[^\"'`\n]{4,200})[\"'`])")
 
 
+def _env_defaults() -> str:
+    """A literal default of a lookup of an environment variable whose name ends in a credential's word (perhaps
+    numbered; not ``TOKEN_TTL``): ``os.environ.get("DBPW", "X")``, ``os.getenv``, ``... or "X"``, django-environ's
+    ``env("SECRET_KEY", default="X")``, Ruby's ``ENV.fetch("API_TOKEN", "X")`` and ``ENV["DB_PASS"] || "X"``, PHP's
+    ``getenv('DB_PASS') ?: 'X'``, Node's ``process.env.DB_PASSWORD || "X"`` (``??``), a shell's ``${DB_PASSWORD:-X}``
+    and Spring's ``${db.password:X}``."""
+    word = r"(?i:pass(?:word|wd|phrase)?|pwd?|secret|token|key|auth|creds?|credentials)(?:[_.-]?\d{1,3})?"
+    name = r"[\w.-]{0,40}?" + word
+    lookup = (r"(?:\b(?:environ\.get|getenv|env|ENV\.fetch|ENV)[ \t]*[(\[][ \t]*[\"']" + name + r"[\"'][ \t]*"
+              r"|\bprocess\.env\.[\w$]{0,40}?" + word + ")"
+              r"(?:,[ \t]*(?:default[ \t]*=[ \t]*)?|[)\]]?[ \t]*(?:\|\||\?\?|\?:|\bor\b)[ \t]*)"
+              r"[\"'`](?P<code_nm_envv>[^\"'`\n]{4,200})[\"'`]")
+    return f"{lookup}|\\$\\{{{name}:-?(?P<code_nm_env_shellv>[^\\s{{}}\"'`$]{{4,200}})\\}}"
+
+
 def _names() -> str:
     """Only the spellings the prose grammar (``secret_named.said``) misses: "password:" is its, and a value
     both found costs a redaction twice the work."""
@@ -225,8 +242,9 @@ def _names() -> str:
             r"[\"'`]?(?P<code_nm_namev>" f"{_VALUE})")
 
 
-# A generated key's run after a name for a key: whole (to a quote, white space, "," ";" "}" "]" or the line's end).
-_KEY_RUN = r"[\"'`]?(?P<%s>[A-Za-z0-9+/=_.-]{16,})(?:[\"'`\s,;}\]]|$)"
+# A generated key's run after a name for a key: whole (to a quote, white space, "," ";" "}" "]" or the line's end),
+# perhaps after Laravel's "base64:" (``APP_KEY=base64:...``).
+_KEY_RUN = r"[\"'`]?(?:base64:)?(?P<%s>[A-Za-z0-9+/=_.-]{16,})(?:[\"'`\s,;}\]]|$)"
 
 
 def _keys() -> str:
@@ -267,7 +285,7 @@ def _one_letter() -> str:
 def code_sources() -> list[str]:
     """The RE2 sources of this module's patterns (each its own; ``secret_named.named_sources`` adds them)."""
     return [_sql(), _settings(), _flags(), _stdin(), _stores(), _inserts(), _pairs(), _dsn(), _calls(), _names(),
-            _one_letter(), _procedures(), _procedure_old(), _echoed_file(), _keys(), _logins()]
+            _env_defaults(), _one_letter(), _procedures(), _procedure_old(), _echoed_file(), _keys(), _logins()]
 
 
 _UNFLAGGED = re.compile(r"--?no-", re.IGNORECASE)  # "--no-password": a switch, not a value's flag

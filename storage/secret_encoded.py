@@ -1,6 +1,6 @@
 """Credentials written encoded: a run of base64 or hex after a word naming the encoding ("the key base64 is
-QUtJQ...", "db password hex 6875..."), piped to ``base64 -d`` or given to ``atob()``, or a Kubernetes Secret's
-data value, decoded and read again (issue 25 §1.8). A key of a known format decoded is
+QUtJQ...", "db password hex 6875..."), piped to ``base64 -d`` or given to ``atob()`` or another decoding call,
+or a Kubernetes Secret's data value, decoded and read again (issue 25 §1.8). A key of a known format decoded is
 that key; a value decoded after a word for a credential ("password", "token") is read as written after it.
 """
 
@@ -17,12 +17,15 @@ from .secret_re2 import compile_linear
 
 # Where a run of an encoding follows its name on the line, within 40 characters: the run whole (base64, base64url
 # or hex; 16 characters or more, a key of 12 bytes or more). Also where code says the run is base64 around it: piped
-# to ``base64 -d`` / ``--decode`` (coreutils) or ``-D`` (macOS), given to JavaScript's ``atob("...")``.
+# to ``base64 -d`` / ``--decode`` (coreutils) or ``-D`` (macOS), given to JavaScript's ``atob("...")`` or
+# ``Buffer.from("...", "base64")``, Python's ``b64decode("...")``, .NET's ``Convert.FromBase64String("...")`` or Java's
+# ``Base64.getDecoder().decode("...")``.
 _RUN = r"([A-Za-z0-9+/_-]{16,}={0,2})"
 _SOURCE = (r"(?i)(?:^|[^a-z])(?:base-?(?:64|32)|b64|hex(?:adecimal)?)\b[^\n]{0,40}?"
            f"(?:^|[^A-Za-z0-9+/=_-]){_RUN}(?:[^A-Za-z0-9+/=_-]|$)"
            f"|(?:^|[^A-Za-z0-9+/=_-]){_RUN}[\"']?[ \\t]*\\|[ \\t]*base64[ \\t]+(?:-[a-z]*d[a-z]*|--decode|(?-i:-D))\\b"
-           f"|\\batob[ \\t]*\\([ \\t]*[\"'`]{_RUN}[\"'`]")
+           f"|\\b(?:atob|b64decode|FromBase64String|getDecoder\\(\\)\\.decode)[ \\t]*\\([ \\t]*b?[\"'`]{_RUN}[\"'`]"
+           f"|\\bBuffer\\.from[ \\t]*\\([ \\t]*[\"'`]{_RUN}[\"'`][ \\t]*,[ \\t]*[\"'`]base64")
 # A Kubernetes Secret (kubernetes.io/docs/concepts/configuration/secret: its ``data`` values are base64, whatever
 # their keys' names), in YAML or JSON; in one, each indented ``key: <base64>`` line's value is decoded.
 _SECRET_KIND = (r"(?:^|[\s{,])[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret[\"']?[ \t]*(?:,|$)")

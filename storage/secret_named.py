@@ -235,8 +235,8 @@ class NamedCredentialDetector(Detector):
             return
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            paired = name.startswith(("cmd", "auth", "login", "spaced_login", "wifi", "glued", "asked",
-                                      "pair_and"))  # a password by where it stands
+            paired = name.startswith(("cmd", "auth", "login", "spaced_login", "spaced_use", "wifi", "glued",
+                                      "asked", "pair_and"))  # a password by where it stands
             kind = "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
 
@@ -410,7 +410,17 @@ def named_sources() -> list[str]:
         f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
         # "log in as admin with X", "sign in as root using X"
         f"|{AFTER}(?:log[ -]?in|logon|sign[ -]?in)[ \\t]+as[ \\t]+[^\\s\"']+[ \\t]+(?:with|using)"
-        f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})",
+        f"[ \\t]+{_QUOTE}?(?P<spaced_as>{_VALUE})"
+        # "use X to log into the admin account", "enter X to sign in", "use X to unlock it"; "utilise X pour te
+        # connecter", "nutze X zum Einloggen", "usa X para iniciar sesión", "usa X per accedere", "gebruik X om in
+        # te loggen"
+        f"|{AFTER}(?:use|enter|utilise[zr]?|entrez|saisissez|nutze|verwende|benutze|usa|usar|introduce|ingresa"
+        f"|utilizza|inserisci|digite|gebruik)[ \\t]+{_QUOTE}?(?P<spaced_use>{_VALUE}){_QUOTE}?[ \\t]+"
+        r"(?:(?:to|for|when)[ \t]+(?:log(?:ging)?[ -]?(?:in|on)|sign(?:ing)?[ -]?(?:in|on)|login|authenticat|unlock)"
+        r"|pour[ \t]+(?:(?:te|vous|se)[ \t]+connecter|la[ \t]+connexion|d[ée]verrouiller)"
+        r"|(?:zum|um)[ \t]+(?:einloggen|anmelden|entsperren|(?:dich|sich)[ \t]+(?:anzumelden|einzuloggen))"
+        r"|para[ \t]+(?:iniciar[ \t]+sesi[oó]n|entrar|acceder|acessar|desbloquear|fazer[ \t]+login)"
+        r"|per[ \t]+(?:accedere|entrare|sbloccare)|om[ \t]+(?:in[ \t]+te[ \t]+loggen|aan[ \t]+te[ \t]+melden))",
         # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
         f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=]|[ \\t]+)"

@@ -31,6 +31,11 @@ def bip39_words() -> frozenset[str]:
 
 
 _SPACED = re.compile(r"[A-Za-z]+(?:[ \t]+[A-Za-z]+)*")  # words parted by spaces on one line
+# A seed phrase's lengths (BIP39: 128 to 256 bits of entropy, a word for each 11 bits with the checksum's).
+SEED_LENGTHS = frozenset({12, 15, 18, 21, 24})
+_ITEM_BREAK = re.compile(r"\n|\d[.):]")  # what parts a list's items: a line break or an item's number
+_ITEM_START = re.compile(r"(?:^|\n|\d[.):])[ \t]*$")
+_LINE_END = re.compile(r"[ \t\r]*(?:\n|$)")
 # What names a seed phrase: BIP39's "mnemonic", wallets' "seed phrase", "recovery phrase", "backup phrase",
 # "secret phrase", "seed words", "recovery words".
 _LABEL = re.compile(r"(?i)mnemonic|seed|(?:recovery|backup|secret|wallet)[ \t_-]*(?:phrase|words|key)")
@@ -40,7 +45,8 @@ LABEL_REACH = 200  # characters before a seed phrase where its label may be
 class SeedPhraseDetector(Detector):
     """A wallet's seed phrase: ``SEED_WORDS_MIN`` or more words of BIP39's list in a row (``SEED_DISTINCT_MIN``
     of them different), parted by spaces, or
-    after its label by line breaks, commas or a list's numbers ("1. abandon 2. ability ..."). The
+    after its label by line breaks, commas or a list's numbers ("1. abandon 2. ability ..."), or, whatever the label,
+    as many as a seed's words each alone on its line or after its number (:func:`_listed`). The
     pattern finds runs of words of 3 to 8 letters; :meth:`values` keeps the runs of BIP39's words in them."""
 
     secret_type = "wallet seed phrase"
@@ -50,8 +56,8 @@ class SeedPhraseDetector(Detector):
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """Each run of ``SEED_WORDS_MIN`` or more BIP39 words in the match, as written (its separators kept): one
         of words parted by spaces, or by line breaks, commas or numbers after a word naming a seed phrase
-        (``_LABEL``) in the ``LABEL_REACH`` characters before it or on its first line (a list of groceries, one a
-        line, is none)."""
+        (``_LABEL``) in the ``LABEL_REACH`` characters before it or on its first line, or without one the words
+        of a list's items as many as a seed's (:func:`_listed`: a list of 14 groceries, one a line, is none)."""
         run, words = match.group(1), bip39_words()
         labelled: bool | None = None
         first = last = None
@@ -73,11 +79,32 @@ class SeedPhraseDetector(Detector):
                         at, line_end = match.start(1) + first.start(), phrase.find("\n")
                         labelled = bool(_LABEL.search(match.string, max(0, at - LABEL_REACH),
                                                       at + (len(phrase) if line_end < 0 else line_end)))
-                    if not labelled:
+                    listed = None if labelled else _listed(match.string, match.start(1) + first.start(), phrase)
+                    if not labelled and listed is None:
                         count = 0
                         continue
+                    phrase = phrase if listed is None else phrase[listed[0]:listed[1]]
                 yield None, phrase
             count = 0
+
+
+def _listed(text: str, at: int, phrase: str) -> tuple[int, int] | None:
+    """Where in ``phrase`` (at ``at`` of ``text``, BIP39's words) the first of its runs of words written as a list's
+    items starts and ends (each word alone on its line or after an item's number, "1. legal 2. winner ...",
+    ``_ITEM_BREAK``) whose words are as many as a seed phrase's (``SEED_LENGTHS``); else None."""
+    tokens = list(_TOKEN.finditer(phrase))
+    breaks = [bool(_ITEM_BREAK.search(phrase, one.end(), two.start())) for one, two in zip(tokens, tokens[1:])]
+    ends = [*breaks, bool(_LINE_END.match(text, at + len(phrase)))]
+    starts = [bool(_ITEM_START.search(text, max(0, at - 32), at)), *breaks]  # (a bounded look: linear)
+    run: list[Any] = []
+    for token, item in zip([*tokens, None], [*(a and b for a, b in zip(starts, ends)), False]):
+        if item:
+            run.append(token)
+            continue
+        if len(run) in SEED_LENGTHS and len({word.group().lower() for word in run}) >= SEED_DISTINCT_MIN:
+            return run[0].start(), run[-1].end()
+        run = []
+    return None
 
 
 # Words that make a sentence about a password rather than a passphrase: English's function words, the words

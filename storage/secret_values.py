@@ -271,7 +271,8 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
-    a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
+    a ``spaced_use`` one's ("use X to log in") also when it is 8 characters or more and mostly no words (not
+    "GoogleSSO2"), a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
     value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public
@@ -287,8 +288,11 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
         return key_shaped(value)
     if group == "wifi_pair" and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
         return False
-    if group in ("glued", "pair_and"):  # glued to its word, or after "user and": mixed cases and digits, no name
-        return mixed and is_value(value) and not _WORDLIKE.fullmatch(value) and not _CAMEL.fullmatch(value)
+    if group in ("glued", "pair_and", "spaced_use"):  # glued to its word, after "user and" or "use X to log in":
+        # mixed cases and digits, no name (and with no word naming it, 8 characters or more, mostly no words)
+        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group == "spaced_use" and (
+            len(value) < 8 or sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value))
+        return mixed and is_value(value) and not named
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")

@@ -96,13 +96,14 @@ def label(secret_type: str, line: str, value: str | None, at: int | None = None)
 MOST_FOUND = 8
 
 
-# A line break or a tab between two runs of key characters: a key wrapped by a terminal or an
-# email, which reads whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or
-# after a shell's "\\", or the quotes (and a concatenating "+", "." or "&", perhaps a line break) between two
-# string literals holding a key's halves ("ghp_u8jz..." +\n "...hJ0a"), these when both runs hold a digit.
-_WRAP = re.compile(r"(?<=[\w+/=.-]{4})(?:[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t"
-                   r"|[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"'])(?=[\w+/=.-]{4})")
-
+# A line break or a tab between two runs of key characters: a key wrapped by a terminal or an email, which reads
+# whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or after a shell's "\\", the
+# quotes (and a "+", "." or "&", perhaps a line break) between two string literals holding a key's halves ("ghp_u8jz"
+# +\n "...hJ0a"), or a part's label ("ghp_u8jz... part 2: ...hJ0a", "(2/2)"), these when both runs hold a digit.
+_QUOTES = r"[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"']"
+_PART = (r"[,;]?\s+(?:(?i:part|pt\.?|piece|chunk|half)[ \t]*#?\d\d?(?:[ \t]*(?:/|of)[ \t]*\d\d?)?"
+         r"|\(\d\d?[ \t]*(?:/|of)[ \t]*\d\d?\))[ \t]*[:=)-]?\s*")
+_WRAP = re.compile(rf"(?<=[\w+/=.-]{{4}})(?:{_PART}|[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t|{_QUOTES})(?=[\w+/=.-]{{4}})")
 
 _KEY_RUN_END = re.compile(r"[\w+/=.-]*$")
 _KEY_RUN = re.compile(r"[\w+/=.-]*")
@@ -615,9 +616,9 @@ def _value_end(blocks: _KeyBlocks, value: str, end: int) -> int:
 # A line of key characters; "=" only as base64's padding at its end ("NAME=value" is a line of its own).
 _CONTINUATION = re.compile(r"\n([\w+/.-]{8,}={0,2})(?=\n|\Z)")
 # The rest of a key in a string literal concatenated to the one a credential ends, on its line or the next
-# ("token = \"ghp_u8jz...\" +" then "\"...hJ0a\""; ``_WRAP``'s quotes), or on the next line after an indentation
-# or a shell's "\\": its end.
-_LITERAL_REST = re.compile(r"[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"'][\w+/=.-]{4,}")
+# ("token = \"ghp_u8jz...\" +" then "\"...hJ0a\""; ``_WRAP``'s quotes) or after a part's label holding a digit,
+# or on the next line after an indentation or a shell's "\\": its end.
+_LITERAL_REST = re.compile(f"{_QUOTES}[\\w+/=.-]{{4,}}|{_PART}(?=[\\w+/=.-]*\\d)[\\w+/=.-]{{4,}}")
 _INDENTED_REST = re.compile(r"[ \t]*(?:\\[ \t]*)?\n[ \t]+[\w+/.-]{8,}={0,2}(?=[ \t]*(?:\n|\Z))")
 
 

@@ -112,6 +112,15 @@ SHAPES = {
         f'{{"p": "{V}", "u": "alice"}}', f'{{"u": "alice", "p": "{V}"}}', f"{{'user': 'bob', 'p': '{W}'}}",
         f'login(u="alice", p="{V}")', f'{{"email": "a@b.c", "p": "{V}"}}',
     ],
+    "an environment variable's default": [
+        f'pass = ENV["DB_PASS"] || "{V}"',
+        f'conn = psycopg2.connect(host="db", password=os.environ.get("DBPW", "{V}"))',
+        f'DB_PASSWORD = os.getenv("DB_PASSWORD", "{W}")', f'token = os.environ.get("GITHUB_TOKEN") or "{V}"',
+        f'SECRET_KEY = env("DJANGO_SECRET_KEY", default="{V}")', f'api_key = ENV.fetch("STRIPE_API_KEY", "{V}")',
+        f"$pw = getenv('DB_PASS') ?: '{V}';",
+        f'const pw = process.env.DB_PASSWORD || "{V}";', f"const key = process.env.API_KEY ?? '{V}';",
+        f"psql -h db -W ${{PGPASSWORD:-{V}}}", f"spring.datasource.password=${{DB_PASSWORD:{V}}}",
+    ],
 }
 
 NEAR_MISSES = [
@@ -149,6 +158,11 @@ NEAR_MISSES = [
     'props.setProperty("password", System.getenv("DB_PASSWORD2"));', "sqlplus / as sysdba",
     "sqlplus scott/$ORACLE_PASSWORD2@orcl", "ansible-playbook site.yml --vault-password-file ~/.vault_pass2",
     "Set-Variable -Name ApiKey -Value $env:API_KEY2", 'password=\\"${DB_PASSWORD2}\\"',
+    # an environment variable's default that is no credential: another variable's, a placeholder, a duration
+    'host = os.environ.get("DB_HOST", "db01.internal")', 'pw = os.environ.get("DB_PASSWORD", "changeme")',
+    'token = os.getenv("GITHUB_TOKEN", "your-token-here")', 'pw = os.getenv("DB_PASSWORD", default_pw2)',
+    'ttl = os.environ.get("TOKEN_TTL", "3600s")', "echo ${DB_PASSWORD:-} ${API_TOKEN:-}",
+    'level = os.getenv("LOG_LEVEL", "debug2")',
 ]
 
 

@@ -32,6 +32,11 @@ ENCODED = [
     (f"db password hex {'hunter2xyz9'.encode().hex()}", "hunter2xyz9".encode().hex()),
     (f"the base64 of the root password is {_b64('Xk29slQpz!')}", _b64("Xk29slQpz!")),
     (f"notes\nAPI key, hexadecimal: {OPENAI.encode().hex().upper()}\nthanks", OPENAI.encode().hex().upper()),
+    # a decoding call's argument (limits of issue 25 §1.8: Buffer.from's name comes after the run)
+    (f'const token = Buffer.from("{_b64(GITHUB)}", "base64").toString()', _b64(GITHUB)),
+    (f"const password = Buffer.from('{_b64('Xk29slQpz!Vb7')}', 'base64').toString('utf8')", _b64("Xk29slQpz!Vb7")),
+    (f'var k = Encoding.UTF8.GetString(Convert.FromBase64String("{_b64(OPENAI)}"));', _b64(OPENAI)),
+    (f'String k = new String(Base64.getDecoder().decode("{_b64(AWS_ID)}"));', _b64(AWS_ID)),
 ]
 
 
@@ -48,6 +53,9 @@ def test_a_credential_written_encoded_after_the_encodings_name_is_refused_and_re
     "png base64 iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
     "the hex color is ffaabbcc00112233", "password hex 6d7970617373776f7264",  # "mypassword": a placeholder
     f"commit {GITHUB.encode().hex()[:40]}", "use base64 to encode the config, then hex to dump it",
+    'const img = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kg'
+    'AAAABJRU5ErkJggg==", "base64")',
+    f'const s = Buffer.from("{_b64("Hello, world! How are you?")}", "base64").toString()',
 ])
 def test_encoded_data_holding_no_credential_is_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
@@ -60,7 +68,8 @@ def test_only_printable_text_is_decoded() -> None:
 
 
 @pytest.mark.parametrize("unit", [f"base64 {_b64('Xk29slQpz!')} ", f"password hex {'hunter2xyz9'.encode().hex()}\n",
-                                  "hex ", "base64 password " + "A" * 30 + " "])
+                                  "hex ", "base64 password " + "A" * 30 + " ",
+                                  'Buffer.from("' + "A" * 20 + '", "base64"'])
 def test_the_encoded_reading_takes_linear_time(unit: str) -> None:
     from test_secret_scan import _grows_linearly
 

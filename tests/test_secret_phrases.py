@@ -60,9 +60,33 @@ def test_eleven_bip39_words_are_not_a_seed_phrase() -> None:
     assert find_secrets(_seed(SEED_WORDS_MIN - 1)) == [[]]
 
 
-def test_bip39_words_one_a_line_or_numbered_without_a_label_are_not_a_seed_phrase() -> None:
-    words = SEEDS[12].split()
-    assert find_secrets("\n".join(words), "\n".join(f"{i}. {w}" for i, w in enumerate(words, start=1))) == [[], []]
+@pytest.mark.parametrize("n", sorted(SEEDS))
+@pytest.mark.parametrize("shape", ["Trezor\n{lines}", "{lines}", "Ledger backup\n{numbered}", "{numbered}",
+                                   "Wallet 2 (old phone):\n{parenthesised}", "notes\n\n{lines}\n\nthat is all"])
+def test_bip39_words_one_a_line_or_numbered_as_many_as_a_seed_s_are_a_seed_phrase_whatever_the_label(
+        n: int, shape: str) -> None:
+    words = SEEDS[n].split()
+    text = shape.format(lines="\n".join(words), numbered=" ".join(f"{i}. {w}" for i, w in enumerate(words, start=1)),
+                        parenthesised="\n".join(f"{i}) {w}" for i, w in enumerate(words, start=1)))
+    assert "wallet seed phrase" in [kind for kind, _ in find_secrets(text)[0]]
+    redacted, kinds = redact(text)
+    assert "wallet seed phrase" in kinds and sum(w in redacted.split() for w in words) < 3
+
+
+@pytest.mark.parametrize("text", [
+    "\n".join(SEEDS[24].split()[:11]), "\n".join(SEEDS[24].split()[:13]), "\n".join(SEEDS[24].split()[:16]),
+    " ".join(f"{i}. {w}" for i, w in enumerate(SEEDS[24].split()[:14], start=1)),
+    "\n".join(SEEDS[12].split()) + " and then some",
+    ", ".join(SEEDS[12].split()[:6]) + "\n" + "\n".join(SEEDS[12].split()[6:]),
+    "Shopping list\n" + "\n".join(f"{i}. {w}" for i, w in enumerate(
+        ["2 lemons", "eggs", "bread", "olive oil", "milk", "apples", "rice", "tomatoes", "onions", "garlic", "cheese",
+         "butter"], start=1)),
+    "\n".join(f"{i}. {w}" for i, w in enumerate(
+        "review deploy test merge release document plan design build write fix ship".split(), start=1)),
+    "\n".join(["legal", "winner", "thank", "year"] * 3),
+])
+def test_bip39_words_listed_without_a_label_not_as_many_as_a_seed_s_or_not_one_an_item_are_stored(text: str) -> None:
+    assert find_secrets(text) == [[]]
 
 
 @pytest.mark.parametrize("text", [
@@ -84,7 +108,9 @@ def test_sentences_about_a_password_and_prose_of_common_words_are_stored(text: s
 
 @pytest.mark.parametrize("unit", ["abandon ", "abandon,\n", "1. abandon\n", " ".join(_WORDS[:11]) + " the ",
                                   "seed: " + "zoo " * 11 + "\n", "my passphrase is apple ", "password: apple-",
-                                  "passphrase is " + "horse " * 13 + ". "])
+                                  "passphrase is " + "horse " * 13 + ". ", ", ".join(_WORDS[:12]) + " qqq ",
+                                  "\n".join(_WORDS[100:113]) + "\n. ",
+                                  " ".join(f"{i}. {w}" for i, w in enumerate(_WORDS[:12]))])
 def test_the_word_readings_take_linear_time(unit: str) -> None:
     from test_secret_scan import _grows_linearly
 

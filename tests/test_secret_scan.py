@@ -402,6 +402,7 @@ FORMATS = {
     "HashiCorp Vault token (legacy)": "s.Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
     "NuGet API key": "oy2" + "kq7lm2np5rt4vw6yz3bc6df4gh5jk7ms3bc6df4gh5j",
     "Adafruit IO key": "aio_" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5J",
+    "NTLM password hash": "aad3b435b51404eeaad3b435b51404ee:" + "8846f7eaee8fb117ad06bdd830b7586c:::",
     "Braintree access token": "access_token$production$xq7lm2np9rt4vw8y$" + "0a1b2c3d4e5f6a7b" * 2,
     "Fly.io macaroon token": "FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6Rm4aK7wrVodHRwczovL2FwaS5mbHkuaW8vdjGW",
 }
