@@ -405,7 +405,10 @@ def rank(
     earned = {seq: scores[seq] - unearned(c, seq, best)
               - (timed.get(seq, 0.0) - untimed.get(seq, 0.0) if seq in c.untimed else 0.0) for seq in kept}
     others = [s for s in rivals if s not in equal]  # what a memory of ``equal`` is measured against
-    top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned)}
+    # The first's lead is over the next answer, not over a near miss after it (docs/retrieval-tuning.md#siblings).
+    near = _near_misses(rivals[:RESTATED_TOP + 1], c, asked)
+    top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned),
+           "answers": _top_two([s for s in rivals if s not in near], earned)}
     # The best rival and the hits restating it answer alike: each is first, its lead over the rest
     # (``best_first`` then makes none surer than a hit above it).
     restated = _restating([s for s in rivals if s not in equal][:RESTATED_TOP + 1], c, similarities, question)
@@ -423,7 +426,7 @@ def rank(
             else bool(rivals) and seq == rivals[0]
         # The lead is over the best other hit (for the first, the second; 0 when alone), by
         # their scores without what a time alone gave them (``unearned``).
-        (best_seq, best_earned), second = top[group]
+        (best_seq, best_earned), second = top["answers" if first and group == "rivals" else group]
         lead = earned[seq] - (second if seq == best_seq else best_earned)
         if seq in restated and group == "rivals":
             first, lead = True, earned[seq] - beyond
@@ -445,6 +448,23 @@ def rank(
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
     return Ranking(best_first(the_time_first(c, hits) if c.when is not None else hits), not hits)
+
+
+def _near_misses(top: list[int], c: Candidates, asked: str) -> set[int]:
+    """Those of ``top`` after the first about a sibling of what ``asked`` names: of the question
+    (``siblings.sibling``), or of the first where the first holds the question's word ("The staging
+    Postgres" beside "The production Postgres primary" for "the production database host?")."""
+    if not asked or len(top) < 2:
+        return set()
+    words = {stem(w) for w in _WORD.findall(asked.lower())}
+    best = c.rows[top[0]].content or ""
+    out = set()
+    for seq in top[1:]:
+        text = c.rows[seq].content or ""
+        pair = sibling(best, text)
+        if sibling(asked, text) is not None or pair is not None and stem(pair[0]) in words and stem(pair[1]) not in words:
+            out.add(seq)
+    return out
 
 
 def best_first(hits: list[Scored]) -> list[Scored]:

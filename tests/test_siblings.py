@@ -167,3 +167,17 @@ def test_the_tier_asked_is_first_and_sure_and_another_tier_unsure(store: Store, 
     hits = store.recall(tenant="t", query=f"How many seats does the {asked} tier allow?", scopes=["p"]).hits
     assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.id == wrong), hits[:2]
 
+
+@pytest.mark.parametrize(("right", "near", "question"), [
+    ("Priya prefers async reviews over meetings.", "Marco prefers code reviews in the morning before 11am.",
+     "when does Priya like to do code reviews?"),
+    ("Staging deploys happen every Tuesday.", "Production deploys happen every Thursday.", "when do staging deploys happen?"),
+    ("The Lisbon office opens at 8:00.", "The Oslo office opens at 9:00.", "when does the Lisbon office open?"),
+])
+def test_a_near_miss_after_the_answer_takes_none_of_its_lead(store: Store, right, near, question):
+    """A memory about a sibling of what the first hit and the question name is no other answer to it."""
+    store.remember(tenant="t", scope="p", content=right)
+    store.remember(tenant="t", scope="p", content=near)
+    hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
+    assert hits[0].memory.content == right and hits[0].confidence >= SURE_CONFIDENCE, hits[:2]
+    assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.content == near), hits[:2]
