@@ -48,6 +48,7 @@ _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 # Someone of the speaker's the question asks of: the doer after "do/does/did", or an owner ("my wife's").
 _OTHER_PERSON = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\s+my\s+(\w+)\b|\bmy\s+(\w+)['’]s\b", re.I)
 _FIRST_PERSON = frozenset({"i", "me"})
+_NAMED_DOER = re.compile(r"\b(?:[Dd]o|[Dd]oes|[Dd]id)\s+([A-Z][a-z]+)\s+[a-z]")
 NEAR = 2  # words (stop words aside) after a word, and before one of a closed set, that place it ("Berlin half marathon")
 
 
@@ -104,7 +105,7 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             for name, around in longer:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
-    return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, have) \
+    return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, said, have) \
         or _name_as_word(asked, said)
 
 
@@ -139,16 +140,22 @@ def _phrase(words: list[tuple[str, tuple[str, ...], str]], at: int) -> bool:
         and (at + 2 == len(words) or words[at + 2][0] not in _DETERMINERS)
 
 
-def _someone_else(question: str, asked: list[tuple[str, tuple[str, ...], str]], have: set[str]) -> tuple[str, str] | None:
+def _someone_else(question: str, asked: list[tuple[str, tuple[str, ...], str]],
+                  said: list[tuple[str, tuple[str, ...], str]], have: set[str]) -> tuple[str, str] | None:
     """``(question word, memory word)``: the question asks of someone of the speaker's ("does my wife
     like", "my brother's") that the memory does not name, of no "I" or "me", and the memory speaks of
-    the speaker as the doer ("I prefer dark roast coffee")."""
+    the speaker as the doer ("I prefer dark roast coffee"); or of someone named as the doer ("does Elena
+    like") where another name opens the memory before a verb ("Marco prefers ..."; not a turn's speaker)."""
     if not _FIRST_PERSON.isdisjoint(w for w, _, _ in asked):
         return None
     for m in _OTHER_PERSON.finditer(question):
         word = _folded(m.group(1) or m.group(2))
         if _content(word) and stem(word) not in have:
             return (word, "i") if "i" in have else None
+    named = _NAMED_DOER.search(question)
+    if named and stem(_folded(named.group(1))) not in have and len(said) > 1 and "name" in said[0][1] \
+            and said[1][2].islower() and _content(said[1][0]):
+        return _folded(named.group(1)), said[0][0]
     return None
 
 

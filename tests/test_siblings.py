@@ -64,6 +64,8 @@ MODIFIED = [
     ("what does my husband drink in the morning?", "I drink green tea in the morning."),
     ("which shoes does my daughter wear for running?", "I wear Asics shoes for running."),
     ("is the pool open on Mondays?", "The pool is closed on Tuesdays."),
+    ("when does Elena like to do code reviews?", "Marco prefers code reviews in the morning before 11am."),
+    ("what does Omar want for lunch?", "Lena wants sushi for lunch."),
 ]
 ANSWERS = [
     ("where is the team lunch?", "The team lunch is at the café on Rue Saint-Honoré."),
@@ -105,6 +107,8 @@ ANSWERS = [
     ("what coffee do I like?", "I prefer dark roast coffee, no sugar."),
     ("is the gym open on Sundays?", "The gym is closed on Sundays."),
     ("which test runner does the team prefer?", "The team now prefers Vitest over Jest."),
+    ("what does Dana think about the migration?", "Dana thinks the migration is risky."),
+    ("What did Melanie paint?", "Caroline: Wow Mel, I love the lake you painted!"),
 ]
 
 
