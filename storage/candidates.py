@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
@@ -35,6 +36,7 @@ _NAME = re.compile(r"\w[\w'-]*")
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 _POSSESSIVE = re.compile(r"'s?$")
 _INFINITIVE = re.compile(r"\bto\s+(\w+)", re.IGNORECASE)
+_AFTER_HOW = re.compile(r"\bhow\s+(\w+)", re.IGNORECASE)
 _WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE)
 _OPENING_MARKS = "\u00bf\u00a1"  # "¿" and "¡", which open a Spanish question or exclamation
 # Kinds whose text names what they are about: a decision of the time asked holding no word of the
@@ -284,10 +286,11 @@ def gather(
     heard = [name for name in asked if name not in unknown]
     # The act of the question from its wh-word on ("According to Gina, what makes ...").
     wh = _WH_WORD.search(words_query)
-    verbs = (act if act is not None else asked_act(words_query[wh.start():] if wh else words_query)
+    verbs = (asked_act(words_query[wh.start():] if wh else words_query, adverbial=False)
              or Act((), ())).verbs if heard else ()
-    after_to = _INFINITIVE.findall(words_query) if heard else []  # "prefer to drink": a verb
-    unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)), [*asked, *verbs, *after_to],
+    # "prefer to drink": a verb; "how fast": the measure asked for, which a memory states without naming it
+    after = _INFINITIVE.findall(words_query) + _AFTER_HOW.findall(words_query) if heard else []
+    unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)), [*asked, *verbs, *after],
                                              found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
@@ -310,12 +313,19 @@ def worded_near(tx: Reader, filters: Filters, text: str, vector: np.ndarray | in
 
 def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str, ...]:
     """The ``words`` (a question's subject, ``query.subject_words``) that are none of ``names`` (its
-    names, the verbs of its act and after "to": "use" of "which port does Redis use?") and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
-    that ask how rather than what aside (``query.asks_how``)."""
+    names, the verbs of its act, after "to" and after "how": "use" of "which port does Redis use?", "fast" of "how
+    fast") and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
+    that ask how rather than what (``query.asks_how``) and those of a script other than Latin aside."""
     lowered = {name.lower() for name in names}
     return tuple(dict.fromkeys(
-        w for w in words if w.lower() not in lowered and not asks_how(w) and found.lexemes.get(w)
+        w for w in words if w.lower() not in lowered and not asks_how(w) and _latin(w) and found.lexemes.get(w)
         and not any(found.counts.get(t, 0) for t in found.lexemes[w])))
+
+
+def _latin(word: str) -> bool:
+    """Whether ``word`` is written in Latin letters, whose forms the index folds ("поиск" is no form of
+    "поиска" to it: a word of another script is never known unheard)."""
+    return all(not c.isalpha() or unicodedata.name(c, "").startswith("LATIN") for c in word)
 
 
 def holding(

@@ -373,16 +373,17 @@ def _as_act(verbs: list[str], doer: list[str], why: bool) -> Act:
     return Act(named, tuple(w for w in doer if _content(w)))
 
 
-def asked_act(query: str) -> Act | None:
+def asked_act(query: str, adverbial: bool = True) -> Act | None:
     """The act and doer a wh-question names, read from its words alone (no part-of-speech model):
     "what did legal approve?" (the verb ends the clause after "did": legal, approve), "what was sold
     by the sales team?" (passive: sold; by: sales), "who deployed the billing service?" (the first
-    word in -ed or an irregular past: deployed). None for any other question."""
+    word in -ed or an irregular past: deployed). None for any other question. Without ``adverbial``
+    a where/when/why/how question names its verbs too ("how many licences did we buy?": buy)."""
     words = [w for w in _WORD.findall(re.sub(r"['’]s\b", "", query)) if w.lower() not in _PARTICLES]
     lower = [w.lower() for w in words]
     if not lower or lower[0] not in _WH:
         return None
-    why = lower[0] in _ADVERBIAL
+    why = adverbial and lower[0] in _ADVERBIAL
     at = next((i for i, w in enumerate(lower) if w in _AUXILIARIES or w in _PASSIVE), None)
     if at is not None and lower[at] in _AUXILIARIES and not (at + 1 < len(lower) and lower[at + 1] in _PASSIVE):
         clause = [w for w in _clause(words[at + 1:]) if not w.lower().endswith("ly")

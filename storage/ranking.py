@@ -414,10 +414,13 @@ def rank(
     earned = {seq: scores[seq] - unearned(c, seq, best)
               - (timed.get(seq, 0.0) - untimed.get(seq, 0.0) if seq in c.untimed else 0.0) for seq in kept}
     others = [s for s in rivals if s not in equal]  # what a memory of ``equal`` is measured against
-    top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned)}
+    # The first's lead is over the next answer, not over a near miss after it (docs/retrieval-tuning.md#siblings).
+    near = _near_misses(rivals[:RESTATED_TOP + 1], c, asked)
+    top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned),
+           "answers": _top_two([s for s in rivals if s not in near], earned)}
     # The best rival and the hits restating it answer alike: each is first, its lead over the rest
     # (``best_first`` then makes none surer than a hit above it).
-    restated = _restating([s for s in rivals if s not in equal][:RESTATED_TOP + 1], c, similarities)
+    restated = _restating([s for s in rivals if s not in equal][:RESTATED_TOP + 1], c, similarities, question)
     beyond = max((earned[s] for s in rivals if s not in restated), default=0.0)
     similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
                for name, group in (("rivals", rivals), ("others", others))}
@@ -432,7 +435,7 @@ def rank(
             else bool(rivals) and seq == rivals[0]
         # The lead is over the best other hit (for the first, the second; 0 when alone), by
         # their scores without what a time alone gave them (``unearned``).
-        (best_seq, best_earned), second = top[group]
+        (best_seq, best_earned), second = top["answers" if first and group == "rivals" else group]
         lead = earned[seq] - (second if seq == best_seq else best_earned)
         if seq in restated and group == "rivals":
             first, lead = True, earned[seq] - beyond
@@ -457,6 +460,24 @@ def rank(
     return Ranking(best_first(the_time_first(c, hits) if c.when is not None else hits), not hits)
 
 
+def _near_misses(top: list[int], c: Candidates, asked: str) -> set[int]:
+    """Those of ``top`` after the first about a sibling of what ``asked`` names: of the question
+    (``siblings.sibling``), or of the first where the first holds the question's word ("The staging
+    Postgres" beside "The production Postgres primary" for "the production database host?")."""
+    if not asked or len(top) < 2:
+        return set()
+    words = {stem(w) for w in _WORD.findall(asked.lower())}
+    best = c.rows[top[0]].content or ""
+    out = set()
+    for seq in top[1:]:
+        text = c.rows[seq].content or ""
+        pair = sibling(best, text)
+        if sibling(asked, text) is not None or (pair is not None and stem(pair[0]) in words
+                                                and stem(pair[1]) not in words):
+            out.add(seq)
+    return out
+
+
 def best_first(hits: list[Scored]) -> list[Scored]:
     """``hits`` with no confidence above that of a hit before it. The order counts what a time alone
     gives a hit (``TIME_BONUS``), the confidence does not (``unearned``): a hit raised by its time sits
@@ -471,16 +492,29 @@ def best_first(hits: list[Scored]) -> list[Scored]:
     return kept
 
 
-def _restating(top: list[int], c: Candidates, similarities: Callable[[int, list[int]], dict[int, float]]) -> set[int]:
-    """The first of ``top`` and those of the rest that restate it (:func:`restates`); empty when none does.
-    The words decide first; the cosines are read (one read, the first against those left) only when
-    some hit's words say what the first's say, so most recalls read none."""
+def _restating(top: list[int], c: Candidates, similarities: Callable[[int, list[int]], dict[int, float]],
+               question: str = "") -> set[int]:
+    """The first of ``top`` and those of the rest that restate it (:func:`restates`) or answer ``question``
+    as well (:func:`_answers_alike`); empty when none does. The words decide first; the cosines are read
+    (one read, the first against those left) only when some hit's words say what the first's say and
+    do not answer alike, so most recalls read none."""
     alike = [s for s in top[1:] if _says_alike(c.rows[s], c.rows[top[0]])]
-    if not alike:
-        return set()
-    cosines = similarities(top[0], alike)
-    found = {s for s in alike if cosines.get(s, -1.0) >= RESTATED_COSINE}
+    found = {s for s in alike if _answers_alike(c, s, top[0], question)}
+    if len(found) < len(alike):
+        cosines = similarities(top[0], [s for s in alike if s not in found])
+        found |= {s for s in alike if cosines.get(s, -1.0) >= RESTATED_COSINE}
     return found | {top[0]} if found else set()
+
+
+def _answers_alike(c: Candidates, seq: int, best: int, question: str) -> bool:
+    """Whether ``seq`` and ``best`` hold the same of ``question``'s words (their coverage) and differ only
+    in words it does not hold: each one answer of a question leaving that slot open ("which services are
+    written in Java?": the catalog service, the search service)."""
+    if not question or not c.coverage.get(best) or not math.isclose(c.coverage.get(seq, 0.0), c.coverage[best]):
+        return False
+    mine, theirs = (frozenset(stem(w) for w in _WORD.findall((c.rows[s].content or "").lower()) if w not in STOP_WORDS)
+                    for s in (seq, best))
+    return (mine ^ theirs).isdisjoint(stem(w) for w in _WORD.findall(question.lower()))
 
 
 def the_time_first(c: Candidates, hits: list[Scored]) -> list[Scored]:

@@ -45,6 +45,10 @@ PLAN_HEADS = frozenset("tier tiers plan plans edition editions subscription subs
 # word's place.
 _SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+# Someone of the speaker's the question asks of: the doer after "do/does/did", or an owner ("my wife's").
+_OTHER_PERSON = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\s+my\s+(\w+)\b|\bmy\s+(\w+)['’]s\b", re.I)
+_FIRST_PERSON = frozenset({"i", "me"})
+_NAMED_DOER = re.compile(r"\b(?:[Dd]o|[Dd]oes|[Dd]id)\s+([A-Z][a-z]+)\s+[a-z]")
 NEAR = 2  # words (stop words aside) after a word, and before one of a closed set, that place it ("Berlin half marathon")
 
 
@@ -58,8 +62,11 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     "March's bill" / "February's bill", "Marco like to do code reviews" / "Priya prefers code
     reviews"), beside one of ``HEADS`` on either side ("Madrid office" / "office in Lisbon"), a
     region in a code ("US region" / "bucket webshop-assets-eu"), codes sharing their first or last
-    part ("es-logs-01" / "es-logs-02"), or a month or weekday the memory's name lengthens
-    ("August" / "Augustin"); None when there is none. Words compare without case or accents
+    part ("es-logs-01" / "es-logs-02"), a month or weekday the memory's name lengthens
+    ("August" / "Augustin"), another first word of a noun phrase before the same noun
+    (:func:`_modifier`: "the search outage" / "The checkout outage"), or someone of the speaker's
+    asked of where the speaker is the memory's doer (:func:`_someone_else`: "does my wife like" / "I
+    prefer"); None when there is none. Words compare without case or accents
     ("Soren" is "Søren"). Linear in the words."""
     asked, said = _words(question), _words(content)
     parts = {stem(p) for w, kinds, _ in said if any(k.startswith("code") for k in kinds) for p in _PARTS.split(w)}
@@ -98,7 +105,68 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             for name, around in longer:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
-    return _name_as_word(asked, said)
+    return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, said, have) \
+        or _name_as_word(asked, said)
+
+
+# Words opening a noun phrase: the word after one and before a noun names which ("the search outage").
+_DETERMINERS = frozenset("the a an my our your his her their its this that these those which what whose".split())
+
+
+def _modifier(asked: list[tuple[str, tuple[str, ...], str]], said: list[tuple[str, tuple[str, ...], str]],
+              first: int, have: set[str], wanted: set[str]) -> tuple[str, str] | None:
+    """``(question word, memory word)``: the first word of a noun phrase of two or more words (after
+    one of ``_DETERMINERS``, or opening the memory) in each, the next word the same, the first
+    words each only in its text ("the search outage" / "The checkout outage", "my brother's birthday" /
+    "My sister's birthday"), unless two spellings of one word ("favorite" / "favourite")."""
+    if sum(_content(w) and stem(w) not in have for w, _, _ in asked) != 1:
+        return None  # a near miss holds every other word of the question
+    heads: dict[str, str] = {}
+    for at, (word, _, _) in enumerate(said[:-1]):
+        if (at == first or at and said[at - 1][0] in _DETERMINERS) and stem(word) not in wanted and _phrase(said, at):
+            heads.setdefault(stem(said[at + 1][0]), word)
+    for at, (word, _, _) in enumerate(asked[:-1]):
+        other = heads.get(stem(asked[at + 1][0]))
+        if other is not None and at and asked[at - 1][0] in _DETERMINERS and stem(word) not in have \
+                and _phrase(asked, at) and not _spelled_alike(word, other):
+            return word, other
+    return None
+
+
+def _phrase(words: list[tuple[str, tuple[str, ...], str]], at: int) -> bool:
+    """Whether the words at ``at`` and after it may be a noun's modifier and the noun: content words,
+    the second followed by no determiner (a verb's object: "my partner takes his coffee")."""
+    return _content(words[at][0]) and _content(words[at + 1][0]) \
+        and (at + 2 == len(words) or words[at + 2][0] not in _DETERMINERS)
+
+
+def _someone_else(question: str, asked: list[tuple[str, tuple[str, ...], str]],
+                  said: list[tuple[str, tuple[str, ...], str]], have: set[str]) -> tuple[str, str] | None:
+    """``(question word, memory word)``: the question asks of someone of the speaker's ("does my wife
+    like", "my brother's") that the memory does not name, of no "I" or "me", and the memory speaks of
+    the speaker as the doer ("I prefer dark roast coffee"); or of someone named as the doer ("does Elena
+    like") where another name opens the memory before a verb ("Marco prefers ..."; not a turn's speaker)."""
+    if not _FIRST_PERSON.isdisjoint(w for w, _, _ in asked):
+        return None
+    for m in _OTHER_PERSON.finditer(question):
+        word = _folded(m.group(1) or m.group(2))
+        if _content(word) and stem(word) not in have:
+            return (word, "i") if "i" in have else None
+    named = _NAMED_DOER.search(question)
+    if named and stem(_folded(named.group(1))) not in have and len(said) > 1 and "name" in said[0][1] \
+            and said[1][2].islower() and _content(said[1][0]):
+        return _folded(named.group(1)), said[0][0]
+    return None
+
+
+def _spelled_alike(a: str, b: str) -> bool:
+    """Two spellings of one word ("favorite" / "favourite", "oncall" / "on-call"): their first four letters alike."""
+    a, b = (_PARTS.sub("", w) for w in (a, b))
+    return len(a) > 4 and len(b) > 4 and a[:4] == b[:4]
+
+
+def _content(word: str) -> bool:
+    return word not in STOP_WORDS and word not in GENERIC_WORDS and not word.isdigit()
 
 
 # Words after which a lowercase word is a verb or an adjective, no name: "what did we mark as done?",
@@ -153,12 +221,17 @@ def _openings(text: str) -> set[int]:
 def _words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
     """Each word of ``text`` ("'s" aside), lowercased without accents, with its types (:func:`_kinds`;
     none for a turn's speaker) and as written."""
-    label = _SPEAKER.match(text)
-    speaker = len(_TOKEN.findall(label.group(0))) if label else 0
+    speaker = _speaker(text)
     written = _TOKEN.findall(_POSSESSIVE.sub("", text))
     folded = [_folded(w) for w in written]
     return [(lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
             for at, (word, lower) in enumerate(zip(written, folded, strict=True))]
+
+
+def _speaker(text: str) -> int:
+    """How many words of ``text`` name a turn's speaker ("Melanie: ...")."""
+    label = _SPEAKER.match(text)
+    return len(_TOKEN.findall(label.group(0))) if label else 0
 
 
 def _kinds(word: str, following: str | None) -> tuple[str, ...]:
@@ -184,7 +257,7 @@ def _closed(lower: str) -> str | None:
     """The closed set ``lower`` is of: "month", "weekday", "environment", a set of ``ALTERNATIVES``."""
     if lower in MONTHS:
         return "month"
-    if lower in WEEKDAYS:
+    if lower in WEEKDAYS or lower[-1:] == "s" and lower[:-1] in WEEKDAYS:  # "on Sundays"
         return "weekday"
     if lower in ENVIRONMENTS:
         return "environment"

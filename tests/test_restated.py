@@ -46,6 +46,22 @@ def test_copies_in_other_words_are_each_as_sure_as_the_first_alone(store, copies
     assert shown == sorted(shown, reverse=True)  # best first, as the list says
 
 
+@pytest.mark.parametrize(("answers", "other", "query"), [
+    (["The payments service is written in Java", "The search service is written in Java",
+      "The catalog service is written in Java"], "The frontend is written in TypeScript", "which services are written in Java?"),
+    (["Ana prefers Vim", "Bruno prefers Vim", "Chen prefers Vim"], "Dana prefers Emacs", "who prefers Vim?"),
+    (["The iOS app ships every two weeks", "The Android app ships every two weeks"], "The web app ships daily",
+     "which apps ship every two weeks?"),
+    (["My brother lives in Porto", "My sister lives in Porto"], "My cousin lives in Oslo", "who lives in Porto?"),
+])
+def test_equal_answers_to_a_question_leaving_their_slot_open_are_all_sure(store, answers, other, query):
+    """Trial 54 #4: "who prefers Vim?" gave Ana 0.55, Bruno and Chen 0.22."""
+    for text in [*answers, other]:
+        store.remember(tenant="t", scope="p", content=text)
+    shown = confidences(store, query)
+    assert min(shown[a] for a in answers) >= SURE_CONFIDENCE > shown.get(other, 0.0), shown
+
+
 @pytest.mark.parametrize(("asked", "sibling", "query"), [
     ("The Q1 security audit deadline is 2027-03-15.", "The Q2 security audit deadline is 2027-06-30.",
      "when is the Q1 security audit deadline?"),
@@ -53,6 +69,9 @@ def test_copies_in_other_words_are_each_as_sure_as_the_first_alone(store, copies
      "what is the Berlin office wifi?"),
     ("Our SLA for priority-1 incidents is a 15 minute response.",
      "Our SLA for priority-2 incidents is a 4 hour response.", "what is our SLA for priority-1 incidents?"),
+    ("Ana prefers Vim", "Bruno prefers Vim", "does Ana prefer Vim?"),
+    ("The catalog service is written in Java", "The search service is written in Java",
+     "what is the catalog service written in?"),
 ])
 def test_a_sibling_or_a_disagreeing_memory_stays_a_rival(store, asked, sibling, query):
     store.remember(tenant="t", scope="p", content=asked)

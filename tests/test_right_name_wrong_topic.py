@@ -75,3 +75,15 @@ def test_a_speaker_named_as_the_source_is_no_topic(store: Store):
     hits = store.recall(tenant="t", query="According to Marcus, what should feature branches use for merges?",
                         scopes=["p"]).hits
     assert hits[0].memory.content == MEMORIES[0] and hits[0].confidence >= SURE_CONFIDENCE, hits[:2]
+
+
+@pytest.mark.parametrize(("memory", "question"), [
+    ("We bought 2025 licences of the IDE for the whole company.", "how many IDE licences did we buy?"),
+    ("Gold tier support answers within 4 hours.", "how fast does Gold support answer?"),
+    ("Служба поиска использует Elasticsearch 8.11", "какую версию Elasticsearch использует поиск?"),
+])
+def test_a_verb_of_a_how_question_its_measure_or_another_script_is_no_unheard_topic(store: Store, memory, question):
+    """Trial 54 #5: "buy" (stored "bought"), "fast" and Russian inflections were topics no memory holds, 0.45."""
+    store.remember(tenant="t", scope="p", content=memory)
+    hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
+    assert hits[0].memory.content == memory and hits[0].confidence >= SURE_CONFIDENCE, hits[:2]
