@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import islice
 
 from .contradiction import stem
 from .query import GENERIC_WORDS, STOP_WORDS
@@ -72,7 +73,7 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     parts = {stem(p) for w, kinds, _ in said if any(k.startswith("code") for k in kinds) for p in _PARTS.split(w)}
     have, wanted = {stem(w) for w, _, _ in said} | parts, {stem(w) for w, _, _ in asked}
     beside: dict[tuple[str, str, str], str] = {}  # (type, side, the stem of a word there) of typed words
-    codes: list[str] = []
+    codes: dict[tuple[str, int, str], tuple[int, str]] = {}  # (type, first or last, part): the first such code
     longer: list[tuple[str, set[tuple[str, str]]]] = []  # the memory's names, with the words near them
     opening = _openings(content)
     for at, (word, kinds, written) in enumerate(said):
@@ -82,7 +83,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             for side, other in _neighbours(said, at, kind, far=at not in opening):
                 beside.setdefault((kind, side, other), word)
             if kind.startswith("code"):
-                codes.append(word)
+                for end in (0, -1):
+                    codes.setdefault((_type_of(word), end, _PARTS.split(word)[end]), (at, word))
         if "name" in kinds and written[1:].islower():
             longer.append((word, _neighbours(said, at, "name", far=True)))
         for part in _PARTS.split(word) if any(k.startswith("code") for k in kinds) else ():
@@ -97,9 +99,11 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             for side, other in _neighbours(asked, at, kind):
                 if other in have and (kind, side, other) in beside:
                     return word, beside[(kind, side, other)]
-            for other in codes:
-                if _type_of(other) == kind and _shared_part(word, other):
-                    return word, other
+            parts = _PARTS.split(word)
+            found = [codes[(kind, end, part)] for end, part in ((0, parts[0]), (-1, parts[-1]))
+                     if len(parts) > 1 and (kind, end, part) in codes]
+            if found:  # the first of the memory's codes sharing a first or last part ("es-logs-01" / "es-logs-02")
+                return word, min(found)[1]
         if written[:1].isupper() and ("month" in kinds or "weekday" in kinds):
             near = _neighbours(asked, at, "name")
             for name, around in longer:
@@ -204,11 +208,16 @@ def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int, kind: st
     memory's side: "Paris marathon" / "Berlin half marathon"); one of ``HEADS`` is on either side
     ("our Madrid office", "our office in Lisbon")."""
     wide = kind in _CLOSED_KINDS
-    before = [w for w, _, _ in reversed(words[:at]) if w not in STOP_WORDS][:NEAR if wide else 1]
-    after = [w for w, _, _ in words[at + 1:] if w not in STOP_WORDS][:NEAR] if wide or far \
+    before = _unstopped(words, range(at - 1, -1, -1), NEAR if wide else 1)
+    after = _unstopped(words, range(at + 1, len(words)), NEAR) if wide or far \
         else [w for w, _, _ in words[at + 1:at + 2] if w not in STOP_WORDS]
     out = {("before", stem(w)) for w in before} | {("after", stem(w)) for w in after}
     return out | {(side, stem(w)) for w in before + after if w in HEADS for side in ("before", "after")}
+
+
+def _unstopped(words: list[tuple[str, tuple[str, ...], str]], places: range, most: int) -> list[str]:
+    """The first ``most`` words at ``places`` that are no stop words (reading no further: linear)."""
+    return list(islice((words[at][0] for at in places if words[at][0] not in STOP_WORDS), most))
 
 
 def _openings(text: str) -> set[int]:
@@ -288,9 +297,3 @@ def _type(word: str) -> str | None:
 
 def _type_of(code: str) -> str:
     return "code:" + _SHAPE.sub(lambda m: "a" if m.group(1) else "9", code)
-
-
-def _shared_part(a: str, b: str) -> bool:
-    """Codes of more than one part sharing their first or last part ("es-logs-01", "es-logs-02")."""
-    parts_a, parts_b = _PARTS.split(a), _PARTS.split(b)
-    return len(parts_a) > 1 and (parts_a[0] == parts_b[0] or parts_a[-1] == parts_b[-1])

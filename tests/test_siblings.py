@@ -185,3 +185,23 @@ def test_a_near_miss_after_the_answer_takes_none_of_its_lead(store: Store, right
     hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
     assert hits[0].memory.content == right and hits[0].confidence >= SURE_CONFIDENCE, hits[:2]
     assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.content == near), hits[:2]
+
+
+@pytest.mark.parametrize("shape", ["codes", "names", "codes-parts"])
+def test_comparing_two_long_memories_takes_linear_time(shape: str) -> None:
+    """Adversarial pass 55 F1: recall compares its first hit with the others (whole memories of up to
+    8,000 characters): short codes on both sides took 15 s at 8,000 characters (every code of one
+    compared with every code of the other; each word's neighbours read from a copy of all the words)."""
+    from test_secret_scan import _grows_linearly
+
+    def text(size: int, lead: str) -> str:
+        words = {"codes": lambda i: f"{lead}{i}", "names": lambda i: f"{lead.upper()}{i:x}".translate(
+            str.maketrans("0123456789", "bcdfghjklm")), "codes-parts": lambda i: f"{lead}-{i}-x{i % 7}"}[shape]
+        out, n, i = [], 0, 0
+        while n < size:
+            out.append(words(i))
+            n, i = n + len(out[-1]) + 1, i + 1
+        return " ".join(out)
+
+    assert _grows_linearly(lambda size: text(size, "k"), lambda t: sibling(t, t.replace("k", "m").replace("K", "M"))) \
+        is None
