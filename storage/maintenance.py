@@ -126,7 +126,8 @@ class Worker:
             def stop() -> bool:
                 nonlocal calls, yielded
                 calls += 1
-                yielded = calls > 1 and bool(self._jobs or self._serving)
+                # (a call ended within QUIET_S: the next one often follows at once, as the turns wait for)
+                yielded = calls > 1 and bool(self._jobs or self._serving or time.monotonic() - self._served_at < QUIET_S)
                 return yielded or self.closing
 
             job(stop)
