@@ -474,5 +474,5 @@ def _networks(flag: list[str] | None, env: str) -> tuple[str, ...]:
             ipaddress.ip_network(value, strict=False)
         except ValueError:
             raise ValueError(f"--trusted-proxy / {env}: {shown(value)} is not an IP address or network (e.g. "
-                             "127.0.0.1 or 10.0.0.0/8): only a proxy's own address may name the client") from None
+                             "127.0.0.1): give the proxy's own address, never a network its clients are in") from None
     return values

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import http as http_status
+import ipaddress
 import json
 import logging
 import math
@@ -83,6 +84,7 @@ HOST_MAX_BYTES = 1_000
 HEAD_MAX_BYTES = 32 * 1024  # a request's target and headers together (h11 bounds only a head sent in pieces)
 PROBE_TIMEOUT_S = 2.0  # a readiness read slower than this is "not ready" (docs/team-server-security.md)
 PROBE_CACHE_S = 1.0  # one readiness read serves every request for this long
+BUCKETS_MAX = 10_000  # clients a rate limiter keeps a bucket for (a few MB)
 FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
 
 
@@ -96,13 +98,18 @@ class RateLimiter:
         self.rate = per_minute / 60.0
         self.clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._pruned = -math.inf
 
     def wait_s(self, who: str, count: bool = True) -> float:
         """0 when ``who`` may make a request now (and counts it, unless ``count`` is false);
         else seconds until it may."""
         now = self.clock()
-        if len(self._buckets) > 10_000:  # forget clients idle for a minute: their bucket is full again
-            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+        if len(self._buckets) > BUCKETS_MAX and now - self._pruned >= 1:  # at most once a second
+            # Clients idle for a minute are forgotten (their bucket is full again); past BUCKETS_MAX
+            # still, the longest known (a flood of new addresses cannot grow the table or its cost).
+            self._pruned = now
+            kept = [(k, v) for k, v in self._buckets.items() if now - v[1] < 60]
+            self._buckets = dict(kept[-BUCKETS_MAX // 2:] if len(kept) > BUCKETS_MAX else kept)
         tokens, then = self._buckets.get(who, (self.capacity, now))
         tokens = min(self.capacity, tokens + (now - then) * self.rate)
         if tokens < 1:
@@ -151,8 +158,17 @@ def _too_many(wait: float, whose: str) -> Response:
 
 
 def _address(scope: Scope) -> str:
+    """The client whose failures count together: its IPv4 address, or its IPv6 address's /64 (one
+    subscriber's range: RFC 6177); "unknown" for no address or one that is none (a forwarded text)."""
     client = scope.get("client")
-    return client[0] if client else "unknown"
+    try:
+        address = ipaddress.ip_address(client[0] if client else "")
+    except ValueError:
+        return "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        mapped = address.ipv4_mapped
+        return str(mapped) if mapped is not None else str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 # The verifier's answer for the request being served: (token, identity), set by Guard.

@@ -264,3 +264,26 @@ def test_a_whole_request_sent_with_connection_close_is_answered_however_long_it_
     assert all(status == 200 for status, _, _ in answers), answers
     assert max(seconds for _, seconds, _ in answers) > READ_TIMEOUT_S  # some did wait past it
     assert "sent no whole request" not in log
+
+
+def test_failures_count_per_ipv6_range_and_a_forwarded_text_that_is_no_address_shares_one_bucket() -> None:
+    """Adversarial pass 55 F2: one client's /64 gave it unlimited addresses, and a forwarded text of any
+    size was a bucket of its own."""
+    from memvault.server.http import _address
+
+    one = {_address({"client": (f"2001:db8:0:1::{i:x}", 1)}) for i in range(1, 500)}
+    assert one == {"2001:db8:0:1::/64"}
+    assert _address({"client": ("2001:db8:0:2::1", 1)}) != _address({"client": ("2001:db8:0:1::1", 1)})
+    assert _address({"client": ("::ffff:192.0.2.7", 1)}) == _address({"client": ("192.0.2.7", 1)}) == "192.0.2.7"
+    assert {_address({"client": (text, 1)}) for text in ("x" * 30_000, "evil", "")} | {_address({})} == {"unknown"}
+
+
+def test_the_rate_limiters_table_stays_bounded_under_a_flood_of_new_addresses() -> None:
+    now = [0.0]
+    limiter = http.RateLimiter(60, clock=lambda: now[0])
+    for second in range(4):
+        now[0] = float(second)
+        for i in range(12_000):
+            limiter.wait_s(f"{second}-{i}")
+        assert len(limiter._buckets) <= http.BUCKETS_MAX + 12_000
+    assert limiter.wait_s("another") == 0.0  # a new client is still served
