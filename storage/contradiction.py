@@ -53,14 +53,15 @@ CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "any
 # with "we use pnpm, never npm").
 _CONTRASTS = {"instead": "of", "rather": "than"}
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
-                  ("taken", "over"), ("handed", "over"))
+                  ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
+                  ("in", "favor", "of"))
 # Phrases dating a change when they open the text ("As of this week the lead is Priya"); later in it they
 # date a state ("three refills left as of March").
-OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective", "from"))
+OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective",))
 _PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES)
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
-                           "these days", "as of", "starting from", "effective from"})
+                           "these days", "as of", "starting from", "effective"})
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
 STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
 with and or but as it its this that these those there here we our us i my me you your he she his her they their
@@ -437,7 +438,7 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
         following = slots[i + 1][1] if i + 1 < len(slots) else ""
         if owning is None and verb is None and clause and (
                 (text in OWNING and following in DETERMINERS) or (text in ("is", "was") and following == "the")
-                or (text in ("took", "taken") and following == "over")) \
+                or (text in ("took", "taken", "takes") and following == "over")) \
                 and all(slots[at][0] == "name" and not marks[at][0] or slots[at][1] in _BEFORE_VERB
                         for at in clause):
             owning = i

@@ -158,9 +158,11 @@ def test_a_one_letter_label_leading_each_text_with_a_value_after_it_names_two_su
     "As of this week the payments team lead is Priya Nair.",
     "As of today, the payments team lead is Priya Nair.",
     "As of yesterday the payments team lead is Priya.",
+    "Effective January 1, Priya Nair takes over as the payments team lead.",
+    "Priya Nair takes over as payments team lead.",
 ])
 def test_a_text_opening_with_as_of_dates_a_change_and_outdates_the_older(newer: str) -> None:
-    """The generated timeline of bench/eval_change.py: "As of this week X is Y" after "X is Z" was the
+    """Trial 55 #11 ("Effective January 1, X takes over"); the generated timeline of bench/eval_change.py: "As of this week X is Y" after "X is Z" was the
     one stale-first answer left (cosine 0.54, under the 0.6 gate, with no change word)."""
     judged = judge("The payments team lead is Jonas Berg.", newer)
     assert judged is not None and judged[1], judged
