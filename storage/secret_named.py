@@ -112,11 +112,15 @@ def said(role: str, language: str | None = None) -> str:
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
-    return (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
+    # Languages whose possessor follows the noun unmarked ("kata sandi server adalah X", "mật khẩu máy chủ là
+    # X"): their ``owner`` words between the word and the verb.
+    bare = "|".join(f"(?:{words(role, lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+(?:{words('verb', lang)})[ \\t]+"
+                    for lang in langs if role != "key" and words("owner", lang) and words(role, lang))
+    return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
-            f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE})")
+            f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE}))")
 
 
 class NamedCredentialDetector(Detector):

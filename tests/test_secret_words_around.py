@@ -1,4 +1,5 @@
-"""The words around a password that the prose grammar reads (trial 54, findings 9 and 10): the prepositions of
+"""The words around a password that the prose grammar reads (trial 54, findings 9 and 10; trial 55 #3: a possessor
+after the word with no preposition, "kata sandi server adalah X"): the prepositions of
 more languages between the word and its verb ("heslo k serveru je X", "пароль до бази є X"), a word for
 password with a possessive suffix ("kata sandinya X", "salasanani on X"), the everyday abbreviations of the
 word ("le mdp du NAS c'est X", "la contra del wifi es X"), a password with no word naming it before "to log
@@ -35,6 +36,10 @@ REFUSED = [
     f"Enter {PW} when logging in to the router", "use Tr0ub4dor&3x to unlock the laptop",
     f"utilise {PW} pour te connecter au NAS", f"Nutze {PW} zum Einloggen", f"usa {PW} para iniciar sesión",
     f"usa {PW} per accedere al server", f"digite {PW} para entrar", f"gebruik {PW} om in te loggen",
+    # the possessor after the word, unmarked or with a clitic, then the verb (trial 55 #3)
+    f"kata sandi server adalah {PW}", f"kata sandi wifi kantor adalah {PW}", f"mật khẩu máy chủ là {PW}",
+    f"mật khẩu wifi văn phòng là {PW}", f"kata laluan pelayan ialah {PW}", f"كلمة المرور للخادم هي {PW}",
+    f"הסיסמה לשרת היא {PW}",
 ]
 
 
@@ -69,6 +74,9 @@ def test_a_key_sent_in_labelled_parts_is_refused_and_each_part_redacted(text: st
     "Released v1.2.3 part 2: build 4501 follows", "Chapter 3 part 2: section 4b1 and section 5a2",
     "a jelszó legalább 12 karakter", "salasanani on vaihdettu eilen", "utilise le VPN pour te connecter",
     "usa Python3 para entrar", "nutze OAuth2 zum Anmelden", "usa GoogleSSO2 per accedere",
+    "kata sandi server adalah rahasia", "mật khẩu máy chủ là bí mật", "kata sandi baru harus diganti setiap bulan",
+    "Kata sandi server adalah hal penting untuk keamanan", "mật khẩu của bạn là gì?",
+    "Kata sandi akun admin baru saja diubah oleh tim IT", "kata laluan pelayan ialah rahsia syarikat",
 ])
 def test_prose_about_passwords_and_look_alike_words_are_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
