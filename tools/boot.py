@@ -166,34 +166,34 @@ def render(
     costed = Costed() if costed is None else costed
     lines, headings, shorts = costed.lines, costed.headings, costed.shorts
 
+    def prefix_of(part: _Part, i: int) -> str:
+        # A line's "- [short id] kind, date: ", its short id looked up with those of the rows after it.
+        memory = part.memories[i]
+        if memory.id not in shorts:
+            shorts.update(short_ids([m.id for m in part.memories[i : i + SHORT_IDS_AT_ONCE]]))
+        kind = memory.kind if len(part.section.kinds) > 1 else None
+        return "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
+
+    def heading_cost(part: _Part) -> int:
+        title = part.section.title
+        if title not in headings:
+            headings[title] = counter.lengths([f"\n## {title}\n"])[0]
+        return 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
+
     def cost(part: _Part, i: int) -> int:
         # Pieces counted apart: WordPiece never joins tokens across a line break or a quotation
         # mark (the content's literal, counted when stored, begins and ends with one), and the
         # per-character floor of a sum is at most the sum of the floors (the finished document's
         # floor is taken whole below).
         title = part.section.title
-        if title not in headings:
-            headings[title] = counter.lengths([f"\n## {title}\n"])[0]
         if (title, i) not in lines:
-            memory = part.memories[i]
-            if memory.id not in shorts:  # looked up with those of the rows after it: one read for them all
-                shorts.update(short_ids([m.id for m in part.memories[i : i + SHORT_IDS_AT_ONCE]]))
-            kind = memory.kind if len(part.section.kinds) > 1 else None
-            tail = details(memory)
-            prefix = "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
+            memory, prefix, tail = part.memories[i], prefix_of(part, i), details(part.memories[i])
             line = f"{prefix}{literal.quoted(memory.content)}{tail}\n"
             tokens = sum(counter.lengths([prefix, tail] if tail else [prefix])) + (memory.tokens or 0)
             lines[(title, i)] = line, tokens, max(tokens, floor_tokens(line))
-        heading = 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
-        return heading + lines[(title, i)][2]
+        return heading_cost(part) + lines[(title, i)][2]
 
     cuts: dict[tuple[str, int], tuple[str, int, int]] = {}  # excerpts chosen, by (title, index)
-
-    def prefix_of(part: _Part, i: int) -> str:
-        memory = part.memories[i]
-        cost(part, i)  # its short id and heading
-        kind = memory.kind if len(part.section.kinds) > 1 else None
-        return "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
 
     def excerpt_line(part: _Part, i: int, chars: int) -> tuple[str, int, int] | None:
         # Memory i's line with at most ``chars`` of its content (text, tokens, floored); None: it is whole.
@@ -206,10 +206,6 @@ def render(
         line = f"{prefix}{literal.quoted(shown)}{tail}\n"
         raw = sum(counter.lengths([prefix, literal.quoted(shown), tail]))
         return line, raw, max(raw, floor_tokens(line))
-
-    def heading_cost(part: _Part) -> int:
-        title = part.section.title
-        return 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
 
     def excerpt(part: _Part, i: int, limit: int) -> int:
         # Memory i cut to fit ``limit`` tokens with its heading when it is the section's first line.
