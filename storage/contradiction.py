@@ -148,6 +148,7 @@ class _Read:
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude stem of a lowercase word: "deploys", "deploying", "deployed" → "deploy"."""
     for suffix, keep, replace in (("ies", 4, "y"), ("ing", 5, ""), ("ed", 4, ""), ("es", 4, ""), ("s", 3, "")):
@@ -828,8 +829,8 @@ def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | Non
     """``disagreement`` of two memories whose vectors' cosine is ``cosine``: at ``gate`` or more,
     or at ``STRONG_SUBJECT`` (strong evidence) or ``CHANGED_SUBJECT`` (change words on the older's
     subject) or more (``judge``)."""
-    if cosine < least_cosine(gate):
-        return None  # under every gate: no need to read the words
+    if cosine < least_cosine(gate) or cosine < min(gate, STRONG_SUBJECT) and not (brief(older) and brief(newer)):
+        return None  # under every gate its texts may meet (the lowest is for two brief ones): no need to read them
     judged = judge(older, newer)
     if judged is None or cosine < min(gate, (gate, STRONG_SUBJECT, CHANGED_SUBJECT)[judged[1]]):
         return None

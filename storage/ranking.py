@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
-from .contradiction import about_another_value, asks_the_part_left, contradicts, disagreement, least_cosine, names_subject, stem, values
+from .contradiction import about_another_value, asks_the_part_left, contradicts, disagreement, names_subject, stem, values
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -207,7 +207,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "") -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
     when the question has one of ``NOW_WORDS``), the newest later current memory on the same
-    subject whose words contradict it (``contradiction.disagreement``) goes above it, in
+    subject whose words contradict it (``contradiction.contradicts``) goes above it, in
     ``scores``: raised just above it when it answers about as well, else the older one is put
     just below it. Not when the question names a value only the older one holds ("number 17"
     asks for 17) or the word naming its subject where the newer names another ("staging"), nor
@@ -231,23 +231,20 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         cosines = similarities(older, later) if later else {}
         # Another scope's memory overrides, it does not outdate: remember, boot and review compare a
         # memory with its own scope's only (a project's "one approval" beside the global "two").
-        rivals = [seq for seq in later if c.rows[seq].scope == old.scope
-                  and cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)
-                  and not upheld(old, c.rows[seq])
-                  and (reason := disagreement(old.content or "", c.rows[seq].content or "")) is not None
-                  and not about_another_value(question, reason)
-                  and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
-                  and not names_subject(question, old.content or "", c.rows[seq].content or "")
-                  and not asks_the_part_left(question, old.content or "", c.rows[seq].content or "")]
-        for newer in rivals:
-            new = c.rows[newer]
-            if contradicts(old.content or "", new.content or "", cosines.get(newer, -1.0), SAME_SUBJECT):
-                if _as_well(c, scores, newer, older):
-                    scores[newer] = max(scores[newer], scores[older] + 1e-6)
-                elif scores[older] >= scores[newer]:
-                    scores[older] = scores[newer] - 1e-6
-                outdated[older] = new.id
-                break
+        newer = next((seq for seq in later if c.rows[seq].scope == old.scope
+                      and not upheld(old, c.rows[seq])
+                      and (reason := contradicts(old.content or "", c.rows[seq].content or "",
+                                                 cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
+                      and not about_another_value(question, reason)
+                      and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
+                      and not names_subject(question, old.content or "", c.rows[seq].content or "")
+                      and not asks_the_part_left(question, old.content or "", c.rows[seq].content or "")), None)
+        if newer is not None:
+            if _as_well(c, scores, newer, older):
+                scores[newer] = max(scores[newer], scores[older] + 1e-6)
+            elif scores[older] >= scores[newer]:
+                scores[older] = scores[newer] - 1e-6
+            outdated[older] = c.rows[newer].id
     return outdated
 
 
@@ -346,11 +343,11 @@ def restates(memory: Memory, best: Memory, cosine: float) -> bool:
 
 def _says_alike(memory: Memory, best: Memory) -> bool:
     """:func:`restates` without the cosine: what its words alone decide."""
-    if not memory.content or not best.content or disagreement(best.content, memory.content) is not None:
+    if not memory.content or not best.content:
         return False
     mine, theirs = (frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS)
                     for text in (memory.content, best.content))
-    if len(mine & theirs) < RESTATED_WORDS * len(mine | theirs):
+    if len(mine & theirs) < RESTATED_WORDS * len(mine | theirs) or disagreement(best.content, memory.content) is not None:
         return False
     mine, theirs = values(memory.content), values(best.content)
     return mine <= theirs or theirs <= mine

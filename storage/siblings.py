@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from itertools import islice
 
 from .contradiction import stem
@@ -50,6 +51,7 @@ _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _OTHER_PERSON = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\s+my\s+(\w+)\b|\bmy\s+(\w+)['’]s\b", re.I)
 _FIRST_PERSON = frozenset({"i", "me"})
 _NAMED_DOER = re.compile(r"\b(?:[Dd]o|[Dd]oes|[Dd]id)\s+([A-Z][a-z]+)\s+[a-z]")
+Words = tuple[tuple[str, tuple[str, ...], str], ...]  # each word of a text: folded, its types, as written
 NEAR = 2  # words (stop words aside) after a word, and before one of a closed set, that place it ("Berlin half marathon")
 
 
@@ -117,7 +119,7 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those which what whose".split())
 
 
-def _modifier(asked: list[tuple[str, tuple[str, ...], str]], said: list[tuple[str, tuple[str, ...], str]],
+def _modifier(asked: Words, said: Words,
               first: int, have: set[str], wanted: set[str]) -> tuple[str, str] | None:
     """``(question word, memory word)``: the first word of a noun phrase of two or more words (after
     one of ``_DETERMINERS``, or opening the memory) in each, the next word the same, the first
@@ -137,15 +139,15 @@ def _modifier(asked: list[tuple[str, tuple[str, ...], str]], said: list[tuple[st
     return None
 
 
-def _phrase(words: list[tuple[str, tuple[str, ...], str]], at: int) -> bool:
+def _phrase(words: Words, at: int) -> bool:
     """Whether the words at ``at`` and after it may be a noun's modifier and the noun: content words,
     the second followed by no determiner (a verb's object: "my partner takes his coffee")."""
     return _content(words[at][0]) and _content(words[at + 1][0]) \
         and (at + 2 == len(words) or words[at + 2][0] not in _DETERMINERS)
 
 
-def _someone_else(question: str, asked: list[tuple[str, tuple[str, ...], str]],
-                  said: list[tuple[str, tuple[str, ...], str]], have: set[str]) -> tuple[str, str] | None:
+def _someone_else(question: str, asked: Words,
+                  said: Words, have: set[str]) -> tuple[str, str] | None:
     """``(question word, memory word)``: the question asks of someone of the speaker's ("does my wife
     like", "my brother's") that the memory does not name, of no "I" or "me", and the memory speaks of
     the speaker as the doer ("I prefer dark roast coffee"); or of someone named as the doer ("does Elena
@@ -180,8 +182,8 @@ _NOT_AFTER_NAMES = frozenset("the a an this that these those our my your their h
                              " with for at by of up down out".split())
 
 
-def _name_as_word(asked: list[tuple[str, tuple[str, ...], str]],
-                  said: list[tuple[str, tuple[str, ...], str]]) -> tuple[str, str] | None:
+def _name_as_word(asked: Words,
+                  said: Words) -> tuple[str, str] | None:
     """``(question word, memory word)`` when the one word of the question that ``said`` holds (stop and
     generic words aside) is written in lowercase after a pronoun or "be" and is capitalised wherever
     the memory holds it: "mark" in "what did we mark as done?" is not "Mark prefers ..."."""
@@ -201,7 +203,7 @@ def _name_as_word(asked: list[tuple[str, tuple[str, ...], str]],
                                         for form, after in written) else None
 
 
-def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int, kind: str,
+def _neighbours(words: Words, at: int, kind: str,
                 far: bool = False) -> set[tuple[str, str]]:
     """("after", stem) of the word right after ``at`` unless it is a stop word and ("before", stem) of
     the nearest before it that is none: of ``NEAR`` for a closed set's ``kind``, and after it when ``far`` (the
@@ -215,7 +217,7 @@ def _neighbours(words: list[tuple[str, tuple[str, ...], str]], at: int, kind: st
     return out | {(side, stem(w)) for w in before + after if w in HEADS for side in ("before", "after")}
 
 
-def _unstopped(words: list[tuple[str, tuple[str, ...], str]], places: range, most: int) -> list[str]:
+def _unstopped(words: Words, places: range, most: int) -> list[str]:
     """The first ``most`` words at ``places`` that are no stop words (reading no further: linear)."""
     return list(islice((words[at][0] for at in places if words[at][0] not in STOP_WORDS), most))
 
@@ -227,14 +229,15 @@ def _openings(text: str) -> set[int]:
             if not stripped[:m.start()].strip() or stripped[:m.start()].rstrip()[-1] in ".!?:;\"'"}
 
 
-def _words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
+@lru_cache(maxsize=4096)  # a recall reads the question, and its hits, once for each of its hits
+def _words(text: str) -> Words:
     """Each word of ``text`` ("'s" aside), lowercased without accents, with its types (:func:`_kinds`;
     none for a turn's speaker) and as written."""
     speaker = _speaker(text)
     written = _TOKEN.findall(_POSSESSIVE.sub("", text))
     folded = [_folded(w) for w in written]
-    return [(lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
-            for at, (word, lower) in enumerate(zip(written, folded, strict=True))]
+    return tuple((lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
+                 for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
 
 
 def _speaker(text: str) -> int:
@@ -273,6 +276,7 @@ def _closed(lower: str) -> str | None:
     return ALTERNATIVES.get(lower)
 
 
+@lru_cache(maxsize=1 << 16)
 def _folded(word: str) -> str:
     lower = "".join(c for c in unicodedata.normalize("NFKD", word.lower().translate(FOLDED_LETTERS))
                     if not unicodedata.combining(c))
