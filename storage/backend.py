@@ -145,7 +145,7 @@ class Found:
     keyword: list[tuple[int, float, float]] = field(default_factory=list)
     vector: list[tuple[int, float]] = field(default_factory=list)
     similarity: dict[int, float] = field(default_factory=dict)
-    terms: dict[int, tuple[set[str], set[str]]] = field(default_factory=dict)
+    terms: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     lexemes: dict[str, list[str]] = field(default_factory=dict)
     documents: int = 0
     counts: dict[str, int] = field(default_factory=dict)

@@ -104,6 +104,24 @@ def test_recalls_in_a_row_count_nothing_again_while_the_data_stays_the_same(stor
     assert [s for s in counted(seen) if "_terms WHERE term" in s], seen  # "hill" is new
 
 
+def test_a_memorys_terms_are_read_once_while_the_data_stays_the_same(store, db_path):
+    """A recall reads its candidates' index terms; the next one (another transaction of the same
+    connection) reads none again until another connection commits a change."""
+    question = dict(tenant="t", query="zeppelin weather harbour", scopes=["old", "new"], limit=5)
+    first = store.recall(**question)
+    with sqlite_raw.statements(store) as seen:
+        again = store.recall(**question)
+    assert not [s for s in seen if "p.seq = m.context_seq" in s]
+    assert [(h.memory.id, h.signals.coverage) for h in again.hits] == [(h.memory.id, h.signals.coverage) for h in first.hits]
+    other = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]  # another connection, as another process
+    other.forget(tenant="t", id=first.hits[0].memory.id)
+    other.close()
+    with sqlite_raw.statements(store) as seen:
+        after = store.recall(**question)
+    assert [s for s in seen if "p.seq = m.context_seq" in s]
+    assert first.hits[0].memory.id not in {h.memory.id for h in after.hits}
+
+
 @pytest.mark.parametrize("narrowed", [{"kinds": []}, {"kinds": ["fact"]}, {"tags": []}, {"since": "2000-01-01"}])
 def test_a_filters_count_is_kept_apart_from_other_filters(store, narrowed):
     """An empty list of kinds or tags filters nothing, like none (the same kept count)."""

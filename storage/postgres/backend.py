@@ -216,7 +216,7 @@ class PgReader:
         found = {t: sorted(lexemes) for t, lexemes in rows}
         return {w: found.get(t, []) if t else [] for w, t in texts.items()}
 
-    def _document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
+    def _document_terms(self, seqs: list[int]) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
         known = {} if self._learnt is None else self._learnt[1].terms
         if all(seq in known for seq in seqs):
             return {seq: known[seq] for seq in seqs}
@@ -226,7 +226,7 @@ class PgReader:
             " tsvector_to_array(coalesce(context_terms, ''::tsvector))"
             f" FROM memories WHERE seq = ANY(%(seqs)s){own}", {"seqs": seqs, **params},
         )
-        return {seq: (set(content), set(context)) for seq, content, context in rows}
+        return {seq: (frozenset(content), frozenset(context)) for seq, content, context in rows}
 
     def _term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
         own, params = self._own("k.tenant")

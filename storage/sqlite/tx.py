@@ -35,7 +35,7 @@ Tokenize = Callable[[str], list[str]]
 # docs/storage-tuning.md#bounding-the-keyword-search.
 KEYWORD_RANKED = 3_000
 KEYWORD_NEWEST = 300
-KEPT_ANSWERS = 20_000  # terms' document counts and newest matches kept between transactions, at most (a few MB)
+KEPT_ANSWERS = 20_000  # terms' document counts, newest matches and memories' terms kept between transactions, at most (a few MB)
 
 # Each field of ``records.Memory`` and the SQL over ``memories AS m`` that reads it (by name).
 _FIELDS = {f.name: f"m.{f.name}" for f in fields(Memory)} | {
@@ -93,6 +93,7 @@ class SqliteTransaction:
         self._documents: dict[tuple[str, str], tuple[int, int]] = {}  # keyed (table, term)
         self._passing: dict[tuple, int] = {}
         self._newest: dict[tuple[str, str], int | None] = {}  # keyed (table, FTS5 expression)
+        self._read_terms: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # keyed seq: ``_document_terms``
         self.tenant: str | None = None  # the tenant the transaction is bound to (its statistics count its memories)
         self.writes = False
         self._known_at: tuple[int, int] | None = None
@@ -110,8 +111,8 @@ class SqliteTransaction:
         if self._data_version is None:
             self._data_version = self._one("PRAGMA data_version")[0]  # type: ignore[index]
         now = (self._data_version, self.conn.total_changes())
-        if self._known_at != now or len(self._documents) + len(self._newest) > KEPT_ANSWERS:
-            self._documents, self._passing, self._newest, self._known_at = {}, {}, {}, now
+        if self._known_at != now or len(self._documents) + len(self._newest) + len(self._read_terms) > KEPT_ANSWERS:
+            self._documents, self._passing, self._newest, self._read_terms, self._known_at = {}, {}, {}, {}, now
 
     def _one(self, query: str, params: object = ()) -> tuple | None:
         return self.conn.execute(query, params).fetchone()
@@ -293,18 +294,22 @@ class SqliteTransaction:
             out[seq] = max(out.get(seq, -1.0), 1.0 - distance)
         return out
 
-    def _document_terms(self, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
-        if not seqs:
-            return {}
-        rows = self.conn.execute(
-            "SELECT m.seq, m.content, p.content FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq"
-            " WHERE m.seq IN (SELECT value FROM json_each(?))",
-            (json.dumps(seqs),),
-        )
-        return {seq: (self._terms(own), self._terms(context)) for seq, own, context in rows}
+    def _document_terms(self, seqs: list[int]) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
+        """The index terms of each of ``seqs``' own text and of its episode context (kept, see ``_data``:
+        one recall asks again for the same memories)."""
+        self._data()
+        missing = [seq for seq in seqs if seq not in self._read_terms]
+        if missing:
+            rows = self.conn.execute(
+                "SELECT m.seq, m.content, p.content FROM memories m LEFT JOIN memories p ON p.seq = m.context_seq"
+                " WHERE m.seq IN (SELECT value FROM json_each(?))",
+                (json.dumps(missing),),
+            )
+            self._read_terms.update((seq, (self._terms(own), self._terms(context))) for seq, own, context in rows)
+        return {seq: self._read_terms[seq] for seq in seqs if seq in self._read_terms}
 
-    def _terms(self, text: str | None) -> set[str]:
-        return set(self._tokenize(index_text(text) or "")) if text else set()
+    def _terms(self, text: str | None) -> frozenset[str]:
+        return frozenset(self._tokenize(index_text(text) or "")) if text else frozenset()
 
     def _term_counts(self, terms: list[str]) -> tuple[int, dict[str, int]]:
         """How many memories the bound tenant's keyword index holds, and how many of them
