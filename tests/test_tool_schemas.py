@@ -3,6 +3,7 @@ arguments refused with a suggestion, one coercion rule, one error style, compact
 
 from __future__ import annotations
 
+import jsonschema
 import pytest
 from mcp import Client
 
@@ -97,7 +98,16 @@ async def test_output_schemas_give_a_field_that_may_be_null_a_list_of_types(db_p
     assert memory["signals"]["properties"]["keyword_rank"]["type"] == ["integer", "null"]
     for name, tool in tools.items():
         assert [b for b in branches(tool.output_schema) if {"type": "null"} in b and len(b) == 2
-                and all(set(x) == {"type"} for x in b)] == [], name
+                and all(set(x) == {"type"} or x.get("type") == "object" for x in b)] == [], name
+    # An object that may be null too ("runs", "signals"): one check of ["object", "null"], its properties
+    # still checked on an object.
+    runs = memory["runs"]
+    assert runs["type"] == ["object", "null"] and "anyOf" not in runs and runs["properties"]
+    validator = jsonschema.Draft202012Validator(runs)
+    assert validator.is_valid(None) and not validator.is_valid("3 runs") and not validator.is_valid([])
+    one = {field: 0 for field in runs["properties"]}
+    assert validator.is_valid({k: v for k, v in one.items() if k in runs.get("required", [])}) or not runs.get("required")
+    assert not validator.is_valid({field: "many" for field in runs.get("required", runs["properties"])})
 
 
 @pytest.mark.asyncio
@@ -309,7 +319,7 @@ async def test_the_named_times_until_is_described_as_recall_shows_it(db_path, re
                            "what failed today?", "what failed last week?")}
         after = now_ms()
     described = tools["recall"].output_schema["properties"]["time"]
-    described = next(s for s in described.get("anyOf", [described]) if s.get("type") == "object")
+    described = next(s for s in described.get("anyOf", [described]) if "object" in s.get("type", ()))
     until = described["properties"]["until"]["description"]
     assert "exclusive" not in until and "never later than now" in until.lower() and "yesterday" in until
     midnight = datetime.fromtimestamp(before / 1000, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
