@@ -170,7 +170,8 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
     surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
     if not observed_then(c, c.rows[seq]):
-        return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
+        # saying the time ranks a memory, never makes it surer, but where the time is all a question asks
+        return time_bonus(c, c.rows[seq]) if c.subject else 0.0  # ("what did we do in Q3?")
     if seq in c.untimed:
         return TIME_BONUS  # "what did the finance team decide on Tuesday?": not Marketing's of Tuesday
     if not c.subject:
@@ -281,8 +282,9 @@ def observed_then(c: Candidates, memory: Memory) -> bool:
             and c.when.present:
         # what is still so was so since it was observed: "which port has Redis used since last month?"
         return c.when.observable and memory.observed_at < c.when.end
-    if not c.when.holds(memory.observed_at):
-        return False
+    if not c.when.holds(memory.observed_at) or not c.subject and memory.kind in EVENT_KINDS \
+            and c.when.dated_before(memory.content or "", memory.observed_at):
+        return False  # "In March the certificate expired", noted today, is no event of "since Monday"
     return memory.kind in DATED_KINDS or memory.id in c.worded and c.when.present
 
 
