@@ -455,10 +455,13 @@ class TimeRange:
         observed = datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
         ends = [_told(found, observed)[1] for found in _DAYS_SAID.finditer(text)]
         for said, lead in _periods(text):
-            if said.weekday is None and lead not in _NOT_ASKED | _AHEAD_LEAD:
-                year = said.year or observed.year - (datetime(observed.year, min(said.months), said.day or 1) > observed)
-                first = _ms(datetime(year, max(said.months), said.day or 1))
-                ends.append(first + _DAY_MS if said.day else period_range(datetime(year, max(said.months), 1), "month")[1])
+            if said.weekday is not None or lead in _NOT_ASKED | _AHEAD_LEAD:
+                continue
+            month, year = max(said.months), said.year or observed.year - (min(said.months) > observed.month)
+            if said.day is None:
+                ends.append(period_range(datetime(year, month, 1), "month")[1])
+            elif _a_day(year, month, said.day, strict=True):
+                ends.append(_ms(datetime(year, month, said.day)) + _DAY_MS)
         return bool(ends) and max(ends) <= self.start
 
     def remove_from(self, query: str) -> str:

@@ -217,3 +217,10 @@ def test_a_memory_writing_the_time_is_no_sure_answer_for_another_subject(store):
     said = remember(store, "In Q3 we migrated the search cluster to OpenSearch 2.11", kind="episode")
     out = recall(store, "what did Olga fix in Q3?")
     assert confidence_of(out, said) < SURE_CONFIDENCE
+
+
+@pytest.mark.parametrize("text", ["On February 30 the export failed", "On 31 April we moved", "In 2023-02-29 it broke",
+                                  "On 0 March it broke"])
+def test_a_day_no_calendar_holds_dates_nothing(text):
+    since_monday = TimeParser().find("what happened since Monday?", NOW_MS)
+    assert since_monday is not None and not since_monday.dated_before(text, NOW_MS)
