@@ -224,7 +224,8 @@ def gather(
 
     def says_then(memory: Memory) -> bool:
         return when is not None and (when.said is not None and when.said.in_text(memory.content or "")
-                                     or when.said_relative(memory.content or "", memory.observed_at))
+                                     or when.said_relative(memory.content or "", memory.observed_at)
+                                     or when.repeated_in(memory.content or ""))
 
     # An acronym and its words meet both ways ("DR" and "disaster recovery"; ``spelled_out``).
     question_words = _NAME.findall(words_query)

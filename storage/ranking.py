@@ -68,6 +68,7 @@ CONFIDENCE_WEIGHTS = (0.843, -1.907, 1.014, 3.129, -1.791)
 RESTATED_COSINE = 0.8
 RESTATED_WORDS = 0.5  # of the two texts' words (stems, no stop words), at least this share in both
 RESTATED_TOP = 5
+ALIKE_WORDS = 0.3  # of the two texts' words, at least this share in both for answers alike (``_answers_alike``)
 # --- which hits are returned -------------------------------------------------------
 RELATIVE_HIT_SIMILARITY = 0.4  # under 0.4 × the best similarity and covering little: unrelated
 KEEP_COVERAGE = 0.5
@@ -169,7 +170,8 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
     surer (docs/retrieval-tuning.md#time)."""
     similarity = c.similarity.get(seq)
     if not observed_then(c, c.rows[seq]):
-        return time_bonus(c, c.rows[seq])  # saying the time ranks a memory, never makes it surer
+        # saying the time ranks a memory, never makes it surer, but where the time is all a question asks
+        return time_bonus(c, c.rows[seq]) if c.subject else 0.0  # ("what did we do in Q3?")
     if seq in c.untimed:
         return TIME_BONUS  # "what did the finance team decide on Tuesday?": not Marketing's of Tuesday
     if not c.subject:
@@ -277,8 +279,9 @@ def observed_then(c: Candidates, memory: Memory) -> bool:
             and c.when.present:
         # what is still so was so since it was observed: "which port has Redis used since last month?"
         return c.when.observable and memory.observed_at < c.when.end
-    if not c.when.holds(memory.observed_at):
-        return False
+    if not c.when.holds(memory.observed_at) or not c.subject and memory.kind in EVENT_KINDS \
+            and c.when.dated_before(memory.content or "", memory.observed_at):
+        return False  # "In March the certificate expired", noted today, is no event of "since Monday"
     return memory.kind in DATED_KINDS or memory.id in c.worded and c.when.present
 
 
@@ -495,8 +498,8 @@ def _restating(top: list[int], c: Candidates, similarities: Callable[[int, list[
     as well (:func:`_answers_alike`); empty when none does. The words decide first; the cosines are read
     (one read, the first against those left) only when some hit's words say what the first's say and
     do not answer alike, so most recalls read none."""
-    alike = [s for s in top[1:] if _says_alike(c.rows[s], c.rows[top[0]])]
-    found = {s for s in alike if _answers_alike(c, s, top[0], question)}
+    found = {s for s in top[1:] if _answers_alike(c, s, top[0], question)}
+    alike = [s for s in top[1:] if s in found or _says_alike(c.rows[s], c.rows[top[0]])]
     if len(found) < len(alike):
         cosines = similarities(top[0], [s for s in alike if s not in found])
         found |= {s for s in alike if cosines.get(s, -1.0) >= RESTATED_COSINE}
@@ -511,7 +514,8 @@ def _answers_alike(c: Candidates, seq: int, best: int, question: str) -> bool:
         return False
     mine, theirs = (frozenset(stem(w) for w in _WORD.findall((c.rows[s].content or "").lower()) if w not in STOP_WORDS)
                     for s in (seq, best))
-    return (mine ^ theirs).isdisjoint(stem(w) for w in _WORD.findall(question.lower()))
+    return len(mine & theirs) >= ALIKE_WORDS * len(mine | theirs) \
+        and (mine ^ theirs).isdisjoint(stem(w) for w in _WORD.findall(question.lower()))
 
 
 def the_time_first(c: Candidates, hits: list[Scored]) -> list[Scored]:

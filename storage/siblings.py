@@ -285,7 +285,8 @@ def _folded(word: str) -> str:
 
 def _type(word: str) -> str | None:
     """"month", "weekday", "environment", a set of ``ALTERNATIVES`` ("platform", "tier", "level"), "code:<form>" (a digit or an inner "-", "_" or "." in it:
-    "Q2" and "Q7" share the form "a9", "es-logs-01" "a-a-9", "search-api" "a-a"), "name" (capitalized, not all capitals of three or more), or None."""
+    "Q2" and "Q7" share the form "a9", "es-logs-01" "a-a-9", "search-api" "a-a"), "acronym" (all capitals, three
+    or more: "GDPR"), "name" (capitalized), or None."""
     lower = _folded(word)
     if lower == "us" and word != "US":
         return None  # the pronoun
@@ -294,8 +295,8 @@ def _type(word: str) -> str | None:
         return closed
     if any(c.isdigit() for c in word) or _PARTS.search(word.strip("._-")):
         return _type_of(lower)
-    if word[:1].isupper() and lower not in STOP_WORDS and not (len(word) > 2 and word.isupper()):
-        return "name"
+    if word[:1].isupper() and lower not in STOP_WORDS:
+        return "acronym" if len(word) > 2 and word.isupper() else "name"
     return None
 
 

@@ -118,6 +118,8 @@ _PART_OF = re.compile(
     r"|(week))\s+of|(early|mid|late))(?:\s+|-)$", re.IGNORECASE)
 # The words before a time in a question that make it no time asked in (:func:`names_another`).
 _NOT_ASKED = frozenset("before after since until till than to from between and through thru of".split())
+_NOT_REPEATED = re.compile(r"\b(?:last|this|next|ago|past|previous|before|prior|after|since|until|till|earlier|later"
+                           r"|older|newer|up)\b", re.IGNORECASE)  # words of a time relative to now or a bound
 _THIRDS = {"beginning": 0, "start": 0, "early": 0, "middle": 1, "mid": 1, "end": 2, "late": 2}
 _NOUN_AFTER = re.compile(r"\s+(?!(?:" + "|".join(sorted(STOP_WORDS)) + r")\b)[a-z]+\b")
 # Words placing what is asked within the time named, which name nothing without it ("earlier this month",
@@ -435,6 +437,32 @@ class TimeRange:
             if start < self.end and self.start < end:
                 return True
         return False
+
+    def repeated_in(self, text: str) -> bool:
+        """Whether ``text`` writes this time's words as they were asked, when they name a date that
+        :attr:`said` cannot ("the week of November 16", "the first week of November"), not relative
+        to now nor a bound ("last Friday", "before November"), nor a weekday (any Wednesday)."""
+        named = _TEXT_TIME.search(self.text)
+        return self.said is None and named is not None and not named["weekday"] \
+            and _NOT_REPEATED.search(self.text) is None \
+            and re.search(rf"(?<![\w-]){re.escape(self.text)}(?![\w-])", text, re.IGNORECASE) is not None
+
+    def dated_before(self, text: str, observed_ms: int) -> bool:
+        """Whether ``text``, observed at ``observed_ms``, dates what it tells before this time: it names a
+        month, quarter, date or year (a month without a year the latest by then) or a day relative to
+        then (:data:`_DAYS_SAID`), and each ends by this time's start ("In March ...", "Back in 2024 ...",
+        noted today, for "since Monday"); a time after "until", "since", "for", "next" ... is none."""
+        observed = datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
+        ends = [_told(found, observed)[1] for found in _DAYS_SAID.finditer(text)]
+        for said, lead in _periods(text):
+            if said.weekday is not None or lead in _NOT_ASKED | _AHEAD_LEAD:
+                continue
+            month, year = max(said.months), said.year or observed.year - (min(said.months) > observed.month)
+            if said.day is None:
+                ends.append(period_range(datetime(year, month, 1), "month")[1])
+            elif _a_day(year, month, said.day, strict=True):
+                ends.append(_ms(datetime(year, month, said.day)) + _DAY_MS)
+        return bool(ends) and max(ends) <= self.start
 
     def remove_from(self, query: str) -> str:
         """``query`` without this expression (only where it stands alone, as it was found) and the

@@ -155,3 +155,72 @@ def test_a_name_shared_across_languages_answers(store, question):
                       at=NOW - timedelta(days=30))
     out = recall(store, question)
     assert not out.abstained and out.hits[0].memory.id == wanted
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("question", ["What happened since Monday?", "Anything new this week?",
+                                      "What happened after the summer?", "what happened in the last two weeks?",
+                                      "what went on since November 20?"])
+def test_an_event_whose_text_dates_it_before_the_time_asked_is_no_answer_for_it(store, question):
+    """Trial 55 #5: "In March the load balancer certificate expired", noted today, was a sure answer
+    (0.89) to "what happened since Monday?", as was "Back in 2024 we moved the wiki"."""
+    dated = [remember(store, text, kind=kind) for text, kind in (
+        ("In March the load balancer certificate expired and caused an outage", "episode"),
+        ("Back in 2024 we moved the wiki to Confluence", "episode"),
+        ("Last summer the office moved to the fourth floor", "episode"),
+        ("On 2025-10-03 the payroll export failed on a bad date format", "failure"))]
+    fresh = [remember(store, text, kind="episode") for text in (
+        "Yesterday the nightly backup job failed on db-prod-01",
+        "On 26 November we rotated the staging TLS certificates",
+        "Scheduled the datacenter move for March 2027")]
+    out = recall(store, question)
+    assert all(confidence_of(out, seq) < SURE_CONFIDENCE for seq in dated), out.hits
+    assert all(confidence_of(out, seq) >= SURE_CONFIDENCE for seq in fresh), out.hits
+
+
+def test_a_text_dates_its_event_before_a_time_by_every_time_it_names():
+    since_monday = TimeParser().find("what happened since Monday?", NOW_MS)
+    assert since_monday is not None
+    for text in ("In March the certificate expired", "Back in 2024 we moved the wiki", "In Q2 2025 we hired Ana",
+                 "Last summer the office moved", "On 3 October the export failed"):
+        assert since_monday.dated_before(text, NOW_MS), text
+    for text in ("The backup failed", "Yesterday the backup failed", "In March and again today it failed",
+                 "The move is planned for March 2027", "Since March we run Postgres 16", "Until 2025 we ran MySQL",
+                 "On Tuesday the export failed", "Next March we move"):
+        assert not since_monday.dated_before(text, NOW_MS), text
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("text", "question"), [
+    ("In Q3 we migrated the search cluster to OpenSearch 2.11", "What did we do in Q3?"),
+    ("Yesterday evening Olga fixed the flaky login test", "What happened yesterday evening?"),
+    ("The week of November 16 we ran the accessibility audit", "What did we do the week of November 16?"),
+    ("In the first week of November we ran the disaster recovery drill",
+     "what happened in the first week of November?"),
+    ("In early October we rotated the signing keys", "what happened in early October?"),
+])
+def test_a_memory_writing_the_time_asked_is_a_sure_answer_to_a_question_by_that_time_alone(store, text, question):
+    """Trial 55 #6: "In Q3 we migrated ..." got 0.42 for "what did we do in Q3?", "The week of November 16
+    ..." 0.15; the time a memory writes is the whole of what such a question asks."""
+    wanted = remember(store, text, kind="episode")
+    others = [remember(store, other, kind="episode") for other in (
+        "Last Friday the CDN purge job deleted the wrong cache keys", "In March the load balancer certificate expired")
+              if other != text]
+    out = recall(store, question)
+    assert out.hits[0].memory.id == wanted and out.hits[0].confidence >= SURE_CONFIDENCE, out.hits[:2]
+    assert all(confidence_of(out, other) < SURE_CONFIDENCE for other in others)
+
+
+@pytest.mark.contract
+def test_a_memory_writing_the_time_is_no_sure_answer_for_another_subject(store):
+    """What a question with a subject of its own asks is unchanged: the time alone makes no hit sure."""
+    said = remember(store, "In Q3 we migrated the search cluster to OpenSearch 2.11", kind="episode")
+    out = recall(store, "what did Olga fix in Q3?")
+    assert confidence_of(out, said) < SURE_CONFIDENCE
+
+
+@pytest.mark.parametrize("text", ["On February 30 the export failed", "On 31 April we moved", "In 2023-02-29 it broke",
+                                  "On 0 March it broke"])
+def test_a_day_no_calendar_holds_dates_nothing(text):
+    since_monday = TimeParser().find("what happened since Monday?", NOW_MS)
+    assert since_monday is not None and not since_monday.dated_before(text, NOW_MS)

@@ -53,13 +53,35 @@ def test_copies_in_other_words_are_each_as_sure_as_the_first_alone(store, copies
     (["The iOS app ships every two weeks", "The Android app ships every two weeks"], "The web app ships daily",
      "which apps ship every two weeks?"),
     (["My brother lives in Porto", "My sister lives in Porto"], "My cousin lives in Oslo", "who lives in Porto?"),
+    # sharing fewer of their words than a restatement: the question's and the slot's (trial 55 #8)
+    (["Lena prefers short standups", "Lena prefers Vim keybindings", "Lena prefers Python for scripts"],
+     "Marco prefers tabs", "What does Lena prefer?"),
+    (["We decided to use Postgres 16 for the orders database", "We decided to back up the orders database every hour",
+      "We decided to shard the orders database by customer id"], "We decided to use Redis for the session cache",
+     "What did we decide about the orders database?"),
+    (["The billing service alerts page the payments on-call", "The billing service alerts post to #billing-alerts"],
+     "The search service alerts post to #search", "where do billing service alerts go?"),
 ])
 def test_equal_answers_to_a_question_leaving_their_slot_open_are_all_sure(store, answers, other, query):
-    """Trial 54 #4: "who prefers Vim?" gave Ana 0.55, Bruno and Chen 0.22."""
+    """Trial 54 #4: "who prefers Vim?" gave Ana 0.55, Bruno and Chen 0.22; trial 55 #8: "What does Lena
+    prefer?" 0.54, 0.24, 0.14."""
     for text in [*answers, other]:
         store.remember(tenant="t", scope="p", content=text)
     shown = confidences(store, query)
     assert min(shown[a] for a in answers) >= SURE_CONFIDENCE > shown.get(other, 0.0), shown
+
+
+@pytest.mark.parametrize(("answers", "query"), [
+    (["To deploy the web app: run make build", "To deploy the worker: run make worker"], "how do we deploy?"),
+    (["Lena prefers short standups", "Lena prefers Vim keybindings"], "What does Lena prefer?"),
+])
+def test_equal_answers_are_about_as_sure_as_each_other(store, answers, query):
+    """Trial 55 #8: "How do we deploy things?" gave the web app 0.41 and the worker 0.13 (the hook passes
+    on only sure hits, so one of two equal answers reached the agent)."""
+    for text in answers:
+        store.remember(tenant="t", scope="p", content=text)
+    shown = confidences(store, query)
+    assert max(shown[a] for a in answers) - min(shown[a] for a in answers) <= 0.1, shown
 
 
 @pytest.mark.parametrize(("asked", "sibling", "query"), [

@@ -51,6 +51,11 @@ NEAR_MISSES = [
     ("how much storage does the Growth plan give?", "The Scale plan gives 1 TB of storage."),
     ("how many seats does the Pro tier allow?", "The Team tier allows 10 seats."),
     ("what is the rate limit of the Basic plan?", "The Enterprise plan has a rate limit of 10,000 requests a minute."),
+    # an acronym in place of another before or after the same word (trial 55 #7: "CCPA" for "GDPR" at 0.59-0.68)
+    ("Who handles CCPA requests?", "Grace handles GDPR requests."),
+    ("Who handles DSAR requests?", "Grace handles GDPR requests."),
+    ("which vendor runs our SOX audit?", "Our HIPAA audit is run by Bright Compliance."),
+    ("where do SLA breaches get reported?", "SLO breaches get reported in the ops channel."),
 ]
 # Another word before the same noun, each the first of its noun phrase, the rest of the question held (trial 54
 # #3); someone of the speaker's asked of, a memory of the speaker ("I"); a weekday in the plural.
@@ -109,6 +114,10 @@ ANSWERS = [
     ("which test runner does the team prefer?", "The team now prefers Vitest over Jest."),
     ("what does Dana think about the migration?", "Dana thinks the migration is risky."),
     ("What did Melanie paint?", "Caroline: Wow Mel, I love the lake you painted!"),
+    ("who handles GDPR requests?", "Grace handles GDPR requests."),
+    ("who handles GDPR and CCPA requests?", "Grace handles GDPR requests."),
+    ("What does the QBR deck cover?", "The QBR deck covers revenue and churn."),
+    ("WHO HANDLES GDPR REQUESTS?", "Grace handles GDPR requests."),
 ]
 
 
