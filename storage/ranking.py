@@ -210,7 +210,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     subject whose words contradict it (``contradiction.disagreement``) goes above it, in
     ``scores``: raised just above it when it answers about as well, else the older one is put
     just below it. Not when the question names a value only the older one holds ("number 17"
-    asks for 17) or the word naming its subject where the newer names another ("staging"), nor
+    asks for 17) or the word naming its subject where the newer names a sibling of it
+    (``siblings.sibling``: "staging" beside "production"; not "kept" beside "retention"), nor
     when the older was confirmed after the newer was stored (``strength.upheld``), nor when the value
     they disagree on is of a kind the question does not ask for (``contradiction.about_another_value``:
     a port for "which host"), nor when the question asks about a part of the older the newer leaves
@@ -237,7 +238,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                   and (reason := disagreement(old.content or "", c.rows[seq].content or "")) is not None
                   and not about_another_value(question, reason)
                   and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
-                  and not names_subject(question, old.content or "", c.rows[seq].content or "")
+                  and not (names_subject(question, old.content or "", c.rows[seq].content or "")
+                           and sibling(question, c.rows[seq].content or "") is not None)
                   and not asks_the_part_left(question, old.content or "", c.rows[seq].content or "")]
         for newer in rivals:
             new = c.rows[newer]
