@@ -848,6 +848,17 @@ def disagreement(older: str, newer: str) -> str | None:
     return None if judged is None else judged[0]
 
 
+def told_before(older: str, newer: str) -> bool:
+    """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on
+    Jenkins" stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the
+    two (read as the newer of them it disagrees with ``older``, and it adds no value ``older`` lacks, or
+    nothing else disagrees)."""
+    old, new = _read(older), _read(newer)
+    if not old.changes or new.changes or judge(newer, older) is None:
+        return False
+    return judge(older, newer) is None or values_of(new) <= values_of(old)
+
+
 def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | None:
     """``disagreement`` of two memories whose vectors' cosine is ``cosine``: at ``gate`` or more,
     or at ``STRONG_SUBJECT`` (strong evidence) or ``CHANGED_SUBJECT`` (change words on the older's

@@ -99,3 +99,27 @@ def test_fifteen_numbered_notes_give_no_review_items(real_store):
         remember(real_store, f"Minor style note {n}: prefer f-strings in module {n}", f"2025-01-{n + 1:02d}T09:00:00Z")
     consolidate(real_store)
     assert real_store.review("t", ["proj"]).contradictions == []
+
+
+@pytest.mark.parametrize(("change", "stale", "question"), [
+    ("We switched from Jenkins to GitHub Actions for CI.", "Our CI runs on Jenkins.", "What CI do we use?"),
+    ("We no longer use Sentry; errors go to Rollbar.", "We use Sentry for error tracking.",
+     "What do we use for error tracking?"),
+    ("We moved the office from Lisbon to Porto.", "The office is in Lisbon.", "Where is the office?"),
+])
+def test_a_stale_statement_stored_after_the_change_is_the_older_everywhere(real_store, change, stale, question):
+    """Trial 55 #9: the old state restated after the change was stored was not flagged and came first."""
+    from memvault.storage.consolidate import consolidate
+    told = remember(real_store, change, "2025-01-06T09:00:00Z").id
+    late = remember(real_store, stale, "2025-03-03T09:00:00Z")
+    assert told in dict(late.contradicts) and told in late.newer
+    hits = real_store.recall(tenant="t", query=question, scopes=["proj"]).hits
+    assert [h.memory.id for h in hits][:2] == [told, late.id] and hits[1].outdated_by == told
+    consolidate(real_store)
+    assert [(o, n) for o, n, _ in real_store.review("t", ["proj"]).contradictions] == [(late.id, told)]
+
+
+def test_a_plain_statement_after_a_change_naming_a_value_it_did_not_leave_is_the_newer(real_store):
+    change = remember(real_store, "We relocated the office to Porto.", "2025-01-06T09:00:00Z").id
+    later = remember(real_store, "The office is in Madrid.", "2025-03-03T09:00:00Z")
+    assert change in dict(later.contradicts) and change not in later.newer
