@@ -148,6 +148,18 @@ class _Read:
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
 
 
+# Words naming a group, a place or a product line: the word right before one names which ("the search
+# team", "the us cluster"; ``siblings`` too).
+HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
+                  " repository account plan tier".split())
+
+
+def region_us(before: str, after: str) -> bool:
+    """Whether a lower-case "us" between the words ``before`` and ``after`` (lowercase) names the region,
+    not the pronoun: after a determiner or before a word of ``HEADS`` ("the us cluster", "us region")."""
+    return before in DETERMINERS or before in ("a", "an") or after in HEADS or after[:-1] in HEADS
+
+
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude stem of a lowercase word: "deploys", "deploying", "deployed" → "deploy"."""
@@ -334,6 +346,9 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     for i, (raw, initial, owner, ends, asked) in enumerate(tokens):
         sentence += initial
         lower = raw.lower()
+        if raw == "us" and region_us(tokens[i - 1][0].lower() if i else "", tokens[i + 1][0].lower()
+                                     if i + 1 < len(tokens) else ""):
+            lower = "US"  # the region, no stop word
         if asked or lower in HEDGES or lower in NEGATIONS or lower.endswith(("n't", "n’t")) or lower in ADDITION_WORDS \
                 or (lower == "well" and i and tokens[i - 1][0].lower() == "as"):
             hedged.add(sentence)
@@ -759,21 +774,30 @@ def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: lis
     first words (a label: "Service 28", "On floor 4", "Host web-01", "Worker pool A"; not "The review
     is on 14 March")
     differs, and each text gives the label a value of its own after it, equal or not ("... port 9028"
-    / "... 9029", "... 12 chairs" / "... 12 chairs", "... rack 3" / "... rack 1"). A number changed
-    with no value after it ("Postgres 15" → "Postgres 16 is used") stays a change. ``*_words``: each
-    text's ``_words``."""
+    / "... 9029", "... 12 chairs" / "... 12 chairs", "... rack 3" / "... rack 1"), or the label is a
+    whole number not led by a pronoun or verb that ends its clause ("Minor style note 0: prefer ..."),
+    or is followed by a stop word but a verb of ``VERBS`` ("note number 1 about ...") or by a verb in
+    "-s" and its object ("Module 3 uses f-strings"). A number changed with no value after it before
+    "is" ("Postgres 15" → "Postgres 16 is used"), after a verb ("We are on step 4") or counting what
+    follows ("Keep 3 replicas") stays a change. ``*_words``: each text's ``_words``."""
     a, b = old.sequence, new.sequence
-    at = next((i for i, t in enumerate(a[:3]) if t.kind != "word"), 0)  # the label's value: after its words
+    at = next((i for i, t in enumerate(a[:4]) if t.kind != "word"), 0)  # the label's value: after its words
     if not at or min(len(a), len(b)) <= at + 1 or [t.key for t in a[:at]] != [t.key for t in b[:at]]:
         return False
+    named = True  # a whole number ending its clause, or followed by a stop word or a verb and its object
     for side, words in ((a, old_words), (b, new_words)):  # the label's words and number lead the text
         lead = next((i for i, word in enumerate(words) if word not in STOP), len(words))  # "The", "On"
         if words[lead:lead + at + 1] != [t.shown for t in side[:at + 1]]:
             return False
+        after = words[lead + at + 1:lead + at + 3] + ["", ""]
+        named = named and side[at].key.isdigit() and (VERBS | PRONOUNS).isdisjoint(words[:lead]) and (
+            side[at + 1].clause != side[at].clause or after[0] in STOP and after[0] not in VERBS
+            or after[0].endswith("s") and after[0] not in STOP and after[1][:1].isalpha()
+            and (after[1] not in STOP or after[1] in DETERMINERS))
     label = a[at].kind == b[at].kind and a[at].key != b[at].key and (
         a[at].kind in ("number", "ident") or a[at].kind == "name" and len(a[at].key) == len(b[at].key) == 1)
     valued = all(any(t.kind != "word" for t in side[at + 1:]) for side in (a, b))
-    return label and a[at].clause == b[at].clause == 0 and valued
+    return label and a[at].clause == b[at].clause == 0 and (valued or named)
 
 
 def values_of(read: _Read) -> set[str]:
@@ -823,6 +847,17 @@ def disagreement(older: str, newer: str) -> str | None:
     Python 3.9")."""
     judged = judge(older, newer)
     return None if judged is None else judged[0]
+
+
+def told_before(older: str, newer: str) -> bool:
+    """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on
+    Jenkins" stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the
+    two (read as the newer of them it disagrees with ``older``, and it adds no value ``older`` lacks, or
+    nothing else disagrees)."""
+    old, new = _read(older), _read(newer)
+    if not old.changes or new.changes or judge(newer, older) is None:
+        return False
+    return judge(older, newer) is None or values_of(new) <= values_of(old)
 
 
 def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | None:

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
-from .contradiction import about_another_value, asks_the_part_left, contradicts, disagreement, names_subject, stem, values
+from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, names_subject, stem,
+                            told_before, values)
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -205,14 +206,25 @@ def _as_well(c: Candidates, scores: dict[int, float], newer: int, older: int) ->
             or scores[newer] >= NEWER_SCORE_RATIO * scores[older])
 
 
+def _newer(memory: Memory, other: Memory) -> bool:
+    """Whether ``memory`` is the newer of the two in meaning: observed later, unless it restates what
+    ``other``, a change, left (``contradiction.told_before``), or observed earlier telling the change
+    ``other`` restates."""
+    if memory.observed_at > other.observed_at:
+        return not told_before(other.content or "", memory.content or "")
+    return memory.observed_at < other.observed_at and told_before(memory.content or "", other.content or "")
+
+
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "") -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
-    when the question has one of ``NOW_WORDS``), the newest later current memory on the same
+    when the question has one of ``NOW_WORDS``), the newest later current memory (or an earlier one
+    telling the change it restates: ``contradiction.told_before``) on the same
     subject whose words contradict it (``contradiction.contradicts``) goes above it, in
     ``scores``: raised just above it when it answers about as well, else the older one is put
     just below it. Not when the question names a value only the older one holds ("number 17"
-    asks for 17) or the word naming its subject where the newer names another ("staging"), nor
+    asks for 17) or the word naming its subject where the newer names a sibling of it
+    (``siblings.sibling``: "staging" beside "production"; not "kept" beside "retention"), nor
     when the older was confirmed after the newer was stored (``strength.upheld``), nor when the value
     they disagree on is of a kind the question does not ask for (``contradiction.about_another_value``:
     a port for "which host"), nor when the question asks about a part of the older the newer leaves
@@ -226,8 +238,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         old = c.rows[older]
         if old.kind not in STATE_KINDS and not present:
             continue
-        later = sorted((seq for seq in top if c.rows[seq].observed_at > old.observed_at
-                        and not after_the_time(c, c.rows[seq])),
+        later = sorted((seq for seq in top if _newer(c.rows[seq], old) and not after_the_time(c, c.rows[seq])),
                        key=lambda seq: c.rows[seq].observed_at, reverse=True)
         # The vectors first: a pair under both cosine gates contradicts nothing whatever its words say.
         cosines = similarities(older, later) if later else {}
@@ -239,7 +250,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
                       and not about_another_value(question, reason)
                       and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
-                      and not names_subject(question, old.content or "", c.rows[seq].content or "")
+                      and not (names_subject(question, old.content or "", c.rows[seq].content or "")
+                               and sibling(question, c.rows[seq].content or "") is not None)
                       and not asks_the_part_left(question, old.content or "", c.rows[seq].content or "")), None)
         if newer is not None:
             if _as_well(c, scores, newer, older):

@@ -11,7 +11,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import islice
 
-from .contradiction import stem
+from .contradiction import HEADS, region_us, stem
 from .query import GENERIC_WORDS, STOP_WORDS
 from .textindex import FOLDED_LETTERS
 
@@ -36,10 +36,6 @@ ALTERNATIVES = {
 }
 
 
-# Words naming a group, a place or a product line: the word right before one names which ("the
-# search team" / "the payments team", "the Madrid office"), so another word there is another one.
-HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
-                  " repository account plan tier".split())
 # Words naming a plan one subscribes to: the word right before one is a tier whatever else it may mean
 # ("the Team tier", "the Business plan", "the Family plan" for "the Pro tier").
 PLAN_HEADS = frozenset("tier tiers plan plans edition editions subscription subscriptions license licence".split())
@@ -236,6 +232,8 @@ def _words(text: str) -> Words:
     speaker = _speaker(text)
     written = _TOKEN.findall(_POSSESSIVE.sub("", text))
     folded = [_folded(w) for w in written]
+    written = ["US" if w == "us" and region_us(folded[at - 1] if at else "", folded[at + 1] if at + 1 < len(folded)
+                                              else "") else w for at, w in enumerate(written)]
     return tuple((lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
                  for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
 

@@ -405,7 +405,8 @@ class Store:
         (id, reason) of those among the ``SUBJECT_COUNT`` nearest and best keyword matches
         (``candidates.worded_near``) ≥ ``ranking.SAME_SUBJECT``
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
-        the one observed earlier as the older), and the ids of those observed after it; all of a
+        the one observed earlier as the older unless the other restates what it changed:
+        ``contradiction.told_before``), and the ids of those newer than it; all of a
         kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         from . import contradiction
         from .candidates import worded_near
@@ -424,11 +425,12 @@ class Store:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
             stored = rows[seq].content or ""
-            older, newer = (stored, text) if rows[seq].observed_at <= observed else (text, stored)
-            reason = contradiction.contradicts(older, newer, similarity, SAME_SUBJECT)
+            after = rows[seq].observed_at > observed  # the stored one is the newer (in meaning: told_before)
+            after = not after if contradiction.told_before(*((text, stored) if after else (stored, text))) else after
+            reason = contradiction.contradicts(*((text, stored) if after else (stored, text)), similarity, SAME_SUBJECT)
             if reason is not None:
                 contradicts.append((rows[seq].id, reason))
-                later += [rows[seq].id] if rows[seq].observed_at > observed else []
+                later += [rows[seq].id] if after else []
         return similar, contradicts, later
 
     # -- supersede and forget ------------------------------------------------------------

@@ -127,7 +127,7 @@ def test_a_memory_written_late_about_an_earlier_time_is_told_it_may_be_the_outda
     assert {c.id: c.newer for c in result.contradicts} == {later: False, late.id: False}
     told = text.render(handlers.RememberResult.model_validate(
         {"id": late.id, "created": True, "contradicts": [{"id": later, "reason": "x", "newer": True}]}))
-    assert f"observed after this one: if that one still holds, supersede {late.id} with `by` {later}" in told
+    assert f"the newer of the two: if that one still holds, supersede {late.id} with `by` {later}" in told
 
 
 def test_the_newer_of_a_contradicting_pair_keeps_its_confidence(real_store):

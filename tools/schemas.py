@@ -42,7 +42,8 @@ class Contradiction(_Result):
     reason: str = Field(description="What disagrees, e.g. 'different time: 09:15 → 10:30', 'negation: not drink', "
                         "'change words: moved'.")
     newer: bool = Field(description="True when the contradicted memory was observed after this one (this one was "
-                        "written late, about an earlier time): then it is this one that may be out of date.")
+                        "written late, about an earlier time) or tells a change this one restates the state before: "
+                        "then it is this one that may be out of date.")
 
 
 class RememberResult(_Result):

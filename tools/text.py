@@ -256,7 +256,7 @@ def render(result: BaseModel) -> str:
             how = f": if this one holds now, supersede {c.id} with `by` {result.id}" if result.created \
                 else ": supersede the older one with what is true now"
             if c.newer and result.created:
-                how = (f", observed after this one: if that one still holds, supersede {result.id} with `by` "
+                how = (f", the newer of the two: if that one still holds, supersede {result.id} with `by` "
                        f"{c.id}")
             text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
         return text + _private_dropped(result.redacted) + (f"\nDegraded: {result.degraded}" if result.degraded else "")
