@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
-from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, names_subject, stem,
-                            told_before, values)
+from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, least_cosine,
+                            names_subject, stem, told_before, values)
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -238,10 +238,11 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         old = c.rows[older]
         if old.kind not in STATE_KINDS and not present:
             continue
-        later = sorted((seq for seq in top if _newer(c.rows[seq], old) and not after_the_time(c, c.rows[seq])),
-                       key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        # The vectors first: a pair under both cosine gates contradicts nothing whatever its words say.
-        cosines = similarities(older, later) if later else {}
+        # The vectors first: a pair under every cosine gate contradicts nothing whatever its words say.
+        others = [seq for seq in top if seq != older and not after_the_time(c, c.rows[seq])]
+        cosines = similarities(older, others) if others else {}
+        later = sorted((seq for seq in others if cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)
+                        and _newer(c.rows[seq], old)), key=lambda seq: c.rows[seq].observed_at, reverse=True)
         # Another scope's memory overrides, it does not outdate: remember, boot and review compare a
         # memory with its own scope's only (a project's "one approval" beside the global "two").
         newer = next((seq for seq in later if c.rows[seq].scope == old.scope
