@@ -29,6 +29,9 @@ from .secret_values import is_filtered, masked
 # whose back-referencing patterns RE2 cannot run (NamedCredentialDetector replaces it).
 _EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector", "KeywordDetector",
              "JwtTokenDetector"}  # replaced by secret_plugins.JwtDetector
+# Patterns of the kept plugins left out: Twilio's Account SID ("AC" and 32 hex digits) is the account's
+# identifier, which its documentation prints beside the auth token (the token is ``secret_pairs.tsv``'s).
+_EXCLUDED_PATTERNS = {"AC[a-z0-9]{32}"}
 # What a refusal calls the credential each of detect-secrets' own plugins finds (its
 # secret_type names some by how they were found: "Basic Auth Credentials" is a password
 # in a URL). memvault's detectors' types are their labels already.
@@ -70,7 +73,7 @@ def detect_secrets_patterns() -> dict[str, Any]:
     from .secret_re2 import linear_source
 
     plugins = [{"plugin": cls.__name__, "secret_type": cls.secret_type,
-                "patterns": [linear_source(p) for p in cls.denylist]}
+                "patterns": [linear_source(p) for p in cls.denylist if linear_source(p) not in _EXCLUDED_PATTERNS]}
                for cls in get_mapping_from_secret_type_to_class().values()
                if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
                and issubclass(cls, RegexBasedDetector)]
