@@ -292,13 +292,21 @@ def named_sources() -> list[str]:
     # its value may start the next line after ":" ("パスワード:", then the value), as after "password:"
     unspaced_next = (f"(?:{words('password-unspaced')}|{words('key-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*"
                      f"{_NEXT_LINE}|[ \\t]+)?")
+    # whose, between the word and its verb ("รหัสผ่านของเซิร์ฟเวอร์คือ X"); the value before a verb ending the
+    # sentence ("رمز عبور سرور X است")
+    langs = dict.fromkeys(lang for lang, *_ in tsv_rows("secret_words.tsv"))
+    unspaced_owned = "|".join(f"(?:{words('password-unspaced', lang)})[ \\t]*(?:{words('owner-unspaced', lang)})"
+                              f"[ \\t]*(?:{words('verb-unspaced', lang)})[ \\t]*"
+                              for lang in langs if words("owner-unspaced", lang))
+    final = "|".join(f"(?:{words('password', lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+{_QUOTE}?({_VALUE})"
+                     f"{_QUOTE}?[ \\t]+(?:{words('verb-final', lang)})" for lang in langs if words("verb-final", lang))
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
         f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
         f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
         f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
-        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))",
-        f"(?i){unspaced_next}{_QUOTE}?{_ASCII_VALUE}",
+        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE})|{final})",
+        f"(?i)(?:{unspaced_owned}|{unspaced_next}){_QUOTE}?{_ASCII_VALUE}",
         # a value shaped like a generated key after the plain word "key": "the key is \"vo/hBKq...\"", "use
         # key X to sign" (``secret_values.named_value_kept``: mixed cases and digits, no name)
         f"(?i){AFTER}key[\"']?(?:[ \\t]+(?:is|was)[ \\t]+|[ \\t]*[:=][ \\t]*|[ \\t]+){_QUOTE}?"

@@ -1,5 +1,5 @@
 """The words around a password that the prose grammar reads (trial 54, findings 9 and 10; trial 55 #3: a possessor
-after the word with no preposition, "kata sandi server adalah X"): the prepositions of
+after the word with no preposition, "kata sandi server adalah X", "รหัสผ่านของเซิร์ฟเวอร์คือ X", "رمز عبور سرور X است"): the prepositions of
 more languages between the word and its verb ("heslo k serveru je X", "пароль до бази є X"), a word for
 password with a possessive suffix ("kata sandinya X", "salasanani on X"), the everyday abbreviations of the
 word ("le mdp du NAS c'est X", "la contra del wifi es X"), a password with no word naming it before "to log
@@ -40,6 +40,10 @@ REFUSED = [
     f"kata sandi server adalah {PW}", f"kata sandi wifi kantor adalah {PW}", f"mật khẩu máy chủ là {PW}",
     f"mật khẩu wifi văn phòng là {PW}", f"kata laluan pelayan ialah {PW}", f"كلمة المرور للخادم هي {PW}",
     f"הסיסמה לשרת היא {PW}",
+    # the possessor between an unspaced word and its verb; the value before the verb ending the sentence (trial 55 #3)
+    f"รหัสผ่านของเซิร์ฟเวอร์คือ {PW}", f"รหัสผ่านเซิร์ฟเวอร์คือ {PW}", f"รหัสผ่าน Wi-Fi ของร้านคือ {PW}",
+    f"ពាក្យសម្ងាត់របស់ម៉ាស៊ីនមេគឺ {PW}", f"رمز عبور سرور {PW} است", f"رمز عبور سرور ما {PW} است",
+    f"گذرواژه ایمیل {PW} است",
 ]
 
 
@@ -77,6 +81,9 @@ def test_a_key_sent_in_labelled_parts_is_refused_and_each_part_redacted(text: st
     "kata sandi server adalah rahasia", "mật khẩu máy chủ là bí mật", "kata sandi baru harus diganti setiap bulan",
     "Kata sandi server adalah hal penting untuk keamanan", "mật khẩu của bạn là gì?",
     "Kata sandi akun admin baru saja diubah oleh tim IT", "kata laluan pelayan ialah rahsia syarikat",
+    "รหัสผ่านของเซิร์ฟเวอร์คือความลับ", "รหัสผ่านของคุณต้องมีอย่างน้อย 8 ตัวอักษร", "รหัสผ่านคือสิ่งสำคัญ ใช้ 2FA ด้วย",
+    "رمز عبور سرور جدید است", "رمز عبور سرور در فایل vault2 ذخیره شده است", "رمز عبور سرور را دیروز تغییر دادم",
+    "رمز عبور باید حداقل 12 کاراکتر باشد",
 ])
 def test_prose_about_passwords_and_look_alike_words_are_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
@@ -84,7 +91,8 @@ def test_prose_about_passwords_and_look_alike_words_are_stored(text: str) -> Non
 
 @pytest.mark.contract
 @pytest.mark.parametrize("text", [REFUSED[0], REFUSED[4], REFUSED[15], REFUSED[22], REFUSED[29],
-                                  "GitHub token part 1: ghp_16C7e42F292c6912 part 2: E7710c838347Ae178B4a"])
+                                  "GitHub token part 1: ghp_16C7e42F292c6912 part 2: E7710c838347Ae178B4a",
+                                  f"รหัสผ่านของเซิร์ฟเวอร์คือ {PW}", f"رمز عبور سرور {PW} است"])
 def test_remember_refuses_and_a_captured_turn_loses_the_secret(store, text: str) -> None:
     with pytest.raises(InvalidInput, match="looks like it contains a credential"):
         store.remember(tenant="t", scope="s", content=text)
