@@ -190,6 +190,19 @@ _RUN_ITEM = r"""["'`]?[^\s"'`,;]{12,200}["'`]?"""
 VALUE_RUN = (f"(?i){AFTER}(?:{_RUN_PLURAL})[ \\t]*(?:[(\\[][^()\\[\\]\\n]{{1,40}}[)\\]][ \\t]*)?[:=][ \\t]*"
              f"(?P<value_run>{_RUN_ITEM}(?:[ \\t]+{_RUN_ITEM})+)[ \\t]*$")
 RUN_ITEM_MIN = 12  # characters of each value of such a run (``_RUN_ITEM``)
+# One-time codes that stand for a password, after their name ("GitHub recovery codes: 8f3k2-m9d4x 7hq2p-x0v3n ...",
+# "backup codes:" then one a line, trial 55): taken whole when every one holds a digit (:func:`codes`).
+_CODE = r"[\w-]{6,20}"
+CODE_RUN = (f"(?i){AFTER}(?:2fa|mfa|two[ -]factor|recovery|backup)[ _-]?codes"
+            r"[ \t]*(?:[:=]|[ \t]+(?:are|were)[ \t]*:?)\s*"
+            f"(?P<recovery_codes>{_CODE}(?:[ \\t,;]*\\n?[ \\t]*(?:[-*•][ \\t]+)?{_CODE}){{1,23}})")
+_CODE_ITEM, _DIGIT = re.compile(r"[\w-]{6,}"), re.compile(r"[0-9]")
+
+
+def codes(values: str) -> bool:
+    """Whether the items of a ``CODE_RUN`` are codes: each holds a digit."""
+    return all(_DIGIT.search(item) for item in _CODE_ITEM.findall(values))
+
 # A word between separators names a value ("db-password-2024", "redis_prod_2"): a generated one has none.
 _NAMED_PART = re.compile(r"(?:^|[-_./:])[A-Za-z]{3,}(?=[-_./:]|$)")
 

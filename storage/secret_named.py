@@ -15,10 +15,12 @@ from .regex_cover import holding
 from .secret_code import code_sources, code_values
 from .secret_kinds import named_kind
 from .secret_lists import (
+    CODE_RUN,
     LIST_NAMED,
     PAIR_LIST,
     VALUE_LIST,
     VALUE_RUN,
+    codes,
     csv_secrets,
     csv_source,
     listed_secrets,
@@ -80,7 +82,8 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
 
 
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
-_NEXT_LINE = r"(?:\r?\n[ \t]*)?"  # a value may start the next line ("password:", then the value below)
+# a value may start the next line, or the one after a blank line ("password:", then the value below)
+_NEXT_LINE = r"(?:\r?\n[ \t]*){0,2}"
 _KEY_SHAPED = r"[A-Za-z0-9/+_=.-]{24,}"  # a generated key's alphabet (base64, base64url, hex), 24 or more
 # One or two bare words saying whose or which credential, between its word and ":" or " =" ("password root:",
 # "API key prod =", "пароль администратора:", "mot de passe admin :"), each starting with a letter, after spaces
@@ -137,7 +140,8 @@ class NamedCredentialDetector(Detector):
       A value holds a letter and a digit (after a word written without spaces, printable ASCII),
       or is quoted after a word for password; a word that qualifies another noun ("password
       hint", "token budget") is not followed by a value;
-    - a PIN (``pin`` words): "card PIN: 4821", "PIN ist 4821", 4 to 8 digits; 6 digits or more after
+    - a PIN (``pin`` words, a safe's combination among them): "card PIN: 4821", "PIN ist 4821", 4 to 8 digits or
+      3 to 5 dashed groups ("the safe combination is 12-34-56"); 6 digits or more after
       the prose grammar ("my password is 19871203"), 4 to 12 after a word written without spaces
       ("暗証番号は4821です", not "2024年");
     - the word alone on its line, the value alone on the next ("Password", then "Xk29slQpz");
@@ -152,7 +156,8 @@ class NamedCredentialDetector(Detector):
       network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X");
     - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
       under a head naming a password column (``| user | pass |``), several values after a plural
-      word ("the passwords are X, Y and Z"), each taken whole;
+      word ("the passwords are X, Y and Z"), one-time codes after their name ("recovery codes: X Y"), each
+      taken whole;
     - code passing a user and a password to a call or keyword for authentication (``auth=("u", "X")``,
       ``HTTPBasicAuth("u", "X")``), and ``-p'X'`` / ``-u USER -pX`` without a command's name;
     - ``.env`` and shell lines: an upper-case name holding PASSWORD, PASS, PWD, SECRET, TOKEN,
@@ -218,10 +223,10 @@ class NamedCredentialDetector(Detector):
                 before = match.string[match.start():match.start(match.lastindex)]
                 yield (named_kind(before) if "\n" in before else None), value
             return
-        if name in ("table_rows", "csv_rows", "value_list", "value_run"):  # whole when one of its secrets is a value
+        if name in ("table_rows", "csv_rows", "value_list", "value_run", "recovery_codes"):  # whole when one's a value
             before = match.string[match.start():match.start(match.lastindex)]
             judged = {"table_rows": table_secrets, "csv_rows": csv_secrets}.get(name)
-            listed = spaced_values if name == "value_run" else listed_values
+            listed = {"value_run": spaced_values, "recovery_codes": codes}.get(name, listed_values)
             if judged(before.split("\n", 1)[0], value) if judged else listed(value):
                 yield named_kind(before), value
             return
@@ -292,13 +297,21 @@ def named_sources() -> list[str]:
     # its value may start the next line after ":" ("パスワード:", then the value), as after "password:"
     unspaced_next = (f"(?:{words('password-unspaced')}|{words('key-unspaced')})(?:[ \\t]*(?:{words('verb-unspaced')}|[:=])[ \\t]*"
                      f"{_NEXT_LINE}|[ \\t]+)?")
+    # whose, between the word and its verb ("รหัสผ่านของเซิร์ฟเวอร์คือ X"); the value before a verb ending the
+    # sentence ("رمز عبور سرور X است")
+    langs = dict.fromkeys(lang for lang, *_ in tsv_rows("secret_words.tsv"))
+    unspaced_owned = "|".join(f"(?:{words('password-unspaced', lang)})[ \\t]*(?:{words('owner-unspaced', lang)})"
+                              f"[ \\t]*(?:{words('verb-unspaced', lang)})[ \\t]*"
+                              for lang in langs if words("owner-unspaced", lang))
+    final = "|".join(f"(?:{words('password', lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+{_QUOTE}?({_VALUE})"
+                     f"{_QUOTE}?[ \\t]+(?:{words('verb-final', lang)})" for lang in langs if words("verb-final", lang))
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
         f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
         f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
         f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
-        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE}))",
-        f"(?i){unspaced_next}{_QUOTE}?{_ASCII_VALUE}",
+        f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE})|{final})",
+        f"(?i)(?:{unspaced_owned}|{unspaced_next}){_QUOTE}?{_ASCII_VALUE}",
         # a value shaped like a generated key after the plain word "key": "the key is \"vo/hBKq...\"", "use
         # key X to sign" (``secret_values.named_value_kept``: mixed cases and digits, no name)
         f"(?i){AFTER}key[\"']?(?:[ \\t]+(?:is|was)[ \\t]+|[ \\t]*[:=][ \\t]*|[ \\t]+){_QUOTE}?"
@@ -320,8 +333,8 @@ def named_sources() -> list[str]:
         # its line or sentence; ``secret_phrases.passphrase`` judges the words, against English prose)
         f"(?i){AFTER}(?:{said('password', 'en')}|{said('password-strict', 'en')})"
         r"(?P<phrase>[a-z]{2,12}(?:[ -][a-z]{2,12}){3,11})[ \t]*(?:[.!?;,)](?:[ \t]|$)|$)",
-        f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?(?P<whole>\\d{{4,8}})"
-        r"(?:[^\pL\pN]|$)",
+        f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?"
+        r"(?P<whole>\d{4,8}|\d{1,3}(?:-\d{1,3}){2,4})(?:[^\pL\pN]|$)",  # a combination's groups too: "12-34-56"
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
         # password, --password password (--http-password, --db-password), curl's -u user:password
         r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"
@@ -442,5 +455,6 @@ def named_sources() -> list[str]:
         _LOGIN_WITH,
         VALUE_LIST,
         VALUE_RUN,
+        CODE_RUN,
         *code_sources(),
     ]

@@ -29,6 +29,9 @@ from .secret_values import is_filtered, masked
 # whose back-referencing patterns RE2 cannot run (NamedCredentialDetector replaces it).
 _EXCLUDED = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector", "KeywordDetector",
              "JwtTokenDetector"}  # replaced by secret_plugins.JwtDetector
+# Patterns of the kept plugins left out: Twilio's Account SID ("AC" and 32 hex digits) is the account's
+# identifier, which its documentation prints beside the auth token (the token is ``secret_pairs.tsv``'s).
+_EXCLUDED_PATTERNS = {"AC[a-z0-9]{32}"}
 # What a refusal calls the credential each of detect-secrets' own plugins finds (its
 # secret_type names some by how they were found: "Basic Auth Credentials" is a password
 # in a URL). memvault's detectors' types are their labels already.
@@ -70,7 +73,7 @@ def detect_secrets_patterns() -> dict[str, Any]:
     from .secret_re2 import linear_source
 
     plugins = [{"plugin": cls.__name__, "secret_type": cls.secret_type,
-                "patterns": [linear_source(p) for p in cls.denylist]}
+                "patterns": [linear_source(p) for p in cls.denylist if linear_source(p) not in _EXCLUDED_PATTERNS]}
                for cls in get_mapping_from_secret_type_to_class().values()
                if cls.__name__ not in _EXCLUDED and cls.__module__.startswith("detect_secrets.")
                and issubclass(cls, RegexBasedDetector)]
@@ -111,11 +114,11 @@ _DIGIT = re.compile(r"[0-9]")
 
 
 def _key_halves(text: str, start: int, end: int) -> bool:
-    """Whether the runs of key characters on both sides of ``text[start:end]`` (their 16 characters nearest it)
+    """Whether the runs of key characters on both sides of ``text[start:end]`` (their 40 characters nearest it)
     each hold a digit: a key's halves, which an indentation, a shell's "\\" or a string's quotes may part, not a
     docstring's words ("a value" then "    both found")."""
-    before = _KEY_RUN_END.search(text, max(0, start - 16), start)
-    after = _KEY_RUN.match(text, end, end + 16)
+    before = _KEY_RUN_END.search(text, max(0, start - 40), start)
+    after = _KEY_RUN.match(text, end, end + 40)
     return bool(before and after and _DIGIT.search(before.group()) and _DIGIT.search(after.group()))
 
 
@@ -276,8 +279,11 @@ def displayed(text: str) -> str:
 
 
 # Groups of key characters parted by single spaces, three or more: a key written in groups to be read out
-# or typed ("ghp_ u8jz Pde0 IgxL …", "sk-ant-a pi03-YgC frL1spNx …"). Groups are short: the run is linear.
-_GROUPS = re.compile(r"[\w+/=-]{2,16}(?: [\w+/=-]{2,16}){2,}")
+# or typed ("ghp_ u8jz Pde0 IgxL …", "sk-ant-a pi03-YgC frL1spNx …"), a character at a time ("g h p _ u 8 …");
+# by dashes ("ghp_-u8jz-Pde0-…") or as a list's items ("['g', 'h', 'p', …]"). Groups are short: the run is linear.
+_GROUPS = re.compile(r"[\w+/=-]{1,16}(?: [\w+/=-]{1,16}){2,}|[\w+/=]{1,16}(?:-[\w+/=]{1,16}){2,}"
+                     r"|(?P<listed>[\w+/=]{1,16}(?:[\"'], ?[\"'][\w+/=]{1,16}){2,})")
+_LIST_SEPARATOR = re.compile(r"[\"'], ?[\"']")
 _HAS_DIGIT, _HAS_CAPITAL = re.compile(r"[0-9]"), re.compile(r"[A-Z]")
 # What a key found only with its groups joined may be: detect-secrets' own formats that open with a
 # vendor's prefix (besides the key format table's prefixed rows, ``secret_plugins.prefixed``).
@@ -302,7 +308,11 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
     holding a digit and a capital (prose joined is lower-case words). Lines keep their numbers. Linear."""
     def join(run: re.Match[str]) -> str:  # prose's runs (no digit or no capital) stay: no reading for them
         groups = run.group()
-        return groups.replace(" ", "") if _HAS_DIGIT.search(groups) and _HAS_CAPITAL.search(groups) else groups
+        if not (_HAS_DIGIT.search(groups) and _HAS_CAPITAL.search(groups)):
+            return groups
+        if run.group("listed"):
+            return _LIST_SEPARATOR.sub("", groups)
+        return groups.replace(" " if " " in groups else "-", "")
 
     joined = _GROUPS.sub(join, text)
     if joined == text:

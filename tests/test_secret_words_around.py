@@ -1,5 +1,5 @@
 """The words around a password that the prose grammar reads (trial 54, findings 9 and 10; trial 55 #3: a possessor
-after the word with no preposition, "kata sandi server adalah X"): the prepositions of
+after the word with no preposition, "kata sandi server adalah X", "รหัสผ่านของเซิร์ฟเวอร์คือ X", "رمز عبور سرور X است"): the prepositions of
 more languages between the word and its verb ("heslo k serveru je X", "пароль до бази є X"), a word for
 password with a possessive suffix ("kata sandinya X", "salasanani on X"), the everyday abbreviations of the
 word ("le mdp du NAS c'est X", "la contra del wifi es X"), a password with no word naming it before "to log
@@ -40,6 +40,10 @@ REFUSED = [
     f"kata sandi server adalah {PW}", f"kata sandi wifi kantor adalah {PW}", f"mật khẩu máy chủ là {PW}",
     f"mật khẩu wifi văn phòng là {PW}", f"kata laluan pelayan ialah {PW}", f"كلمة المرور للخادم هي {PW}",
     f"הסיסמה לשרת היא {PW}",
+    # the possessor between an unspaced word and its verb; the value before the verb ending the sentence (trial 55 #3)
+    f"รหัสผ่านของเซิร์ฟเวอร์คือ {PW}", f"รหัสผ่านเซิร์ฟเวอร์คือ {PW}", f"รหัสผ่าน Wi-Fi ของร้านคือ {PW}",
+    f"ពាក្យសម្ងាត់របស់ម៉ាស៊ីនមេគឺ {PW}", f"رمز عبور سرور {PW} است", f"رمز عبور سرور ما {PW} است",
+    f"گذرواژه ایمیل {PW} است",
 ]
 
 
@@ -77,6 +81,9 @@ def test_a_key_sent_in_labelled_parts_is_refused_and_each_part_redacted(text: st
     "kata sandi server adalah rahasia", "mật khẩu máy chủ là bí mật", "kata sandi baru harus diganti setiap bulan",
     "Kata sandi server adalah hal penting untuk keamanan", "mật khẩu của bạn là gì?",
     "Kata sandi akun admin baru saja diubah oleh tim IT", "kata laluan pelayan ialah rahsia syarikat",
+    "รหัสผ่านของเซิร์ฟเวอร์คือความลับ", "รหัสผ่านของคุณต้องมีอย่างน้อย 8 ตัวอักษร", "รหัสผ่านคือสิ่งสำคัญ ใช้ 2FA ด้วย",
+    "رمز عبور سرور جدید است", "رمز عبور سرور در فایل vault2 ذخیره شده است", "رمز عبور سرور را دیروز تغییر دادم",
+    "رمز عبور باید حداقل 12 کاراکتر باشد",
 ])
 def test_prose_about_passwords_and_look_alike_words_are_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
@@ -84,7 +91,8 @@ def test_prose_about_passwords_and_look_alike_words_are_stored(text: str) -> Non
 
 @pytest.mark.contract
 @pytest.mark.parametrize("text", [REFUSED[0], REFUSED[4], REFUSED[15], REFUSED[22], REFUSED[29],
-                                  "GitHub token part 1: ghp_16C7e42F292c6912 part 2: E7710c838347Ae178B4a"])
+                                  "GitHub token part 1: ghp_16C7e42F292c6912 part 2: E7710c838347Ae178B4a",
+                                  f"รหัสผ่านของเซิร์ฟเวอร์คือ {PW}", f"رمز عبور سرور {PW} است"])
 def test_remember_refuses_and_a_captured_turn_loses_the_secret(store, text: str) -> None:
     with pytest.raises(InvalidInput, match="looks like it contains a credential"):
         store.remember(tenant="t", scope="s", content=text)
@@ -105,10 +113,28 @@ KEY = "q8Zr4Lm2Kp9Xw3Ny7Bv5Tc1Hd6Fg0Js2Ua8Ei4Ok5L"
     (f"Unseal Key 1: {KEY}Am", KEY), (f"unseal key: {KEY}Am", KEY),
     ("Administrator:500:aad3b435b51404eeaad3b435b51404ee:8846f7eaee8fb117ad06bdd830b7586c:::",
      "8846f7eaee8fb117ad06bdd830b7586c"),
+    # trial 55 #4: one-time codes named as such, a key file's value, a combination, a token in parts of any length
+    ("GitHub recovery codes: 8f3k2-m9d4x 7hq2p-x0v3n 4kd9s-2mz8q 1xq7w-9pl3k", "1xq7w-9pl3k"),
+    ("GitHub recovery codes: 8f3k2-m9d4x 7hq2p-x0v3n 4kd9s-2mz8q 1xq7w-9pl3k", "7hq2p-x0v3n"),
+    ("backup codes:\n8f3k2-m9d4x\n7hq2p-x0v3n\n4kd9s-2mz8q\n\nstore them offline", "4kd9s-2mz8q"),
+    ("Google backup codes: 48213977, 90124433, 11827364", "90124433"), ("2FA recovery code: 8f3k2-m9d4x", "m9d4x"),
+    ("the safe combination is 12-34-56", "12-34-56"), ("safe combo: 31-7-22", "31-7-22"),
+    ("the combination to the safe is 4-18-32", "4-18-32"), ("padlock combination: 4821", "4821"),
+    ("config/master.key contains 47b5aa666347428c3dd46c036bb3a62f", "47b5aa666347428c3dd46c036bb3a62f"),
+    ("the keyfile holds 9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+    ("GitHub token part 1: ghp_T0dgkkKPxR2wiuqfGq part 2: inbWLTfwGCmWZrDzx6", "inbWLTfwGCmWZrDzx6"),
+    ("token (1/2) ghp_T0dgkkKPxR2wiuqfGqinbWLTfw (2/2) GCmWZrDzx6", "T0dgkkKPxR2wiuqfGq"),
+    # adversarial pass 55 F3: a value one blank line below its name; a token a character or a group at a time
+    ("aws_secret_access_key =\n\nGTd7FguoV8FWnFbB0JxXujr4qqaaABvvLOzAxzXM", "GTd7FguoV8FWnFbB0JxXujr4qqaaABvvLOzAxzXM"),
+    ("API token:\n\n  Zk9x2mQ7Lp4RzzQ", "Zk9x2mQ7Lp4RzzQ"),
+    (" ".join("ghp_bxAk7jqevt0MLaMRTvetw0tESulEETldq8b8"), "q 8 b 8"),
+    ("ghp_-bxAk-7jqe-vt0M-LaMR-Tvet-w0tE-SulE-ETld-q8b8", "LaMR-Tvet"),
+    ("key = ''.join(" + str(list("ghp_bxAk7jqevt0MLaMRTvetw0tESulEETldq8b8")) + ")", "'q', '8'"),
+    ("AWS key: " + " ".join("AKIAIOSFODNN7EXAMPLF"), "N N 7"),
 ])
 def test_the_formats_an_adversarial_pass_left_stored_are_refused_and_redacted(text: str, value: str) -> None:
     """Issue 25 §1.8 kind 3: Laravel's APP_KEY, a TOTP seed after "2FA seed", a Rails master.key, a Vault unseal
-    key, an NTLM hash pair of a pwdump line."""
+    key, an NTLM hash pair of a pwdump line; trial 55 #4 and adversarial pass 55 F3."""
     assert find_secrets(text)[0]
     redacted, kinds = redact(text)
     assert kinds and value not in redacted
@@ -118,6 +144,14 @@ def test_the_formats_an_adversarial_pass_left_stored_are_refused_and_redacted(te
     "Enable 2FA seed rotation every 90 days", "The unseal keys are split with Shamir, 3 of 5", "APP_KEY=base64:",
     "config/master.key is in 1Password", "aad3b435b51404eeaad3b435b51404ee is the empty LM hash",
     "the 2FA key is on my phone",
+    # trial 55 #13: a Twilio Account SID is the account's identifier
+    "Twilio account SID ACcec38d79d89a0da0c41aebb8f010b8e9", "AccountSid=AC0123456789abcdef0123456789abcdef",
+    "2FA backup codes are stored in 1Password", "recovery codes: printed, kept in the safe",
+    "recovery codes: 10 remaining", "backup codes are regenerated yearly", "the release was 12-34-56",
+    "ticket 12-34-56 is closed", "the combination of the two fixes worked", "master.key is in .gitignore",
+    "the key file contains the private key", "0B7D4A6F-8E2C-1B0A-9D8E-7F6A5B4C3D2E", "I have 2 A I models and a B C",
+    "['a', 'b', 'C', '1']", "e-x-t-r-a 2024-01-15 A-B-C", "1. milk\n2. bread\n3. eggs", "The password:\n\nsee the vault",
+    "aws_secret_access_key =\n\n(ask ops)",
 ])
 def test_prose_about_these_formats_is_stored(text: str) -> None:
     assert find_secrets(text) == [[]]
