@@ -115,8 +115,7 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those which what whose".split())
 
 
-def _modifier(asked: Words, said: Words,
-              first: int, have: set[str], wanted: set[str]) -> tuple[str, str] | None:
+def _modifier(asked: Words, said: Words, first: int, have: set[str], wanted: set[str]) -> tuple[str, str] | None:
     """``(question word, memory word)``: the first word of a noun phrase of two or more words (after
     one of ``_DETERMINERS``, or opening the memory) in each, the next word the same, the first
     words each only in its text ("the search outage" / "The checkout outage", "my brother's birthday" /
@@ -142,8 +141,7 @@ def _phrase(words: Words, at: int) -> bool:
         and (at + 2 == len(words) or words[at + 2][0] not in _DETERMINERS)
 
 
-def _someone_else(question: str, asked: Words,
-                  said: Words, have: set[str]) -> tuple[str, str] | None:
+def _someone_else(question: str, asked: Words, said: Words, have: set[str]) -> tuple[str, str] | None:
     """``(question word, memory word)``: the question asks of someone of the speaker's ("does my wife
     like", "my brother's") that the memory does not name, of no "I" or "me", and the memory speaks of
     the speaker as the doer ("I prefer dark roast coffee"); or of someone named as the doer ("does Elena
@@ -178,8 +176,7 @@ _NOT_AFTER_NAMES = frozenset("the a an this that these those our my your their h
                              " with for at by of up down out".split())
 
 
-def _name_as_word(asked: Words,
-                  said: Words) -> tuple[str, str] | None:
+def _name_as_word(asked: Words, said: Words) -> tuple[str, str] | None:
     """``(question word, memory word)`` when the one word of the question that ``said`` holds (stop and
     generic words aside) is written in lowercase after a pronoun or "be" and is capitalised wherever
     the memory holds it: "mark" in "what did we mark as done?" is not "Mark prefers ..."."""
@@ -199,8 +196,7 @@ def _name_as_word(asked: Words,
                                         for form, after in written) else None
 
 
-def _neighbours(words: Words, at: int, kind: str,
-                far: bool = False) -> set[tuple[str, str]]:
+def _neighbours(words: Words, at: int, kind: str, far: bool = False) -> set[tuple[str, str]]:
     """("after", stem) of the word right after ``at`` unless it is a stop word and ("before", stem) of
     the nearest before it that is none: of ``NEAR`` for a closed set's ``kind``, and after it when ``far`` (the
     memory's side: "Paris marathon" / "Berlin half marathon"); one of ``HEADS`` is on either side
