@@ -35,6 +35,15 @@ def test_the_boot_text_is_the_one_the_tokenizing_code_made(store: Store, scope: 
         assert boot_context(store, Caller("t", scope), budget) == GOLDEN[f"{scope} {budget}"], (scope, budget)
 
 
+def test_the_review_pointer_stays_when_the_header_is_the_title_alone(store: Store):
+    """Trial 56: "N items wait for review" went with the long header, so a budget that left room for the
+    title alone (300 tokens) dropped it while 200 and 400 showed it; it stays unless it costs a section."""
+    seed(store)
+    shown = {budget: "items wait for review" in boot_context(store, Caller("t", "proj"), budget)
+             for budget in range(240, 701, 20)}
+    assert all(shown.values()), [budget for budget, there in shown.items() if not there]
+
+
 def test_the_boot_context_tokenizes_no_memory_text(store: Store, monkeypatch):
     seed(store)
     seen: list[str] = []
