@@ -7,6 +7,7 @@ What each layer refuses and why: docs/architecture.md ("The team server"), docs/
 from __future__ import annotations
 
 import errno
+import hashlib
 import http as http_status
 import ipaddress
 import json
@@ -240,8 +241,11 @@ class Guard:
             # The SDK matches "name:*" as a prefix ("localhost:1:2" passed); a port here is digits, whole.
             if (value is not None or name == b"host") and not allowed((value or "").lower(), self.allowed[name]):
                 self._failed(scope)
-                log.warning("refused the %s header %s (%d characters)", name.decode(), shown(value or ""),
-                            len(value or ""))
+                # Named by its length and a digest, never quoted: the client chose it (adversarial pass 56 F2);
+                # an operator checks a host they expected with `printf %s HOST | sha256sum`.
+                log.warning("refused the %s header: not an allowed %s (%d characters, sha256 %s); --allowed-%s "
+                            "accepts more", name.decode(), name.decode(), len(value or ""),
+                            hashlib.sha256((value or "").encode("latin-1")).hexdigest()[:12], name.decode())
                 return _json_refusal(status)
         versions = [v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-protocol-version"]
         unknown = next((v for v in versions if v not in PROTOCOL_VERSIONS), None)

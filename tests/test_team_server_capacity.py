@@ -310,3 +310,5 @@ def test_refused_host_headers_count_against_their_address_and_the_log_stays_boun
     lines = [line for line in logged.splitlines() if "refused the host header" in line]
     assert 1 <= len(lines) == refused <= log_limit.LINES_PER_MINUTE, len(lines)  # one line a refusal, none a 429
     assert all(len(line) < 300 for line in lines) and "h" * 100 not in logged
+    # the client's text is never written: its length and digest are (adversarial pass 56 F2)
+    assert "hhhh" not in logged and all("characters, sha256" in line for line in lines)
