@@ -11,6 +11,7 @@ outside any group. :func:`find` runs a :class:`Detector`'s patterns over a whole
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
@@ -105,12 +106,29 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
 _KEY_CHARS = frozenset(string.ascii_letters + string.digits + "_-+/=.")
 
 
+_KEY_RUN = re.compile(r"[A-Za-z0-9_\-+/=.]+")  # a run of ``_KEY_CHARS``
+
+
 def _key_end(text: str, least: int, end: int) -> int:
     """``end`` moved back over what a pattern took after the key (its boundary: the line break or
-    space that follows a GitLab token), never before ``least``: the marker keeps the next line's."""
+    space that follows a GitLab token), never before ``least``: the marker keeps the next line's; then
+    on to the end of the run of key characters it stops in: a pattern may stop inside the key
+    (detect-secrets' JSON Web Token pattern ends lazily after the payload, before the signature)."""
     while end > least and text[end - 1] not in _KEY_CHARS:
         end -= 1
+    if end and text[end - 1] in _KEY_CHARS:
+        starts, ends = _key_runs(text)
+        run = bisect.bisect_right(starts, end - 1) - 1
+        end = max(end, ends[run])
     return end
+
+
+@functools.lru_cache(maxsize=4)
+def _key_runs(text: str) -> tuple[list[int], list[int]]:
+    """The start and end of each run of key characters in ``text``, in order (one pass: a key's end is
+    then found in logarithmic time, however many keys a long run holds)."""
+    runs = [(m.start(), m.end()) for m in _KEY_RUN.finditer(text)]
+    return [start for start, _ in runs], [end for _, end in runs]
 
 
 class _TextMatch:

@@ -8,6 +8,8 @@ value was scanned whole, on the event loop, under a process-wide lock."""
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import threading
 import time
@@ -17,6 +19,7 @@ import httpx2
 import pytest
 
 from memvault.storage.errors import InvalidInput, shown
+from memvault.storage import secrets
 from memvault.storage.secrets import find_secrets
 
 SIZE = 256 * 1024  # the issue's size; the growth tests below time 1/32 and 1/4 of it
@@ -888,3 +891,26 @@ def test_the_check_and_redaction_take_linear_time_on_code_and_command_lines(shap
 
     assert _grows_linearly(build) is None
     assert _grows_linearly(build, redact) is None
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+# JSON Web Tokens with the signature of each size (HS256, HS384, HS512/ES256, RS256): detect-secrets'
+# pattern ends lazily after the payload's dot, so the signature was left in a redacted turn (trial 56 #1).
+JWTS = [f"{_b64(json.dumps({'alg': alg, 'typ': 'JWT'}).encode())}.{_b64(json.dumps({'sub': 'user-42'}).encode())}."
+        f"{_b64(bytes((7 * i + 3) % 256 for i in range(n)))}" for alg, n in (("HS256", 32), ("HS384", 48),
+                                                                            ("HS512", 64), ("RS256", 256))]
+
+
+@pytest.mark.parametrize("value", JWTS + sorted(FORMATS.values()))
+def test_redaction_replaces_the_whole_credential_not_the_part_a_pattern_matched(value: str) -> None:
+    """A credential in a sentence with no word naming it is replaced whole: no run of 12 or more of its
+    key characters holding digits and letters is left (a pattern that stops inside the key leaves nothing of it either;
+    its name, "VERCEL_TOKEN:", may stay)."""
+    out, kinds = secrets.redact(f"example: {value} (from the staging login)")
+    assert kinds
+    runs = [run for run in re.findall(r"[A-Za-z0-9_\-+/]{12,}", value)
+            if sum(c.isdigit() for c in run) >= 2 and sum(c.isalpha() for c in run) >= 4]
+    assert [run for run in runs if run in out] == [], out
