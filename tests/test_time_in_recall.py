@@ -170,6 +170,8 @@ def test_an_event_of_another_time_than_the_one_asked_is_no_sure_answer(shared_st
     ("what did we migrate in March?", "In March we migrated the search cluster to OpenSearch"),
     ("what did we decide about Renovate last quarter?", "Adopted Renovate for dependency updates"),
     ("what did we decide last quarter?", "Adopted Renovate for dependency updates"),
+    ("what did we decide towards the end of Q3?", "Adopted Renovate for dependency updates"),
+    ("what did we decide toward the end of last quarter?", "Adopted Renovate for dependency updates"),
     ("when did the release branch build fail on November 18?", "The release branch build failed yesterday"),
     ("which port did Redis use last week?", "Redis listens on port 6380 in the acme cluster"),
 ])
