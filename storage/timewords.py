@@ -95,7 +95,8 @@ _MONTH_LEAD = frozenset(
     "in during since until till through throughout before after of early mid late last this past previous the".split()
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
-_TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|towards?|over|in|on|at|since|by)"
+_TIME_PREPOSITIONS = (r"\b(?:during|until|till|through|throughout|within|before|after|around|towards?|over|in|on|at"
+                      r"|since|by)")
 # Words before a time that ask for the time before or after it (:func:`_beyond`), by what they read as:
 # "before", up to its start ("before November", "prior to last week", "older than this month"); "until",
 # up to its end ("until Monday", "up to Q3"); "after", from its end ("after October", "later than 2024");
