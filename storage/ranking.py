@@ -306,6 +306,13 @@ def another_time(c: Candidates, question: str, memory: Memory) -> bool:
         and names_another(question, memory.content or "")
 
 
+def out_of_time(c: Candidates, memory: Memory) -> bool:
+    """Whether ``memory`` is an event or decision of another time than the one the question names:
+    observed outside it and not saying it ("Had dinner at Sushi Zen", noted in November, for "where did
+    we have dinner yesterday?")."""
+    return c.when is not None and c.when.observable and memory.kind in DATED_KINDS and not dated_then(c, memory)
+
+
 def dated_then(c: Candidates, memory: Memory) -> bool:
     """Whether ``memory`` is of the time the question names: :func:`observed_then`, or of any
     kind and its text names that time ("December freeze", "2027-03-14" for March)."""
@@ -462,8 +469,8 @@ def rank(
         if sure > UNDATED_CONFIDENCE and not c.subject and c.when is not None and c.when.observable \
                 and not dated_then(c, c.rows[seq]):
             sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
-        if sure > SIBLING_CONFIDENCE and asked and (sibling(asked, c.rows[seq].content or "") is not None
-                                                     or another_time(c, asked, c.rows[seq])):
+        if sure > SIBLING_CONFIDENCE and (out_of_time(c, c.rows[seq]) or asked and (
+                sibling(asked, c.rows[seq].content or "") is not None or another_time(c, asked, c.rows[seq]))):
             sure = SIBLING_CONFIDENCE
         if sure > SIBLING_CONFIDENCE and c.unheard:
             sure = SIBLING_CONFIDENCE  # "what does Marcus prefer for indentation?": no memory says indentation

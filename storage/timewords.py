@@ -23,6 +23,7 @@ _QUARTER = r"q[1-4]"
 # A quarter by its ordinal ("the third quarter", "Q3"), a part of a day ("yesterday evening"), a weekend.
 _ORDINALS = "first second third fourth".split()
 _QUARTER_WORDS = rf"(?:{'|'.join(_ORDINALS)}|1st|2nd|3rd|4th)\s+quarter"
+_QUARTER_NEAR = r"(last|previous|this|next)\s+quarter"  # by quarters back from now, as "last month"
 _PARTS = r"morning|afternoon|evening|night"
 _PART_DAY = rf"(?:(?:day\s+before\s+)?yesterday|today|this|(?:(?:last|this)\s+)?(?:{_WEEKDAYS}))"
 _PART_HOURS = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 24), "night": (18, 30)}
@@ -82,7 +83,7 @@ _SPAN = re.compile(
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})(?!\s+of\s)|week\s+before\s+last"
     rf"|(?:{_WEEKDAYS})\s+before\s+last|{_NUMBER}\s+(?:{_WEEKDAYS})s\s+ago|(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|today)"
-    rf"|(?P<quarter>(?:{_QUARTER}|{_QUARTER_WORDS})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?)"
+    rf"|(?P<quarter>(?:{_QUARTER}|{_QUARTER_WORDS})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?|{_QUARTER_NEAR})"
     rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
     r"(?![\w-]|[./]\w|['’]s\b)",
     re.IGNORECASE,
@@ -94,7 +95,8 @@ _MONTH_LEAD = frozenset(
     "in during since until till through throughout before after of early mid late last this past previous the".split()
 )
 # Words that lead to a time and mean nothing without it ("frozen during December").
-_TIME_PREPOSITIONS = r"\b(?:during|until|till|through|throughout|within|before|after|around|over|in|on|at|since|by)"
+_TIME_PREPOSITIONS = (r"\b(?:during|until|till|through|throughout|within|before|after|around|towards?|over|in|on|at"
+                      r"|since|by)")
 # Words before a time that ask for the time before or after it (:func:`_beyond`), by what they read as:
 # "before", up to its start ("before November", "prior to last week", "older than this month"); "until",
 # up to its end ("until Monday", "up to Q3"); "after", from its end ("after October", "later than 2024");
@@ -628,6 +630,12 @@ class TimeParser:
         if _HOLIDAY_TEXT.match(text):
             return _holiday(text, base, latest, now_ms, past, ahead)
         said = Said.of(text)
+        near = re.fullmatch(_QUARTER_NEAR, text, re.IGNORECASE)
+        if near:  # "last quarter", "next quarter": the calendar quarter that many back (ahead: only a memory saying it)
+            moment = _back(base.replace(month=3 * ((base.month - 1) // 3) + 1, day=1),
+                           {"this": 0, "next": -3}.get(near[1].lower(), 3), "month")
+            return _timed(text, moment, "quarter", Said(frozenset(range(moment.month, moment.month + 3)), moment.year),
+                          latest, now_ms)
         if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
             read = _combined(text, base) if _COMBINED_TEXT.fullmatch(text) else _in_digits(text, base, past)
             if read is None:

@@ -125,3 +125,57 @@ def test_a_word_placing_the_question_within_its_time_scores_the_memories_of_then
     hits, alike = recall(shared_store, question).hits, recall(shared_store, plain).hits
     assert [h.memory.id for h in hits] == [h.memory.id for h in alike]
     assert all(abs(h.confidence - a.confidence) < 0.1 for h, a in zip(hits, alike, strict=True)), (hits, alike)
+
+
+EVENTS = [
+    ("Had dinner at Sushi Zen with the team", "episode", "2026-11-12T19:00:00Z"),
+    ("Went climbing at the Arco gym with Pietro", "episode", "2026-11-30T18:00:00Z"),  # this week's Monday
+    ("Migrated the wiki to Notion", "episode", "2026-02-10T09:00:00Z"),
+    ("In March we migrated the search cluster to OpenSearch", "episode", "2026-12-01T09:00:00Z"),
+    ("Adopted Renovate for dependency updates", "decision", "2026-09-29T09:00:00Z"),
+    ("The release branch build failed yesterday", "failure", "2026-11-19T09:00:00Z"),
+    ("Redis listens on port 6380 in the acme cluster", "fact", "2026-09-01T09:00:00Z"),
+    ("The Grafana dashboard for checkout latency is called checkout-p99", "fact", "2026-10-01T09:00:00Z"),
+    ("Dr. Weber is my dentist", "fact", "2026-10-01T09:00:00Z"),
+]
+
+
+def fill_events(store: Store) -> None:
+    for content, kind, at in EVENTS:
+        store.remember(tenant="t", scope="proj", content=content, kind=kind, observed_at=at)
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("where did we have dinner yesterday?", "Had dinner at Sushi Zen with the team"),
+    ("where did we have dinner in September?", "Had dinner at Sushi Zen with the team"),
+    ("where did I go climbing last week?", "Went climbing at the Arco gym with Pietro"),
+    ("where did I go climbing in October?", "Went climbing at the Arco gym with Pietro"),
+    ("what did we migrate to Notion in March?", "Migrated the wiki to Notion"),
+    ("what did we decide about Renovate last week?", "Adopted Renovate for dependency updates"),
+    ("when did the release branch build fail last week?", "The release branch build failed yesterday"),
+])
+def test_an_event_of_another_time_than_the_one_asked_is_no_sure_answer(shared_store, question, answer):
+    """Trial 56 #3: an episode observed outside the time asked, its text naming no time in it, was sure
+    (0.54-0.66), as one naming another month is not."""
+    store, _ = shared_store(fill_events)
+    outcome = store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
+    assert answer in [hit.memory.content for hit in outcome.hits]
+    assert all(hit.confidence < 0.5 for hit in outcome.hits)
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("where did we have dinner in November?", "Had dinner at Sushi Zen with the team"),
+    ("where did I go climbing this week?", "Went climbing at the Arco gym with Pietro"),
+    ("what did we migrate to Notion in February?", "Migrated the wiki to Notion"),
+    ("what did we migrate in March?", "In March we migrated the search cluster to OpenSearch"),
+    ("what did we decide about Renovate last quarter?", "Adopted Renovate for dependency updates"),
+    ("what did we decide last quarter?", "Adopted Renovate for dependency updates"),
+    ("what did we decide towards the end of Q3?", "Adopted Renovate for dependency updates"),
+    ("what did we decide toward the end of last quarter?", "Adopted Renovate for dependency updates"),
+    ("when did the release branch build fail on November 18?", "The release branch build failed yesterday"),
+    ("which port did Redis use last week?", "Redis listens on port 6380 in the acme cluster"),
+])
+def test_an_event_of_the_time_asked_or_saying_it_stays_sure(shared_store, question, answer):
+    store, _ = shared_store(fill_events)
+    outcome = store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
+    assert outcome.hits and outcome.hits[0].memory.content == answer and outcome.hits[0].confidence >= 0.5

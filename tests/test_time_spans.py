@@ -53,6 +53,29 @@ def test_a_quarter_without_a_year_asked_of_the_past_is_this_years(question, star
     assert found is not None and found[1:] == (f"{start}T00:00", f"{end}T00:00")
 
 
+@pytest.mark.parametrize(("question", "now", "start", "end"), [
+    ("what did we decide last quarter?", FRIDAY, "2026-07-01T00:00", "2026-10-01T00:00"),
+    ("what did we decide at the end of last quarter?", FRIDAY, "2026-08-31T00:00", "2026-10-01T00:00"),
+    ("what changed in the last quarter?", FRIDAY, "2026-07-01T00:00", "2026-10-01T00:00"),
+    ("what happened in the previous quarter?", FRIDAY, "2026-07-01T00:00", "2026-10-01T00:00"),
+    ("what is the revenue target for last quarter?", FRIDAY, "2026-07-01T00:00", "2026-10-01T00:00"),
+    ("what did we ship this quarter?", FRIDAY, "2026-10-01T00:00", "2026-12-04T18:30"),
+    ("what did we decide last quarter?", parse_iso("now", "2026-02-10T09:00:00Z"), "2025-10-01T00:00",
+     "2026-01-01T00:00"),
+    ("what did we ship in the 2nd quarter?", FRIDAY, "2026-04-01T00:00", "2026-07-01T00:00"),
+])
+def test_a_quarter_back_from_now_is_read_as_last_month_is(question, now, start, end):
+    """Trial 56 #4: "last quarter" was no time, and recall abstained."""
+    found = span(question, now)
+    assert found is not None and found[1:] == (start, end)
+
+
+def test_next_quarter_is_a_time_ahead_a_memory_may_say():
+    found = TimeParser().find("what ships next quarter?", FRIDAY)
+    assert found is not None and not found.observable and found.said is not None
+    assert (found.said.year, sorted(found.said.months)) == (2027, [1, 2, 3])
+
+
 def test_the_current_quarter_runs_to_now():
     assert span("what happened in Q4?")[1:] == ("2026-10-01T00:00", "2026-12-04T18:30")
 
