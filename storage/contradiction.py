@@ -43,8 +43,14 @@ STATES = ({"enabled", "disabled"}, {"open", "closed"}, {"optional", "required", 
           {"allowed", "forbidden", "banned"}, {"public", "private"}, {"active", "inactive"},
           {"online", "offline"}, {"resolved", "unresolved"}, {"available", "unavailable"},
           {"passing", "failing"}, {"healthy", "unhealthy"}, {"approved", "rejected"}, {"true", "false"},
-          {"supported", "unsupported", "deprecated"}, {"locked", "unlocked"}, {"paid", "unpaid"})
+          {"supported", "unsupported", "deprecated"}, {"locked", "unlocked"}, {"paid", "unpaid"},
+          {"frozen", "lifted"}, {"paused", "resumed"}, {"blocked", "unblocked"}, {"suspended", "reinstated"})
+# Words saying a state of a group in other words: "off" is "disabled", "unfrozen" "lifted" ("on" only
+# ending its clause: "the flag is on", not "on Friday").
+_SAME_STATE = {"off": "disabled", "on": "enabled", "unfrozen": "lifted", "thawed": "lifted"}
+_SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
 _STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
+_STATE_GROUP |= {word: _STATE_GROUP[same] for word, same in _SAME_STATE.items()}
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
@@ -54,11 +60,16 @@ CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "any
 _CONTRASTS = {"instead": "of", "rather": "than"}
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
                   ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
-                  ("in", "favor", "of"))
+                  ("in", "favor", "of"), ("back", "from"))
+# Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "Ana
+# started eating fish again"): the particle within ``_PARTICLE_GAP`` words after the verb.
+SPLIT_PHRASES = {"handed": "over", "took": "over", "taken": "over", "takes": "over", "started": "again",
+                 "starts": "again", "began": "again"}
+_PARTICLE_GAP = 5
 # Phrases dating a change when they open the text ("As of this week the lead is Priya"); later in it they
 # date a state ("three refills left as of March").
 OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective",))
-_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES)
+_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES) | frozenset(SPLIT_PHRASES)
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
                            "these days", "as of", "starting from", "effective"})
@@ -406,6 +417,11 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
                      if tuple(lowered[i:i + len(p)]) == p]
             changes += [" ".join(p) for p in found]
             phrases.update(range(i, i + max((len(p) for p in found), default=0)))
+            particle = next((j for j in range(i + 2, min(len(slots), i + _PARTICLE_GAP + 1))
+                             if lowered[j] == SPLIT_PHRASES.get(word)), None) if not found else None
+            if particle is not None and not any(marks[j][1] for j in range(i, particle)):
+                changes.append(f"{word} … {lowered[particle]}")
+                phrases.update((i, particle))
         contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word]
         if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
             # The first content word or value after it: "not drink", "not 15:45".
@@ -415,7 +431,9 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
                 negated.add(target)
                 if contrast:
                     contrasted.add(target)
-    states = tuple((_STATE_GROUP[t], t) for t in lowered if t in _STATE_GROUP)
+    states = tuple((_STATE_GROUP[t], t) for i, t in enumerate(lowered) if t in _STATE_GROUP and (
+        t not in ("on", "off") or i and lowered[i - 1] in _SWITCHED
+        and (marks[i][1] or i + 1 == len(lowered) or lowered[i + 1] in ("for", "in", "by"))))
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
@@ -500,6 +518,13 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
 def values(text: str) -> frozenset[str]:
     """The normal forms of the values ``text`` states ("09:15", "db-stg-03", "helix" ...)."""
     return frozenset(norm for found in _read(text).values.values() for norm in found)
+
+
+@lru_cache(maxsize=1024)
+def said(text: str) -> frozenset[str]:
+    """``values`` of ``text`` and its words as written, lowercased: "ana" of "Ana started eating fish
+    again", where "Ana" opening the text, with no verb of state after it, is read as no name."""
+    return values(text) | frozenset(t.shown for t in _read(text).sequence)
 
 
 def _same_name(a: str, b: str) -> bool:
@@ -660,7 +685,8 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     if one_word and parallel and not (old.negated or new.negated) \
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
-        if was.kind == now.kind == "word" and not (was.determined or now.determined):
+        if was.kind == now.kind == "word" and not (was.determined or now.determined) \
+                and _SAME_STATE.get(was.shown, was.shown) != _SAME_STATE.get(now.shown, now.shown):  # "disabled" / "off"
             return f"different word: {was.shown} → {now.shown}", 1
     if changed and not placed:
         return f"change words: {changes[0]}", strong
@@ -819,8 +845,9 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     if changed is not None:
         return changed
     old_states = dict(old.states)
+    held = {_SAME_STATE.get(w, w) for _, w in old.states}
     for group, word in new.states:
-        if group in old_states and old_states[group] != word and word not in {w for _, w in old.states}:
+        if group in old_states and _SAME_STATE.get(word, word) not in held:
             return f"opposite state: {old_states[group]} → {word}"
     if bool(old.negated) != bool(new.negated) and not _named_apart(old, new):
         negated, plain = (new, old) if new.negated else (old, new)
