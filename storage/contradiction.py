@@ -157,12 +157,18 @@ class _Read:
     owned: tuple[tuple[frozenset[str], frozenset[str], bool], ...] = ()
     adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING``
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
+    denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
 
 
 # Words naming a group, a place or a product line: the word right before one names which ("the search
 # team", "the us cluster"; ``siblings`` too).
 HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
                   " repository account plan tier".split())
+
+
+# Regions: one right after the first word of a clause with no verb stands in its subject ("Support for
+# APAC closes at 5pm" / "Support for EMEA ...": two subjects); ``siblings`` reads them as alternatives.
+REGIONS = frozenset(("eu", "us", "uk", "emea", "apac", "amer", "latam"))
 
 
 def region_us(before: str, after: str) -> bool:
@@ -410,6 +416,7 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     lowered = [t for _, t, _ in slots]
     negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
     contrasted: set[str] = set()
+    denials: list[tuple[str, str]] = []
     phrases: set[int] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
@@ -422,13 +429,17 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
             if particle is not None and not any(marks[j][1] for j in range(i, particle)):
                 changes.append(f"{word} … {lowered[particle]}")
                 phrases.update((i, particle))
-        contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word]
+        contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
+            word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i])  # "prefers tabs over spaces"
         if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
             # The first content word or value after it: "not drink", "not 15:45".
-            target = next((anchor[j] or lowered[j] for j in range(i + 1, min(len(slots), i + 5))
-                           if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
-            if target is not None:
+            at = next((j for j in range(i + 1, min(len(slots), i + 5))
+                       if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
+            if at is not None:
+                target = anchor[at] or lowered[at]
                 negated.add(target)
+                denials.append((target, " ".join(lowered[i:i + 2] if contrast and word != "over" else [word])
+                                 + " " + lowered[at]))
                 if contrast:
                     contrasted.add(target)
     states = tuple((_STATE_GROUP[t], t) for i, t in enumerate(lowered) if t in _STATE_GROUP and (
@@ -442,7 +453,7 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
-                 frozenset(adding), frozenset(contrasted))
+                 frozenset(adding), frozenset(contrasted), tuple(denials))
 
 
 def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:
@@ -493,7 +504,8 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
                 if owning is not None:
                     before = at > owning  # what the names hold stands where the subject does
                 else:
-                    before = at < verb if verb is not None else n == 0 and not pronoun
+                    before = at < verb if verb is not None else (
+                        n == 0 or n == 1 and slots[at][1].lower() in REGIONS) and not pronoun  # "Support for APAC"
                 determined = at > 0 and slots[at - 1][1] in DETERMINERS
                 kind, text, _ = slots[at]
                 subject = marks[at][0] or before
@@ -852,8 +864,8 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     if bool(old.negated) != bool(new.negated) and not _named_apart(old, new):
         negated, plain = (new, old) if new.negated else (old, new)
         hit = sorted(negated.negated & (plain.words - plain.negated))
-        if hit:  # the word as written, not its stem ("not coffee", not "not coffe")
-            return "negation: not " + next((t.shown for t in negated.sequence if t.key == hit[0]), hit[0])
+        if hit:  # as written, not its stem ("not coffee", not "not coffe"; "rather than spaces")
+            return "negation: " + dict(reversed(negated.denials))[hit[0]]
     return None
 
 

@@ -11,7 +11,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import islice
 
-from .contradiction import HEADS, region_us, stem
+from .contradiction import HEADS, REGIONS, region_us, stem
 from .query import GENERIC_WORDS, STOP_WORDS
 from .textindex import FOLDED_LETTERS
 
@@ -32,7 +32,7 @@ ALTERNATIVES = {
     **dict.fromkeys(("web", "mobile", "ios", "android", "desktop", "macos", "windows", "linux"), "platform"),
     **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter", "basic"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
-    **dict.fromkeys(("eu", "us", "uk", "emea", "apac", "amer", "latam"), "region"),
+    **dict.fromkeys(REGIONS, "region"),
 }
 
 
