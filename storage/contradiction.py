@@ -60,9 +60,10 @@ CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "any
 _CONTRASTS = {"instead": "of", "rather": "than"}
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
                   ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
-                  ("in", "favor", "of"), ("back", "from"))
+                  ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"))
 # Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "Ana
-# started eating fish again"): the particle within ``_PARTICLE_GAP`` words after the verb.
+# started eating fish again"): the particle within ``_PARTICLE_GAP`` words after the verb, in one short
+# statement (``brief``; a chat turn's "started ... again" tells a story: bench/contradiction_alarms.py).
 SPLIT_PHRASES = {"handed": "over", "took": "over", "taken": "over", "takes": "over", "started": "again",
                  "starts": "again", "began": "again"}
 _PARTICLE_GAP = 5
@@ -425,7 +426,8 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
             changes += [" ".join(p) for p in found]
             phrases.update(range(i, i + max((len(p) for p in found), default=0)))
             particle = next((j for j in range(i + 2, min(len(slots), i + _PARTICLE_GAP + 1))
-                             if lowered[j] == SPLIT_PHRASES.get(word)), None) if not found else None
+                             if lowered[j] == SPLIT_PHRASES.get(word)), None) \
+                if not found and len(tokens) <= 2 * SHORT else None
             if particle is not None and not any(marks[j][1] for j in range(i, particle)):
                 changes.append(f"{word} … {lowered[particle]}")
                 phrases.update((i, particle))

@@ -37,6 +37,8 @@ def test_a_reversal_of_state_is_a_disagreement(old, new, _):
     ("Jonas leads the data team", "Jonas handed the quarterly report over to Priya"),
     ("Ana started a new job", "Ana works at Acme"),
     ("The meeting is on Friday", "The meeting is on Friday in room B"),
+    ("Audrey misses nature", "Audrey: Hey Andrew, I was thinking about what you said about missing nature the other"
+     " day. I started hiking on weekends again with my dogs and it feels great to be outdoors"),
 ])
 def test_the_same_state_in_other_words_or_no_state_is_no_disagreement(old, new):
     assert disagreement(old, new) is None
