@@ -431,8 +431,9 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
             if particle is not None and not any(marks[j][1] for j in range(i, particle)):
                 changes.append(f"{word} … {lowered[particle]}")
                 phrases.update((i, particle))
+        # "over" after "prefers": "prefers tabs over spaces" denies spaces as "rather than" does
         contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
-            word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i])  # "prefers tabs over spaces"
+            word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i])
         if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
             # The first content word or value after it: "not drink", "not 15:45".
             at = next((j for j in range(i + 1, min(len(slots), i + 5))
@@ -700,7 +701,7 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
         if was.kind == now.kind == "word" and not (was.determined or now.determined) \
-                and _SAME_STATE.get(was.shown, was.shown) != _SAME_STATE.get(now.shown, now.shown):  # "disabled" / "off"
+                and _SAME_STATE.get(was.shown, was.shown) != _SAME_STATE.get(now.shown, now.shown):  # "off", "disabled"
             return f"different word: {was.shown} → {now.shown}", 1
     if changed and not placed:
         return f"change words: {changes[0]}", strong
