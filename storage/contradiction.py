@@ -43,8 +43,14 @@ STATES = ({"enabled", "disabled"}, {"open", "closed"}, {"optional", "required", 
           {"allowed", "forbidden", "banned"}, {"public", "private"}, {"active", "inactive"},
           {"online", "offline"}, {"resolved", "unresolved"}, {"available", "unavailable"},
           {"passing", "failing"}, {"healthy", "unhealthy"}, {"approved", "rejected"}, {"true", "false"},
-          {"supported", "unsupported", "deprecated"}, {"locked", "unlocked"}, {"paid", "unpaid"})
+          {"supported", "unsupported", "deprecated"}, {"locked", "unlocked"}, {"paid", "unpaid"},
+          {"frozen", "lifted"}, {"paused", "resumed"}, {"blocked", "unblocked"}, {"suspended", "reinstated"})
+# Words saying a state of a group in other words: "off" is "disabled", "unfrozen" "lifted" ("on" only
+# ending its clause: "the flag is on", not "on Friday").
+_SAME_STATE = {"off": "disabled", "on": "enabled", "unfrozen": "lifted", "thawed": "lifted"}
+_SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
 _STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
+_STATE_GROUP |= {word: _STATE_GROUP[same] for word, same in _SAME_STATE.items()}
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
@@ -54,11 +60,17 @@ CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "any
 _CONTRASTS = {"instead": "of", "rather": "than"}
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
                   ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
-                  ("in", "favor", "of"))
+                  ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"))
+# Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "Ana
+# started eating fish again"): the particle within ``_PARTICLE_GAP`` words after the verb, in one short
+# statement (``brief``; a chat turn's "started ... again" tells a story: bench/contradiction_alarms.py).
+SPLIT_PHRASES = {"handed": "over", "took": "over", "taken": "over", "takes": "over", "started": "again",
+                 "starts": "again", "began": "again"}
+_PARTICLE_GAP = 5
 # Phrases dating a change when they open the text ("As of this week the lead is Priya"); later in it they
 # date a state ("three refills left as of March").
 OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective",))
-_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES)
+_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES) | frozenset(SPLIT_PHRASES)
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
                            "these days", "as of", "starting from", "effective"})
@@ -146,12 +158,18 @@ class _Read:
     owned: tuple[tuple[frozenset[str], frozenset[str], bool], ...] = ()
     adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING``
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
+    denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
 
 
 # Words naming a group, a place or a product line: the word right before one names which ("the search
 # team", "the us cluster"; ``siblings`` too).
 HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
                   " repository account plan tier".split())
+
+
+# Regions: one right after the first word of a clause with no verb stands in its subject ("Support for
+# APAC closes at 5pm" / "Support for EMEA ...": two subjects); ``siblings`` reads them as alternatives.
+REGIONS = frozenset(("eu", "us", "uk", "emea", "apac", "amer", "latam"))
 
 
 def region_us(before: str, after: str) -> bool:
@@ -399,6 +417,7 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     lowered = [t for _, t, _ in slots]
     negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
     contrasted: set[str] = set()
+    denials: list[tuple[str, str]] = []
     phrases: set[int] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
@@ -406,16 +425,29 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
                      if tuple(lowered[i:i + len(p)]) == p]
             changes += [" ".join(p) for p in found]
             phrases.update(range(i, i + max((len(p) for p in found), default=0)))
-        contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word]
+            particle = next((j for j in range(i + 2, min(len(slots), i + _PARTICLE_GAP + 1))
+                             if lowered[j] == SPLIT_PHRASES.get(word)), None) \
+                if not found and len(tokens) <= 2 * SHORT else None
+            if particle is not None and not any(marks[j][1] for j in range(i, particle)):
+                changes.append(f"{word} … {lowered[particle]}")
+                phrases.update((i, particle))
+        # "over" after "prefers": "prefers tabs over spaces" denies spaces as "rather than" does
+        contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
+            word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i])
         if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
             # The first content word or value after it: "not drink", "not 15:45".
-            target = next((anchor[j] or lowered[j] for j in range(i + 1, min(len(slots), i + 5))
-                           if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
-            if target is not None:
+            at = next((j for j in range(i + 1, min(len(slots), i + 5))
+                       if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
+            if at is not None:
+                target = anchor[at] or lowered[at]
                 negated.add(target)
+                denials.append((target, " ".join(lowered[i:i + 2] if contrast and word != "over" else [word])
+                                 + " " + lowered[at]))
                 if contrast:
                     contrasted.add(target)
-    states = tuple((_STATE_GROUP[t], t) for t in lowered if t in _STATE_GROUP)
+    states = tuple((_STATE_GROUP[t], t) for i, t in enumerate(lowered) if t in _STATE_GROUP and (
+        t not in ("on", "off") or i and lowered[i - 1] in _SWITCHED
+        and (marks[i][1] or i + 1 == len(lowered) or lowered[i + 1] in ("for", "in", "by"))))
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
@@ -424,7 +456,7 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
-                 frozenset(adding), frozenset(contrasted))
+                 frozenset(adding), frozenset(contrasted), tuple(denials))
 
 
 def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:
@@ -475,7 +507,8 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
                 if owning is not None:
                     before = at > owning  # what the names hold stands where the subject does
                 else:
-                    before = at < verb if verb is not None else n == 0 and not pronoun
+                    before = at < verb if verb is not None else (
+                        n == 0 or n == 1 and slots[at][1].lower() in REGIONS) and not pronoun  # "Support for APAC"
                 determined = at > 0 and slots[at - 1][1] in DETERMINERS
                 kind, text, _ = slots[at]
                 subject = marks[at][0] or before
@@ -500,6 +533,13 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
 def values(text: str) -> frozenset[str]:
     """The normal forms of the values ``text`` states ("09:15", "db-stg-03", "helix" ...)."""
     return frozenset(norm for found in _read(text).values.values() for norm in found)
+
+
+@lru_cache(maxsize=1024)
+def said(text: str) -> frozenset[str]:
+    """``values`` of ``text`` and its words as written, lowercased: "ana" of "Ana started eating fish
+    again", where "Ana" opening the text, with no verb of state after it, is read as no name."""
+    return values(text) | frozenset(t.shown for t in _read(text).sequence)
 
 
 def _same_name(a: str, b: str) -> bool:
@@ -660,7 +700,8 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     if one_word and parallel and not (old.negated or new.negated) \
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
-        if was.kind == now.kind == "word" and not (was.determined or now.determined):
+        if was.kind == now.kind == "word" and not (was.determined or now.determined) \
+                and _SAME_STATE.get(was.shown, was.shown) != _SAME_STATE.get(now.shown, now.shown):  # "off", "disabled"
             return f"different word: {was.shown} → {now.shown}", 1
     if changed and not placed:
         return f"change words: {changes[0]}", strong
@@ -819,14 +860,15 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     if changed is not None:
         return changed
     old_states = dict(old.states)
+    held = {_SAME_STATE.get(w, w) for _, w in old.states}
     for group, word in new.states:
-        if group in old_states and old_states[group] != word and word not in {w for _, w in old.states}:
+        if group in old_states and _SAME_STATE.get(word, word) not in held:
             return f"opposite state: {old_states[group]} → {word}"
     if bool(old.negated) != bool(new.negated) and not _named_apart(old, new):
         negated, plain = (new, old) if new.negated else (old, new)
         hit = sorted(negated.negated & (plain.words - plain.negated))
-        if hit:  # the word as written, not its stem ("not coffee", not "not coffe")
-            return "negation: not " + next((t.shown for t in negated.sequence if t.key == hit[0]), hit[0])
+        if hit:  # as written, not its stem ("not coffee", not "not coffe"; "rather than spaces")
+            return "negation: " + dict(reversed(negated.denials))[hit[0]]
     return None
 
 

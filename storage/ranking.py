@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, least_cosine,
-                            names_subject, stem, told_before, values)
+                            names_subject, said, stem, told_before, values)
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -250,7 +250,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
                       and not about_another_value(question, reason)
-                      and not asked & (values(old.content or "") - values(c.rows[seq].content or ""))
+                      and not asked & (values(old.content or "") - said(c.rows[seq].content or ""))
                       and not (names_subject(question, old.content or "", c.rows[seq].content or "")
                                and sibling(question, c.rows[seq].content or "") is not None)
                       and not asks_the_part_left(question, old.content or "", c.rows[seq].content or "")), None)

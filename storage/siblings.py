@@ -11,7 +11,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import islice
 
-from .contradiction import HEADS, region_us, stem
+from .contradiction import HEADS, REGIONS, region_us, stem
 from .query import GENERIC_WORDS, STOP_WORDS
 from .textindex import FOLDED_LETTERS
 
@@ -32,7 +32,7 @@ ALTERNATIVES = {
     **dict.fromkeys(("web", "mobile", "ios", "android", "desktop", "macos", "windows", "linux"), "platform"),
     **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter", "basic"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
-    **dict.fromkeys(("eu", "us", "uk", "emea", "apac", "amer", "latam"), "region"),
+    **dict.fromkeys(REGIONS, "region"),
 }
 
 
@@ -125,13 +125,22 @@ def _modifier(asked: Words, said: Words, first: int, have: set[str], wanted: set
     heads: dict[str, str] = {}
     for at, (word, _, _) in enumerate(said[:-1]):
         if (at == first or at and said[at - 1][0] in _DETERMINERS) and stem(word) not in wanted and _phrase(said, at):
-            heads.setdefault(stem(said[at + 1][0]), word)
+            heads.setdefault(stem(said[_noun(said, at)][0]), word)
     for at, (word, _, _) in enumerate(asked[:-1]):
-        other = heads.get(stem(asked[at + 1][0]))
+        other = heads.get(stem(asked[_noun(asked, at)][0]))
         if other is not None and at and asked[at - 1][0] in _DETERMINERS and stem(word) not in have \
                 and _phrase(asked, at) and not _spelled_alike(word, other):
             return word, other
     return None
+
+
+def _noun(words: Words, at: int) -> int:
+    """Where the noun after the modifier at ``at`` stands, past the name of someone the modifier names
+    ("my sister Ana's birthday", "my friend Luis's dog")."""
+    after = at + 1
+    while after + 1 < len(words) and "name" in words[after][1] and words[at][2].islower():
+        after += 1
+    return after
 
 
 def _phrase(words: Words, at: int) -> bool:

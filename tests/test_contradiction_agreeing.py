@@ -15,11 +15,15 @@ AGREEING = [
     ("We deploy with Helm, not kubectl apply", "Deploys go through Helm rather than kubectl apply"),
     ("Lena writes tests in pytest, never unittest", "Lena uses pytest instead of unittest"),
     ("Store sessions in Redis rather than Postgres", "Sessions live in Redis, not in Postgres"),
+    ("Tomasz prefers tabs over spaces in Go", "Tomasz likes using tabs rather than spaces for Go code"),
+    ("Tomasz prefers tabs over spaces in Go code", "Tomasz likes using tabs, not spaces, when writing Go"),
+    ("Noor favours Postgres over MySQL", "Noor picks Postgres instead of MySQL"),
 ]
 DENYING = [
-    ("We use pnpm instead of npm", "We use npm for the webshop", "not npm"),
+    ("We use pnpm instead of npm", "We use npm for the webshop", "instead of npm"),
     ("Priya prefers tea, not coffee", "Priya drinks coffee every morning", "not coffee"),
-    ("Lena uses pytest rather than unittest", "Lena writes her tests with unittest", "not unittest"),
+    ("Lena uses pytest rather than unittest", "Lena writes her tests with unittest", "rather than unittest"),
+    ("Tomasz prefers tabs over spaces in Go", "Tomasz writes Go with spaces", "over spaces"),
     ("Priya drinks coffee", "Priya does not drink coffee anymore", None),
 ]
 
@@ -33,7 +37,7 @@ def test_two_texts_denying_the_same_thing_agree(older, newer):
 @pytest.mark.parametrize(("older", "newer", "reason"), DENYING)
 def test_stating_what_the_other_denies_is_a_negation_quoted_as_written(older, newer, reason):
     found = disagreement(older, newer)
-    assert found is not None and found.startswith("negation: not ")
+    assert found is not None and found.startswith("negation: ")
     if reason is not None:
         assert found == "negation: " + reason
 

@@ -172,3 +172,20 @@ def test_a_host_named_with_its_domain_is_the_same_host(older, newer):
 ])
 def test_a_value_replaced_on_the_same_subject_still_changes(older, newer):
     assert disagreement(older, newer) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Support for APAC closes at 5pm", "Support for EMEA closes at 6pm"),
+    ("Support for EU customers ends at 18:00", "Support for US customers ends at 20:00"),
+    ("Billing for LATAM runs on the 5th", "Billing for EMEA runs on the 1st"),
+])
+def test_a_region_right_after_the_first_word_names_a_subject(old, new):
+    assert disagreement(old, new) is None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Support for APAC closes at 5pm", "Support for APAC now closes at 6pm"),
+    ("Our servers are in the EU", "Our servers are in the US"),
+])
+def test_a_region_as_a_value_or_one_region_changed_is_still_a_change(old, new):
+    assert disagreement(old, new) is not None
