@@ -283,6 +283,9 @@ def render(
     room -= reserved
     for n, part in enumerate(filled):
         room -= fill(part, room - sum(firsts[n + 1:]), most=1, least_excerpt=0)
+        if not part.chosen:  # not even cut to its shortest: the sections after it get no line either
+            filled = filled[:n]
+            break
     if not cuts:
         room, reserved = room + reserved, 0
     for part in filled:  # then the guaranteed shares (whole lines: an excerpt waits for the room left), the rest
