@@ -8,6 +8,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, least_cosine,
@@ -368,8 +369,7 @@ def _says_alike(memory: Memory, best: Memory) -> bool:
     """:func:`restates` without the cosine: what its words alone decide."""
     if not memory.content or not best.content:
         return False
-    mine, theirs = (frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS)
-                    for text in (memory.content, best.content))
+    mine, theirs = _stems(memory.content), _stems(best.content)
     if len(mine & theirs) < RESTATED_WORDS * len(mine | theirs) or disagreement(best.content, memory.content) is not None:
         return False
     mine, theirs = values(memory.content), values(best.content)
@@ -377,6 +377,13 @@ def _says_alike(memory: Memory, best: Memory) -> bool:
 
 
 _WORD = re.compile(r"\w[\w'-]*")
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    """The stems of ``text``'s words, stop words aside (the word tests of :func:`_says_alike` and
+    :func:`_answers_alike`, which read the same hits)."""
+    return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS)
 
 
 def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | None, float], float]:
@@ -532,8 +539,7 @@ def _answers_alike(c: Candidates, seq: int, best: int, question: str) -> bool:
     written in Java?": the catalog service, the search service)."""
     if not question or not c.coverage.get(best) or not math.isclose(c.coverage.get(seq, 0.0), c.coverage[best]):
         return False
-    mine, theirs = (frozenset(stem(w) for w in _WORD.findall((c.rows[s].content or "").lower()) if w not in STOP_WORDS)
-                    for s in (seq, best))
+    mine, theirs = _stems(c.rows[seq].content or ""), _stems(c.rows[best].content or "")
     return len(mine & theirs) >= ALIKE_WORDS * len(mine | theirs) \
         and (mine ^ theirs).isdisjoint(stem(w) for w in _WORD.findall(question.lower()))
 
