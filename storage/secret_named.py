@@ -81,8 +81,6 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
                f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED}))")
 
 
-# The rest of a value joined to its word (after its first character): no sentence punctuation at its end.
-_JOINED = r"[A-Za-z0-9!@#$%^&*+?~._-]{4,62}[A-Za-z0-9!@#$%^&*+~_-]"
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 # a value may start the next line, or the one after a blank line ("password:", then the value below)
 _NEXT_LINE = r"(?:\r?\n[ \t]*){0,2}"
@@ -153,8 +151,7 @@ class NamedCredentialDetector(Detector):
       ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
     - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
       value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``, "login with user:X";
-    - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits) or joined to any word for a
-      credential by one punctuation or nothing ("password-X", "DB_PASSWORD_X", "token.X"), after a question
+    - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits), after a question
       ("the db's password? it's X"), spelled one character at a time ("password: Z k 9 x 2 m"), after a Wi-Fi
       network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X");
     - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
@@ -249,8 +246,7 @@ class NamedCredentialDetector(Detector):
             before = match.string[match.start():at]  # its word on the line above: named from there
             paired = name.startswith(("cmd", "auth", "login", "spaced_login", "spaced_use", "wifi", "glued",
                                       "asked", "pair_and"))  # a password by where it stands
-            joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
-            kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
+            kind = "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
 
 
@@ -446,13 +442,6 @@ def named_sources() -> list[str]:
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
         f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=]|[ \\t]+)"
         r"(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})"
-        # any word for a credential joined to its value by one punctuation, perhaps spaced ("password-X", "DB_PASSWORD_X",
-        # "token.X", "password, X", "password :: X"), or by nothing before a capital or a digit ("passwordR7q...", then
-        # no "_", "-" or "."); no "=" or ":" in the value, so an assignment's name ("password_hash=...") is none
-        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')}|{key_words()})|{words('password-tail')}"
-        r"|pass(?:word|wd|phrase|code))"
-        f"(?:[ \\t]*(?:::|[-_./#~>,;])[ \\t]*(?P<glued_joined>[A-Za-z0-9]{_JOINED})"
-        r"|(?P<glued_bare>(?-i:[A-Z0-9])[A-Za-z0-9!@#$%^&*+?~]{5,63}))"
         f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
         f"[ \\t]*(?:\\?+|\\.{{3,}}|…)[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
         f"{_QUOTE}?(?P<asked>{_VALUE})"
