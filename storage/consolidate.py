@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
 from .candidates import worded_near
-from .contradiction import contradicts, disagreement, least_cosine, told_before
+from .contradiction import contradicts, disagreement, least_cosine, newer_in_meaning
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
 from .literal import literal_tokens
@@ -354,8 +354,8 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
     out = set()
     for other_seq, other in tx.memories(memory.tenant, seqs=list(near)).items():
         older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))
-        if other.content is not None and told_before(older.content, newer.content):  # type: ignore[arg-type]
-            older, newer = newer, older  # a change restated as it was before, after it
+        if other.content is not None and not newer_in_meaning(newer.content, older.content, True):  # type: ignore[arg-type]
+            older, newer = newer, older
         if other.content is not None and contradicts(
                 older.content, newer.content, near[other_seq], SAME_SUBJECT) is not None:  # type: ignore[arg-type]
             out.add((older.id, newer.id))

@@ -891,7 +891,14 @@ def disagreement(older: str, newer: str) -> str | None:
     return None if judged is None else judged[0]
 
 
-def told_before(older: str, newer: str) -> bool:
+def newer_in_meaning(text: str, other: str, later: bool) -> bool:
+    """Whether memory ``text`` is the newer of two in meaning, ``later`` saying whether it was observed
+    after ``other``: when observed later, unless it restates what ``other``, a change, left; when observed
+    earlier, if ``other`` restates what ``text`` changed (``_told_before``)."""
+    return not _told_before(other, text) if later else _told_before(text, other)
+
+
+def _told_before(older: str, newer: str) -> bool:
     """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on
     Jenkins" stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the
     two (read as the newer of them it disagrees with ``older``, and it adds no value ``older`` lacks, or

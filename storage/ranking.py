@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, least_cosine,
-                            names_subject, said, stem, told_before, values)
+                            names_subject, newer_in_meaning, said, stem, values)
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -208,19 +208,18 @@ def _as_well(c: Candidates, scores: dict[int, float], newer: int, older: int) ->
 
 
 def _newer(memory: Memory, other: Memory) -> bool:
-    """Whether ``memory`` is the newer of the two in meaning: observed later, unless it restates what
-    ``other``, a change, left (``contradiction.told_before``), or observed earlier telling the change
-    ``other`` restates."""
-    if memory.observed_at > other.observed_at:
-        return not told_before(other.content or "", memory.content or "")
-    return memory.observed_at < other.observed_at and told_before(memory.content or "", other.content or "")
+    """Whether ``memory`` is the newer of the two in meaning (``contradiction.newer_in_meaning``); never
+    when both were observed at the same time."""
+    if memory.observed_at == other.observed_at:
+        return False
+    return newer_in_meaning(memory.content or "", other.content or "", memory.observed_at > other.observed_at)
 
 
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "") -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
     when the question has one of ``NOW_WORDS``), the newest later current memory (or an earlier one
-    telling the change it restates: ``contradiction.told_before``) on the same
+    telling the change it restates: ``contradiction.newer_in_meaning``) on the same
     subject whose words contradict it (``contradiction.contradicts``) goes above it, in
     ``scores``: raised just above it when it answers about as well, else the older one is put
     just below it. Not when the question names a value only the older one holds ("number 17"

@@ -406,7 +406,7 @@ class Store:
         (``candidates.worded_near``) ≥ ``ranking.SAME_SUBJECT``
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
         the one observed earlier as the older unless the other restates what it changed:
-        ``contradiction.told_before``), and the ids of those newer than it; all of a
+        ``contradiction.newer_in_meaning``), and the ids of those newer than it; all of a
         kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         from . import contradiction
         from .candidates import worded_near
@@ -425,8 +425,7 @@ class Store:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
             stored = rows[seq].content or ""
-            after = rows[seq].observed_at > observed  # the stored one is the newer (in meaning: told_before)
-            after = not after if contradiction.told_before(*((text, stored) if after else (stored, text))) else after
+            after = contradiction.newer_in_meaning(stored, text, rows[seq].observed_at > observed)
             reason = contradiction.contradicts(*((text, stored) if after else (stored, text)), similarity, SAME_SUBJECT)
             if reason is not None:
                 contradicts.append((rows[seq].id, reason))
