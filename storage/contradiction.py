@@ -349,11 +349,15 @@ def inner_names(text: str) -> frozenset[str]:
     return frozenset(t.lower() for t, initial, _, _, _ in _tokens(text) if not initial and _capitalised(t))
 
 
-@lru_cache(maxsize=1024)
 def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     """What the word test compares of one text (see the module doc); ``known``: words opening a
     sentence that the other text writes as names (``_names_at``). Cached: recall compares the
-    same memories again and again."""
+    same memories again and again (one entry with or without ``known`` given empty)."""
+    return _reading(text, known)
+
+
+@lru_cache(maxsize=1024)
+def _reading(text: str, known: frozenset[str]) -> _Read:
     tokens = _tokens(text)
     named, particles = _names_at(tokens, known)
     slots: list[tuple[str, str, str | None]] = []  # (type or "word", text, unit)
@@ -913,12 +917,18 @@ def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | Non
     """``disagreement`` of two memories whose vectors' cosine is ``cosine``: at ``gate`` or more,
     or at ``STRONG_SUBJECT`` (strong evidence) or ``CHANGED_SUBJECT`` (change words on the older's
     subject) or more (``judge``)."""
-    if cosine < least_cosine(gate) or cosine < min(gate, STRONG_SUBJECT) and not (brief(older) and brief(newer)):
-        return None  # under every gate its texts may meet (the lowest is for two brief ones): no need to read them
+    if not may_contradict(older, newer, cosine, gate):
+        return None
     judged = judge(older, newer)
     if judged is None or cosine < min(gate, (gate, STRONG_SUBJECT, CHANGED_SUBJECT)[judged[1]]):
         return None
     return judged[0]
+
+
+def may_contradict(older: str, newer: str, cosine: float, gate: float) -> bool:
+    """Whether two texts at ``cosine`` reach a gate :func:`contradicts` with ``gate`` may apply to them
+    (the lowest is for two brief ones), known without reading their words."""
+    return cosine >= least_cosine(gate) and (cosine >= min(gate, STRONG_SUBJECT) or brief(older) and brief(newer))
 
 
 def least_cosine(gate: float) -> float:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .candidates import Candidates, Through
-from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, least_cosine,
+from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
                             names_subject, newer_in_meaning, said, stem, values)
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
@@ -241,11 +241,12 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         # The vectors first: a pair under every cosine gate contradicts nothing whatever its words say.
         others = [seq for seq in top if seq != older and not after_the_time(c, c.rows[seq])]
         cosines = similarities(older, others) if others else {}
-        later = sorted((seq for seq in others if cosines.get(seq, -1.0) >= least_cosine(SAME_SUBJECT)
-                        and _newer(c.rows[seq], old)), key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        # Another scope's memory overrides, it does not outdate: remember, boot and review compare a
-        # memory with its own scope's only (a project's "one approval" beside the global "two").
-        newer = next((seq for seq in later if c.rows[seq].scope == old.scope
+        # Latest first; another scope's memory overrides, it does not outdate: remember, boot and review
+        # compare a memory with its own scope's only (a project's "one approval" beside the global "two").
+        later = sorted((seq for seq in others if c.rows[seq].scope == old.scope and may_contradict(
+            old.content or "", c.rows[seq].content or "", cosines.get(seq, -1.0), SAME_SUBJECT)),
+            key=lambda seq: c.rows[seq].observed_at, reverse=True)
+        newer = next((seq for seq in later if _newer(c.rows[seq], old)
                       and not upheld(old, c.rows[seq])
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
