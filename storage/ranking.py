@@ -498,8 +498,7 @@ def _near_misses(top: list[int], c: Candidates, asked: str) -> set[int]:
     out = set()
     for seq in top[1:]:
         text = c.rows[seq].content or ""
-        pair = sibling(best, text)
-        if sibling(asked, text) is not None or (pair is not None and stem(pair[0]) in words
+        if sibling(asked, text) is not None or ((pair := sibling(best, text)) is not None and stem(pair[0]) in words
                                                 and stem(pair[1]) not in words):
             out.add(seq)
     return out
