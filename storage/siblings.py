@@ -48,6 +48,7 @@ _OTHER_PERSON = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\s+my\
 _FIRST_PERSON = frozenset({"i", "me"})
 _NAMED_DOER = re.compile(r"\b(?:[Dd]o|[Dd]oes|[Dd]id)\s+([A-Z][a-z]+)\s+[a-z]")
 Words = tuple[tuple[str, tuple[str, ...], str], ...]  # each word of a text: folded, its types, as written
+READ_CHARS = 4096  # of a text, read for its siblings (docs/limits.md, the siblings paragraph)
 NEAR = 2  # words (stop words aside) after a word, and before one of a closed set, that place it ("Berlin half marathon")
 
 
@@ -223,19 +224,33 @@ def _unstopped(words: Words, places: range, most: int) -> list[str]:
     return list(islice((words[at][0] for at in places if words[at][0] not in STOP_WORDS), most))
 
 
-def _openings(text: str) -> set[int]:
-    """The positions of the words of :func:`_words` that open a sentence of ``text``."""
-    stripped = _POSSESSIVE.sub("", text)
-    return {at for at, m in enumerate(_TOKEN.finditer(stripped))
-            if not stripped[:m.start()].strip() or stripped[:m.start()].rstrip()[-1] in ".!?:;\"'"}
+def _read(text: str) -> str:
+    """What is read of ``text``: its first ``READ_CHARS`` characters, ending at a space (a long memory's
+    first words; linear and bounded, however long the memory)."""
+    return text if len(text) <= READ_CHARS else text[:READ_CHARS].rsplit(None, 1)[0]
+
+
+@lru_cache(maxsize=4096)
+def _openings(text: str) -> frozenset[int]:
+    """The positions of the words of :func:`_words` that open a sentence of ``text``: nothing but
+    space before them, or a sentence's or clause's end mark (``.!?:;``) or a quote."""
+    stripped = _POSSESSIVE.sub("", _read(text))
+    out, last, end = set(), "", 0  # last: the last character before the word that is no space
+    for at, m in enumerate(_TOKEN.finditer(stripped)):
+        gap = stripped[end:m.start()].rstrip()
+        last = gap[-1] if gap else last
+        if not last or last in ".!?:;\"'":
+            out.add(at)
+        last, end = m.group()[-1], m.end()
+    return frozenset(out)
 
 
 @lru_cache(maxsize=4096)  # a recall reads the question, and its hits, once for each of its hits
 def _words(text: str) -> Words:
-    """Each word of ``text`` ("'s" aside), lowercased without accents, with its types (:func:`_kinds`;
-    none for a turn's speaker) and as written."""
+    """Each word of ``text`` ("'s" aside; of its first ``READ_CHARS`` characters), lowercased without
+    accents, with its types (:func:`_kinds`; none for a turn's speaker) and as written."""
     speaker = _speaker(text)
-    written = _TOKEN.findall(_POSSESSIVE.sub("", text))
+    written = _TOKEN.findall(_POSSESSIVE.sub("", _read(text)))
     folded = [_folded(w) for w in written]
     written = ["US" if w == "us" and region_us(folded[at - 1] if at else "", folded[at + 1] if at + 1 < len(folded)
                                               else "") else w for at, w in enumerate(written)]

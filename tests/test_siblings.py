@@ -250,3 +250,17 @@ def test_another_relatives_memory_is_unsure(store: Store, question, content):
     right = question.replace("When is my", "My").replace("What is my", "My").rstrip("?")
     asked = store.recall(tenant="t", query=content, scopes=["p"]).hits
     assert asked[0].memory.id == missed and asked[0].confidence >= SURE_CONFIDENCE, right
+
+
+@pytest.mark.parametrize("filler", ["Routine notes follow. ", "The rollout went fine, nothing to add here. "])
+def test_a_long_memory_is_read_for_its_siblings_up_to_its_read_part(filler):
+    """A long memory's siblings are read in its first READ_CHARS characters, whatever follows them
+    (docs/limits.md: a recall over long memories stays bounded)."""
+    from memvault.storage.siblings import READ_CHARS
+
+    padding = filler * (READ_CHARS // len(filler) + 1)
+    question = "which Kubernetes version runs on the production cluster?"
+    early = "We run Kubernetes 1.29 on the staging cluster. " + padding + padding
+    late = padding + "We run Kubernetes 1.29 on the staging cluster. " + padding
+    assert len(early) > 2 * READ_CHARS and sibling(question, early) == ("production", "staging")
+    assert sibling(question, late) is None
