@@ -90,8 +90,8 @@ CREATE INDEX idempotency_keys_by_memory ON idempotency_keys(memory_seq);
 CREATE TABLE settings (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
 
 -- Full-text lookups run as the owner so they can use the GIN indexes (@@ is not LEAKPROOF),
--- restricting the rows exactly as the policy does: their functions are made by version 6, which
--- replaced those the versions before made (dropped here only from a database that has them).
+-- restricting the rows exactly as the policy does: version 6 makes those functions (versions 2
+-- and 4 drop the earlier ones from a database that has them).
 
 CREATE TABLE api_keys (
     id         text COLLATE "C" PRIMARY KEY,
@@ -106,7 +106,7 @@ CREATE TABLE api_keys (
 );
 """
 
-# Version 2: the full-text functions take their queries built once, not per row (version 6's).
+# Version 2: the full-text functions take their queries built once, not per row (made by version 6).
 _V2 = """
 DROP FUNCTION IF EXISTS memvault_matches(tsquery, text);
 DROP AGGREGATE IF EXISTS memvault_or(tsquery);
