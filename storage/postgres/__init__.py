@@ -12,9 +12,9 @@ from psycopg import sql as pgsql
 
 from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
-from ..links import on_cycles
+from ..links import shared_problems
 from . import schema
-from ..backend import LINKED, MODEL_DIM, MODEL_ID, SCRUB_DUE
+from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, pooled, transaction, translated
 from ..session_rows import MISCOUNTED
@@ -177,33 +177,7 @@ class PostgresBackend:
                 if missing_vec or stray_vec:
                     problems.append(f"vectors: {missing_vec} memories marked embedded have none, "
                                     f"{stray_vec} vectors belong to no live memory")
-            pending = one("SELECT count(*) FROM memories WHERE vector_pending AND content IS NOT NULL")
-            if pending:
-                problems.append(
-                    f"vectors: {pending} memories have no vector yet; they are found by keywords only "
-                    "until `memvault reindex` (or a server with a working model) makes them"
-                )
-            half = one(
-                "SELECT count(*) FROM memories a WHERE (a.superseded_by IS NOT NULL AND NOT EXISTS"
-                f" (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND {LINKED}))"
-                " OR (a.supersedes IS NOT NULL AND NOT EXISTS"
-                " (SELECT 1 FROM memories b WHERE b.id = a.supersedes AND b.superseded_by = a.id))"
-            )
-            if half:
-                problems.append(f"{half} supersession links are one-sided")
-            for column in ("superseded_by", "supersedes"):
-                links = r._all(pgsql.SQL("SELECT id, {c} FROM memories WHERE {c} IS NOT NULL").format(
-                    c=pgsql.Identifier(column)))
-                looped = on_cycles(dict(links))  # type: ignore[arg-type]
-                if looped:
-                    problems.append(f"{len(looped)} memories are in a supersession cycle ({column} links), "
-                                    f"e.g. {sorted(looped)[0]}")
-            tombstones = one(
-                "SELECT count(*) FROM memories m WHERE m.forgotten_at IS NOT NULL AND (m.content IS NOT NULL"
-                " OR m.source IS NOT NULL OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq))"
-            )
-            if tombstones:
-                problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+            problems += shared_problems(one, r._all, "vector_pending")
             documents = one(f"SELECT count(*) FROM ({schema.DOCUMENT_COUNTS}) want(tenant, n) FULL JOIN"
                             " keyword_documents k USING (tenant) WHERE want.n IS DISTINCT FROM nullif(k.documents, 0)")
             terms = one(f"SELECT count(*) FROM ({schema.TERM_COUNTS}) want(tenant, term, content, context)"

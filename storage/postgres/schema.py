@@ -89,23 +89,9 @@ CREATE INDEX idempotency_keys_by_memory ON idempotency_keys(memory_seq);
 
 CREATE TABLE settings (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
 
--- Full-text lookups run as the owner so they can use the GIN indexes (@@ is not
--- LEAKPROOF), restricting the rows exactly as the policy does.
-CREATE AGGREGATE memvault_or(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
-
-CREATE FUNCTION memvault_matches(q tsquery, for_tenant text) RETURNS TABLE (seq bigint)
-LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path FROM CURRENT AS $$
-    SELECT m.seq FROM memories m
-    WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
-    AND (m.content_terms @@ q OR m.context_terms @@ q)
-$$;
-CREATE FUNCTION memvault_term_documents(terms text[], for_tenant text) RETURNS TABLE (term text, documents bigint)
-LANGUAGE sql STABLE SECURITY DEFINER ROWS 10 SET search_path FROM CURRENT AS $$
-    SELECT t.term, (SELECT count(*) FROM memories m
-        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
-        AND m.content_terms @@ plainto_tsquery('simple', t.term))
-    FROM unnest(terms) AS t(term)
-$$;
+-- Full-text lookups run as the owner so they can use the GIN indexes (@@ is not LEAKPROOF),
+-- restricting the rows exactly as the policy does: version 6 makes those functions (versions 2
+-- and 4 drop the earlier ones from a database that has them).
 
 CREATE TABLE api_keys (
     id         text COLLATE "C" PRIMARY KEY,
@@ -120,33 +106,12 @@ CREATE TABLE api_keys (
 );
 """
 
-# Version 2: the full-text functions take their queries built once, not per row.
+# Version 2: the full-text functions take their queries built once, not per row (made by version 6).
 _V2 = """
-DROP FUNCTION memvault_matches(tsquery, text);
-DROP AGGREGATE memvault_or(tsquery);
-CREATE FUNCTION memvault_phrase_hits(phrases tsquery[], for_tenant text)
-RETURNS TABLE (phrase integer, seq bigint, in_content boolean)
-LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $$
-    SELECT p.i::integer, m.seq, true FROM unnest(phrases) WITH ORDINALITY AS p(q, i)
-    CROSS JOIN LATERAL (SELECT m.seq FROM memories m
-        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
-        AND m.content_terms @@ p.q) m
-    UNION ALL
-    SELECT p.i::integer, m.seq, false FROM unnest(phrases) WITH ORDINALITY AS p(q, i)
-    CROSS JOIN LATERAL (SELECT m.seq FROM memories m
-        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
-        AND m.context_terms @@ p.q) m
-$$;
+DROP FUNCTION IF EXISTS memvault_matches(tsquery, text);
+DROP AGGREGATE IF EXISTS memvault_or(tsquery);
 -- The number of memories with words, counted for every recall's IDF: from this index alone.
 CREATE INDEX memories_with_terms ON memories(tenant) WHERE content_terms IS NOT NULL;
-CREATE OR REPLACE FUNCTION memvault_term_documents(terms text[], for_tenant text)
-RETURNS TABLE (term text, documents bigint)
-LANGUAGE sql STABLE SECURITY DEFINER ROWS 10 SET search_path FROM CURRENT AS $$
-    SELECT t.term, (SELECT count(*) FROM memories m
-        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
-        AND m.content_terms @@ t.q)
-    FROM (SELECT u.term, plainto_tsquery('simple', u.term) AS q FROM unnest(terms) AS u(term) OFFSET 0) t
-$$;
 """
 
 # Version 3: idempotency keys record when they were recorded (they expire).
@@ -156,25 +121,9 @@ UPDATE idempotency_keys k SET recorded_at = m.recorded_at FROM memories m WHERE 
 CREATE INDEX idempotency_keys_by_time ON idempotency_keys(tenant, recorded_at);
 """
 
-# Version 4: each phrase match carries the columns the filters and BM25 need.
-_HITS_FROM = """
-    SELECT p.i::integer, m.seq, {in_content}, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at,
-        m.forgotten_at, m.superseded_by, length(m.content_terms) + coalesce(length(m.context_terms), 0)
-    FROM unnest(phrases) WITH ORDINALITY AS p(q, i)
-    CROSS JOIN LATERAL (SELECT * FROM memories m
-        WHERE m.tenant = coalesce(nullif(current_setting('memvault.tenant', true), ''), for_tenant)
-        AND m.{column} @@ p.q) m"""
-_V4 = f"""
-DROP FUNCTION memvault_phrase_hits(tsquery[], text);
-CREATE FUNCTION memvault_phrase_hits(phrases tsquery[], for_tenant text)
-RETURNS TABLE (phrase integer, seq bigint, in_content boolean, tenant text, scope text, kind text,
-    observed_at bigint, expires_at bigint, forgotten_at bigint, superseded_by text, terms integer)
-LANGUAGE sql STABLE SECURITY DEFINER ROWS 1000 SET search_path FROM CURRENT AS $$
-{_HITS_FROM.format(in_content="true", column="content_terms")}
-    UNION ALL
-{_HITS_FROM.format(in_content="false", column="context_terms")}
-$$;
-"""
+# Version 4: each phrase match carries the columns the filters and BM25 need (version 6's
+# ``memvault_phrase_hits``, whose columns differ from version 2's).
+_V4 = "DROP FUNCTION IF EXISTS memvault_phrase_hits(tsquery[], text);"
 
 # Version 5: current memories per tenant, scope and kind, kept by deferred triggers.
 _V5 = """
@@ -210,7 +159,13 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
 
 # Version 6: row-level security that holds against SQL run in a serving session (issue 25).
 _TENANT = "current_setting('memvault.tenant', true)"
-_HITS_V6 = _HITS_FROM.replace(f"coalesce(nullif({_TENANT}, ''), for_tenant)", f"for_tenant AND for_tenant = {_TENANT}")
+_HITS_V6 = f"""
+    SELECT p.i::integer, m.seq, {{in_content}}, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at,
+        m.forgotten_at, m.superseded_by, length(m.content_terms) + coalesce(length(m.context_terms), 0)
+    FROM unnest(phrases) WITH ORDINALITY AS p(q, i)
+    CROSS JOIN LATERAL (SELECT * FROM memories m
+        WHERE m.tenant = for_tenant AND for_tenant = {_TENANT}
+        AND m.{{column}} @@ p.q) m"""
 _V6 = f"""
 GRANT SELECT ON memvault_schema TO PUBLIC;  -- the version, read by every role before it starts
 DO $$ DECLARE t text; BEGIN
@@ -639,10 +594,10 @@ MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
-    ("memvault_matches(tsquery, text)", "memvault_term_documents(text[], text)"),
-    ("memvault_phrase_hits(tsquery[], text)",),
     (),
-    ("memvault_phrase_hits(tsquery[], text)",),
+    (),
+    (),
+    (),
     ("memvault_count_memories()",),
     ("memvault_phrase_hits(tsquery[], text)", "memvault_term_documents(text[], text)", "memvault_api_key(text)",
      "memvault_vector_tables(integer)"),

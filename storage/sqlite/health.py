@@ -12,13 +12,13 @@ from pathlib import Path
 
 import apsw
 
-from ..links import on_cycles
+from ..links import shared_problems
 from .crypto import file_head
 from .db import read_only_uri
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table, turn_index_table
 from ..session_rows import MISCOUNTED
-from ..backend import LINKED, SCRUB_DUE
+from ..backend import SCRUB_DUE
 
 
 def stats(conn: apsw.Connection, now: int) -> dict[str, object]:
@@ -119,33 +119,7 @@ def check(conn: apsw.Connection) -> list[str]:
             f"vectors: {missing_vec} memories marked embedded have none, "
             f"{stray_vec} vectors belong to no live memory"
         )
-    pending = one("SELECT count(*) FROM memories WHERE vector_pending = 1 AND content IS NOT NULL")
-    if pending:
-        problems.append(
-            f"vectors: {pending} memories have no vector yet; they are found by keywords only "
-            "until `memvault reindex` (or a server with a working model) makes them"
-        )
-    half_links = one(
-        "SELECT count(*) FROM memories a WHERE (a.superseded_by IS NOT NULL AND NOT EXISTS"
-        f" (SELECT 1 FROM memories b WHERE b.id = a.superseded_by AND {LINKED}))"
-        " OR (a.supersedes IS NOT NULL AND NOT EXISTS"
-        " (SELECT 1 FROM memories b WHERE b.id = a.supersedes AND b.superseded_by = a.id))"
-    )
-    if half_links:
-        problems.append(f"{half_links} supersession links are one-sided")
-    for column in ("superseded_by", "supersedes"):
-        looped = on_cycles(dict(conn.execute(f"SELECT id, {column} FROM memories WHERE {column} IS NOT NULL").fetchall()))
-        if looped:
-            problems.append(
-                f"{len(looped)} memories are in a supersession cycle ({column} links), e.g. {sorted(looped)[0]}"
-            )
-    tombstones = one(
-        "SELECT count(*) FROM memories WHERE forgotten_at IS NOT NULL"
-        " AND (content IS NOT NULL OR source IS NOT NULL"
-        " OR EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = memories.seq))"
-    )
-    if tombstones:
-        problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+    problems += shared_problems(one, lambda sql: conn.execute(sql).fetchall(), "vector_pending = 1")
     miscounted = one(MISCOUNTED)
     if miscounted:
         problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "

@@ -47,9 +47,6 @@ CREATE TABLE memories (
 );
 CREATE INDEX memories_current ON memories(tenant, scope, content_hash)
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
--- Covers the candidate filter of recall (search.filter_sql) for current memories.
-CREATE INDEX memories_live ON memories(tenant, scope, expires_at, kind, observed_at)
-    WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 CREATE INDEX memories_observed ON memories(tenant, observed_at);
 CREATE INDEX memories_pending ON memories(vector_pending) WHERE vector_pending = 1;
 CREATE INDEX memories_context ON memories(context_seq) WHERE context_seq IS NOT NULL;
@@ -103,15 +100,13 @@ UPDATE memories SET vector_pending = 1 WHERE content IS NOT NULL AND length(cont
 # Expiry erasure and Unicode normalisation (storage/store.py, storage/validate.py):
 # memories past their expiry are found by an index; tags, scopes, idempotency keys
 # and content hashes written before normalisation are brought to the forms that
-# validate now produces (a tag that folds onto one already there is dropped).
+# validate now produces (a tag that folds onto one already there is dropped; content hashes: ``_V17_HASHES``).
 _V2_STATE = """
 CREATE INDEX memories_expiring ON memories(expires_at) WHERE forgotten_at IS NULL AND expires_at IS NOT NULL;
 UPDATE OR IGNORE memory_tags SET tag = memvault_tag(tag) WHERE tag <> memvault_tag(tag);
 DELETE FROM memory_tags WHERE tag <> memvault_tag(tag);
 UPDATE memories SET scope = memvault_nfc(scope) WHERE scope <> memvault_nfc(scope);
-UPDATE memories SET content_hash = memvault_hash(content) WHERE content IS NOT NULL;
 UPDATE OR IGNORE idempotency_keys SET key = memvault_nfc(key) WHERE key <> memvault_nfc(key);
-UPDATE idempotency_keys SET content_hash = (SELECT m.content_hash FROM memories m WHERE m.seq = memory_seq);
 """
 
 # API keys of the HTTP team server (storage/keys.py): only a SHA-256 of each key is kept.
@@ -276,10 +271,10 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
 # Listings and boot sections read one bounded range per scope and kind (``sql.listing_sql``),
 # newest first or most important first, never sorting everything a scope holds; the
 # memories passing a recall's filter are found by scope, expiry and kind with the history
-# admitted too (``memories_kept`` replaces ``memories_live``, which held current ones only,
-# so a recall that admitted the history read every memory of the tenant) (issue 28).
+# admitted too (``memories_kept`` replaces ``memories_live``, which held current ones only and
+# which a new file never makes, so a recall that admitted the history read every memory of the tenant).
 _V10_LISTING = """
-DROP INDEX memories_live;
+DROP INDEX IF EXISTS memories_live;
 CREATE INDEX memories_kept ON memories(tenant, scope, expires_at, kind, observed_at) WHERE forgotten_at IS NULL;
 CREATE INDEX memories_recent ON memories(tenant, scope, kind, observed_at)
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
