@@ -96,7 +96,8 @@ def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
 
 
 def _line(head: str, content: str, strength: float, needs_review: bool, runs: str | None, superseded_by: str | None,
-          reason: str | None, through: str | None, digest: bool, outdated_by: str | None, ended: str | None = None) -> str:
+          reason: str | None, through: str | None, digest: bool, outdated_by: str | None,
+          ended: str | None = None) -> str:
     """The line of one memory (:func:`memory_line`) from its fields: ``head`` (:func:`line_head`), its runs'
     text, what replaced it, why and whether that ended since (``ended``), the version or digest (``digest``)
     it was found through, what may outdate it."""
