@@ -155,32 +155,43 @@ def entry_turns(entry: dict[str, object], names: dict[str, str]) -> list[NewTurn
 def _blocks(
     kind: str, content: object, names: dict[str, str]
 ) -> Iterator[tuple[str, str, str | None, str | None]]:
-    """(role, text, tool, call id) of each kept part of a message's ``content``."""
+    """(role, text, tool, call id) of each kept part of a message's ``content``. Its text blocks up to a tool
+    call or result are one turn, joined as the API joins them (nothing between): a credential written
+    across two blocks is redacted whole."""
     if isinstance(content, str):
         if content.strip() and not (_COMMAND_ONLY.fullmatch(content) and not _COMMAND_ARGS.search(content)):
             yield kind, content, None, None
         return
     if not isinstance(content, list):
         return
+    text: list[str] = []  # the text blocks since the last turn of another kind: one turn, read whole
     for block in content:
         if not isinstance(block, dict):
             continue
         part = block.get("type")
-        if part == "text" and isinstance(block.get("text"), str) and block["text"].strip():
-            yield kind, block["text"], None, None
-        elif part == "tool_use" and isinstance(block.get("name"), str):
+        if part == "text" and isinstance(block.get("text"), str):
+            text.append(block["text"])
+            continue
+        if part in ("tool_use", "tool_result"):
+            joined, text = "".join(text), []
+            if joined.strip():
+                yield kind, joined, None, None
+        if part == "tool_use" and isinstance(block.get("name"), str):
             call_id = block.get("id") if isinstance(block.get("id"), str) else None
             if call_id:
                 names[call_id] = block["name"]
             yield "assistant", input_text(block.get("input", {})), block["name"], call_id
         elif part == "tool_result":
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
-            text = _result_text(block.get("content"))
+            result = _result_text(block.get("content"))
             if block.get("is_error"):
                 from memvault.storage.digest import FAILED_MARK
 
-                text = FAILED_MARK + text
-            yield "tool", text, names.get(call_id or ""), call_id
+                result = FAILED_MARK + result
+            yield "tool", result, names.get(call_id or ""), call_id
+    joined = "".join(text)
+    if joined.strip():
+        yield kind, joined, None, None
 
 
 def input_text(value: object) -> str:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
 from .candidates import worded_near
-from .contradiction import contradicts, disagreement, least_cosine, newer_in_meaning
+from .contradiction import ABBREVIATIONS, contradicts, disagreement, least_cosine, newer_in_meaning
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
 from .literal import literal_tokens
@@ -57,7 +57,10 @@ REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pairs": [[o
 # "pending": [seqs read before their vectors were made]}
 LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
 DAY_MS = 86_400_000
-_SENTENCE = re.compile(r"(?<=[.!?])\s")
+# A sentence's end: "!", "?" or "." (and closing quotes or brackets), a space, then the next word's first
+# character; a full stop ends a sentence only before a capital, and never after an abbreviation.
+_STOP = re.compile(r"([.!?][\"')\]]*) [\"'(\[]*(.)")
+_INITIALS = re.compile(r"(?:[^\W\d_]\.)*[^\W\d_]")  # "J", "a.m", "e.g", "U.S" (before the last full stop)
 
 
 @dataclass(frozen=True)
@@ -147,9 +150,22 @@ def iso_week(ms: int) -> str:
 
 
 def first_sentence(text: str) -> str:
-    """``text``'s first sentence on one line, cut to ``SENTENCE_CHARS`` (with "...")."""
-    sentence = " ".join(_SENTENCE.split(text.strip(), maxsplit=1)[0].split())
-    return sentence if len(sentence) <= SENTENCE_CHARS else sentence[:SENTENCE_CHARS - 3].rstrip() + "..."
+    """``text``'s first sentence on one line: up to "!", "?", or a full stop before a capital that ends
+    no abbreviation (``ABBREVIATIONS``), initial ("J.") or dotted short form ("a.m.", "e.g."); longer
+    than ``SENTENCE_CHARS``, cut at its last word that fits, with "…"."""
+    text = " ".join(text.split())
+    for stop in _STOP.finditer(text):
+        if stop.start() >= SENTENCE_CHARS:
+            break
+        word = text[text.rfind(" ", 0, stop.start()) + 1:stop.start()].lstrip("\"'([")
+        if text[stop.start()] != "." or (stop.group(2).isupper() and not _INITIALS.fullmatch(word)
+                                          and f"{word.lower()}." not in ABBREVIATIONS):
+            text = text[:stop.end(1)]
+            break
+    if len(text) <= SENTENCE_CHARS:
+        return text
+    cut = text[:SENTENCE_CHARS]
+    return cut[:cut.rfind(" ")].rstrip(" ,;:") + "…" if " " in cut else cut[:SENTENCE_CHARS - 1] + "…"
 
 
 def digest_parts(

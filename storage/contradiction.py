@@ -31,7 +31,9 @@ _NUMBER = re.compile(r"v?(\d{1,3}(?:,\d{3})+|\d+)((?:\.\d+)*)(%?)([a-z]{0,3})")
 _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[^\W\d_]")
 _MERIDIEM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm"}
-_ABBREVIATIONS = frozenset({"dr.", "mr.", "mrs.", "ms.", "st.", "e.g.", "i.e.", "vs.", "etc.", "approx."})
+# Words whose full stop ends no sentence (a title, a company's form, Latin); consolidation's first sentences too.
+ABBREVIATIONS = frozenset({"dr.", "mr.", "mrs.", "ms.", "prof.", "st.", "mt.", "jr.", "sr.", "inc.", "corp.", "ltd.",
+                           "e.g.", "i.e.", "vs.", "etc.", "approx.", "cf.", "al."})
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Days in the other languages whose words the test reads (French, German, Spanish), as English's.
 _DAY_WORDS = dict(zip("""lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag
@@ -284,10 +286,10 @@ def _tokens(text: str) -> tuple[tuple[str, bool, bool, bool, bool], ...]:
         if owner:
             token = token[:-2]
         ends = raw[-1] in ",:" or token.lower() in CLAUSE_WORDS or (
-            raw[-1] == "." and raw.lower() not in _ABBREVIATIONS)
+            raw[-1] == "." and raw.lower() not in ABBREVIATIONS)
         if token:
             out.append((token, initial, owner, ends, False))
-        initial = raw[-1] in ".:" and raw.lower() not in _ABBREVIATIONS
+        initial = raw[-1] in ".:" and raw.lower() not in ABBREVIATIONS
     return tuple(out)
 
 

@@ -4,18 +4,20 @@ supersession chains (bounded: a cycle left by damage ends a walk)."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
 from . import validate
 from .backend import DIGEST_SOURCE, Reader, Writer, compaction_reason
 from .errors import Conflict, NotFound
-from .limits import ID_PREFIX_MIN_CHARS
+from .limits import ID_PREFIX_MIN_CHARS, REASON_MAX_CHARS
 from .query import Filters
 from .records import Memory
 from .timefmt import format_ms
 
 WEEK_MS = 7 * 86_400_000
+_GIVEN_FOR = re.compile(r" \(given for [0-9a-f-]{36}\)$")  # a reason :func:`given_for` moved
 DIGEST_ERASED = "a memory it compacted was forgotten"  # forget reason of a digest erased for its source
 
 
@@ -69,6 +71,17 @@ def newest(tx: Reader, memory: Memory) -> Memory:
         current = row(tx, memory.tenant, current.superseded_by)
         seen.add(current.id)
     return current
+
+def given_for(reason: str | None, memory_id: str) -> str | None:
+    """The reason of a link moved when a version joined its history between two others: the reason
+    given, saying which memory it was given for ("moved (given for <id>)"; once, when moved again),
+    within ``REASON_MAX_CHARS``."""
+    mark = f" (given for {memory_id})"
+    if reason is None or _GIVEN_FOR.search(reason):
+        return reason
+    return (reason if len(reason) + len(mark) <= REASON_MAX_CHARS
+            else reason[:REASON_MAX_CHARS - len(mark) - 1].rstrip() + "…") + mark
+
 
 def check_supersedable(tx: Reader, old: Memory, now: int) -> None:
     """Raise Conflict unless ``old`` is the current, live version of its history."""

@@ -468,26 +468,37 @@ def refuse_secrets(fields: dict[str, str]) -> None:
 # The tags of a ``<private>`` span, with spaces or attributes inside: ``<private note=1>``, ``< /private >``.
 # Linear: "/" parts the two runs of white space (``<\s*/?\s*`` took quadratic time on "<" and spaces).
 _PRIVATE_TAG = re.compile(r"<\s*(?:(/)\s*)?private\b[^<>]*>", re.IGNORECASE)
+_CLOSING = set("\r\n,.;:!?)]}")  # what no space left by a removed span goes before
 
 
 def without_private(text: str) -> str:
     """``text`` without its ``<private>`` spans (full-width and split tags too: :func:`_private_tags`): nested spans go whole (to the outer closing tag), an
     unclosed one to the end of the text, and a closing tag without its opening one with all the text
-    before it (the span began in an earlier block or turn of the same message)."""
-    kept: list[str] = []
+    before it (the span began in an earlier block or turn of the same message). Where a span was, no
+    space is left at a line's start or end or before punctuation, and one where two would meet."""
+    pieces: list[str] = []  # the text between spans
     at, depth = 0, 0
     for opening, start, end in _private_tags(text):
         if opening:
             if depth == 0:
-                kept.append(text[at:start])
+                pieces.append(text[at:start])
             depth += 1
         elif depth > 0:
             depth -= 1
         else:  # a stray closing tag: what came before it was private
-            kept.clear()
+            pieces = [""]
         if depth == 0:
             at = end
-    return "".join(kept) + (text[at:] if depth == 0 else "")
+    pieces.append(text[at:] if depth == 0 else "")
+    kept: list[str] = []  # the pieces joined so far that are not empty
+    for n, piece in enumerate(pieces):
+        if n and (not kept or kept[-1][-1] in " \t\r\n"):
+            piece = piece.lstrip(" \t")
+        if n and kept and (piece[:1] in _CLOSING if piece else n == len(pieces) - 1):
+            kept[-1] = kept[-1].rstrip(" \t")
+        if piece:
+            kept.append(piece)
+    return "".join(kept)
 
 
 def _private_tags(text: str) -> Iterator[tuple[bool, int, int]]:

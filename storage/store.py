@@ -595,8 +595,8 @@ class Store:
             after = before
             before = None if before.supersedes is None else history.row(tx, new.tenant, before.supersedes)
         if before is not None:
-            tx.link(before.id, old.id, before.supersede_reason)
-        tx.link(old.id, after.id, reason)
+            tx.link(before.id, old.id, history.given_for(before.supersede_reason, after.id))
+        tx.link(old.id, after.id, reason if after.id == new.id else history.given_for(reason, new.id))
 
     def forget(
         self, *, tenant: str, id: str, reason: str | None = None, include_history: bool = False

@@ -307,9 +307,6 @@ def public_content(value: str, field: str = "content") -> tuple[str, bool]:
     if isinstance(value, str):
         kept = without_private(value)
         if kept != value:
-            lead = len(value) - len(value.lstrip(" \t"))  # the first line's own indentation, not the span's gap
-            if kept[:lead] == value[:lead]:
-                kept = value[:lead] + kept[lead:].lstrip(" \t")
             if not visible(kept).strip():
                 raise InvalidInput(field, "is empty once its <private>...</private> spans are removed (text inside "
                                           "them is never stored): give what is to be remembered outside them")

@@ -21,9 +21,9 @@ CALLER = Caller(tenant="default", scope="default")
 TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
 # (as sent, as stored): a span, an unclosed one, upper case with an attribute, a credential inside
 SPANS = [
-    ("chat with <private>Alice, 555-0100</private> on Monday", "chat with  on Monday"),
+    ("chat with <private>Alice, 555-0100</private> on Monday", "chat with on Monday"),
     ("the review notes <private>from Bob's HR file", "the review notes"),
-    ("from <PRIVATE why=1>the board</PRIVATE> minutes", "from  minutes"),
+    ("from <PRIVATE why=1>the board</PRIVATE> minutes", "from minutes"),
     (f"the vault <private>{TOKEN}</private>", "the vault"),
 ]
 

@@ -17,15 +17,26 @@ from memvault.tools.caller import Caller
 
 CALLER = Caller(tenant="default", scope="default")
 
-# (content as sent, content stored)
+# (content as sent, content stored): where a span was, no space is left at a line's start or end or
+# before punctuation, and one where two would meet
 DROPPED = [
     ("<private>secret plan</private> public part", "public part"),
-    ("public part <PRIVATE note=1>secret plan</PRIVATE> and more", "public part  and more"),
+    ("public part <PRIVATE note=1>secret plan</PRIVATE> and more", "public part and more"),
     ("public part\n<private>\nsecret plan\nline two\n</private>\nlast line", "public part\n\nlast line"),
     ("public part <private>secret plan", "public part"),  # unclosed: to the end, as the hooks do
-    ("a <private>secret <private>plan</private> still</private> b", "a  b"),  # nested: the outer span whole
-    ("public < private >secret plan< /private > part", "public  part"),
+    ("a <private>secret <private>plan</private> still</private> b", "a b"),  # nested: the outer span whole
+    ("public < private >secret plan< /private > part", "public part"),
+    ("Deploy window is Tuesday <private>my phone is secret plan</private> 14:00-16:00 UTC.",
+     "Deploy window is Tuesday 14:00-16:00 UTC."),
+    ("public part <private>secret plan</private>, and more", "public part, and more"),
+    ("public part <private>secret plan</private>.", "public part."),
+    ("public part\n<private>secret plan</private> next line", "public part\nnext line"),
+    ("public part <private>secret plan</private>\nnext line", "public part\nnext line"),
+    ("  indented <private>secret</private> <private>plan</private>\ttabbed", "  indented tabbed"),
+    ("glued<private>secret plan</private>word", "gluedword"),
 ]
+# Spaces away from a span are kept as given.
+KEPT = ["two  spaces stay", "  indented line", "tab\tbetween", "a\n\n  b"]
 EMPTY = ["<private>secret plan</private>", "  <private>secret plan</private>\n  ", "<private>secret plan",
          "<private>a</private>\u200b<private>b</private>"]
 
@@ -37,6 +48,13 @@ def test_remember_drops_private_spans_and_says_so(store, sent, kept):
     assert stored == kept and "secret" not in stored and "plan" not in stored
     assert result.redacted == ["private"] and result.model_dump()["redacted"] == ["private"]
     assert "Redacted: the text inside <private>...</private> was removed" in text.render(result)
+
+
+@pytest.mark.parametrize("sent", KEPT)
+def test_spaces_away_from_a_private_span_are_kept(store, sent):
+    assert store.get(tenant="default", id=handlers.remember(store, CALLER, content=sent).id).content == sent
+    result = handlers.remember(store, CALLER, content=f"{sent} <private>secret plan</private> then:{sent}")
+    assert store.get(tenant="default", id=result.id).content == f"{sent} then:{sent}"
 
 
 def test_remember_without_private_spans_says_nothing_of_them(store):
@@ -71,9 +89,8 @@ def test_supersede_drops_private_spans_and_says_so(store, sent, kept):
 
 
 def test_import_drops_private_spans_names_the_lines_and_refuses_a_line_of_private_only(store):
-    # each its own memory; a span after "0: " leaves its gap: "0:  public part"
-    dropped = [(f"{i}: {sent}", f"{i}: {' ' if sent.startswith('<') else ''}{kept}")
-               for i, (sent, kept) in enumerate(DROPPED)]
+    # each its own memory, with a span after "0: "
+    dropped = [(f"{i}: {sent}", f"{i}: {kept}") for i, (sent, kept) in enumerate(DROPPED)]
     lines = [json.dumps({"content": sent}) for sent, _ in dropped] + [json.dumps({"content": EMPTY[0]}),
                                                                       json.dumps({"content": "plain"})]
     report = transfer.import_lines(store, lines, tenant="default", scope="default")
@@ -98,4 +115,4 @@ def test_the_cli_says_what_was_dropped_and_refuses_private_only_content(tmp_path
     code, out, err = _cli(capsys, "remember", "<private>secret plan</private>", "--db", db)
     assert code == 2 and "TEXT: is empty once its <private>...</private> spans are removed" in err
     code, out, _ = _cli(capsys, "list", "--db", db, "--json")
-    assert "secret" not in out and "public part" in out and "second  note" in out
+    assert "secret" not in out and "public part" in out and "second note" in out

@@ -120,9 +120,9 @@ def test_a_credential_in_a_url_query_ends_at_the_next_parameter(url: str, after:
     "a <pri\u200bvate>secret</private> b", "a ﹤private﹥secret﹤/private﹥ b", "a ＜PRIVATE note=1＞x＜／Private＞ b",
 ])
 def test_full_width_and_split_private_tags_are_tags(text: str):
-    assert without_private(text) == "a  b"
-    assert redact(text) == ("a  b", ("private",))
-    assert validate.public(text) == ("a  b", True)
+    assert without_private(text) == "a b"
+    assert redact(text) == ("a b", ("private",))
+    assert validate.public(text) == ("a b", True)
 
 
 @pytest.mark.contract

@@ -117,7 +117,7 @@ def test_turns_that_were_only_private_text_are_no_turns_and_make_no_session(stor
     kept = store.episodes.append(tenant="t", scope="s", session_id="priv-2", turns=[
         *turns, NewTurn(role="user", text="Fix the login <private>my notes</private> bug")])
     assert len(kept.added) == 1
-    assert [t.text.strip() for t in store.episodes.turns(tenant="t", session_id="priv-2")] == ["Fix the login  bug"]
+    assert [t.text.strip() for t in store.episodes.turns(tenant="t", session_id="priv-2")] == ["Fix the login bug"]
 
 
 @pytest.mark.parametrize("ended", [None, "2025-12-01T09:00:00Z"])

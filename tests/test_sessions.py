@@ -159,11 +159,11 @@ def test_private_spans_and_credentials_never_reach_the_database(store: Store, db
     )
     assert out.redacted == ("AWS access key", "GitHub token", "private")
     turns = store.episodes.turns(tenant="a", session_id="s")
-    assert turns[0].text == "deploy with  then [GitHub token]"
+    assert turns[0].text == "deploy with then [GitHub token]"
     assert turns[0].redacted == ("GitHub token", "private")
     assert turns[1].text == "env:\nAWS_ACCESS_KEY_ID=[AWS access key]\nok"
     assert turns[1].redacted == ("AWS access key",)
-    assert turns[2].text == "Noted. " and turns[2].redacted == ("private",)
+    assert turns[2].text == "Noted." and turns[2].redacted == ("private",)
     stored = " ".join(text for (text,) in raw.execute(db, "SELECT text FROM turns"))
     for secret in ("hunter2", GITHUB_TOKEN, AWS_KEY, "my own notes"):
         assert secret not in stored

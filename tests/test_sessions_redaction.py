@@ -20,15 +20,19 @@ PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+2LXc9Q0kK8bS3c4JkQp
 
 
 @pytest.mark.parametrize(("text", "kept", "kinds"), [
-    ("a <private>b</private> c", "a  c", ("private",)),
-    ("a <PRIVATE >b\nc</Private> d", "a  d", ("private",)),
-    ("a <private>b</private> c <private>d</private> e", "a  c  e", ("private",)),
-    ("a <private>never closed\nlines", "a ", ("private",)),
-    ("a </private> stray closing tag", " stray closing tag", ("private",)),  # began in an earlier block
-    ("a <private>outer <private>inner</private> still</private> b", "a  b", ("private",)),
-    ("a <private>one <private>two</private> never closed", "a ", ("private",)),
-    ("a <Private note=1>b</private > c < private>d< /private> e", "a  c  e", ("private",)),
-    ("keep <private>x</private> gone </private> after", " after", ("private",)),
+    ("a <private>b</private> c", "a c", ("private",)),
+    ("a <PRIVATE >b\nc</Private> d", "a d", ("private",)),
+    ("a <private>b</private> c <private>d</private> e", "a c e", ("private",)),
+    ("a <private>never closed\nlines", "a", ("private",)),
+    ("a </private> stray closing tag", "stray closing tag", ("private",)),  # began in an earlier block
+    ("a <private>outer <private>inner</private> still</private> b", "a b", ("private",)),
+    ("a <private>one <private>two</private> never closed", "a", ("private",)),
+    ("a <Private note=1>b</private > c < private>d< /private> e", "a c e", ("private",)),
+    ("keep <private>x</private> gone </private> after", "after", ("private",)),
+    ("<private>my home address is 12 Elm Street</private> thanks, ship it", "thanks, ship it", ("private",)),
+    ("ship it <private>my home address</private>\nthanks", "ship it\nthanks", ("private",)),
+    ("ship it <private>my home address</private>! thanks", "ship it! thanks", ("private",)),
+    ("  indented <private>x</private>\tcode", "  indented code", ("private",)),
     ("no tags: private data <privateer> stays", "no tags: private data <privateer> stays", ()),
     ("nothing to hide", "nothing to hide", ()),
     ("line one\r\nline two\rthree", "line one\nline two\nthree", ()),

@@ -196,3 +196,58 @@ def test_chunks_end_at_line_ends_and_each_offset_starts_the_rest(tmp_path):
     for part, ref in zip(parts[:-1], ["u3", "u6"], strict=True):
         assert [t.ref for _, _, t in transcripts.read(path, part.offset).turns][0] == ref
     assert parts[-1].offset == path.stat().st_size
+
+
+GITHUB = "ghp_R7qZk9x2mQ7Lp4RtYv8Wn3Bc6Df1Gh5Jk0Ls"
+PEM_KEY = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+2LXc9Q0kK8bS3c4JkQp0w1yV7vZ8mN3aH4tF2eR9sK1u\n"
+           "L0pQ7xW2cV5nB8mZ3aS6dF9gH1jK4lM7nB0vC3xZ6qW9eR2tY5uI8oP1aS4dF7g\n-----END RSA PRIVATE KEY-----")
+# (text before, the credential, text after): each written across the text blocks of one message
+SPLIT = [("first half ", GITHUB, " second half"), ("Your new token: ", GITHUB, " (keep it safe)"),
+         ("the key is ", "AKIAQYLPMN5HFIQR7BZX", " for the deploy bot"),
+         ("my password is ", "Xq7!mPz2#Lw9vR", " ok"), ("db password: ", "Hq8zLm2!VwT4", " and more"),
+         ("here:\n", PEM_KEY, "\nthat is the key")]
+
+
+def _split(text: str, cuts: tuple[int, ...]) -> list[str]:
+    at = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in zip(at, at[1:])]
+
+
+@pytest.mark.parametrize("role", ["user", "assistant"])
+@pytest.mark.parametrize(("before", "secret", "after"), SPLIT)
+@pytest.mark.parametrize("blocks", [2, 3, 4])
+def test_a_credential_across_the_text_blocks_of_one_message_is_stored_redacted(
+        tmp_path, role, before, secret, after, blocks):
+    from fakes import FakeEmbedder
+
+    from memvault.server.capture import import_transcripts
+    from memvault.storage.store import Store
+
+    whole = before + secret + after
+    for start in (len(before) + 1, len(before) + len(secret) // 3, len(before) + len(secret) - 4):
+        cuts = tuple(min(start + n * 6, len(before) + len(secret) - 1) for n in range(blocks - 1))
+        path = tmp_path / f"s-{start}.jsonl"
+        path.write_text(json.dumps({"type": role, "uuid": _uuid(start), "sessionId": f"s-{start}", "message": {
+            "role": role, "content": [{"type": "text", "text": part} for part in _split(whole, cuts)]}}) + "\n")
+        store = Store(tmp_path / f"m-{start}.db", FakeEmbedder())  # type: ignore[arg-type]
+        try:
+            import_transcripts(store, "a", "default", [path], lambda: None)
+            [turn] = store.episodes.turns(tenant="a", session_id=f"s-{start}")
+        finally:
+            store.close()
+        pieces = [p for p in _split(secret, tuple(c - len(before) for c in cuts)) if len(p) >= 6]
+        assert turn.redacted and not [p for p in pieces if p in turn.text], (cuts, turn.text)
+        assert turn.text.startswith(before.rstrip()) and turn.text.endswith(after.lstrip())
+
+
+def test_text_blocks_are_one_turn_until_a_tool_call_and_a_tool_result_stays_its_own(tmp_path):
+    entry = {"type": "assistant", "uuid": "u-1", "sessionId": "s", "message": {"role": "assistant", "content": [
+        {"type": "text", "text": "Reading "}, {"type": "thinking", "thinking": "hm"}, {"type": "text", "text": "it."},
+        {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "a.py"}},
+        {"type": "text", "text": "  "}, {"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {}},
+        {"type": "text", "text": "Done."}, {"type": "text", "text": " Next: tests."}]}}
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(entry) + "\n")
+    assert [(t.ref, t.text, t.tool) for _, _, t in transcripts.read(path).turns] == [
+        ("u-1", "Reading it.", None), ("u-1:1", "file_path: a.py", "Read"), ("u-1:2", "{}", "Read"),
+        ("u-1:3", "Done. Next: tests.", None)]

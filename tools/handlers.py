@@ -9,6 +9,7 @@ import hashlib
 import dataclasses
 import json
 
+from memvault.storage import history
 from memvault.storage import strength as strengths
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, shown
@@ -67,13 +68,26 @@ def runs_out(runs: RunSummary | None) -> RunsOut:
                    flagged=runs.flagged)
 
 
-def _hit_out(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> MemoryOut:
+def _ended_successors(store: Store, caller: Caller, memories: list[Memory], now: int) -> dict[str, str]:
+    """Of the memories replacing one of ``memories`` (history recalled), those that ended since, by id:
+    ``history.ended``'s words. Reads none when every memory is current."""
+    shown = {m.id for m in memories}
+    replacing = {m.superseded_by for m in memories if m.superseded_by is not None} - shown
+    ended = {i: history.ended(store.get(tenant=caller.tenant, id=i), now) for i in sorted(replacing)}
+    return {i: words for i, words in ended.items() if words is not None}
+
+
+def _hit_out(hit: Hit, short_id: str, now: int, runs: RunSummary | None,
+             ended: dict[str, str] | None = None) -> MemoryOut:
     signals = Signals.model_validate(hit.signals, from_attributes=True)
     digits = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}
     rounded = {k: round(v, digits[k]) for k, v in signals.model_dump(include=set(digits)).items() if v is not None}
     out = memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
                      signals=signals.model_copy(update=rounded), short_id=short_id, now=now, runs=runs)
-    return out.model_copy(update={"possibly_outdated_by": hit.outdated_by}) if hit.outdated_by else out
+    successor = hit.memory.superseded_by
+    ended_words = (ended or {}).get(successor) if successor else None
+    update = {"possibly_outdated_by": hit.outdated_by, "superseded_by_ended": ended_words}
+    return out.model_copy(update={k: v for k, v in update.items() if v})
 
 
 def _procedure_runs(store: Store, caller: Caller, memories: list[Memory]) -> dict[str, RunSummary]:
@@ -150,8 +164,9 @@ def _recall_result(
     shown = within_budget(hits)
     short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
     now, runs = store.clock(), _procedure_runs(store, caller, [h.memory for h in shown])
+    ended = _ended_successors(store, caller, [h.memory for h in shown], now)
     return RecallResult(
-        memories=[_hit_out(h, short[h.memory.id], now, runs.get(h.memory.id)) for h in shown],
+        memories=[_hit_out(h, short[h.memory.id], now, runs.get(h.memory.id), ended) for h in shown],
         next_cursor=_next_cursor(store, caller, scopes, args, shown, len(shown) < len(hits)) if listing else None,
         listing=listing,
         scopes=scopes,
@@ -317,19 +332,24 @@ def forget(store: Store, caller: Caller, *, session_id: str | None = None, **arg
 
 def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, object]:
     """``{"memory": {...}, "history": [...oldest first]}`` for an id or unique 8+ character prefix;
-    forgotten members as tombstones (``forgotten_at``), expired ones as ``{"id", "expired_at"}``.
+    forgotten members as tombstones (``forgotten_at``), expired ones as ``{"id", "expired_at"}`` (and
+    ``forgotten_at`` when forgotten after it expired).
     Raises NotFound."""
     memory = store.get(tenant=caller.tenant, id=memory_id)
     chain = store.history(tenant=caller.tenant, id=memory.id)
     now, runs = store.clock(), _procedure_runs(store, caller, chain)
 
     def doc(m: Memory) -> dict[str, object]:
-        if m.expires_at is not None and m.expires_at <= (m.forgotten_at or now):
-            return {"id": m.id, "expired_at": format_ms(m.expires_at)}
-        if m.forgotten_at is not None:
-            return {"id": m.id, "forgotten_at": format_ms(m.forgotten_at), "forget_reason": m.forget_reason}
+        forgotten = {} if m.forgotten_at is None else {"forgotten_at": format_ms(m.forgotten_at),
+                                                        "forget_reason": m.forget_reason}
+        if history.expired(m, m.forgotten_at or now):
+            # erased for its expiry, its reason is ``ended``'s words; a forget after it says its own
+            return {"id": m.id, "expired_at": format_ms(m.expires_at),  # type: ignore[arg-type]
+                    **(forgotten if m.forget_reason != history.ended(m, now) else {})}
+        if forgotten:
+            return {"id": m.id, **forgotten}
         return memory_out(m, now=now, runs=runs.get(m.id)).model_dump(
-            exclude={"score", "confidence", "signals", "short_id"})
+            exclude={"score", "confidence", "signals", "short_id", "superseded_by_ended"})
 
     target = next(m for m in chain if m.id == memory.id)
     return {"memory": doc(target), "history": [doc(m) for m in chain]}

@@ -134,6 +134,9 @@ class MemoryOut(_Result):
     supersedes: str | None = None
     superseded_by: str | None = Field(default=None, description="Set on history: the memory that replaced this one.")
     supersede_reason: str | None = Field(default=None, description="Set on history: why it was replaced, if given.")
+    superseded_by_ended: str | None = Field(
+        default=None, description="Set on a recalled version whose replacement ended since: 'was forgotten' or "
+        "'expired at <time>'.")
     confirmations: int = Field(default=0, description="How often the same content was remembered again.")
     last_confirmed_at: str | None = Field(default=None, description="When the same content was last remembered again.")
     strength: float = Field(

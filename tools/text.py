@@ -11,7 +11,7 @@ import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memvault.storage.backend import DIGEST_SOURCE
+from memvault.storage.backend import DIGEST_SOURCE, compaction_reason
 from memvault.storage.literal import printable, quoted
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 
@@ -71,7 +71,7 @@ def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: b
                                       r.failure_modes, r.flagged)
     return _line(line_head(m.short_id or m.id, m.kind if kind else None, m.observed_at, extra), m.content,
                  m.strength, m.needs_review, runs or None, m.superseded_by, m.supersede_reason, m.signals.through,
-                 m.source == DIGEST_SOURCE, m.possibly_outdated_by)
+                 m.source == DIGEST_SOURCE, m.possibly_outdated_by, m.superseded_by_ended)
 
 
 def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
@@ -96,15 +96,16 @@ def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
 
 
 def _line(head: str, content: str, strength: float, needs_review: bool, runs: str | None, superseded_by: str | None,
-          reason: str | None, through: str | None, digest: bool, outdated_by: str | None) -> str:
+          reason: str | None, through: str | None, digest: bool, outdated_by: str | None,
+          ended: str | None = None) -> str:
     """The line of one memory (:func:`memory_line`) from its fields: ``head`` (:func:`line_head`), its runs'
-    text, what replaced it and why, the version or digest (``digest``) it was found through, what may
-    outdate it."""
+    text, what replaced it, why and whether that ended since (``ended``), the version or digest (``digest``)
+    it was found through, what may outdate it."""
     line = head + quoted(content) + strength_text(strength, needs_review)
     if runs:
         line += "; " + runs
     if superseded_by:
-        line += f" — superseded by {superseded_by}" + (f" (reason {quoted(reason)})" if reason else "")
+        line += " — " + _replaced(superseded_by, reason, ended)
     elif through and digest:
         line += f" — found through {through}, an episode it compacts"
     elif through:
@@ -188,11 +189,8 @@ def memory_view_text(view: dict[str, Any]) -> str:
     """A memory and its history (see ``handlers.memory_view``) for people; every text a writer chose shown
     printable (``literal.printable``: no control character reaches a terminal)."""
     m = view["memory"]
-    if "expired_at" in m:
-        return f"{m['id']} expired at {m['expired_at']}; its content is erased"
     if "content" not in m:
-        why = f" ({printable(m['forget_reason'])})" if m["forget_reason"] else ""
-        return f"{m['id']} was forgotten at {m['forgotten_at']}{why}"
+        return f"{m['id']} {_ended(m)}"
     lines = [
         f"id:          {m['id']}",
         f"kind:        {m['kind']} (importance {m['importance']}, scope {m['scope']})",
@@ -202,6 +200,10 @@ def memory_view_text(view: dict[str, Any]) -> str:
     ]
     if m.get("expires_at"):
         lines.append(f"expires at:  {m['expires_at']}")
+    if m.get("superseded_by"):
+        successor = next((h for h in view["history"] if h["id"] == m["superseded_by"]), {"content": ""})
+        lines.append("replaced:    " + _replaced(m["superseded_by"], m.get("supersede_reason"),
+                                                 None if "content" in successor else _ended(successor)))
     if m.get("confirmations"):
         lines.append(f"confirmed:   {count(m['confirmations'], 'more time')}")
     lines.append(f"strength:    {m['strength']:.2f}{' (needs review)' if m.get('needs_review') else ''}")
@@ -215,15 +217,30 @@ def memory_view_text(view: dict[str, Any]) -> str:
         lines += ["", "history, oldest first:"]
         for h in view["history"]:
             mark = "*" if h["id"] == m["id"] else " "
-            if "expired_at" in h:
-                lines.append(f"{mark} {h['id']} expired {h['expired_at']}")
-                continue
             if "content" not in h:
-                lines.append(f"{mark} {h['id']} forgotten {h['forgotten_at']}")
+                lines.append(f"{mark} {h['id']} {_ended(h)}")
                 continue
             why = f" — replaced: {printable(h['supersede_reason'])}" if h.get("supersede_reason") else ""
             lines.append(f"{mark} {h['id']} {h['observed_at'][:10]} {quoted(h['content'])}{why}")
     return "\n".join(lines)
+
+
+def _ended(m: dict[str, Any]) -> str:
+    """Of a memory that ended (``memory_view``'s tombstone): ``expired at <time>; its content is erased``,
+    ``was forgotten at <time> (reason)``, or both."""
+    why = f" ({printable(m['forget_reason'])})" if m.get("forget_reason") else ""
+    forgotten = f"was forgotten at {m['forgotten_at']}{why}" if "forgotten_at" in m else ""
+    if "expired_at" in m:
+        return f"expired at {m['expired_at']}; its content is erased" + (f"; it {forgotten}" if forgotten else "")
+    return forgotten
+
+
+def _replaced(by: str, reason: str | None, ended: str | None = None) -> str:
+    """What replaced a memory: ``compacted into the digest <id>``, or ``superseded by <id> (reason "...")``,
+    then, when that one ended since, how (``ended``: "was forgotten", "expired at <time>")."""
+    said = (f"compacted into the digest {by}" if reason == compaction_reason(by) else
+            f"superseded by {by}" + (f" (reason {quoted(reason)})" if reason else ""))
+    return said + (f", which {ended}" if ended else "")
 
 
 def _private_dropped(redacted: list[str]) -> str:
