@@ -81,6 +81,8 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
                f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED}))")
 
 
+# The rest of a value joined to its word (after its first character): no sentence punctuation at its end.
+_JOINED = r"[A-Za-z0-9!@#$%^&*+?~._-]{4,62}[A-Za-z0-9!@#$%^&*+~_-]"
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 # a value may start the next line, or the one after a blank line ("password:", then the value below)
 _NEXT_LINE = r"(?:\r?\n[ \t]*){0,2}"
@@ -442,6 +444,13 @@ def named_sources() -> list[str]:
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
         f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=]|[ \\t]+)"
         r"(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})"
+        # any word for a credential joined to its value by one punctuation, perhaps spaced ("password-X", "DB_PASSWORD_X",
+        # "token.X", "password, X", "password :: X"), or by nothing before a capital or a digit ("passwordR7q...", then
+        # no "_", "-" or "."); no "=" or ":" in the value, so an assignment's name ("password_hash=...") is none
+        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')}|{key_words()})|{words('password-tail')}"
+        r"|pass(?:word|wd|phrase|code))"
+        f"(?:[ \\t]*(?:::|[-_./#~>,;])[ \\t]*(?P<glued_joined>[A-Za-z0-9]{_JOINED})"
+        r"|(?P<glued_bare>(?-i:[A-Z0-9])[A-Za-z0-9!@#$%^&*+?~]{5,63}))"
         f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
         f"[ \\t]*(?:\\?+|\\.{{3,}}|…)[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
         f"{_QUOTE}?(?P<asked>{_VALUE})"
