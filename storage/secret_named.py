@@ -153,7 +153,8 @@ class NamedCredentialDetector(Detector):
       ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
     - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
       value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``, "login with user:X";
-    - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits), after a question
+    - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits) or joined to any word for a
+      credential by one punctuation or nothing ("password-X", "DB_PASSWORD_X", "token.X"), after a question
       ("the db's password? it's X"), spelled one character at a time ("password: Z k 9 x 2 m"), after a Wi-Fi
       network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X");
     - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
