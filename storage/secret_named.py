@@ -249,7 +249,8 @@ class NamedCredentialDetector(Detector):
             before = match.string[match.start():at]  # its word on the line above: named from there
             paired = name.startswith(("cmd", "auth", "login", "spaced_login", "spaced_use", "wifi", "glued",
                                       "asked", "pair_and"))  # a password by where it stands
-            kind = "password" if paired else named_kind(before) if "\n" in before else None
+            joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
+            kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
 
 

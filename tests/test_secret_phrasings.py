@@ -107,3 +107,13 @@ def test_a_tag_or_a_scope_joined_to_a_credential_is_refused(value: str) -> None:
         validate.tags([value])
     with pytest.raises(InvalidInput):
         validate.scope(value, "default")
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("wiki secret-Zk9x2mQ7Lp4Rx", "secret key"), ("the GitHub token-Zk9x2mQ7Lp4R", "access token"),
+    ("the api_key-Zk9x2mQ7Lp4R", "API key"), ("export DB_PASSWORD_Zk9x2mQ7Lp4R", "password"),
+    ("Passwort-Zk9x2mQ7Lp4R", "password"),
+])
+def test_a_value_joined_to_its_word_is_named_by_that_word(text: str, kind: str) -> None:
+    assert find_secrets(text) == [[(kind, 1)]]
+    assert redact(text)[1] == (kind,)
