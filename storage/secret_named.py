@@ -83,6 +83,13 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
 
 # The rest of a value joined to its word (after its first character): no sentence punctuation at its end.
 _JOINED = r"[A-Za-z0-9!@#$%^&*+?~._-]{4,62}[A-Za-z0-9!@#$%^&*+~_-]"
+# Where a word glued or joined to its value starts: at a word's start, not inside a base64 or base64url run, a path
+# or a dotted name (no letter, digit, "+", "/", "=", ".", "\\", "_" or "-" before it), perhaps after words joined by
+# "_" or "-" ("DB_PASSWORD_X"); and where its value ends: not inside such a run either (no letter, digit, "+", "/",
+# "=", "_", "-", "(" or "[" after it, nor "." before one). A credential's word met by chance in random base64
+# (".../wwIlgOeA71u+...", adv56 F1) stands inside its run.
+_GLUED_START = r"(?:^|[^\pL\pN+/=.\\_-])(?:\pL+[_-])*"
+_GLUED_END = r"(?:$|[^A-Za-z0-9+/=_.(\[-]|\.(?:$|[^A-Za-z0-9+/=_-]))"
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 # a value may start the next line, or the one after a blank line ("password:", then the value below)
 _NEXT_LINE = r"(?:\r?\n[ \t]*){0,2}"
@@ -309,6 +316,10 @@ def named_sources() -> list[str]:
                               for lang in langs if words("owner-unspaced", lang))
     final = "|".join(f"(?:{words('password', lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+{_QUOTE}?({_VALUE})"
                      f"{_QUOTE}?[ \\t]+(?:{words('verb-final', lang)})" for lang in langs if words("verb-final", lang))
+    # glued after a word or letters ("mypasswordisX", "Serverpasswort-X"); "pw", "pwd", "psk" (four letters or fewer)
+    # open a base64 run by chance (one line in some 30,000), so after "is", "/" or nothing only a longer word
+    glued = f"\\pL*(?:pass(?:words?|wd|phrase|code)|{words('password-tail')})"
+    long = f"pass(?:words?|wd|phrase|code)|{words('password-tail')}|{key_words()}"
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
         f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
@@ -444,15 +455,15 @@ def named_sources() -> list[str]:
         r"|per[ \t]+(?:accedere|entrare|sbloccare)|om[ \t]+(?:in[ \t]+te[ \t]+loggen|aan[ \t]+te[ \t]+melden))",
         # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
-        f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=]|[ \\t]+)"
-        r"(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})"
+        f"(?i){_GLUED_START}(?:{glued}(?:is|was)[:=]?|(?:{glued}|{words('password-strict', 'en')}|{words('password', 'en')})"
+        r"(?:[:=]|[ \t]+))(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})" f"{_GLUED_END}"
         # any word for a credential joined to its value by one punctuation, perhaps spaced ("password-X", "DB_PASSWORD_X",
-        # "token.X", "password, X", "password :: X"), or by nothing before a capital or a digit ("passwordR7q...", then
-        # no "_", "-" or "."); no "=" or ":" in the value, so an assignment's name ("password_hash=...") is none
-        f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')}|{key_words()})|{words('password-tail')}"
-        r"|pass(?:word|wd|phrase|code))"
-        f"(?:[ \\t]*(?:::|[-_./#~>,;])[ \\t]*(?P<glued_joined>[A-Za-z0-9]{_JOINED})"
-        r"|(?P<glued_bare>(?-i:[A-Z0-9])[A-Za-z0-9!@#$%^&*+?~]{5,63}))"
+        # "token.X", "password, X", "password :: X"); by "/" or nothing before a capital or a digit ("passwordR7q...",
+        # then no "_", "-" or "."), only a word of five letters or more; no "=" or ":" in the value, so an
+        # assignment's name ("password_hash=...") is none
+        f"|{_GLUED_START}(?:{glued}|{words('password')}|{words('password-strict')}|{key_words()})"
+        f"[ \\t]*(?:::|[-_.#~>,;])[ \\t]*(?P<glued_joined>[A-Za-z0-9]{_JOINED}){_GLUED_END}"
+        f"|{_GLUED_START}(?:{long})/?" r"(?P<glued_bare>(?-i:[A-Z0-9])[A-Za-z0-9!@#$%^&*+?~]{5,63})" f"{_GLUED_END}"
         f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
         f"[ \\t]*(?:\\?+|\\.{{3,}}|…)[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
         f"{_QUOTE}?(?P<asked>{_VALUE})"
