@@ -68,6 +68,8 @@ SHAPES = [
     # adv56 F1: values joined to their word by one punctuation or by nothing
     "password-", "password-Zk9x", "DB_PASSWORD_", "passwordR7q", "token.a1B", "password :: ", "pw-a1B2-",
     "Passwort-Zk9x2mQ7Lp4R", "password, ",
+    # its boundaries (adv56 F1 again): words joined by "_" before it, base64 around it
+    "passwordA1", "a/", "a_", "pw-", "x_pw-Zk9x2mQ7Lp4R_", "Zk9/pwdR7q+", "mypasswordisZk9x2mQ7Lp4R",
 ]
 
 
