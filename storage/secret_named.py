@@ -462,7 +462,8 @@ def named_sources() -> list[str]:
         # then no "_", "-" or "."), only a word of five letters or more; no "=" or ":" in the value, so an
         # assignment's name ("password_hash=...") is none
         f"|{_GLUED_START}(?:{glued}|{words('password')}|{words('password-strict')}|{key_words()})"
-        f"[ \\t]*(?:::|[-_.#~>,;])[ \\t]*(?P<glued_joined>[A-Za-z0-9]{_JOINED}){_GLUED_END}"
+        # (the empty class stands in no text: the prefilter's cover keys on the words, not on a joiner every text holds)
+        f"[ \\t]*(?:::|[-_.#~>,;]|[^\\x00-\\x{{10FFFF}}])[ \\t]*(?P<glued_joined>[A-Za-z0-9]{_JOINED}){_GLUED_END}"
         f"|{_GLUED_START}(?:{long})/?" r"(?P<glued_bare>(?-i:[A-Z0-9])[A-Za-z0-9!@#$%^&*+?~]{5,63})" f"{_GLUED_END}"
         f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
         f"[ \\t]*(?:\\?+|\\.{{3,}}|…)[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
