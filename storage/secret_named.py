@@ -317,7 +317,7 @@ def named_sources() -> list[str]:
     final = "|".join(f"(?:{words('password', lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+{_QUOTE}?({_VALUE})"
                      f"{_QUOTE}?[ \\t]+(?:{words('verb-final', lang)})" for lang in langs if words("verb-final", lang))
     # glued after a word or letters ("mypasswordisX", "Serverpasswort-X"); "pw", "pwd", "psk" (four letters or fewer)
-    # open a base64 run by chance (one line in some 30,000), so after "is", "/" or nothing only a longer word
+    # open a base64 line by chance ("pw" and a capital one in some 2,000), so after "is", "/" or nothing only a longer word
     glued = f"\\pL*(?:pass(?:words?|wd|phrase|code)|{words('password-tail')})"
     long = f"pass(?:words?|wd|phrase|code)|{words('password-tail')}|{key_words()}"
     return [
