@@ -81,6 +81,15 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
                f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED}))")
 
 
+# The rest of a value joined to its word (after its first character): no sentence punctuation at its end.
+_JOINED = r"[A-Za-z0-9!@#$%^&*+?~._-]{4,62}[A-Za-z0-9!@#$%^&*+~_-]"
+# Where a word glued or joined to its value starts: at a word's start, not inside a base64 or base64url run, a path
+# or a dotted name (no letter, digit, "+", "/", "=", ".", "\\", "_" or "-" before it), perhaps after words joined by
+# "_" or "-" ("DB_PASSWORD_X"); and where its value ends: not inside such a run either (no letter, digit, "+", "/",
+# "=", "_", "-", "(" or "[" after it, nor "." before one). A credential's word met by chance in random base64
+# (".../wwIlgOeA71u+...", adv56 F1) stands inside its run.
+_GLUED_START = r"(?:^|[^\pL\pN+/=.\\_-])(?:\pL+[_-])*"
+_GLUED_END = r"(?:$|[^A-Za-z0-9+/=_.(\[-]|\.(?:$|[^A-Za-z0-9+/=_-]))"
 _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, clause or sentence
 # a value may start the next line, or the one after a blank line ("password:", then the value below)
 _NEXT_LINE = r"(?:\r?\n[ \t]*){0,2}"
@@ -151,7 +160,8 @@ class NamedCredentialDetector(Detector):
       ``echo X | sudo -S``, ``ldapsearch -w X``, ``xfreerdp /p:X``, and a ``.pgpass`` line;
     - markup (``<password>X</password>``, not a plain word), a .NET ``<add key="…Password"
       value="X"/>``, ``pass: X``, ``creds: user:X``, ``login: user / X``, "login with user:X";
-    - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits), after a question
+    - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits) or joined to any word for a
+      credential by one punctuation or nothing ("password-X", "DB_PASSWORD_X", "token.X"), after a question
       ("the db's password? it's X"), spelled one character at a time ("password: Z k 9 x 2 m"), after a Wi-Fi
       network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X");
     - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
@@ -246,7 +256,8 @@ class NamedCredentialDetector(Detector):
             before = match.string[match.start():at]  # its word on the line above: named from there
             paired = name.startswith(("cmd", "auth", "login", "spaced_login", "spaced_use", "wifi", "glued",
                                       "asked", "pair_and"))  # a password by where it stands
-            kind = "password" if paired else named_kind(before) if "\n" in before else None
+            joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
+            kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
 
 
@@ -305,6 +316,10 @@ def named_sources() -> list[str]:
                               for lang in langs if words("owner-unspaced", lang))
     final = "|".join(f"(?:{words('password', lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+{_QUOTE}?({_VALUE})"
                      f"{_QUOTE}?[ \\t]+(?:{words('verb-final', lang)})" for lang in langs if words("verb-final", lang))
+    # glued after a word or letters ("mypasswordisX", "Serverpasswort-X"); "pw", "pwd", "psk" (four letters or fewer)
+    # open a base64 line by chance ("pw" and a capital one in some 2,000), so after "is", "/" or nothing only a longer word
+    glued = f"\\pL*(?:pass(?:words?|wd|phrase|code)|{words('password-tail')})"
+    long = f"pass(?:words?|wd|phrase|code)|{words('password-tail')}|{key_words()}"
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
         f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
@@ -440,8 +455,16 @@ def named_sources() -> list[str]:
         r"|per[ \t]+(?:accedere|entrare|sbloccare)|om[ \t]+(?:in[ \t]+te[ \t]+loggen|aan[ \t]+te[ \t]+melden))",
         # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
-        f"(?i)(?:{words('password-strict', 'en')}|{words('password', 'en')})(?:(?:is|was)[:=]?|[:=]|[ \\t]+)"
-        r"(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})"
+        f"(?i){_GLUED_START}(?:{glued}(?:is|was)[:=]?|(?:{glued}|{words('password-strict', 'en')}|{words('password', 'en')})"
+        r"(?:[:=]|[ \t]+))(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})" f"{_GLUED_END}"
+        # any word for a credential joined to its value by one punctuation, perhaps spaced ("password-X", "DB_PASSWORD_X",
+        # "token.X", "password, X", "password :: X"); by "/" or nothing before a capital or a digit ("passwordR7q...",
+        # then no "_", "-" or "."), only a word of five letters or more; no "=" or ":" in the value, so an
+        # assignment's name ("password_hash=...") is none
+        f"|{_GLUED_START}(?:{glued}|{words('password')}|{words('password-strict')}|{key_words()})"
+        # (the empty class stands in no text: the prefilter's cover keys on the words, not on a joiner every text holds)
+        f"[ \\t]*(?:::|[-_.#~>,;]|[^\\x00-\\x{{10FFFF}}])[ \\t]*(?P<glued_joined>[A-Za-z0-9]{_JOINED}){_GLUED_END}"
+        f"|{_GLUED_START}(?:{long})/?" r"(?P<glued_bare>(?-i:[A-Z0-9])[A-Za-z0-9!@#$%^&*+?~]{5,63})" f"{_GLUED_END}"
         f"|(?:{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')})"
         f"[ \\t]*(?:\\?+|\\.{{3,}}|…)[ \\t]+(?:(?:it|that)(?:['’]s|[ \\t]+(?:is|was))[ \\t]*:?[ \\t]*)?"
         f"{_QUOTE}?(?P<asked>{_VALUE})"

@@ -288,10 +288,14 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
         return key_shaped(value)
     if group == "wifi_pair" and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
         return False
-    if group in ("glued", "pair_and", "spaced_use"):  # glued to its word, after "user and" or "use X to log in":
-        # mixed cases and digits, no name (and with no word naming it, 8 characters or more, mostly no words)
+    if group.startswith("glued") or group in ("pair_and", "spaced_use"):  # glued or joined to its word, after "user
+        # and" or "use X to log in": mixed cases and digits, no name (and with no word naming it, 8 characters or more;
+        # joined by punctuation or nothing, mostly no words and a digit among its letters: not "password-ResetToken2",
+        # "passwordIsValid2", "passwordWasChanged2024")
+        wordy = sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value)
         named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group == "spaced_use" and (
-            len(value) < 8 or sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value))
+            len(value) < 8 or wordy) or group in ("glued_joined", "glued_bare") and (
+            wordy or not any(c.isdigit() for c in value.rstrip("0123456789!@#$%^&*+?~._-")))
         return mixed and is_value(value) and not named
     if group == "markup":
         kept = not _WORD.fullmatch(value)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import functools
+import random
+from collections.abc import Iterator
 
 import pytest
 from cryptography.hazmat.primitives import serialization
@@ -81,3 +83,42 @@ def test_remember_refuses_and_a_captured_turn_keeps_no_line_of_a_key_body(store)
                           turns=[NewTurn(role="user", text=f"why is this rejected?\n{body}\nthanks")])
     stored = store.episodes.turns(tenant="t", session_id="s-1")[-1].text
     assert stored == "why is this rejected?\n[private key body]\nthanks"
+
+
+
+def _public_pem(rng: random.Random, number: int) -> str:
+    """The ``number``-th of RSA 2048 and 4096 (PKCS#1 and SPKI), EC P-256 and P-384 and Ed25519 public keys in PEM:
+    RSA ones from a random odd modulus (their lines are as random as a generated key's; generating 120 would take
+    a minute), the others generated."""
+    kind = number % 5
+    if kind < 2:
+        bits = 2048 * (kind + 1)
+        key = rsa.RSAPublicNumbers(65537, rng.getrandbits(bits) | 1 << bits - 1 | 1).public_key()
+        form = (serialization.PublicFormat.PKCS1, serialization.PublicFormat.SubjectPublicKeyInfo)[number // 5 % 2]
+        return key.public_bytes(serialization.Encoding.PEM, form).decode()
+    key = (ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP384R1()),
+           ed25519.Ed25519PrivateKey.generate())[kind - 2]
+    return key.public_key().public_bytes(serialization.Encoding.PEM,  # type: ignore[attr-defined]
+                                         serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+
+
+def _random_runs(rng: random.Random) -> Iterator[str]:
+    """Random bytes of varied lengths as base64, base64url, hex, a JWT-like dotted run and a data: URI."""
+    raw = [rng.randbytes(rng.randint(6, 72)) for _ in range(3)]
+    yield from (base64.b64encode(raw[0]).decode(), base64.urlsafe_b64encode(raw[1]).decode().rstrip("="), raw[2].hex())
+    yield ".".join(base64.urlsafe_b64encode(part).decode().rstrip("=") for part in raw)
+    yield "data:application/octet-stream;base64," + base64.b64encode(raw[1]).decode()
+
+
+def test_random_public_keys_and_base64_runs_are_stored_and_kept_whole() -> None:
+    """A word for a credential met by chance inside a base64 run ("KRdm/wwIlgOeA71u+...": "ww" is Dutch for
+    password) is no password joined to its word (adv56 F1's first fix refused about one RSA key in 40): 300 public
+    keys, and 500 random runs bare, in prose and in a path."""
+    rng = random.Random(56)
+    pems = [_public_pem(rng, number) for number in range(300)]
+    for text in ("".join(pems[i:i + 50]) for i in range(0, 300, 50)):
+        assert find_secrets(text) == [[]] and redact(text) == (text, ()), text
+    for run in (run for _ in range(100) for run in _random_runs(rng)):
+        assert redact(run) == (run, ()), run
+        for text in (f"the cached blob {run} expired", f"/var/cache/{run}/index"):
+            assert find_secrets(text) == [[]], text

@@ -65,6 +65,11 @@ SHAPES = [
     "INSERT INTO api_keys (a, key) VALUES (", 'set("a", "password", ', 'password=\\"', "--password-file <(echo ",
     "net use /user:a ", "sqlplus a/", "_auth=", 'key="aKey" value="', "password (sha256): ", "ghp_xxxxxxxx",
     "$(", "ENC[AES256_GCM,", "Der API-Schlüssel ", "APIキー：", "password dell'", "-Name ApiKey -Value ",
+    # adv56 F1: values joined to their word by one punctuation or by nothing
+    "password-", "password-Zk9x", "DB_PASSWORD_", "passwordR7q", "token.a1B", "password :: ", "pw-a1B2-",
+    "Passwort-Zk9x2mQ7Lp4R", "password, ",
+    # its boundaries (adv56 F1 again): words joined by "_" before it, base64 around it
+    "passwordA1", "a/", "a_", "pw-", "x_pw-Zk9x2mQ7Lp4R_", "Zk9/pwdR7q+", "mypasswordisZk9x2mQ7Lp4R",
 ]
 
 
