@@ -65,6 +65,10 @@ SHAPES = [
     "INSERT INTO api_keys (a, key) VALUES (", 'set("a", "password", ', 'password=\\"', "--password-file <(echo ",
     "net use /user:a ", "sqlplus a/", "_auth=", 'key="aKey" value="', "password (sha256): ", "ghp_xxxxxxxx",
     "$(", "ENC[AES256_GCM,", "Der API-Schlüssel ", "APIキー：", "password dell'", "-Name ApiKey -Value ",
+    # trial 57: "pass" before a value, a login word then "with"/"and", a service's user and "/", "takes", base64
+    # after "auth", a string literal's escapes and percent-encoding
+    "pass for a ", "pass is ", "sign in with a and ", "login is a with ", "a: b / ", "a b: c/", "takes a1!",
+    "auth: ", "auth=QUJD", "\\u0067", "\\ud83d", "%67", "\\u{",
 ]
 
 
