@@ -435,7 +435,8 @@ def named_sources() -> list[str]:
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
         # "my pass is X", "pass for the staging admin panel: X", "the admin panel takes X": a value that reads as
         # typed (``secret_values.named_value_kept``: "the mountain pass is closed", "takes 2h" are prose)
-        f"|{AFTER}pass(?:[ \\t]+(?:for|to|of|on)(?:[ \\t]+[^\\s:=]+){{1,6}}?)?(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
+        f"|{AFTER}pass(?:[ \\t]+(?:for|to|of|on)(?:[ \\t]+[^\\s:=]+){{1,6}}?)?"
+        f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
         f"[ \\t]*{_QUOTE}?(?P<pass_said>{_VALUE})|{AFTER}(?:takes|uses|accepts)[ \\t]+{_QUOTE}?(?P<takes>{_VALUE})"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"

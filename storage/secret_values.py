@@ -279,7 +279,8 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
     a ``spaced_use`` one's ("use X to log in", and the others of ``_TYPED``) also when it is 8 characters or more
-    and mostly no words (not "GoogleSSO2"), after "takes" or a service's user and "/" holding a symbol, a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
+    and mostly no words (not "GoogleSSO2"), after "takes" or a service's user and "/" holding a symbol, a ``markup``
+    one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
     value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public

@@ -90,7 +90,8 @@ PROSE_REFUSED = [
     # a user and a password after a login or sign-in word
     ("sign in with ci-bot and Qp4$Wn8Zr2", "Qp4$Wn8Zr2"), ("the Jenkins login is ci-bot with Qp4$Wn8Zr2", "Qp4$Wn8Zr2"),
     ("log in with jdoe and Hq7Lm2Np9R", "Hq7Lm2Np9R"), ("authenticate with svc-ci and Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
-    ("Grafana login: admin with Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"), ("signed on with ops@acme.io and Vb7#Kq2Lm9", "Vb7#Kq2Lm9"),
+    ("Grafana login: admin with Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+    ("signed on with ops@acme.io and Vb7#Kq2Lm9", "Vb7#Kq2Lm9"),
     ("the VPN logins are alice with Rn4Tz8Wq2Kx", "Rn4Tz8Wq2Kx"),
     # a service's name, a user and "/"
     ("Jenkins: ci-bot / Qp4$Wn8Zr2", "Qp4$Wn8Zr2"), ("Staging DB: app_rw / Hq7Lm2Np9R", "Hq7Lm2Np9R"),
