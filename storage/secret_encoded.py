@@ -70,6 +70,17 @@ def decoded(run: str) -> str | None:
     return text if text.isprintable() and text.strip() else None
 
 
+def user_password(run: str) -> bool:
+    """Whether ``run`` is base64 of ``user:password`` (HTTP Basic's credential, RFC 7617; a Docker ``auth``): it
+    decodes to printable text, a user of no white space, a colon, and a password holding a letter and a digit or
+    reading as generated (``secret_values``: "aGVsbG86d29ybGQ=", "hello:world", is none)."""
+    from .secret_values import generated, is_value
+
+    text = decoded(run) if len(run) <= ENCODED_MOST_CHARS else None
+    user, colon, password = (text or "").partition(":")
+    return bool(colon and user and not any(map(str.isspace, user)) and (is_value(password) or generated(password)))
+
+
 def encoded_secrets(text: str, scan: Callable[[str], list[tuple[str, int, int]]],
                     named: Callable[[str], str]) -> list[tuple[str, int, int]]:
     """``(label, line, line)`` (1-based) of each credential found encoded in ``text`` (lines parted by single

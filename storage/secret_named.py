@@ -13,6 +13,7 @@ from typing import Any
 
 from .regex_cover import holding
 from .secret_code import code_sources, code_values
+from .secret_encoded import user_password
 from .secret_kinds import named_kind
 from .secret_lists import (
     CODE_RUN,
@@ -78,7 +79,13 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)
                r"|authenticat(?:e|es|ed|ing))[ \t]+(?:with|using|via|as)[ \t]+"
                r"(?:(?:the|my|your|our|this)[ \t]+)?(?:(?:credentials?|creds|account|user(?:name)?)[ \t]*:?[ \t]+)?"
                r"[\"'`]?[^\s:/\"'`]+"
-               f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED}))")
+               f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED})"
+               # "sign in with ci-bot and X": a value that reads as typed (``secret_values.named_value_kept``)
+               f"|[ \\t]+(?:and|with)[ \\t]+{_QUOTE}?(?P<login_and>{_PAIRED}))")
+# "Jenkins: ci-bot / X", "Staging DB: admin/X": a service's name, ":", a user, "/" and a value that reads as typed
+# (with no space around "/", one holding a symbol: "Model: Qwen/Qwen2.5-7B" is a path), issue 25 §1.8.
+_SERVICE_PAIR = (r"(?:^|[\r\n;,(:]|[.!?][ \t])[ \t]*(?:[\pL\pN_.-]+[ \t]+){0,2}[\pL\pN_.-]+[ \t]*:[ \t]*[\"'`]?"
+                 f"[^\\s:/\"'`]+[\"'`]?[ \\t]*/[ \\t]*{_QUOTE}?(?P<service_pair>{_PAIRED})")
 
 
 # The rest of a value joined to its word (after its first character): no sentence punctuation at its end.
@@ -163,7 +170,9 @@ class NamedCredentialDetector(Detector):
     - everyday phrasings: a value glued to its word ("mypasswordisX", mixed cases and digits) or joined to any word for a
       credential by one punctuation or nothing ("password-X", "DB_PASSWORD_X", "token.X"), after a question
       ("the db's password? it's X"), spelled one character at a time ("password: Z k 9 x 2 m"), after a Wi-Fi
-      network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X");
+      network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X"); a typed value (mixed
+      cases and digits, mostly no words) after "pass is" ("my pass is X"), a login word, a user and "with" or "and"
+      ("sign in with ci-bot and X"), a service's name, a user and "/" ("Jenkins: ci-bot / X") or "takes";
     - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
       under a head naming a password column (``| user | pass |``), several values after a plural
       word ("the passwords are X, Y and Z"), one-time codes after their name ("recovery codes: X Y"), each
@@ -182,7 +191,8 @@ class NamedCredentialDetector(Detector):
     - HTTP ``Authorization: Bearer <token>`` (RFC 6750 section 2.1), 16 characters or more with a
       digit, and a ``.netrc`` entry's password;
     - whole, whatever the value: ``Authorization: Basic <base64>`` (RFC 7617; without the colon,
-      a value that is not a plain word), a Docker ``config.json`` ``"auth": "<base64>"``, and
+      a value that is not a plain word), a Docker ``config.json`` ``"auth": "<base64>"`` (after any ``auth`` and
+      without its closing quote, base64 of ``user:password``: ``secret_encoded.user_password``), and
       code and configuration: a name holding one of detect-secrets' keyword plugin's words, an
       assignment or comparison and a quoted value (``password = "bar"``, ``"api_key": "..."``).
 
@@ -228,6 +238,10 @@ class NamedCredentialDetector(Detector):
         if name.startswith("whole"):
             yield ("password" if name == "whole_auth" else None), value  # a pair's second: its password
             return
+        if name == "encoded_pair":  # named by what it is, HTTP Basic's credential (RFC 7617)
+            if user_password(value):
+                yield "Basic authentication credential", value
+            return
         if name == "pair_list":  # taken whole when one of its secrets is a value; named by its header
             if listed_secrets(value):
                 before = match.string[match.start():match.start(match.lastindex)]
@@ -255,7 +269,7 @@ class NamedCredentialDetector(Detector):
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
             paired = name.startswith(("cmd", "auth", "login", "spaced_login", "spaced_use", "wifi", "glued",
-                                      "asked", "pair_and"))  # a password by where it stands
+                                      "asked", "pair_and", "pass_said", "service_pair", "takes"))  # by where it stands
             joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
             kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
@@ -409,7 +423,11 @@ def named_sources() -> list[str]:
         r"(?P<whole_b>(?-i:[A-Za-z0-9+/]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/]*)={0,2}))",
         r"(?i)\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"(?P<whole>[A-Za-z0-9+/]{12,}={0,2})\""
         # .npmrc's "_auth=<base64 of user:password>", perhaps for one registry ("//registry/:_auth=")
-        r"|(?:^|[\s\"'])(?:[^\s=]*:)?_auth[ \t]*=[ \t]*[\"']?(?P<whole_npmrc>[A-Za-z0-9+/]{12,}={0,2})(?:[\s\"']|$)",
+        r"|(?:^|[\s\"'])(?:[^\s=]*:)?_auth[ \t]*=[ \t]*[\"']?(?P<whole_npmrc>[A-Za-z0-9+/]{12,}={0,2})(?:[\s\"']|$)"
+        # base64 of user:password after an "auth" key or word, its closing quote or not: a config.json cut short,
+        # "registry auth: X" (``secret_encoded.user_password``)
+        r"|(?:^|[^A-Za-z0-9])_?auth(?:orization)?\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?"
+        r"(?P<encoded_pair>[A-Za-z0-9+/]{12,}={0,2})",
         f"(?i)(?:{_CODE_WORDS})" r"\w*(?:\\?[\]\"']){0,2}[ \t]*(?::=|=>|={1,3}|!==?|:)[ \t]*@?"
         + _QUOTED
         # the same inside a string, its quotes escaped: "... password=\"X\";" (a JAAS config, JSON in JSON)
@@ -430,11 +448,16 @@ def named_sources() -> list[str]:
         # a list of pairs
         f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
+        # "my pass is X", "pass for the staging admin panel: X", "the admin panel takes X": a value that reads as
+        # typed (``secret_values.named_value_kept``: "the mountain pass is closed", "takes 2h" are prose)
+        f"|{AFTER}pass(?:[ \\t]+(?:for|to|of|on)(?:[ \\t]+[^\\s:=]+){{1,6}}?)?"
+        f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
+        f"[ \\t]*{_QUOTE}?(?P<pass_said>{_VALUE})|{AFTER}(?:takes|uses|accepts)[ \\t]+{_QUOTE}?(?P<takes>{_VALUE})"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
         f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*(?:[:/%][ \\t]*(?P<pair>{_PAIRED})"
         # "creds are admin and X": a user and a password after "and", when the value mixes cases and digits
-        f"|[ \\t]+(?:and|&)[ \\t]+{_QUOTE}?(?P<pair_and>{_PAIRED}))"
+        f"|[ \\t]+(?:and|&)[ \\t]+{_QUOTE}?(?P<pair_and>{_PAIRED})|[ \\t]+with[ \\t]+{_QUOTE}?(?P<login_and>{_PAIRED}))"
         # a Wi-Fi network and its password: "WiFi: ACME-Guest / X", "wlan Home-5G / X"
         f"|{AFTER}(?:wi-?fi|wlan|wireless|ssid)(?:[ \\t]+(?:network|ssid))?[ \\t]*[:=]?[ \\t]+[\"']?[^\\s/\"']+[\"']?"
         f"[ \\t]*/[ \\t]*{_QUOTE}?(?P<wifi_pair>{_PAIRED})"
@@ -476,6 +499,7 @@ def named_sources() -> list[str]:
         csv_source(),
         _AUTH_CALL,
         _LOGIN_WITH,
+        _SERVICE_PAIR,
         VALUE_LIST,
         VALUE_RUN,
         CODE_RUN,

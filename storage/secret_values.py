@@ -267,12 +267,20 @@ _NAMING = re.compile(r"(?i)(?<![\w-])(?:ids?|identifier|names?|arn|alias|label|t
 _SITE_KEY = re.compile(r"(?i)(?<![a-z])site[ _-]?key(?:[^\n]*secret)?")
 
 
+# The groups of a password named only by where it stands in prose ("use X to log in", "my pass is X", "sign in with
+# ci-bot and X", "Jenkins: ci-bot / X", "the panel takes X"), whose value must read as typed, and the symbols that
+# make a value typed after "takes" ("uses OAuth2+PKCE" and "node@18" name things).
+_TYPED = ("spaced_use", "pass_said", "login_and", "service_pair", "takes")
+_TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
-    a ``spaced_use`` one's ("use X to log in") also when it is 8 characters or more and mostly no words (not
-    "GoogleSSO2"), a ``markup`` one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
+    a ``spaced_use`` one's ("use X to log in", and the others of ``_TYPED``) also when it is 8 characters or more
+    and mostly no words (not "GoogleSSO2"), after "takes" or a service's user and "/" holding a symbol, a ``markup``
+    one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
     value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public
@@ -288,15 +296,19 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
         return key_shaped(value)
     if group == "wifi_pair" and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
         return False
-    if group.startswith("glued") or group in ("pair_and", "spaced_use"):  # glued or joined to its word, after "user
-        # and" or "use X to log in": mixed cases and digits, no name (and with no word naming it, 8 characters or more;
-        # joined by punctuation or nothing, mostly no words and a digit among its letters: not "password-ResetToken2",
-        # "passwordIsValid2", "passwordWasChanged2024")
+    if group.startswith("glued") or group in ("pair_and", *_TYPED):  # glued or joined to its word, after "user
+        # and" or "use X to log in": mixed cases and digits, no name (and with no word naming it, 8 characters or more,
+        # mostly no words; after "takes", a symbol too; after a service's user and "/", a symbol or, with spaces
+        # around "/", two capitals: "Resolution: 1920x1080 / 2560x1440Hz" is none; joined by punctuation or nothing,
+        # mostly no words and a digit among its letters: not "password-ResetToken2", "passwordIsValid2")
         wordy = sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value)
-        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group == "spaced_use" and (
-            len(value) < 8 or wordy) or group in ("glued_joined", "glued_bare") and (
+        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (
+            len(value) < 8 or sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
+        ) or group in ("glued_joined", "glued_bare") and (
             wordy or not any(c.isdigit() for c in value.rstrip("0123456789!@#$%^&*+?~._-")))
-        return mixed and is_value(value) and not named
+        typed = bool(_TYPED_SYMBOL.search(value)) or group == "service_pair" and text[at - 1:at] != "/" and sum(
+            c.isupper() for c in value) >= 2 or group not in ("takes", "service_pair")
+        return mixed and is_value(value) and not named and typed
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")

@@ -335,16 +335,39 @@ _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)?
 _INLINE_TAG = re.compile(r"(?i)</?(?:a|b|i|u|s|em|strong|code|kbd|samp|var|tt|span|mark|small|big|sub|sup|font|del"
                          r"|ins|strike|wbr)(?:[ \t][^<>\n]*)?/?>")
 _MARKDOWN_ESCAPE = re.compile(r"\\([!#-/:-@\[\]^_`{-~])")
+# A character written as a string literal's escape (JSON's and JavaScript's "\u0067", a UTF-16 surrogate pair,
+# ES2015's and Rust's "\u{67}", Python's "\x67" and "\U00000067") or a URL's percent-encoded UTF-8 ("%67").
+_CODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}"
+                          r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)")
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    """The character an escape of ``_CODE_ESCAPE`` writes, or the escape as it is when it writes a line break, a
+    control character, a lone surrogate or no character (the reading keeps its lines)."""
+    high, low, braced, four, two, eight, percent = escape.groups()
+    try:
+        if percent:
+            read = bytes.fromhex(percent.replace("%", "")).decode("utf-8")
+        elif high:
+            read = chr(0x10000 + (int(high, 16) - 0xD800 << 10) + int(low, 16) - 0xDC00)
+        else:
+            read = chr(int(braced or four or two or eight, 16))
+    except (ValueError, UnicodeDecodeError):
+        return escape.group()
+    return read if read.isprintable() and not 0xD800 <= ord(read[0]) <= 0xDFFF else escape.group()
 
 
 def unformatted(text: str) -> str:
-    """``text`` without ANSI escape sequences and inline HTML tags, its Markdown backslash escapes read, and
-    its HTML character references read when that keeps its lines (``&#95;`` is ``_``); the same lines.
+    """``text`` without ANSI escape sequences and inline HTML tags, its string literals' escapes and URLs'
+    percent-encoding read (``_CODE_ESCAPE``: ``\\u0067`` and ``%67`` are ``g``), its Markdown backslash escapes read,
+    and its HTML character references read when that keeps its lines (``&#95;`` is ``_``); the same lines.
     Linear."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if "<" in text:
         text = _INLINE_TAG.sub("", text)
+    if "\\" in text or "%" in text:
+        text = _CODE_ESCAPE.sub(_unescaped, text)
     if "\\" in text:
         text = _MARKDOWN_ESCAPE.sub(r"\1", text)
     if "&" in text:

@@ -28,6 +28,10 @@ DISGUISED = [
     _split(GITHUB, 20, "\n    "), _split(OPENAI, 20, " \\\n"), _split(SLACK, 16, "\\\n  "),
     f'token = "{GITHUB[:20]}" +\n    "{GITHUB[20:]}"', f"key = '{OPENAI[:18]}' . '{OPENAI[18:]}'",
     f'"{SLACK[:15]}" "{SLACK[15:]}"',
+    # a string literal's escapes and a URL's percent-encoding (trial 57)
+    '{"t": "\\u0067hp' + GITHUB[3:] + '"}', "".join(f"\\u{ord(c):04x}" for c in OPENAI[:12]) + OPENAI[12:],
+    "\\x67\\x68\\x70" + GITHUB[3:], "let t = '\\u{67}hp" + GITHUB[3:] + "'", "\\U00000073k-proj" + OPENAI[7:],
+    "x=" + "".join(f"%{b:02X}" for b in SLACK.encode()), 'token: "\\u0073\\u006b' + OPENAI[2:] + '"',
 ]
 
 
@@ -45,6 +49,9 @@ def test_a_key_disguised_by_formatting_is_refused_and_redacted(text: str) -> Non
     "\x1b[1;32mPASSED\x1b[0m tests/test_store.py::test_remember", "line one of the notes\n    indented line two",
     'print("release-2024" + "-final")', "run make \\\n  install", "Tom &amp; Jerry &#95; underscore",
     "the key point is <em>this</em>",
+    '{"note": "caf\\u00e9 cr\\u00e8me br\\u00fbl\\u00e9e \\ud83d\\ude00\\nnext line\\ttab"}', "s = '\\x41\\x42\\xff'",
+    "https://example.com/search?q=caf%C3%A9%20au%20lait&page=2", "50%OFF and 100%AB, 20% off",
+    "\\u{1F600} \\uZZZZ \\ud800 alone",
     'def f():\n    """Only the spellings the prose misses: "password:" is its, and a value\n    both found costs twice."""', "the <kbd>Ctrl</kbd>+<kbd>C</kbd> key", "a\u200bb is a zero width space",
 ])
 def test_formatting_around_prose_and_code_is_stored(text: str) -> None:
@@ -52,7 +59,8 @@ def test_formatting_around_prose_and_code_is_stored(text: str) -> None:
 
 
 @pytest.mark.parametrize("unit", ["\x1b[0m", "<b>", "<b", "\\_", "&#95;", "abcd\n    ", 'abcd" + "', "abcd \\\n",
-                                  "\x1b]8;;", f"token = \"{GITHUB[:20]}\" +\n"])
+                                  "\x1b]8;;", f"token = \"{GITHUB[:20]}\" +\n", "\\u0067", "\\ud83d\\ude00", "%67",
+                                  "\\u{67", "\\x6", "%C3%A9a"])
 def test_the_formatting_readings_take_linear_time(unit: str) -> None:
     from test_secret_scan import _grows_linearly
 

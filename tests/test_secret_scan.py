@@ -70,6 +70,10 @@ SHAPES = [
     "Passwort-Zk9x2mQ7Lp4R", "password, ",
     # its boundaries (adv56 F1 again): words joined by "_" before it, base64 around it
     "passwordA1", "a/", "a_", "pw-", "x_pw-Zk9x2mQ7Lp4R_", "Zk9/pwdR7q+", "mypasswordisZk9x2mQ7Lp4R",
+    # trial 57: "pass" before a value, a login word then "with"/"and", a service's user and "/", "takes", base64
+    # after "auth", a string literal's escapes and percent-encoding
+    "pass for a ", "pass is ", "sign in with a and ", "login is a with ", "a: b / ", "a b: c/", "takes a1!",
+    "auth: ", "auth=QUJD", "\\u0067", "\\ud83d", "%67", "\\u{",
 ]
 
 
