@@ -646,6 +646,22 @@ def _mask_credential(record: logging.LogRecord) -> bool:
     return True
 
 
+class _Shown(str):
+    """A value the SDK's log quotes (``%r``), shown as memvault's messages show one (:func:`shown`)."""
+
+    def __repr__(self) -> str:
+        return shown(str(self))
+
+
+def _uri_shown(record: logging.LogRecord) -> bool:
+    """A filter on the SDK's server log: a resource URI it quotes (a failed read's) cut, and one holding a
+    credential named, never quoted (adversarial pass 57 F2)."""
+    if isinstance(record.args, tuple):
+        record.args = tuple(_Shown(a) if isinstance(a, str) and a.startswith("memory://") else a
+                            for a in record.args)
+    return True
+
+
 def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = None) -> Starlette:
     """The ASGI application of the team server (nothing is opened until its lifespan runs); ``failures``
     counts refused requests per address (:data:`FAILED_AUTH_PER_MINUTE`)."""
@@ -656,6 +672,7 @@ def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = N
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     for logger in (log, logging.getLogger("mcp.server.transport_security")):
         logger.addFilter(_mask_credential)
+    logging.getLogger("mcp.server.mcpserver.server").addFilter(_uri_shown)
     runtime = Runtime(config, authenticated=http.auth != "none")
     verifier: Any = None
     settings = None

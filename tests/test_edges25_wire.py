@@ -99,6 +99,9 @@ IN_URI = [  # where a credential may sit in a URI; {} is the credential, {q} it 
     "memory://boot?{}=1", "memory://boot?{}", "memory://boot?task=deploy&{}=1", "memory://boot?task=deploy&x={}",
     "memory://boot?{q}=1", "memory://sessions?{}=1", "memory://review?a=1&{q}", "memory://sessions/abc?tokens=5&{}=1",
     "memory://memories/{}", "memory://nowhere/{}", "memory://boot?task={}",
+    # adversarial pass 57 F2: what the SDK does not read as a parameter the resource takes, sent back all the same
+    "memory://boot?t%61sk={}", "memory://boot?task=deploy#{}", "memory://sessions/abc?tok%65ns={}",
+    "memory://sessions/abc?tokens=5#{}",
 ]
 
 
@@ -119,6 +122,19 @@ def test_a_resource_uri_holding_a_credential_anywhere_is_refused_and_never_sent_
     assert credential not in text and encoded not in text and quote(credential) not in text
     assert "a value that looks like" in reply["error"]["message"]  # described by its kind (uri, task, id, ...)
     assert credential not in servers[1].log()
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("uri", ["memory://boot?task=deploy&task={}", "memory://boot?task={}&task=deploy",
+                                 "memory://sessions/abc?tokens=5&tokens={}", "memory://sessions/abc?tokens={}&tokens=5",
+                                 "memory://sessions/abc?x=1&tokens=5&y=2&tokens={}"])
+def test_a_resource_parameter_given_twice_is_refused_and_never_sent_back_nor_logged(servers, transport, uri):
+    """Adversarial pass 57 F2: the SDK reads a parameter's first value; the second was read nowhere, sent back
+    in the result's uri and, for a failed read, written to the server's log by the SDK."""
+    reply = read(servers, transport, uri.format(TOKEN))
+    assert "result" not in reply and reply["error"]["code"] == -32602
+    assert "is given 2 times" in reply["error"]["message"] and TOKEN not in json.dumps(reply)
+    assert TOKEN not in servers[1].log()
 
 
 def call(arguments: str, request_id: int = 9) -> bytes:
