@@ -101,9 +101,9 @@ class RateLimiter:
         self._buckets: dict[str, tuple[float, float]] = {}
         self._pruned = -math.inf
 
-    def wait_s(self, who: str, count: bool = True) -> float:
-        """0 when ``who`` may make a request now (and counts it, unless ``count`` is false);
-        else seconds until it may."""
+    def wait_s(self, who: str, count: bool = True, cost: int = 1) -> float:
+        """0 when ``who`` may make a request now (and counts it as ``cost`` requests, the bucket left
+        in debt if need be, unless ``count`` is false); else seconds until it may."""
         now = self.clock()
         if len(self._buckets) > BUCKETS_MAX and now - self._pruned >= 1:  # at most once a second
             # Clients idle for a minute are forgotten (their bucket is full again); past BUCKETS_MAX
@@ -117,7 +117,7 @@ class RateLimiter:
             self._buckets[who] = (tokens, now)
             return (1 - tokens) / self.rate
         if count:
-            self._buckets[who] = (tokens - 1, now)
+            self._buckets[who] = (tokens - cost, now)
         return 0.0
 
 
@@ -305,7 +305,8 @@ class Guard:
             if wait > 0:
                 return _too_many(wait, "for this key")
             limiter = self.limiter
-            scope.setdefault("state", {})[RATE_CHARGE] = lambda: limiter.wait_s(caller)  # a batch's other messages
+            # A batch's other messages; a body too costly to read (wire.post) as many.
+            scope.setdefault("state", {})[RATE_CHARGE] = lambda cost=1: limiter.wait_s(caller, cost=cost)
         return None
 
 
