@@ -224,7 +224,8 @@ def test_an_id_of_another_tenant_is_answered_as_an_unknown_one(store, clock, bat
     assert [[(c.replace(" of t", "").replace(" of u", ""), *rest) for c, *rest in one] for one in contents] == [
         [("first", True, 1), ("second", False, 0)]] * 2
     assert [json.loads(line)["content"] for line in export(store, "other")] == ["theirs"]
-    again = import_lines(store, [json.dumps({"content": "first of t", "id": taken, "kind": "procedure"})], tenant="t", scope="s")
+    again = import_lines(store, [json.dumps({"content": "first of t", "id": taken, "kind": "procedure"})],
+                         tenant="t", scope="s")
     assert (again.imported, again.skipped_existing, again.failed) == (0, 1, ())  # a rerun adds nothing
 
 
