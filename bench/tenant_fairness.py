@@ -9,12 +9,15 @@ pause, of long punctuation-dense text (many embedding windows each); tenant "lig
 short remember at a time. Reports light's remember latency p50/p95 alone, then under heavy's
 load, and their ratio (measured in the same run). The adversarial pass of stop 47 measured
 6-11 times with two keys before a tenant's callers shared its turns (``server/runtime.py``).
+``--load keys``: heavy's calls are instead ``recall`` bodies of 20,000 unknown argument keys
+(243 KiB), whatever the answer (adversarial pass 57 F3: work before the caller's turn).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import socket
 import statistics
@@ -65,6 +68,7 @@ def main() -> None:
     parser.add_argument("--calls-per-key", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--memvault", default=str(Path(sys.executable).parent / "memvault"))
+    parser.add_argument("--load", choices=["remember", "keys"], default="remember")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "m.db"
@@ -94,11 +98,18 @@ def main() -> None:
             dense = " ".join(f"k{i}=v{i};" for i in range(4000))[:7900]  # under the 8,000-character limit
             sent, failed = [0], []
 
+            keys_body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "recall", "arguments": {"query": "x", **{f"k{i}": 0 for i in range(20_000)}}}})
+
             def hammer(key: str) -> None:
                 with httpx.Client() as client:
                     while not stop.is_set():
                         try:
-                            _remember(client, url, key, f"{sent[0]} {dense}"[:7990])
+                            if args.load == "keys":  # any answer: refused or not, it was read
+                                client.post(url, content=keys_body, timeout=300,
+                                            headers={**HEADERS, "authorization": f"Bearer {key}"})
+                            else:
+                                _remember(client, url, key, f"{sent[0]} {dense}"[:7990])
                         except Exception as exc:  # said below: a bench whose load failed measures nothing
                             failed.append(exc)
                             return
@@ -121,7 +132,7 @@ def main() -> None:
 
     if failed:
         sys.exit(f"heavy's remembers failed: {failed[0]}")
-    print(f"heavy: {args.keys} keys x {args.calls_per_key} calls at once, {sent[0]} long remembers sent")
+    print(f"heavy: {args.keys} keys x {args.calls_per_key} calls at once, {sent[0]} {args.load} bodies sent")
     print(f"light remember alone:  p50 {p(alone, 0.5):8.1f} ms  p95 {p(alone, 0.95):8.1f} ms")
     print(f"light remember loaded: p50 {p(loaded, 0.5):8.1f} ms  p95 {p(loaded, 0.95):8.1f} ms")
     print(f"ratio loaded/alone: p50 {statistics.median(loaded) / statistics.median(alone):.1f}x")

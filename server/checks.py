@@ -379,15 +379,17 @@ URI_MAX_CHARS = 9 * limits.QUERY_MAX_CHARS + 1_000
 def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:
     """Why ``uri`` is not one of ``resources``, in memvault's words, or None: longer than
     :data:`URI_MAX_CHARS`; no resource's path fits it (as the SDK matches: ``{name}`` is any
-    text without ``/``); a query parameter's name, or the value of one its resource does not
-    take, holds a credential, as sent or percent-decoded (a read's result sends its URI back,
-    a parameter it ignores still in it; a value it takes is checked as that field, ``task``);
-    or it has a query while the resources of its path take none (the SDK calls it unknown). A
-    resource that takes a query ignores parameters it does not know, as RFC 6570 matching does
-    in the SDK."""
+    text without ``/``); a parameter its resource takes is given twice (the SDK reads the first);
+    a query parameter's name, or the value of one its resource does not take (as the SDK names
+    it: as sent, ``t%61sk`` is not ``task``), or the fragment holds a credential, as sent or
+    percent-decoded (a read's result sends its URI back, what it ignores still in it; a value it
+    takes is checked as that field, ``task``); or it has a query while the resources of its path
+    take none (the SDK calls it unknown). A resource that takes a query ignores parameters it does
+    not know, as RFC 6570 matching does in the SDK."""
     if len(uri) > URI_MAX_CHARS:  # the SDK's own refusal of a longer one quoted it whole, into its log too
         return f"uri: is {len(uri):,} characters; the limit is {URI_MAX_CHARS:,}"
     base, _, query = uri.partition("?")
+    query, _, fragment = query.partition("#")  # the SDK reads no fragment after a query: it is only sent back
     taken: set[str] = set()
     matched = []
     for resource in resources:
@@ -398,14 +400,21 @@ def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:
     if not matched:
         return unknown_name("resource", uri, list(resources), "memvault's resources")
     pieces = [piece.partition("=") for piece in query.split("&")] if query else []
+    names = [name for name, _, _ in pieces]
+    twice = next((name for name in taken if names.count(name) > 1), None)
+    if twice is not None:
+        return (f"uri: the query parameter {twice!r} is given {names.count(twice)} times; the resource reads "
+                "one value of it: give it once")
     # One scan of every text, a line each (a scan's cost per text, not per character, made 19,000
     # pieces 25 s: adversarial pass 48); each text once
-    held = credentials_in("\n".join(dict.fromkeys(text for name, eq, value in pieces for text in (
-        (name, unquote_plus(name)) if unquote_plus(name) in taken else
-        (name + eq + value, unquote_plus(name), unquote_plus(value))) if text)))
+    held = credentials_in("\n".join(dict.fromkeys(text for name, eq, value in [*pieces, (fragment, "", "")]
+                                                   for text in (() if name in taken else (
+                                                       name + eq + value, unquote_plus(name), unquote_plus(value)))
+                                                   if text)))
     if held is not None:  # described, never quoted
         return (f"uri: a query parameter holds {held} (in its name, or the value of one {matched[0]} does not "
-                "take); memvault reads no URI holding a credential, as a read sends its URI back: remove it")
+                "take, or the fragment); memvault reads no URI holding a credential, as a read sends its URI "
+                "back: remove it")
     given = [name for name, _ in parse_qsl(query, keep_blank_values=True)] if query else []
     if query and not given:
         given = [query]

@@ -29,7 +29,7 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import AnyHttpUrl
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -101,9 +101,9 @@ class RateLimiter:
         self._buckets: dict[str, tuple[float, float]] = {}
         self._pruned = -math.inf
 
-    def wait_s(self, who: str, count: bool = True) -> float:
-        """0 when ``who`` may make a request now (and counts it, unless ``count`` is false);
-        else seconds until it may."""
+    def wait_s(self, who: str, count: bool = True, cost: int = 1) -> float:
+        """0 when ``who`` may make a request now (and counts it as ``cost`` requests, the bucket left
+        in debt if need be, unless ``count`` is false); else seconds until it may."""
         now = self.clock()
         if len(self._buckets) > BUCKETS_MAX and now - self._pruned >= 1:  # at most once a second
             # Clients idle for a minute are forgotten (their bucket is full again); past BUCKETS_MAX
@@ -117,7 +117,7 @@ class RateLimiter:
             self._buckets[who] = (tokens, now)
             return (1 - tokens) / self.rate
         if count:
-            self._buckets[who] = (tokens - 1, now)
+            self._buckets[who] = (tokens - cost, now)
         return 0.0
 
 
@@ -305,7 +305,8 @@ class Guard:
             if wait > 0:
                 return _too_many(wait, "for this key")
             limiter = self.limiter
-            scope.setdefault("state", {})[RATE_CHARGE] = lambda: limiter.wait_s(caller)  # a batch's other messages
+            # A batch's other messages; a body too costly to read (wire.post) as many.
+            scope.setdefault("state", {})[RATE_CHARGE] = lambda cost=1: limiter.wait_s(caller, cost=cost)
         return None
 
 
@@ -418,7 +419,10 @@ class PostOnly:
         status = None if refused is None else refused.status_code
         if status is None and post and [t.partition(b";")[0] for t in types] != [b"application/json"]:
             status = 400  # the SDK's check took application/jsonx (then its transport's 415 in another shape)
-        body = await _body(scope, receive, MAX_BODY_BYTES) if post and status is None else None
+        try:
+            body = await _body(scope, receive, MAX_BODY_BYTES) if post and status is None else None
+        except ClientDisconnect:
+            return  # nothing to answer: the client is gone, or h11 answered 400 (Bounded)
         if status is not None:
             response: Response | None = _json_refusal(status)
         elif not post:
@@ -546,13 +550,19 @@ def allowed(text: str, patterns: list[str] | None) -> bool:
 
 
 async def _body(scope: Scope, receive: Receive, most: int) -> bytes | None:
-    """The request body, or None when it is over ``most`` bytes (by Content-Length or as read)."""
+    """The request body, or None when it is over ``most`` bytes (by Content-Length or as read).
+
+    Raises:
+        ClientDisconnect: the client closed the connection, or sent what h11 could not read, before the end.
+    """
     for key, value in scope["headers"]:
         if key == b"content-length" and value.strip().isdigit() and int(value) > most:
             return None
     chunks, size = [], 0
     while True:
         event = await receive()
+        if event["type"] == "http.disconnect":  # a part of a body is no request
+            raise ClientDisconnect
         chunk = event.get("body", b"")
         size += len(chunk)
         if size > most:
@@ -637,8 +647,25 @@ def _mask_credential(record: logging.LogRecord) -> bool:
     return True
 
 
-def build_app(config: Config, http: HttpConfig) -> Starlette:
-    """The ASGI application of the team server (nothing is opened until its lifespan runs)."""
+class _Shown(str):
+    """A value the SDK's log quotes (``%r``), shown as memvault's messages show one (:func:`shown`)."""
+
+    def __repr__(self) -> str:
+        return shown(str(self))
+
+
+def _uri_shown(record: logging.LogRecord) -> bool:
+    """A filter on the SDK's server log: a resource URI it quotes (a failed read's) cut, and one holding a
+    credential named, never quoted (adversarial pass 57 F2)."""
+    if isinstance(record.args, tuple):
+        record.args = tuple(_Shown(a) if isinstance(a, str) and a.startswith("memory://") else a
+                            for a in record.args)
+    return True
+
+
+def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = None) -> Starlette:
+    """The ASGI application of the team server (nothing is opened until its lifespan runs); ``failures``
+    counts refused requests per address (:data:`FAILED_AUTH_PER_MINUTE`)."""
     from .app import build_server
     from .auth import READ, WRITE, JwtVerifier, KeyVerifier, challenge
 
@@ -646,6 +673,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     for logger in (log, logging.getLogger("mcp.server.transport_security")):
         logger.addFilter(_mask_credential)
+    logging.getLogger("mcp.server.mcpserver.server").addFilter(_uri_shown)
     runtime = Runtime(config, authenticated=http.auth != "none")
     verifier: Any = None
     settings = None
@@ -705,7 +733,7 @@ def build_app(config: Config, http: HttpConfig) -> Starlette:
     checks = next((m for m in mcp.middleware if isinstance(m, Checks)), None)
     app.user_middleware.append(Middleware(PostOnly, security=security, resource_metadata=resource_metadata,
                                           checks=checks))
-    app.add_middleware(Guard, failures=RateLimiter(FAILED_AUTH_PER_MINUTE),
+    app.add_middleware(Guard, failures=failures or RateLimiter(FAILED_AUTH_PER_MINUTE),
                        limiter=RateLimiter(http.rate_limit) if http.rate_limit else None, watch=watch,
                        challenge=challenge(None, resource_metadata) if verifier is not None else None,
                        verifier=verifier, resource_metadata=resource_metadata,
@@ -783,16 +811,23 @@ def _warn_at_start(config: Config, http: HttpConfig) -> None:
         store.close()
 
 
-def _protocol() -> type:
+def _parser_line(record: logging.LogRecord) -> bool:
+    """A filter on uvicorn's log: no line for a request h11 could not read (``Bounded`` counts it instead)."""
+    return record.msg != "Invalid HTTP request received."
+
+
+def _protocol(failures: RateLimiter) -> type:
     """uvicorn's h11 protocol with :data:`READ_TIMEOUT_S` for a whole request (encode/uvicorn#157)
     and connections counted when they open: beyond :data:`CONNECTIONS_PER_ADDRESS` from one
-    address 429, beyond :data:`MAX_CONNECTIONS` 503, in JSON (docs/architecture.md)."""
+    address 429, beyond :data:`MAX_CONNECTIONS` 503, in JSON (docs/architecture.md). A request h11
+    cannot read (its head, a chunk, its length) counts against its address in ``failures``."""
     import asyncio
 
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     open_from: dict[str, int] = {}  # client address -> connections open from it
+    logging.getLogger("uvicorn.error").addFilter(_parser_line)
 
     class Bounded(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
@@ -851,6 +886,19 @@ def _protocol() -> type:
             super().on_response_complete()
             self._arm()
 
+        def send_400_response(self, msg: str) -> None:
+            # h11 refused what the client sent. The application's task for the request may have
+            # started: it must not answer too, nor after an answer of its own, on a connection
+            # h11 has closed (a traceback per request: adversarial pass 57 F1).
+            failures.wait_s(_address({"client": self.client}))
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.cycle.disconnected = True  # as connection_lost sets it, at once: its sends are dropped
+                self.cycle.message_event.set()
+            if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                super().send_400_response(msg)
+            else:
+                self.transport.close()
+
         def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
@@ -873,18 +921,21 @@ def serve(config: Config, http: HttpConfig) -> None:
     """
     import uvicorn
 
-    app = build_app(config, http)  # refuses a setting it cannot use before anything is bound
+    failures = RateLimiter(FAILED_AUTH_PER_MINUTE)
+    app = build_app(config, http, failures)  # refuses a setting it cannot use before anything is bound
     sock = listen_socket(http.host, http.port)
     _warn_at_start(config, http)
     log.info("serving MCP over HTTP at http://%s:%d/mcp (auth: %s, database %s)", http.host, http.port, http.auth,
              config.db_label)
     uvicorn.Server(uvicorn.Config(app, host=http.host, port=http.port, log_level="info",
-                                  **bounded())).run(sockets=[sock])
+                                  **bounded(failures))).run(sockets=[sock])
 
 
-def bounded() -> dict[str, Any]:
+def bounded(failures: RateLimiter | None = None) -> dict[str, Any]:
     """uvicorn.Config's settings as the team server serves: the peer's address counted (X-Forwarded-For
-    only from ``--trusted-proxy``, read in :func:`build_app`), :func:`_protocol`'s connection caps and read timeout, no access log."""
+    only from ``--trusted-proxy``, read in :func:`build_app`), :func:`_protocol`'s connection caps and read
+    timeout, unreadable requests counted in ``failures`` (the app's :class:`Guard`'s), no access log."""
     return {"server_header": False, "access_log": False, "proxy_headers": False, "timeout_keep_alive": 5,
-            "http": _protocol(), "h11_max_incomplete_event_size": HEAD_MAX_BYTES}
+            "http": _protocol(failures or RateLimiter(FAILED_AUTH_PER_MINUTE)),
+            "h11_max_incomplete_event_size": HEAD_MAX_BYTES}
 

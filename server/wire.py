@@ -126,10 +126,34 @@ def without_bom(data: bytes) -> bytes:
     return data.removeprefix(UTF8_BOM)
 
 
+# Object members (keys) in one body or line, in all: a batch of 50 calls holds about 1,000; see
+# docs/team-server-security.md (adversarial pass 57 F3).
+MEMBERS_MAX = 2_000
+
+
+class TooManyMembers(ValueError):
+    """The message's objects hold more than :data:`MEMBERS_MAX` members (keys) in all."""
+
+    def __init__(self) -> None:
+        super().__init__(f"Invalid Request: the message's objects hold more than {MEMBERS_MAX:,} keys in all; "
+                         f"memvault reads at most {MEMBERS_MAX:,} (a call needs a few dozen)")
+
+
 def loads(text: str | bytes) -> Any:
     """A message as JSON, on both transports: NaN and Infinity refused (:class:`NotJson`), a key given
-    twice in one object refused (:class:`DuplicateKey`) rather than the last one silently kept."""
-    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
+    twice in one object refused (:class:`DuplicateKey`) rather than the last one silently kept, more than
+    :data:`MEMBERS_MAX` keys in all refused as the object holding the last is read (:class:`TooManyMembers`),
+    before any other pass over the message."""
+    members = 0
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal members
+        members += len(pairs)
+        if members > MEMBERS_MAX:
+            raise TooManyMembers
+        return _unique(pairs)
+
+    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=unique)
 
 
 class _Pairs(list):  # type: ignore[type-arg]
@@ -256,6 +280,8 @@ class Wire:
         except DuplicateKey as exc:
             await self._write(duplicate_reply(raw, exc))
             return
+        except TooManyMembers as exc:
+            refused = str(exc)
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
             refused = f"Parse error: {exc}"
         else:
@@ -450,6 +476,12 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
     except NotJson as exc:
         await _json(send, 400, error_reply(None, PARSE_ERROR, f"Parse error: {exc}"))
         return
+    except TooManyMembers as exc:
+        charge = scope.get("state", {}).get(RATE_CHARGE)
+        if charge is not None:  # read at a full batch's cost or more: counted as one (the request itself is)
+            charge(BATCH_MAX - 1)
+        await _json(send, 400, error_reply(None, INVALID_REQUEST, str(exc)))
+        return
     except (ValueError, RecursionError):
         await app(scope, _replay(body), send)  # the SDK's transport answers -32700 naming where
         return
@@ -501,8 +533,8 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any,
     await _json(send, 200 if replies else 202, replies or None)
 
 
-# The key under which the HTTP guard leaves, in the ASGI scope's state, a function that
-# counts one more request against the caller's rate limit (seconds to wait; 0: counted).
+# The key under which the HTTP guard leaves, in the ASGI scope's state, a function that counts
+# one more request (or its argument's number) against the caller's rate limit (seconds to wait; 0: counted).
 RATE_CHARGE = "memvault.rate_charge"
 
 

@@ -227,6 +227,7 @@ class _Import:
     turns_existing: int = 0
     model_id: str | None = None  # of the batch's vectors
     private: list[int] = field(default_factory=list)  # lines whose private spans were dropped
+    renamed: dict[str, str] = field(default_factory=dict)  # a line's id taken in another tenant: its new id
 
     def check(self, chunk: list[tuple[int, str]]) -> tuple[list[tuple[int, NewRow]], int, str | None]:
         """The batch's checked rows not there yet, its time, and why no vectors can be made."""
@@ -310,7 +311,13 @@ class _Import:
                     try:
                         outcomes += self._write([item], now)
                     except Conflict as exc:
-                        outcomes.append(LineError(item[0], exc.field, exc.reason))
+                        if exc.field != "id" or item[1].id in self.renamed:
+                            outcomes.append(LineError(item[0], exc.field, exc.reason))
+                            continue
+                        # Imported under a new id, as a line without one: a tenant is never told that an
+                        # id exists in another (adversarial pass 57 F6); the import's lines naming it follow.
+                        self.renamed[item[1].id] = _own_id(self.tenant, item[1].id)
+                        outcomes += self._write([item], now)
         for outcome in outcomes:
             if isinstance(outcome, LineError):
                 self.failed.append(outcome)
@@ -326,7 +333,7 @@ class _Import:
 
     def _already_there(self, tx: Reader, row: NewRow, now: int) -> bool:
         """Whether ``row``'s id exists, or it repeats a current memory other than its predecessor."""
-        if not tx.memories(row.tenant, ids=[row.id]) and (
+        if not tx.memories(row.tenant, ids=[row.id, _own_id(row.tenant, row.id)]) and (
             row.id in self.superseded
             or tx.repeats(row.tenant, row.scope, row.content_hash, now, but=row.supersedes).same is None
         ):
@@ -341,11 +348,14 @@ class _Import:
             Conflict: an id exists in another tenant (nothing of the batch is written).
         """
         out: list[NewRow | LineError | None] = []
+        written_lines: list[str] = []  # their successors, compactions and runs are done once the write commits
         with self.store.backend.write(self.tenant) as tx:
             for number, row in rows:
                 if self._already_there(tx, row, now):
                     out.append(None)
                     continue
+                line_id, row = row.id, replace(row, id=self.renamed.get(row.id, row.id),
+                                               supersedes=self.renamed.get(row.supersedes or "", row.supersedes))
                 before = next(iter(tx.memories(self.tenant, ids=[row.supersedes]).items()), None) \
                     if row.supersedes is not None else None
                 if row.supersedes is not None and before is None:
@@ -360,19 +370,29 @@ class _Import:
                     tx, tenant=row.tenant, scope=row.scope, kind=row.kind, observed_at=row.observed_at,
                     supersedes=row.supersedes,
                 )
-                successor = self.successors.pop(row.id, None)
-                if successor is not None and row.supersedes != successor[0]:
+                successor = self.successors.get(line_id)
+                if successor is not None and row.supersedes != self.renamed.get(successor[0], successor[0]):
                     successor = None  # the two lines disagree: the successor's own line decides
                 made = self.store.writable_vectors(
                     tx, Embedded(self.model_id, row.vectors) if row.vectors is not None and self.model_id else None)
                 written = replace(row, context_seq=context, reason=successor[1] if successor else None,
-                                  compacts=tuple(self.compacted.pop(row.id, ())),
+                                  compacts=tuple(self.renamed.get(i, i) for i in self.compacted.get(line_id, ())),
                                   vectors=None if made is None else list(made.vectors), model=made and made.model_id)
                 tx.insert(written)
-                for run in self.runs.pop(row.id, []):
+                for run in self.runs.get(line_id, []):
                     tx.add_run(row.id, run.at, run.outcome, run.note)
+                written_lines.append(line_id)
                 out.append(written)
+        for line_id in written_lines:
+            for table in (self.successors, self.compacted, self.runs):
+                table.pop(line_id, None)
         return out
+
+
+def _own_id(tenant: str, memory_id: str) -> str:
+    """The id a line's memory gets in ``tenant`` when its own is another tenant's (ids are global): the
+    same on every import of the line, so a rerun finds it."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"memvault:{tenant}:{memory_id}"))
 
 
 # A batch's rows with their vectors, its time, why it has none, and their model's id.

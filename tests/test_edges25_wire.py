@@ -99,6 +99,9 @@ IN_URI = [  # where a credential may sit in a URI; {} is the credential, {q} it 
     "memory://boot?{}=1", "memory://boot?{}", "memory://boot?task=deploy&{}=1", "memory://boot?task=deploy&x={}",
     "memory://boot?{q}=1", "memory://sessions?{}=1", "memory://review?a=1&{q}", "memory://sessions/abc?tokens=5&{}=1",
     "memory://memories/{}", "memory://nowhere/{}", "memory://boot?task={}",
+    # adversarial pass 57 F2: what the SDK does not read as a parameter the resource takes, sent back all the same
+    "memory://boot?t%61sk={}", "memory://boot?task=deploy#{}", "memory://sessions/abc?tok%65ns={}",
+    "memory://sessions/abc?tokens=5#{}",
 ]
 
 
@@ -119,6 +122,19 @@ def test_a_resource_uri_holding_a_credential_anywhere_is_refused_and_never_sent_
     assert credential not in text and encoded not in text and quote(credential) not in text
     assert "a value that looks like" in reply["error"]["message"]  # described by its kind (uri, task, id, ...)
     assert credential not in servers[1].log()
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("uri", ["memory://boot?task=deploy&task={}", "memory://boot?task={}&task=deploy",
+                                 "memory://sessions/abc?tokens=5&tokens={}", "memory://sessions/abc?tokens={}&tokens=5",
+                                 "memory://sessions/abc?x=1&tokens=5&y=2&tokens={}"])
+def test_a_resource_parameter_given_twice_is_refused_and_never_sent_back_nor_logged(servers, transport, uri):
+    """Adversarial pass 57 F2: the SDK reads a parameter's first value; the second was read nowhere, sent back
+    in the result's uri and, for a failed read, written to the server's log by the SDK."""
+    reply = read(servers, transport, uri.format(TOKEN))
+    assert "result" not in reply and reply["error"]["code"] == -32602
+    assert "is given 2 times" in reply["error"]["message"] and TOKEN not in json.dumps(reply)
+    assert TOKEN not in servers[1].log()
 
 
 def call(arguments: str, request_id: int = 9) -> bytes:
@@ -446,3 +462,40 @@ async def test_an_id_is_free_again_once_its_response_is_being_written():
             tg.start_soon(wire.drained, 10.0)
             await wire.outgoing(b'{"jsonrpc":"2.0","id":7,"result":{}}')
     assert len(written) == 2
+
+
+def _keys_call(keys: int, request_id: int = 11) -> dict:
+    """A recall with ``keys`` members in all (the envelope's 6 and unknown arguments)."""
+    arguments = {"query": "x", **{f"k{i}": 0 for i in range(keys - 7)}}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "recall",
+                                                                                  "arguments": arguments}}
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_message_with_more_keys_than_the_limit_is_refused_before_any_tool_runs(servers, transport):
+    """Adversarial pass 57 F3: 20,000 argument keys (243 KiB) went through five full passes before the
+    caller's turn. Over MEMBERS_MAX keys in all, the message is refused as it is parsed; a batch whose
+    first call is a good remember writes nothing."""
+    from memvault.server.wire import MEMBERS_MAX
+
+    over = _keys_call(MEMBERS_MAX + 1)
+    remember = {"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"name": "remember", "arguments": {
+        "content": f"the {transport} keys canary is never written"}}}
+    for body in (over, [remember, _keys_call(MEMBERS_MAX - 6, 13)]):
+        status, reply = send(servers, transport, json.dumps(body).encode())
+        assert status in (None, 400) and reply["id"] is None and reply["error"]["code"] == -32600, reply
+        assert reply["error"]["message"] == (f"Invalid Request: the message's objects hold more than {MEMBERS_MAX:,} "
+                                             f"keys in all; memvault reads at most {MEMBERS_MAX:,} (a call needs a "
+                                             "few dozen)")
+    recalled = send(servers, transport, json.dumps({"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {
+        "name": "recall", "arguments": {"query": f"{transport} keys canary"}}}).encode())[1]
+    assert "canary" not in json.dumps(recalled["result"])
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_message_with_keys_just_under_the_limit_is_read(servers, transport):
+    from memvault.server.wire import MEMBERS_MAX
+
+    status, reply = send(servers, transport, json.dumps(_keys_call(MEMBERS_MAX)).encode())
+    assert reply["id"] == 11 and reply["result"]["isError"], reply  # its arguments' refusal, by the tool's check
+    assert "unknown argument 'k0'" in reply["result"]["content"][0]["text"]

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import json
 import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
 
+import httpx2
 import pytest
 from httpwire import HttpServer, new_key
 
@@ -101,3 +104,114 @@ def test_a_chunked_body_over_the_limit_is_refused_once_it_is_read_past_the_limit
                                             "Transfer-Encoding: chunked\r\n"))
     status, headers, content = responses[0]
     assert status == 413 and json.loads(content)["error"] == "request_too_large"
+
+
+# What a client sends that h11 cannot read, or cuts short (adversarial pass 57 F1: a bad chunk size
+# wrote a 32-line traceback per request, unauthenticated and past the refusal limit). Each case:
+# the parts sent in order, READ waiting for the server's answer between two of them, CLOSE ending
+# the client's side. None is ever answered twice, nor logged with more than one line.
+READ, CLOSE = "read", "close"
+_CHUNKED = "Transfer-Encoding: chunked\r\n"
+_OVER = f"{http.MAX_BODY_BYTES + 1:x}\r\n".encode() + b" " * (http.MAX_BODY_BYTES + 1)
+MALFORMED = {
+    "bad chunk size": (_CHUNKED, b"zz\r\n" + PING + b"\r\n0\r\n\r\n"),
+    "chunk longer than its size": (_CHUNKED, b"5\r\n" + PING + b"\r\n0\r\n\r\n"),
+    "chunk without its line end": (_CHUNKED, b"5\r\nabcdefgh0\r\n\r\n"),
+    "body cut short": (f"Content-Length: {len(PING) + 50}\r\n", PING, CLOSE),
+    "chunked body cut short": (_CHUNKED, chunked(PING)[:-7], CLOSE),
+    "body longer than its length": ("Content-Length: 5\r\n", PING + b"\r\n\r\n"),  # the rest: a bad request
+    "length and chunked, bad chunk": (f"Content-Length: {len(PING)}\r\n{_CHUNKED}", b"zz\r\n" + PING),
+    "bad chunk after the answer": (_CHUNKED, READ, b"zz\r\n"),
+    "bad chunk after the body was over the limit": (_CHUNKED, _OVER, READ, b"zz\r\n"),
+    "bad chunk in a second request": ("Content-Length: %d\r\n" % len(PING), PING, READ, b"POST /mcp HTTP/1.1\r\n"
+                                      b"Host: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
+    "bad header line": ("Bad Header\r\n", b""),
+}
+
+
+@pytest.fixture(scope="module")
+def framing_server(tmp_path_factory):
+    """A server of its own: these requests count against 127.0.0.1, which the module's server shares."""
+    folder = tmp_path_factory.mktemp("malformed")
+    key = new_key(folder / "m.db", "acme")
+    s = HttpServer(folder / "m.db", logs=folder)
+    while httpx2.get(f"{s.base}/healthz", timeout=10).json()["model"] == "loading":  # its line is logged then
+        time.sleep(0.2)
+    yield s, key
+    s.close()
+
+
+def send_parts(port: int, parts: tuple) -> list[int]:
+    """``parts`` sent on one connection; the statuses of the responses read until it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        got = b""
+        for part in parts:
+            if part == READ:  # the answer's head, if any comes before the rest is sent
+                sock.settimeout(2)
+                try:
+                    while b"\r\n\r\n" not in got:
+                        got += sock.recv(65536)
+                except TimeoutError:  # a token's request waits for its body
+                    pass
+                sock.settimeout(10)
+            elif part == CLOSE:
+                sock.shutdown(socket.SHUT_WR)
+            else:
+                try:
+                    sock.sendall(part)
+                except ConnectionError:  # the server closed first: what it said is read below
+                    break
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except ConnectionError:
+            pass
+    return [int(line.split()[1]) for line in got.split(b"\r\n") if line.startswith(b"HTTP/1.1 ")]
+
+
+@pytest.mark.parametrize("authenticated", [False, True], ids=["no token", "token"])
+@pytest.mark.parametrize("case", MALFORMED)
+def test_a_request_h11_cannot_read_gets_one_answer_and_at_most_one_short_log_line(framing_server, case, authenticated):
+    s, key = framing_server
+    framing, *parts = MALFORMED[case]
+    head = request(s.port, key, b"", framing)
+    if not authenticated:
+        head = head.replace(f"Authorization: Bearer {key}\r\n".encode(), b"")
+    before = s.log()
+    statuses = send_parts(s.port, (head, *parts))
+    assert httpx2.get(f"{s.base}/healthz", timeout=10).status_code == 200  # the requests before are through
+    lines = s.log()[len(before):].splitlines()
+    requests = 1 + sum(isinstance(p, bytes) and p.startswith(b"POST ") for p in parts)
+    assert len(lines) <= requests and all(len(line) < 300 for line in lines), lines
+    assert 500 not in statuses and len(statuses) <= requests + 1, statuses  # and h11's 400 to what follows
+    assert statuses or CLOSE in parts
+
+
+def test_a_body_cut_short_is_not_run(framing_server):
+    """The part of a body before the client closed, valid JSON here, is no request: nothing is stored."""
+    s, key = framing_server
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "remember", "arguments": {"content": "the deploy key rotates on Mondays"}}}).encode()
+    assert send_parts(s.port, (request(s.port, key, body, f"Content-Length: {len(body) + 10}\r\n"), CLOSE)) == []
+    recalled = s.post(key, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "recall", "arguments": {"query": "deploy key rotation"}}}).json()
+    assert "Mondays" not in json.dumps(recalled)
+
+
+def test_requests_h11_cannot_read_count_against_their_address(tmp_path):
+    """They count as refused requests (FAILED_AUTH_PER_MINUTE an address): while they keep its bucket
+    empty, even a good request from that address gets 429, and nothing answers a closed connection."""
+    key = new_key(tmp_path / "m.db", "acme")
+    s = HttpServer(tmp_path / "m.db")
+    bad = request(s.port, key, b"zz\r\n", _CHUNKED)
+    good = request(s.port, key, PING, f"Content-Length: {len(PING)}\r\n")
+    try:
+        # 16 at a time, as test_team_server_security does: faster than the bucket refills, however loaded.
+        with ThreadPoolExecutor(16) as pool:
+            assert set(pool.map(lambda _: tuple(send_parts(s.port, (bad,))), range(2 * http.FAILED_AUTH_PER_MINUTE))) \
+                == {(400,)}
+            rounds = [list(pool.map(lambda sent: send_parts(s.port, (sent,)), [bad] * 24 + [good])) for _ in range(5)]
+        assert any(r[-1] == [429] for r in rounds), rounds
+        assert "Traceback" not in s.log()
+    finally:
+        s.close()

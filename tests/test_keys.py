@@ -162,6 +162,16 @@ def test_the_rate_limiter_lets_a_minutes_worth_through_then_says_how_long_to_wai
     assert limiter.wait_s("a") == 0 and limiter.wait_s("a") == 0 and limiter.wait_s("a") > 0
 
 
+def test_a_request_counted_as_many_leaves_its_caller_in_debt_for_as_long() -> None:
+    """A body too costly to read (over wire.MEMBERS_MAX keys) counts as a full batch (adversarial pass 57 F3)."""
+    now = [0.0]
+    limiter = RateLimiter(60, clock=lambda: now[0])
+    assert limiter.wait_s("a", cost=70) == 0  # taken while the bucket held one: 10 requests of debt
+    assert limiter.wait_s("a") == pytest.approx(11.0) and limiter.wait_s("b") == 0
+    now[0] += 11.0
+    assert limiter.wait_s("a") == 0 and limiter.wait_s("a") > 0
+
+
 @pytest.mark.asyncio
 async def test_with_auth_on_a_request_without_a_verified_token_uses_no_tenant(db_path, one_model) -> None:
     config = Config(db=db_path, tenant="process-tenant")

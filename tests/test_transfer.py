@@ -198,14 +198,35 @@ def test_import_reads_an_importance_as_the_tools_do(db_path, given):
     assert [(e.line, e.field) for e in report.failed] == ([] if tool_wrote else [(1, "importance")])
 
 
-def test_an_id_taken_in_another_tenant_fails_that_line_only(store, clock):
+OTHER_UUID = "0190f3a2-7b1c-7def-8abc-0123456789ac"
+
+
+@pytest.mark.parametrize("batch", [1, 100])
+def test_an_id_of_another_tenant_is_answered_as_an_unknown_one(store, clock, batch):
+    """Adversarial pass 57 F6: a line with another tenant's memory id was refused "a memory with id ... exists
+    already", while a made-up id was imported. Both are imported, each with what names it (a supersession,
+    runs) following; the other tenant's id, global, goes to a new id; the other tenant's memory is untouched."""
     store.remember(tenant="other", scope="s", content="theirs")
     taken = json.loads(export(store, "other")[0])["id"]
-    lines = [json.dumps({"content": "mine", "id": UUID}), json.dumps({"content": "clash", "id": taken})]
-    report = import_lines(store, lines, tenant="t", scope="s")
-    assert report.imported == 1 and [(e.line, e.field) for e in report.failed] == [(2, "id")]
-    assert [json.loads(line)["id"] for line in export(store)] == [UUID]
+    reports, contents = [], []
+    for first in (taken, OTHER_UUID):
+        tenant = "t" if first == taken else "u"
+        lines = [json.dumps({"content": f"first of {tenant}", "id": first, "kind": "procedure", "runs": [
+                     {"at": "2024-05-01T10:00:00Z", "outcome": "failure"}]}),
+                 json.dumps({"content": f"second of {tenant}", "supersedes": first, "kind": "procedure"})]
+        report = import_lines(store, lines, tenant=tenant, scope="s", batch=batch)
+        reports.append((report.read, report.imported, report.skipped_existing, report.failed))
+        rows = [json.loads(line) for line in export(store, tenant)]
+        contents.append(sorted((r["content"], r.get("superseded_by") is not None, len(r.get("runs", [])))
+                               for r in rows))
+        assert taken not in {r["id"] for r in rows} or tenant == "u"
+    assert reports[0] == reports[1] == (2, 2, 0, ())
+    assert [[(c.replace(" of t", "").replace(" of u", ""), *rest) for c, *rest in one] for one in contents] == [
+        [("first", True, 1), ("second", False, 0)]] * 2
     assert [json.loads(line)["content"] for line in export(store, "other")] == ["theirs"]
+    again = import_lines(store, [json.dumps({"content": "first of t", "id": taken, "kind": "procedure"})],
+                         tenant="t", scope="s")
+    assert (again.imported, again.skipped_existing, again.failed) == (0, 1, ())  # a rerun adds nothing
 
 
 def test_export_reads_page_by_page(store, monkeypatch):
