@@ -24,7 +24,8 @@ WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".
 # a short name is its long one.
 ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging", "stage": "staging",
                 "stg": "staging", "development": "development", "dev": "development", "test": "testing",
-                "testing": "testing", "qa": "qa", "sandbox": "sandbox", "preview": "preview"}
+                "testing": "testing", "qa": "qa", "sandbox": "sandbox", "preview": "preview", "uat": "uat",
+                "preprod": "preproduction", "preproduction": "preproduction"}
 
 # Closed sets of alternatives written as common words: one in place of another is another thing
 # ("the web app" for "the mobile app", "the pro plan" for "the free plan", "gold" for "silver").
@@ -69,15 +70,20 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     prefer"); None when there is none. Words compare without case or accents
     ("Soren" is "Søren"). Linear in the words."""
     asked, said = _words(question), _words(content)
-    parts = {stem(p) for w, kinds, _ in said if any(k.startswith("code") for k in kinds) for p in _PARTS.split(w)}
+    parts = {stem(ENVIRONMENTS.get(p, p)) for w, kinds, _ in said if any(k.startswith("code") for k in kinds)
+             for p in _PARTS.split(w)}
     have, wanted = {stem(w) for w, _, _ in said} | parts, {stem(w) for w, _, _ in asked}
     beside: dict[tuple[str, str, str], str] = {}  # (type, side, the stem of a word there) of typed words
     codes: dict[tuple[str, int, str], tuple[int, str]] = {}  # (type, first or last, part): the first such code
     longer: list[tuple[str, set[tuple[str, str]]]] = []  # the memory's names, with the words near them
+    closed: dict[str, str] = {}  # a closed set's type: the memory's first word of it the question lacks
     opening = _openings(content)
     for at, (word, kinds, written) in enumerate(said):
         if not kinds or stem(word) in wanted:
             continue
+        for kind in kinds if written[:1].isupper() else set(kinds) - _TIME_KINDS:  # "may", "march": no time
+            if kind in _CLOSED_KINDS:
+                closed.setdefault(kind, word)
         for kind in kinds:  # a word opening a sentence is placed by the word right after it only
             for side, other in _neighbours(said, at, kind, far=at not in opening):
                 beside.setdefault((kind, side, other), word)
@@ -86,9 +92,10 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                     codes.setdefault((_type_of(word), end, _PARTS.split(word)[end]), (at, word))
         if "name" in kinds and written[1:].islower():
             longer.append((word, _neighbours(said, at, "name", far=True)))
-        for part in _PARTS.split(word) if any(k.startswith("code") for k in kinds) else ():
+        for part in (ENVIRONMENTS.get(p, p) for p in _PARTS.split(word) if any(k.startswith("code") for k in kinds)):
             kind = _closed(part)
             if kind is not None and stem(part) not in wanted:
+                closed.setdefault(kind, part)
                 for side, other in _neighbours(said, at, kind, far=True):
                     beside.setdefault((kind, side, other), part)
     for at, (word, kinds, written) in enumerate(asked):
@@ -103,6 +110,11 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                      if len(parts) > 1 and (kind, end, part) in codes]
             if found:  # the first of the memory's codes sharing a first or last part ("es-logs-01" / "es-logs-02")
                 return word, min(found)[1]
+            # Another of a closed set anywhere in the memory: the question's word alone or before a noun
+            # the memory holds ("runs on production?", "in prod", "staging backups" / "backups of the production").
+            if kind in closed and (kind not in _TIME_KINDS or written[:1].isupper()) \
+                    and all(stem(w) in have for w in _unstopped(asked, range(at + 1, len(asked)), 1)):
+                return word, closed[kind]
         if written[:1].isupper() and ("month" in kinds or "weekday" in kinds):
             near = _neighbours(asked, at, "name")
             for name, around in longer:
@@ -281,6 +293,7 @@ def _kinds(word: str, following: str | None) -> tuple[str, ...]:
 
 
 _CLOSED_KINDS = frozenset({"month", "weekday", "environment", *ALTERNATIVES.values()})
+_TIME_KINDS = frozenset({"month", "weekday"})
 
 
 def _closed(lower: str) -> str | None:
