@@ -67,7 +67,10 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     ("August" / "Augustin"), another first word of a noun phrase before the same noun
     (:func:`_modifier`: "the search outage" / "The checkout outage"), or someone of the speaker's
     asked of where the speaker is the memory's doer (:func:`_someone_else`: "does my wife like" / "I
-    prefer"); None when there is none. Words compare without case or accents
+    prefer"), another of a closed set anywhere in the memory when the question's stands alone or
+    before a word the memory holds ("runs on prod?" / "the staging cluster"), or a month, weekday or
+    season as someone in one text and a time in the other (:func:`_person_or_time`); None when there
+    is none. Words compare without case or accents
     ("Soren" is "Søren"). Linear in the words."""
     asked, said = _words(question), _words(content)
     parts = {stem(ENVIRONMENTS.get(p, p)) for w, kinds, _ in said if any(k.startswith("code") for k in kinds)
@@ -121,7 +124,42 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
     return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, said, have) \
-        or _name_as_word(asked, said)
+        or _name_as_word(asked, said) or _person_or_time(asked, said)
+
+
+# A month, weekday or season as someone: the doer after "does" and before a verb, after "ask", before "said";
+# as a time: after "in", "by", "every" ..., or beside a number ("August 5", "5 August").
+_PERSON_BEFORE = frozenset("do does did will would can could should ask asked tell told ping thank".split())
+_PERSON_AFTER = frozenset("said says say thinks thought wants wanted asked told".split())
+_TIME_BEFORE = frozenset("in on by until till since during before after from through every next last this each of"
+                         " early mid late".split())
+_TIMES = MONTHS | WEEKDAYS | frozenset("spring summer autumn winter".split())
+
+
+def _person_or_time(asked: Words, said: Words) -> tuple[str, str] | None:
+    """``(word, word)`` when the question uses a month, weekday or season written in both texts only as
+    someone ("what does August approve?") and the memory only as a time ("no migrations in August"), or
+    the reverse ("what happens in May?" / "Ask May first")."""
+    for word in {w for w, _, _ in asked if w in _TIMES}:
+        uses = [_uses(words, word) for words in (asked, said)]
+        if len(uses[0]) == len(uses[1]) == 1 and uses[0] != uses[1]:
+            return word, word
+    return None
+
+
+def _uses(words: Words, word: str) -> set[str]:
+    """How ``words`` use the month, weekday or season ``word``: "person", "time" (see ``_PERSON_BEFORE``)."""
+    out = set()
+    for at, (w, _, _) in enumerate(words):
+        if w != word:
+            continue
+        before, after = words[at - 1][0] if at else "", words[at + 1] if at + 1 < len(words) else ("", (), "")
+        if before in _PERSON_BEFORE and (before[0] in "dwcs" and after[2].islower() and after[0] not in STOP_WORDS
+                                         or before[0] not in "dwcs") or after[0] in _PERSON_AFTER:
+            out.add("person")
+        elif before in _TIME_BEFORE or before.isdigit() or after[0].isdigit():
+            out.add("time")
+    return out
 
 
 # Words opening a noun phrase: the word after one and before a noun names which ("the search outage").
