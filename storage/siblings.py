@@ -129,7 +129,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
 
 # A month, weekday or season as someone: the doer after "does" and before a verb, after "ask", before "said";
 # as a time: after "in", "by", "every" ..., or beside a number ("August 5", "5 August").
-_PERSON_BEFORE = frozenset("do does did will would can could should ask asked tell told ping thank".split())
+_AUXILIARIES = frozenset("do does did will would can could should".split())
+_ASKING = frozenset("ask asked tell told ping thank".split())
 _PERSON_AFTER = frozenset("said says say thinks thought wants wanted asked told".split())
 _TIME_BEFORE = frozenset("in on by until till since during before after from through every next last this each of"
                          " early mid late".split())
@@ -140,7 +141,7 @@ def _person_or_time(asked: Words, said: Words) -> tuple[str, str] | None:
     """``(word, word)`` when the question uses a month, weekday or season written in both texts only as
     someone ("what does August approve?") and the memory only as a time ("no migrations in August"), or
     the reverse ("what happens in May?" / "Ask May first")."""
-    for word in {w for w, _, _ in asked if w in _TIMES}:
+    for word in dict.fromkeys(w for w, _, _ in asked if w in _TIMES):
         uses = [_uses(words, word) for words in (asked, said)]
         if len(uses[0]) == len(uses[1]) == 1 and uses[0] != uses[1]:
             return word, word
@@ -148,14 +149,14 @@ def _person_or_time(asked: Words, said: Words) -> tuple[str, str] | None:
 
 
 def _uses(words: Words, word: str) -> set[str]:
-    """How ``words`` use the month, weekday or season ``word``: "person", "time" (see ``_PERSON_BEFORE``)."""
+    """How ``words`` use the month, weekday or season ``word``: "person", "time" (see ``_ASKING``)."""
     out = set()
     for at, (w, _, _) in enumerate(words):
         if w != word:
             continue
         before, after = words[at - 1][0] if at else "", words[at + 1] if at + 1 < len(words) else ("", (), "")
-        if before in _PERSON_BEFORE and (before[0] in "dwcs" and after[2].islower() and after[0] not in STOP_WORDS
-                                         or before[0] not in "dwcs") or after[0] in _PERSON_AFTER:
+        if before in _ASKING or after[0] in _PERSON_AFTER \
+                or before in _AUXILIARIES and after[2].islower() and after[0] not in STOP_WORDS:
             out.add("person")
         elif before in _TIME_BEFORE or before.isdigit() or after[0].isdigit():
             out.add("time")
