@@ -29,6 +29,10 @@ _HOUR = re.compile(r"(\d{1,2})h(\d{2})?")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}")
 _NUMBER = re.compile(r"v?(\d{1,3}(?:,\d{3})+|\d+)((?:\.\d+)*)(%?)([a-z]{0,3})")
 _DIGIT = re.compile(r"\d")
+# A base64 run (a key's or a certificate's body, a random token) or an armour checksum ("=+6Im"): no word
+# or value whose swap is a change, when of mixed case with digits (lowercase hex stays a value: a commit id).
+_BLOB = re.compile(r"=[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{20,}={0,2}")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 _LETTER = re.compile(r"[^\W\d_]")
 _MERIDIEM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm"}
 # Words whose full stop ends no sentence (a title, a company's form, Latin); consolidation's first sentences too.
@@ -249,6 +253,15 @@ def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[s
     return None
 
 
+def _blob(raw: str, after_one: bool) -> bool:
+    """Whether ``raw`` is a base64 run or an armour checksum (``_BLOB``), or, ``after_one``, the short
+    last line of a key's body ("YyrU0b6hPJiPrVrM")."""
+    if after_one and _BASE64.fullmatch(raw):
+        return not raw.isalpha() or len(raw) >= 8 and raw[1:] != raw[1:].lower()
+    return _BLOB.fullmatch(raw) is not None and (raw[0] == "=" or bool(_DIGIT.search(raw))
+                                                 and raw.upper() != raw != raw.lower())
+
+
 def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | None:
     """A day, month or name (a capitalised word not opening a sentence, but "I", "I'm", "I'd"; a short
     all-capitals word, a single letter too)."""
@@ -362,6 +375,7 @@ def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
 def _reading(text: str, known: frozenset[str]) -> _Read:
     tokens = _tokens(text)
     named, particles = _names_at(tokens, known)
+    blobs: set[int] = set()  # the tokens after a base64 run
     slots: list[tuple[str, str, str | None]] = []  # (type or "word", text, unit)
     marks: list[tuple[bool, bool, int]] = []  # of each slot: (possessive, ends a clause, sentence)
     skip = False
@@ -379,6 +393,9 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
         if skip:
             skip = False
             marks[-1] = (marks[-1][0], ends, sentence)
+            continue
+        if _blob(raw, i in blobs):
+            blobs.add(i + 1)
             continue
         if i in particles:
             continue

@@ -24,7 +24,8 @@ WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".
 # a short name is its long one.
 ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging", "stage": "staging",
                 "stg": "staging", "development": "development", "dev": "development", "test": "testing",
-                "testing": "testing", "qa": "qa", "sandbox": "sandbox", "preview": "preview"}
+                "testing": "testing", "qa": "qa", "sandbox": "sandbox", "preview": "preview", "uat": "uat",
+                "preprod": "preproduction", "preproduction": "preproduction"}
 
 # Closed sets of alternatives written as common words: one in place of another is another thing
 # ("the web app" for "the mobile app", "the pro plan" for "the free plan", "gold" for "silver").
@@ -66,18 +67,26 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     ("August" / "Augustin"), another first word of a noun phrase before the same noun
     (:func:`_modifier`: "the search outage" / "The checkout outage"), or someone of the speaker's
     asked of where the speaker is the memory's doer (:func:`_someone_else`: "does my wife like" / "I
-    prefer"); None when there is none. Words compare without case or accents
+    prefer"), another of a closed set anywhere in the memory when the question's stands alone or
+    before a word the memory holds ("runs on prod?" / "the staging cluster"), or a month, weekday or
+    season as someone in one text and a time in the other (:func:`_person_or_time`); None when there
+    is none. Words compare without case or accents
     ("Soren" is "Søren"). Linear in the words."""
     asked, said = _words(question), _words(content)
-    parts = {stem(p) for w, kinds, _ in said if any(k.startswith("code") for k in kinds) for p in _PARTS.split(w)}
+    parts = {stem(ENVIRONMENTS.get(p, p)) for w, kinds, _ in said if any(k.startswith("code") for k in kinds)
+             for p in _PARTS.split(w)}
     have, wanted = {stem(w) for w, _, _ in said} | parts, {stem(w) for w, _, _ in asked}
     beside: dict[tuple[str, str, str], str] = {}  # (type, side, the stem of a word there) of typed words
     codes: dict[tuple[str, int, str], tuple[int, str]] = {}  # (type, first or last, part): the first such code
     longer: list[tuple[str, set[tuple[str, str]]]] = []  # the memory's names, with the words near them
+    closed: dict[str, str] = {}  # a closed set's type: the memory's first word of it the question lacks
     opening = _openings(content)
     for at, (word, kinds, written) in enumerate(said):
         if not kinds or stem(word) in wanted:
             continue
+        for kind in kinds if written[:1].isupper() else set(kinds) - _TIME_KINDS:  # "may", "march": no time
+            if kind in _CLOSED_KINDS:
+                closed.setdefault(kind, word)
         for kind in kinds:  # a word opening a sentence is placed by the word right after it only
             for side, other in _neighbours(said, at, kind, far=at not in opening):
                 beside.setdefault((kind, side, other), word)
@@ -86,9 +95,10 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                     codes.setdefault((_type_of(word), end, _PARTS.split(word)[end]), (at, word))
         if "name" in kinds and written[1:].islower():
             longer.append((word, _neighbours(said, at, "name", far=True)))
-        for part in _PARTS.split(word) if any(k.startswith("code") for k in kinds) else ():
+        for part in (ENVIRONMENTS.get(p, p) for p in _PARTS.split(word) if any(k.startswith("code") for k in kinds)):
             kind = _closed(part)
             if kind is not None and stem(part) not in wanted:
+                closed.setdefault(kind, part)
                 for side, other in _neighbours(said, at, kind, far=True):
                     beside.setdefault((kind, side, other), part)
     for at, (word, kinds, written) in enumerate(asked):
@@ -103,13 +113,54 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                      if len(parts) > 1 and (kind, end, part) in codes]
             if found:  # the first of the memory's codes sharing a first or last part ("es-logs-01" / "es-logs-02")
                 return word, min(found)[1]
+            # Another of a closed set anywhere in the memory: the question's word alone or before a noun
+            # the memory holds ("runs on production?", "in prod", "staging backups" / "backups of the production").
+            if kind in closed and (kind not in _TIME_KINDS or written[:1].isupper()) \
+                    and all(stem(w) in have for w in _unstopped(asked, range(at + 1, len(asked)), 1)):
+                return word, closed[kind]
         if written[:1].isupper() and ("month" in kinds or "weekday" in kinds):
             near = _neighbours(asked, at, "name")
             for name, around in longer:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
     return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, said, have) \
-        or _name_as_word(asked, said)
+        or _name_as_word(asked, said) or _person_or_time(asked, said)
+
+
+# A month, weekday or season as someone: the doer after "does" and before a verb, after "ask", before "said";
+# as a time: after "in", "by", "every" ..., or beside a number ("August 5", "5 August").
+_AUXILIARIES = frozenset("do does did will would can could should".split())
+_ASKING = frozenset("ask asked tell told ping thank".split())
+_PERSON_AFTER = frozenset("said says say thinks thought wants wanted asked told".split())
+_TIME_BEFORE = frozenset("in on by until till since during before after from through every next last this each of"
+                         " early mid late".split())
+_TIMES = MONTHS | WEEKDAYS | frozenset("spring summer autumn winter".split())
+
+
+def _person_or_time(asked: Words, said: Words) -> tuple[str, str] | None:
+    """``(word, word)`` when the question uses a month, weekday or season written in both texts only as
+    someone ("what does August approve?") and the memory only as a time ("no migrations in August"), or
+    the reverse ("what happens in May?" / "Ask May first")."""
+    for word in dict.fromkeys(w for w, _, _ in asked if w in _TIMES):
+        uses = [_uses(words, word) for words in (asked, said)]
+        if len(uses[0]) == len(uses[1]) == 1 and uses[0] != uses[1]:
+            return word, word
+    return None
+
+
+def _uses(words: Words, word: str) -> set[str]:
+    """How ``words`` use the month, weekday or season ``word``: "person", "time" (see ``_ASKING``)."""
+    out = set()
+    for at, (w, _, _) in enumerate(words):
+        if w != word:
+            continue
+        before, after = words[at - 1][0] if at else "", words[at + 1] if at + 1 < len(words) else ("", (), "")
+        if before in _ASKING or after[0] in _PERSON_AFTER \
+                or before in _AUXILIARIES and after[2].islower() and after[0] not in STOP_WORDS:
+            out.add("person")
+        elif before in _TIME_BEFORE or before.isdigit() or after[0].isdigit():
+            out.add("time")
+    return out
 
 
 # Words opening a noun phrase: the word after one and before a noun names which ("the search outage").
@@ -281,6 +332,7 @@ def _kinds(word: str, following: str | None) -> tuple[str, ...]:
 
 
 _CLOSED_KINDS = frozenset({"month", "weekday", "environment", *ALTERNATIVES.values()})
+_TIME_KINDS = frozenset({"month", "weekday"})
 
 
 def _closed(lower: str) -> str | None:

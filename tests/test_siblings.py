@@ -264,3 +264,104 @@ def test_a_long_memory_is_read_for_its_siblings_up_to_its_read_part(filler):
     late = padding + "We run Kubernetes 1.29 on the staging cluster. " + padding
     assert len(early) > 2 * READ_CHARS and sibling(question, early) == ("production", "staging")
     assert sibling(question, late) is None
+
+
+# Another environment or closed-set word anywhere in either text, alone or before a noun the memory holds
+# (trial 57 #3: "runs on production?" and "in prod" were sure of the staging memory, "the production cluster" not).
+KUBERNETES = "We run Kubernetes 1.29 on the staging cluster."
+BACKUPS = "Backups of the production database run nightly at 02:00 UTC and are kept 35 days."
+ANOTHER_OF_A_SET = [
+    *((f"which Kubernetes version runs on {env}?", KUBERNETES)
+      for env in ("production", "prod", "dev", "development", "QA", "test", "UAT", "sandbox", "preprod")),
+    *((question.format(env), KUBERNETES) for env in ("production", "prod", "dev", "uat") for question in (
+        "which Kubernetes version do we run in {}?", "what Kubernetes version is {} on?",
+        "{}: which Kubernetes version?", "which Kubernetes version runs on the {} cluster?")),
+    *((f"how long are {env} backups kept?", BACKUPS) for env in ("staging", "stage", "dev", "QA", "sandbox")),
+    ("how long are backups of the staging database kept?", BACKUPS),
+    ("where are the Android crash reports sent?", "Crash reports from iOS are sent to Sentry."),
+    ("Which storage bucket do we use in the EU?", "The storage bucket in the US is acme-us-prod."),
+    ("which features are in Enterprise?", "Pro includes SSO and audit logs."),
+    ("which Postgres version runs in production?", "The staging Postgres is db-stg-03 and runs version 16."),
+]
+SAME_OR_NO_SET = [
+    *((f"which Kubernetes version runs on {env}?", KUBERNETES)
+      for env in ("staging", "stage", "stg", "the staging cluster")),
+    ("which Kubernetes version do we run?", KUBERNETES),
+    ("what version of Kubernetes is used?", KUBERNETES),
+    ("which Kubernetes version runs on production?", "We run Kubernetes 1.29 on the prod cluster."),
+    ("how long are prod backups kept?", BACKUPS),
+    ("what is the production database host?", "The database host is db-prod-2.internal."),
+    ("what test framework does the team prefer?", "The team runs Vitest on the staging runners."),
+    ("what web framework does the storefront use?", "The storefront runs Next.js on the mobile team's cluster."),
+    ("which Kubernetes version runs on staging and production?", KUBERNETES),
+]
+
+
+@pytest.mark.parametrize(("question", "content"), ANOTHER_OF_A_SET)
+def test_another_environment_or_closed_set_word_anywhere_is_read(question, content):
+    assert sibling(question, content) is not None
+
+
+@pytest.mark.parametrize(("question", "content"), SAME_OR_NO_SET)
+def test_the_same_environment_in_other_words_or_none_asked_is_no_sibling(question, content):
+    assert sibling(question, content) is None
+
+
+# A month, weekday or season as someone in one text and as a time in the other (trial 57 #9: "what does
+# August approve?" was sure of "August is our peak season; no schema migrations in August.").
+PERSON_OR_TIME = [
+    ("what does August approve?", "August is our peak season; no schema migrations in August."),
+    ("what did June say about the rollout?", "The rollout is planned for early June."),
+    ("what does April want for the launch?", "The launch is scheduled in April."),
+    ("what does Summer prefer for standups?", "In summer standups move to 9:00."),
+    ("what does Sunday think of the release notes?", "Release notes go out every Sunday."),
+    ("what happens in May?", "Ask May before merging migrations."),
+    ("what did we ship in June?", "June said we ship the importer next."),
+    ("when is the deploy freeze in August?", "Ask August about the deploy freeze."),
+]
+SAME_USE = [
+    ("what happens in August?", "August is our peak season; no schema migrations in August."),
+    ("what does August approve?", "August approves refunds over 500 EUR."),
+    ("what did May say about the launch?", "May said the launch moves to Friday."),
+    ("what did we ship in June?", "We shipped the importer on 3 June."),
+    ("may we ship the importer in June?", "We ship the importer in June."),
+]
+
+
+@pytest.mark.parametrize(("question", "content"), PERSON_OR_TIME)
+def test_a_month_weekday_or_season_as_someone_in_one_text_and_a_time_in_the_other_is_read(question, content):
+    assert sibling(question, content) is not None
+
+
+@pytest.mark.parametrize(("question", "content"), SAME_USE)
+def test_a_month_used_alike_in_both_texts_is_no_sibling(question, content):
+    assert sibling(question, content) is None
+
+
+INFRA = [  # the trial's store: among a dozen memories the near miss leads the rest
+    "The staging Postgres is db-stg-03.internal; production is db-prod-2.internal.",
+    "Port 8443 is used by the internal admin API.", "Grafana alerts go to the #ops-alerts channel.",
+    "To rotate the TLS certificate: run certbot renew on proxy-1, then reload nginx.",
+    "Terraform state lives in the S3 bucket acme-tfstate in us-east-1.",
+    "The on-call handover is every Monday at 10:00.",
+    "Rate limit on the public API is 100 requests per minute per token.",
+]
+
+
+@pytest.mark.parametrize(("question", "content"), ANOTHER_OF_A_SET[:3] + ANOTHER_OF_A_SET[9:10]
+                         + ANOTHER_OF_A_SET[25:27]
+                         + PERSON_OR_TIME[:1] + PERSON_OR_TIME[5:6])
+def test_another_environment_or_a_month_as_someone_is_unsure(store: Store, question, content):
+    missed = store.remember(tenant="t", scope="p", content=content).id
+    for other in INFRA:
+        store.remember(tenant="t", scope="p", content=other)
+    hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
+    assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.id == missed), hits[:1]
+
+
+@pytest.mark.parametrize("question", ["which Kubernetes version runs on staging?", "what happens in August?"])
+def test_the_environment_or_month_asked_stays_sure(store: Store, question):
+    for content in (KUBERNETES, "August is our peak season; no schema migrations in August.", *INFRA):
+        store.remember(tenant="t", scope="p", content=content)
+    hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
+    assert hits[0].confidence >= SURE_CONFIDENCE, hits[:1]
