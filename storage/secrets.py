@@ -187,12 +187,16 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
     kinds: dict[int, Callable[[int], str]] = {}  # the words naming credentials of each line, read once
     for detector in _detectors():
         kept = 0  # values the filters keep count towards ``most``, not decoys they drop
-        filtered: dict[str, bool] = {}  # decoys repeat a value: each is judged once
+        filtered: dict[str, bool] = {}  # decoys repeat a value, and a placeholder: each is judged once
+        placeholders: dict[str, bool] = {}
         for offset, kind, value, end in find(detector, joined):
             if value not in filtered:
                 filtered[value] = is_filtered(value, detector)
             # a pattern's group may hold only a key's prefix ("ghp"): its placeholder is read whole
-            if filtered[value] or end - offset > len(value) and masked(joined[offset:min(end, offset + 512)]):
+            whole = joined[offset:min(end, offset + 512)] if end - offset > len(value) else ""
+            if whole and whole not in placeholders:
+                placeholders[whole] = masked(whole)
+            if filtered[value] or whole and placeholders[whole]:
                 continue
             number = bisect.bisect_right(starts, offset) - 1
             line = number + 1 if line_of is None else line_of(offset)

@@ -259,7 +259,7 @@ def test_what_the_slow_shapes_hold_is_still_found_and_what_they_fake_still_passe
     assert find_secrets(DECOY * 30 + "\nmy password is Xk29slQpz") == [[("password", 2)]]
     assert find_secrets('pwd="{ your password }"') == [[]]
     assert find_secrets("DB_PASSWORD=" + "PASS" * 100 + "1") == [[("password", 1)]]
-    assert redact("keep <  private  >hidden</private> this\r\n\r\n") == ("keep  this\n\n", ("private",))
+    assert redact("keep <  private  >hidden</private> this\r\n\r\n") == ("keep this\n\n", ("private",))
     key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"
     assert redact(f"{key}\nafter\n{key}") == ("[private key]\nafter\n[private key]", ("private key",))
 
