@@ -84,9 +84,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     for at, (word, kinds, written) in enumerate(said):
         if not kinds or stem(word) in wanted:
             continue
-        for kind in kinds if written[:1].isupper() else set(kinds) - _TIME_KINDS:  # "may", "march": no time
-            if kind in _CLOSED_KINDS:
-                closed.setdefault(kind, word)
+        for kind in _CLOSED_KINDS.intersection(kinds) - _TIME_KINDS:
+            closed.setdefault(kind, word)
         for kind in kinds:  # a word opening a sentence is placed by the word right after it only
             for side, other in _neighbours(said, at, kind, far=at not in opening):
                 beside.setdefault((kind, side, other), word)
@@ -114,8 +113,10 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             if found:  # the first of the memory's codes sharing a first or last part ("es-logs-01" / "es-logs-02")
                 return word, min(found)[1]
             # Another of a closed set anywhere in the memory: the question's word alone or before a noun
-            # the memory holds ("runs on production?", "in prod", "staging backups" / "backups of the production").
-            if kind in closed and (kind not in _TIME_KINDS or written[:1].isupper()) \
+            # the memory holds ("runs on production?", "in prod", "staging backups" / "backups of the production");
+            # not a month or weekday: a time the question names is the time rules' ("decided in March" is
+            # answered by what was observed then, whatever date it names).
+            if kind in closed and kind not in _TIME_KINDS \
                     and all(stem(w) in have for w in _unstopped(asked, range(at + 1, len(asked)), 1)):
                 return word, closed[kind]
         if written[:1].isupper() and ("month" in kinds or "weekday" in kinds):
