@@ -42,7 +42,7 @@ SENTENCE_CHARS = 160  # of each source's first sentence, quoted in its digest
 SOURCES_PER_DIGEST = 40
 STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are: compared for contradictions
 NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
-SCAN_BATCH = 25  # new memories compared per step, the mark saved after each (docs/storage-tuning.md#consolidation-steps)
+SCAN_BATCH = 25  # new memories read per step, the mark saved after them (docs/storage-tuning.md#consolidation-steps)
 PAIRS_KEPT = 1_000  # contradicting pairs kept for review at most, newest first (review shows 20)
 PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, compared by a later scan
 # Memories read a page at a time for the decayed list, oldest written first, until it holds
@@ -270,7 +270,8 @@ def scan(
     ``contradiction.least_cosine``) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
     longer both current, or whose older was confirmed since (``strength.upheld``), are dropped. A memory whose vector is pending is kept aside (up to
     ``PENDING_KEPT``; past that the mark stops before it) and compared by a later scan once it has
-    one. ``SCAN_BATCH`` memories a step, the state saved after each (ids and seqs only, never text)."""
+    one. ``SCAN_BATCH`` memories a step, ``stop()`` asked before each but the first and the state saved after
+    what was compared (ids and seqs only, never text)."""
     retry = True
     while True:
         if stop():
@@ -287,20 +288,23 @@ def scan(
                         batch[seq] = memory
             current = Filters(tenant=tenant, scopes=None, now=now, kinds=STATE_KINDS)
             read = tx.memories(tenant, filters=current, order="seq", after_seq=state["mark"], limit=SCAN_BATCH)
-            mark, cut = state["mark"], False
+            mark, cut, retried = state["mark"], False, set(batch)
             for seq, memory in read.items():
                 if memory.vector_pending and len(pending) + len(state["pending"]) >= PENDING_KEPT:
                     cut = True  # no room to keep it aside: the mark stays before it
                     break
-                batch[seq], mark = memory, seq
-            for seq, memory in batch.items():
-                if memory.vector_pending:
+                batch[seq] = memory
+            left = list(batch)  # compared one at a time, stop() asked between two: a served call waits for one
+            while left and not (len(left) < len(batch) and stop()):
+                seq = left.pop(0)
+                if batch[seq].vector_pending:
                     pending.append(seq)
                 else:
-                    pairs |= _disagreeing(tx, seq, memory, now)
+                    pairs |= _disagreeing(tx, seq, batch[seq], now)
                     report.compared += 1
-            if not retry:
-                pending += [p for p in state["pending"] if p not in batch]
+                mark = seq if seq not in retried else mark
+            # kept aside: those the mark passed and this step did not compare
+            pending += [p for p in left if p in retried] if retry else [p for p in state["pending"] if p not in batch]
             named = sorted({i for p in pairs for i in p})
             members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
         live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)
@@ -314,6 +318,9 @@ def scan(
                 tx.change_tenant_setting(
                     tenant, REVIEW_KEY, lambda saved: _saved(saved, before, live, mark, pending))
         retry = False
+        if left:
+            report.finished = False
+            return
         if len(read) < SCAN_BATCH or cut:
             return
 

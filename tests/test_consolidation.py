@@ -368,6 +368,24 @@ def test_one_run_compares_every_memory_written_since_the_last_in_steps_of_the_ba
     assert consolidate(store).compared == 0
 
 
+def test_a_scan_told_to_stop_ends_after_the_memory_it_compares_and_the_next_run_goes_on_from_it(store):
+    """A server's worker asks ``stop()`` between two memories (a call waits for one comparison, not a
+    step's): told to stop after its first, each run compares one memory, saves the mark after it, and
+    the runs together compare each once and find the pair at the end."""
+    facts = ["The billing service listens on port 8000.", "Cache entries expire after 30 minutes.",
+             "Backups are kept for 14 days.", "Deploys need 2 approvals.", "The VPN gateway is vpn4.",
+             "The billing service listens on port 9000."]
+    for content in facts:
+        store.remember(tenant="a", scope="proj", content=content, kind="fact")
+    runs = []
+    while not runs or not runs[-1].finished:
+        asked = iter(range(100))
+        runs.append(consolidate(store, stop=lambda: next(asked) > 0))
+    assert [r.compared for r in runs] == [1] * 6
+    assert sum(r.contradictions for r in runs) == 1 and len(store.review("a", ["proj"]).contradictions) == 1
+    assert consolidate(store).compared == 0
+
+
 def test_a_fact_left_unconfirmed_past_its_half_life_waits_for_review(store, clock):
     fact = store.remember(tenant="a", scope="proj", content="The build server is ci3.", kind="fact").id
     confirmed = store.remember(tenant="a", scope="proj", content="Releases ship on Tuesdays.", kind="fact").id
