@@ -34,6 +34,7 @@ _SENTENCE = re.compile(r"[.!?:;]\s+|\n")
 _NAME = re.compile(r"\w[\w'-]*")
 # An acronym, not a proper name (:func:`named_around`; docs/retrieval-tuning.md#acronyms).
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
+_ACRONYM_IN = re.compile(r"(?<!\w)[A-Z]{2,5}s?(?!\w)")  # where one of _NAME's words may be an _ACRONYM
 _POSSESSIVE = re.compile(r"'s?$")
 _INFINITIVE = re.compile(r"\bto\s+(\w+)", re.IGNORECASE)
 _AFTER_HOW = re.compile(r"\bhow\s+(\w+)", re.IGNORECASE)
@@ -480,9 +481,12 @@ def spelled_out(question: list[str], text: str) -> list[str]:
     recovery"), and consecutive words of the question whose first letters spell an acronym of ``text``
     (docs/retrieval-tuning.md#acronyms); each word once. Linear in the two texts for each distinct
     acronym (a question of one acronym repeated 1,000 times took 34 s against 8 long memories)."""
+    asking = [w for w in dict.fromkeys(question) if _ACRONYM.fullmatch(w)]
+    if not asking and _ACRONYM_IN.search(text) is None:
+        return []  # most texts and questions hold no acronym: no word of the text read
     said = _NAME.findall(text)
     named = set(said)
-    asking = [w for w in dict.fromkeys(question) if _ACRONYM.fullmatch(w) and w not in named]
+    asking = [w for w in asking if w not in named]
     saying = sorted({w for w in said if _ACRONYM.fullmatch(w)} - set(question))
     found: dict[str, None] = {}
     if asking:  # most texts and questions hold no acronym: no initials read

@@ -49,7 +49,9 @@ _ORDER = {"observed": "m.observed_at DESC, m.seq DESC", "importance": "m.importa
 def memory(row: tuple) -> Memory:
     """A :class:`Memory` from a row of ``_COLUMNS``, field by field."""
     values = dict(zip(_FIELDS, row, strict=True))
-    return Memory(**{**values, "tags": tuple(json.loads(values["tags"])), "vector_pending": bool(values["vector_pending"])})
+    values["tags"] = tuple(json.loads(values["tags"])) if values["tags"] != "[]" else ()  # most have none
+    values["vector_pending"] = bool(values["vector_pending"])
+    return Memory(**values)
 
 
 def _api_key(row: tuple) -> ApiKey:
