@@ -128,6 +128,8 @@ def consolidate(
     for tenant in maintenance.own(store).tenants():
         compact(store, tenant, now, report, stop, progress)
         scan(store, tenant, now, report, stop)
+        if not report.finished:
+            break  # the next run goes on where this one stopped
     if report.finished:
         with _timed(report):
             maintenance.own(store).put_setting(LAST_RUN, str(now))
@@ -270,13 +272,10 @@ def scan(
     ``contradiction.least_cosine``) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
     longer both current, or whose older was confirmed since (``strength.upheld``), are dropped. A memory whose vector is pending is kept aside (up to
     ``PENDING_KEPT``; past that the mark stops before it) and compared by a later scan once it has
-    one. ``SCAN_BATCH`` memories a step, ``stop()`` asked before each but the first and the state saved after
-    what was compared (ids and seqs only, never text)."""
+    one. ``SCAN_BATCH`` memories a step, ``stop()`` asked before each (a tenant with none new asks nothing)
+    and the state saved after what was compared (ids and seqs only, never text)."""
     retry = True
     while True:
-        if stop():
-            report.finished = False
-            return
         with store.backend.read(tenant) as tx:
             state = _state(tx, tenant)
             pairs = {tuple(p) for p in state["pairs"]}
@@ -294,8 +293,8 @@ def scan(
                     cut = True  # no room to keep it aside: the mark stays before it
                     break
                 batch[seq] = memory
-            left = list(batch)  # compared one at a time, stop() asked between two: a served call waits for one
-            while left and not (len(left) < len(batch) and stop()):
+            left = list(batch)  # compared one at a time, stop() asked before each: a served call waits for one
+            while left and not stop():
                 seq = left.pop(0)
                 if batch[seq].vector_pending:
                     pending.append(seq)

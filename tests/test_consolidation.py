@@ -386,6 +386,21 @@ def test_a_scan_told_to_stop_ends_after_the_memory_it_compares_and_the_next_run_
     assert consolidate(store).compared == 0
 
 
+def test_a_tenant_with_nothing_new_takes_no_turn_from_the_next(store):
+    """Told to stop after its first comparison (a server's worker under calls that never pause), a run
+    goes past the tenants with nothing new without asking ``stop()`` and compares one memory of the
+    next: every tenant's scan goes on, not only the first's."""
+    store.remember(tenant="a", scope="proj", content="The billing service listens on port 8000.", kind="fact")
+    consolidate(store)
+    for content in ["Backups are kept for 14 days.", "Deploys need 2 approvals.", "The VPN gateway is vpn4."]:
+        store.remember(tenant="b", scope="proj", content=content, kind="fact")
+    runs = []
+    while len(runs) < 10 and (not runs or not runs[-1].finished):
+        asked = iter(range(100))
+        runs.append(consolidate(store, stop=lambda: next(asked) > 0))
+    assert [r.compared for r in runs] == [1, 1, 1]
+
+
 def test_a_fact_left_unconfirmed_past_its_half_life_waits_for_review(store, clock):
     fact = store.remember(tenant="a", scope="proj", content="The build server is ci3.", kind="fact").id
     confirmed = store.remember(tenant="a", scope="proj", content="Releases ship on Tuesdays.", kind="fact").id
