@@ -117,16 +117,22 @@ class Review:
 
 def consolidate(
     store: Store, now: int | None = None, stop: Callable[[], bool] = lambda: False,
-    progress: Callable[[Compacted], None] | None = None,
+    progress: Callable[[Compacted], None] | None = None, compacted: set[str] | None = None,
 ) -> Report:
     """Compact every tenant's old episodes (:func:`compact`), then compare the memories written
     since the last run with their nearest neighbours (:func:`scan`); ``stop()`` is asked before
-    each step, ``progress`` told of each digest once committed. Raises Busy or StorageUnavailable
-    (what was committed stays, a run again goes on)."""
+    each step, ``progress`` told of each digest once committed; ``compacted``: the tenants whose
+    episodes a run in turns compacted already (given again to each turn: compacting reads every
+    old episode). Raises Busy or StorageUnavailable (what was committed stays, a run again goes on)."""
     report = Report()
     now = store.clock() if now is None else now
+    compacted = set() if compacted is None else compacted
     for tenant in maintenance.own(store).tenants():
-        compact(store, tenant, now, report, stop, progress)
+        if tenant not in compacted:
+            compact(store, tenant, now, report, stop, progress)
+            if not report.finished:
+                break
+            compacted.add(tenant)
         scan(store, tenant, now, report, stop)
         if not report.finished:
             break  # the next run goes on where this one stopped

@@ -269,7 +269,8 @@ class Upkeep:
         from .consolidate import consolidate
 
         self._writes = 0
-        self.worker.in_turns("consolidation", lambda stop: consolidate(self.store, stop=stop))
+        compacted: set[str] = set()
+        self.worker.in_turns("consolidation", lambda stop: consolidate(self.store, stop=stop, compacted=compacted))
 
     def start(self) -> None:
         """Have the worker erase what had expired by now and scrub (:meth:`run_due`, without ``retry``)."""

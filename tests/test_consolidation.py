@@ -401,6 +401,29 @@ def test_a_tenant_with_nothing_new_takes_no_turn_from_the_next(store):
     assert [r.compared for r in runs] == [1, 1, 1]
 
 
+def test_a_run_in_turns_reads_each_tenants_old_episodes_once(store, monkeypatch):
+    """Compacting reads every old episode of a tenant: a run stopped after each comparison (a server's
+    turns under calls) reads each tenant's once, twice when a turn stopped between the read and the
+    digest's write, not again at every turn; and it still compacts them."""
+    read: list[str] = []
+    compact = consolidation.compact
+    monkeypatch.setattr(consolidation, "compact", lambda store, tenant, *rest: (read.append(tenant),
+                                                                                 compact(store, tenant, *rest)))
+    for tenant in ("a", "b"):
+        for topic in ("the flaky test", "the release notes"):
+            episode(store, f"Paired with {tenant} on {topic}.", 40, tenant=tenant)
+        for content in ["Backups are kept for 14 days.", "Deploys need 2 approvals."]:
+            store.remember(tenant=tenant, scope="proj", content=content, kind="fact")
+    done: set[str] = set()
+    runs = []
+    while len(runs) < 10 and (not runs or not runs[-1].finished):
+        asked = iter(range(100))
+        runs.append(consolidate(store, stop=lambda: next(asked) > 0, compacted=done))
+    assert runs[-1].finished and len(runs) >= 6
+    assert set(read) == {"a", "b"} and all(read.count(tenant) <= 2 for tenant in "ab")
+    assert sum(len(r.compacted) for r in runs) == 2 and len(digests(store, "a")) == len(digests(store, "b")) == 1
+
+
 def test_a_fact_left_unconfirmed_past_its_half_life_waits_for_review(store, clock):
     fact = store.remember(tenant="a", scope="proj", content="The build server is ci3.", kind="fact").id
     confirmed = store.remember(tenant="a", scope="proj", content="Releases ship on Tuesdays.", kind="fact").id
