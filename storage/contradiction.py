@@ -33,6 +33,9 @@ _DIGIT = re.compile(r"\d")
 # or value whose swap is a change, when of mixed case with digits (lowercase hex stays a value: a commit id).
 _BLOB = re.compile(r"=[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{20,}={0,2}")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+# An OpenSSH key's type ("ssh-ed25519", "ecdsa-sha2-nistp256", "sk-ssh-ed25519@openssh.com").
+_KEY_TYPE = re.compile(r"(?i)(?:sk-)?(?:(?:ssh-)?(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|rsa-sha2-\d{3})"
+                       r"(?:-cert-v0\d)?(?:@openssh\.com)?")
 _LETTER = re.compile(r"[^\W\d_]")
 _MERIDIEM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm"}
 # Words whose full stop ends no sentence (a title, a company's form, Latin); consolidation's first sentences too.
@@ -245,6 +248,8 @@ def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[s
         return "number", number[1].replace(",", "") + number[2] + number[3], number[4] or None
     if lower.startswith(("/", "~/", "./")) or "://" in lower or lower.count("/") >= 2:
         return "path", lower, None
+    if _KEY_TYPE.fullmatch(lower):  # "ssh-rsa" → "ssh-ed25519": no host or name
+        return "key", lower, None
     named = _word_value(raw, lower, initial)
     if named is not None:
         return named
@@ -260,6 +265,17 @@ def _blob(raw: str, after_one: bool) -> bool:
         return not raw.isalpha() or len(raw) >= 8 and raw[1:] != raw[1:].lower()
     return _BLOB.fullmatch(raw) is not None and (raw[0] == "=" or bool(_DIGIT.search(raw))
                                                  and raw.upper() != raw != raw.lower())
+
+
+# Where a sentence ends for ``_keys`` (not at ":": "Deploy key for web-01: ssh-ed25519 AAAA..." is one).
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n")
+
+
+@lru_cache(maxsize=1024)
+def _keys(text: str) -> frozenset[str]:
+    """The key bodies ``text`` holds: its base64 runs (``_blob``) of 40 characters or more (a 32-byte key's is 44)."""
+    return frozenset(token for token in (raw.strip(_EDGE) for raw in _TOKEN.findall(text))
+                     if len(token) >= 40 and _blob(token, False))
 
 
 def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | None:
@@ -394,6 +410,8 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
             skip = False
             marks[-1] = (marks[-1][0], ends, sentence)
             continue
+        if _KEY_TYPE.fullmatch(raw) and i + 1 < len(tokens) and _blob(tokens[i + 1][0], False):
+            continue  # a key's type before its body: part of the key
         if _blob(raw, i in blobs):
             blobs.add(i + 1)
             continue
@@ -685,6 +703,11 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     beside one value replaced by one other ("Alerts go to PagerDuty" → "Alerts now go to Opsgenie").
     Stronger (2): a change verb, in two brief texts (``brief``), said of the older's subject ("The
     office is in Lisbon" → "We relocated the office to Porto"; ``_changes_subject``)."""
+    old_keys, new_keys = _keys(older), _keys(newer)
+    if old_keys and new_keys and old_keys.isdisjoint(new_keys):
+        # two keys: what the sentences holding them say beside them (a host, an owner) tells them apart
+        rest = ["\n".join(part for part in _SENTENCE_END.split(text) if not _keys(part)) for text in (older, newer)]
+        return judge(*rest) if all(part.strip() for part in rest) else None
     flipped = _reversed(older, newer)
     if flipped is not None:
         return flipped, 1

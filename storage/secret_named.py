@@ -72,16 +72,26 @@ _AUTH_CALL = (r"(?i)(?:auth(?:entication|enticate|orization)?(?:token)?|credenti
               f"(?:{_STRING}[ \\t]*,[ \\t]*[\"'`](?P<whole_auth>[^\"'`\\n]{{1,200}})"
               r"|[\w.$]+(?:\[[^\]\n]{0,40}\])?[ \t]*,[ \t]*[\"'`](?P<auth_value>[^\"'`\n]{4,200}))"
               r"[\"'`][ \t]*(?:[)\],]|\.\w)")
-# Prose: "login with alice:X", "log in using alice / X", "sign in with the account bob:X" (issue 25 §1.8);
-# after "/" (a service's pair, "sign in with Google/Microsoft365") only a value mixing cases and digits that
-# is no word and digits.
-_LOGIN_WITH = (f"(?i){AFTER}(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)?[ -]?(?:in|on)"
-               r"|authenticat(?:e|es|ed|ing))[ \t]+(?:with|using|via|as)[ \t]+"
+# Where one logs in, 1 to 4 words (after "to", "into", "for" ...: "log in to the router", "ssh into prod-db-01",
+# "connect to https://admin.example.com", "the login for the staging Grafana"), none ending a clause.
+_PLACE = r"(?:[ \t]+[^\s\"'`]*[^\s\"'`.,;:!?]){1,4}"
+# Prose: "login with alice:X", "log in using alice / X", "sign in with the account bob:X", "log in to the router with
+# admin:X" (issue 25 §1.8); after "/" (a service's pair, "sign in with Google/Microsoft365") only a value mixing cases
+# and digits that is no word and digits.
+_LOGIN_WITH = (f"(?i){AFTER}(?:(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)?[ -]?(?:in|on)"
+               r"|authenticat(?:e|es|ed|ing)|connect(?:s|ed|ing)?|ssh(?:ed|ing)?|access(?:es|ed|ing)?)(?:to)?"
+               r"(?:(?:[ \t]+(?:to|into|onto|on|at|in|against))?" f"{_PLACE})?" r"[ \t]+(?:with|using|via|as)[ \t]+"
                r"(?:(?:the|my|your|our|this)[ \t]+)?(?:(?:credentials?|creds|account|user(?:name)?)[ \t]*:?[ \t]+)?"
-               r"[\"'`]?[^\s:/\"'`]+"
+               r"[\"'`]?[^\s:/\"'`]+[\"'`]?"
                f"(?::(?P<login_pair>{_PAIRED})|[ \\t]*/[ \\t]*(?P<spaced_login>{_PAIRED})"
-               # "sign in with ci-bot and X": a value that reads as typed (``secret_values.named_value_kept``)
-               f"|[ \\t]+(?:and|with)[ \\t]+{_QUOTE}?(?P<login_and>{_PAIRED}))")
+               # "sign in with ci-bot and X", "connect to the db as app with X": a value that reads as typed
+               # (``secret_values.named_value_kept``)
+               f"|[ \\t]+(?:and|with|using)[ \\t]+{_QUOTE}?(?P<login_and>{_PAIRED}))"
+               # "the Jenkins login is ci-bot with X", "the vpn account is ops with X", "the login for grafana: ops with
+               # X"
+               f"|(?:creds|credentials?|logins?|logons?|accounts?)(?:[ \\t]+(?:for|to|on|at|of|in){_PLACE})?"
+               r"(?:[ \t]*[:=]|[ \t]+-|[ \t]+(?:are|is|were|was))?"
+               f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]+with[ \\t]+{_QUOTE}?(?P<login_with>{_PAIRED}))")
 # "Jenkins: ci-bot / X", "Staging DB: admin/X": a service's name, ":", a user, "/" and a value that reads as typed
 # (with no space around "/", one holding a symbol: "Model: Qwen/Qwen2.5-7B" is a path), issue 25 §1.8.
 _SERVICE_PAIR = (r"(?:^|[\r\n;,(:]|[.!?][ \t])[ \t]*(?:[\pL\pN_.-]+[ \t]+){0,2}[\pL\pN_.-]+[ \t]*:[ \t]*[\"'`]?"
@@ -171,8 +181,9 @@ class NamedCredentialDetector(Detector):
       credential by one punctuation or nothing ("password-X", "DB_PASSWORD_X", "token.X"), after a question
       ("the db's password? it's X"), spelled one character at a time ("password: Z k 9 x 2 m"), after a Wi-Fi
       network and "/" ("WiFi: ACME-Guest / X") or a user and "and" ("creds are admin and X"); a typed value (mixed
-      cases and digits, mostly no words) after "pass is" ("my pass is X"), a login word, a user and "with" or "and"
-      ("sign in with ci-bot and X"), a service's name, a user and "/" ("Jenkins: ci-bot / X") or "takes";
+      cases and digits, mostly no words) after "pass is" ("my pass is X"), a login word, perhaps a place, a user and
+      "with" or "and" ("log in to the router with ci-bot and X", "the vpn account is ops with X"), a service's name,
+      a user and "/" ("Jenkins: ci-bot / X") or "takes";
     - lists: user/secret pairs under a header ("Logins", "password list:"), a Markdown table's rows
       under a head naming a password column (``| user | pass |``), several values after a plural
       word ("the passwords are X, Y and Z"), one-time codes after their name ("recovery codes: X Y"), each
@@ -457,7 +468,7 @@ def named_sources() -> list[str]:
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
         f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*(?:[:/%][ \\t]*(?P<pair>{_PAIRED})"
         # "creds are admin and X": a user and a password after "and", when the value mixes cases and digits
-        f"|[ \\t]+(?:and|&)[ \\t]+{_QUOTE}?(?P<pair_and>{_PAIRED})|[ \\t]+with[ \\t]+{_QUOTE}?(?P<login_and>{_PAIRED}))"
+        f"|[ \\t]+(?:and|&)[ \\t]+{_QUOTE}?(?P<pair_and>{_PAIRED}))"
         # a Wi-Fi network and its password: "WiFi: ACME-Guest / X", "wlan Home-5G / X"
         f"|{AFTER}(?:wi-?fi|wlan|wireless|ssid)(?:[ \\t]+(?:network|ssid))?[ \\t]*[:=]?[ \\t]+[\"']?[^\\s/\"']+[\"']?"
         f"[ \\t]*/[ \\t]*{_QUOTE}?(?P<wifi_pair>{_PAIRED})"

@@ -270,7 +270,7 @@ _SITE_KEY = re.compile(r"(?i)(?<![a-z])site[ _-]?key(?:[^\n]*secret)?")
 # The groups of a password named only by where it stands in prose ("use X to log in", "my pass is X", "sign in with
 # ci-bot and X", "Jenkins: ci-bot / X", "the panel takes X"), whose value must read as typed, and the symbols that
 # make a value typed after "takes" ("uses OAuth2+PKCE" and "node@18" name things).
-_TYPED = ("spaced_use", "pass_said", "login_and", "service_pair", "takes")
+_TYPED = ("spaced_use", "pass_said", "login_and", "login_with", "service_pair", "takes")
 _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
 
 

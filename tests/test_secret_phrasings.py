@@ -241,3 +241,71 @@ def test_remember_refuses_and_a_captured_turn_and_its_digest_redact_each_prose_k
     for secret in ("Mx3&Lk9Pq", "Qp4$Wn8Zr2", _b64("deploy:Vq9#Lm2Xz7Pk")):
         assert secret not in kept and secret not in digest
     assert "[" in kept and "[" in digest
+
+
+# The check of 5 December after trial 57 (issue 25 §1.8): a login word followed by the place one logs in to (1 to 4
+# words) before its user ("log in to the router with admin and X", "connect to the db as app with X", "ssh into
+# prod-db-01 as deploy with X"), and a login's noun said of a place or an account ("the login for grafana is ops with
+# X", "the vpn account is ops with X"): the value reads as typed, as without the place.
+LOGIN_PLACES_REFUSED = [
+    ("log in to the router with admin and Zt5&Pw9Qx", "Zt5&Pw9Qx"),
+    ("sign into grafana with ops and Qp4$Wn8Zr2", "Qp4$Wn8Zr2"),
+    ("connect to the db as app with Mx3&Lk9Pq7", "Mx3&Lk9Pq7"),
+    ("the vpn account is ops with Hq7$Lm2Np9", "Hq7$Lm2Np9"),
+    ("log on to the staging Grafana as admin using Vb7#Kq2Lm9", "Vb7#Kq2Lm9"),
+    ("sign on to the HR portal with jdoe and Rn4Tz8Wq2Kx", "Rn4Tz8Wq2Kx"),
+    ("ssh into prod-db-01 as deploy with Mx3&Lk9Pq7", "Mx3&Lk9Pq7"),
+    ("ssh to bastion.acme.io as ops using Hq7Lm2Np9R", "Hq7Lm2Np9R"),
+    ("authenticate to the vault with svc-ci and Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+    ("authenticated against LDAP as ldap-ro with Wq8!nP2vLx", "Wq8!nP2vLx"),
+    ("access https://admin.example.com with root and Tz4Lq8Wn2Rk", "Tz4Lq8Wn2Rk"),
+    ("connecting to prod-db-01 as app_rw using Xw3Kd9Lp2M", "Xw3Kd9Lp2M"),
+    ("logged into the NAS with admin and Kx7Qm2Zp9Lw", "Kx7Qm2Zp9Lw"),
+    ("log in to the router with admin:Zt5&Pw9Qx", "Zt5&Pw9Qx"),
+    ("sign in to Jenkins using ci-bot / Qp4$Wn8Zr2", "Qp4$Wn8Zr2"),
+    ("log into the old Jira server with 'admin' and 'Vb7#Kq2Lm9'", "Vb7#Kq2Lm9"),
+    ("sign in with 'ci-bot' and 'Qp4$Wn8Zr2'", "Qp4$Wn8Zr2"),
+    ("the login for the staging Grafana is ops with Qp4$Wn8Zr2", "Qp4$Wn8Zr2"),
+    ("the account on prod-db-01 is app with Mx3&Lk9Pq7", "Mx3&Lk9Pq7"),
+    ("the VPN accounts are alice with Rn4Tz8Wq2Kx", "Rn4Tz8Wq2Kx"),
+    ("creds for the staging NAS: admin with Kx7Qm2Zp9Lw", "Kx7Qm2Zp9Lw"),
+    ("Grafana account: admin with Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+]
+LOGIN_PLACES_STORED = [
+    "log in to the router with your phone", "sign into grafana with Google SSO",
+    "connect to the db as app with a read-only role", "the vpn account is ops with MFA enabled",
+    "log in to Jira with SSO and YubiKey5NFC", "ssh into prod-db-01 as deploy with your key",
+    "connect to the cluster with kubectl and KubeConfig2", "access the dashboard with Okta and WebAuthn2",
+    "sign into the portal with Google and Microsoft365", "log on to the VPN with GlobalProtect6 and MFA",
+    "authenticate to the API with OAuth2 and PKCE", "connect to the db as app with pgbouncer2024",
+    "the vpn account is ops with read-only access", "the account for billing is finance with a shared role",
+    "ssh into web-01 as deploy using ed25519 keys", "log in to the router with admin and password123",
+    "connect to the db as app with SSLmode=require", "access the staging Grafana with your Okta login",
+    "the login for grafana is admin with SSO", "log in to prod with admin and Hunter2024",
+    "connected to the db as app with pool size 20", "the accounts team works with Finance2024",
+    "sign in to Slack with Google and then with Okta", "ssh into the box as root with sudo2 rights",
+    "log in to AWS with SSO and AdministratorAccess2", "connect to Postgres 16 as app with TLS1.3",
+    "connect the monitor with HDMI and DisplayPort14", "access the wiki with Chrome and Firefox128",
+]
+
+
+@pytest.mark.parametrize(("text", "value"), LOGIN_PLACES_REFUSED)
+def test_a_password_after_a_login_word_a_place_and_a_user_is_refused_and_redacted_in_a_turn(
+        one_store, text: str, value: str) -> None:
+    from memvault.storage.errors import InvalidInput
+    from memvault.storage.records import NewTurn
+
+    assert redact(text) == (text.replace(value, "[password]"), ("password",))
+    with pytest.raises(InvalidInput, match=r"credential \(password\)"):
+        one_store.remember(tenant="t", scope="s", content=f"note: {text}")
+    session = f"s-{LOGIN_PLACES_REFUSED.index((text, value))}"
+    one_store.episodes.append(tenant="t", scope="s", session_id=session, turns=[NewTurn(role="user", text=text)])
+    kept = one_store.episodes.turns(tenant="t", session_id=session)[-1].text
+    assert value not in kept and "[password]" in kept
+
+
+@pytest.mark.parametrize("text", LOGIN_PLACES_STORED)
+def test_a_login_word_and_a_place_before_what_is_no_typed_password_is_stored_unchanged(one_store, text: str) -> None:
+    assert find_secrets(text) == [[]]
+    stored = one_store.remember(tenant="t", scope="s", content=text)
+    assert one_store.get(tenant="t", id=stored.id).content == text
