@@ -34,7 +34,23 @@ ALTERNATIVES = {
     **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter", "basic"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
     **dict.fromkeys(REGIONS, "region"),
+    # Someone of the speaker's by relation, and a pet: another is someone else ("grandma's birthday" for
+    # grandpa's, "the neighbour's dog" for the cat); ``ONE_OF`` folds the words for one into one.
+    **dict.fromkeys((w + s for w in """mother father grandmother grandfather son daughter brother sister
+        grandson granddaughter uncle aunt nephew niece cousin husband wife boyfriend girlfriend fiance stepmother
+        stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law son-in-law
+        daughter-in-law brother-in-law sister-in-law landlord landlady tenant boss manager colleague""".split()
+                     for s in ("", "s")), "relation"),
+    **dict.fromkeys((w + s for w in """cat dog rabbit hamster guinea parrot budgie horse pony fish goldfish
+        bird turtle tortoise snake lizard ferret""".split() for s in ("", "s")), "pet"),
 }
+ONE_OF = {**{w: "mother" for w in "mom mum mommy mummy mama".split()},
+          **{w: "father" for w in "dad daddy papa".split()},
+          **{w: "grandmother" for w in "grandma granny nana grandmom".split()},
+          **{w: "grandfather" for w in "grandpa granddad grandad gramps grandpop".split()},
+          **{w: "colleague" for w in "coworker co-worker workmate".split()},
+          "fiancee": "fiance", "hubby": "husband", "stepmom": "stepmother", "stepdad": "stepfather",
+          "puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit"}
 
 
 # Words naming a plan one subscribes to: the word right before one is a tier whatever else it may mean
@@ -56,8 +72,8 @@ NEAR = 2  # words (stop words aside) after a word, and before one of a closed se
 def sibling(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)``: a word of ``question`` that ``content`` lacks and a word of
     ``content`` of the same type (:func:`_kinds`: a name, a code with digits of one form, a month, a
-    weekday, an environment, a platform, a tier, a level, a region, the word before a group such as a
-    team or an office), not in the question, in its place: both followed by the same word within
+    weekday, an environment, a platform, a tier, a level, a region, a relative, a pet, the word before a
+    group such as a team or an office), not in the question, in its place: both followed by the same word within
     ``NEAR`` words (stop words aside) or after the same word (within ``NEAR`` for the closed sets, the
     nearest for the rest) ("Q2 security" / "Q1 security", "Paris marathon" / "Berlin half marathon",
     "March's bill" / "February's bill", "Marco like to do code reviews" / "Priya prefers code
@@ -70,8 +86,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     prefer"), another of a closed set anywhere in the memory when the question's stands alone or
     before a word the memory holds ("runs on prod?" / "the staging cluster"), or a month, weekday or
     season as someone in one text and a time in the other (:func:`_person_or_time`); None when there
-    is none. Words compare without case or accents
-    ("Soren" is "Søren"). Linear in the words."""
+    is none. Words compare without case or accents ("Soren" is "Søren"), and the words for one
+    relative or pet as one (``ONE_OF``: "mom" is "mother"). Linear in the words."""
     asked, said = _words(question), _words(content)
     parts = {stem(ENVIRONMENTS.get(p, p)) for w, kinds, _ in said if any(k.startswith("code") for k in kinds)
              for p in _PARTS.split(w)}
@@ -351,7 +367,7 @@ def _closed(lower: str) -> str | None:
 def _folded(word: str) -> str:
     lower = "".join(c for c in unicodedata.normalize("NFKD", word.lower().translate(FOLDED_LETTERS))
                     if not unicodedata.combining(c))
-    return ENVIRONMENTS.get(lower, lower)
+    return ENVIRONMENTS.get(lower) or ONE_OF.get(lower, lower)
 
 
 def _type(word: str) -> str | None:
