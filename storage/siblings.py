@@ -56,6 +56,10 @@ ONE_OF = {**{w: "mother" for w in "mom mum mommy mummy mama".split()},
 # Words naming a plan one subscribes to: the word right before one is a tier whatever else it may mean
 # ("the Team tier", "the Business plan", "the Family plan" for "the Pro tier").
 PLAN_HEADS = frozenset("tier tiers plan plans edition editions subscription subscriptions license licence".split())
+# Roles held of something: the word after one and "of" or "for" names which, as the word before a team
+# does ("the product owner of billing" for "the product owner of search", "on call for payments").
+ROLES = frozenset("owner lead head manager maintainer on-call oncall call contact director sponsor champion steward"
+                  " reviewer approver charge responsible".split())
 # Who speaks in a transcript's turn ("Melanie: Yeah, I play clarinet!"): the speaker stands in no
 # word's place.
 _SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
@@ -73,7 +77,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)``: a word of ``question`` that ``content`` lacks and a word of
     ``content`` of the same type (:func:`_kinds`: a name, a code with digits of one form, a month, a
     weekday, an environment, a platform, a tier, a level, a region, a relative, a pet, the word before a
-    group such as a team or an office), not in the question, in its place: both followed by the same word within
+    group such as a team or an office or after a role and "of" or "for": "owner of search"), not in the
+    question, in its place: both followed by the same word within
     ``NEAR`` words (stop words aside) or after the same word (within ``NEAR`` for the closed sets, the
     nearest for the rest) ("Q2 security" / "Q1 security", "Paris marathon" / "Berlin half marathon",
     "March's bill" / "February's bill", "Marco like to do code reviews" / "Priya prefers code
@@ -322,8 +327,16 @@ def _words(text: str) -> Words:
     folded = [_folded(w) for w in written]
     written = ["US" if w == "us" and region_us(folded[at - 1] if at else "", folded[at + 1] if at + 1 < len(folded)
                                               else "") else w for at, w in enumerate(written)]
-    return tuple((lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
-                 for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
+    return tuple((lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None, _role(folded, at))
+                  if at >= speaker else (), word) for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
+
+
+def _role(folded: list[str], at: int) -> str | None:
+    """The word of ``ROLES`` (one of it: "owners" is "owner") before "of" or "for" (and "the", "a") before
+    the word at ``at``."""
+    before = [w for w in folded[max(0, at - 3):at] if w not in ("the", "a", "an")][-2:]
+    role = before[0].removesuffix("s") if len(before) == 2 and before[1] in ("of", "for") else None
+    return role if role in ROLES else None
 
 
 def _speaker(text: str) -> int:
@@ -332,10 +345,11 @@ def _speaker(text: str) -> int:
     return len(_TOKEN.findall(label.group(0))) if label else 0
 
 
-def _kinds(word: str, following: str | None) -> tuple[str, ...]:
+def _kinds(word: str, following: str | None, role: str | None = None) -> tuple[str, ...]:
     """The types of ``word`` (:func:`_type`), and, when it is no stop or generic word or number,
-    "before:<head>" when the word after it is one of ``HEADS`` ("search" in "the search team") and
-    "tier" when it is one of ``PLAN_HEADS`` ("Team" in "the Team tier")."""
+    "before:<head>" when the word after it is one of ``HEADS`` ("search" in "the search team"),
+    "tier" when it is one of ``PLAN_HEADS`` ("Team" in "the Team tier") and "of:<role>" after a ``role``
+    ("search" in "the owner of search")."""
     kind = _type(word)
     lower = _folded(word)
     kinds = () if kind is None else (kind,)
@@ -345,7 +359,7 @@ def _kinds(word: str, following: str | None) -> tuple[str, ...]:
         kinds += ("before:" + following,)
     if following in PLAN_HEADS and lower not in PLAN_HEADS and "tier" not in kinds:
         kinds += ("tier",)
-    return kinds
+    return kinds if role is None else (*kinds, "of:" + role)
 
 
 _CLOSED_KINDS = frozenset({"month", "weekday", "environment", *ALTERNATIVES.values()})

@@ -449,3 +449,54 @@ def test_another_relatives_or_pets_memory_is_unsure(store: Store, question, cont
 def test_the_same_relative_or_pet_in_other_words_stays_sure(store: Store, question, content):
     wanted, hits = recalled(store, question, content)
     assert hits[0].memory.id == wanted and hits[0].confidence >= SURE_CONFIDENCE, hits[:1]
+
+
+# A role of another thing: "<role> of X" / "<role> of Y" (trial 58 #5: the product owner of search answered
+# "the product owner of checkout?" at 0.57).
+ROLES_OF_ANOTHER = [
+    ("Who is the product owner of checkout?", "Mariana is the product owner of search and owns the relevance roadmap"),
+    ("Who is the product owner of billing?", "Mariana is the product owner of search and owns the relevance roadmap"),
+    ("Who is the tech lead for billing?", "Priya is the tech lead for search"),
+    ("Who is on call for payments this week?", "Tomasz is on call for search this week"),
+    ("Who is on-call for payments?", "Tomasz is on-call for search until Friday"),
+    ("Who is the head of marketing?", "Lena is the head of sales"),
+    ("Who are the maintainers of the billing library?", "The maintainers of the search library are Ana and Raj"),
+    ("Who is in charge of hiring?", "Sam is in charge of onboarding"),
+    ("Who is responsible for invoicing?", "Priya is responsible for payroll"),
+    ("Who is the owner of checkout?", "The owner of search is Mariana"),
+    ("Who should I contact for billing questions?", "Contact for search questions: Mariana"),
+    ("Who is the manager of logistics?", "Rui is the manager of procurement"),
+    ("Who is the executive sponsor of the migration?", "Carla is the executive sponsor of the rebrand"),
+    ("Who is the director of engineering?", "Jonas is the director of design"),
+]
+THE_SAME_ROLE = [
+    ("Who is the product owner of search?", "Mariana is the product owner of search and owns the relevance roadmap"),
+    ("Who owns search?", "Mariana is the product owner of search and owns the relevance roadmap"),
+    ("Who is the tech lead for search?", "Priya is the tech lead for search"),
+    ("Who is the head of sales?", "Lena is the head of sales"),
+    ("Who is on call for payments?", "Tomasz is on call for search and payments this week"),
+    ("Who leads search?", "Priya is the tech lead for search"),
+    ("What is the owner of the search service called?", "Mariana owns the search service"),
+]
+
+
+@pytest.mark.parametrize(("question", "content"), ROLES_OF_ANOTHER)
+def test_the_thing_another_role_is_of_is_read(question, content):
+    assert sibling(question, content) is not None
+
+
+@pytest.mark.parametrize(("question", "content"), THE_SAME_ROLE)
+def test_the_role_of_the_thing_asked_or_told_by_a_verb_is_no_sibling(question, content):
+    assert sibling(question, content) is None
+
+
+@pytest.mark.parametrize(("question", "content"), ROLES_OF_ANOTHER[::2])
+def test_the_role_of_another_thing_is_unsure(store: Store, question, content):
+    missed, hits = recalled(store, question, content)
+    assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.id == missed), hits[:1]
+
+
+@pytest.mark.parametrize(("question", "content"), THE_SAME_ROLE[:4])
+def test_the_role_of_the_thing_asked_stays_sure(store: Store, question, content):
+    wanted, hits = recalled(store, question, content)
+    assert hits[0].memory.id == wanted and hits[0].confidence >= SURE_CONFIDENCE, hits[:1]
