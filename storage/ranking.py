@@ -16,7 +16,7 @@ from .contradiction import (about_another_value, asks_the_part_left, contradicts
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
-from .timewords import names_another
+from .timewords import names_another, names_the_weekday
 from .strength import strength, upheld
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
@@ -276,6 +276,24 @@ def same_conversation(order: list[int], c: Candidates, scores: dict[int, float])
             scores[seq] += CONVERSATION_BONUS
 
 
+def the_weekday_first(order: list[int], c: Candidates, scores: dict[int, float], asked: str) -> None:
+    """Move, in ``scores``, each of the first ``OUTDATED_TOP`` of ``order`` that names only other weekdays
+    than ``asked`` names (``timewords.names_another``), and is not of the time asked (:func:`dated_then`),
+    just below the first that names the weekday asked: "Sunday is grocery day" is no answer to "what did
+    I do last Friday?" before "Last Friday I renewed the passport" (noted a week ago: another Friday)."""
+    if c.when is None or not asked:
+        return
+    top = order[:OUTDATED_TOP]
+    first = next((at for at, seq in enumerate(top) if names_the_weekday(asked, c.rows[seq].content or "")), None)
+    if first is None:
+        return
+    below = scores[top[first]]
+    for seq in top[:first]:
+        if not dated_then(c, c.rows[seq]) and names_another(asked, c.rows[seq].content or ""):
+            below -= 1e-6
+            scores[seq] = below
+
+
 def after_the_time(c: Candidates, memory: Memory) -> bool:
     """Whether ``memory`` was observed after the time the question names: it outdates none of that time."""
     return c.when is not None and c.when.observable and memory.observed_at >= c.when.end
@@ -416,6 +434,8 @@ def rank(
     outdated = outdate(order, c, scores, similarities, question)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
+    order = sorted(scores, key=scores.__getitem__, reverse=True)
+    the_weekday_first(order, c, scores, asked)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}
     vector_rank = {seq: i for i, (seq, _) in enumerate(c.vector, start=1)}

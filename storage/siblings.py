@@ -34,12 +34,32 @@ ALTERNATIVES = {
     **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter", "basic"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
     **dict.fromkeys(REGIONS, "region"),
+    # Someone of the speaker's by relation, and a pet: another is someone else ("grandma's birthday" for
+    # grandpa's, "the neighbour's dog" for the cat); ``ONE_OF`` folds the words for one into one.
+    **dict.fromkeys((w + s for w in """mother father grandmother grandfather son daughter brother sister
+        grandson granddaughter uncle aunt nephew niece cousin husband wife boyfriend girlfriend fiance stepmother
+        stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law son-in-law
+        daughter-in-law brother-in-law sister-in-law landlord landlady tenant boss manager colleague""".split()
+                     for s in ("", "s")), "relation"),
+    **dict.fromkeys((w + s for w in """cat dog rabbit hamster guinea parrot budgie horse pony fish goldfish
+        bird turtle tortoise snake lizard ferret""".split() for s in ("", "s")), "pet"),
 }
+ONE_OF = {**{w: "mother" for w in "mom mum mommy mummy mama".split()},
+          **{w: "father" for w in "dad daddy papa".split()},
+          **{w: "grandmother" for w in "grandma granny nana grandmom".split()},
+          **{w: "grandfather" for w in "grandpa granddad grandad gramps grandpop".split()},
+          **{w: "colleague" for w in "coworker co-worker workmate".split()},
+          "fiancee": "fiance", "hubby": "husband", "stepmom": "stepmother", "stepdad": "stepfather",
+          "puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit"}
 
 
 # Words naming a plan one subscribes to: the word right before one is a tier whatever else it may mean
 # ("the Team tier", "the Business plan", "the Family plan" for "the Pro tier").
 PLAN_HEADS = frozenset("tier tiers plan plans edition editions subscription subscriptions license licence".split())
+# Roles held of something: the word after one and "of" or "for" names which, as the word before a team
+# does ("the product owner of billing" for "the product owner of search", "on call for payments").
+ROLES = frozenset("owner lead head manager maintainer on-call oncall call contact director sponsor champion steward"
+                  " reviewer approver charge responsible".split())
 # Who speaks in a transcript's turn ("Melanie: Yeah, I play clarinet!"): the speaker stands in no
 # word's place.
 _SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
@@ -56,8 +76,9 @@ NEAR = 2  # words (stop words aside) after a word, and before one of a closed se
 def sibling(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)``: a word of ``question`` that ``content`` lacks and a word of
     ``content`` of the same type (:func:`_kinds`: a name, a code with digits of one form, a month, a
-    weekday, an environment, a platform, a tier, a level, a region, the word before a group such as a
-    team or an office), not in the question, in its place: both followed by the same word within
+    weekday, an environment, a platform, a tier, a level, a region, a relative, a pet, the word before a
+    group such as a team or an office or after a role and "of" or "for": "owner of search"), not in the
+    question, in its place: both followed by the same word within
     ``NEAR`` words (stop words aside) or after the same word (within ``NEAR`` for the closed sets, the
     nearest for the rest) ("Q2 security" / "Q1 security", "Paris marathon" / "Berlin half marathon",
     "March's bill" / "February's bill", "Marco like to do code reviews" / "Priya prefers code
@@ -70,8 +91,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     prefer"), another of a closed set anywhere in the memory when the question's stands alone or
     before a word the memory holds ("runs on prod?" / "the staging cluster"), or a month, weekday or
     season as someone in one text and a time in the other (:func:`_person_or_time`); None when there
-    is none. Words compare without case or accents
-    ("Soren" is "Søren"). Linear in the words."""
+    is none. Words compare without case or accents ("Soren" is "Søren"), and the words for one
+    relative or pet as one (``ONE_OF``: "mom" is "mother"). Linear in the words."""
     asked, said = _words(question), _words(content)
     parts = {stem(ENVIRONMENTS.get(p, p)) for w, kinds, _ in said if any(k.startswith("code") for k in kinds)
              for p in _PARTS.split(w)}
@@ -306,8 +327,16 @@ def _words(text: str) -> Words:
     folded = [_folded(w) for w in written]
     written = ["US" if w == "us" and region_us(folded[at - 1] if at else "", folded[at + 1] if at + 1 < len(folded)
                                               else "") else w for at, w in enumerate(written)]
-    return tuple((lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None) if at >= speaker else (), word)
-                 for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
+    return tuple((lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None, _role(folded, at))
+                  if at >= speaker else (), word) for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
+
+
+def _role(folded: list[str], at: int) -> str | None:
+    """The word of ``ROLES`` (one of it: "owners" is "owner") before "of" or "for" (and "the", "a") before
+    the word at ``at``."""
+    before = [w for w in folded[max(0, at - 3):at] if w not in ("the", "a", "an")][-2:]
+    role = before[0].removesuffix("s") if len(before) == 2 and before[1] in ("of", "for") else None
+    return role if role in ROLES else None
 
 
 def _speaker(text: str) -> int:
@@ -316,10 +345,11 @@ def _speaker(text: str) -> int:
     return len(_TOKEN.findall(label.group(0))) if label else 0
 
 
-def _kinds(word: str, following: str | None) -> tuple[str, ...]:
+def _kinds(word: str, following: str | None, role: str | None = None) -> tuple[str, ...]:
     """The types of ``word`` (:func:`_type`), and, when it is no stop or generic word or number,
-    "before:<head>" when the word after it is one of ``HEADS`` ("search" in "the search team") and
-    "tier" when it is one of ``PLAN_HEADS`` ("Team" in "the Team tier")."""
+    "before:<head>" when the word after it is one of ``HEADS`` ("search" in "the search team"),
+    "tier" when it is one of ``PLAN_HEADS`` ("Team" in "the Team tier") and "of:<role>" after a ``role``
+    ("search" in "the owner of search")."""
     kind = _type(word)
     lower = _folded(word)
     kinds = () if kind is None else (kind,)
@@ -329,7 +359,7 @@ def _kinds(word: str, following: str | None) -> tuple[str, ...]:
         kinds += ("before:" + following,)
     if following in PLAN_HEADS and lower not in PLAN_HEADS and "tier" not in kinds:
         kinds += ("tier",)
-    return kinds
+    return kinds if role is None else (*kinds, "of:" + role)
 
 
 _CLOSED_KINDS = frozenset({"month", "weekday", "environment", *ALTERNATIVES.values()})
@@ -351,7 +381,7 @@ def _closed(lower: str) -> str | None:
 def _folded(word: str) -> str:
     lower = "".join(c for c in unicodedata.normalize("NFKD", word.lower().translate(FOLDED_LETTERS))
                     if not unicodedata.combining(c))
-    return ENVIRONMENTS.get(lower, lower)
+    return ENVIRONMENTS.get(lower) or ONE_OF.get(lower, lower)
 
 
 def _type(word: str) -> str | None:

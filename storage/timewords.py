@@ -361,6 +361,13 @@ def names_another(question: str, text: str) -> bool:
     return bool(pairs) and all(mine.other(said) for mine, said in pairs)
 
 
+def names_the_weekday(question: str, text: str) -> bool:
+    """Whether ``text`` names a weekday ``question`` asks in ("Last Friday I renewed ..." for "what did I
+    do last Friday?"): any such weekday, as :func:`names_another` reads them."""
+    asked = {said.weekday for said, lead in _periods(question) if said.weekday is not None and lead not in _NOT_ASKED}
+    return bool(asked) and any(said.weekday in asked for said, _ in _periods(text))
+
+
 def _said(found: re.Match[str]) -> Said:
     """The :class:`Said` of one ``_TEXT_TIME`` match."""
     if found["weekday"]:

@@ -343,3 +343,38 @@ def inside_and_around_november(store: Store) -> list[str]:
     for day, text in zip(("06-03", "11-21", "11-25", "10-30"), OTHERS, strict=True):
         remember(store, text, kind="episode", at=f"2026-{day}T10:00:00Z")
     return inside
+
+
+# Facts naming other weekdays than the one asked, and an episode writing the one asked, noted a week
+# or more before it (trial 58 #7: "Sunday is the day for the weekly groceries" first for "what did I do
+# last Friday?", "Last Friday I renewed the passport" second).
+WEEKDAY_FACTS = ("{} is the day for the weekly groceries order from Picnic", "I like to run 5 km on {} mornings",
+                 "{} evenings are for the book club")
+DONE = ("I renewed the passport at the town hall", "I picked up the new glasses", "I went to the dentist")
+
+
+@pytest.mark.parametrize(("day", "lead", "question"), [
+    (day, lead, question.format(day)) for day in ("Monday", "Tuesday", "Wednesday", "Thursday")
+    for lead, question in (("Last", "What did I do last {}?"), ("On", "What did I do on {}?"),
+                           ("This", "What did I do this {}?"), ("Last", "what happened last {}?"))])
+def test_a_memory_writing_the_weekday_asked_ranks_above_those_naming_another(store, day, lead, question):
+    days = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+    others = days[days.index(day) + 1:] + days[:days.index(day)]
+    for fact, other in zip(WEEKDAY_FACTS, others[::2], strict=False):
+        remember(store, fact.format(other))
+    wanted = remember(store, f"{lead} {day} {DONE[len(question) % 3]}", kind="episode",
+                      at=(NOW - timedelta(days=9 + days.index(day))).isoformat())
+    for text in FILLER:
+        remember(store, text)
+    assert recall(store, question).hits[0].memory.id == wanted
+
+
+@pytest.mark.parametrize("question", ["What did I do on Tuesday?", "What have I done since Tuesday?"])
+def test_a_memory_of_the_day_asked_naming_another_weekday_stays_first(store, question):
+    """A memory noted on the day asked is of it, whatever weekday it names; "since Tuesday" asks no weekday."""
+    remember(store, "Tuesday is the day for the weekly groceries order from Picnic")
+    wanted = remember(store, "Planned Thursday's release of the mobile app with the team", kind="episode",
+                      at="2026-11-24T10:00:00Z")  # Tuesday
+    for text in FILLER:
+        remember(store, text)
+    assert recall(store, question).hits[0].memory.id == wanted
