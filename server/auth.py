@@ -6,6 +6,7 @@ token raises :class:`TokenRefused`, logged without the token. docs/team-server-s
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -449,6 +450,7 @@ class JwtVerifier:
             log.warning("refused a JWT: %s", failed)
             raise TokenRefused(failed) from None
         try:
+            names_once(token)
             check_times(claims, time.time(), self.http.max_token_lifetime_s)
             for name in ("azp", "client_id", "sub"):  # who the caller is: its rate limit and turns
                 if claims.get(name) is not None:
@@ -532,6 +534,24 @@ def fits(alg: str, key: object) -> bool:
 
 CLOCK_SKEW_S = 60  # the issuer's clock and the server's may differ by this much (RFC 7519 §4.1.4-5 "small leeway")
 LAST_NUMERIC_DATE = 253_402_300_799  # 9999-12-31T23:59:59Z: a time claim past it is no date a token can hold
+
+
+def names_once(token: str) -> None:
+    """Refuse a JWT whose header or claims (or an object in them) name a member twice: which one counts
+    is undefined and another reader may take the other (RFC 7515 §5.2 and RFC 7519 §4 allow rejecting
+    it; JSON-RPC messages are refused the same way, ``wire.loads``).
+
+    Raises:
+        InvalidInput: naming the part, never the member.
+    """
+    for part, field in zip(token.split(".")[:2], ("duplicate header parameter", "duplicate claim"), strict=False):
+        def once(pairs: list[tuple[str, Any]], field: str = field) -> dict[str, Any]:
+            if len({name for name, _ in pairs}) < len(pairs):
+                raise InvalidInput(field, "the token names a member more than once, and which one counts is "
+                                   "undefined (RFC 7515 §5.2, RFC 7519 §4)")
+            return dict(pairs)
+
+        json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)), object_pairs_hook=once)
 
 
 def check_times(claims: dict[str, Any], now: float, most_s: int) -> None:

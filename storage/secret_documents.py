@@ -253,6 +253,7 @@ def _tables(lines: list[str], out: dict[int, str]) -> None:
 _DOCUMENT = re.compile(r"""(?m)^[ \t]*(?:[{\[]|-[ \t]|["']?[\w.-]{1,80}["']?[ \t]*:(?:[ \t]|$))""")
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)[^\n]*")
 MOST_PARSED = 256 * 1024  # characters parsed as YAML at most: what a memory holds (limits.MAX_CONTENT_CHARS)
+REWRITTEN = 2  # characters a parsed document's lines are rewritten into, per character of it (docs/limits.md)
 
 
 @functools.lru_cache(maxsize=4)  # a redaction reads one text in two readings, and again each round
@@ -261,8 +262,9 @@ def parsed(text: str) -> Mapping[int, str]:
     with PyYAML's composer, which never expands an alias (a billion laughs is one node): a name/value
     pair's value line ``NAME: value``; a list's scalar items under a key ``key: item``; a key's scalar
     met again through an alias, or starting below its key (a block scalar), ``key: value``. Several on one
-    line parted by "; ". Linear: each node is read once, libyaml bounds nesting to 1,000 levels; a text
-    longer than ``MOST_PARSED`` is not parsed."""
+    line parted by "; ". Linear: each scalar is written once under each name, in ``REWRITTEN`` times the
+    text's characters at most (an anchor's value aliased under many names is read no further); libyaml
+    bounds nesting to 1,000 levels; a text longer than ``MOST_PARSED`` is not parsed."""
     if len(text) > MOST_PARSED or not _DOCUMENT.search(text):
         return MappingProxyType({})
     out: dict[int, list[str]] = {}
@@ -286,7 +288,7 @@ def _compose(text: str, first: int, out: dict[int, list[str]]) -> bool:
         roots = list(yaml.compose_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
     except (yaml.YAMLError, RecursionError, ValueError):
         return False
-    budget = [len(text) // 2]  # emissions at most: a list aliased many times is read again for each
+    budget = [REWRITTEN * len(text)]  # characters written, and items of aliased nodes read again, at most
     lines = text.split("\n")
     for root in roots:
         if root is not None:
@@ -295,24 +297,33 @@ def _compose(text: str, first: int, out: dict[int, list[str]]) -> bool:
 
 
 def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int], lines: list[str]) -> None:
-    """The name/value lines of the document ``root`` of ``lines`` (the text from its line ``first``) into ``out``."""
+    """The name/value lines of the document ``root`` of ``lines`` (the text from its line ``first``) into
+    ``out``: each scalar once under each name it is given, ``budget[0]`` characters in all (an aliased
+    node read again costs its items), what is past it left unread."""
     from yaml import MappingNode, ScalarNode, SequenceNode
 
+    written: set[tuple[int, str]] = set()
+
     def emit(node: ScalarNode, name: str, value: str) -> None:
-        if budget[0] > 0 and value.strip():
-            budget[0] -= 1
-            if node.style in ("|", ">"):  # a block's lines (literal or folded), each read as the value's
-                last = min(node.end_mark.line - (node.end_mark.column == 0), len(lines) - 1)
-                parts = [(n, lines[n]) for n in range(node.start_mark.line + 1, last + 1)]
-            else:  # a scalar over several lines reads as one line, on its first
-                parts = [(node.start_mark.line, " ".join(value.splitlines()))]
-            for number, part in parts:
-                if part.strip():
-                    out.setdefault(first + number, []).append(f"{_named(name)}: {part.strip()}")
+        if (id(node), name) in written or budget[0] <= 0:
+            return
+        written.add((id(node), name))
+        if node.style in ("|", ">"):  # a block's lines (literal or folded), each read as the value's
+            last = min(node.end_mark.line - (node.end_mark.column == 0), len(lines) - 1)
+            parts = [(n, lines[n]) for n in range(node.start_mark.line + 1, last + 1)]
+        else:  # a scalar over several lines reads as one line, on its first
+            parts = [(node.start_mark.line, " ".join(value.splitlines()))]
+        for number, part in parts:
+            line = f"{_named(name)}: {part.strip()}"
+            budget[0] -= len(line) + 2  # and the "; " parting it from another
+            if budget[0] < 0:
+                return
+            if part.strip():
+                out.setdefault(first + number, []).append(line)
 
     seen: set[int] = set()
     stack: list[tuple[object, str | None]] = [(root, None)]
-    while stack:
+    while stack and budget[0] > 0:
         node, name = stack.pop()
         again = id(node) in seen
         seen.add(id(node))
@@ -335,11 +346,15 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
                         emit(value, key_name, value.value)
                     seen.add(id(value))
                 else:
-                    if isinstance(value, MappingNode) and key_name is not None and _child_value(value, key_name, emit):
-                        # the name stands on its value's line: left over it, "name:" is read as the name's pair
-                        out.setdefault(first + key.start_mark.line, [])
+                    if isinstance(value, MappingNode) and key_name is not None and budget[0] > 0:
+                        budget[0] -= len(value.value)  # an aliased mapping's keys are read again at each alias
+                        if _child_value(value, key_name, emit):
+                            # the name stands on its value's line: left over it, "name:" is read as the name's pair
+                            out.setdefault(first + key.start_mark.line, [])
                     stack.append((value, key_name))
         elif isinstance(node, SequenceNode) and name is not None:
+            if again:
+                budget[0] -= len(node.value)
             for item in node.value:
                 if isinstance(item, ScalarNode):
                     emit(item, _one(name), item.value)

@@ -105,8 +105,9 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _unsigned(header: dict[str, Any], claims: dict[str, Any], sign: Any = None) -> str:
-    head = _b64(json.dumps(header).encode()) + "." + _b64(json.dumps(claims).encode())
+def _unsigned(header: dict[str, Any] | str, claims: dict[str, Any] | str, sign: Any = None) -> str:
+    """A JWT of ``header`` and ``claims`` (each a dict, or JSON text as written), signed by ``sign``."""
+    head = ".".join(_b64((part if isinstance(part, str) else json.dumps(part)).encode()) for part in (header, claims))
     return head + "." + (_b64(sign(head.encode())) if sign else "")
 
 
@@ -459,6 +460,41 @@ def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_se
                                                                "server's limit of 86,400 s")
     assert _stored(db, tenant) == []
     assert "Traceback" not in server.log()
+
+
+@pytest.mark.parametrize(("part", "twice"), [
+    (None, ""), ("claims", '"org": "{other}"'), ("claims", '"aud": "https://other.example/mcp"'),
+    ("claims", '"exp": {exp}'), ("claims", '"scope": "memvault:read"'), ("claims", '"sub": "user-2"'),
+    ("header", '"kid": "someone-else"'), ("header", '"alg": "none"'), ("header", '"typ": "id_token+jwt"'),
+])
+def test_a_token_naming_a_claim_or_header_parameter_twice_is_401_and_writes_nothing(claims_server, part, twice) -> None:  # type: ignore
+    """Adversarial pass 58 F2: ``{"org": "alpha", ..., "org": "bravo"}`` was read last-wins, in bravo. The first
+    of the two names here is the one PyJWT would not take: the signature and every check pass on the last."""
+    server, issuer, resource, db = claims_server
+    tenant, other = f"t-{uuid.uuid4().hex[:6]}", f"t-{uuid.uuid4().hex[:6]}"
+    header, claims = json.dumps({"alg": "RS256", "typ": "JWT", "kid": KID}), json.dumps(
+        _claims(resource, org=tenant, scope="memvault:write"))
+    twice = twice.format(other=other, exp=int(time.time()) + 30)
+    if part == "header":
+        header = "{" + twice + ", " + header[1:]
+    elif part == "claims":
+        claims = "{" + twice + ", " + claims[1:]
+    token = _unsigned(header, claims, lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256()))
+    written = server.post(token, _call("remember", {"content": f"written by {tenant}"}))
+    read = server.post(token, _call("recall", {"query": "written by"}))
+    if part is None:  # the same token naming each once: its owner writes and reads its own memory
+        assert written.status_code == 200 and not written.json()["result"]["isError"], written.text
+        assert f"written by {tenant}" in read.text and _stored(db, tenant) == [f"written by {tenant}"]
+        return
+    description = f"duplicate {'claim' if part == 'claims' else 'header parameter'}: the token names a member more " \
+                  "than once, and which one counts is undefined (RFC 7515 §5.2, RFC 7519 §4)"
+    for response in (written, read):
+        assert response.status_code == 401, response.text
+        assert response.json() == {"error": "invalid_token", "error_description": description}
+    assert _stored(db, tenant) == [] and _stored(db, other) == []
+    log = server.log()
+    assert f"refused a JWT: {description.split(':')[0]}" in log
+    assert other not in log and "someone-else" not in log and "Traceback" not in log
 
 
 def test_a_token_living_just_under_the_limit_writes(setup) -> None:  # type: ignore[no-untyped-def]

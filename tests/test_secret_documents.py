@@ -15,8 +15,9 @@ from memvault.server.app import build_server
 from memvault.server.config import Config
 from memvault.storage.errors import InvalidInput
 from memvault.storage.records import NewTurn
-from memvault.storage.secret_documents import parsed, structured
+from memvault.storage.secret_documents import REWRITTEN, parsed, structured
 from memvault.storage.secrets import find_secrets, redact
+from test_secret_scan import _aliases
 
 VALUES = ["Xk29slQpz1Vb", "Tr0ub4dor&3xQ", "q7W!mZ2#pL9v"]
 OTHER = "Yb82kslQ1zVx"
@@ -182,6 +183,55 @@ def test_a_billion_laughs_is_read_once_per_node() -> None:
         for p, c in zip("abcdefghijklmnopqrstuvwxy", "bcdefghijklmnopqrstuvwxyz"))
     assert len(parsed(laughs)) <= 26  # each line's items once: 9 ** 25 if aliases were expanded
     assert not find_secrets(laughs)[0]
+
+
+# A credential under an anchor, named where an alias reads it (adv58 F1); {v}: the value
+ALIASED = [
+    "defaults: &db {v}\nservice:\n  password: *db\nother:\n  password: *db", "x: &a {v}\nhost: *a\nport: *a\npassword: *a",
+    "x: &a {v}\npasswords: [*a, *a, *a]", "x: &a {v}\npasswords:\n  - *a\n  - *a", "x: &a |\n  {v}\ndb:\n  password: *a\n  token: *a",
+    "base: &b {{value: {v}}}\nadminPassword: *b\nother: *b", "a: &a {v}\nb: &b [*a, *a]\napi_tokens: *b\nmore: *b",
+    "base: &b\n  password: {v}\nprod:\n  <<: *b\n  host: db\nstage:\n  <<: *b", '{{"b": &a "{v}", "c": [*a, *a], "secret": *a}}',
+    "- &a {v}\n- {{name: DB_PASSWORD, value: *a}}\n- {{name: DB_PASSWORD, value: *a}}",
+]
+# Aliases of values that are no credential, many times over
+MANY_ALIASES = ["x: &a red\ncolour: *a\n" + "".join(f"k{i}: *a\n" for i in range(300)),
+                "a: &a " + "lorem ipsum " * 50 + "\nb: [" + ",".join(["*a"] * 500) + "]",
+                "base: &b {host: db.internal, port: 5432}\n" + "".join(f"s{i}: {{<<: *b, name: s{i}}}\n" for i in range(300))]
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("shape", ALIASED)
+def test_a_credential_under_an_anchor_is_read_once_under_each_name_an_alias_gives_it(shape: str, value: str) -> None:
+    text = shape.format(v=value)
+    _refused_and_redacted(text, value)
+    for line in parsed(text).values():
+        assert len(line.split("; ")) == len(set(line.split("; "))), line
+
+
+@pytest.mark.parametrize("shape", _aliases(0))
+def test_a_document_s_aliases_are_rewritten_into_at_most_twice_its_characters(shape: str) -> None:
+    """8,000 characters were rewritten into 5.3 million: an anchor's value written again at each alias."""
+    text = _aliases(8_000)[shape]
+    assert sum(len(line) for line in parsed(text).values()) <= REWRITTEN * len(text)
+    assert not find_secrets(text)[0] or "password" in text
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("text", [ALIASED[0].format(v=VALUES[0]), ALIASED[2].format(v=VALUES[0]),
+                                  ALIASED[4].format(v=VALUES[0])])
+def test_remember_refuses_and_a_turn_redacts_a_credential_under_an_anchor(store, text: str) -> None:
+    with pytest.raises(InvalidInput):
+        store.remember(tenant="t", scope="s", content=text)
+    store.episodes.append(tenant="t", scope="s", session_id="s-1", turns=[NewTurn(role="user", text=text)])
+    assert VALUES[0] not in store.episodes.turns(tenant="t", session_id="s-1")[-1].text
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("text", MANY_ALIASES)
+def test_remember_stores_a_document_of_many_aliases_holding_no_credential(store, text: str) -> None:
+    assert not find_secrets(text)[0] and redact(text) == (text, ())
+    stored = store.remember(tenant="t", scope="s", content=text)
+    assert store.get(tenant="t", id=stored.id).content == text.strip()
 
 
 @pytest.mark.contract

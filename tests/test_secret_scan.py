@@ -231,6 +231,28 @@ def _round41(size: int) -> dict[str, str]:
         "a field then spaces": "content: a:" + " " * size + "x", "dotted paths": _text("a.", size) + ": x",
         "a bullet then spaces": "- " + " " * size + "x", "a word then spaces then a colon": "a" + " " * size + ":",
         "deep block sequences": _text("- ", size), "fences": _text("```\n", size), "unclosed flow": _text("{", size),
+        **_aliases(size),
+    }
+
+
+def _aliases(size: int) -> dict[str, str]:
+    """Documents whose anchors' values were written again at each alias or item (adv58 F1: 8,000 characters
+    rewritten into 5.3 million, 24 s), each holding about ``size`` characters."""
+    value, keys = "x" * (size // 2), range(size // 16)
+    return {
+        "a value aliased in a flow list": f"a: &a {value}\nb: [" + ",".join(["*a"] * (size // 6)) + "]\n",
+        "a block scalar aliased in a list": "p: &a |\n" + " x\n" * (size // 6) + "q:\n" + "- *a\n" * (size // 10),
+        "a value aliased under many keys": f"a: &a {value}\n" + "".join(f"k{i}: *a\n" for i in keys),
+        "a value aliased in a flow mapping": f"{{a: &a {value}, " + ", ".join(f"k{i}: *a" for i in keys) + "}",
+        "a list aliased under many keys": f"s: &s [{value[::4]}, {value[::4]}]\n" + "".join(f"k{i}: *s\n" for i in keys),
+        "a child mapping aliased under many keys": f"m: &m {{value: {value}}}\n" + "".join(f"k{i}: *m\n" for i in keys),
+        "a wide mapping aliased under many keys": "m: &m {" + ", ".join(f"a{i}: 1" for i in range(size // 16)) + "}\n"
+                                                  + "".join(f"k{i}: *m\n" for i in range(size // 16)),
+        "a mapping merged into many": f"m: &m {{value: {value}}}\n" + "".join(f"k{i}: {{<<: *m}}\n" for i in range(size // 24)),
+        "anchors holding aliases": f"a: &a {value[::2]}\nb: &b [*a, *a, *a, *a]\nc: &c {{d: *b, e: *b}}\n"
+                                   + "".join(f"k{i}: *{'bc'[i % 2]}\n" for i in keys),
+        "pairs sharing an aliased value": f"v: &v {value}\nl:\n" + "- {name: password, value: *v}\n" * (size // 60),
+        "a long key over many items": f"a: b\n? {value}\n: [" + "1," * (size // 8) + "1]\n",
     }
 
 
