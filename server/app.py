@@ -9,8 +9,7 @@ memvault's words by ``checks.Checks``); results are pydantic models (``outputSch
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.auth.provider import TokenVerifier
@@ -126,18 +125,9 @@ def build_server(
     """The memvault MCP server for ``config`` (nothing is opened until it runs); the HTTP transport
     passes its own authenticated ``runtime``, ``auth`` and ``token_verifier``."""
     runtime = runtime or Runtime(config)
-
-    @asynccontextmanager
-    async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
-        runtime.start_warm_up()
-        try:
-            yield runtime
-        finally:
-            runtime.close()
-
     checks = Checks(resources=RESOURCES)
     mcp = MCPServer(
-        "memvault", version=version(), instructions=INSTRUCTIONS, lifespan=lifespan, auth=auth,
+        "memvault", version=version(), instructions=INSTRUCTIONS, lifespan=runtime.running, auth=auth,
         token_verifier=token_verifier, middleware=[checks],
     )
 

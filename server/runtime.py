@@ -172,9 +172,15 @@ class Runtime:
             if turn.value == CALLS_AT_ONCE and not turn.statistics().tasks_waiting:
                 self._turns.pop(who, None)
 
-    def start_warm_up(self) -> None:
-        """Start the worker's rounds, the first ``WARM_UP_DELAY_S`` from now (after ``initialize``)."""
+    @contextlib.asynccontextmanager
+    async def running(self, _: object = None) -> AsyncIterator[Runtime]:
+        """The MCP server's lifespan (``MCPServer(lifespan=...)``, given the server): the worker's rounds,
+        the first ``WARM_UP_DELAY_S`` from now (after ``initialize``); then :meth:`close`."""
         self.worker.every(self.config.fill_interval_s, ROUND, self._round, first_in=WARM_UP_DELAY_S)
+        try:
+            yield self
+        finally:
+            self.close()
 
     def _round(self) -> None:
         """On the worker: due scrubs and erasures, then pending vectors (a change of why not is logged)."""

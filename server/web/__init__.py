@@ -18,6 +18,13 @@ from ..runtime import Runtime
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
 
+@asynccontextmanager
+async def running(runtime: Runtime) -> AsyncIterator[None]:
+    """The UI's lifespan (Starlette's takes no state): the runtime's (:meth:`Runtime.running`)."""
+    async with runtime.running():
+        yield
+
+
 def origins(port: int, host: str = LOOPBACK[0]) -> list[str]:
     """The origins a page on loopback ``host``:``port`` may be opened as (``host`` as a URL writes it)."""
     return [f"http://{name}:{port}" for name in dict.fromkeys([host, *LOOPBACK])]
@@ -31,16 +38,6 @@ def loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
-
-
-@asynccontextmanager
-async def running(runtime: Runtime) -> AsyncIterator[None]:
-    """The runtime's maintenance rounds while the app runs; its store closed after."""
-    runtime.start_warm_up()
-    try:
-        yield
-    finally:
-        runtime.close()
 
 
 def serve(config: Config, host: str, port: int, open_browser: bool, say: Callable[[str], None],
