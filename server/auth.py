@@ -95,19 +95,12 @@ class IssuerUnreachable(TokenRefused):
 
 
 class SigningKey(NamedTuple):
-    """One signing key of the issuer's JWKS: the ``PyJWK`` and the ``alg`` its JWK lists, if any
-    (RFC 7517 §4.4: then only tokens of that algorithm are checked with it)."""
+    """One signing key of the issuer's JWKS: its kid, the public key and the ``alg`` its JWK lists, if
+    any (RFC 7517 §4.4: then only tokens of that algorithm are checked with it)."""
 
-    jwk: Any
+    key_id: str
+    key: Any
     alg: str | None
-
-    @property
-    def key_id(self) -> str:
-        return self.jwk.key_id
-
-    @property
-    def key(self) -> Any:
-        return self.jwk.key
 
 
 class KeySet:
@@ -220,7 +213,7 @@ class KeySet:
             reason = unusable_jwk(item, key.key if key is not None else None)
             if key is not None and reason is None and key.key_id:
                 alg = item.get("alg")
-                keys.append(SigningKey(key, alg if isinstance(alg, str) else None))
+                keys.append(SigningKey(key.key_id, key.key, alg if isinstance(alg, str) else None))
             elif reason is not None:
                 kid = item.get("kid")
                 said.add((index, _kid_hash(kid), reason))
@@ -478,29 +471,22 @@ class JwtVerifier:
         """The check of :meth:`_decode` that ``exc`` reports, in words for the client."""
         import jwt
 
-        if isinstance(exc, jwt.InvalidAudienceError):
-            return f"wrong audience: the token is not for {self.http.resource}"
-        if isinstance(exc, jwt.InvalidIssuerError):
-            return f"wrong issuer: tokens must come from {self.http.issuer}"
-        if isinstance(exc, jwt.MissingRequiredClaimError):
-            return f"the token has no {exc.claim} claim"
-        if isinstance(exc, jwt.InvalidAlgorithmError):
-            return f"signature algorithm not allowed (allowed: {', '.join(JWT_ALGORITHMS)})"
-        if isinstance(exc, jwt.InvalidSignatureError):
-            return "bad signature"
-        if isinstance(exc, KeyRefused):
-            return str(exc)
-        if isinstance(exc, jwt.PyJWKClientError):
-            return "signed by a key the issuer does not publish (kid not in its JWKS)"
-        if isinstance(exc, jwt.DecodeError):
-            return "malformed token (not a signed JWT)"
-        if isinstance(exc, NotAnAccessToken):
-            return ("the token's type (its typ header) is not an access token's: send an access token (typ at+jwt "
-                    "or JWT, RFC 9068 §4), not an ID or logout token")
-        if isinstance(exc, KeyMismatch) and exc.args:
-            return f"the signature algorithm (alg) is not the one the issuer's key of its kid lists ({exc.args[0]})"
-        if isinstance(exc, KeyMismatch):
-            return "the signature algorithm (alg) does not fit the type or curve of the key of its kid"
+        said = ((jwt.InvalidAudienceError, f"wrong audience: the token is not for {self.http.resource}"),
+                (jwt.InvalidIssuerError, f"wrong issuer: tokens must come from {self.http.issuer}"),
+                (jwt.MissingRequiredClaimError, f"the token has no {getattr(exc, 'claim', '')} claim"),
+                (jwt.InvalidAlgorithmError, f"signature algorithm not allowed (allowed: {', '.join(JWT_ALGORITHMS)})"),
+                (jwt.InvalidSignatureError, "bad signature"),
+                (KeyRefused, str(exc)),
+                (jwt.PyJWKClientError, "signed by a key the issuer does not publish (kid not in its JWKS)"),
+                (jwt.DecodeError, "malformed token (not a signed JWT)"),
+                (NotAnAccessToken, "the token's type (its typ header) is not an access token's: send an access token "
+                 "(typ at+jwt or JWT, RFC 9068 §4), not an ID or logout token"),
+                (KeyMismatch, "the signature algorithm (alg) is not the one the issuer's key of its kid lists "
+                 f"({exc.args[0]})" if exc.args else "the signature algorithm (alg) does not fit the type or curve "
+                 "of the key of its kid"))
+        for kind, words in said:  # in this order: InvalidSignatureError is a DecodeError
+            if isinstance(exc, kind):
+                return words
         log.warning("a JWT failed a check without a name: %s", type(exc).__name__)  # for the operator
         return "invalid token: it could not be verified"
 
@@ -528,8 +514,7 @@ def fits(alg: str, key: object) -> bool:
         return isinstance(key, rsa.RSAPublicKey)
     if alg == "EdDSA":
         return isinstance(key, (ed25519.Ed25519PublicKey, ed448.Ed448PublicKey))
-    curve = {"ES256": "secp256r1", "ES384": "secp384r1", "ES512": "secp521r1"}.get(alg)
-    return isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name == curve
+    return isinstance(key, ec.EllipticCurvePublicKey) and alg in _CURVES and key.curve.name == _CURVES[alg][1]
 
 
 CLOCK_SKEW_S = 60  # the issuer's clock and the server's may differ by this much (RFC 7519 §4.1.4-5 "small leeway")
