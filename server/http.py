@@ -314,11 +314,8 @@ def said_unavailable(problem: tuple[str, str], backend: str) -> str:
     """What happened to the database, as :class:`DatabaseWatch`'s ``problem`` says it, in words safe
     for any caller: per ``backend`` ("sqlite" or "postgresql"), never which database or where."""
     kind, why = problem
-    if kind == "timeout":  # (its words name no database)
-        return f"{why}; {UNAVAILABLE}"
-    if kind in _SAID_MOVED:
-        return f"{_SAID_MOVED[kind]}; {UNAVAILABLE}"
-    said = next(words for openings, words in _SAID_UNAVAILABLE[backend] if why.startswith(openings))
+    said = why if kind == "timeout" else _SAID_MOVED.get(kind) or next(  # (a timeout's words name no database)
+        words for openings, words in _SAID_UNAVAILABLE[backend] if why.startswith(openings))
     return f"{said}; {UNAVAILABLE}"
 
 
@@ -362,14 +359,11 @@ class DatabaseWatch:
     def _moved(self) -> tuple[str, str] | None:
         """``("file gone" | "file replaced", why)`` when the SQLite file at the path is not the one
         first served; None for PostgreSQL, or the same file."""
-        from memvault.storage.location import is_url
-
-        db = self.runtime.config.db
-        if is_url(db):
+        if self.backend == "postgresql":
             return None
         label = self.runtime.config.db_label
         try:
-            found = os.stat(db)
+            found = os.stat(self.runtime.config.db)
         except OSError:
             return ("file gone", f"the database file {label} is gone (moved or deleted while the server "
                     "ran); put it back, or restart the server to start a new one")
@@ -381,11 +375,9 @@ class DatabaseWatch:
         return None
 
     def _check(self) -> tuple[str, str] | None:
-        from memvault.storage.location import is_url
-
         try:
             store = self.runtime.store()
-            if not is_url(self.runtime.config.db):  # moved or replaced: problem() asked _moved() first
+            if self.backend == "sqlite":  # moved or replaced: problem() asked _moved() first
                 store.backend.read_header()  # damage found here is damage met: writes refused from now on
             else:
                 with store.backend.read(None) as tx:  # a real read: a refused connection raises
@@ -473,13 +465,12 @@ def _combined(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     for key, value in headers:
         if key in _LIST_FIELDS:
             lines.setdefault(key, []).append(value)
-    combined, placed = [], set()
+    combined = []
     for key, value in headers:
-        if key not in lines:
+        if key not in _LIST_FIELDS:
             combined.append((key, value))
-        elif key not in placed:  # the field's first line: every line's value, in order
-            placed.add(key)
-            combined.append((key, b", ".join(lines[key])))
+        elif key in lines:  # the field's first line: every line's value, in order
+            combined.append((key, b", ".join(lines.pop(key))))
     return combined
 
 
