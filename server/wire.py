@@ -83,6 +83,8 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
+# Dropped before a message is read (RFC 8259 §8.1: a parser MAY ignore it; Windows editors and PowerShell 5's
+# ``-Encoding UTF8`` write one).
 UTF8_BOM = b"\xef\xbb\xbf"
 # Byte order marks of the encodings JSON once allowed (RFC 4627 §3), longest first: UTF-32LE's starts as UTF-16LE's.
 _BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe", "UTF-16LE"),
@@ -107,7 +109,7 @@ def not_utf8(data: bytes, what: str) -> str | None:
     """Why ``data``, ``what`` the client sent ("the body", "the line"), is no JSON text memvault reads, or
     None: JSON-RPC is UTF-8 (RFC 8259 §8.1), so UTF-16 and UTF-32 are refused naming the encoding found
     (Python's parser would read them, the SDK's not), and invalid UTF-8 naming its first bad byte. A UTF-8
-    byte order mark is not refused (RFC 8259 §8.1: a parser MAY ignore it): take :func:`without_bom` first."""
+    byte order mark is not refused (RFC 8259 §8.1: a parser MAY ignore it): take :data:`UTF8_BOM` off first."""
     wide = wide_encoding(data)
     if wide is not None:
         return (f"Parse error: {what} is {wide}; JSON-RPC messages must be UTF-8 (RFC 8259 §8.1): send the same "
@@ -118,12 +120,6 @@ def not_utf8(data: bytes, what: str) -> str | None:
         return f"Parse error: {what} is not valid UTF-8 ({exc.reason} at byte {exc.start}); JSON-RPC messages " \
                "must be UTF-8 (RFC 8259 §8.1)"
     return None
-
-
-def without_bom(data: bytes) -> bytes:
-    """``data`` without a leading UTF-8 byte order mark (RFC 8259 §8.1: a parser MAY ignore it; Windows
-    editors and PowerShell 5's ``-Encoding UTF8`` write one)."""
-    return data.removeprefix(UTF8_BOM)
 
 
 # Object members (keys) in one body or line, in all: a batch of 50 calls holds about 1,000; see
@@ -267,7 +263,7 @@ class Wire:
         UTF-32 is answered naming that encoding (:func:`not_utf8`); a UTF-8 byte order mark is ignored."""
         if self._carried and raw.startswith(b"\x00" * self._carried):
             raw = raw[self._carried:]  # the rest of the line break of a UTF-16LE or UTF-32LE line before
-        raw = without_bom(raw)
+        raw = raw.removeprefix(UTF8_BOM)
         if not raw.strip():
             return
         wide = wide_encoding(raw) or ""
@@ -462,7 +458,7 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
     (:func:`loads`, :func:`unreadable_reply`). A body in UTF-16 or UTF-32, or not valid UTF-8, gets -32700
     naming what it is (:func:`not_utf8`); a UTF-8 byte order mark is ignored."""
     if body.startswith(UTF8_BOM):
-        body = without_bom(body)
+        body = body.removeprefix(UTF8_BOM)
         scope = _sized(scope, body)
     refused = not_utf8(body, "the body")
     if refused is not None:
