@@ -29,7 +29,7 @@ from memvault.storage.errors import (NOT_UNICODE, SHOWN_SCAN_CHARS, InvalidInput
 from memvault.tools.prompts import ARGUMENT_RULES
 from memvault.tools.schemas import self_contained
 
-from .params import params_refusal
+from .params import TYPE_WORDS, params_refusal
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -44,7 +44,6 @@ Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 # ---------------------------------------------------------------- 1. arguments
 
-_TYPE_WORDS = {"string": "a string", "integer": "an integer", "boolean": "true or false", "array": "a list"}
 # Names agents reach for that look nothing like the right one (validate.closest finds the rest).
 _SYNONYMS = {
     "type": "kind", "category": "kind", "text": "content", "memory": "content", "body": "content",
@@ -139,7 +138,7 @@ def _expected(name: str, prop: dict[str, Any]) -> str:
     if kind == "string" and "maxLength" in prop:
         least = f"{prop['minLength']}-" if prop.get("minLength") else "at most "
         return f"a string of {least}{prop['maxLength']:,} characters"
-    return _TYPE_WORDS.get(kind, "a value")
+    return TYPE_WORDS.get(kind, "a value")
 
 
 def _has_type(kind: str | None, value: object) -> bool:
@@ -261,20 +260,19 @@ class Checks:
         """``(why the tools/call is refused, {})`` or ``(None, the arguments converted)``; checked by
         ``run`` (on a thread)."""
         tools = await self.tool_schemas()
-        return await run(lambda: self._refused_call(tools, name, arguments))
 
-    @staticmethod
-    def _refused_call(tools: dict[str, dict[str, Any]], name: str, arguments: object
-                      ) -> tuple[str | None, dict[str, Any]]:
-        bad = not_unicode(name, "name")
-        if bad is not None:
-            return ": ".join(bad), {}
-        if name not in tools:
-            return unknown_name("tool", name, list(tools), "memvault's tools"), {}
-        try:
-            return None, check_arguments(name, tools[name], {} if arguments is None else arguments)
-        except InvalidInput as exc:
-            return str(exc), {}
+        def refused() -> tuple[str | None, dict[str, Any]]:
+            bad = not_unicode(name, "name")
+            if bad is not None:
+                return ": ".join(bad), {}
+            if name not in tools:
+                return unknown_name("tool", name, list(tools), "memvault's tools"), {}
+            try:
+                return None, check_arguments(name, tools[name], {} if arguments is None else arguments)
+            except InvalidInput as exc:
+                return str(exc), {}
+
+        return await run(refused)
 
     def check_prompt(self, name: str, arguments: object) -> dict[str, Any]:
         """The arguments of a ``prompts/get``: as a tool's, and a required text must hold

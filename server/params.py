@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from memvault.storage.errors import shown
 
-_TYPE_WORDS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+TYPE_WORDS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
                "array": "a list", "object": "an object"}
 # pydantic's error types in memvault's words (its message names a model class for an object)
 MUST = {"missing": "is required", "model_type": "must be an object", "dict_type": "must be an object",
@@ -50,7 +50,7 @@ def _kind(prop: dict[str, Any]) -> str:
     kinds = [prop.get("type")] + [p.get("type") for p in prop.get("anyOf", [])]
     if "$ref" in prop or any("$ref" in p for p in prop.get("anyOf", [])):
         kinds.append("object")
-    words = list(dict.fromkeys(_TYPE_WORDS[k] for k in kinds if k in _TYPE_WORDS))
+    words = list(dict.fromkeys(TYPE_WORDS[k] for k in kinds if k in TYPE_WORDS))
     return " or ".join(words) or "a value"
 
 
