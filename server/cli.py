@@ -473,12 +473,9 @@ def _main(argv: Sequence[str]) -> int:
                                     f"folders (a typo would start an empty memory); create it, or fix {given}", given)
     if command == "serve":
         return _serve_http(args, config) if getattr(args, "transport", "stdio") == "http" else _serve(config)
-    if command == "ui":
-        return _printing(lambda: _ui(args, config))
-    if command == "keys":
-        return _printing(lambda: _keys(args, config))
-    if command == "setup":
-        return _printing(lambda: client_commands.setup(args, config))
+    own = {"ui": _ui, "keys": _keys, "setup": client_commands.setup}.get(command)
+    if own is not None:
+        return _printing(lambda: own(args, config))
     if command == "hook":
         return _printing(lambda: client_commands.hook(args, config), failed=client_commands.hooks_exit())
     if command in ("encrypt", "decrypt"):
@@ -574,7 +571,6 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     from memvault.storage.errors import MemvaultError
 
     from . import web
-    from .http import CannotListen
 
     def say(url: str) -> None:
         out(url)
@@ -598,10 +594,7 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     except ValueError as exc:
         err(str(exc))
         return 2
-    except MemvaultError as exc:
-        err(str(exc))
-        return 1
-    except CannotListen as exc:
+    except MemvaultError as exc:  # (CannotListen too)
         err(str(exc))
         return 1
     return 0

@@ -134,16 +134,13 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
 
 
 def _context(event: str, text: str | None) -> dict[str, Any] | None:
+    """The hook's output adding ``text`` to the context, private spans removed and credentials replaced by
+    their kind; None for no text."""
     if not text:
         return None
-    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": printable(text)}}
-
-
-def printable(text: str) -> str:
-    """``text`` as a hook may print it: private spans removed, credentials replaced by their kind."""
     from memvault.storage.secrets import redact
 
-    return redact(text)[0]
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": redact(text)[0]}}
 
 
 def session_start(store: Store, caller: Caller, config: Config, data: dict[str, Any]) -> str:
