@@ -54,15 +54,6 @@ class Read:
     refused: list[int] = field(default_factory=list)
 
 
-def read(
-    path: Path, offset: int = 0, session_id: str | None = None, names: dict[str, str] | None = None,
-    final: bool = False,
-) -> Read:
-    """The turns of the lines of ``path`` from byte ``offset``, in one :class:`Read` (see :func:`chunks`).
-    Raises OSError when the file cannot be read."""
-    return next(chunks(path, offset, session_id, names, final=final))
-
-
 def chunks(
     path: Path, offset: int = 0, session_id: str | None = None, names: dict[str, str] | None = None,
     turns: int | None = None, final: bool = False,

@@ -429,7 +429,7 @@ def test_a_credential_in_a_tool_input_never_reaches_the_database(store, db_path,
     path = db_path.parent / f"{SESSION}.jsonl"
     path.write_text(_entry("u1", SESSION, [{"type": "tool_use", "id": "toolu_1", "name": tool,
                                             "input": tool_input}], "assistant") + "\n")
-    capture.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
+    capture.store_turns(store, "default", "default", next(transcripts.chunks(path)).turns, "claude-code")
     data = file_bytes(db_path)
     assert not [word for word in PASSWORDS if word.encode() in data]
     (turn,) = store.episodes.turns(tenant="default", session_id=SESSION)
@@ -567,7 +567,7 @@ def test_a_turn_the_store_refuses_is_skipped_and_counted_and_the_others_of_its_p
     path = tmp_path / f"{SESSION}.jsonl"  # the store's clock is at 2026-01-01: a turn in 2027 is refused
     path.write_text("".join(_entry(f"u{n}", SESSION, f"turn {n}", at=at) + "\n" for n, at in enumerate(
         ["2025-11-30T09:00:00", "2027-01-01T00:00:00", "2025-11-30T09:00:02"])))
-    stored = capture.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
+    stored = capture.store_turns(store, "default", "default", next(transcripts.chunks(path)).turns, "claude-code")
     assert stored.refused == 1 and "1 turn refused by the store (the first: turns[0].at: must be an integer" in stored.skipped()
     assert [t.ref for t in store.episodes.turns(tenant="default", session_id=SESSION)] == ["u0", "u2"]
 

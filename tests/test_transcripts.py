@@ -18,7 +18,7 @@ def _uuid(n: int) -> str:
 
 
 def test_a_transcript_gives_its_turns_in_order_with_roles_tools_and_call_ids():
-    got = transcripts.read(DATA / "claude_code_session.jsonl")
+    got = next(transcripts.chunks(DATA / "claude_code_session.jsonl"))
     turns = [turn for _, _, turn in got.turns]
     assert [(t.role, t.tool, t.call_id) for t in turns] == [
         ("user", None, None),
@@ -40,7 +40,7 @@ def test_a_transcript_gives_its_turns_in_order_with_roles_tools_and_call_ids():
 
 
 def test_thinking_meta_sidechain_summary_and_system_entries_are_skipped():
-    texts = " ".join(turn.text for _, _, turn in transcripts.read(DATA / "claude_code_session.jsonl").turns)
+    texts = " ".join(turn.text for _, _, turn in next(transcripts.chunks(DATA / "claude_code_session.jsonl")).turns)
     for skipped in ("rounding probably happens per line", "local-command-caveat", "Subagent notes",
                     "Fixing the checkout total", "stop_hook_summary"):
         assert skipped not in texts
@@ -62,7 +62,7 @@ def test_a_built_in_slash_command_and_its_output_are_no_turn(tmp_path, content, 
              "message": {"role": "user", "content": content}}
     path = tmp_path / "s.jsonl"
     path.write_text(json.dumps(entry) + "\n")
-    assert [t.text for _, _, t in transcripts.read(path).turns] == ([content] if kept else [])
+    assert [t.text for _, _, t in next(transcripts.chunks(path)).turns] == ([content] if kept else [])
 
 
 @pytest.mark.parametrize(("given", "text"), [
@@ -92,7 +92,7 @@ def test_several_turns_of_one_entry_get_distinct_refs_and_images_are_named(tmp_p
          "content": [{"type": "text", "text": "x = 1"}, {"type": "image", "source": {}}]}]}}
     path = tmp_path / "s.jsonl"
     path.write_text("\n".join([json.dumps(entry), "not json", "[1]", "", json.dumps(result)]) + "\n")
-    got = transcripts.read(path)
+    got = next(transcripts.chunks(path))
     turns, bad = got.turns, got.bad
     assert bad == [2, 3]
     assert [(t.ref, t.role, t.tool) for _, _, t in turns] == [
@@ -104,14 +104,14 @@ def test_a_read_from_an_offset_leaves_an_unfinished_last_line_and_remembers_tool
     lines = (DATA / "claude_code_session.jsonl").read_bytes().splitlines(keepends=True)
     path = tmp_path / f"{SESSION}.jsonl"
     path.write_bytes(b"".join(lines[:7]) + lines[7][:20])  # up to the Grep call, then half of its result
-    first = transcripts.read(path)
+    first = next(transcripts.chunks(path))
     assert [t.ref for _, _, t in first.turns] == [_uuid(2), _uuid(4), _uuid(5)]
     assert first.offset == len(b"".join(lines[:7])) and first.names == {"toolu_01A": "Grep"}
     path.write_bytes(b"".join(lines))
-    second = transcripts.read(path, first.offset, names=first.names)
+    second = next(transcripts.chunks(path, first.offset, names=first.names))
     assert [(t.ref, t.tool) for _, _, t in second.turns][0] == (_uuid(6), "Grep")
     both = [t.ref for _, _, t in first.turns + second.turns]
-    assert both == [t.ref for _, _, t in transcripts.read(path).turns]
+    assert both == [t.ref for _, _, t in next(transcripts.chunks(path)).turns]
 
 
 def test_a_folder_gives_its_jsonl_files_recursively(tmp_path):
@@ -144,7 +144,7 @@ def _call(uuid: str, name: str, tool_input: object) -> str:
 def test_a_tool_input_is_stored_as_its_fields_with_their_real_line_breaks(tmp_path, tool_input, text):
     path = tmp_path / "s.jsonl"
     path.write_text(_call("u1", "Write", tool_input) + "\n")
-    assert [turn.text for _, _, turn in transcripts.read(path).turns] == [text]
+    assert [turn.text for _, _, turn in next(transcripts.chunks(path)).turns] == [text]
 
 
 def test_a_line_nested_too_deeply_is_unreadable_and_the_lines_after_it_are_read(tmp_path):
@@ -153,7 +153,7 @@ def test_a_line_nested_too_deeply_is_unreadable_and_the_lines_after_it_are_read(
     deep_input = _call("u2", "Write", {"a": deep})  # a deep value inside an entry
     path.write_text("\n".join([_entry("u1", "s", "first"), deep, deep_input.replace(json.dumps(deep), deep),
                                _entry("u4", "s", "after")]) + "\n")
-    got = transcripts.read(path)
+    got = next(transcripts.chunks(path))
     assert [t.ref for _, _, t in got.turns] == ["u1", "u4"] and got.bad == [2, 3]
     assert got.offset == path.stat().st_size
 
@@ -164,7 +164,7 @@ def test_an_entry_whose_session_id_cannot_be_one_is_refused_and_the_others_are_r
     path = tmp_path / "s.jsonl"
     path.write_text("\n".join([_entry("u1", "s", "first"), _entry("u2", session_id, "odd one"),
                                _entry("u3", "s", "third")]) + "\n")
-    got = transcripts.read(path)
+    got = next(transcripts.chunks(path))
     assert [(s, t.ref) for s, _, t in got.turns] == [("s", "u1"), ("s", "u3")]
     assert got.refused == [2] and got.bad == []
 
@@ -173,15 +173,15 @@ def test_a_line_holding_a_unicode_line_separator_is_one_line(tmp_path):
     path = tmp_path / "s.jsonl"  # JSON.stringify leaves U+2028 and U+2029 unescaped
     path.write_text(json.dumps({"type": "user", "uuid": "u1", "sessionId": "s", "message": {
         "content": "one\u2028two\u2029three"}}, ensure_ascii=False) + "\n", encoding="utf-8")
-    got = transcripts.read(path)
+    got = next(transcripts.chunks(path))
     assert [t.text for _, _, t in got.turns] == ["one\u2028two\u2029three"] and got.bad == []
 
 
 def test_a_finished_transcripts_last_line_without_its_line_end_is_read_when_final(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_text(_entry("u1", "s", "first") + "\n" + _entry("u2", "s", "last, no line end"))
-    assert [t.ref for _, _, t in transcripts.read(path).turns] == ["u1"]
-    got = transcripts.read(path, final=True)
+    assert [t.ref for _, _, t in next(transcripts.chunks(path)).turns] == ["u1"]
+    got = next(transcripts.chunks(path, final=True))
     assert [t.ref for _, _, t in got.turns] == ["u1", "u2"] and got.offset == path.stat().st_size
 
 
@@ -194,7 +194,7 @@ def test_chunks_end_at_line_ends_and_each_offset_starts_the_rest(tmp_path):
         ["u0", "u1", "u2"], ["u3", "u4", "u5"], ["u6", "u7"]]
     assert [part.bad for part in parts] == [[], [], [8]]  # numbered from the read's first line
     for part, ref in zip(parts[:-1], ["u3", "u6"], strict=True):
-        assert [t.ref for _, _, t in transcripts.read(path, part.offset).turns][0] == ref
+        assert [t.ref for _, _, t in next(transcripts.chunks(path, part.offset)).turns][0] == ref
     assert parts[-1].offset == path.stat().st_size
 
 
@@ -248,6 +248,6 @@ def test_text_blocks_are_one_turn_until_a_tool_call_and_a_tool_result_stays_its_
         {"type": "text", "text": "Done."}, {"type": "text", "text": " Next: tests."}]}}
     path = tmp_path / "s.jsonl"
     path.write_text(json.dumps(entry) + "\n")
-    assert [(t.ref, t.text, t.tool) for _, _, t in transcripts.read(path).turns] == [
+    assert [(t.ref, t.text, t.tool) for _, _, t in next(transcripts.chunks(path)).turns] == [
         ("u-1", "Reading it.", None), ("u-1:1", "file_path: a.py", "Read"), ("u-1:2", "{}", "Read"),
         ("u-1:3", "Done. Next: tests.", None)]
