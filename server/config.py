@@ -325,8 +325,8 @@ def load(
     if (secrets or "0").lower() not in {"1", "true", "yes", "0", "false", "no"}:
         raise ValueError(f"{name}: must be 1/true/yes or 0/false/no; got {shown(secrets)}")
     return Config(
-        db=database, db_from=_setting(db, "MEMVAULT_DB")[1] if db is not None or os.environ.get("MEMVAULT_DB") else
-        "--db", tenant=_name(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
+        db=database, db_from="MEMVAULT_DB" if db is None and os.environ.get("MEMVAULT_DB") else "--db",
+        tenant=_name(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
         scope=_name(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=not writing), model_dir=model_path,
         boot_tokens=tokens, allow_secrets=(secrets or "0").lower() in {"1", "true", "yes"},
         consolidate_hours=_whole(consolidate_hours, "MEMVAULT_CONSOLIDATE_HOURS", CONSOLIDATE_HOURS, 0, 8_760,

@@ -138,10 +138,12 @@ def write(setup: Setup) -> Written:
         servers = document[setup.key]
         if not isinstance(servers, dict):
             raise ValueError(f"{setup.path}: {setup.key!r} is not a table of servers; nothing was written")
+        from tomlkit.items import Table  # a table written as [...]; an inline {...} one is no Table
+
         old = servers.get(SERVER_NAME)
         if (old.unwrap() if hasattr(old, "unwrap") else old) == setup.entry:
             return False
-        servers[SERVER_NAME] = _toml_entry(setup.entry) if _toml_table(servers) else setup.entry
+        servers[SERVER_NAME] = _toml_entry(setup.entry) if isinstance(servers, Table) else setup.entry
         return True
 
     merge = merge_toml if setup.format == "toml" else merge_json
@@ -241,13 +243,6 @@ def _toml_servers(servers: dict[str, dict[str, object]]) -> Any:
     for name, entry in servers.items():
         table[name] = _toml_entry(entry)
     return table
-
-
-def _toml_table(servers: object) -> bool:
-    """``servers`` is a TOML table written as ``[...]`` (not JSON, not an inline ``{...}`` table)."""
-    from tomlkit.items import Table  # an InlineTable is no Table
-
-    return isinstance(servers, Table)
 
 
 def _toml_entry(entry: dict[str, object]) -> Any:
