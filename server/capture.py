@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from memvault.storage.records import AppendOutcome, NewTurn
+    from memvault.storage.records import AppendOutcome, NewTurn, Session
     from memvault.storage.store import Store
 
     from .config import Config
@@ -66,12 +66,7 @@ def _end_captured(store: Store, tenant: str, session_id: str) -> None:
     without one is no session (docs/hooks.md: a client that never captures leaves none): said on stderr."""
     import logging
 
-    from memvault.storage.errors import NotFound
-
-    try:
-        session = store.episodes.session(tenant=tenant, session_id=session_id)
-    except NotFound:
-        session = None
+    session = _session(store, tenant, session_id)
     if session is None or not session.turns:
         logging.getLogger(__name__).warning("session %s: no turn of it was captured, so there is no session to "
                                             "end and no digest", session_id)
@@ -180,11 +175,8 @@ def store_turns(store: Store, tenant: str, scope: str, turns: Iterable[tuple[str
 def _refs(store: Store, tenant: str, scope: str, session_id: str, stored: Stored) -> set[str]:
     """The refs session ``session_id`` has (none when it does not exist); a session of another scope is
     marked in ``stored.other_scope``."""
-    from memvault.storage.errors import NotFound
-
-    try:
-        session = store.episodes.session(tenant=tenant, session_id=session_id)
-    except NotFound:
+    session = _session(store, tenant, session_id)
+    if session is None:
         return set()
     if session.scope != scope:
         stored.other_scope.setdefault(session_id, 0)
@@ -243,14 +235,21 @@ def _end(store: Store, tenant: str, session_id: str) -> bool:
     """End the session at its newest stored turn (a turn the store refused, e.g. dated in the future,
     is no end); whether this ended it (False: it was ended, digest written, and has not changed
     since). A session none of whose turns could be stored is not there: False."""
-    from memvault.storage.errors import NotFound
-
-    try:
-        before = store.episodes.session(tenant=tenant, session_id=session_id)
-    except NotFound:
+    before = _session(store, tenant, session_id)
+    if before is None:
         return False
     store.episodes.end(tenant=tenant, session_id=session_id, at=before.last_at)
     return before.ended_at is None or before.digest_id is None
+
+
+def _session(store: Store, tenant: str, session_id: str) -> Session | None:
+    """Session ``session_id`` of ``tenant``, or None when there is none."""
+    from memvault.storage.errors import NotFound
+
+    try:
+        return store.episodes.session(tenant=tenant, session_id=session_id)
+    except NotFound:
+        return None
 
 
 def nonempty_text(value: object) -> str | None:
