@@ -13,9 +13,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from ..config import Config, HttpConfig
+from ..http import LOOPBACK_HOSTS as LOOPBACK
+from ..http import bounded, listen_socket
 from ..runtime import Runtime
-
-LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
 
 @asynccontextmanager
@@ -57,7 +57,6 @@ def serve(config: Config, host: str, port: int, open_browser: bool, say: Callabl
 
     from memvault.storage.store import Store
 
-    from ..http import listen_socket
     from .app import build
     from .login import network
 
@@ -96,7 +95,5 @@ def server(app: Any) -> Any:
     """The ``uvicorn.Server`` of ``app``, on loopback too as the team server serves (:func:`..http.bounded`:
     the peer's address counted, never X-Forwarded-For; connections capped; a read timeout)."""
     import uvicorn
-
-    from ..http import bounded
 
     return uvicorn.Server(uvicorn.Config(app, log_level="warning", **bounded()))

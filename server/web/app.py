@@ -110,8 +110,7 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
             and parts[1] == "memories" and status != 404 else None
         return page(request, "error.html", status, title="Not done", message=str(exc), back=back)
 
-    async def call(fn: Callable[..., Any], writes: bool = False, **kwargs: Any) -> Any:
-        return await runtime.call(fn, writes=writes, **kwargs)
+    call = runtime.call
 
     async def memories(request: Request) -> Response:
         q = request.query_params

@@ -29,7 +29,7 @@ from starlette.responses import RedirectResponse, Response
 
 from memvault.storage.errors import MemvaultError
 
-from ..http import allowed
+from ..http import LOOPBACK_HOSTS, allowed
 from .login import COOKIE as SIGNED_IN
 from .login import FORM_COOKIE, Logins, address
 
@@ -212,4 +212,4 @@ class Gate:
         return form
 
 
-LOOPBACK = tuple(f"http://{name}:" for name in ("127.0.0.1", "localhost", "[::1]"))
+LOOPBACK = tuple(f"http://{name}:" for name in LOOPBACK_HOSTS)
