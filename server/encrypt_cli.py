@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from memvault.storage.errors import StoreError
 from memvault.storage.sqlite import convert, crypto
 
 from . import config as config_module
+from .cli_io import err
 
 
 def run(command: str, config: config_module.Config) -> int:
@@ -39,5 +39,5 @@ def run(command: str, config: config_module.Config) -> int:
 
 
 def _say(text: str, code: int) -> int:
-    sys.stderr.write(f"memvault: {text}\n")
+    err(text)
     return code

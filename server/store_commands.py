@@ -425,13 +425,12 @@ def _import(store: Store, caller: Caller, args: argparse.Namespace) -> int:
         return _import_transcripts(store, caller, args)
     # A file was checked whole before (cli._not_utf8_input); of stdin, what its buffer held, and a
     # later line that is not UTF-8 (its bytes reach here as lone surrogates) stops the import there.
+    total = None  # a named pipe, /dev/null, <(zcat dump.gz): read once, as stdin is
     if args.file == "-":
         source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape")
-        total = None
-    elif not Path(args.file).is_file():  # a named pipe, /dev/null, <(zcat dump.gz): read once, as stdin
-        source, total = open(args.file, encoding="utf-8-sig", errors="surrogateescape"), None
     else:
         source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")
+    if args.file != "-" and Path(args.file).is_file():
         with open(args.file, "rb") as fh:
             total = sum(1 for _ in fh)
     bar = progress_bar(total=total, unit="line", desc="import")
