@@ -56,8 +56,7 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
 
 def _text(given: str | None) -> str | None:
     """A command's TEXT: "-" reads it from standard input as UTF-8 (a byte-order mark dropped), as
-    ``import -`` reads its lines, whatever the terminal's code page (trial 51 stored a memory "-";
-    trial 54 #8: cp1252 raised a traceback, or stored a BOM and mojibake).
+    ``import -`` reads its lines, whatever the terminal's code page (docs/cli-notes.md#arguments).
 
     Raises:
         InvalidInput: ``content`` (TEXT), when standard input is not UTF-8, saying why.
