@@ -314,9 +314,10 @@ def said_unavailable(problem: tuple[str, str], backend: str) -> str:
     """What happened to the database, as :class:`DatabaseWatch`'s ``problem`` says it, in words safe
     for any caller: per ``backend`` ("sqlite" or "postgresql"), never which database or where."""
     kind, why = problem
-    said = why if kind == "timeout" else _SAID_MOVED.get(kind) or next(  # (a timeout's words name no database)
-        words for openings, words in _SAID_UNAVAILABLE[backend] if why.startswith(openings))
-    return f"{said}; {UNAVAILABLE}"
+    if kind != "timeout":  # (a timeout's words name no database)
+        why = _SAID_MOVED.get(kind) or next(words for openings, words in _SAID_UNAVAILABLE[backend]
+                                            if why.startswith(openings))
+    return f"{why}; {UNAVAILABLE}"
 
 
 def _unavailable(why: str) -> Response:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 from memvault.storage.errors import shown
 
 TYPE_WORDS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
-               "array": "a list", "object": "an object"}
+              "array": "a list", "object": "an object"}
 # pydantic's error types in memvault's words (its message names a model class for an object)
 MUST = {"missing": "is required", "model_type": "must be an object", "dict_type": "must be an object",
          "model_attributes_type": "must be an object", "string_type": "must be a string",
