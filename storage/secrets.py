@@ -16,6 +16,7 @@ import bisect
 import functools
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -340,14 +341,16 @@ _INLINE_TAG = re.compile(r"(?i)</?(?:a|b|i|u|s|em|strong|code|kbd|samp|var|tt|sp
                          r"|ins|strike|wbr)(?:[ \t][^<>\n]*)?/?>")
 _MARKDOWN_ESCAPE = re.compile(r"\\([!#-/:-@\[\]^_`{-~])")
 # A character written as a string literal's escape (JSON's and JavaScript's "\u0067", a UTF-16 surrogate pair,
-# ES2015's and Rust's "\u{67}", Python's "\x67" and "\U00000067") or a URL's percent-encoded UTF-8 ("%67").
+# ES2015's and Rust's "\u{67}", Python's "\x67" and "\U00000067", "\t", "\n" and "\r") or a URL's
+# percent-encoded UTF-8 ("%67").
 _CODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}"
-                          r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)")
+                          r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)|\\[tnr]")
 
 
 def _unescaped(escape: re.Match[str]) -> str:
-    """The character an escape of ``_CODE_ESCAPE`` writes, or the escape as it is when it writes a line break, a
-    control character, a lone surrogate or no character (the reading keeps its lines)."""
+    """The character an escape of ``_CODE_ESCAPE`` writes; a space for white space of any code point (a tab, a
+    line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it is when it writes a
+    control character, a lone surrogate or no character."""
     high, low, braced, four, two, eight, percent = escape.groups()
     try:
         if percent:
@@ -355,10 +358,13 @@ def _unescaped(escape: re.Match[str]) -> str:
         elif high:
             read = chr(0x10000 + (int(high, 16) - 0xD800 << 10) + int(low, 16) - 0xDC00)
         else:
-            read = chr(int(braced or four or two or eight, 16))
+            read = " " if escape.group()[1] in "tnr" else chr(int(braced or four or two or eight, 16))
     except (ValueError, UnicodeDecodeError):
         return escape.group()
-    return read if read.isprintable() and not 0xD800 <= ord(read[0]) <= 0xDFFF else escape.group()
+    read = "".join(" " if char.isspace() else char for char in read)
+    # a format character (U+FEFF, U+200B) as itself: the reading drops it as it drops one written as it is
+    shown = all(char.isprintable() or unicodedata.category(char) == "Cf" for char in read)
+    return read if shown else escape.group()
 
 
 def unformatted(text: str) -> str:
