@@ -471,19 +471,21 @@ def refusals(records: list[dict[str, str]]) -> list[InvalidInput | None]:
     several lines the line within the field is named (``password in its line 3``): an
     import names its own line of the file first (``line 5: content: ...``).
 
-    The message never repeats the secret itself.
+    The message never repeats the secret itself, nor the word "credential" (a kind no word names is not named).
     """
     texts = [(number, field, text) for number, fields in enumerate(records) for field, text in fields.items() if text]
     out: list[InvalidInput | None] = [None] * len(records)
     for (number, field, text), found in zip(texts, find_secrets(*(text for _, _, text in texts)), strict=True):
         if found and out[number] is None:
+            # each kind without the word the sentence says: "(Basic authentication)", none for "credential"
+            kinds = [(kind.removesuffix("credential").strip(), line) for kind, line in found[:5]]
             if "\n" in text:
-                where = "; ".join(f"{kind} in its line {line}" for kind, line in found[:5])
+                where = "; ".join(f"{kind} in its line {line}".lstrip() for kind, line in kinds)
             else:
-                where = "; ".join(dict.fromkeys(kind for kind, _ in found[:5]))
+                where = "; ".join(dict.fromkeys(kind for kind, _ in kinds if kind))
             out[number] = InvalidInput(
                 field,
-                f"looks like it contains a credential ({where}). memvault does not store secrets: "
+                f"looks like it contains a credential{f' ({where})' if where else ''}. memvault does not store secrets: "
                 "remove it, or describe where the secret is kept instead (the server setting "
                 "MEMVAULT_ALLOW_SECRETS=1, or --allow-secrets on the command line, turns this check off)",
             )
