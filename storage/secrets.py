@@ -289,6 +289,10 @@ def displayed(text: str) -> str:
 _GROUPS = re.compile(r"[\w+/=-]{1,16}(?: [\w+/=-]{1,16}){2,}|[\w+/=]{1,16}(?:-[\w+/=]{1,16}){2,}"
                      r"|(?P<listed>[\w+/=]{1,16}(?:[\"'], ?[\"'][\w+/=]{1,16}){2,})")
 _LIST_SEPARATOR = re.compile(r"[\"'], ?[\"']")
+# A vendor's prefix joined to its key by a dash or a look-alike of one (``validate._DASHES``, U+FE63, U+FF0D) where its
+# format writes "_" ("ghp-16C7...", "ghp\u201116C7..."): read with "_" when the run after it holds a digit and a capital.
+_DASHED_PREFIX = re.compile("(?<![\\w-])([a-z]{2,10}(?:_[a-z]{1,10})?)[-\u02d7\u2010-\u2015\u2043\u2212\u2796\u2e3a"
+                            "\u2e3b\u301c\ufe58\ufe63\uff0d](?=([A-Za-z0-9]{16,}))")
 _HAS_DIGIT, _HAS_CAPITAL = re.compile(r"[0-9]"), re.compile(r"[A-Z]")
 # What a key found only with its groups joined may be: detect-secrets' own formats that open with a
 # vendor's prefix (besides the key format table's prefixed rows, ``secret_plugins.prefixed``).
@@ -308,7 +312,8 @@ def _groupable_kinds() -> frozenset[str]:
 def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> list[tuple[str, int, int]]:
     """``(label, line, line)`` of each key of a vendor's prefixed format (:func:`_groupable_kinds`) found only
     once the single spaces inside runs of groups of key characters (``_GROUPS``, a run holding a digit and a
-    capital) are taken out (not one of ``known``, the ``(label, line)`` found in ``text`` as it is: a key
+    capital) are taken out, or a dash after its prefix is read as "_" (``_DASHED_PREFIX``) (not one of ``known``, the
+    ``(label, line)`` found in ``text`` as it is: a key
     followed by words), and
     holding a digit and a capital (prose joined is lower-case words). Lines keep their numbers. Linear."""
     def join(run: re.Match[str]) -> str:  # prose's runs (no digit or no capital) stay: no reading for them
@@ -319,7 +324,11 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
             return _LIST_SEPARATOR.sub("", groups)
         return groups.replace(" " if " " in groups else "-", "")
 
-    joined = _GROUPS.sub(join, text)
+    def underscored(dashed: re.Match[str]) -> str:
+        run = dashed.group(2)
+        return dashed.group(1) + "_" if _HAS_DIGIT.search(run) and _HAS_CAPITAL.search(run) else dashed.group()
+
+    joined = _GROUPS.sub(join, _DASHED_PREFIX.sub(underscored, text))
     if joined == text:
         return []
     lines = joined.split("\n")  # (``text`` is NFC with single newlines as :func:`_found` gives it)
