@@ -76,9 +76,9 @@ def _html_cells(text: str) -> str:
     return "".join(pieces) + text[at:] if pieces else text
 
 
-# HTML's character references ("Password&#58; X", "&quot;pw&quot;"), read per line: one that writes a line
-# break reads as a space, so the lines stay.
-_BREAKS = re.compile("[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+# HTML's character references ("Password&#58; X", "&quot;pw&quot;"), read per line: one that writes white space
+# but a tab ("&nbsp;", "&thinsp;", "&#10;") reads as a space, so the lines stay.
+_WHITE = re.compile(r"[^\S \t]")
 # An XML element holding text alone (``<Name>DbPassword</Name>``) reads "Name: DbPassword", not HTML's
 # marks around words; a parent naming credentials around such elements on one line
 # (``<passwords><item>X</item></passwords>``) reads "password: X" for each.
@@ -91,9 +91,9 @@ _XML_OPEN = re.compile(r"(?m)^([ \t]*)<([A-Za-z][\w.-]{0,40}+)>[ \t]*$")  # a pa
 _XML_ITEM = re.compile(r"<([A-Za-z][\w.-]{0,40}+)>([^<>\n]{1,200}+)</\1>")
 # LaTeX's description item ("\\item[Password] X" reads "Password: X").
 _LATEX_ITEM = re.compile(r"\\item\[([^\[\]\n]{1,80})\][ \t]*")
-# A space or a colon of another code point ("Password&nbsp;: X", "password\u2236 X").
-_ODD = str.maketrans({"\xa0": " ", "\u2007": " ", "\u202f": " ", "\u2236": ":", "\ua789": ":", "\u02f8": ":",
-                      "\ufe55": ":", "\ufe13": ":"})
+# A space or a colon of another code point ("password\u1680is X", "password\u2236 X"): those NFKC leaves (the
+# text is read after ``validate.bare``, which makes U+00A0, U+2009 or U+3000 a space).
+_ODD = str.maketrans({"\u1680": " ", "\u2236": ":", "\ua789": ":", "\u02f8": ":", "\ufe55": ":", "\ufe13": ":"})
 
 
 def _xml_open(element: re.Match[str]) -> str:
@@ -126,7 +126,7 @@ _CJK_NOTE = re.compile(r"(?<=[^\x00-\u024f])[ \t]*[(（][^()（）\n]{1,20}[)）
 
 
 def _entities(text: str) -> str:
-    return "\n".join(_BREAKS.sub(" ", html.unescape(line)) if "&" in line else line for line in text.split("\n"))
+    return "\n".join(_WHITE.sub(" ", html.unescape(line)) if "&" in line else line for line in text.split("\n"))
 
 
 def _input_field(tag: re.Match[str]) -> str:

@@ -167,7 +167,7 @@ class NamedCredentialDetector(Detector):
       or is quoted after a word for password; a word that qualifies another noun ("password
       hint", "token budget") is not followed by a value;
     - a PIN (``pin`` words, a safe's combination among them): "card PIN: 4821", "PIN ist 4821", 4 to 8 digits or
-      3 to 5 dashed groups ("the safe combination is 12-34-56"); 6 digits or more after
+      3 to 5 groups parted by dashes, dots or spaces ("the safe combination is 12-34-56", "the safe code is 7 3 9 1"); 6 digits or more after
       the prose grammar ("my password is 19871203"), 4 to 12 after a word written without spaces
       ("暗証番号は4821です", not "2024年");
     - the word alone on its line, the value alone on the next ("Password", then "Xk29slQpz");
@@ -374,7 +374,8 @@ def named_sources() -> list[str]:
         f"(?i){AFTER}(?:{said('password', 'en')}|{said('password-strict', 'en')})"
         r"(?P<phrase>[a-z]{2,12}(?:[ -][a-z]{2,12}){3,11})[ \t]*(?:[.!?;,)](?:[ \t]|$)|$)",
         f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?"
-        r"(?P<whole>\d{4,8}|\d{1,3}(?:-\d{1,3}){2,4})(?:[^\pL\pN]|$)",  # a combination's groups too: "12-34-56"
+        # a combination's groups too ("12-34-56", "7 3 9 1"); no date ("2026-12-05")
+        r"(?P<whole>\d{4,8}|\d{1,3}(?:[-. ]\d{1,3}){2,4})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)",
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
         # password, --password password (--http-password, --db-password), curl's -u user:password
         r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"
@@ -457,7 +458,8 @@ def named_sources() -> list[str]:
         # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
         # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
         # a list of pairs
-        f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*{_QUOTE}?(?P<pass>{_VALUE})"
+        # (a YAML block scalar's first line too: "pass: |", then the value)
+        f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*(?:[|>][-+0-9]{{0,2}}[ \\t]*\\r?\\n[ \\t]+)?{_QUOTE}?(?P<pass>{_VALUE})"
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
         # "my pass is X", "pass for the staging admin panel: X", "the admin panel takes X": a value that reads as
         # typed (``secret_values.named_value_kept``: "the mountain pass is closed", "takes 2h" are prose)

@@ -16,6 +16,7 @@ import bisect
 import functools
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -288,6 +289,10 @@ def displayed(text: str) -> str:
 _GROUPS = re.compile(r"[\w+/=-]{1,16}(?: [\w+/=-]{1,16}){2,}|[\w+/=]{1,16}(?:-[\w+/=]{1,16}){2,}"
                      r"|(?P<listed>[\w+/=]{1,16}(?:[\"'], ?[\"'][\w+/=]{1,16}){2,})")
 _LIST_SEPARATOR = re.compile(r"[\"'], ?[\"']")
+# A vendor's prefix joined to its key by a dash or a look-alike of one (``validate._DASHES``, U+FE63, U+FF0D) where its
+# format writes "_" ("ghp-16C7...", "ghp\u201116C7..."): read with "_" when the run after it holds a digit and a capital.
+_DASHED_PREFIX = re.compile("(?<![\\w-])([a-z]{2,10}(?:_[a-z]{1,10})?)[-\u02d7\u2010-\u2015\u2043\u2212\u2796\u2e3a"
+                            "\u2e3b\u301c\ufe58\ufe63\uff0d](?=([A-Za-z0-9]{16,}))")
 _HAS_DIGIT, _HAS_CAPITAL = re.compile(r"[0-9]"), re.compile(r"[A-Z]")
 # What a key found only with its groups joined may be: detect-secrets' own formats that open with a
 # vendor's prefix (besides the key format table's prefixed rows, ``secret_plugins.prefixed``).
@@ -307,7 +312,8 @@ def _groupable_kinds() -> frozenset[str]:
 def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> list[tuple[str, int, int]]:
     """``(label, line, line)`` of each key of a vendor's prefixed format (:func:`_groupable_kinds`) found only
     once the single spaces inside runs of groups of key characters (``_GROUPS``, a run holding a digit and a
-    capital) are taken out (not one of ``known``, the ``(label, line)`` found in ``text`` as it is: a key
+    capital) are taken out, or a dash after its prefix is read as "_" (``_DASHED_PREFIX``) (not one of ``known``, the
+    ``(label, line)`` found in ``text`` as it is: a key
     followed by words), and
     holding a digit and a capital (prose joined is lower-case words). Lines keep their numbers. Linear."""
     def join(run: re.Match[str]) -> str:  # prose's runs (no digit or no capital) stay: no reading for them
@@ -318,7 +324,11 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
             return _LIST_SEPARATOR.sub("", groups)
         return groups.replace(" " if " " in groups else "-", "")
 
-    joined = _GROUPS.sub(join, text)
+    def underscored(dashed: re.Match[str]) -> str:
+        run = dashed.group(2)
+        return dashed.group(1) + "_" if _HAS_DIGIT.search(run) and _HAS_CAPITAL.search(run) else dashed.group()
+
+    joined = _GROUPS.sub(join, _DASHED_PREFIX.sub(underscored, text))
     if joined == text:
         return []
     lines = joined.split("\n")  # (``text`` is NFC with single newlines as :func:`_found` gives it)
@@ -340,14 +350,16 @@ _INLINE_TAG = re.compile(r"(?i)</?(?:a|b|i|u|s|em|strong|code|kbd|samp|var|tt|sp
                          r"|ins|strike|wbr)(?:[ \t][^<>\n]*)?/?>")
 _MARKDOWN_ESCAPE = re.compile(r"\\([!#-/:-@\[\]^_`{-~])")
 # A character written as a string literal's escape (JSON's and JavaScript's "\u0067", a UTF-16 surrogate pair,
-# ES2015's and Rust's "\u{67}", Python's "\x67" and "\U00000067") or a URL's percent-encoded UTF-8 ("%67").
+# ES2015's and Rust's "\u{67}", Python's "\x67" and "\U00000067", "\t", "\n" and "\r") or a URL's
+# percent-encoded UTF-8 ("%67").
 _CODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}"
-                          r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)")
+                          r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)|\\[tnr]")
 
 
 def _unescaped(escape: re.Match[str]) -> str:
-    """The character an escape of ``_CODE_ESCAPE`` writes, or the escape as it is when it writes a line break, a
-    control character, a lone surrogate or no character (the reading keeps its lines)."""
+    """The character an escape of ``_CODE_ESCAPE`` writes; a space for white space of any code point (a tab, a
+    line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it is when it writes a
+    control character, a lone surrogate or no character."""
     high, low, braced, four, two, eight, percent = escape.groups()
     try:
         if percent:
@@ -355,10 +367,13 @@ def _unescaped(escape: re.Match[str]) -> str:
         elif high:
             read = chr(0x10000 + (int(high, 16) - 0xD800 << 10) + int(low, 16) - 0xDC00)
         else:
-            read = chr(int(braced or four or two or eight, 16))
+            read = " " if escape.group()[1] in "tnr" else chr(int(braced or four or two or eight, 16))
     except (ValueError, UnicodeDecodeError):
         return escape.group()
-    return read if read.isprintable() and not 0xD800 <= ord(read[0]) <= 0xDFFF else escape.group()
+    read = "".join(" " if char.isspace() else char for char in read)
+    # a format character (U+FEFF, U+200B) as itself: the reading drops it as it drops one written as it is
+    shown = all(char.isprintable() or unicodedata.category(char) == "Cf" for char in read)
+    return read if shown else escape.group()
 
 
 def unformatted(text: str) -> str:
@@ -465,19 +480,21 @@ def refusals(records: list[dict[str, str]]) -> list[InvalidInput | None]:
     several lines the line within the field is named (``password in its line 3``): an
     import names its own line of the file first (``line 5: content: ...``).
 
-    The message never repeats the secret itself.
+    The message never repeats the secret itself, nor the word "credential" (a kind no word names is not named).
     """
     texts = [(number, field, text) for number, fields in enumerate(records) for field, text in fields.items() if text]
     out: list[InvalidInput | None] = [None] * len(records)
     for (number, field, text), found in zip(texts, find_secrets(*(text for _, _, text in texts)), strict=True):
         if found and out[number] is None:
+            # each kind without the word the sentence says: "(Basic authentication)", none for "credential"
+            kinds = [(kind.removesuffix("credential").strip(), line) for kind, line in found[:5]]
             if "\n" in text:
-                where = "; ".join(f"{kind} in its line {line}" for kind, line in found[:5])
+                where = "; ".join(f"{kind} in its line {line}".lstrip() for kind, line in kinds)
             else:
-                where = "; ".join(dict.fromkeys(kind for kind, _ in found[:5]))
+                where = "; ".join(dict.fromkeys(kind for kind, _ in kinds if kind))
             out[number] = InvalidInput(
                 field,
-                f"looks like it contains a credential ({where}). memvault does not store secrets: "
+                f"looks like it contains a credential{f' ({where})' if where else ''}. memvault does not store secrets: "
                 "remove it, or describe where the secret is kept instead (the server setting "
                 "MEMVAULT_ALLOW_SECRETS=1, or --allow-secrets on the command line, turns this check off)",
             )

@@ -4,8 +4,12 @@ or as two string literals concatenated) is refused and redacted; formatting arou
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
+from memvault.storage.errors import InvalidInput
+from memvault.storage.records import NewTurn
 from memvault.storage.secrets import find_secrets, redact
 
 GITHUB = "ghp_u8jzPde0IgxLq2mW7vR4tY9sK1nB3cF6hJ0a"
@@ -32,6 +36,8 @@ DISGUISED = [
     '{"t": "\\u0067hp' + GITHUB[3:] + '"}', "".join(f"\\u{ord(c):04x}" for c in OPENAI[:12]) + OPENAI[12:],
     "\\x67\\x68\\x70" + GITHUB[3:], "let t = '\\u{67}hp" + GITHUB[3:] + "'", "\\U00000073k-proj" + OPENAI[7:],
     "x=" + "".join(f"%{b:02X}" for b in SLACK.encode()), 'token: "\\u0073\\u006b' + OPENAI[2:] + '"',
+    # an escaped format character reads as the character does: as nothing (trial 58)
+    _split(GITHUB, 12, "\\ufeff"), _split(OPENAI, 10, "\\u200b"), _split(SLACK, 9, "%E2%80%8B"),
 ]
 
 
@@ -66,3 +72,47 @@ def test_the_formatting_readings_take_linear_time(unit: str) -> None:
 
     assert _grows_linearly(lambda size: unit * (size // len(unit))) is None
     assert _grows_linearly(lambda size: unit * (size // len(unit)), redact) is None
+
+
+# White space written as an escape (trial 58 #3: "the password\u00a0is X" was stored): every code point Python calls
+# white space, line breaks among them, written as a string literal's escape, a URL's %XX or an HTML reference.
+WHITE = [chr(c) for c in range(0x110000) if chr(c).isspace() and c != 0x20]
+WORDED = ["the password{}is Rq7qLm4kXp2F", "password{}= Rq7qLm4kXp2H", "password{}: Rq7qLm4kXp2J",
+          "my pass{}is Rq7qLm4kXp2K", "Passwort{}ist Rq7qLm4kXp2L", "mot de passe{}est Rq7qLm4kXp2M"]
+
+
+def _escapes(char: str) -> list[str]:
+    forms = [f"\\u{ord(char):04x}", f"\\u{{{ord(char):x}}}", f"\\U{ord(char):08X}",
+             "".join(f"%{b:02X}" for b in char.encode())]
+    forms += [f"&#{ord(char)};"] if html.unescape(f"&#{ord(char)};") == char else []  # HTML reads some as others
+    return forms + ([f"\\x{ord(char):02x}"] if ord(char) < 256 else []) + (["\\t", "\\n", "\\r"] if char == "\t" else [])
+
+
+@pytest.mark.parametrize("char", WHITE, ids=[f"U+{ord(c):04X}" for c in WHITE])
+def test_white_space_written_as_an_escape_or_as_itself_reads_as_a_space(char: str) -> None:
+    for i, escape in enumerate(_escapes(char)):
+        written = '{"t": "' + WORDED[(i + ord(char)) % len(WORDED)].format(escape) + '"}'
+        assert find_secrets(written) == [[("password", 1)]], written
+        assert "Rq7qLm4kXp2" not in redact(written)[0]
+    if char not in "\n\r\v\f\x1c\x1d\x1e\x1f\x85\u2028\u2029":  # a line break parts lines; U+001F is a control
+        for text in WORDED:
+            assert find_secrets(text.format(char)) == [[("password", 1)]], repr(text.format(char))
+
+
+@pytest.mark.parametrize("text", [
+    '{"note": "first line\\nsecond line\\tafter a tab\\u00a0and\\u2009more"}', "C:\\temp\\new\\reports\\token2.txt",
+    '{"t": "the password\\u00a0policy needs 12 characters"}',
+    "the password&nbsp;rotates every 90 days", "search?q=password%20reset%0A2fa", '"password:\\t"',
+    '{"t": "my pass\\u00a0is on the desk"}', "\\ufeffpassword reset instructions",
+])
+def test_prose_and_code_with_escaped_white_space_are_stored(text: str) -> None:
+    assert find_secrets(text) == [[]]
+
+
+@pytest.mark.parametrize("text", ['{"t": "the password\\u00a0is Rq7qLm4kXp2F"}', "password\\t: Rq7qLm4kXp2J",
+                                  "Passwort\\u2009ist Rq7qLm4kXp2L", "my pass&thinsp;is Rq7qLm4kXp2K"])
+def test_remember_refuses_and_a_turn_redacts_a_password_after_escaped_white_space(store, text: str) -> None:
+    with pytest.raises(InvalidInput, match=r"looks like it contains a credential \(password\)"):
+        store.remember(tenant="t", scope="s", content=text)
+    store.episodes.append(tenant="t", scope="s", session_id="s-1", turns=[NewTurn(role="user", text=text)])
+    assert "Rq7qLm4kXp2" not in store.episodes.turns(tenant="t", session_id="s-1")[-1].text

@@ -75,7 +75,7 @@ NOT_LISTS = [
 
 @pytest.mark.parametrize("text", _cases(LISTS))
 def test_a_list_of_passwords_is_refused_naming_the_kind(one_store, text: str) -> None:
-    with pytest.raises(InvalidInput, match=r"looks like it contains a credential \((password|credential)") as refused:
+    with pytest.raises(InvalidInput, match=r"looks like it contains a credential(?:\.| \((?:password|secret key|in its line))") as refused:
         one_store.remember(tenant="refused", scope="s", content=text)
     assert refused.value.field == "content"
     assert one_store.scope_counts(tenant="refused") == {}  # nothing stored

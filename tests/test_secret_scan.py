@@ -74,6 +74,8 @@ SHAPES = [
     # after "auth", a string literal's escapes and percent-encoding
     "pass for a ", "pass is ", "sign in with a and ", "login is a with ", "a: b / ", "a b: c/", "takes a1!",
     "auth: ", "auth=QUJD", "\\u0067", "\\ud83d", "%67", "\\u{",
+    # trial 58: escaped white space, a lock's code in groups, a block scalar under pass:, a dashed vendor prefix
+    "\\u00a0", "\\t", "&thinsp;", "safe code is 1 2 ", "pass: |\n  ", "ghp\u2011", "ab-A1b2C3d4E5f6G7h8 ",
 ]
 
 

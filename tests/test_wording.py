@@ -4,6 +4,7 @@ line) an input takes, and counts that agree with their nouns."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from mcp import Client
@@ -402,3 +403,21 @@ async def test_a_value_that_is_no_date_time_is_worded_alike_whatever_its_type(db
     if isinstance(value, str):
         assert cli.main(["list", "--since", value, "--db", str(db_path)]) == 2
         assert capsys.readouterr().err == f"memvault: --since: {says}\n"
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("old creds: nas-admin / Zq8#Lm3Wx7Kt", "credential. memvault"),  # no word names it: the sentence's is enough
+    ("Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", "credential (Basic authentication). "),
+    ("the wifi password is hunter2xyz", "credential (password). "),
+    ("token ghp_u8jzPde0IgxLq2mW7vR4tY9sK1nB3cF6hJ0a", "credential (GitHub token). "),
+    ("the PIN is 4821", "credential (PIN). "),
+    ("notes\nold creds: nas-admin / Zq8#Lm3Wx7Kt\npassword=hunter2xyz", "credential (in its line 2; password in its line 3). "),
+])
+def test_a_refusal_names_the_kind_found_once_without_repeating_its_word(store, text, says):
+    with pytest.raises(InvalidInput) as refused:
+        store.remember(tenant="t", scope="s", content=text)
+    assert says in str(refused.value)
+    assert not re.search(r"credential \([^)]*credential", str(refused.value))
+    with pytest.raises(InvalidInput) as refused:  # trial 58 #10: a reason said "a credential (credential)"
+        store.forget(tenant="t", id=store.remember(tenant="t", scope="s", content="the NAS").id, reason=text)
+    assert says in str(refused.value) and "credential (credential" not in str(refused.value)
