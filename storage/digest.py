@@ -90,11 +90,18 @@ def _own_tool(name: str | None) -> str | None:
 
 
 def _calls(turns: list[Turn]) -> list[list[Turn]]:
-    """The tool turns grouped by call: one call's request and result share its call id."""
+    """The tool calls, each its turns: the request (an assistant turn naming a tool), then its result (a tool
+    turn), which share a call id; without one, a result goes with the request just before it of the same tool.
+    A request without a result (the last before ``/exit``) is a call, as is a result without its request."""
     calls: dict[str | int, list[Turn]] = {}
     for turn in turns:
-        if turn.role == "tool":
-            calls.setdefault(turn.call_id or turn.seq, []).append(turn)
+        if turn.role == "tool" or turn.role == "assistant" and turn.tool is not None:
+            key: str | int = turn.call_id or turn.seq
+            last = next(reversed(calls.items()), None)
+            if turn.call_id is None and turn.role == "tool" and last is not None and isinstance(last[0], int) \
+                    and [(t.role, t.tool) for t in last[1]] == [("assistant", turn.tool)]:
+                key = last[0]
+            calls.setdefault(key, []).append(turn)
     return list(calls.values())
 
 
@@ -110,14 +117,17 @@ def parts(session: Session, turns: list[Turn]) -> tuple[str, list[str], list[str
             f"{_count(len(turns), 'turn')}, {len(users)} from the user, {_count(len(calls), 'tool call')}.")
     asked = [f'"{_words(t.text, ASKED_WORDS)}"' for t in users]
     counts = Counter(call[0].tool or "unnamed tool" for call in calls)
-    tools = [f"{name} x{n}" for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
+    unanswered = Counter(call[0].tool or "unnamed tool" for call in calls if call[-1].role != "tool")
+    tools = [f"{name} x{n}" + (f" ({unanswered[name]} with no result)" if unanswered[name] else "")
+             for name, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
     changes, errors = [], []
     for call in calls:
+        results = [t for t in call if t.role == "tool"]  # a request's input is no outcome ("grep error")
         own = _own_tool(call[0].tool)
         if own is not None:
-            ids = dict.fromkeys(m[:ID_PREFIX_MIN_CHARS] for t in call for m in _MEMORY_ID.findall(t.text))
+            ids = dict.fromkeys(m[:ID_PREFIX_MIN_CHARS] for t in results for m in _MEMORY_ID.findall(t.text))
             changes.append(f"{own} {' '.join(ids)}".strip())
-        said = next(((t, line) for t in call if (line := error_line(t.text)) is not None), None)
+        said = next(((t, line) for t in results if (line := error_line(t.text)) is not None), None)
         if said is not None:
             name = call[0].tool or "unnamed tool"
             errors.append(f'{name} (turn {said[0].seq}): "{_words(said[1], ERROR_WORDS)}"')

@@ -111,8 +111,8 @@ def _xml_parent(element: re.Match[str]) -> str:
     return " " + "; ".join(f"{parent}: {item.group(2)}" for item in _XML_ITEM.finditer(element.group(2))) + " "
 
 
-# A LaTeX command's argument ("\\textbf{Password}: X" reads "Password: X").
-_LATEX = re.compile(r"\\[A-Za-z]{1,20}\{([^{}\n]{1,80})\}")
+# A LaTeX command's argument ("\\textbf{Password}: X" reads "Password: X"); not a character's escape ("\\u{20}").
+_LATEX = re.compile(r"\\(?!u\{[0-9a-fA-F]{1,6}\})[A-Za-z]{1,20}\{([^{}\n]{1,80})\}")
 # An HTML form's field with its value: ``<input type="password" value="X">`` reads "password: X", a field
 # of another type by its name (``<input name="db_pass" value="X">``), the attributes in any order.
 _INPUT = re.compile(r"(?i)<input\b([^<>\n]{0,500})>")

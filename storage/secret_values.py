@@ -64,7 +64,12 @@ def _declared(text: str, start: int) -> bool:
 
 
 def is_value(text: str) -> bool:
-    """Whether ``text`` holds a letter and a digit."""
+    """Whether ``text`` holds a letter and a digit, its escapes read (``secrets.unformatted``: the hex
+    digits of ``f\\u00fcr`` and ``%C3%A9`` are no digits of the word they write)."""
+    if "\\" in text or "%" in text:
+        from .secrets import unformatted  # (secrets imports this module)
+
+        text = unformatted(text)
     return bool(_LETTER.search(text) and _DIGIT.search(text))
 
 

@@ -133,32 +133,48 @@ def _unwrapped(text: str) -> tuple[str, Callable[[int], int]] | None:
     them. Linear in its length."""
     lines = text.splitlines()
     text = "\n".join(lines)
-    pieces: list[str] = []
-    starts: list[tuple[int, int]] = []  # (offset in the result, offset in text) of each piece
-    at = size = 0
-    keys: set[int] | None = None  # where a key of a known format starts, read at the first wrap
-    for wrap in _WRAP.finditer(text):
+    keys: list[set[int]] = []  # where a key of a known format starts, read at the first wrap
+
+    def read(wrap: re.Match[str]) -> str:
         if wrap.group() not in ("\n", "\t") and not _key_halves(text, wrap.start(), wrap.end()):
+            return wrap.group()
+        if not keys:
+            keys.append(_format_starts(text))
+        return wrap.group() if wrap.end() in keys[0] else ""
+
+    rewritten = _rewritten(text, _WRAP, read)
+    if rewritten is None:
+        return None
+    reading, starts, _ = rewritten
+    line_starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
+    return reading, lambda offset: bisect.bisect_right(line_starts, starts[offset])
+
+
+def _rewritten(text: str, pattern: re.Pattern[str], read: Callable[[re.Match[str]], str]
+               ) -> tuple[str, list[int], list[int]] | None:
+    """``text`` with each match of ``pattern`` replaced by ``read`` of it, and where each character of the
+    result starts and ends in ``text`` (one read from a match: the match's start and end); None when
+    ``read`` changed no match. The one map from a reading to the text it reads (:func:`_unwrapped`,
+    :func:`_redact_once`). Linear."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    at = 0
+    for match in pattern.finditer(text):
+        new = read(match)
+        if new == match.group():
             continue
-        if keys is None:
-            keys = _format_starts(text)
-        if wrap.end() in keys:
-            continue
-        pieces.append(text[at:wrap.start()])
-        starts.append((size, at))
-        size, at = size + wrap.start() - at, wrap.end()
+        start, end = match.span()
+        pieces += [text[at:start], new]
+        starts += [*range(at, start), *[start] * len(new)]
+        ends += [*range(at + 1, start + 1), *[end] * len(new)]
+        at = end
     if not pieces:
         return None
     pieces.append(text[at:])
-    starts.append((size, at))
-    line_starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
-    firsts = [first for first, _ in starts]
-
-    def line_of(offset: int) -> int:
-        first, source = starts[bisect.bisect_right(firsts, offset) - 1]
-        return bisect.bisect_right(line_starts, source + offset - first)
-
-    return "".join(pieces), line_of
+    starts += range(at, len(text))
+    ends += range(at + 1, len(text) + 1)
+    return "".join(pieces), starts, ends
 
 
 @functools.cache
@@ -356,10 +372,17 @@ _CODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a
                           r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)|\\[tnr]")
 
 
+# What :func:`redact` finds a credential's span in: the escapes :func:`unformatted` reads, and string literals
+# joined where ``_QUOTES`` parts two key characters ('"sk-" "proj-..."'); :func:`_rewritten` maps it back.
+_ESCAPED_OR_JOINED = re.compile(rf"{_CODE_ESCAPE.pattern}|(?<=[\w+/=.-]){_QUOTES}(?=[\w+/=.-])")
+
+
 def _unescaped(escape: re.Match[str]) -> str:
     """The character an escape of ``_CODE_ESCAPE`` writes; a space for white space of any code point (a tab, a
     line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it is when it writes a
-    control character, a lone surrogate or no character."""
+    control character, a lone surrogate or no character; nothing for the quotes of ``_ESCAPED_OR_JOINED``."""
+    if escape.group()[0] in "\"'":
+        return ""
     high, low, braced, four, two, eight, percent = escape.groups()
     try:
         if percent:
@@ -513,6 +536,7 @@ def refuse_secrets(fields: dict[str, str]) -> None:
 # Linear: "/" parts the two runs of white space (``<\s*/?\s*`` took quadratic time on "<" and spaces).
 _PRIVATE_TAG = re.compile(r"<\s*(?:(/)\s*)?private\b[^<>]*>", re.IGNORECASE)
 _CLOSING = set("\r\n,.;:!?)]}")  # what no space left by a removed span goes before
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def without_private(text: str) -> str:
@@ -556,19 +580,11 @@ def _private_tags(text: str) -> Iterator[tuple[bool, int, int]]:
         return
     from .validate import bare
 
-    folded: list[str] = []
-    where: list[int] = []  # the offset in text of each character of the folded text
-    read: dict[str, str] = {}
-    for i, char in enumerate(text):
-        if char >= "\x80":
-            if char not in read:
-                read[char] = bare(char)
-            char = read[char]
-        folded.append(char)
-        where += [i] * len(char)
-    where.append(len(text))
-    for tag in _PRIVATE_TAG.finditer("".join(folded)):
-        yield not tag.group(1), where[tag.start()], where[tag.end() - 1] + 1
+    read = functools.cache(bare)  # each character read once
+    folded, starts, ends = _rewritten(text, _NOT_ASCII, lambda char: read(char.group())) or (
+        text, range(len(text)), range(1, len(text) + 1))
+    for tag in _PRIVATE_TAG.finditer(folded):
+        yield not tag.group(1), starts[tag.start()], ends[tag.end() - 1]
 
 
 # The detectors name a PEM private key by its first line: the block goes to its END line.
@@ -797,13 +813,25 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
     joined = "\n".join(kept.splitlines())
     read = _placed_masked(joined)  # the same length: its offsets are joined's
     blocks = _KeyBlocks(joined)
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in read.split("\n"))]
     values = _values(read, read.split("\n"), most=None)
+    # and with escapes read and string literals joined, as the check reads them, mapped back onto the text: where
+    # both find a credential ("s3cret%40PW" and "s3cret@PW"), its span is what either takes, but a value whose
+    # escapes read as white space ("password:%20X" takes "%20X") is the reading's
+    rewritten = _rewritten(read, _ESCAPED_OR_JOINED, _unescaped)
+    if rewritten is not None:
+        reading, at_start, at_end = rewritten
+        values = [found for found in values if sum(map(str.isspace, unformatted(found[3]))) == sum(map(
+            str.isspace, found[3]))]
+        values += [(at_start[offset], line, kind, value, at_end[max(offset, end - 1)])
+                   for offset, line, kind, value, end in _values(
+                       reading, reading.split("\n"), lambda offset: bisect.bisect_right(starts, at_start[offset]),
+                       most=None)]
     spans = [(offset, -_value_end(blocks, value, end), order, kind)
              for order, (offset, _, kind, value, end) in enumerate(values)]
     # What a document's structure makes a credential, read before anything is replaced (a replaced YAML
     # alias named "password" leaves its anchor's value unnamed): the lines of each that no span touches.
     inline = {line for _, line, _, _, _ in values}
-    starts = [0, *itertools.accumulate(len(line) + 1 for line in read.split("\n"))]
     plain = _plain(read)
     if plain.count("\n") == read.count("\n"):  # (a flow mapping may be written over more lines)
         spans += [(starts[first - 1], 1 - starts[last], len(spans) + order, kind)
@@ -825,7 +853,7 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         at = _continued(joined, end)
     result = "".join(pieces) + joined[at:]
     # Read as it stands, a text this reading left as it was holds nothing (``spans`` found nothing in it).
-    clean = read if result == joined and not kinds else None
+    clean = read if result == joined and not kinds and rewritten is None else None
     for _ in range(REDACT_PASSES):
         # Every reading's every line at once: a line replaced can break the structure (a YAML alias's
         # anchor) that made another line's value a credential.

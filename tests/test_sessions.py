@@ -282,6 +282,29 @@ def test_the_digest_says_what_was_asked_which_tools_ran_what_changed_and_errors(
     assert store.episodes.session(tenant="a", session_id="work-1") == ended
 
 
+@pytest.mark.parametrize("ids", [True, False])
+def test_the_digest_counts_each_tool_call_and_marks_one_that_got_no_result(store: Store, ids: bool):
+    """A call is its request (an assistant turn naming the tool, as a transcript gives it) and its result: the
+    last call before ``/exit`` got none and is counted all the same (trial 58); without call ids a result
+    goes with the request before it. A request's input is no error ("grep -rn error")."""
+    def call(n: int) -> str | None:
+        return f"toolu_{n}" if ids else None
+
+    append(store, "calls-1",
+           NewTurn("user", "Run the tests, then write the changelog"),
+           NewTurn("assistant", "command: grep -rn error src/", tool="Bash", call_id=call(1)),
+           NewTurn("tool", "src/log.py: no matches", tool="Bash", call_id=call(1)),
+           NewTurn("assistant", "command: pytest -q", tool="Bash", call_id=call(2)),
+           NewTurn("tool", "12 passed", tool="Bash", call_id=call(2)),
+           NewTurn("assistant", "Tests pass. Writing the changelog."),
+           NewTurn("assistant", "file_path: CHANGELOG.md\ncontent: ## 1.4.0", tool="Write", call_id=call(3)))
+    ended = store.episodes.end(tenant="a", session_id="calls-1")
+    lines = (store.get(tenant="a", id=ended.digest_id or "").content or "").splitlines()
+    assert lines[0].endswith(" Session calls-1: 7 turns, 1 from the user, 3 tool calls.")
+    assert lines[2] == "Tools: Bash x2, Write x1 (1 with no result)."
+    assert not any(line.startswith("Errors:") for line in lines)
+
+
 def test_ending_again_without_change_writes_nothing_and_a_reopened_session_supersedes_its_digest(
         store: Store, clock: Clock):
     session_of_work(store)
