@@ -107,8 +107,8 @@ def test_each_captured_turn_and_the_digest_lose_only_the_credential(store, tmp_p
         _entry("u5", "assistant", [{"type": "tool_use", "id": "t2", "name": "Write",
                                     "input": {"file_path": "notes.json", "content": f"{text}\nend"}}]),
         _entry("u6", "assistant", [{"type": "text", "text": f"Saved {text}"}])]) + "\n")
-    given = [turn for _, _, turn in transcripts.read(path).turns]
-    capture.store_turns(store, "default", "default", transcripts.read(path).turns, "claude-code")
+    given = [turn for _, _, turn in next(transcripts.chunks(path)).turns]
+    capture.store_turns(store, "default", "default", next(transcripts.chunks(path)).turns, "claude-code")
     stored = store.episodes.turns(tenant="default", session_id=SESSION)
     kinds = {kind for turn in stored for kind in turn.redacted}
     assert len(kinds) == 1 and len(stored) == len(given) == 6
