@@ -342,7 +342,8 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
                 if isinstance(value, ScalarNode):
                     if parent is not None:  # ``secrets:`` over ``db: V``
                         emit(value, parent, value.value)
-                    elif key_name is not None and (id(value) in seen or value.start_mark.line > key.start_mark.line):
+                    elif key_name is not None and (id(value) in seen or value.start_mark.line > key.start_mark.line
+                                                   or _with_properties(value, lines)):
                         emit(value, key_name, value.value)
                     seen.add(id(value))
                 else:
@@ -362,6 +363,13 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
                     stack.append((item, name))
         elif isinstance(node, SequenceNode) and not again:
             stack += [(item, None) for item in node.value]
+
+
+def _with_properties(node: object, lines: list[str]) -> bool:
+    """Whether ``node`` is written after an anchor or a tag ("password: &db X", "password: !!str X": YAML 1.2
+    §6.9 node properties), which the line as written puts between its name and its value."""
+    mark = node.start_mark  # type: ignore[attr-defined]
+    return lines[mark.line][mark.column:mark.column + 1] in ("&", "!")
 
 
 def _child_value(node: object, name: str, emit: Callable[..., None]) -> bool:

@@ -153,7 +153,7 @@ def test_documents_and_prose_without_a_credential_stay(text: str) -> None:
 
 def test_an_alias_gives_its_anchors_value_the_key_that_names_it() -> None:
     text = "defaults: &db Xk29slQpz1Vb\nservice:\n  password: *db"
-    assert parsed(text) == {0: "password: Xk29slQpz1Vb"}
+    assert parsed(text) == {0: "defaults: Xk29slQpz1Vb; password: Xk29slQpz1Vb"}  # an anchored value: its own key's too
     _refused_and_redacted(text, "Xk29slQpz1Vb")
 
 
@@ -206,6 +206,29 @@ def test_a_credential_under_an_anchor_is_read_once_under_each_name_an_alias_give
     _refused_and_redacted(text, value)
     for line in parsed(text).values():
         assert len(line.split("; ")) == len(set(line.split("; "))), line
+
+
+# A node's properties (an anchor, a tag: YAML 1.2 §6.9) between a credential's name and its value
+PROPERTIES = ["&db", "&p", "&secret", "&s3", "!!str", "!secret", "&db !!str", "!!str &db"]
+WITH_PROPERTIES = ["db:\n  user: shop\n  password: {p} {v}", "password: {p} {v}", "bind_password: {p} '{v}'",
+                   "pass: {p} {v}", "{{password: {p} \"{v}\", user: shop}}", "- name: db\n  api_token: {p} {v}",
+                   "ldap:\n  bind_password: {p} {v}\n  host: ldap.internal"]
+# Properties before values that are no credential
+PLAIN_PROPERTIES = ["name: &n Alice\nrole: !!str admin\nteam: *n", "port: !!int 5432\nhost: &h db.internal",
+                    "colour: &c red\nbackground: *c", "version: !!str 3.11"]
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("properties", PROPERTIES)
+@pytest.mark.parametrize("shape", WITH_PROPERTIES)
+def test_a_credential_written_after_an_anchor_or_a_tag_is_read(shape: str, properties: str, value: str) -> None:
+    """"password: &db X" was stored: the line as written puts the anchor where its value is read."""
+    _refused_and_redacted(shape.format(p=properties, v=value), value)
+
+
+@pytest.mark.parametrize("text", PLAIN_PROPERTIES)
+def test_anchors_and_tags_before_values_that_are_no_credential_stay(text: str) -> None:
+    assert not find_secrets(text)[0] and redact(text) == (text, ())
 
 
 @pytest.mark.parametrize("shape", _aliases(0))
