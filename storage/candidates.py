@@ -24,6 +24,7 @@ from .query import (
     subject_words, verb_forms,
 )
 from .records import Memory
+from .siblings import SPELLED_OTHERWISE
 from .timewords import TimeRange
 
 if TYPE_CHECKING:
@@ -317,10 +318,12 @@ def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str
     """The ``words`` (a question's subject, ``query.subject_words``) that are none of ``names`` (its
     names, the verbs of its act, after "to" and after "how": "use" of "which port does Redis use?", "fast" of "how
     fast") and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
-    that ask how rather than what (``query.asks_how``) and those of a script other than Latin aside."""
+    that ask how rather than what (``query.asks_how``), those of a script other than Latin and the words for a
+    relative or pet written in several ways ("colleague" of a memory's "coworker": ``siblings.ONE_OF``) aside."""
     lowered = {name.lower() for name in names}
     return tuple(dict.fromkeys(
         w for w in words if w.lower() not in lowered and not asks_how(w) and _latin(w) and found.lexemes.get(w)
+        and w.lower() not in SPELLED_OTHERWISE
         and not any(found.counts.get(t, 0) for t in found.lexemes[w])))
 
 

@@ -51,6 +51,7 @@ ONE_OF = {**{w: "mother" for w in "mom mum mommy mummy mama".split()},
           **{w: "colleague" for w in "coworker co-worker workmate".split()},
           "fiancee": "fiance", "hubby": "husband", "stepmom": "stepmother", "stepdad": "stepfather",
           "puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit"}
+SPELLED_OTHERWISE = frozenset(ONE_OF) | frozenset(ONE_OF.values())  # a memory may name it by another of them
 
 
 # Words naming a plan one subscribes to: the word right before one is a tier whatever else it may mean

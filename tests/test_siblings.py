@@ -451,6 +451,23 @@ def test_the_same_relative_or_pet_in_other_words_stays_sure(store: Store, questi
     assert hits[0].memory.id == wanted and hits[0].confidence >= SURE_CONFIDENCE, hits[:1]
 
 
+# The same relative in other words with their name after the word (verify 58: 0.45, the question's word read as
+# one no memory holds: "colleague" where the memory says "coworker")
+THE_SAME_RELATIVE_NAMED = [
+    ("Where does my colleague Tom sit?", "My coworker Tom sits by the window"),
+    ("When does my mom Lisa land?", "My mother Lisa lands at 9 on Friday"),
+    ("When does my grandfather Joe take his pills?", "Grandpa Joe takes his pills at 8 pm"),
+    ("What seat does my father Paul prefer?", "My dad Paul prefers aisle seats"),
+    ("What does our puppy Rex eat?", "Our dog Rex eats salmon kibble twice a day"),
+]
+
+
+@pytest.mark.parametrize(("question", "content"), THE_SAME_RELATIVE_NAMED)
+def test_the_same_relative_in_other_words_before_their_name_stays_sure(store: Store, question, content):
+    wanted, hits = recalled(store, question, content)
+    assert hits[0].memory.id == wanted and hits[0].confidence >= SURE_CONFIDENCE, hits[:1]
+
+
 # A role of another thing: "<role> of X" / "<role> of Y" (trial 58 #5: the product owner of search answered
 # "the product owner of checkout?" at 0.57).
 ROLES_OF_ANOTHER = [
