@@ -180,7 +180,7 @@ def test_a_compacted_episode_cannot_be_superseded_or_confirmed_and_the_error_nam
 
 
 def test_an_episode_with_an_expiry_is_never_compacted(store, clock):
-    expiring = store.remember(tenant="a", scope="proj", content="Door code for the office is 4471.", kind="episode",
+    expiring = store.remember(tenant="a", scope="proj", content="Parking spot for the office is 4471.", kind="episode",
                               importance=2, observed_at=format_ms(clock() - 40 * DAY_MS),
                               expires_at=format_ms(clock() + 30 * DAY_MS)).id
     kept = episode(store, "Cleaned the shared drive.", 40), episode(store, "Archived old tickets.", 40.1)

@@ -161,8 +161,8 @@ def test_a_list_shows_the_head_of_a_long_memory_and_its_page_the_whole(ui: Serve
 
 
 def test_forget_asks_first_then_the_text_is_gone_from_the_page_and_the_store(ui: Served, page):
-    first = handlers.remember(ui.store, CALLER, content="The lab door code is 4471").id
-    second = handlers.supersede(ui.store, CALLER, id=first, content="The lab door code is 9130").id
+    first = handlers.remember(ui.store, CALLER, content="The lab printer is 4471").id
+    second = handlers.supersede(ui.store, CALLER, id=first, content="The lab printer is 9130").id
     page.goto(f"{ui.base}/memories/{second}")
     submit(page, "text=Forget…")
     assert "Forget this memory?" in page.inner_text("h1")
@@ -172,7 +172,7 @@ def test_forget_asks_first_then_the_text_is_gone_from_the_page_and_the_store(ui:
     page.fill("input[name=reason]", "asked to")
     submit(page, "text=Forget for good")
     assert page.url == f"{ui.base}/?done=forgotten"
-    assert "lab door" not in page.content()
+    assert "lab printer" not in page.content()
     for memory_id in (first, second):
         stored = ui.store.get(tenant="default", id=memory_id)
         assert stored.content is None and stored.forgotten_at is not None
@@ -180,9 +180,9 @@ def test_forget_asks_first_then_the_text_is_gone_from_the_page_and_the_store(ui:
         assert "Forgotten memory" in page.inner_text("h1")
         assert "4471" not in page.content() and "9130" not in page.content()
     page.goto(ui.base)
-    page.fill("input[name=q]", "lab door code")
+    page.fill("input[name=q]", "lab printer")
     submit(page, "button:text('Show')")
-    assert "lab door" not in page.inner_text("ol.memories")
+    assert "lab printer" not in page.inner_text("ol.memories")
     page.goto(f"{ui.base}/memories/{second}/forget")  # again, as a second tab would
     submit(page, "text=Forget for good")
     assert page.url == f"{ui.base}/?done=already" and "already forgotten" in page.inner_text("main")

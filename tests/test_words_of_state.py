@@ -25,7 +25,7 @@ EXPIRES = "2026-01-02T00:00:00Z"
 WEEK_MS = 7 * 86_400_000  # far past the grace period after which an expired memory is erased
 
 
-def erased_after_expiry(store, clock: Clock, content: str = "Door code is 7781", **kw):
+def erased_after_expiry(store, clock: Clock, content: str = "Parking spot is 7781", **kw):
     """A memory that expired and was erased by the next write after the grace period."""
     memory = store.remember(tenant="a", scope="s", content=content, expires_at=EXPIRES, **kw)
     clock.now = parse_iso("now", EXPIRES) + WEEK_MS
@@ -39,7 +39,7 @@ def erased_after_expiry(store, clock: Clock, content: str = "Door code is 7781",
 def test_superseding_a_memory_erased_after_expiry_says_it_expired(store, clock: Clock):
     memory = erased_after_expiry(store, clock)
     with pytest.raises(Conflict) as refused:
-        store.supersede(tenant="a", id=memory.id, content="Door code is 9921")
+        store.supersede(tenant="a", id=memory.id, content="Parking spot is 9921")
     assert str(refused.value) == (f"id: memory {memory.id} expired at 2026-01-02T00:00:00.000Z, so it cannot be "
                                   "superseded: remember the new content")
 
@@ -56,10 +56,10 @@ def test_a_history_whose_newest_version_was_erased_after_expiry_says_it_expired(
 
 
 def test_a_forgotten_memory_that_would_have_expired_later_is_still_forgotten(store, clock: Clock):
-    memory = store.remember(tenant="a", scope="s", content="Door code is 7781", expires_at="2099-01-01T00:00:00Z")
+    memory = store.remember(tenant="a", scope="s", content="Parking spot is 7781", expires_at="2099-01-01T00:00:00Z")
     store.forget(tenant="a", id=memory.id)
     with pytest.raises(Conflict, match=f"memory {memory.id} was forgotten, so it cannot be superseded"):
-        store.supersede(tenant="a", id=memory.id, content="Door code is 9921")
+        store.supersede(tenant="a", id=memory.id, content="Parking spot is 9921")
 
 
 def test_showing_a_memory_erased_after_expiry_says_it_expired(store, clock: Clock):
@@ -77,7 +77,7 @@ def test_the_command_line_says_expired_for_a_memory_erased_after_expiry(db_path,
     finally:
         store.close()
     db = ["--db", str(db_path), "--tenant", "a"]
-    assert cli.main(["supersede", memory.id, "Door code is 9921", *db]) == 1
+    assert cli.main(["supersede", memory.id, "Parking spot is 9921", *db]) == 1
     err = capsys.readouterr().err
     assert f"memory {memory.id} expired at 2026-01-02" in err and "forgotten" not in err
     assert cli.main(["show", memory.id, *db]) == 0
