@@ -367,9 +367,10 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
 
 def _with_properties(node: object, lines: list[str]) -> bool:
     """Whether ``node`` is written after an anchor or a tag ("password: &db X", "password: !!str X": YAML 1.2
-    §6.9 node properties), which the line as written puts between its name and its value."""
+    §6.9 node properties), which the line as written puts between its name and its value; not a block scalar,
+    whose lines the line rules read ("password: !!str |")."""
     mark = node.start_mark  # type: ignore[attr-defined]
-    return lines[mark.line][mark.column:mark.column + 1] in ("&", "!")
+    return node.style not in ("|", ">") and lines[mark.line][mark.column:mark.column + 1] in ("&", "!")  # type: ignore[attr-defined]
 
 
 def _child_value(node: object, name: str, emit: Callable[..., None]) -> bool:
