@@ -114,16 +114,19 @@ def test_the_check_takes_linear_time_on_a_keyword_and_spaces_before_its_value() 
 
 def test_the_check_takes_linear_time_on_shapes_built_from_every_pattern() -> None:
     """For each word a pattern starts from, that word repeated with what can follow it: every
-    shape is timed at 16 KiB, and the slowest ones again at 64 KiB against the bound. A shape
-    quadratic enough to pass the bound at 64 KiB takes at least 1/16 of it at 16 KiB, 15 times a
-    linear shape's time there, so it is among the slowest (all 767 at 64 KiB took 16 s)."""
+    shape is timed at 16 KiB, and the 32 slowest grown from 8 to 64 KiB (:func:`_grows_linearly`). The
+    growth, not a bound on the time, is asserted: both sizes are timed in the same run, so a machine
+    that other tests load slows both (the slowest shape, 0.74 s at 64 KiB on a quiet machine, took
+    1.58 s in a CI run, over the 1.25 s bound asserted here before). The times are in
+    ``bench/secret_scan.py``."""
     from memvault.storage.secrets import _detectors
     find_secrets("warm up")
     words = {w for d in _detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)}
     suffixes = ["", "-", "_", ":", "=", " ", ".", "a1", "/", "@", "=a1 ", "\n"]
     units = [word + suffixes[i % len(suffixes)] for i, word in enumerate(sorted(words))]
     screened = sorted(units, key=lambda unit: _timed(_text(unit, SIZE // 16)), reverse=True)
-    slow = [(unit, took) for unit in screened[:32] if (took := _timed(_text(unit, SIZE // 4))) > BOUND_S / 4]
+    slow = [(unit, times) for unit in screened[:32]
+            if (times := _grows_linearly(lambda size, unit=unit: _text(unit, size))) is not None]
     assert not slow
 
 
