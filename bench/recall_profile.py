@@ -96,10 +96,11 @@ def bound_of(store: Store, question: str) -> dict[str, object]:
     """The keyword bound this question takes: its chunks with their document counts."""
     words = query_chunks(question)
     with store.backend.read(TENANT) as tx:
+        table, documents = tx._keyword_index(TENANT)
         terms = [[t for w in chunk for t in tx._tokenize(w)] for chunk in words]
-        docs = tx._term_documents(sorted({t for ts in terms for t in ts}))
+        docs = tx._term_documents(table, sorted({t for ts in terms for t in ts}))
         counts = [min((sum(docs.get(t, (0, 0))) for t in ts), default=0) for ts in terms]
-        bound = tx._keyword_bound(words)
+        bound = tx._keyword_bound(table, documents, words)
     return {"chunks": {" ".join(c): n for c, n in zip(words, counts)}, "bound": list(bound)}
 
 
