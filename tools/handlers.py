@@ -9,7 +9,7 @@ import hashlib
 import dataclasses
 import json
 
-from memvault.storage import history
+from memvault.storage import history, literal
 from memvault.storage import strength as strengths
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, shown
@@ -356,5 +356,6 @@ def memory_view(store: Store, caller: Caller, memory_id: str) -> dict[str, objec
 
 
 def memory_document(store: Store, caller: Caller, memory_id: str) -> str:
-    """JSON for ``memory://memories/{id}`` (see :func:`memory_view`)."""
-    return json.dumps(memory_view(store, caller, memory_id), ensure_ascii=False, indent=2)
+    """JSON for ``memory://memories/{id}`` (see :func:`memory_view`), hidden characters escaped as in
+    the text of ``recall`` (``literal.document``)."""
+    return literal.document(memory_view(store, caller, memory_id))
