@@ -397,8 +397,9 @@ class JwtVerifier:
     server's resource URL (others beside it accepted: RFC 9068 §4), times by :func:`check_times`, scopes
     by :func:`granted`; the tenant is the ``tenant_claim`` claim. Tokens are passed on to nothing."""
 
-    def __init__(self, http: HttpConfig) -> None:
+    def __init__(self, http: HttpConfig, runtime: Runtime | None = None) -> None:
         assert http.issuer and http.resource and http.jwks_url
+        self.runtime = runtime  # its database's tenants: a claim differing from one only by case is refused
         url = urlsplit(http.jwks_url)
         if url.scheme != "https" and url.hostname not in ("127.0.0.1", "localhost", "::1"):
             # Keys fetched in clear could be replaced on the way: anyone could then sign tokens for any tenant.
@@ -459,6 +460,8 @@ class JwtVerifier:
         except Exception as exc:  # noqa: BLE001 - a signed token's claims no check foresaw: still a 401, never a 500
             log.warning("refused a JWT: its claims could not be read (%s)", type(exc).__name__)
             raise TokenRefused("the token's claims could not be read") from None
+        if self.runtime is not None:
+            await self._refuse_lookalike(tenant)
         identity = Identity(tenant=tenant, scope=DEFAULT_SCOPE, read_only=WRITE not in scopes)
         expires = int(claims["exp"]) + CLOCK_SKEW_S  # the SDK refuses a token past it, with no leeway of its own
         if READ not in scopes and WRITE not in scopes:  # answered 403 insufficient_scope (missing_scope)
@@ -466,6 +469,26 @@ class JwtVerifier:
         # The subject "" when none: still an OAuth caller, limited by its tenant (caller_of).
         return access_token(token, str(claims.get("azp") or claims.get("client_id") or claims.get("sub") or "oauth"),
                             identity, expires, subject=claims.get("sub") or "")
+
+    async def _refuse_lookalike(self, tenant: str) -> None:
+        """Refuse a tenant claim that differs from a tenant of the database only by letter case or
+        compatibility form (``ACME`` beside ``acme``): its callers would share an empty memory beside
+        the tenant meant (trial 59 #8). The 401 names no tenant (another's name); the log names both.
+
+        Raises:
+            TokenRefused: naming the claim and the rule.
+        """
+        from memvault.storage import keys
+
+        assert self.runtime is not None
+        runtime = self.runtime
+        alike = await anyio.to_thread.run_sync(lambda: keys.lookalike_tenant(runtime.store(), tenant))
+        if alike is not None:
+            log.warning("refused a JWT: claim %s names the tenant %r, which differs from the existing tenant %r "
+                        "only by letter case or character form", self.http.tenant_claim, tenant, alike)
+            raise TokenRefused(f"claim {self.http.tenant_claim}: differs from an existing tenant only by letter case "
+                               "or character form; tenants are matched exactly, so the issuer must write the tenant "
+                               "as it is stored")
 
     def _failed_check(self, exc: Exception) -> str:
         """The check of :meth:`_decode` that ``exc`` reports, in words for the client."""

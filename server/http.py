@@ -675,7 +675,7 @@ def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = N
         # publishes no metadata and never uses the issuer (any URL will do: "::" is no host name).
         settings = AuthSettings(issuer_url="http://localhost", resource_server_url=None)
     elif http.auth == "oauth":
-        verifier = JwtVerifier(http)
+        verifier = JwtVerifier(http, runtime)
         # The verifier checks the audience itself (RFC 8707 resource = this server's URL), and
         # PostOnly the scopes. The SDK would publish its required_scopes as scopes_supported,
         # and require each: memvault publishes the metadata itself (below).

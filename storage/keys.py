@@ -11,6 +11,7 @@ from dataclasses import replace
 from . import validate
 from .errors import InvalidInput, shown
 from .ids import new_id
+from .maintenance import own
 from .limits import DEFAULT_SCOPE, KEY_ID_SHAPE
 from .records import ApiKey
 from .store import Store
@@ -31,7 +32,9 @@ def create(
     read_only: bool = False, expires_days: int | None = None,
 ) -> tuple[ApiKey, str]:
     """Make a new key for ``tenant``; returns its metadata and the key itself (shown once).
-    Raises InvalidInput for a bad tenant, scope, name or ``expires_days``."""
+    Raises InvalidInput for a bad tenant, scope, name or ``expires_days``, and for a tenant that
+    differs from one with memories or keys only by letter case or compatibility form
+    (:func:`validate.lookalike`): its key would open an empty memory beside the tenant meant."""
     tenant = validate.scope(tenant, DEFAULT_SCOPE, field="tenant")
     scope = validate.scope(scope, DEFAULT_SCOPE)
     name = None if name is None else validate.name("name", name, NAME_MAX_CHARS)  # listed and logged
@@ -41,9 +44,24 @@ def create(
     key = PREFIX + secrets.token_urlsafe(32)
     record = ApiKey(id=new_id(), tenant=tenant, scope=scope, name=name, read_only=read_only, created_at=now,
                     expires_at=now + expires_days * DAY_MS if expires_days else None, revoked_at=None)
+    held = own(store).tenants()  # those holding memories, in a read of its own; keys' in the write adding this one
     with store.backend.write(None) as tx:
+        alike = validate.lookalike(tenant, [*held, *(k.tenant for k in tx.api_keys().values())])
+        if alike is not None:
+            raise InvalidInput("tenant", f"{shown(tenant)} differs from the existing tenant {shown(alike)} only by "
+                                         f"letter case or character form; a tenant is matched exactly, so a key for "
+                                         f"{shown(tenant)} would see none of the memories of "
+                                         f"{shown(alike)}: name the tenant {shown(alike)}")
         tx.put_api_key(digest(key), record)
     return record, key
+
+
+def lookalike_tenant(store: Store, tenant: str) -> str | None:
+    """A tenant with memories or keys that ``tenant`` differs from only by letter case or compatibility
+    form (:func:`validate.lookalike`); None when ``tenant`` is one or none is alike."""
+    with store.backend.read(None) as tx:
+        held = [k.tenant for k in tx.api_keys().values()]
+    return validate.lookalike(tenant, [*own(store).tenants(), *held])
 
 
 def find(store: Store, key: str) -> ApiKey | None:

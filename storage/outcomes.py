@@ -19,7 +19,9 @@ class RememberOutcome:
     keeps otherwise; ``similar``, close memories; ``contradicts``, (id, reason) of current
     memories on the same subject whose words disagree, and ``newer``, those of them observed after the
     new one (a memory written late about an earlier time); ``degraded``, why no vector yet; ``redacted``,
-    ``("private",)`` when the content's ``<private>`` spans were dropped before it was stored."""
+    ``("private",)`` when the content's ``<private>`` spans were dropped before it was stored;
+    ``lookalike_scope``, a scope of the tenant with memories that the new memory's scope, holding none
+    before it, differs from only by letter case or compatibility form (``validate.lookalike``)."""
 
     id: str
     created: bool
@@ -30,6 +32,7 @@ class RememberOutcome:
     contradicts: tuple[tuple[str, str], ...] = ()
     newer: tuple[str, ...] = ()
     redacted: tuple[str, ...] = ()
+    lookalike_scope: str | None = None
 
 
 @dataclass(frozen=True)

@@ -373,6 +373,9 @@ class Store:
                     expires_at=expires, vectors=vectors, idempotency_key=key,
                     tokens=tokens,  # type: ignore[arg-type]
                 )
+                # "Work" beside "work" splits what recall reads: said, not refused (trial 59 #8)
+                alike = validate.lookalike(checked_scope, {s for s, _ in tx.counts(
+                    Filters(tenant=tenant, scopes=None, now=self.clock()))})
                 tx.insert(row)
         finally:
             embedding.cancel()
@@ -382,7 +385,7 @@ class Store:
             self.upkeep.note_contradictions(tenant, [(i, row.id) for i, _ in contradicts])
         return RememberOutcome(
             id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts),
-            newer=tuple(newer), redacted=said,
+            newer=tuple(newer), redacted=said, lookalike_scope=alike,
         )
 
     def _seen_repeat(

@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from . import limits
@@ -218,6 +219,23 @@ def name(field: str, value: str, max_chars: int) -> str:
                                   f"for {confusable[1]!r}; a name in another script needs a letter with no Latin "
                                   "look-alike (or write it in Latin letters), so that two names never look alike")
     return text
+
+
+def folded(text: str) -> str:
+    """``text`` as two names are compared for looking alike: NFKC of its case folding of its NFKC form
+    (Unicode's NFKC_Casefold, ch. 3.13, without its removal of ignorables, which names never hold)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def lookalike(value: str, existing: Iterable[str]) -> str | None:
+    """The first of ``existing`` (sorted) that differs from ``value`` only by letter case or Unicode
+    compatibility form (``ACME`` and ``acme``, ``Work`` and ``work``, ``ｗork`` and ``work``); None when
+    ``value`` is itself one of them or none is alike."""
+    names = set(existing)
+    if value in names:
+        return None
+    key = folded(value)
+    return next((name for name in sorted(names) if folded(name) == key), None)
 
 
 def identifier(field: str, value: str) -> str:

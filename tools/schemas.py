@@ -75,6 +75,13 @@ class RememberResult(_Result):
         "if the newer one is right, supersede the older (forget the new copy first if one was stored).",
     )
     redacted: list[str] = _redacted()
+    lookalike_scope: str | None = Field(
+        default=None,
+        description="Set when this is the first memory of its scope and another scope of the tenant, which holds "
+        "memories, differs from it only by letter case or character form ('Work' and 'work'): that scope's name. "
+        "Scopes are matched exactly, so recall in one does not read the other; if you meant that scope, forget "
+        "this memory and remember it there.",
+    )
 
 
 class Signals(_Result):

@@ -276,6 +276,11 @@ def render(result: BaseModel) -> str:
                 how = (f", the newer of the two: if that one still holds, supersede {result.id} with `by` "
                        f"{c.id}")
             text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
+        if result.lookalike_scope is not None:
+            text += (f"\nNote: this is the first memory of its scope, and the scope {quoted(result.lookalike_scope)}, "
+                     "which holds memories, differs from it only by letter case or character form. Scopes are "
+                     "matched exactly: recall in one does not read the other. If that scope was meant, forget "
+                     f"{result.id} and remember it with that scope.")
         return text + _private_dropped(result.redacted) + (f"\nDegraded: {result.degraded}" if result.degraded else "")
     if isinstance(result, SupersedeResult):
         if not result.stored:

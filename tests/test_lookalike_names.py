@@ -1,0 +1,142 @@
+"""A tenant or scope that differs from an existing one only by letter case or compatibility form
+(``ACME`` beside ``acme``) would be a second, empty memory: a key's tenant is refused, a new scope is
+said in ``remember``'s result (trial 59 #8)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+
+import anyio
+import pytest
+from fakes import FakeEmbedder
+from mcp import Client
+from test_oauth import Issuer, _token
+
+from memvault.server import cli
+from memvault.server.app import build_server
+from memvault.server.auth import JwtVerifier, TokenRefused
+from memvault.server.config import Config, HttpConfig
+from memvault.storage import keys, validate
+from memvault.storage.errors import InvalidInput
+from memvault.storage.store import Store
+
+
+@pytest.mark.parametrize(("value", "existing", "alike"), [
+    ("ACME", ["acme"], "acme"), ("Acme", ["acme", "globex"], "acme"), ("acme", ["ACME"], "ACME"),
+    ("STRASSE", ["straße"], "straße"), ("Work", ["work"], "work"), ("ｗork", ["Work"], "Work"),
+    ("acme", ["acme", "ACME"], None), ("ACME", ["acme", "ACME"], None),  # it exists as written
+    ("acme2", ["acme"], None), ("Москва", ["москва"], "москва"), ("proj", [], None),
+])
+def test_a_name_alike_is_one_differing_only_by_case_or_compatibility_form(value, existing, alike):
+    assert validate.lookalike(value, existing) == alike
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("tenant", ["ACME", "Acme", "aCmE"])
+def test_a_key_for_a_tenant_differing_only_by_case_from_one_with_keys_is_refused(store, tenant):
+    keys.create(store, "acme")
+    with pytest.raises(InvalidInput) as caught:
+        keys.create(store, tenant)
+    assert caught.value.field == "tenant" and "existing tenant 'acme' only by letter case" in str(caught.value)
+    assert [k.tenant for k in keys.list_keys(store)] == ["acme"]
+
+
+@pytest.mark.contract
+def test_a_key_for_a_tenant_differing_only_by_case_from_one_with_memories_is_refused(store):
+    store.remember(tenant="Globex", scope="proj", content="The payroll vendor is Gusto")
+    with pytest.raises(InvalidInput, match="existing tenant 'Globex'"):
+        keys.create(store, "globex")
+    assert keys.create(store, "Globex")[0].tenant == "Globex"  # as written: the same tenant
+    assert keys.create(store, "globex-eu")[0].tenant == "globex-eu"  # another name
+
+
+@pytest.mark.contract
+def test_tenants_differing_by_case_made_before_the_rule_each_take_keys_as_written(store):
+    store.remember(tenant="acme", scope="proj", content="one")
+    store.remember(tenant="ACME", scope="proj", content="two")
+    assert {keys.create(store, t)[0].tenant for t in ("acme", "ACME")} == {"acme", "ACME"}
+    with pytest.raises(InvalidInput, match="existing tenant 'ACME'"):
+        keys.create(store, "Acme")
+
+
+def test_keys_create_refuses_a_tenant_differing_by_case_and_names_the_existing_one(db_path, capsys):
+    assert cli.main(["keys", "create", "--tenant", "acme", "--db", str(db_path)]) == 0
+    capsys.readouterr()
+    code = cli.main(["keys", "create", "--tenant", "ACME", "--db", str(db_path)])
+    out, err = capsys.readouterr()
+    assert code != 0 and "mvk_" not in out and "existing tenant 'acme'" in err and "name the tenant 'acme'" in err, err
+    cli.main(["keys", "list", "--db", str(db_path)])
+    listed = capsys.readouterr().out
+    assert "tenant=acme" in listed and "tenant=ACME" not in listed
+
+
+@pytest.mark.contract
+def test_the_first_memory_of_a_scope_differing_only_by_case_names_the_existing_scope(store):
+    store.remember(tenant="t", scope="work", content="The deploy window is Tuesday")
+    first = store.remember(tenant="t", scope="Work", content="The standup is at 9:30")
+    assert first.created and first.lookalike_scope == "work"
+    assert store.remember(tenant="t", scope="Work", content="Lunch is at noon").lookalike_scope is None  # no longer new
+    assert store.remember(tenant="t", scope="work", content="Reviews are on Fridays").lookalike_scope is None
+    assert store.remember(tenant="t", scope="home", content="The cat is Miso").lookalike_scope is None
+    assert store.remember(tenant="u", scope="WORK", content="Another tenant's scopes are not its").lookalike_scope is None
+
+
+@pytest.mark.asyncio
+async def test_remember_says_the_existing_scope_in_its_result_and_text(db_path):
+    async with Client(build_server(Config(db=db_path, scope="work"))) as c:
+        await c.call_tool("remember", {"content": "The deploy window is Tuesday"})
+        r = await c.call_tool("remember", {"content": "The standup is at 9:30", "scope": "Work"})
+        again = await c.call_tool("remember", {"content": "The standup is at 9:30", "scope": "Work"})
+    assert r.structured_content["created"] and r.structured_content["lookalike_scope"] == "work"
+    assert 'Note: this is the first memory of its scope, and the scope "work"' in r.content[0].text
+    assert again.structured_content.get("lookalike_scope") is None and "Note:" not in again.content[0].text
+
+
+def test_memvault_remember_prints_the_note(db_path, capsys):
+    db = ["--db", str(db_path)]
+    assert cli.main(["remember", "The deploy window is Tuesday", "--scope", "work", *db]) == 0
+    capsys.readouterr()
+    assert cli.main(["remember", "The standup is at 9:30", "--scope", "Work", *db]) == 0
+    assert 'the scope "work", which holds memories, differs from it only by letter case' in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def issuer() -> Iterator[Issuer]:
+    served = Issuer()
+    yield served
+    served.close()
+
+
+class _Runtime:  # the one thing the verifier asks of the server's runtime
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def store(self) -> Store:
+        return self._store
+
+
+@pytest.mark.parametrize(("claim", "refused"), [("ACME", True), ("Acme", True), ("acme", False), ("globex", False)])
+def test_an_oauth_tenant_claim_differing_only_by_case_from_a_tenant_is_refused_naming_no_tenant(
+        issuer, db_path, caplog, claim, refused):
+    store = Store(str(db_path), FakeEmbedder())  # type: ignore[arg-type]
+    store.remember(tenant="acme", scope="default", content="The payroll vendor is Gusto")
+    http = HttpConfig(auth="oauth", issuer="https://issuer.test", resource="https://memory.test",
+                      jwks_url=issuer.jwks_url)
+    now = int(time.time())
+    token = _token(issuer, {"iss": "https://issuer.test", "aud": "https://memory.test", "sub": "u", "iat": now,
+                            "exp": now + 300, "tenant": claim, "scope": "memvault:write"})
+    verify = JwtVerifier(http, _Runtime(store)).verify_token  # type: ignore[arg-type]
+    try:
+        with caplog.at_level(logging.WARNING, logger="memvault.server.auth"):
+            if refused:
+                with pytest.raises(TokenRefused) as caught:
+                    anyio.run(verify, token)
+                said = str(caught.value)
+                assert said.startswith("claim tenant: differs from an existing tenant only by letter case"), said
+                assert "acme" not in said.lower() and "'acme'" in caplog.text
+            else:
+                assert anyio.run(verify, token).claims["memvault_tenant"] == claim
+    finally:
+        store.close()
