@@ -13,6 +13,7 @@ from itertools import islice
 
 from .contradiction import HEADS, REGIONS, region_us, stem
 from .query import GENERIC_WORDS, STOP_WORDS
+from .roles import other_role
 from .textindex import FOLDED_LETTERS
 
 _TOKEN = re.compile(r"\w(?:[\w.:+-]*\w)?")  # a time with its offset is one word: "09:00+01:00"
@@ -91,7 +92,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     asked of where the speaker is the memory's doer (:func:`_someone_else`: "does my wife like" / "I
     prefer"), another of a closed set anywhere in the memory when the question's stands alone or
     before a word the memory holds ("runs on prod?" / "the staging cluster"), or a month, weekday or
-    season as someone in one text and a time in the other (:func:`_person_or_time`); None when there
+    season as someone in one text and a time in the other (:func:`_person_or_time`), or another role
+    than the one asked (:func:`_another_role`: "on call for search" / "the tech lead of search"); None when there
     is none. Words compare without case or accents ("Soren" is "Søren"), and the words for one
     relative or pet as one (``ONE_OF``: "mom" is "mother"). Linear in the words."""
     asked, said = _words(question), _words(content)
@@ -147,7 +149,14 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
     return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, said, have) \
-        or _name_as_word(asked, said) or _person_or_time(asked, said)
+        or _name_as_word(asked, said) or _person_or_time(asked, said) or _another_role(asked, said)
+
+
+def _another_role(asked: Words, said: Words) -> tuple[str, str] | None:
+    """``(question word, memory word)``: the role the question asks for and another the memory names in
+    its place (``roles.other_role``: "on call" / "the tech lead of search")."""
+    found = other_role([(w, written) for w, _, written in asked], [(w, written) for w, _, written in said])
+    return None if found is None else (asked[found[0]][0], said[found[1]][0])
 
 
 # A month, weekday or season as someone: the doer after "does" and before a verb, after "ask", before "said";
