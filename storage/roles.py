@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .query import STOP_WORDS
+
 # Each word naming a role, as a noun or a verb: the role ("owns" and "owner" are one).
 _ROLE_WORDS = {
     **dict.fromkeys("owner owners own owns owned owning".split(), "owner"),
@@ -34,6 +36,14 @@ _KINDS = {"product": "product", "tech": "tech", "technical": "tech", "team": "te
 # name or a word a verb follows ("Dana leads search", "who reviews it?").
 _NOUN_OR_VERB = frozenset("leads reviews heads".split())
 _BEFORE_VERBS = frozenset("who he she they also now still currently usually always that which".split())
+# A role's noun right before a thing's noun names that thing ("the on-call rotation", "the owners file"), not
+# someone; before a word naming someone ("the on-call engineer") or a time ("on call today") it is a role.
+# Only nouns that are no verb are read so ("will lead search", "Dana owns search").
+_ONLY_NOUNS = frozenset("""owner owners leader leaders manager managers maintainer maintainers reviewer reviewers
+    approver approvers on-call oncall on-duty call dri dris director directors sponsor sponsors steward stewards
+    architect architects admin admins administrator administrators commander commanders""".split())
+_NOT_A_THING = frozenset("""today tonight tomorrow now again until till every next during all over through after
+    before since week weekend weekends nights""".split())
 # "my own", "on their own": no verb.
 _POSSESSIVES = frozenset("my your his her its our their on".split())
 # "led to", "managed to finish": no role.
@@ -47,7 +57,9 @@ def roles(words: Sequence[tuple[str, str]]) -> list[tuple[str | None, str, int]]
     out: list[tuple[str | None, str, int]] = []
     for at, (word, _) in enumerate(words):
         before, written_before = words[at - 1] if at else ("", "")
-        after = words[at + 1][0] if at + 1 < len(words) else ""
+        after, written_after = words[at + 1] if at + 1 < len(words) else ("", "")
+        if _before_a_thing(word, after, written_after):
+            continue
         if word == "call" and before == "on" or word == "responsible" and before == "directly":
             out.append((None, "on call" if word == "call" else "dri", at))
             continue
@@ -61,12 +73,32 @@ def roles(words: Sequence[tuple[str, str]]) -> list[tuple[str | None, str, int]]
     return out
 
 
+def _before_a_thing(word: str, after: str, written: str) -> bool:
+    """Whether the role's noun ``word`` names a thing as the word ``after`` it (``written`` so) does:
+    a lowercase word no stop word, none naming someone or a time ("rotation" after "on-call")."""
+    return word in _ONLY_NOUNS and written[:1].islower() and after not in STOP_WORDS \
+        and after not in _SOMEONE and after not in _NOT_A_THING
+
+
+# A question asks for someone: "who ...?", "whom ...?", "which engineer ...?"; in others ("when does the
+# on-call rotation change?") a role word may name what is asked about, not whom.
+_WHO = frozenset("who whom whose".split())
+_SOMEONE = frozenset("engineer engineers person people developer developers team teams individual teammate".split())
+
+
+def asks_for_someone(words: Sequence[tuple[str, str]]) -> bool:
+    """Whether ``words`` (``(lowercase, as written)``) ask who: "who", "whom", "whose", or "which" or "what"
+    before a word naming someone ("which engineer", "what team")."""
+    return any(w in _WHO or w in ("which", "what") and at + 1 < len(words) and words[at + 1][0] in _SOMEONE
+               for at, (w, _) in enumerate(words))
+
+
 def other_role(asked: Sequence[tuple[str, str]], said: Sequence[tuple[str, str]]) -> tuple[int, int] | None:
-    """``(position in asked, position in said)`` of the first role ``asked`` names and the first ``said``
-    names when ``said`` names roles and none is it: another role ("on call" / "tech lead"), or another
+    """``(position in asked, position in said)`` of the first role ``asked``, a question asking for someone
+    (:func:`asks_for_someone`), names and the first ``said`` names when ``said`` names roles and none is it: another role ("on call" / "tech lead"), or another
     kind of it ("product manager" / "engineering manager": the positions of the kinds). A role in fewer
     words is the same role in either direction ("owns" / "product owner", "leads" / "tech lead")."""
-    asks = roles(asked)
+    asks = roles(asked) if asks_for_someone(asked) else []
     if not asks:
         return None
     holds = roles(said)

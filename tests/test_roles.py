@@ -41,6 +41,10 @@ ANOTHER_ROLE_READ = [
     ("Who is the directly responsible individual for search?", "Dana is the tech lead of search"),
     ("Who is the architect of the billing service?", "Ana maintains the billing service"),
     ("Who is the incident commander for the outage?", "Ana owns the outage follow-ups"),
+    ("Who is on call next week for search?", "Dana is the tech lead of search"),
+    ("Who is the on-call engineer for search?", "Dana is the tech lead of search"),
+    ("Which engineer is on call for search?", "Dana is the tech lead of search"),
+    ("Who will lead the search migration?", "Dana is on call for the search migration"),
 ]
 # The role asked, in its words or others: "owns" and "owner", a role in fewer words ("leads" / "tech lead",
 # "owns" / "product owner"), a memory naming the role asked beside another, and words that are no role.
@@ -67,6 +71,12 @@ SAME_ROLE = [
     ("What is the timeout of the search service?", "The search service owner set the timeout to 30s"),
     ("Who owns the cache?", "The cache leads to stale reads in search"),
     ("Who manages the budget?", "I managed to finish the budget on my own"),
+    ("Who is on-call for search?", "Dana is on call until Friday for search"),
+    # a role's noun before a thing's names the thing ("the on-call rotation"); a question asking for no one
+    ("Who changes the on-call rotation?", "The rotation is managed by Dana and changes on Mondays"),
+    ("When does the on-call rotation change?", "The rotation is managed by Dana and changes on Mondays"),
+    ("How often does the on-call handoff happen?", "The handoff is owned by Dana and happens every Monday"),
+    ("Who has access to the admin panel?", "Dana owns the admin panel"),
 ]
 
 
@@ -87,6 +97,7 @@ def test_the_role_asked_in_its_words_or_others_is_no_sibling(question, content):
     ("Billing is owned by the payments team", [(None, "owner")]),
     ("New sales leads go to the CRM; Dana leads sales", [(None, "lead")]),
     ("The outage led to a code review; I did it on my own", []),
+    ("The on-call rotation is set by the on-call engineer", [(None, "on call")]),
     ("Ana is directly responsible for billing", [(None, "dri")]),
 ])
 def test_roles_are_read_as_nouns_and_verbs(text, expected):
@@ -115,7 +126,7 @@ def test_another_roles_memory_is_unsure(store: Store, question, content):
     assert all(h.confidence < SURE_CONFIDENCE for h in hits if h.memory.id == missed), hits[:1]
 
 
-@pytest.mark.parametrize(("question", "content"), SAME_ROLE[:4] + SAME_ROLE[8:14])
+@pytest.mark.parametrize(("question", "content"), SAME_ROLE[:4] + SAME_ROLE[8:14] + SAME_ROLE[-4:-1])
 def test_the_role_asked_stays_sure(store: Store, question, content):
     wanted, hits = recalled(store, question, content)
     assert hits[0].memory.id == wanted and hits[0].confidence >= SURE_CONFIDENCE, hits[:1]
