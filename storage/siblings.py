@@ -40,7 +40,8 @@ ALTERNATIVES = {
     **dict.fromkeys((w + s for w in """mother father grandmother grandfather son daughter brother sister
         grandson granddaughter uncle aunt nephew niece cousin husband wife boyfriend girlfriend fiance stepmother
         stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law son-in-law
-        daughter-in-law brother-in-law sister-in-law landlord landlady tenant boss manager colleague""".split()
+        daughter-in-law brother-in-law sister-in-law half-brother half-sister godfather godmother godson goddaughter
+        roommate landlord landlady tenant boss manager colleague""".split()
                      for s in ("", "s")), "relation"),
     **dict.fromkeys((w + s for w in """cat dog rabbit hamster guinea parrot budgie horse pony fish goldfish
         bird turtle tortoise snake lizard ferret""".split() for s in ("", "s")), "pet"),
@@ -50,8 +51,15 @@ ONE_OF = {**{w: "mother" for w in "mom mum mommy mummy mama".split()},
           **{w: "grandmother" for w in "grandma granny nana grandmom".split()},
           **{w: "grandfather" for w in "grandpa granddad grandad gramps grandpop".split()},
           **{w: "colleague" for w in "coworker co-worker workmate".split()},
+          **{w: "roommate" for w in "flatmate housemate roomie room-mate flat-mate house-mate".split()},
+          **{w: "roommates" for w in "flatmates housemates roomies".split()},
+          **{"step-" + w: "step" + w for w in "mother father son daughter brother sister".split()},
+          "step-mom": "stepmother", "step-dad": "stepfather",
+          **{w: "dog" for w in "puppy pup doggy doggie doggo".split()},
+          **{w: "dogs" for w in "puppies pups doggies doggos".split()},
+          # "fiancé" is written for either and folds to "fiance" without its accent: one word with "fiancée".
           "fiancee": "fiance", "hubby": "husband", "stepmom": "stepmother", "stepdad": "stepfather",
-          "puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit"}
+          "kitten": "cat", "kitty": "cat", "kittens": "cats", "kitties": "cats", "bunny": "rabbit", "bunnies": "rabbits"}
 SPELLED_OTHERWISE = frozenset(ONE_OF) | frozenset(ONE_OF.values())  # a memory may name it by another of them
 
 
