@@ -13,7 +13,7 @@ from itertools import islice
 
 from .contradiction import HEADS, REGIONS, region_us, stem
 from .query import GENERIC_WORDS, STOP_WORDS
-from .roles import other_role
+from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS
 
 _TOKEN = re.compile(r"\w(?:[\w.:+-]*\w)?")  # a time with its offset is one word: "09:00+01:00"
@@ -163,7 +163,10 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
 def _another_role(asked: Words, said: Words) -> tuple[str, str] | None:
     """``(question word, memory word)``: the role the question asks for and another the memory names in
     its place (``roles.other_role``: "on call" / "the tech lead of search")."""
-    found = other_role([(w, written) for w, _, written in asked], [(w, written) for w, _, written in said])
+    question = [(w, written) for w, _, written in asked]
+    if not asks_for_someone(question):
+        return None  # most questions: the memory is not read
+    found = other_role(question, [(w, written) for w, _, written in said])
     return None if found is None else (asked[found[0]][0], said[found[1]][0])
 
 
