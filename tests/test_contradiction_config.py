@@ -91,3 +91,15 @@ def test_remembering_a_block_for_another_thing_reports_no_contradiction(store: S
 def test_remembering_the_same_block_changed_reports_the_contradiction(store: Store, older, newer):
     first = store.remember(tenant="t", scope="p", content=older, kind="fact").id
     assert [i for i, _ in store.remember(tenant="t", scope="p", content=newer, kind="fact").contradicts] == [first]
+
+
+@pytest.mark.parametrize(("older", "newer", "question"), [
+    (OTHER_THINGS[0][0], OTHER_THINGS[0][1], "what is in my ssh config for the bastion host?"),
+    (OTHER_THINGS[5][0], OTHER_THINGS[5][1], "what is the nginx server block for api.example.com?"),
+    (OTHER_THINGS[8][0], OTHER_THINGS[8][1], "what is the url of the git remote origin?"),
+])
+def test_recall_marks_no_block_outdated_by_a_block_for_another_thing(store: Store, older, newer, question):
+    store.remember(tenant="t", scope="p", content=older, kind="fact", observed_at="2026-01-05T09:00:00Z")
+    store.remember(tenant="t", scope="p", content=newer, kind="fact", observed_at="2026-02-05T09:00:00Z")
+    hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
+    assert hits[0].memory.content == older and all(h.outdated_by is None for h in hits), hits[:2]
