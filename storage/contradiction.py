@@ -21,6 +21,8 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import NamedTuple
 
+from .config_blocks import configure_other_things
+
 # One character class repeated: linear in the text's length.
 _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
 _EDGE = ".,:'’\"*`…™®~"  # trial 54 #6: "ArgoCD…", "ArgoCD™" were another name than "ArgoCD"
@@ -703,6 +705,8 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     beside one value replaced by one other ("Alerts go to PagerDuty" → "Alerts now go to Opsgenie").
     Stronger (2): a change verb, in two brief texts (``brief``), said of the older's subject ("The
     office is in Lisbon" → "We relocated the office to Porto"; ``_changes_subject``)."""
+    if configure_other_things(older, newer):
+        return None  # "Host web1 ..." / "Host db1 ...": two hosts, whatever their HostName and Port
     old_keys, new_keys = _keys(older), _keys(newer)
     if old_keys and new_keys and old_keys.isdisjoint(new_keys):
         # two keys: what the sentences holding them say beside them (a host, an owner) tells them apart

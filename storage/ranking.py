@@ -276,22 +276,26 @@ def same_conversation(order: list[int], c: Candidates, scores: dict[int, float])
             scores[seq] += CONVERSATION_BONUS
 
 
-def the_weekday_first(order: list[int], c: Candidates, scores: dict[int, float], asked: str) -> None:
+def the_weekday_first(order: list[int], c: Candidates, scores: dict[int, float], asked: str) -> bool:
     """Move, in ``scores``, each of the first ``OUTDATED_TOP`` of ``order`` that names only other weekdays
     than ``asked`` names (``timewords.names_another``), and is not of the time asked (:func:`dated_then`),
     just below the first that names the weekday asked: "Sunday is grocery day" is no answer to "what did
-    I do last Friday?" before "Last Friday I renewed the passport" (noted a week ago: another Friday)."""
+    I do last Friday?" before "Last Friday I renewed the passport" (noted a week ago: another Friday).
+    Returns whether any moved."""
     if c.when is None or not asked:
-        return
+        return False
     top = order[:OUTDATED_TOP]
     first = next((at for at, seq in enumerate(top) if names_the_weekday(asked, c.rows[seq].content or "")), None)
     if first is None:
-        return
+        return False
     below = scores[top[first]]
+    moved = False
     for seq in top[:first]:
         if not dated_then(c, c.rows[seq]) and names_another(asked, c.rows[seq].content or ""):
             below -= 1e-6
             scores[seq] = below
+            moved = True
+    return moved
 
 
 def after_the_time(c: Candidates, memory: Memory) -> bool:
@@ -435,8 +439,8 @@ def rank(
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
-    the_weekday_first(order, c, scores, asked)
-    order = sorted(scores, key=scores.__getitem__, reverse=True)
+    if the_weekday_first(order, c, scores, asked):
+        order = sorted(scores, key=scores.__getitem__, reverse=True)
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}
     vector_rank = {seq: i for i, (seq, _) in enumerate(c.vector, start=1)}
     floor = RELATIVE_HIT_SIMILARITY * max(c.similarity.values(), default=0.0)

@@ -13,6 +13,7 @@ from itertools import islice
 
 from .contradiction import HEADS, REGIONS, region_us, stem
 from .query import GENERIC_WORDS, STOP_WORDS
+from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS
 
 _TOKEN = re.compile(r"\w(?:[\w.:+-]*\w)?")  # a time with its offset is one word: "09:00+01:00"
@@ -39,7 +40,8 @@ ALTERNATIVES = {
     **dict.fromkeys((w + s for w in """mother father grandmother grandfather son daughter brother sister
         grandson granddaughter uncle aunt nephew niece cousin husband wife boyfriend girlfriend fiance stepmother
         stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law son-in-law
-        daughter-in-law brother-in-law sister-in-law landlord landlady tenant boss manager colleague""".split()
+        daughter-in-law brother-in-law sister-in-law half-brother half-sister godfather godmother godson goddaughter
+        roommate landlord landlady tenant boss manager colleague""".split()
                      for s in ("", "s")), "relation"),
     **dict.fromkeys((w + s for w in """cat dog rabbit hamster guinea parrot budgie horse pony fish goldfish
         bird turtle tortoise snake lizard ferret""".split() for s in ("", "s")), "pet"),
@@ -49,8 +51,15 @@ ONE_OF = {**{w: "mother" for w in "mom mum mommy mummy mama".split()},
           **{w: "grandmother" for w in "grandma granny nana grandmom".split()},
           **{w: "grandfather" for w in "grandpa granddad grandad gramps grandpop".split()},
           **{w: "colleague" for w in "coworker co-worker workmate".split()},
+          **{w: "roommate" for w in "flatmate housemate roomie room-mate flat-mate house-mate".split()},
+          **{w: "roommates" for w in "flatmates housemates roomies".split()},
+          **{"step-" + w: "step" + w for w in "mother father son daughter brother sister".split()},
+          "step-mom": "stepmother", "step-dad": "stepfather",
+          **{w: "dog" for w in "puppy pup doggy doggie doggo".split()},
+          **{w: "dogs" for w in "puppies pups doggies doggos".split()},
+          # "fiancé" is written for either and folds to "fiance" without its accent: one word with "fiancée".
           "fiancee": "fiance", "hubby": "husband", "stepmom": "stepmother", "stepdad": "stepfather",
-          "puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit"}
+          "kitten": "cat", "kitty": "cat", "kittens": "cats", "kitties": "cats", "bunny": "rabbit", "bunnies": "rabbits"}
 SPELLED_OTHERWISE = frozenset(ONE_OF) | frozenset(ONE_OF.values())  # a memory may name it by another of them
 
 
@@ -91,7 +100,8 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     asked of where the speaker is the memory's doer (:func:`_someone_else`: "does my wife like" / "I
     prefer"), another of a closed set anywhere in the memory when the question's stands alone or
     before a word the memory holds ("runs on prod?" / "the staging cluster"), or a month, weekday or
-    season as someone in one text and a time in the other (:func:`_person_or_time`); None when there
+    season as someone in one text and a time in the other (:func:`_person_or_time`), or another role
+    than the one asked (:func:`_another_role`: "on call for search" / "the tech lead of search"); None when there
     is none. Words compare without case or accents ("Soren" is "Søren"), and the words for one
     relative or pet as one (``ONE_OF``: "mom" is "mother"). Linear in the words."""
     asked, said = _words(question), _words(content)
@@ -147,7 +157,17 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
     return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, said, have) \
-        or _name_as_word(asked, said) or _person_or_time(asked, said)
+        or _name_as_word(asked, said) or _person_or_time(asked, said) or _another_role(asked, said)
+
+
+def _another_role(asked: Words, said: Words) -> tuple[str, str] | None:
+    """``(question word, memory word)``: the role the question asks for and another the memory names in
+    its place (``roles.other_role``: "on call" / "the tech lead of search")."""
+    question = [(w, written) for w, _, written in asked]
+    if not asks_for_someone(question):
+        return None  # most questions: the memory is not read
+    found = other_role(question, [(w, written) for w, _, written in said])
+    return None if found is None else (asked[found[0]][0], said[found[1]][0])
 
 
 # A month, weekday or season as someone: the doer after "does" and before a verb, after "ask", before "said";

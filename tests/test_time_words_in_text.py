@@ -378,3 +378,31 @@ def test_a_memory_of_the_day_asked_naming_another_weekday_stays_first(store, que
     for text in FILLER:
         remember(store, text)
     assert recall(store, question).hits[0].memory.id == wanted
+
+
+@pytest.mark.parametrize(("question", "moves"), [
+    ("What did I do last Tuesday?", True), ("Which day is the groceries order?", False),
+    ("What did I do in November?", False), ("What did I do on Tuesday?", True)])
+def test_the_weekday_step_says_whether_it_moved_a_hit_and_the_order_is_the_same(store, monkeypatch, question, moves):
+    """``rank`` sorts again after ``the_weekday_first`` only when it moved a hit: a question naming no
+    weekday, or none naming another, is ranked as before (fixnear10 #4)."""
+    from memvault.storage import ranking
+
+    remember(store, "Thursday is the day for the weekly groceries order from Picnic")
+    remember(store, "Last Tuesday I renewed the passport at the town hall", kind="episode",
+             at=(NOW - timedelta(days=10)).isoformat())
+    remember(store, "Planned the release of the mobile app with the team", kind="episode", at="2026-11-24T10:00:00Z")
+    for text in FILLER:
+        remember(store, text)
+    step, said = ranking.the_weekday_first, []
+
+    def recorded(order, c, scores, asked):  # type: ignore[no-untyped-def]
+        before = dict(scores)
+        said.append((step(order, c, scores, asked), before != scores))
+        return said[-1][0]
+
+    monkeypatch.setattr(ranking, "the_weekday_first", recorded)
+    hits = [(h.memory.id, h.confidence) for h in recall(store, question).hits]
+    assert said == [(moves, moves)]
+    monkeypatch.setattr(ranking, "the_weekday_first", lambda *args: bool(step(*args)) or True)  # always sorts again
+    assert [(h.memory.id, h.confidence) for h in recall(store, question).hits] == hits
