@@ -31,7 +31,7 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
-from .secret_re2 import OPTIONS, TABLE_OPTIONS, Detector, compile_linear
+from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
 
@@ -313,10 +313,18 @@ def _named_patterns() -> list[Any]:
     return [_named_pattern(i) for i in range(len(named_sources()))]
 
 
+# A source longer than this compiles to a program whose DFA outgrows RE2's default 8 MiB (the Wi-Fi passphrase's
+# and the PIN's counted groups, the glued words' reverse DFA): without room RE2 runs its NFA on every search.
+LONG_SOURCE_CHARS = 2000
+
+
 @functools.cache
 def _named_pattern(number: int) -> Any:
-    # the prose grammar's pattern (the first) outgrows RE2's default DFA memory, as the key format table's
-    return compile_linear(named_sources()[number], TABLE_OPTIONS if number == 0 else OPTIONS)
+    # the prose grammar's pattern (the first) needs the most (``secret_re2.GRAMMAR_OPTIONS``); test_secret_scan.py
+    # asserts that no pattern runs out of DFA memory
+    source = named_sources()[number]
+    options = GRAMMAR_OPTIONS if number == 0 else TABLE_OPTIONS if len(source) > LONG_SOURCE_CHARS else OPTIONS
+    return compile_linear(source, options)
 
 
 @functools.cache

@@ -28,6 +28,10 @@ OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written t
 # on 256 KiB): 32 MiB for those patterns alone (the DFA grows to it only on such input).
 TABLE_OPTIONS = re2.Options()
 TABLE_OPTIONS.log_errors, TABLE_OPTIONS.max_mem = False, 32 << 20
+# RE2's DFA starts only with room for 20 states as large as its program's instruction list, else every search runs
+# the NFA, 100 to 1,000 times slower: the prose grammar (some 340,000 instructions) needs 48 MiB (bench/secret_scan.py).
+GRAMMAR_OPTIONS = re2.Options()
+GRAMMAR_OPTIONS.log_errors, GRAMMAR_OPTIONS.max_mem = False, 64 << 20
 
 
 def compile_linear(source: str, options: Any = OPTIONS) -> Any:

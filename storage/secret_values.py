@@ -289,13 +289,27 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
     value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public
-    key (``_PUBLIC``) or one named a site key (``_SITE_KEY``)."""
-    if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS or _PUBLIC.fullmatch(value):
-        return False
-    if at - start <= FILTERED_MAX_CHARS and (_NAMING.search(text[start:at]) or any(
+    key (``_PUBLIC``) or one named a site key (``_SITE_KEY``).
+
+    The value's own rules are read first, the words before it only for a value they keep: a text dense with
+    values a pattern finds and these rules refuse (issue 25 §1.1) is not searched again at each; either part
+    only refuses, so the order changes nothing."""
+    return _value_kept(group, value, text, start, at) and not _named_otherwise(value, text, start, at)
+
+
+def _named_otherwise(value: str, text: str, start: int, at: int) -> bool:
+    """Whether the words between a match's ``start`` and its value at ``at`` name a hash, what identifies or
+    describes a credential or a site key, or ``value`` is a vendor's public key (:func:`named_value_kept`)."""
+    if _PUBLIC.fullmatch(value):
+        return True
+    return at - start <= FILTERED_MAX_CHARS and bool(
+        _HASHED.search(text, start, at) or _NAMING.search(text[start:at]) or any(
             "secret" not in site.group(0).lower()  # its word may stand before the match ("site " before "key:")
-            for site in _SITE_KEY.finditer(text, max(start - 16, text.rfind("\n", 0, start) + 1), at))):
-        return False
+            for site in _SITE_KEY.finditer(text, max(start - 16, text.rfind("\n", 0, start) + 1), at)))
+
+
+def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
+    """Whether ``value``, of the group ``group``, is a credential by its group's rules (:func:`named_value_kept`)."""
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word
         return key_shaped(value)
@@ -306,6 +320,8 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
         # mostly no words; after "takes", a symbol too; after a service's user and "/", a symbol or, with spaces
         # around "/", two capitals: "Resolution: 1920x1080 / 2560x1440Hz" is none; joined by punctuation or nothing,
         # mostly no words and a digit among its letters: not "password-ResetToken2", "passwordIsValid2")
+        if not (mixed and is_value(value)):
+            return False
         wordy = sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value)
         named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (
             len(value) < 8 or sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
@@ -313,7 +329,7 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
             wordy or not any(c.isdigit() for c in value.rstrip("0123456789!@#$%^&*+?~._-")))
         typed = bool(_TYPED_SYMBOL.search(value)) or group == "service_pair" and text[at - 1:at] != "/" and sum(
             c.isupper() for c in value) >= 2 or group not in ("takes", "service_pair")
-        return mixed and is_value(value) and not named and typed
+        return not named and typed
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
