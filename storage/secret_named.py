@@ -127,13 +127,14 @@ def key_words() -> str:
 
 @functools.cache
 def said(role: str, language: str | None = None) -> str:
-    """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
-    perhaps a note in brackets or after a comma ("password, prod: X"), or a phrase saying whose (a
-    preposition or a relative word, "that", "we", "used", and up to six words), then a verb (perhaps
-    then ``:``; English's "was changed to", "will be", "has been reset to"), ``'s`` (not after a word
-    for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb,
-    ``:`` or ``=``, the value may start the next line); the prepositions and verbs of English and of
-    the languages that have a word of ``role`` (of ``language`` alone when given)."""
+    """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``, perhaps
+    a possessive after it ("parola mea"), perhaps a note in brackets or after a comma ("password, prod:
+    X"), or a phrase saying whose (a preposition or a relative word, "that", "we", "used", and up to six
+    words), then a verb (perhaps then ``:``; English's "was changed to", "will be", "has been reset
+    to"), ``'s`` (not after a word for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an
+    arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
+    and verbs of English and of the languages that have a word of ``role`` (of ``language`` alone when
+    given)."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in tsv_rows("secret_words.tsv") if of == role])
     if language is not None:
         langs = {language: None}
@@ -141,6 +142,10 @@ def said(role: str, language: str | None = None) -> str:
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
+    # a possessive after the word, before what may follow it ("parola mea pentru router este X", "passordet mitt er X")
+    mine = "|".join(filter(None, (words("possessive", lang) for lang in langs))) if role != "key" else ""
+    if mine:
+        named = f"(?:{named})(?:[ \\t]+(?:{mine}))?"
     # Languages whose possessor follows the noun unmarked ("kata sandi server adalah X", "mật khẩu máy chủ là
     # X"): their ``owner`` words between the word and the verb.
     bare = "|".join(f"(?:{words(role, lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+(?:{words('verb', lang)})[ \\t]+"
@@ -347,7 +352,7 @@ def named_sources() -> list[str]:
     long = f"pass(?:words?|wd|phrase|code)|{words('password-tail')}|{key_words()}"
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
-        f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
+        f"|(?:{spaced})(?:[ \\t]+(?:{words('possessive')}))?[ \\t]+{_QUOTE}?({_VALUE})"
         f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
         f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
         f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE})|{final})",
