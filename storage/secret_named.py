@@ -13,6 +13,7 @@ from typing import Any
 
 from .regex_cover import holding
 from .secret_code import code_sources, code_values
+from .secret_documents import PROPERTIES
 from .secret_encoded import user_password
 from .secret_kinds import named_kind
 from .secret_lists import (
@@ -463,8 +464,10 @@ def named_sources() -> list[str]:
         # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
         # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
         # a list of pairs
-        # (a YAML block scalar's first line too: "pass: |", then the value)
-        f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*(?:[|>][-+0-9]{{0,2}}[ \\t]*\\r?\\n[ \\t]+)?{_QUOTE}?(?P<pass>{_VALUE})"
+        # (a YAML block scalar's first line too, perhaps after an anchor or a tag: "pass: |", "pass: &db >-", then
+        # the value)
+        f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*(?:(?:{PROPERTIES}[ \\t]+)?[|>][-+0-9]{{0,2}}[ \\t]*\\r?\\n[ \\t]+)?"
+        f"{_QUOTE}?(?P<pass>{_VALUE})"
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
         # "my pass is X", "pass for the staging admin panel: X", "the admin panel takes X": a value that reads as
         # typed (``secret_values.named_value_kept``: "the mountain pass is closed", "takes 2h" are prose)
