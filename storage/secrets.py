@@ -420,6 +420,27 @@ def unformatted(text: str) -> str:
     return text
 
 
+# String literals written side by side or concatenated ('"sk-" "proj-..."', "'sk-' + 'proj-...'"), read joined as the
+# program reads them (:func:`_literals_joined`); ``_ESCAPED_OR_JOINED``'s joins.
+_JOINED_LITERALS = re.compile(rf"(?<=[\w+/=.-]){_QUOTES}(?=[\w+/=.-])")
+
+
+def _literals_joined(text: str) -> tuple[str, Callable[[int], int]] | None:
+    """:func:`unformatted` of ``text`` (single newlines) with its adjacent string literals joined where ``_QUOTES``
+    parts two key characters, whatever the halves hold (as :func:`redact` reads them; ``_unwrapped`` joins them only
+    when both halves hold a digit), and the 1-based line of ``text`` each offset of it comes from; None when no
+    literals are joined. Linear."""
+    if '"' not in text and "'" not in text:
+        return None
+    read = unformatted(text)
+    rewritten = _rewritten(read, _JOINED_LITERALS, lambda quotes: "")
+    if rewritten is None:
+        return None
+    reading, starts, _ = rewritten
+    line_starts = [0, *itertools.accumulate(len(line) + 1 for line in read.split("\n"))]
+    return reading, lambda offset: bisect.bisect_right(line_starts, starts[offset])
+
+
 def _encoded(text: str, most: int | None) -> list[tuple[str, int, int]]:
     """``(label, line, line)`` of each credential found base64- or hex-encoded after the encoding's name
     (``secret_encoded.encoded_secrets``), ``text`` read as :func:`_scan` reads it."""
@@ -444,8 +465,8 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
     a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal, indented, continued by a shell's ``\\`` or
-    concatenated from two string literals); and a run of base64 or hex after the encoding's name decoded
-    (``secret_encoded``: "the key base64 is QUtJQ..."). A value two detectors both find on a
+    concatenated from two string literals, :func:`_literals_joined`); and a run of base64 or hex after the
+    encoding's name decoded (``secret_encoded``: "the key base64 is QUtJQ..."). A value two detectors both find on a
     line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read
     blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
     no lock.
@@ -478,6 +499,9 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
+    literals = _literals_joined("\n".join(nfc(text).splitlines()))
+    if literals is not None:
+        scans.append(_scan(*literals, most=most))
     scans.append(_grouped_keys(nfc(text), most, {(kind, first) for kind, first, _ in itertools.chain(*scans)}))
     scans.append(_encoded(together, most))
     for kind, first, last in itertools.chain(*scans):
