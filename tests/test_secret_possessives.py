@@ -118,11 +118,12 @@ def test_a_password_after_its_word_a_possessive_and_a_phrase_saying_what_for_is_
 
 REFUSED = [
     f"parola mea pentru router este {V}", f"Parola ta de la wifi e {V}", f"parola routerului este {V}",
-    f"parola wifi este {V}", f"parola noastră pentru serverul de test este {V}", f"parola mea: {V}",
+    f"parola wifi-ului e {V}", f"parola noastră pentru serverul de test este {V}", f"parola mea: {V}",
     f"il codice di accesso è {V}", f"il codice d'accesso è {V}", f"Il codice d’accesso del server è {V}",
     f"il codice di accesso al router è {V}", f"codice di accesso: {V}", f"la password per il router è {V}",
     f"kata sandi saya {V}", f"kata sandi wifi adalah {V}", f"sandi saya {V}", f"sandi wifi saya adalah {V}",
     f"kata sandi kamu adalah {V}", f"kata sandi saya untuk wifi adalah {V}", f"Kata sandi: {V}", f"sandi ialah {V}",
+    f"Sandi saya {V}", f"Sandi kami untuk router adalah {V}", f"Sandinya: {V}", f"sandi: {V}",
     f"kata laluan saya {V}", f"kata laluan saya untuk router ialah {V}", f"kata laluan wifi adalah {V}",
     f"passordet mitt er {V}", f"lösenordet mitt är {V}", f"adgangskoden min er {V}", f"lykilorðið mitt er {V}",
     f"fjalëkalimi im është {V}", f"nenosiri langu ni {V}", f"ο κωδικός μου για τον router είναι {V}",
@@ -137,6 +138,9 @@ STORED = [
     "kata laluan saya telah ditukar semalam", "ο κωδικός μου για τον router είναι μεγάλος", "sandi saya 2 kali salah",
     "kata sandi saya untuk wifi adalah nama kucing saya", "il codice d'accesso è nel cassetto",
     "parola mea este foarte lungă", "lösenordet mitt är för kort", "паролата ми за рутера е дълга",
+    # a name, and Italian "parola" before "e" (and)
+    "Sandi: v2.3.1 is deployed", "Sandi: PR-1234 merged", "Sandi (QA) = reviewer2x", "Sandi Metz wrote POODR2e",
+    "la parola chiave e token2 sono campi obbligatori", "la parola magica e abc123",
 ]
 
 
