@@ -441,6 +441,18 @@ def _literals_joined(text: str) -> tuple[str, Callable[[int], int]] | None:
     return reading, lambda offset: bisect.bisect_right(line_starts, starts[offset])
 
 
+def _spaced_formats(text: str, space: str = " ") -> tuple[str, list[int], list[int]] | None:
+    """``text`` with each run of format characters (Unicode Cf: U+200B, U+2060, U+FEFF, U+00AD ...), which show
+    nothing, read as ``space``, and where each character of it starts and ends in ``text`` (:func:`_rewritten`); None
+    when it holds none. ``validate.bare`` reads them as nothing (a key split by one reads whole); read as a space they
+    part the words they stand between ("password\u200bis X", "password\u2060: X"). Linear."""
+    if text.isascii():  # no ASCII character is a format character
+        return None
+    from .validate import unicode_pattern
+
+    return _rewritten(text, unicode_pattern(r"\p{Cf}+"), lambda run: space)
+
+
 def _encoded(text: str, most: int | None) -> list[tuple[str, int, int]]:
     """``(label, line, line)`` of each credential found base64- or hex-encoded after the encoding's name
     (``secret_encoded.encoded_secrets``), ``text`` read as :func:`_scan` reads it."""
@@ -461,9 +473,10 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`), without the formatting pasted
     inside a key (:func:`unformatted`: ANSI colours, inline HTML tags, Markdown escapes), with the marks of Markdown,
     HTML, YAML and JSON around a credential's name taken away and a document's structures written as
-    ``name: value`` lines (``secret_marks.unmarked``, ``secret_documents``),
-    so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
-    a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
+    ``name: value`` lines (``secret_marks.unmarked``, ``secret_documents``), with format characters read as
+    spaces (:func:`_spaced_formats`: "password\u200bis X"), so a key split by an invisible character, a
+    combining mark or an odd space, typed full-width, or a word for password written with a Cyrillic letter,
+    is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal, indented, continued by a shell's ``\\`` or
     concatenated from two string literals, :func:`_literals_joined`); and a run of base64 or hex after the
     encoding's name decoded (``secret_encoded``: "the key base64 is QUtJQ..."). A value two detectors both find on a
@@ -493,9 +506,11 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     together = joined(text)
     # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
     shown = joined(displayed(text)) if "\u202e" in text else together
+    spaced = _spaced_formats(nfc(text))  # format characters as spaces, words and marks read again
+    spaced_forms = (joined(spaced[0]), _plain(spaced[0])) if spaced is not None else ()
     scans = [_scan(form, most=most) for form in dict.fromkeys(
         (text, nfc(text), bare(text), together, latin_lookalikes(together), shown, _plain(text),
-         joined(unformatted(text)))) if form != clean]
+         joined(unformatted(text)), *spaced_forms)) if form != clean]
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
@@ -843,10 +858,18 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
     # both find a credential ("s3cret%40PW" and "s3cret@PW"), its span is what either takes, but a value whose
     # escapes read as white space ("password:%20X" takes "%20X") is the reading's
     rewritten = _rewritten(read, _ESCAPED_OR_JOINED, _unescaped)
-    if rewritten is not None:
-        reading, at_start, at_end = rewritten
+    readings = [] if rewritten is None else [rewritten]
+    # and with format characters read as spaces and as nothing, as the check reads them ("password\u200bis X",
+    # "pass\u200bword is X": the value's span, not its line)
+    for space in (" ", ""):
+        formats = _spaced_formats(read if rewritten is None else rewritten[0], space)
+        if formats is not None:
+            readings.append(formats if rewritten is None else (
+                formats[0], [rewritten[1][at] for at in formats[1]], [rewritten[2][end - 1] for end in formats[2]]))
+    if readings:
         values = [found for found in values if sum(map(str.isspace, unformatted(found[3]))) == sum(map(
             str.isspace, found[3]))]
+    for reading, at_start, at_end in readings:
         values += [(at_start[offset], line, kind, value, at_end[max(offset, end - 1)])
                    for offset, line, kind, value, end in _values(
                        reading, reading.split("\n"), lambda offset: bisect.bisect_right(starts, at_start[offset]),
@@ -877,7 +900,7 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         at = _continued(joined, end)
     result = "".join(pieces) + joined[at:]
     # Read as it stands, a text this reading left as it was holds nothing (``spans`` found nothing in it).
-    clean = read if result == joined and not kinds and rewritten is None else None
+    clean = read if result == joined and not kinds and not readings else None
     for _ in range(REDACT_PASSES):
         # Every reading's every line at once: a line replaced can break the structure (a YAML alias's
         # anchor) that made another line's value a credential.
