@@ -298,18 +298,26 @@ _HASHED_BEFORE = re.compile(r"(?i)hash|digest|sha|md5|bcrypt|argon|scrypt|pbkdf"
 
 # Where a URL query's parameter's value ends: the next parameter, the fragment (RFC 3986 section 3.4).
 _QUERY_END = re.compile(r"[&#]")
+# The next parameter of a query written without its "?" ("token=X&page=2"): "&", a name and "=".
+NEXT_PARAMETER = re.compile(r"&[A-Za-z_][\w.-]{0,63}=")
+_MARKER = re.compile(r"\[[^\[\]\n]{1,80}\]")  # a redaction's marker ("[access token]"; "[-----]" read again)
 
 
 def query_value(text: str, at: int, value: str) -> str:
     """``value``, found at ``at`` of ``text``, cut at its first ``&`` or ``#`` when it is the value of a URL
-    query's parameter ("?access_token=X&x=1": X), else as it is. Reads at most 64 characters before it."""
+    query's parameter ("?access_token=X&x=1": X), or at a next parameter ("&page=") after any ``name=`` when
+    what comes before it is a value (``is_value``; "token=X&page=2": X) or a redaction's marker, else as it is.
+    Reads at most 64 characters before it."""
     if at < 2 or text[at - 1] != "=" or not _QUERY_END.search(value):
         return value
     name = at - 1
     while name > max(0, at - 65) and (text[name - 1].isalnum() or text[name - 1] in "_.-"):
         name -= 1
     if name == 0 or text[name - 1] not in "?&;":
-        return value
+        # only to a value ("Ab&cd=1234" may be one password) or a marker a redaction left ("[------]")
+        following = NEXT_PARAMETER.search(value)
+        cut = value if following is None else value[:following.start()]
+        return cut if is_value(cut) or _MARKER.fullmatch(cut) else value
     return value[:_QUERY_END.search(value).start()]  # type: ignore[union-attr]
 
 

@@ -372,20 +372,29 @@ _CODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a
                           r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)|\\[tnr]")
 
 
-# What :func:`redact` finds a credential's span in: the escapes :func:`unformatted` reads, and string literals
-# joined where ``_QUOTES`` parts two key characters ('"sk-" "proj-..."'); :func:`_rewritten` maps it back.
-_ESCAPED_OR_JOINED = re.compile(rf"{_CODE_ESCAPE.pattern}|(?<=[\w+/=.-]){_QUOTES}(?=[\w+/=.-])")
+# An HTML character reference with its ";" ("&#58;", "&#x3A;", "&colon;"; HTML's legacy names without one,
+# "&para", would read a URL's "&param=1" as "¶m=1").
+_CHARACTER_REFERENCE = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+# What :func:`redact` finds a credential's span in: the escapes :func:`unformatted` reads (HTML's character
+# references among them), and string literals joined where ``_QUOTES`` parts two key characters ('"sk-" "proj-..."');
+# :func:`_rewritten` maps it back.
+_ESCAPED_OR_JOINED = re.compile(rf"{_CODE_ESCAPE.pattern}|{_CHARACTER_REFERENCE}|(?<=[\w+/=.-]){_QUOTES}(?=[\w+/=.-])")
 
 
 def _unescaped(escape: re.Match[str]) -> str:
-    """The character an escape of ``_CODE_ESCAPE`` writes; a space for white space of any code point (a tab, a
-    line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it is when it writes a
-    control character, a lone surrogate or no character; nothing for the quotes of ``_ESCAPED_OR_JOINED``."""
+    """The character an escape of ``_CODE_ESCAPE`` or an HTML character reference writes; a space for white space
+    of any code point (a tab, a line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it
+    is when it writes a control character, a lone surrogate or no character; nothing for the quotes of
+    ``_ESCAPED_OR_JOINED``."""
     if escape.group()[0] in "\"'":
         return ""
     high, low, braced, four, two, eight, percent = escape.groups()
     try:
-        if percent:
+        if escape.group()[0] == "&":  # an HTML character reference (``_CHARACTER_REFERENCE``)
+            import html
+
+            read = html.unescape(escape.group())
+        elif percent:
             read = bytes.fromhex(percent.replace("%", "")).decode("utf-8")
         elif high:
             read = chr(0x10000 + (int(high, 16) - 0xD800 << 10) + int(low, 16) - 0xDC00)
