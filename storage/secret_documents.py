@@ -169,9 +169,13 @@ def _flow_items(items: str) -> list[str]:
     return values
 
 
-# A key opening a YAML block scalar ("password: |", "key: >-", "token: |2"): the lines indented deeper
-# after it are its value, whatever follows the document.
-_BLOCK_KEY = re.compile(r"([ \t]*)(?:-[ \t]+)?[^\s#][^\n]{0,200}?:[ \t]+[|>][+-]?[0-9]?[+-]?[ \t]*")
+# A node's properties before its value (YAML 1.2 §6.9): an anchor ("&db"), a tag ("!!str", "!secret", "!", "!<tag:x>"),
+# or both in either order, parted by spaces; each bounded, so a pattern holding them stays linear.
+_PROPERTY = r"(?:&[^\s,\[\]{}]{1,64}|!<[^\s<>]{1,64}>|![^\s,\[\]{}<]{0,64})"
+PROPERTIES = f"{_PROPERTY}(?:[ \\t]+{_PROPERTY})?"
+# A key opening a YAML block scalar ("password: |", "key: >-", "token: |2", "password: &db |"): the lines indented
+# deeper after it are its value, whatever follows the document.
+_BLOCK_KEY = re.compile(rf"([ \t]*)(?:-[ \t]+)?[^\s#][^\n]{{0,200}}?:[ \t]+(?:{PROPERTIES}[ \t]+)?[|>][+-]?[0-9]?[+-]?[ \t]*")
 
 
 def block_scalar_lines(lines: list[str]) -> set[int]:
@@ -303,14 +307,22 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
     from yaml import MappingNode, ScalarNode, SequenceNode
 
     written: set[tuple[int, str]] = set()
+    # a block scalar on its key's line, left to the line rules ("password: &db |"): its key's name, written when an
+    # alias rewrites its lines under another name ("other: *db"), so that its own is not lost
+    unread: dict[int, str] = {}
 
     def emit(node: ScalarNode, name: str, value: str) -> None:
         if (id(node), name) in written or budget[0] <= 0:
             return
+        if unread.get(id(node), name) != name:
+            emit(node, unread.pop(id(node)), value)
         written.add((id(node), name))
         if node.style in ("|", ">"):  # a block's lines (literal or folded), each read as the value's
             last = min(node.end_mark.line - (node.end_mark.column == 0), len(lines) - 1)
             parts = [(n, lines[n]) for n in range(node.start_mark.line + 1, last + 1)]
+            # its head's line ("password: &db |") read as nothing: its name is on each line, and left as it is its
+            # name would take the next line's name for its value
+            out.setdefault(first + node.start_mark.line, [])
         else:  # a scalar over several lines reads as one line, on its first
             parts = [(node.start_mark.line, " ".join(value.splitlines()))]
         for number, part in parts:
@@ -345,6 +357,8 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
                     elif key_name is not None and (id(value) in seen or value.start_mark.line > key.start_mark.line
                                                    or _with_properties(value, lines)):
                         emit(value, key_name, value.value)
+                    elif key_name is not None and value.style in ("|", ">"):
+                        unread[id(value)] = key_name
                     seen.add(id(value))
                 else:
                     if isinstance(value, MappingNode) and key_name is not None and budget[0] > 0:

@@ -13,7 +13,7 @@ import functools
 import html
 import re
 
-from .secret_documents import block_scalar_lines, parsed, structured
+from .secret_documents import PROPERTIES, block_scalar_lines, parsed, structured
 
 # Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run
 # standing alone ("password: ****") is a placeholder, kept.
@@ -28,8 +28,10 @@ _LINK = re.compile(r"(?<![\w\]])\[([^\[\]\n]{1,60})\](?=[ \t]*[:=])")  # not an 
 _FIELD = re.compile(r"(?m)^[\w.\[\]-]{1,80}:[ \t]+(?=#{1,6}[ \t]|```|~~~|[^\s:]{1,40}:[ \t]*(?:\[[ \t]*)?$)")
 _HEADING = re.compile(r"(?m)^[ \t]*(?:#{1,6}|h[1-6]\.)[ \t]+")  # Markdown's, Jira's ("h3. Password")
 # YAML after a key's ":": a block scalar's indicator ending the line ("password: |", ">-", "|2+"), whose
-# value is the next line, and a tag before a value ("password: !!str X").
-_BLOCK = re.compile(r"(?m)(:[ \t]*)(?:!{1,2}[A-Za-z][\w-]{0,30}[ \t]+)?[|>][-+0-9]{0,2}[ \t]*$")
+# value is the next line, perhaps after its node's properties, an anchor, a tag or both in either order
+# ("password: &db |", "password: !!str &db >-": YAML 1.2 §6.9, ``secret_documents.PROPERTIES``), and a tag
+# before a value ("password: !!str X"). Linear: the properties are bounded.
+_BLOCK = re.compile(rf"(?m)(:[ \t]*)(?:{PROPERTIES}[ \t]+)?[|>][-+0-9]{{0,2}}[ \t]*$")
 _YAML_TAG = re.compile(r"(:[ \t]*)!{1,2}[A-Za-z][\w-]{0,30}[ \t]+")
 # A JSON (or Python) key's quotes ('"pw": "X"' reads 'pw: "X"', as a short word for password is read in prose).
 _JSON_KEY = re.compile(r"([\"'])([A-Za-z_][\w-]{0,40})\1([ \t]*:)")

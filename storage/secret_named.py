@@ -13,6 +13,7 @@ from typing import Any
 
 from .regex_cover import holding
 from .secret_code import code_sources, code_values
+from .secret_documents import PROPERTIES
 from .secret_encoded import user_password
 from .secret_kinds import named_kind
 from .secret_lists import (
@@ -127,13 +128,14 @@ def key_words() -> str:
 
 @functools.cache
 def said(role: str, language: str | None = None) -> str:
-    """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
-    perhaps a note in brackets or after a comma ("password, prod: X"), or a phrase saying whose (a
-    preposition or a relative word, "that", "we", "used", and up to six words), then a verb (perhaps
-    then ``:``; English's "was changed to", "will be", "has been reset to"), ``'s`` (not after a word
-    for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb,
-    ``:`` or ``=``, the value may start the next line); the prepositions and verbs of English and of
-    the languages that have a word of ``role`` (of ``language`` alone when given)."""
+    """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``, perhaps
+    a possessive after it ("parola mea"), perhaps a note in brackets or after a comma ("password, prod:
+    X"), or a phrase saying whose (a preposition or a relative word, "that", "we", "used", and up to six
+    words), then a verb (perhaps then ``:``; English's "was changed to", "will be", "has been reset
+    to"), ``'s`` (not after a word for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an
+    arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
+    and verbs of English and of the languages that have a word of ``role`` (of ``language`` alone when
+    given)."""
     langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in tsv_rows("secret_words.tsv") if of == role])
     if language is not None:
         langs = {language: None}
@@ -141,6 +143,10 @@ def said(role: str, language: str | None = None) -> str:
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
+    # a possessive after the word, before what may follow it ("parola mea pentru router este X", "passordet mitt er X")
+    mine = "|".join(filter(None, (words("possessive", lang) for lang in langs))) if role != "key" else ""
+    if mine:
+        named = f"(?:{named})(?:[ \\t]+(?:{mine}))?"
     # Languages whose possessor follows the noun unmarked ("kata sandi server adalah X", "mật khẩu máy chủ là
     # X"): their ``owner`` words between the word and the verb.
     bare = "|".join(f"(?:{words(role, lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+(?:{words('verb', lang)})[ \\t]+"
@@ -292,18 +298,26 @@ _HASHED_BEFORE = re.compile(r"(?i)hash|digest|sha|md5|bcrypt|argon|scrypt|pbkdf"
 
 # Where a URL query's parameter's value ends: the next parameter, the fragment (RFC 3986 section 3.4).
 _QUERY_END = re.compile(r"[&#]")
+# The next parameter of a query written without its "?" ("token=X&page=2"): "&", a name and "=".
+NEXT_PARAMETER = re.compile(r"&[A-Za-z_][\w.-]{0,63}=")
+_MARKER = re.compile(r"\[[^\[\]\n]{1,80}\]")  # a redaction's marker ("[access token]"; "[-----]" read again)
 
 
 def query_value(text: str, at: int, value: str) -> str:
     """``value``, found at ``at`` of ``text``, cut at its first ``&`` or ``#`` when it is the value of a URL
-    query's parameter ("?access_token=X&x=1": X), else as it is. Reads at most 64 characters before it."""
+    query's parameter ("?access_token=X&x=1": X), or at a next parameter ("&page=") after any ``name=`` when
+    what comes before it is a value (``is_value``; "token=X&page=2": X) or a redaction's marker, else as it is.
+    Reads at most 64 characters before it."""
     if at < 2 or text[at - 1] != "=" or not _QUERY_END.search(value):
         return value
     name = at - 1
     while name > max(0, at - 65) and (text[name - 1].isalnum() or text[name - 1] in "_.-"):
         name -= 1
     if name == 0 or text[name - 1] not in "?&;":
-        return value
+        # only to a value ("Ab&cd=1234" may be one password) or a marker a redaction left ("[------]")
+        following = NEXT_PARAMETER.search(value)
+        cut = value if following is None else value[:following.start()]
+        return cut if is_value(cut) or _MARKER.fullmatch(cut) else value
     return value[:_QUERY_END.search(value).start()]  # type: ignore[union-attr]
 
 
@@ -355,7 +369,7 @@ def named_sources() -> list[str]:
     long = f"pass(?:words?|wd|phrase|code)|{words('password-tail')}|{key_words()}"
     return [
         f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
-        f"|(?:{spaced})[ \\t]+{_QUOTE}?({_VALUE})"
+        f"|(?:{spaced})(?:[ \\t]+(?:{words('possessive')}))?[ \\t]+{_QUOTE}?({_VALUE})"
         f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
         f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
         f"|(?:{words('password-strict')})[ \\t]+(?P<mixed>{_VALUE})|{final})",
@@ -466,8 +480,10 @@ def named_sources() -> list[str]:
         # abbreviations and pairs: "pass: X", "creds: admin:X", "creds are admin/X", "login: admin / X",
         # "user/pass: admin/X"; with only a space, a value that ends its sentence: "pass X", "login: admin X";
         # a list of pairs
-        # (a YAML block scalar's first line too: "pass: |", then the value)
-        f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*(?:[|>][-+0-9]{{0,2}}[ \\t]*\\r?\\n[ \\t]+)?{_QUOTE}?(?P<pass>{_VALUE})"
+        # (a YAML block scalar's first line too, perhaps after an anchor or a tag: "pass: |", "pass: &db >-", then
+        # the value)
+        f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*(?:(?:{PROPERTIES}[ \\t]+)?[|>][-+0-9]{{0,2}}[ \\t]*\\r?\\n[ \\t]+)?"
+        f"{_QUOTE}?(?P<pass>{_VALUE})"
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
         # "my pass is X", "pass for the staging admin panel: X", "the admin panel takes X": a value that reads as
         # typed (``secret_values.named_value_kept``: "the mountain pass is closed", "takes 2h" are prose)

@@ -372,20 +372,29 @@ _CODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a
                           r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|((?:%[0-9a-fA-F]{2})+)|\\[tnr]")
 
 
-# What :func:`redact` finds a credential's span in: the escapes :func:`unformatted` reads, and string literals
-# joined where ``_QUOTES`` parts two key characters ('"sk-" "proj-..."'); :func:`_rewritten` maps it back.
-_ESCAPED_OR_JOINED = re.compile(rf"{_CODE_ESCAPE.pattern}|(?<=[\w+/=.-]){_QUOTES}(?=[\w+/=.-])")
+# An HTML character reference with its ";" ("&#58;", "&#x3A;", "&colon;"; HTML's legacy names without one,
+# "&para", would read a URL's "&param=1" as "¶m=1").
+_CHARACTER_REFERENCE = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+# What :func:`redact` finds a credential's span in: the escapes :func:`unformatted` reads (HTML's character
+# references among them), and string literals joined where ``_QUOTES`` parts two key characters ('"sk-" "proj-..."');
+# :func:`_rewritten` maps it back.
+_ESCAPED_OR_JOINED = re.compile(rf"{_CODE_ESCAPE.pattern}|{_CHARACTER_REFERENCE}|(?<=[\w+/=.-]){_QUOTES}(?=[\w+/=.-])")
 
 
 def _unescaped(escape: re.Match[str]) -> str:
-    """The character an escape of ``_CODE_ESCAPE`` writes; a space for white space of any code point (a tab, a
-    line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it is when it writes a
-    control character, a lone surrogate or no character; nothing for the quotes of ``_ESCAPED_OR_JOINED``."""
+    """The character an escape of ``_CODE_ESCAPE`` or an HTML character reference writes; a space for white space
+    of any code point (a tab, a line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it
+    is when it writes a control character, a lone surrogate or no character; nothing for the quotes of
+    ``_ESCAPED_OR_JOINED``."""
     if escape.group()[0] in "\"'":
         return ""
     high, low, braced, four, two, eight, percent = escape.groups()
     try:
-        if percent:
+        if escape.group()[0] == "&":  # an HTML character reference (``_CHARACTER_REFERENCE``)
+            import html
+
+            read = html.unescape(escape.group())
+        elif percent:
             read = bytes.fromhex(percent.replace("%", "")).decode("utf-8")
         elif high:
             read = chr(0x10000 + (int(high, 16) - 0xD800 << 10) + int(low, 16) - 0xDC00)
@@ -420,6 +429,39 @@ def unformatted(text: str) -> str:
     return text
 
 
+# String literals written side by side or concatenated ('"sk-" "proj-..."', "'sk-' + 'proj-...'"), read joined as the
+# program reads them (:func:`_literals_joined`); ``_ESCAPED_OR_JOINED``'s joins.
+_JOINED_LITERALS = re.compile(rf"(?<=[\w+/=.-]){_QUOTES}(?=[\w+/=.-])")
+
+
+def _literals_joined(text: str) -> tuple[str, Callable[[int], int]] | None:
+    """:func:`unformatted` of ``text`` (single newlines) with its adjacent string literals joined where ``_QUOTES``
+    parts two key characters, whatever the halves hold (as :func:`redact` reads them; ``_unwrapped`` joins them only
+    when both halves hold a digit), and the 1-based line of ``text`` each offset of it comes from; None when no
+    literals are joined. Linear."""
+    if '"' not in text and "'" not in text:
+        return None
+    read = unformatted(text)
+    rewritten = _rewritten(read, _JOINED_LITERALS, lambda quotes: "")
+    if rewritten is None:
+        return None
+    reading, starts, _ = rewritten
+    line_starts = [0, *itertools.accumulate(len(line) + 1 for line in read.split("\n"))]
+    return reading, lambda offset: bisect.bisect_right(line_starts, starts[offset])
+
+
+def _spaced_formats(text: str, space: str = " ") -> tuple[str, list[int], list[int]] | None:
+    """``text`` with each run of format characters (Unicode Cf: U+200B, U+2060, U+FEFF, U+00AD ...), which show
+    nothing, read as ``space``, and where each character of it starts and ends in ``text`` (:func:`_rewritten`); None
+    when it holds none. ``validate.bare`` reads them as nothing (a key split by one reads whole); read as a space they
+    part the words they stand between ("password\u200bis X", "password\u2060: X"). Linear."""
+    if text.isascii():  # no ASCII character is a format character
+        return None
+    from .validate import unicode_pattern
+
+    return _rewritten(text, unicode_pattern(r"\p{Cf}+"), lambda run: space)
+
+
 def _encoded(text: str, most: int | None) -> list[tuple[str, int, int]]:
     """``(label, line, line)`` of each credential found base64- or hex-encoded after the encoding's name
     (``secret_encoded.encoded_secrets``), ``text`` read as :func:`_scan` reads it."""
@@ -440,12 +482,13 @@ def find_secrets(*texts: str) -> list[list[tuple[str, int]]]:
     with a run after a RIGHT-TO-LEFT OVERRIDE reversed (:func:`displayed`), without the formatting pasted
     inside a key (:func:`unformatted`: ANSI colours, inline HTML tags, Markdown escapes), with the marks of Markdown,
     HTML, YAML and JSON around a credential's name taken away and a document's structures written as
-    ``name: value`` lines (``secret_marks.unmarked``, ``secret_documents``),
-    so a key split by an invisible character, a combining mark or an odd space, typed full-width, or
-    a word for password written with a Cyrillic letter, is found; and without the line breaks and tabs
+    ``name: value`` lines (``secret_marks.unmarked``, ``secret_documents``), with format characters read as
+    spaces (:func:`_spaced_formats`: "password\u200bis X"), so a key split by an invisible character, a
+    combining mark or an odd space, typed full-width, or a word for password written with a Cyrillic letter,
+    is found; and without the line breaks and tabs
     inside runs of key characters (a key wrapped by a terminal, indented, continued by a shell's ``\\`` or
-    concatenated from two string literals); and a run of base64 or hex after the encoding's name decoded
-    (``secret_encoded``: "the key base64 is QUtJQ..."). A value two detectors both find on a
+    concatenated from two string literals, :func:`_literals_joined`); and a run of base64 or hex after the
+    encoding's name decoded (``secret_encoded``: "the key base64 is QUtJQ..."). A value two detectors both find on a
     line is named once, by the first. A marker :func:`redact` put where a URL's password stood is read
     blanked, so a redacted text passes. Linear time in the texts' length (every pattern runs in RE2);
     no lock.
@@ -472,12 +515,17 @@ def _found(text: str, clean: str | None = None, most: int | None = MOST_FOUND) -
     together = joined(text)
     # a run a RIGHT-TO-LEFT OVERRIDE reverses, as a reader sees it (:func:`displayed`)
     shown = joined(displayed(text)) if "\u202e" in text else together
+    spaced = _spaced_formats(nfc(text))  # format characters as spaces, words and marks read again
+    spaced_forms = (joined(spaced[0]), _plain(spaced[0])) if spaced is not None else ()
     scans = [_scan(form, most=most) for form in dict.fromkeys(
         (text, nfc(text), bare(text), together, latin_lookalikes(together), shown, _plain(text),
-         joined(unformatted(text)))) if form != clean]
+         joined(unformatted(text)), *spaced_forms)) if form != clean]
     unwrapped = _unwrapped(nfc(text))
     if unwrapped is not None:
         scans.append(_scan(*unwrapped, most=most))
+    literals = _literals_joined("\n".join(nfc(text).splitlines()))
+    if literals is not None:
+        scans.append(_scan(*literals, most=most))
     scans.append(_grouped_keys(nfc(text), most, {(kind, first) for kind, first, _ in itertools.chain(*scans)}))
     scans.append(_encoded(together, most))
     for kind, first, last in itertools.chain(*scans):
@@ -819,10 +867,18 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
     # both find a credential ("s3cret%40PW" and "s3cret@PW"), its span is what either takes, but a value whose
     # escapes read as white space ("password:%20X" takes "%20X") is the reading's
     rewritten = _rewritten(read, _ESCAPED_OR_JOINED, _unescaped)
-    if rewritten is not None:
-        reading, at_start, at_end = rewritten
+    readings = [] if rewritten is None else [rewritten]
+    # and with format characters read as spaces and as nothing, as the check reads them ("password\u200bis X",
+    # "pass\u200bword is X": the value's span, not its line)
+    for space in (" ", ""):
+        formats = _spaced_formats(read if rewritten is None else rewritten[0], space)
+        if formats is not None:
+            readings.append(formats if rewritten is None else (
+                formats[0], [rewritten[1][at] for at in formats[1]], [rewritten[2][end - 1] for end in formats[2]]))
+    if readings:
         values = [found for found in values if sum(map(str.isspace, unformatted(found[3]))) == sum(map(
             str.isspace, found[3]))]
+    for reading, at_start, at_end in readings:
         values += [(at_start[offset], line, kind, value, at_end[max(offset, end - 1)])
                    for offset, line, kind, value, end in _values(
                        reading, reading.split("\n"), lambda offset: bisect.bisect_right(starts, at_start[offset]),
@@ -853,7 +909,7 @@ def _redact_once(text: str) -> tuple[str, set[str]]:
         at = _continued(joined, end)
     result = "".join(pieces) + joined[at:]
     # Read as it stands, a text this reading left as it was holds nothing (``spans`` found nothing in it).
-    clean = read if result == joined and not kinds and rewritten is None else None
+    clean = read if result == joined and not kinds and not readings else None
     for _ in range(REDACT_PASSES):
         # Every reading's every line at once: a line replaced can break the structure (a YAML alias's
         # anchor) that made another line's value a credential.
