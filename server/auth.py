@@ -602,10 +602,12 @@ def missing_scope(granted: Collection[str], body: bytes, key: bool = False) -> s
         return READ
     if WRITE in granted or key:
         return None
+    from .wire import loads  # values and keys counted before it is parsed (adversarial pass 59 F1)
+
     try:
-        value = json.loads(body)
+        value = loads(body)
     except (ValueError, RecursionError):
-        return None  # answered -32700 by the transport
+        return None  # refused by wire.post, or answered -32700 by the transport
     for item in value if isinstance(value, list) else [value]:
         params = item.get("params") if isinstance(item, dict) and item.get("method") == "tools/call" else None
         if isinstance(params, dict) and params.get("name") in WRITE_TOOLS:

@@ -125,9 +125,17 @@ def not_utf8(data: bytes, what: str) -> str | None:
 # Object members (keys) in one body or line, in all: a batch of 50 calls holds about 1,000; see
 # docs/team-server-security.md (adversarial pass 57 F3).
 MEMBERS_MAX = 2_000
+# JSON values in one body or line, as :func:`values_over` counts them: a batch of 50 remember calls with
+# every argument and 20 tags counts about 4,400; see docs/team-server-security.md (adversarial pass 59 F1).
+VALUES_MAX = 10_000
 
 
-class TooManyMembers(ValueError):
+class TooLarge(ValueError):
+    """The message holds more JSON than memvault reads in one (:class:`TooManyMembers`, :class:`TooManyValues`):
+    refused before any pass over it that costs more than its bytes."""
+
+
+class TooManyMembers(TooLarge):
     """The message's objects hold more than :data:`MEMBERS_MAX` members (keys) in all."""
 
     def __init__(self) -> None:
@@ -135,11 +143,41 @@ class TooManyMembers(ValueError):
                          f"memvault reads at most {MEMBERS_MAX:,} (a call needs a few dozen)")
 
 
+class TooManyValues(TooLarge):
+    """The message holds more than :data:`VALUES_MAX` JSON values (:func:`values_over`)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"Invalid Request: the message holds more than {VALUES_MAX:,} JSON values (strings, "
+                         f"arrays, objects and the items between commas); memvault reads at most {VALUES_MAX:,} "
+                         "(a batch of 50 calls needs about 4,400)")
+
+
+def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
+    """Whether the JSON text ``data`` holds more than ``limit`` values, counted without parsing it: its
+    strings (keys too) and the ``[``, ``{`` and ``,`` outside them (each opens a value or comes before
+    one), whatever the nesting. Parsing and validating an empty array or a ``null`` costs far more than
+    its bytes (adversarial pass 59 F1: 85,000 ``[]`` in 255 KB held the event loop 0.6 s); this count
+    is a few passes of ``bytes.replace`` and ``count`` over the text, linear at C speed, and the strings
+    are cut out only when they are at most ``limit`` (so at most that many pieces). Invalid JSON may
+    count wrongly; it is refused either way."""
+    flat = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # no escaped quote is left inside a string
+    strings = flat.count(b'"') // 2
+    if strings > limit:
+        return True
+    if strings + flat.count(b"[") + flat.count(b"{") + flat.count(b",") <= limit:
+        return False  # the marks inside strings counted too, and still within
+    outside = b"".join(flat.split(b'"')[::2])
+    return strings + outside.count(b"[") + outside.count(b"{") + outside.count(b",") > limit
+
+
 def loads(text: str | bytes) -> Any:
-    """A message as JSON, on both transports: NaN and Infinity refused (:class:`NotJson`), a key given
+    """A message as JSON, on both transports: more than :data:`VALUES_MAX` values refused before it is
+    parsed (:class:`TooManyValues`), NaN and Infinity refused (:class:`NotJson`), a key given
     twice in one object refused (:class:`DuplicateKey`) rather than the last one silently kept, more than
     :data:`MEMBERS_MAX` keys in all refused as the object holding the last is read (:class:`TooManyMembers`),
     before any other pass over the message."""
+    if values_over(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text):
+        raise TooManyValues
     members = 0
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -276,7 +314,7 @@ class Wire:
         except DuplicateKey as exc:
             await self._write(duplicate_reply(raw, exc))
             return
-        except TooManyMembers as exc:
+        except TooLarge as exc:
             refused = str(exc)
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
             refused = f"Parse error: {exc}"
@@ -472,7 +510,7 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
     except NotJson as exc:
         await _json(send, 400, error_reply(None, PARSE_ERROR, f"Parse error: {exc}"))
         return
-    except TooManyMembers as exc:
+    except TooLarge as exc:
         charge = scope.get("state", {}).get(RATE_CHARGE)
         if charge is not None:  # read at a full batch's cost or more: counted as one (the request itself is)
             charge(BATCH_MAX - 1)
