@@ -59,11 +59,19 @@ def error_reply(request_id: object, code: int, message: str) -> dict[str, Any]:
 
 
 class NotJson(ValueError):
-    """The message holds NaN, Infinity or -Infinity, which Python's parser reads and JSON has not."""
+    """The message holds NaN, Infinity or -Infinity, which Python's parser reads and JSON has not, or a
+    number it would read as one of them (``1e400``; RFC 8259 §6 lets a parser limit the range)."""
 
 
 def _reject_constant(name: str) -> None:
     raise NotJson(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise NotJson(f"the number {shown(text)} is beyond a 64-bit float's range (about 1.8e308)")
+    return value
 
 
 class DuplicateKey(ValueError):
@@ -172,10 +180,10 @@ def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
 
 def loads(text: str | bytes) -> Any:
     """A message as JSON, on both transports: more than :data:`VALUES_MAX` values refused before it is
-    parsed (:class:`TooManyValues`), NaN and Infinity refused (:class:`NotJson`), a key given
-    twice in one object refused (:class:`DuplicateKey`) rather than the last one silently kept, more than
-    :data:`MEMBERS_MAX` keys in all refused as the object holding the last is read (:class:`TooManyMembers`),
-    before any other pass over the message."""
+    parsed (:class:`TooManyValues`), NaN, Infinity and numbers past a float's range refused
+    (:class:`NotJson`), a key given twice in one object refused (:class:`DuplicateKey`) rather than the last
+    one silently kept, more than :data:`MEMBERS_MAX` keys in all refused as the object holding the last is
+    read (:class:`TooManyMembers`), before any other pass over the message."""
     if values_over(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text):
         raise TooManyValues
     members = 0
@@ -187,7 +195,7 @@ def loads(text: str | bytes) -> Any:
             raise TooManyMembers
         return _unique(pairs)
 
-    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=unique)
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite, object_pairs_hook=unique)
 
 
 class _Pairs(list):  # type: ignore[type-arg]
