@@ -15,6 +15,7 @@ import json
 import logging
 import math
 import os
+import re
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -178,6 +179,26 @@ def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
     return strings + outside.count(b"[") + outside.count(b"{") + outside.count(b",") > limit
 
 
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+_SCALAR = rb"(?:" + _STRING + rb"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
+# An object's "id" member with only scalar members before it ({"jsonrpc": "2.0", "id": 7, ...}).
+_LEADING_ID = re.compile(rb"\s*\{(?:\s*" + _STRING + rb"\s*:\s*" + _SCALAR + rb"\s*,)*?\s*\"id\"\s*:\s*(" + _STRING
+                         + rb"|-?\d+)\s*[,}]")
+LEADING_ID_BYTES = 1_000  # where a message refused unread is searched for its id
+
+
+def leading_id(data: bytes) -> str | int | None:
+    """The id of the message ``data`` when it is found in its first :data:`LEADING_ID_BYTES` bytes before
+    any member that is an object or array, else None: the id a message refused before it is read
+    (:class:`TooLarge`) is answered to, so that a client waiting for it is not left waiting."""
+    found = _LEADING_ID.match(data[:LEADING_ID_BYTES])
+    try:
+        request_id = json.loads(found.group(1)) if found else None
+    except ValueError:
+        return None
+    return request_id if _usable(request_id) else None
+
+
 def loads(text: str | bytes) -> Any:
     """A message as JSON, on both transports: more than :data:`VALUES_MAX` values refused before it is
     parsed (:class:`TooManyValues`), NaN, Infinity and numbers past a float's range refused
@@ -323,7 +344,8 @@ class Wire:
             await self._write(duplicate_reply(raw, exc))
             return
         except TooLarge as exc:
-            refused = str(exc)
+            await self._write(error_reply(leading_id(raw), INVALID_REQUEST, str(exc)))
+            return
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
             refused = f"Parse error: {exc}"
         else:
@@ -522,7 +544,7 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
         charge = scope.get("state", {}).get(RATE_CHARGE)
         if charge is not None:  # read at a full batch's cost or more: counted as one (the request itself is)
             charge(BATCH_MAX - 1)
-        await _json(send, 400, error_reply(None, INVALID_REQUEST, str(exc)))
+        await _json(send, 400, error_reply(leading_id(body), INVALID_REQUEST, str(exc)))
         return
     except (ValueError, RecursionError):
         await app(scope, _replay(body), send)  # the SDK's transport answers -32700 naming where

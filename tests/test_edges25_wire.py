@@ -495,9 +495,9 @@ def test_a_message_with_more_keys_than_the_limit_is_refused_before_any_tool_runs
     over = _keys_call(MEMBERS_MAX + 1)
     remember = {"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"name": "remember", "arguments": {
         "content": f"the {transport} keys canary is never written"}}}
-    for body in (over, [remember, _keys_call(MEMBERS_MAX - 6, 13)]):
-        status, reply = send(servers, transport, json.dumps(body).encode())
-        assert status in (None, 400) and reply["id"] is None and reply["error"]["code"] == -32600, reply
+    for body, request_id in ((over, 11), ([remember, _keys_call(MEMBERS_MAX - 6, 13)], None)):
+        status, reply = send(servers, transport, json.dumps(body).encode())  # answered to its id when it leads
+        assert status in (None, 400) and reply["id"] == request_id and reply["error"]["code"] == -32600, reply
         assert reply["error"]["message"] == (f"Invalid Request: the message's objects hold more than {MEMBERS_MAX:,} "
                                              f"keys in all; memvault reads at most {MEMBERS_MAX:,} (a call needs a "
                                              "few dozen)")

@@ -101,9 +101,12 @@ def test_a_line_over_the_count_is_refused_on_stdio_before_the_sdk_reads_it():
     async def sdk(data: bytes) -> None:
         to_sdk.append(data)
 
-    anyio.run(Wire(out, sdk, None).incoming, _shape("[]"))
-    reply = json.loads(written[0])
-    assert reply["id"] is None and reply["error"] == {"code": -32600, "message": VALUES_REFUSAL} and not to_sdk
+    wire = Wire(out, sdk, None)
+    anyio.run(wire.incoming, _shape("[]"))
+    anyio.run(wire.incoming, b"[" + _shape("[]")[:-100] + b"]")  # a batch: no id to answer to
+    replies = [json.loads(line) for line in written]
+    assert [r["id"] for r in replies] == [1, None] and not to_sdk  # the id that leads its message
+    assert all(r["error"] == {"code": -32600, "message": VALUES_REFUSAL} for r in replies)
 
 
 def _cpu_s(pid: int) -> float:
@@ -165,7 +168,8 @@ def test_costly_shapes_are_refused_for_the_cpu_of_an_ordinary_request_of_their_s
     for name in SHAPES:
         spent, wait, replies = _sent(server, reader, _shape(name), times)
         for reply in replies:
-            assert reply.status_code == 400 and reply.json()["error"] == {"code": -32600, "message": VALUES_REFUSAL}
+            assert reply.status_code == 400 and reply.json()["id"] == 1
+            assert reply.json()["error"] == {"code": -32600, "message": VALUES_REFUSAL}
         assert spent <= 2 * ordinary_s + 2 * tick, (name, spent, ordinary_s)
         assert wait <= 3 * ordinary_wait + 0.1, (name, wait, ordinary_wait)
 
