@@ -11,6 +11,8 @@ load, and their ratio (measured in the same run). The adversarial pass of stop 4
 6-11 times with two keys before a tenant's callers shared its turns (``server/runtime.py``).
 ``--load keys``: heavy's calls are instead ``recall`` bodies of 20,000 unknown argument keys
 (243 KiB), whatever the answer (adversarial pass 57 F3: work before the caller's turn).
+``--load arrays``: ``ping`` bodies whose ``_meta`` holds 85,000 empty arrays (255 KB, no key;
+adversarial pass 59 F1: parsed on the event loop before the 2,000-key limit could count them).
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def main() -> None:
     parser.add_argument("--calls-per-key", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--memvault", default=str(Path(sys.executable).parent / "memvault"))
-    parser.add_argument("--load", choices=["remember", "keys"], default="remember")
+    parser.add_argument("--load", choices=["remember", "keys", "arrays"], default="remember")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "m.db"
@@ -100,12 +102,15 @@ def main() -> None:
 
             keys_body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
                 "name": "recall", "arguments": {"query": "x", **{f"k{i}": 0 for i in range(20_000)}}}})
+            if args.load == "arrays":
+                keys_body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping",
+                                        "params": {"_meta": {"x": [[]] * 85_000}}}, separators=(",", ":"))
 
             def hammer(key: str) -> None:
                 with httpx.Client() as client:
                     while not stop.is_set():
                         try:
-                            if args.load == "keys":  # any answer: refused or not, it was read
+                            if args.load in ("keys", "arrays"):  # any answer: refused or not, it was read
                                 client.post(url, content=keys_body, timeout=300,
                                             headers={**HEADERS, "authorization": f"Bearer {key}"})
                             else:

@@ -412,7 +412,12 @@ class JwtVerifier:
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt
 
-        header = jwt.get_unverified_header(token)
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.InvalidTokenError as exc:
+            if type(exc) is jwt.InvalidTokenError:  # PyJWT's checks of kid and crit raise no subclass
+                raise HeaderRefused(str(exc)) from None
+            raise
         if "typ" in header and (not isinstance(header["typ"], str) or header["typ"].lower() not in ACCESS_TOKEN_TYPES):
             raise NotAnAccessToken  # an ID token, a logout token, ... of the same issuer (RFC 9068 §4)
         key = self._keys.key(header.get("kid"))
@@ -501,6 +506,9 @@ class JwtVerifier:
                 (jwt.InvalidSignatureError, "bad signature"),
                 (KeyRefused, str(exc)),
                 (jwt.PyJWKClientError, "signed by a key the issuer does not publish (kid not in its JWKS)"),
+                (HeaderRefused, header_check(str(exc))),
+                (jwt.exceptions.InvalidSubjectError, "claim sub: must be a string"),
+                (jwt.exceptions.InvalidJTIError, "claim jti: must be a string"),
                 (jwt.DecodeError, "malformed token (not a signed JWT)"),
                 (NotAnAccessToken, "the token's type (its typ header) is not an access token's: send an access token "
                  "(typ at+jwt or JWT, RFC 9068 §4), not an ID or logout token"),
@@ -512,6 +520,25 @@ class JwtVerifier:
                 return words
         log.warning("a JWT failed a check without a name: %s", type(exc).__name__)  # for the operator
         return "invalid token: it could not be verified"
+
+
+class HeaderRefused(Exception):
+    """PyJWT refused the token's ``kid`` or ``crit`` header parameter; its message is PyJWT's (quoting the token)."""
+
+
+# What PyJWT's refusals of a header parameter check (by the opening of its message), in words quoting no token.
+_HEADER_CHECKS = (
+    ("Key ID header parameter", "the token's kid header is not a string (RFC 7515 section 4.1.4)"),
+    ("Invalid 'crit' header", "the token's crit header is not a list of extension names (RFC 7515 section 4.1.11)"),
+    ("Unsupported critical extension", "the token's crit header names an extension memvault does not "
+     "understand (RFC 7515 section 4.1.11: such a token is refused)"),
+)
+
+
+def header_check(message: str) -> str:
+    """The check a :class:`HeaderRefused` with PyJWT's ``message`` failed, for the client and the log."""
+    return next((words for opening, words in _HEADER_CHECKS if message.startswith(opening)),
+                "invalid token: a header parameter could not be read")
 
 
 # A JWT's typ header an access token may carry (RFC 9068 §2.1 "at+jwt"; many issuers send "JWT"), lower case
@@ -625,10 +652,12 @@ def missing_scope(granted: Collection[str], body: bytes, key: bool = False) -> s
         return READ
     if WRITE in granted or key:
         return None
+    from .wire import loads  # values and keys counted before it is parsed (adversarial pass 59 F1)
+
     try:
-        value = json.loads(body)
+        value = loads(body)
     except (ValueError, RecursionError):
-        return None  # answered -32700 by the transport
+        return None  # refused by wire.post, or answered -32700 by the transport
     for item in value if isinstance(value, list) else [value]:
         params = item.get("params") if isinstance(item, dict) and item.get("method") == "tools/call" else None
         if isinstance(params, dict) and params.get("name") in WRITE_TOOLS:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
 import anyio
 from mcp.server.auth.routes import build_resource_metadata_url
@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memvault.storage import limits
 from memvault.storage.errors import MemvaultError, credentials_in, shown
+from memvault.storage.keys import PREFIX as KEY_PREFIX
 
 from .config import Config, HttpConfig
 from .runtime import Runtime
@@ -48,7 +49,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024  # a memory is at most 8,000 characters: JSON-escaped, far below this
-QUERY_TOKEN_NAMES = frozenset({"access_token", "token", "api_key", "apikey", "key", "bearer"})
+# Query parameters refused on /mcp as naming a token, compared in lower case without "-", "_", "." or
+# spaces (ACCESS_TOKEN, api-key and apikey alike); any name or none, holding a key or a JWT: :func:`query_token`.
+QUERY_TOKEN_NAMES = ("access_token", "token", "api_key", "key", "bearer", "auth", "authorization", "id_token",
+                     "refresh_token", "api_token", "auth_token", "x_api_key", "jwt")
+_FOLDED_NAMES = {name.replace("_", ""): name for name in QUERY_TOKEN_NAMES}
+# A memvault API key (its prefix, then secrets.token_urlsafe's alphabet: storage/keys.py), or a JWS or JWE in
+# compact form (RFC 7515 §7.1: its header's base64url opens with '{"', "eyJ").
+_QUERY_TOKEN = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 # MCP-Protocol-Version values taken (the SDK's: those of the initialize handshake, and the stateless one).
 PROTOCOL_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
@@ -254,13 +262,12 @@ class Guard:
                           f"a version this server does not speak; it accepts {', '.join(PROTOCOL_VERSIONS)} (the "
                           "version agreed at initialize), or no header (then 2025-03-26)",
                           supported=list(PROTOCOL_VERSIONS))
-        query = scope.get("query_string", b"").decode("latin-1")
-        named = sorted({name for name, _ in parse_qsl(query, keep_blank_values=True)} & QUERY_TOKEN_NAMES)
-        if named:
+        token = query_token(scope.get("query_string", b"").decode("latin-1"))
+        if token is not None:
             self._failed(scope)
-            log.warning("refused a request with a token in the query string (parameter %s)", named[0])
-            return _error(400, "invalid_request", f"query parameter {named[0]!r}: tokens are accepted only in the "
-                          "Authorization header (Authorization: Bearer <token>)")
+            log.warning("refused a request with a token in the query string (%s)", token)
+            return _error(400, "invalid_request", f"the query string holds {token}: tokens are accepted only in "
+                          "the Authorization header (Authorization: Bearer <token>)")
         given = Request(scope).headers.getlist("authorization")
         if len(given) > 1:  # which one counts would differ between this server and a proxy before it
             self._failed(scope)
@@ -308,6 +315,25 @@ class Guard:
             # A batch's other messages; a body too costly to read (wire.post) as many.
             scope.setdefault("state", {})[RATE_CHARGE] = lambda cost=1: limiter.wait_s(caller, cost=cost)
         return None
+
+
+def query_token(query: str) -> str | None:
+    """What in the query string ``query`` is or names a token, in words that quote none of it ("a memvault
+    API key", "a JWT", "a parameter named access_token (any case, with or without - or _)"), or None: a
+    key or JWT under any name or none, as sent or percent-decoded (up to three times), and a parameter of
+    :data:`QUERY_TOKEN_NAMES` however spelled. A URL ends up in proxies' and access logs (RFC 9700 §2.4.2)."""
+    texts = [query]
+    for _ in range(3):
+        texts.append(unquote_plus(texts[-1]))
+    for text in texts:
+        found = _QUERY_TOKEN.search(text)
+        if found is not None:
+            return "a memvault API key" if found.group().startswith(KEY_PREFIX) else "a JWT"
+    for name, _ in parse_qsl(query.replace(";", "&"), keep_blank_values=True):
+        known = _FOLDED_NAMES.get(re.sub(r"[-_.\s]", "", name.lower()))
+        if known is not None:
+            return f"a parameter named {known} (any case, with or without - or _)"
+    return None
 
 
 def said_unavailable(problem: tuple[str, str], backend: str) -> str:

@@ -15,6 +15,7 @@ import json
 import logging
 import math
 import os
+import re
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -59,11 +60,19 @@ def error_reply(request_id: object, code: int, message: str) -> dict[str, Any]:
 
 
 class NotJson(ValueError):
-    """The message holds NaN, Infinity or -Infinity, which Python's parser reads and JSON has not."""
+    """The message holds NaN, Infinity or -Infinity, which Python's parser reads and JSON has not, or a
+    number it would read as one of them (``1e400``; RFC 8259 §6 lets a parser limit the range)."""
 
 
 def _reject_constant(name: str) -> None:
     raise NotJson(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise NotJson(f"the number {shown(text)} is beyond a 64-bit float's range (about 1.8e308)")
+    return value
 
 
 class DuplicateKey(ValueError):
@@ -125,9 +134,17 @@ def not_utf8(data: bytes, what: str) -> str | None:
 # Object members (keys) in one body or line, in all: a batch of 50 calls holds about 1,000; see
 # docs/team-server-security.md (adversarial pass 57 F3).
 MEMBERS_MAX = 2_000
+# JSON values in one body or line, as :func:`values_over` counts them: a batch of 50 remember calls with
+# every argument and 20 tags counts about 4,400; see docs/team-server-security.md (adversarial pass 59 F1).
+VALUES_MAX = 10_000
 
 
-class TooManyMembers(ValueError):
+class TooLarge(ValueError):
+    """The message holds more JSON than memvault reads in one (:class:`TooManyMembers`, :class:`TooManyValues`):
+    refused before any pass over it that costs more than its bytes."""
+
+
+class TooManyMembers(TooLarge):
     """The message's objects hold more than :data:`MEMBERS_MAX` members (keys) in all."""
 
     def __init__(self) -> None:
@@ -135,11 +152,61 @@ class TooManyMembers(ValueError):
                          f"memvault reads at most {MEMBERS_MAX:,} (a call needs a few dozen)")
 
 
+class TooManyValues(TooLarge):
+    """The message holds more than :data:`VALUES_MAX` JSON values (:func:`values_over`)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"Invalid Request: the message holds more than {VALUES_MAX:,} JSON values (strings, "
+                         f"arrays, objects and the items between commas); memvault reads at most {VALUES_MAX:,} "
+                         "(a batch of 50 calls needs about 4,400)")
+
+
+def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
+    """Whether the JSON text ``data`` holds more than ``limit`` values, counted without parsing it: its
+    strings (keys too) and the ``[``, ``{`` and ``,`` outside them (each opens a value or comes before
+    one), whatever the nesting. Parsing and validating an empty array or a ``null`` costs far more than
+    its bytes (adversarial pass 59 F1: 85,000 ``[]`` in 255 KB held the event loop 0.6 s); this count
+    is a few passes of ``bytes.replace`` and ``count`` over the text, linear at C speed, and the strings
+    are cut out only when they are at most ``limit`` (so at most that many pieces). Invalid JSON may
+    count wrongly; it is refused either way."""
+    flat = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # no escaped quote is left inside a string
+    strings = flat.count(b'"') // 2
+    if strings > limit:
+        return True
+    if strings + flat.count(b"[") + flat.count(b"{") + flat.count(b",") <= limit:
+        return False  # the marks inside strings counted too, and still within
+    outside = b"".join(flat.split(b'"')[::2])
+    return strings + outside.count(b"[") + outside.count(b"{") + outside.count(b",") > limit
+
+
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+_SCALAR = rb"(?:" + _STRING + rb"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
+# An object's "id" member with only scalar members before it ({"jsonrpc": "2.0", "id": 7, ...}).
+_LEADING_ID = re.compile(rb"\s*\{(?:\s*" + _STRING + rb"\s*:\s*" + _SCALAR + rb"\s*,)*?\s*\"id\"\s*:\s*(" + _STRING
+                         + rb"|-?\d+)\s*[,}]")
+LEADING_ID_BYTES = 1_000  # where a message refused unread is searched for its id
+
+
+def leading_id(data: bytes) -> str | int | None:
+    """The id of the message ``data`` when it is found in its first :data:`LEADING_ID_BYTES` bytes before
+    any member that is an object or array, else None: the id a message refused before it is read
+    (:class:`TooLarge`) is answered to, so that a client waiting for it is not left waiting."""
+    found = _LEADING_ID.match(data[:LEADING_ID_BYTES])
+    try:
+        request_id = json.loads(found.group(1)) if found else None
+    except ValueError:
+        return None
+    return request_id if _usable(request_id) else None
+
+
 def loads(text: str | bytes) -> Any:
-    """A message as JSON, on both transports: NaN and Infinity refused (:class:`NotJson`), a key given
-    twice in one object refused (:class:`DuplicateKey`) rather than the last one silently kept, more than
-    :data:`MEMBERS_MAX` keys in all refused as the object holding the last is read (:class:`TooManyMembers`),
-    before any other pass over the message."""
+    """A message as JSON, on both transports: more than :data:`VALUES_MAX` values refused before it is
+    parsed (:class:`TooManyValues`), NaN, Infinity and numbers past a float's range refused
+    (:class:`NotJson`), a key given twice in one object refused (:class:`DuplicateKey`) rather than the last
+    one silently kept, more than :data:`MEMBERS_MAX` keys in all refused as the object holding the last is
+    read (:class:`TooManyMembers`), before any other pass over the message."""
+    if values_over(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text):
+        raise TooManyValues
     members = 0
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -149,7 +216,7 @@ def loads(text: str | bytes) -> Any:
             raise TooManyMembers
         return _unique(pairs)
 
-    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=unique)
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite, object_pairs_hook=unique)
 
 
 class _Pairs(list):  # type: ignore[type-arg]
@@ -276,8 +343,9 @@ class Wire:
         except DuplicateKey as exc:
             await self._write(duplicate_reply(raw, exc))
             return
-        except TooManyMembers as exc:
-            refused = str(exc)
+        except TooLarge as exc:
+            await self._write(error_reply(leading_id(raw), INVALID_REQUEST, str(exc)))
+            return
         except ValueError as exc:  # json.JSONDecodeError and rejected constants
             refused = f"Parse error: {exc}"
         else:
@@ -472,11 +540,11 @@ async def post(app: _ASGI, scope: dict[str, Any], body: bytes, send: Any, checks
     except NotJson as exc:
         await _json(send, 400, error_reply(None, PARSE_ERROR, f"Parse error: {exc}"))
         return
-    except TooManyMembers as exc:
+    except TooLarge as exc:
         charge = scope.get("state", {}).get(RATE_CHARGE)
         if charge is not None:  # read at a full batch's cost or more: counted as one (the request itself is)
             charge(BATCH_MAX - 1)
-        await _json(send, 400, error_reply(None, INVALID_REQUEST, str(exc)))
+        await _json(send, 400, error_reply(leading_id(body), INVALID_REQUEST, str(exc)))
         return
     except (ValueError, RecursionError):
         await app(scope, _replay(body), send)  # the SDK's transport answers -32700 naming where

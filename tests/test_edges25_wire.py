@@ -304,6 +304,20 @@ def test_nan_and_infinity_are_refused_on_both_transports_and_nothing_is_stored(s
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("number", ["1e400", "-1e400"])
+def test_a_number_past_a_floats_range_is_refused_as_infinity_is(servers, transport, number):
+    """Adversarial pass 59 (informational): 1e400 was read as infinity, past the refusal of Infinity."""
+    raw = ('{"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"name":"remember","arguments":'
+           '{"content":"nanfirst eta","importance":' + number + '}}}').encode()
+    status, reply = send(servers, transport, raw)
+    assert status in (None, 400)
+    assert reply == {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": (
+        f"Parse error: the number '{number}' is beyond a 64-bit float's range (about 1.8e308)")}}
+    assert recalled(servers, transport, "nanfirst eta") == []
+    assert answers_next(servers, transport, 35)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("raw, request_id", [
     (b'{"jsonrpc":"2.0","id":36,"id":37,"method":"ping"}', None),  # which request is refused is unknown
     (b'{"jsonrpc":"2.0","id":36,"method":"ping","id":36}', None),
@@ -481,9 +495,9 @@ def test_a_message_with_more_keys_than_the_limit_is_refused_before_any_tool_runs
     over = _keys_call(MEMBERS_MAX + 1)
     remember = {"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"name": "remember", "arguments": {
         "content": f"the {transport} keys canary is never written"}}}
-    for body in (over, [remember, _keys_call(MEMBERS_MAX - 6, 13)]):
-        status, reply = send(servers, transport, json.dumps(body).encode())
-        assert status in (None, 400) and reply["id"] is None and reply["error"]["code"] == -32600, reply
+    for body, request_id in ((over, 11), ([remember, _keys_call(MEMBERS_MAX - 6, 13)], None)):
+        status, reply = send(servers, transport, json.dumps(body).encode())  # answered to its id when it leads
+        assert status in (None, 400) and reply["id"] == request_id and reply["error"]["code"] == -32600, reply
         assert reply["error"]["message"] == (f"Invalid Request: the message's objects hold more than {MEMBERS_MAX:,} "
                                              f"keys in all; memvault reads at most {MEMBERS_MAX:,} (a call needs a "
                                              "few dozen)")

@@ -208,13 +208,24 @@ def _bad_token(case: str, issuer: Issuer, resource: str) -> tuple[str, str]:
                 "the signature algorithm (alg) is not the one the issuer's key of its kid lists (RS256)")
     if case == "not a JWT":
         return "definitely.not-a.jwt", "malformed token (not a signed JWT)"
+    if case == "an unknown critical extension":  # adversarial pass 59: these three got a generic description
+        return (_unsigned({"alg": "RS256", "kid": KID, "crit": ["urn:example:bound"], "urn:example:bound": True},
+                          claims, lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256())),
+                "the token's crit header names an extension memvault does not understand (RFC 7515 section 4.1.11: "
+                "such a token is refused)")
+    if case == "a kid that is a number":
+        return (_unsigned({"alg": "RS256", "typ": "JWT", "kid": 7}, claims, lambda data: b"x"),
+                "the token's kid header is not a string (RFC 7515 section 4.1.4)")
+    if case == "a sub that is a number":
+        return _signed(issuer, {**claims, "sub": 42}), "claim sub: must be a string"
     assert case == "no tenant claim"
     return _token(issuer, {k: v for k, v in claims.items() if k != "org"}), "claim org: is missing or not a string"
 
 
 @pytest.mark.parametrize("case", ["wrong audience", "wrong issuer", "expired", "alg none", "HS256 with the public key",
                                   "no tenant claim", "unknown signing key", "audience of another path",
-                                  "bad signature", "no expiry", "not a JWT", "an algorithm the key's JWK does not list"])
+                                  "bad signature", "no expiry", "not a JWT", "an algorithm the key's JWK does not list",
+                                  "an unknown critical extension", "a kid that is a number", "a sub that is a number"])
 def test_bad_tokens_are_refused_with_401_naming_the_failed_check(setup, case: str) -> None:  # type: ignore
     server, issuer, resource, _ = setup
     token, description = _bad_token(case, issuer, resource)
