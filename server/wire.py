@@ -45,10 +45,12 @@ DRAIN_TIMEOUT_S = 30.0  # how long requests in flight may still finish once stdi
 
 @dataclass
 class _Batch:
-    """Replies to one batch line, written as one array once ``waiting`` is empty."""
+    """Replies to one batch line, written as one array once every message was passed on (``read``)
+    and ``waiting`` is empty: the SDK may answer the first before the next is passed on."""
 
     waiting: set[str] = field(default_factory=set)
     replies: list[dict[str, Any]] = field(default_factory=list)
+    read: bool = False
 
 
 def _key(request_id: object) -> str:
@@ -364,8 +366,10 @@ class Wire:
                 batch.replies.append(reply)
             elif reply is not None:
                 await self._write(reply)
-        if batch is not None and not batch.waiting and batch.replies:
-            await self._write(batch.replies)
+        if batch is not None:
+            batch.read = True
+            if not batch.waiting and batch.replies:
+                await self._write(batch.replies)
 
     async def _one(self, item: object, batch: _Batch | None) -> dict[str, Any] | None:
         """Pass on one message, or return the reply it gets (None: no reply)."""
@@ -416,7 +420,7 @@ class Wire:
                 if response is not None:
                     batch.replies.append(response)
                 batch.waiting.discard(key)
-                if not batch.waiting and batch.replies:
+                if batch.read and not batch.waiting and batch.replies:
                     await self._write(batch.replies)
         finally:
             self._writing -= 1

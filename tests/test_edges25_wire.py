@@ -513,3 +513,22 @@ def test_a_message_with_keys_just_under_the_limit_is_read(servers, transport):
     status, reply = send(servers, transport, json.dumps(_keys_call(MEMBERS_MAX)).encode())
     assert reply["id"] == 11 and reply["result"]["isError"], reply  # its arguments' refusal, by the tool's check
     assert "unknown argument 'k0'" in reply["result"]["content"][0]["text"]
+
+
+@pytest.mark.anyio
+async def test_a_batch_answered_in_part_before_its_last_message_is_passed_on_is_written_once_whole():
+    """fixadv59, under load: the SDK answered a batch's first request before the wire passed on the
+    second, the batch's waiting set was empty for a moment, and the client got [b1] then [b1, b2]."""
+    written: list = []
+    wire: Wire
+
+    async def out(data: bytes) -> None:
+        written.append(json.loads(data))
+
+    async def to_sdk(data: bytes) -> None:  # the SDK answers each request as soon as it reads it
+        sent = json.loads(data)
+        await wire.outgoing(json.dumps({"jsonrpc": "2.0", "id": sent["id"], "result": {}}).encode())
+
+    wire = Wire(out, to_sdk, None)
+    await wire.incoming(b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n')
+    assert written == [[{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {}}]]
