@@ -271,6 +271,11 @@ class SupersedeResult(_Result):
     )
     stored: bool = Field(default=True, description="False when `by` named a memory stored before: nothing new "
                          "was written.")
+    contradicts: list[Contradiction] = Field(
+        default_factory=list,
+        description="Other current memories of the scope (not the one replaced) whose words disagree with the new "
+        "content, as remember's `contradicts`: if the new one is right, supersede them too.",
+    )
     redacted: list[str] = _redacted()
 
 
