@@ -279,8 +279,9 @@ def _other_scopes(
 
 
 def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:
-    return NamedTime(text=time.text, since=format_ms(time.start), until=format_ms(time.until),  # type: ignore[arg-type]
-                     memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown))
+    return NamedTime(text=time.phrase or time.text, since=format_ms(time.start),  # type: ignore[arg-type]
+                     until=format_ms(time.until), memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown),
+                     note=time.note)
 
 
 def _answers(hits: list[Hit], listing: bool) -> bool:

@@ -146,6 +146,8 @@ def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:
         again = (f"Run it again with --scope set to one of them (e.g. --scope {shlex.quote(r.other_scopes[0].scope)})"
                  if person else "Recall again with scope set to one of them")
         lines.append(f"Other scopes have matches: {found}. {again}.")
+    if r.time is not None and r.time.note:
+        lines.append(f"Time {r.time.text!r}: {r.time.note}.")
     if r.time is not None and r.memories and not r.time.memories_in_it:
         lines.append(f"Nothing shown was observed in {r.time.text!r} (read as {r.time.since} to {r.time.until}).")
     if r.truncated:
