@@ -529,7 +529,7 @@ def _calendar(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int, k
         pair = _DAY_MONTH.fullmatch(norm)
         return pair is not None and before.lower() in _DATED_BY and 1 <= min(int(pair[1]), int(pair[2])) <= 12 \
             and max(int(pair[1]), int(pair[2])) <= 31
-    if not norm.isdigit():
+    if not norm.isdigit() or len(norm) > 4:
         return False
     value = int(norm)
     if unit is not None:
