@@ -1068,13 +1068,16 @@ ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
     "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},
     "url": {"ident", "path"}, "endpoint": {"ident", "path"}, "domain": {"ident", "path"},
     "port": {"number"}, "many": {"number"}, "much": {"number"}, "limit": {"number"}, "size": {"number"},
-    "when": _WHEN_KINDS, "time": _WHEN_KINDS, "date": _WHEN_KINDS, "day": _WHEN_KINDS, "week": _WHEN_KINDS,
-    "month": _WHEN_KINDS, "year": _WHEN_KINDS | {"number"}, "long": _WHEN_KINDS | {"number"},  # "how long until"
-    "version": {"number", "ident", "name"}, "release": {"number", "ident", "name"},
-    "price": {"number"}, "cost": {"number"}, "costs": {"number"}, "fee": {"number"},
+    "when": _WHEN_KINDS, "time": _WHEN_KINDS, "date": _WHEN_KINDS, "day": _WHEN_KINDS,
+    "version": {"number", "ident", "name"}, "price": {"number"}, "cost": {"number"}, "costs": {"number"},
+    "fee": {"number"},
     "who": {"name"}, "whom": {"name"}, "owner": {"name"}, "owns": {"name"},
 }
 _DIFFERENT = re.compile(r"different (\w+):")
+# Words asking for a kind only together: "how long" (until a date, or a duration), "which year"; "month", "year"
+# or "long" alone are as often the question's context ("the plan for next month", "the long-term plan").
+_ASKED_PHRASES = ((re.compile(r"\bhow\s+long\b"), _WHEN_KINDS | {"number"}),
+                  (re.compile(r"\b(?:which|what)\s+(?:year|month|week)\b"), _WHEN_KINDS | {"number"}))
 
 
 def about_another_value(question: str, reason: str) -> bool:
@@ -1084,6 +1087,8 @@ def about_another_value(question: str, reason: str) -> bool:
     changed = _DIFFERENT.match(reason)
     if changed is None:
         return False
-    asked = set().union(*(ASKED_KINDS.get(w, ()) for w in re.findall(r"[a-z]+", question.lower())))
+    lowered = question.lower()
+    asked = set().union(*(ASKED_KINDS.get(w, ()) for w in re.findall(r"[a-z]+", lowered)),
+                        *(kinds for phrase, kinds in _ASKED_PHRASES if phrase.search(lowered)))
     return bool(asked) and changed.group(1) not in asked
 

@@ -84,3 +84,14 @@ def test_recall_marks_the_older_date_outdated_and_unsure(db, real_embedder, was,
     assert hits[0].memory.id == newer and hits[0].outdated_by is None
     old = next(h for h in hits if h.memory.id == older)
     assert old.outdated_by == newer and old.confidence < SURE_CONFIDENCE
+
+
+@pytest.mark.parametrize(("question", "reason", "expected"), [
+    ("what is the hiring plan for next month?", "different number: 3 → 5", False),  # "month" is context here
+    ("what is the long-term plan for the API?", "different name: helix → zed", False),
+    ("what is the budget this year?", "different number: 20000 → 25000", False),
+    ("which year does the migration finish?", "different name: helix → zed", True),
+    ("how long until the freeze?", "different name: helix → zed", True),
+])
+def test_words_asking_for_a_kind_only_together_are_read_together(question, reason, expected):
+    assert about_another_value(question, reason) is expected
