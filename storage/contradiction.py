@@ -49,6 +49,11 @@ _DAY_WORDS = dict(zip("""lundi mardi mercredi jeudi vendredi samedi dimanche mon
 samstag sonntag lunes martes miércoles jueves viernes sábado domingo""".split(), DAYS * 3))
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")
+_MONTH_SHORT = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_ORDINAL = frozenset({"st", "nd", "rd", "th"})
+_DAY_MONTH = re.compile(r"(\d{1,2})[/.](\d{1,2})")  # "20/12", "12/20": a day and month after "on", "since" ...
+_DATED_BY = frozenset("on since until till by from before after".split())
+_CURRENCY = "$€£¥"
 # Opposite states: a word of a group in each text, a different one.
 STATES = ({"enabled", "disabled"}, {"open", "closed"}, {"optional", "required", "mandatory"},
           {"allowed", "forbidden", "banned"}, {"public", "private"}, {"active", "inactive"},
@@ -245,7 +250,8 @@ def _value(raw: str, lower: str, meridiem: str | None, initial: bool) -> tuple[s
         return "time", time, None
     if _DATE.fullmatch(lower):
         return "date", lower, None
-    number = _NUMBER.fullmatch(lower)
+    number = _NUMBER.fullmatch(lower.strip(_CURRENCY)) if lower[:1] in _CURRENCY or lower[-1:] in _CURRENCY \
+        else _NUMBER.fullmatch(lower)  # "$20", "20€": an amount, as "20 euros" is
     if number is not None and (not number[4] or not number[2]):
         return "number", number[1].replace(",", "") + number[2] + number[3], number[4] or None
     if lower.startswith(("/", "~/", "./")) or "://" in lower or lower.count("/") >= 2:
@@ -431,6 +437,8 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
             marks.append((owner, ends, sentence))
             continue
         kind, norm, unit = found
+        if kind in ("number", "ident") and _calendar(tokens, i, kind, norm, unit):
+            kind, norm, unit = "date", norm, None  # "20 December", "the 20th", "Dec 20, 2026": a date's part
         skip = kind == "time" and meridiem is not None
         slots.append((kind, norm, None))
         marks.append((owner and not unit, ends and not unit, sentence))
@@ -500,6 +508,38 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
                  frozenset(adding), frozenset(contrasted), tuple(denials))
+
+
+def _month(raw: str) -> bool:
+    lower = raw.lower().rstrip(".")
+    return raw[:1].isupper() and (lower in MONTHS or lower in _MONTH_SHORT)
+
+
+def _calendar(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int, kind: str, norm: str,
+              unit: str | None) -> bool:
+    """Whether the number or identifier at ``at`` (read as ``kind``, ``norm``, ``unit``) is part of a date:
+    a day of the month beside a month's name or a weekday ("20 December", "Dec 20", "Friday 20"), an
+    ordinal day not before a noun ("the 20th", "on the 21st of"), a year after a month or its day
+    ("December 2026", "Dec 20, 2026"), or a day and month in digits after "on", "since" ... ("on 20/12").
+    Read as a date, a question asking when reads the change as one (trial 59: "20 → 21 December" was a
+    number, which "when does the freeze start?" does not ask for)."""
+    def raw(j: int) -> str:
+        return tokens[j][0] if 0 <= j < len(tokens) else ""
+
+    before, after = raw(at - 1), raw(at + 1)
+    if kind == "ident":
+        pair = _DAY_MONTH.fullmatch(norm)
+        return pair is not None and before.lower() in _DATED_BY and 1 <= min(int(pair[1]), int(pair[2])) <= 12 \
+            and max(int(pair[1]), int(pair[2])) <= 31
+    if not norm.isdigit() or len(norm) > 4:
+        return False
+    value = int(norm)
+    if unit is not None:
+        return unit in _ORDINAL and 1 <= value <= 31 and (
+            not after or tokens[at][3] or after.lower() in STOP or _month(after) or after.lower() in DAYS)
+    if 1 <= value <= 31 and any(_month(w) or w.lower() in DAYS for w in (before, after)):
+        return True
+    return 1900 <= value <= 2099 and (_month(before) or _month(raw(at - 2)) and raw(at - 1).isdigit())
 
 
 def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:
@@ -1026,16 +1066,22 @@ def _content(text: str) -> set[str]:
 # What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
 # host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
 # for that question (trial 50: "The payments-api port is 9443" outdated the host's memory for "which host").
-ASKED_KINDS = {
+_WHEN_KINDS = frozenset({"time", "day", "month", "date"})  # "20 December" is a date (``_calendar``)
+ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
     "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
     "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},
     "url": {"ident", "path"}, "endpoint": {"ident", "path"}, "domain": {"ident", "path"},
     "port": {"number"}, "many": {"number"}, "much": {"number"}, "limit": {"number"}, "size": {"number"},
-    "when": {"time", "day", "month", "date"}, "time": {"time", "day", "month", "date"},
-    "date": {"time", "day", "month", "date"}, "day": {"time", "day", "month", "date"},
+    "when": _WHEN_KINDS, "time": _WHEN_KINDS, "date": _WHEN_KINDS, "day": _WHEN_KINDS,
+    "version": {"number", "ident", "name"}, "price": {"number"}, "cost": {"number"}, "costs": {"number"},
+    "fee": {"number"},
     "who": {"name"}, "whom": {"name"}, "owner": {"name"}, "owns": {"name"},
 }
 _DIFFERENT = re.compile(r"different (\w+):")
+# Words asking for a kind only together: "how long" (until a date, or a duration), "which year"; "month", "year"
+# or "long" alone are as often the question's context ("the plan for next month", "the long-term plan").
+_ASKED_PHRASES = ((re.compile(r"\bhow\s+long\b"), _WHEN_KINDS | {"number"}),
+                  (re.compile(r"\b(?:which|what)\s+(?:year|month|week)\b"), _WHEN_KINDS | {"number"}))
 
 
 def about_another_value(question: str, reason: str) -> bool:
@@ -1045,6 +1091,8 @@ def about_another_value(question: str, reason: str) -> bool:
     changed = _DIFFERENT.match(reason)
     if changed is None:
         return False
-    asked = set().union(*(ASKED_KINDS.get(w, set()) for w in re.findall(r"[a-z]+", question.lower())))
+    lowered = question.lower()
+    asked = set().union(*(ASKED_KINDS.get(w, ()) for w in re.findall(r"[a-z]+", lowered)),
+                        *(kinds for phrase, kinds in _ASKED_PHRASES if phrase.search(lowered)))
     return bool(asked) and changed.group(1) not in asked
 

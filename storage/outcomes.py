@@ -39,13 +39,16 @@ class RememberOutcome:
 class SupersedeOutcome:
     """What ``Store.supersede`` did: ``id`` is the new memory, ``superseded_id`` the
     replaced one; ``degraded`` says why the new memory has no vector yet; ``stored`` False
-    when ``id`` was stored before (``Store.supersede_by``); ``redacted`` as ``RememberOutcome``'s."""
+    when ``id`` was stored before (``Store.supersede_by``); ``redacted``, ``contradicts`` and ``newer`` as
+    ``RememberOutcome``'s, of the other current memories of the scope (never the one replaced)."""
 
     id: str
     superseded_id: str
     degraded: str | None = None
     stored: bool = True
     redacted: tuple[str, ...] = ()
+    contradicts: tuple[tuple[str, str], ...] = ()
+    newer: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -521,11 +521,19 @@ class Store:
                 reason=reason,
                 tokens=tokens,
             )
+            # As remember reads a new memory (trial 59 #1: a supersede contradicting another current memory said
+            # nothing); the memory replaced is no longer current, so it is no contradiction.
+            _, found, newer = (self._similar(tx, tenant, old.scope, vectors.vectors[0], text, observed, row.kind)
+                               if vectors else ([], [], []))
+            contradicts = [(i, reason) for i, reason in found if i != old.id]
             tx.insert(row)
             due = self.upkeep.due(tx)
         if due:
             self.upkeep.start()
-        return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded, redacted=said)
+        if contradicts:
+            self.upkeep.note_contradictions(tenant, [(i, row.id) for i, _ in contradicts])
+        return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded, redacted=said,
+                                contradicts=tuple(contradicts), newer=tuple(i for i in newer if i != old.id))
 
     def supersede_by(self, *, tenant: str, id: str, by: str, reason: str | None = None) -> SupersedeOutcome:
         """Mark the current memory ``id`` superseded by ``by``, a current memory of the same scope

@@ -19,6 +19,7 @@ from .timefmt import parse_iso
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
 _MONTHS = "|".join([*_MONTH_NAMES, *(name[:3] for name in _MONTH_NAMES if name != "may"), "sept"])
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_WEEKDAY_ANY = rf"(?:{_WEEKDAYS}|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"  # "Fri 20th", "Fri, Nov 27"
 _QUARTER = r"q[1-4]"
 # A quarter by its ordinal ("the third quarter", "Q3"), a part of a day ("yesterday evening"), a weekend.
 _ORDINALS = "first second third fourth".split()
@@ -72,6 +73,8 @@ _SEASON = re.compile(rf"^(?:(last|this|past|previous)\s+)?({'|'.join(_SEASONS)})
 # ``_temporal`` says so.
 _SPAN = re.compile(
     rf"(?:(?<![\w./-])|(?<=\bmid-)|(?<=\bearly-)|(?<=\blate-))(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
+    rf"|(?P<monthday>{_WEEKDAY_ANY}\.?,?\s+(?:the\s+)?\d{{1,2}}(?:(?:st|nd|rd|th)|(?=\s*(?:[?.,;!]|$)))"
+    rf"(?!\s+(?:of\s+)?(?:{_MONTHS})\b)|the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:,\s*|\(\s*)(?:a\s+)?{_WEEKDAY_ANY}\)?)"
     rf"|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:hours?|days?|weeks?|months?|years?)"
@@ -214,17 +217,27 @@ _WEEKEND = re.compile(r"^(?:(last|this|past|previous)\s+)?weekend$", re.IGNORECA
 # A month and day without a year ("December 20", "20 December"): this year's day, ahead or past.
 _MONTH_DAY = re.compile(rf"^(?:(?:{_MONTHS})\.?\s+{_DAY}|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?)$", re.IGNORECASE)
 _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
+# A weekday with a day of the month ("Friday the 20th", "the 20th (a Friday)"), and one beside a date
+# ("Friday 27 November", "27 November, a Friday", "Fri, Nov 27"): read by :func:`_weekday_day`, ``_with_weekday``.
+_MONTHDAY = re.compile(rf"({_WEEKDAY_ANY})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?"
+                       rf"|the\s+(\d{{1,2}})(?:st|nd|rd|th)\s*[,(]\s*(?:a\s+)?({_WEEKDAY_ANY})\)?",
+                       re.IGNORECASE)
+_WEEKDAY_BEFORE = re.compile(rf"(?<![\w-])({_WEEKDAY_ANY})\.?,?\s+(?:the\s+)?$", re.IGNORECASE)
+_WEEKDAY_AFTER = re.compile(rf"(?:\s*,\s*(?:a\s+)?|\s*\(\s*(?:a\s+)?)({_WEEKDAY_ANY})\b\)?", re.IGNORECASE)
+_WEEKDAY_BACK_MONTHS = 24  # months searched back for a day of the month on the weekday named
 _DAY_MS = 86_400_000
 # A weekday as a question names it: one day (or since it), which a text writing the weekday does not name.
 _WEEKDAY_TIME = re.compile(rf"(?:(?:since|last|this|past|previous)\s+)?(?:{_WEEKDAYS})", re.IGNORECASE)
 # Days a text names relative to when it was observed (``TimeRange.said_relative``), in days back, and
-# the week, weekend, month, year, weekday or season before it ("last week", "last Friday", "last summer").
+# the week, weekend, month, year, weekday or season before it ("last week", "last Friday", "last summer"), and the
+# weekday ahead ("next Tuesday", "this Friday").
 _DAYS_BACK = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
               "yesterday": 1, "last night": 1, "day before yesterday": 2}
 _DAYS_SAID = re.compile(
     rf"(?<![\w-])(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night|today|tonight"
     rf"|this\s+(?:morning|afternoon|evening)|(?P<count>{_NUMBER})\s+days?\s+ago"
-    rf"|last\s+(?P<last>week(?:end)?|month|year|{_WEEKDAYS}|{'|'.join(_SEASONS)}))(?![\w-])",
+    rf"|last\s+(?P<last>week(?:end)?|month|year|{_WEEKDAYS}|{'|'.join(_SEASONS)})"
+    rf"|(?P<coming>next|this|coming)\s+(?P<ahead>{_WEEKDAYS}))(?![\w-])",
     re.IGNORECASE,
 )
 _EPOCH = datetime(1970, 1, 1)
@@ -247,6 +260,11 @@ _PLAIN_MONTHS = frozenset("january february july september october november dece
 def _told(found: re.Match[str], observed: datetime) -> tuple[int, int]:
     """The ms range a ``_DAYS_SAID`` match names in a text observed at ``observed``."""
     last = (found["last"] or "").lower()
+    if found["ahead"]:  # "this Friday": the next on or after that day; "next Tuesday", noted Thursday: the next after
+        weekday = _WEEKDAYS.split("|").index(found["ahead"].lower())
+        days = (weekday - observed.weekday()) % 7 or (0 if found["coming"].lower() == "this" else 7)
+        start = period_range(observed + timedelta(days=days), "day")[0]
+        return start, start + _DAY_MS
     if last in _SEASONS:
         start = _season(_SEASONS[last], None, "last", observed)
         return _ms(start), _ms(_back(start, -3, "month"))
@@ -402,6 +420,10 @@ class TimeRange:
     present: bool = False
     # Whether a text writing the time's words names it: not "before November", "the first week of November".
     written: bool = True
+    # The question's words naming it where more than ``text``: a weekday beside its date ("Friday 27 November",
+    # "Friday the 20th"), which are no words of the question's subject either (:meth:`remove_from`).
+    phrase: str | None = None
+    note: str | None = None  # how it was read where its words disagree ("a Thursday, not a Friday")
 
     @property
     def until(self) -> int:
@@ -481,7 +503,8 @@ class TimeRange:
         before = (rf"(?:{_CLOCK_LEAD}{_CLOCK}\s*,?\s+)?(?:{_WITHIN_TIME}\s+)?"
                   rf"(?:{_TIME_PREPOSITIONS}\s+(?:the\s+)?)?")
         after = rf"(?![\w-]|\.\w)(?:\s*,?\s+(?:{_CLOCK_LEAD})?{_CLOCK}(?![\w:-]))?"
-        return re.sub(rf"(?<![\w.-]){before}{re.escape(self.text)}{after}", " ", query, count=1, flags=re.IGNORECASE)
+        words = re.escape(self.phrase or self.text)
+        return re.sub(rf"(?<![\w.-]){before}{words}{after}", " ", query, count=1, flags=re.IGNORECASE)
 
 
 def _ms(moment: datetime) -> int:
@@ -555,20 +578,22 @@ class TimeParser:
         """The most specific time expression of ``query`` as a range, or None.
         More: docs/retrieval-tuning.md#timewords-find."""
         # (text, direction, ahead, part, the words naming the part, the words naming it all)
-        spans: list[tuple[str, str, bool, tuple[str, int], str, str]] = []
+        spans: list[tuple[str, str, bool, tuple[str, int], str, str, tuple[str, str] | None]] = []
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
         due = not past and _DUE.search(query) is not None  # "what was planned in March?" is the past March
         matches = list(_SPAN.finditer(query))
         pair = _pair(query, matches)
         for m in matches:
-            found = _word_before(query, m.start())
-            before = found.group(1).lower() if found else ""
             kind = m.lastgroup or ""
+            beside = _weekday_beside(query, m) if kind in ("date", "digits") else None
+            first = m.start() if beside is None else query.find(beside[0], max(0, m.start() - _LOOKBACK))
+            found = _word_before(query, first)  # before a weekday beside the date: "on Friday 27 November"
+            before = found.group(1).lower() if found else ""
             if kind in ("season", "holiday") and before == "the":  # "in the summer", "the summer camp"
                 found = _word_before(query, found.start(1)) if found else None
                 before = found.group(1).lower() if found else ""
             part = _PART_OF.search(query, max(0, m.start() - _LOOKBACK), m.start())
-            begin = part.start() if part else found.start(1) if found and before in _AHEAD_WORDS else m.start()
+            begin = part.start() if part else found.start(1) if found and before in _AHEAD_WORDS else first
             head = _DIRECTION.search(query, max(0, begin - _LOOKBACK), begin)
             unit = _word_before(query, head.start()) if head else None
             if unit and unit.group(1).lower() in _UNITS:
@@ -595,9 +620,9 @@ class TimeParser:
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
                 spans.append((text, direction, ahead, _part(part), query[begin:m.end()],
-                              query[head.start() if head else begin:m.end()]))
+                              query[head.start() if head else begin:m.end()], beside))
         # The most specific first: a span with a year, then the longest ("Christmas 2024" is 2024).
-        spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[0])), reverse=True)
+        spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[6][0] if s[6] else s[0])), reverse=True)
         spans = list(dict.fromkeys(spans))[:PARSED_MAX]
         if not spans and pair is None:
             return recent(query, now_ms)
@@ -614,8 +639,10 @@ class TimeParser:
                         and first.start <= last.start:
                     end = min(last.end, latest)
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
-            for text, direction, ahead, part, named, phrase in spans:
+            for text, direction, ahead, part, named, phrase, beside in spans:
                 found_range = self._range(parser, text, ahead, base, now_ms, past)
+                if found_range is not None and beside is not None:
+                    found_range = _with_weekday(found_range, *beside)
                 if found_range is not None and found_range.said is not None and due and _MONTH_ALONE.fullmatch(text):
                     found_range = replace(found_range, said=replace(found_range.said, year=None))
                 if found_range is not None and found_range.observable and part[0]:  # of the whole period
@@ -649,6 +676,8 @@ class TimeParser:
                 return None
             moment, period, said = read
             return _timed(text, moment, period, said, latest, now_ms)
+        if ahead and _MONTHDAY.fullmatch(text):  # "by Friday the 18th": the next one
+            return _weekday_day(text, base, latest, now_ms, False, ahead=True)
         if ahead:
             if said is not None and said.day is not None and said.year is None and _MONTH_DAY.match(text):
                 # "for December 20": the next one (this year's, or next year's once past)
@@ -656,6 +685,8 @@ class TimeParser:
             if said is not None:
                 return TimeRange(0, 0, text, said=said)
             return None
+        if _MONTHDAY.fullmatch(text):
+            return _weekday_day(text, base, latest, now_ms, past)
         quarter = _QUARTER_YEAR.match(text)
         said_as = text
         this_day = _THIS_WEEKDAY.match(text)
@@ -720,6 +751,69 @@ class TimeParser:
         if moment is None:
             return None
         return _timed(text, moment, period, said, latest, now_ms)
+
+
+def _weekday_of(word: str) -> int:
+    """0 (Monday) to 6 of a weekday's name or its abbreviation ("Fri", "Tues", "Thurs")."""
+    return [day[:3] for day in _WEEKDAYS.split("|")].index(word.lower()[:3])
+
+
+def _weekday_beside(query: str, date: re.Match[str]) -> tuple[str, str] | None:
+    """(the words naming it, the weekday) of a weekday beside the ``date`` span: "Friday 27 November",
+    "Fri, Nov 27", "27 November, a Friday", "27/11 (a Friday)"; None without one."""
+    lead = _WEEKDAY_BEFORE.search(query, max(0, date.start() - _LOOKBACK), date.start())
+    trail = _WEEKDAY_AFTER.match(query, date.end()) if lead is None else None
+    if lead is None and trail is None:
+        return None
+    start, end = (lead.start(1), date.end()) if lead else (date.start(), trail.end())  # type: ignore[union-attr]
+    return query[start:end], (lead or trail)[1]  # type: ignore[index]
+
+
+def _with_weekday(found: TimeRange, words: str, weekday: str) -> TimeRange:
+    """``found``, a date, named by ``words`` that also give its ``weekday``: the date wins where they disagree
+    ("Friday 26 November" when the 26th is a Thursday reads 26 November), and ``note`` says so."""
+    said = found.said
+    if said is not None and said.day is not None and said.year is not None and len(said.months) == 1:
+        day: datetime | None = datetime(said.year, min(said.months), said.day)
+    elif found.observable and found.end - found.start <= _DAY_MS:
+        day = datetime.fromtimestamp(found.start / 1000, tz=UTC).replace(tzinfo=None)
+    else:
+        day = None
+    named = _weekday_of(weekday)
+    note = None
+    if day is not None and day.weekday() != named:
+        note = (f"{day.day} {day:%B %Y} is a {_WEEKDAYS.split('|')[day.weekday()].title()}, not a "
+                f"{_WEEKDAYS.split('|')[named].title()}: read as the date")
+    return replace(found, phrase=words, note=note)
+
+
+def _weekday_day(text: str, base: datetime, latest: int, now_ms: int, past: bool,
+                 ahead: bool = False) -> TimeRange | None:
+    """The day a weekday with a day of the month names ("Friday the 20th", "the 20th (a Friday)"): of the
+    days that are that day of their month and that weekday, from ``_WEEKDAY_BACK_MONTHS`` back to three
+    months ahead, the latest up to today (``past``: asked in the past tense), the next one (``ahead``), else
+    the nearest; with none, the latest such day of the month, the date winning (``note`` says so)."""
+    found = _MONTHDAY.fullmatch(text)
+    if found is None:
+        return None
+    weekday, day = _weekday_of(found[1] or found[4]), int(found[2] or found[3])
+    today = base.replace(hour=0, minute=0, second=0, microsecond=0)
+    months = [divmod(base.year * 12 + base.month - 1 - back, 12) for back in range(-3, _WEEKDAY_BACK_MONTHS + 1)]
+    days = [datetime(year, month + 1, day) for year, month in months if _a_day(year, month + 1, day, strict=True)]
+    fits = [d for d in days if d.weekday() == weekday and (d <= today if past else d > today if ahead else True)]
+    note = None
+    if fits:
+        moment = max(fits) if past else min(fits, key=lambda d: abs(d - today))
+    else:
+        gone = [d for d in days if d <= today]
+        if not gone:
+            return None
+        moment = max(gone)
+        note = (f"no {day} of a month was a {_WEEKDAYS.split('|')[weekday].title()} lately: read as "
+                f"{moment.day} {moment:%B %Y}")
+    said = Said(frozenset({moment.month}), moment.year, moment.day)
+    named = _timed(f"{moment.day} {moment:%B %Y}", moment, "day", said, latest, now_ms)
+    return None if named is None else replace(named, phrase=text, note=note)
 
 
 def _timed(text: str, moment: datetime, period: str, said: Said | None, latest: int, now_ms: int,

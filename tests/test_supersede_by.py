@@ -87,7 +87,7 @@ async def test_supersede_with_by_over_the_mcp_server_and_its_bad_input(db_path, 
     assert tagged.is_error and "tags" in tagged.content[0].text
     assert not done.is_error
     assert done.structured_content == {"id": new_id, "superseded_id": old["id"], "degraded": None, "stored": False,
-                                       "redacted": []}
+                                       "contradicts": [], "redacted": []}
     assert [m["id"] for m in listed.structured_content["memories"]] == [new_id]
 
 

@@ -14,6 +14,7 @@ from memvault.storage import strength as strengths
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, shown
 from memvault.storage.limits import CURSOR_MAX_CHARS, ID_SHAPE
+from memvault.storage.outcomes import RememberOutcome, SupersedeOutcome
 from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # noqa: F401 (tools read them here)
 from memvault.storage.hits import Hit, RecallOutcome
 from memvault.storage.hits import Signals as RecordSignals
@@ -101,10 +102,14 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     scope = args.pop("scope", None)
     scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
-    contradicts = [{"id": memory_id, "reason": reason, "newer": memory_id in outcome.newer}
-                   for memory_id, reason in outcome.contradicts]
     fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k != "newer"}
-    return RememberResult.model_validate({**fields, "contradicts": contradicts})
+    return RememberResult.model_validate({**fields, "contradicts": _contradictions(outcome)})
+
+
+def _contradictions(outcome: RememberOutcome | SupersedeOutcome) -> list[dict[str, object]]:
+    """``contradicts`` as the tools show it: {id, reason, newer} of each memory a new one disagrees with."""
+    return [{"id": memory_id, "reason": reason, "newer": memory_id in outcome.newer}
+            for memory_id, reason in outcome.contradicts]
 
 
 def recall(
@@ -274,8 +279,9 @@ def _other_scopes(
 
 
 def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:
-    return NamedTime(text=time.text, since=format_ms(time.start), until=format_ms(time.until),  # type: ignore[arg-type]
-                     memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown))
+    return NamedTime(text=time.phrase or time.text, since=format_ms(time.start),  # type: ignore[arg-type]
+                     until=format_ms(time.until), memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown),
+                     note=time.note)
 
 
 def _answers(hits: list[Hit], listing: bool) -> bool:
@@ -298,7 +304,8 @@ def supersede(store: Store, caller: Caller, *, by: str | None = None, **args: ob
                                      reason=args.get("reason"))  # type: ignore[arg-type]
         return SupersedeResult.model_validate(outcome, from_attributes=True)
     outcome = store.supersede(tenant=caller.tenant, **args)  # type: ignore[arg-type]
-    return SupersedeResult.model_validate(outcome, from_attributes=True)
+    fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k != "newer"}
+    return SupersedeResult.model_validate({**fields, "contradicts": _contradictions(outcome)})
 
 
 def confirm(store: Store, caller: Caller, **args: object) -> ConfirmResult:

@@ -202,6 +202,8 @@ class NamedTime(_Result):
                        "later than now; with an until filter, times are counted back from it instead of now.")
     memories_in_it: int = Field(description="How many of the memories returned were observed in it; 0 means "
                                 "nothing returned was observed then.")
+    note: str | None = Field(default=None, description="Set when the question's words disagree and how they were "
+                             "read, e.g. '26 November 2026 is a Thursday, not a Friday: read as the date'.")
 
 
 class TurnOut(_Result):
@@ -278,6 +280,11 @@ class SupersedeResult(_Result):
     )
     stored: bool = Field(default=True, description="False when `by` named a memory stored before: nothing new "
                          "was written.")
+    contradicts: list[Contradiction] = Field(
+        default_factory=list,
+        description="Other current memories of the scope (not the one replaced) whose words disagree with the new "
+        "content, as remember's `contradicts`: if the new one is right, supersede them too.",
+    )
     redacted: list[str] = _redacted()
 
 

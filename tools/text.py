@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the wire schemas (pydantic) only where a result is rendered
     from memvault.storage.hits import Hit
     from memvault.storage.runs import RunSummary
 
-    from .schemas import MemoryOut, RecallResult
+    from .schemas import Contradiction, MemoryOut, RecallResult
 
 
 def count(n: int, noun: str, nouns: str | None = None) -> str:
@@ -146,6 +146,8 @@ def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:
         again = (f"Run it again with --scope set to one of them (e.g. --scope {shlex.quote(r.other_scopes[0].scope)})"
                  if person else "Recall again with scope set to one of them")
         lines.append(f"Other scopes have matches: {found}. {again}.")
+    if r.time is not None and r.time.note:
+        lines.append(f"Time {r.time.text!r}: {r.time.note}.")
     if r.time is not None and r.memories and not r.time.memories_in_it:
         lines.append(f"Nothing shown was observed in {r.time.text!r} (read as {r.time.since} to {r.time.until}).")
     if r.truncated:
@@ -243,6 +245,18 @@ def _replaced(by: str, reason: str | None, ended: str | None = None) -> str:
     return said + (f", which {ended}" if ended else "")
 
 
+def _contradiction_lines(contradicts: list[Contradiction], new_id: str, created: bool) -> str:
+    """One line per memory a new one (``new_id``; ``created`` False: an existing one returned) contradicts."""
+    text = ""
+    for c in contradicts:
+        how = f": if this one holds now, supersede {c.id} with `by` {new_id}" if created \
+            else ": supersede the older one with what is true now"
+        if c.newer and created:
+            how = f", the newer of the two: if that one still holds, supersede {new_id} with `by` {c.id}"
+        text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
+    return text
+
+
 def _private_dropped(redacted: list[str]) -> str:
     """The line saying a call's ``<private>`` spans were dropped ("" when none was)."""
     return ("\nRedacted: the text inside <private>...</private> was removed, not stored." if "private" in redacted
@@ -269,13 +283,7 @@ def render(result: BaseModel) -> str:
             text += f" Similar current memories: {', '.join(result.similar)} (supersede one if it is now out of date)."
         if result.not_applied:
             text += f" Not applied (the stored memory keeps its own): {', '.join(result.not_applied)}."
-        for c in result.contradicts:
-            how = f": if this one holds now, supersede {c.id} with `by` {result.id}" if result.created \
-                else ": supersede the older one with what is true now"
-            if c.newer and result.created:
-                how = (f", the newer of the two: if that one still holds, supersede {result.id} with `by` "
-                       f"{c.id}")
-            text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
+        text += _contradiction_lines(result.contradicts, result.id, result.created)
         if result.lookalike_scope is not None:
             text += (f"\nNote: this is the first memory of its scope, and the scope {quoted(result.lookalike_scope)}, "
                      "which holds memories, differs from it only by letter case or character form. Scopes are "
@@ -286,7 +294,7 @@ def render(result: BaseModel) -> str:
         if not result.stored:
             return f"{result.superseded_id} is now superseded by {result.id}; it stays in the history."
         return (f"Stored {result.id}; it supersedes {result.superseded_id}, which stays in the history."
-                + _private_dropped(result.redacted))
+                + _contradiction_lines(result.contradicts, result.id, True) + _private_dropped(result.redacted))
     if isinstance(result, ConfirmResult):
         did = f"Recorded a {result.outcome} of {result.id}" if result.outcome else f"Confirmed {result.id}"
         text = f"{did}: strength {result.strength:.2f}" + (", needs review." if result.needs_review else ".")
