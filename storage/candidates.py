@@ -25,6 +25,7 @@ from .query import (
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
+from .subjects import AUDIENCE_SPELLINGS, qualifying
 from .timewords import TimeRange
 
 if TYPE_CHECKING:
@@ -293,8 +294,9 @@ def gather(
              or Act((), ())).verbs if heard else ()
     # "prefer to drink": a verb; "how fast": the measure asked for, which a memory states without naming it
     after = _INFINITIVE.findall(words_query) + _AFTER_HOW.findall(words_query) if heard else []
-    unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)), [*asked, *verbs, *after],
-                                             found) if heard else ()
+    # "from accounting" of "Does Bob from accounting prefer tea?" tells whom it asks of (``subjects.qualifying``)
+    unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)),
+                                             [*asked, *verbs, *after, *qualifying(words_query)], found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
                       next(iter(listed), None), said, untimed, fits, worded, unheard)
@@ -319,11 +321,12 @@ def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str
     names, the verbs of its act, after "to" and after "how": "use" of "which port does Redis use?", "fast" of "how
     fast") and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
     that ask how rather than what (``query.asks_how``), those of a script other than Latin and the words for a
-    relative or pet written in several ways ("colleague" of a memory's "coworker": ``siblings.ONE_OF``) aside."""
+    relative or pet written in several ways ("colleague" of a memory's "coworker": ``siblings.ONE_OF``), and
+    the words for an audience another word names too ("developers" of "engineers": ``subjects.SAME_AUDIENCE``) aside."""
     lowered = {name.lower() for name in names}
     return tuple(dict.fromkeys(
         w for w in words if w.lower() not in lowered and not asks_how(w) and _latin(w) and found.lexemes.get(w)
-        and w.lower() not in SPELLED_OTHERWISE
+        and w.lower() not in SPELLED_OTHERWISE and w.lower() not in AUDIENCE_SPELLINGS
         and not any(found.counts.get(t, 0) for t in found.lexemes[w])))
 
 

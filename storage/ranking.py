@@ -18,6 +18,7 @@ from .records import Memory
 from .siblings import sibling
 from .timewords import names_another, names_the_weekday
 from .strength import strength, upheld
+from .subjects import near_miss
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
 VECTOR_WEIGHT = 0.5
@@ -501,7 +502,7 @@ def rank(
                 and not dated_then(c, c.rows[seq]):
             sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
         if sure > SIBLING_CONFIDENCE and (out_of_time(c, c.rows[seq]) or asked and (
-                sibling(asked, c.rows[seq].content or "") is not None or another_time(c, asked, c.rows[seq]))):
+                near_miss(asked, c.rows[seq].content or "") is not None or another_time(c, asked, c.rows[seq]))):
             sure = SIBLING_CONFIDENCE
         if sure > SIBLING_CONFIDENCE and c.unheard:
             sure = SIBLING_CONFIDENCE  # "what does Marcus prefer for indentation?": no memory says indentation
@@ -522,7 +523,7 @@ def _near_misses(top: list[int], c: Candidates, asked: str) -> set[int]:
     out = set()
     for seq in top[1:]:
         text = c.rows[seq].content or ""
-        if sibling(asked, text) is not None or ((pair := sibling(best, text)) is not None and stem(pair[0]) in words
+        if near_miss(asked, text) is not None or ((pair := sibling(best, text)) is not None and stem(pair[0]) in words
                                                 and stem(pair[1]) not in words):
             out.add(seq)
     return out

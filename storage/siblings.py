@@ -66,6 +66,10 @@ SPELLED_OTHERWISE = frozenset(ONE_OF) | frozenset(ONE_OF.values())  # a memory m
 # Words naming a plan one subscribes to: the word right before one is a tier whatever else it may mean
 # ("the Team tier", "the Business plan", "the Family plan" for "the Pro tier").
 PLAN_HEADS = frozenset("tier tiers plan plans edition editions subscription subscriptions license licence".split())
+# Words a tier is said of: a tier asked before one stands alone ("customers on the free plan?", "free users"
+# for "Enterprise customers get ..."; trial 59 #3).
+TIER_HEADS = PLAN_HEADS | frozenset(w + s for w in "customer user account member subscriber client".split()
+                                    for s in ("", "s"))
 # Roles held of something: the word after one and "of" or "for" names which, as the word before a team
 # does ("the product owner of billing" for "the product owner of search", "on call for payments").
 ROLES = frozenset("owner lead head manager maintainer on-call oncall call contact director sponsor champion steward"
@@ -145,11 +149,13 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             if found:  # the first of the memory's codes sharing a first or last part ("es-logs-01" / "es-logs-02")
                 return word, min(found)[1]
             # Another of a closed set anywhere in the memory: the question's word alone or before a noun
-            # the memory holds ("runs on production?", "in prod", "staging backups" / "backups of the production");
+            # the memory holds ("runs on production?", "in prod", "staging backups" / "backups of the production"),
+            # a tier before a word of ``TIER_HEADS`` too ("customers on the free plan?" / "enterprise customers");
             # not a month or weekday: a time the question names is the time rules' ("decided in March" is
             # answered by what was observed then, whatever date it names).
             if kind in closed and kind not in _TIME_KINDS \
-                    and all(stem(w) in have for w in _unstopped(asked, range(at + 1, len(asked)), 1)):
+                    and all(stem(w) in have or kind == "tier" and w in TIER_HEADS
+                            for w in _unstopped(asked, range(at + 1, len(asked)), 1)):
                 return word, closed[kind]
         if written[:1].isupper() and ("month" in kinds or "weekday" in kinds):
             near = _neighbours(asked, at, "name")
