@@ -126,6 +126,55 @@ def key_words() -> str:
 
 
 @functools.cache
+def _languages() -> tuple[str, ...]:
+    """The languages of ``secret_words.tsv``, in its order."""
+    return tuple(dict.fromkeys(lang for lang, *_ in tsv_rows("secret_words.tsv")))
+
+
+# Verbs of other languages that are English words a credential's word is followed by in English prose ("the password
+# on Server2024"): not read after a borrowed English word.
+_ENGLISH_HOMOGRAPHS = frozenset({"on"})
+
+
+@functools.cache
+def _loan_verbs() -> str:
+    """The verbs of every language but English (``secret_words.tsv``), as one alternation, less those written as an
+    English word (``_ENGLISH_HOMOGRAPHS``): what may follow a borrowed English word for password."""
+    kept = [alternative for lang in _languages() if lang != "en" for alternative in _alternatives(words("verb", lang))
+            if alternative and alternative not in _ENGLISH_HOMOGRAPHS]
+    return "|".join(dict.fromkeys(kept))
+
+
+def _alternatives(regex: str) -> list[str]:
+    """The top-level alternatives of ``regex`` (``a|b(?:c|d)`` gives ``a`` and ``b(?:c|d)``), unwrapped from the
+    ``(?:...)`` groups :func:`words` puts around each row."""
+    out, depth, start = [], 0, 0
+    for at, char in enumerate(regex):
+        escaped = at and regex[at - 1] == "\\"
+        depth += (char == "(" and not escaped) - (char == ")" and not escaped)
+        if char == "|" and depth == 0:
+            out.append(regex[start:at])
+            start = at + 1
+    out.append(regex[start:])
+    flat: list[str] = []
+    for part in out:
+        inner = part[3:-1] if part.startswith("(?:") and part.endswith(")") and _alternatives_closed(part) else None
+        flat += _alternatives(inner) if inner is not None else [part]
+    return flat
+
+
+def _alternatives_closed(part: str) -> bool:
+    """Whether the ``(`` opening ``part`` closes at its last character."""
+    depth = 0
+    for at, char in enumerate(part):
+        escaped = at and part[at - 1] == "\\"
+        depth += (char == "(" and not escaped) - (char == ")" and not escaped)
+        if depth == 0 and at < len(part) - 1:
+            return False
+    return True
+
+
+@functools.cache
 def said(role: str, language: str | None = None) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``,
     perhaps a note in brackets or after a comma ("password, prod: X"), or a phrase saying whose (a
@@ -138,13 +187,21 @@ def said(role: str, language: str | None = None) -> str:
     if language is not None:
         langs = {language: None}
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
+    # English's words are borrowed ("Ang password ay X", "password adalah X", "password jest X"): after them the
+    # verb and the unmarked possessor of every language (``_loan_verbs``)
+    loan = role == "password-strict" and language is None
+    if loan:
+        verb = f"{verb}|{_loan_verbs()}"
+        whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
     # Languages whose possessor follows the noun unmarked ("kata sandi server adalah X", "mật khẩu máy chủ là
     # X"): their ``owner`` words between the word and the verb.
-    bare = "|".join(f"(?:{words(role, lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+(?:{words('verb', lang)})[ \\t]+"
-                    for lang in langs if role != "key" and words("owner", lang) and words(role, lang))
+    owning = _languages() if loan else langs
+    bare = "|".join(f"(?:{words(role, lang) or words(role)})[ \\t]+(?:{words('owner', lang)})[ \\t]+"
+                    f"(?:{words('verb', lang)})[ \\t]+"
+                    for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
