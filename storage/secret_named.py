@@ -56,6 +56,9 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
                r"|contrase[ñn]a")
 # An attribute naming a credential: key="DbPassword", name='api_key'.
 _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
+# What a lock's code opens (a code's value first: "4471 is the code to the front door", "the gate opens with 4471").
+_LOCKS = (r"(?:door|gate|safe|locker|padlock|garage|lockbox|key[ ]?box|alarm|keypad|entrance|entry|building|apartment"
+          r"|flat|house|shed|mailbox|vault)s?")
 # The words of English prose that names a credential after its value.
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 
@@ -304,7 +307,8 @@ class NamedCredentialDetector(Detector):
             yield from code_values(name, value, match)
             return
         if name.startswith("whole"):
-            yield ("password" if name == "whole_auth" else None), value  # a pair's second: its password
+            # a pair's second: its password; a lock's code before its words, or after "opens with": a PIN
+            yield {"whole_auth": "password", "whole_first": "PIN", "whole_opens": "PIN"}.get(name), value
             return
         if name == "encoded_pair":  # named by what it is, HTTP Basic's credential (RFC 7617)
             if user_password(value):
@@ -432,7 +436,15 @@ def named_sources() -> list[str]:
         r"(?P<phrase>[a-z]{2,12}(?:[ -][a-z]{2,12}){3,11})[ \t]*(?:[.!?;,)](?:[ \t]|$)|$)",
         f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?"
         # a combination's groups too ("12-34-56", "7 3 9 1"); no date ("2026-12-05")
-        r"(?P<whole>\d{4,8}|\d{1,3}(?:[-. ]\d{1,3}){2,4})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)",
+        r"(?P<whole>\d{4,8}|\d{1,3}(?:[-. ]\d{1,3}){2,4})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)"
+        # the code first: "4471# is the code to the front door", "4471 is our gate code", "the gate opens with 4471"
+        # (trial 59)
+        r"|(?:^|[^\pL\pN#./-])(?P<whole_first>\d{4,8})#?[ \t]+(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+"
+        r"(?:[\pL-]+[ \t]+){0,2}?" f"(?:{_LOCKS}[ \\t]+(?:code|combination|combo|pin)s?"
+        f"|(?:code|combination|combo|pin)[ \\t]+(?:to|for)[ \\t]+(?:(?:the|my|our|your)[ \\t]+)?"
+        f"(?:[\\pL-]+[ \\t]+){{0,2}}?{_LOCKS})(?:[^\\pL]|$)"
+        f"|{AFTER}{_LOCKS}[ \\t]+(?:opens|unlocks|opened|unlocked)[ \\t]+(?:with|using|to)[ \\t]+(?:(?:the[ \\t]+)?code[ \\t]+)?"
+        r"(?P<whole_opens>\d{4,8})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)",
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
         # password, --password password (--http-password, --db-password), curl's -u user:password
         r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"

@@ -55,3 +55,30 @@ def test_tagalog_and_other_copulas_and_possessors_after_the_borrowed_word_are_re
     "the password era is over", "password er ikke satt"])
 def test_prose_with_the_borrowed_word_and_no_value_is_stored(text: str) -> None:
     _stored(text)
+
+
+LOCKS = ["front door", "back door", "gate", "safe", "garage", "building", "apartment", "storage locker", "shed", "lockbox"]
+LOCK_REFUSED = [
+    *((shape.format(lock=lock, code=code), code) for i, (lock, code) in enumerate(zip(LOCKS, [
+        "4471", "5813", "2468", "7391", "8024", "1357", "9173", "6042", "3195", "7720"], strict=True))
+      for shape in ["code to the {lock} is {code}#", "the code for the {lock}: {code}", "Code to our {lock} - {code}",
+                    "{code}# is the code to the {lock}", "{code} is the {lock} code", "the {lock} opens with {code}",
+                    "the code for my {lock} was changed to {code}"]),
+    ("the entry code is 5813", "5813"), ("buzzer code 5813", "5813"), ("intercom code: 5813#", "5813"),
+    ("The alarm code is 9021", "9021"), ("the front door unlocks with code 4471", "4471"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), LOCK_REFUSED)
+def test_a_locks_code_after_code_to_the_door_or_before_its_words_is_refused(text: str, code: str) -> None:
+    _refused(text, code)
+
+
+@pytest.mark.parametrize("text", [
+    "code of the house 2024 renovation was approved", "the building code is 2021 edition",
+    "the code for the building was updated in 2021", "the code to the front door is in the drawer",
+    "2024 is the year we fixed the door code screen", "the code for the door widget is 3 lines",
+    "ask Ana for the code to the gate", "the gate opens at 0800 daily", "the door opens with a card",
+    "1234 is the gate code placeholder"])
+def test_prose_about_a_locks_code_without_one_is_stored(text: str) -> None:
+    _stored(text)
