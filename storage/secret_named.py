@@ -32,7 +32,7 @@ from .secret_lists import (
 )
 from .secret_phrases import passphrase
 from .secret_re2 import OPTIONS, TABLE_OPTIONS, Detector, compile_linear
-from .secret_tables import AFTER, packaged_covers, tsv_rows, words
+from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
 
 # A credential's value as people write it after its word: 6 characters or more without white space
@@ -56,6 +56,14 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
                r"|contrase[ñn]a")
 # An attribute naming a credential: key="DbPassword", name='api_key'.
 _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
+# Typing a password, what it does and where (trial 59): "type", "enter", "key in"; "to unlock", "to log into"; "at the
+# login prompt", "on the lock screen", "when prompted".
+_TYPING = r"(?:type|enter|use|key[ \t]+in|input|put[ \t]+in|punch[ \t]+in)"
+_UNLOCKING = (r"(?:unlock|log[ -]?(?:in|on)(?:to)?|login|sign[ -]?(?:in|on)(?:to)?|authenticate|get[ \t]+in(?:to)?"
+              r"|access)")
+_AT_PROMPT = (r"(?:at|on|in|into)[ \t]+(?:the|a|your|my|our)[ \t]+(?:[\pL-]+[ \t]+){0,2}?(?:login|log-?in|logon|sign-?in"
+              r"|lock|unlock|password|passcode|boot|bios|disk|encryption)[ \t-]*(?:prompt|screen|page|box|field|window"
+              r"|dialog)|when[ \t]+(?:prompted|asked)")
 # What a lock's code opens (a code's value first: "4471 is the code to the front door", "the gate opens with 4471").
 _LOCKS = (r"(?:door|gate|safe|locker|padlock|garage|lockbox|key[ ]?box|alarm|keypad|entrance|entry|building|apartment"
           r"|flat|house|shed|mailbox|vault)s?")
@@ -186,13 +194,13 @@ def said(role: str, language: str | None = None) -> str:
     for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb,
     ``:`` or ``=``, the value may start the next line); the prepositions and verbs of English and of
     the languages that have a word of ``role`` (of ``language`` alone when given)."""
-    langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in tsv_rows("secret_words.tsv") if of == role])
+    langs = dict.fromkeys(["en", *languages_of(role)])
     if language is not None:
         langs = {language: None}
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
     # English's words are borrowed ("Ang password ay X", "password adalah X", "password jest X"): after them the
     # verb and the unmarked possessor of every language (``_loan_verbs``)
-    loan = role == "password-strict" and language is None
+    loan = role in ("password-strict", "password-typo") and language is None
     if loan:
         verb = f"{verb}|{_loan_verbs()}"
         whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
@@ -340,7 +348,7 @@ class NamedCredentialDetector(Detector):
             return
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            paired = name.startswith(("cmd", "auth", "login", "spaced_login", "spaced_use", "wifi", "glued",
+            paired = name.startswith(("cmd", "auth", "login", "typo", "spaced_login", "spaced_use", "wifi", "glued",
                                       "asked", "pair_and", "pass_said", "service_pair", "takes"))  # by where it stands
             joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
             kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
@@ -417,6 +425,10 @@ def named_sources() -> list[str]:
         # key X to sign" (``secret_values.named_value_kept``: mixed cases and digits, no name)
         f"(?i){AFTER}key[\"']?(?:[ \\t]+(?:is|was)[ \\t]+|[ \\t]*[:=][ \\t]*|[ \\t]+){_QUOTE}?"
         f"(?P<keyshaped>{_KEY_SHAPED})",
+        # a word for password misspelled ("pasword: X", "passwrod is X", ``secret_typos``), then its verb, ":" or only a
+        # space: a value mixing cases and digits (``secret_values.named_value_kept``)
+        f"(?i){AFTER}(?:(?:{said('password-typo')}){_QUOTE}?(?P<typo>{_VALUE})"
+        f"|(?:{words('password-typo')})[ \\t]+{_QUOTE}?(?P<typo_spaced>{_VALUE}))",
         # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
         # something ("パスワードを2024年に変更", "密码至少8位")
         f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)",
@@ -551,13 +563,28 @@ def named_sources() -> list[str]:
         # "use X to log into the admin account", "enter X to sign in", "use X to unlock it"; "utilise X pour te
         # connecter", "nutze X zum Einloggen", "usa X para iniciar sesión", "usa X per accedere", "gebruik X om in
         # te loggen"
-        f"|{AFTER}(?:use|enter|utilise[zr]?|entrez|saisissez|nutze|verwende|benutze|usa|usar|introduce|ingresa"
-        f"|utilizza|inserisci|digite|gebruik)[ \\t]+{_QUOTE}?(?P<spaced_use>{_VALUE}){_QUOTE}?[ \\t]+"
+        f"|{AFTER}(?:use|enter|type|key[ \\t]+in|input|put[ \\t]+in|punch[ \\t]+in|utilise[zr]?|entrez|saisissez|nutze"
+        f"|verwende|benutze|usa|usar|introduce|ingresa|utilizza|inserisci|digite|gebruik)[ \\t]+{_QUOTE}?"
+        f"(?P<spaced_use>{_VALUE}){_QUOTE}?[ \\t]+"
         r"(?:(?:to|for|when)[ \t]+(?:log(?:ging)?[ -]?(?:in|on)|sign(?:ing)?[ -]?(?:in|on)|login|authenticat|unlock)"
+        # "enter X at the login prompt", "type X on the lock screen", "type X when prompted" (trial 59)
+        f"|{_AT_PROMPT}"
         r"|pour[ \t]+(?:(?:te|vous|se)[ \t]+connecter|la[ \t]+connexion|d[ée]verrouiller)"
         r"|(?:zum|um)[ \t]+(?:einloggen|anmelden|entsperren|(?:dich|sich)[ \t]+(?:anzumelden|einzuloggen))"
         r"|para[ \t]+(?:iniciar[ \t]+sesi[oó]n|entrar|acceder|acessar|desbloquear|fazer[ \t]+login)"
         r"|per[ \t]+(?:accedere|entrare|sbloccare)|om[ \t]+(?:in[ \t]+te[ \t]+loggen|aan[ \t]+te[ \t]+melden))",
+        # what is typed to unlock or log in, no word naming it (trial 59): "To unlock the laptop type X", "to log into the
+        # VPN, enter X"; "X is what I type to unlock the laptop"; "the laptop unlocks with X", "log into Jira with X" (the
+        # value ending its clause). Judged as "use X to log in" is (``secret_values.named_value_kept``).
+        f"(?i){AFTER}to[ \\t]+{_UNLOCKING}(?:[ \\t]+(?:to|into|on|onto|at))?(?:{_PLACE})??[ \\t]*,?[ \\t]+"
+        f"(?:(?:just|simply|you|then|always)[ \\t]+){{0,2}}{_TYPING}[ \\t]+(?:in[ \\t]+)?{_QUOTE}?"
+        f"(?P<spaced_use_first>{_VALUE})"
+        f"|(?:^|[ \\t(])(?P<spaced_use_before>{_VALUE})[ \\t]+(?:is|was)[ \\t]+(?:what|the[ \\t]+(?:thing|word|code|one))"
+        f"[ \\t]+(?:I|you|we|they|he|she)[ \\t]+{_TYPING}(?:s|d|ed)?(?:[ \\t]+in)?[ \\t]+(?:(?:to|for|when)[ \\t]+"
+        f"(?:(?:I|you|we|they)[ \\t]+)?{_UNLOCKING}|{_AT_PROMPT})"
+        f"|{AFTER}(?:unlock(?:s|ed)?|log(?:s|ged)?[ -]?(?:in|on)(?:to)?|sign(?:s|ed)?[ -]?(?:in|on)(?:to)?)(?:{_PLACE})??"
+        f"[ \\t]+(?:with|using)[ \\t]+(?:(?:the[ \\t]+)?(?:code|passcode|passphrase|phrase|word)[ \\t]+)?{_QUOTE}?"
+        f"(?P<spaced_use_with>[^\\s\"'`:/]{{5,}}[^\\s\"'`.,;:!?)\\]]){_QUOTE}?{_ENDS}",  # (a user's pair is _LOGIN_WITH's)
         # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
         f"(?i){_GLUED_START}(?:{glued}(?:is|was)[:=]?|(?:{glued}|{words('password-strict', 'en')}|{words('password', 'en')})"

@@ -290,9 +290,12 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
     value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public
     key (``_PUBLIC``) or one named a site key (``_SITE_KEY``)."""
+    if group.startswith("spaced_use"):  # typed to unlock or log in, before or after the words saying so
+        group = "spaced_use"
     if _HASHED.search(text, start, at) and at - start <= FILTERED_MAX_CHARS or _PUBLIC.fullmatch(value):
         return False
-    if at - start <= FILTERED_MAX_CHARS and (_NAMING.search(text[start:at]) or any(
+    # ("type" names a credential's type, "token type: Bearer1", not when it is what is typed: "type X to unlock")
+    if at - start <= FILTERED_MAX_CHARS and (group != "spaced_use" and _NAMING.search(text[start:at]) or any(
             "secret" not in site.group(0).lower()  # its word may stand before the match ("site " before "key:")
             for site in _SITE_KEY.finditer(text, max(start - 16, text.rfind("\n", 0, start) + 1), at))):
         return False
@@ -307,9 +310,10 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
         # around "/", two capitals: "Resolution: 1920x1080 / 2560x1440Hz" is none; joined by punctuation or nothing,
         # mostly no words and a digit among its letters: not "password-ResetToken2", "passwordIsValid2")
         wordy = sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value)
-        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (
-            len(value) < 8 or sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
-        ) or group in ("glued_joined", "glued_bare") and (
+        # (words parted by a typed symbol, "Kangaroo!Jump55", are how a password is made up: trial 59)
+        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (len(value) < 8 or (
+            sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
+            and not _TYPED_SYMBOL.search(value.strip("!#$%^&*?~")))) or group in ("glued_joined", "glued_bare") and (
             wordy or not any(c.isdigit() for c in value.rstrip("0123456789!@#$%^&*+?~._-")))
         typed = bool(_TYPED_SYMBOL.search(value)) or group == "service_pair" and text[at - 1:at] != "/" and sum(
             c.isupper() for c in value) >= 2 or group not in ("takes", "service_pair")
@@ -318,6 +322,8 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
         kept = mixed and len(value) >= 8 and is_value(value) and not _WORDLIKE.fullmatch(value)
+    elif group.startswith("typo"):  # after a word for password misspelled: mixed cases and a digit, or generated
+        kept = mixed and is_value(value) and (group == "typo" or len(value) >= 8) or generated(value)
     elif group == "said" and value.isdigit():
         kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
     else:
