@@ -168,3 +168,17 @@ def test_a_word_for_password_spelled_out_before_its_value_is_refused(text: str) 
                                   "p a s s w o r d: see the vault"])
 def test_a_spelled_out_word_without_a_value_is_stored(text: str) -> None:
     _stored(text)
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("pasword: Kangaroo!Jump55", "Kangaroo!Jump55"), ("Ang password ay Manila#2024q", "Manila#2024q"),
+    ("To unlock the laptop type Kangaroo!Jump55", "Kangaroo!Jump55"),
+    ("the p-a-s-s-w-o-r-d is Kangaroo!Jump55", "Kangaroo!Jump55"), ("code to the front door is 4471#", "4471"),
+    ("My credit card number is 4111 1111 1111 1111 exp 12/28 cvv 123", "1111 1111")])
+def test_remember_refuses_and_a_captured_turn_and_its_digest_keep_no_value(store, text: str, secret: str) -> None:
+    with pytest.raises(InvalidInput, match="looks like it contains a credential"):
+        store.remember(tenant="t", scope="s", content=text)
+    store.episodes.append(tenant="t", scope="s", session_id="s-1", turns=[NewTurn(role="user", text=text)])
+    kept = store.episodes.turns(tenant="t", session_id="s-1")[-1].text
+    digest = store.get(tenant="t", id=store.episodes.end(tenant="t", session_id="s-1").digest_id).content
+    assert secret not in kept and secret not in digest and "[" in kept
