@@ -144,19 +144,19 @@ def _languages() -> tuple[str, ...]:
 
 # Verbs of other languages that are English words a credential's word is followed by in English prose ("the password
 # on Server2024"): not read after a borrowed English word.
-_ENGLISH_HOMOGRAPHS = frozenset({"on"})
+ENGLISH_HOMOGRAPHS = frozenset({"on"})
 
 
 @functools.cache
 def _loan_verbs() -> str:
     """The verbs of every language but English (``secret_words.tsv``), as one alternation, less those written as an
-    English word (``_ENGLISH_HOMOGRAPHS``): what may follow a borrowed English word for password."""
-    kept = [alternative for lang in _languages() if lang != "en" for alternative in _alternatives(words("verb", lang))
-            if alternative and alternative not in _ENGLISH_HOMOGRAPHS]
+    English word (``ENGLISH_HOMOGRAPHS``): what may follow a borrowed English word for password."""
+    kept = [alternative for lang in _languages() if lang != "en" for alternative in alternatives(words("verb", lang))
+            if alternative and alternative not in ENGLISH_HOMOGRAPHS]
     return "|".join(dict.fromkeys(kept))
 
 
-def _alternatives(regex: str) -> list[str]:
+def alternatives(regex: str) -> list[str]:
     """The top-level alternatives of ``regex`` (``a|b(?:c|d)`` gives ``a`` and ``b(?:c|d)``), unwrapped from the
     ``(?:...)`` groups :func:`words` puts around each row."""
     out, depth, start = [], 0, 0
@@ -170,7 +170,7 @@ def _alternatives(regex: str) -> list[str]:
     flat: list[str] = []
     for part in out:
         inner = part[3:-1] if part.startswith("(?:") and part.endswith(")") and _alternatives_closed(part) else None
-        flat += _alternatives(inner) if inner is not None else [part]
+        flat += alternatives(inner) if inner is not None else [part]
     return flat
 
 

@@ -7,12 +7,12 @@ write the file again when the word table changes (``tests/test_secret_trial59.py
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import re
 from pathlib import Path
 
+from .secret_named import alternatives
 from .secret_tables import tsv_rows
 
 TYPO_MIN_CHARS = 7  # a word shorter than this ("passwd", "parola": "parla") misspelled is too often another word or a name
@@ -37,9 +37,7 @@ def expansions(regex: str, most: int = 64) -> list[str]:
                 depth += (regex[end] == "(") - (regex[end] == ")")
                 if depth == 0:
                     break
-            from .secret_named import _alternatives
-
-            group = [e for part in _alternatives(regex[at + 3:end]) for e in expansions(part, most)]
+            group = [e for part in alternatives(regex[at + 3:end]) for e in expansions(part, most)]
             if not group:
                 return []
             options.append(group)
@@ -70,12 +68,10 @@ def expansions(regex: str, most: int = 64) -> list[str]:
 def base_words() -> dict[str, list[str]]:
     """The words for password of each language of ``secret_words.tsv`` (its password rows' simple alternatives
     written out, letters only, ``TYPO_MIN_CHARS`` or more), in the table's order."""
-    from .secret_named import _alternatives
-
     found: dict[str, list[str]] = {}
-    for lang, role, alternatives, *_ in tsv_rows("secret_words.tsv"):
+    for lang, role, written, *_ in tsv_rows("secret_words.tsv"):
         if role in _ROLES:
-            for alternative in _alternatives(alternatives):
+            for alternative in alternatives(written):
                 for word in expansions(alternative):
                     word = word.lower()
                     if len(word) >= TYPO_MIN_CHARS and word.isalpha() and word not in found.setdefault(lang, []):
@@ -125,9 +121,3 @@ def typo_table() -> str:
         if kept:
             rows.append(f"{lang}\tpassword-typo\t{'|'.join(kept)}\tgenerated:{','.join(words)}\n")
     return _HEADER + "".join(rows)
-
-
-@functools.cache
-def typo_words() -> str:
-    """The typos of every language as one alternation (``secret_typos.tsv``)."""
-    return "|".join(f"(?:{alternatives})" for _, _, alternatives, *_ in tsv_rows("secret_typos.tsv"))

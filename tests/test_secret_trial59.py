@@ -11,7 +11,7 @@ import pytest
 
 from memvault.storage.errors import InvalidInput
 from memvault.storage.records import NewTurn
-from memvault.storage.secret_named import _ENGLISH_HOMOGRAPHS, _alternatives
+from memvault.storage.secret_named import ENGLISH_HOMOGRAPHS, alternatives
 from memvault.storage.secret_tables import tsv_rows, words
 from memvault.storage.secrets import find_secrets, redact
 
@@ -30,8 +30,8 @@ def _stored(text: str) -> None:
 
 
 LOAN_VERBS = sorted({(lang, verb) for lang, role, *_ in tsv_rows("secret_words.tsv") if role == "verb" and lang != "en"
-                     for verb in _alternatives(words("verb", lang)) if PLAIN.fullmatch(verb)
-                     and verb not in _ENGLISH_HOMOGRAPHS})
+                     for verb in alternatives(words("verb", lang)) if PLAIN.fullmatch(verb)
+                     and verb not in ENGLISH_HOMOGRAPHS})
 
 
 @pytest.mark.parametrize(("lang", "verb"), LOAN_VERBS)
