@@ -54,12 +54,13 @@ _KIND_NAMES = {"bearer": "bearer token", "basic": "Basic authentication credenti
 def own_labels() -> set[str]:
     """Every label memvault's own detectors give a credential (:func:`named_kind`'s, each key format's,
     the JWT's, each key pair's secret, a URL's password), as ``redact`` writes them in its markers."""
+    from .secret_cards import CARD_LABEL, CODE_LABEL, SSN_LABEL
     from .secret_phrases import SeedPhraseDetector
     from .secret_plugins import BASE58CHECK_LABELS, JwtDetector, UrlPasswordDetector, pair_detectors
 
     return {*_KIND_NAMES.values(), *(f.name for f in key_formats()), JwtDetector.secret_type,
             UrlPasswordDetector.secret_type, *BASE58CHECK_LABELS, *(d.secret_type for d in pair_detectors()),
-            SeedPhraseDetector.secret_type, "credential"}
+            SeedPhraseDetector.secret_type, CARD_LABEL, CODE_LABEL, SSN_LABEL, "credential"}
 
 
 def named_kind(before: str) -> str:

@@ -33,7 +33,7 @@ from .secret_lists import (
 )
 from .secret_phrases import passphrase
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
-from .secret_tables import AFTER, packaged_covers, tsv_rows, words
+from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
 
 # A credential's value as people write it after its word: 6 characters or more without white space
@@ -57,6 +57,17 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
                r"|contrase[ñn]a")
 # An attribute naming a credential: key="DbPassword", name='api_key'.
 _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
+# Typing a password, what it does and where (trial 59): "type", "enter", "key in"; "to unlock", "to log into"; "at the
+# login prompt", "on the lock screen", "when prompted".
+_TYPING = r"(?:type|enter|use|key[ \t]+in|input|put[ \t]+in|punch[ \t]+in)"
+_UNLOCKING = (r"(?:unlock|log[ -]?(?:in|on)(?:to)?|login|sign[ -]?(?:in|on)(?:to)?|authenticate|get[ \t]+in(?:to)?"
+              r"|access)")
+_AT_PROMPT = (r"(?:at|on|in|into)[ \t]+(?:the|a|your|my|our)[ \t]+(?:[\pL-]+[ \t]+){0,2}?(?:login|log-?in|logon|sign-?in"
+              r"|lock|unlock|password|passcode|boot|bios|disk|encryption)[ \t-]*(?:prompt|screen|page|box|field|window"
+              r"|dialog)|when[ \t]+(?:prompted|asked)")
+# What a lock's code opens (a code's value first: "4471 is the code to the front door", "the gate opens with 4471").
+_LOCKS = (r"(?:door|gate|safe|locker|padlock|garage|lockbox|key[ ]?box|alarm|keypad|entrance|entry|building|apartment"
+          r"|flat|house|shed|mailbox|vault)s?")
 # The words of English prose that names a credential after its value.
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 
@@ -127,6 +138,55 @@ def key_words() -> str:
 
 
 @functools.cache
+def _languages() -> tuple[str, ...]:
+    """The languages of ``secret_words.tsv``, in its order."""
+    return tuple(dict.fromkeys(lang for lang, *_ in tsv_rows("secret_words.tsv")))
+
+
+# Verbs of other languages that are English words a credential's word is followed by in English prose ("the password
+# on Server2024"): not read after a borrowed English word.
+ENGLISH_HOMOGRAPHS = frozenset({"on"})
+
+
+@functools.cache
+def _loan_verbs() -> str:
+    """The verbs of every language but English (``secret_words.tsv``), as one alternation, less those written as an
+    English word (``ENGLISH_HOMOGRAPHS``): what may follow a borrowed English word for password."""
+    kept = [alternative for lang in _languages() if lang != "en" for alternative in alternatives(words("verb", lang))
+            if alternative and alternative not in ENGLISH_HOMOGRAPHS]
+    return "|".join(dict.fromkeys(kept))
+
+
+def alternatives(regex: str) -> list[str]:
+    """The top-level alternatives of ``regex`` (``a|b(?:c|d)`` gives ``a`` and ``b(?:c|d)``), unwrapped from the
+    ``(?:...)`` groups :func:`words` puts around each row."""
+    out, depth, start = [], 0, 0
+    for at, char in enumerate(regex):
+        escaped = at and regex[at - 1] == "\\"
+        depth += (char == "(" and not escaped) - (char == ")" and not escaped)
+        if char == "|" and depth == 0:
+            out.append(regex[start:at])
+            start = at + 1
+    out.append(regex[start:])
+    flat: list[str] = []
+    for part in out:
+        inner = part[3:-1] if part.startswith("(?:") and part.endswith(")") and _alternatives_closed(part) else None
+        flat += alternatives(inner) if inner is not None else [part]
+    return flat
+
+
+def _alternatives_closed(part: str) -> bool:
+    """Whether the ``(`` opening ``part`` closes at its last character."""
+    depth = 0
+    for at, char in enumerate(part):
+        escaped = at and part[at - 1] == "\\"
+        depth += (char == "(" and not escaped) - (char == ")" and not escaped)
+        if depth == 0 and at < len(part) - 1:
+            return False
+    return True
+
+
+@functools.cache
 def said(role: str, language: str | None = None) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``, perhaps
     a possessive after it ("parola mea"), perhaps a note in brackets or after a comma ("password, prod:
@@ -136,10 +196,16 @@ def said(role: str, language: str | None = None) -> str:
     arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
     and verbs of English and of the languages that have a word of ``role`` (of ``language`` alone when
     given)."""
-    langs = dict.fromkeys(["en"] + [lang for lang, of, *_ in tsv_rows("secret_words.tsv") if of == role])
+    langs = dict.fromkeys(["en", *languages_of(role)])
     if language is not None:
         langs = {language: None}
     whose, verb = ("|".join(filter(None, (words(r, lang) for lang in langs))) for r in ("whose", "verb"))
+    # English's words are borrowed ("Ang password ay X", "password adalah X", "password jest X"): after them the
+    # verb and the unmarked possessor of every language (``_loan_verbs``)
+    loan = role in ("password-strict", "password-typo") and language is None
+    if loan:
+        verb = f"{verb}|{_loan_verbs()}"
+        whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
     # "my password's X"; not after a word for a key: "the token's scope2 field"
     owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
@@ -149,8 +215,10 @@ def said(role: str, language: str | None = None) -> str:
         named = f"(?:{named})(?:[ \\t]+(?:{mine}))?"
     # Languages whose possessor follows the noun unmarked ("kata sandi server adalah X", "mật khẩu máy chủ là
     # X"): their ``owner`` words between the word and the verb.
-    bare = "|".join(f"(?:{words(role, lang)})[ \\t]+(?:{words('owner', lang)})[ \\t]+(?:{words('verb', lang)})[ \\t]+"
-                    for lang in langs if role != "key" and words("owner", lang) and words(role, lang))
+    owning = _languages() if loan else langs
+    bare = "|".join(f"(?:{words(role, lang) or words(role)})[ \\t]+(?:{words('owner', lang)})[ \\t]+"
+                    f"(?:{words('verb', lang)})[ \\t]+"
+                    for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
@@ -253,7 +321,8 @@ class NamedCredentialDetector(Detector):
             yield from code_values(name, value, match)
             return
         if name.startswith("whole"):
-            yield ("password" if name == "whole_auth" else None), value  # a pair's second: its password
+            # a pair's second: its password; a lock's code before its words, or after "opens with": a PIN
+            yield {"whole_auth": "password", "whole_first": "PIN", "whole_opens": "PIN"}.get(name), value
             return
         if name == "encoded_pair":  # named by what it is, HTTP Basic's credential (RFC 7617)
             if user_password(value):
@@ -285,7 +354,7 @@ class NamedCredentialDetector(Detector):
             return
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            paired = name.startswith(("cmd", "auth", "login", "spaced_login", "spaced_use", "wifi", "glued",
+            paired = name.startswith(("cmd", "auth", "login", "typo", "spaced_login", "spaced_use", "wifi", "glued",
                                       "asked", "pair_and", "pass_said", "service_pair", "takes"))  # by where it stands
             joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
             kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
@@ -330,6 +399,9 @@ def _named_patterns() -> list[Any]:
 # A source longer than this compiles to a program whose DFA outgrows RE2's default 8 MiB (the Wi-Fi passphrase's
 # and the PIN's counted groups, the glued words' reverse DFA): without room RE2 runs its NFA on every search.
 LONG_SOURCE_CHARS = 2000
+# A source longer than this (the misspelled words' grammar, 225,000 characters) outgrows 32 MiB too, as the prose
+# grammar does from its 20,000 characters of words (``secret_re2.GRAMMAR_OPTIONS``).
+GRAMMAR_SOURCE_CHARS = 100_000
 
 
 @functools.cache
@@ -337,7 +409,8 @@ def _named_pattern(number: int) -> Any:
     # the prose grammar's pattern (the first) needs the most (``secret_re2.GRAMMAR_OPTIONS``); test_secret_scan.py
     # asserts that no pattern runs out of DFA memory
     source = named_sources()[number]
-    options = GRAMMAR_OPTIONS if number == 0 else TABLE_OPTIONS if len(source) > LONG_SOURCE_CHARS else OPTIONS
+    options = GRAMMAR_OPTIONS if number == 0 or len(source) > GRAMMAR_SOURCE_CHARS \
+        else TABLE_OPTIONS if len(source) > LONG_SOURCE_CHARS else OPTIONS
     return compile_linear(source, options)
 
 
@@ -378,6 +451,10 @@ def named_sources() -> list[str]:
         # key X to sign" (``secret_values.named_value_kept``: mixed cases and digits, no name)
         f"(?i){AFTER}key[\"']?(?:[ \\t]+(?:is|was)[ \\t]+|[ \\t]*[:=][ \\t]*|[ \\t]+){_QUOTE}?"
         f"(?P<keyshaped>{_KEY_SHAPED})",
+        # a word for password misspelled ("pasword: X", "passwrod is X", ``secret_typos``), then its verb, ":" or only a
+        # space: a value mixing cases and digits (``secret_values.named_value_kept``)
+        f"(?i){AFTER}(?:(?:{said('password-typo')}){_QUOTE}?(?P<typo>{_VALUE})"
+        f"|(?:{words('password-typo')})[ \\t]+{_QUOTE}?(?P<typo_spaced>{_VALUE}))",
         # digits after a word for password written without spaces ("暗証番号は4821です"), not a count of
         # something ("パスワードを2024年に変更", "密码至少8位")
         f"(?i){unspaced}(?P<whole>\\d{{4,12}})(?:[^\\pN{_COUNTERS}]|$)",
@@ -397,7 +474,15 @@ def named_sources() -> list[str]:
         r"(?P<phrase>[a-z]{2,12}(?:[ -][a-z]{2,12}){3,11})[ \t]*(?:[.!?;,)](?:[ \t]|$)|$)",
         f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?"
         # a combination's groups too ("12-34-56", "7 3 9 1"); no date ("2026-12-05")
-        r"(?P<whole>\d{4,8}|\d{1,3}(?:[-. ]\d{1,3}){2,4})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)",
+        r"(?P<whole>\d{4,8}|\d{1,3}(?:[-. ]\d{1,3}){2,4})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)"
+        # the code first: "4471# is the code to the front door", "4471 is our gate code", "the gate opens with 4471"
+        # (trial 59)
+        r"|(?:^|[^\pL\pN#./-])(?P<whole_first>\d{4,8})#?[ \t]+(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+"
+        r"(?:[\pL-]+[ \t]+){0,2}?" f"(?:{_LOCKS}[ \\t]+(?:code|combination|combo|pin)s?"
+        f"|(?:code|combination|combo|pin)[ \\t]+(?:to|for)[ \\t]+(?:(?:the|my|our|your)[ \\t]+)?"
+        f"(?:[\\pL-]+[ \\t]+){{0,2}}?{_LOCKS})(?:[^\\pL]|$)"
+        f"|{AFTER}{_LOCKS}[ \\t]+(?:opens|unlocks|opened|unlocked)[ \\t]+(?:with|using|to)[ \\t]+(?:(?:the[ \\t]+)?code[ \\t]+)?"
+        r"(?P<whole_opens>\d{4,8})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)",
         # command lines: mysql's -ppassword, sshpass's and docker login's -p password, redis-cli's -a
         # password, --password password (--http-password, --db-password), curl's -u user:password
         r"(?i)(?:\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)\b"
@@ -506,13 +591,28 @@ def named_sources() -> list[str]:
         # "use X to log into the admin account", "enter X to sign in", "use X to unlock it"; "utilise X pour te
         # connecter", "nutze X zum Einloggen", "usa X para iniciar sesión", "usa X per accedere", "gebruik X om in
         # te loggen"
-        f"|{AFTER}(?:use|enter|utilise[zr]?|entrez|saisissez|nutze|verwende|benutze|usa|usar|introduce|ingresa"
-        f"|utilizza|inserisci|digite|gebruik)[ \\t]+{_QUOTE}?(?P<spaced_use>{_VALUE}){_QUOTE}?[ \\t]+"
+        f"|{AFTER}(?:use|enter|type|key[ \\t]+in|input|put[ \\t]+in|punch[ \\t]+in|utilise[zr]?|entrez|saisissez|nutze"
+        f"|verwende|benutze|usa|usar|introduce|ingresa|utilizza|inserisci|digite|gebruik)[ \\t]+{_QUOTE}?"
+        f"(?P<spaced_use>{_VALUE}){_QUOTE}?[ \\t]+"
         r"(?:(?:to|for|when)[ \t]+(?:log(?:ging)?[ -]?(?:in|on)|sign(?:ing)?[ -]?(?:in|on)|login|authenticat|unlock)"
+        # "enter X at the login prompt", "type X on the lock screen", "type X when prompted" (trial 59)
+        f"|{_AT_PROMPT}"
         r"|pour[ \t]+(?:(?:te|vous|se)[ \t]+connecter|la[ \t]+connexion|d[ée]verrouiller)"
         r"|(?:zum|um)[ \t]+(?:einloggen|anmelden|entsperren|(?:dich|sich)[ \t]+(?:anzumelden|einzuloggen))"
         r"|para[ \t]+(?:iniciar[ \t]+sesi[oó]n|entrar|acceder|acessar|desbloquear|fazer[ \t]+login)"
         r"|per[ \t]+(?:accedere|entrare|sbloccare)|om[ \t]+(?:in[ \t]+te[ \t]+loggen|aan[ \t]+te[ \t]+melden))",
+        # what is typed to unlock or log in, no word naming it (trial 59): "To unlock the laptop type X", "to log into the
+        # VPN, enter X"; "X is what I type to unlock the laptop"; "the laptop unlocks with X", "log into Jira with X" (the
+        # value ending its clause). Judged as "use X to log in" is (``secret_values.named_value_kept``).
+        f"(?i){AFTER}to[ \\t]+{_UNLOCKING}(?:[ \\t]+(?:to|into|on|onto|at))?(?:{_PLACE})??[ \\t]*,?[ \\t]+"
+        f"(?:(?:just|simply|you|then|always)[ \\t]+){{0,2}}{_TYPING}[ \\t]+(?:in[ \\t]+)?{_QUOTE}?"
+        f"(?P<spaced_use_first>{_VALUE})"
+        f"|(?:^|[ \\t(])(?P<spaced_use_before>{_VALUE})[ \\t]+(?:is|was)[ \\t]+(?:what|the[ \\t]+(?:thing|word|code|one))"
+        f"[ \\t]+(?:I|you|we|they|he|she)[ \\t]+{_TYPING}(?:s|d|ed)?(?:[ \\t]+in)?[ \\t]+(?:(?:to|for|when)[ \\t]+"
+        f"(?:(?:I|you|we|they)[ \\t]+)?{_UNLOCKING}|{_AT_PROMPT})"
+        f"|{AFTER}(?:unlock(?:s|ed)?|log(?:s|ged)?[ -]?(?:in|on)(?:to)?|sign(?:s|ed)?[ -]?(?:in|on)(?:to)?)(?:{_PLACE})??"
+        f"[ \\t]+(?:with|using)[ \\t]+(?:(?:the[ \\t]+)?(?:code|passcode|passphrase|phrase|word)[ \\t]+)?{_QUOTE}?"
+        f"(?P<spaced_use_with>[^\\s\"'`:/]{{5,}}[^\\s\"'`.,;:!?)\\]]){_QUOTE}?{_ENDS}",  # (a user's pair is _LOGIN_WITH's)
         # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
         # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
         f"(?i){_GLUED_START}(?:{glued}(?:is|was)[:=]?|(?:{glued}|{words('password-strict', 'en')}|{words('password', 'en')})"

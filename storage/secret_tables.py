@@ -57,12 +57,18 @@ def words(role: str, language: str | None = None) -> str:
                     if language in (None, lang))
 
 
+def languages_of(role: str) -> list[str]:
+    """The languages with a row of ``role`` (:func:`words`), in the table's order, each once."""
+    return list(dict.fromkeys(lang for lang, _ in _words_of(role)))
+
+
 @functools.cache
 def _words_of(role: str) -> tuple[tuple[str, str], ...]:
-    """``(language, alternatives)`` of each row of ``role`` in ``secret_words.tsv``, in order: the grammar
+    """``(language, alternatives)`` of each row of ``role`` in ``secret_words.tsv`` (``password-typo``: in the table
+    ``secret_typos`` generates from it), in order: the grammar
     asks :func:`words` some 150 times, by role and language (reading every row each time took 0.003 s)."""
-    return tuple((lang, alternatives) for lang, row_role, alternatives, *_ in tsv_rows("secret_words.tsv")
-                 if row_role == role)
+    rows = tsv_rows("secret_typos.tsv") if role == "password-typo" else tsv_rows("secret_words.tsv")
+    return tuple((lang, alternatives) for lang, row_role, alternatives, *_ in rows if row_role == role)
 
 
 @functools.cache

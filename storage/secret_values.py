@@ -294,16 +294,19 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     The value's own rules are read first, the words before it only for a value they keep: a text dense with
     values a pattern finds and these rules refuse (issue 25 §1.1) is not searched again at each; either part
     only refuses, so the order changes nothing."""
-    return _value_kept(group, value, text, start, at) and not _named_otherwise(value, text, start, at)
+    if group.startswith("spaced_use"):  # typed to unlock or log in, before or after the words saying so
+        group = "spaced_use"
+    return _value_kept(group, value, text, start, at) and not _named_otherwise(group, value, text, start, at)
 
 
-def _named_otherwise(value: str, text: str, start: int, at: int) -> bool:
+def _named_otherwise(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether the words between a match's ``start`` and its value at ``at`` name a hash, what identifies or
     describes a credential or a site key, or ``value`` is a vendor's public key (:func:`named_value_kept`)."""
     if _PUBLIC.fullmatch(value):
         return True
+    # ("type" names a credential's type, "token type: Bearer1", not when it is what is typed: "type X to unlock")
     return at - start <= FILTERED_MAX_CHARS and bool(
-        _HASHED.search(text, start, at) or _NAMING.search(text[start:at]) or any(
+        _HASHED.search(text, start, at) or group != "spaced_use" and _NAMING.search(text[start:at]) or any(
             "secret" not in site.group(0).lower()  # its word may stand before the match ("site " before "key:")
             for site in _SITE_KEY.finditer(text, max(start - 16, text.rfind("\n", 0, start) + 1), at)))
 
@@ -323,9 +326,10 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         if not (mixed and is_value(value)):
             return False
         wordy = sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value)
-        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (
-            len(value) < 8 or sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
-        ) or group in ("glued_joined", "glued_bare") and (
+        # (words parted by a typed symbol, "Kangaroo!Jump55", are how a password is made up: trial 59)
+        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (len(value) < 8 or (
+            sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
+            and not _TYPED_SYMBOL.search(value.strip("!#$%^&*?~")))) or group in ("glued_joined", "glued_bare") and (
             wordy or not any(c.isdigit() for c in value.rstrip("0123456789!@#$%^&*+?~._-")))
         typed = bool(_TYPED_SYMBOL.search(value)) or group == "service_pair" and text[at - 1:at] != "/" and sum(
             c.isupper() for c in value) >= 2 or group not in ("takes", "service_pair")
@@ -334,6 +338,8 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
         kept = mixed and len(value) >= 8 and is_value(value) and not _WORDLIKE.fullmatch(value)
+    elif group.startswith("typo"):  # after a word for password misspelled: mixed cases and a digit, or generated
+        kept = mixed and is_value(value) and (group == "typo" or len(value) >= 8) or generated(value)
     elif group == "said" and value.isdigit():
         kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
     else:

@@ -4,7 +4,8 @@ A memory store keeps text for a long time, copies it into indexes and shows it t
 models, so a pasted API key would leak far beyond where it was typed. The
 detector's pattern plugins (cloud keys, tokens, private keys, passwords in
 connection strings, JWTs) are used, run by RE2 in linear time (``secret_re2``), with memvault's
-own detectors for newer key formats (``secret_plugins``), seed phrases (``secret_phrases``) and named
+own detectors for newer key formats (``secret_plugins``), seed phrases (``secret_phrases``), payment cards and
+Social Security numbers (``secret_cards``) and named
 credentials (``secret_named``, ``secret_marks``,
 ``secret_documents``, ``secret_lists``, ``secret_kinds``) and filters of the values found (``secret_values``); see
 ``_EXCLUDED`` for the plugins left out.
@@ -55,11 +56,13 @@ def _detectors() -> tuple[Any, ...]:
     """The detectors, built once (``secret_plugins``, ``secret_named``): detect-secrets' pattern plugins run
     by RE2, then memvault's. Each is stateless, so scans run side by side without a lock."""
     from . import secret_plugins as own
+    from .secret_cards import PaymentCardDetector, SocialSecurityNumberDetector
     from .secret_named import NamedCredentialDetector
     from .secret_phrases import SeedPhraseDetector
 
     return (*own.builtin_detectors(), own.JwtDetector(), own.KeyFormatDetector(), own.Base58CheckKeyDetector(),
-            *own.pair_detectors(), own.UrlPasswordDetector(), NamedCredentialDetector(), SeedPhraseDetector())
+            *own.pair_detectors(), own.UrlPasswordDetector(), NamedCredentialDetector(), SeedPhraseDetector(),
+            PaymentCardDetector(), SocialSecurityNumberDetector())
 
 
 def detect_secrets_patterns() -> dict[str, Any]:
