@@ -43,13 +43,19 @@ def _joined_pattern() -> Any:
     return regex.compile(_JOINED, regex.V1)
 
 
+# Letters and marks that show nothing (Default_Ignorable_Code_Point, UAX #44, but not Cf): the Hangul fillers
+# (U+3164 between ASCII letters reads as nothing), COMBINING GRAPHEME JOINER, the Khmer inherent vowels.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
+
+
 def _hidden(char: str) -> bool:
     """Whether ``char`` shows nothing or steers what is shown: a control or format character (Unicode Cc,
-    Cf: bidi overrides, zero-width, tags; Boucher & Anderson, "Trojan Source", 2021) or a variation
-    selector (Mn, but 256 of them spell any byte after one visible character)."""
+    Cf: bidi overrides, zero-width, tags; Boucher & Anderson, "Trojan Source", 2021), a variation
+    selector (Mn, but 256 of them spell any byte after one visible character) or a blank letter or mark
+    (``_BLANK_LETTERS``)."""
     code = ord(char)
     return (unicodedata.category(char) in ("Cc", "Cf") or 0xFE00 <= code <= 0xFE0F
-            or 0xE0100 <= code <= 0xE01EF or 0x180B <= code <= 0x180F)
+            or 0xE0100 <= code <= 0xE01EF or 0x180B <= code <= 0x180F or char in _BLANK_LETTERS)
 
 
 def _escaped(text: str, kept: str = "") -> str:

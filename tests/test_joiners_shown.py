@@ -47,6 +47,10 @@ ESCAPED = [  # (content, what must be shown escaped)
     ("a run of variation selectors 😀\ufe00\ufe01\ufe02", ["\\ufe01\\ufe02"]),  # bytes hidden after an emoji
     ("a variation selector after a Latin letter pa\ufe0fss", ["pa\\ufe0fss"]),
     ("zero\u200bwidth space", ["zero\\u200bwidth"]),
+    # letters and marks that show nothing (verify59 N6: U+3164 between ASCII letters was shown raw)
+    ("hangul\u3164filler", ["hangul\\u3164filler"]), ("half\uffa0width", ["half\\uffa0width"]),
+    ("choseong\u115ffiller", ["choseong\\u115ffiller"]), ("jungseong\u1160filler", ["jungseong\\u1160filler"]),
+    ("grapheme\u034fjoiner", ["grapheme\\u034fjoiner"]), ("khmer\u17b4vowel", ["khmer\\u17b4vowel"]),
 ]
 
 
