@@ -12,6 +12,7 @@ from . import validate
 from .errors import InvalidInput, shown
 from .ids import new_id
 from .maintenance import own
+from .query import Filters
 from .limits import DEFAULT_SCOPE, KEY_ID_SHAPE
 from .records import ApiKey
 from .store import Store
@@ -34,7 +35,8 @@ def create(
     """Make a new key for ``tenant``; returns its metadata and the key itself (shown once).
     Raises InvalidInput for a bad tenant, scope, name or ``expires_days``, and for a tenant that
     differs from one with memories or keys only by letter case or compatibility form
-    (:func:`validate.lookalike`): its key would open an empty memory beside the tenant meant."""
+    (:func:`validate.lookalike`): its key would open an empty memory beside the tenant meant; so for a
+    scope beside the tenant's scopes with memories or keys (its key would write beside them)."""
     tenant = validate.scope(tenant, DEFAULT_SCOPE, field="tenant")
     scope = validate.scope(scope, DEFAULT_SCOPE)
     name = None if name is None else validate.name("name", name, NAME_MAX_CHARS)  # listed and logged
@@ -52,6 +54,13 @@ def create(
                                          f"letter case or character form; a tenant is matched exactly, so a key for "
                                          f"{shown(tenant)} would see none of the memories of "
                                          f"{shown(alike)}: name the tenant {shown(alike)}")
+        scopes = {s for s, _ in tx.counts(Filters(tenant=tenant, scopes=None, now=now))}
+        alike = validate.lookalike(scope, scopes | {k.scope for k in tx.api_keys().values() if k.tenant == tenant})
+        if alike is not None:
+            raise InvalidInput("scope", f"{shown(scope)} differs from the scope {shown(alike)} of tenant {shown(tenant)} "
+                                        f"only by letter case or character form; a scope is matched exactly, so a key "
+                                        f"for {shown(scope)} would write beside {shown(alike)}: name the scope "
+                                        f"{shown(alike)}")
         tx.put_api_key(digest(key), record)
     return record, key
 

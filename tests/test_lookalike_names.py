@@ -53,6 +53,22 @@ def test_a_key_for_a_tenant_differing_only_by_case_from_one_with_memories_is_ref
 
 
 @pytest.mark.contract
+@pytest.mark.parametrize("scope", ["Work", "WORK", "wOrK"])  # (full-width: refused as any name)
+def test_a_key_for_a_scope_differing_only_by_case_from_one_of_its_tenant_is_refused(store, scope):
+    """verify59 N5: `keys create --scope Work` beside the tenant's "work" was made silently; its writes
+    went beside "work"."""
+    store.remember(tenant="acme", scope="work", content="The deploy window is Tuesday")
+    keys.create(store, "acme", scope="home")
+    for existing in ("work", "Home"):  # a scope with memories, and one only a key names
+        with pytest.raises(InvalidInput) as caught:
+            keys.create(store, "acme", scope=scope if existing == "work" else existing)
+        assert caught.value.field == "scope" and "only by letter case" in str(caught.value)
+    assert [k.scope for k in keys.list_keys(store)] == ["home"]
+    assert keys.create(store, "acme", scope="work")[0].scope == "work"  # as written: the same scope
+    assert keys.create(store, "globex", scope=scope)[0].scope == scope  # another tenant's scopes are not its
+
+
+@pytest.mark.contract
 def test_tenants_differing_by_case_made_before_the_rule_each_take_keys_as_written(store):
     store.remember(tenant="acme", scope="proj", content="one")
     store.remember(tenant="ACME", scope="proj", content="two")
