@@ -75,9 +75,24 @@ def another_person(question: str, content: str) -> tuple[str, str] | None:
         return None
     have = {stem(w) for w, _, _ in words(content)}
     for at, (word, _, written) in enumerate(asked):
-        if at and _named(written) and stem(word) not in have and _of_someone(question, asked, at):
+        if at and stem(word) not in have and (_named(written) and _of_someone(question, asked, at)
+                                              or _named_in_lower_case(asked, at)):
             return word, subject
     return None
+
+
+def _named_in_lower_case(asked: Words, at: int) -> bool:
+    """Whether the word at ``at`` of ``asked`` is someone's name written in lower case: after "does",
+    "is" ... and before a qualifier and its word ("does alice from accounting prefer tea?"; verify 59 N2),
+    no stop word, group ("staff") or word for anyone ("does anyone in sales ...")."""
+    word, _, written = asked[at]
+    return written.isalpha() and written.islower() and word not in STOP_WORDS and word not in _ANYONE \
+        and word not in AUDIENCES and asked[at - 1][0] in _SINGULAR_AUXILIARIES \
+        and at + 2 < len(asked) and asked[at + 1][2] in _QUALIFIERS
+
+
+_SINGULAR_AUXILIARIES = frozenset("does did is was has".split())
+_ANYONE = frozenset("anyone someone everyone anybody somebody nobody everybody one each team people".split())
 
 
 def _named(written: str) -> bool:

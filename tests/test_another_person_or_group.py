@@ -37,6 +37,9 @@ ANOTHER_PERSON = [
     ("Does Alice from accounting drink coffee?", "Bob from accounting drinks coffee with oat milk"),
     ("Is Grace on the infra team on call this week?", "Jun on the infra team is on call this week"),
     ("Who does Kenji from design report to?", "Lena from design reports to the head of product"),
+    # a name in lower case before a qualifier (verify 59 N2: 0.74-0.87)
+    ("does alice from accounting prefer tea?", TEA),
+    ("is alice in accounting a tea person?", TEA),
 ]
 # Unsure already (another rule, or abstained): kept so.
 ANOTHER_PERSON_ALREADY = [
@@ -71,6 +74,9 @@ THE_PERSON = [
     ("Does Bob in sales prefer tea?", "Bob prefers tea over coffee"),
     ("Does Marco from platform prefer morning reviews?", "Marco prefers code reviews in the morning before 11am."),
     ("Does Marco on the platform team prefer morning reviews?", "Marco prefers code reviews in the morning before 11am."),
+    ("does bob from accounting prefer tea?", TEA),
+    ("does anyone in accounting prefer tea?", TEA),
+    ("does someone from accounting prefer tea?", TEA),
 ]
 # Another group of people (trial 59 #3: "for designers" over "for engineers" 0.84, interns 0.75).
 ANOTHER_GROUP = [
