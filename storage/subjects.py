@@ -43,8 +43,8 @@ _ENDS = frozenset(".!?;:")
 _COUNT = re.compile(r"^\W*how\s+many\s+(?!(?:times|years|months|weeks|days|hours|minutes)\b)(\w+(?:\s+\w+){0,2})", re.I)
 _AGE = re.compile(r"^\W*(?:how\s+old|what\s+age)\b", re.I)
 # A count or a size in other words ("What's the headcount of ...?", "How big is the team?"; verify 59 N2).
-_SIZE = re.compile(r"^\W*(?:how\s+(?:big|large)\s+(?:is|are|was|were)|what(?:['’]s|\s+is|\s+was)\s+the\s+headcount)\b",
-                   re.I)
+_SIZE = re.compile(r"^\W*(?:how\s+(?:big|large)\s+(?:is|are|was|were)"
+                   r"|what(?:['’]s|\s+is|\s+was)\s+the\s+headcount)\b", re.I)
 # A birth year, which only a year (or an age) gives: "My daughter's birthday is on 14 March" holds none.
 _YEAR_BORN = re.compile(r"^\W*(?:what|which)\s+year\s+(?:was|were|is)\b[^?.!]{1,60}?\bborn\b", re.I)
 # Words beside which a number is an age ("7 years old", "turned 7", "born in 2019"); a year in digits is one too.
@@ -204,8 +204,8 @@ def another_group(question: str, content: str) -> tuple[str, str] | None:
 
 
 # A group of people as a team after "for" ("the laptop budget for the sales team"; verify 59 N2).
-_TEAM = re.compile(r"\bfor\s+(?:the|our)\s+([^\W\d_]+)\s+(team|department|org|organisation|organization|group|squad)s?\b",
-                   re.I)
+_TEAM = re.compile(r"\bfor\s+(?:the|our)\s+([^\W\d_]+)\s+"
+                   r"(team|department|org|organisation|organization|group|squad)s?\b", re.I)
 
 
 _AUDIENCE_BEFORE = frozenset("for do does to".split())  # "for designers", "do designers get"
