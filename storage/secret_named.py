@@ -214,10 +214,12 @@ def said(role: str, language: str | None = None) -> str:
     if mine:
         named = f"(?:{named})(?:[ \\t]+(?:{mine}))?"
     # Languages whose possessor follows the noun unmarked ("kata sandi server adalah X", "mật khẩu máy chủ là
-    # X"): their ``owner`` words between the word and the verb.
+    # X"): their ``owner`` words between the word and the verb, perhaps then a possessive of the owner ("parola
+    # contului meu este X").
     owning = _languages() if loan else langs
     bare = "|".join(f"(?:{words(role, lang) or words(role)})[ \\t]+(?:{words('owner', lang)})[ \\t]+"
-                    f"(?:{words('verb', lang)})[ \\t]+"
+                    + (f"(?:(?:{words('possessive', lang)})[ \\t]+)?" if words("possessive", lang) else "")
+                    + f"(?:{words('verb', lang)})[ \\t]+"
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
