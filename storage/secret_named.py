@@ -577,6 +577,10 @@ def named_sources() -> list[str]:
         f"|{AFTER}pass(?:[ \\t]+(?:for|to|of|on)(?:[ \\t]+[^\\s:=]+){{1,6}}?)?"
         f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
         f"[ \\t]*{_QUOTE}?(?P<pass_said>{_VALUE})|{AFTER}(?:takes|uses|accepts)[ \\t]+{_QUOTE}?(?P<takes>{_VALUE})"
+        # "the password is the reverse of drowssap: X", "my password is my dog's name then 1987: X": a description
+        # after "password is", then ":" and a value mixing cases ending the sentence (verify59 N4)
+        f"|{AFTER}(?:{words('password-strict', 'en')})[ \\t]+(?:is|was)[ \\t]+[^\\n.!?:;=]{{1,60}}:[ \\t]*{_QUOTE}?"
+        f"(?P<described>{_VALUE}){_QUOTE}?{_ENDS}"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
         f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*(?:[:/%][ \\t]*(?P<pair>{_PAIRED})"
