@@ -32,7 +32,7 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
 # ("the web app" for "the mobile app", "the pro plan" for "the free plan", "gold" for "silver").
 ALTERNATIVES = {
     **dict.fromkeys(("web", "mobile", "ios", "android", "desktop", "macos", "windows", "linux"), "platform"),
-    **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter", "basic"), "tier"),
+    **dict.fromkeys(("free", "pro", "premium", "enterprise", "starter", "basic", "trial"), "tier"),
     **dict.fromkeys(("bronze", "silver", "gold", "platinum"), "level"),
     **dict.fromkeys(REGIONS, "region"),
     # Someone of the speaker's by relation, and a pet: another is someone else ("grandma's birthday" for
@@ -326,8 +326,13 @@ def _unstopped(words: Words, places: range, most: int) -> list[str]:
 
 def _read(text: str) -> str:
     """What is read of ``text``: its first ``READ_CHARS`` characters, ending at a space (a long memory's
-    first words; linear and bounded, however long the memory)."""
-    return text if len(text) <= READ_CHARS else text[:READ_CHARS].rsplit(None, 1)[0]
+    first words; linear and bounded, however long the memory), a hyphen before a plan's word a space."""
+    read = text if len(text) <= READ_CHARS else text[:READ_CHARS].rsplit(None, 1)[0]
+    return _TIER_HYPHEN.sub(" ", read)
+
+
+# "free-tier customers" is "free tier customers": the word before the plan's word is its tier (verify 59 N2).
+_TIER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=(?:tier|plan)s?\b)", re.I)
 
 
 @lru_cache(maxsize=4096)

@@ -42,6 +42,11 @@ _ENDS = frozenset(".!?;:")
 # spans ("how many times", "how many months passed") count events told apart, no memory's value.
 _COUNT = re.compile(r"^\W*how\s+many\s+(?!(?:times|years|months|weeks|days|hours|minutes)\b)(\w+(?:\s+\w+){0,2})", re.I)
 _AGE = re.compile(r"^\W*(?:how\s+old|what\s+age)\b", re.I)
+# A count or a size in other words ("What's the headcount of ...?", "How big is the team?"; verify 59 N2).
+_SIZE = re.compile(r"^\W*(?:how\s+(?:big|large)\s+(?:is|are|was|were)"
+                   r"|what(?:['’]s|\s+is|\s+was)\s+the\s+headcount)\b", re.I)
+# A birth year, which only a year (or an age) gives: "My daughter's birthday is on 14 March" holds none.
+_YEAR_BORN = re.compile(r"^\W*(?:what|which)\s+year\s+(?:was|were|is)\b[^?.!]{1,60}?\bborn\b", re.I)
 # Words beside which a number is an age ("7 years old", "turned 7", "born in 2019"); a year in digits is one too.
 _AGE_WORDS = frozenset("old age aged born year years month months turned turns turning".split())
 _NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
@@ -70,9 +75,24 @@ def another_person(question: str, content: str) -> tuple[str, str] | None:
         return None
     have = {stem(w) for w, _, _ in words(content)}
     for at, (word, _, written) in enumerate(asked):
-        if at and _named(written) and stem(word) not in have and _of_someone(question, asked, at):
+        if at and stem(word) not in have and (_named(written) and _of_someone(question, asked, at)
+                                              or _named_in_lower_case(asked, at)):
             return word, subject
     return None
+
+
+def _named_in_lower_case(asked: Words, at: int) -> bool:
+    """Whether the word at ``at`` of ``asked`` is someone's name written in lower case: after "does",
+    "is" ... and before a qualifier and its word ("does alice from accounting prefer tea?"; verify 59 N2),
+    no stop word, group ("staff") or word for anyone ("does anyone in sales ...")."""
+    word, _, written = asked[at]
+    return written.isalpha() and written.islower() and word not in STOP_WORDS and word not in _ANYONE \
+        and word not in AUDIENCES and asked[at - 1][0] in _SINGULAR_AUXILIARIES \
+        and at + 2 < len(asked) and asked[at + 1][2] in _QUALIFIERS
+
+
+_SINGULAR_AUXILIARIES = frozenset("does did is was has".split())
+_ANYONE = frozenset("anyone someone everyone anybody somebody nobody everybody one each team people".split())
 
 
 def _named(written: str) -> bool:
@@ -174,9 +194,18 @@ def another_group(question: str, content: str) -> tuple[str, str] | None:
         if not _group(asked, at) or stem(_audience(word)) in have:
             continue
         following = next((w for w, _, _ in asked[at + 1:] if w not in STOP_WORDS), None)
-        if following is None or stem(_audience(following)) in have or at and asked[at - 1][0] in _AUDIENCE_BEFORE:
-            return word, other
+        if following is None or stem(_audience(following)) in have or at and asked[at - 1][0] in _AUDIENCE_BEFORE \
+                or at > 1 and asked[at - 2][0] in _AUDIENCE_BEFORE and asked[at - 1][0] not in STOP_WORDS:
+            return word, other  # "do product managers get", "for data scientists"
+    team = _TEAM.search(question)
+    if team is not None and not {stem(w.lower()) for w in team.group(1, 2)} & have:
+        return team.group(1).lower(), other  # "for the sales team?" over "for engineers"
     return None
+
+
+# A group of people as a team after "for" ("the laptop budget for the sales team"; verify 59 N2).
+_TEAM = re.compile(r"\bfor\s+(?:the|our)\s+([^\W\d_]+)\s+"
+                   r"(team|department|org|organisation|organization|group|squad)s?\b", re.I)
 
 
 _AUDIENCE_BEFORE = frozenset("for do does to".split())  # "for designers", "do designers get"
@@ -197,8 +226,17 @@ def lacks_the_number(question: str, content: str) -> tuple[str, str] | None:
     ``content`` holds no number, in digits or words ("two", "a dozen"), nor what is counted, or for an
     age and ``content`` holds no word of one nor a year ("7 years old", "born in 2019"): "How many people
     are on the payments team?" over "Maria leads the payments team", "How old is my daughter?" over "My
-    daughter's birthday is on 14 March"."""
+    daughter's birthday is on 14 March"; a count asked as a headcount or a size ("How big is the payments
+    team?") or a birth year ("What year was my daughter born?") the same way."""
     said = words(content)
+    if (asking := _YEAR_BORN.search(question)) is not None:
+        if not any(w in _AGE_WORDS - {"born"} or re.fullmatch(r"(?:1[89]|20)\d\d", w) for w, _, _ in said):
+            return "what year born", ""
+        return None
+    if (asking := _SIZE.search(question)) is not None:
+        if not any(any(c.isdigit() for c in w) or w in _NUMBER_WORDS for w, _, _ in said):
+            return asking.group(0).strip().lower(), ""
+        return None
     if (asking := _AGE.search(question)) is not None:
         if not any(w in _AGE_WORDS or re.fullmatch(r"(?:1[89]|20)\d\d", w) for w, _, _ in said):
             return asking.group(0).strip().lower(), ""

@@ -37,6 +37,9 @@ ANOTHER_PERSON = [
     ("Does Alice from accounting drink coffee?", "Bob from accounting drinks coffee with oat milk"),
     ("Is Grace on the infra team on call this week?", "Jun on the infra team is on call this week"),
     ("Who does Kenji from design report to?", "Lena from design reports to the head of product"),
+    # a name in lower case before a qualifier (verify 59 N2: 0.74-0.87)
+    ("does alice from accounting prefer tea?", TEA),
+    ("is alice in accounting a tea person?", TEA),
 ]
 # Unsure already (another rule, or abstained): kept so.
 ANOTHER_PERSON_ALREADY = [
@@ -71,6 +74,9 @@ THE_PERSON = [
     ("Does Bob in sales prefer tea?", "Bob prefers tea over coffee"),
     ("Does Marco from platform prefer morning reviews?", "Marco prefers code reviews in the morning before 11am."),
     ("Does Marco on the platform team prefer morning reviews?", "Marco prefers code reviews in the morning before 11am."),
+    ("does bob from accounting prefer tea?", TEA),
+    ("does anyone in accounting prefer tea?", TEA),
+    ("does someone from accounting prefer tea?", TEA),
 ]
 # Another group of people (trial 59 #3: "for designers" over "for engineers" 0.84, interns 0.75).
 ANOTHER_GROUP = [
@@ -86,6 +92,10 @@ ANOTHER_GROUP = [
     ("What is the training budget for engineers?", "The training budget for managers is 1500 euros a year"),
     ("Who approves expenses for designers?", "Managers approve expenses for engineers"),
     ("When do students get their badges?", "Teachers get their badges on the first Monday of term"),
+    # a group named with a word before it, or as a team (verify 59 N2: 0.61, 0.70)
+    ("What laptop budget do product managers get?", LAPTOPS),
+    ("What is the laptop budget for the sales team?", LAPTOPS),
+    ("What is the laptop budget for the design department?", LAPTOPS),
 ]
 ANOTHER_GROUP_ALREADY = [
     ("What do interns get on their first day?", "New hires get a MacBook Pro and a 500 euro desk budget"),
@@ -104,6 +114,9 @@ THE_GROUP = [
     ("Which VPN do freelancers use?", "Contractors must use the guest VPN"),
     ("Who approves expenses for engineers?", "Managers approve expenses over 1000 euros"),
     ("How many vacation days do employees get?", "Employees get 28 vacation days a year"),
+    ("What laptop budget do software engineers get?", LAPTOPS),
+    ("What is the laptop budget for the engineering team?", LAPTOPS),
+    ("What is the laptop budget for the team?", LAPTOPS),
 ]
 # A tier asked after "customers on the", "users on the" ... (trial 59 #3: "on the free plan" 0.68).
 ANOTHER_TIER = [
@@ -112,6 +125,10 @@ ANOTHER_TIER = [
     ("What uptime do we promise customers with a free subscription?", SLA),
     ("What do basic users pay a month?", "The Pro plan costs 20 EUR a month"),
     ("What backup retention do we give users on the free tier?", "Backups of enterprise users are kept 90 days"),
+    # other tiers' words (verify 59 N2: 0.62, 0.76)
+    ("What uptime do we promise trial users?", SLA),
+    ("What uptime do we promise business-tier customers?", SLA),
+    ("What uptime do we promise free-tier customers?", SLA),
 ]
 ANOTHER_TIER_ALREADY = [
     ("What uptime do free users get?", SLA),
@@ -125,6 +142,8 @@ THE_TIER = [
     ("Do enterprise accounts get SSO?", "Enterprise accounts get SSO and a dedicated support engineer"),
     ("How much does the Pro plan cost?", "The Pro plan costs 20 EUR a month"),
     ("How much storage do premium customers get?", "Premium customers get 1 TB of storage"),
+    ("What uptime do we promise enterprise-tier customers?", SLA),
+    ("How long is the trial?", "The free trial lasts 14 days"),
 ]
 # A count or an age asked that the memory does not hold (trial 59 #3: 0.55, 0.72).
 NO_NUMBER = [
@@ -132,6 +151,10 @@ NO_NUMBER = [
     ("How old is my daughter?", "My daughter's birthday is on 14 March"),
     ("What age is my son?", "My son's school starts at 8:15"),
     ("How old is our cat?", "Our cat Miso sleeps on the radiator all day"),
+    # a count or a year asked in other words (verify 59 N2: 0.77, 0.79, 0.63)
+    ("What's the headcount of the payments team?", "Maria leads the payments team"),
+    ("How big is the payments team?", "Maria leads the payments team"),
+    ("What year was my daughter born?", "My daughter's birthday is on 14 March"),
 ]
 THE_NUMBER = [
     ("How many engineers does the payments team have?", "The payments team has 6 engineers"),
@@ -140,6 +163,10 @@ THE_NUMBER = [
     ("How old is my daughter?", "My daughter was born in 2019"),
     ("How many reports does Léa own?", "Léa owns the billing exports and the VAT report."),
     ("How many seats does the Team tier allow?", "The Team tier allows unlimited seats"),
+    ("What's the headcount of the payments team?", "The payments team has 6 engineers"),
+    ("How big is the payments team?", "The payments team has five people"),
+    ("How big is the upload limit?", "The upload limit is 25 MB"),
+    ("What year was my daughter born?", "My daughter was born in 2019"),
 ]
 NEAR = ANOTHER_PERSON + ANOTHER_GROUP + ANOTHER_TIER + NO_NUMBER
 SURE = THE_PERSON + THE_GROUP + THE_TIER + THE_NUMBER
