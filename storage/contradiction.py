@@ -28,7 +28,8 @@ _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
 _EDGE = ".,:'’\"*`…™®~"  # trial 54 #6: "ArgoCD…", "ArgoCD™" were another name than "ArgoCD"
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?(am|pm|a\.m|p\.m)?")
 _HOUR = re.compile(r"(\d{1,2})h(\d{2})?")
-_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}")
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}/\d{1,2}/\d{1,2}"
+                   r"|(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:19|20)\d\d")  # "20.12.2026", "2026/12/20"
 _NUMBER = re.compile(r"v?(\d{1,3}(?:,\d{3})+|\d+)((?:\.\d+)*)(%?)([a-z]{0,3})")
 _DIGIT = re.compile(r"\d")
 # A base64 run (a key's or a certificate's body, a random token) or an armour checksum ("=+6Im"): no word
@@ -51,8 +52,9 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
           "october", "november", "december")
 _MONTH_SHORT = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _ORDINAL = frozenset({"st", "nd", "rd", "th"})
-_DAY_MONTH = re.compile(r"(\d{1,2})[/.](\d{1,2})")  # "20/12", "12/20": a day and month after "on", "since" ...
+_DAY_MONTH = re.compile(r"(\d{1,2})[/.-](\d{1,2})")  # "20/12", "12/20", "12-20": a day and month
 _DATED_BY = frozenset("on since until till by from before after".split())
+_YEAR_BY = _DATED_BY | {"in"}  # "due in 2027", "by 2028": a year alone
 _CURRENCY = "$€£¥"
 # Opposite states: a word of a group in each text, a different one.
 STATES = ({"enabled", "disabled"}, {"open", "closed"}, {"optional", "required", "mandatory"},
@@ -437,7 +439,10 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
             marks.append((owner, ends, sentence))
             continue
         kind, norm, unit = found
-        if kind in ("number", "ident") and _calendar(tokens, i, kind, norm, unit):
+        month = _short_month(tokens, i) if kind == "name" else None
+        if month is not None:
+            kind, norm = "month", month  # "Dec 20" → "Jan 4": another month, as "December" → "January" is
+        elif kind in ("number", "ident") and _calendar(tokens, i, kind, norm, unit):
             kind, norm, unit = "date", norm, None  # "20 December", "the 20th", "Dec 20, 2026": a date's part
         skip = kind == "time" and meridiem is not None
         slots.append((kind, norm, None))
@@ -526,20 +531,36 @@ def _calendar(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int, k
     def raw(j: int) -> str:
         return tokens[j][0] if 0 <= j < len(tokens) else ""
 
-    before, after = raw(at - 1), raw(at + 1)
-    if kind == "ident":
-        pair = _DAY_MONTH.fullmatch(norm)
-        return pair is not None and before.lower() in _DATED_BY and 1 <= min(int(pair[1]), int(pair[2])) <= 12 \
-            and max(int(pair[1]), int(pair[2])) <= 31
+    before, after = raw(at - 1).lower(), raw(at + 1)
+    last = not after or tokens[at][3]  # nothing after it in its clause
+    pair = _DAY_MONTH.fullmatch(norm) if unit is None else None
+    if pair is not None and "." not in norm:  # "on 20/12", "on 12-20", "is 18/12." ("a 3/4 share": a fraction);
+        # "on 20.12" stays a number: "runs on 22.04" is a version
+        return (before in _DATED_BY or last and "/" in norm and before not in ("a", "an", "the")) \
+            and 1 <= min(int(pair[1]), int(pair[2])) <= 12 and max(int(pair[1]), int(pair[2])) <= 31
     if not norm.isdigit() or len(norm) > 4:
         return False
     value = int(norm)
     if unit is not None:
         return unit in _ORDINAL and 1 <= value <= 31 and (
-            not after or tokens[at][3] or after.lower() in STOP or _month(after) or after.lower() in DAYS)
-    if 1 <= value <= 31 and any(_month(w) or w.lower() in DAYS for w in (before, after)):
+            last or after.lower() in STOP or _month(after) or after.lower() in DAYS)
+    if 1 <= value <= 31 and any(_month(w) or w.lower() in DAYS for w in (raw(at - 1), after)):
         return True
-    return 1900 <= value <= 2099 and (_month(before) or _month(raw(at - 2)) and raw(at - 1).isdigit())
+    return 1900 <= value <= 2099 and (_month(raw(at - 1)) or _month(raw(at - 2)) and raw(at - 1).isdigit()
+                                      or before in _YEAR_BY and (last or after.lower() in STOP))  # "in 2027"
+
+
+def _short_month(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> str | None:
+    """The month a capitalised short name at ``at`` stands for ("Dec 20", "4 Jan", "in Sept", "Dec 2026"),
+    read beside a day or year in digits or after "in", "on", "since" ...; else None ("Jan owns the API")."""
+    raw = tokens[at][0]
+    short = raw.lower().rstrip(".")
+    if not raw[:1].isupper() or short not in _MONTH_SHORT:
+        return None
+    near = [tokens[j][0].rstrip(",.") for j in (at - 1, at + 1) if 0 <= j < len(tokens)]
+    if at and tokens[at - 1][0].lower() in _YEAR_BY or any(w.isdigit() and 1 <= int(w) <= 2099 for w in near):
+        return next(m for m in MONTHS if m.startswith(short[:3]))
+    return None
 
 
 def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:

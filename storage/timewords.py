@@ -31,6 +31,15 @@ _PART_HOURS = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 24), "
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _YEAR_DIGITS = r"(?:19|20)\d\d"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# A day of the month as an ordinal word ("Friday the twentieth", "the twenty-first of May"): read as "20th"
+# (``_digit_days``), where a day in digits is; "May the first", never "may first".
+_DAY_WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+              "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+_DAY_WORD = (rf"(?:twenty[-\s]?(?:{'|'.join(_DAY_WORDS[:9])})|thirty[-\s]?first|thirtieth"
+             rf"|{'|'.join(reversed(_DAY_WORDS))})")
+_DAY_WORD_TEXT = re.compile(rf"(?<![\w-]){_DAY_WORD}(?![\w-])", re.IGNORECASE)
+# Words that may follow "Friday the twentieth" ("... at 3pm", "... and"), where "Monday the first thing" is no day.
+_AFTER_DAY_WORD = r"(?=\s*(?:[?.,;!)]|$)|\s+(?:at|and|or|in|on|when|before|after|to|for|with|we|i|you|they)\b)"
 # A month or quarter with a relative year, a weekday with a relative week: the one time both name
 # ("March last year" is March 2025, never all of 2025; new-user trial 50), or "this"/"last" March.
 _RELATIVE = r"(?:last|previous|this|next)"
@@ -74,8 +83,12 @@ _SEASON = re.compile(rf"^(?:(last|this|past|previous)\s+)?({'|'.join(_SEASONS)})
 _SPAN = re.compile(
     rf"(?:(?<![\w./-])|(?<=\bmid-)|(?<=\bearly-)|(?<=\blate-))(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
     rf"|(?P<monthday>{_WEEKDAY_ANY}\.?,?\s+(?:the\s+)?\d{{1,2}}(?:(?:st|nd|rd|th)|(?=\s*(?:[?.,;!]|$)))"
-    rf"(?!\s+(?:of\s+)?(?:{_MONTHS})\b)|the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:,\s*|\(\s*)(?:a\s+)?{_WEEKDAY_ANY}\)?)"
+    rf"(?!\s+(?:of\s+)?(?:{_MONTHS})\b)|the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:,\s*|\(\s*)(?:a\s+)?{_WEEKDAY_ANY}\)?"
+    rf"|{_WEEKDAY_ANY}\.?,?\s+the\s+{_DAY_WORD}(?!\s+of\s+(?:{_MONTHS})\b){_AFTER_DAY_WORD}"
+    rf"|the\s+{_DAY_WORD}\s*(?:,\s*|\(\s*)(?:a\s+)?{_WEEKDAY_ANY}\)?)"
     rf"|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
+    rf"|(?:{_MONTHS})\.?\s+(?:(?<!may\s)(?<!mar\s)(?<!march\s)|the\s+){_DAY_WORD}(?:,?\s*{_YEAR_DIGITS})?"
+    rf"|{_DAY_WORD}\s+of\s+(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?"
     rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:hours?|days?|weeks?|months?|years?)"
     rf"|past\s+(?:hour|day|week|month|year))"
@@ -579,6 +592,7 @@ class TimeParser:
         More: docs/retrieval-tuning.md#timewords-find."""
         # (text, direction, ahead, part, the words naming the part, the words naming it all)
         spans: list[tuple[str, str, bool, tuple[str, int], str, str, tuple[str, str] | None]] = []
+        worded: dict[str, str] = {}  # a span's text with its day in digits: the words the question writes
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
         due = not past and _DUE.search(query) is not None  # "what was planned in March?" is the past March
         matches = list(_SPAN.finditer(query))
@@ -619,6 +633,9 @@ class TimeParser:
                     or _WEEK_FROM.match(m.group(0)) is not None)
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
+                if kind in ("monthday", "date") and _DAY_WORD_TEXT.search(text):
+                    worded[_digit_days(text)] = text  # "Friday the twentieth" read as "Friday the 20th"
+                    text = _digit_days(text)
                 spans.append((text, direction, ahead, _part(part), query[begin:m.end()],
                               query[head.start() if head else begin:m.end()], beside))
         # The most specific first: a span with a year, then the longest ("Christmas 2024" is 2024).
@@ -650,6 +667,10 @@ class TimeParser:
                     found_range = _part_of(whole, part, named, now_ms) or found_range
                 if found_range is not None and direction:
                     found_range = _beyond(found_range, direction, phrase, now_ms)
+                if found_range is not None and text in worded:
+                    words = found_range.phrase or found_range.text
+                    found_range = replace(found_range, phrase=worded[text] if words in (text, found_range.text)
+                                          else words.replace(text, worded[text]))
                 if found_range is not None:
                     return replace(found_range, present=not past or found_range.end > now_ms
                                    or _STATE_VERB.search(query) is not None)
@@ -785,6 +806,18 @@ def _with_weekday(found: TimeRange, words: str, weekday: str) -> TimeRange:
         note = (f"{day.day} {day:%B %Y} is a {_WEEKDAYS.split('|')[day.weekday()].title()}, not a "
                 f"{_WEEKDAYS.split('|')[named].title()}: read as the date")
     return replace(found, phrase=words, note=note)
+
+
+def _digit_days(text: str) -> str:
+    """``text`` with each day of the month written as an ordinal word in digits ("twentieth" → "20th")."""
+    def digits(found: re.Match[str]) -> str:
+        word = re.sub(r"[-\s]+", "", found.group(0).lower())
+        tens = 20 if word.startswith("twenty") else 30 if word.startswith("thirty") else 0
+        word = word[6:] if tens else word
+        day = tens + (20 if word == "twentieth" else 30 if word == "thirtieth" else _DAY_WORDS.index(word) + 1)
+        return f"{day}{'th' if 10 <= day % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+    return _DAY_WORD_TEXT.sub(digits, text)
 
 
 def _weekday_day(text: str, base: datetime, latest: int, now_ms: int, past: bool,

@@ -95,3 +95,56 @@ def test_recall_marks_the_older_date_outdated_and_unsure(db, real_embedder, was,
 ])
 def test_words_asking_for_a_kind_only_together_are_read_together(question, reason, expected):
     assert about_another_value(question, reason) is expected
+
+
+# Every date form the contradiction test reads as differing is a date to a question asking when (verify 59 #1:
+# "Dec 20" → "Jan 4" was another name, "in 2027" → "in 2028" and "20.12.2026" another number, "18/12" another
+# identifier, so "when ..." came back both sure and unmarked).
+DATE_FORMS = [
+    ("Dec 20", "Jan 4"), ("on Dec 20", "on Jan 4"), ("Dec. 20", "Jan. 4"), ("20 Dec", "4 Jan"), ("in Dec", "in Jan"),
+    ("Sept 3", "Oct 4"), ("Dec 20, 2026", "Jan 4, 2027"), ("Dec 2026", "Jan 2027"),
+    ("in 2027", "in 2028"), ("by 2027", "by 2028"), ("since 2027", "since 2028"), ("until 2027", "until 2028"),
+    ("from 2027", "from 2028"), ("in 2027.", "in 2028."),
+    ("18/12", "23/12"), ("12/20", "12/21"), ("on 18/12", "on 23/12"), ("on 12-20", "on 12-21"),
+    ("20/12/2026", "21/12/2026"), ("2026/12/20", "2026/12/21"), ("20.12.2026", "21.12.2026"),
+    ("on 20.12.2026", "on 21.12.2026"), ("2026-12-20", "2026-12-21"),
+]
+ASKING_WHEN = ["when does the deploy freeze start?", "what date does the deploy freeze start?",
+               "which day does the deploy freeze start?", "which year does the deploy freeze start?"]
+
+
+@pytest.mark.parametrize(("was", "now"), DATE_FORMS)
+@pytest.mark.parametrize("question", ASKING_WHEN)
+def test_every_date_form_changed_is_a_date_to_a_question_asking_when(was, now, question):
+    reason = disagreement(FREEZE.format(was), FREEZE.format(now))
+    assert reason is not None and reason.split(":")[0] in ("different date", "different month")
+    assert not about_another_value(question, reason)
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [  # must stay: no date
+    ("Jan owns the payments API", "name", "jan"), ("Python runs on 22.04", "number", "22.04"),
+    ("We run 4 replicas in 2027 regions", "number", "2027"), ("A 3/4 share of the budget", "ident", "3/4"),
+    ("The build scales to 12-20 workers", "ident", "12-20"), ("The API version is 20.12.1", "number", "20.12.1"),
+])
+def test_a_value_beside_no_date_keeps_its_kind(text, kind, value):
+    from memvault.storage.contradiction import _read
+
+    assert value in _read(text).values.get(kind, {})
+
+
+@pytest.mark.parametrize(("older", "newer", "question"), [
+    ("The code freeze begins Dec 20", "The code freeze begins Jan 4", "when does the code freeze begin?"),
+    ("The contract renewal is due in 2027", "The contract renewal is due in 2028", "when is the contract renewal due?"),
+    ("Maria's last day is 18/12", "Maria's last day is 23/12", "when is Maria's last day?"),
+    ("The deploy freeze starts on 20.12.2026", "The deploy freeze starts on 21.12.2026",
+     "when does the deploy freeze start?"),
+])
+def test_recall_marks_the_older_of_each_date_form_outdated(db, real_embedder, older, newer, question):
+    s = Store(db, real_embedder)
+    old = s.remember(tenant="t", scope="p", content=older, observed_at="2026-11-20T10:00:00Z").id
+    new = s.remember(tenant="t", scope="p", content=newer, observed_at="2026-11-25T10:00:00Z").id
+    hits = s.recall(tenant="t", query=question, scopes=["p"]).hits
+    s.close()
+    assert hits[0].memory.id == new and hits[0].outdated_by is None
+    was = next(h for h in hits if h.memory.id == old)
+    assert was.outdated_by == new and was.confidence < SURE_CONFIDENCE

@@ -118,3 +118,48 @@ def test_a_memorys_weekday_ahead_is_read_from_when_it_was_noted(text, observed, 
     assert asked is not None and asked.said_relative(text, noted)
     other = TimeParser().find(f"what happened on {datetime.fromisoformat(date).replace(day=2):%d %B %Y}?", NOW)
     assert other is not None and not other.said_relative(text, noted)
+
+
+# A day of the month as an ordinal word is read where "20th" is (verify 59 N3: "Friday the twentieth" was
+# last Friday, the day dropped).
+@pytest.mark.parametrize(("question", "words", "date"), [
+    ("what did I fix on Friday the twentieth?", "Friday the twentieth", "2026-11-20"),
+    ("what did I fix on Fri the twentieth?", "Fri the twentieth", "2026-11-20"),
+    ("what did I fix on Friday, the twentieth?", "Friday, the twentieth", "2026-11-20"),
+    ("what did I fix on Friday the twentieth at 3pm?", "Friday the twentieth", "2026-11-20"),
+    ("what did I fix on the twentieth (a Friday)?", "the twentieth (a Friday)", "2026-11-20"),
+    ("what did I fix on the twentieth, a Friday?", "the twentieth, a Friday", "2026-11-20"),
+    ("what did we ship on Tuesday the thirteenth?", "Tuesday the thirteenth", "2026-10-13"),
+    ("what did we ship on Tuesday the first?", "Tuesday the first", "2026-12-01"),
+    ("what did we ship on Friday the thirty-first?", "Friday the thirty-first", "2026-07-31"),
+    ("what happened on Friday the twenty-seventh of November?", "Friday the twenty-seventh of November",
+     "2026-11-27"),
+    ("what happened on the twenty-seventh of November?", "twenty-seventh of November", "2026-11-27"),
+    ("what happened on the twenty seventh of November 2026?", "twenty seventh of November 2026", "2026-11-27"),
+    ("what happened on November twenty-seventh?", "November twenty-seventh", "2026-11-27"),
+    ("what happened on November the second?", "November the second", "2026-11-02"),
+    ("what happened on May the fourth?", "May the fourth", "2026-05-04"),
+])
+def test_a_day_in_ordinal_words_is_read_as_in_digits(question, words, date):
+    found = TimeParser().find(question, NOW)
+    assert found is not None and day(found.start) == date and found.end - found.start == 86_400_000
+    assert found.phrase == words
+    left = set(found.remove_from(question).lower().replace(",", " ").split())
+    assert not {"friday", "fri", "tuesday", "twentieth", "first", "november"} & left
+
+
+@pytest.mark.parametrize(("question", "text"), [  # must stay: no day of the month
+    ("what did we do on Monday the first thing?", "Monday"),
+    ("what did we do in the first quarter?", "first quarter"),
+    ("what may first happen in May?", "May"),
+])
+def test_an_ordinal_word_naming_no_day_stays_a_word(question, text):
+    found = TimeParser().find(question, NOW)
+    assert found is not None and found.text == text and found.phrase is None
+
+
+@pytest.mark.parametrize("question", ["what did I fix on Friday the twentieth?",
+                                      "what did I fix on the twentieth (a Friday)?"])
+def test_recall_answers_a_weekday_with_its_day_in_words_surely(trial_store, question):
+    hits = trial_store.recall(tenant="t", query=question, scopes=["p"]).hits
+    assert "garage door" in hits[0].memory.content and hits[0].confidence >= 0.7
