@@ -130,11 +130,15 @@ class PaymentCardDetector(Detector):
             yield CODE_LABEL, match.group(2)
 
 
-# A US Social Security number after the words naming it (SSN, social security number, "social security no."),
-# perhaps a verb or ":" between: 3-2-4 digits parted by dashes or spaces, or 9 in a row.
-_SSN = (r"(?i)(?:^|[^\pL\pN])(?:ssn|ss#|social[ \t-]+security(?:[ \t-]+(?:number|num|no\.?|#))?)s?#?"
-        r"[ \t]*(?:\([^()\n]{0,20}\)[ \t]*)?(?:[:=#-]|[ \t](?:is|was|of)(?:[ \t]*:)?)?[ \t]*"
-        r"(?P<ssn>\d{3}-\d{2}-\d{4}|\d{3}[ ]\d{2}[ ]\d{4}|\d{9})(?:$|[^\pN-]|-(?:$|[^\pN]))")
+# A US Social Security number after the words naming it (SSN, social security number, "social security no.",
+# "soc sec"), perhaps a verb or ":" between: 3-2-4 digits parted by dashes or spaces, or 9 in a row; after "social"
+# alone ("my social is 536-22-7841") only 3-2-4 digits parted by dashes, the shape an SSN is written in.
+_SSN_VERB = r"[ \t]*(?:\([^()\n]{0,20}\)[ \t]*)?(?:[:=#-]|[ \t](?:is|was|of)(?:[ \t]*:)?)?[ \t]*"
+_SSN = (r"(?i)(?:^|[^\pL\pN])(?:"
+        r"(?:ssn|ss#|(?:social[ \t-]+|soc\.?[ \t-]*)(?:security|sec\.?)(?:[ \t-]+(?:number|num|no\.?|#))?)s?#?"
+        f"{_SSN_VERB}"
+        r"(?P<ssn>\d{3}-\d{2}-\d{4}|\d{3}[ ]\d{2}[ ]\d{4}|\d{9})"
+        r"|social#?" f"{_SSN_VERB}" r"(?P<dashed>\d{3}-\d{2}-\d{4}))(?:$|[^\pN-]|-(?:$|[^\pN]))")
 
 
 class SocialSecurityNumberDetector(Detector):
@@ -149,6 +153,6 @@ class SocialSecurityNumberDetector(Detector):
         """``(label, value)`` of a valid number."""
         from stdnum.us import ssn
 
-        value = match.group(1)
+        value = match.group("ssn") or match.group("dashed")
         if ssn.is_valid(value.replace(" ", "")):
             yield SSN_LABEL, value

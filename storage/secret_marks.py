@@ -36,9 +36,9 @@ _YAML_TAG = re.compile(r"(:[ \t]*)!{1,2}[A-Za-z][\w-]{0,30}[ \t]+")
 # A JSON (or Python) key's quotes ('"pw": "X"' reads 'pw: "X"', as a short word for password is read in prose).
 _JSON_KEY = re.compile(r"([\"'])([A-Za-z_][\w-]{0,40})\1([ \t]*:)")
 # White space inside a name: a run of spaces and tabs between two letters ("api  key", "secret\tkey"), not
-# elsewhere (spaces inside a quoted value are the value's), and "pass word".
+# elsewhere (spaces inside a quoted value are the value's), and "pass word" or "pass-word" read "password".
 _SPACES = re.compile(r"(?<=[^\W\d_])(?:\t|[ \t]{2,})(?=[^\W\d_])")
-_SPLIT_WORD = re.compile(r"(?i)\b(pass)[ \t]+(word|phrase)\b")
+_SPLIT_WORD = re.compile(r"(?i)\b(pass)(?:[ \t]+|-)(word|phrase)\b")
 # A name broken across two lines ("API" over "KEY: X"): the line break moved before it, so the value's
 # line holds the whole name.
 _BROKEN_NAME = re.compile(r"(?i)\b(api|access|secret|private|auth|pass)[ \t]*\n[ \t]*(keys?|tokens?|word|phrase)\b")

@@ -214,10 +214,12 @@ def said(role: str, language: str | None = None) -> str:
     if mine:
         named = f"(?:{named})(?:[ \\t]+(?:{mine}))?"
     # Languages whose possessor follows the noun unmarked ("kata sandi server adalah X", "mật khẩu máy chủ là
-    # X"): their ``owner`` words between the word and the verb.
+    # X"): their ``owner`` words between the word and the verb, perhaps then a possessive of the owner ("parola
+    # contului meu este X").
     owning = _languages() if loan else langs
     bare = "|".join(f"(?:{words(role, lang) or words(role)})[ \\t]+(?:{words('owner', lang)})[ \\t]+"
-                    f"(?:{words('verb', lang)})[ \\t]+"
+                    + (f"(?:(?:{words('possessive', lang)})[ \\t]+)?" if words("possessive", lang) else "")
+                    + f"(?:{words('verb', lang)})[ \\t]+"
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
@@ -575,6 +577,10 @@ def named_sources() -> list[str]:
         f"|{AFTER}pass(?:[ \\t]+(?:for|to|of|on)(?:[ \\t]+[^\\s:=]+){{1,6}}?)?"
         f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
         f"[ \\t]*{_QUOTE}?(?P<pass_said>{_VALUE})|{AFTER}(?:takes|uses|accepts)[ \\t]+{_QUOTE}?(?P<takes>{_VALUE})"
+        # "the password is the reverse of drowssap: X", "my password is my dog's name then 1987: X": a description
+        # after "password is", then ":" and a value mixing cases ending the sentence (verify59 N4)
+        f"|{AFTER}(?:{words('password-strict', 'en')})[ \\t]+(?:is|was)[ \\t]+[^\\n.!?:;=]{{1,60}}:[ \\t]*{_QUOTE}?"
+        f"(?P<described>{_VALUE}){_QUOTE}?{_ENDS}"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
         f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*(?:[:/%][ \\t]*(?P<pair>{_PAIRED})"

@@ -343,7 +343,7 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     elif group == "said" and value.isdigit():
         kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
     else:
-        kept = (is_value(value) or generated(value)) and (group != "mixed" or mixed)
+        kept = (is_value(value) or generated(value)) and (group not in ("mixed", "described") or mixed)
     assigned = _ASSIGNED.search(text[max(start, at - 4):at]) or group == "pass"
     short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
     code = assigned and short and (_CODE.fullmatch(value) or bool(_CAMEL.fullmatch(value)) and _declared(text, start))

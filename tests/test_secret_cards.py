@@ -76,6 +76,8 @@ STORED = [
     # SSN-shaped digits without a word naming one, or invalid
     "ssn 000-12-3456", "ssn 666-12-3456", "SSN 123-00-4567", "call 555-12-3456 tomorrow", "ticket 123-45-6789",
     "the SSN field is required", "zip 12345-6789",
+    # "social" alone names an SSN only before 3-2-4 digits parted by dashes
+    "my social life is busy", "social 536 22 7841", "social 536227841", "social hour 2024-05-1234",
 ]
 
 
@@ -86,7 +88,8 @@ def test_order_tracking_phone_and_other_numbers_are_stored(text: str) -> None:
 
 SSNS = ["ssn 123-45-6789", "SSN: 536-22-8790", "My SSN is 536 22 8790", "social security number: 536228790",
         "Social Security No. 536-22-8790", "her social security number is 536-22-8790.", "SSN#: 536-22-8790",
-        "ssn=536228790"]
+        "ssn=536228790", "my social is 536-22-7841", "My social: 536-22-7841", "SSN# 536-22-7841",
+        "soc sec 536-22-7841", "soc. sec. no 536227841", "Soc Sec #: 536 22 7841"]
 
 
 @pytest.mark.parametrize("text", SSNS)

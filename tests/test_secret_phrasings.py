@@ -55,6 +55,9 @@ REFUSED = [
     # a user, then its password
     ("creds are admin and Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"), ("login: admin & Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
     ("credentials are root and Hq7Lm2Np9R", "Hq7Lm2Np9R"), ("login admin / Zk9x2mQ7Lp4R", "Zk9x2mQ7Lp4R"),
+    # the word split by a space or a hyphen (verify59 N4)
+    ("the pass-word is Wombat!Run77", "Wombat!Run77"), ("the pass word is Wombat!Run77", "Wombat!Run77"),
+    ("pass-word: Wombat!Run77", "Wombat!Run77"), ("my pass-phrase is Wombat!Run77", "Wombat!Run77"),
 ]
 
 
@@ -78,6 +81,7 @@ def test_an_everyday_phrasing_of_a_password_is_refused_and_its_value_redacted(te
     # a word for a credential joined to a name, not to a value (adv56 F1)
     "the password-reset flow", "the password_hash column", "password-less login", "the password.txt file",
     "token-based auth", "the api_key-rotation job", "DB_PASSWORD_FILE", "passwordless", "secret-santa",
+    "the pass-word field is required", "the pass word field is required", "the pass-word is required",
     "the pwd-changed event", "password, username and email are required", "wrong password; then retry",
     "PASSWORD_MIN_LENGTH=12", "deploy token-refresh-v2", "password_MinLength=12", "token_count=1024",
     "TOKEN_TTL_SECONDS=3600", "getPasswordResetTokenV2()", "password_reset_token_v2", "tokenizer v2",

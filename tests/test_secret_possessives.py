@@ -119,7 +119,8 @@ def test_a_password_after_its_word_a_possessive_and_a_phrase_saying_what_for_is_
 REFUSED = [
     f"parola mea pentru router este {V}", f"Parola ta de la wifi e {V}", f"parola routerului este {V}",
     f"parola wifi-ului e {V}", f"parola noastră pentru serverul de test este {V}", f"parola mea: {V}",
-    f"il codice di accesso è {V}", f"il codice d'accesso è {V}", f"Il codice d’accesso del server è {V}",
+    f"il codice di accesso è {V}", f"il codice d'accesso è {V}", f"parola contului meu este {V}",
+    f"parola contului meu e {V}", f"la chiave di accesso è {V}", f"la chiave d'accesso è {V}", f"Il codice d’accesso del server è {V}",
     f"il codice di accesso al router è {V}", f"codice di accesso: {V}", f"la password per il router è {V}",
     f"kata sandi saya {V}", f"kata sandi wifi adalah {V}", f"sandi saya {V}", f"sandi wifi saya adalah {V}",
     f"kata sandi kamu adalah {V}", f"kata sandi saya untuk wifi adalah {V}", f"Kata sandi: {V}", f"sandi ialah {V}",
@@ -132,7 +133,8 @@ REFUSED = [
 ]
 
 STORED = [
-    "the router's password policy is strict", "kata sandi harus diganti setiap bulan", "il codice di accesso è scaduto",
+    "parola contului meu este expirată", "la chiave di accesso è scaduta",
+    "la chiave di accesso alla casa è sotto il vaso", "the router's password policy is strict", "kata sandi harus diganti setiap bulan", "il codice di accesso è scaduto",
     "kata sandi saya lupa", "sandi morse adalah kode lama", "parola mea pentru router este prea scurtă",
     "parola wifi este scrisă pe router", "passordet mitt er for kort", "il codice di accesso al portale è cambiato ieri",
     "kata laluan saya telah ditukar semalam", "ο κωδικός μου για τον router είναι μεγάλος", "sandi saya 2 kali salah",
@@ -157,7 +159,8 @@ def test_prose_with_the_same_words_is_stored(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", [f"parola mea pentru router este {V}", f"kata sandi saya {V}",
-                                  f"il codice di accesso è {V}"])
+                                  f"il codice di accesso è {V}", f"parola contului meu este {V}",
+                                  f"la chiave di accesso è {V}"])
 def test_remember_refuses_it_and_a_turn_redacts_it(store, text: str) -> None:
     with pytest.raises(InvalidInput, match=r"looks like it contains a credential \(password\)"):
         store.remember(tenant="t", scope="s", content=text)

@@ -170,7 +170,23 @@ def test_a_spelled_out_word_without_a_value_is_stored(text: str) -> None:
     _stored(text)
 
 
+@pytest.mark.parametrize("text", [
+    "The password is the reverse of drowssap: 9x!Kq2Lm", "My password is my dog's name then 1987: Rex1987",
+    "The password is the reverse of drowssap: 9x!Kq2Lm. Don't share it.", "the pwd was my street and zip: Elm90210x"])
+def test_a_value_after_a_description_of_the_password_and_a_colon_is_refused(text: str) -> None:
+    assert find_secrets(text) != [[]] and "[password]" in redact(text)[0], text
+
+
+@pytest.mark.parametrize("text", [
+    "The password is stored in two places: the vault and the safe", "the password is described in the wiki: see page 12",
+    "The password is required for: login", "the password is the one from the email: ChangeMe",
+    "Password is set via env: DB_PASSWORD", "The password was changed on Monday: v2 rollout"])
+def test_a_description_of_the_password_and_a_colon_before_no_typed_value_is_stored(text: str) -> None:
+    _stored(text)
+
+
 @pytest.mark.parametrize(("text", "secret"), [
+    ("My password is my dog's name then 1987: Rex1987", "Rex1987"), ("my social is 536-22-7841", "536-22-7841"),
     ("pasword: Kangaroo!Jump55", "Kangaroo!Jump55"), ("Ang password ay Manila#2024q", "Manila#2024q"),
     ("To unlock the laptop type Kangaroo!Jump55", "Kangaroo!Jump55"),
     ("the p-a-s-s-w-o-r-d is Kangaroo!Jump55", "Kangaroo!Jump55"), ("code to the front door is 4471#", "4471"),
