@@ -483,11 +483,11 @@ class JwtVerifier:
         Raises:
             TokenRefused: naming the claim and the rule.
         """
-        from memvault.storage import keys
+        from memvault.storage import tenants
 
         assert self.runtime is not None
         runtime = self.runtime
-        alike = await anyio.to_thread.run_sync(lambda: keys.lookalike_tenant(runtime.store(), tenant))
+        alike = await anyio.to_thread.run_sync(lambda: tenants.lookalike(runtime.store(), tenant))
         if alike is not None:
             log.warning("refused a JWT: claim %s names the tenant %r, which differs from the existing tenant %r "
                         "only by letter case or character form", self.http.tenant_claim, tenant, alike)

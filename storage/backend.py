@@ -95,6 +95,18 @@ def compaction_reason(digest_id: str) -> str:
 # SQL (both backends) an erase sets ``supersede_reason`` to: a compaction's reason stays (no user text).
 KEPT_REASON = (f"CASE WHEN substr(supersede_reason, 1, {len(COMPACTED)}) = '{COMPACTED}'"
                " THEN supersede_reason END")
+# SQL (both backends): the tenants holding current memories or API keys, each found by one index seek
+# from the last (a "loose index scan"): the cost grows with the tenants, not with their memories or keys.
+TENANTS_HELD = """
+WITH RECURSIVE m(t) AS (
+    SELECT min(tenant) FROM memory_counts
+    UNION ALL SELECT (SELECT min(tenant) FROM memory_counts WHERE tenant > m.t) FROM m WHERE m.t IS NOT NULL
+), k(t) AS (
+    SELECT min(tenant) FROM api_keys
+    UNION ALL SELECT (SELECT min(tenant) FROM api_keys WHERE tenant > k.t) FROM k WHERE k.t IS NOT NULL
+)
+SELECT t FROM m WHERE t IS NOT NULL AND EXISTS (SELECT 1 FROM memory_counts c WHERE c.tenant = m.t AND c.current > 0)
+UNION SELECT t FROM k WHERE t IS NOT NULL ORDER BY 1"""
 # SQL (both backends): the supersession link ``a.superseded_by`` = ``b.id`` is whole.
 LINKED = f"(b.supersedes = a.id OR a.supersede_reason = '{COMPACTED}' || b.id)"
 
@@ -266,6 +278,11 @@ class Reader(Protocol):
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         """Every API key by its stored hash, oldest first (by creation time, then id); with
         ``key_hash``, only the key of that hash (the caller compares in constant time)."""
+        ...
+
+    def tenants_beside(self, tenant: str) -> list[str]:
+        """``[tenant]`` when it holds current memories or API keys, else every tenant that does, sorted;
+        by index lookups, never a scan of the memories or keys (``TENANTS_HELD``)."""
         ...
 
     def sessions(

@@ -8,10 +8,9 @@ import hmac
 import secrets
 from dataclasses import replace
 
-from . import validate
+from . import tenants, validate
 from .errors import InvalidInput, shown
 from .ids import new_id
-from .maintenance import own
 from .query import Filters
 from .limits import DEFAULT_SCOPE, KEY_ID_SHAPE
 from .records import ApiKey
@@ -46,14 +45,10 @@ def create(
     key = PREFIX + secrets.token_urlsafe(32)
     record = ApiKey(id=new_id(), tenant=tenant, scope=scope, name=name, read_only=read_only, created_at=now,
                     expires_at=now + expires_days * DAY_MS if expires_days else None, revoked_at=None)
-    held = own(store).tenants()  # those holding memories, in a read of its own; keys' in the write adding this one
     with store.backend.write(None) as tx:
-        alike = validate.lookalike(tenant, [*held, *(k.tenant for k in tx.api_keys().values())])
+        alike = validate.lookalike(tenant, tx.tenants_beside(tenant))
         if alike is not None:
-            raise InvalidInput("tenant", f"{shown(tenant)} differs from the existing tenant {shown(alike)} only by "
-                                         f"letter case or character form; a tenant is matched exactly, so a key for "
-                                         f"{shown(tenant)} would see none of the memories of "
-                                         f"{shown(alike)}: name the tenant {shown(alike)}")
+            raise tenants.refusal(tenant, alike, f"a key for {shown(tenant)} would")
         scopes = {s for s, _ in tx.counts(Filters(tenant=tenant, scopes=None, now=now))}
         alike = validate.lookalike(scope, scopes | {k.scope for k in tx.api_keys().values() if k.tenant == tenant})
         if alike is not None:
@@ -63,14 +58,6 @@ def create(
                                         f"{shown(alike)}")
         tx.put_api_key(digest(key), record)
     return record, key
-
-
-def lookalike_tenant(store: Store, tenant: str) -> str | None:
-    """A tenant with memories or keys that ``tenant`` differs from only by letter case or compatibility
-    form (:func:`validate.lookalike`); None when ``tenant`` is one or none is alike."""
-    with store.backend.read(None) as tx:
-        held = [k.tenant for k in tx.api_keys().values()]
-    return validate.lookalike(tenant, [*own(store).tenants(), *held])
 
 
 def find(store: Store, key: str) -> ApiKey | None:

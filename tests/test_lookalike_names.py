@@ -18,7 +18,7 @@ from memvault.server import cli
 from memvault.server.app import build_server
 from memvault.server.auth import JwtVerifier, TokenRefused
 from memvault.server.config import Config, HttpConfig
-from memvault.storage import keys, validate
+from memvault.storage import keys, tenants, validate
 from memvault.storage.errors import InvalidInput
 from memvault.storage.store import Store
 
@@ -31,6 +31,19 @@ from memvault.storage.store import Store
 ])
 def test_a_name_alike_is_one_differing_only_by_case_or_compatibility_form(value, existing, alike):
     assert validate.lookalike(value, existing) == alike
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("claim", "alike"), [
+    ("ACME", "acme"), ("GLOBEX", "globex"), ("INITECH", None), ("acme", None), ("globex", None), ("hooli", None),
+    ("Hooli", None),  # no tenant holds "hooli": nothing to be alike
+])
+def test_the_tenant_check_reads_the_tenants_holding_current_memories_or_keys(store, claim, alike):
+    store.remember(tenant="acme", scope="proj", content="The payroll vendor is Gusto")
+    keys.create(store, "globex")
+    gone = store.remember(tenant="initech", scope="proj", content="The office is in Austin")
+    store.forget(tenant="initech", id=gone.id)  # a tenant whose memories are all forgotten holds none
+    assert tenants.lookalike(store, claim) == alike
 
 
 @pytest.mark.contract

@@ -11,7 +11,7 @@ import psycopg
 from psycopg import sql
 
 from ..backend import (
-    KEPT_REASON, MODEL_DIM, MODEL_ID, SCRUB_DUE, Found, NewRow, Order, Repeats, Search, TurnRow,
+    KEPT_REASON, MODEL_DIM, MODEL_ID, SCRUB_DUE, TENANTS_HELD, Found, NewRow, Order, Repeats, Search, TurnRow,
     compaction_reason, recorded_model,
 )
 from ..errors import Busy, Conflict, shown
@@ -350,6 +350,12 @@ class PgReader:
         rows = self._all(f"SELECT key_hash, {_API_COLUMNS} FROM {source} WHERE true{own} ORDER BY created_at, id",
                          {"hash": key_hash, **params})
         return {row[0]: ApiKey(**dict(zip(_API_COLUMNS.split(", "), row[1:], strict=True))) for row in rows}
+
+    def tenants_beside(self, tenant: str) -> list[str]:
+        if self._one("SELECT 1 FROM memory_counts WHERE tenant = %(t)s AND current > 0"
+                     " UNION ALL SELECT 1 FROM api_keys WHERE tenant = %(t)s LIMIT 1", {"t": tenant}):
+            return [tenant]
+        return [row[0] for row in self._all(TENANTS_HELD)]
 
     def sessions(
         self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None,

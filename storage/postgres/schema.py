@@ -588,10 +588,13 @@ def _v_hashes(conn: psycopg.Connection) -> None:
     conn.execute("UPDATE idempotency_keys k SET content_hash = m.content_hash FROM memories m"
                  " WHERE m.seq = k.memory_seq AND m.content IS NOT NULL")
 
+# Whether a tenant holds keys, and which tenants do, by index (``tenants_beside``: each OAuth token's check).
+_V_KEYS_BY_TENANT = "CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys(tenant);"
 
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
-    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes)
+    _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes,
+    _V_KEYS_BY_TENANT)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
@@ -612,10 +615,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("memvault_holds(tsquery[], text, text[], text[], text[], bigint, boolean, bigint, bigint)",),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

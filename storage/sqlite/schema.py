@@ -424,11 +424,13 @@ UPDATE idempotency_keys SET content_hash = (SELECT m.content_hash FROM memories 
 WHERE EXISTS (SELECT 1 FROM memories m WHERE m.seq = memory_seq AND m.content IS NOT NULL);
 """
 
+# Whether a tenant holds keys, and which tenants do, by index (``tenants_beside``: each OAuth token's check).
+_V18_KEYS_BY_TENANT = "CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys(tenant);"
 
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
     _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
-    _v15_turn_index_deletes, _v16_accents_folded, _V17_HASHES,
+    _v15_turn_index_deletes, _v16_accents_folded, _V17_HASHES, _V18_KEYS_BY_TENANT,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

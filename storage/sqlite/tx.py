@@ -423,6 +423,12 @@ class SqliteTransaction:
                                  " ORDER BY created_at, id", (key_hash,))
         return {row[0]: _api_key(row[1:]) for row in rows}
 
+    def tenants_beside(self, tenant: str) -> list[str]:
+        if self._one("SELECT 1 FROM memory_counts WHERE tenant = ?1 AND current > 0"
+                     " UNION ALL SELECT 1 FROM api_keys WHERE tenant = ?1 LIMIT 1", (tenant,)):
+            return [tenant]
+        return [row[0] for row in self.conn.execute(backend.TENANTS_HELD)]
+
     def sessions(
         self, tenant: str, *, ids: list[str] | None = None, scopes: list[str] | None = None,
         limit: int | None = None,

@@ -1,0 +1,26 @@
+"""A tenant named by a caller (``--tenant``, ``MEMVAULT_TENANT``, an API key's, an OAuth claim) checked
+against the tenants of the database: one that differs from an existing tenant only by letter case or
+compatibility form (``Acme`` beside ``acme``, :func:`validate.lookalike`) would be a second, empty memory."""
+
+from __future__ import annotations
+
+from . import validate
+from .errors import InvalidInput, shown
+from .store import Store
+
+
+def lookalike(store: Store, tenant: str) -> str | None:
+    """The tenant holding current memories or API keys that ``tenant``, holding none, differs from only by
+    letter case or compatibility form; None when ``tenant`` holds some or none is alike. Index lookups only
+    (``Transaction.tenants_beside``): run for every OAuth token."""
+    with store.backend.read(None) as tx:
+        return validate.lookalike(tenant, tx.tenants_beside(tenant))
+
+
+def refusal(tenant: str, alike: str, would: str) -> InvalidInput:
+    """The error refusing ``tenant`` beside the existing ``alike``: "..., so {would} see none of the memories
+    of 'acme'" (``would``: "a key for 'Acme' would")."""
+    return InvalidInput("tenant", f"{shown(tenant)} differs from the existing tenant {shown(alike)} only by letter "
+                                  f"case or character form; a tenant is matched exactly, so {would} see none of the "
+                                  f"memories of {shown(alike)}: name the tenant {shown(alike)}")
+
