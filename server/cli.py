@@ -395,6 +395,8 @@ def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoRe
                  f"{', '.join(takes) or 'none'} (`memvault {command} -h`)")
 
 
+# Commands that read a tenant's memories and write none (the others taking --tenant write).
+READING = ("recall", "list", "show", "export")
 # Commands that store memories (or sessions) in the scope setting.
 WRITING = ("serve", "remember", "supersede", "import", "hook")
 # Commands that write memories: SQLite's quick check of the file runs first (issue 25; its cost:
@@ -713,6 +715,8 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
     try:
         embedder = Embedder(config.model_dir)
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:
+            if "--tenant" in COMMANDS[command][1] and existed:  # (before the model loads)
+                _check_tenant(store, config.tenant, command)
             if command in CHECKED_FIRST and existed:  # damage in pages this write never reads refuses it too
                 checked = store.upkeep.check_damage()
                 if command in ("remember", "supersede", "import"):
@@ -733,6 +737,19 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         return exit_code(exc)
     say_created(args)
     return code
+
+
+def _check_tenant(store: Store, tenant: str, command: str) -> None:
+    """A read of a tenant holding nothing beside a look-alike one that holds memories says that one on
+    stderr; any other command is refused (``tenants.refuse_lookalike``)."""
+    from memvault.storage import tenants
+
+    if command in READING:
+        alike = tenants.lookalike(store, tenant)
+        if alike is not None:
+            err(f"note: {tenants.held_elsewhere(tenant, alike)} with --tenant or MEMVAULT_TENANT")
+    else:
+        tenants.refuse_lookalike(store, tenant, "this command")
 
 
 def _not_utf8_input(path: str) -> tuple[str, str | None] | None:

@@ -120,6 +120,9 @@ def run(config: Config, client: str, event: str, data: dict[str, Any]) -> dict[s
     # The others: no model. No upkeep either: a hook must not wait for the index or a consolidation.
     store = Store(config.db, embedder, busy_timeout_ms=config.busy_timeout_ms, upkeep=False)
     try:
+        from memvault.storage.tenants import refuse_lookalike
+
+        refuse_lookalike(store, config.tenant, "this hook")
         if event in CAPTURE:  # without the tools layer (pydantic): capture is the most frequent hook
             capture(store, config, client, data, end=event == "SessionEnd")
             return None

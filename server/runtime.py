@@ -134,7 +134,12 @@ class Runtime:
                 self._calls += 1
             try:
                 with self.worker.serving():  # the background turns wait
-                    return fn(self.store(), caller, **kwargs)
+                    store = self.store()
+                    if not self.authenticated:  # a key's and a token's tenant were checked as named
+                        from memvault.storage.tenants import refuse_lookalike
+
+                        refuse_lookalike(store, caller.tenant, "this server")
+                    return fn(store, caller, **kwargs)
             finally:
                 with self._idle:
                     self._calls -= 1

@@ -24,3 +24,21 @@ def refusal(tenant: str, alike: str, would: str) -> InvalidInput:
                                   f"case or character form; a tenant is matched exactly, so {would} see none of the "
                                   f"memories of {shown(alike)}: name the tenant {shown(alike)}")
 
+
+def refuse_lookalike(store: Store, tenant: str, who: str) -> None:
+    """Raise :func:`refusal` when ``tenant`` holds nothing and differs from a tenant that does only by
+    letter case or compatibility form; ``who`` names what would see none of its memories ("this server").
+
+    Raises:
+        InvalidInput: field ``tenant``, naming the existing tenant.
+    """
+    alike = lookalike(store, tenant)
+    if alike is not None:
+        raise refusal(tenant, alike, f"{who} would")
+
+
+def held_elsewhere(tenant: str, alike: str) -> str:
+    """What a read of ``tenant``, holding nothing, says of ``alike`` (:func:`lookalike`), which holds memories
+    or keys."""
+    return (f"tenant {shown(tenant)} holds no memories; the tenant {shown(alike)}, which differs from it only by "
+            f"letter case or character form, does (a tenant is matched exactly): name the tenant {shown(alike)}")

@@ -1,0 +1,117 @@
+"""A tenant named on the command line or in the server's settings (``--tenant``, ``MEMVAULT_TENANT``)
+that differs from a tenant holding memories or keys only by letter case or character form is refused for
+writes and named by reads, as a key's tenant and an OAuth claim are (``storage/tenants.py``)."""
+
+from __future__ import annotations
+
+import pytest
+from fakes import FakeEmbedder
+from mcp import Client
+
+from memvault.server import cli
+from memvault.server.app import build_server
+from memvault.server.config import Config
+from memvault.storage import keys, maintenance
+from memvault.storage.store import Store
+
+# (tenant held, tenant named): the same tenant but for letter case, in several scripts
+CASE = [("acme", "Acme"), ("acme", "ACME"), ("acme", "aCmE"), ("москва", "Москва"), ("σοφία", "ΣΟΦΊΑ"),
+        ("straße", "STRASSE"), ("Globex", "globex")]
+# names no tenant may take at all (compatibility forms, letters of other scripts passing for Latin ones)
+NEVER = ["ａｃｍｅ", "аcme", "асе", "Αcme", "acme\u200b", "ａcme"]
+
+
+def _held(db: str, tenant: str) -> None:
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        store.remember(tenant=tenant, scope="default", content="The payroll vendor is Gusto")
+    finally:
+        store.close()
+
+
+def _tenants(db: str) -> dict[str, object]:
+    store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        return maintenance.stats(store)["by_scope"]  # type: ignore[return-value]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(("held", "named"), CASE)
+@pytest.mark.parametrize("command", [["remember", "The office is in Austin"], ["import", "-"],
+                                     ["forget", "01a246dc-136d-7385-8e41-1efb17342772"]])
+def test_a_cli_write_to_a_new_tenant_alike_an_existing_one_is_refused_naming_it(
+        db_path, capsys, monkeypatch, held, named, command):
+    _held(str(db_path), held)
+    before = _tenants(str(db_path))
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO('{"content": "The office is in Austin"}\n'))
+    assert cli.main([*command, "--db", str(db_path), "--tenant", named]) == 2
+    err = capsys.readouterr().err
+    assert f"--tenant: {named!r} differs from the existing tenant {held!r} only by letter case" in err, err
+    assert f"name the tenant {held!r}" in err
+    assert _tenants(str(db_path)) == before
+
+
+@pytest.mark.parametrize("named", NEVER)
+def test_a_tenant_in_a_compatibility_form_or_passing_for_latin_is_refused(db_path, capsys, named):
+    _held(str(db_path), "acme")
+    before = _tenants(str(db_path))
+    assert cli.main(["remember", "The office is in Austin", "--db", str(db_path), "--tenant", named]) == 2
+    assert capsys.readouterr().err.startswith("memvault: --tenant: ")
+    assert _tenants(str(db_path)) == before
+
+
+@pytest.mark.parametrize(("named", "stored"), [("acmé", "acmé"), ("acme-", "acme-"), ("acme2", "acme2"),
+                                               ("acme", "acme"), ("acme ", "acme")])
+def test_a_tenant_that_only_resembles_one_or_is_it_is_written_as_ever(db_path, capsys, named, stored):
+    _held(str(db_path), "acme")
+    assert cli.main(["remember", "The office is in Austin", "--db", str(db_path), "--tenant", named]) == 0
+    assert "differs from the existing tenant" not in capsys.readouterr().err
+    assert stored in _tenants(str(db_path))
+
+
+def test_a_tenant_holding_only_keys_is_one_too(db_path, capsys):
+    store = Store(str(db_path), FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        keys.create(store, "initech")
+    finally:
+        store.close()
+    assert cli.main(["remember", "The office is in Austin", "--db", str(db_path), "--tenant", "Initech"]) == 2
+    assert "existing tenant 'initech'" in capsys.readouterr().err
+    assert _tenants(str(db_path)) == {}
+
+
+@pytest.mark.parametrize(("held", "named"), CASE)
+@pytest.mark.parametrize("command", [["recall", "payroll vendor"], ["list", "--kind", "fact"], ["export"]])
+def test_a_cli_read_of_an_empty_tenant_alike_one_holding_memories_names_that_one(
+        db_path, capsys, held, named, command):
+    _held(str(db_path), held)
+    cli.main([*command, "--db", str(db_path), "--tenant", named])
+    err = capsys.readouterr().err
+    assert f"note: tenant {named!r} holds no memories; the tenant {held!r}, which differs from it only by " \
+           "letter case or character form, does" in err, err
+    cli.main([*command, "--db", str(db_path), "--tenant", held])
+    assert "note: tenant" not in capsys.readouterr().err
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("held", "named"), CASE[:3])
+async def test_a_server_whose_tenant_setting_is_alike_an_existing_one_refuses_its_calls(db_path, held, named):
+    _held(str(db_path), held)
+    async with Client(build_server(Config(db=db_path, tenant=named))) as c:
+        wrote = await c.call_tool("remember", {"content": "The office is in Austin"})
+        read = await c.call_tool("recall", {"query": "payroll vendor"})
+    for result in (wrote, read):
+        assert result.is_error and f"the existing tenant {held!r}" in result.content[0].text
+    assert set(_tenants(str(db_path))) == {held}
+    async with Client(build_server(Config(db=db_path, tenant=held))) as c:
+        assert not (await c.call_tool("recall", {"query": "payroll vendor"})).is_error
+
+
+def test_a_hook_whose_tenant_setting_is_alike_an_existing_one_is_refused(db_path, tmp_path):
+    from memvault.server import hooks
+    from memvault.storage.errors import InvalidInput
+
+    _held(str(db_path), "acme")
+    with pytest.raises(InvalidInput, match="existing tenant 'acme'"):
+        hooks.run(Config(db=db_path, tenant="ACME"), "claude-code", "SessionStart", {"cwd": str(tmp_path)})
