@@ -373,9 +373,11 @@ class Store:
                     expires_at=expires, vectors=vectors, idempotency_key=key,
                     tokens=tokens,  # type: ignore[arg-type]
                 )
-                # "Work" beside "work" splits what recall reads: said, not refused (trial 59 #8)
-                alike = validate.lookalike(checked_scope, {s for s, _ in tx.counts(
-                    Filters(tenant=tenant, scopes=None, now=self.clock()))})
+                # "Work" beside "work" splits what recall reads: said, not refused (trial 59 #8), of a new scope
+                now, alike = self.clock(), None
+                if not tx.counts(Filters(tenant=tenant, scopes=[checked_scope], now=now)):
+                    alike = validate.lookalike(checked_scope, {s for s, _ in tx.counts(
+                        Filters(tenant=tenant, scopes=None, now=now))})
                 tx.insert(row)
         finally:
             embedding.cancel()

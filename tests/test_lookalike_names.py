@@ -112,6 +112,34 @@ def test_the_first_memory_of_a_scope_differing_only_by_case_names_the_existing_s
     assert store.remember(tenant="u", scope="WORK", content="Another tenant's scopes are not its").lookalike_scope is None
 
 
+# Each step: a remember in a scope ("-" then the scope: forget that scope's last memory; "~": it expires).
+STEPS = [
+    ["work", "Work", "Work", "WORK", "work", "home", "Home", "-Home", "Home", "-work", "Work"],
+    ["~Work", "work", "+1h", "Work", "work"],
+    ["proj", "proj-a", "PROJ-A", "projA", "Proj", "στοά", "ΣΤΟΆ", "straße", "STRASSE", "Straße"],
+]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("steps", STEPS)
+def test_the_scope_note_is_the_look_alike_among_the_scopes_holding_memories_before_it(store, clock, steps):
+    """``lookalike_scope`` as it was defined when computed on every remember: the look-alike of the
+    scope among those holding current memories just before, None when the scope is one of them."""
+    last: dict[str, str] = {}
+    for n, step in enumerate(steps):
+        if step == "+1h":
+            clock.advance(3_600)
+            continue
+        if step.startswith("-"):
+            store.forget(tenant="t", id=last[step[1:]])
+            continue
+        scope, expires = step.lstrip("~"), "2026-01-01T00:30:00Z" if step.startswith("~") else None
+        held = set(store.scope_counts(tenant="t"))
+        outcome = store.remember(tenant="t", scope=scope, content=f"Note {n} of the deploy", expires_at=expires)
+        assert outcome.lookalike_scope == validate.lookalike(scope, held), (n, step, held)
+        last[scope] = outcome.id
+
+
 @pytest.mark.asyncio
 async def test_remember_says_the_existing_scope_in_its_result_and_text(db_path):
     async with Client(build_server(Config(db=db_path, scope="work"))) as c:

@@ -310,13 +310,16 @@ class PgReader:
             where, params = filter_sql(filters)
             return {(scope, kind): int(n) for scope, kind, n in self._all(
                 f"SELECT m.scope, m.kind, count(*) FROM memories m WHERE {where} GROUP BY m.scope, m.kind", params)}
+        scoped = "" if filters.scopes is None else " AND scope = ANY(%s)"  # by the key
         counts = {(scope, kind): int(n) for scope, kind, n in self._all(
-            "SELECT scope, kind, current FROM memory_counts WHERE tenant = %s AND current > 0", (filters.tenant,))}
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = %s AND current > 0" + scoped,
+            (filters.tenant,) if filters.scopes is None else (filters.tenant, list(filters.scopes)))}
         # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
         for scope, kind, n in self._all(
             "SELECT scope, kind, count(*) FROM memories WHERE forgotten_at IS NULL AND expires_at <= %s"
             " AND tenant = %s AND superseded_by IS NULL GROUP BY scope, kind", (filters.now, filters.tenant)):
-            counts[scope, kind] -= int(n)
+            if (scope, kind) in counts:  # (of the scopes asked for)
+                counts[scope, kind] -= int(n)
         return {(scope, kind): n for (scope, kind), n in counts.items() if n > 0
                 and (filters.scopes is None or scope in filters.scopes) and (not filters.kinds or kind in filters.kinds)}
 

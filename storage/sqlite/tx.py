@@ -384,14 +384,17 @@ class SqliteTransaction:
             where, params = sql.filter_sql(filters)
             return {(scope, kind): n for scope, kind, n in self.conn.execute(
                 f"SELECT m.scope, m.kind, count(*) FROM memories m WHERE {where} GROUP BY m.scope, m.kind", params)}
+        scoped = "" if filters.scopes is None else " AND scope IN (SELECT value FROM json_each(?))"  # by the key
         counts = {(scope, kind): n for scope, kind, n in self.conn.execute(
-            "SELECT scope, kind, current FROM memory_counts WHERE tenant = ? AND current > 0", (filters.tenant,))}
+            "SELECT scope, kind, current FROM memory_counts WHERE tenant = ? AND current > 0" + scoped,
+            (filters.tenant,) if filters.scopes is None else (filters.tenant, json.dumps(filters.scopes)))}
         # Expired but not yet erased (at most EXPIRY_GRACE_MS of them): from the expiry index.
         for scope, kind, n in self.conn.execute(
             "SELECT scope, kind, count(*) FROM memories INDEXED BY memories_expiring WHERE forgotten_at IS NULL"
             " AND expires_at <= ? AND tenant = ? AND superseded_by IS NULL GROUP BY scope, kind",
                 (filters.now, filters.tenant)):
-            counts[scope, kind] -= n
+            if (scope, kind) in counts:  # (of the scopes asked for)
+                counts[scope, kind] -= n
         return {(scope, kind): n for (scope, kind), n in counts.items() if n > 0
                 and (filters.scopes is None or scope in filters.scopes) and (not filters.kinds or kind in filters.kinds)}
 
