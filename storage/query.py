@@ -278,7 +278,9 @@ NO_ACT_WORDS = frozenset(
     " try start keep get make take have do be deal handle face experience encounter find learn discover"
     " notice see hear know realise realize".split()
 )
-_AUXILIARIES = frozenset("did do does will would can could should has have had".split())
+# "Do" and the modal verbs, before a doer and its verb ("does Bob own", "will Alice review").
+AUXILIARIES = frozenset("do does did will would can could should".split())
+_AUXILIARIES = AUXILIARIES | frozenset("has have had".split())
 _PASSIVE = frozenset("was were is are got get gets been be being".split())
 # Words ending the clause of a doer and its verb ("what did legal approve on ...", "... by the CFO").
 _PREPOSITIONS = frozenset(

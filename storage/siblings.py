@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import islice
 
 from .contradiction import HEADS, REGIONS, region_us, stem
-from .query import GENERIC_WORDS, STOP_WORDS
+from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS
 from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS
 
@@ -76,7 +76,7 @@ ROLES = frozenset("owner lead head manager maintainer on-call oncall call contac
                   " reviewer approver charge responsible".split())
 # Who speaks in a transcript's turn ("Melanie: Yeah, I play clarinet!"): the speaker stands in no
 # word's place.
-_SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
+SPEAKER = re.compile(r"\s*[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 # Someone of the speaker's the question asks of: the doer after "do/does/did", or an owner ("my wife's").
 _OTHER_PERSON = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\s+my\s+(\w+)\b|\bmy\s+(\w+)['’]s\b", re.I)
@@ -108,7 +108,7 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     than the one asked (:func:`_another_role`: "on call for search" / "the tech lead of search"); None when there
     is none. Words compare without case or accents ("Soren" is "Søren"), and the words for one
     relative or pet as one (``ONE_OF``: "mom" is "mother"). Linear in the words."""
-    asked, said = _words(question), _words(content)
+    asked, said = read_words(question), read_words(content)
     parts = {stem(ENVIRONMENTS.get(p, p)) for w, kinds, _ in said if any(k.startswith("code") for k in kinds)
              for p in _PARTS.split(w)}
     have, wanted = {stem(w) for w, _, _ in said} | parts, {stem(w) for w, _, _ in asked}
@@ -178,7 +178,6 @@ def _another_role(asked: Words, said: Words) -> tuple[str, str] | None:
 
 # A month, weekday or season as someone: the doer after "does" and before a verb, after "ask", before "said";
 # as a time: after "in", "by", "every" ..., or beside a number ("August 5", "5 August").
-_AUXILIARIES = frozenset("do does did will would can could should".split())
 _ASKING = frozenset("ask asked tell told ping thank".split())
 _PERSON_AFTER = frozenset("said says say thinks thought wants wanted asked told".split())
 _TIME_BEFORE = frozenset("in on by until till since during before after from through every next last this each of"
@@ -205,7 +204,7 @@ def _uses(words: Words, word: str) -> set[str]:
             continue
         before, after = words[at - 1][0] if at else "", words[at + 1] if at + 1 < len(words) else ("", (), "")
         if before in _ASKING or after[0] in _PERSON_AFTER \
-                or before in _AUXILIARIES and after[2].islower() and after[0] not in STOP_WORDS:
+                or before in AUXILIARIES and after[2].islower() and after[0] not in STOP_WORDS:
             out.add("person")
         elif before in _TIME_BEFORE or before.isdigit() or after[0].isdigit():
             out.add("time")
@@ -337,7 +336,7 @@ _TIER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=(?:tier|plan)s?\b)", re.I)
 
 @lru_cache(maxsize=4096)
 def _openings(text: str) -> frozenset[int]:
-    """The positions of the words of :func:`_words` that open a sentence of ``text``: nothing but
+    """The positions of the words of :func:`read_words` that open a sentence of ``text``: nothing but
     space before them, or a sentence's or clause's end mark (``.!?:;``) or a quote."""
     stripped = _POSSESSIVE.sub("", _read(text))
     out, last, end = set(), "", 0  # last: the last character before the word that is no space
@@ -351,7 +350,7 @@ def _openings(text: str) -> frozenset[int]:
 
 
 @lru_cache(maxsize=4096)  # a recall reads the question, and its hits, once for each of its hits
-def _words(text: str) -> Words:
+def read_words(text: str) -> Words:
     """Each word of ``text`` ("'s" aside; of its first ``READ_CHARS`` characters), lowercased without
     accents, with its types (:func:`_kinds`; none for a turn's speaker) and as written."""
     speaker = _speaker(text)
@@ -373,7 +372,7 @@ def _role(folded: list[str], at: int) -> str | None:
 
 def _speaker(text: str) -> int:
     """How many words of ``text`` name a turn's speaker ("Melanie: ...")."""
-    label = _SPEAKER.match(text)
+    label = SPEAKER.match(text)
     return len(_TOKEN.findall(label.group(0))) if label else 0
 
 

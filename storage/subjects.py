@@ -11,9 +11,8 @@ import re
 from itertools import takewhile
 
 from .contradiction import stem
-from .query import STOP_WORDS
-from .siblings import _SPEAKER, MONTHS, WEEKDAYS, Words, sibling
-from .siblings import _words as words
+from .query import AUXILIARIES, STOP_WORDS
+from .siblings import MONTHS, SPEAKER, WEEKDAYS, Words, read_words, sibling
 
 # Groups of people a rule, a budget or a benefit is for: one in place of another is another audience
 # ("the laptop budget for designers" / "... for engineers"). Each word and its plural.
@@ -31,7 +30,7 @@ SAME_AUDIENCE = {"developer": "engineer", "developers": "engineers", "devs": "en
                  "joiner": "hire", "joiners": "hires", "freelancer": "contractor", "freelancers": "contractors"}
 AUDIENCE_SPELLINGS = frozenset(SAME_AUDIENCE) | frozenset(SAME_AUDIENCE.values())  # a memory may use another
 # Words before a name that make it the doer or the one a question is about ("Does Alice ...", "Is Bob ...").
-_AUXILIARIES = frozenset("do does did will would can could should is was are were has have had".split())
+_AUXILIARIES = AUXILIARIES | frozenset("is was are were has have had".split())
 # Words after a name that qualify who it is ("Bob from accounting", "Bob in sales", "Bob on the infra team").
 _QUALIFIERS = frozenset("from in on at".split())
 _TIMES = MONTHS | WEEKDAYS
@@ -69,11 +68,11 @@ def another_person(question: str, content: str) -> tuple[str, str] | None:
     names, and ``content``'s first sentence tells of someone else: a name opening it before a verb, an
     owner's "'s" or a qualifier ("Bob from accounting prefers", "Bob (our CTO) likes", "Bob, our CTO,
     likes"). Names are capitalised words; a month or weekday after a word for a time is a time."""
-    asked = words(question)
+    asked = read_words(question)
     subject = _subject(content)
     if subject is None:
         return None
-    have = {stem(w) for w, _, _ in words(content)}
+    have = {stem(w) for w, _, _ in read_words(content)}
     for at, (word, _, written) in enumerate(asked):
         if at and stem(word) not in have and (_named(written) and _of_someone(question, asked, at)
                                               or _named_in_lower_case(asked, at)):
@@ -126,7 +125,7 @@ def _subject(content: str) -> str | None:
     maybe a second), then "'s", a qualifier ("from accounting", "(our CTO)", ", our CTO,") or a lowercase
     word that is no stop word or "is", "was", "has"; None otherwise, and for a transcript's turn ("Nate:
     ..."), whose speaker is whom it tells of."""
-    if _SPEAKER.match(content):
+    if SPEAKER.match(content):
         return None
     pieces = _PIECE.findall(content[:200])
     pieces = pieces[:next((i for i, p in enumerate(pieces) if p in _ENDS), len(pieces))]  # its first sentence
@@ -180,7 +179,7 @@ def another_group(question: str, content: str) -> tuple[str, str] | None:
     does not hold, at the question's end or before a word ``content`` holds ("for designers?", "the
     designers' laptop budget"), and ``content`` holds another, not in ``question`` ("for engineers").
     ``SAME_AUDIENCE`` folds the words for one audience into one ("developers" are "engineers")."""
-    asked, said = words(question), words(content)
+    asked, said = read_words(question), read_words(content)
     have = {stem(_audience(w)) for w, _, _ in said}
     wanted = {stem(_audience(w)) for w, _, _ in asked}
     # Asked who does something, the memory's doer may be the answer ("Managers approve expenses" for "who
@@ -228,7 +227,7 @@ def lacks_the_number(question: str, content: str) -> tuple[str, str] | None:
     are on the payments team?" over "Maria leads the payments team", "How old is my daughter?" over "My
     daughter's birthday is on 14 March"; a count asked as a headcount or a size ("How big is the payments
     team?") or a birth year ("What year was my daughter born?") the same way."""
-    said = words(content)
+    said = read_words(content)
     if (asking := _YEAR_BORN.search(question)) is not None:
         if not any(w in _AGE_WORDS - {"born"} or re.fullmatch(r"(?:1[89]|20)\d\d", w) for w, _, _ in said):
             return "what year born", ""
