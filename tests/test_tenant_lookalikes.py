@@ -4,6 +4,8 @@ writes and named by reads, as a key's tenant and an OAuth claim are (``storage/t
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from fakes import FakeEmbedder
 from mcp import Client
@@ -44,7 +46,7 @@ def test_a_cli_write_to_a_new_tenant_alike_an_existing_one_is_refused_naming_it(
         db_path, capsys, monkeypatch, held, named, command):
     _held(str(db_path), held)
     before = _tenants(str(db_path))
-    monkeypatch.setattr("sys.stdin", __import__("io").StringIO('{"content": "The office is in Austin"}\n'))
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"content": "The office is in Austin"}\n'))
     assert cli.main([*command, "--db", str(db_path), "--tenant", named]) == 2
     err = capsys.readouterr().err
     assert f"--tenant: {named!r} differs from the existing tenant {held!r} only by letter case" in err, err
