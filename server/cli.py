@@ -257,12 +257,27 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+class _Once(argparse.Action):
+    """A flag taking one value, refused when given twice with two values (`--db A ... --db B`): argparse
+    keeps the last silently, and a flag written before the command is read after it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        given = vars(namespace).setdefault("_given", {})
+        if self.dest in given and given[self.dest] != values:
+            twice = " and ".join(sorted((repr(given[self.dest]), repr(values))))  # alike before and after the command
+            parser.error(f"{option_string} is given twice, as {twice}: give it once")
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
 def _add(parser: argparse.ArgumentParser, flags: Flags) -> None:
     http = parser.add_argument_group("HTTP team server (--transport http)")
     for name, spec in flags.items():
         spec = dict(spec)
         target = http if HTTP.get(name) is flags[name] else parser
         if name.startswith("-"):
+            spec.setdefault("action", _Once)
             target.add_argument(name, *spec.pop("aliases", ()), **spec)
         else:
             target.add_argument(name, **{"metavar": name.upper(), **spec})

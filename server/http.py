@@ -438,12 +438,17 @@ class PostOnly:
         status = None if refused is None else refused.status_code
         if status is None and post and [t.partition(b";")[0] for t in types] != [b"application/json"]:
             status = 400  # the SDK's check took application/jsonx (then its transport's 415 in another shape)
+        coded = _content_coding(headers) if post and status is None else None
         try:
-            body = await _body(scope, receive, MAX_BODY_BYTES) if post and status is None else None
+            body = await _body(scope, receive, MAX_BODY_BYTES) if post and status is None and not coded else None
         except ClientDisconnect:
             return  # nothing to answer: the client is gone, or h11 answered 400 (Bounded)
-        if status is not None:
-            response: Response | None = _json_refusal(status)
+        if coded:
+            response: Response | None = _error(
+                415, "unsupported_content_coding", f"the body is sent with Content-Encoding {coded}; memvault reads "
+                "bodies sent as they are (no Content-Encoding, or identity)", Accept_Encoding="identity")
+        elif status is not None:
+            response = _json_refusal(status)
         elif not post:
             response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
                 "code": -32600, "message": f"Method Not Allowed: {scope['method']} /mcp; this stateless server "
@@ -458,6 +463,16 @@ class PostOnly:
             await response(scope, receive, send)
         else:
             await post_body(self.app, scope, body or b"", send, self.checks)
+
+
+def _content_coding(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """The content codings of a request's Content-Encoding headers other than ``identity``, quoted and
+    joined (``'gzip'``), or None: memvault decodes none, so such a body is refused with 415 and
+    ``Accept-Encoding: identity`` (RFC 9110 §8.4.1, §15.5.16), not read as if it were plain."""
+    codings = [c.strip() for k, v in headers if k == b"content-encoding"
+               for c in v.decode("latin-1").split(",") if c.strip()]
+    unread = [c for c in codings if c.lower() != "identity"]
+    return ", ".join(repr(c[:40]) for c in unread[:4]) if unread else None
 
 
 def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None) -> Response | None:

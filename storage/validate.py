@@ -30,7 +30,9 @@ _QUOTED_OR_SPACES = re.compile(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|[^\S\t]+""")
 _FINAL_STOP = re.compile(r"(?:[.。!！]|…|\.\.\.)\Z")  # a restatement ending in a stop is the same (trials 53 #11, 54 #6)
 _INLINE_CODE_MARK = re.compile(r"(?<!`)`(?!`)")  # `npm ci` and npm ci alike; a fence (```) stays
 _LEADING_BLANK_LINES = re.compile(r"\A\s*\n")  # up to the last line break before the first character
-_ID_CHARS = re.compile(r"[0-9a-f-]+")
+_HEX = re.compile(r"[0-9a-f]+")
+_ID_GROUPS = (0, 8, 12, 16, 20, 32)  # where a UUID's groups of hex digits start and end
+_ID_DIGITS = _ID_GROUPS[-1]
 # Characters that show nothing and mean nothing inside running text: zero-width space,
 # word joiner, zero-width no-break space (the byte-order mark) and soft hyphen. Text
 # pasted from web pages, PDFs and Windows editors carries them ("pass\u200bword", a BOM
@@ -456,8 +458,9 @@ def not_an_id(field: str, value: object, what: str = "memory id", shape: str = l
 
 
 def id_text(field: str, value: object, what: str = "memory id", shape: str = limits.ID_SHAPE) -> str:
-    """``value`` as an id or the start of one, trimmed and lower-case: only hex digits and
-    hyphens, at least ``ID_PREFIX_MIN_CHARS`` of them (like git's abbreviated hashes). One
+    """``value`` as an id or the start of one, trimmed and lower-case: hex digits, with hyphens where
+    a UUID has them whether it was written with them or not, at least ``ID_PREFIX_MIN_CHARS``
+    characters (like git's abbreviated hashes). One
     rule for memory ids and API key ids (``what``, ``shape`` name which).
 
     Raises:
@@ -468,9 +471,12 @@ def id_text(field: str, value: object, what: str = "memory id", shape: str = lim
         raise not_an_id(field, value, what, shape)
     if not value.strip():
         raise InvalidInput(field, f"is empty: {shape}")
-    wanted = value.strip().lower()
-    if not _ID_CHARS.fullmatch(wanted) or len(wanted) > limits.ID_CHARS:  # "my-note"; longer than any id
+    digits = value.strip().lower().replace("-", "")
+    if not _HEX.fullmatch(digits) or len(digits) > _ID_DIGITS:  # "my-note"; longer than any id
         raise not_an_id(field, value.strip(), what, shape)
+    # hyphens where a UUID has them (RFC 9562 §4), however they were written: 32 digits without any stand
+    # for the id as a UUID parser reads them
+    wanted = "-".join(digits[a:b] for a, b in zip(_ID_GROUPS, _ID_GROUPS[1:]) if digits[a:b])
     if len(wanted) < limits.ID_PREFIX_MIN_CHARS:
         raise InvalidInput(
             field, f"{shown(value.strip())} is too short: give at least {limits.ID_PREFIX_MIN_CHARS} characters "

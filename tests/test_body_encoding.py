@@ -116,6 +116,37 @@ def test_the_server_keeps_serving_plain_utf8_after_refused_bodies(served) -> Non
     assert "Traceback" not in server.log()
 
 
+@pytest.mark.parametrize("coding", ["gzip", "br", "deflate", "zstd", "x-gzip", "GZIP", "identity, gzip", "compress"])
+@pytest.mark.parametrize("compressed", [True, False])
+def test_a_body_sent_with_a_content_coding_is_refused_with_415_naming_it(served, coding, compressed) -> None:
+    """memvault decodes no content coding (RFC 9110 §15.5.16): a compressed body was read as text
+    ("not valid UTF-8"), a plain one labelled br was served as if the label were absent."""
+    import gzip
+
+    server, db, tenant, key = served
+    marker = uuid.uuid4().hex[:8]
+    body = json.dumps(_remember(f"Coded {marker} body.")).encode()
+    response = httpx2.post(server.url, content=gzip.compress(body) if compressed else body, timeout=60,
+                           headers={**HEADERS, "authorization": f"Bearer {key}", "content-encoding": coding})
+    assert response.status_code == 415, response.text
+    assert response.headers["accept-encoding"] == "identity"
+    reply = response.json()
+    assert reply["error"] == "unsupported_content_coding"
+    named = [c.strip() for c in coding.split(",") if c.strip().lower() != "identity"]
+    assert all(repr(c) in reply["error_description"] for c in named), reply
+    assert not any(marker in (c or "") for c in _stored(db, tenant))
+
+
+@pytest.mark.parametrize("coding", ["identity", "Identity", "identity, IDENTITY"])
+def test_a_body_labelled_identity_is_served(served, coding) -> None:
+    server, db, tenant, key = served
+    content = f"Identity {uuid.uuid4().hex[:8]} body is served."
+    response = httpx2.post(server.url, content=json.dumps(_remember(content)).encode(), timeout=60,
+                           headers={**HEADERS, "authorization": f"Bearer {key}", "content-encoding": coding})
+    assert response.status_code == 200 and response.json()["result"]["isError"] is False, response.text
+    assert content in _stored(db, tenant)
+
+
 # ---------------------------------------------------------------- stdio
 
 

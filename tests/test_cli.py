@@ -296,7 +296,7 @@ def test_a_flag_a_command_does_not_take_is_named_with_that_commands_usage(capsys
 # A command with the arguments it needs, and each flag allowed before a command with a value.
 COMMAND_ARGS = {"serve": [], "remember": ["x"], "recall": ["x"], "list": [], "show": ["0190a8e4"],
                 "forget": ["0190a8e4"], "supersede": ["0190a8e4", "x"], "stats": [], "reindex": [], "doctor": [],
-                "export": [], "import": ["m.jsonl"], "setup": ["claude-code"], "keys create": ["--tenant", "a"],
+                "export": [], "import": ["m.jsonl"], "setup": ["claude-code"], "keys create": ["--tenant", "acme"],
                 "keys list": [], "keys revoke": ["0190a8e4"]}
 LEADING_VALUES = {"--db": ["x.db"], "--tenant": ["acme"], "--scope": ["work"], "--model-dir": ["models"],
                   "--json": [], "--allow-secrets": []}
@@ -858,3 +858,37 @@ def test_remember_from_stdin_reads_utf8_whatever_the_code_page_and_says_when_it_
                              env=env, capture_output=True, timeout=180)
     said = refused.stderr.decode("cp1252", "replace")
     assert refused.returncode == 2 and "TEXT: standard input: it is not UTF-8" in said and "Traceback" not in said
+
+
+@pytest.mark.parametrize("argv", [
+    ["--db", "{a}", "remember", "Flag order note.", "--db", "{b}"],
+    ["remember", "--db", "{a}", "Flag order note.", "--db", "{b}"],
+    ["--db", "{a}", "--tenant", "t1", "remember", "Flag order note.", "--tenant", "t2"],
+    ["--db", "{a}", "remember", "Flag order note.", "--scope", "s1", "--scope", "s2"],
+    ["--db", "{a}", "remember", "Flag order note.", "--kind", "fact", "--kind", "decision"],
+    ["--db", "{a}", "--scope", "s1", "recall", "note", "--scope", "s2"],
+    ["--db", "{a}", "list", "--limit", "2", "--limit", "3"],
+    ["--db", "{a}", "import", "{a}.jsonl", "--db", "{b}"],
+])
+def test_a_flag_given_twice_with_two_values_is_refused_and_nothing_is_written(tmp_path, capsys, argv):
+    """argparse keeps the last of a repeated flag, and a flag written before the command is read after
+    it: `memvault --db A remember x --db B` wrote to A and never said so (trial 60 #10)."""
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    (tmp_path / "a.db.jsonl").write_text("")
+    argv = [word.format(a=a, b=b) for word in argv]
+    flag = next(word for word in argv if argv.count(word) == 2 and word.startswith("--"))
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(argv)
+    assert stopped.value.code == 2
+    assert f"{flag} is given twice" in capsys.readouterr().err
+    assert not a.exists() and not b.exists()
+
+
+@pytest.mark.parametrize("argv", [["--db", "{a}", "remember", "Same flag twice.", "--db", "{a}"],
+                                  ["remember", "--tag", "x", "--tag", "y", "--db", "{a}", "Same flag twice."]])
+def test_a_flag_given_twice_with_one_value_or_a_repeatable_flag_is_taken(tmp_path, capsys, argv):
+    a = tmp_path / "a.db"
+    assert cli.main([word.format(a=a) for word in argv]) == 0
+    capsys.readouterr()
+    assert cli.main(["list", "--db", str(a), "--json"]) == 0
+    assert [m["content"] for m in json.loads(capsys.readouterr().out)["memories"]] == ["Same flag twice."]
