@@ -247,8 +247,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         later = sorted((seq for seq in others if c.rows[seq].scope == old.scope and may_contradict(
             old.content or "", c.rows[seq].content or "", cosines.get(seq, -1.0), SAME_SUBJECT)),
             key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        newer = next((seq for seq in later if _newer(c.rows[seq], old)
-                      and not upheld(old, c.rows[seq])
+        newer = next((seq for seq in later if not upheld(old, c.rows[seq])  # the cheapest test first
+                      and _newer(c.rows[seq], old)
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
                       and not about_another_value(question, reason)
