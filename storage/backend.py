@@ -124,7 +124,8 @@ class Search:
     ``filters.include_history`` says (every other answer keeps ``filters``); ``terms``:
     words whose index terms and statistics are wanted; ``exists``: chunk lists, each
     answered whether any memory passing ``filters`` matches it as the keyword side would;
-    ``seqs``: memories whose similarity to ``vector`` and index terms are wanted too.
+    ``seqs``: memories whose similarity to ``vector`` and index terms are wanted too;
+    ``pairs``: memories whose cosines to one another are wanted (``Found.pairs``).
     """
 
     filters: Filters
@@ -135,6 +136,7 @@ class Search:
     terms: list[str] = field(default_factory=list)
     exists: list[list[list[str]]] = field(default_factory=list)
     seqs: list[int] = field(default_factory=list)
+    pairs: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,9 @@ class Found:
     transaction's tenant are indexed, and in how many of them each lexeme occurs in their
     own text (absent: none). Every statistic (these, and BM25's inside ``keyword``) counts
     the tenant's own memories only: another tenant's writes change none of its figures.
-    ``exists``: one answer per ``exists`` entry.
+    ``exists``: one answer per ``exists`` entry; ``pairs``: ``{(a, b): cosine}`` of memory
+    ``a``'s own (window 0) vector to ``b``'s best window, for every ``a`` and ``b`` (``a`` too) of
+    ``Search.pairs`` where ``a`` has its own vector and ``b`` a vector, in one statement.
     """
 
     keyword: list[tuple[int, float, float]] = field(default_factory=list)
@@ -162,6 +166,7 @@ class Found:
     documents: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     exists: list[bool] = field(default_factory=list)
+    pairs: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

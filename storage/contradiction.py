@@ -393,8 +393,17 @@ def inner_names(text: str) -> frozenset[str]:
 def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
     """What the word test compares of one text (see the module doc); ``known``: words opening a
     sentence that the other text writes as names (``_names_at``). Cached: recall compares the
-    same memories again and again (one entry with or without ``known`` given empty)."""
-    return _reading(text, known)
+    same memories again and again (one entry with or without ``known`` given empty, or given words
+    that name nothing more in ``text``: ``_naming``)."""
+    return _reading(text, _naming(text, known) if known else known)
+
+
+@lru_cache(maxsize=4096)
+def _naming(text: str, known: frozenset[str]) -> frozenset[str]:
+    """``known``, or none when it makes no more words of ``text`` names (``_names_at``): a reading
+    depends on ``known`` only through them, so both are one reading, read once."""
+    tokens = _tokens(text)
+    return known if _names_at(tokens, known)[0] != _names_at(tokens, frozenset())[0] else frozenset()
 
 
 @lru_cache(maxsize=1024)
@@ -1014,8 +1023,11 @@ def _told_before(older: str, newer: str) -> bool:
     Jenkins" stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the
     two (read as the newer of them it disagrees with ``older``, and it adds no value ``older`` lacks, or
     nothing else disagrees)."""
-    old, new = _read(older), _read(newer)
-    if not old.changes or new.changes or judge(newer, older) is None:
+    old = _read(older)
+    if not old.changes:  # most memories: the newer is not read
+        return False
+    new = _read(newer)
+    if new.changes or judge(newer, older) is None:
         return False
     return judge(older, newer) is None or values_of(new) <= values_of(old)
 

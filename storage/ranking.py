@@ -247,8 +247,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         later = sorted((seq for seq in others if c.rows[seq].scope == old.scope and may_contradict(
             old.content or "", c.rows[seq].content or "", cosines.get(seq, -1.0), SAME_SUBJECT)),
             key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        newer = next((seq for seq in later if _newer(c.rows[seq], old)
-                      and not upheld(old, c.rows[seq])
+        newer = next((seq for seq in later if not upheld(old, c.rows[seq])  # the cheapest test first
+                      and _newer(c.rows[seq], old)
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
                       and not about_another_value(question, reason)
@@ -418,22 +418,23 @@ def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | Non
 
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
-    similarities: Callable[[int, list[int]], dict[int, float]] = lambda a, seqs: {}, question: str = "",
+    cosines: Callable[[list[int]], dict[tuple[int, int], float]] = lambda seqs: {}, question: str = "",
     asked: str = "",
 ) -> Ranking:
-    """Fuse, judge and order the candidates of one recall: ``similarities(a, seqs)``, the cosine of
-    memory ``a`` to each of ``seqs`` that has a vector; ``question``, its words, for :func:`outdate`;
-    ``asked``, the question as asked (its time words too), for ``siblings.sibling``.
-    More: docs/retrieval-tuning.md#ranking-rank."""
-
-    def same_subject(a: int, b: int) -> float | None:
-        return similarities(a, [b]).get(b)
-
+    """Fuse, judge and order the candidates of one recall: ``cosines(seqs)``, ``{(a, b): cosine}`` of
+    memory ``a`` to memory ``b`` for every two of ``seqs`` with vectors (``backend.Found.pairs``);
+    ``question``, its words, for :func:`outdate`; ``asked``, the question as asked (its time words
+    too), for ``siblings.sibling``. More: docs/retrieval-tuning.md#ranking-rank."""
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = keyword_ranks(c.keyword)
     scores = _scores(c, now, keyword_rank)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
+    similarities = read_once(cosines, order[:OUTDATED_TOP])
+
+    def same_subject(a: int, b: int) -> float | None:
+        return similarities(a, [b]).get(b)
+
     prefer_newer(order, c, scores, same_subject)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     outdated = outdate(order, c, scores, similarities, question)
@@ -510,6 +511,28 @@ def rank(
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
     return Ranking(best_first(the_time_first(c, hits) if c.when is not None else hits), not hits)
+
+
+def read_once(cosines: Callable[[list[int]], dict[tuple[int, int], float]],
+              top: list[int]) -> Callable[[int, list[int]], dict[int, float]]:
+    """``similarities(a, seqs)``: the cosine of memory ``a`` to each of ``seqs`` that has a vector, from
+    ``cosines`` (see :func:`rank`). The first question reads every pair among ``top`` (the hits judged
+    against one another) and its own memories at once; a later one reads only when it asks a pair
+    not read yet (one statement a recall where there were one per judged hit)."""
+    pairs: dict[tuple[int, int], float] = {}
+    read: dict[int, set[int]] = {}  # memory: those whose cosine to it is known (absent: no vector)
+
+    def similarities(a: int, seqs: list[int]) -> dict[int, float]:
+        if not seqs:
+            return {}
+        if not read.get(a, set()).issuperset(seqs):
+            wanted = list(dict.fromkeys([a, *seqs, *(top if not read else ())]))
+            pairs.update(cosines(wanted))
+            for seq in wanted:
+                read.setdefault(seq, set()).update(wanted)
+        return {seq: pairs[a, seq] for seq in seqs if (a, seq) in pairs}
+
+    return similarities
 
 
 def _near_misses(top: list[int], c: Candidates, asked: str) -> set[int]:

@@ -142,7 +142,7 @@ class Retriever:
             if not rank:
                 return found, None
 
-            def similarities(a: int, seqs: list[int]) -> dict[int, float]:
-                return tx.search(Search(filters, vector=a, seqs=seqs)).similarity
+            def cosines(seqs: list[int]) -> dict[tuple[int, int], float]:
+                return tx.search(Search(filters, pairs=seqs)).pairs
 
-            return found, ranking_rules.rank(found, filters.now, found.unknown_names, similarities, words_query, query)
+            return found, ranking_rules.rank(found, filters.now, found.unknown_names, cosines, words_query, query)

@@ -8,6 +8,7 @@ Read on words, no model: docs/retrieval-tuning.md#siblings."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import takewhile
 
 from .contradiction import stem
@@ -54,6 +55,7 @@ _NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine t
     half both first second third fourth fifth sixth seventh eighth ninth tenth""".split())
 
 
+@lru_cache(maxsize=1024)  # a recall asks it of its top hits twice: for their rivals, then for their confidence
 def near_miss(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)`` when ``content`` is about a sibling of what ``question`` names
     (``siblings.sibling``), about another person (:func:`another_person`) or group

@@ -27,6 +27,10 @@ def similarity(tx: Reader, seqs: list[int], query: np.ndarray | int) -> dict[int
     return tx.search(Search(ANY, vector=query, seqs=seqs)).similarity
 
 
+def pairs(tx: Reader, seqs: list[int]) -> dict[tuple[int, int], float]:
+    return tx.search(Search(ANY, pairs=seqs)).pairs
+
+
 def document_terms(tx: Reader, seqs: list[int]) -> dict[int, tuple[set[str], set[str]]]:
     return tx.search(Search(ANY, seqs=seqs)).terms
 

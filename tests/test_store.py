@@ -50,6 +50,23 @@ def test_remember_stores_row_fts_entry_tags_and_vector(store):
     assert maintenance.stats(store)["vectors_pending"] == 0 and maintenance.check(store) == []
 
 
+@pytest.mark.parametrize("count_of", [2, 3, 5])
+def test_the_cosines_among_memories_are_what_each_as_the_question_gives(store, count_of):
+    """``Found.pairs`` (ranking's same-subject checks, one statement a recall) gives, for every two of the
+    memories asked (one with itself too), what asking with the first as the question gives of the
+    second: its own vector against the other's best window, long memories' windows included."""
+    texts = ["The billing service runs on port 8080", "Lunch is at noon on Fridays",
+             " ".join(f"Note {i}: the billing service moved hosts again." for i in range(40)),  # several windows
+             "The billing service now runs on port 9090", "Deploys go out on Tuesdays"][:count_of]
+    ids = [remember(store, text).id for text in texts]
+    with store.backend.read("a") as tx:
+        seqs = [searching.by_id(tx, "a", i)[0] for i in ids]  # type: ignore[index]
+        found = searching.pairs(tx, seqs)
+        expected = {(a, b): cosine for a in seqs for b, cosine in searching.similarity(tx, seqs, a).items()}
+    assert set(found) == {(a, b) for a in seqs for b in seqs}
+    assert found == pytest.approx(expected, abs=1e-6)
+
+
 @pytest.mark.sqlite_only
 def test_remember_writes_the_fts5_entry_and_the_vec0_row(store):
     remember(store, "Deploys go out on Tuesdays")

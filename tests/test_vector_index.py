@@ -243,7 +243,7 @@ def test_every_vector_lookup_by_memory_uses_the_index_not_a_scan(db_path):
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     store.remember(tenant="t", scope="s", content="hello world")
     filters = Filters(tenant="t", scopes=["s"], now=store.clock())
-    queries = [sql.vector_sql(filters, 10, None), sql.similarity_sql([1, 2])]
+    queries = [sql.vector_sql(filters, 10, None), sql.similarity_sql([1, 2]), sql.pairs_sql([1, 2])]
     with sqlite_raw.connection(store) as conn:
         for query, params in queries:
             bind = {**params, "vector": b"\0" * 256} if isinstance(params, dict) else params

@@ -24,7 +24,7 @@ from . import schema
 from . import sessions as session_sql
 from .sql import (
     MEMORY_COLUMNS, MEMORY_FIELDS, RUNS_SQL, TS_CONFIG, KeywordFound, TextStats, holds_sql,
-    filter_sql, index_words, keyword_sql, listing_sql, similarity_sql,
+    filter_sql, index_words, keyword_sql, listing_sql, pairs_sql, similarity_sql,
     vector_sql, window_sql,
 )
 
@@ -70,8 +70,6 @@ class PgReader:
         self._vectors = False
         # The last keyword query's filters and statistics: later questions answer from them.
         self._learnt: tuple[Filters, KeywordFound] | None = None
-        # Cosines between memories asked in this transaction: {memory: {other: cosine, None: no vector}}.
-        self._cosines: dict[int, dict[int, float | None]] = {}
 
     def _all(self, query: str | sql.Composable, params: Any = None) -> list[tuple]:
         return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
@@ -98,11 +96,9 @@ class PgReader:
     def search(self, query: Search) -> Found:
         """``backend.Reader.search``; the keyword statement also brings statistics and terms."""
         filters = replace(query.filters, include_history=True) if query.history else query.filters
-        if isinstance(query.vector, int) and not (query.words or query.k or query.terms or query.exists):
-            # A memory's similarity to others (ranking's same-subject checks): one statement, and
-            # none for pairs already asked in this transaction.
-            return Found(keyword=[], vector=[], similarity=self._similarity_of(query.vector, query.seqs),
-                         terms=self._document_terms(query.seqs) if query.seqs else {})
+        pairs = self._pairs(query.pairs) if query.pairs else {}
+        if query.vector is None and not (query.words or query.k or query.terms or query.exists or query.seqs):
+            return Found(pairs=pairs)  # cosines among memories alone (ranking's same-subject checks)
         keyword = self._keyword(filters, query.words, query.k) if query.words and query.k > 0 else []
         vector = self._vector_of(query.vector) if isinstance(query.vector, int) else query.vector
         lexemes = self._lexemes(query.terms) if query.terms else {}
@@ -117,6 +113,7 @@ class PgReader:
             terms=self._document_terms(seqs) if seqs else {},
             lexemes=lexemes, documents=documents, counts=counts,
             exists=[self._contains(query.filters, chunks) for chunks in query.exists],
+            pairs=pairs,
         )
 
     def _vector_of(self, seq: int) -> np.ndarray | None:
@@ -191,18 +188,11 @@ class PgReader:
             best[seq] = max(best.get(seq, -1.0), 1.0 - float(distance))
         return sorted(best.items(), key=lambda item: (-item[1], -item[0]))[:k], similarity
 
-    def _similarity_of(self, of: int, seqs: list[int]) -> dict[int, float]:
-        """The cosine of memory ``of``'s own vector to each of ``seqs`` with a vector (best window)."""
-        if not seqs or not self.has_vectors():
+    def _pairs(self, seqs: list[int]) -> dict[tuple[int, int], float]:
+        if not self.has_vectors():
             return {}
-        known = {} if self._writes else self._cosines.setdefault(of, {})
-        missing = [seq for seq in dict.fromkeys(seqs) if seq not in known]
-        if missing:
-            rows = dict(self._all(similarity_sql(self.tenant, of_memory=True),
-                                  {"seqs": missing, "of": of, "tenant": self.tenant}))
-            for seq in missing:
-                known[seq] = None if rows.get(seq) is None else 1.0 - float(rows[seq])
-        return {seq: cosine for seq in seqs if (cosine := known[seq]) is not None}
+        rows = self._all(pairs_sql(self.tenant), {"seqs": seqs, "tenant": self.tenant})
+        return {(a, b): 1.0 - float(distance) for a, b, distance in rows}
 
     def _lexemes(self, words: list[str]) -> dict[str, list[str]]:
         """Each word's index terms (from the last keyword query when it has them all)."""

@@ -266,20 +266,28 @@ def window_sql(f: Filters, k: int) -> tuple[str, dict[str, object]]:
     return sql, {**params, "k": k}
 
 
-def similarity_sql(tenant: str | None, of_memory: bool = False) -> str:
+def similarity_sql(tenant: str | None) -> str:
     """Rows ``(seq, best cosine distance)`` of the memories ``seqs`` (bind it and ``vector``,
-    and ``tenant`` when not None) over all their windows. ``of_memory``: the question is the
-    own (window 0) vector of memory ``of`` (bind it instead of ``vector``; no rows without one),
-    read in the same statement."""
+    and ``tenant`` when not None) over all their windows."""
     own = " AND tenant = %(tenant)s" if tenant is not None else ""
-    vector = "q.embedding" if of_memory else "%(vector)s"
-    source = f" FROM (SELECT embedding FROM memory_vectors WHERE memory_seq = %(of)s{own}) q," if of_memory else " FROM"
     return (
         "SELECT seq, min(distance) FROM ("
-        f" SELECT memory_seq AS seq, v.embedding <=> {vector} AS distance{source} memory_vectors v"
+        f" SELECT memory_seq AS seq, v.embedding <=> %(vector)s AS distance FROM memory_vectors v"
         f" WHERE memory_seq = ANY(%(seqs)s){own}"
-        f" UNION ALL SELECT memory_seq, w.embedding <=> {vector}{source} memory_windows w"
+        f" UNION ALL SELECT memory_seq, w.embedding <=> %(vector)s FROM memory_windows w"
         f" WHERE memory_seq = ANY(%(seqs)s){own}) d GROUP BY seq"
+    )
+
+
+def pairs_sql(tenant: str | None) -> str:
+    """Rows ``(a, b, best cosine distance)``: of the own (window 0) vector of each of ``seqs`` (bind
+    it, and ``tenant`` when not None) to every vector of each of them, all windows included."""
+    own, a_own = (" AND tenant = %(tenant)s", " AND a.tenant = %(tenant)s") if tenant is not None else ("", "")
+    return (
+        "SELECT a.memory_seq, b.seq, min(b.embedding <=> a.embedding) FROM memory_vectors a CROSS JOIN ("
+        f" SELECT memory_seq AS seq, embedding FROM memory_vectors WHERE memory_seq = ANY(%(seqs)s){own}"
+        f" UNION ALL SELECT memory_seq, embedding FROM memory_windows WHERE memory_seq = ANY(%(seqs)s){own}) b"
+        f" WHERE a.memory_seq = ANY(%(seqs)s){a_own} GROUP BY a.memory_seq, b.seq"
     )
 
 

@@ -232,6 +232,21 @@ def similarity_sql(seqs: list[int]) -> tuple[str, dict[str, object]]:
     return sql, {"seqs": json.dumps(seqs)}
 
 
+def pairs_sql(seqs: list[int]) -> tuple[str, dict[str, object]]:
+    """Rows ``(a, b, best cosine distance)``: of the own (window 0) vector of each of ``seqs``
+    to every vector of each of ``seqs``, all windows included (the least over them)."""
+    wanted = "(SELECT value FROM json_each(:seqs))"
+    sql = (
+        f"WITH own(seq, embedding) AS (SELECT {VECTOR_SEQ}, embedding FROM {VECTOR_TABLE}"
+        f" WHERE {VECTOR_SEQ} IN {wanted}),"
+        " every(seq, embedding) AS (SELECT seq, embedding FROM own UNION ALL SELECT memory_seq, embedding"
+        f" FROM memory_windows WHERE memory_seq IN {wanted})"
+        " SELECT a.seq, every.seq, min(vec_distance_cosine(every.embedding, a.embedding)) FROM own a CROSS JOIN every"
+        " GROUP BY a.seq, every.seq"
+    )
+    return sql, {"seqs": json.dumps(seqs)}
+
+
 def prefix_sql(columns: str, tenant: str, prefix: str) -> tuple[str, dict[str, object]]:
     """``columns`` (over ``memories AS m``) of ``tenant``'s first ``:limit`` memories whose id starts with
     ``prefix``, after ``:offset`` (bind both)."""

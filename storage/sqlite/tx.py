@@ -147,6 +147,7 @@ class SqliteTransaction:
             terms=self._document_terms(list(dict.fromkeys([seq for seq, _, _ in keyword] + query.seqs))),
             lexemes=lexemes, documents=documents, counts=counts,
             exists=[self._contains(query.filters, chunks) for chunks in query.exists],
+            pairs=self._pairs(query.pairs) if query.pairs else {},
         )
 
     def _vector_of(self, seq: int) -> bytes | None:
@@ -295,6 +296,10 @@ class SqliteTransaction:
         for seq, distance in self.conn.execute(query, {**params, "vector": _blob(vector)}):
             out[seq] = max(out.get(seq, -1.0), 1.0 - distance)
         return out
+
+    def _pairs(self, seqs: list[int]) -> dict[tuple[int, int], float]:
+        query, params = sql.pairs_sql(seqs)
+        return {(a, b): 1.0 - distance for a, b, distance in self.conn.execute(query, params)}
 
     def _document_terms(self, seqs: list[int]) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
         """The index terms of each of ``seqs``' own text and of its episode context (kept, see ``_data``:
