@@ -292,7 +292,7 @@ _DETERMINERS = frozenset("a an the our my your their his her its this that these
 _PRONOUNS = frozenset("i we you they he she it me us them".split())
 # A question of where, when, why or how may name an object after its verb ("where did Nate buy the game?"):
 # its act is not read.
-_ADVERBIAL = frozenset("where when why how".split())
+ADVERBIAL = frozenset("where when why how".split())
 _WH = frozenset("what which who whom whose where when why how".split())
 
 
@@ -319,7 +319,7 @@ def verb_forms(word: str) -> list[str]:
 class Act:
     """What a question asks someone did: ``verbs``, the verb as written (lower case) and any joined to it
     by "and" ("watch and enjoy"), empty when it names none a memory must hold (:data:`NO_ACT_WORDS`,
-    :data:`GENERIC_WORDS`, stop words, or a where/when/why/how question: :data:`_ADVERBIAL`); ``doer``, the
+    :data:`GENERIC_WORDS`, stop words, or a where/when/why/how question: :data:`ADVERBIAL`); ``doer``, the
     words naming who did it ("legal", "Lena", "infra" of "the infra team"), empty for "we" or nobody."""
 
     verbs: tuple[str, ...]
@@ -385,7 +385,7 @@ def asked_act(query: str, adverbial: bool = True) -> Act | None:
     lower = [w.lower() for w in words]
     if not lower or lower[0] not in _WH:
         return None
-    why = adverbial and lower[0] in _ADVERBIAL
+    why = adverbial and lower[0] in ADVERBIAL
     at = next((i for i, w in enumerate(lower) if w in _AUXILIARIES or w in _PASSIVE), None)
     if at is not None and lower[at] in _AUXILIARIES and not (at + 1 < len(lower) and lower[at + 1] in _PASSIVE):
         clause = [w for w in _clause(words[at + 1:]) if not w.lower().endswith("ly")

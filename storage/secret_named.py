@@ -44,6 +44,8 @@ _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
 # printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
 # under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
 _ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{10FFFF}]))"
+# The same holding no "/" or "\": no URL, path or secret store's reference (where a secret is kept).
+_UNPLACED = r"[^\s\"'`/\\]{5,}[^\s\"'`/\\.,;:!?)\]]"
 # A password after its user ("admin:X", "admin / X"): not a path or a URL's rest ("login: https://x/y2").
 _PAIRED = r"[^\s\"'`/][^\s\"'`]{4,}[^\s\"'`.,;:!?)\]]"
 # What digits after a word for password count when they are no password ("2024年", "8位", "4桁").
@@ -578,9 +580,11 @@ def named_sources() -> list[str]:
         f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
         f"[ \\t]*{_QUOTE}?(?P<pass_said>{_VALUE})|{AFTER}(?:takes|uses|accepts)[ \\t]+{_QUOTE}?(?P<takes>{_VALUE})"
         # "the password is the reverse of drowssap: X", "my password is my dog's name then 1987: X": a description
-        # after "password is", then ":" and a value mixing cases ending the sentence (verify59 N4)
-        f"|{AFTER}(?:{words('password-strict', 'en')})[ \\t]+(?:is|was)[ \\t]+[^\\n.!?:;=]{{1,60}}:[ \\t]*{_QUOTE}?"
-        f"(?P<described>{_VALUE}){_QUOTE}?{_ENDS}"
+        # after "password is", then ":" and a space and a value mixing cases ending the sentence (verify59 N4); no
+        # scheme's or drive's ":" ("is op://vault/item", "is at C:\keys") nor where it is kept ("is in the vault:
+        # https://vault.example.com/db2", "... 1Password: op://Prod/db2/password"): no "/" or "\" in the value
+        f"|{AFTER}(?:{words('password-strict', 'en')})[ \\t]+(?:is|was)[ \\t]+[^\\n.!?:;=]{{1,60}}:[ \\t]+{_QUOTE}?"
+        f"(?P<described>{_UNPLACED}){_QUOTE}?{_ENDS}"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"
         f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]*(?:[:/%][ \\t]*(?P<pair>{_PAIRED})"

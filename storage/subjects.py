@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import takewhile
 
 from .contradiction import stem
-from .query import AUXILIARIES, STOP_WORDS
+from .query import ADVERBIAL, AUXILIARIES, STOP_WORDS
 from .siblings import MONTHS, SPEAKER, WEEKDAYS, Words, read_words, sibling
 
 # Groups of people a rule, a budget or a benefit is for: one in place of another is another audience
@@ -84,15 +84,21 @@ def another_person(question: str, content: str) -> tuple[str, str] | None:
 
 def _named_in_lower_case(asked: Words, at: int) -> bool:
     """Whether the word at ``at`` of ``asked`` is someone's name written in lower case: after "does",
-    "is" ... and before a qualifier and its word ("does alice from accounting prefer tea?"; verify 59 N2),
-    no stop word, group ("staff") or word for anyone ("does anyone in sales ...")."""
+    "did", or "is", "was", "has" opening the question or after "where", "when", "why", "how", and before a
+    qualifier and its word ("does alice from accounting prefer tea?"; verify 59 N2), no stop word, group
+    ("staff") or word for anyone ("does anyone in sales ..."). After "what is", "who was", "which team has"
+    the asked word is the subject and the next is its verb or state ("what was chosen on Tuesday?", "who is
+    working in March?", "what is due on Friday?"): no name."""
     word, _, written = asked[at]
+    before = asked[at - 1][0]
     return written.isalpha() and written.islower() and word not in STOP_WORDS and word not in _ANYONE \
-        and word not in AUDIENCES and asked[at - 1][0] in _SINGULAR_AUXILIARIES \
+        and word not in AUDIENCES and (before in _DO_AUXILIARIES or before in _BE_AUXILIARIES and (
+            at == 1 or asked[at - 2][0] in ADVERBIAL)) \
         and at + 2 < len(asked) and asked[at + 1][2] in _QUALIFIERS
 
 
-_SINGULAR_AUXILIARIES = frozenset("does did is was has".split())
+_DO_AUXILIARIES = frozenset("does did".split())  # a subject always follows: "what does alice ... prefer?"
+_BE_AUXILIARIES = frozenset("is was has".split())
 _ANYONE = frozenset("anyone someone everyone anybody somebody nobody everybody one each team people".split())
 
 

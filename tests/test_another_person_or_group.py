@@ -40,6 +40,8 @@ ANOTHER_PERSON = [
     # a name in lower case before a qualifier (verify 59 N2: 0.74-0.87)
     ("does alice from accounting prefer tea?", TEA),
     ("is alice in accounting a tea person?", TEA),
+    ("where is alice from accounting on Mondays?", "Bob from accounting is in the office on Mondays"),
+    ("how was ben in accounting doing?", "Bob from accounting was doing fine after the move"),
 ]
 # Unsure already (another rule, or abstained): kept so.
 ANOTHER_PERSON_ALREADY = [
@@ -168,6 +170,14 @@ THE_NUMBER = [
     ("How big is the upload limit?", "The upload limit is 25 MB"),
     ("What year was my daughter born?", "My daughter was born in 2019"),
 ]
+# After "what is", "who was", "which team has" the next word is the subject's verb or state, no name in lower
+# case, whatever the qualifier's words ("what was chosen on Tuesday?" over Tom's decision was 0.45).
+NO_NAME = [f"{wh} {verb} {qualifier}?" for wh, verb in [
+    ("what was", "chosen"), ("what was", "decided"), ("who was", "chosen"), ("who is", "working"),
+    ("what is", "due"), ("what was", "changed"), ("what is", "planned"), ("what was", "down"),
+    ("what has", "failed"), ("what was", "new"), ("which team was", "chosen"), ("what is", "pending"),
+    ("which service has", "crashed")] for qualifier in ["on Tuesday", "in October", "in March 2026",
+                                                         "on November 24th", "at the offsite", "from accounting"]]
 NEAR = ANOTHER_PERSON + ANOTHER_GROUP + ANOTHER_TIER + NO_NUMBER
 SURE = THE_PERSON + THE_GROUP + THE_TIER + THE_NUMBER
 
@@ -189,6 +199,12 @@ def test_another_person_group_tier_or_a_missing_number_is_read(question, content
 
 @pytest.mark.parametrize(("question", "content"), SURE)
 def test_the_person_group_tier_or_number_asked_is_no_near_miss(question, content):
+    assert near_miss(question, content) is None
+
+
+@pytest.mark.parametrize("question", NO_NAME)
+@pytest.mark.parametrize("content", [TEA, "Tom decided to drop support for Python 3.9"])
+def test_a_verb_or_state_after_what_is_or_who_was_names_no_one(question, content):
     assert near_miss(question, content) is None
 
 

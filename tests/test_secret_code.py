@@ -260,7 +260,23 @@ WHERE_KEPT = [
     "password: vault:secret/data/db#password", "DB_PASSWORD=$(cat /run/secrets/db)",
     "password: $(cat /run/secrets/db)", "password: op://vault/item/password", "DB_PASSWORD=op://Prod/db2/password",
     "the db password is op://Prod/db2/password", "token: ref+vault://secret/api2#/token",
+    "the password is kept in 1Password: op://Prod/db2/password", "the password is at vault://Prod/DB2",
 ]
+# A secret store's reference after any words for the password, and a place (a URL, a path) after a description of
+# it and ":" (the reference's own ":" ends no description: "is op:" and "//Prod/db2/password" were refused).
+REFERENCES = ["op://Prod/db2/password", "vault://Prod/DB2", "vault:secret/data/Prod#password",
+              "ref+vault://secret/api2#/token", "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf",
+              "{{resolve:secretsmanager:prod/db:SecretString:password}}", "${{ secrets.DB_PASSWORD }}",
+              "$env:DB_PASSWORD", "${DB_PASSWORD}", "/run/secrets/Db2", "~/.secrets/Db2.txt", "./secrets/Db2.txt",
+              "file:///run/secrets/Db2"]
+PLACES = ["https://Vault.example.com/ui/vault/secrets/kv/show/Prod/DB2", "https://kv-prod.vault.azure.net/secrets/DbPass2",
+          "C:\\Secrets\\DB2.txt", "/home/Alice/Secrets/Db2.txt", "s3://Team-Bucket/secrets/DB2.txt",
+          "projects/my-proj/secrets/DbPass2/versions/2", "secret/data/Prod/DB2", "keychain:Login/DB2"]
+DESCRIBED = ["the password is kept in 1Password:", "My password is in the team vault:", "The password was moved to:",
+             "The password is the one at:", "the password is stored in the vault as:"]
+WHERE_KEPT_AFTER_WORDS = [f"{before} {where}" for where in REFERENCES for before in [
+    "the db password is", "the password is at", "password:", "DB_PASSWORD=", *DESCRIBED]] + [
+    f"{before} {where}" for where in PLACES for before in DESCRIBED[1:]]  # ("1Password: X" is "password: X")
 # The same wrappings holding a value instead of a path or a name: still found.
 WRAPPED_VALUES = [f"password: op://{V}", f'password: "${{{{ {V} }}}}"', f"password: vault:{V}",
                   f'password: "{{{{resolve:{V}}}}}"', f"password: arn:aws:secretsmanager:{V}"]
@@ -270,6 +286,17 @@ WRAPPED_VALUES = [f"password: op://{V}", f'password: "${{{{ {V} }}}}"', f"passwo
 def test_where_a_secret_is_kept_is_no_secret(text: str) -> None:
     assert find_secrets(text) == [[]]
     assert redact(text) == (text, ())
+
+
+@pytest.mark.parametrize("text", WHERE_KEPT_AFTER_WORDS)
+def test_where_a_secret_is_kept_after_any_words_is_no_secret(text: str) -> None:
+    assert find_secrets(text) == [[]]
+
+
+@pytest.mark.parametrize("text", [f"{before} {V}" for before in DESCRIBED] + [
+    f"{before} {V}." for before in DESCRIBED] + [f"the password is the reverse of drowssap: {W}"])
+def test_a_value_after_the_same_words_is_found(text: str) -> None:
+    assert find_secrets(text) == [[("password", 1)]]
 
 
 @pytest.mark.parametrize("text", WRAPPED_VALUES)
