@@ -105,10 +105,11 @@ MOST_FOUND = 8
 
 # What parts two string literals a program reads as one ('"sk-" + `proj-...`'): a closing quote (', " or `), then
 # white space and at most four of: an operator joining strings ("+", Lua's "..", PHP's and Perl's ".", SQL's "||",
-# VB's "&", D's "~", JavaScript's and Java's ".concat("), a shell's "\\", a line break perhaps after a comment
-# ("#", "//" or "--", 100 characters at most), a "/* */" comment on one line; then an opening quote.
+# VB's "&", D's "~", JavaScript's and Java's ".concat("), a line break perhaps after a shell's "\\" or a comment
+# ("#", "//" or "--", 100 characters at most), a "/* */" comment on one line; then an opening quote ('"\\"' is one
+# literal: a backslash alone joins nothing).
 _QUOTE = "[\"'`]"
-_JOINER = r"(?:\+|\.(?:\.|concat\()?|\)\.concat\(|\|\||&|~|\\|(?:(?:#|//|--)[^\n]{0,100}+)?\n|/\*[^\n]{0,100}?\*/)"
+_JOINER = r"(?:\+|\.(?:\.|concat\()?|\)\.concat\(|\|\||&|~|(?:\\[ \t]*|(?:#|//|--)[^\n]{0,100}+)?\n|/\*[^\n]{0,100}?\*/)"
 _QUOTES = rf"{_QUOTE}[ \t]*(?:{_JOINER}[ \t]*){{0,4}}{_QUOTE}"
 # A line break or a tab between two runs of key characters: a key wrapped by a terminal or an email, which reads
 # whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or after a shell's "\\", the

@@ -102,6 +102,9 @@ KEPT = [
     'k8s = "app.kubernetes.io/" + "name"', 'build = "sha-" + "3f9a2c1b4d5e6f70"',
     "path = 'src/' + 'components/' + 'Button.tsx'", 'greeting = "Hello, ".concat(name).concat("!")',
     "const href = `/users/` + `${id}` + `/settings`;",
+    # minified JavaScript (mark.js): '"\\"' is one literal, not two joined by a backslash
+    r'''{key:"wildcards",value:function(e){return(e=e.replace(/(?:\\)*\?/g,function(e){return"\\"===e.charAt(0)?"?":""'''
+    r'''})).replace(/(?:\\)*\*/g,function(e){return"\\"===e.charAt(0)?"*":""})}}''',
 ]
 
 
