@@ -119,11 +119,18 @@ def label(secret_type: str, line: str, value: str | None, at: int | None = None)
 MOST_FOUND = 8
 
 
+# What parts two string literals a program reads as one ('"sk-" + `proj-...`'): a closing quote (', " or `), then
+# white space and at most four of: an operator joining strings ("+", Lua's "..", PHP's and Perl's ".", SQL's "||",
+# VB's "&", D's "~", JavaScript's and Java's ".concat("), a line break perhaps after a shell's "\\" or a comment
+# ("#", "//" or "--", 100 characters at most), a "/* */" comment on one line; then an opening quote ('"\\"' is one
+# literal: a backslash alone joins nothing).
+_QUOTE = "[\"'`]"
+_JOINER = r"(?:\+|\.(?:\.|concat\()?|\)\.concat\(|\|\||&|~|(?:\\[ \t]*|(?:#|//|--)[^\n]{0,100}+)?\n|/\*[^\n]{0,100}?\*/)"
+_QUOTES = rf"{_QUOTE}[ \t]*(?:{_JOINER}[ \t]*){{0,4}}{_QUOTE}"
 # A line break or a tab between two runs of key characters: a key wrapped by a terminal or an email, which reads
 # whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or after a shell's "\\", the
-# quotes (and a "+", "." or "&", perhaps a line break) between two string literals holding a key's halves ("ghp_u8jz"
-# +\n "...hJ0a"), or a part's label ("ghp_u8jz... part 2: ...hJ0a", "(2/2)"), these when both runs hold a digit.
-_QUOTES = r"[\"'][ \t]*(?:[+.&][ \t]*)?(?:\\[ \t]*)?(?:\n[ \t]*)?[\"']"
+# ``_QUOTES`` between two string literals holding a key's halves ("ghp_u8jz" +\n "...hJ0a"), or a part's label
+# ("ghp_u8jz... part 2: ...hJ0a", "(2/2)"), these when both runs hold a digit.
 _PART = (r"[,;]?\s+(?:(?i:part|pt\.?|piece|chunk|half)[ \t]*#?\d\d?(?:[ \t]*(?:/|of)[ \t]*\d\d?)?"
          r"|\(\d\d?[ \t]*(?:/|of)[ \t]*\d\d?\))[ \t]*[:=)-]?\s*")
 _WRAP = re.compile(rf"(?<=[\w+/=.-]{{4}})(?:{_PART}|[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t|{_QUOTES})(?=[\w+/=.-]{{4}})")
@@ -405,7 +412,7 @@ def _unescaped(escape: re.Match[str]) -> str:
     of any code point (a tab, a line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it
     is when it writes a control character, a lone surrogate or no character; nothing for the quotes of
     ``_ESCAPED_OR_JOINED``."""
-    if escape.group()[0] in "\"'":
+    if escape.group()[0] in "\"'`":
         return ""
     high, low, braced, four, two, eight, percent = escape.groups()
     try:
@@ -458,7 +465,7 @@ def _literals_joined(text: str) -> tuple[str, Callable[[int], int]] | None:
     parts two key characters, whatever the halves hold (as :func:`redact` reads them; ``_unwrapped`` joins them only
     when both halves hold a digit), and the 1-based line of ``text`` each offset of it comes from; None when no
     literals are joined. Linear."""
-    if '"' not in text and "'" not in text:
+    if '"' not in text and "'" not in text and "`" not in text:
         return None
     read = unformatted(text)
     rewritten = _rewritten(read, _JOINED_LITERALS, lambda quotes: "")

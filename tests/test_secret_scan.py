@@ -76,6 +76,8 @@ SHAPES = [
     "auth: ", "auth=QUJD", "\\u0067", "\\ud83d", "%67", "\\u{",
     # trial 58: escaped white space, a lock's code in groups, a block scalar under pass:, a dashed vendor prefix
     "\\u00a0", "\\t", "&thinsp;", "safe code is 1 2 ", "pass: |\n  ", "ghp\u2011", "ab-A1b2C3d4E5f6G7h8 ",
+    # fixcred15: string literals of any quote joined by an operator, a comment or line breaks (secrets._QUOTES)
+    "a' + '", "a`\n`", "sk-' + `", "a'#", "a'//", "a' -- ", "a' /* ", "a'\n\n", "a').concat('", "a' || ", "ab1' .. \"",
 ]
 
 
@@ -256,6 +258,8 @@ def _round41(size: int) -> dict[str, str]:
         "a field then spaces": "content: a:" + " " * size + "x", "dotted paths": _text("a.", size) + ": x",
         "a bullet then spaces": "- " + " " * size + "x", "a word then spaces then a colon": "a" + " " * size + ":",
         "deep block sequences": _text("- ", size), "fences": _text("```\n", size), "unclosed flow": _text("{", size),
+        # fixcred15: string literals joined every way ``secrets._QUOTES`` reads, each read as one key's pieces
+        "string literals joined": _text("k = 'sk-' + // c\n  `ab1` .. \"cd2\" /* x */ || 'ef3'\n", size),
         **_aliases(size),
     }
 
