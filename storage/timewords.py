@@ -242,16 +242,17 @@ _DAY_MS = 86_400_000
 # A weekday as a question names it: one day (or since it), which a text writing the weekday does not name.
 _WEEKDAY_TIME = re.compile(rf"(?:(?:since|last|this|past|previous)\s+)?(?:{_WEEKDAYS})", re.IGNORECASE)
 # Days a text names relative to when it was observed (``TimeRange.said_relative``, read by :func:`_told`), in days
-# from then; a count of units back or ahead ("three days ago", "in two weeks": that day, week, month or year, as
-# a question's "two weeks ago" is); the week, weekend, month or year before, of or after it ("next week", "this
-# weekend"); the weekday or season before it ("last Friday", "last summer"), and the weekday ahead ("next Tuesday").
+# from then; days or weeks back or ahead ("three days ago", "in two weeks": that day or calendar week, as a
+# question's "two weeks ago" is; "a year ago" is no calendar year: docs/retrieval-tuning.md); the week, weekend,
+# month or year before, of or after it ("next week", "this weekend"); the weekday or season before it ("last
+# Friday", "last summer"), and the weekday ahead ("next Tuesday").
 _DAYS_FROM = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
               "yesterday": -1, "last night": -1, "day before yesterday": -2, "tomorrow": 1, "day after tomorrow": 2}
 _NEAR = {"last": -1, "this": 0, "next": 1}
 _DAYS_SAID = re.compile(
     rf"(?<![\w-])(?:(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|tomorrow|last\s+night|today"
     rf"|tonight|this\s+(?:morning|afternoon|evening)"
-    rf"|(?P<count>{_NUMBER})\s+(?P<unit>day|week|month|year)s?\s+ago"
+    rf"|(?P<count>{_NUMBER})\s+(?P<unit>day|week)s?\s+ago"
     rf"|in\s+(?P<ahead_count>{_NUMBER})\s+(?P<ahead_unit>day|week)s?"
     rf"|(?P<near>last|this|next)\s+(?P<period>week(?:end)?|month|year)"
     rf"|last\s+(?P<last>{_WEEKDAYS}|{'|'.join(_SEASONS)})"

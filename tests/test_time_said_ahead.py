@@ -110,7 +110,6 @@ def said(text: str, noted: str, question: str) -> bool:
     ("in 2 weeks we migrate", "2026-11-18T10:00:00Z", "3 December", "29 November"),
     ("a week ago we migrated", "2026-12-10T10:00:00Z", "3 December", "29 November"),
     ("3 weeks ago we migrated", "2026-12-23T10:00:00Z", "3 December", "30 November 2025"),
-    ("2 months ago we migrated", "2027-02-10T10:00:00Z", "3 December", "3 November"),
     ("next week we migrate", "2026-11-26T10:00:00Z", "3 December", "29 November"),
     ("this week we migrate", "2026-12-01T10:00:00Z", "3 December", "29 November"),
     ("last week we migrated", "2026-12-08T10:00:00Z", "3 December", "29 November"),
@@ -131,7 +130,15 @@ def test_a_memorys_relative_words_name_the_time_counted_from_when_it_was_noted(t
 
 @pytest.mark.parametrize("text", [
     "within 2 days we migrate", "the migration takes 2 days", "we migrate on Monday", "tomorrowland tickets",
-    "in 100000 weeks we migrate", "100000 years ago we migrated",
+    "in 100000 weeks we migrate", "100000 weeks ago we migrated",
 ])
 def test_words_naming_no_day_near_it_name_none(text):
     assert not said(text, "2026-12-02T10:00:00Z", "what did we migrate on 3 December?")
+
+
+@pytest.mark.parametrize(("text", "noted"), [
+    ("I bought it a year ago in Paris", "2023-01-27T09:00:00Z"),  # LoCoMo: no answer to "during summer 2022"
+    ("we started two months ago", "2026-10-20T09:00:00Z"),
+])
+def test_months_or_years_ago_in_a_memory_name_no_calendar_month_or_year(text, noted):
+    assert not said(text, noted, "what did we do in 2022?" if "2023" in noted else "what did we do in August?")
