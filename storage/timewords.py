@@ -213,10 +213,10 @@ _ROLLING = re.compile(rf"^(?:(?:last|past|previous)\s+({_NUMBER})|past)\s+(hour|
                       re.IGNORECASE)
 _ROLLING_MAX = 100_000  # units back at most: "the last 10**9 days" reaches the epoch
 _NUMBER_WORDS = "a one two three four five six seven eight nine ten eleven twelve".split()
-# Words dateparser does not read as the days they name (issue 25): "the day before yesterday" is two
-# days ago, "the week before last" the calendar week two weeks back ("last night" is a part of a day,
+# Words dateparser does not read as the time they name (issue 25): "the week before last" is the calendar
+# week two weeks back ("the day before yesterday" is read by ``_DAYS_FROM``, "last night" is a part of a day,
 # ``_PART_HOURS``).
-_SAID_AS = {"day before yesterday": "2 days ago", "week before last": "2 weeks ago"}
+_SAID_AS = {"week before last": "2 weeks ago"}
 # A weekday counted back ("Friday before last", "two Fridays ago": the one a week before last Friday, the
 # latest before today), or ahead from one ("a week from Monday": only a memory saying it covers it);
 # dateparser read the first as last Friday and the last as last Monday (adversarial pass 50).
@@ -241,15 +241,21 @@ _WEEKDAY_BACK_MONTHS = 24  # months searched back for a day of the month on the 
 _DAY_MS = 86_400_000
 # A weekday as a question names it: one day (or since it), which a text writing the weekday does not name.
 _WEEKDAY_TIME = re.compile(rf"(?:(?:since|last|this|past|previous)\s+)?(?:{_WEEKDAYS})", re.IGNORECASE)
-# Days a text names relative to when it was observed (``TimeRange.said_relative``), in days back, and
-# the week, weekend, month, year, weekday or season before it ("last week", "last Friday", "last summer"), and the
-# weekday ahead ("next Tuesday", "this Friday").
-_DAYS_BACK = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
-              "yesterday": 1, "last night": 1, "day before yesterday": 2}
+# Days a text names relative to when it was observed (``TimeRange.said_relative``, read by :func:`_told`), in days
+# from then; days or weeks back or ahead ("three days ago", "in two weeks": that day or calendar week, as a
+# question's "two weeks ago" is; "a year ago" is no calendar year: docs/retrieval-tuning.md); the week, weekend,
+# month or year before, of or after it ("next week", "this weekend"); the weekday or season before it ("last
+# Friday", "last summer"), and the weekday ahead ("next Tuesday").
+_DAYS_FROM = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
+              "yesterday": -1, "last night": -1, "day before yesterday": -2, "tomorrow": 1, "day after tomorrow": 2}
+_NEAR = {"last": -1, "this": 0, "next": 1}
 _DAYS_SAID = re.compile(
-    rf"(?<![\w-])(?:(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night|today|tonight"
-    rf"|this\s+(?:morning|afternoon|evening)|(?P<count>{_NUMBER})\s+days?\s+ago"
-    rf"|last\s+(?P<last>week(?:end)?|month|year|{_WEEKDAYS}|{'|'.join(_SEASONS)})"
+    rf"(?<![\w-])(?:(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|tomorrow|last\s+night|today"
+    rf"|tonight|this\s+(?:morning|afternoon|evening)"
+    rf"|(?P<count>{_NUMBER})\s+(?P<unit>day|week)s?\s+ago"
+    rf"|in\s+(?P<ahead_count>{_NUMBER})\s+(?P<ahead_unit>day|week)s?"
+    rf"|(?P<near>last|this|next)\s+(?P<period>week(?:end)?|month|year)"
+    rf"|last\s+(?P<last>{_WEEKDAYS}|{'|'.join(_SEASONS)})"
     rf"|(?P<coming>next|this|coming)\s+(?P<ahead>{_WEEKDAYS}))(?![\w-])",
     re.IGNORECASE,
 )
@@ -270,8 +276,9 @@ _TEXT_TIME = re.compile(
 _PLAIN_MONTHS = frozenset("january february july september october november december feb sept oct nov dec".split())
 
 
-def _told(found: re.Match[str], observed: datetime) -> tuple[int, int]:
-    """The ms range a ``_DAYS_SAID`` match names in a text observed at ``observed``."""
+def _told(found: re.Match[str], observed: datetime) -> tuple[int, int] | None:
+    """The ms range a ``_DAYS_SAID`` match names in a text observed at ``observed`` (by UTC days, as a
+    question's times are), or None past year 9999."""
     last = (found["last"] or "").lower()
     if found["ahead"]:  # "this Friday": the next on or after that day; "next Tuesday", noted Thursday: the next after
         weekday = _WEEKDAYS.split("|").index(found["ahead"].lower())
@@ -281,17 +288,40 @@ def _told(found: re.Match[str], observed: datetime) -> tuple[int, int]:
     if last in _SEASONS:
         start = _season(_SEASONS[last], None, "last", observed)
         return _ms(start), _ms(_back(start, -3, "month"))
-    if last in ("week", "month", "year"):
-        return period_range(_back(observed, 1, last), last)
-    if last:  # the weekend of the week before, or the latest such weekday before that day
-        weekday = 5 if last == "weekend" else _WEEKDAYS.split("|").index(last)
-        days = observed.weekday() + 2 if last == "weekend" else (observed.weekday() - weekday) % 7 or 7
+    if last:  # the latest such weekday before that day
+        days = (observed.weekday() - _WEEKDAYS.split("|").index(last)) % 7 or 7
         start = period_range(observed - timedelta(days=days), "day")[0]
-        return start, start + (2 if last == "weekend" else 1) * _DAY_MS
-    word = " ".join(found.group(0).lower().split()).removeprefix("the ")
-    back = _DAYS_BACK[word] if word in _DAYS_BACK else _count(found.group("count"))
-    start = period_range(observed - timedelta(days=back), "day")[0]
-    return start, start + _DAY_MS
+        return start, start + _DAY_MS
+    if (found["period"] or "").lower() == "weekend":  # "this weekend": Saturday and Sunday of the week noted in
+        start = _weekend(observed, _NEAR[found["near"].lower()])
+        return start, start + 2 * _DAY_MS
+    if found["period"]:  # "next week": the calendar week after the one noted in
+        period = found["period"].lower()
+        moment = _shifted(observed, _NEAR[found["near"].lower()], period)
+    elif found["unit"] or found["ahead_unit"]:  # "two weeks ago", "in 3 days": that day or calendar week
+        period = (found["unit"] or found["ahead_unit"]).lower()
+        count = _count(found["count"] or found["ahead_count"])
+        moment = _shifted(observed, count if found["ahead_unit"] else -count, period)
+    else:
+        period = "day"
+        moment = observed + timedelta(days=_DAYS_FROM[" ".join(found.group(0).lower().split()).removeprefix("the ")])
+    return None if moment is None else period_range(moment, period)
+
+
+def _shifted(moment: datetime, count: int, unit: str) -> datetime | None:
+    """``moment`` ``count`` days, weeks, months or years later (earlier when negative: :func:`_back`);
+    None past year 9999."""
+    try:
+        return _back(moment, -count, unit)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _weekend(base: datetime, weeks: int) -> int:
+    """The ms start (Saturday) of the weekend of the calendar week ``weeks`` after that of ``base`` (before it
+    when negative)."""
+    monday = base - timedelta(days=base.weekday())
+    return period_range(monday + timedelta(days=5, weeks=weeks), "day")[0]
 
 
 def _season(first: int, year: int | None, relative: str, base: datetime) -> datetime:
@@ -471,14 +501,14 @@ class TimeRange:
 
     def said_relative(self, text: str, observed_ms: int) -> bool:
         """Whether ``text``, observed at ``observed_ms``, names a day of this time by a word relative to
-        that moment ("yesterday" in a memory of Thursday is Wednesday, "last summer" in one of November
-        this year's summer; :data:`_DAYS_SAID`)."""
+        that moment ("yesterday" in a memory of Thursday is Wednesday, "tomorrow" Friday, "next week" the
+        calendar week after, "last summer" in one of November this year's summer; :data:`_DAYS_SAID`)."""
         if not self.observable:
             return False
         observed = datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
         for found in _DAYS_SAID.finditer(text):
-            start, end = _told(found, observed)
-            if start < self.end and self.start < end:
+            told = _told(found, observed)
+            if told is not None and told[0] < self.end and self.start < told[1]:
                 return True
         return False
 
@@ -497,7 +527,7 @@ class TimeRange:
         then (:data:`_DAYS_SAID`), and each ends by this time's start ("In March ...", "Back in 2024 ...",
         noted today, for "since Monday"); a time after "until", "since", "for", "next" ... is none."""
         observed = datetime.fromtimestamp(observed_ms / 1000, tz=UTC).replace(tzinfo=None)
-        ends = [_told(found, observed)[1] for found in _DAYS_SAID.finditer(text)]
+        ends = [told[1] for told in (_told(found, observed) for found in _DAYS_SAID.finditer(text)) if told]
         for said, lead in _periods(text):
             if said.weekday is not None or lead in _NOT_ASKED | _AHEAD_LEAD:
                 continue
@@ -735,10 +765,9 @@ class TimeParser:
                 return None
             return TimeRange(start, end, text, shown_end=min(end, now_ms))
         if weekend:  # Saturday and Sunday: "last" the previous week's, else the latest begun ("this": this week's)
-            monday = base - timedelta(days=base.weekday())
             back_weeks = 1 if (weekend[1] or "").lower() in ("last", "previous") or (
                 not weekend[1] or weekend[1].lower() == "past") and base.weekday() < 5 else 0
-            start = period_range(monday + timedelta(days=5, weeks=-back_weeks), "day")[0]
+            start = _weekend(base, -back_weeks)
             if start >= latest:
                 return None
             end = min(start + 2 * _DAY_MS, latest)
@@ -757,6 +786,8 @@ class TimeParser:
             monday = base - timedelta(days=base.weekday())
             moment: datetime | None = monday + timedelta(days=_WEEKDAYS.split("|").index(this_day[1].lower()))
             period = "day"
+        elif " ".join(text.lower().split()) in _DAYS_FROM:  # "yesterday", "the day before yesterday", as in a memory
+            moment, period = base + timedelta(days=_DAYS_FROM[" ".join(text.lower().split())]), "day"
         else:
             said_as = _SAID_AS.get(" ".join(text.lower().split()), text)
             data = parser.get_date_data(_PAST.sub("last", said_as))
