@@ -14,6 +14,7 @@ from typing import Any
 from . import limits
 from .errors import InvalidInput
 from .query import STOP_WORDS
+from .timeforeign import in_english
 from .timefmt import parse_iso
 
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
@@ -595,8 +596,8 @@ class TimeParser:
         self._lock = threading.Lock()  # dateparser's caches are not known to be thread-safe
 
     def warm_up(self) -> None:
-        """Load dateparser and its English data now."""
-        self.find("what happened in March 2024", 0)
+        """Load dateparser, its English data and the names of :mod:`.timeforeign` now."""
+        self.find(in_english("what happened in March 2024"), 0)
 
     def find(self, query: str, now_ms: int) -> TimeRange | None:
         """The most specific time expression of ``query`` as a range, or None.
