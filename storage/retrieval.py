@@ -17,7 +17,8 @@ from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks, symbols_only
 from .hits import Hit, RecallOutcome, Signals
-from .timewords import TimeParser
+from .timeforeign import in_english
+from .timewords import TimeParser, without_dates
 
 if TYPE_CHECKING:
     import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
@@ -112,8 +113,9 @@ class Retriever:
         (without, no superseded memory's match is credited); None when the query has no words."""
         if not query_chunks(query):
             return None
+        query = in_english(query)  # "letzten Dienstag", "le 1er décembre": read as the time they name
         when = self.time.find(query, filters.until or filters.now)
-        words_query = when.remove_from(query) if when else query
+        words_query = without_dates(when.remove_from(query) if when else query)
         if when is not None and when.vague and not names_no_subject(words_query):
             # "recently" with a subject is relative to its story (docs/retrieval-tuning.md#time).
             when, words_query = None, query

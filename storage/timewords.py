@@ -14,6 +14,7 @@ from typing import Any
 from . import limits
 from .errors import InvalidInput
 from .query import STOP_WORDS
+from .timeforeign import in_english
 from .timefmt import parse_iso
 
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
@@ -50,11 +51,20 @@ _COMBINED = (rf"(?:(?:{_MONTHS})\.?|{_QUARTER}),?\s+(?:of\s+)?{_RELATIVE}\s+year
 _COMBINED_PARTS = re.compile(
     rf"(?:(?P<month>{_MONTHS})|(?P<quarter>{_QUARTER})|(?P<weekday>{_WEEKDAYS}))"
     rf"|(?P<relative>{_RELATIVE})(?:\s+(?P<unit>year|week))?", re.IGNORECASE)
-# A date in digits: an ISO 8601 date-time (a clock time and an offset), or day, month and year
-# with slashes or dots in either order (:func:`_in_digits`), or day and month with a slash ("11/27": only
-# after a word of ``_SHORT_DATE_LEAD``; "24/7" is always, no day).
+# A date in digits: an ISO 8601 date-time (a clock time and an offset), or day, month and year with
+# dashes, slashes or dots, the year first or last (:func:`_in_digits`), or day and month with a slash
+# ("11/27": only after a word of ``_SHORT_DATE_LEAD``; "24/7" is always, no day); an ISO week ("week 48",
+# "W48", "KW 48"); a day of the month alone ("on the 1st": the latest, ``_DAY_ALONE``).
+_DATE_DIGITS = r"\d{1,2}(?:-\d{1,2}-|/\d{1,2}/|\.\d{1,2}\.)\d{4}|\d{4}(?:/\d{1,2}/|\.\d{1,2}\.)\d{1,2}"
+_ISO_WEEK = re.compile(r"(?i:(?:week|kw)\s*|w)([1-9]|[1-4]\d|5[0-3])(?:,?\s+(?:of\s+)?((?:19|20)\d\d))?")
+_DAY_ALONE = re.compile(r"(?i:the)\s+([1-9]|[12]\d|3[01])(?i:st|nd|rd|th)")
 _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
-           r"|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\.\d{1,2}\.\d{4}|(?!24/7(?!\d))\d{1,2}/\d{1,2}")
+           rf"|{_DATE_DIGITS}|(?!24/7(?!\d))\d{{1,2}}/\d{{1,2}}"
+           rf"|{_ISO_WEEK.pattern}(?!\s+of\s+(?!(?:19|20)\d\d))"
+           rf"|{_DAY_ALONE.pattern}(?!\s*[,(]|\s+(?:of\s+)?(?:{_MONTHS})\b){_AFTER_DAY_WORD}")
+_NUMERIC_DATE = re.compile(r"(\d{1,4})([-/.])(\d{1,2})[-/.](\d{1,4})")
+# Words after which a date in digits is a version ("build 2026.11.13", "version 13.11.2026"), not a day.
+_VERSION_LEAD = frozenset("version versions build builds release releases rev revision tag patch ver v".split())
 _SHORT_DATE = re.compile(r"(\d{1,2})/(\d{1,2})")
 _SHORT_DATE_LEAD = frozenset("on since until till by before after from through for during".split())
 _ISO_DATE_TIME = re.compile(r"\d{4}-")
@@ -98,7 +108,8 @@ _SPAN = re.compile(
     rf"|(?P<season>(?:(?:last|this|past|previous)\s+)?(?:{'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?)"
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})(?!\s+of\s)|week\s+before\s+last"
     rf"|(?:{_WEEKDAYS})\s+before\s+last|{_NUMBER}\s+(?:{_WEEKDAYS})s\s+ago|(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})"
-    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:day\s+before\s+)?yesterday|today)"
+    rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:a|one)\s+fortnight\s+ago"
+    rf"|(?:day\s+before\s+)?yesterday|today|(?<=\bof\s)the\s+month)"
     rf"|(?P<quarter>(?:{_QUARTER}|{_QUARTER_WORDS})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?|{_QUARTER_NEAR})"
     rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
     r"(?![\w-]|[./]\w|['’]s\b)",
@@ -216,7 +227,8 @@ _NUMBER_WORDS = "a one two three four five six seven eight nine ten eleven twelv
 # Words dateparser does not read as the time they name (issue 25): "the week before last" is the calendar
 # week two weeks back ("the day before yesterday" is read by ``_DAYS_FROM``, "last night" is a part of a day,
 # ``_PART_HOURS``).
-_SAID_AS = {"week before last": "2 weeks ago"}
+_SAID_AS = {"week before last": "2 weeks ago", "a fortnight ago": "2 weeks ago", "one fortnight ago": "2 weeks ago",
+            "the month": "this month"}
 # A weekday counted back ("Friday before last", "two Fridays ago": the one a week before last Friday, the
 # latest before today), or ahead from one ("a week from Monday": only a memory saying it covers it);
 # dateparser read the first as last Friday and the last as last Monday (adversarial pass 50).
@@ -614,8 +626,8 @@ class TimeParser:
         self._lock = threading.Lock()  # dateparser's caches are not known to be thread-safe
 
     def warm_up(self) -> None:
-        """Load dateparser and its English data now."""
-        self.find("what happened in March 2024", 0)
+        """Load dateparser, its English data and the names of :mod:`.timeforeign` now."""
+        self.find(in_english("what happened in March 2024"), 0)
 
     def find(self, query: str, now_ms: int) -> TimeRange | None:
         """The most specific time expression of ``query`` as a range, or None.
@@ -647,6 +659,10 @@ class TimeParser:
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
             if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and lead not in _SHORT_DATE_LEAD:
                 continue  # "a 16/9 screen", "3/4 of the budget": no day
+            if kind == "digits" and before in _VERSION_LEAD:
+                continue  # "build 2026.11.13": a version
+            if kind == "digits" and _DAY_ALONE.fullmatch(m.group(0)) and lead not in ("on", "since"):
+                continue  # "before the 10th": of this month or the last, unsaid
             if kind == "year" and _measured(query, m, found):
                 continue  # "the timeout of 1990", "after 2000 requests": a number
             if kind in ("season", "holiday") and not _named_time(m, query, lead, past):
@@ -695,6 +711,9 @@ class TimeParser:
                 if found_range is not None and found_range.observable and part[0]:  # of the whole period
                     whole = self._range(parser, text, ahead, base, _FAR_MS, past) or found_range
                     found_range = _part_of(whole, part, named, now_ms) or found_range
+                    if not found_range.observable and text.lower() == "the month":  # its end, early in it
+                        whole = self._range(parser, "last month", False, base, _FAR_MS) or whole
+                        found_range = _part_of(whole, part, named, now_ms) or found_range
                 if found_range is not None and direction:
                     found_range = _beyond(found_range, direction, phrase, now_ms)
                 if found_range is not None and text in worded:
@@ -994,12 +1013,29 @@ def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
     return datetime(year, first, 1), "month" if "month" in parts else "quarter", Said(months, year)
 
 
-def _in_digits(text: str, base: datetime, past: bool = False) -> tuple[datetime, str, Said] | None:
-    """``(moment, "day", said)`` of a ``_DIGITS`` ``text``, or None: an ISO 8601 date-time is the UTC
-    day holding its moment (memories' days are UTC days); "27/11/2026" or "11/27/2026" its one day,
-    read day first and month first by dateparser (both read 27 November: 27 can only be the day);
-    two readings that name two days ("12/02/2026") name no time (docs/how-recall-works.md#dates-in-digits).
-    Without a year ("11/27"), the day of ``base``'s year, or (``past``) the latest before ``base``."""
+def _in_digits(text: str, base: datetime, past: bool = False) -> tuple[datetime, str, Said | None] | None:
+    """``(moment, period, said)`` of a ``_DIGITS`` ``text``, or None: an ISO 8601 date-time is the UTC
+    day holding its moment (memories' days are UTC days); a date with its year first is year, month, day
+    ("2026/11/13"); with its year last, day first with dots ("1.12.2026", as in Europe), else read both
+    ways, "13-11-2026" and "11/13/2026" naming one day and "12/01/2026" two, so no time
+    (docs/how-recall-works.md#dates-in-digits). Without a year ("11/27"), the day of ``base``'s year,
+    or (``past``) the latest before ``base``. "Week 48" is that ISO week of ``base``'s year (the
+    year before when it is ahead); "the 1st" the latest 1st up to ``base``."""
+    week = _ISO_WEEK.fullmatch(text)
+    if week:
+        year, number = int(week[2]) if week[2] else base.year, int(week[1])
+        monday = _iso_monday(year, number)
+        if not week[2] and (monday is None or monday > base):
+            monday = _iso_monday(year - 1, number)
+        return None if monday is None else (monday, "week", None)
+    alone = _DAY_ALONE.fullmatch(text)
+    if alone:
+        day, months = int(alone[1]), base.year * 12 + base.month - 1
+        while not _a_day(months // 12, months % 12 + 1, day, strict=True) or datetime(
+                months // 12, months % 12 + 1, day) > base:
+            months -= 1
+        moment = datetime(months // 12, months % 12 + 1, day)
+        return moment, "day", Said(frozenset({moment.month}), moment.year, day)
     short = _SHORT_DATE.fullmatch(text)
     if short:
         first, second = int(short[1]), int(short[2])
@@ -1018,15 +1054,42 @@ def _in_digits(text: str, base: datetime, past: bool = False) -> tuple[datetime,
         except InvalidInput:
             return None
         moment = datetime.fromtimestamp(ms / 1000, tz=UTC).replace(tzinfo=None)
+        return moment, "day", Said(frozenset({moment.month}), moment.year, moment.day)
+    numeric = _NUMERIC_DATE.fullmatch(text)
+    if numeric is None:
+        return None
+    first, separator, middle, last = int(numeric[1]), numeric[2], int(numeric[3]), int(numeric[4])
+    if len(numeric[1]) == 4:
+        readings = {(first, middle, last)}
     else:
-        from dateparser.date import DateDataParser
+        readings = {(last, middle, first)} if separator == "." else {(last, middle, first), (last, first, middle)}
+    days = {reading for reading in readings if _a_day(*reading, strict=True)}
+    if len(days) != 1:
+        return None
+    year, month, day = days.pop()
+    return datetime(year, month, day), "day", Said(frozenset({month}), year, day)
 
-        days = {DateDataParser(languages=["en"], settings={"DATE_ORDER": order}).get_date_data(text).date_obj
-                for order in ("DMY", "MDY")}
-        if len(days) != 1 or None in days:
-            return None
-        moment = days.pop()
-    return moment, "day", Said(frozenset({moment.month}), moment.year, moment.day)
+
+def _iso_monday(year: int, week: int) -> datetime | None:
+    """The Monday of ISO 8601 ``week`` of ``year``, or None when that year has no such week."""
+    try:
+        return datetime.fromisocalendar(year, week, 1)
+    except ValueError:
+        return None
+
+
+_DATE_TEXT = re.compile(rf"(?<![\w./-])(?:{_DATE_DIGITS})(?![\w-]|[./]\w)")
+
+
+def without_dates(query: str) -> str:
+    """``query`` without the dates in digits left in it once its time is removed (one read two ways,
+    "12/01/2026"), versions aside ("build 2026.11.13"): as a word no memory holds, such a date made
+    recall abstain though memories answer the rest (new-user trial 60)."""
+    def kept(found: re.Match[str]) -> str:
+        before = _word_before(query, found.start())
+        return found[0] if before and before.group(1).lower() in _VERSION_LEAD else " "
+
+    return _DATE_TEXT.sub(kept, query)
 
 
 def _a_day(year: int, month: int, day: int, strict: bool = False) -> bool:

@@ -18,6 +18,7 @@ NOW = parse_iso("now", "2026-12-04T15:00:00Z")
     ("what did we decide on 27/11/2026?", "2026-11-27", "27/11/2026"),
     ("what did we decide on 11/27/2026?", "2026-11-27", "11/27/2026"),
     ("what did we decide on 27.11.2026?", "2026-11-27", "27.11.2026"),
+    ("what happened on 03.04.2026", "2026-04-03", "03.04.2026"),  # dots: day first, as in Europe
     ("what happened on 5/5/2026", "2026-05-05", "5/5/2026"),
     ("what did we decide on 2026-11-27T09:00+01:00?", "2026-11-27", "2026-11-27T09:00+01:00"),
     ("what did we decide on 2026-11-27T09:00:00Z?", "2026-11-27", "2026-11-27T09:00:00Z"),
@@ -32,7 +33,7 @@ def test_a_date_in_digits_is_the_day_it_names(question, day, words):
     assert words not in found.remove_from(question)
 
 
-@pytest.mark.parametrize("question", ["what happened on 12/02/2026?", "what happened on 03.04.2026",
+@pytest.mark.parametrize("question", ["what happened on 12/02/2026?", "what happened on 12-02-2026",
                                       "what did we ship on 1/2/2026?"])
 def test_a_date_whose_day_and_month_may_be_either_is_no_time(question):
     assert TimeParser().find(question, NOW) is None
