@@ -77,7 +77,7 @@ CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "any
 # "X instead of Y", "X rather than Y" deny Y as "X, not Y" does ("We use pnpm instead of npm" agrees
 # with "we use pnpm, never npm").
 _CONTRASTS = {"instead": "of", "rather": "than"}
-_CONTRAST_NOT = frozenset({"not", "never"})  # opening a clause after what it contrasts: "Use pnpm, not npm"
+_CONTRAST_NOT = frozenset({"not", "never"})  # after a comma and what it contrasts: "Use pnpm, not npm"
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
                   ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
                   ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"))
@@ -497,7 +497,7 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
         contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
             word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i]) or \
             word in _CONTRAST_NOT and i > 0 and marks[i - 1][1] and marks[i - 1][2] == marks[i][2] \
-            and lowered[i - 1] not in NEGATIONS  # "Use pnpm, not npm", "pnpm but never npm"
+            and lowered[i - 1] not in NEGATIONS | CLAUSE_WORDS  # "Use pnpm, not npm"; not "life and not take"
         if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
             # The first content word or value after it: "not drink", "not 15:45".
             at = next((j for j in range(i + 1, min(len(slots), i + 5))
