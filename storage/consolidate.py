@@ -332,13 +332,13 @@ def scan(
 
 def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
     """Keep ``pairs`` of ids that ``remember`` found disagreeing for review at once (each ordered
-    older first, as :func:`scan` orders them), beside the pairs the scans keep; the scan's mark is
-    not moved. A pair no longer both current is not kept. Raises Busy or StorageUnavailable."""
+    older first in meaning, as :func:`scan` orders them: ``contradiction.newer_in_meaning``), beside
+    the pairs the scans keep; the scan's mark is not moved. A pair no longer both current is not
+    kept. Raises Busy or StorageUnavailable."""
     with store.backend.read(tenant) as tx:
         members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
-        rows = {m.id: m for m in members if _unchanged(m)}
-    ordered = {tuple(m.id for m in sorted((rows[a], rows[b]), key=lambda m: (m.observed_at, m.id)))
-               for a, b in pairs if a in rows and b in rows}
+        rows = {m.id for m in members if _unchanged(m)}
+    ordered = {(a, b) for a, b in pairs if a in rows and b in rows}
 
     def kept(saved: str | None) -> str:
         state = _parsed(saved)

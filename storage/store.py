@@ -58,6 +58,12 @@ def differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
     )
 
 
+def _older_first(new_id: str, contradicts: list[tuple[str, str]], newer: list[str]) -> list[tuple[str, str]]:
+    """(older id, newer id) in meaning of the new memory ``new_id`` and each it contradicts (``newer``:
+    those read as the newer of the two), as review and boot then read the pair."""
+    return [(new_id, i) if i in newer else (i, new_id) for i, _ in contradicts]
+
+
 def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, worker: Worker | None = None) -> Backend:
     """PostgreSQL for a ``postgresql://`` URL, else the SQLite file at that path (its
     checkpoints on ``worker``). Raises StoreError when it cannot be opened or is not memvault's."""
@@ -388,7 +394,7 @@ class Store:
         if due:
             self.upkeep.start()
         if contradicts:
-            self.upkeep.note_contradictions(tenant, [(i, row.id) for i, _ in contradicts])
+            self.upkeep.note_contradictions(tenant, _older_first(row.id, contradicts, newer))
         return RememberOutcome(
             id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts),
             newer=tuple(newer), redacted=said, lookalike_scope=alike,
@@ -537,7 +543,7 @@ class Store:
         if due:
             self.upkeep.start()
         if contradicts:
-            self.upkeep.note_contradictions(tenant, [(i, row.id) for i, _ in contradicts])
+            self.upkeep.note_contradictions(tenant, _older_first(row.id, contradicts, newer))
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded, redacted=said,
                                 contradicts=tuple(contradicts), newer=tuple(i for i in newer if i != old.id))
 

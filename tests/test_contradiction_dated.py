@@ -1,0 +1,107 @@
+"""A change dated by a time phrase opening or closing it ("Since October the team lead is Tomás",
+"Tomás is the team lead since October") contradicts the older memory it changes: the phrase is set
+aside when the two are compared (``dating.split``), and ``remember`` and recall read the pair as
+they read "The team lead is now Tomás" (new-user trial 60 #1: contradicts=[] and the older first)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.contradiction import contradicts
+from memvault.storage.dating import split
+from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.store import Store
+
+SUBJECTS = [  # (older, newer's subject and value, newer's value first, question)
+    ("The team lead is Maria", "the team lead is Tomás", "Tomás is the team lead", "who is the team lead?"),
+    ("Our PM is Sarah", "our PM is Dave", "Dave is our PM", "who is our PM?"),
+    ("The release manager is Ken", "the release manager is Aiko", "Aiko is the release manager",
+     "who is the release manager?"),
+    ("The on-call owner for payments is Priya", "the on-call owner for payments is Jonas",
+     "Jonas is the on-call owner for payments", "who is the on-call owner for payments?"),
+    ("Our CI runs on Jenkins", "our CI runs on GitHub Actions", "Our CI runs on GitHub Actions",
+     "where does our CI run?"),
+    ("The on-call rotation is weekly", "the on-call rotation is biweekly", "The on-call rotation is biweekly",
+     "how often does the on-call rotation change?"),
+    ("The standup is at 9:15", "the standup is at 10:30", "The standup is at 10:30", "when is the standup?"),
+]
+OPENING = ["Since October", "Since October,", "From 1 November", "Starting next sprint", "Beginning next week",
+           "As of Q3", "Effective 2027,", "After Monday", "Since 3 March", "From next week", "Starting in 2027",
+           "Since last Tuesday", "From the 3rd of March"]
+CLOSING = ["since October", "from next week", "starting next sprint", "as of Q3", "effective 1 November"]
+DATED = [(old, f"{when} {new}") for old, new, _, _ in SUBJECTS for when in OPENING] + [
+    (old, f"{first} {when}") for old, _, first, _ in SUBJECTS for when in CLOSING]
+
+
+def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
+    vectors = embedder.embed([a, b])
+    return float(vectors[0] @ vectors[1])
+
+
+@pytest.mark.parametrize(("old", "new"), DATED)
+def test_a_change_opened_or_closed_by_a_time_phrase_contradicts_the_older(real_embedder, old, new):
+    assert contradicts(old, new, cosine(real_embedder, old, new), SAME_SUBJECT) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The team lead is Maria", "Since October the team lead is still Maria"),
+    ("The team lead is Maria", "Since October the team lead is Maria"),
+    ("Our PM is Sarah", "Starting next sprint our PM is Sarah too"),
+    ("The office is in Lisbon", "Since 2019 we have used Postgres"),
+    ("The team lead is Maria", "Since 2019 we have used Postgres"),
+    ("The standup is at 9:15", "Since 2019 we have used Postgres"),
+    ("The team lead is Maria", "From next week the design lead is Tomás"),
+])
+def test_a_dated_statement_of_the_same_value_or_another_subject_contradicts_nothing(real_embedder, old, new):
+    assert contradicts(old, new, cosine(real_embedder, old, new), SAME_SUBJECT) is None
+
+
+def test_two_different_time_phrases_are_still_compared_as_written(real_embedder):
+    old, new = "Since 2019 we have used Postgres", "Since 2021 we have used Postgres"
+    assert contradicts(old, new, cosine(real_embedder, old, new), SAME_SUBJECT) is not None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Since October, the team lead is Tomás", ("Since October,", "the team lead is Tomás")),
+    ("From 1 November the release manager is Aiko", ("From 1 November", "the release manager is Aiko")),
+    ("Dave is our PM starting next sprint.", ("starting next sprint.", "Dave is our PM")),
+    ("From Monday to Friday the office opens at 9", ("", "From Monday to Friday the office opens at 9")),
+    ("After 2 weeks we archive logs", ("", "After 2 weeks we archive logs")),
+    ("Since then the lead is Bo", ("", "Since then the lead is Bo")),
+    ("Tickets come from the support queue", ("", "Tickets come from the support queue")),
+    ("Send reports after Monday standup", ("", "Send reports after Monday standup")),
+])
+def test_only_a_time_phrase_opening_or_closing_a_text_is_split_off(text, expected):
+    assert split(text) == expected
+
+
+FILLER = [
+    "The design review covered the onboarding flow and the colour of the primary buttons.",
+    "The staging database is refreshed from a production snapshot every Sunday.",
+]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("old", "new", "question"), [
+    (old, f"{when} {new}", question) for (old, new, _, question), when in zip(SUBJECTS[:4], OPENING[:4])
+] + [(SUBJECTS[0][0], f"{SUBJECTS[0][2]} since October", SUBJECTS[0][3])])
+def test_remember_and_recall_read_a_dated_change_as_the_newer(real_store: Store, old, new, question):
+    older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
+    for content in FILLER:
+        real_store.remember(tenant="t", scope="p", content=content, observed_at="2026-04-01T10:00:00Z")
+    newer = real_store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-02T10:00:00Z")
+    assert [i for i, _ in newer.contradicts] == [older] and newer.newer == ()
+    hits = real_store.recall(tenant="t", query=question, scopes=["p"]).hits
+    assert [h.memory.id for h in hits][:2] == [newer.id, older]
+    assert [h.outdated_by for h in hits][:2] == [None, newer.id]
+
+
+@pytest.mark.contract
+def test_a_dated_statement_beside_an_unrelated_memory_is_stored_without_contradiction(real_store: Store):
+    for content in ["The team lead is Maria", "The office is in Lisbon", *FILLER]:
+        real_store.remember(tenant="t", scope="p", content=content, observed_at="2026-03-01T10:00:00Z")
+    dated = real_store.remember(tenant="t", scope="p", content="Since 2019 we have used Postgres",
+                                observed_at="2026-10-02T10:00:00Z")
+    assert dated.contradicts == ()
+    hits = real_store.recall(tenant="t", query="who is the team lead?", scopes=["p"]).hits
+    assert all(h.outdated_by is None for h in hits)
