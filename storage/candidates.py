@@ -93,6 +93,8 @@ class Candidates:
     # In a question naming someone or something the store knows: the words of what it asks about that no
     # memory holds (``unheard``; "indentation" of "what does Marcus prefer for indentation?")
     unheard: tuple[str, ...] = ()
+    # Each superseded candidate (``include_history``, or one credited to its head) -> its chain's current head
+    heads: dict[int, int] = field(default_factory=dict)
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -250,8 +252,9 @@ def gather(
     said = frozenset(rows[seq].id for seq in seqs if says_then(rows[seq])
                      and (not subject or covered(terms.get(seq, (set(), set()))[0]) > 0))
     closest = terms.get(vector[0][0], (set(), set()))[0] if vector else set()
+    heads = {seq: head for seq, (head, _) in older.items()}
     keyword, vector, raised_by = credit_heads(
-        keyword, vector, similarity, coverage, {seq: head for seq, (head, _) in older.items()},
+        keyword, vector, similarity, coverage, heads,
         older_keyword, older_vector, {seq: coverage_of(seq, read[seq]) for seq in older},
     )
     through = {head: Through(seq, read[seq].id, *mine) for head, (seq, *mine) in raised_by.items()}
@@ -299,7 +302,7 @@ def gather(
                                              [*asked, *verbs, *after, *qualifying(words_query)], found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said, untimed, fits, worded, unheard)
+                      next(iter(listed), None), said, untimed, fits, worded, unheard, heads)
 
 
 def worded_near(tx: Reader, filters: Filters, text: str, vector: np.ndarray | int, k: int,
