@@ -13,7 +13,8 @@ pytestmark = pytest.mark.contract
 
 PAIRS = [  # (the right value, the wrong one, the question)
     ("The VPN endpoint is vpn1.acme.net", "The VPN endpoint is vpn2.acme.net", "VPN endpoint"),
-    ("The billing API listens on port 8443", "The billing API listens on port 8444", "which port does the billing API use?"),
+    ("The billing API listens on port 8443", "The billing API listens on port 8444",
+     "which port does the billing API use?"),
     ("The standup is at 9:15 every weekday", "The standup is at 9:51 every weekday", "when is the standup?"),
     ("Dana owns the payments service", "Diana owns the payments service", "who owns the payments service?"),
     ("Backups are kept for 30 days", "Backups are kept for 300 days", "how long are backups kept?"),
