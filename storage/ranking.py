@@ -508,6 +508,8 @@ def rank(
             sure = SIBLING_CONFIDENCE
         if sure > SIBLING_CONFIDENCE and c.unheard:
             sure = SIBLING_CONFIDENCE  # "what does Marcus prefer for indentation?": no memory says indentation
+        if sure > SIBLING_CONFIDENCE and seq in c.off_topic:
+            sure = SIBLING_CONFIDENCE  # "We decided to use PostgreSQL" shares only "use" with "which CI do we use?"
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
