@@ -21,7 +21,7 @@ from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
     asked_meanings, asks_for_last_session, asks_for_password, asks_how, content_words, names_no_subject, query_chunks,
-    subject_words, verb_forms,
+    subject_words, topic_words, verb_forms,
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
@@ -93,6 +93,11 @@ class Candidates:
     # In a question naming someone or something the store knows: the words of what it asks about that no
     # memory holds (``unheard``; "indentation" of "what does Marcus prefer for indentation?")
     unheard: tuple[str, ...] = ()
+    # Each superseded candidate (``include_history``, or one credited to its head) -> its chain's current head
+    heads: dict[int, int] = field(default_factory=dict)
+    # The candidates holding no word naming the question's subject (``query.topic_words``), nor a superseded
+    # version of them does: never sure (ranking.rank)
+    off_topic: frozenset[int] = frozenset()
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -233,14 +238,34 @@ def gather(
     # An acronym and its words meet both ways ("DR" and "disaster recovery"; ``spelled_out``).
     question_words = _NAME.findall(words_query)
 
+    read_terms: dict[int, tuple[set[str], set[str]]] = {}
+
+    def words_held(seq: int, memory: Memory) -> tuple[set[str], set[str]]:
+        """The question's index terms ``memory``'s text (an acronym spelled out too) and its episode context hold."""
+        if seq not in read_terms:
+            own, context = terms.get(seq, (set(), set()))
+            joined = spelled_out(question_words, memory.content or "")
+            read_terms[seq] = (own | lexemes(content_words([[w.lower() for w in joined]])) if joined else own, context)
+        return read_terms[seq]
+
+    # A hit holding none of the words naming the question's subject (nor a superseded version of it) is never
+    # sure, and where other candidates hold one it covers nothing by its verb or manner words ("use" of
+    # "which CI do we use?"; docs/retrieval-tuning.md#topic). A question naming a time has its own rules
+    # (``untimed``): an event is told by its symptoms ("Heat pump stopped" answers "what broke at home?").
+    topic = lexemes([w for w in topic_words(words_query, content_words(chunks, asked), asked)
+                     if _one_spelling(w)]) if when is None else set()
+    heads = {seq: head for seq, (head, _) in older.items()}
+    on_topic = {found for seq, memory in [*((s, rows[s]) for s in seqs), *((s, read[s]) for s in older)]
+                if topic & set().union(*words_held(seq, memory)) for found in (seq, heads.get(seq, seq))}
+    off_topic = frozenset(seq for seq in seqs if seq not in on_topic) if topic else frozenset()
+
     def coverage_of(seq: int, memory: Memory, timed: bool = True) -> float:
-        own, context = terms.get(seq, (set(), set()))
-        joined = spelled_out(question_words, memory.content or "")
-        if joined:
-            own = own | lexemes(content_words([[w.lower() for w in joined]]))
+        own, context = words_held(seq, memory)
         then = timed and when is not None and (
             when.holds(memory.observed_at) or says_then(memory)
             or bool(time_terms and time_terms <= own and when.written_in(memory.content or "")))
+        if on_topic and not topic & (own | context):
+            own, context = set(), set()
         return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
 
     coverage = {seq: coverage_of(seq, rows[seq]) for seq in seqs}
@@ -251,7 +276,7 @@ def gather(
                      and (not subject or covered(terms.get(seq, (set(), set()))[0]) > 0))
     closest = terms.get(vector[0][0], (set(), set()))[0] if vector else set()
     keyword, vector, raised_by = credit_heads(
-        keyword, vector, similarity, coverage, {seq: head for seq, (head, _) in older.items()},
+        keyword, vector, similarity, coverage, heads,
         older_keyword, older_vector, {seq: coverage_of(seq, read[seq]) for seq in older},
     )
     through = {head: Through(seq, read[seq].id, *mine) for head, (seq, *mine) in raised_by.items()}
@@ -299,7 +324,7 @@ def gather(
                                              [*asked, *verbs, *after, *qualifying(words_query)], found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said, untimed, fits, worded, unheard)
+                      next(iter(listed), None), said, untimed, fits, worded, unheard, heads, off_topic)
 
 
 def worded_near(tx: Reader, filters: Filters, text: str, vector: np.ndarray | int, k: int,
@@ -328,6 +353,13 @@ def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str
         w for w in words if w.lower() not in lowered and not asks_how(w) and _latin(w) and found.lexemes.get(w)
         and w.lower() not in SPELLED_OTHERWISE and w.lower() not in AUDIENCE_SPELLINGS
         and not any(found.counts.get(t, 0) for t in found.lexemes[w])))
+
+
+def _one_spelling(word: str) -> bool:
+    """Whether ``word`` (accents aside) is no relative, pet or audience a memory may name in other words
+    (``siblings.SPELLED_OTHERWISE``, ``subjects.AUDIENCE_SPELLINGS``: "roommate" for "flatmate")."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+    return folded not in SPELLED_OTHERWISE and folded not in AUDIENCE_SPELLINGS
 
 
 def _latin(word: str) -> bool:
@@ -466,7 +498,10 @@ def names(query: str) -> list[str]:
                 continue
             lower = word.lower()
             named = word[:1].isupper() or (digit and word[:1].isalpha())
-            if named and lower not in STOP_WORDS and lower not in QUERY_OPERATORS and word not in found:
+            # "IT" of "who handles IT?" is an acronym, not the pronoun (trial 60: dropped, "HR is handled by
+            # Gusto" answered sure); "OR", "AND", ... stay keyword operators.
+            if named and (lower not in STOP_WORDS or identifier) and lower not in QUERY_OPERATORS \
+                    and word not in found:
                 found.append(word)
     return found
 

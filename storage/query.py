@@ -251,6 +251,16 @@ def subject_words(words: list[str]) -> list[str]:
             and lower not in _MEANING_OF_WORD]
 
 
+def topic_words(query: str, words: list[str], names: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The ``words`` (``query``'s content words, :func:`content_words`) naming what it is about: its
+    ``names`` ("IT" of "who handles IT?") and :func:`subject_words` that do not ask how (:func:`asks_how`:
+    "port", "need"), but not the verb of its act (:func:`asked_act`: "use" of "what CI do we use?"); a
+    memory holding only the others shares no subject with it."""
+    act = asked_act(query, adverbial=False)
+    verbs = {form for verb in (act.verbs if act is not None else ()) for form in verb_forms(verb)}
+    return [w for w in words if (w in names or (subject_words([w]) and not asks_how(w))) and w.lower() not in verbs]
+
+
 # --- the act a question names and who does it (docs/retrieval-tuning.md#time) -------------------
 # Irregular verbs by their base form: a memory saying "Built the image" holds the act of "what did we
 # build?" (the index's Porter stems join the regular forms: "merged", "merging", "merge").

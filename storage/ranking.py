@@ -443,6 +443,8 @@ def rank(
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     if the_weekday_first(order, c, scores, asked):
         order = sorted(scores, key=scores.__getitem__, reverse=True)
+    if history_below(c, scores):
+        order = sorted(scores, key=scores.__getitem__, reverse=True)
     keyword_score = {seq: -bm25 for seq, bm25, _ in c.keyword}
     vector_rank = {seq: i for i, (seq, _) in enumerate(c.vector, start=1)}
     floor = RELATIVE_HIT_SIMILARITY * max(c.similarity.values(), default=0.0)
@@ -507,6 +509,8 @@ def rank(
             sure = SIBLING_CONFIDENCE
         if sure > SIBLING_CONFIDENCE and c.unheard:
             sure = SIBLING_CONFIDENCE  # "what does Marcus prefer for indentation?": no memory says indentation
+        if sure > SIBLING_CONFIDENCE and seq in c.off_topic:
+            sure = SIBLING_CONFIDENCE  # "We decided to use PostgreSQL" shares only "use" with "which CI do we use?"
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
@@ -552,17 +556,46 @@ def _near_misses(top: list[int], c: Candidates, asked: str) -> set[int]:
     return out
 
 
+def history_below(c: Candidates, scores: dict[int, float]) -> bool:
+    """Move, in ``scores``, each superseded candidate (``include_history``) just below the memories
+    that superseded it among the candidates (its successors and its chain's head, ``c.heads``): history
+    is shown after what replaced it, whatever its evidence (a correction by an older memory, ``by``,
+    left the superseded one tied with it and first). Returns whether any moved."""
+    seq_of = {memory.id: seq for seq, memory in c.rows.items()}
+
+    def successors(seq: int) -> list[int]:
+        found, at = [], c.rows[seq].superseded_by
+        while at in seq_of and seq_of[at] not in found and seq_of[at] != seq:
+            found.append(seq_of[at])
+            at = c.rows[seq_of[at]].superseded_by
+        return found + [c.heads[seq]] if seq in c.heads and c.heads[seq] in scores else found
+
+    above = {seq: successors(seq) for seq in scores if c.rows[seq].superseded_by is not None}
+    moved = False
+    for _ in range(len(above)):  # a chain's each link settles in one pass at most
+        changed = False
+        for seq, later in above.items():
+            if later and scores[seq] >= (bound := min(scores[s] for s in later)):
+                scores[seq], changed = bound - 1e-6, True
+        if not changed:
+            break
+        moved = True
+    return moved
+
+
 def best_first(hits: list[Scored]) -> list[Scored]:
     """``hits`` with no confidence above that of a hit before it. The order counts what a time alone
     gives a hit (``TIME_BONUS``), the confidence does not (``unearned``): a hit raised by its time sits
     above one surer by its words, and a list said to be best first showed 0.12 then 0.20 (trial 50).
     The order is the ranker's judgement, the one the evaluation measures; a hit it puts lower is
-    no surer an answer than the one above it."""
+    no surer an answer than the one above it. A superseded hit (``include_history``) is history, no
+    answer: it bounds no hit after it."""
     least = 1.0
     kept = []
     for hit in hits:
         kept.append(hit if hit.confidence <= least else replace(hit, confidence=least))
-        least = min(least, hit.confidence)
+        if hit.memory.superseded_by is None:  # history (``include_history``) is no answer, nor a bound on one
+            least = min(least, hit.confidence)
     return kept
 
 
