@@ -96,7 +96,7 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
     encoded, offsets = utf8(text)
     chars = None if offsets is None else _char_offsets(text)
     for pattern in detector.denylist if kept is None else kept(text):
-        for found_bytes in pattern.finditer(encoded):
+        for found_bytes in matches(pattern, encoded):
             match = _TextMatch(found_bytes, text, chars)
             found = values(match) if values else ((None, v) for v in (match.groups() or (match.group(0),)) if v)
             for label, value in found:
@@ -105,6 +105,96 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
                     whole_match = values is None and at == match.start()  # named values are whole
                     yield at, label, value, _key_end(text, at + len(value), match.end()) if whole_match \
                         else at + len(value)
+
+
+# A large program takes RE2 5 to 20 µs a match to give its groups (its NFA or BitState set up for the whole
+# program), and as long again to find where a match starts when its reversed program's DFA has no room to start (the
+# prose grammar's at 64 MiB, and four others'): 10 to 20 times its DFAs' time. After this many matches in a text this
+# long, its twin takes over (:func:`matches`), with this much memory an instruction (bench/secret_scan.py).
+LARGE_PROGRAM = 4000
+MANY_MATCHES_BYTES = 4096
+TWIN_AFTER = 64
+BYTES_PER_INSTRUCTION = 768
+
+
+def matches(pattern: Any, encoded: bytes) -> Iterator[Any]:
+    """``pattern.finditer(encoded)``, the same matches with the same groups. In a long text, after ``TWIN_AFTER``
+    matches of a large program, the rest are found by its twin (:func:`twin`: RE2 runs only its DFAs) and each one's
+    groups read once for every match of the same bytes between the same neighbours (RE2 reads them from those alone:
+    the match anchored at both ends, its empty-width assertions looking one byte out): a repeated shape's thousands
+    of matches read them once. The twin is compiled only for such a text."""
+    found = pattern.finditer(encoded)
+    if len(encoded) < MANY_MATCHES_BYTES or pattern.programsize < LARGE_PROGRAM:
+        yield from found
+        return
+    end = 0
+    for count, match in enumerate(found, start=1):
+        yield match
+        end = match.end()
+        if count >= TWIN_AFTER and end > match.start():  # the next search starts at its end
+            break
+    else:
+        return
+    known: dict[tuple[bytes, bytes, bytes], tuple[int | None, tuple[tuple[int, int], ...]]] = {}
+    for span in twin(pattern).finditer(encoded, end):
+        start, end = span.span()
+        key = (encoded[start - 1:start] if start else b"", encoded[start:end], encoded[end:end + 1])
+        read = known.get(key)
+        if read is None:
+            match = pattern.match(encoded, start, end)
+            read = known[key] = (match.lastindex, tuple(
+                (-1, -1) if match.start(g) < 0 else (match.start(g) - start, match.end(g) - start)
+                for g in range(pattern.groups + 1)))
+        yield _Moved(pattern, encoded, start, *read)
+
+
+@functools.lru_cache(maxsize=256)
+def twin(pattern: Any) -> Any:
+    """``pattern`` with each capturing group made non-capturing (the same language and the same matches), with
+    ``BYTES_PER_INSTRUCTION`` of memory for each instruction of its program when that is more than its own."""
+    options = re2.Options()
+    for name in re2.Options.NAMES:
+        setattr(options, name, getattr(pattern.options, name))
+    options.max_mem = max(options.max_mem, BYTES_PER_INSTRUCTION * pattern.programsize)
+    compiled = re2.compile(uncaptured(pattern.pattern), options)
+    if compiled.groups:
+        raise ValueError(f"pattern: a capturing group left in {pattern.pattern[:80]!r}")
+    return compiled
+
+
+_GROUP_OPENING = re.compile(r"\\.|\[\^?\]?(?:\[:[a-z]+:\]|\\.|[^\]])*\]|\((?:\?P?<\w+>)?(?!\?)")
+
+
+def uncaptured(source: str) -> str:
+    """RE2 ``source`` with each capturing group, named (``(?P<name>``, ``(?<name>``) or not, made ``(?:``;
+    escapes and character classes left as they are."""
+    return _GROUP_OPENING.sub(lambda m: "(?:" if m.group().startswith("(") else m.group(), source)
+
+
+class _Moved:
+    """An RE2 match of :func:`matches` rebuilt from its ``lastindex`` and its groups' ``spans`` relative to ``start``:
+    what :class:`_TextMatch` reads of one (``re``, ``lastindex``, ``start``, ``end``, ``group``, ``groups``)."""
+
+    __slots__ = ("re", "_encoded", "_start", "lastindex", "_spans")
+
+    def __init__(self, pattern: Any, encoded: bytes, start: int, lastindex: int | None,
+                 spans: tuple[tuple[int, int], ...]) -> None:
+        self.re, self._encoded, self._start, self.lastindex, self._spans = pattern, encoded, start, lastindex, spans
+
+    def start(self, group: int = 0) -> int:
+        at = self._spans[group][0]
+        return at if at < 0 else self._start + at
+
+    def end(self, group: int = 0) -> int:
+        at = self._spans[group][1]
+        return at if at < 0 else self._start + at
+
+    def group(self, group: int = 0) -> bytes | None:
+        start, end = self._spans[group]
+        return None if start < 0 else self._encoded[self._start + start:self._start + end]
+
+    def groups(self) -> tuple[bytes | None, ...]:
+        return tuple(self.group(g) for g in range(1, len(self._spans)))
 
 
 _KEY_CHARS = frozenset(string.ascii_letters + string.digits + "_-+/=.")

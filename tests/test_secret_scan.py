@@ -135,21 +135,30 @@ def test_the_check_takes_linear_time_on_shapes_built_from_every_pattern() -> Non
 def test_no_pattern_runs_out_of_dfa_memory(capfd) -> None:
     """RE2 runs a pattern's NFA, 100 to 1,000 times slower, when its DFA has no room to start (the prose grammar
     did so on every text at 32 MiB) or to find where a match starts: each detector's patterns, compiled again
-    with the same memory and RE2's errors logged, report none on prose and on shapes that matched every line."""
+    with the same memory and RE2's errors logged, report none on prose and on shapes that matched every line; nor
+    does a large program's twin (``secret_re2.twin``, which finds its many matches in a long text) on texts that the
+    largest programs match (their own reversed programs have no room at 64 MiB: 20 µs a match)."""
     import re2
 
+    from memvault.storage.secret_re2 import LARGE_PROGRAM, twin
     from memvault.storage.secrets import _detectors
     texts = [_text(unit, SIZE // 16).encode() for unit in
              ("I moved to Lisbon in March and started a new job at the bank near the river.\n", "56\n",
               "code_pw_proc3q\n", "code_pw_userq\n", "aB3")]
+    matched = [_text(unit, SIZE // 16).encode() for unit in
+               ("ppasswort\nppasswort: ppasswort\n", "my password is Xk29slQpz1\n", "pasword: Xk29slQpz1\n",
+                "my gpg passphrase is correct horse battery staple\n", "the card PIN: 4821\n",
+                'conn = DriverManager.getConnection(url, "admin", "Xk29slQpz")\n')]
     capfd.readouterr()
     for pattern in {p.pattern: p for d in _detectors() for p in d.denylist}.values():
-        options = re2.Options()
-        options.max_mem = pattern.options.max_mem
-        logged = re2.compile(pattern.pattern, options)
-        for text in texts:
-            list(logged.finditer(text))
-        assert "DFA out of memory" not in capfd.readouterr().err, pattern.pattern[:80]
+        runs = [(pattern, texts)] + ([(twin(pattern), texts + matched)] if pattern.programsize >= LARGE_PROGRAM else [])
+        for compiled, searched in runs:
+            options = re2.Options()
+            options.max_mem = compiled.options.max_mem
+            logged = re2.compile(compiled.pattern, options)
+            found = sum(len(list(logged.finditer(text))) for text in searched)
+            assert "DFA out of memory" not in capfd.readouterr().err, compiled.pattern[:80]
+            assert found or compiled is pattern or pattern.programsize < 100_000, pattern.pattern[:80]
 
 
 def test_a_refused_value_is_described_from_a_bounded_prefix() -> None:
