@@ -295,7 +295,7 @@ class NamedCredentialDetector(Detector):
 
     @property
     def denylist(self) -> list[Any]:  # type: ignore[override]  # built from the word table, not a class constant
-        return named_patterns()
+        return _named_patterns()
 
     def patterns(self, text: str) -> list[Any]:
         """The patterns that can match in ``text``, in order: those whose cover (``regex_cover``, the
@@ -394,7 +394,7 @@ def query_value(text: str, at: int, value: str) -> str:
     return value[:_QUERY_END.search(value).start()]  # type: ignore[union-attr]
 
 
-def named_patterns() -> list[Any]:
+def _named_patterns() -> list[Any]:
     """:class:`NamedCredentialDetector`'s patterns, each compiled once; a group's name says how its value is
     checked (:meth:`NamedCredentialDetector.values`)."""
     return [_named_pattern(i) for i in range(len(named_sources()))]

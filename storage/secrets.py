@@ -65,22 +65,6 @@ def _detectors() -> tuple[Any, ...]:
             PaymentCardDetector(), SocialSecurityNumberDetector())
 
 
-# Texts whose check compiles the detectors' largest programs and builds their first DFA states (:func:`warm_up`).
-_WARM_TEXTS = ("The admin password is Warm2up!x", "db:\n  password: Warm2up!x\n", "export API_KEY=sk-Warm2up0x",
-               "Das Passwort ist Warm2up!x", "the pasword for the vpn is Warm2up!x")
-
-
-def warm_up() -> None:
-    """Compile every detector pattern and run the check and the redaction once on a few texts, so that
-    the first ``remember`` of a server does not pay them (seconds of CPU on a loaded machine; trial 60)."""
-    from .secret_named import named_patterns
-
-    named_patterns()
-    for text in _WARM_TEXTS:
-        find_secrets(text)
-        redact(text)
-
-
 def detect_secrets_patterns() -> dict[str, Any]:
     """What ``detect_secrets_patterns.json`` holds, from the installed detect-secrets: its version and
     its pattern plugins but ``_EXCLUDED``, each ``{"plugin", "secret_type", "patterns"}`` (for RE2:

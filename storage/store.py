@@ -26,7 +26,6 @@ from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
 from .records import Memory
 from .secrets import refuse_secrets, scanned_fields, without_private
-from .secrets import warm_up as warm_secrets
 from .timefmt import format_ms, now_ms
 
 if TYPE_CHECKING:
@@ -130,12 +129,9 @@ class Store:
             self.upkeep.start_indexing()
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
-        """Load the model, the time parser, the credential check (unless secrets are allowed) and the
-        backend's index now (until ``stop()``)."""
+        """Load the model, the time parser and the backend's index now (until ``stop()``)."""
         self.vector_status()
         self._retriever().time.warm_up()
-        if not self.allow_secrets and not stop():
-            warm_secrets()
         maintenance.own(self).warm_up(stop)
 
     def close(self) -> None:
