@@ -11,11 +11,8 @@ folded) and as it is (the scope's own counts; the others only when it holds none
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -25,15 +22,7 @@ from fakes import FakeEmbedder  # noqa: E402
 from memvault.storage import validate  # noqa: E402
 from memvault.storage.query import Filters  # noqa: E402
 from memvault.storage.store import Store  # noqa: E402
-
-
-def median_us(fn: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e6
+from tenant_lookup import median_us  # noqa: E402  (bench/ is this script's folder)
 
 
 def main() -> None:
