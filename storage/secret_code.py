@@ -165,10 +165,12 @@ def _inserts() -> str:
 def _pairs() -> str:
     """A user's name, ``:`` or ``/``, and a value shaped like a generated password: ``admin:X``, ``root / X
     works on the staging box``, ``user admin / X`` (judged as after a space: ``code_values``); never a URL's
-    ``//`` after a user-like scheme (``mysql://``, ``postgres://``: the URL detector's)."""
+    ``//`` after a user-like scheme (``mysql://``, ``postgres://``: the URL detector's). The value is at most 48
+    characters: a line of a PEM block's base64 (64 characters) that opens with "pi/" or "sa/" was read as a
+    user and a password (about one run in ten of ``test_random_public_keys_and_base64_runs_are_stored_and_kept_whole``)."""
     users = (r"admin|administrator|root|sa|postgres|ubuntu|ec2-user|pi|guest|oracle|sysadmin|superuser|elastic"
              r"|jenkins|deploy|mysql|rabbitmq|minio|grafana|(?:user(?:name)?|login)[ \t]+[\w.@-]+")
-    return (f"(?i)(?:^|[\\s\"'(\\[,])(?:{users})(?::|[ \\t]*/[ \\t]*)[\"']?(?P<code_pw_pairs>[^\\s\"'`/][^\\s\"'`]{{4,}}[^\\s\"'`.,;:!?)\\]])"
+    return (f"(?i)(?:^|[\\s\"'(\\[,])(?:{users})(?::|[ \\t]*/[ \\t]*)[\"']?(?P<code_pw_pairs>[^\\s\"'`/][^\\s\"'`]{{4,46}}[^\\s\"'`.,;:!?)\\]])"
             r"(?:[\"']|[.,;:!?)\]]*(?:\s|$))")
 
 
