@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
+
 # Words that open a time phrase dating a statement ("as" only before "of").
 OPENERS = frozenset("since from starting beginning effective after as".split())
 # Words between the opener and the time, or inside it: "starting from", "effective as of", "since the 3rd of".
@@ -19,9 +21,8 @@ _PARTS = frozenset("early late mid end start beginning middle".split())  # "earl
 # What a relative word dates: "next sprint" (a unit alone, "after 2 weeks", dates nothing).
 _UNITS = frozenset("""day week weekend sprint month quarter year release cycle iteration semester term season
 spring summer autumn fall winter""".split())
-_MONTHS = frozenset("""january february march april may june july august september october november december
-jan feb mar apr jun jul aug sep sept oct nov dec""".split())
-_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_MONTHS = frozenset(MONTH_NAMES) | frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_DAYS = frozenset(WEEKDAY_NAMES)
 _NOW = frozenset("today tomorrow tonight yesterday immediately".split())
 # A time on its own: a year, a date in digits, a quarter or half ("Q3", "H2", "FY27").
 _POINT = re.compile(r"(?:19|20)\d\d|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|q[1-4]|h[12]|fy\d\d")

@@ -15,12 +15,12 @@ from .contradiction import HEADS, REGIONS, region_us, stem
 from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS
 from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS
+from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
 
 _TOKEN = re.compile(r"\w(?:[\w.:+-]*\w)?")  # a time with its offset is one word: "09:00+01:00"
 _PARTS = re.compile(r"[-_.]")
 _SHAPE = re.compile(r"([a-z])[a-z]*|([0-9])[0-9]*")
-MONTHS = frozenset("january february march april may june july august september october november december".split())
-WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+MONTHS, WEEKDAYS = frozenset(MONTH_NAMES), frozenset(WEEKDAY_NAMES)
 # Where software runs: one of them in place of another is another system ("production" for "staging");
 # a short name is its long one.
 ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging", "stage": "staging",

@@ -9,6 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 from .errors import InvalidInput, shown
 
+# The English names of the months (January first) and of the weekdays (Monday first, as ISO 8601
+# counts them), lowercase: the one table of them the readers of time words share.
+MONTH_NAMES = tuple("january february march april may june july august september october november december".split())
+WEEKDAY_NAMES = tuple("monday tuesday wednesday thursday friday saturday sunday".split())
+
 # 1900-01-01T00:00:00Z to 9999-12-30T00:00:00Z: any offset stays inside datetime's range.
 MIN_MS = -2_208_988_800_000
 MAX_MS = 253_402_041_600_000

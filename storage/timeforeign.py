@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from .timefmt import MONTH_NAMES as _MONTHS, WEEKDAY_NAMES as _WEEKDAYS
+
 _LANGUAGES = ("de", "fr", "es", "pt", "it", "nl")
-_MONTHS = "january february march april may june july august september october november december".split()
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 # "last" before or after the noun, and the nouns for a week and a month.
 _LAST = ("letzten letzte letzter letztes vergangenen vergangene vergangener dernier dernière passé passée "
          "pasado pasada último última passado passada scorso scorsa vorige vorig afgelopen").split()

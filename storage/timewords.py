@@ -15,11 +15,10 @@ from . import limits
 from .errors import InvalidInput
 from .query import STOP_WORDS
 from .timeforeign import in_english
-from .timefmt import parse_iso
+from .timefmt import MONTH_NAMES, WEEKDAY_NAMES, parse_iso
 
-_MONTH_NAMES = "january february march april may june july august september october november december".split()
-_MONTHS = "|".join([*_MONTH_NAMES, *(name[:3] for name in _MONTH_NAMES if name != "may"), "sept"])
-_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = "|".join([*MONTH_NAMES, *(name[:3] for name in MONTH_NAMES if name != "may"), "sept"])
+_WEEKDAYS = "|".join(WEEKDAY_NAMES)
 _WEEKDAY_ANY = rf"(?:{_WEEKDAYS}|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"  # "Fri 20th", "Fri, Nov 27"
 _QUARTER = r"q[1-4]"
 # A quarter by its ordinal ("the third quarter", "Q3"), a part of a day ("yesterday evening"), a weekend.
@@ -362,7 +361,7 @@ def _word_before(text: str, end: int) -> re.Match[str] | None:
 
 
 def _month(name: str) -> int:
-    return [month[:3] for month in _MONTH_NAMES].index(name[:3].lower()) + 1
+    return [month[:3] for month in MONTH_NAMES].index(name[:3].lower()) + 1
 
 
 @dataclass(frozen=True)
