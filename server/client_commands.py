@@ -19,6 +19,10 @@ def setup(args: argparse.Namespace, config: config_module.Config) -> int:
     ``--bundle``)."""
     from . import setup as clients
 
+    alike = _lookalike_tenant(config)
+    if alike is not None:
+        err(f"--tenant: {alike}; nothing was written")
+        return 2
     if args.bundle:
         return _bundle(args, config)
     if args.hooks:
@@ -43,6 +47,27 @@ def setup(args: argparse.Namespace, config: config_module.Config) -> int:
         out(plan.text())
         out(f"\n{plan.note}")
     return 0
+
+
+def _lookalike_tenant(config: config_module.Config) -> str | None:
+    """Why the configured tenant would be refused by the server and the hooks this configuration starts
+    (``tenants.refuse_lookalike``: it holds nothing and differs from a tenant that does only by letter case
+    or character form), or None. Read from an existing database file only: a PostgreSQL one is checked when
+    the server starts."""
+    if isinstance(config.db, str) or not config.db_exists():
+        return None
+    from memvault.storage.errors import InvalidInput
+    from memvault.storage.store import Store
+    from memvault.storage.tenants import refuse_lookalike
+
+    store = Store(config.db, None, busy_timeout_ms=config.busy_timeout_ms, upkeep=False)
+    try:
+        refuse_lookalike(store, config.tenant, "the server this configuration starts")
+    except InvalidInput as exc:
+        return exc.reason
+    finally:
+        store.close()
+    return None
 
 
 def _bundle(args: argparse.Namespace, config: config_module.Config) -> int:

@@ -117,3 +117,25 @@ def test_a_hook_whose_tenant_setting_is_alike_an_existing_one_is_refused(db_path
     _held(str(db_path), "acme")
     with pytest.raises(InvalidInput, match="existing tenant 'acme'"):
         hooks.run(Config(db=db_path, tenant="ACME"), "claude-code", "SessionStart", {"cwd": str(tmp_path)})
+
+
+@pytest.mark.parametrize(("held", "named"), CASE[:4])
+@pytest.mark.parametrize("mode", [[], ["--json"], ["--write"], ["--hooks", "--write"], ["--bundle", "out.mcpb"]])
+def test_setup_for_a_tenant_the_server_would_refuse_is_refused_writing_nothing(
+        db_path, tmp_path, monkeypatch, capsys, held, named, mode):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.chdir(tmp_path)
+    _held(str(db_path), held)
+    client = "claude-desktop" if "--bundle" in mode else "claude-code"
+    files = {p for p in tmp_path.rglob("*") if p.is_file()}
+    assert cli.main(["setup", client, *mode, "--db", str(db_path), "--tenant", named]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"--tenant: {named!r} differs from the existing tenant {held!r}" in err and "nothing was written" in err
+    assert {p for p in tmp_path.rglob("*") if p.is_file()} <= files | {db_path.with_name(db_path.name + s)
+                                                                       for s in ("-wal", "-shm")}
+    assert cli.main(["setup", client, *mode, "--db", str(db_path), "--tenant", held]) == 0
+    capsys.readouterr()
