@@ -45,10 +45,10 @@ _FILTERS = ("kinds", "tags", "since", "until")
 
 def memory_out(
     memory: Memory, score: float = 0.0, signals: Signals | None = None, confidence: float = 0.0,
-    short_id: str | None = None, now: int | None = None, runs: RunSummary | None = None,
+    short_id: str | None = None, now: int | None = None, runs: RunSummary | None = None, **marks: str | None,
 ) -> MemoryOut:
     """Shape a stored memory for the wire (times as ISO-8601 UTC), with its strength at ``now`` (ms; None:
-    the real clock) and, for a procedure, its ``runs``."""
+    the real clock), for a procedure its ``runs``, and ``marks`` (fields of ``MemoryOut`` a recall sets)."""
     now = now_ms() if now is None else now
     fields = {name: getattr(memory, name) for name in MemoryOut.model_fields if hasattr(memory, name)}
     times = {name: format_ms(fields[name]) for name in ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")}
@@ -56,7 +56,8 @@ def memory_out(
     held = {"strength": strengths.strength(memory, now), "needs_review": review,
             "runs": runs_out(runs) if memory.kind == "procedure" else None}
     return MemoryOut(**{**fields, **times, **held, "content": memory.content or "", "tags": list(memory.tags),
-                        "score": score, "confidence": confidence, "signals": signals or Signals(), "short_id": short_id})
+                        "score": score, "confidence": confidence, "signals": signals or Signals(), "short_id": short_id,
+                        **marks})
 
 
 def runs_out(runs: RunSummary | None) -> RunsOut:
@@ -78,17 +79,20 @@ def _ended_successors(store: Store, caller: Caller, memories: list[Memory], now:
     return {i: words for i, words in ended.items() if words is not None}
 
 
+_SIGNAL_DIGITS = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}  # decimals each is shown with
+
+
 def _hit_out(hit: Hit, short_id: str, now: int, runs: RunSummary | None,
              ended: dict[str, str] | None = None) -> MemoryOut:
-    signals = Signals.model_validate(hit.signals, from_attributes=True)
-    digits = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}
-    rounded = {k: round(v, digits[k]) for k, v in signals.model_dump(include=set(digits)).items() if v is not None}
-    out = memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
-                     signals=signals.model_copy(update=rounded), short_id=short_id, now=now, runs=runs)
+    """A recall hit for the wire: one ``MemoryOut`` built once, its signals rounded."""
+    given = {name: getattr(hit.signals, name) for name in Signals.model_fields}
+    signals = Signals(**{k: v if v is None or k not in _SIGNAL_DIGITS else round(v, _SIGNAL_DIGITS[k])
+                         for k, v in given.items()})
     successor = hit.memory.superseded_by
     ended_words = (ended or {}).get(successor) if successor else None
-    update = {"possibly_outdated_by": hit.outdated_by, "superseded_by_ended": ended_words}
-    return out.model_copy(update={k: v for k, v in update.items() if v})
+    return memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence, signals=signals,
+                      short_id=short_id, now=now, runs=runs, possibly_outdated_by=hit.outdated_by or None,
+                      superseded_by_ended=ended_words or None)
 
 
 def _procedure_runs(store: Store, caller: Caller, memories: list[Memory]) -> dict[str, RunSummary]:
