@@ -168,7 +168,7 @@ def _recall_result(
     store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object], cursor: object = None
 ) -> RecallResult:
     listing = not query.strip()
-    outcome = _search(store, caller, query, scopes, args, cursor)
+    outcome, follows = _search(store, caller, query, scopes, args, cursor)
     hits = outcome.hits
     shown = within_budget(hits)
     short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
@@ -176,7 +176,7 @@ def _recall_result(
     ended = _ended_successors(store, caller, [h.memory for h in shown], now)
     return RecallResult(
         memories=[_hit_out(h, short[h.memory.id], now, runs.get(h.memory.id), ended) for h in shown],
-        next_cursor=_next_cursor(store, caller, scopes, args, shown, len(shown) < len(hits)) if listing else None,
+        next_cursor=_next_cursor(scopes, args, shown, follows or len(shown) < len(hits)) if listing else None,
         listing=listing,
         scopes=scopes,
         other_scopes=_other_scopes(store, caller, query, scopes, args, hits, listing),
@@ -235,29 +235,23 @@ def _after(cursor: object, listing: str) -> str:
     return memory_id
 
 
-def _next_cursor(
-    store: Store, caller: Caller, scopes: list[str], args: dict[str, object], shown: list[Hit], cut: bool
-) -> str | None:
-    """The cursor of the listing's page after ``shown``, None when no memory follows (``cut``: some were)."""
-    if not shown:
-        return None
-    last = shown[-1].memory.id
-    if not cut and len(shown) < validate.limit(args.get("limit")):  # type: ignore[arg-type]
-        return None
-    rest = {k: v for k, v in args.items() if k not in ("limit", "offset")}
-    more = cut or store.list_memories(tenant=caller.tenant, scopes=scopes, limit=1, after=last, **rest)  # type: ignore[arg-type]
-    return _cursor(last, _listing(scopes, args)) if more else None
+def _next_cursor(scopes: list[str], args: dict[str, object], shown: list[Hit], follows: bool) -> str | None:
+    """The cursor of the listing's page after ``shown``, None when no memory ``follows`` them."""
+    return _cursor(shown[-1].memory.id, _listing(scopes, args)) if shown and follows else None
 
 
 def _search(
     store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object], cursor: object = None
-) -> RecallOutcome:
-    """A ranked recall, or a listing (never abstained) when ``query`` is empty."""
+) -> tuple[RecallOutcome, bool]:
+    """A ranked recall, or a listing (never abstained) when ``query`` is empty; and whether memories
+    follow the listing's page (one more row read by the same statement, not a second one)."""
     if not query.strip():
         after = None if cursor is None else _after(cursor, _listing(scopes, args))
-        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, after=after, **args)  # type: ignore[arg-type]
-        return RecallOutcome(hits=[Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], abstained=False)
-    return store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
+        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, after=after, one_more=True, **args)  # type: ignore[arg-type]
+        size = validate.limit(args.get("limit"))  # type: ignore[arg-type]
+        hits = [Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed[:size]]
+        return RecallOutcome(hits=hits, abstained=False), len(listed) > size
+    return store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args), False  # type: ignore[arg-type]
 
 
 def _other_scopes(
@@ -273,10 +267,10 @@ def _other_scopes(
     if not others:
         return []
     if listing:  # a listing reads no model: scope by scope, so the newest of one never hide another's
-        found = {other: _search(store, caller, query, [other], args).hits for other in others}
+        found = {other: _search(store, caller, query, [other], args)[0].hits for other in others}
     else:  # one search over them all, not one per scope: this runs on every unsure recall
         found = {other: [] for other in others}
-        for hit in _search(store, caller, query, others, args).hits:
+        for hit in _search(store, caller, query, others, args)[0].hits:
             found[hit.memory.scope].append(hit)
     return [ScopeMatches(scope=other, matches=len(there)) for other, there in found.items()
             if _answers(there, listing) and (listing or max(h.confidence for h in there) > best)]
