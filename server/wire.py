@@ -16,6 +16,7 @@ import logging
 import math
 import os
 import re
+import select
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -395,27 +396,28 @@ class Wire:
         return None
 
     async def outgoing(self, raw: bytes) -> None:
-        """One line from the SDK: written, or kept for the batch it answers."""
+        """One line from the SDK: written as the SDK wrote it (compact UTF-8 JSON), or kept for the
+        batch it answers."""
         try:
             value = json.loads(raw)
         except ValueError:
             log.warning("dropped a line on the SDK's stdout that is not JSON")
             return
         if not isinstance(value, dict) or "method" in value or "id" not in value:  # the server's own messages
-            await self._write(value)
+            await self._out(raw + b"\n")
         else:
-            await self._settle(_key(value["id"]), value)
+            await self._settle(_key(value["id"]), value, raw)
 
-    async def _settle(self, key: str, response: dict[str, Any] | None = None) -> None:
-        """Request ``key`` is answered by ``response`` (or cancelled, None): write it,
-        alone or with the rest of its batch once that is complete. Its id is free before the
-        write: a client that reads the response may send the same id again at once."""
+    async def _settle(self, key: str, response: dict[str, Any] | None = None, raw: bytes | None = None) -> None:
+        """Request ``key`` is answered by ``response`` (or cancelled, None), ``raw`` its line as the SDK
+        wrote it: write it, alone or with the rest of its batch once that is complete. Its id is free
+        before the write: a client that reads the response may send the same id again at once."""
         batch = self._batches.pop(key, None)
         self._open.discard(key)
         self._writing += 1
         try:
-            if batch is None and response is not None:
-                await self._write(response)
+            if batch is None and raw is not None:
+                await self._out(raw + b"\n")
             elif batch is not None:
                 if response is not None:
                     batch.replies.append(response)
@@ -464,13 +466,21 @@ async def _lines(fd: int) -> Any:
 
 
 def _writer(fd: int) -> Callable[[bytes], Awaitable[None]]:
+    """Writes to ``fd`` in order. A pipe is written on the event loop, at most ``PIPE_BUF`` bytes once it
+    polls writable (POSIX: then so many go in without blocking); anything else on a worker thread. A
+    thread's round trip per message was two of the seven a ``tools/call`` made (docs/benchmarks.md)."""
     lock = anyio.Lock()
+    pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
 
     async def write(data: bytes) -> None:
         async with lock:
             view = memoryview(data)
             while view:
-                view = view[await anyio.to_thread.run_sync(os.write, fd, view):]
+                if pipe:
+                    await anyio.wait_writable(fd)
+                    view = view[os.write(fd, view[:select.PIPE_BUF]):]
+                else:
+                    view = view[await anyio.to_thread.run_sync(os.write, fd, view):]
 
     return write
 

@@ -134,12 +134,11 @@ class Episodes:
 
     def sessions(self, *, tenant: str, scopes: list[str] | None = None, limit: int = 20) -> list[Session]:
         """``tenant``'s sessions of ``scopes`` (None: every scope), newest activity first, at
-        most ``limit`` (1..``SESSIONS_MAX_LIMIT``)."""
+        most ``limit`` (1..``SESSIONS_MAX_LIMIT``). The scopes are taken as given, as every read
+        of the store takes them (``Caller.scopes`` checks one a client names)."""
         size = validate.integer("limit", limit, 1, SESSIONS_MAX_LIMIT)
-        checked = None if scopes is None else [validate.scope(s, DEFAULT_SCOPE, f"scopes[{i}]", reading=True)
-                                               for i, s in enumerate(scopes)]
         with self._store.backend.read(tenant) as tx:
-            return tx.sessions(tenant, scopes=checked, limit=size)
+            return tx.sessions(tenant, scopes=None if scopes is None else list(dict.fromkeys(scopes)), limit=size)
 
     def turns(
         self, *, tenant: str, session_id: str, tokens: int | None = None, after_seq: int = 0,

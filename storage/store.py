@@ -780,10 +780,12 @@ class Store:
         limit: int | None = None,
         offset: int | None = None,
         after: str | None = None,
+        one_more: bool = False,
         **filters: Unpack[FilterArgs],
     ) -> list[Memory]:
         """The memories passing the filters, newest observed first: at most ``limit`` after
-        skipping ``offset``, or after the memory ``after`` (a keyset page).
+        skipping ``offset``, or after the memory ``after`` (a keyset page); ``one_more``: and the
+        memory after them, if any (whether a next page exists, told by the same statement).
 
         Raises:
             InvalidInput: a bad limit, offset, filter; ``after`` with an offset or unknown.
@@ -802,7 +804,7 @@ class Store:
                     raise InvalidInput("cursor", "is not one this listing gave: start again without it")
                 seq, last = next(iter(found.items()))
                 key = (last.observed_at, seq)
-            return list(tx.memories(tenant, filters=checked, limit=size, offset=skip, after_key=key).values())
+            return list(tx.memories(tenant, filters=checked, limit=size + one_more, offset=skip, after_key=key).values())
 
     def count_memories(self, *, tenant: str, scopes: list[str], **filters: Unpack[FilterArgs]) -> int:
         """How many memories :meth:`list_memories` has to show (InvalidInput: a bad filter)."""

@@ -45,10 +45,10 @@ _FILTERS = ("kinds", "tags", "since", "until")
 
 def memory_out(
     memory: Memory, score: float = 0.0, signals: Signals | None = None, confidence: float = 0.0,
-    short_id: str | None = None, now: int | None = None, runs: RunSummary | None = None,
+    short_id: str | None = None, now: int | None = None, runs: RunSummary | None = None, **marks: str | None,
 ) -> MemoryOut:
     """Shape a stored memory for the wire (times as ISO-8601 UTC), with its strength at ``now`` (ms; None:
-    the real clock) and, for a procedure, its ``runs``."""
+    the real clock), for a procedure its ``runs``, and ``marks`` (fields of ``MemoryOut`` a recall sets)."""
     now = now_ms() if now is None else now
     fields = {name: getattr(memory, name) for name in MemoryOut.model_fields if hasattr(memory, name)}
     times = {name: format_ms(fields[name]) for name in ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")}
@@ -56,7 +56,8 @@ def memory_out(
     held = {"strength": strengths.strength(memory, now), "needs_review": review,
             "runs": runs_out(runs) if memory.kind == "procedure" else None}
     return MemoryOut(**{**fields, **times, **held, "content": memory.content or "", "tags": list(memory.tags),
-                        "score": score, "confidence": confidence, "signals": signals or Signals(), "short_id": short_id})
+                        "score": score, "confidence": confidence, "signals": signals or Signals(), "short_id": short_id,
+                        **marks})
 
 
 def runs_out(runs: RunSummary | None) -> RunsOut:
@@ -78,17 +79,20 @@ def _ended_successors(store: Store, caller: Caller, memories: list[Memory], now:
     return {i: words for i, words in ended.items() if words is not None}
 
 
+_SIGNAL_DIGITS = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}  # decimals each is shown with
+
+
 def _hit_out(hit: Hit, short_id: str, now: int, runs: RunSummary | None,
              ended: dict[str, str] | None = None) -> MemoryOut:
-    signals = Signals.model_validate(hit.signals, from_attributes=True)
-    digits = {"keyword_score": 6, "vector_similarity": 4, "coverage": 4}
-    rounded = {k: round(v, digits[k]) for k, v in signals.model_dump(include=set(digits)).items() if v is not None}
-    out = memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence,
-                     signals=signals.model_copy(update=rounded), short_id=short_id, now=now, runs=runs)
+    """A recall hit for the wire: one ``MemoryOut`` built once, its signals rounded."""
+    given = {name: getattr(hit.signals, name) for name in Signals.model_fields}
+    signals = Signals(**{k: v if v is None or k not in _SIGNAL_DIGITS else round(v, _SIGNAL_DIGITS[k])
+                         for k, v in given.items()})
     successor = hit.memory.superseded_by
     ended_words = (ended or {}).get(successor) if successor else None
-    update = {"possibly_outdated_by": hit.outdated_by, "superseded_by_ended": ended_words}
-    return out.model_copy(update={k: v for k, v in update.items() if v})
+    return memory_out(hit.memory, score=round(hit.score, 6), confidence=hit.confidence, signals=signals,
+                      short_id=short_id, now=now, runs=runs, possibly_outdated_by=hit.outdated_by or None,
+                      superseded_by_ended=ended_words or None)
 
 
 def _procedure_runs(store: Store, caller: Caller, memories: list[Memory]) -> dict[str, RunSummary]:
@@ -164,7 +168,7 @@ def _recall_result(
     store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object], cursor: object = None
 ) -> RecallResult:
     listing = not query.strip()
-    outcome = _search(store, caller, query, scopes, args, cursor)
+    outcome, follows = _search(store, caller, query, scopes, args, cursor)
     hits = outcome.hits
     shown = within_budget(hits)
     short = store.short_ids(tenant=caller.tenant, ids=[h.memory.id for h in shown])
@@ -172,7 +176,7 @@ def _recall_result(
     ended = _ended_successors(store, caller, [h.memory for h in shown], now)
     return RecallResult(
         memories=[_hit_out(h, short[h.memory.id], now, runs.get(h.memory.id), ended) for h in shown],
-        next_cursor=_next_cursor(store, caller, scopes, args, shown, len(shown) < len(hits)) if listing else None,
+        next_cursor=_next_cursor(scopes, args, shown, follows or len(shown) < len(hits)) if listing else None,
         listing=listing,
         scopes=scopes,
         other_scopes=_other_scopes(store, caller, query, scopes, args, hits, listing),
@@ -231,29 +235,23 @@ def _after(cursor: object, listing: str) -> str:
     return memory_id
 
 
-def _next_cursor(
-    store: Store, caller: Caller, scopes: list[str], args: dict[str, object], shown: list[Hit], cut: bool
-) -> str | None:
-    """The cursor of the listing's page after ``shown``, None when no memory follows (``cut``: some were)."""
-    if not shown:
-        return None
-    last = shown[-1].memory.id
-    if not cut and len(shown) < validate.limit(args.get("limit")):  # type: ignore[arg-type]
-        return None
-    rest = {k: v for k, v in args.items() if k not in ("limit", "offset")}
-    more = cut or store.list_memories(tenant=caller.tenant, scopes=scopes, limit=1, after=last, **rest)  # type: ignore[arg-type]
-    return _cursor(last, _listing(scopes, args)) if more else None
+def _next_cursor(scopes: list[str], args: dict[str, object], shown: list[Hit], follows: bool) -> str | None:
+    """The cursor of the listing's page after ``shown``, None when no memory ``follows`` them."""
+    return _cursor(shown[-1].memory.id, _listing(scopes, args)) if shown and follows else None
 
 
 def _search(
     store: Store, caller: Caller, query: str, scopes: list[str], args: dict[str, object], cursor: object = None
-) -> RecallOutcome:
-    """A ranked recall, or a listing (never abstained) when ``query`` is empty."""
+) -> tuple[RecallOutcome, bool]:
+    """A ranked recall, or a listing (never abstained) when ``query`` is empty; and whether memories
+    follow the listing's page (one more row read by the same statement, not a second one)."""
     if not query.strip():
         after = None if cursor is None else _after(cursor, _listing(scopes, args))
-        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, after=after, **args)  # type: ignore[arg-type]
-        return RecallOutcome(hits=[Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed], abstained=False)
-    return store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args)  # type: ignore[arg-type]
+        listed = store.list_memories(tenant=caller.tenant, scopes=scopes, after=after, one_more=True, **args)  # type: ignore[arg-type]
+        size = validate.limit(args.get("limit"))  # type: ignore[arg-type]
+        hits = [Hit(memory=m, score=0.0, signals=RecordSignals()) for m in listed[:size]]
+        return RecallOutcome(hits=hits, abstained=False), len(listed) > size
+    return store.recall(tenant=caller.tenant, query=query, scopes=scopes, **args), False  # type: ignore[arg-type]
 
 
 def _other_scopes(
@@ -269,10 +267,10 @@ def _other_scopes(
     if not others:
         return []
     if listing:  # a listing reads no model: scope by scope, so the newest of one never hide another's
-        found = {other: _search(store, caller, query, [other], args).hits for other in others}
+        found = {other: _search(store, caller, query, [other], args)[0].hits for other in others}
     else:  # one search over them all, not one per scope: this runs on every unsure recall
         found = {other: [] for other in others}
-        for hit in _search(store, caller, query, others, args).hits:
+        for hit in _search(store, caller, query, others, args)[0].hits:
             found[hit.memory.scope].append(hit)
     return [ScopeMatches(scope=other, matches=len(there)) for other, there in found.items()
             if _answers(there, listing) and (listing or max(h.confidence for h in there) > best)]
