@@ -1,0 +1,95 @@
+"""A first start, while the model is being prepared: calls answered without vectors say so, and the
+comparisons they could not make are made once the vectors are (trial 60: four servers started at once
+on a machine whose model was not prepared; two remembered a change of team lead with no contradiction)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memvault.storage.embeddings import Embedder
+from memvault.storage.store import NOT_COMPARED, Store
+
+OLD, NEW = "2026-03-01T10:00:00Z", "2026-10-02T10:00:00Z"
+CHANGES = [  # (older, newer): remember finds them disagreeing when the model is ready
+    ("The team lead is Maria", "Since October the team lead is Tomás"),
+    ("The team lead is Maria", "The team lead is now Tomás"),
+    ("The team lead is Maria", "As of October, Tomás is the team lead"),
+    ("The on-call owner for payments is Priya", "Since Monday the on-call owner for payments is Jonas"),
+    ("Our PM is Sarah", "Starting next sprint our PM is Dave"),
+    ("The release manager is Ken", "From 1 November the release manager is Aiko"),
+    ("The daily stand-up is at 09:15", "The daily stand-up is at 10:30"),
+    ("The staging database runs PostgreSQL 14", "The staging database now runs PostgreSQL 16"),
+]
+UNRELATED = [  # ... and none here
+    ("The team lead is Maria", "Maria prefers morning stand-ups"),
+    ("The office is in Berlin", "Lunch is served at noon"),
+    ("The release manager is Ken", "Ken reviews the release notes"),
+]
+
+
+class Preparing:
+    """The session's model, said to be still in preparation while ``held`` (as ``Embedder.preparing``)."""
+
+    def __init__(self, model: Embedder) -> None:
+        self.model, self.held = model, True
+
+    @property
+    def preparing(self) -> bool:
+        return self.held
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.model, name)
+
+
+def _stored(store: Store, pair: tuple[str, str]) -> list:
+    """Remember ``pair`` (older first) as a server's store does; the outcomes."""
+    store.upkeep.schedule_consolidation(24, 500)  # a server's: remember keeps its pairs for review
+    return [store.remember(tenant="t", scope="s", content=text, observed_at=at) for text, at in zip(pair, (OLD, NEW))]
+
+
+def _seen(store: Store, pair: tuple[str, str]) -> tuple[set, dict]:
+    """The pairs review holds and recall's possibly-outdated marks, by content."""
+    store.worker.run(lambda: None)  # the pairs remember queued
+    content = {h.memory.id: h.memory.content for h in store.recall(tenant="t", query=pair[0], scopes=["s"]).hits}
+    review = {(content.get(a), content.get(b)) for a, b, _ in store.review("t", ["s"]).contradictions}
+    recalled = store.recall(tenant="t", query=pair[0], scopes=["s"])
+    assert recalled.degraded is None
+    return review, {h.memory.content: content.get(h.outdated_by) for h in recalled.hits}
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("pair", CHANGES + UNRELATED)
+def test_memories_stored_while_the_model_is_prepared_are_compared_once_their_vectors_are_made(
+    new_db, real_embedder: Embedder, pair: tuple[str, str]
+) -> None:
+    ready, early = Store(new_db(), real_embedder), Store(new_db(), Preparing(real_embedder))
+    try:
+        full = _stored(ready, pair)
+        assert all(o.degraded is None for o in full)
+        assert bool(full[1].contradicts) == (pair in CHANGES)
+        said = _stored(early, pair)
+        assert all(o.degraded and o.degraded.endswith(NOT_COMPARED) for o in said)
+        assert all(not o.contradicts and not o.similar for o in said)
+        early.embedder.held = False  # type: ignore[attr-defined]
+        early.upkeep.start_filling(16)  # as a server's round does once the model is ready
+        assert _seen(early, pair) == _seen(ready, pair)
+        assert bool(_seen(early, pair)[0]) == (pair in CHANGES)
+    finally:
+        ready.close()
+        early.close()
+
+
+def test_a_memory_filled_outside_a_server_is_left_to_consolidation(tmp_path: Path, real_embedder: Embedder) -> None:
+    """Without a consolidation scheduled (the CLI's store), remember keeps no pair: neither does the filler."""
+    early = Store(tmp_path / "early.db", Preparing(real_embedder))
+    try:
+        for text, at in zip(CHANGES[0], (OLD, NEW)):
+            early.remember(tenant="t", scope="s", content=text, observed_at=at)
+        early.embedder.held = False  # type: ignore[attr-defined]
+        early.upkeep.start_filling(16)
+        early.worker.run(lambda: None)
+        assert early.review("t", ["s"]).contradictions == []
+    finally:
+        early.close()
