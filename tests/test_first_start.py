@@ -87,6 +87,27 @@ def test_memories_stored_while_the_model_is_prepared_are_compared_once_their_vec
         early.close()
 
 
+@pytest.mark.parametrize("pair", CHANGES[:2] + UNRELATED[:1])
+def test_a_supersede_while_the_model_is_prepared_is_compared_once_its_vector_is_made(
+    tmp_path: Path, real_embedder: Embedder, pair: tuple[str, str]
+) -> None:
+    """The memory replaced is no contradiction; another current one on the subject is."""
+    early = Store(tmp_path / "early.db", Preparing(real_embedder))
+    try:
+        early.upkeep.schedule_consolidation(24, 500)
+        older = early.remember(tenant="t", scope="s", content=pair[0], observed_at=OLD).id
+        aside = early.remember(tenant="t", scope="s", content="The coffee machine is on the second floor").id
+        new = early.supersede(tenant="t", id=aside, content=pair[1], observed_at=NEW)
+        assert new.degraded and new.degraded.endswith(NOT_COMPARED) and not new.contradicts
+        early.embedder.held = False  # type: ignore[attr-defined]
+        early.upkeep.start_filling(16)
+        early.worker.run(lambda: None)
+        pairs = [(a, b) for a, b, _ in early.review("t", ["s"]).contradictions]
+        assert pairs == ([(older, new.id)] if pair in CHANGES else [])
+    finally:
+        early.close()
+
+
 def test_a_memory_filled_outside_a_server_is_left_to_consolidation(tmp_path: Path, real_embedder: Embedder) -> None:
     """Without a consolidation scheduled (the CLI's store), remember keeps no pair: neither does the filler."""
     early = Store(tmp_path / "early.db", Preparing(real_embedder))
