@@ -48,6 +48,7 @@ class Runtime:
         self.config = config
         self.authenticated = authenticated
         self.vector_reason: str | None = "not checked yet"
+        self._said: str | None = None  # the first degraded answer or vector problem logged (once: see call)
         self.open_error: str | None = None  # why the database could not be opened, last time it was tried
         self._store: Store | None = None
         self.worker = Worker()
@@ -146,7 +147,11 @@ class Runtime:
                     self._idle.notify_all()
 
         result = await self.in_turn(work)
-        if getattr(result, "degraded", None):
+        degraded = getattr(result, "degraded", None)
+        if degraded:
+            if self._said is None:  # logged here, once: the round may wait behind the model's preparation
+                self._said = degraded
+                log.warning("memvault runs degraded: %s", degraded)
             self.worker.submit(ROUND, self._round)
         return result
 
@@ -196,10 +201,11 @@ class Runtime:
         if writable:  # a read-only or damaged file: no scrub or vector can be written
             store.upkeep.run_due(retry=True)
         reason = self.vector_reason = store.vector_status()
-        if reason is not None and reason != last_reason:
+        if reason is not None and reason not in (last_reason, self._said):
             log.warning("memvault runs degraded: %s", reason)
-        elif reason is None and last_reason not in (None, "not checked yet"):
+        elif reason is None and last_reason is not None and (last_reason != "not checked yet" or self._said):
             log.info("vectors can be made again")
+        self._said = self._said or reason
         if reason is None and writable:
             store.upkeep.start_filling(FILL_BATCH)
 

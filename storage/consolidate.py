@@ -350,6 +350,19 @@ def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
             tx.change_tenant_setting(tenant, REVIEW_KEY, kept)
 
 
+def compare_filled(store: Store, filled: list[Memory]) -> None:
+    """Compare the memories whose vectors were just made (stored while the model was not ready:
+    ``remember`` could not compare them) with their neighbours as :func:`scan` does, and keep the
+    disagreeing pairs for review at once (:func:`note`). Raises Busy or StorageUnavailable."""
+    now = store.clock()
+    for tenant in sorted({m.tenant for m in filled}):
+        with store.backend.read(tenant) as tx:
+            rows = tx.memories(tenant, ids=[m.id for m in filled if m.tenant == tenant])
+            pairs = set().union(*(_disagreeing(tx, seq, m, now) for seq, m in rows.items() if _current(m, now)))
+        if pairs:
+            note(store, tenant, sorted(pairs))  # type: ignore[arg-type]
+
+
 def _newest(pairs: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), sorted."""
     return sorted(sorted(pairs, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])

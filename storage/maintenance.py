@@ -24,6 +24,7 @@ from .timefmt import format_ms
 
 if TYPE_CHECKING:
     from .backend import Reader
+    from .records import Memory
     from .postgres import PostgresBackend
     from .sqlite.backend import SqliteBackend
     from .store import Store
@@ -369,8 +370,14 @@ class Upkeep:
         self.worker.in_turns("warming up", lambda stop: self.worker.closing or self.store.warm_up(stop))
 
     def start_filling(self, batch: int) -> None:
-        """Have the worker embed the memories whose vectors are pending, ``batch`` at a time."""
-        self.worker.in_turns("filling pending vectors", lambda stop: fill_pending(self.store, batch=batch, stop=stop))
+        """Have the worker embed the memories whose vectors are pending, ``batch`` at a time; when
+        consolidation is scheduled (as for :meth:`note_contradictions`), compare each with its
+        neighbours once it has its vector (``consolidate.compare_filled``)."""
+        from .consolidate import compare_filled
+
+        compared = None if self._consolidation == (0, 0) else (lambda filled: compare_filled(self.store, filled))
+        self.worker.in_turns("filling pending vectors",
+                             lambda stop: fill_pending(self.store, batch=batch, stop=stop, filled=compared))
 
 
 def stats(store: Store) -> dict[str, object]:
@@ -391,10 +398,11 @@ def own(store: Store) -> SqliteBackend | PostgresBackend:
 
 
 def fill_pending(
-    store: Store, progress: Progress | None = None, batch: int = 64, stop: Callable[[], bool] | None = None
+    store: Store, progress: Progress | None = None, batch: int = 64, stop: Callable[[], bool] | None = None,
+    filled: Callable[[list[Memory]], None] | None = None,
 ) -> int:
-    """Embed every memory whose vector is pending; returns how many got one.
-    More: docs/storage-tuning.md#maintenance-fill-pending.
+    """Embed every memory whose vector is pending; returns how many got one (``filled`` is given
+    them after each batch's write). More: docs/storage-tuning.md#maintenance-fill-pending.
 
     Raises:
         ModelUnavailable: the model cannot be used (the reason says why).
@@ -408,20 +416,25 @@ def fill_pending(
     done, last_seq = 0, 0
     while stop is None or not stop():
         with store.backend.read(None) as tx:
-            rows = [(seq, m.content or "") for seq, m in tx.memories(None, pending=True, after_seq=last_seq, limit=batch).items()]
-        if not rows:
+            read = tx.memories(None, pending=True, after_seq=last_seq, limit=batch)
+        if not read:
             return done
-        last_seq = rows[-1][0]
-        parts = [store.embedder.windows(content) for _, content in rows]
+        last_seq = max(read)
+        parts = [store.embedder.windows(m.content or "") for m in read.values()]
         made = store.embedder.embed_as([text for windows in parts for text in windows])
+        written = []
         with store.backend.write(None) as tx:
             start = 0
-            for (seq, content), windows in zip(rows, parts, strict=True):
+            for (seq, memory), windows in zip(read.items(), parts, strict=True):
                 vectors = store.writable_vectors(tx, made._replace(vectors=made.vectors[start : start + len(windows)]))
                 if vectors is None:
                     raise ModelUnavailable("the database's model changed while filling vectors: run memvault reindex")
                 start += len(windows)
-                done += tx.set_vectors(seq, content, list(vectors.vectors), vectors.model_id)
+                if tx.set_vectors(seq, memory.content or "", list(vectors.vectors), vectors.model_id):
+                    written.append(memory)
+        done += len(written)
+        if filled is not None and written:
+            filled(written)
         if progress is not None:
             progress(done, total)
     return done

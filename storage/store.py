@@ -42,6 +42,9 @@ SIMILAR_MEMORY = 0.7  # cosine; measured in docs/retrieval-tuning.md#similar-mem
 SIMILAR_COUNT = 3  # similar memories named at most
 SUBJECT_COUNT = 5  # nearest memories checked for a contradiction (docs/how-memory-works.md#contradictions)
 EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread
+# Said after why a new memory has no vector: what remember could not do without it, and when it is done.
+NOT_COMPARED = ("similar and contradicts were not checked: the memory is compared with its neighbours once its "
+                "vector is made, and a contradiction then found waits for review")
 
 
 def differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
@@ -213,11 +216,12 @@ class Store:
     def _stored_vectors(
         self, tx: Writer, made: Embedded | None, degraded: str | None
     ) -> tuple[Embedded | None, str | None]:
-        """:meth:`writable_vectors` and why there are none (``degraded`` or the other model)."""
+        """:meth:`writable_vectors` and why there are none (``degraded`` or the other model, then
+        :data:`NOT_COMPARED`)."""
         vectors = self.writable_vectors(tx, made)
         if made is not None and vectors is None:
             degraded = self.recorded_model_problem(tx)
-        return vectors, degraded
+        return vectors, None if vectors is not None else f"{degraded or 'no vector was made'}; {NOT_COMPARED}"
 
     def episode_context(
         self, tx: Reader, *, tenant: str, scope: str, kind: str, observed_at: int, supersedes: str | None
