@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from . import dating
 from .config_blocks import configure_other_things
+from .query import PASSIVE
 
 # One character class repeated: linear in the text's length.
 _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
@@ -74,6 +75,9 @@ NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "canno
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
                           "swapped", "reassigned"})
+# Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
+# Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them).
+REPLACING = frozenset({"replaced", "swapped"})
 # "X instead of Y", "X rather than Y" deny Y as "X, not Y" does ("We use pnpm instead of npm" agrees
 # with "we use pnpm, never npm").
 _CONTRASTS = {"instead": "of", "rather": "than"}
@@ -122,8 +126,9 @@ NOT_NAMES = STOP | DETERMINERS | PRONOUNS | CLAUSE_WORDS | NEGATIONS | frozenset
 OWNING = frozenset("""owns owned leads manages managed heads chairs maintains oversees supervises
 coordinates""".split())
 # Verbs of state or ownership after which a capitalised word opening a sentence is a name ("Alice owns").
-NAME_VERBS = OWNING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
-_BEFORE_VERB = CHANGE_WORDS | ADDITION_WORDS | {"still", "currently"}  # "Bob now owns", "Alice also leads"
+NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
+# Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
+_BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
 # An owner's slot holds one name only in a plain present statement: "owned", "managed" and "was the"
 # tell the past; a sentence with one of ``HEDGES``, a negation, an addition ("too", "as well") or a
 # question mark supposes, denies, adds or asks ("If Bob owns the billing service, ask him").
@@ -547,6 +552,11 @@ def _targets(slots: list[tuple[str, str, str | None]], lowered: list[str]) -> fr
     where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub Actions")."""
     found: set[str] = set()
     for i, word in enumerate(lowered):
+        if word in REPLACING and lowered[max(0, i - 1)] not in PASSIVE:  # "GitHub Actions replaced Jenkins"
+            j = i - 1 - (lowered[max(0, i - 1)] in ("has", "have", "had"))
+            while j >= 0 and slots[j][0] != "word":
+                found.add(slots[j][1])
+                j -= 1
         if word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor"):
             continue
         j = i + 1
@@ -854,8 +864,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
         t.kind != "word" and any(u.kind == t.kind and u.key not in keys_old for u in n)))}
     parallel = _parallel(older, newer)
-    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(n, keys_old, True)
-                              for o, n in swaps)
+    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(  # "GitHub Actions replaced ..."
+        tuple(t for t in n if t.key not in new.targets), keys_old, True) for o, n in swaps)
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
@@ -932,7 +942,17 @@ def _shares_subject(old: _Read, new: _Read) -> bool:
         return True
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
     return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
-        any(_in_order(subject, new.sequence) for subject in was.values())
+        any(_in_order(subject, new.sequence) for subject in was.values()) or _replaces(old, new)
+
+
+def _replaces(old: _Read, new: _Read) -> bool:
+    """Whether a replacement (``REPLACING``) in ``new`` leaves a name or identifier ``old`` holds
+    where no subject stands: one of the replacing clauses that is no target ("jenkins" of "Jenkins was
+    replaced by GitHub Actions for CI" beside "Our CI runs on Jenkins")."""
+    if REPLACING.isdisjoint(new.changes):
+        return False
+    left = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind in ("name", "ident")}
+    return not (left - new.targets).isdisjoint(values_of(old) - old.subjects)
 
 
 def _changes_subject(old: _Read, new: _Read) -> bool:
@@ -1045,6 +1065,8 @@ def _announced(old: _Read, new: _Read) -> bool:
     to migrate the staging database to stg-db-07" / "The staging database is now stg-db-07.lan",
     trial of stop 47), not a value replaced."""
     was = values_of(old)
+    if _replaces(old, new):  # "We replaced Poetry with uv" after "We use Poetry"
+        return False
     now = values_of(new) - new.subjects  # "The API now uses gRPC": the API is what changed
 
     def named(values: set[str] | frozenset[str]) -> bool:
