@@ -186,6 +186,7 @@ class _Read:
     denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
     targets: frozenset[str] = frozenset()  # values a change goes to: "moved CI from Jenkins to GitHub Actions"
     chosen: frozenset[str] = frozenset()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm" (``contrasted``)
+    reached: frozenset[tuple[str, str]] = frozenset()  # of ``negated``, (verb, its object): "not using Poetry"
 
 
 # Words naming a group, a place or a product line: the word right before one names which ("the search
@@ -494,6 +495,7 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     rejected: set[int] = set()  # the slots of what a contrast rejects: no part of what the text states
     chosen: set[str] = set()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm"
     denials: list[tuple[str, str]] = []
+    reached: set[tuple[str, str]] = set()
     phrases: set[int] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
@@ -518,9 +520,18 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
                        if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
             if at is not None:
                 target = anchor[at] or lowered[at]
+                said = " ".join(lowered[i:i + 2] if word in _CONTRASTS else [word]) + " " + lowered[at]
+                # and a verb's object, when a name or identifier: "We are not using Poetry" denies Poetry
+                # ("no access to the NAS" denies a noun: "no" only before "longer")
+                verb = slots[at][0] == "word" and not contrast and (word != "no" or lowered[i + 1:i + 2] == ["longer"])
+                held = next((j for j in range(at + 1, min(len(slots), at + 4)) if slots[j][0] in ("name", "ident")),
+                            None) if verb and word not in ("none", "nothing", "nobody") else None
+                if held is not None and not any(marks[j][1] for j in range(at, held)):
+                    negated.add(slots[held][1])
+                    denials.append((slots[held][1], f"{said} {lowered[held]}"))
+                    reached.add((target, slots[held][1]))
                 negated.add(target)
-                denials.append((target, " ".join(lowered[i:i + 2] if word in _CONTRASTS else [word])
-                                 + " " + lowered[at]))
+                denials.append((target, said))
                 if contrast:
                     contrasted.add(target)
                     rejected.update((at, i) if word != "not" else (at,))  # "rather", "instead": no content
@@ -539,7 +550,7 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
                  frozenset(adding), frozenset(contrasted), tuple(denials),
-                 _targets(slots, lowered) if changes else frozenset(), frozenset(chosen))
+                 _targets(slots, lowered) if changes else frozenset(), frozenset(chosen), frozenset(reached))
 
 
 # Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
@@ -724,9 +735,9 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
         gone = [norm for norm in olds if norm not in news and not (kind == "name" and _subject(old, norm))]
         came = [norm for norm in news if norm not in olds and not (kind == "name" and _subject(new, norm))]
         counted = len(gone), len(came)
-        if kind == "name":
-            gone = [g for g in gone if _in_slot(old, g, new)]
-            came = [c for c in came if _in_slot(new, c, old)]
+        if kind == "name":  # a name denied is in no slot: "We do not use MySQL" / "We do not use Postgres"
+            gone = [g for g in gone if _in_slot(old, g, new) and g not in old.negated]
+            came = [c for c in came if _in_slot(new, c, old) and c not in new.negated]
         elif old.adding | new.adding and _names_in(old, old.adding) != _names_in(new, new.adding):
             # "met Bob on Monday" / "met Carol on Tuesday": two meetings, not one moved
             gone = [g for g in gone if g not in old.adding]
@@ -1093,9 +1104,22 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     if (bool(old.negated) != bool(new.negated) or outright[0] != outright[1]) and not _named_apart(old, new):
         for negated, plain in ((new, old), (old, new)):
             hit = sorted(negated.negated & (plain.words - plain.negated))
+            if hit and not _object_denied(negated, plain, hit):
+                continue
             if hit:  # as written, not its stem ("not coffee", not "not coffe"; "rather than spaces")
                 return "negation: " + dict(reversed(negated.denials))[hit[0]]
     return None
+
+
+def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
+    """Whether a denial hits ``plain`` where it says it: on a word it denies itself, or on the object
+    of a verb it denies ("We are not using Poetry" / "We use Poetry", "We do not use Jenkins" / "Our CI
+    runs on Jenkins") when it says nothing else ``plain`` lacks ("We don't use Jenkins for deploys")."""
+    verbs = {verb for verb, _ in negated.reached}
+    if not set(hit) <= {held for _, held in negated.reached} - verbs:
+        return True
+    return all(w in plain.words or w in verbs or w in NEGATIONS or w.endswith(("n't", "n’t"))
+               for w in negated.words)
 
 
 def _named_apart(old: _Read, new: _Read) -> bool:
