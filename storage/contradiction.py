@@ -181,7 +181,7 @@ class _Read:
     # Of each clause naming owners (``_Token.subject``): (the owners' names, the keys of what they hold,
     # whether it is a plain present statement: ``PAST_OWNING``, ``HEDGES``).
     owned: tuple[tuple[frozenset[str], frozenset[str], bool], ...] = ()
-    adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING``
+    adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING`` or "also", "too"
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
     denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
     targets: frozenset[str] = frozenset()  # values a change goes to: "moved CI from Jenkins to GitHub Actions"
@@ -544,8 +544,8 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
-    adding_clauses = {t.clause for t in sequence if t.kind == "word" and t.shown in ADDING
-                      and not (t.subject or t.determined)}  # a verb, not "the architecture review"
+    adding_clauses = {t.clause for t in sequence if t.kind == "word" and (  # "also", or a verb (not "the review")
+        t.shown in ADDITION_WORDS or t.shown in ADDING and not (t.subject or t.determined))}
     adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
@@ -866,8 +866,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     changed = changing and bool(added) and not new.addition and not _announced(old, new)
-    if found is None and not changed and not (len(keys_old - keys_new) == 1 == len(keys_new - keys_old)):
-        return None  # nothing disagrees and no lone word swap: no alignment needed (most pairs)
+    if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
+        return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
     swaps = [(o, n) for o, n in diffs if o and n]
     lone = len(diffs) == 1 and len(swaps) == 1 and len(swaps[0][0]) <= 2 and len(swaps[0][1]) <= 2
@@ -881,7 +881,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
                                 for o, n in swaps)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
     said = brief(older) and brief(newer) and any(w not in _WHEN_CHANGED for w in changes)  # "relocated"
-    strong = 2 if changing and said and _changes_subject(old, new) else int(
+    refilled = lone and _refilled(older, newer, old, new, swaps[0])
+    strong = 2 if changing and said and _changes_subject(old, new) or refilled else int(
         lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2))  # one thing for another
     if found is not None and not placed and not (reworded and not changing):
         return found, strong
@@ -894,7 +895,42 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
             return f"different word: {was.shown} → {now.shown}", 1
     if changed and not placed:
         return f"change words: {changes[0]}", strong
+    if refilled:  # "We switched to Jenkins" / "We switched to GitHub Actions": no value's slot beside them
+        return "different name: " + " → ".join(" ".join(t.shown for t in side) for side in swaps[0]), 2
     return None
+
+
+def _refilled(older: str, newer: str, old: _Read, new: _Read,
+              swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
+    """Whether two brief texts say the same frame with one slot refilled by another name or identifier
+    ("Our CI runs on Jenkins" / "... on GitHub Actions", "We use Poetry" / "We use uv", "Rosa heads the
+    platform group" / "Karim heads ..."), ``swap`` being their one difference: as strong evidence as a
+    change verb (2: ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart
+    (new-user trial of issue 27 §2: cosine 0.36-0.42). Not where the swap stands as a subject, is
+    what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
+    tokens = swap[0] + swap[1]
+    keys = {t.key for t in new.sequence}  # the frame: a content word of the swap's clause in both ("use"), or
+    framed = any(t.clause == swap[0][0].clause and t not in swap[0] and t.key in keys for t in old.sequence) \
+        or not set(old.changes).isdisjoint(new.changes)  # a change word ("We switched to Poetry")
+    named = [all(t.kind in ("name", "ident") for t in side) for side in swap]  # a name, or one word for it
+    return framed and brief(older) and brief(newer) and not (old.addition or new.addition) and any(named) \
+        and all(ok or len(side) == 1 for ok, side in zip(named, swap, strict=True)) \
+        and not any(_same_name(x.key, y.key) or _same_host(x.key, y.key) for x in swap[0] for y in swap[1]) \
+        and not any(t.subject or t.key in old.adding | new.adding for t in tokens) \
+        and all(_in_slot(old, t.key, new) for t in swap[0]) and all(_in_slot(new, t.key, old) for t in swap[1]) \
+        and _choices(old, swap[0][-1]) and _choices(new, swap[1][-1]) \
+        and _same_frame(older, newer, swap)
+
+
+def _same_frame(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
+    """Whether the two texts, word for word, differ only in ``swap``, stop words ("we", "the") aside:
+    "We use Terraform for infrastructure" / "Use OpenTofu for infrastructure", not
+    "We moved CI from Jenkins to GitHub Actions" / "Our CI runs on GitHub Actions"."""
+    a, b = _words(older), _words(newer)
+    opcodes = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    content = [[[w for w in words if w not in STOP] for words in (a[i1:i2], b[j1:j2])]
+               for tag, i1, i2, j1, j2 in opcodes if tag != "equal" and not STOP.issuperset(a[i1:i2] + b[j1:j2])]
+    return content == [[[t.shown for t in side] for side in swap]]
 
 
 def _undated(older: str, newer: str) -> tuple[str, int] | None:
