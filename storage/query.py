@@ -291,7 +291,7 @@ NO_ACT_WORDS = frozenset(
 # "Do" and the modal verbs, before a doer and its verb ("does Bob own", "will Alice review").
 AUXILIARIES = frozenset("do does did will would can could should".split())
 _AUXILIARIES = AUXILIARIES | frozenset("has have had".split())
-_PASSIVE = frozenset("was were is are got get gets been be being".split())
+PASSIVE = frozenset("was were is are got get gets been be being".split())
 # Words ending the clause of a doer and its verb ("what did legal approve on ...", "... by the CFO").
 _PREPOSITIONS = frozenset(
     "in on at since during for from to with about by into onto under after before until of than as over"
@@ -396,8 +396,8 @@ def asked_act(query: str, adverbial: bool = True) -> Act | None:
     if not lower or lower[0] not in _WH:
         return None
     why = adverbial and lower[0] in ADVERBIAL
-    at = next((i for i, w in enumerate(lower) if w in _AUXILIARIES or w in _PASSIVE), None)
-    if at is not None and lower[at] in _AUXILIARIES and not (at + 1 < len(lower) and lower[at + 1] in _PASSIVE):
+    at = next((i for i, w in enumerate(lower) if w in _AUXILIARIES or w in PASSIVE), None)
+    if at is not None and lower[at] in _AUXILIARIES and not (at + 1 < len(lower) and lower[at + 1] in PASSIVE):
         clause = [w for w in _clause(words[at + 1:]) if not w.lower().endswith("ly")
                   and (w.lower() == "and" or w.lower() not in _DETERMINERS) and w.lower() not in _PRONOUNS]
         generic = next((i for i, w in enumerate(clause) if _no_act(w) and w.lower() != "and"), None)
@@ -411,7 +411,7 @@ def asked_act(query: str, adverbial: bool = True) -> Act | None:
         verbs = clause[-3::2] if joined else clause[-1:]
         return _as_act(verbs, clause[:-3] if joined else clause[:-1], why)
     if at is not None:  # passive: "what was chosen by the board?", "what has been deployed?"
-        rest = [w for w in words[at + 1:] if w.lower() not in _PASSIVE]
+        rest = [w for w in words[at + 1:] if w.lower() not in PASSIVE]
         verb = rest[0] if rest else ""
         if not (verb.lower() in _BASE_OF or verb.lower().endswith(("ed", "en"))):
             return Act((), ())  # "why were parcel lookups slow?": no act

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from memvault.storage.contradiction import STRONG_SUBJECT, contradicts, disagreement, names_subject, stem, values
+from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement, names_subject, stem, values
 
 
 @pytest.mark.parametrize(("older", "newer", "kind"), [
@@ -132,10 +132,13 @@ def test_a_word_or_number_word_swapped_in_the_same_slot_is_a_disagreement(older,
 
 
 def test_strong_evidence_passes_a_lower_cosine_gate_and_weak_evidence_does_not():
-    lone = ("The release manager is Jonas Berg.", "The release manager is Priya Nair.")
+    lone = ("The staging cluster has 4 worker nodes.", "The staging cluster has 6 worker nodes.")
     loose = ("The release checklist has 14 steps.", "The release calendar lists 9 dates.")
     assert contradicts(*lone, STRONG_SUBJECT, 0.6) is not None
     assert contradicts(*lone, STRONG_SUBJECT - 0.01, 0.6) is None
+    refilled = ("The release manager is Jonas Berg.", "The release manager is Priya Nair.")  # a name's slot
+    assert contradicts(*refilled, CHANGED_SUBJECT, 0.6) is not None
+    assert contradicts(*refilled, CHANGED_SUBJECT - 0.01, 0.6) is None
     weak = ("We keep 3 replicas.", "We keep 5 replicas, 2 standbys and 4 caches.")
     assert disagreement(*weak) is not None and contradicts(*weak, 0.55, 0.6) is None
     assert contradicts(*loose, 0.9, 0.6) is None

@@ -11,8 +11,8 @@ from memvault.storage.candidates import Candidates
 from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, least_cosine
 from memvault.storage.records import Memory
 
-TEXTS = {1: "The release manager is Jonas Berg.", 2: "The release manager is Priya Nair.",
-         3: "The release manager is Tomas Ek."}  # 1 oldest, 3 newest
+TEXTS = {1: "The staging cluster has 4 worker nodes.", 2: "The staging cluster has 6 worker nodes.",
+         3: "The staging cluster has 8 worker nodes."}  # 1 oldest, 3 newest (a name's slot refilled is stronger)
 GATE = least_cosine(ranking.SAME_SUBJECT)
 Pairs = dict[tuple[int, int], float]
 
@@ -33,7 +33,7 @@ def test_the_gate_is_the_lowest_cosine_contradicts_accepts():
 
 
 def test_strong_evidence_without_change_words_needs_the_strong_gate():
-    pair = (TEXTS[1], TEXTS[2])  # strong evidence: a name swapped in the same slot
+    pair = (TEXTS[1], TEXTS[2])  # strong evidence: a number swapped in the same slot
     assert contradicts(*pair, STRONG_SUBJECT, ranking.SAME_SUBJECT) is not None
     assert contradicts(*pair, STRONG_SUBJECT - 0.001, ranking.SAME_SUBJECT) is None
 

