@@ -1,9 +1,9 @@
 """Time words of other languages in a question, written in English so :mod:`.timewords` reads them:
 "letzten Dienstag", "mardi dernier", "el martes pasado" → "last Tuesday"; "am 1. Dezember", "le 1er
-décembre", "el 1 de diciembre" → "1 December"; "12月1日" → "December 1". Month and weekday names come
-from dateparser's language data (German, French, Spanish, Portuguese, Italian, Dutch); the words for
-"last" are ours. A month is read only beside a day or a year, a weekday only beside a word for "last":
-alone they may be a name ("Domingo", "Mai")."""
+décembre", "el 1 de diciembre" → "1 December", "am 24. November" → "24 November"; "12月1日" → "December 1".
+Month and weekday names come from dateparser's language data (German, French, Spanish, Portuguese,
+Italian, Dutch); the words for "last" are ours. A month is read only beside a day or a year, a weekday only
+beside a word for "last": alone they may be a name ("Domingo", "Mai")."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from functools import cache
 from .timefmt import MONTH_NAMES as _MONTHS, WEEKDAY_NAMES as _WEEKDAYS
 
 _LANGUAGES = ("de", "fr", "es", "pt", "it", "nl")
+# English month names and their abbreviations, read after a day of another language's form ("am 24. Nov.").
+_ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {"sept": "september"}
 # "last" before or after the noun, and the nouns for a week and a month.
 _LAST = ("letzten letzte letzter letztes vergangenen vergangene vergangener dernier dernière passé passée "
          "pasado pasada último última passado passada scorso scorsa vorige vorig afgelopen").split()
@@ -47,10 +49,12 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     def alternation(words: object) -> str:
         return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))  # type: ignore[call-overload]
 
-    month, last = alternation(months), alternation(_LAST)
+    # An English month name too after a day of another language's form ("am 24. November").
+    month, last = alternation([*months, *_ENGLISH]), alternation(_LAST)
     nouns = alternation([*weekdays, *(w for words in _UNITS.values() for w in words.split())])
     dated = re.compile(
-        rf"(?<![\w.])(?:(\d{{1,2}})(?:\.|er|º|°)?\s+(?:de\s+|di\s+|del\s+)?({month})\.?(?:,?\s+(?:de\s+|del\s+)?(\d{{4}}))?"
+        rf"(?<![\w.])(?:(\d{{1,2}})(\.|er|º|°)?\s+(de\s+|di\s+|del\s+)?({month})\.?"
+        rf"(?:,?\s+(?:de\s+|del\s+)?(\d{{4}}))?"
         rf"|({month})\.?\s+(\d{{4}}))(?![\w-])", re.IGNORECASE)
     relative = re.compile(rf"(?<![\w-])(?:({last})\s+({nouns})|({nouns})\s+({last}))(?![\w-])", re.IGNORECASE)
     cjk = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日")
@@ -65,12 +69,14 @@ def in_english(query: str) -> str:
 
     def english(word: str) -> str:
         word = word.lower()
-        return months.get(word) or weekdays.get(word) or units[word]
+        return _ENGLISH.get(word) or months.get(word) or weekdays.get(word) or units[word]
 
     def date(found: re.Match[str]) -> str:
-        if found[4]:
-            return f"{english(found[4]).title()} {found[5]}"
-        return f"{found[1]} {english(found[2]).title()}" + (f" {found[3]}" if found[3] else "")
+        if found[6]:
+            return found[0] if found[6].lower() in _ENGLISH else f"{english(found[6]).title()} {found[7]}"
+        if found[4].lower() in _ENGLISH and not (found[2] or found[3]):
+            return found[0]  # English as written ("on 24 November")
+        return f"{found[1]} {english(found[4]).title()}" + (f" {found[5]}" if found[5] else "")
 
     def last(found: re.Match[str]) -> str:
         return f"last {english(found[2] or found[3]).title()}"

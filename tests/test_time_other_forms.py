@@ -95,6 +95,46 @@ def test_time_words_of_other_languages_are_written_in_english(question, english)
     assert in_english(question) == english
 
 
+# A day and month in each language's forms, the month as dateparser's data names it (German "November"
+# as English does: "am 24. November" was read as no time while "am 1. Dezember" was 1 December).
+_DAY_FORMS = {"de": ("Was haben wir am {day}. {month} entschieden?", "Was haben wir am {day}. {month} 2026 entschieden?"),
+              "fr": ("Qu'avons-nous décidé le {day} {month} ?", "Qu'avons-nous décidé le {first} {month} 2026 ?"),
+              "es": ("¿Qué decidimos el {day} de {month}?", "¿Qué decidimos el {first} de {month} de 2026?"),
+              "pt": ("O que decidimos em {day} de {month}?", "O que decidimos no dia {day} de {month} de 2026?"),
+              "it": ("Cosa abbiamo deciso il {day} {month}?", "Cosa abbiamo deciso il {first} {month} 2026?"),
+              "nl": ("Wat hebben we op {day} {month} besloten?", "Wat hebben we op {day} {month} 2026 besloten?")}
+_FIRST = {"fr": "1er", "es": "1º", "it": "1º"}
+
+
+def _day_questions() -> list[tuple[str, str]]:
+    from importlib import import_module
+
+    from memvault.storage.timefmt import MONTH_NAMES
+
+    cases = []
+    for language, forms in _DAY_FORMS.items():
+        info = import_module(f"dateparser.data.date_translation_data.{language}").info
+        for number, month in enumerate(MONTH_NAMES[:11], start=1):
+            name = max(info[month], key=len).title()
+            for day in (1, 24):
+                for form in forms:
+                    first = _FIRST.get(language, "1") if day == 1 else str(day)
+                    cases.append((form.format(day=day, first=first, month=name), f"2026-{number:02d}-{day:02d}"))
+    return cases
+
+
+@pytest.mark.parametrize(("question", "since"), [
+    *_day_questions(),
+    ("11月24日に何を決めましたか?", "2026-11-24"), ("2026年3月4日に何を決めましたか?", "2026-03-04"),
+    ("Was haben wir am 24. Nov. entschieden?", "2026-11-24"),
+    # English as it was
+    ("what did we decide on 24 November?", "2026-11-24"), ("what did we decide on November 24?", "2026-11-24"),
+    ("what did we decide in November 2025?", "2025-11-01"),
+])
+def test_a_day_in_every_month_of_another_language_is_that_day(question, since):
+    found = TimeParser().find(in_english(question), NOW_MS)
+    assert found is not None and day(found.start) == since
+
 
 @pytest.fixture(scope="module")
 def shared_clock():
