@@ -132,7 +132,7 @@ def vector_side(
     found, _, older = current_and_older(tx, Search(filters, k=pool, vector=embedding, seqs=seqs or []), rows, credit)
     vector = found.vector
     # Memories of the time or kind named are candidates even when others are closer.
-    for narrowed in (within(filters, when), of_kinds(filters, kinds)):
+    for narrowed in (*within(filters, when), of_kinds(filters, kinds)):
         if narrowed is not None:
             vector = sorted(dict(vector + tx.search(Search(narrowed, k=pool, vector=embedding)).vector).items(),
                             key=lambda v: v[1], reverse=True)
@@ -456,13 +456,16 @@ def admits(filters: Filters, memory: Memory) -> bool:
     )
 
 
-def within(filters: Filters, when: TimeRange | None) -> Filters | None:
-    """``filters`` narrowed to the time ``when`` names; None without one or when nothing can pass."""
-    if when is None:
-        return None
-    since = when.start if filters.since is None else max(filters.since, when.start)
-    until = when.end if filters.until is None else min(filters.until, when.end)
-    return replace(filters, since=since, until=until) if since < until else None
+def within(filters: Filters, when: TimeRange | None) -> list[Filters]:
+    """``filters`` narrowed to the time ``when`` names, one for each of its days where it names several
+    (``TimeRange.days``); none without one or when nothing can pass."""
+    narrowed = []
+    for start, end in (when.days or ((when.start, when.end),)) if when is not None else ():
+        since = start if filters.since is None else max(filters.since, start)
+        until = end if filters.until is None else min(filters.until, end)
+        if since < until:
+            narrowed.append(replace(filters, since=since, until=until))
+    return narrowed
 
 
 def of_kinds(filters: Filters, kinds: frozenset[str]) -> Filters | None:

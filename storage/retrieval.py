@@ -18,7 +18,7 @@ from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks, symbols_only
 from .hits import Hit, RecallOutcome, Signals
 from .timeforeign import in_english
-from .timewords import TimeParser, without_dates
+from .timewords import TimeParser
 
 if TYPE_CHECKING:
     import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
@@ -115,7 +115,7 @@ class Retriever:
             return None
         query = in_english(query)  # "letzten Dienstag", "le 1er décembre": read as the time they name
         when = self.time.find(query, filters.until or filters.now)
-        words_query = without_dates(when.remove_from(query) if when else query)
+        words_query = when.remove_from(query) if when else query
         if when is not None and when.vague and not names_no_subject(words_query):
             # "recently" with a subject is relative to its story (docs/retrieval-tuning.md#time).
             when, words_query = None, query

@@ -478,6 +478,8 @@ class TimeRange:
     # "Friday the 20th"), which are no words of the question's subject either (:meth:`remove_from`).
     phrase: str | None = None
     note: str | None = None  # how it was read where its words disagree ("a Thursday, not a Friday")
+    # The ms ranges in [start, end) it names when more than one ("12/01/2026": 12 January and 1 December).
+    days: tuple[tuple[int, int], ...] = ()
 
     @property
     def until(self) -> int:
@@ -490,8 +492,8 @@ class TimeRange:
         return self.start < self.end
 
     def holds(self, ms: int) -> bool:
-        """Whether the moment ``ms`` (since the epoch) lies in this range."""
-        return self.start <= ms < self.end
+        """Whether the moment ``ms`` (since the epoch) lies in this range (in one of its ``days``)."""
+        return self.start <= ms < self.end and (not self.days or any(start <= ms < end for start, end in self.days))
 
     def written_in(self, text: str) -> bool:
         """Whether ``text`` may write this time's words as this time: a bare year only as a time
@@ -740,11 +742,8 @@ class TimeParser:
             return _timed(text, moment, "quarter", Said(frozenset(range(moment.month, moment.month + 3)), moment.year),
                           latest, now_ms)
         if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
-            read = _combined(text, base) if _COMBINED_TEXT.fullmatch(text) else _in_digits(text, base, past)
-            if read is None:
-                return None
-            moment, period, said = read
-            return _timed(text, moment, period, said, latest, now_ms)
+            read = [_combined(text, base)] if _COMBINED_TEXT.fullmatch(text) else _in_digits(text, base, past)
+            return _either(text, read, latest, now_ms)
         if ahead and _MONTHDAY.fullmatch(text):  # "by Friday the 18th": the next one
             return _weekday_day(text, base, latest, now_ms, False, ahead=True)
         if ahead:
@@ -841,7 +840,13 @@ def _weekday_beside(query: str, date: re.Match[str]) -> tuple[str, str] | None:
 
 def _with_weekday(found: TimeRange, words: str, weekday: str) -> TimeRange:
     """``found``, a date, named by ``words`` that also give its ``weekday``: the date wins where they disagree
-    ("Friday 26 November" when the 26th is a Thursday reads 26 November), and ``note`` says so."""
+    ("Friday 26 November" when the 26th is a Thursday reads 26 November), and ``note`` says so; of a date
+    read two ways, the day that weekday fits ("Tuesday 12/01/2026": 1 December 2026, not Monday 12 January)."""
+    named = _weekday_of(weekday)
+    fits = [(start, end) for start, end in found.days if (start // _DAY_MS + 3) % 7 == named]  # 1970-01-01: a Thursday
+    if len(fits) == 1:
+        start, end = fits[0]
+        return replace(found, start=start, end=end, shown_end=min(end, found.until), days=(), note=None, phrase=words)
     said = found.said
     if said is not None and said.day is not None and said.year is not None and len(said.months) == 1:
         day: datetime | None = datetime(said.year, min(said.months), said.day)
@@ -849,8 +854,7 @@ def _with_weekday(found: TimeRange, words: str, weekday: str) -> TimeRange:
         day = datetime.fromtimestamp(found.start / 1000, tz=UTC).replace(tzinfo=None)
     else:
         day = None
-    named = _weekday_of(weekday)
-    note = None
+    note = found.note
     if day is not None and day.weekday() != named:
         note = (f"{day.day} {day:%B %Y} is a {_WEEKDAYS.split('|')[day.weekday()].title()}, not a "
                 f"{_WEEKDAYS.split('|')[named].title()}: read as the date")
@@ -910,6 +914,21 @@ def _timed(text: str, moment: datetime, period: str, said: Said | None, latest: 
         said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
     end = min(end, latest)
     return TimeRange(start, end, text, said=said, shown_end=min(end, now_ms))
+
+
+def _either(text: str, read: list[tuple[datetime, str, Said | None]], latest: int, now_ms: int) -> TimeRange | None:
+    """The time ``text`` names, of its readings ``read`` (:func:`_in_digits`): the one, or for a date read two
+    ways ("12/01/2026": 12 January or 1 December 2026) both, as the days of them observed yet (``days``), with
+    a note saying so (none observed: only ahead, and no text says it); None without one."""
+    if len(read) < 2:
+        return _timed(text, *read[0], latest, now_ms) if read else None
+    ranges = [_timed(text, moment, period, None, latest, now_ms) for moment, period, _ in read]
+    days = tuple(sorted((r.start, r.end) for r in ranges if r is not None and r.observable))
+    note = f"{text} may be " + " or ".join(f"{moment.day} {moment:%B %Y}" for moment, _, _ in read) + \
+        ": read as both"
+    if not days:
+        return TimeRange(0, 0, text, note=note)
+    return TimeRange(days[0][0], days[-1][1], text, shown_end=min(days[-1][1], now_ms), days=days, note=note)
 
 
 def _holiday(text: str, base: datetime, latest: int, now_ms: int, past: bool, ahead: bool) -> TimeRange | None:
@@ -980,15 +999,17 @@ def _part_of(found: TimeRange, part: tuple[str, int], text: str, now_ms: int) ->
 def _beyond(found: TimeRange, direction: str, text: str, now_ms: int) -> TimeRange | None:
     """The time before or after ``found`` that ``direction`` (:func:`_direction`) names, named by ``text``:
     "before", from the epoch to its start; "until", to its end; "after", from its end up to now; "since",
-    from its start. None when none of it is past, or ``found`` lies ahead (nothing observed)."""
+    from its start; of a date read two ways, before or after either day. None when none of it is past, or
+    ``found`` lies ahead (nothing observed)."""
     latest = now_ms + limits.FUTURE_TOLERANCE_MS
-    start, end = {"before": (0, found.start), "until": (0, found.end), "after": (found.end, latest),
+    last_start, first_end = (found.days[-1][0], found.days[0][1]) if found.days else (found.start, found.end)
+    start, end = {"before": (0, last_start), "until": (0, found.end), "after": (first_end, latest),
                   "since": (found.start, latest)}[direction]
     end = min(end, latest)
     if not found.observable or start >= min(end, now_ms):
         return None
     return TimeRange(start, end, text, said=found.said if direction == "since" else None, shown_end=min(end, now_ms),
-                     written=direction == "since")
+                     written=direction == "since", note=found.note)
 
 
 def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
@@ -1012,21 +1033,21 @@ def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
     return datetime(year, first, 1), "month" if "month" in parts else "quarter", Said(months, year)
 
 
-def _in_digits(text: str, base: datetime, past: bool = False) -> tuple[datetime, str, Said | None] | None:
-    """``(moment, period, said)`` of a ``_DIGITS`` ``text``, or None: an ISO 8601 date-time is the UTC
-    day holding its moment (memories' days are UTC days); a date with its year first is year, month, day
-    ("2026/11/13"); with its year last, day first with dots ("1.12.2026", as in Europe), else read both
-    ways, "13-11-2026" and "11/13/2026" naming one day and "12/01/2026" two, so no time
-    (docs/how-recall-works.md#dates-in-digits). Without a year ("11/27"), the day of ``base``'s year,
-    or (``past``) the latest before ``base``. "Week 48" is that ISO week of ``base``'s year (the
-    year before when it is ahead); "the 1st" the latest 1st up to ``base``."""
+def _in_digits(text: str, base: datetime, past: bool = False) -> list[tuple[datetime, str, Said | None]]:
+    """The readings ``(moment, period, said)`` of a ``_DIGITS`` ``text``, none when it names no time: an
+    ISO 8601 date-time is the UTC day holding its moment (memories' days are UTC days); a date with its
+    year first is year, month, day ("2026/11/13"); with its year last, day first with dots ("1.12.2026",
+    as in Europe), else read both ways: "13-11-2026" and "11/13/2026" name one day, "12/01/2026" two, and
+    both are its readings (docs/how-recall-works.md#dates-in-digits). Without a year ("11/27"), the day of
+    ``base``'s year, or (``past``) the latest before ``base``. "Week 48" is that ISO week of ``base``'s
+    year (the year before when it is ahead); "the 1st" the latest 1st up to ``base``."""
     week = _ISO_WEEK.fullmatch(text)
     if week:
         year, number = int(week[2]) if week[2] else base.year, int(week[1])
         monday = _iso_monday(year, number)
         if not week[2] and (monday is None or monday > base):
             monday = _iso_monday(year - 1, number)
-        return None if monday is None else (monday, "week", None)
+        return [] if monday is None else [(monday, "week", None)]
     alone = _DAY_ALONE.fullmatch(text)
     if alone:
         day, months = int(alone[1]), base.year * 12 + base.month - 1
@@ -1034,39 +1055,36 @@ def _in_digits(text: str, base: datetime, past: bool = False) -> tuple[datetime,
                 months // 12, months % 12 + 1, day) > base:
             months -= 1
         moment = datetime(months // 12, months % 12 + 1, day)
-        return moment, "day", Said(frozenset({moment.month}), moment.year, day)
-    short = _SHORT_DATE.fullmatch(text)
-    if short:
-        first, second = int(short[1]), int(short[2])
-        days = {day for day in ((first, second), (second, first)) if _a_day(base.year, *day)}
-        if len(days) != 1:
-            return None
-        month, day = days.pop()
-        year = base.year - 1 if past and (month, day) > (base.month, base.day) else base.year
-        while not _a_day(year, month, day, strict=True):  # 29 February: the last year that had one
-            year -= 1
-        moment = datetime(year, month, day)
-        return moment, "day", Said(frozenset({month}), year, day)
+        return [(moment, "day", Said(frozenset({moment.month}), moment.year, day))]
     if _ISO_DATE_TIME.match(text):
         try:
             ms = parse_iso("question", text.replace(",", "."))
         except InvalidInput:
-            return None
+            return []
         moment = datetime.fromtimestamp(ms / 1000, tz=UTC).replace(tzinfo=None)
-        return moment, "day", Said(frozenset({moment.month}), moment.year, moment.day)
+        return [(moment, "day", Said(frozenset({moment.month}), moment.year, moment.day))]
+    short = _SHORT_DATE.fullmatch(text)
     numeric = _NUMERIC_DATE.fullmatch(text)
-    if numeric is None:
-        return None
-    first, separator, middle, last = int(numeric[1]), numeric[2], int(numeric[3]), int(numeric[4])
-    if len(numeric[1]) == 4:
-        readings = {(first, middle, last)}
+    if short:
+        first, second = int(short[1]), int(short[2])
+        readings = {(None, second, first), (None, first, second)}
+    elif numeric:
+        first, separator, middle, last = int(numeric[1]), numeric[2], int(numeric[3]), int(numeric[4])
+        if len(numeric[1]) == 4:
+            readings = {(first, middle, last)}
+        else:
+            readings = {(last, middle, first)} if separator == "." else {(last, middle, first), (last, first, middle)}
     else:
-        readings = {(last, middle, first)} if separator == "." else {(last, middle, first), (last, first, middle)}
-    days = {reading for reading in readings if _a_day(*reading, strict=True)}
-    if len(days) != 1:
-        return None
-    year, month, day = days.pop()
-    return datetime(year, month, day), "day", Said(frozenset({month}), year, day)
+        return []
+    days = []
+    for year, month, day in readings:
+        if year is None:  # "11/27": this year's, or asked in the past tense the latest before today
+            year = base.year - 1 if past and (month, day) > (base.month, base.day) else base.year
+            while _a_day(year, month, day) and not _a_day(year, month, day, strict=True):
+                year -= 1  # 29 February: the last year that had one
+        if _a_day(year, month, day, strict=True):
+            days.append((datetime(year, month, day), "day", Said(frozenset({month}), year, day)))
+    return sorted(days, key=lambda reading: reading[0])
 
 
 def _iso_monday(year: int, week: int) -> datetime | None:
@@ -1075,20 +1093,6 @@ def _iso_monday(year: int, week: int) -> datetime | None:
         return datetime.fromisocalendar(year, week, 1)
     except ValueError:
         return None
-
-
-_DATE_TEXT = re.compile(rf"(?<![\w./-])(?:{_DATE_DIGITS})(?![\w-]|[./]\w)")
-
-
-def without_dates(query: str) -> str:
-    """``query`` without the dates in digits left in it once its time is removed (one read two ways,
-    "12/01/2026"), versions aside ("build 2026.11.13"): as a word no memory holds, such a date made
-    recall abstain though memories answer the rest (new-user trial 60)."""
-    def kept(found: re.Match[str]) -> str:
-        before = _word_before(query, found.start())
-        return found[0] if before and before.group(1).lower() in _VERSION_LEAD else " "
-
-    return _DATE_TEXT.sub(kept, query)
 
 
 def _a_day(year: int, month: int, day: int, strict: bool = False) -> bool:

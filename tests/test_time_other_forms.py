@@ -10,7 +10,7 @@ import pytest
 
 from memvault.storage.store import Store
 from memvault.storage.timeforeign import in_english
-from memvault.storage.timewords import TimeParser, without_dates
+from memvault.storage.timewords import TimeParser
 
 NOW = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)  # a Saturday
 NOW_MS = int(NOW.timestamp() * 1000)
@@ -65,44 +65,82 @@ def test_a_date_form_is_the_time_it_names(question, since, until):
 
 
 @pytest.mark.parametrize("question", [
-    "what did we decide on 12/01/2026?", "what changed in version 13.11.2026?", "what failed in build 2026.11.13?",
+    "what changed in version 13.11.2026?", "what failed in build 2026.11.13?", "what did we decide on 30/02/2026?",
     "what did we do in week 3 of the sprint?", "who won the 2nd round?",
 ])
-def test_a_date_read_two_ways_a_version_or_a_week_of_something_else_is_no_time(question):
+def test_a_version_a_date_that_is_no_day_or_a_week_of_something_else_is_no_time(question):
     assert TimeParser().find(question, NOW_MS) is None
 
 
 @pytest.mark.parametrize(("question", "english"), [
-    ("was haben wir am letzten Dienstag entschieden?", "was haben wir am last Tuesday entschieden?"),
-    ("qu'avons-nous décidé mardi dernier ?", "qu'avons-nous décidé last Tuesday ?"),
-    ("¿qué decidimos el martes pasado?", "¿qué decidimos el last Tuesday?"),
-    ("o que decidimos na terça-feira passada?", "o que decidimos na last Tuesday?"),
-    ("cosa abbiamo deciso martedì scorso?", "cosa abbiamo deciso last Tuesday?"),
-    ("wat hebben we afgelopen dinsdag besloten?", "wat hebben we last Tuesday besloten?"),
-    ("was ist letzte Woche passiert?", "was ist last Week passiert?"),
-    ("Was haben wir am 1. Dezember entschieden?", "Was haben wir am 1 December entschieden?"),
-    ("Qu'avons-nous décidé le 1er décembre ?", "Qu'avons-nous décidé le 1 December ?"),
-    ("¿Qué decidimos el 1 de diciembre de 2026?", "¿Qué decidimos el 1 December 2026?"),
+    ("was haben wir am letzten Dienstag entschieden?", "what have we on last Tuesday decided?"),
+    ("qu'avons-nous décidé mardi dernier ?", "what have-we decided last Tuesday ?"),
+    ("¿qué decidimos el martes pasado?", "¿what decided the last Tuesday?"),
+    ("o que decidimos na terça-feira passada?", "the what decided na last Tuesday?"),
+    ("cosa abbiamo deciso martedì scorso?", "what have decided last Tuesday?"),
+    ("wat hebben we afgelopen dinsdag besloten?", "what have we last Tuesday decided?"),
+    ("was ist letzte Woche passiert?", "what has last Week happened?"),
+    ("Was haben wir am 1. Dezember entschieden?", "what have we on 1 December decided?"),
+    ("Was haben wir am 24. November entschieden?", "what have we on 24 November decided?"),
+    ("Qu'avons-nous décidé le 1er décembre ?", "what have-we decided the 1 December ?"),
+    ("Qu’est-ce qu’on a décidé le 1er décembre ?", "what has-it what on a decided the 1 December ?"),
+    ("¿Qué decidimos el 1 de diciembre de 2026?", "¿what decided the 1 December 2026?"),
+    ("Wat hebben we op 24 november besloten?", "what have we on 24 november decided?"),  # "op": Dutch
     ("what did we decide on 1 Dezember?", "what did we decide on 1 December?"),
-    ("12月1日に何を決めましたか?", " December 1 に何を決めましたか?"),
+    ("12月1日に何を決めましたか?", " December 1   what   decided  ?"),
     # must stay unchanged: no time, English, or a name
     ("Domingo said the deploy was fine", "Domingo said the deploy was fine"),
     ("Mai approved the budget", "Mai approved the budget"),
     ("what did we decide last Tuesday?", "what did we decide last Tuesday?"),
     ("we moved 3 ago", "we moved 3 ago"),
+    ("¿Qué decidimos sobre Jenkins?", "¿Qué decidimos sobre Jenkins?"),  # its question words: only beside a time
+    ("was the van at the depot on 24 November?", "was the van at the depot on 24 November?"),
+    ("what did the team decide at 10 am 24 November?", "what did the team decide at 10 am 24 November?"),
 ])
 def test_time_words_of_other_languages_are_written_in_english(question, english):
     assert in_english(question) == english
 
 
-@pytest.mark.parametrize(("question", "left"), [
-    ("what did we decide on 12/01/2026?", "what did we decide on  ?"),
-    ("what failed in build 2026.11.13?", "what failed in build 2026.11.13?"),
-    ("what changed in version 13.11.2026?", "what changed in version 13.11.2026?"),
-    ("what is 3/4 of the budget?", "what is 3/4 of the budget?"),
+# A day and month in each language's forms, the month as dateparser's data names it (German "November"
+# as English does: "am 24. November" was read as no time while "am 1. Dezember" was 1 December).
+_DAY_FORMS = {"de": ("Was haben wir am {day}. {month} entschieden?",
+                     "Was haben wir am {day}. {month} 2026 entschieden?"),
+              "fr": ("Qu'avons-nous décidé le {day} {month} ?", "Qu'avons-nous décidé le {first} {month} 2026 ?"),
+              "es": ("¿Qué decidimos el {day} de {month}?", "¿Qué decidimos el {first} de {month} de 2026?"),
+              "pt": ("O que decidimos em {day} de {month}?", "O que decidimos no dia {day} de {month} de 2026?"),
+              "it": ("Cosa abbiamo deciso il {day} {month}?", "Cosa abbiamo deciso il {first} {month} 2026?"),
+              "nl": ("Wat hebben we op {day} {month} besloten?", "Wat hebben we op {day} {month} 2026 besloten?")}
+_FIRST = {"fr": "1er", "es": "1º", "it": "1º"}
+
+
+def _day_questions() -> list[tuple[str, str]]:
+    from importlib import import_module
+
+    from memvault.storage.timefmt import MONTH_NAMES
+
+    cases = []
+    for language, forms in _DAY_FORMS.items():
+        info = import_module(f"dateparser.data.date_translation_data.{language}").info
+        for number, month in enumerate(MONTH_NAMES[:11], start=1):
+            name = max(info[month], key=len).title()
+            for day in (1, 24):
+                for form in forms:
+                    first = _FIRST.get(language, "1") if day == 1 else str(day)
+                    cases.append((form.format(day=day, first=first, month=name), f"2026-{number:02d}-{day:02d}"))
+    return cases
+
+
+@pytest.mark.parametrize(("question", "since"), [
+    *_day_questions(),
+    ("11月24日に何を決めましたか?", "2026-11-24"), ("2026年3月4日に何を決めましたか?", "2026-03-04"),
+    ("Was haben wir am 24. Nov. entschieden?", "2026-11-24"),
+    # English as it was
+    ("what did we decide on 24 November?", "2026-11-24"), ("what did we decide on November 24?", "2026-11-24"),
+    ("what did we decide in November 2025?", "2025-11-01"),
 ])
-def test_a_date_read_as_no_time_is_no_word_of_the_question_unless_a_version(question, left):
-    assert without_dates(question) == left
+def test_a_day_in_every_month_of_another_language_is_that_day(question, since):
+    found = TimeParser().find(in_english(question), NOW_MS)
+    assert found is not None and day(found.start) == since
 
 
 @pytest.fixture(scope="module")
@@ -150,14 +188,56 @@ def test_a_date_form_finds_the_memory_of_that_time_first(shared_store, question,
     ("Qu'avons-nous décidé le 1er décembre ?", DROP),
     ("¿Qué decidimos el 1 de diciembre?", DROP),
     ("12月1日に何を決めましたか?", DROP),
-    ("what did we decide on 12/01/2026?", DROP),  # read as no time: answered by its words
 ])
 def test_a_question_in_another_language_or_with_an_unread_date_still_answers(shared_store, question, answer):
     outcome = recall(shared_store, question)
     assert not outcome.abstained and answer in [hit.memory.content for hit in outcome.hits]
 
 
+_ASKED = {"de": "Was haben wir am {day}. {month} entschieden?", "fr": "Qu'avons-nous décidé le {first} {month} ?",
+          "es": "¿Qué decidimos el {day} de {month}?", "pt": "O que decidimos em {day} de {month}?",
+          "it": "Cosa abbiamo deciso il {first} {month}?", "nl": "Wat hebben we op {day} {month} besloten?",
+          "en": "what did we decide on {day} {month}?"}
+
+
+def _asked_of_days() -> list[tuple[str, str]]:
+    from importlib import import_module
+
+    from memvault.storage.timefmt import MONTH_NAMES
+
+    cases = []
+    for number, day, answer in ((12, 1, DROP), (11, 24, RUFF), (11, 13, FREEZE)):
+        for language, form in _ASKED.items():
+            names = [MONTH_NAMES[number - 1]] if language == "en" else \
+                import_module(f"dateparser.data.date_translation_data.{language}").info[MONTH_NAMES[number - 1]]
+            first = _FIRST.get(language, "1") if day == 1 else str(day)
+            cases.append((form.format(day=day, first=first, month=max(names, key=len).title()), answer))
+        cases.append((f"{number}月{day}日に何を決めましたか?", answer))
+    return cases
+
+
 @pytest.mark.contract
-def test_a_date_read_two_ways_names_no_time_and_answers_every_decision(shared_store):
-    outcome = recall(shared_store, "what did we decide on 12/01/2026?")
-    assert outcome.time is None and {hit.memory.content for hit in outcome.hits} == {DROP, RUFF, FREEZE}
+@pytest.mark.parametrize(("question", "answer"), [
+    *_asked_of_days(),
+    ("was haben wir am letzten Dienstag entschieden?", DROP), ("qu'avons-nous décidé mardi dernier ?", DROP),
+    ("¿qué decidimos el martes pasado?", DROP), ("cosa abbiamo deciso martedì scorso?", DROP),
+    ("wat hebben we afgelopen dinsdag besloten?", DROP), ("what did we decide last Tuesday?", DROP),
+    ("Was ist am 15. Oktober passiert?", "Migrated the search cluster to OpenSearch 2.11"),
+    ("Qu'est-ce qui s'est passé le 15 octobre ?", "Migrated the search cluster to OpenSearch 2.11"),
+    ("what happened on 15 October?", "Migrated the search cluster to OpenSearch 2.11"),
+])
+def test_a_day_asked_in_another_language_is_answered_as_its_english_twin(shared_store, question, answer):
+    """Verify 60: "qu'avons-nous décidé le 1er décembre ?" put the 13 November decision first (0.73), and
+    the Spanish, Italian and Japanese twins found the right one unsure (0.20-0.27): their question words
+    were read as a subject no memory holds."""
+    hits = recall(shared_store, question).hits
+    assert hits and hits[0].memory.content == answer and hits[0].confidence >= 0.5
+    assert all(hit.confidence < 0.5 for hit in hits[1:])
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("question", ["Qu'avons-nous décidé sur le Kubernetes le 1er décembre ?",
+                                      "Was haben wir am 1. Dezember über Kubernetes entschieden?",
+                                      "what did we decide about Kubernetes on 1 December?"])
+def test_a_subject_no_memory_holds_stays_unsure_in_any_language(shared_store, question):
+    assert all(hit.confidence < 0.5 for hit in recall(shared_store, question).hits)

@@ -202,8 +202,9 @@ class NamedTime(_Result):
                        "later than now; with an until filter, times are counted back from it instead of now.")
     memories_in_it: int = Field(description="How many of the memories returned were observed in it; 0 means "
                                 "nothing returned was observed then.")
-    note: str | None = Field(default=None, description="Set when the question's words disagree and how they were "
-                             "read, e.g. '26 November 2026 is a Thursday, not a Friday: read as the date'.")
+    note: str | None = Field(default=None, description="Set when the question's words disagree or name two days, "
+                             "and how they were read, e.g. '26 November 2026 is a Thursday, not a Friday: read as "
+                             "the date', '12/01/2026 may be 12 January 2026 or 1 December 2026: read as both'.")
 
 
 class TurnOut(_Result):
