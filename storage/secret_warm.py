@@ -20,8 +20,8 @@ WARM_TEXTS = ("The admin password is Warm2up!x", "db:\n  password: Warm2up!x\n",
 def steps() -> Iterator[str]:
     """The warm-up, one step a ``next()``, each yielding what it did: detect-secrets' filters imported, the
     detectors built (their small patterns), each named-credential pattern compiled and then searched over
-    ``WARM_TEXTS`` (two steps: each at most one large program's work), then the check and the redaction of each
-    of ``WARM_TEXTS``. Fills caches only; stops where its caller stops asking."""
+    ``WARM_TEXTS`` (two steps: RE2 compiles a program's reversed program at its first match), then the check and the
+    redaction of each of ``WARM_TEXTS``. Fills caches only; stops where its caller stops asking."""
     from detect_secrets.filters import heuristic  # noqa: F401  # what secret_values.is_filtered imports
 
     yield "detect-secrets' filters imported"
