@@ -16,7 +16,7 @@ from concurrent import futures
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import history
+from . import history, secret_warm
 from .backend import SCRUB_DUE
 from .errors import Busy, MemvaultError, ModelUnavailable
 from .records import DueWork
@@ -365,9 +365,18 @@ class Upkeep:
             self._scrub_retry_at = time.monotonic() + SCRUB_RETRY_S
 
     def start_warm_up(self) -> None:
-        """Have the worker warm the store up (``Store.warm_up``), a batch at a time."""
+        """Have the worker warm the store up (``Store.warm_up``), a batch at a time, and beside it the
+        credential check unless secrets are allowed (``secret_warm.steps``), a program at a time."""
         # (a turn queued when the worker closes must not load the model)
         self.worker.in_turns("warming up", lambda stop: self.worker.closing or self.store.warm_up(stop))
+        if not self.store.allow_secrets:
+            steps = secret_warm.steps()
+
+            def warm_credentials(stop: Callable[[], bool]) -> None:  # a turn goes on where the last one stopped
+                while not stop() and next(steps, None) is not None:
+                    pass
+
+            self.worker.in_turns("warming up the credential check", warm_credentials)
 
     def start_filling(self, batch: int) -> None:
         """Have the worker embed the memories whose vectors are pending, ``batch`` at a time; when

@@ -1,0 +1,43 @@
+"""Warming the credential check up in small steps, off the request path.
+
+On a cold process RE2 compiles the named-credential patterns (the largest some 350,000 instructions) and
+builds their first DFA states when a text first names a credential: seconds on a loaded machine for a server's
+first ``remember`` (trial 60 #14). The server's worker runs :func:`steps` in turns
+(``maintenance.Upkeep.start_warm_up``), serving its queue between two; what a check needs before its step ran
+is compiled by that check, as without the warm-up (the caches are the modules' own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+# Texts naming credentials as the largest programs read them (the prose grammar, the misspelled words, a
+# document's key, another language): their searches build those programs' first DFA states.
+WARM_TEXTS = ("The admin password is Warm2up!x", "db:\n  password: Warm2up!x\n", "export API_KEY=sk-Warm2up0x",
+              "Das Passwort ist Warm2up!x", "the pasword for the vpn is Warm2up!x")
+
+
+def steps() -> Iterator[str]:
+    """The warm-up, one step a ``next()``, each yielding what it did: detect-secrets' filters imported, the
+    detectors built (their small patterns), each named-credential pattern compiled and then searched over
+    ``WARM_TEXTS`` (two steps: RE2 compiles a program's reversed program at its first match), then the check and the
+    redaction of each of ``WARM_TEXTS``. Fills caches only; stops where its caller stops asking."""
+    from detect_secrets.filters import heuristic  # noqa: F401  # what secret_values.is_filtered imports
+
+    yield "detect-secrets' filters imported"
+    from .secret_named import _named_pattern, named_sources
+    from .secret_re2 import utf8
+    from .secrets import _detectors, find_secrets, redact
+
+    _detectors()
+    yield "detectors built"
+    for number in range(len(named_sources())):
+        pattern = _named_pattern(number)
+        yield f"named pattern {number} compiled"
+        for text in WARM_TEXTS:
+            pattern.search(utf8(text)[0])
+        yield f"named pattern {number} searched"
+    for text in WARM_TEXTS:
+        find_secrets(text)
+        redact(text)
+        yield f"checked {text!r}"
