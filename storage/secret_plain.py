@@ -48,8 +48,8 @@ def _predicates() -> Any:
 
 
 @functools.cache
-def _vocabulary() -> frozenset[str]:
-    """The whole words of the model's WordPiece vocabulary (``secret_typos.real_words`` reads it too)."""
+def model_words() -> frozenset[str]:
+    """The whole words of the model's WordPiece vocabulary (``storage/model/tokenizer.json``)."""
     vocab = json.loads((Path(__file__).with_name("model") / "tokenizer.json").read_text(encoding="utf-8"))
     return frozenset(token for token in vocab["model"]["vocab"] if not token.startswith("##"))
 
@@ -76,7 +76,7 @@ def _says_something(word: str) -> bool:
     model's vocabulary (``_ADJECTIVE_END``)."""
     folded = word.casefold()
     return bool(_predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word)) or _named(word) or bool(
-        _ADJECTIVE_END.fullmatch(folded)) and folded in _vocabulary()
+        _ADJECTIVE_END.fullmatch(folded)) and folded in model_words()
 
 
 def plain_password(value: str, text: str, start: int, at: int, paired: bool = False) -> bool:
