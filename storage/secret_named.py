@@ -32,6 +32,7 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
+from .secret_plain import plain_phrase
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
@@ -344,9 +345,10 @@ class NamedCredentialDetector(Detector):
             if judged(before.split("\n", 1)[0], value) if judged else listed(value):
                 yield named_kind(before), value
             return
-        if name == "phrase":
+        if name == "phrase":  # four words or more; two to five after ":" or "passphrase" (``secret_plain``)
             at = match.start(match.lastindex)
-            if passphrase(value) and not _HASHED_BEFORE.search(match.string, match.start(), at):
+            if (passphrase(value) or plain_phrase(value, match.string, match.start(), at)) \
+                    and not _HASHED_BEFORE.search(match.string, match.start(), at):
                 yield named_kind(match.string[match.start():at]), value
             return
         if name == "pair" and LIST_NAMED.match(match.string, match.start(), match.start(match.lastindex)):
@@ -358,8 +360,8 @@ class NamedCredentialDetector(Detector):
             return
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
-            paired = name.startswith(("cmd", "auth", "login", "typo", "spaced_login", "spaced_use", "wifi", "glued",
-                                      "asked", "pair_and", "pass_said", "service_pair", "takes"))  # by where it stands
+            paired = name.startswith(("cmd", "auth", "login", "typo", "spaced_login", "spaced_use", "wifi", "glued", "asked",
+                                      "pair", "pass_said", "service_pair", "takes", "user_pass"))  # by where it stands
             joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
             kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
             yield kind, value
@@ -475,7 +477,7 @@ def named_sources() -> list[str]:
         # a passphrase of words after its English word: "my gpg passphrase is correct horse battery staple" (ending
         # its line or sentence; ``secret_phrases.passphrase`` judges the words, against English prose)
         f"(?i){AFTER}(?:{said('password', 'en')}|{said('password-strict', 'en')})"
-        r"(?P<phrase>[a-z]{2,12}(?:[ -][a-z]{2,12}){3,11})[ \t]*(?:[.!?;,)](?:[ \t]|$)|$)",
+        r"(?P<phrase>[a-z]{2,12}(?:[ -][a-z]{2,12}){1,11})[ \t]*(?:[.!?;,)](?:[ \t]|$)|$)",
         f"(?i){AFTER}(?:{said('pin')}|(?:{words('pin')})[ \\t]+)[\"'`]?"
         # a combination's groups too ("12-34-56", "7 3 9 1"); no date ("2026-12-05")
         r"(?P<whole>\d{4,8}|\d{1,3}(?:[-. ]\d{1,3}){2,4})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)"
@@ -573,6 +575,12 @@ def named_sources() -> list[str]:
         # the value)
         f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*(?:(?:{PROPERTIES}[ \\t]+)?[|>][-+0-9]{{0,2}}[ \\t]*\\r?\\n[ \\t]+)?"
         f"{_QUOTE}?(?P<pass>{_VALUE})"
+        # a user, then "pass", "pw", "pwd" or "password" and the value: "SMTP: smtp.acme.com, user alerts@acme.com, pass
+        # X", "u: alice p: X" (trial 60 finding 7: judged as after "password is", not as after "pass" alone)
+        f"|{AFTER}(?:(?:user(?:[ _-]?name)?|usr|log(?:in|on)|acc(?:oun)?t)(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
+        f"|u[ \\t]*[:=][ \\t]*)[\"']?[^\\s\"',;/]+[\"']?[ \\t]*(?:[,;/]|[ \\t]and)?[ \\t]*"
+        f"(?:(?:pass(?:word|wd)?|pwd|pw)(?:[ \\t]*[:=][ \\t]*|[ \\t]+)|p[ \\t]*[:=][ \\t]*)"
+        f"{_QUOTE}?(?P<user_pass>{_VALUE})"
         f"|{AFTER}pass[ \\t]+{_QUOTE}?(?P<spaced>{_VALUE}){_QUOTE}?{_ENDS}"
         # "my pass is X", "pass for the staging admin panel: X", "the admin panel takes X": a value that reads as
         # typed (``secret_values.named_value_kept``: "the mountain pass is closed", "takes 2h" are prose)
@@ -580,10 +588,12 @@ def named_sources() -> list[str]:
         f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
         f"[ \\t]*{_QUOTE}?(?P<pass_said>{_VALUE})|{AFTER}(?:takes|uses|accepts)[ \\t]+{_QUOTE}?(?P<takes>{_VALUE})"
         # "the password is the reverse of drowssap: X", "my password is my dog's name then 1987: X": a description
-        # after "password is", then ":" and a space and a value mixing cases ending the sentence (verify59 N4); no
-        # scheme's or drive's ":" ("is op://vault/item", "is at C:\keys") nor where it is kept ("is in the vault:
-        # https://vault.example.com/db2", "... 1Password: op://Prod/db2/password"): no "/" or "\" in the value
-        f"|{AFTER}(?:{words('password-strict', 'en')})[ \\t]+(?:is|was)[ \\t]+[^\\n.!?:;=]{{1,60}}:[ \\t]+{_QUOTE}?"
+        # after "password is" (perhaps "password for the router is": trial 60), then ":" and a space and a value mixing
+        # cases ending the sentence (verify59 N4); no scheme's or drive's ":" ("is op://vault/item", "is at C:\keys")
+        # nor where it is kept ("is in the vault: https://vault.example.com/db2", "... 1Password: op://Prod/db2/password"):
+        # no "/" or "\" in the value
+        f"|{AFTER}(?:{words('password-strict', 'en')})(?:[ \\t]+(?:for|of|on|to|at|in)(?:[ \\t]+[^\\s:=]+){{1,4}})?"
+        f"[ \\t]+(?:is|was)[ \\t]+[^\\n.!?:;=]{{1,60}}:[ \\t]+{_QUOTE}?"
         f"(?P<described>{_UNPLACED}){_QUOTE}?{_ENDS}"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*"
         f"(?:[:=]|[ \\t]-|[ \\t]+(?:are|is|were|was))?"

@@ -134,3 +134,8 @@ def passphrase(value: str) -> bool:
     password (``_PROSE``: "stored in the vault", "four random words"). Linear."""
     words = re.split(r"[ -]", value.lower())
     return len(words) >= PASSPHRASE_WORDS_MIN and not any(word in _PROSE for word in words)
+
+
+def prose_word(word: str) -> bool:
+    """Whether ``word`` is one of ``_PROSE``'s: a function word or one describing a password."""
+    return word.lower() in _PROSE

@@ -8,11 +8,10 @@ write the file again when the word table changes (``tests/test_secret_trial59.py
 from __future__ import annotations
 
 import itertools
-import json
 import re
-from pathlib import Path
 
 from .secret_named import alternatives
+from .secret_plain import model_words
 from .secret_tables import tsv_rows
 
 TYPO_MIN_CHARS = 7  # a word shorter than this ("passwd", "parola": "parla") misspelled is too often another word or a name
@@ -98,8 +97,7 @@ def real_words() -> frozenset[str]:
     BIP39's word lists in every language ``mnemonic`` ships."""
     from mnemonic import Mnemonic
 
-    vocab = json.loads((Path(__file__).with_name("model") / "tokenizer.json").read_text(encoding="utf-8"))
-    words = {token for token in vocab["model"]["vocab"] if not token.startswith("##")}
+    words = set(model_words())
     for language in Mnemonic.list_languages():
         words.update(Mnemonic(language).wordlist)
     return frozenset(word.lower() for word in words)

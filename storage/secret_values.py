@@ -11,6 +11,7 @@ from typing import Any
 
 import re2
 
+from .secret_plain import plain_password
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
@@ -119,7 +120,7 @@ PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredenti
 
 
 # A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``, ``$env:API_KEY``,
-# ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
+# ``%DB_PASSWORD%``, ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
 # digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
 # What ``secrets.redact`` writes in a credential's place (``[GitHub token]``) is one too.
 # So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
@@ -129,7 +130,7 @@ PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredenti
 def _reference() -> Any:
     """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
     hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
-    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)|\$env:[\pL\pN_]+"
+    return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)|\$env:[\pL\pN_]+|%[A-Za-z_][A-Za-z0-9_]*%"
                           # a command's output in its place: "$(op read op://dev/x/key)", "$(cat ~/.pw)"
                           r"|\$\([^()\n]{1,200}\)?"
                           # an encrypted value's envelope: Ansible Vault's header, SOPS' "ENC[AES256_GCM,...]"
@@ -276,6 +277,9 @@ _SITE_KEY = re.compile(r"(?i)(?<![a-z])site[ _-]?key(?:[^\n]*secret)?")
 # ci-bot and X", "Jenkins: ci-bot / X", "the panel takes X"), whose value must read as typed, and the symbols that
 # make a value typed after "takes" ("uses OAuth2+PKCE" and "node@18" name things).
 _TYPED = ("spaced_use", "pass_said", "login_and", "login_with", "service_pair", "takes")
+# The groups whose value may be a plain word ending its sentence (``secret_plain``): after a word for password and its
+# verb or ":", after a login's user and "/" or ":", after a user and "pass".
+_PLAIN = ("said", "pair", "user_pass")
 _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
 
 
@@ -343,7 +347,8 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     elif group == "said" and value.isdigit():
         kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
     else:
-        kept = (is_value(value) or generated(value)) and (group not in ("mixed", "described") or mixed)
+        kept = (is_value(value) or generated(value)) and (group not in ("mixed", "described") or mixed) or \
+            group in _PLAIN and plain_password(value, text, start, at, paired=group != "said")
     assigned = _ASSIGNED.search(text[max(start, at - 4):at]) or group == "pass"
     short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
     code = assigned and short and (_CODE.fullmatch(value) or bool(_CAMEL.fullmatch(value)) and _declared(text, start))

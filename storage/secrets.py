@@ -108,9 +108,14 @@ MOST_FOUND = 8
 # VB's "&", D's "~", JavaScript's and Java's ".concat("), a line break perhaps after a shell's "\\" or a comment
 # ("#", "//" or "--", 100 characters at most), a "/* */" comment on one line; then an opening quote ('"\\"' is one
 # literal: a backslash alone joins nothing).
+# A literal inside a template's or an f-string's interpolation is one piece too: its "}" and the next "${", "{" or
+# "#{" join ("`${'sk-'}${'proj-...'}`", "`${'sk-'}` + 'proj-...'"), and either stands between it and the template's
+# own text ("`key=${'sk-'}proj-...`", "`key=sk-${'proj-...'}`", f"key={'sk-'}proj-...").
 _QUOTE = "[\"'`]"
-_JOINER = r"(?:\+|\.(?:\.|concat\()?|\)\.concat\(|\|\||&|~|(?:\\[ \t]*|(?:#|//|--)[^\n]{0,100}+)?\n|/\*[^\n]{0,100}?\*/)"
-_QUOTES = rf"{_QUOTE}[ \t]*(?:{_JOINER}[ \t]*){{0,4}}{_QUOTE}"
+_JOINER = (r"(?:\+|\.(?:\.|concat\()?|\)\.concat\(|\|\||&|~|(?:\\[ \t]*|(?:#|//|--)[^\n]{0,100}+)?\n|/\*[^\n]{0,100}?\*/"
+           r"|\}(?:[ \t]*`)?|(?:`[ \t]*)?\$\{|#?\{)")
+_QUOTES = (rf"(?:{_QUOTE}[ \t]*(?:{_JOINER}[ \t]*){{0,4}}{_QUOTE}"
+           rf"|{_QUOTE}[ \t]*\}}|[$#]?\{{[ \t]*{_QUOTE})")
 # A line break or a tab between two runs of key characters: a key wrapped by a terminal or an email, which reads
 # whole once they are taken out (:func:`_unwrapped`); the line break perhaps indented or after a shell's "\\", the
 # ``_QUOTES`` between two string literals holding a key's halves ("ghp_u8jz" +\n "...hJ0a"), or a part's label
@@ -395,8 +400,8 @@ def _unescaped(escape: re.Match[str]) -> str:
     """The character an escape of ``_CODE_ESCAPE`` or an HTML character reference writes; a space for white space
     of any code point (a tab, a line break, U+00A0, U+2009, U+3000: the reading keeps its lines); the escape as it
     is when it writes a control character, a lone surrogate or no character; nothing for the quotes of
-    ``_ESCAPED_OR_JOINED``."""
-    if escape.group()[0] in "\"'`":
+    ``_ESCAPED_OR_JOINED`` (and an interpolation's braces about them)."""
+    if escape.group()[0] in "\"'`${#":
         return ""
     high, low, braced, four, two, eight, percent = escape.groups()
     try:

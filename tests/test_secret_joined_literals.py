@@ -119,3 +119,35 @@ def test_remember_stores_strings_joined_in_ordinary_code_and_a_turn_keeps_them(s
         assert store.remember(tenant="t", scope="s", content=text).created
     store.episodes.append(tenant="t", scope="s", session_id="kept", turns=[NewTurn("user", text) for text in KEPT])
     assert [turn.text for turn in store.episodes.turns(tenant="t", session_id="kept")] == KEPT
+
+
+# A literal inside a template's or an f-string's interpolation: its braces join it to the next piece, literal or the
+# template's own text, whatever its quotes.
+INTERPOLATED = [
+    "const url = `https://api.x.com?key=${{'{a}'}}${{'{b}'}}`;", "const url = `key=${{'{a}'}}{b}`;",
+    "const url = `key={a}${{'{b}'}}`;", 'const url = `${{ "{a}" }}${{ "{b}" }}`;', "const k = `${{`{a}`}}${{`{b}`}}`;",
+    "const k = `${{'{a}'}}` + '{b}';", "const k = '{a}' + `${{\"{b}\"}}`;", "url = f\"key={{'{a}'}}{b}\"",
+    "url = f'key={a}{{\"{b}\"}}'", "url = \"key=#{{'{a}'}}{b}\"", "val s = s\"${{\"{a}\"}}{b}\"",
+]
+
+
+@pytest.mark.parametrize("form", INTERPOLATED)
+@pytest.mark.parametrize(("key", "cut"), [(OPENAI, 3), (OPENAI, 8), (GITHUB, 4), (SLACK, 5)])
+def test_a_key_in_an_interpolated_literal_is_found_and_redacted(form: str, key: str, cut: int) -> None:
+    text = form.format(a=key[:cut], b=key[cut:])
+    assert find_secrets(text) == [[(KINDS[key], 1)]], text
+    redacted, kinds = redact(text)
+    assert kinds == (KINDS[key],) and key[cut:][-12:] not in redacted and f"[{KINDS[key]}]" in redacted
+    assert redacted.startswith(text[:text.index("=") + 1]), redacted
+
+
+INTERPOLATED_KEPT = [
+    "const s = `${'btn'}-${'primary'}`;", "const greeting = `${'Hello'}, ${name}!`;", "url = f\"{'v'}1.2.{patch}\"",
+    "r = requests.post(url, json={'api_key': key, 'model': 'gpt-4o'})", "const p = `/users/${'me'}/settings`;",
+    "msg = \"Hello #{'world'}\"", "const id = `${'order-'}${'2024-'}${'000123'}`;", "d = {'a': 'b'}['a']",
+]
+
+
+@pytest.mark.parametrize("text", INTERPOLATED_KEPT)
+def test_interpolated_literals_in_ordinary_code_are_no_credential(text: str) -> None:
+    assert find_secrets(text) == [[]] and redact(text) == (text, ())
