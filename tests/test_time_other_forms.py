@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from stores import recall_of
 
-from memvault.storage.store import Store
 from memvault.storage.timeforeign import in_english
 from memvault.storage.timewords import TimeParser, without_dates
 
@@ -110,16 +110,6 @@ def shared_clock():
     return lambda: NOW_MS
 
 
-def fill(store: Store) -> None:
-    for content, kind, at in MEMORIES:
-        store.remember(tenant="t", scope="proj", content=content, kind=kind, observed_at=at)
-
-
-def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
-    store, _ = shared_store(fill)
-    return store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
-
-
 @pytest.mark.contract
 @pytest.mark.parametrize(("question", "answer"), [
     ("what did we decide on 13-11-2026?", FREEZE),
@@ -137,7 +127,7 @@ def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
     ("what failed in build 2026.11.13?", "Build 2026.11.13 failed on the ARM runners"),
 ])
 def test_a_date_form_finds_the_memory_of_that_time_first(shared_store, question, answer):
-    outcome = recall(shared_store, question)
+    outcome = recall_of(shared_store, MEMORIES, question)
     assert not outcome.abstained and outcome.hits[0].memory.content == answer
 
 
@@ -153,11 +143,11 @@ def test_a_date_form_finds_the_memory_of_that_time_first(shared_store, question,
     ("what did we decide on 12/01/2026?", DROP),  # read as no time: answered by its words
 ])
 def test_a_question_in_another_language_or_with_an_unread_date_still_answers(shared_store, question, answer):
-    outcome = recall(shared_store, question)
+    outcome = recall_of(shared_store, MEMORIES, question)
     assert not outcome.abstained and answer in [hit.memory.content for hit in outcome.hits]
 
 
 @pytest.mark.contract
 def test_a_date_read_two_ways_names_no_time_and_answers_every_decision(shared_store):
-    outcome = recall(shared_store, "what did we decide on 12/01/2026?")
+    outcome = recall_of(shared_store, MEMORIES, "what did we decide on 12/01/2026?")
     assert outcome.time is None and {hit.memory.content for hit in outcome.hits} == {DROP, RUFF, FREEZE}
