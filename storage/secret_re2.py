@@ -110,7 +110,8 @@ def find(detector: Any, text: str) -> Iterator[tuple[int, str | None, str, int]]
 # A large program takes RE2 5 to 20 µs a match to give its groups (its NFA or BitState set up for the whole
 # program), and as long again to find where a match starts when its reversed program's DFA has no room to start (the
 # prose grammar's at 64 MiB, and four others'): 10 to 20 times its DFAs' time. After this many matches in a text this
-# long, its twin takes over (:func:`matches`), with this much memory an instruction (bench/secret_scan.py).
+# long, its twin takes over (:func:`matches`), with this much memory an instruction (bench/secret_scan.py). Not from
+# the first match: as fast on short texts, but compiling every twin doubles a cold first check (bench/secret_twin.py).
 LARGE_PROGRAM = 4000
 MANY_MATCHES_BYTES = 4096
 TWIN_AFTER = 64

@@ -1173,3 +1173,29 @@ def _back(moment: datetime, count: int, unit: str) -> datetime:
     if year < _EPOCH.year:
         return _EPOCH
     return moment.replace(year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1]))
+
+
+# A time a statement is dated by that names no range ("next sprint", "the following week", "FY27", "effective
+# immediately"): read by :func:`time_end` beside the times above.
+_STATEMENT_TIME = re.compile(
+    rf"(?:(?:{_RELATIVE}|{'|'.join(sorted(_AHEAD_WORDS))}|following)\s+(?:{'|'.join(sorted(_UNITS | _SEASONS.keys()))}"
+    r"|sprint|release|cycle|iteration|semester|term|season)|h[12]|fy\d\d|immediately)(?![\w-])", re.IGNORECASE)
+_WORD_START = re.compile(r"\b\w")
+_ONE_OF_TWO = re.compile(rf"{_RANGE_JOIN.pattern}|\s+or\s+", re.IGNORECASE)  # "Monday to Friday", "May or June"
+
+
+def time_end(text: str, start: int) -> int | None:
+    """Where the time named at ``start`` of ``text`` ends ("1 November", "next sprint", "the end of Q3",
+    "mid-March", "next March"): one a question names (``_SPAN``), a memory (``_DAYS_SAID``) or a statement
+    (``_STATEMENT_TIME``), perhaps after a part of it (``_PART_OF``) or a word of ``_AHEAD_WORDS``; None when
+    there is none, or it is one of two ("Monday to Friday", "Monday or Tuesday")."""
+    for word in _WORD_START.finditer(text, start, start + _LOOKBACK):
+        at, lead = word.start(), text[start:word.start()].split()
+        if at > start and _PART_OF.fullmatch(text, start, at) is None \
+                and not (len(lead) == 1 and lead[0].lower() in _AHEAD_WORDS):
+            continue
+        found = [m.end() for m in (_SPAN.match(text, at), _DAYS_SAID.match(text, at), _STATEMENT_TIME.match(text, at))
+                 if m is not None]
+        if found:
+            return None if _ONE_OF_TWO.match(text, max(found)) else max(found)
+    return None

@@ -22,3 +22,16 @@ def store_of(texts: list[str]) -> Callable[..., Iterator[Store]]:
         s.close()
 
     return store
+
+
+def remember_all(store: Store, memories: tuple[tuple[str, str, str], ...]) -> None:
+    """Store each (content, kind, observed_at) of ``memories`` in tenant ``t``, scope ``proj``."""
+    for content, kind, at in memories:
+        store.remember(tenant="t", scope="proj", content=content, kind=kind, observed_at=at)
+
+
+def recall_of(shared_store, memories, question: str, limit: int = 3):  # type: ignore[no-untyped-def]
+    """``question`` recalled (tenant ``t``, scope ``proj``) from conftest's ``shared_store`` holding ``memories``
+    (:func:`remember_all`)."""
+    store, _ = shared_store(remember_all, tuple(memories))
+    return store.recall(tenant="t", query=question, scopes=["proj"], limit=limit)

@@ -70,9 +70,23 @@ def test_two_different_time_phrases_are_still_compared_as_written(real_embedder)
     ("Since then the lead is Bo", ("", "Since then the lead is Bo")),
     ("Tickets come from the support queue", ("", "Tickets come from the support queue")),
     ("Send reports after Monday standup", ("", "Send reports after Monday standup")),
+    ("From Monday or Tuesday the office opens at 9", ("", "From Monday or Tuesday the office opens at 9")),
+    ("The lead is Bo, since the beginning of next month", ("", "The lead is Bo, since the beginning of next month")),
 ])
 def test_only_a_time_phrase_opening_or_closing_a_text_is_split_off(text, expected):
     assert split(text) == expected
+
+
+@pytest.mark.parametrize("when", [
+    "Since the first week of November", "As of the week of Nov 16", "Since two days ago", "Starting Black Friday",
+    "Since week 48", "Since March 3, 2027", "Since Monday morning", "From the third quarter", "Effective immediately,",
+    "Starting the following week", "Since mid-March", "From the end of Q3", "Since Monday 3 March", "As of FY27",
+])
+def test_a_time_phrase_is_read_as_timewords_reads_a_time(when):
+    """One grammar (``timewords.time_end``): what a question or a memory names dates a statement, whole."""
+    closing = when.lower().rstrip(",")
+    assert split(f"{when} the team lead is Tomás") == (when, "the team lead is Tomás")
+    assert split(f"The team lead is Tomás {closing}") == (closing, "The team lead is Tomás")
 
 
 FILLER = [

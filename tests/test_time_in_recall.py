@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-
-from memvault.storage.store import Store
+from stores import recall_of
 
 NOW = datetime(2026, 12, 4, 15, 0, tzinfo=UTC)  # a Friday
 MEMORIES = [
@@ -35,16 +34,6 @@ def shared_clock():
     return clock
 
 
-def fill(store: Store) -> None:
-    for content, kind, at in MEMORIES:
-        store.remember(tenant="t", scope="proj", content=content, kind=kind, observed_at=at)
-
-
-def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
-    store, _ = shared_store(fill)
-    return store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
-
-
 @pytest.mark.parametrize(("question", "answer"), [
     ("what did we decide in March last year?", "We decided to adopt Terraform"),
     ("what did we decide in March of last year?", "We decided to adopt Terraform"),
@@ -58,7 +47,7 @@ def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
     ("what did we decide on 24.11.2026?", "We decided to drop support for Python 3.9"),
 ])
 def test_a_time_read_whole_finds_the_memory_of_then_surely(shared_store, question, answer):
-    outcome = recall(shared_store, question)
+    outcome = recall_of(shared_store, MEMORIES, question)
     assert not outcome.abstained and outcome.hits[0].memory.content == answer
     assert outcome.hits[0].confidence >= 0.5
 
@@ -75,7 +64,7 @@ def test_a_time_read_whole_finds_the_memory_of_then_surely(shared_store, questio
 def test_a_clock_time_beside_a_day_keeps_the_days_answer_sure(shared_store, question, answer):
     """A memory carries a day; the clock time was left a word no memory holds, burying the answer
     (trial 50: 0.93 "on Tuesday", 0.12 "at 10am on Tuesday")."""
-    outcome = recall(shared_store, question)
+    outcome = recall_of(shared_store, MEMORIES, question)
     assert outcome.hits[0].memory.content == answer and outcome.hits[0].confidence >= 0.5
 
 
@@ -86,8 +75,7 @@ def test_a_clock_time_beside_a_day_keeps_the_days_answer_sure(shared_store, ques
 ])
 def test_no_hit_is_surer_than_a_hit_above_it(shared_store, question):
     """Hits are listed best first: a later one shown surer contradicts the order (trial 50: 0.12 then 0.20)."""
-    store, _ = shared_store(fill)
-    hits = store.recall(tenant="t", query=question, scopes=["proj"], limit=10).hits
+    hits = recall_of(shared_store, MEMORIES, question, limit=10).hits
     sureness = [hit.confidence for hit in hits]
     assert sureness == sorted(sureness, reverse=True)
 
@@ -97,7 +85,7 @@ def test_no_hit_is_surer_than_a_hit_above_it(shared_store, question):
 def test_what_is_due_in_a_month_is_a_date_a_memory_says_not_one_merely_observed_then(shared_store, question):
     """Trial 50: "what is due in March?" answered a decision observed in March 2026 at 0.89 and missed
     "The Q1 security audit deadline is 2027-03-15"."""
-    hits = recall(shared_store, question).hits
+    hits = recall_of(shared_store, MEMORIES, question).hits
     assert hits and hits[0].memory.content == "The Q1 security audit deadline is 2027-03-15"
     assert all(hit.confidence < 0.5 for hit in hits if hit.memory.content.startswith("We decided to postpone"))
 
@@ -107,7 +95,7 @@ def test_what_is_due_in_a_month_is_a_date_a_memory_says_not_one_merely_observed_
     ("what did we decide in July 2025?", "We decided to retire the staging cluster"),
 ])
 def test_a_month_asked_of_decisions_still_finds_the_one_observed_then_surely(shared_store, question, answer):
-    hits = recall(shared_store, question).hits
+    hits = recall_of(shared_store, MEMORIES, question).hits
     assert hits[0].memory.content == answer and hits[0].confidence >= 0.5
 
 
@@ -122,7 +110,7 @@ def test_a_word_placing_the_question_within_its_time_scores_the_memories_of_then
     """Issue 25 §2: "earlier this month" gave the month's two episodes 0.48 and 0.08 ("earlier" was read
     as a subject no memory holds); the memories equally inside the time are about as sure as without it
     (the question's vector keeps the word)."""
-    hits, alike = recall(shared_store, question).hits, recall(shared_store, plain).hits
+    hits, alike = recall_of(shared_store, MEMORIES, question).hits, recall_of(shared_store, MEMORIES, plain).hits
     assert [h.memory.id for h in hits] == [h.memory.id for h in alike]
     assert all(abs(h.confidence - a.confidence) < 0.1 for h, a in zip(hits, alike, strict=True)), (hits, alike)
 
@@ -140,11 +128,6 @@ EVENTS = [
 ]
 
 
-def fill_events(store: Store) -> None:
-    for content, kind, at in EVENTS:
-        store.remember(tenant="t", scope="proj", content=content, kind=kind, observed_at=at)
-
-
 @pytest.mark.parametrize(("question", "answer"), [
     ("where did we have dinner yesterday?", "Had dinner at Sushi Zen with the team"),
     ("where did we have dinner in September?", "Had dinner at Sushi Zen with the team"),
@@ -157,8 +140,7 @@ def fill_events(store: Store) -> None:
 def test_an_event_of_another_time_than_the_one_asked_is_no_sure_answer(shared_store, question, answer):
     """Trial 56 #3: an episode observed outside the time asked, its text naming no time in it, was sure
     (0.54-0.66), as one naming another month is not."""
-    store, _ = shared_store(fill_events)
-    outcome = store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
+    outcome = recall_of(shared_store, EVENTS, question)
     assert answer in [hit.memory.content for hit in outcome.hits]
     assert all(hit.confidence < 0.5 for hit in outcome.hits)
 
@@ -176,6 +158,5 @@ def test_an_event_of_another_time_than_the_one_asked_is_no_sure_answer(shared_st
     ("which port did Redis use last week?", "Redis listens on port 6380 in the acme cluster"),
 ])
 def test_an_event_of_the_time_asked_or_saying_it_stays_sure(shared_store, question, answer):
-    store, _ = shared_store(fill_events)
-    outcome = store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
+    outcome = recall_of(shared_store, EVENTS, question)
     assert outcome.hits and outcome.hits[0].memory.content == answer and outcome.hits[0].confidence >= 0.5

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from stores import recall_of
 
-from memvault.storage.store import Store
 from memvault.storage.timeforeign import in_english
 from memvault.storage.timewords import TimeParser
 
@@ -148,16 +148,6 @@ def shared_clock():
     return lambda: NOW_MS
 
 
-def fill(store: Store) -> None:
-    for content, kind, at in MEMORIES:
-        store.remember(tenant="t", scope="proj", content=content, kind=kind, observed_at=at)
-
-
-def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
-    store, _ = shared_store(fill)
-    return store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
-
-
 @pytest.mark.contract
 @pytest.mark.parametrize(("question", "answer"), [
     ("what did we decide on 13-11-2026?", FREEZE),
@@ -175,7 +165,7 @@ def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
     ("what failed in build 2026.11.13?", "Build 2026.11.13 failed on the ARM runners"),
 ])
 def test_a_date_form_finds_the_memory_of_that_time_first(shared_store, question, answer):
-    outcome = recall(shared_store, question)
+    outcome = recall_of(shared_store, MEMORIES, question)
     assert not outcome.abstained and outcome.hits[0].memory.content == answer
 
 
@@ -190,7 +180,7 @@ def test_a_date_form_finds_the_memory_of_that_time_first(shared_store, question,
     ("12月1日に何を決めましたか?", DROP),
 ])
 def test_a_question_in_another_language_or_with_an_unread_date_still_answers(shared_store, question, answer):
-    outcome = recall(shared_store, question)
+    outcome = recall_of(shared_store, MEMORIES, question)
     assert not outcome.abstained and answer in [hit.memory.content for hit in outcome.hits]
 
 
@@ -230,7 +220,7 @@ def test_a_day_asked_in_another_language_is_answered_as_its_english_twin(shared_
     """Verify 60: "qu'avons-nous décidé le 1er décembre ?" put the 13 November decision first (0.73), and
     the Spanish, Italian and Japanese twins found the right one unsure (0.20-0.27): their question words
     were read as a subject no memory holds."""
-    hits = recall(shared_store, question).hits
+    hits = recall_of(shared_store, MEMORIES, question).hits
     assert hits and hits[0].memory.content == answer and hits[0].confidence >= 0.5
     assert all(hit.confidence < 0.5 for hit in hits[1:])
 
@@ -240,4 +230,4 @@ def test_a_day_asked_in_another_language_is_answered_as_its_english_twin(shared_
                                       "Was haben wir am 1. Dezember über Kubernetes entschieden?",
                                       "what did we decide about Kubernetes on 1 December?"])
 def test_a_subject_no_memory_holds_stays_unsure_in_any_language(shared_store, question):
-    assert all(hit.confidence < 0.5 for hit in recall(shared_store, question).hits)
+    assert all(hit.confidence < 0.5 for hit in recall_of(shared_store, MEMORIES, question).hits)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from stores import recall_of
 
 from memvault.storage.ranking import SURE_CONFIDENCE
-from memvault.storage.store import Store
 from memvault.storage.timewords import TimeParser
 
 NOW = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)  # a Saturday
@@ -91,16 +91,12 @@ def shared_clock():
     return lambda: NOW_MS
 
 
-def fill(store: Store) -> None:
-    for on, content in DECISIONS.items():
-        store.remember(tenant="t", scope="proj", content=content, kind="decision", observed_at=f"{on}T10:00:00Z")
-    store.remember(tenant="t", scope="proj", content="The NFS server listens on port 2049", kind="fact",
-                   observed_at="2026-02-10T10:00:00Z")
+MEMORIES = (*((content, "decision", f"{on}T10:00:00Z") for on, content in DECISIONS.items()),
+            ("The NFS server listens on port 2049", "fact", "2026-02-10T10:00:00Z"))
 
 
 def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
-    store, _ = shared_store(fill)
-    return store.recall(tenant="t", query=question, scopes=["proj"], limit=10)
+    return recall_of(shared_store, MEMORIES, question, limit=10)
 
 
 @pytest.mark.contract
