@@ -46,12 +46,12 @@ def _texts(folders: list[str]) -> dict[str, list[str]]:
     from secret_false_positives import texts as eval_texts
     from secret_scan import SUFFIXES, _text
 
-    from memvault.storage.secrets import _detectors
+    from memvault.storage.secrets import detectors
 
     literals = sorted({node.value for path in sorted(Path(__file__).parent.parent.glob("tests/test_secret*.py"))
                        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
                        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()})
-    words = sorted({w for d in _detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)})
+    words = sorted({w for d in detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)})
     units = [word + SUFFIXES[i % len(SUFFIXES)] for i, word in enumerate(words)]
     evaluated = [text for folder in folders for _, text in eval_texts(Path(folder))]
     shapes = [_text(unit, size) for unit in units for size in SHAPE_SIZES]

@@ -10,7 +10,7 @@ import argparse
 import re
 import time
 
-from memvault.storage.secrets import _detectors, find_secrets
+from memvault.storage.secrets import detectors, find_secrets
 
 SIZE = 256 * 1024
 PROSE = "I moved to Lisbon in March and started a new job at the bank near the river.\n"
@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=8, help="shapes timed at 256 KiB (the slowest at 16 KiB)")
     top = parser.parse_args().top
     find_secrets("warm up")
-    words = sorted({w for d in _detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)})
+    words = sorted({w for d in detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)})
     units = [word + SUFFIXES[i % len(SUFFIXES)] for i, word in enumerate(words)]
     small = {unit: _cpu(_text(unit, SIZE // 16)) for unit in units}
     prose = min(_cpu(_text(PROSE, SIZE)) for _ in range(2))

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from memvault.storage import secret_re2
-from memvault.storage.secrets import _detectors, find_secrets
+from memvault.storage.secrets import detectors, find_secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 SHAPES = ("code_pw_proc3q\n", "lozinka\n", "secret\n", "aadgangskode:", "AccountKey:", "pwd='", "password=")
@@ -76,7 +76,7 @@ def main() -> None:
     find_secrets("Deploy moved to Friday; the staging password is in the vault.")
     first = time.thread_time() - start
     start = time.thread_time()
-    for detector in _detectors():
+    for detector in detectors():
         for pattern in getattr(detector, "denylist", []):
             secret_re2.twin(pattern)
     print(f"first check {first:.2f} s CPU; compiling every twin adds {time.thread_time() - start:.2f} s")

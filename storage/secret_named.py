@@ -304,7 +304,7 @@ class NamedCredentialDetector(Detector):
         needed. A pattern left out matches nowhere in ``text``, so the others find the same values. RE2
         took 0.04-0.2 s to compile all of them, in every hook (docs/hooks.md#speed)."""
         kept = holding(text.casefold(), _named_covers())
-        return [_named_pattern(i) for i in sorted(kept)]
+        return [named_pattern(i) for i in sorted(kept)]
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         """The value of a match (labelled by ``secret_kinds.named_kind``): a ``whole`` group's as it is, a
@@ -399,7 +399,7 @@ def query_value(text: str, at: int, value: str) -> str:
 def _named_patterns() -> list[Any]:
     """:class:`NamedCredentialDetector`'s patterns, each compiled once; a group's name says how its value is
     checked (:meth:`NamedCredentialDetector.values`)."""
-    return [_named_pattern(i) for i in range(len(named_sources()))]
+    return [named_pattern(i) for i in range(len(named_sources()))]
 
 
 # A source longer than this compiles to a program whose DFA outgrows RE2's default 8 MiB (the Wi-Fi passphrase's
@@ -411,7 +411,9 @@ GRAMMAR_SOURCE_CHARS = 100_000
 
 
 @functools.cache
-def _named_pattern(number: int) -> Any:
+def named_pattern(number: int) -> Any:
+    """The compiled RE2 pattern of ``named_sources()[number]``, built once (compiling the largest takes
+    seconds: ``secret_warm`` builds them at server start)."""
     # the prose grammar's pattern (the first) needs the most (``secret_re2.GRAMMAR_OPTIONS``); test_secret_scan.py
     # asserts that no pattern runs out of DFA memory
     source = named_sources()[number]

@@ -25,14 +25,14 @@ def steps() -> Iterator[str]:
     from detect_secrets.filters import heuristic  # noqa: F401  # what secret_values.is_filtered imports
 
     yield "detect-secrets' filters imported"
-    from .secret_named import _named_pattern, named_sources
+    from .secret_named import named_pattern, named_sources
     from .secret_re2 import utf8
-    from .secrets import _detectors, find_secrets, redact
+    from .secrets import detectors, find_secrets, redact
 
-    _detectors()
+    detectors()
     yield "detectors built"
     for number in range(len(named_sources())):
-        pattern = _named_pattern(number)
+        pattern = named_pattern(number)
         yield f"named pattern {number} compiled"
         for text in WARM_TEXTS:
             pattern.search(utf8(text)[0])

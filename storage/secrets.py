@@ -52,7 +52,7 @@ LABELS = {
 
 
 @functools.cache
-def _detectors() -> tuple[Any, ...]:
+def detectors() -> tuple[Any, ...]:
     """The detectors, built once (``secret_plugins``, ``secret_named``): detect-secrets' pattern plugins run
     by RE2, then memvault's. Each is stateless, so scans run side by side without a lock."""
     from . import secret_plugins as own
@@ -217,7 +217,7 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     found: list[tuple[int, int, str, str, int]] = []
     kinds: dict[int, Callable[[int], str]] = {}  # the words naming credentials of each line, read once
-    for detector in _detectors():
+    for detector in detectors():
         kept = 0  # values the filters keep count towards ``most``, not decoys they drop
         filtered: dict[str, bool] = {}  # decoys repeat a value, and a placeholder: each is judged once
         placeholders: dict[str, bool] = {}

@@ -117,7 +117,7 @@ def test_every_detector_has_a_label_that_says_what_it_finds():
     from memvault.storage.secret_plugins import KeyFormatDetector
     from memvault.storage.secret_tables import key_formats
 
-    running = {d.secret_type for d in secrets._detectors()
+    running = {d.secret_type for d in secrets.detectors()
                if not isinstance(d, (KeyFormatDetector, NamedCredentialDetector))}
     shown = [secrets.LABELS.get(t, t) for t in running] + [f.name for f in key_formats()]
     assert not [label for label in shown if {"credential", "credentials", "keyword", "unquoted", "basic", "tokens"}

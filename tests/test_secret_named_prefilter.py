@@ -92,7 +92,7 @@ def _texts() -> list[str]:
 
 @pytest.mark.parametrize("number", range(len(named_sources())))
 def test_a_pattern_left_out_for_a_text_matches_nowhere_in_it(number: int) -> None:
-    pattern = secret_named._named_pattern(number)
+    pattern = secret_named.named_pattern(number)
     detector = NamedCredentialDetector()
     missed = [text for text in _texts() if pattern.search(text) and pattern not in detector.patterns(text)]
     assert missed == []

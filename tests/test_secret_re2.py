@@ -8,7 +8,7 @@ import re2
 
 from memvault.storage.secret_re2 import (LARGE_PROGRAM, MANY_MATCHES_BYTES, TWIN_AFTER, compile_linear, matches,
                                          uncaptured)
-from memvault.storage.secrets import _detectors
+from memvault.storage.secrets import detectors
 
 SOURCES = [
     (r"(a)(?P<name>b)", r"(?:a)(?:b)"),
@@ -33,7 +33,7 @@ def test_a_twin_has_the_same_text_without_capturing_groups(source: str, expected
 def _large_patterns() -> list[re2._Regexp]:
     from memvault.storage import secret_named
 
-    every = {p.pattern: p for d in _detectors() for p in d.denylist}
+    every = {p.pattern: p for d in detectors() for p in d.denylist}
     every.update((p.pattern, p) for p in secret_named._named_patterns())
     return [p for p in every.values() if p.groups and p.programsize >= LARGE_PROGRAM]
 
@@ -59,9 +59,9 @@ def test_a_large_programs_matches_in_a_long_text_have_re2s_own_groups(unit: str)
 
 
 def test_the_twin_takes_over_after_its_number_of_matches() -> None:
-    from memvault.storage.secret_named import _named_pattern
+    from memvault.storage.secret_named import named_pattern
 
-    pattern = _named_pattern(0)  # the prose grammar
+    pattern = named_pattern(0)  # the prose grammar
     encoded = b"my password is Xk29slQpz1 and we are done.\n" * (2 * TWIN_AFTER)
     read = list(matches(pattern, encoded))
     assert len(encoded) >= MANY_MATCHES_BYTES and pattern.programsize >= LARGE_PROGRAM

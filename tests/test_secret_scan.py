@@ -121,9 +121,9 @@ def test_the_check_takes_linear_time_on_shapes_built_from_every_pattern() -> Non
     that other tests load slows both (the slowest shape, 0.74 s at 64 KiB on a quiet machine, took
     1.58 s in a CI run, over the 1.25 s bound asserted here before). The times are in
     ``bench/secret_scan.py``."""
-    from memvault.storage.secrets import _detectors
+    from memvault.storage.secrets import detectors
     find_secrets("warm up")
-    words = {w for d in _detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)}
+    words = {w for d in detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)}
     suffixes = ["", "-", "_", ":", "=", " ", ".", "a1", "/", "@", "=a1 ", "\n"]
     units = [word + suffixes[i % len(suffixes)] for i, word in enumerate(sorted(words))]
     screened = sorted(units, key=lambda unit: _timed(_text(unit, SIZE // 16)), reverse=True)
@@ -141,7 +141,7 @@ def test_no_pattern_runs_out_of_dfa_memory(capfd) -> None:
     import re2
 
     from memvault.storage.secret_re2 import LARGE_PROGRAM, twin
-    from memvault.storage.secrets import _detectors
+    from memvault.storage.secrets import detectors
     texts = [_text(unit, SIZE // 16).encode() for unit in
              ("I moved to Lisbon in March and started a new job at the bank near the river.\n", "56\n",
               "code_pw_proc3q\n", "code_pw_userq\n", "aB3")]
@@ -150,7 +150,7 @@ def test_no_pattern_runs_out_of_dfa_memory(capfd) -> None:
                 "my gpg passphrase is correct horse battery staple\n", "the card PIN: 4821\n",
                 'conn = DriverManager.getConnection(url, "admin", "Xk29slQpz")\n')]
     capfd.readouterr()
-    for pattern in {p.pattern: p for d in _detectors() for p in d.denylist}.values():
+    for pattern in {p.pattern: p for d in detectors() for p in d.denylist}.values():
         runs = [(pattern, texts)] + ([(twin(pattern), texts + matched)] if pattern.programsize >= LARGE_PROGRAM else [])
         for compiled, searched in runs:
             options = re2.Options()
