@@ -99,11 +99,22 @@ class _Part:
 
 @dataclass
 class Costed:
-    """What :func:`render` costed, kept for a render of the same parts with another header."""
+    """What :func:`render` costed, kept for a render of the same parts with another header: each text
+    (header, footer, line prefix and tail) is tokenized once per boot read."""
 
     lines: dict[tuple[str, int], tuple[str, int, int]] = field(default_factory=dict)  # text, tokens, floored
-    headings: dict[str, int] = field(default_factory=dict)  # tokens of each heading
     shorts: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # text: its tokens without the floor
+
+    def raw(self, text: str) -> int:
+        """``literal.counter().lengths([text])[0]``, counted once."""
+        if text not in self.counts:
+            self.counts[text] = literal.counter().lengths([text])[0]
+        return self.counts[text]
+
+    def floored(self, text: str) -> int:
+        """``literal.counter()(text)``: the count with the per-character floor, counted once."""
+        return max(self.raw(text), floor_tokens(text))
 
 
 def _footer(shown: int, left: int, tokens: int, cut: int = 0) -> str:
@@ -147,7 +158,8 @@ def render(
     ``pointer`` (kept with the title alone too: what waits for review);
     ``details(memory)``: what its line adds after the content; ``costed``: the lines costed by an
     earlier render of the same parts, details and short ids (filled in here)."""
-    counter = literal.counter()
+    costed = Costed() if costed is None else costed
+    counter, raw = costed.floored, costed.raw
     where = ", ".join(f"`{s}`" for s in scopes)
     total = sum(t for _, _, t in parts)
     if not total:
@@ -166,8 +178,7 @@ def render(
         header = title_only
     room = budget - counter(header) - footer
     state = [_Part(section, memories) for section, memories, _ in parts]
-    costed = Costed() if costed is None else costed
-    lines, headings, shorts = costed.lines, costed.headings, costed.shorts
+    lines, shorts = costed.lines, costed.shorts
 
     def prefix_of(part: _Part, i: int) -> str:
         # A line's "- [short id] kind, date: ", its short id looked up with those of the rows after it.
@@ -178,10 +189,7 @@ def render(
         return "- " + text.line_head(shorts[memory.id], kind, format_ms(memory.observed_at))  # type: ignore[arg-type]
 
     def heading_cost(part: _Part) -> int:
-        title = part.section.title
-        if title not in headings:
-            headings[title] = counter.lengths([f"\n## {title}\n"])[0]
-        return 0 if part.chosen else max(headings[title], floor_tokens(f"\n## {title}\n"))
+        return 0 if part.chosen else counter(f"\n## {part.section.title}\n")
 
     def cost(part: _Part, i: int) -> int:
         # Pieces counted apart: WordPiece never joins tokens across a line break or a quotation
@@ -192,7 +200,7 @@ def render(
         if (title, i) not in lines:
             memory, prefix, tail = part.memories[i], prefix_of(part, i), details(part.memories[i])
             line = f"{prefix}{literal.quoted(memory.content)}{tail}\n"
-            tokens = sum(counter.lengths([prefix, tail] if tail else [prefix])) + (memory.tokens or 0)
+            tokens = raw(prefix) + (raw(tail) if tail else 0) + (memory.tokens or 0)
             lines[(title, i)] = line, tokens, max(tokens, floor_tokens(line))
         return heading_cost(part) + lines[(title, i)][2]
 
@@ -207,14 +215,14 @@ def render(
             return None
         tail = f"{details(memory)} — an excerpt, {len(shown) - 1:,} of {len(content):,} characters"
         line = f"{prefix}{literal.quoted(shown)}{tail}\n"
-        raw = sum(counter.lengths([prefix, literal.quoted(shown), tail]))
-        return line, raw, max(raw, floor_tokens(line))
+        tokens = raw(prefix) + raw(literal.quoted(shown)) + raw(tail)
+        return line, tokens, max(tokens, floor_tokens(line))
 
     def excerpt(part: _Part, i: int, limit: int) -> int:
         # Memory i cut to fit ``limit`` tokens with its heading when it is the section's first line.
         memory, prefix = part.memories[i], prefix_of(part, i)
         heading = heading_cost(part)
-        chars = 4 * (limit - heading - sum(counter.lengths([prefix, details(memory)])) - 24)
+        chars = 4 * (limit - heading - raw(prefix) - raw(details(memory)) - 24)
         for attempt in range(8):  # the tokenizer decides: shrink the guess until the line fits
             chars = max(chars, EXCERPT_MIN_CHARS) if attempt < 7 else EXCERPT_MIN_CHARS  # the last: the shortest
             made = excerpt_line(part, i, chars)
@@ -297,9 +305,9 @@ def render(
         shown = sum(len(p.chosen) for p in state)
         cut = sum(1 for p in state for i in p.chosen if (p.section.title, i) in cuts)
         body = _assemble(header, state, made)
-        raw = counter.lengths([header])[0] + sum(
-            headings[p.section.title] + sum(made[(p.section.title, i)][1] for i in p.chosen) for p in state if p.chosen)
-        document, tokens = _with_footer(body, shown, total - shown, _counted_with(body, raw), cut)
+        tokens = raw(header) + sum(
+            raw(f"\n## {p.section.title}\n") + sum(made[(p.section.title, i)][1] for i in p.chosen) for p in state if p.chosen)
+        document, tokens = _with_footer(body, shown, total - shown, _counted_with(body, tokens, raw), cut)
         last = next((p for p in reversed(state) if len(p.chosen) > 1), None) or next(
             (p for p in reversed(state) if p.chosen), None)  # a section's only line goes last
         if tokens <= budget or last is None:
@@ -328,14 +336,15 @@ def _with_footer(
     return text + _footer(shown, left, n, cut), n
 
 
-def _counted_with(body: str, raw: int) -> Callable[[str], int]:
-    """Tokens of ``body`` (``raw`` before the per-character floor: the sum of its pieces') followed
-    by a footer: the tokenizer splits at the line break between them, so their counts add up."""
+def _counted_with(body: str, tokens: int, raw: Callable[[str], int]) -> Callable[[str], int]:
+    """Tokens of ``body`` (``tokens`` before the per-character floor: the sum of its pieces') followed
+    by a footer, counted by ``raw`` (no floor): the tokenizer splits at the line break between them, so
+    their counts add up."""
     ascii_chars = len(body) if body.isascii() else sum(1 for ch in body if ord(ch) < 128)
     others = len(body) - ascii_chars
 
     def count(footer: str) -> int:  # footers are ASCII
-        return max(raw + literal.counter().lengths([footer])[0], -(-(ascii_chars + len(footer)) // 4) + others)
+        return max(tokens + raw(footer), -(-(ascii_chars + len(footer)) // 4) + others)
 
     return count
 
@@ -414,11 +423,13 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
             r.runs, r.successes, last and last[:10], r.last_outcome, r.failure_modes, r.flagged)
 
     costed = Costed()
-    document = render(parts, short_ids, caller, scopes, budget, note, details, costed)
-    if review_line:  # the line never costs a section its place
-        with_line = render(parts, short_ids, caller, scopes, budget, note, details, costed, review_line)
-        if _HEADING.findall(with_line) == _HEADING.findall(document):
-            document = with_line
+    document = render(parts, short_ids, caller, scopes, budget, note, details, costed, review_line)
+    # The line never costs a section its place: with every section that has memories shown, none lost one;
+    # else the render without it decides (a section shown without the line only).
+    if review_line and len(_HEADING.findall(document)) < sum(1 for _, memories, _ in parts if memories):
+        without = render(parts, short_ids, caller, scopes, budget, note, details, costed)
+        if _HEADING.findall(document) != _HEADING.findall(without):
+            document = without
     if store.backend.damaged:  # first, whatever the budget: every write the session tries will be refused
         document = f"**Writes are refused**: {store.backend.damaged}\n\n{document}"
     others = {s: n for s, n in store.scope_counts(tenant=caller.tenant).items() if s not in scopes}
