@@ -303,8 +303,10 @@ def _told(found: re.Match[str], observed: datetime) -> tuple[int, int] | None:
         days = (observed.weekday() - _WEEKDAYS.split("|").index(last)) % 7 or 7
         start = period_range(observed - timedelta(days=days), "day")[0]
         return start, start + _DAY_MS
-    if (found["period"] or "").lower() == "weekend":  # "this weekend": Saturday and Sunday of the week noted in
-        start = _weekend(observed, _NEAR[found["near"].lower()])
+    if (found["period"] or "").lower() == "weekend":  # "this weekend": Saturday and Sunday of the week noted in;
+        near = found["near"].lower()  # "next weekend" the first after that day, as "next Saturday" is
+        start = _weekend(observed, _NEAR[near]) if near != "next" else period_range(
+            observed + timedelta(days=(5 - observed.weekday()) % 7 or 7), "day")[0]
         return start, start + 2 * _DAY_MS
     if found["period"]:  # "next week": the calendar week after the one noted in
         period = found["period"].lower()

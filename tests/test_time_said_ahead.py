@@ -55,10 +55,10 @@ CASES = [
     ("This weekend we repaint the kitchen", "2026-11-25T10:00:00Z",  # Saturday 28 and Sunday 29 November
      ["what did we repaint on Sunday?", "what did we repaint on 29 November?", "what did we repaint last weekend?"],
      ["what did we repaint on 22 November?", "what did we repaint on Wednesday?"]),
-    ("Next weekend we clean out the garage", "2026-11-18T10:00:00Z",  # Saturday 28 and Sunday 29 November
+    ("Next weekend we clean out the garage", "2026-11-22T10:00:00Z",  # noted Sunday: Saturday 28, Sunday 29
      ["what did we clean out on Sunday?", "what did we clean out on 29 November?",
       "what did we clean out last weekend?"],
-     ["what did we clean out on 22 November?", "what did we clean out on Wednesday?"]),
+     ["what did we clean out on 21 November?", "what did we clean out on Wednesday?"]),
 ]
 
 
@@ -116,7 +116,15 @@ def said(text: str, noted: str, question: str) -> bool:
     ("next month we migrate", "2026-11-30T10:00:00Z", "3 December", "30 November"),
     ("last month we migrated", "2027-01-04T10:00:00Z", "3 December", "3 November"),
     ("this weekend we migrate", "2026-12-03T10:00:00Z", "5 December", "4 December"),
-    ("next weekend we migrate", "2026-11-25T10:00:00Z", "5 December", "28 November"),
+    # "next weekend" the first after that day, as "next Saturday" is: the coming one on a weekday
+    *(("next weekend we migrate", f"2026-11-{noted}T10:00:00Z", "28 November", "5 December")
+      for noted in range(21, 28)),  # noted Saturday 21 to Friday 27: Saturday 28
+    ("next weekend we migrate", "2026-11-28T10:00:00Z", "5 December", "28 November"),  # on Saturday: the following
+    ("Next weekend we migrate", "2026-11-29T10:00:00Z", "5 December", "29 November"),
+    ("we migrate next weekend", "2026-11-27T23:30:00Z", "29 November", "6 December"),
+    ("next Saturday we migrate", "2026-11-25T10:00:00Z", "28 November", "5 December"),
+    ("this weekend we migrate", "2026-11-29T10:00:00Z", "29 November", "5 December"),
+    ("last weekend we migrated", "2026-12-02T10:00:00Z", "29 November", "5 December"),
     # unchanged
     ("yesterday we migrated", "2026-12-04T10:00:00Z", "3 December", "2 December"),
     ("next Tuesday we migrate", "2026-11-26T10:00:00Z", "1 December", "2 December"),
