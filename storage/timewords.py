@@ -270,6 +270,7 @@ _DAYS_SAID = re.compile(
     rf"|(?P<coming>next|this|coming)\s+(?P<ahead>{_WEEKDAYS}))(?![\w-])",
     re.IGNORECASE,
 )
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 _EPOCH = datetime(1970, 1, 1)
 _FAR_MS = 32_503_680_000_000  # 3000-01-01: a "now" after any time a question names, to read it whole
 
@@ -311,6 +312,8 @@ def _told(found: re.Match[str], observed: datetime) -> tuple[int, int] | None:
     if found["period"]:  # "next week": the calendar week after the one noted in
         period = found["period"].lower()
         moment = _shifted(observed, _NEAR[found["near"].lower()], period)
+    elif found["ahead_unit"] and _a_length(found):
+        return None  # "we finished the migration in two days": how long it took
     elif found["unit"] or found["ahead_unit"]:  # "two weeks ago", "in 3 days": that day or calendar week
         period = (found["unit"] or found["ahead_unit"]).lower()
         count = _count(found["count"] or found["ahead_count"])
@@ -319,6 +322,16 @@ def _told(found: re.Match[str], observed: datetime) -> tuple[int, int] | None:
         period = "day"
         moment = observed + timedelta(days=_DAYS_FROM[" ".join(found.group(0).lower().split()).removeprefix("the ")])
     return None if moment is None else period_range(moment, period)
+
+
+def _a_length(found: re.Match[str]) -> bool:
+    """Whether the ``_DAYS_SAID`` match ``found`` ("in two days") is how long something took, not a time
+    ahead: the sentence holding it is in the past tense, as a question's is read ("we shipped it in 3
+    weeks"; "in 3 weeks we ship" and "it expires in two days" are times)."""
+    ends = [mark.start() for mark in _SENTENCE_END.finditer(found.string)]
+    sentence = found.string[max((end + 1 for end in ends if end < found.start()), default=0):
+                            min((end for end in ends if end >= found.end()), default=len(found.string))]
+    return bool(_PAST_TENSE.search(sentence)) and not _NOT_PAST.search(sentence)
 
 
 def _shifted(moment: datetime, count: int, unit: str) -> datetime | None:

@@ -59,6 +59,8 @@ CASES = [
      ["what did we clean out on Sunday?", "what did we clean out on 29 November?",
       "what did we clean out last weekend?"],
      ["what did we clean out on 21 November?", "what did we clean out on Wednesday?"]),
+    ("We finished the payroll export in two days", "2026-11-24T10:00:00Z",  # how long it took: no day ahead
+     ["what did we finish on 24 November?"], ["what did we finish on Thursday the 26th?"]),
 ]
 
 
@@ -125,6 +127,12 @@ def said(text: str, noted: str, question: str) -> bool:
     ("next Saturday we migrate", "2026-11-25T10:00:00Z", "28 November", "5 December"),
     ("this weekend we migrate", "2026-11-29T10:00:00Z", "29 November", "5 December"),
     ("last weekend we migrated", "2026-12-02T10:00:00Z", "29 November", "5 December"),
+    # "in two days" in a sentence not in the past tense: a time ahead
+    ("The certificate expires in two days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("We will migrate in 2 days.", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("The migration finished yesterday. In 2 days we archive the logs", "2026-12-01T10:00:00Z", "3 December",
+     "1 December"),
+    ("in 3 weeks we ship the portal", "2026-11-12T10:00:00Z", "3 December", "12 November"),
     # unchanged
     ("yesterday we migrated", "2026-12-04T10:00:00Z", "3 December", "2 December"),
     ("next Tuesday we migrate", "2026-11-26T10:00:00Z", "1 December", "2 December"),
@@ -137,11 +145,20 @@ def test_a_memorys_relative_words_name_the_time_counted_from_when_it_was_noted(t
 
 
 @pytest.mark.parametrize("text", [
+    "the migration finished in two days", "we shipped it in 2 days", "We migrated the cluster in 2 days.",
+    "The rollout was done in a day", "In two days we migrated all tenants", "it happened in 2 days, as planned",
     "within 2 days we migrate", "the migration takes 2 days", "we migrate on Monday", "tomorrowland tickets",
     "in 100000 weeks we migrate", "100000 weeks ago we migrated",
 ])
 def test_words_naming_no_day_near_it_name_none(text):
     assert not said(text, "2026-12-02T10:00:00Z", "what did we migrate on 3 December?")
+    assert not said(text, "2026-12-01T10:00:00Z", "what did we migrate on 3 December?")
+
+
+@pytest.mark.parametrize(("text", "noted"), [("we shipped it in 3 weeks", "2026-11-12T10:00:00Z"),
+                                             ("the port finished in two weeks", "2026-11-19T10:00:00Z")])
+def test_weeks_it_took_name_no_week(text, noted):
+    assert not said(text, noted, "what did we migrate on 3 December?")
 
 
 @pytest.mark.parametrize(("text", "noted"), [
