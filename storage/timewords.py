@@ -270,6 +270,9 @@ _DAYS_SAID = re.compile(
     rf"|(?P<coming>next|this|coming)\s+(?P<ahead>{_WEEKDAYS}))(?![\w-])",
     re.IGNORECASE,
 )
+# Words telling a plan, after which "in two days" is a time ahead though the sentence is in the past tense.
+_PLAN = re.compile(r"\b(?:decided|agreed|planned|promised|scheduled|expected|wanted|needed|hoped|aimed|committed"
+                   r"|chose|intended|asked|told|said|announced|due|deadline)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 _EPOCH = datetime(1970, 1, 1)
 _FAR_MS = 32_503_680_000_000  # 3000-01-01: a "now" after any time a question names, to read it whole
@@ -326,12 +329,13 @@ def _told(found: re.Match[str], observed: datetime) -> tuple[int, int] | None:
 
 def _a_length(found: re.Match[str]) -> bool:
     """Whether the ``_DAYS_SAID`` match ``found`` ("in two days") is how long something took, not a time
-    ahead: the sentence holding it is in the past tense, as a question's is read ("we shipped it in 3
-    weeks"; "in 3 weeks we ship" and "it expires in two days" are times)."""
+    ahead: the sentence holding it is in the past tense, as a question's is read, and tells no plan ("we
+    shipped it in 3 weeks"; "in 3 weeks we ship", "it expires in two days", "we decided to migrate in two
+    days" are times)."""
     ends = [mark.start() for mark in _SENTENCE_END.finditer(found.string)]
     sentence = found.string[max((end + 1 for end in ends if end < found.start()), default=0):
                             min((end for end in ends if end >= found.end()), default=len(found.string))]
-    return bool(_PAST_TENSE.search(sentence)) and not _NOT_PAST.search(sentence)
+    return bool(_PAST_TENSE.search(sentence)) and not _NOT_PAST.search(sentence) and not _PLAN.search(sentence)
 
 
 def _shifted(moment: datetime, count: int, unit: str) -> datetime | None:

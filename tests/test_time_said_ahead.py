@@ -133,6 +133,10 @@ def said(text: str, noted: str, question: str) -> bool:
     ("The migration finished yesterday. In 2 days we archive the logs", "2026-12-01T10:00:00Z", "3 December",
      "1 December"),
     ("in 3 weeks we ship the portal", "2026-11-12T10:00:00Z", "3 December", "12 November"),
+    ("We decided to migrate in two days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("We agreed to ship the portal in 3 weeks", "2026-11-12T10:00:00Z", "3 December", "12 November"),
+    ("The vendor said the fix lands in 2 days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("The migration we planned is due in 2 days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
     # unchanged
     ("yesterday we migrated", "2026-12-04T10:00:00Z", "3 December", "2 December"),
     ("next Tuesday we migrate", "2026-11-26T10:00:00Z", "1 December", "2 December"),
@@ -146,7 +150,7 @@ def test_a_memorys_relative_words_name_the_time_counted_from_when_it_was_noted(t
 
 @pytest.mark.parametrize("text", [
     "the migration finished in two days", "we shipped it in 2 days", "We migrated the cluster in 2 days.",
-    "The rollout was done in a day", "In two days we migrated all tenants", "it happened in 2 days, as planned",
+    "The rollout was done in a day", "In two days we migrated all tenants", "it happened in 2 days, without a hitch",
     "within 2 days we migrate", "the migration takes 2 days", "we migrate on Monday", "tomorrowland tickets",
     "in 100000 weeks we migrate", "100000 weeks ago we migrated",
 ])
