@@ -20,6 +20,15 @@ _LANGUAGES = ("de", "fr", "es", "pt", "it", "nl")
 _PARTICLES = re.compile("(?<![\u3040-\u309f])[にをかはがでのへと](?![\u3040-\u309f])")
 # The word before a day of the month in the languages above (an English month after it is of that language).
 _LEAD = re.compile(r"(?<!\w)(?:op|le|el|il|em|au)\s+$", re.IGNORECASE)
+# A day and month in digits with dots, without a year ("am 24.11."): after a word leading to a day (German's
+# make the question German) or opening the question, never after another ("OpenSearch 2.11." is a version).
+_DAY_MONTH = re.compile(r"(?:^|(?<![\w.])(am|vom|zum|seit|bis|ab|zwischen|und|on|since|until|till|by|before|after"
+                        r"|from|between|and|to|through)\s+)(\d{1,2})\.(\d{1,2})\.(?![\w.])", re.IGNORECASE)
+_GERMAN_LEAD = frozenset("am vom zum seit bis ab zwischen und".split())
+# A weekday of a week counted from now in Japanese ("先週の火曜日": Tuesday last week).
+_JAPANESE_WEEK = re.compile("(先週|今週|来週)の?([月火水木金土日])曜日?")
+_JAPANESE_WEEKS = {"先週": "last", "今週": "this", "来週": "next"}
+_JAPANESE_DAYS = "月火水木金土日"  # Monday first
 # English month names and their abbreviations, read after a day of another language's form ("am 24. Nov.").
 _ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {"sept": "september"}
 # "last" before or after the noun, and the nouns for a week and a month.
@@ -74,7 +83,8 @@ _ASKING = {
 @cache
 def _names() -> tuple[dict[str, str], dict[str, str]]:
     """({foreign month form: English month}, {foreign weekday name: English weekday}), lower case: of a
-    month its forms of four letters or more and its full name; of a weekday its names of five or more."""
+    month its forms of four letters or more, its full name and German's short forms ("Dez.", "Okt.", none an
+    English word); of a weekday its names of five or more."""
     from importlib import import_module
 
     months: dict[str, str] = {}
@@ -83,7 +93,7 @@ def _names() -> tuple[dict[str, str], dict[str, str]]:
         info = import_module(f"dateparser.data.date_translation_data.{language}").info
         for month in _MONTHS:
             forms = [f.lower() for f in info.get(month, [])]
-            months.update((f, month) for f in forms if len(f) >= 4 or f == max(forms, key=len))
+            months.update((f, month) for f in forms if len(f) >= 4 or f == max(forms, key=len) or language == "de")
         for day in _WEEKDAYS:
             weekdays.update((f.lower(), day) for f in info.get(day, []) if len(f) >= 5)
     for english in _MONTHS + _WEEKDAYS:
@@ -158,6 +168,20 @@ def in_english(query: str) -> str:
         foreign = True
         return f" {_MONTHS[int(found[2]) - 1].title()} {found[3]}" + (f", {found[1]} " if found[1] else " ")
 
+    def day_month(found: re.Match[str]) -> str:
+        nonlocal foreign
+        if not (1 <= int(found[2]) <= 31 and 1 <= int(found[3]) <= 12):
+            return found[0]
+        foreign = foreign or (found[1] or "").lower() in _GERMAN_LEAD
+        return f"{found[1] or ''} {found[2]} {_MONTHS[int(found[3]) - 1].title()}".lstrip()
+
+    def week(found: re.Match[str]) -> str:
+        nonlocal foreign
+        foreign = True
+        weekday = _WEEKDAYS[_JAPANESE_DAYS.index(found[2])].title()
+        return f" {weekday} {_JAPANESE_WEEKS[found[1]]} week "
+
+    query = _JAPANESE_WEEK.sub(week, _DAY_MONTH.sub(day_month, query))
     query = cjk.sub(lambda f: day(f) if 1 <= int(f[2]) <= 12 else f[0], query)
     query = relative.sub(last, dated.sub(date, query))
     if not foreign:

@@ -270,6 +270,10 @@ _DAYS_SAID = re.compile(
     rf"|(?P<coming>next|this|coming)\s+(?P<ahead>{_WEEKDAYS}))(?![\w-])",
     re.IGNORECASE,
 )
+# Words telling a plan, after which "in two days" is a time ahead though the sentence is in the past tense.
+_PLAN = re.compile(r"\b(?:decided|agreed|planned|promised|scheduled|expected|wanted|needed|hoped|aimed|committed"
+                   r"|chose|intended|asked|told|said|announced|due|deadline)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 _EPOCH = datetime(1970, 1, 1)
 _FAR_MS = 32_503_680_000_000  # 3000-01-01: a "now" after any time a question names, to read it whole
 
@@ -303,12 +307,16 @@ def _told(found: re.Match[str], observed: datetime) -> tuple[int, int] | None:
         days = (observed.weekday() - _WEEKDAYS.split("|").index(last)) % 7 or 7
         start = period_range(observed - timedelta(days=days), "day")[0]
         return start, start + _DAY_MS
-    if (found["period"] or "").lower() == "weekend":  # "this weekend": Saturday and Sunday of the week noted in
-        start = _weekend(observed, _NEAR[found["near"].lower()])
+    if (found["period"] or "").lower() == "weekend":  # "this weekend": Saturday and Sunday of the week noted in;
+        near = found["near"].lower()  # "next weekend" the first after that day, as "next Saturday" is
+        start = _weekend(observed, _NEAR[near]) if near != "next" else period_range(
+            observed + timedelta(days=(5 - observed.weekday()) % 7 or 7), "day")[0]
         return start, start + 2 * _DAY_MS
     if found["period"]:  # "next week": the calendar week after the one noted in
         period = found["period"].lower()
         moment = _shifted(observed, _NEAR[found["near"].lower()], period)
+    elif found["ahead_unit"] and _a_length(found):
+        return None  # "we finished the migration in two days": how long it took
     elif found["unit"] or found["ahead_unit"]:  # "two weeks ago", "in 3 days": that day or calendar week
         period = (found["unit"] or found["ahead_unit"]).lower()
         count = _count(found["count"] or found["ahead_count"])
@@ -317,6 +325,17 @@ def _told(found: re.Match[str], observed: datetime) -> tuple[int, int] | None:
         period = "day"
         moment = observed + timedelta(days=_DAYS_FROM[" ".join(found.group(0).lower().split()).removeprefix("the ")])
     return None if moment is None else period_range(moment, period)
+
+
+def _a_length(found: re.Match[str]) -> bool:
+    """Whether the ``_DAYS_SAID`` match ``found`` ("in two days") is how long something took, not a time
+    ahead: the sentence holding it is in the past tense, as a question's is read, and tells no plan ("we
+    shipped it in 3 weeks"; "in 3 weeks we ship", "it expires in two days", "we decided to migrate in two
+    days" are times)."""
+    ends = [mark.start() for mark in _SENTENCE_END.finditer(found.string)]
+    sentence = found.string[max((end + 1 for end in ends if end < found.start()), default=0):
+                            min((end for end in ends if end >= found.end()), default=len(found.string))]
+    return bool(_PAST_TENSE.search(sentence)) and not _NOT_PAST.search(sentence) and not _PLAN.search(sentence)
 
 
 def _shifted(moment: datetime, count: int, unit: str) -> datetime | None:
@@ -699,7 +718,10 @@ class TimeParser:
             parser = DateDataParser(languages=["en"], settings=settings)
             if pair is not None:
                 first, last = (self._range(parser, text, False, base, now_ms) for text in pair[1:])
-                if first is not None and last is not None and first.observable and last.observable \
+                alike = first is not None and last is not None and bool(first.days or last.days)
+                if alike and (found_pair := _read_alike(*pair, base, now_ms)) is not None:
+                    return found_pair
+                if not alike and first is not None and last is not None and first.observable and last.observable \
                         and first.start <= last.start:
                     end = min(last.end, latest)
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
@@ -1033,14 +1055,16 @@ def _combined(text: str, base: datetime) -> tuple[datetime, str, Said]:
     return datetime(year, first, 1), "month" if "month" in parts else "quarter", Said(months, year)
 
 
-def _in_digits(text: str, base: datetime, past: bool = False) -> list[tuple[datetime, str, Said | None]]:
+def _in_digits(text: str, base: datetime, past: bool = False,
+               order: int | None = None) -> list[tuple[datetime, str, Said | None]]:
     """The readings ``(moment, period, said)`` of a ``_DIGITS`` ``text``, none when it names no time: an
     ISO 8601 date-time is the UTC day holding its moment (memories' days are UTC days); a date with its
     year first is year, month, day ("2026/11/13"); with its year last, day first with dots ("1.12.2026",
     as in Europe), else read both ways: "13-11-2026" and "11/13/2026" name one day, "12/01/2026" two, and
     both are its readings (docs/how-recall-works.md#dates-in-digits). Without a year ("11/27"), the day of
     ``base``'s year, or (``past``) the latest before ``base``. "Week 48" is that ISO week of ``base``'s
-    year (the year before when it is ahead); "the 1st" the latest 1st up to ``base``."""
+    year (the year before when it is ahead); "the 1st" the latest 1st up to ``base``. ``order`` 0 or 1 keeps
+    only the day-first or the month-first reading of a date read both ways."""
     week = _ISO_WEEK.fullmatch(text)
     if week:
         year, number = int(week[2]) if week[2] else base.year, int(week[1])
@@ -1065,19 +1089,21 @@ def _in_digits(text: str, base: datetime, past: bool = False) -> list[tuple[date
         return [(moment, "day", Said(frozenset({moment.month}), moment.year, moment.day))]
     short = _SHORT_DATE.fullmatch(text)
     numeric = _NUMERIC_DATE.fullmatch(text)
-    if short:
+    if short:  # (year, month, day): day first, then month first
         first, second = int(short[1]), int(short[2])
-        readings = {(None, second, first), (None, first, second)}
+        readings: list[tuple[int | None, int, int]] = [(None, second, first), (None, first, second)]
     elif numeric:
         first, separator, middle, last = int(numeric[1]), numeric[2], int(numeric[3]), int(numeric[4])
         if len(numeric[1]) == 4:
-            readings = {(first, middle, last)}
+            readings = [(first, middle, last)]
         else:
-            readings = {(last, middle, first)} if separator == "." else {(last, middle, first), (last, first, middle)}
+            readings = [(last, middle, first)] if separator == "." else [(last, middle, first), (last, first, middle)]
     else:
         return []
+    if order is not None and len(readings) == 2:
+        readings = readings[order:order + 1]
     days = []
-    for year, month, day in readings:
+    for year, month, day in dict.fromkeys(readings):
         if year is None:  # "11/27": this year's, or asked in the past tense the latest before today
             year = base.year - 1 if past and (month, day) > (base.month, base.day) else base.year
             while _a_day(year, month, day) and not _a_day(year, month, day, strict=True):
@@ -1085,6 +1111,26 @@ def _in_digits(text: str, base: datetime, past: bool = False) -> list[tuple[date
         if _a_day(year, month, day, strict=True):
             days.append((datetime(year, month, day), "day", Said(frozenset({month}), year, day)))
     return sorted(days, key=lambda reading: reading[0])
+
+
+def _read_alike(phrase: str, first: str, last: str, base: datetime, now_ms: int) -> TimeRange | None:
+    """The range ``phrase`` names from the date in digits ``first`` to ``last``, both read day first or both
+    month first ("between 12/01/2026 and 12/02/2026": 12 January to 12 February, or 1 to 2 December, as its
+    ``days``; never 12 January to 2 December), with a note saying so; None when none of it is past."""
+    latest, spans, said = now_ms + limits.FUTURE_TOLERANCE_MS, [], []
+    for order in (0, 1):
+        starts, ends = (_in_digits(text, base, order=order) for text in (first, last))
+        if starts and ends:
+            start, end = period_range(*starts[0][:2])[0], min(period_range(*ends[-1][:2])[1], latest)
+            if start < min(end, now_ms) and (start, end) not in spans:
+                spans.append((start, end))
+                said.append(f"{starts[0][0]:%-d %B %Y} to {ends[-1][0]:%-d %B %Y}")
+    if not spans:
+        return None
+    spans, end = sorted(spans), max(end for _, end in spans)
+    note = f"{phrase} may be " + " or ".join(said) + ": read as both" if len(spans) > 1 else None
+    return TimeRange(spans[0][0], end, phrase, shown_end=min(end, now_ms), days=tuple(spans) if note else (),
+                     note=note)
 
 
 def _iso_monday(year: int, week: int) -> datetime | None:

@@ -88,6 +88,14 @@ def test_a_version_a_date_that_is_no_day_or_a_week_of_something_else_is_no_time(
     ("Wat hebben we op 24 november besloten?", "what have we on 24 november decided?"),  # "op": Dutch
     ("what did we decide on 1 Dezember?", "what did we decide on 1 December?"),
     ("12月1日に何を決めましたか?", " December 1   what   decided  ?"),
+    ("Was haben wir am 1. Dez. entschieden?", "what have we on 1 December decided?"),
+    ("Was haben wir am 3. Okt. 2026 entschieden?", "what have we on 3 October 2026 decided?"),
+    ("Was haben wir im Dez. 2026 entschieden?", "what have we in December 2026 decided?"),
+    ("Was haben wir am 4. Mrz. entschieden?", "what have we on 4 March decided?"),
+    ("Was haben wir am 24.11. entschieden?", "what have we on 24 November decided?"),
+    ("what did we decide on 24.11.?", "what did we decide on 24 November?"),
+    ("先週の火曜日に何を決めましたか?", " Tuesday last week   what   decided  ?"),
+    ("今週の月曜日に何を決めましたか?", " Monday this week   what   decided  ?"),
     # must stay unchanged: no time, English, or a name
     ("Domingo said the deploy was fine", "Domingo said the deploy was fine"),
     ("Mai approved the budget", "Mai approved the budget"),
@@ -96,6 +104,11 @@ def test_a_version_a_date_that_is_no_day_or_a_week_of_something_else_is_no_time(
     ("¿Qué decidimos sobre Jenkins?", "¿Qué decidimos sobre Jenkins?"),  # its question words: only beside a time
     ("was the van at the depot on 24 November?", "was the van at the depot on 24 November?"),
     ("what did the team decide at 10 am 24 November?", "what did the team decide at 10 am 24 November?"),
+    ("we upgraded to OpenSearch 2.11.", "we upgraded to OpenSearch 2.11."),  # a version, no day
+    ("what changed in 2.11.?", "what changed in 2.11.?"), ("what did we decide on 24.11.2026?",
+                                                          "what did we decide on 24.11.2026?"),
+    ("we moved 3 ago.", "we moved 3 ago."), ("was the set 2026 ready?", "was the set 2026 ready?"),
+    ("the Dez team shipped on 3 Dec.", "the Dez team shipped on 3 Dec."),
 ])
 def test_time_words_of_other_languages_are_written_in_english(question, english):
     assert in_english(question) == english
@@ -134,6 +147,19 @@ def _day_questions() -> list[tuple[str, str]]:
     *_day_questions(),
     ("11月24日に何を決めましたか?", "2026-11-24"), ("2026年3月4日に何を決めましたか?", "2026-03-04"),
     ("Was haben wir am 24. Nov. entschieden?", "2026-11-24"),
+    *((f"Was haben wir am {day}. {month} entschieden?", f"2026-{number:02d}-{day:02d}")
+      for number, forms in enumerate(("Jan.", "Feb.", "Mär.|Mrz.", "Apr.", "Mai", "Jun.", "Jul.", "Aug.", "Sep.",
+                                      "Okt.", "Nov."), start=1)
+      for month in forms.split("|") for day in (1, 24)),
+    ("Was haben wir im Nov. 2025 entschieden?", "2025-11-01"), ("Was haben wir am 1.12. entschieden?", "2026-12-01"),
+    *((f"Was haben wir am {day}.{month}. entschieden?", f"2026-{month:02d}-{day:02d}")
+      for month in range(1, 12) for day in (1, 24)),
+    ("what did we decide on 24.11.?", "2026-11-24"), ("24.11.: was haben wir entschieden?", "2026-11-24"),
+    ("先週の火曜日に何を決めましたか?", "2026-11-24"), ("先週火曜日に何を決めましたか?", "2026-11-24"),
+    ("今週の月曜日に何を決めましたか?", "2026-11-30"), ("先週の日曜日に何を決めましたか?", "2026-11-29"),
+    *((f"先週の{kanji}曜日に何を決めましたか?", f"2026-11-{day}") for day, kanji in enumerate("月火水木金土日", start=23)),
+    *((f"今週の{kanji}曜日に何を決めましたか?", f"2026-{day}") for day, kanji in zip(
+        ("11-30", "12-01", "12-02", "12-03", "12-04", "12-05"), "月火水木金土")),
     # English as it was
     ("what did we decide on 24 November?", "2026-11-24"), ("what did we decide on November 24?", "2026-11-24"),
     ("what did we decide in November 2025?", "2025-11-01"),
@@ -162,6 +188,11 @@ def shared_clock():
     ("what did we decide at the end of the month?", RUFF),
     ("what did we decide on 1 Dezember?", DROP),
     ("what did we decide on 2026年12月1日?", DROP),
+    ("Was haben wir am 1. Dez. entschieden?", DROP), ("Was haben wir am 24. Nov. entschieden?", RUFF),
+    ("Was haben wir am 1.12. entschieden?", DROP), ("Was haben wir am 24.11. entschieden?", RUFF),
+    ("Was haben wir am 13.11. entschieden?", FREEZE), ("what did we decide on 13.11.?", FREEZE),
+    ("Was ist am 15. Okt. passiert?", "Migrated the search cluster to OpenSearch 2.11"),
+    ("先週の火曜日に何を決めましたか?", RUFF), ("今週の火曜日に何を決めましたか?", DROP),
     ("what failed in build 2026.11.13?", "Build 2026.11.13 failed on the ARM runners"),
 ])
 def test_a_date_form_finds_the_memory_of_that_time_first(shared_store, question, answer):
@@ -212,6 +243,8 @@ def _asked_of_days() -> list[tuple[str, str]]:
     ("was haben wir am letzten Dienstag entschieden?", DROP), ("qu'avons-nous décidé mardi dernier ?", DROP),
     ("¿qué decidimos el martes pasado?", DROP), ("cosa abbiamo deciso martedì scorso?", DROP),
     ("wat hebben we afgelopen dinsdag besloten?", DROP), ("what did we decide last Tuesday?", DROP),
+    ("Was haben wir am 1. Dez. entschieden?", DROP), ("Was haben wir am 24.11. entschieden?", RUFF),
+    ("先週の火曜日に何を決めましたか?", RUFF), ("今週の火曜日に何を決めましたか?", DROP),
     ("Was ist am 15. Oktober passiert?", "Migrated the search cluster to OpenSearch 2.11"),
     ("Qu'est-ce qui s'est passé le 15 octobre ?", "Migrated the search cluster to OpenSearch 2.11"),
     ("what happened on 15 October?", "Migrated the search cluster to OpenSearch 2.11"),

@@ -55,10 +55,12 @@ CASES = [
     ("This weekend we repaint the kitchen", "2026-11-25T10:00:00Z",  # Saturday 28 and Sunday 29 November
      ["what did we repaint on Sunday?", "what did we repaint on 29 November?", "what did we repaint last weekend?"],
      ["what did we repaint on 22 November?", "what did we repaint on Wednesday?"]),
-    ("Next weekend we clean out the garage", "2026-11-18T10:00:00Z",  # Saturday 28 and Sunday 29 November
+    ("Next weekend we clean out the garage", "2026-11-22T10:00:00Z",  # noted Sunday: Saturday 28, Sunday 29
      ["what did we clean out on Sunday?", "what did we clean out on 29 November?",
       "what did we clean out last weekend?"],
-     ["what did we clean out on 22 November?", "what did we clean out on Wednesday?"]),
+     ["what did we clean out on 21 November?", "what did we clean out on Wednesday?"]),
+    ("We finished the payroll export in two days", "2026-11-24T10:00:00Z",  # how long it took: no day ahead
+     ["what did we finish on 24 November?"], ["what did we finish on Thursday the 26th?"]),
 ]
 
 
@@ -116,7 +118,25 @@ def said(text: str, noted: str, question: str) -> bool:
     ("next month we migrate", "2026-11-30T10:00:00Z", "3 December", "30 November"),
     ("last month we migrated", "2027-01-04T10:00:00Z", "3 December", "3 November"),
     ("this weekend we migrate", "2026-12-03T10:00:00Z", "5 December", "4 December"),
-    ("next weekend we migrate", "2026-11-25T10:00:00Z", "5 December", "28 November"),
+    # "next weekend" the first after that day, as "next Saturday" is: the coming one on a weekday
+    *(("next weekend we migrate", f"2026-11-{noted}T10:00:00Z", "28 November", "5 December")
+      for noted in range(21, 28)),  # noted Saturday 21 to Friday 27: Saturday 28
+    ("next weekend we migrate", "2026-11-28T10:00:00Z", "5 December", "28 November"),  # on Saturday: the following
+    ("Next weekend we migrate", "2026-11-29T10:00:00Z", "5 December", "29 November"),
+    ("we migrate next weekend", "2026-11-27T23:30:00Z", "29 November", "6 December"),
+    ("next Saturday we migrate", "2026-11-25T10:00:00Z", "28 November", "5 December"),
+    ("this weekend we migrate", "2026-11-29T10:00:00Z", "29 November", "5 December"),
+    ("last weekend we migrated", "2026-12-02T10:00:00Z", "29 November", "5 December"),
+    # "in two days" in a sentence not in the past tense: a time ahead
+    ("The certificate expires in two days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("We will migrate in 2 days.", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("The migration finished yesterday. In 2 days we archive the logs", "2026-12-01T10:00:00Z", "3 December",
+     "1 December"),
+    ("in 3 weeks we ship the portal", "2026-11-12T10:00:00Z", "3 December", "12 November"),
+    ("We decided to migrate in two days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("We agreed to ship the portal in 3 weeks", "2026-11-12T10:00:00Z", "3 December", "12 November"),
+    ("The vendor said the fix lands in 2 days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
+    ("The migration we planned is due in 2 days", "2026-12-01T10:00:00Z", "3 December", "1 December"),
     # unchanged
     ("yesterday we migrated", "2026-12-04T10:00:00Z", "3 December", "2 December"),
     ("next Tuesday we migrate", "2026-11-26T10:00:00Z", "1 December", "2 December"),
@@ -129,11 +149,20 @@ def test_a_memorys_relative_words_name_the_time_counted_from_when_it_was_noted(t
 
 
 @pytest.mark.parametrize("text", [
+    "the migration finished in two days", "we shipped it in 2 days", "We migrated the cluster in 2 days.",
+    "The rollout was done in a day", "In two days we migrated all tenants", "it happened in 2 days, without a hitch",
     "within 2 days we migrate", "the migration takes 2 days", "we migrate on Monday", "tomorrowland tickets",
     "in 100000 weeks we migrate", "100000 weeks ago we migrated",
 ])
 def test_words_naming_no_day_near_it_name_none(text):
     assert not said(text, "2026-12-02T10:00:00Z", "what did we migrate on 3 December?")
+    assert not said(text, "2026-12-01T10:00:00Z", "what did we migrate on 3 December?")
+
+
+@pytest.mark.parametrize(("text", "noted"), [("we shipped it in 3 weeks", "2026-11-12T10:00:00Z"),
+                                             ("the port finished in two weeks", "2026-11-19T10:00:00Z")])
+def test_weeks_it_took_name_no_week(text, noted):
+    assert not said(text, noted, "what did we migrate on 3 December?")
 
 
 @pytest.mark.parametrize(("text", "noted"), [

@@ -67,6 +67,33 @@ def test_a_date_read_two_ways_holds_both_days_and_none_between(question, days):
     assert days_of(question) == days
 
 
+@pytest.mark.parametrize(("question", "days"), [
+    ("what did we decide between 12/01/2026 and 12/02/2026?", {"2026-01-12", "2026-01-13", "2026-02-10",
+                                                                 "2026-12-01"}),
+    ("what did we decide between 01/12/2026 and 04/12/2026?", {"2026-12-01", "2026-01-12", "2026-01-13",
+                                                                 "2026-02-10", "2026-03-04", "2026-04-03"}),
+    ("what did we decide from 12-01-2026 to 12-02-2026?", {"2026-01-12", "2026-01-13", "2026-02-10", "2026-12-01"}),
+    ("what did we decide between 12/01 and 12/02?", {"2026-01-12", "2026-01-13", "2026-02-10", "2026-12-01"}),
+    ("what did we decide between 13/01/2026 and 12/02/2026?", {"2026-01-13", "2026-02-10"}),  # day first only
+    ("what did we decide between 1/12/2026 and 1/13/2026?", {"2026-01-12", "2026-01-13"}),  # month first only
+    ("what did we decide between 01/02/2026 and 01/03/2026?", {"2026-02-10"}),  # or 2 to 3 January: none
+    # must stay: one reading each
+    ("what did we decide between 2026-01-12 and 2026-02-10?", {"2026-01-12", "2026-01-13", "2026-02-10"}),
+    ("what did we decide from 12 January 2026 to 13 January 2026?", {"2026-01-12", "2026-01-13"}),
+    ("what did we decide between 05.06.2026 and 13.11.2026?", {"2026-06-05", "2026-11-13"}),
+])
+def test_a_range_of_dates_read_two_ways_reads_both_ends_alike(question, days):
+    """Both ends day first, or both month first: never 12 January to 2 December (all the year)."""
+    assert days_of(question) == days
+
+
+def test_a_range_read_two_ways_says_so():
+    found = TimeParser().find("what did we decide between 12/01/2026 and 12/02/2026?", NOW_MS)
+    assert found is not None and found.note == (
+        "between 12/01/2026 and 12/02/2026 may be 12 January 2026 to 12 February 2026 or 1 December 2026 to "
+        "2 December 2026: read as both")
+
+
 @pytest.mark.parametrize(("question", "note"), [
     ("what did we decide on 12/01/2026?", "12/01/2026 may be 12 January 2026 or 1 December 2026: read as both"),
     ("what did we decide on 06/12?", "06/12 may be 6 December 2025 or 12 June 2026: read as both"),  # past tense
@@ -107,6 +134,9 @@ def recall(shared_store, question: str):  # type: ignore[no-untyped-def]
     ("what did we decide on 06/05/2026?", {"2026-05-06", "2026-06-05"}),
     ("what did we decide on 12/01?", {"2026-01-12", "2026-12-01"}),
     ("what did we decide on Tuesday 12/01/2026?", {"2026-12-01"}),
+    ("what did we decide between 01/12/2026 and 04/12/2026?", {"2026-12-01", "2026-01-12", "2026-01-13",
+                                                                 "2026-02-10", "2026-03-04", "2026-04-03"}),
+    ("what did we decide between 13/01/2026 and 12/02/2026?", {"2026-01-13", "2026-02-10"}),
     # must stay: one reading
     ("what did we decide on 13/01/2026?", {"2026-01-13"}),
     ("what did we decide on 1/13/2026?", {"2026-01-13"}),
