@@ -513,9 +513,10 @@ def capped(sure: float, c: Candidates, seq: int, asked: str) -> float:
     ``UNDATED_CONFIDENCE`` in a question asking by a time alone for a hit not of that time ("what did we
     decide on Friday?": not a rule for Fridays from September); else ``SIBLING_CONFIDENCE`` for a hit
     of another time (:func:`out_of_time`, :func:`another_time`), about a sibling of what ``asked`` names
-    (``subjects.near_miss``), in a question whose words no memory holds (``c.unheard``: "indentation" of
-    "what does Marcus prefer for indentation?") or holding no word of its topic (``c.off_topic``: "We
-    decided to use PostgreSQL" for "which CI do we use?"). Each is a ceiling: the lowest applies."""
+    (``subjects.near_miss``), in a question naming what the store knows and asking of a word no memory
+    holds (``c.unheard``: "indentation" of "what does Marcus prefer for indentation?") or holding no word
+    of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we use?"). Each is a
+    ceiling: the lowest applies."""
     memory = c.rows[seq]
     if not c.subject and c.when is not None and c.when.observable and not dated_then(c, memory):
         return min(sure, UNDATED_CONFIDENCE)
