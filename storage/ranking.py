@@ -501,20 +501,29 @@ def rank(
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
-        if sure > UNDATED_CONFIDENCE and not c.subject and c.when is not None and c.when.observable \
-                and not dated_then(c, c.rows[seq]):
-            sure = UNDATED_CONFIDENCE  # "what did we decide on Friday?": not a rule for Fridays from September
-        if sure > SIBLING_CONFIDENCE and (out_of_time(c, c.rows[seq]) or asked and (
-                near_miss(asked, c.rows[seq].content or "") is not None or another_time(c, asked, c.rows[seq]))):
-            sure = SIBLING_CONFIDENCE
-        if sure > SIBLING_CONFIDENCE and c.unheard:
-            sure = SIBLING_CONFIDENCE  # "what does Marcus prefer for indentation?": no memory says indentation
-        if sure > SIBLING_CONFIDENCE and seq in c.off_topic:
-            sure = SIBLING_CONFIDENCE  # "We decided to use PostgreSQL" shares only "use" with "which CI do we use?"
+        sure = capped(sure, c, seq, asked)
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
     return Ranking(best_first(the_time_first(c, hits) if c.when is not None else hits), not hits)
+
+
+def capped(sure: float, c: Candidates, seq: int, asked: str) -> float:
+    """``sure``, the confidence of hit ``seq``, at most what a hit answering another question may be:
+    ``UNDATED_CONFIDENCE`` in a question asking by a time alone for a hit not of that time ("what did we
+    decide on Friday?": not a rule for Fridays from September); else ``SIBLING_CONFIDENCE`` for a hit
+    of another time (:func:`out_of_time`, :func:`another_time`), about a sibling of what ``asked`` names
+    (``subjects.near_miss``), in a question naming what the store knows and asking of a word no memory
+    holds (``c.unheard``: "indentation" of "what does Marcus prefer for indentation?") or holding no word
+    of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we use?"). Each is a
+    ceiling: the lowest applies."""
+    memory = c.rows[seq]
+    if not c.subject and c.when is not None and c.when.observable and not dated_then(c, memory):
+        return min(sure, UNDATED_CONFIDENCE)
+    if sure > SIBLING_CONFIDENCE and (c.unheard or seq in c.off_topic or out_of_time(c, memory) or asked and (
+            another_time(c, asked, memory) or near_miss(asked, memory.content or "") is not None)):
+        return SIBLING_CONFIDENCE
+    return sure
 
 
 def read_once(cosines: Callable[[list[int]], dict[tuple[int, int], float]],
