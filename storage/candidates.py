@@ -232,10 +232,16 @@ def gather(
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
+    read_then: dict[str, bool] = {}  # by memory id: coverage and ``said`` ask it of the same candidates
+
     def says_then(memory: Memory) -> bool:
-        return when is not None and (when.said is not None and when.said.in_text(memory.content or "")
-                                     or when.said_relative(memory.content or "", memory.observed_at)
-                                     or when.repeated_in(memory.content or ""))
+        if when is None:
+            return False
+        if memory.id not in read_then:
+            text = memory.content or ""
+            read_then[memory.id] = (when.said is not None and when.said.in_text(text)
+                                    or when.said_relative(text, memory.observed_at) or when.repeated_in(text))
+        return read_then[memory.id]
 
     # An acronym and its words meet both ways ("DR" and "disaster recovery"; ``spelled_out``).
     question_words = _NAME.findall(words_query)
