@@ -12,7 +12,8 @@ from memvault.storage.ranking import _top_two
 
 def cases() -> list[tuple[list[int], dict[int, float], set[int]]]:
     rng = random.Random(28)
-    out = [([], {}, set()), ([1], {1: 0.5}, {1}), ([1, 2], {1: 0.5, 2: 0.5}, set()), ([1, 2, 3], {1: 0.1, 2: 0.9, 3: 0.9}, {2})]
+    out = [([], {}, set()), ([1], {1: 0.5}, {1}), ([1, 2], {1: 0.5, 2: 0.5}, set()),
+           ([1, 2, 3], {1: 0.1, 2: 0.9, 3: 0.9}, {2})]
     for _ in range(200):
         seqs = rng.sample(range(100), rng.randint(0, 12))
         earned = {s: rng.choice([0.0, 0.25, 0.5, rng.random()]) for s in seqs}  # ties are common
