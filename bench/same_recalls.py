@@ -49,6 +49,21 @@ def recall_all(store: Path, questions: list[tuple[str, int]]) -> list[dict[str, 
     return out
 
 
+def side_command(code: Path | None, work: Path, script: str, *args: str) -> list[str]:
+    """The command running ``script`` with ``args`` on the memvault of the checkout ``code`` (None: this
+    one's), imported by path from a package made in ``work``."""
+    env_path = [""]
+    if code is not None:  # the older code first on the path, as the package memvault
+        package = work / "memvault"
+        package.mkdir(parents=True)
+        (package / "__init__.py").touch()
+        for part in ("storage", "server", "tools"):
+            (package / part).symlink_to(code.resolve() / part)
+        env_path = [str(package.parent)]
+    return [sys.executable, "-c", "import runpy, sys; sys.path[:0] = sys.argv[1:2]; sys.argv = sys.argv[2:];"
+            " runpy.run_path(sys.argv[0], run_name='__main__')", *env_path, script, *args]
+
+
 def alike(a: object, b: object) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return math.isclose(a, b, rel_tol=0.0, abs_tol=1e-9)
@@ -101,18 +116,8 @@ def main() -> None:
         for name, code in (("base", args.base), ("this", None)):
             copy = Path(work) / f"{name}.db"
             shutil.copy(args.store, copy)
-            env_path = []
-            if code is not None:  # the older code first on the path, as the package memvault
-                package = Path(work) / name / "memvault"
-                package.mkdir(parents=True)
-                (package / "__init__.py").touch()
-                for part in ("storage", "server", "tools"):
-                    (package / part).symlink_to(code.resolve() / part)
-                env_path = [str(package.parent)]
-            run = subprocess.run(
-                [sys.executable, "-c", "import runpy, sys; sys.path[:0] = sys.argv[1:2]; sys.argv = sys.argv[2:];"
-                 " runpy.run_path(sys.argv[0], run_name='__main__')", *(env_path or [""]), __file__, str(copy),
-                 "--side", str(listed)], capture_output=True, text=True, check=True)
+            run = subprocess.run(side_command(code, Path(work) / name, __file__, str(copy), "--side", str(listed)),
+                                 capture_output=True, text=True, check=True)
             side = json.loads(run.stdout)
             print(f"{name}: {side['code']}")
             sides.append(side["recalls"])

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 
@@ -113,7 +114,8 @@ def current_and_older(
         return tx.search(query), [], []
     mixed = tx.search(replace(query, history=True))
     listed = [f[0] for f in mixed.keyword] + [f[0] for f in mixed.vector]
-    rows.update(tx.memories(query.filters.tenant, seqs=list(dict.fromkeys(listed))))
+    unread = [seq for seq in dict.fromkeys(listed) if seq not in rows]  # the keyword side's rows are read already
+    rows.update(tx.memories(query.filters.tenant, seqs=unread))
 
     def older(found: list[Listed]) -> list[Listed]:
         return [f for f in found if f[0] in rows and rows[f[0]].superseded_by is not None]
@@ -230,10 +232,16 @@ def gather(
     def covered(found: set[str]) -> float:
         return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
 
+    read_then: dict[str, bool] = {}  # by memory id: coverage and ``said`` ask it of the same candidates
+
     def says_then(memory: Memory) -> bool:
-        return when is not None and (when.said is not None and when.said.in_text(memory.content or "")
-                                     or when.said_relative(memory.content or "", memory.observed_at)
-                                     or when.repeated_in(memory.content or ""))
+        if when is None:
+            return False
+        if memory.id not in read_then:
+            text = memory.content or ""
+            read_then[memory.id] = (when.said is not None and when.said.in_text(text)
+                                    or when.said_relative(text, memory.observed_at) or when.repeated_in(text))
+        return read_then[memory.id]
 
     # An acronym and its words meet both ways ("DR" and "disaster recovery"; ``spelled_out``).
     question_words = _NAME.findall(words_query)
@@ -525,7 +533,7 @@ def spelled_out(question: list[str], text: str) -> list[str]:
     recovery"), and consecutive words of the question whose first letters spell an acronym of ``text``
     (docs/retrieval-tuning.md#acronyms); each word once. Linear in the two texts for each distinct
     acronym (a question of one acronym repeated 1,000 times took 34 s against 8 long memories)."""
-    asking = [w for w in dict.fromkeys(question) if _ACRONYM.fullmatch(w)]
+    asking = _acronyms(tuple(question))
     if not asking and _ACRONYM_IN.search(text) is None:
         return []  # most texts and questions hold no acronym: no word of the text read
     said = _NAME.findall(text)
@@ -541,6 +549,12 @@ def spelled_out(question: list[str], text: str) -> list[str]:
         for acronym in saying:
             found.update(dict.fromkeys(_spelling(acronym, question, asked)))
     return list(found)
+
+
+@lru_cache(maxsize=256)  # one question's words, asked of each candidate's text
+def _acronyms(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The acronyms among ``words``, each once, in order."""
+    return tuple(w for w in dict.fromkeys(words) if _ACRONYM.fullmatch(w))
 
 
 def _initials(words: list[str]) -> str:

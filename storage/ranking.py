@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import islice
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
@@ -409,9 +410,12 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS)
 
 
-def _top_two(seqs: list[int], earned: dict[int, float]) -> tuple[tuple[int | None, float], float]:
-    """``((seq, value), second value)`` of the two largest ``earned`` among ``seqs`` (0.0 where missing)."""
-    ordered = sorted(seqs, key=earned.__getitem__, reverse=True)[:2]
+def _top_two(seqs: list[int], earned: dict[int, float],
+             skip: Callable[[int], bool] | None = None) -> tuple[tuple[int | None, float], float]:
+    """``((seq, value), second value)`` of the two largest ``earned`` among ``seqs`` (0.0 where missing),
+    those ``skip`` holds aside (asked only of the seqs before the two found)."""
+    ordered = sorted(seqs, key=earned.__getitem__, reverse=True)
+    ordered = ordered[:2] if skip is None else list(islice((s for s in ordered if not skip(s)), 2))
     values = [earned[s] for s in ordered] + [0.0, 0.0]
     return (ordered[0] if ordered else None, values[0] if ordered else 0.0), values[1] if len(ordered) > 1 else 0.0
 
@@ -472,7 +476,7 @@ def rank(
     # The first's lead is over the next answer, not over a near miss after it (docs/retrieval-tuning.md#siblings).
     near = _near_misses(rivals[:RESTATED_TOP + 1], c, asked)
     top = {"rivals": _top_two(rivals, earned), "others": _top_two(others, earned),
-           "answers": _top_two([s for s in rivals if s not in near], earned)}
+           "answers": _top_two(rivals, earned, near)}
     # The best rival and the hits restating it answer alike: each is first, its lead over the rest
     # (``best_first`` then makes none surer than a hit above it).
     restated = _restating([s for s in rivals if s not in equal][:RESTATED_TOP + 1], c, similarities, question)
@@ -548,21 +552,23 @@ def read_once(cosines: Callable[[list[int]], dict[tuple[int, int], float]],
     return similarities
 
 
-def _near_misses(top: list[int], c: Candidates, asked: str) -> set[int]:
-    """Those of ``top`` after the first about a sibling of what ``asked`` names: of the question
-    (``siblings.sibling``), or of the first where the first holds the question's word ("The staging
-    Postgres" beside "The production Postgres primary" for "the production database host?")."""
+def _near_misses(top: list[int], c: Candidates, asked: str) -> Callable[[int], bool]:
+    """Whether a seq is one of ``top`` after the first about a sibling of what ``asked`` names: of the
+    question (``siblings.sibling``), or of the first where the first holds the question's word ("The
+    staging Postgres" beside "The production Postgres primary" for "the production database host?").
+    Read only for the seqs asked: the lead needs the two best answers, most often the first two."""
     if not asked or len(top) < 2:
-        return set()
+        return lambda seq: False
+    later = set(top[1:])
     words = {stem(w) for w in _WORD.findall(asked.lower())}
     best = c.rows[top[0]].content or ""
-    out = set()
-    for seq in top[1:]:
+
+    def near(seq: int) -> bool:
         text = c.rows[seq].content or ""
-        if near_miss(asked, text) is not None or ((pair := sibling(best, text)) is not None and stem(pair[0]) in words
-                                                and stem(pair[1]) not in words):
-            out.add(seq)
-    return out
+        return seq in later and (near_miss(asked, text) is not None or (
+            (pair := sibling(best, text)) is not None and stem(pair[0]) in words and stem(pair[1]) not in words))
+
+    return near
 
 
 def history_below(c: Candidates, scores: dict[int, float]) -> bool:

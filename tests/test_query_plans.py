@@ -6,6 +6,7 @@ everything a tenant or a scope holds."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -135,3 +136,17 @@ def test_remember_supersede_and_forget_read_no_tenant_whole(traced):
     assert len(found) > 5
     bad = {sql.strip(): lines for sql, plan in found.items() if (lines := unbounded(sql, plan))}
     assert not bad, bad
+
+
+@pytest.mark.parametrize("query", [
+    "kafka deploy note", "note 7 about the kafka deploy", "what did we decide about the deploy of a?",
+    "more words", "which deploy is current now?", "the kafka deploy last week",
+])
+def test_a_recall_reads_each_memory_row_once(traced, query: str):
+    """The keyword and vector sides share their candidates' rows: no row is selected twice by one recall."""
+    store, seen = traced
+    store.recall(tenant="a", query=query, scopes=["proj", "other"], limit=5)
+    wanted = [seq for sql, bindings in seen if "m.seq IN (SELECT value FROM json_each(:wanted))" in sql
+              for seq in json.loads(bindings["wanted"])]  # type: ignore[index]
+    assert wanted, "the recall read rows by seq"
+    assert len(wanted) == len(set(wanted))
