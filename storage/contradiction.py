@@ -16,6 +16,7 @@ bench/contradiction_pairs.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -717,6 +718,14 @@ def _same_name(a: str, b: str) -> bool:
     return long.startswith(short) and long[len(short):].isalpha()
 
 
+def _spelt_further(same: Callable[[str, str], bool], a: str, read_a: _Read, b: str, read_b: _Read) -> bool:
+    """Whether ``a`` of ``read_a`` and ``b`` of ``read_b`` are one name or host written out further
+    (``same``: "Jo" / "Joanna"), unless the text of the longer says the shorter too: "CircleCI" of
+    "Our CI runs on CircleCI" is no "CI" written longer."""
+    short, long = (a, read_b) if len(a) < len(b) else (b, read_a)
+    return same(a, b) and short not in long.words
+
+
 _DOMAIN_TAIL = re.compile(r"(?:\.[a-z][a-z0-9-]*)+")
 
 
@@ -745,8 +754,8 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
         lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
         same = _same_name if kind == "name" else _same_host if kind == "ident" else None
         if same is not None and len(gone) * len(came) <= 64:
-            gone = [g for g in gone if not any(same(g, c) for c in came)]
-            came = [c for c in came if not any(same(g, c) for g in olds)]
+            gone = [g for g in gone if not any(_spelt_further(same, g, old, c, new) for c in came)]
+            came = [c for c in came if not any(_spelt_further(same, g, old, c, new) for g in olds)]
         if not gone or not came:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
@@ -915,7 +924,8 @@ def _refilled(older: str, newer: str, old: _Read, new: _Read,
     named = [all(t.kind in ("name", "ident") for t in side) for side in swap]  # a name, or one word for it
     return framed and brief(older) and brief(newer) and not (old.addition or new.addition) and any(named) \
         and all(ok or len(side) == 1 for ok, side in zip(named, swap, strict=True)) \
-        and not any(_same_name(x.key, y.key) or _same_host(x.key, y.key) for x in swap[0] for y in swap[1]) \
+        and not any(_spelt_further(same, x.key, old, y.key, new) for x in swap[0] for y in swap[1]
+                    for same in (_same_name, _same_host)) \
         and not any(t.subject or t.key in old.adding | new.adding for t in tokens) \
         and all(_in_slot(old, t.key, new) for t in swap[0]) and all(_in_slot(new, t.key, old) for t in swap[1]) \
         and _choices(old, swap[0][-1]) and _choices(new, swap[1][-1]) \

@@ -46,6 +46,22 @@ UNDER_EVERY_GATE = {("We switched to Kong", "We switched to Traefik"),
                     ("We use MySQL", "MySQL got swapped for Postgres")}
 
 
+# A longer name holding the subject's word ("CircleCI" in "Our CI runs on ...") is another name; a name
+# written out further elsewhere is the same one.
+SPELT = [("Our CI runs on Jenkins, and every merge to main triggers the full integration suite plus the nightly "
+          "smoke tests", "Our CI runs on CircleCI, and every merge to main triggers the full integration suite plus "
+          "the nightly smoke tests"),
+         ("The CI provider for the mobile apps is Jenkins and builds take about twenty minutes on average",
+          "The CI provider for the mobile apps is CircleCI and builds take about twenty minutes on average"),
+         ("Our CI runs on Travis CI", "Our CI runs on CircleCI")]
+ONE_NAME = [("Jo is the release manager", "Joanna is the release manager"),
+            ("The release manager is Jo", "The release manager is Joanna"),
+            ("Jo runs the release", "Joanna runs the release"),
+            ("My sister Jo lives in Leeds", "My sister Joanna lives in Leeds"),
+            ("We run Postgres for billing", "We run PostgreSQL for billing"),
+            ("The staging DB is stg-db-07", "The staging DB is stg-db-07.lan")]
+
+
 def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
     vectors = embedder.embed([a, b])
     return float(vectors[0] @ vectors[1])
@@ -74,6 +90,16 @@ def test_a_denial_of_the_verb_before_a_name_contradicts_a_statement_of_the_name(
     assert reason is not None and reason.startswith("negation: ")
 
 
+@pytest.mark.parametrize(("old", "new"), SPELT)
+def test_a_longer_name_holding_the_subjects_word_is_another_name(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), ONE_NAME)
+def test_a_name_written_out_further_is_the_same_name(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is None
+
+
 @pytest.mark.parametrize(("old", "new"), pairs(APART) + MOVED)
 def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_embedder, old, new):
     assert flagged(real_embedder, old, new) is None
@@ -88,6 +114,7 @@ def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_
     ("We use Terraform for infrastructure", "Use OpenTofu for infrastructure", "what do we use for infrastructure?"),
     ("Our CI runs on Jenkins", "Jenkins was replaced by GitHub Actions for CI", "what does our CI run on?"),
     ("We use Poetry", "We are not using Poetry", "do we use Poetry?"),
+    ("Our CI runs on Travis CI", "Our CI runs on CircleCI", "what does our CI run on?"),
 ])
 def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_store: Store, old, new, question):
     older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
