@@ -99,6 +99,7 @@ _PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
                            "these days", "as of", "starting from", "effective"})
+_ENDED = frozenset({"anymore", "any more", "no longer"})  # change words saying a denial has begun
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
 STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
 with and or but as it its this that these those there here we our us i my me you your he she his her they their
@@ -894,7 +895,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     strong = 2 if changing and said and _changes_subject(old, new) or refilled else int(
         lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2))  # one thing for another
     if found is not None and not placed and not (reworded and not changing):
-        return found, strong
+        # a denial the newer says has ended ("We don't use Poetry anymore") is one thing for another
+        denied = not _ENDED.isdisjoint(changes) and not old.changes and found.startswith("negation: ") \
+            and new.negated and not old.negated and brief(older) and brief(newer)
+        return found, max(strong, int(denied))
     one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1
     if one_word and parallel and _choices(old, swaps[0][0][0]) and _choices(new, swaps[0][1][0]) \
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):

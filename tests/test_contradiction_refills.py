@@ -41,6 +41,8 @@ APART = [  # near pairs that contradict nothing
 # A move's target read as a name only when written as one: "We moved CI from Poetry to uv" still contradicts
 # "Our CI runs on uv" (a known limit: a lowercase word is no value where a change goes).
 MOVED = [(f"Our CI runs on {y}", f"We moved CI from {x} to {y}") for x, y, _ in TOOLS if y[0].isupper()]
+# A denial said to have ended: "We don't use Poetry anymore" (cosine 0.59 beside "... for packaging").
+ENDED = [("We use {x} for packaging", "We don't use {x} anymore"), ("We use {x} for packaging", "We no longer use {x}")]
 # Under the lowest gate (``contradiction.CHANGED_SUBJECT``) at the packaged model's cosine: no word test reads them.
 UNDER_EVERY_GATE = {("We switched to Kong", "We switched to Traefik"),
                     ("We use MySQL", "MySQL got swapped for Postgres")}
@@ -84,7 +86,7 @@ def test_one_slot_refilled_or_a_replacement_naming_both_contradicts(real_embedde
     assert flagged(real_embedder, old, new) is not None
 
 
-@pytest.mark.parametrize(("old", "new"), pairs(DENIED))
+@pytest.mark.parametrize(("old", "new"), pairs(DENIED) + pairs(ENDED))
 def test_a_denial_of_the_verb_before_a_name_contradicts_a_statement_of_the_name(real_embedder, old, new):
     reason = flagged(real_embedder, old, new)
     assert reason is not None and reason.startswith("negation: ")
@@ -115,6 +117,7 @@ def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_
     ("Our CI runs on Jenkins", "Jenkins was replaced by GitHub Actions for CI", "what does our CI run on?"),
     ("We use Poetry", "We are not using Poetry", "do we use Poetry?"),
     ("Our CI runs on Travis CI", "Our CI runs on CircleCI", "what does our CI run on?"),
+    ("We use Poetry for packaging", "We don't use Poetry anymore", "do we use Poetry?"),
 ])
 def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_store: Store, old, new, question):
     older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
