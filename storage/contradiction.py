@@ -150,7 +150,7 @@ SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9
 STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
 CHANGED_SUBJECT = 0.3  # cosine enough for change words on the older's subject (``judge``; docs/benchmarks.md)
 # Cosine enough for one name slot refilled in two texts of at most ``TINY`` words ("We use pip" / "We use uv": 0.27),
-# whose vectors are mostly their names' (bench/contradiction_pairs.py).
+# whose vectors are mostly their names' (docs/benchmarks.md, issue 27 §2).
 REFILLED_SUBJECT = 0.2
 TINY = 6
 # Value types whose one-for-one swap is a change even without a shared neighbour word;
