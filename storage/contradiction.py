@@ -16,6 +16,7 @@ bench/contradiction_pairs.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -98,6 +99,7 @@ _PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
                            "these days", "as of", "starting from", "effective"})
+_ENDED = frozenset({"anymore", "any more", "no longer"})  # change words saying a denial has begun
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
 STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
 with and or but as it its this that these those there here we our us i my me you your he she his her they their
@@ -147,6 +149,10 @@ PARALLEL = 0.35
 SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
 STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
 CHANGED_SUBJECT = 0.3  # cosine enough for change words on the older's subject (``judge``; docs/benchmarks.md)
+# Cosine enough for one name slot refilled in two texts of at most ``TINY`` words ("We use pip" / "We use uv": 0.27),
+# whose vectors are mostly their names' (docs/benchmarks.md, issue 27 §2).
+REFILLED_SUBJECT = 0.2
+TINY = 6
 # Value types whose one-for-one swap is a change even without a shared neighbour word;
 # a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
 _SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
@@ -187,6 +193,35 @@ class _Read:
     targets: frozenset[str] = frozenset()  # values a change goes to: "moved CI from Jenkins to GitHub Actions"
     chosen: frozenset[str] = frozenset()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm" (``contrasted``)
     reached: frozenset[tuple[str, str]] = frozenset()  # of ``negated``, (verb, its object): "not using Poetry"
+
+
+# Tools' names written in lower case, read as names where a name stands (``_name_slot``).
+LOWER_NAMES = frozenset("""uv pip pipx npm pnpm yarn bun deno make cmake ninja bazel conda mamba poetry tox nox pytest
+ruff black mypy pyright eslint prettier biome webpack vite esbuild rollup nginx caddy git kubectl helm""".split())
+_NAME_SLOT = frozenset("use uses using used with via on by replaced swapped".split())
+
+
+_OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
+
+
+def _moving(tokens: tuple[tuple[str, bool, bool, bool, bool], ...]) -> bool:
+    """Whether a text says a change with a verb ("moved", "switched": ``CHANGE_WORDS`` but those telling when)."""
+    return any(t[0].lower() in CHANGE_WORDS and t[0].lower() not in _WHEN_CHANGED for t in tokens)
+
+
+def _name_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+    """Whether the word at ``at`` stands where a name does: after a form of "use" or a word of ``_NAME_SLOT``
+    ("We use uv daily", "Packaging is done with uv"), after "to" or "from" in a text with a change verb
+    (``_moving``) or after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word
+    but an object ("We switched from npm to pnpm"; not "to make sure", "moved on to make a difference"), or
+    opening a sentence before a verb of ``NAME_VERBS`` or ``query.PASSIVE`` ("pip was replaced by uv")."""
+    before = tokens[at - 1][0].lower() if at else ""
+    after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
+    if tokens[at][1]:
+        return after in NAME_VERBS or after in PASSIVE
+    contrast = before in ("not", "never", "than") or before == "of" and tokens[at - 2][0].lower() in _CONTRASTS
+    return before in _NAME_SLOT or (contrast or before in ("to", "from") and _moving(tokens)) and (
+        tokens[at][3] or not after or after in STOP and after not in _OBJECTS)
 
 
 # Words naming a group, a place or a product line: the word right before one names which ("the search
@@ -453,6 +488,8 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
             found = None  # "one of", "the new one": no count
         if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
             found = None  # a unit: "420 GB"
+        if found is None and raw in LOWER_NAMES and _name_slot(tokens, i):
+            found = "name", raw, None
         if found is None:
             slots.append(("word", lower, None))
             marks.append((owner, ends, sentence))
@@ -550,7 +587,8 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
                  frozenset(adding), frozenset(contrasted), tuple(denials),
-                 _targets(slots, lowered) if changes else frozenset(), frozenset(chosen), frozenset(reached))
+                 _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
+                 frozenset(reached))
 
 
 # Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
@@ -558,10 +596,14 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
 _TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"})
 
 
-def _targets(slots: list[tuple[str, str, str | None]], lowered: list[str]) -> frozenset[str]:
+def _targets(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor: list[str | None],
+             marks: list[tuple[bool, bool, int]]) -> frozenset[str]:
     """The values right after a word of ``_TO`` (determiners aside) in a text holding change words:
-    where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub Actions")."""
+    where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub Actions"), or,
+    with none there and a change verb in the text, one content word ending its clause or before a stop word,
+    by its stem ("afternoon" of "We moved the standup to the afternoon")."""
     found: set[str] = set()
+    moving = any(word in CHANGE_WORDS and word not in _WHEN_CHANGED for word in lowered)
     for i, word in enumerate(lowered):
         if word in REPLACING and lowered[max(0, i - 1)] not in PASSIVE:  # "GitHub Actions replaced Jenkins"
             j = i - 1 - (lowered[max(0, i - 1)] in ("has", "have", "had"))
@@ -573,9 +615,13 @@ def _targets(slots: list[tuple[str, str, str | None]], lowered: list[str]) -> fr
         j = i + 1
         while j < len(slots) and lowered[j] in DETERMINERS:
             j += 1
+        start = j
         while j < len(slots) and slots[j][0] != "word":
             found.add(slots[j][1])
             j += 1
+        if moving and j == start < len(slots) and anchor[j] is not None and (
+                marks[j][1] or j + 1 == len(slots) or lowered[j + 1] in STOP):
+            found.add(anchor[j])  # type: ignore[arg-type]
     return frozenset(found)
 
 
@@ -717,6 +763,14 @@ def _same_name(a: str, b: str) -> bool:
     return long.startswith(short) and long[len(short):].isalpha()
 
 
+def _spelt_further(same: Callable[[str, str], bool], a: str, read_a: _Read, b: str, read_b: _Read) -> bool:
+    """Whether ``a`` of ``read_a`` and ``b`` of ``read_b`` are one name or host written out further
+    (``same``: "Jo" / "Joanna"), unless the text of the longer says the shorter too: "CircleCI" of
+    "Our CI runs on CircleCI" is no "CI" written longer."""
+    short, long = (a, read_b) if len(a) < len(b) else (b, read_a)
+    return same(a, b) and short not in long.words
+
+
 _DOMAIN_TAIL = re.compile(r"(?:\.[a-z][a-z0-9-]*)+")
 
 
@@ -745,8 +799,8 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
         lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
         same = _same_name if kind == "name" else _same_host if kind == "ident" else None
         if same is not None and len(gone) * len(came) <= 64:
-            gone = [g for g in gone if not any(same(g, c) for c in came)]
-            came = [c for c in came if not any(same(g, c) for g in olds)]
+            gone = [g for g in gone if not any(_spelt_further(same, g, old, c, new) for c in came)]
+            came = [c for c in came if not any(_spelt_further(same, g, old, c, new) for g in olds)]
         if not gone or not came:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
@@ -882,21 +936,27 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
     said = brief(older) and brief(newer) and any(w not in _WHEN_CHANGED for w in changes)  # "relocated"
     refilled = lone and _refilled(older, newer, old, new, swaps[0])
-    strong = 2 if changing and said and _changes_subject(old, new) or refilled else int(
+    tiny = max(len(_words(older)), len(_words(newer))) <= TINY
+    strong = 3 if refilled and tiny else 2 if changing and said and _changes_subject(old, new) or refilled else int(
         lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2))  # one thing for another
     if found is not None and not placed and not (reworded and not changing):
-        return found, strong
-    one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1
+        # a denial the newer says has ended ("We don't use Poetry anymore") is one thing for another
+        denied = not _ENDED.isdisjoint(changes) and not old.changes and found.startswith("negation: ") \
+            and new.negated and not old.negated and brief(older) and brief(newer)
+        return found, max(strong, int(denied))
+    # a change going where the older already is ("We use pnpm" / "We switched from npm to pnpm") swaps no word of it
+    one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1 and not (changes and _announced(old, new))
     if one_word and parallel and _choices(old, swaps[0][0][0]) and _choices(new, swaps[0][1][0]) \
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
-        if was.kind == now.kind == "word" and not (was.determined or now.determined) \
+        if all(t.kind == "word" or t.shown in LOWER_NAMES for t in (was, now)) \
+                and not (was.determined or now.determined) \
                 and _SAME_STATE.get(was.shown, was.shown) != _SAME_STATE.get(now.shown, now.shown):  # "off", "disabled"
             return f"different word: {was.shown} → {now.shown}", 1
     if changed and not placed:
         return f"change words: {changes[0]}", strong
     if refilled:  # "We switched to Jenkins" / "We switched to GitHub Actions": no value's slot beside them
-        return "different name: " + " → ".join(" ".join(t.shown for t in side) for side in swaps[0]), 2
+        return "different name: " + " → ".join(" ".join(t.shown for t in side) for side in swaps[0]), strong
     return None
 
 
@@ -915,7 +975,8 @@ def _refilled(older: str, newer: str, old: _Read, new: _Read,
     named = [all(t.kind in ("name", "ident") for t in side) for side in swap]  # a name, or one word for it
     return framed and brief(older) and brief(newer) and not (old.addition or new.addition) and any(named) \
         and all(ok or len(side) == 1 for ok, side in zip(named, swap, strict=True)) \
-        and not any(_same_name(x.key, y.key) or _same_host(x.key, y.key) for x in swap[0] for y in swap[1]) \
+        and not any(_spelt_further(same, x.key, old, y.key, new) for x in swap[0] for y in swap[1]
+                    for same in (_same_name, _same_host)) \
         and not any(t.subject or t.key in old.adding | new.adding for t in tokens) \
         and all(_in_slot(old, t.key, new) for t in swap[0]) and all(_in_slot(new, t.key, old) for t in swap[1]) \
         and _choices(old, swap[0][-1]) and _choices(new, swap[1][-1]) \
@@ -949,7 +1010,7 @@ def _undated(older: str, newer: str) -> tuple[str, int] | None:
         return judged
     old, new = values(rest_old), values(rest_new)
     one_for_one = len(old - new) == 1 == len(new - old)  # "Tomás is the team lead" / "The team lead is Maria"
-    return (judged[0], 2) if judged[1] == 1 or one_for_one else judged
+    return (judged[0], max(2, judged[1])) if judged[1] == 1 or one_for_one else judged
 
 
 def _choices(read: _Read, swapped: _Token) -> bool:
@@ -1112,16 +1173,17 @@ def _announced(old: _Read, new: _Read) -> bool:
     to migrate the staging database to stg-db-07" / "The staging database is now stg-db-07.lan",
     trial of stop 47), not a value replaced."""
     was = values_of(old)
+    held = {t.key for t in old.sequence if not t.subject}  # "to the afternoon" after "The standup is in the afternoon"
     if _replaces(old, new):  # "We replaced Poetry with uv" after "We use Poetry"
         return False
     now = values_of(new) - new.subjects  # "The API now uses gRPC": the API is what changed
 
-    def named(values: set[str] | frozenset[str]) -> bool:
-        return bool(values) and all(v in was or any(_same_host(v, w) for w in was) for v in values)
+    def named(values: set[str] | frozenset[str], said: set[str] | frozenset[str]) -> bool:
+        return bool(values) and all(v in said or any(_same_host(v, w) for w in was) for v in values)
 
     # or where the change goes ("We moved CI from Jenkins to GitHub Actions" after "Our CI runs on
-    # GitHub Actions": what it left is no value it states, trial 60 #3)
-    return named(now) or named(new.targets)
+    # GitHub Actions": what it left is no value it states, trial 60 #3; "... to the afternoon": a word it says)
+    return named(now, was) or named(new.targets, was | held)
 
 
 def _agreeing_not(old: _Read, new: _Read) -> str | None:
@@ -1200,25 +1262,29 @@ def _told_before(older: str, newer: str) -> bool:
 
 def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | None:
     """``disagreement`` of two memories whose vectors' cosine is ``cosine``: at ``gate`` or more,
-    or at ``STRONG_SUBJECT`` (strong evidence) or ``CHANGED_SUBJECT`` (change words on the older's
-    subject) or more (``judge``)."""
+    or at ``STRONG_SUBJECT`` (strong evidence), ``CHANGED_SUBJECT`` (change words on the older's
+    subject) or ``REFILLED_SUBJECT`` (a name slot of two tiny texts refilled) or more (``judge``)."""
     if not may_contradict(older, newer, cosine, gate):
         return None
     judged = judge(older, newer)
-    if judged is None or cosine < min(gate, (gate, STRONG_SUBJECT, CHANGED_SUBJECT)[judged[1]]):
+    if judged is None or cosine < min(gate, (gate, STRONG_SUBJECT, CHANGED_SUBJECT, REFILLED_SUBJECT)[judged[1]]):
         return None
     return judged[0]
 
 
 def may_contradict(older: str, newer: str, cosine: float, gate: float) -> bool:
     """Whether two texts at ``cosine`` reach a gate :func:`contradicts` with ``gate`` may apply to them
-    (the lowest is for two brief ones), known without reading their words."""
-    return cosine >= least_cosine(gate) and (cosine >= min(gate, STRONG_SUBJECT) or brief(older) and brief(newer))
+    (the lower ones are for two brief ones, the lowest for two of at most ``TINY`` words), known without
+    reading their words."""
+    if cosine >= min(gate, STRONG_SUBJECT):
+        return True
+    return brief(older) and brief(newer) and (cosine >= min(gate, CHANGED_SUBJECT) or cosine >= least_cosine(gate)
+                                              and max(len(_words(older)), len(_words(newer))) <= TINY)
 
 
 def least_cosine(gate: float) -> float:
     """The lowest cosine at which :func:`contradicts` with ``gate`` can find a contradiction."""
-    return min(gate, STRONG_SUBJECT, CHANGED_SUBJECT)
+    return min(gate, STRONG_SUBJECT, CHANGED_SUBJECT, REFILLED_SUBJECT)
 
 
 def names_subject(question: str, older: str, newer: str) -> bool:
@@ -1227,7 +1293,7 @@ def names_subject(question: str, older: str, newer: str) -> bool:
     texts worded in parallel; never when the newer says its change of the older's subject itself
     ("The mobile app was rewritten in Flutter": ``judge``'s strongest evidence)."""
     judged = judge(older, newer)
-    if not _parallel(older, newer) or judged is not None and judged[1] == 2:
+    if not _parallel(older, newer) or judged is not None and judged[1] >= 2:
         return False
     asked = _read(question).words
     old, new = _read(older), _read(newer)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement, names_subject, stem, values
+from memvault.storage.contradiction import (CHANGED_SUBJECT, REFILLED_SUBJECT, STRONG_SUBJECT, contradicts,
+                                             disagreement, names_subject, stem, values)
 
 
 @pytest.mark.parametrize(("older", "newer", "kind"), [
@@ -136,9 +137,12 @@ def test_strong_evidence_passes_a_lower_cosine_gate_and_weak_evidence_does_not()
     loose = ("The release checklist has 14 steps.", "The release calendar lists 9 dates.")
     assert contradicts(*lone, STRONG_SUBJECT, 0.6) is not None
     assert contradicts(*lone, STRONG_SUBJECT - 0.01, 0.6) is None
-    refilled = ("The release manager is Jonas Berg.", "The release manager is Priya Nair.")  # a name's slot
+    refilled = ("Our new release manager is Jonas Berg.", "Our new release manager is Priya Nair.")  # a name's slot
     assert contradicts(*refilled, CHANGED_SUBJECT, 0.6) is not None
     assert contradicts(*refilled, CHANGED_SUBJECT - 0.01, 0.6) is None
+    tiny = ("The release manager is Jonas Berg.", "The release manager is Priya Nair.")  # at most ``TINY`` words
+    assert contradicts(*tiny, REFILLED_SUBJECT, 0.6) is not None
+    assert contradicts(*tiny, REFILLED_SUBJECT - 0.01, 0.6) is None
     weak = ("We keep 3 replicas.", "We keep 5 replicas, 2 standbys and 4 caches.")
     assert disagreement(*weak) is not None and contradicts(*weak, 0.55, 0.6) is None
     assert contradicts(*loose, 0.9, 0.6) is None

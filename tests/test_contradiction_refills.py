@@ -1,9 +1,10 @@
 """One sentence frame with one slot refilled by another name ("We use Poetry" → "We use uv", "Use Vite,
 not webpack" → "Use esbuild, not webpack", "Our CI runs on Jenkins" → "... on GitHub Actions"), a
 replacement naming both ("Jenkins was replaced by GitHub Actions for CI"), and a denial of the verb
-before a name ("We are not using Poetry") contradict the older memory, known name or not; two tools
-used side by side, an added one ("also"), another subject or a qualified denial do not (issue 27 §2,
-a new-user trial on main: none of the first three was found). Word tests at the packaged model's
+before a name ("We are not using Poetry") contradict the older memory, known name or not, capitalised
+or a tool's name in lower case ("We use pip" → "We use uv", two tiny texts under the brief gate); two
+tools used side by side, an added one ("also"), another subject or a qualified denial do not (issue 27
+§2, a new-user trial on main: none of the first three was found). Word tests at the packaged model's
 cosine first, then through remember and recall on each backend."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ TOOLS = [  # (older, newer, a third one): product, tool and people's names, know
     ("Vite", "esbuild", "webpack"), ("Sentry", "Rollbar", "Bugsnag"), ("Kong", "Traefik", "HAProxy"),
     ("PagerDuty", "Opsgenie", "VictorOps"), ("Confluence", "Notion", "SharePoint"), ("MySQL", "Postgres", "Oracle"),
     ("Slack", "Microsoft Teams", "Mattermost"), ("Maria", "Tomás Ruiz", "Jonas"),
+    ("pip", "uv", "conda"), ("npm", "pnpm", "yarn"), ("make", "ninja", "bazel"), ("Jenkins", "CircleCI", "Travis CI"),
 ]
 FRAMES = ["We use {x}", "Our CI runs on {x}", "We switched to {x}", "Use {x}, not {z}", "Packaging is done with {x}",
           "Our team uses {x} daily", "We deploy with {x}", "The release manager is {x}"]
@@ -38,12 +40,30 @@ APART = [  # near pairs that contradict nothing
     ("We do not use {x}", "We do not use {y}"), ("We use {x}", "We do not use {y}"),
     ("Our CI runs on {y}", "{x} was replaced by {y} for CI"),
 ]
-# A move's target read as a name only when written as one: "We moved CI from Poetry to uv" still contradicts
-# "Our CI runs on uv" (a known limit: a lowercase word is no value where a change goes).
-MOVED = [(f"Our CI runs on {y}", f"We moved CI from {x} to {y}") for x, y, _ in TOOLS if y[0].isupper()]
-# Under the lowest gate (``contradiction.CHANGED_SUBJECT``) at the packaged model's cosine: no word test reads them.
-UNDER_EVERY_GATE = {("We switched to Kong", "We switched to Traefik"),
-                    ("We use MySQL", "MySQL got swapped for Postgres")}
+# A move agrees with where it went and contradicts where it left, the target capitalised or not.
+MOVED = [(f"Our CI runs on {y}", f"We moved CI from {x} to {y}") for x, y, _ in TOOLS]
+LEFT = [("Our CI runs on {x}", "We moved CI from {x} to {y}"), ("We use {x}", "We switched from {x} to {y}")]
+# A denial said to have ended: "We don't use Poetry anymore" (cosine 0.59 beside "... for packaging").
+ENDED = [("We use {x} for packaging", "We don't use {x} anymore"), ("We use {x} for packaging", "We no longer use {x}")]
+# Under every gate (``contradiction.least_cosine``) at the packaged model's cosine: no word test reads them.
+UNDER_EVERY_GATE = {("We use MySQL", "MySQL got swapped for Postgres"), ("We use make", "make got swapped for ninja")}
+# Two tiny texts with one plain word refilled stay under the strong gate: only a name's slot is read lower.
+WORDS_UNDER_THE_GATE = [("Good luck!", "Good night!"), ("We need chairs", "We need funding"),
+                        ("Bring snacks", "Bring passports"), ("Order pizza", "Order toner")]
+# A longer name holding the subject's word ("CircleCI" in "Our CI runs on ...") is another name; a name
+# written out further elsewhere is the same one.
+SPELT = [("Our CI runs on Jenkins, and every merge to main triggers the full integration suite plus the nightly "
+          "smoke tests", "Our CI runs on CircleCI, and every merge to main triggers the full integration suite plus "
+          "the nightly smoke tests"),
+         ("The CI provider for the mobile apps is Jenkins and builds take about twenty minutes on average",
+          "The CI provider for the mobile apps is CircleCI and builds take about twenty minutes on average"),
+         ("Our CI runs on Travis CI", "Our CI runs on CircleCI")]
+ONE_NAME = [("Jo is the release manager", "Joanna is the release manager"),
+            ("The release manager is Jo", "The release manager is Joanna"),
+            ("Jo runs the release", "Joanna runs the release"),
+            ("My sister Jo lives in Leeds", "My sister Joanna lives in Leeds"),
+            ("We run Postgres for billing", "We run PostgreSQL for billing"),
+            ("The staging DB is stg-db-07", "The staging DB is stg-db-07.lan")]
 
 
 def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
@@ -68,10 +88,30 @@ def test_one_slot_refilled_or_a_replacement_naming_both_contradicts(real_embedde
     assert flagged(real_embedder, old, new) is not None
 
 
-@pytest.mark.parametrize(("old", "new"), pairs(DENIED))
+@pytest.mark.parametrize(("old", "new"), pairs(DENIED) + pairs(ENDED))
 def test_a_denial_of_the_verb_before_a_name_contradicts_a_statement_of_the_name(real_embedder, old, new):
     reason = flagged(real_embedder, old, new)
     assert reason is not None and reason.startswith("negation: ")
+
+
+@pytest.mark.parametrize(("old", "new"), SPELT)
+def test_a_longer_name_holding_the_subjects_word_is_another_name(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), ONE_NAME)
+def test_a_name_written_out_further_is_the_same_name(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is None
+
+
+@pytest.mark.parametrize(("old", "new"), pairs(LEFT))
+def test_a_move_from_the_older_name_contradicts_it_the_target_capitalised_or_not(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), WORDS_UNDER_THE_GATE)
+def test_a_plain_word_refilled_in_two_tiny_texts_needs_the_strong_gate(real_embedder, old, new):
+    assert flagged(real_embedder, old, new) is None
 
 
 @pytest.mark.parametrize(("old", "new"), pairs(APART) + MOVED)
@@ -88,6 +128,10 @@ def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_
     ("We use Terraform for infrastructure", "Use OpenTofu for infrastructure", "what do we use for infrastructure?"),
     ("Our CI runs on Jenkins", "Jenkins was replaced by GitHub Actions for CI", "what does our CI run on?"),
     ("We use Poetry", "We are not using Poetry", "do we use Poetry?"),
+    ("Our CI runs on Travis CI", "Our CI runs on CircleCI", "what does our CI run on?"),
+    ("We use Poetry for packaging", "We don't use Poetry anymore", "do we use Poetry?"),
+    ("We use pip", "We use uv", "which package manager do we use?"),
+    ("Our CI runs on Poetry", "We moved CI from Poetry to uv", "what does our CI run on?"),
 ])
 def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_store: Store, old, new, question):
     older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
@@ -101,6 +145,8 @@ def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_sto
     ("We use Poetry for packaging", "We use uv for scripts", "which tools do we use?"),
     ("We use Poetry", "We also use uv", "which package manager do we use?"),
     ("Our CI runs on Jenkins", "We don't use Jenkins for deploys", "what does our CI run on?"),
+    ("Our CI runs on uv", "We moved CI from Poetry to uv", "what does our CI run on?"),
+    ("We use pip", "We also use uv", "which package manager do we use?"),
 ])
 def test_remember_and_recall_leave_tools_used_side_by_side_alone(real_store: Store, old, new, question):
     older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id

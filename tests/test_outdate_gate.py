@@ -8,7 +8,7 @@ import pytest
 
 from memvault.storage import ranking
 from memvault.storage.candidates import Candidates
-from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, least_cosine
+from memvault.storage.contradiction import CHANGED_SUBJECT, REFILLED_SUBJECT, STRONG_SUBJECT, contradicts, least_cosine
 from memvault.storage.records import Memory
 
 TEXTS = {1: "The staging cluster has 4 worker nodes.", 2: "The staging cluster has 6 worker nodes.",
@@ -26,10 +26,13 @@ def memory(seq: int) -> Memory:
 
 
 def test_the_gate_is_the_lowest_cosine_contradicts_accepts():
-    pair = ("The office is in Lisbon.", "We relocated the office to Porto.")  # a change verb on its subject
-    assert GATE == min(ranking.SAME_SUBJECT, STRONG_SUBJECT, CHANGED_SUBJECT)
+    pair = ("We use pip.", "We use uv.")  # one name's slot of two tiny texts refilled
+    assert GATE == min(ranking.SAME_SUBJECT, STRONG_SUBJECT, CHANGED_SUBJECT, REFILLED_SUBJECT)
     assert contradicts(*pair, GATE, ranking.SAME_SUBJECT) is not None
     assert contradicts(*pair, GATE - 0.001, ranking.SAME_SUBJECT) is None
+    changed = ("The office is in Lisbon.", "We relocated the office to Porto.")  # a change verb on its subject
+    assert contradicts(*changed, CHANGED_SUBJECT, ranking.SAME_SUBJECT) is not None
+    assert contradicts(*changed, CHANGED_SUBJECT - 0.001, ranking.SAME_SUBJECT) is None
 
 
 def test_strong_evidence_without_change_words_needs_the_strong_gate():
