@@ -149,7 +149,7 @@ PARALLEL = 0.35
 SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
 STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
 CHANGED_SUBJECT = 0.3  # cosine enough for change words on the older's subject (``judge``; docs/benchmarks.md)
-# Cosine enough for one name slot refilled in two texts of at most ``TINY`` words ("We use pip" / "We use uv": 0.27),
+# Cosine enough for one name slot refilled in two texts of at most ``TINY`` words ("We install with pip" / "... uv"),
 # whose vectors are mostly their names' (docs/benchmarks.md, issue 27 §2).
 REFILLED_SUBJECT = 0.2
 TINY = 6
@@ -963,8 +963,9 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
 def _refilled(older: str, newer: str, old: _Read, new: _Read,
               swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
     """Whether two brief texts say the same frame with one slot refilled by another name or identifier
-    ("Our CI runs on Jenkins" / "... on GitHub Actions", "We use Poetry" / "We use uv", "Rosa heads the
-    platform group" / "Karim heads ..."), ``swap`` being their one difference: as strong evidence as a
+    ("Our CI runs on Jenkins" / "... on GitHub Actions", "We use Poetry for packaging" / "... uv ...", "Rosa
+    heads the platform group" / "Karim heads ..."), ``swap`` being their one difference, in a frame naming the
+    slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a
     change verb (2: ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart
     (new-user trial of issue 27 §2: cosine 0.36-0.42). Not where the swap stands as a subject, is
     what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
@@ -980,7 +981,23 @@ def _refilled(older: str, newer: str, old: _Read, new: _Read,
         and not any(t.subject or t.key in old.adding | new.adding for t in tokens) \
         and all(_in_slot(old, t.key, new) for t in swap[0]) and all(_in_slot(new, t.key, old) for t in swap[1]) \
         and _choices(old, swap[0][-1]) and _choices(new, swap[1][-1]) \
-        and _same_frame(older, newer, swap)
+        and _same_frame(older, newer, swap) and (_slot_named(older, newer, swap) or not set(old.changes).isdisjoint(
+            new.changes))
+
+
+# Verbs that say only that a name is had, not which slot it fills: "We use Docker" and "We use Slack" are two
+# tools side by side as often as one for the other, and the packaged model's cosine does not tell which.
+_BARE = frozenset("use uses using used have has had like likes liked love loves need needs needed want wants "
+                  "try tries tried get gets got own owns enjoy enjoys".split())
+
+
+def _slot_named(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
+    """Whether the frame the two texts share names the slot ``swap`` refills with a word beyond a bare verb
+    of having (``_BARE``) and stop words: "Our CI runs on ...", "... for packaging", "..., not webpack",
+    "We deploy with ...", not "We use ..." alone."""
+    swapped = {t.shown for side in swap for t in side}
+    return any(w not in STOP and w not in _BARE and w not in swapped and w.isalnum()
+               for w in set(_words(older)) & set(_words(newer)))
 
 
 def _same_frame(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:

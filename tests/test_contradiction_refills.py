@@ -2,7 +2,7 @@
 not webpack" → "Use esbuild, not webpack", "Our CI runs on Jenkins" → "... on GitHub Actions"), a
 replacement naming both ("Jenkins was replaced by GitHub Actions for CI"), and a denial of the verb
 before a name ("We are not using Poetry") contradict the older memory, known name or not, capitalised
-or a tool's name in lower case ("We use pip" → "We use uv", two tiny texts under the brief gate); two
+or a tool's name in lower case ("We install with pip" → "... uv", two tiny texts under the brief gate); two
 tools used side by side, an added one ("also"), another subject or a qualified denial do not (issue 27
 §2, a new-user trial on main: none of the first three was found). Word tests at the packaged model's
 cosine first, then through remember and recall on each backend."""
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.storage.contradiction import contradicts
+from memvault.storage.contradiction import STRONG_SUBJECT, contradicts
 from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.store import Store
 
@@ -22,7 +22,7 @@ TOOLS = [  # (older, newer, a third one): product, tool and people's names, know
     ("Slack", "Microsoft Teams", "Mattermost"), ("Maria", "Tomás Ruiz", "Jonas"),
     ("pip", "uv", "conda"), ("npm", "pnpm", "yarn"), ("make", "ninja", "bazel"), ("Jenkins", "CircleCI", "Travis CI"),
 ]
-FRAMES = ["We use {x}", "Our CI runs on {x}", "We switched to {x}", "Use {x}, not {z}", "Packaging is done with {x}",
+FRAMES = ["Our CI runs on {x}", "We switched to {x}", "Use {x}, not {z}", "Packaging is done with {x}",
           "Our team uses {x} daily", "We deploy with {x}", "The release manager is {x}"]
 REPLACED = [("Our CI runs on {x}", "{x} was replaced by {y}"), ("Our CI runs on {x}", "{y} replaced {x}"),
             ("We use {x}", "{x} has been replaced by {y}"), ("We use {x}", "{x} got swapped for {y}"),
@@ -40,6 +40,18 @@ APART = [  # near pairs that contradict nothing
     ("We do not use {x}", "We do not use {y}"), ("We use {x}", "We do not use {y}"),
     ("Our CI runs on {y}", "{x} was replaced by {y} for CI"),
 ]
+# A bare verb of having frames no slot: "We use Docker" / "We use Slack" are two tools side by side as often as one
+# for the other, and the packaged model's cosine (0.24-0.55 across kinds, 0.25-0.68 within) does not tell which;
+# so a refilled name there is read as any lone name is: from the strong gate (``STRONG_SUBJECT``) only.
+CROSS_KIND = [("Docker", "Slack"), ("Kubernetes", "Notion"), ("Postgres", "Jira"), ("pip", "Jira"),
+              ("Terraform", "Figma"), ("Redis", "Linear"), ("GitHub", "Datadog"), ("React", "PagerDuty"),
+              ("Kafka", "Confluence"), ("Vite", "Okta"), ("uv", "Jira")]
+BARE = ["We use {}", "We have {}", "I like {}", "We need {}", "We tried {}"]
+# ... while a frame naming the slot keeps them apart whatever the names' kinds
+PURPOSES = [("We use Docker for local development", "We use Slack for team chat"),
+            ("We use Postgres as the main database", "We use Jira for tickets"),
+            ("We use Terraform for infrastructure", "We use Figma for design"),
+            ("We use Redis for caching", "We use Linear for issues")]
 # A move agrees with where it went and contradicts where it left, the target capitalised or not.
 MOVED = [(f"Our CI runs on {y}", f"We moved CI from {x} to {y}") for x, y, _ in TOOLS]
 LEFT = [("Our CI runs on {x}", "We moved CI from {x} to {y}"), ("We use {x}", "We switched from {x} to {y}")]
@@ -114,6 +126,12 @@ def test_a_plain_word_refilled_in_two_tiny_texts_needs_the_strong_gate(real_embe
     assert flagged(real_embedder, old, new) is None
 
 
+@pytest.mark.parametrize(("old", "new"), [(f.format(a), f.format(b)) for a, b in CROSS_KIND for f in BARE] + PURPOSES)
+def test_two_names_after_a_bare_verb_of_having_are_not_one_slot_refilled(real_embedder, old, new):
+    """Flagged, if at all, as any lone name is: at the strong gate, never under it."""
+    assert flagged(real_embedder, old, new) is None or cosine(real_embedder, old, new) >= STRONG_SUBJECT
+
+
 @pytest.mark.parametrize(("old", "new"), pairs(APART) + MOVED)
 def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_embedder, old, new):
     assert flagged(real_embedder, old, new) is None
@@ -122,7 +140,7 @@ def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_
 
 @pytest.mark.contract
 @pytest.mark.parametrize(("old", "new", "question"), [
-    ("We use Poetry", "We use uv", "which package manager do we use?"),
+    ("We use Poetry for packaging", "We use uv for packaging", "which package manager do we use?"),
     ("Use Vite, not webpack", "Use esbuild, not webpack", "which bundler do we use?"),
     ("Our CI runs on Jenkins", "Our CI runs on GitHub Actions", "what does our CI run on?"),
     ("We use Terraform for infrastructure", "Use OpenTofu for infrastructure", "what do we use for infrastructure?"),
@@ -130,7 +148,7 @@ def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_
     ("We use Poetry", "We are not using Poetry", "do we use Poetry?"),
     ("Our CI runs on Travis CI", "Our CI runs on CircleCI", "what does our CI run on?"),
     ("We use Poetry for packaging", "We don't use Poetry anymore", "do we use Poetry?"),
-    ("We use pip", "We use uv", "which package manager do we use?"),
+    ("We install with pip", "We install with uv", "which package manager do we use?"),
     ("Our CI runs on Poetry", "We moved CI from Poetry to uv", "what does our CI run on?"),
 ])
 def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_store: Store, old, new, question):

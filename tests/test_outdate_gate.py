@@ -26,7 +26,7 @@ def memory(seq: int) -> Memory:
 
 
 def test_the_gate_is_the_lowest_cosine_contradicts_accepts():
-    pair = ("We use pip.", "We use uv.")  # one name's slot of two tiny texts refilled
+    pair = ("We install with pip.", "We install with uv.")  # one name's slot of two tiny texts refilled
     assert GATE == min(ranking.SAME_SUBJECT, STRONG_SUBJECT, CHANGED_SUBJECT, REFILLED_SUBJECT)
     assert contradicts(*pair, GATE, ranking.SAME_SUBJECT) is not None
     assert contradicts(*pair, GATE - 0.001, ranking.SAME_SUBJECT) is None
