@@ -82,13 +82,14 @@ def _named(word: str) -> bool:
 
 def _says_something(word: str) -> bool:
     """Whether ``word`` says something about a password rather than being one: a ``predicate`` word, a placeholder
-    (``_PLACEHOLDER``), a service's or product's name (:func:`_named`), an English adjective or participle of the
-    model's vocabulary (``_ADJECTIVE_END``)."""
+    (``_PLACEHOLDER``), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), a service's
+    or product's name (:func:`_named`), a Russian, Ukrainian or Greek adjective's ending (``_INFLECTED``), an English
+    adjective or participle of the model's vocabulary (``_ADJECTIVE_END``, :func:`_participle`)."""
     folded = word.casefold()
-    return bool(_predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word) or _INFLECTED.fullmatch(folded)) or \
-        folded in _SETTING or \
-        prose_word(folded) or _named(word) or bool(_ADJECTIVE_END.fullmatch(folded)) and folded in model_words() and \
-        _participle(folded)
+    if _predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word) or folded in _SETTING or prose_word(folded):
+        return True
+    return _named(word) or bool(_INFLECTED.fullmatch(folded)) or bool(_ADJECTIVE_END.fullmatch(folded)) and \
+        folded in model_words() and _participle(folded)
 
 
 def _participle(word: str) -> bool:
