@@ -43,11 +43,13 @@ _SETTING = frozenset("true false yes no on off null nil foo bar baz qux foobar".
 _PLACEHOLDER = re.compile(
     r"(?i:(?:please)?change(?:me|it|this)(?:now|later|please)?|(?:your|my|the|enter|insert|new|db|database|admin|user"
     r"|root|app|api|example|sample|dummy|fake|default|test|temp|some)?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token"
-    r"|key|credentials?)(?:here|goeshere)?|placeholder|hidden|todo|tbd|fixme|example|sample|dummy|admin(?:istrator)?"
+    r"|key|credentials?)(?:here|goeshere)?|placeholder|hidden|todo|tb[dac]|blah|ditto|fixme|example|sample|dummy"
+    r"|admin(?:istrator)?"
     r"|root|guest|notset)"
     r"|[A-Za-z]*[a-z](?:Pass(?:word|wd|phrase|code)?|Pwd|Secret|Token|Key|Credentials?)(?:Here)?")
 # A capitalised word's parts ("GitHubActions": "Git", "Hub", "Actions"; "PostgreSQL": "Postgre", "SQL").
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+ACRONYM_CHARS_MAX = 5  # "SSO", "USB", "LDAP": capitals this short name a thing, not a password chosen
 PASSPHRASE_WORDS_MAX = 5  # "purple monkey dishwasher"; after ":" or "passphrase", 2 to 5 words
 
 
@@ -82,11 +84,14 @@ def _named(word: str) -> bool:
 
 def _says_something(word: str) -> bool:
     """Whether ``word`` says something about a password rather than being one: a ``predicate`` word, a placeholder
-    (``_PLACEHOLDER``), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), a service's
+    (``_PLACEHOLDER``), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), an acronym
+    (``ACRONYM_CHARS_MAX``), a service's
     or product's name (:func:`_named`), a Russian, Ukrainian or Greek adjective's ending (``_INFLECTED``), an English
     adjective or participle of the model's vocabulary (``_ADJECTIVE_END``, :func:`_participle`)."""
     folded = word.casefold()
     if _predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word) or folded in _SETTING or prose_word(folded):
+        return True
+    if word.isupper() and len(word) <= ACRONYM_CHARS_MAX:  # an acronym names a thing: "the password is SSO"
         return True
     return _named(word) or bool(_INFLECTED.fullmatch(folded)) or bool(_ADJECTIVE_END.fullmatch(folded)) and \
         folded in model_words() and _participle(folded)
