@@ -21,6 +21,7 @@ from .secret_tables import languages_of, words
 # holds), perhaps then a few digits ("kiwi7"); a word of another script is judged as before (a letter and a digit).
 _WORD = re.compile(r"(?:[A-Za-zßÀ-ÖØ-öø-ɏḀ-ỿ]+|[Ѐ-ӿ]+|[Ͱ-Ͽἀ-῿]+)[0-9]{0,4}")
 _LATIN = re.compile(r"[A-Za-zßÀ-ÖØ-öø-ɏḀ-ỿ]")
+_FOREIGN = re.compile(r"[Ѐ-ӿͰ-Ͽἀ-῿]")  # a Cyrillic or Greek letter
 # Russian's and Ukrainian's adjectives' endings ("пароль: неверный", "новая"), Greek's participles' ("αλλαγμένος"):
 # a word saying something about the password.
 _INFLECTED = re.compile(r"\w+(?:ый|ий|ій|ой|ая|яя|ое|ее|ые|ие)|\w+μ[εέ]ν(?:ος|ο|η|οι|α)")
@@ -138,6 +139,9 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
         return False
     before = text[max(start, at - 256):at].lstrip("\r\n")  # (a match may open on the line break before its word)
     if not _LATIN.match(value) and not _predicated().search(before):
+        return False
+    # (a short word of Cyrillic or Greek letters all alike Latin ones is read Latin too, "паролата е горе": "rope")
+    if _LATIN.match(value) and len(value) < 6 and _FOREIGN.search(before):
         return False
     tail = before.rstrip(" \t")
     # after a verb (a word, "'s"; not "to", as in "set to expire"), ":" or a dash (Russian's "пароль — X")

@@ -176,7 +176,14 @@ PREDICATES = [(lang, pw, verb, word) for lang, pw, verb in GRAMMARS
               for l2, role, regex, *_ in _ROWS if l2 == lang and role == "predicate" for word in _plain(regex)[:6]]
 
 
-@pytest.mark.parametrize(("lang", "word", "verb", "predicate"), PREDICATES)
+# A short one (3 to 5 letters: "lykilorðið er gott", "Das Passwort ist gut") too, now that a short word is judged.
+SHORT_PREDICATES = [(lang, pw, verb, word) for lang, pw, verb in GRAMMARS
+                    for l2, role, regex, *_ in _ROWS if l2 == lang and role == "predicate"
+                    for alternative in alternatives(regex) for word in expansions(alternative)[:1]
+                    if word.isalpha() and 3 <= len(word) <= 5]
+
+
+@pytest.mark.parametrize(("lang", "word", "verb", "predicate"), PREDICATES + SHORT_PREDICATES)
 def test_each_languages_predicate_words_after_its_password_word_are_stored(lang: str, word: str, verb: str,
                                                                             predicate: str) -> None:
     text = f"{word} {verb} {predicate}."
