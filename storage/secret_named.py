@@ -41,6 +41,10 @@ from .secret_values import is_value, named_value_kept
 # or quotes, not ending in sentence punctuation; it must hold a letter and a digit (:func:`is_value`),
 # so "is rotated", "is 12 characters" and "is JWT-based" are not values.
 _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
+# A shorter one, 3 to 5 letters or digits ("the password is Paris.", "DB_PASS=kiwi7"): only where it ends its
+# sentence or line (after a word for password the pattern says so, else "is going to be X" would stop at "going"),
+# judged by ``secret_values.named_value_kept``.
+_SHORT = r"[\pL\pN]{3,5}"
 # The same after a word for password written without spaces around it (Chinese, Japanese, ...):
 # printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
 # under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
@@ -449,7 +453,7 @@ def named_sources() -> list[str]:
     glued = f"\\pL*(?:pass(?:words?|wd|phrase|code)|{words('password-tail')})"
     long = f"pass(?:words?|wd|phrase|code)|{words('password-tail')}|{key_words()}"
     return [
-        f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?P<said>{_VALUE}))"
+        f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?:(?P<said>{_VALUE})|(?P<said_short>{_SHORT})[ \\t]*(?:[.!?…]|\\r?\\n|$)))"
         f"|(?:{spaced})(?:[ \\t]+(?:{words('possessive')}))?[ \\t]+{_QUOTE}?({_VALUE})"
         f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
         f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"
@@ -535,7 +539,7 @@ def named_sources() -> list[str]:
         r"(?m)^[^\s:]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(\S{4,})$",  # a .pgpass line
         r"(?:^|[^A-Za-z0-9])[A-Z0-9_]*(?:PASSWORD|P[A4@][S5$][S5$]W[O0]RD|PASSWD|PASS|PWD|SECRET"
         r"|TOKEN|API_?KEY"
-        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"({_VALUE})",
+        r"|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\"'`]?" f"(?P<env>{_VALUE}|{_SHORT})",
         # after "Authorization:" whatever it holds (RFC 6750 section 2.1); in prose, with a letter and a
         # digit
         r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?bearer[ \t]+"

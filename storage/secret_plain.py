@@ -1,7 +1,8 @@
 """A password written as plain words (trial 60 findings 6 and 7): "the admin password is letmein", "Das Passwort ist
 sonnenblume", "The passphrase is: purple monkey dishwasher", "our shared login is ops / summer". A word of letters
 right after a word for password and its verb or ":" (or a user and "/" or "pass"), ending its sentence or line, is
-one unless it says something about the password (:func:`plain_password`).
+one unless it says something about the password (:func:`plain_password`); so is one assigned to an upper-case name
+for a credential in an environment or configuration line, "DB_PASSWORD=sunshine" (:func:`plain_assigned`).
 """
 
 from __future__ import annotations
@@ -14,18 +15,28 @@ from typing import Any
 
 from .secret_phrases import prose_word
 from .secret_re2 import OPTIONS, compile_linear
-from .secret_tables import words
+from .secret_tables import languages_of, words
 
-# One word of Latin letters (the languages whose ``predicate`` words the table holds write them); a word of another
-# script is judged as before (a letter and a digit).
-_LATIN_WORD = re.compile(r"[A-Za-zßÀ-ÖØ-öø-ɏḀ-ỿ]+")
+# One word of Latin, Cyrillic or Greek letters (the scripts of the languages whose ``predicate`` words the table
+# holds), perhaps then a few digits ("kiwi7"); a word of another script is judged as before (a letter and a digit).
+_WORD = re.compile(r"(?:[A-Za-zßÀ-ÖØ-öø-ɏḀ-ỿ]+|[Ѐ-ӿ]+|[Ͱ-Ͽἀ-῿]+)[0-9]{0,4}")
+_LATIN = re.compile(r"[A-Za-zßÀ-ÖØ-öø-ɏḀ-ỿ]")
+_FOREIGN = re.compile(r"[Ѐ-ӿͰ-Ͽἀ-῿]")  # a Cyrillic or Greek letter
+# Russian's and Ukrainian's adjectives' endings ("пароль: неверный", "новая"), Greek's participles' ("αλλαγμένος"):
+# a word saying something about the password.
+_INFLECTED = re.compile(r"\w+(?:ый|ий|ій|ой|ая|яя|ое|ее|ые|ие)|\w+μ[εέ]ν(?:ος|ο|η|οι|α)")
 # What ends a sentence or a line right after the value: ".", "!", "?" (perhaps a closing quote or bracket) then a
 # space or the end, a line break, the end.
 _SENTENCE_END = re.compile(r"[ \t]*(?:[.!?…]+[\"'”’)\]]?(?:[ \t]|\r?\n|$)|\r?\n|$)")
 # English words of the model's vocabulary ending as an adjective or a participle does ("the password is
 # compromised", "is missing", "is guessable", "is ambiguous", "is useless"): no password; a made-up one
-# ("letmeinfixed") is no word of the vocabulary.
+# ("letmeinfixed") is no word of the vocabulary. An "-ing" word is a participle only when its verb is a word of the
+# vocabulary too ("missing": "miss"; "lightning", "king" and "spring" are nouns).
 _ADJECTIVE_END = re.compile(r"\w+(?:ed|ing|able|ible|ous|ful|less)")
+_PARTICIPLE = re.compile(r"(\w{3,}?)(\w?)ing")  # its verb: "miss", "hid(d)", "mak(e)"
+# Words a setting takes that are no password ("ALLOW_EMPTY_PASSWORD=yes", "the password is false"), and metasyntactic
+# placeholders ("password: foo").
+_SETTING = frozenset("true false yes no on off null nil foo bar baz qux foobar".split())
 # What a text writes where a password goes, in lower or mixed case ("password: changeme", "the password is
 # YourPasswordHere", "mypassword", a variable's name "refreshToken"): no chosen password (their capitals, CHANGEME and
 # DB_PASS, are ``secret_values._PLACEHOLDER``'s, for every detector; "none", "empty", "default" are ``predicate``
@@ -33,11 +44,13 @@ _ADJECTIVE_END = re.compile(r"\w+(?:ed|ing|able|ible|ous|ful|less)")
 _PLACEHOLDER = re.compile(
     r"(?i:(?:please)?change(?:me|it|this)(?:now|later|please)?|(?:your|my|the|enter|insert|new|db|database|admin|user"
     r"|root|app|api|example|sample|dummy|fake|default|test|temp|some)?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token"
-    r"|key|credentials?)(?:here|goeshere)?|placeholder|hidden|todo|tbd|fixme|example|sample|dummy|admin(?:istrator)?"
+    r"|key|credentials?)(?:here|goeshere)?|placeholder|hidden|todo|tb[dac]|blah|ditto|fixme|example|sample|dummy"
+    r"|admin(?:istrator)?"
     r"|root|guest|notset)"
     r"|[A-Za-z]*[a-z](?:Pass(?:word|wd|phrase|code)?|Pwd|Secret|Token|Key|Credentials?)(?:Here)?")
 # A capitalised word's parts ("GitHubActions": "Git", "Hub", "Actions"; "PostgreSQL": "Postgre", "SQL").
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+ACRONYM_CHARS_MAX = 5  # "SSO", "USB", "LDAP": capitals this short name a thing, not a password chosen
 PASSPHRASE_WORDS_MAX = 5  # "purple monkey dishwasher"; after ":" or "passphrase", 2 to 5 words
 
 
@@ -72,27 +85,92 @@ def _named(word: str) -> bool:
 
 def _says_something(word: str) -> bool:
     """Whether ``word`` says something about a password rather than being one: a ``predicate`` word, a placeholder
-    (``_PLACEHOLDER``), a service's or product's name (:func:`_named`), an English adjective or participle of the
-    model's vocabulary (``_ADJECTIVE_END``)."""
+    (``_PLACEHOLDER``), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), an acronym
+    (``ACRONYM_CHARS_MAX``), a service's
+    or product's name (:func:`_named`), a Russian, Ukrainian or Greek adjective's ending (``_INFLECTED``), an English
+    adjective or participle of the model's vocabulary (``_ADJECTIVE_END``, :func:`_participle`)."""
     folded = word.casefold()
-    return bool(_predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word)) or _named(word) or bool(
-        _ADJECTIVE_END.fullmatch(folded)) and folded in model_words()
+    if _predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word) or folded in _SETTING or prose_word(folded):
+        return True
+    if word.isupper() and len(word) <= ACRONYM_CHARS_MAX:  # an acronym names a thing: "the password is SSO"
+        return True
+    return _named(word) or bool(_INFLECTED.fullmatch(folded)) or bool(_ADJECTIVE_END.fullmatch(folded)) and \
+        folded in model_words() and _participle(folded)
+
+
+def _participle(word: str) -> bool:
+    """Whether ``word``, a word of the vocabulary with an adjective's ending, is an adjective or a participle: one
+    ending in "ing" only when its verb ("miss", "make", "run": ``_PARTICIPLE``) is a word of the vocabulary too."""
+    if not word.endswith("ing"):
+        return True
+    verb = _PARTICIPLE.fullmatch(word)
+    if verb is None:  # "king", "thing"
+        return False
+    stem, last = verb.groups()
+    vocabulary = model_words()
+    return any(form in vocabulary for form in (stem + last, stem + last + "e", stem if last == stem[-1] else ""))
+
+
+@functools.cache
+def _predicated() -> Any:
+    """The words for password of the languages with ``predicate`` words (``secret_words.tsv``), before which a word of
+    Cyrillic or Greek letters may be a password ("пароль: ромашка"): another language's ("лозинка") is not judged."""
+    return compile_linear("(?i)" + "|".join(f"(?:{words(role, lang)})" for lang in languages_of("predicate")
+                                            for role in ("password", "password-tail") if words(role, lang)), OPTIONS)
+
+
+@functools.cache
+def _to_verbed() -> Any:
+    """The words for password of the languages whose verb is "to" (Polish "hasło to X"; not English's "set to")."""
+    langs = [lang for lang in languages_of("verb")
+             if lang != "en" and "to" in re.split(r"[|()?:]+", words("verb", lang))]
+    return compile_linear("(?i)" + "|".join(f"(?:{words('password', lang)})" for lang in langs), OPTIONS)
 
 
 def plain_password(value: str, text: str, start: int, at: int, paired: bool = False) -> bool:
-    """Whether ``value``, a word of Latin letters found at ``at`` of ``text`` by a match starting at ``start``, is a
-    password written as a plain word: right after a verb or ":" on its line (not after "to", "=" or an arrow; when
-    ``paired``, after a user, anywhere on the line), ending its sentence or line, and no word saying something about
-    a password (:func:`_says_something`). Reads at most 256 characters before it."""
-    if not _LATIN_WORD.fullmatch(value) or not _SENTENCE_END.match(text, at + len(value)):
+    """Whether ``value``, a word of Latin, Cyrillic or Greek letters (perhaps then digits; ``_WORD``) found at ``at``
+    of ``text`` by a match starting at ``start``, is a password written as a plain word: right after a verb, ":" or a
+    dash on its line (not after "to" unless it is a language's verb, Polish "hasło to X": :func:`_to_verbed`; not
+    after "=" or an arrow; when ``paired``, after a user, anywhere on the line), ending its sentence or line, a word
+    of Cyrillic or Greek letters after a word for password of a language with ``predicate`` words
+    (:func:`_predicated`), and no word saying something about a password (:func:`_says_something`). Reads at most
+    256 characters before it."""
+    if not _WORD.fullmatch(value) or not _SENTENCE_END.match(text, at + len(value)):
         return False
     before = text[max(start, at - 256):at].lstrip("\r\n")  # (a match may open on the line break before its word)
-    tail = before.rstrip(" \t")
-    # after a verb (a word, "'s"; not "to", as in "set to expire") or ":"
-    if "\n" in before or tail.lower() == "to" or tail[-3:].lower() in (" to", "\tto") or not (
-            paired or tail.endswith(":") or tail[-1:].isalpha()):
+    if not _LATIN.match(value) and not _predicated().search(before):
         return False
-    return not _says_something(value)
+    # (a short word of Cyrillic or Greek letters all alike Latin ones is read Latin too, "паролата е горе": "rope")
+    if _LATIN.match(value) and len(value) < 6 and _FOREIGN.search(before):
+        return False
+    tail = before.rstrip(" \t")
+    # after a verb (a word, "'s"; not "to", as in "set to expire"), ":" or a dash (Russian's "пароль — X")
+    to = tail.lower() == "to" or tail[-3:].lower() in (" to", "\tto")
+    if "\n" in before or to and not _to_verbed().search(before) or not (
+            paired or tail.endswith((":", "—", "–")) or tail[-1:].isalpha()):
+        return False
+    return not _says_something(value.rstrip("0123456789"))
+
+
+# An environment or configuration line's name for a credential, ending in its word ("DB_PASSWORD", "SMTP_PASS",
+# "export ADMIN_PASSWORD", "POSTGRES_PASSWORD:" in YAML), then "=" unspaced or ":" (code writes "password = pw" and
+# passes "password=pw" in lower case; a name ending in another word says something about one: "PASSWORD_HASHER"; a
+# variable read is none: "$PASS", "%DB_PASS%", "${X.PASS}").
+_ASSIGNMENT = re.compile(r"(?:^|[^\w$%{.-])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|PASSPHRASE|SECRET|TOKEN|API_?KEY"
+                         r"|ACCESS_?KEY|PRIVATE_?KEY)(?:=|:[ \t]*)$")
+_VALUE_END = re.compile(r"[ \t]|\r?\n|$")  # the value runs to a space or its line's end ("X=sunshine # prod")
+
+
+def plain_assigned(value: str, text: str, at: int) -> bool:
+    """Whether ``value``, a word of letters (perhaps then digits) found at ``at`` of ``text``, is a password assigned in
+    an environment or configuration line: right after an upper-case name ending in a word for a credential and "="
+    or ":" (``_ASSIGNMENT``: "DB_PASSWORD=sunshine", "POSTGRES_PASSWORD: tulips"), running to a space or the line's
+    end, and no word saying something about a password or a setting's word ("ALLOW_EMPTY_PASSWORD=yes",
+    :func:`_says_something`). Reads at most 128 characters before it."""
+    if not _WORD.fullmatch(value) or not _VALUE_END.match(text, at + len(value)):
+        return False
+    line = text[max(0, at - 128):at]
+    return bool(_ASSIGNMENT.search(line[line.rfind("\n") + 1:])) and not _says_something(value.rstrip("0123456789"))
 
 
 def plain_phrase(value: str, text: str, start: int, at: int) -> bool:

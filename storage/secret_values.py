@@ -11,7 +11,7 @@ from typing import Any
 
 import re2
 
-from .secret_plain import plain_password
+from .secret_plain import plain_assigned, plain_password
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
@@ -346,6 +346,10 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         kept = mixed and is_value(value) and (group == "typo" or len(value) >= 8) or generated(value)
     elif group == "said" and value.isdigit():
         kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
+    elif group == "said_short":  # 3 to 5 characters: only a word (perhaps then digits) ending its sentence
+        kept = plain_password(value, text, start, at)
+    elif group == "env":  # an upper-case name's value: a letter and a digit, or a plain word to the line's end
+        kept = len(value) >= 6 and (is_value(value) or generated(value)) or plain_assigned(value, text, at)
     else:
         kept = (is_value(value) or generated(value)) and (group not in ("mixed", "described") or mixed) or \
             group in _PLAIN and plain_password(value, text, start, at, paired=group != "said")

@@ -34,6 +34,20 @@ REFUSED = [
     ("The password is CorrectHorseBatteryStaple", "CorrectHorseBatteryStaple"),
     ("the password is Summer2024!", "Summer2024"),
     ("the password is monkey", "monkey"), ("DB_PASSWORD: McDonaldsRules", "McDonaldsRules"),
+    # a chosen word of 3 to 5 letters (perhaps then digits), a noun the vocabulary holds with an adjective's ending
+    ("the password is Paris", "Paris"), ("the password is tulip.", "tulip"), ("the password is kiwi7", "kiwi7"),
+    ("Password: tulip", "tulip"), ("the wifi password is blue!", "blue"), ("Das Passwort ist Tulpe", "Tulpe"),
+    ("the password is lightning", "lightning"), ("the password is darling.", "darling"),
+    ("the password is king", "king"), ("my password is spring", "spring"),
+    # Polish "to" is a verb after its word for password ("hasło to X"), English "to" is not ("set to expire")
+    ("hasło to sunflower", "sunflower"), ("hasło to słonecznik", "słonecznik"),
+    ("hasło do serwera to tulipan", "tulipan"), ("haslo to kiwi", "kiwi"),
+    ("the password is going to be kiwi.", "kiwi"), ("the new password is going to be Tr0ub4dor3x", "Tr0ub4dor3x"),
+    # Cyrillic and Greek words after ":", a dash or a verb, where the table holds the language's predicate words
+    ("пароль: ромашка", "ромашка"), ("пароль — ромашка", "ромашка"), ("Пароль: ромашка.", "ромашка"),
+    ("мой пароль: подсолнух", "подсолнух"), ("пароль є ромашка", "ромашка"), ("паролата е лайка", "лайка"),
+    ("ο κωδικός είναι ηλιοτρόπιο", "ηλιοτρόπιο"), ("κωδικός: ηλιοτρόπιο", "ηλιοτρόπιο"),
+    ("the password — letmein", "letmein"),
 ]
 # Placeholders and defaults, where a password is kept, names of products and descriptions (the older tests' cases):
 # stored after "is" and ":" alike.
@@ -71,7 +85,55 @@ STORED = [
     "la password è sbagliata", "la password è scaduta.", "the password policy is strict", "the password is\nrequired",
     "password hint: sunshine", "user testing pass rate improved", "the user list passes review",
     "user alice passed the exam", "the password is the same as the username", "logins: daily / weekly",
+    # short words saying something, defaults, settings, counts
+    "the password is admin", "the password is root", "the password is guest", "the password is none",
+    "the password is empty", "the password is 1234", "the password is fine.", "the password is good.",
+    "the password is here.", "the password is this.", "the password is what?", "the password is true",
+    "the password is set.", "the password is weak.", "the password is gone.", "the password is mine.",
+    "the password is new.", "the password is old.", "password: foo", "password: TBD", "the password is 2fa",
+    "the password is working", "the password is amazing", "the password is missing", "the password is expiring",
+    "hasło to nowe.", "hasło to tajne", "hasło jest wymagane", "the password was set to rome.",
+    "password: ditto", "Password: TBA", "password: blah", "the password is cool.", "the password is free.",
+    "the password is SSO.", "the password is USB.",
+    "пароль: неверный", "пароль: обязателен", "Пароль — новый.", "пароль: изменён", "пароль: устарел",
+    "пароль є неправильний", "паролата е грешна", "паролата е нова.", "ο κωδικός είναι λάθος",
+    "ο κωδικός είναι αλλαγμένος", "ο κωδικός είναι λανθασμένος.", "ο κωδικός είναι σωστός",
+    "the password — rotated monthly", "Password — Bitwarden",
 ]
+
+
+# An environment or configuration line: an upper-case name ending in a word for a credential, "=" or ":", a plain word
+# to a space or the line's end.
+ASSIGNED = [
+    ("DB_PASSWORD=sunshine", "sunshine"), ("SMTP_PASS=letmein", "letmein"),
+    ("export ADMIN_PASSWORD=sonnenblume", "sonnenblume"), ("POSTGRES_PASSWORD: tulips", "tulips"),
+    ("services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: tulips\n", "tulips"),
+    ("REDIS_PASSWORD=kiwi7", "kiwi7"), ("JWT_SECRET=marmalade", "marmalade"), ("DB_PASS=tulip # prod", "tulip"),
+    ("set DB_PASSWORD=sunshine in prod", "sunshine"), ("MYSQL_ROOT_PASSWORD=Paris", "Paris"),
+]
+# Code passing or assigning a variable, a reference, a setting's word, a placeholder or default, a name saying
+# something about a password.
+ASSIGNED_STORED = [
+    "password=hunter", "connect(password=pw)", "password=password", "password = get_password()",
+    'password=os.environ["X"]', "PASSWORD=$DB_PASS", "PASSWORD=${DB_PASS}", "DB_PASSWORD = config",
+    "f(DB_PASSWORD=sunshine)", "ALLOW_EMPTY_PASSWORD=yes", "MYSQL_ALLOW_EMPTY_PASSWORD=true", "PASSWORD_HASHER=bcrypt",
+    "DB_PASSWORD=changeme", "DB_PASSWORD_FILE=/run/secrets/db", "DB_PASSWORD=%DB_PASSWORD%", "SESSION_TOKEN=none",
+    "CACHE_KEY=users", "SORT_KEY=name", "TOKEN_TTL=1h30m", "POSTGRES_PASSWORD=postgres", "DB_PASSWORD=",
+    "API_KEY=empty", "password: op://Prod/db/password", "echo $PASS | sudo -S ls", "echo $DB_PASSWORD: ready",
+    "the password is Paris, I think",
+]
+
+
+@pytest.mark.parametrize(("text", "value"), ASSIGNED)
+def test_a_plain_word_assigned_in_an_environment_line_is_refused_and_redacted(text: str, value: str) -> None:
+    assert find_secrets(text) != [[]], text
+    redacted, kinds = redact(f"before\n{text}\nafter")
+    assert value not in redacted and kinds and redacted.startswith("before\n") and redacted.endswith("\nafter")
+
+
+@pytest.mark.parametrize("text", ASSIGNED_STORED)
+def test_a_variable_a_reference_or_a_setting_assigned_is_stored(text: str) -> None:
+    assert find_secrets(text) == [[]] and redact(text) == (text, ()), text
 
 
 @pytest.mark.parametrize(("text", "value"), REFUSED)
@@ -114,7 +176,14 @@ PREDICATES = [(lang, pw, verb, word) for lang, pw, verb in GRAMMARS
               for l2, role, regex, *_ in _ROWS if l2 == lang and role == "predicate" for word in _plain(regex)[:6]]
 
 
-@pytest.mark.parametrize(("lang", "word", "verb", "predicate"), PREDICATES)
+# A short one (3 to 5 letters: "lykilorðið er gott", "Das Passwort ist gut") too, now that a short word is judged.
+SHORT_PREDICATES = [(lang, pw, verb, word) for lang, pw, verb in GRAMMARS
+                    for l2, role, regex, *_ in _ROWS if l2 == lang and role == "predicate"
+                    for alternative in alternatives(regex) for word in expansions(alternative)[:1]
+                    if word.isalpha() and 3 <= len(word) <= 5]
+
+
+@pytest.mark.parametrize(("lang", "word", "verb", "predicate"), PREDICATES + SHORT_PREDICATES)
 def test_each_languages_predicate_words_after_its_password_word_are_stored(lang: str, word: str, verb: str,
                                                                             predicate: str) -> None:
     text = f"{word} {verb} {predicate}."
