@@ -25,9 +25,10 @@ _FOREIGN = re.compile(r"[Ѐ-ӿͰ-Ͽἀ-῿]")  # a Cyrillic or Greek letter
 # Russian's and Ukrainian's adjectives' endings ("пароль: неверный", "новая"), Greek's participles' ("αλλαγμένος"):
 # a word saying something about the password.
 _INFLECTED = re.compile(r"\w+(?:ый|ий|ій|ой|ая|яя|ое|ее|ые|ие)|\w+μ[εέ]ν(?:ος|ο|η|οι|α)")
-# What ends a sentence or a line right after the value: ".", "!", "?" (perhaps a closing quote or bracket) then a
-# space or the end, a line break, the end.
-_SENTENCE_END = re.compile(r"[ \t]*(?:[.!?…]+[\"'”’)\]]?(?:[ \t]|\r?\n|$)|\r?\n|$)")
+# What ends a clause, a sentence or a line right after the value: ",", ";" or ")" ("is bluemoon, don't share it", as
+# ``secret_named._ENDS``), ".", "!", "?" (perhaps a closing quote or bracket) then a space or the end, a line break,
+# the end.
+_SENTENCE_END = re.compile(r"[ \t]*(?:[,;)]|[.!?…]+[\"'”’)\]]?(?:[ \t]|\r?\n|$)|\r?\n|$)")
 # English words of the model's vocabulary ending as an adjective or a participle does ("the password is
 # compromised", "is missing", "is guessable", "is ambiguous", "is useless"): no password; a made-up one
 # ("letmeinfixed") is no word of the vocabulary. An "-ing" word is a participle only when its verb is a word of the

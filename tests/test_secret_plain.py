@@ -155,6 +155,26 @@ def test_a_placeholder_a_products_name_or_a_description_is_stored(shape: str, wo
     assert find_secrets(text) == [[]] and redact(text) == (text, ()), text
 
 
+# A clause after the word ends it as a sentence does (verify 61 N2: "the VPN password is bluemoon, don't share it").
+CLAUSES = [", don't share it", "; rotate it monthly", ", ask Bob if you forget", ", then change it"]
+
+
+@pytest.mark.parametrize("clause", CLAUSES)
+@pytest.mark.parametrize("word", ["bluemoon", "letmein", "sonnenblume", "sunflower2", "correcthorsebatterystaple"])
+def test_a_plain_word_password_before_a_clause_is_refused_and_redacted(clause: str, word: str) -> None:
+    text = f"The VPN password is {word}{clause}"
+    assert find_secrets(text) != [[]], text
+    redacted, kinds = redact(text)
+    assert word not in redacted and kinds and redacted.endswith(clause)
+
+
+@pytest.mark.parametrize("clause", CLAUSES)
+@pytest.mark.parametrize("word", NOT_CHOSEN[::3])
+def test_a_placeholder_or_a_description_before_a_clause_is_stored(clause: str, word: str) -> None:
+    text = f"The VPN password is {word}{clause}"
+    assert find_secrets(text) == [[]] and redact(text) == (text, ()), text
+
+
 @pytest.mark.parametrize("text", PLACED)
 def test_where_a_password_is_kept_or_what_it_is_like_is_stored(text: str) -> None:
     assert find_secrets(text) == [[]] and redact(text) == (text, ()), text
