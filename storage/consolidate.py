@@ -419,8 +419,7 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
         contradictions: list[tuple[str, str, str | None]] = []
         for older_id, newer_id in pairs:
             older, newer = rows.get(older_id), rows.get(newer_id)
-            if older is None or newer is None or not all(_shown(m, now, scopes) for m in (older, newer)) \
-                    or strength.upheld(older, newer):
+            if not _waiting(older, newer, now, scopes):
                 continue
             asked = reasons is None or len(contradictions) < reasons
             contradictions.append((older_id, newer_id, _reason(older, newer) if asked else None))
@@ -436,6 +435,27 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
     decayed.sort(key=lambda m: (strength.strength(m, now), m.id))
     failing = store.failing_procedures(tenant, scopes)
     return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more)
+
+
+def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int, scopes: list[str]) -> dict[str, Memory]:
+    """For each memory of ``older`` (id: memory) the older of a kept pair that waits for review (as
+    :func:`review` reads them), its newest newer memory: {older id: newer memory}. One read of the
+    tenant's review setting and one of the newer rows by id (recall marks its hits with it)."""
+    pairs = [(o, n) for o, n in _state(tx, tenant)["pairs"] if o in older]
+    if not pairs:
+        return {}
+    rows = {m.id: m for m in tx.memories(tenant, ids=sorted({n for _, n in pairs})).values()}
+    newest: dict[str, Memory] = {}
+    for older_id, newer_id in sorted(pairs, key=lambda pair: pair[1]):  # ids sort as written: the newest last
+        if _waiting(older[older_id], rows.get(newer_id), now, scopes):
+            newest[older_id] = rows[newer_id]
+    return newest
+
+
+def _waiting(older: Memory | None, newer: Memory | None, now: int, scopes: list[str]) -> bool:
+    """Whether a kept pair waits for review: both shown in ``scopes`` and the older not upheld since."""
+    return older is not None and newer is not None and all(_shown(m, now, scopes) for m in (older, newer)) \
+        and not strength.upheld(older, newer)
 
 
 def _reason(older: Memory, newer: Memory) -> str:

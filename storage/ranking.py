@@ -38,6 +38,9 @@ UNDATED_CONFIDENCE = 0.15
 # The most a hit is sure of when it is about a sibling of what the question names ("the Q1 deadline" for
 # the Q2 one: ``siblings.sibling``; docs/retrieval-tuning.md#siblings): unsure, so other scopes are searched.
 SIBLING_CONFIDENCE = 0.45
+# The most a hit is sure of when a newer memory possibly outdates it (:func:`outdate`): unsure, so other
+# scopes are searched.
+OUTDATED_CONFIDENCE = SIBLING_CONFIDENCE
 KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 STRENGTH_WEIGHT = 0.01  # times strength.strength (docs/retrieval-tuning.md#strength)
@@ -218,7 +221,8 @@ def _newer(memory: Memory, other: Memory) -> bool:
 
 
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
-            similarities: Callable[[int, list[int]], dict[int, float]], question: str = "") -> dict[int, str]:
+            similarities: Callable[[int, list[int]], dict[int, float]], question: str = "",
+            kept: dict[int, Memory] | None = None) -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
     when the question has one of ``NOW_WORDS``), the newest later current memory (or an earlier one
     telling the change it restates: ``contradiction.newer_in_meaning``) on the same
@@ -231,8 +235,13 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     they disagree on is of a kind the question does not ask for (``contradiction.about_another_value``:
     a port for "which host"), nor when the question asks about a part of the older the newer leaves
     out (``contradiction.asks_the_part_left``: "the web app" of "the web app and the API"), nor by a
-    memory of another scope (an override, as ``remember`` reads it). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
+    memory of another scope (an override, as ``remember`` reads it). An older one none of these outdates is
+    outdated, by the same question tests, by the newer of its pair ``kept`` holds (older seq: newer memory,
+    a pair remember or consolidation kept for review, as boot reads it; its verdict is not judged again, and
+    a value the question names keeps the older only when they disagree on it). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
+    kept = kept or {}
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
+    candidate = {m.id: seq for seq, m in c.rows.items()}
     asked = values(question)
     present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
     outdated: dict[int, str] = {}
@@ -252,11 +261,12 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                       and _newer(c.rows[seq], old)
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
-                      and not about_another_value(question, reason)
-                      and not asked & (values(old.content or "") - said(c.rows[seq].content or ""))
-                      and not (names_subject(question, old.content or "", c.rows[seq].content or "")
-                               and sibling(question, c.rows[seq].content or "") is not None)
-                      and not asks_the_part_left(question, old.content or "", c.rows[seq].content or "")), None)
+                      and _asked_of_both(question, asked, old, c.rows[seq], reason)), None)
+        if newer is None and (new := kept.get(older)) is not None and not after_the_time(c, new) \
+                and _asked_of_both(question, asked & values(reason := disagreement(old.content or "", new.content or "")
+                                                             or ""), old, new, reason):
+            newer = candidate.get(new.id)
+            outdated[older] = new.id  # a kept pair's newer: ranked as below when a candidate, else named
         if newer is not None:
             if _as_well(c, scores, newer, older):
                 scores[newer] = max(scores[newer], scores[older] + 1e-6)
@@ -264,6 +274,16 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                 scores[older] = scores[newer] - 1e-6
             outdated[older] = c.rows[newer].id
     return outdated
+
+
+def _asked_of_both(question: str, asked: set[str], old: Memory, new: Memory, reason: str | None) -> bool:
+    """Whether ``question`` asks of what ``new`` changed in ``old`` (the tests of :func:`outdate`;
+    ``reason``, their disagreement, None: unknown), ``asked`` its values."""
+    return not (reason is not None and about_another_value(question, reason)) \
+        and not asked & (values(old.content or "") - said(new.content or "")) \
+        and not (names_subject(question, old.content or "", new.content or "")
+                 and sibling(question, new.content or "") is not None) \
+        and not asks_the_part_left(question, old.content or "", new.content or "")
 
 
 def same_conversation(order: list[int], c: Candidates, scores: dict[int, float]) -> None:
@@ -423,12 +443,13 @@ def _top_two(seqs: list[int], earned: dict[int, float],
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
     cosines: Callable[[list[int]], dict[tuple[int, int], float]] = lambda seqs: {}, question: str = "",
-    asked: str = "",
+    asked: str = "", kept: Callable[[list[int]], dict[int, Memory]] = lambda seqs: {},
 ) -> Ranking:
     """Fuse, judge and order the candidates of one recall: ``cosines(seqs)``, ``{(a, b): cosine}`` of
     memory ``a`` to memory ``b`` for every two of ``seqs`` with vectors (``backend.Found.pairs``);
     ``question``, its words, for :func:`outdate`; ``asked``, the question as asked (its time words
-    too), for ``siblings.sibling``. More: docs/retrieval-tuning.md#ranking-rank."""
+    too), for ``siblings.sibling``; ``kept(seqs)``, the newer memory of each of ``seqs`` in a kept
+    contradicting pair, for :func:`outdate`. More: docs/retrieval-tuning.md#ranking-rank."""
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = keyword_ranks(c.keyword)
@@ -441,7 +462,7 @@ def rank(
 
     prefer_newer(order, c, scores, same_subject)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
-    outdated = outdate(order, c, scores, similarities, question)
+    outdated = outdate(order, c, scores, similarities, question, kept(order[:OUTDATED_TOP]))
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
@@ -506,6 +527,8 @@ def rank(
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
         sure = capped(sure, c, seq, asked)
+        if seq in outdated:  # possibly outdated: never sure, whether its newer is a hit or only named
+            sure = min(sure, OUTDATED_CONFIDENCE)
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))

@@ -13,10 +13,12 @@ from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader, Search
 from .candidates import Candidates, gather
+from .consolidate import kept_newer
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks, symbols_only
 from .hits import Hit, RecallOutcome, Signals
+from .records import Memory
 from .timeforeign import in_english
 from .timewords import TimeParser
 
@@ -147,4 +149,13 @@ class Retriever:
             def cosines(seqs: list[int]) -> dict[tuple[int, int], float]:
                 return tx.search(Search(filters, pairs=seqs)).pairs
 
-            return found, ranking_rules.rank(found, filters.now, found.unknown_names, cosines, words_query, query)
+            def kept(seqs: list[int]) -> dict[int, Memory]:
+                older = {found.rows[seq].id: seq for seq in seqs}
+                if filters.scopes is None or not older:
+                    return {}
+                newer = kept_newer(tx, filters.tenant, {i: found.rows[seq] for i, seq in older.items()},
+                                   filters.now, filters.scopes)
+                return {older[i]: memory for i, memory in newer.items()}
+
+            return found, ranking_rules.rank(found, filters.now, found.unknown_names, cosines, words_query, query,
+                                             kept)

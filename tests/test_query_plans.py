@@ -15,6 +15,7 @@ import pytest
 
 import sqlite_raw
 from fakes import Clock, FakeEmbedder
+from memvault.storage.consolidate import consolidate
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
 from memvault.tools import boot, handlers
@@ -56,6 +57,7 @@ def traced(tmp_path) -> Iterator[tuple[Store, list[tuple[str, object]]]]:
             for i in range(60):  # sessions of both scopes, searched by recall's turns
                 store.episodes.append(tenant=tenant, scope=("proj", "other")[i % 2], session_id=f"s{i % 20}",
                                       turns=[NewTurn(role="user", text=f"deploy kafka {i} of {tenant}")])
+        kept_pair(store)
         seen.clear()
         yield store, seen
     finally:
@@ -93,8 +95,18 @@ def unbounded(sql: str, plan: list[str]) -> list[str]:
     return bad
 
 
+def kept_pair(store: Store) -> None:
+    """A contradicting pair of tenant a's "proj", kept for review, that recall reads for its hits."""
+    for content in ("The team standup is at 9:15 every weekday.", "The team standup is at 10:30 every weekday."):
+        store.clock.advance(3600)  # type: ignore[attr-defined]
+        store.remember(tenant="a", scope="proj", kind="fact", content=content)
+    consolidate(store)
+
+
 def calls(store: Store) -> None:
     caller = handlers.Caller("a", "proj")
+    marked = handlers.recall(store, caller, query="when is the team standup?", limit=5)
+    assert any(m.possibly_outdated_by for m in marked.memories)  # the kept pair was read
     handlers.recall(store, caller, query="kafka deploy note", limit=5)
     handlers.recall(store, caller, query="what did we decide about the deploy", limit=5, kinds=["decision"])
     handlers.recall(store, caller, query="", kinds=["fact"], limit=5)

@@ -19,7 +19,7 @@ from fakes import Clock, FakeEmbedder
 from memvault.storage.postgres.schema import APP_ROLE
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
-from test_query_plans import calls
+from test_query_plans import calls, kept_pair
 
 # Tables a plan may scan whole: sized by configuration, not by memories.
 # memory_counts: a row per scope and kind; tenant_settings: a row per tenant and key (its primary key)
@@ -95,6 +95,7 @@ def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, An
         conn.execute(COPY_TURNS)
         conn.execute("VACUUM turns")  # the GIN index's pending entries merged, as autovacuum does
         conn.execute("ANALYZE")
+    kept_pair(store)  # after the copies: its older is recall's first hit
     seen: list[tuple[str, Any]] = []
     execute = psycopg.Cursor.execute
 
