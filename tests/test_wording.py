@@ -406,12 +406,12 @@ async def test_a_value_that_is_no_date_time_is_worded_alike_whatever_its_type(db
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ("old creds: nas-admin / Zq8#Lm3Wx7Kt", "credential. memvault"),  # no word names it: the sentence's is enough
+    ("old creds: nas-admin / Zq8#Lm3Wx7Kt", "credential (password). "),  # a user's pair: its password
     ("Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", "credential (Basic authentication). "),
     ("the wifi password is hunter2xyz", "credential (password). "),
     ("token ghp_u8jzPde0IgxLq2mW7vR4tY9sK1nB3cF6hJ0a", "credential (GitHub token). "),
     ("the PIN is 4821", "credential (PIN). "),
-    ("notes\nold creds: nas-admin / Zq8#Lm3Wx7Kt\npassword=hunter2xyz", "credential (in its line 2; password in its line 3). "),
+    ("notes\nold creds: nas-admin / Zq8#Lm3Wx7Kt\npassword=hunter2xyz", "credential (password in its line 2; password in its line 3). "),
 ])
 def test_a_refusal_names_the_kind_found_once_without_repeating_its_word(store, text, says):
     with pytest.raises(InvalidInput) as refused:
