@@ -35,3 +35,12 @@ def recall_of(shared_store, memories, question: str, limit: int = 3):  # type: i
     (:func:`remember_all`)."""
     store, _ = shared_store(remember_all, tuple(memories))
     return store.recall(tenant="t", query=question, scopes=["proj"], limit=limit)
+
+
+def pair_recalled(store: Store, old: str, new: str, question: str, older_at: str = "2026-03-01T10:00:00Z"):
+    """``old`` (observed ``older_at``) then ``new`` (2026-10-01) remembered in tenant ``t``, scope ``p``, and
+    ``question`` recalled: (the older's id, the newer's remember result, {hit id: its ``outdated_by``})."""
+    older = store.remember(tenant="t", scope="p", content=old, observed_at=older_at).id
+    newer = store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-01T10:00:00Z")
+    hits = {h.memory.id: h.outdated_by for h in store.recall(tenant="t", query=question, scopes=["p"]).hits}
+    return older, newer, hits

@@ -10,6 +10,7 @@ cosine first, then through remember and recall on each backend."""
 from __future__ import annotations
 
 import pytest
+from stores import pair_recalled
 
 from memvault.storage.contradiction import STRONG_SUBJECT, contradicts
 from memvault.storage.ranking import SAME_SUBJECT
@@ -152,10 +153,8 @@ def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_
     ("Our CI runs on Poetry", "We moved CI from Poetry to uv", "what does our CI run on?"),
 ])
 def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_store: Store, old, new, question):
-    older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
-    newer = real_store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-01T10:00:00Z")
+    older, newer, hits = pair_recalled(real_store, old, new, question)
     assert [i for i, _ in newer.contradicts] == [older]
-    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query=question, scopes=["p"]).hits}
     assert hits[older] == newer.id and hits[newer.id] is None
 
 
@@ -167,10 +166,8 @@ def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_sto
     ("We use pip", "We also use uv", "which package manager do we use?"),
 ])
 def test_remember_and_recall_leave_tools_used_side_by_side_alone(real_store: Store, old, new, question):
-    older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-03-01T10:00:00Z").id
-    newer = real_store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-01T10:00:00Z")
+    older, newer, hits = pair_recalled(real_store, old, new, question)
     assert newer.contradicts == ()
-    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query=question, scopes=["p"]).hits}
     assert hits.get(older) is None and hits.get(newer.id) is None
 
 

@@ -7,6 +7,7 @@ new-user trial on main). Word tests at the packaged model's cosine, then through
 from __future__ import annotations
 
 import pytest
+from stores import pair_recalled
 
 from memvault.storage.contradiction import contradicts
 from memvault.storage.ranking import SAME_SUBJECT
@@ -64,8 +65,6 @@ def test_texts_with_no_other_spelling_beside_them_come_back_unchanged(text):
     ("Deploy window is 14:00-16:00 UTC", "The deploy window is from 14:00 to 16:00 UTC", "when is the deploy window?"),
 ])
 def test_remember_and_recall_leave_one_thing_written_two_ways_alone(real_store: Store, old, new, question):
-    older = real_store.remember(tenant="t", scope="p", content=old, observed_at="2026-05-01T10:00:00Z").id
-    newer = real_store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-01T10:00:00Z")
+    older, newer, hits = pair_recalled(real_store, old, new, question, "2026-05-01T10:00:00Z")
     assert newer.contradicts == ()
-    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query=question, scopes=["p"]).hits}
     assert hits.get(older) is None and hits.get(newer.id) is None
