@@ -159,14 +159,16 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
 # variable read is none: "$PASS", "%DB_PASS%", "${X.PASS}").
 _ASSIGNMENT = re.compile(r"(?:^|[^\w$%{.-])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|PASSPHRASE|SECRET|TOKEN|API_?KEY"
                          r"|ACCESS_?KEY|PRIVATE_?KEY)(?:=|:[ \t]*)$")
-_VALUE_END = re.compile(r"[ \t]|\r?\n|$")  # the value runs to a space or its line's end ("X=sunshine # prod")
+# the value ends its line, perhaps before a comment ("X=sunshine # prod"); not a value followed by more words, as a
+# document reading of a redacted line gives ("API_TOKEN=[access token]" read "API_TOKEN: access token")
+_VALUE_END = re.compile(r"[ \t]*(?:#|\r?\n|$)")
 
 
 def plain_assigned(value: str, text: str, at: int) -> bool:
     """Whether ``value``, a word of letters (perhaps then digits) found at ``at`` of ``text``, is a password assigned in
     an environment or configuration line: right after an upper-case name ending in a word for a credential and "="
-    or ":" (``_ASSIGNMENT``: "DB_PASSWORD=sunshine", "POSTGRES_PASSWORD: tulips"), running to a space or the line's
-    end, and no word saying something about a password or a setting's word ("ALLOW_EMPTY_PASSWORD=yes",
+    or ":" (``_ASSIGNMENT``: "DB_PASSWORD=sunshine", "POSTGRES_PASSWORD: tulips"), ending its line (perhaps
+    before a comment), and no word saying something about a password or a setting's word ("ALLOW_EMPTY_PASSWORD=yes",
     :func:`_says_something`). Reads at most 128 characters before it."""
     if not _WORD.fullmatch(value) or not _VALUE_END.match(text, at + len(value)):
         return False

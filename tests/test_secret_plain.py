@@ -103,13 +103,14 @@ STORED = [
 
 
 # An environment or configuration line: an upper-case name ending in a word for a credential, "=" or ":", a plain word
-# to a space or the line's end.
+# ending the line (perhaps before a comment). ("set DB_PASSWORD=sunshine in prod", words after it, is stored: a
+# document's reading of a redacted line, "API_TOKEN=[access token]", reads the same way.)
 ASSIGNED = [
     ("DB_PASSWORD=sunshine", "sunshine"), ("SMTP_PASS=letmein", "letmein"),
     ("export ADMIN_PASSWORD=sonnenblume", "sonnenblume"), ("POSTGRES_PASSWORD: tulips", "tulips"),
     ("services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: tulips\n", "tulips"),
     ("REDIS_PASSWORD=kiwi7", "kiwi7"), ("JWT_SECRET=marmalade", "marmalade"), ("DB_PASS=tulip # prod", "tulip"),
-    ("set DB_PASSWORD=sunshine in prod", "sunshine"), ("MYSQL_ROOT_PASSWORD=Paris", "Paris"),
+    ("MYSQL_ROOT_PASSWORD=Paris", "Paris"), ("API_TOKEN: Xk29slQpz1Vb", "Xk29slQpz1Vb"),
 ]
 # Code passing or assigning a variable, a reference, a setting's word, a placeholder or default, a name saying
 # something about a password.
@@ -129,6 +130,7 @@ def test_a_plain_word_assigned_in_an_environment_line_is_refused_and_redacted(te
     assert find_secrets(text) != [[]], text
     redacted, kinds = redact(f"before\n{text}\nafter")
     assert value not in redacted and kinds and redacted.startswith("before\n") and redacted.endswith("\nafter")
+    assert text.replace(value, "").rstrip(" #prod\n") in redacted  # the name stays: only its value is replaced
 
 
 @pytest.mark.parametrize("text", ASSIGNED_STORED)
