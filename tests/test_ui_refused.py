@@ -52,8 +52,10 @@ def page(signed_in):
 
 @pytest.fixture
 def memory(ui: Served) -> str:
-    floor = time.monotonic_ns()  # a new memory each time: no duplicate of an earlier test's
-    return handlers.remember(ui.store, CALLER, content=f"The printer on floor {floor} is broken").id
+    now = time.monotonic_ns()  # a new memory each time: no duplicate of an earlier test's; in numbers of 6 digits
+    # (14 digits in a row passing the Luhn check were refused as a payment card number)
+    return handlers.remember(ui.store, CALLER, content=f"The printer on floor {now // 10**6 % 10**6} is broken, "
+                                                      f"ticket {now % 10**6}").id
 
 
 def unchanged(ui: Served, memory_id: str) -> dict[str, object]:
