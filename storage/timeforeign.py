@@ -3,28 +3,32 @@
 décembre", "el 1 de diciembre" → "1 December", "am 24. November" → "24 November"; "12月1日" → "December 1".
 Month and weekday names come from dateparser's language data (German, French, Spanish, Portuguese,
 Italian, Dutch); the words for "last" are ours. A month is read only beside a day or a year, a weekday only
-beside a word for "last": alone they may be a name ("Domingo", "Mai"). In a question naming such a time, the
-words it is asked with are written in English too ("Qu'avons-nous décidé le 1er décembre ?" → "what have-we
-decided the 1 December ?"), so it is read as its English twin is; other words stay as written."""
+beside a word for "last" or before a day ("Dienstag, 24."): alone they may be a name ("Domingo", "Mai"). In a
+question naming such a time, or any date with two words asking it of one of these languages, the words it is
+asked with are written in English too ("Qu'avons-nous décidé le 1er décembre ?" → "what have-we decided the 1
+December ?", "Was wurde am 24.11.2026 beschlossen?" → "what was on 24.11.2026 decided?"), so it is read as its
+English twin is; other words stay as written."""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from functools import cache
 
+from .query import STOP_WORDS
 from .timefmt import MONTH_NAMES as _MONTHS, WEEKDAY_NAMES as _WEEKDAYS
 
 _LANGUAGES = ("de", "fr", "es", "pt", "it", "nl")
 # Japanese particles (what "the", "on", a question mark are), where no other kana touches them
 # ("何を決めましたか").
 _PARTICLES = re.compile("(?<![\u3040-\u309f])[にをかはがでのへと](?![\u3040-\u309f])")
-# The word before a day of the month in the languages above (an English month after it is of that language).
-_LEAD = re.compile(r"(?<!\w)(?:op|le|el|il|em|au)\s+$", re.IGNORECASE)
-# A day and month in digits with dots, without a year ("am 24.11."): after a word leading to a day (German's
-# make the question German) or opening the question, never after another ("OpenSearch 2.11." is a version).
+# A day and month in digits with dots, perhaps a year of two digits ("am 24.11.", "am 24.11.26"): after a word
+# leading to a day or opening the question, never after another ("OpenSearch 2.11." is a version).
 _DAY_MONTH = re.compile(r"(?:^|(?<![\w.])(am|vom|zum|seit|bis|ab|zwischen|und|on|since|until|till|by|before|after"
-                        r"|from|between|and|to|through)\s+)(\d{1,2})\.(\d{1,2})\.(?![\w.])", re.IGNORECASE)
-_GERMAN_LEAD = frozenset("am vom zum seit bis ab zwischen und".split())
+                        r"|from|between|and|to|through)\s+)(\d{1,2})\.(\d{1,2})\.(\d\d(?![\w.]))?(?![\w.])",
+                        re.IGNORECASE)
+# A date in digits, of no language ("24.11.2026", "24/11", "12/1/26").
+_DIGIT_DATE = re.compile(r"(?<![\w.])\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?(?!\w)")
 # A weekday of a week counted from now in Japanese ("先週の火曜日": Tuesday last week).
 _JAPANESE_WEEK = re.compile("(先週|今週|来週)の?([月火水木金土日])曜日?")
 _JAPANESE_WEEKS = {"先週": "last", "今週": "this", "来週": "next"}
@@ -38,6 +42,7 @@ _UNITS = {"week": "woche semaine semana settimana", "month": "monat mois mes mê
 # The words a question is asked with, by their English: written in English in a question naming a time in one
 # of these languages, so it reads as its English twin does (its function words are no subject; "décidé",
 # "entschieden" ask for decisions, and in the past). Ours; a word of several languages takes one English word.
+# A Japanese polite past ("決めました") is written plain too ("決めた": ``_asked``).
 _ASKING = {
     "what": "was wat qu' que qué quoi cosa che 何",
     "when": "wann quand cuándo quando wanneer いつ",
@@ -50,7 +55,7 @@ _ASKING = {
     "our": "unser unsere unseren unserem notre nos nuestro nuestra nuestros nosso nossa nostro nostra nostri ons"
            " onze",
     "the": "der die das den dem le la les l' el los las o os il lo gli het",
-    "it": "ce c' ça cela",
+    "it": "ce c' ça cela se si",  # "se decidió", "si è deciso": it was decided
     "a": "ein eine einen einem un une uno una um uma een",
     "of": "von vom des du d' de del do da dos di dei della van",
     "on": "am an auf op",
@@ -60,10 +65,14 @@ _ASKING = {
             " hai hebben heeft hebt heb",
     # "ist passiert", "est arrivé": the participle after it tells the tense
     "has": "ist sind est sont es está están é são è sono zijn",
-    "was": "war waren hatten hatte était étaient avait avions fue fueron era eram foi erano fu",
+    "was": "war waren wurde wurden werd hatten hatte était étaient avait avions fue fueron era eram foi erano"
+           " fu",
+    "been": "worden gewesen été sido stato stata",
     "decided": "entschieden beschlossen décidé décidée décidés décidées decidimos decidió decidieron decidiste"
                " decidido decidida decidiu decidiram deciso decisa decisi decise decidemmo besloten besliste"
                " beslisten 決めました 決定しました",
+    "decisions": "entscheidung entscheidungen décision décisions decisión decisiones decisão decisões decisione"
+                 " decisioni beslissing beslissingen besluit besluiten 決定 決断",
     "happened": "passiert geschehen passé arrivé pasó ocurrió sucedió aconteceu ocorreu successo accaduto capitato"
                 " gebeurd 起きました 起こりました",
     "failed": "fehlgeschlagen gescheitert échoué falló fallaron falhou falharam fallito fallita mislukt 失敗しました",
@@ -108,7 +117,31 @@ def _unspaced(word: str) -> bool:
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _asked() -> dict[str, str]:
+    """{a word of ``_ASKING``, lower case: its English}, with each Japanese polite past also written plain
+    ("決めました" → "決めた", "起こりました" → "起こった")."""
+    said = {w: english for english, words in _ASKING.items() for w in words.split()}
+    plain = {(w[:-4] + "った" if w.endswith("りました") else w[:-3] + "た"): english
+             for w, english in said.items() if w.endswith("ました")}
+    return said | plain
+
+
+# Words of ``_ASKING`` that English writes too ("hat", "war"), and the English of those that do not tell a
+# question's language (articles, prepositions: "de la Cruz", "van der Berg"): no sign of another language.
+_ALSO_ENGLISH = STOP_WORDS | {"hat", "war", "era"}
+_PARTICLE = frozenset("the of on in a it there".split())
+
+
+def _another_language(query: str, asking: re.Pattern[str]) -> bool:
+    """Whether ``query`` holds two words of ``_ASKING`` that English does not write, one of them more than an
+    article or a preposition ("Was wurde am ... beschlossen?", "décisions du ...")."""
+    said = _asked()
+    found = {w for w in (m[0].lower().replace("’", "'") for m in asking.finditer(query)) if w not in _ALSO_ENGLISH}
+    return len(found) >= 2 and any(said[w] not in _PARTICLE for w in found)
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], ...]:
     months, weekdays = _names()
 
     def alternation(words: object) -> str:
@@ -122,22 +155,26 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
         rf"(?:,?\s+(?:de\s+|del\s+)?(\d{{4}}))?"
         rf"|({month})\.?\s+(\d{{4}}))(?![\w-])", re.IGNORECASE)
     relative = re.compile(rf"(?<![\w-])(?:({last})\s+({nouns})|({nouns})\s+({last}))(?![\w-])", re.IGNORECASE)
+    # A weekday before a day of the month ("Dienstag, dem 24", "el martes 24 de", "mardi 24.11.").
+    before_day = re.compile(rf"(?<![\w-])({alternation(weekdays)})(?=\.?,?\s+(?:\w{{1,3}}\s+)?\d)", re.IGNORECASE)
     cjk = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日")
-    words = sorted((w for ws in _ASKING.values() for w in ws.split()), key=len, reverse=True)
+    words = sorted(_asked(), key=len, reverse=True)
     spaced = "|".join(re.escape(w).replace("'", "['’]") for w in words if not _unspaced(w))
     asking = re.compile(rf"(?<!\w)(?:{spaced})(?:(?<=['’])|(?![\w'’]))|"
                         + "|".join(re.escape(w) for w in words if _unspaced(w)), re.IGNORECASE)
-    return dated, relative, cjk, asking
+    return dated, relative, before_day, cjk, asking
 
 
 def in_english(query: str) -> str:
-    """``query`` with the time phrases of the languages above written in English, and where it holds one
-    the words it is asked with (``_ASKING``); the rest unchanged."""
+    """``query`` with the time phrases of the languages above written in English, and where it names a time
+    of them, or a date with words of them (:func:`_another_language`), the words it is asked with
+    (``_ASKING``); the rest unchanged."""
     months, weekdays = _names()
-    dated, relative, cjk, asking = _patterns()
+    dated, relative, before_day, cjk, asking = _patterns()
     units = {w: unit for unit, words in _UNITS.items() for w in words.split()}
-    said = {w.replace("’", "'"): english for english, words in _ASKING.items() for w in words.split()}
+    said = _asked()
     foreign = False
+    timed = _DIGIT_DATE.search(query) is not None
 
     def english(word: str) -> str:
         nonlocal foreign
@@ -146,13 +183,13 @@ def in_english(query: str) -> str:
         return _ENGLISH.get(word) or months.get(word) or weekdays.get(word) or units[word]
 
     def date(found: re.Match[str]) -> str:
+        nonlocal timed
+        timed = True
         if found[6]:
             return found[0] if found[6].lower() in _ENGLISH else f"{english(found[6]).title()} {found[7]}"
-        nonlocal foreign
         if found[4].lower() in _ENGLISH and not (found[2] or found[3]):
-            # "op 24 november" is Dutch; "on 24 November" English as written
-            foreign = foreign or _LEAD.search(found.string, 0, found.start()) is not None
-            return found[0]
+            return found[0]  # "on 24 November", "op 24 november": English as written
+        nonlocal foreign
         foreign = True  # "am 24. November"
         return f"{found[1]} {english(found[4]).title()}" + (f" {found[5]}" if found[5] else "")
 
@@ -169,11 +206,12 @@ def in_english(query: str) -> str:
         return f" {_MONTHS[int(found[2]) - 1].title()} {found[3]}" + (f", {found[1]} " if found[1] else " ")
 
     def day_month(found: re.Match[str]) -> str:
-        nonlocal foreign
+        nonlocal timed
         if not (1 <= int(found[2]) <= 31 and 1 <= int(found[3]) <= 12):
             return found[0]
-        foreign = foreign or (found[1] or "").lower() in _GERMAN_LEAD
-        return f"{found[1] or ''} {found[2]} {_MONTHS[int(found[3]) - 1].title()}".lstrip()
+        timed = True
+        year = f" {datetime.strptime(found[4], '%y').year}" if found[4] else ""  # POSIX: 69-99 are 19..
+        return f"{found[1] or ''} {found[2]} {_MONTHS[int(found[3]) - 1].title()}{year}".lstrip()
 
     def week(found: re.Match[str]) -> str:
         nonlocal foreign
@@ -184,6 +222,8 @@ def in_english(query: str) -> str:
     query = _JAPANESE_WEEK.sub(week, _DAY_MONTH.sub(day_month, query))
     query = cjk.sub(lambda f: day(f) if 1 <= int(f[2]) <= 12 else f[0], query)
     query = relative.sub(last, dated.sub(date, query))
-    if not foreign:
+    if foreign or timed:
+        query = before_day.sub(lambda found: english(found[1]).title(), query)
+    if not (foreign or timed and _another_language(query, asking)):
         return query
     return _PARTICLES.sub(" ", asking.sub(asked, query))

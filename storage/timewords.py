@@ -54,7 +54,8 @@ _COMBINED_PARTS = re.compile(
 # dashes, slashes or dots, the year first or last (:func:`_in_digits`), or day and month with a slash
 # ("11/27": only after a word of ``_SHORT_DATE_LEAD``; "24/7" is always, no day); an ISO week ("week 48",
 # "W48", "KW 48"); a day of the month alone ("on the 1st": the latest, ``_DAY_ALONE``).
-_DATE_DIGITS = r"\d{1,2}(?:-\d{1,2}-|/\d{1,2}/|\.\d{1,2}\.)\d{4}|\d{4}(?:/\d{1,2}/|\.\d{1,2}\.)\d{1,2}"
+_DATE_DIGITS = (r"\d{1,2}(?:-\d{1,2}-|/\d{1,2}/|\.\d{1,2}\.)\d{4}|\d{4}(?:/\d{1,2}/|\.\d{1,2}\.)\d{1,2}"
+                r"|\d{1,2}(?:-\d{1,2}-|/\d{1,2}/)\d\d(?!\d)")  # a year of two digits: "12/1/26"
 _ISO_WEEK = re.compile(r"(?i:(?:week|kw)\s*|w)([1-9]|[1-4]\d|5[0-3])(?:,?\s+(?:of\s+)?((?:19|20)\d\d))?")
 _DAY_ALONE = re.compile(r"(?i:the)\s+([1-9]|[12]\d|3[01])(?i:st|nd|rd|th)")
 _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
@@ -65,7 +66,7 @@ _NUMERIC_DATE = re.compile(r"(\d{1,4})([-/.])(\d{1,2})[-/.](\d{1,4})")
 # Words after which a date in digits is a version ("build 2026.11.13", "version 13.11.2026"), not a day.
 _VERSION_LEAD = frozenset("version versions build builds release releases rev revision tag patch ver v".split())
 _SHORT_DATE = re.compile(r"(\d{1,2})/(\d{1,2})")
-_SHORT_DATE_LEAD = frozenset("on since until till by before after from through for during".split())
+_SHORT_DATE_LEAD = frozenset("on since until till by before after from through for during of".split())
 _ISO_DATE_TIME = re.compile(r"\d{4}-")
 # Named days holding a weekday's name, in days from a day each year has (US Thanksgiving, the fourth
 # Thursday of November; Western Easter): no weekday ("before Black Friday" is not before a Friday). None:
@@ -677,8 +678,9 @@ class TimeParser:
             direction = _direction(head) if head else ""
             lead = direction or ("during" if part else before)  # the word the time reads as led by
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
-            if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and lead not in _SHORT_DATE_LEAD:
-                continue  # "a 16/9 screen", "3/4 of the budget": no day
+            if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and (
+                    lead not in _SHORT_DATE_LEAD or _measured(query, m, found)):
+                continue  # "a 16/9 screen", "3/4 of the budget", "a ratio of 16/9": no day
             if kind == "digits" and before in _VERSION_LEAD:
                 continue  # "build 2026.11.13": a version
             if kind == "digits" and _DAY_ALONE.fullmatch(m.group(0)) and lead not in ("on", "since"):
@@ -1094,6 +1096,8 @@ def _in_digits(text: str, base: datetime, past: bool = False,
         readings: list[tuple[int | None, int, int]] = [(None, second, first), (None, first, second)]
     elif numeric:
         first, separator, middle, last = int(numeric[1]), numeric[2], int(numeric[3]), int(numeric[4])
+        if len(numeric[1]) < 4 and len(numeric[4]) == 2:  # "12/1/26": POSIX's century (69-99 are 19..)
+            last = datetime.strptime(numeric[4], "%y").year
         if len(numeric[1]) == 4:
             readings = [(first, middle, last)]
         else:
@@ -1154,7 +1158,7 @@ def _a_day(year: int, month: int, day: int, strict: bool = False) -> bool:
 _MEASURES = frozenset(
     "timeout timeouts limit limits port ports size sizes max maximum min minimum cap caps capacity quota threshold"
     " ttl length count total batch buffer pool retries interval delay latency rate width height depth number"
-    " price cost fee amount value id ticket".split())
+    " price cost fee amount value id ticket ratio ratios score scores rating share fraction odds".split())
 _UNIT = re.compile(
     r"\s*(?:%|(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|hrs?|bytes?|[kmgt]i?b|rows?|requests?|reqs?|rps|qps"
     r"|users?|seats?|items?|records?|connections?|tokens?|px|characters?|chars?|lines?|words?|entries|messages?"
