@@ -131,3 +131,20 @@ async def test_a_stored_reason_cannot_add_lines_to_the_text(db_path):
 ])
 def test_a_confidence_is_shown_cut_so_its_figure_never_crosses_the_mark_beside_it(confidence, said):
     assert text.confidence_text(confidence) == said
+
+
+@pytest.mark.parametrize(("ranges", "read"), [
+    ([("2025-01-12T00:00:00.000Z", "2025-01-13T00:00:00.000Z"),
+      ("2025-12-01T00:00:00.000Z", "2025-12-02T00:00:00.000Z")],
+     "read as 2025-01-12T00:00:00.000Z to 2025-01-13T00:00:00.000Z or 2025-12-01T00:00:00.000Z to "
+     "2025-12-02T00:00:00.000Z"),
+    (None, "read as 2025-01-13T00:00:00.000Z to 2025-01-14T00:00:00.000Z"),  # one range: as it was
+])
+def test_a_time_of_two_ranges_is_told_as_each_range_never_the_span_between(ranges, read):
+    from memvault.tools.schemas import NamedTime, TimeSpan
+
+    spans = [TimeSpan(since=since, until=until) for since, until in ranges] if ranges else None
+    time = NamedTime(text="12/01/2025", since=None if spans else "2025-01-13T00:00:00.000Z",
+                     until=None if spans else "2025-01-14T00:00:00.000Z", ranges=spans, memories_in_it=0)
+    shown = recall_text(result(0.9).model_copy(update={"time": time}))
+    assert f"Nothing shown was observed in '12/01/2025' ({read})." in shown

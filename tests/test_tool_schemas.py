@@ -332,3 +332,31 @@ async def test_the_named_times_until_is_described_as_recall_shows_it(db_path, re
     assert ms["what failed in the last 3 days?"][1] - ms["what failed in the last 3 days?"][0] == 3 * day
     assert ms["what failed last week?"][1] <= today - (midnight.weekday() * day)  # ends where this week starts
     assert all(u <= after for _, u in ms.values())
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("query", "ranges"), [
+    ("what did we decide on 12/01/2025?", [("2025-01-12", "2025-01-13"), ("2025-12-01", "2025-12-02")]),
+    ("what did we decide on 03-04-2025?", [("2025-03-04", "2025-03-05"), ("2025-04-03", "2025-04-04")]),
+    ("what did we decide on 06/05/25?", [("2025-05-06", "2025-05-07"), ("2025-06-05", "2025-06-06")]),
+    ("what did we decide between 12/01/2025 and 12/02/2025?", [("2025-01-12", "2025-02-13"),
+                                                                ("2025-12-01", "2025-12-03")]),
+    # one range: since and until as they were, no ranges
+    ("what did we decide on 13/01/2025?", None), ("what did we decide on 2025-01-12?", None),
+    ("what did we decide on Sunday 12/01/2025?", None),  # the weekday picks 12 January
+])
+async def test_a_time_of_two_ranges_shows_each_and_no_span_between(db_path, real_embedder, query, ranges):
+    """Verify 61 N10: "12/01/2026" was shown as since 12 January until 2 December, a span of eleven months that
+    a client reusing since/until as filters would search; only the note said it was two days."""
+    async with client(db_path) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        await c.call_tool("remember", {"content": "We decided to adopt Ruff", "kind": "decision"})
+        found = await c.call_tool("recall", {"query": query})
+    jsonschema.validate(found.structured_content, tools["recall"].output_schema)
+    time = found.structured_content["time"]
+    assert time is not None
+    if ranges is None:
+        assert time.get("ranges") is None and time["since"] < time["until"]
+    else:
+        shown = [(span["since"][:10], span["until"][:10]) for span in time["ranges"]]
+        assert shown == ranges and time["since"] is None and time["until"] is None and "read as both" in time["note"]

@@ -37,6 +37,7 @@ from .schemas import (
     ScopeMatches,
     Signals,
     SupersedeResult,
+    TimeSpan,
 )
 
 OTHER_SCOPES_MAX = 10  # other scopes (the largest) searched when nothing sure is found
@@ -277,9 +278,11 @@ def _other_scopes(
 
 
 def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:
-    return NamedTime(text=time.phrase or time.text, since=format_ms(time.start),  # type: ignore[arg-type]
-                     until=format_ms(time.until), memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown),
-                     note=time.note)
+    """``time`` as shown: its since and until, or for a time of several ranges (``TimeRange.days``) each range."""
+    ranges = [TimeSpan(since=format_ms(start), until=format_ms(min(end, time.until))) for start, end in time.days]
+    return NamedTime(text=time.phrase or time.text, since=None if ranges else format_ms(time.start),
+                     until=None if ranges else format_ms(time.until), ranges=ranges or None,
+                     memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown), note=time.note)
 
 
 def _answers(hits: list[Hit], listing: bool) -> bool:

@@ -191,15 +191,28 @@ class ScopeMatches(_Result):
                          "search, among the best of the other scopes searched together).")
 
 
+class TimeSpan(_Result):
+    """One of the ranges a time named in a question is (``NamedTime.ranges``)."""
+
+    since: str = Field(description="Its start, ISO-8601 UTC (inclusive).")
+    until: str = Field(description="Its end, ISO-8601 UTC: the first moment after it, or now.")
+
+
 class NamedTime(_Result):
     """The time a question names, as recall read it: a preference for memories observed then, not a filter."""
 
     text: str = Field(description="The words of the question that name it, e.g. 'last month'.")
-    since: str = Field(description="Its start, ISO-8601 UTC (inclusive).")
-    until: str = Field(description="Its end, ISO-8601 UTC: for a time wholly past, the first moment after "
-                       "it ('yesterday' ends at today's 00:00, which is not in it); for a time running on to "
-                       "now ('today', 'this week', 'last 3 days', 'in December' during December), now. Never "
-                       "later than now; with an until filter, times are counted back from it instead of now.")
+    since: str | None = Field(description="Its start, ISO-8601 UTC (inclusive); null when it is several ranges "
+                              "(`ranges`).")
+    until: str | None = Field(description="Its end, ISO-8601 UTC: for a time wholly past, the first moment after "
+                              "it ('yesterday' ends at today's 00:00, which is not in it); for a time running on to "
+                              "now ('today', 'this week', 'last 3 days', 'in December' during December), now. Never "
+                              "later than now; with an until filter, times are counted back from it instead of now. "
+                              "Null when it is several ranges (`ranges`).")
+    ranges: list[TimeSpan] | None = Field(default=None, description="Set when it is several ranges apart, each "
+                                          "with its since and until: a date read two ways ('12/01/2026' is 12 "
+                                          "January and 1 December 2026); the time between them is not in it, so "
+                                          "since and until are then null.")
     memories_in_it: int = Field(description="How many of the memories returned were observed in it; 0 means "
                                 "nothing returned was observed then.")
     note: str | None = Field(default=None, description="Set when the question's words disagree or name two days, "

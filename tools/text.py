@@ -149,7 +149,9 @@ def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:
     if r.time is not None and r.time.note:
         lines.append(f"Time {r.time.text!r}: {r.time.note}.")
     if r.time is not None and r.memories and not r.time.memories_in_it:
-        lines.append(f"Nothing shown was observed in {r.time.text!r} (read as {r.time.since} to {r.time.until}).")
+        spans = r.time.ranges or [r.time]
+        read = " or ".join(f"{span.since} to {span.until}" for span in spans)
+        lines.append(f"Nothing shown was observed in {r.time.text!r} (read as {read}).")
     if r.truncated:
         lines.append("More matched but were left out to keep this short: narrow the query or lower "
                      + ("--limit." if person else "the limit."))
