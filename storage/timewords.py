@@ -948,8 +948,10 @@ def _either(text: str, read: list[tuple[datetime, str, Said | None]], latest: in
         return _timed(text, *read[0], latest, now_ms) if read else None
     ranges = [_timed(text, moment, period, None, latest, now_ms) for moment, period, _ in read]
     days = tuple(sorted((r.start, r.end) for r in ranges if r is not None and r.observable))
-    note = f"{text} may be " + " or ".join(f"{moment.day} {moment:%B %Y}" for moment, _, _ in read) + \
-        ": read as both"
+    named = [f"{moment.day} {moment:%B %Y}" for moment, _, _ in read]
+    past = [name for name, r in zip(named, ranges, strict=True) if r is not None and r.observable]
+    note = f"{text} may be " + " or ".join(named) + (
+        ": read as both" if len(past) != 1 else f": read as {past[0]}, the other is ahead")
     if not days:
         return TimeRange(0, 0, text, note=note)
     return TimeRange(days[0][0], days[-1][1], text, shown_end=min(days[-1][1], now_ms), days=days, note=note)

@@ -98,6 +98,9 @@ def test_a_range_read_two_ways_says_so():
     ("what did we decide on 12/01/2026?", "12/01/2026 may be 12 January 2026 or 1 December 2026: read as both"),
     ("what did we decide on 06/12?", "06/12 may be 6 December 2025 or 12 June 2026: read as both"),  # past tense
     ("what did we decide on 13/01/2026?", None),
+    # verify 61 N10: "read as both" where one day is still ahead (nothing observed then)
+    ("what did we decide on 12/11/2026?",
+     "12/11/2026 may be 12 November 2026 or 11 December 2026: read as 12 November 2026, the other is ahead"),
 ])
 def test_a_date_read_two_ways_says_so(question, note):
     found = TimeParser().find(question, NOW_MS)
