@@ -27,8 +27,8 @@ _PARTICLES = re.compile("(?<![\u3040-\u309f])[にをかはがでのへと](?![\u
 _DAY_MONTH = re.compile(r"(?:^|(?<![\w.])(am|vom|zum|seit|bis|ab|zwischen|und|on|since|until|till|by|before|after"
                         r"|from|between|and|to|through)\s+)(\d{1,2})\.(\d{1,2})\.(\d\d(?![\w.]))?(?![\w.])",
                         re.IGNORECASE)
-# A date in digits, of no language ("24.11.2026", "24/11", "12/1/26").
-_DIGIT_DATE = re.compile(r"(?<![\w.])\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?(?!\w)")
+# A date in digits, of no language ("24.11.2026", "2026-11-24", "24/11", "12/1/26"; not "2.11", a version).
+_DIGIT_DATE = re.compile(r"(?<![\w.])(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\d{1,2})(?!\w|\.\w)")
 # A weekday of a week counted from now in Japanese ("先週の火曜日": Tuesday last week).
 _JAPANESE_WEEK = re.compile("(先週|今週|来週)の?([月火水木金土日])曜日?")
 _JAPANESE_WEEKS = {"先週": "last", "今週": "this", "来週": "next"}

@@ -84,6 +84,7 @@ def test_a_day_asked_in_any_language_and_phrasing_is_that_day(question, on):
     ("what did Van Der Berg decide on 24/11?", "what did Van Der Berg decide on 24/11?"),
     ("was the van at the depot on 24/11/2026?", "was the van at the depot on 24/11/2026?"),
     ("¿Qué decidimos sobre Jenkins?", "¿Qué decidimos sobre Jenkins?"),
+    ("Qu'avons-nous changé dans OpenSearch 2.11 ?", "Qu'avons-nous changé dans OpenSearch 2.11 ?"),  # a version
     ("Domingo 24 said the deploy was fine", "Domingo 24 said the deploy was fine"),
 ])
 def test_the_words_of_a_question_with_a_date_are_written_in_english_only_in_another_language(question, english):
