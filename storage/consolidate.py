@@ -358,7 +358,7 @@ def compare_filled(store: Store, filled: list[Memory]) -> None:
             note(store, tenant, sorted(pairs))  # type: ignore[arg-type]
 
 
-def _newest(pairs: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
+def _newest(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
     """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), sorted."""
     return sorted(sorted(pairs, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])
 
