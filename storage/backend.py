@@ -280,6 +280,11 @@ class Reader(Protocol):
         pairs), None when unset. On PostgreSQL under the tenant's row-level policy."""
         ...
 
+    def review_pairs(self, tenant: str, older: list[str] | None = None) -> list[tuple[str, str]]:
+        """``tenant``'s contradicting pairs kept for review, ``(older id, newer id)`` sorted; with
+        ``older``, only the pairs whose older id is one of them, by index (recall's hits)."""
+        ...
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         """Every API key by its stored hash, oldest first (by creation time, then id); with
         ``key_hash``, only the key of that hash (the caller compares in constant time)."""
@@ -386,6 +391,13 @@ class Writer(Reader, Protocol):
     def change_tenant_setting(self, tenant: str, key: str, change: Callable[[str | None], str]) -> None:
         """Set ``tenant``'s setting ``key`` to ``change(its value now)``, the value read under a lock
         that another writer of it waits for (a read-modify-write no other process interleaves)."""
+        ...
+
+    def change_review_pairs(self, tenant: str, add: set[tuple[str, str]], drop: set[tuple[str, str]],
+                            most: int) -> None:
+        """Keep ``add`` and no longer ``drop`` among ``tenant``'s pairs kept for review, then only the
+        ``most`` of the newest newer ids (ties: the greatest older id), under a lock that another
+        writer of them waits for."""
         ...
 
     def append_turns(

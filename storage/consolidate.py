@@ -53,8 +53,8 @@ DECAYED_READ = 200
 DECAYED_PAGES = 5
 DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait, "50+" when cut
 KEPT_REASON = "kept when compared; the words no longer read as disagreeing"
-REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pairs": [[older id, newer id]],
-# "pending": [seqs read before their vectors were made]}
+REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pending": [seqs read before their vectors
+# were made]}; the pairs kept are the backend's ``review_pairs``
 LAST_RUN = "consolidated_at"  # setting: when the last whole run ended (ms)
 DAY_MS = 86_400_000
 # A sentence's end: "!", "?" or "." (and closing quotes or brackets), a space, then the next word's first
@@ -263,7 +263,7 @@ def _state(tx: Reader, tenant: str) -> dict:  # type: ignore[type-arg]
 
 
 def _parsed(saved: str | None) -> dict:  # type: ignore[type-arg]
-    state = json.loads(saved) if saved else {"mark": 0, "pairs": []}
+    state = json.loads(saved) if saved else {"mark": 0}
     state.setdefault("pending", [])  # seqs passed by the mark whose vectors were pending
     return state
 
@@ -284,7 +284,8 @@ def scan(
     while True:
         with store.backend.read(tenant) as tx:
             state = _state(tx, tenant)
-            pairs = {tuple(p) for p in state["pairs"]}
+            before = set(tx.review_pairs(tenant))
+            pairs = set(before)
             pending: list[int] = []
             batch: dict[int, Memory] = {}
             if retry and state["pending"]:
@@ -315,13 +316,13 @@ def scan(
         live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)
                 and not strength.upheld(members[p[0]], members[p[1]])}
         live = set(_newest(live))
-        before = {tuple(p) for p in state["pairs"]}
         report.contradictions += len(live - before)
         pending = sorted(set(pending))
         if mark != state["mark"] or live != before or pending != state["pending"]:
             with _timed(report), store.backend.write(tenant) as tx:
-                tx.change_tenant_setting(
-                    tenant, REVIEW_KEY, lambda saved: _saved(saved, before, live, mark, pending))
+                tx.change_tenant_setting(tenant, REVIEW_KEY, lambda saved: _saved(saved, mark, pending))
+                # pairs kept meanwhile (``note``) stay: only those this step read and no longer keeps go
+                tx.change_review_pairs(tenant, live, before - live, PAIRS_KEPT)
         retry = False
         if left:
             report.finished = False
@@ -339,15 +340,9 @@ def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
         members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
         rows = {m.id for m in members if _unchanged(m)}
     ordered = {(a, b) for a, b in pairs if a in rows and b in rows}
-
-    def kept(saved: str | None) -> str:
-        state = _parsed(saved)
-        state["pairs"] = _newest({tuple(p) for p in state["pairs"]} | ordered)
-        return json.dumps(state)
-
     if ordered:
         with store.backend.write(tenant) as tx:
-            tx.change_tenant_setting(tenant, REVIEW_KEY, kept)
+            tx.change_review_pairs(tenant, ordered, set(), PAIRS_KEPT)
 
 
 def compare_filled(store: Store, filled: list[Memory]) -> None:
@@ -363,20 +358,18 @@ def compare_filled(store: Store, filled: list[Memory]) -> None:
             note(store, tenant, sorted(pairs))  # type: ignore[arg-type]
 
 
-def _newest(pairs: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
+def _newest(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
     """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), sorted."""
     return sorted(sorted(pairs, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])
 
 
-def _saved(saved: str | None, read: set[tuple[str, ...]], live: set[tuple[str, ...]], mark: int,
-           pending: list[int]) -> str:
-    """A scan step's state merged with what another writer saved since the step read ``read``: pairs
-    kept meanwhile (``note``) stay; a mark another scan moved further keeps its place and pending."""
+def _saved(saved: str | None, mark: int, pending: list[int]) -> str:
+    """A scan step's state merged with what another writer saved since the step read it: a mark
+    another scan moved further keeps its place and pending."""
     now = _parsed(saved)
-    pairs = live | ({tuple(p) for p in now["pairs"]} - read)
     if now["mark"] > mark:
         mark, pending = now["mark"], sorted(set(pending) | set(now["pending"]))
-    return json.dumps({"mark": mark, "pairs": _newest(pairs), "pending": pending})
+    return json.dumps({"mark": mark, "pending": pending})
 
 
 def _current(memory: Memory, now: int) -> bool:
@@ -414,7 +407,7 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
     failing (see ``Review``)."""
     now = store.clock()
     with store.backend.read(tenant) as tx:
-        pairs = _state(tx, tenant)["pairs"]
+        pairs = tx.review_pairs(tenant)
         rows = {m.id: m for m in tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()}
         contradictions: list[tuple[str, str, str | None]] = []
         for older_id, newer_id in pairs:
@@ -439,9 +432,9 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
 
 def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int, scopes: list[str]) -> dict[str, Memory]:
     """For each memory of ``older`` (id: memory) the older of a kept pair that waits for review (as
-    :func:`review` reads them), its newest newer memory: {older id: newer memory}. One read of the
-    tenant's review setting and one of the newer rows by id (recall marks its hits with it)."""
-    pairs = [(o, n) for o, n in _state(tx, tenant)["pairs"] if o in older]
+    :func:`review` reads them), its newest newer memory: {older id: newer memory}. One lookup of the
+    pairs by the older ids and one of the newer rows by id (recall marks its hits with it)."""
+    pairs = tx.review_pairs(tenant, older=sorted(older))
     if not pairs:
         return {}
     rows = {m.id: m for m in tx.memories(tenant, ids=sorted({n for _, n in pairs})).values()}

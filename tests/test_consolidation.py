@@ -655,5 +655,86 @@ def test_pairs_kept_while_a_scan_compares_survive_its_save(store, db, clock, mon
     monkeypatch.setattr(consolidation, "_disagreeing", racing)
     consolidation.scan(store, "a", store.clock(), consolidation.Report())
     with store.backend.read("a") as tx:
-        state = consolidation._state(tx, "a")
-    assert raced and [first, second] in state["pairs"] and state["mark"] > 0
+        state, pairs = consolidation._state(tx, "a"), tx.review_pairs("a")
+    assert raced and (first, second) in pairs and state["mark"] > 0
+
+
+FACTS = ("The billing service listens on port 8000.", "Cache entries expire after 30 minutes.",
+         "Invoices are sent on the first Monday.", "The office plants are watered on Mondays.")
+
+
+def facts(store: Store, clock, tenant: str = "a") -> list[str]:  # type: ignore[no-untyped-def]
+    """The ids of ``FACTS`` remembered in turn by ``tenant`` (ids sort as written)."""
+    out = []
+    for text in FACTS:
+        out.append(store.remember(tenant=tenant, scope="proj", content=text, kind="fact").id)
+        clock.advance(60)
+    return out
+
+
+def kept(store: Store, tenant: str = "a") -> list[tuple[str, str]]:
+    with store.backend.read(tenant) as tx:
+        return tx.review_pairs(tenant)
+
+
+@pytest.mark.parametrize("most", [1, 2, 3, 4])
+def test_review_keeps_the_pairs_of_the_newest_newer_memories_up_to_its_limit(store, clock, monkeypatch, most):
+    monkeypatch.setattr(consolidation, "PAIRS_KEPT", most)
+    other = facts(store, clock, "b")
+    consolidation.note(store, "b", [(other[0], other[1])])
+    m = facts(store, clock)
+    noted = [(m[0], m[1]), (m[0], m[2]), (m[0], m[3])]
+    consolidation.note(store, "a", noted)
+    assert kept(store) == noted[-most:]
+    # one of the same newer memory: the greater older id is the newer pair; a pair older than every kept one stays out
+    consolidation.note(store, "a", [(m[1], m[2])])
+    consolidation.note(store, "a", [(m[0], m[1])] if most < 3 else [])
+    assert kept(store) == sorted([(m[0], m[1]), (m[0], m[2]), (m[1], m[2]), (m[0], m[3])][-most:])
+    assert [(o, n) for o, n, _ in store.review("a", ["proj"]).contradictions] == kept(store)
+    assert kept(store, "b") == [(other[0], other[1])]
+
+
+def test_a_database_keeping_the_pairs_in_its_review_setting_moves_them_to_rows(backend, db, clock):
+    """A database of before (SQLite 18, PostgreSQL 18: the pairs in each tenant's review setting, JSON)
+    is migrated: review, recall's outdated mark and the scan's mark stay as they were."""
+    import json
+
+    import raw
+
+    from memvault.storage.postgres import schema as pg_schema
+    from memvault.storage.sqlite import schema as sqlite_schema
+
+    store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        ids = {tenant: facts(store, clock, tenant) for tenant in ("a", "b")}
+        consolidation.scan(store, "a", store.clock(), consolidation.Report())
+        with store.backend.read("a") as tx:
+            state = consolidation._state(tx, "a")
+    finally:
+        store.close()
+    pairs = {"a": [(ids["a"][0], ids["a"][1]), (ids["a"][2], ids["a"][3])], "b": [(ids["b"][1], ids["b"][0])]}
+    raw.execute(db, "DROP TABLE review_pairs")
+    for tenant, listed in pairs.items():
+        saved = json.dumps({"mark": state["mark"] if tenant == "a" else 0, "pairs": listed, "pending": []})
+        if backend == "sqlite":
+            raw.execute(db, "INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", f"review:{tenant}", saved)
+        else:
+            raw.execute(db, "INSERT INTO tenant_settings VALUES (?, 'review', ?) ON CONFLICT (tenant, key)"
+                            " DO UPDATE SET value = excluded.value", tenant, saved)
+    if backend == "sqlite":
+        raw.execute(db, f"PRAGMA user_version = {sqlite_schema.MIGRATIONS.index(sqlite_schema._V19_REVIEW_PAIRS)}")
+    else:
+        raw.execute(db, "UPDATE memvault_schema SET version = ?",
+                    pg_schema.MIGRATIONS.index(pg_schema._v_review_pairs))
+    store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        for tenant, listed in pairs.items():
+            assert kept(store, tenant) == sorted(listed)
+            assert [(o, n) for o, n, _ in store.review(tenant, ["proj"]).contradictions] == sorted(listed)
+            with store.backend.read(tenant) as tx:
+                assert consolidation._state(tx, tenant) == {"mark": state["mark"] if tenant == "a" else 0,
+                                                            "pending": []}
+        hits = store.recall(tenant="a", query=FACTS[0], scopes=["proj"]).hits
+        assert [h.outdated_by for h in hits if h.memory.id == ids["a"][0]] == [ids["a"][1]]
+    finally:
+        store.close()

@@ -21,7 +21,7 @@ from memvault.storage.postgres import PostgresBackend, schema
 from memvault.storage.store import Store
 
 TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys", "memory_counts", "memory_vectors",
-          "memory_windows", "tenant_settings")
+          "memory_windows", "tenant_settings", "review_pairs")
 STANDUPS = ("The team standup is at 9:15 every weekday.", "The team standup is at 10:30 every weekday.")
 
 
@@ -80,9 +80,10 @@ def roles(pg_server) -> Iterator[Roles]:
 
 
 def _contradiction(store: Store, tenant: str) -> tuple[str, str]:
-    """Two disagreeing facts of ``tenant``, kept for review (older first)."""
+    """Two disagreeing facts of ``tenant``, kept for review (older first), and compared by a scan."""
     pair = tuple(store.remember(tenant=tenant, scope="s", content=text, kind="fact").id for text in STANDUPS)
     consolidation.note(store, tenant, [pair])  # type: ignore[list-item]
+    consolidation.scan(store, tenant, store.clock(), consolidation.Report())
     return pair  # type: ignore[return-value]
 
 
@@ -168,8 +169,8 @@ def test_definer_functions_give_nothing_without_a_tenant(roles):
 
 
 def test_a_tenant_named_reads_and_writes_only_its_own_review_state(roles):
-    """Review state is a tenant's own (``tenant_settings``, under the tenant policy); the untenanted
-    ``settings`` names no tenant (adversarial review 41, fault 5)."""
+    """Review state is a tenant's own (``tenant_settings`` and ``review_pairs``, under the tenant
+    policy); the untenanted ``settings`` names no tenant (adversarial review 41, fault 5)."""
     with psycopg.connect(roles.serve_url, autocommit=True) as conn:
         conn.execute(f"SET ROLE {schema.APP_ROLE}")
         conn.execute("SET memvault.tenant = 'alpha'")
@@ -181,6 +182,12 @@ def test_a_tenant_named_reads_and_writes_only_its_own_review_state(roles):
         assert conn.execute("DELETE FROM tenant_settings WHERE tenant = 'bravo'").rowcount == 0
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
             conn.execute("INSERT INTO tenant_settings VALUES ('bravo', 'review', '{}')")
+        assert conn.execute("SELECT tenant, older, newer FROM review_pairs").fetchall() == [
+            ("alpha", *roles.pairs["alpha"])]
+        assert conn.execute("UPDATE review_pairs SET older = newer WHERE tenant = 'bravo'").rowcount == 0
+        assert conn.execute("DELETE FROM review_pairs WHERE tenant = 'bravo'").rowcount == 0
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            conn.execute("INSERT INTO review_pairs VALUES ('bravo', 'x', 'y')")
     served = Store(roles.serve_url, FakeEmbedder())  # type: ignore[arg-type]
     try:  # the serving role keeps and finds alpha's own pairs (a scan saves under the policy)
         consolidation.scan(served, "alpha", served.clock(), consolidation.Report())
@@ -249,9 +256,12 @@ def test_a_database_keeping_review_state_in_settings_moves_it_to_each_tenant(pg_
         pairs = {tenant: _contradiction(store, tenant) for tenant in ("alpha", "bravo")}
     finally:
         store.close()
-    with psycopg.connect(pg_url) as conn:  # as version 14 kept them
-        conn.execute("INSERT INTO settings SELECT 'review:' || tenant, value FROM tenant_settings")
-        conn.execute("DROP TABLE tenant_settings")
+    with psycopg.connect(pg_url) as conn:  # as version 14 kept them: the pairs in the JSON
+        conn.execute("INSERT INTO settings SELECT 'review:' || p.tenant, (coalesce((SELECT s.value::jsonb"
+                     " FROM tenant_settings s WHERE s.tenant = p.tenant), '{\"mark\": 0}') || jsonb_build_object("
+                     "'pairs', jsonb_agg(jsonb_build_array(p.older, p.newer))))::text FROM review_pairs p"
+                     " GROUP BY p.tenant")
+        conn.execute("DROP TABLE tenant_settings, review_pairs")
         conn.execute("ALTER FUNCTION memvault_api_key(text) SET search_path = \"$user\", public")
         conn.execute("UPDATE memvault_schema SET version = %s",
                      (schema.MIGRATIONS.index(schema._v_tenant_settings),))
@@ -262,6 +272,7 @@ def test_a_database_keeping_review_state_in_settings_moves_it_to_each_tenant(pg_
         store.close()
     with psycopg.connect(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM settings WHERE key LIKE 'review%%'").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM tenant_settings WHERE value LIKE '%%pairs%%'").fetchone() == (0,)
         pinned = conn.execute("SELECT proconfig FROM pg_proc WHERE proname = 'memvault_api_key'").fetchone()
         assert pinned == (["search_path=public, pg_temp"],)
 

@@ -336,6 +336,11 @@ class PgReader:
                                 (tenant, key)).fetchone()
         return row[0] if row else None
 
+    def review_pairs(self, tenant: str, older: list[str] | None = None) -> list[tuple[str, str]]:
+        rows = self._all("SELECT older, newer FROM review_pairs WHERE tenant = %s"
+                         " AND (%s::text[] IS NULL OR older = ANY(%s)) ORDER BY older, newer", (tenant, older, older))
+        return [(row[0], row[1]) for row in rows]
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         own, params = self._own()
         # By hash through the owner's function: a serving role reads no key before a tenant is known.
@@ -600,6 +605,18 @@ class PgWriter(PgReader):
         self.conn.execute("INSERT INTO tenant_settings(tenant, key, value) VALUES (%s, %s, %s)"
                           " ON CONFLICT (tenant, key) DO UPDATE SET value = excluded.value",
                           (tenant, key, value))
+
+    def change_review_pairs(self, tenant: str, add: set[tuple[str, str]], drop: set[tuple[str, str]],
+                            most: int) -> None:
+        self._advisory("review pairs", tenant)
+        cursor = self.conn.cursor()
+        cursor.executemany("DELETE FROM review_pairs WHERE tenant = %s AND older = %s AND newer = %s",
+                           [(tenant, *pair) for pair in drop])
+        cursor.executemany("INSERT INTO review_pairs(tenant, older, newer) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                           [(tenant, *pair) for pair in add])
+        self.conn.execute("DELETE FROM review_pairs WHERE tenant = %(t)s AND (newer, older) <= (SELECT newer, older"
+                          " FROM review_pairs WHERE tenant = %(t)s ORDER BY newer DESC, older DESC LIMIT 1"
+                          " OFFSET %(most)s)", {"t": tenant, "most": most})
 
     def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(

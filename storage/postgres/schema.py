@@ -591,10 +591,44 @@ def _v_hashes(conn: psycopg.Connection) -> None:
 # Whether a tenant holds keys, and which tenants do, by index (``tenants_beside``: each OAuth token's check).
 _V_KEYS_BY_TENANT = "CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys(tenant);"
 
+# Version 19 (issue 28): contradicting pairs kept for review (``consolidate``) a row each, out of the
+# tenant's review setting (JSON): recall looks up its hits' pairs by the primary key, where it parsed
+# the whole state (up to 1,000 pairs, 87 KB) every time (SQLite's ``_V19_REVIEW_PAIRS``).
+_REVIEW_PAIRS = f"""
+CREATE TABLE review_pairs (
+    tenant text COLLATE "C" NOT NULL,
+    older  text COLLATE "C" NOT NULL,
+    newer  text COLLATE "C" NOT NULL,
+    PRIMARY KEY (tenant, older, newer)
+);
+GRANT SELECT, INSERT, UPDATE, DELETE ON review_pairs TO {APP_ROLE};
+ALTER TABLE review_pairs ENABLE ROW LEVEL SECURITY;
+ALTER TABLE review_pairs FORCE ROW LEVEL SECURITY;
+CREATE POLICY memvault_tenant ON review_pairs TO {APP_ROLE}
+    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
+DO $$ BEGIN
+    EXECUTE format('CREATE POLICY memvault_owner ON review_pairs TO %I USING (true) WITH CHECK (true)',
+                   current_user);
+END $$;
+"""
+
+
+def _v_review_pairs(conn: psycopg.Connection) -> None:
+    """Version 19: ``_REVIEW_PAIRS`` (kept when present, as ``_v_tenant_settings``), then the pairs of
+    each review setting moved into it."""
+    if not _scalar(conn, "SELECT to_regclass('review_pairs') IS NOT NULL"):
+        conn.execute(_REVIEW_PAIRS)
+    conn.execute("INSERT INTO review_pairs SELECT s.tenant, p ->> 0, p ->> 1 FROM tenant_settings s,"
+                 " jsonb_array_elements(s.value::jsonb -> 'pairs') p WHERE s.key = 'review'"
+                 " ON CONFLICT DO NOTHING")
+    conn.execute("UPDATE tenant_settings SET value = (value::jsonb - 'pairs')::text WHERE key = 'review'"
+                 " AND value::jsonb ? 'pairs'")
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
     _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes,
-    _V_KEYS_BY_TENANT)
+    _V_KEYS_BY_TENANT, _v_review_pairs)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
@@ -616,10 +650,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     ("memvault_holds(tsquery[], text, text[], text[], text[], bigint, boolean, bigint, bigint)",),
     (),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -427,10 +427,26 @@ WHERE EXISTS (SELECT 1 FROM memories m WHERE m.seq = memory_seq AND m.content IS
 # Whether a tenant holds keys, and which tenants do, by index (``tenants_beside``: each OAuth token's check).
 _V18_KEYS_BY_TENANT = "CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys(tenant);"
 
+# Contradicting pairs kept for review (``consolidate``) a row each, out of the tenant's review setting
+# (``review:<tenant>``, JSON): recall looks up its hits' pairs by the primary key, where it parsed the
+# whole state (up to 1,000 pairs, 87 KB) every time (issue 28).
+_V19_REVIEW_PAIRS = """
+CREATE TABLE review_pairs (
+    tenant TEXT NOT NULL,
+    older  TEXT NOT NULL,   -- memory id
+    newer  TEXT NOT NULL,   -- memory id
+    PRIMARY KEY (tenant, older, newer)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO review_pairs SELECT substr(s.key, 8), p.value ->> 0, p.value ->> 1
+FROM settings s, json_each(s.value, '$.pairs') p WHERE substr(s.key, 1, 7) = 'review:';
+UPDATE settings SET value = json_remove(value, '$.pairs') WHERE substr(key, 1, 7) = 'review:';
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
     _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
     _v15_turn_index_deletes, _v16_accents_folded, _V17_HASHES, _V18_KEYS_BY_TENANT,
+    _V19_REVIEW_PAIRS,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

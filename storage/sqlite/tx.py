@@ -426,6 +426,16 @@ class SqliteTransaction:
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (f"{key}:{tenant}",)).fetchone()
         return row[0] if row else None  # (a file of one user: its settings table, "key:tenant")
 
+    def review_pairs(self, tenant: str, older: list[str] | None = None) -> list[tuple[str, str]]:
+        if older is None:
+            rows = self.conn.execute("SELECT older, newer FROM review_pairs WHERE tenant = ? ORDER BY older, newer",
+                                     (tenant,))
+        else:  # by the primary key, one lookup per id
+            rows = self.conn.execute("SELECT older, newer FROM review_pairs WHERE tenant = ? AND older IN"
+                                     " (SELECT value FROM json_each(?)) ORDER BY older, newer",
+                                     (tenant, json.dumps(older)))
+        return [(row[0], row[1]) for row in rows]
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         rows = self.conn.execute(f"SELECT key_hash, {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?1 OR ?1 IS NULL"
                                  " ORDER BY created_at, id", (key_hash,))
@@ -645,6 +655,16 @@ class SqliteTransaction:
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (f"{key}:{tenant}",)).fetchone()
         self.conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",  # (the write lock)
                           (f"{key}:{tenant}", change(row[0] if row else None)))
+
+    def change_review_pairs(self, tenant: str, add: set[tuple[str, str]], drop: set[tuple[str, str]],
+                            most: int) -> None:
+        self.conn.executemany("DELETE FROM review_pairs WHERE tenant = ? AND older = ? AND newer = ?",  # (the write lock)
+                              [(tenant, *pair) for pair in drop])
+        self.conn.executemany("INSERT OR IGNORE INTO review_pairs(tenant, older, newer) VALUES (?, ?, ?)",
+                              [(tenant, *pair) for pair in add])
+        self.conn.execute("DELETE FROM review_pairs WHERE tenant = ?1 AND (newer, older) <= (SELECT newer, older"
+                          " FROM review_pairs WHERE tenant = ?1 ORDER BY newer DESC, older DESC LIMIT 1 OFFSET ?2)",
+                          (tenant, most))
 
     def put_api_key(self, key_hash: str, key: ApiKey) -> None:
         self.conn.execute(
