@@ -101,6 +101,18 @@ _PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
                            "these days", "as of", "starting from", "effective"})
 _ENDED = frozenset({"anymore", "any more", "no longer"})  # change words saying a denial has begun
+# Verbs ending the name after them, or before them in the passive ("We retired Jenkins", "We ditched Jenkins for
+# CircleCI", "PagerDuty was sunset"), some only with their particle ("stopped using", "moved off", "phased out"):
+# read as a denial of the name from then on (``_ending``).
+ENDING = REPLACING | frozenset("""retired dropped ditched abandoned decommissioned sunset sunsetted scrapped dumped
+discontinued deprecated removed killed quit cancelled canceled uninstalled""".split())
+ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("moved", "off"),
+                  ("moved", "away", "from"), ("switched", "away", "from"), ("migrated", "off"),
+                  ("migrated", "away", "from"), ("phased", "out"), ("got", "rid", "of"), ("gotten", "rid", "of"),
+                  ("shut", "down"), ("turned", "off"), ("no", "longer", "use"), ("no", "longer", "using"))
+_PASSIVE_ENDING = ENDING | {"phased", "shut", "turned"}  # "Jenkins was phased out"
+_AUXILIARIES = frozenset("is are was were has have had been being got gets now finally officially".split())
+_BE = frozenset("is are was were been being got gets".split())  # one makes a passive: not "Alice has retired"
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
 STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
 with and or but as it its this that these those there here we our us i my me you your he she his her they their
@@ -194,6 +206,8 @@ class _Read:
     targets: frozenset[str] = frozenset()  # values a change goes to: "moved CI from Jenkins to GitHub Actions"
     chosen: frozenset[str] = frozenset()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm" (``contrasted``)
     reached: frozenset[tuple[str, str]] = frozenset()  # of ``negated``, (verb, its object): "not using Poetry"
+    ended: frozenset[str] = frozenset()  # names it says have ended: "We retired Jenkins", "no longer use uv"
+    spoken: frozenset[str] = frozenset()  # the words of its denials and ends, and the names replacing what ended
 
 
 # Tools' names written in lower case, read as names where a name stands (``_name_slot``).
@@ -221,7 +235,9 @@ def _name_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) 
     if tokens[at][1]:
         return after in NAME_VERBS or after in PASSIVE
     contrast = before in ("not", "never", "than") or before == "of" and tokens[at - 2][0].lower() in _CONTRASTS
-    return before in _NAME_SLOT or (contrast or before in ("to", "from") and _moving(tokens)) and (
+    ending = before in ENDING or any(tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p
+                                     for p in ENDING_PHRASES)  # "We retired pip", "stopped using npm"
+    return before in _NAME_SLOT or ending or (contrast or before in ("to", "from") and _moving(tokens)) and (
         tokens[at][3] or not after or after in STOP and after not in _OBJECTS)
 
 
@@ -404,7 +420,7 @@ def _names_at(tokens: tuple[tuple[str, bool, bool, bool, bool], ...],
                 particles.update(range(i, k))
         if not initial or not _capitalised(raw) or raw.lower() in NOT_NAMES:
             continue
-        if owner or raw.lower() in known:
+        if owner or raw.lower() in known or not raw[1:].islower():  # "Maya's", "CircleCI runs our CI"
             named.add(i)
             continue
         j = i  # the name's last word
@@ -432,8 +448,11 @@ def openers(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=1024)
 def inner_names(text: str) -> frozenset[str]:
-    """Words ``text`` writes capitalised inside a sentence (names: "Helix", "Alice"), lowercased."""
-    return frozenset(t.lower() for t, initial, _, _, _ in _tokens(text) if not initial and _capitalised(t))
+    """Words ``text`` writes as names (lowercased): capitalised inside a sentence ("Helix", "Alice"), or
+    opening one where ``_names_at`` reads a name ("Jenkins was retired")."""
+    tokens = _tokens(text)
+    return frozenset(t.lower() for t, initial, _, _, _ in tokens if not initial and _capitalised(t)) | frozenset(
+        tokens[i][0].lower() for i in _names_at(tokens, frozenset())[0])
 
 
 def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
@@ -532,8 +551,7 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     contrasted: set[str] = set()
     rejected: set[int] = set()  # the slots of what a contrast rejects: no part of what the text states
     chosen: set[str] = set()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm"
-    denials: list[tuple[str, str]] = []
-    reached: set[tuple[str, str]] = set()
+    ended, spoken, denials, reached = _ending(slots, lowered, anchor, marks)
     phrases: set[int] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
@@ -568,6 +586,7 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
                     negated.add(slots[held][1])
                     denials.append((slots[held][1], f"{said} {lowered[held]}"))
                     reached.add((target, slots[held][1]))
+                    spoken.update(anchor[j] or lowered[j] for j in range(i, held + 1))
                 negated.add(target)
                 denials.append((target, said))
                 if contrast:
@@ -579,6 +598,9 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     states = tuple((_STATE_GROUP[t], t) for i, t in enumerate(lowered) if t in _STATE_GROUP and (
         t not in ("on", "off") or i and lowered[i - 1] in _SWITCHED
         and (marks[i][1] or i + 1 == len(lowered) or lowered[i + 1] in ("for", "in", "by"))))
+    if not _ENDED.isdisjoint(changes):  # "We don't use Poetry anymore": a denial said to have begun
+        ended.update(held for _, held in reached)
+    negated.update(ended)
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
@@ -589,7 +611,71 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
                  frozenset(adding), frozenset(contrasted), tuple(denials),
                  _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
-                 frozenset(reached))
+                 frozenset(reached), frozenset(ended), frozenset(spoken))
+
+
+def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor: list[str | None],
+            marks: list[tuple[bool, bool, int]]) -> tuple[set[str], set[str], list[tuple[str, str]],
+                                                          set[tuple[str, str]]]:
+    """The names a text ends (``ENDING``, ``ENDING_PHRASES``): those right after an ending verb (determiners
+    aside), or before one and a form of "be" in the passive ("PagerDuty was
+    sunset"); with the stems of the words saying so and the names after "for", "with", "to" ... later in
+    the clause (what replaces them: "We ditched Jenkins for CircleCI"), their denials and (verb, name)
+    pairs, as ``_Read.ended``, ``spoken``, ``denials`` and ``reached`` hold them."""
+    ended: set[str] = set()
+    spoken: set[str] = set()
+    denials: list[tuple[str, str]] = []
+    reached: set[tuple[str, str]] = set()
+    count = len(slots)
+
+    def named(j: int, step: int) -> int:  # past the names in a row from ``j``, in one clause
+        while 0 <= j < count and slots[j][0] in ("name", "ident") and not (step < 0 and marks[j][1]):
+            j += step
+        return j
+
+    for i, word in enumerate(lowered):
+        phrase = next((p for p in ENDING_PHRASES if tuple(lowered[i:i + len(p)]) == p), None) or (
+            (word,) if word in ENDING else None)
+        verb_end = i + len(phrase) if phrase else i + 1  # past the verb and its particles
+        start = stop = verb_end
+        if phrase is not None and not any(marks[j][1] for j in range(i, verb_end - 1)):
+            while start < count and lowered[start] in DETERMINERS and not marks[start - 1][1]:
+                start += 1
+            if not (marks[verb_end - 1][1] or start - verb_end and marks[start - 1][1]):  # no clause ends first
+                stop = named(start, 1)
+            lead = i  # and the words leading the verb: "We have (now) stopped using", "We finally retired"
+            while lead and lowered[lead - 1] in _AUXILIARIES and not marks[lead - 1][1]:
+                lead -= 1
+            said = range(lead, stop)
+        particle = {"phased": "out", "shut": "down", "turned": "off"}.get(word)
+        if stop == start and word in _PASSIVE_ENDING and (not particle or lowered[i + 1:i + 2] == [particle]):
+            aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out"
+            while aux >= 0 and lowered[aux] in _AUXILIARIES and not marks[aux][1]:
+                aux -= 1
+            if not _BE.isdisjoint(lowered[aux + 1:i]):
+                start, stop = named(aux, -1) + 1, aux + 1
+                verb_end += bool(particle)
+                said = range(start, verb_end)
+        if stop <= start:
+            continue
+        names = [slots[j][1] for j in range(start, stop)]
+        ended.update(names)
+        spoken.update(anchor[j] or lowered[j] for j in said)
+        spoken.update(names)
+        verb = anchor[i] or word
+        denials.extend((name, " ".join(lowered[j] for j in said)) for name in names)
+        reached.update((verb, name) for name in names)
+        j = max(stop, verb_end)
+        while j < count and not marks[j - 1][1]:  # what replaces them, in the clause: "for CircleCI"
+            if lowered[j] in _TO or lowered[j] in ("favour", "favor"):
+                spoken.add(anchor[j] or lowered[j])
+                k = j + 1
+                while k < count and lowered[k] in DETERMINERS:
+                    k += 1
+                lower = k < count and lowered[k] in LOWER_NAMES  # "for uv"
+                spoken.update(slots[m][1] for m in range(k, max(named(k, 1), k + lower)))
+            j += 1
+    return ended, spoken, denials, reached
 
 
 # Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
@@ -700,7 +786,9 @@ def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None]
             pronoun = text in PRONOUNS
         following = slots[i + 1][1] if i + 1 < len(slots) else ""
         if owning is None and verb is None and clause and (
-                (text in OWNING and following in DETERMINERS) or (text in ("is", "was") and following in DETERMINERS)
+                # "runs" owns too after a name read on other evidence ("CircleCI runs our CI"), but is none of
+                # its own ("Pool A runs 4 replicas": no name verb)
+                (text in OWNING or text in ("runs", "is", "was")) and following in DETERMINERS
                 or (text in ("took", "taken", "takes") and following == "over")) \
                 and all(slots[at][0] == "name" and not marks[at][0] or slots[at][1] in _BEFORE_VERB
                         for at in clause):
@@ -751,11 +839,14 @@ def values(text: str) -> frozenset[str]:
     return frozenset(norm for found in _read(text).values.values() for norm in found)
 
 
-@lru_cache(maxsize=1024)
-def said(text: str) -> frozenset[str]:
-    """``values`` of ``text`` and its words as written, lowercased: "ana" of "Ana started eating fish
-    again", where "Ana" opening the text, with no verb of state after it, is read as no name."""
-    return values(text) | frozenset(t.shown for t in _read(text).sequence)
+def only_older(older: str, newer: str) -> frozenset[str]:
+    """``values`` of ``older`` that ``newer`` neither states nor writes as a word ("ana" of "Ana started
+    eating fish again", where "Ana", opening the text with no verb of state after it, is no name), less
+    the names of the older's subject when the newer says its change of it (``judge``'s 2: "ci" of "Our CI
+    runs on Jenkins" beside "We retired Jenkins")."""
+    left = values(older) - values(newer) - {t.shown for t in _read(newer).sequence}
+    judged = judge(older, newer)
+    return left - _read(older).subjects if judged is not None and judged[1] >= 2 else left
 
 
 def _same_name(a: str, b: str) -> bool:
@@ -919,8 +1010,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     if found is not None and _numbered_apart(old, new, _words(older), _words(newer)):
         return None
     # "instead of" what the older denies too changes nothing ("tea, not coffee" / "tea instead of coffee").
+    # A name's end said with "no longer", "anymore" is read as its denial only ("We no longer use pip for scripts").
     changes = [w for w in new.changes if w != "instead"] if new.contrasted and new.contrasted <= old.negated \
         else new.changes
+    changes = [w for w in changes if w not in _ENDED] if new.ended else changes
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     changed = changing and bool(added) and not new.addition and not _announced(old, new)
@@ -944,10 +1037,12 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     strong = 3 if refilled and tiny else 2 if changing and said and _changes_subject(old, new) or refilled else int(
         lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2))  # one thing for another
     if found is not None and not placed and not (reworded and not changing):
-        # a denial the newer says has ended ("We don't use Poetry anymore") is one thing for another
-        denied = not _ENDED.isdisjoint(changes) and not old.changes and found.startswith("negation: ") \
-            and new.negated and not old.negated and brief(older) and brief(newer)
-        return found, max(strong, int(denied))
+        # a denial the newer says has ended ("We don't use Poetry anymore") is one thing for another, and
+        # the end of a name the older holds ("We retired Jenkins") a change verb said of it (2: ``_changes_subject``)
+        denied = found.startswith("negation: ") and bool(new.negated) and not old.negated \
+            and brief(older) and brief(newer)
+        ended = denied and not new.ended.isdisjoint(old.words)
+        return found, max(strong, 2 * ended or int(denied and not old.changes and not _ENDED.isdisjoint(changes)))
     # a change going where the older already is ("We use pnpm" / "We switched from npm to pnpm") swaps no word of it
     one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1 and not (changes and _announced(old, new))
     if one_word and parallel and _choices(old, swaps[0][0][0]) and _choices(new, swaps[0][1][0]) \
@@ -1089,11 +1184,17 @@ def _changes_subject(old: _Read, new: _Read) -> bool:
     ("We relocated the office to Porto" / "The office is in Lisbon", not "The staging database is
     refreshed ..." / "We migrated the database to Postgres"), or, when a pronoun leads the older, of
     the things it names ("the webshop"), or a name the older holds ("We swapped Kong for Traefik" /
-    "The API gateway is Kong")."""
+    "The API gateway is Kong"), or every word of the older naming the slot its name fills (but a bare verb,
+    ``_BARE``) when the change goes to another name ("Packaging was migrated to bun" / "We use Poetry for
+    packaging")."""
     said = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind not in _POINT_VALUES}
     subject = {t.key for t in old.sequence if t.subject and t.kind not in _POINT_VALUES} or {
         t.key for t in old.sequence if t.kind not in _POINT_VALUES and (t.kind != "word" or t.determined)}
-    return 2 * len(said & subject) > len(subject) or not said.isdisjoint(old.values.get("name", {}).keys())
+    names = old.values.get("name", {}).keys()
+    slot = {t.key for t in old.sequence if t.kind == "word" and t.shown not in _BARE}
+    stems = said | {stem(t.shown) for t in new.sequence if t.clause in new.change_clauses}  # "Packaging was": a name
+    return 2 * len(said & subject) > len(subject) or not said.isdisjoint(names) or bool(names) and bool(slot) \
+        and slot <= stems and not new.targets <= names
 
 
 def _in_order(subject: set[str], sequence: tuple[_Token, ...]) -> bool:
@@ -1232,13 +1333,18 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
 
 def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
     """Whether a denial hits ``plain`` where it says it: on a word it denies itself, or on the object
-    of a verb it denies ("We are not using Poetry" / "We use Poetry", "We do not use Jenkins" / "Our CI
-    runs on Jenkins") when it says nothing else ``plain`` lacks ("We don't use Jenkins for deploys")."""
-    verbs = {verb for verb, _ in negated.reached}
-    if not set(hit) <= {held for _, held in negated.reached} - verbs:
+    of a verb it denies or a name it ends ("We are not using Poetry" / "We use Poetry", "We retired Jenkins"
+    / "Our CI runs on Jenkins") when ``plain`` holds that object and the denial says nothing else ``plain``
+    lacks but its own words and what replaces the name ("We ditched Jenkins for CircleCI"; not "We don't use
+    Jenkins for deploys", nor "We don't use Poetry for scripts" beside "We use Poetry for packaging")."""
+    verbs, objects = {verb for verb, _ in negated.reached}, {held for _, held in negated.reached}
+    if not set(hit) <= verbs | objects:
         return True
-    return all(w in plain.words or w in verbs or w in NEGATIONS or w.endswith(("n't", "n’t"))
-               for w in negated.words)
+    # of a short denial, its clause: "We no longer use Sentry; errors go to Rollbar" (a chat turn: all its words)
+    short = len(negated.sequence) <= SHORT
+    clauses = {t.clause for t in negated.sequence if t.key in objects or not short}
+    return objects <= plain.words and all(t.key in plain.words or t.key in negated.spoken
+                                          for t in negated.sequence if t.clause in clauses)
 
 
 def _named_apart(old: _Read, new: _Read) -> bool:

@@ -13,7 +13,7 @@ from itertools import islice
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
-                            names_subject, newer_in_meaning, said, stem, values)
+                            names_subject, newer_in_meaning, only_older, stem, values)
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -280,7 +280,7 @@ def _asked_of_both(question: str, asked: set[str], old: Memory, new: Memory, rea
     """Whether ``question`` asks of what ``new`` changed in ``old`` (the tests of :func:`outdate`;
     ``reason``, their disagreement, None: unknown), ``asked`` its values."""
     return not (reason is not None and about_another_value(question, reason)) \
-        and not asked & (values(old.content or "") - said(new.content or "")) \
+        and not asked & only_older(old.content or "", new.content or "") \
         and not (names_subject(question, old.content or "", new.content or "")
                  and sibling(question, new.content or "") is not None) \
         and not asks_the_part_left(question, old.content or "", new.content or "")

@@ -1,0 +1,105 @@
+"""A newer memory that ends a name the older holds (retires, drops, stops using, replaces or moves off
+it, with or without naming what follows) contradicts the older whatever the older's frame, as a change
+verb said of it does (from ``contradiction.CHANGED_SUBJECT``); a denial or an end said of another slot, an
+environment, or with "also", "too" does not (issue 27, new-user trial verify61 §3a: "Our CI runs on
+Jenkins" → "We retired Jenkins" was missed, "We use Poetry for packaging" → "We don't use Poetry for
+scripts" flagged). A name refilling the slot ("CircleCI runs our CI now") or a change moving the slot to
+another name ("Packaging was migrated to bun") does too. Word tests first, then remember and recall on each
+backend."""
+
+from __future__ import annotations
+
+import pytest
+from stores import pair_recalled
+
+from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement
+from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.store import Store
+
+NAMES = [("Jenkins", "CircleCI"), ("PagerDuty", "Opsgenie"), ("GitHub Actions", "GitLab CI"), ("AWS", "GCP"),
+         ("Travis CI", "Buildkite"), ("pip", "uv"), ("npm", "pnpm"), ("Argo CD", "Flux")]
+OLDER = ["Our CI runs on {x}", "The on-call tool is {x}", "We use {x} for packaging", "We use {x}",
+         "{x} runs our builds", "Alerts go to {x}", "We deploy with {x}", "Our team relies on {x}"]
+ENDS = ["We no longer use {x}", "We stopped using {x}", "We retired {x}", "We ditched {x} for {y}",
+        "We dropped {x} for {y}", "We replaced {x}", "We replaced {x} with {y}", "We moved off {x}", "We sunset {x}",
+        "We decommissioned {x}", "We phased out {x}", "We abandoned {x}", "We switched away from {x}",
+        "{x} was retired", "{x} has been decommissioned", "We got rid of {x}", "We migrated away from {x} to {y}",
+        "{x} was dropped in favour of {y}", "We dropped {x} in favor of {y}", "We shut down {x}",
+        "We have stopped using {x}", "We have finally retired {x}"]
+QUIET = [  # (older, newer): another slot, another environment, an addition, what the older holds kept
+    ("We use {x} for packaging", "We don't use {x} for scripts"),
+    ("We use {x} for packaging", "We no longer use {x} for scripts"),
+    ("{x} runs our builds", "We no longer use {x} for scripts"),
+    ("Our CI runs on {x}", "We stopped using {x} for nightly builds"),
+    ("Our CI runs on {x}", "We retired {x} in staging"),
+    ("Our CI runs on {x} in production", "We retired {x} in staging"),
+    ("Our CI runs on {x}", "We retired the old {x} plugins"),
+    ("Our CI runs on {x}", "We ditched {y} for {x}"),
+    ("Our CI runs on {x}", "We retired {y}"),
+    ("Our CI runs on {x}", "We stopped using {y}"),
+    ("We use {x}", "We also use {y}"),
+    ("We use {x}", "We use {y} too"),
+    ("We do not use {x}", "We retired {x}"),
+]
+
+
+def fill(template: str, x: str, y: str) -> str:
+    return template.format(x=x, y=y)
+
+
+@pytest.mark.parametrize(("old", "new"),
+                         [(fill(o, x, y), fill(n, x, y)) for x, y in NAMES for o in OLDER for n in ENDS])
+def test_a_newer_memory_ending_the_older_ones_name_contradicts_it_from_the_changed_gate(old, new):
+    assert contradicts(old, new, CHANGED_SUBJECT, SAME_SUBJECT) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), [(fill(o, x, y), fill(n, x, y)) for x, y in NAMES for o, n in QUIET])
+def test_an_end_or_denial_of_another_slot_or_name_contradicts_nothing(old, new):
+    assert disagreement(old, new) is None
+
+
+@pytest.mark.parametrize(("old", "new", "gate"), [
+    ("Our CI runs on Jenkins", "CircleCI runs our CI now", STRONG_SUBJECT),  # a name opening before "runs"
+    ("Our builds run on Jenkins", "GitLab CI runs our builds now", STRONG_SUBJECT),
+    ("We use Poetry for packaging", "Packaging was migrated to bun", CHANGED_SUBJECT),  # the slot moved
+    ("Our issue tracker is Linear", "Our issue tracker moved to YouTrack", CHANGED_SUBJECT),
+])
+def test_a_slot_refilled_or_moved_to_another_name_contradicts_the_older(old, new, gate):
+    assert contradicts(old, new, gate, SAME_SUBJECT) is not None
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("old", "new", "question"), [
+    ("Our CI runs on Jenkins", "We no longer use Jenkins", "where does our CI run?"),
+    ("Our CI runs on Jenkins", "We stopped using Jenkins", "where does our CI run?"),
+    ("Our CI runs on Jenkins", "We retired Jenkins", "where does our CI run?"),
+    ("Our CI runs on Jenkins", "We ditched Jenkins for CircleCI", "where does our CI run?"),
+    ("Our CI runs on Jenkins", "CircleCI runs our CI now", "where does our CI run?"),
+    ("We use Poetry for packaging", "Packaging was migrated to bun", "what do we use for packaging?"),
+    ("We use pip for packaging", "pip was dropped in favour of uv", "do we use pip?"),
+])
+def test_remember_reports_and_recall_puts_the_end_above_the_name_it_ended(real_store: Store, old, new, question):
+    older, newer, hits = pair_recalled(real_store, old, new, question)
+    assert [i for i, _ in newer.contradicts] == [older]
+    assert hits[older] == newer.id and hits[newer.id] is None
+    assert list(hits).index(newer.id) < list(hits).index(older)
+
+
+@pytest.mark.contract
+def test_the_older_of_an_ended_name_is_marked_even_when_the_newer_is_not_recalled(real_store: Store):
+    older, newer, hits = pair_recalled(real_store, "The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie",
+                                       "what is the on-call tool?")
+    assert [i for i, _ in newer.contradicts] == [older]
+    assert hits[older] == newer.id
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("old", "new", "question"), [
+    ("We use Poetry for packaging", "We don't use Poetry for scripts", "what do we use for packaging?"),
+    ("Our CI runs on Jenkins", "We stopped using Jenkins for nightly builds", "where does our CI run?"),
+    ("Our CI runs on Jenkins", "We retired Jenkins in staging", "where does our CI run?"),
+])
+def test_remember_and_recall_leave_an_end_of_another_slot_alone(real_store: Store, old, new, question):
+    older, newer, hits = pair_recalled(real_store, old, new, question)
+    assert newer.contradicts == ()
+    assert hits.get(older) is None and hits.get(newer.id) is None
