@@ -412,8 +412,8 @@ def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoRe
 
 # Commands that read a tenant's memories and write none (the others taking --tenant write).
 READING = ("recall", "list", "show", "export")
-# Commands that store memories (or sessions) in the scope setting.
-WRITING = ("serve", "remember", "supersede", "import", "hook")
+# Commands that store memories (or sessions) in the scope setting, and setup, whose server does.
+WRITING = ("serve", "remember", "supersede", "import", "hook", "setup")
 # Commands that write memories: SQLite's quick check of the file runs first (issue 25; its cost:
 # docs/storage-tuning.md#the-damage-check). Not doctor or reindex, which repair.
 CHECKED_FIRST = ("remember", "supersede", "forget", "confirm", "import", "consolidate")

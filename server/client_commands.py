@@ -19,9 +19,9 @@ def setup(args: argparse.Namespace, config: config_module.Config) -> int:
     ``--bundle``)."""
     from . import setup as clients
 
-    alike = _lookalike_tenant(config)
+    alike = _lookalike_names(config)
     if alike is not None:
-        err(f"--tenant: {alike}; nothing was written")
+        err(f"--{alike[0]}: {alike[1]}; nothing was written")
         return 2
     if args.bundle:
         return _bundle(args, config)
@@ -49,11 +49,10 @@ def setup(args: argparse.Namespace, config: config_module.Config) -> int:
     return 0
 
 
-def _lookalike_tenant(config: config_module.Config) -> str | None:
-    """Why the configured tenant would be refused by the server and the hooks this configuration starts
-    (``tenants.refuse_lookalike``: it holds nothing and differs from a tenant that does only by letter case
-    or character form), or None. Read from an existing database file only: a PostgreSQL one is checked when
-    the server starts."""
+def _lookalike_names(config: config_module.Config) -> tuple[str, str] | None:
+    """The field ("tenant", "scope") and why the configured one is refused (``tenants.refuse_lookalike``,
+    as ``keys create`` refuses it: it holds nothing and differs from one that does only by letter case or
+    character form), or None. Read from an existing database file only: a PostgreSQL one is checked when the server starts."""
     if isinstance(config.db, str) or not config.db_exists():
         return None
     from memvault.storage.errors import InvalidInput
@@ -62,9 +61,9 @@ def _lookalike_tenant(config: config_module.Config) -> str | None:
 
     store = Store(config.db, None, busy_timeout_ms=config.busy_timeout_ms, upkeep=False)
     try:
-        refuse_lookalike(store, config.tenant, "the server this configuration starts")
+        refuse_lookalike(store, config.tenant, "the server this configuration starts", scope=config.scope)
     except InvalidInput as exc:
-        return exc.reason
+        return exc.field, exc.reason
     finally:
         store.close()
     return None

@@ -115,14 +115,14 @@ def _flag(env: str) -> str:
     return "--" + env.removeprefix("MEMVAULT_").lower().replace("_", "-")
 
 
-def _setting(flag: object, env: str) -> tuple[str | None, str]:
-    """The flag's value if given, else the variable's ("" counts as unset), trimmed (white space
-    alone is kept, for its check to name), and the name a message gives its source."""
+def _setting(flag: object, env: str, trim: bool = True) -> tuple[str | None, str]:
+    """The flag's value if given, else the variable's ("" counts as unset), trimmed unless not ``trim``
+    (white space alone is kept, for its check to name), and the name a message gives its source."""
     if flag is not None:
         value, name = str(flag), _flag(env)
     else:
         value, name = os.environ.get(env) or None, env
-    return (None if value is None else value.strip(" \t\r\n") or value), name
+    return (value if value is None or not trim else value.strip(" \t\r\n") or value), name
 
 
 def _checked(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -146,8 +146,9 @@ def _whole(flag: object, env: str, default: int, low: int, high: int, unit: str 
 
 
 def _name(flag: str | None, env: str, default: str, reading: bool = False) -> str:
-    """A tenant or scope setting, checked as the tools' ``scope`` (``reading``: as a filter)."""
-    value, name = _setting(flag, env)
+    """A tenant or scope setting, checked as the tools' ``scope`` (``reading``: as a filter), untrimmed:
+    "acme " is refused as the tools refuse it, not read as "acme"."""
+    value, name = _setting(flag, env, trim=False)
     if value is None:
         return default
     return _checked(validate.scope, value, DEFAULT_SCOPE, field=name, reading=reading)

@@ -11,7 +11,6 @@ from dataclasses import replace
 from . import tenants, validate
 from .errors import InvalidInput, shown
 from .ids import new_id
-from .query import Filters
 from .limits import DEFAULT_SCOPE, KEY_ID_SHAPE
 from .records import ApiKey
 from .store import Store
@@ -49,13 +48,9 @@ def create(
         alike = validate.lookalike(tenant, tx.tenants_beside(tenant))
         if alike is not None:
             raise tenants.refusal(tenant, alike, f"a key for {shown(tenant)} would")
-        scopes = {s for s, _ in tx.counts(Filters(tenant=tenant, scopes=None, now=now))}
-        alike = validate.lookalike(scope, scopes | {k.scope for k in tx.api_keys().values() if k.tenant == tenant})
+        alike = tenants.scope_alike(tx, tenant, scope, now)
         if alike is not None:
-            raise InvalidInput("scope", f"{shown(scope)} differs from the scope {shown(alike)} of tenant {shown(tenant)} "
-                                        f"only by letter case or character form; a scope is matched exactly, so a key "
-                                        f"for {shown(scope)} would write beside {shown(alike)}: name the scope "
-                                        f"{shown(alike)}")
+            raise tenants.scope_refusal(tenant, scope, alike, f"a key for {shown(scope)} would")
         tx.put_api_key(digest(key), record)
     return record, key
 

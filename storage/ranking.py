@@ -41,6 +41,9 @@ SIBLING_CONFIDENCE = 0.45
 # The most a hit is sure of when a newer memory possibly outdates it (:func:`outdate`): unsure, so other
 # scopes are searched.
 OUTDATED_CONFIDENCE = SIBLING_CONFIDENCE
+# The most a hit is sure of while its vector is pending (stored while the model was not ready): it has not been
+# compared with its neighbours, so whether a newer memory outdates it is unknown (trial verify61 N6).
+UNCOMPARED_CONFIDENCE = SIBLING_CONFIDENCE
 KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
 STRENGTH_WEIGHT = 0.01  # times strength.strength (docs/retrieval-tuning.md#strength)
@@ -529,6 +532,8 @@ def rank(
         sure = capped(sure, c, seq, asked)
         if seq in outdated:  # possibly outdated: never sure, whether its newer is a hit or only named
             sure = min(sure, OUTDATED_CONFIDENCE)
+        if c.rows[seq].vector_pending:
+            sure = min(sure, UNCOMPARED_CONFIDENCE)
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))

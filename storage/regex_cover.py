@@ -11,6 +11,7 @@ it cannot spell out is read as "any text".
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -110,8 +111,11 @@ _LOOK = 1_000
 def holding(folded: str, covers: dict[str, Any], most_read: float = HOLDING_MOST_READ, follow: bool = True) -> set[int]:
     """The numbers of the covers (:func:`indexed`) that ``folded``, a text casefolded, holds: one of their
     strings, followed by one of its characters where it names them; and those that are None. Only the
-    strings whose first characters the text holds are looked for (a cover has some thousands of strings);
-    every cover once the looks would read more than ``most_read`` characters (a long text)."""
+    strings whose first characters the text holds are looked for (a cover has some thousands of strings): by
+    each string's passes over the text, or, for a head of many strings ("s a", the first of the thousands of
+    spellings of a spaced-out word), at each place the text holds the head, by the lengths of its strings
+    (:func:`_by_length`); every cover once the looks would read more than ``most_read`` characters (a long
+    text)."""
     index, follows = covers["index"], covers["following"]
     budget = most_read - len(index) * len(folded)  # each first characters looked for, at most
     found: set[int] = set(covers["always"])
@@ -119,6 +123,21 @@ def holding(folded: str, covers: dict[str, Any], most_read: float = HOLDING_MOST
         if budget < 0:
             return set(range(covers["count"]))
         if head not in folded:
+            continue
+        strings, lengths = _by_length(entries)
+        if len(strings) > len(lengths):  # fewer looks at each place the head is than passes for each string
+            start = 0
+            while (at := folded.find(head, start)) >= 0:
+                budget -= max(_LOOK * len(lengths), at + len(head) - start)
+                if budget < 0:
+                    return set(range(covers["count"]))
+                for length in lengths:
+                    end = at + length
+                    for following, number in strings.get(folded[at:end], ()) if end <= len(folded) else ():
+                        chars = follows[following] if follow else ""
+                        if not chars or (end < len(folded) and folded[end] in chars):
+                            found.add(number)
+                start = at + 1
             continue
         for entry in entries.split(_ENTRY):
             string, following, written = entry.split(_FIELD)
@@ -139,6 +158,17 @@ def holding(folded: str, covers: dict[str, Any], most_read: float = HOLDING_MOST
                     break
                 start = at + 1
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _by_length(entries: str) -> tuple[dict[str, list[tuple[int, int]]], tuple[int, ...]]:
+    """A head's entries (:func:`indexed`) as ``{string: [(its following's number, its cover's number)]}``
+    and the lengths of those strings, sorted."""
+    strings: dict[str, list[tuple[int, int]]] = {}
+    for entry in entries.split(_ENTRY):
+        string, following, number = entry.split(_FIELD)
+        strings.setdefault(string, []).append((int(following), int(number)))
+    return strings, tuple(sorted({len(string) for string in strings}))
 
 
 def _covered(node: _Node) -> Cover | None:

@@ -45,6 +45,9 @@ EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread
 # Said after why a new memory has no vector: what remember could not do without it, and when it is done.
 NOT_COMPARED = ("similar and contradicts were not checked: the memory is compared with its neighbours once its "
                 "vector is made, and a contradiction then found waits for review")
+# The pending rows :meth:`Store._unvectored` reads at most (by their index) for those of a scope; past it, the
+# check is said to be incomplete all the same (a fill under way holds that many).
+PENDING_LOOK = 256
 
 
 def differences(memory: Memory, given: dict[str, object]) -> tuple[str, ...]:
@@ -223,6 +226,23 @@ class Store:
             degraded = self.recorded_model_problem(tx)
         return vectors, None if vectors is not None else f"{degraded or 'no vector was made'}; {NOT_COMPARED}"
 
+    def _unvectored(self, tx: Reader, tenant: str, scope: str, but: str | None = None) -> str | None:
+        """Why ``similar`` and ``contradicts`` are incomplete although the new memory has its vector: current
+        memories of ``scope`` (other than ``but``) whose vectors are still pending (stored while the model was
+        not ready: trial verify61 N6), which the vector search cannot find; None when there are none. Reads at
+        most ``PENDING_LOOK`` pending rows, of every tenant (more: said incomplete)."""
+        pending = tx.memories(None, pending=True, limit=PENDING_LOOK)
+        now = self.clock()
+        mine = [m for m in pending.values() if m.tenant == tenant and m.scope == scope and m.id != but
+                and m.superseded_by is None and m.forgotten_at is None and (m.expires_at or now + 1) > now]
+        if not mine and len(pending) < PENDING_LOOK:
+            return None
+        which = (f"{len(mine)} memor{'y' if len(mine) == 1 else 'ies'} of this scope {'has' if len(mine) == 1 else 'have'}"
+                 if mine else "memories being filled may include some of this scope that have")
+        return (f"{which} no vector yet (stored before the embedding model was ready), so similar and contradicts "
+                "did not compare the new memory with them: each is compared with its neighbours once its vector is "
+                "made, and a contradiction then found waits for review")
+
     def episode_context(
         self, tx: Reader, *, tenant: str, scope: str, kind: str, observed_at: int, supersedes: str | None
     ) -> int | None:
@@ -368,6 +388,7 @@ class Store:
                     return replace(existing, redacted=said)
                 due = self.upkeep.due(tx)
                 vectors, degraded = self._stored_vectors(tx, made, degraded)
+                degraded = degraded or self._unvectored(tx, tenant, checked_scope)
                 similar, contradicts, newer = (
                     self._similar(tx, tenant, checked_scope, vectors.vectors[0], text, observed,
                                   str(fields["kind"])) if vectors
@@ -517,6 +538,7 @@ class Store:
                         f"{old.id} with `by` {same} to mark it replaced by that memory"
                     )
             vectors, degraded = self._stored_vectors(tx, made, degraded)
+            degraded = degraded or self._unvectored(tx, tenant, old.scope, but=old.id)
             row = self._new_row(
                 tx,
                 tenant=tenant,

@@ -1,10 +1,13 @@
 """A tenant named by a caller (``--tenant``, ``MEMVAULT_TENANT``, an API key's, an OAuth claim) checked
 against the tenants of the database: one that differs from an existing tenant only by letter case or
-compatibility form (``Acme`` beside ``acme``, :func:`validate.lookalike`) would be a second, empty memory."""
+compatibility form (``Acme`` beside ``acme``, :func:`validate.lookalike`) would be a second, empty memory;
+so would a scope beside the tenant's scopes (``Default`` beside ``default``)."""
 
 from __future__ import annotations
 
 from . import validate
+from .backend import Reader
+from .query import Filters
 from .errors import InvalidInput, shown
 from .store import Store
 
@@ -25,16 +28,36 @@ def refusal(tenant: str, alike: str, would: str) -> InvalidInput:
                                   f"memories of {shown(alike)}: name the tenant {shown(alike)}")
 
 
-def refuse_lookalike(store: Store, tenant: str, who: str) -> None:
+def refuse_lookalike(store: Store, tenant: str, who: str, scope: str | None = None) -> None:
     """Raise :func:`refusal` when ``tenant`` holds nothing and differs from a tenant that does only by
     letter case or compatibility form; ``who`` names what would see none of its memories ("this server").
+    With ``scope``, so for a scope of the tenant (:func:`scope_alike`, :func:`scope_refusal`).
 
     Raises:
-        InvalidInput: field ``tenant``, naming the existing tenant.
+        InvalidInput: field ``tenant`` or ``scope``, naming the existing one.
     """
-    alike = lookalike(store, tenant)
+    with store.backend.read(None) as tx:
+        alike = validate.lookalike(tenant, tx.tenants_beside(tenant))
+        if alike is not None:
+            raise refusal(tenant, alike, f"{who} would")
+        alike = None if scope is None else scope_alike(tx, tenant, scope, store.clock())
     if alike is not None:
-        raise refusal(tenant, alike, f"{who} would")
+        raise scope_refusal(tenant, scope or "", alike, f"{who} would")
+
+
+def scope_alike(tx: Reader, tenant: str, scope: str, now: int) -> str | None:
+    """The scope of ``tenant`` holding current memories or API keys that ``scope``, holding none, differs
+    from only by letter case or compatibility form (:func:`validate.lookalike`), or None."""
+    held = {s for s, _ in tx.counts(Filters(tenant=tenant, scopes=None, now=now))}
+    return validate.lookalike(scope, held | {k.scope for k in tx.api_keys().values() if k.tenant == tenant})
+
+
+def scope_refusal(tenant: str, scope: str, alike: str, would: str) -> InvalidInput:
+    """The error refusing ``scope`` beside the existing ``alike`` of ``tenant`` (``would``: "a key for
+    'Default' would")."""
+    return InvalidInput("scope", f"{shown(scope)} differs from the scope {shown(alike)} of tenant {shown(tenant)} "
+                                 f"only by letter case or character form; a scope is matched exactly, so {would} "
+                                 f"write beside {shown(alike)}: name the scope {shown(alike)}")
 
 
 def held_elsewhere(tenant: str, alike: str) -> str:

@@ -97,13 +97,27 @@ def test_an_unknown_memvault_variable_is_reported(home, monkeypatch, caplog):
 
 
 def test_good_settings_are_trimmed_and_kept(home, monkeypatch):
-    monkeypatch.setenv("MEMVAULT_SCOPE", "  project-x ")
-    monkeypatch.setenv("MEMVAULT_TENANT", "acme\t")
-    monkeypatch.setenv("MEMVAULT_BOOT_TOKENS", "500")
-    monkeypatch.setenv("MEMVAULT_ALLOW_SECRETS", "Yes")
+    monkeypatch.setenv("MEMVAULT_SCOPE", "  project-x ")  # read as a filter (recall's scope): trimmed
+    monkeypatch.setenv("MEMVAULT_TENANT", "acme")
+    monkeypatch.setenv("MEMVAULT_BOOT_TOKENS", "500\t")
+    monkeypatch.setenv("MEMVAULT_ALLOW_SECRETS", "Yes ")
     loaded = config.load(db="m.db")
     assert (loaded.scope, loaded.tenant, loaded.boot_tokens, loaded.allow_secrets) == ("project-x", "acme", 500, True)
     assert config.load(db="m.db", scope="flag-wins").scope == "flag-wins"
+
+
+@pytest.mark.parametrize("value", ["acme ", " acme", "acme\t", "acme\n", "acme\u00a0", "\u00a0acme"])
+@pytest.mark.parametrize("setting", ["tenant", "scope"])
+def test_a_padded_tenant_or_written_scope_is_refused_not_trimmed(home, monkeypatch, value, setting):
+    """The tools refuse "Default " (a name has no white space at its ends); a setting is not trimmed into
+    another name silently either (trial verify61 N7)."""
+    variable = f"MEMVAULT_{setting.upper()}"
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=f"^{variable}: "):
+        config.load(db="m.db", writing=True)
+    monkeypatch.delenv(variable)
+    with pytest.raises(ValueError, match=f"^--{setting}: "):
+        config.load(db="m.db", writing=True, **{setting: value})
 
 
 @pytest.mark.parametrize("value", ["\uff57ork", "\u0410\u0421\u041c\u0415", "two  spaces"])

@@ -74,8 +74,8 @@ def _open(env: dict[str, str]) -> Store:
     return Store(env["MEMVAULT_DB"])
 
 
-def test_session_start_prints_the_boot_context_led_by_the_working_directorys_project(env, stored):
-    store = _open(env)
+def test_session_start_prints_the_boot_context_led_by_the_working_directorys_project(env, stored, real_embedder):
+    store = Store(env["MEMVAULT_DB"], real_embedder)  # with its vector, as a server stores it: a pending one is unsure
     try:
         shop = store.remember(tenant="default", scope="default", content="The shop project's checkout "
                               "service is written in Go", importance=2).id

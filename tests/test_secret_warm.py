@@ -134,3 +134,59 @@ def test_a_remember_during_the_warm_up_gets_what_it_gets_without(tmp_path) -> No
     assert seen["warm"] == seen["cold"]
     assert [r is not None for r in seen["cold"]["refusals"]] == [True] * 6 + [False] * 4
     assert len(seen["cold"]["stored"]) == 4
+
+
+# Prose a memory often is: "is a", "as", "up a", "p a" start the strings of thousands of spaced-out spellings of
+# credential words ("p a s s w o r d"), which made the check of any such text compile every program (trial verify61 #5)
+PROSE = ["The team lead is Maria", "Releases ship on Tuesdays after the standup", "Deploys go out via a pipeline",
+         "Maria is a backend engineer", "Set up a new runner for the ARM builds", "Keep a copy of the map as a PDF",
+         "We deploy the billing service on Fridays after the standup."]
+LARGEST = (0, 3)  # the prose grammar and the misspelled words' grammar: a second or more each to compile
+
+
+@pytest.mark.parametrize("text", PROSE)
+def test_the_check_of_prose_needs_neither_of_the_largest_programs(text) -> None:
+    from memvault.storage.secret_named import needed
+
+    assert not set(needed(text)) & set(LARGEST), needed(text)
+
+
+@pytest.mark.parametrize("text", ["The admin password is letmein", "p a s s w o r d: hunter2", "Passwort: Sonnenschein",
+                                  "Maria is a dev; the wifi password is bluebird", "s a l a s a n a: Xk29slQpz1"])
+def test_a_text_naming_a_password_beside_such_prose_is_still_found(text) -> None:
+    from memvault.storage.secrets import find_secrets
+
+    assert find_secrets(text)
+
+
+def test_the_warm_up_compiles_what_prose_needs_first_and_the_largest_program_last() -> None:
+    from memvault.storage.secret_named import needed
+
+    compiled = [int(step.split()[2]) for step in STEPS() if step.endswith(" compiled")]
+    assert sorted(compiled) == list(range(len(compiled)))
+    for text in PROSE:
+        assert set(needed(text)) <= set(compiled[:len(compiled) // 4]), text
+    assert compiled[-1] == 3  # the misspelled words' grammar, which only a text naming a credential needs
+
+
+def test_a_remember_does_not_wait_for_a_warm_up_step_it_does_not_need(db_path, monkeypatch) -> None:
+    """A step held (as RE2 holds a thread compiling a large program): a remember of prose is served meanwhile."""
+    held, release = threading.Event(), threading.Event()
+
+    def blocking() -> Iterator[str]:
+        yield "a step"
+        held.set()
+        release.wait(WAIT_S)
+        yield "the held step"
+
+    monkeypatch.setattr(secret_warm, "steps", blocking)
+    store = Store(str(db_path), FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        store.upkeep.start_warm_up()
+        assert held.wait(WAIT_S)
+        outcome = store.remember(tenant="t", scope="s", content=PROSE[1])
+        assert not release.is_set() and outcome.created
+        assert [m.content for m in store.list_memories(tenant="t", scopes=["s"], limit=5)] == [PROSE[1]]
+    finally:
+        release.set()
+        store.close()

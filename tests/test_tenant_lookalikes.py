@@ -64,7 +64,7 @@ def test_a_tenant_in_a_compatibility_form_or_passing_for_latin_is_refused(db_pat
 
 
 @pytest.mark.parametrize(("named", "stored"), [("acmé", "acmé"), ("acme-", "acme-"), ("acme2", "acme2"),
-                                               ("acme", "acme"), ("acme ", "acme")])
+                                               ("acme", "acme")])
 def test_a_tenant_that_only_resembles_one_or_is_it_is_written_as_ever(db_path, capsys, named, stored):
     _held(str(db_path), "acme")
     assert cli.main(["remember", "The office is in Austin", "--db", str(db_path), "--tenant", named]) == 0
@@ -139,3 +139,51 @@ def test_setup_for_a_tenant_the_server_would_refuse_is_refused_writing_nothing(
                                                                        for s in ("-wal", "-shm")}
     assert cli.main(["setup", client, *mode, "--db", str(db_path), "--tenant", held]) == 0
     capsys.readouterr()
+
+
+# names that differ from "acme" / "default" by white space at an end, an invisible character, a compatibility
+# form (full-width) or a decomposed accent (not NFC): the tools refuse them
+PADDED = ["{} ", " {}", "{}\u00a0", "\u00a0{}", "{}\t", "{}\u200b", "\uff58{}", "{}e\u0301"]
+
+
+@pytest.mark.parametrize("padded", PADDED)
+@pytest.mark.parametrize(("command", "setting"), [
+    (["remember", "The office is in Austin"], "tenant"), (["remember", "The office is in Austin"], "scope"),
+    (["setup", "claude-code", "--write"], "tenant"), (["setup", "claude-code", "--write"], "scope"),
+    (["keys", "create"], "tenant"), (["keys", "create"], "scope")])
+def test_a_padded_tenant_or_scope_is_refused_by_the_cli_as_by_the_tools_writing_nothing(
+        db_path, tmp_path, monkeypatch, capsys, padded, command, setting):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    _held(str(db_path), "acme")
+    before = _tenants(str(db_path))
+    named = padded.format("acme" if setting == "tenant" else "default")
+    other = ["--scope", "default"] if setting == "tenant" else ["--tenant", "acme"]
+    assert cli.main([*command, "--db", str(db_path), *other, f"--{setting}", named]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"memvault: --{setting}: "), err
+    assert "acme" not in out and _tenants(str(db_path)) == before and not (tmp_path / ".mcp.json").exists()
+
+
+@pytest.mark.parametrize(("named", "held"), [("Default", "default"), ("DEFAULT", "default"), ("dEfAuLt", "default"),
+                                             ("Finance", "finance"), ("STRASSE", "straße")])
+@pytest.mark.parametrize("mode", [["--write"], ["--json"], []])
+def test_setup_for_a_scope_alike_one_of_the_tenant_is_refused_as_keys_create_refuses_it(
+        db_path, tmp_path, monkeypatch, capsys, named, held, mode):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    store = Store(str(db_path), FakeEmbedder())  # type: ignore[arg-type]
+    try:
+        store.remember(tenant="acme", scope="default", content="The payroll vendor is Gusto")
+        store.remember(tenant="acme", scope="straße", content="The payroll vendor is Gusto")
+        keys.create(store, "acme", "finance")  # a scope holding only a key is one too
+    finally:
+        store.close()
+    for command in (["setup", "claude-code", *mode], ["keys", "create"]):
+        assert cli.main([*command, "--db", str(db_path), "--tenant", "acme", "--scope", named]) == 2
+        out, err = capsys.readouterr()
+        assert f"--scope: {named!r} differs from the scope {held!r} of tenant 'acme'" in err, err
+        assert out == "" and not (tmp_path / ".mcp.json").exists()
+    for scope in (held, "work", "défault"):  # the scope itself, and names merely like it: as ever
+        assert cli.main(["setup", "claude-code", *mode, "--db", str(db_path), "--tenant", "acme", "--scope", scope]) == 0
+        capsys.readouterr()
