@@ -159,6 +159,22 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
 
 # Version 6: row-level security that holds against SQL run in a serving session (issue 25).
 _TENANT = "current_setting('memvault.tenant', true)"
+
+
+def _tenant_rows(table: str, grants: str = "SELECT, INSERT, UPDATE, DELETE") -> str:
+    """The grants and row-level policies of a table of tenants' rows created after version 6: the
+    serving role sees and writes its tenant's rows only, the owner every row (RLS forced)."""
+    return f"""GRANT {grants} ON {table} TO {APP_ROLE};
+ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {table} FORCE ROW LEVEL SECURITY;
+CREATE POLICY memvault_tenant ON {table} TO {APP_ROLE}
+    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
+DO $$ BEGIN
+    EXECUTE format('CREATE POLICY memvault_owner ON {table} TO %I USING (true) WITH CHECK (true)', current_user);
+END $$;
+"""
+
+
 _HITS_V6 = f"""
     SELECT p.i::integer, m.seq, {{in_content}}, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at,
         m.forgotten_at, m.superseded_by, length(m.content_terms) + coalesce(length(m.context_terms), 0)
@@ -354,15 +370,7 @@ CREATE TABLE runs (
     note       text                              -- the failure mode; NULL once forgotten
 );
 CREATE INDEX runs_by_memory ON runs(memory_seq, at);
-GRANT SELECT, INSERT, UPDATE ON runs TO {APP_ROLE};
-ALTER TABLE runs ENABLE ROW LEVEL SECURITY;
-ALTER TABLE runs FORCE ROW LEVEL SECURITY;
-CREATE POLICY memvault_tenant ON runs TO {APP_ROLE}
-    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
-DO $$ BEGIN
-    EXECUTE format('CREATE POLICY memvault_owner ON runs TO %I USING (true) WITH CHECK (true)', current_user);
-END $$;
-"""
+""" + _tenant_rows("runs", "SELECT, INSERT, UPDATE")
 
 
 
@@ -525,16 +533,7 @@ CREATE TABLE tenant_settings (
     value  text NOT NULL,
     PRIMARY KEY (tenant, key)
 );
-GRANT SELECT, INSERT, UPDATE, DELETE ON tenant_settings TO {APP_ROLE};
-ALTER TABLE tenant_settings ENABLE ROW LEVEL SECURITY;
-ALTER TABLE tenant_settings FORCE ROW LEVEL SECURITY;
-CREATE POLICY memvault_tenant ON tenant_settings TO {APP_ROLE}
-    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
-DO $$ BEGIN
-    EXECUTE format('CREATE POLICY memvault_owner ON tenant_settings TO %I USING (true) WITH CHECK (true)',
-                   current_user);
-END $$;
-"""
+""" + _tenant_rows("tenant_settings")
 
 
 def _v_tenant_settings(conn: psycopg.Connection) -> None:
@@ -601,16 +600,7 @@ CREATE TABLE review_pairs (
     newer  text COLLATE "C" NOT NULL,
     PRIMARY KEY (tenant, older, newer)
 );
-GRANT SELECT, INSERT, UPDATE, DELETE ON review_pairs TO {APP_ROLE};
-ALTER TABLE review_pairs ENABLE ROW LEVEL SECURITY;
-ALTER TABLE review_pairs FORCE ROW LEVEL SECURITY;
-CREATE POLICY memvault_tenant ON review_pairs TO {APP_ROLE}
-    USING (tenant = {_TENANT}) WITH CHECK (tenant = {_TENANT});
-DO $$ BEGIN
-    EXECUTE format('CREATE POLICY memvault_owner ON review_pairs TO %I USING (true) WITH CHECK (true)',
-                   current_user);
-END $$;
-"""
+""" + _tenant_rows("review_pairs")
 
 
 def _v_review_pairs(conn: psycopg.Connection) -> None:
