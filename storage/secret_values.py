@@ -11,7 +11,7 @@ from typing import Any
 
 import re2
 
-from .secret_plain import plain_assigned, plain_password
+from .secret_plain import plain_assigned, plain_password, plain_unverbed
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
@@ -283,6 +283,12 @@ _PLAIN = ("said", "pair", "user_pass")
 _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
 
 
+def _unverbed(value: str, text: str, start: int, at: int) -> bool:
+    """Whether ``value``, right after a word for password or "pass" and a space, is a plain-word password
+    (``secret_plain.plain_unverbed``) and no hash's name ("password bcrypt", "pass sha256")."""
+    return not _HASHED.fullmatch(value) and plain_unverbed(value, text, start, at)
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
@@ -341,7 +347,8 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
-        kept = mixed and len(value) >= 8 and is_value(value) and not _WORDLIKE.fullmatch(value)
+        kept = mixed and len(value) >= 8 and is_value(value) and not _WORDLIKE.fullmatch(value) or \
+            group == "spaced" and _unverbed(value, text, start, at)
     elif group.startswith("typo"):  # after a word for password misspelled: mixed cases and a digit, or generated
         kept = mixed and is_value(value) and (group == "typo" or len(value) >= 8) or generated(value)
     elif group == "said" and value.isdigit():
@@ -352,7 +359,8 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         kept = len(value) >= 6 and (is_value(value) or generated(value)) or plain_assigned(value, text, at)
     else:
         kept = (is_value(value) or generated(value)) and (group not in ("mixed", "described") or mixed) or \
-            group in _PLAIN and plain_password(value, text, start, at, paired=group != "said")
+            group in _PLAIN and plain_password(value, text, start, at, paired=group != "said") or \
+            group == "mixed" and _unverbed(value, text, start, at)
     assigned = _ASSIGNED.search(text[max(start, at - 4):at]) or group == "pass"
     short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
     code = assigned and short and (_CODE.fullmatch(value) or bool(_CAMEL.fullmatch(value)) and _declared(text, start))
