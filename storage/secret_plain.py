@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import re2
+
 from .secret_phrases import prose_word
 from .secret_re2 import OPTIONS, compile_linear
 from .secret_tables import languages_of, words
@@ -43,10 +45,16 @@ _PARTICIPLE = re.compile(r"(\w{3,}?)(\w?)ing")  # its verb: "miss", "hid(d)", "m
 # Words a setting takes that are no password ("ALLOW_EMPTY_PASSWORD=yes", "the password is false"), and metasyntactic
 # placeholders ("password: foo").
 _SETTING = frozenset("true false yes no on off null nil foo bar baz qux foobar".split())
-# What a text writes where a password goes, in lower or mixed case ("password: changeme", "the password is
-# YourPasswordHere", "mypassword", a variable's name "refreshToken"): no chosen password (their capitals, CHANGEME and
-# DB_PASS, are ``secret_values._PLACEHOLDER``'s, for every detector; "none", "empty", "default" are ``predicate``
-# words).
+# What a text writes where a password goes (:func:`placeholder`). For every detector: a word in capitals saying what
+# goes there (PASSWORD, DB_PASS, YOUR_TOKEN, CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/
+# pwd/secret/token, or the name of the 1Password manager ("パスワードは1Passwordにあります": where it is kept); any
+# other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db"). RE2: Python's ``re`` took quadratic time
+# on a run of PASS (0.6 s on 8,000 characters).
+_PLACEHOLDER_ANY = re2.compile(
+    r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
+    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", OPTIONS)
+# For a plain word, also in lower or mixed case ("password: changeme", "the password is YourPasswordHere",
+# "mypassword", a variable's name "refreshToken"; "none", "empty", "default" are ``predicate`` words).
 _PLACEHOLDER = re.compile(
     r"(?i:(?:please)?change(?:me|it|this)(?:now|later|please)?|(?:your|my|the|enter|insert|new|db|database|admin|user"
     r"|root|app|api|example|sample|dummy|fake|default|test|temp|some)?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token"
@@ -58,6 +66,12 @@ _PLACEHOLDER = re.compile(
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 ACRONYM_CHARS_MAX = 5  # "SSO", "USB", "LDAP": capitals this short name a thing, not a password chosen
 PASSPHRASE_WORDS_MAX = 5  # "purple monkey dishwasher"; after ":" or "passphrase", 2 to 5 words
+
+
+def placeholder(value: str, plain: bool = False) -> bool:
+    """Whether ``value`` is what a text writes where a password goes (``_PLACEHOLDER_ANY``), or, when ``plain``
+    (a plain word: :func:`_says_something`), also a placeholder in lower or mixed case (``_PLACEHOLDER``)."""
+    return bool(_PLACEHOLDER_ANY.fullmatch(value)) or plain and bool(_PLACEHOLDER.fullmatch(value))
 
 
 @functools.cache
@@ -91,12 +105,12 @@ def _named(word: str) -> bool:
 
 def _says_something(word: str) -> bool:
     """Whether ``word`` says something about a password rather than being one: a ``predicate`` word, a placeholder
-    (``_PLACEHOLDER``), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), an acronym
+    (:func:`placeholder`), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), an acronym
     (``ACRONYM_CHARS_MAX``), a service's
     or product's name (:func:`_named`), a Russian, Ukrainian or Greek adjective's ending (``_INFLECTED``), an English
     adjective or participle of the model's vocabulary (``_ADJECTIVE_END``, :func:`_participle`)."""
     folded = word.casefold()
-    if _predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word) or folded in _SETTING or prose_word(folded):
+    if _predicates().fullmatch(folded) or placeholder(word, plain=True) or folded in _SETTING or prose_word(folded):
         return True
     if word.isupper() and len(word) <= ACRONYM_CHARS_MAX:  # an acronym names a thing: "the password is SSO"
         return True

@@ -11,11 +11,11 @@ from typing import Any
 
 import re2
 
-from .secret_plain import plain_assigned, plain_password, plain_unverbed
+from .secret_plain import placeholder, plain_assigned, plain_password, plain_unverbed
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
-# (``_PLACEHOLDER``, ``_CODE``, ``_DESCRIBED``, ``_reference``) never read more of a value than
+# (``secret_plain.placeholder``, ``_CODE``, ``_DESCRIBED``, ``_reference``) never read more of a value than
 # this, whatever length a detector found (each is linear, and a detector's value is unbounded).
 FILTERED_MAX_CHARS = 256
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
@@ -107,14 +107,6 @@ def generated(value: str) -> bool:
         sum(len(word) for word in _WORD_PARTS.findall(value)) < WORDS_SHARE_MAX * len(value)
 
 
-# A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,
-# CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/pwd/secret/token, or the name
-# of the 1Password manager ("パスワードは1Passwordにあります": where it is kept);
-# any other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db").
-# RE2: Python's ``re`` took quadratic time on a run of PASS (0.6 s on 8,000 characters).
-_PLACEHOLDER = re2.compile(
-    r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
-    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", OPTIONS)
 # Only the detectors that read a password out of free text; key formats are never placeholders.
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
@@ -179,17 +171,17 @@ def masked(value: str) -> bool:
 def is_filtered(value: str, detector: Detector) -> bool:
     """Whether ``value``, found by ``detector``, is no credential: detect-secrets' sequence filter (its
     ``filters.heuristic``), a key's placeholder (:func:`masked`), punctuation only (digits are a value: a PIN), a password placeholder
-    (``_PLACEHOLDER``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
+    (``secret_plain.placeholder``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
     (:func:`_reference`), the last two on values of at most ``FILTERED_MAX_CHARS``; a vendor's public key
     (``_PUBLIC``). A UUID is a value: every
     detector finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
     from detect_secrets.filters import heuristic
 
     short = len(value) <= FILTERED_MAX_CHARS
-    placeholder = short and type(detector).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(value))
+    placed = short and type(detector).__name__ in PASSWORD_DETECTORS and placeholder(value)
     referred = short and bool(_reference().fullmatch(value)) and not _ECHOED.match(value)
     return (heuristic.is_sequential_string(value) or referred or masked(value)
-            or not any(c.isalnum() for c in value) or placeholder or bool(_PUBLIC.fullmatch(value)))
+            or not any(c.isalnum() for c in value) or placed or bool(_PUBLIC.fullmatch(value)))
 
 
 # Bits per character a generated key's characters reach at least (Shannon entropy of their counts): a
