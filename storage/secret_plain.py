@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import re2
+
 from .secret_phrases import prose_word
 from .secret_re2 import OPTIONS, compile_linear
 from .secret_tables import languages_of, words
@@ -25,10 +27,15 @@ _FOREIGN = re.compile(r"[Ѐ-ӿͰ-Ͽἀ-῿]")  # a Cyrillic or Greek letter
 # Russian's and Ukrainian's adjectives' endings ("пароль: неверный", "новая"), Greek's participles' ("αλλαγμένος"):
 # a word saying something about the password.
 _INFLECTED = re.compile(r"\w+(?:ый|ий|ій|ой|ая|яя|ое|ее|ые|ие)|\w+μ[εέ]ν(?:ος|ο|η|οι|α)")
-# What ends a clause, a sentence or a line right after the value: ",", ";" or ")" ("is bluemoon, don't share it", as
-# ``secret_named._ENDS``), ".", "!", "?" (perhaps a closing quote or bracket) then a space or the end, a line break,
-# the end.
-_SENTENCE_END = re.compile(r"[ \t]*(?:[,;)]|[.!?…]+[\"'”’)\]]?(?:[ \t]|\r?\n|$)|\r?\n|$)")
+# What ends the value's clause right after it, whatever follows: ",", ";", ")" or "(" ("is bluemoon, don't share it",
+# "is letmein (temporary)"), a dash between spaces ("is letmein - do not share"), a word opening another clause ("is
+# letmein so keep it safe", "and the user is root"; "und", "et", "y", "e", "en" ... in the table's other languages),
+# ".", "!", "?" (perhaps a closing quote or bracket) then a space or the end, a line break, the end (verify 61 N2).
+_CLAUSE_END = re.compile(r"[ \t]*(?:[,;()]|[.!?…]+[\"'”’)\]]?(?:[ \t]|\r?\n|$)|\r?\n|$)|[ \t]+(?:-{1,2}|[–—])(?:[ \t]|$)"
+                         r"|[ \t]+(?:and|or|but|so|because|since|though|although|while|unless|until|which|then|und|oder"
+                         r"|aber|weil|et|ou|mais|donc|y|o|pero|porque|e|ma|quindi|en|maar|dus|omdat|mas)(?![\w'’-])")
+# The value ends its line, perhaps before a comment ("X=sunshine # prod").
+_VALUE_END = re.compile(r"[ \t]*(?:#|\r?\n|$)")
 # English words of the model's vocabulary ending as an adjective or a participle does ("the password is
 # compromised", "is missing", "is guessable", "is ambiguous", "is useless"): no password; a made-up one
 # ("letmeinfixed") is no word of the vocabulary. An "-ing" word is a participle only when its verb is a word of the
@@ -38,10 +45,16 @@ _PARTICIPLE = re.compile(r"(\w{3,}?)(\w?)ing")  # its verb: "miss", "hid(d)", "m
 # Words a setting takes that are no password ("ALLOW_EMPTY_PASSWORD=yes", "the password is false"), and metasyntactic
 # placeholders ("password: foo").
 _SETTING = frozenset("true false yes no on off null nil foo bar baz qux foobar".split())
-# What a text writes where a password goes, in lower or mixed case ("password: changeme", "the password is
-# YourPasswordHere", "mypassword", a variable's name "refreshToken"): no chosen password (their capitals, CHANGEME and
-# DB_PASS, are ``secret_values._PLACEHOLDER``'s, for every detector; "none", "empty", "default" are ``predicate``
-# words).
+# What a text writes where a password goes (:func:`placeholder`). For every detector: a word in capitals saying what
+# goes there (PASSWORD, DB_PASS, YOUR_TOKEN, CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/
+# pwd/secret/token, or the name of the 1Password manager ("パスワードは1Passwordにあります": where it is kept); any
+# other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db"). RE2: Python's ``re`` took quadratic time
+# on a run of PASS (0.6 s on 8,000 characters).
+_PLACEHOLDER_ANY = re2.compile(
+    r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
+    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", OPTIONS)
+# For a plain word, also in lower or mixed case ("password: changeme", "the password is YourPasswordHere",
+# "mypassword", a variable's name "refreshToken"; "none", "empty", "default" are ``predicate`` words).
 _PLACEHOLDER = re.compile(
     r"(?i:(?:please)?change(?:me|it|this)(?:now|later|please)?|(?:your|my|the|enter|insert|new|db|database|admin|user"
     r"|root|app|api|example|sample|dummy|fake|default|test|temp|some)?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token"
@@ -53,6 +66,12 @@ _PLACEHOLDER = re.compile(
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 ACRONYM_CHARS_MAX = 5  # "SSO", "USB", "LDAP": capitals this short name a thing, not a password chosen
 PASSPHRASE_WORDS_MAX = 5  # "purple monkey dishwasher"; after ":" or "passphrase", 2 to 5 words
+
+
+def placeholder(value: str, plain: bool = False) -> bool:
+    """Whether ``value`` is what a text writes where a password goes (``_PLACEHOLDER_ANY``), or, when ``plain``
+    (a plain word: :func:`_says_something`), also a placeholder in lower or mixed case (``_PLACEHOLDER``)."""
+    return bool(_PLACEHOLDER_ANY.fullmatch(value)) or plain and bool(_PLACEHOLDER.fullmatch(value))
 
 
 @functools.cache
@@ -86,12 +105,12 @@ def _named(word: str) -> bool:
 
 def _says_something(word: str) -> bool:
     """Whether ``word`` says something about a password rather than being one: a ``predicate`` word, a placeholder
-    (``_PLACEHOLDER``), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), an acronym
+    (:func:`placeholder`), a setting's word (``_SETTING``), a function word (``secret_phrases.prose_word``), an acronym
     (``ACRONYM_CHARS_MAX``), a service's
     or product's name (:func:`_named`), a Russian, Ukrainian or Greek adjective's ending (``_INFLECTED``), an English
     adjective or participle of the model's vocabulary (``_ADJECTIVE_END``, :func:`_participle`)."""
     folded = word.casefold()
-    if _predicates().fullmatch(folded) or _PLACEHOLDER.fullmatch(word) or folded in _SETTING or prose_word(folded):
+    if _predicates().fullmatch(folded) or placeholder(word, plain=True) or folded in _SETTING or prose_word(folded):
         return True
     if word.isupper() and len(word) <= ACRONYM_CHARS_MAX:  # an acronym names a thing: "the password is SSO"
         return True
@@ -132,11 +151,12 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     """Whether ``value``, a word of Latin, Cyrillic or Greek letters (perhaps then digits; ``_WORD``) found at ``at``
     of ``text`` by a match starting at ``start``, is a password written as a plain word: right after a verb, ":" or a
     dash on its line (not after "to" unless it is a language's verb, Polish "hasło to X": :func:`_to_verbed`; not
-    after "=" or an arrow; when ``paired``, after a user, anywhere on the line), ending its sentence or line, a word
+    after "=" or an arrow; when ``paired``, after a user, anywhere on the line), ending its clause (``_CLAUSE_END``:
+    whatever follows then), a word
     of Cyrillic or Greek letters after a word for password of a language with ``predicate`` words
     (:func:`_predicated`), and no word saying something about a password (:func:`_says_something`). Reads at most
     256 characters before it."""
-    if not _WORD.fullmatch(value) or not _SENTENCE_END.match(text, at + len(value)):
+    if not _WORD.fullmatch(value) or not _CLAUSE_END.match(text, at + len(value)):
         return False
     before = text[max(start, at - 256):at].lstrip("\r\n")  # (a match may open on the line break before its word)
     if not _LATIN.match(value) and not _predicated().search(before):
@@ -159,21 +179,47 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
 # variable read is none: "$PASS", "%DB_PASS%", "${X.PASS}").
 _ASSIGNMENT = re.compile(r"(?:^|[^\w$%{.-])[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|PASSPHRASE|SECRET|TOKEN|API_?KEY"
                          r"|ACCESS_?KEY|PRIVATE_?KEY)(?:=|:[ \t]*)$")
-# the value ends its line, perhaps before a comment ("X=sunshine # prod"); not a value followed by more words, as a
-# document reading of a redacted line gives ("API_TOKEN=[access token]" read "API_TOKEN: access token")
-_VALUE_END = re.compile(r"[ \t]*(?:#|\r?\n|$)")
 
 
 def plain_assigned(value: str, text: str, at: int) -> bool:
     """Whether ``value``, a word of letters (perhaps then digits) found at ``at`` of ``text``, is a password assigned in
     an environment or configuration line: right after an upper-case name ending in a word for a credential and "="
-    or ":" (``_ASSIGNMENT``: "DB_PASSWORD=sunshine", "POSTGRES_PASSWORD: tulips"), ending its line (perhaps
-    before a comment), and no word saying something about a password or a setting's word ("ALLOW_EMPTY_PASSWORD=yes",
+    or ":" (``_ASSIGNMENT``: "DB_PASSWORD=sunshine", "POSTGRES_PASSWORD: tulips"), after "=" whatever follows ("set
+    DB_PASSWORD=sunshine in prod"), after ":" ending its line (perhaps before a comment), and no word saying
+    something about a password or a setting's word ("ALLOW_EMPTY_PASSWORD=yes",
     :func:`_says_something`). Reads at most 128 characters before it."""
-    if not _WORD.fullmatch(value) or not _VALUE_END.match(text, at + len(value)):
+    if not _WORD.fullmatch(value):
         return False
     line = text[max(0, at - 128):at]
-    return bool(_ASSIGNMENT.search(line[line.rfind("\n") + 1:])) and not _says_something(value.rstrip("0123456789"))
+    assigned = _ASSIGNMENT.search(line[line.rfind("\n") + 1:])
+    # after ":" only a value ending its line: a document's reading of a redacted line, "API_TOKEN=[access token]",
+    # reads "API_TOKEN: access token"; after "=", whatever follows ("set DB_PASSWORD=sunshine in prod", verify 61)
+    ends = assigned is not None and (assigned.group(0).endswith("=") and text[at + len(value):at + len(value) + 1]
+                                     in ("", " ", "\t") or bool(_VALUE_END.match(text, at + len(value))))
+    return ends and not _says_something(value.rstrip("0123456789"))
+
+
+_LABEL = re.compile(r"[ \t]*[\w-]+[ \t]+")  # a word for password opening its line, then a space: "pass hunter2"
+_LINE_END = re.compile(r"[ \t]*(?:\r?\n|$)")
+
+
+def plain_unverbed(value: str, text: str, start: int, at: int) -> bool:
+    """Whether ``value``, found at ``at`` of ``text`` by a match starting at ``start`` right after a word for password
+    and a space, no verb nor ":" between ("admin password letmein", "pass hunter2"), is a password: a word of
+    letters ending its clause (``_CLAUSE_END``) that is no word of the model's vocabulary (:func:`model_words`:
+    "password rotation", "password managers" are nouns), or a word of 3 letters or more then digits alone on its
+    line after the word opening it, as after "password:"; neither saying something about a password
+    (:func:`_says_something`). Reads at most 256 characters before it."""
+    if not _WORD.fullmatch(value) or not _CLAUSE_END.match(text, at + len(value)):
+        return False
+    letters = value.rstrip("0123456789")
+    if _says_something(letters) or "\n" in text[max(start, at - 256):at].lstrip("\r\n"):
+        return False
+    if letters == value:
+        return letters.casefold() not in model_words()
+    line = text.rfind("\n", max(0, at - 256), at) + 1
+    return len(letters) >= 3 and bool(_LABEL.fullmatch(text, line, at)) and bool(
+        _LINE_END.match(text, at + len(value)))
 
 
 def plain_phrase(value: str, text: str, start: int, at: int) -> bool:

@@ -11,11 +11,11 @@ from typing import Any
 
 import re2
 
-from .secret_plain import plain_assigned, plain_password
+from .secret_plain import placeholder, plain_assigned, plain_password, plain_unverbed
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
-# (``_PLACEHOLDER``, ``_CODE``, ``_DESCRIBED``, ``_reference``) never read more of a value than
+# (``secret_plain.placeholder``, ``_CODE``, ``_DESCRIBED``, ``_reference``) never read more of a value than
 # this, whatever length a detector found (each is linear, and a detector's value is unbounded).
 FILTERED_MAX_CHARS = 256
 _LETTER, _DIGIT = re.compile(r"[^\W\d_]"), re.compile(r"\d")
@@ -107,14 +107,6 @@ def generated(value: str) -> bool:
         sum(len(word) for word in _WORD_PARTS.findall(value)) < WORDS_SHARE_MAX * len(value)
 
 
-# A placeholder is a word that says what goes there (PASSWORD, DB_PASS, YOUR_TOKEN,
-# CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/pwd/secret/token, or the name
-# of the 1Password manager ("パスワードは1Passwordにあります": where it is kept);
-# any other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db").
-# RE2: Python's ``re`` took quadratic time on a run of PASS (0.6 s on 8,000 characters).
-_PLACEHOLDER = re2.compile(
-    r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
-    r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", OPTIONS)
 # Only the detectors that read a password out of free text; key formats are never placeholders.
 PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredentialDetector")
 
@@ -179,17 +171,17 @@ def masked(value: str) -> bool:
 def is_filtered(value: str, detector: Detector) -> bool:
     """Whether ``value``, found by ``detector``, is no credential: detect-secrets' sequence filter (its
     ``filters.heuristic``), a key's placeholder (:func:`masked`), punctuation only (digits are a value: a PIN), a password placeholder
-    (``_PLACEHOLDER``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
+    (``secret_plain.placeholder``, from a detector of ``PASSWORD_DETECTORS``), a reference or placeholder
     (:func:`_reference`), the last two on values of at most ``FILTERED_MAX_CHARS``; a vendor's public key
     (``_PUBLIC``). A UUID is a value: every
     detector finds it where a credential is named ("HEROKU_API_KEY=<uuid>", a URL's password)."""
     from detect_secrets.filters import heuristic
 
     short = len(value) <= FILTERED_MAX_CHARS
-    placeholder = short and type(detector).__name__ in PASSWORD_DETECTORS and bool(_PLACEHOLDER.fullmatch(value))
+    placed = short and type(detector).__name__ in PASSWORD_DETECTORS and placeholder(value)
     referred = short and bool(_reference().fullmatch(value)) and not _ECHOED.match(value)
     return (heuristic.is_sequential_string(value) or referred or masked(value)
-            or not any(c.isalnum() for c in value) or placeholder or bool(_PUBLIC.fullmatch(value)))
+            or not any(c.isalnum() for c in value) or placed or bool(_PUBLIC.fullmatch(value)))
 
 
 # Bits per character a generated key's characters reach at least (Shannon entropy of their counts): a
@@ -283,6 +275,12 @@ _PLAIN = ("said", "pair", "user_pass")
 _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
 
 
+def _unverbed(value: str, text: str, start: int, at: int) -> bool:
+    """Whether ``value``, right after a word for password or "pass" and a space, is a plain-word password
+    (``secret_plain.plain_unverbed``) and no hash's name ("password bcrypt", "pass sha256")."""
+    return not _HASHED.fullmatch(value) and plain_unverbed(value, text, start, at)
+
+
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
@@ -341,7 +339,8 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")
-        kept = mixed and len(value) >= 8 and is_value(value) and not _WORDLIKE.fullmatch(value)
+        kept = mixed and len(value) >= 8 and is_value(value) and not _WORDLIKE.fullmatch(value) or \
+            group == "spaced" and _unverbed(value, text, start, at)
     elif group.startswith("typo"):  # after a word for password misspelled: mixed cases and a digit, or generated
         kept = mixed and is_value(value) and (group == "typo" or len(value) >= 8) or generated(value)
     elif group == "said" and value.isdigit():
@@ -352,7 +351,8 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         kept = len(value) >= 6 and (is_value(value) or generated(value)) or plain_assigned(value, text, at)
     else:
         kept = (is_value(value) or generated(value)) and (group not in ("mixed", "described") or mixed) or \
-            group in _PLAIN and plain_password(value, text, start, at, paired=group != "said")
+            group in _PLAIN and plain_password(value, text, start, at, paired=group != "said") or \
+            group == "mixed" and _unverbed(value, text, start, at)
     assigned = _ASSIGNED.search(text[max(start, at - 4):at]) or group == "pass"
     short = len(value) <= FILTERED_MAX_CHARS  # a longer value is no code and no description
     code = assigned and short and (_CODE.fullmatch(value) or bool(_CAMEL.fullmatch(value)) and _declared(text, start))

@@ -103,8 +103,7 @@ STORED = [
 
 
 # An environment or configuration line: an upper-case name ending in a word for a credential, "=" or ":", a plain word
-# ending the line (perhaps before a comment). ("set DB_PASSWORD=sunshine in prod", words after it, is stored: a
-# document's reading of a redacted line, "API_TOKEN=[access token]", reads the same way.)
+# ending the line (perhaps before a comment); after "=", whatever follows (test_secret_plain_trailing.py).
 ASSIGNED = [
     ("DB_PASSWORD=sunshine", "sunshine"), ("SMTP_PASS=letmein", "letmein"),
     ("export ADMIN_PASSWORD=sonnenblume", "sonnenblume"), ("POSTGRES_PASSWORD: tulips", "tulips"),
