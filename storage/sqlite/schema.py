@@ -431,7 +431,7 @@ _V18_KEYS_BY_TENANT = "CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys
 # (``review:<tenant>``, JSON): recall looks up its hits' pairs by the primary key, where it parsed the
 # whole state (up to 1,000 pairs, 87 KB) every time (issue 28).
 _V19_REVIEW_PAIRS = """
-CREATE TABLE review_pairs (
+CREATE TABLE IF NOT EXISTS review_pairs (  -- kept when present: a database set back to redo an earlier step has it
     tenant TEXT NOT NULL,
     older  TEXT NOT NULL,   -- memory id
     newer  TEXT NOT NULL,   -- memory id
