@@ -589,7 +589,7 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          "الرقم السري: Zq81kkLm", "كلمة السر هي Zq81kkLm", "my wagwoord is Zq81kkLm",
          "la pasvorto estas Zq81kkLm", "माझा पासवर्ड Zq81kkLm आहे", "मेरो पासवर्ड Zq81kkLm हो",
          "මුරපදය: Zq81kkLm", "പാസ്വേഡ്: Zq81kkLm", "ಪಾಸ್ವರ್ಡ್: Zq81kkLm", "ಗುಪ್ತಪದ Zq81kkLm",
-         "мой пароль: Zq81kkLm", "la password è Zq81kkLm",
+         "мой пароль: Zq81kkLm",
          # command lines
          "sshpass -p Zq81kkLm ssh ana@db", "docker login -u ana -p Zq81kkLm registry.example.com",
          "docker login --password Zq81kkLm", "podman login --password=Zq81kkLm quay.io",
