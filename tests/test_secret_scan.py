@@ -770,7 +770,7 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "PIN codes rotate every 90 days", "pin the version to 4821",
                                   "the PIN 1234 default", "GPIO pin 4821 is high",
                                   "the secret to good bread is 'patience'", "the token is 'valid' for a day",
-                                  "пароль от почты лежит в менеджере", "wget --password-file=pw.txt https://x",
+                                  "wget --password-file=pw.txt https://x",
                                   # round 7: a word before the credential word, and code that makes a secret
                                   "gpt4o is the token model", "sha256 is the password hash", "node18 is the token budget",
                                   "Step2 was the password reset.", "use port 8080 as the password", "the token, v1, is old",
