@@ -204,7 +204,8 @@ def test_requests_h11_cannot_read_count_against_their_address(tmp_path):
     key = new_key(tmp_path / "m.db", "acme")
     s = HttpServer(tmp_path / "m.db")
     bad = request(s.port, key, b"zz\r\n", _CHUNKED)
-    good = request(s.port, key, PING, f"Content-Length: {len(PING)}\r\n")
+    # the good request asks to close: kept alive, each round waited for the server's 5 s keep-alive to end
+    good = request(s.port, key, PING, f"Content-Length: {len(PING)}\r\nConnection: close\r\n")
     try:
         # 16 at a time, as test_team_server_security does: faster than the bucket refills, however loaded.
         with ThreadPoolExecutor(16) as pool:

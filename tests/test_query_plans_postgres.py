@@ -7,6 +7,7 @@ tenant table, no index walked for a whole tenant or scope."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -73,10 +74,15 @@ SELECT t.session_seq, t.seq + g, t.tenant, t.role, 'routine note x' || g, t.toke
 FROM turns t, generate_series(1, {TURNS_MORE}) AS g WHERE t.tenant = 'a' AND t.seq = 1
 """
 
-@pytest.fixture
-def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, Any]]]]:
-    """A store on a tenant of ~3,700 memories whose every SELECT is recorded with its bindings."""
-    store = Store(pg_url, FakeEmbedder(), clock=Clock())
+@pytest.fixture(scope="module")
+def tenant(pg_server) -> Iterator[tuple[str, Store]]:  # type: ignore[no-untyped-def]
+    """The URL of a database holding a tenant of ~3,700 memories whose statistics are current, and a store
+    on it; built once for the module (building it took 22-28 s in each test of the CI): the tests only
+    plan queries on it and recall from it."""
+    name = f"t_{os.getpid()}_plans"
+    pg_server.admin(f'CREATE DATABASE "{name}"')
+    url = pg_server.url(name)
+    store = Store(url, FakeEmbedder(), clock=Clock())
     for tenant in ("a", "b"):
         for i in range(60):
             store.remember(
@@ -89,13 +95,24 @@ def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, An
                                   turns=[NewTurn(role="user", text=f"deploy kafka {i}")])
             if i % 2 == 0:
                 store.episodes.end(tenant=tenant, session_id=f"s{i}")
-    with psycopg.connect(pg_url, autocommit=True) as conn:  # the schema's owner: rows made in bulk
+    with psycopg.connect(url, autocommit=True) as conn:  # the schema's owner: rows made in bulk
         conn.execute(COPY, (COPIES,))
         conn.execute(COPY_SESSIONS, (COPIES,))
         conn.execute(COPY_TURNS)
         conn.execute("VACUUM turns")  # the GIN index's pending entries merged, as autovacuum does
         conn.execute("ANALYZE")
     kept_pair(store)  # after the copies: its older is recall's first hit
+    try:
+        yield url, store
+    finally:
+        store.close()
+        pg_server.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def traced(tenant: tuple[str, Store], monkeypatch) -> Iterator[tuple[Store, list[tuple[str, Any]]]]:  # type: ignore[no-untyped-def]
+    """The tenant's store, with every SELECT recorded with its bindings."""
+    store = tenant[1]
     seen: list[tuple[str, Any]] = []
     execute = psycopg.Cursor.execute
 
@@ -108,7 +125,6 @@ def traced(pg_url: str, monkeypatch) -> Iterator[tuple[Store, list[tuple[str, An
         yield store, seen
     finally:
         monkeypatch.undo()
-        store.close()
 
 def plans(url: str, seen: list[tuple[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each distinct SELECT run, with its plan, planned as the serving role on tenant a."""
@@ -147,10 +163,10 @@ def unbounded(plan: dict[str, Any]) -> list[str]:
                 bad.append(f"{kind} using {node.get('Index Name')} ({cond or 'no condition'})")
     return bad
 
-def test_recall_listings_and_boot_read_no_tenant_whole(traced, pg_url: str):
+def test_recall_listings_and_boot_read_no_tenant_whole(traced, tenant):
     store, seen = traced
     calls(store)
-    found = plans(pg_url, seen)
+    found = plans(tenant[0], seen)
     assert len(found) > 5  # the trace saw the store's queries
     bad = {sql.strip()[:300]: lines for sql, plan in found.items()
            if not sql.lstrip().startswith(WINDOWS) and (lines := unbounded(plan))}
@@ -168,12 +184,12 @@ def test_the_check_sees_a_scan_and_an_index_walked_for_a_whole_tenant():
                           "Index Cond": "(seq = m.seq)"})
 
 @pytest.mark.parametrize("name, scopes", [("Kafka", ["proj"]), ("Kafka", ["nowhere"]), ("Zanzibar", None)])
-def test_the_check_of_a_name_reaches_memories_through_the_word_index_only(traced, pg_url: str, name, scopes):
+def test_the_check_of_a_name_reaches_memories_through_the_word_index_only(tenant, name, scopes):
     """``memvault_holds`` (whether a memory passing a recall's filters holds a name) stops at the
     first memory found; its body, planned as it runs (the function's own settings, the owner's
     role), reads memories through the full-text indexes whatever the name and the filters: a
     first-row plan walking an index of the tenant would read all of it when nothing passes."""
-    with psycopg.connect(pg_url, autocommit=True) as conn:
+    with psycopg.connect(tenant[0], autocommit=True) as conn:
         body, settings = conn.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memvault_holds'").fetchone()
         arguments = {"phrases": "ARRAY[phraseto_tsquery('memvault', %(name)s)]", "for_tenant": "'a'::text",
                      "scopes": "%(scopes)s::text[]", "kinds": "NULL::text[]", "tags": "NULL::text[]",

@@ -589,7 +589,7 @@ PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contra
          "الرقم السري: Zq81kkLm", "كلمة السر هي Zq81kkLm", "my wagwoord is Zq81kkLm",
          "la pasvorto estas Zq81kkLm", "माझा पासवर्ड Zq81kkLm आहे", "मेरो पासवर्ड Zq81kkLm हो",
          "මුරපදය: Zq81kkLm", "പാസ്വേഡ്: Zq81kkLm", "ಪಾಸ್ವರ್ಡ್: Zq81kkLm", "ಗುಪ್ತಪದ Zq81kkLm",
-         "мой пароль: Zq81kkLm", "la password è Zq81kkLm",
+         "мой пароль: Zq81kkLm",
          # command lines
          "sshpass -p Zq81kkLm ssh ana@db", "docker login -u ana -p Zq81kkLm registry.example.com",
          "docker login --password Zq81kkLm", "podman login --password=Zq81kkLm quay.io",
@@ -770,7 +770,7 @@ def test_the_text_stored_and_shown_is_checked_not_only_as_sent(store, text: str)
                                   "PIN codes rotate every 90 days", "pin the version to 4821",
                                   "the PIN 1234 default", "GPIO pin 4821 is high",
                                   "the secret to good bread is 'patience'", "the token is 'valid' for a day",
-                                  "пароль от почты лежит в менеджере", "wget --password-file=pw.txt https://x",
+                                  "wget --password-file=pw.txt https://x",
                                   # round 7: a word before the credential word, and code that makes a secret
                                   "gpt4o is the token model", "sha256 is the password hash", "node18 is the token budget",
                                   "Step2 was the password reset.", "use port 8080 as the password", "the token, v1, is old",
