@@ -430,17 +430,18 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
     return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more)
 
 
-def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int, scopes: list[str]) -> dict[str, Memory]:
+def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
+               scopes: list[str]) -> dict[str, tuple[int, Memory]]:
     """For each memory of ``older`` (id: memory) the older of a kept pair that waits for review (as
-    :func:`review` reads them), its newest newer memory: {older id: newer memory}. One lookup of the
-    pairs by the older ids and one of the newer rows by id (recall marks its hits with it)."""
+    :func:`review` reads them), its newest newer memory: {older id: (newer seq, newer memory)}. One lookup
+    of the pairs by the older ids and one of the newer rows by id (recall marks its hits with it)."""
     pairs = tx.review_pairs(tenant, older=sorted(older))
     if not pairs:
         return {}
-    rows = {m.id: m for m in tx.memories(tenant, ids=sorted({n for _, n in pairs})).values()}
-    newest: dict[str, Memory] = {}
+    rows = {m.id: (seq, m) for seq, m in tx.memories(tenant, ids=sorted({n for _, n in pairs})).items()}
+    newest: dict[str, tuple[int, Memory]] = {}
     for older_id, newer_id in sorted(pairs, key=lambda pair: pair[1]):  # ids sort as written: the newest last
-        if _waiting(older[older_id], rows.get(newer_id), now, scopes):
+        if _waiting(older[older_id], rows.get(newer_id, (0, None))[1], now, scopes):
             newest[older_id] = rows[newer_id]
     return newest
 

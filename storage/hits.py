@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 class Signals:
     """Why a memory was recalled: 1-based ranks in each candidate list (None: not there), BM25
     (higher is better), cosine of the best window, ``coverage`` (IDF-weighted share of the
-    question's words, in [0, 1]), and ``through``, the superseded version that found it."""
+    question's words, in [0, 1]), ``through``, the superseded version that found it, and ``newer_of``, the
+    hit it possibly outdates when it is returned for that hit rather than for its own match."""
 
     keyword_rank: int | None = None
     keyword_score: float | None = None
@@ -24,6 +25,7 @@ class Signals:
     vector_similarity: float | None = None
     coverage: float | None = None
     through: str | None = None
+    newer_of: str | None = None
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from itertools import islice
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
                             names_subject, newer_in_meaning, only_older, stem, values)
+from .newer_hits import with_newer
 from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
@@ -99,6 +100,7 @@ class Scored:
     coverage: float
     through: str | None = None
     outdated_by: str | None = None
+    newer_of: str | None = None  # the hit it is returned for (``newer_hits.with_newer``)
 
 
 @dataclass(frozen=True)
@@ -225,7 +227,7 @@ def _newer(memory: Memory, other: Memory) -> bool:
 
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "",
-            kept: dict[int, Memory] | None = None) -> dict[int, str]:
+            kept: dict[int, tuple[int, Memory]] | None = None) -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
     when the question has one of ``NOW_WORDS``), the newest later current memory (or an earlier one
     telling the change it restates: ``contradiction.newer_in_meaning``) on the same
@@ -239,7 +241,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     a port for "which host"), nor when the question asks about a part of the older the newer leaves
     out (``contradiction.asks_the_part_left``: "the web app" of "the web app and the API"), nor by a
     memory of another scope (an override, as ``remember`` reads it). An older one none of these outdates is
-    outdated, by the same question tests, by the newer of its pair ``kept`` holds (older seq: newer memory,
+    outdated, by the same question tests, by the newer of its pair ``kept`` holds (older seq: (newer seq, memory),
     a pair remember or consolidation kept for review, as boot reads it; its verdict is not judged again, and
     a value the question names keeps the older only when they disagree on it). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     kept = kept or {}
@@ -265,7 +267,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
                       and _asked_of_both(question, asked, old, c.rows[seq], reason)), None)
-        if newer is None and (new := kept.get(older)) is not None and not after_the_time(c, new) \
+        if newer is None and (new := kept.get(older, (0, None))[1]) is not None and not after_the_time(c, new) \
                 and _asked_of_both(question, asked & values(reason := disagreement(old.content or "", new.content or "")
                                                              or ""), old, new, reason):
             newer = candidate.get(new.id)
@@ -446,13 +448,15 @@ def _top_two(seqs: list[int], earned: dict[int, float],
 def rank(
     c: Candidates, now: int, unknown_names: list[str],
     cosines: Callable[[list[int]], dict[tuple[int, int], float]] = lambda seqs: {}, question: str = "",
-    asked: str = "", kept: Callable[[list[int]], dict[int, Memory]] = lambda seqs: {},
+    asked: str = "", kept: Callable[[list[int]], dict[int, tuple[int, Memory]]] = lambda seqs: {},
+    admitted: Callable[[Memory], bool] = lambda memory: True,
 ) -> Ranking:
     """Fuse, judge and order the candidates of one recall: ``cosines(seqs)``, ``{(a, b): cosine}`` of
     memory ``a`` to memory ``b`` for every two of ``seqs`` with vectors (``backend.Found.pairs``);
     ``question``, its words, for :func:`outdate`; ``asked``, the question as asked (its time words
-    too), for ``siblings.sibling``; ``kept(seqs)``, the newer memory of each of ``seqs`` in a kept
-    contradicting pair, for :func:`outdate`. More: docs/retrieval-tuning.md#ranking-rank."""
+    too), for ``siblings.sibling``; ``kept(seqs)``, the newer (seq, memory) of each of ``seqs`` in a kept
+    contradicting pair, for :func:`outdate`; ``admitted(memory)``, whether a memory no search found passes
+    the recall's filters (``newer_hits.with_newer``). More: docs/retrieval-tuning.md#ranking-rank."""
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = keyword_ranks(c.keyword)
@@ -465,7 +469,8 @@ def rank(
 
     prefer_newer(order, c, scores, same_subject)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
-    outdated = outdate(order, c, scores, similarities, question, kept(order[:OUTDATED_TOP]))
+    pairs = kept(order[:OUTDATED_TOP])
+    outdated = outdate(order, c, scores, similarities, question, pairs)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
@@ -537,7 +542,13 @@ def rank(
         hits.append(Scored(seq, c.rows[seq], scores[seq], sure, keyword_rank.get(seq), keyword_score.get(seq),
                            vector_rank.get(seq), similarity, coverage, None if older is None else older.id,
                            outdated.get(seq)))
-    return Ranking(best_first(the_time_first(c, hits) if c.when is not None else hits), not hits)
+    def signals(seq: int) -> dict[str, object]:
+        return {"keyword_rank": keyword_rank.get(seq), "keyword_score": keyword_score.get(seq),
+                "vector_rank": vector_rank.get(seq), "similarity": c.similarity.get(seq),
+                "coverage": c.coverage.get(seq, 0.0)}
+
+    ranked = the_time_first(c, hits) if c.when is not None else hits
+    return Ranking(best_first(with_newer(ranked, c, pairs, admitted, signals) if outdated else ranked), not hits)
 
 
 def capped(sure: float, c: Candidates, seq: int, asked: str) -> float:

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, TypedDict
 from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader, Search
-from .candidates import Candidates, gather
+from .candidates import Candidates, admits, gather
 from .consolidate import kept_newer
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks, symbols_only
 from .hits import Hit, RecallOutcome, Signals
+from .newer_hits import window
 from .records import Memory
 from .timeforeign import in_english
 from .timewords import TimeParser
@@ -95,10 +96,11 @@ class Retriever:
                 memory=s.memory,
                 score=s.score,
                 confidence=s.confidence,
-                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage, s.through),
+                signals=Signals(s.keyword_rank, s.keyword_score, s.vector_rank, s.similarity, s.coverage, s.through,
+                                s.newer_of),
                 outdated_by=s.outdated_by,
             )
-            for s in ranking.hits[:size]
+            for s in window(ranking.hits, size)
         ]
         degraded = candidates.degraded
         pending = sum(h.memory.vector_pending for h in hits)
@@ -149,13 +151,13 @@ class Retriever:
             def cosines(seqs: list[int]) -> dict[tuple[int, int], float]:
                 return tx.search(Search(filters, pairs=seqs)).pairs
 
-            def kept(seqs: list[int]) -> dict[int, Memory]:
+            def kept(seqs: list[int]) -> dict[int, tuple[int, Memory]]:
                 older = {found.rows[seq].id: seq for seq in seqs}
                 if filters.scopes is None or not older:
                     return {}
                 newer = kept_newer(tx, filters.tenant, {i: found.rows[seq] for i, seq in older.items()},
                                    filters.now, filters.scopes)
-                return {older[i]: memory for i, memory in newer.items()}
+                return {older[i]: row for i, row in newer.items()}
 
             return found, ranking_rules.rank(found, filters.now, found.unknown_names, cosines, words_query, query,
-                                             kept)
+                                             kept, lambda memory: admits(filters, memory))

@@ -102,6 +102,11 @@ class Signals(_Result):
         "compacts) whose match found it (the query named what that one said): the signals above are the better of "
         "the two's."
     )
+    newer_of: str | None = Field(
+        default=None, description="Set on a memory returned only because it possibly outdates a hit of this "
+        "result (that hit's id; its possibly_outdated_by names this one, ranked just below): the query did not "
+        "find it on its own, the signals above are its own and its confidence is that hit's."
+    )
 
 
 class RunsOut(_Result):
@@ -158,7 +163,8 @@ class MemoryOut(_Result):
                                  description="A procedure's recorded runs; null for other kinds.")
     possibly_outdated_by: str | None = Field(
         default=None, description="Set on a recall hit when a newer current memory on the same subject contradicts "
-        "it (its id; ranked above this one): check which is true, and supersede this one if it is out of date."
+        "it (its id; in the result, ranked above this one, unless the recall's kinds, tags, since or until "
+        "exclude it): check which is true, and supersede this one if it is out of date."
     )
     score: float = Field(description="Fused relevance score; only the order matters.")
     confidence: float = Field(

@@ -71,7 +71,7 @@ def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: b
                                       r.failure_modes, r.flagged)
     return _line(line_head(m.short_id or m.id, m.kind if kind else None, m.observed_at, extra), m.content,
                  m.strength, m.needs_review, runs or None, m.superseded_by, m.supersede_reason, m.signals.through,
-                 m.source == DIGEST_SOURCE, m.possibly_outdated_by, m.superseded_by_ended)
+                 m.source == DIGEST_SOURCE, m.possibly_outdated_by, m.superseded_by_ended, m.signals.newer_of)
 
 
 def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
@@ -92,15 +92,15 @@ def hit_line(hit: Hit, short_id: str, now: int, runs: RunSummary | None) -> str:
     review = memory.superseded_by is None and strengths.needs_review(memory, now)
     return _line(head, memory.content or "", strengths.strength(memory, now), review, shown_runs,
                  memory.superseded_by, memory.supersede_reason, hit.signals.through, memory.source == DIGEST_SOURCE,
-                 hit.outdated_by)
+                 hit.outdated_by, newer_of=hit.signals.newer_of)
 
 
 def _line(head: str, content: str, strength: float, needs_review: bool, runs: str | None, superseded_by: str | None,
           reason: str | None, through: str | None, digest: bool, outdated_by: str | None,
-          ended: str | None = None) -> str:
+          ended: str | None = None, newer_of: str | None = None) -> str:
     """The line of one memory (:func:`memory_line`) from its fields: ``head`` (:func:`line_head`), its runs'
     text, what replaced it, why and whether that ended since (``ended``), the version or digest (``digest``)
-    it was found through, what may outdate it."""
+    it was found through, what may outdate it, the hit it is returned for (``newer_of``)."""
     line = head + quoted(content) + strength_text(strength, needs_review)
     if runs:
         line += "; " + runs
@@ -112,6 +112,8 @@ def _line(head: str, content: str, strength: float, needs_review: bool, runs: st
         line += f" — found through its earlier version {through}"
     if outdated_by:
         line += f" — possibly outdated by the newer {outdated_by}"
+    if newer_of:
+        line += f" — returned for {newer_of}, which it possibly outdates"
     return line
 
 
