@@ -209,4 +209,6 @@ async def test_servers_starting_together_on_an_unprepared_model_end_with_the_sam
         degraded = any(s["degraded"] for s in run["said"]) or any(r["degraded"] for r in run["recalled"])
         first_start = log.read_text().split("serving MCP on stdio")[1]
         assert int(degraded) <= first_start.count("memvault runs degraded") <= 1
-    assert sum(log.read_text().count("preparing the embedding model's integer variant") for log in logs) == 1
+    # Derived once by the servers never stopped; once more only when the first server was stopped while it derived.
+    prepared = [log.read_text().count("preparing the embedding model's integer variant") for log in logs]
+    assert sum(prepared[1:]) <= 1 <= sum(prepared) <= 2, prepared
