@@ -127,6 +127,8 @@ NUMBER_WORDS |= {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "h
 VERBS = frozenset("is are was were be been am has have had do does did will would shall should can could may "
                   "might must".split())
 PRONOUNS = frozenset("i we you he she they it".split())
+# A pronoun and its verb in one word: read as the pronoun ("we've", "they’re").
+_CONTRACTED = re.compile(r"^(i|we|you|he|she|they|it)['’](?:ve|re|d|ll|m|s)$")
 DETERMINERS = frozenset("the my our your his her their its this that these those".split())
 CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
 # A list marker opening a line: "-", "*", "•", "1.", "2)".
@@ -644,7 +646,8 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
             if not (marks[verb_end - 1][1] or start - verb_end and marks[start - 1][1]):  # no clause ends first
                 stop = named(start, 1)
             lead = i  # and the words leading the verb: "We have (now) stopped using", "We finally retired"
-            while lead and lowered[lead - 1] in _AUXILIARIES and not marks[lead - 1][1]:
+            while lead and (lowered[lead - 1] in _AUXILIARIES or _CONTRACTED.match(lowered[lead - 1])) \
+                    and not marks[lead - 1][1]:  # "We've retired" (trial verify62 N1)
                 lead -= 1
             said = range(lead, stop)
         particle = {"phased": "out", "shut": "down", "turned": "off"}.get(word)
@@ -1343,8 +1346,23 @@ def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
     # of a short denial, its clause: "We no longer use Sentry; errors go to Rollbar" (a chat turn: all its words)
     short = len(negated.sequence) <= SHORT
     clauses = {t.clause for t in negated.sequence if t.key in objects or not short}
-    return objects <= plain.words and all(t.key in plain.words or t.key in negated.spoken
-                                          for t in negated.sequence if t.clause in clauses)
+    sequence = negated.sequence
+    return objects <= plain.words and all(t.key in plain.words or t.key in negated.spoken or _dating(sequence, at)
+                                          for at, t in enumerate(sequence) if t.clause in clauses)
+
+
+# Words of a relative time, as stemmed, besides ``_WHEN``'s: "last month", "two weeks ago", "yesterday".
+_RELATIVE = frozenset({"last", "ago", "yesterday", "earlier", "past", "previous", "day", "hour"})
+
+
+def _dating(sequence: tuple[_Token, ...], at: int) -> bool:
+    """Whether ``sequence[at]`` dates what its text says rather than adding to it: a date, day, month or time,
+    a word of a relative time, or a number before one ("We retired Jenkins last month / two weeks ago / on
+    2026-10-01": trial verify62 N1)."""
+    token = sequence[at]
+    if token.kind == "number":
+        return at + 1 < len(sequence) and sequence[at + 1].key in _WHEN | _RELATIVE
+    return token.kind in _WHEN_KINDS or token.kind == "word" and token.key in _WHEN | _RELATIVE
 
 
 def _named_apart(old: _Read, new: _Read) -> bool:

@@ -25,7 +25,11 @@ ENDS = ["We no longer use {x}", "We stopped using {x}", "We retired {x}", "We di
         "We decommissioned {x}", "We phased out {x}", "We abandoned {x}", "We switched away from {x}",
         "{x} was retired", "{x} has been decommissioned", "We got rid of {x}", "We migrated away from {x} to {y}",
         "{x} was dropped in favour of {y}", "We dropped {x} in favor of {y}", "We shut down {x}",
-        "We have stopped using {x}", "We have finally retired {x}"]
+        "We have stopped using {x}", "We have finally retired {x}",
+        # dated, or with the pronoun's verb in one word (trial verify62 N1)
+        "We retired {x} last month", "We decommissioned {x} in October", "We dropped {x} for {y} on 2026-10-01",
+        "Two weeks ago we retired {x}", "We retired {x} yesterday", "We've stopped using {x}",
+        "We’ve dropped {x} for {y}", "We've retired {x} last month"]
 QUIET = [  # (older, newer): another slot, another environment, an addition, what the older holds kept
     ("We use {x} for packaging", "We don't use {x} for scripts"),
     ("We use {x} for packaging", "We no longer use {x} for scripts"),
@@ -40,6 +44,8 @@ QUIET = [  # (older, newer): another slot, another environment, an addition, wha
     ("We use {x}", "We also use {y}"),
     ("We use {x}", "We use {y} too"),
     ("We do not use {x}", "We retired {x}"),
+    ("Our CI runs on {x}", "We retired {x} in staging last month"),
+    ("Our CI runs on {x}", "We've retired {y}"),
 ]
 
 
@@ -77,6 +83,8 @@ def test_a_slot_refilled_or_moved_to_another_name_contradicts_the_older(old, new
     ("Our CI runs on Jenkins", "CircleCI runs our CI now", "where does our CI run?"),
     ("We use Poetry for packaging", "Packaging was migrated to bun", "what do we use for packaging?"),
     ("We use pip for packaging", "pip was dropped in favour of uv", "do we use pip?"),
+    ("Our CI runs on Jenkins", "We've retired Jenkins last month", "where does our CI run?"),
+    ("The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie on 2026-10-01", "what is the on-call tool?"),
 ])
 def test_remember_reports_and_recall_puts_the_end_above_the_name_it_ended(real_store: Store, old, new, question):
     older, newer, hits = pair_recalled(real_store, old, new, question)
