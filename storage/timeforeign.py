@@ -70,7 +70,10 @@ _ASKING = {
     "been": "worden gewesen été sido stato stata",
     "decided": "entschieden beschlossen décidé décidée décidés décidées decidimos decidió decidieron decidiste"
                " decidido decidida decidiu decidiram deciso decisa decisi decise decidemmo besloten besliste"
-               " beslisten 決めました 決定しました",
+               " beslisten 決めました 決定しました 決まりました",
+    # "Welche Entscheidung fiel", "a été prise", "decisión tomada", "è stata presa", "genomen"
+    "made": "fiel getroffen prise pris prises tomada tomado tomadas tomados tomamos tomaram presa prese preso"
+            " genomen",
     "decisions": "entscheidung entscheidungen décision décisions decisión decisiones decisão decisões decisione"
                  " decisioni beslissing beslissingen besluit besluiten 決定 決断",
     "happened": "passiert geschehen passé arrivé pasó ocurrió sucedió aconteceu ocorreu successo accaduto capitato"
@@ -157,12 +160,13 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     relative = re.compile(rf"(?<![\w-])(?:({last})\s+({nouns})|({nouns})\s+({last}))(?![\w-])", re.IGNORECASE)
     # A weekday before a day of the month ("Dienstag, dem 24", "el martes 24 de", "mardi 24.11.").
     before_day = re.compile(rf"(?<![\w-])({alternation(weekdays)})(?=\.?,?\s+(?:\w{{1,3}}\s+)?\d)", re.IGNORECASE)
+    lone_day = re.compile(rf"(?<![\w-])(?:{alternation(weekdays)})(?![\w-])|([{_JAPANESE_DAYS}])曜日", re.IGNORECASE)
     cjk = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日")
     words = sorted(_asked(), key=len, reverse=True)
     spaced = "|".join(re.escape(w).replace("'", "['’]") for w in words if not _unspaced(w))
     asking = re.compile(rf"(?<!\w)(?:{spaced})(?:(?<=['’])|(?![\w'’]))|"
                         + "|".join(re.escape(w) for w in words if _unspaced(w)), re.IGNORECASE)
-    return dated, relative, before_day, cjk, asking
+    return dated, relative, before_day, lone_day, cjk, asking
 
 
 def in_english(query: str) -> str:
@@ -170,7 +174,7 @@ def in_english(query: str) -> str:
     of them, or a date with words of them (:func:`_another_language`), the words it is asked with
     (``_ASKING``); the rest unchanged."""
     months, weekdays = _names()
-    dated, relative, before_day, cjk, asking = _patterns()
+    dated, relative, before_day, lone_day, cjk, asking = _patterns()
     units = {w: unit for unit, words in _UNITS.items() for w in words.split()}
     said = _asked()
     foreign = False
@@ -224,6 +228,10 @@ def in_english(query: str) -> str:
     query = relative.sub(last, dated.sub(date, query))
     if foreign or timed:
         query = before_day.sub(lambda found: english(found[1]).title(), query)
+    elif _another_language(query, asking):  # a weekday alone: "Was haben wir am Dienstag entschieden?"
+        query, days = lone_day.subn(lambda found: f" {_WEEKDAYS[_JAPANESE_DAYS.index(found[1])].title()} "
+                                    if found[1] else english(found[0]).title(), query)
+        foreign = days > 0
     if not (foreign or timed and _another_language(query, asking)):
         return query
     return _PARTICLES.sub(" ", asking.sub(asked, query))

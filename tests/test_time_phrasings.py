@@ -32,12 +32,16 @@ PHRASINGS = {
     "de": ("Was haben wir am {d}. {m} entschieden?", "Was wurde am {d}. {m} beschlossen?",
            "Was wurde am {d}.{n}.2026 beschlossen?", "Was wurde am {d}.{n}. beschlossen?",
            "Was haben wir am {w}, dem {d}. {m} entschieden?", "Was haben wir am {w}, {d}. {m} entschieden?",
-           "Entscheidungen vom {d}.{n}.", "was beschlossen wir am {d}.{n}.26?"),
+           "Entscheidungen vom {d}.{n}.", "was beschlossen wir am {d}.{n}.26?",
+           "Welche Entscheidung fiel am {d}. {m}?"),
     "fr": ("Qu'avons-nous décidé le {d} {m} ?", "Qu'est-ce qui a été décidé le {d} {m} ?",
-           "décisions du {d}/{n}", "Qu'avons-nous décidé le {w} {d} {m} ?"),
+           "décisions du {d}/{n}", "Qu'avons-nous décidé le {w} {d} {m} ?",
+           "Quelle décision a été prise le {d} {m} ?"),
     "es": ("¿Qué decidimos el {d} de {m}?", "¿Qué se decidió el {d} de {m}?",
-           "¿Qué decidimos el {d}/{n}/2026?", "¿Qué decidimos el {w} {d} de {m}?"),
-    "it": ("Cosa abbiamo deciso il {d} {m}?", "Cosa è stato deciso il {d} {m}?"),
+           "¿Qué decidimos el {d}/{n}/2026?", "¿Qué decidimos el {w} {d} de {m}?",
+           "¿Qué decisión tomamos el {d} de {m}?"),
+    "it": ("Cosa abbiamo deciso il {d} {m}?", "Cosa è stato deciso il {d} {m}?",
+           "Quale decisione è stata presa il {d} {m}?"),
     "pt": ("O que decidimos em {d} de {m}?", "O que foi decidido em {d} de {m}?"),
     "nl": ("Wat hebben we op {d} {m} besloten?", "Wat werd er op {d} {m} besloten?"),
     "ja": ("{n}月{d}日に何を決めましたか？", "{n}月{d}日の決定は？", "{n}月{d}日に何を決めた？"),
@@ -59,7 +63,10 @@ def _questions() -> list[tuple[str, date]]:
     return cases
 
 
-QUESTIONS = _questions()
+# A weekday alone, the Tuesday before NOW (trial verify62: recall abstained in German, French and Japanese)
+ALONE = ["Was haben wir am Dienstag entschieden?", "Qu'avons-nous décidé mardi ?", "火曜日に何を決めましたか？",
+         "¿Qué decidimos el martes?", "Cosa abbiamo deciso martedì?", "Wat hebben we op dinsdag besloten?"]
+QUESTIONS = _questions() + [(question, date(2026, 12, 1)) for question in ALONE]
 
 
 @pytest.mark.parametrize(("question", "on"), QUESTIONS)
@@ -86,6 +93,8 @@ def test_a_day_asked_in_any_language_and_phrasing_is_that_day(question, on):
     ("¿Qué decidimos sobre Jenkins?", "¿Qué decidimos sobre Jenkins?"),
     ("Qu'avons-nous changé dans OpenSearch 2.11 ?", "Qu'avons-nous changé dans OpenSearch 2.11 ?"),  # a version
     ("Domingo 24 said the deploy was fine", "Domingo 24 said the deploy was fine"),
+    ("Welche Farbe hat der Himmel?", "Welche Farbe hat der Himmel?"),  # no day: nothing written in English
+    ("Dienstag ist gut", "Dienstag ist gut"),
 ])
 def test_the_words_of_a_question_with_a_date_are_written_in_english_only_in_another_language(question, english):
     assert in_english(question) == english
