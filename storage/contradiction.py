@@ -109,8 +109,9 @@ discontinued deprecated removed killed quit cancelled canceled uninstalled""".sp
 ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("moved", "off"),
                   ("moved", "away", "from"), ("switched", "away", "from"), ("migrated", "off"),
                   ("migrated", "away", "from"), ("phased", "out"), ("got", "rid", "of"), ("gotten", "rid", "of"),
-                  ("shut", "down"), ("turned", "off"), ("no", "longer", "use"), ("no", "longer", "using"))
-_PASSIVE_ENDING = ENDING | {"phased", "shut", "turned"}  # "Jenkins was phased out"
+                  ("shut", "down"), ("turned", "off"), ("switched", "off"), ("no", "longer", "use"),
+                  ("no", "longer", "using"))
+_PASSIVE_ENDING = ENDING | {"phased", "shut", "turned", "switched"}  # "Jenkins was phased out"
 _AUXILIARIES = frozenset("is are was were has have had been being got gets now finally officially".split())
 _BE = frozenset("is are was were been being got gets".split())  # one makes a passive: not "Alice has retired"
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
@@ -650,14 +651,14 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
                     and not marks[lead - 1][1]:  # "We've retired" (trial verify62 N1)
                 lead -= 1
             said = range(lead, stop)
-        particle = {"phased": "out", "shut": "down", "turned": "off"}.get(word)
+        particle = {"phased": "out", "shut": "down", "turned": "off", "switched": "off"}.get(word)
         if stop == start and word in _PASSIVE_ENDING and (not particle or lowered[i + 1:i + 2] == [particle]):
             aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out"
             while aux >= 0 and lowered[aux] in _AUXILIARIES and not marks[aux][1]:
                 aux -= 1
             if not _BE.isdisjoint(lowered[aux + 1:i]):
                 start, stop = named(aux, -1) + 1, aux + 1
-                verb_end += bool(particle)
+                verb_end = i + 1 + bool(particle)  # past the particle once (a phrase may hold it)
                 said = range(start, verb_end)
         if stop <= start:
             continue

@@ -29,7 +29,10 @@ ENDS = ["We no longer use {x}", "We stopped using {x}", "We retired {x}", "We di
         # dated, or with the pronoun's verb in one word (trial verify62 N1)
         "We retired {x} last month", "We decommissioned {x} in October", "We dropped {x} for {y} on 2026-10-01",
         "Two weeks ago we retired {x}", "We retired {x} yesterday", "We've stopped using {x}",
-        "We’ve dropped {x} for {y}", "We've retired {x} last month"]
+        "We’ve dropped {x} for {y}", "We've retired {x} last month",
+        # the passive of a verb with its particle (the check raised IndexError on these)
+        "{x} was phased out", "{x} was shut down", "{x} was turned off", "{x} was switched off",
+        "We switched off {x}"]
 QUIET = [  # (older, newer): another slot, another environment, an addition, what the older holds kept
     ("We use {x} for packaging", "We don't use {x} for scripts"),
     ("We use {x} for packaging", "We no longer use {x} for scripts"),
