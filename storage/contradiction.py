@@ -128,8 +128,8 @@ NUMBER_WORDS |= {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "h
 VERBS = frozenset("is are was were be been am has have had do does did will would shall should can could may "
                   "might must".split())
 PRONOUNS = frozenset("i we you he she they it".split())
-# A pronoun and its verb in one word: read as the pronoun ("we've", "they’re").
-_CONTRACTED = re.compile(r"^(i|we|you|he|she|they|it)['’](?:ve|re|d|ll|m|s)$")
+# A pronoun and its verb in one word ("we've", "they’re"): it may lead an ending verb as "we have" does (``_ending``).
+_CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:ve|re|d|ll|m|s)$")
 DETERMINERS = frozenset("the my our your his her their its this that these those".split())
 CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
 # A list marker opening a line: "-", "*", "•", "1.", "2)".
