@@ -52,6 +52,10 @@ PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, com
 DECAYED_READ = 200
 DECAYED_PAGES = 5
 DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait, "50+" when cut
+# Kept pairs the boot context's count reads at most (by index, with both memories of each): past it the
+# count is a lower bound ("50+", as the decayed list's); reading all 1,000 took `Store.review` 33 ms, 50
+# of them 1.4 ms (docs/benchmarks.md#the-boot-contexts-review-count-bounded).
+PAIRS_COUNTED = 50
 KEPT_REASON = "kept when compared; the words no longer read as disagreeing"
 REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pending": [seqs read before their vectors
 # were made]}; the pairs kept are the backend's ``review_pairs``
@@ -108,10 +112,11 @@ class Review:
     decayed: list[Memory]
     failing: list[Memory]
     more: bool = False  # the decayed list was cut (``DECAYED_LISTED`` found or ``DECAYED_PAGES`` read): more may wait
+    pairs_more: bool = False  # the pairs read were cut (``pairs`` of :func:`review`): more may wait
 
     @property
     def waiting(self) -> int:
-        """How many items wait (at least: see ``more``)."""
+        """How many items wait (at least: see ``more`` and ``pairs_more``)."""
         return len(self.contradictions) + len(self.decayed) + len(self.failing)
 
 
@@ -396,10 +401,12 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
     return out
 
 
-def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = None) -> Review:
+def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = None,
+           pairs: int | None = None) -> Review:
     """What waits in ``scopes``: the kept contradicting pairs still both current whose older was not
     confirmed since the newer was stored (``strength.upheld``; the verdict the scan or ``remember``
-    kept is never judged again here), with today's reason for the first
+    kept is never judged again here), among the first ``pairs`` kept (None: all; else ``pairs_more``
+    when more are kept), with today's reason for the first
     ``reasons`` of them (None: all; a count needs none); current memories of
     ``strength.REVIEWED_KINDS`` that need review, weakest first, read oldest written first among
     those old enough to have decayed that far, ``DECAYED_READ`` a page until ``DECAYED_LISTED`` are
@@ -407,10 +414,12 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
     failing (see ``Review``)."""
     now = store.clock()
     with store.backend.read(tenant) as tx:
-        pairs = tx.review_pairs(tenant)
-        rows = {m.id: m for m in tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()}
+        kept = tx.review_pairs(tenant, limit=None if pairs is None else pairs + 1)
+        pairs_more = pairs is not None and len(kept) > pairs
+        kept = kept[:pairs]
+        rows = {m.id: m for m in tx.memories(tenant, ids=sorted({i for p in kept for i in p})).values()}
         contradictions: list[tuple[str, str, str | None]] = []
-        for older_id, newer_id in pairs:
+        for older_id, newer_id in kept:
             older, newer = rows.get(older_id), rows.get(newer_id)
             if not _waiting(older, newer, now, scopes):
                 continue
@@ -427,7 +436,7 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
                 break
     decayed.sort(key=lambda m: (strength.strength(m, now), m.id))
     failing = store.failing_procedures(tenant, scopes)
-    return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more)
+    return Review(contradictions=contradictions, decayed=decayed, failing=failing, more=more, pairs_more=pairs_more)
 
 
 def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,

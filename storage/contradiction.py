@@ -112,6 +112,8 @@ ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "
                   ("shut", "down"), ("turned", "off"), ("switched", "off"), ("no", "longer", "use"),
                   ("no", "longer", "using"))
 _PASSIVE_ENDING = ENDING | {"phased", "shut", "turned", "switched"}  # "Jenkins was phased out"
+_ENDING_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # ENDING_PHRASES by first word, in order: a word is
+    first: tuple(p for p in ENDING_PHRASES if p[0] == first) for first, *_ in ENDING_PHRASES}  # tried on its own
 _AUXILIARIES = frozenset("is are was were has have had been being got gets now finally officially".split())
 _BE = frozenset("is are was were been being got gets".split())  # one makes a passive: not "Alice has retired"
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
@@ -637,7 +639,7 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
         return j
 
     for i, word in enumerate(lowered):
-        phrase = next((p for p in ENDING_PHRASES if tuple(lowered[i:i + len(p)]) == p), None) or (
+        phrase = next((p for p in _ENDING_FROM.get(word, ()) if tuple(lowered[i:i + len(p)]) == p), None) or (
             (word,) if word in ENDING else None)
         verb_end = i + len(phrase) if phrase else i + 1  # past the verb and its particles
         start = stop = verb_end

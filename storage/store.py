@@ -867,11 +867,22 @@ class Store:
             order = "observed" if newest_first else "importance"
             return list(tx.memories(tenant, filters=filters, order=order, limit=max_rows).values()), total
 
-    def review(self, tenant: str, scopes: list[str], reasons: int | None = None) -> consolidate.Review:
-        """What waits for the agent's judgement in ``scopes``: contradicting pairs (the reason of the
-        first ``reasons``; None: all), decayed memories, failing procedures (see
-        ``consolidate.review``), once the pairs ``remember`` just found are kept."""
+    def review(self, tenant: str, scopes: list[str], reasons: int | None = None,
+               pairs: int | None = None) -> consolidate.Review:
+        """What waits for the agent's judgement in ``scopes``: contradicting pairs (among the first
+        ``pairs`` kept; None: all; the reason of the first ``reasons``; None: all), decayed memories,
+        failing procedures (see ``consolidate.review``), once the pairs ``remember`` just found are kept."""
         self.upkeep.settle_notes()
         from . import consolidate
 
-        return consolidate.review(self, tenant, list(dict.fromkeys(scopes)), reasons)
+        return consolidate.review(self, tenant, list(dict.fromkeys(scopes)), reasons, pairs)
+
+    def outdating(self, tenant: str, scopes: list[str], memories: list[Memory]) -> dict[str, str]:
+        """For each of ``memories`` (current, of ``scopes``) that is the older of a kept pair waiting for
+        review (as :meth:`review` reads them), the id of its newest newer memory: {older id: newer id}.
+        By index, by those ids only (``consolidate.kept_newer``, as recall marks its hits)."""
+        from .consolidate import kept_newer
+
+        with self.backend.read(tenant) as tx:
+            newer = kept_newer(tx, tenant, {m.id: m for m in memories}, self.clock(), list(dict.fromkeys(scopes)))
+        return {older: memory.id for older, (_, memory) in newer.items()}

@@ -6,12 +6,14 @@ and confirm; ``memory://review`` reads the reason of the pairs it shows only. Bo
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pytest
 from memvault.storage import consolidate as consolidation
 from memvault.storage import contradiction, strength
 from memvault.storage.consolidate import consolidate
 from memvault.storage.store import Store
+from memvault.tools import boot
 from memvault.tools import review as review_tool
 from memvault.tools.boot import boot_context
 from memvault.tools.handlers import Caller
@@ -97,3 +99,96 @@ def test_a_confirmed_memory_leaves_the_decayed_count(store, clock):
     assert waiting(store) == 2
     store.confirm(tenant="a", id=kept)
     assert waiting(store) == 1
+
+
+SUBJECTS = ("billing", "search", "ledger", "mailer", "gateway", "scheduler", "indexer")
+
+
+def kept_pairs(store: Store, clock, n: int) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """``n`` contradicting pairs of facts kept for review (as ``remember`` keeps them), sorted."""
+    pairs = [pair(store, clock, f"{name} service", "8001", "8002") for name in SUBJECTS[:n]]
+    if pairs:
+        consolidation.note(store, "a", pairs)
+    return sorted(pairs)
+
+
+def header_count(document: str) -> str | None:
+    found = re.search(r"^(.*) for review: read memory://review$", document, re.MULTILINE)
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize("kept", [0, 1, 2, 3, 4, 7])
+def test_the_boot_count_reads_at_most_pairs_counted_and_says_when_it_is_a_lower_bound(store, clock, monkeypatch, kept):
+    pairs = kept_pairs(store, clock, kept)
+    monkeypatch.setattr(boot, "PAIRS_COUNTED", 10_000)  # every pair read: the boot before issue 28
+    every = boot_context(store, CALLER, 2_000)
+    monkeypatch.setattr(boot, "PAIRS_COUNTED", 3)
+    bounded = boot_context(store, CALLER, 2_000)
+    assert len(store.review("a", ["proj"]).contradictions) == kept
+    said = {0: None, 1: "1 item waits", 2: "2 items wait", 3: "3 items wait"}.get(kept, "3+ items wait")
+    assert header_count(bounded) == said
+    if kept <= 3:
+        assert bounded == every
+    else:  # the count, and the footer's token figure that counts it, differ; nothing else
+        tokens = re.compile(r"within [\d,]+ tokens")
+        assert tokens.sub("", bounded) == tokens.sub("", every).replace(f"\n{kept} items wait", f"\n{said}")
+    short = store.short_ids(tenant="a", ids=[i for p in pairs for i in p])
+    lines = {line[3:].split("]")[0]: line for line in bounded.splitlines() if line.startswith("- [")}
+    for older, newer in pairs:  # every mark shown, however many pairs the count read
+        assert lines[short[older]].endswith(f"— possibly outdated by {short[newer]}")
+        assert "possibly outdated" not in lines[short[newer]]
+
+
+def test_a_pair_no_longer_waiting_among_those_read_lowers_the_bound_not_the_marks(store, clock, monkeypatch):
+    pairs = kept_pairs(store, clock, 5)
+    store.supersede(tenant="a", id=pairs[0][1], content="The billing service moved to a queue.")  # read first
+    monkeypatch.setattr(boot, "PAIRS_COUNTED", 3)
+    document = boot_context(store, CALLER, 2_000)
+    assert len(store.review("a", ["proj"]).contradictions) == 4
+    assert header_count(document) == "2+ items wait"
+    short = store.short_ids(tenant="a", ids=[i for p in pairs for i in p])
+    assert all(f"— possibly outdated by {short[newer]}" in document for _, newer in pairs[1:])
+    monkeypatch.setattr(boot, "PAIRS_COUNTED", 4)
+    assert header_count(boot_context(store, CALLER, 2_000)) == "3+ items wait"
+    monkeypatch.setattr(boot, "PAIRS_COUNTED", 5)
+    assert header_count(boot_context(store, CALLER, 2_000)) == "4 items wait"
+
+
+def test_the_boot_read_asks_for_no_more_pairs_or_rows_than_it_counts_and_shows(store, clock, monkeypatch):
+    """The kind, not the instance: every read of the kept pairs on the boot's path is bounded (by
+    ``PAIRS_COUNTED`` or by the ids of the memories shown), and so is every read of their rows."""
+    kept_pairs(store, clock, 7)
+    monkeypatch.setattr(boot, "PAIRS_COUNTED", 2)
+    asked: list[tuple[str, int | None, int]] = []
+    real = store.backend.read
+
+    class Spy:
+        def __init__(self, tx):  # type: ignore[no-untyped-def]
+            self.tx = tx
+
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(self.tx, name)
+
+        def review_pairs(self, tenant, older=None, limit=None):  # type: ignore[no-untyped-def]
+            found = self.tx.review_pairs(tenant, older=older, limit=limit)
+            asked.append(("pairs", limit if older is None else len(older), len(found)))
+            return found
+
+        def memories(self, tenant, ids=None, **given):  # type: ignore[no-untyped-def]
+            found = self.tx.memories(tenant, ids=ids, **given)
+            if ids is not None:
+                asked.append(("rows", len(ids), len(found)))
+            return found
+
+    @contextmanager
+    def read(tenant):  # type: ignore[no-untyped-def]
+        with real(tenant) as tx:
+            yield Spy(tx)
+
+    monkeypatch.setattr(store.backend, "read", read)
+    document = boot_context(store, CALLER, 2_000)
+    assert header_count(document) == "2+ items wait"
+    shown = document.count("\n- [")
+    assert asked and all(bound is not None for _, bound, _ in asked)
+    assert [found for what, bound, found in asked if what == "pairs" and bound == 3] == [3]  # PAIRS_COUNTED + 1
+    assert all(bound <= shown + 4 for _, bound, _ in asked)  # the count's rows: both of each pair counted

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from memvault.storage import literal, validate
+from memvault.storage.consolidate import PAIRS_COUNTED
 from memvault.storage.embeddings import floor_tokens
 from memvault.storage.errors import InvalidInput, NotFound
 from memvault.storage.limits import KINDS, QUERY_MAX_CHARS
@@ -368,9 +369,10 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     """
     scopes = caller.scopes(None)
     leading, note = _relevant(store, caller, scopes, task) if task and task.strip() else ([], "")
-    review = store.review(caller.tenant, scopes, reasons=0)  # a count and the pairs' ids: no reason read
+    # A count, bounded: no reason read, and at most PAIRS_COUNTED pairs (the marks are looked up below)
+    review = store.review(caller.tenant, scopes, reasons=0, pairs=PAIRS_COUNTED)
     waiting = review.waiting
-    more = "+" if review.more else ""
+    more = "+" if review.more or review.pairs_more else ""
     items = "1 item waits" if waiting == 1 and not more else f"{waiting:,}{more} items wait"
     if not waiting and more:
         items = "Memories may wait (more than one read holds)"
@@ -393,12 +395,12 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     if digest is not None:
         parts.append((last_section, [digest], 1))
     now = store.clock()
-    # Each older memory of a pair review holds, to the newest memory contradicting it (ids sort as written).
-    newer_of = {older: newer for older, newer, _ in sorted(review.contradictions, key=lambda pair: pair[1])}
+    # Each memory read here that is the older of a pair review holds, to the newest memory contradicting it
+    # (looked up by these ids: nothing read grows with the review queue).
+    newer_of = store.outdating(caller.tenant, scopes, [m for _, memories, _ in parts for m in memories])
     parts = [(section, memories if section.newest_first or section.leads else
               newer_first(by_strength(memories, now), newer_of), total) for section, memories, total in parts]
-    shown = {m.id for _, memories, _ in parts for m in memories}
-    newer_ids = sorted({newer_of[i] for i in shown if i in newer_of})
+    newer_ids = sorted(set(newer_of.values()))
     outdating = store.short_ids(tenant=caller.tenant, ids=newer_ids) if newer_ids else {}
     procedures = [m.id for _, memories, _ in parts for m in memories if m.kind == "procedure"]
     runs = store.run_summaries(tenant=caller.tenant, ids=procedures) if procedures else {}

@@ -336,9 +336,10 @@ class PgReader:
                                 (tenant, key)).fetchone()
         return row[0] if row else None
 
-    def review_pairs(self, tenant: str, older: list[str] | None = None) -> list[tuple[str, str]]:
-        rows = self._all("SELECT older, newer FROM review_pairs WHERE tenant = %s"
-                         " AND (%s::text[] IS NULL OR older = ANY(%s)) ORDER BY older, newer", (tenant, older, older))
+    def review_pairs(self, tenant: str, older: list[str] | None = None,
+                     limit: int | None = None) -> list[tuple[str, str]]:
+        rows = self._all("SELECT older, newer FROM review_pairs WHERE tenant = %s AND (%s::text[] IS NULL"
+                         " OR older = ANY(%s)) ORDER BY older, newer LIMIT %s::bigint", (tenant, older, older, limit))
         return [(row[0], row[1]) for row in rows]
 
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:

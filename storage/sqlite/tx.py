@@ -426,14 +426,16 @@ class SqliteTransaction:
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (f"{key}:{tenant}",)).fetchone()
         return row[0] if row else None  # (a file of one user: its settings table, "key:tenant")
 
-    def review_pairs(self, tenant: str, older: list[str] | None = None) -> list[tuple[str, str]]:
+    def review_pairs(self, tenant: str, older: list[str] | None = None,
+                     limit: int | None = None) -> list[tuple[str, str]]:
+        bound = -1 if limit is None else limit  # (SQLite: a negative limit is none)
         if older is None:
-            rows = self.conn.execute("SELECT older, newer FROM review_pairs WHERE tenant = ? ORDER BY older, newer",
-                                     (tenant,))
+            rows = self.conn.execute("SELECT older, newer FROM review_pairs WHERE tenant = ? ORDER BY older, newer"
+                                     " LIMIT ?", (tenant, bound))
         else:  # by the primary key, one lookup per id
             rows = self.conn.execute("SELECT older, newer FROM review_pairs WHERE tenant = ? AND older IN"
-                                     " (SELECT value FROM json_each(?)) ORDER BY older, newer",
-                                     (tenant, json.dumps(older)))
+                                     " (SELECT value FROM json_each(?)) ORDER BY older, newer LIMIT ?",
+                                     (tenant, json.dumps(older), bound))
         return [(row[0], row[1]) for row in rows]
 
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
