@@ -410,10 +410,9 @@ def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoRe
                  f"{', '.join(takes) or 'none'} (`memvault {command} -h`)")
 
 
-# Commands that read a tenant's memories and write none (the others taking --tenant write).
+# Commands that read a tenant's memories and write none (the others taking --tenant write); their scope
+# setting is a filter, which may name a scope stored before the name rules (config.read_scope).
 READING = ("recall", "list", "show", "export")
-# Commands that store memories (or sessions) in the scope setting, and setup, whose server does.
-WRITING = ("serve", "remember", "supersede", "import", "hook", "setup")
 # Commands that write memories: SQLite's quick check of the file runs first (issue 25; its cost:
 # docs/storage-tuning.md#the-damage-check). Not doctor or reindex, which repair.
 CHECKED_FIRST = ("remember", "supersede", "forget", "confirm", "import", "consolidate")
@@ -462,7 +461,7 @@ def _main(argv: Sequence[str]) -> int:
                 "consolidate_after_writes")
     try:
         config = config_module.load(**{name: getattr(args, name, None) for name in settings},
-                                    serving=command in ("serve", "hook"), writing=command in WRITING)
+                                    serving=command in ("serve", "hook"), reading=command in READING)
     except config_module.DamagedFile as exc:
         if command == "doctor":  # the damage is its report
             from .store_commands import doctor_report
@@ -732,6 +731,12 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:
             if "--tenant" in COMMANDS[command][1] and existed:  # (before the model loads)
                 _check_tenant(store, config.tenant, command)
+            if command in READING and "--scope" in COMMANDS[command][1] and existed:
+                try:
+                    config_module.read_scope(config, lambda: store.scope_counts(tenant=config.tenant))
+                except ValueError as exc:  # as load refuses a setting
+                    err(str(exc))
+                    return 2
             if command in CHECKED_FIRST and existed:  # damage in pages this write never reads refuses it too
                 checked = store.upkeep.check_damage()
                 if command in ("remember", "supersede", "import"):

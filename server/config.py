@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,6 +86,7 @@ class Config:
     consolidate_hours: int = CONSOLIDATE_HOURS
     consolidate_after_writes: int = CONSOLIDATE_AFTER_WRITES
     db_from: str = "--db"  # where ``db`` came from, for messages: "--db", or "MEMVAULT_DB" when that set it
+    scope_from: str = "--scope"  # the same for ``scope``
 
     @property
     def db_label(self) -> str:
@@ -146,12 +147,28 @@ def _whole(flag: object, env: str, default: int, low: int, high: int, unit: str 
 
 
 def _name(flag: str | None, env: str, default: str, reading: bool = False) -> str:
-    """A tenant or scope setting, checked as the tools' ``scope`` (``reading``: as a filter), untrimmed:
-    "acme " is refused as the tools refuse it, not read as "acme"."""
+    """A tenant or scope setting, checked as the tools' ``scope``, untrimmed: "acme " is refused as the
+    tools refuse it, not read as "acme". ``reading``: a filter, which may name a scope stored before the
+    name rules: one they refuse is left to :func:`read_scope` once the database is open."""
     value, name = _setting(flag, env, trim=False)
     if value is None:
         return default
-    return _checked(validate.scope, value, DEFAULT_SCOPE, field=name, reading=reading)
+    try:
+        return validate.scope(value, DEFAULT_SCOPE, field=name)
+    except InvalidInput as exc:
+        if not reading:
+            raise ValueError(str(exc)) from None
+    return value
+
+
+def read_scope(config: Config, held: Callable[[], Collection[str]]) -> None:
+    """Check the scope setting of a command that only reads against ``held``, the tenant's scopes
+    (:func:`validate.scope`).
+
+    Raises:
+        ValueError: as :func:`load` for a malformed setting, naming the flag or variable.
+    """
+    _checked(validate.scope, config.scope, DEFAULT_SCOPE, field=config.scope_from, held=held)
 
 
 def expand_path(value: str, name: str) -> Path:
@@ -295,11 +312,11 @@ def _check_key(database: Path | str) -> None:
 def load(
     db: str | None = None, tenant: str | None = None, scope: str | None = None, model_dir: str | None = None,
     boot_tokens: int | None = None, allow_secrets: bool | None = None, serving: bool = False,
-    writing: bool = False, consolidate_hours: int | None = None, consolidate_after_writes: int | None = None,
+    reading: bool = False, consolidate_hours: int | None = None, consolidate_after_writes: int | None = None,
 ) -> Config:
     """The configuration: each flag given wins over its MEMVAULT_ variable (``serving``: :func:`_database`).
-    The scope is checked as a filter naming stored scopes, or, when ``writing`` (the command stores
-    memories in it), as a name a memory may be stored under.
+    The scope is checked as a name a memory may be stored under, or, when ``reading`` (the command only
+    reads memories), as a filter (:func:`read_scope` ends its check).
 
     Raises:
         ValueError: a value is malformed (the message names the flag or variable it came from).
@@ -328,7 +345,8 @@ def load(
     return Config(
         db=database, db_from="MEMVAULT_DB" if db is None and os.environ.get("MEMVAULT_DB") else "--db",
         tenant=_name(tenant, "MEMVAULT_TENANT", DEFAULT_TENANT),
-        scope=_name(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=not writing), model_dir=model_path,
+        scope=_name(scope, "MEMVAULT_SCOPE", DEFAULT_SCOPE, reading=reading), model_dir=model_path,
+        scope_from=_setting(scope, "MEMVAULT_SCOPE")[1],
         boot_tokens=tokens, allow_secrets=(secrets or "0").lower() in {"1", "true", "yes"},
         consolidate_hours=_whole(consolidate_hours, "MEMVAULT_CONSOLIDATE_HOURS", CONSOLIDATE_HOURS, 0, 8_760,
                                  " hours"),

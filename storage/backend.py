@@ -243,7 +243,7 @@ class Reader(Protocol):
         ``filters.tenant``; ``filters.scopes`` None for every scope) in ``order``, ties newest
         row first, or (``tenant`` None: every tenant) the unforgotten memories that expired
         at or before ``expired_before``, or the memories with content whose vectors are
-        ``pending``, in seq order. Rows after ``after_seq`` only; the first ``offset``
+        ``pending`` (those passing ``filters`` when given), in seq order. Rows after ``after_seq`` only; the first ``offset``
         skipped, at most ``limit`` (None: all); ``after_key`` ``(observed_at, seq)``: in order
         "observed", only the rows that come after that one (a keyset page, stable under writes).
         In a write transaction the memories read by id or prefix are locked."""

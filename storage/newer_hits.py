@@ -52,18 +52,17 @@ def window(hits: list[Scored], size: int) -> list[Scored]:
     place of the lowest hit outside such pairs (at ``size`` 1, the hit itself)."""
     by_id = {hit.memory.id: hit for hit in hits}
     out: list[Scored] = []
+    ids: set[str] = set()
     for hit in (h for h in hits if h.newer_of is None):
-        ids = {h.memory.id for h in out}
         if len(out) >= size:
             break
         if hit.memory.id in ids:
             continue  # a newer moved above the hit it outdates
         newer = by_id.get(hit.outdated_by) if hit.outdated_by is not None else None
-        if newer is not None and newer.memory.id not in ids:
-            out.append(newer)
-        out.append(hit)
-    while len(out) > size:
-        ids = {hit.memory.id for hit in out}
+        for shown in ([newer] if newer is not None and newer.memory.id not in ids else []) + [hit]:
+            out.append(shown)
+            ids.add(shown.memory.id)
+    if len(out) > size:  # one over at most: the last hit came in with its newer
         paired = {hit.memory.id for hit in out if hit.outdated_by in ids} \
             | {hit.outdated_by for hit in out if hit.outdated_by in ids}
         unpaired = [at for at, hit in enumerate(out) if hit.memory.id not in paired]

@@ -45,8 +45,7 @@ EMBEDDING_THREADS = 4  # new memories embedded at once; more wait for a thread
 # Said after why a new memory has no vector: what remember could not do without it, and when it is done.
 NOT_COMPARED = ("similar and contradicts were not checked: the memory is compared with its neighbours once its "
                 "vector is made, and a contradiction then found waits for review")
-# The pending rows :meth:`Store._unvectored` reads at most (by their index) for those of a scope; past it, the
-# check is said to be incomplete all the same (a fill under way holds that many).
+# The pending rows of a scope :meth:`Store._unvectored` counts at most; past it, it says "more than".
 PENDING_LOOK = 256
 
 
@@ -230,15 +229,15 @@ class Store:
         """Why ``similar`` and ``contradicts`` are incomplete although the new memory has its vector: current
         memories of ``scope`` (other than ``but``) whose vectors are still pending (stored while the model was
         not ready: trial verify61 N6), which the vector search cannot find; None when there are none. Reads at
-        most ``PENDING_LOOK`` pending rows, of every tenant (more: said incomplete)."""
-        pending = tx.memories(None, pending=True, limit=PENDING_LOOK)
-        now = self.clock()
-        mine = [m for m in pending.values() if m.tenant == tenant and m.scope == scope and m.id != but
-                and m.superseded_by is None and m.forgotten_at is None and (m.expires_at or now + 1) > now]
-        if not mine and len(pending) < PENDING_LOOK:
+        most ``PENDING_LOOK`` of them, chosen in the query (another tenant's or scope's never hide them)."""
+        pending = tx.memories(tenant, pending=True, limit=PENDING_LOOK + 2,  # one more, and ``but``
+                              filters=Filters(tenant=tenant, scopes=[scope], now=self.clock()))
+        mine = [m for m in pending.values() if m.id != but]
+        if not mine:
             return None
-        which = (f"{len(mine)} memor{'y' if len(mine) == 1 else 'ies'} of this scope {'has' if len(mine) == 1 else 'have'}"
-                 if mine else "memories being filled may include some of this scope that have")
+        many = len(mine) > PENDING_LOOK
+        count = f"more than {PENDING_LOOK}" if many else str(len(mine))
+        which = f"{count} memor{'y' if count == '1' else 'ies'} of this scope {'has' if count == '1' else 'have'}"
         return (f"{which} no vector yet (stored before the embedding model was ready), so similar and contradicts "
                 "did not compare the new memory with them: each is compared with its neighbours once its vector is "
                 "made, and a contradiction then found waits for review")

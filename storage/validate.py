@@ -17,7 +17,7 @@ import hashlib
 import os
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from . import limits
@@ -230,14 +230,15 @@ def folded(text: str) -> str:
 
 
 def lookalike(value: str, existing: Iterable[str]) -> str | None:
-    """The first of ``existing`` (sorted) that differs from ``value`` only by letter case or Unicode
-    compatibility form (``ACME`` and ``acme``, ``Work`` and ``work``, ``ｗork`` and ``work``); None when
-    ``value`` is itself one of them or none is alike."""
+    """The one of ``existing`` that differs from ``value`` only by letter case or Unicode compatibility
+    form (``ACME`` and ``acme``, ``Work`` and ``work``, ``ｗork`` and ``work``): of several, the one
+    spelled as folded ("default" beside "Default", as memvault's own names are), else the first sorted;
+    None when ``value`` is itself one of them or none is alike."""
     names = set(existing)
     if value in names:
         return None
     key = folded(value)
-    return next((name for name in sorted(names) if folded(name) == key), None)
+    return min((name for name in names if folded(name) == key), key=lambda name: (name != key, name), default=None)
 
 
 def identifier(field: str, value: str) -> str:
@@ -521,19 +522,23 @@ def short_text(field: str, value: str | None, max_chars: int) -> str | None:
     return text or None
 
 
-def scope(value: str | None, default: str, field: str = "scope", reading: bool = False) -> str:
-    """Return the scope (``default`` when None), a :func:`name` of 1..SCOPE_MAX_CHARS
-    characters; tenants are checked by it too. ``reading``: a filter naming scopes already
-    stored, which may predate the name rules, so only trimmed, NFC, its length and never a
-    credential."""
+def scope(value: str | None, default: str, field: str = "scope",
+          held: Callable[[], Collection[str]] | None = None) -> str:
+    """Return the scope (``default`` when None), a :func:`name` of 1..SCOPE_MAX_CHARS characters, exactly
+    as written; tenants are checked by it too. A filter passes ``held``, the scopes stored: one of them
+    that the name rules refuse (stored before them, 2026-12-02) is read, never a look-alike of one.
+
+    Raises:
+        InvalidInput: naming ``field`` and the rule, in the words of a write.
+    """
     if value is None:
         return default
-    if not reading:
+    try:
         return name(field, value, limits.SCOPE_MAX_CHARS)
-    text = short_text(field, value, limits.SCOPE_MAX_CHARS)
-    if text is None:
-        raise empty(field, value, limits.SCOPE_MAX_CHARS)
-    return no_private(field, no_credential(field, text), "a scope is said in results")
+    except InvalidInput:
+        if held is None or value not in held():
+            raise
+    return no_private(field, no_credential(field, value), "a scope is said in results")
 
 
 def timestamp(field: str, value: str | None) -> int | None:

@@ -97,7 +97,7 @@ def test_an_unknown_memvault_variable_is_reported(home, monkeypatch, caplog):
 
 
 def test_good_settings_are_trimmed_and_kept(home, monkeypatch):
-    monkeypatch.setenv("MEMVAULT_SCOPE", "  project-x ")  # read as a filter (recall's scope): trimmed
+    monkeypatch.setenv("MEMVAULT_SCOPE", "project-x")  # a name: never trimmed (below)
     monkeypatch.setenv("MEMVAULT_TENANT", "acme")
     monkeypatch.setenv("MEMVAULT_BOOT_TOKENS", "500\t")
     monkeypatch.setenv("MEMVAULT_ALLOW_SECRETS", "Yes ")
@@ -114,10 +114,10 @@ def test_a_padded_tenant_or_written_scope_is_refused_not_trimmed(home, monkeypat
     variable = f"MEMVAULT_{setting.upper()}"
     monkeypatch.setenv(variable, value)
     with pytest.raises(ValueError, match=f"^{variable}: "):
-        config.load(db="m.db", writing=True)
+        config.load(db="m.db")
     monkeypatch.delenv(variable)
     with pytest.raises(ValueError, match=f"^--{setting}: "):
-        config.load(db="m.db", writing=True, **{setting: value})
+        config.load(db="m.db", **{setting: value})
 
 
 @pytest.mark.parametrize("value", ["\uff57ork", "\u0410\u0421\u041c\u0415", "two  spaces"])
@@ -127,11 +127,11 @@ def test_a_scope_no_memory_may_be_stored_under_is_refused_where_it_would_be_writ
     naming the variable or the flag; a filter (list, recall) still reads scopes stored before."""
     monkeypatch.setenv("MEMVAULT_SCOPE", value)
     with pytest.raises(ValueError, match="^MEMVAULT_SCOPE: "):
-        config.load(db="m.db", writing=True)
-    assert config.load(db="m.db").scope == value
+        config.load(db="m.db")
+    assert config.load(db="m.db", reading=True).scope == value  # as written: checked once the database is open
     monkeypatch.delenv("MEMVAULT_SCOPE")
     with pytest.raises(ValueError, match="^--scope: "):
-        config.load(db="m.db", scope=value, writing=True)
+        config.load(db="m.db", scope=value)
 
 
 def test_a_blank_database_flag_is_refused_not_taken_for_a_file_or_the_current_folder(home):

@@ -28,6 +28,10 @@ from memvault.storage.store import Store
     ("STRASSE", ["straße"], "straße"), ("Work", ["work"], "work"), ("ｗork", ["Work"], "Work"),
     ("acme", ["acme", "ACME"], None), ("ACME", ["acme", "ACME"], None),  # it exists as written
     ("acme2", ["acme"], None), ("Москва", ["москва"], "москва"), ("proj", [], None),
+    # of several alike, the one spelled as folded (trial verify62 N8), else the first sorted
+    ("DEFAULT", ["Default", "default"], "default"), ("Default", ["DEFAULT", "default"], "default"),
+    ("ｄｅｆａｕｌｔ", ["Default", "default", "DeFault"], "default"), ("DEFAULT", ["Default", "dEfault"], "Default"),
+    ("STRASSE", ["straße", "strasse"], "strasse"), ("Work", ["WORK", "work", "wORK"], "work"),
 ])
 def test_a_name_alike_is_one_differing_only_by_case_or_compatibility_form(value, existing, alike):
     assert validate.lookalike(value, existing) == alike
@@ -86,7 +90,7 @@ def test_tenants_differing_by_case_made_before_the_rule_each_take_keys_as_writte
     store.remember(tenant="acme", scope="proj", content="one")
     store.remember(tenant="ACME", scope="proj", content="two")
     assert {keys.create(store, t)[0].tenant for t in ("acme", "ACME")} == {"acme", "ACME"}
-    with pytest.raises(InvalidInput, match="existing tenant 'ACME'"):
+    with pytest.raises(InvalidInput, match="existing tenant 'acme'"):  # the one spelled as folded
         keys.create(store, "Acme")
 
 

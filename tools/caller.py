@@ -3,6 +3,7 @@ hooks, the CLI) does not import the tools' wire schemas (pydantic)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from memvault.storage import validate
@@ -16,12 +17,14 @@ class Caller:
     tenant: str
     scope: str
 
-    def scopes(self, scope: str | None) -> list[str]:
-        """The scopes searched: ``scope`` alone if given, else the default plus ``global``.
+    def scopes(self, scope: str | None, held: Callable[[], Collection[str]] | None = None) -> list[str]:
+        """The scopes searched: ``scope`` alone if given, else the default plus ``global``. ``scope`` is
+        read as written: a :func:`validate.name`, or one of the scopes ``held`` (:func:`validate.scope`).
 
         Raises:
-            InvalidInput: ``scope`` is empty, too long, or looks like a credential.
+            InvalidInput: ``scope`` is refused as remember refuses it (a space around it, a look-alike
+                character form, a credential, ...), and is no scope held.
         """
         if scope is not None:
-            return [validate.scope(scope, self.scope, reading=True)]
+            return [validate.scope(scope, self.scope, held=held)]
         return [self.scope, GLOBAL_SCOPE]

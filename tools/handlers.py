@@ -150,19 +150,24 @@ def recall(
             "is empty: give words to search for, or a filter (`kinds`, `tags`, `since`, `until`, `scope`) to list "
             "memories",
         )
-    return _recall_result(store, caller, query, caller.scopes(scope), args, cursor)
+    return _recall_result(store, caller, query, _scopes(store, caller, scope), args, cursor)
 
 
 def list_memories(
     store: Store, caller: Caller, *, scope: str | None = None, cursor: str | None = None, **filters: object
 ) -> RecallResult:
     """``memvault list``: the memories passing ``filters``, newest first, after ``offset`` or ``cursor``."""
-    return _recall_result(store, caller, "", caller.scopes(scope), filters, cursor)
+    return _recall_result(store, caller, "", _scopes(store, caller, scope), filters, cursor)
 
 
 def count_memories(store: Store, caller: Caller, *, scope: str | None = None, **filters: object) -> int:
     """How many memories :func:`list_memories` pages through under the same ``filters``."""
-    return store.count_memories(tenant=caller.tenant, scopes=caller.scopes(scope), **filters)  # type: ignore[arg-type]
+    return store.count_memories(tenant=caller.tenant, scopes=_scopes(store, caller, scope), **filters)  # type: ignore[arg-type]
+
+
+def _scopes(store: Store, caller: Caller, scope: str | None) -> list[str]:
+    """``caller.scopes(scope)``, a scope stored before the name rules read too (``validate.scope``)."""
+    return caller.scopes(scope, lambda: store.scope_counts(tenant=caller.tenant))
 
 
 def _recall_result(

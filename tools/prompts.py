@@ -14,12 +14,8 @@ from memvault.storage import limits, literal, validate
 from memvault.storage.errors import InvalidInput
 
 
-def _stored_scope(field: str, value: str) -> object:
-    return validate.scope(value, limits.DEFAULT_SCOPE, field=field)  # remember's scope: a name
-
-
-def _read_scope(field: str, value: str) -> object:
-    return validate.scope(value, limits.DEFAULT_SCOPE, field=field, reading=True)  # recall's scope filter
+def _scope(field: str, value: str) -> object:
+    return validate.scope(value, limits.DEFAULT_SCOPE, field=field)  # remember's scope and recall's: a name
 
 
 def _query(field: str, value: str) -> object:
@@ -32,8 +28,8 @@ def _query(field: str, value: str) -> object:
 # (prompt, argument) -> the check of the tool field it is passed to, called as check(argument, value) on a
 # value given (an empty optional one is left out). Raises InvalidInput naming the argument.
 ARGUMENT_RULES: dict[tuple[str, str], Callable[[str, str], object]] = {
-    ("save_session", "scope"): _stored_scope,  # "call remember with scope ..."
-    ("review_memories", "scope"): _read_scope,  # "call recall with scope ..."
+    ("save_session", "scope"): _scope,  # "call remember with scope ..."
+    ("review_memories", "scope"): _scope,  # "call recall with scope ..."
     ("review_memories", "topic"): _query,  # "call recall with query ..."
 }
 

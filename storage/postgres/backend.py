@@ -258,6 +258,9 @@ class PgReader:
             own, params = self._own("m.tenant")
             where = "m.forgotten_at IS NULL AND m.expires_at <= %(cutoff)s" if expired_before is not None \
                 else "m.vector_pending AND m.content IS NOT NULL AND m.seq > %(after)s"
+            if pending and filters is not None:
+                passing, given = filter_sql(filters)
+                where, params = f"{where} AND {passing}", {**params, **given}
             rows = self._all(f"SELECT m.seq, {MEMORY_COLUMNS} FROM memories m WHERE {where}{own} ORDER BY m.seq"
                              " LIMIT %(limit)s OFFSET %(offset)s", {"cutoff": expired_before, "after": after_seq,
                                                                     "limit": limit, "offset": offset, **params})

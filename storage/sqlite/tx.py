@@ -354,8 +354,10 @@ class SqliteTransaction:
                 " m.forgotten_at IS NULL AND m.expires_at <= :cutoff ORDER BY m.seq LIMIT :limit OFFSET :offset", \
                 {"cutoff": expired_before}
         elif pending:
+            where, params = sql.filter_sql(filters) if filters is not None else ("1", {})
             query, params = f"SELECT m.seq, {_COLUMNS} FROM memories m WHERE m.vector_pending = 1 AND m.seq > :after" \
-                " AND m.content IS NOT NULL ORDER BY m.seq LIMIT :limit OFFSET :offset", {"after": after_seq}
+                f" AND m.content IS NOT NULL AND {where} ORDER BY m.seq LIMIT :limit OFFSET :offset", \
+                {**params, "after": after_seq}
         elif filters is None and prefix is None and not (seqs or ids):
             return {}
         elif filters is not None and limit is not None and not offset and not after_seq and order != "seq" \
