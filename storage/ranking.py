@@ -232,8 +232,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     when the question has one of ``NOW_WORDS``), the newest later current memory (or an earlier one
     telling the change it restates: ``contradiction.newer_in_meaning``) on the same
     subject whose words contradict it (``contradiction.contradicts``) goes above it, in
-    ``scores``: raised just above it when it answers about as well, else the older one is put
-    just below it. Not when the question names a value only the older one holds ("number 17"
+    ``scores``: raised just above it, taking its place however little of the question it holds
+    (docs/retrieval-tuning.md#newer). Not when the question names a value only the older one holds ("number 17"
     asks for 17) or the word naming its subject where the newer names a sibling of it
     (``siblings.sibling``: "staging" beside "production"; not "kept" beside "retention"), nor
     when the older was confirmed after the newer was stored (``strength.upheld``), nor when the value
@@ -273,10 +273,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             newer = candidate.get(new.id)
             outdated[older] = new.id  # a kept pair's newer: ranked as below when a candidate, else named
         if newer is not None:
-            if _as_well(c, scores, newer, older):
-                scores[newer] = max(scores[newer], scores[older] + 1e-6)
-            elif scores[older] >= scores[newer]:
-                scores[older] = scores[newer] - 1e-6
+            scores[newer] = max(scores[newer], scores[older] + 1e-6)
             outdated[older] = c.rows[newer].id
     return outdated
 

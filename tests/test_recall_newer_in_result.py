@@ -56,12 +56,14 @@ def recall(store: Store, question: str, **filters: object) -> list[handlers.Memo
                            **filters).memories  # type: ignore[arg-type]
 
 
-def assert_newer_above_each_marked(hits: list[handlers.MemoryOut]) -> None:
+def assert_newer_above_each_marked(hits: list[handlers.MemoryOut], limit: int | None = None) -> None:
+    """Each marked hit has its newer above it; each newer returned for a hit has that hit just below it,
+    unless the newer ends a result cut at ``limit`` (the pair split by the limit: only the newer stays)."""
     at = {m.id: i for i, m in enumerate(hits)}
     for i, m in enumerate(hits):
         if m.possibly_outdated_by is not None:
             assert at.get(m.possibly_outdated_by, len(hits)) < i, (m.content, [h.content for h in hits])
-        if m.signals.newer_of is not None:
+        if m.signals.newer_of is not None and not i + 1 == len(hits) == limit:
             assert hits[i + 1].id == m.signals.newer_of
             assert hits[i + 1].possibly_outdated_by == m.id
             assert m.confidence <= hits[i + 1].confidence + 1e-9
@@ -86,7 +88,7 @@ def test_the_limit_holds_and_no_marked_hit_lacks_its_newer(real_store, older, ne
     for limit in range(1, len(whole) + 2):
         hits = recall(real_store, question, limit=limit)
         assert len(hits) == min(limit, len(whole))
-        assert_newer_above_each_marked(hits)
+        assert_newer_above_each_marked(hits, limit)
 
 
 @pytest.mark.parametrize("excluded", ["until", "tags", "kinds"])
@@ -154,3 +156,27 @@ def test_the_text_says_which_hit_a_returned_newer_is_for(real_store):
     assert [m.id for m in result.memories] == [new, old]
     assert "returned for " in first and result.memories[1].short_id in first
     assert "possibly outdated by the newer " in second
+
+
+UNRELATED = ["Maria prefers short PR descriptions", "Releases ship after the 10:00 standup",
+             "The wiki lives in Confluence", "We use Sentry for error tracking", "The mobile app is called Pathfinder",
+             "The API runs in us-east-1"]
+FIRST = PAIRS + [("Our CI runs on Jenkins", "We retired Jenkins", "where does our CI run?"),
+                 ("The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "who do we page with?")]
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["found", "kept"])
+@pytest.mark.parametrize(("older", "newer", "question"), FIRST)
+def test_a_change_among_unrelated_memories_answers_first(real_store, older, newer, question, kept):
+    """The newer of a pair takes the older's place, first, where the older would answer (verify62 N2: "what
+    is the on-call tool?" gave "The mobile app is called Pathfinder" first and sure at 0.33, "where does our CI
+    run?" gave "The CI runners have 4 cores each" at 0.84, the pair below); found among the candidates, or
+    through the pair kept for review."""
+    old, new = pair(real_store, older, newer)
+    for content in FILLER + UNRELATED:
+        real_store.remember(tenant="a", scope="proj", kind="fact", content=content, observed_at=MAY)
+    if kept:
+        consolidate(real_store)
+    hits = recall(real_store, question, limit=5)
+    assert [m.id for m in hits][:2] == [new, old], [(m.content, m.confidence) for m in hits]
+    assert all(m.confidence <= hits[0].confidence + 1e-9 for m in hits[2:])
