@@ -33,7 +33,7 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
-from .secret_plain import plain_phrase
+from .secret_plain import CLAUSE_WORDS, plain_phrase, plain_word
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
@@ -43,9 +43,13 @@ from .secret_values import is_value, named_value_kept
 # so "is rotated", "is 12 characters" and "is JWT-based" are not values.
 _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
 # A shorter one, 3 to 5 letters or digits ("the password is Paris.", "DB_PASS=kiwi7"): only where it ends its
-# sentence or line (after a word for password the pattern says so, else "is going to be X" would stop at "going"),
-# judged by ``secret_values.named_value_kept``.
+# clause, sentence or line (after a word for password the pattern says so, else "is going to be X" would stop at
+# "going"), judged by ``secret_values.named_value_kept``.
 _SHORT = r"[\pL\pN]{3,5}"
+# What ends a short value's clause ("is kiwi, don't share it", "is tulip which nobody changed", "is kiwi (temp)"):
+# ``secret_plain._CLAUSE_END``'s ends, which ``secret_plain.plain_password`` reads again.
+_SHORT_END = (r"(?:[ \t]*(?:[.!?…,;()\[\]{}]|\r?\n|$)|[ \t]+(?:-{1,2}|[–—])(?:[ \t]|$)"
+              f"|[ \\t]+(?:{CLAUSE_WORDS})(?:[^\\pL\\pN'’-]|$))")
 # The same after a word for password written without spaces around it (Chinese, Japanese, ...):
 # printable ASCII, so the sentence that goes on after it is not taken for the value. Case-sensitive:
 # under (?i) the class would also leave out k and s (U+212A KELVIN SIGN folds to k, U+017F to s).
@@ -199,9 +203,9 @@ def said(role: str, language: str | None = None) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``, perhaps
     a possessive after it ("parola mea"), perhaps a note in brackets or after a comma ("password, prod:
     X"), or a phrase saying whose (a preposition or a relative word, "that", "we", "used", and up to six
-    words), then a verb (perhaps then ``:``; English's "was changed to", "will be", "has been reset
-    to"), ``'s`` (not after a word for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an
-    arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
+    words), then a verb (perhaps then an adverb, "is currently", or ``:``; English's "was changed to", "will be",
+    "has been reset to"), ``'s``, ``'ll be`` (not after a word for a key: "the token's scope2 field"), or ``:``,
+    ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
     and verbs of English and of the languages that have a word of ``role`` (of ``language`` alone when
     given)."""
     langs = dict.fromkeys(["en", *languages_of(role)])
@@ -214,8 +218,13 @@ def said(role: str, language: str | None = None) -> str:
     if loan:
         verb = f"{verb}|{_loan_verbs()}"
         whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
-    # "my password's X"; not after a word for a key: "the token's scope2 field"
-    owned = "|['’]s(?:[ \\t]+(?:now|still))?[ \\t]+" if role != "key" else ""
+    # an adverb between the verb and the value ("is currently X", "is actually X"; the ``adverb`` rows)
+    adverb = "|".join(filter(None, (words("adverb", lang) for lang in langs)))
+    adverb = f"(?:[ \\t]+(?:{adverb}))?" if adverb else ""
+    # "my password's X", "the password's been changed to X", "the password'll be X"; not after a word for a key: "the
+    # token's scope2 field"
+    owned = (f"|['’](?:s|(?:s|ve|d)[ \\t]+been(?:[ \\t]+(?:set|changed|reset|updated|rotated)[ \\t]+to)?"
+             f"|(?:ll|d)[ \\t]+be){adverb}[ \\t]+") if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
     # a possessive after the word, before what may follow it ("parola mea pentru router este X", "passordet mitt er X")
     mine = "|".join(filter(None, (words("possessive", lang) for lang in langs))) if role != "key" else ""
@@ -231,7 +240,7 @@ def said(role: str, language: str | None = None) -> str:
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
-            f"(?:[ \\t]+(?:{verb})(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
+            f"(?:[ \\t]+(?:{verb}){adverb}(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
             f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE}))")
 
@@ -368,7 +377,8 @@ class NamedCredentialDetector(Detector):
                                       "pair", "pass_said", "service_pair", "takes", "user_pass"))  # by where it stands
             joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
             kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
-            yield kind, value
+            # a note in brackets against it is no part of it ("letmein(temporary)", ``secret_plain.plain_word``)
+            yield kind, plain_word(value, match.string, at) if name.startswith("said") else value
 
 
 # A hash's name before a passphrase's words: they describe how it is kept ("password hash is bcrypt with cost twelve").
@@ -470,7 +480,7 @@ def named_sources() -> list[str]:
     glued = f"\\pL*(?:pass(?:words?|wd|phrase|code)|{words('password-tail')})"
     long = f"pass(?:words?|wd|phrase|code)|{words('password-tail')}|{key_words()}"
     return [
-        f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?:(?P<said>{_VALUE})|(?P<said_short>{_SHORT})[ \\t]*(?:[.!?…]|\\r?\\n|$)))"
+        f"(?i)(?:{named})(?:{_QUOTED}|{_QUOTE}?(?:(?P<said>{_VALUE})|(?P<said_short>{_SHORT}){_SHORT_END}))"
         f"|(?:{spaced})(?:[ \\t]+(?:{words('possessive')}))?[ \\t]+{_QUOTE}?({_VALUE})"
         f"|{AFTER}(?:(?:{said('key')}){_QUOTE}?({_VALUE})"
         f"|(?:{key_words()}|{words('password-strict')})[ \\t]+({key})"

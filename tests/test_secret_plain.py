@@ -120,7 +120,6 @@ ASSIGNED_STORED = [
     "DB_PASSWORD=changeme", "DB_PASSWORD_FILE=/run/secrets/db", "DB_PASSWORD=%DB_PASSWORD%", "SESSION_TOKEN=none",
     "CACHE_KEY=users", "SORT_KEY=name", "TOKEN_TTL=1h30m", "POSTGRES_PASSWORD=postgres", "DB_PASSWORD=",
     "API_KEY=empty", "password: op://Prod/db/password", "echo $PASS | sudo -S ls", "echo $DB_PASSWORD: ready",
-    "the password is Paris, I think",
 ]
 
 
