@@ -10,6 +10,7 @@ import pytest
 
 from memvault.storage.errors import InvalidInput
 from memvault.storage.secrets import find_secrets, redact
+from test_secret_plain_trailing import _refused_and_redacted
 
 # The word for password, then a contraction of its verb, or its verb and an adverb.
 SAID = ["The password's {w}", "the admin password’s {w}", "the wifi pw's {w}", "my password's now {w}",
@@ -19,12 +20,6 @@ MADE_UP = ["letmein", "bluemoon", "zorbaklint", "sunflower"]  # 6 letters or mor
 # More words after the value that open no clause (English's: the vocabulary is English's), and the ends of a clause.
 FOLLOWING = [" btw", " after the reset", " for the staging box", " on prod", " until Friday", ", don't share it",
              " (temporary)", "(temporary)", "[old]", " - ask me", ".", ""]
-
-
-def _refused_and_redacted(text: str, word: str) -> None:
-    assert find_secrets(text) != [[]], text
-    redacted, kinds = redact(text)
-    assert word not in redacted and kinds, (text, redacted)
 
 
 @pytest.mark.parametrize("following", FOLLOWING)
