@@ -114,7 +114,7 @@ def test_the_check_takes_linear_time_on_a_keyword_and_spaces_before_its_value() 
     assert _grows_linearly(lambda size: "cloudant_password" + " " * size + "x") is None
 
 
-PARTS = 8  # the shapes below are shared among this many tests, so that workers share them
+PARTS = 8  # a long check below is cut into this many tests, so that xdist's workers run them side by side
 
 
 @pytest.mark.parametrize("part", range(PARTS))
