@@ -114,9 +114,14 @@ def test_the_check_takes_linear_time_on_a_keyword_and_spaces_before_its_value() 
     assert _grows_linearly(lambda size: "cloudant_password" + " " * size + "x") is None
 
 
-def test_the_check_takes_linear_time_on_shapes_built_from_every_pattern() -> None:
+PARTS = 8  # a long check below is cut into this many tests, so that xdist's workers run them side by side
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_the_check_takes_linear_time_on_shapes_built_from_every_pattern(part: int) -> None:
     """For each word a pattern starts from, that word repeated with what can follow it: every
-    shape is timed at 16 KiB, and the 32 slowest grown from 8 to 64 KiB (:func:`_grows_linearly`). The
+    shape is timed at 16 KiB, in one of PARTS parts, and each part's 8 slowest grown from 8 to 64 KiB
+    (:func:`_grows_linearly`): 64 in all, the 8 slowest of all among them. The
     growth, not a bound on the time, is asserted: both sizes are timed in the same run, so a machine
     that other tests load slows both (the slowest shape, 0.74 s at 64 KiB on a quiet machine, took
     1.58 s in a CI run, over the 1.25 s bound asserted here before). The times are in
@@ -125,9 +130,9 @@ def test_the_check_takes_linear_time_on_shapes_built_from_every_pattern() -> Non
     find_secrets("warm up")
     words = {w for d in detectors() for p in d.denylist for w in re.findall(r"[A-Za-z0-9_]{2,}", p.pattern)}
     suffixes = ["", "-", "_", ":", "=", " ", ".", "a1", "/", "@", "=a1 ", "\n"]
-    units = [word + suffixes[i % len(suffixes)] for i, word in enumerate(sorted(words))]
+    units = [word + suffixes[i % len(suffixes)] for i, word in enumerate(sorted(words))][part::PARTS]
     screened = sorted(units, key=lambda unit: _timed(_text(unit, SIZE // 16)), reverse=True)
-    slow = [(unit, times) for unit in screened[:32]
+    slow = [(unit, times) for unit in screened[:8]
             if (times := _grows_linearly(lambda size, unit=unit: _text(unit, size))) is not None]
     assert not slow
 
@@ -667,16 +672,18 @@ def test_the_nested_repeat_check_finds_the_backtracking_shapes() -> None:
     assert repeats_inside_repeats(r"sk-(?:proj|svc)-[A-Za-z0-9_-]{32,}(?:-\d)?(?:[a-z]{1,2}\.)?[(+)]{2}") == []
 
 
-def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group() -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_row_of_the_format_table_is_linear_and_has_no_capturing_group(part: int) -> None:
     """No row repeats a group that holds a repeat, none captures (its value is the row's
     group), and each runs on 256 KiB of its own sample's prefixes repeated, of the sample
-    repeated without a break and of its context words repeated, well under the bound."""
+    repeated without a break and of its context words repeated, well under the bound; the rows
+    in PARTS parts, so that workers share them."""
     import re2
 
     from memvault.storage.secret_plugins import KeyFormatDetector
     from memvault.storage.secret_tables import key_formats
 
-    rows = key_formats()
+    rows = key_formats()[part::PARTS]
     assert [row.name for row in rows if repeats_inside_repeats(row.regex)] == []
     assert [row.name for row in rows if re2.compile(row.regex).groups] == []
     patterns = KeyFormatDetector().denylist
