@@ -24,7 +24,7 @@ _LANGUAGES = ("de", "fr", "es", "pt", "it", "nl")
 _PARTICLES = re.compile("(?<![\u3040-\u309f])[にをかはがでのへとも]+(?![\u3040-\u309f])")
 # A day and month in digits with dots, perhaps a year of two digits ("am 24.11.", "am 24.11.26"): after a word
 # leading to a day or opening the question, never after another ("OpenSearch 2.11." is a version).
-_DAY_MONTH = re.compile(r"(?:^|(?<![\w.])(am|vom|zum|seit|bis|ab|zwischen|und|on|since|until|till|by|before|after"
+_DAY_MONTH = re.compile(r"(?:^|(?<![\w.])(am|vom|zum|seit|bis|ab|zwischen|und|oder|on|since|until|till|by|before|after"
                         r"|from|between|and|to|through)\s+)(\d{1,2})\.(\d{1,2})\.(\d\d(?![\w.]))?(?![\w.])",
                         re.IGNORECASE)
 # A date in digits, of no language ("24.11.2026", "2026-11-24", "24/11", "12/1/26"; not "2.11", a version).
