@@ -5,8 +5,9 @@ Month and weekday names come from dateparser's language data (German, French, Sp
 Italian, Dutch); the words for "last" are ours. A month is read only beside a day or a year, a weekday only
 beside a word for "last" or before a day ("Dienstag, 24."): alone they may be a name ("Domingo", "Mai"). In a
 question naming such a time, or any date with two words asking it of one of these languages, the words it is
-asked with are written in English too ("Qu'avons-nous décidé le 1er décembre ?" → "what have-we decided the 1
-December ?", "Was wurde am 24.11.2026 beschlossen?" → "what was on 24.11.2026 decided?"), so it is read as its
+asked with are written in English too ("Qu'avons-nous décidé le 1er décembre ?" → "what have-we decided on 1
+December ?", "Was wurde am 24.11.2026 beschlossen?" → "what was on 24.11.2026 decided?"), and a word leading to
+a day is written "on" ("O que foi decidido em 11/03?" → "the what was decided on 11/03?"), so it is read as its
 English twin is; other words stay as written."""
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ _UNITS = {"week": "woche semaine semana settimana", "month": "monat mois mes mê
 # The words leading to a day ("am", "le", "el", "il", "l'", "em", "no dia", "op"; "vom", "du", "do dia"), perhaps
 # with the word for "day", written "on" or "of" before a date, in English words by then ("em 11/03", "no dia 1
 # December"): English reads a date in digits only after such a word, and "no", "dia" are no subject.
-_ON_DAY = "am an le el il l' all' em no op"
+_ON_DAY = "am le el il l' all' em no op"
 _OF_DAY = "vom du del do da dal dell' della van"
 _DAY_NOUNS = "tag jour día dia giorno dag"
 # The words a question is asked with, by their English: written in English in a question naming a time in one
