@@ -179,7 +179,7 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     english_month, english_day = alternation(_ENGLISH), alternation(_WEEKDAYS)
     leads = alternation([*_ON_DAY.split(), *_OF_DAY.split()]).replace("'", "['’]")
     day_lead = re.compile(
-        rf"(?<![\w'’])({leads})(?:\s+(?:dem\s+|den\s+)?(?:{alternation(_DAY_NOUNS.split())}))?(?:(?<=['’])|\s+)"
+        rf"(?<![\w'’])(en\s+)?({leads})(?:\s+(?:dem\s+|den\s+)?(?:{alternation(_DAY_NOUNS.split())}))?(?:(?<=['’])|\s+)"
         rf"(?=\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{english_month})\b|(?:{english_month})\.?\s+\d"
         rf"|\d{{1,4}}[./-]\d{{1,2}}|(?:{english_day})\b)", re.IGNORECASE)
     return dated, relative, before_day, lone_day, cjk, asking, day_lead
@@ -250,6 +250,6 @@ def in_english(query: str) -> str:
         foreign = days > 0
     if not (foreign or timed and _another_language(query, asking)):
         return query
-    query = day_lead.sub(lambda found: "of " if found[1].lower().replace("’", "'") in _OF_DAY.split() else "on ",
-                         query)
+    query = day_lead.sub(lambda found: ("and " if found[1] else "")  # Dutch "en op": "and on", not "in on"
+                         + ("of " if found[2].lower().replace("’", "'") in _OF_DAY.split() else "on "), query)
     return _PARTICLES.sub(" ", asking.sub(asked, query))

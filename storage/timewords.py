@@ -208,8 +208,10 @@ _LOOKBACK = 64  # characters read back for the word before a time (constant work
 PARSED_MAX = 3  # a question's time spans parsed at most, the most specific first (dateparser runs locked)
 # Times listed in a question ("on March 3 and on March 11", "Monday, Tuesday or Friday", "am 1. Dezember und am 3.
 # März"): joined by a comma or a word for "and", "or" (of the languages of :mod:`.timeforeign` too), each perhaps
-# led by "on", "in" ... again; two dates by spaces alone too ("3月3日と3月11日" once its particle is dropped).
-_LIST_JOIN = re.compile(r"\s*[,;、]?\s*(?:(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)\s+)?"
+# led by "on", "in" ... again; two dates by spaces alone too ("3月3日と3月11日" once its particle is dropped). A
+# word leading to a time alone joins none: "last Friday on 23 January", "the first weekend of August 2023".
+_LIST_JOIN = re.compile(r"(?:\s*[,;、]\s*(?:(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)\s+)?"
+                        r"|\s+(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)\s+)"
                         r"(?:(?:on|in|at|during|of)\s+){0,2}(?:the\s+)?", re.IGNORECASE)  # Dutch "en op": "in on"
 _LISTED_MAX = 7  # times of one list read at most ("Monday, Tuesday ... and Sunday"): more are read as one
 # A time a question may list with others: (start, end, kind, text, the weekday beside it, the word leading to it).
@@ -686,8 +688,7 @@ class TimeParser:
                 head = None  # "the Sunday before October 25": read as that day, when a memory tells of it
             direction = _direction(head) if head else ""
             lead = direction or ("during" if part else before)  # the word the time reads as led by
-            if listed and not direction and query[listed[-1][1]:first].strip() \
-                    and _LIST_JOIN.fullmatch(query, listed[-1][1], first):
+            if listed and not direction and _LIST_JOIN.fullmatch(query, listed[-1][1], first):
                 lead = listed[-1][5]  # "on 11/03 and 12/03", "in March and April": led as the time before it
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
             if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and (
@@ -1143,19 +1144,20 @@ def _in_digits(text: str, base: datetime, past: bool = False,
 
 def _run(query: str, listed: list[_Listed]) -> list[_Listed]:
     """The longest run of the times ``listed`` (in ``query``'s order) that ``query`` lists one after the other
-    (``_LIST_JOIN`` between each two; spaces alone only between two dates), at most ``_LISTED_MAX``; [] for none."""
+    (``_LIST_JOIN`` between each two; spaces alone only between two dates), at most ``_LISTED_MAX`` and not led by
+    "between" or "from" (a range, ``_pair``, or a year said once); [] for none."""
     best: list[_Listed] = []
     run: list[_Listed] = []
     for item in listed:
         if run:
             gap = query[run[-1][1]:item[0]]
-            joined = item[0] > run[-1][1] and _LIST_JOIN.fullmatch(gap) is not None and (
-                gap.strip() or {run[-1][2], item[2]} <= {"date", "digits"})
+            joined = _LIST_JOIN.fullmatch(gap) is not None or item[0] > run[-1][1] and not gap.strip() \
+                and {run[-1][2], item[2]} <= {"date", "digits"}
             run = [*run, item] if joined else [item]
         else:
             run = [item]
         best = run if len(run) > len(best) else best
-    return best if len(best) <= _LISTED_MAX else []
+    return best if 1 < len(best) <= _LISTED_MAX and best[0][5] not in _RANGE_LEAD else []  # "between A and B 2023"
 
 
 def _together(text: str, read: list[TimeRange], now_ms: int) -> TimeRange:

@@ -79,6 +79,10 @@ def test_each_day_a_question_lists_is_read(question, days):
     ("what did we decide from 3 March to 11 March?", date(2026, 3, 3), date(2026, 3, 12)),
     ("what did we decide on March 3?", date(2026, 3, 3), date(2026, 3, 4)),
     ("what did we decide on 11/13 and why?", date(2026, 11, 13), date(2026, 11, 14)),
+    # a word leading to a time joins none; "between" leads a range (LoCoMo questions)
+    ("What did Joanna just finish last Friday on 23 January, 2022?", date(2022, 1, 23), date(2022, 1, 24)),
+    ("Where did Andrew go during the first weekend of August 2023?", date(2023, 8, 1), date(2023, 9, 1)),
+    ("Where was John between August 11 and August 15 2023?", date(2023, 8, 15), date(2023, 8, 16)),
     ("what happened in March and May joined?", date(2026, 3, 1), date(2026, 4, 1)),  # May: a person
     ("what did we decide on Tuesday and 3 more things?", date(2026, 12, 1), date(2026, 12, 2)),
     ("what happened on Monday 2024?", date(2026, 11, 30), date(2026, 12, 1)),
